@@ -1,0 +1,70 @@
+"""Definition readers: what a project defines, read from files (user code is never imported).
+
+    project = load_project(Path("examples/bank"))
+    project.mantle.skills["card_replace"].blocks
+"""
+
+from ._discover import find_project, project_kind_of
+from ._load import load_project
+from ._model import (
+    AgentSkill,
+    AgentSkillsDefinitions,
+    AnychatDefinitions,
+    AnychatTool,
+    Base44Fixture,
+    Block,
+    Branch,
+    Confirmation,
+    MantleDefinitions,
+    MemoryField,
+    Outreach,
+    PersonField,
+    Playbook,
+    PlaybookExample,
+    Project,
+    ProjectKind,
+    Response,
+    ResponseButton,
+    ResponseVariant,
+    Skill,
+    SourceFile,
+    SourceRef,
+    Step,
+    ToolConstraint,
+    ToolDef,
+    ToolParameter,
+    UtterRule,
+)
+
+__all__ = [
+    "AgentSkill",
+    "AgentSkillsDefinitions",
+    "AnychatDefinitions",
+    "AnychatTool",
+    "Base44Fixture",
+    "Block",
+    "Branch",
+    "Confirmation",
+    "MantleDefinitions",
+    "MemoryField",
+    "Outreach",
+    "PersonField",
+    "Playbook",
+    "PlaybookExample",
+    "Project",
+    "ProjectKind",
+    "Response",
+    "ResponseButton",
+    "ResponseVariant",
+    "Skill",
+    "SourceFile",
+    "SourceRef",
+    "Step",
+    "ToolConstraint",
+    "ToolDef",
+    "ToolParameter",
+    "UtterRule",
+    "find_project",
+    "load_project",
+    "project_kind_of",
+]

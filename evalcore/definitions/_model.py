@@ -1,0 +1,365 @@
+"""The `Project` model: what a project defines, as every later step reads it.
+
+Readers (Mantle projects, Anychat playbooks, Agent Skills) fill it from files without ever
+importing user code; lint, generation, the runner and review only read it. Each element keeps
+the file (and line, where known) it came from, so a finding can point at the definition too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ProjectKind = Literal["mantle", "anychat", "agent_skills"]
+MemoryType = Literal["text", "int", "float", "bool", "list", "json", "categorical", "any"]
+StepKind = Literal[
+    "instructions", "collect", "action", "execute_tool", "noop", "set_memory", "call", "link", "end"
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+
+class SourceRef(_Model):
+    """Where a definition came from (repo-relative when possible)."""
+
+    file: str
+    line: int | None = None
+
+
+# --- Mantle -----------------------------------------------------------------------------
+
+
+class MemoryField(_Model):
+    """One memory entry, from a skill's or the project's `memory.yml`."""
+
+    name: str
+    """Entry name without namespace (`replacement_reason`)."""
+    namespace: str
+    """`<skill_id>` for skill memory, `project` for root memory."""
+    type: MemoryType = "any"
+    visibility: Literal["public", "private", "project"] = "project"
+    description: str | None = None
+    enum_values: list[Any] | None = None
+    seed: bool = False
+    initial_value: Any = None
+    llm_settable: bool | None = None
+    pii: bool | None = None
+    source: SourceRef | None = None
+
+    @property
+    def qualified(self) -> str:
+        """The name as events and assertions use it: `<skill>.<key>` or `project.<key>`."""
+        return f"{self.namespace}.{self.name}"
+
+
+class ToolParameter(_Model):
+    name: str
+    type: str | None = None
+    """The annotation as written (`str`, `Literal['standard', 'express']`, ...)."""
+    required: bool = True
+    default: Any = None
+    description: str | None = None
+    choices: list[Any] | None = None
+    """Values a `Literal[...]` annotation allows."""
+
+
+class ToolDef(_Model):
+    """A `@tool` function read with `ast` (never imported)."""
+
+    name: str
+    description: str | None = None
+    parameters: list[ToolParameter] = Field(default_factory=list)
+    scope: Literal["local", "shared", "mcp"] = "local"
+    mcp_server: str | None = None
+    source: SourceRef | None = None
+
+    def parameter(self, name: str) -> ToolParameter | None:
+        return next((p for p in self.parameters if p.name == name), None)
+
+
+class Confirmation(_Model):
+    enabled: bool = True
+    utter_for_confirmation: str | None = None
+    utter_on_user_denial: str | None = None
+
+
+class ToolConstraint(_Model):
+    """`tool_constraints` entry of a skill's frontmatter."""
+
+    tool: str
+    requires: str | None = None
+    requires_confirmation: Confirmation | None = None
+    on_success: str | None = None
+    on_failure: str | None = None
+
+
+class UtterRule(_Model):
+    """`utter:` entry: a response delivered verbatim on activation or when a condition holds."""
+
+    response: str
+    on: str | None = None
+    when: str | None = None
+
+
+class Branch(_Model):
+    condition: str | None = None
+    """The `if:` condition; None for the `else:` branch."""
+    target: str
+
+
+class Step(_Model):
+    id: str
+    kind: StepKind
+    target: Any = None
+    """The kind's value: memory entry for collect, tool for execute_tool, utter for action,
+    map for set_memory, block/skill for call/link, text for instructions."""
+    next: str | list[Branch] | None = None
+    fields: dict[str, Any] = Field(default_factory=dict)
+    """The other keys as written (utterance, description, parameters, complete_when, ...)."""
+    line: int | None = None
+
+    @property
+    def next_targets(self) -> list[str]:
+        if self.next is None:
+            return []
+        if isinstance(self.next, str):
+            return [self.next]
+        return [b.target for b in self.next]
+
+
+class Block(_Model):
+    id: str
+    steps: list[Step] = Field(default_factory=list)
+    line: int | None = None
+
+    def step(self, step_id: str) -> Step | None:
+        return next((s for s in self.steps if s.id == step_id), None)
+
+
+class ProseCondition(_Model):
+    """An `if: <cond>` line and the paragraph it scopes."""
+
+    condition: str
+    paragraph: str
+    line: int | None = None
+
+
+class Skill(_Model):
+    """A Mantle skill: `skills/<id>/` with its skill.md, memory, responses and tools."""
+
+    id: str
+    """The folder name (never the frontmatter `name`)."""
+    path: str
+    name: str | None = None
+    description: str | None = None
+    frontmatter: dict[str, Any] = Field(default_factory=dict)
+    body: str = ""
+    prose_conditions: list[ProseCondition] = Field(default_factory=list)
+    tokens: list[str] = Field(default_factory=list)
+    """`@tool.x`, `@block.y`, `@skill.z`, `@memory.ns.key` tokens in the order they appear."""
+    blocks: dict[str, Block] = Field(default_factory=dict)
+    memory: dict[str, MemoryField] = Field(default_factory=dict)
+    responses: dict[str, Response] = Field(default_factory=dict)
+    tools: dict[str, ToolDef] = Field(default_factory=dict)
+    """The skill's local tools (`tools.py`, `tools/*.py`)."""
+    import_tools: list[str] = Field(default_factory=list)
+    tool_constraints: dict[str, ToolConstraint] = Field(default_factory=dict)
+    utter: list[UtterRule] = Field(default_factory=list)
+    complete_when: dict[str, Any] | None = None
+    hidden: bool = False
+    disabled: bool = False
+    is_handoff: bool = False
+    """True when the skill hands the conversation to a human (link/handoff tool or wording)."""
+
+    @property
+    def step_ids(self) -> set[str]:
+        return {s.id for b in self.blocks.values() for s in b.steps}
+
+
+class ResponseButton(_Model):
+    title: str
+    payload: str | None = None
+
+
+class ResponseVariant(_Model):
+    text: str | None = None
+    condition: Any = None
+    buttons: list[ResponseButton] = Field(default_factory=list)
+    metadata: dict[str, Any] | None = None
+
+
+class Response(_Model):
+    name: str
+    variants: list[ResponseVariant] = Field(default_factory=list)
+    scope: str = "project"
+    """`project` or the skill id whose responses.yml defines it."""
+    source: SourceRef | None = None
+
+
+class MantleDefinitions(_Model):
+    agent: dict[str, Any] = Field(default_factory=dict)
+    integrations: dict[str, Any] = Field(default_factory=dict)
+    skills: dict[str, Skill] = Field(default_factory=dict)
+    memory: dict[str, MemoryField] = Field(default_factory=dict)
+    """Project (root) memory, by entry name."""
+    responses: dict[str, Response] = Field(default_factory=dict)
+    """Project (root) responses, by name."""
+    shared_tools: dict[str, ToolDef] = Field(default_factory=dict)
+    mcp_servers: list[str] = Field(default_factory=list)
+    scenario_dir: str | None = None
+
+    # Lookups lint and generation share, so nobody re-derives them.
+    def all_responses(self) -> dict[str, Response]:
+        out = dict(self.responses)
+        for skill in self.skills.values():
+            out.update(skill.responses)
+        return out
+
+    def tools_for(self, skill_id: str) -> dict[str, ToolDef]:
+        """Local tools plus imported shared/MCP tools the skill can call."""
+        skill = self.skills[skill_id]
+        out: dict[str, ToolDef] = {}
+        for name in skill.import_tools:
+            if name.startswith("mcp/"):
+                server, _, tool = name[4:].partition(":")
+                out[tool] = ToolDef(name=tool, scope="mcp", mcp_server=server)
+            elif name in self.shared_tools:
+                out[name] = self.shared_tools[name]
+        out.update(skill.tools)  # local wins on a clash
+        return out
+
+    def memory_names(self) -> dict[str, MemoryField]:
+        """Every declared entry by qualified name (`card_replace.reason`, `project.x`)."""
+        out = {f.qualified: f for f in self.memory.values()}
+        for skill in self.skills.values():
+            out.update({f.qualified: f for f in skill.memory.values()})
+        return out
+
+
+# --- Anychat ----------------------------------------------------------------------------
+
+
+class PlaybookExample(_Model):
+    title: str | None = None
+    turns: list[dict[str, Any]] = Field(default_factory=list)
+    """`{user: text}` / `{agent: text}` / `{chip: id}` ... as written."""
+    end: dict[str, Any] = Field(default_factory=dict)
+    """Expected end state: activePlaybook, outcomes, tools, personFields, appointment."""
+
+
+class Playbook(_Model):
+    id: str
+    name: str | None = None
+    activation: str | None = None
+    """The activation hint other playbooks see in their index."""
+    body: str = ""
+    examples: list[PlaybookExample] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=list)
+    outcomes: list[str] = Field(default_factory=list)
+    pickers: list[str] = Field(default_factory=list)
+    """Interactive parts this playbook sends (`ask.time`, `ask.choice`, ...)."""
+    default: bool = False
+    source: SourceRef | None = None
+
+
+class Outreach(_Model):
+    id: str
+    name: str | None = None
+    opener: str
+    """Opener template with `{input}` placeholders."""
+    inputs: list[str] = Field(default_factory=list)
+    playbook: str
+    goal: str | None = None
+    source: SourceRef | None = None
+
+
+class PersonField(_Model):
+    key: str
+    label: str | None = None
+    type: Literal["text", "number", "boolean", "date", "choice"] = "text"
+    choices: list[str] | None = None
+    builtin: bool = False
+
+
+class AnychatTool(_Model):
+    name: str
+    description: str | None = None
+    parameters: dict[str, Any] = Field(default_factory=dict)
+
+
+class AnychatDefinitions(_Model):
+    agent: dict[str, Any] = Field(default_factory=dict)
+    default_playbook: str | None = None
+    channels: list[str] = Field(default_factory=list)
+    playbooks: dict[str, Playbook] = Field(default_factory=dict)
+    outreaches: dict[str, Outreach] = Field(default_factory=dict)
+    person_fields: dict[str, PersonField] = Field(default_factory=dict)
+    """Built-in and custom People fields, by key."""
+    consent_required: bool = False
+    tools: dict[str, AnychatTool] = Field(default_factory=dict)
+    outcomes: list[str] = Field(default_factory=list)
+    cases_dir: str | None = None
+
+
+# --- Agent Skills (base44) --------------------------------------------------------------
+
+
+class AgentSkill(_Model):
+    name: str
+    """The folder name (must equal frontmatter `name`)."""
+    path: str
+    description: str | None = None
+    frontmatter: dict[str, Any] = Field(default_factory=dict)
+    body: str = ""
+    references: list[str] = Field(default_factory=list)
+
+
+class Base44Fixture(_Model):
+    """A directory with an `eval.json` (and usually a `project/` the agent works in)."""
+
+    path: str
+    name: str | None = None
+    project_dir: str | None = None
+    skills: list[str] = Field(default_factory=list)
+    """Skill names the fixture carries in its own `skills/` folder."""
+
+
+class AgentSkillsDefinitions(_Model):
+    skills: dict[str, AgentSkill] = Field(default_factory=dict)
+    fixtures: list[Base44Fixture] = Field(default_factory=list)
+
+
+# --- Project ----------------------------------------------------------------------------
+
+
+class SourceFile(_Model):
+    """A definition file and its content hash (the manifest's staleness key)."""
+
+    path: str
+    sha256: str
+
+
+class Project(_Model):
+    """Everything a project folder defines, for every dialect."""
+
+    root: Path
+    kind: ProjectKind
+    mantle: MantleDefinitions | None = None
+    anychat: AnychatDefinitions | None = None
+    agent_skills: AgentSkillsDefinitions | None = None
+    sources: list[SourceFile] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    """Problems the readers noticed in definitions (reported by `casegen sources`)."""
+
+    def relpath(self, path: Path | str) -> str:
+        try:
+            return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return Path(path).as_posix()
+
+
+Skill.model_rebuild()

@@ -1,0 +1,60 @@
+"""Case dialects: Mantle scenario YAML, Anychat test-case JSON, base44 eval JSON.
+
+    from evalcore.dialects import get_dialect, detect_dialect
+    mantle = get_dialect("mantle")
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from ..suggest import did_you_mean
+from ._base import Dialect
+
+_REGISTRY: dict[str, Dialect] = {}
+
+
+def register(cls: type[Dialect]) -> type[Dialect]:
+    """Class decorator: make a dialect available by its `name`."""
+    _REGISTRY[cls.name] = cls()
+    return cls
+
+
+def _ensure_loaded() -> None:
+    if not _REGISTRY:
+        from . import anychat, base44, mantle  # noqa: F401  (registration side effect)
+
+
+def dialect_names() -> list[str]:
+    _ensure_loaded()
+    return sorted(_REGISTRY)
+
+
+def get_dialect(name: str) -> Dialect:
+    _ensure_loaded()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UserError(
+            f"unknown dialect '{name}'",
+            hint=did_you_mean(name, _REGISTRY, what="dialect"),
+        ) from None
+
+
+def all_dialects() -> list[Dialect]:
+    _ensure_loaded()
+    return [_REGISTRY[n] for n in sorted(_REGISTRY)]
+
+
+def detect_dialect(data: Any, path: Path) -> Dialect | None:
+    """The dialect whose shape `data` has, considering only dialects for the file's suffix."""
+    suffix = path.suffix.lower()
+    for dialect in all_dialects():
+        if suffix in dialect.suffixes and dialect.sniff(data, path):
+            return dialect
+    return None
+
+
+__all__ = ["Dialect", "all_dialects", "detect_dialect", "dialect_names", "get_dialect", "register"]

@@ -1,0 +1,83 @@
+"""What every case dialect provides, and the shared behaviour built on it.
+
+A dialect owns its file format: schema, loader, pydantic model, sniffing, dumping, reference
+lint and deterministic repair rules. Everything downstream (validate, repair, generate, run)
+talks to `Dialect`, never to a particular format.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import BaseModel
+
+from ..documents import Document, TextFormat, load_document
+from ..findings import Finding
+from ..schemas import schema_findings
+
+if TYPE_CHECKING:
+    from ..definitions import Project
+    from ..repair import RepairRule
+
+
+class Dialect:
+    """Base class of the three dialects; subclasses set the class attributes and hooks."""
+
+    name: ClassVar[str]
+    file_format: ClassVar[TextFormat]
+    suffixes: ClassVar[tuple[str, ...]]
+    project_kind: ClassVar[str]
+    """The project kind whose definitions this dialect's lint checks against."""
+    schema_resource: ClassVar[str] = "schema.json"
+    model: ClassVar[type[BaseModel]]
+
+    @cached_property
+    def schema(self) -> dict[str, Any]:
+        package = sys.modules[type(self).__module__].__package__ or ""
+        text = resources.files(package).joinpath(self.schema_resource).read_text("utf-8")
+        return json.loads(text)
+
+    # --- reading --------------------------------------------------------------------------
+
+    def load(self, path: Path, *, text: str | None = None) -> Document:
+        return load_document(path, text=text)
+
+    def sniff(self, data: Any, path: Path) -> bool:
+        """True when `data` (already parsed) looks like a case of this dialect."""
+        raise NotImplementedError
+
+    # --- checking -------------------------------------------------------------------------
+
+    def schema_findings(self, data: Any) -> list[Finding]:
+        return schema_findings(data, self.schema)
+
+    def lint(self, data: Any, project: Project) -> list[Finding]:
+        """Reference findings against the project's real ids (data is schema-valid enough)."""
+        return []
+
+    def repair_rules(self) -> list[RepairRule]:
+        """Deterministic fixes specific to this dialect (generic schema fixes are shared)."""
+        return []
+
+    # --- writing --------------------------------------------------------------------------
+
+    def dump(self, data: Any) -> str:
+        from ..writer import canonical_text
+
+        return canonical_text(data, self)
+
+    def validate_model(self, data: Any) -> BaseModel:
+        """Parse into the dialect's pydantic model (raises pydantic.ValidationError)."""
+        return self.model.model_validate(data)
+
+    def case_title(self, data: Any) -> str | None:
+        """The human name of a case (for tables and PR descriptions)."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<Dialect {self.name}>"

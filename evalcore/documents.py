@@ -1,0 +1,265 @@
+"""Loading case files with line numbers and duplicate-key detection.
+
+A `Document` keeps the parsed data next to a map from JSON Pointer to source line, so every
+later finding (schema, lint, review) can say *where* in the file it is. Both YAML and JSON
+report a repeated mapping key as a `parse` error: PyYAML and `json` silently keep the last one,
+which hides exactly the kind of mistake a drafted case makes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from . import pointer as ptr
+from .findings import Finding
+from .yamlio import CaseLoader
+
+TextFormat = Literal["yaml", "json"]
+
+
+@dataclass
+class Document:
+    """One parsed file: data, where each value sits, and any parse findings."""
+
+    text: str
+    format: TextFormat
+    data: Any = None
+    path: Path | None = None
+    lines: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def parsed(self) -> bool:
+        """False when the text could not be parsed at all (data is then None)."""
+        return not any(f.code == "parse" and f.path == "" for f in self.findings)
+
+    def line_of(self, pointer: str) -> int | None:
+        """Line of `pointer`, or of its nearest ancestor that exists in the file."""
+        current = pointer
+        while True:
+            if current in self.lines:
+                return self.lines[current]
+            if not current:
+                return None
+            current = ptr.parent(current)
+
+    def locate(self, findings: list[Finding]) -> list[Finding]:
+        return [f.located(self.line_of(f.path)) for f in findings]
+
+
+def format_for(path: Path) -> TextFormat:
+    return "json" if path.suffix.lower() in {".json", ".jsonc"} else "yaml"
+
+
+def load_document(path: Path, *, text: str | None = None) -> Document:
+    """Read and parse `path` (YAML or JSON by suffix). Never raises on bad content."""
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            doc = Document(text="", format=format_for(path), path=path)
+            doc.findings.append(
+                Finding(code="parse", message=f"file is not UTF-8 text: {exc.reason}", line=1)
+            )
+            return doc
+    return parse_text(text, format_for(path), path=path)
+
+
+def parse_text(text: str, fmt: TextFormat, *, path: Path | None = None) -> Document:
+    text = text.removeprefix("\ufeff")
+    if fmt == "json":
+        return _parse_json(text, path)
+    return _parse_yaml(text, path)
+
+
+# --- YAML -------------------------------------------------------------------------------
+
+
+def _parse_yaml(text: str, path: Path | None) -> Document:
+    doc = Document(text=text, format="yaml", path=path)
+    loader = CaseLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is not None:
+            _walk_yaml(node, "", doc, loader)
+            doc.data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        doc.findings = [f for f in doc.findings if f.path]  # keep duplicate-key findings
+        doc.findings.append(_yaml_error(exc))
+        doc.data = None
+    except yaml.YAMLError as exc:
+        doc.findings.append(Finding(code="parse", message=f"invalid YAML: {exc}"))
+        doc.data = None
+    finally:
+        loader.dispose()
+    return doc
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError) -> Finding:
+    mark = exc.problem_mark or exc.context_mark
+    parts = [p for p in (exc.context, exc.problem) if p]
+    message = "invalid YAML: " + (", ".join(parts) if parts else str(exc))
+    return Finding(
+        code="parse",
+        message=message,
+        line=mark.line + 1 if mark else None,
+        suggestion="check the indentation and quoting on that line",
+    )
+
+
+def _scalar_key(loader: CaseLoader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        try:
+            return loader.construct_object(node, deep=True)
+        except yaml.YAMLError:
+            return node.value
+    return None
+
+
+def _walk_yaml(node: yaml.Node, pointer: str, doc: Document, loader: CaseLoader) -> None:
+    doc.lines.setdefault(pointer, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            key = _scalar_key(loader, key_node)
+            if key is None and not isinstance(key_node, yaml.ScalarNode):
+                continue
+            child = ptr.join(pointer, str(key))
+            line = key_node.start_mark.line + 1
+            marker = (type(key).__name__, key)
+            if marker in seen:
+                doc.findings.append(
+                    Finding(
+                        code="parse",
+                        path=child,
+                        line=line,
+                        value=key,
+                        message=(
+                            f"duplicate key '{key}' (first at line {seen[marker]}); "
+                            "YAML keeps only the last value"
+                        ),
+                        suggestion="keep one of the two entries",
+                    )
+                )
+            else:
+                seen[marker] = line
+                doc.lines[child] = line
+            _walk_yaml(value_node, child, doc, loader)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk_yaml(item, ptr.join(pointer, index), doc, loader)
+
+
+# --- JSON -------------------------------------------------------------------------------
+
+
+def _parse_json(text: str, path: Path | None) -> Document:
+    doc = Document(text=text, format="json", path=path)
+    try:
+        doc.data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        doc.findings.append(
+            Finding(
+                code="parse",
+                message=f"invalid JSON: {exc.msg} (column {exc.colno})",
+                line=exc.lineno,
+                suggestion="check for a missing comma, quote or bracket near that point",
+            )
+        )
+        return doc
+    except RecursionError:
+        doc.findings.append(Finding(code="parse", message="invalid JSON: nested too deeply"))
+        return doc
+    _JsonLocator(text, doc).walk()
+    return doc
+
+
+class _JsonLocator:
+    """Second pass over already-valid JSON that records value lines and repeated keys."""
+
+    def __init__(self, text: str, doc: Document) -> None:
+        self.text = text
+        self.doc = doc
+        self.newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+
+    def line_at(self, index: int) -> int:
+        return bisect.bisect_left(self.newlines, index) + 1
+
+    def skip_ws(self, i: int) -> int:
+        while i < len(self.text) and self.text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    def walk(self) -> None:
+        try:
+            self.value(self.skip_ws(0), "")
+        except (IndexError, ValueError, RecursionError):  # pragma: no cover - text is valid JSON
+            pass
+
+    def value(self, i: int, pointer: str) -> int:
+        self.doc.lines.setdefault(pointer, self.line_at(i))
+        ch = self.text[i]
+        if ch == "{":
+            return self.obj(i + 1, pointer)
+        if ch == "[":
+            return self.arr(i + 1, pointer)
+        if ch == '"':
+            return json.decoder.scanstring(self.text, i + 1)[1]
+        j = i
+        while j < len(self.text) and self.text[j] not in ",]} \t\r\n":
+            j += 1
+        return j
+
+    def obj(self, i: int, pointer: str) -> int:
+        seen: dict[str, int] = {}
+        i = self.skip_ws(i)
+        if self.text[i] == "}":
+            return i + 1
+        while True:
+            i = self.skip_ws(i)
+            key, end = json.decoder.scanstring(self.text, i + 1)
+            line = self.line_at(i)
+            child = ptr.join(pointer, key)
+            if key in seen:
+                self.doc.findings.append(
+                    Finding(
+                        code="parse",
+                        path=child,
+                        line=line,
+                        value=key,
+                        message=(
+                            f"duplicate key '{key}' (first at line {seen[key]}); "
+                            "JSON readers keep only the last value"
+                        ),
+                        suggestion="keep one of the two entries",
+                    )
+                )
+            else:
+                seen[key] = line
+                self.doc.lines[child] = line
+            i = self.skip_ws(end)
+            i = self.skip_ws(i + 1)  # past ':'
+            i = self.skip_ws(self.value(i, child))
+            if self.text[i] == ",":
+                i += 1
+                continue
+            return i + 1
+
+    def arr(self, i: int, pointer: str) -> int:
+        i = self.skip_ws(i)
+        if self.text[i] == "]":
+            return i + 1
+        index = 0
+        while True:
+            i = self.skip_ws(self.value(self.skip_ws(i), ptr.join(pointer, index)))
+            index += 1
+            if self.text[i] == ",":
+                i += 1
+                continue
+            return i + 1

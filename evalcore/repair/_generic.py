@@ -1,0 +1,153 @@
+"""Fixes that follow from a finding alone, for every dialect.
+
+They read the machine-readable `Finding.context` that schema translation and lint attach:
+
+- `{"candidates": [...]}`: an unknown id; replaced by the unique close real id.
+- `{"candidates": [...], "key": True}`: the unknown id is a mapping key; the key is renamed.
+- `{"candidates": [...], "match": "case"}`: only a case-insensitive exact match is accepted.
+- `{"coerce_to": "bool"|"int"|"float"}`: a value of the wrong type, converted when lossless.
+- schema rules `type` (wrap a single map in a list, lossless scalar coercion), `enum` (case),
+  `unknown-key` (a typo of an allowed key).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .. import pointer as ptr
+from ..suggest import unique_close_match
+from ._actions import RepairAction
+
+if TYPE_CHECKING:
+    from ..definitions import Project
+    from ..findings import Finding
+
+_INT = re.compile(r"^[-+]?\d+$")
+_FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
+
+
+def coerce_lossless(value: Any, target: str) -> tuple[bool, Any]:
+    """Convert `value` to `target` only when converting back gives the same text."""
+    if target in ("bool", "boolean") and isinstance(value, str):
+        if value.strip().lower() in ("true", "false"):
+            return True, value.strip().lower() == "true"
+    if target in ("int", "integer") and isinstance(value, str) and _INT.match(value.strip()):
+        number = int(value.strip())
+        if str(number) == value.strip().lstrip("+"):
+            return True, number
+    if target in ("int", "integer") and isinstance(value, float) and value.is_integer():
+        return True, int(value)
+    if target in ("float", "number") and isinstance(value, str) and _FLOAT.match(value.strip()):
+        number = float(value.strip())
+        return True, int(number) if target == "number" and number.is_integer() and _INT.match(
+            value.strip()
+        ) else number
+    return False, None
+
+
+def fix_unknown_id(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
+    candidates = finding.context.get("candidates")
+    if not candidates or not isinstance(finding.value, str):
+        return None
+    if finding.context.get("match") == "case":
+        same = [c for c in candidates if isinstance(c, str) and c.lower() == finding.value.lower()]
+        target = same[0] if len(same) == 1 else None
+    else:
+        target = unique_close_match(finding.value, [c for c in candidates if isinstance(c, str)])
+    if target is None or target == finding.value:
+        return None
+    if finding.context.get("key"):
+        return RepairAction(
+            code=finding.code,
+            path=finding.path,
+            before=finding.value,
+            after=target,
+            op="rename",
+            reason=f"'{finding.value}' is not defined; '{target}' is the one close match",
+        )
+    return RepairAction(
+        code=finding.code,
+        path=finding.path,
+        before=finding.value,
+        after=target,
+        reason=f"'{finding.value}' is not defined; '{target}' is the one close match",
+    )
+
+
+def fix_coercion(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
+    target = finding.context.get("coerce_to")
+    if target is None and finding.context.get("rule") == "type":
+        expected = finding.context.get("expected", [])
+        target = next((t for t in expected if t in ("boolean", "integer", "number")), None)
+    if target is None or not ptr.exists(data, finding.path):
+        return None
+    value = ptr.resolve(data, finding.path)
+    ok, converted = coerce_lossless(value, target)
+    if not ok:
+        return None
+    return RepairAction(
+        code=finding.code,
+        path=finding.path,
+        before=value,
+        after=converted,
+        reason=f"{value!r} written as text; the field takes a {target}",
+    )
+
+
+def fix_wrap_in_list(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
+    if finding.context.get("rule") != "type" or finding.context.get("expected") != ["array"]:
+        return None
+    if not ptr.exists(data, finding.path):
+        return None
+    value = ptr.resolve(data, finding.path)
+    if not isinstance(value, dict):
+        return None
+    return RepairAction(
+        code=finding.code,
+        path=finding.path,
+        before=value,
+        after=[value],
+        reason="a single item where a list is expected; wrapped in a list",
+    )
+
+
+def fix_enum_case(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
+    if finding.context.get("rule") != "enum" or not isinstance(finding.value, str):
+        return None
+    allowed = [a for a in finding.context.get("allowed", []) if isinstance(a, str)]
+    same = [a for a in allowed if a.lower() == finding.value.lower()]
+    if len(same) != 1 or not ptr.exists(data, finding.path):
+        return None
+    if ptr.resolve(data, finding.path) != finding.value:
+        return None
+    return RepairAction(
+        code=finding.code,
+        path=finding.path,
+        before=finding.value,
+        after=same[0],
+        reason=f"'{finding.value}' differs from the allowed '{same[0]}' only in case",
+    )
+
+
+def fix_key_typo(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
+    if finding.context.get("rule") != "unknown-key" or not isinstance(finding.value, str):
+        return None
+    allowed = finding.context.get("allowed", [])
+    target = unique_close_match(finding.value, allowed)
+    if target is None or not ptr.exists(data, finding.path):
+        return None
+    parent = ptr.resolve(data, ptr.parent(finding.path))
+    if not isinstance(parent, dict) or target in parent:
+        return None
+    return RepairAction(
+        code=finding.code,
+        path=finding.path,
+        before=finding.value,
+        after=target,
+        op="rename",
+        reason=f"unknown key '{finding.value}' is a typo of '{target}'",
+    )
+
+
+GENERIC_RULES = [fix_unknown_id, fix_coercion, fix_wrap_in_list, fix_enum_case, fix_key_typo]

@@ -1,0 +1,149 @@
+"""Validation = parse + dialect schema + reference lint against the project's real ids.
+
+    reports = validate_paths([Path("examples/")])
+    assert all(r.valid for r in reports)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..definitions import Project, find_project, load_project
+from ..dialects import Dialect, detect_dialect, dialect_names, get_dialect
+from ..documents import Document, load_document
+from ..findings import FileReport, Finding, sort_findings
+from ._discover import iter_candidate_files
+from ..schemas import schema_findings
+
+
+def check_data(data: Any, dialect: Dialect, project: Project | None) -> list[Finding]:
+    """Schema + lint findings for already-parsed data (no line numbers)."""
+    findings = dialect.schema_findings(data)
+    if project is not None and _lintable(project, dialect):
+        findings += dialect.lint(data, project)
+    return findings
+
+
+def validate_document(doc: Document, dialect: Dialect, project: Project | None) -> list[Finding]:
+    """All findings for one parsed document, with lines, in file order."""
+    findings = list(doc.findings)
+    if doc.parsed:
+        findings += check_data(doc.data, dialect, project)
+        if project is None or not _lintable(project, dialect):
+            findings.append(_no_project(dialect, project))
+    return sort_findings(doc.locate(findings))
+
+
+def _lintable(project: Project, dialect: Dialect) -> bool:
+    return project.kind == dialect.project_kind
+
+
+def _no_project(dialect: Dialect, project: Project | None) -> Finding:
+    if project is None:
+        message = "no enclosing project folder found; reference lint skipped"
+    else:
+        message = (
+            f"project {project.root} is a {project.kind} project, not the {dialect.project_kind} "
+            f"project {dialect.name} cases refer to; reference lint skipped"
+        )
+    return Finding(
+        code="no-project",
+        severity="warning",
+        message=message,
+        suggestion="pass --project DIR to lint against the project's real ids",
+    )
+
+
+class ProjectCache:
+    """Loads each project folder once per command, however many files refer to it."""
+
+    def __init__(self, explicit: Path | None = None) -> None:
+        self.explicit = load_project(explicit) if explicit is not None else None
+        self._by_root: dict[Path, Project] = {}
+
+    def for_file(self, path: Path, dialect: Dialect) -> Project | None:
+        if self.explicit is not None:
+            return self.explicit
+        root = find_project(path.parent, kind=dialect.project_kind)
+        if root is None:
+            return None
+        root = root.resolve()
+        if root not in self._by_root:
+            self._by_root[root] = load_project(root)
+        return self._by_root[root]
+
+
+def validate_file(path: Path, *, projects: ProjectCache, dialect: str | None = None,
+                  explicit: bool = True) -> FileReport | None:
+    """Validate one file; None when a searched (not named) file is not a case at all."""
+    doc = load_document(path)
+    forced = get_dialect(dialect) if dialect else None
+    chosen: Dialect | None
+    if explicit:
+        chosen = forced or (detect_dialect(doc.data, path) if doc.data is not None else None)
+    elif doc.data is None:
+        # A searched file that does not parse counts only if it sits where cases live.
+        chosen = forced or _case_location_dialect(path)
+    else:
+        chosen = detect_dialect(doc.data, path)
+        if forced is not None and chosen is not forced:
+            chosen = None
+    if chosen is None:
+        if not explicit:
+            return None
+        if not doc.parsed:
+            return FileReport(path=str(path), dialect=None, findings=doc.findings)
+        return FileReport(
+            path=str(path),
+            dialect=None,
+            findings=[
+                Finding(
+                    code="schema",
+                    line=1,
+                    message="cannot tell which dialect this file is",
+                    suggestion="pass --dialect " + "|".join(dialect_names()),
+                )
+            ],
+        )
+    project = projects.for_file(path, chosen)
+    return FileReport(
+        path=str(path), dialect=chosen.name, findings=validate_document(doc, chosen, project)
+    )
+
+
+def _case_location_dialect(path: Path) -> Dialect | None:
+    """A dialect for an unparsable file found in a folder, judged by where it sits."""
+    for candidate in (get_dialect(n) for n in dialect_names()):
+        if path.suffix.lower() in candidate.suffixes and candidate.sniff(None, path):
+            return candidate
+    return None
+
+
+def validate_paths(paths: Sequence[Path], *, project: Path | None = None,
+                   dialect: str | None = None) -> list[FileReport]:
+    """Validate files and folders (recursively); folders yield only files that are cases."""
+    projects = ProjectCache(project)
+    reports: list[FileReport] = []
+    for file, explicit in iter_candidate_files(paths):
+        report = validate_file(file, projects=projects, dialect=dialect, explicit=explicit)
+        if report is not None:
+            reports.append(report)
+    return reports
+
+
+def summary(reports: Sequence[FileReport]) -> dict[str, int]:
+    valid = sum(r.valid for r in reports)
+    return {"files": len(reports), "valid": valid, "invalid": len(reports) - valid}
+
+
+__all__ = [
+    "ProjectCache",
+    "check_data",
+    "schema_findings",
+    "summary",
+    "validate_document",
+    "validate_file",
+    "validate_paths",
+]

@@ -1,0 +1,16 @@
+"""The one writer for all dialects: canonical text, deterministic names, safe writes."""
+
+from ._canonical import canonical_text, order_keys
+from ._files import WriteResult, atomic_write_text, write_case_file
+from ._naming import anychat_case_key, mantle_case_filename, slugify
+
+__all__ = [
+    "WriteResult",
+    "anychat_case_key",
+    "atomic_write_text",
+    "canonical_text",
+    "mantle_case_filename",
+    "order_keys",
+    "slugify",
+    "write_case_file",
+]

@@ -1,0 +1,109 @@
+"""Canonical text for a case: the same data always gives the same bytes.
+
+Keys follow the dialect schema's property order (so diffs line up across files and runs),
+unknown keys keep their place after the known ones, YAML uses block scalars for long text,
+JSON uses 2-space indents; LF line ends and a final newline everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..yamlio import dump_yaml
+
+if TYPE_CHECKING:
+    from ..dialects import Dialect
+
+
+def canonical_text(data: Any, dialect: Dialect) -> str:
+    ordered = order_keys(data, dialect.schema, dialect.schema)
+    if dialect.file_format == "json":
+        return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
+    return dump_yaml(ordered)
+
+
+def _resolve(schema: Any, root: dict[str, Any]) -> Any:
+    seen = 0
+    while isinstance(schema, dict) and "$ref" in schema and seen < 20:
+        ref = schema["$ref"]
+        if not ref.startswith("#/"):
+            return {}
+        node: Any = root
+        for part in ref[2:].split("/"):
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        schema = node
+        seen += 1
+    return schema if isinstance(schema, dict) else {}
+
+
+def _type_ok(value: Any, expected: Any) -> bool:
+    if expected is None:
+        return True
+    names = expected if isinstance(expected, list) else [expected]
+    checks = {
+        "object": isinstance(value, dict),
+        "array": isinstance(value, list),
+        "string": isinstance(value, str),
+        "boolean": isinstance(value, bool),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "number": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "null": value is None,
+    }
+    return any(checks.get(n, False) for n in names)
+
+
+def _pick_branch(value: Any, branches: list[Any], root: dict[str, Any]) -> dict[str, Any]:
+    best: tuple[int, dict[str, Any]] = (-1, {})
+    for raw in branches:
+        branch = _resolve(raw, root)
+        if not _type_ok(value, branch.get("type")):
+            continue
+        score = 1
+        if isinstance(value, dict):
+            required = branch.get("required", [])
+            if not all(k in value for k in required):
+                continue
+            score += len(set(_properties(branch, root)) & set(value))
+        if score > best[0]:
+            best = (score, branch)
+    return best[1]
+
+
+def _properties(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    props: dict[str, Any] = dict(schema.get("properties", {}))
+    for sub in schema.get("allOf", []):
+        sub = _resolve(sub, root)
+        for key, value in _properties(sub, root).items():
+            props.setdefault(key, value)
+        then = _resolve(sub.get("then", {}), root)
+        for key, value in _properties(then, root).items():
+            props.setdefault(key, value)
+    return props
+
+
+def order_keys(value: Any, schema: Any, root: dict[str, Any]) -> Any:
+    """Return `value` with mapping keys in schema order, recursively (input is not mutated)."""
+    schema = _resolve(schema, root)
+    for combinator in ("oneOf", "anyOf"):
+        if combinator in schema:
+            picked = _pick_branch(value, schema[combinator], root)
+            merged = {k: v for k, v in schema.items() if k != combinator}
+            merged.update(picked)
+            schema = merged
+    if isinstance(value, dict):
+        props = _properties(schema, root)
+        extra_schema = schema.get("additionalProperties")
+        ordered: dict[str, Any] = {}
+        for key in props:
+            if key in value:
+                ordered[key] = order_keys(value[key], props[key], root)
+        for key, item in value.items():
+            if key not in ordered:
+                sub = extra_schema if isinstance(extra_schema, dict) else {}
+                ordered[key] = order_keys(item, sub, root)
+        return ordered
+    if isinstance(value, list):
+        items = schema.get("items", {})
+        return [order_keys(item, items, root) for item in value]
+    return value

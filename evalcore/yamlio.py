@@ -1,0 +1,96 @@
+"""YAML reading and writing with the rules case files need.
+
+PyYAML implements YAML 1.1, where `on`, `yes` and `no` are booleans and `2026-10-14` is a
+date. Mantle's own files (`utter: [{utter_x: {on: activate}}]`) and case files are written
+for YAML 1.2 readers, so casegen reads with the 1.2 core schema: only true/false are bools and
+timestamps stay strings. Output is quoted so that 1.1 and 1.2 readers agree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+
+class CaseLoader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2 core-schema scalars (no yes/no/on/off bools, no timestamps)."""
+
+
+CaseLoader.yaml_implicit_resolvers = {}
+for _tag, _regexp, _first in [
+    (
+        "tag:yaml.org,2002:bool",
+        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+        list("tTfF"),
+    ),
+    (
+        "tag:yaml.org,2002:int",
+        re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+        list("-+0123456789"),
+    ),
+    (
+        "tag:yaml.org,2002:float",
+        re.compile(
+            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+        ),
+        list("-+0123456789."),
+    ),
+    ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"]),
+]:
+    CaseLoader.add_implicit_resolver(_tag, _regexp, _first)
+
+
+def _construct_yaml12_int(loader: CaseLoader, node: yaml.ScalarNode) -> int:
+    text = loader.construct_scalar(node)
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    return int(text, 0) if text.lower().startswith("0x") else int(text)
+
+
+CaseLoader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
+
+
+class CaseDumper(yaml.SafeDumper):
+    """Block style, 2-space indent, indented sequences, block scalars for long text."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        # Indent list items under their key (`key:\n  - item`), the style of Rasa's docs.
+        super().increase_indent(flow, False)
+
+
+#: Strings longer than this (or with a newline) are written as YAML block scalars.
+BLOCK_SCALAR_MIN = 80
+
+
+def _represent_str(dumper: CaseDumper, value: str) -> yaml.ScalarNode:
+    if "\n" in value.rstrip("\n") or (len(value) > BLOCK_SCALAR_MIN and "\n" not in value):
+        style = "|" if "\n" in value.rstrip("\n") else ">"
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+
+CaseDumper.add_representer(str, _represent_str)
+
+
+def dump_yaml(data: Any) -> str:
+    """Canonical YAML text for `data` (keys in the order given; LF; final newline)."""
+    text = yaml.dump(
+        data,
+        Dumper=CaseDumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        indent=2,
+        width=88,
+        line_break="\n",
+    )
+    return text if text.endswith("\n") else text + "\n"
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text with the case rules (raises yaml.YAMLError)."""
+    return yaml.load(text, Loader=CaseLoader)  # noqa: S506 - CaseLoader is a SafeLoader
