@@ -19,7 +19,7 @@ class CaseLoader(yaml.SafeLoader):
 
 
 CaseLoader.yaml_implicit_resolvers = {}
-for _tag, _regexp, _first in [
+_CORE_RESOLVERS = [
     (
         "tag:yaml.org,2002:bool",
         re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
@@ -40,7 +40,8 @@ for _tag, _regexp, _first in [
     ),
     ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
     ("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"]),
-]:
+]
+for _tag, _regexp, _first in _CORE_RESOLVERS:
     CaseLoader.add_implicit_resolver(_tag, _regexp, _first)
 
 
@@ -66,7 +67,13 @@ class CaseDumper(yaml.SafeDumper):
 BLOCK_SCALAR_MIN = 80
 
 
+#: Characters YAML itself treats as line breaks; such strings are written double-quoted.
+_YAML_BREAKS = ("\x85", "\u2028", "\u2029", "\r")
+
+
 def _represent_str(dumper: CaseDumper, value: str) -> yaml.ScalarNode:
+    if any(ch in value for ch in _YAML_BREAKS):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
     if "\n" in value.rstrip("\n") or (len(value) > BLOCK_SCALAR_MIN and "\n" not in value):
         style = "|" if "\n" in value.rstrip("\n") else ">"
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
@@ -74,6 +81,9 @@ def _represent_str(dumper: CaseDumper, value: str) -> yaml.ScalarNode:
 
 
 CaseDumper.add_representer(str, _represent_str)
+# The dumper quotes a string when *either* YAML 1.1 or 1.2 would read it as something else.
+for _tag, _regexp, _first in _CORE_RESOLVERS:
+    CaseDumper.add_implicit_resolver(_tag, _regexp, _first)
 
 
 def dump_yaml(data: Any) -> str:

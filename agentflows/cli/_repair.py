@@ -1,0 +1,124 @@
+"""`casegen repair`: deterministic fixes, shown as a diff and written in canonical form."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.syntax import Syntax
+
+from evalcore.dialects import detect_dialect, get_dialect
+from evalcore.documents import load_document
+from evalcore.findings import FileReport, Finding, sort_findings
+from evalcore.repair import repair_data
+from evalcore.validation import ProjectCache, validate_document
+from evalcore.validation._discover import iter_candidate_files
+from evalcore.writer import atomic_write_text
+
+from ._app import app
+from ._output import print_json, print_report, stdout
+
+
+def repair_file(path: Path, projects: ProjectCache, *, dialect: str | None, dry_run: bool,
+                explicit: bool) -> dict[str, Any] | None:
+    """Repair one file; returns the JSON record (None for a searched non-case file)."""
+    doc = load_document(path)
+    chosen = get_dialect(dialect) if dialect else (
+        detect_dialect(doc.data, path) if doc.data is not None else None
+    )
+    if chosen is None:
+        if not explicit:
+            return None
+        return _record(path, None, [], None, doc.findings or [
+            Finding(code="schema", message="cannot tell which dialect this file is")
+        ])
+    project = projects.for_file(path, chosen)
+    if doc.findings:
+        # A file that does not parse cleanly (syntax error, duplicate key) is left for a
+        # person: rewriting it would silently drop one of the duplicated values.
+        return _record(path, chosen.name, [], None, validate_document(doc, chosen, project))
+    outcome = repair_data(doc.data, chosen, project)
+    new_text = chosen.dump(outcome.data) if outcome.actions else None
+    diff = None
+    if new_text is not None and new_text != doc.text:
+        diff = "".join(
+            difflib.unified_diff(
+                doc.text.splitlines(keepends=True),
+                new_text.splitlines(keepends=True),
+                fromfile=f"a/{path}",
+                tofile=f"b/{path}",
+            )
+        )
+        if not dry_run:
+            atomic_write_text(path, new_text)
+    remaining = sort_findings(
+        validate_document(chosen.load(path, text=new_text or doc.text), chosen, project)
+    )
+    return _record(path, chosen.name, outcome.actions, diff, remaining,
+                   written=bool(diff) and not dry_run)
+
+
+def _record(path: Path, dialect: str | None, actions: list[Any], diff: str | None,
+            findings: list[Finding], *, written: bool = False) -> dict[str, Any]:
+    report = FileReport(path=str(path), dialect=dialect, findings=findings)
+    return {
+        **report.to_json(),
+        "repairs": [a.to_json() for a in actions],
+        "diff": diff,
+        "written": written,
+    }
+
+
+@app.command()
+def repair(
+    paths: Annotated[list[Path], typer.Argument(help="Case files or folders (recursive).")],
+    project: Annotated[
+        Path | None, typer.Option("--project", "-p", help="Project folder (default: nearest).")
+    ] = None,
+    dialect: Annotated[str | None, typer.Option("--dialect", help="Force a dialect.")] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show the diff, write nothing.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Fix what needs no model: close ids, lossless types, enum case, forbidden keys.
+
+    Repaired files are rewritten in canonical form; anything not safely fixable stays
+    reported. Exit 0 when every file ends valid, 1 otherwise.
+    """
+    projects = ProjectCache(project)
+    records = []
+    for file, explicit in iter_candidate_files(paths):
+        record = repair_file(file, projects, dialect=dialect, dry_run=dry_run, explicit=explicit)
+        if record is not None:
+            records.append(record)
+    totals = {
+        "files": len(records),
+        "repaired": sum(bool(r["repairs"]) for r in records),
+        "valid": sum(r["valid"] for r in records),
+        "invalid": sum(not r["valid"] for r in records),
+    }
+    if as_json:
+        print_json({"files": records, "summary": totals, "dry_run": dry_run})
+    else:
+        for record in records:
+            for action in record["repairs"]:
+                stdout.print(
+                    f"[green]fixed[/] {record['path']} [cyan]{action['path']}[/]: "
+                    f"{action['before']!r} → {action['after']!r}  [dim]({action['reason']})[/]"
+                )
+            if record["diff"] and dry_run:
+                stdout.print(Syntax(record["diff"], "diff", theme="ansi_dark"))
+            findings = [Finding(**f) for f in record["errors"] + record["warnings"]]
+            if findings:
+                print_report(
+                    FileReport(path=record["path"], dialect=record["dialect"], findings=findings)
+                )
+        verb = "would repair" if dry_run else "repaired"
+        stdout.print(
+            f"{verb} {totals['repaired']} of {totals['files']} files; "
+            f"{totals['valid']} valid, {totals['invalid']} still invalid"
+        )
+    raise typer.Exit(1 if totals["invalid"] else 0)

@@ -1,0 +1,153 @@
+"""`casegen sources`: what the definition readers found in a project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from evalcore.definitions import Project, find_project, load_project
+from evalcore.errors import UserError
+
+from ._app import app
+from ._output import print_json, stdout
+
+
+def resolve_project(project: Path | None) -> Project:
+    """`--project` or the nearest enclosing project folder of the working directory."""
+    if project is not None:
+        return load_project(project)
+    root = find_project(Path.cwd())
+    if root is None:
+        raise UserError(
+            "no project folder here or above", hint="pass --project DIR (e.g. examples/bank)"
+        )
+    return load_project(root)
+
+
+def sources_payload(project: Project) -> dict[str, Any]:
+    """A compact, complete inventory of ids (what `--json` prints and MCP returns)."""
+    payload: dict[str, Any] = {"root": str(project.root), "kind": project.kind}
+    if project.mantle is not None:
+        m = project.mantle
+        payload["skills"] = [
+            {
+                "id": s.id,
+                "name": s.name,
+                "description": s.description,
+                "blocks": {b.id: [st.id for st in b.steps] for b in s.blocks.values()},
+                "memory": {f.qualified: f.type for f in s.memory.values()},
+                "tools": sorted(m.tools_for(s.id)),
+                "responses": sorted(s.responses),
+                "confirmation_gated": sorted(
+                    t for t, c in s.tool_constraints.items() if c.requires_confirmation
+                ),
+                "handoff": s.is_handoff,
+            }
+            for s in m.skills.values()
+        ]
+        payload["memory"] = {
+            f.qualified: {"type": f.type, "seed": f.seed} for f in m.memory.values()
+        }
+        payload["responses"] = sorted(m.responses)
+        payload["shared_tools"] = sorted(m.shared_tools)
+        payload["mcp_servers"] = list(m.mcp_servers)
+    if project.anychat is not None:
+        a = project.anychat
+        payload["playbooks"] = [
+            {
+                "id": p.id,
+                "name": p.name,
+                "default": p.default,
+                "tools": p.tools,
+                "outcomes": p.outcomes,
+                "examples": len(p.examples),
+            }
+            for p in a.playbooks.values()
+        ]
+        payload["outreaches"] = [
+            {"id": o.id, "playbook": o.playbook, "inputs": o.inputs, "goal": o.goal}
+            for o in a.outreaches.values()
+        ]
+        payload["person_fields"] = sorted(a.person_fields)
+        payload["tools"] = sorted(a.tools)
+        payload["outcomes"] = list(a.outcomes)
+    if project.agent_skills is not None:
+        g = project.agent_skills
+        payload["agent_skills"] = [
+            {"name": s.name, "description": s.description, "references": s.references}
+            for s in g.skills.values()
+        ]
+        payload["fixtures"] = [f.model_dump(mode="json") for f in g.fixtures]
+    payload["warnings"] = list(project.warnings)
+    return payload
+
+
+def _print_human(project: Project) -> None:
+    stdout.print(f"[bold]{project.root}[/]  [dim]{project.kind} project[/]")
+    if project.mantle is not None:
+        m = project.mantle
+        table = Table("skill", "blocks (steps)", "memory", "tools", "responses", box=None)
+        for skill in m.skills.values():
+            blocks = "\n".join(
+                f"{b.id} ({', '.join(s.id for s in b.steps)})" for b in skill.blocks.values()
+            ) or "[dim]prose only[/]"
+            gated = {t for t, c in skill.tool_constraints.items() if c.requires_confirmation}
+            tools = ", ".join(
+                f"{t}[yellow]*[/]" if t in gated else t for t in sorted(m.tools_for(skill.id))
+            )
+            table.add_row(
+                skill.id + (" [magenta](handoff)[/]" if skill.is_handoff else ""),
+                blocks,
+                ", ".join(skill.memory) or "-",
+                tools or "-",
+                str(len(skill.responses)),
+            )
+        stdout.print(table)
+        stdout.print("[dim]* confirmation-gated[/]")
+        seeds = [f"{f.name}{' (seed)' if f.seed else ''}" for f in m.memory.values()]
+        stdout.print(f"project memory: {', '.join(seeds) or '-'}")
+        stdout.print(f"project responses: {', '.join(sorted(m.responses)) or '-'}")
+        stdout.print(f"shared tools: {', '.join(sorted(m.shared_tools)) or '-'}")
+        if m.mcp_servers:
+            stdout.print(f"MCP servers: {', '.join(m.mcp_servers)}")
+    if project.anychat is not None:
+        a = project.anychat
+        table = Table("playbook", "activation", "tools", "outcomes", "examples", box=None)
+        for p in a.playbooks.values():
+            table.add_row(
+                p.id + (" [dim](default)[/]" if p.default else ""),
+                (p.activation or "")[:60],
+                ", ".join(p.tools),
+                ", ".join(p.outcomes),
+                str(len(p.examples)),
+            )
+        stdout.print(table)
+        for o in a.outreaches.values():
+            stdout.print(f"outreach {o.id} → playbook {o.playbook} (inputs: {', '.join(o.inputs)})")
+        stdout.print(f"person fields: {', '.join(sorted(a.person_fields))}")
+    if project.agent_skills is not None:
+        g = project.agent_skills
+        for s in g.skills.values():
+            stdout.print(f"agent skill [bold]{s.name}[/]: {(s.description or '')[:80]}")
+        for f in g.fixtures:
+            stdout.print(f"base44 fixture {f.path} ({f.name})")
+    for warning in project.warnings:
+        stdout.print(f"[yellow]warning:[/] {warning}")
+
+
+@app.command()
+def sources(
+    project: Annotated[
+        Path | None, typer.Option("--project", "-p", help="Project folder (default: nearest).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """List what the project defines: skills, blocks, memory, tools, responses, playbooks."""
+    loaded = resolve_project(project)
+    if as_json:
+        print_json(sources_payload(loaded))
+    else:
+        _print_human(loaded)
