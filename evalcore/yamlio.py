@@ -74,9 +74,15 @@ _YAML_BREAKS = ("\x85", "\u2028", "\u2029", "\r")
 def _represent_str(dumper: CaseDumper, value: str) -> yaml.ScalarNode:
     if any(ch in value for ch in _YAML_BREAKS):
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
-    if "\n" in value.rstrip("\n") or (len(value) > BLOCK_SCALAR_MIN and "\n" not in value):
-        style = "|" if "\n" in value.rstrip("\n") else ">"
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+    body = value.rstrip("\n")
+    if "\n" in body:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    if len(body) > BLOCK_SCALAR_MIN:
+        # Folded, so a long sentence wraps in the file; a single trailing newline (what a
+        # hand-written `>` block holds) is kept by the emitter's chomping indicator.
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=">")
+    if value.endswith("\n"):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
     return dumper.represent_scalar("tag:yaml.org,2002:str", value)
 
 
