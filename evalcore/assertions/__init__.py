@@ -1,0 +1,39 @@
+"""Deterministic assertions against a recorded conversation (Rasa Mantle semantics).
+
+    from evalcore.assertions import evaluate_mantle, parse_events
+    results = evaluate_mantle(scenario["goals"]["assertions"], tracker)
+    assert all(r.passed for r in results)
+
+`events` may be a tracker object (`{"events": [...]}`), a bare event list, or events already
+parsed with `parse_events`. A malformed event log raises `evalcore.errors.UserError`; a bad
+assertion is reported as a failed result, so one typo never hides the other checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ._events import Event, parse_events
+from ._mantle import check_names, evaluate_one, mantle_check
+from ._results import AssertionResult, Verdict
+
+
+def evaluate_mantle(assertions: Sequence[Any] | None, events: Any) -> list[AssertionResult]:
+    """Evaluate `goals.assertions` against recorded events; one result per item, in order."""
+    if isinstance(events, Sequence) and events and all(isinstance(e, Event) for e in events):
+        parsed: Sequence[Event] = tuple(events)
+    else:
+        parsed = parse_events(events)
+    return [evaluate_one(index, item, parsed) for index, item in enumerate(assertions or [])]
+
+
+__all__ = [
+    "AssertionResult",
+    "Event",
+    "Verdict",
+    "check_names",
+    "evaluate_mantle",
+    "mantle_check",
+    "parse_events",
+]

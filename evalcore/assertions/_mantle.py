@@ -1,0 +1,340 @@
+"""Rasa Mantle assertions (`scenario.goals.assertions`), one registered check per type.
+
+Each check is a factory registered by its YAML key with `@mantle_check(...)`. The factory
+reads and validates the spec (a bad spec fails before any event is looked at) and returns a
+check that takes the parsed events and returns a `Verdict` whose detail says what was expected
+and, on failure, the closest recorded event. Semantics follow Rasa's docs (reference §2.1):
+a check passes when at least one recorded event matches, unless noted on the check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..suggest import did_you_mean
+from ._compare import show, values_equal
+from ._events import BLOCK_EVENTS, SKILL_EVENTS, Event, MemorySetEvent, ToolEvent
+from ._matching import match_any_order, match_in_order
+from ._patterns import (
+    PATTERNS,
+    MemoryPattern,
+    Pattern,
+    ToolPattern,
+    memory_pattern,
+    tool_pattern,
+)
+from ._results import AssertionResult, SpecError, Verdict
+from ._spec import spec_bool, spec_items, spec_map
+
+Check = Callable[[Sequence[Event]], Verdict]
+CheckFactory = Callable[[str, Any], Check]
+
+_CHECKS: dict[str, CheckFactory] = {}
+
+
+def mantle_check(*kinds: str) -> Callable[[CheckFactory], CheckFactory]:
+    """Register `factory(kind, spec) -> check` under each assertion key in `kinds`."""
+
+    def register(factory: CheckFactory) -> CheckFactory:
+        for kind in kinds:
+            _CHECKS[kind] = factory
+        return factory
+
+    return register
+
+
+def check_names() -> list[str]:
+    return sorted(_CHECKS)
+
+
+# --- "some event matches" ---------------------------------------------------------------
+
+
+def exists(pattern: Pattern) -> Check:
+    def check(events: Sequence[Event]) -> Verdict:
+        event = pattern.find(events)
+        if event is not None:
+            return Verdict(True, f"{pattern.want()}: matched at {event.where()}")
+        return Verdict(False, f"expected {pattern.want()}; {pattern.closest(events)}")
+
+    return check
+
+
+@mantle_check(*sorted(SKILL_EVENTS), *sorted(BLOCK_EVENTS), "tool_executed", "bot_uttered")
+def _single_event(kind: str, spec: Any) -> Check:
+    # Skill and block patterns consider only events of their own type, so a skill check never
+    # matches an ordered_block_* event; a local tool pattern never matches an mcp run.
+    return exists(PATTERNS[kind](kind, spec))
+
+
+@mantle_check("bot_did_not_utter")
+def _bot_did_not_utter(kind: str, spec: Any) -> Check:
+    pattern = PATTERNS[kind](kind, spec)
+
+    def check(events: Sequence[Event]) -> Verdict:
+        hits = [e for e in events if pattern.matches(e)]
+        if not hits:
+            return Verdict(True, f"no {pattern.want()}")
+        more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
+        return Verdict(
+            False,
+            f"expected no {pattern.want()}; sent {hits[0].describe()} at {hits[0].where()}{more}",
+        )
+
+    return check
+
+
+# --- memory -----------------------------------------------------------------------------
+
+
+def _all_items(patterns: Sequence[Pattern]) -> Check:
+    """Every item must match (memory_was_set, memory_was_cleared)."""
+
+    def check(events: Sequence[Event]) -> Verdict:
+        found, failed = [], []
+        for pattern in patterns:
+            event = pattern.find(events)
+            if event is None:
+                failed.append(f"expected {pattern.want()}; {pattern.closest(events)}")
+            else:
+                found.append(f"{pattern.want()} at {event.where()}")
+        if failed:
+            return Verdict(False, " | ".join(failed))
+        return Verdict(True, "; ".join(found))
+
+    return check
+
+
+@mantle_check("memory_was_set")
+def _memory_was_set(kind: str, spec: Any) -> Check:
+    # A later memory_cleared does not undo a write: written-then-cleared still passes.
+    return _all_items([memory_pattern(kind, i, with_value=True) for i in spec_items(kind, spec)])
+
+
+@mantle_check("memory_was_cleared")
+def _memory_was_cleared(kind: str, spec: Any) -> Check:
+    return _all_items([memory_pattern(kind, i, with_value=False) for i in spec_items(kind, spec)])
+
+
+@mantle_check("memory_was_not_set")
+def _memory_was_not_set(kind: str, spec: Any) -> Check:
+    """No value: fails if the key was ever written. With a value: fails only if the LAST
+    write equals it (an earlier equal write that was overwritten is fine). A clear is not a
+    write, so a key written and then cleared still fails the no-value form."""
+    patterns = [memory_pattern(kind, i, with_value=True) for i in spec_items(kind, spec)]
+
+    def verdict_for(pattern: MemoryPattern, events: Sequence[Event]) -> tuple[bool, str]:
+        writes = [e for e in events if isinstance(e, MemorySetEvent) and e.key == pattern.name]
+        if not pattern.has_value:
+            if writes:
+                first = writes[0]
+                return False, (
+                    f"expected {pattern.name} never set; it was set to "
+                    f"{show(first.value)} at {first.where()}"
+                )
+            return True, f"{pattern.name} never set"
+        if not writes:
+            return True, f"{pattern.name} never set"
+        last = writes[-1]
+        if values_equal(pattern.value, last.value):
+            return False, (
+                f"expected the last write of {pattern.name} not to be "
+                f"{show(pattern.value)}; it is, at {last.where()}"
+            )
+        return True, (
+            f"last write of {pattern.name} is {show(last.value)}, not {show(pattern.value)}"
+        )
+
+    def check(events: Sequence[Event]) -> Verdict:
+        results = [verdict_for(p, events) for p in patterns]
+        failed = [text for ok, text in results if not ok]
+        if failed:
+            return Verdict(False, " | ".join(failed))
+        return Verdict(True, "; ".join(text for _, text in results))
+
+    return check
+
+
+# --- tools within one turn --------------------------------------------------------------
+
+#: Framework lifecycle tools that tools_within_one_turn ignores (neither matched nor counted).
+LIFECYCLE_TOOLS = frozenset({"complete", "set_fields", "listen", "hangup"})
+
+
+def _calls(kind: str, raw: Any) -> list[ToolPattern]:
+    if not isinstance(raw, list) or not raw:
+        raise SpecError(f"{kind}.calls must be a list of {{tool_executed: ...}} items")
+    patterns = []
+    for item in raw:
+        if isinstance(item, Mapping) and set(item) == {"tool_executed"}:
+            item = item["tool_executed"]
+        pattern = tool_pattern("tool_executed", item)
+        assert isinstance(pattern, ToolPattern)
+        if pattern.tool_name in LIFECYCLE_TOOLS:
+            raise SpecError(
+                f"{pattern.tool_name} is a lifecycle tool; tools_within_one_turn "
+                "ignores lifecycle tools, so this call could never match"
+            )
+        patterns.append(pattern)
+    return patterns
+
+
+@mantle_check("tools_within_one_turn")
+def _tools_within_one_turn(kind: str, spec: Any) -> Check:
+    """Some single user turn holds matching runs of all calls (distinct runs for distinct
+    calls); `allow_extra_calls: false` also forbids other counted runs in that turn, and
+    `ordered: true` requires the runs in the listed order. Lifecycle tools are ignored."""
+    spec = spec_map(kind, spec, required=["calls", "allow_extra_calls"], optional=["ordered"])
+    calls = _calls(kind, spec["calls"])
+    allow_extra = spec_bool(kind, spec, "allow_extra_calls")
+    ordered = bool(spec_bool(kind, spec, "ordered"))
+    wanted = (
+        f"{len(calls)} calls within one user turn"
+        f"{', in order' if ordered else ''}{'' if allow_extra else ', no other calls'}"
+    )
+
+    def check(events: Sequence[Event]) -> Verdict:
+        runs = [
+            e for e in events if isinstance(e, ToolEvent) and e.tool_name not in LIFECYCLE_TOOLS
+        ]
+        turns: dict[int, list[Event]] = {}
+        for run in runs:
+            turns.setdefault(run.turn, []).append(run)
+        near_misses: list[str] = []
+        best: tuple[int, int, dict[int, Event]] | None = None  # (matched, turn, matching)
+        for turn, in_turn in sorted(turns.items()):
+            anywhere = match_any_order(calls, in_turn)
+            if len(anywhere) < len(calls):
+                if best is None or len(anywhere) > best[0]:
+                    best = (len(anywhere), turn, anywhere)
+                continue
+            if ordered:
+                matched, _ = match_in_order(calls, in_turn)
+                if len(matched) < len(calls):
+                    near_misses.append(
+                        f"turn {turn} ran them, but not in the listed order "
+                        f"({', '.join(e.tool_name for e in in_turn)})"
+                    )
+                    continue
+            else:
+                matched = [anywhere[number] for number in range(len(calls))]
+            used = {e.index for e in matched}
+            extras = [e for e in in_turn if e.index not in used]
+            if extras and not allow_extra:
+                near_misses.append(
+                    f"turn {turn} ran them, plus " + ", ".join(e.tool_name for e in extras)
+                )
+                continue
+            return Verdict(
+                True,
+                f"{wanted}: turn {turn} ran "
+                + ", ".join(f"{e.tool_name} (event {e.index})" for e in matched),
+            )
+        if near_misses:
+            return Verdict(False, f"expected {wanted}; " + "; ".join(near_misses))
+        if best is None:
+            return Verdict(False, f"expected {wanted}; no counted tool runs recorded")
+        count, turn, matching = best
+        missing = []
+        for number, call in enumerate(calls):
+            if number in matching:
+                continue
+            elsewhere = call.find(runs)
+            where = f"ran at {elsewhere.where()}" if elsewhere else call.closest(runs)
+            missing.append(f"{call.want()} ({where})")
+        return Verdict(
+            False,
+            f"expected {wanted}; closest: turn {turn} matched {count} of "
+            f"{len(calls)}, missing " + "; ".join(missing),
+        )
+
+    return check
+
+
+# --- sequencing -------------------------------------------------------------------------
+
+_NOT_IN_SEQUENCING = {
+    "memory_was_not_set": "it checks an absence, which has no position",
+    "tools_within_one_turn": "it spans a turn, not one event",
+    "bot_did_not_utter": "it checks an absence, which has no position",
+    "sequencing": "sequencing cannot be nested",
+}
+
+
+def _step(number: int, raw: Any) -> Pattern:
+    if not isinstance(raw, Mapping) or len(raw) != 1:
+        raise SpecError(
+            f"sequencing step {number} must be a mapping with exactly one check, got {show(raw)}"
+        )
+    ((kind, spec),) = raw.items()
+    if kind in _NOT_IN_SEQUENCING:
+        raise SpecError(
+            f"sequencing step {number}: {kind} is not allowed inside sequencing "
+            f"({_NOT_IN_SEQUENCING[kind]}); make it its own assertion"
+        )
+    if kind not in PATTERNS:
+        raise SpecError(f"sequencing step {number}: unknown check {kind!r}")
+    return PATTERNS[kind](kind, spec)
+
+
+@mantle_check("sequencing")
+def _sequencing(kind: str, spec: Any) -> Check:
+    """Each step matches an event strictly after the previous step's match (gaps allowed), so
+    one event never satisfies two steps. Earliest-match greedy is exact for this."""
+    if not isinstance(spec, list) or not spec:
+        raise SpecError("sequencing takes a non-empty list of checks")
+    steps = [_step(number, raw) for number, raw in enumerate(spec, start=1)]
+
+    def check(events: Sequence[Event]) -> Verdict:
+        matched, failed_at = match_in_order(steps, events)
+        if failed_at is None:
+            return Verdict(
+                True,
+                f"{len(steps)} steps matched in order at " + ", ".join(e.where() for e in matched),
+            )
+        step = steps[failed_at]
+        head = f"step {failed_at + 1} of {len(steps)} ({step.want()})"
+        if not matched:
+            return Verdict(False, f"expected {head}; {step.closest(events)}")
+        previous = matched[-1]
+        text = (
+            f"expected {head} after step {failed_at} ({previous.describe()} at {previous.where()})"
+        )
+        earlier = step.find(events)
+        if earlier is not None:
+            return Verdict(
+                False,
+                f"{text}; it matches only at or before that point, first at {earlier.where()}",
+            )
+        return Verdict(False, f"{text}; {step.closest(events)}")
+
+    return check
+
+
+# --- evaluating a scenario ---------------------------------------------------------------
+
+
+def evaluate_one(index: int, item: Any, events: Sequence[Event]) -> AssertionResult:
+    """Evaluate one `goals.assertions` item; a bad item is a failed result, never a crash."""
+    if not isinstance(item, Mapping) or len(item) != 1:
+        return AssertionResult(
+            index,
+            "invalid",
+            False,
+            f"an assertion is a mapping with exactly one key, got {show(item)}",
+        )
+    ((kind, spec),) = item.items()
+    kind = str(kind)
+    factory = _CHECKS.get(kind)
+    if factory is None:
+        hint = did_you_mean(kind, _CHECKS, what="assertion type")
+        return AssertionResult(
+            index, kind, False, f"unknown assertion type {kind!r}" + (f"; {hint}" if hint else "")
+        )
+    try:
+        check = factory(kind, spec)
+    except SpecError as exc:
+        return AssertionResult(index, kind, False, f"invalid {kind} assertion: {exc}")
+    verdict = check(events)
+    return AssertionResult(index, kind, verdict.passed, verdict.detail)

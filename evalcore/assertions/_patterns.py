@@ -1,0 +1,504 @@
+"""Event patterns: what a check looks for in one event, and how near a miss came.
+
+Most Mantle checks (and every `sequencing` step) are "some event like this exists". A pattern
+states that once: which event types it considers, whether an event is about the same subject
+(skill, block, memory key, tool, response), and which fields differ. The checks then share the
+searching, and every failure can name the closest recorded event and what was off about it.
+
+Families are kept apart by event type: a skill pattern considers only skill events of its own
+type, so it never matches an `ordered_block_*` event, and a memory pattern considers only
+`memory_set` / `memory_cleared`, never a CALM `slot` event.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..suggest import close_matches
+from ._compare import show, values_equal
+from ._events import (
+    BLOCK_EVENTS,
+    SKILL_EVENTS,
+    BlockEvent,
+    BotEvent,
+    Button,
+    Event,
+    MemoryClearedEvent,
+    MemorySetEvent,
+    SkillEvent,
+    SlotEvent,
+    ToolEvent,
+)
+from ._results import SpecError
+from ._spec import spec_bool, spec_map, spec_str
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Base pattern: subclasses set `event_type`, implement `want`, `identity` and `mismatches`,
+    and may refine `subject`, `label`, `related` and `note` for better failure details."""
+
+    event_type: str
+
+    def want(self) -> str:
+        """What the pattern expects, e.g. `skill_completed card_replace`."""
+        raise NotImplementedError
+
+    def identity(self, event: Event) -> bool:
+        """True when the event is about the same subject (same skill, key, tool, …)."""
+        return True
+
+    def subject(self, event: Event) -> str:
+        """The event's subject, listed when no event has the wanted one."""
+        return event.describe()
+
+    def mismatches(self, event: Event) -> list[str]:
+        """What differs between the pattern and a same-subject event (empty: it matches)."""
+        return []
+
+    def note(self, events: Sequence[Event]) -> str:
+        """An extra hint for a failure (e.g. a CALM slot event that was not counted)."""
+        return ""
+
+    # --- shared behaviour -------------------------------------------------------------
+
+    def candidates(self, events: Iterable[Event]) -> list[Event]:
+        return [e for e in events if e.type == self.event_type]
+
+    def matches(self, event: Event) -> bool:
+        return event.type == self.event_type and self.identity(event) and not self.mismatches(event)
+
+    def find(self, events: Iterable[Event], *, after: int = -1) -> Event | None:
+        """The earliest matching event whose index is greater than `after`."""
+        return next((e for e in events if e.index > after and self.matches(e)), None)
+
+    def closest(self, events: Sequence[Event]) -> str:
+        """`closest: <event> at turn t (event i): <what differs>`, or why there is none."""
+        candidates = self.candidates(events)
+        same = [e for e in candidates if self.identity(e)]
+        note = self.note(events)
+        if same:
+            best = min(same, key=lambda e: (len(self.mismatches(e)), e.index))
+            text = f"closest: {best.describe()} at {best.where()}: " + "; ".join(
+                self.mismatches(best) or ["it matches"]
+            )
+        elif candidates:
+            seen = sorted({self.subject(e) for e in candidates})
+            text = f"recorded {self.label()} only for: " + ", ".join(seen[:8])
+            if len(seen) > 8:
+                text += ", …"
+            hint = self._did_you_mean(seen)
+            if hint:
+                text += f" ({hint})"
+        else:
+            text = f"no {self.label()} recorded"
+        related = [e for e in events if e.type != self.event_type and self.related(e)]
+        if not same and related:
+            shown = ", ".join(f"{e.describe()} at {e.where()}" for e in related[:3])
+            text += f"; related: {shown}" + (", …" if len(related) > 3 else "")
+        return f"{text}{'; ' + note if note else ''}"
+
+    def label(self) -> str:
+        """The events this pattern considers, in words (for "no … recorded")."""
+        return f"{self.event_type} events"
+
+    def related(self, event: Event) -> bool:
+        """An event of another type about the same subject, worth naming on a miss (e.g. a
+        skill_activated when skill_completed was expected)."""
+        return False
+
+    def _did_you_mean(self, seen: list[str]) -> str:
+        wanted = self.wanted_subject()
+        if wanted is None:
+            return ""
+        # Stricter than lint's cut-off: here a near id is more often another real skill or
+        # block the agent chose (a wrong turn, not a typo), and "did you mean" would mislead.
+        close = close_matches(wanted, seen, cutoff=0.85)
+        return f"did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+    def wanted_subject(self) -> str | None:
+        return None
+
+
+def _differs(label: str, actual: Any, expected: Any) -> str:
+    return f"{label} is {show(actual)}, not {show(expected)}"
+
+
+# --- skills and blocks ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkillPattern(Pattern):
+    skill_id: str = ""
+    step_id: str | None = None
+
+    def want(self) -> str:
+        step = f" (step {self.step_id})" if self.step_id else ""
+        return f"{self.event_type} {self.skill_id}{step}"
+
+    def identity(self, event: Event) -> bool:
+        return isinstance(event, SkillEvent) and event.skill_id == self.skill_id
+
+    def subject(self, event: Event) -> str:
+        return event.skill_id if isinstance(event, SkillEvent) else event.describe()
+
+    def wanted_subject(self) -> str | None:
+        return self.skill_id
+
+    def related(self, event: Event) -> bool:
+        return isinstance(event, SkillEvent | BlockEvent) and event.skill_id == self.skill_id
+
+    def mismatches(self, event: Event) -> list[str]:
+        assert isinstance(event, SkillEvent)
+        if self.step_id is not None and event.step_id != self.step_id:
+            return [_differs("step_id", event.step_id, self.step_id)]
+        return []
+
+
+@dataclass(frozen=True)
+class BlockPattern(Pattern):
+    skill_id: str = ""
+    block_id: str = ""
+    step_id: str | None = None
+
+    def want(self) -> str:
+        step = f" (step {self.step_id})" if self.step_id else ""
+        return f"{self.event_type} {self.skill_id}/{self.block_id}{step}"
+
+    def identity(self, event: Event) -> bool:
+        return (
+            isinstance(event, BlockEvent)
+            and event.skill_id == self.skill_id
+            and event.block_id == self.block_id
+        )
+
+    def subject(self, event: Event) -> str:
+        if isinstance(event, BlockEvent):
+            return f"{event.skill_id}/{event.block_id}"
+        return event.describe()
+
+    def wanted_subject(self) -> str | None:
+        return f"{self.skill_id}/{self.block_id}"
+
+    def related(self, event: Event) -> bool:
+        return (
+            isinstance(event, BlockEvent)
+            and event.skill_id == self.skill_id
+            and event.block_id == self.block_id
+        )
+
+    def mismatches(self, event: Event) -> list[str]:
+        assert isinstance(event, BlockEvent)
+        if self.step_id is not None and event.step_id != self.step_id:
+            return [_differs("step_id", event.step_id, self.step_id)]
+        return []
+
+
+# --- memory -----------------------------------------------------------------------------
+
+_NO_VALUE = object()
+
+
+@dataclass(frozen=True)
+class MemoryPattern(Pattern):
+    """`memory_set` of a key (optionally to a value), or `memory_cleared` of a key."""
+
+    name: str = ""
+    value: Any = _NO_VALUE
+
+    @property
+    def has_value(self) -> bool:
+        return self.value is not _NO_VALUE
+
+    def want(self) -> str:
+        value = "" if self.value is _NO_VALUE else f" = {show(self.value)}"
+        return f"{self.event_type} {self.name}{value}"
+
+    def identity(self, event: Event) -> bool:
+        return isinstance(event, MemorySetEvent | MemoryClearedEvent) and event.key == self.name
+
+    def subject(self, event: Event) -> str:
+        return event.key if isinstance(event, MemorySetEvent | MemoryClearedEvent) else ""
+
+    def wanted_subject(self) -> str | None:
+        return self.name
+
+    def related(self, event: Event) -> bool:
+        return self.identity(event)
+
+    def mismatches(self, event: Event) -> list[str]:
+        if self.value is _NO_VALUE or not isinstance(event, MemorySetEvent):
+            return []
+        if values_equal(self.value, event.value):
+            return []
+        return [_differs("value", event.value, self.value)]
+
+    def note(self, events: Sequence[Event]) -> str:
+        notes = []
+        if self.name.startswith("session."):
+            notes.append("memory names in assertions take no 'session.' prefix")
+        slots = [e for e in events if isinstance(e, SlotEvent) and e.name == self.name]
+        if slots:
+            notes.append(
+                f"a CALM slot event sets it at {slots[0].where()}, and memory checks "
+                "never count slot events"
+            )
+        return "; ".join(notes)
+
+
+# --- tools ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolPattern(Pattern):
+    tool_name: str = ""
+    source: str = "local"
+    mcp_server: str | None = None
+    skill_id: str | None = None
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    is_error: bool | None = None
+
+    def want(self) -> str:
+        origin = f"mcp {self.mcp_server}" if self.mcp_server else self.source
+        parts = [f"source {origin}"]
+        if self.arguments:
+            parts.append(f"arguments {show(dict(self.arguments))}")
+        if self.skill_id:
+            parts.append(f"skill {self.skill_id}")
+        if self.is_error is not None:
+            parts.append(f"is_error {show(self.is_error)}")
+        return f"{self.event_type} {self.tool_name} ({', '.join(parts)})"
+
+    def identity(self, event: Event) -> bool:
+        return isinstance(event, ToolEvent) and event.tool_name == self.tool_name
+
+    def subject(self, event: Event) -> str:
+        return event.tool_name if isinstance(event, ToolEvent) else ""
+
+    def wanted_subject(self) -> str | None:
+        return self.tool_name
+
+    def mismatches(self, event: Event) -> list[str]:
+        assert isinstance(event, ToolEvent)
+        out = []
+        if event.source != self.source:
+            out.append(_differs("source", event.source, self.source))
+        if self.mcp_server is not None and event.mcp_server != self.mcp_server:
+            out.append(_differs("mcp_server", event.mcp_server, self.mcp_server))
+        if self.skill_id is not None and event.skill_id != self.skill_id:
+            out.append(_differs("skill_id (metadata)", event.skill_id, self.skill_id))
+        for key, expected in self.arguments.items():
+            if key not in event.arguments:
+                out.append(f"arguments has no {key!r}")
+            elif not values_equal(expected, event.arguments[key]):
+                out.append(_differs(f"arguments.{key}", event.arguments[key], expected))
+        if self.is_error is not None and event.is_error != self.is_error:
+            out.append(_differs("is_error", event.is_error, self.is_error))
+        return out
+
+
+# --- bot messages -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BotPattern(Pattern):
+    utter_name: str | None = None
+    text_matches: re.Pattern[str] | None = None
+    buttons: tuple[Button, ...] = ()
+
+    def want(self) -> str:
+        parts = []
+        if self.utter_name:
+            parts.append(self.utter_name)
+        if self.text_matches is not None:
+            parts.append(f"text matching /{self.text_matches.pattern}/")
+        if self.buttons:
+            parts.append("buttons " + ", ".join(_button(b) for b in self.buttons))
+        return "bot message " + " with ".join(parts)
+
+    def label(self) -> str:
+        return "bot messages"
+
+    def identity(self, event: Event) -> bool:
+        return isinstance(event, BotEvent) and (
+            self.utter_name is None or event.utter_action == self.utter_name
+        )
+
+    def subject(self, event: Event) -> str:
+        if isinstance(event, BotEvent):
+            return event.utter_action or "(no response name)"
+        return ""
+
+    def wanted_subject(self) -> str | None:
+        return self.utter_name
+
+    def mismatches(self, event: Event) -> list[str]:
+        assert isinstance(event, BotEvent)
+        out = []
+        if self.text_matches is not None and (
+            event.text is None or self.text_matches.search(event.text) is None
+        ):
+            out.append(
+                f"text {show(event.text, limit=60)} does not match /{self.text_matches.pattern}/"
+            )
+        if self.buttons and not buttons_present(self.buttons, event.buttons):
+            shown = ", ".join(_button(b) for b in event.buttons) or "none"
+            out.append(f"buttons are {shown}")
+        return out
+
+
+def _button(button: Button) -> str:
+    payload = f" → {show(button.payload)}" if button.payload is not None else ""
+    return f"{show(button.title)}{payload}"
+
+
+def buttons_present(wanted: Sequence[Button], actual: Sequence[Button]) -> bool:
+    """Each wanted button appears among `actual`, in the same relative order (gaps allowed).
+
+    A wanted button matches on `title`, and on `payload` too when the assertion gives one.
+    """
+    position = 0
+    for want in wanted:
+        while position < len(actual):
+            have = actual[position]
+            position += 1
+            if values_equal(want.title, have.title) and (
+                want.payload is None or values_equal(want.payload, have.payload)
+            ):
+                break
+        else:
+            return False
+    return True
+
+
+# --- building patterns from specs -------------------------------------------------------
+
+PatternFactory = Callable[[str, Any], Pattern]
+PATTERNS: dict[str, PatternFactory] = {}
+
+
+def event_pattern(*kinds: str) -> Callable[[PatternFactory], PatternFactory]:
+    """Register a pattern factory for assertion types that look for one event."""
+
+    def register(factory: PatternFactory) -> PatternFactory:
+        for kind in kinds:
+            PATTERNS[kind] = factory
+        return factory
+
+    return register
+
+
+def _id(kind: str, spec: Mapping[str, Any], key: str) -> str:
+    value = spec_str(kind, spec, key)
+    assert value is not None  # spec_map checked it is present
+    return value
+
+
+@event_pattern(*sorted(SKILL_EVENTS))
+def skill_pattern(kind: str, spec: Any) -> Pattern:
+    # skill_activated/completed carry no step, so a step_id there could never match.
+    takes_step = kind not in {"skill_activated", "skill_completed"}
+    spec = spec_map(kind, spec, required=["skill_id"], optional=("step_id",) if takes_step else ())
+    return SkillPattern(kind, _id(kind, spec, "skill_id"), spec_str(kind, spec, "step_id"))
+
+
+@event_pattern(*sorted(BLOCK_EVENTS))
+def block_pattern(kind: str, spec: Any) -> Pattern:
+    takes_step = kind != "ordered_block_entered"
+    spec = spec_map(
+        kind, spec, required=["skill_id", "block_id"], optional=("step_id",) if takes_step else ()
+    )
+    return BlockPattern(
+        kind,
+        _id(kind, spec, "skill_id"),
+        _id(kind, spec, "block_id"),
+        spec_str(kind, spec, "step_id"),
+    )
+
+
+def memory_pattern(kind: str, item: Any, *, with_value: bool) -> MemoryPattern:
+    """One `{name, value?}` item of memory_was_set/_not_set (or `{name}` when not with_value)."""
+    item = spec_map(kind, item, required=["name"], optional=("value",) if with_value else ())
+    name = _id(kind, item, "name")
+    event_type = "memory_cleared" if kind == "memory_was_cleared" else "memory_set"
+    if "value" not in item:
+        return MemoryPattern(event_type, name)
+    if item["value"] is None:
+        raise SpecError(
+            f"{kind}: value: null is not allowed; leave value out to check the name alone"
+        )
+    return MemoryPattern(event_type, name, item["value"])
+
+
+@event_pattern("memory_was_set", "memory_was_cleared")
+def _memory_step(kind: str, spec: Any) -> Pattern:
+    # Inside sequencing these take one plain name; a one-item list or {name} is accepted too.
+    if isinstance(spec, list):
+        if len(spec) != 1:
+            raise SpecError(f"inside sequencing, {kind} takes one memory name, got {show(spec)}")
+        spec = spec[0]
+    if isinstance(spec, str):
+        spec = {"name": spec}
+    return memory_pattern(kind, spec, with_value=kind == "memory_was_set")
+
+
+@event_pattern("tool_executed")
+def tool_pattern(kind: str, spec: Any) -> Pattern:
+    spec = spec_map(
+        kind,
+        spec,
+        required=["tool_name", "source"],
+        optional=["mcp_server", "skill_id", "arguments", "is_error"],
+    )
+    source = spec["source"]
+    if source not in ("local", "mcp"):
+        raise SpecError(f"{kind}.source must be local or mcp, got {show(source)}")
+    mcp_server = spec_str(kind, spec, "mcp_server")
+    if mcp_server is not None and source == "local":
+        raise SpecError(f"{kind}.mcp_server is only allowed with source: mcp")
+    arguments = spec.get("arguments") or {}
+    if not isinstance(arguments, Mapping):
+        raise SpecError(f"{kind}.arguments must be a mapping, got {show(arguments)}")
+    return ToolPattern(
+        "tool_executed",
+        tool_name=_id(kind, spec, "tool_name"),
+        source=source,
+        mcp_server=mcp_server,
+        skill_id=spec_str(kind, spec, "skill_id"),
+        arguments=dict(arguments),
+        is_error=spec_bool(kind, spec, "is_error"),
+    )
+
+
+@event_pattern("bot_uttered", "bot_did_not_utter")
+def bot_pattern(kind: str, spec: Any) -> Pattern:
+    spec = spec_map(kind, spec, optional=["utter_name", "text_matches", "buttons"])
+    if not spec:
+        raise SpecError(f"{kind} needs at least one of utter_name, text_matches, buttons")
+    regex = None
+    if "text_matches" in spec:
+        text = spec["text_matches"]
+        if not isinstance(text, str):
+            raise SpecError(f"{kind}.text_matches must be a string, got {show(text)}")
+        try:
+            regex = re.compile(text)
+        except re.error as exc:
+            raise SpecError(
+                f"{kind}.text_matches is not a valid regular expression: {exc}"
+            ) from None
+    raw_buttons = spec.get("buttons", [])
+    if not isinstance(raw_buttons, list):
+        raise SpecError(f"{kind}.buttons must be a list, got {show(raw_buttons)}")
+    buttons = []
+    for raw in raw_buttons:
+        button = spec_map(f"{kind}.buttons", raw, required=["title"], optional=["payload"])
+        buttons.append(Button(title=button["title"], payload=button.get("payload")))
+    return BotPattern(
+        "bot",
+        utter_name=spec_str(kind, spec, "utter_name"),
+        text_matches=regex,
+        buttons=tuple(buttons),
+    )

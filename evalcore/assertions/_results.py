@@ -1,0 +1,43 @@
+"""The small value types every Mantle check shares: a verdict, a result, a spec error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class SpecError(ValueError):
+    """An assertion that cannot be evaluated as written (missing key, bad regex, …).
+
+    Schema validation normally catches these first; the engine still reports them as a failed
+    assertion with this message rather than crashing, so one bad item never hides the others.
+    """
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one check decided and why; the reason is shown to people as is."""
+
+    passed: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class AssertionResult:
+    """The outcome of one item of `scenario.goals.assertions`."""
+
+    index: int
+    """Position in `goals.assertions` (0-based)."""
+    type: str
+    """The assertion key, e.g. `skill_completed` (`invalid` when the item has no single key)."""
+    passed: bool
+    detail: str
+    """What was expected and, on failure, the closest recorded event."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "type": self.type,
+            "passed": self.passed,
+            "detail": self.detail,
+        }
