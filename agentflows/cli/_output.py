@@ -17,7 +17,7 @@ from rich.text import Text
 from evalcore.findings import FileReport, Finding
 
 stdout = Console(highlight=False, soft_wrap=True)
-stderr = Console(stderr=True, highlight=False)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def print_json(payload: Any) -> None:

@@ -1,0 +1,73 @@
+"""The drafting engine interface: offline and LLM engines are interchangeable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from evalcore.definitions import Project
+from evalcore.findings import Finding
+
+from ..planning import Behavior
+
+
+class Usage(BaseModel):
+    """Model usage of one call or a sum of calls (zero for the offline engine)."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    cache_hits: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            calls=self.calls + other.calls,
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cost_usd=round(self.cost_usd + other.cost_usd, 6),
+            cache_hits=self.cache_hits + other.cache_hits,
+        )
+
+
+class DraftResult(BaseModel):
+    """A drafted (or repaired) case document, or why there is none."""
+
+    data: dict[str, Any] | None = None
+    error: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+
+
+@dataclass(frozen=True)
+class DraftContext:
+    """Everything an engine may use to write one case."""
+
+    project: Project
+    dialect: str
+    behavior: Behavior
+    direction: str | None = None
+    siblings: tuple[str, ...] = field(default_factory=tuple)
+    """Titles of the other planned cases, so an LLM keeps this one distinct."""
+
+
+class DraftEngine(Protocol):
+    """Writes cases from planned behaviours. `name` appears in every output it produces."""
+
+    name: str
+    """`offline` or `llm:<model>`."""
+    model: str | None
+    can_repair: bool
+    """Whether `repair` can fix findings (the offline engine relies on deterministic repair)."""
+
+    async def draft(self, ctx: DraftContext) -> DraftResult: ...
+
+    async def repair(
+        self, ctx: DraftContext, data: dict[str, Any], findings: list[Finding]
+    ) -> DraftResult: ...
+
+    async def refine_plan(self, project: Project, dialect: str, source: str,
+                          behaviors: list[Behavior], direction: str | None) -> tuple[
+        list[Behavior], Usage
+    ]: ...

@@ -1,0 +1,113 @@
+"""The generation flow: `casegen generate card_replace` as a LangGraph graph.
+
+    request = build_request(["card_replace"], project="examples/bank")
+    report = asyncio.run(run_generation(request))
+
+A SQLite checkpointer (`.casegen/checkpoints.sqlite`) stores every finished step, so
+`run_generation(None, resume=run_id)` finishes an interrupted run without re-drafting the
+cases that were already drafted.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+from evalcore.definitions import find_project, load_project
+from evalcore.dialects import get_dialect
+from evalcore.errors import UserError
+
+from ..drafting import DraftEngine, make_engine
+from ..planning import resolve_targets
+from .context import GenerateContext, GenerateRequest, now_iso
+from .graph import build_graph
+
+DEFAULT_CHECKPOINTS = Path(".casegen/checkpoints.sqlite")
+DIALECT_FOR_KIND = {"mantle": "mantle", "anychat": "anychat", "agent_skills": "base44"}
+
+UpdateHandler = Callable[[str, dict[str, Any]], None]
+
+
+def build_request(targets: list[str], *, project: str | Path | None = None,
+                  dialect: str | None = None, **options: Any) -> GenerateRequest:
+    """Resolve the project, default dialect and targets (UserError on anything unknown)."""
+    root = Path(project) if project is not None else find_project(Path.cwd())
+    if root is None:
+        raise UserError("no project folder here or above", hint="pass --project DIR")
+    loaded = load_project(root)
+    chosen = dialect or DIALECT_FOR_KIND[loaded.kind]
+    get_dialect(chosen)
+    resolved = resolve_targets(loaded, chosen, targets)
+    return GenerateRequest(targets=resolved, project=str(root), dialect=chosen, **options)
+
+
+def new_run_id() -> str:
+    return f"gen-{datetime.now(tz=UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+
+
+async def run_generation(
+    request: GenerateRequest | None,
+    *,
+    resume: str | None = None,
+    engine: DraftEngine | None = None,
+    checkpoints: Path = DEFAULT_CHECKPOINTS,
+    on_update: UpdateHandler | None = None,
+    on_start: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) a generation and return its report."""
+    checkpoints.parent.mkdir(parents=True, exist_ok=True)
+    async with AsyncSqliteSaver.from_conn_string(str(checkpoints)) as saver:
+        graph = build_graph().compile(checkpointer=saver)
+        if resume is not None:
+            config = {"configurable": {"thread_id": resume}}
+            snapshot = await graph.aget_state(config)
+            if not snapshot.values:
+                raise UserError(
+                    f"no generation run '{resume}' in {checkpoints}",
+                    hint="run ids are printed when a run starts",
+                )
+            request = GenerateRequest.model_validate(snapshot.values["request"])
+            run_id = resume
+            started_at = snapshot.values.get("report", {}).get("started_at") or now_iso()
+            payload: dict[str, Any] | None = None
+            if not snapshot.next:
+                return snapshot.values["report"]
+        else:
+            if request is None:
+                raise ValueError("a request or a run id to resume is needed")
+            run_id = new_run_id()
+            started_at = now_iso()
+            payload = {"request": request.model_dump(mode="json")}
+        context = GenerateContext(
+            request=request,
+            project=load_project(Path(request.project)),
+            dialect=get_dialect(request.dialect),
+            engine=engine or make_engine(
+                request.model, no_cache=request.no_cache, start=request.project
+            ),
+            run_id=run_id,
+            started_at=started_at,
+        )
+        if on_start is not None:
+            on_start(run_id)
+        config = {
+            "configurable": {"thread_id": run_id},
+            "max_concurrency": request.concurrency,
+            "recursion_limit": 100,
+        }
+        async for update in graph.astream(
+            payload, config, context=context, stream_mode="updates"
+        ):
+            if on_update is not None:
+                for node, values in update.items():
+                    on_update(node, values or {})
+        final = await graph.aget_state(config)
+        return final.values["report"]
+
+
+__all__ = ["GenerateRequest", "build_request", "new_run_id", "run_generation"]

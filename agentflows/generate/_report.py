@@ -1,0 +1,102 @@
+"""The run report: the JSON `casegen generate --json` prints and the PR description reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..drafting import Usage
+from .context import GenerateContext
+from .state import GenerateState
+
+
+def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
+    cases = state.get("cases", {})
+    written = {w["behavior"]: w for w in state.get("written", [])}
+    usage = Usage.model_validate(state.get("plan_usage") or {})
+    for work in cases.values():
+        usage = usage + Usage.model_validate(work["usage"])
+    rows: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for behavior in state.get("behaviors", []):
+        work = cases.get(behavior["id"])
+        if work is None:
+            continue
+        if work["status"] == "failed":
+            failed.append({
+                "behavior": behavior["id"],
+                "error": work["error"],
+                "errors": [
+                    {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
+                ],
+            })
+            continue
+        record = written.get(behavior["id"])
+        if record is None:
+            continue
+        data = work["data"] or {}
+        rows.append({
+            "path": record["path"],
+            "status": record["status"],
+            "dialect": ctx.dialect.name,
+            "source": behavior["source"],
+            "type": behavior["type"],
+            "behavior": behavior["id"],
+            "title": behavior["title"],
+            "covers": behavior["covers"],
+            "valid": True,
+            "repairs": [{k: v for k, v in r.items()} for r in work["repairs"]],
+            "attempts": work["attempts"],
+            "assertions": _count_assertions(ctx.dialect.name, data),
+            "criteria": _count_criteria(ctx.dialect.name, data),
+        })
+    covered_ids = {w["behavior"] for w in state.get("written", [])} | {
+        d["behavior"] for d in state.get("duplicates", [])
+    }
+    coverage: dict[str, Any] = {}
+    for plan in state.get("plans", []):
+        elements = plan["elements"]
+        covered = {
+            element
+            for b in state.get("behaviors", [])
+            if b["source"] == plan["source"] and b["id"] in covered_ids
+            for element in b["covers"]
+        }
+        coverage[plan["source"]] = {
+            "elements": len(elements),
+            "covered": len([e for e in elements if e in covered]),
+            "uncovered": [e for e in elements if e not in covered],
+        }
+    conflicts = [r for r in rows if r["status"] == "conflict"]
+    return {
+        "run_id": ctx.run_id,
+        "engine": ctx.engine.name,
+        "model": ctx.engine.model,
+        "project": str(ctx.project.root),
+        "direction": ctx.request.direction,
+        "planned": len(state.get("behaviors", [])),
+        "cases": rows,
+        "failed": failed,
+        "conflicts": [r["path"] for r in conflicts],
+        "duplicates_dropped": len(state.get("duplicates", [])),
+        "duplicates": state.get("duplicates", []),
+        "coverage": coverage,
+        "llm": usage.model_dump(),
+    }
+
+
+def _count_assertions(dialect: str, data: dict[str, Any]) -> int:
+    if dialect == "mantle":
+        goals = (data.get("scenario") or {}).get("goals") or {}
+        return len(goals.get("assertions") or [])
+    if dialect == "anychat":
+        return len(((data.get("expect") or {}).get("checks") or {}))
+    return sum(len(e.get("checks") or []) for e in data.get("prompts") or [])
+
+
+def _count_criteria(dialect: str, data: dict[str, Any]) -> int:
+    if dialect == "mantle":
+        goals = (data.get("scenario") or {}).get("goals") or {}
+        return len(goals.get("criteria") or [])
+    if dialect == "anychat":
+        return len(((data.get("expect") or {}).get("judge") or {}).get("criteria") or [])
+    return 0

@@ -1,0 +1,133 @@
+"""Turning valid drafts into files: names, provenance, canonical text, manifest."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from evalcore.documents import load_document
+from evalcore.manifest import (
+    ManifestEntry,
+    load_manifest,
+    manifest_path_for,
+    relevant_sources,
+    save_manifest,
+)
+from evalcore.writer import anychat_case_key, mantle_case_filename, write_case_file
+
+from ..planning import Behavior
+from .context import GenerateContext
+
+
+def case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
+    out = ctx.request.out_dir(behavior.source)
+    if ctx.dialect.name == "mantle":
+        return out / mantle_case_filename(behavior.source, behavior.case, behavior.type)
+    if ctx.dialect.name == "anychat":
+        return out / (anychat_case_key(behavior.source, behavior.case, behavior.type) + ".json")
+    return out / "eval.json"
+
+
+def with_provenance(ctx: GenerateContext, behavior: Behavior, data: dict[str, Any],
+                    generated_at: str) -> dict[str, Any]:
+    """Anychat cases carry their provenance inline (`origin`); the other dialects use the
+    manifest only, since their schemas have no place for it."""
+    if ctx.dialect.name != "anychat":
+        return data
+    data = copy.deepcopy(data)
+    data["key"] = anychat_case_key(behavior.source, behavior.case, behavior.type)
+    origin = data.get("origin") if isinstance(data.get("origin"), dict) else {}
+    if origin.get("kind") != "playbookExample":
+        origin["kind"] = "generated"
+    sources = relevant_sources(ctx.project, "anychat", behavior.source)
+    playbook_file = next((p for p in sources if p.startswith("playbooks/")), None)
+    origin["generatedFrom"] = (
+        f"{ctx.engine.name}: {playbook_file or behavior.source}"
+        + (f"@sha256:{sources[playbook_file][:12]}" if playbook_file else "")
+        + f" behaviour {behavior.id}"
+    )[:4000]
+    origin["generatedAt"] = generated_at
+    data["origin"] = origin
+    return data
+
+
+def _same_but_time(path: Path, data: dict[str, Any]) -> bool:
+    """True when the file on disk is this case with only `origin.generatedAt` different."""
+    doc = load_document(path)
+    if not isinstance(doc.data, dict) or not isinstance(data.get("origin"), dict):
+        return False
+    old = copy.deepcopy(doc.data)
+    if isinstance(old.get("origin"), dict):
+        old["origin"]["generatedAt"] = data["origin"].get("generatedAt")
+    return old == data
+
+
+def write_one(ctx: GenerateContext, path: Path, data: dict[str, Any]) -> str:
+    """Write a case; returns the write status (created/unchanged/overwritten/conflict)."""
+    text = ctx.dialect.dump(data)
+    if path.exists() and ctx.dialect.name == "anychat" and _same_but_time(path, data):
+        return "unchanged"
+    return write_case_file(path, text, force=ctx.request.force).status
+
+
+def assemble_base44(source: str, entries: list[dict[str, Any]], skill_description: str | None
+                    ) -> dict[str, Any]:
+    """One multi-prompt `eval.json` per agent skill, prompts in plan order."""
+    return {
+        "name": f"{source}-generated",
+        "description": (
+            f"Generated evals for the {source} skill"
+            + (f": {skill_description.split('.')[0]}" if skill_description else "")
+        )[:300],
+        "prompts": entries,
+    }
+
+
+def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path | None:
+    """Record provenance for every file this run wrote or confirmed unchanged."""
+    records = [w for w in written if w["status"] in ("created", "unchanged", "overwritten")]
+    if not records:
+        return None
+    manifest_file = manifest_path_for(Path(records[0]["path"]).parent)
+    manifest = load_manifest(manifest_file)
+    base = manifest_file.parent
+    for record in records:
+        path = Path(record["path"]).resolve()
+        try:
+            key = path.relative_to(base).as_posix()
+        except ValueError:
+            key = path.as_posix()
+        content = path.read_bytes()
+        digest = hashlib.sha256(content).hexdigest()
+        previous = manifest.cases.get(key)
+        unchanged = previous is not None and previous.content_sha256 == digest
+        try:
+            project = Path(ctx.project.root).resolve().relative_to(base.resolve())
+            project_ref = project.as_posix()
+        except ValueError:
+            import os
+
+            project_ref = Path(os.path.relpath(ctx.project.root.resolve(), base)).as_posix()
+        manifest.cases[key] = ManifestEntry(
+            dialect=ctx.dialect.name,
+            source=record["source"],
+            behavior=record["behavior"] if not unchanged else previous.behavior,
+            type=record["type"],
+            engine=ctx.engine.name if not unchanged else previous.engine,
+            model=ctx.engine.model if not unchanged else previous.model,
+            generated_at=ctx.started_at if not unchanged else previous.generated_at,
+            run_id=ctx.run_id if not unchanged else previous.run_id,
+            project=project_ref,
+            sources=relevant_sources(ctx.project, ctx.dialect.name, record["source"])
+            if not unchanged else previous.sources,
+            content_sha256=digest,
+        )
+    save_manifest(manifest_file, manifest)
+    return manifest_file
+
+
+def short_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,62 @@
+"""The generation request and the live objects every node shares during a run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+import os
+
+from pydantic import BaseModel, Field
+
+from evalcore.definitions import Project
+from evalcore.dialects import Dialect
+
+from ..drafting import DraftEngine
+
+#: Model repair rounds per case after deterministic repair (the issue's budget).
+MAX_MODEL_REPAIR_ROUNDS = 2
+
+
+class GenerateRequest(BaseModel):
+    """Everything `casegen generate` (or the MCP tool) asks for; stored in the checkpoint."""
+
+    targets: list[str]
+    project: str
+    dialect: str
+    count: int | None = None
+    types: list[str] | None = None
+    direction: str | None = None
+    out: str | None = None
+    model: str | None = None
+    concurrency: int = Field(default=4, ge=1, le=64)
+    no_cache: bool = False
+    force: bool = False
+    cases_root: str = "generated_cases"
+    """Where default output folders go: `<cases_root>/<dialect>/<target>/`."""
+
+    def out_dir(self, source: str) -> Path:
+        if self.out:
+            return Path(self.out)
+        return Path(self.cases_root) / self.dialect / source
+
+
+@dataclass
+class GenerateContext:
+    """Live, non-serialisable run context (LangGraph `Runtime.context`)."""
+
+    request: GenerateRequest
+    project: Project
+    dialect: Dialect
+    engine: DraftEngine
+    run_id: str
+    started_at: str
+
+
+def now_iso() -> str:
+    """The run's timestamp; `SOURCE_DATE_EPOCH` pins it for reproducible output."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = (
+        datetime.fromtimestamp(int(epoch), tz=UTC) if epoch else datetime.now(tz=UTC)
+    ).replace(microsecond=0)
+    return moment.isoformat().replace("+00:00", "Z")

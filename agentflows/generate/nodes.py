@@ -1,0 +1,288 @@
+"""The generation flow's nodes: small functions over `GenerateState`.
+
+load → plan → draft (fan-out) → validate ⇄ repair → dedupe → write → report
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from evalcore.dedupe import fingerprint, similarity, DUPLICATE_THRESHOLD
+from evalcore.findings import Finding
+from evalcore.repair import repair_data
+from evalcore.validation import check_data
+
+from ..drafting import DraftContext, DraftResult, Usage
+from ..planning import Behavior, plan_source, select
+from ._suite import as_prompt_entries, suite_files, unit_fingerprints
+from ._write import (
+    assemble_base44,
+    case_path,
+    update_manifest,
+    with_provenance,
+    write_one,
+)
+from .context import MAX_MODEL_REPAIR_ROUNDS, GenerateContext
+from .state import CaseWork, DraftTask, GenerateState
+
+Ctx = Runtime[GenerateContext]
+
+
+# --- load & plan ------------------------------------------------------------------------
+
+
+async def load(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
+    """Record the run: the project is already read into the context."""
+    ctx = runtime.context
+    return {"run_id": ctx.run_id, "request": ctx.request.model_dump(mode="json")}
+
+
+async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
+    """Coverage plan per target; the LLM engine may refine it; `--count/--types` select."""
+    ctx = runtime.context
+    request = ctx.request
+    plans: list[dict[str, Any]] = []
+    selected: list[dict[str, Any]] = []
+    usage = Usage()
+    for source in request.targets:
+        source_plan = plan_source(ctx.project, request.dialect, source, request.direction)
+        behaviors = source_plan.behaviors
+        if ctx.engine.name != "offline":
+            behaviors, spent = await ctx.engine.refine_plan(
+                ctx.project, request.dialect, source, behaviors, request.direction
+            )
+            usage = usage + spent
+        chosen = select(behaviors, count=request.count, types=request.types)
+        plans.append(source_plan.model_dump(mode="json"))
+        selected += [b.model_dump(mode="json") for b in chosen]
+    return {"plans": plans, "behaviors": selected, "plan_usage": usage.model_dump()}
+
+
+def route_drafts(state: GenerateState) -> list[Send] | Literal["validate"]:
+    """Fan out one `draft` task per behaviour not drafted yet (resume skips finished ones)."""
+    done = state.get("cases", {})
+    pending = [b for b in state.get("behaviors", []) if b["id"] not in done]
+    return [Send("draft", DraftTask(behavior=b, work=None)) for b in pending] or "validate"
+
+
+# --- draft, validate, repair -------------------------------------------------------------
+
+
+def _context(ctx: GenerateContext, behavior: Behavior) -> DraftContext:
+    return DraftContext(
+        project=ctx.project,
+        dialect=ctx.request.dialect,
+        behavior=behavior,
+        direction=ctx.request.direction,
+    )
+
+
+async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
+    """Draft one case. An engine failure fails this case only, never the run."""
+    ctx = runtime.context
+    behavior = Behavior.model_validate(task["behavior"])
+    try:
+        result = await ctx.engine.draft(_context(ctx, behavior))
+    except Exception as exc:  # engines retry internally; what is left fails this case
+        result = DraftResult(error=f"{type(exc).__name__}: {exc}")
+    work = CaseWork(
+        behavior=task["behavior"],
+        data=result.data,
+        status="drafted" if result.data is not None else "failed",
+        findings=[],
+        repairs=[],
+        attempts=1,
+        deterministic_done=False,
+        model_rounds=0,
+        error=result.error,
+        usage=result.usage.model_dump(),
+    )
+    return {"cases": {behavior.id: work}}
+
+
+def _repairable(work: CaseWork, ctx: GenerateContext) -> bool:
+    if not work["deterministic_done"]:
+        return True
+    return ctx.engine.can_repair and work["model_rounds"] < MAX_MODEL_REPAIR_ROUNDS
+
+
+async def validate(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
+    """Schema + reference lint of every fresh draft; decides valid / invalid / failed."""
+    ctx = runtime.context
+    updates: dict[str, CaseWork] = {}
+    for behavior_id, work in state.get("cases", {}).items():
+        if work["status"] not in ("drafted", "repaired"):
+            continue
+        errors = [
+            f for f in check_data(work["data"], ctx.dialect, ctx.project) if f.severity == "error"
+        ]
+        updated = CaseWork(**work)
+        updated["findings"] = [f.to_json() | {"context": f.context} for f in errors]
+        if not errors:
+            updated["status"] = "valid"
+        elif _repairable(work, ctx):
+            updated["status"] = "invalid"
+        else:
+            updated["status"] = "failed"
+            updated["error"] = updated["error"] or f"{len(errors)} finding(s) left after repair"
+        updates[behavior_id] = updated
+    return {"cases": updates}
+
+
+def route_repairs(state: GenerateState) -> list[Send] | Literal["dedupe"]:
+    invalid = [w for w in state.get("cases", {}).values() if w["status"] == "invalid"]
+    return [Send("repair", DraftTask(behavior=w["behavior"], work=w)) for w in invalid] or "dedupe"
+
+
+async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
+    """Deterministic repair first; then, if still needed, one model round with the findings."""
+    ctx = runtime.context
+    work = CaseWork(**task["work"])  # type: ignore[typeddict-item]
+    behavior = Behavior.model_validate(work["behavior"])
+    data = work["data"]
+    repairs = list(work["repairs"])
+    usage = Usage.model_validate(work["usage"])
+    if work["deterministic_done"]:
+        findings = [Finding.model_validate(f) for f in work["findings"]]
+        try:
+            result = await ctx.engine.repair(_context(ctx, behavior), data, findings)
+        except Exception as exc:  # a failed repair round spends the round, nothing more
+            result = DraftResult(error=f"{type(exc).__name__}: {exc}")
+        work["model_rounds"] += 1
+        work["attempts"] += 1
+        usage = usage + result.usage
+        if result.data is not None:
+            codes = sorted({f.code for f in findings})
+            repairs.append({
+                "code": "model",
+                "path": "",
+                "before": None,
+                "after": None,
+                "reason": f"{ctx.engine.name} revised the draft for: {', '.join(codes)}",
+                "by": "model",
+            })
+            data = result.data
+        else:
+            work["error"] = result.error
+    outcome = repair_data(data, ctx.dialect, ctx.project)
+    repairs += [a.to_json() | {"by": "rules"} for a in outcome.actions]
+    work.update(
+        data=outcome.data,
+        repairs=repairs,
+        deterministic_done=True,
+        status="repaired",
+        usage=usage.model_dump(),
+    )
+    return {"cases": {behavior.id: work}}
+
+
+# --- dedupe, write, report --------------------------------------------------------------
+
+
+async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
+    """Drop valid drafts that duplicate another draft, earlier output or the committed suite.
+
+    A file this run would write to (a re-run's own earlier output) is not a duplicate of the
+    case it holds; anything else with the same facts is.
+    """
+    ctx = runtime.context
+    cases = state.get("cases", {})
+    targets = {
+        str(case_path(ctx, Behavior.model_validate(w["behavior"])).resolve())
+        for w in cases.values()
+    }
+    existing: list[tuple[str, Any]] = []
+    files = {p.resolve() for p in suite_files(ctx.project, ctx.dialect)}
+    for source in ctx.request.targets:
+        out = ctx.request.out_dir(source)
+        if out.is_dir():
+            files |= {p.resolve() for p in out.iterdir() if p.suffix in ctx.dialect.suffixes}
+    for file in sorted(files):
+        if str(file) in targets:
+            continue
+        existing += list(unit_fingerprints(file, ctx.dialect))
+    kept: list[str] = []
+    duplicates: list[dict[str, Any]] = []
+    batch: list[tuple[str, Any]] = []
+    for behavior in state.get("behaviors", []):
+        work = cases.get(behavior["id"])
+        if work is None or work["status"] != "valid":
+            continue
+        units = (
+            [{"prompts": [e]} for e in as_prompt_entries(work["data"])]
+            if ctx.dialect.name == "base44"
+            else [work["data"]]
+        )
+        mark = fingerprint(units[0], ctx.dialect.name)
+        best = max(
+            ((similarity(mark, other), label) for label, other in existing + batch),
+            default=(0.0, ""),
+        )
+        if best[0] >= DUPLICATE_THRESHOLD:
+            duplicates.append(
+                {"behavior": behavior["id"], "duplicate_of": best[1], "similarity": best[0]}
+            )
+            continue
+        kept.append(behavior["id"])
+        batch.append((f"draft:{behavior['id']}", mark))
+    return {"kept": kept, "duplicates": duplicates}
+
+
+async def write(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
+    """Write kept cases canonically (never over a person's edits) and update the manifest."""
+    ctx = runtime.context
+    cases = state.get("cases", {})
+    kept = [Behavior.model_validate(cases[b]["behavior"]) for b in state.get("kept", [])]
+    written: list[dict[str, Any]] = []
+    if ctx.dialect.name == "base44":
+        by_source: dict[str, list[Behavior]] = {}
+        for behavior in kept:
+            by_source.setdefault(behavior.source, []).append(behavior)
+        for source, behaviors in by_source.items():
+            entries = [e for b in behaviors for e in as_prompt_entries(cases[b.id]["data"])]
+            skills = ctx.project.agent_skills.skills if ctx.project.agent_skills else {}
+            skill = skills.get(source)
+            data = assemble_base44(source, entries, skill.description if skill else None)
+            path = case_path(ctx, behaviors[0])
+            status = write_one(ctx, path, data)
+            for behavior in behaviors:
+                written.append(_written(behavior, path, status))
+    else:
+        for behavior in kept:
+            path = case_path(ctx, behavior)
+            data = with_provenance(ctx, behavior, cases[behavior.id]["data"], ctx.started_at)
+            written.append(_written(behavior, path, write_one(ctx, path, data)))
+    manifest_records = _manifest_records(written)
+    update_manifest(ctx, manifest_records)
+    return {"written": written}
+
+
+def _written(behavior: Behavior, path: Path, status: str) -> dict[str, Any]:
+    return {
+        "behavior": behavior.id,
+        "source": behavior.source,
+        "type": behavior.type,
+        "path": str(path),
+        "status": status,
+    }
+
+
+def _manifest_records(written: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per file (a base44 eval.json holds several behaviours)."""
+    by_path: dict[str, dict[str, Any]] = {}
+    for record in written:
+        if record["path"] in by_path:
+            by_path[record["path"]]["behavior"] += "," + record["behavior"]
+        else:
+            by_path[record["path"]] = dict(record)
+    return list(by_path.values())
+
+
+async def report(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
+    from ._report import build_report
+
+    return {"report": build_report(state, runtime.context)}

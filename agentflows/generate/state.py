@@ -1,0 +1,52 @@
+"""Typed state of the generation flow (plain JSON-able dicts, so it checkpoints cleanly)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypedDict
+
+CaseStatus = Literal["drafted", "repaired", "valid", "invalid", "failed"]
+
+
+class CaseWork(TypedDict):
+    """One planned case on its way through draft → validate → repair."""
+
+    behavior: dict[str, Any]
+    data: dict[str, Any] | None
+    status: CaseStatus
+    findings: list[dict[str, Any]]
+    """Current error findings (JSON form)."""
+    repairs: list[dict[str, Any]]
+    """Every repair applied: `{code, path, before, after, reason, by}` (by: rules | model)."""
+    attempts: int
+    """Model/engine calls spent on this case (draft + model repairs)."""
+    deterministic_done: bool
+    model_rounds: int
+    error: str | None
+    usage: dict[str, Any]
+
+
+def merge_cases(left: dict[str, CaseWork], right: dict[str, CaseWork]) -> dict[str, CaseWork]:
+    """Reducer: parallel draft/repair tasks each update their own case."""
+    return {**left, **right}
+
+
+class GenerateState(TypedDict, total=False):
+    request: dict[str, Any]
+    run_id: str
+    plans: list[dict[str, Any]]
+    """Plan per source (behaviours before selection, plus all coverable elements)."""
+    behaviors: list[dict[str, Any]]
+    """Selected behaviours, in plan order."""
+    plan_usage: dict[str, Any]
+    cases: Annotated[dict[str, CaseWork], merge_cases]
+    kept: list[str]
+    duplicates: list[dict[str, Any]]
+    written: list[dict[str, Any]]
+    report: dict[str, Any]
+
+
+class DraftTask(TypedDict):
+    """What one fanned-out `draft` or `repair` task receives."""
+
+    behavior: dict[str, Any]
+    work: CaseWork | None

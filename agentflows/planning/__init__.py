@@ -1,0 +1,89 @@
+"""Coverage planning: which behaviours of a skill/playbook/agent skill deserve a case.
+
+    plan = plan_source(project, "mantle", "card_replace", direction=None)
+    [b.id for b in plan.behaviors]
+
+Planning is deterministic and reads only the `Project`; an LLM engine may refine titles and
+add direction-driven behaviours afterwards, but never invents ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from evalcore.definitions import Project
+from evalcore.errors import UserError
+from evalcore.suggest import did_you_mean
+
+from ._behavior import CASE_TYPES, Behavior, Plan
+
+Planner = Callable[[Project, str, "str | None"], Plan]
+
+
+def _planners() -> dict[str, Planner]:
+    from ._anychat import plan_anychat
+    from ._base44 import plan_base44
+    from ._mantle import plan_mantle
+
+    return {"mantle": plan_mantle, "anychat": plan_anychat, "base44": plan_base44}
+
+
+def source_ids(project: Project, dialect: str) -> list[str]:
+    """The targets a dialect can generate for in this project."""
+    if dialect == "mantle" and project.mantle is not None:
+        return sorted(project.mantle.skills)
+    if dialect == "anychat" and project.anychat is not None:
+        return sorted(project.anychat.playbooks)
+    if dialect == "base44" and project.agent_skills is not None:
+        return sorted(project.agent_skills.skills)
+    return []
+
+
+def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[str]:
+    """Expand `all` and check every target exists (UserError with "did you mean" otherwise)."""
+    known = source_ids(project, dialect)
+    if not known:
+        raise UserError(f"{project.root} defines nothing a {dialect} case can target")
+    if any(t == "all" for t in targets):
+        return known
+    for target in targets:
+        if target not in known:
+            what = {"mantle": "skill", "anychat": "playbook", "base44": "agent skill"}[dialect]
+            raise UserError(
+                f"unknown target '{target}': not a {what} of {project.root}",
+                hint=(did_you_mean(target, known, what=what) or "") + f" (targets: all, "
+                + ", ".join(known) + ")",
+            )
+    return list(dict.fromkeys(targets))
+
+
+def plan_source(project: Project, dialect: str, source: str, direction: str | None) -> Plan:
+    return _planners()[dialect](project, source, direction)
+
+
+def select(behaviors: list[Behavior], *, count: int | None, types: list[str] | None) -> list[
+    Behavior
+]:
+    """Filter by `--types`, then keep the `--count` most valuable (stable order)."""
+    if types:
+        unknown = [t for t in types if t not in CASE_TYPES]
+        if unknown:
+            raise UserError(
+                f"unknown case type '{unknown[0]}'",
+                hint=did_you_mean(unknown[0], CASE_TYPES, what="type"),
+            )
+        behaviors = [b for b in behaviors if b.type in types]
+    ranked = sorted(enumerate(behaviors), key=lambda pair: (pair[1].priority, pair[0]))
+    kept = {b.id for _, b in (ranked[:count] if count is not None else ranked)}
+    return [b for b in behaviors if b.id in kept]
+
+
+__all__ = [
+    "CASE_TYPES",
+    "Behavior",
+    "Plan",
+    "plan_source",
+    "resolve_targets",
+    "select",
+    "source_ids",
+]
