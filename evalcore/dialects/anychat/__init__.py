@@ -1,18 +1,29 @@
-"""Anychat test-case JSON (the seed schema, unchanged)."""
+"""Anychat test-case JSON (the seed schema, unchanged).
+
+    dialect = get_dialect("anychat")
+    case = dialect.validate_model(data)   # AnychatCase
+"""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
+from ...findings import Finding
+from ...lint._anychat import lint_anychat
+from ...repair._anychat import ANYCHAT_RULES
 from .. import register
 from .._base import Dialect
+from ._model import AnychatCase, dump_case
 
+if TYPE_CHECKING:
+    from ...definitions import Project
+    from ...repair import RepairRule
 
-class _Placeholder(BaseModel):
-    model_config = ConfigDict(extra="allow")
+#: Top-level keys only a base44 eval has; an object with any of them is not an Anychat case.
+BASE44_KEYS = ("prompts", "prompt", "checks", "expectedSkills")
+_PERSONA = "/scenario/persona"
 
 
 @register
@@ -21,9 +32,97 @@ class AnychatDialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "anychat"
-    model = _Placeholder
+    model = AnychatCase
 
     def sniff(self, data: Any, path: Path) -> bool:
+        """An Anychat case by shape (`turns`, or `title` with `expect`/`scenario`/`brief`), or
+        any non-base44 object that sits where Anychat cases live (so a half-written case there
+        is reported, not skipped)."""
         if path.name == "eval.json":
             return False
-        return isinstance(data, dict) and ("turns" in data or "expect" in data)
+        if data is None:
+            return in_case_folder(path)
+        if not isinstance(data, dict) or any(k in data for k in BASE44_KEYS):
+            return False
+        if "turns" in data:
+            return True
+        if "title" in data and any(k in data for k in ("expect", "scenario", "brief")):
+            return True
+        return in_case_folder(path)
+
+    def schema_findings(self, data: Any) -> list[Finding]:
+        findings = super().schema_findings(data)
+        return [_explain_pattern(f) for f in _explain_persona(data, findings)]
+
+    def lint(self, data: Any, project: Project) -> list[Finding]:
+        return lint_anychat(data, project)
+
+    def repair_rules(self) -> list[RepairRule]:
+        return list(ANYCHAT_RULES)
+
+    def case_title(self, data: Any) -> str | None:
+        title = data.get("title") if isinstance(data, dict) else None
+        return title if isinstance(title, str) else None
+
+
+def in_case_folder(path: Path) -> bool:
+    """True under `generated_cases/anychat/`, or under `cases/` of an Anychat project."""
+    parts = path.parts[:-1]
+    if any(a == "generated_cases" and b == "anychat" for a, b in pairwise(parts)):
+        return True
+    if "cases" not in parts:
+        return False
+    from ...definitions import find_project
+
+    root = find_project(path.parent, kind="anychat")
+    if root is None:
+        return False
+    try:
+        inside = path.resolve().parent.relative_to(root).parts
+    except ValueError:
+        return False
+    return "cases" in inside
+
+
+#: What each patterned value looks like, by its key (the schema gives only the regex).
+PATTERN_HINTS = {
+    "key": "lowercase letters, digits and hyphens, e.g. 'clinic-reschedule-visit'",
+    "id": "lowercase letters, digits and hyphens, e.g. 'offers-friday'",
+    "startsIn": "an ISO 8601 duration from now: P1DT10H (in 1 day 10 h), PT30M, -PT2H (ago)",
+    "time": "24-hour HH:MM, e.g. 09:30",
+}
+
+
+def _explain_pattern(finding: Finding) -> Finding:
+    """Add what a value should look like to a bare "does not match '<regex>'" finding."""
+    if finding.context.get("rule") != "pattern" or finding.suggestion:
+        return finding
+    hint = PATTERN_HINTS.get(finding.path.rsplit("/", 1)[-1])
+    return finding.model_copy(update={"suggestion": f"use {hint}"}) if hint else finding
+
+
+def _explain_persona(data: Any, findings: list[Finding]) -> list[Finding]:
+    """One plain finding for a persona with both `id` and `preset`.
+
+    The schema's `oneOf` makes each branch reject the other's key, so the raw finding reads
+    "unknown key 'preset'" although both keys are known; say what is wrong instead.
+    """
+    scenario = data.get("scenario") if isinstance(data, dict) else None
+    persona = scenario.get("persona") if isinstance(scenario, dict) else None
+    if not (isinstance(persona, dict) and "id" in persona and "preset" in persona):
+        return findings
+    kept = [f for f in findings if f.path not in (f"{_PERSONA}/id", f"{_PERSONA}/preset")]
+    kept.append(
+        Finding(
+            code="schema",
+            path=_PERSONA,
+            message="persona is either {id} (an existing Person) or {preset} (a Person made "
+            "for this case), not both",
+            suggestion="keep 'id' or 'preset'",
+            context={"rule": "oneOf"},
+        )
+    )
+    return kept
+
+
+__all__ = ["AnychatCase", "AnychatDialect", "dump_case", "in_case_folder"]
