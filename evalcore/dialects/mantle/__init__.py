@@ -1,18 +1,34 @@
-"""Mantle scenario YAML (`eval/scenarios/*.yml`), Rasa Mantle's evaluation format."""
+"""Mantle scenario YAML (`eval/scenarios/*.yml`), Rasa Mantle's evaluation format.
+
+    dialect = get_dialect("mantle")
+    case = dialect.validate_model(data)   # MantleCase
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
+from ...findings import Finding
+from ...lint._mantle import lint_mantle
+from ...repair._mantle import MANTLE_RULES
 from .. import register
 from .._base import Dialect
+from ._model import MantleCase
+
+if TYPE_CHECKING:
+    from ...definitions import Project
+    from ...repair import RepairRule
+
+#: Folders whose YAML files are Mantle scenarios even before they parse.
+_CASE_FOLDERS = (("eval", "scenarios"), ("generated_cases", "mantle"))
 
 
-class _Placeholder(BaseModel):
-    model_config = ConfigDict(extra="allow")
+def _under_case_folder(path: Path) -> bool:
+    folders = path.parts[:-1]
+    return any(
+        folders[i : i + 2] == pair for pair in _CASE_FOLDERS for i in range(len(folders) - 1)
+    )
 
 
 @register
@@ -21,9 +37,24 @@ class MantleDialect(Dialect):
     file_format = "yaml"
     suffixes = (".yml", ".yaml")
     project_kind = "mantle"
-    model = _Placeholder
+    model = MantleCase
 
     def sniff(self, data: Any, path: Path) -> bool:
+        """A `scenario:` mapping, or (unparsed / shapeless) a file where scenarios live."""
         if isinstance(data, dict) and "scenario" in data:
             return True
-        return "scenarios" in path.parts or "mantle" in path.parts
+        return _under_case_folder(path)
+
+    def lint(self, data: Any, project: Project) -> list[Finding]:
+        return lint_mantle(data, project)
+
+    def repair_rules(self) -> list[RepairRule]:
+        return list(MANTLE_RULES)
+
+    def case_title(self, data: Any) -> str | None:
+        scenario = data.get("scenario") if isinstance(data, dict) else None
+        name = scenario.get("name") if isinstance(scenario, dict) else None
+        return name if isinstance(name, str) and name.strip() else None
+
+
+__all__ = ["MantleCase", "MantleDialect"]
