@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..errors import UserError
+from ._agent_skills import read_agent_skills
+from ._anychat import read_anychat
+from ._context import ReadContext
 from ._discover import project_kind_of
-from ._model import Project
+from ._mantle import read_mantle
+from ._model import Project, ProjectKind
+
+#: Which reader fills which `Project` attribute, by project kind.
+_READERS: dict[ProjectKind, tuple[str, Callable[[ReadContext], Any]]] = {
+    "mantle": ("mantle", read_mantle),
+    "anychat": ("anychat", read_anychat),
+    "agent_skills": ("agent_skills", read_agent_skills),
+}
 
 
 def load_project(root: Path) -> Project:
-    """Read the project rooted at `root` (raises UserError when it is not a project)."""
+    """Read the project rooted at `root` (raises UserError when it is not a project).
+
+    Bad definition files never raise: their problems are in `Project.warnings`.
+    `Project.sources` lists every definition file read, with its content hash.
+    """
     root = Path(root)
     if not root.exists():
         raise UserError(f"project folder does not exist: {root}")
@@ -23,4 +40,13 @@ def load_project(root: Path) -> Project:
                 "an Anychat project has anychat.yml; Agent Skills have skills/<name>/SKILL.md"
             ),
         )
-    raise NotImplementedError(f"reader for {kind} projects")  # filled in by the readers
+    ctx = ReadContext(root=root.resolve())
+    attribute, reader = _READERS[kind]
+    definitions = reader(ctx)
+    return Project(
+        root=root,
+        kind=kind,
+        sources=ctx.sources(),
+        warnings=ctx.warnings,
+        **{attribute: definitions},
+    )

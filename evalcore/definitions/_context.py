@@ -1,0 +1,114 @@
+"""What every reader shares: reading files once, hashing them, and collecting warnings.
+
+Readers never raise on a bad definition file: a problem becomes a warning string of the form
+`path:line: message` (path relative to the project root), and reading goes on with whatever
+could be understood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import pointer as ptr
+from ..documents import Document, parse_text
+from ._hashing import sha256_hex, source_files
+from ._model import SourceFile, SourceRef
+
+
+@dataclass
+class ReadContext:
+    """One project read: the root, the files read so far (with hashes) and the warnings."""
+
+    root: Path
+    warnings: list[str] = field(default_factory=list)
+    hashes: dict[str, str] = field(default_factory=dict)
+
+    # --- paths and messages ---------------------------------------------------------------
+
+    def rel(self, path: Path) -> str:
+        """`path` relative to the root, in posix form (as written in warnings and sources)."""
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def ref(self, path: Path, line: int | None = None) -> SourceRef:
+        return SourceRef(file=self.rel(path), line=line)
+
+    def warn(self, path: Path, line: int | None, message: str) -> None:
+        where = self.rel(path) if line is None else f"{self.rel(path)}:{line}"
+        self.warnings.append(f"{where}: {message}")
+
+    def sources(self) -> list[SourceFile]:
+        return source_files(self.hashes)
+
+    # --- reading --------------------------------------------------------------------------
+
+    def read_text(self, path: Path) -> str | None:
+        """The file's text (hashed as a source), or None with a warning when unreadable."""
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            self.warn(path, None, f"cannot read file: {exc.strerror or exc}")
+            return None
+        self.hashes[self.rel(path)] = sha256_hex(data)
+        try:
+            return data.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError as exc:
+            self.warn(path, None, f"file is not UTF-8 text: {exc.reason}")
+            return None
+
+    def read_yaml(self, path: Path) -> Document | None:
+        """The parsed YAML file (None when unreadable); parse problems become warnings."""
+        text = self.read_text(path)
+        if text is None:
+            return None
+        return self.parse_yaml(text, path)
+
+    def parse_yaml(self, text: str, path: Path, *, line_offset: int = 0) -> Document:
+        """Parse YAML that sits in `path` starting after line `line_offset`."""
+        doc = parse_text(text, "yaml", path=path)
+        if line_offset:
+            doc.lines = {key: line + line_offset for key, line in doc.lines.items()}
+        for finding in doc.findings:
+            line = finding.line + line_offset if finding.line is not None else None
+            self.warn(path, line, finding.message)
+        return doc
+
+    def line(self, doc: Document, *tokens: str | int) -> int | None:
+        """Line of the value at `tokens` in `doc` (or of its nearest parent)."""
+        return doc.line_of(ptr.from_parts(tokens))
+
+    def warn_at(self, doc: Document, tokens: tuple[str | int, ...], message: str) -> None:
+        """Warn at the line of the value at `tokens` in `doc`."""
+        assert doc.path is not None
+        self.warn(doc.path, self.line(doc, *tokens), message)
+
+    def warn_unknown_keys(
+        self,
+        doc: Document,
+        data: dict[str, Any],
+        allowed: Iterable[str],
+        tokens: tuple[str | int, ...],
+        what: str,
+    ) -> None:
+        """Warn (with its line) for each key of `data`, found at `tokens`, not in `allowed`."""
+        known = set(allowed)
+        for key in data:
+            if key not in known:
+                self.warn_at(
+                    doc,
+                    (*tokens, str(key)),
+                    f"unknown {what} key '{key}' (known: {', '.join(sorted(known))})",
+                )
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []

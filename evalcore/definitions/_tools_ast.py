@@ -1,0 +1,197 @@
+"""`@tool` functions read from Python source with `ast` — user code is never imported or run.
+
+A tool is a module-level function with a decorator named `tool` (`@tool`, `@tool(...)`,
+`@decorator.tool(...)`). Its name is the function name (or a literal `name=`), its description
+the literal `description=` (else the docstring's first paragraph), and its parameters come from
+the signature: annotation as source text, `Literal[...]` choices, literal defaults, and
+descriptions from a Google-style `Args:` docstring section. The `context` / `ToolContext`
+parameter is the framework's and is skipped.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from ._context import ReadContext
+from ._model import ToolDef, ToolParameter
+
+_SKIPPED_PARAMS = {"self", "cls", "context"}
+_SECTION = re.compile(
+    r"^\s*(Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Examples?|"
+    r"Notes?|Attributes|See Also)\s*:\s*$"
+)
+_ARG_LINE = re.compile(r"^(?P<indent>\s*)\*{0,2}(?P<name>\w+)\s*(\([^)]*\))?\s*:\s*(?P<desc>.*)$")
+
+
+def read_tool_file(
+    ctx: ReadContext, path: Path, scope: Literal["local", "shared"]
+) -> list[ToolDef]:
+    """The tools defined in `path`; a file that does not parse yields a warning and none."""
+    text = ctx.read_text(path)
+    if text is None:
+        return []
+    try:
+        module = ast.parse(text, filename=str(path))
+    except SyntaxError as exc:
+        ctx.warn(path, exc.lineno, f"Python syntax error: {exc.msg}; its tools are not read")
+        return []
+    except ValueError as exc:  # e.g. null bytes in the source
+        ctx.warn(path, None, f"cannot parse Python source: {exc}")
+        return []
+    tools = []
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            decorator = _tool_decorator(node)
+            if decorator is not None:
+                tools.append(_tool_def(ctx, path, node, decorator, scope))
+    return tools
+
+
+def _decorator_name(node: ast.expr) -> str | None:
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Name):
+        return target.id
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return None
+
+
+def _tool_decorator(func: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    return next((d for d in func.decorator_list if _decorator_name(d) == "tool"), None)
+
+
+def _literal(node: ast.expr | None) -> tuple[bool, Any]:
+    """`(True, value)` when `node` is a literal, else `(False, None)`."""
+    if node is None:
+        return False, None
+    try:
+        return True, ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False, None
+
+
+def _keyword(decorator: ast.expr, name: str) -> Any:
+    if not isinstance(decorator, ast.Call):
+        return None
+    node = next((k.value for k in decorator.keywords if k.arg == name), None)
+    ok, value = _literal(node)
+    return value if ok else None
+
+
+def _tool_def(
+    ctx: ReadContext,
+    path: Path,
+    func: ast.FunctionDef | ast.AsyncFunctionDef,
+    decorator: ast.expr,
+    scope: Literal["local", "shared"],
+) -> ToolDef:
+    docstring = ast.get_docstring(func) or ""
+    name = _keyword(decorator, "name")
+    description = _keyword(decorator, "description")
+    if not isinstance(description, str) or not description.strip():
+        description = _summary(docstring)
+    return ToolDef(
+        name=name if isinstance(name, str) and name else func.name,
+        description=description,
+        parameters=_parameters(func, _arg_docs(docstring)),
+        scope=scope,
+        source=ctx.ref(path, func.lineno),
+    )
+
+
+def _summary(docstring: str) -> str | None:
+    """The docstring's first paragraph, on one line."""
+    paragraph = docstring.strip().split("\n\n", 1)[0]
+    text = " ".join(line.strip() for line in paragraph.splitlines()).strip()
+    return text or None
+
+
+def _arg_docs(docstring: str) -> dict[str, str]:
+    """Descriptions from a Google-style `Args:` section (continuation lines joined)."""
+    docs: dict[str, str] = {}
+    in_args = False
+    entry_indent: int | None = None
+    current: str | None = None
+    for line in docstring.splitlines():
+        section = _SECTION.match(line)
+        if section:
+            in_args = section.group(1) in {"Args", "Arguments", "Parameters", "Params"}
+            entry_indent, current = None, None
+            continue
+        if not in_args or not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        match = _ARG_LINE.match(line)
+        if match and (entry_indent is None or indent <= entry_indent):
+            entry_indent, current = indent, match["name"]
+            docs[current] = match["desc"].strip()
+        elif current is not None and entry_indent is not None and indent > entry_indent:
+            docs[current] = f"{docs[current]} {line.strip()}".strip()
+        else:
+            in_args = False
+    return {k: v for k, v in docs.items() if v}
+
+
+def _is_context(arg: ast.arg) -> bool:
+    if arg.arg in _SKIPPED_PARAMS:
+        return True
+    return arg.annotation is not None and "ToolContext" in ast.unparse(arg.annotation)
+
+
+def _parameters(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, docs: dict[str, str]
+) -> list[ToolParameter]:
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    defaults += list(args.defaults)
+    pairs = [
+        *zip(positional, defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    params = []
+    for arg, default in pairs:
+        if _is_context(arg):
+            continue
+        params.append(
+            ToolParameter(
+                name=arg.arg,
+                type=ast.unparse(arg.annotation) if arg.annotation is not None else None,
+                required=default is None,
+                default=_default(default),
+                description=docs.get(arg.arg),
+                choices=_literal_choices(arg.annotation),
+            )
+        )
+    return params
+
+
+def _default(node: ast.expr | None) -> Any:
+    """A literal default as its value; any other expression as its source text."""
+    if node is None:
+        return None
+    ok, value = _literal(node)
+    return value if ok else ast.unparse(node)
+
+
+def _literal_choices(annotation: ast.expr | None) -> list[Any] | None:
+    """Values of the first `Literal[...]` in the annotation (also inside Optional/unions)."""
+    if annotation is None:
+        return None
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Subscript) and _subscript_name(node.value) == "Literal":
+            items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            values = [_literal(item) for item in items]
+            return [value for ok, value in values if ok]
+    return None
+
+
+def _subscript_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
