@@ -161,6 +161,7 @@ INVALID: list[tuple[str, dict[str, Any], str, str | None]] = [
      "/prompts/0/checks/0/pattern", "add 'pattern'"),
     ("unknown-check-type", single(_set("/checks/0/type", "file-exist")), "/checks/0/type",
      "did you mean 'file-exists'?"),
+    ("check-without-type", single(_drop("/checks/0/type")), "/checks/0/type", "add 'type'"),
     ("check-without-description", single(_drop("/checks/0/description")),
      "/checks/0/description", "add 'description'"),
     ("prompt-without-skills", multi(_drop("/prompts/1/expectedSkills")),

@@ -299,8 +299,15 @@ class SimulateTurn(AnychatModel):
     simulate: Simulation
 
 
-Turn = UserText | ChipTurn | SlotTurn | ConfirmTurn | SystemTurn | ActionTurn | MediaTurn | (
-    SimulateTurn
+Turn = (
+    UserText
+    | ChipTurn
+    | SlotTurn
+    | ConfirmTurn
+    | SystemTurn
+    | ActionTurn
+    | MediaTurn
+    | SimulateTurn
 )
 
 

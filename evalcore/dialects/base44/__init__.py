@@ -48,7 +48,8 @@ class Base44Dialect(Dialect):
         return isinstance(data, dict) and any(k in data for k in MARKER_KEYS)
 
     def schema_findings(self, data: Any) -> list[Finding]:
-        return super().schema_findings(data) + ignored_keys(data)
+        findings = _without_vacuous_requirements(data, super().schema_findings(data))
+        return findings + ignored_keys(data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
         return lint_base44(data, project)
@@ -61,6 +62,37 @@ class Base44Dialect(Dialect):
         return name if isinstance(name, str) else None
 
 
+def _check_paths(data: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every check object with its pointer, top level and per prompt."""
+    if not isinstance(data, dict):
+        return []
+    prompts = as_list(data.get("prompts"))
+    units = [("", data)] + [(ptr.join("/prompts", i), as_dict(p)) for i, p in enumerate(prompts)]
+    return [
+        (ptr.join(base, "checks", index), as_dict(check))
+        for base, unit in units
+        for index, check in enumerate(as_list(unit.get("checks")))
+    ]
+
+
+def _without_vacuous_requirements(data: Any, findings: list[Finding]) -> list[Finding]:
+    """Drop the per-type requirements of a check that has no `type`.
+
+    Each `if: {properties: {type: {const: …}}}` holds when `type` is absent, so such a check
+    would also be told it lacks value, pattern, command and schema; only `type` is missing.
+    """
+    untyped = {path for path, check in _check_paths(data) if "type" not in check}
+    return [
+        f
+        for f in findings
+        if not (
+            f.context.get("rule") == "required"
+            and ptr.parent(f.path) in untyped
+            and ptr.split(f.path)[-1] not in ("type", "description")
+        )
+    ]
+
+
 def ignored_keys(data: Any) -> list[Finding]:
     """Warnings for keys the schema lets through but the runner never reads.
 
@@ -70,13 +102,10 @@ def ignored_keys(data: Any) -> list[Finding]:
     if not isinstance(data, dict):
         return []
     found = _unknown(data, "", _EVAL_KEYS)
-    prompts = as_list(data.get("prompts"))
-    units = [("", data)] + [(ptr.join("/prompts", i), as_dict(p)) for i, p in enumerate(prompts)]
-    for base, unit in units:
-        if base:
-            found += _unknown(unit, base, _PROMPT_KEYS)
-        for index, check in enumerate(as_list(unit.get("checks"))):
-            found += _unknown(as_dict(check), ptr.join(base, "checks", index), _CHECK_KEYS)
+    for index, entry in enumerate(as_list(data.get("prompts"))):
+        found += _unknown(as_dict(entry), ptr.join("/prompts", index), _PROMPT_KEYS)
+    for path, check in _check_paths(data):
+        found += _unknown(check, path, _CHECK_KEYS)
     return found
 
 
