@@ -101,17 +101,15 @@ def _translate(error: ValidationError, base: str) -> Iterator[Finding]:
 
     if "propertyNames" in error.schema_path:
         key = error.instance
-        names = error.parent.schema.get("propertyNames", {}) if error.parent else {}
-        allowed = names.get("enum") or error.validator_value or []
+        allowed = schema.get("enum") if isinstance(schema.get("enum"), list) else None
         yield Finding(
             code="schema",
             path=ptr.join(where, key),
             value=key,
-            message=custom or f"unknown key '{key}'",
-            suggestion=did_you_mean(key, allowed, what="key")
-            if isinstance(allowed, list)
-            else None,
-            context={"rule": "unknown-key", "allowed": list(allowed)},
+            message=custom
+            or (f"unknown key '{key}'" if allowed is not None else f"key '{key}': {_clean(error)}"),
+            suggestion=did_you_mean(key, allowed, what="key") if allowed is not None else None,
+            context={"rule": "unknown-key", "allowed": list(allowed or [])},
         )
         return
 
@@ -190,6 +188,7 @@ def _translate(error: ValidationError, base: str) -> Iterator[Finding]:
         path=where,
         value=_short(error.instance),
         message=custom or _clean(error),
+        suggestion=schema.get("x-suggestion"),
         context={"rule": str(kind)},
     )
 
@@ -224,9 +223,31 @@ def _intended_branch(error: ValidationError) -> list[ValidationError] | None:
         candidates.append((len(by_branch.get(index, [])), index))
     if not candidates:
         return None
+    keyed = [
+        i for _, i in candidates
+        if isinstance(instance, dict) and alternatives[i].get("required")
+    ]
+    if len(keyed) > 1:
+        return [_ambiguous(error, [alternatives[i]["required"] for i in keyed])]
     _, best = min(candidates)
     errors = by_branch.get(best, [])
     return errors or None
+
+
+def _ambiguous(error: ValidationError, shapes: list[list[str]]) -> ValidationError:
+    """A synthetic error for data that carries the keys of several alternatives at once."""
+    names = " and ".join("{" + ", ".join(r) + "}" for r in shapes)
+    keep = " or ".join(f"'{r[0]}'" for r in shapes)
+    return ValidationError(
+        f"combines {names}; use exactly one of them",
+        validator="oneOf",
+        path=error.relative_path,
+        schema={
+            "x-message": f"combines {names}; use exactly one of them",
+            "x-suggestion": f"keep {keep}",
+        },
+        instance=error.instance,
+    )
 
 
 def _type_matches(instance: Any, expected: Any) -> bool:

@@ -10,18 +10,40 @@ SUGGEST_CUTOFF = 0.6
 REPAIR_CUTOFF = 0.75
 
 
+def _comparable(value: str, candidate: str) -> tuple[str, str]:
+    """The parts of two ids worth comparing.
+
+    Namespaced ids (`card_replace.order_id`) that share their namespace are compared by their
+    last segment only, so a long common prefix does not make unrelated keys look alike.
+    """
+    if "." in value and "." in candidate:
+        value_ns, _, value_key = value.rpartition(".")
+        cand_ns, _, cand_key = candidate.rpartition(".")
+        if value_ns.lower() == cand_ns.lower():
+            return value_key.lower(), cand_key.lower()
+    return value.lower(), candidate.lower()
+
+
+def similarity(value: str, candidate: str) -> float:
+    a, b = _comparable(value, candidate)
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
 def close_matches(value: str, candidates: Iterable[str], *, cutoff: float = SUGGEST_CUTOFF,
                   limit: int = 3) -> list[str]:
     """Candidates close to `value`, best first; case differences count as close."""
     pool = sorted(set(candidates))
     if not pool or not isinstance(value, str):
         return []
-    lowered = {c.lower(): c for c in pool}
-    exact_ci = lowered.get(value.lower())
-    matches = difflib.get_close_matches(value.lower(), list(lowered), n=limit, cutoff=cutoff)
-    found = [lowered[m] for m in matches]
-    if exact_ci and exact_ci not in found:
-        found.insert(0, exact_ci)
+    exact_ci = [c for c in pool if c.lower() == value.lower()]
+    scored = sorted(
+        ((similarity(value, c), c) for c in pool if c not in exact_ci), key=lambda p: -p[0]
+    )
+    best = scored[0][0] if scored else 0.0
+    # Only offer candidates about as close as the best one: a near-exact match should not
+    # come with a list of merely similar ids.
+    floor = max(cutoff, best - 0.15)
+    found = exact_ci + [c for score, c in scored if score >= floor]
     return found[:limit]
 
 
@@ -50,10 +72,7 @@ def unique_close_match(value: str, candidates: Iterable[str]) -> str | None:
     ci = [c for c in pool if c.lower() == value.lower()]
     if len(ci) == 1:
         return ci[0]
-    scored = sorted(
-        ((difflib.SequenceMatcher(None, value.lower(), c.lower()).ratio(), c) for c in pool),
-        reverse=True,
-    )
+    scored = sorted(((similarity(value, c), c) for c in pool), reverse=True)
     best = [c for score, c in scored if score >= REPAIR_CUTOFF]
     if len(best) == 1:
         return best[0]

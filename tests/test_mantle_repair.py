@@ -110,14 +110,14 @@ FIXES: list[tuple[str, dict[str, Any], list[RepairAction], dict[str, Any]]] = [
         case_with({"memory_was_set": [{"name": "card_replace.fraud_reported",
                                        "value": "true"}]}),
         [RepairAction(code="memory-type", path=f"{A}/0/memory_was_set/0/value", before="true",
-                      after=True, reason="'true' written as text; the field takes a bool")],
+                      after=True, reason="'true' written as text; the field takes a boolean")],
         {f"{A}/0/memory_was_set/0/value": True},
     ),
     (
         "int-text",
         case_with(slots={"card_replace.cards_shown": "2"}),
         [RepairAction(code="memory-type", path=f"{SLOTS}/card_replace.cards_shown",
-                      before="2", after=2, reason="'2' written as text; the field takes a int")],
+                      before="2", after=2, reason="'2' written as text; the field takes an integer")],
         {f"{SLOTS}/card_replace.cards_shown": 2},
     ),
     (

@@ -23,8 +23,9 @@ def register(cls: type[Dialect]) -> type[Dialect]:
 
 
 def _ensure_loaded() -> None:
-    if not _REGISTRY:
-        from . import anychat, base44, mantle  # noqa: F401  (registration side effect)
+    # Import all three every time (cheap after the first): importing one dialect package
+    # directly must not leave the others unregistered.
+    from . import anychat, base44, mantle  # noqa: F401  (registration side effect)
 
 
 def dialect_names() -> list[str]:

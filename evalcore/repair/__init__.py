@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from ..dialects import Dialect
     from ..findings import Finding
 
-MAX_ROUNDS = 8
+#: Upper bound on fixes per document; each round applies one fix and re-validates.
+MAX_ROUNDS = 200
 
 
 @dataclass
@@ -52,6 +53,8 @@ def repair_data(data: Any, dialect: Dialect, project: Project | None) -> RepairO
                 continue
             for rule in rules:
                 action = rule(current, finding, project)
+                if action is not None and action in actions:
+                    continue  # never undo/redo the same change (no oscillation)
                 if action is not None and action.applies_to(current):
                     action.apply(current)
                     actions.append(action)

@@ -23,6 +23,14 @@ if TYPE_CHECKING:
     from ..definitions import Project
     from ..findings import Finding
 
+_TYPE_NAMES = {
+    "bool": "a boolean",
+    "boolean": "a boolean",
+    "int": "an integer",
+    "integer": "an integer",
+    "float": "a number",
+    "number": "a number",
+}
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 
@@ -91,7 +99,7 @@ def fix_coercion(data: Any, finding: Finding, project: Project | None) -> Repair
         path=finding.path,
         before=value,
         after=converted,
-        reason=f"{value!r} written as text; the field takes a {target}",
+        reason=f"{value!r} written as text; the field takes {_TYPE_NAMES.get(target, target)}",
     )
 
 

@@ -24,15 +24,23 @@ def canonical_text(data: Any, dialect: Dialect) -> str:
 
 
 def _resolve(schema: Any, root: dict[str, Any]) -> Any:
+    """Follow local `$ref`s; keywords beside a `$ref` (allowed in 2020-12) are kept."""
     seen = 0
     while isinstance(schema, dict) and "$ref" in schema and seen < 20:
         ref = schema["$ref"]
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
         if not ref.startswith("#/"):
-            return {}
+            return siblings
         node: Any = root
         for part in ref[2:].split("/"):
             node = node.get(part, {}) if isinstance(node, dict) else {}
-        schema = node
+        target = dict(node) if isinstance(node, dict) else {}
+        if siblings:
+            props = {**target.get("properties", {}), **siblings.pop("properties", {})}
+            target.update(siblings)
+            if props:
+                target["properties"] = props
+        schema = target
         seen += 1
     return schema if isinstance(schema, dict) else {}
 

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 #: Top-level keys only a base44 eval has; an object with any of them is not an Anychat case.
 BASE44_KEYS = ("prompts", "prompt", "checks", "expectedSkills")
-_PERSONA = "/scenario/persona"
 
 
 @register
@@ -52,7 +51,7 @@ class AnychatDialect(Dialect):
 
     def schema_findings(self, data: Any) -> list[Finding]:
         findings = super().schema_findings(data)
-        return [_explain_pattern(f) for f in _explain_persona(data, findings)]
+        return [_explain_pattern(f) for f in findings]
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
         return lint_anychat(data, project)
@@ -99,30 +98,6 @@ def _explain_pattern(finding: Finding) -> Finding:
         return finding
     hint = PATTERN_HINTS.get(finding.path.rsplit("/", 1)[-1])
     return finding.model_copy(update={"suggestion": f"use {hint}"}) if hint else finding
-
-
-def _explain_persona(data: Any, findings: list[Finding]) -> list[Finding]:
-    """One plain finding for a persona with both `id` and `preset`.
-
-    The schema's `oneOf` makes each branch reject the other's key, so the raw finding reads
-    "unknown key 'preset'" although both keys are known; say what is wrong instead.
-    """
-    scenario = data.get("scenario") if isinstance(data, dict) else None
-    persona = scenario.get("persona") if isinstance(scenario, dict) else None
-    if not (isinstance(persona, dict) and "id" in persona and "preset" in persona):
-        return findings
-    kept = [f for f in findings if f.path not in (f"{_PERSONA}/id", f"{_PERSONA}/preset")]
-    kept.append(
-        Finding(
-            code="schema",
-            path=_PERSONA,
-            message="persona is either {id} (an existing Person) or {preset} (a Person made "
-            "for this case), not both",
-            suggestion="keep 'id' or 'preset'",
-            context={"rule": "oneOf"},
-        )
-    )
-    return kept
 
 
 __all__ = ["AnychatCase", "AnychatDialect", "dump_case", "in_case_folder"]
