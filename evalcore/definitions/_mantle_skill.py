@@ -87,13 +87,12 @@ def read_skill(
 def is_handoff(skill: Skill) -> bool:
     """True when the skill hands the conversation to a person.
 
-    Deliberately simple: a `link:` step, or hand-off wording (`HANDOFF_WORDS`: handoff,
-    human agent, live agent, escalate/escalation, transfer to a human) in the skill's name or
-    description, a local tool's name or description, or an imported tool's name. The prose
-    body is not searched: "never escalate unless ..." would be a false positive.
+    Deliberately simple: hand-off wording (`HANDOFF_WORDS`: handoff, human agent, live
+    agent, escalate/escalation, transfer to a human) in the skill's name or description, a
+    local tool's name or description, or an imported tool's name. Neither the prose body
+    ("never escalate unless ...") nor a `link:` step (which passes control to another
+    *skill*) makes a skill a hand-off to a person.
     """
-    if any(step.kind == "link" for block in skill.blocks.values() for step in block.steps):
-        return True
     texts = [skill.name or "", skill.description or "", *skill.import_tools]
     for tool in skill.tools.values():
         texts += [tool.name, tool.description or ""]
