@@ -83,7 +83,11 @@ def parse_text(text: str, fmt: TextFormat, *, path: Path | None = None) -> Docum
 
 def _parse_yaml(text: str, path: Path | None) -> Document:
     doc = Document(text=text, format="yaml", path=path)
-    loader = CaseLoader(text)
+    try:
+        loader = CaseLoader(text)
+    except yaml.YAMLError as exc:  # the reader rejects control characters up front
+        doc.findings.append(Finding(code="parse", message=f"invalid YAML: {exc}", line=1))
+        return doc
     try:
         node = loader.get_single_node()
         if node is not None:
@@ -94,7 +98,8 @@ def _parse_yaml(text: str, path: Path | None) -> Document:
         doc.findings.append(_yaml_error(exc))
         doc.data = None
     except yaml.YAMLError as exc:
-        doc.findings.append(Finding(code="parse", message=f"invalid YAML: {exc}"))
+        doc.findings = [f for f in doc.findings if f.path]
+        doc.findings.append(Finding(code="parse", message=f"invalid YAML: {exc}", line=1))
         doc.data = None
     finally:
         loader.dispose()

@@ -47,8 +47,8 @@ def repair_file(path: Path, projects: ProjectCache, *, dialect: str | None, dry_
             difflib.unified_diff(
                 doc.text.splitlines(keepends=True),
                 new_text.splitlines(keepends=True),
-                fromfile=f"a/{path}",
-                tofile=f"b/{path}",
+                fromfile=str(path),
+                tofile=f"{path} (repaired)",
             )
         )
         if not dry_run:

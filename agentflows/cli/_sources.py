@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
+from rich.markup import escape
 
 from evalcore.definitions import Project, find_project, load_project
 from evalcore.errors import UserError
@@ -89,24 +89,26 @@ def _print_human(project: Project) -> None:
     stdout.print(f"[bold]{project.root}[/]  [dim]{project.kind} project[/]")
     if project.mantle is not None:
         m = project.mantle
-        table = Table("skill", "blocks (steps)", "memory", "tools", "responses", box=None)
         for skill in m.skills.values():
-            blocks = "\n".join(
-                f"{b.id} ({', '.join(s.id for s in b.steps)})" for b in skill.blocks.values()
-            ) or "[dim]prose only[/]"
+            tag = " [magenta](hand-off)[/]" if skill.is_handoff else ""
+            stdout.print(f"\n[bold]{skill.id}[/]{tag}  [dim]{escape(skill.name or '')}[/]")
+            for block in skill.blocks.values():
+                steps = " → ".join(s.id for s in block.steps)
+                stdout.print(f"  block [cyan]{block.id}[/]: {steps}")
+            if not skill.blocks:
+                stdout.print("  [dim]prose only[/]")
+            memory = [
+                f"{f.name} ({f.type}"
+                + (": " + "|".join(map(str, f.enum_values)) if f.enum_values else "")
+                + ")"
+                for f in skill.memory.values()
+            ]
+            stdout.print(f"  memory: {', '.join(memory) or '-'}")
             gated = {t for t, c in skill.tool_constraints.items() if c.requires_confirmation}
-            tools = ", ".join(
-                f"{t}[yellow]*[/]" if t in gated else t for t in sorted(m.tools_for(skill.id))
-            )
-            table.add_row(
-                skill.id + (" [magenta](handoff)[/]" if skill.is_handoff else ""),
-                blocks,
-                ", ".join(skill.memory) or "-",
-                tools or "-",
-                str(len(skill.responses)),
-            )
-        stdout.print(table)
-        stdout.print("[dim]* confirmation-gated[/]")
+            tools = [f"{t}{'*' if t in gated else ''}" for t in sorted(m.tools_for(skill.id))]
+            stdout.print(f"  tools: {', '.join(tools) or '-'}")
+            stdout.print(f"  responses: {', '.join(sorted(skill.responses)) or '-'}")
+        stdout.print("\n[dim]* confirmation-gated[/]")
         seeds = [f"{f.name}{' (seed)' if f.seed else ''}" for f in m.memory.values()]
         stdout.print(f"project memory: {', '.join(seeds) or '-'}")
         stdout.print(f"project responses: {', '.join(sorted(m.responses)) or '-'}")
@@ -115,23 +117,25 @@ def _print_human(project: Project) -> None:
             stdout.print(f"MCP servers: {', '.join(m.mcp_servers)}")
     if project.anychat is not None:
         a = project.anychat
-        table = Table("playbook", "activation", "tools", "outcomes", "examples", box=None)
         for p in a.playbooks.values():
-            table.add_row(
-                p.id + (" [dim](default)[/]" if p.default else ""),
-                (p.activation or "")[:60],
-                ", ".join(p.tools),
-                ", ".join(p.outcomes),
-                str(len(p.examples)),
-            )
-        stdout.print(table)
+            tag = " [dim](default)[/]" if p.default else ""
+            stdout.print(f"\n[bold]{p.id}[/]{tag}  [dim]{escape(p.name or '')}[/]")
+            stdout.print(f"  activation: {escape(p.activation or '-')}")
+            stdout.print(f"  tools: {', '.join(p.tools) or '-'}")
+            stdout.print(f"  outcomes: {', '.join(p.outcomes) or '-'}")
+            stdout.print(f"  pickers: {', '.join(p.pickers) or '-'}")
+            stdout.print(f"  examples: {len(p.examples)}")
+        stdout.print("")
         for o in a.outreaches.values():
             stdout.print(f"outreach {o.id} → playbook {o.playbook} (inputs: {', '.join(o.inputs)})")
         stdout.print(f"person fields: {', '.join(sorted(a.person_fields))}")
+        stdout.print(f"tools: {', '.join(sorted(a.tools))}")
     if project.agent_skills is not None:
         g = project.agent_skills
         for s in g.skills.values():
-            stdout.print(f"agent skill [bold]{s.name}[/]: {(s.description or '')[:80]}")
+            stdout.print(f"\n[bold]{s.name}[/]  {escape(s.description or '')}")
+            if s.references:
+                stdout.print(f"  references: {', '.join(s.references)}")
         for f in g.fixtures:
             stdout.print(f"base44 fixture {f.path} ({f.name})")
     for warning in project.warnings:

@@ -64,15 +64,38 @@ class ProjectCache:
         self._by_root: dict[Path, Project] = {}
 
     def for_file(self, path: Path, dialect: Dialect) -> Project | None:
+        """`--project`, else the nearest enclosing project, else the project the manifest
+        says a generated case was generated from."""
         if self.explicit is not None:
             return self.explicit
-        root = find_project(path.parent, kind=dialect.project_kind)
+        root = find_project(path.parent, kind=dialect.project_kind) or _manifest_project(path)
         if root is None:
             return None
         root = root.resolve()
         if root not in self._by_root:
             self._by_root[root] = load_project(root)
         return self._by_root[root]
+
+
+def _manifest_project(path: Path) -> Path | None:
+    """The project a generated case came from, per `generated_cases/manifest.json`."""
+    from ..manifest import MANIFEST_NAME, load_manifest
+
+    resolved = path.resolve()
+    for folder in resolved.parents:
+        manifest_file = folder / MANIFEST_NAME
+        if not manifest_file.is_file():
+            continue
+        try:
+            manifest = load_manifest(manifest_file)
+        except ValueError:
+            return None
+        entry = manifest.cases.get(resolved.relative_to(folder).as_posix())
+        if entry is None:
+            return None
+        project = (folder / entry.project).resolve()
+        return project if project.is_dir() else None
+    return None
 
 
 def validate_file(path: Path, *, projects: ProjectCache, dialect: str | None = None,
