@@ -9,27 +9,9 @@ from pydantic import BaseModel, Field
 
 from evalcore.definitions import Project
 from evalcore.findings import Finding
+from evalcore.llm.usage import Usage
 
 from ..planning import Behavior
-
-
-class Usage(BaseModel):
-    """Model usage of one call or a sum of calls (zero for the offline engine)."""
-
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float = 0.0
-    cache_hits: int = 0
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            calls=self.calls + other.calls,
-            input_tokens=self.input_tokens + other.input_tokens,
-            output_tokens=self.output_tokens + other.output_tokens,
-            cost_usd=round(self.cost_usd + other.cost_usd, 6),
-            cache_hits=self.cache_hits + other.cache_hits,
-        )
 
 
 class DraftResult(BaseModel):

@@ -1,0 +1,170 @@
+"""The LLM drafting engine: prompts from `prompts/generate/`, answers as the dialect's model.
+
+Each call renders one named prompt with the source's definition text and real ids, asks for
+the dialect's pydantic case model through `structured_call` (retries, cache, usage), and
+hands back the case as plain JSON data for validation, repair and writing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from evalcore.definitions import Project
+from evalcore.dialects import get_dialect
+from evalcore.findings import Finding
+from evalcore.llm import (
+    LLMError,
+    ModelConfig,
+    ResponseCache,
+    StructuredResult,
+    Usage,
+    make_chat_model,
+    structured_call,
+)
+from evalcore.prompts import load_prompt, render_prompt
+
+from ...planning import Behavior
+from .._engine import DraftContext, DraftResult
+from ._context import definition_ids, definition_text
+from ._plan import RefinedPlan, merge_plan
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class DraftingError(RuntimeError):
+    """A model call for a case or a plan failed after its retries (the flow fails the case)."""
+
+    def __init__(self, message: str, *, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage or Usage()
+
+
+class LLMEngine:
+    """Drafts, repairs and refines plans with a chat model over the OpenAI-compatible API.
+
+    Args:
+        config: The resolved model configuration.
+        use_cache: Read and write the response cache under `config.cache_dir`.
+        chat_model: A ready chat model (tests pass a fake one); default
+            `make_chat_model(config)`.
+    """
+
+    can_repair = True
+
+    def __init__(self, config: ModelConfig, use_cache: bool = True, *,
+                 chat_model: Any = None) -> None:
+        self.config = config
+        self.name = f"llm:{config.model}"
+        self.model: str | None = config.model
+        self.chat_model = chat_model if chat_model is not None else make_chat_model(config)
+        self.cache = ResponseCache(config.cache_dir) if use_cache else None
+        self._sources: dict[tuple[int, str, str], tuple[str, str]] = {}
+
+    async def draft(self, ctx: DraftContext) -> DraftResult:
+        values = self._case_values(ctx)
+        return await self._case_call(ctx, f"generate/draft_{ctx.dialect}", values)
+
+    async def repair(self, ctx: DraftContext, data: dict[str, Any],
+                     findings: list[Finding]) -> DraftResult:
+        values = self._case_values(ctx)
+        values["case"] = _json(data)
+        values["findings"] = _json([_finding(f) for f in findings if f.severity == "error"])
+        return await self._case_call(ctx, f"generate/repair_{ctx.dialect}", values)
+
+    async def refine_plan(self, project: Project, dialect: str, source: str,
+                          behaviors: list[Behavior], direction: str | None
+                          ) -> tuple[list[Behavior], Usage]:
+        if not behaviors:
+            return behaviors, Usage()
+        definition, ids = self._source_text(project, dialect, source)
+        rendered = render_prompt(
+            f"generate/plan_{dialect}",
+            definition=definition,
+            ids=ids,
+            direction=_direction(direction),
+            behaviors=_json([_behavior(b) for b in behaviors]),
+        )
+        result = await self._call(rendered.messages, RefinedPlan, what=f"plan for {source}")
+        merged = merge_plan(behaviors, result.value, source=source, dialect=dialect)
+        return merged, result.usage
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _source_text(self, project: Project, dialect: str, source: str) -> tuple[str, str]:
+        """Definition text and ids JSON, built once per source: every case of a source shares
+        them, and concurrent drafts should not each spend CPU rebuilding them."""
+        key = (id(project), dialect, source)
+        if key not in self._sources:
+            self._sources[key] = (
+                definition_text(project, dialect, source),
+                _json(definition_ids(project, dialect, source)),
+            )
+        return self._sources[key]
+
+    def _case_values(self, ctx: DraftContext) -> dict[str, Any]:
+        definition, ids = self._source_text(ctx.project, ctx.dialect, ctx.behavior.source)
+        return {
+            "definition": definition,
+            "ids": ids,
+            "behavior": _json(_behavior(ctx.behavior)),
+            "direction": _direction(ctx.direction),
+            "conventions": load_prompt(f"generate/conventions_{ctx.dialect}").template.strip(),
+            "siblings": _json(list(ctx.siblings)) if ctx.siblings else "none",
+        }
+
+    async def _case_call(self, ctx: DraftContext, prompt: str,
+                         values: dict[str, Any]) -> DraftResult:
+        dialect = get_dialect(ctx.dialect)
+        rendered = render_prompt(prompt, **values)
+        result = await self._call(
+            rendered.messages, dialect.model, what=f"case {ctx.behavior.id}"
+        )
+        return DraftResult(data=dump_case(ctx.dialect, result.value), usage=result.usage)
+
+    async def _call(self, messages: Sequence[tuple[str, str]], schema: type[M], *,
+                    what: str) -> StructuredResult[M]:
+        try:
+            return await structured_call(
+                self.chat_model, messages, schema, config=self.config, cache=self.cache
+            )
+        except LLMError as exc:
+            raise DraftingError(f"{what}: {exc}", usage=exc.usage) from exc
+
+
+def dump_case(dialect: str, value: BaseModel) -> dict[str, Any]:
+    """The case as file data, the way each dialect's model round-trips.
+
+    Mantle models never carry a meaningful null, so nulls are dropped; the Anychat and base44
+    models drop "null = absent" keys on validation and keep real nulls (an Anychat
+    `persona: null`), so only the keys that were set are dumped.
+    """
+    if dialect == "mantle":
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def _behavior(behavior: Behavior) -> dict[str, Any]:
+    return behavior.model_dump(mode="json", exclude={"dialect", "priority"})
+
+
+def _finding(finding: Finding) -> dict[str, Any]:
+    out = {
+        "code": finding.code,
+        "path": finding.path,
+        "message": finding.message,
+        "value": finding.value,
+        "suggestion": finding.suggestion,
+    }
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _direction(direction: str | None) -> str:
+    return direction.strip() if direction and direction.strip() else "none"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1, default=str)

@@ -1,0 +1,446 @@
+"""One structured model call: messages in, a validated pydantic value out, usage accounted.
+
+    result = await structured_call(chat, messages, MantleCase, config=config, cache=cache)
+    result.value        # a MantleCase
+    result.usage        # Usage(calls=1, input_tokens=..., cost_usd=..., cache_hits=0)
+
+Two kinds of failure are retried, each with its own budget of `config.max_retries`:
+
+- transient ones (HTTP 429 honouring Retry-After, 5xx, timeouts, connection errors), with
+  exponential backoff and jitter;
+- invalid output (not JSON, no tool call, or JSON that fails the pydantic model), at once,
+  since waiting does not change a model's answer but sampling again often does.
+
+A request the endpoint rejects (bad key, unknown model, 400) is not retried. What outlasts
+its budget raises an `LLMError` subclass that says what happened and carries the usage.
+
+How the request is made: the chat model is bound exactly as
+`with_structured_output(spec, method=..., include_raw=True)` binds it (`response_format:
+json_schema`, or one forced tool), and the raw answer is parsed and validated here:
+
+- the schema is sent as a plain JSON Schema, not as the pydantic class, which would make the
+  OpenAI SDK force strict mode (open objects and `oneOf` unions do not satisfy it) and
+  validate inside the HTTP call, where a failure is not an "invalid output" retry;
+- LangChain's structured-output parser is left out: it accepts partial JSON (a cut-off case
+  would pass as a shorter valid one), and running it costs about a third of the client's
+  CPU per call, which shows as lost concurrency (see docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import functools
+import json
+import logging
+import random
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
+
+import openai
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, convert_to_messages
+from pydantic import BaseModel, ValidationError
+
+from .cache import ResponseCache, cache_key
+from .config import ModelConfig, StructuredMethod
+from .errors import InvalidOutputError, ModelRequestError, ModelUnavailableError
+from .usage import Usage, cost_usd
+
+M = TypeVar("M", bound=BaseModel)
+Sleep = Callable[[float], Awaitable[None]]
+MessageLike = BaseMessage | tuple[str, str] | dict[str, Any] | str
+
+log = logging.getLogger("casegen.llm")
+
+#: HTTP statuses worth another try besides 429 and 5xx (request timeout, conflict, too early).
+_RETRY_STATUSES = {408, 409, 425}
+
+
+@dataclass(frozen=True)
+class StructuredResult(Generic[M]):
+    """A validated answer and what it cost."""
+
+    value: M
+    usage: Usage
+    raw_text: str
+    """The answer as the model wrote it (message content, or the tool call's arguments)."""
+    cached: bool = False
+    attempts: int = 1
+    """Model calls made for this result, failed ones included (0 for a cache hit)."""
+
+
+async def structured_call(
+    chat_model: BaseChatModel,
+    messages: Sequence[MessageLike],
+    schema: type[M],
+    *,
+    config: ModelConfig,
+    cache: ResponseCache | None = None,
+    no_cache: bool = False,
+    method: StructuredMethod | None = None,
+    strict: bool = False,
+    sleep: Sleep = asyncio.sleep,
+) -> StructuredResult[M]:
+    """Ask `chat_model` for one `schema` value, with retries, cache and usage accounting.
+
+    Args:
+        chat_model: Usually `make_chat_model(config)`; any chat model that supports
+            `bind(response_format=...)` / `bind_tools` works (tests use fake ones).
+        messages: The prompt, e.g. `render_prompt(...).messages`.
+        schema: The pydantic model the answer must validate against.
+        config: Model name, endpoint, retry budget, backoff and prices.
+        cache: Where answers are cached; None: no cache.
+        no_cache: Bypass the cache for reads and writes.
+        method: `json_schema` (response_format) or `function_calling` (a forced tool call);
+            default `config.structured_output`.
+        strict: Ask the endpoint to enforce the schema strictly (OpenAI strict mode).
+        sleep: The backoff sleep (tests record delays with it).
+
+    Raises:
+        ModelUnavailableError: transient errors outlasted `config.max_retries` retries.
+        InvalidOutputError: invalid output outlasted `config.max_retries` retries.
+        ModelRequestError: the endpoint rejected the request (not retried).
+    """
+    method = method or config.structured_output
+    chat_messages = convert_to_messages(list(messages))
+    spec = _output_spec(schema, method, strict)
+    key: str | None = None
+    if cache is not None and not no_cache:
+        key = cache_key(
+            model=config.model,
+            base_url=config.base_url,
+            messages=[_message_json(m) for m in chat_messages],
+            schema=spec,
+            method=method,
+            temperature=config.temperature,
+        )
+        hit = _from_cache(cache, key, schema)
+        if hit is not None:
+            return hit
+    runnable = _bound(chat_model, spec, method, strict)
+    usage = Usage()
+    transient = invalid = 0
+    while True:
+        try:
+            answer = await _ask(runnable, chat_messages, method, config)
+        except Exception as exc:  # transient → back off and retry; anything else is raised
+            transient += 1
+            await _after_error(exc, transient, config, usage, sleep)
+            continue
+        usage = usage + answer.usage
+        value, problem = _validate(schema, answer.parsed, answer.problem, method)
+        if value is not None:
+            if cache is not None and key is not None:
+                cache.put(key, {
+                    "model": config.model,
+                    "schema": spec["name"],
+                    "value": answer.parsed,
+                    "raw_text": answer.raw_text,
+                    "usage": usage.model_dump(),
+                    "created_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
+                })
+            return StructuredResult(value, usage, answer.raw_text, attempts=usage.calls)
+        invalid += 1
+        if invalid > config.max_retries:
+            raise InvalidOutputError(
+                f"model '{config.model}' gave invalid {schema.__name__} output "
+                f"{invalid} times; last problem: {problem}; last answer: "
+                f"{_excerpt(answer.raw_text)}",
+                usage=usage,
+                attempts=usage.calls + transient,
+                raw_text=answer.raw_text,
+                problem=problem,
+            )
+        log.info("%s: invalid output (%s); retry %d", config.model, problem, invalid)
+
+
+def output_spec(schema: type[BaseModel], method: StructuredMethod, *, strict: bool = False
+                ) -> dict[str, Any]:
+    """The schema as the request carries it: a named JSON Schema (or tool parameters)."""
+    return copy.deepcopy(_output_spec(schema, method, strict))
+
+
+@functools.lru_cache(maxsize=64)
+def _output_spec(schema: type[BaseModel], method: StructuredMethod, strict: bool
+                 ) -> dict[str, Any]:
+    """Built once per model: generating a case model's JSON Schema takes milliseconds of CPU,
+    which concurrent drafts would otherwise spend again on every call (read-only result)."""
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__)[:64]
+    doc = (schema.__doc__ or "").strip().splitlines()
+    description = doc[0] if doc else f"A {schema.__name__} value."
+    body = schema.model_json_schema()
+    if method == "json_schema":
+        return {"name": name, "description": description, "schema": body, "strict": strict}
+    return {"name": name, "description": description, "parameters": body}
+
+
+def _bound(chat_model: BaseChatModel, spec: dict[str, Any], method: StructuredMethod,
+           strict: bool) -> Any:
+    """The chat model bound to answer in `spec`, exactly as `with_structured_output(...,
+    include_raw=True)` binds it, without its output parser.
+
+    That parser is not used: it also accepts *partial* JSON, closing what a cut-off answer
+    left open (a truncated case could pass as a shorter valid one), so answers are parsed
+    strictly here. Skipping it also saves a third of the client CPU per call, which shows
+    when many drafts run at once.
+    """
+    if method == "json_schema":
+        return chat_model.bind(response_format={"type": "json_schema", "json_schema": spec})
+    tool = {"type": "function", "function": spec}
+    options: dict[str, Any] = {"tool_choice": spec["name"]}
+    if strict:
+        options["strict"] = True
+    return chat_model.bind_tools([tool], **options)
+
+
+# --- one attempt ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """What one model call gave back, before validation."""
+
+    parsed: Any
+    problem: str | None
+    """Why there is no JSON to validate (None when `parsed` is usable or absent)."""
+    raw_text: str
+    usage: Usage
+
+
+async def _ask(runnable: Any, messages: list[BaseMessage], method: StructuredMethod,
+               config: ModelConfig) -> _Answer:
+    """One call; transient errors propagate, an answer (even an unusable one) returns."""
+    try:
+        async with asyncio.timeout(_guard_s(config)):
+            message = await runnable.ainvoke(messages)
+    except (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError) as exc:
+        return _Answer(None, _finish_problem(exc), "", _completion_usage(exc, config))
+    except openai.APIResponseValidationError as exc:
+        return _Answer(None, f"the answer is malformed ({_one_line(exc)})", "", Usage(calls=1))
+    raw_text = _raw_text(message)
+    parsed, problem = _answer_json(message, method, raw_text)
+    return _Answer(parsed, problem, raw_text, _message_usage(message, config))
+
+
+async def _after_error(exc: Exception, transient: int, config: ModelConfig, usage: Usage,
+                       sleep: Sleep) -> None:
+    """Back off before retry number `transient`, or raise when `exc` is final."""
+    reason = _transient_reason(exc, config)
+    if reason is None:
+        _raise_rejected(exc, config, usage)
+        raise exc
+    if transient > config.max_retries:
+        raise ModelUnavailableError(
+            f"model '{config.model}' at {_endpoint(config)} did not answer after "
+            f"{transient} attempts; last: {reason}",
+            usage=usage,
+            attempts=usage.calls + transient,
+        ) from exc
+    delay = _backoff_s(config, transient, exc)
+    log.info("%s: %s; retry %d in %.2fs", config.model, reason, transient, delay)
+    await sleep(delay)
+
+
+# --- answers ------------------------------------------------------------------------------
+
+
+def _answer_json(message: BaseMessage, method: StructuredMethod, raw_text: str
+                 ) -> tuple[Any, str | None]:
+    """The answer's JSON, parsed strictly: content with `json.loads`, tool calls only when
+    their arguments parsed whole (LangChain files the others under `invalid_tool_calls`)."""
+    if method == "function_calling":
+        if isinstance(message, AIMessage) and message.tool_calls:
+            return message.tool_calls[0]["args"], None
+        invalid = getattr(message, "invalid_tool_calls", None) or []
+        if invalid:
+            return None, f"not valid JSON ({_json_error(str(invalid[0].get('args') or ''))})"
+        return None, None
+    text = _strip_fence(raw_text)
+    if not text.strip():
+        return None, None
+    try:
+        return json.loads(text), None
+    except ValueError:
+        return None, f"not valid JSON ({_json_error(text)})"
+
+
+def _strip_fence(text: str) -> str:
+    """Some servers wrap JSON in a markdown fence even when asked for a JSON schema."""
+    match = re.fullmatch(r"\s*```(?:json)?\s*\n(.*?)\n\s*```\s*", text, re.S)
+    return match.group(1) if match else text
+
+
+def _json_error(text: str) -> str:
+    try:
+        json.loads(text)
+    except ValueError as exc:
+        return str(exc)
+    return "unexpected"
+
+
+def _validate(schema: type[M], parsed: Any, parsing_error: str | None,
+              method: StructuredMethod) -> tuple[M | None, str]:
+    if parsing_error is not None:
+        return None, parsing_error
+    if parsed is None:
+        what = "no tool call" if method == "function_calling" else "an empty answer"
+        return None, f"{what} instead of a {schema.__name__} object"
+    try:
+        return schema.model_validate(parsed), ""
+    except ValidationError as exc:
+        return None, f"does not fit {schema.__name__}: {_errors(exc)}"
+
+
+def _errors(exc: ValidationError, limit: int = 3) -> str:
+    items = exc.errors()
+    shown = [
+        f"{'/'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in items[:limit]
+    ]
+    more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
+    return "; ".join(shown) + more
+
+
+def _raw_text(message: BaseMessage) -> str:
+    calls = message.additional_kwargs.get("tool_calls") or []
+    if calls:
+        return str(calls[0].get("function", {}).get("arguments", ""))
+    if isinstance(message, AIMessage) and message.tool_calls:
+        return json.dumps(message.tool_calls[0]["args"], ensure_ascii=False)
+    return message.text if isinstance(message.content, list) else str(message.content)
+
+
+def _from_cache(cache: ResponseCache, key: str, schema: type[M]) -> StructuredResult[M] | None:
+    entry = cache.get(key)
+    if entry is None:
+        return None
+    try:
+        value = schema.model_validate(entry.get("value"))
+    except ValidationError:
+        return None  # the model's validators changed since; ask again
+    return StructuredResult(
+        value, Usage(cache_hits=1), str(entry.get("raw_text", "")), cached=True, attempts=0
+    )
+
+
+def _message_json(message: BaseMessage) -> dict[str, Any]:
+    return {"role": message.type, "content": message.content}
+
+
+# --- usage --------------------------------------------------------------------------------
+
+
+def _message_usage(message: BaseMessage, config: ModelConfig) -> Usage:
+    meta = getattr(message, "usage_metadata", None) or {}
+    return _usage(int(meta.get("input_tokens", 0)), int(meta.get("output_tokens", 0)), config)
+
+
+def _completion_usage(exc: Exception, config: ModelConfig) -> Usage:
+    completion = getattr(exc, "completion", None)
+    tokens = getattr(completion, "usage", None)
+    if tokens is None:
+        return Usage(calls=1)
+    return _usage(tokens.prompt_tokens, tokens.completion_tokens, config)
+
+
+def _usage(input_tokens: int, output_tokens: int, config: ModelConfig) -> Usage:
+    return Usage(
+        calls=1,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cost_usd=cost_usd(
+            input_tokens, output_tokens, config.input_cost_per_mtok, config.output_cost_per_mtok
+        ),
+    )
+
+
+# --- errors and backoff -------------------------------------------------------------------
+
+
+def _transient_reason(exc: Exception, config: ModelConfig) -> str | None:
+    """Why `exc` is worth a retry, or None when it is not."""
+    if isinstance(exc, openai.APITimeoutError | TimeoutError):
+        return f"no answer within {config.timeout_s:g}s"
+    if isinstance(exc, openai.APIConnectionError):
+        return f"connection failed ({_one_line(exc)})"
+    if isinstance(exc, openai.RateLimitError):
+        return "rate limited (HTTP 429)"
+    if isinstance(exc, openai.APIStatusError) and (
+        exc.status_code >= 500 or exc.status_code in _RETRY_STATUSES
+    ):
+        return f"server error (HTTP {exc.status_code}: {_one_line(exc.message)})"
+    return None
+
+
+def _raise_rejected(exc: Exception, config: ModelConfig, usage: Usage) -> None:
+    """Turn a rejected request into a `ModelRequestError` with a hint; others pass."""
+    if not isinstance(exc, openai.APIStatusError):
+        return
+    hints = {
+        401: "check the API key (OPENAI_API_KEY or the variable named by api_key_env)",
+        403: "the key may not have access to this model",
+        404: f"is '{config.model}' served at {_endpoint(config)}?",
+    }
+    hint = hints.get(exc.status_code)
+    raise ModelRequestError(
+        f"model '{config.model}' at {_endpoint(config)} rejected the request "
+        f"(HTTP {exc.status_code}): {_one_line(exc.message)}" + (f"; {hint}" if hint else ""),
+        usage=usage,
+        attempts=usage.calls + 1,
+    ) from exc
+
+
+def _backoff_s(config: ModelConfig, attempt: int, exc: Exception) -> float:
+    """Exponential backoff with jitter, at least the server's Retry-After, capped."""
+    base = config.retry_base_delay_s * 2 ** (attempt - 1)
+    delay = min(config.retry_max_delay_s, base) * random.uniform(0.5, 1.0)
+    retry_after = _retry_after_s(exc)
+    if retry_after is not None:
+        delay = max(delay, retry_after)
+    return min(delay, config.retry_max_delay_s)
+
+
+def _retry_after_s(exc: Exception) -> float | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value) * scale)
+        except ValueError:
+            continue  # an HTTP date: fall back to our own backoff
+    return None
+
+
+def _guard_s(config: ModelConfig) -> float:
+    """An outer limit in case the client's own timeout does not fire (e.g. a fake model)."""
+    return config.timeout_s * 1.25 + 0.5
+
+
+def _finish_problem(exc: Exception) -> str:
+    if isinstance(exc, openai.LengthFinishReasonError):
+        return "the answer was cut off at the output token limit"
+    return "the answer was withheld by the content filter"
+
+
+def _endpoint(config: ModelConfig) -> str:
+    return config.base_url or "the OpenAI API"
+
+
+def _one_line(value: object, limit: int = 300) -> str:
+    text = " ".join(str(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _excerpt(raw_text: str) -> str:
+    return repr(_one_line(raw_text, 200)) if raw_text else "(empty)"
+
+
+__all__ = ["MessageLike", "StructuredResult", "output_spec", "structured_call"]
