@@ -33,7 +33,6 @@ import copy
 import functools
 import json
 import logging
-import random
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -45,9 +44,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, convert_to_messages
 from pydantic import BaseModel, ValidationError
 
+from ._retry import backoff_s, endpoint, one_line, raise_rejected, transient_reason
 from .cache import ResponseCache, cache_key
 from .config import ModelConfig, StructuredMethod
-from .errors import InvalidOutputError, ModelRequestError, ModelUnavailableError
+from .errors import InvalidOutputError, ModelUnavailableError
 from .usage import Usage, cost_usd
 
 M = TypeVar("M", bound=BaseModel)
@@ -55,9 +55,6 @@ Sleep = Callable[[float], Awaitable[None]]
 MessageLike = BaseMessage | tuple[str, str] | dict[str, Any] | str
 
 log = logging.getLogger("casegen.llm")
-
-#: HTTP statuses worth another try besides 429 and 5xx (request timeout, conflict, too early).
-_RETRY_STATUSES = {408, 409, 425}
 
 
 @dataclass(frozen=True)
@@ -220,7 +217,7 @@ async def _ask(runnable: Any, messages: list[BaseMessage], method: StructuredMet
     except (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError) as exc:
         return _Answer(None, _finish_problem(exc), "", _completion_usage(exc, config))
     except openai.APIResponseValidationError as exc:
-        return _Answer(None, f"the answer is malformed ({_one_line(exc)})", "", Usage(calls=1))
+        return _Answer(None, f"the answer is malformed ({one_line(exc)})", "", Usage(calls=1))
     raw_text = _raw_text(message)
     parsed, problem = _answer_json(message, method, raw_text)
     return _Answer(parsed, problem, raw_text, _message_usage(message, config))
@@ -229,18 +226,18 @@ async def _ask(runnable: Any, messages: list[BaseMessage], method: StructuredMet
 async def _after_error(exc: Exception, transient: int, config: ModelConfig, usage: Usage,
                        sleep: Sleep) -> None:
     """Back off before retry number `transient`, or raise when `exc` is final."""
-    reason = _transient_reason(exc, config)
+    reason = transient_reason(exc, config)
     if reason is None:
-        _raise_rejected(exc, config, usage)
+        raise_rejected(exc, config, usage)
         raise exc
     if transient > config.max_retries:
         raise ModelUnavailableError(
-            f"model '{config.model}' at {_endpoint(config)} did not answer after "
+            f"model '{config.model}' at {endpoint(config)} did not answer after "
             f"{transient} attempts; last: {reason}",
             usage=usage,
             attempts=usage.calls + transient,
         ) from exc
-    delay = _backoff_s(config, transient, exc)
+    delay = backoff_s(config, transient, exc)
     log.info("%s: %s; retry %d in %.2fs", config.model, reason, transient, delay)
     await sleep(delay)
 
@@ -357,68 +354,6 @@ def _usage(input_tokens: int, output_tokens: int, config: ModelConfig) -> Usage:
     )
 
 
-# --- errors and backoff -------------------------------------------------------------------
-
-
-def _transient_reason(exc: Exception, config: ModelConfig) -> str | None:
-    """Why `exc` is worth a retry, or None when it is not."""
-    if isinstance(exc, openai.APITimeoutError | TimeoutError):
-        return f"no answer within {config.timeout_s:g}s"
-    if isinstance(exc, openai.APIConnectionError):
-        return f"connection failed ({_one_line(exc)})"
-    if isinstance(exc, openai.RateLimitError):
-        return "rate limited (HTTP 429)"
-    if isinstance(exc, openai.APIStatusError) and (
-        exc.status_code >= 500 or exc.status_code in _RETRY_STATUSES
-    ):
-        return f"server error (HTTP {exc.status_code}: {_one_line(exc.message)})"
-    return None
-
-
-def _raise_rejected(exc: Exception, config: ModelConfig, usage: Usage) -> None:
-    """Turn a rejected request into a `ModelRequestError` with a hint; others pass."""
-    if not isinstance(exc, openai.APIStatusError):
-        return
-    hints = {
-        401: "check the API key (OPENAI_API_KEY or the variable named by api_key_env)",
-        403: "the key may not have access to this model",
-        404: f"is '{config.model}' served at {_endpoint(config)}?",
-    }
-    hint = hints.get(exc.status_code)
-    raise ModelRequestError(
-        f"model '{config.model}' at {_endpoint(config)} rejected the request "
-        f"(HTTP {exc.status_code}): {_one_line(exc.message)}" + (f"; {hint}" if hint else ""),
-        usage=usage,
-        attempts=usage.calls + 1,
-    ) from exc
-
-
-def _backoff_s(config: ModelConfig, attempt: int, exc: Exception) -> float:
-    """Exponential backoff with jitter, at least the server's Retry-After, capped."""
-    base = config.retry_base_delay_s * 2 ** (attempt - 1)
-    delay = min(config.retry_max_delay_s, base) * random.uniform(0.5, 1.0)
-    retry_after = _retry_after_s(exc)
-    if retry_after is not None:
-        delay = max(delay, retry_after)
-    return min(delay, config.retry_max_delay_s)
-
-
-def _retry_after_s(exc: Exception) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        try:
-            return max(0.0, float(value) * scale)
-        except ValueError:
-            continue  # an HTTP date: fall back to our own backoff
-    return None
-
-
 def _guard_s(config: ModelConfig) -> float:
     """An outer limit in case the client's own timeout does not fire (e.g. a fake model)."""
     return config.timeout_s * 1.25 + 0.5
@@ -430,17 +365,8 @@ def _finish_problem(exc: Exception) -> str:
     return "the answer was withheld by the content filter"
 
 
-def _endpoint(config: ModelConfig) -> str:
-    return config.base_url or "the OpenAI API"
-
-
-def _one_line(value: object, limit: int = 300) -> str:
-    text = " ".join(str(value).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _excerpt(raw_text: str) -> str:
-    return repr(_one_line(raw_text, 200)) if raw_text else "(empty)"
+    return repr(one_line(raw_text, 200)) if raw_text else "(empty)"
 
 
 __all__ = ["MessageLike", "StructuredResult", "output_spec", "structured_call"]
