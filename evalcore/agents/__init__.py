@@ -8,6 +8,7 @@ from ._protocol import (
     FinalRecord,
     UserTurn,
 )
+from ._targets import parse_target as parse_target
 
 __all__ = [
     "AgentMessage",

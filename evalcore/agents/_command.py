@@ -1,0 +1,277 @@
+"""`command:"<cmd with {prompt}>"`: a coding agent run once in a private copy of a fixture.
+
+The original base44 runner copied the whole fixture, `eval.json` included, one level above the
+agent's working folder, so an agent could read the checks it was graded by. Here only the
+fixture's `project/` is copied, into an otherwise empty temporary folder; the folder is kept
+after the run so the checks can look at (and run commands in) what the agent left behind, and
+the runner discards it afterwards (`discard_workdir`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import hashlib
+import os
+import shlex
+import shutil
+import signal
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from ..errors import UserError
+from ._errors import AgentError, AgentTimeout
+from ._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
+from ._skills import detect_skills, load_vocabulary, parse_stream
+
+DEFAULT_COMMAND_TIMEOUT_S = 15 * 60.0
+MAX_FILE_BYTES = 256 * 1024
+MAX_TOTAL_BYTES = 8 * 1024 * 1024
+_SKIP_DIRS = {".git", "node_modules"}
+_WORKDIR_PREFIX = "casegen-run-"
+KEEP_ENV = "CASEGEN_KEEP_WORKDIRS"
+
+#: Temporary roots this process created and has not discarded yet.
+_OWNED: set[Path] = set()
+
+
+def _keep() -> bool:
+    return os.environ.get(KEEP_ENV, "").strip().lower() in {"1", "true", "yes"}
+
+
+@atexit.register
+def _discard_leftovers() -> None:
+    if _keep():
+        return
+    for root in list(_OWNED):
+        shutil.rmtree(root, ignore_errors=True)
+        _OWNED.discard(root)
+
+
+def discard_workdir(record: FinalRecord | str | Path | None) -> None:
+    """Remove a command run's temporary folder (call once the checks have run).
+
+    Only folders this process created are removed; with CASEGEN_KEEP_WORKDIRS=1 nothing is.
+    """
+    workdir = record.workdir if isinstance(record, FinalRecord) else record
+    if not workdir or _keep():
+        return
+    root = Path(workdir).parent
+    if root in _OWNED:
+        shutil.rmtree(root, ignore_errors=True)
+        _OWNED.discard(root)
+
+
+def render_command(template: str, prompt: str) -> str:
+    """The command with `{prompt}` replaced by the shell-quoted prompt.
+
+    A placeholder the user already wrapped in quotes is unwrapped first, so `'{prompt}'` does
+    not end up double-quoted. Other braces (`awk '{print $1}'`) are left alone.
+    """
+    for quoted in ("'{prompt}'", '"{prompt}"'):
+        template = template.replace(quoted, "{prompt}")
+    return template.replace("{prompt}", shlex.quote(prompt))
+
+
+def project_source(fixture: str | Path) -> Path:
+    """The folder the agent works in: `<fixture>/project`, else the fixture itself."""
+    fixture = Path(fixture)
+    project = fixture / "project"
+    return project if project.is_dir() else fixture
+
+
+def _copy_project(source: Path, target: Path, exclude: set[Path]) -> None:
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        return [n for n in names if (Path(folder) / n).resolve() in exclude]
+
+    shutil.copytree(source, target, symlinks=False, ignore=ignore,
+                    ignore_dangling_symlinks=True)
+
+
+def _walk(root: Path) -> list[Path]:
+    out = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        out += [Path(folder) / f for f in sorted(files)]
+    return out
+
+
+def _digests(root: Path) -> dict[str, str]:
+    digests = {}
+    for path in _walk(root):
+        with contextlib.suppress(OSError):
+            digests[path.relative_to(root).as_posix()] = hashlib.sha256(
+                path.read_bytes()).hexdigest()
+    return digests
+
+
+def read_text_files(root: Path) -> tuple[dict[str, str], list[str]]:
+    """(path → text for UTF-8 files within the caps, paths left out)."""
+    files: dict[str, str] = {}
+    skipped: list[str] = []
+    total = 0
+    for path in _walk(root):
+        rel = path.relative_to(root).as_posix()
+        try:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES or total + size > MAX_TOTAL_BYTES:
+                skipped.append(rel)
+                continue
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            skipped.append(rel)
+            continue
+        files[rel] = text
+        total += size
+    return files, skipped
+
+
+def _kill_group(proc: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+class CommandSession:
+    """One run of the command in a fresh copy of the fixture's project."""
+
+    def __init__(self, target: CommandTarget, case: Any) -> None:
+        setup = getattr(case, "setup", None) or {}
+        fixture = setup.get("fixture")
+        if not fixture:
+            raise UserError(
+                "command targets run base44 evals: the case has no fixture folder",
+                hint="use `rasa:`, `http:`, `python:` or `demo:` for conversational cases",
+            )
+        self.target = target
+        self.fixture = Path(fixture)
+        self.prompt: str | None = getattr(case, "prompt", None)
+        checks = getattr(case, "checks", None)
+        self.expected_skills: list[str] = (
+            list(checks.get("expectedSkills") or []) if isinstance(checks, dict) else []
+        )
+        case_path = getattr(case, "path", None)
+        source = project_source(self.fixture)
+        exclude: set[Path] = set()
+        if source == self.fixture:  # no project/ folder: the eval file sits in the copy
+            exclude.add((source / "eval.json").resolve())
+            if case_path:
+                exclude.add(Path(case_path).resolve())
+        self.root = Path(tempfile.mkdtemp(prefix=_WORKDIR_PREFIX))
+        _OWNED.add(self.root)
+        self.workdir = self.root / "project"
+        try:
+            _copy_project(source, self.workdir, exclude)
+        except OSError as exc:
+            discard_workdir(str(self.workdir))
+            raise UserError(f"cannot copy the fixture project {source}: {exc}") from None
+        self._before = _digests(self.workdir)
+        self._ran = False
+        self._stdout = ""
+        self._stderr = ""
+        self._exit_code: int | None = None
+        self._duration = 0.0
+        self._command = ""
+
+    async def _run(self, prompt: str) -> str:
+        if self._ran:
+            raise AgentError("a command agent takes one prompt per run; got a second text turn")
+        self._ran = True
+        self._command = render_command(self.target.template, prompt)
+        env = {**os.environ, "PWD": str(self.workdir)}
+        started = time.monotonic()
+        proc = await asyncio.create_subprocess_shell(
+            self._command, cwd=self.workdir, env=env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), self.target.timeout_s)
+        except TimeoutError:
+            _kill_group(proc)
+            await proc.wait()
+            raise AgentTimeout(
+                f"the agent command ran longer than {self.target.timeout_s:g}s and was stopped",
+                hint="raise the command timeout, or check the agent is not waiting for input",
+            ) from None
+        except asyncio.CancelledError:
+            _kill_group(proc)
+            raise
+        finally:
+            self._duration = time.monotonic() - started
+        _kill_group(proc)  # leftovers the agent started in the background
+        self._stdout = out.decode("utf-8", "replace")
+        self._stderr = err.decode("utf-8", "replace")
+        self._exit_code = proc.returncode
+        return self._output()
+
+    def _output(self) -> str:
+        stream = parse_stream(self._stdout)
+        if stream is not None and stream.text:
+            return stream.text
+        return self._stdout or self._stderr
+
+    async def send(self, turn: UserTurn) -> AgentReply:
+        if turn.type == "start":
+            return AgentReply()
+        if turn.type != "text":
+            raise AgentError(f"a command agent takes one text prompt; got {turn.as_text()}")
+        output = await self._run(turn.text or "")
+        return AgentReply(messages=[AgentMessage(text=output)],
+                          state={"exit_code": self._exit_code}, ended=True)
+
+    async def close(self) -> FinalRecord:
+        if not self._ran:
+            if not self.prompt:
+                raise AgentError("the command agent got no prompt (no text turn, no case prompt)")
+            await self._run(self.prompt)
+        stream = parse_stream(self._stdout)
+        output = self._output()
+        vocabulary = load_vocabulary(self.fixture)
+        skills, method = detect_skills(stream, output, vocabulary, self.expected_skills)
+        files, skipped = read_text_files(self.workdir)
+        after = _digests(self.workdir)
+        meta: dict[str, Any] = {
+            "command": self._command,
+            "exit_code": self._exit_code,
+            "duration_s": round(self._duration, 3),
+            "stderr": self._stderr[-4096:],
+            "files_created": sorted(set(after) - set(self._before)),
+            "files_modified": sorted(p for p in after
+                                     if p in self._before and after[p] != self._before[p]),
+            "files_deleted": sorted(set(self._before) - set(after)),
+            "files_not_read": skipped,
+            "skills_invoked": skills,
+            "skills_detected_by": method,
+            "skills_vocabulary": sorted(n for n, words in vocabulary.items() if words),
+        }
+        if stream is not None:
+            meta["stream_records"] = stream.records
+        return FinalRecord(output=output, files=files, workdir=str(self.workdir), meta=meta)
+
+
+class CommandTarget:
+    """`command:"<cmd with {prompt}>"`; one fresh project copy per run."""
+
+    def __init__(self, spec: str, template: str, *,
+                 timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S) -> None:
+        self.spec = spec
+        self.template = template
+        self.timeout_s = timeout_s
+
+    async def open(self, case: Any, run_index: int) -> CommandSession:
+        return CommandSession(self, case)
+
+
+__all__ = [
+    "DEFAULT_COMMAND_TIMEOUT_S",
+    "KEEP_ENV",
+    "CommandSession",
+    "CommandTarget",
+    "discard_workdir",
+    "project_source",
+    "read_text_files",
+    "render_command",
+]
