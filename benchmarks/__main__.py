@@ -1,0 +1,24 @@
+"""`python -m benchmarks [NAME] [OPTIONS]`: run a benchmark (default: generation)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from . import generation
+
+BENCHMARKS = {"generation": generation.main}
+
+
+def run(argv: list[str]) -> int:
+    name = argv[0] if argv and not argv[0].startswith("-") else "generation"
+    rest = argv[1:] if argv and argv[0] == name else argv
+    if name not in BENCHMARKS:
+        print(f"unknown benchmark '{name}' (benchmarks: {', '.join(BENCHMARKS)})",
+              file=sys.stderr)
+        return 2
+    return asyncio.run(BENCHMARKS[name](rest))
+
+
+if __name__ == "__main__":
+    raise SystemExit(run(sys.argv[1:]))
