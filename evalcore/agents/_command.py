@@ -83,9 +83,17 @@ def project_source(fixture: str | Path) -> Path:
     return project if project.is_dir() else fixture
 
 
+def _outside(path: Path, root: Path) -> bool:
+    return path.is_symlink() and not path.resolve().is_relative_to(root)
+
+
 def _copy_project(source: Path, target: Path, exclude: set[Path]) -> None:
+    """Copy `source`; links are copied as their targets, links leading outside are left out."""
+    root = source.resolve()
+
     def ignore(folder: str, names: list[str]) -> list[str]:
-        return [n for n in names if (Path(folder) / n).resolve() in exclude]
+        paths = [(n, Path(folder) / n) for n in names]
+        return [n for n, p in paths if p.resolve() in exclude or _outside(p, root)]
 
     shutil.copytree(source, target, symlinks=False, ignore=ignore,
                     ignore_dangling_symlinks=True)
