@@ -1,5 +1,63 @@
-"""The shared runner: simulate the user, record events, check assertions, judge criteria."""
+"""The shared runner: simulate the user, record events, check assertions, judge criteria.
+
+    cases = collect_cases([Path("examples/bank/eval/scenarios")])
+    target = resolve_target("demo:bank")
+    writer = ResultsWriter(default_results_dir(cases))
+    report = await run_cases(cases, target, RunOptions(parallel=8), results=writer)
+    report.exit_code     # 0 passed · 1 failed · 3 errored (harness), none failed
+
+Plug-in points: `register_checks(dialect)` for a dialect's deterministic checks,
+`register_target(scheme, factory)` to resolve `--target scheme:...` in-process, and the
+simulator engines of `evalcore.simulator`.
+"""
 
 from ._case import Criterion, RunCase, SimulationSpec, load_run_cases
+from ._conversation import HarnessError
+from ._discover import cases_project, collect_cases, default_results_dir
+from ._events import bot_event, event_log, message_text, transcript
+from ._execute import RunReport, plan_runs, run_cases, run_one, total_usage
+from ._options import RunOptions
+from ._record import EngineUse, Latency, RunRecord, Status, TurnLatency
+from ._results import ResultsWriter, Summary, SummaryEntry, summarize
+from ._target_hook import register_target, resolve_target, target_override, unregister_target
+from ._trace import RunTrace, TurnTrace
+from .checks import CheckResult, evaluate_checks, register_checks
 
-__all__ = ["Criterion", "RunCase", "SimulationSpec", "load_run_cases"]
+__all__ = [
+    "CheckResult",
+    "Criterion",
+    "EngineUse",
+    "HarnessError",
+    "Latency",
+    "ResultsWriter",
+    "RunCase",
+    "RunOptions",
+    "RunRecord",
+    "RunReport",
+    "RunTrace",
+    "SimulationSpec",
+    "Status",
+    "Summary",
+    "SummaryEntry",
+    "TurnLatency",
+    "TurnTrace",
+    "bot_event",
+    "cases_project",
+    "collect_cases",
+    "default_results_dir",
+    "evaluate_checks",
+    "event_log",
+    "load_run_cases",
+    "message_text",
+    "plan_runs",
+    "register_checks",
+    "register_target",
+    "resolve_target",
+    "run_cases",
+    "run_one",
+    "summarize",
+    "target_override",
+    "total_usage",
+    "transcript",
+    "unregister_target",
+]

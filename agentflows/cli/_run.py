@@ -1,0 +1,219 @@
+"""`casegen run`: play cases against an agent, check and judge them, write the results.
+
+Exit codes: 0 every run passed · 1 a run failed · 3 a run errored for harness reasons
+(agent unreachable, timeout, model error) and none failed · 2 usage errors (bad paths,
+invalid cases, unknown target, unusable model settings). Ctrl-C writes the runs that
+finished, then exits 130.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from evalcore.judge import JudgeSettings
+from evalcore.llm import ResponseCache, resolve_model_config
+from evalcore.runner import (
+    ResultsWriter,
+    RunOptions,
+    RunRecord,
+    RunReport,
+    cases_project,
+    collect_cases,
+    default_results_dir,
+    resolve_target,
+    run_cases,
+)
+from evalcore.runner._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL
+from evalcore.simulator import SimulatorSettings
+
+from ._app import app
+from ._output import print_json, stderr, stdout
+
+EXIT_INTERRUPTED = 130
+_COLOUR = {"passed": "green", "failed": "red", "errored": "yellow"}
+
+
+def _settings(
+    model: str | None, judge_model: str | None, samples: int, start: Path, use_cache: bool
+) -> tuple[SimulatorSettings, JudgeSettings]:
+    """`--model` sets both roles unless `--judge-model` is given (`offline` = none)."""
+    simulator = resolve_model_config(model, start=start, role="simulator")
+    judge = resolve_model_config(judge_model or model, start=start, role="judge")
+    return (
+        SimulatorSettings(
+            model=simulator,
+            cache=ResponseCache(simulator.cache_dir) if simulator and use_cache else None,
+        ),
+        JudgeSettings(
+            model=judge,
+            samples=samples,
+            cache=ResponseCache(judge.cache_dir) if judge and use_cache else None,
+        ),
+    )
+
+
+def _run_line(record: RunRecord) -> str:
+    colour = _COLOUR[record.status]
+    detail = f"{record.turns} turns, {record.duration_s:.1f}s"
+    line = (
+        f"[{colour}]{record.verdict_label:<22}[/] {escape(record.scenario_slug)} "
+        f"run {record.run_index}  [dim]({detail})[/]"
+    )
+    if record.error:
+        line += f"\n    [yellow]{escape(record.error)}[/]"
+    for a in record.assertions:
+        if not a["passed"]:
+            line += f"\n    [red]assertion[/] {escape(a['type'])}: {escape(a['detail'])}"
+    for c in record.criteria:
+        if c.verdict in ("fail", "inconclusive"):
+            line += f"\n    [red]criterion {c.verdict}[/] {escape(c.criterion)}: {escape(c.reason)}"
+    return line
+
+
+def _print_summary(report: RunReport) -> None:
+    total = len(report.records)
+    colour = "green" if report.exit_code == 0 else ("red" if report.failed else "yellow")
+    text = f"{report.passed}/{total} runs passed"
+    if report.failed:
+        text += f", {report.failed} failed"
+    if report.errored:
+        text += f", {report.errored} errored (harness, not the agent)"
+    stdout.print(f"[{colour}]{text}[/] in {report.wall_clock_s:.1f}s")
+    unjudged = sum(r.passed and not r.judged for r in report.records)
+    if unjudged:
+        stdout.print(
+            f"[yellow]{unjudged} passing run{'s' if unjudged > 1 else ''} cover assertions "
+            "only:[/] no judge model is configured, so criteria were not judged "
+            "(set --judge-model or CASEGEN_JUDGE_MODEL)"
+        )
+    offline = sum(r.simulator.engine == "offline" for r in report.records)
+    if offline:
+        stdout.print(
+            f"[dim]{offline} run{'s' if offline > 1 else ''} used the offline "
+            "simulator (quoted user lines, no model)[/]"
+        )
+    if report.results_dir:
+        stdout.print(f"results: {escape(report.results_dir)}")
+
+
+@app.command()
+def run(
+    paths: Annotated[list[Path], typer.Argument(help="Case files or folders (recursive).")],
+    target: Annotated[
+        str,
+        typer.Option(
+            "--target",
+            "-t",
+            help="The agent: rasa:URL, http:URL, python:MOD:FN, command:CMD, demo:NAME.",
+        ),
+    ],
+    project: Annotated[
+        Path | None,
+        typer.Option("--project", "-p", help="Project the cases refer to (default: nearest)."),
+    ] = None,
+    runs: Annotated[
+        int | None,
+        typer.Option(
+            "--runs", min=1, max=100, help="Runs per case (default: the case's samples, else 1)."
+        ),
+    ] = None,
+    parallel: Annotated[
+        int, typer.Option("--parallel", min=1, max=64, help="Conversations at once.")
+    ] = DEFAULT_PARALLEL,
+    results: Annotated[
+        Path | None,
+        typer.Option(
+            "--results",
+            help="Results folder (default: <project>/eval/results for Mantle "
+            "projects, else ./results).",
+        ),
+    ] = None,
+    junit: Annotated[
+        Path | None, typer.Option("--junit", help="Also write JUnit XML here.")
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Simulator (and judge) model, or 'offline'.")
+    ] = None,
+    judge_model: Annotated[
+        str | None,
+        typer.Option("--judge-model", help="Judge model, or 'offline' (criteria unjudged)."),
+    ] = None,
+    judge_samples: Annotated[
+        int,
+        typer.Option(
+            "--judge-samples", min=1, max=15, help="Judge each run K times; majority wins."
+        ),
+    ] = 1,
+    max_turns: Annotated[
+        int, typer.Option("--max-turns", min=1, max=500, help="User turns per run.")
+    ] = DEFAULT_MAX_TURNS,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--timeout",
+            min=1,
+            help="Seconds per run (conversation); default 600, longer for slow targets.",
+        ),
+    ] = None,
+    turn_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--turn-timeout",
+            min=0.1,
+            help="Seconds for one agent answer; default the target's own limit, else 120.",
+        ),
+    ] = None,
+    cache: Annotated[
+        bool, typer.Option("--cache", help="Replay model answers from the response cache.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Run cases against an agent: simulate the user, check assertions, judge criteria.
+
+    Exit 0 when every run passed, 1 when any failed, 3 when a run errored (agent
+    unreachable, timeout, model error) and none failed, 2 on usage errors.
+    """
+    cases = collect_cases(paths, project=project)
+    agent = resolve_target(
+        target, project=cases_project(cases, project=project), timeout_s=turn_timeout
+    )
+    start = project or Path(cases[0].path).parent
+    simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
+    options = RunOptions(
+        runs=runs,
+        parallel=parallel,
+        max_turns=max_turns,
+        timeout_s=timeout,
+        turn_timeout_s=turn_timeout,
+        simulator=simulator,
+        judge=judge,
+    ).with_models()
+    writer = ResultsWriter(results or default_results_dir(cases, project=project), junit=junit)
+    finished: list[RunRecord] = []
+
+    def on_run(record: RunRecord) -> None:
+        finished.append(record)
+        if not as_json:
+            stdout.print(_run_line(record))
+
+    try:
+        report = asyncio.run(run_cases(cases, agent, options, results=writer, on_run=on_run))
+    except KeyboardInterrupt:
+        stderr.print(
+            f"[yellow]interrupted:[/] {len(finished)} finished runs written to "
+            f"{escape(str(writer.dir))}"
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if as_json:
+        print_json(report.to_json())
+    else:
+        _print_summary(report)
+    raise typer.Exit(report.exit_code)
+
+
+__all__ = ["run"]

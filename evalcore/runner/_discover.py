@@ -1,0 +1,103 @@
+"""Which cases a `casegen run PATH...` runs, and where their results go by default.
+
+Discovery is `casegen validate`'s: the same folder walk (`iter_candidate_files`), dialect
+detection and validity (schema + reference lint against the project). Running an invalid
+case would report its typos as agent failures, so any invalid file stops the command before
+a conversation starts, listing every such file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..definitions import Project, find_project, load_project, project_kind_of
+from ..errors import UserError
+from ..validation import ProjectCache, validate_file
+from ..validation._discover import iter_candidate_files
+from ._case import RunCase, load_run_cases
+
+_SHOWN = 10
+
+
+def collect_cases(
+    paths: Sequence[Path], *, project: Path | None = None, dialect: str | None = None
+) -> list[RunCase]:
+    """Every runnable case under `paths`, files in sorted order.
+
+    Raises:
+        UserError: a path does not exist, a file is invalid (all are listed), or no case
+            was found.
+    """
+    projects = ProjectCache(project)
+    cases: list[RunCase] = []
+    invalid: list[str] = []
+    for file, explicit in iter_candidate_files(paths):
+        report = validate_file(file, projects=projects, dialect=dialect, explicit=explicit)
+        if report is None:
+            continue
+        if not report.valid:
+            errors = [f for f in report.findings if f.severity == "error"]
+            first = errors[0] if errors else None
+            where = f":{first.line}" if first and first.line else ""
+            invalid.append(
+                f"{file}{where}: {first.message if first else 'invalid'}"
+                + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else "")
+            )
+            continue
+        cases.extend(load_run_cases(file, dialect=report.dialect))
+    if invalid:
+        shown = "\n  ".join(invalid[:_SHOWN])
+        more = f"\n  … and {len(invalid) - _SHOWN} more" if len(invalid) > _SHOWN else ""
+        raise UserError(
+            f"{len(invalid)} case file{'s are' if len(invalid) > 1 else ' is'} invalid and "
+            f"cannot be run:\n  {shown}{more}",
+            hint="run `casegen validate "
+            + " ".join(str(p) for p in paths)
+            + "` for every finding (and `casegen repair` to fix what can be fixed)",
+        )
+    if not cases:
+        raise UserError(
+            "no case files found under " + ", ".join(str(p) for p in paths),
+            hint="give Mantle scenario YAML, Anychat test-case JSON or base44 eval JSON files, "
+            "or folders that contain them",
+        )
+    return cases
+
+
+def default_results_dir(
+    cases: Sequence[RunCase], *, project: Path | None = None, cwd: Path | None = None
+) -> Path:
+    """`<project>/eval/results` for Mantle projects (Rasa's place), else `./results`.
+
+    The project is `--project` when it is a Mantle project, else the one Mantle project
+    every case sits in; cases from several projects or other dialects go to `./results`.
+    """
+    here = cwd or Path.cwd()
+    if project is not None:
+        return (
+            Path(project) / "eval" / "results"
+            if project_kind_of(Path(project)) == "mantle"
+            else here / "results"
+        )
+    roots = {find_project(Path(c.path).parent, kind="mantle") for c in cases}
+    if len(roots) == 1 and None not in roots and all(c.dialect == "mantle" for c in cases):
+        root = roots.pop()
+        assert root is not None
+        return root / "eval" / "results"
+    return here / "results"
+
+
+def cases_project(cases: Sequence[RunCase], *, project: Path | None = None) -> Project | None:
+    """The project definitions the cases refer to: `--project`, else the one project every
+    case sits in (None when there is none or several)."""
+    if project is not None:
+        return load_project(Path(project))
+    roots = {find_project(Path(c.path).parent) for c in cases}
+    if len(roots) != 1 or None in roots:
+        return None
+    root = roots.pop()
+    return load_project(root) if root is not None else None
+
+
+__all__ = ["cases_project", "collect_cases", "default_results_dir"]

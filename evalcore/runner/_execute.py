@@ -1,0 +1,456 @@
+"""Running cases against a target: each run isolated, many at once, always reported.
+
+    report = await run_cases(cases, target, RunOptions(parallel=8), results=writer)
+    report.exit_code        # 0 all passed · 1 some failed · 3 some errored, none failed
+
+One run = open a fresh session, play the conversation (`_conversation.play`) under the run
+timeout, close the session, build the event log, evaluate the dialect's checks, judge the
+criteria, decide. Whatever goes wrong inside one run (the agent, a timeout, a model) ends as
+an errored record for that run; the other runs go on. Each finished run is written at once,
+and the summary is written even when the command is cancelled (Ctrl-C), so what finished is
+never lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ..agents._protocol import AgentSession, AgentTarget, FinalRecord
+from ..assertions import AssertionResult
+from ..errors import UserError
+from ..judge import CriterionResult, Judge, make_judge, unjudged
+from ..llm import LLMError
+from ..llm.usage import Usage
+from ..simulator import SimulationError, Simulator, make_simulator
+from ._case import RunCase
+from ._conversation import Conversation, HarnessError, play
+from ._events import event_log, transcript
+from ._options import RunOptions
+from ._record import EngineUse, Latency, RunRecord, TurnLatency, decide, tally
+from ._trace import RunTrace
+from .checks import NoEvaluatorError, evaluate_checks
+
+if TYPE_CHECKING:
+    from ._results import ResultsWriter
+
+log = logging.getLogger("casegen.runner")
+
+NOT_JUDGED_ERRORED = "not judged: the run errored"
+
+
+@dataclass
+class RunReport:
+    """Every finished run of one command, in case order."""
+
+    records: list[RunRecord]
+    target: str
+    timestamp: str
+    wall_clock_s: float
+    results_dir: str | None = None
+    interrupted: bool = False
+    planned: int = 0
+    """Runs the command meant to make (more than `records` when interrupted)."""
+
+    @property
+    def passed(self) -> int:
+        return sum(r.status == "passed" for r in self.records)
+
+    @property
+    def failed(self) -> int:
+        return sum(r.status == "failed" for r in self.records)
+
+    @property
+    def errored(self) -> int:
+        return sum(r.status == "errored" for r in self.records)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every run passed, 1 when any failed, 3 when some errored and none failed."""
+        if self.failed:
+            return 1
+        if self.errored:
+            return 3
+        return 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The `casegen run --json` document."""
+        return {
+            "results_dir": self.results_dir,
+            "target": self.target,
+            "timestamp": self.timestamp,
+            "interrupted": self.interrupted,
+            "runs": [r.brief() for r in self.records],
+            "summary": {
+                "passed": self.passed,
+                "failed": self.failed,
+                "errored": self.errored,
+                "total": len(self.records),
+                "assertions_only": sum(r.passed and not r.judged for r in self.records),
+                "wall_clock_s": self.wall_clock_s,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    case: RunCase
+    slug: str
+    index: int
+    order: int
+
+
+@dataclass
+class _Outcome:
+    """What one run produced so far; filled in step by step, turned into a record."""
+
+    stop_reason: str = "error"
+    error: str | None = None
+    conversation: Conversation | None = None
+    final: FinalRecord = field(default_factory=FinalRecord)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    assertions: list[AssertionResult] = field(default_factory=list)
+    criteria: list[CriterionResult] = field(default_factory=list)
+    simulator: Simulator | None = None
+    judge_use: EngineUse = field(default_factory=lambda: EngineUse(engine="none"))
+    conversation_id: str | None = None
+
+
+async def run_one(
+    case: RunCase,
+    run_index: int,
+    target: AgentTarget,
+    options: RunOptions,
+    judge: Judge,
+    *,
+    slug: str | None = None,
+) -> RunRecord:
+    """One run of `case`, never raising for agent, timeout or model failures."""
+    started_wall = datetime.now().astimezone()
+    started = time.monotonic()
+    out = _Outcome()
+    try:
+        await _converse(case, run_index, target, options, out)
+        if out.error is None:
+            await _check_and_judge(case, run_index, judge, options, out)
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        _discard_workdir(out.final)
+        raise
+    except Exception as exc:  # a bug must not take the other runs down; keep its traceback
+        log.exception("run %s #%d crashed", case.slug, run_index)
+        out.error = f"internal error: {type(exc).__name__}: {exc}"
+        out.final.meta.setdefault("traceback", traceback.format_exc())
+    _discard_workdir(out.final)
+    if case.criteria and not out.criteria:
+        out.criteria = unjudged(case.criteria, NOT_JUDGED_ERRORED)
+    status, judged = decide(out.error, out.assertions, out.criteria)
+    return _record(
+        case,
+        run_index,
+        slug or case.slug,
+        target,
+        started_wall,
+        time.monotonic() - started,
+        out,
+        status,
+        judged,
+        options,
+    )
+
+
+async def _converse(
+    case: RunCase, run_index: int, target: AgentTarget, options: RunOptions, out: _Outcome
+) -> None:
+    """Open, play and close the session, recording what happened in `out`."""
+    try:
+        if case.simulate is not None:
+            out.simulator = make_simulator(
+                case.simulate, dialect=case.dialect, settings=options.simulator
+            )
+    except SimulationError as exc:
+        out.error = f"simulator: {exc}"
+        return
+    turn_s, run_s = options.limits(target)
+    try:
+        async with asyncio.timeout(turn_s):
+            session: AgentSession = await target.open(case, run_index)
+    except TimeoutError:
+        out.error = f"the agent did not open a session within {turn_s:g}s"
+        return
+    except Exception as exc:  # unreachable agent, bad spec discovered late, …
+        out.error = f"could not open a session with the agent: {_describe(exc)}"
+        return
+    out.conversation = Conversation(session, turn_s)
+    try:
+        async with asyncio.timeout(run_s):
+            out.stop_reason = await play(
+                out.conversation, case, out.simulator, max_turns=options.max_turns
+            )
+    except TimeoutError:
+        out.error = f"the run took longer than the {run_s:g}s run timeout"
+    except HarnessError as exc:
+        out.error = str(exc)
+    except SimulationError as exc:
+        out.error = f"simulator: {exc}"
+    except LLMError as exc:
+        out.error = f"simulator model error: {exc}"
+    finally:
+        await _close(session, turn_s, out)
+    out.conversation_id = _conversation_id(session, out.final)
+
+
+async def _close(session: AgentSession, turn_s: float, out: _Outcome) -> None:
+    try:
+        async with asyncio.timeout(turn_s):
+            final = await session.close()
+        if isinstance(final, FinalRecord):
+            out.final = final
+    except TimeoutError:
+        out.error = out.error or f"the agent did not close the session within {turn_s:g}s"
+    except Exception as exc:
+        out.error = out.error or f"closing the session failed: {_describe(exc)}"
+
+
+async def _check_and_judge(
+    case: RunCase, run_index: int, judge: Judge, options: RunOptions, out: _Outcome
+) -> None:
+    conversation = out.conversation
+    assert conversation is not None
+    out.events = event_log(
+        conversation.turns,
+        out.final,
+        started_at=time.time() - (time.monotonic() - conversation.clock),
+    )
+    trace = RunTrace(
+        case=case,
+        run_index=run_index,
+        turns=tuple(conversation.turns),
+        events=tuple(out.events),
+        transcript=tuple(conversation.history()),
+        final=out.final,
+    )
+    try:
+        out.assertions = evaluate_checks(case.checks, trace)
+    except NoEvaluatorError as exc:
+        out.error = str(exc)
+        return
+    except UserError as exc:
+        out.error = f"the agent's events cannot be checked: {exc.message}"
+        return
+    try:
+        outcome = await judge.judge(case.criteria, trace.transcript, trace.events)
+    except LLMError as exc:
+        out.error = f"judge model error: {exc}"
+        out.judge_use = EngineUse(engine=judge.engine, model=judge.model, usage=exc.usage)
+        return
+    out.criteria = outcome.results
+    out.judge_use = EngineUse(
+        engine=outcome.engine,
+        model=outcome.model,
+        usage=outcome.usage,
+        samples=outcome.samples or None,
+        note=None if outcome.judged else "no judge model: criteria unjudged",
+    )
+
+
+def _record(
+    case: RunCase,
+    run_index: int,
+    slug: str,
+    target: AgentTarget,
+    started: datetime,
+    duration_s: float,
+    out: _Outcome,
+    status: Any,
+    judged: bool,
+    options: RunOptions,
+) -> RunRecord:
+    turns = out.conversation.turns if out.conversation is not None else []
+    latencies = [t.latency_ms for t in turns if t.latency_ms is not None]
+    gaps = [t.gap_ms for t in turns if t.gap_ms is not None]
+    ttfts = [t.ttft_ms for t in turns if t.ttft_ms is not None]
+    passed_assertions = sum(a.passed for a in out.assertions)
+    passed_criteria = sum(c.passed for c in out.criteria)
+    return RunRecord(
+        scenario_name=case.name,
+        scenario_slug=slug,
+        case_path=case.path,
+        dialect=case.dialect,
+        target=getattr(target, "spec", type(target).__name__),
+        run_index=run_index,
+        timestamp=started.isoformat(timespec="seconds"),
+        conversation_id=out.conversation_id,
+        status=status,
+        judged=judged,
+        error=out.error,
+        stop_reason=out.stop_reason if out.error is None else "error",
+        eval_passed=status == "passed",
+        criteria=out.criteria,
+        criteria_summary=tally(passed_criteria, len(out.criteria)),
+        assertions=[a.to_json() for a in out.assertions],
+        assertions_summary=tally(passed_assertions, len(out.assertions)),
+        latency=Latency(
+            per_turn=[
+                TurnLatency(
+                    turn=t.number,
+                    source=t.source,
+                    latency_ms=t.latency_ms,
+                    gap_ms=t.gap_ms,
+                    ttft_ms=t.ttft_ms,
+                )
+                for t in turns
+            ],
+            avg_ttft_ms=_mean(ttfts),
+            avg_turn_latency_ms=_mean(latencies),
+            avg_gap_ms=_mean(gaps),
+        ),
+        turns=sum(1 for t in turns if t.number > 0),
+        transcript=transcript(turns),
+        events=out.events or (event_log(turns, out.final) if turns else []),
+        simulator=_simulator_use(case, out.simulator, options),
+        judge=out.judge_use,
+        duration_s=round(duration_s, 3),
+        meta=dict(out.final.meta),
+    )
+
+
+def _simulator_use(case: RunCase, simulator: Simulator | None, options: RunOptions) -> EngineUse:
+    if case.simulate is None:
+        return EngineUse(engine="scripted", note="scripted turns only; no simulated user")
+    if simulator is None:
+        return EngineUse(
+            engine=options.simulator.engine,
+            model=options.simulator.model.model if options.simulator.model else None,
+        )
+    note = None
+    if simulator.engine == "offline":
+        source = getattr(simulator, "source", "quoted lines")
+        note = f"offline: no simulator model configured; played the {source}"
+    return EngineUse(
+        engine=simulator.engine, model=simulator.model, usage=simulator.usage, note=note
+    )
+
+
+def _discard_workdir(final: FinalRecord) -> None:
+    """Remove a command target's project copy once the checks have read it."""
+    if final.workdir:
+        from ..agents._command import discard_workdir
+
+        discard_workdir(final)
+
+
+def _conversation_id(session: AgentSession, final: FinalRecord) -> str | None:
+    value = final.meta.get("conversation_id") or getattr(session, "conversation_id", None)
+    return str(value) if value else None
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def _describe(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+# --- many runs --------------------------------------------------------------------------
+
+
+def plan_runs(
+    cases: Sequence[RunCase], options: RunOptions, first_index: Callable[[str], int] | None = None
+) -> list[PlannedRun]:
+    """Every (case, run) to make, with slugs made unique (`<slug>-2` for a repeat)."""
+    seen: dict[str, int] = {}
+    planned: list[PlannedRun] = []
+    for case in cases:
+        count = seen.get(case.slug, 0) + 1
+        seen[case.slug] = count
+        slug = case.slug if count == 1 else f"{case.slug}-{count}"
+        start = first_index(slug) if first_index else 1
+        planned.extend(
+            PlannedRun(case, slug, start + i, len(planned) + i)
+            for i in range(options.runs_for(case))
+        )
+    return planned
+
+
+async def run_cases(
+    cases: Sequence[RunCase],
+    target: AgentTarget,
+    options: RunOptions | None = None,
+    *,
+    results: ResultsWriter | None = None,
+    on_run: Callable[[RunRecord], None] | None = None,
+) -> RunReport:
+    """Run every case `options.runs_for(case)` times, `options.parallel` at once.
+
+    Args:
+        cases: What to run (e.g. from `collect_cases`).
+        target: The agent (`resolve_target(spec)`, or any `AgentTarget`).
+        options: Limits, concurrency, simulator and judge settings.
+        results: Where to write run files and summaries as runs finish; None: nowhere.
+        on_run: Called with each record as its run finishes (progress display).
+
+    Raises:
+        ConfigError: a configured model cannot be used (before any run starts).
+        asyncio.CancelledError: the command was cancelled; finished runs are written first.
+    """
+    options = (options or RunOptions()).with_models()
+    judge = make_judge(options.judge)
+    planned = plan_runs(cases, options, results.first_run_number if results else None)
+    timestamp = results.timestamp if results else datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    semaphore = asyncio.Semaphore(options.parallel)
+    finished: list[tuple[int, RunRecord]] = []
+    started = time.monotonic()
+
+    async def one(run: PlannedRun) -> None:
+        async with semaphore:
+            record = await run_one(run.case, run.index, target, options, judge, slug=run.slug)
+        finished.append((run.order, record))
+        if results is not None:
+            results.write_run(record)
+        if on_run is not None:
+            on_run(record)
+
+    interrupted = True
+    report = RunReport(
+        [],
+        getattr(target, "spec", "?"),
+        timestamp,
+        0.0,
+        str(results.dir) if results else None,
+        planned=len(planned),
+    )
+    try:
+        async with asyncio.TaskGroup() as group:
+            for run in planned:
+                group.create_task(one(run))
+        interrupted = False
+    finally:
+        report.records = [record for _, record in sorted(finished, key=lambda x: x[0])]
+        report.wall_clock_s = round(time.monotonic() - started, 3)
+        report.interrupted = interrupted
+        if results is not None:
+            results.write_summary(report)
+    return report
+
+
+def total_usage(records: Sequence[RunRecord]) -> Usage:
+    return sum((r.simulator.usage + r.judge.usage for r in records), Usage())
+
+
+__all__ = [
+    "NOT_JUDGED_ERRORED",
+    "PlannedRun",
+    "RunReport",
+    "plan_runs",
+    "run_cases",
+    "run_one",
+    "total_usage",
+]

@@ -1,0 +1,127 @@
+"""Deterministic checks of a run, dispatched by the case's dialect.
+
+Each dialect registers one evaluator; every evaluator has the same call signature and
+returns the same result type, so the runner, the reports and `--json` never branch on
+dialect:
+
+    @register_checks("anychat")
+    def anychat_checks(checks: dict, trace: RunTrace) -> list[CheckResult]:
+        ...
+
+- `checks` is `RunCase.checks` as the dialect wrote it (Mantle: `goals.assertions`;
+  Anychat: `expect.checks`; base44: `{"checks": [...], "expectedSkills": [...]}`);
+- `trace` is the run's evidence (`RunTrace`: turns, replies, final event log, transcript,
+  `FinalRecord` with end state and files);
+- the result is one `CheckResult(index, type, passed, detail)` per check, in order (a plain
+  mapping with those keys is accepted too). A check that cannot be evaluated as written is a
+  failed result with the reason, never an exception; an exception means the *evidence* is
+  unusable (e.g. malformed events) and errors the run.
+
+Built-in evaluators (`_mantle`, `_anychat`, `_base44`) are imported on first use, so an
+evaluator module may import this package freely.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
+
+from ...assertions import AssertionResult
+from .._trace import RunTrace
+
+#: The one result type of every check: `{index, type, passed, detail}`.
+CheckResult = AssertionResult
+
+_BUILTIN = ("_mantle", "_anychat", "_base44")
+
+
+class ChecksEvaluator(Protocol):
+    def __call__(
+        self, checks: Any, trace: RunTrace
+    ) -> Sequence[CheckResult | Mapping[str, Any]]: ...
+
+
+E = TypeVar("E", bound=ChecksEvaluator)
+
+_EVALUATORS: dict[str, ChecksEvaluator] = {}
+_loaded = False
+
+
+class NoEvaluatorError(LookupError):
+    """A case has checks but its dialect has no evaluator (the run is errored)."""
+
+
+def register_checks(dialect: str) -> Callable[[E], E]:
+    """Register the checks evaluator of `dialect` (a later registration replaces it)."""
+
+    def register(evaluator: E) -> E:
+        _EVALUATORS[dialect] = evaluator
+        return evaluator
+
+    return register
+
+
+def checks_evaluator(dialect: str) -> ChecksEvaluator | None:
+    _load_builtin()
+    return _EVALUATORS.get(dialect)
+
+
+def checks_dialects() -> list[str]:
+    _load_builtin()
+    return sorted(_EVALUATORS)
+
+
+def evaluate_checks(
+    checks: Any, trace: RunTrace, *, dialect: str | None = None
+) -> list[CheckResult]:
+    """Every check of the case against the run's evidence, in order.
+
+    Raises:
+        NoEvaluatorError: there are checks but no evaluator for the dialect.
+        UserError: the evidence is unusable (e.g. the agent sent malformed events).
+    """
+    name = dialect or trace.case.dialect
+    if not checks:
+        return []
+    evaluator = checks_evaluator(name)
+    if evaluator is None:
+        raise NoEvaluatorError(f"no checks evaluator is registered for {name} cases")
+    return [_as_result(i, r) for i, r in enumerate(evaluator(checks, trace))]
+
+
+def _as_result(position: int, result: CheckResult | Mapping[str, Any]) -> CheckResult:
+    if isinstance(result, AssertionResult):
+        return result
+    return AssertionResult(
+        index=int(result.get("index", position)),
+        type=str(result.get("type", "check")),
+        passed=bool(result.get("passed")),
+        detail=str(result.get("detail", "")),
+    )
+
+
+def _load_builtin() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in _BUILTIN:
+        name = f"{__name__}.{module}"
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:  # a real import problem inside the module
+                raise
+
+
+__all__ = [
+    "CheckResult",
+    "ChecksEvaluator",
+    "NoEvaluatorError",
+    "RunTrace",
+    "checks_dialects",
+    "checks_evaluator",
+    "evaluate_checks",
+    "register_checks",
+]

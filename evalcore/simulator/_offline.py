@@ -1,0 +1,79 @@
+"""The offline simulator: plays the case's scripted user lines in order, no model.
+
+What it plays (the documented offline rules):
+
+- **Mantle** `simulation_context`: the quoted lines of its numbered steps (`_quoted.py`).
+  A context without them cannot be played offline; the run errors with "offline simulator
+  needs quoted user lines" rather than inventing a message (a persona sentence sent as the
+  customer's words would test nothing and look like an agent failure).
+- **Anychat** `simulate`: the quoted lines of numbered steps in `goal`, else each `knows`
+  item verbatim, one per agent reply (they are the facts the user may reveal, so the agent
+  hears all of them); neither → the same error.
+
+It is done once the agent has answered the last line. Every result records engine
+`offline`, so an offline pass is never mistaken for a simulated conversation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..llm.usage import Usage
+from ._base import SimulationError, SimulatorStep, Utterance
+from ._quoted import quoted_user_lines
+from ._registry import SimulatorSettings, simulator_engine
+
+if TYPE_CHECKING:
+    from ..runner._case import SimulationSpec
+
+NO_LINES = "offline simulator needs quoted user lines"
+_HINT = (
+    'write numbered steps with the customer\'s exact words in quotes (1. Say: "…"), or '
+    "configure a simulator model (--model, CASEGEN_SIMULATOR_MODEL)"
+)
+
+
+class OfflineSimulator:
+    """Plays fixed lines, one per call; then says it is done."""
+
+    engine = "offline"
+    model: str | None = None
+
+    def __init__(self, lines: Sequence[str], *, source: str) -> None:
+        if not lines:
+            raise SimulationError(NO_LINES, hint=_HINT)
+        self.lines = list(lines)
+        self.source = source
+        """Where the lines came from (`numbered quoted steps`, `knows`), for results."""
+        self.usage = Usage()
+        self._next = 0
+
+    async def next_step(self, history: Sequence[Utterance]) -> SimulatorStep:
+        if self._next >= len(self.lines):
+            return SimulatorStep("", True, note=f"offline: all {len(self.lines)} lines played")
+        line = self.lines[self._next]
+        self._next += 1
+        return SimulatorStep(line, False)
+
+
+def offline_lines(
+    context: str, *, goal: str | None = None, knows: Sequence[str] = ()
+) -> tuple[list[str], str]:
+    """The lines the offline simulator plays and where they come from (see module doc)."""
+    if goal is not None:
+        lines = quoted_user_lines(goal)
+        if lines:
+            return lines, "numbered quoted steps of simulate.goal"
+        items = [k.strip() for k in knows if k.strip()]
+        return items, "simulate.knows items"
+    return quoted_user_lines(context), "numbered quoted steps of the simulation context"
+
+
+@simulator_engine("offline")
+def _offline(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) -> OfflineSimulator:
+    lines, source = offline_lines(spec.context, goal=spec.goal, knows=spec.knows)
+    return OfflineSimulator(lines, source=source)
+
+
+__all__ = ["NO_LINES", "OfflineSimulator", "offline_lines"]
