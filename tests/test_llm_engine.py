@@ -10,6 +10,7 @@ import pytest
 import yaml
 from stub_openai import (
     RecordedRequest,
+    Reply,
     StubOpenAI,
     invalid_json,
     ok,
@@ -23,6 +24,7 @@ from agentflows.drafting import DraftContext, make_engine
 from agentflows.drafting.llm import DraftingError, LLMEngine
 from agentflows.planning import Behavior
 from evalcore.definitions import load_project
+from evalcore.errors import ConfigError
 from evalcore.findings import Finding
 from evalcore.llm import ModelConfig
 
@@ -243,6 +245,28 @@ async def test_refine_plan_keeps_ids_and_covers(openai_stub: StubOpenAI, tmp_pat
     request = openai_stub.requests[0]
     assert request.schema_name == "RefinedPlan"
     assert "customers in a hurry" in request.text and "card_replace:damaged" in request.text
+
+
+async def test_refine_plan_keeps_the_plan_when_the_model_cannot_answer(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
+    openai_stub.handler = lambda request: invalid_json()
+    planned = [behavior()]
+    refined, usage = await engine_for(openai_stub, tmp_path, max_retries=1).refine_plan(
+        bank, "mantle", "card_replace", planned, None
+    )
+    assert refined == planned and usage.calls == 2
+
+
+async def test_refine_plan_stops_the_run_on_a_rejected_request(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
+    openai_stub.handler = lambda request: Reply(status=401, error="bad key")
+    with pytest.raises(ConfigError, match="HTTP 401"):
+        await engine_for(openai_stub, tmp_path).refine_plan(
+            bank, "mantle", "card_replace", [behavior()], None
+        )
+    assert len(openai_stub.requests) == 1
 
 
 async def test_refine_plan_without_behaviours_calls_nothing(openai_stub: StubOpenAI,

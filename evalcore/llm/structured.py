@@ -112,7 +112,7 @@ async def structured_call(
             base_url=config.base_url,
             messages=[_message_json(m) for m in chat_messages],
             schema=spec,
-            method=method,
+            method=f"{method}+strict" if strict else method,
             temperature=config.temperature,
         )
         hit = _from_cache(cache, key, schema)

@@ -8,19 +8,20 @@ hands back the case as plain JSON data for validation, repair and writing.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any, TypeVar
+import logging
+from typing import Any
 
 from pydantic import BaseModel
 
 from evalcore.definitions import Project
 from evalcore.dialects import get_dialect
+from evalcore.errors import ConfigError
 from evalcore.findings import Finding
 from evalcore.llm import (
     LLMError,
     ModelConfig,
+    ModelRequestError,
     ResponseCache,
-    StructuredResult,
     Usage,
     make_chat_model,
     structured_call,
@@ -32,11 +33,11 @@ from .._engine import DraftContext, DraftResult
 from ._context import definition_ids, definition_text
 from ._plan import RefinedPlan, merge_plan
 
-M = TypeVar("M", bound=BaseModel)
+log = logging.getLogger("casegen.llm")
 
 
 class DraftingError(RuntimeError):
-    """A model call for a case or a plan failed after its retries (the flow fails the case)."""
+    """A case's model call failed after its retries (the flow fails that case only)."""
 
     def __init__(self, message: str, *, usage: Usage | None = None) -> None:
         super().__init__(message)
@@ -78,6 +79,16 @@ class LLMEngine:
     async def refine_plan(self, project: Project, dialect: str, source: str,
                           behaviors: list[Behavior], direction: str | None
                           ) -> tuple[list[Behavior], Usage]:
+        """The plan with the model's titles and descriptions, plus direction-driven additions.
+
+        Refining is polish on a plan that is complete without it, so a model that cannot
+        answer leaves the plan as planned (with a warning) and drafting goes on. A rejected
+        request (bad key, unknown model) stops the run instead: every draft would fail the
+        same way.
+
+        Raises:
+            ConfigError: the endpoint rejected the request.
+        """
         if not behaviors:
             return behaviors, Usage()
         definition, ids = self._source_text(project, dialect, source)
@@ -88,7 +99,17 @@ class LLMEngine:
             direction=_direction(direction),
             behaviors=_json([_behavior(b) for b in behaviors]),
         )
-        result = await self._call(rendered.messages, RefinedPlan, what=f"plan for {source}")
+        try:
+            result = await structured_call(
+                self.chat_model, rendered.messages, RefinedPlan, config=self.config,
+                cache=self.cache,
+            )
+        except ModelRequestError as exc:
+            raise ConfigError(str(exc), hint="check the model settings (--model, base_url, "
+                              "the API key), or run with --model offline") from exc
+        except LLMError as exc:
+            log.warning("plan for %s kept as planned: %s", source, exc)
+            return behaviors, exc.usage
         merged = merge_plan(behaviors, result.value, source=source, dialect=dialect)
         return merged, result.usage
 
@@ -120,19 +141,14 @@ class LLMEngine:
                          values: dict[str, Any]) -> DraftResult:
         dialect = get_dialect(ctx.dialect)
         rendered = render_prompt(prompt, **values)
-        result = await self._call(
-            rendered.messages, dialect.model, what=f"case {ctx.behavior.id}"
-        )
-        return DraftResult(data=dump_case(ctx.dialect, result.value), usage=result.usage)
-
-    async def _call(self, messages: Sequence[tuple[str, str]], schema: type[M], *,
-                    what: str) -> StructuredResult[M]:
         try:
-            return await structured_call(
-                self.chat_model, messages, schema, config=self.config, cache=self.cache
+            result = await structured_call(
+                self.chat_model, rendered.messages, dialect.model, config=self.config,
+                cache=self.cache,
             )
         except LLMError as exc:
-            raise DraftingError(f"{what}: {exc}", usage=exc.usage) from exc
+            raise DraftingError(f"case {ctx.behavior.id}: {exc}", usage=exc.usage) from exc
+        return DraftResult(data=dump_case(ctx.dialect, result.value), usage=result.usage)
 
 
 def dump_case(dialect: str, value: BaseModel) -> dict[str, Any]:
