@@ -36,8 +36,14 @@ from typing import Any
 from .errors import UserError
 from .suggest import did_you_mean
 
-#: The repository's prompt folder, then the copy bundled in the wheel.
-PROMPT_DIRS = (Path(__file__).resolve().parents[1] / "prompts", Path(__file__).parent / "_prompts")
+_CHECKOUT = Path(__file__).resolve().parents[1]
+
+#: The repository's prompt folder (only in a source checkout: installed, the folder above
+#: this package is site-packages), then the copy bundled in the wheel.
+PROMPT_DIRS = (
+    *((_CHECKOUT / "prompts",) if (_CHECKOUT / "pyproject.toml").is_file() else ()),
+    Path(__file__).parent / "_prompts",
+)
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _NAME = re.compile(r"^[a-z0-9_]+(?:/[a-z0-9_]+)+$")

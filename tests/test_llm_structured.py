@@ -464,6 +464,14 @@ def test_unknown_setting_is_an_error_with_a_suggestion(tmp_path: Path,
     assert "timeout_s" in str(caught.value)
 
 
+def test_offline_ignores_a_broken_settings_file(tmp_path: Path,
+                                               clean_env: pytest.MonkeyPatch) -> None:
+    (tmp_path / "casegen.toml").write_text("model = [unclosed\n", encoding="utf-8")
+    assert resolve_model_config("offline", start=tmp_path) is None
+    with pytest.raises(ConfigError, match="cannot read model settings"):
+        resolve_model_config(None, start=tmp_path)
+
+
 def test_chat_model_has_our_retries_only() -> None:
     chat_model = make_chat_model(config(base_url="http://127.0.0.1:9/v1", timeout_s=7))
     assert chat_model.max_retries == 0

@@ -126,6 +126,8 @@ def resolve_model_config(
     Raises:
         ConfigError: the settings file is unreadable or has unknown/invalid keys.
     """
+    if model == "offline":
+        return None  # offline needs no settings, so a broken settings file cannot stop it
     settings, settings_file = find_settings(start)
     name = _model_name(model, settings, role)
     if name is None or name == "offline":
