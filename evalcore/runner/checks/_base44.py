@@ -17,7 +17,7 @@ import re
 import signal
 import subprocess
 from collections.abc import Callable, Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from jsonschema import FormatChecker, validators
@@ -25,7 +25,7 @@ from jsonschema.exceptions import SchemaError
 
 from ...agents._protocol import FinalRecord
 from ...assertions import Verdict
-from ...suggest import close_matches, did_you_mean
+from ...suggest import did_you_mean, similarity
 from .._trace import RunTrace
 from . import CheckResult, register_checks
 from ._base44_configs import CONFIG_KINDS, config_problems, schema_errors
@@ -90,7 +90,12 @@ class _Files:
         return sorted(out)
 
     def missing(self, rel: str) -> str:
-        hint = close_matches(rel, self.listing(), limit=2)
+        """"does not exist", with the same file elsewhere or a near-miss in the same folder."""
+        want = PurePosixPath(Path(rel).as_posix())
+        listing = [PurePosixPath(p) for p in self.listing()]
+        hint = [str(p) for p in listing if p.name == want.name][:2] or [
+            str(p) for p in listing
+            if p.parent == want.parent and similarity(p.name, want.name) >= 0.75][:2]
         where = "" if self.root is not None else " (among the recorded text files)"
         return f"{rel} does not exist{where}" + \
             (f"; did you mean {' or '.join(hint)}?" if hint else "")
