@@ -12,7 +12,8 @@ from rich.table import Table
 
 from evalcore.errors import UserError
 
-from ..generate import build_request, run_generation
+from ..generate import GenerateRequest, build_request, run_generation
+from ..pr import PrOptions, PrOutcome, open_pull_request, prepare_pr
 from ._app import app
 from ._output import print_json, stderr, stdout
 
@@ -134,17 +135,39 @@ def generate(
     resume: Annotated[
         str | None, typer.Option("--resume", help="Finish an interrupted run by its id.")
     ] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the response cache.")] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Bypass the response cache.")
+    ] = False,
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite case files that differ on disk.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    pr: Annotated[
+        bool,
+        typer.Option("--pr", help="Commit the new cases to a new branch (your checkout is "
+                     "left as it is) and write a pull-request description."),
+    ] = False,
+    branch: Annotated[
+        str | None,
+        typer.Option("--branch", help="Branch for --pr (default casegen/<target>-<time>)."),
+    ] = None,
+    base: Annotated[
+        str | None, typer.Option("--base", help="Commit the --pr branch starts from (HEAD).")
+    ] = None,
+    push: Annotated[
+        str | None, typer.Option("--push", help="Remote to push the --pr branch to.")
+    ] = None,
+    run_target: Annotated[
+        str | None,
+        typer.Option("--run", help="Agent target to run the new cases against (with --pr)."),
+    ] = None,
 ) -> None:
     """Generate valid, reference-clean, non-duplicate cases for a target.
 
-    Exit 0 when every planned case was written valid, 1 when some failed or were not written,
-    2 on usage errors.
+    Exit 0 when every planned case was written valid, 1 when some failed or were not written
+    (with --pr: or no branch was made, or the push failed), 2 on usage errors.
     """
+    pr_options = _pr_options(pr, branch, base, push, run_target, resume)
     request = None
     if resume is None:
         if not targets:
@@ -162,6 +185,20 @@ def generate(
             no_cache=no_cache,
             force=force,
         )
+    if pr_options is not None and request is not None:
+        raise typer.Exit(_generate_pr(request, pr_options, targets or [], as_json))
+    report = _run_flow(request, resume=resume, as_json=as_json)
+    if as_json:
+        print_json(report)
+    else:
+        _print_summary(report)
+    ok = not report["failed"] and not report["conflicts"]
+    raise typer.Exit(0 if ok else 1)
+
+
+def _run_flow(request: GenerateRequest | None, *, resume: str | None, as_json: bool,
+              resumable: bool = True) -> dict[str, Any]:
+    """Run the flow with a progress line; Ctrl-C says how to resume (when resuming can)."""
     progress = None if as_json else Progress(
         TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
         console=stderr, transient=True,
@@ -171,7 +208,7 @@ def generate(
     try:
         if progress is not None:
             progress.start()
-        report = asyncio.run(
+        return asyncio.run(
             run_generation(
                 request, resume=resume, on_update=counters, on_start=run_ids.append
             )
@@ -179,15 +216,76 @@ def generate(
     except KeyboardInterrupt:
         if progress is not None:
             progress.stop()
-        hint = f" — finish it with: casegen generate --resume {run_ids[0]}" if run_ids else ""
+        hint = (
+            f" — finish it with: casegen generate --resume {run_ids[0]}"
+            if run_ids and resumable else ""
+        )
         stderr.print(f"[yellow]interrupted[/]{hint}")
         raise typer.Exit(130) from None
     finally:
         if progress is not None:
             progress.stop()
+
+
+def _pr_options(pr: bool, branch: str | None, base: str | None, push: str | None,
+                run_target: str | None, resume: str | None) -> PrOptions | None:
+    """The --pr options, checked before anything runs (UserError on a bad combination)."""
+    extras = {"--branch": branch, "--base": base, "--push": push, "--run": run_target}
+    if not pr:
+        given = [name for name, value in extras.items() if value is not None]
+        if given:
+            raise UserError(f"{', '.join(given)} can only be used with --pr")
+        return None
+    if resume is not None:
+        raise UserError(
+            "--pr cannot resume a run: the interrupted run's worktree is gone",
+            hint="start the run again with --pr",
+        )
+    return PrOptions(branch=branch, base=base or "HEAD", push=push, run=run_target)
+
+
+def _generate_pr(request: GenerateRequest, options: PrOptions, targets: list[str],
+                 as_json: bool) -> int:
+    """`generate --pr`: the same run, written to a new branch instead of the checkout.
+
+    Returns the exit code: 1 also when no branch was made or the push failed. Run results
+    (`--run`) are for the reviewer and do not change it.
+    """
+    plan = prepare_pr(request, options, targets=targets)
+    outcome = open_pull_request(
+        plan,
+        request,
+        generate=lambda r: _run_flow(r, resume=None, as_json=as_json, resumable=False),
+    )
+    report = outcome.report
+    report["pr"] = outcome.to_json() if outcome.branch else None
     if as_json:
         print_json(report)
     else:
         _print_summary(report)
-    ok = not report["failed"] and not report["conflicts"]
-    raise typer.Exit(0 if ok else 1)
+        _print_pr(outcome)
+    ok = (
+        not report["failed"] and not report["conflicts"]
+        and outcome.branch is not None and outcome.push_error is None
+        and all(r.valid for r in outcome.validation or [])
+    )
+    return 0 if ok else 1
+
+
+def _print_pr(outcome: PrOutcome) -> None:
+    if outcome.branch is None:
+        stderr.print(
+            "[yellow]no branch made:[/] the run wrote no new or changed case files"
+        )
+        return
+    stdout.print()
+    stdout.print(outcome.description or "", markup=False)
+    stdout.print()
+    stdout.print(
+        f"[green]branch[/] {outcome.branch} · commit {(outcome.commit or '')[:10]} · "
+        f"{len(outcome.files or [])} files · description {outcome.description_path}"
+    )
+    if outcome.pushed:
+        stdout.print(f"[green]pushed[/] to {outcome.remote}")
+    elif outcome.push_error is not None:
+        stderr.print(f"[red]push failed:[/] {outcome.push_error}")
