@@ -72,7 +72,10 @@ def _demo(name: str) -> AgentTarget:
         demo = importlib.import_module("evalcore.agents.demo")
     except ImportError as exc:
         raise UserError(f"demo agents are not available: {exc}") from None
-    return demo.make_demo_target(name.strip())
+    factory = getattr(demo, "make_demo_target", None)
+    if factory is None:
+        raise UserError("demo agents are not available in this build of casegen")
+    return factory(name.strip())
 
 
 def _command(spec: str, rest: str, timeout_s: float | None) -> CommandTarget:
