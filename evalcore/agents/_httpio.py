@@ -42,7 +42,7 @@ async def request_json(
     except httpx.TransportError as exc:
         detail = str(exc) or type(exc).__name__
         raise AgentUnavailable(f"{what}: cannot reach {url} ({detail})", hint=hint) from None
-    if response.status_code >= 400:
+    if response.status_code >= 300:  # redirects are not followed: a moved agent is an error
         raise AgentProtocolError(
             f"{what}: {url} answered HTTP {response.status_code}: {_excerpt(response.text)}"
         )
