@@ -84,6 +84,16 @@ def _print_summary(report: RunReport) -> None:
     if report.errored:
         text += f", {report.errored} errored (harness, not the agent)"
     stdout.print(f"[{colour}]{text}[/] in {report.wall_clock_s:.1f}s")
+    by_case: dict[str, list[RunRecord]] = {}
+    for record in report.records:
+        by_case.setdefault(record.scenario_slug, []).append(record)
+    for slug, runs in by_case.items():
+        if len(runs) > 1:  # repeated runs (--runs, Anychat samples) are read as a pass rate
+            passed = sum(r.passed for r in runs)
+            stdout.print(
+                f"  {escape(slug)}: {passed}/{len(runs)} passed "
+                f"({passed / len(runs):.0%} pass rate)"
+            )
     unjudged = sum(r.passed and not r.judged for r in report.records)
     if unjudged:
         stdout.print(

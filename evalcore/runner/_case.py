@@ -7,6 +7,8 @@ registered per dialect). A base44 eval file yields one case per prompt.
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +83,23 @@ def _anychat_turn(turn: Any) -> UserTurn | None:
     return None
 
 
+_ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def expand_env(value: Any) -> Any:
+    """`${VAR}` in every string replaced from the environment, as Rasa loads scenarios; an
+    unset variable is left as written, so the run shows what was missing."""
+    if isinstance(value, str):
+        return _ENV_VAR.sub(lambda m: os.environ.get(m.group(1), m.group(0)), value)
+    if isinstance(value, dict):
+        return {key: expand_env(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [expand_env(item) for item in value]
+    return value
+
+
 def _from_mantle(path: Path, data: dict[str, Any]) -> list[RunCase]:
-    scenario = data["scenario"]
+    scenario = expand_env(data["scenario"])
     goals = scenario.get("goals") or {}
     return [
         RunCase(

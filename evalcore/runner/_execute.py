@@ -120,6 +120,8 @@ class _Outcome:
     simulator: Simulator | None = None
     judge_use: EngineUse = field(default_factory=lambda: EngineUse(engine="none"))
     conversation_id: str | None = None
+    traceback: str | None = None
+    """Kept in the record's meta when an unexpected exception errored the run."""
 
 
 async def run_one(
@@ -145,7 +147,7 @@ async def run_one(
     except Exception as exc:  # a bug must not take the other runs down; keep its traceback
         log.exception("run %s #%d crashed", case.slug, run_index)
         out.error = f"internal error: {type(exc).__name__}: {exc}"
-        out.final.meta.setdefault("traceback", traceback.format_exc())
+        out.traceback = traceback.format_exc()
     _discard_workdir(out.final)
     if case.criteria and not out.criteria:
         out.criteria = unjudged(case.criteria, NOT_JUDGED_ERRORED)
@@ -200,6 +202,9 @@ async def _converse(
         out.error = f"simulator: {exc}"
     except LLMError as exc:
         out.error = f"simulator model error: {exc}"
+    except Exception as exc:  # the simulator's model client failed unclassified
+        out.error = f"simulator failed: {_describe(exc)}"
+        out.traceback = traceback.format_exc()
     finally:
         await _close(session, turn_s, out)
     out.conversation_id = _conversation_id(session, out.final)
@@ -248,6 +253,11 @@ async def _check_and_judge(
     except LLMError as exc:
         out.error = f"judge model error: {exc}"
         out.judge_use = EngineUse(engine=judge.engine, model=judge.model, usage=exc.usage)
+        return
+    except Exception as exc:  # the model client failed in a way it does not classify
+        out.error = f"judge failed: {_describe(exc)}"
+        out.traceback = traceback.format_exc()
+        out.judge_use = EngineUse(engine=judge.engine, model=judge.model)
         return
     out.criteria = outcome.results
     out.judge_use = EngineUse(
@@ -316,7 +326,7 @@ def _record(
         simulator=_simulator_use(case, out.simulator, options),
         judge=out.judge_use,
         duration_s=round(duration_s, 3),
-        meta=dict(out.final.meta),
+        meta={**out.final.meta, **({"traceback": out.traceback} if out.traceback else {})},
     )
 
 
@@ -373,9 +383,9 @@ def plan_runs(
         seen[case.slug] = count
         slug = case.slug if count == 1 else f"{case.slug}-{count}"
         start = first_index(slug) if first_index else 1
+        base = len(planned)
         planned.extend(
-            PlannedRun(case, slug, start + i, len(planned) + i)
-            for i in range(options.runs_for(case))
+            PlannedRun(case, slug, start + i, base + i) for i in range(options.runs_for(case))
         )
     return planned
 

@@ -106,13 +106,15 @@ def summary_text(summary: Summary, records: Sequence[RunRecord]) -> str:
         lines.append(f"simulator: {_engines(records, 'simulator')}")
         lines.append(f"judge: {_engines(records, 'judge')}")
     if summary.interrupted:
-        lines.append(f"interrupted: only {summary.totals.total} of the planned runs finished")
+        lines.append(
+            f"interrupted: {summary.totals.total} of {summary.runs_planned} planned runs "
+            "finished; the others were not run"
+        )
     lines.append("")
-    width = max((len(e.scenario_name) for e in summary.entries), default=0)
     for e in summary.entries:
         mark = "PASS" if e.runs_passed == e.runs_total and e.runs_total else "FAIL"
         lines.append(
-            f"[{mark}] {e.scenario_name:<{width}}  {e.runs_passed}/{e.runs_total}  "
+            f"[{mark}] {e.scenario_name}  {e.runs_passed}/{e.runs_total}  "
             f"{e.duration_s:.1f}s  {e.scenario_slug}/"
         )
     t = summary.totals

@@ -71,6 +71,9 @@ class Summary(BaseModel):
     target: str = ""
     totals: Totals = Field(default_factory=Totals)
     interrupted: bool = False
+    """Ctrl-C (or a cancellation) stopped the command; only finished runs are counted."""
+    runs_planned: int = 0
+    """Runs the command(s) meant to make; more than `totals.total` when interrupted."""
 
 
 def summarize(
@@ -81,6 +84,7 @@ def summarize(
     wall_clock_s: float,
     interrupted: bool = False,
     previous: Summary | None = None,
+    planned: int | None = None,
 ) -> Summary:
     """Per-scenario entries (in first-run order) and totals, merged onto `previous`."""
     entries: dict[str, SummaryEntry] = {
@@ -123,6 +127,8 @@ def summarize(
         else f"{previous.target}, {target}",
         totals=totals,
         interrupted=interrupted or bool(previous and previous.interrupted),
+        runs_planned=(previous.runs_planned if previous else 0)
+        + (planned if planned is not None else len(records)),
     )
 
 
@@ -165,6 +171,7 @@ class ResultsWriter:
             wall_clock_s=report.wall_clock_s,
             interrupted=report.interrupted,
             previous=self._previous,
+            planned=report.planned,
         )
         self.dir.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.dir / "summary.json", summary.model_dump_json(indent=2) + "\n")

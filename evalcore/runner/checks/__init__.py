@@ -17,8 +17,9 @@ dialect:
   failed result with the reason, never an exception; an exception means the *evidence* is
   unusable (e.g. malformed events) and errors the run.
 
-Built-in evaluators (`_mantle`, `_anychat`, `_base44`) are imported on first use, so an
-evaluator module may import this package freely.
+Built-in evaluators (`_mantle`, `_anychat`, `_base44`) are imported when their dialect is
+first evaluated, one module per dialect, so an evaluator module may import this package
+freely and a problem in one dialect's module never affects the others.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from .._trace import RunTrace
 #: The one result type of every check: `{index, type, passed, detail}`.
 CheckResult = AssertionResult
 
-_BUILTIN = ("_mantle", "_anychat", "_base44")
+#: The module that registers each built-in dialect's evaluator.
+_BUILTIN = {"mantle": "_mantle", "anychat": "_anychat", "base44": "_base44"}
 
 
 class ChecksEvaluator(Protocol):
@@ -45,7 +47,7 @@ class ChecksEvaluator(Protocol):
 E = TypeVar("E", bound=ChecksEvaluator)
 
 _EVALUATORS: dict[str, ChecksEvaluator] = {}
-_loaded = False
+_TRIED: set[str] = set()
 
 
 class NoEvaluatorError(LookupError):
@@ -63,12 +65,16 @@ def register_checks(dialect: str) -> Callable[[E], E]:
 
 
 def checks_evaluator(dialect: str) -> ChecksEvaluator | None:
-    _load_builtin()
+    """The evaluator registered for `dialect` (importing the built-in one on first use)."""
+    if dialect not in _EVALUATORS:
+        _load_builtin(dialect)
     return _EVALUATORS.get(dialect)
 
 
 def checks_dialects() -> list[str]:
-    _load_builtin()
+    """Dialects with an evaluator (built-in modules that are missing are left out)."""
+    for dialect in _BUILTIN:
+        _load_builtin(dialect)
     return sorted(_EVALUATORS)
 
 
@@ -101,18 +107,18 @@ def _as_result(position: int, result: CheckResult | Mapping[str, Any]) -> CheckR
     )
 
 
-def _load_builtin() -> None:
-    global _loaded
-    if _loaded:
+def _load_builtin(dialect: str) -> None:
+    module = _BUILTIN.get(dialect)
+    if module is None or dialect in _TRIED:
         return
-    _loaded = True
-    for module in _BUILTIN:
-        name = f"{__name__}.{module}"
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # a real import problem inside the module
-                raise
+    _TRIED.add(dialect)
+    name = f"{__name__}.{module}"
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:  # a real import problem inside the module: a bug to report
+            _TRIED.discard(dialect)
+            raise
 
 
 __all__ = [
