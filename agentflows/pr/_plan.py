@@ -15,7 +15,7 @@ from pathlib import Path
 
 import git
 
-from evalcore.definitions import load_project
+from evalcore.definitions import Project, load_project
 from evalcore.errors import UserError
 from evalcore.manifest import manifest_path_for
 
@@ -143,9 +143,10 @@ def prepare_pr(request: GenerateRequest, options: PrOptions, *, targets: list[st
             f"uncommitted changes where the cases would be written: {shown}",
             hint="commit, stash or remove them first; the branch must not hide your edits",
         )
+    project = load_project((cwd / request.project).resolve())
     if options.run:
-        check_run_target(options.run, (cwd / request.project).resolve())
-    dirty_definitions = _dirty_definitions(repo, root, (cwd / request.project).resolve())
+        check_run_target(options.run, project)
+    dirty_definitions = _dirty_definitions(repo, root, project)
     return PrPlan(
         repo=repo,
         root=root,
@@ -160,16 +161,15 @@ def prepare_pr(request: GenerateRequest, options: PrOptions, *, targets: list[st
     )
 
 
-def _dirty_definitions(repo: git.Repo, root: Path, project: Path) -> tuple[str, ...]:
+def _dirty_definitions(repo: git.Repo, root: Path, project: Project) -> tuple[str, ...]:
     """Definition files of the project with uncommitted changes (repository-relative).
 
     The cases are drafted from the working tree, so the branch's manifest records their
     hashes, not the committed ones; the description warns about it.
     """
-    if project != root and root not in project.parents:
+    folder = project.root.resolve()
+    if folder != root and root not in folder.parents:
         return ()
-    prefix = project.relative_to(root).as_posix()
-    definitions = {
-        s.path if prefix == "." else f"{prefix}/{s.path}" for s in load_project(project).sources
-    }
+    prefix = folder.relative_to(root).as_posix()
+    definitions = {s.path if prefix == "." else f"{prefix}/{s.path}" for s in project.sources}
     return tuple(p for p in _git.changed_paths(repo, [prefix]) if p in definitions)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from evalcore.errors import UserError
 
 if TYPE_CHECKING:
+    from evalcore.definitions import Project
     from evalcore.runner import RunRecord
 
 
@@ -37,12 +38,11 @@ class RunOutcome:
     """Why the cases were not run (an invalid case, an unusable model), when they were not."""
 
 
-def check_run_target(spec: str, project: Path) -> None:
+def check_run_target(spec: str, project: Project) -> None:
     """Resolve the target once before anything is written, so a typo fails early."""
-    from evalcore.definitions import load_project
     from evalcore.runner import resolve_target
 
-    resolve_target(spec, project=load_project(project))
+    resolve_target(spec, project=project)
 
 
 def run_new_cases(paths: list[Path], *, target: str, project: Path, model: str | None,

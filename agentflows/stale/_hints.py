@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import shlex
 
+from ..generate import DIALECT_FOR_KIND
 from ._model import CaseState
-
-DIALECT_FOR_KIND = {"mantle": "mantle", "anychat": "anychat", "agent_skills": "base44"}
 
 
 def hints_for(cases: list[CaseState], kinds: dict[str, str]) -> list[str]:
