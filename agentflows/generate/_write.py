@@ -121,8 +121,9 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
             generated_at=ctx.started_at if not unchanged else previous.generated_at,
             run_id=ctx.run_id if not unchanged else previous.run_id,
             project=project_ref,
-            sources=relevant_sources(ctx.project, ctx.dialect.name, record["source"])
-            if not unchanged else previous.sources,
+            # Always today's hashes: regenerating the same bytes confirms the case still
+            # matches the definitions as they are now (otherwise it would stay "stale").
+            sources=relevant_sources(ctx.project, ctx.dialect.name, record["source"]),
             content_sha256=digest,
         )
     save_manifest(manifest_file, manifest)
