@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -34,6 +34,9 @@ class ManifestEntry(BaseModel):
     sources: dict[str, str] = Field(default_factory=dict)
     """Definition file (project-relative) → sha256 when the case was generated."""
     content_sha256: str
+    review: Literal["accepted", "rejected"] | None = None
+    """The reviewer's verdict (`casegen review --interactive`); None until reviewed. A rejected
+    case's file is removed, its entry stays so the rejection is not forgotten."""
 
 
 class Manifest(BaseModel):

@@ -6,7 +6,7 @@ import sys
 
 from evalcore.errors import UserError
 
-from . import _assert, _generate, _repair, _run, _sources, _status, _validate  # noqa: F401 (register)
+from . import _assert, _generate, _repair, _review, _revise, _run, _sources, _status, _validate  # noqa: F401 (register)
 from ._app import app
 from ._output import stderr
 

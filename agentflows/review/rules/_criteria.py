@@ -1,0 +1,294 @@
+"""Criteria rules: a criterion is one bot-side judgement a reviewer reads the transcript for.
+
+A criterion that is really a lookup against events belongs in the assertions (the judge may
+get it wrong, an assertion cannot); one with nothing observable in it ("responds
+appropriately") cannot be judged consistently; two checks in one criterion fail together, so
+a failure does not say which.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .._views import CaseView, Part, ReviewEnv
+from .._vocab import Mention
+from ._registry import Hit, review_rule
+
+CRITERIA_DIALECTS = ("mantle", "anychat")
+
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|without|nor|neither|doesn't|don't|didn't|isn't|aren't|won't|cannot|"
+    r"can't|avoids?)\b",
+    re.IGNORECASE,
+)
+#: Verbs that make a named tool / skill / memory key an event lookup, by the id's kind.
+_EVENT_VERBS = {
+    "tool": r"call(?:s|ed|ing)?|runs?|ran|running|execut(?:e|es|ed|ing)|invok(?:e|es|ed|ing)"
+    r"|trigger(?:s|ed)?|fir(?:e|es|ed)|us(?:e|es|ed|ing)|look(?:s|ed)?\s+up|quer(?:y|ies|ied)",
+    "skill": r"activat(?:e|es|ed|ing)|start(?:s|ed)?|complet(?:e|es|ed)|finish(?:es|ed)?"
+    r"|hands?\s+(?:off|over)|rout(?:e|es|ed)|enter(?:s|ed)?|cancel(?:s|led|ed)?",
+    "block": r"enter(?:s|ed)?|complet(?:e|es|ed)|finish(?:es|ed)?|run(?:s)?|ran",
+    "memory": r"set(?:s)?|record(?:s|ed)?|sav(?:e|es|ed)|stor(?:e|es|ed)|writ(?:e|es|ten)"
+    r"|fill(?:s|ed)?|updat(?:e|es|ed)|clear(?:s|ed)?",
+    "field": r"set(?:s)?|record(?:s|ed)?|sav(?:e|es|ed)|stor(?:e|es|ed)|writ(?:e|es|ten)"
+    r"|fill(?:s|ed)?|updat(?:e|es|ed)",
+    "playbook": r"hands?\s+off|switch(?:es|ed)?|ends?\s+(?:up\s+)?in|stays?\s+in|activ(?:e|ates)"
+    r"|mov(?:e|es|ed)\s+to",
+    "outcome": r"record(?:s|ed)?|reach(?:es|ed)?|set(?:s)?",
+}
+#: Kinds whose mere mention is a lookup (a response name, a qualified memory name).
+_ALWAYS = {"response"}
+#: Event phrasings without a known id ("calls some_tool", "sets x.y", "activates ... skill").
+_GENERIC = [
+    (re.compile(r"\b(?:calls?|called|invokes?|invoked|executes?|executed|runs?)\s+(?:the\s+)?"
+                r"`?([a-z][a-z0-9]*_[a-z0-9_]+)`?"), "tool"),
+    (re.compile(r"\bsets?\s+(?:the\s+)?`?([a-z][a-z0-9_]*\.[a-z0-9_.]+)`?"), "memory"),
+    (re.compile(r"\bactivat(?:e|es|ed)\b[^.;]*\bskill\b", re.IGNORECASE), "skill"),
+]
+
+
+@review_rule(
+    "criterion-is-deterministic",
+    severity="warning",
+    dialects=CRITERIA_DIALECTS,
+    summary="A criterion that is a lookup against events (a tool, skill, response or memory "
+    "value): write it as an assertion.",
+)
+def criterion_is_deterministic(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
+    for part in case.criteria:
+        found = _lookup(part, env, case.dialect)
+        if found is None:
+            continue
+        described, suggestion = found
+        yield Hit(
+            part.path,
+            f"criterion is a lookup against events ({described}); the judge can only get it "
+            "wrong, an assertion cannot",
+            suggestion=suggestion,
+            value=part.text,
+        )
+
+
+def _lookup(part: Part, env: ReviewEnv, dialect: str) -> tuple[str, str | None] | None:
+    text = part.text
+    for mention in env.vocab.mentions(text):
+        clause = _clause(text, mention)
+        negated = bool(_NEGATION.search(clause))
+        qualified_memory = mention.kind == "memory" and "." in mention.id
+        if mention.kind in _ALWAYS or qualified_memory or _has_verb(clause, mention.kind):
+            suggestion = structural(env, dialect, mention.kind, mention.qualified,
+                                    negated=negated)
+            if suggestion is None and negated:
+                continue  # "never starts skill x": no structural check can say it
+            return f"it names the {_NOUN[mention.kind]} '{mention.id}'", suggestion
+    for pattern, kind in _GENERIC:
+        if dialect != "mantle" and kind != "tool":
+            continue  # memory keys and skills are Mantle's
+        match = pattern.search(text)
+        if match:
+            name = match.group(1) if match.groups() else None
+            suggestion = structural(env, dialect, kind, name, negated=False) if name else (
+                "use skill_activated / skill_completed with the skill_id"
+            )
+            return f"it says '{match.group(0)}'", suggestion
+    return None
+
+
+_NOUN = {
+    "response": "response", "memory": "memory key", "tool": "tool", "skill": "skill",
+    "block": "ordered block", "playbook": "playbook", "outcome": "outcome",
+    "field": "Person field",
+}
+
+
+def _clause_start(text: str, mention: Mention) -> int:
+    cut = max(text.rfind(mark, 0, mention.start) for mark in (";", ". ", ", and ", ", but "))
+    return 0 if cut < 0 else cut + 1
+
+
+def _clause(text: str, mention: Mention) -> str:
+    start = _clause_start(text, mention)
+    ends = [i for i in (text.find(";", mention.end), text.find(". ", mention.end)) if i >= 0]
+    return text[start: min(ends) if ends else len(text)]
+
+
+def _has_verb(clause: str, kind: str) -> bool:
+    verbs = _EVENT_VERBS.get(kind)
+    return bool(verbs and re.search(rf"\b(?:{verbs})\b", clause, re.IGNORECASE))
+
+
+def structural(env: ReviewEnv, dialect: str, kind: str, name: str | None, *,
+               negated: bool) -> str | None:
+    """The assertion / check that says the same thing structurally, or None if none can."""
+    if dialect == "anychat":
+        return _anychat_check(kind, name, negated)
+    return _mantle_assertion(env, kind, name, negated)
+
+
+def _mantle_assertion(env: ReviewEnv, kind: str, name: str | None, negated: bool) -> str | None:
+    if kind == "response":
+        key = "bot_did_not_utter" if negated else "bot_uttered"
+        return f"assert `{key}: {{utter_name: {name}}}`"
+    if kind == "memory":
+        key = "memory_was_not_set" if negated else "memory_was_set"
+        return f"assert `{key}: [{{name: {name}}}]` (add `value:` to pin the value)"
+    if kind == "tool":
+        if negated:
+            # Mantle has no "tool was not executed" check: the conventions keep that as a
+            # criterion next to the denial-response assertion, so it is not a lookup.
+            return None
+        return f"assert `tool_executed: {{tool_name: {name}, source: {_source(env, name)}}}`"
+    if kind == "skill" and not negated:
+        return f"assert `skill_activated` / `skill_completed: {{skill_id: {name}}}`"
+    if kind == "block" and not negated:
+        return "assert `ordered_block_entered` / `ordered_block_completed` with its skill_id " \
+            f"and block_id: {name}"
+    return None
+
+
+def _anychat_check(kind: str, name: str | None, negated: bool) -> str | None:
+    if kind == "tool":
+        return f"check `toolsNotCalled: [{name}]`" if negated else (
+            f'check `toolsCalled: {{"{name}": 1}}`'
+        )
+    if kind == "playbook" and not negated:
+        return f'check `activePlaybookAtEnd: "{name}"`'
+    if kind == "outcome" and not negated:
+        return f'check `outcomes: ["{name}"]`'
+    if kind == "field" and not negated:
+        return f'check `personFields: {{"{name}": <expected value>}}`'
+    return None
+
+
+def _source(env: ReviewEnv, tool: str | None) -> str:
+    defs = env.project.mantle if env.project is not None else None
+    if defs is not None and tool is not None:
+        for skill_id in defs.skills:
+            found = defs.tools_for(skill_id).get(tool)
+            if found is not None:
+                return "mcp, mcp_server: " + str(found.mcp_server) if found.scope == "mcp" else (
+                    "local"
+                )
+    return "local"
+
+
+# --- vague -------------------------------------------------------------------------------
+
+_VAGUE = re.compile(
+    r"\b(appropriate(?:ly)?|proper(?:ly)?|good|helpful(?:ly)?|correct(?:ly)?|(?<!as )well"
+    r"|nice(?:ly)?|adequate(?:ly)?|reasonabl[ey]|satisfactor(?:y|ily)|suitabl[ey]"
+    r"|sensibl[ey]|effective(?:ly)?)\b(?![-])",
+    re.IGNORECASE,
+)
+_CONCRETE = re.compile(r"\d|\"[^\"]+\"|“[^”]+”|'[^']{2,}'|`[^`]+`")
+
+
+@review_rule(
+    "vague-criterion",
+    severity="warning",
+    dialects=CRITERIA_DIALECTS,
+    summary="A criterion built on a judgement word (appropriately, properly, helpful, ...) "
+    "with nothing concrete to observe.",
+)
+def vague_criterion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
+    for part in case.criteria:
+        match = _VAGUE.search(part.text)
+        if match is None or _is_concrete(part.text, env):
+            continue
+        yield Hit(
+            part.path,
+            f"vague criterion: '{match.group(0)}' names no observable behaviour, so two "
+            "judges can grade it differently",
+            suggestion="say what the agent does or never does, e.g. which fact it states, "
+            "which question it asks, or what it must not say",
+            value=part.text,
+        )
+
+
+def _is_concrete(text: str, env: ReviewEnv) -> bool:
+    if _CONCRETE.search(text) or env.vocab.mentions(text):
+        return True
+    lowered = text.lower()
+    return any(re.search(rf"\b{re.escape(v.lower())}\b", lowered) for v in env.vocab.values)
+
+
+# --- compound ----------------------------------------------------------------------------
+
+_ABBREVIATIONS = ("dr.", "mr.", "mrs.", "ms.", "e.g.", "i.e.", "etc.", "vs.", "st.", "no.")
+_SUBJECT = r"(?:it|they|he|she|the\s+(?:agent|bot|assistant))"
+_VERB = (
+    r"asks|tells|says|offers|confirms|calls|sends|gives|names|mentions|explains|hands|moves"
+    r"|books|records|saves|stops|ends|refuses|declines|apologi[sz]es|escalates|keeps|addresses"
+    r"|uses|avoids|reads|lists|shows|repeats|cancels|reschedules|blocks|orders|places|checks"
+    r"|verifies|greets|thanks|transfers|answers|responds|replies|provides|informs|suggests"
+    r"|requests|collects|waits|invents|claims|promises|pushes|treats|stays|does|doesn't|never"
+    r"|always|only|also|then"
+)
+_AND_CLAUSE = re.compile(
+    rf"\s(?:and|but)\s+(?:then\s+|also\s+)?(?:{_SUBJECT}\s+)?(?:{_VERB})\b", re.IGNORECASE
+)
+
+
+@review_rule(
+    "compound-criterion",
+    severity="warning",
+    dialects=CRITERIA_DIALECTS,
+    summary="Two checks in one criterion (joined by 'and'/'but', ';' or two sentences): "
+    "split it so a failure says which one broke.",
+)
+def compound_criterion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
+    for part in case.criteria:
+        pieces = split_compound(part.text)
+        if len(pieces) < 2:
+            continue
+        yield Hit(
+            part.path,
+            f"compound criterion: {len(pieces)} checks in one, so a failure does not say "
+            "which one broke",
+            suggestion="split into: " + " / ".join(f"'{p}'" for p in pieces),
+            value=part.text,
+        )
+
+
+def split_compound(text: str) -> list[str]:
+    """The separate checks in a criterion (one item when it is a single check)."""
+    text = text.strip()
+    pieces = [p.strip() for p in text.split(";") if p.strip()]
+    if len(pieces) == 1:
+        pieces = _sentences(text)
+    if len(pieces) == 1:
+        match = _AND_CLAUSE.search(text)
+        if match is not None:
+            left = text[: match.start()].rstrip(" ,")
+            right = text[match.start():].strip()
+            right = re.sub(r"^(?:and|but)\s+(?:then\s+|also\s+)?", "", right, flags=re.I)
+            if not re.match(_SUBJECT, right, re.IGNORECASE):
+                right = f"{_subject_of(left)} {right}"
+            pieces = [left, right[0].upper() + right[1:]]
+    return [p.rstrip(".") for p in pieces]
+
+
+def _sentences(text: str) -> list[str]:
+    out: list[str] = []
+    start = 0
+    for match in re.finditer(r"[.!?]\s+(?=[A-Z])", text):
+        before = text[start: match.start() + 1].split()
+        if before and before[-1].lower() in _ABBREVIATIONS:
+            continue
+        out.append(text[start: match.start() + 1].strip())
+        start = match.end()
+    out.append(text[start:].strip())
+    return [s for s in out if s]
+
+
+def _subject_of(sentence: str) -> str:
+    match = re.match(rf"^(?:\w+\s+){{0,4}}?{_SUBJECT}\b", sentence, re.IGNORECASE)
+    if match:
+        subject = re.search(_SUBJECT + r"$", match.group(0), re.IGNORECASE)
+        if subject:
+            return subject.group(0)
+    return "The agent"
+
+
+__all__ = ["split_compound", "structural"]

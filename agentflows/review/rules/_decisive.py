@@ -1,0 +1,244 @@
+"""`no-decisive-assertion`: the case can pass without the one fact it exists to show.
+
+Criteria are graded by a model; the non-negotiable fact of a case (the order was placed, the
+refused order was not, the appointment exists, the file was written) needs a deterministic
+check, or a run that skipped it can still pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from evalcore.lint import as_dict, as_list
+
+from .._source import mantle_assertions
+from .._views import CaseView, ReviewEnv
+from ._registry import Hit, at, review_rule
+
+#: Assertions that show a Mantle task actually got done.
+_MANTLE_DONE = {
+    "skill_completed", "tool_executed", "memory_was_set", "ordered_block_completed",
+    "tools_within_one_turn",
+}
+_REFUSAL = re.compile(
+    r"declin|refus|reject|\bdenie|\bdeny|says?\s+no\b|chang\w*\s+(?:\w+\s+)?mind|don't\s+order"
+    r"|no[_-]confirm",
+    re.IGNORECASE,
+)
+#: Anychat checks on what the conversation changed (as opposed to how it sounded).
+_ANYCHAT_STATE = {"outcomes", "appointmentCreated", "activeAppointments", "personFields",
+                  "toolsCalled"}
+_BOOKING_STATE = {"appointmentCreated", "outcomes", "activeAppointments"}
+_FILE_CHECKS = {"file-exists", "file-content", "file-content-excluded", "valid-json"}
+_CONFIG_CHECKS = {"entity-config", "agent-config", "function-def"}
+_WRITES = re.compile(
+    r"\b(?:create|add|write|make|generate|update|edit|modify|implement|build|scaffold|set\s+up"
+    r"|rename|refactor|fix)\b",
+    re.IGNORECASE,
+)
+_FILE_PATH = re.compile(
+    r"[\w.-]+/[\w./-]+|\b[\w-]+\.(?:jsx?|tsx?|jsonc?|md|py|css|html|ya?ml|toml|sql|sh)\b"
+)
+
+
+@review_rule(
+    "no-decisive-assertion",
+    severity="error",
+    summary="No assertion or check on the fact the case exists to show (a happy path that "
+    "never checks completion, a refusal without the denial response, a booking without the "
+    "appointment, a file-writing prompt without file checks).",
+)
+def no_decisive_assertion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
+    if case.dialect == "mantle":
+        yield from _mantle(case, env)
+    elif case.dialect == "anychat":
+        yield from _anychat(case, env)
+    else:
+        yield from _base44(case)
+
+
+# --- Mantle --------------------------------------------------------------------------------
+
+
+def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
+    scenario = as_dict(case.data.get("scenario"))
+    goals = as_dict(scenario.get("goals"))
+    where = at("scenario", "goals", "assertions") if "assertions" in goals else (
+        at("scenario", "goals") if "goals" in scenario else at("scenario")
+    )
+    items = mantle_assertions(goals.get("assertions"))
+    keys = {key for item in items for key in item}
+    name = f"{scenario.get('name', '')} {case.path.stem if case.path else ''}"
+    skills = _skills_under_test(case, env, items)
+    if case.type == "happy_path" and not keys & _MANTLE_DONE:
+        yield Hit(
+            where,
+            "happy path with no assertion that the task got done: it passes even if the "
+            "agent never finishes",
+            suggestion="assert `skill_completed`, the `tool_executed` that does the work, or "
+            "the `memory_was_set` it leaves" + _skill_hint(skills),
+        )
+        return
+    denials = _denial_responses(env, skills)
+    if _REFUSAL.search(name) and denials:
+        uttered = {
+            as_dict(item.get("bot_uttered")).get("utter_name")
+            for item in items
+            if "bot_uttered" in item
+        }
+        if not uttered & denials:
+            names = ", ".join(sorted(denials))
+            yield Hit(
+                where,
+                "refused-confirmation case without the denial response: nothing shows the "
+                "gated tool was held back",
+                suggestion=f"assert `bot_uttered: {{utter_name: {sorted(denials)[0]}}}` "
+                f"(utter_on_user_denial: {names})",
+            )
+            return
+    if case.type == "escalation" and not _hands_off(env, items):
+        yield Hit(
+            where,
+            "escalation case with no check that the hand-off happened",
+            suggestion="assert `skill_activated` of the hand-off skill or the "
+            "`tool_executed` that transfers",
+        )
+        return
+    if not items:
+        yield Hit(
+            where,
+            "no assertions: only the judge decides, and nothing checks the recorded events",
+            suggestion="add one or two assertions on the non-negotiable facts",
+            severity="warning",
+        )
+
+
+def _skills_under_test(case: CaseView, env: ReviewEnv, items: list[dict[str, Any]]) -> set[str]:
+    skills = {
+        as_dict(body).get("skill_id")
+        for item in items
+        for key, body in item.items()
+        if key.startswith(("skill_", "ordered_block_", "tool_executed"))
+    }
+    if case.source:
+        skills.add(case.source)
+    return {s for s in skills if isinstance(s, str)}
+
+
+def _skill_hint(skills: set[str]) -> str:
+    return f" (e.g. `skill_completed: {{skill_id: {sorted(skills)[0]}}}`)" if skills else ""
+
+
+def _denial_responses(env: ReviewEnv, skills: set[str]) -> set[str]:
+    defs = env.project.mantle if env.project is not None else None
+    if defs is None:
+        return set()
+    out: set[str] = set()
+    for skill_id in skills or set(defs.skills):
+        skill = defs.skills.get(skill_id)
+        for constraint in (skill.tool_constraints.values() if skill else []):
+            confirmation = constraint.requires_confirmation
+            if confirmation is not None and confirmation.utter_on_user_denial:
+                out.add(confirmation.utter_on_user_denial)
+    return out
+
+
+def _hands_off(env: ReviewEnv, items: list[dict[str, Any]]) -> bool:
+    defs = env.project.mantle if env.project is not None else None
+    handoff = {s.id for s in defs.skills.values() if s.is_handoff} if defs else set()
+    for item in items:
+        for key, body in item.items():
+            if key == "tool_executed":
+                return True
+            if key.startswith(("skill_", "ordered_block_")):
+                skill = as_dict(body).get("skill_id")
+                if not handoff or skill in handoff:
+                    return True
+    return False
+
+
+# --- Anychat -------------------------------------------------------------------------------
+
+
+def _anychat(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
+    expect = as_dict(case.data.get("expect"))
+    checks = {k for k, v in as_dict(expect.get("checks")).items() if v not in (None, [], {})}
+    where = at("expect", "checks") if "checks" in expect else (
+        at("expect") if "expect" in case.data else ""
+    )
+    defs = env.project.anychat if env.project is not None else None
+    playbook = defs.playbooks.get(case.source) if defs and case.source else None
+    booking = _is_booking(case, playbook)
+    if booking and not checks & _BOOKING_STATE:
+        yield Hit(
+            where,
+            "booking case with no check that the appointment exists: it passes on a "
+            "friendly reply alone",
+            suggestion='check `appointmentCreated: true` and `outcomes: ["booked"]`',
+        )
+        return
+    if playbook is not None and playbook.outcomes and not playbook.default and not (
+        checks & _ANYCHAT_STATE
+    ):
+        outcomes = ", ".join(playbook.outcomes)
+        yield Hit(
+            where,
+            f"nothing checks what the {playbook.id} playbook changed: no outcomes, "
+            "appointments, tools or Person fields",
+            suggestion=f"check `outcomes` ({outcomes}) or the tool that does the work "
+            "(`toolsCalled`)",
+        )
+        return
+    if not checks:
+        yield Hit(
+            where,
+            "no deterministic checks: only the judge decides",
+            suggestion="add checks on the end state (outcomes, toolsCalled, personFields, "
+            "activePlaybookAtEnd)",
+            severity="warning",
+        )
+
+
+def _is_booking(case: CaseView, playbook: Any) -> bool:
+    if playbook is not None:
+        return "booked" in playbook.outcomes or any(
+            t.startswith("book") for t in playbook.tools
+        )
+    text = " ".join(
+        [case.title, *[t for t in as_list(case.data.get("tags")) if isinstance(t, str)]]
+    )
+    return bool(re.search(r"\bbook(?:s|ing|ed)?\b", text, re.IGNORECASE))
+
+
+# --- base44 --------------------------------------------------------------------------------
+
+
+def _base44(case: CaseView) -> Iterator[Hit]:
+    checks = [as_dict(c) for c in as_list(case.data.get("checks"))]
+    prompt = case.data.get("prompt")
+    where = at("checks") if "checks" in case.data else ""
+    if not checks and not as_list(case.data.get("expectedSkills")):
+        yield Hit(where, "no checks and no expected skills: nothing can fail",
+                  suggestion="add file checks on what the prompt asks for")
+        return
+    if not isinstance(prompt, str) or not (_WRITES.search(prompt) and _FILE_PATH.search(prompt)):
+        return
+    has_file_check = any(
+        c.get("type") in _FILE_CHECKS
+        or (c.get("type") in _CONFIG_CHECKS and c.get("target") == "file")
+        for c in checks
+    )
+    if not has_file_check:
+        paths = sorted(set(_FILE_PATH.findall(prompt)))[:3]
+        yield Hit(
+            where,
+            "the prompt asks for files but no check looks at a file: only the answer text "
+            "is checked",
+            suggestion="add `file-exists` and `file-content` checks on "
+            + ", ".join(paths),
+        )
+
+
+__all__: list[str] = []
