@@ -139,6 +139,14 @@ async def test_run_json_fields(results: tuple[ResultsWriter, Any]) -> None:
     }
 
 
+async def test_run_json_reads_back(results: tuple[ResultsWriter, Any]) -> None:
+    from evalcore.runner import RunRecord
+
+    writer, report = results
+    data = json.loads((writer.dir / "failing" / "run_1.json").read_text("utf-8"))
+    assert RunRecord.from_json(data) == report.records[2]
+
+
 async def test_run_txt_sections(results: tuple[ResultsWriter, Any]) -> None:
     writer, _ = results
     text = (writer.dir / "passing" / "run_1.txt").read_text("utf-8")

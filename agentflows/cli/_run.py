@@ -185,6 +185,10 @@ def run(
 ) -> None:
     """Run cases against an agent: simulate the user, check assertions, judge criteria.
 
+    No simulator model: the user plays the quoted lines of the numbered steps offline.
+    No judge model: criteria are unjudged and a pass covers the assertions only.
+    Results: <results>/<timestamp>/<slug>/run_N.json|txt and summary.json|txt|md.
+
     Exit 0 when every run passed, 1 when any failed, 3 when a run errored (agent
     unreachable, timeout, model error) and none failed, 2 on usage errors.
     """

@@ -136,7 +136,7 @@ async def run_one(
     """One run of `case`, never raising for agent, timeout or model failures."""
     started_wall = datetime.now().astimezone()
     started = time.monotonic()
-    out = _Outcome()
+    out = _Outcome(judge_use=EngineUse(engine=judge.engine, model=judge.model))
     try:
         await _converse(case, run_index, target, options, out)
         if out.error is None:
@@ -333,10 +333,12 @@ def _record(
 def _simulator_use(case: RunCase, simulator: Simulator | None, options: RunOptions) -> EngineUse:
     if case.simulate is None:
         return EngineUse(engine="scripted", note="scripted turns only; no simulated user")
-    if simulator is None:
+    if simulator is None:  # it could not be built for this case (the run errored)
+        model = options.simulator.model
         return EngineUse(
             engine=options.simulator.engine,
-            model=options.simulator.model.model if options.simulator.model else None,
+            model=model.model if model else None,
+            note=None if model else "offline: no simulator model configured",
         )
     note = None
     if simulator.engine == "offline":

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from ..assertions import AssertionResult
 from ..judge import CriterionResult
@@ -68,8 +68,6 @@ class EngineUse(BaseModel):
 
 class RunRecord(BaseModel):
     """One run of one case (`<results>/<timestamp>/<slug>/run_N.json`)."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     scenario_name: str
     scenario_slug: str
@@ -129,6 +127,15 @@ class RunRecord(BaseModel):
         data["errored"] = self.errored
         data["criteria"] = [c.to_json() for c in self.criteria]
         return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunRecord:
+        """A record read back from `run_N.json` (the computed `passed` keys are dropped)."""
+        values = {k: v for k, v in data.items() if k not in ("passed", "errored")}
+        values["criteria"] = [
+            {k: v for k, v in c.items() if k != "passed"} for c in data.get("criteria") or []
+        ]
+        return cls.model_validate(values)
 
     def brief(self) -> dict[str, Any]:
         """The `--json` shape of a run."""
