@@ -183,4 +183,5 @@ def _direction(direction: str | None) -> str:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=1, default=str)
+    """Compact JSON: models read it as well as indented JSON, for fewer input tokens."""
+    return json.dumps(value, ensure_ascii=False, default=str)
