@@ -16,6 +16,7 @@ def make_engine(model: str | None = None, *, no_cache: bool = False,
     `start` is the folder whose `casegen.toml` / `pyproject.toml [tool.casegen]` is read.
     """
     from evalcore.llm import resolve_model_config
+
     from .offline import OfflineEngine
 
     if model == "offline":

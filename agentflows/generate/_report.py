@@ -89,7 +89,7 @@ def _count_assertions(dialect: str, data: dict[str, Any]) -> int:
         goals = (data.get("scenario") or {}).get("goals") or {}
         return len(goals.get("assertions") or [])
     if dialect == "anychat":
-        return len(((data.get("expect") or {}).get("checks") or {}))
+        return len((data.get("expect") or {}).get("checks") or {})
     return sum(len(e.get("checks") or []) for e in data.get("prompts") or [])
 
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from evalcore.dedupe import fingerprint, similarity, DUPLICATE_THRESHOLD
+from evalcore.dedupe import DUPLICATE_THRESHOLD, fingerprint, similarity
 from evalcore.findings import Finding
 from evalcore.repair import repair_data
 from evalcore.validation import check_data
@@ -65,20 +65,37 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
 def route_drafts(state: GenerateState) -> list[Send] | Literal["validate"]:
     """Fan out one `draft` task per behaviour not drafted yet (resume skips finished ones)."""
     done = state.get("cases", {})
-    pending = [b for b in state.get("behaviors", []) if b["id"] not in done]
-    return [Send("draft", DraftTask(behavior=b, work=None)) for b in pending] or "validate"
+    behaviors = state.get("behaviors", [])
+    pending = [b for b in behaviors if b["id"] not in done]
+    return [
+        Send("draft", DraftTask(behavior=b, work=None, siblings=_siblings(b, behaviors)))
+        for b in pending
+    ] or "validate"
+
+
+def _siblings(behavior: dict[str, Any], behaviors: list[dict[str, Any]]) -> list[str]:
+    return [
+        b["title"] for b in behaviors if b["source"] == behavior["source"] and b is not behavior
+    ]
 
 
 # --- draft, validate, repair -------------------------------------------------------------
 
 
-def _context(ctx: GenerateContext, behavior: Behavior) -> DraftContext:
+def _context(ctx: GenerateContext, behavior: Behavior, task: DraftTask) -> DraftContext:
     return DraftContext(
         project=ctx.project,
         dialect=ctx.request.dialect,
         behavior=behavior,
         direction=ctx.request.direction,
+        siblings=tuple(task.get("siblings") or ()),
     )
+
+
+def _spent(exc: Exception) -> Usage:
+    """Tokens a failed call already cost (LLM errors carry them), so the report stays honest."""
+    usage = getattr(exc, "usage", None)
+    return usage if isinstance(usage, Usage) else Usage()
 
 
 async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
@@ -86,9 +103,9 @@ async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
     ctx = runtime.context
     behavior = Behavior.model_validate(task["behavior"])
     try:
-        result = await ctx.engine.draft(_context(ctx, behavior))
+        result = await ctx.engine.draft(_context(ctx, behavior, task))
     except Exception as exc:  # engines retry internally; what is left fails this case
-        result = DraftResult(error=f"{type(exc).__name__}: {exc}")
+        result = DraftResult(error=f"{type(exc).__name__}: {exc}", usage=_spent(exc))
     work = CaseWork(
         behavior=task["behavior"],
         data=result.data,
@@ -135,7 +152,14 @@ async def validate(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
 
 def route_repairs(state: GenerateState) -> list[Send] | Literal["dedupe"]:
     invalid = [w for w in state.get("cases", {}).values() if w["status"] == "invalid"]
-    return [Send("repair", DraftTask(behavior=w["behavior"], work=w)) for w in invalid] or "dedupe"
+    behaviors = state.get("behaviors", [])
+    return [
+        Send(
+            "repair",
+            DraftTask(behavior=w["behavior"], work=w, siblings=_siblings(w["behavior"], behaviors)),
+        )
+        for w in invalid
+    ] or "dedupe"
 
 
 async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
@@ -149,9 +173,9 @@ async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
     if work["deterministic_done"]:
         findings = [Finding.model_validate(f) for f in work["findings"]]
         try:
-            result = await ctx.engine.repair(_context(ctx, behavior), data, findings)
+            result = await ctx.engine.repair(_context(ctx, behavior, task), data, findings)
         except Exception as exc:  # a failed repair round spends the round, nothing more
-            result = DraftResult(error=f"{type(exc).__name__}: {exc}")
+            result = DraftResult(error=f"{type(exc).__name__}: {exc}", usage=_spent(exc))
         work["model_rounds"] += 1
         work["attempts"] += 1
         usage = usage + result.usage

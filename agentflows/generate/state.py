@@ -50,3 +50,5 @@ class DraftTask(TypedDict):
 
     behavior: dict[str, Any]
     work: CaseWork | None
+    siblings: list[str]
+    """Titles of the other behaviours planned for the same source (keeps drafts distinct)."""

@@ -92,6 +92,9 @@ class FileSettings(BaseModel):
     output_cost_per_mtok: float | None = Field(default=None, ge=0)
     cache_dir: str | None = None
     structured_output: StructuredMethod | None = None
+    skills: dict[str, Any] | None = None
+    """`[tool.casegen.skills.<name>]` vocabulary for base44 `command:` targets; read by
+    `evalcore.agents._skills`, accepted (and ignored) here so model settings still load."""
 
 
 def find_settings(start: str | Path | None = None) -> tuple[FileSettings, Path | None]:
