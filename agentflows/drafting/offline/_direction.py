@@ -252,7 +252,7 @@ def value_phrases(text: str | None, values: Iterable[Any]) -> dict[Any, list[str
     for value in values:
         pattern = re.compile(rf"(?<![\w]){re.escape(str(value))}(?![\w])\s*\(([^()]*)\)", re.I)
         for match in pattern.finditer(text):
-            out.setdefault(value, []).append(match.group(1).strip())
+            out.setdefault(value, []).append(" ".join(match.group(1).split()))
     return out
 
 

@@ -1,0 +1,97 @@
+"""The coverable elements of one Mantle skill: the coverage report's denominator.
+
+Element grammar (ids are the project's own; `<skill>` is the planned skill):
+
+| element | what covers it |
+|---|---|
+| `skill:<skill>` | the skill is activated |
+| `block:<skill>.<block>` | the ordered block is entered |
+| `step:<skill>.<block>.<step>` | the step runs (a step behind a branch only when the behaviour takes that branch; `END` is not an element) |
+| `value:<skill>.<field>=<value>` | the value is recorded; only enum values of categorical fields some routing condition reads (a block `next` branch or a prose `if:`) |
+| `tool:<tool>` | the tool runs (block `execute_tool` steps, `@tool` tokens and constrained tools that the skill can call) |
+| `confirm:<tool>` | the customer confirms a `requires_confirmation` tool and it runs |
+| `deny:<tool>` | the customer refuses the confirmation (the denial response, the tool does not run) |
+| `failure:<tool>` | the tool fails and `on_failure` is uttered (tools with `on_failure`) |
+| `response:<utter>` | the response is uttered (collect utterances, `action` steps, `utter:` rules, confirmation/denial/success/failure responses) |
+| `delegate:<skill>.<other>` | the conversation moves to the other skill (`@skill` token, `call:` or `link:` to a skill) |
+
+Private bookkeeping fields, memory writes and every enum value of non-routing fields are left
+out on purpose: they are exercised by the behaviours above without being worth a case each.
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from evalcore.definitions import MantleDefinitions, Skill
+
+from ._mantle_prose import prose_items
+from ._mantle_vocab import routing_fields
+
+
+def skill_tools(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    """Tools the skill calls, in the order the definition mentions them."""
+    names: list[str] = []
+    for block in skill.blocks.values():
+        names += [str(s.target) for s in block.steps if s.kind == "execute_tool"]
+    names += [t.split(".", 1)[1] for t in skill.tokens if t.startswith("@tool.")]
+    names += list(skill.tool_constraints)
+    callable_tools = defs.tools_for(skill.id)
+    return [n for n in dict.fromkeys(names) if n in callable_tools]
+
+
+def skill_responses(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    names: list[str] = []
+    for block in skill.blocks.values():
+        for step in block.steps:
+            if step.kind == "action":
+                names.append(str(step.target))
+            elif step.kind == "collect" and step.fields.get("utterance"):
+                names.append(str(step.fields["utterance"]))
+    names += [rule.response for rule in skill.utter]
+    for constraint in skill.tool_constraints.values():
+        confirmation = constraint.requires_confirmation
+        if confirmation is not None and confirmation.enabled:
+            names += [
+                confirmation.utter_for_confirmation or "",
+                confirmation.utter_on_user_denial or "",
+            ]
+        names += [constraint.on_success or "", constraint.on_failure or ""]
+    known = defs.all_responses()
+    return [n for n in dict.fromkeys(names) if n in known]
+
+
+def delegates(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    targets = [i.name for i in prose_items(skill) if i.kind == "delegate" and i.name]
+    for block in skill.blocks.values():
+        targets += [str(s.target) for s in block.steps if s.kind in ("call", "link")]
+    return [t for t in dict.fromkeys(targets) if t in defs.skills and t != skill.id]
+
+
+def plan_elements(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    """Every coverable element of the skill, in definition order."""
+    out = [f"skill:{skill.id}"]
+    for block in skill.blocks.values():
+        out.append(f"block:{skill.id}.{block.id}")
+        out += [
+            f"step:{skill.id}.{block.id}.{s.id}"
+            for s in block.steps
+            if s.kind != "end" and s.id != "END"
+        ]
+    for field in routing_fields(skill):
+        out += [f"value:{field.qualified}={v}" for v in field.enum_values or []]
+    tools = skill_tools(defs, skill)
+    out += [f"tool:{t}" for t in tools]
+    for tool in tools:
+        constraint = skill.tool_constraints.get(tool)
+        if constraint is None:
+            continue
+        confirmation = constraint.requires_confirmation
+        if confirmation is not None and confirmation.enabled:
+            out += [f"confirm:{tool}", f"deny:{tool}"]
+        if constraint.on_failure:
+            out.append(f"failure:{tool}")
+    out += [f"response:{r}" for r in skill_responses(defs, skill)]
+    out += [f"delegate:{skill.id}.{t}" for t in delegates(defs, skill)]
+    return list(dict.fromkeys(out))
+
+
+__all__ = ["delegates", "plan_elements", "skill_responses", "skill_tools"]

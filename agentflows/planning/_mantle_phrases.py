@@ -1,0 +1,242 @@
+"""What a customer says to a Mantle skill: openings, answers and the odd turns behaviours add.
+
+Planner and offline drafter share these, so the values a planned behaviour counts on being
+recorded unasked are exactly the ones its user lines name strongly (see `_direction`).
+
+- `activation_phrase`: a value-neutral opening (a description phrasing, else "I'd like to
+  <name>");
+- `strong_phrases`: description phrasings that name a value strongly;
+- `value_line`: the answer that gives one value (a button title, the value's explanation, or
+  its own words);
+- `escalation_line`, `rule_to_break`: the turn that asks for a person, and the rule an
+  adversarial turn pushes against.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Skill
+
+from ..drafting.offline._direction import best_value, content_stems, match_values, value_words
+from ._mantle_vocab import buttons_for, field_choices, question_fields, skill_field
+
+_QUOTED = re.compile(r"[\"“]([^\"”]{3,120})[\"”]")
+
+
+def description_phrases(skill: Skill) -> list[str]:
+    """The quoted customer phrasings of a skill's description, in order."""
+    return [" ".join(m.group(1).split()) for m in _QUOTED.finditer(skill.description or "")]
+
+
+def subject(skill: Skill) -> str:
+    """What the skill is about: the description's text before its first colon, else its name."""
+    head, colon, _ = (skill.description or "").partition(":")
+    if colon and len(head.split()) <= 6:
+        return " ".join(head.split())
+    return skill.name or skill.id.replace("_", " ")
+
+
+def is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
+    """True when `text` names no value of any field the skill asks for (not even weakly)."""
+
+    return not any(
+        match_values(text, field_choices(defs, f.qualified)) for f in question_fields(defs, skill)
+    )
+
+
+def activation_phrase(defs: MantleDefinitions, skill: Skill) -> str:
+    """A value-neutral opening for the skill.
+
+    The description phrasing that names no value and shares the most words with the skill's
+    subject (ties: the first); when none shares any, "I'd like to <name>".
+    """
+
+    wanted = set(content_stems(f"{subject(skill)} {skill.name or ''}"))
+    best: tuple[int, str] | None = None
+    for phrase in description_phrases(skill):
+        if not is_neutral(defs, skill, phrase):
+            continue
+        score = len(wanted & set(content_stems(phrase)))
+        if score and (best is None or score > best[0]):
+            best = (score, phrase)
+    if best is not None:
+        return _as_sentence(best[1])
+    name = skill.name or skill.id.replace("_", " ")
+    return f"Hi, I'd like to {name[:1].lower()}{name[1:]}."
+
+
+def _as_sentence(phrase: str) -> str:
+    phrase = phrase.strip()
+    phrase = phrase[:1].upper() + phrase[1:]
+    if phrase[-1:] not in ".?!":
+        question = phrase.split()[0].lower() in {
+            "can",
+            "could",
+            "what",
+            "what's",
+            "how",
+            "where",
+            "when",
+            "why",
+            "is",
+            "are",
+            "do",
+            "does",
+            "will",
+            "would",
+            "who",
+            "which",
+        }
+        phrase += "?" if question else "."
+    return phrase
+
+
+def strong_phrases(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, dict[str, Any]]]:
+    """Description phrasings that name a value strongly enough to be recorded unasked."""
+
+    out = []
+    for phrase in description_phrases(skill):
+        named: dict[str, Any] = {}
+        for field in question_fields(defs, skill):
+            best = best_value(phrase, field_choices(defs, field.qualified))
+            if best is not None and best.strong:
+                named[field.qualified] = best.value
+        if named:
+            out.append((_as_sentence(phrase), named))
+    return out
+
+
+def value_line(defs: MantleDefinitions, qualified: str, value: Any) -> str:
+    """The customer's answer that gives `value` for a field.
+
+    A button title that sets it ("I lost it."; a title with a price or a comma is cut to its
+    head, "Express, please."), else the value's bracketed explanation ("It's about card
+    problems and replacements."), else its own words ("Savings, please."). Numbers read as
+    amounts when the field is about money ("$60.00").
+    """
+    field = skill_field(defs, qualified)
+    if isinstance(value, bool):
+        return "Yes." if value else "No."
+    if isinstance(value, int | float):
+        money = field is not None and re.search(
+            r"amount|price|cost|fee|charge|pay", f"{field.name} {field.description or ''}", re.I
+        )
+        text = f"${value:,.2f}" if money else f"{value:g}"
+        return f"It should be {text}." if money else f"{text}."
+    title = buttons_for(defs, qualified).get(str(value))
+    if title:
+        head = re.split(r"\s*[,(]", title, maxsplit=1)[0].strip()
+        if head != title.strip() or len(head.split()) == 1:
+            return f"{head}, please."
+        return _as_sentence(head)
+    choice = next((c for c in field_choices(defs, qualified) if c.value == value), None)
+    if choice is not None and choice.phrases:
+        return f"It's about {first_person(choice.phrases[0].rstrip('.'))}."
+    words = value_words(value)
+    return f"{words[:1].upper()}{words[1:]}, please."
+
+
+def names_strongly(defs: MantleDefinitions, qualified: str, value: Any, text: str) -> bool:
+    """True when `text` names `value` strongly enough to be recorded without asking."""
+    best = best_value(text, field_choices(defs, qualified))
+    return best is not None and best.strong and best.value == value
+
+
+def escalation_line(defs: MantleDefinitions, skill: Skill, handoff: Skill) -> str:
+    """Asking for a person partway: the hand-off skill's opening plus what it is about."""
+    opening = activation_phrase(defs, handoff)
+    opening = opening[:1].lower() + opening[1:]
+    return f"Actually, {opening} It's about my {subject(skill).lower()}."
+
+
+_NEVER = re.compile(r"\bnever\s+([^.;]+)", re.I)
+
+
+def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
+    """The last "Never ..." rule of the skill's prose (else of the agent's rules), as the
+    thing an adversarial customer asks the agent to do (`read out the internal card id`),
+    worded as the definition words it (use `first_person` for the customer's line)."""
+    from ._mantle_prose import paragraphs
+
+    found: list[str] = []
+    for _, text in paragraphs(skill.body):
+        found += [m.group(1).strip() for m in _NEVER.finditer(text)]
+    if not found:
+        rules = defs.agent.get("rules") if isinstance(defs.agent.get("rules"), list) else []
+        for rule in rules:
+            found += [m.group(1).strip() for m in _NEVER.finditer(str(rule))]
+    if not found:
+        return None
+    rule = re.sub(
+        r"@\w+\.([\w.]+)", lambda m: m.group(1).split(".")[-1].replace("_", " "), found[-1]
+    )
+    return " ".join(rule.split())
+
+
+_IRREGULAR = {
+    "has": "have",
+    "is": "are",
+    "does": "do",
+    "was": "were",
+    "doesn't": "don't",
+    "isn't": "aren't",
+    "hasn't": "haven't",
+    "wasn't": "weren't",
+}
+_SUBJECT_VERB = re.compile(r"\b(?P<who>the customer|they|he|she)\s+(?P<verb>[a-z']+)", re.I)
+
+
+def _plain_verb(verb: str, *, first: bool) -> str:
+    lowered = verb.lower()
+    if lowered in _IRREGULAR:
+        plain = _IRREGULAR[lowered]
+        return (
+            {"are": "am", "were": "was", "aren't": "am not", "weren't": "wasn't"}.get(plain, plain)
+            if first
+            else plain
+        )
+    if lowered.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    if lowered.endswith("s") and not lowered.endswith("ss") and len(lowered) > 3:
+        return verb[:-1]
+    return verb
+
+
+def _person(text: str, *, first: bool) -> str:
+    me, my, mine = ("I", "my", "me") if first else ("you", "your", "you")
+
+    def subject_verb(match: re.Match[str]) -> str:
+        return f"{me} {_plain_verb(match['verb'], first=first)}"
+
+    text = re.sub(r"\bthe customer's\b|\btheir\b", my, text, flags=re.I)
+    text = _SUBJECT_VERB.sub(subject_verb, text)
+    text = re.sub(r"\bthe customer\b|\bthem\b|\bthey\b", mine, text, flags=re.I)
+    return text
+
+
+def first_person(text: str) -> str:
+    """`payments the customer disagrees with` -> `payments I disagree with`."""
+    return _person(text, first=True)
+
+
+def second_person(text: str) -> str:
+    """`they have seen payments they don't recognise` -> `you have seen payments you don't
+    recognise`."""
+    return _person(text, first=False)
+
+
+__all__ = [
+    "activation_phrase",
+    "description_phrases",
+    "escalation_line",
+    "first_person",
+    "is_neutral",
+    "names_strongly",
+    "rule_to_break",
+    "second_person",
+    "strong_phrases",
+    "subject",
+    "value_line",
+]

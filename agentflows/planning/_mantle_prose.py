@@ -1,0 +1,157 @@
+"""What a skill's prose asks the agent to do, in order, as far as a planner can tell.
+
+The prose is read by an LLM at run time; planning only needs its skeleton: which tool finds
+the customer, which details verify them, which block runs, which memory entry the agent asks
+for itself, which yes/no questions it asks, and which tools it calls. Each sentence of each
+paragraph (ordered blocks and code are skipped; a paragraph after an `if:` line carries that
+condition) is classified by the first rule that fits:
+
+- `lookup`: "If @memory.<key> is empty, ... @tool.<t>" (the tool fills the key);
+- `identity`: "@tool.<t>" with "ask for their <details>" (details split at commas and
+  "and"), optionally "Unless @memory.<key> is already true";
+- `block`: "run / start / enter / use @block.<id>";
+- `ask_field`: "ask" before "@memory.<skill>.<key>" of the skill's own memory, when no
+  block step collects that key;
+- `question`: "ask whether/if <something>" (a yes/no question);
+- `tool`: any other "@tool.<t>" not negated ("do not", "never" before it);
+- `delegate`: "@skill.<id>" (offered or handed over to; never walked on the happy path).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from evalcore.definitions import Skill
+
+_FENCE_OPEN = re.compile(r"^\s*:::\s*ordered_block\b")
+_FENCE_CLOSE = re.compile(r"^\s*:::\s*$")
+_CODE = re.compile(r"^\s*(```|~~~)")
+_IF = re.compile(r"^\s*if:(?P<cond>.*)$")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
+_LOOKUP = re.compile(r"\bif\s+@memory\.(?P<key>[\w.]+)\s+is\s+empty\b.*?@tool\.(?P<tool>\w+)", re.I)
+_ASK_DETAILS = re.compile(
+    r"\bask\s+(?:them\s+)?for\s+(?:their|the\s+customer's|your|his|her)\s+(?P<details>.+?)"
+    r"(?=\s+in\s+one\s+message|\s+and\s+(?:check|verify|confirm)|[,.;]|$)",
+    re.I,
+)
+_UNLESS = re.compile(r"\bunless\s+@memory\.(?P<key>[\w.]+)\s+is\s+(?:already\s+)?true\b", re.I)
+_RUN_BLOCK = re.compile(
+    r"\b(?:run|runs|start|starts|enter|enters|use|uses|go\s+through|follow)\s+@block\.(\w+)",
+    re.I,
+)
+_ASK_FIELD = re.compile(r"\bask\b.*?@memory\.(?P<ns>\w+)\.(?P<key>\w+)", re.I)
+_QUESTION = re.compile(
+    r"\bask\s+(?:them\s+|the\s+customer\s+)?(?:whether|if)\s+(?P<q>[^.;]+)", re.I
+)
+_TOOL = re.compile(r"@tool\.(\w+)")
+_SKILL = re.compile(r"@skill\.(\w+)")
+_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
+
+
+@dataclass(frozen=True)
+class ProseItem:
+    kind: str
+    """lookup | identity | block | ask_field | question | tool | delegate"""
+    condition: str | None
+    """The `if:` condition of the paragraph, None when unconditional."""
+    sentence: str
+    name: str | None = None
+    """Tool, block, skill or qualified memory name the item is about."""
+    key: str | None = None
+    """lookup: the memory key the tool fills; identity: the `unless` key."""
+    details: tuple[str, ...] = field(default_factory=tuple)
+    """identity: what the customer is asked for; question: the question text."""
+
+
+def paragraphs(body: str) -> list[tuple[str | None, str]]:
+    """(condition, text) for every prose paragraph, blocks and code skipped."""
+    out: list[tuple[str | None, str]] = []
+    current: list[str] = []
+    condition: str | None = None
+    pending: str | None = None
+    skipping: str | None = None
+
+    def flush() -> None:
+        nonlocal current, condition
+        text = " ".join(line.strip() for line in current).strip()
+        if text:
+            out.append((condition, text))
+        current, condition = [], None
+
+    for line in body.splitlines():
+        if skipping == "block":
+            if _FENCE_CLOSE.match(line):
+                skipping = None
+            continue
+        if skipping == "code":
+            if _CODE.match(line):
+                skipping = None
+            continue
+        if _FENCE_OPEN.match(line) or _CODE.match(line):
+            flush()
+            skipping = "block" if _FENCE_OPEN.match(line) else "code"
+            continue
+        matched = _IF.match(line)
+        if matched:
+            flush()
+            pending = matched["cond"].strip() or None
+            continue
+        if not line.strip() or line.lstrip().startswith("#"):
+            flush()
+            continue
+        if not current:
+            condition, pending = pending, None
+        current.append(line)
+    flush()
+    return out
+
+
+def _classify(sentence: str, condition: str | None, skill: Skill) -> list[ProseItem]:
+    lookup = _LOOKUP.search(sentence)
+    if lookup:
+        return [ProseItem("lookup", condition, sentence, lookup["tool"], lookup["key"])]
+    tools = _TOOL.findall(sentence)
+    details = _ASK_DETAILS.search(sentence)
+    if tools and details:
+        parts = re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", details["details"])
+        unless = _UNLESS.search(sentence)
+        return [
+            ProseItem(
+                "identity",
+                condition,
+                sentence,
+                tools[-1],
+                unless["key"] if unless else None,
+                tuple(p.strip() for p in parts if p.strip()),
+            )
+        ]
+    items: list[ProseItem] = []
+    for block in _RUN_BLOCK.findall(sentence):
+        items.append(ProseItem("block", condition, sentence, block))
+    asked = _ASK_FIELD.search(sentence)
+    collected = {s.target for b in skill.blocks.values() for s in b.steps if s.kind == "collect"}
+    if asked and asked["ns"] == skill.id and asked["key"] not in collected:
+        items.append(ProseItem("ask_field", condition, sentence, f"{asked['ns']}.{asked['key']}"))
+    elif (question := _QUESTION.search(sentence)) is not None:
+        text = question["q"].strip().rstrip(",")
+        items.append(ProseItem("question", condition, sentence, details=(text,)))
+    for match in _TOOL.finditer(sentence):
+        if _NEGATED.search(sentence[: match.start()]):
+            continue
+        items.append(ProseItem("tool", condition, sentence, match.group(1)))
+    for target in _SKILL.findall(sentence):
+        items.append(ProseItem("delegate", condition, sentence, target))
+    return items
+
+
+def prose_items(skill: Skill) -> list[ProseItem]:
+    """The classified sentences of a skill's prose, in reading order."""
+    items: list[ProseItem] = []
+    for condition, text in paragraphs(skill.body):
+        for sentence in _SENTENCE.split(text):
+            items += _classify(sentence.strip(), condition, skill)
+    return items
+
+
+__all__ = ["ProseItem", "paragraphs", "prose_items"]

@@ -1,0 +1,199 @@
+"""The words a Mantle project uses for its values, and which values change the flow.
+
+- `field_choices`: each enum value of a categorical field with the phrases that describe it
+  (bracketed text after the value in the field's description, a collect step's description
+  or the instructions of a step that sets it, and the titles of buttons whose payload sets
+  it). Direction parsing and user lines both read them.
+- `routing_conditions` / `value_groups`: a categorical value "routes differently" when it
+  changes the truth of a block step's `next` branch condition or of a prose `if:` condition.
+  Values that change none of them (they all fall to `else`) share one group.
+- `example_value`: a realistic value for a text field, from `for example "..."` in its
+  description or in a sibling field's (`selected_card_id` reads `selected_card_label`'s).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step
+
+from ..drafting.offline._direction import Choice, value_phrases
+from ._mantle_conditions import condition_keys, evaluate
+from ._mantle_prose import prose_items
+
+_EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as)\s*,?\s*[\"“]([^\"”]+)[\"”]", re.I)
+_SET_PAYLOAD = re.compile(r"^set:session\.(?P<key>[\w.]+)=(?P<value>.+)$")
+
+
+def skill_field(defs: MantleDefinitions, qualified: str) -> MemoryField | None:
+    return defs.memory_names().get(qualified)
+
+
+def setting_steps(skill: Skill, key: str) -> list[Step]:
+    """Steps that fill `key` (unqualified): collect steps and instructions completing on it."""
+    out = []
+    qualified = f"{skill.id}.{key}"
+    for block in skill.blocks.values():
+        for step in block.steps:
+            if (step.kind == "collect" and step.target == key) or (
+                step.kind == "instructions"
+                and qualified in condition_keys(str(step.fields.get("complete_when") or ""))
+            ):
+                out.append(step)
+    return out
+
+
+def buttons_for(defs: MantleDefinitions, qualified: str) -> dict[Any, str]:
+    """Value -> title of the first button whose payload sets the field to it."""
+    out: dict[Any, str] = {}
+    for response in defs.all_responses().values():
+        for variant in response.variants:
+            for button in variant.buttons:
+                match = _SET_PAYLOAD.match(button.payload or "")
+                if match and match["key"] == qualified:
+                    out.setdefault(match["value"].strip(), button.title)
+    return out
+
+
+def field_choices(defs: MantleDefinitions, qualified: str) -> list[Choice]:
+    field = skill_field(defs, qualified)
+    if field is None or field.type != "categorical" or not field.enum_values:
+        return []
+    texts = [field.description or ""]
+    skill = defs.skills.get(field.namespace)
+    if skill is not None:
+        for step in setting_steps(skill, field.name):
+            texts.append(str(step.fields.get("description") or ""))
+            if step.kind == "instructions":
+                texts.append(str(step.target or ""))
+    buttons = buttons_for(defs, qualified)
+    choices = []
+    for value in field.enum_values:
+        phrases: list[str] = []
+        for text in texts:
+            phrases += value_phrases(text, [value]).get(value, [])
+        if str(value) in buttons:
+            phrases.append(buttons[str(value)])
+        choices.append(Choice(qualified, value, tuple(dict.fromkeys(phrases))))
+    return choices
+
+
+def all_choices(defs: MantleDefinitions) -> list[Choice]:
+    out: list[Choice] = []
+    for skill in defs.skills.values():
+        for field in skill.memory.values():
+            out += field_choices(defs, field.qualified)
+    return out
+
+
+def routing_conditions(skill: Skill) -> list[str]:
+    """Block branch conditions and prose `if:` conditions, in definition order."""
+    conditions = [
+        branch.condition
+        for block in skill.blocks.values()
+        for step in block.steps
+        if isinstance(step.next, list)
+        for branch in step.next
+        if branch.condition
+    ]
+    conditions += [c.condition for c in skill.prose_conditions]
+    return list(dict.fromkeys(conditions))
+
+
+def routing_fields(skill: Skill) -> list[MemoryField]:
+    """The skill's categorical fields that some routing condition mentions."""
+    keys = {k for c in routing_conditions(skill) for k in condition_keys(c)}
+    return [
+        f
+        for f in skill.memory.values()
+        if f.type == "categorical" and f.enum_values and f.qualified in keys
+    ]
+
+
+def value_groups(skill: Skill, field: MemoryField) -> list[list[Any]]:
+    """Enum values grouped by the routing conditions they make true (enum order kept)."""
+    conditions = [c for c in routing_conditions(skill) if field.qualified in condition_keys(c)]
+    groups: dict[tuple[bool, ...], list[Any]] = {}
+    for value in field.enum_values or []:
+        signature = tuple(evaluate(c, {field.qualified: value}) for c in conditions)
+        groups.setdefault(signature, []).append(value)
+    return list(groups.values())
+
+
+def example_value(defs: MantleDefinitions, field: MemoryField) -> str | None:
+    """A realistic value from `for example "..."` in the field's or a sibling's description."""
+    candidates = [field]
+    skill = defs.skills.get(field.namespace)
+    if skill is not None:
+        stem = re.sub(r"_(?:id|label|name|ref|reference|code)$", "", field.name)
+        candidates += [
+            f for f in skill.memory.values() if f is not field and f.name.startswith(stem + "_")
+        ]
+    for candidate in candidates:
+        match = _EXAMPLE.search(candidate.description or "")
+        if match:
+            return match.group(1).strip()
+    return None
+
+
+def first_text(response: Response | None) -> str | None:
+    """The default (or first) variant's text of a response."""
+    if response is None or not response.variants:
+        return None
+    default = next((v for v in response.variants if v.condition is None), response.variants[0])
+    return default.text
+
+
+def question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
+    """Categorical fields of the skill the agent asks the customer for."""
+    asked = {
+        f"{skill.id}.{s.target}"
+        for b in skill.blocks.values()
+        for s in b.steps
+        if s.kind == "collect"
+    }
+    asked |= {i.name for i in prose_items(skill) if i.kind == "ask_field" and i.name}
+    for field in skill.memory.values():
+        if setting_steps(skill, field.name):
+            asked.add(field.qualified)
+    return [
+        f
+        for f in skill.memory.values()
+        if f.qualified in asked and f.type == "categorical" and f.enum_values
+    ]
+
+
+def fallback_value(choices: list[Choice]) -> Any:
+    """The catch-all value ("anything else", "other") of a field, if it has one."""
+    for choice in choices:
+        text = " ".join(choice.phrases).lower() + " " + str(choice.value).lower()
+        if re.search(r"\b(?:anything\s+else|other|general|misc)", text):
+            return choice.value
+    return None
+
+
+#: Seed project fields a channel knows before the conversation (never the identity under test).
+_CHANNEL = re.compile(r"phone|language|locale|channel|country|time_?zone|region|market", re.I)
+
+
+def channel_fields(defs: MantleDefinitions) -> list[MemoryField]:
+    """Seed project fields that are channel context (`caller_phone`, `preferred_language`)."""
+    return [f for f in defs.memory.values() if f.seed and _CHANNEL.search(f.name)]
+
+
+__all__ = [
+    "all_choices",
+    "buttons_for",
+    "channel_fields",
+    "example_value",
+    "fallback_value",
+    "field_choices",
+    "first_text",
+    "question_fields",
+    "routing_conditions",
+    "routing_fields",
+    "setting_steps",
+    "skill_field",
+    "value_groups",
+]

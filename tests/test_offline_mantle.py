@@ -1,0 +1,252 @@
+"""The offline Mantle drafter: valid, lint-clean, deterministic, playable, shaped by direction."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import EXAMPLES
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline import OfflineEngine
+from agentflows.drafting.offline._direction import Choice, parse_direction
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_testdata import CUSTOMERS, FAILING, NEGATIVE
+from agentflows.planning._mantle import plan_mantle
+from evalcore.definitions import load_project
+from evalcore.dialects import get_dialect
+from evalcore.validation import check_data
+
+BANK = EXAMPLES / "bank"
+MANTLE = get_dialect("mantle")
+DIRECTION = (
+    "an impatient customer with a cracked chip; assert card_replace completes and the reason "
+    "is never asked twice"
+)
+_STEP = re.compile(r"^\d+\.\s.*$", re.MULTILINE)
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return load_project(BANK)
+
+
+def quoted_lines(context: str) -> list[str]:
+    """What the offline simulator plays: every double-quoted string in the numbered steps."""
+    return [q for step in _STEP.findall(context) for q in _QUOTED.findall(step)]
+
+
+def all_behaviors(project, direction=None):
+    for skill in sorted(project.mantle.skills):
+        yield from plan_mantle(project, skill, direction).behaviors
+
+
+def draft(project, behavior, direction=None):
+    return draft_mantle(DraftContext(project, "mantle", behavior, direction))
+
+
+@pytest.mark.parametrize("direction", [None, DIRECTION])
+def test_every_draft_is_valid_and_lint_clean(bank, direction):
+    for behavior in all_behaviors(bank, direction):
+        data = draft(bank, behavior, direction)
+        findings = check_data(data, MANTLE, bank)
+        assert findings == [], (behavior.id, [(f.code, f.path, f.message) for f in findings])
+        scenario = data["scenario"]
+        assert scenario["name"] == behavior.title
+        assert scenario["type"] == behavior.type
+        assert scenario["goals"]["assertions"], behavior.id
+        assert scenario["goals"]["criteria"], behavior.id
+
+
+def test_drafts_are_deterministic(bank):
+    for behavior in all_behaviors(bank, DIRECTION):
+        first = MANTLE.dump(draft(bank, behavior, DIRECTION))
+        second = MANTLE.dump(draft(bank, behavior, DIRECTION))
+        assert first == second, behavior.id
+
+
+async def test_the_offline_engine_drafts_mantle(bank):
+    behavior = plan_mantle(bank, "check_balance", None).behaviors[0]
+    result = await OfflineEngine().draft(DraftContext(bank, "mantle", behavior))
+    assert result.data == draft(bank, behavior)
+
+
+def test_numbered_steps_carry_the_quoted_user_lines(bank):
+    for behavior in all_behaviors(bank):
+        context = draft(bank, behavior)["scenario"]["simulation_context"]
+        persona, _, steps = context.partition("\nFollow these steps:\n")
+        assert '"' not in persona, behavior.id
+        lines = steps.strip().splitlines()
+        assert [int(line.split(".", 1)[0]) for line in lines] == list(range(1, len(lines) + 1))
+        for line in lines:
+            assert line.count('"') in (0, 2), line
+            if '"' in line:
+                assert re.match(r'^\d+\. .+, say( instead)?: "[^"]+"', line), line
+        played = quoted_lines(context)
+        assert played and played[0] == _QUOTED.findall(lines[0])[0]
+        assert len(played) == sum('"' in line for line in lines)
+
+
+def test_card_replace_lines_follow_the_skill(bank):
+    plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
+    context = draft(bank, plan["stolen"])["scenario"]["simulation_context"]
+    lines = quoted_lines(context)
+    customer = next(c for c in (*CUSTOMERS,) if c.date_of_birth in lines[1])
+    assert lines == [
+        "Can you send me a replacement card?",
+        f"{customer.date_of_birth}, postcode {customer.postcode}",
+        "The Everyday Debit ending 4821, please.",
+        "It was stolen.",
+        "Standard, please.",
+        "No, I haven't.",
+        "Yes, please go ahead.",
+        "No, that's all, thanks.",
+    ]
+    refused = quoted_lines(
+        draft(bank, plan["refused_place_replacement_order"])["scenario"]["simulation_context"]
+    )
+    assert refused[-2] == "No, please don't. I've changed my mind."
+    out_of_order = quoted_lines(draft(bank, plan["out_of_order"])["scenario"]["simulation_context"])
+    assert (
+        out_of_order[0] == "Can you send me a replacement card? It never arrived. Standard, please."
+    )
+    assert "It never arrived." not in out_of_order[1:]
+
+
+def test_seeds_are_channel_context_only(bank):
+    for behavior in all_behaviors(bank):
+        slots = draft(bank, behavior)["scenario"]["setup"]["initial_slots"]
+        assert set(slots) == {"project.caller_phone", "project.preferred_language"}
+    plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
+    failing = draft(bank, plan["place_replacement_order_fails"])["scenario"]
+    assert failing["setup"]["initial_slots"]["project.caller_phone"] == FAILING.phone
+    negative = draft(bank, plan["not_eligible"])["scenario"]
+    assert negative["setup"]["initial_slots"]["project.caller_phone"] == NEGATIVE.phone
+
+
+def test_refusal_asserts_denial_and_that_the_tool_did_not_run(bank):
+    plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
+    goals = draft(bank, plan["refused_place_replacement_order"])["scenario"]["goals"]
+    assertions = goals["assertions"]
+    assert {"bot_uttered": {"utter_name": "utter_order_not_placed"}} in assertions
+    assert {"bot_did_not_utter": {"utter_name": "utter_order_placed"}} in assertions
+    assert {"memory_was_not_set": [{"name": "card_replace.order_id"}]} in assertions
+    assert not any(
+        "tool_executed" in a and a["tool_executed"]["tool_name"] == "place_replacement_order"
+        for a in assertions
+    )
+    assert any("place_replacement_order never runs" in c for c in goals["criteria"])
+
+
+def test_happy_path_assertions_are_structural(bank):
+    plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
+    assertions = draft(bank, plan["damaged"])["scenario"]["goals"]["assertions"]
+    assert {"skill_completed": {"skill_id": "card_replace"}} in assertions
+    assert {"ordered_block_completed": {"skill_id": "card_replace", "block_id": "pick_card"}} in (
+        assertions
+    )
+    memory = next(a["memory_was_set"] for a in assertions if "memory_was_set" in a)
+    assert {"name": "card_replace.replacement_reason", "value": "damaged"} in memory
+    assert {
+        "memory_was_not_set": [
+            {"name": "card_replace.fraud_reported"},
+            {"name": "card_replace.card_blocked"},
+        ]
+    } in assertions
+    order = next(
+        a["tool_executed"]
+        for a in assertions
+        if a.get("tool_executed", {}).get("tool_name") == "order_replacement"
+    )
+    assert order == {
+        "tool_name": "order_replacement",
+        "source": "local",
+        "skill_id": "card_replace",
+        "arguments": {"shipping": "standard"},
+        "is_error": False,
+    }
+    sequencing = next(a["sequencing"] for a in assertions if "sequencing" in a)
+    assert sequencing[0] == {"skill_activated": {"skill_id": "card_replace"}}
+    assert sequencing[-1] == {"skill_completed": {"skill_id": "card_replace"}}
+    assert not any("text_matches" in str(a) for a in assertions)
+
+
+def test_digression_and_escalation_assertions(bank):
+    plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
+    digression = draft(bank, plan["digression"])["scenario"]["goals"]["assertions"]
+    assert {"skill_interrupted": {"skill_id": "card_replace", "step_id": "select_card"}} in (
+        digression
+    )
+    assert {"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}} in digression
+    escalation = draft(bank, plan["escalation"])["scenario"]["goals"]["assertions"]
+    assert {"skill_activated": {"skill_id": "human_handoff"}} in escalation
+    assert {"memory_was_set": [{"name": "human_handoff.handoff_queue", "value": "cards"}]} in (
+        escalation
+    )
+
+
+def test_direction_changes_persona_criteria_assertions_and_value(bank):
+    plain = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
+    directed = {b.case: b for b in plan_mantle(bank, "card_replace", DIRECTION).behaviors}
+    before = draft(bank, plain["damaged"])["scenario"]
+    after = draft(bank, directed["damaged"], DIRECTION)["scenario"]
+    assert after["simulation_context"].startswith(
+        "You are an impatient customer with a cracked chip."
+    )
+    assert not before["simulation_context"].startswith("You are an impatient")
+    assert "The reason is never asked twice" in after["goals"]["criteria"]
+    assert "The reason is never asked twice" not in before["goals"]["criteria"]
+    assert {"skill_completed": {"skill_id": "card_replace"}} in after["goals"]["assertions"]
+    # value choice: the correction case now replaces a damaged card (order_replacement)
+    corrected = draft(bank, directed["correction"], DIRECTION)["scenario"]
+    assert "It's damaged." in quoted_lines(corrected["simulation_context"])
+    # a tool that must not run becomes a criterion and a never-uttered success response
+    refuse = plan_mantle(bank, "card_replace", "make sure place_replacement_order is not called")
+    case = next(b for b in refuse.behaviors if b.case == "refused_place_replacement_order")
+    goals = draft(bank, case, "make sure place_replacement_order is not called")["scenario"]
+    assert "place_replacement_order is never called" in goals["goals"]["criteria"]
+
+
+def test_direction_parser_rules():
+    choices = [
+        Choice(
+            "card_replace.replacement_reason",
+            "damaged",
+            (
+                "also a chip or stripe that stopped working, or a bent or cracked card",
+                "It's damaged",
+            ),
+        ),
+        Choice("card_replace.replacement_reason", "lost", ("I lost it",)),
+        Choice("card_replace.replacement_reason", "not_received", ("It never arrived",)),
+    ]
+    parsed = parse_direction(
+        "Generate a scenario where an impatient customer wants a replacement for a card with a "
+        "cracked chip. Assert that card_replace completes and that the agent never asks for "
+        "the reason twice.",
+        skills=["card_replace"],
+        tools=["place_replacement_order"],
+        choices=choices,
+    )
+    assert parsed.persona == (
+        "You are an impatient customer who wants a replacement for a card with a cracked chip."
+    )
+    assert [(r.text, r.check) for r in parsed.requirements] == [
+        ("card_replace completes", "skill_completed"),
+        ("The agent never asks for the reason twice", None),
+    ]
+    assert parsed.values == {"card_replace.replacement_reason": "damaged"}
+    # requirement clauses select a value only by its own words
+    assert (
+        parse_direction("check that the reason is never asked twice", choices=choices).values == {}
+    )
+    assert parse_direction("a customer whose card never arrived", choices=choices).values == {
+        "card_replace.replacement_reason": "not_received"
+    }
+    tool = parse_direction(
+        "ensure place_replacement_order is not called", tools=["place_replacement_order"]
+    )
+    assert tool.requirements[0].check == "tool_not_executed"
+    assert "refusal" in parse_direction("the customer refuses the order").themes
+    assert parse_direction(None).empty
