@@ -1,0 +1,50 @@
+"""Demo agents: deterministic, in-process targets that make casegen runnable with no service.
+
+    target = make_demo_target("bank")                          # the `demo:bank` target
+    broken = make_demo_target("bank", skip_confirmation=True)  # a mutation, for tests
+    session = await target.open(run_case, 1)
+
+Each demo plays one example project the way its real runtime would, without a model, so the
+same case gives the same events every time. Keyword flags are the demo's documented
+mutations: switches that make it wrong on purpose, so a test can show that a case catches
+the fault.
+
+`DEMOS` maps a demo name to `"<module>:<class>"`; the class is imported only when asked for,
+so one demo's import problem never breaks another. Add a demo with one line.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from ...errors import UserError
+from ...suggest import did_you_mean
+from .._protocol import AgentTarget
+
+DEMOS: dict[str, str] = {
+    "bank": "evalcore.agents.demo._bank:BankTarget",
+}
+
+
+def demo_names() -> list[str]:
+    return sorted(DEMOS)
+
+
+def make_demo_target(name: str, **flags: Any) -> AgentTarget:
+    """The `demo:<name>` target, built with the demo's keyword flags (mutations, project)."""
+    entry = DEMOS.get(name)
+    if entry is None:
+        raise UserError(
+            f"unknown demo agent '{name}'",
+            hint=did_you_mean(name, DEMOS, what="demo") or "demos: " + ", ".join(demo_names()),
+        )
+    module_name, _, class_name = entry.partition(":")
+    target_class = getattr(import_module(module_name), class_name)
+    try:
+        return target_class(**flags)
+    except TypeError as exc:  # an unknown flag
+        raise UserError(f"demo:{name}: {exc}") from exc
+
+
+__all__ = ["DEMOS", "demo_names", "make_demo_target"]
