@@ -137,7 +137,7 @@ def _run_interactive(paths: list[Path], project: Path | None, critic: ReviewMode
 
     try:
         final = asyncio.run(drive())
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, EOFError):  # Ctrl-C, or input closed: stop, resumable
         final = None
     if final is None:
         stdout.print(
@@ -158,7 +158,7 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
     _show(question)
     while True:
         key = Prompt.ask(
-            "[a]ccept / [e]dit / [r]eject / re[g]enerate / [q]uit",
+            escape("[a]ccept / [e]dit / [r]eject / re[g]enerate / [q]uit"),
             choices=list(_KEYS),
             show_choices=False,
             console=stdout,
@@ -179,7 +179,8 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
                 continue
             return {"action": action, "comment": comment}
         if action == "reject":
-            reason = Prompt.ask("reason (optional)", default="", console=stdout)
+            reason = Prompt.ask("reason (optional)", default="", show_default=False,
+                                console=stdout)
             return {"action": action, "reason": reason}
         return {"action": action}
 
