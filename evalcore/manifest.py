@@ -62,6 +62,9 @@ def load_manifest(path: Path) -> Manifest:
 
 def save_manifest(path: Path, manifest: Manifest) -> None:
     payload: dict[str, Any] = manifest.model_dump(mode="json")
+    for entry in payload["cases"].values():
+        if entry.get("review") is None:
+            entry.pop("review", None)  # unreviewed is the default; keep the file quiet
     payload["cases"] = dict(sorted(payload["cases"].items()))
     atomic_write_text(path, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
@@ -76,9 +79,9 @@ def relevant_sources(project: Project, dialect: str, source: str) -> dict[str, s
     def wanted(path: str) -> bool:
         top = path.split("/", 1)[0]
         if dialect == "mantle":
-            return path.startswith(f"skills/{source}/") or top != "skills" and not path.startswith(
-                "eval/"
-            )
+            own_skill = path.startswith(f"skills/{source}/")
+            project_wide = top not in ("skills", "eval")
+            return own_skill or project_wide
         if dialect == "anychat":
             if top == "playbooks":
                 return Path(path).stem == source

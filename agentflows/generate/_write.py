@@ -125,6 +125,8 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
             # matches the definitions as they are now (otherwise it would stay "stale").
             sources=relevant_sources(ctx.project, ctx.dialect.name, record["source"]),
             content_sha256=digest,
+            # A verdict holds for the bytes it was given on; new content needs a new review.
+            review=previous.review if unchanged else None,
         )
     save_manifest(manifest_file, manifest)
     return manifest_file
