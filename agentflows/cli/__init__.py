@@ -6,7 +6,19 @@ import sys
 
 from evalcore.errors import UserError
 
-from . import _assert, _generate, _repair, _review, _revise, _run, _sources, _status, _validate  # noqa: F401 (register)
+from . import (  # noqa: F401 (register)
+    _assert,
+    _generate,
+    _mcp,
+    _repair,
+    _review,
+    _revise,
+    _run,
+    _sources,
+    _status,
+    _triage,
+    _validate,
+)
 from ._app import app
 from ._output import stderr
 

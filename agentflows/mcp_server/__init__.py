@@ -1,0 +1,63 @@
+"""casegen's MCP server: the CLI's commands as typed tools for coding agents (stdio).
+
+    casegen mcp                      # serve the project of the current folder
+    casegen mcp --project examples/bank
+
+Tools: list_sources, generate_cases, validate_cases, repair_cases, run_cases, review_cases,
+triage_results (docs/mcp.md). Each returns the JSON its CLI command prints with `--json` as
+structured content; problems the caller can fix come back as tool errors with the CLI's
+message and hint, and the server keeps serving.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evalcore.errors import UserError
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+SERVER_NAME = "casegen"
+INSTRUCTIONS = (
+    "casegen drafts, checks and runs test cases for conversational agents (Rasa Mantle "
+    "scenarios, Anychat test cases, base44 evals). Typical loop: list_sources to learn the "
+    "real ids; generate_cases for a skill or playbook; validate_cases and repair_cases on the "
+    "files; review_cases for quality; run_cases against the agent; triage_results on the "
+    "results folder to see which turn broke and whether to fix the Skill, the Instruction, "
+    "the Scenario or the Tool. Paths are relative to the folder the server runs in."
+)
+
+
+def build_server(project: Path | None = None) -> MCPServer:
+    """The server with every tool registered; `project` is the default project."""
+    try:
+        from mcp.server.mcpserver import MCPServer
+    except ImportError:
+        raise UserError(
+            "casegen mcp needs the MCP Python SDK 2.x",
+            hint="pip install 'mcp>=2'",
+        ) from None
+    from importlib.metadata import PackageNotFoundError, version
+
+    from ._tools import register
+
+    try:
+        casegen_version = version("casegen")
+    except PackageNotFoundError:
+        casegen_version = ""
+    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=casegen_version,
+                       log_level="WARNING")
+    register(server, project)
+    return server
+
+
+def serve(project: Path | None = None) -> None:
+    """Serve over stdio until the client closes the connection."""
+    if project is not None and not project.is_dir():
+        raise UserError(f"project folder does not exist: {project}")
+    build_server(project).run("stdio")
+
+
+__all__ = ["INSTRUCTIONS", "SERVER_NAME", "build_server", "serve"]

@@ -1,0 +1,110 @@
+"""Output schemas of the MCP tools: the shapes `casegen <command> --json` prints.
+
+The payloads themselves come from the same functions as the CLI; these models only publish
+their shape (`outputSchema`) so a client can rely on the keys. Every model allows extra keys,
+so a field added to a CLI payload reaches MCP clients without a schema change here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class SourcesOutput(_Open):
+    """`casegen sources --json`: every id the project defines."""
+
+    root: str = Field(description="The project folder.")
+    kind: str = Field(description="mantle, anychat or agent_skills.")
+    warnings: list[str] = Field(default_factory=list,
+                                description="Definition files that could not be read fully.")
+
+
+class FileRecord(_Open):
+    """One file's validation outcome (repair adds repairs, diff, written)."""
+
+    path: str
+    dialect: str | None = Field(description="mantle, anychat, base44, or null when unknown.")
+    valid: bool
+    errors: list[dict[str, Any]] = Field(
+        description="Findings: code, severity, path (JSON Pointer), line, message, value, "
+        "suggestion.")
+    warnings: list[dict[str, Any]]
+
+
+class ValidateOutput(_Open):
+    """`casegen validate --json`."""
+
+    files: list[FileRecord]
+    summary: dict[str, int] = Field(description="files, valid, invalid.")
+
+
+class RepairOutput(_Open):
+    """`casegen repair --json`."""
+
+    files: list[FileRecord]
+    summary: dict[str, int] = Field(description="files, repaired, valid, invalid.")
+    dry_run: bool
+
+
+class GenerateOutput(_Open):
+    """`casegen generate --json`: the run report (plus `pr` when a branch was made)."""
+
+    run_id: str
+    engine: str = Field(description="offline, or the model engine that drafted.")
+    cases: list[dict[str, Any]] = Field(
+        description="Written cases: path, status, type, behavior, assertions, criteria, ...")
+    failed: list[dict[str, Any]] = Field(description="Cases that stayed invalid, with errors.")
+
+
+class RunOutput(_Open):
+    """`casegen run --json`: the runs and where the results folder is."""
+
+
+class ReviewOutput(_Open):
+    """`casegen review --json`: review comments per file."""
+
+
+class TriageFailure(_Open):
+    case: str
+    slug: str
+    run: int
+    turn: int | None = Field(description="The first turn where the run went wrong.")
+    bucket: Literal["Skill", "Instruction", "Scenario", "Tool"]
+    evidence: list[dict[str, Any]] = Field(description="{kind, turn, text} items.")
+    fix: str
+    method: str = Field(description="rules, or rules+llm:<model>.")
+
+
+class TriageOutput(_Open):
+    """`casegen triage --json`."""
+
+    results_dir: str
+    failures: list[TriageFailure]
+    summary: dict[str, int] = Field(description="Failed runs per bucket.")
+
+
+class ErrorOutput(_Open):
+    """The structured content of a tool error (a bad path, an unknown target, ...)."""
+
+    error: str
+    hint: str | None = None
+
+
+__all__ = [
+    "ErrorOutput",
+    "FileRecord",
+    "GenerateOutput",
+    "RepairOutput",
+    "ReviewOutput",
+    "RunOutput",
+    "SourcesOutput",
+    "TriageFailure",
+    "TriageOutput",
+    "ValidateOutput",
+]

@@ -1,0 +1,186 @@
+"""The case a run played and the project it belongs to, as far as they can be found.
+
+Triage reads the case file for what the run record does not carry: the assertions as
+written, `setup.initial_slots`, the simulation context, and whether the case still lints
+clean against the project's real ids. Everything is optional: a run whose case moved or
+whose project is not on disk is still triaged, from the record alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalcore.definitions import Project, find_project, load_project
+from evalcore.dialects import detect_dialect
+from evalcore.documents import load_document
+from evalcore.errors import UserError
+from evalcore.findings import Finding
+from evalcore.validation import ProjectCache, validate_file
+
+from ._records import RunRecord
+
+_CASE_SUFFIXES = (".yml", ".yaml", ".json")
+_SKIP = {"results", "node_modules", ".git", ".casegen", ".venv"}
+
+
+@dataclass
+class CaseContext:
+    path: Path | None = None
+    dialect: str | None = None
+    scenario: Mapping[str, Any] = field(default_factory=dict)
+    """Mantle: the `scenario` mapping of the case file."""
+    project: Project | None = None
+    errors: list[Finding] = field(default_factory=list)
+    """Schema and reference-lint errors of the case against the project."""
+
+    @property
+    def display(self) -> str | None:
+        """The case path as a person would type it (relative to the working folder)."""
+        if self.path is None:
+            return None
+        try:
+            return str(self.path.resolve().relative_to(Path.cwd().resolve()))
+        except ValueError:
+            return str(self.path)
+
+    @property
+    def assertions(self) -> list[Any]:
+        goals = self.scenario.get("goals")
+        items = goals.get("assertions") if isinstance(goals, Mapping) else None
+        return list(items) if isinstance(items, list) else []
+
+    @property
+    def initial_slots(self) -> dict[str, Any]:
+        """`setup.initial_slots` with bare project keys written `project.<key>`."""
+        setup = self.scenario.get("setup")
+        slots = setup.get("initial_slots") if isinstance(setup, Mapping) else None
+        if not isinstance(slots, Mapping):
+            return {}
+        return {(k if "." in str(k) else f"project.{k}"): v for k, v in slots.items()}
+
+    @property
+    def simulation_context(self) -> str:
+        value = self.scenario.get("simulation_context")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def skill_ids(self) -> set[str]:
+        mantle = self.project.mantle if self.project is not None else None
+        return set(mantle.skills) if mantle is not None else set()
+
+    def expected_skills(self, record: RunRecord) -> list[str]:
+        """Skills the case expects, in the order its assertions first name them.
+
+        A `skill_id` anywhere in an assertion, a memory key's skill namespace, or the skill
+        that owns a local tool the case expects. Without the case file, skill events named
+        in the assertion details; last, the skill the case's file name starts with
+        (`<skill>_<case>.yml`, the Mantle naming convention).
+        """
+        found: list[str] = []
+        known = self.skill_ids
+        mantle = self.project.mantle if self.project is not None else None
+        for item in self.assertions:
+            for key, value in _walk(item):
+                if key == "skill_id" and isinstance(value, str):
+                    found.append(value)
+                elif key in ("name", "memory_was_set", "memory_was_cleared") and isinstance(
+                    value, str
+                ):
+                    namespace = value.partition(".")[0]
+                    if namespace in known:
+                        found.append(namespace)
+                elif key == "tool_name" and isinstance(value, str) and mantle is not None:
+                    found += [s.id for s in mantle.skills.values() if value in s.tools]
+        if not found:
+            for check in record.assertions:
+                match = re.search(r"skill_(?:activated|completed) ([\w-]+)", check.detail)
+                if match:
+                    found.append(match.group(1))
+        if not found and known:
+            prefixes = [s for s in known if record.slug.startswith(s)]
+            found += sorted(prefixes, key=len, reverse=True)[:1]
+        return list(dict.fromkeys(found))
+
+
+def _walk(value: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield str(key), item
+            yield from _walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk(item)
+
+
+class CaseLoader:
+    """Finds and reads cases and projects once per triage, however many runs share them."""
+
+    def __init__(self, results_dir: Path, project: Path | None = None) -> None:
+        self.results_dir = results_dir.resolve()
+        self.explicit = load_project(project) if project is not None else None
+        self._projects: dict[Path, Project] = {}
+        self._cases: dict[str, CaseContext] = {}
+
+    def for_run(self, record: RunRecord) -> CaseContext:
+        key = f"{record.case_path}|{record.slug}"
+        if key not in self._cases:
+            self._cases[key] = self._load(record)
+        return self._cases[key]
+
+    def _load(self, record: RunRecord) -> CaseContext:
+        project = self.explicit or self._project_at(self.results_dir)
+        path = self._locate(record, project)
+        if path is None:
+            return CaseContext(project=project)
+        if self.explicit is None:
+            project = self._project_at(path.parent) or project
+        doc = load_document(path)
+        dialect = detect_dialect(doc.data, path) if doc.data is not None else None
+        context = CaseContext(path=path, dialect=dialect.name if dialect else None,
+                              project=project)
+        if isinstance(doc.data, Mapping) and isinstance(doc.data.get("scenario"), Mapping):
+            context.scenario = doc.data["scenario"]
+        if dialect is not None:
+            projects = ProjectCache(project.root if project is not None else None)
+            report = validate_file(path, projects=projects, explicit=True)
+            context.errors = report.errors if report is not None else []
+        return context
+
+    def _project_at(self, folder: Path) -> Project | None:
+        root = find_project(folder)
+        if root is None:
+            return None
+        root = root.resolve()
+        if root not in self._projects:
+            try:
+                self._projects[root] = load_project(root)
+            except UserError:
+                return None
+        return self._projects[root]
+
+    def _locate(self, record: RunRecord, project: Project | None) -> Path | None:
+        """The recorded case path (absolute, or relative to the working folder or any
+        folder above the run file), else a case file named `<slug>.*` in the project."""
+        recorded = record.case_path
+        if recorded:
+            candidate = Path(recorded)
+            bases = [Path.cwd(), *record.file.resolve().parents]
+            options = [candidate] if candidate.is_absolute() else [b / candidate for b in bases]
+            for option in options:
+                if option.is_file():
+                    return option
+        if project is None:
+            return None
+        for suffix in _CASE_SUFFIXES:
+            for hit in sorted(project.root.rglob(f"{record.slug}{suffix}")):
+                parts = hit.relative_to(project.root).parts[:-1]
+                if not any(p in _SKIP or p.startswith(".") for p in parts):
+                    return hit
+        return None
+
+
+__all__ = ["CaseContext", "CaseLoader"]
