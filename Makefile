@@ -24,7 +24,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check agentflows evalcore tests benchmarks
 
 bench: $(STAMP)
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks generation
+	$(BIN)/python -m benchmarks runner
 
 clean:
 	rm -rf $(VENV) .casegen build dist *.egg-info

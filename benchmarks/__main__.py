@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import generation
+from . import generation, runner
 
-BENCHMARKS = {"generation": generation.main}
+BENCHMARKS = {"generation": generation.main, "runner": runner.main}
 
 
 def run(argv: list[str]) -> int:
