@@ -223,3 +223,51 @@ def test_a_failing_model_leaves_the_rules_verdict_and_warns(
     [item] = failed["failures"]
     assert (item["bucket"], item["method"]) == ("Skill", "rules")
     assert "model review failed" in failed["warnings"][0]
+
+
+def _anychat_run(tmp_path: Path, events: list[dict[str, Any]]) -> Path:
+    folder = tmp_path / "results" / "2026-03-09_09-00-00" / "book-cleaning-new-patient"
+    folder.mkdir(parents=True)
+    (folder / "run_1.json").write_text(json.dumps({
+        "scenario_name": "New patient books a cleaning", "scenario_slug":
+        "book-cleaning-new-patient", "case_path": str(
+            EXAMPLES / "clinic" / "cases" / "book-cleaning-new-patient.json"),
+        "dialect": "anychat", "run_index": 1, "status": "failed", "eval_passed": False,
+        "errored": False, "stop_reason": "simulator_done",
+        "transcript": [
+            {"turn": 1, "role": "user", "text": "Hi, can I book a teeth cleaning this week?"},
+            {"turn": 1, "role": "agent", "text": "Here are the next openings: [ask.time]"},
+            {"turn": 2, "role": "user", "text": "[slot 0]"},
+            {"turn": 2, "role": "agent", "text": "Sorry, something went wrong."},
+        ],
+        "events": events,
+        "assertions": [{"index": 2, "type": "appointmentCreated", "passed": False,
+                        "detail": "expected an appointment to be created; none was"}],
+        "criteria": [],
+    }), "utf-8")
+    return tmp_path / "results"
+
+
+def test_anychat_wrong_playbook_is_skill(tmp_path: Path) -> None:
+    results = _anychat_run(tmp_path, [
+        {"event": "user", "text": "Hi, can I book a teeth cleaning this week?"},
+        {"event": "playbook_switched", "from": "general", "to": "cancel"},
+        {"event": "user", "text": "[slot 0]"},
+    ])
+    [item] = triage_results(results, model="offline")["failures"]
+    assert (item["bucket"], item["turn"], item["rule"]) == ("Skill", 1, "wrong-skill")
+    assert "playbooks/book.yml" in item["fix"] and "playbooks/cancel.yml" in item["fix"]
+
+
+def test_anychat_tool_error_is_tool(tmp_path: Path) -> None:
+    results = _anychat_run(tmp_path, [
+        {"event": "user", "text": "Hi, can I book a teeth cleaning this week?"},
+        {"event": "playbook_switched", "from": "general", "to": "book"},
+        {"event": "tool_called", "name": "check_availability", "args": {}, "result": {}},
+        {"event": "user", "text": "[slot 0]"},
+        {"event": "tool_called", "name": "book_appointment", "args": {"slot": "s-0310-1030"},
+         "result": {"error": "calendar unavailable"}, "is_error": True},
+    ])
+    [item] = triage_results(results, model="offline")["failures"]
+    assert (item["bucket"], item["turn"]) == ("Tool", 2)
+    assert "book_appointment" in item["evidence"][0]["text"]

@@ -33,6 +33,8 @@ class CaseContext:
     dialect: str | None = None
     scenario: Mapping[str, Any] = field(default_factory=dict)
     """Mantle: the `scenario` mapping of the case file."""
+    checks: Mapping[str, Any] = field(default_factory=dict)
+    """Anychat: `expect.checks` of the case file."""
     project: Project | None = None
     errors: list[Finding] = field(default_factory=list)
     """Schema and reference-lint errors of the case against the project."""
@@ -80,6 +82,8 @@ class CaseContext:
         in the assertion details; last, the skill the case's file name starts with
         (`<skill>_<case>.yml`, the Mantle naming convention).
         """
+        if self.dialect == "anychat":
+            return self._expected_playbooks()
         found: list[str] = []
         known = self.skill_ids
         mantle = self.project.mantle if self.project is not None else None
@@ -104,6 +108,32 @@ class CaseContext:
             prefixes = [s for s in known if record.slug.startswith(s)]
             found += sorted(prefixes, key=len, reverse=True)[:1]
         return list(dict.fromkeys(found))
+
+
+    def _expected_playbooks(self) -> list[str]:
+        """Anychat: `activePlaybookAtEnd`; without it, the playbooks that alone can call a
+        tool the case expects to be called (a tool shared by several says nothing)."""
+        end = self.checks.get("activePlaybookAtEnd")
+        if isinstance(end, str) and end.strip():
+            return [end.strip()]
+        anychat = self.project.anychat if self.project is not None else None
+        called = self.checks.get("toolsCalled")
+        if anychat is None or not isinstance(called, Mapping):
+            return []
+        found: list[str] = []
+        for tool in called:
+            owners = [p.id for p in anychat.playbooks.values() if tool in p.tools]
+            if len(owners) == 1:
+                found.append(owners[0])
+        return list(dict.fromkeys(found))
+
+    def definition_of(self, skill_id: str) -> str:
+        """The file that defines a skill (Mantle) or playbook (Anychat), for fixes."""
+        anychat = self.project.anychat if self.project is not None else None
+        if anychat is not None and skill_id in anychat.playbooks:
+            source = anychat.playbooks[skill_id].source
+            return source.file if source is not None else f"playbooks/{skill_id}.yml"
+        return f"skills/{skill_id}/skill.md"
 
 
 def _walk(value: Any) -> Iterator[tuple[str, Any]]:
@@ -142,8 +172,12 @@ class CaseLoader:
         dialect = detect_dialect(doc.data, path) if doc.data is not None else None
         context = CaseContext(path=path, dialect=dialect.name if dialect else None,
                               project=project)
-        if isinstance(doc.data, Mapping) and isinstance(doc.data.get("scenario"), Mapping):
-            context.scenario = doc.data["scenario"]
+        data = doc.data if isinstance(doc.data, Mapping) else {}
+        if context.dialect == "mantle" and isinstance(data.get("scenario"), Mapping):
+            context.scenario = data["scenario"]
+        expect = data.get("expect") if context.dialect == "anychat" else None
+        if isinstance(expect, Mapping) and isinstance(expect.get("checks"), Mapping):
+            context.checks = expect["checks"]
         if dialect is not None:
             projects = ProjectCache(project.root if project is not None else None)
             report = validate_file(path, projects=projects, explicit=True)

@@ -39,7 +39,7 @@ def render(facts: Facts, diagnosis: Diagnosis) -> list[tuple[str, str]]:
     record, case = facts.record, facts.case
     case_text = json.dumps(
         {"name": record.case, "slug": record.slug, "path": str(case.path or ""),
-         "scenario": case.scenario},
+         "scenario": case.scenario or None, "checks": case.checks or None},
         indent=2, ensure_ascii=False, default=str,
     )
     failed = "\n".join(e.text for e in [*diagnosis.evidence, *diagnosis.notes]

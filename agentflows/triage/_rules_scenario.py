@@ -1,0 +1,165 @@
+"""Rules that blame the case itself (Scenario): it contradicts the definitions, its
+`initial_slots` made the agent skip what it checks, or its simulated user broke character or
+went off-script."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from ._definitions import gating_keys
+from ._diagnosis import Diagnosis, Evidence, check_item, criterion_item
+from ._facts import Facts
+
+_OUT_OF_ROLE = re.compile(
+    r"\b(how (can|may) i (help|assist) you|as an ai\b|i('m| am) (an ai|an assistant|a virtual "
+    r"assistant|a language model|the assistant)|is there anything else i can help)",
+    re.I,
+)
+
+
+def case_contradicts_definitions(facts: Facts) -> Diagnosis | None:
+    failed = {c.result.index for c in facts.checks}
+    relevant = [
+        f for f in facts.case.errors
+        if f.path.startswith("/scenario/setup") or any(
+            f.path == f"/scenario/goals/assertions/{i}"
+            or f.path.startswith(f"/scenario/goals/assertions/{i}/") for i in failed
+        )
+    ]
+    if not relevant or facts.case.path is None:
+        return None
+    evidence = [
+        Evidence("case", f"{facts.case.display}:{f.line or '-'} [{f.code}] {f.path}: {f.message}"
+                 + (f" → {f.suggestion}" if f.suggestion else ""))
+        for f in relevant
+    ]
+    failing = [c for c in facts.checks if any(
+        f.path.startswith(f"/scenario/goals/assertions/{c.result.index}") for f in relevant)]
+    evidence += [check_item(c) for c in failing]
+    turns = [c.turn for c in failing if c.turn is not None]
+    first = relevant[0]
+    fix = (f"Edit the case {facts.case.display}: {first.message}"
+           + (f" ({first.suggestion})" if first.suggestion else "")
+           + ". The check cannot pass against this project as written; `casegen repair` fixes "
+           "close ids, `casegen validate` lists the rest.")
+    return Diagnosis("Scenario", min(turns, default=None), "case-contradicts-definitions",
+                     evidence, fix)
+
+
+def initial_slots_skip(facts: Facts) -> Diagnosis | None:
+    slots = facts.case.initial_slots
+    if not slots:
+        return None
+    for check in facts.checks:
+        for subject in check.subjects:
+            if facts.find(subject) and subject.kind != "memory":
+                continue
+            gates = gating_keys(facts.case.project, subject, facts.expected_skills)
+            for key, why in gates.items():
+                if key not in slots:
+                    continue
+                skill = subject.skill or next(iter(facts.expected_skills), None)
+                activated = [e.turn for e in facts.activations() if e.subject == skill]
+                turn = activated[0] if activated else (check.turn or 1)
+                evidence = [
+                    Evidence("case", f"setup.initial_slots sets {key} = {slots[key]!r}"),
+                    Evidence("definition", why),
+                    check_item(check),
+                ]
+                return Diagnosis(
+                    "Scenario", turn, "initial-slots-skip", evidence,
+                    f"The case pre-fills `{key}` in setup.initial_slots, so the agent rightly "
+                    f"skipped {subject.kind} `{subject.name}`. Remove `{key}` from "
+                    f"initial_slots so the step runs, or drop assertion {check.result.index} "
+                    f"({check.result.type}) from {facts.case.display or 'the case'}.",
+                )
+    return None
+
+
+def simulator_out_of_role(facts: Facts) -> Diagnosis | None:
+    record = facts.record
+    if record.simulator_failed:
+        turn = record.last_turn
+        return Diagnosis(
+            "Scenario", turn, "simulator-error",
+            [Evidence("transcript", f"the simulated user failed: {record.error}", turn)],
+            "The simulated user could not continue. Make simulation_context say who the user "
+            "is, what they want and when to stop (quote the exact lines to say); if it keeps "
+            "failing, use a more capable simulator model.",
+        )
+    for line in record.transcript:
+        if line.role == "user" and _OUT_OF_ROLE.search(line.text):
+            return Diagnosis(
+                "Scenario", line.turn, "simulator-out-of-role",
+                [Evidence("transcript", f"[T{line.turn}] user: “{line.text}” reads like the "
+                          "agent, not the customer", line.turn)],
+                f"The simulated user broke character at turn {line.turn}. Tighten "
+                "simulation_context: open with 'You are <customer>…', state the goal and quote "
+                "the lines to say; re-run the case.",
+            )
+    return None
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def _said_line(quoted: str, said: str) -> bool:
+    q, s = _norm(quoted), _norm(said)
+    return bool(q) and (q in s or difflib.SequenceMatcher(None, q, s).ratio() >= 0.75)
+
+
+def _script(context: str) -> list[str]:
+    """The user lines a simulation context quotes, in order (the simulator's own rule when
+    it is installed, else every double-quoted string)."""
+    try:
+        from evalcore.simulator._quoted import quoted_user_lines
+    except ImportError:
+        return [" ".join(m.split()) for m in re.findall(r"[“\"]([^”\"]+)[”\"]", context)]
+    return quoted_user_lines(context)
+
+
+def simulator_off_script(facts: Facts) -> Diagnosis | None:
+    transcript = facts.record.transcript
+    if not transcript or facts.record.stop_reason in ("agent_ended", "max_turns"):
+        return None
+    last = transcript[-1]
+    waiting = last.role == "agent" and last.text.rstrip().endswith("?")
+    stopped = last.role == "user" or waiting
+    if not stopped:
+        return None
+    script = _script(facts.case.simulation_context)
+    users = [ln for ln in transcript if ln.role == "user"]
+    position = 0
+    for line in users:
+        hit = next((j for j in range(position, len(script)) if _said_line(script[j], line.text)),
+                   None)
+        if hit is not None:
+            position = hit + 1
+    missing = script[position:]
+    inconclusive = [n for n, c in enumerate(facts.criteria) if c.result.verdict == "inconclusive"]
+    if not missing and not (not script and inconclusive and waiting):
+        return None
+    turn = last.turn
+    evidence = [Evidence("transcript", f"[T{last.turn}] {last.role}: “{last.text}” — the "
+                         "conversation ended here", last.turn)]
+    if missing:
+        evidence.append(Evidence(
+            "case", f"{len(missing)} scripted line(s) never said, first: “{missing[0]}”"))
+    evidence += [criterion_item(facts, n) for n in inconclusive]
+    question = f" (“{last.text}”)" if waiting else ""
+    return Diagnosis(
+        "Scenario", turn, "simulator-off-script", evidence,
+        f"The simulated user stopped at turn {turn} while the agent was waiting for an "
+        f"answer{question}. Make simulation_context's steps match the agent's questions "
+        "('When asked …, say: \"…\"') and say when to stop ('Stop once …'), then re-run.",
+    )
+
+
+__all__ = [
+    "case_contradicts_definitions",
+    "initial_slots_skip",
+    "simulator_off_script",
+    "simulator_out_of_role",
+]
