@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -54,6 +56,19 @@ def handle(request):
 """
 
 
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "casegen tests", "GIT_AUTHOR_EMAIL": "tests@casegen.invalid",
+    "GIT_COMMITTER_NAME": "casegen tests", "GIT_COMMITTER_EMAIL": "tests@casegen.invalid",
+}
+
+
+def _git_repo(folder: Path) -> None:
+    """Make the server's folder a repository with one commit (for `pr`)."""
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "bank"]):
+        subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True,
+                       env={**os.environ, **GIT_IDENTITY})
+
+
 def _server_command() -> tuple[str, list[str]]:
     script = Path(sys.executable).parent / "casegen"
     if script.is_file():
@@ -66,7 +81,7 @@ Call = tuple[str, dict[str, Any]]
 
 async def _session(folder: Path, calls: list[Call]) -> dict[str, Any]:
     command, args = _server_command()
-    params = StdioServerParameters(command=command, args=args, cwd=folder)
+    params = StdioServerParameters(command=command, args=args, cwd=folder, env=GIT_IDENTITY)
     out: dict[str, Any] = {"results": [], "progress": []}
     async with Client(params) as client:
         out["tools"] = (await client.list_tools()).tools
@@ -91,6 +106,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     shutil.copytree(EXAMPLES / "bank", folder)
     (folder / "eval" / "scenarios" / "bad.yml").write_text(BAD_CASE, "utf-8")
     (folder / "echo_agent.py").write_text(ECHO_AGENT, "utf-8")
+    _git_repo(folder)
     calls: dict[str, Call] = {
         "sources": ("list_sources", {}),
         "valid": ("validate_cases", {"paths": ["eval/scenarios/card_replace_stolen.yml"]}),
@@ -113,6 +129,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                                     "model": "offline"}),
     }
     if GENERATION:
+        calls["generate_pr"] = ("generate_cases", {
+            "targets": "card_replace", "count": 1, "model": "offline", "pr": True,
+            "branch": "casegen/mcp-test",
+        })
         calls["generate"] = ("generate_cases", {
             "targets": ["card_replace"], "count": 2, "model": "offline", "out": "drafted",
         })
@@ -216,6 +236,21 @@ def test_generate_offline_reports_progress_and_writes_cases(served: dict[str, An
     assert all(total is None or value <= total for value, total, _ in notes)
     done, total, message = notes[-1]
     assert message.startswith("done: 2 written") and done == total == report["planned"] + 1
+
+
+@pytest.mark.skipif(not GENERATION, reason="the generation flow is not complete on this branch")
+def test_generate_with_pr_commits_to_a_new_branch(served: dict[str, Any]) -> None:
+    result = served["generate_pr"]["result"]
+    assert not result.is_error, result.content[0].text
+    pr = result.structured_content["pr"]
+    assert pr["branch"] == "casegen/mcp-test" and pr["commit"]
+    assert any(f.endswith(".yml") for f in pr["files"])
+    assert pr["validation"]["invalid"] == 0
+    branches = subprocess.run(["git", "branch", "--list", "casegen/mcp-test"],
+                              cwd=served["folder"], capture_output=True, text=True).stdout
+    assert "casegen/mcp-test" in branches
+    notes = served["generate_pr"]["progress"]
+    assert notes and notes[-1][2].startswith("done: 1 written")
 
 
 def test_run_reports_progress_and_triage_reads_its_results(served: dict[str, Any]) -> None:
