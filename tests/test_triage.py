@@ -271,3 +271,29 @@ def test_anychat_tool_error_is_tool(tmp_path: Path) -> None:
     [item] = triage_results(results, model="offline")["failures"]
     assert (item["bucket"], item["turn"]) == ("Tool", 2)
     assert "book_appointment" in item["evidence"][0]["text"]
+
+
+async def test_broken_demo_bank_runs_are_triaged(tmp_path: Path) -> None:
+    """The bank demo's documented mutations, played through the runner, land in their
+    buckets: a failing tool is Tool, forgetting what the customer said is Instruction."""
+    demo = pytest.importorskip("evalcore.agents.demo")
+    pytest.importorskip("evalcore.agents.demo._bank")
+    from evalcore.runner import ResultsWriter, RunOptions, collect_cases, run_cases
+
+    scenarios = BANK / "eval" / "scenarios"
+    for stamp, case, flags in (
+        ("fail_tool", "card_replace_stolen.yml", {"fail_tool": "place_replacement_order"}),
+        ("forget_reason", "check_balance_savings_happy.yml", {"forget_reason": True}),
+    ):
+        cases = collect_cases([scenarios / case])
+        writer = ResultsWriter(tmp_path / "results", timestamp=stamp)
+        await run_cases(cases, demo.make_demo_target("bank", **flags), RunOptions(),
+                        results=writer)
+    from agentflows.triage import triage_results_async
+
+    found = await triage_results_async(tmp_path / "results", model="offline")
+    buckets = {f["slug"]: f for f in found["failures"]}
+    tool = buckets["card_replace_stolen"]
+    assert tool["bucket"] == "Tool" and "place_replacement_order" in tool["evidence"][0]["text"]
+    assert tool["evidence"][0]["text"].startswith(f"[T{tool['turn']}] tool:")
+    assert buckets["check_balance_savings_happy"]["bucket"] == "Instruction"
