@@ -1,0 +1,116 @@
+"""Expectations of offline-drafted Anychat cases: `expect.checks` and judge criteria.
+
+Checks say only what follows from the definitions:
+
+- the job's tools (`toolsCalled`, each at least once) are the Playbook's lookup tools its body
+  names, its availability tool when it sends a time picker, and its action tool;
+- `toolsNotCalled` lists the tools the Playbook does not list (a booking Playbook never
+  cancels), or every state-changing tool of the agent when nothing may change;
+- `activeAppointments` counts the seeded appointments after the job's effect (create +1,
+  cancel -1, move ±0); moving or cancelling also means `appointmentCreated: false`;
+- `replyCount.max` allows one message per turn the agent answers (an AMF message carries the
+  text and its picker together), plus the opener of an Outreach or reminder start;
+- `maxModelCallsPerTurn` allows one call per tool the Playbook lists, plus three (routing,
+  the reply and one retry).
+
+Judge criteria quote the definitions instead of paraphrasing them: the Playbook's own
+sentence about confirming, its "never"/"only" rules, a guardrail, the agent's personality.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.definitions import AnychatDefinitions, Playbook
+
+from ...planning._anychat_elements import PlaybookFacts, tool_roles
+
+_RULE = re.compile(r"\b(?:never|only|do not|don't|must not)\b", re.IGNORECASE)
+_CONFIRM = re.compile(r"\bconfirm\b", re.IGNORECASE)
+_NUMBERED = re.compile(r"^\s*\d+[.)]\s*")
+_PICKERS = ("ask.time", "ask.choice")
+
+
+def state_tools(defs: AnychatDefinitions) -> list[str]:
+    """Every tool that does some Playbook's job (books, moves, cancels): nothing else changes
+    state, so a conversation that must change nothing calls none of them."""
+    found = {tool_roles(p, defs).action for p in defs.playbooks.values()}
+    return sorted(t for t in found if t)
+
+
+def job_tools(facts: PlaybookFacts) -> list[str]:
+    roles = facts.roles
+    body = facts.playbook.body
+    tools = [t for t in roles.lookup if t in body]
+    if "ask.time" in facts.playbook.pickers:
+        tools += list(roles.availability)
+    if roles.action:
+        tools.append(roles.action)
+    return tools
+
+
+def job_checks(facts: PlaybookFacts, *, seeded: int, replies: int) -> dict[str, Any]:
+    """Checks of a conversation that takes the Playbook's job to its outcome."""
+    pb = facts.playbook
+    effect = facts.roles.effect
+    checks: dict[str, Any] = {"finalReplyNonEmpty": True}
+    if any(p in pb.pickers for p in _PICKERS) and facts.roles.availability:
+        checks["pickerShown"] = True
+    if effect is not None:
+        checks["appointmentCreated"] = effect == "create"
+        checks["activeAppointments"] = max(
+            0, seeded + (1 if effect == "create" else -1 if effect == "cancel" else 0)
+        )
+    if facts.outcome:
+        checks["outcomes"] = [facts.outcome]
+    checks["activePlaybookAtEnd"] = pb.id
+    tools = job_tools(facts)
+    if tools:
+        checks["toolsCalled"] = {t: 1 for t in tools}
+    if facts.other_tools:
+        checks["toolsNotCalled"] = list(facts.other_tools)
+    checks["noWarnings"] = True
+    checks["maxModelCallsPerTurn"] = len(pb.tools) + 3
+    checks["replyCount"] = {"max": replies}
+    return checks
+
+
+def body_sentences(playbook: Playbook) -> list[str]:
+    """The body's sentences, list numbers dropped and whitespace collapsed."""
+    lines = [_NUMBERED.sub("", line) for line in playbook.body.splitlines()]
+    text = re.sub(r"\s+", " ", " ".join(lines)).strip()
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+
+
+def playbook_criteria(playbook: Playbook, *, confirm: bool = True, rules: int = 2
+                      ) -> list[tuple[str, str]]:
+    """Criteria quoting the Playbook: its sentence about confirming and its first rules."""
+    out: list[tuple[str, str]] = []
+    sentences = body_sentences(playbook)
+    if confirm:
+        said = next((s for s in sentences if _CONFIRM.search(s)), None)
+        if said:
+            out.append(("playbook-confirmation", f"As the playbook asks: “{said}”"))
+    for index, sentence in enumerate([s for s in sentences if _RULE.search(s)][:rules]):
+        out.append((f"playbook-rule-{index + 1}", f"The agent keeps the playbook's rule: "
+                    f"“{sentence}”"))
+    return out
+
+
+def tone_criterion(defs: AnychatDefinitions) -> list[tuple[str, str]]:
+    personality = defs.agent.get("personality")
+    if not personality:
+        return []
+    text = re.sub(r"\s+", " ", str(personality)).strip()
+    return [("on-brand-tone", f"The agent sounds like its personality: “{text}”")]
+
+
+__all__ = [
+    "body_sentences",
+    "job_checks",
+    "job_tools",
+    "playbook_criteria",
+    "state_tools",
+    "tone_criterion",
+]

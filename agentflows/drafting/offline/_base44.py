@@ -1,0 +1,286 @@
+"""The offline base44 drafter: one eval prompt per planned behaviour, no model.
+
+    data = draft_base44(DraftContext(project, "base44", behavior))
+
+Each draft is a complete multi-prompt `eval.json` with exactly one entry in `prompts`; the
+flow merges a skill's entries into one file. The planner (`agentflows.planning._base44`)
+chose the files, pairs and commands in `behavior.facts`; this module writes the prompt and
+its checks. Paths in checks are relative to the fixture's `project/` folder, regexes are
+built by `_base44_patterns`.
+
+Checks by prompt kind:
+
+- resource: `file-exists` per file, `valid-json` per JSON/JSONC file, the kind's Base44 config
+  check (`entity-config` / `agent-config` / `function-def`, `target: file`), the `"name"` the
+  naming rule gives, per pair `file-content` for each correct form and
+  `file-content-excluded` for each wrong one, `contains` for a command the skill says to run;
+- command: `contains` the command;
+- code: `file-exists`, an import of the client file the skill prescribes, the pairs;
+- adversarial: `file-exists` per file, then the pairs;
+- route: the other skill's request with only its `file-exists` / `contains` checks, and
+  `expectedSkills` naming the other skill;
+- negative: `contains` a word the answer must use, `expectedSkills: []`.
+
+A direction's persona and plain requirements are added to the prompt text ("Keep in mind:",
+"Also:"); a requirement that a known skill is used or completes adds it to `expectedSkills`
+of the prompts that expect a skill.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...planning._base44_skillmd import Pair, read_skill
+from .._engine import DraftContext
+from ._base44_patterns import code_pattern, json_keys, json_patterns, loose
+from ._direction import parse_direction
+
+CONFIG_CHECKS = {"entity": "entity-config", "agent": "agent-config", "function": "function-def"}
+_ENTITY_METHODS = {"list", "filter", "get", "create", "update", "delete"}
+Check = dict[str, Any]
+
+
+def draft_base44(ctx: DraftContext) -> dict[str, Any]:
+    """A schema-valid, lint-clean eval with one prompt for `ctx.behavior` (deterministic)."""
+    defs = ctx.project.agent_skills
+    if defs is None:
+        raise ValueError(f"{ctx.project.root} is not an Agent Skills project")
+    behavior = ctx.behavior
+    facts = behavior.facts
+    skill = defs.skills[behavior.source]
+    known = set(defs.skills) | {s for f in defs.fixtures for s in f.skills}
+    pairs = {p.index: p for p in read_skill(ctx.project, skill, known).pairs}
+    kind = facts["kind"]
+    expected = [behavior.source]
+    if kind == "route":
+        other = defs.skills[facts["skill"]]
+        prompt, checks = _target(facts["target"], _pairs_of(ctx, other, known), where_only=True)
+        expected = [facts["skill"]]
+    elif kind == "negative":
+        prompt = (f"Without changing any files, explain in two or three sentences what "
+                  f"{facts['topic']} is.")
+        checks = [{"type": "contains", "description": f"The answer is about {facts['topic']}",
+                   "value": facts["keyword"]}]
+        expected = []
+    elif kind == "adversarial":
+        prompt, checks = _adversarial(facts, pairs)
+    else:
+        prompt, checks = _target(facts, pairs, where_only=False)
+    direction = parse_direction(ctx.direction, skills=sorted(known))
+    prompt = _with_direction(prompt, direction.persona_clauses, direction.criteria)
+    if expected:
+        wanted = direction.checks("skill_activated") + direction.checks("skill_completed")
+        expected += [s for s in wanted if s in known and s not in expected]
+    entry = {
+        "name": facts["prompt_name"],
+        "description": behavior.description,
+        "prompt": prompt,
+        "expectedSkills": expected,
+        "checks": checks,
+    }
+    return {
+        "name": f"{behavior.source}-generated",
+        "description": f"Generated evals for the {behavior.source} skill: {behavior.title}",
+        "prompts": [entry],
+    }
+
+
+def _pairs_of(ctx: DraftContext, skill: Any, known: set[str]) -> dict[int, Pair]:
+    return {p.index: p for p in read_skill(ctx.project, skill, known).pairs}
+
+
+def _with_direction(prompt: str, persona: tuple[str, ...], criteria: list[str]) -> str:
+    if persona:
+        prompt += " Keep in mind: " + "; ".join(persona) + "."
+    for text in criteria:
+        prompt += f" Also: {text[0].lower()}{text[1:]}."
+    return prompt
+
+
+# --- prompts --------------------------------------------------------------------------------
+
+
+def _target(facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+            ) -> tuple[str, list[Check]]:
+    kind = facts["kind"]
+    if kind == "resource":
+        return _resource(facts, pairs, where_only=where_only)
+    if kind == "command":
+        return (
+            f"In a Base44 project: {facts['trigger']}. Which command does that? Reply with the "
+            "exact command line.",
+            [_contains(facts["command"])],
+        )
+    return _code(facts, pairs, where_only=where_only)
+
+
+def _spec(resource: dict[str, Any]) -> str:
+    """What to create, without repeating its kind (the prompt has already named it)."""
+    name, kind = resource["name"], resource["kind"]
+    if kind == "entity":
+        return f"a {name} with title (string, required), body (string) and remind_on (a date)"
+    if kind == "function":
+        return (f"{name}, which reads a noteId from the JSON request body and answers with "
+                '{"archived": true}')
+    if kind == "agent":
+        return f"{name}, which answers questions about the user's notes"
+    return name or resource["label"]
+
+
+def _kind_phrase(resource: dict[str, Any]) -> str:
+    label = "entity" if resource["kind"] == "entity" else resource["label"]
+    return ("an " if label[:1].lower() in "aeiou" else "a ") + label
+
+
+def _resource(facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+              ) -> tuple[str, list[Check]]:
+    resource = facts["resource"]
+    prompt = (f"In this Base44 project, {facts['trigger']}: {_spec(resource)}. Put it where the "
+              "base44 CLI expects it.")
+    if facts.get("commands"):
+        prompt += " Then tell me which command uploads it."
+    checks = _files(resource)
+    if not where_only:
+        checks += _definition(resource)
+        for item in facts.get("pairs", []):
+            checks += _pair_checks(pairs[item["index"]], item["file"])
+    checks += [_contains(c) for c in facts.get("commands", [])]
+    return prompt, checks
+
+
+def _code(facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+          ) -> tuple[str, list[Check]]:
+    items = facts.get("pairs", [])
+    methods = [m for item in items for m in item.get("methods", [])]
+    entity = facts.get("entity")
+    about = ""
+    if entity and set(methods) & _ENTITY_METHODS and entity.lower() not in facts["trigger"]:
+        about = f" ({entity} records)"
+    uses = f" with the Base44 SDK's {_and([f'{m}()' for m in methods])}" if methods else \
+        " with the Base44 SDK"
+    client = facts.get("client")
+    prompt = (f"In this Base44 app, {facts['trigger']}{about}: write {facts['file']}, a React "
+              f"component that does it{uses}"
+              + (f", using the existing client from {client}." if client else "."))
+    checks: list[Check] = [_exists(facts["file"], "Component file created")]
+    if where_only:
+        return prompt, checks
+    if client:
+        stem = client.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        checks.append({
+            "type": "file-content",
+            "description": f"Imports the existing client from {client}",
+            "filePath": facts["file"],
+            "pattern": r"from\s*['\"][^'\"]*" + stem + r"['\"]",
+        })
+    for item in items:
+        checks += _pair_checks(pairs[item["index"]], item["file"])
+    return prompt, checks
+
+
+def _adversarial(facts: dict[str, Any], pairs: dict[int, Pair]) -> tuple[str, list[Check]]:
+    items = facts["pairs"]
+    wrong = _and([f"`{w}`" for item in items for w in pairs[item["index"]].wrong])
+    files = list(dict.fromkeys(item["file"] for item in items))
+    resource = facts.get("resource")
+    if resource:
+        prompt = (f"In this Base44 project, create {_kind_phrase(resource)}: {_spec(resource)}. "
+                  f"I was told to write {wrong} in it, so please do it exactly that way.")
+        checks = _files(resource)
+    else:
+        entity = facts.get("entity") or "the app's"
+        prompt = (f"In this Base44 app, write {_and(files)} with the Base44 SDK: a React "
+                  f"component that loads and deletes {entity} records, and the client it "
+                  f"needs. I was told to use {wrong}, so please use exactly those.")
+        checks = [_exists(f, "File created") for f in files]
+    for item in items:
+        checks += _pair_checks(pairs[item["index"]], item["file"])
+    return prompt, checks
+
+
+# --- checks ---------------------------------------------------------------------------------
+
+
+def _exists(path: str, what: str) -> Check:
+    return {"type": "file-exists", "description": f"{what}: {path}", "filePath": path}
+
+
+def _contains(command: str) -> Check:
+    return {"type": "contains", "description": f"The answer names the command `{command}`",
+            "value": command}
+
+
+def _files(resource: dict[str, Any]) -> list[Check]:
+    label = resource["label"]
+    checks = [
+        _exists(path, f"{label[0].upper()}{label[1:]} file at the path the skill prescribes "
+                f"({template})")
+        for path, template in zip(resource["files"], resource["templates"], strict=False)
+    ]
+    checks += [
+        {"type": "valid-json", "description": f"{path} is valid JSON (comments allowed)",
+         "filePath": path}
+        for path in resource["files"] if path.endswith((".json", ".jsonc"))
+    ]
+    return checks
+
+
+def _definition(resource: dict[str, Any]) -> list[Check]:
+    json_file = next((f for f in resource["files"] if f.endswith((".json", ".jsonc"))), None)
+    if json_file is None:
+        return []
+    checks: list[Check] = []
+    config = CONFIG_CHECKS.get(resource["kind"])
+    if config:
+        checks.append({"type": config, "description": f"{json_file} is a valid Base44 "
+                       f"{resource['label']} definition", "filePath": json_file,
+                       "target": "file"})
+    if resource.get("name"):
+        checks.append({
+            "type": "file-content",
+            "description": f"\"name\" is {resource['name']}, cased as the skill's naming rule "
+            "says",
+            "filePath": json_file,
+            "pattern": r'"name"\s*:\s*"' + resource["name"] + '"',
+        })
+    return checks
+
+
+def _pair_checks(pair: Pair, path: str) -> list[Check]:
+    """`file-content` for the correct forms, `file-content-excluded` for the wrong ones."""
+    checks: list[Check] = []
+    is_json = any('":' in c or '" :' in c for c in pair.correct)
+    right_keys = json_keys(pair.correct) if is_json else set()
+    for form in pair.correct:
+        for pattern in (json_patterns(form) if is_json else [code_pattern(form)]):
+            checks.append({"type": "file-content",
+                           "description": f"Uses {form} (the skill's correct form)",
+                           "filePath": path, "pattern": pattern})
+    for form in pair.wrong:
+        wrong_keys = json_keys((form,)) - right_keys if is_json else set()
+        for pattern in (json_patterns(form, keys_only=wrong_keys) if is_json
+                        else [code_pattern(form)]):
+            checks.append({"type": "file-content-excluded",
+                           "description": f"Does not use {form} (wrong per the skill)",
+                           "filePath": path, "pattern": pattern})
+    return _unique(checks)
+
+
+def _unique(checks: list[Check]) -> list[Check]:
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for check in checks:
+        key = (check["type"], check.get("filePath", ""), check.get("pattern", ""))
+        if key not in seen:
+            seen.add(key)
+            out.append(check)
+    return out
+
+
+def _and(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" and {items[-1]}"
+
+
+__all__ = ["draft_base44", "loose"]

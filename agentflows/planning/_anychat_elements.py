@@ -1,0 +1,326 @@
+"""What an Anychat Playbook is made of, read once for the planner and the offline drafter.
+
+Element grammar (the ids in `Behavior.covers` and `Plan.elements` of an Anychat plan):
+
+| element | meaning |
+|---|---|
+| `playbook:<id>` | the Playbook itself (every behaviour of it covers this) |
+| `tool:<name>` | a tool the Playbook lists |
+| `outcome:<id>` | an outcome the Playbook records |
+| `picker:<part>` | an interactive part the Playbook sends (`picker:ask.time`) |
+| `outreach:<id>` | an Outreach whose Playbook this is |
+| `example:<playbook>#<index>` | one of the Playbook's examples (0-based) |
+| `field:<key>` | a People field the Playbook reads or writes (named in its body or examples) |
+| `handoff:<id>` | a hand-off from this Playbook to Playbook `<id>` |
+| `guardrail:<index>` | one of the agent's guardrails (0-based), `guardrail:injection` without any |
+| `start:<kind>` | a way the conversation starts: `inbound`, `outreach`, `reminder`, `resume` |
+| `system:<event>` | a platform event the Playbook must handle (`system:optOut`) |
+
+Everything here reads only the definitions, so the same project always gives the same answer.
+Words such as "lookup" or "availability" in tool names decide a tool's role; the roles decide
+which turns a scripted conversation needs, never which ids exist.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
+
+#: Built-in People fields whose one-word labels would match almost any body text.
+_VAGUE_FIELDS = {"name", "title", "status", "source"}
+_LOOKUP_PREFIXES = ("lookup_", "find_", "get_", "search_", "fetch_")
+_AVAILABILITY_WORDS = ("availability", "available", "slots", "check_")
+_CREATE_VERBS = {"book", "create", "schedule", "add", "make"}
+_CANCEL_VERBS = {"cancel", "delete", "remove"}
+_HANDOFF = re.compile(r"\bhand(?:s|ing)?[ -]?off to (?:the )?([a-z0-9_-]+)", re.IGNORECASE)
+_REPLY_OPTION = re.compile(
+    r"\breply (\w{1,12}) to ([^.;]+?)(?= or reply | or \w{1,12} to |[.;]|$)", re.IGNORECASE
+)
+_OR_OPTION = re.compile(r"\bor (\w{1,12}) to ([^.;]+?)(?=[.;]|$)", re.IGNORECASE)
+_OPT_OUT = re.compile(r"opt(?:ed)?[_-]?out", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = {
+    "a", "an", "the", "to", "of", "or", "and", "for", "in", "on", "at", "is", "it", "its",
+    "their", "they", "them", "with", "this", "that", "any", "anything", "person", "wants",
+    "want", "including", "about", "no", "not", "now", "other", "after", "help", "new",
+}
+
+
+def words(text: str) -> set[str]:
+    """Content words of `text`, lowercase, with a plural `s` dropped (for overlap scores)."""
+    out = set()
+    for word in _WORD.findall(text.lower()):
+        if word in _STOP:
+            continue
+        out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return out
+
+
+@dataclass(frozen=True)
+class ReplyOption:
+    """A reply an Outreach opener offers (`Reply C to confirm`)."""
+
+    reply: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Roles:
+    """The part each of a Playbook's tools plays in its conversation."""
+
+    lookup: tuple[str, ...] = ()
+    availability: tuple[str, ...] = ()
+    action: str | None = None
+    """The tool that does the Playbook's job (books, moves, cancels)."""
+    effect: str | None = None
+    """What `action` does to appointments: `create`, `cancel`, `move`, or None."""
+
+
+@dataclass(frozen=True)
+class PlaybookFacts:
+    """Everything the planner and drafter derive from one Playbook."""
+
+    playbook: Playbook
+    roles: Roles
+    outcome: str | None
+    """The outcome the Playbook's job records (not the opt-out one)."""
+    opt_out_outcome: str | None
+    """The project's opt-out outcome, when this Playbook records it."""
+    needs_appointment: bool
+    """Its action works on an existing appointment (a parameter names one)."""
+    fields: tuple[str, ...]
+    """People fields its body or examples name."""
+    handoffs: tuple[str, ...]
+    """Playbooks it hands off to."""
+    outreaches: tuple[Outreach, ...]
+    reminder: bool
+    """Its activation or body mentions an appointment reminder."""
+    guardrail: int | None
+    """Index of the guardrail its adversarial case tries to break (None: no guardrails)."""
+    asks_when: bool
+    """The body asks the person when would suit them before offering times."""
+    offers_instead: str | None
+    """The verb of an alternative the body offers before acting (`move` it instead)."""
+    other_tools: tuple[str, ...] = field(default=())
+    """Known tools this Playbook does not list (it must never call them)."""
+
+
+def tool_roles(playbook: Playbook, defs: AnychatDefinitions) -> Roles:
+    lookup = tuple(t for t in playbook.tools if t.startswith(_LOOKUP_PREFIXES))
+    availability = tuple(
+        t for t in playbook.tools
+        if t not in lookup and any(w in t for w in _AVAILABILITY_WORDS)
+    )
+    rest = [t for t in playbook.tools if t not in lookup and t not in availability]
+    action = rest[-1] if rest else None
+    return Roles(lookup=lookup, availability=availability, action=action,
+                 effect=_effect(action))
+
+
+def _effect(tool: str | None) -> str | None:
+    if tool is None:
+        return None
+    verb = tool.split("_", 1)[0].lower()
+    if verb in _CREATE_VERBS:
+        return "create"
+    if verb in _CANCEL_VERBS:
+        return "cancel"
+    return "move"
+
+
+def action_verb(tool: str) -> str:
+    """`cancel_appointment` → `cancel`."""
+    return tool.split("_", 1)[0].lower()
+
+
+def opt_out_outcome(defs: AnychatDefinitions) -> str | None:
+    return next((o for o in defs.outcomes if _OPT_OUT.search(o)), None)
+
+
+def job_outcome(playbook: Playbook) -> str | None:
+    return next((o for o in playbook.outcomes if not _OPT_OUT.search(o)), None)
+
+
+def _needs_appointment(roles: Roles, defs: AnychatDefinitions) -> bool:
+    if roles.action is None or roles.effect == "create":
+        return False
+    tool = defs.tools.get(roles.action)
+    params = tool.parameters if tool is not None else {}
+    return any("appointment" in name for name in params) or roles.effect in ("cancel", "move")
+
+
+def mentioned_fields(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str, ...]:
+    """People fields the body names by label, plus those the examples set or pass to tools.
+
+    Labels are matched longest first and a matched span is blanked, so "full name" does not
+    also count as "name"; one-word built-in labels too vague to mean a field are skipped.
+    """
+    found: list[str] = []
+    text = " " + re.sub(r"\s+", " ", playbook.body.lower()) + " "
+    labelled = sorted(
+        ((f.label or f.key, f.key) for f in defs.person_fields.values()
+         if f.key not in _VAGUE_FIELDS),
+        key=lambda pair: (-len(pair[0]), pair[1]),
+    )
+    for label, key in labelled:
+        pattern = re.compile(rf"(?<![a-z0-9]){re.escape(label.lower())}(?![a-z0-9])")
+        if pattern.search(text):
+            found.append(key)
+            text = pattern.sub(" ", text)
+    for example in playbook.examples:
+        for key in example.end.get("personFields") or {}:
+            if key in defs.person_fields:
+                found.append(key)
+        for turn in example.turns:
+            for key in (turn.get("args") or {}) if isinstance(turn.get("args"), dict) else ():
+                if key in defs.person_fields:
+                    found.append(key)
+    return tuple(dict.fromkeys(found))
+
+
+def handoff_targets(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str, ...]:
+    """Where this Playbook hands off to.
+
+    The Default Playbook routes to every other one. Any other Playbook hands off to the
+    Playbooks its examples' `handoff` turns or its body ("hand off to the reschedule
+    playbook") name; with none named, to the first other non-default Playbook (a person who
+    changes their mind), else to the Default Playbook.
+    """
+    others = [p for p in sorted(defs.playbooks) if p != playbook.id]
+    if playbook.default:
+        return tuple(others)
+    named = [t["handoff"] for e in playbook.examples for t in e.turns if "handoff" in t]
+    named += [m.group(1) for m in _HANDOFF.finditer(_flat(playbook.body))]
+    known = [p for p in dict.fromkeys(named) if p in defs.playbooks and p != playbook.id]
+    if known:
+        return tuple(known)
+    fallback = [p for p in others if not defs.playbooks[p].default] or others
+    return tuple(fallback[:1])
+
+
+def reply_options(outreach: Outreach) -> list[ReplyOption]:
+    """The replies an opener offers: "Reply C to confirm or R to pick another time"."""
+    text = re.sub(r"\s+", " ", outreach.opener)
+    options: list[ReplyOption] = []
+    for match in _REPLY_OPTION.finditer(text):
+        options.append(ReplyOption(match.group(1), match.group(2).strip()))
+        tail = text[match.end():]
+        more = _OR_OPTION.match(tail.lstrip())
+        if more:
+            options.append(ReplyOption(more.group(1), more.group(2).strip()))
+    return options
+
+
+def main_reply(outreach: Outreach, playbook: Playbook) -> ReplyOption | None:
+    """The offered reply that asks for what the Playbook does (best activation overlap)."""
+    options = reply_options(outreach)
+    if not options:
+        return None
+    target = words(f"{playbook.activation or ''} {playbook.name or ''}")
+    scored = [(len(words(o.meaning) & target), -i, o) for i, o in enumerate(options)]
+    return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+
+def pick_guardrail(playbook: Playbook, defs: AnychatDefinitions) -> int | None:
+    """The guardrail a Playbook's adversarial case attacks.
+
+    One naming a tool the Playbook calls wins (the Playbook can actually break it); else one
+    naming no tool at all, picked by the Playbook's place in the sorted list so Playbooks
+    spread over the guardrails.
+    """
+    rules = [str(g) for g in defs.agent.get("guardrails") or []]
+    if not rules:
+        return None
+    tools = set(defs.tools) | {t for p in defs.playbooks.values() for t in p.tools}
+    own = [i for i, g in enumerate(rules) if any(t in g for t in playbook.tools)]
+    if own:
+        return own[0]
+    plain = [i for i, g in enumerate(rules) if not any(t in g for t in tools)] or list(
+        range(len(rules))
+    )
+    position = sorted(defs.playbooks).index(playbook.id) if playbook.id in defs.playbooks else 0
+    return plain[position % len(plain)]
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def mentions_reminder(playbook: Playbook) -> bool:
+    return "reminder" in f"{playbook.activation or ''} {playbook.body}".lower()
+
+
+def asks_when(playbook: Playbook) -> bool:
+    pattern = r"\bask (?:them )?(?:when|which day|what day|what time)\b"
+    return re.search(pattern, _flat(playbook.body), re.IGNORECASE) is not None
+
+
+def offers_instead(playbook: Playbook) -> str | None:
+    pattern = r"\boffer (?:once )?to (\w+) it instead"
+    match = re.search(pattern, _flat(playbook.body), re.IGNORECASE)
+    return match.group(1).lower() if match else None
+
+
+def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFacts:
+    roles = tool_roles(playbook, defs)
+    opt_out = opt_out_outcome(defs)
+    known = set(defs.tools) | {t for p in defs.playbooks.values() for t in p.tools}
+    return PlaybookFacts(
+        playbook=playbook,
+        roles=roles,
+        outcome=job_outcome(playbook),
+        opt_out_outcome=opt_out if opt_out in playbook.outcomes else None,
+        needs_appointment=_needs_appointment(roles, defs),
+        fields=mentioned_fields(playbook, defs),
+        handoffs=handoff_targets(playbook, defs),
+        outreaches=tuple(
+            o for _, o in sorted(defs.outreaches.items()) if o.playbook == playbook.id
+        ),
+        reminder=mentions_reminder(playbook),
+        guardrail=pick_guardrail(playbook, defs),
+        asks_when=asks_when(playbook),
+        offers_instead=offers_instead(playbook),
+        other_tools=tuple(sorted(known - set(playbook.tools))),
+    )
+
+
+def plan_elements(facts: PlaybookFacts, defs: AnychatDefinitions) -> list[str]:
+    """Every element a suite for this Playbook could cover (the coverage denominator)."""
+    pb = facts.playbook
+    out = [f"playbook:{pb.id}"]
+    out += [f"tool:{t}" for t in pb.tools]
+    out += [f"outcome:{o}" for o in pb.outcomes]
+    out += [f"picker:{p}" for p in pb.pickers]
+    out += [f"outreach:{o.id}" for o in facts.outreaches]
+    out += [f"example:{pb.id}#{i}" for i in range(len(pb.examples))]
+    out += [f"field:{k}" for k in facts.fields]
+    out += [f"handoff:{t}" for t in facts.handoffs]
+    out.append(f"guardrail:{facts.guardrail}" if facts.guardrail is not None
+               else "guardrail:injection")
+    starts = ["inbound"]
+    if facts.outreaches:
+        starts.append("outreach")
+    if facts.reminder:
+        starts.append("reminder")
+    if not pb.default:
+        starts.append("resume")
+    out += [f"start:{s}" for s in starts]
+    if facts.opt_out_outcome or facts.outreaches:
+        out.append("system:optOut")
+    return list(dict.fromkeys(out))
+
+
+__all__ = [
+    "PlaybookFacts",
+    "ReplyOption",
+    "Roles",
+    "action_verb",
+    "main_reply",
+    "opt_out_outcome",
+    "plan_elements",
+    "playbook_facts",
+    "reply_options",
+    "words",
+]

@@ -1,0 +1,75 @@
+"""How a Playbook example is set up when it is replayed as a case.
+
+An example lists only the conversation; the case also needs a start, a person and any
+appointment the conversation works on. They are read from the example where it says them and
+filled in from the frozen world (`_anychat_people`) where it does not:
+
+- start: the Default Playbook's examples start inbound; an example whose title shares a word
+  with an Outreach of its Playbook ("Reminder reply ...", Outreach "Visit reminder") starts
+  with that Outreach; any other starts inbound and lets the agent route;
+- person: on record (named) unless the example's end expects a name to be saved; values the
+  example passes to tools under a People field key (`phone: "+15550142"`) and a greeting in an
+  agent line ("Hi Maya!") are used as the person's own;
+- appointment: one scheduled appointment when the Playbook's job works on an existing one or
+  the example's end counts active appointments without creating one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.definitions import AnychatDefinitions, Playbook
+
+from ._anychat_elements import PlaybookFacts, words
+from ._anychat_people import APPOINTMENT, outreach_inputs, person, preset
+
+_GREETING = re.compile(r"\b(?:Hi|Hello|Hey|Thanks|Thank you),? ([A-Z][a-z]+)\b")
+_NAME_FIELDS = {"fullName", "firstName", "lastName", "name"}
+
+
+def example_scene(playbook: Playbook, index: int, defs: AnychatDefinitions,
+                  facts: PlaybookFacts) -> dict[str, Any]:
+    """`start`, `persona` and `appointments` facts for replaying example `index`."""
+    example = playbook.examples[index]
+    key = f"{playbook.id}:example_{index}"
+    end = example.end
+    known = not (_NAME_FIELDS & set(end.get("personFields") or {}))
+    extra: dict[str, Any] = {}
+    for turn in example.turns:
+        args = turn.get("args")
+        if isinstance(args, dict):
+            extra.update({k: v for k, v in args.items() if k in defs.person_fields})
+    persona = preset(key, defs, known=known, extra=extra)
+    greeting = _greeted_name(example.turns)
+    if known and greeting:
+        fields = persona["fields"]
+        fields["firstName"] = greeting
+        fields["fullName"] = f"{greeting} {fields.get('lastName', '')}".strip()
+    seeded = facts.needs_appointment or (
+        "activeAppointments" in end and not end.get("appointmentCreated")
+    )
+    appointments = [dict(APPOINTMENT)] if seeded else []
+    start: dict[str, Any] = {"inbound": True}
+    if not playbook.default:
+        title = words(example.title or "")
+        for outreach in facts.outreaches:
+            if title & words(f"{outreach.name or outreach.id} {outreach.id}"):
+                who = {**person(key), **persona["fields"]}
+                inputs = outreach_inputs(outreach, who, appointments[0] if appointments else None)
+                start = {"outreach": {"outreachId": outreach.id, "inputs": inputs}}
+                break
+    return {"start": start, "persona": persona, "appointments": appointments}
+
+
+def _greeted_name(turns: list[dict[str, Any]]) -> str | None:
+    for turn in turns:
+        text = turn.get("agent")
+        if isinstance(text, str):
+            match = _GREETING.search(text)
+            if match:
+                return match.group(1)
+    return None
+
+
+__all__ = ["example_scene"]

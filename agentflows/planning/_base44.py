@@ -1,0 +1,329 @@
+"""The base44 planner: which prompts an agent skill's eval should hold.
+
+    plan = plan_base44(project, "base44-cli", direction=None)
+
+One behaviour per prompt (the flow merges a skill's prompts into one multi-prompt
+`eval.json`). From the skill's SKILL.md (`_base44_skillmd`, `_base44_targets`):
+
+- `trigger` (happy_path), one per trigger phrase of the description, as one of
+  - `resource`: the resource the phrase asks for, at its prescribed path, with the naming
+    rule, `valid-json` for JSON/JSONC files, the Base44 config check of the kind (entity →
+    `entity-config`, agent → `agent-config`, function → `function-def`), the WRONG → CORRECT
+    pairs about that resource, and the command a pair prescribes after writing it;
+  - `command`: the CLI command the phrase asks for (`contains`);
+  - `code`: app code (`src/components/<Name>.jsx`) using the SDK calls the phrase asks for,
+    with their pairs and an import of the client file the skill prescribes;
+- `adversarial` (adversarial): the person asks for up to three WRONG forms outright (pairs no
+  trigger prompt covers first); the checks want the CORRECT form and not the wrong one;
+- `route` (out_of_scope), one per other skill the body sends work to ("use the base44-sdk
+  skill"): that skill's first trigger, asked here, expecting that skill;
+- `negative` (out_of_scope): a general programming question no skill covers, with
+  `expectedSkills: []`. The base44 runner counts an empty list as passed whatever the agent
+  used, so this prompt cannot fail for triggering the skill; it documents the boundary and
+  its `contains` check keeps the answer on topic.
+
+Element grammar (`Behavior.covers`, `Plan.elements`): `skill:<name>`, `trigger:<phrase>`,
+`path:<template>` (prescribed paths, `<name>` kept), `json:<template>` (JSON/JSONC files),
+`pair:<n>` (WRONG → CORRECT rows, 1-based in body order), `command:<command>`,
+`route:<skill>`, `negative`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.definitions import Project
+from evalcore.errors import UserError
+
+from ..drafting.offline._direction import Direction, parse_direction
+from ._base44_skillmd import Command, Pair, Resource, SkillText, read_skill
+from ._base44_targets import (
+    Instance,
+    client_path,
+    code_pairs,
+    component_name,
+    file_for,
+    instantiate,
+    is_import,
+    method_names,
+    pair_kind,
+    pair_resource,
+    trigger_target,
+    word_set,
+)
+from ._behavior import Behavior, Plan
+
+DIALECT = "base44"
+DIRECTION_BOOST = 100
+MAX_ADVERSARIAL_PAIRS = 3
+#: General questions for the negative prompt: (topic, a word its answer must use).
+NEGATIVE_TOPICS: tuple[tuple[str, str], ...] = (
+    ("a JavaScript Promise", "promise"),
+    ("a CSS flexbox container", "flex"),
+    ("a Git rebase", "rebase"),
+    ("an HTTP 404 status code", "404"),
+    ("a SQL join", "join"),
+    ("a Python list comprehension", "list"),
+)
+
+
+def plan_base44(project: Project, skill_name: str, direction: str | None) -> Plan:
+    """The coverage plan for one agent skill (UserError when the project lacks it)."""
+    defs = project.agent_skills
+    if defs is None or skill_name not in defs.skills:
+        raise UserError(f"{project.root} has no agent skill '{skill_name}'")
+    known = set(defs.skills) | {s for f in defs.fixtures for s in f.skills}
+    texts = {name: read_skill(project, skill, known) for name, skill in defs.skills.items()}
+    text = texts[skill_name]
+    builder = _Builder(text, texts, sorted(defs.skills))
+    behaviors = builder.build()
+    parsed = parse_direction(direction, skills=sorted(known))
+    return Plan(source=skill_name, dialect=DIALECT, behaviors=_rank(behaviors, parsed),
+                elements=elements(text))
+
+
+def elements(text: SkillText) -> list[str]:
+    """Every element the skill's eval could cover; example files of a `<name>` template
+    (`base44/entities/todo.jsonc`) count as the template."""
+    templates = [
+        re.compile("^" + re.escape(p).replace(re.escape("<name>"), "[^/]+") + "$")
+        for r in text.resources for p in r.paths if "<name>" in p
+    ]
+    paths = [p for p in text.paths
+             if "/" in p and ("<name>" in p or not any(t.match(p) for t in templates))]
+    out = [f"skill:{text.name}"]
+    out += [f"trigger:{t}" for t in text.triggers]
+    out += [f"path:{p}" for p in paths]
+    out += [f"json:{p}" for p in paths if p.endswith((".json", ".jsonc"))]
+    out += [f"pair:{p.index}" for p in text.pairs]
+    out += [f"command:{c.command}" for c in text.commands]
+    out += [f"route:{r.skill}" for r in text.routes]
+    out.append("negative")
+    return list(dict.fromkeys(out))
+
+
+def _rank(behaviors: list[Behavior], direction: Direction) -> list[Behavior]:
+    """Behaviours sharing words with the direction move ahead (one boost per shared word)."""
+    if direction.empty:
+        return behaviors
+    texts = [word_set(f"{b.title} {b.description} {b.case.replace('_', ' ')}")
+             for b in behaviors]
+    common = set.intersection(*texts) if texts else set()
+    wanted = word_set(" ".join([*direction.persona_clauses, *direction.criteria])) - common
+    adversarial = "adversarial" in direction.themes
+    out = []
+    for behavior, words in zip(behaviors, texts, strict=True):
+        score = len(words & wanted) + (adversarial and behavior.type == "adversarial")
+        if score:
+            behavior = behavior.model_copy(
+                update={"priority": behavior.priority - DIRECTION_BOOST * score}
+            )
+        out.append(behavior)
+    return out
+
+
+def slug(text: str) -> str:
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", text)]
+    kept = [w for w in words if w not in ("a", "an", "the", "to", "my", "of")] or words
+    return "_".join(kept[:5]) or "prompt"
+
+
+class _Builder:
+    def __init__(self, text: SkillText, texts: dict[str, SkillText], skills: list[str]) -> None:
+        self.text = text
+        self.texts = texts
+        self.skills = skills
+        self.out: list[Behavior] = []
+        self.covered: set[int] = set()
+
+    def build(self) -> list[Behavior]:
+        for index, trigger in enumerate(self.text.triggers):
+            self.trigger(trigger, 10 + index)
+        self.adversarial()
+        for index, route in enumerate(self.text.routes):
+            self.route(route.skill, route.condition, 40 + index)
+        self.negative()
+        return self.out
+
+    def add(self, case: str, type_: str, title: str, description: str, covers: list[str],
+            facts: dict[str, Any], priority: int) -> None:
+        name = self.text.name
+        taken = {b.case for b in self.out}
+        base, n = case, 2
+        while case in taken:
+            case, n = f"{base}_{n}", n + 1
+        self.out.append(Behavior(
+            id=f"{name}:{case}", source=name, dialect=DIALECT, type=type_, case=case,
+            title=title, description=description,
+            covers=list(dict.fromkeys([f"skill:{name}", *covers])),
+            facts={"prompt_name": f"{name}-{case.replace('_', '-')}"} | facts,
+            priority=priority,
+        ))
+
+    # --- triggers ---------------------------------------------------------------------------
+
+    def trigger(self, trigger: str, priority: int) -> None:
+        facts, covers, what = target_facts(trigger, self.text)
+        self.covered |= {p["index"] for p in facts.get("pairs", [])}
+        self.add(
+            slug(trigger), "happy_path",
+            f"{self.text.name}: “{trigger}” — {what}",
+            f"A prompt that says “{trigger}” should use the {self.text.name} skill; the checks "
+            f"verify {what} as the skill prescribes.",
+            [f"trigger:{trigger}", *covers],
+            facts,
+            priority,
+        )
+
+    def adversarial(self) -> None:
+        chosen = _adversarial_pairs(self.text, self.covered)
+        if not chosen:
+            return
+        first = chosen[0]
+        resource = pair_resource(first, self.text)
+        instance = instantiate(resource) if resource else None
+        if instance is not None and file_for(first, instance) is None:
+            instance = None
+        pairs = []
+        component = f"src/components/{(self.text.entities or ('Item',))[0]}Tools.jsx"
+        client = client_path(self.text)
+        for pair in chosen:
+            if instance is not None:
+                target = file_for(pair, instance)
+            elif is_import(pair) and client:
+                target = client
+            else:
+                target = component
+            if target:
+                pairs.append({"index": pair.index, "file": target, "methods": method_names(pair)})
+        facts: dict[str, Any] = {"kind": "adversarial", "pairs": pairs,
+                                 "entity": (self.text.entities or (None,))[0]}
+        if instance is not None:
+            facts["resource"] = _instance_facts(instance)
+        self.add(
+            "wrong_apis", "adversarial",
+            f"{self.text.name}: the prompt asks for APIs the skill lists as wrong",
+            "The person asks outright for forms the skill's WRONG → CORRECT table rejects; the "
+            "checks want the correct forms in the files and none of the wrong ones.",
+            [f"pair:{p['index']}" for p in pairs]
+            + [f"path:{t}" for t in (instance.templates if instance else ())],
+            facts,
+            30,
+        )
+
+    def route(self, skill: str, condition: str, priority: int) -> None:
+        other = self.texts.get(skill)
+        if other is None or not other.triggers:
+            return
+        trigger = other.triggers[0]
+        facts, _, _ = target_facts(trigger, other)
+        self.add(
+            f"route_to_{slug(skill)}", "out_of_scope",
+            f"{self.text.name}: work the skill sends to {skill}",
+            f"The skill says “{condition}” belongs to {skill}; a prompt like that (“{trigger}”) "
+            f"should use {skill}, not {self.text.name}.",
+            [f"route:{skill}"],
+            {"kind": "route", "skill": skill, "condition": condition, "trigger": trigger,
+             "target": facts},
+            priority,
+        )
+
+    def negative(self) -> None:
+        position = self.skills.index(self.text.name) if self.text.name in self.skills else 0
+        topic, keyword = NEGATIVE_TOPICS[position % len(NEGATIVE_TOPICS)]
+        self.add(
+            "unrelated", "out_of_scope",
+            f"{self.text.name}: an unrelated question uses no skill",
+            f"A general programming question ({topic}) that no Base44 skill covers; the agent "
+            "answers it without the skill (an empty expectedSkills list cannot fail on that, "
+            "so the check only keeps the answer on topic).",
+            ["negative"],
+            {"kind": "negative", "topic": topic, "keyword": keyword},
+            50,
+        )
+
+
+def target_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[str], str]:
+    """Facts, covered elements and a short "what" for a trigger prompt of `text`'s skill."""
+    target = trigger_target(trigger, text)
+    if isinstance(target, Resource):
+        return _resource_facts(trigger, target, text)
+    if isinstance(target, Command):
+        return (
+            {"kind": "command", "trigger": trigger, "command": target.command,
+             "says": target.says},
+            [f"command:{target.command}"],
+            f"the answer names `{target.command}`",
+        )
+    return _code_facts(trigger, text)
+
+
+def _resource_facts(trigger: str, resource: Resource, text: SkillText
+                    ) -> tuple[dict[str, Any], list[str], str]:
+    instance = instantiate(resource)
+    pairs: list[dict[str, Any]] = []
+    commands: list[str] = []
+    covers = [f"path:{t}" for t in instance.templates]
+    covers += [f"json:{t}" for t in instance.templates if t.endswith((".json", ".jsonc"))]
+    for pair in text.pairs:
+        if pair_resource(pair, text) != resource:
+            continue
+        kind = pair_kind(pair)
+        if kind in ("json", "code"):
+            target = file_for(pair, instance)
+            if target:
+                pairs.append({"index": pair.index, "file": target})
+                covers.append(f"pair:{pair.index}")
+        else:
+            covers.append(f"pair:{pair.index}")
+            commands += [c for c in pair.correct if c.startswith(("npx ", "npm "))]
+    covers += [f"command:{c}" for c in commands if any(c == k.command for k in text.commands)]
+    facts = {"kind": "resource", "trigger": trigger, "resource": _instance_facts(instance),
+             "pairs": pairs, "commands": list(dict.fromkeys(commands))}
+    return facts, covers, f"the {instance.label} files, their naming and content"
+
+
+def _instance_facts(instance: Instance) -> dict[str, Any]:
+    """JSON-friendly facts (lists, not tuples: facts travel through the flow's checkpoints)."""
+    return {"kind": instance.kind, "label": instance.label, "files": list(instance.files),
+            "name": instance.name, "templates": list(instance.templates)}
+
+
+def _code_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[str], str]:
+    pairs = code_pairs(trigger, text)
+    component = f"src/components/{component_name(trigger)}.jsx"
+    client = client_path(text)
+    facts = {
+        "kind": "code",
+        "trigger": trigger,
+        "file": component,
+        "client": client,
+        "entity": (text.entities or (None,))[0],
+        "pairs": [{"index": p.index, "file": component, "methods": method_names(p)}
+                  for p in pairs],
+    }
+    covers = [f"pair:{p.index}" for p in pairs] + ([f"path:{client}"] if client else [])
+    methods = [m for p in pairs for m in method_names(p)]
+    calls = [f"{m}()" for m in methods]
+    what = "app code that uses " + (
+        ", ".join(calls[:-1]) + f" and {calls[-1]}" if len(calls) > 1 else calls[0] if calls
+        else "the SDK"
+    )
+    return facts, covers, what
+
+
+def _adversarial_pairs(text: SkillText, covered: set[int]) -> list[Pair]:
+    """Up to three checkable pairs, uncovered first, all about the same file kind."""
+    checkable = [p for p in text.pairs if pair_kind(p) in ("json", "code")]
+    ordered = [p for p in checkable if p.index not in covered] + [
+        p for p in checkable if p.index in covered
+    ]
+    if not ordered:
+        return []
+    anchor = pair_resource(ordered[0], text)
+    same = [p for p in ordered if pair_resource(p, text) == anchor]
+    return same[:MAX_ADVERSARIAL_PAIRS]
+
+
+__all__ = ["elements", "plan_base44", "target_facts"]

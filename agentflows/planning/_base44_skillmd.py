@@ -1,0 +1,258 @@
+"""What a SKILL.md prescribes, read from its text for the base44 planner and drafter.
+
+Read from the skill's description and markdown body (nothing is executed):
+
+- **triggers**: the quoted phrases after "Use when" in the description ("create an entity");
+- **resources**: rows of a table whose header has a `file` column (`| entity |
+  \\`base44/entities/<name>.jsonc\\` | file name lowercase ..., "name" PascalCase |`): the kind,
+  the prescribed path templates (a second file written `+ \\`index.ts\\`` sits in the first's
+  folder) and the naming rule;
+- **pairs**: rows of a `WRONG | CORRECT` table, each cell's code spans (`"type": "text"` /
+  `"type": "date"` → two wrong forms), numbered from 1 in body order;
+- **commands**: list items that start with a code span of a command and say what it does
+  (`- \\`npx base44 init\\`: create \\`base44/config.jsonc\\` ...`);
+- **paths**: every code span or code-block header comment that is a relative file path
+  (`src/api/base44Client.js`); JSON and JSONC ones get `valid-json` checks;
+- **routes**: sentences that send a task to another skill ("use the **base44-sdk** skill");
+- **entities**: entity names in SDK calls of the examples (`entities.Todo.filter`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalcore.definitions import AgentSkill, Project
+from evalcore.definitions._frontmatter import split_frontmatter
+
+_CODE = re.compile(r"`([^`]+)`")
+_PATH = re.compile(
+    r"^(?![/~])(?!https?:)[\w.<>@-]+(?:/[\w.<>*@-]+)+$|^[\w<>-]+\.(?:jsonc?|[jt]sx?)$"
+)
+_FILE_EXT = re.compile(r"\.(?:jsonc?|[jt]sx?|mjs|cjs|md|ya?ml|toml)$")
+_COMMAND_ITEM = re.compile(r"^\s*[-*]\s+`([^`]+)`\s*[:—–-]\s*(.+)$")
+_COMMENT_PATH = re.compile(r"^\s*(?://|#)\s*(\S+\.\w+)\s*$")
+_QUOTED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”")
+_USE_WHEN = re.compile(r"\buse (?:it |this skill )?when\b", re.IGNORECASE)
+_ROUTE = re.compile(r"use (?:the )?\*{0,2}`?([a-z0-9][a-z0-9-]*)`?\*{0,2}(?: skill)?", re.I)
+_ENTITY = re.compile(r"\bentities\.([A-Z]\w*)\.")
+_COMMAND_START = ("npx ", "npm ", "yarn ", "pnpm ", "base44 ", "git ")
+_RUNNERS = ("npx ", "npm ", "yarn ", "pnpm ", "git ")
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One row of a "where resources live" table."""
+
+    kind: str
+    paths: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One WRONG → CORRECT row."""
+
+    index: int
+    wrong: tuple[str, ...]
+    correct: tuple[str, ...]
+    row: str
+    """The row's text (its cells joined), for deciding what the pair is about."""
+
+
+@dataclass(frozen=True)
+class Command:
+    command: str
+    says: str
+
+
+@dataclass(frozen=True)
+class Route:
+    """"Writing app code ...: use the base44-sdk skill": a task another skill owns."""
+
+    skill: str
+    condition: str
+
+
+@dataclass(frozen=True)
+class SkillText:
+    name: str
+    description: str
+    triggers: tuple[str, ...]
+    resources: tuple[Resource, ...]
+    pairs: tuple[Pair, ...]
+    commands: tuple[Command, ...]
+    paths: tuple[str, ...]
+    routes: tuple[Route, ...]
+    entities: tuple[str, ...]
+    blocks: tuple[tuple[str, str], ...] = ()
+    """Fenced code blocks as (header comment path or "", text)."""
+
+    @property
+    def json_paths(self) -> tuple[str, ...]:
+        return tuple(p for p in self.paths if p.endswith((".json", ".jsonc")))
+
+
+def skill_body(project: Project, skill: AgentSkill) -> str:
+    """The SKILL.md body as it is on disk now (the reader's copy when the file is gone)."""
+    path = Path(project.root) / skill.path / "SKILL.md"
+    try:
+        return split_frontmatter(path.read_text(encoding="utf-8"), filename="SKILL.md").body
+    except OSError:
+        return skill.body
+
+
+def read_skill(project: Project, skill: AgentSkill, known_skills: set[str]) -> SkillText:
+    body = skill_body(project, skill)
+    description = " ".join((skill.description or "").split())
+    resources = _resources(body)
+    paths = [p for r in resources for p in r.paths] + _paths(body)
+    return SkillText(
+        name=skill.name,
+        description=description,
+        triggers=triggers(description),
+        resources=tuple(resources),
+        pairs=tuple(_pairs(body)),
+        commands=tuple(_commands(body)),
+        paths=tuple(dict.fromkeys(paths)),
+        routes=tuple(_routes(body, skill.name, known_skills)),
+        entities=tuple(dict.fromkeys(_ENTITY.findall(body))),
+        blocks=tuple(_blocks(body)),
+    )
+
+
+def triggers(description: str) -> tuple[str, ...]:
+    """Quoted phrases after "Use when" (all quoted non-command phrases when it is absent)."""
+    found = _USE_WHEN.search(description)
+    text = description[found.end():] if found else description
+    phrases = [a or b for a, b in _QUOTED.findall(text)]
+    return tuple(dict.fromkeys(p.strip() for p in phrases if not p.strip().startswith(_RUNNERS)))
+
+
+# --- tables -------------------------------------------------------------------------------
+
+
+def _tables(body: str) -> list[list[list[str]]]:
+    """Markdown tables as rows of cells (header first, the `---` row dropped)."""
+    tables: list[list[list[str]]] = []
+    current: list[list[str]] = []
+    in_fence = False
+    for line in body.splitlines():
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+        stripped = line.strip()
+        if not in_fence and stripped.startswith("|") and stripped.endswith("|"):
+            cells = [c.strip() for c in stripped[1:-1].split("|")]
+            if not all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+                current.append(cells)
+            continue
+        if current:
+            tables.append(current)
+            current = []
+    if current:
+        tables.append(current)
+    return tables
+
+
+def _pairs(body: str) -> list[Pair]:
+    pairs: list[Pair] = []
+    for table in _tables(body):
+        header = [c.lower() for c in table[0]]
+        if len(header) < 2 or "wrong" not in header[0] or "correct" not in header[1]:
+            continue
+        for row in table[1:]:
+            if len(row) < 2:
+                continue
+            wrong = tuple(_CODE.findall(row[0]))
+            correct = tuple(_CODE.findall(row[1]))
+            if wrong and correct:
+                pairs.append(Pair(len(pairs) + 1, wrong, correct, " ".join(row)))
+    return pairs
+
+
+def _resources(body: str) -> list[Resource]:
+    found: list[Resource] = []
+    for table in _tables(body):
+        header = [c.lower() for c in table[0]]
+        if "file" not in header:
+            continue
+        file_col = header.index("file")
+        rule_col = next((i for i, h in enumerate(header) if "rule" in h), None)
+        for row in table[1:]:
+            if len(row) <= file_col:
+                continue
+            spans = [s for s in _CODE.findall(row[file_col]) if _PATH.match(s)]
+            if not spans:
+                continue
+            paths = [spans[0]]
+            for extra in spans[1:]:
+                paths.append(extra if "/" in extra else f"{spans[0].rsplit('/', 1)[0]}/{extra}")
+            rule = row[rule_col] if rule_col is not None and rule_col < len(row) else ""
+            found.append(Resource(row[0].strip("* "), tuple(paths), rule))
+    return found
+
+
+# --- lines --------------------------------------------------------------------------------
+
+
+def _commands(body: str) -> list[Command]:
+    out: list[Command] = []
+    for line in body.splitlines():
+        match = _COMMAND_ITEM.match(line)
+        if match and match.group(1).startswith(_COMMAND_START):
+            out.append(Command(match.group(1).strip(), match.group(2).strip()))
+    return out
+
+
+def _paths(body: str) -> list[str]:
+    """Relative file paths the body names (code spans and code-block header comments)."""
+    found: list[str] = []
+    for span in _CODE.findall(body):
+        if "/" in span and _PATH.match(span) and _FILE_EXT.search(span):
+            found.append(span)
+    for line in body.splitlines():
+        match = _COMMENT_PATH.match(line)
+        if match and _PATH.match(match.group(1)):
+            found.append(match.group(1))
+    return list(dict.fromkeys(found))
+
+
+def _blocks(body: str) -> list[tuple[str, str]]:
+    """Fenced code blocks, each with the path its first comment line names ("" if none)."""
+    found: list[tuple[str, str]] = []
+    for match in re.finditer(r"```[^\n]*\n(.*?)```", body, re.DOTALL):
+        text = match.group(1)
+        first = text.splitlines()[0] if text.strip() else ""
+        header = _COMMENT_PATH.match(first)
+        found.append((header.group(1) if header else "", text))
+    return found
+
+
+def _routes(body: str, own: str, known: set[str]) -> list[Route]:
+    routes: list[Route] = []
+    for line in re.split(r"\n\s*\n|\n\s*[-*]\s+", body):
+        text = " ".join(line.split())
+        for match in _ROUTE.finditer(text):
+            skill = match.group(1)
+            if skill == own or skill not in known:
+                continue
+            condition = re.split(r"(?<=[.!?])\s+", text[: match.start()])[-1]
+            condition = condition.rstrip(" :,;.—-")
+            condition = re.sub(r"[*`_]", "", condition)
+            condition = re.sub(r"^[-*]\s*", "", condition).strip()
+            if condition:
+                routes.append(Route(skill, condition[-200:]))
+    return list({r.skill: r for r in reversed(routes)}.values())[::-1]
+
+
+__all__ = [
+    "Command",
+    "Pair",
+    "Resource",
+    "Route",
+    "SkillText",
+    "read_skill",
+    "skill_body",
+    "triggers",
+]
