@@ -24,6 +24,7 @@ from .._protocol import AgentTarget
 
 DEMOS: dict[str, str] = {
     "bank": "evalcore.agents.demo._bank:BankTarget",
+    "clinic": "evalcore.agents.demo._clinic:ClinicTarget",
 }
 
 
