@@ -176,9 +176,10 @@ class World:
 
 
 def _rep_id(dentist: Any) -> str | None:
+    """`Dr. Okafor` → `dr-okafor` (the representative id the case files use)."""
     if not dentist:
         return None
-    return re.sub(r"[^a-z0-9]+", "-", str(dentist).lower()).strip("-").replace("dr-", "dr-")
+    return re.sub(r"[^a-z0-9]+", "-", str(dentist).lower()).strip("-")
 
 
 def _text(value: Any) -> str:
