@@ -190,7 +190,7 @@ def test_dispute_and_handoff_plans(bank):
     assert dispute["dispute_not_opened"].type == "sad_path"
     assert "step:dispute_charge.file_dispute.ask_expected_amount" in dispute["wrong_amount"].covers
     handoff = plan_mantle(bank, "human_handoff", None)
-    assert [b.case for b in handoff.behaviors] == ["request", "out_of_order", "adversarial"]
+    assert [b.case for b in handoff.behaviors] == ["request", "details_up_front", "adversarial"]
     assert handoff.behaviors[0].type == "escalation"
 
 

@@ -11,12 +11,15 @@ Behaviours (`facts["kind"]`, case slug, scenario type, base priority; lower is k
 | `refusal` | `refused_<tool>` | edge_case | 20+ (every confirmation-gated tool) |
 | `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure`) |
 | `negative` | the `else` step (`not_eligible`) | sad_path | 45+ (a branch on what a tool wrote) |
-| `out_of_order` | `out_of_order` | edge_case | 50 |
+| `out_of_order` | `details_up_front` | edge_case | 50 |
 | `correction` | `correction` | edge_case | 55 |
 | `digression` | `digression` | edge_case | 60 |
 | `escalation` | `escalation` | escalation | 65 (when a hand-off skill exists) |
-| `out_of_scope` | `out_of_scope` | out_of_scope | 70 |
+| `out_of_scope` | `unrelated_request` | out_of_scope | 70 |
 | `adversarial` | `adversarial` | adversarial | 80 |
+
+Case slugs avoid the words the file namer drops (`of`, `the`, ...), so file names read like
+the case (`card_replace_unrelated_request_out_of_scope.yml`).
 
 Routing: a categorical value routes differently when it changes a block branch or a prose
 `if:` condition (`_mantle_vocab.value_groups`). Each group gets one happy path, with the
@@ -472,7 +475,7 @@ class _Planner:
                 self.behavior(
                     "out_of_order",
                     "edge_case",
-                    "out_of_order",
+                    "details_up_front",
                     title,
                     description,
                     facts,
@@ -594,7 +597,8 @@ class _Planner:
                 "block": ask.block,
             },
         }
-        title = f"{self.name}: the customer digresses to {value_words(other_id)} and comes back"
+        other_name = self.defs.skills[other_id].name or value_words(other_id)
+        title = f"{self.name}: a detour to {_lower_first(other_name)} and back"
         description = (
             f"While the agent waits at {ask.step_id}, the customer asks something {other_id} "
             f"handles: {self.skill.id} is interrupted, {other_id} completes, and {self.skill.id} "
@@ -673,7 +677,7 @@ class _Planner:
             self.behavior(
                 "out_of_scope",
                 "out_of_scope",
-                "out_of_scope",
+                "unrelated_request",
                 title,
                 description,
                 facts,

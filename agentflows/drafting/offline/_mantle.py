@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalcore.definitions import MantleDefinitions
+
+from ...planning._mantle_phrases import subject
 from .._engine import DraftContext
 from ._direction import value_words
 from ._mantle_goals import goals_for
@@ -72,7 +75,7 @@ def simulation_context(ctx: DraftContext, script: Script) -> str:
             f"Your date of birth is {customer.date_of_birth} and your postcode is "
             f"{customer.postcode}."
         )
-    twist = _twist(script)
+    twist = _twist(script, defs)
     if twist:
         sentences.append(twist)
     steps = [turn.render(number) for number, turn in enumerate(script.turns, start=1)]
@@ -101,7 +104,7 @@ def _shown(value: Any) -> str:
     return value_words(value)
 
 
-def _twist(script: Script) -> str | None:
+def _twist(script: Script, defs: MantleDefinitions) -> str | None:
     facts = script.facts
     kind = script.kind
     if kind == "refusal":
@@ -130,8 +133,12 @@ def _twist(script: Script) -> str | None:
             f"it to {value_words(spec['to'])}."
         )
     if kind == "digression":
-        other = value_words(str(facts["digression"]["skill"]))
-        return f"Partway through you ask about something else ({other}), then carry on."
+        other = defs.skills[str(facts["digression"]["skill"])]
+        mine = defs.skills[script.walk.skill]
+        return (
+            f"Partway through you ask about something else (your "
+            f"{subject(other).lower()}), then carry on with your {subject(mine).lower()}."
+        )
     if kind == "escalation":
         return "At the first question you decide you would rather talk to a person."
     if kind == "out_of_scope":

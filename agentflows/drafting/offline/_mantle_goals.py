@@ -11,6 +11,7 @@ assertions over text_matches"; criteria are not the user's outcome).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
@@ -158,6 +159,16 @@ class Goals:
     def memory_pairs(self, walk: Walk) -> list[tuple[str, Any]]:
         return [(i["name"], i["value"]) for i in self.memory_items(walk, self.chosen_keys(walk))]
 
+    def block_utters(self, walk: Walk) -> list[str]:
+        """Responses of the `action` steps the path went through, in block order."""
+        out = []
+        for block in self.skill.blocks.values():
+            for step in block.steps:
+                element = f"step:{self.skill.id}.{block.id}.{step.id}"
+                if step.kind == "action" and element in walk.elements:
+                    out.append(str(step.target))
+        return out
+
     def gated(self) -> list[str]:
         return [
             name
@@ -238,7 +249,7 @@ class Goals:
 
         for condition, text in paragraphs(self.skill.body):
             if condition and evaluate(condition, walk.memory):
-                first = text.split(". ")[0].rstrip(".")
+                first = re.split(r"\.\s|;\s", text)[0].rstrip(".")
                 first = " ".join(_plain_tokens(first).split())
                 value = next((v for k, v in self.memory_pairs(walk) if k in condition), None)
                 lead = f"For {value_words(value)}, the" if value is not None else "The"
@@ -268,6 +279,9 @@ class Goals:
             self._handed_over(walk, self.script.walk)
             return
         self.path_facts(walk)
+        said = self.block_utters(walk)
+        if said:
+            self.add({"bot_uttered": {"utter_name": said[-1]}})
         gated = set(self.gated())
         for event in walk.tools():
             if event.tool in gated and not event.error:
@@ -349,15 +363,24 @@ class Goals:
                 self.add({"memory_was_not_set": unset})
             self.criterion(
                 f"The agent explains why it is handing over instead of carrying on "
-                f"with {subject(self.skill).lower()} itself"
+                f"with the {subject(self.skill).lower()} itself"
             )
         else:
             self.criterion("The agent hands over without trying to solve the problem itself")
         self.criterion("The agent does not ask the customer to repeat what they already said")
+        self.handoff_summary_criterion(handoff)
+
+    def handoff_summary_criterion(self, handoff: Skill) -> None:
+        """What the hand-off skill says its summary for the person must leave out."""
         text = " ".join(handoff.body.split())
-        if "without card numbers" in text or "dates of birth" in text:
+        match = re.search(
+            r"\bwithout ((?:card numbers|dates of birth|[\w ,]+?)"
+            r"(?: or [\w ]+?)?)[.)]",
+            text,
+        )
+        if match and re.search(r"summary", text, re.I):
             self.criterion(
-                "The agent does not ask for card numbers or a date of birth before handing over"
+                f"The agent's summary for the person it hands over to contains no {match.group(1)}"
             )
 
     def _categorical(self, key: str) -> bool:
@@ -577,8 +600,10 @@ class Goals:
             *([self.skill_check("skill_completed", walk.skill)] if walk.completed else []),
         ]
         self.add_sequence(steps)
-        other_name = value_words(str(spec["skill"]))
-        self.criterion(f"The agent deals with the {other_name} request before going back")
+        other = self.defs.skills[str(spec["skill"])]
+        self.criterion(
+            f"The agent deals with the {subject(other).lower()} request before going back"
+        )
         self.criterion(
             "The agent picks up where it left off and does not ask again for details "
             "the customer already gave"
@@ -705,8 +730,6 @@ class Goals:
 
 
 def _plain_tokens(text: str) -> str:
-    import re
-
     return re.sub(
         r"@(?:tool|block|skill|memory)\.([\w.]+)", lambda m: m.group(1).split(".")[-1], text
     )
