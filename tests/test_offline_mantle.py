@@ -107,7 +107,8 @@ def test_card_replace_lines_follow_the_skill(bank):
         draft(bank, plan["refused_place_replacement_order"])["scenario"]["simulation_context"]
     )
     assert refused[-2] == "No, please don't. I've changed my mind."
-    out_of_order = quoted_lines(draft(bank, plan["details_up_front"])["scenario"]["simulation_context"])
+    up_front = draft(bank, plan["details_up_front"])["scenario"]
+    out_of_order = quoted_lines(up_front["simulation_context"])
     assert (
         out_of_order[0] == "Can you send me a replacement card? It never arrived. Standard, please."
     )
