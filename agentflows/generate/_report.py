@@ -76,7 +76,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "planned": len(state.get("behaviors", [])),
         "cases": rows,
         "failed": failed,
-        "conflicts": [r["path"] for r in conflicts],
+        "conflicts": list(dict.fromkeys(r["path"] for r in conflicts)),
         "duplicates_dropped": len(state.get("duplicates", [])),
         "duplicates": state.get("duplicates", []),
         "coverage": coverage,

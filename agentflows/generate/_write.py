@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import hashlib
 import json
 from pathlib import Path
@@ -80,10 +81,17 @@ def assemble_base44(source: str, entries: list[dict[str, Any]], skill_descriptio
         "name": f"{source}-generated",
         "description": (
             f"Generated evals for the {source} skill"
-            + (f": {skill_description.split('.')[0]}" if skill_description else "")
+            + (f": {_first_sentence(skill_description)}" if skill_description else "")
         )[:300],
         "prompts": entries,
     }
+
+
+def _first_sentence(text: str) -> str:
+    """Up to the first sentence end (a dot followed by a space or the end), not any dot:
+    descriptions are full of `base44.entities` and `config.jsonc`."""
+    match = re.search(r"\.(\s|$)", text)
+    return text[: match.start()] if match else text
 
 
 def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path | None:

@@ -8,7 +8,7 @@ order (`agent`, `tool` and `handoff` turns are the agent's side and are not repl
 |---|---|
 | `end.activePlaybook`, `outcomes`, `personFields` | `activePlaybookAtEnd`, `outcomes`, ... |
 | `end.appointmentCreated`, `activeAppointments` | the same-named check |
-| `end.tools` | `toolsCalled` (each at least once) |
+| `end.tools` | `toolsCalled` (each exactly once, the evaluator counts exactly) |
 | an `agent` turn sending `ask.time` / `ask.choice` | `pickerShown: true` |
 | a `chip` answered right after an agent turn with chips | `chipsOnAnyTurn` (the chip ids) |
 | a final `system` turn | `noReplyTo` (the agent answers no platform event) |

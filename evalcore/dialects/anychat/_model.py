@@ -341,7 +341,7 @@ class Checks(AnychatModel):
     textMatches: list[str] | None = None
     """Regular expressions over the agent's text."""
     toolsCalled: dict[str, NonNegativeInt] | None = None
-    """Tool name -> minimum number of calls."""
+    """Tool name -> exact number of calls in the run (0: never); see docs/checks.md."""
     toolsNotCalled: list[str] | None = None
     noWarnings: bool | None = None
     maxModelCallsPerTurn: PositiveInt | None = None
