@@ -61,12 +61,19 @@ class _Counters:
 
 
 def _print_summary(report: dict[str, Any]) -> None:
-    table = Table("file", "type", "behaviour", "assertions", "criteria", "repairs", "status",
-                  title=f"{len(report['cases'])} cases · engine {report['engine']}")
+    folders = sorted({str(Path(row["path"]).parent) for row in report["cases"]})
+    table = Table(
+        title=f"{len(report['cases'])} cases · engine {report['engine']} · "
+        + ", ".join(folders),
+        title_justify="left",
+    )
+    table.add_column("file", overflow="fold")
+    for name in ("type", "behaviour", "assert", "crit", "fix", "status"):
+        table.add_column(name)
     for row in report["cases"]:
         colour = {"conflict": "red", "unchanged": "dim"}.get(row["status"], "green")
         table.add_row(
-            row["path"],
+            Path(row["path"]).name,
             row["type"],
             row["title"],
             str(row["assertions"]),

@@ -16,7 +16,13 @@ from rich.text import Text
 
 from evalcore.findings import FileReport, Finding
 
-stdout = Console(highlight=False, soft_wrap=True)
+#: Width when output is not a terminal (CI logs, pipes): rich's default of 80 columns wraps
+#: tables into unreadable towers.
+PIPE_WIDTH = 140
+
+stdout = Console(
+    highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPE_WIDTH
+)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
