@@ -197,9 +197,12 @@ def content_stems(text: str) -> list[str]:
     """Stems of the words of `text` that are not stopwords (order kept, repeats dropped)."""
     out: dict[str, None] = {}
     for word in words(text):
+        word = word.removesuffix("'s")
         if word in STOPWORDS or len(word) < 3 or word.isdigit():
             continue
-        out.setdefault(stem(word))
+        stemmed = stem(word)
+        if stemmed not in STOPWORDS:
+            out.setdefault(stemmed)
     return list(out)
 
 
