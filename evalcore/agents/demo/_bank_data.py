@@ -1,0 +1,373 @@
+"""The `demo:bank` backend: test customers and what each Riverbend tool returns for them.
+
+The customers are the test accounts the scenarios use (the hand-written ones in
+examples/bank/eval/scenarios and the offline drafter's test data): caller phone, customer
+number, date of birth, postcode, cards, accounts and recent card payments. Results have the
+shape the real tools return (`examples/bank/skills/*/tools.py`, `tools/customer.py`), and
+each tool writes the memory its real code writes.
+
+Two accounts answer differently on purpose: on Jonas's (`+15550150`) the card-order backend
+returns an error, so `place_replacement_order` and `order_replacement` fail; on Lena's
+(`+15550161`) every check comes back negative (no card can be replaced, no dispute opened).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._mantle_engine import ToolResult
+
+
+@dataclass(frozen=True)
+class Card:
+    card_id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Payment:
+    id: str
+    merchant: str
+    amount: float
+    date: str
+    """As read back ("2 May")."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.merchant}, ${self.amount:.2f} on {self.date}"
+
+
+@dataclass(frozen=True)
+class Customer:
+    customer_id: str
+    first_name: str
+    phone: str
+    date_of_birth: str
+    """YYYY-MM-DD."""
+    postcode: str
+    city: str
+    cards: tuple[Card, ...]
+    balances: dict[str, dict[str, Any]] = field(default_factory=dict)
+    failing: frozenset[str] = frozenset()
+    """Tools whose backend errors for this customer."""
+    negative: bool = False
+    """Checks come back negative for this customer."""
+
+
+_PAYMENTS = (
+    Payment("tx-1001", "Acme Hardware", 82.40, "2 May"),
+    Payment("tx-1002", "Acme Hardware", 82.40, "2 May"),
+    Payment("tx-1003", "Corner Grocery", 23.15, "4 May"),
+    Payment("tx-1004", "Streamline Music", 9.99, "6 May"),
+)
+
+
+def _customer(
+    customer_id: str,
+    name: str,
+    phone: str,
+    dob: str,
+    postcode: str,
+    city: str,
+    credit_last4: str,
+    **extra: Any,
+) -> Customer:
+    suffix = customer_id[-4:]
+    return Customer(
+        customer_id=customer_id,
+        first_name=name,
+        phone=phone,
+        date_of_birth=dob,
+        postcode=postcode,
+        city=city,
+        cards=(
+            Card(f"crd_{suffix}_d1", "Everyday Debit ending 4821"),
+            Card(f"crd_{suffix}_c1", f"Platinum Credit ending {credit_last4}"),
+        ),
+        balances={
+            "checking": {
+                "name": "Everyday Checking",
+                "number": f"0000{suffix}1204",
+                "available_balance": 1842.17,
+                "ledger_balance": 1903.52,
+                "currency": "USD",
+            },
+            "savings": {
+                "name": "Riverbend Saver",
+                "number": f"0000{suffix}7730",
+                "available_balance": 12450.00,
+                "ledger_balance": 12450.00,
+                "currency": "USD",
+            },
+            "credit_card": {
+                "name": "Platinum Credit",
+                "statement_balance": 634.80,
+                "minimum_payment": 25.00,
+                "payment_due_date": "2026-01-18",
+                "currency": "USD",
+            },
+        },
+        **extra,
+    )
+
+
+CUSTOMERS = (
+    _customer("C-20481734", "Priya", "+15550142", "1986-03-14", "94110", "San Francisco", "3307"),
+    _customer("C-20533910", "Marcus", "+15550177", "1979-07-02", "60614", "Chicago", "9140"),
+    _customer("C-20199007", "Tomás", "+15550123", "1992-11-30", "73301", "Austin", "5526"),
+    _customer("C-20377415", "Grace", "+15550199", "1968-09-09", "02139", "Cambridge", "6081"),
+    _customer("C-20611342", "Amara", "+15550108", "1995-04-23", "98103", "Seattle", "2915"),
+    _customer(
+        "C-20700050",
+        "Jonas",
+        "+15550150",
+        "1975-05-05",
+        "30301",
+        "Atlanta",
+        "4470",
+        failing=frozenset({"place_replacement_order", "order_replacement"}),
+    ),
+    _customer(
+        "C-20700061", "Lena", "+15550161", "1983-10-17", "80202", "Denver", "1852", negative=True
+    ),
+)
+BY_ID = {c.customer_id: c for c in CUSTOMERS}
+BY_PHONE = {c.phone: c for c in CUSTOMERS}
+
+
+class Backend:
+    """Deterministic results of every tool of examples/bank for one conversation."""
+
+    def __init__(self) -> None:
+        self.orders = 0
+        self.disputes = 0
+        self.transfers = 0
+        self.failed_checks = 0
+
+    def customer(self, memory: dict[str, Any]) -> Customer | None:
+        return BY_ID.get(str(memory.get("project.customer_id")))
+
+    def call(self, name: str, arguments: dict[str, Any], memory: dict[str, Any]) -> ToolResult:
+        handler = getattr(self, f"_{name}", None)
+        if handler is None:
+            return ToolResult(error=f"{name} is not available in the demo backend")
+        customer = self.customer(memory)
+        if customer is not None and name in customer.failing:
+            return ToolResult(error="503 Service Unavailable from cards-api")
+        return handler(arguments, customer, memory)
+
+    # tools/customer.py
+    def _lookup_customer(
+        self, args: dict[str, Any], _: Customer | None, memory: dict[str, Any]
+    ) -> ToolResult:
+        found = BY_PHONE.get(str(args.get("phone")))
+        if found is None:
+            return ToolResult({"found": False})
+        writes = (
+            {} if memory.get("project.customer_id") else {"project.customer_id": found.customer_id}
+        )
+        return ToolResult(
+            {"found": True, "first_name": found.first_name, "has_cards": True}, writes=writes
+        )
+
+    def _verify_identity(
+        self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
+    ) -> ToolResult:
+        target = BY_ID.get(str(args.get("customer_id"))) or customer
+        ok = (
+            target is not None
+            and args.get("date_of_birth") == target.date_of_birth
+            and str(args.get("postcode", "")).strip().upper() == target.postcode
+        )
+        if ok:
+            return ToolResult({"verified": True}, writes={"project.authenticated": True})
+        self.failed_checks += 1
+        return ToolResult(
+            {
+                "verified": False,
+                "attempts_left": max(3 - self.failed_checks, 0),
+                "hint": "Don't say which detail was wrong. Offer a human agent at zero "
+                "attempts left.",
+            }
+        )
+
+    # skills/card_replace/tools.py
+    def _list_cards(
+        self, _: dict[str, Any], customer: Customer | None, __: dict[str, Any]
+    ) -> ToolResult:
+        cards = (
+            []
+            if customer is None
+            else [
+                {"card_id": c.card_id, "label": c.label, "status": "active"} for c in customer.cards
+            ]
+        )
+        return ToolResult({"cards": cards})
+
+    def _check_replacement_eligibility(
+        self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
+    ) -> ToolResult:
+        card = _card(customer, args.get("card_id"))
+        label = card.label if card else "card"
+        eligible = customer is not None and not customer.negative and card is not None
+        writes = {
+            "eligibility_checked": True,
+            "replacement_eligible": eligible,
+            "selected_card_label": label,
+        }
+        if not eligible:
+            return ToolResult(
+                {"eligible": False, "reason": "replacement_in_transit"}, writes=writes
+            )
+        return ToolResult({"eligible": True, "card": label}, writes=writes)
+
+    def _block_card(
+        self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
+    ) -> ToolResult:
+        fraud = "FR-88213" if args.get("reason") == "stolen" else None
+        return ToolResult({"blocked": True, "fraud_case_id": fraud}, writes={"card_blocked": True})
+
+    def _place_replacement_order(
+        self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
+    ) -> ToolResult:
+        self.orders += 1
+        shipping = str(args.get("shipping", "standard"))
+        order = f"R-{40210 + self.orders}"
+        return ToolResult(
+            {
+                "ordered": True,
+                "order_id": order,
+                "arrives_in": _DAYS.get(shipping, ""),
+                "fee_usd": 15 if shipping == "express" else 0,
+            },
+            writes={"order_id": order},
+        )
+
+    def _order_replacement(
+        self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
+    ) -> ToolResult:
+        self.orders += 1
+        shipping = str(args.get("shipping", "standard"))
+        order = f"R-{40210 + self.orders}"
+        return ToolResult(
+            {
+                "ordered": True,
+                "order_id": order,
+                "arrives_in": _DAYS.get(shipping, ""),
+                "old_card_works_until_activation": True,
+            },
+            writes={"order_id": order},
+        )
+
+    def _get_mailing_address(
+        self, _: dict[str, Any], customer: Customer | None, __: dict[str, Any]
+    ) -> ToolResult:
+        city = customer.city if customer else "your city"
+        return ToolResult({"city": city, "country": "US"})
+
+    # skills/check_balance/tools.py
+    def _get_balance(
+        self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
+    ) -> ToolResult:
+        kind = str(args.get("account_type"))
+        account = customer.balances.get(kind) if customer else None
+        if account is None:
+            return ToolResult({"found": False, "account_type": kind})
+        if kind == "credit_card":
+            return ToolResult(
+                {
+                    "found": True,
+                    "cards": [
+                        {
+                            "name": account["name"],
+                            "amount_owed": account["statement_balance"],
+                            "minimum_payment": account["minimum_payment"],
+                            "due_date": account["payment_due_date"],
+                            "currency": account["currency"],
+                        }
+                    ],
+                },
+                writes={"balance_reported": True},
+            )
+        return ToolResult(
+            {
+                "found": True,
+                "accounts": [
+                    {
+                        "name": account["name"],
+                        "last4": account["number"][-4:],
+                        "available": account["available_balance"],
+                        "current": account["ledger_balance"],
+                        "currency": account["currency"],
+                    }
+                ],
+            },
+            writes={"balance_reported": True},
+        )
+
+    # skills/dispute_charge/tools.py
+    def _list_recent_transactions(
+        self, _: dict[str, Any], customer: Customer | None, __: dict[str, Any]
+    ) -> ToolResult:
+        transactions = [
+            {
+                "id": p.id,
+                "merchant": p.merchant,
+                "amount": p.amount,
+                "currency": "USD",
+                "date": p.date,
+                "pending": False,
+                "card_last4": "4821",
+            }
+            for p in _PAYMENTS
+        ]
+        return ToolResult(
+            {"since": "60 days ago", "transactions": transactions},
+            writes={"transactions_loaded": True},
+        )
+
+    def _open_dispute(
+        self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
+    ) -> ToolResult:
+        reason = args.get("reason")
+        if reason == "unrecognised":
+            return ToolResult(
+                {"opened": False, "error": "unrecognised payments go to the fraud team"}
+            )
+        if reason == "wrong_amount" and args.get("expected_amount") is None:
+            return ToolResult({"opened": False, "error": "expected_amount is missing"})
+        if customer is None or customer.negative:
+            return ToolResult({"opened": False, "error": "dispute_window_closed"})
+        self.disputes += 1
+        case = f"D-{77120 + self.disputes}"
+        return ToolResult(
+            {"opened": True, "case_id": case, "provisional_credit": 82.40}, writes={"case_id": case}
+        )
+
+    # skills/human_handoff/tools.py
+    def _transfer_to_agent(
+        self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
+    ) -> ToolResult:
+        self.transfers += 1
+        reference = f"T-{5150 + self.transfers}"
+        return ToolResult(
+            {"transferred": True, "estimated_wait_minutes": 4, "outside_opening_hours": False},
+            writes={"transfer_reference": reference},
+        )
+
+
+_DAYS = {"standard": "5-7 business days", "express": "1-2 business days"}
+
+
+def _card(customer: Customer | None, card_id: Any) -> Card | None:
+    if customer is None:
+        return None
+    return next((c for c in customer.cards if c.card_id == card_id), None)
+
+
+def payments() -> tuple[Payment, ...]:
+    return _PAYMENTS
+
+
+__all__ = ["BY_ID", "BY_PHONE", "CUSTOMERS", "Backend", "Card", "Customer", "Payment", "payments"]
