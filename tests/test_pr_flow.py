@@ -79,8 +79,8 @@ def _draft(ctx: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def stub_generation(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(planning, "_planners", lambda: {"mantle": _plan})
-    monkeypatch.setattr(offline, "_drafters", lambda: {"mantle": _draft})
+    monkeypatch.setattr(planning, "_planner", lambda dialect: _plan)
+    monkeypatch.setattr(offline, "_drafter", lambda dialect: _draft)
 
 
 def git(repo: Path, *args: str, check: bool = True) -> str:
@@ -253,7 +253,7 @@ def test_a_crash_during_generation_leaves_no_branch_or_worktree(
     def broken(*_: Any) -> Plan:
         raise RuntimeError("planner bug")
 
-    monkeypatch.setattr(planning, "_planners", lambda: {"mantle": broken})
+    monkeypatch.setattr(planning, "_planner", lambda dialect: broken)
     before = snapshot(repo)
     with pytest.raises(RuntimeError, match="planner bug"):
         generate_pr(run_cli, "--branch", "casegen/crash")

@@ -9,6 +9,7 @@ add direction-driven behaviours afterwards, but never invents ids.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from evalcore.definitions import Project
@@ -20,12 +21,17 @@ from ._behavior import CASE_TYPES, Behavior, Plan
 Planner = Callable[[Project, str, "str | None"], Plan]
 
 
-def _planners() -> dict[str, Planner]:
-    from ._anychat import plan_anychat
-    from ._base44 import plan_base44
-    from ._mantle import plan_mantle
+#: The planner of each dialect, imported only when that dialect is planned.
+_PLANNERS = {
+    "mantle": ("._mantle", "plan_mantle"),
+    "anychat": ("._anychat", "plan_anychat"),
+    "base44": ("._base44", "plan_base44"),
+}
 
-    return {"mantle": plan_mantle, "anychat": plan_anychat, "base44": plan_base44}
+
+def _planner(dialect: str) -> Planner:
+    module, name = _PLANNERS[dialect]
+    return getattr(importlib.import_module(module, __package__), name)
 
 
 def source_ids(project: Project, dialect: str) -> list[str]:
@@ -58,7 +64,7 @@ def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[
 
 
 def plan_source(project: Project, dialect: str, source: str, direction: str | None) -> Plan:
-    return _planners()[dialect](project, source, direction)
+    return _planner(dialect)(project, source, direction)
 
 
 def select(behaviors: list[Behavior], *, count: int | None, types: list[str] | None) -> list[

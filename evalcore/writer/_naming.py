@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+_SLUG = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
 _STOP = {"a", "an", "the", "and", "or", "of", "to", "for", "with", "in", "on", "is", "it"}
 
 
@@ -19,7 +20,9 @@ def slugify(text: str, *, sep: str = "_", max_words: int = 6, max_len: int = 60)
 
 def mantle_case_filename(source: str, case: str, case_type: str | None) -> str:
     """`<source>_<case>_<type>.yml` (Rasa's convention), without repeating the source."""
-    case_slug = slugify(case)
+    # A case that is already a slug (`out_of_scope`) is kept whole: slugify would drop its
+    # stop words.
+    case_slug = case if _SLUG.fullmatch(case) else slugify(case)
     if case_slug.startswith(source + "_"):
         case_slug = case_slug[len(source) + 1 :]
     parts = [source, case_slug]

@@ -6,6 +6,7 @@ drafter module; all of them write only ids and values that exist in the project.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -18,12 +19,17 @@ from .._engine import DraftContext, DraftResult, Usage
 Drafter = Callable[[DraftContext], dict[str, Any]]
 
 
-def _drafters() -> dict[str, Drafter]:
-    from ._anychat import draft_anychat
-    from ._base44 import draft_base44
-    from ._mantle import draft_mantle
+#: The offline drafter of each dialect, imported only when that dialect is drafted.
+_DRAFTERS = {
+    "mantle": ("._mantle", "draft_mantle"),
+    "anychat": ("._anychat", "draft_anychat"),
+    "base44": ("._base44", "draft_base44"),
+}
 
-    return {"mantle": draft_mantle, "anychat": draft_anychat, "base44": draft_base44}
+
+def _drafter(dialect: str) -> Drafter:
+    module, name = _DRAFTERS[dialect]
+    return getattr(importlib.import_module(module, __package__), name)
 
 
 class OfflineEngine:
@@ -34,7 +40,7 @@ class OfflineEngine:
     can_repair = False
 
     async def draft(self, ctx: DraftContext) -> DraftResult:
-        return DraftResult(data=_drafters()[ctx.dialect](ctx))
+        return DraftResult(data=_drafter(ctx.dialect)(ctx))
 
     async def repair(self, ctx: DraftContext, data: dict[str, Any],
                      findings: list[Finding]) -> DraftResult:
