@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 _WORD = re.compile(r"[a-z0-9']+")
@@ -32,9 +33,7 @@ def _canon(value: Any) -> str:
 
 def _shingles(text: str) -> frozenset[str]:
     words = _WORD.findall(text.lower())
-    return frozenset(f"{a} {b}" for a, b in zip(words, words[1:], strict=False)) or frozenset(
-        words
-    )
+    return frozenset(f"{a} {b}" for a, b in pairwise(words)) or frozenset(words)
 
 
 def fingerprint(data: Any, dialect: str) -> Fingerprint:

@@ -9,6 +9,7 @@ which hides exactly the kind of mistake a drafted case makes.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,10 +203,9 @@ class _JsonLocator:
         return i
 
     def walk(self) -> None:
-        try:
+        # The text already parsed as JSON, so these cannot happen; lines are best effort.
+        with contextlib.suppress(IndexError, ValueError, RecursionError):
             self.value(self.skip_ws(0), "")
-        except (IndexError, ValueError, RecursionError):  # pragma: no cover - text is valid JSON
-            pass
 
     def value(self, i: int, pointer: str) -> int:
         self.doc.lines.setdefault(pointer, self.line_at(i))

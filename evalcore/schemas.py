@@ -9,9 +9,9 @@ carry an `x-message` to explain a rule in the schema author's own words.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from jsonschema.exceptions import ValidationError

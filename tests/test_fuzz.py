@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,8 +19,6 @@ from evalcore.findings import FINDING_CODES, Finding
 from evalcore.repair import repair_data
 from evalcore.validation import validate_document
 from evalcore.yamlio import dump_yaml
-
-from conftest import EXAMPLES
 
 PROJECTS = {"mantle": "bank", "anychat": "clinic", "base44": "skills"}
 SAMPLES = {

@@ -117,7 +117,8 @@ FIXES: list[tuple[str, dict[str, Any], list[RepairAction], dict[str, Any]]] = [
         "int-text",
         case_with(slots={"card_replace.cards_shown": "2"}),
         [RepairAction(code="memory-type", path=f"{SLOTS}/card_replace.cards_shown",
-                      before="2", after=2, reason="'2' written as text; the field takes an integer")],
+                      before="2", after=2,
+                      reason="'2' written as text; the field takes an integer")],
         {f"{SLOTS}/card_replace.cards_shown": 2},
     ),
     (

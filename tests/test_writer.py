@@ -49,7 +49,7 @@ def test_order_keys_follows_schema_and_keeps_unknown_keys_last() -> None:
     assert list(ordered["goals"]["assertions"][0]) == ["tool_name", "source", "arguments"]
     # Free-form maps keep the author's order (arguments are not schema-ordered).
     assert list(ordered["goals"]["assertions"][0]["arguments"]) == ["b", "a"]
-    assert data["extra"] == 1 and list(data)[0] == "extra"  # input untouched
+    assert data["extra"] == 1 and next(iter(data)) == "extra"  # input untouched
 
 
 def test_anychat_json_is_schema_ordered_two_space_lf() -> None:
@@ -63,12 +63,12 @@ def test_anychat_json_is_schema_ordered_two_space_lf() -> None:
 
 
 def test_yaml_block_scalars_for_long_and_multiline_text() -> None:
-    text = dump_yaml({"simulation_context": ("word " * 30).strip(), "notes": "a\nb\n", "short": "x"})
+    long_line = ("word " * 30).strip()
+    text = dump_yaml({"simulation_context": long_line, "notes": "a\nb\n", "short": "x"})
     assert "simulation_context: >" in text
     assert "notes: |" in text
     assert "short: x" in text
-    assert load_yaml(text) == {"simulation_context": ("word " * 30).strip(), "notes": "a\nb\n",
-                               "short": "x"}
+    assert load_yaml(text) == {"simulation_context": long_line, "notes": "a\nb\n", "short": "x"}
 
 
 def test_yaml_quotes_strings_that_other_readers_take_for_bools_or_dates() -> None:

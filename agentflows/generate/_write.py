@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
-import re
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 

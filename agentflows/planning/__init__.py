@@ -57,7 +57,7 @@ def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[
             what = {"mantle": "skill", "anychat": "playbook", "base44": "agent skill"}[dialect]
             raise UserError(
                 f"unknown target '{target}': not a {what} of {project.root}",
-                hint=(did_you_mean(target, known, what=what) or "") + f" (targets: all, "
+                hint=(did_you_mean(target, known, what=what) or "") + " (targets: all, "
                 + ", ".join(known) + ")",
             )
     return list(dict.fromkeys(targets))

@@ -36,21 +36,23 @@ _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 
 
 def coerce_lossless(value: Any, target: str) -> tuple[bool, Any]:
-    """Convert `value` to `target` only when converting back gives the same text."""
-    if target in ("bool", "boolean") and isinstance(value, str):
-        if value.strip().lower() in ("true", "false"):
-            return True, value.strip().lower() == "true"
-    if target in ("int", "integer") and isinstance(value, str) and _INT.match(value.strip()):
-        number = int(value.strip())
-        if str(number) == value.strip().lstrip("+"):
-            return True, number
-    if target in ("int", "integer") and isinstance(value, float) and value.is_integer():
+    """Convert a string to `target` only when nothing is lost (`"2"` → 2, `"true"` → True).
+
+    `"010"` is not an int (the leading zero would be lost) and `"yes"` is not a bool.
+    """
+    if isinstance(value, float) and target in ("int", "integer") and value.is_integer():
         return True, int(value)
-    if target in ("float", "number") and isinstance(value, str) and _FLOAT.match(value.strip()):
-        number = float(value.strip())
-        return True, int(number) if target == "number" and number.is_integer() and _INT.match(
-            value.strip()
-        ) else number
+    if not isinstance(value, str):
+        return False, None
+    text = value.strip()
+    if target in ("bool", "boolean") and text.lower() in ("true", "false"):
+        return True, text.lower() == "true"
+    if target in ("int", "integer") and _INT.match(text) and str(int(text)) == text.lstrip("+"):
+        return True, int(text)
+    if target in ("float", "number") and _FLOAT.match(text):
+        if target == "number" and _INT.match(text) and str(int(text)) == text.lstrip("+"):
+            return True, int(text)
+        return True, float(text)
     return False, None
 
 

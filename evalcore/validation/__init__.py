@@ -14,8 +14,8 @@ from ..definitions import Project, find_project, load_project
 from ..dialects import Dialect, detect_dialect, dialect_names, get_dialect
 from ..documents import Document, load_document
 from ..findings import FileReport, Finding, sort_findings
-from ._discover import iter_candidate_files
 from ..schemas import schema_findings
+from ._discover import iter_candidate_files
 
 
 def check_data(data: Any, dialect: Dialect, project: Project | None) -> list[Finding]:
