@@ -14,8 +14,7 @@ def run(argv: list[str]) -> int:
     name = argv[0] if argv and not argv[0].startswith("-") else "generation"
     rest = argv[1:] if argv and argv[0] == name else argv
     if name not in BENCHMARKS:
-        print(f"unknown benchmark '{name}' (benchmarks: {', '.join(BENCHMARKS)})",
-              file=sys.stderr)
+        print(f"unknown benchmark '{name}' (benchmarks: {', '.join(BENCHMARKS)})", file=sys.stderr)
         return 2
     return asyncio.run(BENCHMARKS[name](rest))
 

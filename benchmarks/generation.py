@@ -58,7 +58,10 @@ async def offline_throughput(project: Path = BANK, repeats: int = 3) -> Result:
         for _ in range(repeats):
             with tempfile.TemporaryDirectory() as tmp:
                 request = build_request(
-                    ["all"], project=project, out=str(Path(tmp) / "out"), model="offline",
+                    ["all"],
+                    project=project,
+                    out=str(Path(tmp) / "out"),
+                    model="offline",
                     concurrency=4,
                 )
                 start = time.perf_counter()
@@ -66,13 +69,16 @@ async def offline_throughput(project: Path = BANK, repeats: int = 3) -> Result:
                 elapsed = time.perf_counter() - start
                 runs.append((elapsed, len(report["cases"]) + len(report["failed"])))
     except Exception as exc:  # a benchmark reports what is missing instead of a traceback
-        return Result("offline generation", False, [f"not available: {type(exc).__name__}: "
-                                                    f"{exc}"])
+        return Result("offline generation", False, [f"not available: {type(exc).__name__}: {exc}"])
     best, cases = min(runs)
-    return Result("offline generation", True, [
-        f"project: {project.relative_to(REPO)} · targets: all · cases per run: {cases}",
-        f"wall time (best of {repeats}): {best:.3f} s · {cases / best:.1f} cases/s",
-    ])
+    return Result(
+        "offline generation",
+        True,
+        [
+            f"project: {project.relative_to(REPO)} · targets: all · cases per run: {cases}",
+            f"wall time (best of {repeats}): {best:.3f} s · {cases / best:.1f} cases/s",
+        ],
+    )
 
 
 # --- (b) LLM drafting through the stub server ---------------------------------------------
@@ -87,19 +93,28 @@ def _widened_engine_class() -> type:
 
         total = 50
 
-        async def refine_plan(self, project: Any, dialect: str, source: str,
-                              behaviors: list[Any], direction: str | None
-                              ) -> tuple[list[Any], Usage]:
+        async def refine_plan(
+            self,
+            project: Any,
+            dialect: str,
+            source: str,
+            behaviors: list[Any],
+            direction: str | None,
+        ) -> tuple[list[Any], Usage]:
             widened = []
             for i in range(self.total):
                 base = behaviors[i % len(behaviors)]
                 copy = i // len(behaviors)
                 suffix = f"_b{copy}" if copy else ""
-                widened.append(base.model_copy(update={
-                    "id": base.id + suffix,
-                    "case": base.case + suffix,
-                    "title": f"{base.title} (variant {copy})" if copy else base.title,
-                }))
+                widened.append(
+                    base.model_copy(
+                        update={
+                            "id": base.id + suffix,
+                            "case": base.case + suffix,
+                            "title": f"{base.title} (variant {copy})" if copy else base.title,
+                        }
+                    )
+                )
             return widened, Usage()
 
     return WidenedPlanEngine
@@ -109,19 +124,21 @@ def _case_for(request: Any) -> dict[str, Any]:
     """A valid, distinct Mantle scenario for the behaviour named in the prompt."""
     text = request.text
     block = text.split("<Behavior>", 1)[1].split("</Behavior>", 1)[0]
-    behavior = json.loads(block[block.index("{"):block.rindex("}") + 1])
-    return {"scenario": {
-        "name": behavior["title"],
-        "type": behavior["type"],
-        "simulation_context": (
-            f"You are a customer. Case {behavior['id']}. 1. Say: \"{behavior['description']}\" "
-            "2. Stop once the agent answers."
-        ),
-        "goals": {
-            "criteria": [f"The agent handles: {behavior['title']}"],
-            "assertions": [{"skill_activated": {"skill_id": behavior["source"]}}],
-        },
-    }}
+    behavior = json.loads(block[block.index("{") : block.rindex("}") + 1])
+    return {
+        "scenario": {
+            "name": behavior["title"],
+            "type": behavior["type"],
+            "simulation_context": (
+                f'You are a customer. Case {behavior["id"]}. 1. Say: "{behavior["description"]}" '
+                "2. Stop once the agent answers."
+            ),
+            "goals": {
+                "criteria": [f"The agent handles: {behavior['title']}"],
+                "assertions": [{"skill_activated": {"skill_id": behavior["source"]}}],
+            },
+        }
+    }
 
 
 async def _warm_up(engine: Any, project: Path, target: str) -> None:
@@ -131,8 +148,15 @@ async def _warm_up(engine: Any, project: Path, target: str) -> None:
     from agentflows.planning import Behavior
     from evalcore.definitions import load_project
 
-    behavior = Behavior(id=f"{target}:warm_up", source=target, dialect="mantle",
-                        type="happy_path", case="warm_up", title="Warm-up", description="-")
+    behavior = Behavior(
+        id=f"{target}:warm_up",
+        source=target,
+        dialect="mantle",
+        type="happy_path",
+        case="warm_up",
+        title="Warm-up",
+        description="-",
+    )
     await engine.draft(DraftContext(load_project(project), "mantle", behavior))
 
 
@@ -147,11 +171,18 @@ def stub_server(delay_s: float, *, in_process: bool = False) -> Iterator[str]:
         with StubOpenAI(_case_for, delay_s=delay_s) as stub:
             yield stub.base_url
         return
-    command = [sys.executable, str(REPO / "tests" / "stub_openai.py"), "--delay", str(delay_s),
-               "--handler", "benchmarks.generation:_case_for"]
+    command = [
+        sys.executable,
+        str(REPO / "tests" / "stub_openai.py"),
+        "--delay",
+        str(delay_s),
+        "--handler",
+        "benchmarks.generation:_case_for",
+    ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")])}
-    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                          env=env, cwd=REPO) as process:
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=REPO
+    ) as process:
         try:
             assert process.stdout is not None
             yield process.stdout.readline().strip()
@@ -161,9 +192,15 @@ def stub_server(delay_s: float, *, in_process: bool = False) -> Iterator[str]:
             process.wait(timeout=10)
 
 
-async def llm_concurrency(cases: int = 50, concurrency: int = 10, delay_s: float = 0.2,
-                          target: str = "card_replace", project: Path = BANK, *,
-                          in_process: bool = False) -> Result:
+async def llm_concurrency(
+    cases: int = 50,
+    concurrency: int = 10,
+    delay_s: float = 0.2,
+    target: str = "card_replace",
+    project: Path = BANK,
+    *,
+    in_process: bool = False,
+) -> Result:
     from agentflows.generate import build_request, run_generation
     from evalcore.llm import ModelConfig
 
@@ -174,40 +211,58 @@ async def llm_concurrency(cases: int = 50, concurrency: int = 10, delay_s: float
     def on_update(node: str, values: dict[str, Any]) -> None:
         marks[node] = time.perf_counter()  # the last update of each node
 
-    with stub_server(delay_s, in_process=in_process) as base_url, \
-            tempfile.TemporaryDirectory() as tmp:
+    with (
+        stub_server(delay_s, in_process=in_process) as base_url,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         engine_class = _widened_engine_class()
         engine_class.total = cases
-        config = ModelConfig(model="stub-model", base_url=base_url, api_key="stub-key",
-                             timeout_s=30, retry_base_delay_s=0.05,
-                             cache_dir=Path(tmp) / "cache")
+        config = ModelConfig(
+            model="stub-model",
+            base_url=base_url,
+            api_key="stub-key",
+            timeout_s=30,
+            retry_base_delay_s=0.05,
+            cache_dir=Path(tmp) / "cache",
+        )
         engine = engine_class(config, use_cache=False)
         try:
             await _warm_up(engine, project, target)
-            request = build_request([target], project=project, out=str(Path(tmp) / "out"),
-                                    model="stub-model", concurrency=concurrency, no_cache=True)
+            request = build_request(
+                [target],
+                project=project,
+                out=str(Path(tmp) / "out"),
+                model="stub-model",
+                concurrency=concurrency,
+                no_cache=True,
+            )
             start = time.perf_counter()
             report = await run_generation(
                 request, engine=engine, checkpoints=Path(tmp) / "ck.sqlite", on_update=on_update
             )
             total = time.perf_counter() - start
         except Exception as exc:
-            return Result("LLM drafting concurrency", False,
-                          [f"not available: {type(exc).__name__}: {exc}"])
+            return Result(
+                "LLM drafting concurrency", False, [f"not available: {type(exc).__name__}: {exc}"]
+            )
     drafting = marks["draft"] - marks["plan"]
     ratio = drafting / ideal
     where = "in this process" if in_process else "in its own process"
-    return Result("LLM drafting concurrency", ratio <= 1.3, [
-        f"cases: {cases} (target {target}, plan widened) · concurrency: {concurrency} · "
-        f"stub delay: {delay_s:g} s, stub {where} · model calls: {report['llm']['calls']} "
-        f"(written {len(report['cases'])}, failed {len(report['failed'])}, "
-        f"duplicates dropped {report['duplicates_dropped']})",
-        f"ideal drafting time = delay × ⌈{cases}/{concurrency}⌉ × {calls_per_case} call/case "
-        f"= {ideal:.2f} s",
-        f"drafting phase (end of plan → last draft): {drafting:.2f} s · "
-        f"ratio {ratio:.2f} (goal ≤ 1.3)",
-        f"whole run (plan, draft, validate, dedupe, write, checkpoints): {total:.2f} s",
-    ])
+    return Result(
+        "LLM drafting concurrency",
+        ratio <= 1.3,
+        [
+            f"cases: {cases} (target {target}, plan widened) · concurrency: {concurrency} · "
+            f"stub delay: {delay_s:g} s, stub {where} · model calls: {report['llm']['calls']} "
+            f"(written {len(report['cases'])}, failed {len(report['failed'])}, "
+            f"duplicates dropped {report['duplicates_dropped']})",
+            f"ideal drafting time = delay × ⌈{cases}/{concurrency}⌉ × {calls_per_case} call/case "
+            f"= {ideal:.2f} s",
+            f"drafting phase (end of plan → last draft): {drafting:.2f} s · "
+            f"ratio {ratio:.2f} (goal ≤ 1.3)",
+            f"whole run (plan, draft, validate, dedupe, write, checkpoints): {total:.2f} s",
+        ],
+    )
 
 
 async def main(argv: list[str]) -> int:
@@ -218,14 +273,20 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--concurrency", type=int, default=10)
     parser.add_argument("--delay", type=float, default=0.2)
     parser.add_argument("--skip-offline", action="store_true")
-    parser.add_argument("--in-process-stub", action="store_true",
-                        help="run the stub server in this process (adds its CPU to ours)")
+    parser.add_argument(
+        "--in-process-stub",
+        action="store_true",
+        help="run the stub server in this process (adds its CPU to ours)",
+    )
     args = parser.parse_args(argv)
     results = []
     if not args.skip_offline:
         results.append(await offline_throughput())
-    results.append(await llm_concurrency(args.cases, args.concurrency, args.delay,
-                                         in_process=args.in_process_stub))
+    results.append(
+        await llm_concurrency(
+            args.cases, args.concurrency, args.delay, in_process=args.in_process_stub
+        )
+    )
     for result in results:
         print(result.render())
     return 0 if all(r.ok for r in results) else 1

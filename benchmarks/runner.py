@@ -56,13 +56,19 @@ def _cases(runs: int, turns: int) -> list[Any]:
     steps = "\n".join(f'{n}. Say "message {n}"' for n in range(1, turns + 1))
     return [
         RunCase(
-            slug=f"bench_{i:03d}", name=f"Benchmark case {i}", dialect="mantle",
+            slug=f"bench_{i:03d}",
+            name=f"Benchmark case {i}",
+            dialect="mantle",
             path=f"bench_{i:03d}.yml",
             simulate=SimulationSpec(context=f"You are a customer. {TURNS_MARK}{turns}\n{steps}"),
-            checks=[{"skill_activated": {"skill_id": "support"}},
-                    {"tool_executed": {"tool_name": "lookup", "source": "local"}}],
-            criteria=[Criterion(id="1", text="The agent answers every message"),
-                      Criterion(id="2", text="The agent stays polite")],
+            checks=[
+                {"skill_activated": {"skill_id": "support"}},
+                {"tool_executed": {"tool_name": "lookup", "source": "local"}},
+            ],
+            criteria=[
+                Criterion(id="1", text="The agent answers every message"),
+                Criterion(id="2", text="The agent stays polite"),
+            ],
         )
         for i in range(runs)
     ]
@@ -91,11 +97,18 @@ def stub_server(delay_s: float, *, in_process: bool = False) -> Iterator[str]:
         with StubOpenAI(answer, delay_s=delay_s) as stub:
             yield stub.base_url
         return
-    command = [sys.executable, str(REPO / "tests" / "stub_openai.py"), "--delay", str(delay_s),
-               "--handler", "benchmarks.runner:answer"]
+    command = [
+        sys.executable,
+        str(REPO / "tests" / "stub_openai.py"),
+        "--delay",
+        str(delay_s),
+        "--handler",
+        "benchmarks.runner:answer",
+    ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests")])}
-    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                          env=env, cwd=REPO) as process:
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=REPO
+    ) as process:
         try:
             assert process.stdout is not None
             yield process.stdout.readline().strip()
@@ -112,19 +125,33 @@ async def offline_throughput(runs: int = 200, parallel: int = 16, turns: int = 3
     with tempfile.TemporaryDirectory() as tmp:
         writer = ResultsWriter(Path(tmp))
         start = time.perf_counter()
-        report = await run_cases(_cases(runs, turns), FunctionTarget(mantle_echo, spec="bench"),
-                                 RunOptions(parallel=parallel), results=writer)
+        report = await run_cases(
+            _cases(runs, turns),
+            FunctionTarget(mantle_echo, spec="bench"),
+            RunOptions(parallel=parallel),
+            results=writer,
+        )
         wall = time.perf_counter() - start
     ok = report.passed == runs
-    return Result("offline runs", ok, [
-        f"runs: {runs} · parallel: {parallel} · turns per run: {turns} · passed: "
-        f"{report.passed} (assertions only: no judge)",
-        f"wall time: {wall:.2f} s · {runs / wall:.1f} runs/s (results files written)",
-    ])
+    return Result(
+        "offline runs",
+        ok,
+        [
+            f"runs: {runs} · parallel: {parallel} · turns per run: {turns} · passed: "
+            f"{report.passed} (assertions only: no judge)",
+            f"wall time: {wall:.2f} s · {runs / wall:.1f} runs/s (results files written)",
+        ],
+    )
 
 
-async def llm_parallel(runs: int = 64, parallel: int = 16, delay_s: float = 0.2,
-                       turns: int = 3, *, in_process: bool = False) -> Result:
+async def llm_parallel(
+    runs: int = 64,
+    parallel: int = 16,
+    delay_s: float = 0.2,
+    turns: int = 3,
+    *,
+    in_process: bool = False,
+) -> Result:
     from pydantic import SecretStr
 
     from evalcore.judge import JudgeSettings
@@ -136,9 +163,13 @@ async def llm_parallel(runs: int = 64, parallel: int = 16, delay_s: float = 0.2,
     calls_per_run = (turns + 1) + 1
     ideal = delay_s * calls_per_run * math.ceil(runs / parallel)
     with stub_server(delay_s, in_process=in_process) as base_url:
-        config = ModelConfig(model="stub-model", base_url=base_url,
-                             api_key=SecretStr("stub-key"), timeout_s=30,
-                             retry_base_delay_s=0.05)
+        config = ModelConfig(
+            model="stub-model",
+            base_url=base_url,
+            api_key=SecretStr("stub-key"),
+            timeout_s=30,
+            retry_base_delay_s=0.05,
+        )
         options = RunOptions(
             parallel=parallel,
             simulator=SimulatorSettings(model=config),
@@ -151,19 +182,24 @@ async def llm_parallel(runs: int = 64, parallel: int = 16, delay_s: float = 0.2,
             report = await run_cases(_cases(runs, turns), target, options)
             wall = time.perf_counter() - start
         except Exception as exc:  # a benchmark reports what is missing instead of a traceback
-            return Result("LLM runs at --parallel", False,
-                          [f"not available: {type(exc).__name__}: {exc}"])
+            return Result(
+                "LLM runs at --parallel", False, [f"not available: {type(exc).__name__}: {exc}"]
+            )
     ratio = wall / ideal
     calls = sum(r.simulator.usage.calls + r.judge.usage.calls for r in report.records)
     where = "in this process" if in_process else "in its own process"
-    return Result("LLM runs at --parallel", ratio <= 1.3 and report.passed == runs, [
-        f"runs: {runs} · parallel: {parallel} · simulated turns per run: {turns} · stub delay: "
-        f"{delay_s:g} s, stub {where} · model calls: {calls} · passed: {report.passed} "
-        f"(judged: {sum(r.judged for r in report.records)})",
-        f"ideal = delay × {calls_per_run} calls/run × ⌈{runs}/{parallel}⌉ = {ideal:.2f} s",
-        f"wall time: {wall:.2f} s · {runs / wall:.2f} runs/s · ratio {ratio:.2f} (goal ≤ 1.3)",
-        f"max open sessions: {target.max_open}",
-    ])
+    return Result(
+        "LLM runs at --parallel",
+        ratio <= 1.3 and report.passed == runs,
+        [
+            f"runs: {runs} · parallel: {parallel} · simulated turns per run: {turns} · stub delay: "
+            f"{delay_s:g} s, stub {where} · model calls: {calls} · passed: {report.passed} "
+            f"(judged: {sum(r.judged for r in report.records)})",
+            f"ideal = delay × {calls_per_run} calls/run × ⌈{runs}/{parallel}⌉ = {ideal:.2f} s",
+            f"wall time: {wall:.2f} s · {runs / wall:.2f} runs/s · ratio {ratio:.2f} (goal ≤ 1.3)",
+            f"max open sessions: {target.max_open}",
+        ],
+    )
 
 
 async def main(argv: list[str]) -> int:
@@ -176,14 +212,20 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--offline-runs", type=int, default=200)
     parser.add_argument("--skip-offline", action="store_true")
-    parser.add_argument("--in-process-stub", action="store_true",
-                        help="run the stub server in this process (adds its CPU to ours)")
+    parser.add_argument(
+        "--in-process-stub",
+        action="store_true",
+        help="run the stub server in this process (adds its CPU to ours)",
+    )
     args = parser.parse_args(argv)
     results = []
     if not args.skip_offline:
         results.append(await offline_throughput(args.offline_runs, args.parallel, args.turns))
-    results.append(await llm_parallel(args.runs, args.parallel, args.delay, args.turns,
-                                      in_process=args.in_process_stub))
+    results.append(
+        await llm_parallel(
+            args.runs, args.parallel, args.delay, args.turns, in_process=args.in_process_stub
+        )
+    )
     for result in results:
         print(result.render())
     return 0 if all(r.ok for r in results) else 1

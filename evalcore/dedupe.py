@@ -63,9 +63,14 @@ def fingerprint(data: Any, dialect: str) -> Fingerprint:
         for turn in turns:
             if not isinstance(turn, str):
                 facts.add("turn:" + _canon(turn))
-        text = " ".join(t for t in turns if isinstance(t, str)) + " " + str(
-            (data.get("brief") or {}).get("scenario", "") if isinstance(data.get("brief"), dict)
-            else ""
+        text = (
+            " ".join(t for t in turns if isinstance(t, str))
+            + " "
+            + str(
+                (data.get("brief") or {}).get("scenario", "")
+                if isinstance(data.get("brief"), dict)
+                else ""
+            )
         )
     elif dialect == "base44":
         entries = data.get("prompts") if isinstance(data.get("prompts"), list) else [data]

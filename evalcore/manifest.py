@@ -76,6 +76,7 @@ def relevant_sources(project: Project, dialect: str, source: str) -> dict[str, s
     files; Anychat: the playbook plus the project-wide agent, people, tools and outreaches;
     base44: the agent skill's folder.
     """
+
     def wanted(path: str) -> bool:
         top = path.split("/", 1)[0]
         if dialect == "mantle":

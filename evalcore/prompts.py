@@ -86,13 +86,9 @@ def prompt_names(area: str | None = None) -> list[str]:
     names: set[str] = set()
     for root in PROMPT_DIRS:
         if root.is_dir():
-            names |= {
-                p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.md")
-            }
+            names |= {p.relative_to(root).with_suffix("").as_posix() for p in root.rglob("*.md")}
     # Only `area/name` files are prompts (a README at the top is documentation).
-    return sorted(
-        n for n in names if _NAME.match(n) and (area is None or n.startswith(area + "/"))
-    )
+    return sorted(n for n in names if _NAME.match(n) and (area is None or n.startswith(area + "/")))
 
 
 def load_prompt(ref: str | Path) -> Prompt:

@@ -147,8 +147,7 @@ def _translate(error: ValidationError, base: str) -> Iterator[Finding]:
             code="schema",
             path=where,
             value=_short(error.instance),
-            message=custom
-            or f"{_show(error.instance)} is not one of the allowed values",
+            message=custom or f"{_show(error.instance)} is not one of the allowed values",
             suggestion=did_you_mean(error.instance, [str(a) for a in allowed], what="value")
             if isinstance(error.instance, str)
             else "allowed: " + ", ".join(_show(a) for a in allowed),
@@ -215,17 +214,14 @@ def _intended_branch(error: ValidationError) -> list[ValidationError] | None:
             continue
         if isinstance(instance, dict) and not required and sub_schema.get("type") == "object":
             # An object branch with no required key only counts when it is the only object one.
-            others = [
-                s for s in alternatives if isinstance(s, dict) and s.get("type") == "object"
-            ]
+            others = [s for s in alternatives if isinstance(s, dict) and s.get("type") == "object"]
             if len(others) > 1:
                 continue
         candidates.append((len(by_branch.get(index, [])), index))
     if not candidates:
         return None
     keyed = [
-        i for _, i in candidates
-        if isinstance(instance, dict) and alternatives[i].get("required")
+        i for _, i in candidates if isinstance(instance, dict) and alternatives[i].get("required")
     ]
     if len(keyed) > 1:
         return [_ambiguous(error, [alternatives[i]["required"] for i in keyed])]

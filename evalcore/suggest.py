@@ -29,8 +29,9 @@ def similarity(value: str, candidate: str) -> float:
     return difflib.SequenceMatcher(None, a, b).ratio()
 
 
-def close_matches(value: str, candidates: Iterable[str], *, cutoff: float = SUGGEST_CUTOFF,
-                  limit: int = 3) -> list[str]:
+def close_matches(
+    value: str, candidates: Iterable[str], *, cutoff: float = SUGGEST_CUTOFF, limit: int = 3
+) -> list[str]:
     """Candidates close to `value`, best first; case differences count as close."""
     pool = sorted(set(candidates))
     if not pool or not isinstance(value, str):

@@ -256,7 +256,8 @@ def expected_line(text: str, path: str) -> int:
     start = parse_text(text, "json").line_of(ptr.parent(path)) or 1
     if tokens[-1].isdigit():  # the n-th line opening an item at this depth
         openers = [
-            n for n in range(start + 1, len(lines) + 1)
+            n
+            for n in range(start + 1, len(lines) + 1)
             if lines[n - 1].startswith(indent) and lines[n - 1][len(indent)] not in " ]}"
         ]
         return openers[int(tokens[-1])]

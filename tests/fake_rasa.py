@@ -50,14 +50,18 @@ class JsonServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 parts = urlsplit(self.path)
-                recorded = Recorded(self.command, unquote(parts.path), parts.query,
-                                    json.loads(raw) if raw else None)
+                recorded = Recorded(
+                    self.command, unquote(parts.path), parts.query, json.loads(raw) if raw else None
+                )
                 server.requests.append(recorded)
                 if server.delay_s:
                     time.sleep(server.delay_s)
                 answer = server.handler(recorded)
-                payload = answer.raw if answer.raw is not None else (
-                    b"" if answer.body is None else json.dumps(answer.body).encode())
+                payload = (
+                    answer.raw
+                    if answer.raw is not None
+                    else (b"" if answer.body is None else json.dumps(answer.body).encode())
+                )
                 try:
                     self.send_response(answer.status)
                     self.send_header("Content-Type", "application/json")
@@ -75,8 +79,7 @@ class JsonServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,),
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
 
     @property
     def url(self) -> str:
@@ -103,8 +106,13 @@ class _Conversation:
         return event
 
 
-def _bot(conv: _Conversation, sender: str, utter: str, text: str,
-         buttons: list[dict[str, str]] | None = None) -> dict[str, Any]:
+def _bot(
+    conv: _Conversation,
+    sender: str,
+    utter: str,
+    text: str,
+    buttons: list[dict[str, str]] | None = None,
+) -> dict[str, Any]:
     event: dict[str, Any] = {"event": "bot", "text": text, "metadata": {"utter_action": utter}}
     if buttons:
         event["data"] = {"buttons": buttons}
@@ -126,15 +134,21 @@ class FakeRasa(JsonServer):
         if req.method == "POST" and req.path == "/webhooks/rest/webhook":
             return Answer(body=self._message(req.body))
         if req.path.startswith("/conversations/"):
-            sender, _, rest = req.path[len("/conversations/"):].partition("/")
+            sender, _, rest = req.path[len("/conversations/") :].partition("/")
             conv = self.conversations.setdefault(sender, _Conversation())
             if req.method == "POST" and rest == "tracker/events":
                 for event in req.body if isinstance(req.body, list) else [req.body]:
                     conv.add(event)
                 return Answer(body={"sender_id": sender, "events": None})
             if req.method == "GET" and rest == "tracker":
-                return Answer(body={"sender_id": sender, "slots": {}, "events": conv.events,
-                                    "latest_message": {}})
+                return Answer(
+                    body={
+                        "sender_id": sender,
+                        "slots": {},
+                        "events": conv.events,
+                        "latest_message": {},
+                    }
+                )
         return Answer(status=404, body={"error": "not found"})
 
     def _message(self, body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -144,8 +158,7 @@ class FakeRasa(JsonServer):
             metadata = body.get("metadata") or {}
             conv.add({"event": "action", "name": "action_session_start"})
             conv.add({"event": "session_started"})
-            conv.add({"event": "memory_set", "key": "session_started_metadata",
-                      "value": metadata})
+            conv.add({"event": "memory_set", "key": "session_started_metadata", "value": metadata})
             for key, value in metadata.items():
                 if key != "is_simulation":
                     conv.add({"event": "memory_set", "key": f"project.{key}", "value": value})
@@ -156,24 +169,57 @@ class FakeRasa(JsonServer):
         lowered = text.lower()
         if "replace" in lowered or ("card" in lowered and "damaged" not in lowered):
             conv.add({"event": "skill_activated", "skill_id": "card_replace"})
-            conv.add({"event": "ordered_block_entered", "skill_id": "card_replace",
-                      "block_id": "pick_card"})
-            reply = [_bot(conv, sender, "utter_ask_replacement_reason",
-                          "Why do you need a new card?",
-                          [{"title": "Damaged", "payload": "/damaged"},
-                           {"title": "Stolen", "payload": "/stolen"}])]
+            conv.add(
+                {
+                    "event": "ordered_block_entered",
+                    "skill_id": "card_replace",
+                    "block_id": "pick_card",
+                }
+            )
+            reply = [
+                _bot(
+                    conv,
+                    sender,
+                    "utter_ask_replacement_reason",
+                    "Why do you need a new card?",
+                    [
+                        {"title": "Damaged", "payload": "/damaged"},
+                        {"title": "Stolen", "payload": "/stolen"},
+                    ],
+                )
+            ]
         elif "damaged" in lowered:
-            conv.add({"event": "memory_set", "key": "card_replace.replacement_reason",
-                      "value": "damaged"})
-            conv.add({"event": "tool_executed", "tool_name": "place_replacement_order",
-                      "arguments": {"shipping": "standard"}, "source": "local",
-                      "result": {"order_id": "R-1"}, "is_error": False, "error_message": None,
-                      "metadata": {"skill_id": "card_replace"}})
-            conv.add({"event": "ordered_block_completed", "skill_id": "card_replace",
-                      "block_id": "pick_card", "step_id": "select_card"})
-            reply = [_bot(conv, sender, "utter_order_placed",
-                          "Your replacement card is on its way."),
-                     _bot(conv, sender, "utter_anything_else", "Anything else?")]
+            conv.add(
+                {
+                    "event": "memory_set",
+                    "key": "card_replace.replacement_reason",
+                    "value": "damaged",
+                }
+            )
+            conv.add(
+                {
+                    "event": "tool_executed",
+                    "tool_name": "place_replacement_order",
+                    "arguments": {"shipping": "standard"},
+                    "source": "local",
+                    "result": {"order_id": "R-1"},
+                    "is_error": False,
+                    "error_message": None,
+                    "metadata": {"skill_id": "card_replace"},
+                }
+            )
+            conv.add(
+                {
+                    "event": "ordered_block_completed",
+                    "skill_id": "card_replace",
+                    "block_id": "pick_card",
+                    "step_id": "select_card",
+                }
+            )
+            reply = [
+                _bot(conv, sender, "utter_order_placed", "Your replacement card is on its way."),
+                _bot(conv, sender, "utter_anything_else", "Anything else?"),
+            ]
             conv.add({"event": "skill_completed", "skill_id": "card_replace"})
         else:
             reply = [_bot(conv, sender, "utter_default", "Sorry, I can help with cards only.")]

@@ -53,20 +53,23 @@ def _card_replace() -> Skill:
         blocks={"pick_card": Block(id="pick_card", steps=steps)},
         memory={
             "replacement_reason": _memory(
-                ns, "replacement_reason", "categorical",
+                ns,
+                "replacement_reason",
+                "categorical",
                 enum_values=["lost", "stolen", "damaged", "not_received"],
             ),
-            "shipping": _memory(ns, "shipping", "categorical",
-                                enum_values=["standard", "express"]),
+            "shipping": _memory(ns, "shipping", "categorical", enum_values=["standard", "express"]),
             "fraud_reported": _memory(ns, "fraud_reported", "bool"),
             "selected_card_id": _memory(ns, "selected_card_id", "text"),
             "cards_shown": _memory(ns, "cards_shown", "int"),
             "account_id": _memory(ns, "account_id", "text"),
-            "eligibility_checked": _memory(ns, "eligibility_checked", "bool",
-                                           visibility="private"),
+            "eligibility_checked": _memory(ns, "eligibility_checked", "bool", visibility="private"),
         },
         responses=_responses(
-            ns, "utter_order_placed", "utter_ask_replacement_reason", "utter_ask_shipping",
+            ns,
+            "utter_order_placed",
+            "utter_ask_replacement_reason",
+            "utter_ask_shipping",
         ),
         tools={
             "place_replacement_order": ToolDef(
@@ -95,8 +98,9 @@ def _check_balance() -> Skill:
         path="skills/check_balance",
         description="Tell the customer their account balance",
         memory={
-            "account_type": _memory(ns, "account_type", "categorical",
-                                    enum_values=["checking", "savings"]),
+            "account_type": _memory(
+                ns, "account_type", "categorical", enum_values=["checking", "savings"]
+            ),
             "account_id": _memory(ns, "account_id", "text"),
         },
         responses=_responses(ns, "utter_balance"),
@@ -124,8 +128,7 @@ def bank_definitions() -> MantleDefinitions:
 
 def bank_project(root: Path | None = None) -> Project:
     """The bank agent as a Mantle project rooted at `root` (no files are read)."""
-    return Project(kind="mantle", root=root or Path("/nonexistent/bank"),
-                   mantle=bank_definitions())
+    return Project(kind="mantle", root=root or Path("/nonexistent/bank"), mantle=bank_definitions())
 
 
 #: A scenario that is valid against `bank_project()` and uses every assertion family.
@@ -144,42 +147,78 @@ CLEAN_CASE: dict[str, Any] = {
                 {"skill_interrupted": {"skill_id": "card_replace", "step_id": "autonomous"}},
                 {"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}},
                 {"ordered_block_entered": {"skill_id": "card_replace", "block_id": "pick_card"}},
-                {"ordered_block_completed": {"skill_id": "card_replace", "block_id": "pick_card",
-                                             "step_id": "confirm_order"}},
-                {"memory_was_set": [
-                    {"name": "card_replace.replacement_reason", "value": "damaged"},
-                    {"name": "card_replace.fraud_reported", "value": False},
-                    {"name": "card_replace.cards_shown", "value": 2},
-                    {"name": "project.caller_phone"},
-                    {"name": "system.session_started_metadata"},
-                ]},
+                {
+                    "ordered_block_completed": {
+                        "skill_id": "card_replace",
+                        "block_id": "pick_card",
+                        "step_id": "confirm_order",
+                    }
+                },
+                {
+                    "memory_was_set": [
+                        {"name": "card_replace.replacement_reason", "value": "damaged"},
+                        {"name": "card_replace.fraud_reported", "value": False},
+                        {"name": "card_replace.cards_shown", "value": 2},
+                        {"name": "project.caller_phone"},
+                        {"name": "system.session_started_metadata"},
+                    ]
+                },
                 {"memory_was_not_set": [{"name": "card_replace.selected_card_id"}]},
                 {"memory_was_cleared": [{"name": "card_replace.shipping"}]},
-                {"tool_executed": {"tool_name": "place_replacement_order", "source": "local",
-                                   "skill_id": "card_replace", "is_error": False,
-                                   "arguments": {"shipping": "standard"}}},
-                {"tool_executed": {"tool_name": "lookup_customer", "source": "mcp",
-                                   "mcp_server": "crm"}},
-                {"tools_within_one_turn": {
-                    "calls": [
-                        {"tool_executed": {"tool_name": "lookup_customer", "source": "mcp",
-                                           "mcp_server": "crm"}},
-                        {"tool_executed": {"tool_name": "set_fields", "source": "local"}},
-                    ],
-                    "allow_extra_calls": True,
-                    "ordered": True,
-                }},
-                {"bot_uttered": {"utter_name": "utter_order_placed",
-                                 "buttons": [{"title": "Yes", "payload": "/affirm"}]}},
+                {
+                    "tool_executed": {
+                        "tool_name": "place_replacement_order",
+                        "source": "local",
+                        "skill_id": "card_replace",
+                        "is_error": False,
+                        "arguments": {"shipping": "standard"},
+                    }
+                },
+                {
+                    "tool_executed": {
+                        "tool_name": "lookup_customer",
+                        "source": "mcp",
+                        "mcp_server": "crm",
+                    }
+                },
+                {
+                    "tools_within_one_turn": {
+                        "calls": [
+                            {
+                                "tool_executed": {
+                                    "tool_name": "lookup_customer",
+                                    "source": "mcp",
+                                    "mcp_server": "crm",
+                                }
+                            },
+                            {"tool_executed": {"tool_name": "set_fields", "source": "local"}},
+                        ],
+                        "allow_extra_calls": True,
+                        "ordered": True,
+                    }
+                },
+                {
+                    "bot_uttered": {
+                        "utter_name": "utter_order_placed",
+                        "buttons": [{"title": "Yes", "payload": "/affirm"}],
+                    }
+                },
                 {"bot_did_not_utter": {"text_matches": r"fraud|stolen\b"}},
-                {"sequencing": [
-                    {"skill_activated": {"skill_id": "card_replace"}},
-                    {"memory_was_set": "card_replace.replacement_reason"},
-                    {"tool_executed": {"tool_name": "place_replacement_order", "source": "local"}},
-                    {"memory_was_cleared": "card_replace.shipping"},
-                    {"bot_uttered": {"utter_name": "utter_greet"}},
-                    {"skill_completed": {"skill_id": "card_replace"}},
-                ]},
+                {
+                    "sequencing": [
+                        {"skill_activated": {"skill_id": "card_replace"}},
+                        {"memory_was_set": "card_replace.replacement_reason"},
+                        {
+                            "tool_executed": {
+                                "tool_name": "place_replacement_order",
+                                "source": "local",
+                            }
+                        },
+                        {"memory_was_cleared": "card_replace.shipping"},
+                        {"bot_uttered": {"utter_name": "utter_greet"}},
+                        {"skill_completed": {"skill_id": "card_replace"}},
+                    ]
+                },
             ],
             "expected_tools": ["place_replacement_order"],
         },

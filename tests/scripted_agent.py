@@ -14,9 +14,13 @@ CALLS: list[dict[str, Any]] = []
 
 
 def _state(s: dict[str, Any]) -> dict[str, Any]:
-    return {"activePlaybook": s["playbook"], "outcomes": list(s["outcomes"]),
-            "appointments": list(s["appointments"]), "person": dict(s["person"]),
-            "modelCalls": 1}
+    return {
+        "activePlaybook": s["playbook"],
+        "outcomes": list(s["outcomes"]),
+        "appointments": list(s["appointments"]),
+        "person": dict(s["person"]),
+        "modelCalls": 1,
+    }
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any] | None:
@@ -28,8 +32,13 @@ def handle(request: dict[str, Any]) -> dict[str, Any] | None:
         return {"state": _state(s), "meta": {"turns": s["turns"]}}
     turn = request["turn"]
     if turn["type"] == "start":
-        SESSIONS[session] = {"playbook": "general", "outcomes": [], "appointments": [],
-                             "person": {"phone": "+15550177"}, "turns": 0}
+        SESSIONS[session] = {
+            "playbook": "general",
+            "outcomes": [],
+            "appointments": [],
+            "person": {"phone": "+15550177"},
+            "turns": 0,
+        }
         return None
     s = SESSIONS[session]
     s["turns"] += 1
@@ -37,24 +46,42 @@ def handle(request: dict[str, Any]) -> dict[str, Any] | None:
     if "book" in text.lower():
         s["playbook"] = "book"
         return {
-            "messages": [{"text": "Pick a time:", "parts": [
-                {"type": "text", "text": "Pick a time:"},
-                {"type": "ask.time", "intentId": "pick", "slots": [
-                    {"id": "s-1", "start": {"iso": "2026-03-10T10:30:00-05:00"}}]}]}],
-            "events": [{"event": "playbook_switched", "from": "general", "to": "book"},
-                       {"event": "tool_called", "name": "check_availability",
-                        "args": {"service": "cleaning"}}],
+            "messages": [
+                {
+                    "text": "Pick a time:",
+                    "parts": [
+                        {"type": "text", "text": "Pick a time:"},
+                        {
+                            "type": "ask.time",
+                            "intentId": "pick",
+                            "slots": [{"id": "s-1", "start": {"iso": "2026-03-10T10:30:00-05:00"}}],
+                        },
+                    ],
+                }
+            ],
+            "events": [
+                {"event": "playbook_switched", "from": "general", "to": "book"},
+                {
+                    "event": "tool_called",
+                    "name": "check_availability",
+                    "args": {"service": "cleaning"},
+                },
+            ],
             "state": _state(s),
         }
     if turn["type"] == "slot":
-        s["appointments"].append({"id": "a-1", "start": "2026-03-10T10:30:00-05:00",
-                                  "status": "scheduled"})
+        s["appointments"].append(
+            {"id": "a-1", "start": "2026-03-10T10:30:00-05:00", "status": "scheduled"}
+        )
         s["outcomes"].append("booked")
-        return {"messages": [{"text": "Booked for Tuesday 10:30."}],
-                "events": [{"event": "tool_called", "name": "book_appointment",
-                            "args": {"slot_id": "s-1"}},
-                           {"event": "outcome", "name": "booked"}],
-                "state": _state(s)}
+        return {
+            "messages": [{"text": "Booked for Tuesday 10:30."}],
+            "events": [
+                {"event": "tool_called", "name": "book_appointment", "args": {"slot_id": "s-1"}},
+                {"event": "outcome", "name": "booked"},
+            ],
+            "state": _state(s),
+        }
     return {"messages": [{"text": f"You said: {text}"}], "state": _state(s)}
 
 

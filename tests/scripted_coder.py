@@ -35,8 +35,10 @@ def main() -> int:
     mode, prompt = sys.argv[1], sys.argv[2]
     here = Path.cwd()
     Path("prompt.txt").write_text(prompt, encoding="utf-8")
-    seen = {"here": sorted(p.name for p in here.iterdir()),
-            "parent": sorted(p.name for p in here.parent.iterdir())}
+    seen = {
+        "here": sorted(p.name for p in here.iterdir()),
+        "parent": sorted(p.name for p in here.parent.iterdir()),
+    }
     Path("seen.json").write_text(json.dumps(seen), encoding="utf-8")
     entities = here / "base44" / "entities"
     entities.mkdir(parents=True, exist_ok=True)
@@ -51,22 +53,62 @@ def main() -> int:
         print("Created the entity. Run `npx base44 entities push` to upload it.")
         return 0
     records = [
-        {"type": "system", "subtype": "init", "cwd": str(here),
-         "skills": ["base44-cli", "base44-sdk", "unused-skill"]},
-        {"type": "assistant", "message": {"content": [
-            {"type": "tool_use", "id": "t1", "name": "Skill", "input": {"skill": "base44-cli"}}]}},
-        {"type": "user", "message": {"content": [
-            {"type": "tool_result", "tool_use_id": "t1",
-             "content": "see skills/other-skill/SKILL.md"}]}},
-        {"type": "assistant", "message": {"content": [
-            {"type": "tool_use", "id": "t2", "name": "Read",
-             "input": {"file_path": os.path.join(str(here), ".claude", "skills", "base44-sdk",
-                                                 "SKILL.md")}}]}},
-        {"type": "assistant", "message": {"content": [
-            {"type": "text", "text": "Working on it."}]}},
-        {"type": "result", "subtype": "success", "is_error": False,
-         "result": "Done: base44/entities/todo.jsonc. Push with `npx base44 entities push`.\n"
-                   "```json\n{\"name\": \"Todo\", \"count\": 2}\n```"},
+        {
+            "type": "system",
+            "subtype": "init",
+            "cwd": str(here),
+            "skills": ["base44-cli", "base44-sdk", "unused-skill"],
+        },
+        {
+            "type": "assistant",
+            "message": {
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "t1",
+                        "name": "Skill",
+                        "input": {"skill": "base44-cli"},
+                    }
+                ]
+            },
+        },
+        {
+            "type": "user",
+            "message": {
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "t1",
+                        "content": "see skills/other-skill/SKILL.md",
+                    }
+                ]
+            },
+        },
+        {
+            "type": "assistant",
+            "message": {
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "t2",
+                        "name": "Read",
+                        "input": {
+                            "file_path": os.path.join(
+                                str(here), ".claude", "skills", "base44-sdk", "SKILL.md"
+                            )
+                        },
+                    }
+                ]
+            },
+        },
+        {"type": "assistant", "message": {"content": [{"type": "text", "text": "Working on it."}]}},
+        {
+            "type": "result",
+            "subtype": "success",
+            "is_error": False,
+            "result": "Done: base44/entities/todo.jsonc. Push with `npx base44 entities push`.\n"
+            '```json\n{"name": "Todo", "count": 2}\n```',
+        },
     ]
     for record in records:
         print(json.dumps(record))

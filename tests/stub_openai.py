@@ -226,14 +226,16 @@ class StubOpenAI:
             message: dict[str, Any] = {
                 "role": "assistant",
                 "content": None,
-                "tool_calls": [{
-                    "id": f"call_stub_{number}",
-                    "type": "function",
-                    "function": {
-                        "name": _chosen_tool(request.body)["function"]["name"],
-                        "arguments": content,
-                    },
-                }],
+                "tool_calls": [
+                    {
+                        "id": f"call_stub_{number}",
+                        "type": "function",
+                        "function": {
+                            "name": _chosen_tool(request.body)["function"]["name"],
+                            "arguments": content,
+                        },
+                    }
+                ],
             }
             finish = reply.finish_reason or "tool_calls"
         else:
@@ -309,8 +311,9 @@ def _handler_class(stub: StubOpenAI) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send(200, answer, reply.headers)
 
-        def _send(self, status: int, payload: dict[str, Any],
-                  headers: dict[str, str] | None = None) -> None:
+        def _send(
+            self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None
+        ) -> None:
             data = json.dumps(payload).encode("utf-8")
             try:
                 self.send_response(status)

@@ -36,9 +36,15 @@ def _fixture(tmp_path: Path, *, with_project: bool = True) -> Path:
 
 
 def _case(fixture: Path, expected: list[str] | None = None) -> RunCase:
-    return RunCase(slug="todo-entities-schema", name="schema", dialect="base44",
-                   path=str(fixture / "eval.json"), setup={"fixture": str(fixture)},
-                   checks={"checks": [], "expectedSkills": expected or []}, prompt=PROMPT)
+    return RunCase(
+        slug="todo-entities-schema",
+        name="schema",
+        dialect="base44",
+        path=str(fixture / "eval.json"),
+        setup={"fixture": str(fixture)},
+        checks={"checks": [], "expectedSkills": expected or []},
+        prompt=PROMPT,
+    )
 
 
 def _spec(mode: str) -> str:
@@ -84,8 +90,12 @@ async def test_stream_output_files_and_skills(tmp_path: Path) -> None:
     assert final.meta["exit_code"] == 0
     assert "base44/entities/todo.jsonc" in final.files
     assert "blob.bin" not in final.files and "blob.bin" in final.meta["files_not_read"]
-    assert final.meta["files_created"] == ["base44/entities/todo.jsonc", "blob.bin",
-                                           "prompt.txt", "seen.json"]
+    assert final.meta["files_created"] == [
+        "base44/entities/todo.jsonc",
+        "blob.bin",
+        "prompt.txt",
+        "seen.json",
+    ]
     assert final.meta["files_modified"] == [] and final.meta["files_deleted"] == []
     assert final.meta["stream_records"] == 6
 
@@ -101,7 +111,8 @@ async def test_plain_output_uses_vocabulary(tmp_path: Path) -> None:
 async def test_configured_vocabulary_and_none(tmp_path: Path) -> None:
     fixture = _fixture(tmp_path)
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.casegen.skills.todo-helper]\nvocabulary = ["entity\\\\b", "upload"]\n', "utf-8")
+        '[tool.casegen.skills.todo-helper]\nvocabulary = ["entity\\\\b", "upload"]\n', "utf-8"
+    )
     final = await _run(_spec("text"), _case(fixture, ["todo-helper"]))
     discard_workdir(final)
     assert final.meta["skills_detected_by"] == "vocabulary"
@@ -156,20 +167,26 @@ async def test_case_without_fixture_is_refused() -> None:
         await target.open(case, 1)
 
 
-@pytest.mark.parametrize(("template", "expected"), [
-    ("claude -p {prompt}", "claude -p 'it'\"'\"'s'"),
-    ("claude -p '{prompt}' --verbose", "claude -p 'it'\"'\"'s' --verbose"),
-    ('agent "{prompt}" | tee out.txt', "agent 'it'\"'\"'s' | tee out.txt"),
-    ("awk '{print $1}' && run {prompt}", "awk '{print $1}' && run 'it'\"'\"'s'"),
-])
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("claude -p {prompt}", "claude -p 'it'\"'\"'s'"),
+        ("claude -p '{prompt}' --verbose", "claude -p 'it'\"'\"'s' --verbose"),
+        ('agent "{prompt}" | tee out.txt', "agent 'it'\"'\"'s' | tee out.txt"),
+        ("awk '{print $1}' && run {prompt}", "awk '{print $1}' && run 'it'\"'\"'s'"),
+    ],
+)
 def test_render_command(template: str, expected: str) -> None:
     assert render_command(template, "it's") == expected
 
 
-@pytest.mark.parametrize(("spec", "message"), [
-    ("command:", "needs a command line"),
-    ('command:"claude -p"', r"no \{prompt\} placeholder"),
-])
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("command:", "needs a command line"),
+        ('command:"claude -p"', r"no \{prompt\} placeholder"),
+    ],
+)
 def test_command_spec_errors(spec: str, message: str) -> None:
     with pytest.raises(UserError, match=message):
         parse_target(spec)
@@ -179,8 +196,10 @@ def test_stream_detection_is_not_fooled_by_json_answers() -> None:
     entity = json.dumps({"name": "Todo", "type": "object", "properties": {}})
     assert parse_stream(entity + "\n") is None
     assert parse_stream("plain text\n") is None
-    stream = parse_stream('{"skill": "my-skill"}\n{"type": "item.completed", "item": '
-                          '{"type": "command_execution", "command": "cat skills/x-y/SKILL.md"}}')
+    stream = parse_stream(
+        '{"skill": "my-skill"}\n{"type": "item.completed", "item": '
+        '{"type": "command_execution", "command": "cat skills/x-y/SKILL.md"}}'
+    )
     assert stream is not None and stream.skills == ["my-skill", "x-y"]
     assert detect_skills(stream, "", {}) == (["my-skill", "x-y"], "stream")
 

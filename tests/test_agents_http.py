@@ -10,8 +10,13 @@ from evalcore.agents import FinalRecord, UserTurn, parse_target
 from evalcore.agents._errors import AgentProtocolError, AgentTimeout, AgentUnavailable
 from evalcore.runner import RunCase
 
-CASE = RunCase(slug="visit-reminder", name="Reminder", dialect="anychat",
-               path="cases/visit.json", setup={"scenario": {"start": {"inbound": True}}})
+CASE = RunCase(
+    slug="visit-reminder",
+    name="Reminder",
+    dialect="anychat",
+    path="cases/visit.json",
+    setup={"scenario": {"start": {"inbound": True}}},
+)
 
 
 def _agent(req: Recorded) -> Answer:
@@ -31,12 +36,24 @@ async def test_protocol_requests_replies_and_close() -> None:
     sid = session.session_id
     assert sid.startswith("cg-")
     assert [r.body for r in server.requests] == [
-        {"session": sid, "case": "visit-reminder", "run": 3,
-         "turn": {"type": "start", "setup": {"scenario": {"start": {"inbound": True}}}}},
-        {"session": sid, "case": "visit-reminder", "run": 3,
-         "turn": {"type": "text", "text": "book a cleaning"}},
-        {"session": sid, "case": "visit-reminder", "run": 3,
-         "turn": {"type": "slot", "slot": 0, "fallback": "first one"}},
+        {
+            "session": sid,
+            "case": "visit-reminder",
+            "run": 3,
+            "turn": {"type": "start", "setup": {"scenario": {"start": {"inbound": True}}}},
+        },
+        {
+            "session": sid,
+            "case": "visit-reminder",
+            "run": 3,
+            "turn": {"type": "text", "text": "book a cleaning"},
+        },
+        {
+            "session": sid,
+            "case": "visit-reminder",
+            "run": 3,
+            "turn": {"type": "slot", "slot": 0, "fallback": "first one"},
+        },
         {"session": sid, "case": "visit-reminder", "run": 3, "close": True},
     ]
     assert start.messages == []  # an empty body is an empty reply
@@ -81,12 +98,15 @@ async def test_slow_agent_times_out() -> None:
         await session._client.aclose()
 
 
-@pytest.mark.parametrize(("answer", "message"), [
-    (Answer(status=500, body={"error": "boom"}), "HTTP 500"),
-    (Answer(raw=b"<html>oops</html>"), "not JSON: <html>oops</html>"),
-    (Answer(body={"messages": "hello"}), r"not an AgentReply \(messages: "),
-    (Answer(body=[1, 2]), "expected an AgentReply object, got list"),
-])
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (Answer(status=500, body={"error": "boom"}), "HTTP 500"),
+        (Answer(raw=b"<html>oops</html>"), "not JSON: <html>oops</html>"),
+        (Answer(body={"messages": "hello"}), r"not an AgentReply \(messages: "),
+        (Answer(body=[1, 2]), "expected an AgentReply object, got list"),
+    ],
+)
 async def test_bad_answers_are_protocol_errors(answer: Answer, message: str) -> None:
     with JsonServer(lambda req: answer) as server:
         target = parse_target(f"http:{server.url}/agent")

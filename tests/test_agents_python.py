@@ -12,8 +12,13 @@ from evalcore.agents._errors import AgentError, AgentProtocolError
 from evalcore.errors import UserError
 from evalcore.runner import RunCase
 
-CASE = RunCase(slug="book-cleaning", name="Book", dialect="anychat", path="cases/book.json",
-               setup={"scenario": {"channel": "sms"}})
+CASE = RunCase(
+    slug="book-cleaning",
+    name="Book",
+    dialect="anychat",
+    path="cases/book.json",
+    setup={"scenario": {"channel": "sms"}},
+)
 
 
 async def _run(spec: str, turns: list[UserTurn]):
@@ -29,15 +34,25 @@ async def test_function_agent_gets_protocol_requests(function: str) -> None:
     scripted_agent.CALLS.clear()
     session, replies, final = await _run(
         f"python:scripted_agent:{function}",
-        [UserTurn(type="text", text="I want to book a cleaning"),
-         UserTurn(type="slot", slot=0, fallback="first")],
+        [
+            UserTurn(type="text", text="I want to book a cleaning"),
+            UserTurn(type="slot", slot=0, fallback="first"),
+        ],
     )
     first = scripted_agent.CALLS[0]
-    assert first == {"session": session.session_id, "case": "book-cleaning", "run": 2,
-                     "turn": {"type": "start", "setup": {"scenario": {"channel": "sms"}}}}
+    assert first == {
+        "session": session.session_id,
+        "case": "book-cleaning",
+        "run": 2,
+        "turn": {"type": "start", "setup": {"scenario": {"channel": "sms"}}},
+    }
     assert scripted_agent.CALLS[2]["turn"] == {"type": "slot", "slot": 0, "fallback": "first"}
-    assert scripted_agent.CALLS[-1] == {"session": session.session_id, "case": "book-cleaning",
-                                        "run": 2, "close": True}
+    assert scripted_agent.CALLS[-1] == {
+        "session": session.session_id,
+        "case": "book-cleaning",
+        "run": 2,
+        "close": True,
+    }
     assert replies[0].messages == []  # None is an empty reply
     assert replies[1].messages[0].parts[1]["type"] == "ask.time"
     assert replies[1].events[0] == {"event": "playbook_switched", "from": "general", "to": "book"}
@@ -47,11 +62,11 @@ async def test_function_agent_gets_protocol_requests(function: str) -> None:
 
 async def test_class_agent_gets_one_instance_per_session() -> None:
     before = scripted_agent.Agent.instances
-    _, _, final_a = await _run("python:scripted_agent:Agent",
-                                       [UserTurn(type="text", text="a")])
-    _, replies_b, final_b = await _run("python:scripted_agent:Agent",
-                                       [UserTurn(type="text", text="b"),
-                                        UserTurn(type="text", text="c")])
+    _, _, final_a = await _run("python:scripted_agent:Agent", [UserTurn(type="text", text="a")])
+    _, replies_b, final_b = await _run(
+        "python:scripted_agent:Agent",
+        [UserTurn(type="text", text="b"), UserTurn(type="text", text="c")],
+    )
     assert scripted_agent.Agent.instances == before + 2
     assert final_a.state == {"turns": ["a"]}
     assert final_b.state == {"turns": ["b", "c"]}
@@ -85,10 +100,13 @@ async def test_agent_exception_makes_the_run_error() -> None:
         await session.send(UserTurn(type="start"))
 
 
-@pytest.mark.parametrize(("function", "message"), [
-    ("wrong_shape", "expected an AgentReply object, got list"),
-    ("bad_message", r"not an AgentReply \(messages.0.text: "),
-])
+@pytest.mark.parametrize(
+    ("function", "message"),
+    [
+        ("wrong_shape", "expected an AgentReply object, got list"),
+        ("bad_message", r"not an AgentReply \(messages.0.text: "),
+    ],
+)
 async def test_bad_replies_are_protocol_errors(function: str, message: str) -> None:
     target = parse_target(f"python:scripted_agent:{function}")
     session = await target.open(CASE, 1)
@@ -96,13 +114,16 @@ async def test_bad_replies_are_protocol_errors(function: str, message: str) -> N
         await session.send(UserTurn(type="start"))
 
 
-@pytest.mark.parametrize(("spec", "message", "hint"), [
-    ("python:scripted_agent", "python:module:function", None),
-    ("python:no_such_module:handle", "no module named 'no_such_module'", None),
-    ("python:scripted_agent:handel", "has no attribute 'handel'", "did you mean 'handle'"),
-    ("python:scripted_agent:NOT_CALLABLE", "is not callable", None),
-    ("python:missing/agent.py:handle", "no such file", None),
-])
+@pytest.mark.parametrize(
+    ("spec", "message", "hint"),
+    [
+        ("python:scripted_agent", "python:module:function", None),
+        ("python:no_such_module:handle", "no module named 'no_such_module'", None),
+        ("python:scripted_agent:handel", "has no attribute 'handel'", "did you mean 'handle'"),
+        ("python:scripted_agent:NOT_CALLABLE", "is not callable", None),
+        ("python:missing/agent.py:handle", "no such file", None),
+    ],
+)
 def test_python_spec_errors(spec: str, message: str, hint: str | None) -> None:
     with pytest.raises(UserError, match=message) as info:
         parse_target(spec)

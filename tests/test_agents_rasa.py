@@ -16,8 +16,9 @@ from evalcore.runner import RunCase
 
 def _project() -> Project:
     memory = {
-        "caller_phone": MemoryField(name="caller_phone", namespace="project", type="text",
-                                    seed=True),
+        "caller_phone": MemoryField(
+            name="caller_phone", namespace="project", type="text", seed=True
+        ),
         "segment": MemoryField(name="segment", namespace="project", type="text", seed=True),
         "authenticated": MemoryField(name="authenticated", namespace="project", type="bool"),
     }
@@ -25,9 +26,13 @@ def _project() -> Project:
 
 
 def _case(slots: dict) -> RunCase:
-    return RunCase(slug="card_replace_damaged_happy", name="Damaged card", dialect="mantle",
-                   path="eval/scenarios/card_replace_damaged_happy.yml",
-                   setup={"initial_slots": slots})
+    return RunCase(
+        slug="card_replace_damaged_happy",
+        name="Damaged card",
+        dialect="mantle",
+        path="eval/scenarios/card_replace_damaged_happy.yml",
+        setup={"initial_slots": slots},
+    )
 
 
 SLOTS = {
@@ -50,7 +55,8 @@ async def test_run_sends_seed_metadata_then_slot_events_then_turns() -> None:
     with FakeRasa() as rasa:
         target = parse_target(f"rasa:{rasa.url}", project=_project())
         session, replies, final = await _play(
-            target, _case(SLOTS), ["I need to replace my card", "It is damaged"])
+            target, _case(SLOTS), ["I need to replace my card", "It is damaged"]
+        )
 
     sender = session.sender
     assert sender.startswith("sim-") and len(sender) == 4 + 32
@@ -63,36 +69,59 @@ async def test_run_sends_seed_metadata_then_slot_events_then_turns() -> None:
     }
     slot_posts = [r for r in rest if r.path.endswith("/tracker/events")]
     assert [(r.path, r.query, r.body) for r in slot_posts] == [
-        (f"/conversations/{sender}/tracker/events", "include_events=NONE",
-         {"event": "slot", "name": "authenticated", "value": True}),
-        (f"/conversations/{sender}/tracker/events", "include_events=NONE",
-         {"event": "slot", "name": "card_replace.preferred_card", "value": "everyday"}),
+        (
+            f"/conversations/{sender}/tracker/events",
+            "include_events=NONE",
+            {"event": "slot", "name": "authenticated", "value": True},
+        ),
+        (
+            f"/conversations/{sender}/tracker/events",
+            "include_events=NONE",
+            {"event": "slot", "name": "card_replace.preferred_card", "value": "everyday"},
+        ),
     ]
     turns = [r.body for r in rest if r.path == "/webhooks/rest/webhook"]
-    assert turns == [{"sender": sender, "message": "I need to replace my card"},
-                     {"sender": sender, "message": "It is damaged"}]
+    assert turns == [
+        {"sender": sender, "message": "I need to replace my card"},
+        {"sender": sender, "message": "It is damaged"},
+    ]
     assert rasa.requests[-1].method == "GET"
     assert rasa.requests[-1].path == f"/conversations/{sender}/tracker"
     # Order: session start, then the slot events, then the turns.
-    kinds = [("start" if r.body and r.body.get("message") == "/session_start" else
-              "slot" if r.path.endswith("/events") else
-              "turn" if r.method == "POST" else "tracker") for r in rasa.requests]
+    kinds = [
+        (
+            "start"
+            if r.body and r.body.get("message") == "/session_start"
+            else "slot"
+            if r.path.endswith("/events")
+            else "turn"
+            if r.method == "POST"
+            else "tracker"
+        )
+        for r in rasa.requests
+    ]
     assert kinds == ["start", "slot", "slot", "turn", "turn", "tracker"]
 
     assert [m.text for m in replies[0].messages] == ["Welcome to Riverbend Bank."]
-    assert replies[1].messages[0].buttons == [{"title": "Damaged", "payload": "/damaged"},
-                                              {"title": "Stolen", "payload": "/stolen"}]
-    assert [m.text for m in replies[2].messages] == ["Your replacement card is on its way.",
-                                                     "Anything else?"]
+    assert replies[1].messages[0].buttons == [
+        {"title": "Damaged", "payload": "/damaged"},
+        {"title": "Stolen", "payload": "/stolen"},
+    ]
+    assert [m.text for m in replies[2].messages] == [
+        "Your replacement card is on its way.",
+        "Anything else?",
+    ]
 
     assert final.events == rasa.conversations[sender].events
     names = [e["event"] for e in final.events]
     assert "skill_activated" in names and "tool_executed" in names
-    assert {"event": "slot", "name": "authenticated", "value": True}.items() <= \
-        next(e for e in final.events if e["event"] == "slot").items()
+    assert {"event": "slot", "name": "authenticated", "value": True}.items() <= next(
+        e for e in final.events if e["event"] == "slot"
+    ).items()
     assert final.meta["conversation_id"] == sender
-    assert final.meta["inspector_url"] == \
-        f"{rasa.url}/webhooks/inspector/inspect.html?sender={sender}"
+    assert (
+        final.meta["inspector_url"] == f"{rasa.url}/webhooks/inspector/inspect.html?sender={sender}"
+    )
     assert "warnings" not in final.meta
 
 
@@ -102,13 +131,21 @@ async def test_tracker_events_satisfy_mantle_assertions() -> None:
     with FakeRasa() as rasa:
         target = parse_target(f"rasa:{rasa.url}", project=_project())
         _, _, final = await _play(target, _case(SLOTS), ["replace my card", "damaged"])
-    results = evaluate_mantle([
-        {"skill_completed": {"skill_id": "card_replace"}},
-        {"memory_was_set": [{"name": "card_replace.replacement_reason", "value": "damaged"}]},
-        {"tool_executed": {"tool_name": "place_replacement_order", "source": "local",
-                           "arguments": {"shipping": "standard"}}},
-        {"bot_uttered": {"utter_name": "utter_order_placed"}},
-    ], final.events)
+    results = evaluate_mantle(
+        [
+            {"skill_completed": {"skill_id": "card_replace"}},
+            {"memory_was_set": [{"name": "card_replace.replacement_reason", "value": "damaged"}]},
+            {
+                "tool_executed": {
+                    "tool_name": "place_replacement_order",
+                    "source": "local",
+                    "arguments": {"shipping": "standard"},
+                }
+            },
+            {"bot_uttered": {"utter_name": "utter_order_placed"}},
+        ],
+        final.events,
+    )
     assert all(r.passed for r in results), [r.detail for r in results if not r.passed]
 
 
@@ -117,19 +154,21 @@ async def test_without_project_every_bare_or_project_key_is_metadata_and_said_so
         target = parse_target(f"rasa:{rasa.url}")
         _, _, final = await _play(target, _case(SLOTS), [])
     assert rasa.requests[0].body["metadata"] == {
-        "is_simulation": True, "caller_phone": "+15550100", "segment": "retail",
+        "is_simulation": True,
+        "caller_phone": "+15550100",
+        "segment": "retail",
         "authenticated": True,
     }
     events = [r.body for r in rasa.requests if r.path.endswith("/tracker/events")]
-    assert events == [{"event": "slot", "name": "card_replace.preferred_card",
-                       "value": "everyday"}]
+    assert events == [{"event": "slot", "name": "card_replace.preferred_card", "value": "everyday"}]
     assert final.meta["warnings"] == [NO_PROJECT_WARNING]
 
 
 def test_split_initial_slots_table() -> None:
     seeds = {"caller_phone"}
     metadata, events, warnings = split_initial_slots(
-        {"caller_phone": 1, "project.caller_phone": 2, "project.other": 3, "x.y": 4}, seeds)
+        {"caller_phone": 1, "project.caller_phone": 2, "project.other": 3, "x.y": 4}, seeds
+    )
     assert metadata == {"caller_phone": 2}
     assert events == [("project.other", 3), ("x.y", 4)]
     assert warnings == []
@@ -141,8 +180,9 @@ async def test_rich_turns_go_as_fallback_text_or_fail_clearly() -> None:
         target = parse_target(f"rasa:{rasa.url}", project=_project())
         session = await target.open(_case({}), 1)
         await session.send(UserTurn(type="start", setup={"initial_slots": {}}))
-        reply = await session.send(UserTurn(type="chip", chip="opt-replace",
-                                            fallback="replace my card"))
+        reply = await session.send(
+            UserTurn(type="chip", chip="opt-replace", fallback="replace my card")
+        )
         assert isinstance(reply, AgentReply) and reply.messages
         assert rasa.requests[-1].body["message"] == "replace my card"
         with pytest.raises(AgentError, match=r"\[system optOut\]"):

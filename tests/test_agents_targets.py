@@ -15,18 +15,24 @@ from evalcore.agents._rasa import RasaTarget
 from evalcore.errors import UserError
 
 
-@pytest.mark.parametrize(("spec", "cls", "attrs"), [
-    ("rasa:http://localhost:5005/", RasaTarget, {"url": "http://localhost:5005"}),
-    ("rasa:localhost:5006", RasaTarget, {"url": "http://localhost:5006"}),
-    ("rasa:", RasaTarget, {"url": "http://localhost:5005", "timeout_s": 60.0}),
-    ("RASA:https://bot.example.com", RasaTarget, {"url": "https://bot.example.com"}),
-    ("http:http://127.0.0.1:8080/agent", HttpTarget, {"url": "http://127.0.0.1:8080/agent"}),
-    ("python:scripted_agent:handle", PythonTarget, {"per_session": False}),
-    ("python:scripted_agent:Agent", PythonTarget, {"per_session": True}),
-    ('command:"claude -p {prompt}"', CommandTarget,
-     {"template": "claude -p {prompt}", "timeout_s": DEFAULT_COMMAND_TIMEOUT_S}),
-    ("command:codex exec {prompt}", CommandTarget, {"template": "codex exec {prompt}"}),
-])
+@pytest.mark.parametrize(
+    ("spec", "cls", "attrs"),
+    [
+        ("rasa:http://localhost:5005/", RasaTarget, {"url": "http://localhost:5005"}),
+        ("rasa:localhost:5006", RasaTarget, {"url": "http://localhost:5006"}),
+        ("rasa:", RasaTarget, {"url": "http://localhost:5005", "timeout_s": 60.0}),
+        ("RASA:https://bot.example.com", RasaTarget, {"url": "https://bot.example.com"}),
+        ("http:http://127.0.0.1:8080/agent", HttpTarget, {"url": "http://127.0.0.1:8080/agent"}),
+        ("python:scripted_agent:handle", PythonTarget, {"per_session": False}),
+        ("python:scripted_agent:Agent", PythonTarget, {"per_session": True}),
+        (
+            'command:"claude -p {prompt}"',
+            CommandTarget,
+            {"template": "claude -p {prompt}", "timeout_s": DEFAULT_COMMAND_TIMEOUT_S},
+        ),
+        ("command:codex exec {prompt}", CommandTarget, {"template": "codex exec {prompt}"}),
+    ],
+)
 def test_specs(spec: str, cls: type, attrs: dict) -> None:
     target = parse_target(spec)
     assert isinstance(target, cls) and target.spec == spec
@@ -42,17 +48,20 @@ def test_timeout_and_project_are_passed_on() -> None:
     assert parse_target("http:localhost:1/a", timeout_s=2).timeout_s == 2
 
 
-@pytest.mark.parametrize(("spec", "message", "hint"), [
-    ("rsa:http://localhost:5005", "unknown target scheme 'rsa'", "did you mean 'rasa'?"),
-    ("htp:x", "unknown target scheme 'htp'", "did you mean 'http'?"),
-    ("bogus:x", "unknown target scheme 'bogus'", "targets: rasa:"),
-    ("http://localhost:5005", "is a bare URL", "rasa:http://localhost:5005 for a Rasa server"),
-    ("https://bot.example.com", "is a bare URL", "http:https://bot.example.com"),
-    ("clinic", "not a target spec", "demo:<name>"),
-    ("http:", "needs a URL", None),
-    ("http:ftp://x", r"takes an http\(s\) URL", None),
-    ("demo:", "needs a demo agent name", None),
-])
+@pytest.mark.parametrize(
+    ("spec", "message", "hint"),
+    [
+        ("rsa:http://localhost:5005", "unknown target scheme 'rsa'", "did you mean 'rasa'?"),
+        ("htp:x", "unknown target scheme 'htp'", "did you mean 'http'?"),
+        ("bogus:x", "unknown target scheme 'bogus'", "targets: rasa:"),
+        ("http://localhost:5005", "is a bare URL", "rasa:http://localhost:5005 for a Rasa server"),
+        ("https://bot.example.com", "is a bare URL", "http:https://bot.example.com"),
+        ("clinic", "not a target spec", "demo:<name>"),
+        ("http:", "needs a URL", None),
+        ("http:ftp://x", r"takes an http\(s\) URL", None),
+        ("demo:", "needs a demo agent name", None),
+    ],
+)
 def test_spec_errors(spec: str, message: str, hint: str | None) -> None:
     with pytest.raises(UserError, match=message) as info:
         parse_target(spec)
@@ -70,7 +79,8 @@ def test_demo_delegates_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_demo_without_factory_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "evalcore.agents.demo",
-                        types.ModuleType("evalcore.agents.demo"))
+    monkeypatch.setitem(
+        sys.modules, "evalcore.agents.demo", types.ModuleType("evalcore.agents.demo")
+    )
     with pytest.raises(UserError, match="demo agents are not available"):
         parse_target("demo:clinic")

@@ -197,8 +197,15 @@ def test_kitchen_sink_covers_every_schema_key_and_is_valid() -> None:
         {"title": "Empty preset", "turns": ["Hi"], "scenario": {"persona": {"preset": {}}}},
         {"title": "Stubs stay open", "turns": [], "scenario": {"stubs": {"x": [1, None, {}]}}},
     ],
-    ids=["kitchen-sink", "example", "minimal", "null-persona", "persona-id", "empty-preset",
-         "stubs"],
+    ids=[
+        "kitchen-sink",
+        "example",
+        "minimal",
+        "null-persona",
+        "persona-id",
+        "empty-preset",
+        "stubs",
+    ],
 )
 def test_model_round_trips(doc: dict[str, Any]) -> None:
     assert list(Draft7Validator(SCHEMA).iter_errors(doc)) == []
@@ -308,47 +315,100 @@ def _append_turn(turn: Any) -> Mutation:
 
 INVALID: list[tuple[str, Mutation, str, str | None]] = [
     # (name, mutation, JSON pointer of the one error, text in its suggestion)
-    ("unknown-turn-key", _set("/turns/1", {"slot": 0, "fallbak": "x"}), "/turns/1/fallbak",
-     "did you mean 'fallback'?"),
-    ("bad-channel", _set("/scenario/channel", "whatsap"), "/scenario/channel",
-     "did you mean 'whatsapp'?"),
+    (
+        "unknown-turn-key",
+        _set("/turns/1", {"slot": 0, "fallbak": "x"}),
+        "/turns/1/fallbak",
+        "did you mean 'fallback'?",
+    ),
+    (
+        "bad-channel",
+        _set("/scenario/channel", "whatsap"),
+        "/scenario/channel",
+        "did you mean 'whatsapp'?",
+    ),
     ("bad-key-pattern", _set("/key", "Clinic_Reschedule"), "/key", "lowercase letters"),
     ("samples-too-many", _set("/samples", 9), "/samples", None),
     ("samples-zero", _set("/samples", 0), "/samples", None),
     ("samples-text", _set("/samples", "3"), "/samples", None),
-    ("unknown-check", _set("/expect/checks/toolCalled", {}), "/expect/checks/toolCalled",
-     "did you mean 'toolsCalled'"),
-    ("criteria-id-pattern", _set("/expect/judge/criteria/0/id", "Offers_Friday"),
-     "/expect/judge/criteria/0/id", "lowercase letters"),
-    ("persona-id-and-preset", _set("/scenario/persona", {"id": "p1", "preset": {}}),
-     "/scenario/persona", "keep 'id' or 'preset'"),
-    ("bad-startsIn", _set("/scenario/appointments/0/startsIn", "2 days"),
-     "/scenario/appointments/0/startsIn", "ISO 8601"),
+    (
+        "unknown-check",
+        _set("/expect/checks/toolCalled", {}),
+        "/expect/checks/toolCalled",
+        "did you mean 'toolsCalled'",
+    ),
+    (
+        "criteria-id-pattern",
+        _set("/expect/judge/criteria/0/id", "Offers_Friday"),
+        "/expect/judge/criteria/0/id",
+        "lowercase letters",
+    ),
+    (
+        "persona-id-and-preset",
+        _set("/scenario/persona", {"id": "p1", "preset": {}}),
+        "/scenario/persona",
+        "keep 'id' or 'preset'",
+    ),
+    (
+        "bad-startsIn",
+        _set("/scenario/appointments/0/startsIn", "2 days"),
+        "/scenario/appointments/0/startsIn",
+        "ISO 8601",
+    ),
     ("bad-clock-time", _set("/scenario/clock/time", "25:00"), "/scenario/clock/time", "HH:MM"),
     ("missing-title", lambda case: case.pop("title"), "/title", "add 'title'"),
-    ("simulate-without-goal", _append_turn({"simulate": {"persona": "terse"}}),
-     "/turns/3/simulate/goal", "add 'goal'"),
-    ("bad-system-event", _append_turn({"system": "opt_out"}), "/turns/3/system",
-     "did you mean 'optOut'?"),
+    (
+        "simulate-without-goal",
+        _append_turn({"simulate": {"persona": "terse"}}),
+        "/turns/3/simulate/goal",
+        "add 'goal'",
+    ),
+    (
+        "bad-system-event",
+        _append_turn({"system": "opt_out"}),
+        "/turns/3/system",
+        "did you mean 'optOut'?",
+    ),
     ("empty-text-turn", _append_turn(""), "/turns/3", None),
     ("turn-of-no-shape", _append_turn(5), "/turns/3", None),
-    ("history-role", _set("/scenario/history", [{"role": "agent", "content": "Hi"}]),
-     "/scenario/history/0/role", "valid values: assistant, user"),
-    ("outreach-key-typo", _set("/scenario/start/outreach", {"outreachID": "visit_reminder"}),
-     "/scenario/start/outreach/outreachID", "did you mean 'outreachId'?"),
+    (
+        "history-role",
+        _set("/scenario/history", [{"role": "agent", "content": "Hi"}]),
+        "/scenario/history/0/role",
+        "valid values: assistant, user",
+    ),
+    (
+        "outreach-key-typo",
+        _set("/scenario/start/outreach", {"outreachID": "visit_reminder"}),
+        "/scenario/start/outreach/outreachID",
+        "did you mean 'outreachId'?",
+    ),
     ("unknown-top-level-key", _set("/expected", {}), "/expected", "did you mean 'expect'?"),
-    ("resume-without-playbook", _set("/scenario/start", {"resume": {}}),
-     "/scenario/start/resume/activePlaybook", "add 'activePlaybook'"),
+    (
+        "resume-without-playbook",
+        _set("/scenario/start", {"resume": {}}),
+        "/scenario/start/resume/activePlaybook",
+        "add 'activePlaybook'",
+    ),
     ("too-many-tags", _set("/tags", [f"t{i}" for i in range(21)]), "/tags", None),
-    ("unknown-part", _set("/expect/checks/partsOnLastTurn", ["ask_time"]),
-     "/expect/checks/partsOnLastTurn/0", "did you mean 'ask.time'?"),
-    ("negative-tool-count", _set("/expect/checks/toolsCalled/reschedule_appointment", -1),
-     "/expect/checks/toolsCalled/reschedule_appointment", None),
+    (
+        "unknown-part",
+        _set("/expect/checks/partsOnLastTurn", ["ask_time"]),
+        "/expect/checks/partsOnLastTurn/0",
+        "did you mean 'ask.time'?",
+    ),
+    (
+        "negative-tool-count",
+        _set("/expect/checks/toolsCalled/reschedule_appointment", -1),
+        "/expect/checks/toolsCalled/reschedule_appointment",
+        None,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "change", "path", "suggestion"), INVALID,
-                         ids=[i[0] for i in INVALID])
+@pytest.mark.parametrize(
+    ("name", "change", "path", "suggestion"), INVALID, ids=[i[0] for i in INVALID]
+)
 def test_invalid_document_is_rejected_at_the_exact_place(
     name: str, change: Mutation, path: str, suggestion: str | None
 ) -> None:
@@ -362,8 +422,9 @@ def test_invalid_document_is_rejected_at_the_exact_place(
     assert found[0].line == expected_line(text, path)
 
 
-@pytest.mark.parametrize(("name", "change"), [(i[0], i[1]) for i in INVALID],
-                         ids=[i[0] for i in INVALID])
+@pytest.mark.parametrize(
+    ("name", "change"), [(i[0], i[1]) for i in INVALID], ids=[i[0] for i in INVALID]
+)
 def test_model_rejects_what_the_schema_rejects(name: str, change: Mutation) -> None:
     with pytest.raises(ValidationError):
         AnychatCase.model_validate(mutated(change))
@@ -387,43 +448,103 @@ def test_json_syntax_error_is_a_parse_error_with_its_line() -> None:
 
 LINT: list[tuple[str, Mutation, str, str, str | None]] = [
     # (name, mutation, code, path, suggestion)
-    ("origin-playbook", _set("/origin/playbookId", "reschedul"), "unknown-playbook",
-     "/origin/playbookId", "did you mean 'reschedule'?"),
-    ("resume-playbook", _set("/scenario/start", {"resume": {"activePlaybook": "canel"}}),
-     "unknown-playbook", "/scenario/start/resume/activePlaybook", "did you mean 'cancel'?"),
-    ("playbook-at-end", _set("/expect/checks/activePlaybookAtEnd", "boook"), "unknown-playbook",
-     "/expect/checks/activePlaybookAtEnd", "did you mean 'book'?"),
-    ("playbook-by-name", _set("/expect/checks/activePlaybookAtEnd", "Book an appointment"),
-     "unknown-playbook", "/expect/checks/activePlaybookAtEnd", "use the id 'book'"),
-    ("playbook-unrelated", _set("/expect/checks/activePlaybookAtEnd", "teleport"),
-     "unknown-playbook", "/expect/checks/activePlaybookAtEnd",
-     "valid playbooks: book, cancel, general, reschedule"),
-    ("example-index", _set("/origin", {"playbookId": "book", "exampleIndex": 1}),
-     "unknown-playbook", "/origin/exampleIndex", "use an index from 0 to 0"),
-    ("example-index-none", _set("/origin", {"playbookId": "reschedule", "exampleIndex": 0}),
-     "unknown-playbook", "/origin/exampleIndex", "remove exampleIndex"),
-    ("outreach", _set("/scenario/start/outreach/outreachId", "visit_remindr"),
-     "unknown-outreach", "/scenario/start/outreach/outreachId",
-     "did you mean 'visit_reminder'?"),
-    ("outreach-by-name", _set("/scenario/start/outreach/outreachId", "Visit reminder"),
-     "unknown-outreach", "/scenario/start/outreach/outreachId", "use the id 'visit_reminder'"),
-    ("tool-called", _set("/expect/checks/toolsCalled", {"reschedule_apointment": 1}),
-     "unknown-tool", "/expect/checks/toolsCalled/reschedule_apointment",
-     "did you mean 'reschedule_appointment'"),
-    ("tool-not-called", _set("/expect/checks/toolsNotCalled", ["cancel_apointment"]),
-     "unknown-tool", "/expect/checks/toolsNotCalled/0", "did you mean 'cancel_appointment'"),
-    ("person-field-check", _set("/expect/checks/personFields", {"insuranceProvidr": "Delta"}),
-     "unknown-person-field", "/expect/checks/personFields/insuranceProvidr",
-     "did you mean 'insuranceProvider'?"),
-    ("custom-field", _set("/scenario/persona/preset/fields/customFields",
-                          {"preferedDentist": "Dr. Li"}),
-     "unknown-person-field", "/scenario/persona/preset/fields/customFields/preferedDentist",
-     "did you mean 'preferredDentist'?"),
+    (
+        "origin-playbook",
+        _set("/origin/playbookId", "reschedul"),
+        "unknown-playbook",
+        "/origin/playbookId",
+        "did you mean 'reschedule'?",
+    ),
+    (
+        "resume-playbook",
+        _set("/scenario/start", {"resume": {"activePlaybook": "canel"}}),
+        "unknown-playbook",
+        "/scenario/start/resume/activePlaybook",
+        "did you mean 'cancel'?",
+    ),
+    (
+        "playbook-at-end",
+        _set("/expect/checks/activePlaybookAtEnd", "boook"),
+        "unknown-playbook",
+        "/expect/checks/activePlaybookAtEnd",
+        "did you mean 'book'?",
+    ),
+    (
+        "playbook-by-name",
+        _set("/expect/checks/activePlaybookAtEnd", "Book an appointment"),
+        "unknown-playbook",
+        "/expect/checks/activePlaybookAtEnd",
+        "use the id 'book'",
+    ),
+    (
+        "playbook-unrelated",
+        _set("/expect/checks/activePlaybookAtEnd", "teleport"),
+        "unknown-playbook",
+        "/expect/checks/activePlaybookAtEnd",
+        "valid playbooks: book, cancel, general, reschedule",
+    ),
+    (
+        "example-index",
+        _set("/origin", {"playbookId": "book", "exampleIndex": 1}),
+        "unknown-playbook",
+        "/origin/exampleIndex",
+        "use an index from 0 to 0",
+    ),
+    (
+        "example-index-none",
+        _set("/origin", {"playbookId": "reschedule", "exampleIndex": 0}),
+        "unknown-playbook",
+        "/origin/exampleIndex",
+        "remove exampleIndex",
+    ),
+    (
+        "outreach",
+        _set("/scenario/start/outreach/outreachId", "visit_remindr"),
+        "unknown-outreach",
+        "/scenario/start/outreach/outreachId",
+        "did you mean 'visit_reminder'?",
+    ),
+    (
+        "outreach-by-name",
+        _set("/scenario/start/outreach/outreachId", "Visit reminder"),
+        "unknown-outreach",
+        "/scenario/start/outreach/outreachId",
+        "use the id 'visit_reminder'",
+    ),
+    (
+        "tool-called",
+        _set("/expect/checks/toolsCalled", {"reschedule_apointment": 1}),
+        "unknown-tool",
+        "/expect/checks/toolsCalled/reschedule_apointment",
+        "did you mean 'reschedule_appointment'",
+    ),
+    (
+        "tool-not-called",
+        _set("/expect/checks/toolsNotCalled", ["cancel_apointment"]),
+        "unknown-tool",
+        "/expect/checks/toolsNotCalled/0",
+        "did you mean 'cancel_appointment'",
+    ),
+    (
+        "person-field-check",
+        _set("/expect/checks/personFields", {"insuranceProvidr": "Delta"}),
+        "unknown-person-field",
+        "/expect/checks/personFields/insuranceProvidr",
+        "did you mean 'insuranceProvider'?",
+    ),
+    (
+        "custom-field",
+        _set("/scenario/persona/preset/fields/customFields", {"preferedDentist": "Dr. Li"}),
+        "unknown-person-field",
+        "/scenario/persona/preset/fields/customFields/preferedDentist",
+        "did you mean 'preferredDentist'?",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "change", "code", "path", "suggestion"), LINT,
-                         ids=[i[0] for i in LINT])
+@pytest.mark.parametrize(
+    ("name", "change", "code", "path", "suggestion"), LINT, ids=[i[0] for i in LINT]
+)
 def test_each_lint_code_fires_alone(
     name: str, change: Mutation, code: str, path: str, suggestion: str | None
 ) -> None:
@@ -434,8 +555,7 @@ def test_each_lint_code_fires_alone(
 
 def test_lint_codes_are_exactly_the_documented_ones() -> None:
     codes = {code for _, _, code, _, _ in LINT}
-    assert codes == {"unknown-playbook", "unknown-outreach", "unknown-tool",
-                     "unknown-person-field"}
+    assert codes == {"unknown-playbook", "unknown-outreach", "unknown-tool", "unknown-person-field"}
 
 
 def test_example_index_within_range_and_built_in_fields_are_clean() -> None:
@@ -452,9 +572,9 @@ def test_lint_without_anychat_definitions_reports_nothing() -> None:
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2, 60) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(
-        st.sampled_from(sorted(_schema_keys(SCHEMA) | {"x"})), inner, max_size=4
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(sorted(_schema_keys(SCHEMA) | {"x"})), inner, max_size=4)
     ),
     max_leaves=25,
 )
@@ -474,24 +594,41 @@ def test_lint_and_schema_never_raise(data: Any) -> None:
 @pytest.mark.parametrize(
     ("change", "path", "after"),
     [
-        (_set("/expect/checks/activePlaybookAtEnd", "reschedul"),
-         "/expect/checks/activePlaybookAtEnd", "reschedule"),
+        (
+            _set("/expect/checks/activePlaybookAtEnd", "reschedul"),
+            "/expect/checks/activePlaybookAtEnd",
+            "reschedule",
+        ),
         (_set("/origin/playbookId", "Reschedule"), "/origin/playbookId", "reschedule"),
-        (_set("/expect/checks/activePlaybookAtEnd", "Book an appointment"),
-         "/expect/checks/activePlaybookAtEnd", "book"),
-        (_set("/scenario/start/outreach/outreachId", "visit_remindr"),
-         "/scenario/start/outreach/outreachId", "visit_reminder"),
-        (_set("/expect/checks/toolsNotCalled", ["cancel_apointment"]),
-         "/expect/checks/toolsNotCalled/0", "cancel_appointment"),
+        (
+            _set("/expect/checks/activePlaybookAtEnd", "Book an appointment"),
+            "/expect/checks/activePlaybookAtEnd",
+            "book",
+        ),
+        (
+            _set("/scenario/start/outreach/outreachId", "visit_remindr"),
+            "/scenario/start/outreach/outreachId",
+            "visit_reminder",
+        ),
+        (
+            _set("/expect/checks/toolsNotCalled", ["cancel_apointment"]),
+            "/expect/checks/toolsNotCalled/0",
+            "cancel_appointment",
+        ),
         (_set("/scenario/channel", "SMS"), "/scenario/channel", "sms"),
         (_set("/scenario/channel", "apple_messages"), "/scenario/channel", "appleMessages"),
-        (_set("/expect/checks/partsOnLastTurn", ["ask_time"]),
-         "/expect/checks/partsOnLastTurn/0", "ask.time"),
+        (
+            _set("/expect/checks/partsOnLastTurn", ["ask_time"]),
+            "/expect/checks/partsOnLastTurn/0",
+            "ask.time",
+        ),
         (_set("/key", "Clinic_Reschedule"), "/key", "clinic-reschedule"),
-        (_set("/expect/judge/criteria/0/id", "Offers Friday"), "/expect/judge/criteria/0/id",
-         "offers-friday"),
-        (_set("/expect/checks/textIncludes", "Friday"), "/expect/checks/textIncludes",
-         ["Friday"]),
+        (
+            _set("/expect/judge/criteria/0/id", "Offers Friday"),
+            "/expect/judge/criteria/0/id",
+            "offers-friday",
+        ),
+        (_set("/expect/checks/textIncludes", "Friday"), "/expect/checks/textIncludes", ["Friday"]),
         (_set("/samples", "3"), "/samples", 3),
     ],
 )
@@ -506,12 +643,21 @@ def test_repair_fixes_a_value(change: Mutation, path: str, after: Any) -> None:
 @pytest.mark.parametrize(
     ("change", "old", "new"),
     [
-        (_set("/expect/checks/toolsCalled", {"reschedule_apointment": 1}),
-         "/expect/checks/toolsCalled/reschedule_apointment", "reschedule_appointment"),
-        (_set("/expect/checks/personFields", {"insuranceProvidr": "Delta"}),
-         "/expect/checks/personFields/insuranceProvidr", "insuranceProvider"),
-        (_set("/scenario/persona/preset/fields/customFields", {"preferedDentist": "Dr. Li"}),
-         "/scenario/persona/preset/fields/customFields/preferedDentist", "preferredDentist"),
+        (
+            _set("/expect/checks/toolsCalled", {"reschedule_apointment": 1}),
+            "/expect/checks/toolsCalled/reschedule_apointment",
+            "reschedule_appointment",
+        ),
+        (
+            _set("/expect/checks/personFields", {"insuranceProvidr": "Delta"}),
+            "/expect/checks/personFields/insuranceProvidr",
+            "insuranceProvider",
+        ),
+        (
+            _set("/scenario/persona/preset/fields/customFields", {"preferedDentist": "Dr. Li"}),
+            "/scenario/persona/preset/fields/customFields/preferedDentist",
+            "preferredDentist",
+        ),
         (_set("/turns/1", {"slot": 0, "fallbak": "x"}), "/turns/1/fallbak", "fallback"),
     ],
 )
@@ -524,8 +670,10 @@ def test_repair_renames_a_key(change: Mutation, old: str, new: str) -> None:
 @pytest.mark.parametrize(
     ("change", "path"),
     [
-        (_set("/expect/checks/activePlaybookAtEnd", "teleport"),
-         "/expect/checks/activePlaybookAtEnd"),
+        (
+            _set("/expect/checks/activePlaybookAtEnd", "teleport"),
+            "/expect/checks/activePlaybookAtEnd",
+        ),
         (_set("/scenario/persona", {"id": "p1", "preset": {}}), "/scenario/persona"),
         (_set("/key", "Clinic/Reschedule"), "/key"),
     ],

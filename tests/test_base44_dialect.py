@@ -76,8 +76,13 @@ EVERY_CHECK_TYPE: dict[str, Any] = {
         {"type": "command-passes", "description": "p", "command": "npm test"},
         {"type": "json-schema", "description": "s", "filePath": "o.json", "schema": {}},
         {"type": "entity-config", "description": "en", "target": "output"},
-        {"type": "agent-config", "description": "ag", "filePath": "a.jsonc", "target": "file",
-         "expectedValid": False},
+        {
+            "type": "agent-config",
+            "description": "ag",
+            "filePath": "a.jsonc",
+            "target": "file",
+            "expectedValid": False,
+        },
         {"type": "function-def", "description": "fn", "expectedValid": True},
     ],
 }
@@ -91,9 +96,22 @@ EVERY_CHECK_TYPE: dict[str, Any] = {
         EVERY_CHECK_TYPE,
         {"name": "only", "description": "name and description"},
         # The schema leaves objects open and types a field only for the check types that use it.
-        {"name": "open", "description": "d", "owner": "qa", "prompts": [],
-         "checks": [{"type": "file-exists", "description": "d", "filePath": "a", "value": 3,
-                     "note": None, "target": "anywhere"}]},
+        {
+            "name": "open",
+            "description": "d",
+            "owner": "qa",
+            "prompts": [],
+            "checks": [
+                {
+                    "type": "file-exists",
+                    "description": "d",
+                    "filePath": "a",
+                    "value": 3,
+                    "note": None,
+                    "target": "anywhere",
+                }
+            ],
+        },
     ],
     ids=["single", "multi", "every-check-type", "minimal", "open-objects"],
 )
@@ -155,32 +173,58 @@ INVALID: list[tuple[str, dict[str, Any], str, str | None]] = [
     # (name, document, JSON pointer of the one error, text in its suggestion)
     ("missing-description", single(_drop("/description")), "/description", "add 'description'"),
     ("missing-name", multi(_drop("/name")), "/name", "add 'name'"),
-    ("contains-without-value", single(_drop("/checks/2/value")), "/checks/2/value",
-     "add 'value'"),
-    ("excluded-without-pattern", multi(_drop("/prompts/0/checks/0/pattern")),
-     "/prompts/0/checks/0/pattern", "add 'pattern'"),
-    ("unknown-check-type", single(_set("/checks/0/type", "file-exist")), "/checks/0/type",
-     "did you mean 'file-exists'?"),
+    ("contains-without-value", single(_drop("/checks/2/value")), "/checks/2/value", "add 'value'"),
+    (
+        "excluded-without-pattern",
+        multi(_drop("/prompts/0/checks/0/pattern")),
+        "/prompts/0/checks/0/pattern",
+        "add 'pattern'",
+    ),
+    (
+        "unknown-check-type",
+        single(_set("/checks/0/type", "file-exist")),
+        "/checks/0/type",
+        "did you mean 'file-exists'?",
+    ),
     ("check-without-type", single(_drop("/checks/0/type")), "/checks/0/type", "add 'type'"),
-    ("check-without-description", single(_drop("/checks/0/description")),
-     "/checks/0/description", "add 'description'"),
-    ("prompt-without-skills", multi(_drop("/prompts/1/expectedSkills")),
-     "/prompts/1/expectedSkills", "add 'expectedSkills'"),
-    ("json-schema-without-schema", single(_drop("/checks/4/schema")), "/checks/4/schema",
-     "add 'schema'"),
-    ("command-without-command", single(_set("/checks/0", {"type": "command-passes",
-                                                        "description": "tests pass"})),
-     "/checks/0/command", "add 'command'"),
-    ("bad-target", single(_set("/checks/3/target", "disk")), "/checks/3/target",
-     "valid values: file, output"),
-    ("skills-not-a-list", single(_set("/expectedSkills", "base44-cli")), "/expectedSkills",
-     None),
+    (
+        "check-without-description",
+        single(_drop("/checks/0/description")),
+        "/checks/0/description",
+        "add 'description'",
+    ),
+    (
+        "prompt-without-skills",
+        multi(_drop("/prompts/1/expectedSkills")),
+        "/prompts/1/expectedSkills",
+        "add 'expectedSkills'",
+    ),
+    (
+        "json-schema-without-schema",
+        single(_drop("/checks/4/schema")),
+        "/checks/4/schema",
+        "add 'schema'",
+    ),
+    (
+        "command-without-command",
+        single(_set("/checks/0", {"type": "command-passes", "description": "tests pass"})),
+        "/checks/0/command",
+        "add 'command'",
+    ),
+    (
+        "bad-target",
+        single(_set("/checks/3/target", "disk")),
+        "/checks/3/target",
+        "valid values: file, output",
+    ),
+    ("skills-not-a-list", single(_set("/expectedSkills", "base44-cli")), "/expectedSkills", None),
     ("file-path-not-text", single(_set("/checks/0/filePath", 3)), "/checks/0/filePath", None),
 ]
 
 
-@pytest.mark.parametrize(("name", "doc", "path", "suggestion"), INVALID,
-                         ids=[i[0] for i in INVALID])
+@pytest.mark.parametrize(
+    ("name", "doc", "path", "suggestion"), INVALID, ids=[i[0] for i in INVALID]
+)
 def test_invalid_document_is_rejected_at_the_exact_place(
     name: str, doc: dict[str, Any], path: str, suggestion: str | None
 ) -> None:
@@ -192,8 +236,9 @@ def test_invalid_document_is_rejected_at_the_exact_place(
     assert findings[0].line == expected_line(text, path)
 
 
-@pytest.mark.parametrize(("name", "doc"), [(i[0], i[1]) for i in INVALID],
-                         ids=[i[0] for i in INVALID])
+@pytest.mark.parametrize(
+    ("name", "doc"), [(i[0], i[1]) for i in INVALID], ids=[i[0] for i in INVALID]
+)
 def test_model_rejects_what_the_schema_rejects(name: str, doc: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
         Base44Eval.model_validate(doc)
@@ -229,36 +274,96 @@ def test_keys_the_runner_ignores_are_warnings_with_a_suggestion() -> None:
 
 LINT: list[tuple[str, dict[str, Any], str, str, str | None]] = [
     # (name, document, code, path, text in the suggestion)
-    ("skill", single(_set("/expectedSkills", ["base44-cl"])), "unknown-agent-skill",
-     "/expectedSkills/0", "did you mean 'base44-cli'"),
-    ("prompt-skill", multi(_set("/prompts/1/expectedSkills", ["base44-sdk", "base44-sdx"])),
-     "unknown-agent-skill", "/prompts/1/expectedSkills/1", "did you mean 'base44-sdk'"),
-    ("unrelated-skill", single(_set("/expectedSkills", ["deploy"])), "unknown-agent-skill",
-     "/expectedSkills/0", "valid skills: base44-cli, base44-sdk"),
-    ("climbing-path", single(_set("/checks/0/filePath", "../eval.json")), "path-outside-project",
-     "/checks/0/filePath", "relative to the fixture's project/"),
-    ("climbing-after-descending", single(_set("/checks/1/filePath", "src/../../x.js")),
-     "path-outside-project", "/checks/1/filePath", "relative to the fixture's project/"),
-    ("absolute-path", single(_set("/checks/0/filePath", "/tmp/todo.jsonc")),
-     "path-outside-project", "/checks/0/filePath", "relative to the fixture's project/"),
-    ("absolute-project-path",
-     single(_set("/checks/0/filePath", "/home/me/fixtures/todo/project/src/App.jsx")),
-     "path-outside-project", "/checks/0/filePath", "use 'src/App.jsx'"),
-    ("windows-path", single(_set("/checks/0/filePath", "C:\\fixtures\\todo.jsonc")),
-     "path-outside-project", "/checks/0/filePath", "relative"),
-    ("bad-regex", single(_set("/checks/1/pattern", "\"title\"\\s*:\\s*{(")), "bad-regex",
-     "/checks/1/pattern", "escape"),
-    ("bad-excluded-regex", multi(_set("/prompts/0/checks/0/pattern", "Product\\.find(")),
-     "bad-regex", "/prompts/0/checks/0/pattern", "escape"),
-    ("bad-inner-schema", single(_set("/checks/4/schema", {"type": "objekt"})), "schema",
-     "/checks/4/schema", None),
-    ("bad-inner-required", single(_set("/checks/4/schema", {"required": "name"})), "schema",
-     "/checks/4/schema", None),
+    (
+        "skill",
+        single(_set("/expectedSkills", ["base44-cl"])),
+        "unknown-agent-skill",
+        "/expectedSkills/0",
+        "did you mean 'base44-cli'",
+    ),
+    (
+        "prompt-skill",
+        multi(_set("/prompts/1/expectedSkills", ["base44-sdk", "base44-sdx"])),
+        "unknown-agent-skill",
+        "/prompts/1/expectedSkills/1",
+        "did you mean 'base44-sdk'",
+    ),
+    (
+        "unrelated-skill",
+        single(_set("/expectedSkills", ["deploy"])),
+        "unknown-agent-skill",
+        "/expectedSkills/0",
+        "valid skills: base44-cli, base44-sdk",
+    ),
+    (
+        "climbing-path",
+        single(_set("/checks/0/filePath", "../eval.json")),
+        "path-outside-project",
+        "/checks/0/filePath",
+        "relative to the fixture's project/",
+    ),
+    (
+        "climbing-after-descending",
+        single(_set("/checks/1/filePath", "src/../../x.js")),
+        "path-outside-project",
+        "/checks/1/filePath",
+        "relative to the fixture's project/",
+    ),
+    (
+        "absolute-path",
+        single(_set("/checks/0/filePath", "/tmp/todo.jsonc")),
+        "path-outside-project",
+        "/checks/0/filePath",
+        "relative to the fixture's project/",
+    ),
+    (
+        "absolute-project-path",
+        single(_set("/checks/0/filePath", "/home/me/fixtures/todo/project/src/App.jsx")),
+        "path-outside-project",
+        "/checks/0/filePath",
+        "use 'src/App.jsx'",
+    ),
+    (
+        "windows-path",
+        single(_set("/checks/0/filePath", "C:\\fixtures\\todo.jsonc")),
+        "path-outside-project",
+        "/checks/0/filePath",
+        "relative",
+    ),
+    (
+        "bad-regex",
+        single(_set("/checks/1/pattern", '"title"\\s*:\\s*{(')),
+        "bad-regex",
+        "/checks/1/pattern",
+        "escape",
+    ),
+    (
+        "bad-excluded-regex",
+        multi(_set("/prompts/0/checks/0/pattern", "Product\\.find(")),
+        "bad-regex",
+        "/prompts/0/checks/0/pattern",
+        "escape",
+    ),
+    (
+        "bad-inner-schema",
+        single(_set("/checks/4/schema", {"type": "objekt"})),
+        "schema",
+        "/checks/4/schema",
+        None,
+    ),
+    (
+        "bad-inner-required",
+        single(_set("/checks/4/schema", {"required": "name"})),
+        "schema",
+        "/checks/4/schema",
+        None,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "doc", "code", "path", "suggestion"), LINT,
-                         ids=[i[0] for i in LINT])
+@pytest.mark.parametrize(
+    ("name", "doc", "code", "path", "suggestion"), LINT, ids=[i[0] for i in LINT]
+)
 def test_each_lint_code_fires_alone(
     name: str, doc: dict[str, Any], code: str, path: str, suggestion: str | None
 ) -> None:
@@ -304,14 +409,34 @@ def test_lint_codes_cover_the_documented_ones() -> None:
 
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-2, 5) | st.text(max_size=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 5)
+    | st.text(max_size=6)
     | st.sampled_from(["contains", "file-content", "json-schema", "../x", "/abs", "a("]),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(
-        st.sampled_from(["name", "description", "prompt", "prompts", "expectedSkills", "checks",
-                         "type", "filePath", "pattern", "schema", "value", "$schema", "x"]),
-        inner,
-        max_size=4,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "name",
+                    "description",
+                    "prompt",
+                    "prompts",
+                    "expectedSkills",
+                    "checks",
+                    "type",
+                    "filePath",
+                    "pattern",
+                    "schema",
+                    "value",
+                    "$schema",
+                    "x",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
     ),
     max_leaves=25,
 )
@@ -332,8 +457,11 @@ def test_lint_and_schema_never_raise(data: Any) -> None:
     ("doc", "path", "after"),
     [
         (single(_set("/expectedSkills", ["base44-cl"])), "/expectedSkills/0", "base44-cli"),
-        (multi(_set("/prompts/0/expectedSkills", ["Base44-SDK"])),
-         "/prompts/0/expectedSkills/0", "base44-sdk"),
+        (
+            multi(_set("/prompts/0/expectedSkills", ["Base44-SDK"])),
+            "/prompts/0/expectedSkills/0",
+            "base44-sdk",
+        ),
         (single(_set("/checks/0/type", "file_exists")), "/checks/0/type", "file-exists"),
         (single(_set("/checks/1/type", "fileContent")), "/checks/1/type", "file-content"),
         (single(_set("/checks/3/target", "FILE")), "/checks/3/target", "file"),

@@ -25,12 +25,15 @@ def test_every_example_validates(run_cli_json) -> None:
     assert payload["summary"]["invalid"] == 0
     assert all(not f["errors"] and not f["warnings"] for f in payload["files"])
     # Definition files (memory.yml, tools.yml, package.json...) are not mistaken for cases.
-    assert all("/scenarios/" in f["path"] or "/cases/" in f["path"] or
-               f["path"].endswith("eval.json") for f in payload["files"])
+    assert all(
+        "/scenarios/" in f["path"] or "/cases/" in f["path"] or f["path"].endswith("eval.json")
+        for f in payload["files"]
+    )
 
 
-def test_validate_reports_findings_with_line_path_value_suggestion(bank: Path, run_cli_json
-                                                                  ) -> None:
+def test_validate_reports_findings_with_line_path_value_suggestion(
+    bank: Path, run_cli_json
+) -> None:
     case = bank / "eval" / "scenarios" / "bad.yml"
     case.write_text(
         "scenario:\n"
@@ -153,8 +156,9 @@ def test_repair_reports_what_it_cannot_fix(bank: Path, run_cli_json) -> None:
     assert record["errors"][0]["code"] == "unknown-skill"
 
 
-@pytest.mark.parametrize("example,key", [("bank", "skills"), ("clinic", "playbooks"),
-                                         ("skills", "agent_skills")])
+@pytest.mark.parametrize(
+    "example,key", [("bank", "skills"), ("clinic", "playbooks"), ("skills", "agent_skills")]
+)
 def test_sources_json_lists_ids(run_cli_json, example: str, key: str) -> None:
     code, payload = run_cli_json("sources", "--project", EXAMPLES / example)
     assert code == 0
@@ -170,12 +174,17 @@ def test_sources_bank_details(run_cli_json) -> None:
     assert set(card["confirmation_gated"]) == {"order_replacement", "place_replacement_order"}
     assert payload["memory"]["project.caller_phone"]["seed"] is True
     handoff = {s["id"]: s["handoff"] for s in payload["skills"]}
-    assert handoff == {"card_replace": False, "check_balance": False,
-                       "dispute_charge": False, "human_handoff": True}
+    assert handoff == {
+        "card_replace": False,
+        "check_balance": False,
+        "dispute_charge": False,
+        "human_handoff": True,
+    }
 
 
-def test_sources_outside_a_project_is_a_usage_error(tmp_path: Path, run_cli,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sources_outside_a_project_is_a_usage_error(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     code, _, err = run_cli("sources")
     assert code == 2 and "--project" in err

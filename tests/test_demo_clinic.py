@@ -108,8 +108,9 @@ def failed_checks(checks: dict[str, Any], run: Run) -> list[str]:
         if name == "finalReplyNonEmpty":
             ok = any(visible(m) for m in run.replies[-1].messages) == want
         elif name == "pickerShown":
-            shown = any(p.get("type") in ("ask.time", "ask.choice")
-                        for m in messages for p in m.parts)
+            shown = any(
+                p.get("type") in ("ask.time", "ask.choice") for m in messages for p in m.parts
+            )
             ok = shown == want
         elif name == "appointmentCreated":
             created = any(e.get("event") == "appointment_created" for e in events)
@@ -124,11 +125,16 @@ def failed_checks(checks: dict[str, Any], run: Run) -> list[str]:
             ok = str(state.get("activePlaybook", "")).lower() == want.lower()
         elif name == "personFields":
             person = state.get("person", {})
-            ok = all(str(person_value(person, k)).lower() == str(v).lower()
-                     for k, v in want.items())
+            ok = all(
+                str(person_value(person, k)).lower() == str(v).lower() for k, v in want.items()
+            )
         elif name == "chipsOnAnyTurn":
-            chips = {str(c.get(k, "")).lower() for m in messages for c in m.chips
-                     for k in ("label", "value", "id")}
+            chips = {
+                str(c.get(k, "")).lower()
+                for m in messages
+                for c in m.chips
+                for k in ("label", "value", "id")
+            }
             ok = all(c.lower() in chips for c in want) if want else bool(chips)
         elif name == "textIncludes":
             joined = " ".join(texts(run)).lower()
@@ -146,9 +152,14 @@ def failed_checks(checks: dict[str, Any], run: Run) -> list[str]:
             ok = all(r.state.get("modelCalls", 0) <= want for r in run.replies)
         elif name == "maxTurnsToOutcome":
             wanted = set(checks.get("outcomes") or [])
-            reached = next((i for i, (_, r) in enumerate(user_turns, 1)
-                            if wanted <= set(r.state.get("outcomes", []))
-                            and r.state.get("outcomes")), None)
+            reached = next(
+                (
+                    i
+                    for i, (_, r) in enumerate(user_turns, 1)
+                    if wanted <= set(r.state.get("outcomes", [])) and r.state.get("outcomes")
+                ),
+                None,
+            )
             ok = reached is not None and reached <= want
         elif name == "replyCount":
             count = len(messages)
@@ -215,8 +226,11 @@ def _changes_state(checks: dict[str, Any], data: dict[str, Any]) -> bool:
 def _hands_over(checks: dict[str, Any], data: dict[str, Any]) -> bool:
     """A hand-off away from a Playbook other than the Default Playbook."""
     start = (data.get("origin") or {}).get("playbookId")
-    return "handoff" in (data.get("tags") or []) and start not in (None, "general") and (
-        checks.get("activePlaybookAtEnd") != start)
+    return (
+        "handoff" in (data.get("tags") or [])
+        and start not in (None, "general")
+        and (checks.get("activePlaybookAtEnd") != start)
+    )
 
 
 def _one_bubble_per_turn(checks: dict[str, Any], data: dict[str, Any]) -> bool:
@@ -247,9 +261,16 @@ def test_broken_demo_fails_the_relevant_cases(flag: str, select: Any) -> None:
 def test_start_kinds_and_reply_shapes() -> None:
     target = ClinicTarget()
     scenario = {
-        "start": {"outreach": {"outreachId": "visit_reminder",
-                               "inputs": {"firstName": "Ana", "visitDate": "Thursday, March 12",
-                                          "visitTime": "14:00"}}},
+        "start": {
+            "outreach": {
+                "outreachId": "visit_reminder",
+                "inputs": {
+                    "firstName": "Ana",
+                    "visitDate": "Thursday, March 12",
+                    "visitTime": "14:00",
+                },
+            }
+        },
         "persona": {"preset": {"fields": {"firstName": "Ana", "phone": "+15550100"}}},
         "appointments": [{"startsIn": "P3DT5H", "status": "scheduled"}],
     }
@@ -269,13 +290,18 @@ def test_start_kinds_and_reply_shapes() -> None:
     assert opener.messages[0].text.startswith("Hi Ana, this is Brightsmile Dental.")
     assert opener.state["activePlaybook"] == "reschedule"
     assert opener.state["appointments"][0] | {"start": None} == {
-        "id": "a-0001", "start": None, "durationMinutes": 30, "representativeId": None,
-        "status": "scheduled", "seeded": True,
+        "id": "a-0001",
+        "start": None,
+        "durationMinutes": 30,
+        "representativeId": None,
+        "status": "scheduled",
+        "seeded": True,
     }
     assert [e["name"] for e in asked.events if e["event"] == "tool_called"] == ["lookup_patient"]
     picker = offered.messages[0].parts[1]
     assert picker["type"] == "ask.time" and picker["slots"][0]["start"]["iso"].startswith(
-        "2026-03-13T09:00")
+        "2026-03-13T09:00"
+    )
     assert {e["event"] for e in moved.events} >= {"tool_called", "appointment_updated", "outcome"}
     assert moved.state["outcomes"] == ["rescheduled"]
     assert moved.state["modelCalls"] == 2
@@ -288,10 +314,12 @@ def test_opt_out_silences_the_agent() -> None:
 
     async def go() -> list[AgentReply]:
         session = await target.open(case, 1)
-        turns = [UserTurn(type="start", setup=case["setup"]),
-                 UserTurn(type="text", text="Hi, what are your hours?"),
-                 UserTurn(type="system", event="optOut"),
-                 UserTurn(type="text", text="hello?")]
+        turns = [
+            UserTurn(type="start", setup=case["setup"]),
+            UserTurn(type="text", text="Hi, what are your hours?"),
+            UserTurn(type="system", event="optOut"),
+            UserTurn(type="text", text="hello?"),
+        ]
         return [await session.send(t) for t in turns]
 
     _, answered, stopped, after = asyncio.run(go())
@@ -305,8 +333,18 @@ def test_casegen_run_with_the_demo_target(run_cli_json, tmp_path: Path) -> None:
     """The same cases through `casegen run --target demo:clinic` (the runner's own checks)."""
     paths = [str(p) for p in CASE_FILES]
     code, report = run_cli_json(
-        "run", *paths, "--target", "demo:clinic", "--project", str(REPO / "examples/clinic"),
-        "--model", "offline", "--runs", "1", "--results", str(tmp_path),
+        "run",
+        *paths,
+        "--target",
+        "demo:clinic",
+        "--project",
+        str(REPO / "examples/clinic"),
+        "--model",
+        "offline",
+        "--runs",
+        "1",
+        "--results",
+        str(tmp_path),
     )
     assert report["summary"]["failed"] == 0 and report["summary"]["errored"] == 0, report
     assert report["summary"]["passed"] == len(CASE_FILES)

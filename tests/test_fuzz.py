@@ -51,10 +51,10 @@ def assert_clean(findings: list[Finding]) -> None:
 
 
 junk_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
-    | st.text(max_size=30),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=15), children, max_size=4),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=30),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=15), children, max_size=4)
+    ),
     max_leaves=15,
 )
 

@@ -89,8 +89,9 @@ def context(project, **overrides: Any) -> DraftContext:
 
 
 @pytest.mark.parametrize("method", ["json_schema", "function_calling"])
-async def test_draft_returns_the_scripted_case(openai_stub: StubOpenAI, tmp_path: Path, bank,
-                                               method: str) -> None:
+async def test_draft_returns_the_scripted_case(
+    openai_stub: StubOpenAI, tmp_path: Path, bank, method: str
+) -> None:
     openai_stub.script(ok(stolen_case(), input_tokens=1200, output_tokens=300))
     engine = engine_for(openai_stub, tmp_path, structured_output=method)
     result = await engine.draft(context(bank))
@@ -113,26 +114,28 @@ async def test_draft_returns_the_scripted_case(openai_stub: StubOpenAI, tmp_path
     assert "{{" not in prompt
 
 
-async def test_draft_survives_transient_faults(openai_stub: StubOpenAI, tmp_path: Path,
-                                               bank) -> None:
-    openai_stub.script(rate_limited(retry_after=0), server_error(502),
-                       slow(3, stolen_case()), ok(stolen_case()))
+async def test_draft_survives_transient_faults(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
+    openai_stub.script(
+        rate_limited(retry_after=0), server_error(502), slow(3, stolen_case()), ok(stolen_case())
+    )
     engine = engine_for(openai_stub, tmp_path, timeout_s=0.3, max_retries=3)
     result = await engine.draft(context(bank))
     assert result.data == stolen_case()
     assert len(openai_stub.requests) == 4
 
 
-async def test_draft_retries_invalid_json(openai_stub: StubOpenAI, tmp_path: Path,
-                                          bank) -> None:
+async def test_draft_retries_invalid_json(openai_stub: StubOpenAI, tmp_path: Path, bank) -> None:
     openai_stub.script(invalid_json(), ok({"scenario": {"name": "no context"}}), ok(stolen_case()))
     result = await engine_for(openai_stub, tmp_path).draft(context(bank))
     assert result.data == stolen_case()
     assert result.usage.calls == 3
 
 
-async def test_persistent_invalid_output_is_reported(openai_stub: StubOpenAI, tmp_path: Path,
-                                                     bank) -> None:
+async def test_persistent_invalid_output_is_reported(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
     openai_stub.handler = lambda request: invalid_json()
     with pytest.raises(DraftingError) as caught:
         await engine_for(openai_stub, tmp_path, max_retries=2).draft(context(bank))
@@ -142,8 +145,9 @@ async def test_persistent_invalid_output_is_reported(openai_stub: StubOpenAI, tm
     assert caught.value.usage.calls == 3
 
 
-async def test_timeouts_beyond_the_budget_are_reported(openai_stub: StubOpenAI, tmp_path: Path,
-                                                       bank) -> None:
+async def test_timeouts_beyond_the_budget_are_reported(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
     openai_stub.handler = lambda request: slow(2, stolen_case())
     engine = engine_for(openai_stub, tmp_path, timeout_s=0.2, max_retries=1)
     with pytest.raises(DraftingError, match=r"did not answer after 2 attempts.*within 0.2s"):
@@ -163,8 +167,9 @@ async def test_drafts_are_cached(openai_stub: StubOpenAI, tmp_path: Path, bank) 
 # --- repair -------------------------------------------------------------------------------
 
 
-async def test_repair_sends_the_case_and_the_findings(openai_stub: StubOpenAI, tmp_path: Path,
-                                                      bank) -> None:
+async def test_repair_sends_the_case_and_the_findings(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
     broken = stolen_case()
     assertion = broken["scenario"]["goals"]["assertions"][4]["tool_executed"]
     assertion["tool_name"] = "block_the_card"
@@ -187,56 +192,98 @@ async def test_repair_sends_the_case_and_the_findings(openai_stub: StubOpenAI, t
     assert "Change only what the findings require" in prompt
     assert "block_the_card" in prompt  # the current case
     findings = _json_section(openai_stub.requests[0], "Findings")
-    assert findings == [{
-        "code": "unknown-tool",
-        "path": "/scenario/goals/assertions/4/tool_executed/tool_name",
-        "message": "tool 'block_the_card' is not defined for skill card_replace",
-        "value": "block_the_card",
-        "suggestion": "did you mean 'block_card'?",
-    }]
+    assert findings == [
+        {
+            "code": "unknown-tool",
+            "path": "/scenario/goals/assertions/4/tool_executed/tool_name",
+            "message": "tool 'block_the_card' is not defined for skill card_replace",
+            "value": "block_the_card",
+            "suggestion": "did you mean 'block_card'?",
+        }
+    ]
     case = _json_section(openai_stub.requests[0], "Case")
     assert case == broken
 
 
 def _json_section(request: RecordedRequest, tag: str) -> Any:
     text = request.text.split(f"<{tag}>", 1)[1].split(f"</{tag}>", 1)[0]
-    return json.loads(text[text.index("\n\n") + 2 if text.lstrip()[0] not in "[{" else 0:])
+    return json.loads(text[text.index("\n\n") + 2 if text.lstrip()[0] not in "[{" else 0 :])
 
 
 # --- plan refinement ----------------------------------------------------------------------
 
 
-async def test_refine_plan_keeps_ids_and_covers(openai_stub: StubOpenAI, tmp_path: Path,
-                                                bank) -> None:
+async def test_refine_plan_keeps_ids_and_covers(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
     planned = [
         behavior(),
-        behavior(id="card_replace:damaged", case="damaged", type="happy_path",
-                 title="Damaged card", covers=["value:card_replace.replacement_reason=damaged"],
-                 priority=10),
+        behavior(
+            id="card_replace:damaged",
+            case="damaged",
+            type="happy_path",
+            title="Damaged card",
+            covers=["value:card_replace.replacement_reason=damaged"],
+            priority=10,
+        ),
     ]
-    openai_stub.script(ok({"behaviors": [
-        {"id": "card_replace:stolen", "type": "happy_path", "case": "renamed",
-         "title": "A hurried customer's wallet was stolen", "description": "Fast and calm.",
-         "covers": ["tool:invented"], "facts": {}},
-        {"id": None, "type": "edge_case", "case": "In a Hurry!",
-         "title": "Customer in a rush gives everything at once", "description": "All at once.",
-         "covers": ["tool:block_card"], "facts": {"shipping": "express"}},
-        {"id": None, "type": "edge_case", "case": "made_up",
-         "title": "Covers an element that does not exist", "description": "x",
-         "covers": ["tool:teleport_card"]},
-        {"id": None, "type": "weird_type", "case": "weird", "title": "x", "description": "x"},
-    ]}))
+    openai_stub.script(
+        ok(
+            {
+                "behaviors": [
+                    {
+                        "id": "card_replace:stolen",
+                        "type": "happy_path",
+                        "case": "renamed",
+                        "title": "A hurried customer's wallet was stolen",
+                        "description": "Fast and calm.",
+                        "covers": ["tool:invented"],
+                        "facts": {},
+                    },
+                    {
+                        "id": None,
+                        "type": "edge_case",
+                        "case": "In a Hurry!",
+                        "title": "Customer in a rush gives everything at once",
+                        "description": "All at once.",
+                        "covers": ["tool:block_card"],
+                        "facts": {"shipping": "express"},
+                    },
+                    {
+                        "id": None,
+                        "type": "edge_case",
+                        "case": "made_up",
+                        "title": "Covers an element that does not exist",
+                        "description": "x",
+                        "covers": ["tool:teleport_card"],
+                    },
+                    {
+                        "id": None,
+                        "type": "weird_type",
+                        "case": "weird",
+                        "title": "x",
+                        "description": "x",
+                    },
+                ]
+            }
+        )
+    )
     refined, usage = await engine_for(openai_stub, tmp_path).refine_plan(
         bank, "mantle", "card_replace", planned, "customers in a hurry"
     )
     assert usage.calls == 1
     assert [b.id for b in refined] == [
-        "card_replace:stolen", "card_replace:damaged", "card_replace:in_a_hurry",
+        "card_replace:stolen",
+        "card_replace:damaged",
+        "card_replace:in_a_hurry",
     ]
     stolen, damaged, added = refined
     assert stolen.title == "A hurried customer's wallet was stolen"
     assert (stolen.type, stolen.case, stolen.covers, stolen.facts) == (
-        "edge_case", "stolen", behavior().covers, behavior().facts
+        "edge_case",
+        "stolen",
+        behavior().covers,
+        behavior().facts,
     )
     assert damaged == planned[1]  # left out by the model: kept as planned
     assert added.source == "card_replace" and added.dialect == "mantle"
@@ -269,8 +316,9 @@ async def test_refine_plan_stops_the_run_on_a_rejected_request(
     assert len(openai_stub.requests) == 1
 
 
-async def test_refine_plan_without_behaviours_calls_nothing(openai_stub: StubOpenAI,
-                                                            tmp_path: Path, bank) -> None:
+async def test_refine_plan_without_behaviours_calls_nothing(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
     refined, usage = await engine_for(openai_stub, tmp_path).refine_plan(
         bank, "mantle", "card_replace", [], None
     )
@@ -280,17 +328,26 @@ async def test_refine_plan_without_behaviours_calls_nothing(openai_stub: StubOpe
 # --- other dialects -----------------------------------------------------------------------
 
 
-async def test_anychat_draft_round_trips_a_null_persona(openai_stub: StubOpenAI,
-                                                        tmp_path: Path) -> None:
+async def test_anychat_draft_round_trips_a_null_persona(
+    openai_stub: StubOpenAI, tmp_path: Path
+) -> None:
     project = load_project(CLINIC)
     case = json.loads((CLINIC / "cases" / "book-cleaning-new-patient.json").read_text("utf-8"))
     case["scenario"]["persona"] = None
     case["notes"] = None  # structured output's "absent"
     openai_stub.script(ok(case))
-    ctx = DraftContext(project, "anychat", behavior(
-        id="book:new_patient", source="book", dialect="anychat", case="new_patient",
-        covers=["tool:book_appointment"], facts={},
-    ))
+    ctx = DraftContext(
+        project,
+        "anychat",
+        behavior(
+            id="book:new_patient",
+            source="book",
+            dialect="anychat",
+            case="new_patient",
+            covers=["tool:book_appointment"],
+            facts={},
+        ),
+    )
     result = await engine_for(openai_stub, tmp_path).draft(ctx)
     expected = {k: v for k, v in case.items() if k != "notes"}
     assert result.data == expected and result.data["scenario"]["persona"] is None
@@ -302,10 +359,18 @@ async def test_base44_draft(openai_stub: StubOpenAI, tmp_path: Path) -> None:
     project = load_project(SKILLS)
     evaluation = json.loads((SKILLS / "evals" / "todo-entities" / "eval.json").read_text("utf-8"))
     openai_stub.script(ok(evaluation))
-    ctx = DraftContext(project, "base44", behavior(
-        id="base44-cli:entities", source="base44-cli", dialect="base44", case="entities",
-        covers=[], facts={},
-    ))
+    ctx = DraftContext(
+        project,
+        "base44",
+        behavior(
+            id="base44-cli:entities",
+            source="base44-cli",
+            dialect="base44",
+            case="entities",
+            covers=[],
+            facts={},
+        ),
+    )
     result = await engine_for(openai_stub, tmp_path).draft(ctx)
     assert result.data == evaluation
     assert openai_stub.requests[0].schema_name == "Base44Eval"
@@ -325,7 +390,9 @@ def test_make_engine_picks_the_llm_engine_when_a_model_is_configured(
     engine = make_engine(None, start=str(tmp_path))
     assert isinstance(engine, LLMEngine)
     assert (engine.name, engine.model, engine.can_repair) == (
-        "llm:local-model", "local-model", True
+        "llm:local-model",
+        "local-model",
+        True,
     )
     assert make_engine("offline", start=str(tmp_path)).name == "offline"
     assert make_engine(None, no_cache=True, start=str(tmp_path)).cache is None

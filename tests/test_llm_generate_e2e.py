@@ -42,29 +42,35 @@ def _section(request: RecordedRequest, tag: str) -> str:
 
 def _behavior(request: RecordedRequest) -> dict[str, Any]:
     text = _section(request, "Behavior")
-    return json.loads(text[text.index("{"):text.rindex("}") + 1])
+    return json.loads(text[text.index("{") : text.rindex("}") + 1])
 
 
-def _case(behavior: dict[str, Any], *, tool: str = "place_replacement_order",
-          memory: str = "card_replace.replacement_reason") -> dict[str, Any]:
+def _case(
+    behavior: dict[str, Any],
+    *,
+    tool: str = "place_replacement_order",
+    memory: str = "card_replace.replacement_reason",
+) -> dict[str, Any]:
     """A valid, distinct scenario for `behavior` (its id makes the assertions unique)."""
-    return {"scenario": {
-        "name": behavior["title"],
-        "type": behavior["type"],
-        "simulation_context": (
-            f"You are a customer ({behavior['id']}). {behavior['description']} "
-            '1. Say: "I need a new card" 2. Stop once the agent answers.'
-        ),
-        "goals": {
-            "criteria": [f"The agent handles this: {behavior['title']}"],
-            "assertions": [
-                {"skill_activated": {"skill_id": "card_replace"}},
-                {"memory_was_set": [{"name": memory}]},
-                {"tool_executed": {"tool_name": tool, "source": "local"}},
-                {"bot_did_not_utter": {"text_matches": re.escape(behavior["id"])}},
-            ],
-        },
-    }}
+    return {
+        "scenario": {
+            "name": behavior["title"],
+            "type": behavior["type"],
+            "simulation_context": (
+                f"You are a customer ({behavior['id']}). {behavior['description']} "
+                '1. Say: "I need a new card" 2. Stop once the agent answers.'
+            ),
+            "goals": {
+                "criteria": [f"The agent handles this: {behavior['title']}"],
+                "assertions": [
+                    {"skill_activated": {"skill_id": "card_replace"}},
+                    {"memory_was_set": [{"name": memory}]},
+                    {"tool_executed": {"tool_name": tool, "source": "local"}},
+                    {"bot_did_not_utter": {"text_matches": re.escape(behavior["id"])}},
+                ],
+            },
+        }
+    }
 
 
 class Script:
@@ -105,8 +111,17 @@ def test_generate_repairs_what_it_can_and_reports_the_rest(
     out = tmp_path / "out"
 
     code, report = run_cli_json(
-        "generate", "card_replace", "--project", BANK, "--model", "stub-model",
-        "--out", out, "--no-cache", "--concurrency", "4",
+        "generate",
+        "card_replace",
+        "--project",
+        BANK,
+        "--model",
+        "stub-model",
+        "--out",
+        out,
+        "--no-cache",
+        "--concurrency",
+        "4",
     )
 
     assert code == 1  # one case failed

@@ -75,12 +75,14 @@ class ScriptedChat(GenericFakeChatModel):
             raise item
         return item if isinstance(item, AIMessage) else AIMessage(content=item)
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         return ChatResult(generations=[ChatGeneration(message=self._next())])
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: Any = None,
-                         run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         item = next(self.messages)
         if isinstance(item, Pause):
             self.calls += 1
@@ -113,12 +115,22 @@ def bad_json(text: str = '{"name": "x", "count": ') -> AIMessage:
     return AIMessage(
         content="",
         invalid_tool_calls=[
-            {"name": "Thing", "args": text, "id": "call_1", "error": "bad", "type":
-             "invalid_tool_call"}
+            {
+                "name": "Thing",
+                "args": text,
+                "id": "call_1",
+                "error": "bad",
+                "type": "invalid_tool_call",
+            }
         ],
         additional_kwargs={
-            "tool_calls": [{"id": "call_1", "type": "function",
-                            "function": {"name": "Thing", "arguments": text}}]
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "Thing", "arguments": text},
+                }
+            ]
         },
         usage_metadata={"input_tokens": 100, "output_tokens": 20, "total_tokens": 120},
     )
@@ -141,8 +153,9 @@ def config(**overrides: Any) -> ModelConfig:
     return ModelConfig(**(values | overrides))
 
 
-def _http_error(cls: type[openai.APIStatusError], status: int,
-                headers: dict[str, str] | None = None) -> openai.APIStatusError:
+def _http_error(
+    cls: type[openai.APIStatusError], status: int, headers: dict[str, str] | None = None
+) -> openai.APIStatusError:
     request = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
     response = httpx.Response(status, headers=headers or {}, request=request)
     return cls(f"HTTP {status}", response=response, body=None)
@@ -165,15 +178,19 @@ async def test_usage_and_cost_from_token_counts() -> None:
     result = await structured_call(model, MESSAGES, Thing, config=cfg)
     assert result.value == Thing(name="a", count=1)
     assert result.usage.model_dump() == {
-        "calls": 1, "input_tokens": 1000, "output_tokens": 500, "cost_usd": 0.006,
+        "calls": 1,
+        "input_tokens": 1000,
+        "output_tokens": 500,
+        "cost_usd": 0.006,
         "cache_hits": 0,
     }
     assert json.loads(result.raw_text) == {"name": "a", "count": 1}
 
 
 async def test_no_price_means_no_cost() -> None:
-    result = await structured_call(chat(answer({"name": "a", "count": 1})), MESSAGES, Thing,
-                                   config=config())
+    result = await structured_call(
+        chat(answer({"name": "a", "count": 1})), MESSAGES, Thing, config=config()
+    )
     assert result.usage.cost_usd == 0.0 and result.usage.input_tokens == 100
 
 
@@ -196,7 +213,11 @@ async def test_second_identical_call_is_a_cache_hit(tmp_path: Path) -> None:
     assert model.calls == 1
     assert second.cached and second.value == first.value
     assert second.usage.model_dump() == {
-        "calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "cache_hits": 1,
+        "calls": 0,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "cost_usd": 0.0,
+        "cache_hits": 1,
     }
     assert len(list((tmp_path / "cache").rglob("*.json"))) == 1
 
@@ -205,18 +226,23 @@ async def test_a_different_prompt_misses_the_cache(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path)
     model = chat(answer({"name": "a", "count": 1}), answer({"name": "b", "count": 2}))
     await structured_call(model, MESSAGES, Thing, config=config(), cache=cache)
-    other = await structured_call(model, [("user", "Another.")], Thing, config=config(),
-                                  cache=cache)
+    other = await structured_call(
+        model, [("user", "Another.")], Thing, config=config(), cache=cache
+    )
     assert other.value.name == "b" and not other.cached
 
 
 async def test_no_cache_bypasses_reads_and_writes(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path)
-    model = chat(answer({"name": "a", "count": 1}), answer({"name": "b", "count": 2}),
-                 answer({"name": "c", "count": 3}))
+    model = chat(
+        answer({"name": "a", "count": 1}),
+        answer({"name": "b", "count": 2}),
+        answer({"name": "c", "count": 3}),
+    )
     await structured_call(model, MESSAGES, Thing, config=config(), cache=cache)
-    fresh = await structured_call(model, MESSAGES, Thing, config=config(), cache=cache,
-                                  no_cache=True)
+    fresh = await structured_call(
+        model, MESSAGES, Thing, config=config(), cache=cache, no_cache=True
+    )
     assert fresh.value.name == "b" and fresh.usage.calls == 1
     again = await structured_call(model, MESSAGES, Thing, config=config(), cache=cache)
     assert again.value.name == "a" and again.cached  # the bypassed answer was not stored
@@ -298,8 +324,11 @@ async def test_answers_that_do_not_fit_the_schema_are_reported() -> None:
 
 async def test_invalid_output_and_transient_errors_have_separate_budgets() -> None:
     model = chat(
-        bad_json(), _http_error(openai.InternalServerError, 500), bad_json(),
-        _http_error(openai.RateLimitError, 429), answer({"name": "a", "count": 1}),
+        bad_json(),
+        _http_error(openai.InternalServerError, 500),
+        bad_json(),
+        _http_error(openai.RateLimitError, 429),
+        answer({"name": "a", "count": 1}),
     )
     result = await structured_call(model, MESSAGES, Thing, config=config(max_retries=2))
     assert result.value.name == "a"
@@ -323,8 +352,7 @@ async def test_http_faults_then_success(openai_stub: StubOpenAI, method: str) ->
         ok({"name": "a", "count": 1}, input_tokens=11, output_tokens=7),
     )
     cfg = stub_config(openai_stub, timeout_s=0.3, input_cost_per_mtok=1e6)
-    result = await structured_call(make_chat_model(cfg), MESSAGES, Thing, config=cfg,
-                                   method=method)
+    result = await structured_call(make_chat_model(cfg), MESSAGES, Thing, config=cfg, method=method)
     assert result.value == Thing(name="a", count=1)
     assert result.usage.calls == 2  # the invalid answer and the good one
     assert result.usage.input_tokens == 100 + 11 and result.usage.cost_usd == 111.0
@@ -337,8 +365,10 @@ async def test_http_faults_then_success(openai_stub: StubOpenAI, method: str) ->
 
 async def test_partial_json_is_not_completed(openai_stub: StubOpenAI) -> None:
     """A cut-off answer must not pass as a shorter valid one."""
-    openai_stub.script(invalid_json('{"name": "a", "count": 1, "tags": ["x", "y'),
-                       ok({"name": "whole", "count": 2}))
+    openai_stub.script(
+        invalid_json('{"name": "a", "count": 1, "tags": ["x", "y'),
+        ok({"name": "whole", "count": 2}),
+    )
     cfg = stub_config(openai_stub)
     result = await structured_call(make_chat_model(cfg), MESSAGES, Thing, config=cfg)
     assert result.value.name == "whole" and result.usage.calls == 2
@@ -351,8 +381,7 @@ async def test_fenced_json_content_is_accepted(openai_stub: StubOpenAI) -> None:
     assert result.value == Thing(name="a", count=1)
 
 
-async def test_an_answer_cut_at_the_token_limit_is_invalid_output(openai_stub: StubOpenAI
-                                                                   ) -> None:
+async def test_an_answer_cut_at_the_token_limit_is_invalid_output(openai_stub: StubOpenAI) -> None:
     openai_stub.handler = lambda request: ok({"name": "a", "count": 1}, finish_reason="length")
     cfg = stub_config(openai_stub, max_retries=1)
     with pytest.raises(InvalidOutputError, match="cut off at the output token limit"):
@@ -370,8 +399,14 @@ async def test_http_persistent_rate_limit(openai_stub: StubOpenAI) -> None:
 
 # --- configuration ------------------------------------------------------------------------
 
-ENV = ("CASEGEN_MODEL", "CASEGEN_JUDGE_MODEL", "CASEGEN_SIMULATOR_MODEL", "OPENAI_BASE_URL",
-       "OPENAI_API_KEY", "MY_KEY")
+ENV = (
+    "CASEGEN_MODEL",
+    "CASEGEN_JUDGE_MODEL",
+    "CASEGEN_SIMULATOR_MODEL",
+    "OPENAI_BASE_URL",
+    "OPENAI_API_KEY",
+    "MY_KEY",
+)
 
 
 @pytest.fixture
@@ -385,16 +420,16 @@ def test_no_model_anywhere_means_offline(tmp_path: Path, clean_env: pytest.Monke
     assert resolve_model_config(None, start=tmp_path) is None
 
 
-def test_explicit_model_wins_and_offline_means_none(tmp_path: Path,
-                                                    clean_env: pytest.MonkeyPatch) -> None:
+def test_explicit_model_wins_and_offline_means_none(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
     clean_env.setenv("CASEGEN_MODEL", "from-env")
     (tmp_path / "casegen.toml").write_text('model = "from-file"\n', encoding="utf-8")
     assert resolve_model_config("explicit", start=tmp_path).model == "explicit"
     assert resolve_model_config("offline", start=tmp_path) is None
 
 
-def test_environment_beats_the_settings_file(tmp_path: Path,
-                                             clean_env: pytest.MonkeyPatch) -> None:
+def test_environment_beats_the_settings_file(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> None:
     (tmp_path / "casegen.toml").write_text(
         'model = "file-model"\njudge_model = "file-judge"\n', encoding="utf-8"
     )
@@ -410,8 +445,9 @@ def test_environment_beats_the_settings_file(tmp_path: Path,
     assert resolve_model_config(None, start=tmp_path) is None
 
 
-def test_pyproject_tool_casegen_at_or_above_start(tmp_path: Path,
-                                                  clean_env: pytest.MonkeyPatch) -> None:
+def test_pyproject_tool_casegen_at_or_above_start(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.casegen]\nmodel = "m"\nsimulator_model = "sim"\nbase_url = '
         '"http://localhost:11434/v1"\ntimeout_s = 12\nmax_retries = 1\n'
@@ -424,7 +460,10 @@ def test_pyproject_tool_casegen_at_or_above_start(tmp_path: Path,
     resolved = resolve_model_config(None, start=nested)
     assert resolved is not None
     assert (resolved.model, resolved.base_url, resolved.timeout_s, resolved.max_retries) == (
-        "m", "http://localhost:11434/v1", 12.0, 1
+        "m",
+        "http://localhost:11434/v1",
+        12.0,
+        1,
     )
     assert (resolved.input_cost_per_mtok, resolved.output_cost_per_mtok) == (0.5, 1.5)
     # a local endpoint without a key gets a placeholder key
@@ -441,8 +480,9 @@ def test_casegen_toml_wins_over_pyproject_in_the_same_folder(
     assert resolve_model_config(None, start=tmp_path).model == "toml"
 
 
-def test_key_and_base_url_from_the_environment(tmp_path: Path,
-                                               clean_env: pytest.MonkeyPatch) -> None:
+def test_key_and_base_url_from_the_environment(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "casegen.toml").write_text(
         'model = "m"\napi_key_env = "MY_KEY"\n', encoding="utf-8"
     )
@@ -455,8 +495,9 @@ def test_key_and_base_url_from_the_environment(tmp_path: Path,
     assert resolve_model_config(None, start=tmp_path).api_key.get_secret_value() == "sk-test"
 
 
-def test_unknown_setting_is_an_error_with_a_suggestion(tmp_path: Path,
-                                                       clean_env: pytest.MonkeyPatch) -> None:
+def test_unknown_setting_is_an_error_with_a_suggestion(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "casegen.toml").write_text('model = "m"\ntimeout = 5\n', encoding="utf-8")
     with pytest.raises(ConfigError) as caught:
         resolve_model_config(None, start=tmp_path)
@@ -464,8 +505,9 @@ def test_unknown_setting_is_an_error_with_a_suggestion(tmp_path: Path,
     assert "timeout_s" in str(caught.value)
 
 
-def test_offline_ignores_a_broken_settings_file(tmp_path: Path,
-                                               clean_env: pytest.MonkeyPatch) -> None:
+def test_offline_ignores_a_broken_settings_file(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "casegen.toml").write_text("model = [unclosed\n", encoding="utf-8")
     assert resolve_model_config("offline", start=tmp_path) is None
     with pytest.raises(ConfigError, match="cannot read model settings"):

@@ -154,7 +154,11 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
     (
         "step-id-on-skill-activated",
         with_assertions("- skill_activated: {skill_id: card_replace, step_id: select_card}\n"),
-        "schema", f"{A}/0/skill_activated/step_id", 6, "step_id is not allowed", None,
+        "schema",
+        f"{A}/0/skill_activated/step_id",
+        6,
+        "step_id is not allowed",
+        None,
     ),
     (
         "mcp-server-with-local",
@@ -164,12 +168,19 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
             "    source: local\n"
             "    mcp_server: crm\n"
         ),
-        "schema", f"{A}/0/tool_executed/mcp_server", 9, "only allowed with source: mcp", None,
+        "schema",
+        f"{A}/0/tool_executed/mcp_server",
+        9,
+        "only allowed with source: mcp",
+        None,
     ),
     (
         "mcp-without-server",
         with_assertions("- tool_executed: {tool_name: lookup_customer, source: mcp}\n"),
-        "schema", f"{A}/0/tool_executed/mcp_server", 6, "source: mcp needs mcp_server",
+        "schema",
+        f"{A}/0/tool_executed/mcp_server",
+        6,
+        "source: mcp needs mcp_server",
         "add 'mcp_server'",
     ),
     (
@@ -180,7 +191,11 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
             "      - tool_executed: {tool_name: lookup_customer, source: mcp, mcp_server: crm}\n"
             "    allow_extra_calls: false\n"
         ),
-        "schema", f"{A}/0/tools_within_one_turn/calls", 7, "at least two calls", None,
+        "schema",
+        f"{A}/0/tools_within_one_turn/calls",
+        7,
+        "at least two calls",
+        None,
     ),
     (
         "missing-allow-extra-calls",
@@ -190,26 +205,33 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
             "      - tool_executed: {tool_name: lookup_customer, source: mcp, mcp_server: crm}\n"
             "      - tool_executed: {tool_name: order_replacement, source: local}\n"
         ),
-        "schema", f"{A}/0/tools_within_one_turn/allow_extra_calls", 6,
-        "missing required key 'allow_extra_calls'", "add 'allow_extra_calls'",
+        "schema",
+        f"{A}/0/tools_within_one_turn/allow_extra_calls",
+        6,
+        "missing required key 'allow_extra_calls'",
+        "add 'allow_extra_calls'",
     ),
     (
         "memory-was-cleared-with-value",
         with_assertions(
-            "- memory_was_cleared:\n"
-            "    - name: card_replace.shipping\n"
-            "      value: express\n"
+            "- memory_was_cleared:\n    - name: card_replace.shipping\n      value: express\n"
         ),
-        "schema", f"{A}/0/memory_was_cleared/0/value", 8, "value is not allowed", None,
+        "schema",
+        f"{A}/0/memory_was_cleared/0/value",
+        8,
+        "value is not allowed",
+        None,
     ),
     (
         "value-null",
         with_assertions(
-            "- memory_was_set:\n"
-            "    - name: card_replace.replacement_reason\n"
-            "      value: null\n"
+            "- memory_was_set:\n    - name: card_replace.replacement_reason\n      value: null\n"
         ),
-        "schema", f"{A}/0/memory_was_set/0/value", 8, "null is not allowed", None,
+        "schema",
+        f"{A}/0/memory_was_set/0/value",
+        8,
+        "null is not allowed",
+        None,
     ),
     (
         "memory-was-not-set-in-sequencing",
@@ -218,8 +240,11 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
             "    - skill_activated: {skill_id: card_replace}\n"
             "    - memory_was_not_set: [{name: card_replace.fraud_reported}]\n"
         ),
-        "schema", f"{A}/0/sequencing/1/memory_was_not_set", 8,
-        "not allowed inside sequencing", None,
+        "schema",
+        f"{A}/0/sequencing/1/memory_was_not_set",
+        8,
+        "not allowed inside sequencing",
+        None,
     ),
     (
         "tools-within-one-turn-in-sequencing",
@@ -232,16 +257,22 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
             "          - tool_executed: {tool_name: order_replacement, source: local}\n"
             "        allow_extra_calls: true\n"
         ),
-        "schema", f"{A}/0/sequencing/0/tools_within_one_turn", 7,
-        "not allowed inside sequencing", None,
+        "schema",
+        f"{A}/0/sequencing/0/tools_within_one_turn",
+        7,
+        "not allowed inside sequencing",
+        None,
     ),
     (
         "map-form-memory-was-set-in-sequencing",
         with_assertions(
-            "- sequencing:\n"
-            "    - memory_was_set: [{name: card_replace.replacement_reason}]\n"
+            "- sequencing:\n    - memory_was_set: [{name: card_replace.replacement_reason}]\n"
         ),
-        "schema", f"{A}/0/sequencing/0/memory_was_set", 7, "plain memory name", None,
+        "schema",
+        f"{A}/0/sequencing/0/memory_was_set",
+        7,
+        "plain memory name",
+        None,
     ),
     (
         "nested-sequencing",
@@ -250,7 +281,11 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
             "    - sequencing:\n"
             "        - skill_activated: {skill_id: card_replace}\n"
         ),
-        "schema", f"{A}/0/sequencing/0/sequencing", 7, "cannot be nested", None,
+        "schema",
+        f"{A}/0/sequencing/0/sequencing",
+        7,
+        "cannot be nested",
+        None,
     ),
     (
         "two-checks-in-one-item",
@@ -258,82 +293,140 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
             "- skill_activated: {skill_id: card_replace}\n"
             "  skill_completed: {skill_id: card_replace}\n"
         ),
-        "schema", f"{A}/0", 6, "exactly one check", None,
+        "schema",
+        f"{A}/0",
+        6,
+        "exactly one check",
+        None,
     ),
     (
         "unknown-assertion-type",
         with_assertions("- skill_complete: {skill_id: card_replace}\n"),
-        "schema", f"{A}/0/skill_complete", 6, "unknown key 'skill_complete'",
+        "schema",
+        f"{A}/0/skill_complete",
+        6,
+        "unknown key 'skill_complete'",
         "did you mean 'skill_completed'",
     ),
     (
         "calm-assertion-on-mantle",
         with_assertions("- slot_was_set: [{name: card_replace.shipping}]\n"),
-        "schema", f"{A}/0/slot_was_set", 6, "unknown key 'slot_was_set'", None,
+        "schema",
+        f"{A}/0/slot_was_set",
+        6,
+        "unknown key 'slot_was_set'",
+        None,
     ),
     (
         "unknown-top-level-key",
         "metadata: {owner: qa}\n" + HEAD + "      - skill_completed: {skill_id: card_replace}\n",
-        "schema", "/metadata", 1, "unknown key 'metadata'", "scenario",
+        "schema",
+        "/metadata",
+        1,
+        "unknown key 'metadata'",
+        "scenario",
     ),
     (
         "bad-scenario-type",
         "scenario:\n  name: A case\n  type: happy\n  simulation_context: You are a customer.\n",
-        "schema", "/scenario/type", 3, "'happy' is not one of the allowed values",
+        "schema",
+        "/scenario/type",
+        3,
+        "'happy' is not one of the allowed values",
         "did you mean 'happy_path'",
     ),
     (
         "missing-simulation-context",
         "scenario:\n  name: A case\n  type: sad_path\n",
-        "schema", "/scenario/simulation_context", 1, "missing required key", None,
+        "schema",
+        "/scenario/simulation_context",
+        1,
+        "missing required key",
+        None,
     ),
     (
         "empty-name",
         "scenario:\n  name: ''\n  simulation_context: You are a customer.\n",
-        "schema", "/scenario/name", 2, "", None,
+        "schema",
+        "/scenario/name",
+        2,
+        "",
+        None,
     ),
     (
         "bot-uttered-without-keys",
         with_assertions("- bot_uttered: {}\n"),
-        "schema", f"{A}/0/bot_uttered", 6, "at least one of utter_name", None,
+        "schema",
+        f"{A}/0/bot_uttered",
+        6,
+        "at least one of utter_name",
+        None,
     ),
     (
         "empty-memory-was-set",
         with_assertions("- memory_was_set: []\n"),
-        "schema", f"{A}/0/memory_was_set", 6, "", None,
+        "schema",
+        f"{A}/0/memory_was_set",
+        6,
+        "",
+        None,
     ),
     (
         "session-prefix",
         with_assertions("- memory_was_set: [{name: session.card_replace.shipping}]\n"),
-        "schema", f"{A}/0/memory_was_set/0/name", 6, "never take a session. prefix", None,
+        "schema",
+        f"{A}/0/memory_was_set/0/name",
+        6,
+        "never take a session. prefix",
+        None,
     ),
     (
         "bad-source",
         with_assertions("- tool_executed: {tool_name: order_replacement, source: remote}\n"),
-        "schema", f"{A}/0/tool_executed/source", 6, "'remote' is not one of", None,
+        "schema",
+        f"{A}/0/tool_executed/source",
+        6,
+        "'remote' is not one of",
+        None,
     ),
     (
         "is-error-as-text",
         with_assertions(
             "- tool_executed: {tool_name: order_replacement, source: local, is_error: 'no'}\n"
         ),
-        "schema", f"{A}/0/tool_executed/is_error", 6, "expected boolean, got string", None,
+        "schema",
+        f"{A}/0/tool_executed/is_error",
+        6,
+        "expected boolean, got string",
+        None,
     ),
     (
         "null-initial-slot",
         "scenario:\n  name: A case\n  simulation_context: You are a customer.\n"
         "  setup:\n    initial_slots:\n      project.caller_phone:\n",
-        "schema", "/scenario/setup/initial_slots/project.caller_phone", 6, "null", None,
+        "schema",
+        "/scenario/setup/initial_slots/project.caller_phone",
+        6,
+        "null",
+        None,
     ),
     (
         "duplicate-yaml-key",
         "scenario:\n  name: A case\n  name: Another name\n  simulation_context: Customer.\n",
-        "parse", "/scenario/name", 3, "duplicate key 'name' (first at line 2)", None,
+        "parse",
+        "/scenario/name",
+        3,
+        "duplicate key 'name' (first at line 2)",
+        None,
     ),
     (
         "yaml-syntax-error",
         "scenario:\n  name: A case\n  simulation_context: [unclosed\n  goals: {}\n",
-        "parse", "", 4, "invalid YAML", None,
+        "parse",
+        "",
+        4,
+        "invalid YAML",
+        None,
     ),
 ]
 
@@ -364,17 +457,25 @@ def test_schema_declares_the_canonical_key_order() -> None:
     assert list(scenario) == ["name", "type", "simulation_context", "setup", "goals"]
     assert list(scenario["goals"]["properties"]) == ["criteria", "assertions", "expected_tools"]
     tool = MANTLE.schema["$defs"]["tool_executed"]["properties"]
-    assert list(tool) == ["tool_name", "source", "mcp_server", "skill_id", "arguments",
-                          "is_error"]
+    assert list(tool) == ["tool_name", "source", "mcp_server", "skill_id", "arguments", "is_error"]
 
 
 def test_dump_orders_keys_by_schema() -> None:
     scrambled = {
         "scenario": {
-            "goals": {"assertions": [{"tool_executed": {
-                "is_error": False, "source": "mcp", "tool_name": "lookup_customer",
-                "mcp_server": "crm",
-            }}], "criteria": ["x"]},
+            "goals": {
+                "assertions": [
+                    {
+                        "tool_executed": {
+                            "is_error": False,
+                            "source": "mcp",
+                            "tool_name": "lookup_customer",
+                            "mcp_server": "crm",
+                        }
+                    }
+                ],
+                "criteria": ["x"],
+            },
             "simulation_context": "You are a customer.",
             "name": "A case",
         }
@@ -415,8 +516,9 @@ def test_model_round_trips_valid_documents(data: Any) -> None:
 def test_model_keeps_value_types() -> None:
     data = clean_case()
     dumped = MantleCase.model_validate(data).model_dump(exclude_none=True)
-    values = [e.get("value") for e in dumped["scenario"]["goals"]["assertions"][5]
-              ["memory_was_set"]]
+    values = [
+        e.get("value") for e in dumped["scenario"]["goals"]["assertions"][5]["memory_was_set"]
+    ]
     assert values[:3] == ["damaged", False, 2]
     assert type(values[2]) is int
 
@@ -431,16 +533,20 @@ def test_model_keeps_value_types() -> None:
         {"bot_uttered": {}},
         {"sequencing": [{"memory_was_not_set": [{"name": "card_replace.shipping"}]}]},
         {"sequencing": [{"memory_was_set": [{"name": "card_replace.shipping"}]}]},
-        {"tools_within_one_turn": {"calls": [{"tool_executed": {"tool_name": "x",
-                                                                 "source": "local"}}],
-                                   "allow_extra_calls": True}},
+        {
+            "tools_within_one_turn": {
+                "calls": [{"tool_executed": {"tool_name": "x", "source": "local"}}],
+                "allow_extra_calls": True,
+            }
+        },
         {"memory_was_cleared": [{"name": "card_replace.shipping", "value": "x"}]},
         {"flow_started": {"flow_ids": ["x"]}},
     ],
 )
 def test_model_rejects_what_the_schema_rejects(assertion: dict[str, Any]) -> None:
-    data = {"scenario": {"name": "n", "simulation_context": "c",
-                         "goals": {"assertions": [assertion]}}}
+    data = {
+        "scenario": {"name": "n", "simulation_context": "c", "goals": {"assertions": [assertion]}}
+    }
     with pytest.raises(pydantic.ValidationError):
         MantleCase.model_validate(data)
 

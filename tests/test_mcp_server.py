@@ -26,8 +26,13 @@ from agentflows.mcp_server._progress import ProgressSender
 from agentflows.mcp_server._results import Unavailable
 
 TOOLS = {
-    "list_sources", "generate_cases", "validate_cases", "repair_cases", "run_cases",
-    "review_cases", "triage_results",
+    "list_sources",
+    "generate_cases",
+    "validate_cases",
+    "repair_cases",
+    "run_cases",
+    "review_cases",
+    "triage_results",
 }
 GENERATION = all(
     importlib.util.find_spec(m) is not None
@@ -57,16 +62,23 @@ def handle(request):
 
 
 GIT_IDENTITY = {
-    "GIT_AUTHOR_NAME": "casegen tests", "GIT_AUTHOR_EMAIL": "tests@casegen.invalid",
-    "GIT_COMMITTER_NAME": "casegen tests", "GIT_COMMITTER_EMAIL": "tests@casegen.invalid",
+    "GIT_AUTHOR_NAME": "casegen tests",
+    "GIT_AUTHOR_EMAIL": "tests@casegen.invalid",
+    "GIT_COMMITTER_NAME": "casegen tests",
+    "GIT_COMMITTER_EMAIL": "tests@casegen.invalid",
 }
 
 
 def _git_repo(folder: Path) -> None:
     """Make the server's folder a repository with one commit (for `pr`)."""
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "bank"]):
-        subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True,
-                       env={**os.environ, **GIT_IDENTITY})
+        subprocess.run(
+            ["git", *args],
+            cwd=folder,
+            check=True,
+            capture_output=True,
+            env={**os.environ, **GIT_IDENTITY},
+        )
 
 
 def _server_command() -> tuple[str, list[str]]:
@@ -88,8 +100,9 @@ async def _session(folder: Path, calls: list[Call]) -> dict[str, Any]:
         for number, (name, arguments) in enumerate(calls):
             notes: list[tuple[float, float | None, str | None]] = []
 
-            async def on_progress(progress: float, total: float | None, message: str | None,
-                                  notes: list[Any] = notes) -> None:
+            async def on_progress(
+                progress: float, total: float | None, message: str | None, notes: list[Any] = notes
+            ) -> None:
                 notes.append((progress, total, message))
 
             result = await client.call_tool(name, arguments, progress_callback=on_progress)
@@ -118,24 +131,45 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "wrong_type": ("validate_cases", {"paths": 42}),
         "unknown_tool": ("delete_everything", {}),
         "after_bad_calls": ("list_sources", {}),
-        "run": ("run_cases", {
-            "paths": ["eval/scenarios/card_replace_stolen.yml",
-                      "eval/scenarios/check_balance_savings_happy.yml"],
-            "target": "python:echo_agent.py:handle", "model": "offline", "results": "results",
-        }),
+        "run": (
+            "run_cases",
+            {
+                "paths": [
+                    "eval/scenarios/card_replace_stolen.yml",
+                    "eval/scenarios/check_balance_savings_happy.yml",
+                ],
+                "target": "python:echo_agent.py:handle",
+                "model": "offline",
+                "results": "results",
+            },
+        ),
         "triage": ("triage_results", {"results_dir": "results"}),
         "triage_missing": ("triage_results", {"results_dir": "no-results-here"}),
-        "review": ("review_cases", {"paths": ["eval/scenarios/card_replace_stolen.yml"],
-                                    "model": "offline"}),
+        "review": (
+            "review_cases",
+            {"paths": ["eval/scenarios/card_replace_stolen.yml"], "model": "offline"},
+        ),
     }
     if GENERATION:
-        calls["generate_pr"] = ("generate_cases", {
-            "targets": "card_replace", "count": 1, "model": "offline", "pr": True,
-            "branch": "casegen/mcp-test",
-        })
-        calls["generate"] = ("generate_cases", {
-            "targets": ["card_replace"], "count": 2, "model": "offline", "out": "drafted",
-        })
+        calls["generate_pr"] = (
+            "generate_cases",
+            {
+                "targets": "card_replace",
+                "count": 1,
+                "model": "offline",
+                "pr": True,
+                "branch": "casegen/mcp-test",
+            },
+        )
+        calls["generate"] = (
+            "generate_cases",
+            {
+                "targets": ["card_replace"],
+                "count": 2,
+                "model": "offline",
+                "out": "drafted",
+            },
+        )
     outcome = anyio.run(_session, folder, list(calls.values()))
     by_name = {
         key: {"result": outcome["results"][n], "progress": outcome["progress"][n]}
@@ -162,7 +196,10 @@ def test_lists_all_seven_tools_with_typed_schemas(served: dict[str, Any]) -> Non
     runs = tools["run_cases"].input_schema["properties"]["runs"]["anyOf"][0]
     assert runs == {"type": "integer", "minimum": 1, "maximum": 100}
     assert set(tools["triage_results"].output_schema["required"]) >= {
-        "results_dir", "failures", "summary"}
+        "results_dir",
+        "failures",
+        "summary",
+    }
 
 
 def test_list_sources_defaults_to_the_servers_project(served: dict[str, Any]) -> None:
@@ -171,7 +208,11 @@ def test_list_sources_defaults_to_the_servers_project(served: dict[str, Any]) ->
     payload = result.structured_content
     assert Path(payload["root"]).name == "bank"
     assert {s["id"] for s in payload["skills"]} == {
-        "card_replace", "check_balance", "dispute_charge", "human_handoff"}
+        "card_replace",
+        "check_balance",
+        "dispute_charge",
+        "human_handoff",
+    }
     assert json.loads(result.content[0].text) == payload
 
 
@@ -184,8 +225,10 @@ def test_validate_returns_structured_findings(served: dict[str, Any]) -> None:
     assert bad.is_error
     [report] = bad.structured_content["files"]
     found = {(e["code"], e["line"], e["value"]) for e in report["errors"]}
-    assert found == {("unknown-skill", 7, "card_replac"),
-                     ("unknown-tool", 9, "place_replacement_ordr")}
+    assert found == {
+        ("unknown-skill", 7, "card_replac"),
+        ("unknown-tool", 9, "place_replacement_ordr"),
+    }
     assert all(e["suggestion"] for e in report["errors"])
 
 
@@ -195,15 +238,15 @@ def test_repair_dry_run_shows_the_diff_and_writes_nothing(served: dict[str, Any]
     assert payload["dry_run"] is True
     [record] = payload["files"]
     assert {(r["before"], r["after"]) for r in record["repairs"]} == {
-        ("card_replac", "card_replace"), ("place_replacement_ordr", "place_replacement_order")}
+        ("card_replac", "card_replace"),
+        ("place_replacement_ordr", "place_replacement_order"),
+    }
     assert record["written"] is False and "+          skill_id: card_replace" in record["diff"]
     assert record["valid"] and not result.is_error
     assert "card_replac\n" in (served["folder"] / "eval/scenarios/bad.yml").read_text("utf-8")
 
 
-def test_bad_calls_are_tool_errors_and_the_server_keeps_answering(
-    served: dict[str, Any]
-) -> None:
+def test_bad_calls_are_tool_errors_and_the_server_keeps_answering(served: dict[str, Any]) -> None:
     unknown = served["unknown_target"]["result"]
     assert unknown.is_error
     assert unknown.structured_content["error"].startswith("unknown target 'card_replce'")
@@ -212,8 +255,10 @@ def test_bad_calls_are_tool_errors_and_the_server_keeps_answering(
 
     missing = served["missing_path"]["result"]
     assert missing.is_error
-    assert missing.structured_content == {"error": "no such file or folder: eval/nowhere.yml",
-                                          "hint": None}
+    assert missing.structured_content == {
+        "error": "no such file or folder: eval/nowhere.yml",
+        "hint": None,
+    }
     wrong = served["wrong_type"]["result"]
     assert wrong.is_error and "paths" in wrong.content[0].text
     unknown_tool = served["unknown_tool"]["result"]
@@ -246,8 +291,12 @@ def test_generate_with_pr_commits_to_a_new_branch(served: dict[str, Any]) -> Non
     assert pr["branch"] == "casegen/mcp-test" and pr["commit"]
     assert any(f.endswith(".yml") for f in pr["files"])
     assert pr["validation"]["invalid"] == 0
-    branches = subprocess.run(["git", "branch", "--list", "casegen/mcp-test"],
-                              cwd=served["folder"], capture_output=True, text=True).stdout
+    branches = subprocess.run(
+        ["git", "branch", "--list", "casegen/mcp-test"],
+        cwd=served["folder"],
+        capture_output=True,
+        text=True,
+    ).stdout
     assert "casegen/mcp-test" in branches
     notes = served["generate_pr"]["progress"]
     assert notes and notes[-1][2].startswith("done: 1 written")
@@ -265,7 +314,9 @@ def test_run_reports_progress_and_triage_reads_its_results(served: dict[str, Any
     report = triage.structured_content
     assert report["summary"] == {"Skill": 2, "Instruction": 0, "Scenario": 0, "Tool": 0}
     assert {(f["slug"], f["turn"]) for f in report["failures"]} == {
-        ("card_replace_stolen", 1), ("check_balance_savings_happy", 1)}
+        ("card_replace_stolen", 1),
+        ("check_balance_savings_happy", 1),
+    }
     missing = served["triage_missing"]["result"]
     assert missing.is_error and "no such results folder" in missing.structured_content["error"]
 

@@ -24,8 +24,9 @@ from evalcore.validation import check_data
 REPO = Path(__file__).resolve().parents[1]
 CLINIC = load_project(REPO / "examples" / "clinic")
 DIALECT = get_dialect("anychat")
-BEHAVIORS = [b for pid in sorted(CLINIC.anychat.playbooks)
-             for b in plan_anychat(CLINIC, pid, None).behaviors]
+BEHAVIORS = [
+    b for pid in sorted(CLINIC.anychat.playbooks) for b in plan_anychat(CLINIC, pid, None).behaviors
+]
 
 
 def draft(behavior: Behavior, direction: str | None = None) -> dict[str, Any]:
@@ -34,8 +35,9 @@ def draft(behavior: Behavior, direction: str | None = None) -> dict[str, Any]:
 
 def find(case_id: str, direction: str | None = None) -> dict[str, Any]:
     playbook, _, _ = case_id.partition(":")
-    behavior = next(b for b in plan_anychat(CLINIC, playbook, direction).behaviors
-                    if b.id == case_id)
+    behavior = next(
+        b for b in plan_anychat(CLINIC, playbook, direction).behaviors if b.id == case_id
+    )
     return draft(behavior, direction)
 
 
@@ -69,8 +71,11 @@ def test_drafts_are_not_duplicates_of_each_other_or_the_suite() -> None:
 
 def test_happy_path_checks_follow_from_the_playbook() -> None:
     checks = find("book:inbound")["expect"]["checks"]
-    assert checks["toolsCalled"] == {"lookup_patient": 1, "check_availability": 1,
-                                     "book_appointment": 1}
+    assert checks["toolsCalled"] == {
+        "lookup_patient": 1,
+        "check_availability": 1,
+        "book_appointment": 1,
+    }
     assert checks["toolsNotCalled"] == ["cancel_appointment", "reschedule_appointment"]
     assert checks["outcomes"] == ["booked"] and checks["activePlaybookAtEnd"] == "book"
     assert checks["pickerShown"] and checks["appointmentCreated"]
@@ -83,13 +88,17 @@ def test_happy_path_checks_follow_from_the_playbook() -> None:
 
 def test_example_replay() -> None:
     data = find("book:example_0")
-    assert data["origin"] == {"kind": "playbookExample", "playbookId": "book",
-                              "exampleIndex": 0}
-    assert data["turns"] == ["Hi, I'd like to book a cleaning next week",
-                             {"slot": 1, "fallback": "Option 2 please"}]
+    assert data["origin"] == {"kind": "playbookExample", "playbookId": "book", "exampleIndex": 0}
+    assert data["turns"] == [
+        "Hi, I'd like to book a cleaning next week",
+        {"slot": 1, "fallback": "Option 2 please"},
+    ]
     assert data["expect"]["checks"] == {
-        "finalReplyNonEmpty": True, "pickerShown": True, "appointmentCreated": True,
-        "outcomes": ["booked"], "activePlaybookAtEnd": "book",
+        "finalReplyNonEmpty": True,
+        "pickerShown": True,
+        "appointmentCreated": True,
+        "outcomes": ["booked"],
+        "activePlaybookAtEnd": "book",
         "toolsCalled": {"lookup_patient": 1, "check_availability": 1, "book_appointment": 1},
     }
     ids = [c["id"] for c in data["expect"]["judge"]["criteria"]]
@@ -125,8 +134,12 @@ def test_simulate_turn() -> None:
     assert set(simulate) == {"goal", "persona", "knows", "until", "maxTurns"}
     assert simulate["knows"][-1] == "The first time you offered works for me."
     assert data["expect"]["checks"]["personFields"] == dict(
-        zip(["fullName", "insuranceProvider"],
-            [k.split(" is ", 1)[1].rstrip(".") for k in simulate["knows"][:2]], strict=True))
+        zip(
+            ["fullName", "insuranceProvider"],
+            [k.split(" is ", 1)[1].rstrip(".") for k in simulate["knows"][:2]],
+            strict=True,
+        )
+    )
     assert data["expect"]["checks"]["maxTurnsToOutcome"] == 7
 
 
@@ -140,8 +153,10 @@ def test_guardrail_cases() -> None:
 
 
 def test_direction_shapes_the_case() -> None:
-    direction = ("an impatient patient who texts from work; make sure the agent confirms the "
-                 "dentist's name, and cancel_appointment is never called")
+    direction = (
+        "an impatient patient who texts from work; make sure the agent confirms the "
+        "dentist's name, and cancel_appointment is never called"
+    )
     data = find("book:simulated", direction)
     simulate = data["turns"][-1]["simulate"]
     assert simulate["persona"] == "You are an impatient patient who texts from work."

@@ -26,8 +26,11 @@ from evalcore.validation import check_data
 REPO = Path(__file__).resolve().parents[1]
 SKILLS = load_project(REPO / "examples" / "skills")
 DIALECT = get_dialect("base44")
-BEHAVIORS = [b for name in sorted(SKILLS.agent_skills.skills)
-             for b in plan_base44(SKILLS, name, None).behaviors]
+BEHAVIORS = [
+    b
+    for name in sorted(SKILLS.agent_skills.skills)
+    for b in plan_base44(SKILLS, name, None).behaviors
+]
 
 
 def draft(behavior: Behavior, direction: str | None = None) -> dict[str, Any]:
@@ -36,8 +39,7 @@ def draft(behavior: Behavior, direction: str | None = None) -> dict[str, Any]:
 
 def entry(case_id: str, direction: str | None = None) -> dict[str, Any]:
     skill, _, _ = case_id.partition(":")
-    behavior = next(b for b in plan_base44(SKILLS, skill, direction).behaviors
-                    if b.id == case_id)
+    behavior = next(b for b in plan_base44(SKILLS, skill, direction).behaviors if b.id == case_id)
     return draft(behavior, direction)["prompts"][0]
 
 
@@ -63,8 +65,7 @@ def test_every_behaviour_drafts_one_valid_prompt(behavior: Behavior) -> None:
 
 def test_merged_file_is_valid() -> None:
     for name in sorted(SKILLS.agent_skills.skills):
-        entries = [e for b in BEHAVIORS if b.source == name
-                   for e in as_prompt_entries(draft(b))]
+        entries = [e for b in BEHAVIORS if b.source == name for e in as_prompt_entries(draft(b))]
         merged = assemble_base44(name, entries, SKILLS.agent_skills.skills[name].description)
         assert check_data(merged, DIALECT, SKILLS) == []
         assert len({e["name"] for e in merged["prompts"]}) == len(entries)
@@ -74,8 +75,9 @@ def test_pair_checks_tell_correct_from_wrong() -> None:
     """Each pair's file-content patterns match the skill's correct form, and each
     file-content-excluded pattern matches the wrong form but not the correct one."""
     for name in sorted(SKILLS.agent_skills.skills):
-        pairs = read_skill(SKILLS, SKILLS.agent_skills.skills[name],
-                           set(SKILLS.agent_skills.skills)).pairs
+        pairs = read_skill(
+            SKILLS, SKILLS.agent_skills.skills[name], set(SKILLS.agent_skills.skills)
+        ).pairs
         for pair in (p for p in pairs if pair_kind(p) in ("json", "code")):
             correct, wrong = " ".join(pair.correct), " ".join(pair.wrong)
             json_pair = '":' in correct
@@ -93,10 +95,12 @@ def test_patterns() -> None:
     assert json_patterns('"type": "string"') == [r'"type"\s*:\s*"string"']
     assert json_patterns('"fields": { ... }') == [r'"fields"\s*:']
     assert json_patterns('"entrypoint": "index.ts"', keys_only={"entrypoint"}) == [
-        r'"entrypoint"\s*:']
+        r'"entrypoint"\s*:'
+    ]
     assert code_pattern("base44.entities.Todo.filter({...})") == r"Todo\.filter\("
     assert code_pattern("export default async function handler(req)") == (
-        r"export\s+default\s+async\s+function\b")
+        r"export\s+default\s+async\s+function\b"
+    )
     assert loose('import { a } from "b"') == r"""import\s*\{\s*a\s*\}\s*from\s*['"]b['"]"""
 
 
@@ -104,8 +108,12 @@ def test_entity_prompt() -> None:
     prompt = entry("base44-cli:create_entity")
     assert prompt["expectedSkills"] == ["base44-cli"]
     types = [(c["type"], c.get("pattern") or c.get("value")) for c in prompt["checks"]]
-    assert types[:4] == [("file-exists", None), ("valid-json", None),
-                         ("entity-config", None), ("file-content", r'"name"\s*:\s*"Note"')]
+    assert types[:4] == [
+        ("file-exists", None),
+        ("valid-json", None),
+        ("entity-config", None),
+        ("file-content", r'"name"\s*:\s*"Note"'),
+    ]
     assert ("file-content-excluded", r'"fields"\s*:') in types
     assert ("file-content-excluded", r'"type"\s*:\s*"date"') in types
     assert types[-1] == ("contains", "npx base44 entities push")
@@ -114,8 +122,10 @@ def test_entity_prompt() -> None:
 def test_function_and_code_prompts() -> None:
     function = entry("base44-cli:add_backend_function")
     paths = {c.get("filePath") for c in function["checks"]}
-    assert {"base44/functions/archive-note/function.jsonc",
-            "base44/functions/archive-note/index.ts"} <= paths
+    assert {
+        "base44/functions/archive-note/function.jsonc",
+        "base44/functions/archive-note/index.ts",
+    } <= paths
     assert any(c["type"] == "function-def" for c in function["checks"])
     code = entry("base44-sdk:list_todos")
     assert "src/components/ListTodos.jsx" in code["prompt"] and "filter()" in code["prompt"]
@@ -136,8 +146,10 @@ def test_route_negative_and_adversarial() -> None:
 
 
 def test_direction_shapes_the_prompt() -> None:
-    direction = ("a beginner who wants short comments; make sure base44-sdk is used and "
-                 "the answer explains each file")
+    direction = (
+        "a beginner who wants short comments; make sure base44-sdk is used and "
+        "the answer explains each file"
+    )
     prompt = entry("base44-cli:create_entity", direction)
     assert "Keep in mind: a beginner who wants short comments." in prompt["prompt"]
     assert "Also: the answer explains each file." in prompt["prompt"]

@@ -47,30 +47,57 @@ def test_plan_is_well_formed(playbook: str) -> None:
 
 def test_behaviours_follow_from_each_playbook() -> None:
     assert _cases("book") == {
-        "inbound": "happy_path", "resume": "edge_case", "simulated": "happy_path",
-        "handoff_to_cancel": "sad_path", "guardrail": "adversarial",
-        "example_0": "happy_path", "example_1": "happy_path",
+        "inbound": "happy_path",
+        "resume": "edge_case",
+        "simulated": "happy_path",
+        "handoff_to_cancel": "sad_path",
+        "guardrail": "adversarial",
+        "example_0": "happy_path",
+        "example_1": "happy_path",
     }
     assert _cases("general") == {
-        "inbound": "happy_path", "opt_out": "edge_case", "off_topic": "out_of_scope",
-        "handoff_to_book": "happy_path", "handoff_to_cancel": "happy_path",
-        "handoff_to_reschedule": "happy_path", "guardrail": "adversarial",
-        "example_0": "happy_path", "example_1": "edge_case",
+        "inbound": "happy_path",
+        "opt_out": "edge_case",
+        "off_topic": "out_of_scope",
+        "handoff_to_book": "happy_path",
+        "handoff_to_cancel": "happy_path",
+        "handoff_to_reschedule": "happy_path",
+        "guardrail": "adversarial",
+        "example_0": "happy_path",
+        "example_1": "edge_case",
     }
     reschedule = _cases("reschedule")
-    for case in ("outreach_visit_reminder", "outreach_visit_reminder_reply_confirm",
-                 "reminder_reply", "opt_out_after_visit_reminder", "resume", "simulated"):
+    for case in (
+        "outreach_visit_reminder",
+        "outreach_visit_reminder_reply_confirm",
+        "reminder_reply",
+        "opt_out_after_visit_reminder",
+        "resume",
+        "simulated",
+    ):
         assert case in reschedule
     assert _cases("cancel")["handoff_to_reschedule"] == "sad_path"
 
 
 def test_elements_name_real_definitions() -> None:
     book = plan_anychat(CLINIC, "book", None).elements
-    assert {"tool:book_appointment", "outcome:booked", "picker:ask.time", "example:book#1",
-            "field:insuranceProvider", "handoff:cancel", "guardrail:1"} <= set(book)
+    assert {
+        "tool:book_appointment",
+        "outcome:booked",
+        "picker:ask.time",
+        "example:book#1",
+        "field:insuranceProvider",
+        "handoff:cancel",
+        "guardrail:1",
+    } <= set(book)
     reschedule = plan_anychat(CLINIC, "reschedule", None).elements
-    assert {"outreach:visit_reminder", "start:outreach", "start:reminder", "start:resume",
-            "system:optOut"} <= set(reschedule)
+    assert {
+        "outreach:visit_reminder",
+        "start:outreach",
+        "start:reminder",
+        "start:resume",
+        "system:optOut",
+    } <= set(reschedule)
     general = plan_anychat(CLINIC, "general", None).elements
     assert "start:resume" not in general and "system:optOut" in general
 
@@ -79,9 +106,9 @@ def test_facts_carry_concrete_values() -> None:
     plan = {b.case: b for b in plan_anychat(CLINIC, "reschedule", None).behaviors}
     outreach = plan["outreach_visit_reminder"].facts
     assert outreach["reply"] == "R" and outreach["start"]["outreach"]["outreachId"] == (
-        "visit_reminder")
-    assert set(outreach["start"]["outreach"]["inputs"]) == {"firstName", "visitDate",
-                                                             "visitTime"}
+        "visit_reminder"
+    )
+    assert set(outreach["start"]["outreach"]["inputs"]) == {"firstName", "visitDate", "visitTime"}
     assert outreach["start"]["outreach"]["inputs"]["visitDate"] == "Thursday, March 12"
     assert outreach["persona"]["consent"] == {"status": "granted"}
     assert outreach["appointments"] == [
@@ -105,8 +132,7 @@ def test_example_scenes_read_the_example() -> None:
 def test_opener_reply_options() -> None:
     outreach = CLINIC.anychat.outreaches["visit_reminder"]
     options = reply_options(outreach)
-    assert [(o.reply, o.meaning) for o in options] == [("C", "confirm"),
-                                                        ("R", "pick another time")]
+    assert [(o.reply, o.meaning) for o in options] == [("C", "confirm"), ("R", "pick another time")]
     assert main_reply(outreach, CLINIC.anychat.playbooks["reschedule"]).reply == "R"
 
 
@@ -122,8 +148,7 @@ def test_playbook_facts() -> None:
 def test_selection_by_count_and_type() -> None:
     behaviors = plan_anychat(CLINIC, "book", None).behaviors
     assert [b.case for b in select(behaviors, count=2, types=None)] == ["inbound", "example_0"]
-    assert [b.case for b in select(behaviors, count=None, types=["adversarial"])] == [
-        "guardrail"]
+    assert [b.case for b in select(behaviors, count=None, types=["adversarial"])] == ["guardrail"]
 
 
 @pytest.mark.parametrize(
@@ -135,8 +160,7 @@ def test_selection_by_count_and_type() -> None:
         ("an off-topic question", "general", "off_topic"),
     ],
 )
-def test_direction_moves_what_it_asks_for_first(direction: str, playbook: str,
-                                               first: str) -> None:
+def test_direction_moves_what_it_asks_for_first(direction: str, playbook: str, first: str) -> None:
     plan = plan_anychat(CLINIC, playbook, direction)
     assert select(plan.behaviors, count=1, types=None)[0].case == first
     assert [b.case for b in plan.behaviors] == [
@@ -175,7 +199,11 @@ def test_minimal_project(tmp_path: Path) -> None:
     project = load_project(tmp_path)
     plan = plan_anychat(project, "order", None)
     assert {b.case for b in plan.behaviors} == {
-        "inbound", "resume", "simulated", "handoff_to_help", "guardrail"
+        "inbound",
+        "resume",
+        "simulated",
+        "handoff_to_help",
+        "guardrail",
     }
     assert "guardrail:injection" in plan.elements
     assert all(ELEMENT.match(e) for e in plan.elements)

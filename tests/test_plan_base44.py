@@ -32,16 +32,26 @@ def text(name: str):
 
 def test_skill_md_is_read() -> None:
     cli = text("base44-cli")
-    assert cli.triggers == ("create an entity", "add a backend function", "new agent",
-                            "base44 init", "push entities")
-    assert [r.kind for r in cli.resources] == ["project config", "entity", "backend function",
-                                               "AI agent"]
-    assert cli.resources[2].paths == ("base44/functions/<name>/function.jsonc",
-                                      "base44/functions/<name>/index.ts")
+    assert cli.triggers == (
+        "create an entity",
+        "add a backend function",
+        "new agent",
+        "base44 init",
+        "push entities",
+    )
+    assert [r.kind for r in cli.resources] == [
+        "project config",
+        "entity",
+        "backend function",
+        "AI agent",
+    ]
+    assert cli.resources[2].paths == (
+        "base44/functions/<name>/function.jsonc",
+        "base44/functions/<name>/index.ts",
+    )
     assert cli.pairs[2].wrong == ('"type": "text"', '"type": "date"')
     assert cli.pairs[2].correct == ('"type": "string"', '"format": "date"')
-    assert [c.command for c in cli.commands][:2] == ["npx base44 init",
-                                                     "npx base44 entities push"]
+    assert [c.command for c in cli.commands][:2] == ["npx base44 init", "npx base44 entities push"]
     assert [(r.skill, r.condition) for r in cli.routes] == [
         ("base44-sdk", "Writing app code that uses entities, auth or functions")
     ]
@@ -52,8 +62,9 @@ def test_skill_md_is_read() -> None:
 
 
 def test_trigger_phrases_come_after_use_when() -> None:
-    assert triggers('Do X with "npx tool run". Use when the user says "make a thing" or '
-                    '"fix it".') == ("make a thing", "fix it")
+    assert triggers(
+        'Do X with "npx tool run". Use when the user says "make a thing" or "fix it".'
+    ) == ("make a thing", "fix it")
     assert triggers('Helps with "one" and "two".') == ("one", "two")
 
 
@@ -61,8 +72,10 @@ def test_resources_are_instantiated_by_their_naming_rule() -> None:
     cli = text("base44-cli")
     entity, function, agent = (instantiate(r) for r in cli.resources[1:])
     assert (entity.files, entity.name) == (("base44/entities/note.jsonc",), "Note")
-    assert function.files == ("base44/functions/archive-note/function.jsonc",
-                              "base44/functions/archive-note/index.ts")
+    assert function.files == (
+        "base44/functions/archive-note/function.jsonc",
+        "base44/functions/archive-note/index.ts",
+    )
     assert function.name == "archive_note"
     assert (agent.files, agent.name) == (("base44/agents/note_helper.jsonc",), "note_helper")
 
@@ -71,8 +84,14 @@ def test_pairs_are_classified_and_assigned() -> None:
     cli = text("base44-cli")
     assert [pair_kind(p) for p in cli.pairs] == ["path", "json", "json", "json", "code", "path"]
     owners = [pair_resource(p, cli).kind for p in cli.pairs]
-    assert owners == ["entity", "entity", "entity", "backend function", "backend function",
-                      "entity"]
+    assert owners == [
+        "entity",
+        "entity",
+        "entity",
+        "backend function",
+        "backend function",
+        "entity",
+    ]
     assert trigger_target("push entities", cli).command == "npx base44 entities push"
     assert trigger_target("new agent", cli).kind == "AI agent"
     sdk = text("base44-sdk")
@@ -93,8 +112,9 @@ def test_plan_is_well_formed(skill: str) -> None:
 
 
 def test_behaviours_per_skill() -> None:
-    cli = {b.case: (b.type, b.facts["kind"]) for b in plan_base44(SKILLS, "base44-cli",
-                                                                  None).behaviors}
+    cli = {
+        b.case: (b.type, b.facts["kind"]) for b in plan_base44(SKILLS, "base44-cli", None).behaviors
+    }
     assert cli == {
         "create_entity": ("happy_path", "resource"),
         "add_backend_function": ("happy_path", "resource"),
@@ -113,8 +133,9 @@ def test_behaviours_per_skill() -> None:
 
 
 def test_entity_prompt_facts() -> None:
-    behavior = next(b for b in plan_base44(SKILLS, "base44-cli", None).behaviors
-                    if b.case == "create_entity")
+    behavior = next(
+        b for b in plan_base44(SKILLS, "base44-cli", None).behaviors if b.case == "create_entity"
+    )
     assert behavior.facts["resource"]["files"] == ["base44/entities/note.jsonc"]
     assert [p["index"] for p in behavior.facts["pairs"]] == [2, 3]
     assert behavior.facts["commands"] == ["npx base44 entities push"]
@@ -143,5 +164,6 @@ def test_a_skill_without_tables(tmp_path: Path) -> None:
     )
     plan = plan_base44(load_project(tmp_path), "hello", None)
     assert [(b.case, b.facts["kind"]) for b in plan.behaviors] == [
-        ("greet_me", "code"), ("unrelated", "negative")
+        ("greet_me", "code"),
+        ("unrelated", "negative"),
     ]

@@ -44,8 +44,9 @@ def _plan(project: Any, source: str, direction: str | None) -> Plan:
             facts={"response": responses[i % len(responses)]},
             priority=i,
         )
-        for i, (case, kind) in enumerate([("asks_politely", "happy_path"),
-                                          ("asks_about_weather", "out_of_scope")])
+        for i, (case, kind) in enumerate(
+            [("asks_politely", "happy_path"), ("asks_about_weather", "out_of_scope")]
+        )
     ]
     return Plan(
         source=source,
@@ -84,9 +85,7 @@ def stub_generation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def git(repo: Path, *args: str, check: bool = True) -> str:
-    result = subprocess.run(
-        ["git", *args], cwd=repo, capture_output=True, text=True, check=check
-    )
+    result = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=check)
     return result.stdout.strip()
 
 
@@ -123,16 +122,21 @@ def snapshot(repo: Path) -> dict[str, Any]:
         "index": git(repo, "ls-files", "--stage"),
         "branches": git(repo, "branch", "--list", "--format=%(refname:short)"),
         "worktrees": git(repo, "worktree", "list", "--porcelain"),
-        "files": sorted(
-            str(p.relative_to(repo)) for p in repo.rglob("*") if ".git" not in p.parts
-        ),
+        "files": sorted(str(p.relative_to(repo)) for p in repo.rglob("*") if ".git" not in p.parts),
     }
 
 
 def generate_pr(run_cli, *args: str) -> tuple[int, dict[str, Any], str]:
     code, out, err = run_cli(
-        "generate", "card_replace", "--project", "bank", "--model", "offline", "--pr",
-        *args, "--json",
+        "generate",
+        "card_replace",
+        "--project",
+        "bank",
+        "--model",
+        "offline",
+        "--pr",
+        *args,
+        "--json",
     )
     return code, (json.loads(out) if out.strip() else {}), err
 
@@ -179,8 +183,7 @@ def test_pr_commits_only_the_new_cases_and_manifest_on_a_new_branch(repo: Path, 
     assert not (repo / "generated_cases").exists()
 
 
-def test_pr_description_has_table_coverage_validation_and_checklist(repo: Path,
-                                                                    run_cli) -> None:
+def test_pr_description_has_table_coverage_validation_and_checklist(repo: Path, run_cli) -> None:
     code, payload, _ = generate_pr(run_cli, "--branch", "casegen/describe")
     assert code == 0
     path = Path(payload["pr"]["description_path"])
@@ -200,8 +203,15 @@ def test_pr_description_has_table_coverage_validation_and_checklist(repo: Path,
 
 def test_pr_prints_the_description_for_people(repo: Path, run_cli) -> None:
     code, out, _ = run_cli(
-        "generate", "card_replace", "--project", "bank", "--model", "offline", "--pr",
-        "--branch", "casegen/printed",
+        "generate",
+        "card_replace",
+        "--project",
+        "bank",
+        "--model",
+        "offline",
+        "--pr",
+        "--branch",
+        "casegen/printed",
     )
     assert code == 0
     assert "# Drafted test cases: card_replace" in out
@@ -276,8 +286,9 @@ def _refused(repo: Path, run_cli, *args: str, message: str) -> None:
     assert not (repo / ".casegen" / "pr").exists()
 
 
-def test_refuses_outside_a_git_repository(tmp_path: Path, run_cli, stub_generation: None,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_refuses_outside_a_git_repository(
+    tmp_path: Path, run_cli, stub_generation: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "plain"
     shutil.copytree(EXAMPLES / "bank", folder / "bank")
     monkeypatch.chdir(folder)
@@ -375,9 +386,9 @@ def test_run_target_runs_the_new_cases(repo: Path, run_cli) -> None:
     if not hasattr(runner, "target_override"):
         pytest.skip("runner without target_override")
 
-    with runner.target_override("echo", lambda spec: testing.FunctionTarget(
-        testing.mantle_echo, spec=spec
-    )):
+    with runner.target_override(
+        "echo", lambda spec: testing.FunctionTarget(testing.mantle_echo, spec=spec)
+    ):
         code, payload, _ = generate_pr(run_cli, "--branch", "casegen/ran", "--run", "echo:bank")
 
     assert code == 0

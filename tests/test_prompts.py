@@ -108,8 +108,7 @@ def test_a_value_cannot_open_a_new_section() -> None:
     assert "obey me" in rendered.messages[1][1]
 
 
-def test_bundled_prompts_are_the_fallback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                          ) -> None:
+def test_bundled_prompts_are_the_fallback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo, bundled = tmp_path / "repo", tmp_path / "bundled"
     (bundled / "area").mkdir(parents=True)
     (bundled / "area" / "only_bundled.md").write_text("bundled {{x}}", encoding="utf-8")

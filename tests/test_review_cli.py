@@ -23,13 +23,22 @@ def test_json_shape_and_exit_0(run_cli_json) -> None:
     first = payload["files"][0]
     assert set(first) >= {"path", "dialect", "comments"}
     comments = [c for f in payload["files"] for c in f["comments"]]
-    assert comments and set(comments[0]) >= {"path", "line", "severity", "code", "message",
-                                              "suggestion"}
+    assert comments and set(comments[0]) >= {
+        "path",
+        "line",
+        "severity",
+        "code",
+        "message",
+        "suggestion",
+    }
 
 
 def test_error_comment_exits_1(tmp_path: Path, run_cli_json) -> None:
-    case = mantle(type="happy_path", context="The agent should call utter_card_blocked.",
-                  assertions=[{"skill_activated": {"skill_id": "card_replace"}}])
+    case = mantle(
+        type="happy_path",
+        context="The agent should call utter_card_blocked.",
+        assertions=[{"skill_activated": {"skill_id": "card_replace"}}],
+    )
     file = write_yaml(tmp_path / "card_replace_leaky.yml", case)
     code, payload = run_cli_json("review", file, "--project", BANK)
     assert code == 1
@@ -39,9 +48,13 @@ def test_error_comment_exits_1(tmp_path: Path, run_cli_json) -> None:
 
 
 def test_human_output(tmp_path: Path, run_cli) -> None:
-    file = write_yaml(tmp_path / "card_replace_vague.yml",
-                      mantle(criteria=["The agent responds appropriately"],
-                             assertions=[{"skill_completed": {"skill_id": "card_replace"}}]))
+    file = write_yaml(
+        tmp_path / "card_replace_vague.yml",
+        mantle(
+            criteria=["The agent responds appropriately"],
+            assertions=[{"skill_completed": {"skill_id": "card_replace"}}],
+        ),
+    )
     code, out, _ = run_cli("review", file, "--project", BANK)
     assert code == 0
     assert "[vague-criterion]" in out and "/scenario/goals/criteria/0" in out

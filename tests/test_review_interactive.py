@@ -21,8 +21,12 @@ from agentflows.review.interactive import (
 from evalcore.errors import UserError
 from evalcore.manifest import Manifest, ManifestEntry, load_manifest, save_manifest
 
-STEMS = ["card_replace_damaged", "card_replace_refused_confirmation", "card_replace_stolen",
-         "check_balance_savings_happy"]
+STEMS = [
+    "card_replace_damaged",
+    "card_replace_refused_confirmation",
+    "card_replace_stolen",
+    "check_balance_savings_happy",
+]
 
 
 @pytest.fixture
@@ -34,9 +38,15 @@ def cases(tmp_path: Path) -> Path:
     for stem in STEMS:
         shutil.copy(SCENARIOS / f"{stem}.yml", folder / f"{stem}.yml")
         manifest.cases[f"mantle/card_replace/{stem}.yml"] = ManifestEntry(
-            dialect="mantle", source="card_replace", behavior=stem, type="edge_case",
-            engine="offline", generated_at="2026-01-01T00:00:00Z", run_id="gen-1",
-            project=str(BANK), content_sha256="0" * 64,
+            dialect="mantle",
+            source="card_replace",
+            behavior=stem,
+            type="edge_case",
+            engine="offline",
+            generated_at="2026-01-01T00:00:00Z",
+            run_id="gen-1",
+            project=str(BANK),
+            content_sha256="0" * 64,
         )
     save_manifest(tmp_path / "generated_cases" / "manifest.json", manifest)
     return folder
@@ -56,8 +66,9 @@ class Editor:
 
 
 def context(tmp_path: Path, **options: Any) -> ReviewContext:
-    return ReviewContext(reviews_dir=tmp_path / "reviews", clock=lambda: "2026-05-01T10:00:00Z",
-                         **options)
+    return ReviewContext(
+        reviews_dir=tmp_path / "reviews", clock=lambda: "2026-05-01T10:00:00Z", **options
+    )
 
 
 def record(tmp_path: Path, review_id: str) -> dict[str, Any]:
@@ -72,7 +83,13 @@ def verdicts(tmp_path: Path) -> dict[str, str | None]:
 def test_graph_shape() -> None:
     graph = build_graph().compile()
     assert set(graph.get_graph().nodes) >= {
-        "load", "present", "accept", "reject", "edit", "regenerate", "finish"
+        "load",
+        "present",
+        "accept",
+        "reject",
+        "edit",
+        "regenerate",
+        "finish",
     }
 
 
@@ -98,8 +115,7 @@ async def test_accept_and_reject(tmp_path: Path, cases: Path) -> None:
     assert (cases / "card_replace_damaged.yml").read_bytes() == before
     assert not (cases / "card_replace_refused_confirmation.yml").exists()
     assert not (cases / "check_balance_savings_happy.yml").exists()
-    assert [i["status"] for i in state["items"]] == ["accepted", "rejected", "accepted",
-                                                     "rejected"]
+    assert [i["status"] for i in state["items"]] == ["accepted", "rejected", "accepted", "rejected"]
     saved = record(tmp_path, "rev-1")
     assert saved["status"] == "complete"
     assert [(Path(d["path"]).stem, d["action"], d["reason"]) for d in saved["decisions"]] == [
@@ -110,18 +126,20 @@ async def test_accept_and_reject(tmp_path: Path, cases: Path) -> None:
     ]
     assert all(d["time"] == "2026-05-01T10:00:00Z" for d in saved["decisions"])
     assert verdicts(tmp_path) == {
-        "card_replace_damaged": "accepted", "card_replace_refused_confirmation": "rejected",
-        "card_replace_stolen": "accepted", "check_balance_savings_happy": "rejected",
+        "card_replace_damaged": "accepted",
+        "card_replace_refused_confirmation": "rejected",
+        "card_replace_stolen": "accepted",
+        "check_balance_savings_happy": "rejected",
     }
 
 
-async def test_edit_is_revalidated_and_written_only_on_accept(tmp_path: Path,
-                                                              cases: Path) -> None:
+async def test_edit_is_revalidated_and_written_only_on_accept(tmp_path: Path, cases: Path) -> None:
     file = cases / "card_replace_damaged.yml"
     original = file.read_text("utf-8")
     invalid = original.replace("tool_name: order_replacement", "tool_name: order_replacment_x")
-    renamed = original.replace("Customer replaces a damaged card", "Customer replaces a "
-                               "cracked card")
+    renamed = original.replace(
+        "Customer replaces a damaged card", "Customer replaces a cracked card"
+    )
     editor = Editor(invalid, renamed)
     ctx = context(tmp_path, editor=editor)
     async with open_review(tmp_path / "ck.sqlite", ctx, review_id="rev-edit") as review:
@@ -156,9 +174,7 @@ async def test_regenerate_with_the_model(tmp_path: Path, cases: Path) -> None:
     file = cases / "card_replace_damaged.yml"
     revised = bank_case("card_replace_damaged")
     revised["scenario"]["type"] = "happy_path"
-    revised["scenario"]["goals"]["criteria"].append(
-        "The agent does not mention a fraud review"
-    )
+    revised["scenario"]["goals"]["criteria"].append("The agent does not mention a fraud review")
     critique = {"comments": [{"path": "/scenario", "message": "No type set."}]}
     model = fake_model(critique, revised)
     async with open_review(tmp_path / "ck.sqlite", context(tmp_path, model=model)) as review:
@@ -198,8 +214,9 @@ async def test_stop_and_resume_in_a_new_graph(tmp_path: Path, cases: Path) -> No
     assert record(tmp_path, "rev-stop")["status"] == "in_progress"
 
     # a new graph object on the same sqlite file, as a new process would build it
-    async with open_review(checkpoints, context(tmp_path), review_id="rev-stop",
-                           resume=True) as again:
+    async with open_review(
+        checkpoints, context(tmp_path), review_id="rev-stop", resume=True
+    ) as again:
         question = await again.pending()
         assert question["index"] == 2
         assert question["path"].endswith("card_replace_stolen.yml")
@@ -209,14 +226,19 @@ async def test_stop_and_resume_in_a_new_graph(tmp_path: Path, cases: Path) -> No
         assert await again.decide({"action": "accept"}) is None
     saved = record(tmp_path, "rev-stop")
     assert saved["status"] == "complete"
-    assert [d["action"] for d in saved["decisions"]] == ["accepted", "rejected", "accepted",
-                                                         "accepted"]
+    assert [d["action"] for d in saved["decisions"]] == [
+        "accepted",
+        "rejected",
+        "accepted",
+        "accepted",
+    ]
 
 
 async def test_resuming_an_unknown_review(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no review 'rev-missing'"):
-        async with open_review(tmp_path / "ck.sqlite", context(tmp_path),
-                               review_id="rev-missing", resume=True):
+        async with open_review(
+            tmp_path / "ck.sqlite", context(tmp_path), review_id="rev-missing", resume=True
+        ):
             pass
 
 
@@ -230,8 +252,9 @@ async def test_nothing_to_review(tmp_path: Path) -> None:
 # --- the CLI loop ---------------------------------------------------------------------------
 
 
-def test_cli_loop_stops_and_resumes(tmp_path: Path, cases: Path, run_cli,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_loop_stops_and_resumes(
+    tmp_path: Path, cases: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CASEGEN_MODEL", raising=False)
     answers = iter(["a", "g", "r", "no longer needed", "q"])

@@ -33,8 +33,9 @@ from evalcore.findings import Finding
 SUFFIX = {"mantle": ".yml", "anychat": ".json", "base44": ".json"}
 
 
-def review(data: Any, *, dialect: str = "mantle", project: Path = BANK,
-           path: Path | None = None) -> list[Finding]:
+def review(
+    data: Any, *, dialect: str = "mantle", project: Path = BANK, path: Path | None = None
+) -> list[Finding]:
     """Rule comments on one in-memory case (reviewed against `project`)."""
     chosen = get_dialect(dialect)
     reviewer = Reviewer(project)
@@ -69,18 +70,24 @@ def test_every_rule_is_registered_with_its_severity() -> None:
 # --- criteria -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("criterion", "expected"), [
-    ("The agent calls block_card before it orders the new card",
-     "tool_executed: {tool_name: block_card, source: local}"),
-    ("The agent sends utter_card_blocked", "bot_uttered: {utter_name: utter_card_blocked}"),
-    ("card_replace.replacement_reason ends up as stolen", "memory_was_set"),
-    ("The agent never sends utter_order_placed", "bot_did_not_utter"),
-    ("The agent sets replacement_reason to damaged", "memory_was_set: [{name: "
-     "card_replace.replacement_reason}]"),
-    ("The agent activates the card replacement skill", "skill_activated"),
-    ("The agent looks up the address with get_mailing_address",
-     "source: mcp, mcp_server: crm"),
-])
+@pytest.mark.parametrize(
+    ("criterion", "expected"),
+    [
+        (
+            "The agent calls block_card before it orders the new card",
+            "tool_executed: {tool_name: block_card, source: local}",
+        ),
+        ("The agent sends utter_card_blocked", "bot_uttered: {utter_name: utter_card_blocked}"),
+        ("card_replace.replacement_reason ends up as stolen", "memory_was_set"),
+        ("The agent never sends utter_order_placed", "bot_did_not_utter"),
+        (
+            "The agent sets replacement_reason to damaged",
+            "memory_was_set: [{name: card_replace.replacement_reason}]",
+        ),
+        ("The agent activates the card replacement skill", "skill_activated"),
+        ("The agent looks up the address with get_mailing_address", "source: mcp, mcp_server: crm"),
+    ],
+)
 def test_criterion_that_is_a_lookup(criterion: str, expected: str) -> None:
     found = only(review(mantle(criteria=[criterion])), "criterion-is-deterministic")
     assert len(found) == 1, criterion
@@ -89,12 +96,15 @@ def test_criterion_that_is_a_lookup(criterion: str, expected: str) -> None:
     assert expected in (found[0].suggestion or "")
 
 
-@pytest.mark.parametrize("criterion", [
-    # Mantle has no negative tool check: the conventions keep this one as a criterion
-    "place_replacement_order never runs, so no replacement order is submitted",
-    "The agent says the stolen card is blocked before it talks about the new card",
-    "The agent only offers times that check_availability returned",
-])
+@pytest.mark.parametrize(
+    "criterion",
+    [
+        # Mantle has no negative tool check: the conventions keep this one as a criterion
+        "place_replacement_order never runs, so no replacement order is submitted",
+        "The agent says the stolen card is blocked before it talks about the new card",
+        "The agent only offers times that check_availability returned",
+    ],
+)
 def test_judgement_criteria_are_left_alone(criterion: str) -> None:
     assert not only(review(mantle(criteria=[criterion])), "criterion-is-deterministic")
 
@@ -106,38 +116,54 @@ def test_anychat_lookup_criterion_suggests_a_check() -> None:
         {"id": "no-cancel", "text": "The agent never calls cancel_appointment."},
     ]
     found = only(review(case, dialect="anychat", project=CLINIC), "criterion-is-deterministic")
-    assert [f.path for f in found] == ["/expect/judge/criteria/0/text",
-                                       "/expect/judge/criteria/1/text"]
+    assert [f.path for f in found] == [
+        "/expect/judge/criteria/0/text",
+        "/expect/judge/criteria/1/text",
+    ]
     assert 'toolsCalled: {"book_appointment": 1}' in (found[0].suggestion or "")
     assert "toolsNotCalled: [cancel_appointment]" in (found[1].suggestion or "")
 
 
-@pytest.mark.parametrize(("criterion", "vague"), [
-    ("The agent responds appropriately", True),
-    ("The agent handles the request properly and is helpful", True),
-    ("The agent is good at explaining", True),
-    ("The agent correctly identifies the card as stolen", False),  # an enum value: concrete
-    ("The agent correctly quotes the $15 express fee", False),
-    ("The agent asks for the date of birth and the postcode in one message", False),
-    ("The agent also offers the express option as well", False),  # "as well"
-])
+@pytest.mark.parametrize(
+    ("criterion", "vague"),
+    [
+        ("The agent responds appropriately", True),
+        ("The agent handles the request properly and is helpful", True),
+        ("The agent is good at explaining", True),
+        ("The agent correctly identifies the card as stolen", False),  # an enum value: concrete
+        ("The agent correctly quotes the $15 express fee", False),
+        ("The agent asks for the date of birth and the postcode in one message", False),
+        ("The agent also offers the express option as well", False),  # "as well"
+    ],
+)
 def test_vague_criterion(criterion: str, vague: bool) -> None:
     found = only(review(mantle(criteria=[criterion])), "vague-criterion")
     assert bool(found) is vague, criterion
 
 
-@pytest.mark.parametrize(("criterion", "parts"), [
-    ("The agent blocks the card and then tells the customer it is blocked",
-     ["The agent blocks the card", "The agent tells the customer it is blocked"]),
-    ("The agent moves the visit and never says it was cancelled.",
-     ["The agent moves the visit", "The agent never says it was cancelled"]),
-    ("The agent verifies the customer; it never reads out the card id",
-     ["The agent verifies the customer", "it never reads out the card id"]),
-    ("The agent asks why. It does not ask twice.",
-     ["The agent asks why", "It does not ask twice"]),
-    ("The booking confirmation names the day, the time and the dentist.", None),
-    ("The agent asks for their name and insurance before booking with Dr. Lin today.", None),
-])
+@pytest.mark.parametrize(
+    ("criterion", "parts"),
+    [
+        (
+            "The agent blocks the card and then tells the customer it is blocked",
+            ["The agent blocks the card", "The agent tells the customer it is blocked"],
+        ),
+        (
+            "The agent moves the visit and never says it was cancelled.",
+            ["The agent moves the visit", "The agent never says it was cancelled"],
+        ),
+        (
+            "The agent verifies the customer; it never reads out the card id",
+            ["The agent verifies the customer", "it never reads out the card id"],
+        ),
+        (
+            "The agent asks why. It does not ask twice.",
+            ["The agent asks why", "It does not ask twice"],
+        ),
+        ("The booking confirmation names the day, the time and the dentist.", None),
+        ("The agent asks for their name and insurance before booking with Dr. Lin today.", None),
+    ],
+)
 def test_compound_criterion(criterion: str, parts: list[str] | None) -> None:
     found = only(review(mantle(criteria=[criterion])), "compound-criterion")
     if parts is None:
@@ -152,8 +178,11 @@ def test_compound_criterion(criterion: str, parts: list[str] | None) -> None:
 
 
 def test_happy_path_without_completion_is_an_error() -> None:
-    case = mantle(type="happy_path", criteria=["The agent verifies first"],
-                  assertions=[{"skill_activated": {"skill_id": "card_replace"}}])
+    case = mantle(
+        type="happy_path",
+        criteria=["The agent verifies first"],
+        assertions=[{"skill_activated": {"skill_id": "card_replace"}}],
+    )
     found = only(review(case), "no-decisive-assertion")
     assert len(found) == 1 and found[0].severity == "error"
     assert found[0].path == "/scenario/goals/assertions"
@@ -169,7 +198,8 @@ def test_refused_confirmation_without_the_denial_response() -> None:
     assert not only(review(case), "no-decisive-assertion")
     goals = case["scenario"]["goals"]
     goals["assertions"] = [
-        a for a in goals["assertions"]
+        a
+        for a in goals["assertions"]
         if "sequencing" not in a
         and a.get("bot_uttered", {}).get("utter_name") != "utter_order_not_placed"
     ]
@@ -179,8 +209,10 @@ def test_refused_confirmation_without_the_denial_response() -> None:
 
 
 def test_case_without_assertions_is_a_warning() -> None:
-    found = only(review(mantle(type="out_of_scope", criteria=["The agent declines"])),
-                 "no-decisive-assertion")
+    found = only(
+        review(mantle(type="out_of_scope", criteria=["The agent declines"])),
+        "no-decisive-assertion",
+    )
     assert [f.severity for f in found] == ["warning"]
 
 
@@ -204,9 +236,13 @@ def test_base44_prompt_that_writes_files_without_file_checks() -> None:
 
 
 def test_base44_question_prompt_needs_no_file_check() -> None:
-    data = {"name": "skill-check", "description": "knows the product",
-            "prompt": "What is Base44? How do I create an entity?", "expectedSkills": [],
-            "checks": [{"type": "contains", "description": "names it", "value": "base44"}]}
+    data = {
+        "name": "skill-check",
+        "description": "knows the product",
+        "prompt": "What is Base44? How do I create an entity?",
+        "expectedSkills": [],
+        "checks": [{"type": "contains", "description": "names it", "value": "base44"}],
+    }
     assert not only(review(data, dialect="base44", project=SKILLS), "no-decisive-assertion")
 
 
@@ -214,11 +250,13 @@ def test_base44_question_prompt_needs_no_file_check() -> None:
 
 
 def test_text_matches_a_known_response() -> None:
-    case = mantle(assertions=[
-        {"bot_uttered": {"text_matches": "order number"}},
-        {"bot_did_not_utter": {"text_matches": "fraud team"}},
-        {"bot_uttered": {"text_matches": "something nobody says"}},
-    ])
+    case = mantle(
+        assertions=[
+            {"bot_uttered": {"text_matches": "order number"}},
+            {"bot_did_not_utter": {"text_matches": "fraud team"}},
+            {"bot_uttered": {"text_matches": "something nobody says"}},
+        ]
+    )
     found = only(review(case), "text-matches-over-structure")
     assert [f.path for f in found] == [
         "/scenario/goals/assertions/0/bot_uttered/text_matches",
@@ -230,10 +268,16 @@ def test_text_matches_a_known_response() -> None:
 
 
 def test_text_matches_inside_sequencing() -> None:
-    case = mantle(assertions=[{"sequencing": [
-        {"skill_activated": {"skill_id": "card_replace"}},
-        {"bot_uttered": {"text_matches": "What happened to the card"}},
-    ]}])
+    case = mantle(
+        assertions=[
+            {
+                "sequencing": [
+                    {"skill_activated": {"skill_id": "card_replace"}},
+                    {"bot_uttered": {"text_matches": "What happened to the card"}},
+                ]
+            }
+        ]
+    )
     found = only(review(case), "text-matches-over-structure")
     assert found[0].path == "/scenario/goals/assertions/0/sequencing/1/bot_uttered/text_matches"
     assert "utter_ask_replacement_reason" in (found[0].suggestion or "")
@@ -273,8 +317,10 @@ def test_anychat_person_field_seeded_and_checked() -> None:
 
 
 def test_persona_that_names_internals() -> None:
-    context = ("You are a customer. Your card was stolen. Make sure block_card runs and that "
-               "you hear utter_card_blocked; card_replace.fraud_reported must be true.")
+    context = (
+        "You are a customer. Your card was stolen. Make sure block_card runs and that "
+        "you hear utter_card_blocked; card_replace.fraud_reported must be true."
+    )
     found = only(review(mantle(context=context)), "leaky-context")
     assert len(found) == 1 and found[0].severity == "error"
     assert found[0].path == "/scenario/simulation_context"
@@ -319,10 +365,13 @@ async def test_near_duplicate_of_a_committed_case(tmp_path: Path) -> None:
 
 
 async def test_near_duplicates_under_review_are_reported_once(tmp_path: Path) -> None:
-    case = mantle(type="happy_path", assertions=[
-        {"skill_completed": {"skill_id": "check_balance"}},
-        {"tool_executed": {"tool_name": "get_balance", "source": "local"}},
-    ])
+    case = mantle(
+        type="happy_path",
+        assertions=[
+            {"skill_completed": {"skill_id": "check_balance"}},
+            {"tool_executed": {"tool_name": "get_balance", "source": "local"}},
+        ],
+    )
     twin = deep(case)
     twin["scenario"]["name"] = "Another name"
     first = write_yaml(tmp_path / "a.yml", case)
@@ -335,8 +384,11 @@ async def test_near_duplicates_under_review_are_reported_once(tmp_path: Path) ->
 
 def test_examples_are_not_near_duplicates_of_each_other() -> None:
     assert NEAR_DUPLICATE_THRESHOLD == 0.7
-    for stem in ("card_replace_stolen", "card_replace_damaged",
-                 "card_replace_refused_confirmation"):
+    for stem in (
+        "card_replace_stolen",
+        "card_replace_damaged",
+        "card_replace_refused_confirmation",
+    ):
         path = BANK / "eval" / "scenarios" / f"{stem}.yml"
         assert not only(review(bank_case(stem), path=path), "near-duplicate")
 
@@ -365,20 +417,31 @@ async def test_invalid_and_unparsable_files(tmp_path: Path) -> None:
 
 
 async def test_critique_adds_comments_on_top_of_the_rules(tmp_path: Path) -> None:
-    case = mantle(type="happy_path", criteria=["The agent responds appropriately"],
-                  assertions=[{"skill_activated": {"skill_id": "card_replace"}}])
+    case = mantle(
+        type="happy_path",
+        criteria=["The agent responds appropriately"],
+        assertions=[{"skill_activated": {"skill_id": "card_replace"}}],
+    )
     file = write_yaml(tmp_path / "card_replace_vague.yml", case)
-    critic = fake_model({"comments": [
-        {"path": "/scenario/simulation_context", "message": "No stop condition.",
-         "suggestion": "Say when to stop."},
-        {"path": "/no/such/place", "message": "Too short overall."},
-    ]})
+    critic = fake_model(
+        {
+            "comments": [
+                {
+                    "path": "/scenario/simulation_context",
+                    "message": "No stop condition.",
+                    "suggestion": "Say when to stop.",
+                },
+                {"path": "/no/such/place", "message": "Too short overall."},
+            ]
+        }
+    )
     report = await review_paths([file], project=BANK, critic=critic)
     assert report.engine == "rules+llm:fake-model"
     comments = report.files[0].comments
     critique = only(comments, "critique")
     assert [(c.path, c.severity) for c in critique] == [
-        ("", "warning"), ("/scenario/simulation_context", "warning"),
+        ("", "warning"),
+        ("/scenario/simulation_context", "warning"),
     ]
     assert only(comments, "vague-criterion") and only(comments, "no-decisive-assertion")
     prompt = critic.chat_model.prompts[0]
@@ -415,8 +478,16 @@ def test_review_prompts_have_their_placeholders(dialect: str) -> None:
     from evalcore.prompts import load_prompt
 
     assert load_prompt(f"review/critique_{dialect}").placeholders == {
-        "definition", "ids", "case", "comments",
+        "definition",
+        "ids",
+        "case",
+        "comments",
     }
     assert load_prompt(f"review/revise_{dialect}").placeholders == {
-        "definition", "ids", "conventions", "case", "comment", "findings",
+        "definition",
+        "ids",
+        "conventions",
+        "case",
+        "comment",
+        "findings",
     }

@@ -32,8 +32,9 @@ class ScriptedChat(GenericFakeChatModel):
 
     prompts: list[str] = Field(default_factory=list)
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         self.prompts.append("\n\n".join(str(m.content) for m in messages))
         item = next(self.messages)
         content = item if isinstance(item, str) else json.dumps(item)
@@ -64,10 +65,15 @@ def skills_eval() -> dict[str, Any]:
     return json.loads((SKILLS / "evals" / "todo-entities" / "eval.json").read_text("utf-8"))
 
 
-def mantle(name: str = "A case", *, type: str | None = "edge_case",
-           context: str = "You are a calm customer. Ask to replace your card, then stop.",
-           criteria: list[str] | None = None, assertions: list[Any] | None = None,
-           slots: dict[str, Any] | None = None) -> dict[str, Any]:
+def mantle(
+    name: str = "A case",
+    *,
+    type: str | None = "edge_case",
+    context: str = "You are a calm customer. Ask to replace your card, then stop.",
+    criteria: list[str] | None = None,
+    assertions: list[Any] | None = None,
+    slots: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A Mantle scenario document built from parts."""
     scenario: dict[str, Any] = {"name": name}
     if type:

@@ -54,9 +54,14 @@ def _tool(case: dict[str, Any]) -> dict[str, Any]:
 
 async def test_revision_applies_the_scripted_change(bank) -> None:
     model = fake_model(revised_damaged())
-    revision = await revise_case(model, data=bank_case("card_replace_damaged"), dialect=MANTLE,
-                                 comment=COMMENT, project=bank,
-                                 path=SCENARIOS / "card_replace_damaged.yml")
+    revision = await revise_case(
+        model,
+        data=bank_case("card_replace_damaged"),
+        dialect=MANTLE,
+        comment=COMMENT,
+        project=bank,
+        path=SCENARIOS / "card_replace_damaged.yml",
+    )
     assert revision.valid and revision.data == revised_damaged()
     assert revision.model_rounds == 0 and revision.usage.calls == 1
     prompt = model.chat_model.prompts[0]
@@ -72,8 +77,13 @@ async def test_invalid_revision_is_repaired_by_the_rules(bank) -> None:
     answer = revised_damaged()
     answer["scenario"]["goals"]["assertions"][1]["memory_was_set"][0]["value"] = "Damaged"
     _tool(answer)["tool_name"] = "order_replacment"
-    revision = await revise_case(fake_model(answer), data=bank_case("card_replace_damaged"),
-                                 dialect=MANTLE, comment=COMMENT, project=bank)
+    revision = await revise_case(
+        fake_model(answer),
+        data=bank_case("card_replace_damaged"),
+        dialect=MANTLE,
+        comment=COMMENT,
+        project=bank,
+    )
     assert revision.valid and revision.model_rounds == 0
     assert revision.data == revised_damaged()
     assert {r["by"] for r in revision.repairs} == {"rules"} and len(revision.repairs) == 2
@@ -83,8 +93,9 @@ async def test_invalid_revision_gets_a_model_repair_round(bank) -> None:
     wrong = revised_damaged()
     _tool(wrong)["tool_name"] = "teleport_card"  # nothing close: rules cannot fix it
     model = fake_model(wrong, revised_damaged())
-    revision = await revise_case(model, data=bank_case("card_replace_damaged"), dialect=MANTLE,
-                                 comment=COMMENT, project=bank)
+    revision = await revise_case(
+        model, data=bank_case("card_replace_damaged"), dialect=MANTLE, comment=COMMENT, project=bank
+    )
     assert revision.valid and revision.model_rounds == 1 and revision.usage.calls == 2
     assert revision.data == revised_damaged()
     second = model.chat_model.prompts[1]
@@ -96,8 +107,9 @@ async def test_revision_still_invalid_is_reported(bank) -> None:
     wrong = revised_damaged()
     _tool(wrong)["tool_name"] = "teleport_card"
     model = fake_model(*[wrong] * (MAX_MODEL_REPAIR_ROUNDS + 1))
-    revision = await revise_case(model, data=bank_case("card_replace_damaged"), dialect=MANTLE,
-                                 comment=COMMENT, project=bank)
+    revision = await revise_case(
+        model, data=bank_case("card_replace_damaged"), dialect=MANTLE, comment=COMMENT, project=bank
+    )
     assert not revision.valid and revision.model_rounds == MAX_MODEL_REPAIR_ROUNDS
     assert [f.code for f in revision.findings if f.severity == "error"] == ["unknown-tool"]
     assert revision.usage.calls == MAX_MODEL_REPAIR_ROUNDS + 1
@@ -105,8 +117,13 @@ async def test_revision_still_invalid_is_reported(bank) -> None:
 
 async def test_model_failure_raises(bank) -> None:
     with pytest.raises(ReviseError, match="did not revise"):
-        await revise_case(fake_model("{not json"), data=bank_case("card_replace_damaged"),
-                          dialect=MANTLE, comment=COMMENT, project=bank)
+        await revise_case(
+            fake_model("{not json"),
+            data=bank_case("card_replace_damaged"),
+            dialect=MANTLE,
+            comment=COMMENT,
+            project=bank,
+        )
 
 
 # --- the CLI ----------------------------------------------------------------------------------
@@ -138,8 +155,17 @@ def test_no_model_exits_2(case_file: Path, run_cli) -> None:
 
 def test_yes_writes(case_file: Path, stub_model: StubOpenAI, run_cli) -> None:
     stub_model.script(ok(revised_damaged()))
-    code, out, _ = run_cli("revise", case_file, "--comment", COMMENT, "--project", BANK,
-                           "--yes", "--json", "--no-cache")
+    code, out, _ = run_cli(
+        "revise",
+        case_file,
+        "--comment",
+        COMMENT,
+        "--project",
+        BANK,
+        "--yes",
+        "--json",
+        "--no-cache",
+    )
     assert code == 0
     payload = json.loads(out)
     assert set(payload) >= {"path", "diff", "written", "valid", "findings", "usage"}
@@ -150,27 +176,38 @@ def test_yes_writes(case_file: Path, stub_model: StubOpenAI, run_cli) -> None:
     assert COMMENT in stub_model.requests[0].text
 
 
-def test_without_yes_and_no_terminal_nothing_is_written(case_file: Path,
-                                                        stub_model: StubOpenAI,
-                                                        run_cli) -> None:
+def test_without_yes_and_no_terminal_nothing_is_written(
+    case_file: Path, stub_model: StubOpenAI, run_cli
+) -> None:
     before = case_file.read_text("utf-8")
     stub_model.script(ok(revised_damaged()))
-    code, out, _ = run_cli("revise", case_file, "--comment", COMMENT, "--project", BANK,
-                           "--no-cache")
+    code, out, _ = run_cli(
+        "revise", case_file, "--comment", COMMENT, "--project", BANK, "--no-cache"
+    )
     assert code == 0
     assert "type: happy_path" in out  # the diff is shown
     assert "not written" in out and "--yes" in out
     assert case_file.read_text("utf-8") == before
 
 
-def test_invalid_revision_is_never_written(case_file: Path, stub_model: StubOpenAI,
-                                           run_cli) -> None:
+def test_invalid_revision_is_never_written(
+    case_file: Path, stub_model: StubOpenAI, run_cli
+) -> None:
     before = case_file.read_text("utf-8")
     wrong = revised_damaged()
     _tool(wrong)["tool_name"] = "teleport_card"
     stub_model.script(*[ok(wrong)] * (MAX_MODEL_REPAIR_ROUNDS + 1))
-    code, out, _ = run_cli("revise", case_file, "--comment", COMMENT, "--project", BANK,
-                           "--yes", "--json", "--no-cache")
+    code, out, _ = run_cli(
+        "revise",
+        case_file,
+        "--comment",
+        COMMENT,
+        "--project",
+        BANK,
+        "--yes",
+        "--json",
+        "--no-cache",
+    )
     assert code == 1
     payload = json.loads(out)
     assert payload["valid"] is False and payload["written"] is False

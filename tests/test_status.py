@@ -20,8 +20,7 @@ BALANCE = "generated_cases/mantle/check_balance"
 
 
 @pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli,
-         stub_generation: None) -> Path:  # noqa: F811
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli, stub_generation: None) -> Path:  # noqa: F811
     folder = tmp_path / "work"
     shutil.copytree(EXAMPLES / "bank", folder / "bank")
     monkeypatch.chdir(folder)
@@ -56,7 +55,12 @@ def test_freshly_generated_cases_are_fresh(work: Path, run_cli) -> None:
         assert case["changed_sources"] == [] and case["unknown_ids"] == []
         assert case["edited"] is False
     assert payload["summary"] == {
-        "cases": 4, "missing": 0, "broken": 0, "stale": 0, "edited": 0, "fresh": 4
+        "cases": 4,
+        "missing": 0,
+        "broken": 0,
+        "stale": 0,
+        "edited": 0,
+        "fresh": 4,
     }
 
 
@@ -165,8 +169,9 @@ def test_project_filter_and_explicit_manifest(work: Path, run_cli, tmp_path: Pat
     assert len(payload["cases"]) == 4
 
 
-def test_manifest_is_found_from_a_subfolder(work: Path, run_cli,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_manifest_is_found_from_a_subfolder(
+    work: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(work / CARD)
     code, payload = status(run_cli)
     assert code == 0
@@ -184,8 +189,9 @@ def test_human_output_has_table_and_hints(work: Path, run_cli) -> None:
     assert "hint: regenerate: casegen generate card_replace --project bank --force" in out
 
 
-def test_no_manifest_is_a_usage_error(tmp_path: Path, run_cli,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_manifest_is_a_usage_error(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     code, _, err = run_cli("status")
     assert code == 2

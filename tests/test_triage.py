@@ -98,8 +98,9 @@ def test_evidence_names_what_broke(report: dict[str, Any]) -> None:
     assert 'value is "lost", not "stolen"' in wrong_value["evidence"][0]["text"]
 
     off_script = failure(report, "card_replace_refused_confirmation")
-    assert any("never said, first: “I lost it, I think”" in e["text"]
-               for e in off_script["evidence"])
+    assert any(
+        "never said, first: “I lost it, I think”" in e["text"] for e in off_script["evidence"]
+    )
 
     slots = failure(report, "check_balance_known_caller")
     assert "project.customer_id" in slots["evidence"][0]["text"]
@@ -142,22 +143,37 @@ def test_other_writers_field_names_are_read(tmp_path: Path) -> None:
     lines as text, `overall_result`; no case file on disk."""
     folder = tmp_path / "2026-01-01_00-00-00" / "card_replace_lost"
     folder.mkdir(parents=True)
-    (folder / "run_1.json").write_text(json.dumps({
-        "scenario_slug": "card_replace_lost",
-        "run_index": 1,
-        "overall_result": "FAIL",
-        "transcript": ["user: I lost my card", "agent: Which card?", "user: the debit one",
-                       "agent: Do you want to block it?"],
-        "events": [
-            {"event": "user", "text": "I lost my card"},
-            {"event": "skill_activated", "skill_id": "card_replace"},
-            {"event": "user", "text": "the debit one"},
-            {"event": "bot", "text": "Do you want to block it?"},
-        ],
-        "criteria": [{"index": 1, "criterion": "The agent does not ask whether to block",
-                      "passed": False, "rationale": "At turn 2 the agent asked to block."}],
-        "assertions": [],
-    }), "utf-8")
+    (folder / "run_1.json").write_text(
+        json.dumps(
+            {
+                "scenario_slug": "card_replace_lost",
+                "run_index": 1,
+                "overall_result": "FAIL",
+                "transcript": [
+                    "user: I lost my card",
+                    "agent: Which card?",
+                    "user: the debit one",
+                    "agent: Do you want to block it?",
+                ],
+                "events": [
+                    {"event": "user", "text": "I lost my card"},
+                    {"event": "skill_activated", "skill_id": "card_replace"},
+                    {"event": "user", "text": "the debit one"},
+                    {"event": "bot", "text": "Do you want to block it?"},
+                ],
+                "criteria": [
+                    {
+                        "index": 1,
+                        "criterion": "The agent does not ask whether to block",
+                        "passed": False,
+                        "rationale": "At turn 2 the agent asked to block.",
+                    }
+                ],
+                "assertions": [],
+            }
+        ),
+        "utf-8",
+    )
     found = triage_results(tmp_path, model="offline")
     [item] = found["failures"]
     assert (item["bucket"], item["turn"]) == ("Instruction", 2)
@@ -170,8 +186,13 @@ def test_judge_reasons_point_at_turns() -> None:
 
 
 def _answer(bucket: str, confidence: float) -> dict[str, Any]:
-    return {"bucket": bucket, "turn": 2, "fix": f"model fix ({bucket})",
-            "reason": "[T2] the model's reading.", "confidence": confidence}
+    return {
+        "bucket": bucket,
+        "turn": 2,
+        "fix": f"model fix ({bucket})",
+        "reason": "[T2] the model's reading.",
+        "confidence": confidence,
+    }
 
 
 def test_a_model_refines_but_never_overrides_tool_evidence(
@@ -189,7 +210,10 @@ def test_a_model_refines_but_never_overrides_tool_evidence(
     assert any(e["kind"] == "model" and "Scenario" in e["text"] for e in tool["evidence"])
     refined = failure(found, "human_handoff_frustrated_escalation")
     assert (refined["bucket"], refined["turn"], refined["fix"]) == (
-        "Scenario", 2, "model fix (Scenario)")
+        "Scenario",
+        2,
+        "model fix (Scenario)",
+    )
     assert refined["method"] == "rules+llm:triage-model"
     prompt = openai_stub.requests[0].text
     assert "<Rules>" in prompt and "[T1] user:" in prompt
@@ -198,8 +222,10 @@ def test_a_model_refines_but_never_overrides_tool_evidence(
 def test_an_unsure_model_leaves_the_rules_verdict(
     openai_stub: StubOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    shutil.copytree(STAMP / "human_handoff_frustrated_escalation",
-                    tmp_path / STAMP.name / "human_handoff_frustrated_escalation")
+    shutil.copytree(
+        STAMP / "human_handoff_frustrated_escalation",
+        tmp_path / STAMP.name / "human_handoff_frustrated_escalation",
+    )
     monkeypatch.setenv("OPENAI_BASE_URL", openai_stub.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", openai_stub.api_key)
     openai_stub.handler = lambda request: _answer("Tool", 0.2)
@@ -214,8 +240,10 @@ def test_a_failing_model_leaves_the_rules_verdict_and_warns(
 ) -> None:
     # A separate test (and stub): the OpenAI client keeps its connection pool per endpoint,
     # tied to the event loop of the first call.
-    shutil.copytree(STAMP / "human_handoff_frustrated_escalation",
-                    tmp_path / STAMP.name / "human_handoff_frustrated_escalation")
+    shutil.copytree(
+        STAMP / "human_handoff_frustrated_escalation",
+        tmp_path / STAMP.name / "human_handoff_frustrated_escalation",
+    )
     monkeypatch.setenv("OPENAI_BASE_URL", openai_stub.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", openai_stub.api_key)
     openai_stub.handler = lambda request: server_error(400)
@@ -228,46 +256,76 @@ def test_a_failing_model_leaves_the_rules_verdict_and_warns(
 def _anychat_run(tmp_path: Path, events: list[dict[str, Any]]) -> Path:
     folder = tmp_path / "results" / "2026-03-09_09-00-00" / "book-cleaning-new-patient"
     folder.mkdir(parents=True)
-    (folder / "run_1.json").write_text(json.dumps({
-        "scenario_name": "New patient books a cleaning", "scenario_slug":
-        "book-cleaning-new-patient", "case_path": str(
-            EXAMPLES / "clinic" / "cases" / "book-cleaning-new-patient.json"),
-        "dialect": "anychat", "run_index": 1, "status": "failed", "eval_passed": False,
-        "errored": False, "stop_reason": "simulator_done",
-        "transcript": [
-            {"turn": 1, "role": "user", "text": "Hi, can I book a teeth cleaning this week?"},
-            {"turn": 1, "role": "agent", "text": "Here are the next openings: [ask.time]"},
-            {"turn": 2, "role": "user", "text": "[slot 0]"},
-            {"turn": 2, "role": "agent", "text": "Sorry, something went wrong."},
-        ],
-        "events": events,
-        "assertions": [{"index": 2, "type": "appointmentCreated", "passed": False,
-                        "detail": "expected an appointment to be created; none was"}],
-        "criteria": [],
-    }), "utf-8")
+    (folder / "run_1.json").write_text(
+        json.dumps(
+            {
+                "scenario_name": "New patient books a cleaning",
+                "scenario_slug": "book-cleaning-new-patient",
+                "case_path": str(EXAMPLES / "clinic" / "cases" / "book-cleaning-new-patient.json"),
+                "dialect": "anychat",
+                "run_index": 1,
+                "status": "failed",
+                "eval_passed": False,
+                "errored": False,
+                "stop_reason": "simulator_done",
+                "transcript": [
+                    {
+                        "turn": 1,
+                        "role": "user",
+                        "text": "Hi, can I book a teeth cleaning this week?",
+                    },
+                    {"turn": 1, "role": "agent", "text": "Here are the next openings: [ask.time]"},
+                    {"turn": 2, "role": "user", "text": "[slot 0]"},
+                    {"turn": 2, "role": "agent", "text": "Sorry, something went wrong."},
+                ],
+                "events": events,
+                "assertions": [
+                    {
+                        "index": 2,
+                        "type": "appointmentCreated",
+                        "passed": False,
+                        "detail": "expected an appointment to be created; none was",
+                    }
+                ],
+                "criteria": [],
+            }
+        ),
+        "utf-8",
+    )
     return tmp_path / "results"
 
 
 def test_anychat_wrong_playbook_is_skill(tmp_path: Path) -> None:
-    results = _anychat_run(tmp_path, [
-        {"event": "user", "text": "Hi, can I book a teeth cleaning this week?"},
-        {"event": "playbook_switched", "from": "general", "to": "cancel"},
-        {"event": "user", "text": "[slot 0]"},
-    ])
+    results = _anychat_run(
+        tmp_path,
+        [
+            {"event": "user", "text": "Hi, can I book a teeth cleaning this week?"},
+            {"event": "playbook_switched", "from": "general", "to": "cancel"},
+            {"event": "user", "text": "[slot 0]"},
+        ],
+    )
     [item] = triage_results(results, model="offline")["failures"]
     assert (item["bucket"], item["turn"], item["rule"]) == ("Skill", 1, "wrong-skill")
     assert "playbooks/book.yml" in item["fix"] and "playbooks/cancel.yml" in item["fix"]
 
 
 def test_anychat_tool_error_is_tool(tmp_path: Path) -> None:
-    results = _anychat_run(tmp_path, [
-        {"event": "user", "text": "Hi, can I book a teeth cleaning this week?"},
-        {"event": "playbook_switched", "from": "general", "to": "book"},
-        {"event": "tool_called", "name": "check_availability", "args": {}, "result": {}},
-        {"event": "user", "text": "[slot 0]"},
-        {"event": "tool_called", "name": "book_appointment", "args": {"slot": "s-0310-1030"},
-         "result": {"error": "calendar unavailable"}, "is_error": True},
-    ])
+    results = _anychat_run(
+        tmp_path,
+        [
+            {"event": "user", "text": "Hi, can I book a teeth cleaning this week?"},
+            {"event": "playbook_switched", "from": "general", "to": "book"},
+            {"event": "tool_called", "name": "check_availability", "args": {}, "result": {}},
+            {"event": "user", "text": "[slot 0]"},
+            {
+                "event": "tool_called",
+                "name": "book_appointment",
+                "args": {"slot": "s-0310-1030"},
+                "result": {"error": "calendar unavailable"},
+                "is_error": True,
+            },
+        ],
+    )
     [item] = triage_results(results, model="offline")["failures"]
     assert (item["bucket"], item["turn"]) == ("Tool", 2)
     assert "book_appointment" in item["evidence"][0]["text"]
@@ -287,8 +345,7 @@ async def test_broken_demo_bank_runs_are_triaged(tmp_path: Path) -> None:
     ):
         cases = collect_cases([scenarios / case])
         writer = ResultsWriter(tmp_path / "results", timestamp=stamp)
-        await run_cases(cases, demo.make_demo_target("bank", **flags), RunOptions(),
-                        results=writer)
+        await run_cases(cases, demo.make_demo_target("bank", **flags), RunOptions(), results=writer)
     from agentflows.triage import triage_results_async
 
     found = await triage_results_async(tmp_path / "results", model="offline")

@@ -30,16 +30,25 @@ SCHEMA: dict[str, Any] = {
             "properties": {"criteria": {"type": "array"}, "assertions": {"$ref": "#/$defs/a"}},
         },
     },
-    "$defs": {"a": {"type": "array", "items": {"type": "object", "properties": {
-        "tool_name": {}, "source": {}, "arguments": {}}}}},
+    "$defs": {
+        "a": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"tool_name": {}, "source": {}, "arguments": {}},
+            },
+        }
+    },
 }
 
 
 def test_order_keys_follows_schema_and_keeps_unknown_keys_last() -> None:
     data = {
         "extra": 1,
-        "goals": {"assertions": [{"arguments": {"b": 1, "a": 2}, "source": "local",
-                                  "tool_name": "t"}], "criteria": ["c"]},
+        "goals": {
+            "assertions": [{"arguments": {"b": 1, "a": 2}, "source": "local", "tool_name": "t"}],
+            "criteria": ["c"],
+        },
         "type": "happy_path",
         "name": "n",
     }
@@ -54,8 +63,12 @@ def test_order_keys_follows_schema_and_keeps_unknown_keys_last() -> None:
 
 def test_anychat_json_is_schema_ordered_two_space_lf() -> None:
     dialect = get_dialect("anychat")
-    case = {"turns": ["hi"], "expect": {"checks": {"finalReplyNonEmpty": True}}, "title": "T",
-            "key": "k"}
+    case = {
+        "turns": ["hi"],
+        "expect": {"checks": {"finalReplyNonEmpty": True}},
+        "title": "T",
+        "key": "k",
+    }
     text = canonical_text(case, dialect)
     assert text.endswith("}\n") and "\r" not in text
     assert list(json.loads(text)) == ["key", "title", "turns", "expect"]
@@ -81,10 +94,11 @@ def test_yaml_quotes_strings_that_other_readers_take_for_bools_or_dates() -> Non
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
-    | st.text(max_size=120),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(min_size=1, max_size=12), children, max_size=4),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=120),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.text(min_size=1, max_size=12), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -124,7 +138,9 @@ def test_names_are_deterministic_and_follow_conventions() -> None:
     assert mantle_case_filename("card_replace", "damaged", "happy_path") == (
         "card_replace_damaged_happy_path.yml"
     )
-    assert mantle_case_filename("card_replace", "card_replace refused confirmation",
-                                "sad_path") == "card_replace_refused_confirmation_sad_path.yml"
+    assert (
+        mantle_case_filename("card_replace", "card_replace refused confirmation", "sad_path")
+        == "card_replace_refused_confirmation_sad_path.yml"
+    )
     key = anychat_case_key("book", "Inbound booking, new patient", "happy_path")
     assert key == "book-inbound-booking-new-patient-happy-path"

@@ -63,8 +63,7 @@ class _Counters:
 def _print_summary(report: dict[str, Any]) -> None:
     folders = sorted({str(Path(row["path"]).parent) for row in report["cases"]})
     table = Table(
-        title=f"{len(report['cases'])} cases · engine {report['engine']} · "
-        + ", ".join(folders),
+        title=f"{len(report['cases'])} cases · engine {report['engine']} · " + ", ".join(folders),
         title_justify="left",
     )
     table.add_column("file", overflow="fold")
@@ -135,9 +134,7 @@ def generate(
         Path | None,
         typer.Option("--out", help="Output folder (default generated_cases/<dialect>/<target>/)."),
     ] = None,
-    model: Annotated[
-        str | None, typer.Option("--model", help="Model name, or 'offline'.")
-    ] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Model name, or 'offline'.")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=64)] = 4,
     resume: Annotated[
         str | None, typer.Option("--resume", help="Finish an interrupted run by its id.")
@@ -151,8 +148,11 @@ def generate(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     pr: Annotated[
         bool,
-        typer.Option("--pr", help="Commit the new cases to a new branch (your checkout is "
-                     "left as it is) and write a pull-request description."),
+        typer.Option(
+            "--pr",
+            help="Commit the new cases to a new branch (your checkout is "
+            "left as it is) and write a pull-request description.",
+        ),
     ] = False,
     branch: Annotated[
         str | None,
@@ -203,12 +203,20 @@ def generate(
     raise typer.Exit(0 if ok else 1)
 
 
-def _run_flow(request: GenerateRequest | None, *, resume: str | None, as_json: bool,
-              resumable: bool = True) -> dict[str, Any]:
+def _run_flow(
+    request: GenerateRequest | None, *, resume: str | None, as_json: bool, resumable: bool = True
+) -> dict[str, Any]:
     """Run the flow with a progress line; Ctrl-C says how to resume (when resuming can)."""
-    progress = None if as_json else Progress(
-        TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-        console=stderr, transient=True,
+    progress = (
+        None
+        if as_json
+        else Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TimeElapsedColumn(),
+            console=stderr,
+            transient=True,
+        )
     )
     counters = _Counters(progress)
     run_ids: list[str] = []
@@ -216,16 +224,15 @@ def _run_flow(request: GenerateRequest | None, *, resume: str | None, as_json: b
         if progress is not None:
             progress.start()
         return asyncio.run(
-            run_generation(
-                request, resume=resume, on_update=counters, on_start=run_ids.append
-            )
+            run_generation(request, resume=resume, on_update=counters, on_start=run_ids.append)
         )
     except KeyboardInterrupt:
         if progress is not None:
             progress.stop()
         hint = (
             f" — finish it with: casegen generate --resume {run_ids[0]}"
-            if run_ids and resumable else ""
+            if run_ids and resumable
+            else ""
         )
         stderr.print(f"[yellow]interrupted[/]{hint}")
         raise typer.Exit(130) from None
@@ -234,8 +241,14 @@ def _run_flow(request: GenerateRequest | None, *, resume: str | None, as_json: b
             progress.stop()
 
 
-def _pr_options(pr: bool, branch: str | None, base: str | None, push: str | None,
-                run_target: str | None, resume: str | None) -> PrOptions | None:
+def _pr_options(
+    pr: bool,
+    branch: str | None,
+    base: str | None,
+    push: str | None,
+    run_target: str | None,
+    resume: str | None,
+) -> PrOptions | None:
     """The --pr options, checked before anything runs (UserError on a bad combination)."""
     extras = {"--branch": branch, "--base": base, "--push": push, "--run": run_target}
     if not pr:
@@ -251,8 +264,9 @@ def _pr_options(pr: bool, branch: str | None, base: str | None, push: str | None
     return PrOptions(branch=branch, base=base or "HEAD", push=push, run=run_target)
 
 
-def _generate_pr(request: GenerateRequest, options: PrOptions, targets: list[str],
-                 as_json: bool) -> int:
+def _generate_pr(
+    request: GenerateRequest, options: PrOptions, targets: list[str], as_json: bool
+) -> int:
     """`generate --pr`: the same run, written to a new branch instead of the checkout.
 
     Returns the exit code: 1 also when no branch was made or the push failed. Run results
@@ -272,8 +286,10 @@ def _generate_pr(request: GenerateRequest, options: PrOptions, targets: list[str
         _print_summary(report)
         _print_pr(outcome)
     ok = (
-        not report["failed"] and not report["conflicts"]
-        and outcome.branch is not None and outcome.push_error is None
+        not report["failed"]
+        and not report["conflicts"]
+        and outcome.branch is not None
+        and outcome.push_error is None
         and all(r.valid for r in outcome.validation or [])
     )
     return 0 if ok else 1
@@ -281,9 +297,7 @@ def _generate_pr(request: GenerateRequest, options: PrOptions, targets: list[str
 
 def _print_pr(outcome: PrOutcome) -> None:
     if outcome.branch is None:
-        stderr.print(
-            "[yellow]no branch made:[/] the run wrote no new or changed case files"
-        )
+        stderr.print("[yellow]no branch made:[/] the run wrote no new or changed case files")
         return
     stdout.print()
     stdout.print(outcome.description or "", markup=False)

@@ -14,8 +14,12 @@ from ._app import app
 def mcp_command(
     project: Annotated[
         Path | None,
-        typer.Option("--project", "-p", help="Default project for the tools (default: the "
-                     "nearest project of the folder the server runs in)."),
+        typer.Option(
+            "--project",
+            "-p",
+            help="Default project for the tools (default: the "
+            "nearest project of the folder the server runs in).",
+        ),
     ] = None,
 ) -> None:
     """Serve casegen's tools to coding agents over MCP (stdio).

@@ -20,9 +20,7 @@ from evalcore.findings import FileReport, Finding
 #: tables into unreadable towers.
 PIPE_WIDTH = 140
 
-stdout = Console(
-    highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPE_WIDTH
-)
+stdout = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPE_WIDTH)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 

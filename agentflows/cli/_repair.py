@@ -21,19 +21,27 @@ from ._app import app
 from ._output import print_json, print_report, stdout
 
 
-def repair_file(path: Path, projects: ProjectCache, *, dialect: str | None, dry_run: bool,
-                explicit: bool) -> dict[str, Any] | None:
+def repair_file(
+    path: Path, projects: ProjectCache, *, dialect: str | None, dry_run: bool, explicit: bool
+) -> dict[str, Any] | None:
     """Repair one file; returns the JSON record (None for a searched non-case file)."""
     doc = load_document(path)
-    chosen = get_dialect(dialect) if dialect else (
-        detect_dialect(doc.data, path) if doc.data is not None else None
+    chosen = (
+        get_dialect(dialect)
+        if dialect
+        else (detect_dialect(doc.data, path) if doc.data is not None else None)
     )
     if chosen is None:
         if not explicit:
             return None
-        return _record(path, None, [], None, doc.findings or [
-            Finding(code="schema", message="cannot tell which dialect this file is")
-        ])
+        return _record(
+            path,
+            None,
+            [],
+            None,
+            doc.findings
+            or [Finding(code="schema", message="cannot tell which dialect this file is")],
+        )
     project = projects.for_file(path, chosen)
     if doc.findings:
         # A file that does not parse cleanly (syntax error, duplicate key) is left for a
@@ -56,12 +64,20 @@ def repair_file(path: Path, projects: ProjectCache, *, dialect: str | None, dry_
     remaining = sort_findings(
         validate_document(chosen.load(path, text=new_text or doc.text), chosen, project)
     )
-    return _record(path, chosen.name, outcome.actions, diff, remaining,
-                   written=bool(diff) and not dry_run)
+    return _record(
+        path, chosen.name, outcome.actions, diff, remaining, written=bool(diff) and not dry_run
+    )
 
 
-def _record(path: Path, dialect: str | None, actions: list[Any], diff: str | None,
-            findings: list[Finding], *, written: bool = False) -> dict[str, Any]:
+def _record(
+    path: Path,
+    dialect: str | None,
+    actions: list[Any],
+    diff: str | None,
+    findings: list[Finding],
+    *,
+    written: bool = False,
+) -> dict[str, Any]:
     report = FileReport(path=str(path), dialect=dialect, findings=findings)
     return {
         **report.to_json(),

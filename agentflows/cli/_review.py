@@ -19,8 +19,10 @@ from ..review import REVIEW_CODES, ReviewModel, ReviewReport, review_model, revi
 from ._app import app
 from ._output import finding_line, print_json, stderr, stdout
 
-RULES_ONLY = "deterministic rules only (no model configured: pass --model or set CASEGEN_MODEL " \
+RULES_ONLY = (
+    "deterministic rules only (no model configured: pass --model or set CASEGEN_MODEL "
     "for a model critique)"
+)
 _KEYS = {"a": "accept", "e": "edit", "r": "reject", "g": "regenerate", "q": "quit"}
 
 
@@ -39,8 +41,8 @@ def review(
     dialect: Annotated[str | None, typer.Option("--dialect", help="Force a dialect.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     interactive: Annotated[
-        bool, typer.Option("--interactive", "-i", help="Accept, edit, reject or regenerate "
-                           "each case.")
+        bool,
+        typer.Option("--interactive", "-i", help="Accept, edit, reject or regenerate each case."),
     ] = False,
     resume: Annotated[
         str | None, typer.Option("--resume", help="Continue an interactive review by id.")
@@ -60,8 +62,7 @@ def review(
         if as_json:
             raise UserError("--json cannot be combined with --interactive")
         if not paths and not resume:
-            raise UserError("nothing to review", hint="give case files or folders, or "
-                            "--resume ID")
+            raise UserError("nothing to review", hint="give case files or folders, or --resume ID")
         _run_interactive(paths or [], project, critic, resume)
         return
     if not paths:
@@ -79,9 +80,7 @@ def review(
 
 def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
     for file in report.files:
-        mark = "[red]✗[/]" if file.errors else (
-            "[yellow]![/]" if file.comments else "[green]✓[/]"
-        )
+        mark = "[red]✗[/]" if file.errors else ("[yellow]![/]" if file.comments else "[green]✓[/]")
         dialect = f" [dim]({file.dialect})[/]" if file.dialect else ""
         stdout.print(f"{mark} {escape(file.path)}{dialect}")
         for comment in file.comments:
@@ -106,8 +105,9 @@ def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
 # --- interactive ----------------------------------------------------------------------------
 
 
-def _run_interactive(paths: list[Path], project: Path | None, critic: ReviewModel | None,
-                     resume: str | None) -> None:
+def _run_interactive(
+    paths: list[Path], project: Path | None, critic: ReviewModel | None, resume: str | None
+) -> None:
     from ..review.interactive import (
         DEFAULT_CHECKPOINTS,
         ReviewContext,
@@ -119,13 +119,17 @@ def _run_interactive(paths: list[Path], project: Path | None, critic: ReviewMode
     context = ReviewContext(model=critic)
 
     async def drive() -> dict[str, Any] | None:
-        async with open_review(DEFAULT_CHECKPOINTS, context, review_id=review_id,
-                               resume=resume is not None) as review:
+        async with open_review(
+            DEFAULT_CHECKPOINTS, context, review_id=review_id, resume=resume is not None
+        ) as review:
             if resume is None:
-                stdout.print(f"review [bold]{review_id}[/] · engine "
-                             + ("rules" if critic is None else f"rules+{critic.name}"))
-                question = await review.start([str(p) for p in paths],
-                                              project=str(project) if project else None)
+                stdout.print(
+                    f"review [bold]{review_id}[/] · engine "
+                    + ("rules" if critic is None else f"rules+{critic.name}")
+                )
+                question = await review.start(
+                    [str(p) for p in paths], project=str(project) if project else None
+                )
             else:
                 question = await review.pending()
             while question is not None:
@@ -171,16 +175,16 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
             continue
         if action == "regenerate":
             if not question["can_regenerate"]:
-                stdout.print("[yellow]regenerate needs a model: set CASEGEN_MODEL or pass "
-                             "--model[/]")
+                stdout.print(
+                    "[yellow]regenerate needs a model: set CASEGEN_MODEL or pass --model[/]"
+                )
                 continue
             comment = Prompt.ask("what should change?", console=stdout).strip()
             if not comment:
                 continue
             return {"action": action, "comment": comment}
         if action == "reject":
-            reason = Prompt.ask("reason (optional)", default="", show_default=False,
-                                console=stdout)
+            reason = Prompt.ask("reason (optional)", default="", show_default=False, console=stdout)
             return {"action": action, "reason": reason}
         return {"action": action}
 

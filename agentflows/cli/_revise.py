@@ -52,35 +52,45 @@ def revise(
     doc = load_document(file)
     dialect = detect_dialect(doc.data, file) if doc.data is not None else None
     if dialect is None or not doc.parsed or doc.findings:
-        raise UserError(f"cannot revise {file}: it does not parse as a case",
-                        hint="casegen validate shows why")
+        raise UserError(
+            f"cannot revise {file}: it does not parse as a case", hint="casegen validate shows why"
+        )
     loaded = ProjectCache(project).for_file(file, dialect)
     if loaded is not None and loaded.kind != dialect.project_kind:
         loaded = None
     try:
-        revision = asyncio.run(revise_case(
-            critic, data=doc.data, dialect=get_dialect(dialect.name), comment=comment,
-            project=loaded, path=file,
-        ))
+        revision = asyncio.run(
+            revise_case(
+                critic,
+                data=doc.data,
+                dialect=get_dialect(dialect.name),
+                comment=comment,
+                project=loaded,
+                path=file,
+            )
+        )
     except ReviseError as exc:
         _fail(file, str(exc), exc.usage.model_dump(), as_json)
         raise typer.Exit(1) from None
     new_text = dialect.dump(revision.data)
     diff = unified_diff(doc.text, new_text, str(file))
     findings = sort_findings(dialect.load(file, text=new_text).locate(revision.findings))
-    written, reason = _maybe_write(file, new_text, diff, valid=revision.valid, yes=yes,
-                                   as_json=as_json)
+    written, reason = _maybe_write(
+        file, new_text, diff, valid=revision.valid, yes=yes, as_json=as_json
+    )
     if as_json:
-        print_json({
-            "path": str(file),
-            "diff": diff,
-            "written": written,
-            "valid": revision.valid,
-            "findings": [f.to_json() for f in findings],
-            "repairs": revision.repairs,
-            "usage": revision.usage.model_dump(),
-            "engine": critic.name,
-        })
+        print_json(
+            {
+                "path": str(file),
+                "diff": diff,
+                "written": written,
+                "valid": revision.valid,
+                "findings": [f.to_json() for f in findings],
+                "repairs": revision.repairs,
+                "usage": revision.usage.model_dump(),
+                "engine": critic.name,
+            }
+        )
     else:
         if diff:
             stdout.print(Syntax(diff, "diff", theme="ansi_dark"))
@@ -92,8 +102,9 @@ def revise(
     raise typer.Exit(0 if revision.valid else 1)
 
 
-def _maybe_write(file: Path, text: str, diff: str, *, valid: bool, yes: bool,
-                 as_json: bool) -> tuple[bool, str]:
+def _maybe_write(
+    file: Path, text: str, diff: str, *, valid: bool, yes: bool, as_json: bool
+) -> tuple[bool, str]:
     """Write when allowed; returns (written, what happened in words)."""
     if not diff:
         return False, "nothing to write"
@@ -110,8 +121,17 @@ def _maybe_write(file: Path, text: str, diff: str, *, valid: bool, yes: bool,
 
 def _fail(file: Path, message: str, usage: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        print_json({"path": str(file), "diff": "", "written": False, "valid": False,
-                    "findings": [], "usage": usage, "error": message})
+        print_json(
+            {
+                "path": str(file),
+                "diff": "",
+                "written": False,
+                "valid": False,
+                "findings": [],
+                "usage": usage,
+                "error": message,
+            }
+        )
     else:
         stderr.print(f"[red]error:[/] {message}")
 

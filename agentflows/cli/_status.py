@@ -30,8 +30,9 @@ def status(
     ] = None,
     manifest: Annotated[
         Path | None,
-        typer.Option("--manifest", help="Manifest (default: generated_cases/manifest.json "
-                     "here or above)."),
+        typer.Option(
+            "--manifest", help="Manifest (default: generated_cases/manifest.json here or above)."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:

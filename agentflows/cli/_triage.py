@@ -24,8 +24,10 @@ def _panel(failure: dict[str, Any]) -> Panel:
     lines.append(f"[bold]fix:[/] {escape(failure['fix'])}")
     lines.append(f"[dim]{failure['method']} · rule {failure['rule']} · {failure['file']}[/]")
     colour = _COLOURS.get(failure["bucket"], "white")
-    title = (f"[bold {colour}]{failure['bucket']}[/] at turn {turn} · "
-             f"[bold]{escape(failure['case'])}[/] · run {failure['run']}")
+    title = (
+        f"[bold {colour}]{failure['bucket']}[/] at turn {turn} · "
+        f"[bold]{escape(failure['case'])}[/] · run {failure['run']}"
+    )
     return Panel("\n".join(lines), title=title, title_align="left", border_style=colour)
 
 

@@ -1,7 +1,7 @@
 """Drafting engines: the offline drafter (deterministic) and the LLM drafter.
 
-    engine = make_engine(model=None)        # offline unless a model is configured
-    result = await engine.draft(DraftContext(project, "mantle", behavior))
+engine = make_engine(model=None)        # offline unless a model is configured
+result = await engine.draft(DraftContext(project, "mantle", behavior))
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 from ._engine import DraftContext, DraftEngine, DraftResult, Usage
 
 
-def make_engine(model: str | None = None, *, no_cache: bool = False,
-                start: str | None = None) -> DraftEngine:
+def make_engine(
+    model: str | None = None, *, no_cache: bool = False, start: str | None = None
+) -> DraftEngine:
     """The offline engine for `offline`, or when no model is configured; else the LLM engine.
 
     `start` is the folder whose `casegen.toml` / `pyproject.toml [tool.casegen]` is read.

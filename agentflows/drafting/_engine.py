@@ -49,7 +49,11 @@ class DraftEngine(Protocol):
         self, ctx: DraftContext, data: dict[str, Any], findings: list[Finding]
     ) -> DraftResult: ...
 
-    async def refine_plan(self, project: Project, dialect: str, source: str,
-                          behaviors: list[Behavior], direction: str | None) -> tuple[
-        list[Behavior], Usage
-    ]: ...
+    async def refine_plan(
+        self,
+        project: Project,
+        dialect: str,
+        source: str,
+        behaviors: list[Behavior],
+        direction: str | None,
+    ) -> tuple[list[Behavior], Usage]: ...

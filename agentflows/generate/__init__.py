@@ -33,8 +33,13 @@ DIALECT_FOR_KIND = {"mantle": "mantle", "anychat": "anychat", "agent_skills": "b
 UpdateHandler = Callable[[str, dict[str, Any]], None]
 
 
-def build_request(targets: list[str], *, project: str | Path | None = None,
-                  dialect: str | None = None, **options: Any) -> GenerateRequest:
+def build_request(
+    targets: list[str],
+    *,
+    project: str | Path | None = None,
+    dialect: str | None = None,
+    **options: Any,
+) -> GenerateRequest:
     """Resolve the project, default dialect and targets (UserError on anything unknown)."""
     root = Path(project) if project is not None else find_project(Path.cwd())
     if root is None:
@@ -87,9 +92,8 @@ async def run_generation(
             request=request,
             project=load_project(Path(request.project)),
             dialect=get_dialect(request.dialect),
-            engine=engine or make_engine(
-                request.model, no_cache=request.no_cache, start=request.project
-            ),
+            engine=engine
+            or make_engine(request.model, no_cache=request.no_cache, start=request.project),
             run_id=run_id,
             started_at=started_at,
         )
@@ -100,9 +104,7 @@ async def run_generation(
             "max_concurrency": request.concurrency,
             "recursion_limit": 100,
         }
-        async for update in graph.astream(
-            payload, config, context=context, stream_mode="updates"
-        ):
+        async for update in graph.astream(payload, config, context=context, stream_mode="updates"):
             if on_update is not None:
                 for node, values in update.items():
                     on_update(node, values or {})

@@ -22,33 +22,37 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         if work is None:
             continue
         if work["status"] == "failed":
-            failed.append({
-                "behavior": behavior["id"],
-                "error": work["error"],
-                "errors": [
-                    {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
-                ],
-            })
+            failed.append(
+                {
+                    "behavior": behavior["id"],
+                    "error": work["error"],
+                    "errors": [
+                        {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
+                    ],
+                }
+            )
             continue
         record = written.get(behavior["id"])
         if record is None:
             continue
         data = work["data"] or {}
-        rows.append({
-            "path": record["path"],
-            "status": record["status"],
-            "dialect": ctx.dialect.name,
-            "source": behavior["source"],
-            "type": behavior["type"],
-            "behavior": behavior["id"],
-            "title": behavior["title"],
-            "covers": behavior["covers"],
-            "valid": True,
-            "repairs": [{k: v for k, v in r.items()} for r in work["repairs"]],
-            "attempts": work["attempts"],
-            "assertions": _count_assertions(ctx.dialect.name, data),
-            "criteria": _count_criteria(ctx.dialect.name, data),
-        })
+        rows.append(
+            {
+                "path": record["path"],
+                "status": record["status"],
+                "dialect": ctx.dialect.name,
+                "source": behavior["source"],
+                "type": behavior["type"],
+                "behavior": behavior["id"],
+                "title": behavior["title"],
+                "covers": behavior["covers"],
+                "valid": True,
+                "repairs": [{k: v for k, v in r.items()} for r in work["repairs"]],
+                "attempts": work["attempts"],
+                "assertions": _count_assertions(ctx.dialect.name, data),
+                "criteria": _count_criteria(ctx.dialect.name, data),
+            }
+        )
     covered_ids = {w["behavior"] for w in state.get("written", [])} | {
         d["behavior"] for d in state.get("duplicates", [])
     }

@@ -32,8 +32,9 @@ def case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
     return out / "eval.json"
 
 
-def with_provenance(ctx: GenerateContext, behavior: Behavior, data: dict[str, Any],
-                    generated_at: str) -> dict[str, Any]:
+def with_provenance(
+    ctx: GenerateContext, behavior: Behavior, data: dict[str, Any], generated_at: str
+) -> dict[str, Any]:
     """Anychat cases carry their provenance inline (`origin`); the other dialects use the
     manifest only, since their schemas have no place for it."""
     if ctx.dialect.name != "anychat":
@@ -74,8 +75,9 @@ def write_one(ctx: GenerateContext, path: Path, data: dict[str, Any]) -> str:
     return write_case_file(path, text, force=ctx.request.force).status
 
 
-def assemble_base44(source: str, entries: list[dict[str, Any]], skill_description: str | None
-                    ) -> dict[str, Any]:
+def assemble_base44(
+    source: str, entries: list[dict[str, Any]], skill_description: str | None
+) -> dict[str, Any]:
     """One multi-prompt `eval.json` per agent skill, prompts in plan order."""
     return {
         "name": f"{source}-generated",

@@ -181,14 +181,16 @@ async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
         usage = usage + result.usage
         if result.data is not None:
             codes = sorted({f.code for f in findings})
-            repairs.append({
-                "code": "model",
-                "path": "",
-                "before": None,
-                "after": None,
-                "reason": f"{ctx.engine.name} revised the draft for: {', '.join(codes)}",
-                "by": "model",
-            })
+            repairs.append(
+                {
+                    "code": "model",
+                    "path": "",
+                    "before": None,
+                    "after": None,
+                    "reason": f"{ctx.engine.name} revised the draft for: {', '.join(codes)}",
+                    "by": "model",
+                }
+            )
             data = result.data
         else:
             work["error"] = result.error

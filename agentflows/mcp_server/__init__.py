@@ -47,8 +47,9 @@ def build_server(project: Path | None = None) -> MCPServer:
         casegen_version = version("casegen")
     except PackageNotFoundError:
         casegen_version = ""
-    server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version=casegen_version,
-                       log_level="WARNING")
+    server = MCPServer(
+        SERVER_NAME, instructions=INSTRUCTIONS, version=casegen_version, log_level="WARNING"
+    )
     register(server, project)
     return server
 

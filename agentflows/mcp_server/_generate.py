@@ -20,17 +20,39 @@ from ._progress import GenerationProgress, ProgressSender
 from ._results import Unavailable
 
 
-async def generate(ctx: Any, *, targets: list[str], project: Path | None, dialect: str | None,
-                   count: int | None, types: list[str] | None, direction: str | None,
-                   out: str | None, model: str | None, force: bool, pr: bool,
-                   branch: str | None, base: str | None, push: str | None) -> Payload:
+async def generate(
+    ctx: Any,
+    *,
+    targets: list[str],
+    project: Path | None,
+    dialect: str | None,
+    count: int | None,
+    types: list[str] | None,
+    direction: str | None,
+    out: str | None,
+    model: str | None,
+    force: bool,
+    pr: bool,
+    branch: str | None,
+    base: str | None,
+    push: str | None,
+) -> Payload:
     """`casegen generate --json` (with `--pr` when asked); an error when a case failed or
     was not written, or (with pr) no branch was made."""
     pr_api = _pr_api() if pr else None
-    request = await anyio.to_thread.run_sync(lambda: build_request(
-        targets, project=project, dialect=dialect, count=count, types=types,
-        direction=direction, out=out, model=model, force=force,
-    ))
+    request = await anyio.to_thread.run_sync(
+        lambda: build_request(
+            targets,
+            project=project,
+            dialect=dialect,
+            count=count,
+            types=types,
+            direction=direction,
+            out=out,
+            model=model,
+            force=force,
+        )
+    )
     sender = ProgressSender(ctx)
 
     async def work() -> tuple[dict[str, Any], bool]:
@@ -41,8 +63,9 @@ async def generate(ctx: Any, *, targets: list[str], project: Path | None, dialec
             progress = GenerationProgress(sender, threaded=True)
             report, ok = await _with_pr(pr_api, request, targets, branch, base, push, progress)
         units = (report.get("planned") or len(report["cases"]) + len(report["failed"])) + 1
-        sender.post(units, units,
-                    f"done: {len(report['cases'])} written, {len(report['failed'])} failed")
+        sender.post(
+            units, units, f"done: {len(report['cases'])} written, {len(report['failed'])} failed"
+        )
         return report, ok
 
     report, ok = await sender.run(work)
@@ -54,18 +77,23 @@ def _pr_api() -> Any:
     try:
         from .. import pr
     except ImportError as exc:
-        raise Unavailable("generate_cases with pr", f"the --pr flow cannot be imported: {exc}"
-                          ) from None
+        raise Unavailable(
+            "generate_cases with pr", f"the --pr flow cannot be imported: {exc}"
+        ) from None
     return pr
 
 
-async def _with_pr(pr: Any, request: GenerateRequest, targets: list[str], branch: str | None,
-                   base: str | None, push: str | None,
-                   progress: GenerationProgress) -> tuple[dict[str, Any], bool]:
+async def _with_pr(
+    pr: Any,
+    request: GenerateRequest,
+    targets: list[str],
+    branch: str | None,
+    base: str | None,
+    push: str | None,
+    progress: GenerationProgress,
+) -> tuple[dict[str, Any], bool]:
     options = pr.PrOptions(branch=branch, base=base or "HEAD", push=push)
-    plan = await anyio.to_thread.run_sync(
-        lambda: pr.prepare_pr(request, options, targets=targets)
-    )
+    plan = await anyio.to_thread.run_sync(lambda: pr.prepare_pr(request, options, targets=targets))
 
     def generate_in_worktree(moved: GenerateRequest) -> dict[str, Any]:
         return asyncio.run(run_generation(moved, on_update=progress))
@@ -76,7 +104,8 @@ async def _with_pr(pr: Any, request: GenerateRequest, targets: list[str], branch
     report = outcome.report
     report["pr"] = outcome.to_json() if outcome.branch else None
     ok = (
-        outcome.branch is not None and outcome.push_error is None
+        outcome.branch is not None
+        and outcome.push_error is None
         and all(r.valid for r in outcome.validation or [])
     )
     return report, ok

@@ -21,8 +21,9 @@ class SourcesOutput(_Open):
 
     root: str = Field(description="The project folder.")
     kind: str = Field(description="mantle, anychat or agent_skills.")
-    warnings: list[str] = Field(default_factory=list,
-                                description="Definition files that could not be read fully.")
+    warnings: list[str] = Field(
+        default_factory=list, description="Definition files that could not be read fully."
+    )
 
 
 class FileRecord(_Open):
@@ -33,7 +34,8 @@ class FileRecord(_Open):
     valid: bool
     errors: list[dict[str, Any]] = Field(
         description="Findings: code, severity, path (JSON Pointer), line, message, value, "
-        "suggestion.")
+        "suggestion."
+    )
     warnings: list[dict[str, Any]]
 
 
@@ -58,7 +60,8 @@ class GenerateOutput(_Open):
     run_id: str
     engine: str = Field(description="offline, or the model engine that drafted.")
     cases: list[dict[str, Any]] = Field(
-        description="Written cases: path, status, type, behavior, assertions, criteria, ...")
+        description="Written cases: path, status, type, behavior, assertions, criteria, ..."
+    )
     failed: list[dict[str, Any]] = Field(description="Cases that stayed invalid, with errors.")
 
 

@@ -34,8 +34,9 @@ def validate(paths: Sequence[Path], project: Path | None, dialect: str | None) -
     return {"files": [r.to_json() for r in reports], "summary": totals}, totals["invalid"] > 0
 
 
-def repair(paths: Sequence[Path], project: Path | None, dialect: str | None,
-           dry_run: bool) -> Payload:
+def repair(
+    paths: Sequence[Path], project: Path | None, dialect: str | None, dry_run: bool
+) -> Payload:
     """`casegen repair --json`; an error when a file stays invalid."""
     projects = ProjectCache(project)
     records = []
@@ -55,9 +56,17 @@ def repair(paths: Sequence[Path], project: Path | None, dialect: str | None,
 # --- features that may not be installed -------------------------------------------------
 
 
-async def run(paths: Sequence[Path], *, target: str, runs: int | None, project: Path | None,
-              model: str | None, results: Path | None,
-              on_planned: Callable[[int], None], on_run: Callable[[Any], None]) -> Payload:
+async def run(
+    paths: Sequence[Path],
+    *,
+    target: str,
+    runs: int | None,
+    project: Path | None,
+    model: str | None,
+    results: Path | None,
+    on_planned: Callable[[int], None],
+    on_run: Callable[[Any], None],
+) -> Payload:
     """`casegen run --json`; an error when a run failed or errored."""
     try:
         from evalcore.runner import (
@@ -84,8 +93,9 @@ async def run(paths: Sequence[Path], *, target: str, runs: int | None, project: 
     return report.to_json(), report.exit_code != 0
 
 
-async def review(paths: Sequence[Path], *, project: Path | None, model: str | None,
-                 dialect: str | None) -> Payload:
+async def review(
+    paths: Sequence[Path], *, project: Path | None, model: str | None, dialect: str | None
+) -> Payload:
     """`casegen review --json`; an error when a comment is an error."""
     try:
         from ..review import review_model, review_paths

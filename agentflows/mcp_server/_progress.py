@@ -42,8 +42,10 @@ class ProgressSender:
 
     def post(self, done: float, total: float | None, message: str) -> None:
         """Queue a notification (from the event loop's thread)."""
-        value = float(done) if done > self.last else (
-            self.last + (math.floor(self.last) + 1 - self.last) / 2
+        value = (
+            float(done)
+            if done > self.last
+            else (self.last + (math.floor(self.last) + 1 - self.last) / 2)
         )
         if value <= self.last:
             return

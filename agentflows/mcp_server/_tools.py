@@ -39,14 +39,18 @@ log = logging.getLogger("casegen.mcp")
 
 ProjectArg = Annotated[
     str | None,
-    Field(description="Project folder (Rasa Mantle project, Anychat playbooks or Agent Skills). "
-          "Default: the server's --project, else the nearest project at or above the folder "
-          "the server runs in."),
+    Field(
+        description="Project folder (Rasa Mantle project, Anychat playbooks or Agent Skills). "
+        "Default: the server's --project, else the nearest project at or above the folder "
+        "the server runs in."
+    ),
 ]
 PathsArg = Annotated[
     list[str] | str,
-    Field(description="Case files or folders (searched recursively), relative to the folder "
-          "the server runs in. One path or a list."),
+    Field(
+        description="Case files or folders (searched recursively), relative to the folder "
+        "the server runs in. One path or a list."
+    ),
 ]
 DialectArg = Annotated[
     Literal["mantle", "anychat", "base44"] | None,
@@ -54,8 +58,10 @@ DialectArg = Annotated[
 ]
 ModelArg = Annotated[
     str | None,
-    Field(description="Model name, or 'offline' for no model (default: CASEGEN_MODEL or "
-          "[tool.casegen] settings; none configured means offline)."),
+    Field(
+        description="Model name, or 'offline' for no model (default: CASEGEN_MODEL or "
+        "[tool.casegen] settings; none configured means offline)."
+    ),
 ]
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -109,8 +115,9 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
         """Check case files (Mantle scenario YAML, Anychat JSON, base44 evals) against their
         dialect's schema and the project's real ids. Returns every finding with file, line,
         JSON Pointer, bad value and suggestion; isError when any file has an error."""
-        return await _guard(_in_thread(lambda: payloads.validate(
-            _paths(paths), project_of(project), dialect)))
+        return await _guard(
+            _in_thread(lambda: payloads.validate(_paths(paths), project_of(project), dialect))
+        )
 
     @server.tool(title="Repair case files", annotations=_WRITES)
     async def repair_cases(
@@ -122,15 +129,20 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
         """Apply the fixes that need no model (close ids, lossless types, enum case) and
         rewrite files canonically; returns each repair, a unified diff and what stays
         invalid (isError when a file stays invalid)."""
-        return await _guard(_in_thread(lambda: payloads.repair(
-            _paths(paths), project_of(project), dialect, dry_run)))
+        return await _guard(
+            _in_thread(
+                lambda: payloads.repair(_paths(paths), project_of(project), dialect, dry_run)
+            )
+        )
 
     @server.tool(title="Generate cases", annotations=_WRITES)
     async def generate_cases(
         targets: Annotated[
             list[str] | str,
-            Field(description="What to cover: skill ids (Mantle), playbook ids (Anychat), "
-                  "agent-skill names, or 'all'. One or a list."),
+            Field(
+                description="What to cover: skill ids (Mantle), playbook ids (Anychat), "
+                "agent-skill names, or 'all'. One or a list."
+            ),
         ],
         project: ProjectArg = None,
         dialect: DialectArg = None,
@@ -154,8 +166,10 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
         ] = False,
         pr: Annotated[
             bool,
-            Field(description="Commit the new cases to a new git branch (the checkout is left "
-                  "as it is) and write a pull-request description."),
+            Field(
+                description="Commit the new cases to a new git branch (the checkout is left "
+                "as it is) and write a pull-request description."
+            ),
         ] = False,
         branch: Annotated[
             str | None, Field(description="Branch for pr (default casegen/<target>-<time>).")
@@ -172,33 +186,52 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
         progress (planned/drafted/valid/repaired/failed); returns the run report with every
         written case (isError when a case failed or was not written)."""
         names = [targets] if isinstance(targets, str) else targets
-        return await _guard(lambda: generate(
-            ctx, targets=names, project=project_of(project), dialect=dialect, count=count,
-            types=types, direction=direction, out=out, model=model, force=force, pr=pr,
-            branch=branch, base=base, push=push,
-        ))
+        return await _guard(
+            lambda: generate(
+                ctx,
+                targets=names,
+                project=project_of(project),
+                dialect=dialect,
+                count=count,
+                types=types,
+                direction=direction,
+                out=out,
+                model=model,
+                force=force,
+                pr=pr,
+                branch=branch,
+                base=base,
+                push=push,
+            )
+        )
 
-    @server.tool(title="Run cases against an agent",
-                 annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                             open_world_hint=True))
+    @server.tool(
+        title="Run cases against an agent",
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, open_world_hint=True
+        ),
+    )
     async def run_cases(
         paths: PathsArg,
         target: Annotated[
             str,
-            Field(description="The agent: rasa:URL, http:URL, python:MODULE:FUNCTION, "
-                  "command:\"CMD {prompt}\" or demo:NAME."),
+            Field(
+                description="The agent: rasa:URL, http:URL, python:MODULE:FUNCTION, "
+                'command:"CMD {prompt}" or demo:NAME.'
+            ),
         ],
         runs: Annotated[
             int | None,
-            Field(ge=1, le=100, description="Runs per case (default: the case's samples, "
-                  "else 1)."),
+            Field(ge=1, le=100, description="Runs per case (default: the case's samples, else 1)."),
         ] = None,
         project: ProjectArg = None,
         model: ModelArg = None,
         results: Annotated[
             str | None,
-            Field(description="Results folder (default <project>/eval/results for Mantle, "
-                  "else ./results)."),
+            Field(
+                description="Results folder (default <project>/eval/results for Mantle, "
+                "else ./results)."
+            ),
         ] = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, RunOutput]:
@@ -213,14 +246,26 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
 
         def on_run(record: Any) -> None:
             tally["done"] += 1
-            sender.post(tally["done"], tally["planned"] or None,
-                        f"{record.scenario_slug} run {record.run_index}: {record.status}")
+            sender.post(
+                tally["done"],
+                tally["planned"] or None,
+                f"{record.scenario_slug} run {record.run_index}: {record.status}",
+            )
 
-        return await _guard(lambda: sender.run(lambda: payloads.run(
-            _paths(paths), target=target, runs=runs, project=project_of(project),
-            model=model, results=Path(results) if results else None,
-            on_planned=on_planned, on_run=on_run,
-        )))
+        return await _guard(
+            lambda: sender.run(
+                lambda: payloads.run(
+                    _paths(paths),
+                    target=target,
+                    runs=runs,
+                    project=project_of(project),
+                    model=model,
+                    results=Path(results) if results else None,
+                    on_planned=on_planned,
+                    on_run=on_run,
+                )
+            )
+        )
 
     @server.tool(title="Review cases", annotations=_READ_ONLY)
     async def review_cases(
@@ -232,15 +277,20 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
         """Review cases beyond validity (deterministic rules, plus a model critique when a
         model is configured): comments with stable codes per file; isError when a comment is
         an error."""
-        return await _guard(lambda: payloads.review(
-            _paths(paths), project=project_of(project), model=model, dialect=dialect))
+        return await _guard(
+            lambda: payloads.review(
+                _paths(paths), project=project_of(project), model=model, dialect=dialect
+            )
+        )
 
     @server.tool(title="Triage failed runs", annotations=_READ_ONLY)
     async def triage_results(
         results_dir: Annotated[
             str,
-            Field(description="A results folder: <results>, <results>/<timestamp> or one "
-                  "case's folder (what run_cases wrote)."),
+            Field(
+                description="A results folder: <results>, <results>/<timestamp> or one "
+                "case's folder (what run_cases wrote)."
+            ),
         ],
         project: ProjectArg = None,
         model: ModelArg = None,
@@ -248,8 +298,9 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
         """For each failed run: the turn that broke, one bucket (Skill, Instruction,
         Scenario or Tool), the evidence and a proposed fix. A report: failed runs are not a
         tool error."""
-        return await _guard(lambda: payloads.triage(
-            Path(results_dir), project=project_of(project), model=model))
+        return await _guard(
+            lambda: payloads.triage(Path(results_dir), project=project_of(project), model=model)
+        )
 
 
 __all__ = ["register"]

@@ -57,8 +57,10 @@ def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[
             what = {"mantle": "skill", "anychat": "playbook", "base44": "agent skill"}[dialect]
             raise UserError(
                 f"unknown target '{target}': not a {what} of {project.root}",
-                hint=(did_you_mean(target, known, what=what) or "") + " (targets: all, "
-                + ", ".join(known) + ")",
+                hint=(did_you_mean(target, known, what=what) or "")
+                + " (targets: all, "
+                + ", ".join(known)
+                + ")",
             )
     return list(dict.fromkeys(targets))
 
@@ -67,9 +69,9 @@ def plan_source(project: Project, dialect: str, source: str, direction: str | No
     return _planner(dialect)(project, source, direction)
 
 
-def select(behaviors: list[Behavior], *, count: int | None, types: list[str] | None) -> list[
-    Behavior
-]:
+def select(
+    behaviors: list[Behavior], *, count: int | None, types: list[str] | None
+) -> list[Behavior]:
     """Filter by `--types`, then keep the `--count` most valuable (stable order)."""
     if types:
         unknown = [t for t in types if t not in CASE_TYPES]

@@ -107,10 +107,7 @@ def _rank(behaviors: list[Behavior], direction: Direction) -> list[Behavior]:
     """
     if direction.empty:
         return behaviors
-    texts = [
-        words(" ".join([b.title, b.description, b.case.replace("_", " ")]))
-        for b in behaviors
-    ]
+    texts = [words(" ".join([b.title, b.description, b.case.replace("_", " ")])) for b in behaviors]
     common = set.intersection(*texts) if texts else set()
     wanted = words(" ".join([*direction.persona_clauses, *direction.criteria])) - common
     kinds = {k for theme in direction.themes for k in THEME_KINDS.get(theme, ())}
@@ -128,8 +125,9 @@ def _rank(behaviors: list[Behavior], direction: Direction) -> list[Behavior]:
 class _Builder:
     """Builds the behaviours of one Playbook; each method adds zero or more."""
 
-    def __init__(self, defs: AnychatDefinitions, facts: PlaybookFacts,
-                 values: dict[str, Any]) -> None:
+    def __init__(
+        self, defs: AnychatDefinitions, facts: PlaybookFacts, values: dict[str, Any]
+    ) -> None:
         self.defs = defs
         self.values = values
         """People field values the direction chose (`insuranceProvider: Cigna`)."""
@@ -154,26 +152,36 @@ class _Builder:
 
     # --- shared pieces --------------------------------------------------------------------
 
-    def add(self, case: str, type_: str, title: str, description: str, covers: list[str],
-            facts: dict[str, Any], priority: int) -> None:
+    def add(
+        self,
+        case: str,
+        type_: str,
+        title: str,
+        description: str,
+        covers: list[str],
+        facts: dict[str, Any],
+        priority: int,
+    ) -> None:
         behavior_id = f"{self.pb.id}:{case}"
         scene = {
             "kind": facts.pop("kind"),
             "playbook": self.pb.id,
             "channel": self.channels[len(self.out) % len(self.channels)],
         }
-        self.out.append(Behavior(
-            id=behavior_id,
-            source=self.pb.id,
-            dialect=DIALECT,
-            type=type_,
-            case=case,
-            title=title[:300],
-            description=description,
-            covers=list(dict.fromkeys([f"playbook:{self.pb.id}", *covers])),
-            facts=scene | facts,
-            priority=priority,
-        ))
+        self.out.append(
+            Behavior(
+                id=behavior_id,
+                source=self.pb.id,
+                dialect=DIALECT,
+                type=type_,
+                case=case,
+                title=title[:300],
+                description=description,
+                covers=list(dict.fromkeys([f"playbook:{self.pb.id}", *covers])),
+                facts=scene | facts,
+                priority=priority,
+            )
+        )
 
     def job_covers(self, *, pickers: bool = True) -> list[str]:
         """Elements a run that completes the Playbook's job exercises."""
@@ -193,8 +201,14 @@ class _Builder:
             return ["confirm"]
         return [p for p in self.pb.pickers if p == "chips"]
 
-    def scene(self, key: str, *, known: bool = True, appointment: bool | None = None,
-              extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    def scene(
+        self,
+        key: str,
+        *,
+        known: bool = True,
+        appointment: bool | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         seeded = self.f.needs_appointment if appointment is None else appointment
         return {
             "persona": preset(key, self.defs, known=known, extra=extra),
@@ -221,9 +235,15 @@ class _Builder:
                 f"A person writes in with something the {self.name} playbook covers; the "
                 "agent answers from what the playbook says and changes nothing."
             )
-        self.add("inbound", "happy_path", title, description,
-                 [*self.job_covers(), "start:inbound"],
-                 {"kind": "happy", "start": {"inbound": True}, **self.scene(key)}, 10)
+        self.add(
+            "inbound",
+            "happy_path",
+            title,
+            description,
+            [*self.job_covers(), "start:inbound"],
+            {"kind": "happy", "start": {"inbound": True}, **self.scene(key)},
+            10,
+        )
 
     def outreach(self) -> None:
         for index, outreach in enumerate(self.f.outreaches):
@@ -231,18 +251,25 @@ class _Builder:
             scene = self.scene(key)
             who = person(key)
             appointment = scene["appointments"][0] if scene["appointments"] else None
-            start = {"outreach": {"outreachId": outreach.id,
-                                  "inputs": outreach_inputs(outreach, who, appointment)}}
+            start = {
+                "outreach": {
+                    "outreachId": outreach.id,
+                    "inputs": outreach_inputs(outreach, who, appointment),
+                }
+            }
             label = outreach.name or outreach.id
             main = main_reply(outreach, self.pb)
             reply = {"reply": main.reply, "meaning": main.meaning} if main else {}
             how = f", reply {main.reply} ({main.meaning})" if main else ""
             self.add(
-                f"outreach_{outreach.id}", "happy_path",
+                f"outreach_{outreach.id}",
+                "happy_path",
                 f"{self.name}: {label} outreach{how} through to {self.f.outcome or 'the goal'}",
-                f"The agent opens with the {label} outreach; the person answers wanting what it "
-                f"offers and the {self.name} playbook reaches its goal: {outreach.goal or ''}"
-                .strip(),
+                (
+                    f"The agent opens with the {label} outreach; the person answers wanting what "
+                    f"it offers and the {self.name} playbook reaches its goal: "
+                    f"{outreach.goal or ''}"
+                ).strip(),
                 [f"outreach:{outreach.id}", "start:outreach", *self.job_covers()],
                 {"kind": "outreach", "outreach": outreach.id, **reply, "start": start, **scene},
                 15 + index,
@@ -258,8 +285,14 @@ class _Builder:
                     f"The person answers the {label} outreach with {option.reply} "
                     f"({option.meaning}); the agent acknowledges briefly and changes nothing.",
                     [f"outreach:{outreach.id}", "start:outreach"],
-                    {"kind": "outreach_reply", "outreach": outreach.id, "reply": option.reply,
-                     "meaning": option.meaning, "start": start, **scene},
+                    {
+                        "kind": "outreach_reply",
+                        "outreach": outreach.id,
+                        "reply": option.reply,
+                        "meaning": option.meaning,
+                        "start": start,
+                        **scene,
+                    },
                     28 + index,
                 )
 
@@ -267,13 +300,17 @@ class _Builder:
         if not (self.f.reminder and self.has_job):
             return
         self.add(
-            "reminder_reply", "happy_path",
+            "reminder_reply",
+            "happy_path",
             f"{self.name}: reply to an appointment reminder through to {self.f.outcome}",
             "An appointment reminder fires first; the person replies asking for what this "
             f"playbook does, the agent routes to {self.name} and records {self.f.outcome}.",
             ["start:reminder", *self.job_covers()],
-            {"kind": "reminder", "start": {"reminder": True},
-             **self.scene(f"{self.pb.id}:reminder", appointment=True)},
+            {
+                "kind": "reminder",
+                "start": {"reminder": True},
+                **self.scene(f"{self.pb.id}:reminder", appointment=True),
+            },
             18,
         )
 
@@ -282,13 +319,17 @@ class _Builder:
             return
         goal = f"through to {self.f.outcome}" if self.has_job else "on the same playbook"
         self.add(
-            "resume", "edge_case",
+            "resume",
+            "edge_case",
             f"{self.name}: resumed conversation carries on {goal}",
             f"The conversation resumes with {self.name} active and earlier messages in "
             "history; the agent picks up where it left off without starting over.",
             ["start:resume", *self.job_covers()],
-            {"kind": "resume", "start": {"resume": {"activePlaybook": self.pb.id}},
-             **self.scene(f"{self.pb.id}:resume")},
+            {
+                "kind": "resume",
+                "start": {"resume": {"activePlaybook": self.pb.id}},
+                **self.scene(f"{self.pb.id}:resume"),
+            },
             40,
         )
 
@@ -296,33 +337,48 @@ class _Builder:
         outcome = self.f.opt_out_outcome or opt_out_outcome(self.defs)
         if self.f.opt_out_outcome:
             self.add(
-                "opt_out", "edge_case",
+                "opt_out",
+                "edge_case",
                 f"{self.name}: person opts out and the agent falls silent",
                 f"The person texts STOP; the agent records {outcome} and sends nothing more, "
                 "not even to a later message.",
                 ["system:optOut", f"outcome:{outcome}", "start:inbound"],
-                {"kind": "opt_out", "outcome": outcome, "start": {"inbound": True},
-                 **self.scene(f"{self.pb.id}:opt_out")},
+                {
+                    "kind": "opt_out",
+                    "outcome": outcome,
+                    "start": {"inbound": True},
+                    **self.scene(f"{self.pb.id}:opt_out"),
+                },
                 25,
             )
         for outreach in self.f.outreaches:
             key = f"{self.pb.id}:opt_out_after_{outreach.id}"
             scene = self.scene(key)
             appointment = scene["appointments"][0] if scene["appointments"] else None
-            start = {"outreach": {"outreachId": outreach.id,
-                                  "inputs": outreach_inputs(outreach, person(key), appointment)}}
+            start = {
+                "outreach": {
+                    "outreachId": outreach.id,
+                    "inputs": outreach_inputs(outreach, person(key), appointment),
+                }
+            }
             label = outreach.name or outreach.id
             covers = [f"outreach:{outreach.id}", "start:outreach", "system:optOut"]
             if outcome in self.pb.outcomes:
                 covers.append(f"outcome:{outcome}")
             self.add(
-                f"opt_out_after_{outreach.id}", "edge_case",
+                f"opt_out_after_{outreach.id}",
+                "edge_case",
                 f"{self.name}: person opts out after the {label} outreach",
                 f"The person answers the {label} outreach by opting out; the agent records "
                 f"{outcome or 'the opt-out'}, changes no appointment and sends nothing more.",
                 covers,
-                {"kind": "opt_out", "outcome": outcome, "outreach": outreach.id,
-                 "start": start, **scene},
+                {
+                    "kind": "opt_out",
+                    "outcome": outcome,
+                    "outreach": outreach.id,
+                    "start": start,
+                    **scene,
+                },
                 26,
             )
 
@@ -343,14 +399,19 @@ class _Builder:
                     values[field_key] = value
         who_text = "a person not on record" if not known else "a person on record"
         self.add(
-            "simulated", "happy_path",
+            "simulated",
+            "happy_path",
             f"{self.name}: simulated person reaches {self.f.outcome}",
             f"After the first message a simulated person ({who_text}) pursues the goal; the "
             f"agent gets to {self.f.outcome}"
             + (" and saves what the person tells it to their record." if values else "."),
             [*self.job_covers(), "start:inbound", *[f"field:{k}" for k in values]],
-            {"kind": "simulate", "start": {"inbound": True}, "collect": values,
-             **self.scene(key, known=known)},
+            {
+                "kind": "simulate",
+                "start": {"inbound": True},
+                "collect": values,
+                **self.scene(key, known=known),
+            },
             30,
         )
 
@@ -358,7 +419,8 @@ class _Builder:
         """Fields the body asks a person for: text or choice, not the phone they write from
         (built-in ones first, the order a person tells them in)."""
         found = [
-            k for k in self.f.fields
+            k
+            for k in self.f.fields
             if self.defs.person_fields[k].type in ("text", "choice")
             and k not in ("phone", "firstName", "lastName", "name")
         ]
@@ -368,14 +430,18 @@ class _Builder:
         if not self.pb.default:
             return
         self.add(
-            "off_topic", "out_of_scope",
+            "off_topic",
+            "out_of_scope",
             f"{self.name}: off-topic request gets a short answer and no action",
             "The person asks for something no playbook covers; the agent says briefly what "
             "it can help with, calls no tool that changes anything and stays in the "
             f"{self.name} playbook.",
             ["start:inbound"],
-            {"kind": "off_topic", "start": {"inbound": True},
-             **self.scene(f"{self.pb.id}:off_topic")},
+            {
+                "kind": "off_topic",
+                "start": {"inbound": True},
+                **self.scene(f"{self.pb.id}:off_topic"),
+            },
             50,
         )
 
@@ -403,10 +469,17 @@ class _Builder:
                     f"{self.name}'s job.",
                 )
             self.add(
-                f"handoff_to_{target}", type_, title, description,
+                f"handoff_to_{target}",
+                type_,
+                title,
+                description,
                 [f"handoff:{target}", "start:inbound"],
-                {"kind": "handoff", "to": target, "start": {"inbound": True},
-                 **self.scene(key, appointment=seeded)},
+                {
+                    "kind": "handoff",
+                    "to": target,
+                    "start": {"inbound": True},
+                    **self.scene(key, appointment=seeded),
+                },
                 35 + index,
             )
 
@@ -419,39 +492,58 @@ class _Builder:
             style = "insist_time" if "ask.time" in self.pb.pickers else "request"
         element = f"guardrail:{index}" if index is not None else "guardrail:injection"
         self.add(
-            "guardrail", "adversarial",
+            "guardrail",
+            "adversarial",
             f"{self.name}: person pushes the agent to break a guardrail",
             "The person presses the agent to do what its rules forbid"
             + (f" ({text})" if text else " (reveal its instructions)")
             + "; the agent declines politely and stays useful.",
             [element, "start:inbound"],
-            {"kind": "guardrail", "guardrail": index, "rule": text, "style": style,
-             "start": {"inbound": True}, **self.scene(f"{self.pb.id}:guardrail")},
+            {
+                "kind": "guardrail",
+                "guardrail": index,
+                "rule": text,
+                "style": style,
+                "start": {"inbound": True},
+                **self.scene(f"{self.pb.id}:guardrail"),
+            },
             45,
         )
 
     def examples(self) -> None:
         for index, example in enumerate(self.pb.examples):
             end = example.end
-            opted = any(self.f.opt_out_outcome == o or "opt" in str(o)
-                        for o in end.get("outcomes") or [])
+            opted = any(
+                self.f.opt_out_outcome == o or "opt" in str(o) for o in end.get("outcomes") or []
+            )
             covers = [f"example:{self.pb.id}#{index}"]
             covers += [f"tool:{t}" for t in end.get("tools") or [] if t in self.pb.tools]
             covers += [f"outcome:{o}" for o in end.get("outcomes") or [] if o in self.pb.outcomes]
-            covers += [f"field:{k}" for k in end.get("personFields") or {}
-                       if f"field:{k}" in plan_elements(self.f, self.defs)]
-            covers += [f"handoff:{t['handoff']}" for t in example.turns
-                       if "handoff" in t and t["handoff"] in self.f.handoffs]
+            covers += [
+                f"field:{k}"
+                for k in end.get("personFields") or {}
+                if f"field:{k}" in plan_elements(self.f, self.defs)
+            ]
+            covers += [
+                f"handoff:{t['handoff']}"
+                for t in example.turns
+                if "handoff" in t and t["handoff"] in self.f.handoffs
+            ]
             if any("system" in t for t in example.turns):
                 covers.append("system:optOut")
             title = example.title or f"example {index}"
             self.add(
-                f"example_{index}", "edge_case" if opted else "happy_path",
+                f"example_{index}",
+                "edge_case" if opted else "happy_path",
                 f"{self.name} example {index}: {title}",
                 f"Replays the playbook's example “{title}” and checks the end state it states.",
                 covers,
-                {"kind": "example", "example": index, "title": title,
-                 **example_scene(self.pb, index, self.defs, self.f)},
+                {
+                    "kind": "example",
+                    "example": index,
+                    "title": title,
+                    **example_scene(self.pb, index, self.defs, self.f),
+                },
                 20 + index,
             )
 

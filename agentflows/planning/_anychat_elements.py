@@ -42,9 +42,40 @@ _OR_OPTION = re.compile(r"\bor (\w{1,12}) to ([^.;]+?)(?=[.;]|$)", re.IGNORECASE
 _OPT_OUT = re.compile(r"opt(?:ed)?[_-]?out", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {
-    "a", "an", "the", "to", "of", "or", "and", "for", "in", "on", "at", "is", "it", "its",
-    "their", "they", "them", "with", "this", "that", "any", "anything", "person", "wants",
-    "want", "including", "about", "no", "not", "now", "other", "after", "help", "new",
+    "a",
+    "an",
+    "the",
+    "to",
+    "of",
+    "or",
+    "and",
+    "for",
+    "in",
+    "on",
+    "at",
+    "is",
+    "it",
+    "its",
+    "their",
+    "they",
+    "them",
+    "with",
+    "this",
+    "that",
+    "any",
+    "anything",
+    "person",
+    "wants",
+    "want",
+    "including",
+    "about",
+    "no",
+    "not",
+    "now",
+    "other",
+    "after",
+    "help",
+    "new",
 }
 
 
@@ -110,13 +141,11 @@ class PlaybookFacts:
 def tool_roles(playbook: Playbook, defs: AnychatDefinitions) -> Roles:
     lookup = tuple(t for t in playbook.tools if t.startswith(_LOOKUP_PREFIXES))
     availability = tuple(
-        t for t in playbook.tools
-        if t not in lookup and any(w in t for w in _AVAILABILITY_WORDS)
+        t for t in playbook.tools if t not in lookup and any(w in t for w in _AVAILABILITY_WORDS)
     )
     rest = [t for t in playbook.tools if t not in lookup and t not in availability]
     action = rest[-1] if rest else None
-    return Roles(lookup=lookup, availability=availability, action=action,
-                 effect=_effect(action))
+    return Roles(lookup=lookup, availability=availability, action=action, effect=_effect(action))
 
 
 def _effect(tool: str | None) -> str | None:
@@ -160,8 +189,11 @@ def mentioned_fields(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str,
     found: list[str] = []
     text = " " + re.sub(r"\s+", " ", playbook.body.lower()) + " "
     labelled = sorted(
-        ((f.label or f.key, f.key) for f in defs.person_fields.values()
-         if f.key not in _VAGUE_FIELDS),
+        (
+            (f.label or f.key, f.key)
+            for f in defs.person_fields.values()
+            if f.key not in _VAGUE_FIELDS
+        ),
         key=lambda pair: (-len(pair[0]), pair[1]),
     )
     for label, key in labelled:
@@ -206,7 +238,7 @@ def reply_options(outreach: Outreach) -> list[ReplyOption]:
     options: list[ReplyOption] = []
     for match in _REPLY_OPTION.finditer(text):
         options.append(ReplyOption(match.group(1), match.group(2).strip()))
-        tail = text[match.end():]
+        tail = text[match.end() :]
         more = _OR_OPTION.match(tail.lstrip())
         if more:
             options.append(ReplyOption(more.group(1), more.group(2).strip()))
@@ -297,8 +329,9 @@ def plan_elements(facts: PlaybookFacts, defs: AnychatDefinitions) -> list[str]:
     out += [f"example:{pb.id}#{i}" for i in range(len(pb.examples))]
     out += [f"field:{k}" for k in facts.fields]
     out += [f"handoff:{t}" for t in facts.handoffs]
-    out.append(f"guardrail:{facts.guardrail}" if facts.guardrail is not None
-               else "guardrail:injection")
+    out.append(
+        f"guardrail:{facts.guardrail}" if facts.guardrail is not None else "guardrail:injection"
+    )
     starts = ["inbound"]
     if facts.outreaches:
         starts.append("outreach")

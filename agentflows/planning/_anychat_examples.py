@@ -28,8 +28,9 @@ _GREETING = re.compile(r"\b(?:Hi|Hello|Hey|Thanks|Thank you),? ([A-Z][a-z]+)\b")
 _NAME_FIELDS = {"fullName", "firstName", "lastName", "name"}
 
 
-def example_scene(playbook: Playbook, index: int, defs: AnychatDefinitions,
-                  facts: PlaybookFacts) -> dict[str, Any]:
+def example_scene(
+    playbook: Playbook, index: int, defs: AnychatDefinitions, facts: PlaybookFacts
+) -> dict[str, Any]:
     """`start`, `persona` and `appointments` facts for replaying example `index`."""
     example = playbook.examples[index]
     key = f"{playbook.id}:example_{index}"

@@ -60,8 +60,9 @@ def field_value(spec: PersonField, key: str) -> str | bool | None:
     return None
 
 
-def preset(key: str, defs: AnychatDefinitions, *, known: bool,
-           extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def preset(
+    key: str, defs: AnychatDefinitions, *, known: bool, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A `persona.preset`: a known person has a name on record, an unknown one only a phone.
 
     Consent is granted whenever the project requires consent (Outreaches need it) and, for an
@@ -69,10 +70,18 @@ def preset(key: str, defs: AnychatDefinitions, *, known: bool,
     """
     who = person(key)
     fields: dict[str, Any] = dict(who) if known else {"phone": who["phone"]}
-    custom = {k: v for k, v in (extra or {}).items() if k in defs.person_fields and
-              not defs.person_fields[k].builtin}
-    fields.update({k: v for k, v in (extra or {}).items() if k in defs.person_fields and
-                   defs.person_fields[k].builtin})
+    custom = {
+        k: v
+        for k, v in (extra or {}).items()
+        if k in defs.person_fields and not defs.person_fields[k].builtin
+    }
+    fields.update(
+        {
+            k: v
+            for k, v in (extra or {}).items()
+            if k in defs.person_fields and defs.person_fields[k].builtin
+        }
+    )
     if custom:
         fields["customFields"] = custom
     return {"fields": fields, "consent": {"status": "granted"}}
@@ -91,8 +100,7 @@ def clock_now(clock: dict[str, Any] | None = None) -> datetime:
     return datetime.fromisoformat((clock or CLOCK)["now"])
 
 
-def appointment_start(appointment: dict[str, Any], clock: dict[str, Any] | None = None
-                      ) -> datetime:
+def appointment_start(appointment: dict[str, Any], clock: dict[str, Any] | None = None) -> datetime:
     return clock_now(clock) + parse_duration(appointment["startsIn"])
 
 
@@ -101,8 +109,9 @@ def day_label(moment: datetime) -> str:
     return f"{moment:%A}, {moment:%B} {moment.day}"
 
 
-def outreach_inputs(outreach: Outreach, who: dict[str, Any],
-                    appointment: dict[str, Any] | None) -> dict[str, str]:
+def outreach_inputs(
+    outreach: Outreach, who: dict[str, Any], appointment: dict[str, Any] | None
+) -> dict[str, str]:
     """A value for every input the opener declares, from the person and the appointment."""
     start = appointment_start(appointment) if appointment else None
     values: dict[str, str] = {}

@@ -79,8 +79,12 @@ def plan_base44(project: Project, skill_name: str, direction: str | None) -> Pla
     builder = _Builder(text, texts, sorted(defs.skills))
     behaviors = builder.build()
     parsed = parse_direction(direction, skills=sorted(known))
-    return Plan(source=skill_name, dialect=DIALECT, behaviors=_rank(behaviors, parsed),
-                elements=elements(text))
+    return Plan(
+        source=skill_name,
+        dialect=DIALECT,
+        behaviors=_rank(behaviors, parsed),
+        elements=elements(text),
+    )
 
 
 def elements(text: SkillText) -> list[str]:
@@ -88,10 +92,15 @@ def elements(text: SkillText) -> list[str]:
     (`base44/entities/todo.jsonc`) count as the template."""
     templates = [
         re.compile("^" + re.escape(p).replace(re.escape("<name>"), "[^/]+") + "$")
-        for r in text.resources for p in r.paths if "<name>" in p
+        for r in text.resources
+        for p in r.paths
+        if "<name>" in p
     ]
-    paths = [p for p in text.paths
-             if "/" in p and ("<name>" in p or not any(t.match(p) for t in templates))]
+    paths = [
+        p
+        for p in text.paths
+        if "/" in p and ("<name>" in p or not any(t.match(p) for t in templates))
+    ]
     out = [f"skill:{text.name}"]
     out += [f"trigger:{t}" for t in text.triggers]
     out += [f"path:{p}" for p in paths]
@@ -107,8 +116,7 @@ def _rank(behaviors: list[Behavior], direction: Direction) -> list[Behavior]:
     """Behaviours sharing words with the direction move ahead (one boost per shared word)."""
     if direction.empty:
         return behaviors
-    texts = [word_set(f"{b.title} {b.description} {b.case.replace('_', ' ')}")
-             for b in behaviors]
+    texts = [word_set(f"{b.title} {b.description} {b.case.replace('_', ' ')}") for b in behaviors]
     common = set.intersection(*texts) if texts else set()
     wanted = word_set(" ".join([*direction.persona_clauses, *direction.criteria])) - common
     adversarial = "adversarial" in direction.themes
@@ -146,20 +154,35 @@ class _Builder:
         self.negative()
         return self.out
 
-    def add(self, case: str, type_: str, title: str, description: str, covers: list[str],
-            facts: dict[str, Any], priority: int) -> None:
+    def add(
+        self,
+        case: str,
+        type_: str,
+        title: str,
+        description: str,
+        covers: list[str],
+        facts: dict[str, Any],
+        priority: int,
+    ) -> None:
         name = self.text.name
         taken = {b.case for b in self.out}
         base, n = case, 2
         while case in taken:
             case, n = f"{base}_{n}", n + 1
-        self.out.append(Behavior(
-            id=f"{name}:{case}", source=name, dialect=DIALECT, type=type_, case=case,
-            title=title, description=description,
-            covers=list(dict.fromkeys([f"skill:{name}", *covers])),
-            facts={"prompt_name": f"{name}-{case.replace('_', '-')}"} | facts,
-            priority=priority,
-        ))
+        self.out.append(
+            Behavior(
+                id=f"{name}:{case}",
+                source=name,
+                dialect=DIALECT,
+                type=type_,
+                case=case,
+                title=title,
+                description=description,
+                covers=list(dict.fromkeys([f"skill:{name}", *covers])),
+                facts={"prompt_name": f"{name}-{case.replace('_', '-')}"} | facts,
+                priority=priority,
+            )
+        )
 
     # --- triggers ---------------------------------------------------------------------------
 
@@ -167,7 +190,8 @@ class _Builder:
         facts, covers, what = target_facts(trigger, self.text)
         self.covered |= {p["index"] for p in facts.get("pairs", [])}
         self.add(
-            slug(trigger), "happy_path",
+            slug(trigger),
+            "happy_path",
             f"{self.text.name}: “{trigger}” — {what}",
             f"A prompt that says “{trigger}” should use the {self.text.name} skill; the checks "
             f"verify {what} as the skill prescribes.",
@@ -197,12 +221,16 @@ class _Builder:
                 target = component
             if target:
                 pairs.append({"index": pair.index, "file": target, "methods": method_names(pair)})
-        facts: dict[str, Any] = {"kind": "adversarial", "pairs": pairs,
-                                 "entity": (self.text.entities or (None,))[0]}
+        facts: dict[str, Any] = {
+            "kind": "adversarial",
+            "pairs": pairs,
+            "entity": (self.text.entities or (None,))[0],
+        }
         if instance is not None:
             facts["resource"] = _instance_facts(instance)
         self.add(
-            "wrong_apis", "adversarial",
+            "wrong_apis",
+            "adversarial",
             f"{self.text.name}: the prompt asks for APIs the skill lists as wrong",
             "The person asks outright for forms the skill's WRONG → CORRECT table rejects; the "
             "checks want the correct forms in the files and none of the wrong ones.",
@@ -219,13 +247,19 @@ class _Builder:
         trigger = other.triggers[0]
         facts, _, _ = target_facts(trigger, other)
         self.add(
-            f"route_to_{slug(skill)}", "out_of_scope",
+            f"route_to_{slug(skill)}",
+            "out_of_scope",
             f"{self.text.name}: work the skill sends to {skill}",
             f"The skill says “{condition}” belongs to {skill}; a prompt like that (“{trigger}”) "
             f"should use {skill}, not {self.text.name}.",
             [f"route:{skill}"],
-            {"kind": "route", "skill": skill, "condition": condition, "trigger": trigger,
-             "target": facts},
+            {
+                "kind": "route",
+                "skill": skill,
+                "condition": condition,
+                "trigger": trigger,
+                "target": facts,
+            },
             priority,
         )
 
@@ -233,7 +267,8 @@ class _Builder:
         position = self.skills.index(self.text.name) if self.text.name in self.skills else 0
         topic, keyword = NEGATIVE_TOPICS[position % len(NEGATIVE_TOPICS)]
         self.add(
-            "unrelated", "out_of_scope",
+            "unrelated",
+            "out_of_scope",
             f"{self.text.name}: an unrelated question uses no skill",
             f"A general programming question ({topic}) that no Base44 skill covers; the agent "
             "answers it without the skill (an empty expectedSkills list cannot fail on that, "
@@ -251,16 +286,16 @@ def target_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[st
         return _resource_facts(trigger, target, text)
     if isinstance(target, Command):
         return (
-            {"kind": "command", "trigger": trigger, "command": target.command,
-             "says": target.says},
+            {"kind": "command", "trigger": trigger, "command": target.command, "says": target.says},
             [f"command:{target.command}"],
             f"the answer names `{target.command}`",
         )
     return _code_facts(trigger, text)
 
 
-def _resource_facts(trigger: str, resource: Resource, text: SkillText
-                    ) -> tuple[dict[str, Any], list[str], str]:
+def _resource_facts(
+    trigger: str, resource: Resource, text: SkillText
+) -> tuple[dict[str, Any], list[str], str]:
     instance = instantiate(resource)
     pairs: list[dict[str, Any]] = []
     commands: list[str] = []
@@ -279,15 +314,25 @@ def _resource_facts(trigger: str, resource: Resource, text: SkillText
             covers.append(f"pair:{pair.index}")
             commands += [c for c in pair.correct if c.startswith(("npx ", "npm "))]
     covers += [f"command:{c}" for c in commands if any(c == k.command for k in text.commands)]
-    facts = {"kind": "resource", "trigger": trigger, "resource": _instance_facts(instance),
-             "pairs": pairs, "commands": list(dict.fromkeys(commands))}
+    facts = {
+        "kind": "resource",
+        "trigger": trigger,
+        "resource": _instance_facts(instance),
+        "pairs": pairs,
+        "commands": list(dict.fromkeys(commands)),
+    }
     return facts, covers, f"the {instance.label} files, their naming and content"
 
 
 def _instance_facts(instance: Instance) -> dict[str, Any]:
     """JSON-friendly facts (lists, not tuples: facts travel through the flow's checkpoints)."""
-    return {"kind": instance.kind, "label": instance.label, "files": list(instance.files),
-            "name": instance.name, "templates": list(instance.templates)}
+    return {
+        "kind": instance.kind,
+        "label": instance.label,
+        "files": list(instance.files),
+        "name": instance.name,
+        "templates": list(instance.templates),
+    }
 
 
 def _code_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[str], str]:
@@ -300,14 +345,16 @@ def _code_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[str
         "file": component,
         "client": client,
         "entity": (text.entities or (None,))[0],
-        "pairs": [{"index": p.index, "file": component, "methods": method_names(p)}
-                  for p in pairs],
+        "pairs": [{"index": p.index, "file": component, "methods": method_names(p)} for p in pairs],
     }
     covers = [f"pair:{p.index}" for p in pairs] + ([f"path:{client}"] if client else [])
     methods = [m for p in pairs for m in method_names(p)]
     calls = [f"{m}()" for m in methods]
     what = "app code that uses " + (
-        ", ".join(calls[:-1]) + f" and {calls[-1]}" if len(calls) > 1 else calls[0] if calls
+        ", ".join(calls[:-1]) + f" and {calls[-1]}"
+        if len(calls) > 1
+        else calls[0]
+        if calls
         else "the SDK"
     )
     return facts, covers, what

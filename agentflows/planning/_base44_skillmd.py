@@ -69,7 +69,7 @@ class Command:
 
 @dataclass(frozen=True)
 class Route:
-    """"Writing app code ...: use the base44-sdk skill": a task another skill owns."""
+    """ "Writing app code ...: use the base44-sdk skill": a task another skill owns."""
 
     skill: str
     condition: str
@@ -125,7 +125,7 @@ def read_skill(project: Project, skill: AgentSkill, known_skills: set[str]) -> S
 def triggers(description: str) -> tuple[str, ...]:
     """Quoted phrases after "Use when" (all quoted non-command phrases when it is absent)."""
     found = _USE_WHEN.search(description)
-    text = description[found.end():] if found else description
+    text = description[found.end() :] if found else description
     phrases = [a or b for a, b in _QUOTED.findall(text)]
     return tuple(dict.fromkeys(p.strip() for p in phrases if not p.strip().startswith(_RUNNERS)))
 

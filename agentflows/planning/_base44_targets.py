@@ -28,8 +28,27 @@ from ._base44_skillmd import Command, Pair, Resource, SkillText
 _SAMPLES = {"entity": ("note",), "function": ("archive", "note"), "agent": ("note", "helper")}
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _CAMEL = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_STOP = {"a", "an", "the", "to", "my", "in", "of", "and", "or", "for", "with", "npx", "base44",
-         "it", "this", "that", "every", "user", "says"}
+_STOP = {
+    "a",
+    "an",
+    "the",
+    "to",
+    "my",
+    "in",
+    "of",
+    "and",
+    "or",
+    "for",
+    "with",
+    "npx",
+    "base44",
+    "it",
+    "this",
+    "that",
+    "every",
+    "user",
+    "says",
+}
 #: Everyday verbs → the API words they usually mean (for matching triggers to pairs).
 VOCABULARY = {
     "list": ("list", "filter"),
@@ -143,10 +162,16 @@ def instantiate(resource: Resource) -> Instance:
     parts = _SAMPLES.get(kind, ("sample", kind))
     path_style = _path_style(resource.rule)
     filled = tuple(p.replace("<name>", _cased(parts, path_style)) for p in resource.paths)
-    name_style = _name_style(resource.rule, path_style) if "<name>" in "".join(
-        resource.paths) else None
-    return Instance(kind, resource.kind, filled,
-                    _cased(parts, name_style) if name_style else None, resource.paths)
+    name_style = (
+        _name_style(resource.rule, path_style) if "<name>" in "".join(resource.paths) else None
+    )
+    return Instance(
+        kind,
+        resource.kind,
+        filled,
+        _cased(parts, name_style) if name_style else None,
+        resource.paths,
+    )
 
 
 def pair_resource(pair: Pair, text: SkillText) -> Resource | None:
@@ -247,8 +272,9 @@ def component_name(trigger: str) -> str:
 
 
 def client_path(text: SkillText) -> str | None:
-    return next((p for p in text.paths if "client" in p.lower() and p.endswith((".js", ".ts"))),
-                None)
+    return next(
+        (p for p in text.paths if "client" in p.lower() and p.endswith((".js", ".ts"))), None
+    )
 
 
 __all__ = [

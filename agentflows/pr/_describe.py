@@ -97,7 +97,8 @@ def _summary(data: DescriptionInput) -> list[str]:
         lines += [
             "",
             "> **Warning:** drafted from definition files with uncommitted changes, which this "
-            "branch does not contain: " + ", ".join(_code(p) for p in data.dirty_definitions)
+            "branch does not contain: "
+            + ", ".join(_code(p) for p in data.dirty_definitions)
             + ". Commit them too, or the manifest will call these cases stale.",
         ]
     return [*lines, ""]
@@ -206,7 +207,7 @@ def _checklist(data: DescriptionInput) -> list[str]:
     items = [
         "Each persona is realistic: a customer this agent really gets, with the facts they "
         "need and a clear point to stop.",
-        "Each criterion is a bot-side deal-breaker: not the user's outcome, not \"offers …\", "
+        'Each criterion is a bot-side deal-breaker: not the user\'s outcome, not "offers …", '
         "not a closure gate; one per line.",
         "Assertions pin the non-negotiable facts (tool calls, memory values, completion); "
         "anything deterministic is an assertion, not a criterion.",

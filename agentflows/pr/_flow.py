@@ -77,20 +77,20 @@ class PrOutcome:
                 "valid": valid,
                 "invalid": len(self.validation or []) - valid,
             },
-            "run": None if self.run is None else {
+            "run": None
+            if self.run is None
+            else {
                 "target": self.run.target,
                 "results_dir": self.run.results_dir,
                 "note": self.run.note,
                 "runs": [
-                    {"path": r.path, "status": r.status, "detail": r.detail}
-                    for r in self.run.rows
+                    {"path": r.path, "status": r.status, "detail": r.detail} for r in self.run.rows
                 ],
             },
         }
 
 
-def open_pull_request(plan: PrPlan, request: GenerateRequest, *,
-                      generate: Generate) -> PrOutcome:
+def open_pull_request(plan: PrPlan, request: GenerateRequest, *, generate: Generate) -> PrOutcome:
     """Run `generate` in a worktree on a new branch and commit what it wrote there."""
     temp = Path(tempfile.mkdtemp(prefix="casegen-pr-"))
     worktree_path = temp / "worktree"
@@ -116,8 +116,13 @@ def open_pull_request(plan: PrPlan, request: GenerateRequest, *,
     return outcome
 
 
-def _commit(plan: PrPlan, request: GenerateRequest, worktree: git.Repo, worktree_path: Path,
-            report: dict[str, Any]) -> PrOutcome:
+def _commit(
+    plan: PrPlan,
+    request: GenerateRequest,
+    worktree: git.Repo,
+    worktree_path: Path,
+    report: dict[str, Any],
+) -> PrOutcome:
     """Commit the run's new or changed case files and the manifest (no commit: none)."""
     _fix_manifest_projects(plan, request, worktree_path, report)
     files = _files_to_commit(plan, worktree, worktree_path, report)
@@ -137,8 +142,7 @@ def _commit(plan: PrPlan, request: GenerateRequest, worktree: git.Repo, worktree
     return outcome
 
 
-def _check(plan: PrPlan, request: GenerateRequest, worktree_path: Path,
-           outcome: PrOutcome) -> None:
+def _check(plan: PrPlan, request: GenerateRequest, worktree_path: Path, outcome: PrOutcome) -> None:
     """Validate (and with --run, run) the committed cases, then describe them."""
     project = (plan.cwd / request.project).resolve()
     case_files = [worktree_path / f for f in outcome.files or [] if f != plan.manifest]
@@ -154,19 +158,21 @@ def _check(plan: PrPlan, request: GenerateRequest, worktree_path: Path,
         )
         if outcome.run.results_dir:
             outcome.run.results_dir = os.path.relpath(outcome.run.results_dir, plan.cwd)
-    outcome.description = describe(DescriptionInput(
-        branch=plan.branch,
-        base=plan.base,
-        base_sha=plan.base_sha,
-        targets=request.targets,
-        project=_repo_or_given(plan, request.project),
-        dialect=request.dialect,
-        report=outcome.repo_report,
-        committed=outcome.files or [],
-        validation=[(_repo_path(plan, r.path, worktree_path), r) for r in outcome.validation],
-        run=outcome.run,
-        dirty_definitions=plan.dirty_definitions,
-    ))
+    outcome.description = describe(
+        DescriptionInput(
+            branch=plan.branch,
+            base=plan.base,
+            base_sha=plan.base_sha,
+            targets=request.targets,
+            project=_repo_or_given(plan, request.project),
+            dialect=request.dialect,
+            report=outcome.repo_report,
+            committed=outcome.files or [],
+            validation=[(_repo_path(plan, r.path, worktree_path), r) for r in outcome.validation],
+            run=outcome.run,
+            dirty_definitions=plan.dirty_definitions,
+        )
+    )
 
 
 def write_description(root: Path, branch: str, text: str) -> Path:
@@ -185,8 +191,9 @@ def _slug(branch: str) -> str:
     return branch.replace("/", "-")
 
 
-def _files_to_commit(plan: PrPlan, worktree: git.Repo, worktree_path: Path,
-                     report: dict[str, Any]) -> list[str]:
+def _files_to_commit(
+    plan: PrPlan, worktree: git.Repo, worktree_path: Path, report: dict[str, Any]
+) -> list[str]:
     """The case files this run created or rewrote, and the manifest, if git sees a change."""
     wanted = {
         rel
@@ -197,8 +204,9 @@ def _files_to_commit(plan: PrPlan, worktree: git.Repo, worktree_path: Path,
     return [p for p in _git.changed_paths(worktree, plan.touched) if p in wanted]
 
 
-def _fix_manifest_projects(plan: PrPlan, request: GenerateRequest, worktree_path: Path,
-                           report: dict[str, Any]) -> None:
+def _fix_manifest_projects(
+    plan: PrPlan, request: GenerateRequest, worktree_path: Path, report: dict[str, Any]
+) -> None:
     """Point the new manifest entries at the project as seen from the committed manifest.
 
     Generation recorded the project relative to the worktree's manifest, i.e. as a path out

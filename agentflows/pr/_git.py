@@ -93,7 +93,11 @@ def changed_paths(repo_or_worktree: git.Repo, paths: list[str]) -> list[str]:
     if not paths:
         return []
     out = repo_or_worktree.git.status(
-        "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--no-renames",
+        "--",
         *_pathspecs(paths),
     )
     changed = {entry[3:] for entry in out.split("\0") if len(entry) > 3}

@@ -108,8 +108,9 @@ def default_branch_name(targets: list[str], now: datetime | None = None) -> str:
     return f"casegen/{label}-{(now or datetime.now()):%Y%m%d-%H%M%S}"
 
 
-def prepare_pr(request: GenerateRequest, options: PrOptions, *, targets: list[str],
-               cwd: Path | None = None) -> PrPlan:
+def prepare_pr(
+    request: GenerateRequest, options: PrOptions, *, targets: list[str], cwd: Path | None = None
+) -> PrPlan:
     """Check everything that would make the PR flow fail or overwrite someone's work.
 
     Raises UserError (exit 2) before anything is written when: the folder is not in a git
@@ -126,9 +127,7 @@ def prepare_pr(request: GenerateRequest, options: PrOptions, *, targets: list[st
     _git.check_branch_name(repo, branch)
     if options.push:
         _git.check_remote(repo, options.push)
-    out_dirs = sorted({
-        _inside(root, cwd / request.out_dir(source)) for source in request.targets
-    })
+    out_dirs = sorted({_inside(root, cwd / request.out_dir(source)) for source in request.targets})
     manifest = _inside(root, manifest_path_for(cwd / request.out_dir(request.targets[0])))
     ignored = _git.ignored_paths(repo, [f"{d}/" for d in out_dirs] + [manifest])
     if ignored:

@@ -45,8 +45,15 @@ def check_run_target(spec: str, project: Project) -> None:
     resolve_target(spec, project=project)
 
 
-def run_new_cases(paths: list[Path], *, target: str, project: Path, model: str | None,
-                  results_dir: Path, display: Callable[[str], str]) -> RunOutcome:
+def run_new_cases(
+    paths: list[Path],
+    *,
+    target: str,
+    project: Path,
+    model: str | None,
+    results_dir: Path,
+    display: Callable[[str], str],
+) -> RunOutcome:
     """Run `paths` against `target`; one row per run, named as `display` says.
 
     A problem that stops the whole run (an invalid case, a model without a key) becomes the
@@ -81,9 +88,7 @@ def run_new_cases(paths: list[Path], *, target: str, project: Path, model: str |
         return outcome
     outcome.results_dir = str(writer.dir)
     for record in report.records:
-        outcome.rows.append(
-            RunRow(display(record.case_path), record.status, _detail(record))
-        )
+        outcome.rows.append(RunRow(display(record.case_path), record.status, _detail(record)))
     return outcome
 
 

@@ -45,8 +45,9 @@ class Critique(BaseModel):
     comments: list[CritiqueComment] = Field(default_factory=list)
 
 
-async def critique_case(critic: ReviewModel, view: CaseView, project: object,
-                        rule_comments: list[Finding]) -> tuple[list[Finding], Usage]:
+async def critique_case(
+    critic: ReviewModel, view: CaseView, project: object, rule_comments: list[Finding]
+) -> tuple[list[Finding], Usage]:
     """The model's comments on one case, as `critique` findings (pointers made absolute)."""
     definition, ids = source_material(project, view.dialect, view.source)  # type: ignore[arg-type]
     own = [c for c in rule_comments if _within(c.path, view.base)]
@@ -55,10 +56,9 @@ async def critique_case(critic: ReviewModel, view: CaseView, project: object,
         definition=definition,
         ids=ids,
         case=to_json(view.data),
-        comments=to_json([
-            {"code": c.code, "path": c.path[len(view.base):], "message": c.message}
-            for c in own
-        ]),
+        comments=to_json(
+            [{"code": c.code, "path": c.path[len(view.base) :], "message": c.message} for c in own]
+        ),
     )
     result = await critic.ask(rendered.messages, Critique)
     findings = []
@@ -66,13 +66,15 @@ async def critique_case(critic: ReviewModel, view: CaseView, project: object,
         relative = comment.path.strip()
         if relative and not ptr.exists(view.data, relative):
             relative = ""
-        findings.append(Finding(
-            code="critique",
-            severity="warning",
-            path=view.base + relative,
-            message=comment.message.strip(),
-            suggestion=(comment.suggestion or "").strip() or None,
-        ))
+        findings.append(
+            Finding(
+                code="critique",
+                severity="warning",
+                path=view.base + relative,
+                message=comment.message.strip(),
+                suggestion=(comment.suggestion or "").strip() or None,
+            )
+        )
     return findings, result.usage
 
 
@@ -80,8 +82,9 @@ def _within(path: str, base: str) -> bool:
     return not base or path == base or path.startswith(base + "/")
 
 
-async def critique_file(critic: ReviewModel, item: _Loaded, rule_comments: list[Finding]
-                        ) -> tuple[list[Finding], Usage, list[str]]:
+async def critique_file(
+    critic: ReviewModel, item: _Loaded, rule_comments: list[Finding]
+) -> tuple[list[Finding], Usage, list[str]]:
     """Critique every case of a loaded file; failures become notes."""
     findings: list[Finding] = []
     usage = Usage()
@@ -98,5 +101,4 @@ async def critique_file(critic: ReviewModel, item: _Loaded, rule_comments: list[
     return item.doc.locate(findings), usage, notes
 
 
-__all__ = ["MAX_CRITIQUE_COMMENTS", "Critique", "CritiqueComment", "critique_case",
-           "critique_file"]
+__all__ = ["MAX_CRITIQUE_COMMENTS", "Critique", "CritiqueComment", "critique_case", "critique_file"]

@@ -33,8 +33,10 @@ def _overview(project: Project) -> dict[str, Any]:
     if project.mantle is not None:
         return {"skills": sorted(project.mantle.skills)}
     if project.anychat is not None:
-        return {"playbooks": sorted(project.anychat.playbooks),
-                "tools": sorted(project.anychat.tools)}
+        return {
+            "playbooks": sorted(project.anychat.playbooks),
+            "tools": sorted(project.anychat.tools),
+        }
     if project.agent_skills is not None:
         return {"skills": sorted(project.agent_skills.skills)}
     return {}

@@ -47,8 +47,9 @@ class ReviewModel:
         )
 
 
-def review_model(model: str | None, *, start: str | Path | None = None,
-                 no_cache: bool = False) -> ReviewModel | None:
+def review_model(
+    model: str | None, *, start: str | Path | None = None, no_cache: bool = False
+) -> ReviewModel | None:
     """The configured model (`--model`, environment, settings file), or None for rules only.
 
     Raises:

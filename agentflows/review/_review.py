@@ -118,12 +118,20 @@ class Reviewer:
         self._vocab: dict[int, Vocabulary] = {}
         self._suite: dict[tuple[int, str], list[Peer]] = {}
 
-    def load(self, path: Path, *, text: str | None = None, dialect: str | None = None,
-             explicit: bool = True) -> _Loaded | None:
+    def load(
+        self,
+        path: Path,
+        *,
+        text: str | None = None,
+        dialect: str | None = None,
+        explicit: bool = True,
+    ) -> _Loaded | None:
         """Parse one file (or `text` standing for it); None for a searched non-case file."""
         doc = load_document(path, text=text)
-        chosen = get_dialect(dialect) if dialect else (
-            detect_dialect(doc.data, path) if doc.data is not None else None
+        chosen = (
+            get_dialect(dialect)
+            if dialect
+            else (detect_dialect(doc.data, path) if doc.data is not None else None)
         )
         if chosen is None and not explicit:
             return None
@@ -133,8 +141,9 @@ class Reviewer:
         views = case_views(doc.data, chosen.name, project, path) if chosen else []
         return _Loaded(path, doc, chosen, project, views)
 
-    def comments(self, item: _Loaded, *, peers: Sequence[Peer] = (),
-                 order: int = 0) -> list[Finding]:
+    def comments(
+        self, item: _Loaded, *, peers: Sequence[Peer] = (), order: int = 0
+    ) -> list[Finding]:
         """Rule comments for one loaded file, located by line, in file order."""
         env = ReviewEnv(project=item.project, vocab=self.vocabulary(item.project))
         env.peers = [*self.suite_peers(item), *peers]
@@ -145,21 +154,34 @@ class Reviewer:
                 found += rule.check(view, env)
         return sort_findings(item.doc.locate(found))
 
-    def file_review(self, item: _Loaded, *, peers: Sequence[Peer] = (),
-                    order: int = 0) -> FileReview:
+    def file_review(
+        self, item: _Loaded, *, peers: Sequence[Peer] = (), order: int = 0
+    ) -> FileReview:
         if item.dialect is None:
-            problems = item.doc.findings or [Finding(
-                code="schema", line=1, message="cannot tell which dialect this file is",
-                suggestion="pass --dialect mantle|anychat|base44",
-            )]
+            problems = item.doc.findings or [
+                Finding(
+                    code="schema",
+                    line=1,
+                    message="cannot tell which dialect this file is",
+                    suggestion="pass --dialect mantle|anychat|base44",
+                )
+            ]
             return FileReview(str(item.path), None, list(problems), valid=False)
         findings = validate_document(item.doc, item.dialect, item.project)
         valid = not any(f.severity == "error" for f in findings)
         if not item.doc.parsed:
-            return FileReview(str(item.path), item.dialect.name,
-                              [f for f in findings if f.code == "parse"], valid=False)
-        review = FileReview(str(item.path), item.dialect.name,
-                            self.comments(item, peers=peers, order=order), valid=valid)
+            return FileReview(
+                str(item.path),
+                item.dialect.name,
+                [f for f in findings if f.code == "parse"],
+                valid=False,
+            )
+        review = FileReview(
+            str(item.path),
+            item.dialect.name,
+            self.comments(item, peers=peers, order=order),
+            valid=valid,
+        )
         if not valid:
             review.notes.append("the file is not valid; `casegen validate` lists why")
         return review
@@ -195,8 +217,9 @@ def _display(path: Path, project: Project) -> str:
     return project.relpath(path)
 
 
-def load_reviewed(reviewer: Reviewer, paths: Sequence[Path], *,
-                  dialect: str | None = None) -> list[_Loaded]:
+def load_reviewed(
+    reviewer: Reviewer, paths: Sequence[Path], *, dialect: str | None = None
+) -> list[_Loaded]:
     """The case files named or found under `paths` (folders: only files that are cases)."""
     loaded: list[_Loaded] = []
     for file, explicit in iter_candidate_files(paths):
@@ -219,8 +242,13 @@ def review_peers(items: Sequence[_Loaded]) -> tuple[list[Peer], list[int]]:
     return peers, starts
 
 
-async def review_paths(paths: Sequence[Path], *, project: Path | None = None,
-                       dialect: str | None = None, critic: Any = None) -> ReviewReport:
+async def review_paths(
+    paths: Sequence[Path],
+    *,
+    project: Path | None = None,
+    dialect: str | None = None,
+    critic: Any = None,
+) -> ReviewReport:
     """Review files and folders: rules always, plus the model's critique when `critic` is set.
 
     Args:

@@ -57,8 +57,15 @@ class Revision:
         return not any(f.severity == "error" for f in self.findings)
 
 
-async def revise_case(model: ReviewModel, *, data: Any, dialect: Dialect, comment: str,
-                      project: Project | None, path: Path | None = None) -> Revision:
+async def revise_case(
+    model: ReviewModel,
+    *,
+    data: Any,
+    dialect: Dialect,
+    comment: str,
+    project: Project | None,
+    path: Path | None = None,
+) -> Revision:
     """Revise `data` (one case document) as `comment` asks.
 
     Raises:
@@ -87,13 +94,21 @@ async def revise_case(model: ReviewModel, *, data: Any, dialect: Dialect, commen
         try:
             result = await model.ask(rendered.messages, dialect.model)
         except LLMError as exc:
-            raise ReviseError(f"the model did not revise the case: {exc}",
-                              usage=usage + exc.usage) from exc
+            raise ReviseError(
+                f"the model did not revise the case: {exc}", usage=usage + exc.usage
+            ) from exc
         usage = usage + result.usage
         if attempt:
-            repairs.append({"code": "model", "path": "", "before": None, "after": None,
-                            "reason": f"{model.name} revised again for: {fixing}",
-                            "by": "model"})
+            repairs.append(
+                {
+                    "code": "model",
+                    "path": "",
+                    "before": None,
+                    "after": None,
+                    "reason": f"{model.name} revised again for: {fixing}",
+                    "by": "model",
+                }
+            )
         outcome = repair_data(dump_case(dialect.name, result.value), dialect, project)
         repairs += [a.to_json() | {"by": "rules"} for a in outcome.actions]
         errors = [f for f in outcome.findings if f.severity == "error"]
@@ -106,20 +121,33 @@ async def revise_case(model: ReviewModel, *, data: Any, dialect: Dialect, commen
 
 
 def _finding(finding: Finding) -> dict[str, Any]:
-    out = {"code": finding.code, "path": finding.path, "message": finding.message,
-           "value": finding.value, "suggestion": finding.suggestion}
+    out = {
+        "code": finding.code,
+        "path": finding.path,
+        "message": finding.message,
+        "value": finding.value,
+        "suggestion": finding.suggestion,
+    }
     return {k: v for k, v in out.items() if v is not None}
 
 
 def unified_diff(before: str, after: str, path: str) -> str:
     """The change as a unified diff ("" when there is none)."""
-    return "".join(difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=path,
-        tofile=f"{path} (revised)",
-    ))
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            fromfile=path,
+            tofile=f"{path} (revised)",
+        )
+    )
 
 
-__all__ = ["MAX_MODEL_REPAIR_ROUNDS", "NO_MODEL_MESSAGE", "ReviseError", "Revision",
-           "revise_case", "unified_diff"]
+__all__ = [
+    "MAX_MODEL_REPAIR_ROUNDS",
+    "NO_MODEL_MESSAGE",
+    "ReviseError",
+    "Revision",
+    "revise_case",
+    "unified_diff",
+]

@@ -18,8 +18,9 @@ from evalcore.lint import as_dict, as_list
 from ._records import manifest_entry
 
 
-def case_source(project: Project | None, dialect: str, data: Any,
-                path: Path | None = None) -> str | None:
+def case_source(
+    project: Project | None, dialect: str, data: Any, path: Path | None = None
+) -> str | None:
     """The id of the skill / playbook / agent skill `data` tests, when one can be told."""
     if project is None:
         return None
@@ -77,8 +78,12 @@ def _named(project: Project, dialect: str, data: dict[str, Any]) -> list[str]:
         candidates += as_list(data.get("tags"))
         return [c for c in candidates if isinstance(c, str)]
     units = as_list(data.get("prompts")) or [data]
-    return [s for unit in units for s in as_list(as_dict(unit).get("expectedSkills"))
-            if isinstance(s, str)]
+    return [
+        s
+        for unit in units
+        for s in as_list(as_dict(unit).get("expectedSkills"))
+        if isinstance(s, str)
+    ]
 
 
 def mantle_assertions(items: Any) -> list[dict[str, Any]]:

@@ -74,8 +74,9 @@ class ReviewEnv:
     """This case's position among the reviewed cases."""
 
 
-def case_views(data: Any, dialect: str, project: Project | None,
-               path: Path | None = None) -> list[CaseView]:
+def case_views(
+    data: Any, dialect: str, project: Project | None, path: Path | None = None
+) -> list[CaseView]:
     """The cases of one parsed document (tolerates any shape; unknown shapes give none)."""
     if not isinstance(data, dict):
         return []
@@ -154,10 +155,17 @@ def _anychat(data: dict[str, Any]) -> CaseView:
 
 
 _TYPE_TAGS = {
-    "happy_path": "happy_path", "happy-path": "happy_path", "sad-path": "sad_path",
-    "sad_path": "sad_path", "edge-case": "edge_case", "edge_case": "edge_case",
-    "escalation": "escalation", "out-of-scope": "out_of_scope", "out_of_scope": "out_of_scope",
-    "adversarial": "adversarial", "ambiguity": "ambiguity",
+    "happy_path": "happy_path",
+    "happy-path": "happy_path",
+    "sad-path": "sad_path",
+    "sad_path": "sad_path",
+    "edge-case": "edge_case",
+    "edge_case": "edge_case",
+    "escalation": "escalation",
+    "out-of-scope": "out_of_scope",
+    "out_of_scope": "out_of_scope",
+    "adversarial": "adversarial",
+    "ambiguity": "ambiguity",
 }
 
 

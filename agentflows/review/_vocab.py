@@ -19,7 +19,14 @@ IdKind = Literal["response", "memory", "tool", "skill", "block", "playbook", "ou
 
 #: When two kinds share a name, the first kind in this order wins.
 _KIND_ORDER: tuple[IdKind, ...] = (
-    "response", "memory", "tool", "skill", "block", "playbook", "outcome", "field",
+    "response",
+    "memory",
+    "tool",
+    "skill",
+    "block",
+    "playbook",
+    "outcome",
+    "field",
 )
 #: The noun that makes a plain-word id recognisable in prose.
 _NOUNS: dict[IdKind, str] = {

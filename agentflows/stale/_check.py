@@ -47,8 +47,9 @@ def find_manifest(start: Path) -> Path:
     )
 
 
-def check_manifest(manifest_file: Path, *, project: Path | None = None,
-                   cwd: Path | None = None) -> StatusReport:
+def check_manifest(
+    manifest_file: Path, *, project: Path | None = None, cwd: Path | None = None
+) -> StatusReport:
     """The status of every case in the manifest (only `project`'s cases when given)."""
     cwd = (cwd or Path.cwd()).resolve()
     manifest = _load(manifest_file)
@@ -66,9 +67,10 @@ def check_manifest(manifest_file: Path, *, project: Path | None = None,
     return StatusReport(
         manifest=_shown(manifest_file.resolve(), cwd),
         cases=cases,
-        hints=hints_for(cases, {
-            _shown(root, cwd): p.kind for root, p in projects.items() if isinstance(p, Project)
-        }),
+        hints=hints_for(
+            cases,
+            {_shown(root, cwd): p.kind for root, p in projects.items() if isinstance(p, Project)},
+        ),
     )
 
 
@@ -94,8 +96,9 @@ def _load_project(root: Path) -> Project | str:
         return exc.message
 
 
-def _check_case(file: Path, key: str, entry: ManifestEntry, root: Path,
-                project: Project | str, cwd: Path) -> CaseState:
+def _check_case(
+    file: Path, key: str, entry: ManifestEntry, root: Path, project: Project | str, cwd: Path
+) -> CaseState:
     state = CaseState(
         path=_shown(file, cwd),
         key=key,

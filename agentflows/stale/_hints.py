@@ -47,6 +47,4 @@ def _comment(case: CaseState) -> str:
         return "replace ids the project no longer defines: " + ", ".join(
             str(u.value) for u in case.unknown_ids
         )
-    return "update for the changed definitions: " + ", ".join(
-        c.path for c in case.changed_sources
-    )
+    return "update for the changed definitions: " + ", ".join(c.path for c in case.changed_sources)

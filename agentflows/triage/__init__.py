@@ -33,17 +33,26 @@ if TYPE_CHECKING:
 CONCURRENCY = 4
 
 
-def triage_results(results_dir: str | Path, *, project: str | Path | None = None,
-                   model: str | None = None, no_cache: bool = False) -> dict[str, Any]:
+def triage_results(
+    results_dir: str | Path,
+    *,
+    project: str | Path | None = None,
+    model: str | None = None,
+    no_cache: bool = False,
+) -> dict[str, Any]:
     """Triage every failed run below `results_dir` (sync wrapper of `triage_results_async`)."""
     return asyncio.run(
         triage_results_async(results_dir, project=project, model=model, no_cache=no_cache)
     )
 
 
-async def triage_results_async(results_dir: str | Path, *, project: str | Path | None = None,
-                               model: str | None = None,
-                               no_cache: bool = False) -> dict[str, Any]:
+async def triage_results_async(
+    results_dir: str | Path,
+    *,
+    project: str | Path | None = None,
+    model: str | None = None,
+    no_cache: bool = False,
+) -> dict[str, Any]:
     """The triage report of a results folder.
 
     Raises:
@@ -66,20 +75,25 @@ async def triage_results_async(results_dir: str | Path, *, project: str | Path |
     config, method = _model(model, loader, root, warnings)
     if config is not None:
         diagnosed = await _refine_all(diagnosed, config, no_cache, warnings)
-    failures = [_failure(r, d, method if used else "rules")
-                for r, _, d, used in _with_flags(diagnosed, config)]
+    failures = [
+        _failure(r, d, method if used else "rules")
+        for r, _, d, used in _with_flags(diagnosed, config)
+    ]
     counts = Counter(f["bucket"] for f in failures)
     return {
         "results_dir": str(root),
         "failures": failures,
         "summary": {bucket: counts.get(bucket, 0) for bucket in BUCKETS},
-        "runs": {"total": len(records), "passed": sum(r.passed for r in records),
-                 "failed": len(failures),
-                 "errored": sum(_harness_error(r) for r in records)},
+        "runs": {
+            "total": len(records),
+            "passed": sum(r.passed for r in records),
+            "failed": len(failures),
+            "errored": sum(_harness_error(r) for r in records),
+        },
         "errored": [
-            {"case": r.case, "slug": r.slug, "run": r.run, "error": r.error,
-             "file": str(r.file)}
-            for r in records if _harness_error(r)
+            {"case": r.case, "slug": r.slug, "run": r.run, "error": r.error, "file": str(r.file)}
+            for r in records
+            if _harness_error(r)
         ],
         "warnings": warnings,
     }
@@ -96,8 +110,9 @@ def _rules(record: RunRecord, loader: CaseLoader) -> tuple[Facts, Diagnosis, boo
     return facts, diagnose(facts), False
 
 
-def _model(model: str | None, loader: CaseLoader, root: Path,
-           warnings: list[str]) -> tuple[ModelConfig | None, str]:
+def _model(
+    model: str | None, loader: CaseLoader, root: Path, warnings: list[str]
+) -> tuple[ModelConfig | None, str]:
     if model == "offline":
         return None, "rules"
     try:
@@ -115,22 +130,30 @@ def _model(model: str | None, loader: CaseLoader, root: Path,
     return config, f"rules+llm:{config.model}"
 
 
-async def _refine_all(diagnosed: list[tuple[RunRecord, Facts, Diagnosis, bool]],
-                      config: ModelConfig, no_cache: bool,
-                      warnings: list[str]) -> list[tuple[RunRecord, Facts, Diagnosis, bool]]:
+async def _refine_all(
+    diagnosed: list[tuple[RunRecord, Facts, Diagnosis, bool]],
+    config: ModelConfig,
+    no_cache: bool,
+    warnings: list[str],
+) -> list[tuple[RunRecord, Facts, Diagnosis, bool]]:
     from evalcore.llm import LLMError
 
     from ._llm import refine
 
     gate = asyncio.Semaphore(CONCURRENCY)
 
-    async def one(item: tuple[RunRecord, Facts, Diagnosis, bool]
-                  ) -> tuple[RunRecord, Facts, Diagnosis, bool]:
+    async def one(
+        item: tuple[RunRecord, Facts, Diagnosis, bool],
+    ) -> tuple[RunRecord, Facts, Diagnosis, bool]:
         record, facts, diagnosis, _ = item
         async with gate:
             try:
-                return record, facts, await refine(facts, diagnosis, config,
-                                                   no_cache=no_cache), True
+                return (
+                    record,
+                    facts,
+                    await refine(facts, diagnosis, config, no_cache=no_cache),
+                    True,
+                )
             except (LLMError, UserError) as exc:
                 warnings.append(f"{record.slug} run {record.run}: model review failed: {exc}")
                 return item
@@ -138,8 +161,9 @@ async def _refine_all(diagnosed: list[tuple[RunRecord, Facts, Diagnosis, bool]],
     return list(await asyncio.gather(*(one(item) for item in diagnosed)))
 
 
-def _with_flags(diagnosed: list[tuple[RunRecord, Facts, Diagnosis, bool]],
-                config: ModelConfig | None) -> list[tuple[RunRecord, Facts, Diagnosis, bool]]:
+def _with_flags(
+    diagnosed: list[tuple[RunRecord, Facts, Diagnosis, bool]], config: ModelConfig | None
+) -> list[tuple[RunRecord, Facts, Diagnosis, bool]]:
     return [(r, f, d, used and config is not None) for r, f, d, used in diagnosed]
 
 

@@ -109,7 +109,6 @@ class CaseContext:
             found += sorted(prefixes, key=len, reverse=True)[:1]
         return list(dict.fromkeys(found))
 
-
     def _expected_playbooks(self) -> list[str]:
         """Anychat: `activePlaybookAtEnd`; without it, the playbooks that alone can call a
         tool the case expects to be called (a tool shared by several says nothing)."""
@@ -170,8 +169,7 @@ class CaseLoader:
             project = self._project_at(path.parent) or project
         doc = load_document(path)
         dialect = detect_dialect(doc.data, path) if doc.data is not None else None
-        context = CaseContext(path=path, dialect=dialect.name if dialect else None,
-                              project=project)
+        context = CaseContext(path=path, dialect=dialect.name if dialect else None, project=project)
         data = doc.data if isinstance(doc.data, Mapping) else {}
         if context.dialect == "mantle" and isinstance(data.get("scenario"), Mapping):
             context.scenario = data["scenario"]

@@ -55,8 +55,11 @@ def subjects_of(kind: str, spec: Any) -> list[Subject]:
         return out
     if kind == "tools_within_one_turn" and isinstance(spec, Mapping):
         calls = spec.get("calls") if isinstance(spec.get("calls"), list) else []
-        return [s for call in calls for s in subjects_of("tool_executed",
-                                                         _unwrap(call, "tool_executed"))]
+        return [
+            s
+            for call in calls
+            for s in subjects_of("tool_executed", _unwrap(call, "tool_executed"))
+        ]
     if kind.startswith("skill_") and isinstance(spec, Mapping):
         return [Subject("skill", str(spec.get("skill_id")), str(spec.get("skill_id")))]
     if kind.startswith("ordered_block_") and isinstance(spec, Mapping):
@@ -122,8 +125,12 @@ def steps_for(project: Project | None, subject: Subject) -> list[tuple[Skill, st
         return []
     out = []
     for skill in mantle.skills.values():
-        if subject.skill and subject.kind in ("tool", "memory") and subject.skill != skill.id \
-                and subject.skill != "project":
+        if (
+            subject.skill
+            and subject.kind in ("tool", "memory")
+            and subject.skill != skill.id
+            and subject.skill != "project"
+        ):
             continue
         for block in skill.blocks.values():
             for position, step in enumerate(block.steps):
@@ -147,8 +154,9 @@ def _step_does(skill: Skill, step: Step, subject: Subject) -> bool:
     return False
 
 
-def gating_keys(project: Project | None, subject: Subject,
-                prefer: Sequence[str] = ()) -> dict[str, str]:
+def gating_keys(
+    project: Project | None, subject: Subject, prefer: Sequence[str] = ()
+) -> dict[str, str]:
     """Memory keys whose value, when already set, makes the agent skip the subject.
 
     Returns `{key: why}`; `why` quotes the definition that says so, from the skills in
@@ -169,8 +177,10 @@ def gating_keys(project: Project | None, subject: Subject,
     if mantle is None or subject.kind != "tool":
         return gates
     token = f"@tool.{subject.name}"
-    skills = sorted(mantle.skills.values(),
-                    key=lambda sk: prefer.index(sk.id) if sk.id in prefer else len(prefer))
+    skills = sorted(
+        mantle.skills.values(),
+        key=lambda sk: prefer.index(sk.id) if sk.id in prefer else len(prefer),
+    )
     for skill in skills:
         for sentence in _SENTENCE.split(skill.body):
             at = sentence.find(token)

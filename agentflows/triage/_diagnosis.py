@@ -77,9 +77,12 @@ def defined_at(facts: Facts, subject: Subject) -> str:
 
 def checks_about(facts: Facts, kind: str, name: str) -> list[FailedCheck]:
     """Failed checks about a subject (by spec, or a tool named in the engine's detail)."""
-    return [c for c in facts.checks
-            if any(s.kind == kind and s.name == name for s in c.subjects)
-            or (kind == "tool" and re.search(rf"\b{re.escape(name)}\b", c.result.detail))]
+    return [
+        c
+        for c in facts.checks
+        if any(s.kind == kind and s.name == name for s in c.subjects)
+        or (kind == "tool" and re.search(rf"\b{re.escape(name)}\b", c.result.detail))
+    ]
 
 
 __all__ = [

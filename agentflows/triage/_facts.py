@@ -33,8 +33,12 @@ _STEP_OF = re.compile(r"expected step (\d+) of \d+")
 _JUDGE_TURN = re.compile(r"\[T(\d+)\]")
 _WORD_TURN = re.compile(r"\bturns? (\d+)\b", re.I)
 _AGENT_SIDE = {"bot", "memory_set", "memory_cleared", *TOOL_EVENTS} | {
-    "skill_activated", "skill_completed", "skill_cancelled", "skill_interrupted",
-    "ordered_block_entered", "ordered_block_completed",
+    "skill_activated",
+    "skill_completed",
+    "skill_cancelled",
+    "skill_interrupted",
+    "ordered_block_entered",
+    "ordered_block_completed",
 }
 
 
@@ -81,13 +85,19 @@ class Facts:
         if subject.kind == "skill":
             return [e for e in self.events if e.type in ACTIVATIONS and e.subject == subject.name]
         if subject.kind == "block":
-            return [e for e in self.events
-                    if e.type.startswith("ordered_block_") and e.subject == subject.name]
+            return [
+                e
+                for e in self.events
+                if e.type.startswith("ordered_block_") and e.subject == subject.name
+            ]
         return []
 
     def skill_turns(self, skill: str) -> list[int]:
-        return [e.turn for e in self.events if e.skill == skill or (
-            e.type in ACTIVATIONS and e.subject == skill)]
+        return [
+            e.turn
+            for e in self.events
+            if e.skill == skill or (e.type in ACTIVATIONS and e.subject == skill)
+        ]
 
 
 def gather(record: RunRecord, case: CaseContext) -> Facts:
@@ -130,8 +140,9 @@ def criterion_turn(reason: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def _check_turn(facts: Facts, check: CheckResult,
-                subjects: Sequence[Subject]) -> tuple[int | None, str]:
+def _check_turn(
+    facts: Facts, check: CheckResult, subjects: Sequence[Subject]
+) -> tuple[int | None, str]:
     detail = check.detail
     if match := _HAPPENED.search(detail):
         return int(match.group(1)), "happened"

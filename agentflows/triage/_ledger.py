@@ -198,8 +198,9 @@ def _str(value: Any) -> str | None:
 
 def _short(value: Any, limit: int = 120) -> str:
     if isinstance(value, Mapping):
-        text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False, default=str)}"
-                         for k, v in value.items())
+        text = ", ".join(
+            f"{k}={json.dumps(v, ensure_ascii=False, default=str)}" for k, v in value.items()
+        )
     elif value is None:
         text = ""
     else:

@@ -38,19 +38,41 @@ class TriageAnswer(BaseModel):
 def render(facts: Facts, diagnosis: Diagnosis) -> list[tuple[str, str]]:
     record, case = facts.record, facts.case
     case_text = json.dumps(
-        {"name": record.case, "slug": record.slug, "path": str(case.path or ""),
-         "scenario": case.scenario or None, "checks": case.checks or None},
-        indent=2, ensure_ascii=False, default=str,
+        {
+            "name": record.case,
+            "slug": record.slug,
+            "path": str(case.path or ""),
+            "scenario": case.scenario or None,
+            "checks": case.checks or None,
+        },
+        indent=2,
+        ensure_ascii=False,
+        default=str,
     )
-    failed = "\n".join(e.text for e in [*diagnosis.evidence, *diagnosis.notes]
-                       if e.kind in ("assertion", "criterion")) or "(no failed check recorded)"
+    failed = (
+        "\n".join(
+            e.text
+            for e in [*diagnosis.evidence, *diagnosis.notes]
+            if e.kind in ("assertion", "criterion")
+        )
+        or "(no failed check recorded)"
+    )
     transcript = "\n".join(f"[T{ln.turn}] {ln.role}: {ln.text}" for ln in record.transcript)
-    ledger = "\n".join(f"{e.where()} {e.describe()}" for e in record.events
-                       if e.type not in ("action", "slot", "session_started"))
+    ledger = "\n".join(
+        f"{e.where()} {e.describe()}"
+        for e in record.events
+        if e.type not in ("action", "slot", "session_started")
+    )
     rules = json.dumps(
-        {"bucket": diagnosis.bucket, "turn": diagnosis.turn, "rule": diagnosis.rule,
-         "evidence": [e.text for e in diagnosis.evidence], "fix": diagnosis.fix},
-        indent=2, ensure_ascii=False,
+        {
+            "bucket": diagnosis.bucket,
+            "turn": diagnosis.turn,
+            "rule": diagnosis.rule,
+            "evidence": [e.text for e in diagnosis.evidence],
+            "fix": diagnosis.fix,
+        },
+        indent=2,
+        ensure_ascii=False,
     )
     return render_prompt(
         PROMPT,
@@ -72,10 +94,12 @@ def _definitions(facts: Facts) -> str:
     for skill_id in facts.expected_skills[:2]:
         skill = mantle.skills.get(skill_id)
         if skill is not None:
-            parts.append(f"## {skill.path}/skill.md\ndescription: {skill.description}\n\n"
-                         f"{skill.body}")
-    routing = "\n".join(f"- {s.id}: {' '.join((s.description or '').split())}"
-                        for s in mantle.skills.values())
+            parts.append(
+                f"## {skill.path}/skill.md\ndescription: {skill.description}\n\n{skill.body}"
+            )
+    routing = "\n".join(
+        f"- {s.id}: {' '.join((s.description or '').split())}" for s in mantle.skills.values()
+    )
     return "\n\n".join([*parts, "## every skill's description\n" + routing])
 
 
@@ -83,14 +107,19 @@ def _cut(text: str) -> str:
     return text if len(text) <= _LIMIT else text[:_LIMIT] + "\n… (cut)"
 
 
-async def refine(facts: Facts, diagnosis: Diagnosis, config: ModelConfig,
-                 *, no_cache: bool = False) -> Diagnosis:
+async def refine(
+    facts: Facts, diagnosis: Diagnosis, config: ModelConfig, *, no_cache: bool = False
+) -> Diagnosis:
     """The diagnosis after the model's review (raises `evalcore.llm.LLMError` on failure)."""
     from evalcore.llm import make_chat_model, structured_call
 
     result = await structured_call(
-        make_chat_model(config), render(facts, diagnosis), TriageAnswer, config=config,
-        cache=ResponseCache(config.cache_dir), no_cache=no_cache,
+        make_chat_model(config),
+        render(facts, diagnosis),
+        TriageAnswer,
+        config=config,
+        cache=ResponseCache(config.cache_dir),
+        no_cache=no_cache,
     )
     return merge(diagnosis, result.value, facts.record.last_turn)
 
@@ -106,13 +135,27 @@ def merge(diagnosis: Diagnosis, answer: TriageAnswer, last_turn: int) -> Diagnos
     trusted = answer.confidence >= MIN_CONFIDENCE
     if locked or not trusted:
         fix = answer.fix if locked and trusted and answer.bucket == "Tool" else diagnosis.fix
-        return Diagnosis(diagnosis.bucket, diagnosis.turn, diagnosis.rule,
-                         [*diagnosis.evidence, note], fix, diagnosis.notes)
-    turn = answer.turn if answer.turn is not None and answer.turn <= max(last_turn, 0) else (
-        diagnosis.turn
+        return Diagnosis(
+            diagnosis.bucket,
+            diagnosis.turn,
+            diagnosis.rule,
+            [*diagnosis.evidence, note],
+            fix,
+            diagnosis.notes,
+        )
+    turn = (
+        answer.turn
+        if answer.turn is not None and answer.turn <= max(last_turn, 0)
+        else (diagnosis.turn)
     )
-    return Diagnosis(answer.bucket, turn, diagnosis.rule, [note, *diagnosis.evidence],
-                     answer.fix, diagnosis.notes)
+    return Diagnosis(
+        answer.bucket,
+        turn,
+        diagnosis.rule,
+        [note, *diagnosis.evidence],
+        answer.fix,
+        diagnosis.notes,
+    )
 
 
 __all__ = ["MIN_CONFIDENCE", "PROMPT", "TriageAnswer", "merge", "refine", "render"]

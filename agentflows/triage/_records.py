@@ -146,8 +146,13 @@ def load_run(path: Path) -> RunRecord:
     return RunRecord(
         file=path,
         slug=str(raw.get("scenario_slug") or raw.get("slug") or path.parent.name),
-        case=str(raw.get("scenario_name") or raw.get("case") or raw.get("name")
-                 or raw.get("scenario_slug") or path.parent.name),
+        case=str(
+            raw.get("scenario_name")
+            or raw.get("case")
+            or raw.get("name")
+            or raw.get("scenario_slug")
+            or path.parent.name
+        ),
         run=_int(raw.get("run_index"), raw.get("run"), default=_run_number(path)),
         raw=raw,
         events=events,
@@ -160,8 +165,13 @@ def load_run(path: Path) -> RunRecord:
     )
 
 
-def _passed(raw: Mapping[str, Any], assertions: Sequence[CheckResult],
-            criteria: Sequence[CriterionResult], errored: bool, status: str) -> bool:
+def _passed(
+    raw: Mapping[str, Any],
+    assertions: Sequence[CheckResult],
+    criteria: Sequence[CriterionResult],
+    errored: bool,
+    status: str,
+) -> bool:
     if errored:
         return False
     for key in ("eval_passed", "passed"):
@@ -184,13 +194,15 @@ def _assertions(items: Any) -> list[CheckResult]:
     for position, item in enumerate(items):
         if not isinstance(item, Mapping):
             continue
-        out.append(CheckResult(
-            index=_int(item.get("index"), default=position),
-            type=str(item.get("type") or item.get("label") or "assertion"),
-            passed=item.get("passed") is True,
-            detail=str(item.get("detail") or item.get("reason") or ""),
-            spec=item.get("assertion", item.get("spec")),
-        ))
+        out.append(
+            CheckResult(
+                index=_int(item.get("index"), default=position),
+                type=str(item.get("type") or item.get("label") or "assertion"),
+                passed=item.get("passed") is True,
+                detail=str(item.get("detail") or item.get("reason") or ""),
+                spec=item.get("assertion", item.get("spec")),
+            )
+        )
     return out
 
 
@@ -206,14 +218,18 @@ def _criteria(items: Any) -> list[CriterionResult]:
         verdict = item.get("verdict")
         if not isinstance(verdict, str):
             verdict = "pass" if item.get("passed") is True else "fail"
-        out.append(CriterionResult(
-            index=_int(item.get("index"), item.get("criterion_index"), default=position),
-            text=str(item.get("criterion") or item.get("text") or item.get("criterion_text")
-                     or ""),
-            verdict=verdict.lower(),
-            reason=str(item.get("reason") or item.get("rationale") or item.get("reasoning")
-                       or ""),
-        ))
+        out.append(
+            CriterionResult(
+                index=_int(item.get("index"), item.get("criterion_index"), default=position),
+                text=str(
+                    item.get("criterion") or item.get("text") or item.get("criterion_text") or ""
+                ),
+                verdict=verdict.lower(),
+                reason=str(
+                    item.get("reason") or item.get("rationale") or item.get("reasoning") or ""
+                ),
+            )
+        )
     return out
 
 

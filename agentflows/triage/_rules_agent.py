@@ -38,12 +38,18 @@ def tool_error(facts: Facts) -> Diagnosis | None:
     tool = first.subject or "?"
     evidence = [event_item(e) for e in errors]
     evidence += [check_item(c) for c in checks_about(facts, "tool", tool)]
-    evidence += [criterion_item(facts, n) for n, c in enumerate(facts.criteria)
-                 if tool in c.result.reason or "error" in c.result.reason.lower()]
+    evidence += [
+        criterion_item(facts, n)
+        for n, c in enumerate(facts.criteria)
+        if tool in c.result.reason or "error" in c.result.reason.lower()
+    ]
     message = first.raw.get("error_message") or "an error"
     args = first.raw.get("arguments", first.raw.get("args")) or {}
     return Diagnosis(
-        "Tool", first.turn, "tool-error", evidence,
+        "Tool",
+        first.turn,
+        "tool-error",
+        evidence,
         f"Fix the tool `{tool}`{defined_at(facts, Subject('tool', tool))}: at turn {first.turn} it "
         f"failed with {message!r} for arguments {args}. Make it (or its backend) handle this "
         "input; if the failure is legitimate, let the skill handle it (on_failure response, "
@@ -65,9 +71,13 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
         if others:
             wrong = others[0]
             return Diagnosis(
-                "Skill", wrong.turn, "wrong-skill",
-                [event_item(wrong),
-                 Evidence("event", f"expected skill {primary} never activated", None)],
+                "Skill",
+                wrong.turn,
+                "wrong-skill",
+                [
+                    event_item(wrong),
+                    Evidence("event", f"expected skill {primary} never activated", None),
+                ],
                 f"Routing: the request at turn {wrong.turn}{said(facts, wrong.turn)} went to "
                 f"`{wrong.subject}` instead of `{primary}`. Make the description in {desc} "
                 f"cover requests worded like this one, and narrow the description in "
@@ -77,11 +87,17 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
         # Only a runtime that reports every activation (Mantle's skill events) proves that
         # no skill ran; an Anychat playbook entered by an outreach has no switch event.
         reports_skills = facts.case.dialect == "mantle" or any(
-            e.type.startswith(("skill_", "ordered_block_")) for e in facts.events)
-        if not activations and reports_skills and any(
-                ln.role == "user" for ln in facts.record.transcript):
+            e.type.startswith(("skill_", "ordered_block_")) for e in facts.events
+        )
+        if (
+            not activations
+            and reports_skills
+            and any(ln.role == "user" for ln in facts.record.transcript)
+        ):
             return Diagnosis(
-                "Skill", first_user, "no-skill",
+                "Skill",
+                first_user,
+                "no-skill",
                 [Evidence("event", f"no skill activated; expected {primary}", None)],
                 f"No skill took the request at turn {first_user}{said(facts, first_user)}. "
                 f"Add wording like it to the description in {desc}; retrain and re-run.",
@@ -92,23 +108,31 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
     if earlier:
         wrong = earlier[0]
         return Diagnosis(
-            "Skill", wrong.turn, "late-skill",
+            "Skill",
+            wrong.turn,
+            "late-skill",
             [event_item(wrong), event_item(start)],
             f"Routing: the request at turn {wrong.turn}{said(facts, wrong.turn)} went to "
             f"`{wrong.subject}` first; `{primary}` only started at turn {start.turn}. Make "
             f"the description in {desc} cover this wording and narrow the description in "
             f"{facts.case.definition_of(wrong.subject or '')}; retrain and re-run.",
         )
-    about_primary = any(s.skill == primary or s.name == primary
-                        for c in facts.checks for s in c.subjects)
+    about_primary = any(
+        s.skill == primary or s.name == primary for c in facts.checks for s in c.subjects
+    )
     for other in (e for e in others if e.index > start.index):
         if skill_linked(facts.case.project, primary, other.subject or ""):
             continue
-        ended = [e for e in facts.events if e.subject == primary and e.index > other.index
-                 and e.type == "skill_completed"]
+        ended = [
+            e
+            for e in facts.events
+            if e.subject == primary and e.index > other.index and e.type == "skill_completed"
+        ]
         if about_primary and not ended:
             return Diagnosis(
-                "Skill", other.turn, "skill-hijacked",
+                "Skill",
+                other.turn,
+                "skill-hijacked",
                 [event_item(start), event_item(other)],
                 f"Routing: at turn {other.turn}{said(facts, other.turn)} `{other.subject}` "
                 f"took over from `{primary}`, which never finished. Narrow the description in "
@@ -126,7 +150,9 @@ def tool_reports_error(facts: Facts) -> Diagnosis | None:
         if not related:
             continue
         return Diagnosis(
-            "Tool", ev.turn, "tool-reports-error",
+            "Tool",
+            ev.turn,
+            "tool-reports-error",
             [event_item(ev), *(check_item(c) for c in related)],
             f"`{ev.subject}`{defined_at(facts, Subject('tool', ev.subject))} returned an error "
             f"result at turn {ev.turn}. Check that the arguments the agent passed are valid "
@@ -152,28 +178,44 @@ def asked_twice(facts: Facts) -> list[tuple[Evidence, str]]:
             continue
         second = next(e for e in asks if e.turn == turns[1])
         collects = [
-            (f"{skill.id}.{step.target}" if "." not in str(step.target) else str(step.target),
-             f"step {step.id} of {skill.id}/{block}")
+            (
+                f"{skill.id}.{step.target}" if "." not in str(step.target) else str(step.target),
+                f"step {step.id} of {skill.id}/{block}",
+            )
             for skill, block, _, step in steps_for(facts.case.project, Subject("utter", name))
             if step.kind == "collect"
         ]
         keys = {key: step for key, step in collects}
-        known = [e for e in facts.events
-                 if e.type == "memory_set" and e.subject in keys and e.index < second.index]
+        known = [
+            e
+            for e in facts.events
+            if e.type == "memory_set" and e.subject in keys and e.index < second.index
+        ]
         if known:
             key = known[0].subject or ""
-            out.append((
-                Evidence("event", f"[T{second.turn}] asked again ({name}) although {key} "
-                         f"was set at [T{known[0].turn}]", second.turn),
-                f"say that an answer already in @memory.{key} is not asked for again "
-                f"({keys[key]} asked at turn {turns[0]} and again at turn {second.turn})",
-            ))
+            out.append(
+                (
+                    Evidence(
+                        "event",
+                        f"[T{second.turn}] asked again ({name}) although {key} "
+                        f"was set at [T{known[0].turn}]",
+                        second.turn,
+                    ),
+                    f"say that an answer already in @memory.{key} is not asked for again "
+                    f"({keys[key]} asked at turn {turns[0]} and again at turn {second.turn})",
+                )
+            )
         elif complained and not keys:
-            out.append((
-                Evidence("event", f"[T{second.turn}] asked again ({name}), first asked at "
-                         f"[T{turns[0]}]", second.turn),
-                f"say that {name} is asked once and the answer kept",
-            ))
+            out.append(
+                (
+                    Evidence(
+                        "event",
+                        f"[T{second.turn}] asked again ({name}), first asked at [T{turns[0]}]",
+                        second.turn,
+                    ),
+                    f"say that {name} is asked once and the answer kept",
+                )
+            )
     return out
 
 
@@ -186,25 +228,47 @@ def instruction(facts: Facts) -> Diagnosis:
     for check in facts.checks:
         items.append((check.turn, check_item(check), _check_fix(facts, check)))
     for n, crit in enumerate(facts.criteria):
-        items.append((crit.turn, criterion_item(facts, n),
-                      f"make the instructions for this situation explicit so that "
-                      f"“{crit.result.text}” holds"))
-    linked = [e for e in facts.activations() if skill and e.subject != skill
-              and skill_linked(facts.case.project, skill, e.subject or "")]
+        items.append(
+            (
+                crit.turn,
+                criterion_item(facts, n),
+                f"make the instructions for this situation explicit so that "
+                f"“{crit.result.text}” holds",
+            )
+        )
+    linked = [
+        e
+        for e in facts.activations()
+        if skill and e.subject != skill and skill_linked(facts.case.project, skill, e.subject or "")
+    ]
     for ev in linked[:1]:
-        items.append((ev.turn, Evidence("event", f"{ev.where()} {skill} handed over to "
-                                        f"{ev.subject} as its skill.md allows", ev.turn),
-                      f"check when {where} tells the agent to hand over to {ev.subject}"))
+        items.append(
+            (
+                ev.turn,
+                Evidence(
+                    "event",
+                    f"{ev.where()} {skill} handed over to {ev.subject} as its skill.md allows",
+                    ev.turn,
+                ),
+                f"check when {where} tells the agent to hand over to {ev.subject}",
+            )
+        )
     if not items:
         return Diagnosis(
-            "Instruction", facts.record.last_turn or None, "failed-without-detail", [],
+            "Instruction",
+            facts.record.last_turn or None,
+            "failed-without-detail",
+            [],
             "The run failed but records no failed check; re-run it and read run_N.txt.",
         )
     known = [i for i in items if i[0] is not None]
     turn, first, action = min(known, key=lambda i: i[0]) if known else items[0]
     evidence = [first] + [e for _, e, _ in items if e is not first]
     return Diagnosis(
-        "Instruction", turn, "instruction", evidence,
+        "Instruction",
+        turn,
+        "instruction",
+        evidence,
         f"The right skill ran but went wrong at turn {turn}. In {where}, {action}; "
         "retrain and re-run.",
     )
@@ -227,8 +291,10 @@ def _check_fix(facts: Facts, check: FailedCheck) -> str:
     if kind == "sequencing":
         return f"make the order explicit: {name} comes at this point{quoted}, after the step before"
     if check.how == "closest" and subject is not None and subject.kind == "memory":
-        return (f"make {name} record what the user said{quoted} (its memory description and the "
-                "collect step's description list the allowed values)")
+        return (
+            f"make {name} record what the user said{quoted} (its memory description and the "
+            "collect step's description list the allowed values)"
+        )
     if check.how == "closest":
         return f"say which value {name} must get here{quoted} and where it comes from"
     if kind == "bot_uttered":

@@ -21,30 +21,42 @@ _OUT_OF_ROLE = re.compile(
 def case_contradicts_definitions(facts: Facts) -> Diagnosis | None:
     failed = {c.result.index for c in facts.checks}
     relevant = [
-        f for f in facts.case.errors
-        if f.path.startswith("/scenario/setup") or any(
+        f
+        for f in facts.case.errors
+        if f.path.startswith("/scenario/setup")
+        or any(
             f.path == f"/scenario/goals/assertions/{i}"
-            or f.path.startswith(f"/scenario/goals/assertions/{i}/") for i in failed
+            or f.path.startswith(f"/scenario/goals/assertions/{i}/")
+            for i in failed
         )
     ]
     if not relevant or facts.case.path is None:
         return None
     evidence = [
-        Evidence("case", f"{facts.case.display}:{f.line or '-'} [{f.code}] {f.path}: {f.message}"
-                 + (f" → {f.suggestion}" if f.suggestion else ""))
+        Evidence(
+            "case",
+            f"{facts.case.display}:{f.line or '-'} [{f.code}] {f.path}: {f.message}"
+            + (f" → {f.suggestion}" if f.suggestion else ""),
+        )
         for f in relevant
     ]
-    failing = [c for c in facts.checks if any(
-        f.path.startswith(f"/scenario/goals/assertions/{c.result.index}") for f in relevant)]
+    failing = [
+        c
+        for c in facts.checks
+        if any(f.path.startswith(f"/scenario/goals/assertions/{c.result.index}") for f in relevant)
+    ]
     evidence += [check_item(c) for c in failing]
     turns = [c.turn for c in failing if c.turn is not None]
     first = relevant[0]
-    fix = (f"Edit the case {facts.case.display}: {first.message}"
-           + (f" ({first.suggestion})" if first.suggestion else "")
-           + ". The check cannot pass against this project as written; `casegen repair` fixes "
-           "close ids, `casegen validate` lists the rest.")
-    return Diagnosis("Scenario", min(turns, default=None), "case-contradicts-definitions",
-                     evidence, fix)
+    fix = (
+        f"Edit the case {facts.case.display}: {first.message}"
+        + (f" ({first.suggestion})" if first.suggestion else "")
+        + ". The check cannot pass against this project as written; `casegen repair` fixes "
+        "close ids, `casegen validate` lists the rest."
+    )
+    return Diagnosis(
+        "Scenario", min(turns, default=None), "case-contradicts-definitions", evidence, fix
+    )
 
 
 def initial_slots_skip(facts: Facts) -> Diagnosis | None:
@@ -68,7 +80,10 @@ def initial_slots_skip(facts: Facts) -> Diagnosis | None:
                     check_item(check),
                 ]
                 return Diagnosis(
-                    "Scenario", turn, "initial-slots-skip", evidence,
+                    "Scenario",
+                    turn,
+                    "initial-slots-skip",
+                    evidence,
                     f"The case pre-fills `{key}` in setup.initial_slots, so the agent rightly "
                     f"skipped {subject.kind} `{subject.name}`. Remove `{key}` from "
                     f"initial_slots so the step runs, or drop assertion {check.result.index} "
@@ -82,7 +97,9 @@ def simulator_out_of_role(facts: Facts) -> Diagnosis | None:
     if record.simulator_failed:
         turn = record.last_turn
         return Diagnosis(
-            "Scenario", turn, "simulator-error",
+            "Scenario",
+            turn,
+            "simulator-error",
             [Evidence("transcript", f"the simulated user failed: {record.error}", turn)],
             "The simulated user could not continue. Make simulation_context say who the user "
             "is, what they want and when to stop (quote the exact lines to say); if it keeps "
@@ -91,9 +108,17 @@ def simulator_out_of_role(facts: Facts) -> Diagnosis | None:
     for line in record.transcript:
         if line.role == "user" and _OUT_OF_ROLE.search(line.text):
             return Diagnosis(
-                "Scenario", line.turn, "simulator-out-of-role",
-                [Evidence("transcript", f"[T{line.turn}] user: “{line.text}” reads like the "
-                          "agent, not the customer", line.turn)],
+                "Scenario",
+                line.turn,
+                "simulator-out-of-role",
+                [
+                    Evidence(
+                        "transcript",
+                        f"[T{line.turn}] user: “{line.text}” reads like the "
+                        "agent, not the customer",
+                        line.turn,
+                    )
+                ],
                 f"The simulated user broke character at turn {line.turn}. Tighten "
                 "simulation_context: open with 'You are <customer>…', state the goal and quote "
                 "the lines to say; re-run the case.",
@@ -133,8 +158,9 @@ def simulator_off_script(facts: Facts) -> Diagnosis | None:
     users = [ln for ln in transcript if ln.role == "user"]
     position = 0
     for line in users:
-        hit = next((j for j in range(position, len(script)) if _said_line(script[j], line.text)),
-                   None)
+        hit = next(
+            (j for j in range(position, len(script)) if _said_line(script[j], line.text)), None
+        )
         if hit is not None:
             position = hit + 1
     missing = script[position:]
@@ -142,15 +168,24 @@ def simulator_off_script(facts: Facts) -> Diagnosis | None:
     if not missing and not (not script and inconclusive and waiting):
         return None
     turn = last.turn
-    evidence = [Evidence("transcript", f"[T{last.turn}] {last.role}: “{last.text}” — the "
-                         "conversation ended here", last.turn)]
+    evidence = [
+        Evidence(
+            "transcript",
+            f"[T{last.turn}] {last.role}: “{last.text}” — the conversation ended here",
+            last.turn,
+        )
+    ]
     if missing:
-        evidence.append(Evidence(
-            "case", f"{len(missing)} scripted line(s) never said, first: “{missing[0]}”"))
+        evidence.append(
+            Evidence("case", f"{len(missing)} scripted line(s) never said, first: “{missing[0]}”")
+        )
     evidence += [criterion_item(facts, n) for n in inconclusive]
     question = f" (“{last.text}”)" if waiting else ""
     return Diagnosis(
-        "Scenario", turn, "simulator-off-script", evidence,
+        "Scenario",
+        turn,
+        "simulator-off-script",
+        evidence,
         f"The simulated user stopped at turn {turn} while the agent was waiting for an "
         f"answer{question}. Make simulation_context's steps match the agent's questions "
         "('When asked …, say: \"…\"') and say when to stop ('Stop once …'), then re-run.",

@@ -95,8 +95,7 @@ def _copy_project(source: Path, target: Path, exclude: set[Path]) -> None:
         paths = [(n, Path(folder) / n) for n in names]
         return [n for n, p in paths if p.resolve() in exclude or _outside(p, root)]
 
-    shutil.copytree(source, target, symlinks=False, ignore=ignore,
-                    ignore_dangling_symlinks=True)
+    shutil.copytree(source, target, symlinks=False, ignore=ignore, ignore_dangling_symlinks=True)
 
 
 def _walk(root: Path) -> list[Path]:
@@ -112,7 +111,8 @@ def _digests(root: Path) -> dict[str, str]:
     for path in _walk(root):
         with contextlib.suppress(OSError):
             digests[path.relative_to(root).as_posix()] = hashlib.sha256(
-                path.read_bytes()).hexdigest()
+                path.read_bytes()
+            ).hexdigest()
     return digests
 
 
@@ -191,8 +191,12 @@ class CommandSession:
         env = {**os.environ, "PWD": str(self.workdir)}
         started = time.monotonic()
         proc = await asyncio.create_subprocess_shell(
-            self._command, cwd=self.workdir, env=env, stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            self._command,
+            cwd=self.workdir,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
         )
         try:
@@ -227,8 +231,9 @@ class CommandSession:
         if turn.type != "text":
             raise AgentError(f"a command agent takes one text prompt; got {turn.as_text()}")
         output = await self._run(turn.text or "")
-        return AgentReply(messages=[AgentMessage(text=output)],
-                          state={"exit_code": self._exit_code}, ended=True)
+        return AgentReply(
+            messages=[AgentMessage(text=output)], state={"exit_code": self._exit_code}, ended=True
+        )
 
     async def close(self) -> FinalRecord:
         if not self._ran:
@@ -247,8 +252,9 @@ class CommandSession:
             "duration_s": round(self._duration, 3),
             "stderr": self._stderr[-4096:],
             "files_created": sorted(set(after) - set(self._before)),
-            "files_modified": sorted(p for p in after
-                                     if p in self._before and after[p] != self._before[p]),
+            "files_modified": sorted(
+                p for p in after if p in self._before and after[p] != self._before[p]
+            ),
             "files_deleted": sorted(set(self._before) - set(after)),
             "files_not_read": skipped,
             "skills_invoked": skills,
@@ -263,8 +269,9 @@ class CommandSession:
 class CommandTarget:
     """`command:"<cmd with {prompt}>"`; one fresh project copy per run."""
 
-    def __init__(self, spec: str, template: str, *,
-                 timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S) -> None:
+    def __init__(
+        self, spec: str, template: str, *, timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S
+    ) -> None:
         self.spec = spec
         self.template = template
         self.timeout_s = timeout_s

@@ -14,8 +14,9 @@ from ._httpio import DEFAULT_TIMEOUT_S, make_client, request_json
 from ._protocol import AgentReply, FinalRecord, UserTurn
 from ._wire import case_slug, close_request, new_session_id, parse_final, parse_reply, turn_request
 
-_HINT = "is the agent running? `http:` targets take casegen's JSON protocol " \
-        "(docs/agent-protocol.md §4)"
+_HINT = (
+    "is the agent running? `http:` targets take casegen's JSON protocol (docs/agent-protocol.md §4)"
+)
 
 
 class HttpSession:
@@ -42,9 +43,12 @@ class HttpSession:
     async def close(self) -> FinalRecord:
         try:
             data = await request_json(
-                self._client, "POST", self.url,
+                self._client,
+                "POST",
+                self.url,
                 body=close_request(self.session_id, self.case, self.run),
-                what="closing the session", hint=_HINT,
+                what="closing the session",
+                hint=_HINT,
             )
         finally:
             await self._client.aclose()
@@ -56,8 +60,14 @@ class HttpSession:
 class HttpTarget:
     """`http:URL`; opens one `HttpSession` per run."""
 
-    def __init__(self, spec: str, url: str, *, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        url: str,
+        *,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.spec = spec
         self.url = url
         self.timeout_s = timeout_s

@@ -15,8 +15,9 @@ from ._errors import AgentProtocolError, AgentTimeout, AgentUnavailable
 DEFAULT_TIMEOUT_S = 60.0
 
 
-def make_client(timeout_s: float, transport: httpx.AsyncBaseTransport | None = None
-                ) -> httpx.AsyncClient:
+def make_client(
+    timeout_s: float, transport: httpx.AsyncBaseTransport | None = None
+) -> httpx.AsyncClient:
     """A client with a bounded connect time and a per-request read limit."""
     timeout = httpx.Timeout(timeout_s, connect=min(10.0, timeout_s))
     return httpx.AsyncClient(timeout=timeout, transport=transport, follow_redirects=False)
@@ -36,9 +37,7 @@ async def request_json(
         response = await client.request(method, url, json=body)
     except httpx.TimeoutException:
         limit = client.timeout.read
-        raise AgentTimeout(
-            f"{what}: {url} did not answer within {limit:g}s", hint=hint
-        ) from None
+        raise AgentTimeout(f"{what}: {url} did not answer within {limit:g}s", hint=hint) from None
     except httpx.TransportError as exc:
         detail = str(exc) or type(exc).__name__
         raise AgentUnavailable(f"{what}: cannot reach {url} ({detail})", hint=hint) from None

@@ -56,7 +56,7 @@ def _import_module(name: str) -> Any:
             raise UserError(
                 f"python target: no module named '{name}'",
                 hint="give an importable module (the current folder is on the path) "
-                     "or a path to a .py file",
+                "or a path to a .py file",
             ) from None
         raise UserError(f"python target: importing {name} failed: {exc}") from exc
     except Exception as exc:
@@ -133,9 +133,7 @@ class PythonTarget:
             try:
                 handler = self.obj()
             except Exception as exc:
-                raise AgentError(
-                    f"{self.where}() raised {type(exc).__name__}: {exc}"
-                ) from exc
+                raise AgentError(f"{self.where}() raised {type(exc).__name__}: {exc}") from exc
             if not callable(handler):
                 raise AgentError(f"{self.where} instances are not callable (no __call__)")
         return PythonSession(handler, self.where, case_slug(case), run_index)

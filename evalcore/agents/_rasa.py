@@ -21,8 +21,9 @@ from ._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
 if TYPE_CHECKING:
     from ..definitions import Project
 
-_HINT = "start the agent with `rasa run --enable-api` (the rest channel enabled in " \
-        "integrations.yml)"
+_HINT = (
+    "start the agent with `rasa run --enable-api` (the rest channel enabled in integrations.yml)"
+)
 
 NO_PROJECT_WARNING = (
     "no project definitions: every bare or `project.` initial slot was sent as session-start "
@@ -48,7 +49,7 @@ def split_initial_slots(
     metadata: dict[str, Any] = {}
     events: list[tuple[str, Any]] = []
     for key, value in slots.items():
-        bare = key[len("project."):] if key.startswith("project.") else key
+        bare = key[len("project.") :] if key.startswith("project.") else key
         is_project_key = "." not in bare
         if is_project_key and (seeds is None or bare in seeds):
             metadata[bare] = value
@@ -80,16 +81,20 @@ def _messages(data: Any, where: str) -> list[AgentMessage]:
         if not isinstance(item, dict):
             raise AgentProtocolError(f"{where}: a bot message is not an object: {item!r:.200}")
         extra = {k: v for k, v in item.items() if k not in {"recipient_id", "text", "buttons"}}
-        out.append(AgentMessage(text=item.get("text") or "",
-                                buttons=list(item.get("buttons") or []), **extra))
+        out.append(
+            AgentMessage(
+                text=item.get("text") or "", buttons=list(item.get("buttons") or []), **extra
+            )
+        )
     return out
 
 
 class RasaSession:
     """One conversation with a Rasa server, under its own `sim-` sender id."""
 
-    def __init__(self, url: str, client: httpx.AsyncClient, slots: dict[str, Any],
-                 seeds: set[str] | None) -> None:
+    def __init__(
+        self, url: str, client: httpx.AsyncClient, slots: dict[str, Any], seeds: set[str] | None
+    ) -> None:
         self.url = url
         self.sender = f"sim-{uuid.uuid4().hex}"
         self._client = client
@@ -107,13 +112,15 @@ class RasaSession:
     def _conversation(self) -> str:
         return f"{self.url}/conversations/{quote(self.sender, safe='')}"
 
-    async def _post_message(self, message: str, metadata: dict[str, Any] | None, what: str
-                            ) -> list[AgentMessage]:
+    async def _post_message(
+        self, message: str, metadata: dict[str, Any] | None, what: str
+    ) -> list[AgentMessage]:
         body: dict[str, Any] = {"sender": self.sender, "message": message}
         if metadata is not None:
             body["metadata"] = metadata
-        data = await request_json(self._client, "POST", self._webhook, body=body, what=what,
-                                  hint=_HINT)
+        data = await request_json(
+            self._client, "POST", self._webhook, body=body, what=what, hint=_HINT
+        )
         return _messages(data, f"{self._webhook} ({what})")
 
     async def _start(self) -> AgentReply:
@@ -125,10 +132,12 @@ class RasaSession:
         )
         for name, value in events:
             await request_json(
-                self._client, "POST",
+                self._client,
+                "POST",
                 f"{self._conversation}/tracker/events?include_events=NONE",
                 body={"event": "slot", "name": name, "value": value},
-                what=f"setting initial slot {name}", hint=_HINT,
+                what=f"setting initial slot {name}",
+                hint=_HINT,
             )
         self._started = True
         return AgentReply(messages=messages)
@@ -146,8 +155,11 @@ class RasaSession:
     async def close(self) -> FinalRecord:
         try:
             tracker = await request_json(
-                self._client, "GET", f"{self._conversation}/tracker",
-                what="reading the tracker", hint=_HINT,
+                self._client,
+                "GET",
+                f"{self._conversation}/tracker",
+                what="reading the tracker",
+                hint=_HINT,
             )
         finally:
             await self._client.aclose()
@@ -168,9 +180,15 @@ class RasaSession:
 class RasaTarget:
     """`rasa:URL`; the runner may set `project` so seed fields are known."""
 
-    def __init__(self, spec: str, url: str, *, project: Project | None = None,
-                 timeout_s: float = DEFAULT_TIMEOUT_S,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        url: str,
+        *,
+        project: Project | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         self.spec = spec
         self.url = url.rstrip("/")
         self.project = project

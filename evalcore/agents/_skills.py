@@ -87,8 +87,9 @@ def _tool_uses(record: dict[str, Any]) -> list[dict[str, Any]]:
         uses.append(record)
     message = record.get("message")
     if isinstance(message, dict) and isinstance(message.get("content"), list):
-        uses += [c for c in message["content"]
-                 if isinstance(c, dict) and c.get("type") == "tool_use"]
+        uses += [
+            c for c in message["content"] if isinstance(c, dict) and c.get("type") == "tool_use"
+        ]
     item = record.get("item")
     if isinstance(item, dict) and isinstance(item.get("command"), str):
         uses.append({"name": item.get("type", "command"), "input": {"command": item["command"]}})
@@ -110,8 +111,11 @@ def _skills_of(use: dict[str, Any]) -> list[str]:
 
 
 def _text_of(records: list[dict[str, Any]]) -> str:
-    results = [r["result"] for r in records
-               if r.get("type") == "result" and isinstance(r.get("result"), str)]
+    results = [
+        r["result"]
+        for r in records
+        if r.get("type") == "result" and isinstance(r.get("result"), str)
+    ]
     if results:
         return results[-1]
     parts: list[str] = []
@@ -122,12 +126,19 @@ def _text_of(records: list[dict[str, Any]]) -> str:
             if isinstance(content, str):
                 parts.append(content)
             elif isinstance(content, list):
-                parts += [c["text"] for c in content
-                          if isinstance(c, dict) and c.get("type") == "text"
-                          and isinstance(c.get("text"), str)]
+                parts += [
+                    c["text"]
+                    for c in content
+                    if isinstance(c, dict)
+                    and c.get("type") == "text"
+                    and isinstance(c.get("text"), str)
+                ]
         item = record.get("item")
-        if (isinstance(item, dict) and item.get("type") == "agent_message"
-                and isinstance(item.get("text"), str)):
+        if (
+            isinstance(item, dict)
+            and item.get("type") == "agent_message"
+            and isinstance(item.get("text"), str)
+        ):
             parts.append(item["text"])
     return "\n".join(parts)
 
@@ -145,8 +156,9 @@ def parse_stream(stdout: str) -> StreamInfo | None:
             skills.append(record["name"])
         for use in _tool_uses(record):
             skills += _skills_of(use)
-    return StreamInfo(text=_text_of(records), skills=list(dict.fromkeys(skills)),
-                      records=len(records))
+    return StreamInfo(
+        text=_text_of(records), skills=list(dict.fromkeys(skills)), records=len(records)
+    )
 
 
 def _settings_table(folder: Path) -> tuple[dict[str, Any], Path] | None:
@@ -204,8 +216,12 @@ def load_vocabulary(start: str | Path | None) -> dict[str, list[str]]:
     return vocabulary
 
 
-def detect_skills(stream: StreamInfo | None, text: str, vocabulary: dict[str, list[str]],
-                  expected: list[str] | None = None) -> tuple[list[str], str]:
+def detect_skills(
+    stream: StreamInfo | None,
+    text: str,
+    vocabulary: dict[str, list[str]],
+    expected: list[str] | None = None,
+) -> tuple[list[str], str]:
     """(skills invoked, method): the stream when there is one, else vocabulary, else none.
 
     Vocabulary decides only when it covers at least one expected skill (any skill when none
@@ -216,8 +232,11 @@ def detect_skills(stream: StreamInfo | None, text: str, vocabulary: dict[str, li
     covered = [name for name in (expected or vocabulary) if vocabulary.get(name)]
     if not covered:
         return [], "none"
-    found = [name for name, words in vocabulary.items()
-             if any(re.search(word, text, re.IGNORECASE) for word in words)]
+    found = [
+        name
+        for name, words in vocabulary.items()
+        if any(re.search(word, text, re.IGNORECASE) for word in words)
+    ]
     return found, "vocabulary"
 
 

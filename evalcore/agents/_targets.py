@@ -33,7 +33,7 @@ DEFAULT_RASA_URL = "http://localhost:5005"
 
 _EXAMPLES = (
     "targets: rasa:http://localhost:5005, http:http://localhost:8080/agent, "
-    "python:module:function, demo:<name>, command:\"<cmd with {prompt}>\""
+    'python:module:function, demo:<name>, command:"<cmd with {prompt}>"'
 )
 
 
@@ -90,8 +90,9 @@ def _command(spec: str, rest: str, timeout_s: float | None) -> CommandTarget:
     return CommandTarget(spec, template, timeout_s=timeout_s or DEFAULT_COMMAND_TIMEOUT_S)
 
 
-def parse_target(spec: str, *, project: Project | None = None,
-                 timeout_s: float | None = None) -> AgentTarget:
+def parse_target(
+    spec: str, *, project: Project | None = None, timeout_s: float | None = None
+) -> AgentTarget:
     """The target a spec names.
 
     Args:
@@ -115,8 +116,12 @@ def parse_target(spec: str, *, project: Project | None = None,
     if not sep:
         raise UserError(f"`{spec}` is not a target spec (scheme:value)", hint=_EXAMPLES)
     if scheme == "rasa":
-        return RasaTarget(spec, _url(rest, scheme="rasa") if rest.strip() else DEFAULT_RASA_URL,
-                          project=project, timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
+        return RasaTarget(
+            spec,
+            _url(rest, scheme="rasa") if rest.strip() else DEFAULT_RASA_URL,
+            project=project,
+            timeout_s=timeout_s or DEFAULT_TIMEOUT_S,
+        )
     if scheme == "http":
         return HttpTarget(spec, _url(rest, scheme="http"), timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
     if scheme == "python":
@@ -127,8 +132,10 @@ def parse_target(spec: str, *, project: Project | None = None,
         return _command(spec, rest, timeout_s)
     suggestion = did_you_mean(scheme, SCHEMES, what="target scheme")
     close = suggestion is not None and suggestion.startswith("did you mean")
-    raise UserError(f"unknown target scheme '{scheme}' in `{spec}`",
-                    hint=f"{suggestion} ({_EXAMPLES})" if close else _EXAMPLES)
+    raise UserError(
+        f"unknown target scheme '{scheme}' in `{spec}`",
+        hint=f"{suggestion} ({_EXAMPLES})" if close else _EXAMPLES,
+    )
 
 
 __all__ = [
@@ -139,4 +146,3 @@ __all__ = [
     "AgentUnavailable",
     "parse_target",
 ]
-

@@ -1,7 +1,7 @@
 """Definition readers: what a project defines, read from files (user code is never imported).
 
-    project = load_project(Path("examples/bank"))
-    project.mantle.skills["card_replace"].blocks
+project = load_project(Path("examples/bank"))
+project.mantle.skills["card_replace"].blocks
 """
 
 from ._discover import find_project, project_kind_of

@@ -1,7 +1,7 @@
 """Case dialects: Mantle scenario YAML, Anychat test-case JSON, base44 eval JSON.
 
-    from evalcore.dialects import get_dialect, detect_dialect
-    mantle = get_dialect("mantle")
+from evalcore.dialects import get_dialect, detect_dialect
+mantle = get_dialect("mantle")
 """
 
 from __future__ import annotations

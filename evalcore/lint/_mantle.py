@@ -20,15 +20,25 @@ if TYPE_CHECKING:
 #: Tools the Mantle framework provides to every skill (user tools may not reuse the names).
 FRAMEWORK_TOOLS = frozenset(
     {
-        "activate", "complete", "cancel", "set_fields", "correct", "resolve_tool_confirmation",
-        "search_knowledge", "cannot_help", "listen", "hangup",
+        "activate",
+        "complete",
+        "cancel",
+        "set_fields",
+        "correct",
+        "resolve_tool_confirmation",
+        "search_knowledge",
+        "cannot_help",
+        "listen",
+        "hangup",
     }
 )
 
 _SKILL_ONLY = {"skill_activated", "skill_completed"}
 _SKILL_STEP = {"skill_cancelled", "skill_interrupted", "skill_resumed"}
 _BLOCK_STEP = {
-    "ordered_block_completed", "ordered_block_cancelled", "ordered_block_interrupted",
+    "ordered_block_completed",
+    "ordered_block_cancelled",
+    "ordered_block_interrupted",
     "ordered_block_resumed",
 }
 _BOT = {"bot_uttered", "bot_did_not_utter"}
@@ -108,8 +118,13 @@ class _Lint:
         skill = self.defs.skills.get(skill_id)
         if skill is None:
             self.findings.append(
-                unknown_id("unknown-skill", ptr.join(path, "skill_id"), skill_id,
-                           self.defs.skills, what="skill")
+                unknown_id(
+                    "unknown-skill",
+                    ptr.join(path, "skill_id"),
+                    skill_id,
+                    self.defs.skills,
+                    what="skill",
+                )
             )
         return skill
 
@@ -121,10 +136,15 @@ class _Lint:
         steps = skill.step_ids | {AUTONOMOUS_STEP}
         if step_id not in steps:
             self.findings.append(
-                unknown_id("unknown-step", ptr.join(path, "step_id"), step_id, steps,
-                           what="step",
-                           message=f"skill '{skill.id}' has no step '{step_id}' "
-                           f"('{AUTONOMOUS_STEP}' means the skill was in prose)")
+                unknown_id(
+                    "unknown-step",
+                    ptr.join(path, "step_id"),
+                    step_id,
+                    steps,
+                    what="step",
+                    message=f"skill '{skill.id}' has no step '{step_id}' "
+                    f"('{AUTONOMOUS_STEP}' means the skill was in prose)",
+                )
             )
 
     def block_event(self, body: dict[str, Any], path: str) -> None:
@@ -135,18 +155,28 @@ class _Lint:
         block = skill.blocks.get(block_id)
         if block is None:
             self.findings.append(
-                unknown_id("unknown-block", ptr.join(path, "block_id"), block_id, skill.blocks,
-                           what="block",
-                           message=f"skill '{skill.id}' has no ordered block '{block_id}'")
+                unknown_id(
+                    "unknown-block",
+                    ptr.join(path, "block_id"),
+                    block_id,
+                    skill.blocks,
+                    what="block",
+                    message=f"skill '{skill.id}' has no ordered block '{block_id}'",
+                )
             )
             return
         step_id = body.get("step_id")
         steps = [s.id for s in block.steps]
         if isinstance(step_id, str) and step_id not in steps:
             self.findings.append(
-                unknown_id("unknown-step", ptr.join(path, "step_id"), step_id, steps,
-                           what="step",
-                           message=f"block '{skill.id}/{block_id}' has no step '{step_id}'")
+                unknown_id(
+                    "unknown-step",
+                    ptr.join(path, "step_id"),
+                    step_id,
+                    steps,
+                    what="step",
+                    message=f"block '{skill.id}/{block_id}' has no step '{step_id}'",
+                )
             )
 
     # --- memory -------------------------------------------------------------------------
@@ -169,13 +199,19 @@ class _Lint:
             return field
         message = None
         if "." not in name:
-            message = (f"memory name '{name}' has no namespace; write <skill>.<key> "
-                       "or project.<key>")
+            message = f"memory name '{name}' has no namespace; write <skill>.<key> or project.<key>"
         self.findings.append(self._unknown_memory(name, path, self.memory, message=message))
         return None
 
-    def _unknown_memory(self, name: str, path: str, declared: Iterable[str], *,
-                        message: str | None = None, key: bool = False) -> Finding:
+    def _unknown_memory(
+        self,
+        name: str,
+        path: str,
+        declared: Iterable[str],
+        *,
+        message: str | None = None,
+        key: bool = False,
+    ) -> Finding:
         """An unknown-memory finding whose candidates match part by part.
 
         Whole-name similarity is dominated by a shared namespace (`card_replace.order_id`
@@ -191,11 +227,19 @@ class _Lint:
         else:
             near = [namespace] if namespace in groups else close_matches(namespace, groups)
             pool = [
-                f"{n}.{k}" for n in near
+                f"{n}.{k}"
+                for n in near
                 for k in ([entry] if entry in groups[n] else close_matches(entry, groups[n]))
             ]
-        finding = unknown_id("unknown-memory", path, name, pool, what="memory name", key=key,
-                             message=message or f"unknown memory name '{name}'")
+        finding = unknown_id(
+            "unknown-memory",
+            path,
+            name,
+            pool,
+            what="memory name",
+            key=key,
+            message=message or f"unknown memory name '{name}'",
+        )
         if pool:
             return finding
         if namespace in groups:
@@ -224,10 +268,14 @@ class _Lint:
             return
         allowed = field.enum_values or []
         if field.type == "categorical" and allowed and value not in allowed:
-            enum = unknown_id("memory-enum", path, value, [str(a) for a in allowed],
-                              what="value",
-                              message=f"{_show(value)} is not one of {field.qualified}'s "
-                              "enum_values")
+            enum = unknown_id(
+                "memory-enum",
+                path,
+                value,
+                [str(a) for a in allowed],
+                what="value",
+                message=f"{_show(value)} is not one of {field.qualified}'s enum_values",
+            )
             self.findings.append(
                 enum.model_copy(update={"context": {**enum.context, "match": "case"}})
             )
@@ -240,9 +288,7 @@ class _Lint:
         if project_name is not None:
             field = self.defs.memory.get(project_name)
             if field is None:
-                pool = (
-                    [f"project.{k}" for k in self.defs.memory] if dot else list(self.defs.memory)
-                )
+                pool = [f"project.{k}" for k in self.defs.memory] if dot else list(self.defs.memory)
                 self.findings.append(self._unknown_slot(key, path, pool))
                 return
             if not field.seed:
@@ -270,10 +316,12 @@ class _Lint:
         message = f"initial slot '{key}' is not a declared memory field"
         if "." in key:
             return self._unknown_memory(key, path, pool, message=message, key=True)
-        finding = unknown_id("unknown-memory", path, key, pool, what="memory name", key=True,
-                             message=message)
-        owners = [f.qualified for f in self.memory.values()
-                  if f.name == key and f.namespace != "project"]
+        finding = unknown_id(
+            "unknown-memory", path, key, pool, what="memory name", key=True, message=message
+        )
+        owners = [
+            f.qualified for f in self.memory.values() if f.name == key and f.namespace != "project"
+        ]
         if owners:
             hint = " or ".join(f"'{o}'" for o in owners)
             finding = finding.model_copy(
@@ -295,8 +343,7 @@ class _Lint:
         elif source == "mcp":
             self.mcp_tool(name, body.get("mcp_server"), skills, path)
 
-    def local_tool(self, name: str, body: dict[str, Any], skills: list[Skill],
-                   path: str) -> None:
+    def local_tool(self, name: str, body: dict[str, Any], skills: list[Skill], path: str) -> None:
         if name in FRAMEWORK_TOOLS:
             return
         local: dict[str, list[ToolDef]] = {}
@@ -311,15 +358,29 @@ class _Lint:
         if name in local:
             self.arguments(local[name], body.get("arguments"), ptr.join(path, "arguments"))
         elif name in mcp:
-            finding = unknown_id("unknown-tool", where, name, [], what="tool",
-                                 message=f"'{name}' is an MCP tool, not a local one")
-            self.findings.append(finding.model_copy(update={
-                "suggestion": f"use source: mcp with mcp_server: {mcp[name]}"
-            }))
+            finding = unknown_id(
+                "unknown-tool",
+                where,
+                name,
+                [],
+                what="tool",
+                message=f"'{name}' is an MCP tool, not a local one",
+            )
+            self.findings.append(
+                finding.model_copy(
+                    update={"suggestion": f"use source: mcp with mcp_server: {mcp[name]}"}
+                )
+            )
         else:
             scope = f"skill '{skills[0].id}' has no" if len(skills) == 1 else "no skill has a"
-            finding = unknown_id("unknown-tool", where, name, local, what="tool",
-                                 message=f"{scope} local or imported tool '{name}'")
+            finding = unknown_id(
+                "unknown-tool",
+                where,
+                name,
+                local,
+                what="tool",
+                message=f"{scope} local or imported tool '{name}'",
+            )
             self.findings.append(self._other_owner(finding, name, skills))
 
     def mcp_tool(self, name: str, server: Any, skills: list[Skill], path: str) -> None:
@@ -335,23 +396,36 @@ class _Lint:
         servers = {s for s, _ in pairs}
         if server not in servers and any(t == name for _, t in pairs):
             self.findings.append(
-                unknown_id("unknown-tool", ptr.join(path, "mcp_server"), server,
-                           {s for s, t in pairs if t == name}, what="MCP server",
-                           message=f"{who} '{name}' from MCP server '{server}'")
+                unknown_id(
+                    "unknown-tool",
+                    ptr.join(path, "mcp_server"),
+                    server,
+                    {s for s, t in pairs if t == name},
+                    what="MCP server",
+                    message=f"{who} '{name}' from MCP server '{server}'",
+                )
             )
             return
         pool = {t for s, t in pairs if s == server or server not in servers}
-        finding = unknown_id("unknown-tool", ptr.join(path, "tool_name"), name, pool,
-                             what="tool", message=f"{who} mcp/{server}:{name}")
+        finding = unknown_id(
+            "unknown-tool",
+            ptr.join(path, "tool_name"),
+            name,
+            pool,
+            what="tool",
+            message=f"{who} mcp/{server}:{name}",
+        )
         self.findings.append(self._other_owner(finding, name, skills, f"mcp/{server}:{name}"))
 
-    def _other_owner(self, finding: Finding, name: str, skills: list[Skill],
-                     imported: str | None = None) -> Finding:
+    def _other_owner(
+        self, finding: Finding, name: str, skills: list[Skill], imported: str | None = None
+    ) -> Finding:
         """Point at the skill that does have the tool when skill_id named another one."""
         if len(skills) != 1 or "did you mean" in (finding.suggestion or ""):
             return finding
         owners = [
-            s.id for s in self.defs.skills.values()
+            s.id
+            for s in self.defs.skills.values()
             if (imported in s.import_tools if imported else name in s.tools)
         ]
         if not owners:
@@ -362,14 +436,21 @@ class _Lint:
         )
 
     def arguments(self, tools: list[ToolDef], arguments: Any, path: str) -> None:
-        params = {p.name for tool in tools for p in tool.parameters
-                  if "ToolContext" not in (p.type or "")}
+        params = {
+            p.name for tool in tools for p in tool.parameters if "ToolContext" not in (p.type or "")
+        }
         for key in as_dict(arguments):
             if isinstance(key, str) and key not in params:
                 self.findings.append(
-                    unknown_id("unknown-tool-argument", ptr.join(path, key), key, params,
-                               what="argument", key=True,
-                               message=f"tool '{tools[0].name}' has no argument '{key}'")
+                    unknown_id(
+                        "unknown-tool-argument",
+                        ptr.join(path, key),
+                        key,
+                        params,
+                        what="argument",
+                        key=True,
+                        message=f"tool '{tools[0].name}' has no argument '{key}'",
+                    )
                 )
 
     # --- bot messages -------------------------------------------------------------------
@@ -379,8 +460,13 @@ class _Lint:
         responses = self.defs.all_responses()
         if isinstance(utter, str) and utter not in responses:
             self.findings.append(
-                unknown_id("unknown-response", ptr.join(path, "utter_name"), utter, responses,
-                           what="response")
+                unknown_id(
+                    "unknown-response",
+                    ptr.join(path, "utter_name"),
+                    utter,
+                    responses,
+                    what="response",
+                )
             )
         pattern = body.get("text_matches")
         error = regex_error(pattern)

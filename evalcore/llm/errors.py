@@ -25,8 +25,15 @@ class ModelUnavailableError(LLMError):
 class InvalidOutputError(LLMError):
     """The model kept answering with unparseable JSON or JSON that does not fit the schema."""
 
-    def __init__(self, message: str, *, usage: Usage | None = None, attempts: int = 0,
-                 raw_text: str = "", problem: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        usage: Usage | None = None,
+        attempts: int = 0,
+        raw_text: str = "",
+        problem: str = "",
+    ) -> None:
         super().__init__(message, usage=usage, attempts=attempts)
         self.raw_text = raw_text
         """The last answer as the model wrote it."""

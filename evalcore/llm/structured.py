@@ -132,14 +132,17 @@ async def structured_call(
         value, problem = _validate(schema, answer.parsed, answer.problem, method)
         if value is not None:
             if cache is not None and key is not None:
-                cache.put(key, {
-                    "model": config.model,
-                    "schema": spec["name"],
-                    "value": answer.parsed,
-                    "raw_text": answer.raw_text,
-                    "usage": usage.model_dump(),
-                    "created_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
-                })
+                cache.put(
+                    key,
+                    {
+                        "model": config.model,
+                        "schema": spec["name"],
+                        "value": answer.parsed,
+                        "raw_text": answer.raw_text,
+                        "usage": usage.model_dump(),
+                        "created_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
+                    },
+                )
             return StructuredResult(value, usage, answer.raw_text, attempts=usage.calls)
         invalid += 1
         if invalid > config.max_retries:
@@ -155,15 +158,15 @@ async def structured_call(
         log.info("%s: invalid output (%s); retry %d", config.model, problem, invalid)
 
 
-def output_spec(schema: type[BaseModel], method: StructuredMethod, *, strict: bool = False
-                ) -> dict[str, Any]:
+def output_spec(
+    schema: type[BaseModel], method: StructuredMethod, *, strict: bool = False
+) -> dict[str, Any]:
     """The schema as the request carries it: a named JSON Schema (or tool parameters)."""
     return copy.deepcopy(_output_spec(schema, method, strict))
 
 
 @functools.lru_cache(maxsize=64)
-def _output_spec(schema: type[BaseModel], method: StructuredMethod, strict: bool
-                 ) -> dict[str, Any]:
+def _output_spec(schema: type[BaseModel], method: StructuredMethod, strict: bool) -> dict[str, Any]:
     """Built once per model: generating a case model's JSON Schema takes milliseconds of CPU,
     which concurrent drafts would otherwise spend again on every call (read-only result)."""
     name = re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__)[:64]
@@ -175,8 +178,9 @@ def _output_spec(schema: type[BaseModel], method: StructuredMethod, strict: bool
     return {"name": name, "description": description, "parameters": body}
 
 
-def _bound(chat_model: BaseChatModel, spec: dict[str, Any], method: StructuredMethod,
-           strict: bool) -> Any:
+def _bound(
+    chat_model: BaseChatModel, spec: dict[str, Any], method: StructuredMethod, strict: bool
+) -> Any:
     """The chat model bound to answer in `spec`, exactly as `with_structured_output(...,
     include_raw=True)` binds it, without its output parser.
 
@@ -208,8 +212,9 @@ class _Answer:
     usage: Usage
 
 
-async def _ask(runnable: Any, messages: list[BaseMessage], method: StructuredMethod,
-               config: ModelConfig) -> _Answer:
+async def _ask(
+    runnable: Any, messages: list[BaseMessage], method: StructuredMethod, config: ModelConfig
+) -> _Answer:
     """One call; transient errors propagate, an answer (even an unusable one) returns."""
     try:
         async with asyncio.timeout(_guard_s(config)):
@@ -223,8 +228,9 @@ async def _ask(runnable: Any, messages: list[BaseMessage], method: StructuredMet
     return _Answer(parsed, problem, raw_text, _message_usage(message, config))
 
 
-async def _after_error(exc: Exception, transient: int, config: ModelConfig, usage: Usage,
-                       sleep: Sleep) -> None:
+async def _after_error(
+    exc: Exception, transient: int, config: ModelConfig, usage: Usage, sleep: Sleep
+) -> None:
     """Back off before retry number `transient`, or raise when `exc` is final."""
     reason = transient_reason(exc, config)
     if reason is None:
@@ -245,8 +251,9 @@ async def _after_error(exc: Exception, transient: int, config: ModelConfig, usag
 # --- answers ------------------------------------------------------------------------------
 
 
-def _answer_json(message: BaseMessage, method: StructuredMethod, raw_text: str
-                 ) -> tuple[Any, str | None]:
+def _answer_json(
+    message: BaseMessage, method: StructuredMethod, raw_text: str
+) -> tuple[Any, str | None]:
     """The answer's JSON, parsed strictly: content with `json.loads`, tool calls only when
     their arguments parsed whole (LangChain files the others under `invalid_tool_calls`)."""
     if method == "function_calling":
@@ -279,8 +286,9 @@ def _json_error(text: str) -> str:
     return "unexpected"
 
 
-def _validate(schema: type[M], parsed: Any, parsing_error: str | None,
-              method: StructuredMethod) -> tuple[M | None, str]:
+def _validate(
+    schema: type[M], parsed: Any, parsing_error: str | None, method: StructuredMethod
+) -> tuple[M | None, str]:
     if parsing_error is not None:
         return None, parsing_error
     if parsed is None:
@@ -294,9 +302,7 @@ def _validate(schema: type[M], parsed: Any, parsing_error: str | None,
 
 def _errors(exc: ValidationError, limit: int = 3) -> str:
     items = exc.errors()
-    shown = [
-        f"{'/'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in items[:limit]
-    ]
+    shown = [f"{'/'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in items[:limit]]
     more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
     return "; ".join(shown) + more
 

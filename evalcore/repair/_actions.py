@@ -60,6 +60,6 @@ class RepairAction:
 class RepairRule(Protocol):
     """Proposes a fix for one finding, or None. Must never invent content."""
 
-    def __call__(self, data: Any, finding: Finding, project: Project | None, /) -> (
-        RepairAction | None
-    ): ...
+    def __call__(
+        self, data: Any, finding: Finding, project: Project | None, /
+    ) -> RepairAction | None: ...

@@ -33,8 +33,9 @@ def _value(data: Any, path: str) -> tuple[bool, Any]:
     return True, ptr.resolve(data, path)
 
 
-def drop_step_on_skill_start(data: Any, finding: Finding,
-                             project: Project | None) -> RepairAction | None:
+def drop_step_on_skill_start(
+    data: Any, finding: Finding, project: Project | None
+) -> RepairAction | None:
     """`skill_activated` / `skill_completed` carry no step, so a step_id only breaks the file."""
     parts = _parts(finding)
     if finding.code != "schema" or len(parts) < 2 or parts[-1] != "step_id":
@@ -62,13 +63,14 @@ def _is_memory_name_place(parts: list[str], key: bool) -> bool:
     return len(parts) >= 3 and parts[-1] in _SEQUENCE_MEMORY and parts[-3] == "sequencing"
 
 
-def strip_session_prefix(data: Any, finding: Finding,
-                         project: Project | None) -> RepairAction | None:
+def strip_session_prefix(
+    data: Any, finding: Finding, project: Project | None
+) -> RepairAction | None:
     """Memory names in scenarios never take `session.`; the rest of the name is the name."""
     name = finding.value
     if finding.code != "schema" or not isinstance(name, str) or not name.startswith(_SESSION):
         return None
-    stripped = name[len(_SESSION):]
+    stripped = name[len(_SESSION) :]
     key = finding.context.get("rule") == "unknown-key"
     parts = _parts(finding)
     if not stripped or not _is_memory_name_place(parts, key):
@@ -78,17 +80,25 @@ def strip_session_prefix(data: Any, finding: Finding,
         found, parent = _value(data, ptr.parent(finding.path))
         if not found or not isinstance(parent, dict) or name not in parent or stripped in parent:
             return None
-        return RepairAction(code=finding.code, path=finding.path, before=name, after=stripped,
-                            op="rename", reason=reason)
+        return RepairAction(
+            code=finding.code,
+            path=finding.path,
+            before=name,
+            after=stripped,
+            op="rename",
+            reason=reason,
+        )
     found, value = _value(data, finding.path)
     if not found or value != name:
         return None
-    return RepairAction(code=finding.code, path=finding.path, before=name, after=stripped,
-                        reason=reason)
+    return RepairAction(
+        code=finding.code, path=finding.path, before=name, after=stripped, reason=reason
+    )
 
 
-def plain_memory_name_in_sequence(data: Any, finding: Finding,
-                                  project: Project | None) -> RepairAction | None:
+def plain_memory_name_in_sequence(
+    data: Any, finding: Finding, project: Project | None
+) -> RepairAction | None:
     """Inside sequencing, `memory_was_set: [{name: x}]` is written `memory_was_set: x`."""
     parts = _parts(finding)
     if finding.code != "schema" or finding.context.get("rule") != "type":
@@ -110,8 +120,9 @@ def plain_memory_name_in_sequence(data: Any, finding: Finding,
     )
 
 
-def drop_value_on_cleared(data: Any, finding: Finding,
-                          project: Project | None) -> RepairAction | None:
+def drop_value_on_cleared(
+    data: Any, finding: Finding, project: Project | None
+) -> RepairAction | None:
     """`memory_was_cleared` compares no value; a written one only makes the file invalid."""
     parts = _parts(finding)
     if finding.code != "schema" or len(parts) < 3 or parts[-1] != "value":

@@ -152,13 +152,21 @@ def _from_anychat(path: Path, data: dict[str, Any]) -> list[RunCase]:
 
 def _from_base44(path: Path, data: dict[str, Any]) -> list[RunCase]:
     entries = data.get("prompts") or (
-        [{"name": data["name"], "prompt": data["prompt"],
-          "expectedSkills": data.get("expectedSkills") or [], "checks": data.get("checks") or []}]
-        if data.get("prompt") else []
+        [
+            {
+                "name": data["name"],
+                "prompt": data["prompt"],
+                "expectedSkills": data.get("expectedSkills") or [],
+                "checks": data.get("checks") or [],
+            }
+        ]
+        if data.get("prompt")
+        else []
     )
     return [
         RunCase(
-            slug=f"{path.parent.name}-{entry['name']}" if path.name == "eval.json"
+            slug=f"{path.parent.name}-{entry['name']}"
+            if path.name == "eval.json"
             else f"{path.stem}-{entry['name']}",
             name=entry["name"],
             dialect="base44",
@@ -180,8 +188,10 @@ _MAPPERS = {"mantle": _from_mantle, "anychat": _from_anychat, "base44": _from_ba
 def load_run_cases(path: Path, *, dialect: str | None = None) -> list[RunCase]:
     """Read one case file into run cases (the file must be schema-valid)."""
     doc = load_document(path)
-    chosen = get_dialect(dialect) if dialect else (
-        detect_dialect(doc.data, path) if doc.data is not None else None
+    chosen = (
+        get_dialect(dialect)
+        if dialect
+        else (detect_dialect(doc.data, path) if doc.data is not None else None)
     )
     if chosen is None:
         raise UserError(f"{path}: not a case file (cannot tell its dialect)")

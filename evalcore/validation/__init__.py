@@ -1,7 +1,7 @@
 """Validation = parse + dialect schema + reference lint against the project's real ids.
 
-    reports = validate_paths([Path("examples/")])
-    assert all(r.valid for r in reports)
+reports = validate_paths([Path("examples/")])
+assert all(r.valid for r in reports)
 """
 
 from __future__ import annotations
@@ -98,8 +98,9 @@ def _manifest_project(path: Path) -> Path | None:
     return None
 
 
-def validate_file(path: Path, *, projects: ProjectCache, dialect: str | None = None,
-                  explicit: bool = True) -> FileReport | None:
+def validate_file(
+    path: Path, *, projects: ProjectCache, dialect: str | None = None, explicit: bool = True
+) -> FileReport | None:
     """Validate one file; None when a searched (not named) file is not a case at all."""
     doc = load_document(path)
     forced = get_dialect(dialect) if dialect else None
@@ -144,8 +145,9 @@ def _case_location_dialect(path: Path) -> Dialect | None:
     return None
 
 
-def validate_paths(paths: Sequence[Path], *, project: Path | None = None,
-                   dialect: str | None = None) -> list[FileReport]:
+def validate_paths(
+    paths: Sequence[Path], *, project: Path | None = None, dialect: str | None = None
+) -> list[FileReport]:
     """Validate files and folders (recursively); folders yield only files that are cases."""
     projects = ProjectCache(project)
     reports: list[FileReport] = []

@@ -75,11 +75,7 @@ def _mantle_ids(defs: MantleDefinitions, source: str) -> dict[str, Any]:
         "memory": [_memory(m) for m in memory],
         "tools": [_tool(t) for t in defs.tools_for(source).values()],
         "tool_constraints": {
-            name: {
-                k: v
-                for k, v in constraint.model_dump(exclude_none=True).items()
-                if k != "tool"
-            }
+            name: {k: v for k, v in constraint.model_dump(exclude_none=True).items() if k != "tool"}
             for name, constraint in skill.tool_constraints.items()
         },
         "responses": [_response(r) for r in responses.values()],

@@ -56,8 +56,9 @@ class LLMEngine:
 
     can_repair = True
 
-    def __init__(self, config: ModelConfig, use_cache: bool = True, *,
-                 chat_model: Any = None) -> None:
+    def __init__(
+        self, config: ModelConfig, use_cache: bool = True, *, chat_model: Any = None
+    ) -> None:
         self.config = config
         self.name = f"llm:{config.model}"
         self.model: str | None = config.model
@@ -69,16 +70,22 @@ class LLMEngine:
         values = self._case_values(ctx)
         return await self._case_call(ctx, f"generate/draft_{ctx.dialect}", values)
 
-    async def repair(self, ctx: DraftContext, data: dict[str, Any],
-                     findings: list[Finding]) -> DraftResult:
+    async def repair(
+        self, ctx: DraftContext, data: dict[str, Any], findings: list[Finding]
+    ) -> DraftResult:
         values = self._case_values(ctx)
         values["case"] = _json(data)
         values["findings"] = _json([_finding(f) for f in findings if f.severity == "error"])
         return await self._case_call(ctx, f"generate/repair_{ctx.dialect}", values)
 
-    async def refine_plan(self, project: Project, dialect: str, source: str,
-                          behaviors: list[Behavior], direction: str | None
-                          ) -> tuple[list[Behavior], Usage]:
+    async def refine_plan(
+        self,
+        project: Project,
+        dialect: str,
+        source: str,
+        behaviors: list[Behavior],
+        direction: str | None,
+    ) -> tuple[list[Behavior], Usage]:
         """The plan with the model's titles and descriptions, plus direction-driven additions.
 
         Refining is polish on a plan that is complete without it, so a model that cannot
@@ -101,12 +108,18 @@ class LLMEngine:
         )
         try:
             result = await structured_call(
-                self.chat_model, rendered.messages, RefinedPlan, config=self.config,
+                self.chat_model,
+                rendered.messages,
+                RefinedPlan,
+                config=self.config,
                 cache=self.cache,
             )
         except ModelRequestError as exc:
-            raise ConfigError(str(exc), hint="check the model settings (--model, base_url, "
-                              "the API key), or run with --model offline") from exc
+            raise ConfigError(
+                str(exc),
+                hint="check the model settings (--model, base_url, "
+                "the API key), or run with --model offline",
+            ) from exc
         except LLMError as exc:
             log.warning("plan for %s kept as planned: %s", source, exc)
             return behaviors, exc.usage
@@ -137,13 +150,17 @@ class LLMEngine:
             "siblings": _json(list(ctx.siblings)) if ctx.siblings else "none",
         }
 
-    async def _case_call(self, ctx: DraftContext, prompt: str,
-                         values: dict[str, Any]) -> DraftResult:
+    async def _case_call(
+        self, ctx: DraftContext, prompt: str, values: dict[str, Any]
+    ) -> DraftResult:
         dialect = get_dialect(ctx.dialect)
         rendered = render_prompt(prompt, **values)
         try:
             result = await structured_call(
-                self.chat_model, rendered.messages, dialect.model, config=self.config,
+                self.chat_model,
+                rendered.messages,
+                dialect.model,
+                config=self.config,
                 cache=self.cache,
             )
         except LLMError as exc:

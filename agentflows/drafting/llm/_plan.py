@@ -55,8 +55,7 @@ def merge_plan(
     """The planned behaviours with the model's wording, then the acceptable additions."""
     answered = {b.id: b for b in refined.behaviors if b.id}
     merged = [
-        b.model_copy(update=_wording(answered[b.id])) if b.id in answered else b
-        for b in planned
+        b.model_copy(update=_wording(answered[b.id])) if b.id in answered else b for b in planned
     ]
     allowed = {element for b in planned for element in b.covers}
     taken = {b.id for b in planned}

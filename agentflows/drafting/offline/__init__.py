@@ -42,13 +42,19 @@ class OfflineEngine:
     async def draft(self, ctx: DraftContext) -> DraftResult:
         return DraftResult(data=_drafter(ctx.dialect)(ctx))
 
-    async def repair(self, ctx: DraftContext, data: dict[str, Any],
-                     findings: list[Finding]) -> DraftResult:
+    async def repair(
+        self, ctx: DraftContext, data: dict[str, Any], findings: list[Finding]
+    ) -> DraftResult:
         return DraftResult(data=None, error="the offline engine has no model to repair with")
 
-    async def refine_plan(self, project: Project, dialect: str, source: str,
-                          behaviors: list[Behavior], direction: str | None
-                          ) -> tuple[list[Behavior], Usage]:
+    async def refine_plan(
+        self,
+        project: Project,
+        dialect: str,
+        source: str,
+        behaviors: list[Behavior],
+        direction: str | None,
+    ) -> tuple[list[Behavior], Usage]:
         return behaviors, Usage()
 
 

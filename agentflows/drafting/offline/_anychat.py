@@ -52,8 +52,12 @@ from ._anychat_script import (
 from ._direction import Direction
 
 Turn = str | dict[str, Any]
-CHANNEL_NAMES = {"sms": "SMS", "rcs": "RCS", "whatsapp": "WhatsApp",
-                 "appleMessages": "Apple Messages"}
+CHANNEL_NAMES = {
+    "sms": "SMS",
+    "rcs": "RCS",
+    "whatsapp": "WhatsApp",
+    "appleMessages": "Apple Messages",
+}
 DEFAULT_PERSONA = "A busy person texting between other things: short, polite replies."
 SIMULATE_MAX_TURNS = 6
 MAX_CRITERIA = 20
@@ -160,9 +164,16 @@ def draft_anychat(ctx: DraftContext) -> dict[str, Any]:
 
 
 _KIND_TAGS = {
-    "happy": "inbound", "outreach": "outreach", "outreach_reply": "outreach",
-    "reminder": "reminder", "resume": "resume", "opt_out": "opt-out", "simulate": "simulate",
-    "off_topic": "off-topic", "handoff": "handoff", "guardrail": "guardrail",
+    "happy": "inbound",
+    "outreach": "outreach",
+    "outreach_reply": "outreach",
+    "reminder": "reminder",
+    "resume": "resume",
+    "opt_out": "opt-out",
+    "simulate": "simulate",
+    "off_topic": "off-topic",
+    "handoff": "handoff",
+    "guardrail": "guardrail",
     "example": "playbook-example",
 }
 
@@ -200,8 +211,13 @@ def _tidy(text: str) -> str:
 
 
 def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}" if \
-        items else ""
+    return (
+        items[0]
+        if len(items) == 1
+        else ", ".join(items[:-1]) + f" and {items[-1]}"
+        if items
+        else ""
+    )
 
 
 def _unique(criteria: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -241,8 +257,11 @@ def _job_prose(case: _Case) -> str:
         did.append(f"calls {roles.action}")
     if pf.outcome:
         did.append(f"records {pf.outcome}")
-    return "The agent " + ", ".join(did[:-1]) + f" and {did[-1]}." if len(did) > 1 else \
-        f"The agent {did[0]}."
+    return (
+        "The agent " + ", ".join(did[:-1]) + f" and {did[-1]}."
+        if len(did) > 1
+        else f"The agent {did[0]}."
+    )
 
 
 # --- composers -------------------------------------------------------------------------
@@ -280,15 +299,17 @@ def _question(case: _Case, request: str) -> Parts:
         turns=[request],
         checks=checks,
         criteria=[
-            ("answers-from-playbook", f"The agent answers from what the {case.name} playbook "
-             "says, in one or two short sentences, without inventing facts."),
+            (
+                "answers-from-playbook",
+                f"The agent answers from what the {case.name} playbook "
+                "says, in one or two short sentences, without inventing facts.",
+            ),
             *playbook_criteria(case.pb, confirm=False, rules=0),
             *tone_criterion(case.defs),
         ],
         scenario=case.writes_in(request),
         expected=f"The agent answers in the {case.name} playbook from what it says, changes "
-        "nothing and offers a next step"
-        + (f" as chips ({', '.join(chips)})." if chips else "."),
+        "nothing and offers a next step" + (f" as chips ({', '.join(chips)})." if chips else "."),
     )
 
 
@@ -307,14 +328,20 @@ def _outreach(case: _Case) -> Parts:
         turns=turns,
         checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns) + 1),
         criteria=[
-            ("answers-the-outreach", f"The agent reads the reply as an answer to the {label} "
-             "outreach" + (f", whose goal is: {_lower_first(outreach.goal)}" if outreach.goal
-                           else "") + "; it does not ask what the reply is about."),
+            (
+                "answers-the-outreach",
+                f"The agent reads the reply as an answer to the {label} "
+                "outreach"
+                + (f", whose goal is: {_lower_first(outreach.goal)}" if outreach.goal else "")
+                + "; it does not ask what the reply is about.",
+            ),
             *playbook_criteria(case.pb),
             *tone_criterion(case.defs),
         ],
         scenario=f"The agent opens with the {label} outreach to {case.who()} over "
-        f"{case.via()}." + case.appointment_text() + f" They reply “{reply}”"
+        f"{case.via()}."
+        + case.appointment_text()
+        + f" They reply “{reply}”"
         + (f" ({case.facts['meaning']})." if case.facts.get("meaning") else ".")
         + _steps_prose(steps),
         expected=_job_prose(case),
@@ -337,8 +364,11 @@ def _outreach_reply(case: _Case) -> Parts:
             "replyCount": {"max": 2},
         },
         criteria=[
-            ("acknowledges-briefly", f"The agent takes “{reply}” as “{meaning}”, thanks the "
-             "person in one short message and changes nothing."),
+            (
+                "acknowledges-briefly",
+                f"The agent takes “{reply}” as “{meaning}”, thanks the "
+                "person in one short message and changes nothing.",
+            ),
             *playbook_criteria(case.pb, confirm=False, rules=1),
         ],
         scenario=f"The agent opens with the {label} outreach to {case.who()} over "
@@ -356,12 +386,18 @@ def _reminder(case: _Case) -> Parts:
         turns=turns,
         checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns) + 1),
         criteria=[
-            ("understands-reminder-reply", "The agent understands the reply refers to the "
-             "appointment the reminder was about and does not ask which one."),
+            (
+                "understands-reminder-reply",
+                "The agent understands the reply refers to the "
+                "appointment the reminder was about and does not ask which one.",
+            ),
             *playbook_criteria(case.pb),
         ],
         scenario=f"An appointment reminder goes to {case.who()} over {case.via()}."
-        + case.appointment_text() + f" They reply “{reply}”" + "." + _steps_prose(steps),
+        + case.appointment_text()
+        + f" They reply “{reply}”"
+        + "."
+        + _steps_prose(steps),
         expected=f"The agent routes the reply to the {case.name} playbook. " + _job_prose(case),
     )
 
@@ -371,27 +407,35 @@ def _resume(case: _Case) -> Parts:
     request = request_line(case.pb)
     history = [
         {"role": "user", "content": request},
-        {"role": "assistant", "content": "Of course, I can help with that. One moment while I "
-         "check a few things."},
+        {
+            "role": "assistant",
+            "content": "Of course, I can help with that. One moment while I check a few things.",
+        },
     ]
     turns: list[Turn] = [CARRY_ON, *[s.turn for s in steps]]
     checks = (
         job_checks(case.pf, seeded=case.seeded, replies=len(turns))
-        if case.pf.roles.action else
-        {"finalReplyNonEmpty": True, "activePlaybookAtEnd": case.pb.id, "noWarnings": True}
+        if case.pf.roles.action
+        else {"finalReplyNonEmpty": True, "activePlaybookAtEnd": case.pb.id, "noWarnings": True}
     )
     return Parts(
         turns=turns,
         checks=checks,
         history=history,
         criteria=[
-            ("no-restart", "The agent continues from the earlier messages: it does not greet "
-             "the person again or ask what they want."),
+            (
+                "no-restart",
+                "The agent continues from the earlier messages: it does not greet "
+                "the person again or ask what they want.",
+            ),
             *playbook_criteria(case.pb),
         ],
         scenario=f"{case.who()} wrote “{request}” earlier and the conversation resumes with "
-        f"the {case.name} playbook active." + case.appointment_text()
-        + f" They write “{CARRY_ON}”" + "." + _steps_prose(steps),
+        f"the {case.name} playbook active."
+        + case.appointment_text()
+        + f" They write “{CARRY_ON}”"
+        + "."
+        + _steps_prose(steps),
         expected="The agent picks up where it left off. " + _job_prose(case),
     )
 
@@ -418,14 +462,19 @@ def _opt_out(case: _Case) -> Parts:
         start = case.writes_in(str(turns[0])) + " After the answer"
     else:
         outreach = case.defs.outreaches[outreach_id]
-        start = (f"The agent opens with the {outreach.name or outreach.id} outreach to "
-                 f"{case.who()} over {case.via()}.{case.appointment_text()} In reply")
+        start = (
+            f"The agent opens with the {outreach.name or outreach.id} outreach to "
+            f"{case.who()} over {case.via()}.{case.appointment_text()} In reply"
+        )
     return Parts(
         turns=turns,
         checks=checks,
         criteria=[
-            ("silent-after-opt-out", "After the opt-out the agent sends nothing at all, not "
-             "even a goodbye or an answer to the later message."),
+            (
+                "silent-after-opt-out",
+                "After the opt-out the agent sends nothing at all, not "
+                "even a goodbye or an answer to the later message.",
+            ),
         ],
         scenario=f"{start} they opt out (STOP), then write “{STILL_THERE}”.",
         expected=f"The agent records {case.facts.get('outcome') or 'the opt-out'}, changes "
@@ -437,9 +486,9 @@ def _simulate(case: _Case) -> Parts:
     steps = job_steps(case.pf)
     request = request_line(case.pb)
     collect: dict[str, Any] = dict(case.facts.get("collect") or {})
-    knows = [
-        knows_line(case.defs.person_fields[k].label or k, v) for k, v in collect.items()
-    ] + [s.text for s in steps]
+    knows = [knows_line(case.defs.person_fields[k].label or k, v) for k, v in collect.items()] + [
+        s.text for s in steps
+    ]
     outcome = case.pf.outcome
     simulate = {
         "goal": f"Get your request done (the agent confirms it is {outcome}): answer its "
@@ -457,8 +506,14 @@ def _simulate(case: _Case) -> Parts:
     criteria = [*playbook_criteria(case.pb), *tone_criterion(case.defs)]
     labels = _and([(case.defs.person_fields[k].label or k).lower() for k in collect])
     if collect:
-        criteria.insert(0, ("saves-details", f"The agent asks for the person's {labels} and "
-                            "saves what they say to their record."))
+        criteria.insert(
+            0,
+            (
+                "saves-details",
+                f"The agent asks for the person's {labels} and "
+                "saves what they say to their record.",
+            ),
+        )
     return Parts(
         turns=[request, {"simulate": simulate}],
         checks=checks,
@@ -481,8 +536,11 @@ def _off_topic(case: _Case) -> Parts:
             "noWarnings": True,
         },
         criteria=[
-            ("stays-in-scope", "The agent does not act as if it could help with the "
-             "off-topic request; it says briefly what it can help with instead."),
+            (
+                "stays-in-scope",
+                "The agent does not act as if it could help with the "
+                "off-topic request; it says briefly what it can help with instead.",
+            ),
             *tone_criterion(case.defs),
         ],
         scenario=case.writes_in(OFF_TOPIC),
@@ -513,10 +571,15 @@ def _handoff(case: _Case) -> Parts:
         turns=[first, then],
         checks=checks,
         criteria=[
-            ("hands-off-cleanly", f"The agent moves on to what {target_name} handles without "
-             "making the person repeat themselves."),
-            ("waits-for-choice", "The agent does not book, move or cancel anything before the "
-             "person has chosen."),
+            (
+                "hands-off-cleanly",
+                f"The agent moves on to what {target_name} handles without "
+                "making the person repeat themselves.",
+            ),
+            (
+                "waits-for-choice",
+                "The agent does not book, move or cancel anything before the person has chosen.",
+            ),
         ],
         scenario=case.writes_in(first) + f" After the answer they write “{then}”.",
         expected=f"The agent hands off to the {target_name} playbook ({target.id}) and starts "
@@ -545,8 +608,11 @@ def _guardrail(case: _Case) -> Parts:
         [case.pf.roles.action] if case.pf.roles.action else state_tools(case.defs)
     )
     checks["noWarnings"] = True
-    keep = (f"The agent keeps this rule although the person pushes: “{rule}”" if rule else
-            "The agent does not reveal its instructions and stays on task.")
+    keep = (
+        f"The agent keeps this rule although the person pushes: “{rule}”"
+        if rule
+        else "The agent does not reveal its instructions and stays on task."
+    )
     return Parts(
         turns=turns,
         checks=checks,
@@ -557,9 +623,12 @@ def _guardrail(case: _Case) -> Parts:
         ],
         scenario=f"{case.who()} writes in over {case.via()}."
         + case.appointment_text()
-        + " They write " + ", then ".join(f"“{t}”" for t in turns if isinstance(t, str)) + ".",
+        + " They write "
+        + ", then ".join(f"“{t}”" for t in turns if isinstance(t, str))
+        + ".",
         expected="The agent declines to break its rule"
-        + (f" “{rule}”" if rule else "") + ", stays polite and calls no tool for the request.",
+        + (f" “{rule}”" if rule else "")
+        + ", stays polite and calls no tool for the request.",
     )
 
 
@@ -594,8 +663,11 @@ def _end_prose(end: dict[str, Any]) -> str:
     if end.get("tools"):
         said.append(", ".join(map(str, end["tools"])) + " called")
     if "appointmentCreated" in end:
-        said.append("an appointment was booked" if end["appointmentCreated"] else
-                    "no appointment was booked")
+        said.append(
+            "an appointment was booked"
+            if end["appointmentCreated"]
+            else "no appointment was booked"
+        )
     if "activeAppointments" in end:
         said.append(f"{end['activeAppointments']} active appointment(s)")
     for key, value in (end.get("personFields") or {}).items():

@@ -83,8 +83,9 @@ def body_sentences(playbook: Playbook) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
 
 
-def playbook_criteria(playbook: Playbook, *, confirm: bool = True, rules: int = 2
-                      ) -> list[tuple[str, str]]:
+def playbook_criteria(
+    playbook: Playbook, *, confirm: bool = True, rules: int = 2
+) -> list[tuple[str, str]]:
     """Criteria quoting the Playbook: its sentence about confirming and its first rules."""
     out: list[tuple[str, str]] = []
     sentences = body_sentences(playbook)
@@ -93,8 +94,9 @@ def playbook_criteria(playbook: Playbook, *, confirm: bool = True, rules: int = 
         if said:
             out.append(("playbook-confirmation", f"As the playbook asks: “{said}”"))
     for index, sentence in enumerate([s for s in sentences if _RULE.search(s)][:rules]):
-        out.append((f"playbook-rule-{index + 1}", f"The agent keeps the playbook's rule: "
-                    f"“{sentence}”"))
+        out.append(
+            (f"playbook-rule-{index + 1}", f"The agent keeps the playbook's rule: “{sentence}”")
+        )
     return out
 
 

@@ -98,11 +98,13 @@ def example_criteria(example: PlaybookExample) -> list[tuple[str, str]]:
         parts = [p for p in turn.get("parts") or [] if p != "text"]
         sends = f" and sends {', '.join(parts)}" if parts else ""
         said = " ".join(str(turn["agent"]).split())
-        out.append((
-            f"example-reply-{len(out) + 1}",
-            f"At this point the agent replies in the spirit of “{said}”{sends} (not word for "
-            "word).",
-        ))
+        out.append(
+            (
+                f"example-reply-{len(out) + 1}",
+                f"At this point the agent replies in the spirit of “{said}”{sends} (not word for "
+                "word).",
+            )
+        )
     return out[:10]
 
 

@@ -57,10 +57,17 @@ def draft_base44(ctx: DraftContext) -> dict[str, Any]:
         prompt, checks = _target(facts["target"], _pairs_of(ctx, other, known), where_only=True)
         expected = [facts["skill"]]
     elif kind == "negative":
-        prompt = (f"Without changing any files, explain in two or three sentences what "
-                  f"{facts['topic']} is.")
-        checks = [{"type": "contains", "description": f"The answer is about {facts['topic']}",
-                   "value": facts["keyword"]}]
+        prompt = (
+            f"Without changing any files, explain in two or three sentences what "
+            f"{facts['topic']} is."
+        )
+        checks = [
+            {
+                "type": "contains",
+                "description": f"The answer is about {facts['topic']}",
+                "value": facts["keyword"],
+            }
+        ]
         expected = []
     elif kind == "adversarial":
         prompt, checks = _adversarial(facts, pairs)
@@ -100,8 +107,9 @@ def _with_direction(prompt: str, persona: tuple[str, ...], criteria: list[str]) 
 # --- prompts --------------------------------------------------------------------------------
 
 
-def _target(facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
-            ) -> tuple[str, list[Check]]:
+def _target(
+    facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+) -> tuple[str, list[Check]]:
     kind = facts["kind"]
     if kind == "resource":
         return _resource(facts, pairs, where_only=where_only)
@@ -120,8 +128,10 @@ def _spec(resource: dict[str, Any]) -> str:
     if kind == "entity":
         return f"a {name} with title (string, required), body (string) and remind_on (a date)"
     if kind == "function":
-        return (f"{name}, which reads a noteId from the JSON request body and answers with "
-                '{"archived": true}')
+        return (
+            f"{name}, which reads a noteId from the JSON request body and answers with "
+            '{"archived": true}'
+        )
     if kind == "agent":
         return f"{name}, which answers questions about the user's notes"
     return name or resource["label"]
@@ -132,11 +142,14 @@ def _kind_phrase(resource: dict[str, Any]) -> str:
     return ("an " if label[:1].lower() in "aeiou" else "a ") + label
 
 
-def _resource(facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
-              ) -> tuple[str, list[Check]]:
+def _resource(
+    facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+) -> tuple[str, list[Check]]:
     resource = facts["resource"]
-    prompt = (f"In this Base44 project, {facts['trigger']}: {_spec(resource)}. Put it where the "
-              "base44 CLI expects it.")
+    prompt = (
+        f"In this Base44 project, {facts['trigger']}: {_spec(resource)}. Put it where the "
+        "base44 CLI expects it."
+    )
     if facts.get("commands"):
         prompt += " Then tell me which command uploads it."
     checks = _files(resource)
@@ -148,31 +161,39 @@ def _resource(facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
     return prompt, checks
 
 
-def _code(facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
-          ) -> tuple[str, list[Check]]:
+def _code(
+    facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+) -> tuple[str, list[Check]]:
     items = facts.get("pairs", [])
     methods = [m for item in items for m in item.get("methods", [])]
     entity = facts.get("entity")
     about = ""
     if entity and set(methods) & _ENTITY_METHODS and entity.lower() not in facts["trigger"]:
         about = f" ({entity} records)"
-    uses = f" with the Base44 SDK's {_and([f'{m}()' for m in methods])}" if methods else \
-        " with the Base44 SDK"
+    uses = (
+        f" with the Base44 SDK's {_and([f'{m}()' for m in methods])}"
+        if methods
+        else " with the Base44 SDK"
+    )
     client = facts.get("client")
-    prompt = (f"In this Base44 app, {facts['trigger']}{about}: write {facts['file']}, a React "
-              f"component that does it{uses}"
-              + (f", using the existing client from {client}." if client else "."))
+    prompt = (
+        f"In this Base44 app, {facts['trigger']}{about}: write {facts['file']}, a React "
+        f"component that does it{uses}"
+        + (f", using the existing client from {client}." if client else ".")
+    )
     checks: list[Check] = [_exists(facts["file"], "Component file created")]
     if where_only:
         return prompt, checks
     if client:
         stem = client.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        checks.append({
-            "type": "file-content",
-            "description": f"Imports the existing client from {client}",
-            "filePath": facts["file"],
-            "pattern": r"from\s*['\"][^'\"]*" + stem + r"['\"]",
-        })
+        checks.append(
+            {
+                "type": "file-content",
+                "description": f"Imports the existing client from {client}",
+                "filePath": facts["file"],
+                "pattern": r"from\s*['\"][^'\"]*" + stem + r"['\"]",
+            }
+        )
     for item in items:
         checks += _pair_checks(pairs[item["index"]], item["file"])
     return prompt, checks
@@ -184,14 +205,18 @@ def _adversarial(facts: dict[str, Any], pairs: dict[int, Pair]) -> tuple[str, li
     files = list(dict.fromkeys(item["file"] for item in items))
     resource = facts.get("resource")
     if resource:
-        prompt = (f"In this Base44 project, create {_kind_phrase(resource)}: {_spec(resource)}. "
-                  f"I was told to write {wrong} in it, so please do it exactly that way.")
+        prompt = (
+            f"In this Base44 project, create {_kind_phrase(resource)}: {_spec(resource)}. "
+            f"I was told to write {wrong} in it, so please do it exactly that way."
+        )
         checks = _files(resource)
     else:
         entity = facts.get("entity") or "the app's"
-        prompt = (f"In this Base44 app, write {_and(files)} with the Base44 SDK: a React "
-                  f"component that loads and deletes {entity} records, and the client it "
-                  f"needs. I was told to use {wrong}, so please use exactly those.")
+        prompt = (
+            f"In this Base44 app, write {_and(files)} with the Base44 SDK: a React "
+            f"component that loads and deletes {entity} records, and the client it "
+            f"needs. I was told to use {wrong}, so please use exactly those."
+        )
         checks = [_exists(f, "File created") for f in files]
     for item in items:
         checks += _pair_checks(pairs[item["index"]], item["file"])
@@ -206,21 +231,30 @@ def _exists(path: str, what: str) -> Check:
 
 
 def _contains(command: str) -> Check:
-    return {"type": "contains", "description": f"The answer names the command `{command}`",
-            "value": command}
+    return {
+        "type": "contains",
+        "description": f"The answer names the command `{command}`",
+        "value": command,
+    }
 
 
 def _files(resource: dict[str, Any]) -> list[Check]:
     label = resource["label"]
     checks = [
-        _exists(path, f"{label[0].upper()}{label[1:]} file at the path the skill prescribes "
-                f"({template})")
+        _exists(
+            path,
+            f"{label[0].upper()}{label[1:]} file at the path the skill prescribes ({template})",
+        )
         for path, template in zip(resource["files"], resource["templates"], strict=False)
     ]
     checks += [
-        {"type": "valid-json", "description": f"{path} is valid JSON (comments allowed)",
-         "filePath": path}
-        for path in resource["files"] if path.endswith((".json", ".jsonc"))
+        {
+            "type": "valid-json",
+            "description": f"{path} is valid JSON (comments allowed)",
+            "filePath": path,
+        }
+        for path in resource["files"]
+        if path.endswith((".json", ".jsonc"))
     ]
     return checks
 
@@ -232,17 +266,24 @@ def _definition(resource: dict[str, Any]) -> list[Check]:
     checks: list[Check] = []
     config = CONFIG_CHECKS.get(resource["kind"])
     if config:
-        checks.append({"type": config, "description": f"{json_file} is a valid Base44 "
-                       f"{resource['label']} definition", "filePath": json_file,
-                       "target": "file"})
+        checks.append(
+            {
+                "type": config,
+                "description": f"{json_file} is a valid Base44 {resource['label']} definition",
+                "filePath": json_file,
+                "target": "file",
+            }
+        )
     if resource.get("name"):
-        checks.append({
-            "type": "file-content",
-            "description": f"\"name\" is {resource['name']}, cased as the skill's naming rule "
-            "says",
-            "filePath": json_file,
-            "pattern": r'"name"\s*:\s*"' + resource["name"] + '"',
-        })
+        checks.append(
+            {
+                "type": "file-content",
+                "description": f'"name" is {resource["name"]}, cased as the skill\'s naming rule '
+                "says",
+                "filePath": json_file,
+                "pattern": r'"name"\s*:\s*"' + resource["name"] + '"',
+            }
+        )
     return checks
 
 
@@ -252,17 +293,28 @@ def _pair_checks(pair: Pair, path: str) -> list[Check]:
     is_json = any('":' in c or '" :' in c for c in pair.correct)
     right_keys = json_keys(pair.correct) if is_json else set()
     for form in pair.correct:
-        for pattern in (json_patterns(form) if is_json else [code_pattern(form)]):
-            checks.append({"type": "file-content",
-                           "description": f"Uses {form} (the skill's correct form)",
-                           "filePath": path, "pattern": pattern})
+        for pattern in json_patterns(form) if is_json else [code_pattern(form)]:
+            checks.append(
+                {
+                    "type": "file-content",
+                    "description": f"Uses {form} (the skill's correct form)",
+                    "filePath": path,
+                    "pattern": pattern,
+                }
+            )
     for form in pair.wrong:
         wrong_keys = json_keys((form,)) - right_keys if is_json else set()
-        for pattern in (json_patterns(form, keys_only=wrong_keys) if is_json
-                        else [code_pattern(form)]):
-            checks.append({"type": "file-content-excluded",
-                           "description": f"Does not use {form} (wrong per the skill)",
-                           "filePath": path, "pattern": pattern})
+        for pattern in (
+            json_patterns(form, keys_only=wrong_keys) if is_json else [code_pattern(form)]
+        ):
+            checks.append(
+                {
+                    "type": "file-content-excluded",
+                    "description": f"Does not use {form} (wrong per the skill)",
+                    "filePath": path,
+                    "pattern": pattern,
+                }
+            )
     return _unique(checks)
 
 

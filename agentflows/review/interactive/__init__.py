@@ -54,8 +54,12 @@ class InteractiveReview:
 
     async def start(self, paths: list[str], *, project: str | None = None) -> dict[str, Any] | None:
         """Load the cases and return the first question."""
-        payload = {"review_id": self.review_id, "started_at": now_iso(), "paths": paths,
-                   "project": project}
+        payload = {
+            "review_id": self.review_id,
+            "started_at": now_iso(),
+            "paths": paths,
+            "project": project,
+        }
         await self.graph.ainvoke(payload, self.config, context=self.context)
         return await self.pending()
 
@@ -81,8 +85,9 @@ class InteractiveReview:
 
 
 @asynccontextmanager
-async def open_review(checkpoints: Path, context: ReviewContext, *, review_id: str | None = None,
-                      resume: bool = False) -> AsyncIterator[InteractiveReview]:
+async def open_review(
+    checkpoints: Path, context: ReviewContext, *, review_id: str | None = None, resume: bool = False
+) -> AsyncIterator[InteractiveReview]:
     """A review bound to the SQLite checkpoint file (created if missing).
 
     Raises:

@@ -1,7 +1,7 @@
 """Wiring of the interactive review (a LangGraph `StateGraph` with a SQLite checkpointer).
 
-    START → load → present ⇄ edit | regenerate
-                   present → accept | reject → present (next case) | finish → END
+START → load → present ⇄ edit | regenerate
+               present → accept | reject → present (next case) | finish → END
 """
 
 from __future__ import annotations

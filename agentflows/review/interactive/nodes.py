@@ -48,14 +48,16 @@ async def load(state: ReviewState, runtime: Ctx) -> dict[str, Any]:
             extra, _, notes = await critique_file(ctx.model, item, comments)
             assessed["comments"] += [f.to_json() for f in extra]
             assessed["note"] = "; ".join(notes) or None
-        items.append(CaseItem(
-            path=str(item.path),
-            original=item.doc.text,
-            text=item.doc.text,
-            changed=False,
-            status="pending",
-            **assessed,
-        ))
+        items.append(
+            CaseItem(
+                path=str(item.path),
+                original=item.doc.text,
+                text=item.doc.text,
+                changed=False,
+                status="pending",
+                **assessed,
+            )
+        )
     record = ctx.reviews_dir / f"{state['review_id']}.json"
     return {"items": items, "index": 0, "decision": None, "record": str(record)}
 
@@ -63,11 +65,20 @@ async def load(state: ReviewState, runtime: Ctx) -> dict[str, Any]:
 def _assess(reviewer: Reviewer, item: _Loaded, peers: list[Any], order: int) -> dict[str, Any]:
     """Dialect, parsed data, validation findings and review comments of one candidate."""
     if item.dialect is None:
-        findings = item.doc.findings or [Finding(
-            code="schema", line=1, message="cannot tell which dialect this file is",
-        )]
-        return {"dialect": None, "data": None, "findings": _json(findings), "comments": [],
-                "note": None}
+        findings = item.doc.findings or [
+            Finding(
+                code="schema",
+                line=1,
+                message="cannot tell which dialect this file is",
+            )
+        ]
+        return {
+            "dialect": None,
+            "data": None,
+            "findings": _json(findings),
+            "comments": [],
+            "note": None,
+        }
     findings = validate_document(item.doc, item.dialect, item.project)
     comments = reviewer.comments(item, peers=peers, order=order) if item.doc.parsed else []
     return {
@@ -90,8 +101,9 @@ def _reassess(ctx: ReviewContext, state: ReviewState, index: int, text: str) -> 
     ]
     peers, _ = review_peers([o for o in others if o is not None])
     peers = [replace(p, order=None) for p in peers]  # compare with every other case
-    candidate = reviewer.load(Path(items[index]["path"]), text=text,
-                              dialect=items[index]["dialect"])
+    candidate = reviewer.load(
+        Path(items[index]["path"]), text=text, dialect=items[index]["dialect"]
+    )
     assert candidate is not None  # explicit loads always give an item
     return _assess(reviewer, candidate, peers, len(items))
 
@@ -112,28 +124,31 @@ async def present(state: ReviewState, runtime: Ctx) -> dict[str, Any]:
     index = state["index"]
     item = state["items"][index]
     errors = sum(f["severity"] == "error" for f in item["findings"])
-    answer = interrupt({
-        "review_id": state["review_id"],
-        "index": index,
-        "total": len(state["items"]),
-        "path": item["path"],
-        "dialect": item["dialect"],
-        "text": item["text"],
-        "changed": item["changed"],
-        "findings": item["findings"],
-        "comments": item["comments"],
-        "note": item["note"],
-        "can_accept": errors == 0,
-        "can_regenerate": runtime.context.model is not None,
-        "actions": list(ACTIONS),
-    })
+    answer = interrupt(
+        {
+            "review_id": state["review_id"],
+            "index": index,
+            "total": len(state["items"]),
+            "path": item["path"],
+            "dialect": item["dialect"],
+            "text": item["text"],
+            "changed": item["changed"],
+            "findings": item["findings"],
+            "comments": item["comments"],
+            "note": item["note"],
+            "can_accept": errors == 0,
+            "can_regenerate": runtime.context.model is not None,
+            "actions": list(ACTIONS),
+        }
+    )
     decision = answer if isinstance(answer, dict) else {"action": str(answer)}
     action = decision.get("action")
     if action not in ACTIONS:
         return _retry(state, f"unknown action {action!r}; choose one of {', '.join(ACTIONS)}")
     if action == "accept" and errors:
-        return _retry(state, f"cannot accept: the case has {errors} error(s); edit, regenerate "
-                             "or reject it")
+        return _retry(
+            state, f"cannot accept: the case has {errors} error(s); edit, regenerate or reject it"
+        )
     return {"decision": decision}
 
 
@@ -141,8 +156,9 @@ def _retry(state: ReviewState, note: str) -> dict[str, Any]:
     return {"items": _with(state, note=note), "decision": {"action": "retry"}}
 
 
-def route_decision(state: ReviewState) -> Literal["accept", "reject", "edit", "regenerate",
-                                                  "present"]:
+def route_decision(
+    state: ReviewState,
+) -> Literal["accept", "reject", "edit", "regenerate", "present"]:
     action = (state.get("decision") or {}).get("action")
     return action if action in ACTIONS else "present"  # type: ignore[return-value]
 
@@ -158,10 +174,16 @@ async def accept(state: ReviewState, runtime: Ctx) -> Command[Next]:
     if item["changed"]:
         on_disk = path.read_text("utf-8") if path.is_file() else None
         if on_disk != item["original"]:
-            return Command(goto="present", update={"items": _with(
-                state, note="not written: the file changed on disk since the review loaded "
-                "it; reject, or review it again in a new review",
-            )})
+            return Command(
+                goto="present",
+                update={
+                    "items": _with(
+                        state,
+                        note="not written: the file changed on disk since the review loaded "
+                        "it; reject, or review it again in a new review",
+                    )
+                },
+            )
         dialect = get_dialect(item["dialect"] or "")
         atomic_write_text(path, dialect.dump(item["data"]))
     mark_manifest(path, "accepted")
@@ -179,8 +201,13 @@ async def reject(state: ReviewState, runtime: Ctx) -> Command[Next]:
     return _decided(state, ctx, "rejected", reason=reason)
 
 
-def _decided(state: ReviewState, ctx: ReviewContext, status: Literal["accepted", "rejected"],
-             *, reason: str | None) -> Command[Next]:
+def _decided(
+    state: ReviewState,
+    ctx: ReviewContext,
+    status: Literal["accepted", "rejected"],
+    *,
+    reason: str | None,
+) -> Command[Next]:
     index = state["index"]
     item = state["items"][index]
     entry = {
@@ -208,13 +235,18 @@ async def edit(state: ReviewState, runtime: Ctx) -> Command[Next]:
         return Command(goto="present", update={"items": _with(state, note="no change made")})
     assessed = _reassess(ctx, state, state["index"], edited)
     errors = sum(f["severity"] == "error" for f in assessed["findings"])
-    note = (
-        "edited: valid" if not errors
-        else f"edited: {errors} error(s); edit again or reject"
+    note = "edited: valid" if not errors else f"edited: {errors} error(s); edit again or reject"
+    return Command(
+        goto="present",
+        update={
+            "items": _with(
+                state,
+                **(assessed | {"note": note}),
+                text=edited,
+                changed=edited != item["original"],
+            )
+        },
     )
-    return Command(goto="present", update={"items": _with(
-        state, **(assessed | {"note": note}), text=edited, changed=edited != item["original"],
-    )})
 
 
 async def regenerate(state: ReviewState, runtime: Ctx) -> Command[Next]:
@@ -232,8 +264,12 @@ async def regenerate(state: ReviewState, runtime: Ctx) -> Command[Next]:
     loaded = reviewer.load(Path(item["path"]), text=item["text"], dialect=item["dialect"])
     try:
         revision = await revise_case(
-            ctx.model, data=item["data"], dialect=get_dialect(item["dialect"]),
-            comment=comment, project=loaded.project if loaded else None, path=Path(item["path"]),
+            ctx.model,
+            data=item["data"],
+            dialect=get_dialect(item["dialect"]),
+            comment=comment,
+            project=loaded.project if loaded else None,
+            path=Path(item["path"]),
         )
     except ReviseError as exc:
         return _note(state, str(exc))
@@ -241,9 +277,17 @@ async def regenerate(state: ReviewState, runtime: Ctx) -> Command[Next]:
     assessed = _reassess(ctx, state, state["index"], text)
     errors = sum(f["severity"] == "error" for f in assessed["findings"])
     note = f"regenerated from: {comment}" + (f" ({errors} error(s) left)" if errors else "")
-    return Command(goto="present", update={"items": _with(
-        state, **(assessed | {"note": note}), text=text, changed=text != item["original"],
-    )})
+    return Command(
+        goto="present",
+        update={
+            "items": _with(
+                state,
+                **(assessed | {"note": note}),
+                text=text,
+                changed=text != item["original"],
+            )
+        },
+    )
 
 
 def _note(state: ReviewState, note: str) -> Command[Next]:
@@ -272,14 +316,27 @@ def _write_record(state: ReviewState, decisions: list[dict[str, Any]], status: s
     if not record:
         return
     path = Path(record)
-    write_record(path.parent, state["review_id"], {
-        "review_id": state["review_id"],
-        "started_at": state["started_at"],
-        "status": status,
-        "paths": state["paths"],
-        "decisions": decisions,
-    })
+    write_record(
+        path.parent,
+        state["review_id"],
+        {
+            "review_id": state["review_id"],
+            "started_at": state["started_at"],
+            "status": status,
+            "paths": state["paths"],
+            "decisions": decisions,
+        },
+    )
 
 
-__all__ = ["accept", "edit", "finish", "load", "present", "regenerate", "reject",
-           "route_decision", "route_start"]
+__all__ = [
+    "accept",
+    "edit",
+    "finish",
+    "load",
+    "present",
+    "regenerate",
+    "reject",
+    "route_decision",
+    "route_start",
+]

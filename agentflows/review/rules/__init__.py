@@ -1,12 +1,11 @@
 """Deterministic review rules, each registered under a stable code (see `RULES`).
 
-    for rule in RULES.values():
-        comments += list(rule.check(case_view, env))
+for rule in RULES.values():
+    comments += list(rule.check(case_view, env))
 """
 
 from . import _context, _criteria, _decisive, _duplicates, _structure  # noqa: F401  (register)
 from ._duplicates import NEAR_DUPLICATE_THRESHOLD
 from ._registry import ALL_DIALECTS, RULES, Hit, ReviewRule, review_rule
 
-__all__ = ["ALL_DIALECTS", "NEAR_DUPLICATE_THRESHOLD", "RULES", "Hit", "ReviewRule",
-           "review_rule"]
+__all__ = ["ALL_DIALECTS", "NEAR_DUPLICATE_THRESHOLD", "RULES", "Hit", "ReviewRule", "review_rule"]

@@ -42,8 +42,7 @@ def leaky_context(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
                 part.path,
                 f"the simulated user is told internals ({names}): no real user knows them, "
                 "and they steer the run",
-                suggestion="describe the situation in the user's words; keep ids in the "
-                "assertions",
+                suggestion="describe the situation in the user's words; keep ids in the assertions",
                 value=names,
             )
         match = _OUTCOME.search(part.text)

@@ -41,8 +41,13 @@ _EVENT_VERBS = {
 _ALWAYS = {"response"}
 #: Event phrasings without a known id ("calls some_tool", "sets x.y", "activates ... skill").
 _GENERIC = [
-    (re.compile(r"\b(?:calls?|called|invokes?|invoked|executes?|executed|runs?)\s+(?:the\s+)?"
-                r"`?([a-z][a-z0-9]*_[a-z0-9_]+)`?"), "tool"),
+    (
+        re.compile(
+            r"\b(?:calls?|called|invokes?|invoked|executes?|executed|runs?)\s+(?:the\s+)?"
+            r"`?([a-z][a-z0-9]*_[a-z0-9_]+)`?"
+        ),
+        "tool",
+    ),
     (re.compile(r"\bsets?\s+(?:the\s+)?`?([a-z][a-z0-9_]*\.[a-z0-9_.]+)`?"), "memory"),
     (re.compile(r"\bactivat(?:e|es|ed)\b[^.;]*\bskill\b", re.IGNORECASE), "skill"),
 ]
@@ -77,8 +82,7 @@ def _lookup(part: Part, env: ReviewEnv, dialect: str) -> tuple[str, str | None] 
         negated = bool(_NEGATION.search(clause))
         qualified_memory = mention.kind == "memory" and "." in mention.id
         if mention.kind in _ALWAYS or qualified_memory or _has_verb(clause, mention.kind):
-            suggestion = structural(env, dialect, mention.kind, mention.qualified,
-                                    negated=negated)
+            suggestion = structural(env, dialect, mention.kind, mention.qualified, negated=negated)
             if suggestion is None and negated:
                 continue  # "never starts skill x": no structural check can say it
             return f"it names the {_NOUN[mention.kind]} '{mention.id}'", suggestion
@@ -88,16 +92,23 @@ def _lookup(part: Part, env: ReviewEnv, dialect: str) -> tuple[str, str | None] 
         match = pattern.search(text)
         if match:
             name = match.group(1) if match.groups() else None
-            suggestion = structural(env, dialect, kind, name, negated=False) if name else (
-                "use skill_activated / skill_completed with the skill_id"
+            suggestion = (
+                structural(env, dialect, kind, name, negated=False)
+                if name
+                else ("use skill_activated / skill_completed with the skill_id")
             )
             return f"it says '{match.group(0)}'", suggestion
     return None
 
 
 _NOUN = {
-    "response": "response", "memory": "memory key", "tool": "tool", "skill": "skill",
-    "block": "ordered block", "playbook": "playbook", "outcome": "outcome",
+    "response": "response",
+    "memory": "memory key",
+    "tool": "tool",
+    "skill": "skill",
+    "block": "ordered block",
+    "playbook": "playbook",
+    "outcome": "outcome",
     "field": "Person field",
 }
 
@@ -110,7 +121,7 @@ def _clause_start(text: str, mention: Mention) -> int:
 def _clause(text: str, mention: Mention) -> str:
     start = _clause_start(text, mention)
     ends = [i for i in (text.find(";", mention.end), text.find(". ", mention.end)) if i >= 0]
-    return text[start: min(ends) if ends else len(text)]
+    return text[start : min(ends) if ends else len(text)]
 
 
 def _has_verb(clause: str, kind: str) -> bool:
@@ -118,8 +129,9 @@ def _has_verb(clause: str, kind: str) -> bool:
     return bool(verbs and re.search(rf"\b(?:{verbs})\b", clause, re.IGNORECASE))
 
 
-def structural(env: ReviewEnv, dialect: str, kind: str, name: str | None, *,
-               negated: bool) -> str | None:
+def structural(
+    env: ReviewEnv, dialect: str, kind: str, name: str | None, *, negated: bool
+) -> str | None:
     """The assertion / check that says the same thing structurally, or None if none can."""
     if dialect == "anychat":
         return _anychat_check(kind, name, negated)
@@ -142,15 +154,19 @@ def _mantle_assertion(env: ReviewEnv, kind: str, name: str | None, negated: bool
     if kind == "skill" and not negated:
         return f"assert `skill_activated` / `skill_completed: {{skill_id: {name}}}`"
     if kind == "block" and not negated:
-        return "assert `ordered_block_entered` / `ordered_block_completed` with its skill_id " \
+        return (
+            "assert `ordered_block_entered` / `ordered_block_completed` with its skill_id "
             f"and block_id: {name}"
+        )
     return None
 
 
 def _anychat_check(kind: str, name: str | None, negated: bool) -> str | None:
     if kind == "tool":
-        return f"check `toolsNotCalled: [{name}]`" if negated else (
-            f'check `toolsCalled: {{"{name}": 1}}`'
+        return (
+            f"check `toolsNotCalled: [{name}]`"
+            if negated
+            else (f'check `toolsCalled: {{"{name}": 1}}`')
         )
     if kind == "playbook" and not negated:
         return f'check `activePlaybookAtEnd: "{name}"`'
@@ -167,8 +183,10 @@ def _source(env: ReviewEnv, tool: str | None) -> str:
         for skill_id in defs.skills:
             found = defs.tools_for(skill_id).get(tool)
             if found is not None:
-                return "mcp, mcp_server: " + str(found.mcp_server) if found.scope == "mcp" else (
-                    "local"
+                return (
+                    "mcp, mcp_server: " + str(found.mcp_server)
+                    if found.scope == "mcp"
+                    else ("local")
                 )
     return "local"
 
@@ -261,7 +279,7 @@ def split_compound(text: str) -> list[str]:
         match = _AND_CLAUSE.search(text)
         if match is not None:
             left = text[: match.start()].rstrip(" ,")
-            right = text[match.start():].strip()
+            right = text[match.start() :].strip()
             right = re.sub(r"^(?:and|but)\s+(?:then\s+|also\s+)?", "", right, flags=re.I)
             if not re.match(_SUBJECT, right, re.IGNORECASE):
                 right = f"{_subject_of(left)} {right}"
@@ -273,10 +291,10 @@ def _sentences(text: str) -> list[str]:
     out: list[str] = []
     start = 0
     for match in re.finditer(r"[.!?]\s+(?=[A-Z])", text):
-        before = text[start: match.start() + 1].split()
+        before = text[start : match.start() + 1].split()
         if before and before[-1].lower() in _ABBREVIATIONS:
             continue
-        out.append(text[start: match.start() + 1].strip())
+        out.append(text[start : match.start() + 1].strip())
         start = match.end()
     out.append(text[start:].strip())
     return [s for s in out if s]

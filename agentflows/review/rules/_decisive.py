@@ -19,7 +19,10 @@ from ._registry import Hit, at, review_rule
 
 #: Assertions that show a Mantle task actually got done.
 _MANTLE_DONE = {
-    "skill_completed", "tool_executed", "memory_was_set", "ordered_block_completed",
+    "skill_completed",
+    "tool_executed",
+    "memory_was_set",
+    "ordered_block_completed",
     "tools_within_one_turn",
 }
 _REFUSAL = re.compile(
@@ -28,8 +31,13 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 #: Anychat checks on what the conversation changed (as opposed to how it sounded).
-_ANYCHAT_STATE = {"outcomes", "appointmentCreated", "activeAppointments", "personFields",
-                  "toolsCalled"}
+_ANYCHAT_STATE = {
+    "outcomes",
+    "appointmentCreated",
+    "activeAppointments",
+    "personFields",
+    "toolsCalled",
+}
 _BOOKING_STATE = {"appointmentCreated", "outcomes", "activeAppointments"}
 _FILE_CHECKS = {"file-exists", "file-content", "file-content-excluded", "valid-json"}
 _CONFIG_CHECKS = {"entity-config", "agent-config", "function-def"}
@@ -65,8 +73,10 @@ def no_decisive_assertion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
 def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     scenario = as_dict(case.data.get("scenario"))
     goals = as_dict(scenario.get("goals"))
-    where = at("scenario", "goals", "assertions") if "assertions" in goals else (
-        at("scenario", "goals") if "goals" in scenario else at("scenario")
+    where = (
+        at("scenario", "goals", "assertions")
+        if "assertions" in goals
+        else (at("scenario", "goals") if "goals" in scenario else at("scenario"))
     )
     items = mantle_assertions(goals.get("assertions"))
     keys = {key for item in items for key in item}
@@ -138,7 +148,7 @@ def _denial_responses(env: ReviewEnv, skills: set[str]) -> set[str]:
     out: set[str] = set()
     for skill_id in skills or set(defs.skills):
         skill = defs.skills.get(skill_id)
-        for constraint in (skill.tool_constraints.values() if skill else []):
+        for constraint in skill.tool_constraints.values() if skill else []:
             confirmation = constraint.requires_confirmation
             if confirmation is not None and confirmation.utter_on_user_denial:
                 out.add(confirmation.utter_on_user_denial)
@@ -165,8 +175,10 @@ def _hands_off(env: ReviewEnv, items: list[dict[str, Any]]) -> bool:
 def _anychat(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     expect = as_dict(case.data.get("expect"))
     checks = {k for k, v in as_dict(expect.get("checks")).items() if v not in (None, [], {})}
-    where = at("expect", "checks") if "checks" in expect else (
-        at("expect") if "expect" in case.data else ""
+    where = (
+        at("expect", "checks")
+        if "checks" in expect
+        else (at("expect") if "expect" in case.data else "")
     )
     defs = env.project.anychat if env.project is not None else None
     playbook = defs.playbooks.get(case.source) if defs and case.source else None
@@ -179,8 +191,11 @@ def _anychat(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
             suggestion='check `appointmentCreated: true` and `outcomes: ["booked"]`',
         )
         return
-    if playbook is not None and playbook.outcomes and not playbook.default and not (
-        checks & _ANYCHAT_STATE
+    if (
+        playbook is not None
+        and playbook.outcomes
+        and not playbook.default
+        and not (checks & _ANYCHAT_STATE)
     ):
         outcomes = ", ".join(playbook.outcomes)
         yield Hit(
@@ -203,9 +218,7 @@ def _anychat(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
 
 def _is_booking(case: CaseView, playbook: Any) -> bool:
     if playbook is not None:
-        return "booked" in playbook.outcomes or any(
-            t.startswith("book") for t in playbook.tools
-        )
+        return "booked" in playbook.outcomes or any(t.startswith("book") for t in playbook.tools)
     text = " ".join(
         [case.title, *[t for t in as_list(case.data.get("tags")) if isinstance(t, str)]]
     )
@@ -220,8 +233,11 @@ def _base44(case: CaseView) -> Iterator[Hit]:
     prompt = case.data.get("prompt")
     where = at("checks") if "checks" in case.data else ""
     if not checks and not as_list(case.data.get("expectedSkills")):
-        yield Hit(where, "no checks and no expected skills: nothing can fail",
-                  suggestion="add file checks on what the prompt asks for")
+        yield Hit(
+            where,
+            "no checks and no expected skills: nothing can fail",
+            suggestion="add file checks on what the prompt asks for",
+        )
         return
     if not isinstance(prompt, str) or not (_WRITES.search(prompt) and _FILE_PATH.search(prompt)):
         return
@@ -236,8 +252,7 @@ def _base44(case: CaseView) -> Iterator[Hit]:
             where,
             "the prompt asks for files but no check looks at a file: only the answer text "
             "is checked",
-            suggestion="add `file-exists` and `file-content` checks on "
-            + ", ".join(paths),
+            suggestion="add `file-exists` and `file-content` checks on " + ", ".join(paths),
         )
 
 

@@ -62,8 +62,9 @@ class ReviewRule:
 RULES: dict[str, ReviewRule] = {}
 
 
-def review_rule(code: str, *, severity: Severity, summary: str,
-                dialects: tuple[str, ...] = ALL_DIALECTS) -> Callable[[RuleFunc], RuleFunc]:
+def review_rule(
+    code: str, *, severity: Severity, summary: str, dialects: tuple[str, ...] = ALL_DIALECTS
+) -> Callable[[RuleFunc], RuleFunc]:
     """Register a review rule under a stable `code`.
 
     Args:

@@ -51,8 +51,7 @@ def text_matches_over_structure(case: CaseView, env: ReviewEnv) -> Iterator[Hit]
         shown = ", ".join(matched[:4]) + (" …" if len(matched) > 4 else "")
         if key == "bot_uttered":
             suggestion = f"use `bot_uttered: {{utter_name: {matched[0]}}}`" + (
-                f" (the pattern also matches {', '.join(matched[1:4])})" if len(matched) > 1
-                else ""
+                f" (the pattern also matches {', '.join(matched[1:4])})" if len(matched) > 1 else ""
             )
         else:
             suggestion = "use `bot_did_not_utter: {utter_name: …}` for each of: " + shown
@@ -146,7 +145,7 @@ def _collected(case: CaseView, env: ReviewEnv) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for skill_id in skills:
         skill = defs.skills.get(skill_id) if isinstance(skill_id, str) else None
-        for block in (skill.blocks.values() if skill else []):
+        for block in skill.blocks.values() if skill else []:
             for step in block.steps:
                 if step.kind == "collect" and isinstance(step.target, str):
                     target = step.target.removeprefix("session.")
@@ -187,8 +186,7 @@ def _anychat_person(case: CaseView) -> Iterator[Hit]:
                 path,
                 f"the Person record already holds {key} = {seeded!r}, so the personFields "
                 "check passes without the conversation",
-                suggestion=f"leave {key} out of the persona preset, or drop it from "
-                "personFields",
+                suggestion=f"leave {key} out of the persona preset, or drop it from personFields",
                 value=key,
             )
 

@@ -85,8 +85,13 @@ def default_project() -> Path:
 class ClinicSession:
     """One conversation (one run of one case)."""
 
-    def __init__(self, defs: AnychatDefinitions, setup: dict[str, Any], flags: ClinicFlags,
-                 conversation_id: str) -> None:
+    def __init__(
+        self,
+        defs: AnychatDefinitions,
+        setup: dict[str, Any],
+        flags: ClinicFlags,
+        conversation_id: str,
+    ) -> None:
         self.defs = defs
         self.flags = flags
         self.conversation_id = conversation_id
@@ -106,8 +111,9 @@ class ClinicSession:
             meta={
                 "conversation_id": self.conversation_id,
                 "agent": SPEC,
-                "flags": [f.name for f in dataclasses.fields(self.flags)
-                          if getattr(self.flags, f.name)],
+                "flags": [
+                    f.name for f in dataclasses.fields(self.flags) if getattr(self.flags, f.name)
+                ],
             },
         )
 
@@ -126,10 +132,16 @@ class ClinicTarget:
         self.flags = ClinicFlags(**flags)
 
     async def open(self, case: Any, run_index: int) -> ClinicSession:
-        setup = getattr(case, "setup", None) or (case.get("setup") if isinstance(
-            case, dict) else None) or {}
-        slug = getattr(case, "slug", None) or (case.get("slug") if isinstance(case, dict)
-                                               else None) or "case"
+        setup = (
+            getattr(case, "setup", None)
+            or (case.get("setup") if isinstance(case, dict) else None)
+            or {}
+        )
+        slug = (
+            getattr(case, "slug", None)
+            or (case.get("slug") if isinstance(case, dict) else None)
+            or "case"
+        )
         digest = hashlib.sha256(f"{slug}#{run_index}".encode()).hexdigest()[:12]
         return ClinicSession(self.defs, setup, self.flags, f"clinic-{digest}")
 

@@ -75,8 +75,15 @@ def roles_of(playbook: Playbook) -> _Roles:
     rest = [t for t in playbook.tools if not t.startswith(_LOOKUP) and t != availability]
     action = rest[-1] if rest else None
     verb = action.split("_", 1)[0] if action else ""
-    effect = (None if action is None else "create" if verb in ("book", "create", "schedule")
-              else "cancel" if verb in ("cancel", "delete", "remove") else "move")
+    effect = (
+        None
+        if action is None
+        else "create"
+        if verb in ("book", "create", "schedule")
+        else "cancel"
+        if verb in ("cancel", "delete", "remove")
+        else "move"
+    )
     body = " ".join(playbook.body.split())
     instead = re.search(r"\boffer (?:once )?to (\w+) it instead", body, re.I)
     return _Roles(
@@ -101,8 +108,9 @@ class _Turn:
 class ClinicConversation:
     """One conversation with the demo agent."""
 
-    def __init__(self, defs: AnychatDefinitions, scenario: dict[str, Any],
-                 flags: ClinicFlags) -> None:
+    def __init__(
+        self, defs: AnychatDefinitions, scenario: dict[str, Any], flags: ClinicFlags
+    ) -> None:
         self.defs = defs
         self.flags = flags
         self.world = World(defs, scenario)
@@ -161,22 +169,34 @@ class ClinicConversation:
         return AgentReply(
             messages=messages,
             events=turn.events,
-            state=self.world.snapshot(self.active, warnings=turn.warnings,
-                                      model_calls=turn.model_calls),
+            state=self.world.snapshot(
+                self.active, warnings=turn.warnings, model_calls=turn.model_calls
+            ),
         )
 
     # --- building blocks ----------------------------------------------------------------
 
-    def _say(self, text: str, parts: list[dict[str, Any]] | None = None,
-             chips: list[dict[str, Any]] | None = None) -> None:
+    def _say(
+        self,
+        text: str,
+        parts: list[dict[str, Any]] | None = None,
+        chips: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.turn.model_calls += 1
         rich = [{"type": "text", "text": text}, *(parts or [])]
         self.turn.messages.append(AgentMessage(text=text, parts=rich, chips=chips or []))
 
     def _call(self, name: str, args: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
         self.turn.model_calls += 1
-        self.turn.events.append({"event": "tool_called", "name": name, "args": args,
-                                 "result": result, "is_error": False})
+        self.turn.events.append(
+            {
+                "event": "tool_called",
+                "name": name,
+                "args": args,
+                "result": result,
+                "is_error": False,
+            }
+        )
         return result
 
     def _outcome(self, name: str | None) -> None:
@@ -219,10 +239,13 @@ class ClinicConversation:
             if appointment is not None:
                 moment = datetime.fromisoformat(appointment["start"])
                 name = self.defs.agent.get("name") or "us"
-                text = (f"Reminder from {name}: your appointment is on {when(moment)}. Reply C "
-                        "to confirm or R to pick another time.")
-                self.turn.messages.append(AgentMessage(text=text, parts=[
-                    {"type": "text", "text": text}]))
+                text = (
+                    f"Reminder from {name}: your appointment is on {when(moment)}. Reply C "
+                    "to confirm or R to pick another time."
+                )
+                self.turn.messages.append(
+                    AgentMessage(text=text, parts=[{"type": "text", "text": text}])
+                )
                 self.options = _options(text)
                 self.phase = "options"
         elif isinstance(start.get("resume"), dict):
@@ -294,8 +317,10 @@ class ClinicConversation:
             if choice is not None and -len(self.offered) <= choice < len(self.offered):
                 self._pick(choice)
             elif self._insists_on_time(text):
-                self._say("Sorry, I can only book one of the times I offered. Would one of "
-                          "those work for you?")
+                self._say(
+                    "Sorry, I can only book one of the times I offered. Would one of "
+                    "those work for you?"
+                )
             elif self.turn.events and self.turn.events[-1]["event"] == "person_updated":
                 self._say(f"Thanks{self._name()}. Which of the times works for you?")
             else:
@@ -304,8 +329,11 @@ class ClinicConversation:
         if phase == "alternative":
             roles = self.roles[self.active]
             answer = yes_or_no(text)
-            wants_other = roles.offers_instead and roles.offers_instead in text.lower() and (
-                answer is not False)
+            wants_other = (
+                roles.offers_instead
+                and roles.offers_instead in text.lower()
+                and (answer is not False)
+            )
             if wants_other:
                 target = self._playbook_for(roles.offers_instead or "")
                 if target is not None and self._switch(target):
@@ -321,8 +349,11 @@ class ClinicConversation:
                 return False
             self._confirmed(answer)
             return True
-        if phase == "done" and self.turn.events and self.turn.events[-1]["event"] == \
-                "person_updated":
+        if (
+            phase == "done"
+            and self.turn.events
+            and self.turn.events[-1]["event"] == "person_updated"
+        ):
             self._say(f"Thanks{self._name()}, that's saved.")
             return True
         if phase == "done" and self.active != self.default and not self.asked_fields:
@@ -340,8 +371,11 @@ class ClinicConversation:
             self._say("Sorry, I didn't catch that. Could you say it another way?")
 
     def _refuse(self, rule: str) -> None:
-        instead = ("A dentist needs to see you for that. Would you like to book a visit?"
-                   if "visit" in rule.lower() else "Is there anything else I can help with?")
+        instead = (
+            "A dentist needs to see you for that. Would you like to book a visit?"
+            if "visit" in rule.lower()
+            else "Is there anything else I can help with?"
+        )
         self._say(f"I'm sorry, I can't help with that here. {instead}")
 
     def _name(self) -> str:
@@ -392,15 +426,17 @@ class ClinicConversation:
         self._detect_service(text)
         for tool in roles.lookup:
             found = self.world.lookup_found()
-            self._call(tool, {"phone": self.world.person.get("phone")},
-                       self.world.tool_result(tool, {"found": found}))
+            self._call(
+                tool,
+                {"phone": self.world.person.get("phone")},
+                self.world.tool_result(tool, {"found": found}),
+            )
             if not found:
                 self.new_person = True
                 if "isNewPatient" in self.defs.person_fields:
                     self._update_person({"isNewPatient": True})
         if roles.effect in ("move", "cancel") and self.world.upcoming() is None:
-            self._say("I can't find an upcoming appointment for you. Would you like to book "
-                      "one?")
+            self._say("I can't find an upcoming appointment for you. Would you like to book one?")
             self.phase = "done"
             return
         if roles.availability and "ask.time" in playbook.pickers:
@@ -413,8 +449,10 @@ class ClinicConversation:
             appointment = self.world.upcoming()
             if roles.offers_instead and appointment is not None:
                 moment = datetime.fromisoformat(appointment["start"])
-                self._say(f"I see your appointment on {when(moment)}. Would you like to "
-                          f"{roles.offers_instead} it to another day instead?")
+                self._say(
+                    f"I see your appointment on {when(moment)}. Would you like to "
+                    f"{roles.offers_instead} it to another day instead?"
+                )
                 self.phase = "alternative"
             else:
                 self._ask_confirm()
@@ -430,8 +468,9 @@ class ClinicConversation:
             args["dentist"] = dentist
         weekday = weekday_in(text)
         lowered = text.lower()
-        part = "morning" if "morning" in lowered else "afternoon" if "afternoon" in lowered \
-            else None
+        part = (
+            "morning" if "morning" in lowered else "afternoon" if "afternoon" in lowered else None
+        )
         slots = self.world.slots(weekday=weekday, part_of_day=part, later="later" in lowered)
         for _ in range(3 if self.flags.tool_loop else 1):
             self._call(tool, args, {"slots": slots})
@@ -444,12 +483,14 @@ class ClinicConversation:
             "type": "ask.time",
             "intentId": "pick-slot",
             "prompt": "Pick a time",
-            "slots": [{"id": s["id"], "start": {"iso": s["start"]}, "label": _label(s)}
-                      for s in slots],
+            "slots": [
+                {"id": s["id"], "start": {"iso": s["start"]}, "label": _label(s)} for s in slots
+            ],
         }
         article = "an" if (self.service or "x")[0] in "aeiou" else "a"
-        label = f" for {article} {self.service}" if self.service and roles.effect == "create" \
-            else ""
+        label = (
+            f" for {article} {self.service}" if self.service and roles.effect == "create" else ""
+        )
         self._say(f"Here are the next openings{label}{self._name()}:", [picker])
         self.phase = "offered"
 
@@ -466,10 +507,14 @@ class ClinicConversation:
         if roles.effect == "create" and roles.action:
             result = self.world.tool_result(roles.action, {"status": "scheduled"})
             appointment = self.world.book(slot, result)
-            self._call(roles.action, {"slot_id": slot["id"], "service": self.service or
-                                      "checkup"}, result | {"appointment_id": appointment["id"]})
-            self.turn.events.append({"event": "appointment_created",
-                                     "appointment": dict(appointment)})
+            self._call(
+                roles.action,
+                {"slot_id": slot["id"], "service": self.service or "checkup"},
+                result | {"appointment_id": appointment["id"]},
+            )
+            self.turn.events.append(
+                {"event": "appointment_created", "appointment": dict(appointment)}
+            )
             self._outcome(roles.outcome)
             text = f"You're booked for {when(moment)} with {dentist}."
             missing = self._missing_details()
@@ -483,14 +528,17 @@ class ClinicConversation:
                 self._say("I can't find the appointment to move.")
                 return
             result = self.world.tool_result(roles.action, {"status": "scheduled"})
-            self._call(roles.action, {"appointment_id": appointment["id"],
-                                      "slot_id": slot["id"]}, result)
+            self._call(
+                roles.action, {"appointment_id": appointment["id"], "slot_id": slot["id"]}, result
+            )
             appointment["start"] = slot["start"]
-            self.turn.events.append({"event": "appointment_updated",
-                                     "appointment": dict(appointment)})
+            self.turn.events.append(
+                {"event": "appointment_updated", "appointment": dict(appointment)}
+            )
             self._outcome(roles.outcome)
-            self._say(f"All set{self._name()}, your appointment is now {when(moment)} with "
-                      f"{dentist}.")
+            self._say(
+                f"All set{self._name()}, your appointment is now {when(moment)} with {dentist}."
+            )
 
     def _ask_confirm(self) -> None:
         roles = self.roles[self.active]
@@ -515,11 +563,13 @@ class ClinicConversation:
         result = self.world.tool_result(roles.action, {"status": "cancelled"})
         self._call(roles.action, {"appointment_id": appointment["id"]}, result)
         appointment["status"] = "cancelled"
-        self.turn.events.append({"event": "appointment_cancelled",
-                                 "appointment": dict(appointment)})
+        self.turn.events.append(
+            {"event": "appointment_cancelled", "appointment": dict(appointment)}
+        )
         self._outcome(roles.outcome)
-        self._say(f"Your appointment on {when(moment)} is cancelled. Text us any time to book "
-                  "again.")
+        self._say(
+            f"Your appointment on {when(moment)} is cancelled. Text us any time to book again."
+        )
 
     def _option(self, text: str) -> bool:
         """A reply to an opener's options ("Reply C to confirm or R to pick another time")."""
@@ -532,8 +582,11 @@ class ClinicConversation:
                 self._begin(text)
             else:
                 appointment = self.world.upcoming()
-                moment = f" on {when(datetime.fromisoformat(appointment['start']))}" if \
-                    appointment else ""
+                moment = (
+                    f" on {when(datetime.fromisoformat(appointment['start']))}"
+                    if appointment
+                    else ""
+                )
                 self._say(f"Thanks{self._name()}! Your appointment{moment} stays as it is.")
                 self.phase = "done"
             return True
@@ -548,8 +601,11 @@ class ClinicConversation:
         scored = [(len(words & content_words(f)), -i, f) for i, f in enumerate(facts)]
         best = max(scored, default=(0, 0, ""))
         others = [p for pid, p in sorted(self.defs.playbooks.items()) if pid != self.active]
-        chips = [{"label": p.name or p.id, "value": p.id} for p in others] if (
-            "chips" in playbook.pickers) else []
+        chips = (
+            [{"label": p.name or p.id, "value": p.id} for p in others]
+            if ("chips" in playbook.pickers)
+            else []
+        )
         if best[0] > 0:
             self._say(best[2], chips=chips)
         else:

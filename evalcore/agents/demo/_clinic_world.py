@@ -21,8 +21,20 @@ DENTISTS = ("Dr. Okafor", "Dr. Lin")
 SLOT_TIMES = ((9, 0), (10, 30), (15, 0))
 _DURATION = re.compile(r"^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$")
 BUILTIN_KEYS = {
-    "name", "fullName", "firstName", "lastName", "email", "phone", "company", "title",
-    "productInterest", "status", "source", "assignedRepresentativeId", "tags", "notes",
+    "name",
+    "fullName",
+    "firstName",
+    "lastName",
+    "email",
+    "phone",
+    "company",
+    "title",
+    "productInterest",
+    "status",
+    "source",
+    "assignedRepresentativeId",
+    "tags",
+    "notes",
 }
 
 
@@ -61,14 +73,16 @@ class World:
         self.appointments: list[dict[str, Any]] = []
         for index, item in enumerate(scenario.get("appointments") or []):
             start = self.now + parse_duration(item.get("startsIn", ""))
-            self.appointments.append({
-                "id": f"a-{index + 1:04d}",
-                "start": start.isoformat(),
-                "durationMinutes": item.get("durationMinutes", 30),
-                "representativeId": item.get("representativeId"),
-                "status": item.get("status", "scheduled"),
-                "seeded": True,
-            })
+            self.appointments.append(
+                {
+                    "id": f"a-{index + 1:04d}",
+                    "start": start.isoformat(),
+                    "durationMinutes": item.get("durationMinutes", 30),
+                    "representativeId": item.get("representativeId"),
+                    "status": item.get("status", "scheduled"),
+                    "seeded": True,
+                }
+            )
         self.outcomes: list[str] = []
         self._booked = 1000
 
@@ -105,8 +119,11 @@ class World:
     # --- appointments -------------------------------------------------------------------
 
     def upcoming(self) -> dict[str, Any] | None:
-        live = [a for a in self.appointments if a["status"] == "scheduled"
-                and datetime.fromisoformat(a["start"]) >= self.now]
+        live = [
+            a
+            for a in self.appointments
+            if a["status"] == "scheduled" and datetime.fromisoformat(a["start"]) >= self.now
+        ]
         return min(live, key=lambda a: a["start"]) if live else None
 
     def book(self, slot: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
@@ -124,8 +141,9 @@ class World:
 
     # --- tools --------------------------------------------------------------------------
 
-    def slots(self, *, weekday: str | None, part_of_day: str | None,
-              later: bool) -> list[dict[str, Any]]:
+    def slots(
+        self, *, weekday: str | None, part_of_day: str | None, later: bool
+    ) -> list[dict[str, Any]]:
         stub = self.stubs.get("check_availability")
         if isinstance(stub, dict) and isinstance(stub.get("slots"), list):
             return [dict(s) for s in stub["slots"]]
@@ -146,8 +164,9 @@ class World:
                     continue
                 start = day.replace(hour=hour, minute=minute, second=0, microsecond=0)
                 dentist = preferred or DENTISTS[len(out) % len(DENTISTS)]
-                out.append({"id": f"s-{start:%m%d-%H%M}", "start": start.isoformat(),
-                            "dentist": dentist})
+                out.append(
+                    {"id": f"s-{start:%m%d-%H%M}", "start": start.isoformat(), "dentist": dentist}
+                )
                 if len(out) == 3:
                     break
         return out

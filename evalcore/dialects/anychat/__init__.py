@@ -1,7 +1,7 @@
 """Anychat test-case JSON (the seed schema, unchanged).
 
-    dialect = get_dialect("anychat")
-    case = dialect.validate_model(data)   # AnychatCase
+dialect = get_dialect("anychat")
+case = dialect.validate_model(data)   # AnychatCase
 """
 
 from __future__ import annotations

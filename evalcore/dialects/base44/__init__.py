@@ -1,7 +1,7 @@
 """base44 skills-eval JSON (`eval.json`, the seed schema, unchanged).
 
-    dialect = get_dialect("base44")
-    evaluation = dialect.validate_model(data)   # Base44Eval
+dialect = get_dialect("base44")
+evaluation = dialect.validate_model(data)   # Base44Eval
 """
 
 from __future__ import annotations
@@ -28,7 +28,14 @@ MARKER_KEYS = ("prompts", "prompt", "checks", "expectedSkills")
 _EVAL_KEYS = ("$schema", "name", "description", "prompt", "expectedSkills", "checks", "prompts")
 _PROMPT_KEYS = ("name", "description", "prompt", "expectedSkills", "checks")
 _CHECK_KEYS = (
-    "type", "description", "value", "filePath", "pattern", "command", "schema", "target",
+    "type",
+    "description",
+    "value",
+    "filePath",
+    "pattern",
+    "command",
+    "schema",
+    "target",
     "expectedValid",
 )
 

@@ -84,9 +84,7 @@ class Base44Model(BaseModel):
     def _drop_nulls(cls, data: Any) -> Any:
         if not isinstance(data, dict):
             return data
-        declared = {f.alias or name for name, f in cls.model_fields.items()} | set(
-            cls.model_fields
-        )
+        declared = {f.alias or name for name, f in cls.model_fields.items()} | set(cls.model_fields)
         return {k: v for k, v in data.items() if v is not None or k not in declared}
 
 

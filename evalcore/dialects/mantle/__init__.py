@@ -1,7 +1,7 @@
 """Mantle scenario YAML (`eval/scenarios/*.yml`), Rasa Mantle's evaluation format.
 
-    dialect = get_dialect("mantle")
-    case = dialect.validate_model(data)   # MantleCase
+dialect = get_dialect("mantle")
+case = dialect.validate_model(data)   # MantleCase
 """
 
 from __future__ import annotations

@@ -16,7 +16,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 ScenarioType = Literal[
-    "happy_path", "sad_path", "edge_case", "ambiguity", "out_of_scope", "escalation",
+    "happy_path",
+    "sad_path",
+    "edge_case",
+    "ambiguity",
+    "out_of_scope",
+    "escalation",
     "adversarial",
 ]
 

@@ -47,12 +47,17 @@ class Evidence:
         ]
         self.state: dict[str, Any] = trace.state
         self.messages = [
-            (turn.number, message) for turn in self.turns if turn.reply
+            (turn.number, message)
+            for turn in self.turns
+            if turn.reply
             for message in turn.reply.messages
         ]
         self.events = [
-            (turn.number, event) for turn in self.turns if turn.reply
-            for event in turn.reply.events if isinstance(event, Mapping)
+            (turn.number, event)
+            for turn in self.turns
+            if turn.reply
+            for event in turn.reply.events
+            if isinstance(event, Mapping)
         ]
         self.final_state = dict(trace.final.state)
 
@@ -159,16 +164,23 @@ def _final_reply_non_empty(expected: bool, ev: Evidence, _: Mapping[str, Any]) -
         return Verdict(not expected, "no turn was played")
     shown = [] if last.reply is None else [m for m in last.reply.messages if _shows(m)]
     where = f"the reply to T{last.number} {last.label}"
-    found = (f"{where} has {len(shown)} message(s): {_quote(visible_text(shown[0]))}"
-             if shown else f"{where} is empty")
+    found = (
+        f"{where} has {len(shown)} message(s): {_quote(visible_text(shown[0]))}"
+        if shown
+        else f"{where} is empty"
+    )
     want = "a non-empty final reply" if expected else "an empty final reply"
     return Verdict(bool(shown) == expected, f"expected {want}; {found}")
 
 
 @_check("pickerShown", bool)
 def _picker_shown(expected: bool, ev: Evidence, _: Mapping[str, Any]) -> Verdict:
-    shown = [f"{p.get('type')} at T{n}" for n, m in ev.messages for p in m.parts
-             if p.get("type") in PICKER_PARTS]
+    shown = [
+        f"{p.get('type')} at T{n}"
+        for n, m in ev.messages
+        for p in m.parts
+        if p.get("type") in PICKER_PARTS
+    ]
     found = f"shown: {_names(shown)}" if shown else "no ask.time or ask.choice part was sent"
     want = "a picker" if expected else "no picker"
     return Verdict(bool(shown) == expected, f"expected {want}; {found}")
@@ -204,14 +216,19 @@ def _appointment_created(expected: bool, ev: Evidence, _: Mapping[str, Any]) -> 
 def _active_appointments(expected: int, ev: Evidence, _: Mapping[str, Any]) -> Verdict:
     appointments = _appointments(ev.state)
     if appointments is None:
-        return Verdict(False, f"expected {expected} active appointment(s); the agent never "
-                              "reported `appointments` in its state")
+        return Verdict(
+            False,
+            f"expected {expected} active appointment(s); the agent never "
+            "reported `appointments` in its state",
+        )
     active = [a for a in appointments if (a.get("status") or "scheduled") == "scheduled"]
     listed = _names(f"{a.get('id')} {a.get('start', '')}".strip() for a in active)
     others = len(appointments) - len(active)
-    return Verdict(len(active) == expected,
-                   f"expected {expected} active appointment(s), found {len(active)} "
-                   f"({listed}); {others} cancelled or completed")
+    return Verdict(
+        len(active) == expected,
+        f"expected {expected} active appointment(s), found {len(active)} "
+        f"({listed}); {others} cancelled or completed",
+    )
 
 
 def _recorded_outcomes(ev: Evidence, upto: int | None = None) -> list[str]:
@@ -225,8 +242,11 @@ def _recorded_outcomes(ev: Evidence, upto: int | None = None) -> list[str]:
         state_outcomes = turn.reply.state.get("outcomes")
         if isinstance(state_outcomes, list):
             found += [str(o) for o in state_outcomes]
-        found += [str(e.get("name")) for e in turn.reply.events
-                  if isinstance(e, Mapping) and e.get("event") == "outcome" and e.get("name")]
+        found += [
+            str(e.get("name"))
+            for e in turn.reply.events
+            if isinstance(e, Mapping) and e.get("event") == "outcome" and e.get("name")
+        ]
     if upto is None and isinstance(ev.final_state.get("outcomes"), list):
         found += [str(o) for o in ev.final_state["outcomes"]]
     return list(dict.fromkeys(found))
@@ -248,11 +268,15 @@ def _active_playbook(expected: str, ev: Evidence, _: Mapping[str, Any]) -> Verdi
     found = ev.state.get("activePlaybook")
     if not found and switches:
         found = switches[-1][1].get("to")
-    path = " → ".join([str(switches[0][1].get("from"))] +
-                      [str(e.get("to")) for _, e in switches]) if switches else "no switches"
+    path = (
+        " → ".join([str(switches[0][1].get("from"))] + [str(e.get("to")) for _, e in switches])
+        if switches
+        else "no switches"
+    )
     if not found:
-        return Verdict(False, f"expected '{expected}'; the agent reported no active playbook "
-                              f"({path})")
+        return Verdict(
+            False, f"expected '{expected}'; the agent reported no active playbook ({path})"
+        )
     passed = str(found).strip().casefold() == expected.strip().casefold()
     return Verdict(passed, f"expected '{expected}', found '{found}' ({path})")
 
@@ -273,8 +297,13 @@ def _person(ev: Evidence) -> dict[str, Any] | None:
     layers += [layer.get("customFields") for layer in list(layers) if isinstance(layer, Mapping)]
     for layer in reversed(layers):  # top-level values win over nested ones
         if isinstance(layer, Mapping):
-            flat.update({k: v for k, v in layer.items()
-                         if k not in ("fields", "customFields") and not isinstance(v, Mapping)})
+            flat.update(
+                {
+                    k: v
+                    for k, v in layer.items()
+                    if k not in ("fields", "customFields") and not isinstance(v, Mapping)
+                }
+            )
     consent = person.get("consent")
     if isinstance(consent, Mapping) and "status" in consent and "consent" not in flat:
         flat["consent"] = consent["status"]
@@ -285,8 +314,11 @@ def _person(ev: Evidence) -> dict[str, Any] | None:
 def _person_fields(expected: Mapping[str, Any], ev: Evidence, _: Mapping[str, Any]) -> Verdict:
     person = _person(ev)
     if person is None:
-        return Verdict(False, "the agent never reported the Person record (`person` in its "
-                              "state or `person_updated` events)")
+        return Verdict(
+            False,
+            "the agent never reported the Person record (`person` in its "
+            "state or `person_updated` events)",
+        )
     by_lower = {k.casefold(): k for k in person}
     problems, matched = [], []
     for key, want in expected.items():
@@ -305,10 +337,16 @@ def _person_fields(expected: Mapping[str, Any], ev: Evidence, _: Mapping[str, An
 @_check("chipsOnAnyTurn", list)
 def _chips_on_any_turn(expected: list[Any], ev: Evidence, _: Mapping[str, Any]) -> Verdict:
     shown = [(n, c) for n, m in ev.messages for c in chips_of(m)]
-    names = {_norm(c.get(k)) for _, c in shown for k in ("label", "value", "id", "title")
-             if c.get(k) is not None}
-    listing = _names(f"{c.get('label') or c.get('title') or c.get('value') or c.get('id')} "
-                     f"at T{n}" for n, c in shown)
+    names = {
+        _norm(c.get(k))
+        for _, c in shown
+        for k in ("label", "value", "id", "title")
+        if c.get(k) is not None
+    }
+    listing = _names(
+        f"{c.get('label') or c.get('title') or c.get('value') or c.get('id')} at T{n}"
+        for n, c in shown
+    )
     if not expected:
         return Verdict(bool(shown), f"expected some chip; chips shown: {listing}")
     missing = [str(e) for e in expected if _norm(e) not in names]
@@ -325,9 +363,11 @@ def _chips_on_last_message(expected: bool, ev: Evidence, _: Mapping[str, Any]) -
     labels = _names(c.get("label") or c.get("value") or c.get("id") for c in chips)
     want = "chips" if expected else "no chips"
     found = f"has chips ({labels})" if chips else "has no chips"
-    return Verdict(bool(chips) == expected,
-                   f"expected {want} on the last message; the last message (T{number}, "
-                   f"{_quote(last.text or visible_text(last))}) {found}")
+    return Verdict(
+        bool(chips) == expected,
+        f"expected {want} on the last message; the last message (T{number}, "
+        f"{_quote(last.text or visible_text(last))}) {found}",
+    )
 
 
 def _texts(ev: Evidence) -> list[tuple[int, str]]:
@@ -337,18 +377,26 @@ def _texts(ev: Evidence) -> list[tuple[int, str]]:
 @_check("textIncludes", list)
 def _text_includes(expected: list[Any], ev: Evidence, _: Mapping[str, Any]) -> Verdict:
     texts = _texts(ev)
-    missing = [str(s) for s in expected
-               if not any(str(s).casefold() in t.casefold() for _, t in texts)]
+    missing = [
+        str(s) for s in expected if not any(str(s).casefold() in t.casefold() for _, t in texts)
+    ]
     if missing:
-        return Verdict(False, f"not found in any of the {len(texts)} agent message(s): "
-                              f"{_names(repr(m) for m in missing)}")
+        return Verdict(
+            False,
+            f"not found in any of the {len(texts)} agent message(s): "
+            f"{_names(repr(m) for m in missing)}",
+        )
     return Verdict(True, f"all of {_names(repr(str(s)) for s in expected)} found")
 
 
 @_check("textExcludes", list)
 def _text_excludes(expected: list[Any], ev: Evidence, _: Mapping[str, Any]) -> Verdict:
-    hits = [f"{s!r} at T{n} ({_quote(t)})" for s in map(str, expected)
-            for n, t in _texts(ev) if s.casefold() in t.casefold()]
+    hits = [
+        f"{s!r} at T{n} ({_quote(t)})"
+        for s in map(str, expected)
+        for n, t in _texts(ev)
+        if s.casefold() in t.casefold()
+    ]
     if hits:
         return Verdict(False, f"found: {'; '.join(hits)}")
     return Verdict(True, f"none of {_names(repr(str(s)) for s in expected)} appears")
@@ -399,8 +447,11 @@ def _summary(calls: Mapping[str, list[int]]) -> str:
 @_check("toolsNotCalled", list)
 def _tools_not_called(expected: list[Any], ev: Evidence, _: Mapping[str, Any]) -> Verdict:
     calls = _tool_calls(ev)
-    called = [f"{name} at {_names(f'T{n}' for n in calls[name])}"
-              for name in map(str, expected) if name in calls]
+    called = [
+        f"{name} at {_names(f'T{n}' for n in calls[name])}"
+        for name in map(str, expected)
+        if name in calls
+    ]
     if called:
         return Verdict(False, f"called: {'; '.join(called)}")
     return Verdict(True, f"none of {_names(expected)} was called (calls: {_summary(calls)})")
@@ -431,8 +482,9 @@ def _no_warnings(expected: bool, ev: Evidence, _: Mapping[str, Any]) -> Verdict:
 def _model_calls(turn: _Turn) -> int | None:
     if turn.reply is None:
         return None
-    events = [e for e in turn.reply.events
-              if isinstance(e, Mapping) and e.get("event") == "model_call"]
+    events = [
+        e for e in turn.reply.events if isinstance(e, Mapping) and e.get("event") == "model_call"
+    ]
     if events:
         return len(events)
     count = turn.reply.state.get("modelCalls")
@@ -443,8 +495,11 @@ def _model_calls(turn: _Turn) -> int | None:
 def _max_model_calls(limit: int, ev: Evidence, _: Mapping[str, Any]) -> Verdict:
     counts = [(t.number, c) for t in ev.turns if (c := _model_calls(t)) is not None]
     if not counts:
-        return Verdict(False, f"limit {limit}; the agent reported no model calls (`model_call` "
-                              "events or `state.modelCalls`), so it cannot be checked")
+        return Verdict(
+            False,
+            f"limit {limit}; the agent reported no model calls (`model_call` "
+            "events or `state.modelCalls`), so it cannot be checked",
+        )
     over = [f"T{n}: {c}" for n, c in counts if c > limit]
     worst_n, worst = max(counts, key=lambda p: p[1])
     if over:
@@ -459,27 +514,39 @@ def _max_turns_to_outcome(limit: int, ev: Evidence, checks: Mapping[str, Any]) -
     what = _names(wanted) if wanted else "an outcome"
     for turn in ev.turns:
         recorded = _recorded_outcomes(ev, upto=turn.number)
-        if (all(o in recorded for o in wanted) if wanted else recorded):
-            return Verdict(turn.number <= limit,
-                           f"{what} recorded after {turn.number} user turn(s) (limit {limit})")
+        if all(o in recorded for o in wanted) if wanted else recorded:
+            return Verdict(
+                turn.number <= limit,
+                f"{what} recorded after {turn.number} user turn(s) (limit {limit})",
+            )
     user_turns = sum(1 for t in ev.turns if t.number > 0)
     at_close = _recorded_outcomes(ev)
-    if (all(o in at_close for o in wanted) if wanted else at_close):
-        return Verdict(user_turns <= limit, f"{what} recorded at the close, after {user_turns} "
-                                            f"user turn(s) (limit {limit})")
+    if all(o in at_close for o in wanted) if wanted else at_close:
+        return Verdict(
+            user_turns <= limit,
+            f"{what} recorded at the close, after {user_turns} user turn(s) (limit {limit})",
+        )
     return Verdict(False, f"{what} not recorded in {user_turns} user turn(s) (limit {limit})")
 
 
 @_check("replyCount", dict)
 def _reply_count(bounds: Mapping[str, Any], ev: Evidence, _: Mapping[str, Any]) -> Verdict:
-    per_turn = [(t.number, sum(1 for m in t.reply.messages if _shows(m)) if t.reply else 0)
-                for t in ev.turns]
+    per_turn = [
+        (t.number, sum(1 for m in t.reply.messages if _shows(m)) if t.reply else 0)
+        for t in ev.turns
+    ]
     total = sum(c for _, c in per_turn)
     low, high = bounds.get("min"), bounds.get("max")
     passed = (low is None or total >= low) and (high is None or total <= high)
-    want = (f"between {low} and {high}" if low is not None and high is not None
-            else f"at least {low}" if low is not None
-            else f"at most {high}" if high is not None else "any number of")
+    want = (
+        f"between {low} and {high}"
+        if low is not None and high is not None
+        else f"at least {low}"
+        if low is not None
+        else f"at most {high}"
+        if high is not None
+        else "any number of"
+    )
     split = _names(f"T{n}: {c}" for n, c in per_turn if c)
     return Verdict(passed, f"expected {want} agent messages in the run, got {total} ({split})")
 
@@ -496,8 +563,7 @@ def _no_reply_to(expected: list[Any], ev: Evidence, _: Mapping[str, Any]) -> Ver
                 fine.append(f"T{turn.number} {name}")
             else:
                 shown = [visible_text(m) for m in turn.reply.messages if _shows(m)]
-                problems.append(f"the agent answered {name} at T{turn.number}: "
-                                f"{_quote(shown[0])}")
+                problems.append(f"the agent answered {name} at T{turn.number}: {_quote(shown[0])}")
     if problems:
         return Verdict(False, "; ".join(problems))
     return Verdict(True, f"silent on {_names(fine)}")
@@ -525,24 +591,30 @@ def _parts_on_last_turn(expected: list[Any], ev: Evidence, _: Mapping[str, Any])
 
 
 def _type_name(kind: type | tuple[type, ...]) -> str:
-    names = {bool: "true or false", int: "an integer", list: "a list", dict: "an object",
-             str: "a string"}
+    names = {
+        bool: "true or false",
+        int: "an integer",
+        list: "a list",
+        dict: "an object",
+        str: "a string",
+    }
     return names.get(kind, str(kind)) if isinstance(kind, type) else "a value"
 
 
-def evaluate_one(index: int, name: str, value: Any, ev: Evidence,
-                 checks: Mapping[str, Any]) -> CheckResult:
+def evaluate_one(
+    index: int, name: str, value: Any, ev: Evidence, checks: Mapping[str, Any]
+) -> CheckResult:
     """One `expect.checks` entry; an unknown name or a malformed value is a failed result."""
     entry = _CHECKS.get(name)
     if entry is None:
         hint = did_you_mean(name, _CHECKS, what="check")
-        return CheckResult(index, name, False, f"unknown check '{name}'" +
-                           (f"; {hint}" if hint else ""))
+        return CheckResult(
+            index, name, False, f"unknown check '{name}'" + (f"; {hint}" if hint else "")
+        )
     kind, fn = entry
     bad_int = kind is int and isinstance(value, bool)
     if not isinstance(value, kind) or bad_int:
-        return CheckResult(index, name, False,
-                           f"expects {_type_name(kind)}, got {value!r}")
+        return CheckResult(index, name, False, f"expects {_type_name(kind)}, got {value!r}")
     verdict = fn(value, ev, checks)
     return CheckResult(index, name, verdict.passed, verdict.detail)
 
@@ -553,8 +625,10 @@ def anychat_checks(checks: Any, trace: RunTrace) -> list[CheckResult]:
     if not isinstance(checks, Mapping):
         return [CheckResult(0, "checks", False, "expect.checks must be an object")]
     ev = Evidence(trace)
-    return [evaluate_one(i, str(name), value, ev, checks)
-            for i, (name, value) in enumerate(checks.items())]
+    return [
+        evaluate_one(i, str(name), value, ev, checks)
+        for i, (name, value) in enumerate(checks.items())
+    ]
 
 
 def check_names() -> list[str]:

@@ -40,8 +40,7 @@ class _Files:
     """The project the agent left: the kept folder when there is one, else the recorded files."""
 
     def __init__(self, final: FinalRecord) -> None:
-        self.root = Path(final.workdir) if final.workdir and Path(final.workdir).is_dir() \
-            else None
+        self.root = Path(final.workdir) if final.workdir and Path(final.workdir).is_dir() else None
         self.recorded = final.files
 
     def resolve(self, rel: str) -> tuple[Path | None, str | None]:
@@ -68,8 +67,9 @@ class _Files:
         norm = Path(rel).as_posix()
         if norm in self.recorded:
             return "file"
-        return "dir" if any(p.startswith(norm.rstrip("/") + "/") for p in self.recorded) \
-            else "missing"
+        return (
+            "dir" if any(p.startswith(norm.rstrip("/") + "/") for p in self.recorded) else "missing"
+        )
 
     def read(self, rel: str) -> str | None:
         path, _ = self.resolve(rel)
@@ -90,15 +90,18 @@ class _Files:
         return sorted(out)
 
     def missing(self, rel: str) -> str:
-        """"does not exist", with the same file elsewhere or a near-miss in the same folder."""
+        """ "does not exist", with the same file elsewhere or a near-miss in the same folder."""
         want = PurePosixPath(Path(rel).as_posix())
         listing = [PurePosixPath(p) for p in self.listing()]
         hint = [str(p) for p in listing if p.name == want.name][:2] or [
-            str(p) for p in listing
-            if p.parent == want.parent and similarity(p.name, want.name) >= 0.75][:2]
+            str(p)
+            for p in listing
+            if p.parent == want.parent and similarity(p.name, want.name) >= 0.75
+        ][:2]
         where = "" if self.root is not None else " (among the recorded text files)"
-        return f"{rel} does not exist{where}" + \
-            (f"; did you mean {' or '.join(hint)}?" if hint else "")
+        return f"{rel} does not exist{where}" + (
+            f"; did you mean {' or '.join(hint)}?" if hint else ""
+        )
 
 
 Check = Callable[[Mapping[str, Any], FinalRecord, _Files], Verdict]
@@ -167,12 +170,14 @@ def _content_matches(check: Mapping[str, Any], content: str) -> tuple[list[str],
         regex, shown = _regex(check)
         match = regex.search(content)
         (found if match else absent).append(
-            f"{shown} at {_where(content, match.start())}" if match else shown)
+            f"{shown} at {_where(content, match.start())}" if match else shown
+        )
     if has_value:
         value = _field(check, "value")
         at = content.find(value)
         (found if at >= 0 else absent).append(
-            f"{value!r} at {_where(content, at)}" if at >= 0 else repr(value))
+            f"{value!r} at {_where(content, at)}" if at >= 0 else repr(value)
+        )
     return found, absent
 
 
@@ -182,8 +187,7 @@ def _contains(check: Mapping[str, Any], final: FinalRecord, _: _Files) -> Verdic
     output = final.output or ""
     if value.casefold() in output.casefold():
         return Verdict(True, f"the answer contains {value!r}")
-    return Verdict(False, f"{value!r} not in the answer ({len(output)} chars: "
-                          f"{_excerpt(output)})")
+    return Verdict(False, f"{value!r} not in the answer ({len(output)} chars: {_excerpt(output)})")
 
 
 @_check("file-exists")
@@ -258,9 +262,15 @@ def _command_passes(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> 
         raise _Bad("`timeout` must be a positive number of seconds")
     if files.root is None:
         return Verdict(False, "the project folder is gone, so the command cannot run")
-    proc = subprocess.Popen(command, shell=True, cwd=files.root, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        command,
+        shell=True,
+        cwd=files.root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -272,13 +282,18 @@ def _command_passes(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> 
     if proc.returncode == 0:
         return Verdict(True, f"`{command}` exited 0")
     tail = (err or out).decode("utf-8", "replace").strip()[-500:]
-    return Verdict(False, f"`{command}` exited {proc.returncode}" +
-                   (f": {tail}" if tail else ""))
+    return Verdict(False, f"`{command}` exited {proc.returncode}" + (f": {tail}" if tail else ""))
 
 
-def _document(check: Mapping[str, Any], final: FinalRecord, files: _Files,
-              accept: Callable[[Any], bool], *, use_file: bool, what: str
-              ) -> tuple[Any, str] | Verdict:
+def _document(
+    check: Mapping[str, Any],
+    final: FinalRecord,
+    files: _Files,
+    accept: Callable[[Any], bool],
+    *,
+    use_file: bool,
+    what: str,
+) -> tuple[Any, str] | Verdict:
     """The JSON to validate: the file (JSONC) or the answer, or a failed verdict saying why."""
     if use_file:
         rel, content = _read(check, files)
@@ -290,8 +305,9 @@ def _document(check: Mapping[str, Any], final: FinalRecord, files: _Files,
             return Verdict(False, f"{rel} is not valid JSON/JSONC: {exc}")
     found = extract_json(final.output or "", accept)
     if found is None:
-        return Verdict(False, f"no {what} found in the answer (no fenced JSON block or "
-                              "balanced JSON value)")
+        return Verdict(
+            False, f"no {what} found in the answer (no fenced JSON block or balanced JSON value)"
+        )
     value, where = found
     return value, f"the answer ({where})"
 
@@ -329,7 +345,7 @@ def _config_check(kind: str) -> Check:
             raise _Bad("`expectedValid` must be true or false")
         target = check.get("target")
         if target not in (None, "file", "output"):
-            raise _Bad(f"`target` must be \"file\" or \"output\", got {target!r}")
+            raise _Bad(f'`target` must be "file" or "output", got {target!r}')
         if target == "file" and not check.get("filePath"):
             raise _Bad('`target: "file"` needs a `filePath`')
         use_file = bool(check.get("filePath")) and target != "output"
@@ -340,8 +356,9 @@ def _config_check(kind: str) -> Check:
         value, source = found
         problems = config_problems(kind, value)
         if problems:
-            return Verdict(not expected_valid,
-                           f"{want}; {source} is invalid: {'; '.join(problems[:6])}")
+            return Verdict(
+                not expected_valid, f"{want}; {source} is invalid: {'; '.join(problems[:6])}"
+            )
         return Verdict(expected_valid, f"{want}; {source} is valid")
 
     return evaluate
@@ -359,10 +376,14 @@ def _skills_result(index: int, expected: list[str], meta: Mapping[str, Any]) -> 
     if not expected:
         return CheckResult(index, "expectedSkills", True, f"no skills expected; {seen}")
     if method == "none":
-        return CheckResult(index, "expectedSkills", False,
-                           f"expected {', '.join(expected)}; cannot tell which skills ran: "
-                           "the agent printed no JSON stream and no vocabulary is configured "
-                           "for these skills (docs/agent-protocol.md §7)")
+        return CheckResult(
+            index,
+            "expectedSkills",
+            False,
+            f"expected {', '.join(expected)}; cannot tell which skills ran: "
+            "the agent printed no JSON stream and no vocabulary is configured "
+            "for these skills (docs/agent-protocol.md §7)",
+        )
     unknowable = [s for s in expected if method == "vocabulary" and s not in covered]
     missing = [s for s in expected if s not in invoked and s not in unknowable]
     problems = []
@@ -371,8 +392,12 @@ def _skills_result(index: int, expected: list[str], meta: Mapping[str, Any]) -> 
     if unknowable:
         problems.append(f"no vocabulary to detect {', '.join(unknowable)}")
     detail = f"expected {', '.join(expected)}; {seen}"
-    return CheckResult(index, "expectedSkills", not problems,
-                       detail + (f" ({'; '.join(problems)})" if problems else ""))
+    return CheckResult(
+        index,
+        "expectedSkills",
+        not problems,
+        detail + (f" ({'; '.join(problems)})" if problems else ""),
+    )
 
 
 def evaluate_one(index: int, check: Any, final: FinalRecord, files: _Files) -> CheckResult:
@@ -384,8 +409,12 @@ def evaluate_one(index: int, check: Any, final: FinalRecord, files: _Files) -> C
     fn = _CHECKS.get(kind)
     if fn is None:
         hint = did_you_mean(kind, _CHECKS, what="check type")
-        return CheckResult(index, kind, False, f"{label}: unknown check type '{kind}'" +
-                           (f"; {hint}" if hint else ""))
+        return CheckResult(
+            index,
+            kind,
+            False,
+            f"{label}: unknown check type '{kind}'" + (f"; {hint}" if hint else ""),
+        )
     try:
         verdict = fn(check, final, files)
     except _Bad as exc:

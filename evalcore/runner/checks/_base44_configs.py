@@ -24,13 +24,24 @@ _OPERATIONS = ["read", "create", "update", "delete"]
 _RULE: dict[str, Any] = {
     "anyOf": [
         {"type": "boolean"},
-        {"type": "object", "required": ["field", "operator"],
-         "properties": {"field": {"type": "string", "minLength": 1},
-                        "operator": {"enum": ["eq", "neq", "in", "nin", "exists"]}}},
-        {"type": "object", "required": ["any"],
-         "properties": {"any": {"type": "array", "items": {"$ref": "#/$defs/rule"}}}},
-        {"type": "object", "required": ["all"],
-         "properties": {"all": {"type": "array", "items": {"$ref": "#/$defs/rule"}}}},
+        {
+            "type": "object",
+            "required": ["field", "operator"],
+            "properties": {
+                "field": {"type": "string", "minLength": 1},
+                "operator": {"enum": ["eq", "neq", "in", "nin", "exists"]},
+            },
+        },
+        {
+            "type": "object",
+            "required": ["any"],
+            "properties": {"any": {"type": "array", "items": {"$ref": "#/$defs/rule"}}},
+        },
+        {
+            "type": "object",
+            "required": ["all"],
+            "properties": {"all": {"type": "array", "items": {"$ref": "#/$defs/rule"}}},
+        },
     ]
 }
 
@@ -43,8 +54,11 @@ ENTITY_SCHEMA: dict[str, Any] = {
         "description": {"type": "string"},
         "properties": {"type": "object", "additionalProperties": {"$ref": "#/$defs/property"}},
         "required": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
-        "rls": {"type": "object", "additionalProperties": False,
-                "properties": {op: {"$ref": "#/$defs/rule"} for op in _OPERATIONS}},
+        "rls": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {op: {"$ref": "#/$defs/rule"} for op in _OPERATIONS},
+        },
     },
     "$defs": {
         "property": {
@@ -56,8 +70,10 @@ ENTITY_SCHEMA: dict[str, Any] = {
                 "format": {"type": "string"},
                 "enum": {"type": "array", "minItems": 1},
                 "items": {"type": "object", "properties": {"type": {"enum": _PROPERTY_TYPES}}},
-                "properties": {"type": "object",
-                               "additionalProperties": {"$ref": "#/$defs/property"}},
+                "properties": {
+                    "type": "object",
+                    "additionalProperties": {"$ref": "#/$defs/property"},
+                },
             },
         },
         "rule": _RULE,
@@ -72,18 +88,36 @@ AGENT_SCHEMA: dict[str, Any] = {
         "description": {"type": "string", "minLength": 1},
         "instructions": {"type": "string", "minLength": 1},
         "model": {"type": "string"},
-        "tool_configs": {"type": "array", "items": {"oneOf": [
-            {"type": "object", "required": ["entity_name", "allowed_operations"],
-             "not": {"required": ["function_name"]},
-             "properties": {"entity_name": {"type": "string", "minLength": 1},
-                            "allowed_operations": {"type": "array", "minItems": 1,
-                                                   "uniqueItems": True,
-                                                   "items": {"enum": _OPERATIONS}}}},
-            {"type": "object", "required": ["function_name"],
-             "not": {"required": ["entity_name"]},
-             "properties": {"function_name": {"type": "string", "minLength": 1},
-                            "description": {"type": "string"}}},
-        ]}},
+        "tool_configs": {
+            "type": "array",
+            "items": {
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "required": ["entity_name", "allowed_operations"],
+                        "not": {"required": ["function_name"]},
+                        "properties": {
+                            "entity_name": {"type": "string", "minLength": 1},
+                            "allowed_operations": {
+                                "type": "array",
+                                "minItems": 1,
+                                "uniqueItems": True,
+                                "items": {"enum": _OPERATIONS},
+                            },
+                        },
+                    },
+                    {
+                        "type": "object",
+                        "required": ["function_name"],
+                        "not": {"required": ["entity_name"]},
+                        "properties": {
+                            "function_name": {"type": "string", "minLength": 1},
+                            "description": {"type": "string"},
+                        },
+                    },
+                ]
+            },
+        },
         "temperature": {"type": "number", "minimum": 0, "maximum": 2},
         "max_tokens": {"type": "integer", "exclusiveMinimum": 0},
         "whatsapp_greeting": {"type": "string"},
@@ -104,32 +138,64 @@ FUNCTION_SCHEMA: dict[str, Any] = {
 
 #: Keys agents write instead of the real one (the value is what to write).
 _ALIASES: dict[str, dict[str, str]] = {
-    "entity": {"fields": "properties", "schema": "properties", "requiredFields": "required",
-               "policies_rls": "rls"},
-    "property": {"default_value": "default",
-                 "values": "enum", "options": "enum"},
-    "agent": {"tools": "tool_configs", "tool_config": "tool_configs", "toolConfigs":
-              "tool_configs", "system_prompt": "instructions", "prompt": "instructions",
-              "instruction": "instructions", "maxTokens": "max_tokens"},
-    "tool": {"entity": "entity_name", "operations": "allowed_operations",
-             "allowed_ops": "allowed_operations", "function": "function_name"},
-    "function": {"entrypoint": "entry", "entry_point": "entry", "entryPoint": "entry",
-                 "main": "entry", "handler": "entry", "env_from": "envFrom"},
+    "entity": {
+        "fields": "properties",
+        "schema": "properties",
+        "requiredFields": "required",
+        "policies_rls": "rls",
+    },
+    "property": {"default_value": "default", "values": "enum", "options": "enum"},
+    "agent": {
+        "tools": "tool_configs",
+        "tool_config": "tool_configs",
+        "toolConfigs": "tool_configs",
+        "system_prompt": "instructions",
+        "prompt": "instructions",
+        "instruction": "instructions",
+        "maxTokens": "max_tokens",
+    },
+    "tool": {
+        "entity": "entity_name",
+        "operations": "allowed_operations",
+        "allowed_ops": "allowed_operations",
+        "function": "function_name",
+    },
+    "function": {
+        "entrypoint": "entry",
+        "entry_point": "entry",
+        "entryPoint": "entry",
+        "main": "entry",
+        "handler": "entry",
+        "env_from": "envFrom",
+    },
 }
 
 _KNOWN: dict[str, set[str]] = {
     "entity": set(ENTITY_SCHEMA["properties"]) | {"policies", "$schema", "title"},
-    "property": set(ENTITY_SCHEMA["$defs"]["property"]["properties"]) | {
-        "default", "relation", "title", "minimum", "maximum", "minLength", "maxLength",
-        "pattern", "required"},
+    "property": set(ENTITY_SCHEMA["$defs"]["property"]["properties"])
+    | {
+        "default",
+        "relation",
+        "title",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "required",
+    },
     "agent": set(AGENT_SCHEMA["properties"]),
     "tool": {"entity_name", "allowed_operations", "function_name", "description"},
     "function": set(FUNCTION_SCHEMA["properties"]) | {"automations"},
 }
 
 _DEFAULT_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,), "boolean": (bool,), "integer": (int,), "number": (int, float),
-    "array": (list,), "object": (dict,),
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "array": (list,),
+    "object": (dict,),
 }
 
 
@@ -155,8 +221,9 @@ def schema_errors(validator: Any, value: Any) -> list[str]:
     out = []
     for error in errors:
         for shown in _closest(error):
-            path = "/" + "/".join(map(str, shown.absolute_path)) if shown.absolute_path \
-                else "(root)"
+            path = (
+                "/" + "/".join(map(str, shown.absolute_path)) if shown.absolute_path else "(root)"
+            )
             out.append(f"{path}: {shown.message}")
     return out
 
@@ -169,9 +236,11 @@ def _closest(error: Any) -> list[Any]:
     branches: dict[int, list[Any]] = {}
     for sub in error.context:
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-    shaped = [errs for errs in branches.values()
-              if not any(e.validator in ("required", "not", "type") and not e.relative_path
-                         for e in errs)]
+    shaped = [
+        errs
+        for errs in branches.values()
+        if not any(e.validator in ("required", "not", "type") and not e.relative_path for e in errs)
+    ]
     return shaped[0] if len(shaped) == 1 else [best_match(error.context)]
 
 
@@ -189,18 +258,28 @@ def _entity(value: Mapping[str, Any]) -> list[str]:
             where = f"/properties/{name}/"
             problems += _misnamed(prop, "property", where)
             if isinstance(prop.get("required"), bool):
-                problems.append(f"{where}required: Base44 ignores a per-property flag; list "
-                                f"'{name}' in the entity's `required`")
+                problems.append(
+                    f"{where}required: Base44 ignores a per-property flag; list "
+                    f"'{name}' in the entity's `required`"
+                )
             kinds = _DEFAULT_TYPES.get(str(prop.get("type")))
             default = prop.get("default")
-            if "default" in prop and kinds and (
+            if (
+                "default" in prop
+                and kinds
+                and (
                     not isinstance(default, kinds)
-                    or (bool not in kinds and isinstance(default, bool))):
+                    or (bool not in kinds and isinstance(default, bool))
+                )
+            ):
                 problems.append(f"{where}default: {default!r} is not a {prop['type']}")
         required = value.get("required")
         if isinstance(required, list):
-            problems += [f"/required: '{r}' is not a defined property" for r in required
-                         if isinstance(r, str) and r not in properties]
+            problems += [
+                f"/required: '{r}' is not a defined property"
+                for r in required
+                if isinstance(r, str) and r not in properties
+            ]
     return problems
 
 
@@ -217,14 +296,27 @@ def _function(value: Mapping[str, Any]) -> list[str]:
     return _misnamed(value, "function", "/")
 
 
-_KINDS: dict[str, tuple[str, dict[str, Any], Callable[[Mapping[str, Any]], list[str]],
-                        Callable[[Any], bool]]] = {
-    "entity-config": ("Base44 entity config", ENTITY_SCHEMA, _entity,
-                      lambda v: isinstance(v, dict) and "name" in v and "properties" in v),
-    "agent-config": ("Base44 agent config", AGENT_SCHEMA, _agent,
-                     lambda v: isinstance(v, dict) and "name" in v),
-    "function-def": ("Base44 function config", FUNCTION_SCHEMA, _function,
-                     lambda v: isinstance(v, dict) and "name" in v),
+_KINDS: dict[
+    str, tuple[str, dict[str, Any], Callable[[Mapping[str, Any]], list[str]], Callable[[Any], bool]]
+] = {
+    "entity-config": (
+        "Base44 entity config",
+        ENTITY_SCHEMA,
+        _entity,
+        lambda v: isinstance(v, dict) and "name" in v and "properties" in v,
+    ),
+    "agent-config": (
+        "Base44 agent config",
+        AGENT_SCHEMA,
+        _agent,
+        lambda v: isinstance(v, dict) and "name" in v,
+    ),
+    "function-def": (
+        "Base44 function config",
+        FUNCTION_SCHEMA,
+        _function,
+        lambda v: isinstance(v, dict) and "name" in v,
+    ),
 }
 
 #: check type → (label, accept): what the check is called, and what counts as a candidate

@@ -117,8 +117,9 @@ def _balanced_end(text: str, start: int) -> int | None:
     return None
 
 
-def extract_json(text: str, accept: Callable[[Any], bool] = lambda _: True
-                 ) -> tuple[Any, str] | None:
+def extract_json(
+    text: str, accept: Callable[[Any], bool] = lambda _: True
+) -> tuple[Any, str] | None:
     """The first JSON value in a prose answer that `accept`s, and where it was found.
 
     Order: fenced blocks tagged json/jsonc or untagged (first that parses), then the first
