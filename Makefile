@@ -15,9 +15,13 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+DEMO := .casegen/demo
+
 demo: $(STAMP)
-	$(BIN)/casegen sources --project examples/bank
-	$(BIN)/casegen validate examples/
+	rm -rf $(DEMO)
+	$(BIN)/casegen generate card_replace --project examples/bank --model offline --out $(DEMO)/card_replace
+	$(BIN)/casegen validate $(DEMO)/card_replace --project examples/bank
+	$(BIN)/casegen run $(DEMO)/card_replace --target demo:bank --model offline --results $(DEMO)/results
 
 lint: $(STAMP)
 	$(BIN)/ruff check agentflows evalcore tests benchmarks

@@ -66,7 +66,7 @@ def _print_summary(report: dict[str, Any]) -> None:
         title=f"{len(report['cases'])} cases · engine {report['engine']} · " + ", ".join(folders),
         title_justify="left",
     )
-    table.add_column("file", overflow="fold")
+    table.add_column("file", no_wrap=True)
     for name in ("type", "behaviour", "assert", "crit", "fix", "status"):
         table.add_column(name)
     for row in report["cases"]:
