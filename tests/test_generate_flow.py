@@ -1,0 +1,312 @@
+"""The generation flow as a graph: dedupe, failures, resume, conflicts, determinism.
+
+The LLM paths use `LLMEngine` with a LangChain fake chat model (scripted per behaviour);
+resume uses a counting engine so "re-drafts nothing that finished" is observable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import SecretStr
+
+from agentflows.drafting import DraftContext, DraftResult
+from agentflows.drafting.llm import LLMEngine
+from agentflows.drafting.offline import OfflineEngine
+from agentflows.generate import build_request, run_generation
+from evalcore.llm import ModelConfig
+
+REPO = Path(__file__).resolve().parents[1]
+BANK = REPO / "examples" / "bank"
+
+
+class BehaviourChat(GenericFakeChatModel):
+    """Answers each draft request with `answer(behaviour_id)`: a dict (the case), a string
+    (raw content) or an exception to raise."""
+
+    answer: Any = None
+    calls: list[str] = []
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        text = "\n".join(str(m.content) for m in messages)
+        if "<Behavior>" not in text:  # the plan refinement: keep the plan as it is
+            content = json.dumps({"behaviors": []})
+            return ChatResult(generations=[ChatGeneration(message=AIMessage(content=content))])
+        section = text.split("<Behavior>", 1)[1].split("</Behavior>", 1)[0]
+        behavior = json.loads(section[section.index("{") : section.rindex("}") + 1])
+        self.calls.append(behavior["id"])
+        value = self.answer(behavior)
+        if isinstance(value, BaseException):
+            raise value
+        content = value if isinstance(value, str) else json.dumps(value)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=content))])
+
+
+def llm_engine(answer: Any) -> tuple[LLMEngine, BehaviourChat]:
+    chat = BehaviourChat(messages=iter(()), answer=answer, calls=[])
+    config = ModelConfig(
+        model="fake", api_key=SecretStr("k"), max_retries=1, retry_base_delay_s=0.0
+    )
+    return LLMEngine(config, use_cache=False, chat_model=chat), chat
+
+
+def scenario(behavior: dict[str, Any], *, marker: str | None = None) -> dict[str, Any]:
+    """A valid case; cases with the same `marker` are duplicates of each other."""
+    marker = marker or behavior["id"]
+    return {
+        "scenario": {
+            "name": behavior["title"],
+            "type": behavior["type"],
+            "simulation_context": f'You are a customer. 1. Say: "I need a new card ({marker})"',
+            "goals": {
+                "criteria": ["The agent stays polite"],
+                "assertions": [
+                    {"skill_activated": {"skill_id": "card_replace"}},
+                    {"bot_did_not_utter": {"text_matches": marker}},
+                ],
+            },
+        }
+    }
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # checkpoints and default output stay in the temp folder
+    for name in ("CASEGEN_MODEL", "CASEGEN_JUDGE_MODEL", "CASEGEN_SIMULATOR_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def generate(engine: Any = None, **options: Any) -> dict[str, Any]:
+    options.setdefault("out", "out")
+    request = build_request(["card_replace"], project=BANK, **options)
+    return asyncio.run(run_generation(request, engine=engine))
+
+
+def test_duplicate_drafts_are_dropped_and_still_count_as_covered() -> None:
+    first: list[str] = []
+
+    def answer(behavior: dict[str, Any]) -> dict[str, Any]:
+        if behavior["type"] == "happy_path":
+            first.append(behavior["id"])
+            return scenario(behavior, marker="same")
+        return scenario(behavior)
+
+    engine, _ = llm_engine(answer)
+    report = generate(engine)
+    happy = [c for c in report["cases"] if c["type"] == "happy_path"]
+    assert len(happy) == 1 and report["duplicates_dropped"] == len(first) - 1 >= 1
+    dropped = {d["behavior"] for d in report["duplicates"]}
+    assert dropped == set(first) - {happy[0]["behavior"]}
+    assert all(d["similarity"] >= 0.85 for d in report["duplicates"])
+    assert not report["failed"]
+    written = {Path(c["path"]).name for c in report["cases"]}
+    assert written == {p.name for p in Path("out").glob("*.yml")}
+
+
+def test_a_model_that_keeps_failing_fails_one_case_and_the_others_are_written() -> None:
+    doomed: list[str] = []
+
+    def answer(behavior: dict[str, Any]) -> Any:
+        if behavior["type"] == "sad_path" and (not doomed or doomed[0] == behavior["id"]):
+            doomed.append(behavior["id"])
+            return TimeoutError("model timed out")
+        return scenario(behavior)
+
+    engine, chat = llm_engine(answer)
+    report = generate(engine)
+    assert [f["behavior"] for f in report["failed"]] == [doomed[0]]
+    assert chat.calls.count(doomed[0]) == 2  # the first try and one retry (max_retries=1)
+    assert "did not answer after 2 attempts" in report["failed"][0]["error"]
+    assert len(report["cases"]) == report["planned"] - 1
+    assert all(Path(c["path"]).is_file() for c in report["cases"])
+
+
+def test_invalid_output_is_repaired_by_a_model_round() -> None:
+    rounds: dict[str, int] = {}
+
+    def answer(behavior: dict[str, Any]) -> Any:
+        rounds[behavior["id"]] = rounds.get(behavior["id"], 0) + 1
+        case = scenario(behavior)
+        if behavior["type"] == "escalation" and rounds[behavior["id"]] == 1:
+            case["scenario"]["goals"]["assertions"].append(
+                {"tool_executed": {"tool_name": "teleport_card", "source": "local"}}
+            )
+        return case
+
+    engine, _ = llm_engine(answer)
+    report = generate(engine)
+    escalation = next(c for c in report["cases"] if c["type"] == "escalation")
+    assert [r["by"] for r in escalation["repairs"]] == ["model"]
+    assert escalation["attempts"] == 2
+    assert not report["failed"]
+
+
+class GatedEngine(OfflineEngine):
+    """Offline drafting that counts calls and can hold one behaviour until cancelled."""
+
+    def __init__(self, hold: str | None = None) -> None:
+        self.hold = hold
+        self.drafted: list[str] = []
+        self.finished: list[str] = []
+
+    async def draft(self, ctx: DraftContext) -> DraftResult:
+        self.drafted.append(ctx.behavior.id)
+        if ctx.behavior.id == self.hold:
+            await asyncio.Event().wait()  # never returns: the run is interrupted here
+        result = await super().draft(ctx)
+        self.finished.append(ctx.behavior.id)
+        return result
+
+
+def test_resume_finishes_an_interrupted_run_without_redrafting() -> None:
+    request = build_request(["card_replace"], project=BANK, out="out", concurrency=64)
+    planned_ids: list[str] = []
+
+    async def interrupted() -> str:
+        probe = GatedEngine()
+        run_ids: list[str] = []
+        first_pass = asyncio.create_task(
+            run_generation(request, engine=probe, on_start=run_ids.append)
+        )
+        await first_pass
+        planned_ids.extend(probe.drafted)
+        hold = planned_ids[-1]
+        gated = GatedEngine(hold=hold)
+        task = asyncio.create_task(run_generation(request, engine=gated, on_start=run_ids.append))
+        while len(gated.finished) < len(planned_ids) - 1:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # let the finished drafts' writes reach the checkpoint
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return run_ids[-1]
+
+    run_id = asyncio.run(interrupted())
+    finisher = GatedEngine()
+    report = asyncio.run(run_generation(None, resume=run_id, engine=finisher))
+    assert finisher.drafted == [planned_ids[-1]]  # only the unfinished draft
+    assert report["run_id"] == run_id
+    assert len(report["cases"]) == len(planned_ids)
+
+
+def test_unknown_target_is_a_usage_error_listing_real_ones(run_cli) -> None:
+    code, _, err = run_cli("generate", "card_replac", "--project", BANK)
+    assert code == 2
+    assert "did you mean 'card_replace'" in err and "check_balance" in err
+
+
+def test_unknown_type_is_a_usage_error(run_cli) -> None:
+    code, _, err = run_cli("generate", "card_replace", "--project", BANK, "--types", "happy")
+    assert code == 2 and "happy_path" in err
+
+
+def test_types_and_count_select_cases(run_cli_json) -> None:
+    code, report = run_cli_json(
+        "generate",
+        "card_replace",
+        "--project",
+        BANK,
+        "--types",
+        "happy_path,sad_path",
+        "--count",
+        "3",
+        "--out",
+        "out",
+    )
+    assert code == 0
+    assert len(report["cases"]) == 3
+    assert {c["type"] for c in report["cases"]} <= {"happy_path", "sad_path"}
+    assert report["engine"] == "offline" and report["llm"]["calls"] == 0
+
+
+def test_offline_generation_of_all_is_deterministic_valid_and_lint_clean(run_cli_json) -> None:
+    outputs = []
+    for folder in ("a", "b"):
+        code, report = run_cli_json("generate", "all", "--project", BANK, "--out", folder)
+        assert code == 0 and not report["failed"]
+        outputs.append({p.name: p.read_bytes() for p in Path(folder).glob("*.yml")})
+    assert outputs[0] == outputs[1] and len(outputs[0]) == len(report["cases"])
+    code, validation = run_cli_json("validate", "a", "--project", BANK)
+    assert code == 0
+    assert all(not f["errors"] and not f["warnings"] for f in validation["files"])
+
+
+def test_rerun_is_unchanged_and_a_human_edit_is_never_overwritten(run_cli_json) -> None:
+    args = ("generate", "card_replace", "--project", BANK, "--count", "2", "--out", "out")
+    code, first = run_cli_json(*args)
+    assert code == 0 and {c["status"] for c in first["cases"]} == {"created"}
+    code, again = run_cli_json(*args)
+    assert code == 0 and {c["status"] for c in again["cases"]} == {"unchanged"}
+    edited = Path(first["cases"][0]["path"])
+    edited.write_text(edited.read_text() + "# reviewed by a person\n")
+    code, third = run_cli_json(*args)
+    assert code == 1 and third["conflicts"] == [str(edited)]
+    assert edited.read_text().endswith("# reviewed by a person\n")
+    code, forced = run_cli_json(*args, "--force")
+    assert code == 0 and not edited.read_text().endswith("# reviewed by a person\n")
+
+
+def test_direction_shapes_the_offline_cases(run_cli_json) -> None:
+    code, report = run_cli_json(
+        "generate",
+        "card_replace",
+        "--project",
+        BANK,
+        "--count",
+        "1",
+        "--out",
+        "out",
+        "--direction",
+        "an impatient customer with a cracked chip; assert card_replace completes",
+    )
+    assert code == 0
+    text = Path(report["cases"][0]["path"]).read_text()
+    assert "impatient" in text
+    assert "skill_completed" in text
+    assert report["direction"].startswith("an impatient customer")
+
+
+def test_json_output_is_exactly_one_document(run_cli) -> None:
+    code, out, _ = run_cli(
+        "generate", "card_replace", "--project", BANK, "--count", "1", "--out", "out", "--json"
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert set(payload) >= {
+        "run_id",
+        "engine",
+        "cases",
+        "failed",
+        "duplicates_dropped",
+        "coverage",
+        "llm",
+    }
+    case = payload["cases"][0]
+    assert set(case) >= {
+        "path",
+        "dialect",
+        "source",
+        "type",
+        "behavior",
+        "covers",
+        "valid",
+        "repairs",
+        "attempts",
+    }
+    assert set(payload["coverage"]["card_replace"]) == {"elements", "covered", "uncovered"}
+    assert set(payload["llm"]) == {
+        "calls",
+        "input_tokens",
+        "output_tokens",
+        "cost_usd",
+        "cache_hits",
+    }
