@@ -15,7 +15,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 
 from agentflows.drafting import DraftContext, DraftResult
 from agentflows.drafting.llm import LLMEngine
@@ -32,7 +32,7 @@ class BehaviourChat(GenericFakeChatModel):
     (raw content) or an exception to raise."""
 
     answer: Any = None
-    calls: list[str] = []
+    calls: list[str] = Field(default_factory=list)
 
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
@@ -252,6 +252,7 @@ def test_rerun_is_unchanged_and_a_human_edit_is_never_overwritten(run_cli_json) 
     assert code == 1 and third["conflicts"] == [str(edited)]
     assert edited.read_text().endswith("# reviewed by a person\n")
     code, forced = run_cli_json(*args, "--force")
+    assert forced["cases"][0]["status"] == "overwritten"
     assert code == 0 and not edited.read_text().endswith("# reviewed by a person\n")
 
 
