@@ -65,8 +65,12 @@ def _python(spec: str, rest: str) -> PythonTarget:
     return PythonTarget(spec, module, attribute)
 
 
-def _demo(name: str) -> AgentTarget:
-    if not name.strip():
+def _demo(rest: str) -> AgentTarget:
+    """`demo:NAME` or `demo:NAME?flag&flag=value`: a built-in demo agent, optionally with its
+    documented mutations switched on (`demo:bank?skip_confirmation`,
+    `demo:bank?fail_tool=place_replacement_order`)."""
+    name, _, query = rest.strip().partition("?")
+    if not name:
         raise UserError("`demo:` needs a demo agent name", hint="e.g. demo:clinic")
     try:
         demo = importlib.import_module("evalcore.agents.demo")
@@ -75,7 +79,11 @@ def _demo(name: str) -> AgentTarget:
     factory = getattr(demo, "make_demo_target", None)
     if factory is None:
         raise UserError("demo agents are not available in this build of casegen")
-    return factory(name.strip())
+    flags: dict[str, object] = {}
+    for item in filter(None, query.split("&")):
+        key, has_value, value = item.partition("=")
+        flags[key] = value if has_value and value.lower() not in ("true", "1") else True
+    return factory(name, **flags)
 
 
 def _command(spec: str, rest: str, timeout_s: float | None) -> CommandTarget:

@@ -45,7 +45,20 @@ def make_demo_target(name: str, **flags: Any) -> AgentTarget:
     try:
         return target_class(**flags)
     except TypeError as exc:  # an unknown flag
-        raise UserError(f"demo:{name}: {exc}") from exc
+        known = _flag_names(target_class)
+        unknown = next((f for f in flags if f not in known), None)
+        if unknown is None or not known:
+            raise UserError(f"demo:{name}: {exc}") from exc
+        raise UserError(
+            f"demo:{name} has no flag '{unknown}'",
+            hint=did_you_mean(unknown, known, what="flag"),
+        ) from exc
+
+
+def _flag_names(target_class: type) -> list[str]:
+    """The mutation flags a demo documents (its `FLAGS` class, if it names one)."""
+    flags = getattr(target_class, "flag_names", None)
+    return list(flags()) if callable(flags) else []
 
 
 __all__ = ["DEMOS", "demo_names", "make_demo_target"]

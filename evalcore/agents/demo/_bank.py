@@ -39,6 +39,7 @@ reply carries the bot messages (`response` = the `utter_*` name), the turn's eve
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from pathlib import Path
@@ -375,6 +376,10 @@ class BankTarget:
     """
 
     spec = SPEC
+
+    @staticmethod
+    def flag_names() -> list[str]:
+        return [f.name for f in dataclasses.fields(MantleFlags)]
 
     def __init__(self, project: Path | str | None = None, **flags: Any) -> None:
         root = Path(project) if project is not None else default_project()

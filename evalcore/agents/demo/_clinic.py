@@ -123,6 +123,10 @@ class ClinicTarget:
 
     spec = SPEC
 
+    @staticmethod
+    def flag_names() -> list[str]:
+        return [f.name for f in dataclasses.fields(ClinicFlags)]
+
     def __init__(self, project: Path | str | None = None, **flags: bool) -> None:
         root = Path(project) if project is not None else default_project()
         loaded = load_project(root)
