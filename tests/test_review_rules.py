@@ -491,3 +491,20 @@ def test_review_prompts_have_their_placeholders(dialect: str) -> None:
         "comment",
         "findings",
     }
+
+
+def test_quoted_replies_and_rules_are_not_read_as_extra_checks() -> None:
+    from agentflows.review.rules._criteria import split_compound
+
+    quoted = "The agent replies in the spirit of “Hi! Here are the times; pick one.” and waits"
+    assert len(split_compound(quoted)) == 2  # the "and waits" outside the quote still counts
+    assert split_compound("The agent keeps the rule: “Never book and cancel at once.”") == [
+        "The agent keeps the rule: “Never book and cancel at once.”"
+    ]
+
+
+def test_a_negated_tool_call_mantle_cannot_assert_stays_a_criterion() -> None:
+    case = mantle(criteria=["The agent does not call place_replacement_order again unasked"])
+    assert only(review(case), "criterion-is-deterministic") == []
+    positive = mantle(criteria=["The agent calls place_replacement_order with the card"])
+    assert len(only(review(positive), "criterion-is-deterministic")) == 1

@@ -112,17 +112,11 @@ def _twist(script: Script, defs: MantleDefinitions) -> str | None:
             "When the summary is read back you change your mind and decline; you do not "
             "want it done after all."
         )
-    if kind == "failure":
-        return (
-            f"Test data: the caller phone belongs to the test account on which "
-            f"{facts.get('tool')} returns an error."
-        )
-    if kind == "negative":
-        branch = facts.get("branch") or {}
-        return (
-            f"Test data: the caller phone belongs to the test account on which "
-            f"{branch.get('tool')} comes back negative."
-        )
+    if kind in ("failure", "negative"):
+        # The seeded caller phone picks the test account where the tool fails or the check
+        # comes back negative; the simulated user does not know internals, so it is told
+        # nothing (the case's name and initial_slots tell the reviewer).
+        return None
     if kind == "out_of_order":
         return "You say everything you already know in your first message."
     if kind == "correction":

@@ -509,7 +509,9 @@ class Goals:
             self.add({"memory_was_not_set": unset})
         self.criterion("The agent explains in plain words why it cannot go ahead")
         self.criterion(f"The agent does not carry on as if {tool} had come back positive")
-        self.criterion("The agent offers a sensible next step, such as talking to a person")
+        self.criterion(
+            "The agent offers to put the customer through to a person or to try again later"
+        )
 
     def _out_of_order(self) -> None:
         walk = self.walk

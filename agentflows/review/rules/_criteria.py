@@ -77,7 +77,10 @@ def criterion_is_deterministic(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
 
 def _lookup(part: Part, env: ReviewEnv, dialect: str) -> tuple[str, str | None] | None:
     text = part.text
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
     for mention in env.vocab.mentions(text):
+        if any(start <= mention.start < end for start, end in quoted):
+            continue  # a quoted rule or reply ("as the playbook asks: “… call x …”")
         clause = _clause(text, mention)
         negated = bool(_NEGATION.search(clause))
         qualified_memory = mention.kind == "memory" and "." in mention.id
@@ -86,17 +89,21 @@ def _lookup(part: Part, env: ReviewEnv, dialect: str) -> tuple[str, str | None] 
             if suggestion is None and negated:
                 continue  # "never starts skill x": no structural check can say it
             return f"it names the {_NOUN[mention.kind]} '{mention.id}'", suggestion
+    masked = _mask_quotes(text)
     for pattern, kind in _GENERIC:
         if dialect != "mantle" and kind != "tool":
             continue  # memory keys and skills are Mantle's
-        match = pattern.search(text)
+        match = pattern.search(masked)
         if match:
             name = match.group(1) if match.groups() else None
+            negated = bool(_NEGATION.search(masked[: match.start()].rsplit(",", 1)[-1]))
             suggestion = (
-                structural(env, dialect, kind, name, negated=False)
+                structural(env, dialect, kind, name, negated=negated)
                 if name
                 else ("use skill_activated / skill_completed with the skill_id")
             )
+            if suggestion is None and negated:
+                continue  # "does not call x again": no structural check can say it
             return f"it says '{match.group(0)}'", suggestion
     return None
 
@@ -269,14 +276,25 @@ def compound_criterion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
         )
 
 
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|'[^']{3,}'(?!\w)")
+
+
+def _mask_quotes(text: str) -> str:
+    """`text` with quoted passages blanked (same length), so an "and", a ";" or a full stop
+    inside a quoted reply or rule is not read as a second check."""
+    return _QUOTED.sub(lambda m: m.group(0)[0] + "x" * (len(m.group(0)) - 2) + m.group(0)[-1], text)
+
+
 def split_compound(text: str) -> list[str]:
     """The separate checks in a criterion (one item when it is a single check)."""
     text = text.strip()
-    pieces = [p.strip() for p in text.split(";") if p.strip()]
+    masked = _mask_quotes(text)
+    cuts = [m.start() for m in re.finditer(";", masked)]
+    pieces = _cut(text, cuts, width=1)
     if len(pieces) == 1:
-        pieces = _sentences(text)
+        pieces = _sentences(text, masked)
     if len(pieces) == 1:
-        match = _AND_CLAUSE.search(text)
+        match = _AND_CLAUSE.search(masked)
         if match is not None:
             left = text[: match.start()].rstrip(" ,")
             right = text[match.start() :].strip()
@@ -287,10 +305,19 @@ def split_compound(text: str) -> list[str]:
     return [p.rstrip(".") for p in pieces]
 
 
-def _sentences(text: str) -> list[str]:
+def _cut(text: str, cuts: list[int], *, width: int) -> list[str]:
+    pieces, start = [], 0
+    for cut in cuts:
+        pieces.append(text[start:cut].strip())
+        start = cut + width
+    pieces.append(text[start:].strip())
+    return [p for p in pieces if p]
+
+
+def _sentences(text: str, masked: str) -> list[str]:
     out: list[str] = []
     start = 0
-    for match in re.finditer(r"[.!?]\s+(?=[A-Z])", text):
+    for match in re.finditer(r"[.!?]\s+(?=[A-Z])", masked):
         before = text[start : match.start() + 1].split()
         if before and before[-1].lower() in _ABBREVIATIONS:
             continue

@@ -39,6 +39,9 @@ _ANYCHAT_STATE = {
     "toolsCalled",
 }
 _BOOKING_STATE = {"appointmentCreated", "outcomes", "activeAppointments"}
+#: Checks that pin what must *not* happen or where the conversation must end: decisive for
+#: guardrail, hand-off and off-topic cases, whose point is that the playbook's job is not done.
+_NEGATIVE_STATE = {"withheld", "noReplyTo", "handoff"}
 _FILE_CHECKS = {"file-exists", "file-content", "file-content-excluded", "valid-json"}
 _CONFIG_CHECKS = {"entity-config", "agent-config", "function-def"}
 _WRITES = re.compile(
@@ -174,16 +177,23 @@ def _hands_off(env: ReviewEnv, items: list[dict[str, Any]]) -> bool:
 
 def _anychat(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     expect = as_dict(case.data.get("expect"))
-    checks = {k for k, v in as_dict(expect.get("checks")).items() if v not in (None, [], {})}
+    # `outcomes: []` is a real check (nothing was recorded); only absent/null ones are not.
+    raw = as_dict(expect.get("checks"))
+    checks = {k for k, v in raw.items() if v is not None}
+    if raw.get("activePlaybookAtEnd") not in (None, case.source):
+        checks.add("handoff")  # ending in another playbook is what a hand-off case shows
+    defs = env.project.anychat if env.project is not None else None
+    playbook = defs.playbooks.get(case.source) if defs and case.source else None
+    own_tools = set(playbook.tools) if playbook is not None else set()
+    if own_tools & {t for t in as_list(raw.get("toolsNotCalled")) if isinstance(t, str)}:
+        checks.add("withheld")  # the playbook's own work was held back, on purpose
     where = (
         at("expect", "checks")
         if "checks" in expect
         else (at("expect") if "expect" in case.data else "")
     )
-    defs = env.project.anychat if env.project is not None else None
-    playbook = defs.playbooks.get(case.source) if defs and case.source else None
     booking = _is_booking(case, playbook)
-    if booking and not checks & _BOOKING_STATE:
+    if booking and not checks & (_BOOKING_STATE | _NEGATIVE_STATE):
         yield Hit(
             where,
             "booking case with no check that the appointment exists: it passes on a "
@@ -195,7 +205,7 @@ def _anychat(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
         playbook is not None
         and playbook.outcomes
         and not playbook.default
-        and not (checks & _ANYCHAT_STATE)
+        and not (checks & (_ANYCHAT_STATE | _NEGATIVE_STATE))
     ):
         outcomes = ", ".join(playbook.outcomes)
         yield Hit(
