@@ -7,9 +7,9 @@ from conftest import EXAMPLES
 
 from agentflows.planning import CASE_TYPES, select
 from agentflows.planning._mantle import plan_mantle
-from agentflows.planning._mantle_conditions import condition_keys, evaluate
 from agentflows.planning._mantle_vocab import routing_fields, value_groups
 from evalcore.definitions import load_project
+from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.errors import UserError
 
 BANK = EXAMPLES / "bank"

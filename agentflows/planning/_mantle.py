@@ -47,12 +47,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions.conditions import condition_keys
 from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
 from ..drafting.offline._direction import Direction, parse_direction, value_words
 from ._behavior import Behavior, Plan
-from ._mantle_conditions import condition_keys
 from ._mantle_elements import plan_elements
 from ._mantle_phrases import (
     escalation_line,

@@ -17,9 +17,9 @@ import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step
+from evalcore.definitions.conditions import condition_keys, evaluate
 
 from ..drafting.offline._direction import Choice, value_phrases
-from ._mantle_conditions import condition_keys, evaluate
 from ._mantle_prose import prose_items
 
 _EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as)\s*,?\s*[\"“]([^\"”]+)[\"”]", re.I)

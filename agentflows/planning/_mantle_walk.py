@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import Block, MantleDefinitions, MemoryField, Project, Skill, Step
+from evalcore.definitions.conditions import condition_keys, evaluate
 
-from ._mantle_conditions import condition_keys, evaluate
 from ._mantle_prose import ProseItem, prose_items
 from ._mantle_tools import UNKNOWN, parameter_fields, qualify, step_arguments, tool_keys
 from ._mantle_vocab import example_value

@@ -245,7 +245,7 @@ class Goals:
 
     def branch_criterion(self, walk: Walk) -> str | None:
         """What the skill's prose says for the chosen routing value (the active `if:`)."""
-        from ...planning._mantle_conditions import evaluate
+        from evalcore.definitions.conditions import evaluate
 
         for condition, text in paragraphs(self.skill.body):
             if condition and evaluate(condition, walk.memory):

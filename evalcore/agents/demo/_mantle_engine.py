@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ...definitions import MantleDefinitions, Project, Skill, Step
+from ...definitions.conditions import evaluate
 
 _STOP_TEXT = """
     a about after again all also am an and any are as at be been before being but by can
@@ -278,103 +279,10 @@ def parse_amount(text: str) -> float | None:
 
 # --- conditions -------------------------------------------------------------------------
 
-_COND_TOKEN = re.compile(
-    r"\s*(?:(?P<str>'[^']*'|\"[^\"]*\")|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>==|!=|\(|\))"
-    r"|(?P<name>[A-Za-z_][\w.]*))"
-)
-
-
-class _Condition:
-    """Recursive descent over a Mantle condition: or > and > not > comparison > atom."""
-
-    def __init__(self, text: str, memory: Mapping[str, Any]) -> None:
-        self.memory = memory
-        self.tokens: list[tuple[str, str]] = []
-        position, text = 0, text.strip()
-        while position < len(text):
-            match = _COND_TOKEN.match(text, position)
-            if match is None or match.end() == position:
-                raise ValueError(text)
-            kind = match.lastgroup or ""
-            self.tokens.append((kind, match.group(kind)))
-            position = match.end()
-        self.at = 0
-
-    def peek(self) -> tuple[str, str] | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
-
-    def take(self) -> tuple[str, str]:
-        token = self.peek()
-        if token is None:
-            raise ValueError("unexpected end")
-        self.at += 1
-        return token
-
-    def value(self) -> Any:
-        result = self.either()
-        if self.peek() is not None:
-            raise ValueError("trailing tokens")
-        return result
-
-    def either(self) -> Any:
-        result = self.both()
-        while self.peek() == ("name", "or"):
-            self.take()
-            right = self.both()
-            result = result or right
-        return result
-
-    def both(self) -> Any:
-        result = self.negated()
-        while self.peek() == ("name", "and"):
-            self.take()
-            right = self.negated()
-            result = result and right
-        return result
-
-    def negated(self) -> Any:
-        if self.peek() == ("name", "not"):
-            self.take()
-            return not self.negated()
-        return self.compared()
-
-    def compared(self) -> Any:
-        left = self.atom()
-        token = self.peek()
-        if token in (("op", "=="), ("op", "!=")):
-            self.take()
-            right = self.atom()
-            same = left == right and isinstance(left, bool) == isinstance(right, bool)
-            return same if token[1] == "==" else not same
-        return left
-
-    def atom(self) -> Any:
-        kind, text = self.take()
-        if (kind, text) == ("op", "("):
-            result = self.either()
-            if self.take() != ("op", ")"):
-                raise ValueError("unclosed bracket")
-            return result
-        if kind == "str":
-            return text[1:-1]
-        if kind == "num":
-            return float(text) if "." in text else int(text)
-        lowered = text.lower()
-        if lowered in ("true", "false"):
-            return lowered == "true"
-        if lowered in ("null", "none"):
-            return None
-        return self.memory.get(text.removeprefix("session."))
-
 
 def holds(condition: Any, memory: Mapping[str, Any]) -> bool:
     """Truth of a Mantle condition over memory (qualified keys); no condition holds."""
-    if condition is None or not str(condition).strip():
-        return True
-    try:
-        return bool(_Condition(str(condition), memory).value())
-    except ValueError:
-        return False
+    return evaluate(condition, memory)
 
 
 # --- what a brain provides ----------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Mantle conditions (`requires`, `next` branches, `if:` lines, `complete_when`) evaluated over
-known memory, so the planner can tell which values route differently and which steps a
-behaviour reaches.
+known memory: the planner uses them to tell which values route differently and which steps a
+behaviour reaches, the demo agent to take the branches a real runtime would.
 
 The grammar is the small one Mantle uses: `session.<ns>.<key>` names (truthiness), literals
 (`'x'`, `"x"`, numbers, `true`/`false`/`null`), `==`, `!=`, `not`, `and`, `or` and brackets.
