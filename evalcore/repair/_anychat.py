@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .. import pointer as ptr
 from ..lint import as_dict, as_list
 from ._actions import RepairAction, RepairRule
+from ._generic import wrap_in_list_rule
 
 if TYPE_CHECKING:
     from ..definitions import Project
@@ -115,27 +116,10 @@ def fix_kebab_id(data: Any, finding: Finding, project: Project | None) -> Repair
 def string_list_rule(keys: Iterable[str]) -> RepairRule:
     """A rule wrapping a lone string in a list, for the keys in `keys` only."""
     names = frozenset(keys)
-
-    def fix_string_to_list(
-        data: Any, finding: Finding, project: Project | None
-    ) -> RepairAction | None:
-        if finding.context.get("rule") != "type" or finding.context.get("expected") != ["array"]:
-            return None
-        tokens = ptr.split(finding.path)
-        if not tokens or tokens[-1] not in names or not ptr.exists(data, finding.path):
-            return None
-        value = ptr.resolve(data, finding.path)
-        if not isinstance(value, str):
-            return None
-        return RepairAction(
-            code=finding.code,
-            path=finding.path,
-            before=value,
-            after=[value],
-            reason="one string where a list is expected; wrapped in a list",
-        )
-
-    return fix_string_to_list
+    return wrap_in_list_rule(
+        lambda key, value: key in names and isinstance(value, str),
+        "one string where a list is expected; wrapped in a list",
+    )
 
 
 ANYCHAT_RULES: list[RepairRule] = [

@@ -13,11 +13,12 @@ They read the machine-readable `Finding.context` that schema translation and lin
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import pointer as ptr
 from ..suggest import unique_close_match
-from ._actions import RepairAction
+from ._actions import RepairAction, RepairRule
 
 if TYPE_CHECKING:
     from ..definitions import Project
@@ -105,21 +106,32 @@ def fix_coercion(data: Any, finding: Finding, project: Project | None) -> Repair
     )
 
 
-def fix_wrap_in_list(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
-    if finding.context.get("rule") != "type" or finding.context.get("expected") != ["array"]:
-        return None
-    if not ptr.exists(data, finding.path):
-        return None
-    value = ptr.resolve(data, finding.path)
-    if not isinstance(value, dict):
-        return None
-    return RepairAction(
-        code=finding.code,
-        path=finding.path,
-        before=value,
-        after=[value],
-        reason="a single item where a list is expected; wrapped in a list",
-    )
+def wrap_in_list_rule(accept: Callable[[str, Any], bool], reason: str) -> RepairRule:
+    """A rule that wraps a lone value in a list where the schema expects an array, for the
+    values `accept(key, value)` allows (a list of one item keeps the meaning; splitting a
+    string never would)."""
+
+    def fix_wrap_in_list(
+        data: Any, finding: Finding, project: Project | None
+    ) -> RepairAction | None:
+        if finding.context.get("rule") != "type" or finding.context.get("expected") != ["array"]:
+            return None
+        if not finding.path or not ptr.exists(data, finding.path):
+            return None
+        value = ptr.resolve(data, finding.path)
+        if not accept(ptr.split(finding.path)[-1], value):
+            return None
+        return RepairAction(
+            code=finding.code, path=finding.path, before=value, after=[value], reason=reason
+        )
+
+    return fix_wrap_in_list
+
+
+fix_wrap_in_list = wrap_in_list_rule(
+    lambda key, value: isinstance(value, dict),
+    "a single item where a list is expected; wrapped in a list",
+)
 
 
 def fix_enum_case(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
