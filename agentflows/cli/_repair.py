@@ -87,6 +87,25 @@ def _record(
     }
 
 
+def repair_payload(
+    paths: list[Path], *, project: Path | None, dialect: str | None, dry_run: bool
+) -> dict[str, Any]:
+    """What `casegen repair --json` prints (the MCP tool returns the same)."""
+    projects = ProjectCache(project)
+    records = []
+    for file, explicit in iter_candidate_files(paths):
+        record = repair_file(file, projects, dialect=dialect, dry_run=dry_run, explicit=explicit)
+        if record is not None:
+            records.append(record)
+    totals = {
+        "files": len(records),
+        "repaired": sum(bool(r["repairs"]) for r in records),
+        "valid": sum(r["valid"] for r in records),
+        "invalid": sum(not r["valid"] for r in records),
+    }
+    return {"files": records, "summary": totals, "dry_run": dry_run}
+
+
 @app.command()
 def repair(
     paths: Annotated[list[Path], typer.Argument(help="Case files or folders (recursive).")],
@@ -104,20 +123,10 @@ def repair(
     Repaired files are rewritten in canonical form; anything not safely fixable stays
     reported. Exit 0 when every file ends valid, 1 otherwise.
     """
-    projects = ProjectCache(project)
-    records = []
-    for file, explicit in iter_candidate_files(paths):
-        record = repair_file(file, projects, dialect=dialect, dry_run=dry_run, explicit=explicit)
-        if record is not None:
-            records.append(record)
-    totals = {
-        "files": len(records),
-        "repaired": sum(bool(r["repairs"]) for r in records),
-        "valid": sum(r["valid"] for r in records),
-        "invalid": sum(not r["valid"] for r in records),
-    }
+    payload = repair_payload(paths, project=project, dialect=dialect, dry_run=dry_run)
+    records, totals = payload["files"], payload["summary"]
     if as_json:
-        print_json({"files": records, "summary": totals, "dry_run": dry_run})
+        print_json(payload)
     else:
         for record in records:
             for action in record["repairs"]:

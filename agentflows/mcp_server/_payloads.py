@@ -12,10 +12,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from evalcore.validation import ProjectCache, summary, validate_paths
-from evalcore.validation._discover import iter_candidate_files
+from evalcore.validation import summary, validate_paths
 
-from ..cli._repair import repair_file
+from ..cli._repair import repair_payload
 from ..cli._sources import resolve_project, sources_payload
 from ._results import Unavailable
 
@@ -38,19 +37,8 @@ def repair(
     paths: Sequence[Path], project: Path | None, dialect: str | None, dry_run: bool
 ) -> Payload:
     """`casegen repair --json`; an error when a file stays invalid."""
-    projects = ProjectCache(project)
-    records = []
-    for file, explicit in iter_candidate_files(paths):
-        record = repair_file(file, projects, dialect=dialect, dry_run=dry_run, explicit=explicit)
-        if record is not None:
-            records.append(record)
-    totals = {
-        "files": len(records),
-        "repaired": sum(bool(r["repairs"]) for r in records),
-        "valid": sum(r["valid"] for r in records),
-        "invalid": sum(not r["valid"] for r in records),
-    }
-    return {"files": records, "summary": totals, "dry_run": dry_run}, totals["invalid"] > 0
+    payload = repair_payload(list(paths), project=project, dialect=dialect, dry_run=dry_run)
+    return payload, payload["summary"]["invalid"] > 0
 
 
 # --- features that may not be installed -------------------------------------------------
