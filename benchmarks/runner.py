@@ -75,16 +75,33 @@ def _cases(runs: int, turns: int) -> list[Any]:
 
 
 def answer(request: Any) -> dict[str, Any]:
-    """The stub's answer: the simulator talks for TURNS= turns then is done; the judge
-    passes every criterion."""
+    """The stub's answer: the simulator talks for TURNS= turns (or, for a real case, plays
+    its quoted lines in order) then is done; the judge passes every criterion."""
     if request.schema_name == "SimulatedMessage":
-        turns = int(_TURNS.search(request.text).group(1))  # type: ignore[union-attr]
+        marker = _TURNS.search(request.text)
+        if marker is None:
+            return _play_quoted(request.text)
+        turns = int(marker.group(1))
         said = len(_USER_LINE.findall(request.text))
         if said >= turns:
             return {"message": "", "done": True}
         return {"message": f"message {said + 1}", "done": False}
     required = (request.schema or {}).get("required") or []
     return {name: {"reason": "[T1] fine.", "verdict": "pass"} for name in required}
+
+
+def _play_quoted(prompt: str) -> dict[str, Any]:
+    """A model that plays a drafted scenario like a diligent simulated user would: the next
+    quoted line of the numbered steps, then done."""
+    from evalcore.simulator import quoted_user_lines
+
+    context = prompt.split("<Context>", 1)[1].split("</Context>", 1)[0]
+    conversation = prompt.split("<Conversation>", 1)[1].split("</Conversation>", 1)[0]
+    lines = quoted_user_lines(context)
+    said = len(_USER_LINE.findall(conversation))
+    if said >= len(lines):
+        return {"message": "", "done": True}
+    return {"message": lines[said], "done": False}
 
 
 @contextlib.contextmanager
@@ -202,6 +219,65 @@ async def llm_parallel(
     )
 
 
+async def demo_bank_parallel(
+    runs: int = 64,
+    parallel: int = 16,
+    delay_s: float = 0.2,
+    *,
+    in_process: bool = False,
+) -> Result:
+    """(c) The generated card_replace suite against `demo:bank`, with the LLM simulator and
+    judge on the stub: real conversations of different lengths, so the ideal is the lower
+    bound of any scheduler, `delay × max(⌈Σ calls / P⌉, max calls of one run)`."""
+    from pydantic import SecretStr
+
+    from evalcore.agents import parse_target
+    from evalcore.judge import JudgeSettings
+    from evalcore.llm import ModelConfig
+    from evalcore.runner import RunOptions, collect_cases, run_cases
+    from evalcore.simulator import SimulatorSettings, quoted_user_lines
+
+    suite = collect_cases([REPO / "generated_cases" / "mantle" / "card_replace"])
+    cases = [suite[i % len(suite)] for i in range(runs)]
+    # Per run: one simulator call per quoted line, one that says done, one judge call.
+    calls = [len(quoted_user_lines(c.simulate.context)) + 2 for c in cases if c.simulate]
+    ideal = delay_s * max(math.ceil(sum(calls) / parallel), max(calls))
+    with stub_server(delay_s, in_process=in_process) as base_url:
+        config = ModelConfig(
+            model="stub-model",
+            base_url=base_url,
+            api_key=SecretStr("stub-key"),
+            timeout_s=30,
+            retry_base_delay_s=0.05,
+        )
+        options = RunOptions(
+            parallel=parallel,
+            simulator=SimulatorSettings(model=config),
+            judge=JudgeSettings(model=config),
+        ).with_models()
+        target = parse_target("demo:bank")
+        try:
+            await run_cases(cases[:1], target, options)  # warm-up
+            start = time.perf_counter()
+            report = await run_cases(cases, target, options)
+            wall = time.perf_counter() - start
+        except Exception as exc:  # a benchmark reports what is missing instead of a traceback
+            return Result("demo:bank at --parallel", False, [f"not available: {exc}"])
+    ratio = wall / ideal
+    where = "in this process" if in_process else "in its own process"
+    return Result(
+        "demo:bank at --parallel",
+        ratio <= 1.3 and report.passed == runs,
+        [
+            f"runs: {runs} ({len(suite)} generated card_replace cases, repeated) · parallel: "
+            f"{parallel} · stub delay: {delay_s:g} s, stub {where} · model calls: {sum(calls)} "
+            f"· passed: {report.passed} (judged: {sum(r.judged for r in report.records)})",
+            f"ideal = delay × max(⌈{sum(calls)}/{parallel}⌉, {max(calls)}) = {ideal:.2f} s",
+            f"wall time: {wall:.2f} s · {runs / wall:.2f} runs/s · ratio {ratio:.2f} (goal ≤ 1.3)",
+        ],
+    )
+
+
 async def main(argv: list[str]) -> int:
     import argparse
 
@@ -224,6 +300,11 @@ async def main(argv: list[str]) -> int:
     results.append(
         await llm_parallel(
             args.runs, args.parallel, args.delay, args.turns, in_process=args.in_process_stub
+        )
+    )
+    results.append(
+        await demo_bank_parallel(
+            args.runs, args.parallel, args.delay, in_process=args.in_process_stub
         )
     )
     for result in results:
