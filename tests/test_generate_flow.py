@@ -126,6 +126,14 @@ def test_a_model_that_keeps_failing_fails_one_case_and_the_others_are_written() 
     assert [f["behavior"] for f in report["failed"]] == [doomed[0]]
     assert chat.calls.count(doomed[0]) == 2  # the first try and one retry (max_retries=1)
     assert "did not answer after 2 attempts" in report["failed"][0]["error"]
+    # Requests that never got an answer cost nothing: no answered call, no tokens.
+    assert report["failed"][0]["usage"] == {
+        "calls": 0,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "cost_usd": 0.0,
+        "cache_hits": 0,
+    }
     assert len(report["cases"]) == report["planned"] - 1
     assert all(Path(c["path"]).is_file() for c in report["cases"])
 
@@ -302,6 +310,7 @@ def test_json_output_is_exactly_one_document(run_cli) -> None:
         "valid",
         "repairs",
         "attempts",
+        "usage",
     }
     assert set(payload["coverage"]["card_replace"]) == {"elements", "covered", "uncovered"}
     assert set(payload["llm"]) == {

@@ -26,6 +26,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 {
                     "behavior": behavior["id"],
                     "error": work["error"],
+                    "usage": work["usage"],
                     "errors": [
                         {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
                     ],
@@ -51,6 +52,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 "attempts": work["attempts"],
                 "assertions": _count_assertions(ctx.dialect.name, data),
                 "criteria": _count_criteria(ctx.dialect.name, data),
+                "usage": work["usage"],
             }
         )
     covered_ids = {w["behavior"] for w in state.get("written", [])} | {
