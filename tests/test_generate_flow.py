@@ -320,3 +320,10 @@ def test_json_output_is_exactly_one_document(run_cli) -> None:
         "cost_usd",
         "cache_hits",
     }
+
+
+def test_the_working_folder_ignores_itself(run_cli_json) -> None:
+    code, _ = run_cli_json("generate", "card_replace", "--project", BANK, "--count", "1")
+    assert code == 0
+    assert Path(".casegen/.gitignore").read_text() == "*\n"
+    assert Path(".casegen/checkpoints.sqlite").is_file()

@@ -21,6 +21,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from evalcore.definitions import find_project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.errors import UserError
+from evalcore.workdir import ensure_dir
 
 from ..drafting import DraftEngine, make_engine
 from ..planning import resolve_targets
@@ -65,7 +66,7 @@ async def run_generation(
     on_start: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) a generation and return its report."""
-    checkpoints.parent.mkdir(parents=True, exist_ok=True)
+    ensure_dir(checkpoints.parent)
     async with AsyncSqliteSaver.from_conn_string(str(checkpoints)) as saver:
         graph = build_graph().compile(checkpointer=saver)
         if resume is not None:

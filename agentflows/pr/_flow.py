@@ -24,6 +24,7 @@ import git
 from evalcore.findings import FileReport
 from evalcore.manifest import load_manifest, save_manifest
 from evalcore.validation import validate_paths
+from evalcore.workdir import ensure_dir
 
 from ..generate import GenerateRequest
 from . import _git
@@ -176,12 +177,8 @@ def _check(plan: PrPlan, request: GenerateRequest, worktree_path: Path, outcome:
 
 
 def write_description(root: Path, branch: str, text: str) -> Path:
-    """`.casegen/pr/<branch, '/' → '-'>.md` in the repository; the folder ignores itself."""
-    folder = root / DESCRIPTIONS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("# PR descriptions casegen wrote; local only.\n*\n", encoding="utf-8")
+    """`.casegen/pr/<branch, '/' → '-'>.md` in the repository (`.casegen/` ignores itself)."""
+    folder = ensure_dir(root / DESCRIPTIONS_DIR)
     path = folder / (_slug(branch) + ".md")
     path.write_text(text, encoding="utf-8")
     return path

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..workdir import ensure_dir
+
 #: Bumped when the entry layout changes, so old entries are simply missed.
 CACHE_VERSION = 1
 
@@ -64,7 +66,7 @@ class ResponseCache:
     def put(self, key: str, entry: dict[str, Any]) -> Path:
         """Store `entry` atomically under `key` (the key is added to the entry)."""
         path = self.path_for(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        ensure_dir(path.parent)
         text = json.dumps({**entry, "key": key}, ensure_ascii=False, indent=2, sort_keys=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}.", suffix=".tmp")
         try:

@@ -23,6 +23,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
 
 from evalcore.errors import UserError
+from evalcore.workdir import ensure_dir
 
 from .context import DEFAULT_REVIEWS_DIR, Editor, ReviewContext, external_editor, now_iso
 from .graph import build_graph
@@ -93,7 +94,7 @@ async def open_review(
     Raises:
         UserError: `resume` is set and no review `review_id` is in the file.
     """
-    checkpoints.parent.mkdir(parents=True, exist_ok=True)
+    ensure_dir(checkpoints.parent)
     async with AsyncSqliteSaver.from_conn_string(str(checkpoints)) as saver:
         graph = build_graph().compile(checkpointer=saver)
         review = InteractiveReview(graph, context, review_id or new_review_id())
