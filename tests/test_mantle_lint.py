@@ -426,9 +426,9 @@ CASES: list[tuple[str, dict[str, Any], str, str, Any, str | None]] = [
     ),
     (
         "response-in-sequencing",
-        case_with({"sequencing": [{"bot_did_not_utter": {"utter_name": "utter_cant_help"}}]}),
+        case_with({"sequencing": [{"bot_uttered": {"utter_name": "utter_cant_help"}}]}),
         "unknown-response",
-        f"{A}/0/sequencing/0/bot_did_not_utter/utter_name",
+        f"{A}/0/sequencing/0/bot_uttered/utter_name",
         "utter_cant_help",
         "did you mean 'utter_cannot_help'",
     ),

@@ -586,3 +586,21 @@ def test_case_title() -> None:
     assert MANTLE.case_title(clean_case()) == "Customer replaces a damaged card"
     assert MANTLE.case_title({"scenario": {"name": 3}}) is None
     assert MANTLE.case_title(None) is None
+
+
+def test_bot_did_not_utter_has_no_place_in_a_sequence() -> None:
+    """The assertion engine cannot place an absence in order, so the schema says so first."""
+    data = {
+        "scenario": {
+            "name": "n",
+            "simulation_context": "c",
+            "goals": {
+                "assertions": [
+                    {"sequencing": [{"bot_did_not_utter": {"utter_name": "utter_order_placed"}}]}
+                ]
+            },
+        }
+    }
+    [finding] = get_dialect("mantle").schema_findings(data)
+    assert finding.path == "/scenario/goals/assertions/0/sequencing/0/bot_did_not_utter"
+    assert "make it its own assertion" in finding.message
