@@ -17,6 +17,7 @@ from typing import Any
 from ._events import Event, parse_events
 from ._mantle import check_names, evaluate_one, mantle_check
 from ._results import AssertionResult, Verdict
+from ._sequencing import SEQUENCING_STEPS, sequencing_step_problem
 
 
 def evaluate_mantle(assertions: Sequence[Any] | None, events: Any) -> list[AssertionResult]:
@@ -29,6 +30,7 @@ def evaluate_mantle(assertions: Sequence[Any] | None, events: Any) -> list[Asser
 
 
 __all__ = [
+    "SEQUENCING_STEPS",
     "AssertionResult",
     "Event",
     "Verdict",
@@ -36,4 +38,5 @@ __all__ = [
     "evaluate_mantle",
     "mantle_check",
     "parse_events",
+    "sequencing_step_problem",
 ]
