@@ -226,3 +226,187 @@ def test_project_ships_data_files_and_documents_formats(project: Project) -> Non
     users = str(_defs(project).agent.get("persona", ""))
     assert len(users.split()) > 25, "agent.yml says who talks to the agent"
     assert 3 <= len(_defs(project).skills) <= 6
+
+
+# --- the pattern table ------------------------------------------------------------------
+
+_MODE = re.compile(r"""^session\.(\w+)\.(\w+)\s*==\s*["'](\w+)["']$""")
+_TOOL_MENTION = re.compile(r"@tool\.(\w+)|\b(?:call|calls|Call)\s+(\w+)")
+_README_ROW = re.compile(r"^\|\s*`(?P<name>\w+)`\s*\|(?P<cells>.*)\|\s*$", re.M)
+
+
+def _prose(skill: Skill) -> str:
+    return _FENCE.sub("", skill.body)
+
+
+def _mentioned_tools(text: str, tools: set[str]) -> list[str]:
+    names = [a or b for a, b in _TOOL_MENTION.findall(text)]
+    return [n for n in names if n in tools]
+
+
+def _mode_count(defs: MantleDefinitions, skill: Skill) -> int:
+    """Modes of one field (`if: session.x.mode == "list"` ...) whose sections name own tools."""
+    tools = set(defs.tools_for(skill.id))
+    by_field: dict[str, dict[str, frozenset[str]]] = {}
+    for prose in skill.prose_conditions:
+        match = _MODE.match(prose.condition.strip())
+        if match:
+            named = frozenset(_mentioned_tools(prose.paragraph, tools))
+            if named:
+                by_field.setdefault(f"{match[1]}.{match[2]}", {})[match[3]] = named
+    return max((len(set(sections.values())) for sections in by_field.values()), default=0)
+
+
+def _skill_patterns(defs: MantleDefinitions, skill: Skill) -> set[str]:
+    found: set[str] = set()
+    memory = defs.memory_names()
+    tools = set(defs.tools_for(skill.id))
+    executed = {str(s.target) for _, s in _steps(skill) if s.kind == "execute_tool"}
+    prose_tools = set(_mentioned_tools(_prose(skill), tools))
+    for name, constraint in skill.tool_constraints.items():
+        confirmation = constraint.requires_confirmation
+        gated = (
+            constraint.requires
+            and confirmation is not None
+            and confirmation.utter_for_confirmation
+            and confirmation.utter_on_user_denial
+            and constraint.on_success
+            and constraint.on_failure
+        )
+        if gated and name in prose_tools and name not in executed:
+            found.add("prose-call-gated")
+        if constraint.requires and "session.project." in constraint.requires:
+            found.add("tool-requires-project")
+    for _, step in _steps(skill):
+        found.add(f"step-{step.kind}")
+        if step.kind == "collect" and {"utterance", "description"} <= set(step.fields):
+            found.add("collect-utterance-description")
+        if step.kind == "execute_tool" and step.fields.get("parameters"):
+            found.add("execute-tool-parameters")
+        if isinstance(step.next, list) and step.next and step.next[-1].condition is None:
+            found.add("next-branches-else")
+        if step.kind == "instructions" and isinstance(step.target, str):
+            for line in step.target.splitlines():
+                if line.strip().startswith("if:"):
+                    keys = _SESSION_KEY.findall(line)
+                    if any(memory[f"{ns}.{e}"].type == "categorical" for ns, e in keys):
+                        found.add("if-in-instructions")
+    for raw in _raw_blocks(skill).values():
+        if isinstance(raw, dict):
+            found |= {f"block-{key}" for key in _BLOCK_LEVEL_KEYS if raw.get(key)}
+    if _mode_count(defs, skill) >= 4:
+        found.add("modes-4plus")
+    if any(t.startswith("@skill.") for t in skill.tokens):
+        found.add("skill-call")
+    if any(name.startswith("mcp/") for name in skill.import_tools):
+        found.add("mcp-tools")
+    if any(name in defs.shared_tools for name in skill.import_tools):
+        found.add("shared-tools")
+    if skill.frontmatter.get("precondition"):
+        found.add("precondition")
+    if skill.is_handoff:
+        found.add("human-handoff")
+    found |= {"utter-on-activate" for r in skill.utter if r.on == "activate"}
+    found |= {"utter-when" for r in skill.utter if r.when}
+    if re.search(r"\bnever\b", _prose(skill), re.I):
+        found.add("prose-rule")
+    return found
+
+
+def patterns_of(project: Project) -> set[str]:
+    """Every corpus pattern the project exercises, read from its files."""
+    defs = _defs(project)
+    found = set().union(*(_skill_patterns(defs, s) for s in defs.skills.values()))
+    fields = list(defs.memory_names().values())
+    found |= {f"type-{f.type}" for f in fields}
+    if any(f.enum_values for f in fields):
+        found.add("enum-values")
+    if any(f.llm_settable for f in fields):
+        found.add("llm-settable")
+    if any(f.seed for f in defs.memory.values()):
+        found.add("seed-memory")
+    variants = [v for r in defs.all_responses().values() for v in r.variants]
+    if any(v.condition for v in variants):
+        found.add("response-condition")
+    if any(str(b.payload).startswith("set:") for v in variants for b in v.buttons):
+        found.add("buttons-set")
+    if list((project.root / "data").glob("*.json")) + list((project.root / "data").glob("*.csv")):
+        found.add("data-files")
+    return found
+
+
+def _readme_rows() -> dict[str, list[str]]:
+    text = (CORPUS / "README.md").read_text().split("## Patterns")[0]
+    return {
+        m["name"]: [c.strip() for c in m["cells"].split("|")] for m in _README_ROW.finditer(text)
+    }
+
+
+def test_readme_lists_every_project_with_patterns_that_hold(corpus: dict[str, Project]) -> None:
+    rows = _readme_rows()
+    assert set(rows) == set(corpus), "one README row per corpus project"
+    for name, cells in rows.items():
+        _domain, users, skills, listed = cells
+        project = corpus[name]
+        claimed = set(re.findall(r"`([a-z0-9-]+)`", listed))
+        assert claimed, f"{name}: no patterns listed"
+        assert claimed <= patterns_of(project), (
+            f"{name}: README claims {claimed - patterns_of(project)}"
+        )
+        assert set(re.findall(r"`(\w+)`", skills)) == set(_defs(project).skills), (
+            f"{name}: skills column"
+        )
+        persona = str(_defs(project).agent.get("persona", "")).lower()
+        assert all(word in persona for word in re.findall(r"\*(\w+)\*", users)), (
+            f"{name}: users column"
+        )
+
+
+REQUIRED_EVERYWHERE_SOME = {
+    "prose-call-gated",
+    "if-in-instructions",
+    "modes-4plus",
+    "block-tools",
+    "block-complete_when",
+    "collect-utterance-description",
+    "execute-tool-parameters",
+    "next-branches-else",
+    "step-set_memory",
+    "step-action",
+    "step-call",
+    "step-link",
+    "mcp-tools",
+    "shared-tools",
+    "skill-call",
+    "precondition",
+    "tool-requires-project",
+    "seed-memory",
+    "utter-on-activate",
+    "utter-when",
+    "response-condition",
+    "buttons-set",
+    "prose-rule",
+    "enum-values",
+    "llm-settable",
+    "type-bool",
+    "type-int",
+    "type-float",
+    "type-text",
+    "type-list",
+}
+
+
+def test_every_pattern_occurs_in_several_projects(corpus: dict[str, Project]) -> None:
+    assert len(corpus) >= 7
+    found = {name: patterns_of(project) for name, project in corpus.items()}
+    rare = {p: [n for n in found if p in found[n]] for p in REQUIRED_EVERYWHERE_SOME}
+    assert {p: names for p, names in rare.items() if len(names) < 2} == {}
+    assert all("data-files" in f for f in found.values())
+    with_handoff = [n for n, f in found.items() if "human-handoff" in f]
+    assert 2 <= len(with_handoff) < len(corpus), "a human hand-off in some projects, none in others"
+
+
+def test_users_are_not_all_customers(corpus: dict[str, Project]) -> None:
+    personas = " ".join(str(_defs(p).agent.get("persona", "")).lower() for p in corpus.values())
+    for who in ("engineers", "baristas", "executives", "passengers", "patients", "tenants"):
+        assert who in personas
