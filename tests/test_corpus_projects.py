@@ -13,16 +13,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
+from corpus_patterns import (
+    BLOCK_LEVEL_KEYS,
+    SESSION_KEY,
+    defs_of,
+    patterns_of,
+    raw_blocks,
+    steps_of,
+)
 
 from evalcore.definitions import Block, MantleDefinitions, Project, Skill, load_project
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 PROJECTS = sorted(p for p in CORPUS.iterdir() if (p / "skills").is_dir())
-_SESSION_KEY = re.compile(r"\bsession\.([A-Za-z0-9_]+)\.([A-Za-z0-9_]+)")
-_FENCE = re.compile(r"^:::\s*ordered_block\s+id=(\S+)\s*\n(.*?)^:::\s*$", re.M | re.S)
 _PROSE_CALL = re.compile(r"\b(?:call|calls|use|run)\s+@?(?:tool\.)?([a-z][a-z0-9]*_[a-z0-9_]+)")
-_BLOCK_LEVEL_KEYS = {"tools", "complete_when"}
 
 
 def _load(root: Path) -> Project:
@@ -42,22 +46,6 @@ def corpus() -> dict[str, Project]:
     return {root.name: _load(root) for root in PROJECTS}
 
 
-def _defs(project: Project) -> MantleDefinitions:
-    assert project.mantle is not None
-    return project.mantle
-
-
-def _raw_blocks(skill: Skill) -> dict[str, dict]:
-    """Each ordered block's YAML as written (block-level keys included)."""
-    return {m[1]: yaml.safe_load(m[2]) for m in _FENCE.finditer(skill.body)}
-
-
-def _steps(skill: Skill) -> Iterator[tuple[Block, object]]:
-    for block in skill.blocks.values():
-        for step in block.steps:
-            yield block, step
-
-
 def _conditions(defs: MantleDefinitions, skill: Skill) -> Iterator[tuple[str, str]]:
     """(where, condition) for every condition the skill's files write."""
     for rule in skill.utter:
@@ -70,10 +58,10 @@ def _conditions(defs: MantleDefinitions, skill: Skill) -> Iterator[tuple[str, st
         yield "complete_when", str(skill.complete_when["condition"])
     for prose in skill.prose_conditions:
         yield f"if: line {prose.line}", prose.condition
-    for block_id, raw in _raw_blocks(skill).items():
+    for block_id, raw in raw_blocks(skill).items():
         if isinstance(raw, dict) and raw.get("complete_when"):
             yield f"block {block_id} complete_when", str(raw["complete_when"])
-    for block, step in _steps(skill):
+    for block, step in steps_of(skill):
         if "complete_when" in step.fields:
             yield f"{block.id}.{step.id} complete_when", str(step.fields["complete_when"])
         for branch in step.next if isinstance(step.next, list) else []:
@@ -109,7 +97,7 @@ def _memory_writes(path: Path) -> list[str]:
 
 
 def _block_keys_supported() -> bool:
-    return set(Block.model_fields) >= _BLOCK_LEVEL_KEYS
+    return set(Block.model_fields) >= BLOCK_LEVEL_KEYS
 
 
 # --- each project on its own ------------------------------------------------------------
@@ -127,7 +115,7 @@ def test_project_reads_without_warnings(project: Project) -> None:
 
 
 def test_every_reference_resolves(project: Project) -> None:
-    defs = _defs(project)
+    defs = defs_of(project)
     memory = defs.memory_names()
     responses = defs.all_responses()
     bindings = defs.agent.get("preconditions") or {}
@@ -157,7 +145,7 @@ def test_every_reference_resolves(project: Project) -> None:
         if precondition and precondition not in bindings:
             problems.append(f"{where}: precondition {precondition} is not bound in agent.yml")
         for at, condition in _conditions(defs, skill):
-            for namespace, entry in _SESSION_KEY.findall(condition):
+            for namespace, entry in SESSION_KEY.findall(condition):
                 if f"{namespace}.{entry}" not in memory:
                     problems.append(f"{where}: {at} reads undeclared session.{namespace}.{entry}")
         utters = [r.response for r in skill.utter]
@@ -166,7 +154,7 @@ def test_every_reference_resolves(project: Project) -> None:
             confirmation = constraint.requires_confirmation
             if confirmation is not None:
                 utters += [confirmation.utter_for_confirmation, confirmation.utter_on_user_denial]
-        for block, step in _steps(skill):
+        for block, step in steps_of(skill):
             at = f"{where}: step {block.id}.{step.id}"
             target = str(step.target)
             if step.kind == "execute_tool" and target not in tools:
@@ -197,7 +185,7 @@ def test_every_reference_resolves(project: Project) -> None:
 
 
 def test_every_memory_write_is_declared(project: Project) -> None:
-    defs = _defs(project)
+    defs = defs_of(project)
     memory = defs.memory_names()
     problems = []
     shared = sorted((project.root / "tools").glob("*.py"))
@@ -223,116 +211,14 @@ def test_project_ships_data_files_and_documents_formats(project: Project) -> Non
     data = [p for p in (project.root / "data").glob("*") if p.suffix in {".json", ".csv"}]
     assert data, f"{project.root.name} has no data/*.json or data/*.csv"
     assert all(p.stat().st_size > 200 for p in data), "data files hold real records"
-    users = str(_defs(project).agent.get("persona", ""))
+    users = str(defs_of(project).agent.get("persona", ""))
     assert len(users.split()) > 25, "agent.yml says who talks to the agent"
-    assert 3 <= len(_defs(project).skills) <= 6
+    assert 3 <= len(defs_of(project).skills) <= 6
 
 
 # --- the pattern table ------------------------------------------------------------------
 
-_MODE = re.compile(r"""^session\.(\w+)\.(\w+)\s*==\s*["'](\w+)["']$""")
-_TOOL_MENTION = re.compile(r"@tool\.(\w+)|\b(?:call|calls|Call)\s+(\w+)")
 _README_ROW = re.compile(r"^\|\s*`(?P<name>\w+)`\s*\|(?P<cells>.*)\|\s*$", re.M)
-
-
-def _prose(skill: Skill) -> str:
-    return _FENCE.sub("", skill.body)
-
-
-def _mentioned_tools(text: str, tools: set[str]) -> list[str]:
-    names = [a or b for a, b in _TOOL_MENTION.findall(text)]
-    return [n for n in names if n in tools]
-
-
-def _mode_count(defs: MantleDefinitions, skill: Skill) -> int:
-    """Modes of one field (`if: session.x.mode == "list"` ...) whose sections name own tools."""
-    tools = set(defs.tools_for(skill.id))
-    by_field: dict[str, dict[str, frozenset[str]]] = {}
-    for prose in skill.prose_conditions:
-        match = _MODE.match(prose.condition.strip())
-        if match:
-            named = frozenset(_mentioned_tools(prose.paragraph, tools))
-            if named:
-                by_field.setdefault(f"{match[1]}.{match[2]}", {})[match[3]] = named
-    return max((len(set(sections.values())) for sections in by_field.values()), default=0)
-
-
-def _skill_patterns(defs: MantleDefinitions, skill: Skill) -> set[str]:
-    found: set[str] = set()
-    memory = defs.memory_names()
-    tools = set(defs.tools_for(skill.id))
-    executed = {str(s.target) for _, s in _steps(skill) if s.kind == "execute_tool"}
-    prose_tools = set(_mentioned_tools(_prose(skill), tools))
-    for name, constraint in skill.tool_constraints.items():
-        confirmation = constraint.requires_confirmation
-        gated = (
-            constraint.requires
-            and confirmation is not None
-            and confirmation.utter_for_confirmation
-            and confirmation.utter_on_user_denial
-            and constraint.on_success
-            and constraint.on_failure
-        )
-        if gated and name in prose_tools and name not in executed:
-            found.add("prose-call-gated")
-        if constraint.requires and "session.project." in constraint.requires:
-            found.add("tool-requires-project")
-    for _, step in _steps(skill):
-        found.add(f"step-{step.kind}")
-        if step.kind == "collect" and {"utterance", "description"} <= set(step.fields):
-            found.add("collect-utterance-description")
-        if step.kind == "execute_tool" and step.fields.get("parameters"):
-            found.add("execute-tool-parameters")
-        if isinstance(step.next, list) and step.next and step.next[-1].condition is None:
-            found.add("next-branches-else")
-        if step.kind == "instructions" and isinstance(step.target, str):
-            for line in step.target.splitlines():
-                if line.strip().startswith("if:"):
-                    keys = _SESSION_KEY.findall(line)
-                    if any(memory[f"{ns}.{e}"].type == "categorical" for ns, e in keys):
-                        found.add("if-in-instructions")
-    for raw in _raw_blocks(skill).values():
-        if isinstance(raw, dict):
-            found |= {f"block-{key}" for key in _BLOCK_LEVEL_KEYS if raw.get(key)}
-    if _mode_count(defs, skill) >= 4:
-        found.add("modes-4plus")
-    if any(t.startswith("@skill.") for t in skill.tokens):
-        found.add("skill-call")
-    if any(name.startswith("mcp/") for name in skill.import_tools):
-        found.add("mcp-tools")
-    if any(name in defs.shared_tools for name in skill.import_tools):
-        found.add("shared-tools")
-    if skill.frontmatter.get("precondition"):
-        found.add("precondition")
-    if skill.is_handoff:
-        found.add("human-handoff")
-    found |= {"utter-on-activate" for r in skill.utter if r.on == "activate"}
-    found |= {"utter-when" for r in skill.utter if r.when}
-    if re.search(r"\bnever\b", _prose(skill), re.I):
-        found.add("prose-rule")
-    return found
-
-
-def patterns_of(project: Project) -> set[str]:
-    """Every corpus pattern the project exercises, read from its files."""
-    defs = _defs(project)
-    found = set().union(*(_skill_patterns(defs, s) for s in defs.skills.values()))
-    fields = list(defs.memory_names().values())
-    found |= {f"type-{f.type}" for f in fields}
-    if any(f.enum_values for f in fields):
-        found.add("enum-values")
-    if any(f.llm_settable for f in fields):
-        found.add("llm-settable")
-    if any(f.seed for f in defs.memory.values()):
-        found.add("seed-memory")
-    variants = [v for r in defs.all_responses().values() for v in r.variants]
-    if any(v.condition for v in variants):
-        found.add("response-condition")
-    if any(str(b.payload).startswith("set:") for v in variants for b in v.buttons):
-        found.add("buttons-set")
-    if list((project.root / "data").glob("*.json")) + list((project.root / "data").glob("*.csv")):
-        found.add("data-files")
-    return found
 
 
 def _readme_rows() -> dict[str, list[str]]:
@@ -353,10 +239,10 @@ def test_readme_lists_every_project_with_patterns_that_hold(corpus: dict[str, Pr
         assert claimed <= patterns_of(project), (
             f"{name}: README claims {claimed - patterns_of(project)}"
         )
-        assert set(re.findall(r"`(\w+)`", skills)) == set(_defs(project).skills), (
+        assert set(re.findall(r"`(\w+)`", skills)) == set(defs_of(project).skills), (
             f"{name}: skills column"
         )
-        persona = str(_defs(project).agent.get("persona", "")).lower()
+        persona = str(defs_of(project).agent.get("persona", "")).lower()
         assert all(word in persona for word in re.findall(r"\*(\w+)\*", users)), (
             f"{name}: users column"
         )
@@ -407,6 +293,6 @@ def test_every_pattern_occurs_in_several_projects(corpus: dict[str, Project]) ->
 
 
 def test_users_are_not_all_customers(corpus: dict[str, Project]) -> None:
-    personas = " ".join(str(_defs(p).agent.get("persona", "")).lower() for p in corpus.values())
+    personas = " ".join(str(defs_of(p).agent.get("persona", "")).lower() for p in corpus.values())
     for who in ("engineers", "baristas", "executives", "passengers", "patients", "tenants"):
         assert who in personas
