@@ -20,8 +20,10 @@ def _dob(value: str) -> str | None:
     return None
 
 
-@tool(description="Verify the patient by date of birth and last name, using the calling number when it is on file.")
-async def verify_patient(date_of_birth: str, last_name: str, phone: str = "", context: ToolContext = None) -> ToolResult:
+@tool(description="Verify the patient by date of birth and last name (and the calling number).")
+async def verify_patient(
+    date_of_birth: str, last_name: str, phone: str = "", context: ToolContext = None
+) -> ToolResult:
     """Match a patient record.
 
     Args:
@@ -32,8 +34,11 @@ async def verify_patient(date_of_birth: str, last_name: str, phone: str = "", co
     dob = _dob(date_of_birth)
     people = json.loads((DATA / "patients.json").read_text())
     matches = [
-        p for p in people
-        if p["date_of_birth"] == dob and p["last_name"].lower() == last_name.strip().lower() and (not phone or p["phone"] == phone)
+        p
+        for p in people
+        if p["date_of_birth"] == dob
+        and p["last_name"].lower() == last_name.strip().lower()
+        and (not phone or p["phone"] == phone)
     ]
     if len(matches) != 1:
         return ToolResult(llm_response={"verified": False})

@@ -16,11 +16,21 @@ async def get_resident(resident_id: str, context: ToolContext = None) -> ToolRes
     Args:
         resident_id: R- followed by five digits, from project memory.
     """
-    person = next((r for r in json.loads((DATA / "residents.json").read_text()) if r["resident_id"] == resident_id), None)
+    person = next(
+        (
+            r
+            for r in json.loads((DATA / "residents.json").read_text())
+            if r["resident_id"] == resident_id
+        ),
+        None,
+    )
     if person is None:
         return ToolResult(llm_response={"found": False})
     return ToolResult(
-        llm_response={"found": True, **{k: person[k] for k in ("unit", "property", "lease_holder", "pets", "autopay")}}
+        llm_response={
+            "found": True,
+            **{k: person[k] for k in ("unit", "property", "lease_holder", "pets", "autopay")},
+        }
     )
 
 

@@ -7,7 +7,6 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -17,7 +16,11 @@ EARLY_FILL_RATIO = 0.75  # most plans allow a refill after 75% of the days' supp
 
 
 def _mine(patient_id: str) -> list[dict]:
-    return [rx for rx in json.loads(RX.read_text()) if rx["patient_id"] == patient_id and rx["status"] == "active"]
+    return [
+        rx
+        for rx in json.loads(RX.read_text())
+        if rx["patient_id"] == patient_id and rx["status"] == "active"
+    ]
 
 
 @tool(description="List the verified patient's active prescriptions with refills left.")
@@ -30,14 +33,21 @@ async def list_refillable(patient_id: str, context: ToolContext = None) -> ToolR
     return ToolResult(
         llm_response={
             "prescriptions": [
-                {"rx_number": rx["rx_number"], "drug": rx["drug"], "refills_left": rx["refills_left"]} for rx in _mine(patient_id)
+                {
+                    "rx_number": rx["rx_number"],
+                    "drug": rx["drug"],
+                    "refills_left": rx["refills_left"],
+                }
+                for rx in _mine(patient_id)
             ]
         }
     )
 
 
 @tool(description="Check whether a prescription can be refilled today.")
-async def check_refill_eligibility(rx_number: str, patient_id: str, context: ToolContext = None) -> ToolResult:
+async def check_refill_eligibility(
+    rx_number: str, patient_id: str, context: ToolContext = None
+) -> ToolResult:
     """Refills left, controlled status and the earliest allowed fill date.
 
     Args:
@@ -56,12 +66,22 @@ async def check_refill_eligibility(rx_number: str, patient_id: str, context: Too
         context.memory.set("is_controlled", bool(rx["schedule"]))
         context.memory.set("too_early", date.today() < earliest)
         context.memory.set("earliest_fill_date", earliest.strftime("%m/%d/%Y"))
-    return ToolResult(llm_response={"found": True, "refills_left": rx["refills_left"], "earliest": earliest.isoformat()})
+    return ToolResult(
+        llm_response={
+            "found": True,
+            "refills_left": rx["refills_left"],
+            "earliest": earliest.isoformat(),
+        }
+    )
 
 
 @tool(description="Send a refill to the fill queue for pickup or delivery.")
 async def submit_refill(
-    rx_number: str, fulfilment: str, pickup_store_id: str = "", pickup_date: str = "", context: ToolContext = None
+    rx_number: str,
+    fulfilment: str,
+    pickup_store_id: str = "",
+    pickup_date: str = "",
+    context: ToolContext = None,
 ) -> ToolResult:
     """Queue the refill.
 
@@ -71,7 +91,12 @@ async def submit_refill(
         pickup_store_id: ST-### for pickup.
         pickup_date: MM/DD/YYYY for pickup; empty means as soon as ready.
     """
-    payload = {"rx": rx_number, "method": fulfilment, "store": pickup_store_id or None, "pickup_date": pickup_date or None}
+    payload = {
+        "rx": rx_number,
+        "method": fulfilment,
+        "store": pickup_store_id or None,
+        "pickup_date": pickup_date or None,
+    }
     async with httpx.AsyncClient(base_url=FILL_QUEUE_URL, timeout=10.0) as api:
         response = await api.post("/refills", json=payload)
     if response.status_code >= 400:

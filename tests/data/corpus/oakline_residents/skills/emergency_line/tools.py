@@ -3,7 +3,6 @@
 import os
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -11,7 +10,9 @@ PAGER_URL = os.environ.get("ONCALL_PAGER_URL", "https://oncall.oakline-res.examp
 
 
 @tool(description="Page the on-call maintenance technician about an emergency in a unit.")
-async def page_on_call_technician(unit: str, emergency_type: str, description: str, context: ToolContext = None) -> ToolResult:
+async def page_on_call_technician(
+    unit: str, emergency_type: str, description: str, context: ToolContext = None
+) -> ToolResult:
     """Page the technician on the after-hours rotation.
 
     Args:
@@ -20,8 +21,12 @@ async def page_on_call_technician(unit: str, emergency_type: str, description: s
         description: One line on what is happening.
     """
     async with httpx.AsyncClient(base_url=PAGER_URL, timeout=5.0) as api:
-        response = await api.post("/pages", json={"unit": unit, "type": emergency_type, "text": description})
+        response = await api.post(
+            "/pages", json={"unit": unit, "type": emergency_type, "text": description}
+        )
     response.raise_for_status()
     if context is not None:
         context.memory.set("page_id", response.json()["id"])
-    return ToolResult(llm_response={"paged": True, "callback_minutes": response.json()["callback_within"]})
+    return ToolResult(
+        llm_response={"paged": True, "callback_minutes": response.json()["callback_within"]}
+    )

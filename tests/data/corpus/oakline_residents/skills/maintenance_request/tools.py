@@ -3,7 +3,6 @@
 import os
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Literal
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -31,7 +30,9 @@ async def get_balance(resident_id: str, context: ToolContext = None) -> ToolResu
 
 
 @tool(description="Pay rent from a saved bank account or card.")
-async def make_payment(resident_id: str, amount: float, method: Literal["ach", "card"], context: ToolContext = None) -> ToolResult:
+async def make_payment(
+    resident_id: str, amount: float, method: Literal["ach", "card"], context: ToolContext = None
+) -> ToolResult:
     """Charge the saved method.
 
     Args:
@@ -41,16 +42,22 @@ async def make_payment(resident_id: str, amount: float, method: Literal["ach", "
     """
     total = round(amount * (1 + CARD_FEE), 2) if method == "card" else amount
     async with httpx.AsyncClient(base_url=PAYMENTS_URL, timeout=15.0) as api:
-        response = await api.post("/payments", json={"resident": resident_id, "amount": total, "method": method})
+        response = await api.post(
+            "/payments", json={"resident": resident_id, "amount": total, "method": method}
+        )
     if response.status_code >= 400:
-        return ToolResult(llm_response={"paid": False, "error": response.json().get("decline_code")})
+        return ToolResult(
+            llm_response={"paid": False, "error": response.json().get("decline_code")}
+        )
     if context is not None:
         context.memory.set("confirmation_number", response.json()["confirmation"])
     return ToolResult(llm_response={"paid": True, "charged": total})
 
 
 @tool(description="Ask the property manager for a payment plan on this month's balance.")
-async def request_payment_plan(resident_id: str, installments: int, reason: str, context: ToolContext = None) -> ToolResult:
+async def request_payment_plan(
+    resident_id: str, installments: int, reason: str, context: ToolContext = None
+) -> ToolResult:
     """Create a plan request for approval.
 
     Args:
@@ -61,7 +68,9 @@ async def request_payment_plan(resident_id: str, installments: int, reason: str,
     if installments not in (2, 3):
         return ToolResult(llm_response={"requested": False, "error": "installments_must_be_2_or_3"})
     async with httpx.AsyncClient(base_url=PAYMENTS_URL, timeout=8.0) as api:
-        response = await api.post("/plans", json={"resident": resident_id, "installments": installments, "reason": reason})
+        response = await api.post(
+            "/plans", json={"resident": resident_id, "installments": installments, "reason": reason}
+        )
     response.raise_for_status()
     return ToolResult(llm_response={"requested": True})
 
