@@ -19,7 +19,7 @@ def find_service(name: str) -> dict | None:
 
 
 @tool(
-    description="Catalog entry of a service: owner team, tier, runbook and versions per environment."
+    description="Catalog entry of a service: owner team, tier, runbook, versions per environment."
 )
 async def get_service(service: str, context: ToolContext = None) -> ToolResult:
     """Catalog entry of one service. Secret names are never returned, only their count.
