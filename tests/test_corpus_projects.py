@@ -13,16 +13,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
+from corpus_patterns import (
+    BLOCK_LEVEL_KEYS,
+    SESSION_KEY,
+    defs_of,
+    patterns_of,
+    raw_blocks,
+    steps_of,
+)
 
 from evalcore.definitions import Block, MantleDefinitions, Project, Skill, load_project
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 PROJECTS = sorted(p for p in CORPUS.iterdir() if (p / "skills").is_dir())
-_SESSION_KEY = re.compile(r"\bsession\.([A-Za-z0-9_]+)\.([A-Za-z0-9_]+)")
-_FENCE = re.compile(r"^:::\s*ordered_block\s+id=(\S+)\s*\n(.*?)^:::\s*$", re.M | re.S)
 _PROSE_CALL = re.compile(r"\b(?:call|calls|use|run)\s+@?(?:tool\.)?([a-z][a-z0-9]*_[a-z0-9_]+)")
-_BLOCK_LEVEL_KEYS = {"tools", "complete_when"}
 
 
 def _load(root: Path) -> Project:
@@ -42,22 +46,6 @@ def corpus() -> dict[str, Project]:
     return {root.name: _load(root) for root in PROJECTS}
 
 
-def _defs(project: Project) -> MantleDefinitions:
-    assert project.mantle is not None
-    return project.mantle
-
-
-def _raw_blocks(skill: Skill) -> dict[str, dict]:
-    """Each ordered block's YAML as written (block-level keys included)."""
-    return {m[1]: yaml.safe_load(m[2]) for m in _FENCE.finditer(skill.body)}
-
-
-def _steps(skill: Skill) -> Iterator[tuple[Block, object]]:
-    for block in skill.blocks.values():
-        for step in block.steps:
-            yield block, step
-
-
 def _conditions(defs: MantleDefinitions, skill: Skill) -> Iterator[tuple[str, str]]:
     """(where, condition) for every condition the skill's files write."""
     for rule in skill.utter:
@@ -70,10 +58,10 @@ def _conditions(defs: MantleDefinitions, skill: Skill) -> Iterator[tuple[str, st
         yield "complete_when", str(skill.complete_when["condition"])
     for prose in skill.prose_conditions:
         yield f"if: line {prose.line}", prose.condition
-    for block_id, raw in _raw_blocks(skill).items():
+    for block_id, raw in raw_blocks(skill).items():
         if isinstance(raw, dict) and raw.get("complete_when"):
             yield f"block {block_id} complete_when", str(raw["complete_when"])
-    for block, step in _steps(skill):
+    for block, step in steps_of(skill):
         if "complete_when" in step.fields:
             yield f"{block.id}.{step.id} complete_when", str(step.fields["complete_when"])
         for branch in step.next if isinstance(step.next, list) else []:
@@ -109,7 +97,7 @@ def _memory_writes(path: Path) -> list[str]:
 
 
 def _block_keys_supported() -> bool:
-    return set(Block.model_fields) >= _BLOCK_LEVEL_KEYS
+    return set(Block.model_fields) >= BLOCK_LEVEL_KEYS
 
 
 # --- each project on its own ------------------------------------------------------------
@@ -127,7 +115,7 @@ def test_project_reads_without_warnings(project: Project) -> None:
 
 
 def test_every_reference_resolves(project: Project) -> None:
-    defs = _defs(project)
+    defs = defs_of(project)
     memory = defs.memory_names()
     responses = defs.all_responses()
     bindings = defs.agent.get("preconditions") or {}
@@ -157,7 +145,7 @@ def test_every_reference_resolves(project: Project) -> None:
         if precondition and precondition not in bindings:
             problems.append(f"{where}: precondition {precondition} is not bound in agent.yml")
         for at, condition in _conditions(defs, skill):
-            for namespace, entry in _SESSION_KEY.findall(condition):
+            for namespace, entry in SESSION_KEY.findall(condition):
                 if f"{namespace}.{entry}" not in memory:
                     problems.append(f"{where}: {at} reads undeclared session.{namespace}.{entry}")
         utters = [r.response for r in skill.utter]
@@ -166,7 +154,7 @@ def test_every_reference_resolves(project: Project) -> None:
             confirmation = constraint.requires_confirmation
             if confirmation is not None:
                 utters += [confirmation.utter_for_confirmation, confirmation.utter_on_user_denial]
-        for block, step in _steps(skill):
+        for block, step in steps_of(skill):
             at = f"{where}: step {block.id}.{step.id}"
             target = str(step.target)
             if step.kind == "execute_tool" and target not in tools:
@@ -197,7 +185,7 @@ def test_every_reference_resolves(project: Project) -> None:
 
 
 def test_every_memory_write_is_declared(project: Project) -> None:
-    defs = _defs(project)
+    defs = defs_of(project)
     memory = defs.memory_names()
     problems = []
     shared = sorted((project.root / "tools").glob("*.py"))
@@ -223,6 +211,88 @@ def test_project_ships_data_files_and_documents_formats(project: Project) -> Non
     data = [p for p in (project.root / "data").glob("*") if p.suffix in {".json", ".csv"}]
     assert data, f"{project.root.name} has no data/*.json or data/*.csv"
     assert all(p.stat().st_size > 200 for p in data), "data files hold real records"
-    users = str(_defs(project).agent.get("persona", ""))
+    users = str(defs_of(project).agent.get("persona", ""))
     assert len(users.split()) > 25, "agent.yml says who talks to the agent"
-    assert 3 <= len(_defs(project).skills) <= 6
+    assert 3 <= len(defs_of(project).skills) <= 6
+
+
+# --- the pattern table ------------------------------------------------------------------
+
+_README_ROW = re.compile(r"^\|\s*`(?P<name>\w+)`\s*\|(?P<cells>.*)\|\s*$", re.M)
+
+
+def _readme_rows() -> dict[str, list[str]]:
+    text = (CORPUS / "README.md").read_text().split("## Patterns")[0]
+    return {
+        m["name"]: [c.strip() for c in m["cells"].split("|")] for m in _README_ROW.finditer(text)
+    }
+
+
+def test_readme_lists_every_project_with_patterns_that_hold(corpus: dict[str, Project]) -> None:
+    rows = _readme_rows()
+    assert set(rows) == set(corpus), "one README row per corpus project"
+    for name, cells in rows.items():
+        _domain, users, skills, listed = cells
+        project = corpus[name]
+        claimed = set(re.findall(r"`([a-z0-9-]+)`", listed))
+        assert claimed, f"{name}: no patterns listed"
+        assert claimed <= patterns_of(project), (
+            f"{name}: README claims {claimed - patterns_of(project)}"
+        )
+        assert set(re.findall(r"`(\w+)`", skills)) == set(defs_of(project).skills), (
+            f"{name}: skills column"
+        )
+        persona = str(defs_of(project).agent.get("persona", "")).lower()
+        assert all(word in persona for word in re.findall(r"\*(\w+)\*", users)), (
+            f"{name}: users column"
+        )
+
+
+REQUIRED_EVERYWHERE_SOME = {
+    "prose-call-gated",
+    "if-in-instructions",
+    "modes-4plus",
+    "block-tools",
+    "block-complete_when",
+    "collect-utterance-description",
+    "execute-tool-parameters",
+    "next-branches-else",
+    "step-set_memory",
+    "step-action",
+    "step-call",
+    "step-link",
+    "mcp-tools",
+    "shared-tools",
+    "skill-call",
+    "precondition",
+    "tool-requires-project",
+    "seed-memory",
+    "utter-on-activate",
+    "utter-when",
+    "response-condition",
+    "buttons-set",
+    "prose-rule",
+    "enum-values",
+    "llm-settable",
+    "type-bool",
+    "type-int",
+    "type-float",
+    "type-text",
+    "type-list",
+}
+
+
+def test_every_pattern_occurs_in_several_projects(corpus: dict[str, Project]) -> None:
+    assert len(corpus) >= 7
+    found = {name: patterns_of(project) for name, project in corpus.items()}
+    rare = {p: [n for n in found if p in found[n]] for p in REQUIRED_EVERYWHERE_SOME}
+    assert {p: names for p, names in rare.items() if len(names) < 2} == {}
+    assert all("data-files" in f for f in found.values())
+    with_handoff = [n for n, f in found.items() if "human-handoff" in f]
+    assert 2 <= len(with_handoff) < len(corpus), "a human hand-off in some projects, none in others"
+
+
+def test_users_are_not_all_customers(corpus: dict[str, Project]) -> None:
+    personas = " ".join(str(defs_of(p).agent.get("persona", "")).lower() for p in corpus.values())
+    for who in ("engineers", "baristas", "executives", "passengers", "patients", "tenants"):
+        assert who in personas

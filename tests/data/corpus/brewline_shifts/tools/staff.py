@@ -40,4 +40,6 @@ async def my_shifts(employee_id: str, context: ToolContext = None) -> ToolResult
         employee_id: Partner number, E followed by five digits.
     """
     shifts = json.loads((DATA / "shifts.json").read_text())
-    return ToolResult(llm_response={"shifts": [s for s in shifts if s["employee_id"] == employee_id]})
+    return ToolResult(
+        llm_response={"shifts": [s for s in shifts if s["employee_id"] == employee_id]}
+    )

@@ -18,7 +18,9 @@ def find_service(name: str) -> dict | None:
     return next((s for s in json.loads(CATALOG.read_text()) if s["service"] == wanted), None)
 
 
-@tool(description="Look up a service in the catalog: owning team, tier, runbook and versions per environment.")
+@tool(
+    description="Catalog entry of a service: owner team, tier, runbook, versions per environment."
+)
 async def get_service(service: str, context: ToolContext = None) -> ToolResult:
     """Catalog entry of one service. Secret names are never returned, only their count.
 
@@ -41,8 +43,12 @@ async def get_service(service: str, context: ToolContext = None) -> ToolResult:
     )
 
 
-@tool(description="Check whether the engineer in the thread may change a service (owner team or SRE).")
-async def check_service_permission(service: str, handle: str, context: ToolContext = None) -> ToolResult:
+@tool(
+    description="Check whether the engineer in the thread may change a service (owner team or SRE)."
+)
+async def check_service_permission(
+    service: str, handle: str, context: ToolContext = None
+) -> ToolResult:
     """Owners and SREs may deploy, roll back and promote; everyone else may only read.
 
     Args:
@@ -53,4 +59,6 @@ async def check_service_permission(service: str, handle: str, context: ToolConte
     engineers = json.loads((CATALOG.parent / "engineers.json").read_text())
     person = next((e for e in engineers if e["handle"] == handle), None)
     allowed = bool(entry and person and (person["sre"] or person["team"] == entry["team"]))
-    return ToolResult(llm_response={"allowed": allowed, "owner_team": entry["team"] if entry else None})
+    return ToolResult(
+        llm_response={"allowed": allowed, "owner_team": entry["team"] if entry else None}
+    )

@@ -65,7 +65,9 @@ async def verify_policyholder(
         (
             p
             for p in _load("policies.json")
-            if p["policy_number"] == number and p["date_of_birth"] == dob and p["zip"] == zip_code[:5]
+            if p["policy_number"] == number
+            and p["date_of_birth"] == dob
+            and p["zip"] == zip_code[:5]
         ),
         None,
     )

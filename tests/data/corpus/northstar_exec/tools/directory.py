@@ -13,7 +13,10 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def profile(exec_id: str) -> dict | None:
-    return next((e for e in json.loads((DATA / "executives.json").read_text()) if e["exec_id"] == exec_id), None)
+    return next(
+        (e for e in json.loads((DATA / "executives.json").read_text()) if e["exec_id"] == exec_id),
+        None,
+    )
 
 
 @tool(description="Get the signed-in executive's travel preferences and passport expiry.")
@@ -26,7 +29,16 @@ async def get_exec_profile(exec_id: str, context: ToolContext = None) -> ToolRes
     found = profile(exec_id)
     if found is None:
         return ToolResult(llm_response={"found": False})
-    keys = ("name", "title", "home_office", "time_zone", "seat", "airline_status", "hotel_chain", "passport_expiry")
+    keys = (
+        "name",
+        "title",
+        "home_office",
+        "time_zone",
+        "seat",
+        "airline_status",
+        "hotel_chain",
+        "passport_expiry",
+    )
     return ToolResult(llm_response={"found": True, **{k: found[k] for k in keys}})
 
 

@@ -30,9 +30,17 @@ async def find_booking(pnr: str, last_name: str, context: ToolContext = None) ->
     booking = load_booking(pnr)
     passenger = None
     if booking is not None:
-        passenger = next((p for p in booking["passengers"] if p["last"].lower() == last_name.strip().lower()), None)
+        passenger = next(
+            (p for p in booking["passengers"] if p["last"].lower() == last_name.strip().lower()),
+            None,
+        )
     if passenger is None:
-        return ToolResult(llm_response={"found": False, "hint": "Do not say whether the reference or the name was wrong."})
+        return ToolResult(
+            llm_response={
+                "found": False,
+                "hint": "Do not say whether the reference or the name was wrong.",
+            }
+        )
     if context is not None:
         context.memory.set("project.pnr", booking["pnr"])
         context.memory.set("project.passenger_id", passenger["id"])

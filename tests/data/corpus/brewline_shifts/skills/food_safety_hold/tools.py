@@ -3,7 +3,6 @@
 import os
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -11,7 +10,9 @@ WASTE_URL = os.environ.get("WASTE_LOG_URL", "https://ops.brewline.example/waste/
 
 
 @tool(description="Log food thrown out for temperature, item by item, so the store is credited.")
-async def log_food_discard(store_id: str, items: list[dict], reason: str = "temperature", context: ToolContext = None) -> ToolResult:
+async def log_food_discard(
+    store_id: str, items: list[dict], reason: str = "temperature", context: ToolContext = None
+) -> ToolResult:
     """Record a temperature discard.
 
     Args:
@@ -20,7 +21,9 @@ async def log_food_discard(store_id: str, items: list[dict], reason: str = "temp
         reason: Always "temperature" from this skill.
     """
     async with httpx.AsyncClient(base_url=WASTE_URL, timeout=6.0) as api:
-        response = await api.post("/entries", json={"store": store_id, "items": items, "reason": reason})
+        response = await api.post(
+            "/entries", json={"store": store_id, "items": items, "reason": reason}
+        )
     response.raise_for_status()
     if context is not None:
         context.memory.set("discard_log_id", response.json()["id"])

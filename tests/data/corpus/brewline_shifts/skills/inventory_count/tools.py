@@ -7,13 +7,16 @@ from datetime import date
 from pathlib import Path
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
 PARS = Path(__file__).resolve().parents[2] / "data" / "par_levels.csv"
 DC_URL = os.environ.get("DC_API_URL", "https://dc.brewline.example/api")
-CORE_SKUS = {"whole_milk_gallons": "MLK-WHL-GAL", "oat_milk_cartons": "MLK-OAT-CTN", "espresso_bags": "ESP-HSE-5LB"}
+CORE_SKUS = {
+    "whole_milk_gallons": "MLK-WHL-GAL",
+    "oat_milk_cartons": "MLK-OAT-CTN",
+    "espresso_bags": "ESP-HSE-5LB",
+}
 
 
 def _pars(store_id: str) -> dict[str, dict]:
@@ -29,7 +32,11 @@ async def lookup_par_levels(store_id: str, context: ToolContext = None) -> ToolR
         store_id: Store number like BL-0417.
     """
     rows = _pars(store_id)
-    return ToolResult(llm_response={"items": [{k: r[k] for k in ("sku", "item", "unit", "par")} for r in rows.values()]})
+    return ToolResult(
+        llm_response={
+            "items": [{k: r[k] for k in ("sku", "item", "unit", "par")} for r in rows.values()]
+        }
+    )
 
 
 @tool(description="Save a stock count and flag what is under par.")
@@ -52,14 +59,22 @@ async def record_count(
         espresso_bags: Sealed 5 lb bags.
         other_counts: Weekly counts by SKU; empty on a daily count.
     """
-    counts = {CORE_SKUS[k]: v for k, v in
-              {"whole_milk_gallons": whole_milk_gallons, "oat_milk_cartons": oat_milk_cartons, "espresso_bags": espresso_bags}.items()}
+    counts = {
+        CORE_SKUS[k]: v
+        for k, v in {
+            "whole_milk_gallons": whole_milk_gallons,
+            "oat_milk_cartons": oat_milk_cartons,
+            "espresso_bags": espresso_bags,
+        }.items()
+    }
     counts.update(other_counts or {})
     pars = _pars(store_id)
     short = [sku for sku, n in counts.items() if sku in pars and n < int(pars[sku]["par"])]
     count_id = f"CNT-{store_id.removeprefix('BL-')}-{date.today():%Y%m%d}"
     async with httpx.AsyncClient(base_url=DC_URL, timeout=8.0) as api:
-        response = await api.put(f"/counts/{count_id}", json={"counted_by": counted_by, "counts": counts})
+        response = await api.put(
+            f"/counts/{count_id}", json={"counted_by": counted_by, "counts": counts}
+        )
     response.raise_for_status()
     if context is not None:
         context.memory.set("count_id", count_id)
@@ -82,7 +97,9 @@ async def suggest_restock(count_id: str, context: ToolContext = None) -> ToolRes
 
 
 @tool(description="Submit the restock order to the distribution centre.")
-async def submit_restock_order(count_id: str, order_lines: list[dict], context: ToolContext = None) -> ToolResult:
+async def submit_restock_order(
+    count_id: str, order_lines: list[dict], context: ToolContext = None
+) -> ToolResult:
     """Place the order for the next delivery.
 
     Args:

@@ -4,7 +4,6 @@ scheduling app). Every request lands as pending manager approval."""
 import os
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -13,7 +12,9 @@ SCHEDULING_URL = os.environ.get("SCHEDULING_API_URL", "https://schedule.brewline
 
 def _api() -> httpx.AsyncClient:
     return httpx.AsyncClient(
-        base_url=SCHEDULING_URL, headers={"X-Api-Key": os.environ["SCHEDULING_API_KEY"]}, timeout=8.0
+        base_url=SCHEDULING_URL,
+        headers={"X-Api-Key": os.environ["SCHEDULING_API_KEY"]},
+        timeout=8.0,
     )
 
 
@@ -49,7 +50,9 @@ async def post_shift_giveaway(shift_id: str, context: ToolContext = None) -> Too
 
 
 @tool(description="List open shifts at a store in the next two weeks.")
-async def list_open_shifts(store_id: str, employee_id: str, context: ToolContext = None) -> ToolResult:
+async def list_open_shifts(
+    store_id: str, employee_id: str, context: ToolContext = None
+) -> ToolResult:
     """Open shifts, each marked with whether this employee is certified for it.
 
     Args:
@@ -63,7 +66,9 @@ async def list_open_shifts(store_id: str, employee_id: str, context: ToolContext
 
 
 @tool(description="Claim an open shift (pending manager approval).")
-async def claim_open_shift(open_shift_id: str, employee_id: str, context: ToolContext = None) -> ToolResult:
+async def claim_open_shift(
+    open_shift_id: str, employee_id: str, context: ToolContext = None
+) -> ToolResult:
     """Ask for an open shift.
 
     Args:
@@ -71,7 +76,9 @@ async def claim_open_shift(open_shift_id: str, employee_id: str, context: ToolCo
         employee_id: Partner number of the person claiming it.
     """
     async with _api() as api:
-        response = await api.post(f"/open-shifts/{open_shift_id}/claims", json={"employee_id": employee_id})
+        response = await api.post(
+            f"/open-shifts/{open_shift_id}/claims", json={"employee_id": employee_id}
+        )
     if response.status_code in (409, 422):
         return ToolResult(llm_response={"claimed": False, "reason": response.json()["reason"]})
     response.raise_for_status()

@@ -3,7 +3,6 @@
 import os
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -13,7 +12,11 @@ VALID_SCOPES = {"logs:read", "db:read", "db:write", "k8s:exec"}
 
 @tool(description="Request temporary production access to one service.")
 async def request_access(
-    service: str, scopes: list[str], justification: str, duration_hours: int, context: ToolContext = None
+    service: str,
+    scopes: list[str],
+    justification: str,
+    duration_hours: int,
+    context: ToolContext = None,
 ) -> ToolResult:
     """Ask the broker for a time-boxed grant.
 
@@ -25,13 +28,20 @@ async def request_access(
     """
     unknown = sorted(set(scopes) - VALID_SCOPES)
     if unknown:
-        return ToolResult(llm_response={"requested": False, "error": "unknown_scopes", "scopes": unknown})
+        return ToolResult(
+            llm_response={"requested": False, "error": "unknown_scopes", "scopes": unknown}
+        )
     if not 1 <= duration_hours <= 8:
         return ToolResult(llm_response={"requested": False, "error": "duration_out_of_range"})
     async with httpx.AsyncClient(base_url=BROKER_URL, timeout=10.0) as api:
         response = await api.post(
             "/v2/grants",
-            json={"service": service, "scopes": scopes, "reason": justification, "ttl_hours": duration_hours},
+            json={
+                "service": service,
+                "scopes": scopes,
+                "reason": justification,
+                "ttl_hours": duration_hours,
+            },
         )
     if response.status_code >= 400:
         return ToolResult(llm_response={"requested": False, "error": response.json().get("error")})

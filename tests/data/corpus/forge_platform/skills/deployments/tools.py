@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Literal
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -27,7 +26,9 @@ def _pipeline() -> httpx.AsyncClient:
 
 
 @tool(description="List recent deploys of a service, newest first.")
-async def list_deploy_history(service: str, environment: str = "", limit: int = 5, context: ToolContext = None) -> ToolResult:
+async def list_deploy_history(
+    service: str, environment: str = "", limit: int = 5, context: ToolContext = None
+) -> ToolResult:
     """Deploy history from the pipeline log.
 
     Args:
@@ -42,12 +43,18 @@ async def list_deploy_history(service: str, environment: str = "", limit: int = 
     good = next((d["previous_version"] for d in rows if d["status"] == "succeeded"), None)
     if context is not None and good:
         context.memory.set("rollback_to", good)
-    return ToolResult(llm_response={"deploys": rows[: min(limit, 20)], "previous_good_version": good})
+    return ToolResult(
+        llm_response={"deploys": rows[: min(limit, 20)], "previous_good_version": good}
+    )
 
 
 @tool(description="Start a deploy of a release tag to staging or prod.")
 async def start_deploy(
-    service: str, environment: Literal["staging", "prod"], version: str, incident_ref: str = "", context: ToolContext = None
+    service: str,
+    environment: Literal["staging", "prod"],
+    version: str,
+    incident_ref: str = "",
+    context: ToolContext = None,
 ) -> ToolResult:
     """Kick off a rollout through the pipeline.
 
@@ -76,7 +83,9 @@ async def start_deploy(
 
 
 @tool(description="Roll a service back to the previous good version in one environment.")
-async def rollback_release(service: str, environment: Literal["staging", "prod"], context: ToolContext = None) -> ToolResult:
+async def rollback_release(
+    service: str, environment: Literal["staging", "prod"], context: ToolContext = None
+) -> ToolResult:
     """Roll back to the last version that deployed successfully.
 
     Args:
@@ -84,16 +93,25 @@ async def rollback_release(service: str, environment: Literal["staging", "prod"]
         environment: staging or prod.
     """
     async with _pipeline() as api:
-        response = await api.post(f"/v1/services/{service}/rollbacks", json={"environment": environment})
+        response = await api.post(
+            f"/v1/services/{service}/rollbacks", json={"environment": environment}
+        )
     if response.status_code >= 400:
-        return ToolResult(llm_response={"started": False, "error": response.json().get("reason", "pipeline_error")})
+        return ToolResult(
+            llm_response={
+                "started": False,
+                "error": response.json().get("reason", "pipeline_error"),
+            }
+        )
     if context is not None:
         context.memory.set("deploy_id", response.json()["deploy_id"])
     return ToolResult(llm_response={"started": True, **response.json()})
 
 
 @tool(description="Promote the version running in staging to prod with a canary.")
-async def promote_release(service: str, incident_ref: str = "", context: ToolContext = None) -> ToolResult:
+async def promote_release(
+    service: str, incident_ref: str = "", context: ToolContext = None
+) -> ToolResult:
     """Promote staging to prod (10% canary for 15 minutes, then full rollout).
 
     Args:
@@ -101,9 +119,16 @@ async def promote_release(service: str, incident_ref: str = "", context: ToolCon
         incident_ref: INC-#### during a change freeze.
     """
     async with _pipeline() as api:
-        response = await api.post(f"/v1/services/{service}/promotions", json={"incident": incident_ref or None})
+        response = await api.post(
+            f"/v1/services/{service}/promotions", json={"incident": incident_ref or None}
+        )
     if response.status_code >= 400:
-        return ToolResult(llm_response={"started": False, "error": response.json().get("reason", "pipeline_error")})
+        return ToolResult(
+            llm_response={
+                "started": False,
+                "error": response.json().get("reason", "pipeline_error"),
+            }
+        )
     if context is not None:
         context.memory.set("deploy_id", response.json()["deploy_id"])
     return ToolResult(llm_response={"started": True, **response.json()})
@@ -117,7 +142,9 @@ async def get_deploy_logs(deploy_id: str, context: ToolContext = None) -> ToolRe
         deploy_id: dep-YYYYMMDD-####, e.g. dep-20261201-0031.
     """
     async with _pipeline() as api:
-        response = await api.get(f"/v1/deploys/{deploy_id}/logs", params={"level": "error", "limit": 40})
+        response = await api.get(
+            f"/v1/deploys/{deploy_id}/logs", params={"level": "error", "limit": 40}
+        )
     if response.status_code == 404:
         return ToolResult(llm_response={"found": False})
     lines = [SECRETS.sub(r"\1=[redacted]", line) for line in response.json()["lines"]]

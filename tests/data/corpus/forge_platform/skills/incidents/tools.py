@@ -6,7 +6,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -22,13 +21,17 @@ async def find_open_incidents(service: str = "", context: ToolContext = None) ->
         service: Catalog name, or empty for all services.
     """
     async with httpx.AsyncClient(base_url=INCIDENTS_URL, timeout=5.0) as api:
-        response = await api.get("/incidents", params={"status": "open", "service": service or None})
+        response = await api.get(
+            "/incidents", params={"status": "open", "service": service or None}
+        )
     response.raise_for_status()
     return ToolResult(llm_response={"open": response.json()["incidents"]})
 
 
 @tool(description="Find deploys of a service in the last few hours.")
-async def find_recent_deploys(service: str, hours: int = 6, context: ToolContext = None) -> ToolResult:
+async def find_recent_deploys(
+    service: str, hours: int = 6, context: ToolContext = None
+) -> ToolResult:
     """Recent deploys, to spot a change that lines up with the symptoms.
 
     Args:
@@ -39,7 +42,8 @@ async def find_recent_deploys(service: str, hours: int = 6, context: ToolContext
     rows = [
         d
         for d in json.loads(DEPLOYS.read_text())
-        if d["service"] == service and datetime.fromisoformat(d["started"].replace("Z", "+00:00")) >= since
+        if d["service"] == service
+        and datetime.fromisoformat(d["started"].replace("Z", "+00:00")) >= since
     ]
     if context is not None:
         context.memory.set("recent_deploy_found", bool(rows))
@@ -47,7 +51,9 @@ async def find_recent_deploys(service: str, hours: int = 6, context: ToolContext
 
 
 @tool(description="Open an incident with its own Slack channel.")
-async def open_incident(service: str, severity: str, summary: str, reporter: str, context: ToolContext = None) -> ToolResult:
+async def open_incident(
+    service: str, severity: str, summary: str, reporter: str, context: ToolContext = None
+) -> ToolResult:
     """Declare the incident.
 
     Args:
@@ -58,7 +64,13 @@ async def open_incident(service: str, severity: str, summary: str, reporter: str
     """
     async with httpx.AsyncClient(base_url=INCIDENTS_URL, timeout=8.0) as api:
         response = await api.post(
-            "/incidents", json={"service": service, "severity": severity, "summary": summary, "reporter": reporter}
+            "/incidents",
+            json={
+                "service": service,
+                "severity": severity,
+                "summary": summary,
+                "reporter": reporter,
+            },
         )
     if response.status_code >= 400:
         return ToolResult(llm_response={"opened": False})
@@ -66,4 +78,6 @@ async def open_incident(service: str, severity: str, summary: str, reporter: str
     if context is not None:
         context.memory.set("incident_id", incident["id"])
         context.memory.set("slack_channel", incident["channel"])
-    return ToolResult(llm_response={"opened": True, "incident_id": incident["id"], "channel": incident["channel"]})
+    return ToolResult(
+        llm_response={"opened": True, "incident_id": incident["id"], "channel": incident["channel"]}
+    )

@@ -5,7 +5,6 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -31,7 +30,9 @@ async def transfer_to_queue(reason: str, context: ToolContext = None) -> ToolRes
     response.raise_for_status()
     if context is not None:
         context.memory.set("transferred", True)
-    return ToolResult(llm_response={"transferred": True, "expected_wait_minutes": response.json()["wait"]})
+    return ToolResult(
+        llm_response={"transferred": True, "expected_wait_minutes": response.json()["wait"]}
+    )
 
 
 @tool(description="Book a callback from a claims specialist on the next business day.")

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Literal
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -36,7 +35,12 @@ async def list_policies(policyholder_id: str, context: ToolContext = None) -> To
     return ToolResult(
         llm_response={
             "policies": [
-                {"policy_number": p["policy_number"], "line": p["line"], "label": _label(p), "status": p["status"]}
+                {
+                    "policy_number": p["policy_number"],
+                    "line": p["line"],
+                    "label": _label(p),
+                    "status": p["status"],
+                }
                 for p in mine
             ]
         }
@@ -58,7 +62,9 @@ async def lookup_coverage(policy_number: str, context: ToolContext = None) -> To
         facts["rental_cover"] = policy["rental_cover"]
     else:
         facts["water_backup_cover"] = policy["water_backup_cover"]
-    return ToolResult(llm_response={**facts, "hint": "Never quote the deductible against this loss."})
+    return ToolResult(
+        llm_response={**facts, "hint": "Never quote the deductible against this loss."}
+    )
 
 
 @tool(description="Open a new claim with the details the policyholder confirmed.")
@@ -104,14 +110,18 @@ async def submit_claim(
             "area": damaged_area or None,
         },
         "injury": injuries_reported,
-        "police_report": None if police_report_number.lower() in ("", "none") else police_report_number,
+        "police_report": None
+        if police_report_number.lower() in ("", "none")
+        else police_report_number,
         "estimate_usd": estimated_damage_usd,
         "source": "virtual_assistant",
     }
     async with httpx.AsyncClient(base_url=INTAKE_URL, timeout=10.0) as api:
         response = await api.post("/claims", json=payload)
     if response.status_code >= 400:
-        return ToolResult(llm_response={"filed": False, "error": response.json().get("code", "intake_error")})
+        return ToolResult(
+            llm_response={"filed": False, "error": response.json().get("code", "intake_error")}
+        )
     claim_number = response.json()["claim_number"]
     if context is not None:
         context.memory.set("claim_number", claim_number)
@@ -119,7 +129,9 @@ async def submit_claim(
 
 
 @tool(description="Book a rental car on an open auto claim when the policy has rental cover.")
-async def request_rental_car(claim_number: str, pickup_zip: str, context: ToolContext = None) -> ToolResult:
+async def request_rental_car(
+    claim_number: str, pickup_zip: str, context: ToolContext = None
+) -> ToolResult:
     """Reserve a rental with the partner agency.
 
     Args:

@@ -5,7 +5,6 @@ import os
 from pathlib import Path
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -13,8 +12,10 @@ EXECUTIVES = Path(__file__).resolve().parents[2] / "data" / "executives.json"
 BOARD_PORTAL_URL = os.environ.get("BOARD_PORTAL_URL", "https://board.northstar-cp.example/api")
 
 
-@tool(description="Check whether the executive is on the board or compensation committee distribution.")
-async def check_committee_access(exec_id: str, committee: str = "board", context: ToolContext = None) -> ToolResult:
+@tool(description="Check whether the executive is on a committee's distribution list.")
+async def check_committee_access(
+    exec_id: str, committee: str = "board", context: ToolContext = None
+) -> ToolResult:
     """Committee membership from the directory.
 
     Args:
@@ -29,7 +30,9 @@ async def check_committee_access(exec_id: str, committee: str = "board", context
 
 
 @tool(description="Summarise the current board pack for a committee member.")
-async def get_board_materials(exec_id: str, committee: str = "board", context: ToolContext = None) -> ToolResult:
+async def get_board_materials(
+    exec_id: str, committee: str = "board", context: ToolContext = None
+) -> ToolResult:
     """Titles and one-line summaries of the latest pack.
 
     Args:
@@ -37,7 +40,9 @@ async def get_board_materials(exec_id: str, committee: str = "board", context: T
         committee: board, comp or audit.
     """
     async with httpx.AsyncClient(base_url=BOARD_PORTAL_URL, timeout=10.0) as api:
-        response = await api.get(f"/committees/{committee}/packs/latest", params={"reader": exec_id})
+        response = await api.get(
+            f"/committees/{committee}/packs/latest", params={"reader": exec_id}
+        )
     if response.status_code == 403:
         return ToolResult(llm_response={"allowed": False})
     response.raise_for_status()

@@ -4,7 +4,6 @@ import os
 from typing import Literal
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -37,7 +36,8 @@ async def submit_expense(
         attendees: Client entertainment only: "Name (Company)" per person.
         business_purpose: Required for client_entertainment and ground_transport.
         headcount: Meals only: people covered.
-        receipt_message_id: Inbox message id of the receipt; empty means a missing-receipt declaration.
+        receipt_message_id: Inbox message id of the receipt; empty means a missing-receipt
+            declaration.
     """
     if category == "client_entertainment" and not attendees:
         return ToolResult(llm_response={"submitted": False, "error": "attendees_required"})
@@ -51,12 +51,18 @@ async def submit_expense(
         "attendees": attendees or [],
         "purpose": business_purpose,
         "headcount": headcount,
-        "receipt": {"source": "mail", "id": receipt_message_id} if receipt_message_id else {"declaration": True},
+        "receipt": {"source": "mail", "id": receipt_message_id}
+        if receipt_message_id
+        else {"declaration": True},
     }
     async with httpx.AsyncClient(base_url=EXPENSE_URL, timeout=10.0) as api:
         response = await api.post("/expenses?submit=true", json=payload)
     if response.status_code >= 400:
-        return ToolResult(llm_response={"submitted": False, "error": response.json().get("message")})
+        return ToolResult(
+            llm_response={"submitted": False, "error": response.json().get("message")}
+        )
     if context is not None:
         context.memory.set("expense_id", response.json()["id"])
-    return ToolResult(llm_response={"submitted": True, "over_cap": response.json().get("policy_flags", [])})
+    return ToolResult(
+        llm_response={"submitted": True, "over_cap": response.json().get("policy_flags", [])}
+    )

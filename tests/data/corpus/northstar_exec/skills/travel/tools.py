@@ -3,7 +3,6 @@
 import os
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -12,13 +11,20 @@ AGENCY_URL = os.environ.get("TRAVEL_AGENCY_URL", "https://api.corptravel.example
 
 def _agency() -> httpx.AsyncClient:
     return httpx.AsyncClient(
-        base_url=AGENCY_URL, headers={"Authorization": f"Bearer {os.environ['TRAVEL_AGENCY_TOKEN']}"}, timeout=20.0
+        base_url=AGENCY_URL,
+        headers={"Authorization": f"Bearer {os.environ['TRAVEL_AGENCY_TOKEN']}"},
+        timeout=20.0,
     )
 
 
-@tool(description="Search round-trip flights that arrive by a given time, ranked by the executive's preferences.")
+@tool(description="Search round-trip flights arriving by a given time, best match first.")
 async def search_flights(
-    destination_city: str, depart_date: str, return_date: str, arrive_by: str, exec_id: str, context: ToolContext = None
+    destination_city: str,
+    depart_date: str,
+    return_date: str,
+    arrive_by: str,
+    exec_id: str,
+    context: ToolContext = None,
 ) -> ToolResult:
     """Corporate-fare search from the executive's home office.
 
@@ -32,16 +38,29 @@ async def search_flights(
     async with _agency() as api:
         response = await api.post(
             "/air/search",
-            json={"to": destination_city, "out": depart_date, "back": return_date, "arrive_by": arrive_by, "traveller": exec_id},
+            json={
+                "to": destination_city,
+                "out": depart_date,
+                "back": return_date,
+                "arrive_by": arrive_by,
+                "traveller": exec_id,
+            },
         )
     response.raise_for_status()
     offers = response.json()["offers"][:4]
-    return ToolResult(llm_response={"offers": offers, "in_policy": [o["id"] for o in offers if o["in_policy"]]})
+    return ToolResult(
+        llm_response={"offers": offers, "in_policy": [o["id"] for o in offers if o["in_policy"]]}
+    )
 
 
 @tool(description="Book the chosen flight and a hotel for the nights of the trip.")
 async def book_trip(
-    flight_offer_id: str, check_in: str, check_out: str, hotel_chain: str = "", exec_id: str = "", context: ToolContext = None
+    flight_offer_id: str,
+    check_in: str,
+    check_out: str,
+    hotel_chain: str = "",
+    exec_id: str = "",
+    context: ToolContext = None,
 ) -> ToolResult:
     """Ticket the flight and reserve the hotel in one booking.
 
@@ -55,7 +74,11 @@ async def book_trip(
     async with _agency() as api:
         response = await api.post(
             "/bookings",
-            json={"offer": flight_offer_id, "hotel": {"in": check_in, "out": check_out, "chain": hotel_chain}, "traveller": exec_id},
+            json={
+                "offer": flight_offer_id,
+                "hotel": {"in": check_in, "out": check_out, "chain": hotel_chain},
+                "traveller": exec_id,
+            },
         )
     if response.status_code >= 400:
         return ToolResult(llm_response={"booked": False, "error": response.json().get("error")})

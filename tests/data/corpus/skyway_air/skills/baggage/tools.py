@@ -5,7 +5,6 @@ import os
 from pathlib import Path
 
 import httpx
-
 from rasa.mantle.tools.decorator import ToolContext, tool
 from rasa.mantle.tools.result import ToolResult
 
@@ -18,7 +17,9 @@ def _tag_on_booking(tag: str, pnr: str) -> bool:
 
 
 @tool(description="Report a checked bag as missing and set where to deliver it.")
-async def file_missing_bag_report(pnr: str, bag_tag: str, delivery_address: str, bag_description: str, context: ToolContext = None) -> ToolResult:
+async def file_missing_bag_report(
+    pnr: str, bag_tag: str, delivery_address: str, bag_description: str, context: ToolContext = None
+) -> ToolResult:
     """Open a missing-bag file.
 
     Args:
@@ -30,7 +31,15 @@ async def file_missing_bag_report(pnr: str, bag_tag: str, delivery_address: str,
     if not _tag_on_booking(bag_tag, pnr):
         return ToolResult(llm_response={"filed": False, "error": "tag_not_on_booking"})
     async with httpx.AsyncClient(base_url=BAGGAGE_URL, timeout=10.0) as api:
-        response = await api.post("/files", json={"type": "AHL", "tag": bag_tag, "address": delivery_address, "desc": bag_description})
+        response = await api.post(
+            "/files",
+            json={
+                "type": "AHL",
+                "tag": bag_tag,
+                "address": delivery_address,
+                "desc": bag_description,
+            },
+        )
     if response.status_code >= 400:
         return ToolResult(llm_response={"filed": False})
     if context is not None:
@@ -39,7 +48,9 @@ async def file_missing_bag_report(pnr: str, bag_tag: str, delivery_address: str,
 
 
 @tool(description="Report damage to a checked bag (within 7 days of arrival).")
-async def file_damage_report(pnr: str, bag_tag: str, damage_type: str, photo_url: str = "", context: ToolContext = None) -> ToolResult:
+async def file_damage_report(
+    pnr: str, bag_tag: str, damage_type: str, photo_url: str = "", context: ToolContext = None
+) -> ToolResult:
     """Open a damage file.
 
     Args:
@@ -49,7 +60,10 @@ async def file_damage_report(pnr: str, bag_tag: str, damage_type: str, photo_url
         photo_url: Link of an uploaded photo, if the passenger sent one.
     """
     async with httpx.AsyncClient(base_url=BAGGAGE_URL, timeout=10.0) as api:
-        response = await api.post("/files", json={"type": "DPR", "tag": bag_tag, "damage": damage_type, "photo": photo_url or None})
+        response = await api.post(
+            "/files",
+            json={"type": "DPR", "tag": bag_tag, "damage": damage_type, "photo": photo_url or None},
+        )
     if response.status_code >= 400:
         return ToolResult(llm_response={"filed": False, "error": response.json().get("code")})
     if context is not None:
@@ -58,7 +72,9 @@ async def file_damage_report(pnr: str, bag_tag: str, damage_type: str, photo_url
 
 
 @tool(description="Change the delivery address on an open missing-bag report.")
-async def update_delivery_address(report_id: str, delivery_address: str, context: ToolContext = None) -> ToolResult:
+async def update_delivery_address(
+    report_id: str, delivery_address: str, context: ToolContext = None
+) -> ToolResult:
     """Redirect the courier.
 
     Args:
