@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import generation, runner
+from . import corpus, generation, runner
 
-BENCHMARKS = {"generation": generation.main, "runner": runner.main}
+BENCHMARKS = {"generation": generation.main, "runner": runner.main, "corpus": corpus.main}
 
 
 def run(argv: list[str]) -> int:

@@ -147,7 +147,8 @@ async def score_suite(
     for case in parsed:
         lines = bad_lines(case.context, project, ids)
         if lines:
-            shown = "; ".join(f'"{line.text}" ({line.why})' for line in lines[:3])
+            unique = list(dict.fromkeys(f'"{line.text}" ({line.why})' for line in lines))
+            shown = "; ".join(unique[:3])
             filler_missed.append(f"{case.path}: {shown}")
 
     pairs = near_duplicate_pairs(cases, threshold)
