@@ -343,3 +343,84 @@ def tiny_project(root: Path) -> Path:
         "utf-8",
     )
     return root
+
+
+def test_docs_list_every_filler_pattern() -> None:
+    from agentflows.scoring import FILLER_PATTERNS
+
+    docs = (BANK.parents[1] / "docs" / "scoring.md").read_text("utf-8")
+    assert all(f"- `{pattern}`" in docs for pattern in FILLER_PATTERNS)
+
+
+VERIFY_SKILL = """---
+name: Verify the caller
+description: Identity check.
+---
+
+Check who is calling with @block.identity.
+
+:::ordered_block id=identity
+steps:
+  - id: ask_dob
+    collect: date_of_birth
+  - id: check
+    execute_tool: check_identity
+    next:
+      - if: session.project.authenticated
+        then: verified
+      - else: retry
+  - id: retry
+    action: utter_retry
+    next: ask_dob
+  - id: verified
+    action: utter_verified
+    next: END
+  - id: END
+:::
+"""
+VERIFY_TOOLS = """from rasa.mantle.tools.decorator import tool
+
+
+@tool(description="Check the caller's date of birth.")
+def check_identity(context=None):
+    context.memory.set("project.authenticated", True)
+"""
+
+
+def verify_project(root: Path) -> Path:
+    skill = root / "skills" / "verify"
+    skill.mkdir(parents=True)
+    (root / "integrations.yml").write_text("{}\n", "utf-8")
+    (root / "agent.yml").write_text("name: claims\n", "utf-8")
+    (root / "memory.yml").write_text("authenticated: {type: bool}\n", "utf-8")
+    (skill / "skill.md").write_text(VERIFY_SKILL, "utf-8")
+    (skill / "tools.py").write_text(VERIFY_TOOLS, "utf-8")
+    (skill / "memory.yml").write_text("schema:\n  public:\n    date_of_birth: {type: text}\n")
+    (skill / "responses.yml").write_text(
+        "responses:\n  utter_retry:\n    - text: Try again.\n"
+        "  utter_verified:\n    - text: Thanks, you are verified.\n",
+        "utf-8",
+    )
+    return root
+
+
+@pytest.mark.parametrize(
+    ("assertion", "expected"),
+    [
+        ({"bot_uttered": {"utter_name": "utter_verified"}}, 1.0),
+        ({"bot_uttered": {"utter_name": "utter_retry"}}, 0.0),
+        ({"memory_was_not_set": [{"name": "project.authenticated"}]}, 0.0),
+    ],
+)
+def test_block_response_after_the_tool_that_ends_it(
+    tmp_path: Path, assertion: dict[str, Any], expected: float
+) -> None:
+    project = verify_project(tmp_path / "p")
+    activated = {"skill_activated": {"skill_id": "verify"}}
+    extra = (
+        [] if "bot_uttered" in assertion else [{"bot_uttered": {"utter_name": "utter_verified"}}]
+    )
+    suite = write_suite(
+        tmp_path / "s", {"a": scenario("a", "happy_path", [activated, *extra, assertion])}
+    )
+    assert figures(suite, project)["happy"]["value"] == expected

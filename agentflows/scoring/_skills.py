@@ -19,6 +19,7 @@ from ..planning._mantle_tools import UNKNOWN, tool_keys
 
 _FENCE = re.compile(r"^:::ordered_block\b.*?^:::\s*$", re.DOTALL | re.MULTILINE)
 _UTTER = re.compile(r"\b(utter_[A-Za-z0-9_]+)\b")
+_NEGATIVE = re.compile(r"\bnot\b|!=|==\s*(?:false|False)\b")
 
 
 @dataclass(frozen=True)
@@ -67,9 +68,10 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
     fields = frozenset(condition_keys(condition if isinstance(condition, str) else None))
     known = set(defs.all_responses())
     responses = {c.on_success for c in skill.tool_constraints.values() if c.on_success}
-    responses |= _prose_after_tools(skill, names, known) | _blocks_after_tools(skill, names)
+    ending, block_responses = _block_success(skill, names)
+    responses |= _prose_after_tools(skill, names, known) | block_responses
     writes: dict[str, Any] = {}
-    for name in _success_tools(skill, names, per_tool, fields):
+    for name in _success_tools(skill, names, per_tool, fields) | ending:
         writes.update(per_tool.get(name, {}))
     gates = [
         Gate(
@@ -133,42 +135,68 @@ def _last_tool_mention(prose: str, tools: set[str]) -> int:
     return last
 
 
-def _blocks_after_tools(skill: Skill, tools: set[str]) -> set[str]:
-    """The `action:` responses a block sends after a tool that ends it, for blocks the
-    prose does not follow with another tool call (then the prose's tool is the last)."""
+def _block_success(skill: Skill, tools: set[str]) -> tuple[set[str], set[str]]:
+    """Tools that end an ordered block, and the `action:` responses sent after them, for
+    blocks the prose does not follow with another tool call (then the prose's is last)."""
     prose = _FENCE.sub("", skill.body)
     last_tool = _last_tool_mention(prose, tools)
-    out: set[str] = set()
+    ending: set[str] = set()
+    said: set[str] = set()
     for block in skill.blocks.values():
         mentions = [m.end() for m in re.finditer(rf"@block\.{re.escape(block.id)}\b", prose)]
         if mentions and last_tool > max(mentions):
             continue
-        out |= _after_terminal_tools(block)
-    return out
+        for step, responses in _terminal_tools(block):
+            ending.add(str(step.target))
+            said |= responses
+    return ending, said
 
 
-def _after_terminal_tools(block: Block) -> set[str]:
-    """Responses on the straight path from an `execute_tool` step to the block's end, when
-    that path asks nothing more and runs nothing else (routing and literals only)."""
+def _terminal_tools(block: Block) -> list[tuple[Step, set[str]]]:
+    """`execute_tool` steps from which a straight path reaches the block's end without
+    asking or running anything else (only `action:`, `noop` and `set_memory` steps), with
+    the responses on that path. The path may leave the tool by a positive `if:` branch
+    (never the `else:`, nor a condition with `not`, `!=` or `== false`)."""
     steps = block.steps
-    out: set[str] = set()
+    out: list[tuple[Step, set[str]]] = []
     for index, step in enumerate(steps):
         if step.kind != "execute_tool":
             continue
-        said: set[str] = set()
-        current, seen = _following(steps, index), set()
-        while current is not None and steps[current].id != "END" and current not in seen:
-            seen.add(current)
-            nxt = steps[current]
-            if nxt.kind == "action" and isinstance(nxt.target, str):
-                said.add(nxt.target)
-            elif nxt.kind not in ("noop", "set_memory") or isinstance(nxt.next, list):
-                said = set()
-                break
-            current = _following(steps, current)
-        else:
-            out |= said
+        for start in _ways_on(steps, index):
+            said = _straight_to_end(steps, start)
+            if said is not None:
+                out.append((step, said))
     return out
+
+
+def _ways_on(steps: list[Step], index: int) -> list[int | None]:
+    step = steps[index]
+    if not isinstance(step.next, list):
+        return [_following(steps, index)]
+    return [
+        _index(steps, b.target)
+        for b in step.next
+        if b.condition is not None and not _NEGATIVE.search(b.condition)
+    ]
+
+
+def _straight_to_end(steps: list[Step], current: int | None) -> set[str] | None:
+    """Responses on the path from `current` to END; None when the path asks or runs more."""
+    said: set[str] = set()
+    seen: set[int] = set()
+    while current is not None and steps[current].id != "END":
+        if current in seen:
+            return None
+        seen.add(current)
+        step = steps[current]
+        if isinstance(step.next, list) and len(step.next) != 1:
+            return None
+        if step.kind == "action" and isinstance(step.target, str):
+            said.add(step.target)
+        elif step.kind not in ("noop", "set_memory"):
+            return None
+        current = _following(steps, current)
+    return said
 
 
 def _following(steps: list[Step], index: int) -> int | None:
