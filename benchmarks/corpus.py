@@ -106,24 +106,28 @@ def _cell(key: str, value: float | None) -> str:
     return f"{value:.1f}".removesuffix(".0") if figure.count else f"{value:.0%}"
 
 
-def markdown_table(scores: Sequence[ProjectScore]) -> str:
-    """Figures as rows; one column per project, then the mean and the goal."""
-    names = [s.name for s in scores]
-    lines = [
-        "| figure | " + " | ".join(f"`{n}`" for n in names) + " | mean | goal |",
-        "|---|" + "---|" * (len(names) + 2),
-    ]
+def markdown_table(scores: Sequence[ProjectScore], reference: ProjectScore | None = None) -> str:
+    """Figures as rows: one column per corpus project, their mean, the reference project
+    (`examples/bank`, kept out of the mean), and the goal."""
+    heads = (
+        [f"`{s.name}`" for s in scores] + ["mean"] + ([f"`{reference.name}`"] if reference else [])
+    )
+    lines = ["| figure | " + " | ".join(heads) + " | goal |", "|---|" + "---|" * (len(heads) + 1)]
     for figure in FIGURES:
         cells = [_cell(figure.key, s.figures[figure.key].value) for s in scores]
+        cells.append(f"**{_cell(figure.key, mean(scores, figure.key))}**")
+        if reference:
+            cells.append(_cell(figure.key, reference.figures[figure.key].value))
         note = "" if figure.higher_is_better else " (lower is better)"
         lines.append(
-            f"| {figure.label}{note} | "
-            + " | ".join(cells)
-            + f" | **{_cell(figure.key, mean(scores, figure.key))}** | {figure.goal_text()} |"
+            f"| {figure.label}{note} | " + " | ".join(cells) + f" | {figure.goal_text()} |"
         )
-    files = " | ".join(str(s.files) for s in scores)
-    total = sum(s.files for s in scores)
-    lines.append(f"| files | {files} | {total / max(len(scores), 1):.1f} | |")
+    files = [str(s.files) for s in scores] + [
+        f"{sum(s.files for s in scores) / max(len(scores), 1):.1f}"
+    ]
+    if reference:
+        files.append(str(reference.files))
+    lines.append("| files | " + " | ".join(files) + " | |")
     return "\n".join(lines)
 
 
@@ -131,27 +135,30 @@ def type_lines(scores: Sequence[ProjectScore]) -> list[str]:
     return [f"- `{s.name}`: " + ", ".join(f"{n} {t}" for t, n in s.types.items()) for s in scores]
 
 
-def markdown_section(scores: Sequence[ProjectScore]) -> str:
+def markdown_section(scores: Sequence[ProjectScore], reference: ProjectScore | None = None) -> str:
     body = [
         SECTION_START,
         "",
         "`python -m benchmarks corpus`: `casegen generate all --model offline` on each project,",
-        "scored with `casegen score` (figures defined in [scoring.md](scoring.md)).",
+        "scored with `casegen score` (figures defined in [scoring.md](scoring.md)); the mean is",
+        "over the corpus projects, `examples/bank` is shown beside it.",
         "",
-        markdown_table(scores),
+        markdown_table(scores, reference),
         "",
         "Cases per type:",
         "",
-        *type_lines(scores),
+        *type_lines([*scores, *([reference] if reference else [])]),
         "",
         SECTION_END,
     ]
     return "\n".join(body)
 
 
-def write_markdown(path: Path, scores: Sequence[ProjectScore]) -> None:
+def write_markdown(
+    path: Path, scores: Sequence[ProjectScore], reference: ProjectScore | None = None
+) -> None:
     """Replace the marked section of `path`, or append it (a new file gets just it)."""
-    section = markdown_section(scores)
+    section = markdown_section(scores, reference)
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     if SECTION_START in text and SECTION_END in text:
         before, rest = text.split(SECTION_START, 1)
@@ -178,23 +185,27 @@ async def main(argv: list[str]) -> int:
     except ValueError as exc:
         print(exc)
         return 2
-    if not args.no_bank:
-        projects.append(BANK)
-    if not projects:
+    if not projects and args.no_bank:
         print(f"no Mantle projects under {args.corpus}")
         return 2
     scores = await score_projects(projects)
+    reference = None if args.no_bank else await score_project(BANK)
     if args.json:
-        print(json.dumps({"projects": [s.to_json() for s in scores]}, indent=2))
+        payload = {
+            "projects": [s.to_json() for s in scores],
+            "mean": {f.key: mean(scores, f.key) for f in FIGURES},
+            "reference": reference.to_json() if reference else None,
+        }
+        print(json.dumps(payload, indent=2))
     else:
-        print(markdown_table(scores))
+        print(markdown_table(scores, reference))
         print()
-        print("\n".join(type_lines(scores)))
+        print("\n".join(type_lines([*scores, *([reference] if reference else [])])))
     if args.details and not args.json:
-        for score in scores:
+        for score in [*scores, *([reference] if reference else [])]:
             for figure in FIGURES:
                 for item in score.figures[figure.key].missed:
                     print(f"{score.name} · {figure.key}: {item}")
     if args.markdown:
-        write_markdown(args.markdown, scores)
+        write_markdown(args.markdown, scores, reference)
     return 0

@@ -424,3 +424,73 @@ def test_block_response_after_the_tool_that_ends_it(
         tmp_path / "s", {"a": scenario("a", "happy_path", [activated, *extra, assertion])}
     )
     assert figures(suite, project)["happy"]["value"] == expected
+
+
+BAGS_SKILL = """---
+name: Bags
+description: Checked bags.
+tool_constraints:
+  - file_report:
+      on_success: utter_report_filed
+---
+
+Set mode from what the passenger needs: track or report.
+
+if: session.bags.mode == "track"
+Call trace_bag with the tag and say where the bag is.
+
+if: session.bags.mode == "report"
+Ask for a delivery address, then call file_report.
+"""
+BAGS_TOOLS = """from rasa.mantle.tools.decorator import tool
+
+
+@tool(description="Where the bag is.")
+def trace_bag(tag: str, context=None):
+    return None
+
+
+@tool(description="File a missing bag report.")
+def file_report(address: str, context=None):
+    context.memory.set("report_id", "R1")
+"""
+
+
+def bags_project(root: Path) -> Path:
+    skill = root / "skills" / "bags"
+    skill.mkdir(parents=True)
+    (root / "integrations.yml").write_text("{}\n", "utf-8")
+    (root / "agent.yml").write_text("name: air\n", "utf-8")
+    (skill / "skill.md").write_text(BAGS_SKILL, "utf-8")
+    (skill / "tools.py").write_text(BAGS_TOOLS, "utf-8")
+    (skill / "memory.yml").write_text(
+        "schema:\n  public:\n    mode: {type: text}\n    report_id: {type: text}\n", "utf-8"
+    )
+    (skill / "responses.yml").write_text(
+        "responses:\n  utter_report_filed:\n    - text: Filed.\n", "utf-8"
+    )
+    return root
+
+
+TRACED = {"tool_executed": {"tool_name": "trace_bag", "source": "local"}}
+NO_REPORT = {"memory_was_not_set": [{"name": "bags.report_id"}]}
+
+
+@pytest.mark.parametrize(
+    ("assertions", "expected"),
+    [
+        ([TRACED, NO_REPORT], 1.0),  # the track mode: no report is right
+        ([TRACED, {"bot_did_not_utter": {"utter_name": "utter_report_filed"}}], 1.0),
+        ([NO_REPORT, {"skill_completed": {"skill_id": "bags"}}], 0.0),
+        ([{"bot_uttered": {"utter_name": "utter_report_filed"}}, NO_REPORT], 0.0),
+    ],
+)
+def test_a_mode_may_say_another_modes_tool_did_not_run(
+    tmp_path: Path, assertions: list[Any], expected: float
+) -> None:
+    project = bags_project(tmp_path / "p")
+    activated = {"skill_activated": {"skill_id": "bags"}}
+    suite = write_suite(
+        tmp_path / "s", {"a": scenario("a", "happy_path", [activated, *assertions])}
+    )
+    assert figures(suite, project)["happy"]["value"] == expected

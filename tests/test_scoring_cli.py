@@ -107,3 +107,20 @@ def test_markdown_section_is_replaced_in_place(tmp_path: Path) -> None:
     assert text.startswith("# Benchmarks\n\nintro\n")
     assert text.count(SECTION_START) == 1 and text.count(SECTION_END) == 1
     assert "| happy paths asserting their skill's success | 100% | **100%** | 100% |" in text
+
+
+def test_reference_project_is_shown_beside_the_mean(tmp_path: Path) -> None:
+    from agentflows.scoring import score_suite_sync
+
+    good = score_suite_sync([good_suite(tmp_path / "good")], BANK)
+    weak_suite = write_suite(tmp_path / "weak", {"a": scenario("a", "happy_path", [ACTIVATED])})
+    weak = score_suite_sync([weak_suite], BANK)
+    good.name, weak.name = "good", "weak"
+    table = markdown_table([good], reference=weak)
+    assert "| figure | `good` | mean | `weak` | goal |" in table
+    assert "| happy paths asserting their skill's success | 100% | **100%** | 0% | 100% |" in table
+
+
+def test_missing_suite_path_is_a_usage_error(tmp_path: Path, run_cli) -> None:
+    code, _, err = run_cli("score", tmp_path / "nowhere", "--project", BANK)
+    assert code == 2 and "no such file or folder" in err

@@ -54,27 +54,45 @@ def _utters(body: Any, names: Iterable[str]) -> bool:
 
 def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
     """A success signal of the skill, and nothing that says its success did not happen."""
-    found = False
-    for key, body in case.checks():
-        if _contradicts(key, body, signals):
+    checks = list(case.checks())
+    ran = _successes(checks, signals)
+    found = bool(ran)
+    for key, body in checks:
+        if _contradicts(key, body, signals, ran):
             return False
         if key == "tool_executed":
             found = found or any(_tool_success(t, body, signals.skill_id) for t in signals.tools)
         elif key == "skill_completed" and isinstance(body, dict):
             found = found or body.get("skill_id") == signals.skill_id
-        elif key == "bot_uttered":
-            found = found or _utters(body, signals.success_responses)
     return found
 
 
-def _contradicts(key: str, body: Any, signals: SkillSignals) -> bool:
-    """`bot_did_not_utter` of a success response, or `memory_was_not_set` of a key a
-    success tool writes or `complete_when` reads."""
+def _successes(checks: list[tuple[str, Any]], signals: SkillSignals) -> set[str]:
+    """The success tools whose run the case asserts (the tool ran, or a response after it)."""
+    out = set()
+    for key, body in checks:
+        for tool, evidence in signals.success.items():
+            by_tool = key == "tool_executed" and _tool_success(tool, body, signals.skill_id)
+            by_response = key == "bot_uttered" and _utters(body, evidence.responses)
+            if by_tool or by_response:
+                out.add(tool)
+    return out
+
+
+def _contradicts(key: str, body: Any, signals: SkillSignals, ran: set[str]) -> bool:
+    """A check that says a success did not happen: `memory_was_not_set` of a
+    `complete_when` field, or a check against a success tool's evidence (a key it writes,
+    a response after it) when the case asserts no other success tool's run (a happy path
+    of another mode may say that this mode's tool did not run)."""
+    denied: set[str] = set()
     if key == "bot_did_not_utter":
-        return _utters(body, signals.success_responses)
-    if key == "memory_was_not_set":
-        return any(signals.contradicts_write(*entry) for entry in memory_entries(body))
-    return False
+        denied = {t for t, e in signals.success.items() if _utters(body, e.responses)}
+    elif key == "memory_was_not_set":
+        for name, has_value, value in memory_entries(body):
+            if name in signals.success_fields and not has_value:
+                return True
+            denied |= {t for t, e in signals.success.items() if e.denied_by(name, has_value, value)}
+    return bool(denied) and not (ran - denied)
 
 
 def refuses(case: ScoredCase, gate: Gate, skill_id: str) -> bool:

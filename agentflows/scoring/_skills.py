@@ -1,9 +1,14 @@
 """What counts as a skill's success, read from its definitions (never from case names).
 
 A skill succeeds when one of its tools runs without error, when it completes, or when it
-sends a success response: a tool's `on_success`, or the response its prose or its ordered
-blocks send right after the last tool they run. The keys its tools write and the fields of
-its `complete_when` condition are what a happy path must not assert as unset.
+sends a success response. Its *success tools* are the tools whose run is the point of the
+skill (or of one of its modes): a tool with an `on_success`, one that writes a field of the
+skill's `complete_when`, the last tool each `if:` paragraph names, a tool that ends an
+ordered block, and, when no `on_success` or `complete_when` names one, the last tool the
+prose names. Each comes with its evidence: the memory
+keys it writes and the responses that follow it (its `on_success`, an `utter_*` the prose
+names after it, a block's `action:` after it). A happy path that says a success tool's
+evidence did not happen, and asserts no other success tool's run, contradicts itself.
 """
 
 from __future__ import annotations
@@ -35,29 +40,40 @@ class Gate:
 
 
 @dataclass
-class SkillSignals:
-    skill_id: str
-    tools: frozenset[str] = frozenset()
-    """Every tool the skill can run (`tools_for`: local, imported shared, MCP)."""
-    writes: dict[str, Any] = field(default_factory=dict)
-    """Qualified key -> literal value (or UNKNOWN) written by the skill's success tools."""
-    success_responses: frozenset[str] = frozenset()
-    success_fields: frozenset[str] = frozenset()
-    """Memory keys the skill-level `complete_when` condition reads."""
-    gates: list[Gate] = field(default_factory=list)
+class Evidence:
+    """What shows that a success tool ran: the keys it writes, the responses after it."""
 
-    def contradicts_write(self, name: str, has_value: bool, value: Any) -> bool:
-        """Whether `memory_was_not_set: {name[, value]}` says a success did not happen."""
-        if name in self.success_fields and not has_value:
-            return True
+    writes: dict[str, Any] = field(default_factory=dict)
+    """Qualified key -> literal value (or UNKNOWN)."""
+    responses: set[str] = field(default_factory=set)
+
+    def denied_by(self, name: str, has_value: bool, value: Any) -> bool:
+        """Whether `memory_was_not_set: {name[, value]}` says this tool did not run."""
         if name not in self.writes:
             return False
         written = self.writes[name]
         return not has_value or (written is not UNKNOWN and written == value)
 
 
+@dataclass
+class SkillSignals:
+    skill_id: str
+    tools: frozenset[str] = frozenset()
+    """Every tool the skill can run (`tools_for`: local, imported shared, MCP; plus the
+    tools of its `tool_constraints` and `execute_tool` steps)."""
+    success: dict[str, Evidence] = field(default_factory=dict)
+    """Success tool -> its evidence."""
+    success_fields: frozenset[str] = frozenset()
+    """Memory keys the skill-level `complete_when` condition reads."""
+    gates: list[Gate] = field(default_factory=list)
+
+    @property
+    def success_responses(self) -> frozenset[str]:
+        return frozenset(r for e in self.success.values() for r in e.responses)
+
+
 def skill_signals(project: Project, skill_id: str) -> SkillSignals:
-    """The success signals and confirmation gates of one skill."""
+    """The success tools, their evidence and the confirmation gates of one skill."""
     defs = project.mantle
     assert defs is not None
     skill = defs.skills[skill_id]
@@ -67,12 +83,26 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
     condition = (skill.complete_when or {}).get("condition")
     fields = frozenset(condition_keys(condition if isinstance(condition, str) else None))
     known = set(defs.all_responses())
-    responses = {c.on_success for c in skill.tool_constraints.values() if c.on_success}
-    ending, block_responses = _block_success(skill, names)
-    responses |= _prose_after_tools(skill, names, known) | block_responses
-    writes: dict[str, Any] = {}
-    for name in _success_tools(skill, names, per_tool, fields) | ending:
-        writes.update(per_tool.get(name, {}))
+
+    found: dict[str, set[str]] = {}
+    for name, constraint in skill.tool_constraints.items():
+        if constraint.on_success:
+            found.setdefault(name, set()).add(constraint.on_success)
+    for name, keys in per_tool.items():
+        if fields & set(keys):
+            found.setdefault(name, set())
+    prose = _FENCE.sub("", skill.body)
+    # The prose's last tool is a guess, used when no lever names the success; the last
+    # tool of an `if:` paragraph is the success of that branch or mode.
+    texts = [c.paragraph for c in skill.prose_conditions] + ([] if found else [prose])
+    for text in texts:
+        for name, responses in _last_in(text, names, known).items():
+            found.setdefault(name, set()).update(responses)
+    for name, responses in _block_success(skill, names).items():
+        found.setdefault(name, set()).update(responses)
+    if not found:
+        found = {name: set() for name in names}
+    success = {n: Evidence(dict(per_tool.get(n, {})), r) for n, r in found.items()}
     gates = [
         Gate(
             name, _denial(c.requires_confirmation), c.on_success, frozenset(per_tool.get(name, {}))
@@ -80,29 +110,17 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
         for name, c in skill.tool_constraints.items()
         if c.requires_confirmation is not None and c.requires_confirmation.enabled
     ]
-    return SkillSignals(
-        skill_id=skill_id,
-        tools=frozenset(names),
-        writes=writes,
-        success_responses=frozenset(responses),
-        success_fields=fields,
-        gates=gates,
-    )
+    return SkillSignals(skill_id, frozenset(names), success, fields, gates)
 
 
-def _success_tools(
-    skill: Skill, names: set[str], per_tool: dict[str, dict[str, Any]], fields: frozenset[str]
-) -> set[str]:
-    """The tools whose run is the skill's success: those with an `on_success` response,
-    those that write a `complete_when` field, and the last tool the prose mentions; when
-    none of these exists, every tool of the skill."""
-    chosen = {n for n, c in skill.tool_constraints.items() if c.on_success}
-    chosen |= {n for n, keys in per_tool.items() if fields & set(keys)}
-    prose = _FENCE.sub("", skill.body)
-    positions = {n: _last_tool_mention(prose, {n}) for n in names}
+def _last_in(text: str, tools: set[str], known: set[str]) -> dict[str, set[str]]:
+    """The tool `text` names last, with the defined `utter_*` responses it names after it."""
+    positions = {n: _last_tool_mention(text, {n}) for n in tools}
     last = max(positions.values(), default=-1)
-    chosen |= {n for n, at in positions.items() if at == last and at >= 0}
-    return chosen or set(names)
+    if last < 0:
+        return {}
+    said = {m.group(1) for m in _UTTER.finditer(text, last) if m.group(1) in known}
+    return {n: set(said) for n, at in positions.items() if at == last}
 
 
 def _denial(confirmation: Confirmation | None) -> str | None:
@@ -118,38 +136,28 @@ def _block_tools(skill: Skill) -> set[str]:
     }
 
 
-def _prose_after_tools(skill: Skill, tools: set[str], known: set[str]) -> set[str]:
-    """`utter_*` responses the prose names after its last mention of one of the tools."""
-    prose = _FENCE.sub("", skill.body)
-    last = _last_tool_mention(prose, tools)
-    if last < 0:
-        return set()
-    return {m.group(1) for m in _UTTER.finditer(prose, last) if m.group(1) in known}
-
-
 def _last_tool_mention(prose: str, tools: set[str]) -> int:
     last = -1
     for name in tools:
-        for match in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", prose):
+        pattern = rf"(?:(?<=@tool\.)|(?<![A-Za-z0-9_.])){re.escape(name)}(?![A-Za-z0-9_])"
+        for match in re.finditer(pattern, prose):
             last = max(last, match.end())
     return last
 
 
-def _block_success(skill: Skill, tools: set[str]) -> tuple[set[str], set[str]]:
-    """Tools that end an ordered block, and the `action:` responses sent after them, for
+def _block_success(skill: Skill, tools: set[str]) -> dict[str, set[str]]:
+    """Tools that end an ordered block, with the `action:` responses sent after them, for
     blocks the prose does not follow with another tool call (then the prose's is last)."""
     prose = _FENCE.sub("", skill.body)
     last_tool = _last_tool_mention(prose, tools)
-    ending: set[str] = set()
-    said: set[str] = set()
+    out: dict[str, set[str]] = {}
     for block in skill.blocks.values():
         mentions = [m.end() for m in re.finditer(rf"@block\.{re.escape(block.id)}\b", prose)]
         if mentions and last_tool > max(mentions):
             continue
         for step, responses in _terminal_tools(block):
-            ending.add(str(step.target))
-            said |= responses
-    return ending, said
+            out.setdefault(str(step.target), set()).update(responses)
+    return out
 
 
 def _terminal_tools(block: Block) -> list[tuple[Step, set[str]]]:
