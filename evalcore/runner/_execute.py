@@ -241,7 +241,9 @@ async def _check_and_judge(
         final=out.final,
     )
     try:
-        out.assertions = evaluate_checks(case.checks, trace)
+        # A check may run a command (base44 `command-passes`): off the event loop, so the
+        # other runs' turns keep their time.
+        out.assertions = await asyncio.to_thread(evaluate_checks, case.checks, trace)
     except NoEvaluatorError as exc:
         out.error = str(exc)
         return
