@@ -3,6 +3,7 @@ timed-out turn, and a capped reply read in chunks."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -44,10 +45,8 @@ def _huge(handler: BaseHTTPRequestHandler, body: dict) -> None:
     handler.send_header("Content-Type", "application/json")
     handler.send_header("Content-Length", str(len(payload)))
     handler.end_headers()
-    try:
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
         handler.wfile.write(payload)
-    except (BrokenPipeError, ConnectionResetError):
-        pass
 
 
 @pytest.fixture
@@ -64,10 +63,8 @@ def serve() -> Iterator[Callable[[Behaviour], str]]:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
-                try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     behaviour(self, body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         server.daemon_threads = True
