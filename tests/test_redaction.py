@@ -115,7 +115,7 @@ def test_an_agent_echoing_the_key_leaves_it_nowhere(
         "run",
         case,
         "--target",
-        "leaky:x",
+        f"leaky:http://casegen:{URL_PASSWORD}@agent.local/x",
         "--model",
         "offline",
         "--results",
@@ -129,8 +129,10 @@ def test_an_agent_echoing_the_key_leaves_it_nowhere(
     written = _files_under(tmp_path / "r")
     assert any(name.endswith("run_1.json") for name in written)
     assert any(name.endswith("summary.md") for name in written)
+    assert URL_PASSWORD not in out + err
     for name, data in written.items():
         assert KEY.encode() not in data, f"{name} holds the key"
+        assert URL_PASSWORD.encode() not in data, f"{name} holds the URL's password"
 
 
 def test_an_endpoint_echoing_the_key_leaves_it_nowhere(

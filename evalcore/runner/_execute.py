@@ -28,7 +28,7 @@ from ..errors import UserError
 from ..judge import CriterionResult, Judge, make_judge, unjudged
 from ..llm import LLMError
 from ..llm.usage import Usage
-from ..redact import redact_data
+from ..redact import redact, redact_data
 from ..simulator import SimulationError, Simulator, make_simulator
 from ._case import RunCase
 from ._conversation import Conversation, HarnessError, play
@@ -439,7 +439,7 @@ async def run_cases(
     interrupted = True
     report = RunReport(
         [],
-        getattr(target, "spec", "?"),
+        redact(getattr(target, "spec", "?")),  # `http://user:pass@…` in a spec stays private
         timestamp,
         0.0,
         str(results.dir) if results else None,
