@@ -272,7 +272,7 @@ def test_bot_uttered_inside_sequencing_is_invalid(tmp_path: Path) -> None:
     good = scenario("a", "happy_path", [ACTIVATED, {"sequencing": [ACTIVATED, ORDERED]}])
     got = figures(write_suite(tmp_path / "s", {"a": good, "b": bad}))["rasa_valid"]
     assert (got["value"], got["passed"]) == (0.5, 1)
-    assert "unsupported sequencing step 'bot_uttered'" in got["missed"][0]
+    assert "bot_uttered is not allowed inside sequencing" in got["missed"][0]
 
 
 @pytest.mark.parametrize(

@@ -18,26 +18,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalcore.assertions import (
+    SEQUENCING_MAP_STEPS,
+    SEQUENCING_NAME_STEPS,
+    sequencing_step_problem,
+)
 from evalcore.dialects import get_dialect
 
 from ._cases import ScoredCase
 
-SEQUENCING_MAPS = frozenset(
-    {
-        "skill_activated",
-        "skill_completed",
-        "skill_cancelled",
-        "skill_interrupted",
-        "skill_resumed",
-        "ordered_block_entered",
-        "ordered_block_completed",
-        "ordered_block_cancelled",
-        "ordered_block_interrupted",
-        "ordered_block_resumed",
-        "tool_executed",
-    }
-)
-SEQUENCING_STRINGS = frozenset({"memory_was_set", "memory_was_cleared"})
+SEQUENCING_MAPS = frozenset(SEQUENCING_MAP_STEPS)
+SEQUENCING_STRINGS = frozenset(SEQUENCING_NAME_STEPS)
 _TOOL_CALLED_KEYS = frozenset({"tool_called", "gate"})
 _GROUP_ITEM_KEYS = frozenset({"tool_called", "gate", "ordered"})
 
@@ -76,7 +67,7 @@ def _sequencing_step(step: Any) -> list[str]:
             if isinstance(body, str)
             else [f"'{key}' takes a plain memory name (no value) inside sequencing"]
         )
-    return [f"unsupported sequencing step '{key}'"]
+    return [f"unsupported sequencing step: {sequencing_step_problem(key)}"]
 
 
 def _expected_tool(item: Any) -> list[str]:
