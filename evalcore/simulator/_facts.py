@@ -38,7 +38,8 @@ UNKNOWN = "Sorry, I don't know that."
 
 _CONFIRMATION = re.compile(
     r"\b(?:shall i|should i|do you want me to|would you like me to|can i go ahead|"
-    r"(?:ok|okay) to (?:proceed|go ahead)|is that (?:correct|right)|are you sure|"
+    r"(?:ok|okay) to (?:proceed|go ahead)|is (?:that|this|everything)(?: all)? (?:correct|right)|"
+    r"does (?:that|this|everything) (?:look|sound) (?:right|correct|good)|are you sure|"
     r"do you confirm|please confirm(?! your)|to confirm:|confirm (?:that|this|the order|"
     r"the details)|go ahead\?)",
     re.I,

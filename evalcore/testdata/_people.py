@@ -104,7 +104,7 @@ DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "health": (
         ("patient", "clinic", "doctor", "appointment", "prescription", "gp", "dental", "symptom"),
         (
-            "a patient booking a follow-up visit",
+            "a patient on a repeat prescription",
             "a parent arranging care for a child",
             "a retiree managing a repeat prescription",
             "a nurse booking their own check-up",
@@ -178,7 +178,8 @@ DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 _AUDIENCE = re.compile(
-    r"\b(?:helps?|assists?|supports?|serves?|for|used by)\s+(?:our\s+|the\s+|its\s+)?"
+    r"\b(?:helps?|helping|assists?|assisting|supports?|supporting|serves?|serving|answers?|"
+    r"answering|talks? to|works? with|for|used by)\s+(?:our\s+|the\s+|its\s+|your\s+)?"
     r"(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)",
     re.I,
 )

@@ -18,6 +18,9 @@ from typing import Any
 
 _NAME_KEYS = ("full_name", "holder_name", "customer_name", "name", "holder", "owner")
 _MAX_BYTES = 2_000_000
+_INACTIVE = re.compile(
+    r"lapsed|closed|cancell?ed|expired|inactive|suspended|terminated|blocked|revoked|deleted"
+)
 
 
 @dataclass(frozen=True)
@@ -42,20 +45,36 @@ class DataRecords:
     problems: list[str] = field(default_factory=list)
     """Files that could not be read (`data/x.json: not JSON (line 3)`): reported, skipped."""
 
-    def match(self, field_name: str) -> tuple[Collection, str] | None:
-        """The collection and record key `field_name` takes its values from, if any."""
+    def match(
+        self, field_name: str, drawn: frozenset[str] = frozenset()
+    ) -> tuple[Collection, str] | None:
+        """The collection and record key `field_name` takes its values from, if any; on a
+        tie, a collection in `drawn` (this case already uses one of its records) wins."""
         words = [w for w in field_name.lower().split("_") if w]
-        best: tuple[int, Collection, str] | None = None
+        best: tuple[tuple[int, bool], Collection, str] | None = None
         for collection in self.collections:
             keys = {k for r in collection.records[:20] for k, v in r.items() if _scalar(v)}
-            for key in keys:
-                score = _score(words, key.lower(), collection.singular)
-                if score and (best is None or score > best[0]):
+            for key in sorted(keys):
+                score = (_score(words, key.lower(), collection.singular), collection.name in drawn)
+                if score[0] and (best is None or score > best[0]):
                     best = (score, collection, key)
         return (best[1], best[2]) if best else None
 
-    def pick(self, collection: Collection, rng: random.Random) -> dict[str, Any]:
-        return collection.records[rng.randrange(len(collection.records))]
+    def pick(
+        self, collection: Collection, rng: random.Random, prefer: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        """A record: one holding a value in `prefer` (the case's enum values) first, and one
+        in good standing (not lapsed, closed, expired …) before one that is not."""
+
+        def rank(record: dict[str, Any]) -> int:
+            values = [str(v) for v in record.values() if _scalar(v)]
+            fits = any(v in prefer for v in values)
+            standing = not any(_INACTIVE.fullmatch(v.lower()) for v in values)
+            return 2 * fits + standing
+
+        best = max(rank(r) for r in collection.records)
+        pool = [r for r in collection.records if rank(r) == best]
+        return pool[rng.randrange(len(pool))]
 
 
 def _scalar(value: Any) -> bool:
@@ -64,11 +83,15 @@ def _scalar(value: Any) -> bool:
 
 def _score(words: list[str], key: str, singular: str) -> int:
     """How well a field (`policy_number`) names a record key (`policy_number`, `number` in
-    policies): 3 exact, 2 key plus the file's noun, 1 a shared id word; 0 none."""
+    policies): 4 exact and the file's noun in the field, 3 exact, 2 key plus the file's noun,
+    1 the key plus generic words (`zip_code` ↔ `zip`); 0 none."""
     joined = "_".join(words)
     key_words = re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key)
     if joined == key or joined == re.sub(r"(?<=[a-z])(?=[A-Z])", "_", key).lower():
-        return 3
+        return 4 if singular in words else 3
+    generic = {"code", "number", "id", "no", "ref", "reference", "value"}
+    if key in words and set(words) - {key} <= generic:
+        return 1
     rest = [w for w in words if w != singular]
     if singular in words and rest and "_".join(rest) in (key, *key_words):
         return 2

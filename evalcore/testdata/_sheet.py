@@ -12,13 +12,17 @@ and its holder's name belong together), then `typed_value`. Everything is keyed 
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._people import Persona, persona_for
 from ._records import Collection, DataRecords, record_name
 from ._rng import case_rng
-from ._values import _MONEY, FieldSpec, typed_value
+from ._values import _MONEY, FieldSpec, date_format, spoken_date, typed_value
+
+_ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
 
 
 @dataclass(frozen=True)
@@ -67,9 +71,12 @@ class SheetBuilder:
         records: DataRecords | None = None,
         *,
         first_name: str | None = None,
+        prefer: frozenset[str] = frozenset(),
     ) -> None:
         self.key = key
         self.records = records or DataRecords()
+        self.prefer = prefer
+        """Values the case fixes (`auto`): a record holding one is drawn first."""
         self.sheet = FactSheet(persona_for(audience, key, first_name=first_name))
         self._named = first_name is not None
 
@@ -81,7 +88,8 @@ class SheetBuilder:
         """This case's record of `collection` (drawn once, then kept)."""
         chosen = self.sheet.records.get(collection.name)
         if chosen is None:
-            chosen = self.records.pick(collection, case_rng(self.key, f"record:{collection.name}"))
+            rng = case_rng(self.key, f"record:{collection.name}")
+            chosen = self.records.pick(collection, rng, self.prefer)
             self.sheet.records[collection.name] = chosen
             holder = record_name(chosen)
             if holder and not self._named:
@@ -91,13 +99,17 @@ class SheetBuilder:
 
     def from_records(self, spec: FieldSpec) -> Any:
         """The field's value in this case's record of the collection it matches, if any."""
-        found = self.records.match(spec.name)
+        found = self.records.match(spec.name, frozenset(self.sheet.records))
         if found is None:
             return None
         collection, key = found
         value = self.record_for(collection).get(key)
         if spec.enum_values and value not in spec.enum_values:
             return None
+        if isinstance(value, str) and _ISO_DAY.fullmatch(value):
+            day = dt.date.fromisoformat(value)
+            fmt = date_format(spec.description)
+            return day.strftime(fmt) if fmt else spoken_date(day)
         return value
 
     def value(self, spec: FieldSpec, fixed: Any = None) -> Any:

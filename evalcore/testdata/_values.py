@@ -30,8 +30,39 @@ _FORMATS = (
 )
 _RELATIVE = re.compile(r"\b(yesterday|today|last (?:week|night)|relative)\b", re.I)
 _SHAPED_ID = re.compile(r"\b([A-Z]{1,5}[-_ ]?\d{3,10}|\d{6,12})\b")
+_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+_FOLLOWED = re.compile(
+    r"\b(?P<prefix>[A-Z]{1,5}-?)\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
+    + "|".join(_NUMBERS)
+    + r")\s+digits",
+    re.I,
+)
 _EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?([^\"”'),;]+)", re.I)
-_MONEY = re.compile(r"amount|price|cost|fee|charge|total|pay|budget|salary|refund|spend", re.I)
+_MONEY = re.compile(
+    r"amount|price|cost|fee|charge|total|pay|budget|salary|refund|spend|usd|eur|gbp|dollar|"
+    r"damage|estimate|repair",
+    re.I,
+)
+_LARGE = re.compile(r"damage|repair|estimate|loss|salary|budget|rent", re.I)
 
 
 @dataclass(frozen=True)
@@ -116,6 +147,8 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
             return rng.randrange(18, 80)
         return rng.randrange(1, 9)
     if kind == "float":
+        if _MONEY.search(words) and _LARGE.search(words):
+            return float(rng.randrange(25, 900) * 10)
         if _MONEY.search(words):
             return round(rng.uniform(12, 480), 2)
         return round(rng.uniform(1, 100), 1)
@@ -140,6 +173,11 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return f"{rng.randrange(10000, 99999)}"
     if re.search(r"\btime\b", words) and not re.search(r"\bdate\b", name):
         return rng.choice(("9:30 am", "11:00 am", "2:15 pm", "4:45 pm", "6:00 pm"))
+    followed = _FOLLOWED.search(spec.description)
+    if followed:
+        count = followed["count"].lower()
+        digits = int(count) if count.isdigit() else _NUMBERS[count]
+        return followed["prefix"].upper() + "".join(str(rng.randrange(10)) for _ in range(digits))
     if shaped and re.search(r"id|number|reference|code|ref|no", name):
         return shaped_like(shaped.group(1), rng)
     if example:

@@ -15,14 +15,22 @@ import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
-from evalcore.testdata import FieldSpec, SheetBuilder, spoken_value
+from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, spoken_value
 
-from ...planning._mantle_phrases import second_person
-from ...planning._mantle_vocab import example_value
+from ...planning._mantle_phrases import description_phrases, second_person
+from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
-from ._direction import value_words
+from ._direction import content_stems, value_words
 
 _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
+_NARRATIVE = re.compile(
+    r"descri|what happened|in (?:their|the \w+'s|your) own words|summary|details|notes|"
+    r"reason|issue|problem|symptom|message|comment",
+    re.I,
+)
+_LEAD_IN = re.compile(r"(?:and|so|last|finally|ok|okay|thanks|great|one more|now)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|we|we're|our|me)\b")
+_CONFIRMS = re.compile(r"read(?:s|ing)? (?:it |them |everything )?back|\b(?:all )?correct\b", re.I)
 _ASK_CLAUSE = re.compile(
     r"\bask(?:s)?\b(?:\s+(?:in|with)\s+one\s+(?:short\s+)?question)?\s+"
     r"(?P<clause>(?:which|what|whether|if|how|for|who|when|where)\b[^.;:]*)",
@@ -40,16 +48,66 @@ def is_internal(field: MemoryField) -> bool:
     return bool(_INTERNAL.search(field.description or ""))
 
 
-def field_value(defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder) -> Any:
+def field_value(
+    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, fixed: dict[str, Any]
+) -> Any:
     """The case's value for a field the user answers (None: leave it to the walk)."""
     if field.type in ("categorical", "bool"):
         return None
     if field.type == "text" and is_internal(field):
-        return example_value(defs, field)
+        return sheet.from_records(spec_of(field)) or example_value(defs, field)
     value = sheet.value(spec_of(field))
     if value is None and field.type == "text":
-        return example_value(defs, field)
+        value = example_value(defs, field) or in_own_words(defs, field, sheet, fixed)
     return value
+
+
+def _value_stems(defs: MantleDefinitions, body: str, key: str, value: Any) -> set[str]:
+    """Words that go with one enum value: its own, its explanations, and "<value> for a …"
+    in the skill's prose ("auto for a car policy")."""
+    stems = set(content_stems(value_words(value)))
+    for choice in field_choices(defs, key):
+        if choice.value == value:
+            stems |= set(content_stems(" ".join(choice.phrases)))
+    if isinstance(value, str):
+        pattern = rf"\b{re.escape(value)}\s+(?:for|means|is|=)\s+(?:an?\s+|the\s+)?([^,;.)]+)"
+        for match in re.finditer(pattern, body):
+            stems |= set(content_stems(match.group(1)))
+    return stems
+
+
+def in_own_words(
+    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, fixed: dict[str, Any]
+) -> str | None:
+    """A narrative field ("what happened, in the caller's words") answered with one of the
+    skill description's own first-person phrasings, the one that fits the case's fixed
+    values best ("someone backed into my car" for an auto claim)."""
+    if not _NARRATIVE.search(f"{field.name} {field.description or ''}"):
+        return None
+    skill = defs.skills.get(field.namespace)
+    if skill is None:
+        return None
+    phrases = [p for p in description_phrases(skill) if _FIRST_PERSON.search(p) and "?" not in p]
+    if not phrases:
+        return None
+    wanted: set[str] = set()
+    unwanted: set[str] = set()
+    for key, value in fixed.items():
+        field_def = defs.memory_names().get(key)
+        for other in (field_def.enum_values or []) if field_def else [value]:
+            stems = _value_stems(defs, skill.body or "", key, other)
+            if other == value:
+                wanted |= stems
+            else:
+                unwanted |= stems
+    unwanted -= wanted
+    rng = case_rng(sheet.key, f"words:{field.name}")
+    order = rng.sample(phrases, len(phrases))
+    best = max(
+        order,
+        key=lambda p: len(wanted & set(content_stems(p))) - len(unwanted & set(content_stems(p))),
+    )
+    return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
 
 
 def fill_values(
@@ -59,11 +117,13 @@ def fill_values(
     behaviour did not fix."""
     out = dict(values)
     fields = defs.memory_names()
+    chosen = {a.field: a.value for a in walk.asks if a.field and isinstance(a.value, str | bool)}
+    chosen.update(values)
     for ask in walk.asks:
         key = ask.field
         if not key or key in out or key not in fields:
             continue
-        value = field_value(defs, fields[key], sheet)
+        value = field_value(defs, fields[key], sheet, chosen)
         if value is not None:
             out[key] = value
     return out
@@ -84,14 +144,36 @@ def label_for(ask: Ask) -> str:
     prompt = " ".join((ask.prompt or "").split())
     if ask.kind == "question" and ask.details:
         return f"whether {second_person(ask.details[0])}"
-    if ask.kind == "collect" and prompt and "{" not in prompt and len(prompt) <= 90:
-        question = prompt.rstrip("?. ")
-        question = re.split(r"(?<=[.!])\s+", question)[-1]
-        return question[:1].lower() + question[1:]
+    if ask.kind == "collect" and prompt and "{" not in prompt:
+        questions = [q for q in re.split(r"(?<=[.!?])\s+", prompt) if q.endswith("?")]
+        if len(questions) == 1 and len(questions[0].split()) <= 12:
+            question = questions[0].rstrip("?")
+            head, _, tail = question.rpartition(", ")
+            wh = re.match(r"(?:what|which|how|when|where|who|whether)\b", tail, re.I)
+            if head and len(tail.split()) >= 2 and (wh or _LEAD_IN.match(head)):
+                question = tail
+            question = re.sub(
+                r"^(?:and|so|thanks|great|ok|okay|now|also)\b[,\s]*", "", question, flags=re.I
+            )
+            question = re.sub(r"^the\s+", "", question, flags=re.I)
+            return _lower_first(question)
     clause = asked_clause(prompt)
     if clause and len(clause.split()) <= 12:
         return second_person(clause)
     return value_words((ask.field or "details").split(".", 1)[-1])
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def confirms(defs: MantleDefinitions, ask: Ask) -> bool:
+    """A yes/no ask that reads the details back ("read back …, ask whether that is all
+    correct"): answered by the context's confirmation line, not by a fact."""
+    field = defs.memory_names().get(ask.field or "")
+    text = f"{ask.prompt or ''} {' '.join(ask.details)}"
+    boolean = ask.kind == "question" or (field is not None and field.type == "bool")
+    return boolean and bool(_CONFIRMS.search(text))
 
 
 def spoken(defs: MantleDefinitions, qualified: str | None, value: Any) -> str | None:
@@ -118,8 +200,10 @@ def audience_text(defs: MantleDefinitions, skill: Skill) -> str:
 __all__ = [
     "asked_clause",
     "audience_text",
+    "confirms",
     "field_value",
     "fill_values",
+    "in_own_words",
     "is_internal",
     "label_for",
     "spec_of",

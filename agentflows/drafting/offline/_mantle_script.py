@@ -26,7 +26,15 @@ from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
 from ...planning._mantle_vocab import channel_fields
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
-from ._mantle_facts import audience_text, fill_values, label_for, spoken
+from ._direction import value_words
+from ._mantle_facts import (
+    audience_text,
+    confirms,
+    field_value,
+    fill_values,
+    label_for,
+    spoken,
+)
 from ._mantle_intent import intent_clause
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
@@ -95,26 +103,40 @@ def build_script(project: Project, behavior: Behavior) -> Script:
     defs = project.mantle
     customer = customer_for(behavior.id, behavior.facts.get("account"))
     seeds = seeds_for(project, customer)
-    # A seeded caller phone resolves to a test account: the persona is its holder.
-    holder = customer.name if any("phone" in k for k in seeds) else None
+    records = load_records(project.root)
+    # A seeded caller phone resolves to a test account (when the project ships no records
+    # of its own): the persona is its holder and gives its identity details.
+    account = any("phone" in k for k in seeds) and not records.collections
+    holder = customer.name if account else None
     skill = defs.skills[behavior.source]
-    sheet = SheetBuilder(
-        behavior.id, audience_text(defs, skill), load_records(project.root), first_name=holder
-    )
     setup = behavior_setup(behavior.facts, seeds)
+    fixed = frozenset(str(v) for v in setup.values.values() if isinstance(v, str))
+    sheet = SheetBuilder(
+        behavior.id,
+        audience_text(defs, skill),
+        records,
+        first_name=holder,
+        prefer=fixed,
+    )
     first = walk_skill(project, behavior.source, setup)
     setup = replace(setup, values=fill_values(defs, first, dict(setup.values), sheet))
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
     script = Script(behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs)
-    _Writer(project, script, sheet, holder is not None).write()
+    _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
 
 
 class _Writer:
     def __init__(
-        self, project: Project, script: Script, sheet: SheetBuilder, account: bool
+        self,
+        project: Project,
+        script: Script,
+        sheet: SheetBuilder,
+        account: bool,
+        setup_values: dict[str, Any],
     ) -> None:
+        self.setup_values = setup_values
         assert project.mantle is not None
         self.project = project
         self.defs = project.mantle
@@ -139,6 +161,8 @@ class _Writer:
             if ask.confirm is False:
                 self.context.confirm = "decline"
             return None
+        if confirms(self.defs, ask):
+            return label
         if ask.kind == "question":
             self.sheet.add(label, "no")
             return label
@@ -146,6 +170,24 @@ class _Writer:
         if said is not None:
             self.sheet.add(label, said, field=ask.field)
         return label
+
+    def unplaced_fields(self) -> None:
+        """Facts for the skill's own inputs the walk could not place (the prose asks for
+        them in words the walk does not read): public fields the agent may set, that no
+        tool writes, with a value the test data can give (`order number: R-20461877`)."""
+        skill = self.defs.skills[self.script.behavior.source]
+        asked = {a.field for a in self.script.walk.asks}
+        written = {e.key for e in self.script.walk.events if e.kind == "memory"}
+        for field_def in skill.memory.values():
+            key = field_def.qualified
+            if key in asked or key in written or field_def.visibility != "public":
+                continue
+            if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
+                continue
+            value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
+            said = spoken(self.defs, key, value)
+            if said is not None:
+                self.sheet.add(value_words(field_def.name), said, field=key)
 
     def identity_value(self, detail: str) -> str | None:
         if self.account:
@@ -174,6 +216,8 @@ class _Writer:
             spoken_to = asks[: int(self.facts["escalation"].get("at") or 0)]
         for ask in spoken_to:
             self.fact(ask)
+        if kind != "escalation":
+            self.unplaced_fields()
         if kind == "out_of_order":
             self.context.opening = self.opening()
         elif kind == "correction":
