@@ -172,11 +172,13 @@ class _Writer:
         return label
 
     def unplaced_fields(self) -> None:
-        """Facts for the skill's own inputs the walk could not place (the prose asks for
-        them in words the walk does not read): public fields the agent may set, that no
-        tool writes, with a value the test data can give (`order number: R-20461877`)."""
+        """Facts for the skill's own inputs when the walk placed none of its questions (the
+        prose asks in words the walk does not read): public fields the agent may set, that
+        no tool writes, with a value the test data can give (`order number: R-20461877`)."""
         skill = self.defs.skills[self.script.behavior.source]
         asked = {a.field for a in self.script.walk.asks}
+        if any(key and key.startswith(skill.id + ".") for key in asked):
+            return  # the walk reads this skill's questions: nothing is missing
         written = {e.key for e in self.script.walk.events if e.kind == "memory"}
         for field_def in skill.memory.values():
             key = field_def.qualified
