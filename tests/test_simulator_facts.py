@@ -174,3 +174,30 @@ def test_a_context_with_nothing_to_play_errors_clearly(context):
 
     with pytest.raises(SimulationError, match="quoted user lines"):
         simulator(context)
+
+
+async def test_a_choice_ending_in_something_else_is_not_a_closing_question():
+    context = CONTEXT.replace("- policy number: PL-20931\n", "- kind of expense: team meal\n")
+    said = await converse(
+        simulator(context), ["Is this a kind of expense like a client dinner or something else?"]
+    )
+    assert said[1] == ("Team meal.", False)
+
+
+async def test_a_request_without_a_question_mark_is_still_a_question():
+    context = CONTEXT.replace("- what was damaged: van\n", "- what's going on: the roof leaks\n")
+    said = await converse(simulator(context), ["Tell me what's going on and where."])
+    assert said[1] == ("The roof leaks.", False)
+
+
+async def test_a_short_project_question_places_its_field_word_for_word(tmp_path):
+    from evalcore.simulator._facts import FactSimulator
+
+    sim = FactSimulator(
+        parse_fact_context(
+            CONTEXT.replace("- policy number: PL-20931\n", "- destination city: Lyon\n")
+        ),
+        questions={"destination city": ["Where to?"]},
+    )
+    said = await converse(sim, ["Where to?"])
+    assert said[1] == ("Lyon.", False)

@@ -27,6 +27,7 @@ from ._llm import LLMSimulator, SimulatedMessage, render_conversation
 from ._offline import NO_LINES, OfflineSimulator, offline_lines
 from ._quoted import QuotedLine, numbered_steps, quoted_lines, quoted_user_lines
 from ._registry import SimulatorSettings, engine_names, make_simulator, simulator_engine
+from ._words import stems
 
 __all__ = [
     "FACTS_HEADER",
@@ -54,4 +55,5 @@ __all__ = [
     "quoted_user_lines",
     "render_conversation",
     "simulator_engine",
+    "stems",
 ]

@@ -45,10 +45,13 @@ _CONFIRMATION = re.compile(
     re.I,
 )
 _ANYTHING_ELSE = re.compile(
-    r"\b(?:anything else|something else|any other (?:question|thing)|else (?:i|we) can)", re.I
+    r"\b(?:anything else|is there something else|any other (?:question|thing)s?|"
+    r"else (?:i|we) can (?:help|do))",
+    re.I,
 )
 _ASKING = re.compile(
-    r"\?|\b(?:please (?:tell|give|share|provide|confirm|send|choose|pick|select)|let me know|"
+    r"\?|\b(?:(?:please )?tell me|please (?:give|share|provide|confirm|send|choose|pick|select)|"
+    r"let me know|"
     r"could you|can you|what is your|which one)\b",
     re.I,
 )
@@ -92,6 +95,8 @@ class FactSimulator:
         self.usage = Usage()
         self.questions = {k: [stems(q) for q in v] for k, v in (questions or {}).items()}
         """Fact label -> stems of the project's questions for that field."""
+        self.verbatim = {k: {_plain(q) for q in v} for k, v in (questions or {}).items()}
+        """Fact label -> the project's questions word for word ("where to")."""
         self._played: set[int] = set()
         self._said_before_end = False
         self._closed = False
@@ -147,7 +152,7 @@ class FactSimulator:
     def placed(self, message: str) -> list[ContextFact]:
         """The facts the message asks for (see rule 6)."""
         said = stems(message)
-        scored = [(self._score(f, said), i, f) for i, f in enumerate(self.context.facts)]
+        scored = [(self._score(f, said, message), i, f) for i, f in enumerate(self.context.facts)]
         scored = [s for s in scored if s[0] >= 2]
         if not scored:
             return []
@@ -160,7 +165,10 @@ class FactSimulator:
     def _names_in_full(self, facts: list[ContextFact], said: set[str]) -> bool:
         return any(stems(f.label) and stems(f.label) <= said for f in facts)
 
-    def _score(self, fact: ContextFact, said: set[str]) -> int:
+    def _score(self, fact: ContextFact, said: set[str], question: str = "") -> int:
+        asked = _plain(question)
+        if asked and any(q and q in asked for q in self.verbatim.get(fact.label, ())):
+            return 10
         score = 2 * len(stems(fact.label) & said)
         score += len(stems(fact.value) & said) if score else 0
         for question in self.questions.get(fact.label, ()):
@@ -194,6 +202,10 @@ def asked(message: str) -> str:
     """The sentences of `message` that ask something (a question mark or a request)."""
     parts = _SENTENCE.split(" ".join(message.split()))
     return " ".join(p for p in parts if _ASKING.search(p))
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s']", " ", text.lower()).split())
 
 
 def _since_user(history: Sequence[Utterance]) -> str:

@@ -136,7 +136,8 @@ def stem(word: str) -> str:
 
 def stems(text: str) -> set[str]:
     """Content stems of `text` (stop words dropped)."""
-    return {stem(w) for w in _WORD.findall(text.lower()) if w not in STOP}
+    words = (re.sub(r"'(?:s|re|ve|ll|d|m|t)$", "", w) for w in _WORD.findall(text.lower()))
+    return {stem(w) for w in words if w and w not in STOP}
 
 
 __all__ = ["STOP", "stem", "stems"]

@@ -181,7 +181,9 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     if shaped and re.search(r"id|number|reference|code|ref|no", name):
         return shaped_like(shaped.group(1), rng)
     if example:
-        return example.group(1).strip()
+        options = [o.strip(" .") for o in re.split(r"\s+or\s+|\s*/\s*", example.group(1))]
+        options = [o for o in options if o]
+        return rng.choice(options) if options else None
     if re.search(r"address", name):
         street = rng.choice(("Elm Street", "Harbour Road", "Mill Lane", "Kingsway", "Oak Avenue"))
         return f"{rng.randrange(2, 240)} {street}"

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
+from evalcore.simulator import stems
 from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, spoken_value
 
 from ...planning._mantle_phrases import description_phrases, second_person
@@ -24,7 +25,8 @@ from ._direction import content_stems, value_words
 
 _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
 _NARRATIVE = re.compile(
-    r"descri|what happened|in (?:their|the \w+'s|your) own words|summary|details|notes|"
+    r"descri|what happened|\bin (?:their|his|her|your|the [\w ]+'s)(?: own)? words|summary|"
+    r"details|notes|"
     r"reason|issue|problem|symptom|message|comment",
     re.I,
 )
@@ -87,7 +89,8 @@ def in_own_words(
     skill = defs.skills.get(field.namespace)
     if skill is None:
         return None
-    phrases = [p for p in description_phrases(skill) if _FIRST_PERSON.search(p) and "?" not in p]
+    said = [p for p in description_phrases(skill) if "?" not in p]
+    phrases = [p for p in said if _FIRST_PERSON.search(p)] or said
     if not phrases:
         return None
     wanted: set[str] = set()
@@ -140,7 +143,15 @@ def asked_clause(text: str) -> str | None:
 
 
 def label_for(ask: Ask) -> str:
-    """What the fact of `ask` is, in plain words (the agent's question, else the field)."""
+    """What the fact of `ask` is, in plain words (the agent's question, else the field); a
+    question too short to recognise ("Where to?") is named by its field."""
+    label = _label(ask)
+    if ask.field and not stems(label):
+        return value_words(ask.field.split(".", 1)[-1])
+    return label
+
+
+def _label(ask: Ask) -> str:
     prompt = " ".join((ask.prompt or "").split())
     if ask.kind == "question" and ask.details:
         return f"whether {second_person(ask.details[0])}"
