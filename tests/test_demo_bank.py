@@ -1,17 +1,17 @@
 """The `demo:bank` agent plays every bank case, generated and hand-written, to passing events.
 
-A small in-test player does what the offline simulator does with a Mantle scenario: it takes,
-in order, every double-quoted string in the numbered steps of `simulation_context` as one
-user turn (the steps start at "1."), stops after the last one or when the agent ends the
-conversation, and checks `goals.assertions` against the recorded events with
-`evaluate_mantle`. A scenario without quoted numbered steps cannot be played that way and is
-skipped. The demo's mutation flags must make the cases about what they break fail.
+A small in-test player drives the offline simulator itself (`make_simulator`, engine
+`offline`): a fact-sheet context is answered question by question from its facts, a
+hand-written context with numbered steps replays its quoted lines. It stops when the simulator
+is done or the agent ends the conversation, and checks `goals.assertions` against the
+recorded events with `evaluate_mantle`. Freshly drafted suites (`draft_bank_suite`) are
+played too, so the drafter and the simulator are held together. The demo's mutation flags
+must make the cases about what they break fail.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 from pathlib import Path
 from typing import Any
 
@@ -22,19 +22,18 @@ from evalcore.agents import UserTurn
 from evalcore.agents.demo import demo_names, make_demo_target
 from evalcore.agents.demo._mantle_engine import holds
 from evalcore.assertions import evaluate_mantle
+from evalcore.definitions import load_project
 from evalcore.errors import UserError
 from evalcore.runner import RunCase, load_run_cases
+from evalcore.simulator import SimulationError, SimulatorSettings, Utterance, make_simulator
 
 GENERATED = sorted((REPO / "generated_cases" / "mantle").rglob("*.yml"))
 HANDWRITTEN = sorted((EXAMPLES / "bank" / "eval" / "scenarios").glob("*.yml"))
-_FIRST_STEP = re.compile(r"(?:^|\s)1\.\s")
-_QUOTED = re.compile(r'"([^"]*)"')
 
 
-def user_lines(context: str) -> list[str]:
-    """Every double-quoted string after the first numbered step, in order."""
-    start = _FIRST_STEP.search(context)
-    return _QUOTED.findall(context[start.start() :]) if start else []
+BANK = load_project(EXAMPLES / "bank")
+SETTINGS = SimulatorSettings(project=BANK)
+MAX_TURNS = 30
 
 
 def load(path: Path) -> RunCase:
@@ -44,12 +43,19 @@ def load(path: Path) -> RunCase:
 
 async def play(case: RunCase, **flags: Any) -> tuple[list[dict[str, Any]], list[Any]]:
     """Play the case against demo:bank; (final events, failed assertion results)."""
-    lines = user_lines(case.simulate.context if case.simulate else "")
+    assert case.simulate is not None
+    simulator = make_simulator(case.simulate, dialect="mantle", settings=SETTINGS)
     target = make_demo_target("bank", **flags)
     session = await target.open(case, 1)
-    await session.send(UserTurn(type="start", setup=case.setup))
-    for line in lines:
-        reply = await session.send(UserTurn(type="text", text=line))
+    reply = await session.send(UserTurn(type="start", setup=case.setup))
+    history = [Utterance(0, "agent", m.text or "") for m in reply.messages]
+    for turn in range(1, MAX_TURNS + 1):
+        step = await simulator.next_step(history)
+        if step.done:
+            break
+        history.append(Utterance(turn, "user", step.message))
+        reply = await session.send(UserTurn(type="text", text=step.message))
+        history += [Utterance(turn, "agent", m.text or "") for m in reply.messages]
         if reply.ended:
             break
     final = await session.close()
@@ -69,10 +75,32 @@ def test_there_are_cases_to_play():
 @pytest.mark.parametrize("path", GENERATED + HANDWRITTEN, ids=lambda p: p.stem)
 def test_every_case_passes_against_demo_bank(path: Path):
     case = load(path)
-    if not user_lines(case.simulate.context if case.simulate else ""):
-        pytest.skip("no quoted lines in numbered steps: the offline player cannot play it")
+    try:
+        make_simulator(case.simulate, dialect="mantle", settings=SETTINGS)
+    except SimulationError:
+        pytest.skip("free prose without facts or quoted steps: only a model can play it")
     failed = run(case)
     assert not failed, [f"{r.type}: {r.detail}" for r in failed]
+
+
+def test_every_freshly_drafted_case_passes_against_demo_bank(tmp_path: Path):
+    """The offline drafter's current output (not only the committed suite) plays to
+    passing events: contexts, facts and the simulator agree."""
+    from agentflows.drafting import DraftContext
+    from agentflows.drafting.offline._mantle import draft_mantle
+    from agentflows.planning._mantle import plan_mantle
+    from evalcore.dialects import get_dialect
+
+    dialect = get_dialect("mantle")
+    failures = {}
+    for skill in sorted(BANK.mantle.skills):
+        for behavior in plan_mantle(BANK, skill, None).behaviors:
+            path = tmp_path / f"{behavior.id.replace(':', '_')}.yml"
+            path.write_text(dialect.dump(draft_mantle(DraftContext(BANK, "mantle", behavior))))
+            failed = run(load(path))
+            if failed:
+                failures[behavior.id] = [f"{r.type}: {r.detail}" for r in failed]
+    assert not failures, failures
 
 
 def generated(name: str) -> RunCase:

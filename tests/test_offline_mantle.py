@@ -15,6 +15,7 @@ from agentflows.drafting.offline._mantle_testdata import CUSTOMERS, FAILING, NEG
 from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
+from evalcore.simulator import is_fact_context, parse_fact_context, quoted_user_lines
 from evalcore.validation import check_data
 
 BANK = EXAMPLES / "bank"
@@ -23,18 +24,12 @@ DIRECTION = (
     "an impatient customer with a cracked chip; assert card_replace completes and the reason "
     "is never asked twice"
 )
-_STEP = re.compile(r"^\d+\.\s.*$", re.MULTILINE)
-_QUOTED = re.compile(r'"([^"]*)"')
+FILLER = {"The usual one, please.", "Unknown, please.", "No, I haven't.", "Yes."}
 
 
 @pytest.fixture(scope="module")
 def bank():
     return load_project(BANK)
-
-
-def quoted_lines(context: str) -> list[str]:
-    """What the offline simulator plays: every double-quoted string in the numbered steps."""
-    return [q for step in _STEP.findall(context) for q in _QUOTED.findall(step)]
 
 
 def all_behaviors(project, direction=None):
@@ -72,47 +67,54 @@ async def test_the_offline_engine_drafts_mantle(bank):
     assert result.data == draft(bank, behavior)
 
 
-def test_numbered_steps_carry_the_quoted_user_lines(bank):
+def test_contexts_are_fact_sheets_the_offline_simulator_reads(bank):
+    names = set()
     for behavior in all_behaviors(bank):
         context = draft(bank, behavior)["scenario"]["simulation_context"]
-        persona, _, steps = context.partition("\nFollow these steps:\n")
-        assert '"' not in persona, behavior.id
-        lines = steps.strip().splitlines()
-        assert [int(line.split(".", 1)[0]) for line in lines] == list(range(1, len(lines) + 1))
-        for line in lines:
-            assert line.count('"') in (0, 2), line
-            if '"' in line:
-                assert re.match(r'^\d+\. .+, say( instead)?: "[^"]+"', line), line
-        played = quoted_lines(context)
-        assert played and played[0] == _QUOTED.findall(lines[0])[0]
-        assert len(played) == sum('"' in line for line in lines)
+        assert is_fact_context(context), behavior.id
+        assert quoted_user_lines(context) == [], behavior.id  # no numbered steps
+        parsed = parse_fact_context(context)
+        assert parsed.render() == context, behavior.id
+        assert parsed.persona and parsed.intent.startswith("want"), behavior.id
+        assert parsed.until, behavior.id
+        labels = [f.label for f in parsed.facts]
+        assert len(labels) == len(set(labels)), behavior.id
+        said = [f.value for f in parsed.facts] + [c.line for c in parsed.cues]
+        said += [parsed.opening or "", parsed.before_end or "", parsed.after_first or ""]
+        for words in said:
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", words), (behavior.id, words)
+            assert words not in FILLER, (behavior.id, words)
+        names.add(parsed.persona.split(",")[0])
+    assert len(names) >= 20  # people differ across the suite
 
 
-def test_card_replace_lines_follow_the_skill(bank):
+def test_card_replace_facts_follow_the_skill(bank):
     plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
-    context = draft(bank, plan["stolen"])["scenario"]["simulation_context"]
-    lines = quoted_lines(context)
-    customer = next(c for c in (*CUSTOMERS,) if c.date_of_birth in lines[1])
-    assert lines == [
-        "Can you send me a replacement card?",
-        f"{customer.date_of_birth}, postcode {customer.postcode}",
-        "The Everyday Debit ending 4821, please.",
-        "It was stolen.",
-        "Standard, please.",
-        "No, I haven't.",
-        "Yes, please go ahead.",
-        "No, that's all, thanks.",
-    ]
-    refused = quoted_lines(
-        draft(bank, plan["refused_place_replacement_order"])["scenario"]["simulation_context"]
-    )
-    assert refused[-2] == "No, please don't. I've changed my mind."
+    context = parse_fact_context(draft(bank, plan["stolen"])["scenario"]["simulation_context"])
+    facts = {f.label: f.value for f in context.facts}
+    customer = next(c for c in CUSTOMERS if c.date_of_birth == facts["date of birth"])
+    assert context.persona.startswith(customer.name + " ")  # the seeded account's holder
+    assert facts == {
+        "date of birth": customer.date_of_birth,
+        "postcode": customer.postcode,
+        "which one needs replacing": "Everyday Debit ending 4821",
+        "what happened to the card": "stolen",
+        "how should we send the new card": "standard",
+        "whether you have seen payments you don't recognise": "no",
+    }
+    assert context.intent == "want to replace a card"
+    assert context.confirm == "agree" and context.closes_on_else
+    refused = draft(bank, plan["refused_place_replacement_order"])["scenario"]
+    assert parse_fact_context(refused["simulation_context"]).confirm == "decline"
     up_front = draft(bank, plan["details_up_front"])["scenario"]
-    out_of_order = quoted_lines(up_front["simulation_context"])
+    parsed = parse_fact_context(up_front["simulation_context"])
     assert (
-        out_of_order[0] == "Can you send me a replacement card? It never arrived. Standard, please."
+        parsed.opening == "Can you send me a replacement card? It never arrived. Standard, please."
     )
-    assert "It never arrived." not in out_of_order[1:]
+    escalation = parse_fact_context(
+        draft(bank, plan["escalation"])["scenario"]["simulation_context"]
+    )
+    assert "passing you" in (escalation.until or "") and not escalation.closes_on_else
 
 
 def test_seeds_are_channel_context_only(bank):
@@ -192,16 +194,16 @@ def test_direction_changes_persona_criteria_assertions_and_value(bank):
     directed = {b.case: b for b in plan_mantle(bank, "card_replace", DIRECTION).behaviors}
     before = draft(bank, plain["damaged"])["scenario"]
     after = draft(bank, directed["damaged"], DIRECTION)["scenario"]
-    assert after["simulation_context"].startswith(
-        "You are an impatient customer with a cracked chip."
-    )
-    assert not before["simulation_context"].startswith("You are an impatient")
+    first_line = after["simulation_context"].splitlines()[0]
+    assert first_line.endswith(", an impatient customer with a cracked chip.")
+    assert "impatient" not in before["simulation_context"]
     assert "The reason is never asked twice" in after["goals"]["criteria"]
     assert "The reason is never asked twice" not in before["goals"]["criteria"]
     assert {"skill_completed": {"skill_id": "card_replace"}} in after["goals"]["assertions"]
     # value choice: the correction case now replaces a damaged card (order_replacement)
     corrected = draft(bank, directed["correction"], DIRECTION)["scenario"]
-    assert "It's damaged." in quoted_lines(corrected["simulation_context"])
+    facts = parse_fact_context(corrected["simulation_context"]).facts
+    assert ("what happened to the card", "damaged") in [(f.label, f.value) for f in facts]
     # a tool that must not run becomes a criterion and a never-uttered success response
     refuse = plan_mantle(bank, "card_replace", "make sure place_replacement_order is not called")
     case = next(b for b in refuse.behaviors if b.case == "refused_place_replacement_order")

@@ -9,6 +9,7 @@ finished, then exits 130.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -105,7 +106,7 @@ def _print_summary(report: RunReport) -> None:
     if offline:
         stdout.print(
             f"[dim]{offline} run{'s' if offline > 1 else ''} used the offline "
-            "simulator (quoted user lines, no model)[/]"
+            "simulator (facts or quoted user lines, no model)[/]"
         )
     if report.results_dir:
         stdout.print(f"results: {escape(report.results_dir)}")
@@ -185,7 +186,8 @@ def run(
 ) -> None:
     """Run cases against an agent: simulate the user, check assertions, judge criteria.
 
-    No simulator model: the user plays the quoted lines of the numbered steps offline.
+    No simulator model: the offline user answers from the context's facts (or plays its
+    numbered quoted steps).
     No judge model: criteria are unjudged and a pass covers the assertions only.
     Results: <results>/<timestamp>/<slug>/run_N.json|txt and summary.json|txt|md.
 
@@ -193,11 +195,11 @@ def run(
     unreachable, timeout, model error) and none failed, 2 on usage errors.
     """
     cases = collect_cases(paths, project=project)
-    agent = resolve_target(
-        target, project=cases_project(cases, project=project), timeout_s=turn_timeout
-    )
+    definitions = cases_project(cases, project=project)
+    agent = resolve_target(target, project=definitions, timeout_s=turn_timeout)
     start = project or Path(cases[0].path).parent
     simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
+    simulator = replace(simulator, project=definitions)
     options = RunOptions(
         runs=runs,
         parallel=parallel,

@@ -5,21 +5,37 @@
     step = await simulator.next_step(history)     # SimulatorStep(message, done)
 
 Two engines: `llm` (a structured `{message, done}` call per turn, prompted from the
-Mantle `simulation_context` or the Anychat `simulate` block) and `offline` (no model: plays
-the numbered quoted lines of the context; see `quoted_user_lines` for the exact rule).
+Mantle `simulation_context` or the Anychat `simulate` block) and `offline` (no model: answers
+from the facts of a fact-sheet context, `FactSimulator`, or plays the numbered quoted lines of
+a hand-written one; see docs/simulation-contexts.md and `quoted_user_lines`).
 """
 
 from __future__ import annotations
 
 from . import _llm, _offline  # noqa: F401  (register the engines)
 from ._base import SimulationError, Simulator, SimulatorStep, Utterance
+from ._context import (
+    FACTS_HEADER,
+    ContextFact,
+    CueLine,
+    FactContext,
+    is_fact_context,
+    parse_fact_context,
+)
+from ._facts import FactSimulator
 from ._llm import LLMSimulator, SimulatedMessage, render_conversation
 from ._offline import NO_LINES, OfflineSimulator, offline_lines
 from ._quoted import QuotedLine, numbered_steps, quoted_lines, quoted_user_lines
 from ._registry import SimulatorSettings, engine_names, make_simulator, simulator_engine
+from ._words import stems
 
 __all__ = [
+    "FACTS_HEADER",
     "NO_LINES",
+    "ContextFact",
+    "CueLine",
+    "FactContext",
+    "FactSimulator",
     "LLMSimulator",
     "OfflineSimulator",
     "QuotedLine",
@@ -30,11 +46,14 @@ __all__ = [
     "SimulatorStep",
     "Utterance",
     "engine_names",
+    "is_fact_context",
     "make_simulator",
     "numbered_steps",
     "offline_lines",
+    "parse_fact_context",
     "quoted_lines",
     "quoted_user_lines",
     "render_conversation",
     "simulator_engine",
+    "stems",
 ]

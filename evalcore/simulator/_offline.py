@@ -2,10 +2,14 @@
 
 What it plays (the documented offline rules):
 
-- **Mantle** `simulation_context`: the quoted lines of its numbered steps (`_quoted.py`).
-  A context without them cannot be played offline; the run errors with "offline simulator
-  needs quoted user lines" rather than inventing a message (a persona sentence sent as the
-  customer's words would test nothing and look like an agent failure).
+- **Mantle** `simulation_context` in the fact-sheet grammar (`You are …`, `You want …`,
+  `What you know …`; docs/simulation-contexts.md): answered turn by turn from its facts
+  (`_facts.FactSimulator`), never by replaying lines in order.
+- **Mantle** `simulation_context` with numbered steps: the quoted lines of its steps, in
+  order (`_quoted.py`; hand-written contexts keep working). A context that is neither cannot
+  be played offline; the run errors with "offline simulator needs quoted user lines" rather
+  than inventing a message (a persona sentence sent as the customer's words would test
+  nothing and look like an agent failure).
 - **Anychat** `simulate`: the quoted lines of numbered steps in `goal`, else each `knows`
   item verbatim, one per agent reply (they are the facts the user may reveal, so the agent
   hears all of them); neither → the same error.
@@ -20,7 +24,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..llm.usage import Usage
-from ._base import SimulationError, SimulatorStep, Utterance
+from ._base import SimulationError, Simulator, SimulatorStep, Utterance
+from ._context import is_fact_context, parse_fact_context
+from ._facts import FactSimulator
+from ._questions import questions_for
 from ._quoted import quoted_user_lines
 from ._registry import SimulatorSettings, simulator_engine
 
@@ -29,7 +36,8 @@ if TYPE_CHECKING:
 
 NO_LINES = "offline simulator needs quoted user lines"
 _HINT = (
-    'write numbered steps with the customer\'s exact words in quotes (1. Say: "…"), or '
+    "describe the user with facts (You are …, You want to …, What you know …: "
+    'docs/simulation-contexts.md), or write numbered steps with quoted lines (1. Say: "…"), or '
     "configure a simulator model (--model, CASEGEN_SIMULATOR_MODEL)"
 )
 
@@ -71,7 +79,12 @@ def offline_lines(
 
 
 @simulator_engine("offline")
-def _offline(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) -> OfflineSimulator:
+def _offline(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) -> Simulator:
+    if spec.goal is None and is_fact_context(spec.context) and not quoted_user_lines(spec.context):
+        context = parse_fact_context(spec.context)
+        labels = [f.label for f in context.facts]
+        questions = questions_for(settings.project, labels) if settings.project else None
+        return FactSimulator(context, questions=questions)
     lines, source = offline_lines(spec.context, goal=spec.goal, knows=spec.knows)
     return OfflineSimulator(lines, source=source)
 

@@ -11,6 +11,7 @@ from ..suggest import did_you_mean
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
+    from ..definitions import Project
     from ..llm import ModelConfig, ResponseCache
     from ..runner._case import SimulationSpec
     from ._base import Simulator
@@ -26,6 +27,9 @@ class SimulatorSettings:
     """The chat model to call; None: built from `model` with `make_chat_model` on first use."""
     cache: ResponseCache | None = None
     """Replay cached answers (deterministic re-runs); None: always ask the model."""
+    project: Project | None = None
+    """The definitions the cases refer to, when the run knows them: the offline simulator
+    then also recognises a fact by the project's own question for that field."""
 
     @property
     def engine(self) -> str:

@@ -1,4 +1,4 @@
-"""Known-good test data for offline Mantle drafts ("reuse known-good test data", §5).
+"""Known-good test accounts for offline Mantle drafts ("reuse known-good test data", §5).
 
 The customers are test accounts: the in-repo `demo:bank` agent's backend holds exactly these
 records (and a staging backend for a real deployment would be seeded with them), so a drafted
@@ -7,8 +7,10 @@ caller phone it seeds. Two accounts exist for behaviours that need the backend t
 differently: on `FAILING` every write tool returns an error, on `NEGATIVE` every check comes
 back negative (a card cannot be replaced, a dispute cannot be opened).
 
-Choices are deterministic: a stable hash of the behaviour id picks the customer, the mood and
-the unrelated request, so the same plan always gives the same text.
+They are used when a case seeds a caller phone (the account the phone resolves to gives the
+identity details and the persona's first name); everything else about the person and the
+values comes from `evalcore.testdata`. Choices are deterministic: a stable hash of the
+behaviour id picks the account and the unrelated request.
 """
 
 from __future__ import annotations
@@ -40,16 +42,6 @@ FAILING = Customer("Jonas", "+15550150", "5 May 1975", "30301", "jonas.w@example
 #: The test account whose checks come back negative (not eligible, dispute not opened).
 NEGATIVE = Customer("Lena", "+15550161", "17 October 1983", "80202", "lena.m@example.com")
 
-MOODS = (
-    "calm",
-    "slightly rushed",
-    "polite but busy",
-    "cheerful",
-    "matter-of-fact",
-    "slightly anxious",
-    "patient",
-)
-
 #: Requests no skill of a customer-service agent handles (out-of-scope turns).
 UNRELATED = (
     "By the way, can you recommend a good film for tonight?",
@@ -75,12 +67,6 @@ def customer_for(behavior_id: str, account: str | None) -> Customer:
     return chosen
 
 
-def mood_for(behavior_id: str) -> str:
-    """A mood with its article (`a calm`, `an impatient`)."""
-    mood = str(pick(behavior_id, MOODS, "mood"))
-    return f"{'an' if mood[0] in 'aeiou' else 'a'} {mood}"
-
-
 def unrelated_for(behavior_id: str) -> str:
     return str(pick(behavior_id, UNRELATED, "unrelated"))
 
@@ -91,7 +77,7 @@ def detail_value(customer: Customer, detail: str) -> str | None:
     if "birth" in lowered or lowered in ("dob", "birthday"):
         return customer.date_of_birth
     if "post" in lowered or "zip" in lowered:
-        return f"postcode {customer.postcode}"
+        return customer.postcode
     if "phone" in lowered or "mobile" in lowered:
         return customer.phone
     if "mail" in lowered:
@@ -104,13 +90,11 @@ def detail_value(customer: Customer, detail: str) -> str | None:
 __all__ = [
     "CUSTOMERS",
     "FAILING",
-    "MOODS",
     "NEGATIVE",
     "UNRELATED",
     "Customer",
     "customer_for",
     "detail_value",
-    "mood_for",
     "pick",
     "unrelated_for",
 ]

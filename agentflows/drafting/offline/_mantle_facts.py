@@ -1,0 +1,222 @@
+"""The case's test data for a Mantle walk: values for the fields the user answers, and the
+fact each ask turns into (`label: value`, as the fact-sheet context lists it).
+
+Values are fixed before the walk (`fill_values`) so that the assertions read from the walk
+and the facts the simulated user gives agree. A categorical field keeps the value the path
+chose; a number, date, id or e-mail comes from `evalcore.testdata` (a record of the project's
+`data/*.json` when one matches, else a value typed by the field); an internal id the user
+cannot know ("exactly as list_cards returned it") is answered with its label sibling's example.
+A field nothing fits is left to the walk and named by its example, never by filler.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, MemoryField, Skill
+from evalcore.simulator import stems
+from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, spoken_value
+
+from ...planning._mantle_phrases import description_phrases, second_person
+from ...planning._mantle_vocab import example_value, field_choices
+from ...planning._mantle_walk import SET, Ask, Walk
+from ._direction import content_stems, value_words
+
+_INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
+_NARRATIVE = re.compile(
+    r"descri|what happened|\bin (?:their|his|her|your|the [\w ]+'s)(?: own)? words|summary|"
+    r"details|notes|"
+    r"reason|issue|problem|symptom|message|comment",
+    re.I,
+)
+_LEAD_IN = re.compile(r"(?:and|so|last|finally|ok|okay|thanks|great|one more|now)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|we|we're|our|me)\b")
+_CONFIRMS = re.compile(r"read(?:s|ing)? (?:it |them |everything )?back|\b(?:all )?correct\b", re.I)
+_ASK_CLAUSE = re.compile(
+    r"\bask(?:s)?\b(?:\s+(?:in|with)\s+one\s+(?:short\s+)?question)?\s+"
+    r"(?P<clause>(?:which|what|whether|if|how|for|who|when|where)\b[^.;:]*)",
+    re.IGNORECASE,
+)
+
+
+def spec_of(field: MemoryField) -> FieldSpec:
+    return FieldSpec(
+        field.name, field.type, field.description or "", tuple(field.enum_values or ())
+    )
+
+
+def is_internal(field: MemoryField) -> bool:
+    return bool(_INTERNAL.search(field.description or ""))
+
+
+def field_value(
+    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, fixed: dict[str, Any]
+) -> Any:
+    """The case's value for a field the user answers (None: leave it to the walk)."""
+    if field.type in ("categorical", "bool"):
+        return None
+    if field.type == "text" and is_internal(field):
+        return sheet.from_records(spec_of(field)) or example_value(defs, field)
+    value = sheet.value(spec_of(field))
+    if value is None and field.type == "text":
+        value = example_value(defs, field) or in_own_words(defs, field, sheet, fixed)
+    return value
+
+
+def _value_stems(defs: MantleDefinitions, body: str, key: str, value: Any) -> set[str]:
+    """Words that go with one enum value: its own, its explanations, and "<value> for a …"
+    in the skill's prose ("auto for a car policy")."""
+    stems = set(content_stems(value_words(value)))
+    for choice in field_choices(defs, key):
+        if choice.value == value:
+            stems |= set(content_stems(" ".join(choice.phrases)))
+    if isinstance(value, str):
+        pattern = rf"\b{re.escape(value)}\s+(?:for|means|is|=)\s+(?:an?\s+|the\s+)?([^,;.)]+)"
+        for match in re.finditer(pattern, body):
+            stems |= set(content_stems(match.group(1)))
+    return stems
+
+
+def in_own_words(
+    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, fixed: dict[str, Any]
+) -> str | None:
+    """A narrative field ("what happened, in the caller's words") answered with one of the
+    skill description's own first-person phrasings, the one that fits the case's fixed
+    values best ("someone backed into my car" for an auto claim)."""
+    if not _NARRATIVE.search(f"{field.name} {field.description or ''}"):
+        return None
+    skill = defs.skills.get(field.namespace)
+    if skill is None:
+        return None
+    said = [p for p in description_phrases(skill) if "?" not in p]
+    phrases = [p for p in said if _FIRST_PERSON.search(p)] or said
+    if not phrases:
+        return None
+    wanted: set[str] = set()
+    unwanted: set[str] = set()
+    for key, value in fixed.items():
+        field_def = defs.memory_names().get(key)
+        for other in (field_def.enum_values or []) if field_def else [value]:
+            stems = _value_stems(defs, skill.body or "", key, other)
+            if other == value:
+                wanted |= stems
+            else:
+                unwanted |= stems
+    unwanted -= wanted
+    rng = case_rng(sheet.key, f"words:{field.name}")
+    order = rng.sample(phrases, len(phrases))
+    best = max(
+        order,
+        key=lambda p: len(wanted & set(content_stems(p))) - len(unwanted & set(content_stems(p))),
+    )
+    return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
+
+
+def fill_values(
+    defs: MantleDefinitions, walk: Walk, values: dict[str, Any], sheet: SheetBuilder
+) -> dict[str, Any]:
+    """`values` plus a test-data value for every field an ask of `walk` fills and the
+    behaviour did not fix."""
+    out = dict(values)
+    fields = defs.memory_names()
+    chosen = {a.field: a.value for a in walk.asks if a.field and isinstance(a.value, str | bool)}
+    chosen.update(values)
+    for ask in walk.asks:
+        key = ask.field
+        if not key or key in out or key not in fields:
+            continue
+        value = field_value(defs, fields[key], sheet, chosen)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def asked_clause(text: str) -> str | None:
+    """`... and ask which one needs replacing.` -> `which one needs replacing`."""
+    match = _ASK_CLAUSE.search(" ".join(text.split()))
+    if match is None:
+        return None
+    clause = match["clause"].strip().rstrip(",")
+    clause = re.sub(r",?\s+and\s+record\b.*$", "", clause, flags=re.IGNORECASE)
+    return re.sub(r"^for\s+(?:the\s+)?", "", clause)
+
+
+def label_for(ask: Ask) -> str:
+    """What the fact of `ask` is, in plain words (the agent's question, else the field); a
+    question too short to recognise ("Where to?") is named by its field."""
+    label = _label(ask)
+    if ask.field and not stems(label):
+        return value_words(ask.field.split(".", 1)[-1])
+    return label
+
+
+def _label(ask: Ask) -> str:
+    prompt = " ".join((ask.prompt or "").split())
+    if ask.kind == "question" and ask.details:
+        return f"whether {second_person(ask.details[0])}"
+    if ask.kind == "collect" and prompt and "{" not in prompt:
+        questions = [q for q in re.split(r"(?<=[.!?])\s+", prompt) if q.endswith("?")]
+        if len(questions) == 1 and len(questions[0].split()) <= 12:
+            question = questions[0].rstrip("?")
+            head, _, tail = question.rpartition(", ")
+            wh = re.match(r"(?:what|which|how|when|where|who|whether)\b", tail, re.I)
+            if head and len(tail.split()) >= 2 and (wh or _LEAD_IN.match(head)):
+                question = tail
+            question = re.sub(
+                r"^(?:and|so|thanks|great|ok|okay|now|also)\b[,\s]*", "", question, flags=re.I
+            )
+            question = re.sub(r"^the\s+", "", question, flags=re.I)
+            return _lower_first(question)
+    clause = asked_clause(prompt)
+    if clause and len(clause.split()) <= 12:
+        return second_person(clause)
+    return value_words((ask.field or "details").split(".", 1)[-1])
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def confirms(defs: MantleDefinitions, ask: Ask) -> bool:
+    """A yes/no ask that reads the details back ("read back …, ask whether that is all
+    correct"): answered by the context's confirmation line, not by a fact."""
+    field = defs.memory_names().get(ask.field or "")
+    text = f"{ask.prompt or ''} {' '.join(ask.details)}"
+    boolean = ask.kind == "question" or (field is not None and field.type == "bool")
+    return boolean and bool(_CONFIRMS.search(text))
+
+
+def spoken(defs: MantleDefinitions, qualified: str | None, value: Any) -> str | None:
+    """A walk value as the user says it; None for a value the walk does not know."""
+    if value is None or value is SET:
+        return None
+    field = defs.memory_names().get(qualified or "")
+    spec = spec_of(field) if field is not None else None
+    if isinstance(value, str) and spec is not None and spec.enum_values:
+        return value_words(value)
+    return spoken_value(value, spec)
+
+
+def audience_text(defs: MantleDefinitions, skill: Skill) -> str:
+    """The words that say who uses the agent: agent.yml and the skill descriptions (the
+    planned skill's twice, so it weighs most)."""
+    agent = defs.agent or {}
+    parts = [str(agent.get(k) or "") for k in ("name", "description", "persona")]
+    parts += [s.description or "" for s in defs.skills.values()]
+    parts += [skill.description or ""] * 2
+    return " ".join(parts)
+
+
+__all__ = [
+    "asked_clause",
+    "audience_text",
+    "confirms",
+    "field_value",
+    "fill_values",
+    "in_own_words",
+    "is_internal",
+    "label_for",
+    "spec_of",
+    "spoken",
+]

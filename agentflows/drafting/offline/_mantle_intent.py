@@ -1,0 +1,226 @@
+"""What the user wants, as the clause after "You": `want to replace a card`.
+
+Read from the skill's name when it is a verb phrase ("Replace a card", "File Claim" → `want
+to file a claim`), else from the description's first sentence in the third person ("Books a
+table for …" → `want to book a table for …`), else from its subject (`want help with broken
+equipment`, `want to know where an existing claim stands`). Never the id.
+"""
+
+from __future__ import annotations
+
+import re
+
+from evalcore.definitions import MantleDefinitions, Skill
+
+from ...planning._mantle_phrases import second_person, subject
+
+VERBS = frozenset(
+    [
+        "activate",
+        "add",
+        "apply",
+        "arrange",
+        "ask",
+        "block",
+        "book",
+        "buy",
+        "cancel",
+        "change",
+        "check",
+        "choose",
+        "close",
+        "create",
+        "declare",
+        "delete",
+        "dispute",
+        "download",
+        "edit",
+        "file",
+        "find",
+        "fix",
+        "get",
+        "join",
+        "leave",
+        "list",
+        "log",
+        "make",
+        "manage",
+        "move",
+        "open",
+        "order",
+        "pass",
+        "pay",
+        "plan",
+        "print",
+        "raise",
+        "rebook",
+        "redeem",
+        "refill",
+        "refund",
+        "register",
+        "reissue",
+        "remove",
+        "renew",
+        "rent",
+        "replace",
+        "report",
+        "request",
+        "reschedule",
+        "reserve",
+        "reset",
+        "return",
+        "review",
+        "schedule",
+        "search",
+        "see",
+        "send",
+        "set",
+        "sign",
+        "start",
+        "stop",
+        "submit",
+        "swap",
+        "switch",
+        "talk",
+        "speak",
+        "top",
+        "track",
+        "transfer",
+        "update",
+        "upgrade",
+        "upload",
+        "verify",
+        "view",
+        "withdraw",
+    ]
+)
+_DETERMINERS = frozenset(
+    ["a", "an", "the", "my", "your", "our", "their", "this", "that", "some", "any"]
+)
+_PREPOSITIONS = frozenset(
+    ["to", "with", "for", "about", "on", "in", "at", "from", "into", "up", "out", "off"]
+)
+_MASS = frozenset(
+    [
+        "travel",
+        "help",
+        "access",
+        "money",
+        "rent",
+        "insurance",
+        "information",
+        "advice",
+        "support",
+        "equipment",
+        "feedback",
+        "time",
+        "cover",
+        "coverage",
+        "leave",
+        "stock",
+        "inventory",
+    ]
+)
+_POSSESSED = frozenset(
+    [
+        "account",
+        "balance",
+        "booking",
+        "appointment",
+        "subscription",
+        "password",
+        "address",
+        "profile",
+        "card",
+        "policy",
+        "payment",
+        "reservation",
+        "plan",
+        "details",
+        "delivery",
+        "prescription",
+        "lease",
+        "order",
+        "orders",
+        "bill",
+        "statement",
+        "pin",
+        "limit",
+        "shift",
+        "schedule",
+    ]
+)
+
+
+_NOUN_HEADS = frozenset(
+    [
+        "status",
+        "history",
+        "details",
+        "info",
+        "overview",
+        "options",
+        "settings",
+        "payments",
+        "summary",
+        "support",
+        "help",
+        "count",
+        "issues",
+        "questions",
+    ]
+)
+
+
+def _verb_phrase(words: list[str]) -> bool:
+    """`Replace a card`, `File Claim`: a verb and its object; not `Order status`, `Rent and
+    payments` (a noun compound that starts with a verb-like word)."""
+    if not words or words[0].lower() not in VERBS:
+        return False
+    rest = [w.lower() for w in words[1:]]
+    return not ("and" in rest or (rest and rest[-1] in _NOUN_HEADS))
+
+
+def _third_to_plain(word: str) -> str | None:
+    lowered = word.lower()
+    for cut, add in (("ies", "y"), ("shes", "sh"), ("ches", "ch"), ("sses", "ss"), ("s", "")):
+        if lowered.endswith(cut):
+            base = lowered[: len(lowered) - len(cut)] + add
+            if base in VERBS:
+                return base
+    return None
+
+
+def _with_object(verb: str, rest: list[str]) -> str:
+    words = [w if w.isupper() and len(w) > 1 else w.lower() for w in rest]
+    if words and words[0] not in _DETERMINERS | _PREPOSITIONS:
+        noun = words[-1].strip(".,")
+        if noun in _POSSESSED or words[0] in _POSSESSED:
+            words.insert(0, "your")
+        elif not noun.endswith("s") and noun not in _MASS:
+            words.insert(0, "an" if words[0][:1] in "aeiou" else "a")
+    return " ".join([verb, *words])
+
+
+def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
+    """The clause after "You" (see module doc)."""
+    name = (skill.name or "").strip()
+    words = name.replace("_", " ").split()
+    if "_" not in name and _verb_phrase(words):
+        return "want to " + _with_object(words[0].lower(), words[1:])
+    description = " ".join((skill.description or "").split())
+    sentence = re.split(r"(?<=[.!?])\s|[:;]", description, maxsplit=1)[0].rstrip(".")
+    first, _, rest = sentence.partition(" ")
+    plain = _third_to_plain(first)
+    if plain and rest and len(rest.split()) <= 14:
+        return f"want to {plain} {second_person(rest)}"
+    about = " ".join(subject(skill).replace("_", " ").split())
+    about = about[:1].lower() + about[1:]
+    if about.split(" ", 1)[0] in ("where", "what", "how", "who", "when", "which", "whether"):
+        return f"want to know {second_person(about)}"
+    if re.search(r"\b(?:is|are|was|were|has|have)\b", about):
+        return f"want help because {second_person(about)}"
+    return f"want help with {second_person(about)}"
+
+
+__all__ = ["VERBS", "intent_clause"]

@@ -1,0 +1,181 @@
+"""The fact-sheet simulation context: who the user is, what they want, what they know, when
+they stop. One grammar, rendered by drafters and parsed by the offline simulator (the exact
+rules are in docs/simulation-contexts.md):
+
+    You are Dana Okafor, a fleet manager at a courier firm, brisk and precise.
+    You want to file a claim for hail damage to one of your vans.
+    What you know (share each only when the agent asks):
+    - policy number: PL-20931
+    - when it happened: 03/14/2026
+    When the agent asks what was damaged, say instead: "Sorry, I mean the roof."
+    When the agent reads the details back and asks you to confirm, agree.
+    When the agent asks whether there is anything else, say no.
+    Stop once the agent tells you the claim is filed.
+
+Lines are read one by one; a line that matches no rule is description for a model-backed
+simulator only. Quoted lines (`Open with`, `When the agent asks …, say instead`, `After the
+agent's first answer, say`, `Before you finish, say`) are played word for word, once each.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+FACTS_HEADER = "What you know (share each only when the agent asks):"
+
+_PERSONA = re.compile(r"^You are (?P<who>[^.]+)\.\s*(?P<rest>.*)$")
+_INTENT = re.compile(r"\bYou (?P<verb>want|need|would like|'d like)(?P<rest>[^.?!]*)[.?!]", re.I)
+_FACT = re.compile(r"^\s*[-*•]\s*(?P<label>[^:]+?)\s*:\s*(?P<value>.+?)\s*$")
+_QUOTE = r"[\"“](?P<line>[^\"”]+)[\"”]"
+_OPEN = re.compile(rf"^Open with:\s*{_QUOTE}", re.I)
+_CUE = re.compile(
+    rf"^When the agent asks (?P<cue>.+?)(?P<first> the first time)?,\s*say(?: instead)?:\s*"
+    rf"{_QUOTE}",
+    re.I,
+)
+_AFTER_FIRST = re.compile(rf"^After the agent's first answer,\s*say:\s*{_QUOTE}", re.I)
+_BEFORE_END = re.compile(rf"^Before you finish,\s*say:\s*{_QUOTE}", re.I)
+_CONFIRM = re.compile(
+    r"^When the agent (?:reads .+? back and )?asks you to confirm,\s*(?P<answer>agree|decline)",
+    re.I,
+)
+_ELSE = re.compile(r"^When the agent asks whether there is anything else,\s*say no", re.I)
+_STOP = re.compile(r"^Stop (?:once|when|after) (?P<until>.+?)\.?$", re.I)
+
+
+@dataclass(frozen=True)
+class ContextFact:
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class CueLine:
+    """A line said word for word when the agent asks about `cue` (once)."""
+
+    cue: str
+    line: str
+    first: bool = False
+    """Written `… the first time` (every cue line plays once either way)."""
+
+
+@dataclass
+class FactContext:
+    """A parsed fact-sheet context (see module doc)."""
+
+    persona: str = ""
+    """`Dana Okafor, a fleet manager at a courier firm, brisk and precise`."""
+    intent: str = ""
+    """`want to file a claim for hail damage` (the sentence after `You`)."""
+    facts: list[ContextFact] = field(default_factory=list)
+    opening: str | None = None
+    cues: list[CueLine] = field(default_factory=list)
+    after_first: str | None = None
+    before_end: str | None = None
+    confirm: str = "agree"
+    """agree | decline: the answer to a read-back confirmation."""
+    closes_on_else: bool = False
+    until: str | None = None
+
+    def render(self) -> str:
+        """The context text (the inverse of `parse_fact_context`)."""
+        lines = [f"You are {self.persona}.", f"You {self.intent}."]
+        if self.opening:
+            lines.append(f'Open with: "{_clean(self.opening)}"')
+        if self.facts:
+            lines.append(FACTS_HEADER)
+            lines += [f"- {f.label}: {f.value}" for f in self.facts]
+        if self.after_first:
+            lines.append(f'After the agent\'s first answer, say: "{_clean(self.after_first)}"')
+        for cue in self.cues:
+            when = f"{cue.cue} the first time" if cue.first else cue.cue
+            lines.append(f'When the agent asks {when}, say instead: "{_clean(cue.line)}"')
+        if self.before_end:
+            lines.append(f'Before you finish, say: "{_clean(self.before_end)}"')
+        lines.append(
+            f"When the agent reads the details back and asks you to confirm, {self.confirm}."
+        )
+        if self.closes_on_else:
+            lines.append("When the agent asks whether there is anything else, say no.")
+        if self.until:
+            lines.append(f"Stop once {self.until.rstrip('.')}.")
+        return "\n".join(lines) + "\n"
+
+
+def _clean(line: str) -> str:
+    return " ".join(line.replace('"', "'").split())
+
+
+def is_fact_context(context: str) -> bool:
+    """True for a context in this grammar (a persona line and an intent or facts)."""
+    text = context.lstrip()
+    return text.startswith("You are ") and (
+        FACTS_HEADER in context or _INTENT.search(context) is not None
+    )
+
+
+def parse_fact_context(context: str) -> FactContext:
+    """Read a fact-sheet context; unknown lines are ignored (they are for a model)."""
+    out = FactContext()
+    in_facts = False
+    for raw in context.splitlines():
+        line = raw.strip()
+        if not line:
+            in_facts = False
+            continue
+        if line.startswith(FACTS_HEADER[:13]):
+            in_facts = True
+            continue
+        fact = _FACT.match(line) if in_facts else None
+        if fact:
+            out.facts.append(ContextFact(fact["label"].strip(), fact["value"].strip()))
+            continue
+        in_facts = False
+        _read_line(out, line)
+    return out
+
+
+def _read_line(out: FactContext, line: str) -> None:
+    persona = _PERSONA.match(line)
+    if persona and not out.persona:
+        out.persona = persona["who"].strip()
+        line = persona["rest"]
+    intent = _INTENT.search(line)
+    if intent and not out.intent:
+        out.intent = f"{intent['verb']}{intent['rest']}".strip()
+        return
+    for pattern, attr in ((_OPEN, "opening"), (_AFTER_FIRST, "after_first")):
+        match = pattern.match(line)
+        if match:
+            setattr(out, attr, match["line"].strip())
+            return
+    match = _BEFORE_END.match(line)
+    if match:
+        out.before_end = match["line"].strip()
+        return
+    match = _CUE.match(line)
+    if match:
+        first = bool(match["first"])
+        out.cues.append(CueLine(match["cue"].strip(), match["line"].strip(), first))
+        return
+    match = _CONFIRM.match(line)
+    if match:
+        out.confirm = match["answer"].lower()
+        return
+    if _ELSE.match(line):
+        out.closes_on_else = True
+        return
+    match = _STOP.match(line)
+    if match:
+        out.until = match["until"].strip()
+
+
+__all__ = [
+    "FACTS_HEADER",
+    "ContextFact",
+    "CueLine",
+    "FactContext",
+    "is_fact_context",
+    "parse_fact_context",
+]

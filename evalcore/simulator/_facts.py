@@ -1,0 +1,233 @@
+"""The offline simulator for fact-sheet contexts: it answers what the agent asks.
+
+Each turn it reads the agent's messages since the user last spoke and decides, in order:
+
+1. the first turn: the `Open with` line, else the intent in the persona's words
+   ("You want to replace a card" → "Hi, I'd like to replace a card.");
+2. the second turn, when given: the `After the agent's first answer` line;
+3. a `When the agent asks <cue>` line whose cue the message matches (once each);
+4. a hand-off ("passing you to a colleague") when the stopping point is about one: done;
+5. a read-back confirmation ("Shall I place the order?"): agree or decline, as the context says;
+6. "anything else?": the `Before you finish` line if unsaid, else a closing; then done;
+7. the facts the message asks for, by their labels (and, when the run knows the project,
+   the questions the project asks for that field): one fact, or every fact the message
+   names in full ("your date of birth and postcode");
+8. a message that asks nothing: the `Before you finish` line if unsaid, else done;
+9. a question it cannot place: "Sorry, I don't know that." once, with a note; asked again
+   without progress, it stops with a note. It never answers with a fact it did not place.
+
+Only the sentences of the agent's message that ask something (a question mark, "please tell
+me …") are matched, so "Your checking has $1,842 available. Anything else?" is a closing
+question, not a second ask for the account.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from ..llm.usage import Usage
+from ._base import SimulatorStep, Utterance
+from ._context import ContextFact, FactContext
+from ._words import stems
+
+CLOSING = "No, that's all, thanks."
+AGREE = "Yes, that's right. Please go ahead."
+DECLINE = "No, please don't. I've changed my mind."
+UNKNOWN = "Sorry, I don't know that."
+
+_CONFIRMATION = re.compile(
+    r"\b(?:shall i|should i|do you want me to|would you like me to|can i go ahead|"
+    r"(?:ok|okay) to (?:proceed|go ahead)|is (?:that|this|everything)(?: all)? (?:correct|right)|"
+    r"does (?:that|this|everything) (?:look|sound) (?:right|correct|good)|are you sure|"
+    r"do you confirm|please confirm(?! your)|to confirm:|confirm (?:that|this|the order|"
+    r"the details)|go ahead\?)",
+    re.I,
+)
+_ANYTHING_ELSE = re.compile(
+    r"\b(?:anything else|is there something else|any other (?:question|thing)s?|"
+    r"else (?:i|we) can (?:help|do))",
+    re.I,
+)
+_ASKING = re.compile(
+    r"\?|\b(?:(?:please )?tell me|please (?:give|share|provide|confirm|send|choose|pick|select)|"
+    r"let me know|"
+    r"could you|can you|what is your|which one)\b",
+    re.I,
+)
+_HANDOFF = re.compile(
+    r"\b(?:pass(?:ing)? you|transfer(?:ring)? you|connect(?:ing)? you|hand(?:ing)? you over|"
+    r"a colleague|member of (?:our|the) team will|an agent will|someone will)\b",
+    re.I,
+)
+_PERSON_STOP = re.compile(r"\b(?:person|human|colleague|someone|passing|transfer)", re.I)
+
+
+def first_person(text: str) -> str:
+    """`want to check your balance` → `want to check my balance`."""
+    swaps = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself"}
+    return re.sub(
+        r"\b(your|yours|yourself|you)\b", lambda m: swaps[m.group(1).lower()], text, flags=re.I
+    )
+
+
+def opening_line(intent: str) -> str:
+    """The first message from the intent (`want to file a claim` → `Hi, I'd like to file a
+    claim.`)."""
+    words = first_person(intent.strip().rstrip("."))
+    head, _, rest = words.partition(" ")
+    lead = {"want": "I'd like", "would": "I would", "'d": "I'd", "need": "I need"}
+    text = f"{lead.get(head.lower(), 'I ' + head)} {rest}".strip()
+    return f"Hi, {text}."
+
+
+class FactSimulator:
+    """Plays a `FactContext` (see module doc)."""
+
+    engine = "offline"
+    model: str | None = None
+
+    def __init__(
+        self, context: FactContext, *, questions: Mapping[str, Sequence[str]] | None = None
+    ) -> None:
+        self.context = context
+        self.source = "fact-sheet context"
+        self.usage = Usage()
+        self.questions = {k: [stems(q) for q in v] for k, v in (questions or {}).items()}
+        """Fact label -> stems of the project's questions for that field."""
+        self.verbatim = {k: {_plain(q) for q in v} for k, v in (questions or {}).items()}
+        """Fact label -> the project's questions word for word ("where to")."""
+        self._played: set[int] = set()
+        self._said_before_end = False
+        self._closed = False
+        self._unplaced = 0
+        self._turns = 0
+
+    async def next_step(self, history: Sequence[Utterance]) -> SimulatorStep:
+        self._turns += 1
+        if self._turns == 1:
+            return self._say(self.context.opening or opening_line(self.context.intent))
+        if self._turns == 2 and self.context.after_first:
+            return self._say(self.context.after_first)
+        if self._closed:
+            return SimulatorStep("", True, note="offline: closed the conversation")
+        message = _since_user(history)
+        return self.reply(message)
+
+    def reply(self, message: str) -> SimulatorStep:
+        """The answer to the agent's latest message(s) (rules 3–9)."""
+        question = asked(message)
+        said = stems(question)
+        for index, cue in enumerate(self.context.cues):
+            if index not in self._played and self._matches(cue.cue, question, message):
+                self._played.add(index)
+                return self._say(cue.line)
+        if _HANDOFF.search(message) and _PERSON_STOP.search(self.context.until or ""):
+            return SimulatorStep("", True, note="offline: handed over, as the context says")
+        facts = self.placed(question)
+        if _CONFIRMATION.search(message) and not self._names_in_full(facts, said):
+            return self._say(DECLINE if self.context.confirm == "decline" else AGREE)
+        if _ANYTHING_ELSE.search(question):
+            return self._finish(CLOSING)
+        if facts:
+            return self._say(_answer(facts))
+        if not question:
+            return self._finish(None)
+        self._unplaced += 1
+        note = f"offline: no fact answers the agent's question ({' '.join(question.split())[:80]})"
+        if self._unplaced > 1:
+            return SimulatorStep("", True, note=note)
+        return SimulatorStep(UNKNOWN, False, note=note)
+
+    def _finish(self, closing: str | None) -> SimulatorStep:
+        """Rules 7 and 8: the `Before you finish` line once, then the closing or done."""
+        if self.context.before_end and not self._said_before_end:
+            self._said_before_end = True
+            return self._say(self.context.before_end)
+        if closing is None:
+            return SimulatorStep("", True, note="offline: the agent asked nothing more")
+        self._closed = True
+        return self._say(closing)
+
+    def placed(self, message: str) -> list[ContextFact]:
+        """The facts the message asks for (see rule 6)."""
+        said = stems(message)
+        scored = [(self._score(f, said, message), i, f) for i, f in enumerate(self.context.facts)]
+        scored = [s for s in scored if s[0] >= 2]
+        if not scored:
+            return []
+        full = [f for _, _, f in scored if stems(f.label) and stems(f.label) <= said]
+        if len(full) > 1:
+            return full
+        best = max(scored, key=lambda s: (s[0], -s[1]))
+        return [best[2]]
+
+    def _names_in_full(self, facts: list[ContextFact], said: set[str]) -> bool:
+        return any(stems(f.label) and stems(f.label) <= said for f in facts)
+
+    def _score(self, fact: ContextFact, said: set[str], question: str = "") -> int:
+        asked = _plain(question)
+        if asked and any(q and q in asked for q in self.verbatim.get(fact.label, ())):
+            return 10
+        score = 2 * len(stems(fact.label) & said)
+        score += len(stems(fact.value) & said) if score else 0
+        for question in self.questions.get(fact.label, ()):
+            overlap = len(question & said)
+            if overlap >= max(2, len(question) // 2):
+                score = max(score, 2 + overlap)
+        return score
+
+    def _matches(self, cue: str, question: str, message: str) -> bool:
+        """A cue naming a fact fires when that fact is what the question asks for; `you to
+        confirm` at a read-back confirmation; any other cue when the question holds at
+        least half its words."""
+        wanted = stems(cue)
+        if wanted == {"confirm"}:
+            return _CONFIRMATION.search(message) is not None
+        fact = next((f for f in self.context.facts if stems(f.label) == wanted), None)
+        if fact is not None:
+            return fact in self.placed(question)
+        said = stems(question)
+        return bool(wanted) and len(wanted & said) * 2 >= max(2, len(wanted))
+
+    def _say(self, line: str) -> SimulatorStep:
+        self._unplaced = 0
+        return SimulatorStep(line, False)
+
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def asked(message: str) -> str:
+    """The sentences of `message` that ask something (a question mark or a request)."""
+    parts = _SENTENCE.split(" ".join(message.split()))
+    return " ".join(p for p in parts if _ASKING.search(p))
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s']", " ", text.lower()).split())
+
+
+def _since_user(history: Sequence[Utterance]) -> str:
+    lines: list[str] = []
+    for utterance in reversed(history):
+        if utterance.role == "user":
+            break
+        lines.append(utterance.text)
+    return " ".join(reversed(lines))
+
+
+def _answer(facts: list[ContextFact]) -> str:
+    if len(facts) == 1:
+        return _sentence(facts[0].value)
+    parts = [f"my {f.label} is {f.value}" for f in facts]
+    return _sentence(", ".join(parts[:-1]) + f" and {parts[-1]}")
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text[-1:] in ".?!" else text + "."
+
+
+__all__ = ["AGREE", "CLOSING", "DECLINE", "UNKNOWN", "FactSimulator", "opening_line"]

@@ -1,0 +1,54 @@
+"""The project's own questions per fact: how the offline simulator recognises "What happened
+to the card?" as the question a fact labelled "replacement reason" answers.
+
+A fact label names a field when the field's words are all in the label, or the label's words
+are all in the field's name (`replacement reason` ↔ `card_replace.replacement_reason`). The
+questions are the texts of the responses the project asks that field with: a `collect`
+step's `utterance`, and `utter_ask_<field>` by convention.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..definitions import MantleDefinitions, Project
+from ._words import stems
+
+
+def field_questions(defs: MantleDefinitions) -> dict[str, list[str]]:
+    """Qualified field -> the texts of every response that asks for it."""
+    responses = defs.all_responses()
+    out: dict[str, list[str]] = {}
+    for skill in defs.skills.values():
+        for block in skill.blocks.values():
+            for step in block.steps:
+                if step.kind != "collect":
+                    continue
+                key = f"{skill.id}.{step.target}"
+                names = [str(step.fields.get("utterance") or ""), f"utter_ask_{step.target}"]
+                for name in names:
+                    response = responses.get(name)
+                    if response is not None:
+                        texts = [v.text for v in response.variants if v.text]
+                        out.setdefault(key, []).extend(texts)
+    return out
+
+
+def questions_for(project: Project, labels: Sequence[str]) -> dict[str, list[str]]:
+    """Fact label -> the project's questions for the field it names (see module doc)."""
+    if project.mantle is None:
+        return {}
+    asked = field_questions(project.mantle)
+    out: dict[str, list[str]] = {}
+    for label in labels:
+        wanted = stems(label)
+        if not wanted:
+            continue
+        for key, texts in asked.items():
+            name = stems(key.split(".", 1)[1].replace("_", " "))
+            if name and (name <= wanted or wanted <= name):
+                out.setdefault(label, []).extend(texts)
+    return out
+
+
+__all__ = ["field_questions", "questions_for"]

@@ -1,0 +1,46 @@
+"""Test data for drafted cases: personas that fit the agent's users, typed values, records
+from the project's data files, and one coherent fact sheet per case.
+
+Every draw is keyed by the case id (`case_rng`), so the same plan gives the same people and
+values, and the cases of one suite differ. Nothing here knows a dialect: drafters pass the
+agent's description text and field specs (see docs/simulation-contexts.md).
+"""
+
+from ._people import DOMAINS, Persona, persona_for, roles_for
+from ._records import Collection, DataRecords, load_records, record_name
+from ._rng import case_rng
+from ._sheet import Fact, FactSheet, SheetBuilder, spoken_value
+from ._values import (
+    REFERENCE_DAY,
+    FieldSpec,
+    allows_relative,
+    date_format,
+    draw_date,
+    shaped_like,
+    spoken_date,
+    typed_value,
+)
+
+__all__ = [
+    "DOMAINS",
+    "REFERENCE_DAY",
+    "Collection",
+    "DataRecords",
+    "Fact",
+    "FactSheet",
+    "FieldSpec",
+    "Persona",
+    "SheetBuilder",
+    "allows_relative",
+    "case_rng",
+    "date_format",
+    "draw_date",
+    "load_records",
+    "persona_for",
+    "record_name",
+    "roles_for",
+    "shaped_like",
+    "spoken_date",
+    "spoken_value",
+    "typed_value",
+]

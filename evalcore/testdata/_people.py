@@ -1,0 +1,248 @@
+"""Personas that fit who uses the agent: a role, a name and a manner, varied by case.
+
+The role is read from the agent's own words (`agent.yml` name, persona, description and the
+skill descriptions): an explicit audience ("helps baristas …", "for developers") wins, else
+the domain whose words occur most ("policy", "claim" → insurance). Only when nothing fits is
+the user "a customer". Names and manners are drawn from a case-keyed RNG (`case_rng`), so a
+suite's cases meet different people and the same case always meets the same one.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from ._rng import case_rng
+
+FIRST_NAMES = (
+    "Dana", "Priya", "Marcus", "Tomás", "Grace", "Amara", "Kenji", "Sofia", "Oluwaseun",
+    "Ingrid", "Mateo", "Leila", "Hannah", "Ravi", "Chloé", "Darius", "Mei", "Tariq", "Elena",
+    "Jonah", "Aisha", "Björn", "Camila", "Farid", "Yuki", "Noah", "Zainab", "Luca", "Imani",
+    "Owen", "Nadia", "Hugo", "Siobhan", "Arjun", "Freya", "Kwame", "Lucía", "Malik", "Anya",
+    "Theo", "Rosa", "Idris", "Maren", "Santiago", "Esther", "Kofi", "Wen", "Petra",
+)  # fmt: skip
+LAST_NAMES = (
+    "Okafor", "Lindqvist", "Nakamura", "Alvarez", "Brennan", "Haddad", "Kowalski", "Mensah",
+    "Fitzgerald", "Rossi", "Chen", "Dubois", "Patel", "Novak", "Osei", "Schmidt", "Moreau",
+    "Ibrahim", "Larsen", "Costa", "Tanaka", "Whitaker", "Adeyemi", "Horvath", "Quinn",
+    "Reyes", "Sato", "Bauer", "Mwangi", "Petrov", "Delgado", "Ferreira", "Kaur", "Nguyen",
+    "O'Connell", "Varga", "Yilmaz", "Andersen", "Banerjee", "Castillo", "Eriksen", "Gallo",
+    "Hughes", "Jovanovic", "Kim", "Moyo", "Sandoval", "Volkov",
+)  # fmt: skip
+MANNERS = (
+    "brisk and precise",
+    "friendly and a little chatty",
+    "polite and to the point",
+    "in a hurry",
+    "careful and keen to double-check things",
+    "relaxed and good-humoured",
+    "slightly anxious",
+    "patient but tired",
+)
+
+#: Domain -> (words that signal it, roles of the people who use such an agent).
+DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "software": (
+        (
+            "developer",
+            "engineer",
+            "repository",
+            "repo",
+            "deploy",
+            "pull request",
+            "codebase",
+            "pipeline",
+            "api key",
+            "sdk",
+            "commit",
+        ),
+        (
+            "a backend developer at a payments start-up",
+            "a platform engineer at a logistics company",
+            "a front-end developer at a design agency",
+            "a site reliability engineer at a streaming service",
+            "a data engineer at a retail chain",
+        ),
+    ),
+    "cafe": (
+        ("barista", "café", "cafe", "coffee", "espresso", "latte", "bakery", "shift"),
+        (
+            "a barista at a neighbourhood café",
+            "a shift lead at a busy coffee bar",
+            "the owner of a small café with two sites",
+            "a new barista in their second week",
+        ),
+    ),
+    "executive": (
+        ("executive", "ceo", "cfo", "board", "leadership", "c-suite", "chief", "director"),
+        (
+            "the chief financial officer of a mid-sized retailer",
+            "a VP of sales at a software company",
+            "the managing director of a consultancy",
+            "the chief operating officer of a hospital group",
+        ),
+    ),
+    "housing": (
+        (
+            "tenant",
+            "landlord",
+            "rent",
+            "lease",
+            "apartment",
+            "flat",
+            "maintenance request",
+            "property",
+        ),
+        (
+            "a tenant in a two-bedroom flat",
+            "a student renting a studio",
+            "a tenant who has lived in the building for five years",
+            "a parent renting a terraced house",
+        ),
+    ),
+    "health": (
+        ("patient", "clinic", "doctor", "appointment", "prescription", "gp", "dental", "symptom"),
+        (
+            "a patient on a repeat prescription",
+            "a parent arranging care for a child",
+            "a retiree managing a repeat prescription",
+            "a nurse booking their own check-up",
+        ),
+    ),
+    "insurance": (
+        (
+            "insurance",
+            "policy",
+            "policyholder",
+            "claim",
+            "premium",
+            "coverage",
+            "deductible",
+            "insurer",
+        ),
+        (
+            "a policyholder who drives to work every day",
+            "a homeowner with a buildings and contents policy",
+            "a fleet manager at a courier firm",
+            "a self-employed photographer insuring their equipment",
+        ),
+    ),
+    "banking": (
+        ("bank", "card", "balance", "account", "payment", "transfer", "loan", "debit", "credit"),
+        (
+            "a bank customer who mostly uses the mobile app",
+            "a small-business owner with a business account",
+            "a student with a first current account",
+            "a retiree who banks by phone",
+        ),
+    ),
+    "travel": (
+        ("flight", "hotel", "booking", "trip", "travel", "itinerary", "airline", "check-in"),
+        (
+            "a consultant who travels every week",
+            "a parent planning a family holiday",
+            "a student travelling home for the holidays",
+            "an event planner booking for a team",
+        ),
+    ),
+    "workplace": (
+        (
+            "employee",
+            "hr",
+            "payroll",
+            "leave",
+            "expense",
+            "onboarding",
+            "manager",
+            "staff",
+            "it support",
+            "laptop",
+        ),
+        (
+            "an account manager back from a client trip",
+            "a warehouse supervisor planning leave",
+            "a new hire in their first month",
+            "a team lead in the finance department",
+        ),
+    ),
+    "retail": (
+        ("order", "delivery", "parcel", "return", "refund", "shop", "store", "product", "basket"),
+        (
+            "an online shopper who orders most weeks",
+            "a parent buying a birthday present",
+            "a first-time buyer",
+            "a small-business owner restocking supplies",
+        ),
+    ),
+}
+
+_AUDIENCE = re.compile(
+    r"\b(?:helps?|helping|assists?|assisting|supports?|supporting|serves?|serving|answers?|"
+    r"answering|talks? to|works? with|for|used by)\s+(?:our\s+|the\s+|its\s+|your\s+)?"
+    r"(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)",
+    re.I,
+)
+
+
+_GENERIC = {"customer", "user", "client", "people", "person", "you", "example", "them"}
+
+
+@dataclass(frozen=True)
+class Persona:
+    """Who the simulated user is: `You are Dana Okafor, a fleet manager …, brisk and precise.`"""
+
+    first_name: str
+    last_name: str
+    role: str
+    """With its article: `a fleet manager at a courier firm`."""
+    manner: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def sentence(self) -> str:
+        return f"You are {self.name}, {self.role}, {self.manner}."
+
+    def renamed(self, full_name: str) -> Persona:
+        """The same persona under a name a data record fixes (a policy's holder)."""
+        first, _, last = full_name.strip().partition(" ")
+        return Persona(first, last or self.last_name, self.role, self.manner)
+
+
+def roles_for(text: str) -> tuple[str, ...]:
+    """The roles of people who would use an agent described by `text` (see module doc)."""
+    lowered = text.lower()
+    for match in _AUDIENCE.finditer(lowered):
+        who = [w.rstrip("s") for w in match["who"].split()]
+        if who[0] in _GENERIC:
+            continue
+        for domain_words, roles in DOMAINS.values():
+            if any(w in (d.rstrip("s") for d in domain_words) for w in who):
+                return roles
+    best: tuple[int, tuple[str, ...]] | None = None
+    for domain_words, roles in DOMAINS.values():
+        score = sum(len(re.findall(rf"\b{re.escape(w)}s?\b", lowered)) for w in domain_words)
+        if score and (best is None or score > best[0]):
+            best = (score, roles)
+    if best is not None:
+        return best[1]
+    return ("a regular customer", "a first-time customer", "a long-standing customer")
+
+
+def persona_for(audience_text: str, key: str, *, first_name: str | None = None) -> Persona:
+    """The persona of case `key` for an agent described by `audience_text`.
+
+    `first_name` fixes the first name (a test account's holder); the rest still varies.
+    """
+    rng: random.Random = case_rng(key, "persona")
+    role = rng.choice(roles_for(audience_text))
+    first = rng.choice(FIRST_NAMES)
+    last = rng.choice(LAST_NAMES)
+    manner = rng.choice(MANNERS)
+    return Persona(first_name or first, last, role, manner)
+
+
+__all__ = ["DOMAINS", "FIRST_NAMES", "LAST_NAMES", "MANNERS", "Persona", "persona_for", "roles_for"]

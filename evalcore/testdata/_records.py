@@ -1,0 +1,152 @@
+"""Records a project ships (`data/*.json`): the ids and names a realistic case uses.
+
+A case about a policy should name a policy number that exists in `data/policies.json`, with
+that policy's holder as the persona. `load_records(root)` reads every JSON file under the
+project's `data/` folder (a list of objects, an object holding one such list, or an object of
+objects keyed by id); `DataRecords.match(field)` finds the collection and key a field's
+values come from, by the field's words against the file name and the record keys.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+_NAME_KEYS = ("full_name", "holder_name", "customer_name", "name", "holder", "owner")
+_MAX_BYTES = 2_000_000
+_INACTIVE = re.compile(
+    r"lapsed|closed|cancell?ed|expired|inactive|suspended|terminated|blocked|revoked|deleted"
+)
+
+
+@dataclass(frozen=True)
+class Collection:
+    """One data file's records."""
+
+    name: str
+    """File stem (`policies`)."""
+    records: tuple[dict[str, Any], ...]
+
+    @property
+    def singular(self) -> str:
+        stem = self.name.lower()
+        if stem.endswith("ies"):
+            return stem[:-3] + "y"
+        return stem[:-1] if stem.endswith("s") else stem
+
+
+@dataclass
+class DataRecords:
+    collections: list[Collection] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    """Files that could not be read (`data/x.json: not JSON (line 3)`): reported, skipped."""
+
+    def match(
+        self, field_name: str, drawn: frozenset[str] = frozenset()
+    ) -> tuple[Collection, str] | None:
+        """The collection and record key `field_name` takes its values from, if any; on a
+        tie, a collection in `drawn` (this case already uses one of its records) wins."""
+        words = [w for w in field_name.lower().split("_") if w]
+        best: tuple[tuple[int, bool], Collection, str] | None = None
+        for collection in self.collections:
+            keys = {k for r in collection.records[:20] for k, v in r.items() if _scalar(v)}
+            for key in sorted(keys):
+                score = (_score(words, key.lower(), collection.singular), collection.name in drawn)
+                if score[0] and (best is None or score > best[0]):
+                    best = (score, collection, key)
+        return (best[1], best[2]) if best else None
+
+    def pick(
+        self, collection: Collection, rng: random.Random, prefer: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        """A record: one holding a value in `prefer` (the case's enum values) first, and one
+        in good standing (not lapsed, closed, expired …) before one that is not."""
+
+        def rank(record: dict[str, Any]) -> int:
+            values = [str(v) for v in record.values() if _scalar(v)]
+            fits = any(v in prefer for v in values)
+            standing = not any(_INACTIVE.fullmatch(v.lower()) for v in values)
+            return 2 * fits + standing
+
+        best = max(rank(r) for r in collection.records)
+        pool = [r for r in collection.records if rank(r) == best]
+        return pool[rng.randrange(len(pool))]
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+def _score(words: list[str], key: str, singular: str) -> int:
+    """How well a field (`policy_number`) names a record key (`policy_number`, `number` in
+    policies): 4 exact and the file's noun in the field, 3 exact, 2 key plus the file's noun,
+    1 the key plus generic words (`zip_code` ↔ `zip`); 0 none."""
+    joined = "_".join(words)
+    key_words = re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key)
+    if joined == key or joined == re.sub(r"(?<=[a-z])(?=[A-Z])", "_", key).lower():
+        return 4 if singular in words else 3
+    generic = {"code", "number", "id", "no", "ref", "reference", "value"}
+    if key in words and set(words) - {key} <= generic:
+        return 1
+    rest = [w for w in words if w != singular]
+    if singular in words and rest and "_".join(rest) in (key, *key_words):
+        return 2
+    if singular in words and key in ("id", "number", "ref", "reference", "code"):
+        return 2 if set(rest) & {"id", "number", "ref", "reference", "code", "no"} else 0
+    return 0
+
+
+def record_name(record: dict[str, Any]) -> str | None:
+    """The person a record belongs to (`holder_name`, `name`, first + last name)."""
+    for key in _NAME_KEYS:
+        value = record.get(key)
+        if isinstance(value, str) and len(value.split()) >= 2:
+            return value
+    first, last = record.get("first_name"), record.get("last_name")
+    if isinstance(first, str) and isinstance(last, str):
+        return f"{first} {last}"
+    return None
+
+
+def _collections_in(data: Any) -> list[dict[str, Any]] | None:
+    if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
+        return data
+    if isinstance(data, dict):
+        lists = [v for v in data.values() if isinstance(v, list) and v]
+        if len(lists) == 1 and all(isinstance(r, dict) for r in lists[0]):
+            return lists[0]
+        if data and all(isinstance(v, dict) for v in data.values()):
+            return [{"id": k, **v} for k, v in data.items()]
+    return None
+
+
+def load_records(root: Path) -> DataRecords:
+    """Every JSON record collection under `root/data` (see module doc)."""
+    out = DataRecords()
+    folder = root / "data"
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.rglob("*.json")):
+        where = path.relative_to(root).as_posix()
+        try:
+            if path.stat().st_size > _MAX_BYTES:
+                out.problems.append(f"{where}: larger than {_MAX_BYTES} bytes, not read")
+                continue
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            out.problems.append(f"{where}: cannot be read ({exc})")
+            continue
+        except json.JSONDecodeError as exc:
+            out.problems.append(f"{where}: not JSON (line {exc.lineno}: {exc.msg})")
+            continue
+        records = _collections_in(data)
+        if records:
+            out.collections.append(Collection(path.stem, tuple(records)))
+    return out
+
+
+__all__ = ["Collection", "DataRecords", "load_records", "record_name"]

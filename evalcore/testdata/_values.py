@@ -1,0 +1,207 @@
+"""Values typed by the field: a real enum value, a number, a bool, a date in the described
+format, an id in the described shape, an e-mail or phone that belongs to the persona.
+
+`typed_value(spec, rng, persona)` returns None when nothing fits a free-text field: the
+caller then leaves the fact out (or takes it from a data record) rather than saying filler.
+Dates are drawn around a fixed reference day (never the clock), so drafts stay reproducible.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from ._people import Persona
+
+#: The day relative dates count from: drafts must not depend on when they were written.
+REFERENCE_DAY = dt.date(2026, 3, 16)
+
+_FORMATS = (
+    (re.compile(r"\bMM/DD/YYYY\b", re.I), "%m/%d/%Y"),
+    (re.compile(r"\bDD/MM/YYYY\b", re.I), "%d/%m/%Y"),
+    (re.compile(r"\bYYYY-MM-DD\b|\bISO[ -]?8601\b|\bISO date", re.I), "%Y-%m-%d"),
+    (re.compile(r"\bDD\.MM\.YYYY\b", re.I), "%d.%m.%Y"),
+    (re.compile(r"\bDD-MM-YYYY\b", re.I), "%d-%m-%Y"),
+    (re.compile(r"\bMM-DD-YYYY\b", re.I), "%m-%d-%Y"),
+)
+_RELATIVE = re.compile(r"\b(yesterday|today|last (?:week|night)|relative)\b", re.I)
+_SHAPED_ID = re.compile(r"\b([A-Z]{1,5}[-_ ]?\d{3,10}|\d{6,12})\b")
+_NUMBERS = {
+    w: n
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+_FOLLOWED = re.compile(
+    r"\b(?P<prefix>[A-Z]{1,5}-?)\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
+    + "|".join(_NUMBERS)
+    + r")\s+digits",
+    re.I,
+)
+_EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?([^\"”'),;]+)", re.I)
+_MONEY = re.compile(
+    r"amount|price|cost|fee|charge|total|pay|budget|salary|refund|spend|usd|eur|gbp|dollar|"
+    r"damage|estimate|repair",
+    re.I,
+)
+_LARGE = re.compile(r"damage|repair|estimate|loss|salary|budget|rent", re.I)
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """What a value is drawn for: a field's name, type, description and enum values."""
+
+    name: str
+    type: str = "text"
+    description: str = ""
+    enum_values: tuple[Any, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return f"{self.name.replace('_', ' ')} {self.description}"
+
+
+def date_format(description: str) -> str | None:
+    """The strftime format a description states (`MM/DD/YYYY` → `%m/%d/%Y`), else None."""
+    for pattern, fmt in _FORMATS:
+        if pattern.search(description):
+            return fmt
+    return None
+
+
+def allows_relative(description: str) -> bool:
+    """True when the description lets the user say "yesterday" for the date."""
+    return bool(_RELATIVE.search(description))
+
+
+def spoken_date(day: dt.date) -> str:
+    return f"{day.day} {day.strftime('%B %Y')}"
+
+
+def draw_date(spec: FieldSpec, rng: random.Random) -> str:
+    """A date for the field: a birth date for birth fields, else a recent or coming day."""
+    words = spec.text.lower()
+    if "birth" in words or re.search(r"\bdob\b", words):
+        day = dt.date(1950, 1, 1) + dt.timedelta(days=rng.randrange(0, 54 * 365))
+    elif re.search(r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words):
+        day = REFERENCE_DAY + dt.timedelta(days=rng.randrange(3, 60))
+    else:
+        if allows_relative(spec.description) and rng.random() < 0.4:
+            return "yesterday"
+        day = REFERENCE_DAY - dt.timedelta(days=rng.randrange(1, 45))
+    fmt = date_format(spec.description)
+    return day.strftime(fmt) if fmt else spoken_date(day)
+
+
+def shaped_like(example: str, rng: random.Random) -> str:
+    """An id of the example's shape with fresh digits (`PL-20931` → `PL-58214`)."""
+    return "".join(str(rng.randrange(10)) if c.isdigit() else c for c in example)
+
+
+def _is_date(spec: FieldSpec) -> bool:
+    return bool(
+        re.search(r"(?:^|_)(?:date|day|dob|birthday|when)(?:_|$)", spec.name)
+        or date_format(spec.description)
+        or (
+            re.search(r"\bdate\b", spec.description, re.I)
+            and not re.search(r"\b(?:id|number|reference)\b", spec.name.replace("_", " "))
+        )
+    )
+
+
+def _ascii(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z]", "", plain.lower())
+
+
+def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = None) -> Any:
+    """A value for the field of its type (see module doc); None when nothing fits."""
+    kind = spec.type
+    if kind == "categorical" and spec.enum_values:
+        return rng.choice(spec.enum_values)
+    if kind == "bool":
+        return rng.random() < 0.5
+    words = spec.text.lower()
+    if kind == "int":
+        if re.search(r"\byear\b", words):
+            return rng.randrange(2012, 2026)
+        if re.search(r"\bage\b", words):
+            return rng.randrange(18, 80)
+        return rng.randrange(1, 9)
+    if kind == "float":
+        if _MONEY.search(words) and _LARGE.search(words):
+            return float(rng.randrange(25, 900) * 10)
+        if _MONEY.search(words):
+            return round(rng.uniform(12, 480), 2)
+        return round(rng.uniform(1, 100), 1)
+    return _text_value(spec, rng, persona)
+
+
+def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) -> str | None:
+    name = spec.name.lower()
+    words = spec.text.lower()
+    example = _EXAMPLE.search(spec.description)
+    shaped = _SHAPED_ID.search(spec.description)
+    if _is_date(spec):
+        return draw_date(spec, rng)
+    if re.search(r"e-?mail", name):
+        first, last = (persona.first_name, persona.last_name) if persona else ("alex", "doe")
+        return f"{_ascii(first)}.{_ascii(last)}@example.com"
+    if re.search(r"phone|mobile", name):
+        return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
+    if re.search(r"(?:^|_)(?:full_)?name$", name) and persona and "company" not in words:
+        return persona.name if "first" not in name else persona.first_name
+    if re.search(r"post_?code|zip", name):
+        return f"{rng.randrange(10000, 99999)}"
+    if re.search(r"\btime\b", words) and not re.search(r"\bdate\b", name):
+        return rng.choice(("9:30 am", "11:00 am", "2:15 pm", "4:45 pm", "6:00 pm"))
+    followed = _FOLLOWED.search(spec.description)
+    if followed:
+        count = followed["count"].lower()
+        digits = int(count) if count.isdigit() else _NUMBERS[count]
+        return followed["prefix"].upper() + "".join(str(rng.randrange(10)) for _ in range(digits))
+    if shaped and re.search(r"id|number|reference|code|ref|no", name):
+        return shaped_like(shaped.group(1), rng)
+    if example:
+        options = [o.strip(" .") for o in re.split(r"\s+or\s+|\s*/\s*", example.group(1))]
+        options = [o for o in options if o]
+        return rng.choice(options) if options else None
+    if re.search(r"address", name):
+        street = rng.choice(("Elm Street", "Harbour Road", "Mill Lane", "Kingsway", "Oak Avenue"))
+        return f"{rng.randrange(2, 240)} {street}"
+    if re.search(r"city|town", name):
+        return rng.choice(("Leeds", "Porto", "Austin", "Lyon", "Denver", "Utrecht"))
+    if re.search(r"(?:^|_)(?:id|number|reference|ref|code)$", name):
+        prefix = "".join(w[0] for w in name.split("_")[:-1]).upper() or "REF"
+        return f"{prefix}-{rng.randrange(10000, 99999)}"
+    return None
+
+
+__all__ = [
+    "REFERENCE_DAY",
+    "FieldSpec",
+    "allows_relative",
+    "date_format",
+    "draw_date",
+    "shaped_like",
+    "spoken_date",
+    "typed_value",
+]

@@ -1,0 +1,203 @@
+"""The offline simulator answers a fact-sheet context from its facts, not in script order."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import EXAMPLES
+
+from evalcore.definitions import load_project
+from evalcore.runner._case import SimulationSpec
+from evalcore.simulator import (
+    FactContext,
+    SimulatorSettings,
+    Utterance,
+    is_fact_context,
+    make_simulator,
+    parse_fact_context,
+)
+from evalcore.simulator._facts import AGREE, CLOSING, DECLINE, UNKNOWN
+
+CONTEXT = """\
+You are Dana Okafor, a fleet manager at a courier firm, brisk and precise.
+You want to file a claim for hail damage to one of your vans.
+What you know (share each only when the agent asks):
+- policy number: PL-20931
+- what was damaged: van
+- when it happened: 03/14/2026
+When the agent reads the details back and asks you to confirm, agree.
+When the agent asks whether there is anything else, say no.
+Stop once the agent tells you the claim is filed.
+"""
+
+
+def simulator(context: str = CONTEXT, project=None):
+    settings = SimulatorSettings(project=project)
+    return make_simulator(SimulationSpec(context=context), dialect="mantle", settings=settings)
+
+
+async def converse(sim, agent_lines: list[str]) -> list[tuple[str, bool]]:
+    """Feed the agent's lines one per turn; (what the user said, done) per turn."""
+    history: list[Utterance] = []
+    out = []
+    step = await sim.next_step(history)
+    out.append((step.message, step.done))
+    history.append(Utterance(1, "user", step.message))
+    for turn, line in enumerate(agent_lines, start=1):
+        history.append(Utterance(turn, "agent", line))
+        step = await sim.next_step(history)
+        out.append((step.message, step.done))
+        if step.done:
+            break
+        history.append(Utterance(turn + 1, "user", step.message))
+    return out
+
+
+def test_the_grammar_round_trips():
+    parsed = parse_fact_context(CONTEXT)
+    assert is_fact_context(CONTEXT)
+    assert parsed.persona.startswith("Dana Okafor, a fleet manager")
+    assert parsed.intent == "want to file a claim for hail damage to one of my vans" or (
+        parsed.intent == "want to file a claim for hail damage to one of your vans"
+    )
+    assert [f.label for f in parsed.facts] == [
+        "policy number",
+        "what was damaged",
+        "when it happened",
+    ]
+    assert parsed.render() == CONTEXT
+
+
+async def test_questions_are_answered_by_the_right_fact_in_any_order():
+    said = await converse(
+        simulator(),
+        [
+            "When did it happen?",
+            "Which policy number is it under?",
+            "And what was damaged?",
+        ],
+    )
+    assert said[0] == ("Hi, I'd like to file a claim for hail damage to one of my vans.", False)
+    assert [m for m, _ in said[1:]] == ["03/14/2026.", "PL-20931.", "Van."]
+
+
+async def test_a_confirmation_is_declined_when_the_context_says_so():
+    context = CONTEXT.replace("confirm, agree.", "confirm, decline.")
+    said = await converse(
+        simulator(context),
+        ["To confirm: a claim for your van on 03/14/2026. Shall I submit it?", "OK, I won't."],
+    )
+    assert said[1] == (DECLINE, False)
+    assert said[2][1] is True  # nothing asked after the refusal: done
+    agreed = await converse(simulator(), ["Shall I submit the claim?"])
+    assert agreed[1] == (AGREE, False)
+
+
+async def test_anything_else_closes_and_the_simulator_is_done():
+    said = await converse(
+        simulator(),
+        ["Your claim C-1 is filed. Is there anything else I can help you with?", "Goodbye!"],
+    )
+    assert said[1] == (CLOSING, False)
+    assert said[2][1] is True
+
+
+async def test_an_unrecognised_question_is_not_answered_with_a_random_fact():
+    sim = simulator()
+    said = await converse(sim, ["What is your favourite colour?", "Which colour do you like?"])
+    assert said[1] == (UNKNOWN, False)
+    assert said[2] == ("", True)
+    facts = {"PL-20931", "Van", "03/14/2026"}
+    assert not any(f in m for m, _ in said[1:] for f in facts)
+
+
+async def test_a_message_that_asks_nothing_ends_the_conversation():
+    said = await converse(simulator(), ["Your claim is filed under C-1."])
+    assert said[1][1] is True
+
+
+async def test_quoted_lines_play_once_at_their_cue():
+    context = CONTEXT.replace(
+        "When the agent reads",
+        'When the agent asks what was damaged the first time, say instead: "Is hail even '
+        'covered?"\nWhen the agent reads',
+    )
+    said = await converse(
+        simulator(context), ["What was damaged?", "Yes, hail is covered. What was damaged?"]
+    )
+    assert [m for m, _ in said[1:]] == ["Is hail even covered?", "Van."]
+
+
+async def test_several_facts_asked_at_once_are_given_together():
+    context = CONTEXT.replace(
+        "- policy number: PL-20931\n", "- date of birth: 2 July 1979\n- postcode: 60614\n"
+    )
+    said = await converse(simulator(context), ["What are your date of birth and postcode?"])
+    assert said[1][0] == "My date of birth is 2 July 1979 and my postcode is 60614."
+
+
+async def test_the_project_s_question_places_a_fact_labelled_by_its_field():
+    bank = load_project(EXAMPLES / "bank")
+    context = (
+        "You are Marcus Kim, a student with a first current account, in a hurry.\n"
+        "You want to replace a card.\n"
+        "What you know (share each only when the agent asks):\n- replacement reason: lost\n"
+    )
+    asked = ["What happened to the card?"]
+    assert (await converse(simulator(context), asked))[1] == (UNKNOWN, False)
+    assert (await converse(simulator(context, bank), asked))[1] == ("Lost.", False)
+
+
+async def test_numbered_quoted_steps_still_replay_in_order():
+    sim = simulator('You are Sam.\n1. Say: "hello"\n2. Then say: "bye"')
+    said = await converse(sim, ["Anything else?", "Anything else?"])
+    assert [m for m, _ in said] == ["hello", "bye", ""]
+
+
+def test_render_writes_the_documented_lines():
+    text = FactContext(
+        persona="Sam Lee, a tenant in a two-bedroom flat, polite and to the point",
+        intent="want to report a leak",
+        confirm="decline",
+        until="the agent gives you a reference",
+    ).render()
+    assert text.splitlines() == [
+        "You are Sam Lee, a tenant in a two-bedroom flat, polite and to the point.",
+        "You want to report a leak.",
+        "When the agent reads the details back and asks you to confirm, decline.",
+        "Stop once the agent gives you a reference.",
+    ]
+
+
+@pytest.mark.parametrize("context", ["Be nice.", "You are Sam. Be nice."])
+def test_a_context_with_nothing_to_play_errors_clearly(context):
+    from evalcore.simulator import SimulationError
+
+    with pytest.raises(SimulationError, match="quoted user lines"):
+        simulator(context)
+
+
+async def test_a_choice_ending_in_something_else_is_not_a_closing_question():
+    context = CONTEXT.replace("- policy number: PL-20931\n", "- kind of expense: team meal\n")
+    said = await converse(
+        simulator(context), ["Is this a kind of expense like a client dinner or something else?"]
+    )
+    assert said[1] == ("Team meal.", False)
+
+
+async def test_a_request_without_a_question_mark_is_still_a_question():
+    context = CONTEXT.replace("- what was damaged: van\n", "- what's going on: the roof leaks\n")
+    said = await converse(simulator(context), ["Tell me what's going on and where."])
+    assert said[1] == ("The roof leaks.", False)
+
+
+async def test_a_short_project_question_places_its_field_word_for_word(tmp_path):
+    from evalcore.simulator._facts import FactSimulator
+
+    sim = FactSimulator(
+        parse_fact_context(
+            CONTEXT.replace("- policy number: PL-20931\n", "- destination city: Lyon\n")
+        ),
+        questions={"destination city": ["Where to?"]},
+    )
+    said = await converse(sim, ["Where to?"])
+    assert said[1] == ("Lyon.", False)

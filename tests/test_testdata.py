@@ -1,0 +1,127 @@
+"""Test data for drafted cases: personas that fit the agent, typed values, data records."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from evalcore.testdata import (
+    FieldSpec,
+    SheetBuilder,
+    case_rng,
+    date_format,
+    load_records,
+    persona_for,
+    roles_for,
+    typed_value,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        (
+            "Shift assistant that helps baristas swap shifts and log espresso machine faults.",
+            "barista",
+        ),
+        (
+            "Code review bot for developers: opens pull requests and checks the CI pipeline.",
+            "developer",
+        ),
+        ("Briefing assistant for executives ahead of board meetings.", "chief"),
+        ("Answers tenants about rent, lease renewals and maintenance requests.", "tenant"),
+        (
+            "Files insurance claims against a customer's policy.",
+            "policyholder|homeowner|fleet|insuring",
+        ),
+    ],
+)
+def test_the_persona_fits_who_uses_the_agent(text, word):
+    roles = roles_for(text)
+    assert all("customer" not in r for r in roles)
+    assert any(re.search(word, r) for r in roles), roles
+
+
+def test_an_agent_that_says_nothing_about_its_users_gets_customers():
+    assert all("customer" in r for r in roles_for("A helpful assistant."))
+
+
+def test_personas_are_keyed_by_case_and_vary_across_a_suite():
+    text = "helps baristas with their shifts"
+    first = persona_for(text, "shift_swap:happy")
+    assert persona_for(text, "shift_swap:happy") == first
+    people = {persona_for(text, f"case-{n}").name for n in range(40)}
+    assert len(people) >= 36
+    assert first.role in roles_for(text)
+    assert first.sentence == f"You are {first.name}, {first.role}, {first.manner}."
+
+
+def test_case_rng_never_touches_global_state():
+    import random
+
+    random.seed(1)
+    expected = random.random()
+    random.seed(1)
+    case_rng("x").random()
+    assert random.random() == expected
+    assert case_rng("x").random() == case_rng("x").random() != case_rng("y").random()
+
+
+def test_values_are_typed_by_the_field():
+    rng = case_rng("k")
+    enum = FieldSpec("vehicle", "categorical", "", ("car", "van", "truck"))
+    assert {typed_value(enum, case_rng(str(n))) for n in range(30)} <= {"car", "van", "truck"}
+    assert isinstance(typed_value(FieldSpec("guests", "int"), rng), int)
+    assert isinstance(typed_value(FieldSpec("fraud", "bool"), rng), bool)
+    amount = typed_value(FieldSpec("refund_amount", "float", "Amount in USD"), rng)
+    assert isinstance(amount, float) and 12 <= amount <= 480
+
+
+def test_dates_follow_the_described_format_and_relative_words_only_when_allowed():
+    strict = FieldSpec("loss_date", "text", "Date of the loss, MM/DD/YYYY.")
+    loose = FieldSpec("loss_date", "text", "Date of the loss (MM/DD/YYYY); may say yesterday.")
+    iso = FieldSpec("start_date", "text", "ISO 8601 date the lease starts.")
+    assert date_format(strict.description) == "%m/%d/%Y"
+    values = [typed_value(strict, case_rng(str(n))) for n in range(20)]
+    assert all(re.fullmatch(r"\d\d/\d\d/\d{4}", v) for v in values)
+    relaxed = {typed_value(loose, case_rng(str(n))) for n in range(20)}
+    assert "yesterday" in relaxed and any(re.fullmatch(r"\d\d/\d\d/\d{4}", v) for v in relaxed)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", typed_value(iso, case_rng("a")))
+
+
+def test_ids_keep_the_described_shape_with_fresh_digits():
+    spec = FieldSpec("policy_number", "text", "The policy number, e.g. PL-20931.")
+    values = {typed_value(spec, case_rng(str(n))) for n in range(10)}
+    assert all(re.fullmatch(r"PL-\d{5}", v) for v in values) and len(values) >= 8
+
+
+def _project_with_policies(root: Path) -> Path:
+    (root / "data").mkdir(parents=True)
+    policies = [
+        {"policy_number": f"PL-{n:05d}", "holder_name": name, "vehicle": "van"}
+        for n, name in enumerate(["Dana Okafor", "Luis Ortega", "Mira Sato"], start=20930)
+    ]
+    (root / "data" / "policies.json").write_text(json.dumps({"policies": policies}))
+    (root / "data" / "broken.json").write_text("{not json")
+    return root
+
+
+def test_records_from_data_files_keep_ids_and_holders_together(tmp_path):
+    records = load_records(_project_with_policies(tmp_path))
+    assert [c.name for c in records.collections] == ["policies"]
+    assert records.problems and "broken.json" in records.problems[0]
+    sheet = SheetBuilder("file_claim:hail", "insurance claims", records)
+    number = sheet.value(FieldSpec("policy_number", "text", "Policy number, e.g. PL-20931"))
+    (record,) = [r for r in records.collections[0].records if r["policy_number"] == number]
+    assert sheet.persona.name == record["holder_name"]
+    assert sheet.value(FieldSpec("vehicle", "categorical", "", ("car", "van"))) == "van"
+
+
+def test_a_fact_without_a_value_is_left_out_not_filled():
+    sheet = SheetBuilder("k", "")
+    assert sheet.value(FieldSpec("damage_notes", "text", "Anything the customer adds.")) is None
+    assert sheet.add("what was damaged", None) is None
+    assert sheet.sheet.facts == []
