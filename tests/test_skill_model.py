@@ -130,3 +130,26 @@ def test_model_is_built_once_per_project_and_unknown_skills_fail(insurance) -> N
     assert skill_model(insurance, "file_claim") is skill_model(insurance, "file_claim")
     with pytest.raises(UserError, match="no Mantle skill"):
         skill_model(insurance, "file_clam")
+
+
+def test_sources_explain_prints_the_model(tmp_path: Path, run_cli, run_cli_json) -> None:
+    root = write_project(tmp_path / "insurance", INSURANCE)
+    code, out, _ = run_cli("sources", "--project", root, "--explain", "file_claim")
+    assert code == 0
+    for expected in (
+        "submit_claim",
+        "terminal",
+        "confirmation-gated",
+        'when session.file_claim.details_verified ("When details_verified is true")',
+        "denial: utter_claim_not_filed",
+        "format: MM/DD/YYYY",
+        "car (a vehicle accident)",
+        "skill_completed file_claim",
+        "Never disclose another policyholder's claim history.",
+    ):
+        assert expected in out, expected
+    code, payload = run_cli_json("sources", "--project", root, "--explain", "file_claim")
+    assert code == 0 and payload["skill"] == "file_claim"
+    assert [t["name"] for t in payload["tools"] if t["terminal"]] == ["submit_claim"]
+    code, _, err = run_cli("sources", "--project", root, "--explain", "file_clam")
+    assert code != 0 and "did you mean 'file_claim'" in err
