@@ -153,3 +153,25 @@ def test_sources_explain_prints_the_model(tmp_path: Path, run_cli, run_cli_json)
     assert [t["name"] for t in payload["tools"] if t["terminal"]] == ["submit_claim"]
     code, _, err = run_cli("sources", "--project", root, "--explain", "file_clam")
     assert code != 0 and "did you mean 'file_claim'" in err
+
+
+def test_same_case_goes_by_path_first() -> None:
+    from evalcore.dedupe import fingerprint, same_case
+
+    case = {
+        "scenario": {
+            "type": "happy_path",
+            "simulation_context": "You want to file a claim for your car.",
+            "goals": {"assertions": [{"skill_activated": {"skill_id": "file_claim"}}]},
+        }
+    }
+    reworded = json.loads(json.dumps(case))
+    reworded["scenario"]["simulation_context"] = "You want to file a claim for your car, please."
+    a, b = fingerprint(case, "mantle"), fingerprint(reworded, "mantle")
+    assert same_case(a, b)  # no paths known: facts and words decide
+    assert not same_case(a, b, path_a="car", path_b="homeowner")
+    assert same_case(a, b, path_a="car", path_b="car")
+    assert same_case(a, b, path_a="car")  # a committed file with exactly the same facts
+    other = json.loads(json.dumps(case))
+    other["scenario"]["goals"]["assertions"].append({"skill_completed": {"skill_id": "file_claim"}})
+    assert not same_case(a, fingerprint(other, "mantle"), path_a="car")

@@ -294,8 +294,9 @@ class _Walker:
             return
         if self.gated(name):
             self.confirm_and_run(name)
-        else:
-            self.run_tool(name)
+        elif not self.run_tool(name):
+            self.walk.outcome = "failed"
+            self.stopped = True
 
     def retry_pending(self) -> None:
         for name, when in list(self.pending):
@@ -414,7 +415,10 @@ class _Walker:
         """Run one step; False when the walk left the block for good (link, stop)."""
         skill = self.skill.id
         if step.kind == "execute_tool":
-            self.run_tool(str(step.target), step)
+            if not self.run_tool(str(step.target), step):
+                self.walk.outcome = "failed"
+                self.stopped = True
+                return False
         elif step.kind == "collect":
             key = qualify(str(step.target), skill)
             if not self.known(key):

@@ -29,9 +29,23 @@ _CALL_WORD = re.compile(
 _FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)", re.M)
 
 
+_VERB_BEFORE = re.compile(
+    r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
+    r"triggers|submit|submits|with|via|through|tool)\b(?:\s+(?:the|a|it|them|tool))*\s*`?$",
+    re.I,
+)
+
+
 def _mentions(sentence: str, name: str) -> list[int]:
-    pattern = re.compile(rf"@tool\.{re.escape(name)}\b|(?<![\w.@]){re.escape(name)}\b")
-    return [m.start() for m in pattern.finditer(sentence)]
+    """Positions where the sentence calls `name`: `@tool.name`, or the bare name right after a
+    calling word ("call submit_claim", "with `lookup`") or before "tool" ("the x tool")."""
+    out = [m.start() for m in re.finditer(rf"@tool\.{re.escape(name)}\b", sentence)]
+    for match in re.finditer(rf"(?<![\w.@]){re.escape(name)}\b", sentence):
+        before = sentence[: match.start()]
+        after = sentence[match.end() :]
+        if _VERB_BEFORE.search(before) or re.match(r"`?\s+tool\b", after):
+            out.append(match.start())
+    return sorted(out)
 
 
 def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField]) -> str | None:
@@ -188,7 +202,8 @@ class ToolReader:
                 continue
             condition = sentence.condition
             trigger_text = None
-            if trigger and trigger.end() <= positions[0]:
+            read = None
+            if trigger and trigger.end() <= positions[0] and "@tool." not in trigger.group(0):
                 trigger_text = trigger.group(0).rstrip(",")
                 read = trigger_condition(trigger["clause"], self.skill, self.memory)
                 if read is None:
@@ -210,6 +225,7 @@ class ToolReader:
                     step=step,
                     condition=condition,
                     trigger=trigger_text,
+                    when=read,
                     sentence=text,
                     where=where,
                 ),

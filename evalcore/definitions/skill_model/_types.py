@@ -84,6 +84,10 @@ class CallSite(_Frozen):
     """The `if:` line scoping the call (prose paragraph or instruction line)."""
     trigger: str | None = None
     """The prose's own precondition ("When details_verified is true") as written."""
+    when: str | None = None
+    """The trigger read as a condition (`session.file_claim.details_verified`); `condition`
+    is the paragraph's `if:` and this, combined. A walk waits for `when`, but never runs a
+    call whose paragraph `if:` is false."""
     sentence: str | None = None
     where: Where | None = None
 
