@@ -182,8 +182,14 @@ class _Planner:
         extra: Iterable[str] = (),
     ) -> Behavior:
         covered = set(walk.elements) | set(extra)
+        requested = {
+            f.qualified: walk.memory[f.qualified]
+            for f in self.model.fields
+            if f.asked_by == "request" and walk.memory.get(f.qualified) not in (None, SET)
+        }
         facts = {
             **facts,
+            **({"request_values": requested} if requested else {}),
             "path": path_id(kind, walk, facts),
             "success": list(walk.success),
         }

@@ -142,7 +142,7 @@ def _classify(
         (
             f.qualified
             for f in (model.fields if model else [])
-            if f.asked_by == "prose" and f.question == sentence
+            if f.asked_by == "prose" and sentence in (f.sentences or [f.question])
         ),
         None,
     )
@@ -156,7 +156,7 @@ def _classify(
     if model is not None:
         for use in model.tools:
             for call in use.calls:
-                if call.kind == "prose" and call.sentence == sentence:
+                if call.kind == "prose" and call.sentence == sentence and not call.optional:
                     items.append(ProseItem("tool", condition, sentence, use.name, when=call.when))
                     break
     else:

@@ -601,6 +601,11 @@ class _Walker:
         for key in sorted(self.setup.given):
             if key.startswith(skill.id + "."):
                 self.remember(key, self.answer(key))
+        for spec in self.model.fields:
+            # "From the request, set mode to ...": the opening message decides it
+            if spec.asked_by == "request" and not self.known(spec.qualified):
+                self.remember(spec.qualified, self.answer(spec.qualified))
+                self._cover_value(spec.qualified)
         items = prose_items(skill, self.model)
         if not any(i.kind == "block" and i.name in skill.blocks for i in items):
             called = {

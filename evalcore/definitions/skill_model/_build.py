@@ -132,24 +132,29 @@ def build_skill_model(project: Project, skill_id: str) -> SkillModel:
 def _terminal(
     tools: list[ToolUse], modes: list[Mode], done_keys: list[str]
 ) -> dict[str, str | None]:
-    """Terminal tool -> the condition (mode) it belongs to, None for every path."""
+    """Terminal tool -> the condition (mode) it belongs to, None for every path.
+
+    Tools that write what `complete_when` waits for, else gated or `on_success` tools; then
+    every mode value none of those covers gets its own (the last non-lookup tool only that
+    value runs); with no mode at all, the last non-lookup tool the skill calls."""
     defined = [t for t in tools if t.defined]
-    out: dict[str, str | None] = {}
     writers = [t for t in defined if any(w.key in done_keys for w in t.writes)]
-    if writers:
-        return {t.name: _mode_condition(t, modes) for t in writers}
     gated = [t for t in defined if t.gate and (t.gate.on_success or t.gate.confirmation)]
-    if gated:
-        return {t.name: _mode_condition(t, modes) for t in gated}
+    chosen = writers or gated
+    out: dict[str, str | None] = {t.name: _mode_condition(t, modes) for t in chosen}
     for mode in modes:
         for value in mode.values:
+            if any(t in out for t in value.tools):
+                continue
             under = [t for t in defined if t.name in value.tools]
-            if under:
-                best = next((t for t in reversed(under) if not _LOOKUP.match(t.name)), under[-1])
-                out.setdefault(best.name, _mode_condition(best, modes))
+            if not under:
+                continue
+            best = next((t for t in reversed(under) if not _LOOKUP.match(t.name)), under[-1])
+            extra = f"session.{mode.field} == '{value.value}'"
+            out[best.name] = f"{out[best.name]} or {extra}" if out.get(best.name) else extra
     if out:
         return out
-    called = [t for t in defined if any(c.kind != "constraint" for c in t.calls)]
+    called = [t for t in defined if any(c.kind != "constraint" and not c.optional for c in t.calls)]
     if called:
         best = next((t for t in reversed(called) if not _LOOKUP.match(t.name)), called[-1])
         out[best.name] = None

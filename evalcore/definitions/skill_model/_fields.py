@@ -124,6 +124,31 @@ def _spec(
     )
 
 
+_SET = re.compile(r"\b(set|sets|record|records|store|stores|save|saves|note|capture|fill)\b", re.I)
+_FROM_REQUEST = re.compile(
+    r"\bfrom\s+(?:the|their|the\s+customer's|the\s+user's)\s+(?:first\s+)?"
+    r"(?:request|message|question|words)\b|\bfrom\s+what\s+(?:they|the\s+\w+)\s+(?:say|said|ask)",
+    re.I,
+)
+
+
+def _prose_verb(field: MemoryField, text: str) -> str | None:
+    """`prose` when the sentence asks for or sets the field, `request` when it sets it from
+    the user's request; None when it only mentions it (a condition, a read)."""
+    pattern = _name_pattern(field)
+    for match in pattern.finditer(text):
+        before = text[: match.start()]
+        clause = re.split(r"[,;:]\s|\bthen\b", before)[-1]
+        asks = re.search(r"\b(ask|asks|find\s+out|request|collect)\b", clause, re.I)
+        sets = _SET.search(clause)
+        if not (asks or sets):
+            continue
+        if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
+            continue
+        return "request" if _FROM_REQUEST.search(text) else "prose"
+    return None
+
+
 def _ask_sentence(text: str, field: MemoryField | None = None) -> str | None:
     """The sentence of `text` that asks (for `field`, when it names it)."""
     found = [s.text for s in sentences(text) if _ASK.search(s.text)]
@@ -210,29 +235,27 @@ def skill_fields(
                         ),
                     )
     for sentence in sentences(skill.body, prose_first_line):
-        if not _ASK.search(sentence.text):
-            continue
         for field in skill.memory.values():
-            if field.qualified in out or not _name_pattern(field).search(sentence.text):
+            how = _prose_verb(field, sentence.text)
+            if how is None:
                 continue
-            token = f"@memory.{field.qualified}" in sentence.text
-            if not token and not re.search(
-                rf"\bask\b.*?(?:@memory\.{re.escape(field.qualified)}|\b{re.escape(field.name)}\b"
-                rf"|{re.escape(field.name.replace('_', ' '))})",
-                sentence.text,
-                re.I,
-            ):
+            current = out.get(field.qualified)
+            if current is not None:
+                if current.asked_by in ("prose", "request"):
+                    out[field.qualified] = current.model_copy(
+                        update={"sentences": [*current.sentences, sentence.text]}
+                    )
                 continue
             out[field.qualified] = _spec(
                 defs,
                 field,
-                asked_by="prose",
+                asked_by=how,
                 question=sentence.text,
                 source="prose",
                 where=Where(file=file, line=sentence.line, part="prose"),
                 extra_texts=prose_texts,
                 condition=sentence.condition,
-            )
+            ).model_copy(update={"sentences": [sentence.text]})
     return list(out.values())
 
 

@@ -20,7 +20,12 @@ from ._text import Sentence, sentences
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
 
 _NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without|must\s+not|avoid)\b[^.@]*$", re.I)
-_TRIGGER = re.compile(r"^(?P<word>when|once|after|if|as\s+soon\s+as)\s+(?P<clause>[^,]+),", re.I)
+_TRIGGER = re.compile(
+    r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>[^,]+),",
+    re.I,
+)
+#: Trigger words that make a call an alternative (not a step every path takes).
+_ALTERNATIVE = {"if", "unless", "for", "in case"}
 _CALL_WORD = re.compile(
     r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
     r"submit|via|with)\s+(?:the\s+)?`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?",
@@ -203,16 +208,24 @@ class ToolReader:
             condition = sentence.condition
             trigger_text = None
             read = None
+            optional = False
             if trigger and trigger.end() <= positions[0] and "@tool." not in trigger.group(0):
                 trigger_text = trigger.group(0).rstrip(",")
                 read = trigger_condition(trigger["clause"], self.skill, self.memory)
+                word = " ".join(trigger["word"].lower().split())
                 if read is None:
+                    optional = word in _ALTERNATIVE
                     self.uncertainties.append(
                         Uncertainty(
                             what=f"when {name} is called",
                             where=where,
                             why=f"the prose says '{trigger_text}', which names no one memory "
-                            "field; the walk calls it where the sentence stands",
+                            "field; "
+                            + (
+                                "walks leave this call out"
+                                if optional
+                                else "the walk calls it where the sentence stands"
+                            ),
                         )
                     )
                 else:
@@ -228,6 +241,7 @@ class ToolReader:
                     when=read,
                     sentence=text,
                     where=where,
+                    optional=optional,
                 ),
             )
         for match in _CALL_WORD.finditer(text):

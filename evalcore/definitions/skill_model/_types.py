@@ -38,7 +38,8 @@ class Uncertainty(_Frozen):
 
 
 FieldQuestionSource = Literal["utterance", "response", "instruction", "prose", "description"]
-AskedBy = Literal["collect", "instructions", "prose", "tool_argument", "seed"]
+AskedBy = Literal["collect", "instructions", "prose", "request", "tool_argument", "seed"]
+"""`request`: set from what the user asks for ("From the request, set mode to ...")."""
 
 
 class FieldSpec(_Frozen):
@@ -69,6 +70,8 @@ class FieldSpec(_Frozen):
     """Example values the description quotes (`for example "POL-1234"`)."""
     required: bool = True
     where: Where | None = None
+    sentences: list[str] = Field(default_factory=list)
+    """Every prose sentence that asks for or sets it (prose/request fields)."""
 
 
 CallKind = Literal["execute_tool", "block_tools", "prose", "instructions", "constraint"]
@@ -90,6 +93,9 @@ class CallSite(_Frozen):
     call whose paragraph `if:` is false."""
     sentence: str | None = None
     where: Where | None = None
+    optional: bool = False
+    """The prose calls it only in a circumstance the model cannot read ("If the meeting is
+    not theirs, call x instead"): recorded as an uncertainty, left out of walks."""
 
 
 class Gate(_Frozen):
