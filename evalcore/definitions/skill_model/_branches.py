@@ -106,10 +106,10 @@ def skill_modes(
             under = [
                 t.name
                 for t in tools
-                if t.calls
-                and all(c.condition for c in t.calls)
-                and any(
-                    any(_same(value, v) for v in compared_values(c.condition, key)) for c in t.calls
+                if any(
+                    not c.optional
+                    and any(_same(value, v) for v in compared_values(c.condition, key))
+                    for c in t.calls
                 )
             ]
             mode_values.append(

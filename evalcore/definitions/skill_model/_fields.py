@@ -132,6 +132,13 @@ _FROM_REQUEST = re.compile(
 )
 
 
+_FROM_RESULT = re.compile(
+    r"`?\s+(?:from|with|using|to)\s+(?:its|the|that|their|this)\s+(?:\w+\s+)?"
+    r"(?:result|response|output|lookup|answer\s+of\s+the\s+tool)\b|`?\s+from\s+@tool\.",
+    re.I,
+)
+
+
 def _prose_verb(field: MemoryField, text: str) -> str | None:
     """`prose` when the sentence asks for or sets the field, `request` when it sets it from
     the user's request; None when it only mentions it (a condition, a read)."""
@@ -145,6 +152,9 @@ def _prose_verb(field: MemoryField, text: str) -> str | None:
             continue
         if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
             continue
+        after = text[match.end() : match.end() + 60]
+        if not asks and _FROM_RESULT.match(after):
+            continue  # the agent sets it from a tool's result: nothing to ask
         return "request" if _FROM_REQUEST.search(text) else "prose"
     return None
 

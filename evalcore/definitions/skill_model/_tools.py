@@ -21,7 +21,7 @@ from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
 
 _NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without|must\s+not|avoid)\b[^.@]*$", re.I)
 _TRIGGER = re.compile(
-    r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>[^,]+),",
+    r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
     re.I,
 )
 #: Trigger words that make a call an alternative (not a step every path takes).
@@ -63,6 +63,8 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
             rf"@memory\.{re.escape(f.qualified)}\b|(?<![\w.])`?{re.escape(f.name)}`?\b", clause
         )
     ]
+    if not named:
+        return _values_condition(clause, skill)
     if len(named) != 1:
         return None
     field = named[0]
@@ -74,6 +76,26 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
     if re.search(r"\b(false|not|no longer|empty|missing)\b", lowered):
         return f"not {name}"
     return name
+
+
+def _values_condition(clause: str, skill: Skill) -> str | None:
+    """`deploy, rollback and promote` -> `session.x.mode == 'deploy' or ...` when the words
+    are values of exactly one of the skill's categorical fields."""
+    words = re.findall(r"[\w-]+", clause.lower())
+    found = []
+    connectors = {"and", "or", "the", "a", "an", "mode", "modes", "either", "both", "requests"}
+    for field in skill.memory.values():
+        values = [v for v in field.enum_values or [] if str(v).lower() in words]
+        if values:
+            found.append((field, values))
+    if len(found) != 1:
+        return None
+    field, values = found[0]
+    named = {str(v).lower() for v in values} | {field.name.lower()}
+    if any(w not in named and w not in connectors for w in words):
+        return None  # "If staging is ahead of prod": a circumstance, not a list of values
+    name = f"session.{field.qualified}"
+    return " or ".join(f"{name} == '{v}'" for v in values)
 
 
 def raw_block_tools(skill: Skill) -> dict[str, list[str]]:
@@ -200,11 +222,11 @@ class ToolReader:
         where = Where(file=self.file, line=sentence.line if block is None else None, part=part)
         if block is not None:
             where = Where(file=self.file, line=sentence.line, part=part)
-        trigger = _TRIGGER.match(text)
         for name in self.names:
             positions = _mentions(text, name)
             if not positions or all(_NEGATED.search(text[:p]) for p in positions):
                 continue
+            trigger = _TRIGGER.match(text[: positions[0]])
             condition = sentence.condition
             trigger_text = None
             read = None
