@@ -247,7 +247,14 @@ class _Walker:
                     self.remember(key, False)
                 continue
             if value is UNKNOWN:
-                value = True if field_def is not None and field_def.type == "bool" else SET
+                kind = field_def.type if field_def is not None else None
+                if kind == "bool":
+                    value = True
+                elif kind == "int":  # a counter the tool computes (failed attempts, ...)
+                    previous = self.walk.memory.get(key)
+                    value = previous + 1 if isinstance(previous, int) else 1
+                else:
+                    value = SET
             self.remember(key, value)
         if negative:
             self.walk.outcome = "negative"
@@ -374,10 +381,15 @@ class _Walker:
         index = 0
         last: str | None = None
         guard = 0
+        visits: dict[str, int] = {}
         while 0 <= index < len(block.steps) and not self.stopped and guard < 200:
             guard += 1
             step = block.steps[index]
             if step.kind == "end" or step.id == "END":
+                break
+            visits[step.id] = visits.get(step.id, 0) + 1
+            if visits[step.id] > 3:  # a retry loop nothing in the walk ends: stop going round
+                self.walk.outcome = "negative" if self.setup.negative else self.walk.outcome
                 break
             last = step.id
             self.walk.cover(f"step:{skill}.{block.id}.{step.id}")

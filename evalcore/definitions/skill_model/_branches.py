@@ -4,6 +4,7 @@ step instructions, and modes (one field compared to several literals across thos
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .._model import Skill
@@ -69,6 +70,20 @@ def skill_branches(skill: Skill, file: str, prose_first_line: int) -> list[Branc
     return out
 
 
+def equal_values(condition: str | None, key: str) -> list[Any]:
+    """Literals the condition says `key` equals (`==` only; `!=` does not put a path there)."""
+    if not condition:
+        return []
+    pattern = re.compile(
+        rf"session\.{re.escape(key)}\s*==\s*('[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false)"
+    )
+    out = []
+    for match in pattern.finditer(str(condition)):
+        literal = match.group(1)
+        out.append(literal[1:-1] if literal[0] in "'\"" else literal)
+    return out
+
+
 def _same(a: Any, b: Any) -> bool:
     return str(a).lower() == str(b).lower()
 
@@ -107,8 +122,7 @@ def skill_modes(
                 t.name
                 for t in tools
                 if any(
-                    not c.optional
-                    and any(_same(value, v) for v in compared_values(c.condition, key))
+                    not c.optional and any(_same(value, v) for v in equal_values(c.condition, key))
                     for c in t.calls
                 )
             ]

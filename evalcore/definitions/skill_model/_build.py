@@ -24,6 +24,7 @@ from ._text import body_first_line, sentences
 from ._tools import ToolReader
 from ._types import (
     Delegation,
+    FieldSpec,
     Mode,
     Rule,
     SkillModel,
@@ -104,9 +105,11 @@ def build_skill_model(project: Project, skill_id: str) -> SkillModel:
     branches = skill_branches(skill, file, first)
     enum = {k: list(f.enum_values or []) for k, f in defs.memory_names().items()}
     modes = skill_modes(skill, branches, tools, enum)
+    fields, unasked = _mode_requests(defs, skill, file, fields, modes)
+    uncertainties += unasked
     complete = (skill.complete_when or {}).get("condition")
     criteria = [str(c) for c in (skill.complete_when or {}).get("criteria") or []]
-    terminal = _terminal(tools, modes, condition_keys(complete))
+    terminal = _terminal(skill, tools, modes, condition_keys(complete))
     tools = [t.model_copy(update={"terminal": t.name in terminal}) for t in tools]
     success = _success(skill, tools, terminal, modes, complete)
     uncertainties += _checks(defs, skill, file, tools, modes, branches, success, fields)
@@ -129,19 +132,114 @@ def build_skill_model(project: Project, skill_id: str) -> SkillModel:
     )
 
 
+def _mode_requests(
+    defs: MantleDefinitions,
+    skill: Skill,
+    file: str,
+    fields: list[FieldSpec],
+    modes: list[Mode],
+) -> tuple[list[FieldSpec], list[Uncertainty]]:
+    """A mode field nothing asks for is read as stated in the user's request (recorded)."""
+    memory = defs.memory_names()
+    known = {f.qualified for f in fields}
+    out, notes = list(fields), []
+    for mode in modes:
+        field = memory.get(mode.field)
+        if field is None or mode.field in known or field.namespace != skill.id:
+            continue
+        where = mode.values[0].where[0] if mode.values and mode.values[0].where else None
+        where = where or Where(file=file)
+        out.append(
+            FieldSpec(
+                qualified=field.qualified,
+                name=field.name,
+                namespace=field.namespace,
+                type=field.type,
+                asked_by="request",
+                enum_values=list(field.enum_values or [v.value for v in mode.values]),
+                description=field.description,
+                where=where,
+            )
+        )
+        notes.append(
+            Uncertainty(
+                what=f"how {field.qualified} is set",
+                where=where,
+                why="the prose branches on it but never asks for it; read as what the "
+                "user's first message asks for",
+            )
+        )
+    return out, notes
+
+
+def _else_tools(skill: Skill) -> set[str]:
+    """Tools at a step a `next` branch reaches only through `else:` (a failure path)."""
+    out: set[str] = set()
+    for block in skill.blocks.values():
+        targets = {b.target for s in block.steps if isinstance(s.next, list) for b in s.next}
+        elses = {
+            b.target
+            for s in block.steps
+            if isinstance(s.next, list)
+            for b in s.next
+            if b.condition is None
+        }
+        positive = targets - elses
+        for step in block.steps:
+            if step.id in elses and step.id not in positive and step.kind == "execute_tool":
+                out.add(str(step.target))
+    return out
+
+
+def _checked_keys(skill: Skill) -> set[str]:
+    """Memory a block branch checks positively (`if: session.project.authenticated`)."""
+    return {
+        k
+        for block in skill.blocks.values()
+        for step in block.steps
+        if isinstance(step.next, list)
+        for b in step.next
+        if b.condition and not b.condition.strip().startswith("not ")
+        for k in condition_keys(b.condition)
+    }
+
+
+def _call_condition(tool: ToolUse) -> str | None:
+    """The paragraph `if:`s every (non-optional) call of the tool sits under, or None."""
+    scopes: list[str] = []
+    for call in tool.calls:
+        if call.optional or call.kind == "constraint":
+            continue
+        scope = call.condition
+        if call.when and scope:
+            scope = None if scope == call.when else scope.removesuffix(f" and {call.when}")
+            scope = (
+                scope[1:-1] if scope and scope.startswith("(") and scope.endswith(")") else scope
+            )
+        if not scope:
+            return None
+        scopes.append(scope)
+    unique = list(dict.fromkeys(scopes))
+    return " or ".join(f"({c})" if " or " in c else c for c in unique) or None
+
+
 def _terminal(
-    tools: list[ToolUse], modes: list[Mode], done_keys: list[str]
+    skill: Skill, tools: list[ToolUse], modes: list[Mode], done_keys: list[str]
 ) -> dict[str, str | None]:
-    """Terminal tool -> the condition (mode) it belongs to, None for every path.
+    """Terminal tool -> the condition (mode or `if:`) it belongs to, None for every path.
 
     Tools that write what `complete_when` waits for, else gated or `on_success` tools; then
-    every mode value none of those covers gets its own (the last non-lookup tool only that
-    value runs); with no mode at all, the last non-lookup tool the skill calls."""
-    defined = [t for t in tools if t.defined]
+    every mode value none of those covers gets its own (the last non-lookup tool that value
+    runs); with neither, a tool whose result a block branch checks positively, else the last
+    non-lookup tool the skill calls. Tools only an `else:` branch runs are never terminal."""
+    failing = _else_tools(skill)
+    defined = [t for t in tools if t.defined and t.name not in failing]
     writers = [t for t in defined if any(w.key in done_keys for w in t.writes)]
     gated = [t for t in defined if t.gate and (t.gate.on_success or t.gate.confirmation)]
     chosen = writers or gated
-    out: dict[str, str | None] = {t.name: _mode_condition(t, modes) for t in chosen}
+    out: dict[str, str | None] = {
+        t.name: _mode_condition(t, modes) or _call_condition(t) for t in chosen
+    }
     for mode in modes:
         for value in mode.values:
             if any(t in out for t in value.tools):
@@ -155,9 +253,13 @@ def _terminal(
     if out:
         return out
     called = [t for t in defined if any(c.kind != "constraint" and not c.optional for c in t.calls)]
+    checked = _checked_keys(skill)
+    checks = [t for t in called if any(w.key in checked for w in t.writes)]
+    if checks:
+        return {checks[-1].name: _call_condition(checks[-1])}
     if called:
         best = next((t for t in reversed(called) if not _LOOKUP.match(t.name)), called[-1])
-        out[best.name] = None
+        out[best.name] = _call_condition(best)
     return out
 
 
