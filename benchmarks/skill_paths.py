@@ -51,6 +51,11 @@ def main(argv: list[str]) -> int:
             f"refusal {f['gated_with_refusal']}/{f['gated_tools']} "
             f"({_percent(f['gated_with_refusal'], f['gated_tools'])}); "
             f"uncertainties {f['uncertainties']}"
+            + (
+                f"; happy paths with no success signal {f['happy_without_signal']}"
+                if f["happy_without_signal"]
+                else ""
+            )
         )
         print("  planned: " + ", ".join(f"{k} {v}" for k, v in f["behaviours"].items()))
         for missing in f["happy_missing_success"]:

@@ -4,7 +4,9 @@ every confirmation-gated tool get a refusal, how much did the skill model leave 
     figures = plan_figures(load_project(Path("tests/data/corpus/claims")))
     figures["happy_reaching_success"], figures["happy_paths"]
 
-`benchmarks/skill_paths.py` prints these per project; tests hold them at their targets.
+`benchmarks/skill_paths.py` prints these per project; tests hold them at their targets. A
+happy path whose skill model names no success signal for it (a mode that only informs, with
+an uncertainty recorded) is counted apart, not as reaching or missing success.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def plan_figures(project: Project) -> dict[str, Any]:
     assert project.mantle is not None
     defs = project.mantle
     kinds: Counter[str] = Counter()
-    happy = reaching = gated = refused = uncertain = 0
+    happy = reaching = gated = refused = uncertain = unsignalled = 0
     missing: list[str] = []
     unrefused: list[str] = []
     memory = channel_memory(defs)
@@ -43,6 +45,9 @@ def plan_figures(project: Project) -> dict[str, Any]:
             walk = walk_skill(project, skill_id, behavior_setup(behavior.facts, memory))
             if walk.outcome == "handoff":
                 continue  # a branch that hands over is an escalation, judged by its hand-off
+            if not walk.expected:
+                unsignalled += 1  # the model names no success signal for this path
+                continue
             happy += 1
             if walk.reaches_success:
                 reaching += 1
@@ -62,6 +67,7 @@ def plan_figures(project: Project) -> dict[str, Any]:
         "happy_paths": happy,
         "happy_reaching_success": reaching,
         "happy_missing_success": missing,
+        "happy_without_signal": unsignalled,
         "gated_tools": gated,
         "gated_with_refusal": refused,
         "gated_without_refusal": unrefused,

@@ -138,18 +138,15 @@ def _classify(
         items.append(ProseItem("block", condition, sentence, block))
     asked = _ASK_FIELD.search(sentence)
     collected = {s.target for b in skill.blocks.values() for s in b.steps if s.kind == "collect"}
-    prose_field = next(
-        (
-            f.qualified
-            for f in (model.fields if model else [])
-            if f.asked_by == "prose" and sentence in (f.sentences or [f.question])
-        ),
-        None,
-    )
+    prose_fields = [
+        f.qualified
+        for f in (model.fields if model else [])
+        if f.asked_by == "prose" and sentence in (f.sentences or [f.question])
+    ]
     if asked and asked["ns"] == skill.id and asked["key"] not in collected:
         items.append(ProseItem("ask_field", condition, sentence, f"{asked['ns']}.{asked['key']}"))
-    elif prose_field is not None:
-        items.append(ProseItem("ask_field", condition, sentence, prose_field))
+    elif prose_fields:
+        items += [ProseItem("ask_field", condition, sentence, q) for q in prose_fields]
     elif (question := _QUESTION.search(sentence)) is not None:
         text = question["q"].strip().rstrip(",")
         items.append(ProseItem("question", condition, sentence, details=(text,)))

@@ -295,6 +295,10 @@ class _Walker:
         the confirmation gate."""
         if name not in self.tools or self.ran(name) or self.stopped:
             return
+        # the agent gets what an earlier call still lacks before it moves on to the next one
+        self.settle_pending(only_requires=True, before=name)
+        if self.stopped:
+            return
         if not self.ready(name, when):
             if (name, when) not in self.pending:
                 self.pending.append((name, when))
@@ -313,12 +317,15 @@ class _Walker:
                 self.pending.remove((name, when))
                 self.call_tool(name, when)
 
-    def settle_pending(self) -> None:
-        """At the end of the prose, a waiting tool's missing inputs are what the agent still
-        asks for (fields the skill asks) or records itself (flags): then it runs."""
+    def settle_pending(self, *, only_requires: bool = False, before: str | None = None) -> None:
+        """A waiting tool's missing inputs are what the agent still asks for (fields the
+        skill asks) or records itself (flags): then it runs. At the end of the prose every
+        waiting tool settles; before another tool call, those waiting only on `requires`."""
         for name, when in list(self.pending):
             if self.stopped or self.walk.outcome != "done":
                 return
+            if name == before or (only_requires and when is not None):
+                continue
             self.pending.remove((name, when))
             constraint = self.skill.tool_constraints.get(name)
             keys = condition_keys(when) + condition_keys(

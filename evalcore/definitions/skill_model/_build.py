@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import UserError
 from .._model import MantleDefinitions, Project, Skill
-from ..conditions import condition_keys
+from ..conditions import condition_keys, evaluate
 from ._branches import skill_branches, skill_modes
 from ._fields import skill_fields
 from ._text import body_first_line, sentences
@@ -428,6 +428,19 @@ def _checks(
                         why="the value is not one of the field's enum_values",
                     )
                 )
+    for mode in modes:
+        for value in mode.values:
+            state = {mode.field: value.value}
+            if any(evaluate(s.condition, state) for s in success if s.kind != "skill_completed"):
+                continue
+            out.append(
+                Uncertainty(
+                    what=f"success when {mode.field} == {value.value!r}",
+                    where=value.where[0] if value.where else Where(file=file),
+                    why="no tool, memory write or response marks this path's success; it is "
+                    "judged from the conversation (criteria) only",
+                )
+            )
     if not any(s.kind == "tool" for s in success):
         out.append(
             Uncertainty(
