@@ -57,6 +57,7 @@ from ._behavior import Behavior, Plan
 from ._mantle_elements import plan_elements
 from ._mantle_paths import mode_fields, path_id, project_rule, project_skill
 from ._mantle_phrases import (
+    activation_phrase,
     escalation_line,
     names_strongly,
     strong_phrases,
@@ -592,23 +593,27 @@ class _Planner:
             if other.id == self.skill.id or other.is_handoff or other.hidden or other.disabled:
                 continue
             phrases = strong_phrases(self.defs, other)
-            if not phrases:
-                continue
-            line, given = phrases[0]
+            line, given = phrases[0] if phrases else (activation_phrase(self.defs, other), {})
             inner = walk_skill(
                 self.project,
                 other.id,
                 Setup(values=given, given=frozenset(given), memory=memory),
             )
-            if inner.outcome != "done" or not inner.completed:
+            if inner.outcome != "done" or not (inner.completed or inner.reaches_success):
                 continue
             cost = len(inner.asks)
             if best is None or cost < best[0]:
                 best = (cost, other.id, line, given, inner)
         if best is None:
             return []
-        _, other_id, line, given, _ = best
+        _, other_id, line, given, inner = best
         ask = walk.asks[at]
+        inner_model = skill_model(self.project, other_id)
+        inner_requested = {
+            f.qualified: inner.memory[f.qualified]
+            for f in inner_model.fields
+            if f.asked_by == "request" and inner.memory.get(f.qualified) not in (None, SET)
+        }
         facts = {
             "values": self.base,
             "digression": {
@@ -618,6 +623,8 @@ class _Planner:
                 "at": at,
                 "step": ask.step_id,
                 "block": ask.block,
+                "request_values": inner_requested,
+                "success": list(inner.success),
             },
         }
         other_name = self.defs.skills[other_id].name or value_words(other_id)
