@@ -21,7 +21,7 @@ from ..conditions import condition_keys, evaluate
 from ._branches import skill_branches, skill_modes
 from ._fields import skill_fields
 from ._text import body_first_line, sentences
-from ._tools import ToolReader
+from ._tools import ToolReader, block_complete_when
 from ._types import (
     Delegation,
     FieldSpec,
@@ -125,6 +125,7 @@ def build_skill_model(project: Project, skill_id: str) -> SkillModel:
         delegations=_delegations(defs, skill, file, first),
         complete_when=complete,
         complete_criteria=criteria,
+        block_complete_when=block_complete_when(skill),
         success=success,
         rules=_rules(skill, file, first),
         uncertainties=list(dict.fromkeys(uncertainties)),
