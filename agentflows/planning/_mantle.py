@@ -9,20 +9,26 @@ Behaviours (`facts["kind"]`, case slug, scenario type, base priority; lower is k
 |---|---|---|---|
 | `happy` | the routing value (`lost`), `happy` without routing, `request` for a hand-off skill | happy_path (escalation when the branch hands over, or for a hand-off skill) | 10 for the first, 30+ for the other branches |
 | `refusal` | `refused_<tool>` | edge_case | 20+ (every confirmation-gated tool) |
-| `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure`) |
+| `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure` or a documented error result) |
 | `negative` | the `else` step (`not_eligible`) | sad_path | 45+ (a branch on what a tool wrote) |
 | `out_of_order` | `details_up_front` | edge_case | 50 |
 | `correction` | `correction` | edge_case | 55 |
 | `digression` | `digression` | edge_case | 60 |
+| `ambiguity` | `unclear_answer` | ambiguity | 62 (the first categorical answer asked) |
 | `escalation` | `escalation` | escalation | 65 (when a hand-off skill exists) |
-| `out_of_scope` | `unrelated_request` | out_of_scope | 70 |
-| `adversarial` | `adversarial` | adversarial | 80 |
+| `out_of_scope` | `unrelated_request` | out_of_scope | 70 (once per project, `_mantle_paths`) |
+| `adversarial` | `adversarial` | adversarial | 80 (once per project, on a stated rule) |
+
+Every behaviour's facts carry `path` (its path identity, what dedupe compares) and `success`
+(the skill model's success signals its walk reaches); `request_values` holds the fields the
+user's first message decides ("From the request, set mode to ...").
 
 Case slugs avoid the words the file namer drops (`of`, `the`, ...), so file names read like
 the case (`card_replace_unrelated_request_out_of_scope.yml`).
 
-Routing: a categorical value routes differently when it changes a block branch or a prose
-`if:` condition (`_mantle_vocab.value_groups`). Each group gets one happy path, with the
+Routing: a categorical value routes differently when it changes a block branch, a prose
+`if:` or an `if:` line inside step instructions (`_mantle_vocab.value_groups`); text fields the
+skill model reads as modes route by their literals (`_mantle_paths.mode_fields`). Each group gets one happy path, with the
 first value of the group as representative (completing branches first, then enum order). The
 group's other values are covered by out-of-order or correction where possible and otherwise
 stay in the report as uncovered.
