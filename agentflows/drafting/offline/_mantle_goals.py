@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from evalcore.assertions import sequencing_step_problem
 from evalcore.definitions import MantleDefinitions, Project, Skill
 
 from ...planning._mantle_phrases import rule_to_break, subject
@@ -224,8 +225,13 @@ class Goals:
         return unique
 
     def add_sequence(self, steps: list[Check]) -> None:
-        if len(steps) >= 2:
-            self.add({"sequencing": steps})
+        """Only the steps Rasa allows in sequencing; a message is asserted on its own."""
+        ordered = [s for s in steps if sequencing_step_problem(next(iter(s))) is None]
+        for step in steps:
+            if step not in ordered and "bot_uttered" in step:
+                self.add(step)
+        if len(ordered) >= 2:
+            self.add({"sequencing": ordered})
 
     # --- criteria ------------------------------------------------------------------------
 
