@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import pointer as ptr
 from ..documents import Document, parse_text
+from ..limits import limits_for, size_message
 from ._hashing import sha256_hex, source_files
 from ._model import SourceFile, SourceRef
 
@@ -50,6 +51,10 @@ class ReadContext:
     def read_text(self, path: Path) -> str | None:
         """The file's text (hashed as a source), or None with a warning when unreadable."""
         try:
+            too_big = size_message(path.stat().st_size, limits_for(path))
+            if too_big is not None:
+                self.warn(path, None, too_big)
+                return None
             data = path.read_bytes()
         except OSError as exc:
             self.warn(path, None, f"cannot read file: {exc.strerror or exc}")
