@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -85,19 +86,22 @@ def _print_summary(report: dict[str, Any]) -> None:
         line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements"
         if cov["uncovered"]:
             line += " · uncovered: " + ", ".join(cov["uncovered"])
-        stdout.print(line)
+        stdout.print(escape(line))
     for dup in report["duplicates"]:
         stdout.print(
-            f"[yellow]dropped duplicate[/] {dup['behavior']} ≈ {dup['duplicate_of']} "
+            f"[yellow]dropped duplicate[/] {escape(dup['behavior'])} ≈ "
+            f"{escape(dup['duplicate_of'])} "
             f"({dup['similarity']:.2f})"
         )
     for failure in report["failed"]:
-        stdout.print(f"[red]failed[/] {failure['behavior']}: {failure['error']}")
+        stdout.print(
+            f"[red]failed[/] {escape(failure['behavior'])}: {escape(str(failure['error']))}"
+        )
         for finding in failure["errors"][:5]:
-            stdout.print(f"    [{finding['code']}] {finding['path']} {finding['message']}")
+            stdout.print(escape(f"    [{finding['code']}] {finding['path']} {finding['message']}"))
     for path in report["conflicts"]:
         stdout.print(
-            f"[red]not written[/] {path}: it exists with different content (edited?); "
+            f"[red]not written[/] {escape(str(path))}: it exists with different content (edited?); "
             "review it, or pass --force to overwrite"
         )
     llm = report["llm"]

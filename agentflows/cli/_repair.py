@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.syntax import Syntax
 
 from evalcore.dialects import detect_dialect, get_dialect
@@ -131,8 +132,9 @@ def repair(
         for record in records:
             for action in record["repairs"]:
                 stdout.print(
-                    f"[green]fixed[/] {record['path']} [cyan]{action['path']}[/]: "
-                    f"{action['before']!r} → {action['after']!r}  [dim]({action['reason']})[/]"
+                    f"[green]fixed[/] {escape(record['path'])} [cyan]{escape(action['path'])}[/]: "
+                    f"{escape(repr(action['before']))} → {escape(repr(action['after']))}  "
+                    f"[dim]({escape(action['reason'])})[/]"
                 )
             if record["diff"] and dry_run:
                 stdout.print(Syntax(record["diff"], "diff", theme="ansi_dark"))

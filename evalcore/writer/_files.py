@@ -26,7 +26,11 @@ def atomic_write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        # backslashreplace: a lone surrogate from a JSON `\ud800` escape is written back as
+        # that escape instead of failing the whole write.
+        with os.fdopen(
+            fd, "w", encoding="utf-8", errors="backslashreplace", newline="\n"
+        ) as handle:
             handle.write(text)
         os.replace(tmp, path)
     except BaseException:
