@@ -17,19 +17,28 @@ from evalcore.manifest import (
     relevant_sources,
     save_manifest,
 )
-from evalcore.writer import anychat_case_key, mantle_case_filename, write_case_file
+from evalcore.writer import (
+    anychat_case_key,
+    contained,
+    mantle_case_filename,
+    safe_slug,
+    write_case_file,
+)
 
 from ..planning import Behavior
 from .context import GenerateContext
 
 
 def case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
+    """Where a case goes: inside its out folder whatever its ids hold (checked)."""
     out = ctx.request.out_dir(behavior.source)
     if ctx.dialect.name == "mantle":
-        return out / mantle_case_filename(behavior.source, behavior.case, behavior.type)
-    if ctx.dialect.name == "anychat":
-        return out / (anychat_case_key(behavior.source, behavior.case, behavior.type) + ".json")
-    return out / "eval.json"
+        name = mantle_case_filename(safe_slug(behavior.source), behavior.case, behavior.type)
+    elif ctx.dialect.name == "anychat":
+        name = anychat_case_key(behavior.source, behavior.case, behavior.type) + ".json"
+    else:
+        name = "eval.json"
+    return contained(out, out / safe_slug(name))
 
 
 def with_provenance(

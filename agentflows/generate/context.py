@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from evalcore.definitions import Project
 from evalcore.dialects import Dialect
+from evalcore.writer import safe_slug
 
 from ..drafting import DraftEngine
 
@@ -38,7 +39,8 @@ class GenerateRequest(BaseModel):
     def out_dir(self, source: str) -> Path:
         if self.out:
             return Path(self.out)
-        return Path(self.cases_root) / self.dialect / source
+        # Ids come from definition files (a playbook `...yml` has id `..`): one safe part.
+        return Path(self.cases_root) / self.dialect / safe_slug(source)
 
 
 @dataclass

@@ -3,14 +3,18 @@
 from ._canonical import canonical_text, order_keys
 from ._files import WriteResult, atomic_write_text, write_case_file
 from ._naming import anychat_case_key, mantle_case_filename, slugify
+from ._paths import PathEscapeError, contained, safe_slug
 
 __all__ = [
+    "PathEscapeError",
     "WriteResult",
     "anychat_case_key",
     "atomic_write_text",
     "canonical_text",
+    "contained",
     "mantle_case_filename",
     "order_keys",
+    "safe_slug",
     "slugify",
     "write_case_file",
 ]
