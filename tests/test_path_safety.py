@@ -68,6 +68,7 @@ def test_base44_prompt_name_cannot_write_outside_results(tmp_path: Path, run_cli
     assert "Traceback" not in err
     assert code in (0, 1, 3), err
     assert not escape.exists()
+    assert json.loads(out)["results_dir"]
     written = list(results.rglob("run_1.json"))
     assert len(written) == 1
     assert written[0].is_relative_to(results)

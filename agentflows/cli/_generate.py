@@ -138,6 +138,13 @@ def generate(
         Path | None,
         typer.Option("--out", help="Output folder (default generated_cases/<dialect>/<target>/)."),
     ] = None,
+    manifest: Annotated[
+        Path | None,
+        typer.Option(
+            "--manifest",
+            help="Provenance file (default: generated_cases/manifest.json or <out>/manifest.json).",
+        ),
+    ] = None,
     model: Annotated[str | None, typer.Option("--model", help="Model name, or 'offline'.")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=64)] = 4,
     resume: Annotated[
@@ -191,6 +198,7 @@ def generate(
             types=[t.strip() for t in types.split(",") if t.strip()] if types else None,
             direction=direction,
             out=str(out) if out else None,
+            manifest=str(manifest) if manifest else None,
             model=model,
             concurrency=concurrency,
             no_cache=no_cache,

@@ -33,6 +33,9 @@ class GenerateRequest(BaseModel):
     concurrency: int = Field(default=4, ge=1, le=64)
     no_cache: bool = False
     force: bool = False
+    manifest: str | None = None
+    """Provenance file (default: `generated_cases/manifest.json` above the output, else
+    `<out>/manifest.json`)."""
     cases_root: str = "generated_cases"
     """Where default output folders go: `<cases_root>/<dialect>/<target>/`."""
 
