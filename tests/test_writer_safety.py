@@ -150,7 +150,7 @@ def test_a_foreign_manifest_is_never_replaced(tmp_path: Path, run_cli) -> None:
     assert (out / "manifest.json").read_text() == web and _cases(out) == []
 
     elsewhere = tmp_path / "provenance.json"
-    code, report, err = _generate(run_cli, out, "--manifest", str(elsewhere))
+    code, _, err = _generate(run_cli, out, "--manifest", str(elsewhere))
     assert code == 0, err
     assert (out / "manifest.json").read_text() == web
     assert sorted(load_manifest(elsewhere).cases) == [f"public/{n}" for n in _cases(out)]
