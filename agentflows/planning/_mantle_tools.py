@@ -45,8 +45,8 @@ def qualify(key: str, skill_id: str) -> str:
 def _file_writes(text: str) -> dict[str, tuple[Write, ...]]:
     try:
         tree = ast.parse(text)
-    except SyntaxError:
-        return {}
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}  # the definitions reader has already warned about this file
     out: dict[str, tuple[Write, ...]] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

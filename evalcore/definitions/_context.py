@@ -81,7 +81,31 @@ class ReadContext:
         for finding in doc.findings:
             line = finding.line + line_offset if finding.line is not None else None
             self.warn(path, line, finding.message)
+        if doc.data is not None:
+            doc.data = self._string_keys(doc, doc.data, "")
         return doc
+
+    def _string_keys(self, doc: Document, value: Any, pointer: str) -> Any:
+        """Mapping keys as strings: every id in a definition file is a name, and readers
+        (and the pydantic models they fill) expect `str` keys. `12:` or `true:` is read as
+        `'12'`/`'True'` with a warning; a mapping or list as a key is dropped."""
+        if isinstance(value, list):
+            return [self._string_keys(doc, v, ptr.join(pointer, i)) for i, v in enumerate(value)]
+        if not isinstance(value, dict):
+            return value
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            child = ptr.join(pointer, str(key))
+            if not isinstance(key, str):
+                assert doc.path is not None
+                line = doc.line_of(child)
+                if isinstance(key, dict | list | tuple) or key is None:
+                    self.warn(doc.path, line, f"a key must be a name, not {key!r}; entry ignored")
+                    continue
+                self.warn(doc.path, line, f"key {key!r} is not a name; read as '{key}'")
+                key = str(key)
+            out[key] = self._string_keys(doc, item, child)
+        return out
 
     def line(self, doc: Document, *tokens: str | int) -> int | None:
         """Line of the value at `tokens` in `doc` (or of its nearest parent)."""
