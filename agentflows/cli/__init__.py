@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 
 import typer
@@ -24,6 +25,8 @@ from . import (  # noqa: F401 (register)
 )
 from ._app import app
 from ._output import click_exceptions, print_error
+
+EXIT_INTERRUPTED = 130
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,7 +78,15 @@ def _tolerate_surrogates() -> None:
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        # Ctrl-C: everything worth keeping is written and reported; do not wait for the
+        # interpreter to tear down clients and threads (seconds, on a busy machine).
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 __all__ = ["app", "main", "run"]

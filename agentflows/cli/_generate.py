@@ -113,6 +113,9 @@ def _print_summary(report: dict[str, Any]) -> None:
     stdout.print(f"run {report['run_id']} · engine {report['engine']}")
 
 
+EXIT_INTERRUPTED = 130
+
+
 @app.command()
 def generate(
     targets: Annotated[
@@ -232,22 +235,42 @@ def _run_flow(
     )
     counters = _Counters(progress)
     run_ids: list[str] = []
+
+    def started(run_id: str) -> None:
+        # At the start and on stderr (a terminal or not): a run killed before its end can
+        # still be resumed by this id.
+        run_ids.append(run_id)
+        stderr.print(
+            f"run {run_id}"
+            + (f" (if interrupted: casegen generate --resume {run_id})" if resumable else ""),
+            highlight=False,
+        )
+
     try:
         if progress is not None:
             progress.start()
         return asyncio.run(
-            run_generation(request, resume=resume, on_update=counters, on_start=run_ids.append)
+            run_generation(request, resume=resume, on_update=counters, on_start=started)
         )
     except KeyboardInterrupt:
         if progress is not None:
             progress.stop()
-        hint = (
-            f" — finish it with: casegen generate --resume {run_ids[0]}"
-            if run_ids and resumable
-            else ""
-        )
-        stderr.print(f"[yellow]interrupted[/]{hint}")
-        raise typer.Exit(130) from None
+        command = f"casegen generate --resume {run_ids[0]}" if run_ids and resumable else None
+        if as_json:
+            print_json(
+                {
+                    "error": "interrupted",
+                    "hint": f"finish it with: {command}" if command else None,
+                    "exit_code": EXIT_INTERRUPTED,
+                    "run_id": run_ids[0] if run_ids else None,
+                    "interrupted": True,
+                }
+            )
+        else:
+            stderr.print(
+                f"[yellow]interrupted[/]{f' — finish it with: {command}' if command else ''}"
+            )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if progress is not None:
             progress.stop()
