@@ -27,6 +27,7 @@ from .limits import (
     depth_message,
     limits_for,
     size_message,
+    yaml_flow_too_deep,
 )
 from .yamlio import CaseLoader
 
@@ -118,6 +119,11 @@ def parse_text(
 
 def _parse_yaml(text: str, path: Path | None, limits: InputLimits) -> Document:
     doc = Document(text=text, format="yaml", path=path)
+    if yaml_flow_too_deep(text, limits):
+        doc.findings.append(
+            Finding(code="parse", message=f"invalid YAML: {depth_message(limits)}", line=1)
+        )
+        return doc
     try:
         loader = CaseLoader(text)
     except yaml.YAMLError as exc:  # the reader rejects control characters up front
@@ -226,6 +232,9 @@ def _parse_json(text: str, path: Path | None, limits: InputLimits) -> Document:
         )
         return doc
     except LimitExceeded as exc:
+        doc.findings.append(Finding(code="parse", message=f"invalid JSON: {exc}", line=1))
+        return doc
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
         doc.findings.append(Finding(code="parse", message=f"invalid JSON: {exc}", line=1))
         return doc
     except RecursionError:

@@ -16,6 +16,7 @@ for PyYAML's pure-Python and libyaml loaders alike.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,44 @@ def check_depth(data: Any, limits: InputLimits) -> None:
         if depth > limits.max_depth:
             raise LimitExceeded(depth_message(limits))
         stack.extend((child, depth + 1) for child in children)
+
+
+_FLOW_CHARS = re.compile(r"[\[\]{}\"'#\n]")
+
+
+def yaml_flow_too_deep(text: str, limits: InputLimits) -> bool:
+    """True when YAML flow brackets (`[`, `{`) nest deeper than the limit.
+
+    Checked on the text before PyYAML sees it: its scanner tracks a possible key per flow
+    level and costs depth² (3,000 `[` take seconds, 50,000 a minute). Brackets inside quotes
+    or after a `#` on the same line are not counted; a quote state ends at the line end, so
+    a stray apostrophe cannot hide deep nesting on later lines.
+    """
+    if text.count("[") + text.count("{") <= limits.max_depth:
+        return False
+    depth = 0
+    quote = ""
+    comment = False
+    for match in _FLOW_CHARS.finditer(text):
+        char = match.group()
+        if char == "\n":
+            quote, comment = "", False
+        elif comment:
+            continue
+        elif quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            comment = True
+        elif char in "[{":
+            depth += 1
+            if depth > limits.max_depth:
+                return True
+        else:
+            depth = max(0, depth - 1)
+    return False
 
 
 def depth_message(limits: InputLimits) -> str:

@@ -47,9 +47,14 @@ for _tag, _regexp, _first in _CORE_RESOLVERS:
 
 def _construct_yaml12_int(loader: CaseLoader, node: yaml.ScalarNode) -> int:
     text = loader.construct_scalar(node)
-    if text.startswith("0o"):
-        return int(text[2:], 8)
-    return int(text, 0) if text.lower().startswith("0x") else int(text)
+    try:
+        if text.startswith("0o"):
+            return int(text[2:], 8)
+        return int(text, 0) if text.lower().startswith("0x") else int(text)
+    except ValueError as exc:  # Python refuses ints of more than 4300 digits
+        raise yaml.constructor.ConstructorError(
+            None, None, f"integer too long to read ({len(text)} digits)", node.start_mark
+        ) from exc
 
 
 CaseLoader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
