@@ -61,16 +61,14 @@ def test_brackets_in_warnings_survive(tmp_path: Path, run_cli) -> None:
     assert "code_[a-z]+" in out
 
 
-SURROGATE_JSON = '"\\ud800x"'
-
-
 def _surrogate_case(tmp_path: Path) -> Path:
-    """A base44 eval whose prompt name is a lone surrogate escape (valid JSON)."""
+    """A base44 eval whose first check type is a lone surrogate escape (valid JSON)."""
     data = json.loads((EXAMPLES / "skills/evals/todo-entities/eval.json").read_text())
-    text = json.dumps(data).replace('"name": "', '"name": ' + SURROGATE_JSON[:-1], 1)
+    data["prompts"][0]["name"] = "\ud800x"
+    data["prompts"][0]["checks"][0]["type"] = "\ud800"  # a schema error that shows the value
     case = tmp_path / "evals" / "sur" / "eval.json"
     case.parent.mkdir(parents=True)
-    case.write_text(text)
+    case.write_text(json.dumps(data))  # ensure_ascii: the file holds the `\ud800` escape
     return case
 
 
@@ -80,6 +78,7 @@ def test_lone_surrogate_in_json_output(tmp_path: Path, run_cli) -> None:
     assert "Traceback" not in err
     assert code in (0, 1)
     assert json.loads(out)["files"][0]["path"] == str(case)
+    assert "\\ud800" in out  # written as the JSON escape, never as a raw surrogate
     code, out, err = run_cli("repair", case, "--dry-run", "--json")
     assert "Traceback" not in err
     json.loads(out)
