@@ -19,6 +19,16 @@ import yaml
 
 from . import pointer as ptr
 from .findings import Finding
+from .limits import (
+    InputLimits,
+    LimitExceeded,
+    check_depth,
+    check_yaml_graph,
+    depth_message,
+    limits_for,
+    size_message,
+    yaml_flow_too_deep,
+)
 from .yamlio import CaseLoader
 
 TextFormat = Literal["yaml", "json"]
@@ -58,32 +68,62 @@ def format_for(path: Path) -> TextFormat:
     return "json" if path.suffix.lower() in {".json", ".jsonc"} else "yaml"
 
 
-def load_document(path: Path, *, text: str | None = None) -> Document:
-    """Read and parse `path` (YAML or JSON by suffix). Never raises on bad content."""
+def load_document(
+    path: Path, *, text: str | None = None, limits: InputLimits | None = None
+) -> Document:
+    """Read and parse `path` (YAML or JSON by suffix). Never raises on bad content.
+
+    The size is checked before the file is read, so a huge file costs nothing.
+    """
+    limits = limits or limits_for(path)
     if text is None:
+        doc = Document(text="", format=format_for(path), path=path)
         try:
-            text = path.read_text(encoding="utf-8")
+            too_big = size_message(path.stat().st_size, limits)
+            if too_big is None:
+                text = path.read_bytes().decode("utf-8")
         except UnicodeDecodeError as exc:
-            doc = Document(text="", format=format_for(path), path=path)
             doc.findings.append(
                 Finding(code="parse", message=f"file is not UTF-8 text: {exc.reason}", line=1)
             )
             return doc
-    return parse_text(text, format_for(path), path=path)
+        except OSError as exc:
+            doc.findings.append(
+                Finding(code="parse", message=f"cannot read file: {exc.strerror or exc}")
+            )
+            return doc
+        if text is None:
+            doc.findings.append(Finding(code="parse", message=str(too_big)))
+            return doc
+    return parse_text(text, format_for(path), path=path, limits=limits)
 
 
-def parse_text(text: str, fmt: TextFormat, *, path: Path | None = None) -> Document:
+def parse_text(
+    text: str, fmt: TextFormat, *, path: Path | None = None, limits: InputLimits | None = None
+) -> Document:
+    """Parse text under the input limits; every problem is a `parse` finding."""
+    limits = limits or limits_for(path)
     text = text.removeprefix("\ufeff")
+    too_big = size_message(len(text.encode("utf-8", "surrogatepass")), limits)
+    if too_big is not None:
+        doc = Document(text="", format=fmt, path=path)
+        doc.findings.append(Finding(code="parse", message=too_big))
+        return doc
     if fmt == "json":
-        return _parse_json(text, path)
-    return _parse_yaml(text, path)
+        return _parse_json(text, path, limits)
+    return _parse_yaml(text, path, limits)
 
 
 # --- YAML -------------------------------------------------------------------------------
 
 
-def _parse_yaml(text: str, path: Path | None) -> Document:
+def _parse_yaml(text: str, path: Path | None, limits: InputLimits) -> Document:
     doc = Document(text=text, format="yaml", path=path)
+    if yaml_flow_too_deep(text, limits):
+        doc.findings.append(
+            Finding(code="parse", message=f"invalid YAML: {depth_message(limits)}", line=1)
+        )
+        return doc
     try:
         loader = CaseLoader(text)
     except yaml.YAMLError as exc:  # the reader rejects control characters up front
@@ -92,6 +132,9 @@ def _parse_yaml(text: str, path: Path | None) -> Document:
     try:
         node = loader.get_single_node()
         if node is not None:
+            # Before anything walks or constructs the graph: an alias bomb or a cycle is
+            # refused while it is still a small graph.
+            check_yaml_graph(node, limits)
             _walk_yaml(node, "", doc, loader)
             doc.data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
@@ -101,6 +144,14 @@ def _parse_yaml(text: str, path: Path | None) -> Document:
     except yaml.YAMLError as exc:
         doc.findings = [f for f in doc.findings if f.path]
         doc.findings.append(Finding(code="parse", message=f"invalid YAML: {exc}", line=1))
+        doc.data = None
+    except LimitExceeded as exc:
+        doc.findings = [Finding(code="parse", message=f"invalid YAML: {exc}", line=1)]
+        doc.data = None
+    except RecursionError:  # composing itself recurses per level (deep `[[[[...`)
+        doc.findings = [
+            Finding(code="parse", message=f"invalid YAML: {depth_message(limits)}", line=1)
+        ]
         doc.data = None
     finally:
         loader.dispose()
@@ -165,10 +216,11 @@ def _walk_yaml(node: yaml.Node, pointer: str, doc: Document, loader: CaseLoader)
 # --- JSON -------------------------------------------------------------------------------
 
 
-def _parse_json(text: str, path: Path | None) -> Document:
+def _parse_json(text: str, path: Path | None, limits: InputLimits) -> Document:
     doc = Document(text=text, format="json", path=path)
     try:
-        doc.data = json.loads(text)
+        data = json.loads(text)
+        check_depth(data, limits)
     except json.JSONDecodeError as exc:
         doc.findings.append(
             Finding(
@@ -179,9 +231,18 @@ def _parse_json(text: str, path: Path | None) -> Document:
             )
         )
         return doc
-    except RecursionError:
-        doc.findings.append(Finding(code="parse", message="invalid JSON: nested too deeply"))
+    except LimitExceeded as exc:
+        doc.findings.append(Finding(code="parse", message=f"invalid JSON: {exc}", line=1))
         return doc
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        doc.findings.append(Finding(code="parse", message=f"invalid JSON: {exc}", line=1))
+        return doc
+    except RecursionError:
+        doc.findings.append(
+            Finding(code="parse", message=f"invalid JSON: {depth_message(limits)}", line=1)
+        )
+        return doc
+    doc.data = data
     _JsonLocator(text, doc).walk()
     return doc
 
@@ -268,3 +329,37 @@ class _JsonLocator:
                 i += 1
                 continue
             return i + 1
+
+
+# --- plain JSON data files (events, results, manifests) ---------------------------------
+
+
+class UnreadableFile(ValueError):
+    """A data file could not be read or parsed within the limits; the message says why."""
+
+
+def read_json(path: Path, *, limits: InputLimits | None = None) -> Any:
+    """Parsed JSON of a data file under the input limits (size before reading, depth).
+
+    Raises:
+        UnreadableFile: unreadable, not UTF-8, not JSON, too large or nested too deeply.
+    """
+    doc = load_document(path, limits=limits) if format_for(path) == "json" else None
+    if doc is None:  # a data file whose name does not say JSON is still read as JSON
+        limits = limits or limits_for(path)
+        try:
+            too_big = size_message(path.stat().st_size, limits)
+            text = None if too_big else path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UnreadableFile(f"cannot read {path}: {exc}") from None
+        if text is None:
+            raise UnreadableFile(f"cannot read {path}: {too_big}")
+        doc = _parse_json(text.removeprefix("\ufeff"), path, limits)
+    errors = [f for f in doc.findings if f.path == ""]
+    if errors:
+        where = f" (line {errors[0].line})" if errors[0].line else ""
+        message = errors[0].message
+        if message.startswith("invalid JSON: "):
+            message = "not valid JSON: " + message.removeprefix("invalid JSON: ") + where
+        raise UnreadableFile(f"cannot read {path}: {message}")
+    return doc.data

@@ -69,7 +69,28 @@ class Finding(BaseModel):
         return self.model_copy(update={"line": line})
 
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        try:
+            return self.model_dump(mode="json")
+        except UnicodeEncodeError:  # a lone surrogate (`"\\ud800"` in a case file)
+            return _without_surrogates(self).model_dump(mode="json")
+
+
+def _escape_surrogates(value: Any) -> Any:
+    """`value` with lone surrogates in strings (keys too) written as `\\udXXX` text."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_escape_surrogates(k): _escape_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_escape_surrogates(v) for v in value]
+    return value
+
+
+def _without_surrogates(finding: Finding) -> Finding:
+    fields = ("path", "message", "value", "suggestion")
+    return finding.model_copy(
+        update={name: _escape_surrogates(getattr(finding, name)) for name in fields}
+    )
 
 
 class FileReport(BaseModel):

@@ -11,9 +11,11 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from .definitions import Project
+from .documents import UnreadableFile, read_json
+from .errors import UserError
 from .writer import atomic_write_text
 
 MANIFEST_NAME = "manifest.json"
@@ -54,10 +56,70 @@ def manifest_path_for(out_dir: Path) -> Path:
     return resolved / MANIFEST_NAME
 
 
+class ManifestError(UserError, ValueError):
+    """The manifest file cannot be used: unreadable, broken, or not one casegen wrote."""
+
+    exit_code = 1
+
+
+_HINT = "pass --manifest PATH to keep provenance elsewhere, or choose another --out folder"
+
+
+def is_casegen_manifest(data: Any) -> bool:
+    """True for the shape casegen writes: `{"version": N, "cases": {...}}` and nothing else.
+
+    A web app's `public/manifest.json` (name, icons, ...) is someone else's file and must
+    not be replaced."""
+    return (
+        isinstance(data, dict)
+        and set(data) <= {"version", "cases"}
+        and isinstance(data.get("cases"), dict)
+        and isinstance(data.get("version", 1), int)
+    )
+
+
 def load_manifest(path: Path) -> Manifest:
+    """The manifest at `path` (empty when there is none).
+
+    Raises:
+        ManifestError: the file is not valid JSON (e.g. merge-conflict markers), is not a
+            casegen manifest, or has invalid entries. Nothing is overwritten then.
+    """
     if not path.is_file():
         return Manifest()
-    return Manifest.model_validate_json(path.read_text(encoding="utf-8"))
+    try:
+        data = read_json(path)
+    except UnreadableFile as exc:
+        conflict = _has_conflict_markers(path)
+        raise ManifestError(
+            f"{exc}" + (" (it has merge-conflict markers)" if conflict else ""),
+            hint="resolve the merge conflict in the manifest, then re-run" if conflict else _HINT,
+        ) from None
+    if not is_casegen_manifest(data):
+        raise ManifestError(
+            f"{path} is not a casegen manifest (keys: {', '.join(map(str, data)) or 'none'})"
+            if isinstance(data, dict)
+            else f"{path} is not a casegen manifest",
+            hint=_HINT,
+        )
+    try:
+        return Manifest.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = "/".join(str(p) for p in error["loc"])
+        raise ManifestError(
+            f"{path} has an invalid entry at {where}: {error['msg']}",
+            hint="fix or remove that entry; `casegen status` lists the cases it tracks",
+        ) from None
+
+
+def _has_conflict_markers(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(1 << 20)
+    except OSError:
+        return False
+    return any(line.startswith((b"<<<<<<< ", b">>>>>>> ")) for line in head.splitlines())
 
 
 def save_manifest(path: Path, manifest: Manifest) -> None:

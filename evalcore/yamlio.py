@@ -47,9 +47,14 @@ for _tag, _regexp, _first in _CORE_RESOLVERS:
 
 def _construct_yaml12_int(loader: CaseLoader, node: yaml.ScalarNode) -> int:
     text = loader.construct_scalar(node)
-    if text.startswith("0o"):
-        return int(text[2:], 8)
-    return int(text, 0) if text.lower().startswith("0x") else int(text)
+    try:
+        if text.startswith("0o"):
+            return int(text[2:], 8)
+        return int(text, 0) if text.lower().startswith("0x") else int(text)
+    except ValueError as exc:  # Python refuses ints of more than 4300 digits
+        raise yaml.constructor.ConstructorError(
+            None, None, f"integer too long to read ({len(text)} digits)", node.start_mark
+        ) from exc
 
 
 CaseLoader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
@@ -110,3 +115,27 @@ def dump_yaml(data: Any) -> str:
 def load_yaml(text: str) -> Any:
     """Parse YAML text with the case rules (raises yaml.YAMLError)."""
     return yaml.load(text, Loader=CaseLoader)
+
+
+_COMMENT_START = re.compile(r"(?:^|(?<=[ \t]))#", re.MULTILINE)
+
+
+def has_comments(text: str) -> bool:
+    """True when YAML `text` holds a comment (`# ...` outside any scalar).
+
+    PyYAML drops comments, so rewriting such a file loses them (a reviewer's `# Reviewed
+    by ...` line); callers refuse to rewrite it unless asked. A `#` inside a quoted or block
+    scalar is text, not a comment. Unparsable text counts as commented (never rewritten).
+    """
+    candidates = [m.start() for m in _COMMENT_START.finditer(text)]
+    if not candidates:
+        return False
+    try:
+        spans = [
+            (token.start_mark.index, token.end_mark.index)
+            for token in yaml.scan(text, Loader=CaseLoader)
+            if isinstance(token, yaml.ScalarToken)
+        ]
+    except yaml.YAMLError:
+        return True
+    return any(not any(start <= at < end for start, end in spans) for at in candidates)

@@ -80,10 +80,11 @@ def test_scenario_without_assertions_passes(run_cli, tmp_path: Path) -> None:
 
 
 def test_missing_events_file_exits_2(run_cli, tmp_path: Path) -> None:
-    code, out, err = run_cli("assert", SCENARIO, "--events", tmp_path / "nope.json", "--json")
+    code, out, _ = run_cli("assert", SCENARIO, "--events", tmp_path / "nope.json", "--json")
     assert code == 2
-    assert out == ""
-    assert "events file not found" in _flat(err)
+    error = json.loads(out)  # under --json the error is the one JSON object on stdout
+    assert error["exit_code"] == 2 and "events file not found" in error["error"]
+    assert error["hint"]
 
 
 def test_invalid_json_exits_2(run_cli, tmp_path: Path) -> None:

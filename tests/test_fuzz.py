@@ -1,13 +1,21 @@
-"""Junk never crashes a loader, a validator or repair: it only produces clean findings."""
+"""Junk never crashes a loader, a validator, repair or the CLI: only clean findings/errors.
+
+Every test here is deterministic (`derandomize=True`, no example database) and bounded: the
+whole file runs in well under a minute.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
+import shutil
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -59,7 +67,13 @@ junk_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(text=st.text(max_size=300), fmt=st.sampled_from(["yaml", "json"]))
 def test_any_text_parses_to_findings_not_exceptions(text: str, fmt: str) -> None:
     doc = parse_text(text, fmt)
@@ -68,7 +82,13 @@ def test_any_text_parses_to_findings_not_exceptions(text: str, fmt: str) -> None
         assert_clean(validate_document(doc, dialect, project_for(dialect.name)))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(value=junk_values, dialect=st.sampled_from(["mantle", "anychat", "base44"]))
 def test_any_structure_validates_and_repairs_cleanly(value: Any, dialect: str) -> None:
     chosen = get_dialect(dialect)
@@ -102,7 +122,13 @@ def _replace(node: Any, path: tuple, value: Any) -> Any:
     return node
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     dialect=st.sampled_from(["mantle", "anychat", "base44"]),
     pick=st.integers(min_value=0, max_value=10_000),
@@ -118,3 +144,166 @@ def test_mutated_real_cases_give_clean_findings(dialect: str, pick: int, value: 
     doc = parse_text(text, chosen.file_format, path=Path(f"case{chosen.suffixes[0]}"))
     assert_clean(validate_document(doc, chosen, project_for(dialect)))
     assert_clean(repair_data(doc.data, chosen, project_for(dialect)).findings)
+
+
+# --- hostile files: every loader, every definition reader, the CLI's --json paths -------------
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi", strict=True)
+)
+NASTY = [
+    BOMB,
+    "a: &a [*a]\n",
+    "a: &a {b: *a}\n",
+    "[" * 3000,
+    "{" * 3000,
+    '{"a": "\\ud800"}',
+    'name: "\\uD800"\n',
+    "no[/]such [bold]markup[/bold] [a-z]+\n",
+    "<<<<<<< HEAD\n{}\n=======\n[]\n>>>>>>> other\n",
+    "12: {type: string}\n? [a, b]\n: c\n",
+    "!!python/object/apply:os.system [echo hi]\n",
+    "a: !!binary aGVsbG8=\n",
+    "\x00\x01",
+    "a: " + "9" * 5000 + "\n",
+    "---\na: 1\n---\nb: 2\n",
+    "key: value\n  bad indent: x\n",
+    "enum_values: [lost, {not_received: 1}]\n",
+    "X = " + "+".join(["1"] * 20_000) + "\n",
+]
+hostile_text = st.one_of(
+    st.sampled_from(NASTY),
+    st.text(max_size=120),
+    junk_values.map(dump_yaml),
+    junk_values.map(json.dumps),
+    st.tuples(st.sampled_from(NASTY), st.text(max_size=40)).map("".join),
+)
+HOSTILE = settings(
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+@settings(HOSTILE, max_examples=60)
+@given(text=hostile_text, suffix=st.sampled_from([".yml", ".json", ".txt"]))
+def test_every_file_loader_survives_hostile_text(text: str, suffix: str) -> None:
+    from evalcore.documents import UnreadableFile, load_document, read_json
+    from evalcore.manifest import ManifestError, load_manifest
+    from evalcore.yamlio import has_comments
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"file{suffix}"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        assert_clean(load_document(path).findings)
+        for fmt in ("yaml", "json"):
+            assert_clean(parse_text(text, fmt).findings)
+        with contextlib.suppress(UnreadableFile):
+            read_json(path)
+        manifest = Path(folder) / "manifest.json"
+        manifest.write_text(text, encoding="utf-8", errors="surrogatepass")
+        with contextlib.suppress(ManifestError):
+            load_manifest(manifest)
+        assert has_comments(text) in (True, False)
+
+
+#: One definition file per reader that hostile text replaces.
+DEFINITION_FILES = [
+    ("bank", "memory.yml"),
+    ("bank", "skills/card_replace/memory.yml"),
+    ("bank", "skills/card_replace/responses.yml"),
+    ("bank", "skills/card_replace/skill.md"),
+    ("bank", "skills/card_replace/tools.py"),
+    ("bank", "agent.yml"),
+    ("clinic", "tools.yml"),
+    ("clinic", "people.yml"),
+    ("clinic", "anychat.yml"),
+    ("clinic", "playbooks/book.yml"),
+    ("skills", "skills/base44-cli/SKILL.md"),
+]
+
+
+@pytest.fixture(scope="module")
+def projects(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("projects")
+    for name in ("bank", "clinic", "skills"):
+        shutil.copytree(EXAMPLES / name, root / name)
+    return root
+
+
+@settings(HOSTILE, max_examples=60)
+@given(text=hostile_text, which=st.sampled_from(DEFINITION_FILES))
+def test_definition_readers_never_raise(projects: Path, text: str, which: tuple) -> None:
+    project, relative = which
+    path = projects / project / relative
+    original = path.read_bytes()
+    try:
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        loaded = load_project(projects / project)
+        assert all(isinstance(w, str) for w in loaded.warnings)
+    finally:
+        path.write_bytes(original)
+
+
+@cache
+def _cached_project(root: Path) -> Project:
+    return load_project(root)
+
+
+def _cli_case(folder: Path, command: str, text: str, fmt: str) -> list[str]:
+    """Arguments for one CLI call that reads `text` as a case, events or run file."""
+    if command == "assert":
+        events = folder / "events.json"
+        events.write_text(text, encoding="utf-8", errors="surrogatepass")
+        return ["assert", str(SAMPLES["mantle"]), "--events", str(events)]
+    if command == "triage":
+        run = folder / "results" / "2026-01-01_00-00-00" / "case"
+        run.mkdir(parents=True)
+        (run / "run_1.json").write_text(text, encoding="utf-8", errors="surrogatepass")
+        return ["triage", str(folder / "results")]
+    if command == "status":
+        manifest = folder / "manifest.json"
+        manifest.write_text(text, encoding="utf-8", errors="surrogatepass")
+        return ["status", "--manifest", str(manifest)]
+    case = folder / ("eval/scenarios/case.yml" if fmt == "yaml" else "cases/case.json")
+    case.parent.mkdir(parents=True)
+    case.write_text(text, encoding="utf-8", errors="surrogatepass")
+    project = ["--project", str(EXAMPLES / ("bank" if fmt == "yaml" else "clinic"))]
+    if command == "repair":
+        return ["repair", str(case), "--dry-run", *project]
+    if command == "review":
+        return ["review", str(case), "--model", "offline", *project]
+    return [command, str(case), *project]
+
+
+@settings(HOSTILE, max_examples=60)
+@given(
+    text=hostile_text,
+    fmt=st.sampled_from(["yaml", "json"]),
+    command=st.sampled_from(["validate", "repair", "review", "assert", "triage", "status"]),
+)
+def test_cli_json_paths_print_one_object(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    text: str,
+    fmt: str,
+    command: str,
+) -> None:
+    import evalcore.validation
+    from agentflows.cli import main
+
+    # The example projects do not change here: read each once (the CLI reads it per call).
+    monkeypatch.setattr(evalcore.validation, "load_project", _cached_project)
+
+    with tempfile.TemporaryDirectory() as folder:
+        args = _cli_case(Path(folder), command, text, fmt)
+        capsys.readouterr()
+        code = main([*args, "--json"])
+        out, err = capsys.readouterr()
+    assert code in (0, 1, 2, 3), (args, err)
+    assert "Traceback" not in err
+    payload = json.loads(out)  # exactly one JSON document, nothing else on stdout
+    assert isinstance(payload, dict)
+    if code == 2:
+        assert set(payload) >= {"error", "hint", "exit_code"}

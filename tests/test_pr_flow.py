@@ -278,10 +278,10 @@ def test_a_crash_during_generation_leaves_no_branch_or_worktree(
 
 def _refused(repo: Path, run_cli, *args: str, message: str) -> None:
     before = snapshot(repo)
-    code, payload, err = generate_pr(run_cli, *args)
+    code, payload, _ = generate_pr(run_cli, *args)
     assert code == 2
-    assert payload == {}
-    assert message in " ".join(err.split())
+    assert set(payload) == {"error", "hint", "exit_code"}  # --json: only the error object
+    assert message in " ".join(f"{payload['error']} {payload['hint']}".split())
     assert snapshot(repo) == before
     assert not (repo / ".casegen" / "pr").exists()
 
@@ -293,9 +293,9 @@ def test_refuses_outside_a_git_repository(
     shutil.copytree(EXAMPLES / "bank", folder / "bank")
     monkeypatch.chdir(folder)
     before = sorted(p.relative_to(folder) for p in folder.rglob("*"))
-    code, _, err = generate_pr(run_cli)
+    code, error, _ = generate_pr(run_cli)
     assert code == 2
-    assert "not in a git repository" in err
+    assert "not in a git repository" in error["error"]  # --json: the error object
     assert sorted(p.relative_to(folder) for p in folder.rglob("*")) == before
 
 

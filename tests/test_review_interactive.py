@@ -275,5 +275,5 @@ def test_cli_loop_stops_and_resumes(
 
 
 def test_cli_interactive_refuses_json(run_cli) -> None:
-    code, _, err = run_cli("review", "--interactive", "--json", str(SCENARIOS))
-    assert code == 2 and "--json cannot be combined" in err
+    code, out, _ = run_cli("review", "--interactive", "--json", str(SCENARIOS))
+    assert code == 2 and "--json cannot be combined" in json.loads(out)["error"]

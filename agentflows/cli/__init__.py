@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+
+import typer
 
 from evalcore.errors import UserError
 
@@ -21,31 +25,69 @@ from . import (  # noqa: F401 (register)
     _validate,
 )
 from ._app import app
-from ._output import stderr
+from ._output import click_exceptions, print_error
+
+EXIT_INTERRUPTED = 130
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code.
 
     Usage errors exit 2 (typer/click), a `UserError` prints its message and hint without a
-    traceback and exits 2; anything else is a bug and keeps its traceback.
+    traceback and exits 2; anything else is a bug and keeps its traceback. Under `--json`
+    an error is the one JSON object `{"error", "hint", "exit_code"}` on stdout.
     """
+    _tolerate_surrogates()
+    args = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     try:
-        app(args=argv, prog_name="casegen")
+        result = app(args=args, prog_name="casegen", standalone_mode=False)
     except UserError as exc:
-        stderr.print(f"[red]error:[/] {exc.message}", highlight=False)
-        if exc.hint:
-            stderr.print(f"  [dim]hint:[/] {exc.hint}", highlight=False)
+        print_error(exc.message, exc.hint, exc.exit_code, as_json=as_json)
         return exc.exit_code
+    except click_exceptions.NoArgsIsHelpError as exc:
+        if as_json:
+            print_error("no command given", "see `casegen --help`", 2, as_json=True)
+        else:
+            exc.show()
+        return 2
+    except click_exceptions.ClickException as exc:
+        command = exc.ctx.command_path if getattr(exc, "ctx", None) else "casegen"
+        hint = f"see `{command} --help`"
+        print_error(exc.format_message(), hint, exc.exit_code, as_json=as_json, usage=exc)
+        return exc.exit_code
+    except typer.Abort:
+        print_error("aborted", None, 1, as_json=as_json)
+        return 1
+    except BrokenPipeError:
+        return 1
     except SystemExit as exc:
         if exc.code is None:
             return 0
         return exc.code if isinstance(exc.code, int) else 1
-    return 0
+    return result if isinstance(result, int) else 0
+
+
+def _tolerate_surrogates() -> None:
+    """A lone surrogate in a case (`"\\ud800"`) prints as `\\ud800` instead of crashing
+    the terminal output; JSON output escapes it itself (`_output.json_text`)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # a detached or closed stream
+                reconfigure(errors="backslashreplace")
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    if code == EXIT_INTERRUPTED:
+        # Ctrl-C: everything worth keeping is written and reported; do not wait for the
+        # interpreter to tear down clients and threads (seconds, on a busy machine).
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 __all__ = ["app", "main", "run"]

@@ -7,7 +7,6 @@ be written and debugged without an agent or a judge running.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,6 +17,7 @@ from rich.table import Table
 
 from evalcore.assertions import AssertionResult, evaluate_mantle, parse_events
 from evalcore.dialects import get_dialect
+from evalcore.documents import UnreadableFile, read_json
 from evalcore.errors import UserError
 
 from ._app import app
@@ -69,14 +69,9 @@ def load_events(path: Path) -> Any:
             hint="save a tracker with GET /conversations/<sender_id>/tracker",
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise UserError(f"events file {path} is not UTF-8 text: {exc.reason}") from None
-    except json.JSONDecodeError as exc:
-        raise UserError(
-            f"events file {path} is not valid JSON: {exc.msg} (line {exc.lineno}, "
-            f"column {exc.colno})"
-        ) from None
+        data = read_json(path)
+    except UnreadableFile as exc:
+        raise UserError(f"events file: {exc}") from None
     return parse_events(data)
 
 

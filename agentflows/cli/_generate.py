@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -85,19 +86,22 @@ def _print_summary(report: dict[str, Any]) -> None:
         line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements"
         if cov["uncovered"]:
             line += " · uncovered: " + ", ".join(cov["uncovered"])
-        stdout.print(line)
+        stdout.print(escape(line))
     for dup in report["duplicates"]:
         stdout.print(
-            f"[yellow]dropped duplicate[/] {dup['behavior']} ≈ {dup['duplicate_of']} "
+            f"[yellow]dropped duplicate[/] {escape(dup['behavior'])} ≈ "
+            f"{escape(dup['duplicate_of'])} "
             f"({dup['similarity']:.2f})"
         )
     for failure in report["failed"]:
-        stdout.print(f"[red]failed[/] {failure['behavior']}: {failure['error']}")
+        stdout.print(
+            f"[red]failed[/] {escape(failure['behavior'])}: {escape(str(failure['error']))}"
+        )
         for finding in failure["errors"][:5]:
-            stdout.print(f"    [{finding['code']}] {finding['path']} {finding['message']}")
+            stdout.print(escape(f"    [{finding['code']}] {finding['path']} {finding['message']}"))
     for path in report["conflicts"]:
         stdout.print(
-            f"[red]not written[/] {path}: it exists with different content (edited?); "
+            f"[red]not written[/] {escape(str(path))}: it exists with different content (edited?); "
             "review it, or pass --force to overwrite"
         )
     llm = report["llm"]
@@ -107,6 +111,9 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"{llm['input_tokens']} in / {llm['output_tokens']} out · ${llm['cost_usd']:.4f}"
         )
     stdout.print(f"run {report['run_id']} · engine {report['engine']}")
+
+
+EXIT_INTERRUPTED = 130
 
 
 @app.command()
@@ -133,6 +140,13 @@ def generate(
     out: Annotated[
         Path | None,
         typer.Option("--out", help="Output folder (default generated_cases/<dialect>/<target>/)."),
+    ] = None,
+    manifest: Annotated[
+        Path | None,
+        typer.Option(
+            "--manifest",
+            help="Provenance file (default: generated_cases/manifest.json or <out>/manifest.json).",
+        ),
     ] = None,
     model: Annotated[str | None, typer.Option("--model", help="Model name, or 'offline'.")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=64)] = 4,
@@ -187,6 +201,7 @@ def generate(
             types=[t.strip() for t in types.split(",") if t.strip()] if types else None,
             direction=direction,
             out=str(out) if out else None,
+            manifest=str(manifest) if manifest else None,
             model=model,
             concurrency=concurrency,
             no_cache=no_cache,
@@ -220,22 +235,42 @@ def _run_flow(
     )
     counters = _Counters(progress)
     run_ids: list[str] = []
+
+    def started(run_id: str) -> None:
+        # At the start and on stderr (a terminal or not): a run killed before its end can
+        # still be resumed by this id.
+        run_ids.append(run_id)
+        stderr.print(
+            f"run {run_id}"
+            + (f" (if interrupted: casegen generate --resume {run_id})" if resumable else ""),
+            highlight=False,
+        )
+
     try:
         if progress is not None:
             progress.start()
         return asyncio.run(
-            run_generation(request, resume=resume, on_update=counters, on_start=run_ids.append)
+            run_generation(request, resume=resume, on_update=counters, on_start=started)
         )
     except KeyboardInterrupt:
         if progress is not None:
             progress.stop()
-        hint = (
-            f" — finish it with: casegen generate --resume {run_ids[0]}"
-            if run_ids and resumable
-            else ""
-        )
-        stderr.print(f"[yellow]interrupted[/]{hint}")
-        raise typer.Exit(130) from None
+        command = f"casegen generate --resume {run_ids[0]}" if run_ids and resumable else None
+        if as_json:
+            print_json(
+                {
+                    "error": "interrupted",
+                    "hint": f"finish it with: {command}" if command else None,
+                    "exit_code": EXIT_INTERRUPTED,
+                    "run_id": run_ids[0] if run_ids else None,
+                    "interrupted": True,
+                }
+            )
+        else:
+            stderr.print(
+                f"[yellow]interrupted[/]{f' — finish it with: {command}' if command else ''}"
+            )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         if progress is not None:
             progress.stop()

@@ -7,9 +7,14 @@ nothing else, so coding agents can parse it. Progress and notes go to stderr.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
+try:  # typer vendors click; its exceptions are the ones a typer app raises
+    from typer._click import exceptions as click_exceptions
+except ImportError:  # pragma: no cover - typer versions that use click itself
+    from click import exceptions as click_exceptions
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
@@ -24,9 +29,39 @@ stdout = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatt
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+#: A lone UTF-16 surrogate (from a JSON `"\\ud800"` escape) cannot be encoded as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(payload: Any) -> str:
+    """Pretty JSON; lone surrogates stay `\\udXXX` escapes, so the text is valid UTF-8."""
+    text = json.dumps(payload, indent=2, ensure_ascii=False, default=str)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def print_json(payload: Any) -> None:
-    sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.write(json_text(payload) + "\n")
     sys.stdout.flush()
+
+
+def print_error(
+    message: str,
+    hint: str | None,
+    exit_code: int,
+    *,
+    as_json: bool,
+    usage: click_exceptions.ClickException | None = None,
+) -> None:
+    """One error: the JSON object `{"error", "hint", "exit_code"}` under `--json`, else a
+    red line and a hint on stderr (user text is escaped: it may hold `[...]`)."""
+    if as_json:
+        print_json({"error": message, "hint": hint, "exit_code": exit_code})
+        return
+    if usage is not None and getattr(usage, "ctx", None) is not None:
+        stderr.print(escape(usage.ctx.get_usage()), style="dim")
+    stderr.print(f"[red]error:[/] {escape(message)}", highlight=False)
+    if hint:
+        stderr.print(f"  [dim]hint:[/] {escape(hint)}", highlight=False)
 
 
 def finding_line(finding: Finding) -> Text:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.syntax import Syntax
 
 from evalcore.dialects import detect_dialect, get_dialect
@@ -16,15 +17,30 @@ from evalcore.repair import repair_data
 from evalcore.validation import ProjectCache, validate_document
 from evalcore.validation._discover import iter_candidate_files
 from evalcore.writer import atomic_write_text
+from evalcore.yamlio import has_comments
 
 from ._app import app
 from ._output import print_json, print_report, stdout
 
+KEEPS_COMMENTS = (
+    "not rewritten: the file has comments, which a rewrite would drop; fix it by hand or "
+    "pass --force to rewrite it without them"
+)
+
 
 def repair_file(
-    path: Path, projects: ProjectCache, *, dialect: str | None, dry_run: bool, explicit: bool
+    path: Path,
+    projects: ProjectCache,
+    *,
+    dialect: str | None,
+    dry_run: bool,
+    explicit: bool,
+    force: bool = False,
 ) -> dict[str, Any] | None:
-    """Repair one file; returns the JSON record (None for a searched non-case file)."""
+    """Repair one file; returns the JSON record (None for a searched non-case file).
+
+    A YAML file with comments is not rewritten without `force`: the canonical writer cannot
+    keep them (see docs/findings.md#repair)."""
     doc = load_document(path)
     chosen = (
         get_dialect(dialect)
@@ -50,6 +66,13 @@ def repair_file(
     outcome = repair_data(doc.data, chosen, project)
     new_text = chosen.dump(outcome.data) if outcome.actions else None
     diff = None
+    held = (
+        new_text is not None
+        and new_text != doc.text
+        and not force
+        and chosen.file_format == "yaml"
+        and has_comments(doc.text)
+    )
     if new_text is not None and new_text != doc.text:
         diff = "".join(
             difflib.unified_diff(
@@ -59,14 +82,22 @@ def repair_file(
                 tofile=f"{path} (repaired)",
             )
         )
-        if not dry_run:
+        if not dry_run and not held:
             atomic_write_text(path, new_text)
-    remaining = sort_findings(
-        validate_document(chosen.load(path, text=new_text or doc.text), chosen, project)
+    # What the file holds afterwards (or would, for --dry-run): the repaired text, unless a
+    # commented file was held back.
+    after = doc.text if held else (new_text or doc.text)
+    remaining = sort_findings(validate_document(chosen.load(path, text=after), chosen, project))
+    record = _record(
+        path,
+        chosen.name,
+        outcome.actions,
+        diff,
+        remaining,
+        written=bool(diff) and not dry_run and not held,
     )
-    return _record(
-        path, chosen.name, outcome.actions, diff, remaining, written=bool(diff) and not dry_run
-    )
+    record["skipped"] = KEEPS_COMMENTS if held else None
+    return record
 
 
 def _record(
@@ -84,17 +115,25 @@ def _record(
         "repairs": [a.to_json() for a in actions],
         "diff": diff,
         "written": written,
+        "skipped": None,
     }
 
 
 def repair_payload(
-    paths: list[Path], *, project: Path | None, dialect: str | None, dry_run: bool
+    paths: list[Path],
+    *,
+    project: Path | None,
+    dialect: str | None,
+    dry_run: bool,
+    force: bool = False,
 ) -> dict[str, Any]:
     """What `casegen repair --json` prints (the MCP tool returns the same)."""
     projects = ProjectCache(project)
     records = []
     for file, explicit in iter_candidate_files(paths):
-        record = repair_file(file, projects, dialect=dialect, dry_run=dry_run, explicit=explicit)
+        record = repair_file(
+            file, projects, dialect=dialect, dry_run=dry_run, explicit=explicit, force=force
+        )
         if record is not None:
             records.append(record)
     totals = {
@@ -116,14 +155,19 @@ def repair(
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Show the diff, write nothing.")
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Also rewrite YAML files with comments (they are lost)."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Fix what needs no model: close ids, lossless types, enum case, forbidden keys.
 
     Repaired files are rewritten in canonical form; anything not safely fixable stays
-    reported. Exit 0 when every file ends valid, 1 otherwise.
+    reported. A YAML file with comments is left as it is (the rewrite would drop them)
+    unless --force is given. Exit 0 when every file ends valid, 1 otherwise.
     """
-    payload = repair_payload(paths, project=project, dialect=dialect, dry_run=dry_run)
+    payload = repair_payload(paths, project=project, dialect=dialect, dry_run=dry_run, force=force)
     records, totals = payload["files"], payload["summary"]
     if as_json:
         print_json(payload)
@@ -131,11 +175,14 @@ def repair(
         for record in records:
             for action in record["repairs"]:
                 stdout.print(
-                    f"[green]fixed[/] {record['path']} [cyan]{action['path']}[/]: "
-                    f"{action['before']!r} → {action['after']!r}  [dim]({action['reason']})[/]"
+                    f"[green]fixed[/] {escape(record['path'])} [cyan]{escape(action['path'])}[/]: "
+                    f"{escape(repr(action['before']))} → {escape(repr(action['after']))}  "
+                    f"[dim]({escape(action['reason'])})[/]"
                 )
             if record["diff"] and dry_run:
                 stdout.print(Syntax(record["diff"], "diff", theme="ansi_dark"))
+            if record["skipped"]:
+                stdout.print(f"[yellow]{escape(record['path'])}[/]: {escape(record['skipped'])}")
             findings = [Finding(**f) for f in record["errors"] + record["warnings"]]
             if findings:
                 print_report(

@@ -154,7 +154,7 @@ def _run_interactive(
     rejected = sum(d["action"] == "rejected" for d in decisions)
     stdout.print(f"review {review_id} done: {accepted} accepted, {rejected} rejected")
     if final.get("record"):
-        stdout.print(f"[dim]decisions recorded in {final['record']}[/]")
+        stdout.print(f"[dim]decisions recorded in {escape(str(final['record']))}[/]")
 
 
 def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
@@ -190,7 +190,7 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _show(question: dict[str, Any]) -> None:
-    stdout.print(Rule(f"{question['index'] + 1}/{question['total']} {question['path']}"))
+    stdout.print(Rule(escape(f"{question['index'] + 1}/{question['total']} {question['path']}")))
     lexer = "json" if str(question["path"]).endswith(".json") else "yaml"
     stdout.print(Syntax(question["text"], lexer, line_numbers=True, word_wrap=True))
     findings = [Finding.model_validate(f) for f in question["findings"]]

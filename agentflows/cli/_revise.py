@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.syntax import Syntax
 
 from evalcore.dialects import detect_dialect, get_dialect
@@ -133,7 +134,7 @@ def _fail(file: Path, message: str, usage: dict[str, Any], as_json: bool) -> Non
             }
         )
     else:
-        stderr.print(f"[red]error:[/] {message}")
+        stderr.print(f"[red]error:[/] {escape(message)}")
 
 
 __all__ = ["revise"]

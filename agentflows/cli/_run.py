@@ -220,10 +220,22 @@ def run(
     try:
         report = asyncio.run(run_cases(cases, agent, options, results=writer, on_run=on_run))
     except KeyboardInterrupt:
-        stderr.print(
-            f"[yellow]interrupted:[/] {len(finished)} finished runs written to "
-            f"{escape(str(writer.dir))}"
-        )
+        if as_json:
+            print_json(
+                {
+                    "error": "interrupted",
+                    "hint": f"{len(finished)} finished runs are written to {writer.dir}",
+                    "exit_code": EXIT_INTERRUPTED,
+                    "results_dir": str(writer.dir),
+                    "runs_finished": len(finished),
+                    "interrupted": True,
+                }
+            )
+        else:
+            stderr.print(
+                f"[yellow]interrupted:[/] {len(finished)} finished runs written to "
+                f"{escape(str(writer.dir))}"
+            )
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if as_json:
         print_json(report.to_json())

@@ -86,15 +86,15 @@ def sources_payload(project: Project) -> dict[str, Any]:
 
 
 def _print_human(project: Project) -> None:
-    stdout.print(f"[bold]{project.root}[/]  [dim]{project.kind} project[/]")
+    stdout.print(f"[bold]{escape(str(project.root))}[/]  [dim]{project.kind} project[/]")
     if project.mantle is not None:
         m = project.mantle
         for skill in m.skills.values():
             tag = " [magenta](hand-off)[/]" if skill.is_handoff else ""
-            stdout.print(f"\n[bold]{skill.id}[/]{tag}  [dim]{escape(skill.name or '')}[/]")
+            stdout.print(f"\n[bold]{escape(skill.id)}[/]{tag}  [dim]{escape(skill.name or '')}[/]")
             for block in skill.blocks.values():
                 steps = " → ".join(s.id for s in block.steps)
-                stdout.print(f"  block [cyan]{block.id}[/]: {steps}")
+                stdout.print(f"  block [cyan]{escape(block.id)}[/]: {escape(steps)}")
             if not skill.blocks:
                 stdout.print("  [dim]prose only[/]")
             memory = [
@@ -103,43 +103,45 @@ def _print_human(project: Project) -> None:
                 + ")"
                 for f in skill.memory.values()
             ]
-            stdout.print(f"  memory: {', '.join(memory) or '-'}")
+            stdout.print(escape(f"  memory: {', '.join(memory) or '-'}"))
             gated = {t for t, c in skill.tool_constraints.items() if c.requires_confirmation}
             tools = [f"{t}{'*' if t in gated else ''}" for t in sorted(m.tools_for(skill.id))]
-            stdout.print(f"  tools: {', '.join(tools) or '-'}")
-            stdout.print(f"  responses: {', '.join(sorted(skill.responses)) or '-'}")
+            stdout.print(escape(f"  tools: {', '.join(tools) or '-'}"))
+            stdout.print(escape(f"  responses: {', '.join(sorted(skill.responses)) or '-'}"))
         stdout.print("\n[dim]* confirmation-gated[/]")
         seeds = [f"{f.name}{' (seed)' if f.seed else ''}" for f in m.memory.values()]
-        stdout.print(f"project memory: {', '.join(seeds) or '-'}")
-        stdout.print(f"project responses: {', '.join(sorted(m.responses)) or '-'}")
-        stdout.print(f"shared tools: {', '.join(sorted(m.shared_tools)) or '-'}")
+        stdout.print(escape(f"project memory: {', '.join(seeds) or '-'}"))
+        stdout.print(escape(f"project responses: {', '.join(sorted(m.responses)) or '-'}"))
+        stdout.print(escape(f"shared tools: {', '.join(sorted(m.shared_tools)) or '-'}"))
         if m.mcp_servers:
-            stdout.print(f"MCP servers: {', '.join(m.mcp_servers)}")
+            stdout.print(escape(f"MCP servers: {', '.join(m.mcp_servers)}"))
     if project.anychat is not None:
         a = project.anychat
         for p in a.playbooks.values():
             tag = " [dim](default)[/]" if p.default else ""
-            stdout.print(f"\n[bold]{p.id}[/]{tag}  [dim]{escape(p.name or '')}[/]")
+            stdout.print(f"\n[bold]{escape(p.id)}[/]{tag}  [dim]{escape(p.name or '')}[/]")
             stdout.print(f"  activation: {escape(p.activation or '-')}")
-            stdout.print(f"  tools: {', '.join(p.tools) or '-'}")
-            stdout.print(f"  outcomes: {', '.join(p.outcomes) or '-'}")
-            stdout.print(f"  pickers: {', '.join(p.pickers) or '-'}")
+            stdout.print(escape(f"  tools: {', '.join(p.tools) or '-'}"))
+            stdout.print(escape(f"  outcomes: {', '.join(p.outcomes) or '-'}"))
+            stdout.print(escape(f"  pickers: {', '.join(p.pickers) or '-'}"))
             stdout.print(f"  examples: {len(p.examples)}")
         stdout.print("")
         for o in a.outreaches.values():
-            stdout.print(f"outreach {o.id} → playbook {o.playbook} (inputs: {', '.join(o.inputs)})")
-        stdout.print(f"person fields: {', '.join(sorted(a.person_fields))}")
-        stdout.print(f"tools: {', '.join(sorted(a.tools))}")
+            stdout.print(
+                escape(f"outreach {o.id} → playbook {o.playbook} (inputs: {', '.join(o.inputs)})")
+            )
+        stdout.print(escape(f"person fields: {', '.join(sorted(a.person_fields))}"))
+        stdout.print(escape(f"tools: {', '.join(sorted(a.tools))}"))
     if project.agent_skills is not None:
         g = project.agent_skills
         for s in g.skills.values():
-            stdout.print(f"\n[bold]{s.name}[/]  {escape(s.description or '')}")
+            stdout.print(f"\n[bold]{escape(s.name)}[/]  {escape(s.description or '')}")
             if s.references:
-                stdout.print(f"  references: {', '.join(s.references)}")
+                stdout.print(escape(f"  references: {', '.join(s.references)}"))
         for f in g.fixtures:
-            stdout.print(f"base44 fixture {f.path} ({f.name})")
+            stdout.print(escape(f"base44 fixture {f.path} ({f.name})"))
     for warning in project.warnings:
-        stdout.print(f"[yellow]warning:[/] {warning}")
+        stdout.print(f"[yellow]warning:[/] {escape(warning)}")
 
 
 @app.command()

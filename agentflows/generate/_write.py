@@ -17,19 +17,28 @@ from evalcore.manifest import (
     relevant_sources,
     save_manifest,
 )
-from evalcore.writer import anychat_case_key, mantle_case_filename, write_case_file
+from evalcore.writer import (
+    anychat_case_key,
+    contained,
+    mantle_case_filename,
+    safe_slug,
+    write_case_file,
+)
 
 from ..planning import Behavior
 from .context import GenerateContext
 
 
 def case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
+    """Where a case goes: inside its out folder whatever its ids hold (checked)."""
     out = ctx.request.out_dir(behavior.source)
     if ctx.dialect.name == "mantle":
-        return out / mantle_case_filename(behavior.source, behavior.case, behavior.type)
-    if ctx.dialect.name == "anychat":
-        return out / (anychat_case_key(behavior.source, behavior.case, behavior.type) + ".json")
-    return out / "eval.json"
+        name = mantle_case_filename(safe_slug(behavior.source), behavior.case, behavior.type)
+    elif ctx.dialect.name == "anychat":
+        name = anychat_case_key(behavior.source, behavior.case, behavior.type) + ".json"
+    else:
+        name = "eval.json"
+    return contained(out, out / safe_slug(name))
 
 
 def with_provenance(
@@ -96,12 +105,24 @@ def _first_sentence(text: str) -> str:
     return text[: match.start()] if match else text
 
 
+def manifest_file_for(ctx: GenerateContext, case_file: Path) -> Path:
+    """`--manifest`, else the manifest above the case's folder (`manifest_path_for`)."""
+    if ctx.request.manifest:
+        return Path(ctx.request.manifest)
+    return manifest_path_for(case_file.parent)
+
+
+def check_manifest(ctx: GenerateContext, case_file: Path) -> None:
+    """Raise ManifestError now when the manifest could not be updated after writing."""
+    load_manifest(manifest_file_for(ctx, case_file))
+
+
 def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path | None:
     """Record provenance for every file this run wrote or confirmed unchanged."""
     records = [w for w in written if w["status"] in ("created", "unchanged", "overwritten")]
     if not records:
         return None
-    manifest_file = manifest_path_for(Path(records[0]["path"]).parent)
+    manifest_file = manifest_file_for(ctx, Path(records[0]["path"]))
     manifest = load_manifest(manifest_file)
     base = manifest_file.parent
     for record in records:

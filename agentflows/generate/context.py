@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from evalcore.definitions import Project
 from evalcore.dialects import Dialect
+from evalcore.writer import safe_slug
 
 from ..drafting import DraftEngine
 
@@ -32,13 +33,17 @@ class GenerateRequest(BaseModel):
     concurrency: int = Field(default=4, ge=1, le=64)
     no_cache: bool = False
     force: bool = False
+    manifest: str | None = None
+    """Provenance file (default: `generated_cases/manifest.json` above the output, else
+    `<out>/manifest.json`)."""
     cases_root: str = "generated_cases"
     """Where default output folders go: `<cases_root>/<dialect>/<target>/`."""
 
     def out_dir(self, source: str) -> Path:
         if self.out:
             return Path(self.out)
-        return Path(self.cases_root) / self.dialect / source
+        # Ids come from definition files (a playbook `...yml` has id `..`): one safe part.
+        return Path(self.cases_root) / self.dialect / safe_slug(source)
 
 
 @dataclass

@@ -23,6 +23,7 @@ from ._suite import as_prompt_entries, suite_files, unit_fingerprints
 from ._write import (
     assemble_base44,
     case_path,
+    check_manifest,
     update_manifest,
     with_provenance,
     write_one,
@@ -270,6 +271,21 @@ async def write(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     cases = state.get("cases", {})
     kept = [Behavior.model_validate(cases[b]["behavior"]) for b in state.get("kept", [])]
     written: list[dict[str, Any]] = []
+    if kept:
+        # A manifest that is broken or someone else's stops the run before any case is
+        # written, so files and manifest never disagree.
+        check_manifest(ctx, case_path(ctx, kept[0]))
+    try:
+        _write_all(ctx, cases, kept, written)
+    finally:
+        # Also when a write fails (disk full): the files already written get their entries.
+        update_manifest(ctx, _manifest_records(written))
+    return {"written": written}
+
+
+def _write_all(
+    ctx: Any, cases: dict[str, Any], kept: list[Behavior], written: list[dict[str, Any]]
+) -> None:
     if ctx.dialect.name == "base44":
         by_source: dict[str, list[Behavior]] = {}
         for behavior in kept:
@@ -288,9 +304,6 @@ async def write(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             path = case_path(ctx, behavior)
             data = with_provenance(ctx, behavior, cases[behavior.id]["data"], ctx.started_at)
             written.append(_written(behavior, path, write_one(ctx, path, data)))
-    manifest_records = _manifest_records(written)
-    update_manifest(ctx, manifest_records)
-    return {"written": written}
 
 
 def _written(behavior: Behavior, path: Path, status: str) -> dict[str, Any]:

@@ -9,13 +9,13 @@ other writers are accepted so that a renamed key degrades a diagnosis instead of
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evalcore.documents import UnreadableFile, read_json
 from evalcore.errors import UserError
 
 from ._ledger import Ev, Line, parse_ledger, parse_transcript
@@ -131,9 +131,9 @@ def _run_number(path: Path) -> int:
 def load_run(path: Path) -> RunRecord:
     """Parse one run file (UserError when it is not a JSON object)."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UserError(f"cannot read {path}: {exc}") from None
+        raw = read_json(path)
+    except UnreadableFile as exc:
+        raise UserError(str(exc)) from None
     if not isinstance(raw, Mapping):
         raise UserError(f"{path} is not a run record (a JSON object)")
     events = parse_ledger(raw.get("events") or raw.get("tracker_events") or [])

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import pointer as ptr
 from ..documents import Document, parse_text
+from ..limits import limits_for, size_message
 from ._hashing import sha256_hex, source_files
 from ._model import SourceFile, SourceRef
 
@@ -50,6 +51,10 @@ class ReadContext:
     def read_text(self, path: Path) -> str | None:
         """The file's text (hashed as a source), or None with a warning when unreadable."""
         try:
+            too_big = size_message(path.stat().st_size, limits_for(path))
+            if too_big is not None:
+                self.warn(path, None, too_big)
+                return None
             data = path.read_bytes()
         except OSError as exc:
             self.warn(path, None, f"cannot read file: {exc.strerror or exc}")
@@ -76,7 +81,31 @@ class ReadContext:
         for finding in doc.findings:
             line = finding.line + line_offset if finding.line is not None else None
             self.warn(path, line, finding.message)
+        if doc.data is not None:
+            doc.data = self._string_keys(doc, doc.data, "")
         return doc
+
+    def _string_keys(self, doc: Document, value: Any, pointer: str) -> Any:
+        """Mapping keys as strings: every id in a definition file is a name, and readers
+        (and the pydantic models they fill) expect `str` keys. `12:` or `true:` is read as
+        `'12'`/`'True'` with a warning; a mapping or list as a key is dropped."""
+        if isinstance(value, list):
+            return [self._string_keys(doc, v, ptr.join(pointer, i)) for i, v in enumerate(value)]
+        if not isinstance(value, dict):
+            return value
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            child = ptr.join(pointer, str(key))
+            if not isinstance(key, str):
+                assert doc.path is not None
+                line = doc.line_of(child)
+                if isinstance(key, dict | list | tuple) or key is None:
+                    self.warn(doc.path, line, f"a key must be a name, not {key!r}; entry ignored")
+                    continue
+                self.warn(doc.path, line, f"key {key!r} is not a name; read as '{key}'")
+                key = str(key)
+            out[key] = self._string_keys(doc, item, child)
+        return out
 
     def line(self, doc: Document, *tokens: str | int) -> int | None:
         """Line of the value at `tokens` in `doc` (or of its nearest parent)."""

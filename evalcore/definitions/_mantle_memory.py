@@ -126,6 +126,16 @@ def _read_field(
     if enum_values is not None and not isinstance(enum_values, list):
         ctx.warn_at(doc, (*at, "enum_values"), f"memory field '{name}': enum_values is a list")
         enum_values = None
+    if enum_values:
+        scalars = [v for v in enum_values if isinstance(v, str | int | float | bool)]
+        if len(scalars) != len(enum_values):
+            ctx.warn_at(
+                doc,
+                (*at, "enum_values"),
+                f"memory field '{name}': enum_values holds only names or numbers; "
+                "the others are ignored",
+            )
+        enum_values = scalars
     if kind == "categorical" and not enum_values:
         ctx.warn_at(doc, at, f"categorical memory field '{name}' has no enum_values")
     seed = _strict_bool(ctx, doc, spec, at, "seed", name) or False

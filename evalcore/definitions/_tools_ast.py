@@ -41,6 +41,9 @@ def read_tool_file(
     except ValueError as exc:  # e.g. null bytes in the source
         ctx.warn(path, None, f"cannot parse Python source: {exc}")
         return []
+    except (RecursionError, MemoryError):  # e.g. a 100,000-term expression
+        ctx.warn(path, None, "Python source is nested too deeply to parse; its tools are not read")
+        return []
     tools = []
     for node in module.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

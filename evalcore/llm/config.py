@@ -100,6 +100,8 @@ class FileSettings(BaseModel):
     skills: dict[str, Any] | None = None
     """`[tool.casegen.skills.<name>]` vocabulary for base44 `command:` targets; read by
     `evalcore.agents._skills`, accepted (and ignored) here so model settings still load."""
+    limits: dict[str, Any] | None = None
+    """`[tool.casegen.limits]` input limits; read by `evalcore.limits`, accepted here."""
 
 
 def find_settings(start: str | Path | None = None) -> tuple[FileSettings, Path | None]:

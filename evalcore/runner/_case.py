@@ -18,6 +18,7 @@ from ..agents._protocol import UserTurn
 from ..dialects import detect_dialect, get_dialect
 from ..documents import load_document
 from ..errors import UserError
+from ..writer import safe_slug
 
 
 class Criterion(BaseModel):
@@ -103,7 +104,7 @@ def _from_mantle(path: Path, data: dict[str, Any]) -> list[RunCase]:
     goals = scenario.get("goals") or {}
     return [
         RunCase(
-            slug=path.stem,
+            slug=safe_slug(path.stem),
             name=scenario["name"],
             dialect="mantle",
             path=str(path),
@@ -136,7 +137,7 @@ def _from_anychat(path: Path, data: dict[str, Any]) -> list[RunCase]:
     expect = data.get("expect") or {}
     return [
         RunCase(
-            slug=data.get("key") or path.stem,
+            slug=safe_slug(str(data.get("key") or path.stem)),
             name=data["title"],
             dialect="anychat",
             path=str(path),
@@ -165,9 +166,11 @@ def _from_base44(path: Path, data: dict[str, Any]) -> list[RunCase]:
     )
     return [
         RunCase(
-            slug=f"{path.parent.name}-{entry['name']}"
-            if path.name == "eval.json"
-            else f"{path.stem}-{entry['name']}",
+            slug=safe_slug(
+                f"{path.parent.name}-{entry['name']}"
+                if path.name == "eval.json"
+                else f"{path.stem}-{entry['name']}"
+            ),
             name=entry["name"],
             dialect="base44",
             path=str(path),

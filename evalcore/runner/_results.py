@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..writer import atomic_write_text
+from ..writer import atomic_write_text, contained, safe_slug
 from ._junit import junit_xml
 from ._record import RunRecord
 from ._render import run_text, summary_markdown, summary_text
@@ -139,14 +139,14 @@ class ResultsWriter:
         self, root: Path, *, timestamp: str | None = None, junit: Path | None = None
     ) -> None:
         self.root = Path(root)
-        self.timestamp = timestamp or datetime.now().strftime(TIMESTAMP_FORMAT)
-        self.dir = self.root / self.timestamp
+        self.timestamp = safe_slug(timestamp or datetime.now().strftime(TIMESTAMP_FORMAT))
+        self.dir = contained(self.root, self.root / self.timestamp)
         self.junit = junit
         self._previous = _read_summary(self.dir / "summary.json")
 
     def first_run_number(self, slug: str) -> int:
         """1, or one past the highest run file an earlier command left for `slug`."""
-        folder = self.dir / slug
+        folder = self.dir / safe_slug(slug)
         numbers = (
             [int(m.group(1)) for p in folder.glob("run_*.json") if (m := _RUN_FILE.match(p.name))]
             if folder.is_dir()
@@ -155,7 +155,10 @@ class ResultsWriter:
         return max(numbers, default=0) + 1
 
     def run_path(self, record: RunRecord, suffix: str = ".json") -> Path:
-        return self.dir / record.scenario_slug / f"run_{record.run_index}{suffix}"
+        """`<dir>/<slug>/run_N.json`; the slug is made safe and the path checked to stay
+        inside the results folder (slugs come from case content)."""
+        name = f"run_{int(record.run_index)}{suffix}"
+        return contained(self.dir, self.dir / safe_slug(record.scenario_slug) / name)
 
     def write_run(self, record: RunRecord) -> Path:
         path = self.run_path(record)

@@ -152,7 +152,16 @@ def validate_paths(
     projects = ProjectCache(project)
     reports: list[FileReport] = []
     for file, explicit in iter_candidate_files(paths):
-        report = validate_file(file, projects=projects, dialect=dialect, explicit=explicit)
+        try:
+            report = validate_file(file, projects=projects, dialect=dialect, explicit=explicit)
+        except RecursionError:
+            # Loading is bounded (evalcore.limits); this is the last guard so that one
+            # pathological file is a finding for that file and the report stays whole.
+            report = FileReport(
+                path=str(file),
+                dialect=None,
+                findings=[Finding(code="parse", message="file is nested too deeply to check")],
+            )
         if report is not None:
             reports.append(report)
     return reports

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import glob
 import os
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from ..errors import UserError
 
 WriteStatus = Literal["created", "unchanged", "overwritten", "conflict"]
 
@@ -21,17 +28,85 @@ class WriteResult:
         return self.status in ("created", "overwritten")
 
 
+class WriteError(UserError, OSError):
+    """A file could not be written (read-only folder, full disk...); exit 1, no traceback."""
+
+    exit_code = 1
+
+
+_HINTS = {
+    errno.EACCES: "the folder is not writable; fix its permissions or choose another folder",
+    errno.EPERM: "the folder is not writable; fix its permissions or choose another folder",
+    errno.EROFS: "the file system is read-only; choose another folder",
+    errno.ENOSPC: "the disk is full; free some space and run the command again",
+    errno.EDQUOT: "the disk quota is used up; free some space and run the command again",
+}
+
+#: A temp file older than this next to the file being written is a leftover of a killed
+#: process (kill -9, power loss), not another writer's work in progress.
+STALE_TEMP_S = 60.0
+
+_umask_lock = threading.Lock()
+
+
+def _umask() -> int:
+    """The process umask (read by setting and restoring it; `os` has no getter)."""
+    with _umask_lock:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def _clean_stale_temps(path: Path) -> None:
+    """Remove `.<name>.*.tmp` files a killed earlier write left next to `path`."""
+    now = time.time()
+    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - leftover.stat().st_mtime > STALE_TEMP_S:
+                leftover.unlink()
+
+
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write via a temp file in the same folder and rename, so readers never see half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write via a temp file in the same folder and rename, so readers never see half a file.
+
+    The file gets the mode a plain `open()` would give (0666 minus the umask; an existing
+    file keeps its mode): `mkstemp` alone would leave every case file 0600.
+
+    Raises:
+        WriteError: the folder is not writable or the disk is full (the target is untouched).
+    """
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _clean_stale_temps(path)
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    try:
+        os.fchmod(fd, mode)
+        # backslashreplace: a lone surrogate from a JSON `\ud800` escape is written back as
+        # that escape instead of failing the whole write.
+        with os.fdopen(
+            fd, "w", encoding="utf-8", errors="backslashreplace", newline="\n"
+        ) as handle:
             handle.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _write_error(path, exc) from None
         raise
+
+
+def _write_error(path: Path, exc: OSError) -> WriteError:
+    reason = exc.strerror or str(exc)
+    return WriteError(
+        f"cannot write {path}: {reason}",
+        hint=_HINTS.get(exc.errno or 0, "check the folder and run the command again"),
+    )
 
 
 def write_case_file(path: Path, text: str, *, force: bool = False) -> WriteResult:

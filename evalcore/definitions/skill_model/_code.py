@@ -105,7 +105,7 @@ def _errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
 def _file_facts(text: str) -> dict[str, CodeFacts]:
     try:
         tree = ast.parse(text)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     out: dict[str, CodeFacts] = {}
     for node in ast.walk(tree):
