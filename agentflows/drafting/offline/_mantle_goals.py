@@ -112,6 +112,10 @@ class Goals(HandoffGoals):
         self.rules(limit=2)
         self.criterion(self.asks_again(walk))
 
+    def declared(self, keys: list[str]) -> list[str]:
+        names = self.defs.memory_names()
+        return [k for k in keys if k in names]
+
     def _refusal(self) -> None:
         tool = str(self.facts["tool"])
         walk = self.walk
@@ -128,7 +132,9 @@ class Goals(HandoffGoals):
             self.add({"bot_uttered": {"utter_name": denial}})
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
-        writes = [k for k in self.tool_writes(tool, walk.skill) if k not in self.written(walk)]
+        writes = self.declared(
+            [k for k in self.tool_writes(tool, walk.skill) if k not in self.written(walk)]
+        )
         if writes:
             self.add({"memory_was_not_set": [{"name": k} for k in writes]})
         self.add_sequence(self.sequence(walk))
@@ -152,7 +158,9 @@ class Goals(HandoffGoals):
             self.add({"bot_uttered": {"utter_name": failure}})
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
-        writes = [k for k in self.tool_writes(tool, walk.skill) if k not in self.written(walk)]
+        writes = self.declared(
+            [k for k in self.tool_writes(tool, walk.skill) if k not in self.written(walk)]
+        )
         if writes:
             self.add({"memory_was_not_set": [{"name": k} for k in writes]})
         steps: list[Check] = [skill_check("skill_activated", walk.skill)]

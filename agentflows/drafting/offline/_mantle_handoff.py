@@ -111,7 +111,8 @@ class HandoffGoals(PathGoals):
         writes = [k for t in self.gated() for k in self.tool_writes(t, skill)]
         writes += [k for k in self.success.keys if k not in writes]
         written = self.written(self.walk) | self.written(other)
-        unset = [{"name": k} for k in dict.fromkeys(writes) if k not in written]
+        declared = self.defs.memory_names()
+        unset = [{"name": k} for k in dict.fromkeys(writes) if k not in written and k in declared]
         if unset:
             self.add({"memory_was_not_set": unset})
         steps = [skill_check("skill_activated", skill), skill_check("skill_activated", other.skill)]

@@ -38,8 +38,16 @@ class PathGoals:
     # --- collecting ----------------------------------------------------------------------
 
     def add(self, check: Check | None) -> None:
-        if check and check not in self.assertions:
+        if check and check not in self.assertions and self._known(check):
             self.assertions.append(check)
+
+    def _known(self, check: Check) -> bool:
+        """A message check names a response the project defines (an action step may not)."""
+        for key in ("bot_uttered", "bot_did_not_utter"):
+            body = check.get(key)
+            if isinstance(body, dict) and body.get("utter_name"):
+                return str(body["utter_name"]) in self.defs.all_responses()
+        return True
 
     def criterion(self, text: str | None) -> None:
         if text and text not in self.criteria:
@@ -117,7 +125,12 @@ class PathGoals:
                 keys += list(tool_keys(self.project, tools[name], skill.id))
         keep = self.written(walk) | set(self.success.keys)
         public = skill.memory
-        picked = [k for k in dict.fromkeys(keys) if k.startswith(skill.id + ".") and k not in keep]
+        declared = self.defs.memory_names()
+        picked = [
+            k
+            for k in dict.fromkeys(keys)
+            if k.startswith(skill.id + ".") and k not in keep and k in declared
+        ]
         picked.sort(key=lambda k: _visibility(public, k) != "public")
         return [{"name": k} for k in picked[:limit]]
 
