@@ -48,6 +48,18 @@ class Goals(HandoffGoals):
         for event in [e for e in self.main_tools(walk) if e not in terminal][:2] + terminal[-1:]:
             self.add(tool_check(event, skill=skill, is_error=event.error))
 
+    def reached(self, walk: Walk, limit: int = 3) -> None:
+        """What a path short of the success signal really does: the tools it runs and the
+        fields it records (no value where the walk cannot know it). Not the success signal:
+        only the walk reaching the terminal tool can assert that."""
+        for event in [e for e in walk.tools() if not e.error and e.skill == walk.skill][:limit]:
+            self.add(tool_check(event, skill=walk.skill, is_error=False))
+        asked = [a.field for a in walk.asks if a.field and a.field.startswith(walk.skill + ".")]
+        known = {i["name"] for a in self.assertions for i in a.get("memory_was_set") or []}
+        fresh = self.declared([k for k in dict.fromkeys(asked) if k not in known])[:limit]
+        if fresh:
+            self.add({"memory_was_set": [{"name": k} for k in fresh]})
+
     def rules(self, topic: str | None = None, limit: int = 2) -> None:
         for text in pick(prose_rules(self.defs, self.skill, self.walk.memory), topic, limit):
             self.criterion(text)
@@ -99,6 +111,8 @@ class Goals(HandoffGoals):
             if self.uttered(walk, success):
                 self.add({"bot_uttered": {"utter_name": success}})
                 break
+        if not self.terminal_runs(walk):
+            self.reached(walk)
         if len(self.assertions) == 1:  # nothing but the activation: say what it answers
             last = [u for e in walk.events if e.kind == "utter" and (u := e.utter)]
             if last:

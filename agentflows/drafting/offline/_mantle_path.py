@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions.conditions import evaluate
+from evalcore.definitions.conditions import condition_keys, evaluate
 
 from ...planning._mantle_tools import qualify, tool_keys
 from ...planning._mantle_walk import SET, Event, Walk
@@ -117,13 +117,12 @@ class PathGoals:
         for name, constraint in skill.tool_constraints.items():
             if name in ran or name not in tools or not constraint.requires:
                 continue
-            try:
-                holds = evaluate(str(constraint.requires), dict(walk.memory))
-            except Exception:  # unreadable condition: the tool may still run
-                holds = True
-            if not holds:
-                keys += list(tool_keys(self.project, tools[name], skill.id))
+            if not self.decided_against(str(constraint.requires), walk):
+                continue
+            keys += list(tool_keys(self.project, tools[name], skill.id))
         keep = self.written(walk) | set(self.success.keys)
+        for name in terminal_tools(self.project, skill):
+            keep |= set(self.tool_writes(name, skill.id))
         public = skill.memory
         declared = self.defs.memory_names()
         picked = [
@@ -133,6 +132,17 @@ class PathGoals:
         ]
         picked.sort(key=lambda k: _visibility(public, k) != "public")
         return [{"name": k} for k in picked[:limit]]
+
+    @staticmethod
+    def decided_against(condition: str, walk: Walk) -> bool:
+        """The path's own values make `condition` false (not merely values it never got)."""
+        keys = condition_keys(condition)
+        if any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
+            return False
+        try:
+            return not evaluate(condition, dict(walk.memory))
+        except Exception:  # unreadable condition: the tool may still run
+            return False
 
     def gated(self, skill: Skill | None = None) -> list[str]:
         skill = skill or self.skill
