@@ -86,11 +86,27 @@ def _lead(lead: str) -> str:
     return f"{lead[:1].upper()}{lead[1:]}, the agent" if lead else "The agent"
 
 
+_NOT_A_VERB = re.compile(
+    r"^(?:in|on|at|to|for|with|by|from|of|as|about|again|ever|any|the|a|an)\b"
+    r"|^\w+ed\b(?<!need)(?<!proceed)(?<!exceed)|^\w+\s+(?:it|them|this|that)\b",
+    re.IGNORECASE,
+)
+
+
+def _acts(rest: str) -> bool:
+    """Whether what follows "never" is an action the agent takes, whole without its
+    paragraph ("give out the code"), not a passive or a bare pronoun ("refilled early",
+    "summarise it")."""
+    return not _NOT_A_VERB.search(rest.strip())
+
+
 def sentence_rule(sentence: str) -> str | None:
     """The criterion a prose sentence states, or None when it states no agent behaviour."""
     plain = _plain(sentence)
     found = _PROHIBITION.match(plain)
     if found:
+        if not _acts(found["rest"]):
+            return None
         rest = _agent_voice(found["rest"])
         return f"{_lead(found['lead'])} does not {rest}"
     found = _INSTRUCTION.match(plain)
@@ -99,6 +115,13 @@ def sentence_rule(sentence: str) -> str | None:
         third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))
         return f"{_lead(found['lead'])} {third} {_agent_voice(found['rest'])}"
     return None
+
+
+def first_rule(text: str) -> str | None:
+    """The criterion of the first instruction in `text` (one check, never a compound)."""
+    clause = _CLAUSES.split(_plain(text.strip()))[0]
+    rule = sentence_rule(clause)
+    return split_compound(rule)[0] if rule else None
 
 
 def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]) -> list[Rule]:
@@ -120,8 +143,8 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
     if not conditional and not general:
         rules = defs.agent.get("rules") if isinstance(defs.agent.get("rules"), list) else []
         for text in rules:
-            rule = sentence_rule(str(text).strip())
-            if rule and len(rule) <= 160:
+            rule = first_rule(str(text))
+            if rule and len(rule.split()) >= 5 and len(rule) <= 160:
                 general.append(Rule(rule, False))
     seen: set[str] = set()
     out: list[Rule] = []
@@ -158,4 +181,4 @@ def _holds(condition: str, memory: Mapping[str, Any]) -> bool:
         return False
 
 
-__all__ = ["Rule", "pick", "prose_rules", "sentence_rule"]
+__all__ = ["Rule", "first_rule", "pick", "prose_rules", "sentence_rule"]
