@@ -109,10 +109,11 @@ def test_the_flow_drops_a_draft_review_rejects_and_says_why(
     monkeypatch.chdir(tmp_path)
     request = build_request(["card_replace"], project=BANK, out="out")
     report = asyncio.run(run_generation(request, engine=UndecidedHappyPath()))
-    failed = {f["behavior"]: f for f in report["failed"]}
-    assert failed and all(":" in b for b in failed)
-    for item in failed.values():
-        assert item["error"].startswith("dropped before writing: no-decisive-assertion at ")
+    assert not report["failed"]  # a dropped draft is reported, not a failed run
+    dropped = {d["behavior"]: d for d in report["dropped"]}
+    assert dropped and all(":" in b for b in dropped)
+    for item in dropped.values():
+        assert item["reason"].startswith("no-decisive-assertion at /scenario/goals/assertions: ")
         assert item["errors"][0]["code"] == "no-decisive-assertion"
     assert not any(c["type"] == "happy_path" for c in report["cases"])
     assert report["cases"]  # the other behaviours are written

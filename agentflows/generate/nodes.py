@@ -234,11 +234,9 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             ]
         if left:
             first = left[0]
-            updated["status"] = "failed"
+            updated["status"] = "dropped"
             updated["findings"] = [f.to_json() | {"context": f.context} for f in left]
-            updated["error"] = (
-                f"dropped before writing: {first.code} at {first.path or '/'}: {first.message}"
-            )
+            updated["error"] = f"{first.code} at {first.path or '/'}: {first.message}"
         updates[behavior_id] = updated
     return {"cases": updates}
 
