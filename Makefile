@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.casegen-installed
 
-.PHONY: test demo lint bench clean
+.PHONY: test demo lint bench rasa-check clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks generation
 	$(BIN)/python -m benchmarks runner
+
+# Downloads the rasa-pro wheel once (about 23 MB) into .casegen/rasa-pro/; PATHS=... to choose.
+rasa-check: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[rasa-check]'
+	$(BIN)/python -m benchmarks rasa-schema $(PATHS)
 
 clean:
 	rm -rf $(VENV) .casegen build dist *.egg-info

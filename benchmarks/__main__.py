@@ -5,9 +5,14 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import generation, runner
+from . import corpus, generation, rasa_schema, runner
 
-BENCHMARKS = {"generation": generation.main, "runner": runner.main}
+BENCHMARKS = {
+    "generation": generation.main,
+    "runner": runner.main,
+    "rasa-schema": rasa_schema.main,
+    "corpus": corpus.main,
+}
 
 
 def run(argv: list[str]) -> int:

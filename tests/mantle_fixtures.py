@@ -215,12 +215,20 @@ CLEAN_CASE: dict[str, Any] = {
                             }
                         },
                         {"memory_was_cleared": "card_replace.shipping"},
-                        {"bot_uttered": {"utter_name": "utter_greet"}},
                         {"skill_completed": {"skill_id": "card_replace"}},
                     ]
                 },
             ],
-            "expected_tools": ["place_replacement_order"],
+            "expected_tools": [
+                {"tool_called": "place_replacement_order", "gate": True},
+                {
+                    "tool_group": [
+                        {"tool_called": "lookup_customer"},
+                        {"tool_called": {"tool_name": "card_replace_eligibility"}},
+                        {"ordered": True},
+                    ]
+                },
+            ],
         },
     }
 }

@@ -830,10 +830,10 @@ CASES = [
         True,
     ),
     (
-        "seq: memory_was_set one-item list accepted",
+        "seq: memory_was_set one-item list rejected (Rasa takes a plain name)",
         [mset(REASON, "damaged"), tool("place_replacement_order")],
         {"sequencing": [{"memory_was_set": [REASON]}, {"tool_executed": PLACE}]},
-        True,
+        False,
     ),
     (
         "seq: memory_was_cleared plain name",
@@ -848,7 +848,13 @@ CASES = [
         False,
     ),
     (
-        "seq: block and bot steps",
+        "seq: block steps",
+        [block("entered"), bot("Done", "utter_order_placed"), block("completed")],
+        {"sequencing": [{"ordered_block_entered": PICK}, {"ordered_block_completed": PICK}]},
+        True,
+    ),
+    (
+        "seq: bot_uttered not allowed (Rasa rejects it)",
         [block("entered"), bot("Done", "utter_order_placed"), block("completed")],
         {
             "sequencing": [
@@ -857,7 +863,7 @@ CASES = [
                 {"ordered_block_completed": PICK},
             ]
         },
-        True,
+        False,
     ),
     (
         "seq: memory_was_set never matches a slot",

@@ -222,6 +222,24 @@ async def test_second_identical_call_is_a_cache_hit(tmp_path: Path) -> None:
     assert len(list((tmp_path / "cache").rglob("*.json"))) == 1
 
 
+class Call(BaseModel):
+    """A tool call whose arguments are a free map (key order is the model's)."""
+
+    tool: str
+    arguments: dict[str, Any]
+
+
+async def test_a_cached_answer_keeps_the_key_order_the_model_wrote(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path)
+    args = {"tool": "order", "arguments": {"shipping": "express", "reason": "lost", "card": "4821"}}
+    model = chat(AIMessage(content="", tool_calls=[{**answer(args).tool_calls[0], "name": "Call"}]))
+    first = await structured_call(model, MESSAGES, Call, config=config(), cache=cache)
+    second = await structured_call(model, MESSAGES, Call, config=config(), cache=cache)
+    assert second.cached and model.calls == 1
+    assert list(second.value.arguments) == ["shipping", "reason", "card"]
+    assert second.value.model_dump_json() == first.value.model_dump_json()
+
+
 async def test_a_different_prompt_misses_the_cache(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path)
     model = chat(answer({"name": "a", "count": 1}), answer({"name": "b", "count": 2}))

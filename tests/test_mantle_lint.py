@@ -37,6 +37,13 @@ def test_lint_goes_through_the_dialect() -> None:
     assert len(lint_mantle(data, PROJECT)) == 1
 
 
+def expected_tools(*items: dict[str, Any]) -> dict[str, Any]:
+    """A minimal valid scenario whose goals hold just `expected_tools`."""
+    data = case_with({"skill_activated": {"skill_id": CR}})
+    data["scenario"]["goals"]["expected_tools"] = list(items)
+    return data
+
+
 # id, case, code, path, value, words in the suggestion (None: no suggestion is checked)
 CASES: list[tuple[str, dict[str, Any], str, str, Any, str | None]] = [
     (
@@ -425,12 +432,44 @@ CASES: list[tuple[str, dict[str, Any], str, str, Any, str | None]] = [
         "did you mean 'utter_order_placed'",
     ),
     (
-        "response-in-sequencing",
-        case_with({"sequencing": [{"bot_uttered": {"utter_name": "utter_cant_help"}}]}),
-        "unknown-response",
-        f"{A}/0/sequencing/0/bot_uttered/utter_name",
-        "utter_cant_help",
-        "did you mean 'utter_cannot_help'",
+        "tool-in-sequencing",
+        case_with(
+            {
+                "sequencing": [
+                    {"tool_executed": {"tool_name": "place_replacment_order", "source": "local"}}
+                ]
+            }
+        ),
+        "unknown-tool",
+        f"{A}/0/sequencing/0/tool_executed/tool_name",
+        "place_replacment_order",
+        "did you mean 'place_replacement_order'",
+    ),
+    (
+        "expected-tool",
+        expected_tools({"tool_called": "place_replacment_order", "gate": True}),
+        "unknown-tool",
+        "/scenario/goals/expected_tools/0/tool_called",
+        "place_replacment_order",
+        "did you mean 'place_replacement_order'",
+    ),
+    (
+        "expected-tool-in-group",
+        expected_tools(
+            {"tool_group": [{"tool_called": "place_replacement_order"}, {"tool_called": "ordr"}]}
+        ),
+        "unknown-tool",
+        "/scenario/goals/expected_tools/0/tool_group/1/tool_called",
+        "ordr",
+        None,
+    ),
+    (
+        "expected-tool-as-map",
+        expected_tools({"tool_called": {"tool_name": "lookup_custmer"}}),
+        "unknown-tool",
+        "/scenario/goals/expected_tools/0/tool_called/tool_name",
+        "lookup_custmer",
+        "did you mean 'lookup_customer'",
     ),
     (
         "regex",

@@ -284,7 +284,7 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
         "schema",
         f"{A}/0/sequencing/0/sequencing",
         7,
-        "cannot be nested",
+        "list the checks in one sequencing",
         None,
     ),
     (

@@ -17,6 +17,12 @@ from typing import Any
 from ._events import Event, parse_events
 from ._mantle import check_names, evaluate_one, mantle_check
 from ._results import AssertionResult, Verdict
+from ._sequencing import (
+    SEQUENCING_MAP_STEPS,
+    SEQUENCING_NAME_STEPS,
+    SEQUENCING_STEPS,
+    sequencing_step_problem,
+)
 
 
 def evaluate_mantle(assertions: Sequence[Any] | None, events: Any) -> list[AssertionResult]:
@@ -29,6 +35,9 @@ def evaluate_mantle(assertions: Sequence[Any] | None, events: Any) -> list[Asser
 
 
 __all__ = [
+    "SEQUENCING_MAP_STEPS",
+    "SEQUENCING_NAME_STEPS",
+    "SEQUENCING_STEPS",
     "AssertionResult",
     "Event",
     "Verdict",
@@ -36,4 +45,5 @@ __all__ = [
     "evaluate_mantle",
     "mantle_check",
     "parse_events",
+    "sequencing_step_problem",
 ]

@@ -25,6 +25,7 @@ from ._patterns import (
     tool_pattern,
 )
 from ._results import AssertionResult, SpecError, Verdict
+from ._sequencing import SEQUENCING_STEPS, sequencing_step_problem
 from ._spec import spec_bool, spec_items, spec_map
 
 Check = Callable[[Sequence[Event]], Verdict]
@@ -254,13 +255,6 @@ def _tools_within_one_turn(kind: str, spec: Any) -> Check:
 
 # --- sequencing -------------------------------------------------------------------------
 
-_NOT_IN_SEQUENCING = {
-    "memory_was_not_set": "it checks an absence, which has no position",
-    "tools_within_one_turn": "it spans a turn, not one event",
-    "bot_did_not_utter": "it checks an absence, which has no position",
-    "sequencing": "sequencing cannot be nested",
-}
-
 
 def _step(number: int, raw: Any) -> Pattern:
     if not isinstance(raw, Mapping) or len(raw) != 1:
@@ -268,13 +262,15 @@ def _step(number: int, raw: Any) -> Pattern:
             f"sequencing step {number} must be a mapping with exactly one check, got {show(raw)}"
         )
     ((kind, spec),) = raw.items()
-    if kind in _NOT_IN_SEQUENCING:
+    kind = str(kind)
+    if kind not in PATTERNS and kind not in _CHECKS:
+        hint = did_you_mean(kind, SEQUENCING_STEPS, what="step")
         raise SpecError(
-            f"sequencing step {number}: {kind} is not allowed inside sequencing "
-            f"({_NOT_IN_SEQUENCING[kind]}); make it its own assertion"
+            f"sequencing step {number}: unknown check {kind!r}" + (f"; {hint}" if hint else "")
         )
-    if kind not in PATTERNS:
-        raise SpecError(f"sequencing step {number}: unknown check {kind!r}")
+    problem = sequencing_step_problem(kind)
+    if problem is not None:
+        raise SpecError(f"sequencing step {number}: {problem}")
     return PATTERNS[kind](kind, spec)
 
 

@@ -435,14 +435,13 @@ def memory_pattern(kind: str, item: Any, *, with_value: bool) -> MemoryPattern:
 
 @event_pattern("memory_was_set", "memory_was_cleared")
 def _memory_step(kind: str, spec: Any) -> Pattern:
-    # Inside sequencing these take one plain name; a one-item list or {name} is accepted too.
-    if isinstance(spec, list):
-        if len(spec) != 1:
-            raise SpecError(f"inside sequencing, {kind} takes one memory name, got {show(spec)}")
-        spec = spec[0]
-    if isinstance(spec, str):
-        spec = {"name": spec}
-    return memory_pattern(kind, spec, with_value=kind == "memory_was_set")
+    # Inside sequencing these take one plain name, as Rasa's schema and engine require.
+    if not isinstance(spec, str) or not spec:
+        raise SpecError(
+            f"inside sequencing, {kind} takes one plain memory name "
+            f"({kind}: card_replace.replacement_reason), got {show(spec)}"
+        )
+    return memory_pattern(kind, {"name": spec}, with_value=False)
 
 
 @event_pattern("tool_executed")

@@ -4,6 +4,7 @@ project = load_project(Path("examples/bank"))
 project.mantle.skills["card_replace"].blocks
 """
 
+from ._blocks import FRAMEWORK_TOOLS
 from ._discover import find_project, project_kind_of
 from ._load import load_project
 from ._model import (
@@ -37,6 +38,7 @@ from ._model import (
 )
 
 __all__ = [
+    "FRAMEWORK_TOOLS",
     "AgentSkill",
     "AgentSkillsDefinitions",
     "AnychatDefinitions",

@@ -2,7 +2,9 @@
 
 A step's kind is the one kind key it carries (`collect:`, `execute_tool:`, ...) or `id: END`;
 the kind key's value is the step's target, `next` becomes a step id or a `Branch` list, and
-every other key is kept in `fields` as written.
+every other key is kept in `fields` as written. Beside `steps:` a block may carry `tools:`
+(the tools the LLM may call inside the block) and `complete_when` (as on a skill); both are
+Rasa keys, read into the `Block`, and `check_block_tools` names a tool the skill cannot reach.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any, get_args
 
 from ..documents import Document
 from ._context import ReadContext, as_list
-from ._model import Block, Branch, Step, StepKind
+from ._model import Block, Branch, Skill, Step, StepKind
 from ._skill_md import RawBlock
 
 KIND_KEYS: tuple[str, ...] = tuple(k for k in get_args(StepKind) if k != "end")
@@ -31,6 +33,23 @@ _ALLOWED: dict[str, set[str]] = {
     "end": set(),
 }
 END = "END"
+#: Keys an ordered block may carry besides its steps.
+BLOCK_KEYS: tuple[str, ...] = ("steps", "tools", "complete_when")
+#: Tools the Mantle framework provides to every skill (user tools may not reuse the names).
+FRAMEWORK_TOOLS = frozenset(
+    {
+        "activate",
+        "complete",
+        "cancel",
+        "set_fields",
+        "correct",
+        "resolve_tool_confirmation",
+        "search_knowledge",
+        "cannot_help",
+        "listen",
+        "hangup",
+    }
+)
 
 
 def read_block(ctx: ReadContext, path: Path, raw: RawBlock) -> Block | None:
@@ -46,7 +65,9 @@ def read_block(ctx: ReadContext, path: Path, raw: RawBlock) -> Block | None:
         steps, tokens = data, ()
     elif isinstance(data, dict) and isinstance(data.get("steps"), list):
         steps = data["steps"]
-        ctx.warn_unknown_keys(doc, data, {"steps"}, (), f"ordered block '{raw.id}'")
+        ctx.warn_unknown_keys(doc, data, BLOCK_KEYS, (), f"ordered block '{raw.id}'")
+        block.tools = _read_tools(ctx, doc, data.get("tools"), raw.id)
+        block.complete_when = _read_complete_when(ctx, doc, data.get("complete_when"), raw.id)
     else:
         if doc.parsed:
             ctx.warn(path, raw.line, f"ordered block '{raw.id}' has no 'steps:' list")
@@ -62,6 +83,62 @@ def read_block(ctx: ReadContext, path: Path, raw: RawBlock) -> Block | None:
         seen.add(step.id)
         block.steps.append(step)
     return block
+
+
+def _read_tools(ctx: ReadContext, doc: Document, value: Any, block_id: str) -> list[str]:
+    """Block `tools:` as names; a single name is read as a one-item list."""
+    if value is None:
+        return []
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list):
+        ctx.warn_at(doc, ("tools",), f"ordered block '{block_id}': 'tools' is a list of tool names")
+        return []
+    names: list[str] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, str) or not item.strip():
+            at = ("tools", index) if isinstance(value, list) else ("tools",)
+            ctx.warn_at(doc, at, f"ordered block '{block_id}': a tool in 'tools' is a name")
+            continue
+        names.append(item.strip())
+    return names
+
+
+def _read_complete_when(
+    ctx: ReadContext, doc: Document, value: Any, block_id: str
+) -> str | dict[str, Any] | None:
+    """Block `complete_when`: a condition string or `{condition, criteria}`."""
+    if value is None or isinstance(value, dict):
+        return value
+    if isinstance(value, str | bool | int | float):
+        return str(value)
+    ctx.warn_at(
+        doc,
+        ("complete_when",),
+        f"ordered block '{block_id}': 'complete_when' is a condition or {{condition, criteria}}",
+    )
+    return None
+
+
+def check_block_tools(ctx: ReadContext, path: Path, skill: Skill, shared_tools: set[str]) -> None:
+    """Warn for a block `tools:` name the skill cannot call.
+
+    A skill reaches its local tools, the tools it lists in `import_tools` (a shared name or
+    `mcp/<server>:<tool>`, whose tool part also counts) and the framework tools; a shared tool
+    that is not imported is attached by no one, so it is named as such.
+    """
+    reachable = set(skill.tools) | set(FRAMEWORK_TOOLS) | set(skill.import_tools)
+    reachable |= {name.rpartition(":")[2] for name in skill.import_tools if name.startswith("mcp/")}
+    for block in skill.blocks.values():
+        for name in block.tools:
+            if name in reachable:
+                continue
+            if name in shared_tools:
+                hint = f"'{name}' is a shared tool: list it in the skill's 'import_tools'"
+            else:
+                known = ", ".join(sorted(reachable - FRAMEWORK_TOOLS)) or "none"
+                hint = f"no such tool (the skill's tools: {known})"
+            where = f"ordered block '{block.id}': tool '{name}' in 'tools'"
+            ctx.warn(path, block.line, f"{where}: {hint}")
 
 
 def _read_step(

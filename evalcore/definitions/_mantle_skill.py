@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..documents import Document
-from ._blocks import read_block
+from ._blocks import check_block_tools, read_block
 from ._context import ReadContext
 from ._frontmatter import split_frontmatter
 from ._mantle_memory import read_responses, read_skill_memory
@@ -80,6 +80,7 @@ def read_skill(
     if (folder / "responses.yml").is_file():
         skill.responses = read_responses(ctx, folder / "responses.yml", skill.id)
     skill.tools = _local_tools(ctx, folder)
+    check_block_tools(ctx, path, skill, shared_tools)
     skill.is_handoff = is_handoff(skill)
     return skill
 

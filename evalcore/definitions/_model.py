@@ -134,6 +134,10 @@ class Step(_Model):
 class Block(_Model):
     id: str
     steps: list[Step] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=list)
+    """Block-level `tools:`: the tools the LLM may call while a step of the block runs."""
+    complete_when: str | dict[str, Any] | None = None
+    """Block-level `complete_when`: a condition, or `{condition, criteria}` as on a skill."""
     line: int | None = None
 
     def step(self, step_id: str) -> Step | None:

@@ -9,29 +9,16 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .. import pointer as ptr
+from ..definitions import FRAMEWORK_TOOLS
 from ..findings import Finding
 from ..schemas import json_type
 from ..suggest import close_matches
 from . import as_dict, as_list, regex_error, unknown_id
+from ._mantle_expected import expected_tools_findings
 
 if TYPE_CHECKING:
     from ..definitions import MantleDefinitions, MemoryField, Project, Skill, ToolDef
 
-#: Tools the Mantle framework provides to every skill (user tools may not reuse the names).
-FRAMEWORK_TOOLS = frozenset(
-    {
-        "activate",
-        "complete",
-        "cancel",
-        "set_fields",
-        "correct",
-        "resolve_tool_confirmation",
-        "search_knowledge",
-        "cannot_help",
-        "listen",
-        "hangup",
-    }
-)
 
 _SKILL_ONLY = {"skill_activated", "skill_completed"}
 _SKILL_STEP = {"skill_cancelled", "skill_interrupted", "skill_resumed"}
@@ -79,9 +66,10 @@ class _Lint:
         for key, value in slots.items():
             if isinstance(key, str):
                 self.initial_slot(key, value, ptr.join(base, "setup", "initial_slots", key))
-        assertions = as_list(as_dict(scenario.get("goals")).get("assertions"))
-        for index, item in enumerate(assertions):
+        goals = as_dict(scenario.get("goals"))
+        for index, item in enumerate(as_list(goals.get("assertions"))):
             self.check(item, ptr.join(base, "goals", "assertions", index), in_sequence=False)
+        self.findings += expected_tools_findings(goals, self.defs, ptr.join(base, "goals"))
         return self.findings
 
     # --- checks -------------------------------------------------------------------------

@@ -64,10 +64,14 @@ class ResponseCache:
         return entry if isinstance(entry, dict) and entry.get("key") == key else None
 
     def put(self, key: str, entry: dict[str, Any]) -> Path:
-        """Store `entry` atomically under `key` (the key is added to the entry)."""
+        """Store `entry` atomically under `key` (the key is added to the entry).
+
+        Key order is kept as the model wrote it: a cached answer must come back exactly as the
+        first one did, or a re-run writes reordered maps and its files read as changed.
+        """
         path = self.path_for(key)
         ensure_dir(path.parent)
-        text = json.dumps({**entry, "key": key}, ensure_ascii=False, indent=2, sort_keys=True)
+        text = json.dumps({**entry, "key": key}, ensure_ascii=False, indent=2)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -7,6 +7,7 @@ single map where a list belongs and key typos.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from .. import pointer as ptr
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
 
 _SESSION = "session."
 _SEQUENCE_MEMORY = ("memory_was_set", "memory_was_cleared")
+#: Sequencing steps Rasa rejects that mean no more on their own: the check still holds, only
+#: its position is no longer asserted. (An absence, bot_did_not_utter or memory_was_not_set,
+#: would become stricter out of the sequence, so those stay for a person.)
+_MOVABLE = ("bot_uttered", "tools_within_one_turn")
 
 
 def _parts(finding: Finding) -> list[str]:
@@ -142,11 +147,70 @@ def drop_value_on_cleared(
     )
 
 
+def move_out_of_sequence(
+    data: Any, finding: Finding, project: Project | None
+) -> RepairAction | None:
+    """Rasa rejects `bot_uttered` (and `tools_within_one_turn`) inside `sequencing`: each such
+    step becomes its own assertion right after the sequencing, whose other steps keep their
+    order. One action per sequencing, recorded as the rewritten assertions list."""
+    parts = _parts(finding)
+    if finding.code != "schema" or len(parts) < 5 or parts[-1] not in _MOVABLE:
+        return None
+    if parts[-3] != "sequencing" or parts[-5] != "assertions" or not parts[-4].isdigit():
+        return None
+    where = ptr.from_parts(parts[:-4])
+    found, assertions = _value(data, where)
+    index = int(parts[-4])
+    if not found or not isinstance(assertions, list) or index >= len(assertions):
+        return None
+    steps = assertions[index].get("sequencing") if isinstance(assertions[index], dict) else None
+    if not isinstance(steps, list):
+        return None
+    moved = [s for s in steps if isinstance(s, dict) and len(s) == 1 and next(iter(s)) in _MOVABLE]
+    kept = [s for s in steps if s not in moved]
+    if not moved:
+        return None
+    after = copy.deepcopy(assertions)
+    tail = [copy.deepcopy(s) for s in moved if s not in assertions]
+    after[index : index + 1] = ([{"sequencing": copy.deepcopy(kept)}] if kept else []) + tail
+    names = ", ".join(dict.fromkeys(next(iter(s)) for s in moved))
+    return RepairAction(
+        code=finding.code,
+        path=where,
+        before=assertions,
+        after=after,
+        reason=f"Rasa rejects {names} inside sequencing; moved out as its own assertion "
+        "(asserted anywhere in the conversation; the other steps keep their order)",
+    )
+
+
+def tool_called_map(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
+    """An `expected_tools` (or `tool_group`) item written as a bare tool name is the map
+    `{tool_called: NAME}`, the only form Rasa reads."""
+    parts = _parts(finding)
+    if finding.code != "schema" or len(parts) < 2 or not parts[-1].isdigit():
+        return None
+    if parts[-2] not in ("expected_tools", "tool_group"):
+        return None
+    found, value = _value(data, finding.path)
+    if not found or not isinstance(value, str) or not value.strip():
+        return None
+    return RepairAction(
+        code=finding.code,
+        path=finding.path,
+        before=value,
+        after={"tool_called": value.strip()},
+        reason=f"{parts[-2]} items are maps; a bare tool name is written {{tool_called: NAME}}",
+    )
+
+
 MANTLE_RULES = [
     drop_step_on_skill_start,
     strip_session_prefix,
     plain_memory_name_in_sequence,
     drop_value_on_cleared,
+    move_out_of_sequence,
+    tool_called_map,
 ]
 
 __all__ = ["MANTLE_RULES"]

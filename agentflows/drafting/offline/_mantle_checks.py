@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from evalcore.assertions import SEQUENCING_MAP_STEPS, SEQUENCING_NAME_STEPS
 from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import condition_keys
 
@@ -25,23 +26,10 @@ from ...planning._mantle_walk import Event
 
 Check = dict[str, Any]
 
-#: Lifecycle checks `sequencing` accepts as maps (reference §2.1).
-SEQUENCE_MAPS = frozenset(
-    {
-        "skill_activated",
-        "skill_completed",
-        "skill_cancelled",
-        "skill_interrupted",
-        "skill_resumed",
-        "ordered_block_entered",
-        "ordered_block_completed",
-        "ordered_block_cancelled",
-        "ordered_block_interrupted",
-        "ordered_block_resumed",
-    }
-)
+#: Lifecycle checks `sequencing` accepts as maps (reference §2.1; one list, in evalcore).
+SEQUENCE_MAPS = frozenset(SEQUENCING_MAP_STEPS) - {"tool_executed"}
 #: Memory checks `sequencing` accepts as a plain memory name.
-SEQUENCE_NAMES = frozenset({"memory_was_set", "memory_was_cleared"})
+SEQUENCE_NAMES = frozenset(SEQUENCING_NAME_STEPS)
 
 
 def skill_check(kind: str, skill: str, step: str | None = None) -> Check:

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
+from ._expected_tools import ExpectedTool, ExpectedToolGroup, ExpectedToolsItem
+
 ScenarioType = Literal[
     "happy_path",
     "sad_path",
@@ -294,8 +296,6 @@ _EVENT_CHECKS = (
     | Annotated[OrderedBlockInterrupted, Tag("ordered_block_interrupted")]
     | Annotated[OrderedBlockResumed, Tag("ordered_block_resumed")]
     | Annotated[ToolExecutedCheck, Tag("tool_executed")]
-    | Annotated[BotUttered, Tag("bot_uttered")]
-    | Annotated[BotDidNotUtter, Tag("bot_did_not_utter")]
 )
 
 SequencingCheck = Annotated[
@@ -312,7 +312,9 @@ class Sequencing(_Model):
     sequencing: list[SequencingCheck] = Field(
         min_length=1,
         description=(
-            "Checks that must match in this order (gaps allowed). No memory_was_not_set, "
+            "Checks that must match in this order (gaps allowed): skill_*, ordered_block_* and "
+            "tool_executed maps, memory_was_set / memory_was_cleared as a plain name. No "
+            "bot_uttered (assert it on its own), bot_did_not_utter, memory_was_not_set, "
             "tools_within_one_turn or nested sequencing."
         ),
     )
@@ -320,6 +322,8 @@ class Sequencing(_Model):
 
 Assertion = Annotated[
     _EVENT_CHECKS
+    | Annotated[BotUttered, Tag("bot_uttered")]
+    | Annotated[BotDidNotUtter, Tag("bot_did_not_utter")]
     | Annotated[MemoryWasSet, Tag("memory_was_set")]
     | Annotated[MemoryWasNotSet, Tag("memory_was_not_set")]
     | Annotated[MemoryWasCleared, Tag("memory_was_cleared")]
@@ -353,8 +357,12 @@ class Goals(_Model):
     assertions: list[Assertion] | None = Field(
         default=None, description="Single-key checks against recorded events."
     )
-    expected_tools: list[str] | None = Field(
-        default=None, description="CALM tool scoring only; Mantle runs ignore it."
+    expected_tools: list[ExpectedToolsItem] | None = Field(
+        default=None,
+        description=(
+            "CALM tool scoring only; Mantle runs ignore it. Maps, never bare names: "
+            "{tool_called: NAME, gate?: bool} or {tool_group: [{tool_called: NAME}, ...]}."
+        ),
     )
 
 
@@ -380,6 +388,8 @@ class MantleCase(_Model):
 __all__ = [
     "Assertion",
     "BotCheck",
+    "ExpectedTool",
+    "ExpectedToolGroup",
     "Goals",
     "MantleCase",
     "MemoryCheck",
