@@ -32,6 +32,8 @@ class BehaviourChat(GenericFakeChatModel):
     (raw content) or an exception to raise."""
 
     answer: Any = None
+    repair: Any = None
+    """Answers repair requests (a whole case); None: `answer` does."""
     calls: list[str] = Field(default_factory=list)
 
     def _generate(
@@ -44,7 +46,8 @@ class BehaviourChat(GenericFakeChatModel):
         section = text.split("<Behavior>", 1)[1].split("</Behavior>", 1)[0]
         behavior = json.loads(section[section.index("{") : section.rindex("}") + 1])
         self.calls.append(behavior["id"])
-        value = self.answer(behavior)
+        repairing = "<Findings>" in text and self.repair is not None
+        value = (self.repair if repairing else self.answer)(behavior)
         if isinstance(value, BaseException):
             raise value
         content = value if isinstance(value, str) else json.dumps(value)
@@ -59,8 +62,17 @@ def llm_engine(answer: Any) -> tuple[LLMEngine, BehaviourChat]:
     return LLMEngine(config, use_cache=False, chat_model=chat), chat
 
 
+def words(behavior: dict[str, Any]) -> dict[str, Any]:
+    """What a model answers for a Mantle draft: the words (the plan keeps the assertions)."""
+    return {
+        "name": behavior["title"],
+        "simulation_context": f'You are a customer. 1. Say: "I need a new card ({behavior["id"]})"',
+        "criteria": ["The agent does not read out the internal card id"],
+    }
+
+
 def scenario(behavior: dict[str, Any], *, marker: str | None = None) -> dict[str, Any]:
-    """A valid case; cases with the same `marker` are duplicates of each other."""
+    """A whole valid case (what a model answers to a repair request)."""
     marker = marker or behavior["id"]
     return {
         "scenario": {
@@ -139,7 +151,7 @@ def test_a_model_that_keeps_failing_fails_one_case_and_the_others_are_written() 
         if behavior["type"] == "sad_path" and (not doomed or doomed[0] == behavior["id"]):
             doomed.append(behavior["id"])
             return TimeoutError("model timed out")
-        return scenario(behavior)
+        return words(behavior)
 
     engine, chat = llm_engine(answer)
     report = generate(engine)
@@ -158,24 +170,33 @@ def test_a_model_that_keeps_failing_fails_one_case_and_the_others_are_written() 
     assert all(Path(c["path"]).is_file() for c in report["cases"])
 
 
-def test_invalid_output_is_repaired_by_a_model_round() -> None:
-    rounds: dict[str, int] = {}
+class BrokenEscalation(LLMEngine):
+    """Drafts an escalation whose merged case names a tool that does not exist."""
 
-    def answer(behavior: dict[str, Any]) -> Any:
-        rounds[behavior["id"]] = rounds.get(behavior["id"], 0) + 1
-        case = scenario(behavior)
-        if behavior["type"] == "escalation" and rounds[behavior["id"]] == 1:
-            case["scenario"]["goals"]["assertions"].append(
+    async def draft(self, ctx: DraftContext) -> DraftResult:
+        result = await super().draft(ctx)
+        if ctx.behavior.type == "escalation" and result.data is not None:
+            result.data["scenario"]["goals"]["assertions"].append(
                 {"tool_executed": {"tool_name": "teleport_card", "source": "local"}}
             )
-        return case
+        return result
 
-    engine, _ = llm_engine(answer)
+
+def test_invalid_output_is_repaired_by_a_model_round_and_the_plan_kept() -> None:
+    _, chat = llm_engine(words)
+    chat.repair = scenario  # the model's repaired case, assertions of its own
+    config = ModelConfig(
+        model="fake", api_key=SecretStr("k"), max_retries=1, retry_base_delay_s=0.0
+    )
+    engine = BrokenEscalation(config, use_cache=False, chat_model=chat)
     report = generate(engine)
     escalation = next(c for c in report["cases"] if c["type"] == "escalation")
-    assert [r["by"] for r in escalation["repairs"]] == ["model"]
+    assert [r["by"] for r in escalation["repairs"] if r["by"] != "review"] == ["model"]
     assert escalation["attempts"] == 2
     assert not report["failed"]
+    written = Path(escalation["path"]).read_text("utf-8")
+    assert "teleport_card" not in written and "skill_activated" in written
+    assert "bot_did_not_utter" not in written  # the model's own assertions were not kept
 
 
 class GatedEngine(OfflineEngine):

@@ -22,7 +22,9 @@ from stub_openai import (
 
 from agentflows.drafting import DraftContext, make_engine
 from agentflows.drafting.llm import DraftingError, LLMEngine
-from agentflows.planning import Behavior
+from agentflows.drafting.llm._mantle import estimate_tokens
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.planning import Behavior, plan_source
 from evalcore.definitions import load_project
 from evalcore.errors import ConfigError
 from evalcore.findings import Finding
@@ -74,62 +76,117 @@ def engine_for(stub: StubOpenAI, tmp_path: Path, **overrides: Any) -> LLMEngine:
     return LLMEngine(ModelConfig(**(values | overrides)), use_cache=False)
 
 
+def planned_behavior(case: str = "stolen") -> Behavior:
+    """A behaviour of the real card_replace plan (its facts drive the planned case)."""
+    plan = plan_source(load_project(BANK), "mantle", "card_replace", None)
+    chosen = next(b for b in plan.behaviors if b.case == case)
+    return chosen.model_copy(
+        update={"title": "Customer reports a stolen card and orders a new one"}
+    )
+
+
 def context(project, **overrides: Any) -> DraftContext:
     values: dict[str, Any] = {
         "project": project,
         "dialect": "mantle",
-        "behavior": behavior(),
+        "behavior": planned_behavior(),
         "direction": "customers who are in a hurry",
         "siblings": ("Customer replaces a damaged card",),
     }
     return DraftContext(**(values | overrides))
 
 
+def words(**overrides: Any) -> dict[str, Any]:
+    """What a model answers for a Mantle draft: words only."""
+    values: dict[str, Any] = {
+        "name": "A hurried customer's wallet was stolen",
+        "simulation_context": (
+            "You are Priya, in a hurry; your wallet was stolen this morning.\n"
+            '1. To start, say: "My card was stolen, I need a new one."'
+        ),
+        "criteria": [
+            "The agent tells the customer the card can no longer be used",
+            "The agent does not read out the internal card id",
+        ],
+    }
+    return values | overrides
+
+
+def planned(project, ctx: DraftContext | None = None) -> dict[str, Any]:
+    return draft_mantle(ctx or context(project))
+
+
 # --- drafting -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("method", ["json_schema", "function_calling"])
-async def test_draft_returns_the_scripted_case(
+async def test_draft_merges_the_models_words_into_the_planned_case(
     openai_stub: StubOpenAI, tmp_path: Path, bank, method: str
 ) -> None:
-    openai_stub.script(ok(stolen_case(), input_tokens=1200, output_tokens=300))
+    openai_stub.script(ok(words(), input_tokens=1200, output_tokens=300))
     engine = engine_for(openai_stub, tmp_path, structured_output=method)
     result = await engine.draft(context(bank))
-    assert result.data == stolen_case()
     assert result.usage.calls == 1 and result.usage.input_tokens == 1200
+    plan = planned(bank)["scenario"]
+    scenario = result.data["scenario"]
+    # the words are the model's; type, setup and every assertion are the plan's
+    assert scenario["name"] == "A hurried customer's wallet was stolen"
+    assert scenario["simulation_context"].startswith("You are Priya, in a hurry")
+    assert scenario["goals"]["criteria"] == words()["criteria"]
+    assert scenario["goals"]["assertions"] == plan["goals"]["assertions"]
+    assert (scenario["type"], scenario["setup"]) == (plan["type"], plan["setup"])
 
     request = openai_stub.requests[0]
     assert request.mode == ("tools" if method == "function_calling" else "json_schema")
-    assert request.schema_name == "MantleCase"
-    assert request.body["model"] == "stub-model"
-    roles = [m["role"] for m in request.messages]
-    assert roles == ["system", "user"]
+    assert request.schema_name == "MantleWords"
+    assert set(request.schema["properties"]) == {"name", "simulation_context", "criteria"}
+    assert [m["role"] for m in request.messages] == ["system", "user"]
     prompt = request.text
-    # the definition, the real ids, the behaviour, the direction and the siblings
-    assert "Help the customer replace a card" in prompt
-    assert "place_replacement_order" in prompt and "card_replace.replacement_reason" in prompt
+    # the path in order, the facts, the assertions to keep, the behaviour, direction, siblings
+    path = _section_text(request, "Path")
+    assert path.index("which one needs replacing") < path.index("What happened to the card")
+    assert plan["simulation_context"].split(".")[0] in _section_text(request, "Facts")
+    assert '"tool_name":"place_replacement_order"' in _section_text(request, "Assertions")
+    assert "The agent does not read out the internal card id" in _section_text(request, "Rules")
     assert "Customer reports a stolen card" in prompt
     assert "customers who are in a hurry" in prompt
     assert "Customer replaces a damaged card" in prompt
     assert "{{" not in prompt
+    assert "Help the customer replace a card" not in prompt  # no whole skill.md: compact
+    assert estimate_tokens(prompt + json.dumps(request.schema)) <= 2500
+
+
+async def test_bad_words_are_repaired_and_the_planned_assertions_kept(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
+    bad = words(name="  ", simulation_context="   ", criteria=["ok", 7, "x" * 400])
+    openai_stub.script(ok(bad))
+    result = await engine_for(openai_stub, tmp_path).draft(context(bank))
+    plan = planned(bank)["scenario"]
+    scenario = result.data["scenario"]
+    assert scenario["goals"]["assertions"] == plan["goals"]["assertions"]
+    # blank words fall back to the planned ones, unusable criteria to the planned criteria
+    assert scenario["name"] == plan["name"]
+    assert scenario["simulation_context"] == plan["simulation_context"]
+    assert scenario["goals"]["criteria"] == plan["goals"]["criteria"]
 
 
 async def test_draft_survives_transient_faults(
     openai_stub: StubOpenAI, tmp_path: Path, bank
 ) -> None:
     openai_stub.script(
-        rate_limited(retry_after=0), server_error(502), slow(3, stolen_case()), ok(stolen_case())
+        rate_limited(retry_after=0), server_error(502), slow(3, words()), ok(words())
     )
     engine = engine_for(openai_stub, tmp_path, timeout_s=0.3, max_retries=3)
     result = await engine.draft(context(bank))
-    assert result.data == stolen_case()
+    assert result.data["scenario"]["name"] == words()["name"]
     assert len(openai_stub.requests) == 4
 
 
 async def test_draft_retries_invalid_json(openai_stub: StubOpenAI, tmp_path: Path, bank) -> None:
-    openai_stub.script(invalid_json(), ok({"scenario": {"name": "no context"}}), ok(stolen_case()))
+    openai_stub.script(invalid_json(), ok({"name": "no context"}), ok(words()))
     result = await engine_for(openai_stub, tmp_path).draft(context(bank))
-    assert result.data == stolen_case()
+    assert result.data["scenario"]["name"] == words()["name"]
     assert result.usage.calls == 3
 
 
@@ -141,14 +198,14 @@ async def test_persistent_invalid_output_is_reported(
         await engine_for(openai_stub, tmp_path, max_retries=2).draft(context(bank))
     message = str(caught.value)
     assert message.startswith("case card_replace:stolen:")
-    assert "invalid MantleCase output 3 times" in message and "not valid JSON" in message
+    assert "invalid MantleWords output 3 times" in message and "not valid JSON" in message
     assert caught.value.usage.calls == 3
 
 
 async def test_timeouts_beyond_the_budget_are_reported(
     openai_stub: StubOpenAI, tmp_path: Path, bank
 ) -> None:
-    openai_stub.handler = lambda request: slow(2, stolen_case())
+    openai_stub.handler = lambda request: slow(2, words())
     engine = engine_for(openai_stub, tmp_path, timeout_s=0.2, max_retries=1)
     with pytest.raises(DraftingError, match=r"did not answer after 2 attempts.*within 0.2s"):
         await engine.draft(context(bank))
@@ -156,10 +213,10 @@ async def test_timeouts_beyond_the_budget_are_reported(
 
 async def test_drafts_are_cached(openai_stub: StubOpenAI, tmp_path: Path, bank) -> None:
     config = engine_for(openai_stub, tmp_path).config
-    openai_stub.script(ok(stolen_case()))
+    openai_stub.script(ok(words()))
     first = await LLMEngine(config).draft(context(bank))
     second = await LLMEngine(config).draft(context(bank))
-    assert first.data == second.data == stolen_case()
+    assert first.data == second.data
     assert second.usage.cache_hits == 1 and second.usage.calls == 0
     assert len(openai_stub.requests) == 1
 
@@ -186,7 +243,14 @@ async def test_repair_sends_the_case_and_the_findings(
     result = await engine_for(openai_stub, tmp_path).repair(
         context(bank), broken, [finding, warning]
     )
-    assert result.data == stolen_case()
+    # the model's repaired words stay; the plan's assertions and type are put back
+    plan = planned(bank)["scenario"]
+    assert (
+        result.data["scenario"]["simulation_context"]
+        == (stolen_case()["scenario"]["simulation_context"])
+    )
+    assert result.data["scenario"]["goals"]["assertions"] == plan["goals"]["assertions"]
+    assert result.data["scenario"]["type"] == plan["type"]
 
     prompt = openai_stub.requests[0].text
     assert "Change only what the findings require" in prompt
@@ -203,6 +267,10 @@ async def test_repair_sends_the_case_and_the_findings(
     ]
     case = _json_section(openai_stub.requests[0], "Case")
     assert case == broken
+
+
+def _section_text(request: RecordedRequest, tag: str) -> str:
+    return request.text.split(f"<{tag}>", 1)[1].split(f"</{tag}>", 1)[0]
 
 
 def _json_section(request: RecordedRequest, tag: str) -> Any:

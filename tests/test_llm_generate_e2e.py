@@ -1,15 +1,16 @@
 """`casegen generate` end to end with the LLM engine against the stub server.
 
-Of the planned `card_replace` behaviours, the first is drafted with a schema error (fixed by
-deterministic repair), the second names a tool that does not exist and has no close match
-(fixed by a model repair round), and the third always gets invalid JSON (reported failed);
-every other case is valid at once. The run must write all cases but the failed one.
+Mantle cases are drafted on the plan: the model answers words only. Of the planned
+`card_replace` behaviours, the first gets a context that names internals and a compound
+criterion (fixed by review before writing), the second gets criteria a judge cannot use
+(a lookup and a vague one, dropped), and the third always gets invalid JSON (reported
+failed); every other case is fine at once. The run must write all cases but the failed one,
+each with the plan's assertions, and the written suite must pass its own review.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -45,63 +46,63 @@ def _behavior(request: RecordedRequest) -> dict[str, Any]:
     return json.loads(text[text.index("{") : text.rindex("}") + 1])
 
 
-def _case(
-    behavior: dict[str, Any],
-    *,
-    tool: str = "place_replacement_order",
-    memory: str = "card_replace.replacement_reason",
-) -> dict[str, Any]:
-    """A valid, distinct scenario for `behavior` (its id makes the assertions unique)."""
-    return {
-        "scenario": {
-            "name": behavior["title"],
-            "type": behavior["type"],
-            "simulation_context": (
-                f"You are a customer ({behavior['id']}). {behavior['description']} "
-                '1. Say: "I need a new card" 2. Stop once the agent answers.'
-            ),
-            "goals": {
-                "criteria": [f"The agent handles this: {behavior['title']}"],
-                "assertions": [
-                    {"skill_activated": {"skill_id": "card_replace"}},
-                    {"memory_was_set": [{"name": memory}]},
-                    {"tool_executed": {"tool_name": tool, "source": "local"}},
-                    {"bot_did_not_utter": {"text_matches": re.escape(behavior["id"])}},
-                ],
-            },
-        }
+def _words(behavior: dict[str, Any], **overrides: Any) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "name": behavior["title"],
+        "simulation_context": (
+            f"You are a customer ({behavior['id']}). {behavior['description']}\n"
+            '1. To start, say: "I need a new card"\n2. Stop once the agent answers.'
+        ),
+        "criteria": ["The agent does not read out the internal card id"],
     }
+    return values | overrides
 
 
 class Script:
-    """Answers plan, draft and repair requests; the fault depends on the behaviour."""
+    """Answers plan and draft requests; the fault depends on the behaviour."""
 
-    def __init__(self, schema_error: str, bad_tool: str, failing: str) -> None:
-        self.schema_error, self.bad_tool, self.failing = schema_error, bad_tool, failing
-        self.repairs: list[RecordedRequest] = []
+    def __init__(self, leaky: str, unusable: str, failing: str) -> None:
+        self.leaky, self.unusable, self.failing = leaky, unusable, failing
+        self.drafts: list[RecordedRequest] = []
 
     def __call__(self, request: RecordedRequest) -> Reply:
         if request.schema_name == "RefinedPlan":
             return ok({"behaviors": []})  # keep the plan as it is
         behavior = _behavior(request)
-        if "<Findings>" in request.text:
-            self.repairs.append(request)
-            return ok(_case(behavior))
+        self.drafts.append(request)
         if behavior["id"] == self.failing:
             return invalid_json()
-        if behavior["id"] == self.schema_error:
-            return ok(_case(behavior, memory="session.card_replace.replacement_reason"))
-        if behavior["id"] == self.bad_tool:
-            return ok(_case(behavior, tool="teleport_card"))
-        return ok(_case(behavior))
+        if behavior["id"] == self.leaky:
+            return ok(
+                _words(
+                    behavior,
+                    simulation_context="You want utter_order_placed after @tool.block_card ran.",
+                    criteria=[
+                        "The agent does not read out the internal card id and it never asks "
+                        "for the PIN"
+                    ],
+                )
+            )
+        if behavior["id"] == self.unusable:
+            return ok(
+                _words(
+                    behavior,
+                    criteria=[
+                        "The agent calls block_card",
+                        "The agent responds appropriately",
+                        "The agent does not say which detail did not match",
+                    ],
+                )
+            )
+        return ok(_words(behavior))
 
 
-def test_generate_repairs_what_it_can_and_reports_the_rest(
+def test_generate_drafts_words_on_the_plan_and_reviews_before_writing(
     openai_stub: StubOpenAI, run_cli_json: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     planned = _planned_ids()
-    schema_error, bad_tool, failing = planned[:3]
-    script = Script(schema_error, bad_tool, failing)
+    leaky, unusable, failing = planned[:3]
+    script = Script(leaky, unusable, failing)
     openai_stub.handler = script
     monkeypatch.chdir(tmp_path)  # checkpoints and the cache stay in the temporary folder
     monkeypatch.setenv("OPENAI_BASE_URL", openai_stub.base_url)
@@ -127,21 +128,26 @@ def test_generate_repairs_what_it_can_and_reports_the_rest(
     assert code == 1  # one case failed
     assert report["engine"] == "llm:stub-model"
     assert [f["behavior"] for f in report["failed"]] == [failing]
-    assert "invalid MantleCase output" in report["failed"][0]["error"]
+    assert "invalid MantleWords output" in report["failed"][0]["error"]
 
     rows = {row["behavior"]: row for row in report["cases"]}
     written = set(planned) - {failing} - {d["behavior"] for d in report["duplicates"]}
-    assert set(rows) == written and schema_error in rows and bad_tool in rows
+    assert set(rows) == written and leaky in rows and unusable in rows
     for row in rows.values():
-        assert row["valid"] and Path(row["path"]).is_file()
+        assert row["valid"] and Path(row["path"]).is_file() and row["assertions"] >= 2
 
-    by_rules = [r for r in rows[schema_error]["repairs"] if r["by"] == "rules"]
-    assert by_rules and by_rules[0]["after"] == "card_replace.replacement_reason"
-    assert any(r["by"] == "model" for r in rows[bad_tool]["repairs"])
-    assert not rows[planned[3]]["repairs"]
+    leaky_text = Path(rows[leaky]["path"]).read_text("utf-8")
+    assert "utter_order_placed" not in leaky_text.split("goals:")[0]
+    assert "@tool" not in leaky_text
+    fixed = {r["code"] for r in rows[leaky]["repairs"] if r["by"] == "review"}
+    assert fixed == {"review:leaky-context", "review:compound-criterion"}
+    unusable_text = Path(rows[unusable]["path"]).read_text("utf-8")
+    assert "appropriately" not in unusable_text and "calls block_card" not in unusable_text
+    assert "which detail did not match" in unusable_text
 
-    # the model repair round was told what to fix
-    assert len(script.repairs) == 1
-    findings = script.repairs[0].text
-    assert "unknown-tool" in findings and "teleport_card" in findings
-    assert report["llm"]["calls"] >= len(planned) + 1
+    # no draft request carries ids to copy: the path and assertions, not the definition
+    assert all("<Ids>" not in r.text and "<Path>" in r.text for r in script.drafts)
+    assert report["llm"]["calls"] >= len(planned)
+
+    code, review = run_cli_json("review", out, "--project", BANK)
+    assert review["summary"]["errors"] == 0

@@ -72,6 +72,13 @@ def _draft(ctx: Any) -> dict[str, Any]:
                 "assertions": [
                     {"skill_activated": {"skill_id": behavior.source}},
                     {"bot_uttered": {"utter_name": behavior.facts["response"]}},
+                    # a happy path shows the task got done (review before writing drops one
+                    # that does not)
+                    *(
+                        [{"skill_completed": {"skill_id": behavior.source}}]
+                        if behavior.type == "happy_path"
+                        else []
+                    ),
                 ],
             },
         }

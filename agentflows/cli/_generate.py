@@ -93,6 +93,8 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"{escape(dup['duplicate_of'])} "
             f"({dup['similarity']:.2f})"
         )
+    for drop in report.get("dropped", []):
+        stdout.print(f"[yellow]dropped before writing[/] {drop['behavior']}: {drop['reason']}")
     for failure in report["failed"]:
         stdout.print(
             f"[red]failed[/] {escape(failure['behavior'])}: {escape(str(failure['error']))}"

@@ -17,9 +17,21 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         usage = usage + Usage.model_validate(work["usage"])
     rows: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
     for behavior in state.get("behaviors", []):
         work = cases.get(behavior["id"])
         if work is None:
+            continue
+        if work["status"] == "dropped":
+            dropped.append(
+                {
+                    "behavior": behavior["id"],
+                    "reason": work["error"],
+                    "errors": [
+                        {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
+                    ],
+                }
+            )
             continue
         if work["status"] == "failed":
             failed.append(
@@ -82,6 +94,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "planned": len(state.get("behaviors", [])),
         "cases": rows,
         "failed": failed,
+        "dropped": dropped,
         "conflicts": list(dict.fromkeys(r["path"] for r in conflicts)),
         "duplicates_dropped": len(state.get("duplicates", [])),
         "duplicates": state.get("duplicates", []),

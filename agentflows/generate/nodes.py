@@ -1,6 +1,6 @@
 """The generation flow's nodes: small functions over `GenerateState`.
 
-load → plan → draft (fan-out) → validate ⇄ repair → dedupe → write → report
+load → plan → draft (fan-out) → validate ⇄ repair → review → dedupe → write → report
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ async def validate(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     return {"cases": updates}
 
 
-def route_repairs(state: GenerateState) -> list[Send] | Literal["dedupe"]:
+def route_repairs(state: GenerateState) -> list[Send] | Literal["review"]:
     invalid = [w for w in state.get("cases", {}).values() if w["status"] == "invalid"]
     behaviors = state.get("behaviors", [])
     return [
@@ -161,7 +161,7 @@ def route_repairs(state: GenerateState) -> list[Send] | Literal["dedupe"]:
             DraftTask(behavior=w["behavior"], work=w, siblings=_siblings(w["behavior"], behaviors)),
         )
         for w in invalid
-    ] or "dedupe"
+    ] or "review"
 
 
 async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
@@ -206,6 +206,41 @@ async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
         usage=usage.model_dump(),
     )
     return {"cases": {behavior.id: work}}
+
+
+# --- review, dedupe, write, report ------------------------------------------------------
+
+
+async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
+    """`casegen review`'s rules on every valid draft: fix what needs no judgement, drop
+    what is still wrong (the finding is the reason), so a fresh suite passes its review."""
+    from ._prewrite import prewrite
+
+    ctx = runtime.context
+    updates: dict[str, CaseWork] = {}
+    for behavior_id, work in state.get("cases", {}).items():
+        if work["status"] != "valid" or work["data"] is None:
+            continue
+        outcome = prewrite(work["data"], ctx.dialect.name, ctx.project)
+        if not outcome.fixes and not outcome.errors:
+            continue
+        updated = CaseWork(**work)
+        updated["repairs"] = [*work["repairs"], *outcome.fixes]
+        updated["data"] = outcome.data
+        left = outcome.errors
+        if not left:
+            left = [
+                f
+                for f in check_data(outcome.data, ctx.dialect, ctx.project)
+                if f.severity == "error"
+            ]
+        if left:
+            first = left[0]
+            updated["status"] = "dropped"
+            updated["findings"] = [f.to_json() | {"context": f.context} for f in left]
+            updated["error"] = f"{first.code} at {first.path or '/'}: {first.message}"
+        updates[behavior_id] = updated
+    return {"cases": updates}
 
 
 # --- dedupe, write, report --------------------------------------------------------------

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypedDict
 
-CaseStatus = Literal["drafted", "repaired", "valid", "invalid", "failed"]
+CaseStatus = Literal["drafted", "repaired", "valid", "invalid", "failed", "dropped"]
+"""`dropped`: valid, but review before writing found an error no fix removes (not written)."""
 
 
 class CaseWork(TypedDict):

@@ -7,8 +7,10 @@ hands back the case as plain JSON data for validation, repair and writing.
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
+from types import ModuleType
 from typing import Any
 
 from pydantic import BaseModel
@@ -34,6 +36,17 @@ from ._context import definition_ids, definition_text
 from ._plan import RefinedPlan, merge_plan
 
 log = logging.getLogger("casegen.llm")
+
+#: Dialects drafted on the offline plan: the model writes the words, the plan keeps the ids
+#: and assertions. Each module offers `WORDS` (the answer model), `planned_case`,
+#: `prompt_values`, `merge_words` and `keep_planned`.
+_PLANNED = {"mantle": "._mantle"}
+
+
+def planned_drafting(dialect: str) -> ModuleType | None:
+    """The plan-based drafting module of `dialect`, None for dialects drafted whole."""
+    name = _PLANNED.get(dialect)
+    return importlib.import_module(name, __package__) if name else None
 
 
 class DraftingError(RuntimeError):
@@ -67,6 +80,9 @@ class LLMEngine:
         self._sources: dict[tuple[int, str, str], tuple[str, str]] = {}
 
     async def draft(self, ctx: DraftContext) -> DraftResult:
+        planned = planned_drafting(ctx.dialect)
+        if planned is not None:
+            return await self._words_call(ctx, planned)
         values = self._case_values(ctx)
         return await self._case_call(ctx, f"generate/draft_{ctx.dialect}", values)
 
@@ -76,7 +92,40 @@ class LLMEngine:
         values = self._case_values(ctx)
         values["case"] = _json(data)
         values["findings"] = _json([_finding(f) for f in findings if f.severity == "error"])
-        return await self._case_call(ctx, f"generate/repair_{ctx.dialect}", values)
+        result = await self._case_call(ctx, f"generate/repair_{ctx.dialect}", values)
+        planned = planned_drafting(ctx.dialect)
+        if planned is not None and result.data is not None:
+            document, _ = planned.planned_case(ctx)
+            result.data = planned.keep_planned(document, result.data)
+        return result
+
+    def draft_prompt(self, ctx: DraftContext) -> Any:
+        """The rendered draft prompt of `ctx` (what `draft` sends), for size checks."""
+        planned = planned_drafting(ctx.dialect)
+        if planned is None:
+            return render_prompt(f"generate/draft_{ctx.dialect}", **self._case_values(ctx))
+        document, script = planned.planned_case(ctx)
+        return render_prompt(
+            f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, document, script)
+        )
+
+    async def _words_call(self, ctx: DraftContext, planned: ModuleType) -> DraftResult:
+        """Draft on the plan: the model answers the words, merged into the planned case."""
+        document, script = planned.planned_case(ctx)
+        rendered = render_prompt(
+            f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, document, script)
+        )
+        try:
+            result = await structured_call(
+                self.chat_model,
+                rendered.messages,
+                planned.WORDS,
+                config=self.config,
+                cache=self.cache,
+            )
+        except LLMError as exc:
+            raise DraftingError(f"case {ctx.behavior.id}: {exc}", usage=exc.usage) from exc
+        return DraftResult(data=planned.merge_words(document, result.value), usage=result.usage)
 
     async def refine_plan(
         self,

@@ -1,0 +1,184 @@
+"""Criteria from the skill's own prose: the rules a judge reads the conversation for.
+
+A criterion is one bot-side deal-breaker that no recorded event can show (what the agent
+says or never says), taken from the skill's words rather than boilerplate: "Never say which
+detail did not match" becomes "The agent does not say which detail did not match";
+"tell the customer the card can no longer be used" becomes "The agent tells the customer the
+card can no longer be used". Rules under an `if:` that the path does not take are left out,
+rules under the active `if:` come first, and a compound sentence gives one criterion per
+check (`split_compound`), so a failure says which one broke.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions.conditions import evaluate
+
+from ...planning._mantle_prose import paragraphs
+from ...review.rules._criteria import split_compound
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
+_REF = re.compile(r"@(?:tool|block|skill|memory)\.([\w.]+)")
+_PROHIBITION = re.compile(
+    r"(?P<lead>^|^.*?(?:,|;)\s+|^.*?\bso\s+)(?P<neg>never|do\s+not|don't|must\s+not|must\s+never)"
+    r"\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_INSTRUCTION = re.compile(
+    r"(?P<lead>^|^(?:when|if|once|after|before)\b[^,]*,\s+)"
+    r"(?P<verb>tell|say|explain|mention|name|offer|suggest|read back|warn)\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_THIRD = {"read back": "reads back"}
+#: Where one prose sentence holds several instructions: "…, and never say …", "…; tell …".
+_CLAUSES = re.compile(
+    r",?\s+(?:and|but|then)\s+(?=(?:never|do\s+not|don't|tell|say|explain|ask|offer|mention"
+    r"|name|suggest)\b)|;\s+|:\s+",
+    re.IGNORECASE,
+)
+#: Words of a rule that say which kind of path it matters on.
+TOPICS: dict[str, tuple[str, ...]] = {
+    "refusal": ("no", "declin", "confirm", "again", "refus", "says no"),
+    "failure": ("fail", "error", "succeed", "again", "went wrong"),
+    "negative": ("not match", "cannot", "not eligible", "attempt", "fail"),
+    "adversarial": ("never", "disclose", "reveal", "read out", "share", "id"),
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    text: str
+    """The criterion sentence ("The agent does not ...")."""
+    conditional: bool
+    """Taken from a paragraph under an `if:` that holds on the path."""
+
+    @property
+    def situational(self) -> bool:
+        """Only for a situation ("If the customer says no, ..."): vacuous on other paths."""
+        return not self.text.startswith("The agent ")
+
+    @property
+    def prohibition(self) -> bool:
+        return " does not " in self.text
+
+
+def _plain(text: str) -> str:
+    text = _REF.sub(lambda m: m.group(1).split(".")[-1].replace("_", " "), text)
+    return " ".join(text.split()).rstrip(".!")
+
+
+def _agent_voice(text: str) -> str:
+    """Second person of an instruction ("your own words") as the agent's ("its own words")."""
+    text = re.sub(r"\byourself\b", "itself", text, flags=re.I)
+    text = re.sub(r"\byour\b", "its", text, flags=re.I)
+    return re.sub(r"\byou\b", "it", text, flags=re.I)
+
+
+def _lead(lead: str) -> str:
+    lead = re.sub(r"\bso\s*$", "", lead.strip(" ,;")).strip(" ,;")
+    if re.search(r"\bit\b", lead, re.I):
+        lead = ""  # "When it returns": the pronoun means nothing out of its paragraph
+    return f"{lead[:1].upper()}{lead[1:]}, the agent" if lead else "The agent"
+
+
+_NOT_A_VERB = re.compile(
+    r"^(?:in|on|at|to|for|with|by|from|of|as|about|again|ever|any|the|a|an)\b"
+    r"|^\w+ed\b(?<!need)(?<!proceed)(?<!exceed)|^\w+\s+(?:it|them|this|that)\b",
+    re.IGNORECASE,
+)
+
+
+def _acts(rest: str) -> bool:
+    """Whether what follows "never" is an action the agent takes, whole without its
+    paragraph ("give out the code"), not a passive or a bare pronoun ("refilled early",
+    "summarise it")."""
+    return not _NOT_A_VERB.search(rest.strip())
+
+
+def sentence_rule(sentence: str) -> str | None:
+    """The criterion a prose sentence states, or None when it states no agent behaviour."""
+    plain = _plain(sentence)
+    found = _PROHIBITION.match(plain)
+    if found:
+        if not _acts(found["rest"]):
+            return None
+        rest = _agent_voice(found["rest"])
+        return f"{_lead(found['lead'])} does not {rest}"
+    found = _INSTRUCTION.match(plain)
+    if found:
+        verb = found["verb"].lower()
+        third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))
+        return f"{_lead(found['lead'])} {third} {_agent_voice(found['rest'])}"
+    return None
+
+
+def first_rule(text: str) -> str | None:
+    """The criterion of the first instruction in `text` (one check, never a compound)."""
+    clause = _CLAUSES.split(_plain(text.strip()))[0]
+    rule = sentence_rule(clause)
+    return split_compound(rule)[0] if rule else None
+
+
+def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]) -> list[Rule]:
+    """The skill's rules that hold on a path with `memory`, active `if:` branches first."""
+    conditional: list[Rule] = []
+    general: list[Rule] = []
+    for condition, text in paragraphs(skill.body):
+        if condition and not _holds(condition, memory):
+            continue
+        for sentence in _SENTENCE.split(text):
+            for clause in _CLAUSES.split(_plain(sentence.strip())):
+                rule = sentence_rule(clause)
+                piece = split_compound(rule)[0] if rule else None
+                if piece is None or len(split_compound(rule or "")) > 1:
+                    continue
+                if len(piece.split()) < 5 or len(piece) > 160:
+                    continue
+                (conditional if condition else general).append(Rule(piece, bool(condition)))
+    if not conditional and not general:
+        rules = defs.agent.get("rules") if isinstance(defs.agent.get("rules"), list) else []
+        for text in rules:
+            rule = first_rule(str(text))
+            if rule and len(rule.split()) >= 5 and len(rule) <= 160:
+                general.append(Rule(rule, False))
+    seen: set[str] = set()
+    out: list[Rule] = []
+    for rule in [*conditional, *general]:
+        if rule.text.lower() not in seen:
+            seen.add(rule.text.lower())
+            out.append(rule)
+    return out
+
+
+def pick(rules: list[Rule], topic: str | None = None, limit: int = 2) -> list[str]:
+    """Up to `limit` rules: those on the topic first, then the path's own branch, then the rest."""
+    words = TOPICS.get(topic or "", ())
+
+    def rank(item: tuple[int, Rule]) -> tuple[int, ...]:
+        index, rule = item
+        on_topic = any(re.search(rf"\b{w}", rule.text.lower()) for w in words)
+        return (
+            0 if on_topic else 1,
+            0 if rule.conditional else 1,
+            1 if rule.situational else 0,
+            0 if rule.prohibition else 1,
+            index,
+        )
+
+    ranked = sorted(enumerate(rules), key=rank)
+    return [rule.text for _, rule in ranked[:limit]]
+
+
+def _holds(condition: str, memory: Mapping[str, Any]) -> bool:
+    try:
+        return bool(evaluate(condition, dict(memory)))
+    except Exception:  # an unreadable condition: the rule may not apply, so leave it out
+        return False
+
+
+__all__ = ["Rule", "first_rule", "pick", "prose_rules", "sentence_rule"]

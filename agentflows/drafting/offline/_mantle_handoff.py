@@ -1,0 +1,129 @@
+"""Goals of paths that end with a hand-off skill taking the conversation (link or escalation)."""
+
+from __future__ import annotations
+
+import re
+
+from evalcore.definitions import Skill
+
+from ...planning._mantle_phrases import subject
+from ...planning._mantle_walk import SET, Walk
+from ._mantle_checks import Check, short_tool, skill_check, tool_check
+from ._mantle_path import PathGoals
+
+
+class HandoffGoals(PathGoals):
+    def _categorical(self, key: str) -> bool:
+        field = self.defs.memory_names().get(key)
+        return field is not None and field.type == "categorical"
+
+    def handed_over(self, walk: Walk, first: Walk) -> None:
+        """A path that ends with a hand-off skill transferring the conversation."""
+        handoff_skill = next(
+            (
+                e.skill
+                for e in walk.events
+                if e.kind == "skill_activated" and e.skill and self.defs.skills[e.skill].is_handoff
+            ),
+            walk.skill,
+        )
+        self.add(skill_check("skill_activated", first.skill))
+        items = self.memory_items(walk, self.chosen_keys(walk))
+        if handoff_skill != first.skill:
+            self.add(skill_check("skill_activated", handoff_skill))
+        handoff = self.defs.skills[handoff_skill]
+        entered = [e for e in walk.events if e.kind == "block_entered" and e.skill == handoff_skill]
+        if entered:
+            self.add(
+                {"ordered_block_entered": {"skill_id": handoff_skill, "block_id": entered[0].block}}
+            )
+        handed_items = [
+            {"name": e.key, "value": e.value}
+            for e in walk.events
+            if e.kind == "memory"
+            and e.skill == handoff_skill
+            and e.value is not SET
+            and e.key
+            and self._categorical(e.key)
+        ]
+        merged = [*items, *(i for i in handed_items if i not in items)]
+        if merged:
+            self.add({"memory_was_set": merged})
+        transfers = [e for e in walk.tools() if e.skill == handoff_skill]
+        announce = [e.utter for e in walk.events if e.kind == "utter" and e.skill == handoff_skill]
+        if transfers:
+            self.add(tool_check(transfers[-1], is_error=False))
+        if announce:
+            self.add({"bot_uttered": {"utter_name": announce[0]}})
+        steps: list[Check] = [skill_check("skill_activated", first.skill)]
+        if handoff_skill != first.skill:
+            steps.append(skill_check("skill_activated", handoff_skill))
+        if transfers:
+            steps.append(short_tool(transfers[-1]))
+        self.add_sequence(steps)
+        if handoff_skill != first.skill:
+            unset = self.avoided(first, limit=1)
+            if unset:
+                self.add({"memory_was_not_set": unset})
+            self.criterion(
+                f"The agent explains why it is handing over instead of carrying on "
+                f"with the {subject(self.skill).lower()} itself"
+            )
+        else:
+            self.criterion("The agent hands over without trying to solve the problem itself")
+        self.criterion("The agent does not ask the customer to repeat what they already said")
+        self.handoff_summary_criterion(handoff)
+
+    def handoff_summary_criterion(self, handoff: Skill) -> None:
+        """What the hand-off skill says its summary for the person must leave out."""
+        text = " ".join(handoff.body.split())
+        match = re.search(
+            r"\bwithout ((?:card numbers|dates of birth|[\w ,]+?)(?: or [\w ]+?)?)[.)]", text
+        )
+        if match and re.search(r"summary", text, re.I):
+            self.criterion(
+                f"The agent's summary for the person it hands over to contains no {match.group(1)}"
+            )
+
+    def escalated(self) -> None:
+        """The customer asks for a person partway: the hand-off skill takes over."""
+        other = self.script.other
+        if other is None:
+            return
+        skill = self.walk.skill
+        self.add(skill_check("skill_activated", skill))
+        self.add(skill_check("skill_activated", other.skill))
+        entered = [e for e in other.events if e.kind == "block_entered"]
+        if entered:
+            self.add(
+                {"ordered_block_entered": {"skill_id": other.skill, "block_id": entered[0].block}}
+            )
+        items = [
+            {"name": e.key, "value": e.value}
+            for e in other.events
+            if e.kind == "memory" and e.value is not SET and e.key and self._categorical(e.key)
+        ]
+        if items:
+            self.add({"memory_was_set": items})
+        transfers = other.tools()
+        if transfers:
+            self.add(tool_check(transfers[-1], is_error=False))
+        writes = [k for t in self.gated() for k in self.tool_writes(t, skill)]
+        writes += [k for k in self.success.keys if k not in writes]
+        written = self.written(self.walk) | self.written(other)
+        declared = self.defs.memory_names()
+        unset = [{"name": k} for k in dict.fromkeys(writes) if k not in written and k in declared]
+        if unset:
+            self.add({"memory_was_not_set": unset})
+        steps = [skill_check("skill_activated", skill), skill_check("skill_activated", other.skill)]
+        if transfers:
+            steps.append(short_tool(transfers[-1]))
+        self.add_sequence(steps)
+        self.criterion(
+            "The agent hands over without first insisting on finishing the current request"
+        )
+        self.criterion("The agent does not try to talk the customer out of speaking to a person")
+        self.criterion("The agent does not ask the customer to repeat what they already said")
+
+
+__all__ = ["HandoffGoals"]
