@@ -103,21 +103,30 @@ def generate(engine: Any = None, **options: Any) -> dict[str, Any]:
     return asyncio.run(run_generation(request, engine=engine))
 
 
+class CopyingEngine(OfflineEngine):
+    """Offline drafting that writes the first happy path's words for every happy path."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, Any] | None = None
+        self.happy: list[str] = []
+
+    async def draft(self, ctx: DraftContext) -> DraftResult:
+        result = await super().draft(ctx)
+        if ctx.behavior.type != "happy_path":
+            return result
+        self.happy.append(ctx.behavior.id)
+        if self.first is None:
+            self.first = result.data
+        return DraftResult(data=self.first)
+
+
 def test_distinct_branches_drafted_alike_are_all_kept() -> None:
     """Dedupe goes by path identity: happy paths of different branches are never dropped as
     duplicates of each other, however alike the drafts read."""
-    first: list[str] = []
-
-    def answer(behavior: dict[str, Any]) -> dict[str, Any]:
-        if behavior["type"] == "happy_path":
-            first.append(behavior["id"])
-            return scenario(behavior, marker="same")
-        return scenario(behavior)
-
-    engine, _ = llm_engine(answer)
-    report = generate(engine)
+    engine = CopyingEngine()
+    report = generate(engine, concurrency=1)
     happy = [c for c in report["cases"] if c["type"] == "happy_path"]
-    assert len(first) >= 2 and len(happy) == len(first)
+    assert len(engine.happy) >= 2 and len(happy) == len(engine.happy)
     assert report["duplicates_dropped"] == 0
     assert not report["failed"]
     written = {Path(c["path"]).name for c in report["cases"]}
@@ -127,14 +136,14 @@ def test_distinct_branches_drafted_alike_are_all_kept() -> None:
 def test_a_draft_that_repeats_a_committed_case_is_dropped_and_still_counts_as_covered() -> None:
     from agentflows.planning import plan_source
     from evalcore.definitions import load_project
-    from evalcore.yamlio import dump_yaml
 
     plan = plan_source(load_project(BANK), "mantle", "card_replace", None)
     twin = next(b for b in plan.behaviors if b.facts["kind"] == "refusal")
+    first = generate(llm_engine(words)[0], out="first")
+    twin_file = next(c["path"] for c in first["cases"] if c["behavior"] == twin.id)
     Path("out").mkdir()
-    Path("out/an_older_copy.yml").write_text(dump_yaml(scenario(twin.model_dump())))
-    engine, _ = llm_engine(scenario)
-    report = generate(engine)
+    Path("out/an_older_copy.yml").write_bytes(Path(twin_file).read_bytes())
+    report = generate(llm_engine(words)[0])
     dropped = {d["behavior"]: d for d in report["duplicates"]}
     assert set(dropped) == {twin.id}
     assert dropped[twin.id]["similarity"] >= 0.85

@@ -76,7 +76,8 @@ class Script:
             return ok(
                 _words(
                     behavior,
-                    simulation_context="You want utter_order_placed after @tool.block_card ran.",
+                    simulation_context=_section(request, "Facts").strip()
+                    + "\nYou want utter_order_placed after @tool.block_card ran.",
                     criteria=[
                         "The agent does not read out the internal card id and it never asks "
                         "for the PIN"

@@ -20,6 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from evalcore.simulator import FactContext, is_fact_context, parse_fact_context
+
 from ...planning._mantle_phrases import subject
 from .._engine import DraftContext
 
@@ -28,6 +30,7 @@ from .._engine import DraftContext
 CHARS_PER_TOKEN = 4
 _MAX_CRITERION = 240
 _MAX_NAME = 120
+_PERSONA = re.compile(r"You are ([^.\n]{3,160})\.")
 
 
 class MantleWords(BaseModel):
@@ -37,8 +40,9 @@ class MantleWords(BaseModel):
 
     name: str = Field(default="", description="A short human title of the case.")
     simulation_context: str = Field(
-        description="Second person, to the simulated user: who they are, what they want, the "
-        "facts they bring, then numbered steps with their lines in double quotes."
+        description="Second person, to the simulated user, in the planned fact-sheet shape: "
+        "'You are <who, manner>.', 'You want <what>.', the facts list as planned "
+        "('- label: value'), the quoted lines and the 'Stop once' line."
     )
     criteria: list[str] = Field(
         default_factory=list,
@@ -85,7 +89,7 @@ def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> di
         "skill": f"{agent}, skill '{skill.name or subject(skill)}': {_first(skill.description)}",
         "rules": "\n".join(f"- {r}" for r in rules) or "none",
         "behavior": _json(behavior),
-        "path": "\n".join(t.render(n) for n, t in enumerate(script.turns, start=1)),
+        "path": _path(script.walk),
         "facts": _facts(scenario["simulation_context"]),
         "assertions": _json(goals.get("assertions") or []),
         "criteria": "\n".join(f"- {c}" for c in goals.get("criteria") or []) or "none",
@@ -103,11 +107,46 @@ def merge_words(planned: dict[str, Any], words: MantleWords) -> dict[str, Any]:
         scenario["name"] = name
     context = words.simulation_context.strip()
     if context:
-        scenario["simulation_context"] = context + "\n"
+        scenario["simulation_context"] = merge_context(scenario["simulation_context"], context)
     criteria = [c for c in (_criterion(text) for text in words.criteria) if c]
     if criteria:
         scenario.setdefault("goals", {})["criteria"] = list(dict.fromkeys(criteria))
     return merged
+
+
+def merge_context(planned: str, written: str) -> str:
+    """The model's context when it keeps the planned facts and quoted lines, else the planned
+    one with the model's persona: the offline simulator and the assertions depend on the
+    facts, so a reworded context may never lose one."""
+    if not is_fact_context(planned):
+        return written + "\n"
+    plan = parse_fact_context(planned)
+    if is_fact_context(written) and _keeps(plan, written):
+        return written + "\n"
+    persona = _PERSONA.match(written)
+    if persona:
+        plan.persona = persona.group(1).strip()
+    return plan.render()
+
+
+def _keeps(plan: FactContext, written: str) -> bool:
+    flat = " ".join(written.split()).casefold()
+    needed = [f.value for f in plan.facts] + [c.line for c in plan.cues]
+    needed += [line for line in (plan.opening, plan.after_first, plan.before_end) if line]
+    return all(" ".join(str(v).split()).casefold() in flat for v in needed)
+
+
+def _path(walk: Any) -> str:
+    """The agent's questions in order, with the planned answer (field and value)."""
+    lines = []
+    for number, ask in enumerate(walk.asks, start=1):
+        asked = " ".join((ask.prompt or ask.field or ask.kind).split())[:160]
+        answer = "yes" if ask.confirm else "no" if ask.confirm is False else ask.value
+        lines.append(
+            f"{number}. agent asks: {asked} -> user gives {ask.field or ask.kind}"
+            + (f" = {answer}" if answer not in (None, "") else "")
+        )
+    return "\n".join(lines) or "no questions: the user states the request and the agent acts"
 
 
 def keep_planned(planned: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
@@ -142,9 +181,8 @@ def _criterion(text: Any) -> str | None:
 
 
 def _facts(context: str) -> str:
-    """The planned context's persona and facts (the part before the numbered steps)."""
-    head = context.split("\nFollow these steps:", 1)[0]
-    return " ".join(head.split())
+    """The planned context as it stands (persona, intent, facts, lines, stopping point)."""
+    return context.strip()
 
 
 def _first(text: str | None) -> str:
