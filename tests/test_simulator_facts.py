@@ -201,3 +201,15 @@ async def test_a_short_project_question_places_its_field_word_for_word(tmp_path)
     )
     said = await converse(sim, ["Where to?"])
     assert said[1] == ("Lyon.", False)
+
+
+async def test_a_choice_question_is_answered_by_the_fact_whose_value_it_names():
+    sim = simulator()
+    said = await converse(sim, ["Got it. Was it a van or a car?"])
+    assert said[1] == ("Van.", False) or said[1][0].lower().startswith("van")
+
+
+async def test_a_choice_question_naming_no_fact_value_stays_unplaced():
+    sim = simulator()
+    said = await converse(sim, ["Got it. Was it a boat or a bicycle?"])
+    assert said[1][0] == UNKNOWN

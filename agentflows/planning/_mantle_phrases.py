@@ -50,7 +50,9 @@ def activation_phrase(defs: MantleDefinitions, skill: Skill) -> str:
     """A value-neutral opening for the skill.
 
     The description phrasing that names no value and shares the most words with the skill's
-    subject (ties: the first); when none shares any, "I'd like to <name>".
+    subject (ties: the first); else the first such phrasing; else, for a hand-off skill, a
+    plain request for a person (its name is the team's label, not the user's words); else
+    "I'd like to <name>".
     """
 
     wanted = set(content_stems(f"{subject(skill)} {skill.name or ''}"))
@@ -63,6 +65,11 @@ def activation_phrase(defs: MantleDefinitions, skill: Skill) -> str:
             best = (score, phrase)
     if best is not None:
         return _as_sentence(best[1])
+    neutral = [p for p in description_phrases(skill) if is_neutral(defs, skill, p)]
+    if neutral:
+        return _as_sentence(neutral[0])
+    if skill.is_handoff:
+        return "Could I talk to a person about this, please?"
     name = skill.name or skill.id.replace("_", " ")
     return f"Hi, I'd like to {name[:1].lower()}{name[1:]}."
 
@@ -145,7 +152,8 @@ def names_strongly(defs: MantleDefinitions, qualified: str, value: Any, text: st
 
 
 def escalation_line(defs: MantleDefinitions, skill: Skill, handoff: Skill) -> str:
-    """Asking for a person partway: the hand-off skill's opening plus what it is about."""
+    """Asking for a person partway: the hand-off skill's opening plus what it is about (a
+    hand-off routes by it)."""
     opening = activation_phrase(defs, handoff)
     opening = opening[:1].lower() + opening[1:]
     return f"Actually, {opening} It's about my {subject(skill).lower()}."

@@ -171,6 +171,9 @@ class FactSimulator:
             return 10
         score = 2 * len(stems(fact.label) & said)
         score += len(stems(fact.value) & said) if score else 0
+        value = _plain(fact.value)
+        if not score and value and " or " in asked and re.search(rf"\b{re.escape(value)}\b", asked):
+            score = 3  # a choice question ("cards or disputes?") that names this fact's value
         for question in self.questions.get(fact.label, ()):
             overlap = len(question & said)
             if overlap >= max(2, len(question) // 2):

@@ -145,10 +145,18 @@ def asked_clause(text: str) -> str | None:
 def label_for(ask: Ask) -> str:
     """What the fact of `ask` is, in plain words (the agent's question, else the field); a
     question too short to recognise ("Where to?") is named by its field."""
-    label = _label(ask)
+    label = _plain_label(_label(ask))
     if ask.field and not stems(label):
         return value_words(ask.field.split(".", 1)[-1])
     return label
+
+
+def _plain_label(label: str) -> str:
+    """A label the user may read and the context grammar can hold: no `@` tokens (and no
+    parenthesis that carried one), nothing after a colon (`- label: value` splits there)."""
+    label = re.sub(r"\s*\([^)]*@[^)]*(?:\)|$)", "", label)
+    label = re.sub(r"@[\w.]+", "", label).split(":", 1)[0]
+    return " ".join(label.split()).strip(" ,;-(")
 
 
 def _label(ask: Ask) -> str:

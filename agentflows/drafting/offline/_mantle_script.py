@@ -228,6 +228,8 @@ class _Writer:
             self.digression(asks)
         elif kind == "escalation":
             self.escalation(asks)
+        elif kind == "ambiguity":
+            self.ambiguity(asks)
         elif kind in ("out_of_scope", "adversarial"):
             line = self.interjection()
             if at is not None and at < len(asks):
@@ -289,6 +291,18 @@ class _Writer:
         self.context.cues.append(
             CueLine(self.cue(following), f"Sorry, I got that wrong. {fixed}", first=True)
         )
+
+    def ambiguity(self, asks: list[Ask]) -> None:
+        """The first answer to the choice fits two values; the fact answers the agent's
+        clarifying question with the planned one."""
+        spec = self.facts["ambiguity"]
+        at = int(spec["at"])
+        if at >= len(asks):
+            return
+        qualified = str(spec["field"])
+        options = [spoken(self.defs, qualified, v) or str(v) for v in spec["between"]]
+        line = f"It's either {options[0]} or {options[1]}, I'm honestly not sure which fits."
+        self.context.cues.append(CueLine(self.cue(asks[at]), line, first=True))
 
     def digression(self, asks: list[Ask]) -> None:
         spec = self.facts["digression"]

@@ -286,7 +286,20 @@ class BankBrain:
                 block="handoff",
                 field=queue_key,
             )
-            queue = words.answer(summary) or words.fallback()
+            queue = words.answer(summary)
+            named = sorted({str(f.value) for f in words.matches(summary) if f.score >= 10})
+            if queue is None and len(named) > 1:
+                options = " or ".join(n.replace("_", " ") for n in named)
+                reply = yield from ctx.ask(
+                    "instructions",
+                    lambda: ctx.say(f"Just to route you right: is it about {options}?"),
+                    lambda text: text,
+                    step=step.id,
+                    block="handoff",
+                    field=queue_key,
+                )
+                queue = words.answer(reply)
+            queue = queue or words.fallback()
         if ctx.get(queue_key) is None:
             ctx.set(queue_key, queue)
         ctx.set("human_handoff.handoff_summary", _summary(summary))

@@ -7,7 +7,8 @@ shape the real tools return (`examples/bank/skills/*/tools.py`, `tools/customer.
 each tool writes the memory its real code writes.
 
 Two accounts answer differently on purpose: on Jonas's (`+15550150`) the card-order backend
-returns an error, so `place_replacement_order` and `order_replacement` fail; on Lena's
+and disputes backends return an error, so `place_replacement_order`, `order_replacement` and
+`open_dispute` fail; on Lena's
 (`+15550161`) every check comes back negative (no card can be replaced, no dispute opened).
 """
 
@@ -126,7 +127,7 @@ CUSTOMERS = (
         "30301",
         "Atlanta",
         "4470",
-        failing=frozenset({"place_replacement_order", "order_replacement"}),
+        failing=frozenset({"place_replacement_order", "order_replacement", "open_dispute"}),
     ),
     _customer(
         "C-20700061", "Lena", "+15550161", "1983-10-17", "80202", "Denver", "1852", negative=True

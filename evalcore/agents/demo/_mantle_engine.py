@@ -221,6 +221,9 @@ class FieldWords:
         means the card team even though "card" also appears in another team's description.
         """
         found = self.matches(text)
+        named = {f.value for f in found if f.score >= 10}
+        if len(named) > 1 and _CORRECTION.search(text) is None:
+            return None  # "either lost or stolen": unclear, so the question is asked again
         if found:
             return found[0].value
         said = set(stems(text))
