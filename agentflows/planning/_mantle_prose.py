@@ -46,6 +46,10 @@ _ASK_FIELD = re.compile(r"\bask\b.*?@memory\.(?P<ns>\w+)\.(?P<key>\w+)", re.I)
 _QUESTION = re.compile(
     r"\bask\s+(?:them\s+|the\s+customer\s+)?(?:whether|if)\s+(?P<q>[^.;]+)", re.I
 )
+#: "If they ask whether …": the user asks, so it is a rule for the agent, not its question.
+_USER_ASKS = re.compile(
+    r"\b(?:they|he|she|the\s+(?:customer|caller|user|patient|guest|member|tenant))\s+$", re.I
+)
 _TOOL = re.compile(r"@tool\.(\w+)")
 _SKILL = re.compile(r"@skill\.(\w+)")
 _NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
@@ -147,7 +151,9 @@ def _classify(
         items.append(ProseItem("ask_field", condition, sentence, f"{asked['ns']}.{asked['key']}"))
     elif prose_fields:
         items += [ProseItem("ask_field", condition, sentence, q) for q in prose_fields]
-    elif (question := _QUESTION.search(sentence)) is not None:
+    elif (question := _QUESTION.search(sentence)) is not None and not _USER_ASKS.search(
+        sentence[: question.start()]
+    ):
         text = question["q"].strip().rstrip(",")
         items.append(ProseItem("question", condition, sentence, details=(text,)))
     if model is not None:

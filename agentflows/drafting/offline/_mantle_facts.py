@@ -32,7 +32,11 @@ _NARRATIVE = re.compile(
 )
 _LEAD_IN = re.compile(r"(?:and|so|last|finally|ok|okay|thanks|great|one more|now)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|we|we're|our|me)\b")
-_CONFIRMS = re.compile(r"read(?:s|ing)? (?:it |them |everything )?back|\b(?:all )?correct\b", re.I)
+_CONFIRMS = re.compile(
+    r"read(?:s|ing)? (?:it |them |everything |the [\w ]{1,40}?)?back"
+    r"|\b(?:all )?correct\b|\bwhen they confirm\b",
+    re.I,
+)
 _ASK_CLAUSE = re.compile(
     r"\bask(?:s)?\b(?:\s+(?:in|with)\s+one\s+(?:short\s+)?question)?\s+"
     r"(?P<clause>(?:which|what|whether|if|how|for|who|when|where)\b[^.;:]*)",

@@ -152,6 +152,9 @@ def _prose_verb(field: MemoryField, text: str) -> str | None:
             continue
         if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
             continue
+        sentence = re.split(r"[.!?]\s", before)[-1]
+        if not asks and re.match(r"\s*(?:if|when|whenever|unless|once)\b", sentence, re.I):
+            continue  # "If someone asks for X, set y": the agent sets it on a condition
         after = text[match.end() : match.end() + 60]
         if not asks and _FROM_RESULT.match(after):
             continue  # the agent sets it from a tool's result: nothing to ask
