@@ -153,7 +153,9 @@ def _prose_verb(field: MemoryField, text: str) -> str | None:
         if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
             continue
         sentence = re.split(r"[.!?]\s", before)[-1]
-        if not asks and re.match(r"\s*(?:if|when|whenever|unless|once)\b", sentence, re.I):
+        asked = re.search(r"\b(?:ask|find\s+out|collect)\b", sentence.split(",", 1)[-1], re.I)
+        conditional = re.match(r"\s*(?:if|when|whenever|unless|once)\b", sentence, re.I)
+        if conditional and not asked:
             continue  # "If someone asks for X, set y": the agent sets it on a condition
         after = text[match.end() : match.end() + 60]
         if not asks and _FROM_RESULT.match(after):
