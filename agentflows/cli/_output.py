@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from evalcore.findings import FileReport, Finding
+if TYPE_CHECKING:  # annotations only: pydantic loads with the first command that needs it
+    from evalcore.findings import FileReport, Finding
 
 #: Width when output is not a terminal (CI logs, pipes): rich's default of 80 columns wraps
 #: tables into unreadable towers.

@@ -4,27 +4,30 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.syntax import Syntax
 
-from evalcore.dialects import detect_dialect, get_dialect
-from evalcore.documents import load_document
-from evalcore.findings import FileReport, Finding, sort_findings
-from evalcore.repair import repair_data
-from evalcore.validation import ProjectCache, validate_document
-from evalcore.validation._discover import iter_candidate_files
-from evalcore.writer import atomic_write_text
-
 from ._app import app
 from ._output import print_json, print_report, stdout
+
+if TYPE_CHECKING:
+    from evalcore.findings import Finding
+    from evalcore.validation import ProjectCache
 
 
 def repair_file(
     path: Path, projects: ProjectCache, *, dialect: str | None, dry_run: bool, explicit: bool
 ) -> dict[str, Any] | None:
     """Repair one file; returns the JSON record (None for a searched non-case file)."""
+    from evalcore.dialects import detect_dialect, get_dialect
+    from evalcore.documents import load_document
+    from evalcore.findings import Finding, sort_findings
+    from evalcore.repair import repair_data
+    from evalcore.validation import validate_document
+    from evalcore.writer import atomic_write_text
+
     doc = load_document(path)
     chosen = (
         get_dialect(dialect)
@@ -78,6 +81,8 @@ def _record(
     *,
     written: bool = False,
 ) -> dict[str, Any]:
+    from evalcore.findings import FileReport
+
     report = FileReport(path=str(path), dialect=dialect, findings=findings)
     return {
         **report.to_json(),
@@ -91,6 +96,9 @@ def repair_payload(
     paths: list[Path], *, project: Path | None, dialect: str | None, dry_run: bool
 ) -> dict[str, Any]:
     """What `casegen repair --json` prints (the MCP tool returns the same)."""
+    from evalcore.validation import ProjectCache
+    from evalcore.validation._discover import iter_candidate_files
+
     projects = ProjectCache(project)
     records = []
     for file, explicit in iter_candidate_files(paths):
@@ -123,6 +131,8 @@ def repair(
     Repaired files are rewritten in canonical form; anything not safely fixable stays
     reported. Exit 0 when every file ends valid, 1 otherwise.
     """
+    from evalcore.findings import FileReport, Finding
+
     payload = repair_payload(paths, project=project, dialect=dialect, dry_run=dry_run)
     records, totals = payload["files"], payload["summary"]
     if as_json:

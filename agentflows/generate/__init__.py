@@ -16,8 +16,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
 from evalcore.definitions import find_project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.errors import UserError
@@ -26,7 +24,6 @@ from evalcore.workdir import ensure_dir
 from ..drafting import DraftEngine, make_engine
 from ..planning import resolve_targets
 from .context import GenerateContext, GenerateRequest, now_iso
-from .graph import build_graph
 
 DEFAULT_CHECKPOINTS = Path(".casegen/checkpoints.sqlite")
 DIALECT_FOR_KIND = {"mantle": "mantle", "anychat": "anychat", "agent_skills": "base44"}
@@ -66,6 +63,12 @@ async def run_generation(
     on_start: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) a generation and return its report."""
+    # LangGraph and its SQLite saver load here, not at import: commands that never
+    # generate (validate, sources, --help) start without them.
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from .graph import build_graph
+
     ensure_dir(checkpoints.parent)
     async with AsyncSqliteSaver.from_conn_string(str(checkpoints)) as saver:
         graph = build_graph().compile(checkpointer=saver)
