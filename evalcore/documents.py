@@ -19,7 +19,7 @@ import yaml
 
 from . import pointer as ptr
 from .findings import Finding
-from .yamlio import CaseLoader
+from .yamlio import CaseLoader, case_loader
 
 TextFormat = Literal["yaml", "json"]
 
@@ -82,10 +82,10 @@ def parse_text(text: str, fmt: TextFormat, *, path: Path | None = None) -> Docum
 # --- YAML -------------------------------------------------------------------------------
 
 
-def _parse_yaml(text: str, path: Path | None) -> Document:
+def _parse_yaml(text: str, path: Path | None, *, fast: bool = True) -> Document:
     doc = Document(text=text, format="yaml", path=path)
     try:
-        loader = CaseLoader(text)
+        loader = case_loader(text, fast=fast)
     except yaml.YAMLError as exc:  # the reader rejects control characters up front
         doc.findings.append(Finding(code="parse", message=f"invalid YAML: {exc}", line=1))
         return doc
@@ -104,6 +104,8 @@ def _parse_yaml(text: str, path: Path | None) -> Document:
         doc.data = None
     finally:
         loader.dispose()
+    if fast and not doc.parsed and not isinstance(loader, CaseLoader):
+        return _parse_yaml(text, path, fast=False)  # the pure-Python reader's own message
     return doc
 
 
