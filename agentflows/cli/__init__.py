@@ -8,6 +8,7 @@ from evalcore.errors import UserError
 
 from . import (  # noqa: F401 (register)
     _assert,
+    _clean,
     _generate,
     _mcp,
     _repair,
