@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import generation, rasa_schema, runner
+from . import generation, rasa_schema, runner, speed
 
 BENCHMARKS = {
     "generation": generation.main,
     "runner": runner.main,
     "rasa-schema": rasa_schema.main,
+    "speed": speed.main,
 }
 
 
