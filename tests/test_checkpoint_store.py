@@ -44,3 +44,24 @@ def test_clean_removes_runs_and_the_cache(tmp_path: Path, monkeypatch, run_cli_j
     assert payload["runs_removed"] == [made]
     assert payload["cache_removed"] is True
     assert run_ids(store) == [] and not cache.exists()
+
+
+def test_pruning_leaves_other_threads_in_the_store(tmp_path: Path) -> None:
+    """`review --interactive` keeps its sessions in the same file: they are not runs."""
+    import sqlite3
+
+    store = tmp_path / "ck.sqlite"
+    made = _generate(tmp_path, store, keep=5)
+    with sqlite3.connect(store) as conn:
+        row = conn.execute("SELECT * FROM checkpoints WHERE thread_id = ?", (made,)).fetchone()
+        columns = [c[1] for c in conn.execute("PRAGMA table_info(checkpoints)")]
+        review = dict(zip(columns, row, strict=True)) | {"thread_id": "review-1"}
+        marks = ", ".join("?" * len(columns))
+        conn.execute(
+            f"INSERT INTO checkpoints ({', '.join(columns)}) VALUES ({marks})",
+            list(review.values()),
+        )
+    assert prune_runs(store, keep=0) == [made]
+    with sqlite3.connect(store) as conn:
+        left = {r[0] for r in conn.execute("SELECT DISTINCT thread_id FROM checkpoints")}
+    assert left == {"review-1"}

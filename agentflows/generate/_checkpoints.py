@@ -22,12 +22,15 @@ _TABLES = ("checkpoints", "writes")
 
 
 def run_ids(store: Path) -> list[str]:
-    """Run ids in the store, oldest first (run ids start with their UTC start time)."""
+    """Generation run ids in the store, oldest first (they start with `gen-` and their UTC
+    start time); other threads in the same file (`review --interactive`) are left alone."""
     if not store.is_file():
         return []
     with sqlite3.connect(store) as conn:
         try:
-            rows = conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
+            rows = conn.execute(
+                "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id LIKE 'gen-%'"
+            ).fetchall()
         except sqlite3.OperationalError:  # an empty file: the saver never set it up
             return []
     return sorted(str(row[0]) for row in rows)
