@@ -19,6 +19,7 @@ import yaml
 
 from . import pointer as ptr
 from .findings import Finding
+from .yamlbuild import construct
 from .yamlio import CaseLoader, case_loader
 
 TextFormat = Literal["yaml", "json"]
@@ -93,7 +94,7 @@ def _parse_yaml(text: str, path: Path | None, *, fast: bool = True) -> Document:
         node = loader.get_single_node()
         if node is not None:
             _walk_yaml(node, "", doc, loader)
-            doc.data = loader.construct_document(node)
+            doc.data = construct(node, loader)
     except yaml.MarkedYAMLError as exc:
         doc.findings = [f for f in doc.findings if f.path]  # keep duplicate-key findings
         doc.findings.append(_yaml_error(exc))
@@ -123,6 +124,8 @@ def _yaml_error(exc: yaml.MarkedYAMLError) -> Finding:
 
 def _scalar_key(loader: CaseLoader, node: yaml.Node) -> Any:
     if isinstance(node, yaml.ScalarNode):
+        if node.tag == "tag:yaml.org,2002:str":
+            return node.value
         try:
             return loader.construct_object(node, deep=True)
         except yaml.YAMLError:

@@ -22,17 +22,23 @@ SAMPLES = [
     "a:\tb\n",
     "k: 'unterminated\n",
     "a: \x07\n",
+    "a: &x {b: 1}\nc: *x\n",
+    "base: &b {x: 1}\nd:\n  <<: *b\n  y: 2\n",
+    "? [1, 2]\n: v\n",
+    "a: !!str 12\nb: 1.5\nc: .inf\nd: ~\ne: !!binary aGk=\n",
 ]
 
 
 def _both(text: str) -> tuple[documents.Document, documents.Document]:
+    """libyaml and the direct builder, against the pure-Python loader and constructor."""
     fast = documents.parse_text(text, "yaml")
-    saved = yamlio._FAST
+    saved, saved_construct = yamlio._FAST, documents.construct
     yamlio._FAST = None
+    documents.construct = lambda node, loader: loader.construct_document(node)
     try:
         slow = documents.parse_text(text, "yaml")
     finally:
-        yamlio._FAST = saved
+        yamlio._FAST, documents.construct = saved, saved_construct
     return fast, slow
 
 

@@ -9,6 +9,7 @@ loses its run; re-running costs no more than the run itself.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -26,7 +27,7 @@ def run_ids(store: Path) -> list[str]:
     start time); other threads in the same file (`review --interactive`) are left alone."""
     if not store.is_file():
         return []
-    with sqlite3.connect(store) as conn:
+    with contextlib.closing(sqlite3.connect(store)) as conn, conn:
         try:
             rows = conn.execute(
                 "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id LIKE 'gen-%'"
@@ -44,7 +45,7 @@ def prune_runs(store: Path, keep: int = DEFAULT_KEEP_RUNS, *, vacuum: bool = Fal
     doomed = ids[: max(len(ids) - max(keep, 0), 0)]
     if not doomed and not vacuum:
         return []
-    with sqlite3.connect(store) as conn:
+    with contextlib.closing(sqlite3.connect(store)) as conn, conn:
         for table in _TABLES:
             try:
                 conn.executemany(
@@ -54,7 +55,7 @@ def prune_runs(store: Path, keep: int = DEFAULT_KEEP_RUNS, *, vacuum: bool = Fal
             except sqlite3.OperationalError:
                 continue  # an older saver without this table
     if vacuum:
-        with sqlite3.connect(store) as conn:
+        with contextlib.closing(sqlite3.connect(store)) as conn, conn:
             conn.execute("VACUUM")
     return doomed
 
