@@ -66,15 +66,17 @@ class ProjectCache:
         self.explicit = load_project(explicit) if explicit is not None else None
         self._by_root: dict[Path, Project] = {}
         self._manifests: dict[Path, Manifest | None] = {}
+        self._enclosing: dict[tuple[Path, str], Path | None] = {}
 
     def for_file(self, path: Path, dialect: Dialect) -> Project | None:
         """`--project`, else the nearest enclosing project, else the project the manifest
         says a generated case was generated from."""
         if self.explicit is not None:
             return self.explicit
-        root = find_project(path.parent, kind=dialect.project_kind) or _manifest_project(
-            path, self._manifests
-        )
+        key = (path.parent, dialect.project_kind)
+        if key not in self._enclosing:  # one search per folder, not per file
+            self._enclosing[key] = find_project(path.parent, kind=dialect.project_kind)
+        root = self._enclosing[key] or _manifest_project(path, self._manifests)
         if root is None:
             return None
         root = root.resolve()
