@@ -52,6 +52,9 @@ class _Counters:
     def refresh(self, node: str) -> None:
         if self.progress is None or self.task is None:
             return
+        from evalcore.llm.budget import waiting
+
+        held = waiting()
         self.progress.update(
             self.task,
             total=self.planned or None,
@@ -60,6 +63,7 @@ class _Counters:
                 f"{node:<8} planned {self.planned} · drafted {len(self.drafted)} · "
                 f"valid {len(self.valid)} · repaired {len(self.repaired)} · "
                 f"failed {len(self.failed)}"
+                + (f" · {held} waiting on the rpm/tpm budget" if held else "")
             ),
         )
 
