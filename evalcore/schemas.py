@@ -53,12 +53,21 @@ def make_validator(schema: dict[str, Any]) -> Any:
 _FAST: dict[int, tuple[dict[str, Any], Any]] = {}
 
 
+#: Files validated against a schema before compiling its fast check: compiling costs about
+#: as much as checking a few dozen files the slow way, so small runs skip it.
+FAST_AFTER = 24
+_SEEN: dict[int, int] = {}
+
+
 def _fast_check(schema: dict[str, Any]) -> Any:
     """A compiled yes/no check for `schema` (fastjsonschema), or None where it cannot compile
     it. Most files are valid, and a compiled check is many times faster than walking the
     schema; only a file it rejects goes through jsonschema for findings."""
     cached = _FAST.get(id(schema))
     if cached is None or cached[0] is not schema:
+        _SEEN[id(schema)] = seen = _SEEN.get(id(schema), 0) + 1
+        if seen <= FAST_AFTER:
+            return None
         try:
             import fastjsonschema
 
