@@ -30,6 +30,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks generation
 	$(BIN)/python -m benchmarks runner
+	$(BIN)/python -m benchmarks speed
 
 # Downloads the rasa-pro wheel once (about 23 MB) into .casegen/rasa-pro/; PATHS=... to choose.
 rasa-check: $(STAMP)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import corpus, generation, rasa_schema, runner
+from . import corpus, generation, rasa_schema, runner, speed
 
 BENCHMARKS = {
     "generation": generation.main,
     "runner": runner.main,
     "rasa-schema": rasa_schema.main,
     "corpus": corpus.main,
+    "speed": speed.main,
 }
 
 

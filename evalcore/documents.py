@@ -29,7 +29,8 @@ from .limits import (
     size_message,
     yaml_flow_too_deep,
 )
-from .yamlio import CaseLoader
+from .yamlbuild import construct
+from .yamlio import CaseLoader, case_loader
 
 TextFormat = Literal["yaml", "json"]
 
@@ -117,7 +118,9 @@ def parse_text(
 # --- YAML -------------------------------------------------------------------------------
 
 
-def _parse_yaml(text: str, path: Path | None, limits: InputLimits) -> Document:
+def _parse_yaml(
+    text: str, path: Path | None, limits: InputLimits, *, fast: bool = True
+) -> Document:
     doc = Document(text=text, format="yaml", path=path)
     if yaml_flow_too_deep(text, limits):
         doc.findings.append(
@@ -125,7 +128,7 @@ def _parse_yaml(text: str, path: Path | None, limits: InputLimits) -> Document:
         )
         return doc
     try:
-        loader = CaseLoader(text)
+        loader = case_loader(text, fast=fast)
     except yaml.YAMLError as exc:  # the reader rejects control characters up front
         doc.findings.append(Finding(code="parse", message=f"invalid YAML: {exc}", line=1))
         return doc
@@ -136,7 +139,7 @@ def _parse_yaml(text: str, path: Path | None, limits: InputLimits) -> Document:
             # refused while it is still a small graph.
             check_yaml_graph(node, limits)
             _walk_yaml(node, "", doc, loader)
-            doc.data = loader.construct_document(node)
+            doc.data = construct(node, loader)
     except yaml.MarkedYAMLError as exc:
         doc.findings = [f for f in doc.findings if f.path]  # keep duplicate-key findings
         doc.findings.append(_yaml_error(exc))
@@ -155,6 +158,8 @@ def _parse_yaml(text: str, path: Path | None, limits: InputLimits) -> Document:
         doc.data = None
     finally:
         loader.dispose()
+    if fast and not doc.parsed and not isinstance(loader, CaseLoader):
+        return _parse_yaml(text, path, limits, fast=False)  # the pure-Python reader's message
     return doc
 
 
@@ -172,6 +177,8 @@ def _yaml_error(exc: yaml.MarkedYAMLError) -> Finding:
 
 def _scalar_key(loader: CaseLoader, node: yaml.Node) -> Any:
     if isinstance(node, yaml.ScalarNode):
+        if node.tag == "tag:yaml.org,2002:str":
+            return node.value
         try:
             return loader.construct_object(node, deep=True)
         except yaml.YAMLError:

@@ -12,6 +12,7 @@ from evalcore.errors import UserError
 
 from . import (  # noqa: F401 (register)
     _assert,
+    _clean,
     _generate,
     _mcp,
     _repair,

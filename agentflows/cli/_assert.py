@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from evalcore.assertions import AssertionResult, evaluate_mantle, parse_events
-from evalcore.dialects import get_dialect
-from evalcore.documents import UnreadableFile, read_json
 from evalcore.errors import UserError
 
 from ._app import app
 from ._output import print_json, stderr, stdout
+
+if TYPE_CHECKING:
+    from evalcore.assertions import AssertionResult
 
 
 def load_assertions(path: Path) -> list[Any]:
@@ -30,6 +30,8 @@ def load_assertions(path: Path) -> list[Any]:
     A scenario without `goals` or without `assertions` has nothing to check, so it yields an
     empty list (and passes), the way a Mantle run without goals cannot fail on assertions.
     """
+    from evalcore.dialects import get_dialect
+
     if not path.is_file():
         raise UserError(f"scenario file not found: {path}")
     doc = get_dialect("mantle").load(path)
@@ -63,6 +65,9 @@ def load_assertions(path: Path) -> list[Any]:
 
 def load_events(path: Path) -> Any:
     """The parsed events of a tracker JSON file (a `{"events": [...]}` object or a list)."""
+    from evalcore.assertions import parse_events
+    from evalcore.documents import UnreadableFile, read_json
+
     if not path.is_file():
         raise UserError(
             f"events file not found: {path}",
@@ -101,6 +106,8 @@ def assert_(
     Exit 0 when every assertion passes (or there are none), 1 when any fails, 2 on usage
     errors (missing or unreadable files, malformed events).
     """
+    from evalcore.assertions import evaluate_mantle
+
     assertions = load_assertions(scenario)
     parsed = load_events(events)
     results = evaluate_mantle(assertions, parsed)

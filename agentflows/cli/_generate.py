@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -13,10 +13,14 @@ from rich.table import Table
 
 from evalcore.errors import UserError
 
-from ..generate import GenerateRequest, build_request, run_generation
-from ..pr import PrOptions, PrOutcome, open_pull_request, prepare_pr
 from ._app import app
 from ._output import print_json, stderr, stdout
+
+if TYPE_CHECKING:
+    from ..generate import GenerateRequest
+
+if TYPE_CHECKING:  # `..pr` loads GitPython: only `--pr` needs it
+    from ..pr import PrOptions, PrOutcome
 
 
 class _Counters:
@@ -49,6 +53,9 @@ class _Counters:
     def refresh(self, node: str) -> None:
         if self.progress is None or self.task is None:
             return
+        from evalcore.llm.budget import waiting
+
+        held = waiting()
         self.progress.update(
             self.task,
             total=self.planned or None,
@@ -57,6 +64,7 @@ class _Counters:
                 f"{node:<8} planned {self.planned} · drafted {len(self.drafted)} · "
                 f"valid {len(self.valid)} · repaired {len(self.repaired)} · "
                 f"failed {len(self.failed)}"
+                + (f" · {held} waiting on the rpm/tpm budget" if held else "")
             ),
         )
 
@@ -190,6 +198,8 @@ def generate(
     Exit 0 when every planned case was written valid, 1 when some failed or were not written
     (with --pr: or no branch was made, or the push failed), 2 on usage errors.
     """
+    from ..generate import build_request
+
     pr_options = _pr_options(pr, branch, base, push, run_target, resume)
     request = None
     if resume is None:
@@ -224,6 +234,8 @@ def _run_flow(
     request: GenerateRequest | None, *, resume: str | None, as_json: bool, resumable: bool = True
 ) -> dict[str, Any]:
     """Run the flow with a progress line; Ctrl-C says how to resume (when resuming can)."""
+    from ..generate import run_generation
+
     progress = (
         None
         if as_json
@@ -298,6 +310,8 @@ def _pr_options(
             "--pr cannot resume a run: the interrupted run's worktree is gone",
             hint="start the run again with --pr",
         )
+    from ..pr import PrOptions
+
     return PrOptions(branch=branch, base=base or "HEAD", push=push, run=run_target)
 
 
@@ -309,6 +323,8 @@ def _generate_pr(
     Returns the exit code: 1 also when no branch was made or the push failed. Run results
     (`--run`) are for the reviewer and do not change it.
     """
+    from ..pr import open_pull_request, prepare_pr
+
     plan = prepare_pr(request, options, targets=targets)
     outcome = open_pull_request(
         plan,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 try:  # typer vendors click; its exceptions are the ones a typer app raises
     from typer._click import exceptions as click_exceptions
@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from evalcore.findings import FileReport, Finding
+if TYPE_CHECKING:  # annotations only: pydantic loads with the first command that needs it
+    from evalcore.findings import FileReport, Finding
 
 #: Width when output is not a terminal (CI logs, pipes): rich's default of 80 columns wraps
 #: tables into unreadable towers.

@@ -109,6 +109,8 @@ def _record(
     *,
     written: bool = False,
 ) -> dict[str, Any]:
+    from evalcore.findings import FileReport
+
     report = FileReport(path=str(path), dialect=dialect, findings=findings)
     return {
         **report.to_json(),
@@ -128,6 +130,8 @@ def repair_payload(
     force: bool = False,
 ) -> dict[str, Any]:
     """What `casegen repair --json` prints (the MCP tool returns the same)."""
+    from evalcore.validation import ProjectCache
+
     projects = ProjectCache(project)
     records = []
     for file, explicit in iter_candidate_files(paths):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -13,11 +13,12 @@ from rich.rule import Rule
 from rich.syntax import Syntax
 
 from evalcore.errors import UserError
-from evalcore.findings import Finding
 
-from ..review import REVIEW_CODES, ReviewModel, ReviewReport, review_model, review_paths
 from ._app import app
 from ._output import finding_line, print_json, stderr, stdout
+
+if TYPE_CHECKING:
+    from ..review import ReviewModel, ReviewReport
 
 RULES_ONLY = (
     "deterministic rules only (no model configured: pass --model or set CASEGEN_MODEL "
@@ -56,6 +57,8 @@ def review(
     Each comment has a stable code (see docs/review-workflow.md). Exit 0 when no comment is
     an error, 1 otherwise, 2 on usage errors.
     """
+    from ..review import review_model, review_paths
+
     start = project or (paths[0] if paths else None)
     critic = review_model(model, start=start, no_cache=no_cache)
     if interactive or resume:
@@ -190,6 +193,8 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _show(question: dict[str, Any]) -> None:
+    from evalcore.findings import Finding
+
     stdout.print(Rule(escape(f"{question['index'] + 1}/{question['total']} {question['path']}")))
     lexer = "json" if str(question["path"]).endswith(".json") else "yaml"
     stdout.print(Syntax(question["text"], lexer, line_numbers=True, word_wrap=True))
@@ -211,4 +216,4 @@ def _show(question: dict[str, Any]) -> None:
         stderr.print(f"[yellow]{escape(question['note'])}[/]")
 
 
-__all__ = ["REVIEW_CODES", "review"]
+__all__ = ["review"]

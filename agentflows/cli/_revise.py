@@ -11,14 +11,8 @@ import typer
 from rich.markup import escape
 from rich.syntax import Syntax
 
-from evalcore.dialects import detect_dialect, get_dialect
-from evalcore.documents import load_document
 from evalcore.errors import ConfigError, UserError
-from evalcore.findings import FileReport, sort_findings
-from evalcore.validation import ProjectCache
-from evalcore.writer import atomic_write_text
 
-from ..review import NO_MODEL_MESSAGE, ReviseError, review_model, revise_case, unified_diff
 from ._app import app
 from ._output import print_json, print_report, stderr, stdout
 
@@ -43,6 +37,13 @@ def revise(
     no terminal and no `--yes` nothing is written). Exit 0 when the revision is valid, 1 when
     it is not (it is then never written) or the model failed, 2 on usage errors.
     """
+    from evalcore.dialects import detect_dialect, get_dialect
+    from evalcore.documents import load_document
+    from evalcore.findings import FileReport, sort_findings
+    from evalcore.validation import ProjectCache
+
+    from ..review import NO_MODEL_MESSAGE, ReviseError, review_model, revise_case, unified_diff
+
     if not comment.strip():
         raise UserError("--comment is empty", hint="say what should change")
     critic = review_model(model, start=project or file.parent, no_cache=no_cache)
@@ -107,6 +108,8 @@ def _maybe_write(
     file: Path, text: str, diff: str, *, valid: bool, yes: bool, as_json: bool
 ) -> tuple[bool, str]:
     """Write when allowed; returns (written, what happened in words)."""
+    from evalcore.writer import atomic_write_text
+
     if not diff:
         return False, "nothing to write"
     if not valid:

@@ -11,29 +11,18 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from evalcore.judge import JudgeSettings
-from evalcore.llm import ResponseCache, resolve_model_config
-from evalcore.runner import (
-    ResultsWriter,
-    RunOptions,
-    RunRecord,
-    RunReport,
-    cases_project,
-    collect_cases,
-    default_results_dir,
-    resolve_target,
-    run_cases,
-)
-from evalcore.runner._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL
-from evalcore.simulator import SimulatorSettings
-
 from ._app import app
 from ._output import print_json, stderr, stdout
+
+if TYPE_CHECKING:
+    from evalcore.judge import JudgeSettings
+    from evalcore.runner import RunRecord, RunReport
+    from evalcore.simulator import SimulatorSettings
 
 EXIT_INTERRUPTED = 130
 _COLOUR = {"passed": "green", "failed": "red", "errored": "yellow"}
@@ -43,6 +32,10 @@ def _settings(
     model: str | None, judge_model: str | None, samples: int, start: Path, use_cache: bool
 ) -> tuple[SimulatorSettings, JudgeSettings]:
     """`--model` sets both roles unless `--judge-model` is given (`offline` = none)."""
+    from evalcore.judge import JudgeSettings
+    from evalcore.llm import ResponseCache, resolve_model_config
+    from evalcore.simulator import SimulatorSettings
+
     simulator = resolve_model_config(model, start=start, role="simulator")
     judge = resolve_model_config(judge_model or model, start=start, role="judge")
     return (
@@ -77,6 +70,7 @@ def _run_line(record: RunRecord) -> str:
 
 
 def _print_summary(report: RunReport) -> None:
+
     total = len(report.records)
     colour = "green" if report.exit_code == 0 else ("red" if report.failed else "yellow")
     text = f"{report.passed}/{total} runs passed"
@@ -134,8 +128,9 @@ def run(
         ),
     ] = None,
     parallel: Annotated[
-        int, typer.Option("--parallel", min=1, max=64, help="Conversations at once.")
-    ] = DEFAULT_PARALLEL,
+        int | None,
+        typer.Option("--parallel", min=1, max=64, help="Conversations at once (default 3)."),
+    ] = None,
     results: Annotated[
         Path | None,
         typer.Option(
@@ -161,8 +156,9 @@ def run(
         ),
     ] = 1,
     max_turns: Annotated[
-        int, typer.Option("--max-turns", min=1, max=500, help="User turns per run.")
-    ] = DEFAULT_MAX_TURNS,
+        int | None,
+        typer.Option("--max-turns", min=1, max=500, help="User turns per run (default 30)."),
+    ] = None,
     timeout: Annotated[
         float | None,
         typer.Option(
@@ -194,6 +190,17 @@ def run(
     Exit 0 when every run passed, 1 when any failed, 3 when a run errored (agent
     unreachable, timeout, model error) and none failed, 2 on usage errors.
     """
+    from evalcore.runner import (
+        ResultsWriter,
+        RunOptions,
+        cases_project,
+        collect_cases,
+        default_results_dir,
+        resolve_target,
+        run_cases,
+    )
+    from evalcore.runner._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL
+
     cases = collect_cases(paths, project=project)
     definitions = cases_project(cases, project=project)
     agent = resolve_target(target, project=definitions, timeout_s=turn_timeout)
@@ -202,8 +209,8 @@ def run(
     simulator = replace(simulator, project=definitions)
     options = RunOptions(
         runs=runs,
-        parallel=parallel,
-        max_turns=max_turns,
+        parallel=DEFAULT_PARALLEL if parallel is None else parallel,
+        max_turns=DEFAULT_MAX_TURNS if max_turns is None else max_turns,
         timeout_s=timeout,
         turn_timeout_s=turn_timeout,
         simulator=simulator,

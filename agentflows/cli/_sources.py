@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from evalcore.definitions import Project, find_project, load_project
 from evalcore.errors import UserError
 
 from ._app import app
 from ._output import print_json, stdout
 
+if TYPE_CHECKING:
+    from evalcore.definitions import Project
+
 
 def resolve_project(project: Path | None) -> Project:
     """`--project` or the nearest enclosing project folder of the working directory."""
+    from evalcore.definitions import find_project, load_project
+
     if project is not None:
         return load_project(project)
     root = find_project(Path.cwd())

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..stale import STATUS_ORDER, StatusReport, check_manifest, find_manifest
 from ._app import app
 from ._output import print_json, stdout
+
+if TYPE_CHECKING:
+    from ..stale import StatusReport
 
 COLOURS = {
     "fresh": "green",
@@ -41,6 +43,8 @@ def status(
 
     Exit 0 when no case is stale or broken, 1 when some are, 2 on usage errors.
     """
+    from ..stale import check_manifest, find_manifest
+
     report = check_manifest(manifest or find_manifest(Path.cwd()), project=project)
     if as_json:
         print_json(report.to_json())
@@ -50,6 +54,8 @@ def status(
 
 
 def _print(report: StatusReport) -> None:
+    from ..stale import STATUS_ORDER
+
     table = Table(title=f"generated cases · {report.manifest}")
     table.add_column("case", overflow="fold")
     table.add_column("status", no_wrap=True)

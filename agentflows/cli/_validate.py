@@ -7,8 +7,6 @@ from typing import Annotated
 
 import typer
 
-from evalcore.validation import summary, validate_paths
-
 from ._app import app
 from ._output import print_json, print_report, stdout
 
@@ -29,6 +27,8 @@ def validate(
 
     Exit 0 when no file has an error (warnings allowed), 1 when any has, 2 on usage errors.
     """
+    from evalcore.validation import summary, validate_paths
+
     reports = validate_paths(paths, project=project, dialect=dialect)
     totals = summary(reports)
     if as_json:

@@ -16,8 +16,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
 from evalcore.definitions import find_project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.errors import UserError
@@ -25,8 +23,8 @@ from evalcore.workdir import ensure_dir
 
 from ..drafting import DraftEngine, make_engine
 from ..planning import resolve_targets
+from ._checkpoints import DEFAULT_KEEP_RUNS, DURABILITY, prune_runs
 from .context import GenerateContext, GenerateRequest, now_iso
-from .graph import build_graph
 
 DEFAULT_CHECKPOINTS = Path(".casegen/checkpoints.sqlite")
 DIALECT_FOR_KIND = {"mantle": "mantle", "anychat": "anychat", "agent_skills": "base44"}
@@ -64,8 +62,16 @@ async def run_generation(
     checkpoints: Path = DEFAULT_CHECKPOINTS,
     on_update: UpdateHandler | None = None,
     on_start: Callable[[str], None] | None = None,
+    keep_runs: int = DEFAULT_KEEP_RUNS,
 ) -> dict[str, Any]:
-    """Run (or resume) a generation and return its report."""
+    """Run (or resume) a generation and return its report; afterwards the store keeps the
+    newest `keep_runs` runs (this one included)."""
+    # LangGraph and its SQLite saver load here, not at import: commands that never
+    # generate (validate, sources, --help) start without them.
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    from .graph import build_graph
+
     ensure_dir(checkpoints.parent)
     async with AsyncSqliteSaver.from_conn_string(str(checkpoints)) as saver:
         graph = build_graph().compile(checkpointer=saver)
@@ -105,12 +111,15 @@ async def run_generation(
             "max_concurrency": request.concurrency,
             "recursion_limit": 100,
         }
-        async for update in graph.astream(payload, config, context=context, stream_mode="updates"):
+        async for update in graph.astream(
+            payload, config, context=context, stream_mode="updates", durability=DURABILITY
+        ):
             if on_update is not None:
                 for node, values in update.items():
                     on_update(node, values or {})
         final = await graph.aget_state(config)
-        return final.values["report"]
+    prune_runs(checkpoints, keep=max(keep_runs, 1))
+    return final.values["report"]
 
 
 __all__ = ["GenerateRequest", "build_request", "new_run_id", "run_generation"]

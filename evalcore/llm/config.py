@@ -74,6 +74,10 @@ class ModelConfig(BaseModel):
     """First backoff delay; doubles per retry, with jitter. Tests set it near zero."""
     retry_max_delay_s: float = Field(default=30.0, ge=0)
     """Cap on one backoff delay, including a server's Retry-After."""
+    rpm: int | None = Field(default=None, gt=0)
+    """Requests per minute this endpoint allows (shared by every call in the process)."""
+    tpm: int | None = Field(default=None, gt=0)
+    """Tokens per minute (prompt + answer) this endpoint allows."""
 
 
 class FileSettings(BaseModel):
@@ -97,6 +101,8 @@ class FileSettings(BaseModel):
     """What is kept of one agent answer (`command:` stdout, an HTTP reply); default 1 MiB."""
     pass_env: list[str] | None = None
     """Secret-named variables (`*_KEY`, `*_TOKEN`, ...) to pass to agents and checks anyway."""
+    rpm: int | None = Field(default=None, gt=0)
+    tpm: int | None = Field(default=None, gt=0)
     skills: dict[str, Any] | None = None
     """`[tool.casegen.skills.<name>]` vocabulary for base44 `command:` targets; read by
     `evalcore.agents._skills`, accepted (and ignored) here so model settings still load."""
@@ -162,6 +168,8 @@ def resolve_model_config(
         "output_cost_per_mtok": settings.output_cost_per_mtok,
         "cache_dir": cache_dir,
         "structured_output": settings.structured_output,
+        "rpm": settings.rpm,
+        "tpm": settings.tpm,
     }
     # Unset file keys keep the ModelConfig defaults (temperature None would mean "don't send").
     return ModelConfig(**{k: v for k, v in values.items() if v is not None})

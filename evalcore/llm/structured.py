@@ -45,6 +45,7 @@ from langchain_core.messages import AIMessage, BaseMessage, convert_to_messages
 from pydantic import BaseModel, ValidationError
 
 from ._retry import backoff_s, endpoint, one_line, raise_rejected, transient_reason
+from .budget import RateBudget, budget_for, estimate_tokens
 from .cache import ResponseCache, cache_key
 from .config import ModelConfig, StructuredMethod
 from .errors import InvalidOutputError, ModelUnavailableError
@@ -121,13 +122,19 @@ async def structured_call(
     runnable = _bound(chat_model, spec, method, strict)
     usage = Usage()
     transient = invalid = 0
+    budget = _budget(config)
+    estimate = estimate_tokens("".join(str(m.content) for m in chat_messages))
     while True:
+        if budget is not None:
+            await budget.acquire(estimate, sleep)
         try:
             answer = await _ask(runnable, chat_messages, method, config)
         except Exception as exc:  # transient → back off and retry; anything else is raised
             transient += 1
-            await _after_error(exc, transient, config, usage, sleep)
+            await _after_error(exc, transient, config, usage, sleep, budget)
             continue
+        if budget is not None:
+            budget.settle(estimate, answer.usage.input_tokens + answer.usage.output_tokens)
         usage = usage + answer.usage
         value, problem = _validate(schema, answer.parsed, answer.problem, method)
         if value is not None:
@@ -228,8 +235,19 @@ async def _ask(
     return _Answer(parsed, problem, raw_text, _message_usage(message, config))
 
 
+def _budget(config: ModelConfig) -> RateBudget | None:
+    if config.rpm is None and config.tpm is None:
+        return None
+    return budget_for(config.base_url, config.model, config.rpm, config.tpm)
+
+
 async def _after_error(
-    exc: Exception, transient: int, config: ModelConfig, usage: Usage, sleep: Sleep
+    exc: Exception,
+    transient: int,
+    config: ModelConfig,
+    usage: Usage,
+    sleep: Sleep,
+    budget: RateBudget | None = None,
 ) -> None:
     """Back off before retry number `transient`, or raise when `exc` is final."""
     reason = transient_reason(exc, config)
@@ -245,6 +263,9 @@ async def _after_error(
         ) from exc
     delay = backoff_s(config, transient, exc)
     log.info("%s: %s; retry %d in %.2fs", config.model, reason, transient, delay)
+    if budget is not None and isinstance(exc, openai.RateLimitError):
+        budget.pause(delay)  # every caller of this endpoint backs off, not only this one
+        return  # the budget's wait is the back-off
     await sleep(delay)
 
 

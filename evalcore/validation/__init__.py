@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..definitions import Project, find_project, load_project
 from ..dialects import Dialect, detect_dialect, dialect_names, get_dialect
@@ -16,6 +16,9 @@ from ..documents import Document, load_document
 from ..findings import FileReport, Finding, sort_findings
 from ..schemas import schema_findings
 from ._discover import iter_candidate_files
+
+if TYPE_CHECKING:
+    from ..manifest import Manifest
 
 
 def check_data(data: Any, dialect: Dialect, project: Project | None) -> list[Finding]:
@@ -62,13 +65,18 @@ class ProjectCache:
     def __init__(self, explicit: Path | None = None) -> None:
         self.explicit = load_project(explicit) if explicit is not None else None
         self._by_root: dict[Path, Project] = {}
+        self._manifests: dict[Path, Manifest | None] = {}
+        self._enclosing: dict[tuple[Path, str], Path | None] = {}
 
     def for_file(self, path: Path, dialect: Dialect) -> Project | None:
         """`--project`, else the nearest enclosing project, else the project the manifest
         says a generated case was generated from."""
         if self.explicit is not None:
             return self.explicit
-        root = find_project(path.parent, kind=dialect.project_kind) or _manifest_project(path)
+        key = (path.parent, dialect.project_kind)
+        if key not in self._enclosing:  # one search per folder, not per file
+            self._enclosing[key] = find_project(path.parent, kind=dialect.project_kind)
+        root = self._enclosing[key] or _manifest_project(path, self._manifests)
         if root is None:
             return None
         root = root.resolve()
@@ -77,18 +85,25 @@ class ProjectCache:
         return self._by_root[root]
 
 
-def _manifest_project(path: Path) -> Path | None:
-    """The project a generated case came from, per `generated_cases/manifest.json`."""
+def _manifest_project(path: Path, manifests: dict[Path, Manifest | None]) -> Path | None:
+    """The project a generated case came from, per `generated_cases/manifest.json`.
+
+    `manifests` holds each manifest parsed once per command (None: unreadable), so a folder
+    of thousands of generated cases reads its manifest once, not once per file."""
     from ..manifest import MANIFEST_NAME, load_manifest
 
     resolved = path.resolve()
     for folder in resolved.parents:
         manifest_file = folder / MANIFEST_NAME
-        if not manifest_file.is_file():
-            continue
-        try:
-            manifest = load_manifest(manifest_file)
-        except ValueError:
+        if manifest_file not in manifests:
+            if not manifest_file.is_file():
+                continue
+            try:
+                manifests[manifest_file] = load_manifest(manifest_file)
+            except ValueError:
+                manifests[manifest_file] = None
+        manifest = manifests[manifest_file]
+        if manifest is None:
             return None
         entry = manifest.cases.get(resolved.relative_to(folder).as_posix())
         if entry is None:

@@ -1,0 +1,67 @@
+"""The generation checkpoint store keeps the newest runs only, and `casegen clean` empties it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from agentflows.generate import build_request, run_generation
+from agentflows.generate._checkpoints import prune_runs, run_ids
+
+BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
+
+
+def _generate(tmp_path: Path, store: Path, keep: int) -> str:
+    request = build_request(
+        ["card_replace"], project=BANK, out=str(tmp_path / "out"), model="offline", force=True
+    )
+    report = asyncio.run(run_generation(request, checkpoints=store, keep_runs=keep))
+    return report["run_id"]
+
+
+def test_old_runs_are_pruned_and_the_newest_can_still_resume(tmp_path: Path) -> None:
+    store = tmp_path / "ck.sqlite"
+    made = [_generate(tmp_path, store, keep=2) for _ in range(3)]
+    assert run_ids(store) == sorted(made)[-2:]
+    # A kept (finished) run answers `--resume` with its report, without drafting again.
+    report = asyncio.run(run_generation(None, resume=made[-1], checkpoints=store))
+    assert report["run_id"] == made[-1]
+
+
+def test_prune_on_a_missing_store_is_a_no_op(tmp_path: Path) -> None:
+    assert prune_runs(tmp_path / "none.sqlite", keep=0) == []
+
+
+def test_clean_removes_runs_and_the_cache(tmp_path: Path, monkeypatch, run_cli_json) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = tmp_path / ".casegen" / "checkpoints.sqlite"
+    made = _generate(tmp_path, store, keep=5)
+    cache = tmp_path / ".casegen" / "cache"
+    cache.mkdir(parents=True)
+    (cache / "entry.json").write_text("{}", encoding="utf-8")
+    code, payload = run_cli_json("clean", "--cache")
+    assert code == 0
+    assert payload["runs_removed"] == [made]
+    assert payload["cache_removed"] is True
+    assert run_ids(store) == [] and not cache.exists()
+
+
+def test_pruning_leaves_other_threads_in_the_store(tmp_path: Path) -> None:
+    """`review --interactive` keeps its sessions in the same file: they are not runs."""
+    import sqlite3
+
+    store = tmp_path / "ck.sqlite"
+    made = _generate(tmp_path, store, keep=5)
+    with sqlite3.connect(store) as conn:
+        row = conn.execute("SELECT * FROM checkpoints WHERE thread_id = ?", (made,)).fetchone()
+        columns = [c[1] for c in conn.execute("PRAGMA table_info(checkpoints)")]
+        review = dict(zip(columns, row, strict=True)) | {"thread_id": "review-1"}
+        marks = ", ".join("?" * len(columns))
+        conn.execute(
+            f"INSERT INTO checkpoints ({', '.join(columns)}) VALUES ({marks})",
+            list(review.values()),
+        )
+    assert prune_runs(store, keep=0) == [made]
+    with sqlite3.connect(store) as conn:
+        left = {r[0] for r in conn.execute("SELECT DISTINCT thread_id FROM checkpoints")}
+    assert left == {"review-1"}
