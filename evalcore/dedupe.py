@@ -5,6 +5,11 @@ assertion/check in canonical JSON, its type, its seeded state) and its *words* (
 prompt text, as a set of word pairs). Two cases that assert the same facts about the same kind
 of conversation are duplicates even when phrased differently; two cases with different
 assertions are not, however similar their wording.
+
+Where the planner knows the path a case walks (`path`, the behaviour's path id), the path
+decides first (`same_case`): cases on different paths are never duplicates, whatever their
+words or assertions; a case whose path is unknown (a hand-written file) duplicates a planned
+one only with exactly the same facts.
 """
 
 from __future__ import annotations
@@ -97,3 +102,14 @@ def similarity(a: Fingerprint, b: Fingerprint) -> float:
 
 def is_duplicate(a: Fingerprint, b: Fingerprint) -> bool:
     return similarity(a, b) >= DUPLICATE_THRESHOLD
+
+
+def same_case(
+    a: Fingerprint, b: Fingerprint, *, path_a: str | None = None, path_b: str | None = None
+) -> bool:
+    """Duplicate test by path identity first, then by facts (see the module docstring)."""
+    if path_a is not None and path_b is not None:
+        return path_a == path_b and is_duplicate(a, b)
+    if path_a is not None or path_b is not None:
+        return bool(a.facts) and a.facts == b.facts and is_duplicate(a, b)
+    return is_duplicate(a, b)

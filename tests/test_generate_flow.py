@@ -91,7 +91,9 @@ def generate(engine: Any = None, **options: Any) -> dict[str, Any]:
     return asyncio.run(run_generation(request, engine=engine))
 
 
-def test_duplicate_drafts_are_dropped_and_still_count_as_covered() -> None:
+def test_distinct_branches_drafted_alike_are_all_kept() -> None:
+    """Dedupe goes by path identity: happy paths of different branches are never dropped as
+    duplicates of each other, however alike the drafts read."""
     first: list[str] = []
 
     def answer(behavior: dict[str, Any]) -> dict[str, Any]:
@@ -103,13 +105,31 @@ def test_duplicate_drafts_are_dropped_and_still_count_as_covered() -> None:
     engine, _ = llm_engine(answer)
     report = generate(engine)
     happy = [c for c in report["cases"] if c["type"] == "happy_path"]
-    assert len(happy) == 1 and report["duplicates_dropped"] == len(first) - 1 >= 1
-    dropped = {d["behavior"] for d in report["duplicates"]}
-    assert dropped == set(first) - {happy[0]["behavior"]}
-    assert all(d["similarity"] >= 0.85 for d in report["duplicates"])
+    assert len(first) >= 2 and len(happy) == len(first)
+    assert report["duplicates_dropped"] == 0
     assert not report["failed"]
     written = {Path(c["path"]).name for c in report["cases"]}
     assert written == {p.name for p in Path("out").glob("*.yml")}
+
+
+def test_a_draft_that_repeats_a_committed_case_is_dropped_and_still_counts_as_covered() -> None:
+    from agentflows.planning import plan_source
+    from evalcore.definitions import load_project
+    from evalcore.yamlio import dump_yaml
+
+    plan = plan_source(load_project(BANK), "mantle", "card_replace", None)
+    twin = next(b for b in plan.behaviors if b.facts["kind"] == "refusal")
+    Path("out").mkdir()
+    Path("out/an_older_copy.yml").write_text(dump_yaml(scenario(twin.model_dump())))
+    engine, _ = llm_engine(scenario)
+    report = generate(engine)
+    dropped = {d["behavior"]: d for d in report["duplicates"]}
+    assert set(dropped) == {twin.id}
+    assert dropped[twin.id]["similarity"] >= 0.85
+    assert dropped[twin.id]["duplicate_of"].endswith("an_older_copy.yml")
+    assert twin.id not in {c["behavior"] for c in report["cases"]}
+    assert f"deny:{twin.facts['tool']}" not in report["coverage"]["card_replace"]["uncovered"]
+    assert not report["failed"]
 
 
 def test_a_model_that_keeps_failing_fails_one_case_and_the_others_are_written() -> None:

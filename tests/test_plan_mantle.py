@@ -170,7 +170,9 @@ def test_prose_only_skill_still_gets_a_plan(bank):
     plan = plan_mantle(bank, "check_balance", None)
     kinds = [b.facts["kind"] for b in plan.behaviors]
     assert kinds[:2] == ["happy", "happy"]
-    assert {"out_of_scope", "adversarial", "escalation", "correction", "out_of_order"} <= set(kinds)
+    assert {"escalation", "correction", "out_of_order", "ambiguity"} <= set(kinds)
+    # out-of-scope and adversarial cases are planned once per project (on card_replace)
+    assert not {"out_of_scope", "adversarial"} & set(kinds)
     cases = by_case(plan)
     assert cases["checking"].facts["values"] == {"check_balance.account_type": "checking"}
     assert "value:check_balance.account_type=credit_card" in cases["credit_card"].covers
@@ -190,7 +192,7 @@ def test_dispute_and_handoff_plans(bank):
     assert dispute["dispute_not_opened"].type == "sad_path"
     assert "step:dispute_charge.file_dispute.ask_expected_amount" in dispute["wrong_amount"].covers
     handoff = plan_mantle(bank, "human_handoff", None)
-    assert [b.case for b in handoff.behaviors] == ["request", "details_up_front", "adversarial"]
+    assert [b.case for b in handoff.behaviors] == ["request", "details_up_front", "unclear_answer"]
     assert handoff.behaviors[0].type == "escalation"
 
 

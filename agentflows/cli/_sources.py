@@ -148,9 +148,28 @@ def sources(
         Path | None, typer.Option("--project", "-p", help="Project folder (default: nearest).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    explain: Annotated[
+        str | None,
+        typer.Option(
+            "--explain",
+            metavar="SKILL",
+            help="Print what casegen understood of one Mantle skill (its skill model).",
+        ),
+    ] = None,
 ) -> None:
     """List what the project defines: skills, blocks, memory, tools, responses, playbooks."""
     loaded = resolve_project(project)
+    if explain is not None:
+        from ._explain import explain_payload, print_explain
+
+        payload = explain_payload(loaded, explain)
+        if as_json:
+            print_json(payload)
+        else:
+            from evalcore.definitions.skill_model import skill_model
+
+            print_explain(skill_model(loaded, explain))
+        return
     if as_json:
         print_json(sources_payload(loaded))
     else:

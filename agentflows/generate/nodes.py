@@ -11,7 +11,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from evalcore.dedupe import DUPLICATE_THRESHOLD, fingerprint, similarity
+from evalcore.dedupe import fingerprint, same_case, similarity
 from evalcore.findings import Finding
 from evalcore.repair import repair_data
 from evalcore.validation import check_data
@@ -213,7 +213,8 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     """Drop valid drafts that duplicate another draft, earlier output or the committed suite.
 
     A file this run would write to (a re-run's own earlier output) is not a duplicate of the
-    case it holds; anything else with the same facts is.
+    case it holds. Drafts on different planned paths are never duplicates of each other; a
+    draft duplicates an existing file only with exactly the same facts (`same_case`).
     """
     ctx = runtime.context
     cases = state.get("cases", {})
@@ -233,7 +234,7 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
         existing += list(unit_fingerprints(file, ctx.dialect))
     kept: list[str] = []
     duplicates: list[dict[str, Any]] = []
-    batch: list[tuple[str, Any]] = []
+    batch: list[tuple[str, Any, str | None]] = []
     for behavior in state.get("behaviors", []):
         work = cases.get(behavior["id"])
         if work is None or work["status"] != "valid":
@@ -244,17 +245,21 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             else [work["data"]]
         )
         mark = fingerprint(units[0], ctx.dialect.name)
-        best = max(
-            ((similarity(mark, other), label) for label, other in existing + batch),
-            default=(0.0, ""),
-        )
-        if best[0] >= DUPLICATE_THRESHOLD:
+        path = (behavior.get("facts") or {}).get("path")
+        others = [(label, other, None) for label, other in existing] + batch
+        same = [
+            (similarity(mark, other), label)
+            for label, other, other_path in others
+            if same_case(mark, other, path_a=path, path_b=other_path)
+        ]
+        if same:
+            best = max(same)
             duplicates.append(
                 {"behavior": behavior["id"], "duplicate_of": best[1], "similarity": best[0]}
             )
             continue
         kept.append(behavior["id"])
-        batch.append((f"draft:{behavior['id']}", mark))
+        batch.append((f"draft:{behavior['id']}", mark, path))
     return {"kept": kept, "duplicates": duplicates}
 
 

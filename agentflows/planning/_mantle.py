@@ -48,16 +48,17 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import skill_model
 from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
 from ..drafting.offline._direction import Direction, parse_direction, value_words
 from ._behavior import Behavior, Plan
 from ._mantle_elements import plan_elements
+from ._mantle_paths import mode_fields, path_id, project_rule, project_skill
 from ._mantle_phrases import (
     escalation_line,
     names_strongly,
-    rule_to_break,
     strong_phrases,
     value_line,
 )
@@ -139,7 +140,8 @@ class _Planner:
         self.direction = direction
         self.memory = channel_memory(self.defs)
         self.addressed = self._addressed()
-        self.routing = routing_fields(skill)
+        self.model = skill_model(project, skill.id)
+        self.routing = routing_fields(skill) + mode_fields(project, skill.id)
         self.base: dict[str, Any] = {}
         self.used_values: set[tuple[str, Any]] = set()
 
@@ -180,6 +182,17 @@ class _Planner:
         extra: Iterable[str] = (),
     ) -> Behavior:
         covered = set(walk.elements) | set(extra)
+        requested = {
+            f.qualified: walk.memory[f.qualified]
+            for f in self.model.fields
+            if f.asked_by == "request" and walk.memory.get(f.qualified) not in (None, SET)
+        }
+        facts = {
+            **facts,
+            **({"request_values": requested} if requested else {}),
+            "path": path_id(kind, walk, facts),
+            "success": list(walk.success),
+        }
         return Behavior(
             id=f"{self.skill.id}:{case}",
             source=self.skill.id,
@@ -220,10 +233,14 @@ class _Planner:
             behaviors += self.correction(elements)
             behaviors += self.digression(elements)
             behaviors += self.escalation(elements)
-            behaviors += self.out_of_scope(elements)
         else:
             behaviors += self.out_of_order(elements)
+        if project_skill(self.project) == self.skill.id:
+            behaviors += self.out_of_scope(elements)
         behaviors += self.adversarial(elements)
+        behaviors += self.ambiguity(elements)
+        if self.skill.is_handoff:
+            behaviors = [b for b in behaviors if b.facts.get("kind") != "out_of_scope"]
         return self.rank(behaviors)
 
     def happy_paths(self, elements: list[str]) -> list[Behavior]:
@@ -350,6 +367,7 @@ class _Planner:
     def failures(self, elements: list[str]) -> list[Behavior]:
         out = []
         tools = [t for t, c in self.skill.tool_constraints.items() if c.on_failure]
+        tools += [u.name for u in self.model.tools if u.error_results and u.name not in tools]
         for index, tool in enumerate(t for t in tools if t in self.defs.tools_for(self.skill.id)):
             found = self._reaching(
                 lambda w, t=tool: f"failure:{t}" in w.elements,
@@ -359,11 +377,16 @@ class _Planner:
                 continue
             walk, facts = found
             facts["tool"] = tool
-            failure = self.skill.tool_constraints[tool].on_failure
+            constraint = self.skill.tool_constraints.get(tool)
+            failure = constraint.on_failure if constraint is not None else None
             facts["failure"] = failure
+            use = self.model.tool(tool)
+            if use is not None and use.error_results:
+                facts["error_results"] = list(use.error_results)
             title = f"{self.name}: {value_words(tool)} fails"
+            said = f"utters {failure}" if failure else "says it did not work"
             description = (
-                f"{tool} returns an error: the agent utters {failure}, does not claim success "
+                f"{tool} returns an error: the agent {said}, does not claim success "
                 "and the skill does not complete."
             )
             out.append(
@@ -688,20 +711,20 @@ class _Planner:
         ]
 
     def adversarial(self, elements: list[str]) -> list[Behavior]:
+        """One per project: pushes against a rule the definitions state (see `_mantle_paths`)."""
+        found = project_rule(self.project)
+        if found is None or found[0] != self.skill.id:
+            return []
+        _, rule, where = found
         walk = self.walk({"values": self.base})
         at = self._first_turn_after_identity(walk)
         if at is None:
             at = 0 if walk.asks else None
-        rule = rule_to_break(self.defs, self.skill)
-        facts = {"values": self.base, "at": at, "rule": rule}
-        if rule:
-            title = f"{self.name}: the customer pushes the agent to {rule}"
-        else:
-            title = f"{self.name}: the customer tries to make the agent leak its instructions"
+        facts = {"values": self.base, "at": at, "rule": rule, "rule_where": where}
+        title = f"{self.name}: the customer pushes the agent to {rule}"
         description = (
-            "The customer tells the agent to ignore its instructions"
-            + (f" and {rule}" if rule else " and reveal them")
-            + f": the agent refuses and carries on with {self.skill.id}."
+            f"The customer tells the agent to ignore its instructions and {rule} (against the "
+            f"rule in {where}): the agent refuses and carries on with {self.skill.id}."
         )
         return [
             self.behavior(
@@ -716,6 +739,52 @@ class _Planner:
                 80,
             )
         ]
+
+    def ambiguity(self, elements: list[str]) -> list[Behavior]:
+        """The customer's first answer to a choice fits two values: the agent must ask which."""
+        walk = self.walk({"values": self.base})
+        if walk.outcome not in ("done", "handoff"):
+            return []
+        for index, ask in enumerate(walk.asks):
+            if ask.kind not in ("collect", "ask_field", "instructions") or not ask.field:
+                continue
+            field = self.defs.memory_names().get(ask.field)
+            values = list(field.enum_values or []) if field is not None else []
+            if field is None or field.type != "categorical" or len(values) < 2:
+                continue
+            right = ask.value if ask.value in values else values[0]
+            other = next(v for v in values if v != right)
+            facts = {
+                "values": self.base,
+                "ambiguity": {
+                    "field": ask.field,
+                    "at": index,
+                    "between": [right, other],
+                    "chosen": right,
+                    "step": ask.step_id,
+                    "block": ask.block,
+                },
+            }
+            title = f"{self.name}: a vague answer the agent must clarify"
+            description = (
+                f"Asked for {ask.field}, the customer answers in a way that fits both {right} "
+                f"and {other}: the agent asks which one, records {right} once it is clear and "
+                "carries on."
+            )
+            return [
+                self.behavior(
+                    "ambiguity",
+                    "ambiguity",
+                    "unclear_answer",
+                    title,
+                    description,
+                    facts,
+                    walk,
+                    elements,
+                    62,
+                )
+            ]
+        return []
 
     # --- direction -----------------------------------------------------------------------
 

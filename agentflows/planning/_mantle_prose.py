@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass, field
 
 from evalcore.definitions import Skill
+from evalcore.definitions.skill_model import SkillModel
+from evalcore.definitions.skill_model._text import sentences as model_sentences
 
 _FENCE_OPEN = re.compile(r"^\s*:::\s*ordered_block\b")
 _FENCE_CLOSE = re.compile(r"^\s*:::\s*$")
@@ -62,6 +64,9 @@ class ProseItem:
     """lookup: the memory key the tool fills; identity: the `unless` key."""
     details: tuple[str, ...] = field(default_factory=tuple)
     """identity: what the customer is asked for; question: the question text."""
+    when: str | None = None
+    """tool: the prose's own trigger as a condition ("When details_verified is true"); the
+    walk waits for it (and for the tool's `requires`) instead of skipping the call."""
 
 
 def paragraphs(body: str) -> list[tuple[str | None, str]]:
@@ -107,7 +112,9 @@ def paragraphs(body: str) -> list[tuple[str | None, str]]:
     return out
 
 
-def _classify(sentence: str, condition: str | None, skill: Skill) -> list[ProseItem]:
+def _classify(
+    sentence: str, condition: str | None, skill: Skill, model: SkillModel | None = None
+) -> list[ProseItem]:
     lookup = _LOOKUP.search(sentence)
     if lookup:
         return [ProseItem("lookup", condition, sentence, lookup["tool"], lookup["key"])]
@@ -131,23 +138,45 @@ def _classify(sentence: str, condition: str | None, skill: Skill) -> list[ProseI
         items.append(ProseItem("block", condition, sentence, block))
     asked = _ASK_FIELD.search(sentence)
     collected = {s.target for b in skill.blocks.values() for s in b.steps if s.kind == "collect"}
+    prose_fields = [
+        f.qualified
+        for f in (model.fields if model else [])
+        if f.asked_by == "prose" and sentence in (f.sentences or [f.question])
+    ]
     if asked and asked["ns"] == skill.id and asked["key"] not in collected:
         items.append(ProseItem("ask_field", condition, sentence, f"{asked['ns']}.{asked['key']}"))
+    elif prose_fields:
+        items += [ProseItem("ask_field", condition, sentence, q) for q in prose_fields]
     elif (question := _QUESTION.search(sentence)) is not None:
         text = question["q"].strip().rstrip(",")
         items.append(ProseItem("question", condition, sentence, details=(text,)))
-    for match in _TOOL.finditer(sentence):
-        if _NEGATED.search(sentence[: match.start()]):
-            continue
-        items.append(ProseItem("tool", condition, sentence, match.group(1)))
+    if model is not None:
+        for use in model.tools:
+            for call in use.calls:
+                if call.kind == "prose" and call.sentence == sentence and not call.optional:
+                    items.append(ProseItem("tool", condition, sentence, use.name, when=call.when))
+                    break
+    else:
+        for match in _TOOL.finditer(sentence):
+            if _NEGATED.search(sentence[: match.start()]):
+                continue
+            items.append(ProseItem("tool", condition, sentence, match.group(1)))
     for target in _SKILL.findall(sentence):
         items.append(ProseItem("delegate", condition, sentence, target))
     return items
 
 
-def prose_items(skill: Skill) -> list[ProseItem]:
-    """The classified sentences of a skill's prose, in reading order."""
+def prose_items(skill: Skill, model: SkillModel | None = None) -> list[ProseItem]:
+    """The classified sentences of a skill's prose, in reading order.
+
+    With the skill's model, tool calls are the model's prose call sites (bare names after a
+    calling word too, with their trigger) and fields the model reads as asked in prose are
+    `ask_field` items."""
     items: list[ProseItem] = []
+    if model is not None:
+        for sentence in model_sentences(skill.body):
+            items += _classify(sentence.text, sentence.condition, skill, model)
+        return items
     for condition, text in paragraphs(skill.body):
         for sentence in _SENTENCE.split(text):
             items += _classify(sentence.strip(), condition, skill)

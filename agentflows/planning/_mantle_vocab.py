@@ -18,6 +18,8 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.skill_model._fields import skill_fields
+from evalcore.definitions.skill_model._text import paragraphs
 
 from ..drafting.offline._direction import Choice, value_phrases
 from ._mantle_prose import prose_items
@@ -88,7 +90,8 @@ def all_choices(defs: MantleDefinitions) -> list[Choice]:
 
 
 def routing_conditions(skill: Skill) -> list[str]:
-    """Block branch conditions and prose `if:` conditions, in definition order."""
+    """Block branch conditions, prose `if:` conditions and `if:` lines inside step
+    instructions, in definition order."""
     conditions = [
         branch.condition
         for block in skill.blocks.values()
@@ -98,6 +101,12 @@ def routing_conditions(skill: Skill) -> list[str]:
         if branch.condition
     ]
     conditions += [c.condition for c in skill.prose_conditions]
+    for block in skill.blocks.values():
+        for step in block.steps:
+            if step.kind == "instructions":
+                conditions += [
+                    p.condition for p in paragraphs(str(step.target or "")) if p.condition
+                ]
     return list(dict.fromkeys(conditions))
 
 
@@ -154,6 +163,7 @@ def question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
         if s.kind == "collect"
     }
     asked |= {i.name for i in prose_items(skill) if i.kind == "ask_field" and i.name}
+    asked |= {f.qualified for f in skill_fields(defs, skill, skill.path, 1)}
     for field in skill.memory.values():
         if setting_steps(skill, field.name):
             asked.add(field.qualified)

@@ -26,6 +26,7 @@ from typing import Any
 
 from evalcore.definitions import Block, MantleDefinitions, MemoryField, Project, Skill, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.skill_model import SkillModel, skill_model
 
 from ._mantle_prose import ProseItem, prose_items
 from ._mantle_tools import UNKNOWN, parameter_fields, qualify, step_arguments, tool_keys
@@ -120,6 +121,19 @@ class Walk:
     """The skill a `link:` handed the conversation to."""
     completed: bool = False
     """complete_when holds at the end of a `done` walk."""
+    success: list[str] = field(default_factory=list)
+    """Success signals of the skill's model this walk reaches (`tool:submit_claim`,
+    `memory:file_claim.claim_id`, `response:utter_claim_filed`, `skill_completed:file_claim`)."""
+    expected: list[str] = field(default_factory=list)
+    """Success signals that apply to this walk's path (their mode condition holds)."""
+
+    @property
+    def reaches_success(self) -> bool:
+        """True when the walk reaches a success tool of its path (or, when the path has no
+        success tool, any success signal)."""
+        tools = [s for s in self.expected if s.startswith("tool:")]
+        wanted = tools or self.expected
+        return bool(wanted) and any(s in self.success for s in wanted)
 
     def cover(self, element: str) -> None:
         if element not in self.elements:
@@ -155,8 +169,11 @@ class _Walker:
         self.depth = depth
         self.walk = Walk(skill_id, memory=dict(setup.memory))
         self.tools = self.defs.tools_for(skill_id)
+        self.model: SkillModel = skill_model(project, skill_id)
         self.stopped = False
         self.fired_utters: set[str] = set()
+        self.pending: list[tuple[str, str | None]] = []
+        """Prose-called tools waiting for their trigger or `requires` to hold."""
 
     # --- recording -----------------------------------------------------------------------
 
@@ -230,7 +247,14 @@ class _Walker:
                     self.remember(key, False)
                 continue
             if value is UNKNOWN:
-                value = True if field_def is not None and field_def.type == "bool" else SET
+                kind = field_def.type if field_def is not None else None
+                if kind == "bool":
+                    value = True
+                elif kind == "int":  # a counter the tool computes (failed attempts, ...)
+                    previous = self.walk.memory.get(key)
+                    value = previous + 1 if isinstance(previous, int) else 1
+                else:
+                    value = SET
             self.remember(key, value)
         if negative:
             self.walk.outcome = "negative"
@@ -257,6 +281,77 @@ class _Walker:
         constraint = self.skill.tool_constraints.get(name)
         confirmation = constraint.requires_confirmation if constraint else None
         return bool(confirmation and confirmation.enabled)
+
+    def ran(self, name: str) -> bool:
+        return any(e.tool == name and not e.error for e in self.walk.tools())
+
+    def ready(self, name: str, when: str | None) -> bool:
+        constraint = self.skill.tool_constraints.get(name)
+        requires = constraint.requires if constraint else None
+        return evaluate(when, self.walk.memory) and evaluate(requires, self.walk.memory)
+
+    def call_tool(self, name: str, when: str | None = None) -> None:
+        """The LLM calls a tool: once its trigger and `requires` hold (else it waits), after
+        the confirmation gate."""
+        if name not in self.tools or self.ran(name) or self.stopped:
+            return
+        # the agent gets what an earlier call still lacks before it moves on to the next one
+        self.settle_pending(only_requires=True, before=name)
+        if self.stopped:
+            return
+        if not self.ready(name, when):
+            if (name, when) not in self.pending:
+                self.pending.append((name, when))
+            return
+        if self.gated(name):
+            self.confirm_and_run(name)
+        elif not self.run_tool(name):
+            self.walk.outcome = "failed"
+            self.stopped = True
+
+    def retry_pending(self) -> None:
+        for name, when in list(self.pending):
+            if self.stopped:
+                return
+            if self.ready(name, when):
+                self.pending.remove((name, when))
+                self.call_tool(name, when)
+
+    def settle_pending(self, *, only_requires: bool = False, before: str | None = None) -> None:
+        """A waiting tool's missing inputs are what the agent still asks for (fields the
+        skill asks) or records itself (flags): then it runs. At the end of the prose every
+        waiting tool settles; before another tool call, those waiting only on `requires`."""
+        for name, when in list(self.pending):
+            if self.stopped or self.walk.outcome != "done":
+                return
+            if name == before or (only_requires and when is not None):
+                continue
+            self.pending.remove((name, when))
+            constraint = self.skill.tool_constraints.get(name)
+            keys = condition_keys(when) + condition_keys(
+                constraint.requires if constraint else None
+            )
+            for key in dict.fromkeys(keys):
+                if self.walk.memory.get(key) not in (None, False, ""):
+                    continue
+                spec = self.model.field(key)
+                value = self.answer(key)
+                field_def = self.defs.memory_names().get(key)
+                if spec is not None:
+                    self.walk.asks.append(
+                        Ask(
+                            "ask_field",
+                            self.skill.id,
+                            field=key,
+                            value=value,
+                            prompt=spec.question,
+                        )
+                    )
+                elif field_def is not None and field_def.type == "bool":
+                    value = True
+                self.remember(key, value)
+            if self.ready(name, when):
+                self.call_tool(name, when)
 
     def confirm_and_run(self, name: str) -> None:
         constraint = self.skill.tool_constraints[name]
@@ -293,10 +388,15 @@ class _Walker:
         index = 0
         last: str | None = None
         guard = 0
+        visits: dict[str, int] = {}
         while 0 <= index < len(block.steps) and not self.stopped and guard < 200:
             guard += 1
             step = block.steps[index]
             if step.kind == "end" or step.id == "END":
+                break
+            visits[step.id] = visits.get(step.id, 0) + 1
+            if visits[step.id] > 3:  # a retry loop nothing in the walk ends: stop going round
+                self.walk.outcome = "negative" if self.setup.negative else self.walk.outcome
                 break
             last = step.id
             self.walk.cover(f"step:{skill}.{block.id}.{step.id}")
@@ -306,6 +406,8 @@ class _Walker:
             if target is None:
                 break
             index = target
+        if not self.stopped:
+            self.step_tools(block, None, "block_tools")
         if not self.stopped:
             self.emit(Event("block_completed", skill=skill, block=block.id, step=last))
 
@@ -332,7 +434,10 @@ class _Walker:
         """Run one step; False when the walk left the block for good (link, stop)."""
         skill = self.skill.id
         if step.kind == "execute_tool":
-            self.run_tool(str(step.target), step)
+            if not self.run_tool(str(step.target), step):
+                self.walk.outcome = "failed"
+                self.stopped = True
+                return False
         elif step.kind == "collect":
             key = qualify(str(step.target), skill)
             if not self.known(key):
@@ -354,6 +459,7 @@ class _Walker:
             self._cover_value(key)
         elif step.kind == "instructions":
             self.run_instructions(block, step)
+            self.step_tools(block, step, "instructions")
         elif step.kind == "action":
             self.utter(str(step.target))
         elif step.kind == "set_memory" and isinstance(step.target, dict):
@@ -379,6 +485,43 @@ class _Walker:
             return False
         return not self.stopped
 
+    def step_tools(self, block: Block, step: Step | None, kind: str) -> None:
+        """Tools the model says the LLM calls at this step (instructions) or in this block
+        (block-level `tools:`), when their scope holds."""
+        step_id = step.id if step is not None else None
+        for use in self.model.tools:
+            for call in use.calls:
+                if call.kind != kind or call.block != block.id or call.step != step_id:
+                    continue
+                scope = call.condition if call.when is None else None
+                if evaluate(scope, self.walk.memory):
+                    self.call_tool(use.name, call.when)
+                break
+
+    def instruction_fields(self, block: Block, step: Step) -> None:
+        """Fields an `if:` line inside the instructions asks for, when its condition holds."""
+        for spec in self.model.fields:
+            if spec.asked_by != "instructions" or spec.block != block.id or spec.step != step.id:
+                continue
+            if spec.condition is None or self.known(spec.qualified):
+                continue
+            if not evaluate(spec.condition, self.walk.memory):
+                continue
+            value = self.answer(spec.qualified)
+            self.walk.asks.append(
+                Ask(
+                    "instructions",
+                    self.skill.id,
+                    step.id,
+                    block.id,
+                    spec.qualified,
+                    value,
+                    prompt=spec.question,
+                )
+            )
+            self.remember(spec.qualified, value)
+            self._cover_value(spec.qualified)
+
     def run_instructions(self, block: Block, step: Step) -> None:
         skill = self.skill.id
         keys = [
@@ -386,8 +529,18 @@ class _Walker:
             for k in condition_keys(str(step.fields.get("complete_when") or ""))
             if k.startswith(skill + ".")
         ]
+        if not keys:
+            keys = [
+                f.qualified
+                for f in self.model.fields
+                if f.asked_by == "instructions"
+                and f.block == block.id
+                and f.step == step.id
+                and f.condition is None
+            ][:1]
         missing = [k for k in keys if not self.known(k)]
         if not missing:
+            self.instruction_fields(block, step)
             return
         text = str(step.target or "")
         categorical = [k for k in missing if self.categorical(k)]
@@ -407,6 +560,7 @@ class _Walker:
             if not self.known(key):
                 self.remember(key, self.answer(key) if self.categorical(key) else SET)
             self._cover_value(key)
+        self.instruction_fields(block, step)
 
     def known(self, key: str) -> bool:
         return self.walk.memory.get(key) is not None
@@ -466,7 +620,12 @@ class _Walker:
         for key in sorted(self.setup.given):
             if key.startswith(skill.id + "."):
                 self.remember(key, self.answer(key))
-        items = prose_items(skill)
+        for spec in self.model.fields:
+            # "From the request, set mode to ...": the opening message decides it
+            if spec.asked_by == "request" and not self.known(spec.qualified):
+                self.remember(spec.qualified, self.answer(spec.qualified))
+                self._cover_value(spec.qualified)
+        items = prose_items(skill, self.model)
         if not any(i.kind == "block" and i.name in skill.blocks for i in items):
             called = {
                 str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "call"
@@ -480,6 +639,9 @@ class _Walker:
             if item.condition and not evaluate(item.condition, self.walk.memory):
                 continue
             self.run_item(item)
+            self.retry_pending()
+        if not self.stopped and self.walk.outcome == "done":
+            self.settle_pending()
         self.finish()
         return self.walk
 
@@ -516,19 +678,34 @@ class _Walker:
                 Ask("question", self.skill.id, details=item.details, prompt=item.sentence)
             )
         elif item.kind == "tool" and item.name in self.tools:
-            already = any(e.tool == item.name and not e.error for e in self.walk.tools())
-            if already:
-                return
-            if self.gated(item.name or ""):
-                self.confirm_and_run(item.name or "")
-            else:
-                self.run_tool(item.name or "")
+            self.call_tool(item.name or "", item.when)
 
     def finish(self) -> None:
         condition = (self.skill.complete_when or {}).get("condition")
         if self.walk.outcome == "done" and condition and evaluate(condition, self.walk.memory):
             self.walk.completed = True
             self.emit(Event("skill_completed", skill=self.skill.id))
+        self.score_success()
+
+    def score_success(self) -> None:
+        """Which of the model's success signals apply to this path, and which it reaches."""
+        memory = self.walk.memory
+        tools = {e.tool for e in self.walk.tools() if not e.error}
+        utters = set(self.walk.utters())
+        for signal in self.model.success:
+            label = f"{signal.kind}:{signal.name}"
+            if signal.condition and not evaluate(signal.condition, memory):
+                continue
+            if label not in self.walk.expected:
+                self.walk.expected.append(label)
+            reached = {
+                "tool": signal.name in tools,
+                "memory": memory.get(signal.name) not in (None, False),
+                "response": signal.name in utters,
+                "skill_completed": self.walk.completed,
+            }[signal.kind]
+            if reached and label not in self.walk.success:
+                self.walk.success.append(label)
 
 
 def walk_skill(project: Project, skill_id: str, setup: Setup | None = None) -> Walk:

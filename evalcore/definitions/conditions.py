@@ -3,7 +3,8 @@ known memory: the planner uses them to tell which values route differently and w
 behaviour reaches, the demo agent to take the branches a real runtime would.
 
 The grammar is the small one Mantle uses: `session.<ns>.<key>` names (truthiness), literals
-(`'x'`, `"x"`, numbers, `true`/`false`/`null`), `==`, `!=`, `not`, `and`, `or` and brackets.
+(`'x'`, `"x"`, numbers, `true`/`false`/`null`), `==`, `!=`, `>=`, `<=`, `>`, `<` (numbers
+only; anything else compares false), `not`, `and`, `or` and brackets.
 Names are looked up without the `session.` prefix (`card_replace.replacement_reason`); an
 unknown name is `None`, so it is falsy and equal to nothing. A condition that does not parse
 evaluates to False (and `condition_keys` still lists the names it mentions).
@@ -17,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<str>'[^']*'|\"[^\"]*\")|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>==|!=|\(|\))"
+    r"\s*(?:(?P<str>'[^']*'|\"[^\"]*\")|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>==|!=|>=|<=|>|<|\(|\))"
     r"|(?P<name>[A-Za-z_][\w.]*))"
 )
 _NAME = re.compile(r"(?<![\w.'\"])session\.([A-Za-z_]\w*\.[A-Za-z_]\w*)")
@@ -98,6 +99,18 @@ class _Parser:
                 _number(left) and _number(right) and left == right
             )
             return equal if token == ("op", "==") else not equal
+        if token in (("op", ">="), ("op", "<="), ("op", ">"), ("op", "<")):
+            self.take()
+            right = self.atom()
+            if not (_number(left) and _number(right)):
+                return False  # an unknown or non-numeric side compares as false
+            op = token[1]
+            return {
+                ">=": left >= right,
+                "<=": left <= right,
+                ">": left > right,
+                "<": left < right,
+            }[op]
         return left
 
     def atom(self) -> Any:

@@ -1,0 +1,54 @@
+"""One model per Mantle skill: what it asks, runs, branches on and counts as success.
+
+    from evalcore.definitions.skill_model import skill_model
+    model = skill_model(project, "file_claim")      # built once per Project, then cached
+    [t.name for t in model.terminal_tools()], model.modes, model.uncertainties
+
+Planners, drafters, lint rules and prompts read this instead of re-reading blocks, prose and
+frontmatter; `casegen sources --explain SKILL` prints it.
+"""
+
+from ._build import build_skill_model, skill_model, skill_models
+from ._code import UNKNOWN, code_facts, qualify, tool_keys
+from ._types import (
+    Branch,
+    BranchOption,
+    CallSite,
+    Delegation,
+    FieldSpec,
+    Gate,
+    MemoryWrite,
+    Mode,
+    ModeValue,
+    Rule,
+    SkillModel,
+    SuccessSignal,
+    ToolUse,
+    Uncertainty,
+    Where,
+)
+
+__all__ = [
+    "UNKNOWN",
+    "Branch",
+    "BranchOption",
+    "CallSite",
+    "Delegation",
+    "FieldSpec",
+    "Gate",
+    "MemoryWrite",
+    "Mode",
+    "ModeValue",
+    "Rule",
+    "SkillModel",
+    "SuccessSignal",
+    "ToolUse",
+    "Uncertainty",
+    "Where",
+    "build_skill_model",
+    "code_facts",
+    "qualify",
+    "skill_model",
+    "skill_models",
+    "tool_keys",
+]

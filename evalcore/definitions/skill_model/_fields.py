@@ -1,0 +1,279 @@
+"""The fields a skill asks for: collect steps, instructions that complete on a field, prose asks.
+
+Each field gets the question the agent asks (the collect `utterance`'s response text, else the
+instruction or prose sentence that asks), its type and enum values, the explanation of each
+value found in the description, step or prose (`damaged (also a cracked chip)`, `car: ...`),
+a format the description states (`MM/DD/YYYY`) and quoted example values.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
+from ..conditions import condition_keys
+from ._text import paragraphs, sentences
+from ._types import FieldSpec, Where
+
+_FORMAT = re.compile(
+    r"\b(?:MM|DD|YYYY|YY|HH)(?:[/.\-: ](?:MM|DD|YYYY|YY|HH|mm|ss)){1,4}\b"
+    r"|\bE\.164\b|\bISO[ -]?8601\b"
+)
+_FORMAT_WORDS = re.compile(
+    r"\bformat(?:ted)?\s+(?:as|like|is)?\s*[\"“`']([^\"”`']{2,30})[\"”`']", re.I
+)
+_EXAMPLE = re.compile(
+    r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“`']([^\"”`']{1,60})[\"”`']", re.I
+)
+_ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
+
+
+def response_text(defs: MantleDefinitions, name: str | None) -> str | None:
+    """The default (or first) variant's text of a response."""
+    response: Response | None = defs.all_responses().get(name or "")
+    if response is None or not response.variants:
+        return None
+    default = next((v for v in response.variants if v.condition is None), response.variants[0])
+    return default.text
+
+
+def field_format(*texts: str | None) -> str | None:
+    for text in texts:
+        if not text:
+            continue
+        match = _FORMAT.search(text) or _FORMAT_WORDS.search(text)
+        if match:
+            return match.group(1) if match.groups() else match.group(0)
+    return None
+
+
+def examples(*texts: str | None) -> list[str]:
+    out: list[str] = []
+    for text in texts:
+        out += [m.group(1).strip() for m in _EXAMPLE.finditer(text or "")]
+    return list(dict.fromkeys(out))
+
+
+def explained_values(values: list[Any], *texts: str | None) -> dict[str, str]:
+    """Value -> explanation: `value (why)`, `value: why`, `value - why`, `value means why`."""
+    out: dict[str, str] = {}
+    for value in values:
+        word = re.escape(str(value))
+        spaced = re.escape(str(value).replace("_", " "))
+        pattern = re.compile(
+            rf"[`\"'“]?\b(?:{word}|{spaced})\b[`\"'”]?\s*"
+            rf"(?:\((?P<paren>[^)]+)\)|(?::|—|–| - |\bmeans\b|=)\s*(?P<tail>[^;.\n]+))",
+            re.I,
+        )
+        for text in texts:
+            match = pattern.search(text or "")
+            if match:
+                explanation = " ".join((match["paren"] or match["tail"] or "").split())
+                explanation = explanation.rstrip(",")
+                if explanation:
+                    out[str(value)] = explanation
+                    break
+    return out
+
+
+def _name_pattern(field: MemoryField) -> re.Pattern[str]:
+    spaced = re.escape(field.name.replace("_", " "))
+    return re.compile(
+        rf"@memory\.{re.escape(field.qualified)}\b|(?<![\w.])`?{re.escape(field.name)}`?\b"
+        rf"|\b{spaced}\b",
+        re.I,
+    )
+
+
+def _spec(
+    defs: MantleDefinitions,
+    field: MemoryField,
+    *,
+    asked_by: str,
+    question: str | None,
+    source: str | None,
+    where: Where,
+    extra_texts: list[str],
+    utterance: str | None = None,
+    block: str | None = None,
+    step: str | None = None,
+    condition: str | None = None,
+    step_description: str | None = None,
+) -> FieldSpec:
+    texts = [field.description, step_description, *extra_texts]
+    values = list(field.enum_values or [])
+    return FieldSpec(
+        qualified=field.qualified,
+        name=field.name,
+        namespace=field.namespace,
+        type=field.type,
+        question=question,
+        question_source=source,  # type: ignore[arg-type]
+        utterance=utterance,
+        asked_by=asked_by,  # type: ignore[arg-type]
+        block=block,
+        step=step,
+        condition=condition,
+        enum_values=values,
+        explained=explained_values(values, *texts),
+        format=field_format(field.description, step_description, *extra_texts),
+        description=field.description or step_description,
+        examples=examples(field.description, step_description),
+        where=where,
+    )
+
+
+_SET = re.compile(r"\b(set|sets|record|records|store|stores|save|saves|note|capture|fill)\b", re.I)
+_FROM_REQUEST = re.compile(
+    r"\bfrom\s+(?:the|their|the\s+customer's|the\s+user's)\s+(?:first\s+)?"
+    r"(?:request|message|question|words)\b|\bfrom\s+what\s+(?:they|the\s+\w+)\s+(?:say|said|ask)",
+    re.I,
+)
+
+
+_FROM_RESULT = re.compile(
+    r"`?\s+(?:from|with|using|to)\s+(?:its|the|that|their|this)\s+(?:\w+\s+)?"
+    r"(?:result|response|output|lookup|answer\s+of\s+the\s+tool)\b|`?\s+from\s+@tool\.",
+    re.I,
+)
+
+
+def _prose_verb(field: MemoryField, text: str) -> str | None:
+    """`prose` when the sentence asks for or sets the field, `request` when it sets it from
+    the user's request; None when it only mentions it (a condition, a read)."""
+    pattern = _name_pattern(field)
+    for match in pattern.finditer(text):
+        before = text[: match.start()]
+        clause = re.split(r"[,;:]\s|\bthen\b", before)[-1]
+        asks = re.search(r"\b(ask|asks|find\s+out|request|collect)\b", clause, re.I)
+        sets = _SET.search(clause)
+        if not (asks or sets):
+            continue
+        if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
+            continue
+        after = text[match.end() : match.end() + 60]
+        if not asks and _FROM_RESULT.match(after):
+            continue  # the agent sets it from a tool's result: nothing to ask
+        return "request" if _FROM_REQUEST.search(text) else "prose"
+    return None
+
+
+def _ask_sentence(text: str, field: MemoryField | None = None) -> str | None:
+    """The sentence of `text` that asks (for `field`, when it names it)."""
+    found = [s.text for s in sentences(text) if _ASK.search(s.text)]
+    if field is not None:
+        pattern = _name_pattern(field)
+        named = [s for s in found if pattern.search(s)]
+        if named:
+            return named[0]
+    return found[0] if found else None
+
+
+def instruction_fields(
+    skill: Skill, step: Step, memory: dict[str, MemoryField]
+) -> list[tuple[MemoryField, str | None]]:
+    """Fields an instructions step waits for (`complete_when`) or names, with their `if:`."""
+    text = str(step.target or "")
+    out: dict[str, tuple[MemoryField, str | None]] = {}
+    for key in condition_keys(str(step.fields.get("complete_when") or "")):
+        if key in memory:
+            out[key] = (memory[key], None)
+    own = [f for f in skill.memory.values()]
+    for para in paragraphs(text):
+        if not _ASK.search(para.text) and para.condition is None:
+            continue
+        for field in own:
+            if field.qualified in out and para.condition is None:
+                continue
+            if _name_pattern(field).search(para.text):
+                current = out.get(field.qualified)
+                if current is None or (current[1] is not None and para.condition is None):
+                    out[field.qualified] = (field, para.condition)
+    return list(out.values())
+
+
+def skill_fields(
+    defs: MantleDefinitions, skill: Skill, file: str, prose_first_line: int
+) -> list[FieldSpec]:
+    """Every field the skill asks for, in definition order (blocks first, then prose)."""
+    memory = defs.memory_names()
+    out: dict[str, FieldSpec] = {}
+    prose_texts = [p.text for p in paragraphs(skill.body)]
+    for block in skill.blocks.values():
+        for step in block.steps:
+            where = Where(file=file, line=step.line, part=f"block {block.id} step {step.id}")
+            if step.kind == "collect":
+                key = str(step.target)
+                qualified = key if key.startswith("project.") else f"{skill.id}.{key}"
+                field = memory.get(qualified) or MemoryField(name=key, namespace=skill.id)
+                utterance = step.fields.get("utterance")
+                text = response_text(defs, str(utterance) if utterance else None)
+                description = step.fields.get("description")
+                out.setdefault(
+                    qualified,
+                    _spec(
+                        defs,
+                        field,
+                        asked_by="collect",
+                        question=text or (str(description) if description else None),
+                        source="utterance" if text else ("description" if description else None),
+                        where=where,
+                        extra_texts=prose_texts,
+                        utterance=str(utterance) if utterance else None,
+                        block=block.id,
+                        step=step.id,
+                        step_description=str(description) if description else None,
+                    ),
+                )
+            elif step.kind == "instructions":
+                text = str(step.target or "")
+                for field, condition in instruction_fields(skill, step, memory):
+                    out.setdefault(
+                        field.qualified,
+                        _spec(
+                            defs,
+                            field,
+                            asked_by="instructions",
+                            question=_ask_sentence(text, field),
+                            source="instruction",
+                            where=where,
+                            extra_texts=[text, *prose_texts],
+                            block=block.id,
+                            step=step.id,
+                            condition=condition,
+                        ),
+                    )
+    for sentence in sentences(skill.body, prose_first_line):
+        for field in skill.memory.values():
+            how = _prose_verb(field, sentence.text)
+            if how is None:
+                continue
+            current = out.get(field.qualified)
+            if current is not None:
+                if current.asked_by in ("prose", "request"):
+                    out[field.qualified] = current.model_copy(
+                        update={"sentences": [*current.sentences, sentence.text]}
+                    )
+                continue
+            out[field.qualified] = _spec(
+                defs,
+                field,
+                asked_by=how,
+                question=sentence.text,
+                source="prose",
+                where=Where(file=file, line=sentence.line, part="prose"),
+                extra_texts=prose_texts,
+                condition=sentence.condition,
+            ).model_copy(update={"sentences": [sentence.text]})
+    return list(out.values())
+
+
+__all__ = [
+    "examples",
+    "explained_values",
+    "field_format",
+    "instruction_fields",
+    "response_text",
+    "skill_fields",
+]

@@ -1,0 +1,370 @@
+"""The tools a skill runs and from where: `execute_tool` steps, block `tools:`, prose and
+instruction sentences ("call submit_claim", "use @tool.lookup"), and `tool_constraints`.
+
+A prose mention of a tool the skill can call is a call site unless the sentence negates it
+before the name ("do not call x", "never use x"). A leading "When/Once/After <clause>," is
+kept as the call's trigger and, where it names a memory field, read as a condition.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from .._model import Block, MantleDefinitions, MemoryField, Project, Skill, Step, ToolDef
+from ..conditions import condition_keys
+from ._code import UNKNOWN, code_facts, qualify
+from ._text import Sentence, sentences
+from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
+
+_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without|must\s+not|avoid)\b[^.@]*$", re.I)
+_TRIGGER = re.compile(
+    r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
+    re.I,
+)
+#: Trigger words that make a call an alternative (not a step every path takes).
+_ALTERNATIVE = {"if", "unless", "for", "in case"}
+_CALL_WORD = re.compile(
+    r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
+    r"submit|via|with)\s+(?:the\s+)?`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?",
+    re.I,
+)
+_FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)", re.M)
+
+
+_VERB_BEFORE = re.compile(
+    r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
+    r"triggers|submit|submits|with|via|through|tool)\b(?:\s+(?:the|a|it|them|tool))*\s*`?$",
+    re.I,
+)
+
+
+def _mentions(sentence: str, name: str) -> list[int]:
+    """Positions where the sentence calls `name`: `@tool.name`, or the bare name right after a
+    calling word ("call submit_claim", "with `lookup`") or before "tool" ("the x tool")."""
+    out = [m.start() for m in re.finditer(rf"@tool\.{re.escape(name)}\b", sentence)]
+    for match in re.finditer(rf"(?<![\w.@]){re.escape(name)}\b", sentence):
+        before = sentence[: match.start()]
+        after = sentence[match.end() :]
+        if _VERB_BEFORE.search(before) or re.match(r"`?\s+tool\b", after):
+            out.append(match.start())
+    return sorted(out)
+
+
+def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField]) -> str | None:
+    """`details_verified is true` -> `session.file_claim.details_verified` (None if unread)."""
+    fields = [f for f in memory.values() if f.namespace in (skill.id, "project")]
+    named = [
+        f
+        for f in fields
+        if re.search(
+            rf"@memory\.{re.escape(f.qualified)}\b|(?<![\w.])`?{re.escape(f.name)}`?\b", clause
+        )
+    ]
+    if not named:
+        return _values_condition(clause, skill)
+    if len(named) != 1:
+        return None
+    field = named[0]
+    name = f"session.{field.qualified}"
+    lowered = clause.lower()
+    for value in field.enum_values or []:
+        if re.search(rf"\b{re.escape(str(value).lower())}\b", lowered.replace(field.name, "")):
+            return f"{name} == '{value}'"
+    if re.search(r"\b(false|not|no longer|empty|missing)\b", lowered):
+        return f"not {name}"
+    return name
+
+
+def _values_condition(clause: str, skill: Skill) -> str | None:
+    """`deploy, rollback and promote` -> `session.x.mode == 'deploy' or ...` when the words
+    are values of exactly one of the skill's categorical fields."""
+    words = re.findall(r"[\w-]+", clause.lower())
+    found = []
+    connectors = {"and", "or", "the", "a", "an", "mode", "modes", "either", "both", "requests"}
+    for field in skill.memory.values():
+        values = [v for v in field.enum_values or [] if str(v).lower() in words]
+        if values:
+            found.append((field, values))
+    if len(found) != 1:
+        return None
+    field, values = found[0]
+    named = {str(v).lower() for v in values} | {field.name.lower()}
+    if any(w not in named and w not in connectors for w in words):
+        return None  # "If staging is ahead of prod": a circumstance, not a list of values
+    name = f"session.{field.qualified}"
+    return " or ".join(f"{name} == '{v}'" for v in values)
+
+
+def raw_block_tools(skill: Skill) -> dict[str, list[str]]:
+    """Block id -> its block-level `tools:` list (read from the block's YAML as written)."""
+    out: dict[str, list[str]] = {}
+    for block in skill.blocks.values():
+        declared = getattr(block, "tools", None)
+        if declared:
+            out[block.id] = [str(t) for t in declared]
+    if out:
+        return out
+    body = skill.body
+    for match in _FENCE.finditer(body):
+        start = body.find("\n", match.end()) + 1
+        end = body.find(":::", start)
+        try:
+            data = yaml.safe_load(body[start : end if end >= 0 else None])
+        except yaml.YAMLError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("tools"), list):
+            out[match["id"]] = [str(t) for t in data["tools"] if isinstance(t, str | dict)]
+    return out
+
+
+def _gate(skill: Skill, name: str) -> Gate | None:
+    constraint = skill.tool_constraints.get(name)
+    if constraint is None:
+        return None
+    confirmation = constraint.requires_confirmation
+    return Gate(
+        requires=constraint.requires,
+        requires_keys=condition_keys(constraint.requires),
+        confirmation=bool(confirmation and confirmation.enabled),
+        utter_for_confirmation=confirmation.utter_for_confirmation if confirmation else None,
+        utter_on_user_denial=confirmation.utter_on_user_denial if confirmation else None,
+        on_success=constraint.on_success,
+        on_failure=constraint.on_failure,
+    )
+
+
+def step_arguments(step: Step) -> dict[str, str]:
+    """`execute_tool` parameters that read memory: argument -> qualified memory name."""
+    params = step.fields.get("parameters")
+    if not isinstance(params, dict):
+        return {}
+    return {
+        str(k): v.removeprefix("session.")
+        for k, v in params.items()
+        if isinstance(v, str) and v.startswith("session.")
+    }
+
+
+def parameter_fields(skill: Skill, tool: ToolDef) -> dict[str, MemoryField]:
+    """Which skill field a prose-called tool's argument is filled from (unambiguous only)."""
+    out: dict[str, MemoryField] = {}
+    for param in tool.parameters:
+        if "ToolContext" in (param.type or ""):
+            continue
+        matches = [
+            f
+            for f in skill.memory.values()
+            if f.name == param.name
+            or param.name in f.name.split("_")
+            or f.name.endswith("_" + param.name)
+            or (param.choices and f.enum_values and set(param.choices) <= set(f.enum_values))
+        ]
+        if len(matches) == 1:
+            out[param.name] = matches[0]
+    return out
+
+
+class ToolReader:
+    """Collects call sites per tool, in the order the definition mentions them."""
+
+    def __init__(self, project: Project, defs: MantleDefinitions, skill: Skill, file: str):
+        self.project = project
+        self.defs = defs
+        self.skill = skill
+        self.file = file
+        self.callable = defs.tools_for(skill.id)
+        self.names = list(dict.fromkeys([*self.callable, *skill.tool_constraints]))
+        self.calls: dict[str, list[CallSite]] = {}
+        self.uncertainties: list[Uncertainty] = []
+        self.memory = defs.memory_names()
+
+    def add(self, name: str, site: CallSite) -> None:
+        self.calls.setdefault(name, []).append(site)
+
+    def read_blocks(self) -> None:
+        block_tools = raw_block_tools(self.skill)
+        for block in self.skill.blocks.values():
+            for name in block_tools.get(block.id, []):
+                where = Where(file=self.file, line=block.line, part=f"block {block.id}")
+                self.add(name, CallSite(kind="block_tools", block=block.id, where=where))
+            for step in block.steps:
+                self._read_step(block, step)
+
+    def _read_step(self, block: Block, step: Step) -> None:
+        where = Where(file=self.file, line=step.line, part=f"block {block.id} step {step.id}")
+        if step.kind == "execute_tool":
+            self.add(
+                str(step.target),
+                CallSite(kind="execute_tool", block=block.id, step=step.id, where=where),
+            )
+        for name in step.fields.get("tools") or []:
+            if isinstance(name, str):
+                self.add(
+                    name, CallSite(kind="block_tools", block=block.id, step=step.id, where=where)
+                )
+        if step.kind == "instructions":
+            line = step.line + 1 if step.line else None
+            for sentence in sentences(str(step.target or ""), line or 1):
+                self._read_sentence(sentence, "instructions", block.id, step.id)
+
+    def read_prose(self, first_line: int) -> None:
+        for sentence in sentences(self.skill.body, first_line):
+            self._read_sentence(sentence, "prose", None, None)
+
+    def _read_sentence(
+        self, sentence: Sentence, kind: str, block: str | None, step: str | None
+    ) -> None:
+        text = sentence.text
+        part = "prose" if block is None else f"block {block} step {step}"
+        where = Where(file=self.file, line=sentence.line if block is None else None, part=part)
+        if block is not None:
+            where = Where(file=self.file, line=sentence.line, part=part)
+        for name in self.names:
+            positions = _mentions(text, name)
+            if not positions or all(_NEGATED.search(text[:p]) for p in positions):
+                continue
+            trigger = _TRIGGER.match(text[: positions[0]])
+            condition = sentence.condition
+            trigger_text = None
+            read = None
+            optional = False
+            if trigger and trigger.end() <= positions[0] and "@tool." not in trigger.group(0):
+                trigger_text = trigger.group(0).rstrip(",")
+                read = trigger_condition(trigger["clause"], self.skill, self.memory)
+                word = " ".join(trigger["word"].lower().split())
+                if read is None:
+                    optional = word in _ALTERNATIVE
+                    self.uncertainties.append(
+                        Uncertainty(
+                            what=f"when {name} is called",
+                            where=where,
+                            why=f"the prose says '{trigger_text}', which names no one memory "
+                            "field; "
+                            + (
+                                "walks leave this call out"
+                                if optional
+                                else "the walk calls it where the sentence stands"
+                            ),
+                        )
+                    )
+                else:
+                    condition = f"({condition}) and {read}" if condition else read
+            self.add(
+                name,
+                CallSite(
+                    kind=kind,  # type: ignore[arg-type]
+                    block=block,
+                    step=step,
+                    condition=condition,
+                    trigger=trigger_text,
+                    when=read,
+                    sentence=text,
+                    where=where,
+                    optional=optional,
+                ),
+            )
+        for match in _CALL_WORD.finditer(text):
+            word = match["name"]
+            if (
+                word in self.names
+                or word in self.memory
+                or f"{self.skill.id}.{word}" in self.memory
+            ):
+                continue
+            if word in self.defs.skills or word in self.skill.blocks:
+                continue
+            self.uncertainties.append(
+                Uncertainty(
+                    what=f"'{word}' looks like a tool name",
+                    where=where,
+                    why="no tool of that name is defined or imported for this skill",
+                )
+            )
+
+    def block_entries(self, first_line: int) -> dict[str, str | None]:
+        """Block id -> the condition every prose entry into it shares (None: unconditional)."""
+        entries: dict[str, list[str | None]] = {}
+        for sentence in sentences(self.skill.body, first_line):
+            for block in re.findall(r"@block\.([\w-]+)", sentence.text):
+                entries.setdefault(block, []).append(sentence.condition)
+        out: dict[str, str | None] = {}
+        for block, conditions in entries.items():
+            if conditions and all(conditions):
+                unique = list(dict.fromkeys(c for c in conditions if c))
+                out[block] = " or ".join(f"({c})" if " or " in c else c for c in unique)
+        return out
+
+    def scope_blocks(self, first_line: int) -> None:
+        """Call sites inside a block only a conditional prose paragraph runs inherit it."""
+        scoped = self.block_entries(first_line)
+        for name, calls in self.calls.items():
+            self.calls[name] = [
+                c.model_copy(update={"condition": scoped[c.block]})
+                if c.block in scoped and c.condition is None
+                else c
+                for c in calls
+            ]
+
+    def uses(self) -> list[ToolUse]:
+        for name in self.skill.tool_constraints:
+            if name not in self.calls:
+                where = Where(file=self.file, part="frontmatter")
+                self.add(name, CallSite(kind="constraint", where=where))
+        out = []
+        for name, calls in self.calls.items():
+            out.append(self._use(name, calls))
+        return out
+
+    def _use(self, name: str, calls: list[CallSite]) -> ToolUse:
+        tool = self.callable.get(name)
+        if tool is None:
+            return ToolUse(
+                name=name, scope="unknown", calls=calls, gate=_gate(self.skill, name), defined=False
+            )
+        facts = code_facts(self.project, tool)
+        writes = []
+        for write in facts.writes:
+            known = write.value is not UNKNOWN
+            writes.append(
+                MemoryWrite(
+                    key=qualify(write.key, self.skill.id),
+                    value=write.value if known else None,
+                    known=known,
+                )
+            )
+        arguments: dict[str, str] = {}
+        for block in self.skill.blocks.values():
+            for step in block.steps:
+                if step.kind == "execute_tool" and str(step.target) == name:
+                    arguments.update(step_arguments(step))
+        if not arguments:
+            arguments = {p: f.qualified for p, f in parameter_fields(self.skill, tool).items()}
+        return ToolUse(
+            name=name,
+            scope=tool.scope,
+            mcp_server=tool.mcp_server,
+            description=tool.description,
+            calls=calls,
+            gate=_gate(self.skill, name),
+            writes=writes,
+            arguments=arguments,
+            parameters=[p.name for p in tool.parameters if "ToolContext" not in (p.type or "")],
+            error_results=list(facts.errors),
+        )
+
+
+def written_value(use: ToolUse, key: str) -> Any:
+    return next((w.value for w in use.writes if w.key == key and w.known), UNKNOWN)
+
+
+__all__ = [
+    "ToolReader",
+    "parameter_fields",
+    "raw_block_tools",
+    "step_arguments",
+    "trigger_condition",
+    "written_value",
+]
