@@ -137,6 +137,8 @@ class FakeBackend:
                     writes[key] = values[0]
                 elif record is not None and short in record:
                     writes[key] = record[short]
+                elif memory.get(key) is not None:
+                    continue
                 else:
                     writes[key] = placeholder(fields.get(key), key)
         if _LISTING.search(name):

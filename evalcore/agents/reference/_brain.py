@@ -35,6 +35,20 @@ _RUN_BLOCK = re.compile(r"@block\.(\w+)")
 _NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
 
 
+def _at(text: str, name: str) -> int:
+    at = text.find(name)
+    return at if at >= 0 else len(text)
+
+
+def _trigger(call: Any) -> str | None:
+    """The call's trigger as a condition; "Unless X is true" waits for X to be false."""
+    when = getattr(call, "when", None)
+    said = str(getattr(call, "trigger", None) or "")
+    if when and said.lower().startswith("unless") and not when.strip().startswith("not "):
+        return f"not ({when})"
+    return when
+
+
 class ModelBrain:
     def __init__(self, project: Project) -> None:
         self.project = project
@@ -58,9 +72,7 @@ class ModelBrain:
     def tool(self, ctx: SkillContext, name: str, arguments: dict[str, Any]) -> ToolResult:
         result = self.backend.call(ctx.skill.id, name, arguments, ctx.engine.memory)
         if getattr(ctx.engine, "account", None) == "negative":
-            result.writes = {
-                k: (False if v is True else v) for k, v in result.writes.items()
-            }
+            result.writes = {k: (False if v is True else v) for k, v in result.writes.items()}
         return result
 
     def procedure(self, ctx: SkillContext) -> Procedure:
@@ -68,6 +80,9 @@ class ModelBrain:
         engine = ctx.engine
         items = self.items(skill, model)
         ran: set[str] = set()
+        for spec in model.fields if model is not None else []:
+            if spec.asked_by == "request" and ctx.get(spec.qualified) is None:
+                yield from self.from_request(ctx, spec)
         if skill.blocks and not any(kind == "block" for kind, *_ in items):
             items = [("block", None, b, None) for b in skill.blocks] + items
         for kind, condition, name, sentence in items:
@@ -89,6 +104,23 @@ class ModelBrain:
                     return "completed" if outcome == "denied" else "open"
         done = (skill.complete_when or {}).get("condition")
         return "completed" if done is None or ctx.holds(done) else "open"
+
+    def from_request(self, ctx: SkillContext, spec: FieldSpec) -> Procedure:
+        """A field set "from the request": read from the opening message, else asked."""
+        value = self.read(ctx, spec, ctx.context)
+        if value is NO_ANSWER or (spec.type not in ("categorical", "bool") and value):
+            if spec.type != "categorical":
+                return
+            values = ", ".join(str(v).replace("_", " ") for v in spec.enum_values)
+            ctx.engine.note(
+                f"{spec.qualified} is set from the request, which did not say it: asked for it"
+            )
+            question = f"Which would you like: {values}?"
+            yield from self.ask_group(
+                ctx, [spec.model_copy(update={"question": question})], None, None
+            )
+            return
+        ctx.engine.remember(spec.qualified, value)
 
     def instructions(self, ctx: SkillContext, step: Step) -> Procedure | None:
         model = self.model(ctx.skill.id)
@@ -114,15 +146,23 @@ class ModelBrain:
         }
         for sentence in sentences(skill.body):
             text = sentence.text
+            found: list[tuple[int, tuple[str, Any, Any, Any]]] = []
             for match in _RUN_BLOCK.finditer(text):
                 if not _NEGATED.search(text[: match.start()]):
-                    out.append(("block", sentence.condition, match.group(1), sentence))
+                    item = ("block", sentence.condition, match.group(1), sentence)
+                    found.append((match.start(), item))
             for spec in prose_fields:
                 if text in (spec.sentences or [spec.question]):
-                    out.append(("field", sentence.condition, spec.qualified, sentence))
+                    item = ("field", sentence.condition, spec.qualified, sentence)
+                    found.append((_at(text, spec.name), item))
             for (said, name), call in calls.items():
                 if said == text:
-                    out.append(("tool", call.condition or sentence.condition, name, call))
+                    condition = call.condition or sentence.condition
+                    if _trigger(call) != call.when and condition == call.when:
+                        condition = sentence.condition
+                    item = ("tool", condition, name, call)
+                    found.append((_at(text, name), item))
+            out += [item for _, item in sorted(found, key=lambda f: f[0])]
         return out
 
     def _uncertain(self, engine: Any, model: SkillModel | None, where: Any) -> None:
@@ -215,7 +255,10 @@ class ModelBrain:
         if not listed:
             return None
         said = set(stems(text))
-        scored = [(len(said & set(stems(" ".join(map(str, r.values()))))), -i) for i, r in enumerate(listed)]
+        scored = [
+            (len(said & set(stems(" ".join(map(str, r.values()))))), -i)
+            for i, r in enumerate(listed)
+        ]
         best = max(range(len(listed)), key=lambda i: scored[i])
         return listed[best]
 
@@ -227,14 +270,41 @@ class ModelBrain:
         tool = ctx.defs.tools_for(ctx.skill.id).get(name)
         params = [p.name for p in tool.parameters if p.name != "context"] if tool else []
         memory = ctx.engine.memory
-        out: dict[str, Any] = {}
+        out: dict[str, Any] = dict(ctx.frame.scratch.get("asked", {}).get(name) or {})
         for param in params or list((use.arguments if use else {}).keys()):
             source = (use.arguments if use else {}).get(param)
-            for key in (source, f"{ctx.skill.id}.{param}", f"project.{param}"):
+            keys = [source, f"{ctx.skill.id}.{param}", f"project.{param}"]
+            keys += [k for k in memory if k.endswith("_" + param) and k.startswith(ctx.skill.id)]
+            keys += [k for k in memory if k.endswith("_" + param) and k.startswith("project.")]
+            for key in keys:
                 if key and memory.get(key) is not None:
-                    out[param] = memory[key]
+                    out.setdefault(param, memory[key])
                     break
         return out
+
+    def ask_missing(self, ctx: SkillContext, name: str) -> Procedure:
+        """Required arguments nothing in memory holds are asked for, in one question."""
+        tool = ctx.defs.tools_for(ctx.skill.id).get(name)
+        if tool is None:
+            return
+        have = self.arguments(ctx, name)
+        fields = ctx.defs.memory_names()
+        missing = [
+            p.name
+            for p in tool.parameters
+            if p.required
+            and p.name not in ("context", *have)
+            and not any(k.endswith(("." + p.name, "_" + p.name)) for k in fields)
+        ]
+        if not missing:
+            return
+        words = " and ".join(m.replace("_", " ") for m in missing)
+        answer = yield from ctx.ask(
+            "question", lambda: ctx.say(f"What are your {words}?"), lambda text: text
+        )
+        asked = ctx.frame.scratch.setdefault("asked", {}).setdefault(name, {})
+        for param in missing:
+            asked[param] = answer.strip()
 
     def call_tool(
         self, ctx: SkillContext, name: str, *, when: Any = None, quiet: bool = False
@@ -242,14 +312,20 @@ class ModelBrain:
         """done | denied | failed | blocked | waiting (its trigger does not hold)."""
         model = self.model(ctx.skill.id)
         use = model.tool(name) if model is not None else None
-        trigger = getattr(when, "when", None)
+        trigger = _trigger(when)
         if trigger and not ctx.holds(trigger):
             ctx.engine.note(f"{name} not called: its trigger ({trigger}) does not hold")
             return "waiting"
+        if not quiet:
+            yield from self.ask_missing(ctx, name)
         if use is not None and use.gated:
             outcome = yield from ctx.gated(name, lambda: self.arguments(ctx, name))
             return outcome
-        if quiet and not self.arguments(ctx, name) and (tool := ctx.defs.tools_for(ctx.skill.id).get(name)):
+        if (
+            quiet
+            and not self.arguments(ctx, name)
+            and (tool := ctx.defs.tools_for(ctx.skill.id).get(name))
+        ):
             if [p for p in tool.parameters if p.name != "context"]:
                 return "blocked"
         result = ctx.tool(name, self.arguments(ctx, name))

@@ -134,7 +134,11 @@ class ReferenceEngine(MantleEngine):
         skill = frame.skill
         constraint = skill.tool_constraints.get(name)
         requires = constraint.requires if constraint is not None else None
-        if requires and not holds(requires, self.memory) and not self.fault("ignore_requires", name):
+        if (
+            requires
+            and not holds(requires, self.memory)
+            and not self.fault("ignore_requires", name)
+        ):
             return None
         tool = self.defs.tools_for(skill.id).get(name)
         arguments = dict(arguments)

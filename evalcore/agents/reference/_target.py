@@ -115,9 +115,7 @@ class ReferenceTarget:
         setup = getattr(case, "setup", None)
         if setup is None and isinstance(case, dict):
             setup = case.get("setup")
-        slug = getattr(case, "slug", None) or (
-            case.get("slug") if isinstance(case, dict) else None
-        )
+        slug = getattr(case, "slug", None) or (case.get("slug") if isinstance(case, dict) else None)
         digest = hashlib.sha256(f"{slug or 'case'}#{run_index}".encode()).hexdigest()[:12]
         return ReferenceSession(
             self.project, self.mutant, dict(setup or {}), f"mantle-{digest}", self.spec
