@@ -10,6 +10,7 @@ from . import (  # noqa: F401 (register)
     _assert,
     _generate,
     _mcp,
+    _mutate,
     _repair,
     _review,
     _revise,
