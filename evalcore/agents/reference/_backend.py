@@ -99,7 +99,10 @@ class FakeBackend:
         for stem, records in self.records.items():
             for record in records:
                 values = {_norm(v) for v in record.values() if isinstance(v, str | int)}
-                score = len(wanted & values)
+                values.discard("")
+                score = len(wanted & values) * 2 + sum(
+                    1 for v in values for w in wanted if len(v) >= 4 and v != w and v in w
+                )
                 if score:
                     found.append((stem, record, score))
         return sorted(found, key=lambda item: -item[2])
