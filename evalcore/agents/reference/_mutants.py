@@ -131,7 +131,7 @@ def find_mutant(project: Project, mutant_id: str) -> Mutant:
         return found[mutant_id]
     kind = mutant_id.partition(":")[0]
     hint = did_you_mean(mutant_id, list(found), what="mutant")
-    if kind not in KINDS:
+    if kind not in KINDS and not (hint or "").startswith("did you mean"):
         hint = did_you_mean(kind, KINDS, what="mutant kind") or "kinds: " + ", ".join(KINDS)
     raise UserError(
         f"no mutant '{mutant_id}' for {project.root}",
