@@ -14,7 +14,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from agentflows.mutate import MutationReport, mutate as run_mutate
+from agentflows.mutate import MutationReport
+from agentflows.mutate import mutate as run_mutate
 from evalcore.agents.reference import ReferenceTarget, find_mutant
 from evalcore.errors import UserError
 from evalcore.runner import collect_cases

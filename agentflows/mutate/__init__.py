@@ -8,6 +8,6 @@ mutant. A surviving mutant is a fault no case catches; each gets a `casegen gene
 --direction` suggestion for the case that would.
 """
 
-from ._run import MutationReport, MutantResult, mutate
+from ._run import MutantResult, MutationReport, mutate
 
 __all__ = ["MutantResult", "MutationReport", "mutate"]

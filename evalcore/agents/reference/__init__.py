@@ -1,7 +1,7 @@
 """The reference agent: any Mantle project played offline from its skill model.
 
     target = parse_target("mantle:tests/data/corpus/harbor_mutual")
-    broken = parse_target("mantle:tests/data/corpus/harbor_mutual?mutant=skip_confirmation:submit_claim")
+    broken = parse_target("mantle:DIR?mutant=skip_confirmation:submit_claim")
     [m.id for m in mutants(project)]
 
 The reference agent is what a correct agent for the project does, as far as the definitions

@@ -155,6 +155,8 @@ class ModelBrain:
                     item = ("block", sentence.condition, match.group(1), sentence)
                     found.append((match.start(), item))
             for spec in prose_fields:
+                if text.lower().startswith(("if ", "when ")) and not spec.condition:
+                    continue  # a circumstance the model could not read: not on every path
                 if text in (spec.sentences or [spec.question]):
                     item = ("field", sentence.condition, spec.qualified, sentence)
                     found.append((_at(text, spec.name), item))
@@ -324,13 +326,10 @@ class ModelBrain:
         if use is not None and use.gated:
             outcome = yield from ctx.gated(name, lambda: self.arguments(ctx, name))
             return outcome
-        if (
-            quiet
-            and not self.arguments(ctx, name)
-            and (tool := ctx.defs.tools_for(ctx.skill.id).get(name))
-        ):
-            if [p for p in tool.parameters if p.name != "context"]:
-                return "blocked"
+        tool = ctx.defs.tools_for(ctx.skill.id).get(name)
+        needs = [p for p in tool.parameters if p.name != "context"] if tool else []
+        if quiet and needs and not self.arguments(ctx, name):
+            return "blocked"
         result = ctx.tool(name, self.arguments(ctx, name))
         if result is None:
             return "blocked"

@@ -214,10 +214,10 @@ class ReferenceEngine(MantleEngine):
             target = self.defs.skills.get(str(step.target))
             if target is not None and target.is_handoff:
                 return "done"
-        if step.kind == "call" and str(step.target) not in ctx.skill.blocks:
-            if str(step.target) in self.defs.skills:
-                outcome = yield from self.call_skill(ctx, str(step.target))
-                return outcome
+        called = str(step.target)
+        if step.kind == "call" and called not in ctx.skill.blocks and called in self.defs.skills:
+            outcome = yield from self.call_skill(ctx, called)
+            return outcome
         outcome = yield from super().run_step(ctx, block, step)
         return outcome
 

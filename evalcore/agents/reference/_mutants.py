@@ -3,18 +3,12 @@
 A mutant is the reference agent with one fault put in on purpose; a suite that fails
 against it "kills" it. The list comes from the definitions, so any project gets its own:
 
-| kind | id | applies to | what the agent then does wrong |
-|---|---|---|---|
-| `skip_confirmation` | `skip_confirmation:<tool>` | confirmation-gated tools | runs it without the read-back or the yes/no |
-| `ignore_requires` | `ignore_requires:<tool>` | tools with `requires` | runs it as soon as the skill starts, before `requires` holds |
-| `skip_step` | `skip_step:<skill>.<block>.<step>` | block steps (not `link`/`END`) | leaves the step out |
-| `forget_memory` | `forget_memory:<key>` | keys tools or `set_memory` write | never records the write |
-| `wrong_enum` | `wrong_enum:<field>` | categorical fields the user answers | records the next enum value instead of the one said |
-| `drop_on_success` | `drop_on_success:<tool>` | tools with `on_success` | never utters that response |
-| `wrong_argument` | `wrong_argument:<tool>` | tools with parameters | calls it with its first argument altered |
-| `fail_silently` | `fail_silently:<tool>` | every tool a skill can call | the tool errors, the agent carries on as if it had worked |
-| `ignore_digression` | `ignore_digression` | projects with 2+ routable skills | treats another skill's request mid-skill as off-topic |
-| `never_handoff` | `never_handoff` | projects with a hand-off skill | ignores requests for a person and never links to one |
+Kinds (the id is `<kind>:<target>`, or the kind alone for project-wide faults):
+`skip_confirmation` (gated tools), `ignore_requires` (tools with `requires`), `skip_step`
+(`<skill>.<block>.<step>`), `forget_memory` (keys tools or `set_memory` write), `wrong_enum`
+(categorical fields), `drop_on_success`, `wrong_argument`, `fail_silently` (tools),
+`ignore_digression` (2+ routable skills), `never_handoff` (a hand-off skill exists).
+docs/verification.md says what each does.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`mantle:PROJECT_DIR[?mutant=ID]`: the reference agent for any Mantle project, offline.
 
     target = ReferenceTarget("tests/data/corpus/harbor_mutual")
-    broken = ReferenceTarget("tests/data/corpus/harbor_mutual", mutant="skip_confirmation:submit_claim")
+    broken = ReferenceTarget(root, mutant="skip_confirmation:submit_claim")
 
 Each run gets a fresh `ReferenceEngine` with a `ModelBrain`: the same case gives the same
 tracker events every time. A turn's reply carries the bot messages (`response` = the
