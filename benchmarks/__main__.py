@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import generation, rasa_schema, runner
+from . import corpus, generation, rasa_schema, runner
 
 BENCHMARKS = {
     "generation": generation.main,
     "runner": runner.main,
     "rasa-schema": rasa_schema.main,
+    "corpus": corpus.main,
 }
 
 

@@ -7,6 +7,8 @@ else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+from .redact import redact
+
 
 class UserError(Exception):
     """A problem in the person's input, reported without a traceback."""
@@ -14,6 +16,9 @@ class UserError(Exception):
     exit_code = 2
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
+        # Messages quote what servers and agents answered: never let a key through.
+        message = redact(message)
+        hint = redact(hint) if hint else hint
         super().__init__(message)
         self.message = message
         self.hint = hint

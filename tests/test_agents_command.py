@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.agents import FinalRecord, UserTurn, parse_target
-from evalcore.agents._command import discard_workdir, render_command
+from evalcore.agents._command import discard_workdir
 from evalcore.agents._errors import AgentError, AgentTimeout
 from evalcore.agents._skills import detect_skills, load_vocabulary, parse_stream
 from evalcore.errors import ConfigError, UserError
@@ -165,19 +165,6 @@ async def test_case_without_fixture_is_refused() -> None:
     case = RunCase(slug="x", name="x", dialect="anychat", path="x.json")
     with pytest.raises(UserError, match="no fixture"):
         await target.open(case, 1)
-
-
-@pytest.mark.parametrize(
-    ("template", "expected"),
-    [
-        ("claude -p {prompt}", "claude -p 'it'\"'\"'s'"),
-        ("claude -p '{prompt}' --verbose", "claude -p 'it'\"'\"'s' --verbose"),
-        ('agent "{prompt}" | tee out.txt', "agent 'it'\"'\"'s' | tee out.txt"),
-        ("awk '{print $1}' && run {prompt}", "awk '{print $1}' && run 'it'\"'\"'s'"),
-    ],
-)
-def test_render_command(template: str, expected: str) -> None:
-    assert render_command(template, "it's") == expected
 
 
 @pytest.mark.parametrize(

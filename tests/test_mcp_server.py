@@ -84,8 +84,8 @@ def _git_repo(folder: Path) -> None:
 def _server_command() -> tuple[str, list[str]]:
     script = Path(sys.executable).parent / "casegen"
     if script.is_file():
-        return str(script), ["mcp"]
-    return sys.executable, ["-c", "from agentflows.cli import run; run()", "mcp"]
+        return str(script), ["mcp", "--allow-exec"]
+    return sys.executable, ["-c", "from agentflows.cli import run; run()", "mcp", "--allow-exec"]
 
 
 Call = tuple[str, dict[str, Any]]

@@ -15,6 +15,7 @@ from . import (  # noqa: F401 (register)
     _review,
     _revise,
     _run,
+    _score,
     _sources,
     _status,
     _triage,

@@ -125,6 +125,8 @@ def print_explain(model: SkillModel) -> None:
     stdout.print("\n[bold]success signals[/]")
     if model.complete_when:
         stdout.print(f"  complete_when: {escape(model.complete_when)}")
+    for block, condition in model.block_complete_when.items():
+        stdout.print(f"  block {block} complete_when: {escape(condition)}")
     for s in model.success:
         value = f" = {s.value!r}" if s.value is not None else ""
         scope = f" when {escape(s.condition)}" if s.condition else ""

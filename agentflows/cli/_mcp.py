@@ -21,6 +21,21 @@ def mcp_command(
             "nearest project of the folder the server runs in).",
         ),
     ] = None,
+    root: Annotated[
+        Path | None,
+        typer.Option(
+            "--root",
+            help="Folder every path argument must stay in (default: the folder the server "
+            "runs in); the server runs there.",
+        ),
+    ] = None,
+    allow_exec: Annotated[
+        bool,
+        typer.Option(
+            "--allow-exec",
+            help="Let run_cases use python: and command: targets, which run local code.",
+        ),
+    ] = False,
 ) -> None:
     """Serve casegen's tools to coding agents over MCP (stdio).
 
@@ -30,4 +45,4 @@ def mcp_command(
     """
     from ..mcp_server import serve
 
-    serve(project)
+    serve(project, root=root, allow_exec=allow_exec)

@@ -13,6 +13,7 @@ from langgraph.types import Send
 
 from evalcore.dedupe import fingerprint, same_case, similarity
 from evalcore.findings import Finding
+from evalcore.redact import redact
 from evalcore.repair import repair_data
 from evalcore.validation import check_data
 
@@ -105,7 +106,7 @@ async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
     try:
         result = await ctx.engine.draft(_context(ctx, behavior, task))
     except Exception as exc:  # engines retry internally; what is left fails this case
-        result = DraftResult(error=f"{type(exc).__name__}: {exc}", usage=_spent(exc))
+        result = DraftResult(error=redact(f"{type(exc).__name__}: {exc}"), usage=_spent(exc))
     work = CaseWork(
         behavior=task["behavior"],
         data=result.data,
@@ -175,7 +176,7 @@ async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
         try:
             result = await ctx.engine.repair(_context(ctx, behavior, task), data, findings)
         except Exception as exc:  # a failed repair round spends the round, nothing more
-            result = DraftResult(error=f"{type(exc).__name__}: {exc}", usage=_spent(exc))
+            result = DraftResult(error=redact(f"{type(exc).__name__}: {exc}"), usage=_spent(exc))
         work["model_rounds"] += 1
         work["attempts"] += 1
         usage = usage + result.usage

@@ -2,6 +2,7 @@
 
     casegen mcp                      # serve the project of the current folder
     casegen mcp --project examples/bank
+    casegen mcp --root ~/work/agent --allow-exec   # paths confined to the root; python:/command: ok
 
 Tools: list_sources, generate_cases, validate_cases, repair_cases, run_cases, review_cases,
 triage_results (docs/mcp.md). Each returns the JSON its CLI command prints with `--json` as
@@ -11,6 +12,7 @@ message and hint, and the server keeps serving.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,8 +32,15 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(project: Path | None = None) -> MCPServer:
-    """The server with every tool registered; `project` is the default project."""
+def build_server(
+    project: Path | None = None, *, root: Path | None = None, allow_exec: bool = False
+) -> MCPServer:
+    """The server with every tool registered; `project` is the default project.
+
+    Args:
+        root: the folder every path argument must stay in (default: the working folder).
+        allow_exec: let `run_cases` use `python:` and `command:` targets (local code).
+    """
     try:
         from mcp.server.mcpserver import MCPServer
     except ImportError:
@@ -41,6 +50,7 @@ def build_server(project: Path | None = None) -> MCPServer:
         ) from None
     from importlib.metadata import PackageNotFoundError, version
 
+    from ._guard import Confinement
     from ._tools import register
 
     try:
@@ -50,15 +60,25 @@ def build_server(project: Path | None = None) -> MCPServer:
     server = MCPServer(
         SERVER_NAME, instructions=INSTRUCTIONS, version=casegen_version, log_level="WARNING"
     )
-    register(server, project)
+    register(server, project, Confinement(root, allow_exec=allow_exec))
     return server
 
 
-def serve(project: Path | None = None) -> None:
-    """Serve over stdio until the client closes the connection."""
+def serve(
+    project: Path | None = None, *, root: Path | None = None, allow_exec: bool = False
+) -> None:
+    """Serve over stdio until the client closes the connection.
+
+    With `root`, the server runs in that folder, so relative paths are taken from it.
+    """
+    if root is not None:
+        if not root.is_dir():
+            raise UserError(f"root folder does not exist: {root}")
+        project = project.resolve() if project is not None else None
+        os.chdir(root)
     if project is not None and not project.is_dir():
         raise UserError(f"project folder does not exist: {project}")
-    build_server(project).run("stdio")
+    build_server(project, root=Path.cwd(), allow_exec=allow_exec).run("stdio")
 
 
 __all__ = ["INSTRUCTIONS", "SERVER_NAME", "build_server", "serve"]

@@ -15,11 +15,12 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 
 from evalcore.errors import UserError
+from evalcore.redact import redact, redact_data
 
 
 def payload_result(payload: dict[str, Any], *, is_error: bool = False) -> CallToolResult:
     """The payload as structured content, and as JSON text for clients that read only text."""
-    text = json.dumps(payload, indent=2, ensure_ascii=False, default=str)
+    text = json.dumps(redact_data(payload), indent=2, ensure_ascii=False, default=str)
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
         structured_content=json.loads(text),
@@ -28,6 +29,7 @@ def payload_result(payload: dict[str, Any], *, is_error: bool = False) -> CallTo
 
 
 def error_result(message: str, hint: str | None = None) -> CallToolResult:
+    message, hint = redact(message), (redact(hint) if hint else hint)
     text = f"error: {message}" + (f"\nhint: {hint}" if hint else "")
     return CallToolResult(
         content=[TextContent(type="text", text=text)],

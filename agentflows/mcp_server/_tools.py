@@ -1,9 +1,11 @@
 """The seven tools, their typed arguments (the input schemas) and their output schemas.
 
-Each tool resolves relative paths against the folder the server runs in and defaults
-`project` to the server's `--project`, else to the nearest project at or above that folder,
-exactly like the CLI run there. Blocking work (reading definitions, validating, repairing)
-runs in a worker thread so progress notifications and other requests keep flowing.
+Each tool resolves relative paths against the server's root (the folder it runs in, or
+`--root`), refuses paths that lead out of it and targets that run local code unless the server
+was started with `--allow-exec` (`_guard`), and defaults `project` to the server's `--project`,
+else to the nearest project at or above that folder, exactly like the CLI run there. The tools
+that write files say so (`destructive_hint`). Blocking work (reading definitions, validating,
+repairing) runs in a worker thread so progress notifications and other requests keep flowing.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from evalcore.errors import UserError
 from ..planning import CASE_TYPES
 from . import _payloads as payloads
 from ._generate import generate
+from ._guard import Confinement, describe_failure
 from ._models import (
     GenerateOutput,
     RepairOutput,
@@ -65,11 +68,8 @@ ModelArg = Annotated[
 ]
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-_WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
-
-
-def _paths(value: list[str] | str) -> list[Path]:
-    return [Path(p) for p in ([value] if isinstance(value, str) else value)]
+#: Writing case files or results may replace what is there.
+_WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
 
 async def _guard(work: Callable[[], Awaitable[payloads.Payload]]) -> CallToolResult:
@@ -83,6 +83,9 @@ async def _guard(work: Callable[[], Awaitable[payloads.Payload]]) -> CallToolRes
     except UserError as exc:
         return user_error_result(exc)
     except Exception as exc:
+        known = describe_failure(exc)
+        if known is not None:  # the arguments, not casegen, are at fault
+            return error_result(*known)
         log.exception("casegen tool failed")
         return error_result(
             f"internal error: {type(exc).__name__}: {exc}",
@@ -95,11 +98,17 @@ def _in_thread(fn: Callable[[], payloads.Payload]) -> Callable[[], Awaitable[pay
     return lambda: anyio.to_thread.run_sync(fn)
 
 
-def register(server: MCPServer, default_project: Path | None = None) -> None:
-    """Add the casegen tools to `server`."""
+def register(
+    server: MCPServer,
+    default_project: Path | None = None,
+    confinement: Confinement | None = None,
+) -> None:
+    """Add the casegen tools to `server`; `confinement` is its root and exec policy."""
+    guard = confinement or Confinement()
+    _paths = guard.paths
 
     def project_of(value: str | None) -> Path | None:
-        return Path(value) if value else default_project
+        return guard.path(value, "project") if value else default_project
 
     @server.tool(title="List what a project defines", annotations=_READ_ONLY)
     async def list_sources(project: ProjectArg = None) -> Annotated[CallToolResult, SourcesOutput]:
@@ -195,7 +204,7 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
                 count=count,
                 types=types,
                 direction=direction,
-                out=out,
+                out=str(guard.path(out, "out")) if out else None,
                 model=model,
                 force=force,
                 pr=pr,
@@ -208,7 +217,7 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
     @server.tool(
         title="Run cases against an agent",
         annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, open_world_hint=True
+            read_only_hint=False, destructive_hint=True, open_world_hint=True
         ),
     )
     async def run_cases(
@@ -216,8 +225,9 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
         target: Annotated[
             str,
             Field(
-                description="The agent: rasa:URL, http:URL, python:MODULE:FUNCTION, "
-                'command:"CMD {prompt}" or demo:NAME.'
+                description="The agent: rasa:URL, http:URL, demo:NAME, or (only when the "
+                "server runs with --allow-exec) python:MODULE:FUNCTION or "
+                'command:"CMD {prompt}".'
             ),
         ],
         runs: Annotated[
@@ -256,11 +266,11 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
             lambda: sender.run(
                 lambda: payloads.run(
                     _paths(paths),
-                    target=target,
+                    target=guard.target(target),
                     runs=runs,
                     project=project_of(project),
                     model=model,
-                    results=Path(results) if results else None,
+                    results=guard.optional(results, "results"),
                     on_planned=on_planned,
                     on_run=on_run,
                 )
@@ -299,7 +309,9 @@ def register(server: MCPServer, default_project: Path | None = None) -> None:
         Scenario or Tool), the evidence and a proposed fix. A report: failed runs are not a
         tool error."""
         return await _guard(
-            lambda: payloads.triage(Path(results_dir), project=project_of(project), model=model)
+            lambda: payloads.triage(
+                guard.path(results_dir, "results_dir"), project=project_of(project), model=model
+            )
         )
 
 

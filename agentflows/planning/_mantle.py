@@ -9,20 +9,26 @@ Behaviours (`facts["kind"]`, case slug, scenario type, base priority; lower is k
 |---|---|---|---|
 | `happy` | the routing value (`lost`), `happy` without routing, `request` for a hand-off skill | happy_path (escalation when the branch hands over, or for a hand-off skill) | 10 for the first, 30+ for the other branches |
 | `refusal` | `refused_<tool>` | edge_case | 20+ (every confirmation-gated tool) |
-| `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure`) |
+| `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure` or a documented error result) |
 | `negative` | the `else` step (`not_eligible`) | sad_path | 45+ (a branch on what a tool wrote) |
 | `out_of_order` | `details_up_front` | edge_case | 50 |
 | `correction` | `correction` | edge_case | 55 |
 | `digression` | `digression` | edge_case | 60 |
+| `ambiguity` | `unclear_answer` | ambiguity | 62 (the first categorical answer asked) |
 | `escalation` | `escalation` | escalation | 65 (when a hand-off skill exists) |
-| `out_of_scope` | `unrelated_request` | out_of_scope | 70 |
-| `adversarial` | `adversarial` | adversarial | 80 |
+| `out_of_scope` | `unrelated_request` | out_of_scope | 70 (once per project, `_mantle_paths`) |
+| `adversarial` | `adversarial` | adversarial | 80 (once per project, on a stated rule) |
+
+Every behaviour's facts carry `path` (its path identity, what dedupe compares) and `success`
+(the skill model's success signals its walk reaches); `request_values` holds the fields the
+user's first message decides ("From the request, set mode to ...").
 
 Case slugs avoid the words the file namer drops (`of`, `the`, ...), so file names read like
 the case (`card_replace_unrelated_request_out_of_scope.yml`).
 
-Routing: a categorical value routes differently when it changes a block branch or a prose
-`if:` condition (`_mantle_vocab.value_groups`). Each group gets one happy path, with the
+Routing: a categorical value routes differently when it changes a block branch, a prose
+`if:` or an `if:` line inside step instructions (`_mantle_vocab.value_groups`); text fields the
+skill model reads as modes route by their literals (`_mantle_paths.mode_fields`). Each group gets one happy path, with the
 first value of the group as representative (completing branches first, then enum order). The
 group's other values are covered by out-of-order or correction where possible and otherwise
 stay in the report as uncovered.
@@ -57,6 +63,7 @@ from ._behavior import Behavior, Plan
 from ._mantle_elements import plan_elements
 from ._mantle_paths import mode_fields, path_id, project_rule, project_skill
 from ._mantle_phrases import (
+    activation_phrase,
     escalation_line,
     names_strongly,
     strong_phrases,
@@ -592,23 +599,27 @@ class _Planner:
             if other.id == self.skill.id or other.is_handoff or other.hidden or other.disabled:
                 continue
             phrases = strong_phrases(self.defs, other)
-            if not phrases:
-                continue
-            line, given = phrases[0]
+            line, given = phrases[0] if phrases else (activation_phrase(self.defs, other), {})
             inner = walk_skill(
                 self.project,
                 other.id,
                 Setup(values=given, given=frozenset(given), memory=memory),
             )
-            if inner.outcome != "done" or not inner.completed:
+            if inner.outcome != "done" or not (inner.completed or inner.reaches_success):
                 continue
             cost = len(inner.asks)
             if best is None or cost < best[0]:
                 best = (cost, other.id, line, given, inner)
         if best is None:
             return []
-        _, other_id, line, given, _ = best
+        _, other_id, line, given, inner = best
         ask = walk.asks[at]
+        inner_model = skill_model(self.project, other_id)
+        inner_requested = {
+            f.qualified: inner.memory[f.qualified]
+            for f in inner_model.fields
+            if f.asked_by == "request" and inner.memory.get(f.qualified) not in (None, SET)
+        }
         facts = {
             "values": self.base,
             "digression": {
@@ -618,6 +629,8 @@ class _Planner:
                 "at": at,
                 "step": ask.step_id,
                 "block": ask.block,
+                "request_values": inner_requested,
+                "success": list(inner.success),
             },
         }
         other_name = self.defs.skills[other_id].name or value_words(other_id)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from evalcore.definitions import Skill
 from evalcore.definitions.skill_model import SkillModel
-from evalcore.definitions.skill_model._text import sentences as model_sentences
+from evalcore.definitions.skill_model import sentences as model_sentences
 
 _FENCE_OPEN = re.compile(r"^\s*:::\s*ordered_block\b")
 _FENCE_CLOSE = re.compile(r"^\s*:::\s*$")

@@ -13,7 +13,7 @@ with the skill model (`evalcore.definitions.skill_model`); this module keeps the
 from __future__ import annotations
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Step, ToolDef
-from evalcore.definitions.skill_model._code import UNKNOWN, Write, code_facts, qualify, tool_keys
+from evalcore.definitions.skill_model import UNKNOWN, Write, code_facts, qualify, tool_keys
 
 
 def tool_writes(project: Project, tool: ToolDef) -> tuple[Write, ...]:

@@ -18,8 +18,7 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model._fields import skill_fields
-from evalcore.definitions.skill_model._text import paragraphs
+from evalcore.definitions.skill_model import paragraphs, skill_fields
 
 from ..drafting.offline._direction import Choice, value_phrases
 from ._mantle_prose import prose_items

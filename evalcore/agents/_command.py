@@ -14,9 +14,7 @@ import atexit
 import contextlib
 import hashlib
 import os
-import shlex
 import shutil
-import signal
 import tempfile
 import time
 from pathlib import Path
@@ -24,8 +22,19 @@ from typing import Any
 
 from ..errors import UserError
 from ._errors import AgentError, AgentTimeout
+from ._procs import (
+    DEFAULT_MAX_OUTPUT_BYTES,
+    Captured,
+    child_env,
+    exec_settings,
+    exited,
+    kill_tree,
+    new_token,
+    read_capped,
+)
 from ._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
 from ._skills import detect_skills, load_vocabulary, parse_stream
+from ._template import PROMPT_ENV, PROMPT_FILE_ENV, check_template, render_command, shown_command
 
 DEFAULT_COMMAND_TIMEOUT_S = 15 * 60.0
 MAX_FILE_BYTES = 256 * 1024
@@ -63,17 +72,6 @@ def discard_workdir(record: FinalRecord | str | Path | None) -> None:
     if root in _OWNED:
         shutil.rmtree(root, ignore_errors=True)
         _OWNED.discard(root)
-
-
-def render_command(template: str, prompt: str) -> str:
-    """The command with `{prompt}` replaced by the shell-quoted prompt.
-
-    A placeholder the user already wrapped in quotes is unwrapped first, so `'{prompt}'` does
-    not end up double-quoted. Other braces (`awk '{print $1}'`) are left alone.
-    """
-    for quoted in ("'{prompt}'", '"{prompt}"'):
-        template = template.replace(quoted, "{prompt}")
-    return template.replace("{prompt}", shlex.quote(prompt))
 
 
 def project_source(fixture: str | Path) -> Path:
@@ -137,9 +135,30 @@ def read_text_files(root: Path) -> tuple[dict[str, str], list[str]]:
     return files, skipped
 
 
-def _kill_group(proc: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+STDERR_TAIL_BYTES = 4096
+OUTPUT_GRACE_S = 2.0
+
+
+async def _stop(proc: asyncio.subprocess.Process, token: str, readers: asyncio.Future) -> None:
+    """Kill the agent's group and every process carrying its token; end the reads."""
+    kill_tree(proc.pid, token)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(exited(proc), 5)
+    await asyncio.wait({readers}, timeout=1)
+    readers.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await readers
+
+
+def _refuse_linked(source: Path, fixture: Path) -> None:
+    """A project that is a link would copy whatever it points at (a home folder, `/`)."""
+    for path in {source, fixture}:
+        if path.is_symlink():
+            raise UserError(
+                f"the fixture's project {path} is a symbolic link (to {os.readlink(path)})",
+                hint="make the fixture's project a real folder inside the fixture; casegen "
+                "copies it for the agent and does not follow links out of a fixture",
+            )
 
 
 class CommandSession:
@@ -162,6 +181,10 @@ class CommandSession:
         )
         case_path = getattr(case, "path", None)
         source = project_source(self.fixture)
+        _refuse_linked(source, self.fixture)
+        self.max_output_bytes, self.pass_env = exec_settings(case_path or self.fixture)
+        if target.max_output_bytes is not None:
+            self.max_output_bytes = target.max_output_bytes
         exclude: set[Path] = set()
         if source == self.fixture:  # no project/ folder: the eval file sits in the copy
             exclude.add((source / "eval.json").resolve())
@@ -179,6 +202,7 @@ class CommandSession:
         self._ran = False
         self._stdout = ""
         self._stderr = ""
+        self._captured = Captured()
         self._exit_code: int | None = None
         self._duration = 0.0
         self._command = ""
@@ -187,35 +211,65 @@ class CommandSession:
         if self._ran:
             raise AgentError("a command agent takes one prompt per run; got a second text turn")
         self._ran = True
-        self._command = render_command(self.target.template, prompt)
-        env = {**os.environ, "PWD": str(self.workdir)}
+        # Beside neither the project nor its parent: the agent sees only the project copy.
+        prompt_dir = Path(tempfile.mkdtemp(prefix="casegen-prompt-"))
+        prompt_file = prompt_dir / "prompt.txt"
+        prompt_file.write_text(prompt, "utf-8")
+        try:
+            return await self._spawn(prompt, prompt_file)
+        finally:
+            shutil.rmtree(prompt_dir, ignore_errors=True)
+
+    async def _spawn(self, prompt: str, prompt_file: Path) -> str:
+        self._command = shown_command(self.target.template, prompt, str(prompt_file))
+        token = new_token()
+        env = child_env(
+            token,
+            pass_env=self.pass_env,
+            extra={"PWD": str(self.workdir), PROMPT_ENV: prompt, PROMPT_FILE_ENV: str(prompt_file)},
+        )
         started = time.monotonic()
-        proc = await asyncio.create_subprocess_shell(
-            self._command,
-            cwd=self.workdir,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                "/bin/sh",
+                "-c",
+                render_command(self.target.template),
+                cwd=self.workdir,
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+            )
+        except OSError as exc:  # E2BIG: a prompt over the environment's size limit
+            raise AgentError(
+                f"cannot start the agent command: {exc}",
+                hint="for very long prompts use {prompt_file} (a file holding the prompt)",
+            ) from None
+        out, err = Captured(), Captured()
+        readers = asyncio.gather(
+            read_capped(proc.stdout, self.max_output_bytes, out),
+            read_capped(proc.stderr, STDERR_TAIL_BYTES, err, tail=True),
         )
         try:
-            out, err = await asyncio.wait_for(proc.communicate(), self.target.timeout_s)
+            await asyncio.wait_for(exited(proc), self.target.timeout_s)
+            # A child left in the background may hold the pipes open: give it a moment.
+            await asyncio.wait({readers}, timeout=OUTPUT_GRACE_S)
         except TimeoutError:
-            _kill_group(proc)
-            await proc.wait()
+            await _stop(proc, token, readers)
             raise AgentTimeout(
                 f"the agent command ran longer than {self.target.timeout_s:g}s and was stopped",
                 hint="raise the command timeout, or check the agent is not waiting for input",
             ) from None
         except asyncio.CancelledError:
-            _kill_group(proc)
+            await _stop(proc, token, readers)
             raise
         finally:
             self._duration = time.monotonic() - started
-        _kill_group(proc)  # leftovers the agent started in the background
-        self._stdout = out.decode("utf-8", "replace")
-        self._stderr = err.decode("utf-8", "replace")
+        await _stop(proc, token, readers)  # leftovers the agent started in the background
+        self._captured = out
+        self._stdout = out.text()
+        self._stderr = err.text()
         self._exit_code = proc.returncode
         return self._output()
 
@@ -250,7 +304,7 @@ class CommandSession:
             "command": self._command,
             "exit_code": self._exit_code,
             "duration_s": round(self._duration, 3),
-            "stderr": self._stderr[-4096:],
+            "stderr": self._stderr[-STDERR_TAIL_BYTES:],
             "files_created": sorted(set(after) - set(self._before)),
             "files_modified": sorted(
                 p for p in after if p in self._before and after[p] != self._before[p]
@@ -263,6 +317,10 @@ class CommandSession:
         }
         if stream is not None:
             meta["stream_records"] = stream.records
+        if self._captured.truncated:
+            meta["output_truncated"] = True
+            meta["output_bytes"] = self._captured.total
+            meta["output_kept_bytes"] = len(self._captured.data)
         return FinalRecord(output=output, files=files, workdir=str(self.workdir), meta=meta)
 
 
@@ -270,11 +328,19 @@ class CommandTarget:
     """`command:"<cmd with {prompt}>"`; one fresh project copy per run."""
 
     def __init__(
-        self, spec: str, template: str, *, timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S
+        self,
+        spec: str,
+        template: str,
+        *,
+        timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S,
+        max_output_bytes: int | None = None,
     ) -> None:
+        check_template(template, spec)
         self.spec = spec
         self.template = template
         self.timeout_s = timeout_s
+        self.max_output_bytes = max_output_bytes
+        """Stdout kept per run; None: `max_output_bytes` in the settings, else 1 MiB."""
 
     async def open(self, case: Any, run_index: int) -> CommandSession:
         return CommandSession(self, case)
@@ -282,6 +348,7 @@ class CommandTarget:
 
 __all__ = [
     "DEFAULT_COMMAND_TIMEOUT_S",
+    "DEFAULT_MAX_OUTPUT_BYTES",
     "KEEP_ENV",
     "CommandSession",
     "CommandTarget",

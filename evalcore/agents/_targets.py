@@ -91,11 +91,6 @@ def _command(spec: str, rest: str, timeout_s: float | None) -> CommandTarget:
     template = _unquote(rest)
     if not template:
         raise UserError("`command:` needs a command line", hint='e.g. command:"claude -p {prompt}"')
-    if "{prompt}" not in template:
-        raise UserError(
-            f"`{spec}`: the command has no {{prompt}} placeholder",
-            hint='write where the prompt goes, e.g. command:"claude -p {prompt}"',
-        )
     return CommandTarget(spec, template, timeout_s=timeout_s or DEFAULT_COMMAND_TIMEOUT_S)
 
 

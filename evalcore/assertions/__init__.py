@@ -17,7 +17,12 @@ from typing import Any
 from ._events import Event, parse_events
 from ._mantle import check_names, evaluate_one, mantle_check
 from ._results import AssertionResult, Verdict
-from ._sequencing import SEQUENCING_STEPS, sequencing_step_problem
+from ._sequencing import (
+    SEQUENCING_MAP_STEPS,
+    SEQUENCING_NAME_STEPS,
+    SEQUENCING_STEPS,
+    sequencing_step_problem,
+)
 
 
 def evaluate_mantle(assertions: Sequence[Any] | None, events: Any) -> list[AssertionResult]:
@@ -30,6 +35,8 @@ def evaluate_mantle(assertions: Sequence[Any] | None, events: Any) -> list[Asser
 
 
 __all__ = [
+    "SEQUENCING_MAP_STEPS",
+    "SEQUENCING_NAME_STEPS",
     "SEQUENCING_STEPS",
     "AssertionResult",
     "Event",

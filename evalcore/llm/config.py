@@ -34,6 +34,7 @@ from urllib.parse import urlparse
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from ..errors import ConfigError
+from ..redact import register_secret
 from ..suggest import did_you_mean
 
 Role = Literal["draft", "simulator", "judge"]
@@ -92,6 +93,10 @@ class FileSettings(BaseModel):
     output_cost_per_mtok: float | None = Field(default=None, ge=0)
     cache_dir: str | None = None
     structured_output: StructuredMethod | None = None
+    max_output_bytes: int | None = Field(default=None, gt=0)
+    """What is kept of one agent answer (`command:` stdout, an HTTP reply); default 1 MiB."""
+    pass_env: list[str] | None = None
+    """Secret-named variables (`*_KEY`, `*_TOKEN`, ...) to pass to agents and checks anyway."""
     skills: dict[str, Any] | None = None
     """`[tool.casegen.skills.<name>]` vocabulary for base44 `command:` targets; read by
     `evalcore.agents._skills`, accepted (and ignored) here so model settings still load."""
@@ -138,6 +143,7 @@ def resolve_model_config(
     base_url = settings.base_url or os.environ.get("OPENAI_BASE_URL") or None
     key_env = settings.api_key_env or "OPENAI_API_KEY"
     key = os.environ.get(key_env) or None
+    register_secret(key)  # whatever the variable is called, its value never reaches a report
     if key is None and base_url is not None and not _is_openai_host(base_url):
         key = PLACEHOLDER_API_KEY
     cache_dir = Path(settings.cache_dir) if settings.cache_dir else None

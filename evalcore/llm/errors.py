@@ -6,6 +6,7 @@ still account for the tokens.
 
 from __future__ import annotations
 
+from ..redact import redact
 from .usage import Usage
 
 
@@ -13,6 +14,9 @@ class LLMError(Exception):
     """A model call that did not produce a usable answer."""
 
     def __init__(self, message: str, *, usage: Usage | None = None, attempts: int = 0) -> None:
+        # An endpoint may echo the key or a credentialed URL in its error body: the message
+        # is masked before it can reach a report, the checkpoint store or a terminal.
+        message = redact(message)
         super().__init__(message)
         self.usage = usage or Usage()
         self.attempts = attempts
@@ -35,7 +39,7 @@ class InvalidOutputError(LLMError):
         problem: str = "",
     ) -> None:
         super().__init__(message, usage=usage, attempts=attempts)
-        self.raw_text = raw_text
+        self.raw_text = redact(raw_text)
         """The last answer as the model wrote it."""
         self.problem = problem
         """What was wrong with the last answer."""

@@ -195,7 +195,8 @@ def load_run_cases(path: Path, *, dialect: str | None = None) -> list[RunCase]:
     )
     if chosen is None:
         raise UserError(f"{path}: not a case file (cannot tell its dialect)")
-    problems = doc.findings + chosen.schema_findings(doc.data)
+    findings = doc.findings + chosen.schema_findings(doc.data)
+    problems = [f for f in findings if f.severity == "error"]  # warnings do not stop a run
     if problems:
         first = doc.locate(problems)[0]
         raise UserError(

@@ -28,6 +28,7 @@ from ..errors import UserError
 from ..judge import CriterionResult, Judge, make_judge, unjudged
 from ..llm import LLMError
 from ..llm.usage import Usage
+from ..redact import redact, redact_data
 from ..simulator import SimulationError, Simulator, make_simulator
 from ._case import RunCase
 from ._conversation import Conversation, HarnessError, play
@@ -241,7 +242,9 @@ async def _check_and_judge(
         final=out.final,
     )
     try:
-        out.assertions = evaluate_checks(case.checks, trace)
+        # A check may run a command (base44 `command-passes`): off the event loop, so the
+        # other runs' turns keep their time.
+        out.assertions = await asyncio.to_thread(evaluate_checks, case.checks, trace)
     except NoEvaluatorError as exc:
         out.error = str(exc)
         return
@@ -287,7 +290,7 @@ def _record(
     ttfts = [t.ttft_ms for t in turns if t.ttft_ms is not None]
     passed_assertions = sum(a.passed for a in out.assertions)
     passed_criteria = sum(c.passed for c in out.criteria)
-    return RunRecord(
+    record = RunRecord(
         scenario_name=case.name,
         scenario_slug=slug,
         case_path=case.path,
@@ -328,6 +331,9 @@ def _record(
         duration_s=round(duration_s, 3),
         meta={**out.final.meta, **({"traceback": out.traceback} if out.traceback else {})},
     )
+    # Everything a run file, summary, JUnit report or `--json` shows comes from the record:
+    # an agent or endpoint that echoed a key (an error body, `env` output) is masked here.
+    return RunRecord.model_validate(redact_data(record.model_dump(mode="json")))
 
 
 def _simulator_use(case: RunCase, simulator: Simulator | None, options: RunOptions) -> EngineUse:
@@ -433,7 +439,7 @@ async def run_cases(
     interrupted = True
     report = RunReport(
         [],
-        getattr(target, "spec", "?"),
+        redact(getattr(target, "spec", "?")),  # `http://user:pass@…` in a spec stays private
         timestamp,
         0.0,
         str(results.dir) if results else None,

@@ -9,7 +9,9 @@ frontmatter; `casegen sources --explain SKILL` prints it.
 """
 
 from ._build import build_skill_model, skill_model, skill_models
-from ._code import UNKNOWN, code_facts, qualify, tool_keys
+from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
+from ._fields import skill_fields
+from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
     Branch,
     BranchOption,
@@ -33,21 +35,28 @@ __all__ = [
     "Branch",
     "BranchOption",
     "CallSite",
+    "CodeFacts",
     "Delegation",
     "FieldSpec",
     "Gate",
     "MemoryWrite",
     "Mode",
     "ModeValue",
+    "Paragraph",
     "Rule",
+    "Sentence",
     "SkillModel",
     "SuccessSignal",
     "ToolUse",
     "Uncertainty",
     "Where",
+    "Write",
     "build_skill_model",
     "code_facts",
+    "paragraphs",
     "qualify",
+    "sentences",
+    "skill_fields",
     "skill_model",
     "skill_models",
     "tool_keys",

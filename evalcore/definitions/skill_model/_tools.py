@@ -98,15 +98,10 @@ def _values_condition(clause: str, skill: Skill) -> str | None:
     return " or ".join(f"{name} == '{v}'" for v in values)
 
 
-def raw_block_tools(skill: Skill) -> dict[str, list[str]]:
-    """Block id -> its block-level `tools:` list (read from the block's YAML as written)."""
-    out: dict[str, list[str]] = {}
-    for block in skill.blocks.values():
-        declared = getattr(block, "tools", None)
-        if declared:
-            out[block.id] = [str(t) for t in declared]
-    if out:
-        return out
+def raw_block_keys(skill: Skill) -> dict[str, dict[str, Any]]:
+    """Block id -> its block-level keys besides `steps:` (`tools:`, `complete_when:`), read
+    from the block's YAML as written (the reader may not keep them yet)."""
+    out: dict[str, dict[str, Any]] = {}
     body = skill.body
     for match in _FENCE.finditer(body):
         start = body.find("\n", match.end()) + 1
@@ -115,8 +110,43 @@ def raw_block_tools(skill: Skill) -> dict[str, list[str]]:
             data = yaml.safe_load(body[start : end if end >= 0 else None])
         except yaml.YAMLError:
             continue
-        if isinstance(data, dict) and isinstance(data.get("tools"), list):
-            out[match["id"]] = [str(t) for t in data["tools"] if isinstance(t, str | dict)]
+        if isinstance(data, dict):
+            out[match["id"]] = {k: v for k, v in data.items() if k != "steps"}
+    return out
+
+
+def raw_block_tools(skill: Skill) -> dict[str, list[str]]:
+    """Block id -> its block-level `tools:` list."""
+    out: dict[str, list[str]] = {}
+    for block in skill.blocks.values():
+        declared = getattr(block, "tools", None)
+        if declared:
+            out[block.id] = [str(t) for t in declared]
+    if out:
+        return out
+    for block_id, keys in raw_block_keys(skill).items():
+        if isinstance(keys.get("tools"), list):
+            out[block_id] = [str(t) for t in keys["tools"] if isinstance(t, str)]
+    return out
+
+
+def block_complete_when(skill: Skill) -> dict[str, str]:
+    """Block id -> its block-level `complete_when` condition."""
+    out: dict[str, str] = {}
+    for block in skill.blocks.values():
+        declared = getattr(block, "complete_when", None)
+        if declared:
+            out[block.id] = str(
+                declared.get("condition") if isinstance(declared, dict) else declared
+            )
+    if out:
+        return out
+    for block_id, keys in raw_block_keys(skill).items():
+        value = keys.get("complete_when")
+        if isinstance(value, dict):
+            value = value.get("condition")
+        if isinstance(value, str) and value.strip():
+            out[block_id] = value
     return out
 
 
@@ -362,7 +392,9 @@ def written_value(use: ToolUse, key: str) -> Any:
 
 __all__ = [
     "ToolReader",
+    "block_complete_when",
     "parameter_fields",
+    "raw_block_keys",
     "raw_block_tools",
     "step_arguments",
     "trigger_condition",

@@ -228,6 +228,8 @@ class SkillModel(_Frozen):
     delegations: list[Delegation] = Field(default_factory=list)
     complete_when: str | None = None
     complete_criteria: list[str] = Field(default_factory=list)
+    block_complete_when: dict[str, str] = Field(default_factory=dict)
+    """Block id -> the block-level `complete_when` condition."""
     success: list[SuccessSignal] = Field(default_factory=list)
     rules: list[Rule] = Field(default_factory=list)
     uncertainties: list[Uncertainty] = Field(default_factory=list)

@@ -27,17 +27,6 @@ if TYPE_CHECKING:
 MARKER_KEYS = ("prompts", "prompt", "checks", "expectedSkills")
 _EVAL_KEYS = ("$schema", "name", "description", "prompt", "expectedSkills", "checks", "prompts")
 _PROMPT_KEYS = ("name", "description", "prompt", "expectedSkills", "checks")
-_CHECK_KEYS = (
-    "type",
-    "description",
-    "value",
-    "filePath",
-    "pattern",
-    "command",
-    "schema",
-    "target",
-    "expectedValid",
-)
 
 
 @register
@@ -111,19 +100,26 @@ def ignored_keys(data: Any) -> list[Finding]:
     found = _unknown(data, "", _EVAL_KEYS)
     for index, entry in enumerate(as_list(data.get("prompts"))):
         found += _unknown(as_dict(entry), ptr.join("/prompts", index), _PROMPT_KEYS)
+    from ...runner.checks._base44_keys import CHECK_KEYS, accepted_keys
+
     for path, check in _check_paths(data):
-        found += _unknown(check, path, _CHECK_KEYS)
+        kind = check.get("type")
+        what = f"a {kind} check" if isinstance(kind, str) and kind in CHECK_KEYS else None
+        found += _unknown(check, path, accepted_keys(kind), what)
     return found
 
 
-def _unknown(obj: dict[str, Any], base: str, allowed: tuple[str, ...]) -> list[Finding]:
+def _unknown(
+    obj: dict[str, Any], base: str, allowed: tuple[str, ...], what: str | None = None
+) -> list[Finding]:
+    where = f" of {what}" if what else ""
     return [
         Finding(
             code="schema",
             severity="warning",
             path=ptr.join(base, key),
             value=key,
-            message=f"unknown key '{key}' (allowed by the schema, ignored by the runner)",
+            message=f"unknown key '{key}'{where} (allowed by the schema, ignored by the runner)",
             suggestion=did_you_mean(key, allowed, what="key"),
             context={"rule": "unknown-key", "allowed": list(allowed)},
         )

@@ -14,15 +14,16 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
 import subprocess
+import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import IO, Any
 
 from jsonschema import FormatChecker, validators
 from jsonschema.exceptions import SchemaError
 
+from ...agents._procs import child_env, exec_settings, kill_tree, new_token
 from ...agents._protocol import FinalRecord
 from ...assertions import Verdict
 from ...suggest import did_you_mean, similarity
@@ -39,9 +40,11 @@ _FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VER
 class _Files:
     """The project the agent left: the kept folder when there is one, else the recorded files."""
 
-    def __init__(self, final: FinalRecord) -> None:
+    def __init__(self, final: FinalRecord, pass_env: list[str] | None = None) -> None:
         self.root = Path(final.workdir) if final.workdir and Path(final.workdir).is_dir() else None
         self.recorded = final.files
+        self.pass_env = pass_env or []
+        """Secret-named variables a `command-passes` command may see (`pass_env` setting)."""
 
     def resolve(self, rel: str) -> tuple[Path | None, str | None]:
         """(absolute path, problem): a path must stay inside the project."""
@@ -249,9 +252,12 @@ def _valid_json(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> Verd
     return Verdict(True, f"{rel} is valid {'JSON' if strict else 'JSON/JSONC'}")
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+def _tail(stream: IO[bytes], limit: int = 500) -> str:
+    """The last `limit` characters the command wrote (read from its file, never all of it)."""
+    stream.seek(0, os.SEEK_END)
+    size = stream.tell()
+    stream.seek(max(0, size - 4 * limit))
+    return stream.read().decode("utf-8", "replace").strip()[-limit:]
 
 
 @_check("command-passes")
@@ -262,26 +268,30 @@ def _command_passes(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> 
         raise _Bad("`timeout` must be a positive number of seconds")
     if files.root is None:
         return Verdict(False, "the project folder is gone, so the command cannot run")
-    proc = subprocess.Popen(
-        command,
-        shell=True,
-        cwd=files.root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        proc.communicate()
-        return Verdict(False, f"`{command}` ran longer than {timeout:g}s and was stopped")
-    finally:
-        _kill(proc)
-    if proc.returncode == 0:
-        return Verdict(True, f"`{command}` exited 0")
-    tail = (err or out).decode("utf-8", "replace").strip()[-500:]
+    token = new_token()
+    # Output goes to files, not pipes: a child left in the background cannot hold the check
+    # open, and a command printing gigabytes costs disk, not memory.
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            ["/bin/sh", "-c", command],
+            cwd=files.root,
+            env=child_env(token, pass_env=files.pass_env),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+        )
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return Verdict(False, f"`{command}` ran longer than {timeout:g}s and was stopped")
+        finally:
+            kill_tree(proc.pid, token)  # the group, and children that left it with setsid
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+        if proc.returncode == 0:
+            return Verdict(True, f"`{command}` exited 0")
+        tail = _tail(err) or _tail(out)
     return Verdict(False, f"`{command}` exited {proc.returncode}" + (f": {tail}" if tail else ""))
 
 
@@ -422,13 +432,15 @@ def evaluate_one(index: int, check: Any, final: FinalRecord, files: _Files) -> C
     return CheckResult(index, kind, verdict.passed, f"{label}: {verdict.detail}")
 
 
-def evaluate_base44(checks: Any, final: FinalRecord) -> list[CheckResult]:
+def evaluate_base44(
+    checks: Any, final: FinalRecord, *, pass_env: list[str] | None = None
+) -> list[CheckResult]:
     """Every check in order, then the `expectedSkills` verdict (index = number of checks)."""
     entry = checks if isinstance(checks, Mapping) else {"checks": checks}
     items = entry.get("checks") or []
     if not isinstance(items, list):
         return [CheckResult(0, "checks", False, "`checks` must be a list")]
-    files = _Files(final)
+    files = _Files(final, pass_env)
     results = [evaluate_one(i, item, final, files) for i, item in enumerate(items)]
     expected = [str(s) for s in entry.get("expectedSkills") or []]
     results.append(_skills_result(len(items), expected, final.meta))
@@ -438,7 +450,8 @@ def evaluate_base44(checks: Any, final: FinalRecord) -> list[CheckResult]:
 @register_checks("base44")
 def base44_checks(checks: Any, trace: RunTrace) -> list[CheckResult]:
     """The base44 evaluator as the runner calls it (docs/checks.md, base44)."""
-    return evaluate_base44(checks, trace.final)
+    _, pass_env = exec_settings(trace.case.path or None)
+    return evaluate_base44(checks, trace.final, pass_env=pass_env)
 
 
 def check_types() -> list[str]:

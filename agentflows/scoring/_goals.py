@@ -1,0 +1,171 @@
+"""Figures 1-3: happy paths that assert success, refused confirmations, decisive cases.
+
+Each figure is a share `passed / counted` with the items that missed it, so a person can
+open the file that lowered it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalcore.definitions import Project
+
+from ._cases import NOT_GOAL_DIRECTED, ScoredCase, memory_entries
+from ._skills import Gate, SkillSignals, skill_signals
+
+
+@dataclass
+class Share:
+    """`passed` of `counted`, and what missed (file paths or `skill/tool` ids)."""
+
+    passed: int = 0
+    counted: int = 0
+    missed: list[str] = field(default_factory=list)
+
+    @property
+    def value(self) -> float | None:
+        return None if self.counted == 0 else self.passed / self.counted
+
+    def add(self, ok: bool, label: str) -> None:
+        self.counted += 1
+        if ok:
+            self.passed += 1
+        else:
+            self.missed.append(label)
+
+
+def _is_error(body: Any) -> bool:
+    return isinstance(body, dict) and body.get("is_error") is True
+
+
+def _tool_success(name: str, body: Any, skill_id: str | None) -> bool:
+    """`tool_executed` of `name` (on behalf of `skill_id` if it says) that did not fail."""
+    if not isinstance(body, dict) or body.get("tool_name") != name or _is_error(body):
+        return False
+    on_behalf = body.get("skill_id")
+    return on_behalf is None or skill_id is None or on_behalf == skill_id
+
+
+def _utters(body: Any, names: Iterable[str]) -> bool:
+    return isinstance(body, dict) and body.get("utter_name") in set(names)
+
+
+def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
+    """A success signal of the skill, and nothing that says its success did not happen."""
+    checks = list(case.checks())
+    ran = _successes(checks, signals)
+    found = bool(ran)
+    for key, body in checks:
+        if _contradicts(key, body, signals, ran):
+            return False
+        if key == "tool_executed":
+            found = found or any(_tool_success(t, body, signals.skill_id) for t in signals.tools)
+        elif key == "skill_completed" and isinstance(body, dict):
+            found = found or body.get("skill_id") == signals.skill_id
+    return found
+
+
+def _successes(checks: list[tuple[str, Any]], signals: SkillSignals) -> set[str]:
+    """The success tools whose run the case asserts (the tool ran, or a response after it)."""
+    out = set()
+    for key, body in checks:
+        for tool, evidence in signals.success.items():
+            by_tool = key == "tool_executed" and _tool_success(tool, body, signals.skill_id)
+            by_response = key == "bot_uttered" and _utters(body, evidence.responses)
+            if by_tool or by_response:
+                out.add(tool)
+    return out
+
+
+def _contradicts(key: str, body: Any, signals: SkillSignals, ran: set[str]) -> bool:
+    """A check that says a success did not happen: `memory_was_not_set` of a
+    `complete_when` field, or a check against a success tool's evidence (a key it writes,
+    a response after it) when the case asserts no other success tool's run (a happy path
+    of another mode may say that this mode's tool did not run)."""
+    denied: set[str] = set()
+    if key == "bot_did_not_utter":
+        denied = {t for t, e in signals.success.items() if _utters(body, e.responses)}
+    elif key == "memory_was_not_set":
+        for name, has_value, value in memory_entries(body):
+            if name in signals.success_fields and not has_value:
+                return True
+            denied |= {t for t, e in signals.success.items() if e.denied_by(name, has_value, value)}
+    return bool(denied) and not (ran - denied)
+
+
+def refuses(case: ScoredCase, gate: Gate, skill_id: str) -> bool:
+    """The case shows the user declining `gate`'s confirmation, and not the tool's success:
+    `bot_uttered` of the denial response (or, without one, any check that the tool's
+    success did not happen), and no `tool_executed`/`on_success` for it."""
+    shown = False
+    for key, body in case.checks():
+        if key == "tool_executed" and _tool_success(gate.tool, body, skill_id):
+            return False
+        if key == "bot_uttered" and gate.on_success and _utters(body, [gate.on_success]):
+            return False
+        if gate.denial is not None:
+            shown = shown or (key == "bot_uttered" and _utters(body, [gate.denial]))
+        elif key == "bot_did_not_utter" and gate.on_success:
+            shown = shown or _utters(body, [gate.on_success])
+        elif key == "memory_was_not_set":
+            shown = shown or any(name in gate.writes for name, _, _ in memory_entries(body))
+    return shown
+
+
+def decisive(case: ScoredCase) -> bool:
+    """It asserts something beyond which skill started."""
+    return any(key != "skill_activated" for key, _ in case.checks())
+
+
+@dataclass
+class GoalFigures:
+    happy: Share = field(default_factory=Share)
+    refusal: Share = field(default_factory=Share)
+    decisive: Share = field(default_factory=Share)
+
+
+def goal_figures(
+    cases: list[ScoredCase], project: Project, skills: Iterable[str] | None = None
+) -> GoalFigures:
+    """Figures 1-3 over the parsed cases of a suite.
+
+    Gated tools are counted for `skills` (default: the skills the suite has a case of, so
+    scoring one skill's folder does not count the others' gates as missed).
+    """
+    defs = project.mantle
+    assert defs is not None
+    out = GoalFigures()
+    signals: dict[str, SkillSignals] = {}
+
+    def of(skill_id: str) -> SkillSignals:
+        if skill_id not in signals:
+            signals[skill_id] = skill_signals(project, skill_id)
+        return signals[skill_id]
+
+    by_skill: dict[str, list[ScoredCase]] = {}
+    for case in cases:
+        if not case.parsed:
+            continue
+        label = str(case.path)
+        for skill_id in case.skills() or [case.primary_skill(project)]:
+            if skill_id in defs.skills:
+                by_skill.setdefault(skill_id, []).append(case)
+        if case.type not in NOT_GOAL_DIRECTED:
+            out.decisive.add(decisive(case), label)
+        if case.type == "happy_path":
+            primary = case.primary_skill(project)
+            ok = primary in defs.skills and asserts_success(case, of(primary))  # type: ignore[arg-type]
+            out.happy.add(ok, label)
+    chosen = sorted(by_skill) if skills is None else sorted(set(skills))
+    for skill_id in chosen:
+        if skill_id not in defs.skills:
+            continue
+        for gate in of(skill_id).gates:
+            ok = any(refuses(c, gate, skill_id) for c in by_skill.get(skill_id, []))
+            out.refusal.add(ok, f"{skill_id}/{gate.tool}")
+    return out
+
+
+__all__ = ["GoalFigures", "Share", "asserts_success", "decisive", "goal_figures", "refuses"]

@@ -1,0 +1,114 @@
+"""Secrets out of everything casegen writes or prints.
+
+A model endpoint or an agent may echo the API key in an error body, a check may print the
+environment, a URL may carry `user:password@`. Every such text goes through `redact` before it
+reaches a results file, a report, the checkpoint store, a tool reply or the terminal:
+
+- the values of secret-looking environment variables (`OPENAI_API_KEY`, any name ending in
+  `_KEY`, `_TOKEN`, `_SECRET` or `PASSWORD`) and of keys registered with `register_secret`
+  (the configured model key, whatever variable holds it);
+- `Bearer …` and `Authorization: Basic …` credentials; `sk-…`-style tokens (`sk-`,
+  `sk-proj-`, `ghp_`, `xoxb-`, `AKIA…`);
+- URL user-info: `http://user:pass@host` → `http://***@host`.
+
+Values shorter than `MIN_SECRET_CHARS` are not replaced (a `_KEY=1` flag is not a secret and
+replacing every "1" would wreck the text).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+MASK = "***"
+MIN_SECRET_CHARS = 6
+
+#: Variables whose values are secrets by name.
+SECRET_NAME = re.compile(r"(?:^OPENAI_API_KEY$|_KEY$|_TOKEN$|_SECRET$|PASSWORD$|^CASEGEN_.*KEY)")
+
+_BEARER = re.compile(
+    r"\b(Bearer|Authorization:\s*(?:Basic|Token))\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE
+)
+_TOKEN = re.compile(
+    r"\b(?:sk|pk|rk)-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_-]{16,}"
+    r"|\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}"
+    r"|\bxox[abprs]-[A-Za-z0-9-]{10,}"
+    r"|\bAKIA[0-9A-Z]{16}\b"
+)
+_USERINFO = re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@:]+(?::[^/\s@]*)?@")
+
+_REGISTERED: set[str] = set()
+
+T = TypeVar("T")
+
+
+def register_secret(value: str | None) -> None:
+    """Redact `value` from now on (the configured model key, a key from `api_key_env`)."""
+    if value and len(value) >= MIN_SECRET_CHARS:
+        _REGISTERED.add(value)
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether an environment variable's name says it holds a secret."""
+    return bool(SECRET_NAME.search(name.upper()))
+
+
+def known_secrets(environ: dict[str, str] | None = None) -> list[str]:
+    """Secret values known now, longest first (so a key is not half-replaced by a prefix)."""
+    env = os.environ if environ is None else environ
+    values = {v for k, v in env.items() if is_secret_name(k) and len(v) >= MIN_SECRET_CHARS}
+    return sorted(values | _REGISTERED, key=len, reverse=True)
+
+
+def redact(text: str, secrets: Iterable[str] | None = None) -> str:
+    """`text` with known secret values, bearer credentials, tokens and URL user-info masked."""
+    if not text:
+        return text
+    for value in known_secrets() if secrets is None else secrets:
+        if value in text:
+            text = text.replace(value, MASK)
+    text = _BEARER.sub(lambda m: f"{m.group(1)} {MASK}", text)
+    text = _TOKEN.sub(MASK, text)
+    return _USERINFO.sub(lambda m: f"{m.group(1)}{MASK}@", text)
+
+
+def redact_data(value: T, secrets: Iterable[str] | None = None) -> T:
+    """Every string in a JSON-like value (dicts, lists, tuples) redacted; keys included."""
+    known = known_secrets() if secrets is None else list(secrets)
+    return _walk(value, known)
+
+
+def _walk(value: Any, secrets: list[str]) -> Any:
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, dict):
+        return {_walk(k, secrets): _walk(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_walk(v, secrets) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_walk(v, secrets) for v in value)
+    return value
+
+
+def scrubbed_env(pass_env: Iterable[str] = (), environ: dict[str, str] | None = None) -> dict:
+    """The environment for an agent or check process: without secret-named variables.
+
+    Names in `pass_env` are kept (the person asked for them: a token the agent needs).
+    """
+    env = dict(os.environ if environ is None else environ)
+    keep = set(pass_env)
+    return {k: v for k, v in env.items() if k in keep or not is_secret_name(k)}
+
+
+__all__ = [
+    "MASK",
+    "MIN_SECRET_CHARS",
+    "is_secret_name",
+    "known_secrets",
+    "redact",
+    "redact_data",
+    "register_secret",
+    "scrubbed_env",
+]

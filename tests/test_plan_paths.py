@@ -1,0 +1,129 @@
+"""Planning as paths over the skill model, on projects shaped like other people's: a tool the
+prose calls after its block, `if:` inside instructions, modes, per-project out-of-scope and
+adversarial cases, and dedupe identity."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from skill_model_fixtures import INSURANCE, TASKS, write_project
+
+from agentflows.planning._mantle import behavior_setup, channel_memory, plan_mantle
+from agentflows.planning._mantle_figures import plan_figures
+from agentflows.planning._mantle_walk import walk_skill
+from evalcore.definitions import load_project
+
+
+@pytest.fixture
+def insurance(tmp_path: Path):
+    return load_project(write_project(tmp_path / "insurance", INSURANCE))
+
+
+@pytest.fixture
+def tasks(tmp_path: Path):
+    return load_project(write_project(tmp_path / "tasks", TASKS))
+
+
+def walk_of(project, behavior):
+    memory = channel_memory(project.mantle)
+    return walk_skill(project, behavior.source, behavior_setup(behavior.facts, memory))
+
+
+def by_case(plan):
+    return {b.case: b for b in plan.behaviors}
+
+
+def test_happy_paths_run_the_tool_the_prose_calls_after_the_block(insurance) -> None:
+    cases = by_case(plan_mantle(insurance, "file_claim", None))
+    assert {"car", "homeowner"} <= set(cases)
+    for case in ("car", "homeowner"):
+        walk = walk_of(insurance, cases[case])
+        tools = [e.tool for e in walk.tools()]
+        assert tools == ["verify_details", "submit_claim"], case
+        confirm = [a for a in walk.asks if a.kind == "confirm"]
+        assert [(a.tool, a.confirm) for a in confirm] == [("submit_claim", True)]
+        assert walk.reaches_success and walk.completed
+        assert "tool:submit_claim" in cases[case].facts["success"]
+    # the `if:` inside the instructions asks the location on the car branch only
+    car = [a.field for a in walk_of(insurance, cases["car"]).asks]
+    home = [a.field for a in walk_of(insurance, cases["homeowner"]).asks]
+    assert "file_claim.incident_location" in car
+    assert "file_claim.incident_location" not in home
+
+
+def test_refusal_and_failure_of_the_gated_tool(insurance) -> None:
+    cases = by_case(plan_mantle(insurance, "file_claim", None))
+    refusal = cases["refused_submit_claim"]
+    assert refusal.facts["confirm"] == {"submit_claim": False}
+    assert refusal.facts["denial"] == "utter_claim_not_filed"
+    walk = walk_of(insurance, refusal)
+    assert "submit_claim" not in [e.tool for e in walk.tools()]
+    assert "utter_claim_not_filed" in walk.utters()
+    assert "utter_claim_filed" not in walk.utters()
+    assert not walk.reaches_success
+    failure = cases["submit_claim_fails"]
+    assert failure.facts["failure"] == "utter_claim_failed"
+    assert failure.facts["error_results"]
+    walk = walk_of(insurance, failure)
+    assert [e.error for e in walk.tools("submit_claim")] == [True]
+    assert walk.outcome == "failed" and not walk.completed
+
+
+def test_other_paths_and_project_cases(insurance, tasks) -> None:
+    claim = plan_mantle(insurance, "file_claim", None)
+    kinds = {b.facts["kind"]: b for b in claim.behaviors}
+    assert {"correction", "out_of_order", "escalation", "ambiguity"} <= set(kinds)
+    assert kinds["escalation"].facts["escalation"]["skill"] == "human_handoff"
+    ambiguity = kinds["ambiguity"].facts["ambiguity"]
+    assert ambiguity["field"] == "file_claim.claim_type"
+    assert sorted(ambiguity["between"]) == ["car", "homeowner"]
+    # out-of-scope and adversarial: once per project, the adversarial one on the stated rule
+    assert kinds["out_of_scope"].type == "out_of_scope"
+    assert kinds["adversarial"].facts["rule"] == "disclose another policyholder's claim history"
+    assert kinds["adversarial"].facts["rule_where"] == "skills/file_claim/skill.md:17"
+    handoff = {b.facts["kind"] for b in plan_mantle(insurance, "human_handoff", None).behaviors}
+    assert not {"out_of_scope", "adversarial"} & handoff
+    # a project that states no rule gets no adversarial case
+    task_kinds = [b.facts["kind"] for b in plan_mantle(tasks, "manage_tasks", None).behaviors]
+    assert "adversarial" not in task_kinds and task_kinds.count("out_of_scope") == 1
+
+
+def test_every_mode_gets_a_happy_path_that_reaches_its_own_tool(tasks) -> None:
+    cases = by_case(plan_mantle(tasks, "manage_tasks", None))
+    expected = {"list": "list_tasks", "update": "update_task", "file": "create_task"}
+    for mode, tool in expected.items():
+        walk = walk_of(tasks, cases[mode])
+        assert [e.tool for e in walk.tools()] == [tool], mode
+        assert walk.reaches_success
+    paths = {cases[m].facts["path"] for m in expected}
+    assert len(paths) == 3, "distinct modes are distinct paths (dedupe keeps them all)"
+    asks = [a.field for a in walk_of(tasks, cases["file"]).asks]
+    assert asks == ["manage_tasks.mode", "manage_tasks.title"]
+
+
+def test_a_text_mode_field_read_from_the_request(tmp_path: Path) -> None:
+    files = dict(TASKS)
+    files["skills/manage_tasks/skill.md"] = files["skills/manage_tasks/skill.md"].replace(
+        "Find out whether the developer wants to list, update or file a task and record it in\n"
+        "@memory.manage_tasks.mode.",
+        "Help the developer with their tasks.",
+    )
+    files["skills/manage_tasks/memory.yml"] = files["skills/manage_tasks/memory.yml"].replace(
+        "mode: {type: categorical, enum_values: [list, update, file]}", "mode: {type: text}"
+    )
+    project = load_project(write_project(tmp_path / "p", files))
+    assert project.mantle.skills["manage_tasks"].memory["mode"].type == "text"
+    cases = by_case(plan_mantle(project, "manage_tasks", None))
+    assert {"list", "update", "file"} <= set(cases)
+    assert cases["update"].facts["request_values"] == {"manage_tasks.mode": "update"}
+    assert [e.tool for e in walk_of(project, cases["update"]).tools()] == ["update_task"]
+
+
+def test_plan_figures_hold_their_targets(insurance, tasks) -> None:
+    for project in (insurance, tasks):
+        figures = plan_figures(project)
+        assert figures["happy_paths"] >= 3
+        assert figures["happy_reaching_success"] == figures["happy_paths"]
+        assert figures["gated_with_refusal"] == figures["gated_tools"]
+    assert plan_figures(insurance)["gated_tools"] == 1

@@ -1,0 +1,177 @@
+"""Secrets never reach what casegen writes or prints: run files, summaries, JUnit, `--json`,
+generate reports, the checkpoint store, MCP replies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLES
+from stub_openai import Reply, StubOpenAI, stub_fixture
+
+from agentflows.mcp_server._results import error_result, payload_result
+from evalcore.agents import AgentReply, UserTurn
+from evalcore.errors import UserError
+from evalcore.redact import MASK, redact, redact_data, register_secret, scrubbed_env
+from evalcore.runner import target_override
+from evalcore.runner.testing import FunctionTarget
+
+openai_stub = stub_fixture()
+
+KEY = "sk-test-0123456789abcdefABCDEF"
+URL_PASSWORD = "hunter2-url-pass"
+
+
+@pytest.mark.parametrize(
+    ("text", "leaked"),
+    [
+        (f"Incorrect API key provided: {KEY}.", KEY),
+        ("Authorization: Bearer abcdefghijklmnop.qrstuv", "abcdefghijklmnop"),
+        ("token sk-proj-AbCdEfGhIjKlMnOpQrStUv012345 expired", "AbCdEfGhIjKlMnOpQrStUv"),
+        ("clone ghp_0123456789abcdefghij0123456789 failed", "ghp_0123456789"),
+        ("POST http://alice:s3cr3t-pw@llm.local:8000/v1 failed", "s3cr3t-pw"),
+        ("see https://bob@host/x", "bob@"),
+    ],
+)
+def test_redact_masks_secrets(text: str, leaked: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    out = redact(text)
+    assert leaked not in out and MASK in out
+
+
+def test_env_values_by_name_and_registered_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "plain-looking-value")
+    monkeypatch.setenv("DB_PASSWORD", "correct horse")
+    monkeypatch.setenv("SHORT_KEY", "1")  # too short to be a secret: text stays readable
+    register_secret("value-of-an-oddly-named-variable")
+    text = "a plain-looking-value b correct horse c 1 d value-of-an-oddly-named-variable"
+    assert redact(text) == "a *** b *** c 1 d ***"
+    assert redact_data({"k": [text, 3, None]}) == {"k": ["a *** b *** c 1 d ***", 3, None]}
+    assert redact("nothing secret at https://example.com/a:b") == (
+        "nothing secret at https://example.com/a:b"
+    )
+
+
+def test_scrubbed_env_keeps_what_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp-needed")
+    env = scrubbed_env(["GITHUB_TOKEN"])
+    assert "OPENAI_API_KEY" not in env and env["GITHUB_TOKEN"] == "ghp-needed"
+    assert env.get("PATH")
+
+
+def test_user_errors_and_mcp_replies_are_masked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    exc = UserError(f"server said: bad key {KEY}", hint=f"http://u:{URL_PASSWORD}@h/")
+    assert KEY not in str(exc) and URL_PASSWORD not in str(exc)
+    reply = error_result(f"boom {KEY}", f"hint {KEY}")
+    assert KEY not in reply.content[0].text and KEY not in json.dumps(reply.structured_content)
+    payload = payload_result({"runs": [{"error": f"echo {KEY}"}]})
+    assert KEY not in payload.content[0].text
+    assert KEY not in json.dumps(payload.structured_content)
+
+
+SCENARIO = """\
+scenario:
+  name: leaky
+  simulation_context: |
+    1. Say "hello"
+  goals:
+    criteria:
+      - The agent answers
+"""
+
+
+def _leaky_agent(turn: UserTurn, state: dict[str, Any]) -> AgentReply:
+    if turn.type == "start":
+        return AgentReply()
+    raise ConnectionError(f"upstream said: invalid key {KEY} for Bearer {KEY}")
+
+
+@pytest.fixture
+def leaky_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    for name in ("CASEGEN_MODEL", "CASEGEN_JUDGE_MODEL", "CASEGEN_SIMULATOR_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with target_override("leaky", lambda spec: FunctionTarget(_leaky_agent, spec=spec)):
+        yield
+
+
+def _files_under(root: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_an_agent_echoing_the_key_leaves_it_nowhere(
+    tmp_path: Path, run_cli, leaky_env: None
+) -> None:
+    case = tmp_path / "cases" / "leaky.yml"
+    case.parent.mkdir()
+    case.write_text(SCENARIO, "utf-8")
+    code, out, err = run_cli(
+        "run",
+        case,
+        "--target",
+        f"leaky:http://casegen:{URL_PASSWORD}@agent.local/x",
+        "--model",
+        "offline",
+        "--results",
+        tmp_path / "r",
+        "--junit",
+        tmp_path / "r" / "junit.xml",
+        "--json",
+    )
+    assert code == 3, out + err
+    assert KEY not in out + err and MASK in json.loads(out)["runs"][0]["error"]
+    written = _files_under(tmp_path / "r")
+    assert any(name.endswith("run_1.json") for name in written)
+    assert any(name.endswith("summary.md") for name in written)
+    assert URL_PASSWORD not in out + err
+    for name, data in written.items():
+        assert KEY.encode() not in data, f"{name} holds the key"
+        assert URL_PASSWORD.encode() not in data, f"{name} holds the URL's password"
+
+
+def test_an_endpoint_echoing_the_key_leaves_it_nowhere(
+    tmp_path: Path, run_cli, openai_stub: StubOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("CASEGEN_MODEL", "CASEGEN_JUDGE_MODEL", "CASEGEN_SIMULATOR_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    openai_stub.handler = lambda request: Reply(
+        status=500, error=f"upstream rejected key {KEY}. Bearer {KEY}"
+    )
+    base = openai_stub.base_url.replace("http://", f"http://casegen:{URL_PASSWORD}@")
+    monkeypatch.setenv("OPENAI_BASE_URL", base)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    project = tmp_path / "bank"
+    shutil.copytree(EXAMPLES / "bank", project)
+    (project / "casegen.toml").write_text("max_retries = 0\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(
+        "generate",
+        "card_replace",
+        "--project",
+        project,
+        "--model",
+        "stub-model",
+        "--out",
+        tmp_path / "out",
+        "--no-cache",
+        "--count",
+        "1",
+        "--json",
+    )
+    assert openai_stub.requests, f"the stub was never asked: {out} {err}"
+    assert out, (code, err)
+    report = json.loads(out)
+    assert report["failed"] and "server error" in report["failed"][0]["error"]
+    for leak in (KEY, URL_PASSWORD):
+        assert leak not in out + err
+        for name, data in _files_under(tmp_path).items():
+            if "/bank/" in name:
+                continue
+            assert leak.encode() not in data, f"{name} holds {leak}"
+    assert (tmp_path / ".casegen" / "checkpoints.sqlite").is_file()
