@@ -15,6 +15,7 @@ from . import (  # noqa: F401 (register)
     _clean,
     _generate,
     _mcp,
+    _mutate,
     _repair,
     _review,
     _revise,

@@ -114,7 +114,7 @@ def run(
         typer.Option(
             "--target",
             "-t",
-            help="The agent: rasa:URL, http:URL, python:MOD:FN, command:CMD, demo:NAME.",
+            help="The agent: rasa:URL, http:URL, python:MOD:FN, command:CMD, demo:NAME, mantle:DIR",
         ),
     ],
     project: Annotated[

@@ -4,6 +4,7 @@
     parse_target("http:http://localhost:8080/agent")
     parse_target("python:my_agent:handle")
     parse_target("demo:clinic")
+    parse_target("mantle:examples/bank?mutant=skip_confirmation:place_replacement_order")
     parse_target('command:"claude -p {prompt} --output-format stream-json --verbose"')
 
 Schemes are explicit on purpose: a bare URL could be a Rasa server or a casegen JSON agent,
@@ -28,12 +29,12 @@ from ._rasa import RasaTarget
 if TYPE_CHECKING:
     from ..definitions import Project
 
-SCHEMES = ("rasa", "http", "python", "demo", "command")
+SCHEMES = ("rasa", "http", "python", "demo", "command", "mantle")
 DEFAULT_RASA_URL = "http://localhost:5005"
 
 _EXAMPLES = (
     "targets: rasa:http://localhost:5005, http:http://localhost:8080/agent, "
-    'python:module:function, demo:<name>, command:"<cmd with {prompt}>"'
+    'python:module:function, demo:<name>, command:"<cmd with {prompt}>", mantle:<project dir>'
 )
 
 
@@ -133,6 +134,10 @@ def parse_target(
         return _demo(rest)
     if scheme == "command":
         return _command(spec, rest, timeout_s)
+    if scheme == "mantle":
+        from .reference import parse_reference
+
+        return parse_reference(rest)
     suggestion = did_you_mean(scheme, SCHEMES, what="target scheme")
     close = suggestion is not None and suggestion.startswith("did you mean")
     raise UserError(

@@ -1,0 +1,105 @@
+"""Run a suite against the reference agent and every mutant, and read off the kill matrix."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evalcore.agents.reference import Mutant, ReferenceTarget, mutants
+from evalcore.runner import RunCase, RunOptions, run_cases
+
+
+@dataclass
+class MutantResult:
+    mutant: Mutant
+    killed_by: list[str] = field(default_factory=list)
+
+    @property
+    def killed(self) -> bool:
+        return bool(self.killed_by)
+
+
+@dataclass
+class MutationReport:
+    project: str
+    cases: list[str]
+    reference: dict[str, str]
+    """Case slug -> its status against the reference agent (passed / failed / errored)."""
+    results: list[MutantResult]
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    """Case slug -> the reference agent's notes (what the run depended on but was unsure of)."""
+
+    @property
+    def score(self) -> float:
+        return sum(r.killed for r in self.results) / len(self.results) if self.results else 1.0
+
+    def survivors(self) -> list[MutantResult]:
+        return [r for r in self.results if not r.killed]
+
+    def suggestion(self, result: MutantResult) -> str:
+        skill = result.mutant.skill or "all"
+        direction = f"a case that fails when the agent {result.mutant.behaviour}"
+        return (
+            f"casegen generate {skill} --project {shlex.quote(self.project)} "
+            f"--direction {shlex.quote(direction)}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "cases": self.cases,
+            "reference": self.reference,
+            "reference_notes": self.notes,
+            "mutants": len(self.results),
+            "killed": sum(r.killed for r in self.results),
+            "score": round(self.score, 4),
+            "matrix": {r.mutant.id: r.killed_by for r in self.results},
+            "survivors": [
+                {
+                    "id": r.mutant.id,
+                    "behaviour": r.mutant.behaviour,
+                    "suggestion": self.suggestion(r),
+                }
+                for r in self.survivors()
+            ],
+        }
+
+
+async def _statuses(
+    cases: list[RunCase], target: ReferenceTarget, options: RunOptions
+) -> tuple[dict[str, str], dict[str, list[str]]]:
+    report = await run_cases(cases, target, options)
+    statuses = {r.scenario_slug: r.status for r in report.records}
+    notes = {r.scenario_slug: list(r.meta.get("notes") or []) for r in report.records}
+    return statuses, notes
+
+
+async def mutate(
+    cases: list[RunCase],
+    project: Path,
+    *,
+    concurrency: int = 4,
+    only: list[str] | None = None,
+) -> MutationReport:
+    """Play `cases` against the reference agent and each mutant, `concurrency` at once."""
+    options = RunOptions(parallel=4).with_models()
+    reference = ReferenceTarget(project)
+    statuses, notes = await _statuses(cases, reference, options)
+    passing = [c for c in cases if statuses.get(c.slug) == "passed"]
+    chosen = [m for m in mutants(reference.project) if only is None or m.id in only]
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(mutant: Mutant) -> MutantResult:
+        async with gate:
+            broken, _ = await _statuses(passing, ReferenceTarget(project, mutant=mutant), options)
+        return MutantResult(mutant, sorted(s for s, st in broken.items() if st != "passed"))
+
+    results = (
+        list(await asyncio.gather(*(one(m) for m in chosen)))
+        if passing
+        else [MutantResult(m) for m in chosen]
+    )
+    return MutationReport(str(project), [c.slug for c in cases], statuses, results, notes)

@@ -1,0 +1,16 @@
+"""The reference agent: any Mantle project played offline from its skill model.
+
+    target = parse_target("mantle:tests/data/corpus/harbor_mutual")
+    broken = parse_target("mantle:DIR?mutant=skip_confirmation:submit_claim")
+    [m.id for m in mutants(project)]
+
+The reference agent is what a correct agent for the project does, as far as the definitions
+say; a case it fails is one no correct agent can pass. Its mutants each put in one fault,
+derived from the definitions; a suite that kills them asserts something an agent could get
+wrong. See docs/verification.md.
+"""
+
+from ._mutants import KINDS, Mutant, find_mutant, mutants
+from ._target import ReferenceTarget, parse_reference
+
+__all__ = ["KINDS", "Mutant", "ReferenceTarget", "find_mutant", "mutants", "parse_reference"]

@@ -1,0 +1,159 @@
+"""The reference agent's fake tool backend, built from the definitions instead of by hand.
+
+A tool's result comes from what the project says about it:
+
+- **records**: a project that ships `data/*.json` or `data/*.csv` gets lookups answered
+  from them. A record matches when one of its values equals an argument value (case, spaces
+  and dashes ignored); a tool whose name lists or searches (`list_`, `search_`, `find_all`)
+  returns every match under the data file's name, any other tool the best match;
+- **memory writes**: every `context.memory.set(...)` the tool's code makes is replayed, with
+  the literal value when the code writes one (`True` when it writes both `True` and
+  `False`: the reference agent walks the path where the check passed), else the matching
+  record's field of that name, else a placeholder typed by the memory field;
+- **placeholders**: without a record, the result echoes the arguments and the writes, so a
+  case asserting on them sees the values it drove the tool with.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ...definitions import MemoryField, Project
+from ...definitions.skill_model import UNKNOWN, code_facts, qualify
+from ..demo._mantle_engine import ToolResult
+
+_LISTING = re.compile(r"^(?:list|search|find_all|get_all|all)_|_(?:list|search)$")
+
+
+def _norm(value: Any) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(value).lower())
+
+
+def load_records(root: Path) -> dict[str, list[dict[str, Any]]]:
+    """File stem -> its records, for every readable JSON or CSV file under `data/`."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    folder = root / "data"
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.iterdir()):
+        try:
+            if path.suffix == ".json":
+                data = json.loads(path.read_text(encoding="utf-8"))
+            elif path.suffix == ".csv":
+                with path.open(encoding="utf-8", newline="") as handle:
+                    data = list(csv.DictReader(handle))
+            else:
+                continue
+        except (OSError, ValueError, csv.Error):
+            continue
+        records = _as_records(data)
+        if records:
+            out[path.stem] = records
+    return out
+
+
+def _as_records(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, list):
+        return [r for r in data if isinstance(r, dict)]
+    if isinstance(data, dict):
+        lists = [v for v in data.values() if isinstance(v, list)]
+        if lists:
+            return [r for r in lists[0] if isinstance(r, dict)]
+        if all(isinstance(v, dict) for v in data.values()):
+            return [{"id": k, **v} for k, v in data.items()]
+    return []
+
+
+def placeholder(field: MemoryField | None, key: str) -> Any:
+    """A value of the field's type for a write whose value only the real tool knows."""
+    kind = field.type if field is not None else "text"
+    if kind == "bool":
+        return True
+    if kind == "int":
+        return 1
+    if kind == "float":
+        return 1.0
+    if kind == "list":
+        return []
+    if kind == "categorical" and field is not None and field.enum_values:
+        return field.enum_values[0]
+    name = key.rsplit(".", 1)[-1]
+    return f"{name.upper().replace('_', '-')}-0001"
+
+
+class FakeBackend:
+    """Answers every tool of one project; the same call gives the same result."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.records = load_records(project.root)
+
+    def matches(self, arguments: dict[str, Any]) -> list[tuple[str, dict[str, Any], int]]:
+        wanted = {_norm(v) for v in arguments.values() if isinstance(v, str | int) and str(v)}
+        wanted.discard("")
+        found = []
+        for stem, records in self.records.items():
+            for record in records:
+                values = {_norm(v) for v in record.values() if isinstance(v, str | int)}
+                values.discard("")
+                score = len(wanted & values) * 2 + sum(
+                    1 for v in values for w in wanted if len(v) >= 4 and v != w and v in w
+                )
+                if score:
+                    found.append((stem, record, score))
+        return sorted(found, key=lambda item: -item[2])
+
+    def _listing(self, name: str, found: list[tuple[str, dict[str, Any], int]]) -> dict[str, Any]:
+        if found:
+            stem = found[0][0]
+            return {stem: [r for s, r, _ in found if s == stem]}
+        words = set(name.split("_"))
+        for stem, records in self.records.items():
+            if stem in words or stem.rstrip("s") in words:
+                return {stem: records[:3]}
+        return {"items": []}
+
+    def call(
+        self, skill_id: str, name: str, arguments: dict[str, Any], memory: dict[str, Any]
+    ) -> ToolResult:
+        tool = self.project.mantle.tools_for(skill_id).get(name) if self.project.mantle else None
+        found = self.matches(arguments)
+        record = found[0][1] if found else None
+        fields = self.project.mantle.memory_names() if self.project.mantle else {}
+        writes: dict[str, Any] = {}
+        if tool is not None:
+            literal: dict[str, list[Any]] = {}
+            for write in code_facts(self.project, tool).writes:
+                key = qualify(write.key, skill_id)
+                literal.setdefault(key, [])
+                if write.value is not UNKNOWN:
+                    literal[key].append(write.value)
+            for key, values in literal.items():
+                short = key.rsplit(".", 1)[-1]
+                if True in values:
+                    writes[key] = True
+                elif values:
+                    writes[key] = values[0]
+                elif record is not None and short in record:
+                    writes[key] = record[short]
+                elif memory.get(key) is not None:
+                    continue
+                else:
+                    writes[key] = placeholder(fields.get(key), key)
+        if _LISTING.search(name):
+            result: Any = self._listing(name, found)
+        elif record is not None:
+            result = dict(record)
+        else:
+            result = {"ok": True, **arguments}
+        if isinstance(result, dict):
+            for key, value in writes.items():
+                result.setdefault(key.rsplit(".", 1)[-1], value)
+        return ToolResult(result=result, writes=writes)
+
+
+__all__ = ["FakeBackend", "load_records", "placeholder"]

@@ -1,0 +1,247 @@
+"""The demo agents' Mantle engine, extended with what the reference agent adds to it.
+
+`ReferenceEngine` is `MantleEngine` plus: `call:` steps that run another skill and return
+(`skill_activated` ... `skill_completed` of the callee, then the caller goes on), block-level
+`tools:` run once the block's steps are done (when their arguments are known), the test
+accounts (a seeded value of the failing account makes tools with a documented error fail,
+the negative account's checks come back false), run notes, and the hooks every `Mutant`
+needs. Nothing here knows a project: the brain reads the skill model.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...definitions import Project, Step
+from ..demo._mantle_engine import (
+    Frame,
+    MantleEngine,
+    MantleFlags,
+    Procedure,
+    SkillContext,
+    ToolResult,
+    holds,
+)
+from ._mutants import Mutant
+
+#: Seeded values of the offline drafter's test accounts (see agentflows' test data).
+_PERSON = re.compile(
+    r"\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|the\s+|my\s+|someone|somebody)?"
+    r"(?:person|human|someone|somebody|agent|representative|specialist|adjuster|staff|team)|"
+    r"\b(?:real|live)\s+(?:person|human|agent)\b|\btransfer me\b",
+    re.I,
+)
+FAILING_ACCOUNT = "+15550150"
+NEGATIVE_ACCOUNT = "+15550161"
+
+
+def _wrong(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if isinstance(value, str):
+        return (value[::-1] if len(value) > 1 else value + "x") + "-WRONG"
+    return "WRONG"
+
+
+class ReferenceEngine(MantleEngine):
+    def __init__(self, project: Project, brain: Any, mutant: Mutant | None = None) -> None:
+        kind = mutant.kind if mutant else None
+        flags = MantleFlags(
+            ignore_digression=kind == "ignore_digression",
+            ignore_handoff=kind == "never_handoff",
+        )
+        super().__init__(project, brain, flags)
+        self.mutant = mutant
+        self.notes: list[str] = []
+        self.account: str | None = None
+
+    def fault(self, kind: str, target: str | None = None) -> bool:
+        return (
+            self.mutant is not None
+            and self.mutant.kind == kind
+            and (target is None or self.mutant.target == target)
+        )
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    # --- session ----------------------------------------------------------------------------
+
+    def start(self, initial_slots: Any = None) -> None:
+        values = {str(v) for v in dict(initial_slots or {}).values()}
+        if FAILING_ACCOUNT in values:
+            self.account = "failing"
+        elif NEGATIVE_ACCOUNT in values:
+            self.account = "negative"
+        super().start(initial_slots)
+
+    # --- routing ----------------------------------------------------------------------------
+
+    def handoff_skill(self, text: str) -> str | None:
+        """The hand-off skill a request for a person goes to (best by words, else the first)."""
+        active = {f.skill.id for f in self.stack}
+        handoffs = [
+            s.id
+            for s in self.defs.skills.values()
+            if s.is_handoff and not s.disabled and s.id not in active
+        ]
+        if not handoffs or not _PERSON.search(text) or self.fault("never_handoff"):
+            return None
+        scores = self.skill_words.scores(text)
+        return max(handoffs, key=lambda s: (scores.get(s, 0.0), -handoffs.index(s)))
+
+    def route(self, frame: Frame, text: str) -> None:
+        target = self.handoff_skill(text)
+        if target is not None:
+            self.interrupt(frame)
+            self.activate(target, text, entry="escalation")
+            return
+        super().route(frame, text)
+
+    def idle(self, text: str) -> None:
+        target = self.handoff_skill(text)
+        if target is not None:
+            self.activate(target, text, entry="user")
+            return
+        super().idle(text)
+
+    # --- memory and responses ---------------------------------------------------------------
+
+    def remember(self, key: str, value: Any) -> None:
+        if self.fault("forget_memory", key):
+            return
+        if self.fault("wrong_enum", key):
+            values = list(self.field_words(key).values)
+            if value in values and len(values) > 1:
+                value = values[(values.index(value) + 1) % len(values)]
+        super().remember(key, value)
+
+    def utter(self, name: str | None, skill_id: str | None = None) -> None:
+        if name and self.mutant is not None and self.mutant.kind == "drop_on_success":
+            skill = self.defs.skills.get(self.mutant.skill or "")
+            constraint = skill.tool_constraints.get(self.mutant.target or "") if skill else None
+            if constraint is not None and constraint.on_success == name:
+                return
+        super().utter(name, skill_id)
+
+    # --- tools -------------------------------------------------------------------------------
+
+    def run_tool(self, frame: Frame, name: str, arguments: dict[str, Any]) -> ToolResult | None:
+        skill = frame.skill
+        constraint = skill.tool_constraints.get(name)
+        requires = constraint.requires if constraint is not None else None
+        if (
+            requires
+            and not holds(requires, self.memory)
+            and not self.fault("ignore_requires", name)
+        ):
+            return None
+        tool = self.defs.tools_for(skill.id).get(name)
+        arguments = dict(arguments)
+        if self.fault("wrong_argument", name) and arguments:
+            first = next(iter(arguments))
+            arguments[first] = _wrong(arguments[first])
+        ctx = SkillContext(self, frame)
+        silent = self.fault("fail_silently", name)
+        if silent or self.fails(skill.id, name):
+            outcome = ToolResult(error=f"{name} is unavailable")
+        else:
+            outcome = self.brain.tool(ctx, name, arguments)
+        payload: dict[str, Any] = {
+            "tool_name": name,
+            "arguments": arguments,
+            "source": "mcp" if tool is not None and tool.scope == "mcp" else "local",
+            "result": None if outcome.error else outcome.result,
+            "is_error": outcome.error is not None,
+            "error_message": outcome.error,
+            "metadata": {"skill_id": skill.id},
+        }
+        if tool is not None and tool.scope == "mcp":
+            payload["mcp_server"] = tool.mcp_server
+        self.emit("tool_executed", **payload)
+        frame.results.setdefault("_ran", []).append(name)
+        if outcome.error is None:
+            frame.results[name] = outcome.result
+            for key, value in outcome.writes.items():
+                self.remember(key if "." in key else f"{skill.id}.{key}", value)
+        if constraint is not None:
+            failed = outcome.error is not None and not silent
+            self.utter(constraint.on_failure if failed else constraint.on_success, skill.id)
+        if silent:
+            return ToolResult(result=None)
+        return outcome
+
+    def fails(self, skill_id: str, name: str) -> bool:
+        """The failing test account: tools with a documented error result error."""
+        if self.account != "failing":
+            return False
+        model = self.brain.model(skill_id)
+        use = model.tool(name) if model is not None else None
+        return use is not None and bool(use.error_results)
+
+    def gated(self, ctx: SkillContext, name: str, arguments: Any) -> Procedure:
+        if not self.fault("skip_confirmation", name):
+            outcome = yield from super().gated(ctx, name, arguments)
+            return outcome
+        constraint = ctx.skill.tool_constraints.get(name)
+        if constraint is not None and not holds(constraint.requires, self.memory):
+            return "blocked"
+        final = arguments() if callable(arguments) else arguments
+        outcome = self.run_tool(ctx.frame, name, final)
+        if outcome is None:
+            return "blocked"
+        return "failed" if outcome.error else "done"
+
+    # --- blocks and other skills -------------------------------------------------------------
+
+    def run_block(self, ctx: SkillContext, block_id: str) -> Procedure:
+        outcome = yield from super().run_block(ctx, block_id)
+        if outcome.startswith("linked:"):
+            return outcome
+        for name in ctx.skill.blocks[block_id].tools:
+            if name not in ctx.frame.results.get("_ran", []):
+                yield from self.brain.call_tool(ctx, name, quiet=True)
+        return outcome
+
+    def run_step(self, ctx: SkillContext, block: Any, step: Step) -> Procedure:
+        if self.fault("skip_step", f"{ctx.skill.id}.{block.id}.{step.id}"):
+            return "done"
+        if step.kind == "link" and self.fault("never_handoff"):
+            target = self.defs.skills.get(str(step.target))
+            if target is not None and target.is_handoff:
+                return "done"
+        called = str(step.target)
+        if step.kind == "call" and called not in ctx.skill.blocks and called in self.defs.skills:
+            outcome = yield from self.call_skill(ctx, called)
+            return outcome
+        outcome = yield from super().run_step(ctx, block, step)
+        return outcome
+
+    def call_skill(self, ctx: SkillContext, skill_id: str) -> Procedure:
+        """Run another skill and come back (`call:`); its questions wait in the caller."""
+        skill = self.defs.skills[skill_id]
+        frame = Frame(skill=skill, entry="call", context=ctx.context)
+        self.emit("skill_activated", skill_id=skill_id)
+        for rule in skill.utter:
+            if rule.on == "activate":
+                self.utter(rule.response, skill_id)
+        outcome = yield from self.brain.procedure(SkillContext(self, frame))
+        if str(outcome).startswith("linked:"):
+            return outcome
+        if outcome == "completed":
+            self.emit("skill_completed", skill_id=skill_id)
+        return "done"
+
+    def finish(self, frame: Frame, outcome: str) -> None:
+        if outcome.startswith("linked:") and self.fault("never_handoff"):
+            target = self.defs.skills.get(outcome.split(":", 1)[1])
+            if target is not None and target.is_handoff:
+                outcome = "completed"
+        super().finish(frame, outcome)
+
+
+__all__ = ["FAILING_ACCOUNT", "NEGATIVE_ACCOUNT", "ReferenceEngine"]

@@ -1,0 +1,142 @@
+"""`mantle:PROJECT_DIR[?mutant=ID]`: the reference agent for any Mantle project, offline.
+
+    target = ReferenceTarget("tests/data/corpus/harbor_mutual")
+    broken = ReferenceTarget(root, mutant="skip_confirmation:submit_claim")
+
+Each run gets a fresh `ReferenceEngine` with a `ModelBrain`: the same case gives the same
+tracker events every time. A turn's reply carries the bot messages (`response` = the
+`utter_*` name), the turn's events and `state = {"memory", "skills"}`; `close()` returns the
+full event log, and `meta.notes` says where the run depended on something the skill model
+could not read for sure (and which mutant played, if any).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from ...definitions import Project, load_project
+from ...errors import UserError
+from .._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
+from ._brain import ModelBrain
+from ._engine import ReferenceEngine
+from ._mutants import Mutant, find_mutant
+
+_LOADED: dict[Path, tuple[tuple[Any, ...], Project]] = {}
+
+
+def load(root: Path) -> Project:
+    """The project, read again only when one of its files changed."""
+    root = root.resolve()
+    files = sorted(
+        p for p in root.rglob("*") if p.is_file() and not {"results", "eval"} & set(p.parts)
+    )
+    signature = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files)
+    cached = _LOADED.get(root)
+    if cached is None or cached[0] != signature:
+        cached = (signature, load_project(root))
+        _LOADED[root] = cached
+    return cached[1]
+
+
+class ReferenceSession:
+    def __init__(
+        self, project: Project, mutant: Mutant | None, setup: dict[str, Any], cid: str, spec: str
+    ) -> None:
+        self.engine = ReferenceEngine(project, ModelBrain(project), mutant)
+        self.setup = setup
+        self.mutant = mutant
+        self.conversation_id = cid
+        self.spec = spec
+
+    async def send(self, turn: UserTurn) -> AgentReply:
+        first = len(self.engine.events)
+        if turn.type == "start":
+            setup = turn.setup if turn.setup is not None else self.setup
+            self.engine.start((setup or {}).get("initial_slots") or {})
+        else:
+            self.engine.start((self.setup or {}).get("initial_slots") or {})
+            self.engine.receive(turn.as_text() if turn.type != "text" else turn.text or "")
+        events = self.engine.events[first:]
+        messages = [
+            AgentMessage(
+                text=e.get("text") or "",
+                response=(e.get("metadata") or {}).get("utter_action"),
+                buttons=list((e.get("data") or {}).get("buttons") or []),
+            )
+            for e in events
+            if e["event"] == "bot"
+        ]
+        return AgentReply(
+            messages=messages,
+            events=[dict(e) for e in events],
+            state={
+                "memory": dict(self.engine.memory),
+                "skills": [f.skill.id for f in self.engine.stack],
+            },
+            ended=self.engine.ended,
+        )
+
+    async def close(self) -> FinalRecord:
+        meta: dict[str, Any] = {
+            "conversation_id": self.conversation_id,
+            "agent": self.spec,
+            "notes": list(self.engine.notes),
+        }
+        if self.mutant is not None:
+            meta["mutant"] = self.mutant.id
+        return FinalRecord(
+            events=[dict(e) for e in self.engine.events],
+            state={"memory": dict(self.engine.memory)},
+            meta=meta,
+        )
+
+
+class ReferenceTarget:
+    """A fresh, deterministic session per run of the project at `root`."""
+
+    def __init__(self, root: Path | str, *, mutant: str | Mutant | None = None) -> None:
+        path = Path(root)
+        if not path.is_dir():
+            raise UserError(
+                f"mantle:{root}: no such project folder",
+                hint="name a Mantle project folder (with agent.yml), e.g. mantle:examples/bank",
+            )
+        self.project = load(path)
+        if self.project.mantle is None:
+            raise UserError(f"mantle:{root} is not a Mantle project", hint="it has no agent.yml")
+        if isinstance(mutant, str):
+            mutant = find_mutant(self.project, mutant)
+        self.mutant = mutant
+        self.spec = f"mantle:{root}" + (f"?mutant={mutant.id}" if mutant else "")
+
+    async def open(self, case: Any, run_index: int) -> ReferenceSession:
+        setup = getattr(case, "setup", None)
+        if setup is None and isinstance(case, dict):
+            setup = case.get("setup")
+        slug = getattr(case, "slug", None) or (case.get("slug") if isinstance(case, dict) else None)
+        digest = hashlib.sha256(f"{slug or 'case'}#{run_index}".encode()).hexdigest()[:12]
+        return ReferenceSession(
+            self.project, self.mutant, dict(setup or {}), f"mantle-{digest}", self.spec
+        )
+
+
+def parse_reference(rest: str) -> ReferenceTarget:
+    """`DIR` or `DIR?mutant=ID` (the part after `mantle:`)."""
+    root, _, query = rest.strip().partition("?")
+    if not root:
+        raise UserError("`mantle:` needs a project folder", hint="e.g. mantle:examples/bank")
+    mutant: str | None = None
+    for item in filter(None, query.split("&")):
+        key, _, value = item.partition("=")
+        if key != "mutant" or not value:
+            raise UserError(
+                f"mantle:{rest}: unknown option '{item}'",
+                hint="the only option is ?mutant=ID, e.g. ?mutant=skip_confirmation:<tool>",
+            )
+        mutant = value
+    return ReferenceTarget(root, mutant=mutant)
+
+
+__all__ = ["ReferenceSession", "ReferenceTarget", "load", "parse_reference"]
