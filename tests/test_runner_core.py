@@ -541,3 +541,28 @@ def test_mantle_scenarios_expand_environment_variables(
     (loaded,) = load_run_cases(path)
     assert loaded.setup == {"initial_slots": {"project.caller_phone": "+15550100"}}
     assert "my number is +15550100, code ${NOT_SET_ANYWHERE}" in loaded.simulate.context
+
+
+def test_the_built_in_checks_evaluator_loads_once_under_concurrent_first_use(monkeypatch):
+    """Checks run in worker threads: every thread that asks first must get the evaluator."""
+    import sys
+    import threading
+
+    from evalcore.runner import checks
+
+    monkeypatch.setattr(checks, "_TRIED", set())
+    monkeypatch.setattr(checks, "_EVALUATORS", {})
+    monkeypatch.delitem(sys.modules, "evalcore.runner.checks._mantle", raising=False)
+    barrier = threading.Barrier(8)
+    found: list[object] = []
+
+    def first_use() -> None:
+        barrier.wait()
+        found.append(checks.checks_evaluator("mantle"))
+
+    threads = [threading.Thread(target=first_use) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(found) == 8 and all(f is not None for f in found)

@@ -25,6 +25,7 @@ freely and a problem in one dialect's module never affects the others.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -36,6 +37,7 @@ CheckResult = AssertionResult
 
 #: The module that registers each built-in dialect's evaluator.
 _BUILTIN = {"mantle": "_mantle", "anychat": "_anychat", "base44": "_base44"}
+_LOADING = threading.Lock()
 
 
 class ChecksEvaluator(Protocol):
@@ -108,17 +110,21 @@ def _as_result(position: int, result: CheckResult | Mapping[str, Any]) -> CheckR
 
 
 def _load_builtin(dialect: str) -> None:
+    """Import the built-in evaluator once. Checks run in worker threads, so the lock keeps a
+    second run from seeing the dialect as tried while the first is still importing it."""
     module = _BUILTIN.get(dialect)
-    if module is None or dialect in _TRIED:
+    if module is None:
         return
-    _TRIED.add(dialect)
-    name = f"{__name__}.{module}"
-    try:
-        importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:  # a real import problem inside the module: a bug to report
-            _TRIED.discard(dialect)
-            raise
+    with _LOADING:
+        if dialect in _TRIED:
+            return
+        name = f"{__name__}.{module}"
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:  # a real import problem inside the module: a bug to report
+                raise
+        _TRIED.add(dialect)
 
 
 __all__ = [
