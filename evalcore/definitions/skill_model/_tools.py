@@ -265,6 +265,8 @@ class ToolReader:
                 trigger_text = trigger.group(0).rstrip(",")
                 read = trigger_condition(trigger["clause"], self.skill, self.memory)
                 word = " ".join(trigger["word"].lower().split())
+                if read is not None and word == "unless":
+                    read = f"not ({read})"  # "Unless X is true, call y": y runs while X is not
                 if read is None:
                     optional = word in _ALTERNATIVE
                     self.uncertainties.append(
