@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Step, ToolDef
 from evalcore.definitions.skill_model import UNKNOWN, Write, code_facts, qualify, tool_keys
+from evalcore.definitions.skill_model._tools import parameter_fields as skill_parameter_fields
 
 
 def tool_writes(project: Project, tool: ToolDef) -> tuple[Write, ...]:
@@ -31,22 +32,7 @@ def parameter_fields(
     `shipping_method`), or whose enum values include all the parameter's `Literal` choices.
     Only unambiguous matches are kept.
     """
-    skill = defs.skills[skill_id]
-    out: dict[str, MemoryField] = {}
-    for param in tool.parameters:
-        if "ToolContext" in (param.type or ""):
-            continue
-        matches = [
-            f
-            for f in skill.memory.values()
-            if f.name == param.name
-            or param.name in f.name.split("_")
-            or f.name.endswith("_" + param.name)
-            or (param.choices and f.enum_values and set(param.choices) <= set(f.enum_values))
-        ]
-        if len(matches) == 1:
-            out[param.name] = matches[0]
-    return out
+    return skill_parameter_fields(defs.skills[skill_id], tool)
 
 
 def step_arguments(step: Step) -> dict[str, str]:
