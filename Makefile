@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks generation
 	$(BIN)/python -m benchmarks runner
 	$(BIN)/python -m benchmarks speed
+	$(BIN)/python -m benchmarks corpus
 
 # Downloads the rasa-pro wheel once (about 23 MB) into .casegen/rasa-pro/; PATHS=... to choose.
 rasa-check: $(STAMP)
