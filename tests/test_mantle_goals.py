@@ -260,3 +260,18 @@ def _ids(item: Any) -> list[str]:
     if isinstance(item, list):
         return [x for v in item for x in _ids(v)]
     return [item] if isinstance(item, str) else []
+
+
+def test_a_criterion_that_only_begins_another_gives_way_to_it() -> None:
+    from agentflows.drafting.offline._mantle_path import PathGoals
+
+    goals = PathGoals.__new__(PathGoals)  # only the criteria list matters here
+    goals.criteria = []
+    goals.criterion("The agent does not ask again")
+    goals.criterion("The agent does not ask again for the policy number")
+    goals.criterion("The agent does not ask again")
+    goals.criterion("The agent never reads out the card id")
+    assert goals.criteria == [
+        "The agent does not ask again for the policy number",
+        "The agent never reads out the card id",
+    ]

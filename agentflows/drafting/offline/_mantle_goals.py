@@ -76,8 +76,7 @@ class Goals(HandoffGoals):
         if not gated:
             return None
         return (
-            f"The agent does not say the {subject(self.skill).lower()} is done before "
-            f"{' or '.join(gated)} has succeeded"
+            f"The agent does not tell the user it is done before {' or '.join(gated)} has succeeded"
         )
 
     def asks_again(self, walk: Walk) -> str | None:

@@ -50,8 +50,19 @@ class PathGoals:
         return True
 
     def criterion(self, text: str | None) -> None:
-        if text and text not in self.criteria:
-            self.criteria.append(text)
+        """Add a criterion; one that only begins another ("does not ask again" beside "does
+        not ask again for something the customer already gave") says less and gives way."""
+        if not text or text in self.criteria:
+            return
+        words = text.lower().split()
+        for index, have in enumerate(self.criteria):
+            known = have.lower().split()
+            if known[: len(words)] == words:
+                return
+            if words[: len(known)] == known:
+                self.criteria[index] = text
+                return
+        self.criteria.append(text)
 
     def add_sequence(self, steps: list[Check]) -> None:
         self.add(sequencing(steps))
