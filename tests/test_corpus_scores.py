@@ -2,19 +2,16 @@
 
 `benchmarks/corpus.py` runs `casegen generate all --model offline` on every project of
 `tests/data/corpus` and scores each suite with `casegen score` (docs/scoring.md). The goals
-are the ones `casegen score --check` enforces. Near-duplicate contexts are held per project
-at 10% and on the mean at the 5% goal: a suite of thirty files whose only pair is a refused
-confirmation and a failing tool of one gate, played by two people with the same record,
-reads 7% (docs/benchmarks.md says which).
+are the ones `casegen score --check` enforces: happy paths asserting success 100%, a refusal
+case per gated tool 100%, decisive ≥ 95%, filler 0, near-duplicates ≤ 5%, Rasa-schema valid
+100%, review errors 0.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.corpus import mean, score_corpus
-
-PER_PROJECT_NEAR_DUPLICATES = 0.10
+from benchmarks.corpus import score_corpus
 
 
 @pytest.fixture(scope="module")
@@ -24,22 +21,9 @@ def scores():
     return found
 
 
-def test_every_corpus_suite_meets_every_goal_but_near_duplicates(scores) -> None:
-    misses = {
-        s.project: [m for m in s.misses() if m != "near_duplicates"]
-        for s in scores
-        if [m for m in s.misses() if m != "near_duplicates"]
-    }
-    assert not misses, {
-        p: {k: next(s for s in scores if s.project == p).figures[k] for k in keys}
-        for p, keys in misses.items()
-    }
-
-
-def test_near_duplicate_contexts_stay_rare(scores) -> None:
-    per_project = {s.project: s.figures["near_duplicates"].value for s in scores}
-    assert all(v is not None and v <= PER_PROJECT_NEAR_DUPLICATES for v in per_project.values())
-    assert mean(scores, "near_duplicates") <= 0.05, per_project
+def test_every_corpus_suite_meets_every_goal(scores) -> None:
+    misses = {s.project: {k: s.figures[k] for k in s.misses()} for s in scores if s.misses()}
+    assert not misses, misses
 
 
 def test_the_suites_are_not_empty_and_cover_several_behaviours(scores) -> None:

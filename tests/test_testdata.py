@@ -125,3 +125,23 @@ def test_a_fact_without_a_value_is_left_out_not_filled():
     assert sheet.value(FieldSpec("damage_notes", "text", "Anything the customer adds.")) is None
     assert sheet.add("what was damaged", None) is None
     assert sheet.sheet.facts == []
+
+
+def test_cases_of_one_suite_are_dealt_different_records_in_turn(tmp_path):
+    from evalcore.testdata import load_records
+    from evalcore.testdata._rng import case_rng
+
+    data = tmp_path / "data"
+    data.mkdir()
+    rows = [{"policy_number": f"PL-{n}", "holder": f"Holder {n}"} for n in range(5)]
+    (data / "policies.json").write_text(json.dumps(rows))
+    records = load_records(tmp_path)
+    (collection,) = records.collections
+    dealt = [
+        records.pick(collection, case_rng("x", "r"), slot=s)["policy_number"] for s in range(5)
+    ]
+    assert len(set(dealt)) == 5
+    again = [
+        records.pick(collection, case_rng("y", "r"), slot=s)["policy_number"] for s in range(5)
+    ]
+    assert again == dealt  # the slot decides, not the case's random draw

@@ -9,6 +9,7 @@ values come from, by the field's words against the file name and the record keys
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -61,10 +62,19 @@ class DataRecords:
         return (best[1], best[2]) if best else None
 
     def pick(
-        self, collection: Collection, rng: random.Random, prefer: frozenset[str] = frozenset()
+        self,
+        collection: Collection,
+        rng: random.Random,
+        prefer: frozenset[str] = frozenset(),
+        *,
+        slot: int | None = None,
     ) -> dict[str, Any]:
         """A record: one holding a value in `prefer` (the case's enum values) first, and one
-        in good standing (not lapsed, closed, expired …) before one that is not."""
+        in good standing (not lapsed, closed, expired …) before one that is not.
+
+        With `slot` (the case's place among the suite's cases of one skill), cases take the
+        pool's records in turn from a start fixed by the collection, so two cases of a suite
+        share a record only when the pool is smaller than the suite; without it, at random."""
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
@@ -74,7 +84,10 @@ class DataRecords:
 
         best = max(rank(r) for r in collection.records)
         pool = [r for r in collection.records if rank(r) == best]
-        return pool[rng.randrange(len(pool))]
+        if slot is None:
+            return pool[rng.randrange(len(pool))]
+        start = int(hashlib.sha256(collection.name.encode()).hexdigest()[:8], 16)
+        return pool[(start + slot) % len(pool)]
 
 
 def _scalar(value: Any) -> bool:

@@ -72,8 +72,11 @@ class SheetBuilder:
         *,
         first_name: str | None = None,
         prefer: frozenset[str] = frozenset(),
+        slot: int | None = None,
     ) -> None:
         self.key = key
+        self.slot = slot
+        """The case's place among the suite's cases of its skill (records are dealt in turn)."""
         self.records = records or DataRecords()
         self.prefer = prefer
         """Values the case fixes (`auto`): a record holding one is drawn first."""
@@ -89,7 +92,7 @@ class SheetBuilder:
         chosen = self.sheet.records.get(collection.name)
         if chosen is None:
             rng = case_rng(self.key, f"record:{collection.name}")
-            chosen = self.records.pick(collection, rng, self.prefer)
+            chosen = self.records.pick(collection, rng, self.prefer, slot=self.slot)
             self.sheet.records[collection.name] = chosen
             holder = record_name(chosen)
             if holder and not self._named:

@@ -27,9 +27,18 @@ from ._mantle_goals import goals_for
 from ._mantle_script import Script, build_script
 
 
+def suite_slot(ctx: DraftContext) -> int | None:
+    """The case's place among the suite's cases of its skill (by title), when the flow says
+    which the others are; None for a case drafted on its own."""
+    if not ctx.siblings:
+        return None
+    titles = sorted({*ctx.siblings, ctx.behavior.title})
+    return titles.index(ctx.behavior.title)
+
+
 def draft_mantle(ctx: DraftContext) -> dict[str, Any]:
     """The scenario document (`{"scenario": {...}}`) for `ctx.behavior`."""
-    script = build_script(ctx.project, ctx.behavior)
+    script = build_script(ctx.project, ctx.behavior, slot=suite_slot(ctx))
     criteria, assertions = goals_for(ctx.project, script)
     scenario: dict[str, Any] = {
         "name": ctx.behavior.title,

@@ -97,8 +97,9 @@ def seeds_for(project: Project, customer: Customer) -> dict[str, Any]:
     return out
 
 
-def build_script(project: Project, behavior: Behavior) -> Script:
-    """Draw the case's test data, walk the behaviour with it and write the context."""
+def build_script(project: Project, behavior: Behavior, *, slot: int | None = None) -> Script:
+    """Draw the case's test data, walk the behaviour with it and write the context (`slot`:
+    the case's place among its skill's cases, so the suite's cases draw different records)."""
     assert project.mantle is not None
     defs = project.mantle
     customer = customer_for(behavior.id, behavior.facts.get("account"))
@@ -117,6 +118,7 @@ def build_script(project: Project, behavior: Behavior) -> Script:
         records,
         first_name=holder,
         prefer=fixed,
+        slot=slot,
     )
     first = walk_skill(project, behavior.source, setup)
     setup = replace(setup, values=fill_values(defs, first, dict(setup.values), sheet))
