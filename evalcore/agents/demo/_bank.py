@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from ...definitions import Project, Skill, Step, load_project
-from .._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
+from .._protocol import AgentReply, FinalRecord, UserTurn
 from ._bank_data import Backend
 from ._bank_words import match_card, match_payment, parse_identity
 from ._mantle_engine import (
@@ -57,6 +57,7 @@ from ._mantle_engine import (
     SkillContext,
     ToolResult,
 )
+from ._replies import play_turn
 
 SPEC = "demo:bank"
 
@@ -339,35 +340,7 @@ class BankSession:
         self.conversation_id = conversation_id
 
     async def send(self, turn: UserTurn) -> AgentReply:
-        first = len(self.engine.events)
-        if turn.type == "start":
-            setup = turn.setup if turn.setup is not None else self.setup
-            self.engine.start((setup or {}).get("initial_slots") or {})
-        else:
-            self.engine.start((self.setup or {}).get("initial_slots") or {})
-            self.engine.receive(turn.as_text() if turn.type != "text" else turn.text or "")
-        events = self.engine.events[first:]
-        messages = [
-            AgentMessage(
-                text=e.get("text") or "",
-                response=(e.get("metadata") or {}).get("utter_action"),
-                buttons=list((e.get("data") or {}).get("buttons") or []),
-            )
-            for e in events
-            if e["event"] == "bot"
-        ]
-        return AgentReply(
-            messages=messages,
-            events=[dict(e) for e in events],
-            state=self.state(),
-            ended=self.engine.ended,
-        )
-
-    def state(self) -> dict[str, Any]:
-        return {
-            "memory": dict(self.engine.memory),
-            "skills": [f.skill.id for f in self.engine.stack],
-        }
+        return play_turn(self.engine, turn, self.setup)
 
     async def close(self) -> FinalRecord:
         return FinalRecord(

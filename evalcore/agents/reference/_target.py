@@ -18,7 +18,8 @@ from typing import Any
 
 from ...definitions import Project, load_project
 from ...errors import UserError
-from .._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
+from .._protocol import AgentReply, FinalRecord, UserTurn
+from ..demo._replies import play_turn
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
 from ._mutants import Mutant, find_mutant
@@ -51,32 +52,7 @@ class ReferenceSession:
         self.spec = spec
 
     async def send(self, turn: UserTurn) -> AgentReply:
-        first = len(self.engine.events)
-        if turn.type == "start":
-            setup = turn.setup if turn.setup is not None else self.setup
-            self.engine.start((setup or {}).get("initial_slots") or {})
-        else:
-            self.engine.start((self.setup or {}).get("initial_slots") or {})
-            self.engine.receive(turn.as_text() if turn.type != "text" else turn.text or "")
-        events = self.engine.events[first:]
-        messages = [
-            AgentMessage(
-                text=e.get("text") or "",
-                response=(e.get("metadata") or {}).get("utter_action"),
-                buttons=list((e.get("data") or {}).get("buttons") or []),
-            )
-            for e in events
-            if e["event"] == "bot"
-        ]
-        return AgentReply(
-            messages=messages,
-            events=[dict(e) for e in events],
-            state={
-                "memory": dict(self.engine.memory),
-                "skills": [f.skill.id for f in self.engine.stack],
-            },
-            ended=self.engine.ended,
-        )
+        return play_turn(self.engine, turn, self.setup)
 
     async def close(self) -> FinalRecord:
         meta: dict[str, Any] = {
