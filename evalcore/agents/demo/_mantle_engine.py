@@ -864,7 +864,13 @@ class MantleEngine:
             if not answer:
                 self.utter(confirmation.utter_on_user_denial, ctx.skill.id)
                 return "denied"
-        # Arguments are read after the confirmation: a correction made at the summary counts.
+        return self.run_gated(ctx, name, arguments)
+
+    def run_gated(self, ctx: SkillContext, name: str, arguments: Any) -> str:
+        """Run a tool past its gate: `done`, `failed`, or `blocked` when it cannot run.
+
+        Arguments are read now, after the confirmation: a correction made at the summary
+        counts."""
         final = arguments() if callable(arguments) else arguments
         outcome = self.run_tool(ctx.frame, name, final)
         if outcome is None:

@@ -190,11 +190,7 @@ class ReferenceEngine(MantleEngine):
         constraint = ctx.skill.tool_constraints.get(name)
         if constraint is not None and not holds(constraint.requires, self.memory):
             return "blocked"
-        final = arguments() if callable(arguments) else arguments
-        outcome = self.run_tool(ctx.frame, name, final)
-        if outcome is None:
-            return "blocked"
-        return "failed" if outcome.error else "done"
+        return self.run_gated(ctx, name, arguments)
 
     # --- blocks and other skills -------------------------------------------------------------
 
