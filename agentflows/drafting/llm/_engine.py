@@ -115,17 +115,17 @@ class LLMEngine:
         rendered = render_prompt(
             f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, document, script)
         )
+        result = await self._draft_call(ctx, rendered.messages, planned.WORDS)
+        return DraftResult(data=planned.merge_words(document, result.value), usage=result.usage)
+
+    async def _draft_call(self, ctx: DraftContext, messages: Any, schema: Any) -> Any:
+        """One structured call for a case; a model failure is this case's drafting error."""
         try:
-            result = await structured_call(
-                self.chat_model,
-                rendered.messages,
-                planned.WORDS,
-                config=self.config,
-                cache=self.cache,
+            return await structured_call(
+                self.chat_model, messages, schema, config=self.config, cache=self.cache
             )
         except LLMError as exc:
             raise DraftingError(f"case {ctx.behavior.id}: {exc}", usage=exc.usage) from exc
-        return DraftResult(data=planned.merge_words(document, result.value), usage=result.usage)
 
     async def refine_plan(
         self,
@@ -204,16 +204,7 @@ class LLMEngine:
     ) -> DraftResult:
         dialect = get_dialect(ctx.dialect)
         rendered = render_prompt(prompt, **values)
-        try:
-            result = await structured_call(
-                self.chat_model,
-                rendered.messages,
-                dialect.model,
-                config=self.config,
-                cache=self.cache,
-            )
-        except LLMError as exc:
-            raise DraftingError(f"case {ctx.behavior.id}: {exc}", usage=exc.usage) from exc
+        result = await self._draft_call(ctx, rendered.messages, dialect.model)
         return DraftResult(data=dump_case(ctx.dialect, result.value), usage=result.usage)
 
 
