@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..drafting import Usage
+from ._verify_report import drop_stage, row_fields, verification_summary
 from .context import GenerateContext
 from .state import GenerateState
 
@@ -27,6 +28,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 {
                     "behavior": behavior["id"],
                     "reason": work["error"],
+                    **drop_stage(work),
                     "errors": [
                         {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
                     ],
@@ -65,6 +67,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 "assertions": _count_assertions(ctx.dialect.name, data),
                 "criteria": _count_criteria(ctx.dialect.name, data),
                 "usage": work["usage"],
+                **row_fields(work, ctx.request.verify),
             }
         )
     covered_ids = {w["behavior"] for w in state.get("written", [])} | {
@@ -99,6 +102,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "duplicates_dropped": len(state.get("duplicates", [])),
         "duplicates": state.get("duplicates", []),
         "coverage": coverage,
+        "verification": verification_summary(rows, dropped, ctx.request.verify),
         "llm": usage.model_dump(),
     }
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 CaseStatus = Literal["drafted", "repaired", "valid", "invalid", "failed", "dropped"]
 """`dropped`: valid, but review before writing found an error no fix removes (not written)."""
@@ -24,6 +24,8 @@ class CaseWork(TypedDict):
     model_rounds: int
     error: str | None
     usage: dict[str, Any]
+    verification: NotRequired[dict[str, Any]]
+    """What the `verify` step found (`Verdict.to_json()`); absent until it ran."""
 
 
 def merge_cases(left: dict[str, CaseWork], right: dict[str, CaseWork]) -> dict[str, CaseWork]:

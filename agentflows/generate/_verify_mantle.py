@@ -1,0 +1,153 @@
+"""A Mantle draft played in-process against the reference agent and its path's mutants.
+
+    verdict = await verify_mantle(data, env)
+
+1. The draft is played (offline simulator, no judge: criteria are left unjudged) against
+   `mantle:<project>`. A case the reference agent fails is one no correct agent passes:
+   the model revises it with the failing assertions and the transcript (when one is
+   configured), else the run's own record corrects or removes the failing assertions
+   (`_verify_fix.py`); the result must pass validation and the review rules again and is
+   played again. A case still failing is dropped with the reason.
+2. The passing case is played against every mutant whose fault lies on its path
+   (`_verify_paths.py`), `env.concurrency` at once. A case that kills none is `weak`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from evalcore.agents.reference import Mutant, mutants
+from evalcore.findings import Finding
+from evalcore.validation import check_data
+
+from ._prewrite import prewrite
+from ._verify_fix import fix_assertions
+from ._verify_paths import read_path, relevant
+from ._verify_play import Played, play, reference, run_case
+from ._verify_types import Verdict, VerifyEnv
+
+_TRANSCRIPT_LINES = 24
+
+
+async def _play(data: dict[str, Any], env: VerifyEnv, mutant: Mutant | None = None) -> Played:
+    case = run_case(data, env.path, "mantle")[0]
+    return await play(case, reference(env.project, mutant), env.project)
+
+
+def _findings(record: Played) -> list[Finding]:
+    """The failing assertions as findings a model repair reads (with the transcript)."""
+    transcript = "\n".join(
+        f"{role}: {text}" for role, text in record.transcript[-_TRANSCRIPT_LINES:]
+    )
+    return [
+        Finding(
+            code="reference-agent-fails",
+            path=f"/scenario/goals/assertions/{a['index']}",
+            message=(
+                f"a correct agent (the project's reference agent) fails this {a['type']} "
+                f"assertion: {a['detail']}. Its conversation:\n{transcript}"
+            ),
+        )
+        for a in record.failing
+    ]
+
+
+def _reviewed(data: dict[str, Any], env: VerifyEnv) -> tuple[dict[str, Any] | None, str | None]:
+    """`data` after the review fixes, or None and why it cannot be written."""
+    errors = [f for f in check_data(data, env.dialect, env.project) if f.severity == "error"]
+    if not errors:
+        outcome = prewrite(data, "mantle", env.project)
+        data, errors = outcome.data, outcome.errors
+    if errors:
+        first = errors[0]
+        return None, f"{first.code} at {first.path or '/'}: {first.message}"
+    if not ((data.get("scenario") or {}).get("goals") or {}).get("assertions"):
+        return None, "no assertion is left that a correct agent passes"
+    return data, None
+
+
+async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
+    against = f"mantle:{env.project_label}"
+    record = await _play(data, env)
+    if record.status == "errored":
+        return Verdict("skipped", against, data, reason=f"reference agent errored: {record.error}")
+    fixes: list[dict[str, Any]] = []
+    if record.status == "failed":
+        first_failure = "; ".join(f"{a['type']}: {a['detail']}" for a in record.failing[:2])
+        repaired = await _repair(data, record, env)
+        if repaired is None:
+            return Verdict(
+                "dropped",
+                against,
+                data,
+                reason=f"the reference agent fails it ({first_failure})",
+                notes=record.notes,
+            )
+        data, record, fixes = repaired
+    verdict = Verdict(
+        "repaired" if fixes else "yes",
+        against,
+        data,
+        fixes=fixes,
+        notes=record.notes,
+    )
+    assertions = ((data.get("scenario") or {}).get("goals") or {}).get("assertions")
+    chosen = relevant(mutants(env.project), read_path(record.events, assertions), env.project)
+    verdict.played = [m.id for m in chosen]
+    verdict.killed = await _kills(data, chosen, env)
+    if not verdict.killed:
+        verdict.weak = True
+        verdict.reason = (
+            f"kills none of the {len(chosen)} mutants on its path"
+            if chosen
+            else "no mutant lies on its path"
+        )
+    return verdict
+
+
+async def _repair(
+    data: dict[str, Any], record: Played, env: VerifyEnv
+) -> tuple[dict[str, Any], Played, list[dict[str, Any]]] | None:
+    """A version of `data` the reference agent passes (model first, then rules), or None."""
+    if env.model_repair is not None:
+        revised = await env.model_repair(data, _findings(record))
+        if revised is not None:
+            candidate, _ = _reviewed(revised, env)
+            if candidate is not None:
+                replay = await _play(candidate, env)
+                if replay.status == "passed":
+                    codes = sorted({a["type"] for a in record.failing})
+                    fix = {
+                        "code": "verify:model",
+                        "path": "",
+                        "before": None,
+                        "after": None,
+                        "reason": "the model revised what the reference agent failed: "
+                        + ", ".join(codes),
+                        "by": "model",
+                    }
+                    return candidate, replay, [fix]
+    fixed, fixes = fix_assertions(data, record.events, record.failing)
+    candidate, _ = _reviewed(fixed, env)
+    if candidate is None or not fixes:
+        return None
+    replay = await _play(candidate, env)
+    if replay.status != "passed":
+        return None
+    return candidate, replay, fixes
+
+
+async def _kills(data: dict[str, Any], chosen: list[Mutant], env: VerifyEnv) -> list[str]:
+    gate = asyncio.Semaphore(env.concurrency)
+
+    async def one(mutant: Mutant) -> str | None:
+        async with gate:
+            record = await _play(data, env, mutant)
+        return mutant.id if record.status == "failed" else None
+
+    found = await asyncio.gather(*(one(m) for m in chosen))
+    return [m for m in found if m is not None]
+
+
+__all__ = ["verify_mantle"]
