@@ -29,6 +29,7 @@ from ..demo._mantle_engine import (
     stems,
     yes_or_no,
 )
+from ._asking import answer_parts, question_for
 from ._backend import FakeBackend
 
 _RUN_BLOCK = re.compile(r"@block\.(\w+)")
@@ -47,6 +48,21 @@ def _trigger(call: Any) -> str | None:
     if when and said.lower().startswith("unless") and not when.strip().startswith("not "):
         return f"not ({when})"
     return when
+
+
+def said_value(text: str, name: str) -> str:
+    """The part of an answer that gives `name` (a labelled part of a compound answer, else
+    the whole answer); a one-word answer loses the full stop a sentence gave it."""
+    parts = answer_parts(text)
+    if parts:
+        wanted = set(stems(name.replace("_", " ")))
+        best = max(parts, key=lambda label: len(wanted & set(stems(label))))
+        if wanted & set(stems(best)):
+            text = parts[best]
+    value = text.strip()
+    if " " not in value and value.endswith(".") and not value.endswith(".."):
+        value = value[:-1]
+    return value
 
 
 class ModelBrain:
@@ -155,8 +171,6 @@ class ModelBrain:
                     item = ("block", sentence.condition, match.group(1), sentence)
                     found.append((match.start(), item))
             for spec in prose_fields:
-                if text.lower().startswith(("if ", "when ")) and not spec.condition:
-                    continue  # a circumstance the model could not read: not on every path
                 if text in (spec.sentences or [spec.question]):
                     item = ("field", sentence.condition, spec.qualified, sentence)
                     found.append((_at(text, spec.name), item))
@@ -206,7 +220,8 @@ class ModelBrain:
         self, ctx: SkillContext, specs: list[FieldSpec], step: str | None, block: str | None
     ) -> Procedure:
         """Ask one question, then read each of its fields from the answer by type."""
-        question = specs[0].question or f"What is the {specs[0].name.replace('_', ' ')}?"
+        spec = specs[0]
+        question = question_for(spec.question, spec.name.replace("_", " "))
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
@@ -244,7 +259,7 @@ class ModelBrain:
             return int(number) if kind == "int" else number
         if record is not None and spec.name in record:
             return record[spec.name]
-        return text.strip()
+        return said_value(text, spec.name)
 
     def record_for(self, ctx: SkillContext, text: str) -> dict[str, Any] | None:
         """The listed record the answer names (by shared words), else the first listed."""
@@ -309,7 +324,7 @@ class ModelBrain:
         )
         asked = ctx.frame.scratch.setdefault("asked", {}).setdefault(name, {})
         for param in missing:
-            asked[param] = answer.strip()
+            asked[param] = said_value(answer, param)
 
     def call_tool(
         self, ctx: SkillContext, name: str, *, when: Any = None, quiet: bool = False

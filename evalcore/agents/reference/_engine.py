@@ -15,6 +15,8 @@ from typing import Any
 
 from ...definitions import Project, Step
 from ..demo._mantle_engine import (
+    NO_ANSWER,
+    Ask,
     Frame,
     MantleEngine,
     MantleFlags,
@@ -23,6 +25,8 @@ from ..demo._mantle_engine import (
     ToolResult,
     holds,
 )
+from ._asking import question_for
+from ._brain import said_value
 from ._mutants import Mutant
 
 #: Seeded values of the offline drafter's test accounts (see agentflows' test data).
@@ -191,6 +195,27 @@ class ReferenceEngine(MantleEngine):
         if constraint is not None and not holds(constraint.requires, self.memory):
             return "blocked"
         return self.run_gated(ctx, name, arguments)
+
+    def generic_instructions(self, ctx: SkillContext, block: Any, step: Step) -> Procedure:
+        """Ask for what `complete_when` waits for, worded as a question (see `_asking`)."""
+        waits = str(step.fields.get("complete_when") or "")
+        keys = [f.qualified for f in ctx.skill.memory.values() if f.qualified in waits]
+        missing = [k for k in keys if self.memory.get(k) is None]
+        if not missing:
+            return "done"
+        words = missing[0].rsplit(".", 1)[-1].replace("_", " ")
+        question = question_for(str(step.target or ""), words)
+        answer = yield Ask(
+            "instructions",
+            lambda: self.say(question),
+            lambda text: text,
+            step=step.id,
+            block=block.id,
+        )
+        for key in missing:
+            value = self.read_field(key, answer)
+            self.remember(key, said_value(answer, key) if value is NO_ANSWER else value)
+        return "done"
 
     # --- blocks and other skills -------------------------------------------------------------
 
