@@ -28,12 +28,19 @@ _TAIL = re.compile(
     r"|before\b|then\b).*$",
     re.IGNORECASE,
 )
+_READ_BACK = re.compile(
+    r"\bread(?:s|ing)?\s+(?:it\s+|them\s+|everything\s+|the\s+[\w ]{1,40}?)?back\b|"
+    r"\b(?:all\s+)?correct\b|\bwhen\s+they\s+confirm\b",
+    re.I,
+)
 _PEOPLE = (
     r"the\s+(?:customer|caller|user|patient|guest|member|tenant|employee|requester|"
     r"policyholder|traveller|traveler|exec|executive|engineer|client|resident|staff\s+member)"
 )
 _PART = re.compile(
-    r"(?:^|,\s*|\s+and\s+)my\s+(?P<label>[^,]+?)\s+is\s+(?P<value>.+?)(?=,\s*my\s|\s+and\s+my\s|$)"
+    r"(?:^|,\s*|\s+and\s+)my\s+(?P<label>[^,]+?)\s+is\s+(?P<value>.+?)"
+    r"(?=,\s*my\s|\s+and\s+my\s|$)",
+    re.I,
 )
 
 
@@ -50,19 +57,26 @@ def _plain_verb(match: re.Match[str]) -> str:
     return f"you {verb}"
 
 
-def question_for(prompt: str | None, field_words: str) -> str:
+def question_for(prompt: str | None, field_words: str, *, boolean: bool = False) -> str:
     """The question the agent asks for what `prompt` (prose, instructions or a response)
-    tells it to ask; `field_words` name the field when the prompt has no asking clause."""
+    tells it to ask: the asking clause and the field's name (`field_words`), so that both
+    the user's words for it and its name are heard. A yes/no field the prompt fills by
+    reading the details back is a confirmation ("Is that all correct?")."""
     text = " ".join((prompt or "").split())
+    if boolean and _READ_BACK.search(text):
+        return "To confirm, I have read the details back to you. Is that all correct?"
     if "?" in text and "@" not in text:
         return text
     match = _ASK_CLAUSE.search(text)
     if match is not None:
         clause = _REFERENCE.sub("", match["clause"]).strip()
         clause = _TAIL.sub("", clause).strip(" ,")
-        clause = re.sub(r"^for\s+", "", clause, flags=re.I)
+        clause = re.sub(r"^for\s+(?:the\s+)?", "", clause, flags=re.I)
         if len(clause.split()) >= 2:
-            return f"Could you tell me {second_person(clause)}?"
+            clause = second_person(clause)
+            if set(field_words.split()) <= set(clause.lower().split()):
+                return f"Could you tell me {clause}?"
+            return f"Could you tell me {clause} (the {field_words})?"
     return f"Could you tell me the {field_words}?"
 
 

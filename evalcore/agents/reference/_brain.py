@@ -221,7 +221,9 @@ class ModelBrain:
     ) -> Procedure:
         """Ask one question, then read each of its fields from the answer by type."""
         spec = specs[0]
-        question = question_for(spec.question, spec.name.replace("_", " "))
+        question = question_for(
+            spec.question, spec.name.replace("_", " "), boolean=spec.type == "bool"
+        )
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),

@@ -196,6 +196,13 @@ class ReferenceEngine(MantleEngine):
             return "blocked"
         return self.run_gated(ctx, name, arguments)
 
+    def read_field(self, key: str, text: str) -> Any:
+        value = super().read_field(key, text)
+        declared = self.defs.memory_names().get(key)
+        if declared is not None and declared.type not in ("text", "any"):
+            return value
+        return said_value(text, key.rsplit(".", 1)[-1]) if isinstance(value, str) else value
+
     def generic_instructions(self, ctx: SkillContext, block: Any, step: Step) -> Procedure:
         """Ask for what `complete_when` waits for, worded as a question (see `_asking`)."""
         waits = str(step.fields.get("complete_when") or "")
@@ -204,7 +211,9 @@ class ReferenceEngine(MantleEngine):
         if not missing:
             return "done"
         words = missing[0].rsplit(".", 1)[-1].replace("_", " ")
-        question = question_for(str(step.target or ""), words)
+        declared = self.defs.memory_names().get(missing[0])
+        boolean = declared is not None and declared.type == "bool"
+        question = question_for(str(step.target or ""), words, boolean=boolean)
         answer = yield Ask(
             "instructions",
             lambda: self.say(question),
