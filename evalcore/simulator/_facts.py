@@ -158,7 +158,11 @@ class FactSimulator:
             return []
         full = [f for _, _, f in scored if stems(f.label) and stems(f.label) <= said]
         if len(full) > 1:
-            return full
+            # labels that share their words ("what happened", "when it happened and
+            # where"): the ones the question says word for word, when it says any
+            asked = f" {_plain(message)} "
+            named = [f for f in full if f" {_plain(f.label)} " in asked]
+            return named if named else full
         best = max(scored, key=lambda s: (s[0], -s[1]))
         return [best[2]]
 
