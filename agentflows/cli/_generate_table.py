@@ -30,7 +30,12 @@ def print_cases(report: dict[str, Any]) -> None:
         stdout.print(_by_source(rows, report, title))
         attention = [r for r in rows if _needs_look(r, report)]
         if attention:
-            stdout.print(_case_table(attention, f"{len(attention)} cases to look at"))
+            stdout.print(
+                _case_table(
+                    attention,
+                    f"{len(attention)} to look at (weak, repaired, not verified or not written)",
+                )
+            )
     else:
         stdout.print(_case_table(rows, title))
     _print_verification(report)
