@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks runner
 	$(BIN)/python -m benchmarks speed
 	$(BIN)/python -m benchmarks corpus
+	$(BIN)/python -m benchmarks verify
 
 # Downloads the rasa-pro wheel once (about 23 MB) into .casegen/rasa-pro/; PATHS=... to choose.
 rasa-check: $(STAMP)

@@ -53,8 +53,29 @@ def _findings(record: Played) -> list[Finding]:
     ]
 
 
-def _reviewed(data: dict[str, Any], env: VerifyEnv) -> tuple[dict[str, Any] | None, str | None]:
-    """`data` after the review fixes, or None and why it cannot be written."""
+def _completions(data: dict[str, Any]) -> set[str]:
+    """The skills whose completion the case asserts (alone or as a sequencing step)."""
+    found: set[str] = set()
+    for item in ((data.get("scenario") or {}).get("goals") or {}).get("assertions") or []:
+        if not isinstance(item, dict):
+            continue
+        for step in [item, *(item.get("sequencing") or [])]:
+            spec = step.get("skill_completed") if isinstance(step, dict) else None
+            if isinstance(spec, dict) and spec.get("skill_id"):
+                found.add(str(spec["skill_id"]))
+    return found
+
+
+def _reviewed(
+    data: dict[str, Any], env: VerifyEnv, original: dict[str, Any] | None = None
+) -> tuple[dict[str, Any] | None, str | None]:
+    """`data` after the review fixes, or None and why it cannot be written. A repair that
+    takes a happy path's "the task completed" away would leave it asserting nothing of its
+    point, so that repair is refused (the case is dropped instead)."""
+    if original is not None and (original.get("scenario") or {}).get("type") == "happy_path":
+        lost = _completions(original) - _completions(data)
+        if lost:
+            return None, f"a happy path must still assert that {', '.join(sorted(lost))} completes"
     errors = [f for f in check_data(data, env.dialect, env.project) if f.severity == "error"]
     if not errors:
         outcome = prewrite(data, "mantle", env.project)
@@ -75,6 +96,17 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     fixes: list[dict[str, Any]] = []
     if record.status == "failed":
         first_failure = "; ".join(f"{a['type']}: {a['detail']}" for a in record.failing[:2])
+        if record.notes:
+            # The reference agent said it could not read part of the definitions for sure:
+            # its failure proves nothing, so the case is kept as drafted, unverified.
+            return Verdict(
+                "skipped",
+                against,
+                data,
+                reason=f"inconclusive: the reference agent fails it ({first_failure}) but was "
+                f"unsure: {record.notes[0]}",
+                notes=record.notes,
+            )
         repaired = await _repair(data, record, env)
         if repaired is None:
             return Verdict(
@@ -113,7 +145,7 @@ async def _repair(
     if env.model_repair is not None:
         revised = await env.model_repair(data, _findings(record))
         if revised is not None:
-            candidate, _ = _reviewed(revised, env)
+            candidate, _ = _reviewed(revised, env, data)
             if candidate is not None:
                 replay = await _play(candidate, env)
                 if replay.status == "passed":
@@ -129,7 +161,7 @@ async def _repair(
                     }
                     return candidate, replay, [fix]
     fixed, fixes = fix_assertions(data, record.events, record.failing)
-    candidate, _ = _reviewed(fixed, env)
+    candidate, _ = _reviewed(fixed, env, data)
     if candidate is None or not fixes:
         return None
     replay = await _play(candidate, env)
