@@ -23,11 +23,22 @@ from evalcore.validation import check_data
 
 from ._prewrite import prewrite
 from ._verify_fix import fix_assertions
-from ._verify_paths import read_path, relevant
+from ._verify_paths import pick, read_path, relevant
 from ._verify_play import Played, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
 
 _TRANSCRIPT_LINES = 24
+
+
+_MUTANTS: dict[int, tuple[Any, list[Mutant]]] = {}
+
+
+def _mutants(project: Any) -> list[Mutant]:
+    """The project's mutants, derived once per loaded project."""
+    cached = _MUTANTS.get(id(project))
+    if cached is None or cached[0] is not project:
+        cached = _MUTANTS[id(project)] = (project, mutants(project))
+    return cached[1]
 
 
 async def _play(data: dict[str, Any], env: VerifyEnv, mutant: Mutant | None = None) -> Played:
@@ -125,13 +136,16 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
         notes=record.notes,
     )
     assertions = ((data.get("scenario") or {}).get("goals") or {}).get("assertions")
-    chosen = relevant(mutants(env.project), read_path(record.events, assertions), env.project)
+    path = read_path(record.events, assertions)
+    on_path = relevant(_mutants(env.project), path, env.project)
+    chosen = pick(on_path, path)
+    verdict.on_path = len(on_path)
     verdict.played = [m.id for m in chosen]
     verdict.killed = await _kills(data, chosen, env)
     if not verdict.killed:
         verdict.weak = True
         verdict.reason = (
-            f"kills none of the {len(chosen)} mutants on its path"
+            f"kills none of the {len(chosen)} mutants played on its path"
             if chosen
             else "no mutant lies on its path"
         )
@@ -171,6 +185,7 @@ async def _repair(
 
 
 async def _kills(data: dict[str, Any], chosen: list[Mutant], env: VerifyEnv) -> list[str]:
+    """The mutants the case kills (fails against), `env.concurrency` plays at once."""
     gate = asyncio.Semaphore(env.concurrency)
 
     async def one(mutant: Mutant) -> str | None:

@@ -10,6 +10,7 @@ mutant (building one reads the project's file list).
 from __future__ import annotations
 
 import contextlib
+import copy
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,14 @@ def reference(project: Project, mutant: Mutant | None = None) -> ReferenceTarget
     key = (str(project.root), mutant.id if mutant else None)
     target = _TARGETS.get(key)
     if target is None:
-        target = _TARGETS[key] = ReferenceTarget(project.root, mutant=mutant)
+        base = _TARGETS.get((key[0], None)) or ReferenceTarget(project.root)
+        _TARGETS[(key[0], None)] = base
+        # Reading the project's file list again per mutant costs more than the play: a
+        # mutant's target is the reference target with its one fault named.
+        target = copy.copy(base)
+        target.mutant = mutant
+        target.spec = base.spec + (f"?mutant={mutant.id}" if mutant else "")
+        _TARGETS[key] = target
     return target
 
 

@@ -42,6 +42,8 @@ class Verdict:
     played: list[str] = field(default_factory=list)
     """Mutant ids played (those on the case's path)."""
     killed: list[str] = field(default_factory=list)
+    on_path: int = 0
+    """Mutants on the case's path (`played` is at most `MAX_PLAYED` of them)."""
     weak: bool = False
     notes: list[str] = field(default_factory=list)
     """The reference agent's notes (what the run depended on but the skill model was unsure
@@ -65,6 +67,7 @@ class Verdict:
             "against": self.against,
             "method": self.method,
             "reason": self.reason,
+            "mutants_on_path": self.on_path,
             "mutants_played": self.played,
             "mutants_killed": self.killed,
             "repairs": self.fixes,
