@@ -249,8 +249,10 @@ def _since_user(history: Sequence[Utterance]) -> str:
 
 
 def _answer(facts: list[ContextFact]) -> str:
+    """One fact: its value exactly as the sheet lists it (the value a case asserts);
+    several: one sentence naming each ("My date of birth is … and my postcode is …")."""
     if len(facts) == 1:
-        return _sentence(facts[0].value)
+        return facts[0].value.strip()
     parts = [f"my {f.label} is {f.value}" for f in facts]
     return _sentence(", ".join(parts[:-1]) + f" and {parts[-1]}")
 

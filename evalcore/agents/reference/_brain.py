@@ -113,6 +113,11 @@ class ModelBrain:
         if value is NO_ANSWER or (spec.type not in ("categorical", "bool") and value):
             if spec.type != "categorical":
                 return
+            if ctx.entry != "user":  # handed the conversation: the model picks one itself
+                if spec.enum_values:
+                    ctx.engine.remember(spec.qualified, spec.enum_values[0])
+                ctx.engine.note(f"{spec.qualified} is set from the request: none said it")
+                return
             values = ", ".join(str(v).replace("_", " ") for v in spec.enum_values)
             ctx.engine.note(
                 f"{spec.qualified} is set from the request, which did not say it: asked for it"
