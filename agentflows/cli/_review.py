@@ -97,7 +97,9 @@ def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
     )
     if rules_only:
         stdout.print(f"[dim]{RULES_ONLY}[/]")
-    elif report.usage.calls or report.usage.cache_hits:
+    if report.critique is not None and report.critique.note:
+        stdout.print(f"[yellow]{escape(report.critique.note)}[/]")
+    if not rules_only and (report.usage.calls or report.usage.cache_hits):
         usage = report.usage
         stdout.print(
             f"[dim]model calls {usage.calls} (cache hits {usage.cache_hits}) · tokens "

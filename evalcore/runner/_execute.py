@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("casegen.runner")
 
 NOT_JUDGED_ERRORED = "not judged: the run errored"
+NOT_JUDGED_EMPTY = "not judged: no user turn was played, so there is nothing to judge"
 
 
 @dataclass
@@ -250,6 +251,9 @@ async def _check_and_judge(
         return
     except UserError as exc:
         out.error = f"the agent's events cannot be checked: {exc.message}"
+        return
+    if conversation.user_turns == 0:  # an empty transcript is never scored
+        out.criteria = unjudged(case.criteria, NOT_JUDGED_EMPTY)
         return
     try:
         outcome = await judge.judge(case.criteria, trace.transcript, trace.events)
@@ -464,6 +468,7 @@ def total_usage(records: Sequence[RunRecord]) -> Usage:
 
 
 __all__ = [
+    "NOT_JUDGED_EMPTY",
     "NOT_JUDGED_ERRORED",
     "PlannedRun",
     "RunReport",
