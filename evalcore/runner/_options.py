@@ -37,6 +37,8 @@ class RunOptions:
     for targets without one."""
     simulator: SimulatorSettings = field(default_factory=SimulatorSettings)
     judge: JudgeSettings = field(default_factory=JudgeSettings)
+    exitfirst: bool = False
+    """Start no further run once one failed or errored (`-x`); runs in progress finish."""
 
     def __post_init__(self) -> None:
         if self.runs is not None and self.runs < 1:

@@ -1,0 +1,58 @@
+"""Quality metrics for a finished run: asked of the metrics judge, recorded, never gating.
+
+Which dialects' results carry them is the dialect's to say (`Dialect.quality_metrics`: Mantle,
+whose run files have Rasa's `scale_metrics` and `task_completion`). A run that errored, or
+played no user turn, has nothing to rate; whatever goes wrong here leaves the metrics null with
+the reason and the run's verdict as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from ..dialects import get_dialect
+from ..judge._metrics import LLMMetricsJudge, MetricsOutcome, NoMetricsJudge
+from ..simulator import Utterance
+
+log = logging.getLogger("casegen.runner")
+
+MetricsJudge = NoMetricsJudge | LLMMetricsJudge
+
+
+def carries_metrics(dialect: str) -> bool:
+    try:
+        return bool(getattr(get_dialect(dialect), "quality_metrics", False))
+    except Exception:  # an unknown dialect name carries none
+        return False
+
+
+async def measure_run(
+    dialect: str,
+    judge: MetricsJudge | None,
+    transcript: Sequence[Utterance],
+    *,
+    error: str | None,
+    user_turns: int,
+) -> MetricsOutcome:
+    """The run's metrics, or null ones with the reason."""
+    if not carries_metrics(dialect):
+        return MetricsOutcome(note=f"not measured: {dialect} results carry no quality metrics")
+    if judge is None:
+        judge = NoMetricsJudge()
+    if error is not None:
+        return MetricsOutcome(note="not measured: the run errored", engine=judge.engine)
+    if user_turns == 0:
+        return MetricsOutcome(note="not measured: no user turn was played", engine=judge.engine)
+    try:
+        return await judge.measure(transcript)
+    except Exception as exc:  # never gating: an unclassified failure is a note
+        log.exception("metrics judge crashed")
+        return MetricsOutcome(
+            note=f"not measured: metrics judge failed: {type(exc).__name__}: {exc}",
+            engine=judge.engine,
+            model=judge.model,
+        )
+
+
+__all__ = ["MetricsJudge", "carries_metrics", "measure_run"]
