@@ -126,9 +126,17 @@ def _print_recap(report: RunReport) -> None:
             reason = reason[:159] + "…"
         stdout.print(
             f"  [{colour}]{record.verdict_label}[/] {escape(record.scenario_slug)} run "
-            f"{record.run_index}: {escape(reason)} [dim]({escape(record.case_path)})[/]",
+            f"{record.run_index}: {escape(reason)} [dim]({escape(_shown(record.case_path))})[/]",
             soft_wrap=True,
         )
+
+
+def _shown(path: str) -> str:
+    """A case path as typed from here (relative to the working folder when inside it)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return path
 
 
 def _select(

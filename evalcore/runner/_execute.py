@@ -34,7 +34,7 @@ from ..simulator import SimulationError, Simulator, make_simulator
 from ._case import RunCase
 from ._conversation import Conversation, HarnessError, play
 from ._events import event_log, transcript
-from ._metrics import MetricsJudge, measure_run
+from ._metrics import MetricsJudge, measure_run, metrics_fields
 from ._options import RunOptions
 from ._record import EngineUse, Latency, RunRecord, TurnLatency, decide, tally
 from ._trace import RunTrace
@@ -351,23 +351,11 @@ def _record(
         judge=out.judge_use,
         duration_s=round(duration_s, 3),
         meta={**out.final.meta, **({"traceback": out.traceback} if out.traceback else {})},
-        **_metrics_fields(out.metrics),
+        **metrics_fields(out.metrics),
     )
     # Everything a run file, summary, JUnit report or `--json` shows comes from the record:
     # an agent or endpoint that echoed a key (an error body, `env` output) is masked here.
     return RunRecord.model_validate(redact_data(record.model_dump(mode="json")))
-
-
-def _metrics_fields(metrics: MetricsOutcome | None) -> dict[str, Any]:
-    if metrics is None:  # the run crashed before it could be measured
-        return {"metrics_note": "not measured: the run errored"}
-    return {
-        "scale_metrics": metrics.scale_metrics,
-        "task_completion": metrics.task_completion,
-        "metrics_reason": metrics.reason,
-        "metrics_note": metrics.note,
-        "metrics_judge": EngineUse(engine=metrics.engine, model=metrics.model, usage=metrics.usage),
-    }
 
 
 def _simulator_use(case: RunCase, simulator: Simulator | None, options: RunOptions) -> EngineUse:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from ..dialects import get_dialect
 from ..judge._metrics import LLMMetricsJudge, MetricsOutcome, NoMetricsJudge
 from ..simulator import Utterance
+from ._record import EngineUse
 
 log = logging.getLogger("casegen.runner")
 
@@ -55,4 +57,17 @@ async def measure_run(
         )
 
 
-__all__ = ["MetricsJudge", "carries_metrics", "measure_run"]
+def metrics_fields(metrics: MetricsOutcome | None) -> dict[str, Any]:
+    """The record's metrics fields."""
+    if metrics is None:  # the run crashed before it could be measured
+        return {"metrics_note": "not measured: the run errored"}
+    return {
+        "scale_metrics": metrics.scale_metrics,
+        "task_completion": metrics.task_completion,
+        "metrics_reason": metrics.reason,
+        "metrics_note": metrics.note,
+        "metrics_judge": EngineUse(engine=metrics.engine, model=metrics.model, usage=metrics.usage),
+    }
+
+
+__all__ = ["MetricsJudge", "carries_metrics", "measure_run", "metrics_fields"]

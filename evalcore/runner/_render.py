@@ -72,7 +72,7 @@ def run_text(record: RunRecord) -> str:
             lines.append(f"    votes: {shown}" + ("  (samples disagree)" if c.disagreement else ""))
     if record.criteria and not record.judged:
         lines.append("  note: criteria were not judged; a PASS covers the assertions only")
-    lines += ["", "Quality Metrics (not gating)", *_metrics_lines(record), "", "Assertion Results"]
+    lines += ["", "Quality Metrics", *_metrics_lines(record), "", "Assertion Results"]
     if not record.assertions:
         lines.append("  (none evaluated)" if record.errored else "  (no assertions)")
     for a in record.assertions:
