@@ -99,3 +99,13 @@ async def test_other_dialects_and_errored_runs_carry_no_metrics() -> None:
     assert chat.scale_metrics is None
     assert chat.metrics_note == "not measured: anychat results carry no quality metrics"
     assert broken.status == "errored" and broken.metrics_note == "not measured: the run errored"
+
+
+async def test_metrics_can_be_switched_off() -> None:
+    judge = _judge(SCORES)
+    report = await run_cases(
+        [case()], FunctionTarget(mantle_echo), RunOptions(judge=judge, metrics=False)
+    )
+    (record,) = report.records
+    assert record.scale_metrics is None and judge.chat.calls == []
+    assert record.metrics_note == "not measured: metrics were switched off (--no-metrics)"

@@ -129,8 +129,8 @@ def _run_interactive(
         ) as review:
             if resume is None:
                 stdout.print(
-                    f"review [bold]{review_id}[/] · engine "
-                    + ("rules" if critic is None else f"rules+{critic.name}")
+                    f"review [bold]{review_id}[/] · engine rules"
+                    + ("" if critic is None else f" (+ {critic.name} critique, if it answers)")
                 )
                 question = await review.start(
                     [str(p) for p in paths], project=str(project) if project else None

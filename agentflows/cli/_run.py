@@ -252,6 +252,13 @@ def run(
     cache: Annotated[
         bool, typer.Option("--cache", help="Replay model answers from the response cache.")
     ] = False,
+    metrics: Annotated[
+        bool,
+        typer.Option(
+            "--metrics/--no-metrics",
+            help="Mantle, with a judge model: record the quality metrics (one call per run).",
+        ),
+    ] = True,
     keyword: Annotated[
         str | None,
         typer.Option(
@@ -315,6 +322,7 @@ def run(
         simulator=simulator,
         judge=judge,
         exitfirst=exitfirst,
+        metrics=metrics,
     ).with_models()
     writer = ResultsWriter(results_root, junit=junit)
     finished: list[RunRecord] = []

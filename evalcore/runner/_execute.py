@@ -443,7 +443,7 @@ async def run_cases(
     """
     options = (options or RunOptions()).with_models()
     judge = make_judge(options.judge)
-    metrics = make_metrics_judge(options.judge)
+    metrics = make_metrics_judge(options.judge) if options.metrics else None
     planned = plan_runs(cases, options, results.first_run_number if results else None)
     timestamp = results.timestamp if results else datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
     semaphore = asyncio.Semaphore(options.parallel)

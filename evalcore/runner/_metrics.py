@@ -37,11 +37,11 @@ async def measure_run(
     error: str | None,
     user_turns: int,
 ) -> MetricsOutcome:
-    """The run's metrics, or null ones with the reason."""
+    """The run's metrics, or null ones with the reason (`judge` None: switched off)."""
     if not carries_metrics(dialect):
         return MetricsOutcome(note=f"not measured: {dialect} results carry no quality metrics")
     if judge is None:
-        judge = NoMetricsJudge()
+        return MetricsOutcome(note="not measured: metrics were switched off (--no-metrics)")
     if error is not None:
         return MetricsOutcome(note="not measured: the run errored", engine=judge.engine)
     if user_turns == 0:
