@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..agents._protocol import AgentSession, AgentTarget, FinalRecord
 from ..assertions import AssertionResult
@@ -97,6 +97,18 @@ class RunReport:
                 "wall_clock_s": self.wall_clock_s,
             },
         }
+
+
+class RunExecutor(Protocol):
+    """Runs planned runs elsewhere (a Ray cluster) and hands each record to `deliver`."""
+
+    async def run(
+        self,
+        planned: Sequence[PlannedRun],
+        target: AgentTarget,
+        options: RunOptions,
+        deliver: Callable[[PlannedRun, RunRecord], None],
+    ) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -405,6 +417,7 @@ async def run_cases(
     *,
     results: ResultsWriter | None = None,
     on_run: Callable[[RunRecord], None] | None = None,
+    executor: RunExecutor | None = None,
 ) -> RunReport:
     """Run every case `options.runs_for(case)` times, `options.parallel` at once.
 
@@ -414,6 +427,8 @@ async def run_cases(
         options: Limits, concurrency, simulator and judge settings.
         results: Where to write run files and summaries as runs finish; None: nowhere.
         on_run: Called with each record as its run finishes (progress display).
+        executor: Where the runs happen; None: here, as asyncio tasks
+            (`RayExecutor` from `_ray.py`: as Ray tasks on a cluster).
 
     Raises:
         ConfigError: a configured model cannot be used (before any run starts).
@@ -430,6 +445,9 @@ async def run_cases(
     async def one(run: PlannedRun) -> None:
         async with semaphore:
             record = await run_one(run.case, run.index, target, options, judge, slug=run.slug)
+        deliver(run, record)
+
+    def deliver(run: PlannedRun, record: RunRecord) -> None:
         finished.append((run.order, record))
         if results is not None:
             results.write_run(record)
@@ -446,9 +464,12 @@ async def run_cases(
         planned=len(planned),
     )
     try:
-        async with asyncio.TaskGroup() as group:
-            for run in planned:
-                group.create_task(one(run))
+        if executor is not None:
+            await executor.run(planned, target, options, deliver)
+        else:
+            async with asyncio.TaskGroup() as group:
+                for run in planned:
+                    group.create_task(one(run))
         interrupted = False
     finally:
         report.records = [record for _, record in sorted(finished, key=lambda x: x[0])]
@@ -466,6 +487,7 @@ def total_usage(records: Sequence[RunRecord]) -> Usage:
 __all__ = [
     "NOT_JUDGED_ERRORED",
     "PlannedRun",
+    "RunExecutor",
     "RunReport",
     "plan_runs",
     "run_cases",
