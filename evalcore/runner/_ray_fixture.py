@@ -49,17 +49,23 @@ def shared_paths() -> bool:
 
 
 def _members(root: Path, leave_out: set[Path]) -> Iterable[tuple[Path, str]]:
-    """(file on disk, name in the pack): links inside are followed, links out left out."""
+    """(path on disk, name in the pack) of every folder and file: links to files inside are
+    followed, links leading out are left out."""
     real_root = root.resolve()
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if d not in _SKIP and not (here / d).is_symlink())
+        yield here, here.relative_to(root).as_posix()  # folders too: an empty one counts
         for name in sorted(files):
             path = here / name
             real = path.resolve()
             if real in leave_out or not real.is_relative_to(real_root) or not real.is_file():
                 continue
             yield real, path.relative_to(root).as_posix()
+
+
+def _under(prefix: str, name: str) -> str:
+    return prefix if name == "." else f"{prefix}/{name}"
 
 
 def pack_fixture(fixture: Path, case_paths: Iterable[str]) -> FixturePack:
@@ -73,10 +79,10 @@ def pack_fixture(fixture: Path, case_paths: Iterable[str]) -> FixturePack:
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
         for real, name in _members(fixture, leave_out):
-            tar.add(real, arcname=f"fixture/{name}", recursive=False)
+            tar.add(real, arcname=_under("fixture", name), recursive=False)
         for skill, folder in sorted(context.skills.items()):
             for real, name in _members(Path(folder), set()):
-                tar.add(real, arcname=f"skills/{skill}/{name}", recursive=False)
+                tar.add(real, arcname=_under(f"skills/{skill}", name), recursive=False)
     data = buffer.getvalue()
     limits = limits_for(fixture / "eval.json")
     if len(data) > limits.max_file_bytes:
