@@ -180,6 +180,7 @@ def _select(
         stderr.print(f"[dim]selected {len(chosen)} of {len(cases)} cases ({'; '.join(why)})[/]")
     return chosen
 
+
 def _executor(name: str, address: str | None) -> RunExecutor | None:
     """None for local runs; Ray is imported only when asked for."""
     from evalcore.errors import UserError
@@ -297,7 +298,6 @@ def run(
             "--exitfirst", "-x", help="Start no more runs after the first failure or error."
         ),
     ] = False,
-
     executor: Annotated[
         str,
         typer.Option(
