@@ -38,6 +38,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 {
                     "behavior": behavior["id"],
                     "error": work["error"],
+                    "error_kind": work.get("error_kind"),
                     "usage": work["usage"],
                     "errors": [
                         {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
@@ -100,6 +101,23 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "duplicates": state.get("duplicates", []),
         "coverage": coverage,
         "llm": usage.model_dump(),
+        "halted": _halted(ctx, failed),
+    }
+
+
+def _halted(ctx: GenerateContext, failed: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one error that stopped drafting (endpoint unreachable or refusing the key), with
+    the hint and how many cases `--resume` would draft again; None when nothing stopped."""
+    if ctx.halted is None:
+        return None
+    from ..doctor import HINT
+    from .state import RESUMABLE_KINDS
+
+    return {
+        **ctx.halted,
+        "hint": HINT,
+        "not_drafted": sum(1 for f in failed if f.get("error_kind") in RESUMABLE_KINDS),
+        "resume": f"casegen generate --resume {ctx.run_id}",
     }
 
 
