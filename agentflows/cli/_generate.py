@@ -225,7 +225,9 @@ def generate(
     """Generate valid, reference-clean, non-duplicate cases for a target.
 
     Exit 0 when every planned case was written valid, 1 when some failed or were not written
-    (with --pr: or no branch was made, or the push failed), 2 on usage errors.
+    (with --pr: or no branch was made, or the push failed), 2 on usage errors, 3 when the
+    model endpoint is unreachable or refuses the key (before planning, or drafting stopped:
+    `--resume RUN_ID` drafts the rest once it answers).
     """
     from ..generate import build_request
 

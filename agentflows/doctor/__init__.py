@@ -3,6 +3,13 @@ reachability check every model-backed command makes before its first call)."""
 
 from __future__ import annotations
 
-from ._endpoint import HINT, EndpointError, ModelsProbe, preflight, probe_models
+from ._endpoint import (
+    HINT,
+    EndpointError,
+    ModelsProbe,
+    preflight,
+    preflight_roles,
+    probe_models,
+)
 
-__all__ = ["HINT", "EndpointError", "ModelsProbe", "preflight", "probe_models"]
+__all__ = ["HINT", "EndpointError", "ModelsProbe", "preflight", "preflight_roles", "probe_models"]

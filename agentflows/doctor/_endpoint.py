@@ -110,6 +110,19 @@ def preflight(config: ModelConfig, *, role: str = "model") -> ModelsProbe:
     raise EndpointError(describe_failure(config, probe, role=role), kind=probe.kind or "auth")
 
 
+def preflight_roles(configs: dict[str, ModelConfig | None]) -> None:
+    """`preflight` each role's endpoint once (roles often share one): `{"judge": config}`."""
+    seen: set[tuple[str, str]] = set()
+    for role, config in configs.items():
+        if config is None:
+            continue
+        key = (endpoint_url(config), auth_headers(config).get("Authorization", ""))
+        if key in seen:
+            continue
+        seen.add(key)
+        preflight(config, role=role)
+
+
 def describe_failure(config: ModelConfig, probe: ModelsProbe, *, role: str = "model") -> str:
     if probe.kind == "auth":
         return (
@@ -141,5 +154,6 @@ __all__ = [
     "describe_failure",
     "endpoint_url",
     "preflight",
+    "preflight_roles",
     "probe_models",
 ]
