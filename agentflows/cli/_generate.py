@@ -92,10 +92,19 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"[{colour}]{row['status']}[/]",
         )
     stdout.print(table)
+    engines = report.get("engines") or {}
+    if set(engines) - {report["engine"]}:
+        stdout.print(
+            escape("engines: " + ", ".join(f"{n} × {name}" for name, n in engines.items()))
+        )
     for source, cov in report["coverage"].items():
-        line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements"
-        if cov["uncovered"]:
-            line += " · uncovered: " + ", ".join(cov["uncovered"])
+        line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements asserted"
+        touched = cov.get("touched") or []
+        if touched:
+            line += " · touched, no assertion checks it: " + ", ".join(touched)
+        untouched = [e for e in cov["uncovered"] if e not in touched]
+        if untouched:
+            line += " · uncovered: " + ", ".join(untouched)
         stdout.print(escape(line))
     for dup in report["duplicates"]:
         stdout.print(

@@ -134,6 +134,10 @@ async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
         usage=result.usage.model_dump(),
         error_kind=kind,
     )
+    if result.data is not None and ctx.engine.name != "offline":
+        from ._engines import model_parts
+
+        work["model_parts"] = model_parts(ctx, behavior, result.data)
     return {"cases": {behavior.id: work}}
 
 
@@ -235,12 +239,18 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     for behavior_id, work in state.get("cases", {}).items():
         if work["status"] != "valid" or work["data"] is None:
             continue
-        outcome = prewrite(work["data"], ctx.dialect.name, ctx.project)
+        outcome = prewrite(
+            work["data"], ctx.dialect.name, ctx.project, title=work["behavior"].get("title")
+        )
         if not outcome.fixes and not outcome.errors:
             continue
         updated = CaseWork(**work)
         updated["repairs"] = [*work["repairs"], *outcome.fixes]
         updated["data"] = outcome.data
+        if "model_parts" in work:
+            from ._engines import without_fixed
+
+            updated["model_parts"] = without_fixed(work["model_parts"], outcome.fixes)
         left = outcome.errors
         if not left:
             left = [

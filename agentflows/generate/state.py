@@ -28,6 +28,9 @@ class CaseWork(TypedDict):
     """Why drafting failed, when the endpoint was to blame: `unreachable`, `auth`,
     `transient` (time-out, rate limit, server error) or `halted` (not attempted after an
     earlier case found the endpoint unusable). `--resume` drafts these cases again."""
+    model_parts: NotRequired[list[str]]
+    """Fields the model wrote that are kept (the rest is the offline plan's); [] for a
+    model-drafted case that is wholly the plan (its engine label says so)."""
 
 
 #: Failure kinds `--resume` drafts again: the endpoint, not the case, was the problem.
