@@ -345,6 +345,9 @@ def run(
     agent = resolve_target(target, project=definitions, timeout_s=turn_timeout)
     start = project or Path(cases[0].path).parent
     simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
+    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
+
+    preflight_roles({"simulator": simulator.model, "judge": judge.model})
     simulator = replace(simulator, project=definitions)
     options = RunOptions(
         runs=runs,
