@@ -67,9 +67,10 @@ def question_for(prompt: str | None, field_words: str, *, boolean: bool = False)
         return "To confirm, I have read the details back to you. Is that all correct?"
     if "?" in text and "@" not in text:
         return text
+    text = _REFERENCE.sub("", text)
     match = _ASK_CLAUSE.search(text)
     if match is not None:
-        clause = _REFERENCE.sub("", match["clause"]).strip()
+        clause = re.sub(r"\s*\([^()]*\)|\s*\([^()]*$", "", match["clause"]).strip()
         clause = _TAIL.sub("", clause).strip(" ,")
         clause = re.sub(r"^for\s+(?:the\s+)?", "", clause, flags=re.I)
         if len(clause.split()) >= 2:

@@ -28,7 +28,7 @@ from ..demo._mantle_engine import (
     yes_or_no,
 )
 from ._asking import answer_parts, question_for
-from ._backend import FakeBackend
+from ._backend import FakeBackend, placeholder
 from ._procedure import Runner
 
 _RUN_BLOCK = re.compile(r"@block\.(\w+)")
@@ -112,6 +112,11 @@ class ModelBrain:
         value = self.read(ctx, spec, ctx.context)
         if value is NO_ANSWER or (spec.type not in ("categorical", "bool") and value):
             if spec.type != "categorical":
+                return
+            if ctx.entry != "user":  # handed the conversation: the model picks one itself
+                if spec.enum_values:
+                    ctx.engine.remember(spec.qualified, spec.enum_values[0])
+                ctx.engine.note(f"{spec.qualified} is set from the request: none said it")
                 return
             values = ", ".join(str(v).replace("_", " ") for v in spec.enum_values)
             ctx.engine.note(
@@ -234,6 +239,17 @@ class ModelBrain:
         if record is not None and spec.name in record:
             return record[spec.name]
         return said_value(text, spec.name)
+
+    def chosen(self, ctx: SkillContext, key: str) -> Any:
+        """A value the agent picks itself (the first listed option's field of that name,
+        else one typed by the field): "set new_flight to the one they pick"."""
+        name = key.rsplit(".", 1)[-1]
+        record = self.record_for(ctx, "")
+        if record is not None:
+            for field, value in record.items():
+                if field == name or name.endswith("_" + field) or field.endswith("_" + name):
+                    return value
+        return placeholder(ctx.defs.memory_names().get(key), key)
 
     def record_for(self, ctx: SkillContext, text: str) -> dict[str, Any] | None:
         """The listed record the answer names (by shared words), else the first listed."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...definitions import Project, Step
 from ..demo._mantle_engine import (
+    ADVERSARIAL,
     NO_ANSWER,
     Ask,
     Frame,
@@ -24,6 +25,7 @@ from ..demo._mantle_engine import (
     SkillContext,
     ToolResult,
     holds,
+    stems,
 )
 from ._asking import question_for
 from ._brain import said_value
@@ -112,7 +114,25 @@ class ReferenceEngine(MantleEngine):
         if target is not None:
             self.activate(target, text, entry="user")
             return
+        if not ADVERSARIAL.search(text):
+            skill_id = self.routed(text)
+            if skill_id is not None:
+                self.activate(skill_id, text, entry="user")
+                return
         super().idle(text)
+
+    def routed(self, text: str) -> str | None:
+        """The skill a message asks for: description words weighted by how few skills use
+        them, and a skill whose whole name the message says ("refill a prescription")
+        first."""
+        said = set(stems(text))
+        scores = self.skill_words.scores(text)
+        for skill_id in scores:
+            name = set(stems(self.defs.skills[skill_id].name or ""))
+            if name and name <= said:
+                scores[skill_id] += 1.0 + 0.1 * len(name)
+        best = max(sorted(scores), key=lambda k: scores[k], default=None)
+        return best if best is not None and scores[best] >= 1.0 else None
 
     # --- memory and responses ---------------------------------------------------------------
 

@@ -199,6 +199,8 @@ class Runner:
                     yield from self.brain.ask_group(ctx, [spec], None, None)
                 elif declared is not None and declared.type == "bool":
                     ctx.engine.remember(key, True)
+                elif declared is not None:  # a value the agent records itself
+                    ctx.engine.remember(key, self.brain.chosen(ctx, key))
             if self.ready(name, when):
                 yield from self.call_tool(name, when)
 
