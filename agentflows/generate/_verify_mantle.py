@@ -5,9 +5,10 @@
 1. The draft is played (offline simulator, no judge: criteria are left unjudged) against
    `mantle:<project>`. A case the reference agent fails is one no correct agent passes:
    the model revises it with the failing assertions and the transcript (when one is
-   configured), else the run's own record corrects or removes the failing assertions
+   configured), else the run's own record corrects the failing assertions or removes one
    (`_verify_fix.py`); the result must pass validation and the review rules again and is
-   played again. A case still failing is dropped with the reason.
+   played again. A case still failing, or one that would lose more than one assertion or a
+   happy path's completion, is dropped with the reason.
 2. The passing case is played against every mutant whose fault lies on its path
    (`_verify_paths.py`), `env.concurrency` at once. A case that kills none is `weak`.
 """
@@ -28,6 +29,10 @@ from ._verify_play import Played, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
 
 _TRANSCRIPT_LINES = 24
+#: Assertions a deterministic repair may remove. One wrong assertion is a drafting slip;
+#: several failing at once mean the case is about a path a correct agent does not take, and
+#: removing them all would keep a case about nothing, so it is dropped instead.
+MAX_REMOVED = 1
 
 
 _MUTANTS: dict[int, tuple[Any, list[Mutant]]] = {}
@@ -175,6 +180,8 @@ async def _repair(
                     }
                     return candidate, replay, [fix]
     fixed, fixes = fix_assertions(data, record.events, record.failing)
+    if sum(f["after"] is None for f in fixes) > MAX_REMOVED:
+        return None  # the case and a correct agent disagree on its path, not on a detail
     candidate, _ = _reviewed(fixed, env, data)
     if candidate is None or not fixes:
         return None
