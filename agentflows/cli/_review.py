@@ -55,12 +55,17 @@ def review(
     """Review cases beyond validity: deterministic rules, plus a model critique if configured.
 
     Each comment has a stable code (see docs/review-workflow.md). Exit 0 when no comment is
-    an error, 1 otherwise, 2 on usage errors.
+    an error, 1 otherwise, 2 on usage errors, 3 when the model endpoint is unreachable or
+    refuses the key.
     """
     from ..review import review_model, review_paths
 
     start = project or (paths[0] if paths else None)
     critic = review_model(model, start=start, no_cache=no_cache)
+    if critic is not None:
+        from ..doctor import preflight  # an endpoint that is down or refuses the key stops here
+
+        preflight(critic.config, role="review")
     if interactive or resume:
         if as_json:
             raise UserError("--json cannot be combined with --interactive")

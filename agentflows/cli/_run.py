@@ -22,6 +22,7 @@ from ._output import print_json, stderr, stdout
 if TYPE_CHECKING:
     from evalcore.judge import JudgeSettings
     from evalcore.runner import RunCase, RunRecord, RunReport
+    from evalcore.runner._execute import RunExecutor
     from evalcore.simulator import SimulatorSettings
 
 EXIT_INTERRUPTED = 130
@@ -180,6 +181,22 @@ def _select(
     return chosen
 
 
+def _executor(name: str, address: str | None) -> RunExecutor | None:
+    """None for local runs; Ray is imported only when asked for."""
+    from evalcore.errors import UserError
+
+    if name not in ("local", "ray"):
+        raise UserError(f"--executor {name!r} is not known", hint="use local or ray")
+    if name == "local":
+        if address:
+            raise UserError("--ray-address needs --executor ray")
+        return None
+    from evalcore.runner._ray import RayExecutor, import_ray
+
+    import_ray()  # fail before any case is read when the extra is missing
+    return RayExecutor(address=address)
+
+
 @app.command()
 def run(
     paths: Annotated[list[Path], typer.Argument(help="Case files or folders (recursive).")],
@@ -281,6 +298,21 @@ def run(
             "--exitfirst", "-x", help="Start no more runs after the first failure or error."
         ),
     ] = False,
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where runs happen: local (asyncio, default) or ray (a task per run; "
+            "needs the casegen[ray] extra).",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="Ray cluster to run on (default RAY_ADDRESS, else a local instance).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Run cases against an agent: simulate the user, check assertions, judge criteria.
@@ -304,6 +336,7 @@ def run(
     )
     from evalcore.runner._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL
 
+    runs_on = _executor(executor, ray_address)
     cases = collect_cases(paths, project=project)
     results_root = results or default_results_dir(cases, project=project)
     if keyword or last_failed:
@@ -312,6 +345,9 @@ def run(
     agent = resolve_target(target, project=definitions, timeout_s=turn_timeout)
     start = project or Path(cases[0].path).parent
     simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
+    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
+
+    preflight_roles({"simulator": simulator.model, "judge": judge.model})
     simulator = replace(simulator, project=definitions)
     options = RunOptions(
         runs=runs,
@@ -333,7 +369,9 @@ def run(
             stdout.print(_run_line(record))
 
     try:
-        report = asyncio.run(run_cases(cases, agent, options, results=writer, on_run=on_run))
+        report = asyncio.run(
+            run_cases(cases, agent, options, results=writer, on_run=on_run, executor=runs_on)
+        )
     except KeyboardInterrupt:
         if as_json:
             print_json(

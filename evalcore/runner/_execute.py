@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..agents._protocol import AgentSession, AgentTarget, FinalRecord
 from ..assertions import AssertionResult
@@ -105,6 +105,18 @@ class RunReport:
                 "wall_clock_s": self.wall_clock_s,
             },
         }
+
+
+class RunExecutor(Protocol):
+    """Runs planned runs elsewhere (a Ray cluster) and hands each record to `deliver`."""
+
+    async def run(
+        self,
+        planned: Sequence[PlannedRun],
+        target: AgentTarget,
+        options: RunOptions,
+        deliver: Callable[[PlannedRun, RunRecord], None],
+    ) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -427,6 +439,7 @@ async def run_cases(
     *,
     results: ResultsWriter | None = None,
     on_run: Callable[[RunRecord], None] | None = None,
+    executor: RunExecutor | None = None,
 ) -> RunReport:
     """Run every case `options.runs_for(case)` times, `options.parallel` at once.
 
@@ -436,6 +449,8 @@ async def run_cases(
         options: Limits, concurrency, simulator and judge settings.
         results: Where to write run files and summaries as runs finish; None: nowhere.
         on_run: Called with each record as its run finishes (progress display).
+        executor: Where the runs happen; None: here, as asyncio tasks
+            (`RayExecutor` from `_ray.py`: as Ray tasks on a cluster).
 
     Raises:
         ConfigError: a configured model cannot be used (before any run starts).
@@ -458,6 +473,9 @@ async def run_cases(
             record = await run_one(
                 run.case, run.index, target, options, judge, slug=run.slug, metrics=metrics
             )
+        deliver(run, record)
+
+    def deliver(run: PlannedRun, record: RunRecord) -> None:
         if options.exitfirst and not record.passed:
             stop.set()
         finished.append((run.order, record))
@@ -476,9 +494,12 @@ async def run_cases(
         planned=len(planned),
     )
     try:
-        async with asyncio.TaskGroup() as group:
-            for run in planned:
-                group.create_task(one(run))
+        if executor is not None:
+            await executor.run(planned, target, options, deliver)
+        else:
+            async with asyncio.TaskGroup() as group:
+                for run in planned:
+                    group.create_task(one(run))
         interrupted = False
     finally:
         report.records = [record for _, record in sorted(finished, key=lambda x: x[0])]
@@ -506,6 +527,7 @@ __all__ = [
     "NOT_JUDGED_EMPTY",
     "NOT_JUDGED_ERRORED",
     "PlannedRun",
+    "RunExecutor",
     "RunReport",
     "plan_runs",
     "run_cases",
