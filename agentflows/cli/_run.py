@@ -345,9 +345,6 @@ def run(
     agent = resolve_target(target, project=definitions, timeout_s=turn_timeout)
     start = project or Path(cases[0].path).parent
     simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
-    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
-
-    preflight_roles({"simulator": simulator.model, "judge": judge.model})
     simulator = replace(simulator, project=definitions)
     options = RunOptions(
         runs=runs,
@@ -359,7 +356,10 @@ def run(
         judge=judge,
         exitfirst=exitfirst,
         metrics=metrics,
-    ).with_models()
+    ).with_models()  # a model without a key is a usage error (exit 2) before any call
+    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
+
+    preflight_roles({"simulator": simulator.model, "judge": judge.model})
     writer = ResultsWriter(results_root, junit=junit)
     finished: list[RunRecord] = []
 
