@@ -109,8 +109,14 @@ class ModelBrain:
 
     def from_request(self, ctx: SkillContext, spec: FieldSpec) -> Procedure:
         """A field set "from the request": read from the opening message, else asked."""
+        if spec.type not in ("categorical", "bool"):
+            words = re.escape(spec.name.replace("_", " "))
+            named = re.search(rf"\bthe {words} is ([^\s,;]+?)\.?(?:\s|$)", ctx.context, re.I)
+            if named is not None:  # "The service is checkout-api."
+                ctx.engine.remember(spec.qualified, named[1])
+            return
         value = self.read(ctx, spec, ctx.context)
-        if value is NO_ANSWER or (spec.type not in ("categorical", "bool") and value):
+        if value is NO_ANSWER:
             if spec.type != "categorical":
                 return
             if ctx.entry != "user":  # handed the conversation: the model picks one itself

@@ -23,6 +23,7 @@ from ..demo._mantle_engine import (
     MantleFlags,
     Procedure,
     SkillContext,
+    SkillWords,
     ToolResult,
     holds,
     stems,
@@ -62,6 +63,9 @@ class ReferenceEngine(MantleEngine):
         )
         super().__init__(project, brain, flags)
         self.mutant = mutant
+        # `hidden` keeps a skill out of what the agent offers, not out of routing: a
+        # hidden skill nobody calls is reached by the user's words alone
+        self.skill_words = SkillWords([s for s in self.defs.skills.values() if not s.disabled])
         self.notes: list[str] = []
         self.account: str | None = None
 
