@@ -131,7 +131,8 @@ class FactSimulator:
         if _HANDOFF.search(message) and _PERSON_STOP.search(self.context.until or ""):
             return SimulatorStep("", True, note="offline: handed over, as the context says")
         facts = self.placed(question)
-        if self._reads_back(message) and not self._names_in_full(facts, said):
+        own = any(p.search(" ".join(message.split())) for p in self.readbacks)
+        if own or (self._reads_back(message) and not self._names_in_full(facts, said)):
             return self._say(DECLINE if self.context.confirm == "decline" else AGREE)
         if _ANYTHING_ELSE.search(question):
             return self._finish(CLOSING)

@@ -255,7 +255,15 @@ class ModelBrain:
             for field, value in record.items():
                 if field == name or name.endswith("_" + field) or field.endswith("_" + name):
                     return value
-        return placeholder(ctx.defs.memory_names().get(key), key)
+        model = self.model(ctx.skill.id)
+        spec = model.field(key) if model is not None else None
+        if spec is not None and spec.examples:
+            return spec.examples[0]
+        declared = ctx.defs.memory_names().get(key)
+        kind = declared.type if declared is not None else None
+        if kind in ("int", "float"):  # a plausible amount, as the planner's walk assumes
+            return 2 if kind == "int" else 60.0
+        return placeholder(declared, key)
 
     def record_for(self, ctx: SkillContext, text: str) -> dict[str, Any] | None:
         """The listed record the answer names (by shared words), else the first listed."""
