@@ -174,9 +174,11 @@ class FactSimulator:
         if len(full) > 1:
             # labels that share their words ("what happened", "when it happened and
             # where"): the ones the question says word for word, when it says any
+            labels = [stems(f.label) for f in full]
+            shared = any(a & b for i, a in enumerate(labels) for b in labels[i + 1 :])
             asked = f" {_plain(message)} "
             named = [f for f in full if f" {_plain(f.label)} " in asked]
-            return named if named else full
+            return named if named and shared else full
         best = max(scored, key=lambda s: (s[0], -s[1]))
         return [best[2]]
 
