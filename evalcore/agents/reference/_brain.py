@@ -165,7 +165,7 @@ class ModelBrain:
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
-            lambda t: t,
+            ctx.engine.answers,
             step=step,
             block=block,
             field=asked,
@@ -188,7 +188,7 @@ class ModelBrain:
             return
         words = ", ".join(details[:-1]) + (" and " if len(details) > 1 else "") + details[-1]
         answer = yield from ctx.ask(
-            "identity", lambda: ctx.say(f"What are your {words}?"), lambda t: t
+            "identity", lambda: ctx.say(f"What are your {words}?"), ctx.engine.answers
         )
         tool = ctx.defs.tools_for(ctx.skill.id).get(name)
         asked = ctx.frame.scratch.setdefault("asked", {}).setdefault(name, {})
@@ -210,7 +210,7 @@ class ModelBrain:
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
-            lambda text: text,
+            ctx.engine.answers,
             step=step,
             block=block,
             field=specs[0].qualified,

@@ -40,6 +40,10 @@ _PERSON = re.compile(
     r"\b(?:real|live)\s+(?:person|human|agent)\b|\btransfer me\b",
     re.I,
 )
+#: A message that turns to something else before answering ("Before that, ...").
+_ASIDE = re.compile(
+    r"^\s*(?:before that|by the way|one more thing|actually|wait|also|first)\b", re.I
+)
 FAILING_ACCOUNT = "+15550150"
 NEGATIVE_ACCOUNT = "+15550161"
 
@@ -221,7 +225,20 @@ class ReferenceEngine(MantleEngine):
             return "blocked"
         return self.run_gated(ctx, name, arguments)
 
+    def answers(self, text: str) -> Any:
+        """A free-text answer, unless the message asks for another skill (a digression or
+        a hand-off the engine then routes) or is an attack it refuses."""
+        if self.handoff_skill(text) is not None:
+            return NO_ANSWER
+        active = {f.skill.id for f in self.stack}
+        other, score = self.skill_words.best(text, exclude=active)
+        if other is not None and score >= 1.5 and _ASIDE.search(text):
+            return NO_ANSWER
+        return text
+
     def read_field(self, key: str, text: str) -> Any:
+        if self.answers(text) is NO_ANSWER:
+            return NO_ANSWER
         value = super().read_field(key, text)
         declared = self.defs.memory_names().get(key)
         if declared is not None and declared.type not in ("text", "any"):
@@ -242,7 +259,7 @@ class ReferenceEngine(MantleEngine):
         answer = yield Ask(
             "instructions",
             lambda: self.say(question),
-            lambda text: text,
+            self.answers,
             step=step.id,
             block=block.id,
         )
