@@ -176,8 +176,8 @@ class ReferenceEngine(MantleEngine):
         tool = self.defs.tools_for(skill.id).get(name)
         arguments = dict(arguments)
         if self.fault("wrong_argument", name) and arguments:
-            first = next(iter(arguments))
-            arguments[first] = _wrong(arguments[first])
+            chosen = self.told_argument(skill.id, arguments)
+            arguments[chosen] = _wrong(arguments[chosen])
         ctx = SkillContext(self, frame)
         silent = self.fault("fail_silently", name)
         if silent or self.fails(skill.id, name):
@@ -207,6 +207,16 @@ class ReferenceEngine(MantleEngine):
         if silent:
             return ToolResult(result=None)
         return outcome
+
+    def told_argument(self, skill_id: str, arguments: dict[str, Any]) -> str:
+        """The argument the fault goes into: one whose value the user gave (a field the
+        skill asks for), which is what a case can check; else the first."""
+        model = self.brain.model(skill_id)
+        asked = {f.qualified for f in model.fields} if model is not None else set()
+        for key, value in arguments.items():
+            if any(self.memory.get(k) == value for k in asked) and value is not None:
+                return key
+        return next(iter(arguments))
 
     def fails(self, skill_id: str, name: str) -> bool:
         """The failing test account: tools with a documented error result error."""
