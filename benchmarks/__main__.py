@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import corpus, generation, rasa_schema, runner, speed, synthetic, verify
+from . import corpus, generation, mutation, rasa_schema, runner, speed, synthetic, verify
 
 BENCHMARKS = {
     "generation": generation.main,
@@ -15,6 +15,7 @@ BENCHMARKS = {
     "speed": speed.main,
     "synthetic": synthetic.main,
     "verify": verify.main,
+    "mutation": mutation.main,
 }
 
 
