@@ -110,10 +110,17 @@ def bind(
     strict: bool,
     max_tokens: int | None,
     temperature: float | None,
+    classic_max_tokens: bool = False,
 ) -> Any:
-    """The chat model bound to answer in `spec` by `method`, with this call's limits."""
+    """The chat model bound to answer in `spec` by `method`, with this call's limits.
+
+    `classic_max_tokens`: send the limit as `max_tokens` in the body, the field every
+    OpenAI-compatible server reads (llama-cpp-python's ignores `max_completion_tokens`,
+    which the OpenAI client sends for `max_tokens`)."""
     options: dict[str, Any] = {}
-    if max_tokens is not None:
+    if max_tokens is not None and classic_max_tokens:
+        options["extra_body"] = {"max_tokens": max_tokens}
+    elif max_tokens is not None:
         options["max_tokens"] = max_tokens
     if temperature is not None:
         options["temperature"] = temperature

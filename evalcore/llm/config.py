@@ -136,15 +136,16 @@ class ModelConfig(BaseModel):
         return self.structured
 
     @property
+    def self_hosted(self) -> bool:
+        """An OpenAI-compatible server other than the OpenAI API."""
+        return bool(self.base_url) and not _is_openai_host(self.base_url or "")
+
+    @property
     def context_tokens(self) -> int:
         """The context window calls are fitted into."""
         if self.context is not None:
             return self.context
-        return (
-            LOCAL_CONTEXT
-            if self.base_url and not _is_openai_host(self.base_url)
-            else (HOSTED_CONTEXT)
-        )
+        return LOCAL_CONTEXT if self.self_hosted else HOSTED_CONTEXT
 
     def max_tokens_for(self, kind: str) -> int:
         """The answer limit of one call kind (settings over the defaults)."""

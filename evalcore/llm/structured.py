@@ -149,6 +149,7 @@ async def structured_call(
             strict=strict,
             max_tokens=call.max_tokens,
             temperature=_temperature(config, invalid),
+            classic_max_tokens=config.self_hosted,
         )
         try:
             answer = await _ask(runnable, prompt, current, config)
