@@ -44,13 +44,17 @@ fi
 
 # 4. the native llama-server (static, from the same vendored sources)
 BUILD="$LLM/llama.cpp-build"
-if [ ! -x "$BUILD/bin/llama-server" ]; then
+build_server() {
+  [ -x "$BUILD/bin/llama-server" ] && return 0
   log "building the native llama-server"
   nice -n 10 cmake -S "$TREE/vendor/llama.cpp" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
     -DBUILD_SHARED_LIBS=OFF -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_TESTS=OFF \
     -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=ON >"$LLM/cmake-configure.log"
   nice -n 10 cmake --build "$BUILD" --target llama-server -j "$JOBS" >"$LLM/cmake-build.log"
-fi
+}
+# one build at a time in that folder, even when two set-ups run at once
+mkdir -p "$BUILD"
+( flock 9; build_server ) 9>"$BUILD.lock"
 
 # 5. the model
 MODEL="$LLM/models/SmolLM2-135M-Instruct.Q4_1.gguf"
