@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import corpus, generation, mutation, rasa_schema, runner, speed, synthetic, verify
+from . import corpus, generation, llm_prompts, mutation, rasa_schema, runner, speed, synthetic, verify
 
 BENCHMARKS = {
     "generation": generation.main,
@@ -16,6 +16,7 @@ BENCHMARKS = {
     "synthetic": synthetic.main,
     "verify": verify.main,
     "mutation": mutation.main,
+    "llm-prompts": llm_prompts.main,
 }
 
 
