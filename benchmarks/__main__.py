@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import corpus, generation, rasa_schema, runner, speed
+from . import corpus, generation, rasa_schema, runner, speed, synthetic
 
 BENCHMARKS = {
     "generation": generation.main,
@@ -13,6 +13,7 @@ BENCHMARKS = {
     "rasa-schema": rasa_schema.main,
     "corpus": corpus.main,
     "speed": speed.main,
+    "synthetic": synthetic.main,
 }
 
 

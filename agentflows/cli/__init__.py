@@ -17,6 +17,7 @@ from . import (  # noqa: F401 (register)
     _mcp,
     _mutate,
     _repair,
+    _report,
     _review,
     _revise,
     _run,

@@ -102,7 +102,9 @@ def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
     )
     if rules_only:
         stdout.print(f"[dim]{RULES_ONLY}[/]")
-    elif report.usage.calls or report.usage.cache_hits:
+    if report.critique is not None and report.critique.note:
+        stdout.print(f"[yellow]{escape(report.critique.note)}[/]")
+    if not rules_only and (report.usage.calls or report.usage.cache_hits):
         usage = report.usage
         stdout.print(
             f"[dim]model calls {usage.calls} (cache hits {usage.cache_hits}) · tokens "
@@ -132,8 +134,8 @@ def _run_interactive(
         ) as review:
             if resume is None:
                 stdout.print(
-                    f"review [bold]{review_id}[/] · engine "
-                    + ("rules" if critic is None else f"rules+{critic.name}")
+                    f"review [bold]{review_id}[/] · engine rules"
+                    + ("" if critic is None else f" (+ {critic.name} critique, if it answers)")
                 )
                 question = await review.start(
                     [str(p) for p in paths], project=str(project) if project else None
