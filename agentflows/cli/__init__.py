@@ -13,6 +13,7 @@ from evalcore.errors import UserError
 from . import (  # noqa: F401 (register)
     _assert,
     _clean,
+    _doctor,
     _generate,
     _mcp,
     _mutate,
