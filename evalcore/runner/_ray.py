@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -46,6 +47,10 @@ log = logging.getLogger("casegen.runner.ray")
 
 #: Seconds a task may outlive its run's own limits before the driver gives up on it.
 GRACE_S = 120.0
+#: On a local instance sized for `--parallel`, runs submitted per slot: one running, one
+#: queued, so Ray keeps its workers leased (handing a worker back and leasing it again per
+#: run costs ~0.1-0.4 s). On a cluster the driver itself holds `--parallel` (one per slot).
+BACKLOG = 2
 #: Ray's retries of a task whose worker or node died.
 DEFAULT_MAX_RETRIES = 3
 EXTRA_HINT = "install the extra: pip install 'casegen[ray]' (or `make test-ray` in a checkout)"
@@ -74,6 +79,7 @@ class RayExecutor:
     local_cpus: int | None = None
     """CPUs of a local instance; None: enough for `--parallel` runs at once."""
     _keeper: Any = field(default=None, init=False, repr=False)
+    _local: bool = field(default=False, init=False, repr=False)
 
     def _init(self, ray: Any, parallel: int) -> None:
         if ray.is_initialized():
@@ -81,8 +87,11 @@ class RayExecutor:
         address = self.address or os.environ.get("RAY_ADDRESS") or None
         kwargs: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
         if address is None:
-            cpus = self.local_cpus or max(os.cpu_count() or 1, int(parallel * self.task_cpus + 1))
+            # Exactly `parallel` runs fit, so Ray itself holds the limit and the driver can
+            # queue runs ahead on warm workers.
+            cpus = self.local_cpus or math.ceil(parallel * self.task_cpus)
             kwargs |= {"num_cpus": cpus, "include_dashboard": False}
+            self._local = self.local_cpus is None
         try:
             ray.init(address=address, **kwargs)
         except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -124,23 +133,25 @@ class RayExecutor:
             num_cpus=self.task_cpus, max_retries=self.max_retries, retry_exceptions=False
         )
         turn_s, run_s = options.limits(target)
-        deadline = run_s + 2 * turn_s + GRACE_S
-        semaphore = asyncio.Semaphore(options.parallel)
+        ahead = BACKLOG if self._local else 1
+        # A task submitted ahead of its start may first wait for the run before it.
+        deadline = ahead * (run_s + 2 * turn_s) + GRACE_S
+        submitted = asyncio.Semaphore(options.parallel * ahead)
 
         async def one(run: PlannedRun) -> None:
             case = run.case if shipping else shared_context(run.case)
             fixture = fixture_of(case)
             pack = packs.get(str(fixture)) if fixture is not None else None
-            async with semaphore:
+            async with submitted:
                 started = datetime.now().astimezone()
                 clock = time.monotonic()
                 ref = task.remote(
                     case.model_dump(mode="json"),
                     run.index,
                     run.slug,
-                    target_ref,
-                    options_ref,
-                    pack,
+                    [target_ref],
+                    [options_ref],
+                    None if pack is None else [pack],
                     self._keeper,
                 )
                 try:

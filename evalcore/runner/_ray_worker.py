@@ -31,16 +31,42 @@ def without_models(options: RunOptions) -> RunOptions:
     )
 
 
+_OBJECTS: dict[str, Any] = {}
+_KEEP_OBJECTS = 64
+
+
+def fetched(boxed: list[Any] | None) -> Any:
+    """The object behind a boxed ObjectRef, fetched once per worker.
+
+    The driver passes the target, the options and each fixture pack as `[ref]`, not `ref`:
+    Ray would fetch and unpickle a bare ref for every task; boxed, a worker does it once.
+    """
+    if boxed is None:
+        return None
+    (ref,) = boxed
+    key = ref.hex()
+    if key not in _OBJECTS:
+        import ray
+
+        if len(_OBJECTS) >= _KEEP_OBJECTS:
+            _OBJECTS.clear()
+        _OBJECTS[key] = ray.get(ref)
+    return _OBJECTS[key]
+
+
 def run_task(
     case_json: dict[str, Any],
     run_index: int,
     slug: str,
-    target: AgentTarget,
-    options: RunOptions,
-    pack: FixturePack | None,
+    target_box: list[Any],
+    options_box: list[Any],
+    pack_box: list[Any] | None,
     keeper: Any,
 ) -> dict[str, Any]:
     """The Ray task body: one run, its record as JSON."""
+    target: AgentTarget = fetched(target_box)
+    options: RunOptions = fetched(options_box)
+    pack: FixturePack | None = fetched(pack_box)
     case = RunCase.model_validate(case_json)
     if pack is not None:
         case = case_on_worker(case, pack)
@@ -48,8 +74,20 @@ def run_task(
         from ._ray_budget import install
 
         install(keeper, options)
-    record = asyncio.run(_run(case, run_index, slug, target, options))
+    record = _loop().run_until_complete(_run(case, run_index, slug, target, options))
     return record.model_dump(mode="json")
+
+
+_LOOP: asyncio.AbstractEventLoop | None = None
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    """One event loop per worker process, reused by its tasks (Ray runs them one at a time)."""
+    global _LOOP
+    if _LOOP is None or _LOOP.is_closed():
+        _LOOP = asyncio.new_event_loop()
+        asyncio.set_event_loop(_LOOP)
+    return _LOOP
 
 
 async def _run(
