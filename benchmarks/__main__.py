@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import corpus, generation, rasa_schema, ray_executor, runner, speed
+from . import corpus, generation, rasa_schema, ray_executor, runner, speed, synthetic
 
 BENCHMARKS = {
     "generation": generation.main,
@@ -13,6 +13,7 @@ BENCHMARKS = {
     "rasa-schema": rasa_schema.main,
     "corpus": corpus.main,
     "speed": speed.main,
+    "synthetic": synthetic.main,
     "ray-executor": ray_executor.main,
 }
 

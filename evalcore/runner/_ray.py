@@ -34,7 +34,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
-from ..redact import redact_data
 from ._execute import PlannedRun, _Outcome, _record
 from ._ray_fixture import fixture_of, pack_fixtures, shared_context, shared_paths
 from ._record import RunRecord
@@ -137,12 +136,15 @@ class RayExecutor:
         # A task submitted ahead of its start may first wait for the run before it.
         deadline = ahead * (run_s + 2 * turn_s) + GRACE_S
         submitted = asyncio.Semaphore(options.parallel * ahead)
+        stopped = asyncio.Event()
 
         async def one(run: PlannedRun) -> None:
             case = run.case if shipping else shared_context(run.case)
             fixture = fixture_of(case)
             pack = packs.get(str(fixture)) if fixture is not None else None
             async with submitted:
+                if stopped.is_set():  # -x: a run failed; start no more
+                    return
                 started = datetime.now().astimezone()
                 clock = time.monotonic()
                 ref = task.remote(
@@ -156,7 +158,7 @@ class RayExecutor:
                 )
                 try:
                     value = await asyncio.wait_for(asyncio.wrap_future(ref.future()), deadline)
-                    record = RunRecord.model_validate(redact_data(value))
+                    record = value if isinstance(value, RunRecord) else _bad_value(value)
                 except asyncio.CancelledError:
                     ray.cancel(ref, recursive=True)
                     raise
@@ -166,11 +168,17 @@ class RayExecutor:
                     record = _errored(run, target, options, started, clock, error)
                 except Exception as exc:  # the worker, its node or the task's code failed
                     record = _errored(run, target, options, started, clock, _lost(exc, self))
+            if options.exitfirst and not record.passed:
+                stopped.set()
             deliver(run, record)
 
         async with asyncio.TaskGroup() as group:
             for run in planned:
                 group.create_task(one(run))
+
+
+def _bad_value(value: Any) -> RunRecord:
+    raise TypeError(f"the task returned {type(value).__name__}, not a run record")
 
 
 def _lost(exc: Exception, executor: RayExecutor) -> str:

@@ -3,9 +3,9 @@
 Imported by Ray on the worker (never by the driver's light commands). The task gets the case,
 the target and the options without their chat models (clients hold sockets and event-loop
 state; they are rebuilt here, per task, for this task's event loop), the packed fixture when
-the case has one, and the handle of the shared budget keeper. It returns the record as JSON;
-the driver validates and writes it, so a task retried after its node was lost still yields
-one record.
+the case has one, and the handle of the shared budget keeper. It returns the record,
+redacted here as locally (the model keys are registered in this process too); the driver
+writes it, so a task retried after its node was lost still yields one record.
 """
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ from typing import Any
 
 from ..agents._protocol import AgentTarget
 from ..judge import make_judge
+from ..redact import register_secret
 from ._case import RunCase
 from ._execute import run_one
 from ._options import RunOptions
 from ._ray_fixture import FixturePack, case_on_worker
+from ._record import RunRecord
 
 
 def without_models(options: RunOptions) -> RunOptions:
@@ -62,12 +64,13 @@ def run_task(
     options_box: list[Any],
     pack_box: list[Any] | None,
     keeper: Any,
-) -> dict[str, Any]:
-    """The Ray task body: one run, its record as JSON."""
+) -> RunRecord:
+    """The Ray task body: one run, its record (redacted here, with the driver's keys)."""
     target: AgentTarget = fetched(target_box)
     options: RunOptions = fetched(options_box)
     pack: FixturePack | None = fetched(pack_box)
     case = RunCase.model_validate(case_json)
+    _register_keys(options)
     if pack is not None:
         case = case_on_worker(case, pack)
     if keeper is not None:
@@ -75,7 +78,15 @@ def run_task(
 
         install(keeper, options)
     record = _loop().run_until_complete(_run(case, run_index, slug, target, options))
-    return record.model_dump(mode="json")
+    return record
+
+
+def _register_keys(options: RunOptions) -> None:
+    """The driver registered the model keys for redaction; this process must know them too."""
+    for settings in (options.simulator, options.judge):
+        key = settings.model.api_key if settings.model is not None else None
+        if key is not None:
+            register_secret(key.get_secret_value())
 
 
 _LOOP: asyncio.AbstractEventLoop | None = None
@@ -93,8 +104,12 @@ def _loop() -> asyncio.AbstractEventLoop:
 async def _run(
     case: RunCase, run_index: int, slug: str, target: AgentTarget, options: RunOptions
 ) -> Any:
+    from ..judge._metrics import make_metrics_judge
+
     options = options.with_models()
-    return await run_one(case, run_index, target, options, make_judge(options.judge), slug=slug)
+    metrics = make_metrics_judge(options.judge) if options.metrics else None
+    judge = make_judge(options.judge)
+    return await run_one(case, run_index, target, options, judge, slug=slug, metrics=metrics)
 
 
 __all__ = ["run_task", "without_models"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
 from ._text import paragraphs, sentences
@@ -201,7 +202,17 @@ def instruction_fields(
 def skill_fields(
     defs: MantleDefinitions, skill: Skill, file: str, prose_first_line: int
 ) -> list[FieldSpec]:
-    """Every field the skill asks for, in definition order (blocks first, then prose)."""
+    """Every field the skill asks for, in definition order (blocks first, then prose).
+
+    Read once per (definitions, skill, file, first line): planning asks for every skill's
+    fields again for each behaviour it weighs."""
+    key = ("skill_fields", skill.id, id(skill), file, prose_first_line)
+    return list(memoized(defs, key, lambda: _skill_fields(defs, skill, file, prose_first_line)))
+
+
+def _skill_fields(
+    defs: MantleDefinitions, skill: Skill, file: str, prose_first_line: int
+) -> list[FieldSpec]:
     memory = defs.memory_names()
     out: dict[str, FieldSpec] = {}
     prose_texts = [p.text for p in paragraphs(skill.body)]
