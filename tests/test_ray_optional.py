@@ -69,3 +69,21 @@ def test_unknown_executor_and_a_stray_address_are_usage_errors(tmp_path: Path) -
     stray = _probe("plain", *_run_args(tmp_path), "--ray-address", "h:6379", cwd=tmp_path)
     assert stray["code"] == 2
     assert "--ray-address needs --executor ray" in stray["out"] + stray["err"]
+
+
+def test_a_worker_redacts_the_drivers_model_keys() -> None:
+    """Records are redacted on the worker: it learns the keys from the options it gets."""
+    from pydantic import SecretStr
+
+    from evalcore.llm import ModelConfig
+    from evalcore.redact import redact
+    from evalcore.runner import RunOptions
+    from evalcore.runner._ray_worker import _register_keys, without_models
+    from evalcore.simulator import SimulatorSettings
+
+    key = "sk-worker-test-0123456789abcdef"
+    model = ModelConfig(model="m", api_key=SecretStr(key), base_url="http://models.local/v1")
+    options = without_models(RunOptions(simulator=SimulatorSettings(model=model)))
+    assert options.simulator.chat is None and options.simulator.model == model
+    _register_keys(options)
+    assert key not in redact(f"the agent echoed {key}")
