@@ -77,7 +77,13 @@ def run_task(
         from ._ray_budget import install
 
         install(keeper, options)
-    record = _loop().run_until_complete(_run(case, run_index, slug, target, options))
+    loop = _loop()
+    main = loop.create_task(_run(case, run_index, slug, target, options))
+    try:
+        record = loop.run_until_complete(main)
+    except BaseException:  # ray.cancel interrupts the task: stop the run (and its agent)
+        _cancel_all(loop)
+        raise
     return record
 
 
@@ -90,6 +96,16 @@ def _register_keys(options: RunOptions) -> None:
 
 
 _LOOP: asyncio.AbstractEventLoop | None = None
+
+
+def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
+    """As `asyncio.run` does on the way out: every task cancelled and awaited, so a command
+    agent's session stops its process group and the project copy is discarded."""
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
 
 def _loop() -> asyncio.AbstractEventLoop:
