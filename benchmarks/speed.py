@@ -10,8 +10,14 @@
 (c) checkpoints: offline `generate all` on examples/bank through the SQLite store against
     the same flow on LangGraph's in-memory saver, best of three each; goal ratio ≤ 1.2.
     Bytes added to the store per run are reported too.
+(d) offline `generate all` on examples/bank and on a 43-skill project the benchmark writes
+    (`benchmarks/synthetic.py`), in-process after a warm-up, interleaved, medians of three:
+    cases per CPU second, goal ≥ 200 on both, and a case of the big project costs at most
+    1.25× a case of bank (linear).
+(e) an identical second LLM run (`benchmarks/rerun.py`): 0 model calls, exit 0,
+    byte-identical files.
 
-    python -m benchmarks speed [--files 2016]
+    python -m benchmarks speed [--files 2016] [--skills 43]
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .generation import Result
+from .rerun import cached_rerun
 
 REPO = Path(__file__).resolve().parents[1]
 BANK = REPO / "examples" / "bank"
@@ -182,13 +189,85 @@ async def checkpoints(repeats: int = 3) -> Result:
     )
 
 
+# --- offline generation throughput, bank and a 43-skill project --------------------------
+
+
+async def _generate_once(project: Path, tmp: Path) -> tuple[int, float, float]:
+    """Cases, CPU seconds and wall seconds of one in-process offline `generate all`."""
+    from agentflows.generate import GenerateRequest, build_request, run_generation
+
+    options: dict[str, Any] = {}
+    if "verify" in GenerateRequest.model_fields:  # measured without the verification node
+        options["verify"] = False
+    shutil.rmtree(tmp / "cases", ignore_errors=True)
+    request = build_request(
+        ["all"],
+        project=project,
+        model="offline",
+        cases_root=str(tmp / "cases"),
+        concurrency=4,
+        **options,
+    )
+    cpu, wall = time.process_time(), time.perf_counter()
+    report = await run_generation(request, checkpoints=tmp / "ck.sqlite")
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return len(report["cases"]) + len(report["failed"]), cpu, wall
+
+
+async def generation_rate(skills: int = 43, repeats: int = 3) -> Result:
+    """Offline `generate all` on examples/bank and on a synthetic `skills`-skill project,
+    in this process after a warm-up (net of start-up: interpreter and imports), runs
+    interleaved, medians of `repeats`. The rate is cases per CPU second of this process
+    (the machine is shared; wall time is printed beside it); linear means a case of the
+    big project costs at most 1.25× a case of bank."""
+    import statistics
+
+    from .synthetic import write_project
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        synthetic = write_project(root / "synthetic", skills)
+        projects = {"bank": BANK, f"{skills}-skill": synthetic}
+        await _generate_once(BANK, root)  # warm-up: imports, first-call set-up
+        runs: dict[str, list[tuple[int, float, float]]] = {name: [] for name in projects}
+        for _ in range(repeats):
+            for name, project in projects.items():
+                runs[name].append(await _generate_once(project, root))
+    lines, ok, per_case = [], True, {}
+    for name, measured in runs.items():
+        cases = measured[0][0]
+        cpu = statistics.median(m[1] for m in measured)
+        wall = statistics.median(m[2] for m in measured)
+        rate = cases / cpu
+        per_case[name] = cpu / cases
+        ok &= rate >= 200
+        lines.append(
+            f"{name}: {cases} cases · {cpu:.2f} s CPU, {wall:.2f} s wall (medians of "
+            f"{repeats}) · {rate:.0f} cases per CPU second (goal ≥ 200)"
+        )
+    big, small = per_case[f"{skills}-skill"], per_case["bank"]
+    ok &= big / small <= 1.25
+    lines.append(
+        f"linear: a case of the {skills}-skill project costs {big / small:.2f}× a case of bank "
+        "(goal ≤ 1.25)"
+    )
+    return Result("offline generate all, net of start-up", ok, lines)
+
+
 async def main(argv: list[str]) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks speed")
     parser.add_argument("--files", type=int, default=2016)
+    parser.add_argument("--skills", type=int, default=43)
     args = parser.parse_args(argv)
-    results = [startup(), validate_rate(args.files), await checkpoints()]
+    results = [
+        startup(),
+        validate_rate(args.files),
+        await checkpoints(),
+        await generation_rate(args.skills),
+        await cached_rerun(),
+    ]
     for result in results:
         print(result.render())
     return 0 if all(r.ok for r in results) else 1
