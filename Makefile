@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.casegen-installed
 
-.PHONY: test demo lint bench rasa-check clean
+.PHONY: test test-ray demo lint bench rasa-check clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,6 +14,14 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# Ray is heavy (about 70 MB, ~10 s to start a local instance): its tests skip in `make test`
+# and run here, after installing the `ray` extra into the same venv.
+RAY_TESTS := tests/test_ray_executor.py tests/test_ray_budget.py
+
+test-ray: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,ray]'
+	$(BIN)/python -m pytest $(RAY_TESTS)
 
 DEMO := .casegen/demo
 

@@ -145,9 +145,20 @@ class StubOpenAI:
 
     api_key = "stub-key"
 
-    def __init__(self, handler: Handler | None = None, *, delay_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        handler: Handler | None = None,
+        *,
+        delay_s: float = 0.0,
+        require_key: str | None = None,
+        models: list[str] | None = None,
+    ) -> None:
         self.handler = handler
         self.delay_s = delay_s
+        self.require_key = require_key
+        """When set, a request without `Authorization: Bearer <it>` gets HTTP 401."""
+        self.models = models if models is not None else ["stub"]
+        """What `GET /v1/models` lists."""
         self.requests: list[RecordedRequest] = []
         self._script: deque[Reply] = deque()
         self._lock = threading.Lock()
@@ -273,9 +284,19 @@ def _handler_class(stub: StubOpenAI) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             pass  # keep test output clean
 
+        def _refused(self) -> bool:
+            wanted = stub.require_key
+            if wanted is None or self.headers.get("Authorization") == f"Bearer {wanted}":
+                return False
+            self._send(401, _error("stub: invalid API key", 401))
+            return True
+
         def do_GET(self) -> None:
+            if self._refused():
+                return
             if self.path.rstrip("/").endswith("/models"):
-                self._send(200, {"object": "list", "data": [{"id": "stub", "object": "model"}]})
+                data = [{"id": name, "object": "model"} for name in stub.models]
+                self._send(200, {"object": "list", "data": data})
             else:
                 self._send(404, _error("stub: not found", 404))
 
@@ -294,6 +315,8 @@ def _handler_class(stub: StubOpenAI) -> type[BaseHTTPRequestHandler]:
                 self._send(404, _error(f"stub: no endpoint {self.path}", 404))
                 return
             stub._record(request)
+            if self._refused():
+                return
             if body.get("stream"):
                 self._send(400, _error("stub: streaming is not supported", 400))
                 return

@@ -362,7 +362,12 @@ def test_json_output_is_exactly_one_document(run_cli) -> None:
         "attempts",
         "usage",
     }
-    assert set(payload["coverage"]["card_replace"]) == {"elements", "covered", "uncovered"}
+    assert set(payload["coverage"]["card_replace"]) == {
+        "elements",
+        "covered",
+        "uncovered",
+        "touched",
+    }
     assert set(payload["llm"]) == {
         "calls",
         "input_tokens",

@@ -77,7 +77,7 @@ async def test_questions_are_answered_by_the_right_fact_in_any_order():
         ],
     )
     assert said[0] == ("Hi, I'd like to file a claim for hail damage to one of my vans.", False)
-    assert [m for m, _ in said[1:]] == ["03/14/2026.", "PL-20931.", "Van."]
+    assert [m for m, _ in said[1:]] == ["03/14/2026", "PL-20931", "van"]
 
 
 async def test_a_confirmation_is_declined_when_the_context_says_so():
@@ -124,7 +124,7 @@ async def test_quoted_lines_play_once_at_their_cue():
     said = await converse(
         simulator(context), ["What was damaged?", "Yes, hail is covered. What was damaged?"]
     )
-    assert [m for m, _ in said[1:]] == ["Is hail even covered?", "Van."]
+    assert [m for m, _ in said[1:]] == ["Is hail even covered?", "van"]
 
 
 async def test_several_facts_asked_at_once_are_given_together():
@@ -144,7 +144,7 @@ async def test_the_project_s_question_places_a_fact_labelled_by_its_field():
     )
     asked = ["What happened to the card?"]
     assert (await converse(simulator(context), asked))[1] == (UNKNOWN, False)
-    assert (await converse(simulator(context, bank), asked))[1] == ("Lost.", False)
+    assert (await converse(simulator(context, bank), asked))[1] == ("lost", False)
 
 
 async def test_numbered_quoted_steps_still_replay_in_order():
@@ -181,13 +181,13 @@ async def test_a_choice_ending_in_something_else_is_not_a_closing_question():
     said = await converse(
         simulator(context), ["Is this a kind of expense like a client dinner or something else?"]
     )
-    assert said[1] == ("Team meal.", False)
+    assert said[1] == ("team meal", False)
 
 
 async def test_a_request_without_a_question_mark_is_still_a_question():
     context = CONTEXT.replace("- what was damaged: van\n", "- what's going on: the roof leaks\n")
     said = await converse(simulator(context), ["Tell me what's going on and where."])
-    assert said[1] == ("The roof leaks.", False)
+    assert said[1] == ("the roof leaks", False)
 
 
 async def test_a_short_project_question_places_its_field_word_for_word(tmp_path):
@@ -200,13 +200,13 @@ async def test_a_short_project_question_places_its_field_word_for_word(tmp_path)
         questions={"destination city": ["Where to?"]},
     )
     said = await converse(sim, ["Where to?"])
-    assert said[1] == ("Lyon.", False)
+    assert said[1] == ("Lyon", False)
 
 
 async def test_a_choice_question_is_answered_by_the_fact_whose_value_it_names():
     sim = simulator()
     said = await converse(sim, ["Got it. Was it a van or a car?"])
-    assert said[1] == ("Van.", False) or said[1][0].lower().startswith("van")
+    assert said[1] == ("van", False)
 
 
 async def test_a_choice_question_naming_no_fact_value_stays_unplaced():

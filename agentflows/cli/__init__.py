@@ -17,6 +17,7 @@ from . import (  # noqa: F401 (register)
     _mcp,
     _mutate,
     _repair,
+    _report,
     _review,
     _revise,
     _run,
@@ -82,9 +83,9 @@ def _tolerate_surrogates() -> None:
 
 def run() -> None:
     code = main()
-    if code == EXIT_INTERRUPTED:
-        # Ctrl-C: everything worth keeping is written and reported; do not wait for the
-        # interpreter to tear down clients and threads (seconds, on a busy machine).
+    if code in (EXIT_INTERRUPTED, EXIT_INTERRUPTED + 13):
+        # Ctrl-C (130) or SIGTERM (143): everything worth keeping is written and reported;
+        # do not wait for the interpreter to tear down clients and threads.
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
             sys.stderr.flush()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import signal
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -90,10 +92,19 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"[{colour}]{row['status']}[/]",
         )
     stdout.print(table)
+    engines = report.get("engines") or {}
+    if set(engines) - {report["engine"]}:
+        stdout.print(
+            escape("engines: " + ", ".join(f"{n} × {name}" for name, n in engines.items()))
+        )
     for source, cov in report["coverage"].items():
-        line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements"
-        if cov["uncovered"]:
-            line += " · uncovered: " + ", ".join(cov["uncovered"])
+        line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements asserted"
+        touched = cov.get("touched") or []
+        if touched:
+            line += " · touched, no assertion checks it: " + ", ".join(touched)
+        untouched = [e for e in cov["uncovered"] if e not in touched]
+        if untouched:
+            line += " · uncovered: " + ", ".join(untouched)
         stdout.print(escape(line))
     for dup in report["duplicates"]:
         stdout.print(
@@ -104,11 +115,14 @@ def _print_summary(report: dict[str, Any]) -> None:
     for drop in report.get("dropped", []):
         stdout.print(f"[yellow]dropped before writing[/] {drop['behavior']}: {drop['reason']}")
     for failure in report["failed"]:
+        if failure.get("error_kind") == "halted":
+            continue  # said once below, with the hint
         stdout.print(
             f"[red]failed[/] {escape(failure['behavior'])}: {escape(str(failure['error']))}"
         )
         for finding in failure["errors"][:5]:
             stdout.print(escape(f"    [{finding['code']}] {finding['path']} {finding['message']}"))
+    _print_halt(report.get("halted"))
     for path in report["conflicts"]:
         stdout.print(
             f"[red]not written[/] {escape(str(path))}: it exists with different content (edited?); "
@@ -123,7 +137,31 @@ def _print_summary(report: dict[str, Any]) -> None:
     stdout.print(f"run {report['run_id']} · engine {report['engine']}")
 
 
+def _print_halt(halted: dict[str, Any] | None) -> None:
+    if not halted:
+        return
+    stderr.print(
+        f"[red]error:[/] drafting stopped: {escape(halted['error'])}; "
+        f"{halted['not_drafted']} case(s) not drafted",
+        highlight=False,
+    )
+    stderr.print(
+        f"  [dim]hint:[/] {escape(halted['hint'])}; once it answers: {escape(halted['resume'])}",
+        highlight=False,
+    )
+
+
+def exit_code(report: dict[str, Any]) -> int:
+    """0 every planned case written; 3 drafting stopped on the endpoint; else 1."""
+    if report.get("halted"):
+        return EXIT_ENDPOINT
+    return 0 if not report["failed"] and not report["conflicts"] else 1
+
+
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+#: The model endpoint is unreachable or refused the key (also `EndpointError`'s exit code).
+EXIT_ENDPOINT = 3
 
 
 @app.command()
@@ -196,7 +234,9 @@ def generate(
     """Generate valid, reference-clean, non-duplicate cases for a target.
 
     Exit 0 when every planned case was written valid, 1 when some failed or were not written
-    (with --pr: or no branch was made, or the push failed), 2 on usage errors.
+    (with --pr: or no branch was made, or the push failed), 2 on usage errors, 3 when the
+    model endpoint is unreachable or refuses the key (before planning, or drafting stopped:
+    `--resume RUN_ID` drafts the rest once it answers).
     """
     from ..generate import build_request
 
@@ -226,8 +266,7 @@ def generate(
         print_json(report)
     else:
         _print_summary(report)
-    ok = not report["failed"] and not report["conflicts"]
-    raise typer.Exit(0 if ok else 1)
+    raise typer.Exit(exit_code(report))
 
 
 def _run_flow(
@@ -260,34 +299,60 @@ def _run_flow(
             highlight=False,
         )
 
+    terminated = _TermAsInterrupt()
     try:
         if progress is not None:
             progress.start()
-        return asyncio.run(
-            run_generation(request, resume=resume, on_update=counters, on_start=started)
-        )
+        with terminated:
+            return asyncio.run(
+                run_generation(request, resume=resume, on_update=counters, on_start=started)
+            )
     except KeyboardInterrupt:
         if progress is not None:
             progress.stop()
+        code = EXIT_TERMINATED if terminated.seen else EXIT_INTERRUPTED
         command = f"casegen generate --resume {run_ids[0]}" if run_ids and resumable else None
         if as_json:
             print_json(
                 {
-                    "error": "interrupted",
+                    "error": "terminated" if terminated.seen else "interrupted",
                     "hint": f"finish it with: {command}" if command else None,
-                    "exit_code": EXIT_INTERRUPTED,
+                    "exit_code": code,
                     "run_id": run_ids[0] if run_ids else None,
                     "interrupted": True,
                 }
             )
         else:
             stderr.print(
-                f"[yellow]interrupted[/]{f' — finish it with: {command}' if command else ''}"
+                f"[yellow]{'terminated' if terminated.seen else 'interrupted'}[/]"
+                f"{f' — finish it with: {command}' if command else ''}"
             )
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(code) from None
     finally:
         if progress is not None:
             progress.stop()
+
+
+class _TermAsInterrupt:
+    """While a run is on, SIGTERM (a CI timeout, `kill`) stops it the way Ctrl-C does: the
+    flow exits through its checkpoint and the run id is reported (exit 143)."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        signal.raise_signal(signal.SIGINT)  # asyncio's own Ctrl-C path cancels the flow
+
+    def __enter__(self) -> _TermAsInterrupt:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
 
 
 def _pr_options(

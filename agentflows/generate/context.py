@@ -56,6 +56,9 @@ class GenerateContext:
     engine: DraftEngine
     run_id: str
     started_at: str
+    halted: dict[str, str] | None = None
+    """Set by the first draft that found the endpoint unreachable or refusing the key
+    (`{error, kind}`): the drafts after it are not attempted."""
 
 
 def now_iso() -> str:

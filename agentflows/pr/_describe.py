@@ -129,9 +129,13 @@ def _cases(report: dict[str, Any]) -> list[str]:
 def _coverage(report: dict[str, Any]) -> list[str]:
     lines = ["## Coverage", ""]
     for source, cov in report["coverage"].items():
-        line = f"- {_code(source)}: {cov['covered']}/{cov['elements']} elements covered"
-        if cov["uncovered"]:
-            line += "; uncovered: " + ", ".join(_code(e) for e in cov["uncovered"])
+        line = f"- {_code(source)}: {cov['covered']}/{cov['elements']} elements asserted"
+        touched = cov.get("touched") or []
+        if touched:
+            line += "; touched, no assertion checks it: " + ", ".join(_code(e) for e in touched)
+        untouched = [e for e in cov["uncovered"] if e not in touched]
+        if untouched:
+            line += "; uncovered: " + ", ".join(_code(e) for e in untouched)
         lines.append(line)
     if len(lines) == 2:
         lines.append("- no coverage plan was recorded")

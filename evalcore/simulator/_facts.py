@@ -88,7 +88,11 @@ class FactSimulator:
     model: str | None = None
 
     def __init__(
-        self, context: FactContext, *, questions: Mapping[str, Sequence[str]] | None = None
+        self,
+        context: FactContext,
+        *,
+        questions: Mapping[str, Sequence[str]] | None = None,
+        confirmations: Sequence[str] = (),
     ) -> None:
         self.context = context
         self.source = "fact-sheet context"
@@ -97,6 +101,8 @@ class FactSimulator:
         """Fact label -> stems of the project's questions for that field."""
         self.verbatim = {k: {_plain(q) for q in v} for k, v in (questions or {}).items()}
         """Fact label -> the project's questions word for word ("where to")."""
+        self.readbacks = [_template(t) for t in confirmations if _literal_words(t) >= 2]
+        """The project's read-back confirmations, as patterns (`{amount}` matches anything)."""
         self._played: set[int] = set()
         self._said_before_end = False
         self._closed = False
@@ -125,7 +131,7 @@ class FactSimulator:
         if _HANDOFF.search(message) and _PERSON_STOP.search(self.context.until or ""):
             return SimulatorStep("", True, note="offline: handed over, as the context says")
         facts = self.placed(question)
-        if _CONFIRMATION.search(message) and not self._names_in_full(facts, said):
+        if self._reads_back(message) and not self._names_in_full(facts, said):
             return self._say(DECLINE if self.context.confirm == "decline" else AGREE)
         if _ANYTHING_ELSE.search(question):
             return self._finish(CLOSING)
@@ -138,6 +144,13 @@ class FactSimulator:
         if self._unplaced > 1:
             return SimulatorStep("", True, note=note)
         return SimulatorStep(UNKNOWN, False, note=note)
+
+    def _reads_back(self, message: str) -> bool:
+        """A read-back confirmation: the usual words, or one of the project's own."""
+        plain = " ".join(message.split())
+        return _CONFIRMATION.search(plain) is not None or any(
+            p.search(plain) for p in self.readbacks
+        )
 
     def _finish(self, closing: str | None) -> SimulatorStep:
         """Rules 7 and 8: the `Before you finish` line once, then the closing or done."""
@@ -158,7 +171,11 @@ class FactSimulator:
             return []
         full = [f for _, _, f in scored if stems(f.label) and stems(f.label) <= said]
         if len(full) > 1:
-            return full
+            # labels that share their words ("what happened", "when it happened and
+            # where"): the ones the question says word for word, when it says any
+            asked = f" {_plain(message)} "
+            named = [f for f in full if f" {_plain(f.label)} " in asked]
+            return named if named else full
         best = max(scored, key=lambda s: (s[0], -s[1]))
         return [best[2]]
 
@@ -186,7 +203,7 @@ class FactSimulator:
         least half its words."""
         wanted = stems(cue)
         if wanted == {"confirm"}:
-            return _CONFIRMATION.search(message) is not None
+            return self._reads_back(message)
         fact = next((f for f in self.context.facts if stems(f.label) == wanted), None)
         if fact is not None:
             return fact in self.placed(question)
@@ -207,6 +224,17 @@ def asked(message: str) -> str:
     return " ".join(p for p in parts if _ASKING.search(p))
 
 
+def _literal_words(text: str) -> int:
+    return len(re.sub(r"\{[^{}]*\}", " ", text).split())
+
+
+def _template(text: str) -> re.Pattern[str]:
+    """A response text as a pattern: its `{slots}` match any words."""
+    parts = re.split(r"\{[^{}]*\}", " ".join(text.split()))
+    pieces = [re.escape(p.strip()).replace(r"\ ", r"\s+") for p in parts]
+    return re.compile(r"\s*.*?\s*".join(pieces), re.I | re.S)
+
+
 def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s']", " ", text.lower()).split())
 
@@ -221,8 +249,10 @@ def _since_user(history: Sequence[Utterance]) -> str:
 
 
 def _answer(facts: list[ContextFact]) -> str:
+    """One fact: its value exactly as the sheet lists it (the value a case asserts);
+    several: one sentence naming each ("My date of birth is … and my postcode is …")."""
     if len(facts) == 1:
-        return _sentence(facts[0].value)
+        return facts[0].value.strip()
     parts = [f"my {f.label} is {f.value}" for f in facts]
     return _sentence(", ".join(parts[:-1]) + f" and {parts[-1]}")
 

@@ -27,7 +27,7 @@ from ..llm.usage import Usage
 from ._base import SimulationError, Simulator, SimulatorStep, Utterance
 from ._context import is_fact_context, parse_fact_context
 from ._facts import FactSimulator
-from ._questions import questions_for
+from ._questions import confirmation_texts, questions_for
 from ._quoted import quoted_user_lines
 from ._registry import SimulatorSettings, simulator_engine
 
@@ -84,7 +84,8 @@ def _offline(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) ->
         context = parse_fact_context(spec.context)
         labels = [f.label for f in context.facts]
         questions = questions_for(settings.project, labels) if settings.project else None
-        return FactSimulator(context, questions=questions)
+        readbacks = confirmation_texts(settings.project) if settings.project else []
+        return FactSimulator(context, questions=questions, confirmations=readbacks)
     lines, source = offline_lines(spec.context, goal=spec.goal, knows=spec.knows)
     return OfflineSimulator(lines, source=source)
 

@@ -51,4 +51,24 @@ def questions_for(project: Project, labels: Sequence[str]) -> dict[str, list[str
     return out
 
 
-__all__ = ["field_questions", "questions_for"]
+def confirmation_texts(project: Project) -> list[str]:
+    """The texts of every response a gated tool reads back for confirmation
+    (`requires_confirmation.utter_for_confirmation`): the offline user hears "Submit $40 as
+    meals?" as a read-back to agree or decline, not as a question about a fact."""
+    defs = project.mantle
+    if defs is None:
+        return []
+    responses = defs.all_responses()
+    out: list[str] = []
+    for skill in defs.skills.values():
+        for constraint in skill.tool_constraints.values():
+            gate = constraint.requires_confirmation
+            if gate is None or not gate.enabled or not gate.utter_for_confirmation:
+                continue
+            response = responses.get(gate.utter_for_confirmation)
+            if response is not None:
+                out += [v.text for v in response.variants if v.text and v.text not in out]
+    return out
+
+
+__all__ = ["confirmation_texts", "field_questions", "questions_for"]

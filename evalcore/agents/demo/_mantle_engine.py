@@ -276,6 +276,9 @@ class SkillWords:
 
 def parse_amount(text: str) -> float | None:
     """The first number in the text, as a float ("$60.00" -> 60.0)."""
+    grouped = re.search(r"(?<![\w.,])\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?)(?![\d,])", text)
+    if grouped:  # thousands separators: "$3,980.00"
+        return float(grouped[1].replace(",", ""))
     match = re.search(r"(?<![\w.])\$?\s?(\d+(?:[.,]\d{1,2})?)(?!\d)", text)
     return float(match[1].replace(",", ".")) if match else None
 

@@ -114,7 +114,7 @@ class FakeBackend:
         words = set(name.split("_"))
         for stem, records in self.records.items():
             if stem in words or stem.rstrip("s") in words:
-                return {stem: records[:3]}
+                return {stem: list(records)}
         return {"items": []}
 
     def call(

@@ -17,9 +17,7 @@ import re
 from typing import Any
 
 from ...definitions import Project, Skill, Step
-from ...definitions.conditions import condition_keys
 from ...definitions.skill_model import FieldSpec, SkillModel, skill_model
-from ...definitions.skill_model._text import sentences
 from ..demo._mantle_engine import (
     NO_ANSWER,
     Procedure,
@@ -29,7 +27,9 @@ from ..demo._mantle_engine import (
     stems,
     yes_or_no,
 )
-from ._backend import FakeBackend
+from ._asking import answer_parts, question_for
+from ._backend import FakeBackend, placeholder
+from ._procedure import Runner
 
 _RUN_BLOCK = re.compile(r"@block\.(\w+)")
 _NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
@@ -47,6 +47,21 @@ def _trigger(call: Any) -> str | None:
     if when and said.lower().startswith("unless") and not when.strip().startswith("not "):
         return f"not ({when})"
     return when
+
+
+def said_value(text: str, name: str) -> str:
+    """The part of an answer that gives `name` (a labelled part of a compound answer, else
+    the whole answer); a one-word answer loses the full stop a sentence gave it."""
+    parts = answer_parts(text)
+    if parts:
+        wanted = set(stems(name.replace("_", " ")))
+        best = max(parts, key=lambda label: len(wanted & set(stems(label))))
+        if wanted & set(stems(best)):
+            text = parts[best]
+    value = text.strip()
+    if " " not in value and value.endswith(".") and not value.endswith(".."):
+        value = value[:-1]
+    return value
 
 
 class ModelBrain:
@@ -77,42 +92,31 @@ class ModelBrain:
 
     def procedure(self, ctx: SkillContext) -> Procedure:
         skill, model = ctx.skill, self.model(ctx.skill.id)
-        engine = ctx.engine
-        items = self.items(skill, model)
-        ran: set[str] = set()
-        early = getattr(engine, "mutant", None)
+        early = getattr(ctx.engine, "mutant", None)
         if early is not None and early.kind == "ignore_requires" and early.skill == skill.id:
             ctx.tool(str(early.target), self.arguments(ctx, str(early.target)))
-        for spec in model.fields if model is not None else []:
-            if spec.asked_by == "request" and ctx.get(spec.qualified) is None:
-                yield from self.from_request(ctx, spec)
-        if skill.blocks and not any(kind == "block" for kind, *_ in items):
-            items = [("block", None, b, None) for b in skill.blocks] + items
-        for kind, condition, name, sentence in items:
-            if condition and not ctx.holds(condition):
-                continue
-            self._uncertain(engine, model, sentence)
-            if kind == "block" and name in skill.blocks and name not in ran:
-                ran.add(name)
-                outcome = yield from ctx.run_block(name)
+        if model is None:  # a skill the model cannot read: its blocks in order
+            for block in skill.blocks:
+                outcome = yield from ctx.run_block(block)
                 if outcome.startswith("linked:"):
                     return outcome
-            elif kind == "field" and model is not None and ctx.get(name) is None:
-                spec = model.field(name)
-                if spec is not None:
-                    yield from self.ask_group(ctx, [spec], None, None)
-            elif kind == "tool":
-                outcome = yield from self.call_tool(ctx, name, when=sentence)
-                if outcome in ("denied", "failed"):
-                    return "completed" if outcome == "denied" else "open"
-        done = (skill.complete_when or {}).get("condition")
-        return "completed" if done is None or ctx.holds(done) else "open"
+            return "completed"
+        for spec in model.fields:
+            if spec.asked_by == "request" and ctx.get(spec.qualified) is None:
+                yield from self.from_request(ctx, spec)
+        outcome = yield from Runner(self, ctx).run()
+        return outcome
 
     def from_request(self, ctx: SkillContext, spec: FieldSpec) -> Procedure:
         """A field set "from the request": read from the opening message, else asked."""
         value = self.read(ctx, spec, ctx.context)
         if value is NO_ANSWER or (spec.type not in ("categorical", "bool") and value):
             if spec.type != "categorical":
+                return
+            if ctx.entry != "user":  # handed the conversation: the model picks one itself
+                if spec.enum_values:
+                    ctx.engine.remember(spec.qualified, spec.enum_values[0])
+                ctx.engine.note(f"{spec.qualified} is set from the request: none said it")
                 return
             values = ", ".join(str(v).replace("_", " ") for v in spec.enum_values)
             ctx.engine.note(
@@ -126,87 +130,77 @@ class ModelBrain:
         ctx.engine.remember(spec.qualified, value)
 
     def instructions(self, ctx: SkillContext, step: Step) -> Procedure | None:
-        model = self.model(ctx.skill.id)
-        if model is None or not ctx.frame.blocks:
+        if self.model(ctx.skill.id) is None or not ctx.frame.blocks:
             return None
-        block = ctx.frame.blocks[-1]
-        specs = [f for f in model.fields if f.block == block and f.step == step.id]
-        if not specs:
-            return None
-        return self._instructions(ctx, step, block, specs)
+        return Runner(self, ctx).instructions(ctx.frame.blocks[-1], step)
 
-    # --- reading --------------------------------------------------------------------------
-
-    def items(self, skill: Skill, model: SkillModel | None) -> list[tuple[str, Any, Any, Any]]:
-        """(kind, condition, name, sentence) for the prose, in reading order."""
-        out: list[tuple[str, Any, Any, Any]] = []
-        prose_fields = [f for f in (model.fields if model else []) if f.asked_by == "prose"]
-        calls = {
-            (c.sentence, use.name): c
-            for use in (model.tools if model else [])
-            for c in use.calls
-            if c.kind == "prose" and not c.optional
-        }
-        for sentence in sentences(skill.body):
-            text = sentence.text
-            found: list[tuple[int, tuple[str, Any, Any, Any]]] = []
-            for match in _RUN_BLOCK.finditer(text):
-                if not _NEGATED.search(text[: match.start()]):
-                    item = ("block", sentence.condition, match.group(1), sentence)
-                    found.append((match.start(), item))
-            for spec in prose_fields:
-                if text.lower().startswith(("if ", "when ")) and not spec.condition:
-                    continue  # a circumstance the model could not read: not on every path
-                if text in (spec.sentences or [spec.question]):
-                    item = ("field", sentence.condition, spec.qualified, sentence)
-                    found.append((_at(text, spec.name), item))
-            for (said, name), call in calls.items():
-                if said == text:
-                    condition = call.condition or sentence.condition
-                    if _trigger(call) != call.when and condition == call.when:
-                        condition = sentence.condition
-                    item = ("tool", condition, name, call)
-                    found.append((_at(text, name), item))
-            out += [item for _, item in sorted(found, key=lambda f: f[0])]
-        return out
-
-    def _uncertain(self, engine: Any, model: SkillModel | None, where: Any) -> None:
-        line = getattr(where, "line", None) or getattr(getattr(where, "where", None), "line", 0)
+    def uncertain(self, engine: Any, model: SkillModel | None, line: int) -> None:
+        """Keep a note where the run reaches something the skill model was unsure of."""
         for doubt in model.uncertainties if model else []:
             if line and doubt.where.line == line:
                 engine.note(f"{doubt.where.label()}: {doubt.what} ({doubt.why})")
 
-    def _instructions(
-        self, ctx: SkillContext, step: Step, block: str, specs: list[FieldSpec]
+    # --- asking ---------------------------------------------------------------------------
+
+    def ask_for(
+        self,
+        ctx: SkillContext,
+        asked: str,
+        text: str,
+        keys: list[str],
+        step: str | None,
+        block: str | None,
     ) -> Procedure:
-        waits = set(condition_keys(step.fields.get("complete_when") or ""))
-        waits = {k.removeprefix("session.") for k in waits}
-        groups: dict[str, list[FieldSpec]] = {}
-        for spec in specs:
-            groups.setdefault(spec.question or spec.qualified, []).append(spec)
-        for _ in range(3):
-            pending = [
-                group
-                for group in groups.values()
-                if any(
-                    s.qualified in waits
-                    and ctx.get(s.qualified) in (None, False)
-                    and (not s.condition or ctx.holds(s.condition))
-                    for s in group
-                )
-            ]
-            if not pending:
-                break
-            for group in pending:
-                live = [s for s in group if not s.condition or ctx.holds(s.condition)]
-                yield from self.ask_group(ctx, live, step.id, block)
+        """One question for what an instructions step waits for, naming `asked`; every
+        key is read from the answer by its type."""
+        declared = ctx.defs.memory_names().get(asked)
+        boolean = declared is not None and declared.type == "bool"
+        question = question_for(text, asked.rsplit(".", 1)[-1].replace("_", " "), boolean=boolean)
+        answer = yield from ctx.ask(
+            "instructions",
+            lambda: ctx.say(question),
+            lambda t: t,
+            step=step,
+            block=block,
+            field=asked,
+        )
+        model = self.model(ctx.skill.id)
+        for key in keys:
+            spec = model.field(key) if model is not None else None
+            value = self.read(ctx, spec, answer) if spec is not None else NO_ANSWER
+            if value is NO_ANSWER and spec is None:
+                value = ctx.engine.read_field(key, answer)
+            if value is not NO_ANSWER:
+                ctx.engine.remember(key, value)
+            else:
+                ctx.engine.note(f"could not read {key} from {answer!r}")
         return "done"
+
+    def ask_details(self, ctx: SkillContext, name: str, details: list[str]) -> Procedure:
+        """Identity details in one question; each argument of `name` read from its part."""
+        if not details:
+            return
+        words = ", ".join(details[:-1]) + (" and " if len(details) > 1 else "") + details[-1]
+        answer = yield from ctx.ask(
+            "identity", lambda: ctx.say(f"What are your {words}?"), lambda t: t
+        )
+        tool = ctx.defs.tools_for(ctx.skill.id).get(name)
+        asked = ctx.frame.scratch.setdefault("asked", {}).setdefault(name, {})
+        for param in tool.parameters if tool else []:
+            if param.name == "context" or "ToolContext" in (param.type or ""):
+                continue
+            wanted = set(stems(param.name.replace("_", " ")))
+            if any(wanted & set(stems(d)) for d in details):
+                asked[param.name] = said_value(answer, param.name)
 
     def ask_group(
         self, ctx: SkillContext, specs: list[FieldSpec], step: str | None, block: str | None
     ) -> Procedure:
         """Ask one question, then read each of its fields from the answer by type."""
-        question = specs[0].question or f"What is the {specs[0].name.replace('_', ' ')}?"
+        spec = specs[0]
+        question = question_for(
+            spec.question, spec.name.replace("_", " "), boolean=spec.type == "bool"
+        )
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
@@ -244,7 +238,18 @@ class ModelBrain:
             return int(number) if kind == "int" else number
         if record is not None and spec.name in record:
             return record[spec.name]
-        return text.strip()
+        return said_value(text, spec.name)
+
+    def chosen(self, ctx: SkillContext, key: str) -> Any:
+        """A value the agent picks itself (the first listed option's field of that name,
+        else one typed by the field): "set new_flight to the one they pick"."""
+        name = key.rsplit(".", 1)[-1]
+        record = self.record_for(ctx, "")
+        if record is not None:
+            for field, value in record.items():
+                if field == name or name.endswith("_" + field) or field.endswith("_" + name):
+                    return value
+        return placeholder(ctx.defs.memory_names().get(key), key)
 
     def record_for(self, ctx: SkillContext, text: str) -> dict[str, Any] | None:
         """The listed record the answer names (by shared words), else the first listed."""
@@ -286,56 +291,6 @@ class ModelBrain:
                     out.setdefault(param, memory[key])
                     break
         return out
-
-    def ask_missing(self, ctx: SkillContext, name: str) -> Procedure:
-        """Required arguments nothing in memory holds are asked for, in one question."""
-        tool = ctx.defs.tools_for(ctx.skill.id).get(name)
-        if tool is None:
-            return
-        have = self.arguments(ctx, name)
-        fields = ctx.defs.memory_names()
-        missing = [
-            p.name
-            for p in tool.parameters
-            if p.required
-            and p.name not in ("context", *have)
-            and not any(k.endswith(("." + p.name, "_" + p.name)) for k in fields)
-        ]
-        if not missing:
-            return
-        words = " and ".join(m.replace("_", " ") for m in missing)
-        answer = yield from ctx.ask(
-            "question", lambda: ctx.say(f"What are your {words}?"), lambda text: text
-        )
-        asked = ctx.frame.scratch.setdefault("asked", {}).setdefault(name, {})
-        for param in missing:
-            asked[param] = answer.strip()
-
-    def call_tool(
-        self, ctx: SkillContext, name: str, *, when: Any = None, quiet: bool = False
-    ) -> Procedure:
-        """done | denied | failed | blocked | waiting (its trigger does not hold)."""
-        model = self.model(ctx.skill.id)
-        use = model.tool(name) if model is not None else None
-        trigger = _trigger(when)
-        if trigger and not ctx.holds(trigger):
-            ctx.engine.note(f"{name} not called: its trigger ({trigger}) does not hold")
-            return "waiting"
-        if not quiet:
-            yield from self.ask_missing(ctx, name)
-        if use is not None and use.gated:
-            outcome = yield from ctx.gated(name, lambda: self.arguments(ctx, name))
-            return outcome
-        tool = ctx.defs.tools_for(ctx.skill.id).get(name)
-        needs = [p for p in tool.parameters if p.name != "context"] if tool else []
-        if quiet and needs and not self.arguments(ctx, name):
-            return "blocked"
-        result = ctx.tool(name, self.arguments(ctx, name))
-        if result is None:
-            return "blocked"
-        if result.error and use is not None and use.terminal:
-            return "failed"
-        return "done"
 
 
 __all__ = ["ModelBrain"]

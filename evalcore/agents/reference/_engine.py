@@ -15,6 +15,9 @@ from typing import Any
 
 from ...definitions import Project, Step
 from ..demo._mantle_engine import (
+    ADVERSARIAL,
+    NO_ANSWER,
+    Ask,
     Frame,
     MantleEngine,
     MantleFlags,
@@ -22,8 +25,12 @@ from ..demo._mantle_engine import (
     SkillContext,
     ToolResult,
     holds,
+    stems,
 )
+from ._asking import question_for
+from ._brain import said_value
 from ._mutants import Mutant
+from ._procedure import Runner
 
 #: Seeded values of the offline drafter's test accounts (see agentflows' test data).
 _PERSON = re.compile(
@@ -107,7 +114,25 @@ class ReferenceEngine(MantleEngine):
         if target is not None:
             self.activate(target, text, entry="user")
             return
+        if not ADVERSARIAL.search(text):
+            skill_id = self.routed(text)
+            if skill_id is not None:
+                self.activate(skill_id, text, entry="user")
+                return
         super().idle(text)
+
+    def routed(self, text: str) -> str | None:
+        """The skill a message asks for: description words weighted by how few skills use
+        them, and a skill whose whole name the message says ("refill a prescription")
+        first."""
+        said = set(stems(text))
+        scores = self.skill_words.scores(text)
+        for skill_id in scores:
+            name = set(stems(self.defs.skills[skill_id].name or ""))
+            if name and name <= said:
+                scores[skill_id] += 1.0 + 0.1 * len(name)
+        best = max(sorted(scores), key=lambda k: scores[k], default=None)
+        return best if best is not None and scores[best] >= 1.0 else None
 
     # --- memory and responses ---------------------------------------------------------------
 
@@ -192,16 +217,78 @@ class ReferenceEngine(MantleEngine):
             return "blocked"
         return self.run_gated(ctx, name, arguments)
 
+    def read_field(self, key: str, text: str) -> Any:
+        value = super().read_field(key, text)
+        declared = self.defs.memory_names().get(key)
+        if declared is not None and declared.type not in ("text", "any"):
+            return value
+        return said_value(text, key.rsplit(".", 1)[-1]) if isinstance(value, str) else value
+
+    def generic_instructions(self, ctx: SkillContext, block: Any, step: Step) -> Procedure:
+        """Ask for what `complete_when` waits for, worded as a question (see `_asking`)."""
+        waits = str(step.fields.get("complete_when") or "")
+        keys = [f.qualified for f in ctx.skill.memory.values() if f.qualified in waits]
+        missing = [k for k in keys if self.memory.get(k) is None]
+        if not missing:
+            return "done"
+        words = missing[0].rsplit(".", 1)[-1].replace("_", " ")
+        declared = self.defs.memory_names().get(missing[0])
+        boolean = declared is not None and declared.type == "bool"
+        question = question_for(str(step.target or ""), words, boolean=boolean)
+        answer = yield Ask(
+            "instructions",
+            lambda: self.say(question),
+            lambda text: text,
+            step=step.id,
+            block=block.id,
+        )
+        for key in missing:
+            value = self.read_field(key, answer)
+            self.remember(key, said_value(answer, key) if value is NO_ANSWER else value)
+        return "done"
+
     # --- blocks and other skills -------------------------------------------------------------
 
     def run_block(self, ctx: SkillContext, block_id: str) -> Procedure:
-        outcome = yield from super().run_block(ctx, block_id)
-        if outcome.startswith("linked:"):
-            return outcome
-        for name in ctx.skill.blocks[block_id].tools:
-            if name not in ctx.frame.results.get("_ran", []):
-                yield from self.brain.call_tool(ctx, name, quiet=True)
-        return outcome
+        """The runtime's block run, with the block's `tools:` offered before it completes."""
+        skill = ctx.skill
+        block = skill.blocks[block_id]
+        ctx.frame.blocks.append(block_id)
+        self.emit("ordered_block_entered", skill_id=skill.id, block_id=block_id)
+        ids = [s.id for s in block.steps]
+        index, last, guard = 0, None, 0
+        while 0 <= index < len(block.steps) and guard < 200:
+            guard += 1
+            step = block.steps[index]
+            if step.kind == "end" or step.id == "END":
+                break
+            last = step.id
+            if step.kind == "link" and not self._skip_link(step):
+                ctx.frame.blocks.pop()
+                self.emit(
+                    "ordered_block_completed", skill_id=skill.id, block_id=block_id, step_id=step.id
+                )
+                return f"linked:{step.target}"
+            outcome = yield from self.run_step(ctx, block, step)
+            if outcome.startswith("linked:"):
+                ctx.frame.blocks.pop()
+                return outcome
+            if ctx.frame.scratch.get("_stopped"):
+                ctx.frame.blocks.pop()
+                return "done"
+            target = self.next_step(step, index, ids)
+            if target is None:
+                break
+            index = target
+        yield from Runner(self.brain, ctx).step_tools(block_id, None, "block_tools")
+        ctx.frame.blocks.pop()
+        if not ctx.frame.scratch.get("_stopped"):
+            self.emit("ordered_block_completed", skill_id=skill.id, block_id=block_id, step_id=last)
+        return "done"
+
+    def _skip_link(self, step: Step) -> bool:
+        target = self.defs.skills.get(str(step.target))
+        return self.fault("never_handoff") and target is not None and target.is_handoff
 
     def run_step(self, ctx: SkillContext, block: Any, step: Step) -> Procedure:
         if self.fault("skip_step", f"{ctx.skill.id}.{block.id}.{step.id}"):
@@ -215,6 +302,10 @@ class ReferenceEngine(MantleEngine):
             outcome = yield from self.call_skill(ctx, called)
             return outcome
         outcome = yield from super().run_step(ctx, block, step)
+        if step.kind == "execute_tool":
+            last = next((e for e in reversed(self.events) if e["event"] == "tool_executed"), None)
+            if last is not None and last["tool_name"] == str(step.target) and last["is_error"]:
+                ctx.frame.scratch.setdefault("_stopped", "failed")
         return outcome
 
     def call_skill(self, ctx: SkillContext, skill_id: str) -> Procedure:

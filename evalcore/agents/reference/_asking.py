@@ -1,0 +1,94 @@
+"""How the reference agent words a question and reads a compound answer.
+
+A skill's prose tells the agent what to ask ("ask which payment the customer means; the
+merchant is enough"); a model turns that into a question to the user. The reference agent
+does the same without a model: the clause after the asking verb, in the second person
+("Could you tell me which payment you mean?"), else the field's name ("Could you tell me the
+policy number?"). A text that already asks (a collect utterance) is said as written.
+
+An answer that gives several details in one message ("My date of birth is 9 May 1980 and my
+postcode is 73301.") is split into its labelled parts, so each detail is read from its own
+part instead of from the whole message.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ASK_CLAUSE = re.compile(
+    r"\b(?:ask(?:s)?|find\s+out|work\s+out|check|confirm|establish|get|collect|"
+    r"clarify|request)\b(?:\s+(?:the\s+\w+|them|him|her))?"
+    r"(?:\s+(?:in|with)\s+one\s+(?:short\s+)?(?:question|message))?\s+"
+    r"(?P<clause>(?:which|what|whether|if|how|for|who|when|where)\b[^.;:?!]*)",
+    re.IGNORECASE,
+)
+_REFERENCE = re.compile(r"\s*\(?@(?:memory|tool|skill|block)\.[\w.]+\)?")
+_TAIL = re.compile(
+    r",?\s+(?:and\s+(?:record|set|save|store|write|check|verify|call|use)\b|in\s+one\s+message"
+    r"|before\b|then\b).*$",
+    re.IGNORECASE,
+)
+_READ_BACK = re.compile(
+    r"\bread(?:s|ing)?\s+(?:it\s+|them\s+|everything\s+|the\s+[\w ]{1,40}?)?back\b|"
+    r"\b(?:all\s+)?correct\b|\bwhen\s+they\s+confirm\b",
+    re.I,
+)
+_PEOPLE = (
+    r"the\s+(?:customer|caller|user|patient|guest|member|tenant|employee|requester|"
+    r"policyholder|traveller|traveler|exec|executive|engineer|client|resident|staff\s+member)"
+)
+_PART = re.compile(
+    r"(?:^|,\s*|\s+and\s+)my\s+(?P<label>[^,]+?)\s+is\s+(?P<value>.+?)"
+    r"(?=,\s*my\s|\s+and\s+my\s|$)",
+    re.I,
+)
+
+
+def second_person(text: str) -> str:
+    """`which payment the customer means` -> `which payment you mean`."""
+    text = re.sub(rf"\b{_PEOPLE}'s\b|\btheir\b|\bhis or her\b", "your", text, flags=re.I)
+    text = re.sub(rf"\b{_PEOPLE}\b|\bthey\b|\bthem\b", "you", text, flags=re.I)
+    text = re.sub(r"\byou (is|has|does|wants|needs|means)\b", _plain_verb, text)
+    return text
+
+
+def _plain_verb(match: re.Match[str]) -> str:
+    verb = {"is": "are", "has": "have", "does": "do"}.get(match[1], match[1][:-1])
+    return f"you {verb}"
+
+
+def question_for(prompt: str | None, field_words: str, *, boolean: bool = False) -> str:
+    """The question the agent asks for what `prompt` (prose, instructions or a response)
+    tells it to ask: the asking clause and the field's name (`field_words`), so that both
+    the user's words for it and its name are heard. A yes/no field the prompt fills by
+    reading the details back is a confirmation ("Is that all correct?")."""
+    text = " ".join((prompt or "").split())
+    if boolean and _READ_BACK.search(text):
+        return "To confirm, I have read the details back to you. Is that all correct?"
+    if "?" in text and "@" not in text:
+        return text
+    text = _REFERENCE.sub("", text)
+    match = _ASK_CLAUSE.search(text)
+    if match is not None:
+        clause = re.sub(r"\s*\([^()]*\)|\s*\([^()]*$", "", match["clause"]).strip()
+        clause = _TAIL.sub("", clause).strip(" ,")
+        clause = re.sub(r"^for\s+(?:the\s+)?", "", clause, flags=re.I)
+        if len(clause.split()) >= 2:
+            clause = second_person(clause)
+            if set(field_words.split()) <= set(clause.lower().split()):
+                return f"Could you tell me {clause}?"
+            return f"Could you tell me {clause} (the {field_words})?"
+    return f"Could you tell me the {field_words}?"
+
+
+def answer_parts(text: str) -> dict[str, str]:
+    """`My date of birth is X and my postcode is Y.` -> {date of birth: X, postcode: Y};
+    an answer that is not a list of labelled details gives {}."""
+    body = " ".join(text.split()).rstrip(".")
+    if not body.lower().startswith("my "):
+        return {}
+    parts = {m["label"].lower(): m["value"].strip() for m in _PART.finditer(body)}
+    return parts if len(parts) >= 2 else {}
+
+
+__all__ = ["answer_parts", "question_for", "second_person"]

@@ -1,0 +1,264 @@
+"""A skill's procedure as the reference agent runs it: its prose plan (`_prose`), live.
+
+Order: values stated up front, then the plan in reading order. A `block` runs the ordered
+block (a skill whose prose runs none runs its first block no other block calls, after the
+prose); `lookup` runs its tool when the key it fills is empty; `identity` asks for the
+details in one question and runs the check unless its key is already true; `ask_field`
+asks a field that is not known; `question` asks a yes/no question; `tool` calls the tool
+once its trigger and `requires` hold (else it waits, and is retried after every step; at
+the end of the prose, a waiting tool's missing inputs are asked for, or set when they are
+flags the agent records itself). A gated tool goes through its confirmation; a "no", a
+failing tool or a check that comes back negative ends the procedure. `delegate` mentions
+are offers, not followed on their own.
+
+Instructions steps ask for what `complete_when` waits for (one question naming the first
+missing field), then each field an `if:` line of the step asks whose condition holds; the
+tools the step lets the model call run after it, and a block's `tools:` after its steps.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...definitions import Step
+from ...definitions.conditions import condition_keys
+from ..demo._mantle_engine import Procedure, SkillContext
+from ._asking import question_for
+from ._prose import ProseItem, prose_items
+
+if TYPE_CHECKING:
+    from ._brain import ModelBrain
+
+_STOP = "_stopped"
+_PENDING = "_pending"
+
+
+def _words(key: str) -> str:
+    return key.rsplit(".", 1)[-1].replace("_", " ")
+
+
+class Runner:
+    """Runs one skill's plan for one frame (state lives in the frame's scratch)."""
+
+    def __init__(self, brain: ModelBrain, ctx: SkillContext) -> None:
+        self.brain = brain
+        self.ctx = ctx
+        self.skill = ctx.skill
+        self.model = brain.model(ctx.skill.id)
+        self.tools = ctx.defs.tools_for(ctx.skill.id)
+
+    # --- state ---------------------------------------------------------------------------
+
+    @property
+    def stopped(self) -> str | None:
+        return self.ctx.frame.scratch.get(_STOP)
+
+    def stop(self, why: str) -> None:
+        self.ctx.frame.scratch.setdefault(_STOP, why)
+
+    @property
+    def pending(self) -> list[tuple[str, str | None]]:
+        return self.ctx.frame.scratch.setdefault(_PENDING, [])
+
+    def known(self, key: str) -> bool:
+        return self.ctx.engine.memory.get(key) is not None
+
+    def ran(self, name: str) -> bool:
+        return name in self.ctx.frame.results
+
+    def ready(self, name: str, when: str | None) -> bool:
+        constraint = self.skill.tool_constraints.get(name)
+        requires = constraint.requires if constraint else None
+        return self.ctx.holds(when) and self.ctx.holds(requires)
+
+    # --- the plan ------------------------------------------------------------------------
+
+    def run(self) -> Procedure:
+        ctx, skill = self.ctx, self.skill
+        assert self.model is not None
+        items = prose_items(skill, self.model)
+        if not any(i.kind == "block" and i.name in skill.blocks for i in items):
+            called = {
+                str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "call"
+            }
+            first = next((b for b in skill.blocks if b not in called), None)
+            if first is not None:
+                items.append(ProseItem("block", None, "", first))
+        ran_blocks: set[str] = set()
+        for item in items:
+            if self.stopped:
+                break
+            if item.condition and not ctx.holds(item.condition):
+                continue
+            self.brain.uncertain(ctx.engine, self.model, item.line)
+            if item.kind == "block" and item.name in skill.blocks:
+                if item.name in ran_blocks:
+                    continue
+                ran_blocks.add(item.name)
+                outcome = yield from ctx.run_block(item.name)
+                if outcome.startswith("linked:"):
+                    return outcome
+            else:
+                yield from self.run_item(item)
+            yield from self.retry_pending()
+        if not self.stopped:
+            yield from self.settle_pending()
+        if self.stopped in ("denied", "negative"):
+            return "ended"
+        if self.stopped == "failed":
+            return "open"
+        done = (skill.complete_when or {}).get("condition")
+        return "completed" if done is None or ctx.holds(done) else "open"
+
+    def run_item(self, item: ProseItem) -> Procedure:
+        ctx, memory = self.ctx, self.ctx.engine.memory
+        if item.kind == "lookup":
+            if memory.get(item.key or "") in (None, "") and item.name in self.tools:
+                self.run_tool(item.name or "")
+        elif item.kind == "identity":
+            if item.key and memory.get(item.key) is True:
+                return
+            yield from self.brain.ask_details(ctx, item.name or "", list(item.details))
+            self.run_tool(item.name or "")
+        elif item.kind == "ask_field" and item.name and not self.known(item.name):
+            spec = self.model.field(item.name) if self.model else None
+            if spec is not None:
+                yield from self.brain.ask_group(ctx, [spec], None, None)
+        elif item.kind == "question":
+            said = item.details[0] if item.details else item.sentence
+            yield from ctx.question(question_for(f"ask whether {said}", "answer"))
+        elif item.kind == "tool" and item.name in self.tools:
+            yield from self.call_tool(item.name or "", item.when)
+
+    # --- tools ---------------------------------------------------------------------------
+
+    def run_tool(self, name: str) -> bool:
+        """Run a tool past its gate; False when it failed or could not run."""
+        result = self.ctx.tool(name, self.brain.arguments(self.ctx, name))
+        if result is None:
+            return False
+        if result.error:
+            self.stop("failed")
+            return False
+        if getattr(self.ctx.engine, "account", None) == "negative" and any(
+            v is False for v in result.writes.values()
+        ):
+            self.stop("negative")
+        return True
+
+    def call_tool(self, name: str, when: str | None = None) -> Procedure:
+        """The model calls a tool once its trigger and `requires` hold (else it waits)."""
+        if name not in self.tools or self.ran(name) or self.stopped:
+            return
+        yield from self.settle_pending(only_requires=True, before=name)
+        if self.stopped:
+            return
+        if not self.ready(name, when):
+            if (name, when) not in self.pending:
+                self.pending.append((name, when))
+            return
+        use = self.model.tool(name) if self.model else None
+        if use is not None and use.gated:
+            outcome = yield from self.ctx.gated(name, lambda: self.brain.arguments(self.ctx, name))
+            if outcome in ("denied", "failed"):
+                self.stop(outcome)
+            return
+        self.run_tool(name)
+
+    def retry_pending(self) -> Procedure:
+        for name, when in list(self.pending):
+            if self.stopped:
+                return
+            if self.ready(name, when):
+                self.pending.remove((name, when))
+                yield from self.call_tool(name, when)
+
+    def settle_pending(
+        self, *, only_requires: bool = False, before: str | None = None
+    ) -> Procedure:
+        """A waiting tool's missing inputs: fields the skill asks are asked for, flags the
+        agent records itself are set; then it runs."""
+        ctx = self.ctx
+        for name, when in list(self.pending):
+            if self.stopped:
+                return
+            if name == before or (only_requires and when is not None):
+                continue
+            if (name, when) in self.pending:
+                self.pending.remove((name, when))
+            constraint = self.skill.tool_constraints.get(name)
+            keys = condition_keys(when) + condition_keys(
+                constraint.requires if constraint else None
+            )
+            for key in dict.fromkeys(keys):
+                if ctx.engine.memory.get(key) not in (None, False, ""):
+                    continue
+                spec = self.model.field(key) if self.model else None
+                declared = ctx.defs.memory_names().get(key)
+                if spec is not None:
+                    yield from self.brain.ask_group(ctx, [spec], None, None)
+                elif declared is not None and declared.type == "bool":
+                    ctx.engine.remember(key, True)
+                elif declared is not None:  # a value the agent records itself
+                    ctx.engine.remember(key, self.brain.chosen(ctx, key))
+            if self.ready(name, when):
+                yield from self.call_tool(name, when)
+
+    def step_tools(self, block: str, step: str | None, kind: str) -> Procedure:
+        """Tools the model lets the LLM call at this step (instructions) or in this block
+        (block-level `tools:`), when their scope holds."""
+        for use in self.model.tools if self.model else []:
+            for call in use.calls:
+                if call.kind != kind or call.block != block or call.step != step:
+                    continue
+                scope = call.condition if call.when is None else None
+                if self.ctx.holds(scope):
+                    yield from self.call_tool(use.name, call.when)
+                break
+
+    # --- instructions steps --------------------------------------------------------------
+
+    def instructions(self, block: str, step: Step) -> Procedure:
+        ctx, skill = self.ctx, self.skill
+        specs = [
+            f
+            for f in (self.model.fields if self.model else [])
+            if f.asked_by == "instructions" and f.block == block and f.step == step.id
+        ]
+        keys = [
+            k
+            for k in condition_keys(str(step.fields.get("complete_when") or ""))
+            if k.startswith(skill.id + ".")
+        ]
+        if not keys:
+            keys = [f.qualified for f in specs if f.condition is None][:1]
+        text = str(step.target or "")
+        for _ in range(3):
+            missing = [k for k in keys if not self.known(k)]
+            if not missing:
+                break
+            categorical = [k for k in missing if self._categorical(k)]
+            handed = ctx.entry in ("link", "escalation", "call")
+            if handed and text.lower().lstrip().startswith("if it is not clear"):
+                for key in categorical:
+                    value = ctx.words(key).answer(ctx.context)
+                    ctx.engine.remember(
+                        key, value if value is not None else ctx.words(key).fallback()
+                    )
+                continue
+            asked = categorical[0] if categorical else missing[0]
+            yield from self.brain.ask_for(ctx, asked, text, missing, step.id, block)
+        for spec in specs:
+            if spec.condition is None or self.known(spec.qualified):
+                continue
+            if ctx.holds(spec.condition):
+                yield from self.brain.ask_group(ctx, [spec], step.id, block)
+        yield from self.step_tools(block, step.id, "instructions")
+        return "done"
+
+    def _categorical(self, key: str) -> bool:
+        declared = self.ctx.defs.memory_names().get(key)
+        return declared is not None and declared.type == "categorical"
+
+
+__all__ = ["Runner"]
