@@ -229,9 +229,7 @@ class GatedEngine(OfflineEngine):
 
 
 def test_resume_finishes_an_interrupted_run_without_redrafting() -> None:
-    request = build_request(
-        ["card_replace"], project=BANK, out="out", concurrency=64, verify=False
-    )
+    request = build_request(["card_replace"], project=BANK, out="out", concurrency=64, verify=False)
     planned_ids: list[str] = []
 
     async def interrupted() -> str:
