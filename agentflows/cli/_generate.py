@@ -391,25 +391,56 @@ def _generate_pr(
         generate=lambda r: _run_flow(r, resume=None, as_json=as_json, resumable=False),
     )
     report = outcome.report
-    report["pr"] = outcome.to_json() if outcome.branch else None
+    up_to_date = _up_to_date(report, outcome)
+    if outcome.branch:
+        report["pr"] = outcome.to_json()
+    elif up_to_date:
+        report["pr"] = {"branch": None, "note": UP_TO_DATE.format(base=plan.base)}
+    else:
+        report["pr"] = None
     if as_json:
         print_json(report)
     else:
         _print_summary(report)
-        _print_pr(outcome)
+        _print_pr(outcome, up_to_date=up_to_date)
+    if report.get("halted"):
+        return EXIT_ENDPOINT
     ok = (
         not report["failed"]
         and not report["conflicts"]
-        and outcome.branch is not None
+        and (outcome.branch is not None or up_to_date)
         and outcome.push_error is None
         and all(r.valid for r in outcome.validation or [])
     )
     return 0 if ok else 1
 
 
-def _print_pr(outcome: PrOutcome) -> None:
+#: `--pr` when the base already holds exactly what the run generated: nothing to propose.
+UP_TO_DATE = (
+    "nothing to propose: {base} already holds exactly these cases (every file unchanged), "
+    "so no branch was made"
+)
+
+
+def _up_to_date(report: dict[str, Any], outcome: PrOutcome) -> bool:
+    """No branch because nothing differs from the base, in a run that otherwise succeeded:
+    the outcome a person expects after an identical `generate` (the README tour), exit 0."""
+    return (
+        outcome.branch is None
+        and bool(report["cases"])
+        and not report["failed"]
+        and not report["conflicts"]
+        and not report.get("halted")
+        and all(c["status"] == "unchanged" for c in report["cases"])
+    )
+
+
+def _print_pr(outcome: PrOutcome, *, up_to_date: bool = False) -> None:
     if outcome.branch is None:
-        stderr.print("[yellow]no branch made:[/] the run wrote no new or changed case files")
+        if up_to_date:
+            stderr.print(UP_TO_DATE.format(base=outcome.base), highlight=False)
+        else:
+            stderr.print("[yellow]no branch made:[/] the run wrote no new or changed case files")
         return
     stdout.print()
     stdout.print(outcome.description or "", markup=False)
@@ -422,3 +453,13 @@ def _print_pr(outcome: PrOutcome) -> None:
         stdout.print(f"[green]pushed[/] to {outcome.remote}")
     elif outcome.push_error is not None:
         stderr.print(f"[red]push failed:[/] {outcome.push_error}")
+    request = outcome.pull_request
+    if request is None:
+        return
+    if request.opened:
+        stdout.print(f"[green]pull request[/] {escape(request.url or '(opened)')}")
+        return
+    stdout.print(f"[dim]pull request not opened: {escape(request.reason or '')}; to open it:[/]")
+    if request.push_command:
+        stdout.print(f"  {escape(request.push_command)}", markup=True, highlight=False)
+    stdout.print(f"  {escape(request.command)}", highlight=False)

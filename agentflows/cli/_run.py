@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from ._app import app
 from ._output import print_json, stderr, stdout
+from ._run_progress import waiting_counter, with_progress
 
 if TYPE_CHECKING:
     from evalcore.judge import JudgeSettings
@@ -369,9 +370,9 @@ def run(
             stdout.print(_run_line(record))
 
     try:
-        report = asyncio.run(
-            run_cases(cases, agent, options, results=writer, on_run=on_run, executor=runs_on)
-        )
+        work = run_cases(cases, agent, options, results=writer, on_run=on_run, executor=runs_on)
+        waiting = waiting_counter(runs_on)
+        report = asyncio.run(with_progress(work, finished, waiting, show=not as_json))
     except KeyboardInterrupt:
         if as_json:
             print_json(
