@@ -107,11 +107,23 @@ def _limits_table(folder: Path) -> dict[str, Any] | None:
     return limits if isinstance(limits, dict) else {}
 
 
+_PARSED: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+
+
 def _read(path: Path) -> dict[str, Any]:
+    """The parsed settings file, parsed again only when its size or mtime changed (every
+    file a command reads asks for its limits; read-only for callers)."""
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    kept = _PARSED.get(path)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        parsed = tomllib.loads(path.read_text("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return {}
+        parsed = {}
+    _PARSED[path] = (stamp, parsed)
+    return parsed
 
 
 def check_depth(data: Any, limits: InputLimits) -> None:

@@ -4,7 +4,6 @@ that does not: the kill matrix `casegen mutate` reports is about the suite's ass
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -63,10 +63,25 @@ def model(**overrides: Any) -> ModelConfig:
     return ModelConfig(**(values | overrides))
 
 
+METRICS = {
+    "helpfulness": 4,
+    "repair_quality": 4,
+    "coherence": 4,
+    "tone": 4,
+    "task_completion": True,
+    "reason": "[T1] fine.",
+}
+
+
 def judged(*replies: Any, samples: int = 1) -> JudgeSettings:
-    return JudgeSettings(
-        model=model(), chat=ScriptedChatModel(answer=answers(*replies)), samples=samples
-    )
+    """A judge model giving `replies` to the criteria calls, in order (the metrics judge's
+    calls, which share the model, get fixed scores)."""
+    criteria = answers(*replies)
+
+    def answer(messages: list[Any], name: str) -> Any:
+        return METRICS if name == "QualityMetrics" else criteria(messages, name)
+
+    return JudgeSettings(model=model(), chat=ScriptedChatModel(answer=answer), samples=samples)
 
 
 def verdict(*pairs: str) -> dict[str, Any]:

@@ -70,7 +70,11 @@ def test_each_failed_run_gets_its_bucket_and_turn(
 def test_report_shape_summary_and_harness_errors(report: dict[str, Any]) -> None:
     assert report["results_dir"] == str(RESULTS)
     assert report["summary"] == {"Skill": 1, "Instruction": 2, "Scenario": 2, "Tool": 1}
-    assert report["runs"] == {"total": 8, "passed": 1, "failed": 6, "errored": 1}
+    assert report["runs"] == {"total": 8, "passed": 1, "failed": 6, "errored": 1, "causes": 6}
+    # Six different defects: six causes, each explaining its one run.
+    assert [len(c["runs"]) for c in report["causes"]] == [1] * 6
+    assert report["cause_summary"] == report["summary"]
+    assert {f["cause"] for f in report["failures"]} == {c["id"] for c in report["causes"]}
     [errored] = report["errored"]
     assert errored["slug"] == "card_replace_damaged" and errored["run"] == 2
     assert "AgentUnavailable" in errored["error"]

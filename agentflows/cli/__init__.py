@@ -13,10 +13,12 @@ from evalcore.errors import UserError
 from . import (  # noqa: F401 (register)
     _assert,
     _clean,
+    _doctor,
     _generate,
     _mcp,
     _mutate,
     _repair,
+    _report,
     _review,
     _revise,
     _run,
@@ -26,7 +28,7 @@ from . import (  # noqa: F401 (register)
     _triage,
     _validate,
 )
-from ._app import app
+from ._app import app, polish_help
 from ._output import click_exceptions, print_error
 
 EXIT_INTERRUPTED = 130
@@ -43,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     try:
-        result = app(args=args, prog_name="casegen", standalone_mode=False)
+        command = typer.main.get_command(app)
+        polish_help(command)
+        result = command(args=args, prog_name="casegen", standalone_mode=False)
     except UserError as exc:
         print_error(exc.message, exc.hint, exc.exit_code, as_json=as_json)
         return exc.exit_code
@@ -82,9 +86,9 @@ def _tolerate_surrogates() -> None:
 
 def run() -> None:
     code = main()
-    if code == EXIT_INTERRUPTED:
-        # Ctrl-C: everything worth keeping is written and reported; do not wait for the
-        # interpreter to tear down clients and threads (seconds, on a busy machine).
+    if code in (EXIT_INTERRUPTED, EXIT_INTERRUPTED + 13):
+        # Ctrl-C (130) or SIGTERM (143): everything worth keeping is written and reported;
+        # do not wait for the interpreter to tear down clients and threads.
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
             sys.stderr.flush()

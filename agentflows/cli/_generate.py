@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import signal
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from evalcore.errors import UserError
 
@@ -70,30 +71,22 @@ class _Counters:
 
 
 def _print_summary(report: dict[str, Any]) -> None:
-    folders = sorted({str(Path(row["path"]).parent) for row in report["cases"]})
-    table = Table(
-        title=f"{len(report['cases'])} cases · engine {report['engine']} · " + ", ".join(folders),
-        title_justify="left",
-    )
-    table.add_column("file", no_wrap=True)
-    for name in ("type", "behaviour", "assert", "crit", "fix", "status"):
-        table.add_column(name)
-    for row in report["cases"]:
-        colour = {"conflict": "red", "unchanged": "dim"}.get(row["status"], "green")
-        table.add_row(
-            Path(row["path"]).name,
-            row["type"],
-            row["title"],
-            str(row["assertions"]),
-            str(row["criteria"]),
-            str(len(row["repairs"])),
-            f"[{colour}]{row['status']}[/]",
+    from ._generate_table import print_cases
+
+    print_cases(report)
+    engines = report.get("engines") or {}
+    if set(engines) - {report["engine"]}:
+        stdout.print(
+            escape("engines: " + ", ".join(f"{n} × {name}" for name, n in engines.items()))
         )
-    stdout.print(table)
     for source, cov in report["coverage"].items():
-        line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements"
-        if cov["uncovered"]:
-            line += " · uncovered: " + ", ".join(cov["uncovered"])
+        line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements asserted"
+        touched = cov.get("touched") or []
+        if touched:
+            line += " · touched, no assertion checks it: " + ", ".join(touched)
+        untouched = [e for e in cov["uncovered"] if e not in touched]
+        if untouched:
+            line += " · uncovered: " + ", ".join(untouched)
         stdout.print(escape(line))
     for dup in report["duplicates"]:
         stdout.print(
@@ -102,13 +95,19 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"({dup['similarity']:.2f})"
         )
     for drop in report.get("dropped", []):
-        stdout.print(f"[yellow]dropped before writing[/] {drop['behavior']}: {drop['reason']}")
+        stdout.print(
+            f"[yellow]dropped before writing[/] {escape(drop['behavior'])}: "
+            f"{escape(str(drop['reason']))}"
+        )
     for failure in report["failed"]:
+        if failure.get("error_kind") == "halted":
+            continue  # said once below, with the hint
         stdout.print(
             f"[red]failed[/] {escape(failure['behavior'])}: {escape(str(failure['error']))}"
         )
         for finding in failure["errors"][:5]:
             stdout.print(escape(f"    [{finding['code']}] {finding['path']} {finding['message']}"))
+    _print_halt(report.get("halted"))
     for path in report["conflicts"]:
         stdout.print(
             f"[red]not written[/] {escape(str(path))}: it exists with different content (edited?); "
@@ -123,7 +122,31 @@ def _print_summary(report: dict[str, Any]) -> None:
     stdout.print(f"run {report['run_id']} · engine {report['engine']}")
 
 
+def _print_halt(halted: dict[str, Any] | None) -> None:
+    if not halted:
+        return
+    stderr.print(
+        f"[red]error:[/] drafting stopped: {escape(halted['error'])}; "
+        f"{halted['not_drafted']} case(s) not drafted",
+        highlight=False,
+    )
+    stderr.print(
+        f"  [dim]hint:[/] {escape(halted['hint'])}; once it answers: {escape(halted['resume'])}",
+        highlight=False,
+    )
+
+
+def exit_code(report: dict[str, Any]) -> int:
+    """0 every planned case written; 3 drafting stopped on the endpoint; else 1."""
+    if report.get("halted"):
+        return EXIT_ENDPOINT
+    return 0 if not report["failed"] and not report["conflicts"] else 1
+
+
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+#: The model endpoint is unreachable or refused the key (also `EndpointError`'s exit code).
+EXIT_ENDPOINT = 3
 
 
 @app.command()
@@ -170,6 +193,14 @@ def generate(
         bool, typer.Option("--force", help="Overwrite case files that differ on disk.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    no_verify: Annotated[
+        bool,
+        typer.Option(
+            "--no-verify",
+            help="Write drafts without playing them against the reference agent "
+            "(or demo agent / static check).",
+        ),
+    ] = False,
     pr: Annotated[
         bool,
         typer.Option(
@@ -196,7 +227,9 @@ def generate(
     """Generate valid, reference-clean, non-duplicate cases for a target.
 
     Exit 0 when every planned case was written valid, 1 when some failed or were not written
-    (with --pr: or no branch was made, or the push failed), 2 on usage errors.
+    (with --pr: or no branch was made, or the push failed), 2 on usage errors, 3 when the
+    model endpoint is unreachable or refuses the key (before planning, or drafting stopped:
+    `--resume RUN_ID` drafts the rest once it answers).
     """
     from ..generate import build_request
 
@@ -218,6 +251,7 @@ def generate(
             concurrency=concurrency,
             no_cache=no_cache,
             force=force,
+            verify=not no_verify,
         )
     if pr_options is not None and request is not None:
         raise typer.Exit(_generate_pr(request, pr_options, targets or [], as_json))
@@ -226,8 +260,7 @@ def generate(
         print_json(report)
     else:
         _print_summary(report)
-    ok = not report["failed"] and not report["conflicts"]
-    raise typer.Exit(0 if ok else 1)
+    raise typer.Exit(exit_code(report))
 
 
 def _run_flow(
@@ -260,34 +293,60 @@ def _run_flow(
             highlight=False,
         )
 
+    terminated = _TermAsInterrupt()
     try:
         if progress is not None:
             progress.start()
-        return asyncio.run(
-            run_generation(request, resume=resume, on_update=counters, on_start=started)
-        )
+        with terminated:
+            return asyncio.run(
+                run_generation(request, resume=resume, on_update=counters, on_start=started)
+            )
     except KeyboardInterrupt:
         if progress is not None:
             progress.stop()
+        code = EXIT_TERMINATED if terminated.seen else EXIT_INTERRUPTED
         command = f"casegen generate --resume {run_ids[0]}" if run_ids and resumable else None
         if as_json:
             print_json(
                 {
-                    "error": "interrupted",
+                    "error": "terminated" if terminated.seen else "interrupted",
                     "hint": f"finish it with: {command}" if command else None,
-                    "exit_code": EXIT_INTERRUPTED,
+                    "exit_code": code,
                     "run_id": run_ids[0] if run_ids else None,
                     "interrupted": True,
                 }
             )
         else:
             stderr.print(
-                f"[yellow]interrupted[/]{f' — finish it with: {command}' if command else ''}"
+                f"[yellow]{'terminated' if terminated.seen else 'interrupted'}[/]"
+                f"{f' — finish it with: {command}' if command else ''}"
             )
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(code) from None
     finally:
         if progress is not None:
             progress.stop()
+
+
+class _TermAsInterrupt:
+    """While a run is on, SIGTERM (a CI timeout, `kill`) stops it the way Ctrl-C does: the
+    flow exits through its checkpoint and the run id is reported (exit 143)."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        signal.raise_signal(signal.SIGINT)  # asyncio's own Ctrl-C path cancels the flow
+
+    def __enter__(self) -> _TermAsInterrupt:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
 
 
 def _pr_options(
@@ -332,25 +391,56 @@ def _generate_pr(
         generate=lambda r: _run_flow(r, resume=None, as_json=as_json, resumable=False),
     )
     report = outcome.report
-    report["pr"] = outcome.to_json() if outcome.branch else None
+    up_to_date = _up_to_date(report, outcome)
+    if outcome.branch:
+        report["pr"] = outcome.to_json()
+    elif up_to_date:
+        report["pr"] = {"branch": None, "note": UP_TO_DATE.format(base=plan.base)}
+    else:
+        report["pr"] = None
     if as_json:
         print_json(report)
     else:
         _print_summary(report)
-        _print_pr(outcome)
+        _print_pr(outcome, up_to_date=up_to_date)
+    if report.get("halted"):
+        return EXIT_ENDPOINT
     ok = (
         not report["failed"]
         and not report["conflicts"]
-        and outcome.branch is not None
+        and (outcome.branch is not None or up_to_date)
         and outcome.push_error is None
         and all(r.valid for r in outcome.validation or [])
     )
     return 0 if ok else 1
 
 
-def _print_pr(outcome: PrOutcome) -> None:
+#: `--pr` when the base already holds exactly what the run generated: nothing to propose.
+UP_TO_DATE = (
+    "nothing to propose: {base} already holds exactly these cases (every file unchanged), "
+    "so no branch was made"
+)
+
+
+def _up_to_date(report: dict[str, Any], outcome: PrOutcome) -> bool:
+    """No branch because nothing differs from the base, in a run that otherwise succeeded:
+    the outcome a person expects after an identical `generate` (the README tour), exit 0."""
+    return (
+        outcome.branch is None
+        and bool(report["cases"])
+        and not report["failed"]
+        and not report["conflicts"]
+        and not report.get("halted")
+        and all(c["status"] == "unchanged" for c in report["cases"])
+    )
+
+
+def _print_pr(outcome: PrOutcome, *, up_to_date: bool = False) -> None:
     if outcome.branch is None:
-        stderr.print("[yellow]no branch made:[/] the run wrote no new or changed case files")
+        if up_to_date:
+            stderr.print(UP_TO_DATE.format(base=outcome.base), highlight=False)
+        else:
+            stderr.print("[yellow]no branch made:[/] the run wrote no new or changed case files")
         return
     stdout.print()
     stdout.print(outcome.description or "", markup=False)
@@ -363,3 +453,13 @@ def _print_pr(outcome: PrOutcome) -> None:
         stdout.print(f"[green]pushed[/] to {outcome.remote}")
     elif outcome.push_error is not None:
         stderr.print(f"[red]push failed:[/] {outcome.push_error}")
+    request = outcome.pull_request
+    if request is None:
+        return
+    if request.opened:
+        stdout.print(f"[green]pull request[/] {escape(request.url or '(opened)')}")
+        return
+    stdout.print(f"[dim]pull request not opened: {escape(request.reason or '')}; to open it:[/]")
+    if request.push_command:
+        stdout.print(f"  {escape(request.push_command)}", markup=True, highlight=False)
+    stdout.print(f"  {escape(request.command)}", highlight=False)

@@ -15,7 +15,7 @@ from rich.syntax import Syntax
 from evalcore.errors import UserError
 
 from ._app import app
-from ._output import finding_line, print_json, stderr, stdout
+from ._output import finding_line, no_case_files, print_json, stderr, stdout
 
 if TYPE_CHECKING:
     from ..review import ReviewModel, ReviewReport
@@ -55,12 +55,17 @@ def review(
     """Review cases beyond validity: deterministic rules, plus a model critique if configured.
 
     Each comment has a stable code (see docs/review-workflow.md). Exit 0 when no comment is
-    an error, 1 otherwise, 2 on usage errors.
+    an error, 1 otherwise, 2 on usage errors, 3 when the model endpoint is unreachable or
+    refuses the key.
     """
     from ..review import review_model, review_paths
 
     start = project or (paths[0] if paths else None)
     critic = review_model(model, start=start, no_cache=no_cache)
+    if critic is not None:
+        from ..doctor import preflight  # an endpoint that is down or refuses the key stops here
+
+        preflight(critic.config, role="review")
     if interactive or resume:
         if as_json:
             raise UserError("--json cannot be combined with --interactive")
@@ -71,6 +76,8 @@ def review(
     if not paths:
         raise UserError("nothing to review", hint="give case files or folders")
     report = asyncio.run(review_paths(paths, project=project, dialect=dialect, critic=critic))
+    if not report.files:
+        raise no_case_files(paths)
     if as_json:
         payload = report.to_json()
         if critic is None:
@@ -97,7 +104,9 @@ def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
     )
     if rules_only:
         stdout.print(f"[dim]{RULES_ONLY}[/]")
-    elif report.usage.calls or report.usage.cache_hits:
+    if report.critique is not None and report.critique.note:
+        stdout.print(f"[yellow]{escape(report.critique.note)}[/]")
+    if not rules_only and (report.usage.calls or report.usage.cache_hits):
         usage = report.usage
         stdout.print(
             f"[dim]model calls {usage.calls} (cache hits {usage.cache_hits}) · tokens "
@@ -127,8 +136,8 @@ def _run_interactive(
         ) as review:
             if resume is None:
                 stdout.print(
-                    f"review [bold]{review_id}[/] · engine "
-                    + ("rules" if critic is None else f"rules+{critic.name}")
+                    f"review [bold]{review_id}[/] · engine rules"
+                    + ("" if critic is None else f" (+ {critic.name} critique, if it answers)")
                 )
                 question = await review.start(
                     [str(p) for p in paths], project=str(project) if project else None

@@ -35,7 +35,8 @@ def revise(
 
     Shows the change as a diff and writes it on confirmation (`--yes` without asking; with
     no terminal and no `--yes` nothing is written). Exit 0 when the revision is valid, 1 when
-    it is not (it is then never written) or the model failed, 2 on usage errors.
+    it is not (it is then never written) or the model failed, 2 on usage errors, 3 when the
+    model endpoint is unreachable or refuses the key.
     """
     from evalcore.dialects import detect_dialect, get_dialect
     from evalcore.documents import load_document
@@ -49,6 +50,9 @@ def revise(
     critic = review_model(model, start=project or file.parent, no_cache=no_cache)
     if critic is None:
         raise ConfigError(NO_MODEL_MESSAGE)
+    from ..doctor import preflight  # an endpoint that is down or refuses the key stops here
+
+    preflight(critic.config, role="revise")
     if not file.is_file():
         raise UserError(f"no such file: {file}")
     doc = load_document(file)

@@ -18,10 +18,12 @@ from rich.markup import escape
 
 from ._app import app
 from ._output import print_json, stderr, stdout
+from ._run_progress import waiting_counter, with_progress
 
 if TYPE_CHECKING:
     from evalcore.judge import JudgeSettings
-    from evalcore.runner import RunRecord, RunReport
+    from evalcore.runner import RunCase, RunRecord, RunReport
+    from evalcore.runner._execute import RunExecutor
     from evalcore.simulator import SimulatorSettings
 
 EXIT_INTERRUPTED = 130
@@ -102,8 +104,98 @@ def _print_summary(report: RunReport) -> None:
             f"[dim]{offline} run{'s' if offline > 1 else ''} used the offline "
             "simulator (facts or quoted user lines, no model)[/]"
         )
+    if report.stopped_early:
+        skipped = report.planned - total
+        stdout.print(
+            f"[yellow]stopped after the first failure (-x):[/] {skipped} of "
+            f"{report.planned} planned runs not run"
+        )
+    _print_recap(report)
     if report.results_dir:
         stdout.print(f"results: {escape(report.results_dir)}")
+
+
+def _print_recap(report: RunReport) -> None:
+    """pytest's short summary: one line per run that did not pass, reason and case file."""
+    bad = [r for r in report.records if not r.passed]
+    if not bad:
+        return
+    stdout.print("[bold]failures:[/]")
+    for record in bad:
+        colour = _COLOUR[record.status]
+        reason = " ".join(record.failure_reason().split())
+        if len(reason) > 160:
+            reason = reason[:159] + "…"
+        stdout.print(
+            f"  [{colour}]{record.verdict_label}[/] {escape(record.scenario_slug)} run "
+            f"{record.run_index}: {escape(reason)} [dim]({escape(_shown(record.case_path))})[/]",
+            soft_wrap=True,
+        )
+
+
+def _shown(path: str) -> str:
+    """A case path as typed from here (relative to the working folder when inside it)."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return path
+
+
+def _select(
+    cases: list[RunCase], keyword: str | None, last_failed: bool, results_root: Path
+) -> list[RunCase]:
+    """The cases `-k` and `--last-failed` keep (a note on stderr says what was chosen)."""
+    from evalcore.errors import UserError
+    from evalcore.runner._select import last_failed as read_last_failed
+    from evalcore.runner._select import select_cases
+
+    only = None
+    why: list[str] = []
+    if keyword:
+        why.append(f"-k {keyword!r}")
+    if last_failed:
+        previous = read_last_failed(results_root)
+        if previous is None:
+            stderr.print(
+                f"[dim]--last-failed: no earlier results in {results_root}; running every case[/]"
+            )
+        elif not previous.slugs:
+            stderr.print(
+                f"[dim]--last-failed: no failed runs in {previous.folder}; running every case[/]"
+            )
+        else:
+            only = previous.slugs
+            why.append(f"--last-failed: {len(only)} failed in {previous.folder}")
+    chosen = select_cases(cases, keyword=keyword, only_slugs=only)
+    if not chosen:
+        raise UserError(
+            f"no case is selected ({'; '.join(why)}) among the {len(cases)} found",
+            hint="-k words match case names, slugs and paths; "
+            + (
+                f"the failed cases were: {', '.join(sorted(only))}"
+                if only
+                else "try a shorter word"
+            ),
+        )
+    if why:
+        stderr.print(f"[dim]selected {len(chosen)} of {len(cases)} cases ({'; '.join(why)})[/]")
+    return chosen
+
+
+def _executor(name: str, address: str | None) -> RunExecutor | None:
+    """None for local runs; Ray is imported only when asked for."""
+    from evalcore.errors import UserError
+
+    if name not in ("local", "ray"):
+        raise UserError(f"--executor {name!r} is not known", hint="use local or ray")
+    if name == "local":
+        if address:
+            raise UserError("--ray-address needs --executor ray")
+        return None
+    from evalcore.runner._ray import RayExecutor, import_ray
+
+    import_ray()  # fail before any case is read when the extra is missing
+    return RayExecutor(address=address)
 
 
 @app.command()
@@ -178,6 +270,50 @@ def run(
     cache: Annotated[
         bool, typer.Option("--cache", help="Replay model answers from the response cache.")
     ] = False,
+    metrics: Annotated[
+        bool,
+        typer.Option(
+            "--metrics/--no-metrics",
+            help="Mantle, with a judge model: record the quality metrics (one call per run).",
+        ),
+    ] = True,
+    keyword: Annotated[
+        str | None,
+        typer.Option(
+            "-k",
+            help="Only cases whose name, slug or path contains the words "
+            "('card and not refused'; not, and, or, parentheses).",
+        ),
+    ] = None,
+    last_failed: Annotated[
+        bool,
+        typer.Option(
+            "--last-failed",
+            "--lf",
+            help="Only the cases that failed or errored in the newest results folder.",
+        ),
+    ] = False,
+    exitfirst: Annotated[
+        bool,
+        typer.Option(
+            "--exitfirst", "-x", help="Start no more runs after the first failure or error."
+        ),
+    ] = False,
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where runs happen: local (asyncio, default) or ray (a task per run; "
+            "needs the casegen[ray] extra).",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="Ray cluster to run on (default RAY_ADDRESS, else a local instance).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Run cases against an agent: simulate the user, check assertions, judge criteria.
@@ -201,7 +337,11 @@ def run(
     )
     from evalcore.runner._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL
 
+    runs_on = _executor(executor, ray_address)
     cases = collect_cases(paths, project=project)
+    results_root = results or default_results_dir(cases, project=project)
+    if keyword or last_failed:
+        cases = _select(cases, keyword, last_failed, results_root)
     definitions = cases_project(cases, project=project)
     agent = resolve_target(target, project=definitions, timeout_s=turn_timeout)
     start = project or Path(cases[0].path).parent
@@ -215,8 +355,13 @@ def run(
         turn_timeout_s=turn_timeout,
         simulator=simulator,
         judge=judge,
-    ).with_models()
-    writer = ResultsWriter(results or default_results_dir(cases, project=project), junit=junit)
+        exitfirst=exitfirst,
+        metrics=metrics,
+    ).with_models()  # a model without a key is a usage error (exit 2) before any call
+    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
+
+    preflight_roles({"simulator": simulator.model, "judge": judge.model})
+    writer = ResultsWriter(results_root, junit=junit)
     finished: list[RunRecord] = []
 
     def on_run(record: RunRecord) -> None:
@@ -225,7 +370,9 @@ def run(
             stdout.print(_run_line(record))
 
     try:
-        report = asyncio.run(run_cases(cases, agent, options, results=writer, on_run=on_run))
+        work = run_cases(cases, agent, options, results=writer, on_run=on_run, executor=runs_on)
+        waiting = waiting_counter(runs_on)
+        report = asyncio.run(with_progress(work, finished, waiting, show=not as_json))
     except KeyboardInterrupt:
         if as_json:
             print_json(

@@ -1,4 +1,5 @@
-"""`casegen triage`: what broke in each failed run, in which bucket, and what to fix."""
+"""`casegen triage`: what broke in the failed runs, one diagnosis per root cause (bucket,
+evidence, fix, and the runs it explains)."""
 
 from __future__ import annotations
 
@@ -15,18 +16,36 @@ from ._output import print_json, stdout
 _COLOURS = {"Tool": "magenta", "Skill": "cyan", "Instruction": "yellow", "Scenario": "blue"}
 
 
-def _panel(failure: dict[str, Any]) -> Panel:
-    turn = "?" if failure["turn"] is None else failure["turn"]
-    lines = []
-    for item in failure["evidence"]:
+#: Runs listed under one cause before "… and N more".
+_RUNS_SHOWN = 8
+
+
+def _panel(cause: dict[str, Any]) -> Panel:
+    turn = "?" if cause["turn"] is None else cause["turn"]
+    runs = cause["runs"]
+    first = runs[0]
+    lines = [f"[dim]in {escape(first['slug'])} run {first['run']}:[/]"]
+    for item in cause["evidence"]:
         lines.append(f"• {escape(item['text'])}")
     lines.append("")
-    lines.append(f"[bold]fix:[/] {escape(failure['fix'])}")
-    lines.append(f"[dim]{failure['method']} · rule {failure['rule']} · {failure['file']}[/]")
-    colour = _COLOURS.get(failure["bucket"], "white")
+    lines.append(f"[bold]fix:[/] {escape(cause['fix'])}")
+    if len(runs) > 1:
+        lines.append("")
+        cases = len(cause["cases"])
+        lines.append(
+            f"[bold]explains {len(runs)} runs of {cases} case{'' if cases == 1 else 's'}:[/]"
+        )
+        for run in runs[:_RUNS_SHOWN]:
+            at = "" if run["turn"] is None else f" (turn {run['turn']})"
+            lines.append(f"  {escape(run['slug'])} run {run['run']}{at}")
+        if len(runs) > _RUNS_SHOWN:
+            lines.append(f"  … and {len(runs) - _RUNS_SHOWN} more (--json lists them)")
+    lines.append(f"[dim]{cause['method']} · rule {cause['rule']} · {escape(first['file'])}[/]")
+    colour = _COLOURS.get(cause["bucket"], "white")
+    count = f"{len(runs)} runs" if len(runs) > 1 else f"run {first['run']}"
     title = (
-        f"[bold {colour}]{failure['bucket']}[/] at turn {turn} · "
-        f"[bold]{escape(failure['case'])}[/] · run {failure['run']}"
+        f"[bold {colour}]{cause['bucket']}[/] at turn {turn} · "
+        f"[bold]{escape(cause['cause'])}[/] · {count}"
     )
     return Panel("\n".join(lines), title=title, title_align="left", border_style=colour)
 
@@ -49,8 +68,9 @@ def triage(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """For each failed run: the turn that broke, the bucket (Skill, Instruction, Scenario or
-    Tool), the evidence and a proposed fix.
+    """One diagnosis per root cause of the failed runs: the turn that broke, the bucket
+    (Skill, Instruction, Scenario or Tool), the evidence, a proposed fix and the runs it
+    explains (`--json`: "causes", and "failures" per run with its cause's id).
 
     Exit 0 (it is a report, failures included), 2 when the folder is missing or holds no run
     results.
@@ -61,8 +81,8 @@ def triage(
     if as_json:
         print_json(report)
         return
-    for failure in report["failures"]:
-        stdout.print(_panel(failure), soft_wrap=False)
+    for cause in report["causes"]:
+        stdout.print(_panel(cause), soft_wrap=False)
     for errored in report["errored"]:
         stdout.print(
             f"[red]errored[/] {escape(errored['case'])} run {errored['run']}: "
@@ -71,8 +91,9 @@ def triage(
     for warning in report["warnings"]:
         stdout.print(f"[yellow]warning:[/] {escape(warning)}")
     runs = report["runs"]
-    counts = " · ".join(f"{bucket} {n}" for bucket, n in report["summary"].items())
+    counts = " · ".join(f"{bucket} {n}" for bucket, n in report["cause_summary"].items())
+    causes = runs["causes"]
     stdout.print(
         f"{runs['failed']} failed of {runs['total']} runs ({runs['passed']} passed, "
-        f"{runs['errored']} errored) · {counts}"
+        f"{runs['errored']} errored) · {causes} cause{'' if causes == 1 else 's'}: {counts}"
     )

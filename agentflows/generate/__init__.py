@@ -66,6 +66,8 @@ async def run_generation(
 ) -> dict[str, Any]:
     """Run (or resume) a generation and return its report; afterwards the store keeps the
     newest `keep_runs` runs (this one included)."""
+    if engine is None and request is not None:
+        _preflight(request)  # before LangGraph and the client stack load: seconds saved
     # LangGraph and its SQLite saver load here, not at import: commands that never
     # generate (validate, sources, --help) start without them.
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
@@ -87,7 +89,8 @@ async def run_generation(
             run_id = resume
             started_at = snapshot.values.get("report", {}).get("started_at") or now_iso()
             payload: dict[str, Any] | None = None
-            if not snapshot.next:
+            retry = _resumable_ids(snapshot.values)
+            if not snapshot.next and not retry:
                 return snapshot.values["report"]
         else:
             if request is None:
@@ -95,6 +98,8 @@ async def run_generation(
             run_id = new_run_id()
             started_at = now_iso()
             payload = {"request": request.model_dump(mode="json")}
+        if engine is None and resume is not None:
+            _preflight(request)
         context = GenerateContext(
             request=request,
             project=load_project(Path(request.project)),
@@ -111,6 +116,12 @@ async def run_generation(
             "max_concurrency": request.concurrency,
             "recursion_limit": 100,
         }
+        if resume is not None and not snapshot.next:
+            # A finished run whose endpoint failed some cases: pick it up after planning,
+            # so those cases are drafted again (the others keep their drafts).
+            await graph.aupdate_state(
+                config, {"behaviors": snapshot.values.get("behaviors", [])}, as_node="plan"
+            )
         async for update in graph.astream(
             payload, config, context=context, stream_mode="updates", durability=DURABILITY
         ):
@@ -120,6 +131,27 @@ async def run_generation(
         final = await graph.aget_state(config)
     prune_runs(checkpoints, keep=max(keep_runs, 1))
     return final.values["report"]
+
+
+def _resumable_ids(values: dict[str, Any]) -> list[str]:
+    from .state import resumable
+
+    return [key for key, work in (values.get("cases") or {}).items() if resumable(work)]
+
+
+def _preflight(request: GenerateRequest) -> None:
+    """A run with a model: stop before planning when its endpoint is down or refuses the
+    key (`EndpointError`), instead of every case retrying into it."""
+    if request.model == "offline":
+        return
+    from evalcore.llm import resolve_model_config
+
+    config = resolve_model_config(request.model, start=request.project)
+    if config is None:
+        return
+    from ..doctor import preflight
+
+    preflight(config)
 
 
 __all__ = ["GenerateRequest", "build_request", "new_run_id", "run_generation"]

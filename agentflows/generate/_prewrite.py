@@ -10,7 +10,9 @@ finding as its reason:
   plain words (`utter_order_placed` -> "order placed", `@tool.block_card` -> "block card");
 - `compound-criterion` (warning): the criterion is split into its single checks;
 - `criterion-is-deterministic`, `vague-criterion` (warning): the criterion is dropped (an
-  assertion says the first; the second cannot be judged the same way twice).
+  assertion says the first; the second cannot be judged the same way twice);
+- `unreadable-text` (error, a model's junk words): a criterion is dropped, a title becomes
+  the planned behaviour's title; an unreadable simulated user's text drops the draft.
 
 Everything else (`no-decisive-assertion`, an outcome spelled out in the context) cannot be
 fixed without inventing facts, so an error drops the draft.
@@ -66,15 +68,18 @@ def _vocab(project: Project | None, build: Any) -> Any:
     return _VOCABS[key]
 
 
-def prewrite(data: dict[str, Any], dialect: str, project: Project | None) -> PrewriteOutcome:
-    """Review `data`, apply the deterministic fixes, and say what errors are left."""
+def prewrite(
+    data: dict[str, Any], dialect: str, project: Project | None, *, title: str | None = None
+) -> PrewriteOutcome:
+    """Review `data`, apply the deterministic fixes, and say what errors are left; `title`
+    (the planned behaviour's) replaces a title that does not read as words."""
     outcome = PrewriteOutcome(copy.deepcopy(data))
     for _ in range(_MAX_ROUNDS):
         findings = review_findings(outcome.data, dialect, project)
         changed = False
         # Later pointers first, so removing one list item does not shift the next one's index.
         for finding in sorted(findings, key=lambda f: _order_key(f.path or ""), reverse=True):
-            fix = _fix(outcome.data, finding, project)
+            fix = _fix(outcome.data, finding, project, title)
             if fix is not None:
                 outcome.fixes.append(fix)
                 changed = True
@@ -91,13 +96,24 @@ def _order_key(pointer: str) -> list[tuple[int, int | str]]:
     return [(0, int(t)) if t.isdigit() else (1, t) for t in ptr.split(pointer)]
 
 
-def _fix(data: dict[str, Any], finding: Finding, project: Project | None) -> dict[str, Any] | None:
+def _fix(
+    data: dict[str, Any], finding: Finding, project: Project | None, title: str | None = None
+) -> dict[str, Any] | None:
     path = finding.path or ""
     if not path or not ptr.exists(data, path):
         return None
     before = ptr.resolve(data, path)
     after: Any = None
-    if finding.code == "slot-skips-step":
+    if finding.code == "unreadable-text":
+        if "/criteria/" in path and (item := _list_item(data, path)) is not None:
+            ptr.remove(data, item)
+            _prune(data, ptr.parent(item))
+        elif finding.message.startswith("the title") and title and title != before:
+            after = title
+            ptr.replace(data, path, after)
+        else:
+            return None
+    elif finding.code == "slot-skips-step":
         ptr.remove(data, path)
         _prune(data, ptr.parent(path))
     elif finding.code == "leaky-context" and finding.severity == "error":

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ..drafting import Usage
+from ._engines import label
+from ._verify_report import drop_stage, row_fields, verification_summary
 from .context import GenerateContext
 from .state import GenerateState
 
@@ -27,6 +30,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 {
                     "behavior": behavior["id"],
                     "reason": work["error"],
+                    **drop_stage(work),
                     "errors": [
                         {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
                     ],
@@ -38,6 +42,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 {
                     "behavior": behavior["id"],
                     "error": work["error"],
+                    "error_kind": work.get("error_kind"),
                     "usage": work["usage"],
                     "errors": [
                         {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
@@ -65,25 +70,11 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 "assertions": _count_assertions(ctx.dialect.name, data),
                 "criteria": _count_criteria(ctx.dialect.name, data),
                 "usage": work["usage"],
+                "engine": label(ctx, work.get("model_parts")),
+                **row_fields(work, ctx.request.verify),
             }
         )
-    covered_ids = {w["behavior"] for w in state.get("written", [])} | {
-        d["behavior"] for d in state.get("duplicates", [])
-    }
-    coverage: dict[str, Any] = {}
-    for plan in state.get("plans", []):
-        elements = plan["elements"]
-        covered = {
-            element
-            for b in state.get("behaviors", [])
-            if b["source"] == plan["source"] and b["id"] in covered_ids
-            for element in b["covers"]
-        }
-        coverage[plan["source"]] = {
-            "elements": len(elements),
-            "covered": len([e for e in elements if e in covered]),
-            "uncovered": [e for e in elements if e not in covered],
-        }
+    coverage = _coverage(state, ctx)
     conflicts = [r for r in rows if r["status"] == "conflict"]
     return {
         "run_id": ctx.run_id,
@@ -99,8 +90,64 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "duplicates_dropped": len(state.get("duplicates", [])),
         "duplicates": state.get("duplicates", []),
         "coverage": coverage,
+        "verification": verification_summary(rows, dropped, ctx.request.verify),
         "llm": usage.model_dump(),
+        "halted": _halted(ctx, failed),
+        "engines": dict(Counter(r["engine"] for r in rows)),
     }
+
+
+def _halted(ctx: GenerateContext, failed: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The one error that stopped drafting (endpoint unreachable or refusing the key), with
+    the hint and how many cases `--resume` would draft again; None when nothing stopped."""
+    if ctx.halted is None:
+        return None
+    from ..doctor import HINT
+    from .state import RESUMABLE_KINDS
+
+    return {
+        **ctx.halted,
+        "hint": HINT,
+        "not_drafted": sum(1 for f in failed if f.get("error_kind") in RESUMABLE_KINDS),
+        "resume": f"casegen generate --resume {ctx.run_id}",
+    }
+
+
+def _coverage(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
+    """Per source: elements an assertion of a written (or duplicate) case checks count as
+    covered; those the cases only touch (planned on, reached by the script or a criterion,
+    but checked by no assertion) are listed as `touched`, never counted."""
+    from ..planning import asserted_elements
+
+    cases = state.get("cases", {})
+    kept = {w["behavior"] for w in state.get("written", [])} | {
+        d["behavior"] for d in state.get("duplicates", [])
+    }
+    coverage: dict[str, Any] = {}
+    for plan in state.get("plans", []):
+        elements = plan["elements"]
+        asserted: set[str] = set()
+        planned_on: set[str] = set()
+        for behavior in state.get("behaviors", []):
+            work = cases.get(behavior["id"])
+            if behavior["source"] != plan["source"] or behavior["id"] not in kept or not work:
+                continue
+            planned_on |= set(behavior["covers"])
+            asserted |= asserted_elements(
+                ctx.project,
+                ctx.dialect.name,
+                plan["source"],
+                work["data"] or {},
+                behavior["covers"],
+            )
+        covered = [e for e in elements if e in asserted]
+        coverage[plan["source"]] = {
+            "elements": len(elements),
+            "covered": len(covered),
+            "uncovered": [e for e in elements if e not in asserted],
+            "touched": [e for e in elements if e in planned_on and e not in asserted],
+        }
+    return coverage
 
 
 def _count_assertions(dialect: str, data: dict[str, Any]) -> int:

@@ -33,6 +33,9 @@ class GenerateRequest(BaseModel):
     concurrency: int = Field(default=4, ge=1, le=64)
     no_cache: bool = False
     force: bool = False
+    verify: bool = True
+    """Play each draft against the project's reference agent (or demo / static check)
+    before writing (`--no-verify`: off)."""
     manifest: str | None = None
     """Provenance file (default: `generated_cases/manifest.json` above the output, else
     `<out>/manifest.json`)."""
@@ -56,6 +59,9 @@ class GenerateContext:
     engine: DraftEngine
     run_id: str
     started_at: str
+    halted: dict[str, str] | None = None
+    """Set by the first draft that found the endpoint unreachable or refusing the key
+    (`{error, kind}`): the drafts after it are not attempted."""
 
 
 def now_iso() -> str:

@@ -1,6 +1,7 @@
 """The generation flow's nodes: small functions over `GenerateState`.
 
-load → plan → draft (fan-out) → validate ⇄ repair → review → dedupe → write → report
+load → plan → draft (fan-out) → validate ⇄ repair → review → verify (fan-out, `_verify.py`)
+→ dedupe → write → report
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ._write import (
     write_one,
 )
 from .context import MAX_MODEL_REPAIR_ROUNDS, GenerateContext
-from .state import CaseWork, DraftTask, GenerateState
+from .state import CaseWork, DraftTask, GenerateState, resumable
 
 Ctx = Runtime[GenerateContext]
 
@@ -65,10 +66,11 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
 
 
 def route_drafts(state: GenerateState) -> list[Send] | Literal["validate"]:
-    """Fan out one `draft` task per behaviour not drafted yet (resume skips finished ones)."""
+    """Fan out one `draft` task per behaviour not drafted yet (resume skips finished ones,
+    and drafts again the cases the endpoint failed: unreachable, refused, timed out)."""
     done = state.get("cases", {})
     behaviors = state.get("behaviors", [])
-    pending = [b for b in behaviors if b["id"] not in done]
+    pending = [b for b in behaviors if b["id"] not in done or resumable(done[b["id"]])]
     return [
         Send("draft", DraftTask(behavior=b, work=None, siblings=_siblings(b, behaviors)))
         for b in pending
@@ -101,13 +103,25 @@ def _spent(exc: Exception) -> Usage:
 
 
 async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
-    """Draft one case. An engine failure fails this case only, never the run."""
+    """Draft one case. An engine failure fails this case only; an endpoint that is
+    unreachable or refuses the key halts the drafts not started yet (they would all fail
+    the same way), and `--resume` drafts every such case again."""
+    from evalcore.llm.errors import failure_kind
+
     ctx = runtime.context
     behavior = Behavior.model_validate(task["behavior"])
-    try:
-        result = await ctx.engine.draft(_context(ctx, behavior, task))
-    except Exception as exc:  # engines retry internally; what is left fails this case
-        result = DraftResult(error=redact(f"{type(exc).__name__}: {exc}"), usage=_spent(exc))
+    kind: str | None = None
+    if ctx.halted is not None:
+        result = DraftResult(error=f"not drafted: {ctx.halted['error']}")
+        kind = "halted"
+    else:
+        try:
+            result = await ctx.engine.draft(_context(ctx, behavior, task))
+        except Exception as exc:  # engines retry internally; what is left fails this case
+            result = DraftResult(error=redact(f"{type(exc).__name__}: {exc}"), usage=_spent(exc))
+            kind = failure_kind(exc)
+            if kind in ("unreachable", "auth") and ctx.halted is None:
+                ctx.halted = {"error": result.error or kind, "kind": kind}
     work = CaseWork(
         behavior=task["behavior"],
         data=result.data,
@@ -119,7 +133,12 @@ async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
         model_rounds=0,
         error=result.error,
         usage=result.usage.model_dump(),
+        error_kind=kind,
     )
+    if result.data is not None and ctx.engine.name != "offline":
+        from ._engines import model_parts
+
+        work["model_parts"] = model_parts(ctx, behavior, result.data)
     return {"cases": {behavior.id: work}}
 
 
@@ -221,12 +240,18 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     for behavior_id, work in state.get("cases", {}).items():
         if work["status"] != "valid" or work["data"] is None:
             continue
-        outcome = prewrite(work["data"], ctx.dialect.name, ctx.project)
+        outcome = prewrite(
+            work["data"], ctx.dialect.name, ctx.project, title=work["behavior"].get("title")
+        )
         if not outcome.fixes and not outcome.errors:
             continue
         updated = CaseWork(**work)
         updated["repairs"] = [*work["repairs"], *outcome.fixes]
         updated["data"] = outcome.data
+        if "model_parts" in work:
+            from ._engines import without_fixed
+
+            updated["model_parts"] = without_fixed(work["model_parts"], outcome.fixes)
         left = outcome.errors
         if not left:
             left = [

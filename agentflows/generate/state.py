@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 CaseStatus = Literal["drafted", "repaired", "valid", "invalid", "failed", "dropped"]
 """`dropped`: valid, but review before writing found an error no fix removes (not written)."""
@@ -24,6 +24,23 @@ class CaseWork(TypedDict):
     model_rounds: int
     error: str | None
     usage: dict[str, Any]
+    verification: NotRequired[dict[str, Any]]
+    """What the `verify` step found (`Verdict.to_json()`); absent until it ran."""
+    error_kind: NotRequired[str | None]
+    """Why drafting failed, when the endpoint was to blame: `unreachable`, `auth`,
+    `transient` (time-out, rate limit, server error) or `halted` (not attempted after an
+    earlier case found the endpoint unusable). `--resume` drafts these cases again."""
+    model_parts: NotRequired[list[str]]
+    """Fields the model wrote that are kept (the rest is the offline plan's); [] for a
+    model-drafted case that is wholly the plan (its engine label says so)."""
+
+
+#: Failure kinds `--resume` drafts again: the endpoint, not the case, was the problem.
+RESUMABLE_KINDS = frozenset({"unreachable", "auth", "transient", "halted"})
+
+
+def resumable(work: CaseWork) -> bool:
+    return work["status"] == "failed" and work.get("error_kind") in RESUMABLE_KINDS
 
 
 def merge_cases(left: dict[str, CaseWork], right: dict[str, CaseWork]) -> dict[str, CaseWork]:

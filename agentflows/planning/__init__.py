@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.errors import UserError
@@ -32,6 +33,24 @@ _PLANNERS = {
 def _planner(dialect: str) -> Planner:
     module, name = _PLANNERS[dialect]
     return getattr(importlib.import_module(module, __package__), name)
+
+
+#: Which elements a case's assertions check, per dialect (`covers`: what it was planned on).
+_ASSERTED = {
+    "mantle": ("._mantle_elements", "asserted_elements"),
+    "anychat": ("._anychat_elements", "asserted_elements"),
+    "base44": ("._base44", "asserted_elements"),
+}
+
+
+def asserted_elements(
+    project: Project, dialect: str, source: str, data: dict[str, Any], covers: list[str]
+) -> set[str]:
+    """The plan elements `data`'s assertions check: coverage counts these, not what a
+    criterion or the scripted conversation merely touches."""
+    module, name = _ASSERTED[dialect]
+    func = getattr(importlib.import_module(module, __package__), name)
+    return set(func(project, source, data, covers))
 
 
 def source_ids(project: Project, dialect: str) -> list[str]:
@@ -90,6 +109,7 @@ __all__ = [
     "CASE_TYPES",
     "Behavior",
     "Plan",
+    "asserted_elements",
     "plan_source",
     "resolve_targets",
     "select",

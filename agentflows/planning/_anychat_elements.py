@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
 
@@ -345,11 +346,37 @@ def plan_elements(facts: PlaybookFacts, defs: AnychatDefinitions) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def asserted_elements(
+    project: object, source: str, data: dict[str, Any], covers: list[str]
+) -> set[str]:
+    """The elements the case's `expect.checks` check: the playbook active at the end, each
+    tool in `toolsCalled`, each recorded outcome, a hand-off's playbook; `pickerShown` checks
+    the pickers the case covers. What only the judge's criteria or the simulated user reach
+    is not counted."""
+    checks = (data.get("expect") or {}).get("checks") or {}
+    if not isinstance(checks, dict):
+        return set()
+    found: set[str] = set()
+    active = checks.get("activePlaybookAtEnd")
+    if isinstance(active, str):
+        found |= {f"playbook:{active}", *(c for c in covers if c == f"handoff:{active}")}
+    tools = checks.get("toolsCalled")
+    if isinstance(tools, dict):
+        found |= {f"tool:{name}" for name, count in tools.items() if count}
+    outcomes = checks.get("outcomes")
+    if isinstance(outcomes, list):
+        found |= {f"outcome:{o}" for o in outcomes if isinstance(o, str)}
+    if checks.get("pickerShown") is True:
+        found |= {c for c in covers if c.startswith("picker:")}
+    return found
+
+
 __all__ = [
     "PlaybookFacts",
     "ReplyOption",
     "Roles",
     "action_verb",
+    "asserted_elements",
     "main_reply",
     "opt_out_outcome",
     "plan_elements",

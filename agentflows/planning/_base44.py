@@ -112,6 +112,30 @@ def elements(text: SkillText) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+#: Elements a prompt's checks verify as a whole (the skill answered that prompt).
+_PROMPT_KINDS = ("skill:", "trigger:", "pair:", "command:", "route:", "negative")
+
+
+def asserted_elements(
+    project: object, source: str, data: dict[str, Any], covers: list[str]
+) -> set[str]:
+    """The elements a base44 prompt entry's checks verify: a covered path or JSON file only
+    when a check names its `filePath`; the prompt's own elements (its trigger, pair,
+    command, route) when it has any check at all."""
+    entries = data.get("prompts") if isinstance(data.get("prompts"), list) else [data]
+    found: set[str] = set()
+    for entry in entries:
+        checks = [c for c in (entry or {}).get("checks") or [] if isinstance(c, dict)]
+        if not checks:
+            continue
+        files = {str(c["filePath"]) for c in checks if c.get("filePath")}
+        for element in covers:
+            kind, _, value = element.partition(":")
+            if element.startswith(_PROMPT_KINDS) or (kind in ("path", "json") and value in files):
+                found.add(element)
+    return found
+
+
 def _rank(behaviors: list[Behavior], direction: Direction) -> list[Behavior]:
     """Behaviours sharing words with the direction move ahead (one boost per shared word)."""
     if direction.empty:
@@ -373,4 +397,4 @@ def _adversarial_pairs(text: SkillText, covered: set[int]) -> list[Pair]:
     return same[:MAX_ADVERSARIAL_PAIRS]
 
 
-__all__ = ["elements", "plan_base44", "target_facts"]
+__all__ = ["asserted_elements", "elements", "plan_base44", "target_facts"]

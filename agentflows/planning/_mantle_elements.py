@@ -21,7 +21,9 @@ out on purpose: they are exercised by the behaviours above without being worth a
 
 from __future__ import annotations
 
-from evalcore.definitions import MantleDefinitions, Skill
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Project, Skill
 
 from ._mantle_prose import prose_items
 from ._mantle_vocab import routing_fields
@@ -94,4 +96,87 @@ def plan_elements(defs: MantleDefinitions, skill: Skill) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-__all__ = ["delegates", "plan_elements", "skill_responses", "skill_tools"]
+_SKILL_CHECKS = ("skill_activated", "skill_completed")
+_BLOCK_CHECKS = ("ordered_block_entered", "ordered_block_completed")
+
+
+def asserted_elements(
+    project: Project, source: str, data: dict[str, Any], covers: list[str]
+) -> set[str]:
+    """The elements the scenario's assertions check (a criterion or a scripted line that
+    merely reaches an element is not a check of it).
+
+    Steps count through the `ordered_block_completed` of their block, and the tool's
+    `confirm:` / `deny:` / `failure:` elements through the assertion that tells them apart
+    (the tool ran, the denial or failure response was uttered), both only where the case
+    covers them.
+    """
+    defs = project.mantle
+    if defs is None or source not in defs.skills:
+        return set()
+    skill = defs.skills[source]
+    found: set[str] = set()
+    tools: dict[str, dict[str, Any]] = {}
+    uttered: set[str] = set()
+    for kind, body in _assertions(data):
+        if kind in _SKILL_CHECKS and body.get("skill_id"):
+            other = str(body["skill_id"])
+            found.add(f"skill:{other}")
+            found.add(f"delegate:{skill.id}.{other}")
+        elif kind in _BLOCK_CHECKS and body.get("block_id"):
+            block = f"{body.get('skill_id') or skill.id}.{body['block_id']}"
+            found.add(f"block:{block}")
+            if kind == "ordered_block_completed":
+                found |= {c for c in covers if c.startswith(f"step:{block}.")}
+        elif kind == "memory_was_set":
+            for item in body.get("items", []):
+                if isinstance(item, dict) and "value" in item:
+                    name = str(item.get("name", "")).removeprefix("session.")
+                    found.add(f"value:{name}={item['value']}")
+        elif kind == "tool_executed" and body.get("tool_name"):
+            tools[str(body["tool_name"])] = body
+            found.add(f"tool:{body['tool_name']}")
+        elif kind == "bot_uttered" and body.get("utter_name"):
+            uttered.add(str(body["utter_name"]))
+            found.add(f"response:{body['utter_name']}")
+    for name, constraint in skill.tool_constraints.items():
+        confirmation = constraint.requires_confirmation
+        if name in tools and tools[name].get("is_error") is not True:
+            found.add(f"confirm:{name}")
+        if confirmation is not None and confirmation.utter_on_user_denial in uttered:
+            found.add(f"deny:{name}")
+        if constraint.on_failure in uttered or tools.get(name, {}).get("is_error") is True:
+            found.add(f"failure:{name}")
+    derived = ("step:", "confirm:", "deny:", "failure:", "delegate:")
+    return {e for e in found if not e.startswith(derived) or e in covers}
+
+
+def _assertions(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Every `(kind, body)` of the scenario's assertions, sequencing steps included; a
+    memory check's list becomes `{"items": [...]}`."""
+    goals = ((data.get("scenario") or {}).get("goals")) or {}
+    out: list[tuple[str, dict[str, Any]]] = []
+    pending = list(goals.get("assertions") or [])
+    while pending:
+        item = pending.pop(0)
+        if not isinstance(item, dict):
+            continue
+        for kind, body in item.items():
+            if kind == "sequencing" and isinstance(body, list):
+                pending += body
+            elif isinstance(body, dict):
+                out.append((kind, body))
+            elif isinstance(body, list):
+                out.append((kind, {"items": body}))
+            elif isinstance(body, str):
+                out.append((kind, {"items": [{"name": body}]}))
+    return out
+
+
+__all__ = [
+    "asserted_elements",
+    "delegates",
+    "plan_elements",
+    "skill_responses",
+    "skill_tools",
+]

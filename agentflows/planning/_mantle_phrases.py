@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions._memo import memoized
 
 from ..drafting.offline._direction import best_value, content_stems, match_values, value_words
 from ._mantle_vocab import buttons_for, field_choices, question_fields, skill_field
@@ -40,7 +41,11 @@ def subject(skill: Skill) -> str:
 
 def is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
     """True when `text` names no value of any field the skill asks for (not even weakly)."""
+    key = ("is_neutral", skill.id, id(skill), text)
+    return memoized(defs, key, lambda: _is_neutral(defs, skill, text))
 
+
+def _is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
     return not any(
         match_values(text, field_choices(defs, f.qualified)) for f in question_fields(defs, skill)
     )
@@ -101,8 +106,15 @@ def _as_sentence(phrase: str) -> str:
 
 
 def strong_phrases(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, dict[str, Any]]]:
-    """Description phrasings that name a value strongly enough to be recorded unasked."""
+    """Description phrasings that name a value strongly enough to be recorded unasked.
 
+    Read once per skill: every other skill's digression weighs them."""
+    key = ("strong_phrases", skill.id, id(skill))
+    kept = memoized(defs, key, lambda: _strong_phrases(defs, skill))
+    return [(line, dict(named)) for line, named in kept]
+
+
+def _strong_phrases(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for phrase in description_phrases(skill):
         named: dict[str, Any] = {}

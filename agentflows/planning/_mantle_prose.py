@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from evalcore.definitions import Skill
+from evalcore.definitions._memo import memoized
 from evalcore.definitions.skill_model import SkillModel
 from evalcore.definitions.skill_model import sentences as model_sentences
 
@@ -177,7 +178,12 @@ def prose_items(skill: Skill, model: SkillModel | None = None) -> list[ProseItem
 
     With the skill's model, tool calls are the model's prose call sites (bare names after a
     calling word too, with their trigger) and fields the model reads as asked in prose are
-    `ask_field` items."""
+    `ask_field` items. Read once per (skill, model): every walk of the skill asks."""
+    key = ("prose_items", id(model) if model is not None else None)
+    return list(memoized(skill, key, lambda: _prose_items(skill, model)))
+
+
+def _prose_items(skill: Skill, model: SkillModel | None) -> list[ProseItem]:
     items: list[ProseItem] = []
     if model is not None:
         for sentence in model_sentences(skill.body):

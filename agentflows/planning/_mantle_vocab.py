@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step
+from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import paragraphs, skill_fields
 
@@ -47,17 +48,29 @@ def setting_steps(skill: Skill, key: str) -> list[Step]:
 
 def buttons_for(defs: MantleDefinitions, qualified: str) -> dict[Any, str]:
     """Value -> title of the first button whose payload sets the field to it."""
-    out: dict[Any, str] = {}
+    return dict(memoized(defs, "buttons", lambda: _button_index(defs)).get(qualified, {}))
+
+
+def _button_index(defs: MantleDefinitions) -> dict[str, dict[Any, str]]:
+    """Field -> value -> first button title, from one scan of every response."""
+    index: dict[str, dict[Any, str]] = {}
     for response in defs.all_responses().values():
         for variant in response.variants:
             for button in variant.buttons:
                 match = _SET_PAYLOAD.match(button.payload or "")
-                if match and match["key"] == qualified:
-                    out.setdefault(match["value"].strip(), button.title)
-    return out
+                if match:
+                    index.setdefault(match["key"], {}).setdefault(
+                        match["value"].strip(), button.title
+                    )
+    return index
 
 
 def field_choices(defs: MantleDefinitions, qualified: str) -> list[Choice]:
+    """Each enum value of a categorical field with its phrases (read once per field)."""
+    return list(memoized(defs, ("choices", qualified), lambda: _field_choices(defs, qualified)))
+
+
+def _field_choices(defs: MantleDefinitions, qualified: str) -> list[Choice]:
     field = skill_field(defs, qualified)
     if field is None or field.type != "categorical" or not field.enum_values:
         return []
@@ -154,7 +167,12 @@ def first_text(response: Response | None) -> str | None:
 
 
 def question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
-    """Categorical fields of the skill the agent asks the customer for."""
+    """Categorical fields of the skill the agent asks the customer for (read once per skill)."""
+    key = ("question_fields", skill.id, id(skill))
+    return list(memoized(defs, key, lambda: _question_fields(defs, skill)))
+
+
+def _question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
     asked = {
         f"{skill.id}.{s.target}"
         for b in skill.blocks.values()

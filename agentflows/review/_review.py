@@ -66,11 +66,43 @@ class FileReview:
 
 
 @dataclass
+class CritiqueTally:
+    """How the model critique went over the whole review."""
+
+    model: str
+    ran: int = 0
+    failed: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "cases": self.ran + self.failed, **self.__dict__}
+
+    @property
+    def note(self) -> str | None:
+        """What the reader must know when some or all critique calls failed."""
+        if not self.failed:
+            return None
+        cases = self.ran + self.failed
+        if not self.ran:
+            return (
+                f"the {self.model} critique failed for all {cases} case"
+                f"{'s' if cases > 1 else ''}: only the rules reviewed them (see the notes)"
+            )
+        return f"the {self.model} critique failed for {self.failed} of {cases} cases"
+
+
+@dataclass
 class ReviewReport:
     files: list[FileReview]
-    engine: str = "rules"
-    """`rules`, or `rules+llm:<model>` when a model critiqued too."""
+    critique: CritiqueTally | None = None
+    """None: no model was configured."""
     usage: Usage = field(default_factory=Usage)
+
+    @property
+    def engine(self) -> str:
+        """`rules`, or `rules+llm:<model>` when a model critique answered for a case."""
+        if self.critique is None or not self.critique.ran:
+            return "rules"
+        return f"rules+{self.critique.model}"
 
     @property
     def failed(self) -> bool:
@@ -93,6 +125,10 @@ class ReviewReport:
             "summary": self.summary(),
             "engine": self.engine,
         }
+        if self.critique is not None:
+            out["critique"] = self.critique.to_json()
+            if self.critique.note:
+                out["critique"]["note"] = self.critique.note
         if self.usage.calls or self.usage.cache_hits:
             out["usage"] = self.usage.model_dump()
         return out
@@ -262,16 +298,26 @@ async def review_paths(
     reviewer = Reviewer(project)
     items = load_reviewed(reviewer, paths, dialect=dialect)
     peers, starts = review_peers(items)
-    report = ReviewReport(files=[], engine="rules" if critic is None else f"rules+{critic.name}")
+    tally = CritiqueTally(critic.name) if critic is not None else None
+    report = ReviewReport(files=[], critique=tally)
     for item, start in zip(items, starts, strict=True):
         review = reviewer.file_review(item, peers=peers, order=start)
-        if critic is not None and item.dialect is not None and item.doc.parsed:
-            extra, usage, notes = await critique_file(critic, item, review.comments)
-            review.comments = sort_findings([*review.comments, *extra])
-            review.notes += notes
-            report.usage = report.usage + usage
+        if tally is not None and item.dialect is not None and item.doc.parsed:
+            done = await critique_file(critic, item, review.comments)
+            review.comments = sort_findings([*review.comments, *done.findings])
+            review.notes += done.notes
+            report.usage = report.usage + done.usage
+            tally.ran += done.ran
+            tally.failed += done.failed
         report.files.append(review)
     return report
 
 
-__all__ = ["REVIEW_CODES", "FileReview", "ReviewReport", "Reviewer", "review_paths"]
+__all__ = [
+    "REVIEW_CODES",
+    "CritiqueTally",
+    "FileReview",
+    "ReviewReport",
+    "Reviewer",
+    "review_paths",
+]

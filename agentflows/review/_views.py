@@ -49,6 +49,8 @@ class CaseView:
     label: str = ""
     """How other cases refer to this one (`path`, or `path#prompt-name`)."""
     path: Path | None = None
+    title_path: str = ""
+    """Pointer of the title, relative to the case ("" when the case has none)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,7 @@ def _mantle(data: dict[str, Any]) -> CaseView:
         base="",
         data=data,
         title=str(scenario.get("name") or ""),
+        title_path="/scenario/name" if "name" in scenario else "",
         type=kind if isinstance(kind, str) else None,
         source=None,
         criteria=criteria,
@@ -147,6 +150,7 @@ def _anychat(data: dict[str, Any]) -> CaseView:
         base="",
         data=data,
         title=str(data.get("title") or ""),
+        title_path="/title" if "title" in data else "",
         type=_anychat_type(data),
         source=None,
         criteria=criteria,
@@ -191,6 +195,7 @@ def _base44(data: dict[str, Any]) -> list[CaseView]:
             base=base,
             data=unit,
             title=str(unit.get("name") or data.get("name") or ""),
+            title_path="/name" if "name" in unit else "",
             type=None,
             source=None,
         )

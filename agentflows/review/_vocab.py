@@ -63,7 +63,8 @@ class Vocabulary:
     """id -> (kind, qualified name)."""
     values: set[str] = field(default_factory=set)
     """Enum values, tool choices, outcomes: concrete things a criterion may name."""
-    _pattern: re.Pattern[str] | None = None
+    _by_length: list[str] | None = None
+    _patterns: dict[tuple[str, ...], re.Pattern[str]] = field(default_factory=dict)
 
     def add(self, name: str, kind: IdKind, qualified: str | None = None) -> None:
         if not name:
@@ -71,7 +72,8 @@ class Vocabulary:
         current = self.ids.get(name)
         if current is None or _KIND_ORDER.index(kind) < _KIND_ORDER.index(current[0]):
             self.ids[name] = (kind, qualified or name)
-        self._pattern = None
+        self._by_length = None
+        self._patterns.clear()
 
     def mentions(self, text: str) -> list[Mention]:
         """Ids named in `text`, longest first where they overlap, in text order."""
@@ -89,27 +91,39 @@ class Vocabulary:
     def _matches(self, text: str) -> list[tuple[str, int, int]]:
         out = [(m.group(0), m.start(), m.end()) for m in _UTTER.finditer(text)]
         if self.ids:
-            for m in self._regex().finditer(text):
+            for m in self._regex(text).finditer(text):
                 name = next(g for g in m.groups() if g)
                 out.append((name, m.start(m.lastindex or 0), m.end(m.lastindex or 0)))
         return out
 
-    def _regex(self) -> re.Pattern[str]:
-        if self._pattern is None:
-            alternatives: list[str] = []
-            for name in sorted(self.ids, key=len, reverse=True):
-                kind = self.ids[name][0]
-                word = re.escape(name)
-                if looks_like_id(name):
-                    alternatives.append(rf"(?<![\w.-])({word})(?![\w-]|\.\w)")
-                else:
-                    noun = _NOUNS[kind]
-                    alternatives.append(
-                        rf"`({word})`|\b({word})\s+(?i:{noun})s?\b"
-                        rf"|\b(?i:{noun})s?\s+['\"]?({word})\b"
-                    )
-            self._pattern = re.compile("|".join(alternatives))
-        return self._pattern
+    def _regex(self, text: str) -> re.Pattern[str]:
+        """The alternation of the ids `text` contains (each alternative captures its id as
+        written, so an id that is not a substring of `text` can never match: leaving it out
+        finds the same matches, and a short pattern is much faster than one of every id)."""
+        if self._by_length is None:
+            self._by_length = sorted(self.ids, key=len, reverse=True)
+        present = tuple(name for name in self._by_length if name in text)
+        pattern = self._patterns.get(present)
+        if pattern is None:
+            pattern = self._patterns[present] = self._compile(present)
+        return pattern
+
+    def _compile(self, names: tuple[str, ...]) -> re.Pattern[str]:
+        if not names:
+            return re.compile(r"(?!)")
+        alternatives: list[str] = []
+        for name in names:
+            kind = self.ids[name][0]
+            word = re.escape(name)
+            if looks_like_id(name):
+                alternatives.append(rf"(?<![\w.-])({word})(?![\w-]|\.\w)")
+            else:
+                noun = _NOUNS[kind]
+                alternatives.append(
+                    rf"`({word})`|\b({word})\s+(?i:{noun})s?\b"
+                    rf"|\b(?i:{noun})s?\s+['\"]?({word})\b"
+                )
+        return re.compile("|".join(alternatives))
 
 
 def looks_like_id(name: str) -> bool:

@@ -1,13 +1,16 @@
 """Failure triage: for each failed run in a results folder, what broke, where, and what to fix.
 
     report = triage_results(Path("eval/results"))
-    report["failures"][0]   # {"case", "slug", "run", "turn", "bucket", "evidence", "fix", ...}
+    report["causes"][0]     # {"id", "bucket", "cause", "runs": [...], "evidence", "fix", ...}
+    report["failures"][0]   # {"case", "slug", "run", "turn", "bucket", "cause": "C1", ...}
 
 Each failed run gets the turn that broke, one bucket of the Mantle fix loop (reference §5:
 **Skill**, **Instruction**, **Scenario** or **Tool**), the evidence it rests on and a proposed
-fix. Deterministic rules always run (`_rules.py` documents them in order); when a model is
-configured (`--model`, `CASEGEN_JUDGE_MODEL`, `CASEGEN_MODEL` or `[tool.casegen]`), it reviews
-each diagnosis, except that deterministic Tool evidence is never overridden.
+fix; runs with one root cause are grouped into one diagnosis listing the runs it explains
+(`_causes.py`). Deterministic rules always run (`_rules.py` documents them in order); when
+a model is configured (`--model`, `CASEGEN_JUDGE_MODEL`, `CASEGEN_MODEL` or
+`[tool.casegen]`), it reviews each diagnosis, except that deterministic Tool evidence is
+never overridden.
 
 The report is what `casegen triage --json` prints and the MCP tool `triage_results` returns.
 """
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from evalcore.errors import UserError
 
 from ._case import CaseLoader
+from ._causes import group_causes
 from ._facts import Facts, gather
 from ._records import RunRecord, find_run_files, load_run
 from ._rules import BUCKETS, Bucket, Diagnosis, Evidence, diagnose
@@ -75,20 +79,26 @@ async def triage_results_async(
     config, method = _model(model, loader, root, warnings)
     if config is not None:
         diagnosed = await _refine_all(diagnosed, config, no_cache, warnings)
-    failures = [
-        _failure(r, d, method if used else "rules")
+    pairs = [
+        (d, _failure(r, d, method if used else "rules"))
         for r, _, d, used in _with_flags(diagnosed, config)
     ]
+    causes = group_causes(pairs)
+    failures = [f for _, f in pairs]
     counts = Counter(f["bucket"] for f in failures)
+    cause_counts = Counter(c["bucket"] for c in causes)
     return {
         "results_dir": str(root),
+        "causes": causes,
         "failures": failures,
         "summary": {bucket: counts.get(bucket, 0) for bucket in BUCKETS},
+        "cause_summary": {bucket: cause_counts.get(bucket, 0) for bucket in BUCKETS},
         "runs": {
             "total": len(records),
             "passed": sum(r.passed for r in records),
             "failed": len(failures),
             "errored": sum(_harness_error(r) for r in records),
+            "causes": len(causes),
         },
         "errored": [
             {"case": r.case, "slug": r.slug, "run": r.run, "error": r.error, "file": str(r.file)}

@@ -153,6 +153,7 @@ class CaseLoader:
         self.explicit = load_project(project) if project is not None else None
         self._projects: dict[Path, Project] = {}
         self._cases: dict[str, CaseContext] = {}
+        self._manifests = ProjectCache(None)
 
     def for_run(self, record: RunRecord) -> CaseContext:
         key = f"{record.case_path}|{record.slug}"
@@ -165,10 +166,10 @@ class CaseLoader:
         path = self._locate(record, project)
         if path is None:
             return CaseContext(project=project)
-        if self.explicit is None:
-            project = self._project_at(path.parent) or project
         doc = load_document(path)
         dialect = detect_dialect(doc.data, path) if doc.data is not None else None
+        if self.explicit is None:
+            project = self._project_at(path.parent) or self._from_manifest(path, dialect) or project
         context = CaseContext(path=path, dialect=dialect.name if dialect else None, project=project)
         data = doc.data if isinstance(doc.data, Mapping) else {}
         if context.dialect == "mantle" and isinstance(data.get("scenario"), Mapping):
@@ -181,6 +182,15 @@ class CaseLoader:
             report = validate_file(path, projects=projects, explicit=True)
             context.errors = report.errors if report is not None else []
         return context
+
+    def _from_manifest(self, path: Path, dialect: Any) -> Project | None:
+        """The project a generated case came from (`generated_cases/manifest.json`)."""
+        if dialect is None:
+            return None
+        try:
+            return self._manifests.for_file(path, dialect)
+        except UserError:
+            return None
 
     def _project_at(self, folder: Path) -> Project | None:
         root = find_project(folder)

@@ -38,6 +38,12 @@ class Diagnosis:
     fix: str
     notes: list[Evidence] = field(default_factory=list)
     """Further failed checks, shown after the evidence the rule rests on."""
+    cause: tuple[str, ...] = ()
+    """What the runs that share this root cause have in common (the rule and its subject:
+    the tool, the skills routed between, the case); `_causes` groups runs by it."""
+    title: str = ""
+    """The root cause in a few words (`card_replace runs place_replacement_order without
+    asking utter_confirm_order`)."""
 
 
 def check_item(check: FailedCheck) -> Evidence:

@@ -9,6 +9,7 @@ never overridden, since a broken tool is a fact in the ledger, not an interpreta
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -120,6 +121,7 @@ async def refine(
         config=config,
         cache=ResponseCache(config.cache_dir),
         no_cache=no_cache,
+        kind="triage",
     )
     return merge(diagnosis, result.value, facts.record.last_turn)
 
@@ -135,26 +137,18 @@ def merge(diagnosis: Diagnosis, answer: TriageAnswer, last_turn: int) -> Diagnos
     trusted = answer.confidence >= MIN_CONFIDENCE
     if locked or not trusted:
         fix = answer.fix if locked and trusted and answer.bucket == "Tool" else diagnosis.fix
-        return Diagnosis(
-            diagnosis.bucket,
-            diagnosis.turn,
-            diagnosis.rule,
-            [*diagnosis.evidence, note],
-            fix,
-            diagnosis.notes,
-        )
+        return replace(diagnosis, evidence=[*diagnosis.evidence, note], fix=fix)
     turn = (
         answer.turn
         if answer.turn is not None and answer.turn <= max(last_turn, 0)
         else (diagnosis.turn)
     )
-    return Diagnosis(
-        answer.bucket,
-        turn,
-        diagnosis.rule,
-        [note, *diagnosis.evidence],
-        answer.fix,
-        diagnosis.notes,
+    return replace(
+        diagnosis,
+        bucket=answer.bucket,
+        turn=turn,
+        evidence=[note, *diagnosis.evidence],
+        fix=answer.fix,
     )
 
 

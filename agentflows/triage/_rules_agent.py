@@ -20,6 +20,7 @@ from ._facts import Facts, FailedCheck
 from ._ledger import Ev
 
 _REASK_WORDS = re.compile(r"\b(twice|again|repeat|re-?ask)", re.I)
+_SEQUENCE_STEP = re.compile(r"expected step \d+ of \d+ \((\w+)")
 
 
 def _expects_error(facts: Facts, tool: str) -> bool:
@@ -50,7 +51,10 @@ def tool_error(facts: Facts) -> Diagnosis | None:
         first.turn,
         "tool-error",
         evidence,
-        f"Fix the tool `{tool}`{defined_at(facts, Subject('tool', tool))}: at turn {first.turn} it "
+        cause=("tool-error", tool),
+        title=f"the tool {tool} fails",
+        fix=f"Fix the tool `{tool}`{defined_at(facts, Subject('tool', tool))}: at turn "
+        f"{first.turn} it "
         f"failed with {message!r} for arguments {args}. Make it (or its backend) handle this "
         "input; if the failure is legitimate, let the skill handle it (on_failure response, "
         "instructions) and cover it with a case that expects `is_error: true`.",
@@ -78,7 +82,9 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
                     event_item(wrong),
                     Evidence("event", f"expected skill {primary} never activated", None),
                 ],
-                f"Routing: the request at turn {wrong.turn}{said(facts, wrong.turn)} went to "
+                cause=("routing", primary, wrong.subject or "?"),
+                title=f"requests for {primary} go to {wrong.subject}",
+                fix=f"Routing: the request at turn {wrong.turn}{said(facts, wrong.turn)} went to "
                 f"`{wrong.subject}` instead of `{primary}`. Make the description in {desc} "
                 f"cover requests worded like this one, and narrow the description in "
                 f"{facts.case.definition_of(wrong.subject or '')} so it does not claim them; "
@@ -86,7 +92,8 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
             )
         # Only a runtime that reports every activation (Mantle's skill events) proves that
         # no skill ran; an Anychat playbook entered by an outreach has no switch event.
-        reports_skills = facts.case.dialect == "mantle" or any(
+        dialect = facts.case.dialect or facts.record.raw.get("dialect")
+        reports_skills = dialect == "mantle" or any(
             e.type.startswith(("skill_", "ordered_block_")) for e in facts.events
         )
         if (
@@ -99,7 +106,9 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
                 first_user,
                 "no-skill",
                 [Evidence("event", f"no skill activated; expected {primary}", None)],
-                f"No skill took the request at turn {first_user}{said(facts, first_user)}. "
+                cause=("routing", primary, ""),
+                title=f"no skill takes the requests meant for {primary}",
+                fix=f"No skill took the request at turn {first_user}{said(facts, first_user)}. "
                 f"Add wording like it to the description in {desc}; retrain and re-run.",
             )
         return None
@@ -112,7 +121,9 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
             wrong.turn,
             "late-skill",
             [event_item(wrong), event_item(start)],
-            f"Routing: the request at turn {wrong.turn}{said(facts, wrong.turn)} went to "
+            cause=("routing", primary, wrong.subject or "?"),
+            title=f"requests for {primary} go to {wrong.subject}",
+            fix=f"Routing: the request at turn {wrong.turn}{said(facts, wrong.turn)} went to "
             f"`{wrong.subject}` first; `{primary}` only started at turn {start.turn}. Make "
             f"the description in {desc} cover this wording and narrow the description in "
             f"{facts.case.definition_of(wrong.subject or '')}; retrain and re-run.",
@@ -134,7 +145,9 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
                 other.turn,
                 "skill-hijacked",
                 [event_item(start), event_item(other)],
-                f"Routing: at turn {other.turn}{said(facts, other.turn)} `{other.subject}` "
+                cause=("skill-hijacked", primary, other.subject or "?"),
+                title=f"{other.subject} takes over from {primary} before it finishes",
+                fix=f"Routing: at turn {other.turn}{said(facts, other.turn)} `{other.subject}` "
                 f"took over from `{primary}`, which never finished. Narrow the description in "
                 f"{facts.case.definition_of(other.subject or '')} so this message stays with "
                 f"`{primary}` (or make {desc} handle it); retrain and re-run.",
@@ -154,7 +167,9 @@ def tool_reports_error(facts: Facts) -> Diagnosis | None:
             ev.turn,
             "tool-reports-error",
             [event_item(ev), *(check_item(c) for c in related)],
-            f"`{ev.subject}`{defined_at(facts, Subject('tool', ev.subject))} returned an error "
+            cause=("tool-reports-error", ev.subject),
+            title=f"the tool {ev.subject} returns an error result",
+            fix=f"`{ev.subject}`{defined_at(facts, Subject('tool', ev.subject))} returned an error "
             f"result at turn {ev.turn}. Check that the arguments the agent passed are valid "
             "(the tool's docstring and parameter types are what the model reads) and that the "
             "backend accepts them.",
@@ -222,18 +237,24 @@ def asked_twice(facts: Facts) -> list[tuple[Evidence, str]]:
 def instruction(facts: Facts) -> Diagnosis:
     skill = next(iter(facts.expected_skills), None) or _active(facts)
     where = facts.case.definition_of(skill) if skill else "the skill's instructions"
-    items: list[tuple[int | None, Evidence, str]] = []
+    who = skill or "the agent"
+    #: (turn, evidence, what to change, (cause key, cause title)) per thing that went wrong
+    items: list[tuple[int | None, Evidence, str, tuple[tuple[str, ...], str]]] = []
     for ev, action in asked_twice(facts):
-        items.append((ev.turn, ev, action))
+        name = ev.text.split("(", 1)[-1].split(")", 1)[0]
+        items.append(
+            (ev.turn, ev, action, ((who, "asked-twice", name), f"{who} asks {name} again"))
+        )
     for check in facts.checks:
-        items.append((check.turn, check_item(check), _check_fix(facts, check)))
+        items.append((check.turn, check_item(check), _check_fix(facts, check), _cause(who, check)))
     for n, crit in enumerate(facts.criteria):
+        text = crit.result.text
         items.append(
             (
                 crit.turn,
                 criterion_item(facts, n),
-                f"make the instructions for this situation explicit so that "
-                f"“{crit.result.text}” holds",
+                f"make the instructions for this situation explicit so that “{text}” holds",
+                ((who, "criterion", text), f"“{text}” does not hold"),
             )
         )
     linked = [
@@ -251,6 +272,7 @@ def instruction(facts: Facts) -> Diagnosis:
                     ev.turn,
                 ),
                 f"check when {where} tells the agent to hand over to {ev.subject}",
+                ((who, "handover", ev.subject or "?"), f"{who} hands over to {ev.subject}"),
             )
         )
     if not items:
@@ -260,10 +282,12 @@ def instruction(facts: Facts) -> Diagnosis:
             "failed-without-detail",
             [],
             "The run failed but records no failed check; re-run it and read run_N.txt.",
+            cause=("failed-without-detail", facts.record.slug),
+            title=f"{facts.record.slug} failed without a recorded check",
         )
     known = [i for i in items if i[0] is not None]
-    turn, first, action = min(known, key=lambda i: i[0]) if known else items[0]
-    evidence = [first] + [e for _, e, _ in items if e is not first]
+    turn, first, action, (key, title) = min(known, key=lambda i: i[0]) if known else items[0]
+    evidence = [first] + [e for _, e, _, _ in items if e is not first]
     return Diagnosis(
         "Instruction",
         turn,
@@ -271,7 +295,39 @@ def instruction(facts: Facts) -> Diagnosis:
         evidence,
         f"The right skill ran but went wrong at turn {turn}. In {where}, {action}; "
         "retrain and re-run.",
+        cause=("instruction", *key),
+        title=title,
     )
+
+
+def _cause(who: str, check: FailedCheck) -> tuple[tuple[str, ...], str]:
+    """A failed check as a root cause: what it is about and how it went wrong. The skill
+    that owns the subject (a memory key's namespace, the skill of a block) speaks for it, so
+    cases of different skills that miss the same hand-over key are one cause."""
+    subject = check.subjects[0] if check.subjects else None
+    how = {"happened": "forbidden", "closest": "wrong"}.get(check.how, "missing")
+    if subject is None:
+        return (who, check.result.type, how), f"{who} fails `{check.result.type}`"
+    owner = subject.skill if subject.skill not in (None, "project", "system", "session") else None
+    who = owner or who
+    name = subject.name
+    kind = check.result.type if subject.kind in ("skill", "block") else subject.kind
+    step = _SEQUENCE_STEP.search(check.result.detail) if kind == "sequencing" else None
+    if step:
+        kind = step.group(1)
+    if check.how == "happened":
+        title = f"{who} does {name} where the case forbids it"
+    elif check.how == "closest":
+        title = f"{who} gives {name} the wrong value"
+    elif subject.kind == "utter":
+        title = f"{who} does not say {name}"
+    elif subject.kind == "tool":
+        title = f"{who} does not run {name}"
+    elif subject.kind == "memory":
+        title = f"{who} does not set {name}"
+    else:
+        title = f"no {kind.replace('_', ' ')} of {name}"
+    return (who, kind, name, how), title
 
 
 def _active(facts: Facts) -> str | None:

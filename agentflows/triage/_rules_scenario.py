@@ -1,6 +1,6 @@
 """Rules that blame the case itself (Scenario): it contradicts the definitions, its
-`initial_slots` made the agent skip what it checks, or its simulated user broke character or
-went off-script."""
+`initial_slots` made the agent skip what it checks, or its simulated user broke character,
+never said what it wanted, or went off-script."""
 
 from __future__ import annotations
 
@@ -126,6 +126,58 @@ def simulator_out_of_role(facts: Facts) -> Diagnosis | None:
     return None
 
 
+#: Words that carry no request: greetings, fillers, courtesy, pronouns and auxiliaries.
+_FILLER = """
+    hi hello hey hiya howdy greetings good morning afternoon evening day there yo ok okay
+    sure yes yeah yep no nope thanks thank you please cheers hmm um uh well so i im me my we
+    us it this that a an the is am are was be been to of and or but for with just can could
+    would will you your how what doing today ready start begin assist help some question
+    something chat need want like have
+"""
+_NO_REQUEST = frozenset(re.findall(r"\w+", _FILLER))
+
+
+def states_request(text: str) -> bool:
+    """Whether a user message says anything beyond a greeting or filler ("Hi", "Hello,
+    how are you?", "OK", "I need help" say nothing the agent can route)."""
+    return any(len(w) > 2 and w not in _NO_REQUEST for w in _norm(text).split())
+
+
+def simulator_no_request(facts: Facts) -> Diagnosis | None:
+    """The simulated user never said what it wanted before the agent had to route it: a
+    skill that did not start is then the scenario's (or the simulator's) fault."""
+    expected = facts.expected_skills
+    users = [ln for ln in facts.record.transcript if ln.role == "user"]
+    if not expected or not users:
+        return None
+    activations = facts.activations()
+    if any(e.subject == expected[0] for e in activations):
+        return None
+    routed_at = min((e.turn for e in activations), default=None)
+    before = [ln for ln in users if routed_at is None or ln.turn <= routed_at]
+    if not before or any(states_request(ln.text) for ln in before):
+        return None
+    opening = users[0]
+    quoted = " / ".join(f"[T{ln.turn}] “{ln.text}”" for ln in before[:3])
+    return Diagnosis(
+        "Scenario",
+        opening.turn,
+        "simulator-no-request",
+        [
+            Evidence(
+                "transcript",
+                f"{quoted}: the simulated user stated no request"
+                + (" before the agent routed it" if routed_at is not None else ""),
+                opening.turn,
+            )
+        ],
+        f"The simulated user opened with “{opening.text}” and never said what it wanted, so "
+        f"no skill could take the request for {expected[0]}. Make simulation_context state "
+        "the request up front ('Ask to …' or a quoted first line), or use a more capable "
+        "simulator model; re-run the case.",
+    )
+
+
 def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
@@ -195,6 +247,8 @@ def simulator_off_script(facts: Facts) -> Diagnosis | None:
 __all__ = [
     "case_contradicts_definitions",
     "initial_slots_skip",
+    "simulator_no_request",
     "simulator_off_script",
     "simulator_out_of_role",
+    "states_request",
 ]

@@ -2,7 +2,9 @@
 
 The original base44 runner copied the whole fixture, `eval.json` included, one level above the
 agent's working folder, so an agent could read the checks it was graded by. Here only the
-fixture's `project/` is copied, into an otherwise empty temporary folder; the folder is kept
+fixture's `project/` is copied, into an otherwise empty temporary folder, with the project's
+Agent Skills installed into it as the original setup does (`skills/`, and `.claude/skills/`
+where Claude Code reads them: `_fixture_context.py`); the folder is kept
 after the run so the checks can look at (and run commands in) what the agent left behind, and
 the runner discards it afterwards (`discard_workdir`).
 """
@@ -22,18 +24,18 @@ from typing import Any
 
 from ..errors import UserError
 from ._errors import AgentError, AgentTimeout
+from ._fixture_context import FixtureContext
 from ._procs import (
     DEFAULT_MAX_OUTPUT_BYTES,
     Captured,
     child_env,
-    exec_settings,
     exited,
     kill_tree,
     new_token,
     read_capped,
 )
 from ._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
-from ._skills import detect_skills, load_vocabulary, parse_stream
+from ._skills import detect_skills, parse_stream
 from ._template import PROMPT_ENV, PROMPT_FILE_ENV, check_template, render_command, shown_command
 
 DEFAULT_COMMAND_TIMEOUT_S = 15 * 60.0
@@ -182,7 +184,8 @@ class CommandSession:
         case_path = getattr(case, "path", None)
         source = project_source(self.fixture)
         _refuse_linked(source, self.fixture)
-        self.max_output_bytes, self.pass_env = exec_settings(case_path or self.fixture)
+        self.context = FixtureContext.for_case(case)
+        self.max_output_bytes, self.pass_env = self.context.max_output_bytes, self.context.pass_env
         if target.max_output_bytes is not None:
             self.max_output_bytes = target.max_output_bytes
         exclude: set[Path] = set()
@@ -195,6 +198,7 @@ class CommandSession:
         self.workdir = self.root / "project"
         try:
             _copy_project(source, self.workdir, exclude)
+            self.skills_installed = self.context.install_skills(self.workdir)
         except OSError as exc:
             discard_workdir(str(self.workdir))
             raise UserError(f"cannot copy the fixture project {source}: {exc}") from None
@@ -296,7 +300,7 @@ class CommandSession:
             await self._run(self.prompt)
         stream = parse_stream(self._stdout)
         output = self._output()
-        vocabulary = load_vocabulary(self.fixture)
+        vocabulary = self.context.vocabulary
         skills, method = detect_skills(stream, output, vocabulary, self.expected_skills)
         files, skipped = read_text_files(self.workdir)
         after = _digests(self.workdir)
@@ -314,6 +318,7 @@ class CommandSession:
             "skills_invoked": skills,
             "skills_detected_by": method,
             "skills_vocabulary": sorted(n for n, words in vocabulary.items() if words),
+            "skills_installed": self.skills_installed,
         }
         if stream is not None:
             meta["stream_records"] = stream.records

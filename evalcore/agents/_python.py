@@ -124,8 +124,13 @@ class PythonTarget:
     def __init__(self, spec: str, module: str, attribute: str) -> None:
         self.spec = spec
         self.where = f"{module}:{attribute}"
+        self._names = (module, attribute)
         self.obj = load_callable(module, attribute)
         self.per_session = inspect.isclass(self.obj)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
+        """Pickled by name (a Ray worker imports the agent itself), not by value."""
+        return (PythonTarget, (self.spec, *self._names))
 
     async def open(self, case: Any, run_index: int) -> PythonSession:
         handler = self.obj

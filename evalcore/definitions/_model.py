@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ._memo import memo_of, memoized
+
 ProjectKind = Literal["mantle", "anychat", "agent_skills"]
 MemoryType = Literal["text", "int", "float", "bool", "list", "json", "categorical", "any"]
 StepKind = Literal[
@@ -218,14 +220,24 @@ class MantleDefinitions(_Model):
 
     # Lookups lint and generation share, so nobody re-derives them.
     def all_responses(self) -> dict[str, Response]:
-        out = dict(self.responses)
-        for skill in self.skills.values():
-            out.update(skill.responses)
-        return out
+        """Project and skill responses by name (a fresh dict of the map built once)."""
+        shape = (id(self.responses), len(self.responses), id(self.skills), len(self.skills))
+        kept = memo_of(self).get("all_responses")
+        if kept is None or kept[0] != shape:
+            out = dict(self.responses)
+            for skill in self.skills.values():
+                out.update(skill.responses)
+            kept = memo_of(self)["all_responses"] = (shape, out)
+        return dict(kept[1])
 
     def tools_for(self, skill_id: str) -> dict[str, ToolDef]:
-        """Local tools plus imported shared/MCP tools the skill can call."""
+        """Local tools plus imported shared/MCP tools the skill can call (a fresh dict of
+        the map built once per skill)."""
         skill = self.skills[skill_id]
+        key = ("tools_for", skill_id, id(skill), len(skill.tools), len(self.shared_tools))
+        return dict(memoized(self, key, lambda: self._tools_for(skill)))
+
+    def _tools_for(self, skill: Skill) -> dict[str, ToolDef]:
         out: dict[str, ToolDef] = {}
         for name in skill.import_tools:
             if name.startswith("mcp/"):
@@ -237,11 +249,19 @@ class MantleDefinitions(_Model):
         return out
 
     def memory_names(self) -> dict[str, MemoryField]:
-        """Every declared entry by qualified name (`card_replace.reason`, `project.x`)."""
-        out = {f.qualified: f for f in self.memory.values()}
-        for skill in self.skills.values():
-            out.update({f.qualified: f for f in skill.memory.values()})
-        return out
+        """Every declared entry by qualified name (`card_replace.reason`, `project.x`).
+
+        A fresh dict each call of the map built once (again when the project memory or the
+        skills are replaced or resized, as a loader does): planning and drafting ask for it
+        thousands of times per run, and loaded definitions are read, not changed."""
+        shape = (id(self.memory), len(self.memory), id(self.skills), len(self.skills))
+        kept = memo_of(self).get("memory_names")
+        if kept is None or kept[0] != shape:
+            out = {f.qualified: f for f in self.memory.values()}
+            for skill in self.skills.values():
+                out.update({f.qualified: f for f in skill.memory.values()})
+            kept = memo_of(self)["memory_names"] = (shape, out)
+        return dict(kept[1])
 
 
 # --- Anychat ----------------------------------------------------------------------------

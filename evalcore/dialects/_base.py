@@ -35,6 +35,8 @@ class Dialect:
     """The project kind whose definitions this dialect's lint checks against."""
     schema_resource: ClassVar[str] = "schema.json"
     model: ClassVar[type[BaseModel]]
+    quality_metrics: ClassVar[bool] = False
+    """Its run results carry the metrics judge's quality metrics (Rasa's run files do)."""
 
     @cached_property
     def schema(self) -> dict[str, Any]:

@@ -5,7 +5,9 @@ The answer schema has one required field per criterion (`criterion_1` … `crite
 skip, merge or renumber criteria and a malformed answer is retried by `structured_call`.
 With `samples > 1` the same question is asked K times concurrently and each criterion takes
 the majority (`_vote.majority`); the first sample may come from the response cache, the
-others never do (replaying one answer K times would fake agreement).
+others never do (replaying one answer K times would fake agreement). A sample whose reason
+contradicts its verdict ("fail" with the reason "Pass") votes `inconclusive`
+(`_consistency`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from ..llm.usage import Usage
 from ..prompts import render_prompt
 from ..simulator import Utterance
+from ._consistency import contradiction
 from ._ledger import render_ledger, render_transcript
 from ._types import CriterionResult
 from ._vote import Vote, majority
@@ -184,6 +187,7 @@ class LLMJudge:
                     config=self.config,
                     cache=self.settings.cache,
                     no_cache=sample > 0,
+                    kind="judge",
                 )
                 for sample in range(self.settings.samples)
             )
@@ -192,7 +196,7 @@ class LLMJudge:
         results = []
         for n, criterion in enumerate(criteria, start=1):
             votes = [
-                Vote(v.verdict, v.reason.strip())
+                checked_vote(v.verdict, v.reason)
                 for v in (getattr(a.value, f"criterion_{n}") for a in answers)
             ]
             tally = majority(votes)
@@ -217,6 +221,12 @@ class LLMJudge:
         )
 
 
+def checked_vote(verdict: Literal["pass", "fail", "inconclusive"], reason: str) -> Vote:
+    """One sample's vote; a reason that contradicts its verdict makes it inconclusive."""
+    problem = contradiction(verdict, reason)
+    return Vote("inconclusive", problem) if problem else Vote(verdict, reason.strip())
+
+
 def make_judge(settings: JudgeSettings) -> Judge:
     """`LLMJudge` when a model is configured, else `NoJudge` (criteria unjudged)."""
     return NoJudge() if settings.model is None else LLMJudge(settings)
@@ -231,6 +241,7 @@ __all__ = [
     "JudgeSettings",
     "LLMJudge",
     "NoJudge",
+    "checked_vote",
     "make_judge",
     "unjudged",
     "verdict_schema",

@@ -7,7 +7,9 @@ answer. It stops when the simulator is done, the agent ends the conversation, th
 `simulate.maxTurns` or the command's `--max-turns` is reached, or the script runs out.
 
 Agent failures are raised as `HarnessError` with a reason naming the turn, after the turn
-is recorded, so an errored run still shows how far it got.
+is recorded, so an errored run still shows how far it got. A simulator that says it is done
+before any user turn was played raises `SimulationError`: a 0-turn conversation tests
+nothing, so it is the simulator's error, never a verdict on the agent.
 """
 
 from __future__ import annotations
@@ -17,10 +19,15 @@ import time
 from dataclasses import dataclass, field
 
 from ..agents._protocol import AgentReply, AgentSession, UserTurn
-from ..simulator import Simulator, Utterance
+from ..simulator import SimulationError, Simulator, Utterance
 from ._case import RunCase
 from ._events import transcript
 from ._trace import TurnSource, TurnTrace
+
+ZERO_TURNS = (
+    "the simulated user said it was done before sending any message (a 0-turn "
+    "conversation tests nothing; check the simulation context and the simulator model)"
+)
 
 
 class HarnessError(Exception):
@@ -115,6 +122,8 @@ async def play(
         if simulate_cap is not None and simulated >= simulate_cap:
             return "simulate_max_turns"
         step = await simulator.next_step(conversation.history())
+        if step.done and conversation.user_turns == 0:
+            raise SimulationError(ZERO_TURNS)
         if step.done:
             return "simulator_done"
         reply = await conversation.send(UserTurn(type="text", text=step.message), "simulator")
@@ -133,4 +142,4 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-__all__ = ["Conversation", "HarnessError", "play"]
+__all__ = ["ZERO_TURNS", "Conversation", "HarnessError", "play"]

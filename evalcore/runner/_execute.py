@@ -20,12 +20,13 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..agents._protocol import AgentSession, AgentTarget, FinalRecord
 from ..assertions import AssertionResult
 from ..errors import UserError
 from ..judge import CriterionResult, Judge, make_judge, unjudged
+from ..judge._metrics import MetricsOutcome, make_metrics_judge
 from ..llm import LLMError
 from ..llm.usage import Usage
 from ..redact import redact, redact_data
@@ -33,6 +34,7 @@ from ..simulator import SimulationError, Simulator, make_simulator
 from ._case import RunCase
 from ._conversation import Conversation, HarnessError, play
 from ._events import event_log, transcript
+from ._metrics import MetricsJudge, measure_run, metrics_fields
 from ._options import RunOptions
 from ._record import EngineUse, Latency, RunRecord, TurnLatency, decide, tally
 from ._trace import RunTrace
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("casegen.runner")
 
 NOT_JUDGED_ERRORED = "not judged: the run errored"
+NOT_JUDGED_EMPTY = "not judged: no user turn was played, so there is nothing to judge"
 
 
 @dataclass
@@ -58,6 +61,8 @@ class RunReport:
     interrupted: bool = False
     planned: int = 0
     """Runs the command meant to make (more than `records` when interrupted)."""
+    stopped_early: bool = False
+    """`-x`: a run failed or errored, so the runs not yet started were skipped."""
 
     @property
     def passed(self) -> int:
@@ -87,16 +92,31 @@ class RunReport:
             "target": self.target,
             "timestamp": self.timestamp,
             "interrupted": self.interrupted,
+            "stopped_early": self.stopped_early,
             "runs": [r.brief() for r in self.records],
+            "failures": [r.recap() for r in self.records if not r.passed],
             "summary": {
                 "passed": self.passed,
                 "failed": self.failed,
                 "errored": self.errored,
                 "total": len(self.records),
+                "planned": self.planned,
                 "assertions_only": sum(r.passed and not r.judged for r in self.records),
                 "wall_clock_s": self.wall_clock_s,
             },
         }
+
+
+class RunExecutor(Protocol):
+    """Runs planned runs elsewhere (a Ray cluster) and hands each record to `deliver`."""
+
+    async def run(
+        self,
+        planned: Sequence[PlannedRun],
+        target: AgentTarget,
+        options: RunOptions,
+        deliver: Callable[[PlannedRun, RunRecord], None],
+    ) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -121,6 +141,7 @@ class _Outcome:
     simulator: Simulator | None = None
     judge_use: EngineUse = field(default_factory=lambda: EngineUse(engine="none"))
     conversation_id: str | None = None
+    metrics: MetricsOutcome | None = None
     traceback: str | None = None
     """Kept in the record's meta when an unexpected exception errored the run."""
 
@@ -133,8 +154,10 @@ async def run_one(
     judge: Judge,
     *,
     slug: str | None = None,
+    metrics: MetricsJudge | None = None,
 ) -> RunRecord:
-    """One run of `case`, never raising for agent, timeout or model failures."""
+    """One run of `case`, never raising for agent, timeout or model failures (`metrics`:
+    the metrics judge; None: metrics are not measured, and the record says so)."""
     started_wall = datetime.now().astimezone()
     started = time.monotonic()
     out = _Outcome(judge_use=EngineUse(engine=judge.engine, model=judge.model))
@@ -142,6 +165,13 @@ async def run_one(
         await _converse(case, run_index, target, options, out)
         if out.error is None:
             await _check_and_judge(case, run_index, judge, options, out)
+        out.metrics = await measure_run(
+            case.dialect,
+            metrics,
+            out.conversation.history() if out.conversation else [],
+            error=out.error,
+            user_turns=out.conversation.user_turns if out.conversation else 0,
+        )
     except (asyncio.CancelledError, KeyboardInterrupt):
         _discard_workdir(out.final)
         raise
@@ -251,6 +281,9 @@ async def _check_and_judge(
     except UserError as exc:
         out.error = f"the agent's events cannot be checked: {exc.message}"
         return
+    if conversation.user_turns == 0:  # an empty transcript is never scored
+        out.criteria = unjudged(case.criteria, NOT_JUDGED_EMPTY)
+        return
     try:
         outcome = await judge.judge(case.criteria, trace.transcript, trace.events)
     except LLMError as exc:
@@ -330,6 +363,7 @@ def _record(
         judge=out.judge_use,
         duration_s=round(duration_s, 3),
         meta={**out.final.meta, **({"traceback": out.traceback} if out.traceback else {})},
+        **metrics_fields(out.metrics),
     )
     # Everything a run file, summary, JUnit report or `--json` shows comes from the record:
     # an agent or endpoint that echoed a key (an error body, `env` output) is masked here.
@@ -405,6 +439,7 @@ async def run_cases(
     *,
     results: ResultsWriter | None = None,
     on_run: Callable[[RunRecord], None] | None = None,
+    executor: RunExecutor | None = None,
 ) -> RunReport:
     """Run every case `options.runs_for(case)` times, `options.parallel` at once.
 
@@ -414,6 +449,8 @@ async def run_cases(
         options: Limits, concurrency, simulator and judge settings.
         results: Where to write run files and summaries as runs finish; None: nowhere.
         on_run: Called with each record as its run finishes (progress display).
+        executor: Where the runs happen; None: here, as asyncio tasks
+            (`RayExecutor` from `_ray.py`: as Ray tasks on a cluster).
 
     Raises:
         ConfigError: a configured model cannot be used (before any run starts).
@@ -421,15 +458,26 @@ async def run_cases(
     """
     options = (options or RunOptions()).with_models()
     judge = make_judge(options.judge)
+    metrics = make_metrics_judge(options.judge) if options.metrics else None
     planned = plan_runs(cases, options, results.first_run_number if results else None)
     timestamp = results.timestamp if results else datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
     semaphore = asyncio.Semaphore(options.parallel)
     finished: list[tuple[int, RunRecord]] = []
     started = time.monotonic()
+    stop = asyncio.Event()  # -x: set by the first failed or errored run
 
     async def one(run: PlannedRun) -> None:
         async with semaphore:
-            record = await run_one(run.case, run.index, target, options, judge, slug=run.slug)
+            if stop.is_set():
+                return
+            record = await run_one(
+                run.case, run.index, target, options, judge, slug=run.slug, metrics=metrics
+            )
+        deliver(run, record)
+
+    def deliver(run: PlannedRun, record: RunRecord) -> None:
+        if options.exitfirst and not record.passed:
+            stop.set()
         finished.append((run.order, record))
         if results is not None:
             results.write_run(record)
@@ -446,26 +494,40 @@ async def run_cases(
         planned=len(planned),
     )
     try:
-        async with asyncio.TaskGroup() as group:
-            for run in planned:
-                group.create_task(one(run))
+        if executor is not None:
+            await executor.run(planned, target, options, deliver)
+        else:
+            async with asyncio.TaskGroup() as group:
+                for run in planned:
+                    group.create_task(one(run))
         interrupted = False
     finally:
         report.records = [record for _, record in sorted(finished, key=lambda x: x[0])]
         report.wall_clock_s = round(time.monotonic() - started, 3)
         report.interrupted = interrupted
+        report.stopped_early = stop.is_set() and len(report.records) < len(planned)
         if results is not None:
             results.write_summary(report)
     return report
 
 
 def total_usage(records: Sequence[RunRecord]) -> Usage:
-    return sum((r.simulator.usage + r.judge.usage for r in records), Usage())
+    return sum(
+        (
+            r.simulator.usage
+            + r.judge.usage
+            + (r.metrics_judge.usage if r.metrics_judge else Usage())
+            for r in records
+        ),
+        Usage(),
+    )
 
 
 __all__ = [
+    "NOT_JUDGED_EMPTY",
     "NOT_JUDGED_ERRORED",
     "PlannedRun",
+    "RunExecutor",
     "RunReport",
     "plan_runs",
     "run_cases",

@@ -37,6 +37,11 @@ class RunOptions:
     for targets without one."""
     simulator: SimulatorSettings = field(default_factory=SimulatorSettings)
     judge: JudgeSettings = field(default_factory=JudgeSettings)
+    metrics: bool = True
+    """Ask the metrics judge for quality metrics (Mantle, with a judge model); False:
+    recorded as not measured (`--no-metrics`), one model call per run saved."""
+    exitfirst: bool = False
+    """Start no further run once one failed or errored (`-x`); runs in progress finish."""
 
     def __post_init__(self) -> None:
         if self.runs is not None and self.runs < 1:

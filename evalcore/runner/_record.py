@@ -87,8 +87,15 @@ class RunRecord(BaseModel):
     simulate_max_turns, agent_ended, or error."""
     eval_passed: bool
     task_completion: bool | None = None
-    """Metrics judge (not run by casegen yet)."""
+    """Metrics judge: whether the user's goal was achieved (recorded, never gating)."""
     scale_metrics: dict[str, float] | None = None
+    """Metrics judge: helpfulness, repair_quality, coherence, tone (1-5) and their mean
+    bot_quality; None when not measured (`metrics_note` says why)."""
+    metrics_reason: str | None = None
+    """The metrics judge's one-sentence reason for its scores."""
+    metrics_note: str | None = None
+    """Why the metrics are null: no judge model, the run errored, the call failed."""
+    metrics_judge: EngineUse | None = None
     criteria: list[CriterionResult] = Field(default_factory=list)
     criteria_summary: Tally
     assertions: list[dict[str, Any]] = Field(default_factory=list)
@@ -136,6 +143,29 @@ class RunRecord(BaseModel):
             {k: v for k, v in c.items() if k != "passed"} for c in data.get("criteria") or []
         ]
         return cls.model_validate(values)
+
+    def failure_reason(self) -> str:
+        """Why the run did not pass, in one line: the error, else the first failed
+        assertion, else the first criterion judged fail or inconclusive."""
+        if self.error:
+            return self.error
+        for a in self.assertions:
+            if not a.get("passed"):
+                return f"assertion {a.get('type')}: {a.get('detail')}"
+        for c in self.criteria:
+            if c.verdict in ("fail", "inconclusive"):
+                return f"criterion {c.verdict}: {c.criterion} ({c.reason})"
+        return "failed without a recorded reason"
+
+    def recap(self) -> dict[str, Any]:
+        """One line of the failure recap (`--json` "failures")."""
+        return {
+            "status": self.status,
+            "slug": self.scenario_slug,
+            "run": self.run_index,
+            "reason": self.failure_reason(),
+            "path": self.case_path,
+        }
 
     def brief(self) -> dict[str, Any]:
         """The `--json` shape of a run."""

@@ -72,7 +72,7 @@ def run_text(record: RunRecord) -> str:
             lines.append(f"    votes: {shown}" + ("  (samples disagree)" if c.disagreement else ""))
     if record.criteria and not record.judged:
         lines.append("  note: criteria were not judged; a PASS covers the assertions only")
-    lines += ["", "Quality Metrics", "  not measured (no metrics judge)", "", "Assertion Results"]
+    lines += ["", "Quality Metrics", *_metrics_lines(record), "", "Assertion Results"]
     if not record.assertions:
         lines.append("  (none evaluated)" if record.errored else "  (no assertions)")
     for a in record.assertions:
@@ -97,6 +97,20 @@ def run_text(record: RunRecord) -> str:
     lines += ["", "Event Ledger"]
     lines += [f"  {line}" for line in ledger_lines(record.events)] or ["  (no events)"]
     return "\n".join(lines) + "\n"
+
+
+def _metrics_lines(record: RunRecord) -> list[str]:
+    """`bot_quality: x/5` and each metric (Rasa's layout), or why there are none."""
+    scores = record.scale_metrics
+    if not scores:
+        return [f"  {record.metrics_note or 'not measured'}"]
+    lines = [f"  bot_quality: {scores.get('bot_quality', 0):g}/5"]
+    lines += [f"  {name}: {value:g}/5" for name, value in scores.items() if name != "bot_quality"]
+    if record.task_completion is not None:
+        lines.append(f"  task_completion: {str(record.task_completion).lower()}")
+    if record.metrics_reason:
+        lines.append(f"  rationale: {record.metrics_reason}")
+    return lines
 
 
 def summary_text(summary: Summary, records: Sequence[RunRecord]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ._rng import case_rng
 
@@ -212,6 +213,7 @@ class Persona:
         return Persona(first, last or self.last_name, self.role, self.manner)
 
 
+@lru_cache(maxsize=64)
 def roles_for(text: str) -> tuple[str, ...]:
     """The roles of people who would use an agent described by `text` (see module doc)."""
     lowered = text.lower()

@@ -45,9 +45,9 @@ async def load(state: ReviewState, runtime: Ctx) -> dict[str, Any]:
             from .._critique import critique_file
 
             comments = [Finding.model_validate(c) for c in assessed["comments"]]
-            extra, _, notes = await critique_file(ctx.model, item, comments)
-            assessed["comments"] += [f.to_json() for f in extra]
-            assessed["note"] = "; ".join(notes) or None
+            done = await critique_file(ctx.model, item, comments)
+            assessed["comments"] += [f.to_json() for f in done.findings]
+            assessed["note"] = "; ".join(done.notes) or None
         items.append(
             CaseItem(
                 path=str(item.path),

@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .._memo import memoized
 from .._model import Project, ToolDef
 
 
@@ -115,17 +116,32 @@ def _file_facts(text: str) -> dict[str, CodeFacts]:
 
 
 def code_facts(project: Project, tool: ToolDef) -> CodeFacts:
-    """Writes and error results of one tool's function (empty for MCP or unreadable files)."""
+    """Writes and error results of one tool's function (empty for MCP or unreadable files).
+
+    Kept per loaded project and tool: a walk asks for every tool it runs."""
     if tool.source is None:
         return CodeFacts()
+    key = ("code_facts", tool.source.file, tool.name)
+    return memoized(project, key, lambda: _code_facts(project, tool))
+
+
+def _code_facts(project: Project, tool: ToolDef) -> CodeFacts:
+    assert tool.source is not None
     path = Path(tool.source.file)
     if not path.is_absolute():
         path = project.root / path
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
+    text = memoized(project, ("tool_source", str(path)), lambda: _read(path))
+    if text is None:
         return CodeFacts()
     return _file_facts(text).get(tool.name, CodeFacts())
+
+
+def _read(path: Path) -> str | None:
+    """A tool file's text, read once per loaded project (planning asks per tool call)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
 
 
 def tool_keys(project: Project, tool: ToolDef, skill_id: str) -> dict[str, Any]:

@@ -9,8 +9,10 @@ a format the description states (`MM/DD/YYYY`) and quoted example values.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
+from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
 from ._text import paragraphs, sentences
@@ -78,9 +80,15 @@ def explained_values(values: list[Any], *texts: str | None) -> dict[str, str]:
 
 
 def _name_pattern(field: MemoryField) -> re.Pattern[str]:
-    spaced = re.escape(field.name.replace("_", " "))
+    return _compiled_name_pattern(field.name, field.qualified)
+
+
+@lru_cache(maxsize=4096)
+def _compiled_name_pattern(name: str, qualified: str) -> re.Pattern[str]:
+    """Compiled once per field: a many-skill project has more of these than `re` caches."""
+    spaced = re.escape(name.replace("_", " "))
     return re.compile(
-        rf"@memory\.{re.escape(field.qualified)}\b|(?<![\w.])`?{re.escape(field.name)}`?\b"
+        rf"@memory\.{re.escape(qualified)}\b|(?<![\w.])`?{re.escape(name)}`?\b"
         rf"|\b{spaced}\b",
         re.I,
     )
@@ -201,7 +209,17 @@ def instruction_fields(
 def skill_fields(
     defs: MantleDefinitions, skill: Skill, file: str, prose_first_line: int
 ) -> list[FieldSpec]:
-    """Every field the skill asks for, in definition order (blocks first, then prose)."""
+    """Every field the skill asks for, in definition order (blocks first, then prose).
+
+    Read once per (definitions, skill, file, first line): planning asks for every skill's
+    fields again for each behaviour it weighs."""
+    key = ("skill_fields", skill.id, id(skill), file, prose_first_line)
+    return list(memoized(defs, key, lambda: _skill_fields(defs, skill, file, prose_first_line)))
+
+
+def _skill_fields(
+    defs: MantleDefinitions, skill: Skill, file: str, prose_first_line: int
+) -> list[FieldSpec]:
     memory = defs.memory_names()
     out: dict[str, FieldSpec] = {}
     prose_texts = [p.text for p in paragraphs(skill.body)]

@@ -37,6 +37,7 @@ class MantleDialect(Dialect):
     file_format = "yaml"
     suffixes = (".yml", ".yaml")
     project_kind = "mantle"
+    quality_metrics = True
     model = MantleCase
 
     def sniff(self, data: Any, path: Path) -> bool:

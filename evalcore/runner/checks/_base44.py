@@ -450,7 +450,11 @@ def evaluate_base44(
 @register_checks("base44")
 def base44_checks(checks: Any, trace: RunTrace) -> list[CheckResult]:
     """The base44 evaluator as the runner calls it (docs/checks.md, base44)."""
-    _, pass_env = exec_settings(trace.case.path or None)
+    shipped = (trace.case.setup or {}).get("fixture_context")  # resolved by a Ray driver
+    if isinstance(shipped, dict):
+        pass_env = list(shipped.get("pass_env") or [])
+    else:
+        _, pass_env = exec_settings(trace.case.path or None)
     return evaluate_base44(checks, trace.final, pass_env=pass_env)
 
 

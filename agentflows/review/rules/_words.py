@@ -1,0 +1,80 @@
+"""Words rule: the prose of a case must read as words, whoever wrote it.
+
+A small model under a schema-enforcing server can answer with text that is valid JSON and
+fits every field while saying nothing: a name of `10, `, a context of `10. 10, `, a
+criterion of `re_re_re…` two kilobytes long. Schema and reference lint pass such a case; a
+reviewer would not. The checks are deliberately coarse (a case written by people or by the
+offline drafter never comes near them):
+
+- too few words: a title with no word of two letters or more, a criterion or context with
+  fewer than three;
+- mostly not letters: digits and punctuation outweigh the letters;
+- stuck: one short piece repeated four or more times in a row (`re_re_re_re`), or one word
+  making up more than half of a text of eight words or more;
+- far too long: a title over 200 characters, a criterion over 600.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from .._views import CaseView, Part, ReviewEnv
+from ._registry import Hit, review_rule
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_STUCK = re.compile(r"(.{2,12}?)\1{3,}", re.S)
+_LIMITS = {"title": 200, "criterion": 600, "context": 20_000}
+_MIN_WORDS = {"title": 1, "criterion": 3, "context": 3}
+
+
+def unreadable(text: str, kind: str) -> str | None:
+    """Why `text` does not read as words (None when it does); `kind`: title, criterion,
+    context."""
+    flat = " ".join(text.split())
+    found = _WORD.findall(flat)
+    if len(found) < _MIN_WORDS[kind]:
+        return f"has {len(found)} word(s)"
+    if len(flat) > _LIMITS[kind]:
+        return f"is {len(flat)} characters long"
+    letters = sum(ch.isalpha() for ch in flat)
+    others = sum(not ch.isalpha() and not ch.isspace() for ch in flat)
+    if others > letters:
+        return "is mostly digits and punctuation"
+    stuck = _STUCK.search(flat)
+    if stuck is not None and not stuck.group(1).isdigit():
+        return f"repeats {stuck.group(1)!r} {len(stuck.group(0)) // len(stuck.group(1))} times"
+    if len(found) >= 8:
+        word, count = Counter(w.casefold() for w in found).most_common(1)[0]
+        if count * 2 > len(found):
+            return f"is mostly the word {word!r} ({count} of {len(found)})"
+    return None
+
+
+@review_rule(
+    "unreadable-text",
+    severity="error",
+    summary="A title, criterion or simulated user's text that does not read as words "
+    "(no words, mostly digits and punctuation, one piece repeated, far too long).",
+)
+def unreadable_text(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
+    parts: list[tuple[str, Part]] = []
+    if case.title_path:
+        parts.append(("title", Part(case.title_path, case.title)))
+    parts += [("criterion", part) for part in case.criteria]
+    parts += [("context", part) for part in case.contexts]
+    for kind, part in parts:
+        why = unreadable(part.text, kind)
+        if why is None:
+            continue
+        shown = " ".join(part.text.split())
+        yield Hit(
+            part.path,
+            f"the {kind} does not read as words: it {why}",
+            suggestion="write it in plain words, or regenerate the case",
+            value=shown if len(shown) <= 80 else shown[:79] + "…",
+        )
+
+
+__all__ = ["unreadable"]

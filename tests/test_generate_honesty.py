@@ -1,0 +1,154 @@
+"""A model's draft is valid only after the review rules an offline draft passes, and its
+engine label says what actually ran.
+
+Before: through a schema-enforcing server a small model's words (`name: '10, '`, a criterion
+of `re_re_re…`) were written as valid cases labelled with the model's name, exit 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from test_generate_flow import BANK, llm_engine
+
+from agentflows.generate import build_request, run_generation
+from agentflows.generate._engines import FALLBACK
+from agentflows.review.rules._words import unreadable
+
+JUNK = {"name": "10, ", "simulation_context": "10. 10, ", "criteria": ["re_re_re_re_re " * 40]}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("10, ", "title"),
+        ("10. 10, ", "context"),
+        ("re_re_re_re_re re re", "criterion"),
+        ("x" * 300, "title"),
+        ("the the the the the the the the the agent", "criterion"),
+        ("42 / 17 = 3 ; 9 - 4", "criterion"),
+    ],
+)
+def test_unreadable_text_is_flagged(text: str, kind: str) -> None:
+    assert unreadable(text, kind) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Replace a lost card", "title"),
+        ("The agent confirms the delivery address before placing the order", "criterion"),
+        ("You are Ana, 34.\n- date of birth: 30 November 1992\n- postcode: 73301", "context"),
+    ],
+)
+def test_readable_text_passes(text: str, kind: str) -> None:
+    assert unreadable(text, kind) is None
+
+
+def _generate(tmp_path: Path, answer) -> dict:
+    engine, _ = llm_engine(answer)
+    request = build_request(["card_replace"], project=BANK, out=str(tmp_path / "out"))
+    return asyncio.run(
+        run_generation(request, engine=engine, checkpoints=tmp_path / "checkpoints.sqlite")
+    )
+
+
+def test_junk_words_never_reach_a_file_and_the_label_says_offline(tmp_path: Path, run_cli) -> None:
+    report = _generate(tmp_path, lambda behavior: JUNK)
+    assert report["cases"], report["failed"]
+    for row in report["cases"]:
+        assert row["engine"] == FALLBACK
+        text = Path(row["path"]).read_text(encoding="utf-8")
+        assert "10, " not in text.split("name:", 1)[1].splitlines()[0]
+        assert "re_re" not in text
+    assert report["engines"] == {FALLBACK: len(report["cases"])}
+    _code, out, _ = run_cli("review", tmp_path / "out", "--project", BANK, "--model", "offline")
+    assert "0 errors" in out, out
+
+
+def test_usable_words_are_labelled_with_the_model(tmp_path: Path) -> None:
+    def words(behavior: dict) -> dict:
+        return {
+            "name": f"Customer needs help: {behavior['title']}",
+            "simulation_context": "",
+            "criteria": ["The agent never reads out the full card number"],
+        }
+
+    report = _generate(tmp_path, words)
+    assert report["cases"]
+    assert {row["engine"] for row in report["cases"]} == {"llm:fake"}
+
+
+# --- coverage counts what an assertion checks ------------------------------------------------
+
+
+def _offline(tmp_path: Path, project: Path, target: str) -> dict:
+    from agentflows.drafting.offline import OfflineEngine
+
+    request = build_request([target], project=project, out=str(tmp_path / "out"))
+    return asyncio.run(
+        run_generation(request, engine=OfflineEngine(), checkpoints=tmp_path / "checkpoints.sqlite")
+    )
+
+
+def test_mantle_coverage_counts_only_asserted_elements(tmp_path: Path) -> None:
+    import yaml
+
+    report = _offline(tmp_path, BANK, "card_replace")
+    cov = report["coverage"]["card_replace"]
+    tools_asserted: set[str] = set()
+    utters: set[str] = set()
+    for row in report["cases"]:
+        text = Path(row["path"]).read_text(encoding="utf-8")
+        goals = yaml.safe_load(text)["scenario"]["goals"]
+        for item in goals.get("assertions", []):
+            tools_asserted |= (
+                {item["tool_executed"]["tool_name"]} if "tool_executed" in item else set()
+            )
+            utters |= {item["bot_uttered"]["utter_name"]} if "bot_uttered" in item else set()
+    covered = [e for e in cov_elements(report) if e not in cov["uncovered"]]
+    assert len(covered) == cov["covered"]
+    for element in covered:
+        kind, _, name = element.partition(":")
+        if kind == "tool":
+            assert name in tools_asserted, element
+        if kind == "response":
+            assert name in utters, element
+    # The issue's example: every case verifies the identity, no assertion names the tool.
+    assert "verify_identity" not in tools_asserted
+    assert "tool:verify_identity" in cov["uncovered"] and "tool:verify_identity" in cov["touched"]
+    assert set(cov["touched"]) <= set(cov["uncovered"])
+
+
+def cov_elements(report: dict) -> list[str]:
+    from agentflows.planning import plan_source
+    from evalcore.definitions import load_project
+
+    return plan_source(load_project(BANK), "mantle", "card_replace", None).elements
+
+
+def test_anychat_coverage_counts_tools_the_checks_name(tmp_path: Path) -> None:
+    from conftest import EXAMPLES
+
+    report = _offline(tmp_path, EXAMPLES / "clinic", "book")
+    cov = report["coverage"]["book"]
+    called: set[str] = set()
+    for row in report["cases"]:
+        checks = json.loads(Path(row["path"]).read_text(encoding="utf-8"))["expect"]["checks"]
+        called |= set(checks.get("toolsCalled") or {})
+    assert cov["covered"] > 0
+    assert all(
+        e.removeprefix("tool:") in called
+        for e in cov_all(report, EXAMPLES / "clinic", "anychat", "book")
+        if e.startswith("tool:") and e not in cov["uncovered"]
+    )
+
+
+def cov_all(report: dict, project: Path, dialect: str, source: str) -> list[str]:
+    from agentflows.planning import plan_source
+    from evalcore.definitions import load_project
+
+    return plan_source(load_project(project), dialect, source, None).elements
