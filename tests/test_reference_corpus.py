@@ -66,3 +66,43 @@ def test_mutate_reads_the_hand_written_bank_suite():
     for survivor in body["survivors"]:
         assert survivor["suggestion"].startswith("casegen generate ")
         assert "--direction" in survivor["suggestion"]
+
+
+OFF_TOPIC = """\
+scenario:
+  name: An unrelated question instead of the card
+  type: out_of_scope
+  simulation_context: |
+    You are Sam Okafor, a customer, polite and to the point.
+    You want to replace a card.
+    What you know (share each only when the agent asks):
+    - date of birth: 23 April 1995
+    - postcode: 98103
+    - which one needs replacing: Everyday Debit ending 4821
+    - what happened to the card: lost
+    - how should we send the new card: standard
+    When the agent asks which one needs replacing the first time, say instead: "Do you know a good recipe for lasagne?"
+    When the agent reads the details back and asks you to confirm, agree.
+    When the agent asks whether there is anything else, say no.
+    Stop once the agent has told you the outcome and asks nothing more.
+  setup:
+    initial_slots:
+      project.caller_phone: '+15550108'
+  goals:
+    assertions:
+      - bot_uttered:
+          utter_name: utter_cannot_help
+      - skill_completed:
+          skill_id: card_replace
+"""
+
+
+def test_a_question_back_is_not_taken_as_the_answer(tmp_path: Path):
+    """An off-topic question where a free-text answer was asked gets the project's
+    cannot-help response and the question again, so the task still completes."""
+    (tmp_path / "off_topic.yml").write_text(OFF_TOPIC, encoding="utf-8")
+    cases = collect_cases([tmp_path / "off_topic.yml"], project=BANK)
+    target = ReferenceTarget(BANK)
+    options = RunOptions(simulator=SimulatorSettings(project=target.project)).with_models()
+    report = asyncio.run(run_cases(cases, target, options))
+    assert [r.status for r in report.records] == ["passed"]

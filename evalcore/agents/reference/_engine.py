@@ -45,6 +45,11 @@ _PERSON = re.compile(
 _ASIDE = re.compile(
     r"^\s*(?:before that|by the way|one more thing|actually|wait|also|first)\b", re.I
 )
+#: A question back to the agent that states no value ("Do you know a good recipe for
+#: lasagne?"): not an answer to the question asked, so the agent says it cannot help.
+_QUESTION_BACK = re.compile(
+    r"^\s*(?:do|does|can|could|would|will|what|how|why|who|where|is|are)\b[^?\d]*\?\s*$", re.I
+)
 FAILING_ACCOUNT = "+15550150"
 NEGATIVE_ACCOUNT = "+15550161"
 
@@ -244,6 +249,8 @@ class ReferenceEngine(MantleEngine):
         active = {f.skill.id for f in self.stack}
         other, score = self.skill_words.best(text, exclude=active)
         if other is not None and score >= 1.5 and _ASIDE.search(text):
+            return NO_ANSWER
+        if _QUESTION_BACK.match(text):
             return NO_ANSWER
         return text
 
