@@ -94,11 +94,12 @@ class RecordedRequest:
 
     @property
     def mode(self) -> str:
-        """`json_schema`, `tools` or `text`: how the client asked to be answered."""
+        """`json_schema`, `tools`, `json` (json_object) or `text`: how the client asked to
+        be answered."""
         if self.body.get("tools"):
             return "tools"
-        response_format = self.body.get("response_format") or {}
-        return "json_schema" if response_format.get("type") == "json_schema" else "text"
+        kind = (self.body.get("response_format") or {}).get("type")
+        return {"json_schema": "json_schema", "json_object": "json"}.get(kind, "text")
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -116,6 +117,8 @@ class RecordedRequest:
             return self.body["response_format"]["json_schema"].get("schema")
         if self.mode == "tools":
             return _chosen_tool(self.body)["function"].get("parameters")
+        if self.mode == "json":
+            return self.body["response_format"].get("schema")
         return None
 
     @property
@@ -159,6 +162,8 @@ class StubOpenAI:
         """When set, a request without `Authorization: Bearer <it>` gets HTTP 401."""
         self.models = models if models is not None else ["stub"]
         """What `GET /v1/models` lists."""
+        self.props: dict[str, Any] | None = None
+        """What `GET /props` answers (llama.cpp's server settings); None: HTTP 404."""
         self.requests: list[RecordedRequest] = []
         self._script: deque[Reply] = deque()
         self._lock = threading.Lock()
@@ -294,7 +299,9 @@ def _handler_class(stub: StubOpenAI) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             if self._refused():
                 return
-            if self.path.rstrip("/").endswith("/models"):
+            if self.path.rstrip("/") == "/props" and stub.props is not None:
+                self._send(200, stub.props)
+            elif self.path.rstrip("/").endswith("/models"):
                 data = [{"id": name, "object": "model"} for name in stub.models]
                 self._send(200, {"object": "list", "data": data})
             else:

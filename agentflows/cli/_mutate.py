@@ -14,13 +14,11 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from evalcore.errors import UserError
-
 from ._app import app
 from ._output import print_json, stdout
 
-if TYPE_CHECKING:
-    from agentflows.mutate import MutationReport
+if TYPE_CHECKING:  # the runner and the reference agent load when the command runs, not
+    from agentflows.mutate import MutationReport  # for `casegen --help`
 
 
 def _print(report: MutationReport) -> None:
@@ -73,10 +71,9 @@ def mutate(
     mutant. Prints the kill matrix, the mutation score, and each surviving mutant with the
     behaviour no case catches and a `casegen generate --direction` suggestion.
     """
-    # The reference agent, its mutants and the runner load here: other commands start
-    # without them.
     from agentflows.mutate import mutate as run_mutate
     from evalcore.agents.reference import ReferenceTarget, find_mutant
+    from evalcore.errors import UserError
     from evalcore.runner import collect_cases
 
     cases = collect_cases(paths, project=project)

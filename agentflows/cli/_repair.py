@@ -8,14 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.syntax import Syntax
-
-if TYPE_CHECKING:
-    from evalcore.findings import Finding
-    from evalcore.validation import ProjectCache
 
 from ._app import app
 from ._output import print_json, print_report, stdout
+
+if TYPE_CHECKING:  # the dialects, schemas and repair load when a repair runs, not for --help
+    from evalcore.findings import Finding
+    from evalcore.validation import ProjectCache
 
 KEEPS_COMMENTS = (
     "not rewritten: the file has comments, which a rewrite would drop; fix it by hand or "
@@ -36,7 +35,6 @@ def repair_file(
 
     A YAML file with comments is not rewritten without `force`: the canonical writer cannot
     keep them (see docs/findings.md#repair)."""
-    # Dialects, schemas and the repairer load here: other commands start without them.
     from evalcore.dialects import detect_dialect, get_dialect
     from evalcore.documents import load_document
     from evalcore.findings import Finding, sort_findings
@@ -176,6 +174,8 @@ def repair(
     reported. A YAML file with comments is left as it is (the rewrite would drop them)
     unless --force is given. Exit 0 when every file ends valid, 1 otherwise.
     """
+    from rich.syntax import Syntax
+
     from evalcore.findings import FileReport, Finding
 
     payload = repair_payload(paths, project=project, dialect=dialect, dry_run=dry_run, force=force)

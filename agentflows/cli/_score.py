@@ -10,12 +10,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from evalcore.errors import UserError
-
 from ._app import app
 from ._output import print_json, stdout
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # scoring loads the planner and the assertions: only when a score runs
     from ..scoring import ProjectScore
 
 
@@ -79,9 +77,8 @@ def score(
 
     Exit 0; with --check, 1 when any figure misses its goal; 2 on usage errors.
     """
-    # Scoring (the review rules, Rasa's schema, the skill model) loads here: other
-    # commands start without it.
     from evalcore.definitions import find_project
+    from evalcore.errors import UserError
 
     from ..scoring import FIGURES, score_suite
 
