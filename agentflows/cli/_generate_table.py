@@ -14,7 +14,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from ._output import stdout
+from ._output import print_table, stdout
 
 _STATUS_COLOUR = {"conflict": "red", "unchanged": "dim"}
 _VERIFIED_COLOUR = {"yes": "green", "repaired": "yellow", "weak": "yellow", "skipped": "dim"}
@@ -27,17 +27,17 @@ def print_cases(report: dict[str, Any]) -> None:
     sources = {row["source"] for row in rows}
     if len(sources) > 1:
         title = f"{len(rows)} cases in {len(sources)} targets · engine {report['engine']}"
-        stdout.print(_by_source(rows, report, title))
+        print_table(_by_source(rows, report, title))
         attention = [r for r in rows if _needs_look(r, report)]
         if attention:
-            stdout.print(
+            print_table(
                 _case_table(
                     attention,
                     f"{len(attention)} to look at (weak, repaired, not verified or not written)",
                 )
             )
     else:
-        stdout.print(_case_table(rows, title))
+        print_table(_case_table(rows, title))
     _print_verification(report)
 
 

@@ -86,8 +86,15 @@ class ModelBrain:
 
     def tool(self, ctx: SkillContext, name: str, arguments: dict[str, Any]) -> ToolResult:
         result = self.backend.call(ctx.skill.id, name, arguments, ctx.engine.memory)
-        if getattr(ctx.engine, "account", None) == "negative":
-            result.writes = {k: (False if v is True else v) for k, v in result.writes.items()}
+        branching = ctx.frame.scratch.get("_branching") or set()
+        if getattr(ctx.engine, "account", None) == "negative" and branching:
+            # the negative account's check: the step whose `next` branches on what it writes
+            negated = {
+                k: (False if v is True and k in branching else v) for k, v in result.writes.items()
+            }
+            if negated != result.writes:
+                ctx.frame.scratch["_negative"] = name
+            result.writes = negated
         return result
 
     def procedure(self, ctx: SkillContext) -> Procedure:

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from ...definitions import Project, Step
+from ...definitions.conditions import condition_keys
 from ..demo._mantle_engine import (
     ADVERSARIAL,
     NO_ANSWER,
@@ -332,7 +333,11 @@ class ReferenceEngine(MantleEngine):
         if step.kind == "call" and called not in ctx.skill.blocks and called in self.defs.skills:
             outcome = yield from self.call_skill(ctx, called)
             return outcome
+        if step.kind == "execute_tool" and isinstance(step.next, list):
+            keys = {k for b in step.next for k in condition_keys(b.condition)}
+            ctx.frame.scratch["_branching"] = keys
         outcome = yield from super().run_step(ctx, block, step)
+        ctx.frame.scratch.pop("_branching", None)
         if step.kind == "execute_tool":
             last = next((e for e in reversed(self.events) if e["event"] == "tool_executed"), None)
             if last is not None and last["tool_name"] == str(step.target) and last["is_error"]:
