@@ -81,7 +81,7 @@ scenario:
     - which one needs replacing: Everyday Debit ending 4821
     - what happened to the card: lost
     - how should we send the new card: standard
-    When the agent asks which one needs replacing the first time, say instead: "Do you know a good recipe for lasagne?"
+    When the agent asks which one needs replacing the first time, say instead: "{question}"
     When the agent reads the details back and asks you to confirm, agree.
     When the agent asks whether there is anything else, say no.
     Stop once the agent has told you the outcome and asks nothing more.
@@ -94,7 +94,7 @@ scenario:
           utter_name: utter_cannot_help
       - skill_completed:
           skill_id: card_replace
-"""
+""".format(question="Do you know a good recipe for lasagne?")
 
 
 def test_a_question_back_is_not_taken_as_the_answer(tmp_path: Path):
