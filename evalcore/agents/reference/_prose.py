@@ -23,28 +23,18 @@ from dataclasses import dataclass, field
 
 from ...definitions import Skill
 from ...definitions.skill_model import SkillModel
+from ...definitions.skill_model import prose_patterns as pp
 from ...definitions.skill_model import sentences as model_sentences
 
-_LOOKUP = re.compile(r"\bif\s+@memory\.(?P<key>[\w.]+)\s+is\s+empty\b.*?@tool\.(?P<tool>\w+)", re.I)
-_ASK_DETAILS = re.compile(
-    r"\bask\s+(?:them\s+)?for\s+(?:their|the\s+customer's|your|his|her)\s+(?P<details>.+?)"
-    r"(?=\s+in\s+one\s+message|\s+and\s+(?:check|verify|confirm)|[,.;]|$)",
-    re.I,
-)
-_UNLESS = re.compile(r"\bunless\s+@memory\.(?P<key>[\w.]+)\s+is\s+(?:already\s+)?true\b", re.I)
-_RUN_BLOCK = re.compile(
-    r"\b(?:run|runs|start|starts|enter|enters|use|uses|go\s+through|follow)\s+@block\.(\w+)",
-    re.I,
-)
-_ASK_FIELD = re.compile(r"\bask\b.*?@memory\.(?P<ns>\w+)\.(?P<key>\w+)", re.I)
-_QUESTION = re.compile(
-    r"\bask\s+(?:them\s+|the\s+customer\s+)?(?:whether|if)\s+(?P<q>[^.;]+)", re.I
-)
-_USER_ASKS = re.compile(
-    r"\b(?:they|he|she|the\s+(?:customer|caller|user|patient|guest|member|tenant))\s+$", re.I
-)
-_TOOL = re.compile(r"@tool\.(\w+)")
-_SKILL = re.compile(r"@skill\.(\w+)")
+_LOOKUP = pp.LOOKUP
+_ASK_DETAILS = pp.ASK_DETAILS
+_UNLESS = pp.UNLESS
+_RUN_BLOCK = pp.RUN_BLOCK
+_ASK_FIELD = pp.ASK_FIELD
+_QUESTION = pp.QUESTION
+_USER_ASKS = pp.USER_ASKS
+_TOOL = pp.TOOL
+_SKILL = pp.SKILL
 
 
 @dataclass(frozen=True)

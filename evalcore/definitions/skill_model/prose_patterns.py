@@ -1,0 +1,31 @@
+"""The phrases of a prose procedure that name what the agent does: shared by the planner's
+walk (which paths a skill has) and the reference agent (how it plays them), so both read
+a skill's prose the same way."""
+
+from __future__ import annotations
+
+import re
+
+#: "If @memory.x is empty, … @tool.y": a lookup the agent runs when it lacks a value.
+LOOKUP = re.compile(r"\bif\s+@memory\.(?P<key>[\w.]+)\s+is\s+empty\b.*?@tool\.(?P<tool>\w+)", re.I)
+#: "Ask for their date of birth and postcode": the details asked in one message.
+ASK_DETAILS = re.compile(
+    r"\bask\s+(?:them\s+)?for\s+(?:their|the\s+customer's|your|his|her)\s+(?P<details>.+?)"
+    r"(?=\s+in\s+one\s+message|\s+and\s+(?:check|verify|confirm)|[,.;]|$)",
+    re.I,
+)
+#: "… unless @memory.x is already true": a step skipped once a flag is set.
+UNLESS = re.compile(r"\bunless\s+@memory\.(?P<key>[\w.]+)\s+is\s+(?:already\s+)?true\b", re.I)
+RUN_BLOCK = re.compile(
+    r"\b(?:run|runs|start|starts|enter|enters|use|uses|go\s+through|follow)\s+@block\.(\w+)",
+    re.I,
+)
+ASK_FIELD = re.compile(r"\bask\b.*?@memory\.(?P<ns>\w+)\.(?P<key>\w+)", re.I)
+#: "Ask whether …": a yes/no question of the agent's.
+QUESTION = re.compile(r"\bask\s+(?:them\s+|the\s+customer\s+)?(?:whether|if)\s+(?P<q>[^.;]+)", re.I)
+#: "If they ask whether …": the user asks, so it is a rule for the agent, not its question.
+USER_ASKS = re.compile(
+    r"\b(?:they|he|she|the\s+(?:customer|caller|user|patient|guest|member|tenant))\s+$", re.I
+)
+TOOL = re.compile(r"@tool\.(\w+)")
+SKILL = re.compile(r"@skill\.(\w+)")
