@@ -69,7 +69,7 @@ def test_generate_run_review_revise(server: Any, tmp_path: Path) -> None:
     project = _project(tmp_path, server)
     figures: dict[str, Any] = {"server": server.name, "model": server.alias}
     figures["context"] = server.context
-    out = server.figures
+    folder = server.figures
 
     # generate: every planned case written valid, or failed with its reason
     code, report, elapsed, stderr = _casegen(
@@ -90,7 +90,7 @@ def test_generate_run_review_revise(server: Any, tmp_path: Path) -> None:
     assert all(d["reason"] for d in dropped), dropped
     assert (code == 0) == (not failed and not dropped)
     written = [project / c["path"] for c in cases if c["status"] in ("created", "updated")]
-    _write(out, figures | {"generate": {"report": report, "seconds": round(elapsed, 1)}})
+    _write(folder, figures | {"generate": {"report": report, "seconds": round(elapsed, 1)}})
     for path in written:
         assert path.is_file()
         check, _, _, out = _casegen(project, "validate", str(path), "--project", ".")
@@ -112,7 +112,7 @@ def test_generate_run_review_revise(server: Any, tmp_path: Path) -> None:
         ),
         "seconds": round(elapsed, 1),
     }
-    _write(out, figures)
+    _write(folder, figures)
     if not written:
         return  # nothing to run, review or revise: the figures say why
 
@@ -142,7 +142,7 @@ def test_generate_run_review_revise(server: Any, tmp_path: Path) -> None:
         "errors": [r["error"][:300] for r in runs if r["error"]],
         "seconds": round(elapsed, 1),
     }
-    _write(out, figures)
+    _write(folder, figures)
 
     # review: the model's critique, or a summary that says it did not happen
     code, report, elapsed, stderr = _casegen(project, "review", str(target), "--project", ".")
@@ -156,7 +156,7 @@ def test_generate_run_review_revise(server: Any, tmp_path: Path) -> None:
         "comments": report["summary"]["comments"],
         "seconds": round(elapsed, 1),
     }
-    _write(out, figures)
+    _write(folder, figures)
 
     # revise: a valid revision is written, an invalid one never is
     before = target.read_text("utf-8")
@@ -176,7 +176,7 @@ def test_generate_run_review_revise(server: Any, tmp_path: Path) -> None:
         "reason": None if code == 0 else (stderr.strip().splitlines() or [""])[-1][:300],
         "seconds": round(elapsed, 1),
     }
-    _write(out, figures)
+    _write(folder, figures)
 
 
 def _write(folder: Path, figures: dict[str, Any]) -> None:
