@@ -27,6 +27,7 @@ DEMO := .casegen/demo
 
 demo: $(STAMP)
 	rm -rf $(DEMO)
+	@echo '== generate: each draft is validated, reviewed, then played against the reference agent (mantle:examples/bank) and the mutants on its path (columns verified, killed)'
 	$(BIN)/casegen generate card_replace --project examples/bank --model offline --out $(DEMO)/card_replace
 	$(BIN)/casegen validate $(DEMO)/card_replace --project examples/bank
 	$(BIN)/casegen run $(DEMO)/card_replace --target demo:bank --model offline --results $(DEMO)/results
@@ -40,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks runner
 	$(BIN)/python -m benchmarks speed
 	$(BIN)/python -m benchmarks corpus
+	$(BIN)/python -m benchmarks verify
 
 # Downloads the rasa-pro wheel once (about 23 MB) into .casegen/rasa-pro/; PATHS=... to choose.
 rasa-check: $(STAMP)

@@ -162,6 +162,8 @@ class StubOpenAI:
         """When set, a request without `Authorization: Bearer <it>` gets HTTP 401."""
         self.models = models if models is not None else ["stub"]
         """What `GET /v1/models` lists."""
+        self.props: dict[str, Any] | None = None
+        """What `GET /props` answers (llama.cpp's server settings); None: HTTP 404."""
         self.requests: list[RecordedRequest] = []
         self._script: deque[Reply] = deque()
         self._lock = threading.Lock()
@@ -297,7 +299,9 @@ def _handler_class(stub: StubOpenAI) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             if self._refused():
                 return
-            if self.path.rstrip("/").endswith("/models"):
+            if self.path.rstrip("/") == "/props" and stub.props is not None:
+                self._send(200, stub.props)
+            elif self.path.rstrip("/").endswith("/models"):
                 data = [{"id": name, "object": "model"} for name in stub.models]
                 self._send(200, {"object": "list", "data": data})
             else:

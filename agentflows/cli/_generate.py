@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from evalcore.errors import UserError
 
@@ -72,26 +71,9 @@ class _Counters:
 
 
 def _print_summary(report: dict[str, Any]) -> None:
-    folders = sorted({str(Path(row["path"]).parent) for row in report["cases"]})
-    table = Table(
-        title=f"{len(report['cases'])} cases · engine {report['engine']} · " + ", ".join(folders),
-        title_justify="left",
-    )
-    table.add_column("file", no_wrap=True)
-    for name in ("type", "behaviour", "assert", "crit", "fix", "status"):
-        table.add_column(name)
-    for row in report["cases"]:
-        colour = {"conflict": "red", "unchanged": "dim"}.get(row["status"], "green")
-        table.add_row(
-            Path(row["path"]).name,
-            row["type"],
-            row["title"],
-            str(row["assertions"]),
-            str(row["criteria"]),
-            str(len(row["repairs"])),
-            f"[{colour}]{row['status']}[/]",
-        )
-    stdout.print(table)
+    from ._generate_table import print_cases
+
+    print_cases(report)
     engines = report.get("engines") or {}
     if set(engines) - {report["engine"]}:
         stdout.print(
@@ -113,7 +95,10 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"({dup['similarity']:.2f})"
         )
     for drop in report.get("dropped", []):
-        stdout.print(f"[yellow]dropped before writing[/] {drop['behavior']}: {drop['reason']}")
+        stdout.print(
+            f"[yellow]dropped before writing[/] {escape(drop['behavior'])}: "
+            f"{escape(str(drop['reason']))}"
+        )
     for failure in report["failed"]:
         if failure.get("error_kind") == "halted":
             continue  # said once below, with the hint
@@ -208,6 +193,14 @@ def generate(
         bool, typer.Option("--force", help="Overwrite case files that differ on disk.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    no_verify: Annotated[
+        bool,
+        typer.Option(
+            "--no-verify",
+            help="Write drafts without playing them against the reference agent "
+            "(or demo agent / static check).",
+        ),
+    ] = False,
     pr: Annotated[
         bool,
         typer.Option(
@@ -258,6 +251,7 @@ def generate(
             concurrency=concurrency,
             no_cache=no_cache,
             force=force,
+            verify=not no_verify,
         )
     if pr_options is not None and request is not None:
         raise typer.Exit(_generate_pr(request, pr_options, targets or [], as_json))
@@ -397,25 +391,56 @@ def _generate_pr(
         generate=lambda r: _run_flow(r, resume=None, as_json=as_json, resumable=False),
     )
     report = outcome.report
-    report["pr"] = outcome.to_json() if outcome.branch else None
+    up_to_date = _up_to_date(report, outcome)
+    if outcome.branch:
+        report["pr"] = outcome.to_json()
+    elif up_to_date:
+        report["pr"] = {"branch": None, "note": UP_TO_DATE.format(base=plan.base)}
+    else:
+        report["pr"] = None
     if as_json:
         print_json(report)
     else:
         _print_summary(report)
-        _print_pr(outcome)
+        _print_pr(outcome, up_to_date=up_to_date)
+    if report.get("halted"):
+        return EXIT_ENDPOINT
     ok = (
         not report["failed"]
         and not report["conflicts"]
-        and outcome.branch is not None
+        and (outcome.branch is not None or up_to_date)
         and outcome.push_error is None
         and all(r.valid for r in outcome.validation or [])
     )
     return 0 if ok else 1
 
 
-def _print_pr(outcome: PrOutcome) -> None:
+#: `--pr` when the base already holds exactly what the run generated: nothing to propose.
+UP_TO_DATE = (
+    "nothing to propose: {base} already holds exactly these cases (every file unchanged), "
+    "so no branch was made"
+)
+
+
+def _up_to_date(report: dict[str, Any], outcome: PrOutcome) -> bool:
+    """No branch because nothing differs from the base, in a run that otherwise succeeded:
+    the outcome a person expects after an identical `generate` (the README tour), exit 0."""
+    return (
+        outcome.branch is None
+        and bool(report["cases"])
+        and not report["failed"]
+        and not report["conflicts"]
+        and not report.get("halted")
+        and all(c["status"] == "unchanged" for c in report["cases"])
+    )
+
+
+def _print_pr(outcome: PrOutcome, *, up_to_date: bool = False) -> None:
     if outcome.branch is None:
-        stderr.print("[yellow]no branch made:[/] the run wrote no new or changed case files")
+        if up_to_date:
+            stderr.print(UP_TO_DATE.format(base=outcome.base), highlight=False)
+        else:
+            stderr.print("[yellow]no branch made:[/] the run wrote no new or changed case files")
         return
     stdout.print()
     stdout.print(outcome.description or "", markup=False)
@@ -428,3 +453,13 @@ def _print_pr(outcome: PrOutcome) -> None:
         stdout.print(f"[green]pushed[/] to {outcome.remote}")
     elif outcome.push_error is not None:
         stderr.print(f"[red]push failed:[/] {outcome.push_error}")
+    request = outcome.pull_request
+    if request is None:
+        return
+    if request.opened:
+        stdout.print(f"[green]pull request[/] {escape(request.url or '(opened)')}")
+        return
+    stdout.print(f"[dim]pull request not opened: {escape(request.reason or '')}; to open it:[/]")
+    if request.push_command:
+        stdout.print(f"  {escape(request.push_command)}", markup=True, highlight=False)
+    stdout.print(f"  {escape(request.command)}", highlight=False)

@@ -37,7 +37,7 @@ def model_parts(ctx: GenerateContext, behavior: Behavior, data: dict[str, Any] |
             direction=ctx.request.direction,
         )
     )
-    return sorted(_differing(document, data))
+    return sorted(differing(document, data))
 
 
 def without_fixed(parts: list[str], fixes: list[dict[str, Any]]) -> list[str]:
@@ -52,11 +52,11 @@ def label(ctx: GenerateContext, parts: list[str] | None) -> str:
     return ctx.engine.name if parts else FALLBACK
 
 
-def _differing(left: Any, right: Any, key: str = "") -> set[str]:
+def differing(left: Any, right: Any, key: str = "") -> set[str]:
     if isinstance(left, dict) and isinstance(right, dict):
         out: set[str] = set()
         for name in set(left) | set(right):
-            out |= _differing(left.get(name), right.get(name), name)
+            out |= differing(left.get(name), right.get(name), name)
         return out
     if left != right:
         return {key}
@@ -68,4 +68,4 @@ def _field(pointer: str) -> str:
     return tokens[-1] if tokens else ""
 
 
-__all__ = ["FALLBACK", "label", "model_parts", "without_fixed"]
+__all__ = ["FALLBACK", "differing", "label", "model_parts", "without_fixed"]

@@ -11,6 +11,7 @@ from typing import Any
 from evalcore.findings import FileReport
 
 from ._run import RunOutcome
+from ._verification import verification_lines
 
 DIALECT_NAMES = {
     "mantle": "Rasa Mantle scenarios",
@@ -43,6 +44,8 @@ class DescriptionInput:
     run: RunOutcome | None
     """None without --run."""
     dirty_definitions: tuple[str, ...] = ()
+    review: list[tuple[str, list[Any]]] | None = None
+    """`casegen review`'s rule comments per committed file (None: not reviewed)."""
 
 
 def commit_message(targets: list[str], report: dict[str, Any], files: list[str]) -> str:
@@ -61,9 +64,12 @@ def describe(data: DescriptionInput) -> str:
     report = data.report
     lines: list[str] = []
     lines += _summary(data)
+    lines += _caveats(data)
     lines += _cases(report)
     lines += _coverage(report)
+    lines += verification_lines(report, data.committed)
     lines += _validation(data.validation)
+    lines += _review(data.review)
     lines += _left_out(report)
     lines += _run(data)
     lines += _checklist(data)
@@ -101,6 +107,61 @@ def _summary(data: DescriptionInput) -> list[str]:
             + ", ".join(_code(p) for p in data.dirty_definitions)
             + ". Commit them too, or the manifest will call these cases stale.",
         ]
+    return [*lines, ""]
+
+
+def _caveats(data: DescriptionInput) -> list[str]:
+    """What the figures below do not show, as the terminal said it: who drafted each case,
+    who played the user, and whether a pass covers the assertions only."""
+    report = data.report
+    lines: list[str] = []
+    engines = report.get("engines") or {}
+    fallback = {name: n for name, n in engines.items() if name != report["engine"]}
+    if report["engine"] == "offline":
+        lines.append(
+            "- drafted by the offline drafter (no model): every word comes from the "
+            "definitions and the coverage plan"
+        )
+    for name, count in fallback.items():
+        lines.append(f"- {count} case(s) drafted as {name}, not by {report['engine']}")
+    run = data.run
+    if run is not None and run.note is None and run.rows:
+        offline = sum(r.simulator == "offline" for r in run.rows)
+        if offline:
+            lines.append(
+                f"- {offline}/{len(run.rows)} runs used the offline scripted simulator "
+                "(the case's facts and quoted user lines, no model): the agent met a "
+                "cooperative, predictable user"
+            )
+        unjudged = sum(r.status == "passed" and not r.judged for r in run.rows)
+        if unjudged:
+            lines.append(
+                f"- {unjudged} passing run(s) cover the assertions only: no judge model was "
+                "configured, so no criterion was judged"
+            )
+    if not lines:
+        return []
+    return ["## Caveats", "", *lines, ""]
+
+
+def _review(review: list[tuple[str, list[Any]]] | None) -> list[str]:
+    """`casegen review`'s comments on the drafted cases, so a reviewer starts from them."""
+    if review is None:
+        return []
+    lines = ["## Review findings", ""]
+    if not review:
+        return [*lines, "`casegen review` (rules) has no comment on the committed cases.", ""]
+    errors = sum(c.severity == "error" for _, comments in review for c in comments)
+    warnings = sum(c.severity == "warning" for _, comments in review for c in comments)
+    lines += [f"`casegen review` (rules): {errors} error(s), {warnings} warning(s).", ""]
+    for path, comments in review:
+        lines.append(f"- {_code(path)}:")
+        for comment in comments:
+            hint = f" ({comment.suggestion})" if comment.suggestion else ""
+            lines.append(
+                f"  - {comment.severity} [{comment.code}] {_code(comment.path or '/')}: "
+                f"{_cell(comment.message)}{_cell(hint)}"
+            )
     return [*lines, ""]
 
 

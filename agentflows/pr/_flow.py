@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import os
+import shlex
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from evalcore.workdir import ensure_dir
 from ..generate import GenerateRequest
 from . import _git
 from ._describe import DescriptionInput, commit_message, describe
+from ._gh import PullRequest, open_pull_request_with_gh
 from ._plan import PrPlan
 from ._run import RunOutcome, run_new_cases
 
@@ -60,6 +62,8 @@ class PrOutcome:
     push_error: str | None = None
     validation: list[FileReport] | None = None
     run: RunOutcome | None = None
+    pull_request: PullRequest | None = None
+    """The `gh pr create` opened, or the command to run (None: no branch)."""
 
     def to_json(self) -> dict[str, Any]:
         valid = sum(r.valid for r in self.validation or [])
@@ -78,6 +82,7 @@ class PrOutcome:
                 "valid": valid,
                 "invalid": len(self.validation or []) - valid,
             },
+            "pull_request": self.pull_request.to_json() if self.pull_request else None,
             "run": None
             if self.run is None
             else {
@@ -114,6 +119,20 @@ def open_pull_request(plan: PrPlan, request: GenerateRequest, *, generate: Gener
         outcome.remote = plan.options.push
         outcome.push_error = _git.push_branch(plan.repo, plan.options.push, plan.branch)
         outcome.pushed = outcome.push_error is None
+    outcome.pull_request = open_pull_request_with_gh(
+        cwd=plan.root,
+        branch=plan.branch,
+        base=plan.base if plan.base != plan.base_sha else None,
+        title=commit_message(request.targets, outcome.repo_report, outcome.files or []).split(
+            "\n", 1
+        )[0],
+        body_file=outcome.description_path,
+        pushed_to=outcome.remote if outcome.pushed else None,
+    )
+    if outcome.pull_request.push_command and plan.options.push:
+        outcome.pull_request.push_command = shlex.join(
+            ["git", "push", "-u", plan.options.push, plan.branch]
+        )
     return outcome
 
 
@@ -172,8 +191,21 @@ def _check(plan: PrPlan, request: GenerateRequest, worktree_path: Path, outcome:
             validation=[(_repo_path(plan, r.path, worktree_path), r) for r in outcome.validation],
             run=outcome.run,
             dirty_definitions=plan.dirty_definitions,
+            review=_review(case_files, project, lambda p: _repo_path(plan, p, worktree_path)),
         )
     )
+
+
+def _review(
+    case_files: list[Path], project: Path, display: Callable[[str], str]
+) -> list[tuple[str, list[Any]]]:
+    """`casegen review`'s rule comments on the committed cases (no model), per file."""
+    import asyncio
+
+    from ..review import review_paths
+
+    report = asyncio.run(review_paths(case_files, project=project))
+    return [(display(f.path), list(f.comments)) for f in report.files if f.comments]
 
 
 def write_description(root: Path, branch: str, text: str) -> Path:

@@ -27,6 +27,10 @@ class RunRow:
     status: str
     """`passed`, `failed` or `errored` (harness trouble, not the agent's fault)."""
     detail: str | None = None
+    judged: bool = True
+    """Whether a judge model graded the criteria (False: a pass covers assertions only)."""
+    simulator: str = "offline"
+    """The simulated user's engine: `offline` (facts or quoted lines) or `llm:<model>`."""
 
 
 @dataclass
@@ -88,7 +92,15 @@ def run_new_cases(
         return outcome
     outcome.results_dir = str(writer.dir)
     for record in report.records:
-        outcome.rows.append(RunRow(display(record.case_path), record.status, _detail(record)))
+        outcome.rows.append(
+            RunRow(
+                display(record.case_path),
+                record.status,
+                _detail(record),
+                judged=bool(record.judged),
+                simulator=str(record.simulator.engine),
+            )
+        )
     return outcome
 
 

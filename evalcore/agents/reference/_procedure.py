@@ -98,6 +98,8 @@ class Runner:
                 outcome = yield from ctx.run_block(item.name)
                 if outcome.startswith("linked:"):
                     return outcome
+                if ctx.frame.scratch.get("_negative"):  # a check came back negative
+                    self.stop("negative")
             else:
                 yield from self.run_item(item)
             yield from self.retry_pending()
@@ -140,10 +142,6 @@ class Runner:
         if result.error:
             self.stop("failed")
             return False
-        if getattr(self.ctx.engine, "account", None) == "negative" and any(
-            v is False for v in result.writes.values()
-        ):
-            self.stop("negative")
         return True
 
     def call_tool(self, name: str, when: str | None = None) -> Procedure:
