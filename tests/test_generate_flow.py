@@ -196,7 +196,7 @@ class BrokenEscalation(LLMEngine):
 
 def test_invalid_output_is_repaired_by_a_model_round_and_the_plan_kept() -> None:
     _, chat = llm_engine(words)
-    chat.repair = scenario  # the model's repaired case, assertions of its own
+    chat.repair = words  # a Mantle repair asks for the words again; the plan keeps the ids
     config = ModelConfig(
         model="fake", api_key=SecretStr("k"), max_retries=1, retry_base_delay_s=0.0
     )

@@ -34,7 +34,9 @@ PLANNED_DRAFT = {
         "criteria",
         "direction",
         "siblings",
-    }
+    },
+    # the words repair: the current words and the findings, on the same plan
+    "generate/repair_words_mantle": {"skill", "behavior", "facts", "words", "findings"},
 }
 
 

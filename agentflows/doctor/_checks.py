@@ -113,7 +113,10 @@ def _structured(report: DoctorReport, config: ModelConfig) -> None:
         report.add(f"structured:{probe.method}", "ok" if probe.works else "warn", probe.detail)
     working = [p.method for p in probes if p.works and p.method in CONFIG_NAME]
     configured = config.structured_output
-    if configured in {CONFIG_NAME[m] for m in working}:
+    if configured == "auto" and working:
+        report.add("structured", "ok", f"casegen uses auto: {working[0]} on this server")
+        return
+    if configured in {CONFIG_NAME[m] for m in working} | set(working):
         report.add("structured", "ok", f"casegen uses {configured}, which this server answers")
         return
     if working:
