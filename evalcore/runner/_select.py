@@ -122,6 +122,18 @@ def latest_results(root: Path) -> Path | None:
     return folders[-1] if folders else None
 
 
+def _newest_runs(folder: Path) -> list[Path]:
+    """Each case's newest run file: a folder one second's commands share holds `run_1`,
+    `run_2`…, and only the last says whether the case fails now."""
+    newest: dict[Path, tuple[int, Path]] = {}
+    for file in folder.glob("*/run_*.json"):
+        digits = file.stem.removeprefix("run_")
+        number = int(digits) if digits.isdigit() else 0
+        if file.parent not in newest or number > newest[file.parent][0]:
+            newest[file.parent] = (number, file)
+    return [file for _, file in newest.values()]
+
+
 def last_failed(root: Path) -> LastFailed | None:
     """The failed and errored cases of the newest results folder under `root`; None when
     there is no earlier results folder."""
@@ -129,7 +141,7 @@ def last_failed(root: Path) -> LastFailed | None:
     if folder is None:
         return None
     slugs: set[str] = set()
-    for file in folder.glob("*/run_*.json"):
+    for file in _newest_runs(folder):
         try:
             data = json.loads(file.read_text("utf-8"))
         except (OSError, ValueError):
