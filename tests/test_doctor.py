@@ -121,3 +121,14 @@ def test_without_a_model_doctor_says_offline(env, run_cli, monkeypatch: pytest.M
     assert code == 0
     assert "drafting: offline" in out and "no model configured" in out
     assert env.requests == []
+
+
+def test_no_key_for_the_openai_api_is_said_without_a_request(
+    run_cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in MODEL_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli("doctor", "--model", "gpt-test", "--json")
+    payload = json.loads(out)
+    assert code == 3 and "no API key" in checks(payload)["endpoint"][1]

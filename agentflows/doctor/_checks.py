@@ -68,6 +68,15 @@ def run_doctor(
             "model", "skip", "no model configured: the offline drafter and simulator run, no judge"
         )
         return report
+    if config.api_key is None:
+        report.add(
+            "endpoint",
+            "fail",
+            f"no API key for '{config.model}' at the OpenAI API: set OPENAI_API_KEY (or the "
+            "variable named by api_key_env), or base_url for a local server",
+        )
+        report.exit_code = EXIT_ENDPOINT
+        return report
     probe = probe_models(config)
     if not probe.usable:
         report.add("endpoint", "fail", describe_failure(config, probe))
