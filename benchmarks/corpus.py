@@ -63,6 +63,8 @@ async def score_project(project_dir: Path) -> ProjectScore:
             model="offline",
             cases_root=str(root / "cases"),
             concurrency=4,
+            # The drafter's own figures; what verification adds is `benchmarks/verify.py`.
+            verify=False,
         )
         await run_generation(request, checkpoints=root / "checkpoints.sqlite")
         suite = root / "cases"

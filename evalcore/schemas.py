@@ -39,12 +39,18 @@ def json_type(value: Any) -> str:
 _VALIDATORS: dict[int, tuple[dict[str, Any], Any]] = {}
 
 
-def make_validator(schema: dict[str, Any]) -> Any:
-    """A checked, cached validator for `schema` (draft picked from its `$schema`)."""
+def make_validator(schema: dict[str, Any], *, check: bool = False) -> Any:
+    """A cached validator for `schema` (draft picked from its `$schema`).
+
+    The schemas validated against are the dialects' own, which
+    `tests/test_schemas_checked.py` holds to their metaschema; checking one again in
+    every process cost more than validating a handful of files, so `check=True` asks
+    for it (SchemaError on a bad schema)."""
     cached = _VALIDATORS.get(id(schema))
+    if check:
+        validator_for(schema).check_schema(schema)
     if cached is None or cached[0] is not schema:
         cls = validator_for(schema)
-        cls.check_schema(schema)
         cached = (schema, cls(schema))
         _VALIDATORS[id(schema)] = cached
     return cached[1]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import re
+from collections import Counter
 from collections.abc import Iterable
 
 #: Similarity cut-off for suggestions; repair requires a *unique* match at the stricter cut-off.
@@ -24,6 +26,60 @@ def _comparable(value: str, candidate: str) -> tuple[str, str]:
     return value.lower(), candidate.lower()
 
 
+#: Words and prefixes that turn an id into its opposite (`utter_order_not_placed`,
+#: `unblock_card`, `is_ineligible`): two ids that differ only by one of them are two real,
+#: opposite outcomes, never a typo of each other.
+_NEGATIONS = frozenset(
+    {
+        "not",
+        "no",
+        "non",
+        "never",
+        "none",
+        "dont",
+        "cannot",
+        "cant",
+        "didnt",
+        "isnt",
+        "wont",
+        "without",
+        "fail",
+        "failed",
+        "failure",
+    }
+)
+_NEGATING_PREFIXES = ("un", "non", "dis", "in", "im", "not")
+_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _tokens(value: str) -> list[str]:
+    return [t.lower() for t in _TOKEN.findall(value)]
+
+
+def opposite(value: str, candidate: str) -> bool:
+    """True when the two ids differ only by a negation (`order_placed` /
+    `order_not_placed`, `block_card` / `unblock_card`, `eligible` / `ineligible`)."""
+    a, b = _tokens(value), _tokens(candidate)
+    if a == b:
+        return False
+    extra_a, extra_b = Counter(a) - Counter(b), Counter(b) - Counter(a)
+    for extra, missing in ((extra_a, extra_b), (extra_b, extra_a)):
+        if not missing and set(extra) <= _NEGATIONS:
+            return True  # one holds every word of the other, plus only negations
+    if len(a) == len(b):
+        diffs = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+        if len(diffs) == 1:
+            short_word, long_word = sorted(diffs[0], key=len)
+            prefix = long_word[: len(long_word) - len(short_word)]
+            if (
+                len(short_word) >= 4
+                and long_word.endswith(short_word)
+                and prefix in _NEGATING_PREFIXES
+            ):
+                return True
+    return False
+
+
 def similarity(value: str, candidate: str) -> float:
     a, b = _comparable(value, candidate)
     return difflib.SequenceMatcher(None, a, b).ratio()
@@ -38,7 +94,8 @@ def close_matches(
         return []
     exact_ci = [c for c in pool if c.lower() == value.lower()]
     scored = sorted(
-        ((similarity(value, c), c) for c in pool if c not in exact_ci), key=lambda p: -p[0]
+        ((similarity(value, c), c) for c in pool if c not in exact_ci and not opposite(value, c)),
+        key=lambda p: -p[0],
     )
     best = scored[0][0] if scored else 0.0
     # Only offer candidates about as close as the best one: a near-exact match should not
@@ -73,7 +130,9 @@ def unique_close_match(value: str, candidates: Iterable[str]) -> str | None:
     ci = [c for c in pool if c.lower() == value.lower()]
     if len(ci) == 1:
         return ci[0]
-    scored = sorted(((similarity(value, c), c) for c in pool), reverse=True)
+    scored = sorted(
+        ((similarity(value, c), c) for c in pool if not opposite(value, c)), reverse=True
+    )
     best = [c for score, c in scored if score >= REPAIR_CUTOFF]
     if len(best) == 1:
         return best[0]

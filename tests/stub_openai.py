@@ -94,11 +94,12 @@ class RecordedRequest:
 
     @property
     def mode(self) -> str:
-        """`json_schema`, `tools` or `text`: how the client asked to be answered."""
+        """`json_schema`, `tools`, `json` (json_object) or `text`: how the client asked to
+        be answered."""
         if self.body.get("tools"):
             return "tools"
-        response_format = self.body.get("response_format") or {}
-        return "json_schema" if response_format.get("type") == "json_schema" else "text"
+        kind = (self.body.get("response_format") or {}).get("type")
+        return {"json_schema": "json_schema", "json_object": "json"}.get(kind, "text")
 
     @property
     def messages(self) -> list[dict[str, Any]]:
@@ -116,6 +117,8 @@ class RecordedRequest:
             return self.body["response_format"]["json_schema"].get("schema")
         if self.mode == "tools":
             return _chosen_tool(self.body)["function"].get("parameters")
+        if self.mode == "json":
+            return self.body["response_format"].get("schema")
         return None
 
     @property

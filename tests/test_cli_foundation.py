@@ -61,13 +61,19 @@ def test_validate_reports_findings_with_line_path_value_suggestion(
     assert "card_replace" in skill["suggestion"]
 
 
-def test_validate_without_project_warns_and_passes(tmp_path: Path, run_cli_json) -> None:
+def test_validate_without_project_fails_unless_schema_only_is_asked(
+    tmp_path: Path, run_cli_json
+) -> None:
     case = tmp_path / "case.yml"
     shutil.copy(EXAMPLES / "bank/eval/scenarios/card_replace_damaged.yml", case)
     code, payload = run_cli_json("validate", case)
-    assert code == 0
+    assert code == 1
     [report] = payload["files"]
-    assert [w["code"] for w in report["warnings"]] == ["no-project"]
+    assert [e["code"] for e in report["errors"]] == ["no-project"]
+    assert "--no-project" in report["errors"][0]["suggestion"]
+    code, payload = run_cli_json("validate", case, "--no-project")
+    assert code == 0 and payload["lint"] == "skipped (--no-project)"
+    assert payload["files"][0]["errors"] == payload["files"][0]["warnings"] == []
 
 
 def test_validate_with_explicit_project_and_dialect(tmp_path: Path, run_cli_json) -> None:

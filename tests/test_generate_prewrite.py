@@ -107,7 +107,7 @@ def test_the_flow_drops_a_draft_review_rejects_and_says_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    request = build_request(["card_replace"], project=BANK, out="out")
+    request = build_request(["card_replace"], project=BANK, out="out", verify=False)
     report = asyncio.run(run_generation(request, engine=UndecidedHappyPath()))
     assert not report["failed"]  # a dropped draft is reported, not a failed run
     dropped = {d["behavior"]: d for d in report["dropped"]}

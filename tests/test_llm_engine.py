@@ -224,49 +224,45 @@ async def test_drafts_are_cached(openai_stub: StubOpenAI, tmp_path: Path, bank) 
 # --- repair -------------------------------------------------------------------------------
 
 
-async def test_repair_sends_the_case_and_the_findings(
+async def test_repair_asks_for_the_words_with_the_findings(
     openai_stub: StubOpenAI, tmp_path: Path, bank
 ) -> None:
+    """On the plan only the words can be wrong: the repair asks for MantleWords (a small
+    schema) with the current words and the findings, and the plan's ids stay."""
     broken = stolen_case()
+    broken["scenario"]["name"] = "x" * 300
     assertion = broken["scenario"]["goals"]["assertions"][4]["tool_executed"]
     assertion["tool_name"] = "block_the_card"
     finding = Finding(
-        code="unknown-tool",
-        path="/scenario/goals/assertions/4/tool_executed/tool_name",
-        message="tool 'block_the_card' is not defined for skill card_replace",
-        value="block_the_card",
-        suggestion="did you mean 'block_card'?",
-        context={"candidates": ["block_card"]},
+        code="name-too-long",
+        path="/scenario/name",
+        message="the name is 300 characters long",
+        value="x" * 20,
     )
     warning = Finding(code="schema", severity="warning", message="a warning to leave alone")
-    openai_stub.script(ok(stolen_case()))
+    openai_stub.script(ok(words(name="A stolen card, replaced in a hurry")))
     result = await engine_for(openai_stub, tmp_path).repair(
         context(bank), broken, [finding, warning]
     )
-    # the model's repaired words stay; the plan's assertions and type are put back
     plan = planned(bank)["scenario"]
-    assert (
-        result.data["scenario"]["simulation_context"]
-        == (stolen_case()["scenario"]["simulation_context"])
-    )
-    assert result.data["scenario"]["goals"]["assertions"] == plan["goals"]["assertions"]
-    assert result.data["scenario"]["type"] == plan["type"]
+    scenario = result.data["scenario"]
+    assert scenario["name"] == "A stolen card, replaced in a hurry"
+    assert scenario["goals"]["assertions"] == plan["goals"]["assertions"]  # block_card again
+    assert scenario["type"] == plan["type"]
 
-    prompt = openai_stub.requests[0].text
-    assert "Change only what the findings require" in prompt
-    assert "block_the_card" in prompt  # the current case
-    findings = _json_section(openai_stub.requests[0], "Findings")
+    request = openai_stub.requests[0]
+    assert request.schema_name == "MantleWords"
+    assert "You fix the words" in request.text
+    assert _json_section(request, "Case")["name"] == "x" * 300
+    findings = _json_section(request, "Findings")
     assert findings == [
         {
-            "code": "unknown-tool",
-            "path": "/scenario/goals/assertions/4/tool_executed/tool_name",
-            "message": "tool 'block_the_card' is not defined for skill card_replace",
-            "value": "block_the_card",
-            "suggestion": "did you mean 'block_card'?",
+            "code": "name-too-long",
+            "path": "/scenario/name",
+            "message": "the name is 300 characters long",
+            "value": "x" * 20,
         }
     ]
-    case = _json_section(openai_stub.requests[0], "Case")
-    assert case == broken
 
 
 def _section_text(request: RecordedRequest, tag: str) -> str:
@@ -336,7 +332,7 @@ async def test_refine_plan_keeps_ids_and_covers(
             }
         )
     )
-    refined, usage = await engine_for(openai_stub, tmp_path).refine_plan(
+    refined, usage = await engine_for(openai_stub, tmp_path, refine_plan=True).refine_plan(
         bank, "mantle", "card_replace", planned, "customers in a hurry"
     )
     assert usage.calls == 1
@@ -367,9 +363,9 @@ async def test_refine_plan_keeps_the_plan_when_the_model_cannot_answer(
 ) -> None:
     openai_stub.handler = lambda request: invalid_json()
     planned = [behavior()]
-    refined, usage = await engine_for(openai_stub, tmp_path, max_retries=1).refine_plan(
-        bank, "mantle", "card_replace", planned, None
-    )
+    refined, usage = await engine_for(
+        openai_stub, tmp_path, max_retries=1, refine_plan=True
+    ).refine_plan(bank, "mantle", "card_replace", planned, None)
     assert refined == planned and usage.calls == 2
 
 
@@ -378,7 +374,7 @@ async def test_refine_plan_stops_the_run_on_a_rejected_request(
 ) -> None:
     openai_stub.handler = lambda request: Reply(status=401, error="bad key")
     with pytest.raises(ConfigError, match="HTTP 401"):
-        await engine_for(openai_stub, tmp_path).refine_plan(
+        await engine_for(openai_stub, tmp_path, refine_plan=True).refine_plan(
             bank, "mantle", "card_replace", [behavior()], None
         )
     assert len(openai_stub.requests) == 1
@@ -387,7 +383,7 @@ async def test_refine_plan_stops_the_run_on_a_rejected_request(
 async def test_refine_plan_without_behaviours_calls_nothing(
     openai_stub: StubOpenAI, tmp_path: Path, bank
 ) -> None:
-    refined, usage = await engine_for(openai_stub, tmp_path).refine_plan(
+    refined, usage = await engine_for(openai_stub, tmp_path, refine_plan=True).refine_plan(
         bank, "mantle", "card_replace", [], None
     )
     assert refined == [] and usage.calls == 0 and not openai_stub.requests

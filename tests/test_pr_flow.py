@@ -142,6 +142,7 @@ def generate_pr(run_cli, *args: str) -> tuple[int, dict[str, Any], str]:
         "--model",
         "offline",
         "--pr",
+        "--no-verify",  # the stub drafts are about the branch, not what the agent does
         *args,
         "--json",
     )
@@ -217,6 +218,7 @@ def test_pr_prints_the_description_for_people(repo: Path, run_cli) -> None:
         "--model",
         "offline",
         "--pr",
+        "--no-verify",
         "--branch",
         "casegen/printed",
     )
@@ -244,7 +246,15 @@ def test_default_branch_name_and_base(repo: Path, run_cli) -> None:
 
 def test_all_targets_name_the_branch_all(repo: Path, run_cli) -> None:
     code, out, _ = run_cli(
-        "generate", "all", "--project", "bank", "--model", "offline", "--pr", "--json"
+        "generate",
+        "all",
+        "--project",
+        "bank",
+        "--model",
+        "offline",
+        "--pr",
+        "--no-verify",
+        "--json",
     )
     assert code == 0
     assert json.loads(out)["pr"]["branch"].startswith("casegen/all-")

@@ -312,10 +312,11 @@ def test_unparsable_file_is_counted_invalid(tmp_path: Path) -> None:
 
 
 def test_review_errors_are_counted(tmp_path: Path) -> None:
+    name = "replace a lost card"  # a one-letter name is itself a review error (unreadable-text)
     clean = write_suite(
-        tmp_path / "clean", {"a": scenario("a", "happy_path", [ACTIVATED, ORDERED])}
+        tmp_path / "clean", {"a": scenario(name, "happy_path", [ACTIVATED, ORDERED])}
     )
-    weak = write_suite(tmp_path / "weak", {"a": scenario("a", "happy_path", [ACTIVATED])})
+    weak = write_suite(tmp_path / "weak", {"a": scenario(name, "happy_path", [ACTIVATED])})
     assert figures(clean)["review_errors"]["value"] == 0
     weak_errors = figures(weak)["review_errors"]
     assert weak_errors["value"] >= 1

@@ -67,3 +67,25 @@ def test_probe_sees_heavy_packages_when_a_command_needs_them(tmp_path: Path) -> 
         cwd=tmp_path,
     )
     assert "langgraph" in roots
+
+
+#: Modules only some commands use: the runner and agents (`run`, `mutate`), the scoring
+#: suite (`score`), the repairer (`repair`) and the dialects (`validate`, `repair`, ...).
+COMMAND_ONLY = ("evalcore.runner", "evalcore.agents", "agentflows.mutate", "agentflows.scoring")
+
+MODULES_PROBE = PROBE.replace(
+    'roots = sorted({name.split(".")[0] for name in sys.modules})', "roots = sorted(sys.modules)"
+)
+
+
+def test_help_loads_no_command_s_own_machinery() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", MODULES_PROBE, "--help"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1])["roots"])
+    loaded = sorted(m for m in modules if m.startswith(COMMAND_ONLY) or m == "evalcore.dialects")
+    assert loaded == [], loaded

@@ -196,3 +196,27 @@ def test_no_manifest_is_a_usage_error(
     code, _, err = run_cli("status")
     assert code == 2
     assert "no generated_cases/manifest.json" in err
+
+
+def test_worst_first_and_only_stale(work: Path, run_cli) -> None:
+    """Stale rows lead (not alphabetical order), and --stale lists only what to redo."""
+    skill = work / "bank" / "skills" / "check_balance" / "skill.md"
+    skill.write_text(skill.read_text() + "\nRead the balance back twice.\n")
+    deleted, edited = card_cases(work)
+    deleted.unlink()
+    edited.write_text(edited.read_text() + "# reviewed by hand\n")
+
+    code, payload = status(run_cli)
+    assert code == 1
+    statuses = [c["status"] for c in payload["cases"]]
+    assert statuses == ["missing", "stale", "stale", "edited"]
+    assert all(c["path"].startswith(BALANCE) for c in payload["cases"][1:3])
+
+    code, payload = status(run_cli, "--stale")
+    assert code == 1
+    assert [c["status"] for c in payload["cases"]] == ["stale", "stale"]
+    assert payload["summary"]["missing"] == 1 and payload["summary"]["edited"] == 1
+
+    code, out, _ = run_cli("status", "--stale")
+    assert BALANCE in out and CARD not in out
+    assert "2 not listed" in out

@@ -191,3 +191,54 @@ def test_a_zero_turn_run_is_triaged_as_the_simulator(tmp_path: Path) -> None:
     [item] = report["failures"]
     assert (item["bucket"], item["rule"]) == ("Scenario", "simulator-error")
     assert report["errored"] == []
+
+
+def test_cases_of_different_skills_missing_one_key_are_one_cause(tmp_path: Path) -> None:
+    """Both escalations miss the hand-over queue: one human_handoff cause, not one per
+    skill the case started in; a different failed check stays its own cause."""
+    stamp = tmp_path / "2026-12-01_09-00-00"
+
+    def write(slug: str, skill: str, detail: str, spec: dict[str, Any]) -> None:
+        folder = stamp / slug
+        folder.mkdir(parents=True)
+        record = {
+            "scenario_slug": slug,
+            "run_index": 1,
+            "dialect": "mantle",
+            "status": "failed",
+            "stop_reason": "simulator_done",
+            "transcript": [
+                {"turn": 1, "role": "user", "text": "I want a person, my card is broken"},
+                {"turn": 1, "role": "agent", "text": "Connecting you."},
+            ],
+            "events": [
+                {"event": "user", "text": "I want a person, my card is broken"},
+                {"event": "skill_activated", "skill_id": skill},
+                {"event": "skill_activated", "skill_id": "human_handoff"},
+            ],
+            "assertions": [
+                {
+                    "index": 0,
+                    "type": next(iter(spec)),
+                    "passed": False,
+                    "detail": detail,
+                    "assertion": spec,
+                }
+            ],
+        }
+        (folder / "run_1.json").write_text(json.dumps(record), "utf-8")
+
+    queue = {"memory_was_set": [{"name": "human_handoff.handoff_queue", "value": "cards"}]}
+    missing = 'expected memory_set human_handoff.handoff_queue = "cards"; no memory_set events'
+    write("card_replace_escalation", "card_replace", missing, queue)
+    write("dispute_charge_escalation", "dispute_charge", missing, queue)
+    write(
+        "check_balance_escalation",
+        "check_balance",
+        "expected bot message utter_transfer; none sent",
+        {"bot_uttered": {"utter_name": "utter_transfer"}},
+    )
+    report = triage_results(tmp_path, project=BANK, model="offline")
+    by_size = [(len(c["runs"]), c["cause"]) for c in report["causes"]]
+    assert by_size[0] == (2, "human_handoff does not set human_handoff.handoff_queue")
+    assert len(by_size) == 2 and by_size[1][0] == 1

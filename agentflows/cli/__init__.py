@@ -28,7 +28,7 @@ from . import (  # noqa: F401 (register)
     _triage,
     _validate,
 )
-from ._app import app
+from ._app import app, polish_help
 from ._output import click_exceptions, print_error
 
 EXIT_INTERRUPTED = 130
@@ -45,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     try:
-        result = app(args=args, prog_name="casegen", standalone_mode=False)
+        command = typer.main.get_command(app)
+        polish_help(command)
+        result = command(args=args, prog_name="casegen", standalone_mode=False)
     except UserError as exc:
         print_error(exc.message, exc.hint, exc.exit_code, as_json=as_json)
         return exc.exit_code

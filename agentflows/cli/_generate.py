@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from evalcore.errors import UserError
 
@@ -72,26 +71,9 @@ class _Counters:
 
 
 def _print_summary(report: dict[str, Any]) -> None:
-    folders = sorted({str(Path(row["path"]).parent) for row in report["cases"]})
-    table = Table(
-        title=f"{len(report['cases'])} cases · engine {report['engine']} · " + ", ".join(folders),
-        title_justify="left",
-    )
-    table.add_column("file", no_wrap=True)
-    for name in ("type", "behaviour", "assert", "crit", "fix", "status"):
-        table.add_column(name)
-    for row in report["cases"]:
-        colour = {"conflict": "red", "unchanged": "dim"}.get(row["status"], "green")
-        table.add_row(
-            Path(row["path"]).name,
-            row["type"],
-            row["title"],
-            str(row["assertions"]),
-            str(row["criteria"]),
-            str(len(row["repairs"])),
-            f"[{colour}]{row['status']}[/]",
-        )
-    stdout.print(table)
+    from ._generate_table import print_cases
+
+    print_cases(report)
     engines = report.get("engines") or {}
     if set(engines) - {report["engine"]}:
         stdout.print(
@@ -113,7 +95,10 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"({dup['similarity']:.2f})"
         )
     for drop in report.get("dropped", []):
-        stdout.print(f"[yellow]dropped before writing[/] {drop['behavior']}: {drop['reason']}")
+        stdout.print(
+            f"[yellow]dropped before writing[/] {escape(drop['behavior'])}: "
+            f"{escape(str(drop['reason']))}"
+        )
     for failure in report["failed"]:
         if failure.get("error_kind") == "halted":
             continue  # said once below, with the hint
@@ -208,6 +193,14 @@ def generate(
         bool, typer.Option("--force", help="Overwrite case files that differ on disk.")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    no_verify: Annotated[
+        bool,
+        typer.Option(
+            "--no-verify",
+            help="Write drafts without playing them against the reference agent "
+            "(or demo agent / static check).",
+        ),
+    ] = False,
     pr: Annotated[
         bool,
         typer.Option(
@@ -258,6 +251,7 @@ def generate(
             concurrency=concurrency,
             no_cache=no_cache,
             force=force,
+            verify=not no_verify,
         )
     if pr_options is not None and request is not None:
         raise typer.Exit(_generate_pr(request, pr_options, targets or [], as_json))

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
 
 from ._app import app
+
+#: Shown on stderr when a person starts the server in a terminal, where it otherwise looks
+#: hung: it reads JSON-RPC from stdin and answers nothing typed by hand.
+BANNER = (
+    "casegen mcp: an MCP server on stdio, waiting for a client (Claude Code, Cursor, VS Code…)."
+    "\nIt reads JSON-RPC messages on stdin, not typed commands: add it to your client's MCP "
+    "settings (docs/mcp.md).\nCtrl-C quits."
+)
+EXIT_INTERRUPTED = 130
 
 
 @app.command("mcp")
@@ -43,6 +56,26 @@ def mcp_command(
     list_sources, generate_cases, validate_cases, repair_cases, run_cases, review_cases,
     triage_results.
     """
+    _exit_promptly_on_interrupt()
+    if sys.stdin.isatty():
+        sys.stderr.write(BANNER + "\n")
+        sys.stderr.flush()
     from ..mcp_server import serve
 
     serve(project, root=root, allow_exec=allow_exec)
+
+
+def _exit_promptly_on_interrupt() -> None:
+    """Ctrl-C ends the server at once (exit 130). The stdio transport reads stdin in a
+    worker thread that a KeyboardInterrupt cannot stop, so the default handling waits for
+    the next line or an end of file; there is nothing to save: each tool call writes its
+    files atomically."""
+
+    def _quit(signum: int, frame: FrameType | None) -> None:
+        try:
+            sys.stderr.write("casegen mcp: interrupted\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(EXIT_INTERRUPTED)
+
+    signal.signal(signal.SIGINT, _quit)

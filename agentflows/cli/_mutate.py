@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from agentflows.mutate import MutationReport
-from agentflows.mutate import mutate as run_mutate
-from evalcore.agents.reference import ReferenceTarget, find_mutant
-from evalcore.errors import UserError
-from evalcore.runner import collect_cases
-
 from ._app import app
 from ._output import print_json, stdout
+
+if TYPE_CHECKING:  # the runner and the reference agent load when the command runs, not
+    from agentflows.mutate import MutationReport  # for `casegen --help`
 
 
 def _print(report: MutationReport) -> None:
@@ -74,6 +71,11 @@ def mutate(
     mutant. Prints the kill matrix, the mutation score, and each surviving mutant with the
     behaviour no case catches and a `casegen generate --direction` suggestion.
     """
+    from agentflows.mutate import mutate as run_mutate
+    from evalcore.agents.reference import ReferenceTarget, find_mutant
+    from evalcore.errors import UserError
+    from evalcore.runner import collect_cases
+
     cases = collect_cases(paths, project=project)
     if any(c.dialect != "mantle" for c in cases):
         raise UserError("casegen mutate plays Mantle cases only", hint="pass Mantle scenarios")

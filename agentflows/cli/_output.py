@@ -20,6 +20,12 @@ from rich.markup import escape
 from rich.text import Text
 
 if TYPE_CHECKING:  # annotations only: pydantic loads with the first command that needs it
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from rich.table import Table
+
+    from evalcore.errors import UserError
     from evalcore.findings import FileReport, Finding
 
 #: Width when output is not a terminal (CI logs, pipes): rich's default of 80 columns wraps
@@ -63,6 +69,37 @@ def print_error(
     stderr.print(f"[red]error:[/] {escape(message)}", highlight=False)
     if hint:
         stderr.print(f"  [dim]hint:[/] {escape(hint)}", highlight=False)
+
+
+def print_table(table: Table, console: Console | None = None) -> None:
+    """A table on stdout; when stdout is not a terminal (a pipe, a CI log) it is printed at
+    its natural width, so file names and ids stay whole on one line instead of being
+    wrapped mid-word to fit an imagined 140 columns."""
+    console = console or stdout
+    if console.is_terminal:
+        console.print(table)
+        return
+    from rich.measure import Measurement
+
+    unbounded = console.options.update_width(100_000)
+    natural = max(Measurement.get(console, unbounded, table).maximum, 20)
+    before = console.width  # rich caps `print(width=)` at the console's width
+    console.width = max(natural, before)
+    try:
+        console.print(table, width=natural, crop=False)
+    finally:
+        console.width = before
+
+
+def no_case_files(paths: Sequence[Path]) -> UserError:
+    """The error for paths that hold no case file: a check of nothing is not a pass."""
+    from evalcore.errors import UserError
+
+    return UserError(
+        "no case files found under " + ", ".join(str(p) for p in paths),
+        hint="give Mantle scenario YAML, Anychat test-case JSON or base44 eval JSON files, "
+        "or folders that contain them",
+    )
 
 
 def finding_line(finding: Finding) -> Text:

@@ -4,23 +4,17 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.syntax import Syntax
-
-from evalcore.dialects import detect_dialect, get_dialect
-from evalcore.documents import load_document
-from evalcore.findings import FileReport, Finding, sort_findings
-from evalcore.repair import repair_data
-from evalcore.validation import ProjectCache, validate_document
-from evalcore.validation._discover import iter_candidate_files
-from evalcore.writer import atomic_write_text
-from evalcore.yamlio import has_comments
 
 from ._app import app
 from ._output import print_json, print_report, stdout
+
+if TYPE_CHECKING:  # the dialects, schemas and repair load when a repair runs, not for --help
+    from evalcore.findings import Finding
+    from evalcore.validation import ProjectCache
 
 KEEPS_COMMENTS = (
     "not rewritten: the file has comments, which a rewrite would drop; fix it by hand or "
@@ -41,6 +35,14 @@ def repair_file(
 
     A YAML file with comments is not rewritten without `force`: the canonical writer cannot
     keep them (see docs/findings.md#repair)."""
+    from evalcore.dialects import detect_dialect, get_dialect
+    from evalcore.documents import load_document
+    from evalcore.findings import Finding, sort_findings
+    from evalcore.repair import repair_data
+    from evalcore.validation import validate_document
+    from evalcore.writer import atomic_write_text
+    from evalcore.yamlio import has_comments
+
     doc = load_document(path)
     chosen = (
         get_dialect(dialect)
@@ -131,6 +133,7 @@ def repair_payload(
 ) -> dict[str, Any]:
     """What `casegen repair --json` prints (the MCP tool returns the same)."""
     from evalcore.validation import ProjectCache
+    from evalcore.validation._discover import iter_candidate_files
 
     projects = ProjectCache(project)
     records = []
@@ -171,6 +174,10 @@ def repair(
     reported. A YAML file with comments is left as it is (the rewrite would drop them)
     unless --force is given. Exit 0 when every file ends valid, 1 otherwise.
     """
+    from rich.syntax import Syntax
+
+    from evalcore.findings import FileReport, Finding
+
     payload = repair_payload(paths, project=project, dialect=dialect, dry_run=dry_run, force=force)
     records, totals = payload["files"], payload["summary"]
     if as_json:

@@ -15,7 +15,7 @@ from rich.syntax import Syntax
 from evalcore.errors import UserError
 
 from ._app import app
-from ._output import finding_line, print_json, stderr, stdout
+from ._output import finding_line, no_case_files, print_json, stderr, stdout
 
 if TYPE_CHECKING:
     from ..review import ReviewModel, ReviewReport
@@ -76,6 +76,8 @@ def review(
     if not paths:
         raise UserError("nothing to review", hint="give case files or folders")
     report = asyncio.run(review_paths(paths, project=project, dialect=dialect, critic=critic))
+    if not report.files:
+        raise no_case_files(paths)
     if as_json:
         payload = report.to_json()
         if critic is None:

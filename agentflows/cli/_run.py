@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from ._app import app
 from ._output import print_json, stderr, stdout
+from ._run_progress import waiting_counter, with_progress
 
 if TYPE_CHECKING:
     from evalcore.judge import JudgeSettings
@@ -345,9 +346,6 @@ def run(
     agent = resolve_target(target, project=definitions, timeout_s=turn_timeout)
     start = project or Path(cases[0].path).parent
     simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
-    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
-
-    preflight_roles({"simulator": simulator.model, "judge": judge.model})
     simulator = replace(simulator, project=definitions)
     options = RunOptions(
         runs=runs,
@@ -359,7 +357,10 @@ def run(
         judge=judge,
         exitfirst=exitfirst,
         metrics=metrics,
-    ).with_models()
+    ).with_models()  # a model without a key is a usage error (exit 2) before any call
+    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
+
+    preflight_roles({"simulator": simulator.model, "judge": judge.model})
     writer = ResultsWriter(results_root, junit=junit)
     finished: list[RunRecord] = []
 
@@ -369,9 +370,9 @@ def run(
             stdout.print(_run_line(record))
 
     try:
-        report = asyncio.run(
-            run_cases(cases, agent, options, results=writer, on_run=on_run, executor=runs_on)
-        )
+        work = run_cases(cases, agent, options, results=writer, on_run=on_run, executor=runs_on)
+        waiting = waiting_counter(runs_on)
+        report = asyncio.run(with_progress(work, finished, waiting, show=not as_json))
     except KeyboardInterrupt:
         if as_json:
             print_json(

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from evalcore.definitions import find_project
-from evalcore.errors import UserError
-
-from ..scoring import FIGURES, ProjectScore, score_suite
 from ._app import app
 from ._output import print_json, stdout
+
+if TYPE_CHECKING:  # scoring loads the planner and the assertions: only when a score runs
+    from ..scoring import ProjectScore
 
 
 def format_value(key: str, value: float | None) -> str:
     """A figure as people read it: a percentage, or a count for review errors."""
+    from ..scoring import FIGURES
+
     if value is None:
         return "n/a"
     figure = next(f for f in FIGURES if f.key == key)
@@ -27,6 +28,8 @@ def format_value(key: str, value: float | None) -> str:
 
 
 def score_table(score: ProjectScore) -> Table:
+    from ..scoring import FIGURES
+
     counts = ", ".join(f"{n} {t}" for t, n in score.types.items())
     table = Table(
         title=f"{score.name} · {score.files} files ({counts})",
@@ -74,6 +77,11 @@ def score(
 
     Exit 0; with --check, 1 when any figure misses its goal; 2 on usage errors.
     """
+    from evalcore.definitions import find_project
+    from evalcore.errors import UserError
+
+    from ..scoring import FIGURES, score_suite
+
     root = project or find_project(paths[0] if paths[0].is_dir() else paths[0].parent)
     if root is None:
         raise UserError("no project folder for this suite", hint="pass --project DIR")

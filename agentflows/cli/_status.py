@@ -10,10 +10,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from ._app import app
-from ._output import print_json, stdout
+from ._output import print_json, print_table, stdout
 
 if TYPE_CHECKING:
-    from ..stale import StatusReport
+    from ..stale import CaseState, StatusReport
 
 COLOURS = {
     "fresh": "green",
@@ -36,42 +36,58 @@ def status(
             "--manifest", help="Manifest (default: generated_cases/manifest.json here or above)."
         ),
     ] = None,
+    only_stale: Annotated[
+        bool,
+        typer.Option("--stale", help="List only the stale and broken cases (what to redo)."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Find generated cases whose definitions changed, whose ids vanished, or that were
-    edited or deleted since generation.
+    edited or deleted since generation. Worst first: missing, broken, stale, edited, fresh.
 
     Exit 0 when no case is stale or broken, 1 when some are, 2 on usage errors.
     """
     from ..stale import check_manifest, find_manifest
 
     report = check_manifest(manifest or find_manifest(Path.cwd()), project=project)
+    shown = [c for c in report.cases if c.status in STALE] if only_stale else report.cases
     if as_json:
-        print_json(report.to_json())
+        payload = report.to_json()
+        payload["cases"] = [c.model_dump(mode="json") for c in shown]
+        print_json(payload)
     else:
-        _print(report)
+        _print(report, shown, only_stale=only_stale)
     raise typer.Exit(0 if report.ok else 1)
 
 
-def _print(report: StatusReport) -> None:
+#: What `--stale` lists: the statuses that fail `status` (exit 1) and need regenerating.
+STALE = ("broken", "stale")
+
+
+def _print(report: StatusReport, shown: list[CaseState], *, only_stale: bool) -> None:
     from ..stale import STATUS_ORDER
 
-    table = Table(title=f"generated cases · {report.manifest}")
-    table.add_column("case", overflow="fold")
+    table = Table(title=f"generated cases · {report.manifest}", title_justify="left")
+    table.add_column("case", no_wrap=True)
     table.add_column("status", no_wrap=True)
     table.add_column("reasons", overflow="fold")
-    for case in report.cases:
+    for case in shown:
         colour = COLOURS[case.status]
         table.add_row(
             escape(case.path),
             f"[{colour}]{case.status}[/]",
             escape("\n".join(case.reasons)),
         )
-    stdout.print(table)
+    if shown:
+        print_table(table)
     summary = report.summary
+    hidden = len(report.cases) - len(shown)
     stdout.print(
-        " · ".join(f"{summary[s]} {s}" for s in STATUS_ORDER if summary[s])
-        or "no generated cases in this manifest"
+        (
+            " · ".join(f"{summary[s]} {s}" for s in STATUS_ORDER if summary[s])
+            or "no generated cases in this manifest"
+        )
+        + (f" [dim]({hidden} not listed: --stale shows stale and broken only)[/]" if hidden else "")
     )
     for hint in report.hints:
         stdout.print(f"[dim]hint:[/] {escape(hint)}")

@@ -1,14 +1,28 @@
-"""`casegen validate`: schema + reference lint for case files and folders."""
+"""`casegen validate`: schema + reference lint for case files and folders.
+
+A check that could not run is not a pass: a case with no project to lint against is an
+error (its ids were never checked) unless `--no-project` says schema-only is what is
+wanted, and paths that hold no case file at all are a usage error (exit 2), as for `run`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ._app import app
-from ._output import print_json, print_report, stdout
+from ._output import no_case_files, print_json, print_report, stdout
+
+if TYPE_CHECKING:
+    from evalcore.findings import FileReport
+
+NO_PROJECT_HINT = (
+    "pass --project DIR to lint against the project's real ids, or --no-project to check "
+    "the schema only"
+)
 
 
 @app.command()
@@ -18,6 +32,13 @@ def validate(
         Path | None,
         typer.Option("--project", "-p", help="Lint against this project (default: nearest)."),
     ] = None,
+    no_project: Annotated[
+        bool,
+        typer.Option(
+            "--no-project",
+            help="Check the schema only: no project lookup, no reference lint.",
+        ),
+    ] = False,
     dialect: Annotated[
         str | None, typer.Option("--dialect", help="mantle | anychat | base44 (default: detect).")
     ] = None,
@@ -25,14 +46,32 @@ def validate(
 ) -> None:
     """Check case files against their dialect's schema and the project's real ids.
 
-    Exit 0 when no file has an error (warnings allowed), 1 when any has, 2 on usage errors.
+    Exit 0 when no file has an error (warnings allowed), 1 when any has (a case with no
+    project to lint against is one, unless --no-project), 2 on usage errors and when the
+    paths hold no case file.
     """
+    from evalcore.errors import UserError
     from evalcore.validation import summary, validate_paths
 
-    reports = validate_paths(paths, project=project, dialect=dialect)
+    if no_project and project is not None:
+        raise UserError("--project and --no-project contradict each other")
+    reports = (
+        _schema_only(paths, dialect)
+        if no_project
+        else validate_paths(paths, project=project, dialect=dialect)
+    )
+    if not reports:
+        raise no_case_files(paths)
+    reports = [_require_project(r) for r in reports] if not no_project else reports
     totals = summary(reports)
     if as_json:
-        print_json({"files": [r.to_json() for r in reports], "summary": totals})
+        print_json(
+            {
+                "files": [r.to_json() for r in reports],
+                "summary": totals,
+                "lint": "skipped (--no-project)" if no_project else "project",
+            }
+        )
     else:
         for report in reports:
             print_report(report)
@@ -40,5 +79,36 @@ def validate(
         stdout.print(
             f"[{colour}]{totals['valid']}/{totals['files']} files valid[/]"
             + (f", {totals['invalid']} invalid" if totals["invalid"] else "")
+            + (" [dim](schema only: --no-project)[/]" if no_project else "")
         )
     raise typer.Exit(1 if totals["invalid"] else 0)
+
+
+def _require_project(report: FileReport) -> FileReport:
+    """The `no-project` warning (reference lint skipped) as an error: ids went unchecked."""
+    findings = [
+        f.model_copy(update={"severity": "error", "suggestion": NO_PROJECT_HINT})
+        if f.code == "no-project"
+        else f
+        for f in report.findings
+    ]
+    return report.model_copy(update={"findings": findings})
+
+
+def _schema_only(paths: Sequence[Path], dialect: str | None) -> list[FileReport]:
+    """`validate_paths` without a project: schema findings only, no `no-project` note."""
+    from evalcore.validation import ProjectCache, validate_file
+    from evalcore.validation._discover import iter_candidate_files
+
+    class _NoProject(ProjectCache):
+        def for_file(self, path: Path, dialect: object) -> None:  # type: ignore[override]
+            return None
+
+    projects = _NoProject()
+    reports: list[FileReport] = []
+    for file, explicit in iter_candidate_files(paths):
+        report = validate_file(file, projects=projects, dialect=dialect, explicit=explicit)
+        if report is not None:
+            kept = [f for f in report.findings if f.code != "no-project"]
+            reports.append(report.model_copy(update={"findings": kept}))
+    return reports

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..drafting import Usage
 from ._engines import label
+from ._verify_report import drop_stage, row_fields, verification_summary
 from .context import GenerateContext
 from .state import GenerateState
 
@@ -29,6 +30,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 {
                     "behavior": behavior["id"],
                     "reason": work["error"],
+                    **drop_stage(work),
                     "errors": [
                         {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
                     ],
@@ -69,6 +71,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 "criteria": _count_criteria(ctx.dialect.name, data),
                 "usage": work["usage"],
                 "engine": label(ctx, work.get("model_parts")),
+                **row_fields(work, ctx.request.verify),
             }
         )
     coverage = _coverage(state, ctx)
@@ -87,6 +90,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "duplicates_dropped": len(state.get("duplicates", [])),
         "duplicates": state.get("duplicates", []),
         "coverage": coverage,
+        "verification": verification_summary(rows, dropped, ctx.request.verify),
         "llm": usage.model_dump(),
         "halted": _halted(ctx, failed),
         "engines": dict(Counter(r["engine"] for r in rows)),

@@ -33,6 +33,9 @@ class GenerateRequest(BaseModel):
     concurrency: int = Field(default=4, ge=1, le=64)
     no_cache: bool = False
     force: bool = False
+    verify: bool = True
+    """Play each draft against the project's reference agent (or demo / static check)
+    before writing (`--no-verify`: off)."""
     manifest: str | None = None
     """Provenance file (default: `generated_cases/manifest.json` above the output, else
     `<out>/manifest.json`)."""

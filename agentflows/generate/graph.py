@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from . import nodes
+from . import _verify, nodes
 from .context import GenerateContext
 from .state import GenerateState
 
@@ -17,6 +17,7 @@ def build_graph() -> StateGraph:
     graph.add_node("validate", nodes.validate)
     graph.add_node("repair", nodes.repair)
     graph.add_node("review", nodes.review)
+    graph.add_node("verify", _verify.verify)
     graph.add_node("dedupe", nodes.dedupe)
     graph.add_node("write", nodes.write)
     graph.add_node("report", nodes.report)
@@ -27,7 +28,8 @@ def build_graph() -> StateGraph:
     graph.add_edge("draft", "validate")
     graph.add_conditional_edges("validate", nodes.route_repairs, ["repair", "review"])
     graph.add_edge("repair", "validate")
-    graph.add_edge("review", "dedupe")
+    graph.add_conditional_edges("review", _verify.route_verify, ["verify", "dedupe"])
+    graph.add_edge("verify", "dedupe")
     graph.add_edge("dedupe", "write")
     graph.add_edge("write", "report")
     graph.add_edge("report", END)

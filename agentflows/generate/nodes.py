@@ -1,6 +1,7 @@
 """The generation flow's nodes: small functions over `GenerateState`.
 
-load → plan → draft (fan-out) → validate ⇄ repair → review → dedupe → write → report
+load → plan → draft (fan-out) → validate ⇄ repair → review → verify (fan-out, `_verify.py`)
+→ dedupe → write → report
 """
 
 from __future__ import annotations

@@ -24,6 +24,8 @@ class CaseWork(TypedDict):
     model_rounds: int
     error: str | None
     usage: dict[str, Any]
+    verification: NotRequired[dict[str, Any]]
+    """What the `verify` step found (`Verdict.to_json()`); absent until it ran."""
     error_kind: NotRequired[str | None]
     """Why drafting failed, when the endpoint was to blame: `unreachable`, `auth`,
     `transient` (time-out, rate limit, server error) or `halted` (not attempted after an

@@ -10,6 +10,7 @@ from typing import Any
 
 from evalcore.agents.reference import Mutant, ReferenceTarget, mutants
 from evalcore.runner import RunCase, RunOptions, run_cases
+from evalcore.simulator import SimulatorSettings
 
 
 @dataclass
@@ -85,8 +86,10 @@ async def mutate(
     only: list[str] | None = None,
 ) -> MutationReport:
     """Play `cases` against the reference agent and each mutant, `concurrency` at once."""
-    options = RunOptions(parallel=4).with_models()
     reference = ReferenceTarget(project)
+    # the offline user hears the project's own questions and read-backs, as in `casegen run`
+    simulator = SimulatorSettings(project=reference.project)
+    options = RunOptions(parallel=4, simulator=simulator).with_models()
     statuses, notes = await _statuses(cases, reference, options)
     passing = [c for c in cases if statuses.get(c.slug) == "passed"]
     chosen = [m for m in mutants(reference.project) if only is None or m.id in only]

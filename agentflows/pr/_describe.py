@@ -11,6 +11,7 @@ from typing import Any
 from evalcore.findings import FileReport
 
 from ._run import RunOutcome
+from ._verification import verification_lines
 
 DIALECT_NAMES = {
     "mantle": "Rasa Mantle scenarios",
@@ -66,6 +67,7 @@ def describe(data: DescriptionInput) -> str:
     lines += _caveats(data)
     lines += _cases(report)
     lines += _coverage(report)
+    lines += verification_lines(report, data.committed)
     lines += _validation(data.validation)
     lines += _review(data.review)
     lines += _left_out(report)

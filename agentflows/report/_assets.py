@@ -26,6 +26,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
   font-weight: 600; }
 .stat.passed dd { color: var(--pass); } .stat.failed dd { color: var(--fail); }
 .stat.errored dd { color: var(--error); }
+.stat.zero dd { color: var(--muted); }
 .note { border-left: 3px solid var(--warn); background: #fff8c5; padding: 6px 10px;
   margin: 6px 0; }
 .note.bad { border-color: var(--fail); background: #ffebe9; }

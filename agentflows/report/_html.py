@@ -90,8 +90,9 @@ def _header(batch: Batch) -> str:
 
 
 def _stat(key: str, label: str, value: object) -> str:
+    zero = " zero" if value == 0 else ""
     return (
-        f'<div class="stat {e(key)}" data-stat="{e(key)}"><dt>{e(label)}</dt>'
+        f'<div class="stat {e(key)}{zero}" data-stat="{e(key)}"><dt>{e(label)}</dt>'
         f"<dd>{e(value)}</dd></div>"
     )
 

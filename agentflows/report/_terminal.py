@@ -13,6 +13,9 @@ from ._compare import Comparison
 from ._html import CHANGE_TITLES
 from ._load import Batch
 
+#: Lists printed whole; the others stop after `_SHOWN` entries.
+_ALL_SHOWN = ("regressed", "fixed", "now_errored")
+_SHOWN = 5
 _COLOURS = {"passed": "green", "failed": "red", "errored": "dark_orange"}
 
 
@@ -77,7 +80,8 @@ def _print_comparison(console: Console, comparison: Comparison) -> None:
             kind, "white"
         )
         console.print(f"[bold {colour}]{title} ({len(changes)})[/]")
-        for c in changes:
+        shown = changes if kind in _ALL_SHOWN else changes[:_SHOWN]
+        for c in shown:
             before = f"{c.before} {c.before_runs}" if c.before else "not in baseline"
             after = f"{c.after} {c.after_runs}" if c.after else "not run"
             console.print(f"  {escape(c.slug)}  [dim]{escape(before)} → {escape(after)}[/]")
@@ -85,6 +89,8 @@ def _print_comparison(console: Console, comparison: Comparison) -> None:
                 console.print(f"    [dim]now failing:[/] {escape('; '.join(c.newly_failing))}")
             if c.newly_passing:
                 console.print(f"    [dim]now passing:[/] {escape('; '.join(c.newly_passing))}")
+        if len(shown) < len(changes):
+            console.print(f"  [dim]… and {len(changes) - len(shown)} more (--json lists all)[/]")
     console.print(
         " · ".join(f"{counts[k]} {CHANGE_TITLES[k].lower()}" for k in CHANGE_TITLES if counts[k])
         + (" · " if any(counts[k] for k in CHANGE_TITLES) else "")

@@ -38,12 +38,14 @@ class ReviewModel:
         """`llm:<model>`, as review and revise output name the engine."""
         return f"llm:{self.config.model}"
 
-    async def ask(self, messages: Sequence[tuple[str, str]], schema: type[M]) -> Any:
+    async def ask(
+        self, messages: Sequence[tuple[str, str]], schema: type[M], *, kind: str = "critique"
+    ) -> Any:
         """One structured call (retries, cache, usage); raises `LLMError` when it fails."""
         from evalcore.llm import structured_call
 
         return await structured_call(
-            self.chat_model, messages, schema, config=self.config, cache=self.cache
+            self.chat_model, messages, schema, config=self.config, cache=self.cache, kind=kind
         )
 
 

@@ -92,7 +92,7 @@ async def revise_case(
             findings=findings_text,
         )
         try:
-            result = await model.ask(rendered.messages, dialect.model)
+            result = await model.ask(rendered.messages, dialect.model, kind="revise")
         except LLMError as exc:
             raise ReviseError(
                 f"the model did not revise the case: {exc}", usage=usage + exc.usage

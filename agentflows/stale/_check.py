@@ -29,7 +29,7 @@ from evalcore.manifest import (
 from evalcore.validation import validate_document
 
 from ._hints import hints_for
-from ._model import CaseState, SourceChange, StatusReport, UnknownId
+from ._model import STATUS_ORDER, CaseState, SourceChange, StatusReport, UnknownId
 
 
 def find_manifest(start: Path) -> Path:
@@ -50,7 +50,8 @@ def find_manifest(start: Path) -> Path:
 def check_manifest(
     manifest_file: Path, *, project: Path | None = None, cwd: Path | None = None
 ) -> StatusReport:
-    """The status of every case in the manifest (only `project`'s cases when given)."""
+    """The status of every case in the manifest (only `project`'s cases when given), worst
+    status first (missing, broken, stale, edited, fresh), then by path."""
     cwd = (cwd or Path.cwd()).resolve()
     manifest = _load(manifest_file)
     folder = manifest_file.resolve().parent
@@ -64,6 +65,8 @@ def check_manifest(
         if root not in projects:
             projects[root] = _load_project(root)
         cases.append(_check_case(folder / key, key, entry, root, projects[root], cwd))
+    rank = {status: i for i, status in enumerate(STATUS_ORDER)}
+    cases.sort(key=lambda c: (rank[c.status], c.path))  # worst first: what needs work on top
     return StatusReport(
         manifest=_shown(manifest_file.resolve(), cwd),
         cases=cases,

@@ -121,6 +121,7 @@ async def refine(
         config=config,
         cache=ResponseCache(config.cache_dir),
         no_cache=no_cache,
+        kind="triage",
     )
     return merge(diagnosis, result.value, facts.record.last_turn)
 

@@ -20,6 +20,7 @@ from ._facts import Facts, FailedCheck
 from ._ledger import Ev
 
 _REASK_WORDS = re.compile(r"\b(twice|again|repeat|re-?ask)", re.I)
+_SEQUENCE_STEP = re.compile(r"expected step \d+ of \d+ \((\w+)")
 
 
 def _expects_error(facts: Facts, tool: str) -> bool:
@@ -241,7 +242,9 @@ def instruction(facts: Facts) -> Diagnosis:
     items: list[tuple[int | None, Evidence, str, tuple[tuple[str, ...], str]]] = []
     for ev, action in asked_twice(facts):
         name = ev.text.split("(", 1)[-1].split(")", 1)[0]
-        items.append((ev.turn, ev, action, (("asked-twice", name), f"{who} asks {name} again")))
+        items.append(
+            (ev.turn, ev, action, ((who, "asked-twice", name), f"{who} asks {name} again"))
+        )
     for check in facts.checks:
         items.append((check.turn, check_item(check), _check_fix(facts, check), _cause(who, check)))
     for n, crit in enumerate(facts.criteria):
@@ -251,7 +254,7 @@ def instruction(facts: Facts) -> Diagnosis:
                 crit.turn,
                 criterion_item(facts, n),
                 f"make the instructions for this situation explicit so that “{text}” holds",
-                (("criterion", text), f"“{text}” does not hold"),
+                ((who, "criterion", text), f"“{text}” does not hold"),
             )
         )
     linked = [
@@ -269,7 +272,7 @@ def instruction(facts: Facts) -> Diagnosis:
                     ev.turn,
                 ),
                 f"check when {where} tells the agent to hand over to {ev.subject}",
-                (("handover", ev.subject or "?"), f"{who} hands over to {ev.subject}"),
+                ((who, "handover", ev.subject or "?"), f"{who} hands over to {ev.subject}"),
             )
         )
     if not items:
@@ -292,18 +295,26 @@ def instruction(facts: Facts) -> Diagnosis:
         evidence,
         f"The right skill ran but went wrong at turn {turn}. In {where}, {action}; "
         "retrain and re-run.",
-        cause=("instruction", who, *key),
+        cause=("instruction", *key),
         title=title,
     )
 
 
 def _cause(who: str, check: FailedCheck) -> tuple[tuple[str, ...], str]:
-    """A failed check as a root cause: what it is about and how it went wrong."""
+    """A failed check as a root cause: what it is about and how it went wrong. The skill
+    that owns the subject (a memory key's namespace, the skill of a block) speaks for it, so
+    cases of different skills that miss the same hand-over key are one cause."""
     subject = check.subjects[0] if check.subjects else None
     how = {"happened": "forbidden", "closest": "wrong"}.get(check.how, "missing")
     if subject is None:
-        return (check.result.type, how), f"{who} fails `{check.result.type}`"
+        return (who, check.result.type, how), f"{who} fails `{check.result.type}`"
+    owner = subject.skill if subject.skill not in (None, "project", "system", "session") else None
+    who = owner or who
     name = subject.name
+    kind = check.result.type if subject.kind in ("skill", "block") else subject.kind
+    step = _SEQUENCE_STEP.search(check.result.detail) if kind == "sequencing" else None
+    if step:
+        kind = step.group(1)
     if check.how == "happened":
         title = f"{who} does {name} where the case forbids it"
     elif check.how == "closest":
@@ -315,8 +326,8 @@ def _cause(who: str, check: FailedCheck) -> tuple[tuple[str, ...], str]:
     elif subject.kind == "memory":
         title = f"{who} does not set {name}"
     else:
-        title = f"{who} does not reach {subject.kind} {name}"
-    return (subject.kind, name, how), title
+        title = f"no {kind.replace('_', ' ')} of {name}"
+    return (who, kind, name, how), title
 
 
 def _active(facts: Facts) -> str | None:

@@ -187,6 +187,7 @@ class LLMJudge:
                     config=self.config,
                     cache=self.settings.cache,
                     no_cache=sample > 0,
+                    kind="judge",
                 )
                 for sample in range(self.settings.samples)
             )

@@ -21,6 +21,13 @@ variable, timeout, retries, prices) come from the same settings file:
     max_retries = 3
     input_cost_per_mtok = 0.40
     output_cost_per_mtok = 1.60
+    structured = "auto"                     # auto | json_schema | tools | json | text
+    context = 8192                          # the model's context window, in tokens
+    max_tokens = { draft = 700, judge = 400 }   # answer limits per call kind (or one number)
+    refine_plan = false                     # default: on when the context is 16k or more
+
+`structured_output` (`json_schema` / `function_calling`) is the older name of `structured`
+and still works.
 """
 
 from __future__ import annotations
@@ -31,14 +38,42 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from ..errors import ConfigError
 from ..redact import register_secret
 from ..suggest import did_you_mean
 
 Role = Literal["draft", "simulator", "judge"]
-StructuredMethod = Literal["json_schema", "function_calling"]
+Method = Literal["json_schema", "tools", "json", "text"]
+"""How a structured answer is requested: `response_format: json_schema`, one forced tool
+call, `response_format: json_object`, or plain text with the JSON extracted."""
+StructuredSetting = Literal["auto", "json_schema", "tools", "json", "text"]
+StructuredMethod = Literal["auto", "json_schema", "tools", "json", "text", "function_calling"]
+"""What callers and older settings may name; `function_calling` is the old name of `tools`."""
+CallKind = Literal[
+    "draft", "repair", "plan", "critique", "revise", "judge", "simulate", "triage", "other"
+]
+
+#: Answer limits per call kind (tokens): small enough that a looping model stops early,
+#: large enough for the longest honest answer of that kind (a repaired whole case).
+DEFAULT_MAX_TOKENS: dict[str, int] = {
+    "draft": 700,
+    "repair": 1500,
+    "plan": 1200,
+    "critique": 700,
+    "revise": 1500,
+    "judge": 500,
+    "simulate": 250,
+    "triage": 700,
+    "other": 1000,
+}
+#: The context assumed for a model the settings say nothing about: 8k for a local server
+#: (llama.cpp's and Ollama's common default), 128k for the OpenAI API.
+LOCAL_CONTEXT = 8192
+HOSTED_CONTEXT = 128_000
+#: Plan refinement sends the whole definition; below this context it is off by default.
+REFINE_PLAN_MIN_CONTEXT = 16_384
 
 #: Sent as the key to self-hosted endpoints (vLLM, Ollama, llama.cpp) that need none; the
 #: OpenAI client refuses to start without some key.
@@ -67,9 +102,15 @@ class ModelConfig(BaseModel):
     input_cost_per_mtok: float | None = None
     output_cost_per_mtok: float | None = None
     cache_dir: Path = Path(".casegen/cache")
-    structured_output: StructuredMethod = "json_schema"
-    """How structured answers are requested; `function_calling` for servers without
-    `response_format: json_schema`."""
+    structured: StructuredSetting = "auto"
+    """How structured answers are requested; `auto`: the strongest method the endpoint
+    accepts, found on the first call and remembered for the run (see `evalcore.llm._methods`)."""
+    context: int | None = Field(default=None, gt=0)
+    """The model's context window in tokens; None: `LOCAL_CONTEXT` or `HOSTED_CONTEXT`."""
+    max_tokens: dict[str, int] = Field(default_factory=dict)
+    """Answer limits per call kind, over `DEFAULT_MAX_TOKENS` (`*` sets every kind)."""
+    refine_plan: bool | None = None
+    """None: refine the plan only when the context is at least `REFINE_PLAN_MIN_CONTEXT`."""
     retry_base_delay_s: float = Field(default=1.0, ge=0)
     """First backoff delay; doubles per retry, with jitter. Tests set it near zero."""
     retry_max_delay_s: float = Field(default=30.0, ge=0)
@@ -78,6 +119,53 @@ class ModelConfig(BaseModel):
     """Requests per minute this endpoint allows (shared by every call in the process)."""
     tpm: int | None = Field(default=None, gt=0)
     """Tokens per minute (prompt + answer) this endpoint allows."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_names(cls, data: Any) -> Any:
+        """`structured_output` (json_schema / function_calling) still sets `structured`."""
+        if isinstance(data, dict) and "structured_output" in data:
+            data = dict(data)
+            old = data.pop("structured_output")
+            data.setdefault("structured", normalize_method(old))
+        return data
+
+    @property
+    def structured_output(self) -> str:
+        """The older name of `structured`."""
+        return self.structured
+
+    @property
+    def self_hosted(self) -> bool:
+        """An OpenAI-compatible server other than the OpenAI API."""
+        return bool(self.base_url) and not _is_openai_host(self.base_url or "")
+
+    @property
+    def context_tokens(self) -> int:
+        """The context window calls are fitted into."""
+        if self.context is not None:
+            return self.context
+        return LOCAL_CONTEXT if self.self_hosted else HOSTED_CONTEXT
+
+    def max_tokens_for(self, kind: str) -> int:
+        """The answer limit of one call kind (settings over the defaults)."""
+        if kind in self.max_tokens:
+            return self.max_tokens[kind]
+        if "*" in self.max_tokens:
+            return self.max_tokens["*"]
+        return DEFAULT_MAX_TOKENS.get(kind, DEFAULT_MAX_TOKENS["other"])
+
+    @property
+    def refines_plan(self) -> bool:
+        """Whether plan refinement runs: the setting, else on for large contexts only."""
+        if self.refine_plan is not None:
+            return self.refine_plan
+        return self.context_tokens >= REFINE_PLAN_MIN_CONTEXT
+
+
+def normalize_method(value: Any) -> Any:
+    """The current name of a structured-output method (`function_calling` → `tools`)."""
+    return "tools" if value == "function_calling" else value
 
 
 class FileSettings(BaseModel):
@@ -96,7 +184,12 @@ class FileSettings(BaseModel):
     input_cost_per_mtok: float | None = Field(default=None, ge=0)
     output_cost_per_mtok: float | None = Field(default=None, ge=0)
     cache_dir: str | None = None
-    structured_output: StructuredMethod | None = None
+    structured: StructuredSetting | None = None
+    structured_output: Literal["json_schema", "function_calling"] | None = None
+    """The older name of `structured` (`function_calling` is `tools`)."""
+    context: int | None = Field(default=None, gt=0)
+    max_tokens: int | dict[str, int] | None = None
+    refine_plan: bool | None = None
     max_output_bytes: int | None = Field(default=None, gt=0)
     """What is kept of one agent answer (`command:` stdout, an HTTP reply); default 1 MiB."""
     pass_env: list[str] | None = None
@@ -167,12 +260,33 @@ def resolve_model_config(
         "input_cost_per_mtok": settings.input_cost_per_mtok,
         "output_cost_per_mtok": settings.output_cost_per_mtok,
         "cache_dir": cache_dir,
-        "structured_output": settings.structured_output,
+        "structured": settings.structured or normalize_method(settings.structured_output),
+        "context": settings.context,
+        "max_tokens": _max_tokens(settings.max_tokens, settings_file),
+        "refine_plan": settings.refine_plan,
         "rpm": settings.rpm,
         "tpm": settings.tpm,
     }
     # Unset file keys keep the ModelConfig defaults (temperature None would mean "don't send").
     return ModelConfig(**{k: v for k, v in values.items() if v is not None})
+
+
+def _max_tokens(value: int | dict[str, int] | None, path: Path | None) -> dict[str, int] | None:
+    """`max_tokens = 800` (every kind) or a table per call kind, checked by name."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        value = {"*": value}
+    for kind, limit in value.items():
+        if kind != "*" and kind not in DEFAULT_MAX_TOKENS:
+            raise ConfigError(
+                f"unknown call kind '{kind}' in max_tokens of {path}",
+                hint=did_you_mean(kind, DEFAULT_MAX_TOKENS, what="call kind")
+                or "kinds: " + ", ".join(DEFAULT_MAX_TOKENS),
+            )
+        if limit <= 0:
+            raise ConfigError(f"max_tokens.{kind} in {path} must be positive, not {limit}")
+    return dict(value)
 
 
 def _model_name(model: str | None, settings: FileSettings, role: Role) -> str | None:
@@ -214,11 +328,16 @@ def _parse_settings(table: dict[str, Any], path: Path) -> FileSettings:
 
 
 __all__ = [
+    "DEFAULT_MAX_TOKENS",
     "PLACEHOLDER_API_KEY",
+    "CallKind",
     "FileSettings",
+    "Method",
     "ModelConfig",
     "Role",
     "StructuredMethod",
+    "StructuredSetting",
     "find_settings",
+    "normalize_method",
     "resolve_model_config",
 ]

@@ -42,12 +42,16 @@ class InvalidOutputError(LLMError):
         attempts: int = 0,
         raw_text: str = "",
         problem: str = "",
+        parsed: object = None,
     ) -> None:
         super().__init__(message, usage=usage, attempts=attempts)
         self.raw_text = redact(raw_text)
         """The last answer as the model wrote it."""
         self.problem = problem
         """What was wrong with the last answer."""
+        self.parsed = parsed
+        """The last answer's JSON when it parsed but did not fit the model (None otherwise):
+        a drafting caller hands it to the findings-based repair instead of dropping it."""
 
 
 class ModelRequestError(LLMError):

@@ -41,13 +41,21 @@ from typing import Any, Generic, TypeVar
 
 import openai
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, convert_to_messages
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    convert_to_messages,
+)
 from pydantic import BaseModel, ValidationError
 
+from . import _fit, _methods
 from ._retry import backoff_s, endpoint, one_line, raise_rejected, transient_reason
+from ._schema import model_facing
 from .budget import RateBudget, budget_for, estimate_tokens
 from .cache import ResponseCache, cache_key
-from .config import ModelConfig, StructuredMethod
+from .config import Method, ModelConfig, StructuredMethod, normalize_method
 from .errors import InvalidOutputError, ModelUnavailableError
 from .usage import Usage, cost_usd
 
@@ -81,6 +89,7 @@ async def structured_call(
     no_cache: bool = False,
     method: StructuredMethod | None = None,
     strict: bool = False,
+    kind: str = "other",
     sleep: Sleep = asyncio.sleep,
 ) -> StructuredResult[M]:
     """Ask `chat_model` for one `schema` value, with retries, cache and usage accounting.
@@ -90,22 +99,24 @@ async def structured_call(
             `bind(response_format=...)` / `bind_tools` works (tests use fake ones).
         messages: The prompt, e.g. `render_prompt(...).messages`.
         schema: The pydantic model the answer must validate against.
-        config: Model name, endpoint, retry budget, backoff and prices.
+        config: Model name, endpoint, retry budget, backoff, context, limits and prices.
         cache: Where answers are cached; None: no cache.
         no_cache: Bypass the cache for reads and writes.
-        method: `json_schema` (response_format) or `function_calling` (a forced tool call);
-            default `config.structured_output`.
+        method: `json_schema`, `tools`, `json`, `text` or `auto`; default
+            `config.structured` (see `evalcore.llm._methods`).
         strict: Ask the endpoint to enforce the schema strictly (OpenAI strict mode).
+        kind: The call's kind (`draft`, `judge`, ...): picks its `max_tokens`.
         sleep: The backoff sleep (tests record delays with it).
 
     Raises:
         ModelUnavailableError: transient errors outlasted `config.max_retries` retries.
         InvalidOutputError: invalid output outlasted `config.max_retries` retries.
-        ModelRequestError: the endpoint rejected the request (not retried).
+        ModelRequestError: the endpoint rejected the request (not retried), or the prompt
+            cannot fit the model's context.
     """
-    method = method or config.structured_output
+    current, may_fall_back = _methods.chosen_method(config, method)
     chat_messages = convert_to_messages(list(messages))
-    spec = _output_spec(schema, method, strict)
+    spec = _output_spec(schema, strict)
     key: str | None = None
     if cache is not None and not no_cache:
         key = cache_key(
@@ -113,30 +124,52 @@ async def structured_call(
             base_url=config.base_url,
             messages=[_message_json(m) for m in chat_messages],
             schema=spec,
-            method=f"{method}+strict" if strict else method,
+            method="strict" if strict else "structured",
             temperature=config.temperature,
         )
         hit = _from_cache(cache, key, schema)
         if hit is not None:
             return hit
-    runnable = _bound(chat_model, spec, method, strict)
+    call = _Call(config, chat_messages, spec, config.max_tokens_for(kind))
+    fitted = call.fitted(1.0, current)
     usage = Usage()
     transient = invalid = 0
+    shrink = 1.0  # the share of the context the prompt may use; a time-out lowers it
+    feedback: list[BaseMessage] = []
     budget = _budget(config)
-    estimate = estimate_tokens("".join(str(m.content) for m in chat_messages))
     while True:
+        prompt = _prompt(fitted, spec, current) + feedback
+        estimate = estimate_tokens("".join(str(m.content) for m in prompt))
         if budget is not None:
             await budget.acquire(estimate, sleep)
+        runnable = _methods.bind(
+            chat_model,
+            spec,
+            current,
+            strict=strict,
+            max_tokens=call.max_tokens,
+            temperature=_temperature(config, invalid),
+            classic_max_tokens=config.self_hosted,
+        )
         try:
-            answer = await _ask(runnable, chat_messages, method, config)
+            answer = await _ask(runnable, prompt, current, config)
         except Exception as exc:  # transient → back off and retry; anything else is raised
+            reason = _methods.refusal(exc, current) if may_fall_back else None
+            following = _methods.next_method(config, current, reason) if reason else None
+            if following is not None:
+                current = following  # a capability answer: no back-off, no retry spent
+                fitted = call.fitted(shrink, current)  # the schema may now be in the prompt
+                continue
             transient += 1
             await _after_error(exc, transient, config, usage, sleep, budget)
+            if isinstance(exc, openai.APITimeoutError | TimeoutError):
+                shrink *= 0.75  # a smaller prompt answers sooner on a slow local server
+                fitted = call.fitted(shrink, current)
             continue
         if budget is not None:
             budget.settle(estimate, answer.usage.input_tokens + answer.usage.output_tokens)
         usage = usage + answer.usage
-        value, problem = _validate(schema, answer.parsed, answer.problem, method)
+        value, problem = _validate(schema, answer.parsed, answer.problem, current)
         if value is not None:
             if cache is not None and key is not None:
                 cache.put(
@@ -161,48 +194,90 @@ async def structured_call(
                 attempts=usage.calls + transient,
                 raw_text=answer.raw_text,
                 problem=problem,
+                parsed=answer.parsed,
             )
         log.info("%s: invalid output (%s); retry %d", config.model, problem, invalid)
+        feedback = _feedback(answer.raw_text, problem, call.max_tokens)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """What fitting one call's prompt needs: its context, answer limit and schema size."""
+
+    config: ModelConfig
+    messages: list[BaseMessage]
+    spec: dict[str, Any]
+    max_tokens: int
+
+    def fitted(self, share: float, method: Method) -> list[BaseMessage]:
+        """The prompt cut to `share` of the context (1.0 first; less after a time-out),
+        leaving room for the answer and, where `method` states it, the schema."""
+        reserved = self.max_tokens
+        instruction = _methods.schema_instruction(self.spec, method)
+        if instruction is not None:
+            reserved += _fit.tokens(instruction)
+        context = int(self.config.context_tokens * share)
+        if share < 1.0 and context <= reserved + 2 * _fit.MARGIN_TOKENS:
+            context = self.config.context_tokens  # too small to shrink further
+        return _fit.fit(self.messages, context=context, reserved=reserved, model=self.config.model)
+
+
+def _prompt(messages: list[BaseMessage], spec: dict[str, Any], method: Method) -> list[BaseMessage]:
+    """The messages with the schema stated where the server may not enforce it."""
+    instruction = _methods.schema_instruction(spec, method)
+    if instruction is None:
+        return list(messages)
+    # Into the first system message: some chat templates take one system message, first.
+    for index, message in enumerate(messages):
+        if message.type == "system" and isinstance(message.content, str):
+            joined = f"{message.content.rstrip()}\n\n{instruction}"
+            return [*messages[:index], SystemMessage(content=joined), *messages[index + 1 :]]
+    return [SystemMessage(content=instruction), *messages]
+
+
+def _feedback(raw_text: str, problem: str, max_tokens: int) -> list[BaseMessage]:
+    """What the next attempt adds: the answer it replaces and what was wrong with it, so a
+    retry is not the same prompt again."""
+    shown = raw_text if len(raw_text) <= 1200 else raw_text[:1200] + " …"
+    ask = f"That answer cannot be used: {problem}. Answer again with the corrected JSON only"
+    if "cut off" in problem or "token limit" in problem:
+        ask += f", shorter (at most about {max_tokens * 3 // 4} tokens)"
+    return [AIMessage(content=shown or "(empty)"), HumanMessage(content=ask + ".")]
+
+
+def _temperature(config: ModelConfig, invalid: int) -> float | None:
+    """Sampling temperature of an attempt: the configured one first, higher after each
+    invalid answer (at temperature 0 the same prompt gives the same wrong answer)."""
+    if config.temperature is None or invalid == 0:
+        return None  # the chat model's own (configured) temperature
+    return min(1.0, config.temperature + 0.3 * invalid)
 
 
 def output_spec(
-    schema: type[BaseModel], method: StructuredMethod, *, strict: bool = False
+    schema: type[BaseModel], method: StructuredMethod = "json_schema", *, strict: bool = False
 ) -> dict[str, Any]:
     """The schema as the request carries it: a named JSON Schema (or tool parameters)."""
-    return copy.deepcopy(_output_spec(schema, method, strict))
+    spec = copy.deepcopy(_output_spec(schema, strict))
+    if normalize_method(method) == "json_schema":
+        return {
+            "name": spec["name"],
+            "description": spec["description"],
+            "schema": spec["parameters"],
+            "strict": strict,
+        }
+    return spec
 
 
 @functools.lru_cache(maxsize=64)
-def _output_spec(schema: type[BaseModel], method: StructuredMethod, strict: bool) -> dict[str, Any]:
+def _output_spec(schema: type[BaseModel], strict: bool) -> dict[str, Any]:
     """Built once per model: generating a case model's JSON Schema takes milliseconds of CPU,
-    which concurrent drafts would otherwise spend again on every call (read-only result)."""
+    which concurrent drafts would otherwise spend again on every call (read-only result).
+    The schema is the grammar-safe, untitled one of `evalcore.llm._schema`."""
     name = re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__)[:64]
     doc = (schema.__doc__ or "").strip().splitlines()
     description = doc[0] if doc else f"A {schema.__name__} value."
-    body = schema.model_json_schema()
-    if method == "json_schema":
-        return {"name": name, "description": description, "schema": body, "strict": strict}
+    body = model_facing(schema.model_json_schema())
     return {"name": name, "description": description, "parameters": body}
-
-
-def _bound(
-    chat_model: BaseChatModel, spec: dict[str, Any], method: StructuredMethod, strict: bool
-) -> Any:
-    """The chat model bound to answer in `spec`, exactly as `with_structured_output(...,
-    include_raw=True)` binds it, without its output parser.
-
-    That parser is not used: it also accepts *partial* JSON, closing what a cut-off answer
-    left open (a truncated case could pass as a shorter valid one), so answers are parsed
-    strictly here. Skipping it also saves a third of the client CPU per call, which shows
-    when many drafts run at once.
-    """
-    if method == "json_schema":
-        return chat_model.bind(response_format={"type": "json_schema", "json_schema": spec})
-    tool = {"type": "function", "function": spec}
-    options: dict[str, Any] = {"tool_choice": spec["name"]}
-    if strict:
-        options["strict"] = True
-    return chat_model.bind_tools([tool], **options)
 
 
 # --- one attempt ----------------------------------------------------------------------------
@@ -220,7 +295,7 @@ class _Answer:
 
 
 async def _ask(
-    runnable: Any, messages: list[BaseMessage], method: StructuredMethod, config: ModelConfig
+    runnable: Any, messages: list[BaseMessage], method: Method, config: ModelConfig
 ) -> _Answer:
     """One call; transient errors propagate, an answer (even an unusable one) returns."""
     try:
@@ -272,25 +347,42 @@ async def _after_error(
 # --- answers ------------------------------------------------------------------------------
 
 
-def _answer_json(
-    message: BaseMessage, method: StructuredMethod, raw_text: str
-) -> tuple[Any, str | None]:
-    """The answer's JSON, parsed strictly: content with `json.loads`, tool calls only when
-    their arguments parsed whole (LangChain files the others under `invalid_tool_calls`)."""
-    if method == "function_calling":
+def _answer_json(message: BaseMessage, method: Method, raw_text: str) -> tuple[Any, str | None]:
+    """The answer's JSON. A tool call counts only when its arguments parsed whole (LangChain
+    files the others under `invalid_tool_calls`); without one, JSON written as the message
+    content is taken (llama-cpp-python answers that way when its grammar converter fails).
+    `json_schema` content is parsed strictly; `json` and `text` answers are extracted."""
+    if method == "tools":
         if isinstance(message, AIMessage) and message.tool_calls:
             return message.tool_calls[0]["args"], None
         invalid = getattr(message, "invalid_tool_calls", None) or []
         if invalid:
             return None, f"not valid JSON ({_json_error(str(invalid[0].get('args') or ''))})"
-        return None, None
+        content = str(message.content or "") if not isinstance(message.content, list) else ""
+        parsed, problem = _methods.extract_json(content)
+        if parsed is not None or problem is not None:
+            return parsed, problem
+        return None, _cut_off(message)
+    if method in ("json", "text"):
+        parsed, problem = _methods.extract_json(raw_text)
+        return parsed, problem or (None if parsed is not None else _cut_off(message))
     text = _strip_fence(raw_text)
     if not text.strip():
-        return None, None
+        return None, _cut_off(message)
     try:
         return json.loads(text), None
     except ValueError:
-        return None, f"not valid JSON ({_json_error(text)})"
+        return None, f"not valid JSON ({_json_error(text)})" + (
+            "; " + cut if (cut := _cut_off(message)) else ""
+        )
+
+
+def _cut_off(message: BaseMessage) -> str | None:
+    """Says so when the server stopped the answer at `max_tokens`."""
+    meta = getattr(message, "response_metadata", None) or {}
+    if meta.get("finish_reason") == "length":
+        return "the answer was cut off at the output token limit"
+    return None
 
 
 def _strip_fence(text: str) -> str:
@@ -308,12 +400,12 @@ def _json_error(text: str) -> str:
 
 
 def _validate(
-    schema: type[M], parsed: Any, parsing_error: str | None, method: StructuredMethod
+    schema: type[M], parsed: Any, parsing_error: str | None, method: Method
 ) -> tuple[M | None, str]:
     if parsing_error is not None:
         return None, parsing_error
     if parsed is None:
-        what = "no tool call" if method == "function_calling" else "an empty answer"
+        what = "no tool call" if method == "tools" else "an empty answer"
         return None, f"{what} instead of a {schema.__name__} object"
     try:
         return schema.model_validate(parsed), ""

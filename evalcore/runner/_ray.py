@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -33,7 +34,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
-from ..redact import redact_data
 from ._execute import PlannedRun, _Outcome, _record
 from ._ray_fixture import fixture_of, pack_fixtures, shared_context, shared_paths
 from ._record import RunRecord
@@ -46,6 +46,10 @@ log = logging.getLogger("casegen.runner.ray")
 
 #: Seconds a task may outlive its run's own limits before the driver gives up on it.
 GRACE_S = 120.0
+#: On a local instance sized for `--parallel`, runs submitted per slot: one running, one
+#: queued, so Ray keeps its workers leased (handing a worker back and leasing it again per
+#: run costs ~0.1-0.4 s). On a cluster the driver itself holds `--parallel` (one per slot).
+BACKLOG = 2
 #: Ray's retries of a task whose worker or node died.
 DEFAULT_MAX_RETRIES = 3
 EXTRA_HINT = "install the extra: pip install 'casegen[ray]' (or `make test-ray` in a checkout)"
@@ -74,6 +78,7 @@ class RayExecutor:
     local_cpus: int | None = None
     """CPUs of a local instance; None: enough for `--parallel` runs at once."""
     _keeper: Any = field(default=None, init=False, repr=False)
+    _local: bool = field(default=False, init=False, repr=False)
 
     def _init(self, ray: Any, parallel: int) -> None:
         if ray.is_initialized():
@@ -81,8 +86,11 @@ class RayExecutor:
         address = self.address or os.environ.get("RAY_ADDRESS") or None
         kwargs: dict[str, Any] = {"log_to_driver": False, "configure_logging": False}
         if address is None:
-            cpus = self.local_cpus or max(os.cpu_count() or 1, int(parallel * self.task_cpus + 1))
+            # Exactly `parallel` runs fit, so Ray itself holds the limit and the driver can
+            # queue runs ahead on warm workers.
+            cpus = self.local_cpus or math.ceil(parallel * self.task_cpus)
             kwargs |= {"num_cpus": cpus, "include_dashboard": False}
+            self._local = self.local_cpus is None
         try:
             ray.init(address=address, **kwargs)
         except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -124,28 +132,33 @@ class RayExecutor:
             num_cpus=self.task_cpus, max_retries=self.max_retries, retry_exceptions=False
         )
         turn_s, run_s = options.limits(target)
-        deadline = run_s + 2 * turn_s + GRACE_S
-        semaphore = asyncio.Semaphore(options.parallel)
+        ahead = BACKLOG if self._local else 1
+        # A task submitted ahead of its start may first wait for the run before it.
+        deadline = ahead * (run_s + 2 * turn_s) + GRACE_S
+        submitted = asyncio.Semaphore(options.parallel * ahead)
+        stopped = asyncio.Event()
 
         async def one(run: PlannedRun) -> None:
             case = run.case if shipping else shared_context(run.case)
             fixture = fixture_of(case)
             pack = packs.get(str(fixture)) if fixture is not None else None
-            async with semaphore:
+            async with submitted:
+                if stopped.is_set():  # -x: a run failed; start no more
+                    return
                 started = datetime.now().astimezone()
                 clock = time.monotonic()
                 ref = task.remote(
                     case.model_dump(mode="json"),
                     run.index,
                     run.slug,
-                    target_ref,
-                    options_ref,
-                    pack,
+                    [target_ref],
+                    [options_ref],
+                    None if pack is None else [pack],
                     self._keeper,
                 )
                 try:
                     value = await asyncio.wait_for(asyncio.wrap_future(ref.future()), deadline)
-                    record = RunRecord.model_validate(redact_data(value))
+                    record = value if isinstance(value, RunRecord) else _bad_value(value)
                 except asyncio.CancelledError:
                     ray.cancel(ref, recursive=True)
                     raise
@@ -155,11 +168,17 @@ class RayExecutor:
                     record = _errored(run, target, options, started, clock, error)
                 except Exception as exc:  # the worker, its node or the task's code failed
                     record = _errored(run, target, options, started, clock, _lost(exc, self))
+            if options.exitfirst and not record.passed:
+                stopped.set()
             deliver(run, record)
 
         async with asyncio.TaskGroup() as group:
             for run in planned:
                 group.create_task(one(run))
+
+
+def _bad_value(value: Any) -> RunRecord:
+    raise TypeError(f"the task returned {type(value).__name__}, not a run record")
 
 
 def _lost(exc: Exception, executor: RayExecutor) -> str:

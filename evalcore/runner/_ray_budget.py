@@ -11,6 +11,7 @@ actor also counts the calls waiting right now, for the driver's progress line.
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -24,14 +25,15 @@ Key = tuple[str | None, str]
 class BudgetKeeper:
     """The actor's state: a budget per endpoint, and who is waiting on one."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
         self._budgets: dict[Key, RateBudget] = {}
         self._waiting: set[str] = set()
 
     def _budget(self, key: Key, rpm: int | None, tpm: int | None) -> RateBudget:
         budget = self._budgets.get(key)
         if budget is None:
-            budget = self._budgets[key] = RateBudget(rpm=rpm, tpm=tpm)
+            budget = self._budgets[key] = RateBudget(rpm=rpm, tpm=tpm, clock=self._clock)
         return budget
 
     def book(self, key: Key, rpm: int | None, tpm: int | None, tokens: int, caller: str) -> float:

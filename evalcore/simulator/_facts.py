@@ -131,7 +131,8 @@ class FactSimulator:
         if _HANDOFF.search(message) and _PERSON_STOP.search(self.context.until or ""):
             return SimulatorStep("", True, note="offline: handed over, as the context says")
         facts = self.placed(question)
-        if self._reads_back(message) and not self._names_in_full(facts, said):
+        own = any(p.search(" ".join(message.split())) for p in self.readbacks)
+        if own or (self._reads_back(message) and not self._names_in_full(facts, said)):
             return self._say(DECLINE if self.context.confirm == "decline" else AGREE)
         if _ANYTHING_ELSE.search(question):
             return self._finish(CLOSING)
@@ -173,9 +174,11 @@ class FactSimulator:
         if len(full) > 1:
             # labels that share their words ("what happened", "when it happened and
             # where"): the ones the question says word for word, when it says any
+            labels = [stems(f.label) for f in full]
+            shared = any(a & b for i, a in enumerate(labels) for b in labels[i + 1 :])
             asked = f" {_plain(message)} "
             named = [f for f in full if f" {_plain(f.label)} " in asked]
-            return named if named else full
+            return named if named and shared else full
         best = max(scored, key=lambda s: (s[0], -s[1]))
         return [best[2]]
 

@@ -127,6 +127,7 @@ class LLMSimulator:
                 SimulatedMessage,
                 config=self.config,
                 cache=self.cache,
+                kind="simulate",
             )
             self.usage = self.usage + result.usage
             problem = unusable(result.value, last_agent)

@@ -14,6 +14,7 @@ from ..definitions import Project, find_project, load_project
 from ..dialects import Dialect, detect_dialect, dialect_names, get_dialect
 from ..documents import Document, load_document
 from ..findings import FileReport, Finding, sort_findings
+from ..limits import InputLimits, limits_for
 from ..schemas import schema_findings
 from ._discover import iter_candidate_files
 
@@ -67,6 +68,18 @@ class ProjectCache:
         self._by_root: dict[Path, Project] = {}
         self._manifests: dict[Path, Manifest | None] = {}
         self._enclosing: dict[tuple[Path, str], Path | None] = {}
+        self._limits: dict[Path, InputLimits] = {}
+
+    def limits_for(self, path: Path) -> InputLimits:
+        """The input limits of `path`'s folder, looked up once per folder per command
+        (the search for the settings file goes up to the root)."""
+        try:
+            folder = path.resolve().parent
+        except (OSError, RuntimeError, ValueError):
+            return limits_for(path)
+        if folder not in self._limits:
+            self._limits[folder] = limits_for(path)
+        return self._limits[folder]
 
     def for_file(self, path: Path, dialect: Dialect) -> Project | None:
         """`--project`, else the nearest enclosing project, else the project the manifest
@@ -117,7 +130,7 @@ def validate_file(
     path: Path, *, projects: ProjectCache, dialect: str | None = None, explicit: bool = True
 ) -> FileReport | None:
     """Validate one file; None when a searched (not named) file is not a case at all."""
-    doc = load_document(path)
+    doc = load_document(path, limits=projects.limits_for(path))
     forced = get_dialect(dialect) if dialect else None
     chosen: Dialect | None
     if explicit:

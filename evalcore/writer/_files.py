@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import glob
 import os
 import tempfile
 import threading
@@ -60,7 +59,19 @@ def _umask() -> int:
 def _clean_stale_temps(path: Path) -> None:
     """Remove `.<name>.*.tmp` files a killed earlier write left next to `path`."""
     now = time.time()
-    for leftover in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+    prefix, suffix = f".{path.name}.", ".tmp"
+    try:  # what the glob `.<name>.*.tmp` matches, without compiling a pattern per file
+        names = [
+            entry.name
+            for entry in os.scandir(path.parent)
+            if entry.name.startswith(prefix)
+            and entry.name.endswith(suffix)
+            and len(entry.name) >= len(prefix) + len(suffix)
+        ]
+    except OSError:
+        return
+    for name in names:
+        leftover = path.parent / name
         with contextlib.suppress(OSError):
             if now - leftover.stat().st_mtime > STALE_TEMP_S:
                 leftover.unlink()

@@ -20,6 +20,7 @@ from evalcore.dialects import get_dialect
 from evalcore.errors import ConfigError
 from evalcore.findings import Finding
 from evalcore.llm import (
+    InvalidOutputError,
     LLMError,
     ModelConfig,
     ModelRequestError,
@@ -89,15 +90,23 @@ class LLMEngine:
     async def repair(
         self, ctx: DraftContext, data: dict[str, Any], findings: list[Finding]
     ) -> DraftResult:
+        errors = _json([_finding(f) for f in findings if f.severity == "error"])
+        planned = planned_drafting(ctx.dialect)
+        if planned is not None:
+            # On the plan only the words can be wrong: ask for the words again, with the
+            # findings, and put the plan's ids and assertions back around them.
+            document, _ = planned.planned_case(ctx)
+            base = planned.keep_planned(document, data)
+            rendered = render_prompt(
+                f"generate/repair_words_{ctx.dialect}",
+                **planned.repair_values(ctx, document, data, errors),
+            )
+            result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="repair")
+            return DraftResult(data=planned.merge_words(base, result.value), usage=result.usage)
         values = self._case_values(ctx)
         values["case"] = _json(data)
-        values["findings"] = _json([_finding(f) for f in findings if f.severity == "error"])
-        result = await self._case_call(ctx, f"generate/repair_{ctx.dialect}", values)
-        planned = planned_drafting(ctx.dialect)
-        if planned is not None and result.data is not None:
-            document, _ = planned.planned_case(ctx)
-            result.data = planned.keep_planned(document, result.data)
-        return result
+        values["findings"] = errors
+        return await self._case_call(ctx, f"generate/repair_{ctx.dialect}", values, kind="repair")
 
     def draft_prompt(self, ctx: DraftContext) -> Any:
         """The rendered draft prompt of `ctx` (what `draft` sends), for size checks."""
@@ -115,14 +124,19 @@ class LLMEngine:
         rendered = render_prompt(
             f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, document, script)
         )
-        result = await self._draft_call(ctx, rendered.messages, planned.WORDS)
+        result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="draft")
         return DraftResult(data=planned.merge_words(document, result.value), usage=result.usage)
 
-    async def _draft_call(self, ctx: DraftContext, messages: Any, schema: Any) -> Any:
+    async def _draft_call(self, ctx: DraftContext, messages: Any, schema: Any, *, kind: str) -> Any:
         """One structured call for a case; a model failure is this case's drafting error."""
         try:
             return await structured_call(
-                self.chat_model, messages, schema, config=self.config, cache=self.cache
+                self.chat_model,
+                messages,
+                schema,
+                config=self.config,
+                cache=self.cache,
+                kind=kind,
             )
         except LLMError as exc:
             raise DraftingError(f"case {ctx.behavior.id}: {exc}", usage=exc.usage) from exc
@@ -147,6 +161,13 @@ class LLMEngine:
         """
         if not behaviors:
             return behaviors, Usage()
+        if not self.config.refines_plan:
+            log.info(
+                "plan for %s kept as planned: refine_plan is off (context %d tokens)",
+                source,
+                self.config.context_tokens,
+            )
+            return behaviors, Usage()
         definition, ids = self._source_text(project, dialect, source)
         rendered = render_prompt(
             f"generate/plan_{dialect}",
@@ -162,6 +183,7 @@ class LLMEngine:
                 RefinedPlan,
                 config=self.config,
                 cache=self.cache,
+                kind="plan",
             )
         except ModelRequestError as exc:
             raise ConfigError(
@@ -200,11 +222,21 @@ class LLMEngine:
         }
 
     async def _case_call(
-        self, ctx: DraftContext, prompt: str, values: dict[str, Any]
+        self, ctx: DraftContext, prompt: str, values: dict[str, Any], *, kind: str = "draft"
     ) -> DraftResult:
+        """A whole case from the model. An answer that is JSON but fails the case model
+        after the retries goes on as a draft: validation turns what is wrong into findings
+        and the findings-based repair gets its turn, instead of the case failing here."""
         dialect = get_dialect(ctx.dialect)
         rendered = render_prompt(prompt, **values)
-        result = await self._draft_call(ctx, rendered.messages, dialect.model)
+        try:
+            result = await self._draft_call(ctx, rendered.messages, dialect.model, kind=kind)
+        except DraftingError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, InvalidOutputError) and isinstance(cause.parsed, dict):
+                log.info("case %s: invalid draft goes to repair", ctx.behavior.id)
+                return DraftResult(data=cause.parsed, usage=exc.usage)
+            raise
         return DraftResult(data=dump_case(ctx.dialect, result.value), usage=result.usage)
 
 

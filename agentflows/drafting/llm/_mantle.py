@@ -98,6 +98,26 @@ def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> di
     }
 
 
+def repair_values(
+    ctx: DraftContext, planned: dict[str, Any], data: dict[str, Any], findings: str
+) -> dict[str, str]:
+    """The words-repair prompt's values: the current words and what is wrong with them."""
+    values = prompt_values(ctx, planned, planned_case(ctx)[1])
+    scenario = data.get("scenario") if isinstance(data.get("scenario"), dict) else {}
+    words = {
+        "name": scenario.get("name", ""),
+        "simulation_context": scenario.get("simulation_context", ""),
+        "criteria": (scenario.get("goals") or {}).get("criteria") or [],
+    }
+    return {
+        "skill": values["skill"],
+        "behavior": values["behavior"],
+        "facts": values["facts"],
+        "words": _json(words),
+        "findings": findings,
+    }
+
+
 def merge_words(planned: dict[str, Any], words: MantleWords) -> dict[str, Any]:
     """The planned document with the model's words where they are usable."""
     merged = json.loads(json.dumps(planned))
@@ -204,4 +224,5 @@ __all__ = [
     "merge_words",
     "planned_case",
     "prompt_values",
+    "repair_values",
 ]

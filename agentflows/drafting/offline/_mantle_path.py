@@ -216,9 +216,20 @@ class PathGoals:
 
         steps: list[Check] = [skill_check("skill_activated", walk.skill)]
         chosen = [k for k, _ in self.memory_pairs(walk) if k.startswith(walk.skill + ".")]
+        # in the walk's order: a tool the skill runs before the routing value is asked for
+        # ("check the flight status before anything else") comes before it
+        placed: list[tuple[int, Check]] = []
         if chosen:
-            steps.append({"memory_was_set": chosen[0]})
-        steps += [short_tool(e) for e in self.main_tools(walk) if not e.error]
+            first = next(
+                (i for i, e in enumerate(walk.events) if e.kind == "memory" and e.key == chosen[0]),
+                len(walk.events),
+            )
+            placed.append((first, {"memory_was_set": chosen[0]}))
+        for event in self.main_tools(walk):
+            if not event.error:
+                at = next((i for i, e in enumerate(walk.events) if e is event), len(walk.events))
+                placed.append((at, short_tool(event)))
+        steps += [check for _, check in sorted(placed, key=lambda p: p[0])]
         if walk.completed:
             steps.append(skill_check("skill_completed", walk.skill))
         return steps

@@ -222,9 +222,9 @@ class _Writer:
             self.fact(ask)
         if kind != "escalation":
             self.unplaced_fields()
-        if kind == "out_of_order":
+        if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
-        elif kind == "correction":
+        if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
             self.digression(asks)
@@ -254,17 +254,32 @@ class _Writer:
             return f"{persona.name}, {told}"
         return f"{persona.name}, {persona.role}, {persona.manner}"
 
+    def requested(self) -> dict[str, Any]:
+        """Fields the skill sets from the user's first message ("From the request, set mode
+        to …"): the opening has to say them, since nobody asks for them later."""
+        return dict(self.facts.get("request_values") or {})
+
     def opening(self) -> str:
+        """The first message: the skill's phrasing plus every value it gives up front (the
+        out-of-order values and the fields set from the request)."""
         skill = self.defs.skills[self.script.behavior.source]
         text = activation_phrase(self.defs, skill)
-        given = dict(self.facts.get("given") or {})
+        given = {**(self.facts.get("given") or {}), **self.requested()}
         for phrase, named in strong_phrases(self.defs, skill):
             if named and all(given.get(k) == v for k, v in named.items()):
                 text = phrase
                 given = {k: v for k, v in given.items() if k not in named}
                 break
-        answers = [value_line(self.defs, k, v) for k, v in given.items()]
+        answers = [self.stated(k, v) for k, v in given.items()]
         return " ".join([text, *answers])
+
+    def stated(self, qualified: str, value: Any) -> str:
+        """One value as the user says it: a choice in its own words, a text value named by
+        its field ("The service is checkout-api.")."""
+        field_def = self.defs.memory_names().get(qualified)
+        if field_def is not None and field_def.type == "text" and isinstance(value, str):
+            return f"The {value_words(field_def.name)} is {value}."
+        return value_line(self.defs, qualified, value)
 
     def interjection(self) -> str:
         if self.script.kind == "out_of_scope":

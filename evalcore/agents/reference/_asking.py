@@ -22,7 +22,7 @@ _ASK_CLAUSE = re.compile(
     r"(?P<clause>(?:which|what|whether|if|how|for|who|when|where)\b[^.;:?!]*)",
     re.IGNORECASE,
 )
-_REFERENCE = re.compile(r"\s*\(?@(?:memory|tool|skill|block)\.[\w.]+\)?")
+_REFERENCE = re.compile(r"\s*@(?:memory|tool|skill|block)\.[\w.]*\w")
 _TAIL = re.compile(
     r",?\s+(?:and\s+(?:record|set|save|store|write|check|verify|call|use)\b|in\s+one\s+message"
     r"|before\b|then\b).*$",

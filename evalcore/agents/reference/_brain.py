@@ -109,8 +109,14 @@ class ModelBrain:
 
     def from_request(self, ctx: SkillContext, spec: FieldSpec) -> Procedure:
         """A field set "from the request": read from the opening message, else asked."""
+        if spec.type not in ("categorical", "bool"):
+            words = re.escape(spec.name.replace("_", " "))
+            named = re.search(rf"\bthe {words} is ([^\s,;]+?)\.?(?:\s|$)", ctx.context, re.I)
+            if named is not None:  # "The service is checkout-api."
+                ctx.engine.remember(spec.qualified, named[1])
+            return
         value = self.read(ctx, spec, ctx.context)
-        if value is NO_ANSWER or (spec.type not in ("categorical", "bool") and value):
+        if value is NO_ANSWER:
             if spec.type != "categorical":
                 return
             if ctx.entry != "user":  # handed the conversation: the model picks one itself
@@ -159,7 +165,7 @@ class ModelBrain:
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
-            lambda t: t,
+            ctx.engine.answers,
             step=step,
             block=block,
             field=asked,
@@ -182,7 +188,7 @@ class ModelBrain:
             return
         words = ", ".join(details[:-1]) + (" and " if len(details) > 1 else "") + details[-1]
         answer = yield from ctx.ask(
-            "identity", lambda: ctx.say(f"What are your {words}?"), lambda t: t
+            "identity", lambda: ctx.say(f"What are your {words}?"), ctx.engine.answers
         )
         tool = ctx.defs.tools_for(ctx.skill.id).get(name)
         asked = ctx.frame.scratch.setdefault("asked", {}).setdefault(name, {})
@@ -204,7 +210,7 @@ class ModelBrain:
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
-            lambda text: text,
+            ctx.engine.answers,
             step=step,
             block=block,
             field=specs[0].qualified,
@@ -249,7 +255,15 @@ class ModelBrain:
             for field, value in record.items():
                 if field == name or name.endswith("_" + field) or field.endswith("_" + name):
                     return value
-        return placeholder(ctx.defs.memory_names().get(key), key)
+        model = self.model(ctx.skill.id)
+        spec = model.field(key) if model is not None else None
+        if spec is not None and spec.examples:
+            return spec.examples[0]
+        declared = ctx.defs.memory_names().get(key)
+        kind = declared.type if declared is not None else None
+        if kind in ("int", "float"):  # a plausible amount, as the planner's walk assumes
+            return 2 if kind == "int" else 60.0
+        return placeholder(declared, key)
 
     def record_for(self, ctx: SkillContext, text: str) -> dict[str, Any] | None:
         """The listed record the answer names (by shared words), else the first listed."""

@@ -23,6 +23,7 @@ from ..demo._mantle_engine import (
     MantleFlags,
     Procedure,
     SkillContext,
+    SkillWords,
     ToolResult,
     holds,
     stems,
@@ -38,6 +39,10 @@ _PERSON = re.compile(
     r"(?:person|human|someone|somebody|agent|representative|specialist|adjuster|staff|team)|"
     r"\b(?:real|live)\s+(?:person|human|agent)\b|\btransfer me\b",
     re.I,
+)
+#: A message that turns to something else before answering ("Before that, ...").
+_ASIDE = re.compile(
+    r"^\s*(?:before that|by the way|one more thing|actually|wait|also|first)\b", re.I
 )
 FAILING_ACCOUNT = "+15550150"
 NEGATIVE_ACCOUNT = "+15550161"
@@ -62,6 +67,9 @@ class ReferenceEngine(MantleEngine):
         )
         super().__init__(project, brain, flags)
         self.mutant = mutant
+        # `hidden` keeps a skill out of what the agent offers, not out of routing: a
+        # hidden skill nobody calls is reached by the user's words alone
+        self.skill_words = SkillWords([s for s in self.defs.skills.values() if not s.disabled])
         self.notes: list[str] = []
         self.account: str | None = None
 
@@ -168,8 +176,8 @@ class ReferenceEngine(MantleEngine):
         tool = self.defs.tools_for(skill.id).get(name)
         arguments = dict(arguments)
         if self.fault("wrong_argument", name) and arguments:
-            first = next(iter(arguments))
-            arguments[first] = _wrong(arguments[first])
+            chosen = self.told_argument(skill.id, arguments)
+            arguments[chosen] = _wrong(arguments[chosen])
         ctx = SkillContext(self, frame)
         silent = self.fault("fail_silently", name)
         if silent or self.fails(skill.id, name):
@@ -200,6 +208,16 @@ class ReferenceEngine(MantleEngine):
             return ToolResult(result=None)
         return outcome
 
+    def told_argument(self, skill_id: str, arguments: dict[str, Any]) -> str:
+        """The argument the fault goes into: one whose value the user gave (a field the
+        skill asks for), which is what a case can check; else the first."""
+        model = self.brain.model(skill_id)
+        asked = {f.qualified for f in model.fields} if model is not None else set()
+        for key, value in arguments.items():
+            if any(self.memory.get(k) == value for k in asked) and value is not None:
+                return key
+        return next(iter(arguments))
+
     def fails(self, skill_id: str, name: str) -> bool:
         """The failing test account: tools with a documented error result error."""
         if self.account != "failing":
@@ -217,7 +235,20 @@ class ReferenceEngine(MantleEngine):
             return "blocked"
         return self.run_gated(ctx, name, arguments)
 
+    def answers(self, text: str) -> Any:
+        """A free-text answer, unless the message asks for another skill (a digression or
+        a hand-off the engine then routes) or is an attack it refuses."""
+        if self.handoff_skill(text) is not None:
+            return NO_ANSWER
+        active = {f.skill.id for f in self.stack}
+        other, score = self.skill_words.best(text, exclude=active)
+        if other is not None and score >= 1.5 and _ASIDE.search(text):
+            return NO_ANSWER
+        return text
+
     def read_field(self, key: str, text: str) -> Any:
+        if self.answers(text) is NO_ANSWER:
+            return NO_ANSWER
         value = super().read_field(key, text)
         declared = self.defs.memory_names().get(key)
         if declared is not None and declared.type not in ("text", "any"):
@@ -238,7 +269,7 @@ class ReferenceEngine(MantleEngine):
         answer = yield Ask(
             "instructions",
             lambda: self.say(question),
-            lambda text: text,
+            self.answers,
             step=step.id,
             block=block.id,
         )

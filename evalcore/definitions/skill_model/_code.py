@@ -116,9 +116,17 @@ def _file_facts(text: str) -> dict[str, CodeFacts]:
 
 
 def code_facts(project: Project, tool: ToolDef) -> CodeFacts:
-    """Writes and error results of one tool's function (empty for MCP or unreadable files)."""
+    """Writes and error results of one tool's function (empty for MCP or unreadable files).
+
+    Kept per loaded project and tool: a walk asks for every tool it runs."""
     if tool.source is None:
         return CodeFacts()
+    key = ("code_facts", tool.source.file, tool.name)
+    return memoized(project, key, lambda: _code_facts(project, tool))
+
+
+def _code_facts(project: Project, tool: ToolDef) -> CodeFacts:
+    assert tool.source is not None
     path = Path(tool.source.file)
     if not path.is_absolute():
         path = project.root / path

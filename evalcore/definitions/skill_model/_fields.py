@@ -9,6 +9,7 @@ a format the description states (`MM/DD/YYYY`) and quoted example values.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from .._memo import memoized
@@ -79,9 +80,15 @@ def explained_values(values: list[Any], *texts: str | None) -> dict[str, str]:
 
 
 def _name_pattern(field: MemoryField) -> re.Pattern[str]:
-    spaced = re.escape(field.name.replace("_", " "))
+    return _compiled_name_pattern(field.name, field.qualified)
+
+
+@lru_cache(maxsize=4096)
+def _compiled_name_pattern(name: str, qualified: str) -> re.Pattern[str]:
+    """Compiled once per field: a many-skill project has more of these than `re` caches."""
+    spaced = re.escape(name.replace("_", " "))
     return re.compile(
-        rf"@memory\.{re.escape(field.qualified)}\b|(?<![\w.])`?{re.escape(field.name)}`?\b"
+        rf"@memory\.{re.escape(qualified)}\b|(?<![\w.])`?{re.escape(name)}`?\b"
         rf"|\b{spaced}\b",
         re.I,
     )

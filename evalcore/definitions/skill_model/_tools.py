@@ -98,6 +98,22 @@ def _values_condition(clause: str, skill: Skill) -> str | None:
     return " or ".join(f"{name} == '{v}'" for v in values)
 
 
+_C_SAFE = getattr(yaml, "CSafeLoader", None)
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+
+
+def _safe_load(text: str) -> Any:
+    """`yaml.safe_load` on libyaml's parser where it reads the text the same way (no tabs
+    or control characters; anything it rejects is read again by the pure-Python parser,
+    whose error is the one raised): the same constructor and resolver, ten times faster."""
+    if _C_SAFE is not None and "\t" not in text and not _NON_PRINTABLE.search(text):
+        try:
+            return yaml.load(text, Loader=_C_SAFE)
+        except yaml.YAMLError:
+            pass
+    return yaml.safe_load(text)
+
+
 def raw_block_keys(skill: Skill) -> dict[str, dict[str, Any]]:
     """Block id -> its block-level keys besides `steps:` (`tools:`, `complete_when:`), read
     from the block's YAML as written (the reader may not keep them yet)."""
@@ -107,7 +123,7 @@ def raw_block_keys(skill: Skill) -> dict[str, dict[str, Any]]:
         start = body.find("\n", match.end()) + 1
         end = body.find(":::", start)
         try:
-            data = yaml.safe_load(body[start : end if end >= 0 else None])
+            data = _safe_load(body[start : end if end >= 0 else None])
         except yaml.YAMLError:
             continue
         if isinstance(data, dict):

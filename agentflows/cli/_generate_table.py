@@ -1,0 +1,137 @@
+"""The `casegen generate` result tables.
+
+One target: a row per case. Several targets (`generate all`): a row per skill (cases,
+file status, verification, mutants killed), then rows only for the cases that need a look
+(weak, repaired, not verified, not written), so the header stays on screen.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from ._output import stdout
+
+_STATUS_COLOUR = {"conflict": "red", "unchanged": "dim"}
+_VERIFIED_COLOUR = {"yes": "green", "repaired": "yellow", "weak": "yellow", "skipped": "dim"}
+
+
+def print_cases(report: dict[str, Any]) -> None:
+    rows = report["cases"]
+    folders = sorted({str(Path(row["path"]).parent) for row in rows})
+    title = f"{len(rows)} cases · engine {report['engine']} · " + ", ".join(folders)
+    sources = {row["source"] for row in rows}
+    if len(sources) > 1:
+        title = f"{len(rows)} cases in {len(sources)} targets · engine {report['engine']}"
+        stdout.print(_by_source(rows, report, title))
+        attention = [r for r in rows if _needs_look(r, report)]
+        if attention:
+            stdout.print(
+                _case_table(
+                    attention,
+                    f"{len(attention)} to look at (weak, repaired, not verified or not written)",
+                )
+            )
+    else:
+        stdout.print(_case_table(rows, title))
+    _print_verification(report)
+
+
+def _needs_look(row: dict[str, Any], report: dict[str, Any]) -> bool:
+    enabled = (report.get("verification") or {}).get("enabled", True)
+    verified = row.get("verified", "skipped")
+    return (
+        row["status"] == "conflict"
+        or verified in ("weak", "repaired")
+        or (enabled and verified == "skipped")
+    )
+
+
+def _case_table(rows: list[dict[str, Any]], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("file", no_wrap=True)
+    for name in ("type", "behaviour", "assert", "crit", "fix", "verified", "killed", "status"):
+        table.add_column(name)
+    for row in rows:
+        colour = _STATUS_COLOUR.get(row["status"], "green")
+        table.add_row(
+            escape(Path(row["path"]).name),
+            row["type"],
+            escape(row["title"]),
+            str(row["assertions"]),
+            str(row["criteria"]),
+            str(len(row["repairs"])),
+            _verified(row),
+            _killed(row),
+            f"[{colour}]{row['status']}[/]",
+        )
+    return table
+
+
+def _by_source(rows: list[dict[str, Any]], report: dict[str, Any], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
+    for name in ("target", "cases", "files", "verified", "killed", "left out"):
+        table.add_column(name)
+    left_out = Counter(
+        str(item["behavior"]).partition(":")[0] for item in report["dropped"] + report["failed"]
+    )
+    for source in dict.fromkeys(r["source"] for r in rows):
+        mine = [r for r in rows if r["source"] == source]
+        statuses = Counter(r["status"] for r in mine)
+        verified = Counter(r.get("verified", "skipped") for r in mine)
+        played = sum(r.get("mutants_played", 0) for r in mine)
+        killed = sum(r.get("mutants_killed", 0) for r in mine)
+        table.add_row(
+            escape(source),
+            str(len(mine)),
+            ", ".join(f"{n} {s}" for s, n in statuses.items()),
+            ", ".join(
+                f"[{_VERIFIED_COLOUR.get(v, 'white')}]{n} {v}[/]" for v, n in verified.items()
+            ),
+            f"{killed}/{played}" if played else "–",
+            str(left_out.get(source, 0) or ""),
+        )
+    return table
+
+
+def _verified(row: dict[str, Any]) -> str:
+    label = row.get("verified", "skipped")
+    return f"[{_VERIFIED_COLOUR.get(label, 'white')}]{label}[/]"
+
+
+def _killed(row: dict[str, Any]) -> str:
+    played = row.get("mutants_played", 0)
+    return f"{row.get('mutants_killed', 0)}/{played}" if played else "–"
+
+
+def _print_verification(report: dict[str, Any]) -> None:
+    summary = report.get("verification")
+    if not summary:
+        return
+    if not summary["enabled"]:
+        stdout.print("[dim]verification skipped (--no-verify)[/]")
+        return
+    against = ", ".join(summary["against"]) or "nothing"
+    line = (
+        f"verified against {against}: {summary['yes']} yes, {summary['repaired']} repaired, "
+        f"{summary['weak']} weak, {summary['dropped']} dropped, {summary['skipped']} skipped"
+    )
+    if summary["mutants_played"]:
+        line += f" · mutants killed {summary['mutants_killed']}/{summary['mutants_played']} played"
+    stdout.print(escape(line))
+    for row in report["cases"]:
+        record = row.get("verification") or {}
+        if row.get("verified") in ("weak", "skipped") and record.get("reason"):
+            if record.get("reason") == "--no-verify":
+                continue
+            stdout.print(
+                f"[yellow]{row['verified']}[/] {escape(row['behavior'])}: "
+                f"{escape(str(record['reason']))}"
+            )
+
+
+__all__ = ["print_cases"]

@@ -1,0 +1,135 @@
+"""The flow's `verify` step: each reviewed draft proven against the project before writing.
+
+review → verify (fan-out, one task per valid draft) → dedupe
+
+A Mantle draft is played against the reference agent and the mutants on its path
+(`_verify_mantle.py`); Anychat and base44 drafts against a demo agent or a static check
+(`_verify_other.py`). A draft the verifier proves wrong is repaired or dropped with the
+reason (status `dropped`, like review's drops); every other draft keeps a `verification`
+record the report shows. A verifier that crashes skips that draft's verification (said in
+the report), never the run. `--no-verify` routes review straight to dedupe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from evalcore.findings import Finding
+from evalcore.redact import redact
+
+from ..drafting import Usage
+from ..planning import Behavior
+from ._verify_types import Verdict, VerifyEnv
+from .context import GenerateContext
+from .state import CaseWork, DraftTask, GenerateState
+
+Verifier = Callable[[dict[str, Any], VerifyEnv], Awaitable[Verdict]]
+
+
+def _verifiers() -> dict[str, Verifier]:
+    from ._verify_mantle import verify_mantle
+    from ._verify_other import verify_other
+
+    return {"mantle": verify_mantle, "anychat": verify_other, "base44": verify_other}
+
+
+def route_verify(state: GenerateState) -> list[Send] | Literal["dedupe"]:
+    """One `verify` task per valid draft not verified yet (a resumed run skips the rest)."""
+    request = state.get("request") or {}
+    if not request.get("verify", True):
+        return "dedupe"
+    return [
+        Send("verify", DraftTask(behavior=w["behavior"], work=w, siblings=[]))
+        for w in state.get("cases", {}).values()
+        if w["status"] == "valid" and w["data"] is not None and not w.get("verification")
+    ] or "dedupe"
+
+
+async def verify(task: DraftTask, runtime: Runtime[GenerateContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    work = CaseWork(**task["work"])  # type: ignore[typeddict-item]
+    behavior = Behavior.model_validate(work["behavior"])
+    spent: list[Usage] = []
+    env = VerifyEnv(
+        project=ctx.project,
+        dialect=ctx.dialect,
+        path=_case_path(ctx, behavior),
+        project_label=ctx.request.project,
+        concurrency=ctx.request.concurrency,
+        model_repair=_model_repair(ctx, behavior, spent) if _can_repair(ctx) else None,
+    )
+    try:
+        verdict = await _verifiers()[ctx.dialect.name](work["data"] or {}, env)
+    except Exception as exc:  # a verifier bug skips this draft's verification only
+        verdict = Verdict(
+            "skipped",
+            "none",
+            work["data"] or {},
+            reason=redact(f"verification failed: {type(exc).__name__}: {exc}"),
+            method="none",
+        )
+    usage = sum(spent, Usage.model_validate(work["usage"]))
+    work.update(
+        data=verdict.data,
+        repairs=[*work["repairs"], *verdict.fixes],
+        usage=usage.model_dump(),
+        attempts=work["attempts"] + len(spent),
+        verification=verdict.to_json(),
+    )
+    if verdict.outcome == "dropped":
+        work.update(
+            status="dropped",
+            error=f"verification: {verdict.reason}",
+            findings=[
+                {
+                    "code": "verification-failed",
+                    "severity": "error",
+                    "path": "",
+                    "message": verdict.reason or "",
+                    "context": {"against": verdict.against},
+                }
+            ],
+        )
+    return {"cases": {behavior.id: work}}
+
+
+def _case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
+    from ._write import case_path
+
+    return case_path(ctx, behavior)
+
+
+def _can_repair(ctx: GenerateContext) -> bool:
+    return bool(ctx.engine.can_repair) and ctx.engine.name != "offline"
+
+
+def _model_repair(
+    ctx: GenerateContext, behavior: Behavior, spent: list[Usage]
+) -> Callable[[dict[str, Any], list[Finding]], Awaitable[dict[str, Any] | None]]:
+    """The engine's findings-based repair, with the tokens it costs kept for the report."""
+    from ..drafting import DraftContext
+
+    async def repair(data: dict[str, Any], findings: list[Finding]) -> dict[str, Any] | None:
+        draft_ctx = DraftContext(
+            project=ctx.project,
+            dialect=ctx.request.dialect,
+            behavior=behavior,
+            direction=ctx.request.direction,
+        )
+        try:
+            result = await ctx.engine.repair(draft_ctx, data, findings)
+        except Exception:  # a failed model round leaves the deterministic repair
+            spent.append(Usage())
+            return None
+        spent.append(result.usage)
+        return result.data
+
+    return repair
+
+
+__all__ = ["route_verify", "verify"]

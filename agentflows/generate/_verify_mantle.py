@@ -1,0 +1,207 @@
+"""A Mantle draft played in-process against the reference agent and its path's mutants.
+
+    verdict = await verify_mantle(data, env)
+
+1. The draft is played (offline simulator, no judge: criteria are left unjudged) against
+   `mantle:<project>`. A case the reference agent fails is one no correct agent passes:
+   the model revises it with the failing assertions and the transcript (when one is
+   configured), else the run's own record corrects the failing assertions or removes one
+   (`_verify_fix.py`); the result must pass validation and the review rules again and is
+   played again. A case still failing, or one that would lose more than one assertion or a
+   happy path's completion, is dropped with the reason.
+2. The passing case is played against every mutant whose fault lies on its path
+   (`_verify_paths.py`), `env.concurrency` at once. A case that kills none is `weak`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from evalcore.agents.reference import Mutant, mutants
+from evalcore.findings import Finding
+from evalcore.validation import check_data
+
+from ._prewrite import prewrite
+from ._verify_fix import fix_assertions
+from ._verify_paths import pick, read_path, relevant
+from ._verify_play import Played, play, reference, run_case
+from ._verify_types import Verdict, VerifyEnv
+
+_TRANSCRIPT_LINES = 24
+#: Assertions a deterministic repair may remove. One wrong assertion is a drafting slip;
+#: several failing at once mean the case is about a path a correct agent does not take, and
+#: removing them all would keep a case about nothing, so it is dropped instead.
+MAX_REMOVED = 1
+
+
+_MUTANTS: dict[int, tuple[Any, list[Mutant]]] = {}
+
+
+def _mutants(project: Any) -> list[Mutant]:
+    """The project's mutants, derived once per loaded project."""
+    cached = _MUTANTS.get(id(project))
+    if cached is None or cached[0] is not project:
+        cached = _MUTANTS[id(project)] = (project, mutants(project))
+    return cached[1]
+
+
+async def _play(data: dict[str, Any], env: VerifyEnv, mutant: Mutant | None = None) -> Played:
+    case = run_case(data, env.path, "mantle")[0]
+    return await play(case, reference(env.project, mutant), env.project)
+
+
+def _findings(record: Played) -> list[Finding]:
+    """The failing assertions as findings a model repair reads (with the transcript)."""
+    transcript = "\n".join(
+        f"{role}: {text}" for role, text in record.transcript[-_TRANSCRIPT_LINES:]
+    )
+    return [
+        Finding(
+            code="reference-agent-fails",
+            path=f"/scenario/goals/assertions/{a['index']}",
+            message=(
+                f"a correct agent (the project's reference agent) fails this {a['type']} "
+                f"assertion: {a['detail']}. Its conversation:\n{transcript}"
+            ),
+        )
+        for a in record.failing
+    ]
+
+
+def _completions(data: dict[str, Any]) -> set[str]:
+    """The skills whose completion the case asserts (alone or as a sequencing step)."""
+    found: set[str] = set()
+    for item in ((data.get("scenario") or {}).get("goals") or {}).get("assertions") or []:
+        if not isinstance(item, dict):
+            continue
+        for step in [item, *(item.get("sequencing") or [])]:
+            spec = step.get("skill_completed") if isinstance(step, dict) else None
+            if isinstance(spec, dict) and spec.get("skill_id"):
+                found.add(str(spec["skill_id"]))
+    return found
+
+
+def _reviewed(
+    data: dict[str, Any], env: VerifyEnv, original: dict[str, Any] | None = None
+) -> tuple[dict[str, Any] | None, str | None]:
+    """`data` after the review fixes, or None and why it cannot be written. A repair that
+    takes a happy path's "the task completed" away would leave it asserting nothing of its
+    point, so that repair is refused (the case is dropped instead)."""
+    if original is not None and (original.get("scenario") or {}).get("type") == "happy_path":
+        lost = _completions(original) - _completions(data)
+        if lost:
+            return None, f"a happy path must still assert that {', '.join(sorted(lost))} completes"
+    errors = [f for f in check_data(data, env.dialect, env.project) if f.severity == "error"]
+    if not errors:
+        outcome = prewrite(data, "mantle", env.project)
+        data, errors = outcome.data, outcome.errors
+    if errors:
+        first = errors[0]
+        return None, f"{first.code} at {first.path or '/'}: {first.message}"
+    if not ((data.get("scenario") or {}).get("goals") or {}).get("assertions"):
+        return None, "no assertion is left that a correct agent passes"
+    return data, None
+
+
+async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
+    against = f"mantle:{env.project_label}"
+    record = await _play(data, env)
+    if record.status == "errored":
+        return Verdict("skipped", against, data, reason=f"reference agent errored: {record.error}")
+    fixes: list[dict[str, Any]] = []
+    if record.status == "failed":
+        first_failure = "; ".join(f"{a['type']}: {a['detail']}" for a in record.failing[:2])
+        if record.notes:
+            # The reference agent said it could not read part of the definitions for sure:
+            # its failure proves nothing, so the case is kept as drafted, unverified.
+            return Verdict(
+                "skipped",
+                against,
+                data,
+                reason=f"inconclusive: the reference agent fails it ({first_failure}) but was "
+                f"unsure: {record.notes[0]}",
+                notes=record.notes,
+            )
+        repaired = await _repair(data, record, env)
+        if repaired is None:
+            return Verdict(
+                "dropped",
+                against,
+                data,
+                reason=f"the reference agent fails it ({first_failure})",
+                notes=record.notes,
+            )
+        data, record, fixes = repaired
+    verdict = Verdict(
+        "repaired" if fixes else "yes",
+        against,
+        data,
+        fixes=fixes,
+        notes=record.notes,
+    )
+    assertions = ((data.get("scenario") or {}).get("goals") or {}).get("assertions")
+    path = read_path(record.events, assertions)
+    on_path = relevant(_mutants(env.project), path, env.project)
+    chosen = pick(on_path, path)
+    verdict.on_path = len(on_path)
+    verdict.played = [m.id for m in chosen]
+    verdict.killed = await _kills(data, chosen, env)
+    if not verdict.killed:
+        verdict.weak = True
+        verdict.reason = (
+            f"kills none of the {len(chosen)} mutants played on its path"
+            if chosen
+            else "no mutant lies on its path"
+        )
+    return verdict
+
+
+async def _repair(
+    data: dict[str, Any], record: Played, env: VerifyEnv
+) -> tuple[dict[str, Any], Played, list[dict[str, Any]]] | None:
+    """A version of `data` the reference agent passes (model first, then rules), or None."""
+    if env.model_repair is not None:
+        revised = await env.model_repair(data, _findings(record))
+        if revised is not None:
+            candidate, _ = _reviewed(revised, env, data)
+            if candidate is not None:
+                replay = await _play(candidate, env)
+                if replay.status == "passed":
+                    codes = sorted({a["type"] for a in record.failing})
+                    fix = {
+                        "code": "verify:model",
+                        "path": "",
+                        "before": None,
+                        "after": None,
+                        "reason": "the model revised what the reference agent failed: "
+                        + ", ".join(codes),
+                        "by": "model",
+                    }
+                    return candidate, replay, [fix]
+    fixed, fixes = fix_assertions(data, record.events, record.failing)
+    if sum(f["after"] is None for f in fixes) > MAX_REMOVED:
+        return None  # the case and a correct agent disagree on its path, not on a detail
+    candidate, _ = _reviewed(fixed, env, data)
+    if candidate is None or not fixes:
+        return None
+    replay = await _play(candidate, env)
+    if replay.status != "passed":
+        return None
+    return candidate, replay, fixes
+
+
+async def _kills(data: dict[str, Any], chosen: list[Mutant], env: VerifyEnv) -> list[str]:
+    """The mutants the case kills (fails against), `env.concurrency` plays at once."""
+    gate = asyncio.Semaphore(env.concurrency)
+
+    async def one(mutant: Mutant) -> str | None:
+        async with gate:
+            record = await _play(data, env, mutant)
+        return mutant.id if record.status == "failed" else None
+
+    found = await asyncio.gather(*(one(m) for m in chosen))
+    return [m for m in found if m is not None]
+
+
+__all__ = ["verify_mantle"]

@@ -1,0 +1,56 @@
+"""The verification fields of the generate report (per case, per dropped case, per run)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+LABELS = ("yes", "repaired", "weak", "skipped")
+
+
+def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
+    """`verified` (yes / repaired / weak / skipped), `verified_against`, `mutants_killed`,
+    `mutants_played` and the whole `verification` record of a written case."""
+    record = work.get("verification") or {
+        "verified": "skipped",
+        "outcome": "skipped",
+        "weak": False,
+        "against": "none",
+        "method": "none",
+        "reason": "--no-verify" if not enabled else "not verified (run started before verify)",
+        "mutants_played": [],
+        "mutants_killed": [],
+        "repairs": [],
+        "notes": [],
+    }
+    return {
+        "verified": record["verified"],
+        "verified_against": record["against"],
+        "mutants_killed": len(record["mutants_killed"]),
+        "mutants_played": len(record["mutants_played"]),
+        "verification": record,
+    }
+
+
+def drop_stage(work: dict[str, Any]) -> dict[str, Any]:
+    """Which step dropped the case: `review` (a rule) or `verify` (the verifier, and what)."""
+    record = work.get("verification")
+    if record and record.get("outcome") == "dropped":
+        return {"stage": "verify", "against": record["against"]}
+    return {"stage": "review"}
+
+
+def verification_summary(
+    rows: list[dict[str, Any]], dropped: list[dict[str, Any]], enabled: bool
+) -> dict[str, Any]:
+    counts = {label: sum(r["verified"] == label for r in rows) for label in LABELS}
+    return {
+        "enabled": enabled,
+        **counts,
+        "dropped": sum(d.get("stage") == "verify" for d in dropped),
+        "against": sorted({r["verified_against"] for r in rows} - {"none"}),
+        "mutants_played": sum(r["mutants_played"] for r in rows),
+        "mutants_killed": sum(r["mutants_killed"] for r in rows),
+    }
+
+
+__all__ = ["drop_stage", "row_fields", "verification_summary"]

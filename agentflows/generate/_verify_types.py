@@ -1,0 +1,78 @@
+"""What verifying one draft takes and gives back (shared by every dialect's verifier)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from evalcore.definitions import Project
+from evalcore.dialects import Dialect
+from evalcore.findings import Finding
+
+Outcome = Literal["yes", "repaired", "skipped", "dropped"]
+ModelRepair = Callable[[dict[str, Any], list[Finding]], Awaitable[dict[str, Any] | None]]
+
+
+@dataclass
+class VerifyEnv:
+    project: Project
+    dialect: Dialect
+    path: Path
+    """Where the case will be written (its slug names the runs)."""
+    project_label: str
+    """The project as the user named it (`examples/bank`), for `against`."""
+    concurrency: int = 4
+    model_repair: ModelRepair | None = None
+    """The engine's repair with findings, when a model is configured."""
+
+
+@dataclass
+class Verdict:
+    outcome: Outcome
+    against: str
+    """What the case was played or checked against (`mantle:examples/bank`, `demo:clinic`,
+    `static`), or `none` when skipped before anything ran."""
+    data: dict[str, Any]
+    """The case as it will be written (repaired when `outcome` is `repaired`)."""
+    fixes: list[dict[str, Any]] = field(default_factory=list)
+    reason: str | None = None
+    """Why it was dropped, skipped or is weak."""
+    played: list[str] = field(default_factory=list)
+    """Mutant ids played (those on the case's path)."""
+    killed: list[str] = field(default_factory=list)
+    on_path: int = 0
+    """Mutants on the case's path (`played` is at most `MAX_PLAYED` of them)."""
+    weak: bool = False
+    notes: list[str] = field(default_factory=list)
+    """The reference agent's notes (what the run depended on but the skill model was unsure
+    of)."""
+    method: str = "reference"
+    """`reference` (Mantle reference agent + mutants), `demo` (a demo agent), `static`
+    (every referenced id and check can be satisfied), `none` (skipped)."""
+
+    @property
+    def label(self) -> str:
+        """What the table shows: yes / repaired / weak / dropped / skipped."""
+        if self.outcome in ("yes", "repaired") and self.weak:
+            return "weak"
+        return self.outcome
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verified": self.label,
+            "outcome": self.outcome,
+            "weak": self.weak,
+            "against": self.against,
+            "method": self.method,
+            "reason": self.reason,
+            "mutants_on_path": self.on_path,
+            "mutants_played": self.played,
+            "mutants_killed": self.killed,
+            "repairs": self.fixes,
+            "notes": self.notes,
+        }
+
+
+__all__ = ["ModelRepair", "Outcome", "Verdict", "VerifyEnv"]

@@ -1,0 +1,175 @@
+"""Reference agent and mutation score per project: does the suite casegen drafts hold?
+
+For each Mantle project of the corpus (default `tests/data/corpus`) and `examples/bank`:
+`generate all --model offline` into a temporary folder, then the suite is played against
+the reference agent (`mantle:DIR`) and every mutant derived from the project (`casegen
+mutate`). Figures per project: happy paths the reference agent passes, all cases it passes,
+mutants killed, and the surviving mutants (with the behaviour no case catches).
+
+    python -m benchmarks mutation
+    python -m benchmarks mutation --project harbor_mutual --json
+    python -m benchmarks mutation --markdown docs/benchmarks.md
+
+A case the reference agent fails cannot kill a mutant (it fails for a reason of its own), so
+the mutation score counts only the suite's passing cases. Nothing is written into projects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .corpus import BANK, CORPUS, REPO, corpus_projects
+
+SECTION_START = "<!-- mutation-scores:start -->"
+SECTION_END = "<!-- mutation-scores:end -->"
+
+
+@dataclass
+class ProjectMutation:
+    name: str
+    cases: int = 0
+    passed: int = 0
+    happy: int = 0
+    happy_passed: int = 0
+    mutants: int = 0
+    killed: int = 0
+    survivors: list[dict[str, str]] = field(default_factory=list)
+    failing: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return self.killed / self.mutants if self.mutants else 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.name,
+            "cases": self.cases,
+            "reference_passed": self.passed,
+            "happy_paths": self.happy,
+            "happy_paths_passed": self.happy_passed,
+            "mutants": self.mutants,
+            "killed": self.killed,
+            "score": round(self.score, 4),
+            "survivors": self.survivors,
+            "failing_cases": self.failing,
+            "seconds": round(self.seconds, 1),
+        }
+
+
+async def measure(project_dir: Path, *, concurrency: int = 4) -> ProjectMutation:
+    """Generate the project's suite offline, then play it against the reference and mutants."""
+    from agentflows.generate import build_request, run_generation
+    from agentflows.mutate import mutate
+    from evalcore.runner import collect_cases
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="casegen-mutation-") as tmp:
+        root = Path(tmp)
+        request = build_request(
+            ["all"],
+            project=project_dir,
+            model="offline",
+            cases_root=str(root / "cases"),
+            concurrency=4,
+        )
+        await run_generation(request, checkpoints=root / "checkpoints.sqlite")
+        suite = root / "cases"
+        cases = collect_cases([suite], project=project_dir) if suite.is_dir() else []
+        report = await mutate(cases, project_dir, concurrency=concurrency)
+    types = {c.slug: str(getattr(c, "type", "") or "") for c in cases}
+    out = ProjectMutation(project_dir.name, cases=len(cases))
+    out.passed = sum(s == "passed" for s in report.reference.values())
+    happy = [s for s in report.reference if types.get(s) == "happy_path" or "happy" in s]
+    out.happy = len(happy)
+    out.happy_passed = sum(report.reference[s] == "passed" for s in happy)
+    out.failing = sorted(s for s, st in report.reference.items() if st != "passed")
+    out.mutants = len(report.results)
+    out.killed = sum(r.killed for r in report.results)
+    out.survivors = [
+        {"id": r.mutant.id, "behaviour": r.mutant.behaviour} for r in report.survivors()
+    ]
+    out.seconds = time.perf_counter() - started
+    with contextlib.suppress(ValueError):
+        out.name = str(project_dir.resolve().relative_to(REPO))
+    return out
+
+
+def markdown_table(results: Sequence[ProjectMutation]) -> str:
+    lines = [
+        "| project | happy paths pass | all cases pass | mutants killed | score |",
+        "|---|---|---|---|---|",
+    ]
+    for r in results:
+        lines.append(
+            f"| `{Path(r.name).name}` | {r.happy_passed}/{r.happy} | {r.passed}/{r.cases} | "
+            f"{r.killed}/{r.mutants} | {r.score:.0%} |"
+        )
+    return "\n".join(lines)
+
+
+def markdown_section(results: Sequence[ProjectMutation]) -> str:
+    body = [
+        SECTION_START,
+        "",
+        "`python -m benchmarks mutation`: `casegen generate all --model offline` on each",
+        "project, the suite played against the reference agent (`mantle:DIR`) and every",
+        "mutant (`casegen mutate`).",
+        "",
+        markdown_table(results),
+        "",
+        SECTION_END,
+    ]
+    return "\n".join(body)
+
+
+def write_markdown(path: Path, results: Sequence[ProjectMutation]) -> None:
+    """Replace the marked section of `path`, or append it under its own heading."""
+    section = markdown_section(results)
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if SECTION_START in text and SECTION_END in text:
+        before, rest = text.split(SECTION_START, 1)
+        text = before + section + rest.split(SECTION_END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n## Reference agent and mutation score\n\n" + section + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+async def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks mutation")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="folder of Mantle projects")
+    parser.add_argument("--project", action="append", help="only this corpus project (repeat)")
+    parser.add_argument("--no-bank", action="store_true", help="leave examples/bank out")
+    parser.add_argument("--concurrency", type=int, default=4, help="mutants played at once")
+    parser.add_argument("--markdown", type=Path, help="write the table to this markdown file")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    try:
+        projects = corpus_projects(args.corpus, args.project)
+    except ValueError as exc:
+        print(exc)
+        return 2
+    if not args.no_bank:
+        projects = [BANK, *projects]
+    if not projects:
+        print(f"no Mantle projects under {args.corpus}")
+        return 2
+    results = [await measure(p, concurrency=args.concurrency) for p in projects]
+    if args.json:
+        print(json.dumps({"projects": [r.to_json() for r in results]}, indent=2))
+    else:
+        print(markdown_table(results))
+        for r in results:
+            for survivor in r.survivors:
+                print(f"  {Path(r.name).name}: survives {survivor['id']}: {survivor['behaviour']}")
+    if args.markdown:
+        write_markdown(args.markdown, results)
+    return 0

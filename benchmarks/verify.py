@@ -1,0 +1,137 @@
+"""Verification's cost and yield: `generate all --model offline` with and without `verify`.
+
+(a) time: on the largest corpus project (most planned cases), the unverified and the
+    verified generation run side by side, alternating, `--repeats` times each, into
+    temporary folders; the medians give `ratio = verified / unverified` (goal ≤ 2.0: the
+    issue's "verification must not dominate generation").
+(b) yield: per project (the corpus and `examples/bank`), what verification found with the
+    reference agent as it is: cases verified yes / repaired / weak / skipped, dropped, and
+    the mutants played and killed. The largest project's figures come from (a)'s last
+    verified run.
+
+Exit 0 when the ratio meets the goal, 1 when not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "tests" / "data" / "corpus"
+BANK = REPO / "examples" / "bank"
+GOAL_RATIO = 2.0
+
+
+def planned(project: Path) -> int:
+    """Cases `generate all` plans for the project (no drafting)."""
+    from agentflows.planning import plan_source
+    from evalcore.definitions import load_project
+
+    loaded = load_project(project)
+    skills = loaded.mantle.skills if loaded.mantle else {}
+    return sum(len(plan_source(loaded, "mantle", s, None).behaviors) for s in skills)
+
+
+def largest(corpus: Path = CORPUS) -> Path:
+    projects = sorted(p for p in corpus.iterdir() if (p / "agent.yml").is_file())
+    return max(projects, key=lambda p: (planned(p), p.name))
+
+
+async def generate(project: Path, *, verify: bool, concurrency: int) -> tuple[float, dict]:
+    from agentflows.generate import build_request, run_generation
+
+    with tempfile.TemporaryDirectory(prefix="casegen-verify-") as tmp:
+        root = Path(tmp)
+        request = build_request(
+            ["all"],
+            project=project,
+            model="offline",
+            cases_root=str(root / "cases"),
+            concurrency=concurrency,
+            verify=verify,
+        )
+        started = time.perf_counter()
+        report = await run_generation(request, checkpoints=root / "checkpoints.sqlite")
+        return time.perf_counter() - started, report
+
+
+def yield_of(project: Path, report: dict[str, Any]) -> dict[str, Any]:
+    summary = report["verification"]
+    try:
+        name = str(project.resolve().relative_to(REPO))
+    except ValueError:
+        name = str(project)
+    return {
+        "project": name,
+        "written": len(report["cases"]),
+        **{k: summary[k] for k in ("yes", "repaired", "weak", "skipped", "dropped")},
+        "mutants_played": summary["mutants_played"],
+        "mutants_killed": summary["mutants_killed"],
+    }
+
+
+def yield_table(rows: list[dict[str, Any]]) -> list[str]:
+    lines = [
+        "| project | written | yes | repaired | weak | skipped | dropped | mutants killed |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| `{r['project']}` | {r['written']} | {r['yes']} | {r['repaired']} | {r['weak']} "
+            f"| {r['skipped']} | {r['dropped']} | {r['mutants_killed']}/{r['mutants_played']} |"
+        )
+    return lines
+
+
+async def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks verify")
+    parser.add_argument("--project", type=Path, help="time this project (default: the largest)")
+    parser.add_argument("--repeats", type=int, default=2, help="runs of each kind (default 2)")
+    parser.add_argument("--concurrency", type=int, default=4, help="--concurrency of each run")
+    parser.add_argument("--time-only", action="store_true", help="skip the per-project yield")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    project = args.project or largest()
+    plain: list[float] = []
+    verified: list[float] = []
+    last: dict[str, Any] = {}
+    for _ in range(max(args.repeats, 1)):
+        seconds, _report = await generate(project, verify=False, concurrency=args.concurrency)
+        plain.append(seconds)
+        seconds, last = await generate(project, verify=True, concurrency=args.concurrency)
+        verified.append(seconds)
+    ratio = statistics.median(verified) / statistics.median(plain)
+    rows = [yield_of(project, last)]
+    if not args.time_only:
+        others = sorted(p for p in CORPUS.iterdir() if (p / "agent.yml").is_file())
+        for other in [*others, BANK]:
+            if other.resolve() != project.resolve():
+                rows.append(yield_of(other, (await generate(other, verify=True, concurrency=4))[1]))
+    result = {
+        "project": rows[0]["project"],
+        "planned": planned(project),
+        "unverified_s": [round(s, 2) for s in plain],
+        "verified_s": [round(s, 2) for s in verified],
+        "ratio": round(ratio, 2),
+        "goal": GOAL_RATIO,
+        "ok": ratio <= GOAL_RATIO,
+        "yield": rows,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"## Verification in generate ({result['project']}, {result['planned']} planned)")
+        print(
+            f"unverified {statistics.median(plain):.2f}s · verified "
+            f"{statistics.median(verified):.2f}s (medians of {len(plain)}) · ratio "
+            f"{ratio:.2f} (goal ≤ {GOAL_RATIO:g}) {'ok' if result['ok'] else 'MISSED'}"
+        )
+        print()
+        print("\n".join(yield_table(rows)))
+    return 0 if result["ok"] else 1
