@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -65,13 +66,29 @@ def test_a_working_endpoint_passes_every_check(env, run_cli) -> None:
     assert found["smoke-draft"][0] == "ok" and "valid after 1 call(s)" in found["smoke-draft"][1]
     assert payload["uses"]["drafting"] == "llm:m" and payload["uses"]["context"] == 8192
     modes = [r.mode for r in env.requests]
-    assert modes[:3] == ["json_schema", "tools", "text"]
+    assert modes[:3] == ["json_schema", "tools", "json"]
     assert env.requests[2].body["response_format"] == {"type": "json_object"}
 
 
-def test_a_server_without_json_schema_names_the_setting_that_works(env, run_cli) -> None:
+def test_auto_takes_the_strongest_method_the_server_answers(env, run_cli) -> None:
     env.handler = answer(GOOD_WORDS, json_schema=False)
     code, payload = doctor(run_cli, "--no-smoke")
+    found = checks(payload)
+    assert code == 0
+    assert found["structured:json_schema"][0] == "warn"
+    assert found["structured"] == ("ok", "structured = auto: casegen will use tools")
+    assert payload["uses"]["structured"] == "auto: tools"
+
+
+def test_a_fixed_method_the_server_refuses_names_the_setting_that_works(
+    env, run_cli, tmp_path: Path
+) -> None:
+    project = tmp_path / "bank"
+    shutil.copytree(BANK, project)
+    (project / "casegen.toml").write_text('structured = "json_schema"\n', encoding="utf-8")
+    env.handler = answer(GOOD_WORDS, json_schema=False)
+    code, out, _ = run_cli("doctor", "--project", project, "--model", "m", "--no-smoke", "--json")
+    payload = json.loads(out)
     found = checks(payload)
     assert code == 1
     assert (
@@ -80,7 +97,7 @@ def test_a_server_without_json_schema_names_the_setting_that_works(env, run_cli)
     )
     assert found["structured:tools"][0] == "ok"
     assert found["structured"][0] == "fail"
-    assert 'structured_output = "function_calling"' in found["structured"][1]
+    assert 'structured = "tools"' in found["structured"][1]
     assert found["smoke-draft"][0] == "skip"
 
 
