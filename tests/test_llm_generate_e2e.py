@@ -122,6 +122,7 @@ def test_generate_drafts_words_on_the_plan_and_reviews_before_writing(
         "--out",
         out,
         "--no-cache",
+        "--no-verify",  # about drafting and review; verification has test_generate_verify.py
         "--concurrency",
         "4",
     )

@@ -259,3 +259,19 @@ def test_cli_terminal_json_html_and_exit_codes(
     empty.mkdir()
     code, _, err = run_cli("report", str(empty))
     assert code == 2 and "no run results" in err
+
+
+def test_quality_metrics_are_shown_when_measured(
+    batches: tuple[Path, Path], tmp_path: Path
+) -> None:
+    good, _ = batches
+    copy = tmp_path / good.name
+    shutil.copytree(good, copy)
+    file = sorted(copy.glob("*/run_1.json"))[0]
+    run = json.loads(file.read_text("utf-8"))
+    run |= {"scale_metrics": {"helpfulness": 0.8, "bot_quality": 0.75}, "task_completion": True}
+    file.write_text(json.dumps(run), "utf-8")
+    page = parse_html(render_html(load_batch(copy)))
+    texts = [p.text for p in page.find_all("p", class_="metrics")]
+    assert any("helpfulness 0.8" in t and "task_completion True" in t for t in texts)
+    assert any("not measured" in t for t in texts)  # the other runs say why they have none

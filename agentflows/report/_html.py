@@ -235,6 +235,7 @@ def _run(record: RunRecord) -> str:
     ]
     if record.error:
         html.append(f'<p class="error">error: {e(record.error)}</p>')
+    html.append(_metrics(record))
     html.append('<ol class="turns">')
     for turn in plan.turns:
         html.append(f'<li class="turn" data-turn="{turn.number}">')
@@ -261,6 +262,21 @@ def _run(record: RunRecord) -> str:
         )
     html.append("</section>")
     return "".join(html)
+
+
+def _metrics(record: RunRecord) -> str:
+    """Rasa's quality metrics when a metrics judge scored the run (recorded, never gating),
+    else why they are missing."""
+    if record.scale_metrics:
+        scores = " · ".join(f"{k} {v:g}" for k, v in record.scale_metrics.items())
+        done = (
+            "" if record.task_completion is None else f" · task_completion {record.task_completion}"
+        )
+        reason = f" — {record.metrics_reason}" if record.metrics_reason else ""
+        return f'<p class="meta metrics">quality metrics: {e(scores + done + reason)}</p>'
+    if record.metrics_note:
+        return f'<p class="meta metrics">quality metrics: {e(record.metrics_note)}</p>'
+    return ""
 
 
 def _verdicts(items: list[Verdict]) -> str:
