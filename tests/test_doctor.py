@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -69,17 +70,34 @@ def test_a_working_endpoint_passes_every_check(env, run_cli) -> None:
     assert env.requests[2].body["response_format"] == {"type": "json_object"}
 
 
-def test_a_server_without_json_schema_names_the_setting_that_works(env, run_cli) -> None:
+def test_auto_takes_the_strongest_method_the_server_answers(env, run_cli) -> None:
     env.handler = answer(GOOD_WORDS, json_schema=False)
     code, payload = doctor(run_cli, "--no-smoke")
     found = checks(payload)
-    assert code == 0  # structured = "auto" (the default) moves on to tools
+    assert code == 0
+    assert found["structured:json_schema"][0] == "warn"
+    assert found["structured"] == ("ok", "structured = auto: casegen will use tools")
+    assert payload["uses"]["structured"] == "auto: tools"
+
+
+def test_a_fixed_method_the_server_refuses_names_the_setting_that_works(
+    env, run_cli, tmp_path: Path
+) -> None:
+    project = tmp_path / "bank"
+    shutil.copytree(BANK, project)
+    (project / "casegen.toml").write_text('structured = "json_schema"\n', encoding="utf-8")
+    env.handler = answer(GOOD_WORDS, json_schema=False)
+    code, out, _ = run_cli("doctor", "--project", project, "--model", "m", "--no-smoke", "--json")
+    payload = json.loads(out)
+    found = checks(payload)
+    assert code == 1
     assert (
         found["structured:json_schema"][0] == "warn"
         and "HTTP 500" in found["structured:json_schema"][1]
     )
     assert found["structured:tools"][0] == "ok"
-    assert found["structured"] == ("ok", "casegen uses auto: tools on this server")
+    assert found["structured"][0] == "fail"
+    assert 'structured = "tools"' in found["structured"][1]
     assert found["smoke-draft"][0] == "skip"
 
 
@@ -120,3 +138,14 @@ def test_without_a_model_doctor_says_offline(env, run_cli, monkeypatch: pytest.M
     assert code == 0
     assert "drafting: offline" in out and "no model configured" in out
     assert env.requests == []
+
+
+def test_no_key_for_the_openai_api_is_said_without_a_request(
+    run_cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in MODEL_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli("doctor", "--model", "gpt-test", "--json")
+    payload = json.loads(out)
+    assert code == 3 and "no API key" in checks(payload)["endpoint"][1]

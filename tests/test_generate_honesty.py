@@ -40,6 +40,8 @@ def test_unreadable_text_is_flagged(text: str, kind: str) -> None:
     ("text", "kind"),
     [
         ("Replace a lost card", "title"),
+        ("a", "title"),
+        ("T-1000", "title"),
         ("The agent confirms the delivery address before placing the order", "criterion"),
         ("You are Ana, 34.\n- date of birth: 30 November 1992\n- postcode: 73301", "context"),
     ],

@@ -130,4 +130,8 @@ def test_description_carries_caveats_and_review_findings(real_repo: Path, run_cl
     assert f"{len(runs)}/{len(runs)} runs used the offline scripted simulator" in caveats
     if passed:
         assert f"{passed} passing run(s) cover the assertions only" in caveats
+        assert (
+            f"{passed}/{len(runs)} runs passed on assertions only (no judge model) with the "
+            "offline scripted simulator"
+        ) in text
     assert "## Review findings" in text and "`casegen review` (rules)" in text

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from evalcore.llm import ModelConfig, resolve_model_config
 
 from ._endpoint import describe_failure, endpoint_url, probe_models
-from ._structured import CONFIG_NAME, context_size, probe_methods
+from ._structured import SETTING_NAME, context_size, probe_methods
 
 Status = Literal["ok", "warn", "fail", "skip"]
 EXIT_OK, EXIT_FAILED, EXIT_ENDPOINT = 0, 1, 3
@@ -68,6 +68,15 @@ def run_doctor(
             "model", "skip", "no model configured: the offline drafter and simulator run, no judge"
         )
         return report
+    if config.api_key is None:
+        report.add(
+            "endpoint",
+            "fail",
+            f"no API key for '{config.model}' at the OpenAI API: set OPENAI_API_KEY (or the "
+            "variable named by api_key_env), or base_url for a local server",
+        )
+        report.exit_code = EXIT_ENDPOINT
+        return report
     probe = probe_models(config)
     if not probe.usable:
         report.add("endpoint", "fail", describe_failure(config, probe))
@@ -99,7 +108,7 @@ def _uses(model: str | None, start: Path, config: ModelConfig | None) -> dict[st
     return {
         "drafting": f"llm:{config.model}" if config else "offline",
         "endpoint": endpoint_url(config) if config else None,
-        "structured_output": config.structured_output if config else None,
+        "structured": config.structured if config else None,
         "timeout_s": config.timeout_s if config else None,
         "max_retries": config.max_retries if config else None,
         "simulator": f"llm:{roles['simulator'].model}" if roles["simulator"] else "offline",
@@ -108,25 +117,40 @@ def _uses(model: str | None, start: Path, config: ModelConfig | None) -> dict[st
 
 
 def _structured(report: DoctorReport, config: ModelConfig) -> None:
+    """Each method probed once; then whether the `structured` setting gets one that works
+    (`auto` takes the strongest: json_schema, tools, json, else text with the JSON
+    extracted, as the model layer does)."""
+    from evalcore.llm._methods import ORDER
+
     probes = probe_methods(config)
     for probe in probes:
         report.add(f"structured:{probe.method}", "ok" if probe.works else "warn", probe.detail)
-    working = [p.method for p in probes if p.works and p.method in CONFIG_NAME]
-    configured = config.structured_output
-    if configured == "auto" and working:
-        report.add("structured", "ok", f"casegen uses auto: {working[0]} on this server")
+    working = [SETTING_NAME[p.method] for p in probes if p.works]
+    setting = config.structured
+    if setting == "auto":
+        chosen = next((m for m in ORDER if m in working), "text")
+        report.uses["structured"] = f"auto: {chosen}"
+        if chosen == "text":
+            report.add(
+                "structured",
+                "warn",
+                "no structured-output method answered: casegen will ask for plain text and "
+                "extract the JSON (small models often fail at that)",
+            )
+        else:
+            report.add("structured", "ok", f"structured = auto: casegen will use {chosen}")
         return
-    if configured in {CONFIG_NAME[m] for m in working} | set(working):
-        report.add("structured", "ok", f"casegen uses {configured}, which this server answers")
+    if setting in working or setting == "text":
+        report.add("structured", "ok", f"structured = {setting}, which this server answers")
         return
-    if working:
-        detail = (
-            f"casegen is set to {configured}, which this server does not answer; set "
-            f'structured_output = "{CONFIG_NAME[working[0]]}" in [tool.casegen]'
-        )
-    else:
-        detail = "no structured-output method casegen uses works on this server"
-    report.add("structured", "fail", detail)
+    better = next((m for m in ORDER if m in working), None)
+    report.add(
+        "structured",
+        "fail",
+        f"structured = {setting}, which this server does not answer; set "
+        + (f'structured = "{better}"' if better else 'structured = "auto"')
+        + " in [tool.casegen]",
+    )
     report.exit_code = EXIT_FAILED
 
 

@@ -102,8 +102,11 @@ def preflight(config: ModelConfig, *, role: str = "model") -> ModelsProbe:
     """Raise `EndpointError` when `config`'s endpoint is unreachable or refuses the key.
 
     Anything else (no `/models` route, the model not listed, a 500 there) passes: the run's
-    own calls say more than a probe can.
+    own calls say more than a probe can. Without a key for the OpenAI API nothing is asked:
+    the client's own "no API key" error says it better.
     """
+    if config.api_key is None:
+        return ModelsProbe(url=endpoint_url(config))
     probe = probe_models(config)
     if probe.usable:
         return probe

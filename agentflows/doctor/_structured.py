@@ -1,8 +1,9 @@
 """Which structured-output methods an endpoint answers, each asked once with a tiny schema.
 
-A stand-in for per-endpoint detection in the model layer: `casegen doctor` reports what the
-server does with `response_format: json_schema`, a forced tool call, and `json_object`, and
-whether the method casegen is configured to use is among them. Every probe is one short
+The model layer detects the method on a run's first call (`evalcore.llm._methods`, with
+`structured = "auto"`); `casegen doctor` asks up front what the server does with
+`response_format: json_schema`, a forced tool call and `json_object`, and says which one the
+`structured` setting will get. Every probe is one short
 request (`max_tokens` small) and accepts any JSON object with the asked key.
 """
 
@@ -25,8 +26,8 @@ SCHEMA: dict[str, Any] = {
 }
 PROMPT = 'Reply with the JSON object {"answer": "ok"} and nothing else.'
 METHODS = ("json_schema", "tools", "json_object")
-#: casegen's config names for the methods it can be set to.
-CONFIG_NAME = {"json_schema": "json_schema", "tools": "function_calling"}
+#: The `structured` setting's name of each probed method.
+SETTING_NAME = {"json_schema": "json_schema", "tools": "tools", "json_object": "json"}
 
 
 @dataclass
@@ -135,4 +136,4 @@ def _props(config: ModelConfig) -> tuple[int | None, str]:
     return None, "not stated by the server"
 
 
-__all__ = ["CONFIG_NAME", "METHODS", "MethodProbe", "context_size", "probe_methods"]
+__all__ = ["METHODS", "SETTING_NAME", "MethodProbe", "context_size", "probe_methods"]

@@ -257,8 +257,18 @@ def _run(data: DescriptionInput) -> list[str]:
     if run.note is not None:
         return [*lines, f"Not run against {_code(run.target)}: {run.note}", ""]
     passed = sum(1 for r in run.rows if r.status == "passed")
+    conditions = [
+        "on assertions only (no judge model)"
+        if passed and all(not r.judged for r in run.rows if r.status == "passed")
+        else "",
+        "with the offline scripted simulator"
+        if run.rows and all(r.simulator == "offline" for r in run.rows)
+        else "",
+    ]
+    condition = " ".join(c for c in conditions if c)
     lines += [
         f"Against {_code(run.target)}: {passed}/{len(run.rows)} runs passed"
+        + (f" {condition}" if condition else "")
         + (f" (run files: {_code(run.results_dir)})." if run.results_dir else "."),
         "",
         "| file | result | detail |",

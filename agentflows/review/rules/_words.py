@@ -6,9 +6,9 @@ criterion of `re_re_re…` two kilobytes long. Schema and reference lint pass su
 reviewer would not. The checks are deliberately coarse (a case written by people or by the
 offline drafter never comes near them):
 
-- too few words: a title with no word of two letters or more, a criterion or context with
-  fewer than three;
-- mostly not letters: digits and punctuation outweigh the letters;
+- too few words: a title with no letter at all, a criterion or context with fewer than
+  three words of two letters or more;
+- mostly not letters: in a criterion or context, digits and punctuation outweigh letters;
 - stuck: one short piece repeated four or more times in a row (`re_re_re_re`), or one word
   making up more than half of a text of eight words or more;
 - far too long: a title over 200 characters, a criterion over 600.
@@ -26,7 +26,7 @@ from ._registry import Hit, review_rule
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _STUCK = re.compile(r"(.{2,12}?)\1{3,}", re.S)
 _LIMITS = {"title": 200, "criterion": 600, "context": 20_000}
-_MIN_WORDS = {"title": 1, "criterion": 3, "context": 3}
+_MIN_WORDS = {"criterion": 3, "context": 3}
 
 
 def unreadable(text: str, kind: str) -> str | None:
@@ -34,13 +34,16 @@ def unreadable(text: str, kind: str) -> str | None:
     context."""
     flat = " ".join(text.split())
     found = _WORD.findall(flat)
-    if len(found) < _MIN_WORDS[kind]:
+    letters = sum(ch.isalpha() for ch in flat)
+    if kind == "title":
+        if not letters:  # short names ("a", "t1", "T-1000") are a person's choice
+            return "has no letter"
+    elif len(found) < _MIN_WORDS[kind]:
         return f"has {len(found)} word(s)"
     if len(flat) > _LIMITS[kind]:
         return f"is {len(flat)} characters long"
-    letters = sum(ch.isalpha() for ch in flat)
     others = sum(not ch.isalpha() and not ch.isspace() for ch in flat)
-    if others > letters:
+    if kind != "title" and others > letters:
         return "is mostly digits and punctuation"
     stuck = _STUCK.search(flat)
     if stuck is not None and not stuck.group(1).isdigit():
