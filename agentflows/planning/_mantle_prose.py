@@ -33,15 +33,6 @@ _FENCE_CLOSE = re.compile(r"^\s*:::\s*$")
 _CODE = re.compile(r"^\s*(```|~~~)")
 _IF = re.compile(r"^\s*if:(?P<cond>.*)$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
-_LOOKUP = pp.LOOKUP
-_ASK_DETAILS = pp.ASK_DETAILS
-_UNLESS = pp.UNLESS
-_RUN_BLOCK = pp.RUN_BLOCK
-_ASK_FIELD = pp.ASK_FIELD
-_QUESTION = pp.QUESTION
-_USER_ASKS = pp.USER_ASKS
-_TOOL = pp.TOOL
-_SKILL = pp.SKILL
 _NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
 
 
@@ -109,14 +100,14 @@ def paragraphs(body: str) -> list[tuple[str | None, str]]:
 def _classify(
     sentence: str, condition: str | None, skill: Skill, model: SkillModel | None = None
 ) -> list[ProseItem]:
-    lookup = _LOOKUP.search(sentence)
+    lookup = pp.LOOKUP.search(sentence)
     if lookup:
         return [ProseItem("lookup", condition, sentence, lookup["tool"], lookup["key"])]
-    tools = _TOOL.findall(sentence)
-    details = _ASK_DETAILS.search(sentence)
+    tools = pp.TOOL.findall(sentence)
+    details = pp.ASK_DETAILS.search(sentence)
     if tools and details:
         parts = re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", details["details"])
-        unless = _UNLESS.search(sentence)
+        unless = pp.UNLESS.search(sentence)
         return [
             ProseItem(
                 "identity",
@@ -128,9 +119,9 @@ def _classify(
             )
         ]
     items: list[ProseItem] = []
-    for block in _RUN_BLOCK.findall(sentence):
+    for block in pp.RUN_BLOCK.findall(sentence):
         items.append(ProseItem("block", condition, sentence, block))
-    asked = _ASK_FIELD.search(sentence)
+    asked = pp.ASK_FIELD.search(sentence)
     collected = {s.target for b in skill.blocks.values() for s in b.steps if s.kind == "collect"}
     prose_fields = [
         f.qualified
@@ -141,7 +132,7 @@ def _classify(
         items.append(ProseItem("ask_field", condition, sentence, f"{asked['ns']}.{asked['key']}"))
     elif prose_fields:
         items += [ProseItem("ask_field", condition, sentence, q) for q in prose_fields]
-    elif (question := _QUESTION.search(sentence)) is not None and not _USER_ASKS.search(
+    elif (question := pp.QUESTION.search(sentence)) is not None and not pp.USER_ASKS.search(
         sentence[: question.start()]
     ):
         text = question["q"].strip().rstrip(",")
@@ -153,11 +144,11 @@ def _classify(
                     items.append(ProseItem("tool", condition, sentence, use.name, when=call.when))
                     break
     else:
-        for match in _TOOL.finditer(sentence):
+        for match in pp.TOOL.finditer(sentence):
             if _NEGATED.search(sentence[: match.start()]):
                 continue
             items.append(ProseItem("tool", condition, sentence, match.group(1)))
-    for target in _SKILL.findall(sentence):
+    for target in pp.SKILL.findall(sentence):
         items.append(ProseItem("delegate", condition, sentence, target))
     return items
 

@@ -26,16 +26,6 @@ from ...definitions.skill_model import SkillModel
 from ...definitions.skill_model import prose_patterns as pp
 from ...definitions.skill_model import sentences as model_sentences
 
-_LOOKUP = pp.LOOKUP
-_ASK_DETAILS = pp.ASK_DETAILS
-_UNLESS = pp.UNLESS
-_RUN_BLOCK = pp.RUN_BLOCK
-_ASK_FIELD = pp.ASK_FIELD
-_QUESTION = pp.QUESTION
-_USER_ASKS = pp.USER_ASKS
-_TOOL = pp.TOOL
-_SKILL = pp.SKILL
-
 
 @dataclass(frozen=True)
 class ProseItem:
@@ -55,21 +45,21 @@ class ProseItem:
 def _classify(
     text: str, condition: str | None, skill: Skill, model: SkillModel, line: int
 ) -> list[ProseItem]:
-    lookup = _LOOKUP.search(text)
+    lookup = pp.LOOKUP.search(text)
     if lookup:
         return [ProseItem("lookup", condition, text, lookup["tool"], lookup["key"], line=line)]
-    tools = _TOOL.findall(text)
-    details = _ASK_DETAILS.search(text)
+    tools = pp.TOOL.findall(text)
+    details = pp.ASK_DETAILS.search(text)
     if tools and details:
         parts = re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", details["details"])
-        unless = _UNLESS.search(text)
+        unless = pp.UNLESS.search(text)
         found = tuple(p.strip() for p in parts if p.strip())
         key = unless["key"] if unless else None
         return [ProseItem("identity", condition, text, tools[-1], key, found, line=line)]
     items: list[ProseItem] = []
-    for block in _RUN_BLOCK.findall(text):
+    for block in pp.RUN_BLOCK.findall(text):
         items.append(ProseItem("block", condition, text, block, line=line))
-    asked = _ASK_FIELD.search(text)
+    asked = pp.ASK_FIELD.search(text)
     collected = {s.target for b in skill.blocks.values() for s in b.steps if s.kind == "collect"}
     prose_fields = [
         f.qualified
@@ -81,7 +71,7 @@ def _classify(
         items.append(ProseItem("ask_field", condition, text, name, line=line))
     elif prose_fields:
         items += [ProseItem("ask_field", condition, text, q, line=line) for q in prose_fields]
-    elif (question := _QUESTION.search(text)) is not None and not _USER_ASKS.search(
+    elif (question := pp.QUESTION.search(text)) is not None and not pp.USER_ASKS.search(
         text[: question.start()]
     ):
         said = question["q"].strip().rstrip(",")
@@ -93,7 +83,7 @@ def _classify(
                     ProseItem("tool", condition, text, use.name, when=call.when, line=line)
                 )
                 break
-    for target in _SKILL.findall(text):
+    for target in pp.SKILL.findall(text):
         items.append(ProseItem("delegate", condition, text, target, line=line))
     return items
 
