@@ -20,38 +20,18 @@ condition) is classified by the first rule that fits:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from evalcore.definitions import Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.skill_model import SkillModel
-from evalcore.definitions.skill_model import prose_patterns as pp
 from evalcore.definitions.skill_model import sentences as model_sentences
+from evalcore.definitions.skill_model.prose_items import ProseItem, classify
 
 _FENCE_OPEN = re.compile(r"^\s*:::\s*ordered_block\b")
 _FENCE_CLOSE = re.compile(r"^\s*:::\s*$")
 _CODE = re.compile(r"^\s*(```|~~~)")
 _IF = re.compile(r"^\s*if:(?P<cond>.*)$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
-_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
-
-
-@dataclass(frozen=True)
-class ProseItem:
-    kind: str
-    """lookup | identity | block | ask_field | question | tool | delegate"""
-    condition: str | None
-    """The `if:` condition of the paragraph, None when unconditional."""
-    sentence: str
-    name: str | None = None
-    """Tool, block, skill or qualified memory name the item is about."""
-    key: str | None = None
-    """lookup: the memory key the tool fills; identity: the `unless` key."""
-    details: tuple[str, ...] = field(default_factory=tuple)
-    """identity: what the customer is asked for; question: the question text."""
-    when: str | None = None
-    """tool: the prose's own trigger as a condition ("When details_verified is true"); the
-    walk waits for it (and for the tool's `requires`) instead of skipping the call."""
 
 
 def paragraphs(body: str) -> list[tuple[str | None, str]]:
@@ -97,62 +77,6 @@ def paragraphs(body: str) -> list[tuple[str | None, str]]:
     return out
 
 
-def _classify(
-    sentence: str, condition: str | None, skill: Skill, model: SkillModel | None = None
-) -> list[ProseItem]:
-    lookup = pp.LOOKUP.search(sentence)
-    if lookup:
-        return [ProseItem("lookup", condition, sentence, lookup["tool"], lookup["key"])]
-    tools = pp.TOOL.findall(sentence)
-    details = pp.ASK_DETAILS.search(sentence)
-    if tools and details:
-        parts = re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", details["details"])
-        unless = pp.UNLESS.search(sentence)
-        return [
-            ProseItem(
-                "identity",
-                condition,
-                sentence,
-                tools[-1],
-                unless["key"] if unless else None,
-                tuple(p.strip() for p in parts if p.strip()),
-            )
-        ]
-    items: list[ProseItem] = []
-    for block in pp.RUN_BLOCK.findall(sentence):
-        items.append(ProseItem("block", condition, sentence, block))
-    asked = pp.ASK_FIELD.search(sentence)
-    collected = {s.target for b in skill.blocks.values() for s in b.steps if s.kind == "collect"}
-    prose_fields = [
-        f.qualified
-        for f in (model.fields if model else [])
-        if f.asked_by == "prose" and sentence in (f.sentences or [f.question])
-    ]
-    if asked and asked["ns"] == skill.id and asked["key"] not in collected:
-        items.append(ProseItem("ask_field", condition, sentence, f"{asked['ns']}.{asked['key']}"))
-    elif prose_fields:
-        items += [ProseItem("ask_field", condition, sentence, q) for q in prose_fields]
-    elif (question := pp.QUESTION.search(sentence)) is not None and not pp.USER_ASKS.search(
-        sentence[: question.start()]
-    ):
-        text = question["q"].strip().rstrip(",")
-        items.append(ProseItem("question", condition, sentence, details=(text,)))
-    if model is not None:
-        for use in model.tools:
-            for call in use.calls:
-                if call.kind == "prose" and call.sentence == sentence and not call.optional:
-                    items.append(ProseItem("tool", condition, sentence, use.name, when=call.when))
-                    break
-    else:
-        for match in pp.TOOL.finditer(sentence):
-            if _NEGATED.search(sentence[: match.start()]):
-                continue
-            items.append(ProseItem("tool", condition, sentence, match.group(1)))
-    for target in pp.SKILL.findall(sentence):
-        items.append(ProseItem("delegate", condition, sentence, target))
-    return items
-
-
 def prose_items(skill: Skill, model: SkillModel | None = None) -> list[ProseItem]:
     """The classified sentences of a skill's prose, in reading order.
 
@@ -167,11 +91,11 @@ def _prose_items(skill: Skill, model: SkillModel | None) -> list[ProseItem]:
     items: list[ProseItem] = []
     if model is not None:
         for sentence in model_sentences(skill.body):
-            items += _classify(sentence.text, sentence.condition, skill, model)
+            items += classify(sentence.text, sentence.condition, skill, model)
         return items
     for condition, text in paragraphs(skill.body):
         for sentence in _SENTENCE.split(text):
-            items += _classify(sentence.strip(), condition, skill)
+            items += classify(sentence.strip(), condition, skill)
     return items
 
 

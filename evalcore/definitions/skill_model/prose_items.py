@@ -1,0 +1,102 @@
+"""One sentence of a skill's prose classified as the step a model takes (lookup, identity,
+block, ask_field, question, tool, delegate): the planner's walk and the reference agent both
+classify with `classify`, so what a drafted case expects and what the reference agent does
+come from one reading."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from . import prose_patterns as pp
+
+if TYPE_CHECKING:
+    from .. import Skill
+    from ._types import SkillModel
+
+#: "do not / never / without" before a tool: the prose forbids the call (read without a model).
+_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
+
+
+@dataclass(frozen=True)
+class ProseItem:
+    kind: str
+    """lookup | identity | block | ask_field | question | tool | delegate"""
+    condition: str | None
+    """The `if:` condition of the paragraph, None when unconditional."""
+    sentence: str
+    name: str | None = None
+    """Tool, block, skill or qualified memory name the item is about."""
+    key: str | None = None
+    """lookup: the memory key the tool fills; identity: the `unless` key."""
+    details: tuple[str, ...] = field(default_factory=tuple)
+    """identity: what the customer is asked for; question: the question text."""
+    when: str | None = None
+    """tool: the prose's own trigger as a condition ("When details_verified is true"); the
+    call waits for it (and for the tool's `requires`) instead of being skipped."""
+    line: int = 0
+    """The sentence's line in the skill file (0 when the reader does not track it)."""
+
+
+def classify(
+    sentence: str,
+    condition: str | None,
+    skill: Skill,
+    model: SkillModel | None = None,
+    line: int = 0,
+) -> list[ProseItem]:
+    """The items of one sentence, by the first rule that fits (see the module docstring of
+    `agentflows.planning._mantle_prose` for the rules). With the skill model, tool calls are
+    its prose call sites and fields it reads as asked in prose are `ask_field` items;
+    without one, every tool named and not negated is a call."""
+    lookup = pp.LOOKUP.search(sentence)
+    if lookup:
+        return [ProseItem("lookup", condition, sentence, lookup["tool"], lookup["key"], line=line)]
+    tools = pp.TOOL.findall(sentence)
+    details = pp.ASK_DETAILS.search(sentence)
+    if tools and details:
+        parts = re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", details["details"])
+        unless = pp.UNLESS.search(sentence)
+        found = tuple(p.strip() for p in parts if p.strip())
+        key = unless["key"] if unless else None
+        return [ProseItem("identity", condition, sentence, tools[-1], key, found, line=line)]
+    items: list[ProseItem] = []
+    for block in pp.RUN_BLOCK.findall(sentence):
+        items.append(ProseItem("block", condition, sentence, block, line=line))
+    asked = pp.ASK_FIELD.search(sentence)
+    collected = {s.target for b in skill.blocks.values() for s in b.steps if s.kind == "collect"}
+    prose_fields = [
+        f.qualified
+        for f in (model.fields if model else [])
+        if f.asked_by == "prose" and sentence in (f.sentences or [f.question])
+    ]
+    if asked and asked["ns"] == skill.id and asked["key"] not in collected:
+        name = f"{asked['ns']}.{asked['key']}"
+        items.append(ProseItem("ask_field", condition, sentence, name, line=line))
+    elif prose_fields:
+        items += [ProseItem("ask_field", condition, sentence, q, line=line) for q in prose_fields]
+    elif (question := pp.QUESTION.search(sentence)) is not None and not pp.USER_ASKS.search(
+        sentence[: question.start()]
+    ):
+        said = question["q"].strip().rstrip(",")
+        items.append(ProseItem("question", condition, sentence, details=(said,), line=line))
+    if model is not None:
+        for use in model.tools:
+            for call in use.calls:
+                if call.kind == "prose" and call.sentence == sentence and not call.optional:
+                    tool = ProseItem(
+                        "tool", condition, sentence, use.name, when=call.when, line=line
+                    )
+                    items.append(tool)
+                    break
+    else:
+        for match in pp.TOOL.finditer(sentence):
+            if not _NEGATED.search(sentence[: match.start()]):
+                items.append(ProseItem("tool", condition, sentence, match.group(1), line=line))
+    for target in pp.SKILL.findall(sentence):
+        items.append(ProseItem("delegate", condition, sentence, target, line=line))
+    return items
+
+
+__all__ = ["ProseItem", "classify"]
