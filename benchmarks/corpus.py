@@ -24,6 +24,8 @@ from pathlib import Path
 from agentflows.scoring import FIGURES, ProjectScore, score_suite
 from evalcore.definitions import load_project, project_kind_of
 
+from ._offline import generate_all_offline
+
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "corpus"
 BANK = REPO / "examples" / "bank"
@@ -53,20 +55,10 @@ def corpus_projects(corpus_dir: Path, names: Iterable[str] | None = None) -> lis
 
 async def score_project(project_dir: Path) -> ProjectScore:
     """Generate every skill offline into a temporary folder and score that suite."""
-    from agentflows.generate import build_request, run_generation
-
     with tempfile.TemporaryDirectory(prefix="casegen-corpus-") as tmp:
         root = Path(tmp)
-        request = build_request(
-            ["all"],
-            project=project_dir,
-            model="offline",
-            cases_root=str(root / "cases"),
-            concurrency=4,
-            # The drafter's own figures; what verification adds is `benchmarks/verify.py`.
-            verify=False,
-        )
-        await run_generation(request, checkpoints=root / "checkpoints.sqlite")
+        # The drafter's own figures; what verification adds is `benchmarks/verify.py`.
+        await generate_all_offline(project_dir, root, verify=False)
         suite = root / "cases"
         defs = load_project(project_dir).mantle
         skills = list(defs.skills) if defs is not None else None

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._offline import generate_all_offline
 from .corpus import BANK, CORPUS, REPO, corpus_projects
 
 SECTION_START = "<!-- mutation-scores:start -->"
@@ -67,21 +68,13 @@ class ProjectMutation:
 
 async def measure(project_dir: Path, *, concurrency: int = 4) -> ProjectMutation:
     """Generate the project's suite offline, then play it against the reference and mutants."""
-    from agentflows.generate import build_request, run_generation
     from agentflows.mutate import mutate
     from evalcore.runner import collect_cases
 
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="casegen-mutation-") as tmp:
         root = Path(tmp)
-        request = build_request(
-            ["all"],
-            project=project_dir,
-            model="offline",
-            cases_root=str(root / "cases"),
-            concurrency=4,
-        )
-        await run_generation(request, checkpoints=root / "checkpoints.sqlite")
+        await generate_all_offline(project_dir, root)
         suite = root / "cases"
         cases = collect_cases([suite], project=project_dir) if suite.is_dir() else []
         report = await mutate(cases, project_dir, concurrency=concurrency)
