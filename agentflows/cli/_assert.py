@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from evalcore.errors import UserError
 
@@ -21,6 +20,8 @@ from ._app import app
 from ._output import print_json, stderr, stdout
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from evalcore.assertions import AssertionResult
 
 
@@ -81,6 +82,8 @@ def load_events(path: Path) -> Any:
 
 
 def _table(results: list[AssertionResult]) -> Table:
+    from rich.table import Table
+
     table = Table(show_edge=False, pad_edge=False, expand=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("type", style="cyan", no_wrap=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import threading
 from pathlib import Path
@@ -10,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from evalcore.errors import UserError
 
@@ -18,6 +16,8 @@ from ._app import app
 from ._output import print_json, stderr, stdout
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from ..generate import GenerateRequest
 
 if TYPE_CHECKING:  # `..pr` loads GitPython: only `--pr` needs it
@@ -267,6 +267,10 @@ def _run_flow(
     request: GenerateRequest | None, *, resume: str | None, as_json: bool, resumable: bool = True
 ) -> dict[str, Any]:
     """Run the flow with a progress line; Ctrl-C says how to resume (when resuming can)."""
+    import asyncio
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     from ..generate import run_generation
 
     progress = (

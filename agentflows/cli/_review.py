@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.prompt import Prompt
-from rich.rule import Rule
-from rich.syntax import Syntax
 
 from evalcore.errors import UserError
 
@@ -58,6 +54,8 @@ def review(
     an error, 1 otherwise, 2 on usage errors, 3 when the model endpoint is unreachable or
     refuses the key.
     """
+    import asyncio
+
     from ..review import review_model, review_paths
 
     start = project or (paths[0] if paths else None)
@@ -120,6 +118,8 @@ def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
 def _run_interactive(
     paths: list[Path], project: Path | None, critic: ReviewModel | None, resume: str | None
 ) -> None:
+    import asyncio
+
     from ..review.interactive import (
         DEFAULT_CHECKPOINTS,
         ReviewContext,
@@ -171,6 +171,8 @@ def _run_interactive(
 
 def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
     """Show one case and read the decision; None to stop (the review can resume later)."""
+    from rich.prompt import Prompt
+
     _show(question)
     while True:
         key = Prompt.ask(
@@ -202,6 +204,9 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _show(question: dict[str, Any]) -> None:
+    from rich.rule import Rule
+    from rich.syntax import Syntax
+
     from evalcore.findings import Finding
 
     stdout.print(Rule(escape(f"{question['index'] + 1}/{question['total']} {question['path']}")))

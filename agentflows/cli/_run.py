@@ -8,7 +8,6 @@ finished, then exits 130.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -326,6 +325,8 @@ def run(
     Exit 0 when every run passed, 1 when any failed, 3 when a run errored (agent
     unreachable, timeout, model error) and none failed, 2 on usage errors.
     """
+    import asyncio
+
     from evalcore.runner import (
         ResultsWriter,
         RunOptions,

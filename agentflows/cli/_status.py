@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from ._app import app
 from ._output import print_json, print_table, stdout
@@ -65,6 +64,8 @@ STALE = ("broken", "stale")
 
 
 def _print(report: StatusReport, shown: list[CaseState], *, only_stale: bool) -> None:
+    from rich.table import Table
+
     from ..stale import STATUS_ORDER
 
     table = Table(title=f"generated cases · {report.manifest}", title_justify="left")

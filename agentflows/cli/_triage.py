@@ -4,14 +4,16 @@ evidence, fix, and the runs it explains)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.panel import Panel
 
 from ._app import app
 from ._output import print_json, stdout
+
+if TYPE_CHECKING:
+    from rich.panel import Panel
 
 _COLOURS = {"Tool": "magenta", "Skill": "cyan", "Instruction": "yellow", "Scenario": "blue"}
 
@@ -21,6 +23,8 @@ _RUNS_SHOWN = 8
 
 
 def _panel(cause: dict[str, Any]) -> Panel:
+    from rich.panel import Panel
+
     turn = "?" if cause["turn"] is None else cause["turn"]
     runs = cause["runs"]
     first = runs[0]
