@@ -31,6 +31,7 @@ from . import (  # noqa: F401 (register)
 )
 from ._app import app, polish_help
 from ._output import click_exceptions, print_error
+from ._rich_help import import_rich_help, wants_help
 
 EXIT_INTERRUPTED = 130
 
@@ -46,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     try:
+        if wants_help(args):
+            import_rich_help()
         command = _command_tree(args)
         polish_help(command)
         result = command(args=args, prog_name="casegen", standalone_mode=False)
