@@ -5,8 +5,6 @@ This is the deterministic half of a Mantle run (the part that needs no model): i
 be written and debugged without an agent or a judge running.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -81,7 +79,7 @@ def load_events(path: Path) -> Any:
     return parse_events(data)
 
 
-def _table(results: list[AssertionResult]) -> Table:
+def _table(results: "list[AssertionResult]") -> "Table":
     from rich.table import Table
 
     table = Table(show_edge=False, pad_edge=False, expand=False)

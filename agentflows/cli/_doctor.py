@@ -1,7 +1,5 @@
 """`casegen doctor`: check the configured model endpoint before a run depends on it."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -4,8 +4,6 @@ Exit codes: 0 the mutation score reaches `--min-score` (default 0: always) · 1 
 2 usage errors (bad paths, invalid cases, not a Mantle project, unknown mutant id).
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,7 +17,7 @@ if TYPE_CHECKING:  # the runner and the reference agent load when the command ru
     from agentflows.mutate import MutationReport  # for `casegen --help`
 
 
-def _print(report: MutationReport) -> None:
+def _print(report: "MutationReport") -> None:
     from rich.table import Table
 
     passed = sum(s == "passed" for s in report.reference.values())

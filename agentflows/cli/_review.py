@@ -1,7 +1,5 @@
 """`casegen review`: quality comments on cases; `--interactive` to accept, edit or reject."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -86,7 +84,7 @@ def review(
     raise typer.Exit(1 if report.failed else 0)
 
 
-def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
+def _print_report(report: "ReviewReport", *, rules_only: bool) -> None:
     for file in report.files:
         mark = "[red]✗[/]" if file.errors else ("[yellow]![/]" if file.comments else "[green]✓[/]")
         dialect = f" [dim]({file.dialect})[/]" if file.dialect else ""
@@ -116,7 +114,7 @@ def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
 
 
 def _run_interactive(
-    paths: list[Path], project: Path | None, critic: ReviewModel | None, resume: str | None
+    paths: list[Path], project: Path | None, critic: "ReviewModel | None", resume: str | None
 ) -> None:
     import asyncio
 

@@ -1,7 +1,5 @@
 """`casegen revise`: revise one case from a reviewer's comment with the model."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated, Any

@@ -1,7 +1,5 @@
 """`casegen score`: the seven suite figures (docs/scoring.md) for a Mantle scenario suite."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -27,7 +25,7 @@ def format_value(key: str, value: float | None) -> str:
     return f"{value:g}" if figure.count else f"{value:.0%}"
 
 
-def score_table(score: ProjectScore) -> Table:
+def score_table(score: "ProjectScore") -> "Table":
     from rich.table import Table
 
     from ..scoring import FIGURES

@@ -1,7 +1,5 @@
 """`casegen status`: which generated cases went stale since they were generated."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -63,7 +61,7 @@ def status(
 STALE = ("broken", "stale")
 
 
-def _print(report: StatusReport, shown: list[CaseState], *, only_stale: bool) -> None:
+def _print(report: "StatusReport", shown: "list[CaseState]", *, only_stale: bool) -> None:
     from rich.table import Table
 
     from ..stale import STATUS_ORDER

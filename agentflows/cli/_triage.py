@@ -1,8 +1,6 @@
 """`casegen triage`: what broke in the failed runs, one diagnosis per root cause (bucket,
 evidence, fix, and the runs it explains)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -22,7 +20,7 @@ _COLOURS = {"Tool": "magenta", "Skill": "cyan", "Instruction": "yellow", "Scenar
 _RUNS_SHOWN = 8
 
 
-def _panel(cause: dict[str, Any]) -> Panel:
+def _panel(cause: dict[str, Any]) -> "Panel":
     from rich.panel import Panel
 
     turn = "?" if cause["turn"] is None else cause["turn"]
