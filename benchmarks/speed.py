@@ -58,12 +58,14 @@ def _cpu(argv: list[str], repeats: int = 5, env: dict[str, str] | None = None) -
     return best
 
 
-#: What each command cannot start without: the libraries it uses, imported alone (typer
-#: validates options with pydantic; `validate` checks against JSON Schema).
+#: What each command cannot start without: the libraries it uses, imported alone. typer
+#: coerces each option through a pydantic TypeAdapter (the first one also loads pydantic's
+#: plugin entry points); `validate` checks against JSON Schema.
+_PYDANTIC = "from pydantic import TypeAdapter; TypeAdapter(int)"
 _FLOORS = {
     "--help": "import typer, rich.console",
-    "validate": "import typer, rich.console, yaml, jsonschema; from pydantic import BaseModel",
-    "sources": "import typer, rich.console, yaml; from pydantic import BaseModel",
+    "validate": f"import typer, rich.console, yaml, jsonschema; {_PYDANTIC}",
+    "sources": f"import typer, rich.console, yaml; {_PYDANTIC}",
 }
 
 
