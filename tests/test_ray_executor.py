@@ -216,3 +216,23 @@ async def test_cancelling_the_command_cancels_the_tasks_and_stops_the_agents(
     while _alive(pid) and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     assert not _alive(pid), "the cancelled run's agent process is still running"
+
+
+@pytest.mark.parametrize("inline_bytes", [64 * 1024, 0], ids=["inline", "object-ref"])
+async def test_target_and_options_reach_the_workers_inline_or_by_reference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inline_bytes: int
+) -> None:
+    """Small target and options travel in each task's arguments; over `INLINE_BYTES` they
+    go by object ref, fetched once per worker. Either way every run gets them."""
+    from evalcore.runner import _ray
+
+    monkeypatch.setattr(_ray, "INLINE_BYTES", inline_bytes)
+    shipped: list[Any] = []
+    boxed = _ray._boxed
+    monkeypatch.setattr(_ray, "_boxed", lambda r, v: shipped.append(boxed(r, v)) or shipped[-1])
+    target = parse_target("python:benchmarks.ray_executor:sleepy_agent")
+    cases = [_case(f"box-{inline_bytes}-{i}") for i in range(4)]
+    report = await run_cases(cases, target, RunOptions(parallel=2), executor=RayExecutor())
+    assert [r.status for r in report.records] == ["passed"] * 4
+    by_ref = [isinstance(box[0], ray.ObjectRef) for box in shipped]
+    assert by_ref == [inline_bytes == 0] * 2  # the target and the options

@@ -126,8 +126,8 @@ class RayExecutor:
         )
         if limits_of(options):
             self._keeper = ray.remote(num_cpus=0)(BudgetKeeper).remote()
-        target_ref = ray.put(target)
-        options_ref = ray.put(without_models(options))
+        target_box = _boxed(ray, target)
+        options_box = _boxed(ray, without_models(options))
         task = ray.remote(run_task).options(
             num_cpus=self.task_cpus, max_retries=self.max_retries, retry_exceptions=False
         )
@@ -151,8 +151,8 @@ class RayExecutor:
                     case.model_dump(mode="json"),
                     run.index,
                     run.slug,
-                    [target_ref],
-                    [options_ref],
+                    target_box,
+                    options_box,
                     None if pack is None else [pack],
                     self._keeper,
                 )
@@ -175,6 +175,22 @@ class RayExecutor:
         async with asyncio.TaskGroup() as group:
             for run in planned:
                 group.create_task(one(run))
+
+
+#: Pickled size up to which the target and options travel inside each task's arguments.
+INLINE_BYTES = 64 * 1024
+
+
+def _boxed(ray: Any, value: Any) -> list[Any]:
+    """`[value]` when it is small (the target and options usually are, well under 1 KiB),
+    else `[ref]` fetched once per worker. An object ref inside the arguments makes the
+    worker a borrower of it, which Ray's reference counting tracks for every task (about
+    1.4 ms of CPU per task here); a few hundred bytes cost far less to send along."""
+    from ray import cloudpickle
+
+    if len(cloudpickle.dumps(value)) <= INLINE_BYTES:
+        return [value]
+    return [ray.put(value)]
 
 
 def _bad_value(value: Any) -> RunRecord:

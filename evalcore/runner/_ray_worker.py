@@ -38,18 +38,22 @@ _KEEP_OBJECTS = 64
 
 
 def fetched(boxed: list[Any] | None) -> Any:
-    """The object behind a boxed ObjectRef, fetched once per worker.
+    """The object in a box: the value itself, or the one behind an ObjectRef, fetched once
+    per worker.
 
-    The driver passes the target, the options and each fixture pack as `[ref]`, not `ref`:
-    Ray would fetch and unpickle a bare ref for every task; boxed, a worker does it once.
+    The driver passes each fixture pack (and a target or options too large to send along)
+    as `[ref]`, not `ref`: Ray would fetch and unpickle a bare ref for every task; boxed, a
+    worker does it once. Small values come as `[value]` (`_ray._boxed`).
     """
     if boxed is None:
         return None
+    import ray
+
     (ref,) = boxed
+    if not isinstance(ref, ray.ObjectRef):
+        return ref
     key = ref.hex()
     if key not in _OBJECTS:
-        import ray
-
         if len(_OBJECTS) >= _KEEP_OBJECTS:
             _OBJECTS.clear()
         _OBJECTS[key] = ray.get(ref)
