@@ -1,0 +1,83 @@
+"""What generation keeps instead of computing again gives the same result as computing it.
+
+A request carries the project `build_request` read (the run does not parse it twice), but
+only for the project it names; the YAML writer keeps PyYAML's scalar analyses, and its text
+is the uncached emitter's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import agentflows.generate as generate
+from agentflows.generate import GenerateRequest, build_request, run_generation
+from evalcore.yamlio import CaseDumper, dump_yaml
+
+BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
+
+
+def test_a_run_uses_the_project_its_request_read(tmp_path: Path, monkeypatch) -> None:
+    request = build_request(["human_handoff"], project=BANK, out=str(tmp_path / "out"))
+    assert request.loaded_project() is not None
+
+    def no_second_read(root: Path) -> None:
+        raise AssertionError(f"project read again: {root}")
+
+    monkeypatch.setattr(generate, "load_project", no_second_read)
+    report = asyncio.run(run_generation(request, checkpoints=tmp_path / "ck.sqlite"))
+    assert report["cases"]
+
+
+def test_a_request_pointed_elsewhere_or_read_back_reads_its_project(tmp_path: Path) -> None:
+    request = build_request(["human_handoff"], project=BANK, out=str(tmp_path / "out"))
+    moved = request.model_copy(update={"project": str(tmp_path / "copy")})
+    assert moved.loaded_project() is None
+    # What the checkpoint stores (and `--resume` reads back) never holds the project.
+    restored = GenerateRequest.model_validate(request.model_dump(mode="json"))
+    assert restored.loaded_project() is None
+    assert "_loaded" not in request.model_dump_json()
+
+
+def _uncached(data: object) -> str:
+    class Plain(CaseDumper):
+        analyze_scalar = yaml.emitter.Emitter.analyze_scalar  # type: ignore[assignment]
+
+    text = yaml.dump(
+        data,
+        Dumper=Plain,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        indent=2,
+        width=88,
+        line_break="\n",
+    )
+    return text if text.endswith("\n") else text + "\n"
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list("ab :#-'\"\n\t?é{}[],&*!|>%@`0.1yn~\u2028")))
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_VALUES)
+def test_cached_scalar_analysis_writes_the_uncached_text(value: object) -> None:
+    first = dump_yaml(value)
+    assert first == _uncached(value)
+    assert dump_yaml(value) == first  # and again, from the kept analyses
+
+
+@pytest.mark.parametrize("unicode", [True, False])
+def test_the_analysis_is_kept_per_unicode_setting(unicode: bool) -> None:
+    text = yaml.dump({"k": "café"}, Dumper=CaseDumper, allow_unicode=unicode)
+    assert ("café" in text) is unicode
