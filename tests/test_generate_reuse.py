@@ -81,3 +81,19 @@ def test_cached_scalar_analysis_writes_the_uncached_text(value: object) -> None:
 def test_the_analysis_is_kept_per_unicode_setting(unicode: bool) -> None:
     text = yaml.dump({"k": "café"}, Dumper=CaseDumper, allow_unicode=unicode)
     assert ("café" in text) is unicode
+
+
+def test_a_detour_walk_is_kept_per_project_and_exact_inputs() -> None:
+    from agentflows.planning._mantle import _detour_walk
+    from agentflows.planning._mantle_walk import Setup, walk_skill
+    from evalcore.definitions import load_project
+
+    project = load_project(BANK)
+    memory = {"project.authenticated": True}
+    kept = _detour_walk(project, "check_balance", {}, memory)
+    assert _detour_walk(project, "check_balance", {}, dict(memory)) is kept
+    assert kept == walk_skill(project, "check_balance", Setup(memory=memory))
+    # 1 == True, but a condition compares types: another value is another walk.
+    assert _detour_walk(project, "check_balance", {}, {"project.authenticated": 1}) is not kept
+    # A project read again (its files may have changed) walks afresh.
+    assert _detour_walk(load_project(BANK), "check_balance", {}, memory) is not kept
