@@ -138,8 +138,21 @@ for _tag, _regexp, _first in _CORE_RESOLVERS:
 
 
 def dump_yaml(data: Any) -> str:
-    """Canonical YAML text for `data` (keys in the order given; LF; final newline)."""
-    text = yaml.dump(
+    """Canonical YAML text for `data` (keys in the order given; LF; final newline).
+
+    Plain case data goes straight to PyYAML's emitter (`_yamldirect`, the same bytes);
+    anything else through `yaml.dump`."""
+    from ._yamldirect import Unsupported, dump_direct
+
+    try:
+        text = dump_direct(data)
+    except Unsupported:
+        text = _dump_pyyaml(data)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _dump_pyyaml(data: Any) -> str:
+    return yaml.dump(
         data,
         Dumper=CaseDumper,
         sort_keys=False,
@@ -149,7 +162,6 @@ def dump_yaml(data: Any) -> str:
         width=88,
         line_break="\n",
     )
-    return text if text.endswith("\n") else text + "\n"
 
 
 def load_yaml(text: str) -> Any:

@@ -61,20 +61,41 @@ def _uncached(data: object) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-_TEXT = st.text(alphabet=st.sampled_from(list("ab :#-'\"\n\t?é{}[],&*!|>%@`0.1yn~\u2028")))
+_CHARS = st.sampled_from(list("ab :#-'\"\n\t?é{}[],&*!|>%@`0.1yn~\u2028\x85 "))
+_WORDS = st.lists(st.sampled_from(["the", "agent", "card", "x" * 30, "a:b", "- no", "#1"]))
+_TEXT = st.text(alphabet=_CHARS) | _WORDS.map(" ".join) | st.sampled_from(["yes", "on", "1e3"])
 _VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | _TEXT,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
-    max_leaves=12,
+    st.none() | st.booleans() | st.integers() | st.floats() | _TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+    max_leaves=16,
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(_VALUES)
-def test_cached_scalar_analysis_writes_the_uncached_text(value: object) -> None:
+def test_case_yaml_is_the_text_yaml_dump_writes(value: object) -> None:
+    """The direct writer and the kept scalar analyses give `yaml.dump`'s bytes."""
     first = dump_yaml(value)
     assert first == _uncached(value)
     assert dump_yaml(value) == first  # and again, from the kept analyses
+
+
+def test_what_only_yaml_dump_writes_is_left_to_it() -> None:
+    shared = {"name": "x"}
+    for value in ({"a": shared, "b": shared}, {"k" * 130: 1}, {("t",): 1}, "top", {1.5: "x"}):
+        assert dump_yaml(value) == _uncached(value)
+    assert "&id001" in dump_yaml({"a": shared, "b": shared})
+
+
+def test_generated_case_files_are_written_back_byte_for_byte() -> None:
+    from evalcore.yamlio import load_yaml
+
+    root = Path(__file__).resolve().parents[1] / "generated_cases" / "mantle"
+    files = sorted(root.rglob("*.yml"))
+    assert files
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        assert dump_yaml(load_yaml(text)) == _uncached(load_yaml(text)), file
 
 
 @pytest.mark.parametrize("unicode", [True, False])
