@@ -118,3 +118,132 @@ def test_a_detour_walk_is_kept_per_project_and_exact_inputs() -> None:
     assert _detour_walk(project, "check_balance", {}, {"project.authenticated": 1}) is not kept
     # A project read again (its files may have changed) walks afresh.
     assert _detour_walk(load_project(BANK), "check_balance", {}, memory) is not kept
+
+
+_CONDITIONS = [
+    "session.a.x",
+    "not session.a.x",
+    "session.a.x == 'lost'",
+    "session.a.x != 'lost' and session.a.n >= 2",
+    "session.a.n > 1.5 or session.a.flag == true",
+    "(session.a.x == 'lost' or session.a.x == 'stolen') and not session.a.flag",
+    "session.a.n == 2",
+    "session.a.n < 'x'",
+    "session.a.x == null",
+    "session.a.flag and",
+    "(session.a.x",
+    "session.a.x 'lost'",
+    "",
+]
+_MEMORIES = [
+    {},
+    {"a.x": "lost", "a.n": 2, "a.flag": False},
+    {"a.x": "stolen", "a.n": 2.0, "a.flag": True},
+    {"a.x": "", "a.n": True, "a.flag": 1},
+]
+
+
+@pytest.mark.parametrize("condition", _CONDITIONS)
+def test_a_condition_parsed_once_answers_for_each_memory(condition: str) -> None:
+    """The kept parse of a condition gives, memory by memory, what parsing it afresh gave
+    (the interpreter it replaced, kept in this test as the reference)."""
+    from evalcore.definitions.conditions import evaluate
+
+    answers = [evaluate(condition, memory) for memory in _MEMORIES]
+    assert answers == [_reference(condition, memory) for memory in _MEMORIES]
+    assert [evaluate(condition, memory) for memory in _MEMORIES] == answers
+
+
+def _reference(condition: str, memory: dict[str, object]) -> bool:
+    """The earlier evaluator: parse and evaluate the text in one recursive descent."""
+    import re
+
+    if not condition.strip():
+        return True
+    tokens = [
+        (m.lastgroup, m.group(m.lastgroup or ""))
+        for m in re.finditer(
+            r"\s*(?:(?P<str>'[^']*'|\"[^\"]*\")|(?P<num>-?\d+(?:\.\d+)?)"
+            r"|(?P<op>==|!=|>=|<=|>|<|\(|\))|(?P<name>[A-Za-z_][\w.]*))",
+            condition.strip(),
+        )
+    ]
+    at = 0
+
+    def peek() -> tuple[str | None, str] | None:
+        return tokens[at] if at < len(tokens) else None
+
+    def take() -> tuple[str | None, str]:
+        nonlocal at
+        if at >= len(tokens):
+            raise ValueError
+        at += 1
+        return tokens[at - 1]
+
+    def number(v: object) -> bool:
+        return isinstance(v, int | float) and not isinstance(v, bool)
+
+    def disjunction() -> object:
+        value = conjunction()
+        while peek() == ("name", "or"):
+            take()
+            right = conjunction()
+            value = value or right
+        return value
+
+    def conjunction() -> object:
+        value = negation()
+        while peek() == ("name", "and"):
+            take()
+            right = negation()
+            value = value and right
+        return value
+
+    def negation() -> object:
+        if peek() == ("name", "not"):
+            take()
+            return not negation()
+        left = atom()
+        token = peek()
+        if token in (("op", "=="), ("op", "!=")):
+            take()
+            right = atom()
+            same = (left == right and type(left) is type(right)) or (
+                number(left) and number(right) and left == right
+            )
+            return same if token == ("op", "==") else not same
+        if token in (("op", ">="), ("op", "<="), ("op", ">"), ("op", "<")):
+            take()
+            right = atom()
+            if not (number(left) and number(right)):
+                return False
+            a, b = float(left), float(right)  # type: ignore[arg-type]
+            return {">=": a >= b, "<=": a <= b, ">": a > b, "<": a < b}[token[1]]
+        return left
+
+    def atom() -> object:
+        kind, text = take()
+        if kind == "op" and text == "(":
+            value = disjunction()
+            if take() != ("op", ")"):
+                raise ValueError
+            return value
+        if kind == "str":
+            return text[1:-1]
+        if kind == "num":
+            return float(text) if "." in text else int(text)
+        if kind == "name":
+            if text.lower() in ("true", "false"):
+                return text.lower() == "true"
+            if text.lower() in ("null", "none"):
+                return None
+            return memory.get(text.removeprefix("session."))
+        raise ValueError
+
+    try:
+        value = disjunction()
+        if peek() is not None:
+            raise ValueError
+        return bool(value)
+    except ValueError:
+        return False
