@@ -42,7 +42,9 @@ def _mutants(project: Any) -> list[Mutant]:
     """The project's mutants, derived once per loaded project."""
     cached = _MUTANTS.get(id(project))
     if cached is None or cached[0] is not project:
-        cached = _MUTANTS[id(project)] = (project, mutants(project))
+        # an equivalent mutant cannot be killed: it says nothing about a case
+        found = [m for m in mutants(project) if m.equivalent is None]
+        cached = _MUTANTS[id(project)] = (project, found)
     return cached[1]
 
 

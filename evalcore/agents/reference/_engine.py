@@ -301,6 +301,9 @@ class ReferenceEngine(MantleEngine):
             step = block.steps[index]
             if step.kind == "end" or step.id == "END":
                 break
+            if self.fault("skip_step", f"{skill.id}.{block_id}.{step.id}"):
+                index += 1  # left out: the block goes on at the following step
+                continue
             last = step.id
             if step.kind == "link" and not self._skip_link(step):
                 ctx.frame.blocks.pop()
@@ -330,8 +333,6 @@ class ReferenceEngine(MantleEngine):
         return self.fault("never_handoff") and target is not None and target.is_handoff
 
     def run_step(self, ctx: SkillContext, block: Any, step: Step) -> Procedure:
-        if self.fault("skip_step", f"{ctx.skill.id}.{block.id}.{step.id}"):
-            return "done"
         if step.kind == "link" and self.fault("never_handoff"):
             target = self.defs.skills.get(str(step.target))
             if target is not None and target.is_handoff:
