@@ -91,7 +91,7 @@ def _offline(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) ->
         else:  # a free-prose persona ("Ask to replace the card. When the agent asks …")
             context = prose_fact_context(spec.context)
     if context is not None:
-        labels = [f.label for f in context.facts]
+        labels = [f.label for f in context.facts] + [c.cue for c in context.cues]
         questions = questions_for(settings.project, labels) if settings.project else None
         readbacks = confirmation_texts(settings.project) if settings.project else []
         return FactSimulator(context, questions=questions, confirmations=readbacks)
