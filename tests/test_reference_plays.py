@@ -239,3 +239,10 @@ def test_the_negative_account_withholds_the_id_its_branch_tests(library: Path):
     assert "renew_book.renewal_token" not in memory(events)
     assert "utter_cannot_renew" in utters(events)
     assert "renew_loan" not in [name for name, _ in tools(events)]
+
+
+def test_a_doubt_the_skill_model_recorded_is_said_in_the_run(library: Path):
+    events, notes = play(library, ["When does the library branch open today?"])
+    assert "opening_hours" in skills(events, "skill_completed")
+    # no complete_when: the run decided the skill was done, and its notes say so
+    assert any("completion" in n and "complete_when" in n for n in notes)

@@ -158,6 +158,15 @@ class ModelBrain:
             if line and doubt.where.line == line:
                 engine.note(f"{doubt.where.label()}: {doubt.what} ({doubt.why})")
 
+    def uncertain_about(self, engine: Any, skill_id: str, what: str) -> None:
+        """The same, for a doubt about a part of the skill rather than a line: `completion`
+        (no `complete_when`: the run decided the skill was done) or `requires of <tool>`
+        (nothing the skill does makes it hold)."""
+        model = self.model(skill_id)
+        for doubt in model.uncertainties if model else []:
+            if doubt.what == what:
+                engine.note(f"{doubt.where.label()}: {doubt.what} ({doubt.why})")
+
     # --- asking ---------------------------------------------------------------------------
 
     def ask_for(

@@ -218,6 +218,7 @@ class ReferenceEngine(MantleEngine):
             and not holds(requires, self.memory)
             and not self.fault("ignore_requires", name)
         ):
+            self.brain.uncertain_about(self, skill.id, f"requires of {name}")
             return None
         tool = self.defs.tools_for(skill.id).get(name)
         arguments = dict(arguments)
@@ -407,6 +408,7 @@ class ReferenceEngine(MantleEngine):
         if str(outcome).startswith("linked:"):
             return outcome
         if outcome == "completed":
+            self.brain.uncertain_about(self, skill_id, "completion")
             self.emit("skill_completed", skill_id=skill_id)
         return "done"
 
@@ -415,6 +417,8 @@ class ReferenceEngine(MantleEngine):
             target = self.defs.skills.get(outcome.split(":", 1)[1])
             if target is not None and target.is_handoff:
                 outcome = "completed"
+        if outcome == "completed":  # without complete_when, the run decided it is done
+            self.brain.uncertain_about(self, frame.skill.id, "completion")
         super().finish(frame, outcome)
 
 
