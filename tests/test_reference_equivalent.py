@@ -16,6 +16,11 @@ ORDER = """\
 ---
 name: Order coffee beans
 description: Order a bag of coffee beans for delivery.
+tool_constraints:
+  - check_stock:
+      on_success: utter_stock_checked
+  - place_order:
+      on_success: utter_order_placed
 ---
 
 Run @block.order.
@@ -81,6 +86,7 @@ FILES = {
         "responses:\n"
         "  utter_ask_size:\n    - text: Small or large?\n"
         "  utter_large:\n    - text: Large bags ship in two days.\n"
+        "  utter_order_placed:\n    - text: Ordered.\n"
     ),
 }
 
@@ -108,6 +114,12 @@ def test_a_tool_called_with_no_arguments_has_an_equivalent_wrong_argument(beans:
     stock = found["wrong_argument:check_stock"]
     assert stock.equivalent and "no arguments" in stock.equivalent
     assert found["wrong_argument:place_order"].equivalent is None
+
+
+def test_dropping_an_on_success_no_responses_file_defines_is_equivalent(beans: Path):
+    found = _by_id(beans)
+    assert "utter_stock_checked" in (found["drop_on_success:check_stock"].equivalent or "")
+    assert found["drop_on_success:place_order"].equivalent is None
 
 
 def _utters(root: Path, mutant: str | None, lines: list[str]) -> list[str]:

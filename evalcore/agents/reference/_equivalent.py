@@ -17,6 +17,9 @@ it":
   The same holds for an `action` step whose response no responses file defines (the
   runtime utters nothing for it).
 
+- `drop_on_success:<tool>`: the `on_success` it names is a response no responses file
+  defines, so the reference agent utters nothing there either.
+
 A skipped step goes on at the following step, not where its `next` would branch: leaving
 out a routing `noop` that branches is a real fault (the branch is never taken).
 """
@@ -145,4 +148,13 @@ def skipped_noop(
     return None
 
 
-__all__ = ["no_arguments", "skipped_noop"]
+def silent_success(skill: Skill, tool: str, responses: Collection[str]) -> str | None:
+    """Why dropping the tool's `on_success` cannot change a run (None: it may)."""
+    constraint = skill.tool_constraints.get(tool)
+    name = constraint.on_success if constraint is not None else None
+    if name and name not in responses:
+        return f"its on_success {name} is a response no responses file defines"
+    return None
+
+
+__all__ = ["no_arguments", "silent_success", "skipped_noop"]

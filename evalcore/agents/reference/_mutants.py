@@ -19,7 +19,7 @@ from ...definitions import Project
 from ...definitions.skill_model import skill_models
 from ...errors import UserError
 from ...suggest import did_you_mean
-from ._equivalent import no_arguments, skipped_noop
+from ._equivalent import no_arguments, silent_success, skipped_noop
 
 KINDS = (
     "skip_confirmation",
@@ -139,6 +139,8 @@ def _marked(project: Project, models: dict, mutant: Mutant) -> Mutant:
     elif mutant.kind == "skip_step":
         _, block, step = mutant.target.split(".", 2)
         why = skipped_noop(skill, block, step, defs.all_responses() if defs else {})
+    elif mutant.kind == "drop_on_success":
+        why = silent_success(skill, mutant.target, defs.all_responses() if defs else {})
     return replace(mutant, equivalent=why) if why else mutant
 
 
