@@ -106,6 +106,27 @@ def _reviewed(
     return data, None
 
 
+#: Notes that say what the run did, not a doubt that could explain a failure.
+_DONE = ("does not say which; asked again",)
+#: Notes that can explain a failure only of these assertion types.
+_ABOUT = {"completion (no complete_when": ("skill_completed", "sequencing")}
+
+
+def _doubts(notes: list[str], failing: list[dict[str, Any]]) -> list[str]:
+    """The notes that could explain the failing assertions (a doubt about completion
+    explains only a failing `skill_completed`; a clarifying question explains nothing)."""
+    failed = {str(a.get("type")) for a in failing}
+    out = []
+    for note in notes:
+        if any(done in note for done in _DONE):
+            continue
+        about = next((types for key, types in _ABOUT.items() if key in note), None)
+        if about is not None and not failed & set(about):
+            continue
+        out.append(note)
+    return out
+
+
 async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     against = f"mantle:{env.project_label}"
     record = await _play(data, env)
@@ -114,7 +135,8 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     fixes: list[dict[str, Any]] = []
     if record.status == "failed":
         first_failure = "; ".join(f"{a['type']}: {a['detail']}" for a in record.failing[:2])
-        if record.notes:
+        doubts = _doubts(record.notes, record.failing)
+        if doubts:
             # The reference agent said it could not read part of the definitions for sure:
             # its failure proves nothing, so the case is kept as drafted, unverified.
             return Verdict(
@@ -122,7 +144,7 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
                 against,
                 data,
                 reason=f"inconclusive: the reference agent fails it ({first_failure}) but was "
-                f"unsure: {record.notes[0]}",
+                f"unsure: {doubts[0]}",
                 notes=record.notes,
             )
         repaired = await _repair(data, record, env)
