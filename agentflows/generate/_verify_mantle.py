@@ -16,6 +16,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from typing import Any
 
 from evalcore.agents.reference import Mutant, mutants
@@ -108,22 +110,46 @@ def _reviewed(
 
 #: Notes that say what the run did, not a doubt that could explain a failure.
 _DONE = ("does not say which; asked again",)
-#: Notes that can explain a failure only of these assertion types.
-_ABOUT = {"completion (no complete_when": ("skill_completed", "sequencing")}
+#: Notes that can explain only a failing assertion about this event.
+_ABOUT = {"completion (no complete_when": "skill_completed"}
+#: What a note is about: a skill file, a qualified memory key, a tool.
+_NAMED = re.compile(r"skills/(\w+)/|\b(\w+)\.(\w+)\b|\b(?:when|requires of) (\w+)")
+
+
+def _named(note: str) -> set[str]:
+    out: set[str] = set()
+    for match in _NAMED.finditer(note.split(" (", 1)[0]):  # not the reason in brackets
+        skill, scope, key, tool = match.groups()
+        if skill:
+            out.add(skill)
+        if scope and key and scope not in ("skill", "md"):
+            out.add(f"{scope}.{key}")
+        if tool:
+            out.add(tool)
+    return out
 
 
 def _doubts(notes: list[str], failing: list[dict[str, Any]]) -> list[str]:
-    """The notes that could explain the failing assertions (a doubt about completion
-    explains only a failing `skill_completed`; a clarifying question explains nothing)."""
-    failed = {str(a.get("type")) for a in failing}
+    """The notes that could explain the failing assertions: a doubt about a skill's
+    completion explains only an expected `skill_completed` of that skill; any other doubt
+    one whose details name what the note is about (its skill, key or tool); a clarifying
+    question explains nothing."""
+    text = " ".join(json.dumps(a) for a in failing)
+    words = set(re.findall(r"[\w.]+", text))
     out = []
     for note in notes:
         if any(done in note for done in _DONE):
             continue
-        about = next((types for key, types in _ABOUT.items() if key in note), None)
-        if about is not None and not failed & set(about):
+        about = next((event for key, event in _ABOUT.items() if key in note), None)
+        if about is not None:
+            skills = _named(note) or {r"\w+"}
+            expected = (rf"expected[^;]*{about} {re.escape(k)}\b" for k in skills)
+            if any(re.search(pattern, text) for pattern in expected):
+                out.append(note)
             continue
-        out.append(note)
+        named = _named(note)
+        if not named or named & words:
+            out.append(note)
     return out
 
 
