@@ -9,10 +9,13 @@ writes (a happy path that asserts its own task did not happen is a contradiction
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.skill_model import skill_model
 
 from ...planning._mantle_tools import qualify, tool_keys
 from ...planning._mantle_walk import SET, Event, Walk
@@ -87,6 +90,14 @@ class PathGoals:
             if field is not None and field.type == "categorical":
                 keys.append(field.qualified)
         keys += [k for k in (self.facts.get("given") or {}) if k.startswith(walk.skill + ".")]
+        # the values the behaviour routes on (set from the request or from a record the user
+        # picks): the branch the case is about, so a wrong value fails it
+        routed = {**(self.facts.get("values") or {}), **(self.facts.get("request_values") or {})}
+        for key in routed:
+            field = names.get(key)
+            categorical = field is not None and field.type == "categorical"
+            if categorical and key.startswith(walk.skill + "."):
+                keys.append(key)
         skill = self.defs.skills[walk.skill]
         for block in skill.blocks.values():
             for step in block.steps:
@@ -99,6 +110,83 @@ class PathGoals:
                 if e.kind == "memory" and e.key and e.key.startswith("project.") and e.value is True
             ]
         return list(dict.fromkeys(keys))
+
+    def recorded(self, walk: Walk, *, limit: int = 6) -> list[dict[str, Any]]:
+        """`memory_was_set` items of a path: the chosen values (with their value), then, by
+        name only, what the path's successful tool runs write (ids and flags a real backend
+        chooses) and the fields its block steps wait for (the user's answer, which an agent
+        may word its own way). A key a step or tool forgets fails one of these."""
+        items = self.memory_items(walk, self.chosen_keys(walk))
+        named = [i["name"] for i in items]
+        declared = self.defs.memory_names()
+        extra = [k for k in self.tool_written(walk) + self.step_fields(walk) if k in declared]
+        for key in dict.fromkeys(extra):
+            if key not in named and len(items) < limit:
+                items.append({"name": key})
+                named.append(key)
+        return items
+
+    def tool_written(self, walk: Walk) -> list[str]:
+        """Keys the path's successful tool runs write (as the walk recorded them)."""
+        written = self.written(walk)
+        keys: list[str] = []
+        for event in walk.tools():
+            if event.error or not event.tool or not event.skill:
+                continue
+            keys += [k for k in self.tool_writes(event.tool, event.skill) if k in written]
+        return list(dict.fromkeys(keys))
+
+    def step_fields(self, walk: Walk) -> list[str]:
+        """Fields the block steps on the path wait for (`collect`, `complete_when`)."""
+        written = self.written(walk)
+        keys = [
+            a.field
+            for a in walk.asks
+            if a.step and a.field and a.kind in ("collect", "instructions") and a.field in written
+        ]
+        return list(dict.fromkeys(keys))
+
+    def with_arguments(self, event: Event, walk: Walk) -> Event:
+        """`event` with the arguments the user's own answers fix added (the field a parameter
+        is filled from, as the skill model maps it, else the skill's or the project's field of
+        the parameter's name). Only values an agent passes as given are added: choices,
+        numbers, yes/no, and ids or codes (`HM-AU-5520917`); never prose a model may reword."""
+        tools = self.defs.tools_for(event.skill or walk.skill)
+        tool = tools.get(event.tool or "")
+        if tool is None:
+            return event
+        model = skill_model(self.project, event.skill or walk.skill)
+        use = model.tool(tool.name) if model is not None else None
+        sources = dict(use.arguments) if use is not None else {}
+        told = self.told_values(walk)
+        added: dict[str, Any] = {}
+        for param in tool.parameters:
+            if param.name in event.arguments or "ToolContext" in (param.type or ""):
+                continue
+            skill = event.skill or walk.skill
+            for key in (sources.get(param.name), f"{skill}.{param.name}", f"project.{param.name}"):
+                if key and key in told:
+                    added[param.name] = told[key]
+                    break
+        if not added:
+            return event
+        return replace(event, arguments={**event.arguments, **added})
+
+    def told_values(self, walk: Walk) -> dict[str, Any]:
+        """Qualified field -> the value the user's facts fix, where an agent passes it as is."""
+        names = self.defs.memory_names()
+        out: dict[str, Any] = {}
+        asked = {a.field for a in walk.asks if a.field} | set(self.facts.get("given") or {})
+        for key in asked:
+            value = walk.memory.get(key)
+            if key in names and value is not None and _exact(names[key].type, value):
+                out[key] = value
+        for fact in self.script.sheet.facts:
+            field_def = names.get(fact.field or "")
+            text = field_def is not None and field_def.type == "text"
+            if text and fact.field not in out and _CODE.fullmatch(fact.value):
+                out[str(fact.field)] = fact.value
+        return out
 
     def memory_pairs(self, walk: Walk) -> list[tuple[str, Any]]:
         return [(i["name"], i["value"]) for i in self.memory_items(walk, self.chosen_keys(walk))]
@@ -176,6 +264,28 @@ class PathGoals:
                 picked.append(event)
         return picked
 
+    def path_tools(self, walk: Walk, limit: int = 7) -> list[Event]:
+        """The skill's tool runs worth a `tool_executed` each: the main ones (gated, MCP, fed
+        a chosen value), then every other tool the path runs (its last run), lookups
+        included, since an agent can skip one, fail it silently or feed it a wrong value;
+        the terminal run always comes last."""
+        terminal = self.terminal_runs(walk)
+        last: dict[str, Event] = {}
+        for event in walk.tools():
+            if event.skill == walk.skill and event.tool:
+                last.pop(event.tool, None)
+                last[event.tool] = event
+        end = terminal[-1:]
+        main = [e for e in self.main_tools(walk) if e not in terminal]
+        main = [e for e in main if last.get(e.tool or "") is e]
+        rest = [e for e in last.values() if e not in main and e not in terminal]
+        rest = [e for e in rest if not end or e.tool != end[0].tool]
+        return (main + rest)[: limit - len(end)] + end
+
+    def gated_here(self, event: Event) -> bool:
+        skill = self.defs.skills.get(event.skill or "")
+        return skill is not None and event.tool in self.gated(skill)
+
     def terminal_runs(self, walk: Walk) -> list[Event]:
         """Runs of the skill's terminal tool(s) on the path that ended without an error."""
         terminal = set(terminal_tools(self.project, self.skill))
@@ -233,6 +343,19 @@ class PathGoals:
         if walk.completed:
             steps.append(skill_check("skill_completed", walk.skill))
         return steps
+
+
+#: An id or code a user reads out and an agent passes unchanged (`HM-AU-5520917`, `R-30418`).
+_CODE = re.compile(r"(?=[^ ]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{1,4}\d{3,}")
+
+
+def _exact(kind: str | None, value: Any) -> bool:
+    """Values an agent passes exactly as the user chose them."""
+    if value is SET or isinstance(value, dict | list):
+        return False
+    if kind in ("categorical", "bool", "int", "float"):
+        return True
+    return kind == "text" and isinstance(value, str) and bool(_CODE.fullmatch(value))
 
 
 def _visibility(public: Any, key: str) -> str:
