@@ -212,12 +212,7 @@ class PathGoals:
                     keys += [qualify(str(k), skill.id) for k in step.target]
                 elif step.kind == "execute_tool" and str(step.target) in tools:
                     keys += list(tool_keys(self.project, tools[str(step.target)], skill.id))
-        ran = {e.tool for e in walk.tools()}
-        for name, constraint in skill.tool_constraints.items():
-            if name in ran or name not in tools or not constraint.requires:
-                continue
-            if not self.decided_against(str(constraint.requires), walk):
-                continue
+        for name in self.blocked(walk):
             keys += list(tool_keys(self.project, tools[name], skill.id))
         keep = self.written(walk) | set(self.success.keys)
         for name in terminal_tools(self.project, skill):
@@ -232,16 +227,58 @@ class PathGoals:
         picked.sort(key=lambda k: _visibility(public, k) != "public")
         return [{"name": k} for k in picked[:limit]]
 
+    def blocked(self, walk: Walk) -> list[str]:
+        """Tools of the skill the path never runs because their `requires` is decided false."""
+        skill = self.defs.skills[walk.skill]
+        tools = self.defs.tools_for(skill.id)
+        ran = {e.tool for e in walk.tools()}
+        return [
+            name
+            for name, constraint in skill.tool_constraints.items()
+            if name not in ran
+            and name in tools
+            and constraint.requires
+            and self.decided_against(str(constraint.requires), walk)
+        ]
+
+    def blocked_responses(self, walk: Walk) -> list[str]:
+        """`on_success` responses of blocked tools that nothing else on the path says."""
+        skill = self.defs.skills[walk.skill]
+        said = set(walk.utters())
+        others = {
+            c.on_success
+            for name, c in skill.tool_constraints.items()
+            if name not in self.blocked(walk)
+        }
+        others |= {
+            str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "action"
+        }
+        others |= {r.response for r in skill.utter}
+        out = []
+        for name in self.blocked(walk):
+            success = skill.tool_constraints[name].on_success
+            if success and success not in said and success not in others:
+                out.append(success)
+        return out
+
     @staticmethod
     def decided_against(condition: str, walk: Walk) -> bool:
-        """The path's own values make `condition` false (not merely values it never got)."""
-        keys = condition_keys(condition)
-        if any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
-            return False
-        try:
-            return not evaluate(condition, dict(walk.memory))
-        except Exception:  # unreadable condition: the tool may still run
-            return False
+        """The path's own values make `condition` false (not merely values it never got): the
+        whole condition, or one part of a plain `a and b and c` whose keys the path all knows
+        (`claim_type == "auto"` on a home claim decides it, whatever the claim number)."""
+        parts = [condition]
+        if not re.search(r"\bor\b|[()]", condition):
+            parts += [p for p in re.split(r"\s+and\s+", condition.strip()) if p]
+        for part in parts:
+            keys = condition_keys(part)
+            if not keys or any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
+                continue
+            try:
+                if not evaluate(part, dict(walk.memory)):
+                    return True
+            except Exception:  # unreadable condition: the tool may still run
+                continue
+        return False
 
     def gated(self, skill: Skill | None = None) -> list[str]:
         skill = skill or self.skill
