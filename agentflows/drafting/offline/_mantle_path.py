@@ -73,11 +73,21 @@ class PathGoals:
     # --- reading the path ----------------------------------------------------------------
 
     def memory_items(self, walk: Walk, keys: list[str]) -> list[dict[str, Any]]:
-        """The last recorded value of each key (keys with a known value only)."""
+        """The last recorded value of each key (keys with a known value only). A choice the
+        user answers in words an instructions step reads is recorded as set; its value is
+        still the enum value the user picked."""
+        names = self.defs.memory_names()
         values: dict[str, Any] = {}
         for event in walk.events:
-            if event.kind == "memory" and event.key in keys and event.value is not SET:
-                values[event.key] = event.value
+            if event.kind != "memory" or event.key not in keys:
+                continue
+            value = event.value
+            field = names.get(event.key or "")
+            if value is SET and field is not None and field.type == "categorical":
+                picked = [a.value for a in walk.asks if a.field == event.key]
+                value = picked[-1] if picked and picked[-1] in field.enum_values else SET
+            if value is not SET:
+                values[str(event.key)] = value
         return [{"name": k, "value": values[k]} for k in keys if k in values]
 
     def chosen_keys(self, walk: Walk) -> list[str]:
@@ -137,12 +147,19 @@ class PathGoals:
         return list(dict.fromkeys(keys))
 
     def step_fields(self, walk: Walk) -> list[str]:
-        """Fields the block steps on the path wait for (`collect`, `complete_when`)."""
+        """Fields the block steps on the path wait for (`collect`, `complete_when`) that the
+        case's user has an answer for (a fact, or a value given up front)."""
         written = self.written(walk)
+        answered = {f.field for f in self.script.sheet.facts if f.field}
+        answered |= set(self.facts.get("given") or {})
         keys = [
             a.field
             for a in walk.asks
-            if a.step and a.field and a.kind in ("collect", "instructions") and a.field in written
+            if a.step
+            and a.field
+            and a.kind in ("collect", "instructions")
+            and a.field in written
+            and a.field in answered
         ]
         return list(dict.fromkeys(keys))
 
