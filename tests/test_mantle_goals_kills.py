@@ -107,3 +107,38 @@ def test_a_skipped_lookup_step_is_caught_on_another_project(repairs, tmp_path) -
     report = _kills(OAKLINE, repairs, wanted, tmp_path)
     assert set(report.reference.values()) == {"passed"}, report.reference
     assert [r.mutant.id for r in report.survivors()] == []
+
+
+def test_another_modes_tool_is_asserted_never_to_answer(tmp_path) -> None:
+    """door_access calls deactivate_fob only under `if: request == "lost_fob"`: a guest-PIN
+    path asserts its success response never comes, which catches an agent that runs it
+    anyway (its `requires` ignored)."""
+    drafts = _happy(OAKLINE, "door_access")
+    guest = drafts["door_access:guest_pin"]
+    assert {"utter_name": "utter_fob_deactivated"} in _checks(guest, "bot_did_not_utter")
+    lost = drafts["door_access:lost_fob"]
+    assert {"utter_name": "utter_fob_deactivated"} not in _checks(lost, "bot_did_not_utter")
+    report = _kills(OAKLINE, drafts, ["ignore_requires:deactivate_fob"], tmp_path)
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert report.survivors() == []
+
+
+@pytest.mark.parametrize(
+    ("condition", "parts"),
+    [
+        (
+            '(session.a.mode == "book") and session.a.ok',
+            ['session.a.mode == "book"', "session.a.ok"],
+        ),
+        ("session.a.x or session.a.y", []),
+        (
+            "(session.a.x or session.a.y) and session.a.z",
+            ["session.a.x or session.a.y", "session.a.z"],
+        ),
+        ("session.a.x", []),
+    ],
+)
+def test_a_requires_splits_into_its_top_level_and_parts(condition, parts) -> None:
+    from agentflows.drafting.offline._mantle_path import _conjuncts
+
+    assert _conjuncts(condition) == parts

@@ -125,7 +125,7 @@ class Goals(HandoffGoals):
         unset = self.avoided(walk)
         if unset:
             self.add({"memory_was_not_set": unset})
-        for name in self.blocked_responses(walk)[:1]:  # a tool its `requires` keeps out
+        for name in self.blocked_responses(walk)[:2]:  # tools the path never runs
             self.add({"bot_did_not_utter": {"utter_name": name}})
         self.add_sequence(self.sequence(walk))
         self.criterion(self.identity_criterion(walk))

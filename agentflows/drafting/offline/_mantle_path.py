@@ -245,11 +245,13 @@ class PathGoals:
         return [{"name": k} for k in picked[:limit]]
 
     def blocked(self, walk: Walk) -> list[str]:
-        """Tools of the skill the path never runs because their `requires` is decided false."""
+        """Tools of the skill the path never runs: their `requires` is decided false, or every
+        place the skill calls them sits under an `if:` the path's values make false (another
+        mode's tool, which the runtime strips from the prompt)."""
         skill = self.defs.skills[walk.skill]
         tools = self.defs.tools_for(skill.id)
         ran = {e.tool for e in walk.tools()}
-        return [
+        out = [
             name
             for name, constraint in skill.tool_constraints.items()
             if name not in ran
@@ -257,6 +259,18 @@ class PathGoals:
             and constraint.requires
             and self.decided_against(str(constraint.requires), walk)
         ]
+        model = skill_model(self.project, skill.id)
+        for use in model.tools if model is not None else []:
+            if use.name in ran or use.name in out or use.name not in tools or not use.calls:
+                continue
+            if all(
+                c.kind in ("prose", "instructions")
+                and c.condition
+                and self.decided_against(c.condition, walk)
+                for c in use.calls
+            ):
+                out.append(use.name)
+        return out
 
     def blocked_responses(self, walk: Walk) -> list[str]:
         """`on_success` responses of blocked tools that nothing else on the path says."""
@@ -273,7 +287,8 @@ class PathGoals:
         others |= {r.response for r in skill.utter}
         out = []
         for name in self.blocked(walk):
-            success = skill.tool_constraints[name].on_success
+            constraint = skill.tool_constraints.get(name)
+            success = constraint.on_success if constraint is not None else None
             if success and success not in said and success not in others:
                 out.append(success)
         return out
@@ -283,10 +298,7 @@ class PathGoals:
         """The path's own values make `condition` false (not merely values it never got): the
         whole condition, or one part of a plain `a and b and c` whose keys the path all knows
         (`claim_type == "auto"` on a home claim decides it, whatever the claim number)."""
-        parts = [condition]
-        if not re.search(r"\bor\b|[()]", condition):
-            parts += [p for p in re.split(r"\s+and\s+", condition.strip()) if p]
-        for part in parts:
+        for part in [condition, *_conjuncts(condition)]:
             keys = condition_keys(part)
             if not keys or any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
                 continue
@@ -399,8 +411,44 @@ class PathGoals:
         return steps
 
 
+def _conjuncts(condition: str) -> list[str]:
+    """The parts of a condition joined by a top-level `and` (none when a top-level `or`
+    joins them), each without its wrapping parentheses."""
+    parts, depth, start, text = [], 0, 0, condition.strip()
+    for match in re.finditer(r"[()]|\s+(and|or)\s+", text):
+        token = match.group(0)
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif depth == 0 and match.group(1) == "or":
+            return []
+        elif depth == 0:
+            parts.append(text[start : match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    out = []
+    for part in (p.strip() for p in parts):
+        while part.startswith("(") and part.endswith(")") and not _conjuncts_open(part[1:-1]):
+            part = part[1:-1].strip()
+        out.append(part)
+    return out if len(out) > 1 else []
+
+
+def _conjuncts_open(inner: str) -> bool:
+    """True when `inner` closes a parenthesis it never opened (`a) and (b`)."""
+    depth = 0
+    for char in inner:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return True
+    return False
+
+
 #: An id or code a user reads out and an agent passes unchanged (`HM-AU-5520917`, `R-30418`).
-_CODE = re.compile(r"(?=[^ ]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{1,4}\d{3,}")
+_CODE = re.compile(
+    r"(?=[^ ]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{1,4}\d{3,}|[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+)
 
 
 def _exact(kind: str | None, value: Any) -> bool:
