@@ -37,6 +37,15 @@ def _print(report: "MutationReport") -> None:
     stdout.print(table)
     killed = sum(r.killed for r in report.results)
     stdout.print(f"mutation score: {killed}/{len(report.results)} = {report.score:.0%}")
+    if report.equivalent:
+        stdout.print(
+            f"{len(report.equivalent)} equivalent mutants (they cannot behave differently, "
+            "so they are not played or scored):"
+        )
+        for mutant in report.equivalent:
+            stdout.print(
+                f"  [dim]equivalent[/] {escape(mutant.id)}: {escape(mutant.equivalent or '')}"
+            )
     for result in report.survivors():
         stdout.print(
             f"[red]survives[/] {escape(result.mutant.id)}: the agent "
