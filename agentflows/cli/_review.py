@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
+from rich.prompt import Prompt  # cheap; tests answer through `Prompt.ask`
 
 from evalcore.errors import UserError
 
@@ -169,8 +170,6 @@ def _run_interactive(
 
 def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
     """Show one case and read the decision; None to stop (the review can resume later)."""
-    from rich.prompt import Prompt
-
     _show(question)
     while True:
         key = Prompt.ask(
