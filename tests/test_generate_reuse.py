@@ -247,3 +247,19 @@ def _reference(condition: str, memory: dict[str, object]) -> bool:
         return bool(value)
     except ValueError:
         return False
+
+
+@pytest.mark.parametrize(
+    "text", ["I lost my card, can you replace it?", "Cards cards CARDS' replacing", ""]
+)
+def test_kept_stems_are_the_stems_of_the_text(text: str) -> None:
+    from evalcore.agents.demo import _mantle_engine
+    from evalcore.simulator import _words
+
+    first = _words.stems(text)
+    assert first == _words.stems(text) and first is not _words.stems(text)
+    _words._stems.cache_clear()
+    assert _words.stems(text) == first  # computed afresh: the same stems
+    words = _mantle_engine.stems(text)
+    words.append("changed")  # a caller's list is its own
+    assert "changed" not in _mantle_engine.stems(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 STOP = frozenset(
     [
@@ -136,8 +137,15 @@ def stem(word: str) -> str:
 
 def stems(text: str) -> set[str]:
     """Content stems of `text` (stop words dropped)."""
+    return set(_stems(text))
+
+
+@lru_cache(maxsize=8192)
+def _stems(text: str) -> tuple[str, ...]:
+    """The stems in the order the set is built from (the same set, and the same iteration
+    order): kept per text, since every simulated turn weighs the same case texts again."""
     words = (re.sub(r"'(?:s|re|ve|ll|d|m|t)$", "", w) for w in _WORD.findall(text.lower()))
-    return {stem(w) for w in words if w and w not in STOP}
+    return tuple(stem(w) for w in words if w and w not in STOP)
 
 
 __all__ = ["STOP", "stem", "stems"]

@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ...definitions import MantleDefinitions, Project, Skill, Step
@@ -104,6 +105,12 @@ def stem(word: str) -> str:
 
 
 def stems(text: str) -> list[str]:
+    return list(_stems(text))
+
+
+@lru_cache(maxsize=8192)
+def _stems(text: str) -> tuple[str, ...]:
+    """Kept per text: every turn of every verification play weighs the same texts again."""
     out: dict[str, None] = {}
     for word in _WORD.findall(text.lower().replace("\u2019", "'")):
         word = word.removesuffix("'s")
@@ -112,7 +119,7 @@ def stems(text: str) -> list[str]:
         stemmed = stem(word)
         if stemmed not in _STOP:
             out.setdefault(stemmed)
-    return list(out)
+    return tuple(out)
 
 
 def spoken(value: Any) -> str:
