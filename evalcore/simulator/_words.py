@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 STOP = frozenset(
@@ -135,9 +136,14 @@ def stem(word: str) -> str:
 
 
 def stems(text: str) -> set[str]:
-    """Content stems of `text` (stop words dropped)."""
+    """Content stems of `text` (stop words dropped); a fresh set, memoised underneath."""
+    return set(_stems(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _stems(text: str) -> frozenset[str]:
     words = (re.sub(r"'(?:s|re|ve|ll|d|m|t)$", "", w) for w in _WORD.findall(text.lower()))
-    return {stem(w) for w in words if w and w not in STOP}
+    return frozenset(stem(w) for w in words if w and w not in STOP)
 
 
 __all__ = ["STOP", "stem", "stems"]

@@ -47,6 +47,7 @@ Generic capabilities:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
@@ -104,6 +105,12 @@ def stem(word: str) -> str:
 
 
 def stems(text: str) -> list[str]:
+    return list(_stems(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _stems(text: str) -> tuple[str, ...]:
+    """Memoised: the same descriptions and questions are stemmed in every session."""
     out: dict[str, None] = {}
     for word in _WORD.findall(text.lower().replace("\u2019", "'")):
         word = word.removesuffix("'s")
@@ -112,7 +119,7 @@ def stems(text: str) -> list[str]:
         stemmed = stem(word)
         if stemmed not in _STOP:
             out.setdefault(stemmed)
-    return list(out)
+    return tuple(out)
 
 
 def spoken(value: Any) -> str:
@@ -272,6 +279,19 @@ class SkillWords:
             return None, 0.0
         skill = max(sorted(scores), key=lambda k: scores[k])
         return (skill, scores[skill]) if scores[skill] > 0 else (None, 0.0)
+
+
+_WORDS: dict[tuple[int, tuple[str, ...]], tuple[MantleDefinitions, SkillWords]] = {}
+
+
+def skill_words(defs: MantleDefinitions, skills: list[Skill]) -> SkillWords:
+    """The routing words of `skills`, built once per loaded definitions (a session starts
+    per case and per mutant; SkillWords is only read)."""
+    key = (id(defs), tuple(s.id for s in skills))
+    kept = _WORDS.get(key)
+    if kept is None or kept[0] is not defs:
+        kept = _WORDS[key] = (defs, SkillWords(skills))
+    return kept[1]
 
 
 def parse_amount(text: str) -> float | None:
@@ -512,8 +532,8 @@ class MantleEngine:
         self.started = False
         self.fired: set[str] = set()
         self._words: dict[str, FieldWords] = {}
-        self.skill_words = SkillWords(
-            [s for s in self.defs.skills.values() if not s.hidden and not s.disabled]
+        self.skill_words = skill_words(
+            self.defs, [s for s in self.defs.skills.values() if not s.hidden and not s.disabled]
         )
 
     # --- recording ------------------------------------------------------------------------
