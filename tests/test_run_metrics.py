@@ -93,7 +93,7 @@ async def test_a_failing_metrics_call_is_a_note_not_an_error() -> None:
 async def test_other_dialects_and_errored_runs_carry_no_metrics() -> None:
     options = RunOptions(judge=_judge(SCORES))
     anychat = case("chat", dialect="anychat", checks={}, simulate=None)
-    errored = case("no_lines", context="You are calm. Ask for a new card.")
+    errored = case("no_lines", context="You are calm. Be polite throughout.")  # no request
     report = await run_cases([anychat, errored], FunctionTarget(mantle_echo), options)
     chat, broken = report.records
     assert chat.scale_metrics is None

@@ -194,7 +194,7 @@ async def test_llm_simulator_plays_until_done() -> None:
 
 async def test_offline_without_quoted_lines_is_errored_not_failed() -> None:
     target = FunctionTarget(mantle_echo)
-    report = await run_cases([case(context="You are calm. Ask for a new card.")], target)
+    report = await run_cases([case(context="You are calm. Be polite throughout.")], target)
     (record,) = report.records
     assert record.status == "errored"
     assert "offline simulator needs quoted user lines" in record.error

@@ -30,5 +30,9 @@ def test_a_doubt_about_another_skill_does_not_excuse_a_failure():
     other = "oncall.request is set from the request: none said it"
     failing = [{"type": "tool_executed", "detail": "expected open_incident, skill incidents"}]
     assert _doubts([other], failing) == []
-    named = [{"type": "memory_was_set", "detail": "recorded only for: oncall.request"}]
-    assert _doubts([other], named) == [other]
+    recorded = [
+        {"type": "memory_was_set", "detail": "expected x.y; recorded only for: oncall.request"}
+    ]
+    assert _doubts([other], recorded) == []
+    expected = [{"type": "memory_was_set", "detail": "expected memory_set oncall.request = 'a'"}]
+    assert _doubts([other], expected) == [other]

@@ -132,10 +132,12 @@ def _named(note: str) -> set[str]:
 def _doubts(notes: list[str], failing: list[dict[str, Any]]) -> list[str]:
     """The notes that could explain the failing assertions: a doubt about a skill's
     completion explains only an expected `skill_completed` of that skill; any other doubt
-    one whose details name what the note is about (its skill, key or tool); a clarifying
-    question explains nothing."""
+    one whose expected event names what the note is about (its skill, key or tool); a
+    clarifying question explains nothing."""
     text = " ".join(json.dumps(a) for a in failing)
-    words = set(re.findall(r"[\w.]+", text))
+    # what the assertions expected, not what the run recorded instead ("… only for: x, y")
+    wanted = " ".join(str(a.get("detail") or "").split(";", 1)[0] for a in failing)
+    words = set(re.findall(r"[\w.]+", wanted))
     out = []
     for note in notes:
         if any(done in note for done in _DONE):

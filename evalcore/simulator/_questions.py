@@ -9,14 +9,30 @@ step's `utterance`, and `utter_ask_<field>` by convention.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..definitions import MantleDefinitions, Project
 from ._words import stems
 
+_KEPT: dict[tuple[str, int], tuple[object, Any]] = {}
+
+
+def _once(kind: str, owner: object, build: Callable[[], Any]) -> Any:
+    """`build()` once per loaded definitions (a simulator starts per case and mutant)."""
+    kept = _KEPT.get((kind, id(owner)))
+    if kept is None or kept[0] is not owner:
+        kept = _KEPT[(kind, id(owner))] = (owner, build())
+    return kept[1]
+
 
 def field_questions(defs: MantleDefinitions) -> dict[str, list[str]]:
     """Qualified field -> the texts of every response that asks for it."""
+    found = _once("fields", defs, lambda: _field_questions(defs))
+    return {k: list(v) for k, v in found.items()}
+
+
+def _field_questions(defs: MantleDefinitions) -> dict[str, list[str]]:
     responses = defs.all_responses()
     out: dict[str, list[str]] = {}
     for skill in defs.skills.values():
@@ -58,6 +74,10 @@ def confirmation_texts(project: Project) -> list[str]:
     defs = project.mantle
     if defs is None:
         return []
+    return list(_once("confirmations", defs, lambda: _confirmation_texts(defs)))
+
+
+def _confirmation_texts(defs: MantleDefinitions) -> list[str]:
     responses = defs.all_responses()
     out: list[str] = []
     for skill in defs.skills.values():

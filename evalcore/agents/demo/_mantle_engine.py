@@ -281,6 +281,19 @@ class SkillWords:
         return (skill, scores[skill]) if scores[skill] > 0 else (None, 0.0)
 
 
+_WORDS: dict[tuple[int, tuple[str, ...]], tuple[MantleDefinitions, SkillWords]] = {}
+
+
+def skill_words(defs: MantleDefinitions, skills: list[Skill]) -> SkillWords:
+    """The routing words of `skills`, built once per loaded definitions (a session starts
+    per case and per mutant; SkillWords is only read)."""
+    key = (id(defs), tuple(s.id for s in skills))
+    kept = _WORDS.get(key)
+    if kept is None or kept[0] is not defs:
+        kept = _WORDS[key] = (defs, SkillWords(skills))
+    return kept[1]
+
+
 def parse_amount(text: str) -> float | None:
     """The first number in the text, as a float ("$60.00" -> 60.0)."""
     grouped = re.search(r"(?<![\w.,])\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?)(?![\d,])", text)
@@ -519,8 +532,8 @@ class MantleEngine:
         self.started = False
         self.fired: set[str] = set()
         self._words: dict[str, FieldWords] = {}
-        self.skill_words = SkillWords(
-            [s for s in self.defs.skills.values() if not s.hidden and not s.disabled]
+        self.skill_words = skill_words(
+            self.defs, [s for s in self.defs.skills.values() if not s.hidden and not s.disabled]
         )
 
     # --- recording ------------------------------------------------------------------------

@@ -16,6 +16,7 @@ A tool's result comes from what the project says about it:
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import re
@@ -31,6 +32,9 @@ _LISTING = re.compile(r"^(?:list|search|find_all|get_all|all)_|_(?:list|search)$
 
 def _norm(value: Any) -> str:
     return re.sub(r"[^a-z0-9]", "", str(value).lower())
+
+
+_RECORDS: dict[int, tuple[Project, dict[str, list[dict[str, Any]]]]] = {}
 
 
 def load_records(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -90,7 +94,10 @@ class FakeBackend:
 
     def __init__(self, project: Project) -> None:
         self.project = project
-        self.records = load_records(project.root)
+        kept = _RECORDS.get(id(project))
+        if kept is None or kept[0] is not project:  # read once per loaded project
+            kept = _RECORDS[id(project)] = (project, load_records(project.root))
+        self.records = copy.deepcopy(kept[1])  # a session may keep and change a record
 
     def matches(self, arguments: dict[str, Any]) -> list[tuple[str, dict[str, Any], int]]:
         wanted = {_norm(v) for v in arguments.values() if isinstance(v, str | int) and str(v)}

@@ -26,9 +26,9 @@ from ..demo._mantle_engine import (
     MantleFlags,
     Procedure,
     SkillContext,
-    SkillWords,
     ToolResult,
     holds,
+    skill_words,
     stems,
 )
 from ._asking import question_for
@@ -79,7 +79,9 @@ class ReferenceEngine(MantleEngine):
         self.mutant = mutant
         # `hidden` keeps a skill out of what the agent offers, not out of routing: a
         # hidden skill nobody calls is reached by the user's words alone
-        self.skill_words = SkillWords([s for s in self.defs.skills.values() if not s.disabled])
+        self.skill_words = skill_words(
+            self.defs, [s for s in self.defs.skills.values() if not s.disabled]
+        )
         self.notes: list[str] = []
         self.account: str | None = None
 
