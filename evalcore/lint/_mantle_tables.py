@@ -52,9 +52,11 @@ def known_tools(defs: MantleDefinitions) -> frozenset[str]:
     """Every tool name some skill of the project can call."""
     skills = list(defs.skills.values())
     key = ("lint:known_tools", _skills_shape(skills), _defs_shape(defs))
-    return memoized(
-        defs, key, lambda: frozenset(name for skill in defs.skills for name in defs.tools_for(skill))
-    )
+
+    def build() -> frozenset[str]:
+        return frozenset(name for skill in defs.skills for name in defs.tools_for(skill))
+
+    return memoized(defs, key, build)
 
 
 def response_names(defs: MantleDefinitions) -> frozenset[str]:
