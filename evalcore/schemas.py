@@ -87,15 +87,20 @@ def _fast_check(schema: dict[str, Any]) -> Any:
     return cached[1]
 
 
-def _as_draft7(node: Any) -> Any:
+def _as_draft7(node: Any, *, root: bool = True) -> Any:
     """The schema in draft-07 terms for fastjsonschema: since 2019-09 a `$ref` applies
     together with its sibling keywords, which draft 7 would ignore, so it moves into an
-    `allOf` (the same meaning in both drafts)."""
+    `allOf` (the same meaning in both drafts). Only the root's `$schema` goes: below it the
+    name is a property's (base44 cases have a `$schema` key)."""
     if isinstance(node, list):
-        return [_as_draft7(item) for item in node]
+        return [_as_draft7(item, root=False) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: _as_draft7(value) for key, value in node.items() if key != "$schema"}
+    out = {
+        key: _as_draft7(value, root=False)
+        for key, value in node.items()
+        if not (root and key == "$schema")
+    }
     if "$ref" in out and len(out) > 1:
         ref = out.pop("$ref")
         out["allOf"] = [{"$ref": ref}, *out.get("allOf", [])]
