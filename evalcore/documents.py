@@ -226,6 +226,13 @@ def _parse_json(
 _NEWLINE = re.compile("\n")
 
 
+def locate_json(doc: Document) -> None:
+    """The value lines and repeated-key findings of a JSON document parsed with
+    `locate=False`, for when it turns out to need them (a searched file that is a case)."""
+    if doc.format == "json" and doc.data is not None and not doc.lines:
+        _JsonLocator(doc.text, doc).walk()
+
+
 class _JsonLocator:
     """Second pass over already-valid JSON that records value lines and repeated keys."""
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..definitions import Project, find_project, load_project
 from ..dialects import Dialect, detect_dialect, dialect_names, get_dialect
-from ..documents import Document, load_document
+from ..documents import Document, load_document, locate_json
 from ..findings import FileReport, Finding, sort_findings
 from ..limits import InputLimits, limits_for
 from ..schemas import schema_findings
@@ -173,7 +173,9 @@ def validate_file(
     path: Path, *, projects: ProjectCache, dialect: str | None = None, explicit: bool = True
 ) -> FileReport | None:
     """Validate one file; None when a searched (not named) file is not a case at all."""
-    doc = load_document(path, limits=projects.limits_for(path))
+    # A searched JSON file is located (lines, repeated keys) only once it is known to be a
+    # case: a folder's other JSON files, such as a large manifest, need no second pass.
+    doc = load_document(path, limits=projects.limits_for(path), locate=explicit)
     forced = get_dialect(dialect) if dialect else None
     chosen: Dialect | None
     if explicit:
@@ -202,6 +204,7 @@ def validate_file(
                 )
             ],
         )
+    locate_json(doc)
     project = projects.for_file(path, chosen)
     return FileReport(
         path=str(path), dialect=chosen.name, findings=validate_document(doc, chosen, project)
