@@ -41,12 +41,18 @@ class Goals(HandoffGoals):
         blocks = [e for e in walk.events if e.kind == "block_completed" and e.skill == skill]
         if blocks:
             self.add({"ordered_block_completed": {"skill_id": skill, "block_id": blocks[-1].block}})
-        items = self.memory_items(walk, self.chosen_keys(walk))
+        items = self.recorded(walk)
         if items:
             self.add({"memory_was_set": items})
-        terminal = self.terminal_runs(walk)
-        for event in [e for e in self.main_tools(walk) if e not in terminal][:2] + terminal[-1:]:
-            self.add(tool_check(event, skill=skill, is_error=event.error))
+        for event in self.path_tools(walk):
+            full = self.with_arguments(event, walk)
+            self.add(tool_check(full, skill=skill, is_error=event.error))
+        confirmed = {a.tool for a in walk.asks if a.kind == "confirm" and a.confirm is not False}
+        for event in walk.tools():  # the runtime reads the summary back before a gated tool
+            owner = self.defs.skills.get(event.skill or "")
+            confirm = self.response_of(event.tool or "", "utter_for_confirmation", owner)
+            if not event.error and event.tool in confirmed and self.gated_here(event) and confirm:
+                self.add({"bot_uttered": {"utter_name": confirm}})
 
     def reached(self, walk: Walk, limit: int = 3) -> None:
         """What a path short of the success signal really does: the tools it runs and the
@@ -56,7 +62,8 @@ class Goals(HandoffGoals):
             self.add(tool_check(event, skill=walk.skill, is_error=False))
         asked = [a.field for a in walk.asks if a.field and a.field.startswith(walk.skill + ".")]
         known = {i["name"] for a in self.assertions for i in a.get("memory_was_set") or []}
-        fresh = self.declared([k for k in dict.fromkeys(asked) if k not in known])[:limit]
+        asked += [k for k in self.tool_written(walk) if k.startswith(walk.skill + ".")]
+        fresh = self.declared([k for k in dict.fromkeys(asked) if k not in known])[: limit + 1]
         if fresh:
             self.add({"memory_was_set": [{"name": k} for k in fresh]})
 
@@ -107,9 +114,8 @@ class Goals(HandoffGoals):
             self.add({"bot_uttered": {"utter_name": said[-1]}})
         for event in self.terminal_runs(walk) + [e for e in walk.tools() if not e.error]:
             success = self.response_of(event.tool or "", "on_success")
-            if self.uttered(walk, success):
+            if event.skill == walk.skill and self.uttered(walk, success):
                 self.add({"bot_uttered": {"utter_name": success}})
-                break
         if not self.terminal_runs(walk):
             self.reached(walk)
         if len(self.assertions) == 1:  # nothing but the activation: say what it answers
@@ -119,6 +125,8 @@ class Goals(HandoffGoals):
         unset = self.avoided(walk)
         if unset:
             self.add({"memory_was_not_set": unset})
+        for name in self.blocked_responses(walk)[:2]:  # tools the path never runs
+            self.add({"bot_did_not_utter": {"utter_name": name}})
         self.add_sequence(self.sequence(walk))
         self.criterion(self.identity_criterion(walk))
         self.criterion(self.completion_claim(walk))

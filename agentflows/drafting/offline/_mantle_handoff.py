@@ -47,6 +47,7 @@ class HandoffGoals(PathGoals):
             and self._categorical(e.key)
         ]
         merged = [*items, *(i for i in handed_items if i not in items)]
+        merged += self.written_names(walk, handoff_skill, merged)
         if merged:
             self.add({"memory_was_set": merged})
         transfers = [e for e in walk.tools() if e.skill == handoff_skill]
@@ -73,6 +74,13 @@ class HandoffGoals(PathGoals):
             self.criterion("The agent hands over without trying to solve the problem itself")
         self.criterion("The agent does not ask the customer to repeat what they already said")
         self.handoff_summary_criterion(handoff)
+
+    def written_names(self, walk: Walk, skill: str, have: list[dict]) -> list[dict]:
+        """By name, what the hand-off skill's tools write (a ticket, a callback id)."""
+        known = {i["name"] for i in have}
+        declared = self.defs.memory_names()
+        keys = [k for k in self.tool_written(walk) if k.startswith(skill + ".")]
+        return [{"name": k} for k in keys if k not in known and k in declared]
 
     def handoff_summary_criterion(self, handoff: Skill) -> None:
         """What the hand-off skill says its summary for the person must leave out."""
@@ -103,6 +111,7 @@ class HandoffGoals(PathGoals):
             for e in other.events
             if e.kind == "memory" and e.value is not SET and e.key and self._categorical(e.key)
         ]
+        items += self.written_names(other, other.skill, items)
         if items:
             self.add({"memory_was_set": items})
         transfers = other.tools()

@@ -9,10 +9,13 @@ writes (a happy path that asserts its own task did not happen is a contradiction
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.skill_model import skill_model
 
 from ...planning._mantle_tools import qualify, tool_keys
 from ...planning._mantle_walk import SET, Event, Walk
@@ -70,11 +73,21 @@ class PathGoals:
     # --- reading the path ----------------------------------------------------------------
 
     def memory_items(self, walk: Walk, keys: list[str]) -> list[dict[str, Any]]:
-        """The last recorded value of each key (keys with a known value only)."""
+        """The last recorded value of each key (keys with a known value only). A choice the
+        user answers in words an instructions step reads is recorded as set; its value is
+        still the enum value the user picked."""
+        names = self.defs.memory_names()
         values: dict[str, Any] = {}
         for event in walk.events:
-            if event.kind == "memory" and event.key in keys and event.value is not SET:
-                values[event.key] = event.value
+            if event.kind != "memory" or event.key not in keys:
+                continue
+            value = event.value
+            field = names.get(event.key or "")
+            if value is SET and field is not None and field.type == "categorical":
+                picked = [a.value for a in walk.asks if a.field == event.key]
+                value = picked[-1] if picked and picked[-1] in field.enum_values else SET
+            if value is not SET:
+                values[str(event.key)] = value
         return [{"name": k, "value": values[k]} for k in keys if k in values]
 
     def chosen_keys(self, walk: Walk) -> list[str]:
@@ -87,6 +100,14 @@ class PathGoals:
             if field is not None and field.type == "categorical":
                 keys.append(field.qualified)
         keys += [k for k in (self.facts.get("given") or {}) if k.startswith(walk.skill + ".")]
+        # the values the behaviour routes on (set from the request or from a record the user
+        # picks): the branch the case is about, so a wrong value fails it
+        routed = {**(self.facts.get("values") or {}), **(self.facts.get("request_values") or {})}
+        for key in routed:
+            field = names.get(key)
+            categorical = field is not None and field.type == "categorical"
+            if categorical and key.startswith(walk.skill + "."):
+                keys.append(key)
         skill = self.defs.skills[walk.skill]
         for block in skill.blocks.values():
             for step in block.steps:
@@ -99,6 +120,90 @@ class PathGoals:
                 if e.kind == "memory" and e.key and e.key.startswith("project.") and e.value is True
             ]
         return list(dict.fromkeys(keys))
+
+    def recorded(self, walk: Walk, *, limit: int = 6) -> list[dict[str, Any]]:
+        """`memory_was_set` items of a path: the chosen values (with their value), then, by
+        name only, what the path's successful tool runs write (ids and flags a real backend
+        chooses) and the fields its block steps wait for (the user's answer, which an agent
+        may word its own way). A key a step or tool forgets fails one of these."""
+        items = self.memory_items(walk, self.chosen_keys(walk))
+        named = [i["name"] for i in items]
+        declared = self.defs.memory_names()
+        extra = [k for k in self.tool_written(walk) + self.step_fields(walk) if k in declared]
+        for key in dict.fromkeys(extra):
+            if key not in named and len(items) < limit:
+                items.append({"name": key})
+                named.append(key)
+        return items
+
+    def tool_written(self, walk: Walk) -> list[str]:
+        """Keys the path's successful tool runs write (as the walk recorded them)."""
+        written = self.written(walk)
+        keys: list[str] = []
+        for event in walk.tools():
+            if event.error or not event.tool or not event.skill:
+                continue
+            keys += [k for k in self.tool_writes(event.tool, event.skill) if k in written]
+        return list(dict.fromkeys(keys))
+
+    def step_fields(self, walk: Walk) -> list[str]:
+        """Fields the block steps on the path wait for (`collect`, `complete_when`) that the
+        case's user has an answer for (a fact, or a value given up front)."""
+        written = self.written(walk)
+        answered = {f.field for f in self.script.sheet.facts if f.field}
+        answered |= set(self.facts.get("given") or {})
+        keys = [
+            a.field
+            for a in walk.asks
+            if a.step
+            and a.field
+            and a.kind in ("collect", "instructions")
+            and a.field in written
+            and a.field in answered
+        ]
+        return list(dict.fromkeys(keys))
+
+    def with_arguments(self, event: Event, walk: Walk) -> Event:
+        """`event` with the arguments the user's own answers fix added (the field a parameter
+        is filled from, as the skill model maps it, else the skill's or the project's field of
+        the parameter's name). Only values an agent passes as given are added: choices,
+        numbers, yes/no, and ids or codes (`HM-AU-5520917`); never prose a model may reword."""
+        tools = self.defs.tools_for(event.skill or walk.skill)
+        tool = tools.get(event.tool or "")
+        if tool is None:
+            return event
+        model = skill_model(self.project, event.skill or walk.skill)
+        use = model.tool(tool.name) if model is not None else None
+        sources = dict(use.arguments) if use is not None else {}
+        told = self.told_values(walk)
+        added: dict[str, Any] = {}
+        for param in tool.parameters:
+            if param.name in event.arguments or "ToolContext" in (param.type or ""):
+                continue
+            skill = event.skill or walk.skill
+            for key in (sources.get(param.name), f"{skill}.{param.name}", f"project.{param.name}"):
+                if key and key in told:
+                    added[param.name] = told[key]
+                    break
+        if not added:
+            return event
+        return replace(event, arguments={**event.arguments, **added})
+
+    def told_values(self, walk: Walk) -> dict[str, Any]:
+        """Qualified field -> the value the user's facts fix, where an agent passes it as is."""
+        names = self.defs.memory_names()
+        out: dict[str, Any] = {}
+        asked = {a.field for a in walk.asks if a.field} | set(self.facts.get("given") or {})
+        for key in asked:
+            value = walk.memory.get(key)
+            if key in names and value is not None and _exact(names[key].type, value):
+                out[key] = value
+        for fact in self.script.sheet.facts:
+            field_def = names.get(fact.field or "")
+            text = field_def is not None and field_def.type == "text"
+            if text and fact.field not in out and _CODE.fullmatch(fact.value):
+                out[str(fact.field)] = fact.value
+        return out
 
     def memory_pairs(self, walk: Walk) -> list[tuple[str, Any]]:
         return [(i["name"], i["value"]) for i in self.memory_items(walk, self.chosen_keys(walk))]
@@ -124,12 +229,7 @@ class PathGoals:
                     keys += [qualify(str(k), skill.id) for k in step.target]
                 elif step.kind == "execute_tool" and str(step.target) in tools:
                     keys += list(tool_keys(self.project, tools[str(step.target)], skill.id))
-        ran = {e.tool for e in walk.tools()}
-        for name, constraint in skill.tool_constraints.items():
-            if name in ran or name not in tools or not constraint.requires:
-                continue
-            if not self.decided_against(str(constraint.requires), walk):
-                continue
+        for name in self.blocked(walk):
             keys += list(tool_keys(self.project, tools[name], skill.id))
         keep = self.written(walk) | set(self.success.keys)
         for name in terminal_tools(self.project, skill):
@@ -144,16 +244,70 @@ class PathGoals:
         picked.sort(key=lambda k: _visibility(public, k) != "public")
         return [{"name": k} for k in picked[:limit]]
 
+    def blocked(self, walk: Walk) -> list[str]:
+        """Tools of the skill the path never runs: their `requires` is decided false, or every
+        place the skill calls them sits under an `if:` the path's values make false (another
+        mode's tool, which the runtime strips from the prompt)."""
+        skill = self.defs.skills[walk.skill]
+        tools = self.defs.tools_for(skill.id)
+        ran = {e.tool for e in walk.tools()}
+        out = [
+            name
+            for name, constraint in skill.tool_constraints.items()
+            if name not in ran
+            and name in tools
+            and constraint.requires
+            and self.decided_against(str(constraint.requires), walk)
+        ]
+        model = skill_model(self.project, skill.id)
+        for use in model.tools if model is not None else []:
+            if use.name in ran or use.name in out or use.name not in tools or not use.calls:
+                continue
+            if all(
+                c.kind in ("prose", "instructions")
+                and c.condition
+                and self.decided_against(c.condition, walk)
+                for c in use.calls
+            ):
+                out.append(use.name)
+        return out
+
+    def blocked_responses(self, walk: Walk) -> list[str]:
+        """`on_success` responses of blocked tools that nothing else on the path says."""
+        skill = self.defs.skills[walk.skill]
+        said = set(walk.utters())
+        others = {
+            c.on_success
+            for name, c in skill.tool_constraints.items()
+            if name not in self.blocked(walk)
+        }
+        others |= {
+            str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "action"
+        }
+        others |= {r.response for r in skill.utter}
+        out = []
+        for name in self.blocked(walk):
+            constraint = skill.tool_constraints.get(name)
+            success = constraint.on_success if constraint is not None else None
+            if success and success not in said and success not in others:
+                out.append(success)
+        return out
+
     @staticmethod
     def decided_against(condition: str, walk: Walk) -> bool:
-        """The path's own values make `condition` false (not merely values it never got)."""
-        keys = condition_keys(condition)
-        if any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
-            return False
-        try:
-            return not evaluate(condition, dict(walk.memory))
-        except Exception:  # unreadable condition: the tool may still run
-            return False
+        """The path's own values make `condition` false (not merely values it never got): the
+        whole condition, or one part of a plain `a and b and c` whose keys the path all knows
+        (`claim_type == "auto"` on a home claim decides it, whatever the claim number)."""
+        for part in [condition, *_conjuncts(condition)]:
+            keys = condition_keys(part)
+            if not keys or any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
+                continue
+            try:
+                if not evaluate(part, dict(walk.memory)):
+                    return True
+            except Exception:  # unreadable condition: the tool may still run
+                continue
+        return False
 
     def gated(self, skill: Skill | None = None) -> list[str]:
         skill = skill or self.skill
@@ -175,6 +329,28 @@ class PathGoals:
             if event.tool in important or event.source == "mcp" or set(values) & chosen:
                 picked.append(event)
         return picked
+
+    def path_tools(self, walk: Walk, limit: int = 7) -> list[Event]:
+        """The skill's tool runs worth a `tool_executed` each: the main ones (gated, MCP, fed
+        a chosen value), then every other tool the path runs (its last run), lookups
+        included, since an agent can skip one, fail it silently or feed it a wrong value;
+        the terminal run always comes last."""
+        terminal = self.terminal_runs(walk)
+        last: dict[str, Event] = {}
+        for event in walk.tools():
+            if event.skill == walk.skill and event.tool:
+                last.pop(event.tool, None)
+                last[event.tool] = event
+        end = terminal[-1:]
+        main = [e for e in self.main_tools(walk) if e not in terminal]
+        main = [e for e in main if last.get(e.tool or "") is e]
+        rest = [e for e in last.values() if e not in main and e not in terminal]
+        rest = [e for e in rest if not end or e.tool != end[0].tool]
+        return (main + rest)[: limit - len(end)] + end
+
+    def gated_here(self, event: Event) -> bool:
+        skill = self.defs.skills.get(event.skill or "")
+        return skill is not None and event.tool in self.gated(skill)
 
     def terminal_runs(self, walk: Walk) -> list[Event]:
         """Runs of the skill's terminal tool(s) on the path that ended without an error."""
@@ -233,6 +409,55 @@ class PathGoals:
         if walk.completed:
             steps.append(skill_check("skill_completed", walk.skill))
         return steps
+
+
+def _conjuncts(condition: str) -> list[str]:
+    """The parts of a condition joined by a top-level `and` (none when a top-level `or`
+    joins them), each without its wrapping parentheses."""
+    parts, depth, start, text = [], 0, 0, condition.strip()
+    for match in re.finditer(r"[()]|\s+(and|or)\s+", text):
+        token = match.group(0)
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif depth == 0 and match.group(1) == "or":
+            return []
+        elif depth == 0:
+            parts.append(text[start : match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    out = []
+    for part in (p.strip() for p in parts):
+        while part.startswith("(") and part.endswith(")") and not _conjuncts_open(part[1:-1]):
+            part = part[1:-1].strip()
+        out.append(part)
+    return out if len(out) > 1 else []
+
+
+def _conjuncts_open(inner: str) -> bool:
+    """True when `inner` closes a parenthesis it never opened (`a) and (b`)."""
+    depth = 0
+    for char in inner:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return True
+    return False
+
+
+#: An id or code a user reads out and an agent passes unchanged (`HM-AU-5520917`, `R-30418`).
+_CODE = re.compile(
+    r"(?=[^ ]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{1,4}\d{3,}|[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+)
+
+
+def _exact(kind: str | None, value: Any) -> bool:
+    """Values an agent passes exactly as the user chose them."""
+    if value is SET or isinstance(value, dict | list):
+        return False
+    if kind in ("categorical", "bool", "int", "float"):
+        return True
+    return kind == "text" and isinstance(value, str) and bool(_CODE.fullmatch(value))
 
 
 def _visibility(public: Any, key: str) -> str:

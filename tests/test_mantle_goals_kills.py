@@ -1,0 +1,144 @@
+"""Offline drafts assert what a broken agent gets wrong, on corpus projects (not the bank):
+tool-written ids by name, every lookup the path runs without an error, the arguments the
+user's own answers fix, the confirmation read-back and the value the path routes on; and
+each of these kills the mutant of its kind against the reference agent."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.mutate import mutate
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
+from evalcore.runner import collect_cases
+
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
+HARBOR = CORPUS / "harbor_mutual"
+OAKLINE = CORPUS / "oakline_residents"
+
+
+def _happy(root: Path, skill: str) -> dict[str, dict[str, Any]]:
+    project = load_project(root)
+    out = {}
+    for behavior in plan_source(project, "mantle", skill, None).behaviors:
+        if behavior.facts.get("kind") == "happy" and behavior.type == "happy_path":
+            out[behavior.id] = draft_mantle(DraftContext(project, "mantle", behavior))
+    assert out, f"{skill} has a happy path"
+    return out
+
+
+def _checks(data: dict[str, Any], key: str) -> list[Any]:
+    return [a[key] for a in data["scenario"]["goals"]["assertions"] if key in a]
+
+
+@pytest.fixture(scope="module")
+def claims() -> dict[str, dict[str, Any]]:
+    return _happy(HARBOR, "file_claim")
+
+
+@pytest.fixture(scope="module")
+def repairs() -> dict[str, dict[str, Any]]:
+    return _happy(OAKLINE, "maintenance_request")
+
+
+def test_a_happy_path_names_what_its_tools_write(claims, repairs) -> None:
+    auto = claims["file_claim:auto"]
+    names = {i["name"]: i.get("value") for c in _checks(auto, "memory_was_set") for i in c}
+    # the claim number the backend chooses: by name, never by value
+    assert "file_claim.claim_number" in names and names["file_claim.claim_number"] is None
+    repair = next(iter(repairs.values()))
+    names = {i["name"] for c in _checks(repair, "memory_was_set") for i in c}
+    assert "maintenance_request.work_order_id" in names
+
+
+def test_a_happy_path_asserts_each_lookup_and_the_arguments_the_user_fixes(claims) -> None:
+    runs = {t["tool_name"]: t for t in _checks(claims["file_claim:auto"], "tool_executed")}
+    assert runs["list_policies"]["is_error"] is False
+    assert runs["lookup_coverage"]["is_error"] is False
+    # a policy number the user reads out is an id the agent passes unchanged
+    number = runs["lookup_coverage"]["arguments"]["policy_number"]
+    assert runs["submit_claim"]["arguments"]["policy_number"] == number
+    # free prose a model may reword is never added as an argument value
+    assert "incident_date" not in runs["submit_claim"].get("arguments", {})
+
+
+def test_a_happy_path_asserts_the_confirmation_read_back(claims, repairs) -> None:
+    said = {b["utter_name"] for b in _checks(claims["file_claim:auto"], "bot_uttered")}
+    assert "utter_confirm_claim" in said
+    said = {b["utter_name"] for d in repairs.values() for b in _checks(d, "bot_uttered")}
+    assert "utter_confirm_work_order" in said
+
+
+def _kills(root: Path, drafts: dict[str, dict[str, Any]], only: list[str], tmp: Path):
+    for behavior_id, data in drafts.items():
+        slug = behavior_id.replace(":", "_") + "_happy_path"
+        (tmp / f"{slug}.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    cases = collect_cases([tmp], project=root)
+    return asyncio.run(mutate(cases, root, concurrency=2, only=only))
+
+
+def test_the_new_assertions_kill_their_mutants_on_a_corpus_project(claims, tmp_path) -> None:
+    wanted = [
+        "forget_memory:file_claim.claim_number",
+        "fail_silently:list_policies",
+        "fail_silently:lookup_coverage",
+        "wrong_argument:lookup_coverage",
+        "skip_confirmation:submit_claim",
+    ]
+    report = _kills(HARBOR, claims, wanted, tmp_path)
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert {r.mutant.id for r in report.results} == set(wanted)
+    assert [r.mutant.id for r in report.survivors()] == []
+
+
+def test_a_skipped_lookup_step_is_caught_on_another_project(repairs, tmp_path) -> None:
+    wanted = [
+        "skip_step:maintenance_request.describe_repair.load_profile",
+        "forget_memory:maintenance_request.work_order_id",
+        "skip_confirmation:submit_work_order",
+    ]
+    report = _kills(OAKLINE, repairs, wanted, tmp_path)
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert [r.mutant.id for r in report.survivors()] == []
+
+
+def test_another_modes_tool_is_asserted_never_to_answer(tmp_path) -> None:
+    """door_access calls deactivate_fob only under `if: request == "lost_fob"`: a guest-PIN
+    path asserts its success response never comes, which catches an agent that runs it
+    anyway (its `requires` ignored)."""
+    drafts = _happy(OAKLINE, "door_access")
+    guest = drafts["door_access:guest_pin"]
+    assert {"utter_name": "utter_fob_deactivated"} in _checks(guest, "bot_did_not_utter")
+    lost = drafts["door_access:lost_fob"]
+    assert {"utter_name": "utter_fob_deactivated"} not in _checks(lost, "bot_did_not_utter")
+    report = _kills(OAKLINE, drafts, ["ignore_requires:deactivate_fob"], tmp_path)
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert report.survivors() == []
+
+
+@pytest.mark.parametrize(
+    ("condition", "parts"),
+    [
+        (
+            '(session.a.mode == "book") and session.a.ok',
+            ['session.a.mode == "book"', "session.a.ok"],
+        ),
+        ("session.a.x or session.a.y", []),
+        (
+            "(session.a.x or session.a.y) and session.a.z",
+            ["session.a.x or session.a.y", "session.a.z"],
+        ),
+        ("session.a.x", []),
+    ],
+)
+def test_a_requires_splits_into_its_top_level_and_parts(condition, parts) -> None:
+    from agentflows.drafting.offline._mantle_path import _conjuncts
+
+    assert _conjuncts(condition) == parts
