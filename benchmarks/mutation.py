@@ -4,7 +4,10 @@ For each Mantle project of the corpus (default `tests/data/corpus`) and `example
 `generate all --model offline` into a temporary folder, then the suite is played against
 the reference agent (`mantle:DIR`) and every mutant derived from the project (`casegen
 mutate`). Figures per project: happy paths the reference agent passes, all cases it passes,
-mutants killed, and the surviving mutants (with the behaviour no case catches).
+mutants killed of those that can behave differently, the equivalent ones (left out of the
+score, each with its reason), and the surviving mutants by kind. The same drafts without
+verification (`--no-verify`) are played against the reference agent too: how many of the
+cases the drafter writes a correct agent passes before verification repairs or drops any.
 
     python -m benchmarks mutation
     python -m benchmarks mutation --project harbor_mutual --json
@@ -41,10 +44,22 @@ class ProjectMutation:
     happy: int = 0
     happy_passed: int = 0
     mutants: int = 0
+    """Mutants that can behave differently (the score's denominator)."""
     killed: int = 0
+    equivalent: list[dict[str, str]] = field(default_factory=list)
     survivors: list[dict[str, str]] = field(default_factory=list)
     failing: list[str] = field(default_factory=list)
+    unverified_cases: int = 0
+    unverified_passed: int = 0
+    unverified_failing: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+    def survivors_by_kind(self) -> dict[str, int]:
+        kinds: dict[str, int] = {}
+        for survivor in self.survivors:
+            kind = survivor["id"].partition(":")[0]
+            kinds[kind] = kinds.get(kind, 0) + 1
+        return kinds
 
     @property
     def score(self) -> float:
@@ -60,13 +75,36 @@ class ProjectMutation:
             "mutants": self.mutants,
             "killed": self.killed,
             "score": round(self.score, 4),
+            "equivalent": self.equivalent,
+            "survivors_by_kind": self.survivors_by_kind(),
             "survivors": self.survivors,
             "failing_cases": self.failing,
+            "unverified_cases": self.unverified_cases,
+            "unverified_passed": self.unverified_passed,
+            "unverified_failing_cases": self.unverified_failing,
             "seconds": round(self.seconds, 1),
         }
 
 
-async def measure(project_dir: Path, *, concurrency: int = 4) -> ProjectMutation:
+async def _unverified(project_dir: Path, root: Path) -> tuple[int, list[str]]:
+    """The drafts without verification, played against the reference agent only:
+    (cases, the slugs it fails)."""
+    from evalcore.agents.reference import ReferenceTarget
+    from evalcore.runner import RunOptions, collect_cases, run_cases
+    from evalcore.simulator import SimulatorSettings
+
+    await generate_all_offline(project_dir, root, verify=False)
+    suite = root / "cases"
+    cases = collect_cases([suite], project=project_dir) if suite.is_dir() else []
+    target = ReferenceTarget(project_dir)
+    options = RunOptions(parallel=4, simulator=SimulatorSettings(project=target.project))
+    report = await run_cases(cases, target, options.with_models())
+    return len(cases), sorted(r.scenario_slug for r in report.records if r.status != "passed")
+
+
+async def measure(
+    project_dir: Path, *, concurrency: int = 4, unverified: bool = True
+) -> ProjectMutation:
     """Generate the project's suite offline, then play it against the reference and mutants."""
     from agentflows.mutate import mutate
     from evalcore.runner import collect_cases
@@ -74,10 +112,11 @@ async def measure(project_dir: Path, *, concurrency: int = 4) -> ProjectMutation
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="casegen-mutation-") as tmp:
         root = Path(tmp)
-        await generate_all_offline(project_dir, root)
-        suite = root / "cases"
+        await generate_all_offline(project_dir, root / "verified")
+        suite = root / "verified" / "cases"
         cases = collect_cases([suite], project=project_dir) if suite.is_dir() else []
         report = await mutate(cases, project_dir, concurrency=concurrency)
+        raw = await _unverified(project_dir, root / "unverified") if unverified else (0, [])
     types = {c.slug: str(getattr(c, "type", "") or "") for c in cases}
     out = ProjectMutation(project_dir.name, cases=len(cases))
     out.passed = sum(s == "passed" for s in report.reference.values())
@@ -87,9 +126,12 @@ async def measure(project_dir: Path, *, concurrency: int = 4) -> ProjectMutation
     out.failing = sorted(s for s, st in report.reference.items() if st != "passed")
     out.mutants = len(report.results)
     out.killed = sum(r.killed for r in report.results)
+    out.equivalent = [{"id": m.id, "reason": m.equivalent or ""} for m in report.equivalent]
     out.survivors = [
         {"id": r.mutant.id, "behaviour": r.mutant.behaviour} for r in report.survivors()
     ]
+    out.unverified_cases, out.unverified_failing = raw
+    out.unverified_passed = out.unverified_cases - len(out.unverified_failing)
     out.seconds = time.perf_counter() - started
     with contextlib.suppress(ValueError):
         out.name = str(project_dir.resolve().relative_to(REPO))
@@ -98,13 +140,16 @@ async def measure(project_dir: Path, *, concurrency: int = 4) -> ProjectMutation
 
 def markdown_table(results: Sequence[ProjectMutation]) -> str:
     lines = [
-        "| project | happy paths pass | all cases pass | mutants killed | score |",
-        "|---|---|---|---|---|",
+        "| project | happy paths pass | cases pass | unverified cases pass | mutants killed "
+        "| equivalent | score | survivors by kind |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(r.survivors_by_kind().items())) or "none"
+        raw = f"{r.unverified_passed}/{r.unverified_cases}" if r.unverified_cases else "-"
         lines.append(
             f"| `{Path(r.name).name}` | {r.happy_passed}/{r.happy} | {r.passed}/{r.cases} | "
-            f"{r.killed}/{r.mutants} | {r.score:.0%} |"
+            f"{raw} | {r.killed}/{r.mutants} | {len(r.equivalent)} | {r.score:.0%} | {kinds} |"
         )
     return "\n".join(lines)
 
@@ -115,7 +160,9 @@ def markdown_section(results: Sequence[ProjectMutation]) -> str:
         "",
         "`python -m benchmarks mutation`: `casegen generate all --model offline` on each",
         "project, the suite played against the reference agent (`mantle:DIR`) and every",
-        "mutant (`casegen mutate`).",
+        'mutant (`casegen mutate`); "unverified" is the same drafting with `--no-verify`,',
+        "played against the reference agent only. Mutants killed counts the mutants that",
+        "can behave differently; equivalent ones are listed apart and not scored.",
         "",
         markdown_table(results),
         "",
@@ -144,6 +191,9 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--concurrency", type=int, default=4, help="mutants played at once")
     parser.add_argument("--markdown", type=Path, help="write the table to this markdown file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--no-unverified", action="store_true", help="skip the --no-verify pass rate"
+    )
     args = parser.parse_args(argv)
     try:
         projects = corpus_projects(args.corpus, args.project)
@@ -155,14 +205,22 @@ async def main(argv: list[str]) -> int:
     if not projects:
         print(f"no Mantle projects under {args.corpus}")
         return 2
-    results = [await measure(p, concurrency=args.concurrency) for p in projects]
+    results = [
+        await measure(p, concurrency=args.concurrency, unverified=not args.no_unverified)
+        for p in projects
+    ]
     if args.json:
         print(json.dumps({"projects": [r.to_json() for r in results]}, indent=2))
     else:
         print(markdown_table(results))
         for r in results:
+            name = Path(r.name).name
+            for case in r.failing:
+                print(f"  {name}: the reference agent fails {case}")
+            for item in r.equivalent:
+                print(f"  {name}: equivalent {item['id']}: {item['reason']}")
             for survivor in r.survivors:
-                print(f"  {Path(r.name).name}: survives {survivor['id']}: {survivor['behaviour']}")
+                print(f"  {name}: survives {survivor['id']}: {survivor['behaviour']}")
     if args.markdown:
         write_markdown(args.markdown, results)
     return 0

@@ -8,6 +8,7 @@ timestamps stay strings. Output is quoted so that 1.1 and 1.2 readers agree.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -85,8 +86,22 @@ def case_loader(text: str, *, fast: bool = True) -> Any:
     return CaseLoader(text)
 
 
+@functools.lru_cache(maxsize=16384)
+def _analysis(scalar: str, allow_unicode: bool) -> yaml.emitter.ScalarAnalysis:
+    """PyYAML's own analysis of a scalar, kept: it depends on the text and `allow_unicode`
+    only, and case files repeat the same keys and values in file after file (a quarter of
+    the emitter's time was spent re-analysing them). The result is never modified."""
+    return _ANALYSERS[allow_unicode].analyze_scalar(scalar)
+
+
+_ANALYSERS = {flag: yaml.emitter.Emitter(None, allow_unicode=flag) for flag in (False, True)}
+
+
 class CaseDumper(yaml.SafeDumper):
     """Block style, 2-space indent, indented sequences, block scalars for long text."""
+
+    def analyze_scalar(self, scalar: str) -> yaml.emitter.ScalarAnalysis:
+        return _analysis(scalar, bool(self.allow_unicode))
 
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         # Indent list items under their key (`key:\n  - item`), the style of Rasa's docs.
@@ -123,8 +138,21 @@ for _tag, _regexp, _first in _CORE_RESOLVERS:
 
 
 def dump_yaml(data: Any) -> str:
-    """Canonical YAML text for `data` (keys in the order given; LF; final newline)."""
-    text = yaml.dump(
+    """Canonical YAML text for `data` (keys in the order given; LF; final newline).
+
+    Plain case data goes straight to PyYAML's emitter (`_yamldirect`, the same bytes);
+    anything else through `yaml.dump`."""
+    from ._yamldirect import Unsupported, dump_direct
+
+    try:
+        text = dump_direct(data)
+    except Unsupported:
+        text = _dump_pyyaml(data)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _dump_pyyaml(data: Any) -> str:
+    return yaml.dump(
         data,
         Dumper=CaseDumper,
         sort_keys=False,
@@ -134,7 +162,6 @@ def dump_yaml(data: Any) -> str:
         width=88,
         line_break="\n",
     )
-    return text if text.endswith("\n") else text + "\n"
 
 
 def load_yaml(text: str) -> Any:

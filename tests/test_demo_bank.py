@@ -72,6 +72,14 @@ def test_there_are_cases_to_play():
     assert len(HANDWRITTEN) == 5
 
 
+#: Hand-written cases whose persona lacks what any correct bank agent must ask for: they
+#: play offline (free prose is read for its facts) but cannot finish.
+UNDER_SPECIFIED = {
+    "card_replace_damaged": "the persona gives no date of birth or postcode and seeds no "
+    "caller phone, so the caller cannot be verified",
+}
+
+
 @pytest.mark.parametrize("path", GENERATED + HANDWRITTEN, ids=lambda p: p.stem)
 def test_every_case_passes_against_demo_bank(path: Path):
     case = load(path)
@@ -79,6 +87,11 @@ def test_every_case_passes_against_demo_bank(path: Path):
         make_simulator(case.simulate, dialect="mantle", settings=SETTINGS)
     except SimulationError:
         pytest.skip("free prose without facts or quoted steps: only a model can play it")
+    if path.stem in UNDER_SPECIFIED:
+        events, failed = asyncio.run(play(case))
+        asked = " ".join(e.get("text") or "" for e in events if e["event"] == "bot")
+        assert failed and "date of birth" in asked, UNDER_SPECIFIED[path.stem]
+        return
     failed = run(case)
     assert not failed, [f"{r.type}: {r.detail}" for r in failed]
 

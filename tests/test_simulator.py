@@ -99,11 +99,34 @@ async def test_offline_plays_lines_then_is_done() -> None:
     assert sim.usage.calls == 0
 
 
-def test_offline_without_quoted_lines_is_an_error() -> None:
-    spec = SimulationSpec(context="You are calm. Ask to replace your card.")
+def test_offline_without_quoted_lines_or_a_request_is_an_error() -> None:
+    spec = SimulationSpec(context="You are calm. Be polite throughout.")
     with pytest.raises(SimulationError, match=NO_LINES) as caught:
         make_simulator(spec, dialect="mantle", settings=SimulatorSettings())
     assert "numbered steps" in (caught.value.hint or "")
+
+
+async def test_offline_plays_a_free_prose_persona_from_the_facts_it_gives() -> None:
+    spec = SimulationSpec(
+        context=(
+            "You are a calm customer whose card has a cracked chip. Ask to replace the card. "
+            "When the agent asks what happened, say it is damaged. Confirm when the order "
+            "summary is read back. Do not bring up anything else."
+        )
+    )
+    sim = make_simulator(spec, dialect="mantle", settings=SimulatorSettings())
+    first = await sim.next_step([])
+    assert "replace the card" in first.message.lower()
+    history = [
+        Utterance(1, "user", first.message),
+        Utterance(1, "agent", "What happened to the card?"),
+    ]
+    assert (await sim.next_step(history)).message.lower().startswith("damaged")
+    history += [
+        Utterance(2, "user", "damaged"),
+        Utterance(2, "agent", "Shall I place the order?"),
+    ]
+    assert (await sim.next_step(history)).message.startswith("Yes")
 
 
 async def test_offline_anychat_plays_goal_steps_first() -> None:

@@ -213,3 +213,39 @@ async def test_a_choice_question_naming_no_fact_value_stays_unplaced():
     sim = simulator()
     said = await converse(sim, ["Got it. Was it a boat or a bicycle?"])
     assert said[1][0] == UNKNOWN
+
+
+BANK_PROJECT = load_project(EXAMPLES / "bank")
+
+DECLINING = """\
+You are Marcus, a customer who lost his card.
+You want to replace a card.
+What you know (share each only when the agent asks):
+- why it needs replacing: lost
+When the agent reads the details back and asks you to confirm, decline.
+"""
+
+
+async def test_decline_is_for_the_projects_own_confirmation_not_a_details_check():
+    sim = simulator(DECLINING, project=BANK_PROJECT)
+    readback = "To confirm, I have read the details back to you. Is that all correct?"
+    gate = BANK_PROJECT.mantle.all_responses()["utter_confirm_order"].variants[0].text
+    said = await converse(sim, [readback, gate])
+    assert [m for m, _ in said[1:]] == [AGREE, DECLINE]
+    # without a project (no gated read-backs known) the first confirmation is declined
+    plain = await converse(simulator(DECLINING), [readback])
+    assert plain[1][0] == DECLINE
+
+
+CUED = (
+    "You are Priya, in a hurry.\nYou want to replace a card.\n"
+    "When the agent asks why the card needs replacing (the replacement reason), "
+    'say instead: "Actually, can I talk to a person?"\n'
+)
+
+
+async def test_a_cue_naming_a_field_matches_the_projects_question_for_it():
+    sim = simulator(CUED, project=BANK_PROJECT)
+    asked = BANK_PROJECT.mantle.all_responses()["utter_ask_replacement_reason"].variants[0].text
+    said = await converse(sim, [asked])
+    assert said[1][0] == "Actually, can I talk to a person?"

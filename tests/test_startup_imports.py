@@ -1,12 +1,14 @@
-"""Commands that use no model or graph start without LangGraph, LangChain, GitPython or MCP.
+"""Commands that use no model or graph start without LangGraph, LangChain, GitPython, MCP or Ray.
 
 Checked by import inspection in a fresh interpreter (not by timing): the heavy packages are
-imported only by the commands that need them (`generate`, `run`, `review`, `mcp`, `--pr`).
+imported only by the commands that need them (`generate`, `run`, `review`, `mcp`, `--pr`,
+`--executor ray`), so a start-up gain cannot regress silently.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +16,15 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-HEAVY = ("langgraph", "langsmith", "langchain", "langchain_core", "langchain_openai", "git", "mcp")
+HEAVY = (
+    *("langgraph", "langsmith", "langchain", "langchain_core", "langchain_openai", "git", "mcp"),
+    *("ray", "httpx", "openai", "jinja2"),
+    # only commands that run something (asyncio), highlight code (pygments) or render
+    # Markdown (markdown_it) need these
+    *("asyncio", "pygments", "markdown_it"),
+)
+#: `--help` reads no file: no YAML, schema or model classes.
+HELP_HEAVY = ("yaml", "jsonschema", "fastjsonschema", "pydantic", "rich.markdown", "rich.traceback")
 
 PROBE = """
 import contextlib, io, json, sys
@@ -51,6 +61,73 @@ def test_light_commands_do_not_import_heavy_packages(argv: list[str]) -> None:
     code, roots = _loaded(*argv)
     assert code in (0, 1)
     assert not roots & set(HEAVY), sorted(roots & set(HEAVY))
+
+
+def test_help_loads_no_parser_schema_or_model_library() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", MODULES_PROBE, "--help"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1])["roots"])
+    assert not modules & set(HELP_HEAVY), sorted(modules & set(HELP_HEAVY))
+
+
+HELP_TEXT = """
+import contextlib, io, os, sys
+PRELOAD
+from agentflows.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    main(sys.argv[1:])
+sys.stdout.write(out.getvalue())
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["validate", "--help"], []], ids=str)
+def test_help_is_the_same_with_rich_s_markdown_and_traceback_loaded(argv: list[str]) -> None:
+    """The deferred stand-ins change nothing typer prints: with the real modules imported
+    first (so no stand-in is used), the help is byte-identical."""
+    env = {**os.environ, "COLUMNS": "90", "FORCE_COLOR": "1"}
+
+    def text(preload: str) -> str:
+        code = HELP_TEXT.replace("PRELOAD", preload)
+        return subprocess.run(
+            [sys.executable, "-c", code, *argv],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=env,
+            check=False,
+        ).stdout
+
+    light = text("")
+    assert "Usage" in light and "\x1b[" in light
+    assert light == text("import rich.markdown, rich.traceback")
+
+
+def test_deferred_rich_classes_are_the_real_ones_when_used() -> None:
+    code = """
+import sys
+from agentflows.cli._rich_help import import_rich_help
+import_rich_help()
+import typer.rich_utils as ru
+assert "rich.markdown" not in sys.modules and "rich.traceback" not in sys.modules
+from rich.markdown import Markdown
+from rich.traceback import Traceback
+assert isinstance(ru.Markdown("*x*"), Markdown)
+try:
+    raise ValueError("boom")
+except ValueError as exc:
+    assert isinstance(ru.Traceback.from_exception(type(exc), exc, exc.__traceback__), Traceback)
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=False
+    )
+    assert done.stdout.strip() == "ok", done.stderr
 
 
 def test_probe_sees_heavy_packages_when_a_command_needs_them(tmp_path: Path) -> None:

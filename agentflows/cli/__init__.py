@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import sys
 
@@ -30,6 +31,7 @@ from . import (  # noqa: F401 (register)
 )
 from ._app import app, polish_help
 from ._output import click_exceptions, print_error
+from ._rich_help import import_rich_help, wants_help
 
 EXIT_INTERRUPTED = 130
 
@@ -45,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     try:
-        command = typer.main.get_command(app)
+        if wants_help(args):
+            import_rich_help()
+        command = _command_tree(args)
         polish_help(command)
         result = command(args=args, prog_name="casegen", standalone_mode=False)
     except UserError as exc:
@@ -72,6 +76,25 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         return exc.code if isinstance(exc.code, int) else 1
     return result if isinstance(result, int) else 0
+
+
+def _command_tree(args: list[str]) -> typer.main.TyperGroup:
+    """The click tree for these arguments: every command for `--help`, `--version` and an
+    unknown name (its "did you mean"), else the root with only the named command, which
+    parses and runs the same way; building every command's parameters costs more than a
+    light command's own work."""
+    name = args[0] if args else ""
+    chosen = [
+        info
+        for info in app.registered_commands
+        if info.callback is not None
+        and (info.name or typer.main.get_command_name(info.callback.__name__)) == name
+    ]
+    if not chosen:
+        return typer.main.get_command(app)  # type: ignore[return-value]
+    only = copy.copy(app)
+    only.registered_commands = chosen
+    return typer.main.get_command(only)  # type: ignore[return-value]
 
 
 def _tolerate_surrogates() -> None:

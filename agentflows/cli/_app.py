@@ -1,7 +1,5 @@
 """The `casegen` typer application: one object every command module registers on."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

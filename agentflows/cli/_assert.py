@@ -5,15 +5,12 @@ This is the deterministic half of a Mantle run (the part that needs no model): i
 be written and debugged without an agent or a judge running.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from evalcore.errors import UserError
 
@@ -21,6 +18,8 @@ from ._app import app
 from ._output import print_json, stderr, stdout
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from evalcore.assertions import AssertionResult
 
 
@@ -80,7 +79,9 @@ def load_events(path: Path) -> Any:
     return parse_events(data)
 
 
-def _table(results: list[AssertionResult]) -> Table:
+def _table(results: "list[AssertionResult]") -> "Table":
+    from rich.table import Table
+
     table = Table(show_edge=False, pad_edge=False, expand=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("type", style="cyan", no_wrap=True)

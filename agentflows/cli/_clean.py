@@ -1,7 +1,5 @@
 """`casegen clean`: drop old generation runs from the checkpoint store, and caches."""
 
-from __future__ import annotations
-
 import shutil
 from pathlib import Path
 from typing import Annotated

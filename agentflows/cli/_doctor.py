@@ -1,13 +1,10 @@
 """`casegen doctor`: check the configured model endpoint before a run depends on it."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from ._app import app
 from ._output import print_json, stdout
@@ -34,6 +31,8 @@ def doctor(
     check failed (no usable structured output, the smoke draft invalid), 3 when the
     endpoint is unreachable or refuses the key, 2 on usage errors.
     """
+    from rich.table import Table
+
     from ..doctor._checks import run_doctor
 
     report = run_doctor(model, start=Path.cwd(), project=project, smoke=not no_smoke)

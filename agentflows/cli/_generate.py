@@ -1,8 +1,5 @@
 """`casegen generate`: plan, draft, validate, repair, dedupe and write cases."""
 
-from __future__ import annotations
-
-import asyncio
 import signal
 import threading
 from pathlib import Path
@@ -10,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from evalcore.errors import UserError
 
@@ -18,6 +14,8 @@ from ._app import app
 from ._output import print_json, stderr, stdout
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from ..generate import GenerateRequest
 
 if TYPE_CHECKING:  # `..pr` loads GitPython: only `--pr` needs it
@@ -27,7 +25,7 @@ if TYPE_CHECKING:  # `..pr` loads GitPython: only `--pr` needs it
 class _Counters:
     """Turns the flow's per-node updates into the progress line."""
 
-    def __init__(self, progress: Progress | None) -> None:
+    def __init__(self, progress: "Progress | None") -> None:
         self.progress = progress
         self.task = progress.add_task("planning", total=None) if progress else None
         self.planned = 0
@@ -264,9 +262,13 @@ def generate(
 
 
 def _run_flow(
-    request: GenerateRequest | None, *, resume: str | None, as_json: bool, resumable: bool = True
+    request: "GenerateRequest | None", *, resume: str | None, as_json: bool, resumable: bool = True
 ) -> dict[str, Any]:
     """Run the flow with a progress line; Ctrl-C says how to resume (when resuming can)."""
+    import asyncio
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
     from ..generate import run_generation
 
     progress = (
@@ -339,7 +341,7 @@ class _TermAsInterrupt:
         self.seen = True
         signal.raise_signal(signal.SIGINT)  # asyncio's own Ctrl-C path cancels the flow
 
-    def __enter__(self) -> _TermAsInterrupt:
+    def __enter__(self) -> "_TermAsInterrupt":
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGTERM, self._handle)
         return self
@@ -356,7 +358,7 @@ def _pr_options(
     push: str | None,
     run_target: str | None,
     resume: str | None,
-) -> PrOptions | None:
+) -> "PrOptions | None":
     """The --pr options, checked before anything runs (UserError on a bad combination)."""
     extras = {"--branch": branch, "--base": base, "--push": push, "--run": run_target}
     if not pr:
@@ -375,7 +377,7 @@ def _pr_options(
 
 
 def _generate_pr(
-    request: GenerateRequest, options: PrOptions, targets: list[str], as_json: bool
+    request: "GenerateRequest", options: "PrOptions", targets: list[str], as_json: bool
 ) -> int:
     """`generate --pr`: the same run, written to a new branch instead of the checkout.
 
@@ -422,7 +424,7 @@ UP_TO_DATE = (
 )
 
 
-def _up_to_date(report: dict[str, Any], outcome: PrOutcome) -> bool:
+def _up_to_date(report: dict[str, Any], outcome: "PrOutcome") -> bool:
     """No branch because nothing differs from the base, in a run that otherwise succeeded:
     the outcome a person expects after an identical `generate` (the README tour), exit 0."""
     return (
@@ -435,7 +437,7 @@ def _up_to_date(report: dict[str, Any], outcome: PrOutcome) -> bool:
     )
 
 
-def _print_pr(outcome: PrOutcome, *, up_to_date: bool = False) -> None:
+def _print_pr(outcome: "PrOutcome", *, up_to_date: bool = False) -> None:
     if outcome.branch is None:
         if up_to_date:
             stderr.print(UP_TO_DATE.format(base=outcome.base), highlight=False)

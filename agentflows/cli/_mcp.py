@@ -1,7 +1,5 @@
 """`casegen mcp`: serve casegen's tools to coding agents over MCP (stdio)."""
 
-from __future__ import annotations
-
 import os
 import signal
 import sys

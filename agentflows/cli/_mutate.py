@@ -4,15 +4,11 @@ Exit codes: 0 the mutation score reaches `--min-score` (default 0: always) · 1 
 2 usage errors (bad paths, invalid cases, not a Mantle project, unknown mutant id).
 """
 
-from __future__ import annotations
-
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from ._app import app
 from ._output import print_json, stdout
@@ -21,7 +17,9 @@ if TYPE_CHECKING:  # the runner and the reference agent load when the command ru
     from agentflows.mutate import MutationReport  # for `casegen --help`
 
 
-def _print(report: MutationReport) -> None:
+def _print(report: "MutationReport") -> None:
+    from rich.table import Table
+
     passed = sum(s == "passed" for s in report.reference.values())
     stdout.print(
         f"reference agent: {passed}/{len(report.reference)} cases pass "
@@ -39,6 +37,15 @@ def _print(report: MutationReport) -> None:
     stdout.print(table)
     killed = sum(r.killed for r in report.results)
     stdout.print(f"mutation score: {killed}/{len(report.results)} = {report.score:.0%}")
+    if report.equivalent:
+        stdout.print(
+            f"{len(report.equivalent)} equivalent mutants (they cannot behave differently, "
+            "so they are not played or scored):"
+        )
+        for mutant in report.equivalent:
+            stdout.print(
+                f"  [dim]equivalent[/] {escape(mutant.id)}: {escape(mutant.equivalent or '')}"
+            )
     for result in report.survivors():
         stdout.print(
             f"[red]survives[/] {escape(result.mutant.id)}: the agent "
@@ -71,6 +78,8 @@ def mutate(
     mutant. Prints the kill matrix, the mutation score, and each surviving mutant with the
     behaviour no case catches and a `casegen generate --direction` suggestion.
     """
+    import asyncio
+
     from agentflows.mutate import mutate as run_mutate
     from evalcore.agents.reference import ReferenceTarget, find_mutant
     from evalcore.errors import UserError

@@ -1,7 +1,5 @@
 """`casegen repair`: deterministic fixes, shown as a diff and written in canonical form."""
 
-from __future__ import annotations
-
 import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -24,7 +22,7 @@ KEEPS_COMMENTS = (
 
 def repair_file(
     path: Path,
-    projects: ProjectCache,
+    projects: "ProjectCache",
     *,
     dialect: str | None,
     dry_run: bool,
@@ -107,7 +105,7 @@ def _record(
     dialect: str | None,
     actions: list[Any],
     diff: str | None,
-    findings: list[Finding],
+    findings: "list[Finding]",
     *,
     written: bool = False,
 ) -> dict[str, Any]:

@@ -1,7 +1,5 @@
 """`casegen report`: look at a results batch, write it as one HTML page, compare two."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

@@ -1,16 +1,10 @@
 """`casegen review`: quality comments on cases; `--interactive` to accept, edit or reject."""
 
-from __future__ import annotations
-
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.prompt import Prompt
-from rich.rule import Rule
-from rich.syntax import Syntax
 
 from evalcore.errors import UserError
 
@@ -58,6 +52,8 @@ def review(
     an error, 1 otherwise, 2 on usage errors, 3 when the model endpoint is unreachable or
     refuses the key.
     """
+    import asyncio
+
     from ..review import review_model, review_paths
 
     start = project or (paths[0] if paths else None)
@@ -88,7 +84,7 @@ def review(
     raise typer.Exit(1 if report.failed else 0)
 
 
-def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
+def _print_report(report: "ReviewReport", *, rules_only: bool) -> None:
     for file in report.files:
         mark = "[red]✗[/]" if file.errors else ("[yellow]![/]" if file.comments else "[green]✓[/]")
         dialect = f" [dim]({file.dialect})[/]" if file.dialect else ""
@@ -118,8 +114,10 @@ def _print_report(report: ReviewReport, *, rules_only: bool) -> None:
 
 
 def _run_interactive(
-    paths: list[Path], project: Path | None, critic: ReviewModel | None, resume: str | None
+    paths: list[Path], project: Path | None, critic: "ReviewModel | None", resume: str | None
 ) -> None:
+    import asyncio
+
     from ..review.interactive import (
         DEFAULT_CHECKPOINTS,
         ReviewContext,
@@ -171,6 +169,8 @@ def _run_interactive(
 
 def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
     """Show one case and read the decision; None to stop (the review can resume later)."""
+    from rich.prompt import Prompt
+
     _show(question)
     while True:
         key = Prompt.ask(
@@ -202,6 +202,9 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _show(question: dict[str, Any]) -> None:
+    from rich.rule import Rule
+    from rich.syntax import Syntax
+
     from evalcore.findings import Finding
 
     stdout.print(Rule(escape(f"{question['index'] + 1}/{question['total']} {question['path']}")))

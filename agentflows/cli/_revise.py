@@ -1,15 +1,11 @@
 """`casegen revise`: revise one case from a reviewer's comment with the model."""
 
-from __future__ import annotations
-
-import asyncio
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.syntax import Syntax
 
 from evalcore.errors import ConfigError, UserError
 
@@ -38,6 +34,10 @@ def revise(
     it is not (it is then never written) or the model failed, 2 on usage errors, 3 when the
     model endpoint is unreachable or refuses the key.
     """
+    import asyncio
+
+    from rich.syntax import Syntax
+
     from evalcore.dialects import detect_dialect, get_dialect
     from evalcore.documents import load_document
     from evalcore.findings import FileReport, sort_findings

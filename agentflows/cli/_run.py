@@ -6,9 +6,6 @@ invalid cases, unknown target, unusable model settings). Ctrl-C writes the runs 
 finished, then exits 130.
 """
 
-from __future__ import annotations
-
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -32,7 +29,7 @@ _COLOUR = {"passed": "green", "failed": "red", "errored": "yellow"}
 
 def _settings(
     model: str | None, judge_model: str | None, samples: int, start: Path, use_cache: bool
-) -> tuple[SimulatorSettings, JudgeSettings]:
+) -> "tuple[SimulatorSettings, JudgeSettings]":
     """`--model` sets both roles unless `--judge-model` is given (`offline` = none)."""
     from evalcore.judge import JudgeSettings
     from evalcore.llm import ResponseCache, resolve_model_config
@@ -53,7 +50,7 @@ def _settings(
     )
 
 
-def _run_line(record: RunRecord) -> str:
+def _run_line(record: "RunRecord") -> str:
     colour = _COLOUR[record.status]
     detail = f"{record.turns} turns, {record.duration_s:.1f}s"
     line = (
@@ -71,7 +68,7 @@ def _run_line(record: RunRecord) -> str:
     return line
 
 
-def _print_summary(report: RunReport) -> None:
+def _print_summary(report: "RunReport") -> None:
 
     total = len(report.records)
     colour = "green" if report.exit_code == 0 else ("red" if report.failed else "yellow")
@@ -115,7 +112,7 @@ def _print_summary(report: RunReport) -> None:
         stdout.print(f"results: {escape(report.results_dir)}")
 
 
-def _print_recap(report: RunReport) -> None:
+def _print_recap(report: "RunReport") -> None:
     """pytest's short summary: one line per run that did not pass, reason and case file."""
     bad = [r for r in report.records if not r.passed]
     if not bad:
@@ -142,8 +139,8 @@ def _shown(path: str) -> str:
 
 
 def _select(
-    cases: list[RunCase], keyword: str | None, last_failed: bool, results_root: Path
-) -> list[RunCase]:
+    cases: "list[RunCase]", keyword: str | None, last_failed: bool, results_root: Path
+) -> "list[RunCase]":
     """The cases `-k` and `--last-failed` keep (a note on stderr says what was chosen)."""
     from evalcore.errors import UserError
     from evalcore.runner._select import last_failed as read_last_failed
@@ -182,7 +179,7 @@ def _select(
     return chosen
 
 
-def _executor(name: str, address: str | None) -> RunExecutor | None:
+def _executor(name: str, address: str | None) -> "RunExecutor | None":
     """None for local runs; Ray is imported only when asked for."""
     from evalcore.errors import UserError
 
@@ -326,6 +323,8 @@ def run(
     Exit 0 when every run passed, 1 when any failed, 3 when a run errored (agent
     unreachable, timeout, model error) and none failed, 2 on usage errors.
     """
+    import asyncio
+
     from evalcore.runner import (
         ResultsWriter,
         RunOptions,
@@ -364,7 +363,7 @@ def run(
     writer = ResultsWriter(results_root, junit=junit)
     finished: list[RunRecord] = []
 
-    def on_run(record: RunRecord) -> None:
+    def on_run(record: "RunRecord") -> None:
         finished.append(record)
         if not as_json:
             stdout.print(_run_line(record))

@@ -7,7 +7,6 @@ a terminal and never with `--json`; on Ray the count comes from the cluster's sh
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Sized
 from typing import Any, TypeVar
@@ -41,6 +40,8 @@ async def with_progress(
     work: Awaitable[T], finished: Sized, waiting: Callable[[], Awaitable[int]], *, show: bool
 ) -> T:
     """Await `work`, refreshing the status line every `TICK_S` while it runs."""
+    import asyncio
+
     if not show or not stderr.is_terminal:
         return await work
     task = asyncio.ensure_future(work)

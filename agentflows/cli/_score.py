@@ -1,19 +1,17 @@
 """`casegen score`: the seven suite figures (docs/scoring.md) for a Mantle scenario suite."""
 
-from __future__ import annotations
-
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from ._app import app
 from ._output import print_json, stdout
 
 if TYPE_CHECKING:  # scoring loads the planner and the assertions: only when a score runs
+    from rich.table import Table
+
     from ..scoring import ProjectScore
 
 
@@ -27,7 +25,9 @@ def format_value(key: str, value: float | None) -> str:
     return f"{value:g}" if figure.count else f"{value:.0%}"
 
 
-def score_table(score: ProjectScore) -> Table:
+def score_table(score: "ProjectScore") -> "Table":
+    from rich.table import Table
+
     from ..scoring import FIGURES
 
     counts = ", ".join(f"{n} {t}" for t, n in score.types.items())
@@ -77,6 +77,8 @@ def score(
 
     Exit 0; with --check, 1 when any figure misses its goal; 2 on usage errors.
     """
+    import asyncio
+
     from evalcore.definitions import find_project
     from evalcore.errors import UserError
 

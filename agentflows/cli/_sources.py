@@ -1,7 +1,5 @@
 """`casegen sources`: what the definition readers found in a project."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,7 +15,7 @@ if TYPE_CHECKING:
     from evalcore.definitions import Project
 
 
-def resolve_project(project: Path | None) -> Project:
+def resolve_project(project: Path | None) -> "Project":
     """`--project` or the nearest enclosing project folder of the working directory."""
     from evalcore.definitions import find_project, load_project
 
@@ -31,7 +29,7 @@ def resolve_project(project: Path | None) -> Project:
     return load_project(root)
 
 
-def sources_payload(project: Project) -> dict[str, Any]:
+def sources_payload(project: "Project") -> dict[str, Any]:
     """A compact, complete inventory of ids (what `--json` prints and MCP returns)."""
     payload: dict[str, Any] = {"root": str(project.root), "kind": project.kind}
     if project.mantle is not None:
@@ -89,7 +87,7 @@ def sources_payload(project: Project) -> dict[str, Any]:
     return payload
 
 
-def _print_human(project: Project) -> None:
+def _print_human(project: "Project") -> None:
     stdout.print(f"[bold]{escape(str(project.root))}[/]  [dim]{project.kind} project[/]")
     if project.mantle is not None:
         m = project.mantle

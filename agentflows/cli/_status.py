@@ -1,13 +1,10 @@
 """`casegen status`: which generated cases went stale since they were generated."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from ._app import app
 from ._output import print_json, print_table, stdout
@@ -64,7 +61,9 @@ def status(
 STALE = ("broken", "stale")
 
 
-def _print(report: StatusReport, shown: list[CaseState], *, only_stale: bool) -> None:
+def _print(report: "StatusReport", shown: "list[CaseState]", *, only_stale: bool) -> None:
+    from rich.table import Table
+
     from ..stale import STATUS_ORDER
 
     table = Table(title=f"generated cases · {report.manifest}", title_justify="left")

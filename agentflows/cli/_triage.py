@@ -1,17 +1,17 @@
 """`casegen triage`: what broke in the failed runs, one diagnosis per root cause (bucket,
 evidence, fix, and the runs it explains)."""
 
-from __future__ import annotations
-
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.panel import Panel
 
 from ._app import app
 from ._output import print_json, stdout
+
+if TYPE_CHECKING:
+    from rich.panel import Panel
 
 _COLOURS = {"Tool": "magenta", "Skill": "cyan", "Instruction": "yellow", "Scenario": "blue"}
 
@@ -20,7 +20,9 @@ _COLOURS = {"Tool": "magenta", "Skill": "cyan", "Instruction": "yellow", "Scenar
 _RUNS_SHOWN = 8
 
 
-def _panel(cause: dict[str, Any]) -> Panel:
+def _panel(cause: dict[str, Any]) -> "Panel":
+    from rich.panel import Panel
+
     turn = "?" if cause["turn"] is None else cause["turn"]
     runs = cause["runs"]
     first = runs[0]

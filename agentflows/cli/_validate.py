@@ -5,8 +5,6 @@ error (its ids were never checked) unless `--no-project` says schema-only is wha
 wanted, and paths that hold no case file at all are a usage error (exit 2), as for `run`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -84,7 +82,7 @@ def validate(
     raise typer.Exit(1 if totals["invalid"] else 0)
 
 
-def _require_project(report: FileReport) -> FileReport:
+def _require_project(report: "FileReport") -> "FileReport":
     """The `no-project` warning (reference lint skipped) as an error: ids went unchecked."""
     findings = [
         f.model_copy(update={"severity": "error", "suggestion": NO_PROJECT_HINT})
@@ -95,7 +93,7 @@ def _require_project(report: FileReport) -> FileReport:
     return report.model_copy(update={"findings": findings})
 
 
-def _schema_only(paths: Sequence[Path], dialect: str | None) -> list[FileReport]:
+def _schema_only(paths: Sequence[Path], dialect: str | None) -> "list[FileReport]":
     """`validate_paths` without a project: schema findings only, no `no-project` note."""
     from evalcore.validation import ProjectCache, validate_file
     from evalcore.validation._discover import iter_candidate_files

@@ -47,7 +47,9 @@ def build_request(
     chosen = dialect or DIALECT_FOR_KIND[loaded.kind]
     get_dialect(chosen)
     resolved = resolve_targets(loaded, chosen, targets)
-    return GenerateRequest(targets=resolved, project=str(root), dialect=chosen, **options)
+    request = GenerateRequest(targets=resolved, project=str(root), dialect=chosen, **options)
+    request.keep_project(loaded)  # read once per command: the run starts from this reading
+    return request
 
 
 def new_run_id() -> str:
@@ -102,7 +104,7 @@ async def run_generation(
             _preflight(request)
         context = GenerateContext(
             request=request,
-            project=load_project(Path(request.project)),
+            project=request.loaded_project() or load_project(Path(request.project)),
             dialect=get_dialect(request.dialect),
             engine=engine
             or make_engine(request.model, no_cache=request.no_cache, start=request.project),

@@ -16,6 +16,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from typing import Any
 
 from evalcore.agents.reference import Mutant, mutants
@@ -42,7 +44,9 @@ def _mutants(project: Any) -> list[Mutant]:
     """The project's mutants, derived once per loaded project."""
     cached = _MUTANTS.get(id(project))
     if cached is None or cached[0] is not project:
-        cached = _MUTANTS[id(project)] = (project, mutants(project))
+        # an equivalent mutant cannot be killed: it says nothing about a case
+        found = [m for m in mutants(project) if m.equivalent is None]
+        cached = _MUTANTS[id(project)] = (project, found)
     return cached[1]
 
 
@@ -104,6 +108,51 @@ def _reviewed(
     return data, None
 
 
+#: Notes that say what the run did, not a doubt that could explain a failure.
+_DONE = ("does not say which; asked again",)
+#: Notes that can explain only a failing assertion about this event.
+_ABOUT = {"completion (no complete_when": "skill_completed"}
+#: What a note is about: a skill file, a qualified memory key, a tool.
+_NAMED = re.compile(r"skills/(\w+)/|\b(\w+)\.(\w+)\b|\b(?:when|requires of) (\w+)")
+
+
+def _named(note: str) -> set[str]:
+    out: set[str] = set()
+    for match in _NAMED.finditer(note.split(" (", 1)[0]):  # not the reason in brackets
+        skill, scope, key, tool = match.groups()
+        if skill:
+            out.add(skill)
+        if scope and key and scope not in ("skill", "md"):
+            out.add(f"{scope}.{key}")
+        if tool:
+            out.add(tool)
+    return out
+
+
+def _doubts(notes: list[str], failing: list[dict[str, Any]]) -> list[str]:
+    """The notes that could explain the failing assertions: a doubt about a skill's
+    completion explains only an expected `skill_completed` of that skill; any other doubt
+    one whose details name what the note is about (its skill, key or tool); a clarifying
+    question explains nothing."""
+    text = " ".join(json.dumps(a) for a in failing)
+    words = set(re.findall(r"[\w.]+", text))
+    out = []
+    for note in notes:
+        if any(done in note for done in _DONE):
+            continue
+        about = next((event for key, event in _ABOUT.items() if key in note), None)
+        if about is not None:
+            skills = _named(note) or {r"\w+"}
+            expected = (rf"expected[^;]*{about} {re.escape(k)}\b" for k in skills)
+            if any(re.search(pattern, text) for pattern in expected):
+                out.append(note)
+            continue
+        named = _named(note)
+        if not named or named & words:
+            out.append(note)
+    return out
+
+
 async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     against = f"mantle:{env.project_label}"
     record = await _play(data, env)
@@ -112,7 +161,8 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     fixes: list[dict[str, Any]] = []
     if record.status == "failed":
         first_failure = "; ".join(f"{a['type']}: {a['detail']}" for a in record.failing[:2])
-        if record.notes:
+        doubts = _doubts(record.notes, record.failing)
+        if doubts:
             # The reference agent said it could not read part of the definitions for sure:
             # its failure proves nothing, so the case is kept as drafted, unverified.
             return Verdict(
@@ -120,7 +170,7 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
                 against,
                 data,
                 reason=f"inconclusive: the reference agent fails it ({first_failure}) but was "
-                f"unsure: {record.notes[0]}",
+                f"unsure: {doubts[0]}",
                 notes=record.notes,
             )
         repaired = await _repair(data, record, env)

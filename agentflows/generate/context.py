@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from evalcore.definitions import Project
 from evalcore.dialects import Dialect
@@ -41,6 +41,19 @@ class GenerateRequest(BaseModel):
     `<out>/manifest.json`)."""
     cases_root: str = "generated_cases"
     """Where default output folders go: `<cases_root>/<dialect>/<target>/`."""
+    _loaded: tuple[str, Project] | None = PrivateAttr(default=None)
+    """The project `build_request` read to resolve the targets, with the `project` it was
+    read for: the run uses that reading instead of parsing every file again. Never
+    checkpointed; a request read back (`--resume`) or pointed elsewhere reads its project."""
+
+    def loaded_project(self) -> Project | None:
+        """The project read for this request, when it was read for `project` as it is now."""
+        if self._loaded is not None and self._loaded[0] == self.project:
+            return self._loaded[1]
+        return None
+
+    def keep_project(self, project: Project) -> None:
+        self._loaded = (self.project, project)
 
     def out_dir(self, source: str) -> Path:
         if self.out:

@@ -30,8 +30,12 @@ class MutationReport:
     reference: dict[str, str]
     """Case slug -> its status against the reference agent (passed / failed / errored)."""
     results: list[MutantResult]
+    """The mutants that can behave differently (played, counted in the score)."""
     notes: dict[str, list[str]] = field(default_factory=dict)
     """Case slug -> the reference agent's notes (what the run depended on but was unsure of)."""
+    equivalent: list[Mutant] = field(default_factory=list)
+    """Mutants the definitions prove equivalent to the reference agent: not played, not in
+    the score (each says why in `equivalent`)."""
 
     @property
     def score(self) -> float:
@@ -57,6 +61,10 @@ class MutationReport:
             "mutants": len(self.results),
             "killed": sum(r.killed for r in self.results),
             "score": round(self.score, 4),
+            "equivalent": [
+                {"id": m.id, "behaviour": m.behaviour, "reason": m.equivalent}
+                for m in self.equivalent
+            ],
             "matrix": {r.mutant.id: r.killed_by for r in self.results},
             "survivors": [
                 {
@@ -92,7 +100,9 @@ async def mutate(
     options = RunOptions(parallel=4, simulator=simulator).with_models()
     statuses, notes = await _statuses(cases, reference, options)
     passing = [c for c in cases if statuses.get(c.slug) == "passed"]
-    chosen = [m for m in mutants(reference.project) if only is None or m.id in only]
+    derived = [m for m in mutants(reference.project) if only is None or m.id in only]
+    chosen = [m for m in derived if m.equivalent is None]
+    equivalent = [m for m in derived if m.equivalent is not None]
     gate = asyncio.Semaphore(concurrency)
 
     async def one(mutant: Mutant) -> MutantResult:
@@ -105,4 +115,6 @@ async def mutate(
         if passing
         else [MutantResult(m) for m in chosen]
     )
-    return MutationReport(str(project), [c.slug for c in cases], statuses, results, notes)
+    return MutationReport(
+        str(project), [c.slug for c in cases], statuses, results, notes, equivalent
+    )

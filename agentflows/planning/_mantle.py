@@ -53,6 +53,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import skill_model
 from evalcore.errors import UserError
@@ -130,6 +131,34 @@ def behavior_setup(facts: dict[str, Any], memory: dict[str, Any]) -> Setup:
         negative={k: frozenset(v) for k, v in (facts.get("negative") or {}).items()},
         memory=dict(memory),
     )
+
+
+def _detour_walk(
+    project: Project, skill_id: str, given: dict[str, Any], memory: dict[str, Any]
+) -> Walk:
+    """`skill_id` walked as a detour: its strongest phrase's values, the memory the detour
+    starts with (project memory only, so every skill of the project weighs the same few).
+
+    Kept per loaded project and exact inputs (values with their types, memory in order):
+    each skill weighs every other as a detour, and walking them all again for every skill
+    made planning grow with the square of the skills. Callers only read the walk."""
+    try:
+        key = (
+            "detour_walk",
+            skill_id,
+            tuple((k, type(v), v) for k, v in given.items()),
+            tuple((k, type(v), v) for k, v in memory.items()),
+        )
+        hash(key)
+    except TypeError:  # an unhashable value: walk it afresh
+        return walk_skill(project, skill_id, _detour_setup(given, memory))
+    return memoized(
+        project, key, lambda: walk_skill(project, skill_id, _detour_setup(given, memory))
+    )
+
+
+def _detour_setup(given: dict[str, Any], memory: dict[str, Any]) -> Setup:
+    return Setup(values=dict(given), given=frozenset(given), memory=dict(memory))
 
 
 def after_identity(walk: Walk) -> dict[str, Any]:
@@ -600,11 +629,7 @@ class _Planner:
                 continue
             phrases = strong_phrases(self.defs, other)
             line, given = phrases[0] if phrases else (activation_phrase(self.defs, other), {})
-            inner = walk_skill(
-                self.project,
-                other.id,
-                Setup(values=given, given=frozenset(given), memory=memory),
-            )
+            inner = _detour_walk(self.project, other.id, given, memory)
             if inner.outcome != "done" or not (inner.completed or inner.reaches_success):
                 continue
             cost = len(inner.asks)

@@ -12,8 +12,9 @@ evaluates to False (and `condition_keys` still lists the names it mentions).
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -43,12 +44,17 @@ def _tokens(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-class _Parser:
-    """Recursive descent: or > and > not > comparison > atom."""
+Compiled = Callable[[Mapping[str, Any]], Any]
 
-    def __init__(self, tokens: tuple[tuple[str, str], ...], memory: Mapping[str, Any]) -> None:
+
+class _Compiler:
+    """Recursive descent (or > and > not > comparison > atom) into closures over memory:
+    a condition is parsed once per text, then only evaluated (planning evaluates the same
+    few conditions tens of thousands of times per run). Every operand is evaluated, as it
+    always was; the closures only read memory."""
+
+    def __init__(self, tokens: tuple[tuple[str, str], ...]) -> None:
         self.tokens = tokens
-        self.memory = memory
         self.at = 0
 
     def peek(self) -> tuple[str, str] | None:
@@ -61,59 +67,82 @@ class _Parser:
         self.at += 1
         return token
 
-    def parse(self) -> Any:
+    def parse(self) -> Compiled:
         value = self.disjunction()
         if self.peek() is not None:
             raise _Unparsable("trailing tokens")
         return value
 
-    def disjunction(self) -> Any:
-        value = self.conjunction()
+    def disjunction(self) -> Compiled:
+        parts = [self.conjunction()]
         while self.peek() == ("name", "or"):
             self.take()
-            right = self.conjunction()
-            value = value or right
-        return value
+            parts.append(self.conjunction())
+        if len(parts) == 1:
+            return parts[0]
 
-    def conjunction(self) -> Any:
-        value = self.negation()
+        def either(memory: Mapping[str, Any]) -> Any:
+            value = parts[0](memory)
+            for part in parts[1:]:
+                right = part(memory)
+                value = value or right
+            return value
+
+        return either
+
+    def conjunction(self) -> Compiled:
+        parts = [self.negation()]
         while self.peek() == ("name", "and"):
             self.take()
-            right = self.negation()
-            value = value and right
-        return value
+            parts.append(self.negation())
+        if len(parts) == 1:
+            return parts[0]
 
-    def negation(self) -> Any:
+        def both(memory: Mapping[str, Any]) -> Any:
+            value = parts[0](memory)
+            for part in parts[1:]:
+                right = part(memory)
+                value = value and right
+            return value
+
+        return both
+
+    def negation(self) -> Compiled:
         if self.peek() == ("name", "not"):
             self.take()
-            return not self.negation()
+            inner = self.negation()
+            return lambda memory: not inner(memory)
         return self.comparison()
 
-    def comparison(self) -> Any:
+    def comparison(self) -> Compiled:
         left = self.atom()
         token = self.peek()
         if token in (("op", "=="), ("op", "!=")):
             self.take()
             right = self.atom()
-            equal = (left == right and type(left) is type(right)) or (
-                _number(left) and _number(right) and left == right
-            )
-            return equal if token == ("op", "==") else not equal
+            negate = token == ("op", "!=")
+
+            def equal(memory: Mapping[str, Any]) -> bool:
+                a, b = left(memory), right(memory)
+                same = (a == b and type(a) is type(b)) or (_number(a) and _number(b) and a == b)
+                return not same if negate else same
+
+            return equal
         if token in (("op", ">="), ("op", "<="), ("op", ">"), ("op", "<")):
             self.take()
             right = self.atom()
-            if not (_number(left) and _number(right)):
-                return False  # an unknown or non-numeric side compares as false
-            op = token[1]
-            return {
-                ">=": left >= right,
-                "<=": left <= right,
-                ">": left > right,
-                "<": left < right,
-            }[op]
+            op = _ORDER[token[1]]
+
+            def order(memory: Mapping[str, Any]) -> bool:
+                a, b = left(memory), right(memory)
+                if not (_number(a) and _number(b)):
+                    return False  # an unknown or non-numeric side compares as false
+                return op(a, b)
+
+            return order
         return left
 
-    def atom(self) -> Any:
+    def atom(self) -> Compiled:
         kind, text = self.take()
         if kind == "op" and text == "(":
             value = self.disjunction()
@@ -121,17 +150,39 @@ class _Parser:
                 raise _Unparsable("unclosed bracket")
             return value
         if kind == "str":
-            return text[1:-1]
+            return _constant(text[1:-1])
         if kind == "num":
-            return float(text) if "." in text else int(text)
+            return _constant(float(text) if "." in text else int(text))
         if kind == "name":
             lowered = text.lower()
             if lowered in ("true", "false"):
-                return lowered == "true"
+                return _constant(lowered == "true")
             if lowered in ("null", "none"):
-                return None
-            return self.memory.get(text.removeprefix("session."))
+                return _constant(None)
+            key = text.removeprefix("session.")
+            return lambda memory: memory.get(key)
         raise _Unparsable(text)
+
+
+_ORDER: dict[str, Callable[[Any, Any], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+}
+
+
+def _constant(value: Any) -> Compiled:
+    return lambda _memory: value
+
+
+@lru_cache(maxsize=4096)
+def _compiled(text: str) -> Compiled | None:
+    """The closure for a condition text; None when it does not parse."""
+    try:
+        return _Compiler(_tokens(text)).parse()
+    except _Unparsable:
+        return None
 
 
 def _number(value: Any) -> bool:
@@ -142,10 +193,8 @@ def evaluate(condition: str | None, memory: Mapping[str, Any]) -> bool:
     """Truth of `condition` over `memory` (qualified names); None is True (no condition)."""
     if condition is None or not str(condition).strip():
         return True
-    try:
-        return bool(_Parser(_tokens(str(condition)), memory).parse())
-    except _Unparsable:
-        return False
+    compiled = _compiled(str(condition))
+    return False if compiled is None else bool(compiled(memory))
 
 
 def condition_keys(condition: str | None) -> list[str]:

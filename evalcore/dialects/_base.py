@@ -34,7 +34,12 @@ class Dialect:
     project_kind: ClassVar[str]
     """The project kind whose definitions this dialect's lint checks against."""
     schema_resource: ClassVar[str] = "schema.json"
-    model: ClassVar[type[BaseModel]]
+
+    @property
+    def model(self) -> type[BaseModel]:
+        """The dialect's pydantic model (each dialect imports it on first use)."""
+        raise NotImplementedError
+
     quality_metrics: ClassVar[bool] = False
     """Its run results carry the metrics judge's quality metrics (Rasa's run files do)."""
 

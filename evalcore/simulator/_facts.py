@@ -5,9 +5,13 @@ Each turn it reads the agent's messages since the user last spoke and decides, i
 1. the first turn: the `Open with` line, else the intent in the persona's words
    ("You want to replace a card" → "Hi, I'd like to replace a card.");
 2. the second turn, when given: the `After the agent's first answer` line;
-3. a `When the agent asks <cue>` line whose cue the message matches (once each);
+3. a `When the agent asks <cue>` line whose cue the message matches (once each; a cue that
+   names a field also matches the project's own question for it: "the destination city"
+   ↔ "Where to?");
 4. a hand-off ("passing you to a colleague") when the stopping point is about one: done;
-5. a read-back confirmation ("Shall I place the order?"): agree or decline, as the context says;
+5. a read-back confirmation ("Shall I place the order?"): agree or decline, as the context says
+   (a `decline` is for the confirmation before the action: where the project has gated
+   tools, their own read-back is declined and a details check before it agreed to);
 6. "anything else?": the `Before you finish` line if unsaid, else a closing; then done;
 7. the facts the message asks for, by their labels (and, when the run knows the project,
    the questions the project asks for that field): one fact, or every fact the message
@@ -133,7 +137,10 @@ class FactSimulator:
         facts = self.placed(question)
         own = any(p.search(" ".join(message.split())) for p in self.readbacks)
         if own or (self._reads_back(message) and not self._names_in_full(facts, said)):
-            return self._say(DECLINE if self.context.confirm == "decline" else AGREE)
+            # "decline" is for the confirmation before the action: where the project has
+            # its own (a gated tool's read-back), a details check before it is agreed to
+            declines = self.context.confirm == "decline" and (own or not self.readbacks)
+            return self._say(DECLINE if declines else AGREE)
         if _ANYTHING_ELSE.search(question):
             return self._finish(CLOSING)
         if facts:
@@ -211,6 +218,12 @@ class FactSimulator:
         if fact is not None:
             return fact in self.placed(question)
         said = stems(question)
+        plain = _plain(question)
+        if plain and any(q and q in plain for q in self.verbatim.get(cue, ())):
+            return True  # the project's own question for the field the cue names
+        for words in self.questions.get(cue, ()):
+            if len(words & said) >= max(2, len(words) // 2):
+                return True
         return bool(wanted) and len(wanted & said) * 2 >= max(2, len(wanted))
 
     def _say(self, line: str) -> SimulatorStep:

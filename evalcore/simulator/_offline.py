@@ -6,7 +6,10 @@ What it plays (the documented offline rules):
   `What you know …`; docs/simulation-contexts.md): answered turn by turn from its facts
   (`_facts.FactSimulator`), never by replaying lines in order.
 - **Mantle** `simulation_context` with numbered steps: the quoted lines of its steps, in
-  order (`_quoted.py`; hand-written contexts keep working). A context that is neither cannot
+  order (`_quoted.py`; hand-written contexts keep working).
+- **Mantle** free-prose persona (`You are …. Ask to …. When the agent asks X, say Y.`): the
+  facts and answers its sentences give (`_prose.py`), played like a fact sheet. A context
+  that is none of these cannot
   be played offline; the run errors with "offline simulator needs quoted user lines" rather
   than inventing a message (a persona sentence sent as the customer's words would test
   nothing and look like an agent failure).
@@ -27,6 +30,7 @@ from ..llm.usage import Usage
 from ._base import SimulationError, Simulator, SimulatorStep, Utterance
 from ._context import is_fact_context, parse_fact_context
 from ._facts import FactSimulator
+from ._prose import prose_fact_context
 from ._questions import confirmation_texts, questions_for
 from ._quoted import quoted_user_lines
 from ._registry import SimulatorSettings, simulator_engine
@@ -80,9 +84,14 @@ def offline_lines(
 
 @simulator_engine("offline")
 def _offline(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) -> Simulator:
-    if spec.goal is None and is_fact_context(spec.context) and not quoted_user_lines(spec.context):
-        context = parse_fact_context(spec.context)
-        labels = [f.label for f in context.facts]
+    context = None
+    if spec.goal is None and not quoted_user_lines(spec.context):
+        if is_fact_context(spec.context):
+            context = parse_fact_context(spec.context)
+        else:  # a free-prose persona ("Ask to replace the card. When the agent asks …")
+            context = prose_fact_context(spec.context)
+    if context is not None:
+        labels = [f.label for f in context.facts] + [c.cue for c in context.cues]
         questions = questions_for(settings.project, labels) if settings.project else None
         readbacks = confirmation_texts(settings.project) if settings.project else []
         return FactSimulator(context, questions=questions, confirmations=readbacks)

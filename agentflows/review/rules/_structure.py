@@ -33,14 +33,16 @@ def text_matches_over_structure(case: CaseView, env: ReviewEnv) -> Iterator[Hit]
     defs = env.project.mantle if env.project is not None else None
     if defs is None:
         return
-    texts = {
-        name: [_sample(v.text) for v in response.variants if v.text]
-        for name, response in defs.all_responses().items()
-    }
+    texts: dict[str, list[str]] | None = None  # only for a case with a pattern to weigh
     for path, key, body in _bot_checks(case.data):
         pattern = body.get("text_matches")
         if not isinstance(pattern, str) or "utter_name" in body:
             continue
+        if texts is None:
+            texts = {
+                name: [_sample(v.text) for v in response.variants if v.text]
+                for name, response in defs.all_responses().items()
+            }
         try:
             regex = re.compile(pattern, re.IGNORECASE)
         except re.error:

@@ -32,6 +32,8 @@ from ._backend import FakeBackend, placeholder
 from ._procedure import Runner
 
 _RUN_BLOCK = re.compile(r"@block\.(\w+)")
+_CLARIFIED = ("categorical", "bool", "int", "float")
+"""Field types whose answer must say one value: a vague one is asked again."""
 _NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
 
 
@@ -88,9 +90,12 @@ class ModelBrain:
         result = self.backend.call(ctx.skill.id, name, arguments, ctx.engine.memory)
         branching = ctx.frame.scratch.get("_branching") or set()
         if getattr(ctx.engine, "account", None) == "negative" and branching:
-            # the negative account's check: the step whose `next` branches on what it writes
+            # the negative account's check: the step whose `next` branches on what it
+            # writes comes back negative (a flag false, an id the branch tests not given)
             negated = {
-                k: (False if v is True and k in branching else v) for k, v in result.writes.items()
+                k: (False if v is True and k in branching else v)
+                for k, v in result.writes.items()
+                if k not in branching or isinstance(v, bool) or not v
             }
             if negated != result.writes:
                 ctx.frame.scratch["_negative"] = name
@@ -153,6 +158,15 @@ class ModelBrain:
             if line and doubt.where.line == line:
                 engine.note(f"{doubt.where.label()}: {doubt.what} ({doubt.why})")
 
+    def uncertain_about(self, engine: Any, skill_id: str, what: str) -> None:
+        """The same, for a doubt about a part of the skill rather than a line: `completion`
+        (no `complete_when`: the run decided the skill was done) or `requires of <tool>`
+        (nothing the skill does makes it hold)."""
+        model = self.model(skill_id)
+        for doubt in model.uncertainties if model else []:
+            if doubt.what == what:
+                engine.note(f"{doubt.where.label()}: {doubt.what} ({doubt.why})")
+
     # --- asking ---------------------------------------------------------------------------
 
     def ask_for(
@@ -178,6 +192,9 @@ class ModelBrain:
             field=asked,
         )
         model = self.model(ctx.skill.id)
+        primary = model.field(asked) if model is not None else None
+        if primary is not None:
+            answer = yield from self.clarify(ctx, primary, question, answer, step, block)
         for key in keys:
             spec = model.field(key) if model is not None else None
             value = self.read(ctx, spec, answer) if spec is not None else NO_ANSWER
@@ -222,6 +239,7 @@ class ModelBrain:
             block=block,
             field=specs[0].qualified,
         )
+        answer = yield from self.clarify(ctx, spec, question, answer, step, block)
         for spec in specs:
             value = self.read(ctx, spec, answer)
             if value is not NO_ANSWER:
@@ -229,6 +247,37 @@ class ModelBrain:
             else:
                 ctx.engine.note(f"could not read {spec.qualified} from {answer!r}")
         return "done"
+
+    def clarify(
+        self,
+        ctx: SkillContext,
+        spec: FieldSpec,
+        question: str,
+        answer: Any,
+        step: str | None,
+        block: str | None,
+    ) -> Procedure:
+        """An answer that does not say which value (a choice, yes/no or a number) is asked
+        again, twice at most, as the runtime's LLM clarifies; returns the last answer."""
+        for _ in range(2):
+            if spec.type not in _CLARIFIED or not isinstance(answer, str):
+                break
+            if self.read(ctx, spec, answer) is not NO_ANSWER:
+                break
+            ctx.engine.note(f"{spec.qualified}: {answer!r} does not say which; asked again")
+            options = ", ".join(str(v).replace("_", " ") for v in spec.enum_values)
+            again = f"Sorry, I need to be sure. {question}"
+            if spec.type == "categorical" and options and options.lower() not in again.lower():
+                again += f" ({options})"
+            answer = yield from ctx.ask(
+                "instructions",
+                lambda text=again: ctx.say(text),
+                ctx.engine.answers,
+                step=step,
+                block=block,
+                field=spec.qualified,
+            )
+        return answer
 
     def read(self, ctx: SkillContext, spec: FieldSpec, text: str) -> Any:
         kind = spec.type

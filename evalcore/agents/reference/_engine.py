@@ -3,9 +3,11 @@
 `ReferenceEngine` is `MantleEngine` plus: `call:` steps that run another skill and return
 (`skill_activated` ... `skill_completed` of the callee, then the caller goes on), block-level
 `tools:` run once the block's steps are done (when their arguments are known), the test
-accounts (a seeded value of the failing account makes tools with a documented error fail,
-the negative account's checks come back false), run notes, and the hooks every `Mutant`
-needs. Nothing here knows a project: the brain reads the skill model.
+accounts (a seeded value of the failing account makes every tool fail that the definitions
+expect can: a documented error or an `on_failure` response; the negative account's checks
+come back false), asides (a digression or hand-off by its words after "Before that, …"; a
+question aside that asks for no skill gets the cannot-help response), run notes, and the
+hooks every `Mutant` needs. Nothing here knows a project: the brain reads the skill model.
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ _PERSON = re.compile(
 )
 #: A message that turns to something else before answering ("Before that, ...").
 _ASIDE = re.compile(
-    r"^\s*(?:before that|by the way|one more thing|actually|wait|also|first)\b", re.I
+    r"^\s*(?:before that|by the way|one more thing|actually|wait|also|first|"
+    r"quick question|unrelated|random question|off topic)\b",
+    re.I,
 )
 #: A question back to the agent that states no value ("Do you know a good recipe for
 #: lasagne?"): not an answer to the question asked, so the agent says it cannot help.
@@ -121,12 +125,48 @@ class ReferenceEngine(MantleEngine):
             self.interrupt(frame)
             self.activate(target, text, entry="escalation")
             return
+        other = self.aside_for(text)
+        ask = frame.pending
+        if ask is not None and other is not None and ask.accept(text) is not NO_ANSWER:
+            other = None  # "Actually no, don't order it" answers the question asked
+        if other is not None and not ADVERSARIAL.search(text):
+            handoff = self.defs.skills[other].is_handoff
+            if handoff and not self.flags.ignore_handoff:
+                self.interrupt(frame)
+                self.activate(other, text, entry="escalation")
+                return
+            if not handoff and not self.flags.ignore_digression:
+                self.interrupt(frame)
+                self.activate(other, text, entry="digression")
+                return
         super().route(frame, text)
+
+    def aside_for(self, text: str) -> str | None:
+        """The other skill an aside turns to mid-skill ("Before that, brief me."): its
+        words are enough after an aside, where an answer needs a stronger ask."""
+        if not _ASIDE.search(text):
+            return None
+        active = {f.skill.id for f in self.stack}
+        # the aside's own words ("quick question") ask for nothing
+        other, score = self.skill_words.best(_ASIDE.sub("", text, count=1), exclude=active)
+        return other if other is not None and score >= 1.0 else None
+
+    def off_topic(self, text: str) -> bool:
+        """A question aside that asks for no skill ("Quick question: what's the weather
+        like tomorrow?"): the agent says it cannot help instead of routing it."""
+        if not (_ASIDE.search(text) or _QUESTION_BACK.match(text)) or "?" not in text:
+            return False
+        active = {f.skill.id for f in self.stack}
+        _, score = self.skill_words.best(_ASIDE.sub("", text, count=1), exclude=active)
+        return score < 1.5
 
     def idle(self, text: str) -> None:
         target = self.handoff_skill(text)
         if target is not None:
             self.activate(target, text, entry="user")
+            return
+        if self.off_topic(text):
+            self.cannot_help()
             return
         if not ADVERSARIAL.search(text):
             skill_id = self.routed(text)
@@ -178,6 +218,7 @@ class ReferenceEngine(MantleEngine):
             and not holds(requires, self.memory)
             and not self.fault("ignore_requires", name)
         ):
+            self.brain.uncertain_about(self, skill.id, f"requires of {name}")
             return None
         tool = self.defs.tools_for(skill.id).get(name)
         arguments = dict(arguments)
@@ -230,7 +271,12 @@ class ReferenceEngine(MantleEngine):
             return False
         model = self.brain.model(skill_id)
         use = model.tool(name) if model is not None else None
-        return use is not None and bool(use.error_results)
+        if use is None:
+            return False
+        # every tool the definitions expect can fail does (a documented error, or an
+        # `on_failure` response the skill says when it does)
+        constraint = self.defs.skills[skill_id].tool_constraints.get(name)
+        return bool(use.error_results) or bool(constraint is not None and constraint.on_failure)
 
     def gated(self, ctx: SkillContext, name: str, arguments: Any) -> Procedure:
         if not self.fault("skip_confirmation", name):
@@ -246,11 +292,9 @@ class ReferenceEngine(MantleEngine):
         a hand-off the engine then routes) or is an attack it refuses."""
         if self.handoff_skill(text) is not None:
             return NO_ANSWER
-        active = {f.skill.id for f in self.stack}
-        other, score = self.skill_words.best(text, exclude=active)
-        if other is not None and score >= 1.5 and _ASIDE.search(text):
+        if self.aside_for(text) is not None:
             return NO_ANSWER
-        if _QUESTION_BACK.match(text):
+        if _QUESTION_BACK.match(text) or self.off_topic(text):
             return NO_ANSWER
         return text
 
@@ -301,6 +345,9 @@ class ReferenceEngine(MantleEngine):
             step = block.steps[index]
             if step.kind == "end" or step.id == "END":
                 break
+            if self.fault("skip_step", f"{skill.id}.{block_id}.{step.id}"):
+                index += 1  # left out: the block goes on at the following step
+                continue
             last = step.id
             if step.kind == "link" and not self._skip_link(step):
                 ctx.frame.blocks.pop()
@@ -330,8 +377,6 @@ class ReferenceEngine(MantleEngine):
         return self.fault("never_handoff") and target is not None and target.is_handoff
 
     def run_step(self, ctx: SkillContext, block: Any, step: Step) -> Procedure:
-        if self.fault("skip_step", f"{ctx.skill.id}.{block.id}.{step.id}"):
-            return "done"
         if step.kind == "link" and self.fault("never_handoff"):
             target = self.defs.skills.get(str(step.target))
             if target is not None and target.is_handoff:
@@ -363,6 +408,7 @@ class ReferenceEngine(MantleEngine):
         if str(outcome).startswith("linked:"):
             return outcome
         if outcome == "completed":
+            self.brain.uncertain_about(self, skill_id, "completion")
             self.emit("skill_completed", skill_id=skill_id)
         return "done"
 
@@ -371,6 +417,8 @@ class ReferenceEngine(MantleEngine):
             target = self.defs.skills.get(outcome.split(":", 1)[1])
             if target is not None and target.is_handoff:
                 outcome = "completed"
+        if outcome == "completed":  # without complete_when, the run decided it is done
+            self.brain.uncertain_about(self, frame.skill.id, "completion")
         super().finish(frame, outcome)
 
 

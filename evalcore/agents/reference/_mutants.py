@@ -13,12 +13,13 @@ docs/verification.md says what each does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...definitions import Project
 from ...definitions.skill_model import skill_models
 from ...errors import UserError
 from ...suggest import did_you_mean
+from ._equivalent import no_arguments, silent_success, skipped_noop
 
 KINDS = (
     "skip_confirmation",
@@ -53,6 +54,10 @@ class Mutant:
     target: str | None = None
     skill: str | None = None
     """The skill the fault lives in (None: the whole project)."""
+    equivalent: str | None = None
+    """Why the fault can never change a run, derived from the definitions (see
+    `_equivalent`); None for a mutant a case can kill. Equivalent mutants are not played
+    and not counted in the score."""
 
     @property
     def id(self) -> str:
@@ -65,7 +70,8 @@ class Mutant:
 
 
 def mutants(project: Project) -> list[Mutant]:
-    """Every mutant that applies to the project, in a stable order."""
+    """Every mutant that applies to the project, in a stable order; the ones the
+    definitions prove equivalent carry the reason in `equivalent`."""
     defs = project.mantle
     if defs is None:
         return []
@@ -106,6 +112,7 @@ def mutants(project: Project) -> list[Mutant]:
             if use.defined and use.calls:
                 out.append(Mutant("fail_silently", use.name, skill_id))
     out += [Mutant("forget_memory", key, skill) for key, skill in written.items()]
+    out = [_marked(project, models, m) for m in out]
     routable = [s for s in defs.skills.values() if not s.hidden and not s.disabled]
     if len(routable) >= 2:
         out.append(Mutant("ignore_digression"))
@@ -116,6 +123,25 @@ def mutants(project: Project) -> list[Mutant]:
         unique.setdefault(mutant.id, mutant)
     order = {kind: i for i, kind in enumerate(KINDS)}
     return sorted(unique.values(), key=lambda m: (order[m.kind], m.id))
+
+
+def _marked(project: Project, models: dict, mutant: Mutant) -> Mutant:
+    """The mutant with its `equivalent` reason, when the definitions prove one."""
+    defs = project.mantle
+    skill = defs.skills.get(mutant.skill or "") if defs is not None else None
+    if skill is None or mutant.target is None:
+        return mutant
+    why: str | None = None
+    if mutant.kind == "wrong_argument":
+        model = models.get(skill.id)
+        use = model.tool(mutant.target) if model is not None else None
+        why = no_arguments(project, models, skill, use) if use is not None else None
+    elif mutant.kind == "skip_step":
+        _, block, step = mutant.target.split(".", 2)
+        why = skipped_noop(skill, block, step, defs.all_responses() if defs else {})
+    elif mutant.kind == "drop_on_success":
+        why = silent_success(skill, mutant.target, defs.all_responses() if defs else {})
+    return replace(mutant, equivalent=why) if why else mutant
 
 
 def find_mutant(project: Project, mutant_id: str) -> Mutant:

@@ -15,9 +15,10 @@ from ...lint._anychat import lint_anychat
 from ...repair._anychat import ANYCHAT_RULES
 from .. import register
 from .._base import Dialect
-from ._model import AnychatCase, dump_case
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ...definitions import Project
     from ...repair import RepairRule
 
@@ -31,7 +32,12 @@ class AnychatDialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "anychat"
-    model = AnychatCase
+
+    @property
+    def model(self) -> type[BaseModel]:
+        from ._model import AnychatCase
+
+        return AnychatCase
 
     def sniff(self, data: Any, path: Path) -> bool:
         """An Anychat case by shape (`turns`, or `title` with `expect`/`scenario`/`brief`), or
@@ -98,6 +104,16 @@ def _explain_pattern(finding: Finding) -> Finding:
         return finding
     hint = PATTERN_HINTS.get(finding.path.rsplit("/", 1)[-1])
     return finding.model_copy(update={"suggestion": f"use {hint}"}) if hint else finding
+
+
+def __getattr__(name: str) -> Any:
+    """`AnychatCase`, `dump_case` on first use: building the pydantic classes costs more than
+    validating a few files, and `validate` checks cases against the JSON schema."""
+    if name in {"AnychatCase", "dump_case"}:
+        from . import _model
+
+        return getattr(_model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["AnychatCase", "AnychatDialect", "dump_case", "in_case_folder"]

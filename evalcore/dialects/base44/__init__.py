@@ -17,9 +17,10 @@ from ...repair._base44 import BASE44_RULES
 from ...suggest import did_you_mean
 from .. import register
 from .._base import Dialect
-from ._model import Base44Eval, Check, PromptEntry, dump_eval
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ...definitions import Project
     from ...repair import RepairRule
 
@@ -35,7 +36,12 @@ class Base44Dialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "agent_skills"
-    model = Base44Eval
+
+    @property
+    def model(self) -> type[BaseModel]:
+        from ._model import Base44Eval
+
+        return Base44Eval
 
     def sniff(self, data: Any, path: Path) -> bool:
         """A file named eval.json, or an object with a prompt/checks/expectedSkills key."""
@@ -126,6 +132,17 @@ def _unknown(
         for key in obj
         if key not in allowed
     ]
+
+
+def __getattr__(name: str) -> Any:
+    """`Base44Eval`, `Check`, `PromptEntry`, `dump_eval` on first use: building the pydantic
+    classes costs more than validating a few files, and `validate` checks cases against the
+    JSON schema."""
+    if name in {"Base44Eval", "Check", "PromptEntry", "dump_eval"}:
+        from . import _model
+
+        return getattr(_model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Base44Dialect", "Base44Eval", "Check", "PromptEntry", "dump_eval", "ignored_keys"]

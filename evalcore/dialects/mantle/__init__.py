@@ -14,9 +14,10 @@ from ...lint._mantle import lint_mantle
 from ...repair._mantle import MANTLE_RULES
 from .. import register
 from .._base import Dialect
-from ._model import MantleCase
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ...definitions import Project
     from ...repair import RepairRule
 
@@ -38,7 +39,12 @@ class MantleDialect(Dialect):
     suffixes = (".yml", ".yaml")
     project_kind = "mantle"
     quality_metrics = True
-    model = MantleCase
+
+    @property
+    def model(self) -> type[BaseModel]:
+        from ._model import MantleCase
+
+        return MantleCase
 
     def sniff(self, data: Any, path: Path) -> bool:
         """A `scenario:` mapping, or (unparsed / shapeless) a file where scenarios live."""
@@ -56,6 +62,16 @@ class MantleDialect(Dialect):
         scenario = data.get("scenario") if isinstance(data, dict) else None
         name = scenario.get("name") if isinstance(scenario, dict) else None
         return name if isinstance(name, str) and name.strip() else None
+
+
+def __getattr__(name: str) -> Any:
+    """`MantleCase` on first use: building the pydantic classes costs more than
+    validating a few files, and `validate` checks cases against the JSON schema."""
+    if name in {"MantleCase"}:
+        from . import _model
+
+        return getattr(_model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["MantleCase", "MantleDialect"]

@@ -1,0 +1,160 @@
+"""Equivalent mutants: faults the definitions prove can never change what the agent does.
+
+A mutant whose fault has nothing to act on behaves exactly like the reference agent on
+every conversation, so no case can kill it and counting it as a survivor would lower the
+score for nothing. Only what follows from the definitions is marked, never "no case kills
+it":
+
+- `wrong_argument:<tool>`: every way the reference agent calls the tool passes no argument
+  (its `execute_tool` steps have no `parameters`, and no parameter of a prose or
+  instructions call can be filled: no memory entry the project can hold has the
+  parameter's name, the skill model maps none, and no identity question asks for it). The
+  fault alters an argument, and there is none to alter.
+- `skip_step:<skill>.<block>.<step>`: the step is a `noop` (it does nothing when it runs)
+  whose `next` always resolves to where the block goes on from it anyway (no `next`, the
+  following step, or branches that all name the following step, one of them
+  unconditional). Skipping it goes on at the following step, which is where it leads.
+  The same holds for an `action` step whose response no responses file defines (the
+  runtime utters nothing for it).
+
+- `drop_on_success:<tool>`: the `on_success` it names is a response no responses file
+  defines, so the reference agent utters nothing there either.
+
+A skipped step goes on at the following step, not where its `next` would branch: leaving
+out a routing `noop` that branches is a real fault (the branch is never taken).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from ...definitions import Project, Skill, Step
+from ...definitions.skill_model import SkillModel, ToolUse
+from ._prose import prose_items
+
+
+def _possible_keys(project: Project, models: dict[str, SkillModel | None]) -> set[str]:
+    """Every memory key the reference agent can ever hold for this project: a seeded
+    project entry (only seeds reach memory from a case's `initial_slots`), any skill's own
+    entry (asked, collected or recorded by its steps), a key a tool or `set_memory`
+    writes, and a project entry a skill asks for."""
+    defs = project.mantle
+    assert defs is not None
+    keys = {f"project.{name}" for name, entry in defs.memory.items() if entry.seed}
+    for skill in defs.skills.values():
+        keys |= {f.qualified for f in skill.memory.values()}
+        for block in skill.blocks.values():
+            for step in block.steps:
+                if step.kind == "set_memory" and isinstance(step.target, dict):
+                    for key in map(str, step.target):
+                        keys.add(key if "." in key else f"{skill.id}.{key}")
+        model = models.get(skill.id)
+        for use in model.tools if model is not None else []:
+            keys |= {w.key for w in use.writes}
+        keys |= {f.qualified for f in model.fields} if model is not None else set()
+    return keys
+
+
+def _fillable(skill: Skill, use: ToolUse, param: str, pool: set[str]) -> bool:
+    """Can `ModelBrain.arguments` ever fill `param` (it reads these keys)?"""
+    if use.arguments.get(param):
+        return True
+    exact = {f"{skill.id}.{param}", f"project.{param}"}
+    if exact & pool:
+        return True
+    suffix = "_" + param
+    return any(k.endswith(suffix) and k.startswith((skill.id, "project.")) for k in pool)
+
+
+def no_arguments(
+    project: Project, models: dict[str, SkillModel | None], skill: Skill, use: ToolUse
+) -> str | None:
+    """Why the reference agent calls `use` with no arguments on every path (None: it may
+    pass some)."""
+    defs = project.mantle
+    assert defs is not None
+    tool = defs.tools_for(skill.id).get(use.name)
+    if tool is None:
+        return None
+    params = [
+        p.name
+        for p in tool.parameters
+        if p.name != "context" and "ToolContext" not in (p.type or "")
+    ]
+    steps = {
+        (b.id, s.id): s
+        for b in skill.blocks.values()
+        for s in b.steps
+        if s.kind == "execute_tool" and str(s.target) == use.name
+    }
+    for step in steps.values():
+        if step.fields.get("parameters"):
+            return None
+    model = models.get(skill.id)
+    if model is None:
+        return None
+    identity = any(i.kind == "identity" and i.name == use.name for i in prose_items(skill, model))
+    if identity:
+        return None
+    keys = _possible_keys(project, models)
+    other_calls = [c for c in use.calls if c.kind != "execute_tool"]
+    if other_calls and any(_fillable(skill, use, p, keys) for p in params):
+        return None
+    where = "its execute_tool steps pass no parameters" if steps else ""
+    if other_calls:
+        names = ", ".join(params) or "none"
+        filled = f"no memory entry the agent can hold fills its parameters ({names})"
+        where = f"{where}; {filled}" if where else filled
+    return f"{use.name} is always called with no arguments: {where}"
+
+
+def _follows(step: Step, steps: list[Step], index: int) -> str | None:
+    """Why the noop `step` leads where the block goes on after it anyway (None: it may
+    branch elsewhere)."""
+    following = steps[index + 1].id if index + 1 < len(steps) else "END"
+    nxt: Any = step.next
+    if nxt is None:
+        return "it has no `next`"
+    if isinstance(nxt, str):
+        return f"its `next` is {nxt}, the following step" if nxt == following else None
+    branches = list(nxt)
+    if not branches or any(b.target != following for b in branches):
+        return None
+    if all(b.condition is not None for b in branches) and following != "END":
+        return None  # no branch holds: the block ends instead of going on
+    return f"every branch of its `next` goes to {following}, the following step"
+
+
+def skipped_noop(
+    skill: Skill, block_id: str, step_id: str, responses: Collection[str]
+) -> str | None:
+    """Why skipping this step cannot change a run (None: it may)."""
+    block = skill.blocks.get(block_id)
+    if block is None:
+        return None
+    steps = list(block.steps)
+    index = next((i for i, s in enumerate(steps) if s.id == step_id), None)
+    if index is None:
+        return None
+    step = steps[index]
+    why = _follows(step, steps, index)
+    if why is None:
+        return None
+    if step.kind == "noop":
+        return f"{step_id} is a noop step (it does nothing) and {why}"
+    if step.kind == "action" and str(step.target) not in responses:
+        return f"{step_id} utters {step.target}, which no responses file defines, and {why}"
+    return None
+
+
+def silent_success(skill: Skill, tool: str, responses: Collection[str]) -> str | None:
+    """Why dropping the tool's `on_success` cannot change a run (None: it may)."""
+    constraint = skill.tool_constraints.get(tool)
+    name = constraint.on_success if constraint is not None else None
+    if name and name not in responses:
+        return f"its on_success {name} is a response no responses file defines"
+    return None
+
+
+__all__ = ["no_arguments", "silent_success", "skipped_noop"]
