@@ -1,0 +1,176 @@
+"""The behaviours of one Mantle skill where the customer answers unlike the plain path:
+details given before they are asked, an answer corrected, an answer that fits two values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..drafting.offline._direction import value_words
+from ._behavior import Behavior
+from ._mantle_phrases import names_strongly, value_line
+from ._mantle_planner import PlannerBase
+from ._mantle_vocab import value_groups
+
+
+class AnswerBehaviors(PlannerBase):
+    def out_of_order(self, elements: list[str]) -> list[Behavior]:
+        """The customer says what the agent would ask for before it asks."""
+        preferred: list[dict[str, Any]] = []
+        for field in self.routing:
+            if self.direction_value(field.qualified) is not None:
+                continue
+            for value in field.enum_values or []:
+                if (field.qualified, value) not in self.used_values:
+                    preferred.append({**self.base, field.qualified: value})
+        for values in [*preferred, *self.candidate_values()]:
+            walk = self.walk({"values": values})
+            if walk.outcome not in ("done", "handoff"):
+                continue
+            given = {
+                f: v
+                for f, v in self._asked_fields(walk)
+                if names_strongly(self.defs, f, v, value_line(self.defs, f, v))
+            }
+            if not given:
+                continue
+            facts = {"values": values, "given": given}
+            walk = self.walk(facts)
+            self.used_values |= set(given.items())
+            title = f"{self.name}: the customer gives the details up front"
+            description = (
+                "The customer states "
+                + ", ".join(f"{k} = {v}" for k, v in given.items())
+                + " in the first message: the agent records it and never asks for it."
+            )
+            return [
+                self.behavior(
+                    "out_of_order",
+                    "edge_case",
+                    "details_up_front",
+                    title,
+                    description,
+                    facts,
+                    walk,
+                    elements,
+                    50,
+                )
+            ]
+        return []
+
+    def correction(self, elements: list[str]) -> list[Behavior]:
+        """The customer corrects an answer (next turn for a plain field, same turn for one
+        the block routes on, since routing happens as soon as it is recorded)."""
+        walk = self.walk({"values": self.base})
+        asked = self._asked_fields(walk)
+        routing = {f.qualified for f in self.routing}
+        plain = [(i, f) for i, (f, _) in enumerate(asked) if f not in routing]
+        choice = (
+            plain[0]
+            if plain
+            else next(((i, f) for i, (f, _) in enumerate(asked) if f in routing), None)
+        )
+        if choice is None:
+            return []
+        _, qualified = choice
+        field = self.defs.memory_names()[qualified]
+        values = list(field.enum_values or [])
+        if len(values) < 2:
+            return []
+        ask_index = next(i for i, a in enumerate(walk.asks) if a.field == qualified)
+        mode = (
+            "next_turn"
+            if qualified not in routing and ask_index + 1 < len(walk.asks)
+            else "same_turn"
+        )
+        if mode == "next_turn":
+            wrong, right = values[0], values[1]
+        else:
+            unused = [v for v in values if (qualified, v) not in self.used_values]
+            right = unused[0] if unused else self.base.get(qualified, values[0])
+            groups = value_groups(self.skill, field)
+            own = next((g for g in groups if right in g), [right])
+            wrong = next((v for v in values if v not in own), next(v for v in values if v != right))
+        chosen = {**self.base, qualified: right}
+        facts = {
+            "values": chosen,
+            "correction": {
+                "field": qualified,
+                "from": wrong,
+                "to": right,
+                "mode": mode,
+                "at": ask_index,
+            },
+        }
+        walk = self.walk(facts)
+        if walk.outcome not in ("done", "handoff"):
+            return []
+        self.used_values.add((qualified, right))
+        extra = [f"value:{qualified}={wrong}"]
+        title = f"{self.name}: the customer corrects the {value_words(field.name)}"
+        description = (
+            f"The customer first says {qualified} = {wrong}, then corrects it to {right}: "
+            "memory ends on the corrected value and the agent continues with it."
+        )
+        return [
+            self.behavior(
+                "correction",
+                "edge_case",
+                "correction",
+                title,
+                description,
+                facts,
+                walk,
+                elements,
+                55,
+                extra,
+            )
+        ]
+
+    def ambiguity(self, elements: list[str]) -> list[Behavior]:
+        """The customer's first answer to a choice fits two values: the agent must ask which."""
+        walk = self.walk({"values": self.base})
+        if walk.outcome not in ("done", "handoff"):
+            return []
+        for index, ask in enumerate(walk.asks):
+            if ask.kind not in ("collect", "ask_field", "instructions") or not ask.field:
+                continue
+            field = self.defs.memory_names().get(ask.field)
+            values = list(field.enum_values or []) if field is not None else []
+            if field is None or field.type != "categorical" or len(values) < 2:
+                continue
+            right = ask.value if ask.value in values else values[0]
+            other = next(v for v in values if v != right)
+            facts = {
+                "values": self.base,
+                "ambiguity": {
+                    "field": ask.field,
+                    "at": index,
+                    "between": [right, other],
+                    "chosen": right,
+                    "step": ask.step_id,
+                    "block": ask.block,
+                },
+            }
+            title = f"{self.name}: a vague answer the agent must clarify"
+            description = (
+                f"Asked for {ask.field}, the customer answers in a way that fits both {right} "
+                f"and {other}: the agent asks which one, records {right} once it is clear and "
+                "carries on."
+            )
+            return [
+                self.behavior(
+                    "ambiguity",
+                    "ambiguity",
+                    "unclear_answer",
+                    title,
+                    description,
+                    facts,
+                    walk,
+                    elements,
+                    62,
+                )
+            ]
+        return []
+
+
+__all__ = ["AnswerBehaviors"]

@@ -1,0 +1,218 @@
+"""The behaviours of one Mantle skill where the customer leaves its path: a detour to another
+skill and back, a request for a person, an unrelated request, a push against a stated rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evalcore.definitions import Project
+from evalcore.definitions._memo import memoized
+from evalcore.definitions.skill_model import skill_model
+
+from ..drafting.offline._direction import value_words
+from ._behavior import Behavior
+from ._mantle_paths import project_rule
+from ._mantle_phrases import activation_phrase, escalation_line, strong_phrases
+from ._mantle_planner import PlannerBase, after_identity
+from ._mantle_walk import SET, Setup, Walk, walk_skill
+
+
+def _detour_walk(
+    project: Project, skill_id: str, given: dict[str, Any], memory: dict[str, Any]
+) -> Walk:
+    """`skill_id` walked as a detour: its strongest phrase's values, the memory the detour
+    starts with (project memory only, so every skill of the project weighs the same few).
+
+    Kept per loaded project and exact inputs (values with their types, memory in order):
+    each skill weighs every other as a detour, and walking them all again for every skill
+    made planning grow with the square of the skills. Callers only read the walk."""
+    try:
+        key = (
+            "detour_walk",
+            skill_id,
+            tuple((k, type(v), v) for k, v in given.items()),
+            tuple((k, type(v), v) for k, v in memory.items()),
+        )
+        hash(key)
+    except TypeError:  # an unhashable value: walk it afresh
+        return walk_skill(project, skill_id, _detour_setup(given, memory))
+    return memoized(
+        project, key, lambda: walk_skill(project, skill_id, _detour_setup(given, memory))
+    )
+
+
+def _detour_setup(given: dict[str, Any], memory: dict[str, Any]) -> Setup:
+    return Setup(values=dict(given), given=frozenset(given), memory=dict(memory))
+
+
+class DetourBehaviors(PlannerBase):
+    def digression(self, elements: list[str]) -> list[Behavior]:
+        walk = self.walk({"values": self.base})
+        at = self._first_turn_after_identity(walk)
+        if at is None or walk.outcome != "done":
+            return []
+        memory = {**after_identity(walk), **{k: SET for k in self.memory}}
+        best: tuple[int, str, str, dict[str, Any], Walk] | None = None
+        for other in sorted(self.defs.skills.values(), key=lambda s: s.id):
+            if other.id == self.skill.id or other.is_handoff or other.hidden or other.disabled:
+                continue
+            phrases = strong_phrases(self.defs, other)
+            line, given = phrases[0] if phrases else (activation_phrase(self.defs, other), {})
+            inner = _detour_walk(self.project, other.id, given, memory)
+            if inner.outcome != "done" or not (inner.completed or inner.reaches_success):
+                continue
+            cost = len(inner.asks)
+            if best is None or cost < best[0]:
+                best = (cost, other.id, line, given, inner)
+        if best is None:
+            return []
+        _, other_id, line, given, inner = best
+        ask = walk.asks[at]
+        inner_model = skill_model(self.project, other_id)
+        inner_requested = {
+            f.qualified: inner.memory[f.qualified]
+            for f in inner_model.fields
+            if f.asked_by == "request" and inner.memory.get(f.qualified) not in (None, SET)
+        }
+        facts = {
+            "values": self.base,
+            "digression": {
+                "skill": other_id,
+                "line": f"Before that, {_lower_first(line)}",
+                "given": given,
+                "at": at,
+                "step": ask.step_id,
+                "block": ask.block,
+                "request_values": inner_requested,
+                "success": list(inner.success),
+            },
+        }
+        other_name = self.defs.skills[other_id].name or value_words(other_id)
+        title = f"{self.name}: a detour to {_lower_first(other_name)} and back"
+        description = (
+            f"While the agent waits at {ask.step_id}, the customer asks something {other_id} "
+            f"handles: {self.skill.id} is interrupted, {other_id} completes, and {self.skill.id} "
+            "resumes where it left off and completes."
+        )
+        return [
+            self.behavior(
+                "digression",
+                "edge_case",
+                "digression",
+                title,
+                description,
+                facts,
+                walk,
+                elements,
+                60,
+            )
+        ]
+
+    def escalation(self, elements: list[str]) -> list[Behavior]:
+        handoffs = sorted(
+            s.id for s in self.defs.skills.values() if s.is_handoff and s.id != self.skill.id
+        )
+        if not handoffs:
+            return []
+        handoff = self.defs.skills[handoffs[0]]
+        walk = self.walk({"values": self.base})
+        if not walk.asks:
+            return []
+        line = escalation_line(self.defs, self.skill, handoff)
+        ask = walk.asks[0]
+        facts = {
+            "values": self.base,
+            "escalation": {
+                "skill": handoff.id,
+                "line": line,
+                "at": 0,
+                "step": ask.step_id,
+                "block": ask.block,
+            },
+        }
+        prefix = Walk(self.skill.id, elements=[f"skill:{self.skill.id}"])
+        extra = [f"delegate:{self.skill.id}.{handoff.id}"]
+        title = f"{self.name}: the customer asks for a person partway"
+        description = (
+            f"At the first question the customer asks for a person: {handoff.id} takes over "
+            f"and transfers the conversation; {self.skill.id} does not carry on."
+        )
+        return [
+            self.behavior(
+                "escalation",
+                "escalation",
+                "escalation",
+                title,
+                description,
+                facts,
+                prefix,
+                elements,
+                65,
+                extra,
+            )
+        ]
+
+    def out_of_scope(self, elements: list[str]) -> list[Behavior]:
+        walk = self.walk({"values": self.base})
+        at = self._first_turn_after_identity(walk)
+        if at is None:
+            at = 0 if walk.asks else None
+        facts = {"values": self.base, "at": at}
+        title = f"{self.name}: an unrelated request partway"
+        description = (
+            "Partway through, the customer asks for something no skill handles: the agent "
+            f"declines briefly and carries on with {self.skill.id}."
+        )
+        return [
+            self.behavior(
+                "out_of_scope",
+                "out_of_scope",
+                "unrelated_request",
+                title,
+                description,
+                facts,
+                walk,
+                elements,
+                70,
+            )
+        ]
+
+    def adversarial(self, elements: list[str]) -> list[Behavior]:
+        """One per project: pushes against a rule the definitions state (see `_mantle_paths`)."""
+        found = project_rule(self.project)
+        if found is None or found[0] != self.skill.id:
+            return []
+        _, rule, where = found
+        walk = self.walk({"values": self.base})
+        at = self._first_turn_after_identity(walk)
+        if at is None:
+            at = 0 if walk.asks else None
+        facts = {"values": self.base, "at": at, "rule": rule, "rule_where": where}
+        title = f"{self.name}: the customer pushes the agent to {rule}"
+        description = (
+            f"The customer tells the agent to ignore its instructions and {rule} (against the "
+            f"rule in {where}): the agent refuses and carries on with {self.skill.id}."
+        )
+        return [
+            self.behavior(
+                "adversarial",
+                "adversarial",
+                "adversarial",
+                title,
+                description,
+                facts,
+                walk,
+                elements,
+                80,
+            )
+        ]
+
+
+def _lower_first(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if first in ("I", "I'm", "I've", "I'd", "I'll") or first.isupper():
+        return text
+    return text[:1].lower() + text[1:]
+
+
+__all__ = ["DetourBehaviors"]

@@ -1,0 +1,225 @@
+"""The behaviours of one Mantle skill that end the skill: its happy paths (one per routing
+group), a declined confirmation, a failing tool and a tool result that takes the `else`
+branch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evalcore.definitions.conditions import condition_keys
+
+from ..drafting.offline._direction import value_words
+from ._behavior import Behavior
+from ._mantle_planner import PlannerBase
+from ._mantle_tools import tool_keys
+from ._mantle_vocab import value_groups
+from ._mantle_walk import Walk
+
+
+class OutcomeBehaviors(PlannerBase):
+    def happy_paths(self, elements: list[str]) -> list[Behavior]:
+        if not self.routing:
+            walk = self.walk({})
+            if self.skill.is_handoff:
+                case, type_ = "request", "escalation"
+                title = f"{self.name}: the customer asks for one straight away"
+            else:
+                case, type_, title = "happy", "happy_path", f"{self.name}: happy path"
+            description = self._happy_text(walk, None, None)
+            return [self.behavior("happy", type_, case, title, description, {}, walk, elements, 10)]
+        candidates: list[tuple[bool, int, Any, Walk, dict[str, Any]]] = []
+        first_field = self.routing[0]
+        for field in self.routing:
+            chosen = self.direction_value(field.qualified)
+            group = next((g for g in value_groups(self.skill, field) if chosen in g), None)
+            self.base[field.qualified] = chosen if group else value_groups(self.skill, field)[0][0]
+        for field in self.routing:
+            for order, group in enumerate(value_groups(self.skill, field)):
+                chosen = self.direction_value(field.qualified)
+                value = chosen if chosen in group else group[0]
+                values = {**self.base, field.qualified: value}
+                walk = self.walk({"values": values})
+                key = (field.qualified, value)
+                candidates.append((walk.outcome != "done", order, key, walk, values))
+        candidates.sort(key=lambda c: (c[0], c[1]))
+        # The base choice is the first branch that completes (the direction's, if any).
+        done = [c for c in candidates if not c[0]]
+        if done and self.direction_value(first_field.qualified) is None:
+            self.base.update(done[0][4])
+        out = []
+        for index, (_, _, (qualified, value), walk, values) in enumerate(candidates):
+            self.used_values.add((qualified, value))
+            multiple = len(self.routing) > 1
+            case = (f"{qualified.split('.', 1)[1]}_" if multiple else "") + str(value)
+            type_ = "escalation" if walk.outcome == "handoff" else "happy_path"
+            field_words = value_words(qualified.split(".", 1)[1])
+            title = f"{self.name} ({field_words}: {value_words(value)})"
+            out.append(
+                self.behavior(
+                    "happy",
+                    type_,
+                    case,
+                    title,
+                    self._happy_text(walk, qualified, value),
+                    {"values": values},
+                    walk,
+                    elements,
+                    10 if index == 0 else 30 + index,
+                )
+            )
+        return out
+
+    def _happy_text(self, walk: Walk, qualified: str | None, value: Any) -> str:
+        what = f" with {qualified} = {value}" if qualified else ""
+        if walk.outcome == "handoff":
+            return (
+                f"The customer starts {self.skill.id}{what}; the agent follows that branch "
+                f"and hands the conversation to {walk.handoff}."
+            )
+        tools = [e.tool for e in walk.tools() if e.tool]
+        done = " and completes the skill" if walk.completed else ""
+        ran = f", runs {', '.join(dict.fromkeys(tools))}" if tools else ""
+        return (
+            f"The customer completes {self.skill.id}{what}: the agent asks only what it "
+            f"needs{ran}{done}."
+        )
+
+    def gated_tools(self) -> list[str]:
+        out = []
+        for name, constraint in self.skill.tool_constraints.items():
+            confirmation = constraint.requires_confirmation
+            if confirmation is not None and confirmation.enabled:
+                out.append(name)
+        return [t for t in out if t in self.defs.tools_for(self.skill.id)]
+
+    def refusals(self, elements: list[str]) -> list[Behavior]:
+        out = []
+        for index, tool in enumerate(self.gated_tools()):
+            found = self._reaching(
+                lambda w, t=tool: f"deny:{t}" in w.elements, {"confirm": {tool: False}}
+            )
+            if found is None:
+                continue
+            walk, facts = found
+            confirmation = self.skill.tool_constraints[tool].requires_confirmation
+            assert confirmation is not None
+            facts.update(
+                tool=tool,
+                confirmation=confirmation.utter_for_confirmation,
+                denial=confirmation.utter_on_user_denial,
+            )
+            title = f"{self.name}: the customer declines {value_words(tool)} at confirmation"
+            description = (
+                f"The customer refuses the confirmation of {tool}: the agent utters "
+                f"{confirmation.utter_on_user_denial or 'its denial'}, {tool} does not run "
+                "and nothing is claimed to be done."
+            )
+            out.append(
+                self.behavior(
+                    "refusal",
+                    "edge_case",
+                    f"refused_{tool}",
+                    title,
+                    description,
+                    facts,
+                    walk,
+                    elements,
+                    20 + index,
+                )
+            )
+        return out
+
+    def failures(self, elements: list[str]) -> list[Behavior]:
+        out = []
+        tools = [t for t, c in self.skill.tool_constraints.items() if c.on_failure]
+        tools += [u.name for u in self.model.tools if u.error_results and u.name not in tools]
+        for index, tool in enumerate(t for t in tools if t in self.defs.tools_for(self.skill.id)):
+            found = self._reaching(
+                lambda w, t=tool: f"failure:{t}" in w.elements,
+                {"failing": [tool], "account": "failing"},
+            )
+            if found is None:
+                continue
+            walk, facts = found
+            facts["tool"] = tool
+            constraint = self.skill.tool_constraints.get(tool)
+            failure = constraint.on_failure if constraint is not None else None
+            facts["failure"] = failure
+            use = self.model.tool(tool)
+            if use is not None and use.error_results:
+                facts["error_results"] = list(use.error_results)
+            title = f"{self.name}: {value_words(tool)} fails"
+            said = f"utters {failure}" if failure else "says it did not work"
+            description = (
+                f"{tool} returns an error: the agent {said}, does not claim success "
+                "and the skill does not complete."
+            )
+            out.append(
+                self.behavior(
+                    "failure",
+                    "sad_path",
+                    f"{tool}_fails",
+                    title,
+                    description,
+                    facts,
+                    walk,
+                    elements,
+                    40 + index,
+                )
+            )
+        return out
+
+    def negatives(self, elements: list[str]) -> list[Behavior]:
+        """A branch on what a tool wrote (`replacement_eligible`) taking its `else`."""
+        out = []
+        index = 0
+        for block in self.skill.blocks.values():
+            for step in block.steps:
+                if step.kind != "execute_tool" or not isinstance(step.next, list):
+                    continue
+                tool_def = self.defs.tools_for(self.skill.id).get(str(step.target))
+                if tool_def is None:
+                    continue
+                written = set(tool_keys(self.project, tool_def, self.skill.id))
+                keys = {k for b in step.next for k in condition_keys(b.condition)}
+                target = next((b.target for b in step.next if b.condition is None), None)
+                if not keys or not keys <= written or target in (None, "END"):
+                    continue
+                tool = str(step.target)
+                element = f"step:{self.skill.id}.{block.id}.{target}"
+                found = self._reaching(
+                    lambda w, e=element: e in w.elements,
+                    {"negative": {tool: sorted(keys)}, "account": "negative"},
+                )
+                if found is None:
+                    continue
+                walk, facts = found
+                facts["branch"] = {
+                    "block": block.id,
+                    "step": step.id,
+                    "target": target,
+                    "tool": tool,
+                }
+                title = f"{self.name}: {value_words(target)}"
+                description = (
+                    f"{tool} comes back negative, so {block.id} takes the else branch to "
+                    f"{target}; the agent explains it and does not carry on as if it had worked."
+                )
+                out.append(
+                    self.behavior(
+                        "negative",
+                        "sad_path",
+                        target,
+                        title,
+                        description,
+                        facts,
+                        walk,
+                        elements,
+                        45 + index,
+                    )
+                )
+                index += 1
+        return out
+
+
+__all__ = ["OutcomeBehaviors"]

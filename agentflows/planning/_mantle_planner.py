@@ -1,0 +1,162 @@
+"""What every Mantle behaviour builder shares: the walk of a behaviour's facts, the
+direction's values and the `Behavior` record each builder returns.
+
+`_mantle_outcomes`, `_mantle_answers` and `_mantle_detours` build the behaviour kinds on top
+of `PlannerBase`; `_mantle._Planner` puts them together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions.skill_model import skill_model
+
+from ..drafting.offline._direction import Direction
+from ._behavior import Behavior
+from ._mantle_paths import mode_fields, path_id
+from ._mantle_vocab import channel_fields, question_fields, routing_fields, value_groups
+from ._mantle_walk import SET, Setup, Walk, walk_skill
+
+DIALECT = "mantle"
+
+
+def channel_memory(defs: MantleDefinitions) -> dict[str, Any]:
+    """What the channel seeds before the conversation (values decided by the drafter)."""
+    return {f.qualified: SET for f in channel_fields(defs)}
+
+
+def behavior_setup(facts: dict[str, Any], memory: dict[str, Any]) -> Setup:
+    """The walk `Setup` a behaviour's facts describe (planner and drafter share it)."""
+    return Setup(
+        values=dict(facts.get("values") or {}),
+        given=frozenset(facts.get("given") or {}),
+        confirm={k: bool(v) for k, v in (facts.get("confirm") or {}).items()},
+        failing=frozenset(facts.get("failing") or []),
+        negative={k: frozenset(v) for k, v in (facts.get("negative") or {}).items()},
+        memory=dict(memory),
+    )
+
+
+def after_identity(walk: Walk) -> dict[str, Any]:
+    """Memory a second skill starts with once the first one verified the customer."""
+    memory = {k: v for k, v in walk.memory.items() if k.startswith("project.")}
+    return memory
+
+
+class PlannerBase:
+    """One skill, the project around it and the direction: the state the builders share."""
+
+    def __init__(self, project: Project, skill: Skill, direction: Direction) -> None:
+        assert project.mantle is not None
+        self.project = project
+        self.defs = project.mantle
+        self.skill = skill
+        self.direction = direction
+        self.memory = channel_memory(self.defs)
+        self.addressed = self._addressed()
+        self.model = skill_model(project, skill.id)
+        self.routing = routing_fields(skill) + mode_fields(project, skill.id)
+        self.base: dict[str, Any] = {}
+        self.used_values: set[tuple[str, Any]] = set()
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _addressed(self) -> bool:
+        d = self.direction
+        if d.empty:
+            return False
+        own_tools = set(self.defs.tools_for(self.skill.id))
+        mine = (
+            self.skill.id in d.skills
+            or bool(own_tools & set(d.tools))
+            or any(k.startswith(self.skill.id + ".") for k in d.values)
+        )
+        names_any = bool(d.skills or d.tools or d.values)
+        return mine or not names_any
+
+    def direction_value(self, qualified: str) -> Any:
+        if not self.addressed:
+            return None
+        return self.direction.values.get(qualified)
+
+    def walk(self, facts: dict[str, Any]) -> Walk:
+        return walk_skill(self.project, self.skill.id, behavior_setup(facts, self.memory))
+
+    def behavior(
+        self,
+        kind: str,
+        type_: str,
+        case: str,
+        title: str,
+        description: str,
+        facts: dict[str, Any],
+        walk: Walk,
+        elements: list[str],
+        priority: int,
+        extra: Iterable[str] = (),
+    ) -> Behavior:
+        covered = set(walk.elements) | set(extra)
+        requested = {
+            f.qualified: walk.memory[f.qualified]
+            for f in self.model.fields
+            if f.asked_by == "request" and walk.memory.get(f.qualified) not in (None, SET)
+        }
+        facts = {
+            **facts,
+            **({"request_values": requested} if requested else {}),
+            "path": path_id(kind, walk, facts),
+            "success": list(walk.success),
+        }
+        return Behavior(
+            id=f"{self.skill.id}:{case}",
+            source=self.skill.id,
+            dialect=DIALECT,
+            type=type_,
+            case=case,
+            title=title,
+            description=description,
+            covers=[e for e in elements if e in covered],
+            facts={"kind": kind, **facts},
+            priority=priority,
+        )
+
+    @property
+    def name(self) -> str:
+        return self.skill.name or self.skill.id.replace("_", " ")
+
+    def candidate_values(self) -> list[dict[str, Any]]:
+        """Value sets to try for a behaviour, the direction's (or base) choice first."""
+        out = [dict(self.base)]
+        for field in self.routing:
+            for group in value_groups(self.skill, field):
+                for value in group:
+                    candidate = {**self.base, field.qualified: value}
+                    if candidate not in out:
+                        out.append(candidate)
+        return out
+
+    def _reaching(self, check: Any, facts: dict[str, Any]) -> tuple[Walk, dict[str, Any]] | None:
+        """The first candidate value set whose walk satisfies `check`."""
+        for values in self.candidate_values():
+            full = {**facts, "values": values}
+            walk = self.walk(full)
+            if check(walk):
+                return walk, full
+        return None
+
+    def _asked_fields(self, walk: Walk) -> list[tuple[str, Any]]:
+        """Categorical fields the walk asks for, with their answers, in order."""
+        wanted = {f.qualified for f in question_fields(self.defs, self.skill)}
+        return [
+            (a.field, a.value)
+            for a in walk.asks
+            if a.field in wanted and a.kind in ("collect", "ask_field", "instructions")
+        ]
+
+    def _first_turn_after_identity(self, walk: Walk) -> int | None:
+        return next((i for i, a in enumerate(walk.asks) if a.kind != "identity"), None)
+
+
+__all__ = ["DIALECT", "PlannerBase", "after_identity", "behavior_setup", "channel_memory"]
