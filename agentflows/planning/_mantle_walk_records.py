@@ -1,0 +1,144 @@
+"""What a Mantle walk records: where the agent waits (`Ask`), what the runtime records
+(`Event`), what the behaviour decides (`Setup`) and the result (`Walk`).
+
+Kept apart from the walker (`_mantle_walk`) so the drafter and the checks can read walks
+without the machinery that makes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, MemoryField
+
+from ._mantle_tools import UNKNOWN
+from ._mantle_vocab import example_value
+
+#: Memory value the walk knows is set but not to what (an id, a label, a summary).
+SET: Any = UNKNOWN
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A point where the agent waits for the user, and the answer the behaviour gives."""
+
+    kind: str
+    """identity | collect | instructions | ask_field | question | confirm"""
+    skill: str
+    step: str | None = None
+    """The block step waiting (None while the skill is in prose: `autonomous`)."""
+    block: str | None = None
+    field: str | None = None
+    """Qualified field the answer fills."""
+    value: Any = None
+    tool: str | None = None
+    """confirm: the gated tool."""
+    confirm: bool | None = None
+    details: tuple[str, ...] = ()
+    """identity: the details asked for; question: the question."""
+    prompt: str | None = None
+    """What the agent says when asking (response text, instructions or prose sentence)."""
+
+    @property
+    def step_id(self) -> str:
+        """The step id skill events carry while the agent waits here."""
+        return self.step or "autonomous"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One abstract recorded event (see reference §6 for the wire format)."""
+
+    kind: str
+    """skill_activated | skill_completed | block_entered | block_completed | memory | tool |
+    utter | link"""
+    skill: str | None = None
+    block: str | None = None
+    step: str | None = None
+    key: str | None = None
+    value: Any = SET
+    tool: str | None = None
+    source: str | None = None
+    server: str | None = None
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    error: bool = False
+    utter: str | None = None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the behaviour decides about the conversation."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+    """Answer per qualified field."""
+    given: frozenset[str] = frozenset()
+    """Fields the user states before being asked (recorded right after activation)."""
+    confirm: Mapping[str, bool] = field(default_factory=dict)
+    """Gated tool -> the user's answer to the confirmation (default yes)."""
+    failing: frozenset[str] = frozenset()
+    """Tools that end in an error."""
+    negative: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Tool -> keys it writes as false (or not at all): a check that comes back negative."""
+    memory: Mapping[str, Any] = field(default_factory=dict)
+    """Memory at activation (seeded channel fields, a verification done earlier)."""
+    entry: str = "user"
+    """user | link | escalation: how the skill got the conversation."""
+    context: str = ""
+    """What the conversation was about when the skill was handed it (the customer's words or
+    the linking skill's last message): a handed-over step picks its values from it."""
+
+
+@dataclass
+class Walk:
+    skill: str
+    asks: list[Ask] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    elements: list[str] = field(default_factory=list)
+    memory: dict[str, Any] = field(default_factory=dict)
+    outcome: str = "done"
+    """done | declined | failed | negative | handoff"""
+    handoff: str | None = None
+    """The skill a `link:` handed the conversation to."""
+    completed: bool = False
+    """complete_when holds at the end of a `done` walk."""
+    success: list[str] = field(default_factory=list)
+    """Success signals of the skill's model this walk reaches (`tool:submit_claim`,
+    `memory:file_claim.claim_id`, `response:utter_claim_filed`, `skill_completed:file_claim`)."""
+    expected: list[str] = field(default_factory=list)
+    """Success signals that apply to this walk's path (their mode condition holds)."""
+
+    @property
+    def reaches_success(self) -> bool:
+        """True when the walk reaches a success tool of its path (or, when the path has no
+        success tool, any success signal)."""
+        tools = [s for s in self.expected if s.startswith("tool:")]
+        wanted = tools or self.expected
+        return bool(wanted) and any(s in self.success for s in wanted)
+
+    def cover(self, element: str) -> None:
+        if element not in self.elements:
+            self.elements.append(element)
+
+    def tools(self, name: str | None = None) -> list[Event]:
+        return [e for e in self.events if e.kind == "tool" and (name is None or e.tool == name)]
+
+    def utters(self) -> list[str]:
+        return [e.utter for e in self.events if e.kind == "utter" and e.utter]
+
+
+def sample_value(defs: MantleDefinitions, field_def: MemoryField) -> Any:
+    """A plausible answer for a field the behaviour did not fix."""
+    if field_def.type == "categorical" and field_def.enum_values:
+        return field_def.enum_values[0]
+    if field_def.type == "float":
+        return 60.0
+    if field_def.type == "int":
+        return 2
+    if field_def.type == "bool":
+        return True
+    return example_value(defs, field_def) or SET
+
+
+__all__ = ["SET", "Ask", "Event", "Setup", "Walk", "sample_value"]
