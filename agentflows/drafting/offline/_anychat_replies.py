@@ -1,0 +1,177 @@
+"""Offline Anychat composers for conversations the agent opened or that are under way: an
+Outreach and the person's reply, a reminder, a resumed conversation and an opt-out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._anychat_case import Parts, Turn, _Case, _job_prose, _lower_first, _steps_prose
+from ._anychat_checks import job_checks, playbook_criteria, state_tools, tone_criterion
+from ._anychat_script import CARRY_ON, STILL_THERE, bare, job_steps, request_line
+
+
+def _outreach(case: _Case) -> Parts:
+    outreach = case.defs.outreaches[case.facts["outreach"]]
+    steps = job_steps(case.pf)
+    reply = case.facts.get("reply") or bare(request_line(case.pb))
+    turns: list[Turn] = [reply, *[s.turn for s in steps]]
+    label = outreach.name or outreach.id
+    return Parts(
+        turns=turns,
+        checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns) + 1),
+        criteria=[
+            (
+                "answers-the-outreach",
+                f"The agent reads the reply as an answer to the {label} "
+                "outreach"
+                + (f", whose goal is: {_lower_first(outreach.goal)}" if outreach.goal else "")
+                + "; it does not ask what the reply is about.",
+            ),
+            *playbook_criteria(case.pb),
+            *tone_criterion(case.defs),
+        ],
+        scenario=f"The agent opens with the {label} outreach to {case.who()} over "
+        f"{case.via()}."
+        + case.appointment_text()
+        + f" They reply “{reply}”"
+        + (f" ({case.facts['meaning']})." if case.facts.get("meaning") else ".")
+        + _steps_prose(steps),
+        expected=_job_prose(case),
+    )
+
+
+def _outreach_reply(case: _Case) -> Parts:
+    outreach = case.defs.outreaches[case.facts["outreach"]]
+    label = outreach.name or outreach.id
+    reply, meaning = case.facts["reply"], case.facts["meaning"]
+    return Parts(
+        turns=[reply],
+        checks={
+            "finalReplyNonEmpty": True,
+            "activeAppointments": case.seeded,
+            "outcomes": [],
+            "activePlaybookAtEnd": case.pb.id,
+            "toolsNotCalled": state_tools(case.defs),
+            "noWarnings": True,
+            "replyCount": {"max": 2},
+        },
+        criteria=[
+            (
+                "acknowledges-briefly",
+                f"The agent takes “{reply}” as “{meaning}”, thanks the "
+                "person in one short message and changes nothing.",
+            ),
+            *playbook_criteria(case.pb, confirm=False, rules=1),
+        ],
+        scenario=f"The agent opens with the {label} outreach to {case.who()} over "
+        f"{case.via()}." + case.appointment_text() + f" They reply “{reply}” ({meaning}).",
+        expected=f"The agent acknowledges that the person chose to {meaning}, leaves the "
+        "appointment as it is and calls no tool that changes anything.",
+    )
+
+
+def _reminder(case: _Case) -> Parts:
+    steps = job_steps(case.pf)
+    reply = "Sorry, that time doesn't work for me. " + bare(request_line(case.pb))
+    turns: list[Turn] = [reply, *[s.turn for s in steps]]
+    return Parts(
+        turns=turns,
+        checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns) + 1),
+        criteria=[
+            (
+                "understands-reminder-reply",
+                "The agent understands the reply refers to the "
+                "appointment the reminder was about and does not ask which one.",
+            ),
+            *playbook_criteria(case.pb),
+        ],
+        scenario=f"An appointment reminder goes to {case.who()} over {case.via()}."
+        + case.appointment_text()
+        + f" They reply “{reply}”"
+        + "."
+        + _steps_prose(steps),
+        expected=f"The agent routes the reply to the {case.name} playbook. " + _job_prose(case),
+    )
+
+
+def _resume(case: _Case) -> Parts:
+    steps = job_steps(case.pf)
+    request = request_line(case.pb)
+    history = [
+        {"role": "user", "content": request},
+        {
+            "role": "assistant",
+            "content": "Of course, I can help with that. One moment while I check a few things.",
+        },
+    ]
+    turns: list[Turn] = [CARRY_ON, *[s.turn for s in steps]]
+    checks = (
+        job_checks(case.pf, seeded=case.seeded, replies=len(turns))
+        if case.pf.roles.action
+        else {"finalReplyNonEmpty": True, "activePlaybookAtEnd": case.pb.id, "noWarnings": True}
+    )
+    return Parts(
+        turns=turns,
+        checks=checks,
+        history=history,
+        criteria=[
+            (
+                "no-restart",
+                "The agent continues from the earlier messages: it does not greet "
+                "the person again or ask what they want.",
+            ),
+            *playbook_criteria(case.pb),
+        ],
+        scenario=f"{case.who()} wrote “{request}” earlier and the conversation resumes with "
+        f"the {case.name} playbook active."
+        + case.appointment_text()
+        + f" They write “{CARRY_ON}”"
+        + "."
+        + _steps_prose(steps),
+        expected="The agent picks up where it left off. " + _job_prose(case),
+    )
+
+
+def _opt_out(case: _Case) -> Parts:
+    outreach_id = case.facts.get("outreach")
+    turns: list[Turn] = []
+    replies = 0
+    if outreach_id is None:
+        turns.append(request_line(case.pb))
+        replies = 1
+    else:
+        replies = 1  # the opener
+    turns += [{"system": "optOut"}, STILL_THERE]
+    checks: dict[str, Any] = {}
+    if case.facts.get("outcome"):
+        checks["outcomes"] = [case.facts["outcome"]]
+    if case.seeded:
+        checks["activeAppointments"] = case.seeded
+    checks["toolsNotCalled"] = state_tools(case.defs)
+    checks["replyCount"] = {"max": replies}
+    checks["noReplyTo"] = ["optOut"]
+    if outreach_id is None:
+        start = case.writes_in(str(turns[0])) + " After the answer"
+    else:
+        outreach = case.defs.outreaches[outreach_id]
+        start = (
+            f"The agent opens with the {outreach.name or outreach.id} outreach to "
+            f"{case.who()} over {case.via()}.{case.appointment_text()} In reply"
+        )
+    return Parts(
+        turns=turns,
+        checks=checks,
+        criteria=[
+            (
+                "silent-after-opt-out",
+                "After the opt-out the agent sends nothing at all, not "
+                "even a goodbye or an answer to the later message.",
+            ),
+        ],
+        scenario=f"{start} they opt out (STOP), then write “{STILL_THERE}”.",
+        expected=f"The agent records {case.facts.get('outcome') or 'the opt-out'}, changes "
+        "no appointment and stays silent from the opt-out on.",
+    )
+
+
+__all__ = ["_opt_out", "_outreach", "_outreach_reply", "_reminder", "_resume"]
