@@ -51,20 +51,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Function words (and words every domain uses) that never identify a value.
-_STOPWORD_TEXT = """
-a about after again agent all also am an and any are as at be been before being but by
-can could customer customers did do does doing don't for from get got had has have
-having he her here him his how i i'd i'm i've if in into is isn't it it's its just let
-like me more my myself need needed needs new no nor not now of off on once one only or
-other our out over own person please same she should so some someone something such than
-that the their them then there these they thing things this those through to too under
-until up us user very want wanted wants was wasn't we were what when where which while
-who whom why will with would you your yours
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+from ._direction_values import (
+    STOPWORDS,
+    Choice,
+    ValueMatch,
+    best_value,
+    by_field,
+    content_stems,
+    distinctive_stems,
+    match_values,
+    stem,
+    value_phrases,
+    value_words,
+    words,
+)
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9'_]*")
 _SPLIT_CLAUSES = re.compile(r"[;.!?\n]+(?:\s+|$)|[;!?\n]+")
 _REQUIREMENT_START = re.compile(
     r"^(?:and\s+|then\s+|but\s+|also\s+)*(?:assert|check|make\s+sure|ensure|verify|expect)"
@@ -168,167 +169,6 @@ THEMES: dict[str, tuple[str, ...]] = {
     ),
     "ambiguity": _phrases("ambiguous|ambiguity|vague|unclear|unsure|not sure"),
 }
-
-
-# --- words -------------------------------------------------------------------------------
-
-
-def words(text: str) -> list[str]:
-    """Lower-case words (apostrophes kept, so "don't" stays one word)."""
-    return _WORD.findall(text.lower().replace("\u2019", "'"))
-
-
-def stem(word: str) -> str:
-    """A light suffix strip so "cracked"/"crack" and "damaged"/"damage" meet.
-
-    Deliberately crude and stable: one suffix of -ing, -ed, -es, -s, -e is removed when at
-    least three letters remain (never from a word ending in -ss).
-    """
-    word = word.strip("'").removesuffix("'s")
-    if word.endswith("ss"):
-        return word
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-def content_stems(text: str) -> list[str]:
-    """Stems of the words of `text` that are not stopwords (order kept, repeats dropped)."""
-    out: dict[str, None] = {}
-    for word in words(text):
-        word = word.removesuffix("'s")
-        if word in STOPWORDS or len(word) < 3 or word.isdigit():
-            continue
-        stemmed = stem(word)
-        if stemmed not in STOPWORDS:
-            out.setdefault(stemmed)
-    return list(out)
-
-
-# --- values ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One selectable value of one field and the phrases that describe it."""
-
-    field: str
-    """The field as the dialect names it (`card_replace.replacement_reason`)."""
-    value: Any
-    phrases: tuple[str, ...] = ()
-    """Descriptions of the value: bracketed text after it in a description, button titles."""
-
-
-@dataclass(frozen=True)
-class ValueMatch:
-    """How strongly a text names one value of a field."""
-
-    field: str
-    value: Any
-    score: int
-    """10 for the value's own words, plus 1 per distinctive stem found."""
-    position: int
-    """Character offset of the first mention (ties go to the earlier one)."""
-
-    @property
-    def strong(self) -> bool:
-        """Own words, or at least two distinctive stems: enough to record without asking."""
-        return self.score >= 2
-
-
-def value_words(value: Any) -> str:
-    """How a value reads in text: `not_received` -> `not received`."""
-    return re.sub(r"[_\-]+", " ", str(value)).strip().lower()
-
-
-def value_phrases(text: str | None, values: Iterable[Any]) -> dict[Any, list[str]]:
-    """The bracketed explanation after each value in a description.
-
-    `"lost, stolen, damaged (also a chip that stopped working) or not_received (never
-    arrived)"` gives `{"damaged": ["also a chip that stopped working"], "not_received":
-    ["never arrived"]}`. Matching is case-insensitive (`Standard (free)` explains `standard`).
-    """
-    out: dict[Any, list[str]] = {}
-    if not text:
-        return out
-    for value in values:
-        pattern = re.compile(rf"(?<![\w]){re.escape(str(value))}(?![\w])\s*\(([^()]*)\)", re.I)
-        for match in pattern.finditer(text):
-            out.setdefault(value, []).append(" ".join(match.group(1).split()))
-    return out
-
-
-def _name_pattern(value: Any) -> re.Pattern[str]:
-    parts = [re.escape(p) for p in value_words(value).split()]
-    return re.compile(r"(?<![\w'])" + r"[\s_\-]+".join(parts) + r"(?![\w])", re.IGNORECASE)
-
-
-_NEGATED = re.compile(r"(?:\bnot|\bno|n't|\bnever)\s+$", re.IGNORECASE)
-
-
-def _name_position(text: str, value: Any) -> int | None:
-    """Offset of the first un-negated mention of the value's own words."""
-    for match in _name_pattern(value).finditer(text):
-        if not _NEGATED.search(text[max(0, match.start() - 8) : match.start()]):
-            return match.start()
-    return None
-
-
-def distinctive_stems(choices: Sequence[Choice]) -> dict[Any, set[str]]:
-    """Per value: stems of its phrases and own words that no other value of the field uses."""
-    stems: dict[Any, set[str]] = {}
-    for choice in choices:
-        found = set(content_stems(" ".join((value_words(choice.value), *choice.phrases))))
-        stems.setdefault(choice.value, set()).update(found)
-    shared: dict[str, int] = {}
-    for found in stems.values():
-        for item in found:
-            shared[item] = shared.get(item, 0) + 1
-    return {value: {s for s in found if shared[s] == 1} for value, found in stems.items()}
-
-
-def match_values(
-    text: str, choices: Sequence[Choice], *, own_words_only: bool = False
-) -> list[ValueMatch]:
-    """Every value of one field that `text` names, best first (see rule 5 above)."""
-    if not choices:
-        return []
-    field_name = choices[0].field
-    distinct = distinctive_stems(choices)
-    text_stems = content_stems(text)
-    lowered = text.lower()
-    found: list[ValueMatch] = []
-    for choice in choices:
-        score, position = 0, len(text)
-        named = _name_position(text, choice.value)
-        if named is not None:
-            score, position = 10, named
-        if not own_words_only:
-            hits = [s for s in text_stems if s in distinct.get(choice.value, set())]
-            score += len(hits)
-            for hit in hits:
-                at = lowered.find(hit)
-                position = min(position, at if at >= 0 else position)
-        if score:
-            found.append(ValueMatch(field_name, choice.value, score, position))
-    found.sort(key=lambda m: (-m.score, m.position))
-    return found
-
-
-def best_value(
-    text: str, choices: Sequence[Choice], *, own_words_only: bool = False
-) -> ValueMatch | None:
-    """The value `text` names most strongly, or None."""
-    found = match_values(text, choices, own_words_only=own_words_only)
-    return found[0] if found else None
-
-
-def by_field(choices: Iterable[Choice]) -> dict[str, list[Choice]]:
-    grouped: dict[str, list[Choice]] = {}
-    for choice in choices:
-        grouped.setdefault(choice.field, []).append(choice)
-    return grouped
 
 
 # --- direction ---------------------------------------------------------------------------
