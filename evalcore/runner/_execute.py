@@ -18,25 +18,26 @@ import logging
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..agents._protocol import AgentSession, AgentTarget, FinalRecord
-from ..assertions import AssertionResult
 from ..errors import UserError
-from ..judge import CriterionResult, Judge, make_judge, unjudged
-from ..judge._metrics import MetricsOutcome, make_metrics_judge
+from ..judge import Judge, make_judge, unjudged
+from ..judge._metrics import make_metrics_judge
 from ..llm import LLMError
 from ..llm.usage import Usage
-from ..redact import redact, redact_data
-from ..simulator import SimulationError, Simulator, make_simulator
+from ..redact import redact
+from ..simulator import SimulationError, make_simulator
 from ._case import RunCase
 from ._conversation import Conversation, HarnessError, play
-from ._events import event_log, transcript
-from ._metrics import MetricsJudge, measure_run, metrics_fields
+from ._events import event_log
+from ._metrics import MetricsJudge, measure_run
 from ._options import RunOptions
-from ._record import EngineUse, Latency, RunRecord, TurnLatency, decide, tally
+from ._outcome import _Outcome, _record
+from ._record import EngineUse, RunRecord, decide
+from ._report import RunReport
 from ._trace import RunTrace
 from .checks import NoEvaluatorError, evaluate_checks
 
@@ -47,64 +48,6 @@ log = logging.getLogger("casegen.runner")
 
 NOT_JUDGED_ERRORED = "not judged: the run errored"
 NOT_JUDGED_EMPTY = "not judged: no user turn was played, so there is nothing to judge"
-
-
-@dataclass
-class RunReport:
-    """Every finished run of one command, in case order."""
-
-    records: list[RunRecord]
-    target: str
-    timestamp: str
-    wall_clock_s: float
-    results_dir: str | None = None
-    interrupted: bool = False
-    planned: int = 0
-    """Runs the command meant to make (more than `records` when interrupted)."""
-    stopped_early: bool = False
-    """`-x`: a run failed or errored, so the runs not yet started were skipped."""
-
-    @property
-    def passed(self) -> int:
-        return sum(r.status == "passed" for r in self.records)
-
-    @property
-    def failed(self) -> int:
-        return sum(r.status == "failed" for r in self.records)
-
-    @property
-    def errored(self) -> int:
-        return sum(r.status == "errored" for r in self.records)
-
-    @property
-    def exit_code(self) -> int:
-        """0 when every run passed, 1 when any failed, 3 when some errored and none failed."""
-        if self.failed:
-            return 1
-        if self.errored:
-            return 3
-        return 0
-
-    def to_json(self) -> dict[str, Any]:
-        """The `casegen run --json` document."""
-        return {
-            "results_dir": self.results_dir,
-            "target": self.target,
-            "timestamp": self.timestamp,
-            "interrupted": self.interrupted,
-            "stopped_early": self.stopped_early,
-            "runs": [r.brief() for r in self.records],
-            "failures": [r.recap() for r in self.records if not r.passed],
-            "summary": {
-                "passed": self.passed,
-                "failed": self.failed,
-                "errored": self.errored,
-                "total": len(self.records),
-                "planned": self.planned,
-                "assertions_only": sum(r.passed and not r.judged for r in self.records),
-                "wall_clock_s": self.wall_clock_s,
-            },
-        }
 
 
 class RunExecutor(Protocol):
@@ -125,25 +68,6 @@ class PlannedRun:
     slug: str
     index: int
     order: int
-
-
-@dataclass
-class _Outcome:
-    """What one run produced so far; filled in step by step, turned into a record."""
-
-    stop_reason: str = "error"
-    error: str | None = None
-    conversation: Conversation | None = None
-    final: FinalRecord = field(default_factory=FinalRecord)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    assertions: list[AssertionResult] = field(default_factory=list)
-    criteria: list[CriterionResult] = field(default_factory=list)
-    simulator: Simulator | None = None
-    judge_use: EngineUse = field(default_factory=lambda: EngineUse(engine="none"))
-    conversation_id: str | None = None
-    metrics: MetricsOutcome | None = None
-    traceback: str | None = None
-    """Kept in the record's meta when an unexpected exception errored the run."""
 
 
 async def run_one(
@@ -305,90 +229,6 @@ async def _check_and_judge(
     )
 
 
-def _record(
-    case: RunCase,
-    run_index: int,
-    slug: str,
-    target: AgentTarget,
-    started: datetime,
-    duration_s: float,
-    out: _Outcome,
-    status: Any,
-    judged: bool,
-    options: RunOptions,
-) -> RunRecord:
-    turns = out.conversation.turns if out.conversation is not None else []
-    latencies = [t.latency_ms for t in turns if t.latency_ms is not None]
-    gaps = [t.gap_ms for t in turns if t.gap_ms is not None]
-    ttfts = [t.ttft_ms for t in turns if t.ttft_ms is not None]
-    passed_assertions = sum(a.passed for a in out.assertions)
-    passed_criteria = sum(c.passed for c in out.criteria)
-    record = RunRecord(
-        scenario_name=case.name,
-        scenario_slug=slug,
-        case_path=case.path,
-        dialect=case.dialect,
-        target=getattr(target, "spec", type(target).__name__),
-        run_index=run_index,
-        timestamp=started.isoformat(timespec="seconds"),
-        conversation_id=out.conversation_id,
-        status=status,
-        judged=judged,
-        error=out.error,
-        stop_reason=out.stop_reason if out.error is None else "error",
-        eval_passed=status == "passed",
-        criteria=out.criteria,
-        criteria_summary=tally(passed_criteria, len(out.criteria)),
-        assertions=[a.to_json() for a in out.assertions],
-        assertions_summary=tally(passed_assertions, len(out.assertions)),
-        latency=Latency(
-            per_turn=[
-                TurnLatency(
-                    turn=t.number,
-                    source=t.source,
-                    latency_ms=t.latency_ms,
-                    gap_ms=t.gap_ms,
-                    ttft_ms=t.ttft_ms,
-                )
-                for t in turns
-            ],
-            avg_ttft_ms=_mean(ttfts),
-            avg_turn_latency_ms=_mean(latencies),
-            avg_gap_ms=_mean(gaps),
-        ),
-        turns=sum(1 for t in turns if t.number > 0),
-        transcript=transcript(turns),
-        events=out.events or (event_log(turns, out.final) if turns else []),
-        simulator=_simulator_use(case, out.simulator, options),
-        judge=out.judge_use,
-        duration_s=round(duration_s, 3),
-        meta={**out.final.meta, **({"traceback": out.traceback} if out.traceback else {})},
-        **metrics_fields(out.metrics),
-    )
-    # Everything a run file, summary, JUnit report or `--json` shows comes from the record:
-    # an agent or endpoint that echoed a key (an error body, `env` output) is masked here.
-    return RunRecord.model_validate(redact_data(record.model_dump(mode="json")))
-
-
-def _simulator_use(case: RunCase, simulator: Simulator | None, options: RunOptions) -> EngineUse:
-    if case.simulate is None:
-        return EngineUse(engine="scripted", note="scripted turns only; no simulated user")
-    if simulator is None:  # it could not be built for this case (the run errored)
-        model = options.simulator.model
-        return EngineUse(
-            engine=options.simulator.engine,
-            model=model.model if model else None,
-            note=None if model else "offline: no simulator model configured",
-        )
-    note = None
-    if simulator.engine == "offline":
-        source = getattr(simulator, "source", "quoted lines")
-        note = f"offline: no simulator model configured; played the {source}"
-    return EngineUse(
-        engine=simulator.engine, model=simulator.model, usage=simulator.usage, note=note
-    )
-
-
 def _discard_workdir(final: FinalRecord) -> None:
     """Remove a command target's project copy once the checks have read it."""
     if final.workdir:
@@ -400,10 +240,6 @@ def _discard_workdir(final: FinalRecord) -> None:
 def _conversation_id(session: AgentSession, final: FinalRecord) -> str | None:
     value = final.meta.get("conversation_id") or getattr(session, "conversation_id", None)
     return str(value) if value else None
-
-
-def _mean(values: Sequence[float]) -> float | None:
-    return round(sum(values) / len(values), 2) if values else None
 
 
 def _describe(exc: BaseException) -> str:
