@@ -16,14 +16,8 @@ from ..suggest import did_you_mean
 from ._compare import show, values_equal
 from ._events import BLOCK_EVENTS, SKILL_EVENTS, Event, MemorySetEvent, ToolEvent
 from ._matching import match_any_order, match_in_order
-from ._patterns import (
-    PATTERNS,
-    MemoryPattern,
-    Pattern,
-    ToolPattern,
-    memory_pattern,
-    tool_pattern,
-)
+from ._pattern_specs import PATTERNS, memory_pattern, tool_pattern
+from ._patterns import MemoryPattern, Pattern, ToolPattern
 from ._results import AssertionResult, SpecError, Verdict
 from ._sequencing import SEQUENCING_STEPS, sequencing_step_problem
 from ._spec import spec_bool, spec_items, spec_map
