@@ -46,9 +46,7 @@ def largest(corpus: Path = CORPUS) -> Path:
     return max(projects, key=lambda p: (planned(p), p.name))
 
 
-async def generate(
-    project: Path, *, verify: bool, concurrency: int
-) -> tuple[float, dict, float]:
+async def generate(project: Path, *, verify: bool, concurrency: int) -> tuple[float, dict, float]:
     """One run: its CPU seconds, its report, its wall seconds."""
     from agentflows.generate import build_request, run_generation
 
@@ -111,9 +109,7 @@ async def main(argv: list[str]) -> int:
     for verify in (False, True):  # warm-up: imports and first loads are not verification's
         await generate(project, verify=verify, concurrency=args.concurrency)
     for _ in range(max(args.repeats, 1)):
-        seconds, _report, wall = await generate(
-            project, verify=False, concurrency=args.concurrency
-        )
+        seconds, _report, wall = await generate(project, verify=False, concurrency=args.concurrency)
         plain.append(seconds)
         walls[False].append(wall)
         seconds, last, wall = await generate(project, verify=True, concurrency=args.concurrency)
