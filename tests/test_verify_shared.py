@@ -117,3 +117,14 @@ def test_a_changed_project_is_read_afresh(tmp_path: Path):
 def test_suggestions_are_the_same_asked_twice(value: str, pool: list[str], expected: list[str]):
     assert close_matches(value, pool, cutoff=0.85) == expected
     assert close_matches(value, pool, cutoff=0.85) == expected
+
+
+def test_a_play_leaves_its_case_as_it_was():
+    """The mutant plays of one draft share its run case: no play may change it."""
+    project = load(BANK)
+    data = load_yaml(SCENARIO.read_text(encoding="utf-8"))
+    case = run_case(data, SCENARIO, "mantle")[0]
+    before = case.model_dump()
+    for mutant in [None, *mutants(project)[:6]]:
+        asyncio.run(play(case, reference(project, mutant), project))
+    assert case.model_dump() == before
