@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +30,7 @@ from .limits import (
     size_message,
     yaml_flow_too_deep,
 )
-from .yamlbuild import construct
+from .yamlbuild import Build, walk
 from .yamlio import CaseLoader, case_loader
 
 TextFormat = Literal["yaml", "json"]
@@ -70,11 +71,12 @@ def format_for(path: Path) -> TextFormat:
 
 
 def load_document(
-    path: Path, *, text: str | None = None, limits: InputLimits | None = None
+    path: Path, *, text: str | None = None, limits: InputLimits | None = None, locate: bool = True
 ) -> Document:
     """Read and parse `path` (YAML or JSON by suffix). Never raises on bad content.
 
-    The size is checked before the file is read, so a huge file costs nothing.
+    The size is checked before the file is read, so a huge file costs nothing. `locate=False`
+    skips JSON's second pass for value lines and repeated keys (a data file needs neither).
     """
     limits = limits or limits_for(path)
     if text is None:
@@ -96,11 +98,16 @@ def load_document(
         if text is None:
             doc.findings.append(Finding(code="parse", message=str(too_big)))
             return doc
-    return parse_text(text, format_for(path), path=path, limits=limits)
+    return parse_text(text, format_for(path), path=path, limits=limits, locate=locate)
 
 
 def parse_text(
-    text: str, fmt: TextFormat, *, path: Path | None = None, limits: InputLimits | None = None
+    text: str,
+    fmt: TextFormat,
+    *,
+    path: Path | None = None,
+    limits: InputLimits | None = None,
+    locate: bool = True,
 ) -> Document:
     """Parse text under the input limits; every problem is a `parse` finding."""
     limits = limits or limits_for(path)
@@ -111,7 +118,7 @@ def parse_text(
         doc.findings.append(Finding(code="parse", message=too_big))
         return doc
     if fmt == "json":
-        return _parse_json(text, path, limits)
+        return _parse_json(text, path, limits, locate=locate)
     return _parse_yaml(text, path, limits)
 
 
@@ -135,11 +142,14 @@ def _parse_yaml(
     try:
         node = loader.get_single_node()
         if node is not None:
-            # Before anything walks or constructs the graph: an alias bomb or a cycle is
-            # refused while it is still a small graph.
-            check_yaml_graph(node, limits)
-            _walk_yaml(node, "", doc, loader)
-            doc.data = construct(node, loader)
+            if "*" in text:
+                # Aliases may share nodes: before anything walks or constructs the graph,
+                # an alias bomb or a cycle is refused while it is still a small graph.
+                check_yaml_graph(node, limits)
+            # Without a `*` there is no alias, so the graph is a tree and the walk itself
+            # measures its depth (what check_yaml_graph would refuse, it refuses).
+            state = Build(loader, doc.lines, doc.findings)
+            doc.data = state.value(node, walk(node, "", state, 1, limits))
     except yaml.MarkedYAMLError as exc:
         doc.findings = [f for f in doc.findings if f.path]  # keep duplicate-key findings
         doc.findings.append(_yaml_error(exc))
@@ -151,6 +161,7 @@ def _parse_yaml(
     except LimitExceeded as exc:
         doc.findings = [Finding(code="parse", message=f"invalid YAML: {exc}", line=1)]
         doc.data = None
+        doc.lines = {}
     except RecursionError:  # composing itself recurses per level (deep `[[[[...`)
         doc.findings = [
             Finding(code="parse", message=f"invalid YAML: {depth_message(limits)}", line=1)
@@ -175,55 +186,12 @@ def _yaml_error(exc: yaml.MarkedYAMLError) -> Finding:
     )
 
 
-def _scalar_key(loader: CaseLoader, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        if node.tag == "tag:yaml.org,2002:str":
-            return node.value
-        try:
-            return loader.construct_object(node, deep=True)
-        except yaml.YAMLError:
-            return node.value
-    return None
-
-
-def _walk_yaml(node: yaml.Node, pointer: str, doc: Document, loader: CaseLoader) -> None:
-    doc.lines.setdefault(pointer, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
-        seen: dict[Any, int] = {}
-        for key_node, value_node in node.value:
-            key = _scalar_key(loader, key_node)
-            if key is None and not isinstance(key_node, yaml.ScalarNode):
-                continue
-            child = ptr.join(pointer, str(key))
-            line = key_node.start_mark.line + 1
-            marker = (type(key).__name__, key)
-            if marker in seen:
-                doc.findings.append(
-                    Finding(
-                        code="parse",
-                        path=child,
-                        line=line,
-                        value=key,
-                        message=(
-                            f"duplicate key '{key}' (first at line {seen[marker]}); "
-                            "YAML keeps only the last value"
-                        ),
-                        suggestion="keep one of the two entries",
-                    )
-                )
-            else:
-                seen[marker] = line
-                doc.lines[child] = line
-            _walk_yaml(value_node, child, doc, loader)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _walk_yaml(item, ptr.join(pointer, index), doc, loader)
-
-
 # --- JSON -------------------------------------------------------------------------------
 
 
-def _parse_json(text: str, path: Path | None, limits: InputLimits) -> Document:
+def _parse_json(
+    text: str, path: Path | None, limits: InputLimits, *, locate: bool = True
+) -> Document:
     doc = Document(text=text, format="json", path=path)
     try:
         data = json.loads(text)
@@ -250,8 +218,19 @@ def _parse_json(text: str, path: Path | None, limits: InputLimits) -> Document:
         )
         return doc
     doc.data = data
-    _JsonLocator(text, doc).walk()
+    if locate:
+        _JsonLocator(text, doc).walk()
     return doc
+
+
+_NEWLINE = re.compile("\n")
+
+
+def locate_json(doc: Document) -> None:
+    """The value lines and repeated-key findings of a JSON document parsed with
+    `locate=False`, for when it turns out to need them (a searched file that is a case)."""
+    if doc.format == "json" and doc.data is not None and not doc.lines:
+        _JsonLocator(doc.text, doc).walk()
 
 
 class _JsonLocator:
@@ -260,7 +239,7 @@ class _JsonLocator:
     def __init__(self, text: str, doc: Document) -> None:
         self.text = text
         self.doc = doc
-        self.newlines = [i for i, ch in enumerate(text) if ch == "\n"]
+        self.newlines = [m.start() for m in _NEWLINE.finditer(text)]
 
     def line_at(self, index: int) -> int:
         return bisect.bisect_left(self.newlines, index) + 1
@@ -351,7 +330,7 @@ def read_json(path: Path, *, limits: InputLimits | None = None) -> Any:
     Raises:
         UnreadableFile: unreadable, not UTF-8, not JSON, too large or nested too deeply.
     """
-    doc = load_document(path, limits=limits) if format_for(path) == "json" else None
+    doc = load_document(path, limits=limits, locate=False) if format_for(path) == "json" else None
     if doc is None:  # a data file whose name does not say JSON is still read as JSON
         limits = limits or limits_for(path)
         try:
@@ -361,7 +340,7 @@ def read_json(path: Path, *, limits: InputLimits | None = None) -> Any:
             raise UnreadableFile(f"cannot read {path}: {exc}") from None
         if text is None:
             raise UnreadableFile(f"cannot read {path}: {too_big}")
-        doc = _parse_json(text.removeprefix("\ufeff"), path, limits)
+        doc = _parse_json(text.removeprefix("\ufeff"), path, limits, locate=False)
     errors = [f for f in doc.findings if f.path == ""]
     if errors:
         where = f" (line {errors[0].line})" if errors[0].line else ""

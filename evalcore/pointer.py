@@ -7,7 +7,10 @@ from typing import Any
 
 
 def escape(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" in text or "/" in text:  # most tokens are plain: skip the two replaces
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def unescape(token: str) -> str:
@@ -16,7 +19,9 @@ def unescape(token: str) -> str:
 
 def join(pointer: str, *tokens: str | int) -> str:
     """`join("/a", "b", 0)` -> "/a/b/0"."""
-    return pointer + "".join("/" + escape(t) for t in tokens)
+    for token in tokens:  # a loop, not a generator: lint joins a pointer per assertion
+        pointer = pointer + "/" + escape(token)
+    return pointer
 
 
 def from_parts(parts: Iterable[str | int]) -> str:

@@ -77,7 +77,9 @@ def _fast_check(schema: dict[str, Any]) -> Any:
         try:
             import fastjsonschema
 
-            check = fastjsonschema.compile(_as_draft7(schema), use_formats=False, use_default=False)
+            check = fastjsonschema.compile(
+                _for_fast_check(schema), use_formats=False, use_default=False
+            )
         except Exception:  # an optional speed-up: any trouble means the full check only
             check = None
         cached = (schema, check)
@@ -85,19 +87,69 @@ def _fast_check(schema: dict[str, Any]) -> Any:
     return cached[1]
 
 
-def _as_draft7(node: Any) -> Any:
+def _as_draft7(node: Any, *, root: bool = True) -> Any:
     """The schema in draft-07 terms for fastjsonschema: since 2019-09 a `$ref` applies
     together with its sibling keywords, which draft 7 would ignore, so it moves into an
-    `allOf` (the same meaning in both drafts)."""
+    `allOf` (the same meaning in both drafts). Only the root's `$schema` goes: below it the
+    name is a property's (base44 cases have a `$schema` key)."""
     if isinstance(node, list):
-        return [_as_draft7(item) for item in node]
+        return [_as_draft7(item, root=False) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: _as_draft7(value) for key, value in node.items() if key != "$schema"}
+    out = {
+        key: _as_draft7(value, root=False)
+        for key, value in node.items()
+        if not (root and key == "$schema")
+    }
     if "$ref" in out and len(out) > 1:
         ref = out.pop("$ref")
         out["allOf"] = [{"$ref": ref}, *out.get("allOf", [])]
     return out
+
+
+#: Every JSON type but null: `{"not": {"type": "null"}}` said as a type.
+_NOT_NULL = ["array", "boolean", "integer", "number", "object", "string"]
+
+
+def _for_fast_check(schema: dict[str, Any]) -> Any:
+    """The schema for fastjsonschema, meaning the same at less cost on valid data: in draft-07
+    terms (`_as_draft7`), and two kinds of `not` said positively, since fastjsonschema runs a
+    `not`'s subschema, and builds an exception, for every valid value. The check is only a
+    gate: whatever it rejects is judged by jsonschema on the schema itself."""
+    return _positive(_as_draft7(schema))
+
+
+def _positive(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_positive(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    extra: list[Any] = []
+    for key, value in node.items():
+        if key == "not" and value == {"type": "null"}:
+            extra.append({"type": list(_NOT_NULL)})
+        elif key == "not" and _anchored_pattern(value):
+            extra.append({"pattern": "^(?!" + value["pattern"][1:] + ")"})
+        else:
+            out[key] = _positive(value)
+    if extra:
+        out["allOf"] = [*out.get("allOf", []), *extra]
+    return out
+
+
+def _anchored_pattern(value: Any) -> bool:
+    """`{"type": "string", "pattern": "^..."}` without alternation: its `not` is a
+    negative lookahead at the start (non-strings pass both)."""
+    if not isinstance(value, dict) or set(value) != {"type", "pattern"}:
+        return False
+    pattern = value["pattern"]
+    return (
+        value["type"] == "string"
+        and isinstance(pattern, str)
+        and pattern.startswith("^")
+        and "|" not in pattern
+    )
 
 
 def schema_findings(data: Any, schema: dict[str, Any], *, base: str = "") -> list[Finding]:

@@ -60,6 +60,37 @@ def _construct_yaml12_int(loader: CaseLoader, node: yaml.ScalarNode) -> int:
 
 CaseLoader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
 
+_STR_TAG = "tag:yaml.org,2002:str"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MAP_TAG = "tag:yaml.org,2002:map"
+
+
+def _resolve(self: Any, kind: type, value: str | None, implicit: tuple[bool, bool]) -> str:
+    """PyYAML's `BaseResolver.resolve` for a loader without path resolvers or wildcard
+    implicit resolvers (the case loaders have neither): the same tag, decided with one dict
+    lookup instead of list concatenation; the composer calls it for every node."""
+    if kind is yaml.ScalarNode:
+        if implicit[0]:
+            for tag, regexp in self.yaml_implicit_resolvers.get(value[:1], ()):  # type: ignore[index]
+                if regexp.match(value):
+                    return str(tag)
+        return _STR_TAG
+    return _SEQ_TAG if kind is yaml.SequenceNode else _MAP_TAG
+
+
+def _no_path_resolvers(self: Any, *args: Any) -> None:
+    """`descend_resolver`/`ascend_resolver` do nothing without path resolvers."""
+
+
+def _fast_resolution(cls: type) -> None:
+    assert not cls.yaml_path_resolvers and None not in cls.yaml_implicit_resolvers  # type: ignore[attr-defined]
+    cls.resolve = _resolve  # type: ignore[attr-defined]
+    cls.descend_resolver = _no_path_resolvers  # type: ignore[attr-defined]
+    cls.ascend_resolver = _no_path_resolvers  # type: ignore[attr-defined]
+
+
+_fast_resolution(CaseLoader)
+
 if getattr(yaml, "__with_libyaml__", False):
 
     class FastCaseLoader(yaml.CSafeLoader):
@@ -68,6 +99,7 @@ if getattr(yaml, "__with_libyaml__", False):
 
     FastCaseLoader.yaml_implicit_resolvers = CaseLoader.yaml_implicit_resolvers
     FastCaseLoader.yaml_constructors = CaseLoader.yaml_constructors
+    _fast_resolution(FastCaseLoader)
     _FAST: type | None = FastCaseLoader
 else:  # PyYAML built without libyaml
     _FAST = None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from evalcore import documents, manifest, yamlio
+from evalcore import documents, manifest, yamlbuild, yamlio
 from evalcore.validation import validate_paths
 
 REPO = Path(__file__).resolve().parents[1]
@@ -29,16 +29,24 @@ SAMPLES = [
 ]
 
 
+class _ConstructorOnly(yamlbuild.Build):
+    """The walk's lines and findings, but every value from PyYAML's own constructor."""
+
+    def value(self, node: object, built: object) -> object:
+        self.loader.constructed_objects, self.loader.recursive_objects = {}, {}
+        return self.loader.construct_document(node)
+
+
 def _both(text: str) -> tuple[documents.Document, documents.Document]:
     """libyaml and the direct builder, against the pure-Python loader and constructor."""
     fast = documents.parse_text(text, "yaml")
-    saved, saved_construct = yamlio._FAST, documents.construct
+    saved, saved_build = yamlio._FAST, documents.Build
     yamlio._FAST = None
-    documents.construct = lambda node, loader: loader.construct_document(node)
+    documents.Build = _ConstructorOnly  # type: ignore[misc]
     try:
         slow = documents.parse_text(text, "yaml")
     finally:
-        yamlio._FAST, documents.construct = saved, saved_construct
+        yamlio._FAST, documents.Build = saved, saved_build
     return fast, slow
 
 

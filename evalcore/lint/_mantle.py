@@ -15,6 +15,7 @@ from ..schemas import json_type
 from ..suggest import close_matches
 from . import as_dict, as_list, regex_error, unknown_id
 from ._mantle_expected import expected_tools_findings
+from ._mantle_tables import callable_tools, memory_names, response_names
 
 if TYPE_CHECKING:
     from ..definitions import MantleDefinitions, MemoryField, Project, Skill, ToolDef
@@ -56,7 +57,7 @@ class _Lint:
 
     def __init__(self, defs: MantleDefinitions) -> None:
         self.defs = defs
-        self.memory = defs.memory_names()
+        self.memory = memory_names(defs)
         self.findings: list[Finding] = []
 
     def run(self, data: Any) -> list[Finding]:
@@ -334,14 +335,7 @@ class _Lint:
     def local_tool(self, name: str, body: dict[str, Any], skills: list[Skill], path: str) -> None:
         if name in FRAMEWORK_TOOLS:
             return
-        local: dict[str, list[ToolDef]] = {}
-        mcp: dict[str, str] = {}
-        for skill in skills:
-            for tool_name, tool in self.defs.tools_for(skill.id).items():
-                if tool.scope == "mcp":
-                    mcp.setdefault(tool_name, tool.mcp_server or "")
-                else:
-                    local.setdefault(tool_name, []).append(tool)
+        local, mcp = callable_tools(self.defs, skills)
         where = ptr.join(path, "tool_name")
         if name in local:
             self.arguments(local[name], body.get("arguments"), ptr.join(path, "arguments"))
@@ -445,7 +439,7 @@ class _Lint:
 
     def bot(self, body: dict[str, Any], path: str) -> None:
         utter = body.get("utter_name")
-        responses = self.defs.all_responses()
+        responses = response_names(self.defs)
         if isinstance(utter, str) and utter not in responses:
             self.findings.append(
                 unknown_id(

@@ -15,6 +15,7 @@ from .. import pointer as ptr
 from ..definitions import FRAMEWORK_TOOLS
 from ..findings import Finding
 from . import as_dict, as_list, unknown_id
+from ._mantle_tables import known_tools
 
 if TYPE_CHECKING:
     from ..definitions import MantleDefinitions
@@ -24,7 +25,7 @@ def expected_tools_findings(
     goals: dict[str, Any], defs: MantleDefinitions, base: str
 ) -> list[Finding]:
     """`unknown-tool` findings for the tool names of `goals.expected_tools` (at `base`)."""
-    known = {name for skill in defs.skills for name in defs.tools_for(skill)}
+    known = known_tools(defs)
     findings: list[Finding] = []
     for name, path in _tool_names(
         as_list(goals.get("expected_tools")), ptr.join(base, "expected_tools")

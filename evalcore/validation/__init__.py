@@ -6,13 +6,14 @@ assert all(r.valid for r in reports)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..definitions import Project, find_project, load_project
 from ..dialects import Dialect, detect_dialect, dialect_names, get_dialect
-from ..documents import Document, load_document
+from ..documents import Document, load_document, locate_json
 from ..findings import FileReport, Finding, sort_findings
 from ..limits import InputLimits, limits_for
 from ..schemas import schema_findings
@@ -61,24 +62,46 @@ def _no_project(dialect: Dialect, project: Project | None) -> Finding:
 
 
 class ProjectCache:
-    """Loads each project folder once per command, however many files refer to it."""
+    """Loads each project folder once per command, however many files refer to it.
+
+    Every per-folder answer (input limits, enclosing project, nearest manifest) is kept for
+    the command, so a folder of thousands of cases costs one search, not one per file; the
+    files themselves are still read every time."""
 
     def __init__(self, explicit: Path | None = None) -> None:
         self.explicit = load_project(explicit) if explicit is not None else None
         self._by_root: dict[Path, Project] = {}
         self._manifests: dict[Path, Manifest | None] = {}
-        self._enclosing: dict[tuple[Path, str], Path | None] = {}
+        self._projects: dict[tuple[Path, str], Path | None] = {}
+        self._enclosing: dict[tuple[str, str], Path | None] = {}
         self._limits: dict[Path, InputLimits] = {}
+        self._folders: dict[str, Path] = {}
+        self._nearest: dict[Path, tuple[Path, str] | None] = {}
+
+    def _where(self, path: Path) -> tuple[Path, str] | None:
+        """(`path.resolve().parent`, its name), resolving each folder once (a file that is
+        itself a link is resolved on its own: its target decides where it lives); None when
+        it cannot be resolved."""
+        try:
+            if path.is_symlink():
+                resolved = path.resolve()
+                return resolved.parent, resolved.name
+            folder = os.path.dirname(str(path))
+            if folder not in self._folders:
+                self._folders[folder] = path.parent.resolve()
+            return self._folders[folder], path.name
+        except (OSError, RuntimeError, ValueError):
+            return None
 
     def limits_for(self, path: Path) -> InputLimits:
         """The input limits of `path`'s folder, looked up once per folder per command
         (the search for the settings file goes up to the root)."""
-        try:
-            folder = path.resolve().parent
-        except (OSError, RuntimeError, ValueError):
+        where = self._where(path)
+        if where is None:
             return limits_for(path)
+        folder = where[0]
         if folder not in self._limits:
-            self._limits[folder] = limits_for(path)
+            self._limits[folder] = limits_for(folder / where[1])
         return self._limits[folder]
 
     def for_file(self, path: Path, dialect: Dialect) -> Project | None:
@@ -86,51 +109,73 @@ class ProjectCache:
         says a generated case was generated from."""
         if self.explicit is not None:
             return self.explicit
-        key = (path.parent, dialect.project_kind)
+        key = (os.path.dirname(str(path)), dialect.project_kind)
         if key not in self._enclosing:  # one search per folder, not per file
-            self._enclosing[key] = find_project(path.parent, kind=dialect.project_kind)
-        root = self._enclosing[key] or _manifest_project(path, self._manifests)
+            found = find_project(path.parent, kind=dialect.project_kind)
+            self._enclosing[key] = found.resolve() if found is not None else None
+        root = self._enclosing[key] or self._manifest_project(path)
         if root is None:
             return None
-        root = root.resolve()
         if root not in self._by_root:
             self._by_root[root] = load_project(root)
         return self._by_root[root]
 
+    def _manifest_project(self, path: Path) -> Path | None:
+        """The project a generated case came from, per `generated_cases/manifest.json`.
 
-def _manifest_project(path: Path, manifests: dict[Path, Manifest | None]) -> Path | None:
-    """The project a generated case came from, per `generated_cases/manifest.json`.
-
-    `manifests` holds each manifest parsed once per command (None: unreadable), so a folder
-    of thousands of generated cases reads its manifest once, not once per file."""
-    from ..manifest import MANIFEST_NAME, load_manifest
-
-    resolved = path.resolve()
-    for folder in resolved.parents:
-        manifest_file = folder / MANIFEST_NAME
-        if manifest_file not in manifests:
-            if not manifest_file.is_file():
-                continue
-            try:
-                manifests[manifest_file] = load_manifest(manifest_file)
-            except ValueError:
-                manifests[manifest_file] = None
-        manifest = manifests[manifest_file]
+        The nearest manifest above a folder is looked for, and parsed, once per command
+        (None: unreadable), so a folder of thousands of generated cases reads its manifest
+        once, not once per file."""
+        where = self._where(path)
+        if where is None:
+            resolved = path.resolve()
+            where = resolved.parent, resolved.name
+        folder, name = where
+        if folder not in self._nearest:
+            self._nearest[folder] = self._find_manifest(folder)
+        nearest = self._nearest[folder]
+        if nearest is None:
+            return None
+        manifest_file, prefix = nearest
+        manifest = self._manifests[manifest_file]
         if manifest is None:
             return None
-        entry = manifest.cases.get(resolved.relative_to(folder).as_posix())
+        entry = manifest.cases.get(prefix + name)
         if entry is None:
             return None
-        project = (folder / entry.project).resolve()
-        return project if project.is_dir() else None
-    return None
+        base = manifest_file.parent
+        key = (base, entry.project)
+        if key not in self._projects:
+            project = (base / entry.project).resolve()
+            self._projects[key] = project if project.is_dir() else None
+        return self._projects[key]
+
+    def _find_manifest(self, folder: Path) -> tuple[Path, str] | None:
+        """The nearest manifest at or above `folder` (parsed into `_manifests`), with the
+        prefix that makes a file name in `folder` a key of its `cases`."""
+        from ..manifest import MANIFEST_NAME, load_manifest
+
+        for base in (folder, *folder.parents):
+            manifest_file = base / MANIFEST_NAME
+            if manifest_file not in self._manifests:
+                if not manifest_file.is_file():
+                    continue
+                try:
+                    self._manifests[manifest_file] = load_manifest(manifest_file)
+                except ValueError:
+                    self._manifests[manifest_file] = None
+            inside = folder.relative_to(base).as_posix()
+            return manifest_file, "" if inside == "." else inside + "/"
+        return None
 
 
 def validate_file(
     path: Path, *, projects: ProjectCache, dialect: str | None = None, explicit: bool = True
 ) -> FileReport | None:
     """Validate one file; None when a searched (not named) file is not a case at all."""
-    doc = load_document(path, limits=projects.limits_for(path))
+    # A searched JSON file is located (lines, repeated keys) only once it is known to be a
+    # case: a folder's other JSON files, such as a large manifest, need no second pass.
+    doc = load_document(path, limits=projects.limits_for(path), locate=explicit)
     forced = get_dialect(dialect) if dialect else None
     chosen: Dialect | None
     if explicit:
@@ -159,6 +204,7 @@ def validate_file(
                 )
             ],
         )
+    locate_json(doc)
     project = projects.for_file(path, chosen)
     return FileReport(
         path=str(path), dialect=chosen.name, findings=validate_document(doc, chosen, project)
