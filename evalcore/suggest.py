@@ -6,6 +6,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 #: Similarity cut-off for suggestions; repair requires a *unique* match at the stricter cut-off.
 SUGGEST_CUTOFF = 0.6
@@ -56,6 +57,7 @@ def _tokens(value: str) -> list[str]:
     return [t.lower() for t in _TOKEN.findall(value)]
 
 
+@lru_cache(maxsize=16384)
 def opposite(value: str, candidate: str) -> bool:
     """True when the two ids differ only by a negation (`order_placed` /
     `order_not_placed`, `block_card` / `unblock_card`, `eligible` / `ineligible`)."""
@@ -80,6 +82,7 @@ def opposite(value: str, candidate: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=16384)  # a pure function of two ids; a verification asks it per play
 def similarity(value: str, candidate: str) -> float:
     a, b = _comparable(value, candidate)
     return difflib.SequenceMatcher(None, a, b).ratio()

@@ -246,10 +246,11 @@ async def _repair(
 async def _kills(data: dict[str, Any], chosen: list[Mutant], env: VerifyEnv) -> list[str]:
     """The mutants the case kills (fails against), `env.concurrency` plays at once."""
     gate = asyncio.Semaphore(env.concurrency)
+    case = run_case(data, env.path, "mantle")[0]  # read once: a play only reads its case
 
     async def one(mutant: Mutant) -> str | None:
         async with gate:
-            record = await _play(data, env, mutant)
+            record = await play(case, reference(env.project, mutant), env.project)
         return mutant.id if record.status == "failed" else None
 
     found = await asyncio.gather(*(one(m) for m in chosen))

@@ -294,6 +294,19 @@ def skill_words(defs: MantleDefinitions, skills: list[Skill]) -> SkillWords:
     return kept[1]
 
 
+_FIELD_WORDS: dict[tuple[int, str], tuple[MantleDefinitions, FieldWords]] = {}
+
+
+def field_words(defs: MantleDefinitions, qualified: str) -> FieldWords:
+    """The words of one field's values, built once per loaded definitions (FieldWords is
+    only read once built)."""
+    key = (id(defs), qualified)
+    kept = _FIELD_WORDS.get(key)
+    if kept is None or kept[0] is not defs:
+        kept = _FIELD_WORDS[key] = (defs, FieldWords(defs, qualified))
+    return kept[1]
+
+
 def parse_amount(text: str) -> float | None:
     """The first number in the text, as a float ("$60.00" -> 60.0)."""
     grouped = re.search(r"(?<![\w.,])\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?)(?![\d,])", text)
@@ -595,7 +608,7 @@ class MantleEngine:
 
     def field_words(self, qualified: str) -> FieldWords:
         if qualified not in self._words:
-            self._words[qualified] = FieldWords(self.defs, qualified)
+            self._words[qualified] = field_words(self.defs, qualified)
         return self._words[qualified]
 
     # --- session --------------------------------------------------------------------------

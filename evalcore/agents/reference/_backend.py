@@ -97,7 +97,16 @@ class FakeBackend:
         kept = _RECORDS.get(id(project))
         if kept is None or kept[0] is not project:  # read once per loaded project
             kept = _RECORDS[id(project)] = (project, load_records(project.root))
-        self.records = copy.deepcopy(kept[1])  # a session may keep and change a record
+        self._kept = kept[1]
+        self._records: dict[str, list[dict[str, Any]]] | None = None
+
+    @property
+    def records(self) -> dict[str, list[dict[str, Any]]]:
+        """This session's own copy of the records (a session may keep and change one),
+        made on the first tool call: a play that calls no tool copies nothing."""
+        if self._records is None:
+            self._records = copy.deepcopy(self._kept)
+        return self._records
 
     def matches(self, arguments: dict[str, Any]) -> list[tuple[str, dict[str, Any], int]]:
         wanted = {_norm(v) for v in arguments.values() if isinstance(v, str | int) and str(v)}

@@ -22,10 +22,16 @@ from ...definitions import Skill
 from ...definitions.skill_model import SkillModel
 from ...definitions.skill_model import sentences as model_sentences
 from ...definitions.skill_model.prose_items import ProseItem, classify
+from ._shared import once
 
 
 def prose_items(skill: Skill, model: SkillModel) -> list[ProseItem]:
-    """The classified sentences of the skill's prose, in reading order."""
+    """The classified sentences of the skill's prose, in reading order (read once per skill
+    model: every play of the skill reads the same prose; the caller gets its own list)."""
+    return list(once("prose", model, (skill.id, skill.body), lambda: tuple(_read(skill, model))))
+
+
+def _read(skill: Skill, model: SkillModel) -> list[ProseItem]:
     items: list[ProseItem] = []
     for sentence in model_sentences(skill.body):
         items += classify(sentence.text, sentence.condition, skill, model, sentence.line)
