@@ -16,6 +16,7 @@ import hashlib
 import json
 import marshal
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -65,12 +66,18 @@ def _load_or_compile(definition: Any) -> Any:
 
 
 def _compile(definition: Any) -> tuple[str, Any]:
-    """The generated module's code object and the name of its entry function."""
-    from fastjsonschema import _factory  # the same generator `fastjsonschema.compile` uses
+    """The generated module's code object and the name of its entry function: the generator
+    writes the root schema's function first, the functions of its `$ref`s after it."""
+    import fastjsonschema
 
-    resolver, generator = _factory(definition, {}, {}, **_OPTIONS)
-    source = generator.global_state_code + "\n" + generator.func_code
-    return resolver.get_scope_name(), compile(source, "<casegen fast schema check>", "exec")
+    source = fastjsonschema.compile_to_code(definition, **_OPTIONS)
+    entry = _FIRST_FUNCTION.search(source)
+    if entry is None:
+        raise ValueError("fastjsonschema generated no function")
+    return entry.group(1), compile(source, "<casegen fast schema check>", "exec")
+
+
+_FIRST_FUNCTION = re.compile(r"^def (\w+)\(", re.MULTILINE)
 
 
 def _store(path: Path, payload: bytes) -> None:
