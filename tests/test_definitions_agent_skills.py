@@ -170,3 +170,16 @@ def test_skill_problems(mismatch: Path) -> None:
         w.startswith("evals/plain/eval.json:1: eval.json cannot be read") for w in project.warnings
     )
     assert project.agent_skills.skills["good-skill"].body == "No frontmatter here.\n"
+
+
+def test_an_eval_json_with_a_huge_integer_is_a_warning_not_a_crash(mismatch: Path) -> None:
+    """Python refuses to parse integers of more than 4,300 digits (ValueError, not a
+    JSONDecodeError): the project still loads and says which file it could not read."""
+    (mismatch / "evals" / "plain" / "eval.json").write_text(
+        '{"name": "plain", "n": ' + "9" * 5000 + "}", encoding="utf-8"
+    )
+    project = load_project(mismatch)
+    assert any(
+        w.startswith("evals/plain/eval.json:") and "cannot be read" in w and "digits" in w
+        for w in project.warnings
+    ), project.warnings

@@ -119,9 +119,12 @@ def test_mantle_coverage_counts_only_asserted_elements(tmp_path: Path) -> None:
             assert name in tools_asserted, element
         if kind == "response":
             assert name in utters, element
-    # The example: every case verifies the identity, no assertion names the tool.
-    assert "verify_identity" not in tools_asserted
-    assert "tool:verify_identity" in cov["uncovered"] and "tool:verify_identity" in cov["touched"]
+    # Every case asks the reason, no assertion names the question's response: touched, not
+    # covered (the tools a path runs, verify_identity included, are each asserted now).
+    assert "verify_identity" in tools_asserted and "tool:verify_identity" not in cov["uncovered"]
+    asked = "response:utter_ask_replacement_reason"
+    assert "utter_ask_replacement_reason" not in utters
+    assert asked in cov["uncovered"] and asked in cov["touched"]
     assert set(cov["touched"]) <= set(cov["uncovered"])
 
 

@@ -142,3 +142,14 @@ def test_a_requires_splits_into_its_top_level_and_parts(condition, parts) -> Non
     from agentflows.drafting.offline._mantle_path import _conjuncts
 
     assert _conjuncts(condition) == parts
+
+
+def test_a_mode_that_only_answers_asserts_that_the_skill_finishes(tmp_path) -> None:
+    """door_access's lockout mode runs no tool (it tells the resident who can let them in):
+    its happy path asserts `skill_completed`, and the reference agent passes it."""
+    drafts = _happy(OAKLINE, "door_access")
+    lockout = drafts["door_access:lockout"]
+    assert {"skill_id": "door_access"} in _checks(lockout, "skill_completed")
+    assert _checks(lockout, "bot_did_not_utter") == []  # no success it could contradict
+    report = _kills(OAKLINE, {"door_access:lockout": lockout}, [], tmp_path)
+    assert set(report.reference.values()) == {"passed"}, report.reference

@@ -13,9 +13,15 @@ from evalcore.runner._select import keyword_matcher, last_failed
 
 CARDS = REPO / "generated_cases" / "mantle" / "card_replace"
 BROKEN = "demo:bank?skip_confirmation"
-#: The card_replace cases the skipped confirmation breaks (it is what they check).
+#: The card_replace cases the skipped confirmation breaks (it is what they check: the
+#: refusals, and every path that orders a card asserts the read-back before it).
 CAUGHT = {
     "card_replace_correction_edge_case",
+    "card_replace_damaged_happy_path",
+    "card_replace_details_up_front_edge_case",
+    "card_replace_lost_happy_path",
+    "card_replace_stolen_happy_path",
+    "card_replace_unclear_answer_ambiguity",
     "card_replace_refused_order_replacement_edge_case",
     "card_replace_refused_place_replacement_order_edge_case",
 }
@@ -84,7 +90,7 @@ def test_last_failed_reruns_only_what_failed(run_cli_json, run_cli, tmp_path: Pa
     code, out, err = run_cli(
         "run", CARDS, "--target", "demo:bank", "--results", tmp_path, "--lf", "--json"
     )
-    assert code == 0 and f"selected 3 of {len(first['runs'])} cases" in err
+    assert code == 0 and f"selected {len(CAUGHT)} of {len(first['runs'])} cases" in err
     import json
 
     again = json.loads(out)

@@ -109,6 +109,8 @@ class Goals(HandoffGoals):
             self.handed_over(walk, self.script.walk)
             return
         self.path_facts(walk)
+        if self.answers_only(walk):  # the mode's whole task is the answer: the skill ends
+            self.add(skill_check("skill_completed", walk.skill))
         said = self.block_utters(walk)
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})
@@ -132,6 +134,20 @@ class Goals(HandoffGoals):
         self.criterion(self.completion_claim(walk))
         self.rules(limit=2)
         self.criterion(self.asks_again(walk))
+
+    def answers_only(self, walk: Walk) -> bool:
+        """A path of a skill without `complete_when` whose mode runs no tool and waits for
+        nothing the walk cannot give (guidance such as "the leasing office can let you in"):
+        its success is that the skill finishes, which the runtime records."""
+        return (
+            walk.outcome == "done"
+            and not walk.completed
+            and not (self.skill.complete_when or {}).get("condition")
+            and not walk.tools()
+            and not [s for s in walk.expected if s.startswith("tool:")]
+            and not self.skill.is_handoff
+            and walk.handoff is None
+        )
 
     def declared(self, keys: list[str]) -> list[str]:
         names = self.defs.memory_names()

@@ -273,8 +273,14 @@ class PathGoals:
         return out
 
     def blocked_responses(self, walk: Walk) -> list[str]:
-        """`on_success` responses of blocked tools that nothing else on the path says."""
+        """`on_success` responses of blocked tools that nothing else on the path says. A
+        success tool's response only where the path asserts another success tool's run: a
+        path short of success that says "this success never came" reads as a failure."""
         skill = self.defs.skills[walk.skill]
+        model = skill_model(self.project, skill.id)
+        successes = set(terminal_tools(self.project, skill))
+        successes |= {u.name for u in (model.tools if model is not None else []) if u.terminal}
+        reached = bool(self.terminal_runs(walk))
         said = set(walk.utters())
         others = {
             c.on_success
@@ -287,6 +293,8 @@ class PathGoals:
         others |= {r.response for r in skill.utter}
         out = []
         for name in self.blocked(walk):
+            if name in successes and not reached:
+                continue
             constraint = skill.tool_constraints.get(name)
             success = constraint.on_success if constraint is not None else None
             if success and success not in said and success not in others:

@@ -30,4 +30,5 @@ async def lookup_researcher(badge_id: str, context: ToolContext = None) -> ToolR
     if context is not None:
         context.memory.set("project.verified", True)
         context.memory.set("project.lab_group", person["lab_group"])
-    return ToolResult(llm_response={"found": True, "active": True, "first_name": person["name"].split()[0]})
+    first_name = person["name"].split()[0]
+    return ToolResult(llm_response={"found": True, "active": True, "first_name": first_name})

@@ -9,7 +9,7 @@ from rasa.mantle.tools.result import ToolResult
 PAGER_URL = os.environ.get("CORE_PAGER_URL", "https://pager.tidewater-core.example/api")
 
 
-@tool(description="Page the radiation safety officer with a short summary; hands the case to a person.")
+@tool(description="Page the radiation safety officer; hands the case to a person.")
 async def page_safety_officer(
     summary: str, urgent: bool = False, context: ToolContext = None
 ) -> ToolResult:
