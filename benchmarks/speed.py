@@ -61,11 +61,12 @@ def _cpu(argv: list[str], repeats: int = 5, env: dict[str, str] | None = None) -
 
 #: What each command cannot start without: the libraries it uses, imported alone. typer
 #: coerces each option through a pydantic TypeAdapter (the first one also loads pydantic's
-#: plugin entry points); `validate` checks against JSON Schema.
+#: plugin entry points); `validate` checks valid files with fastjsonschema's compiled check
+#: alone (jsonschema is imported only to explain a file that check rejects).
 _PYDANTIC = "from pydantic import TypeAdapter; TypeAdapter(int)"
 _FLOORS = {
     "--help": "import typer, rich.console",
-    "validate": f"import typer, rich.console, yaml, jsonschema; {_PYDANTIC}",
+    "validate": f"import typer, rich.console, yaml, fastjsonschema; {_PYDANTIC}",
     "sources": f"import typer, rich.console, yaml; {_PYDANTIC}",
 }
 

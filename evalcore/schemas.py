@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
-
-from jsonschema.exceptions import ValidationError
-from jsonschema.validators import validator_for
+from typing import TYPE_CHECKING, Any
 
 from . import pointer as ptr
+from ._fastcheck import fast_check, for_fast_check
 from .findings import Finding
 from .suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 _JSON_TYPE = {
     dict: "object",
@@ -45,7 +46,9 @@ def make_validator(schema: dict[str, Any], *, check: bool = False) -> Any:
     The schemas validated against are the dialects' own, which
     `tests/test_schemas_checked.py` holds to their metaschema; checking one again in
     every process cost more than validating a handful of files, so `check=True` asks
-    for it (SchemaError on a bad schema)."""
+    for it (SchemaError on a bad schema). jsonschema is imported here, on first need."""
+    from jsonschema.validators import validator_for
+
     cached = _VALIDATORS.get(id(schema))
     if check:
         validator_for(schema).check_schema(schema)
@@ -56,112 +59,21 @@ def make_validator(schema: dict[str, Any], *, check: bool = False) -> Any:
     return cached[1]
 
 
-_FAST: dict[int, tuple[dict[str, Any], Any]] = {}
-
-
-#: Files validated against a schema before compiling its fast check: compiling costs about
-#: as much as checking a few dozen files the slow way, so small runs skip it.
-FAST_AFTER = 24
-_SEEN: dict[int, int] = {}
-
-
-def _fast_check(schema: dict[str, Any]) -> Any:
-    """A compiled yes/no check for `schema` (fastjsonschema), or None where it cannot compile
-    it. Most files are valid, and a compiled check is many times faster than walking the
-    schema; only a file it rejects goes through jsonschema for findings."""
-    cached = _FAST.get(id(schema))
-    if cached is None or cached[0] is not schema:
-        _SEEN[id(schema)] = seen = _SEEN.get(id(schema), 0) + 1
-        if seen <= FAST_AFTER:
-            return None
-        try:
-            import fastjsonschema
-
-            check = fastjsonschema.compile(
-                _for_fast_check(schema), use_formats=False, use_default=False
-            )
-        except Exception:  # an optional speed-up: any trouble means the full check only
-            check = None
-        cached = (schema, check)
-        _FAST[id(schema)] = cached
-    return cached[1]
-
-
-def _as_draft7(node: Any, *, root: bool = True) -> Any:
-    """The schema in draft-07 terms for fastjsonschema: since 2019-09 a `$ref` applies
-    together with its sibling keywords, which draft 7 would ignore, so it moves into an
-    `allOf` (the same meaning in both drafts). Only the root's `$schema` goes: below it the
-    name is a property's (base44 cases have a `$schema` key)."""
-    if isinstance(node, list):
-        return [_as_draft7(item, root=False) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {
-        key: _as_draft7(value, root=False)
-        for key, value in node.items()
-        if not (root and key == "$schema")
-    }
-    if "$ref" in out and len(out) > 1:
-        ref = out.pop("$ref")
-        out["allOf"] = [{"$ref": ref}, *out.get("allOf", [])]
-    return out
-
-
-#: Every JSON type but null: `{"not": {"type": "null"}}` said as a type.
-_NOT_NULL = ["array", "boolean", "integer", "number", "object", "string"]
-
-
-def _for_fast_check(schema: dict[str, Any]) -> Any:
-    """The schema for fastjsonschema, meaning the same at less cost on valid data: in draft-07
-    terms (`_as_draft7`), and two kinds of `not` said positively, since fastjsonschema runs a
-    `not`'s subschema, and builds an exception, for every valid value. The check is only a
-    gate: whatever it rejects is judged by jsonschema on the schema itself."""
-    return _positive(_as_draft7(schema))
-
-
-def _positive(node: Any) -> Any:
-    if isinstance(node, list):
-        return [_positive(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    extra: list[Any] = []
-    for key, value in node.items():
-        if key == "not" and value == {"type": "null"}:
-            extra.append({"type": list(_NOT_NULL)})
-        elif key == "not" and _anchored_pattern(value):
-            extra.append({"pattern": "^(?!" + value["pattern"][1:] + ")"})
-        else:
-            out[key] = _positive(value)
-    if extra:
-        out["allOf"] = [*out.get("allOf", []), *extra]
-    return out
-
-
-def _anchored_pattern(value: Any) -> bool:
-    """`{"type": "string", "pattern": "^..."}` without alternation: its `not` is a
-    negative lookahead at the start (non-strings pass both)."""
-    if not isinstance(value, dict) or set(value) != {"type", "pattern"}:
-        return False
-    pattern = value["pattern"]
-    return (
-        value["type"] == "string"
-        and isinstance(pattern, str)
-        and pattern.startswith("^")
-        and "|" not in pattern
-    )
+#: Kept under their old names for callers and tests that reach for them.
+_fast_check = fast_check
+_for_fast_check = for_fast_check
 
 
 def schema_findings(data: Any, schema: dict[str, Any], *, base: str = "") -> list[Finding]:
     """Every schema violation of `data`, as findings (unordered, de-duplicated)."""
-    validator = make_validator(schema)
-    check = _fast_check(schema)
+    check = fast_check(schema)
     if check is not None:
         try:
             check(data)
             return []
         except Exception:  # JsonSchemaException or anything odd: ask jsonschema
             pass
+    validator = make_validator(schema)
     seen: set[tuple[str, str]] = set()
     out: list[Finding] = []
     for error in validator.iter_errors(data):
@@ -341,6 +253,8 @@ def _intended_branch(error: ValidationError) -> list[ValidationError] | None:
 
 def _ambiguous(error: ValidationError, shapes: list[list[str]]) -> ValidationError:
     """A synthetic error for data that carries the keys of several alternatives at once."""
+    from jsonschema.exceptions import ValidationError
+
     names = " and ".join("{" + ", ".join(r) + "}" for r in shapes)
     keep = " or ".join(f"'{r[0]}'" for r in shapes)
     return ValidationError(

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,20 @@ from agentflows.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The compiled schema checks go to a folder of this session (and the commands the tests
+    start inherit it), not the user's cache."""
+    if "CASEGEN_CACHE_DIR" not in os.environ:
+        os.environ["CASEGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="casegen-test-cache-")
+        config._casegen_cache_dir = os.environ["CASEGEN_CACHE_DIR"]  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    made = getattr(config, "_casegen_cache_dir", None)
+    if made:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 @pytest.fixture

@@ -166,3 +166,16 @@ def test_help_loads_no_command_s_own_machinery() -> None:
     modules = set(json.loads(done.stdout.strip().splitlines()[-1])["roots"])
     loaded = sorted(m for m in modules if m.startswith(COMMAND_ONLY) or m == "evalcore.dialects")
     assert loaded == [], loaded
+
+
+def test_validate_imports_jsonschema_only_for_findings(tmp_path: Path) -> None:
+    """Valid files pass the compiled fast check alone; jsonschema (a quarter of a second to
+    import) is loaded only to explain a file that check rejects."""
+    code, roots = _loaded("validate", "examples/bank/eval", "--project", "examples/bank")
+    assert code == 0 and "jsonschema" not in roots
+    good = next((REPO / "examples" / "bank" / "eval" / "scenarios").glob("*.yml"))
+    bad = tmp_path / "scenarios" / good.name
+    bad.parent.mkdir()
+    bad.write_text(good.read_text() + "no_such_key: 1\n")
+    code, roots = _loaded("validate", str(bad), "--project", str(REPO / "examples" / "bank"))
+    assert code == 1 and "jsonschema" in roots

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from mantle_fixtures import bank_project, case_with
 
 from evalcore.definitions import ToolDef, load_project
@@ -162,7 +163,8 @@ def test_fast_check_accepts_exactly_what_jsonschema_accepts(name: str) -> None:
     import yaml
 
     dialect = get_dialect(name)
-    check = fastjsonschema.compile(
+    check = _fast_check(dialect.schema)  # as validate builds it (generated code, disk cache)
+    direct = fastjsonschema.compile(
         _for_fast_check(dialect.schema), use_formats=False, use_default=False
     )
     validator = make_validator(dialect.schema)
@@ -178,22 +180,54 @@ def test_fast_check_accepts_exactly_what_jsonschema_accepts(name: str) -> None:
     checked = 0
     for sample in samples:
         for data in [sample, *_mutants(sample)]:
-            try:
-                check(data)
-                accepted = True
-            except fastjsonschema.JsonSchemaException:
-                accepted = False
-            assert accepted == (next(validator.iter_errors(data), None) is None), data
+            verdicts = []
+            for gate in (check, direct):
+                try:
+                    gate(data)
+                    verdicts.append(True)
+                except fastjsonschema.JsonSchemaException:
+                    verdicts.append(False)
+            valid = next(validator.iter_errors(data), None) is None
+            assert verdicts == [valid, valid], data
             checked += 1
     assert checked > 100
 
 
-def test_fast_check_is_compiled_once_per_schema() -> None:
+def test_fast_check_is_compiled_once_per_schema(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CASEGEN_CACHE_DIR", str(tmp_path))
     schema = copy.deepcopy(get_dialect("mantle").schema)
     results = [_fast_check(schema) for _ in range(40)]
-    compiled = [r for r in results if r is not None]
-    assert compiled and all(r is compiled[0] for r in compiled)
-    assert _fast_check(copy.deepcopy(schema)) is None  # another schema object starts over
+    assert results[0] is not None and all(r is results[0] for r in results)
+    other = _fast_check(copy.deepcopy(schema))  # another schema object: its own check
+    assert other is not None and other is not results[0]
+
+
+def test_fast_check_compiled_code_is_kept_on_disk_and_rebuilt_when_unusable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A later process loads the compiled check instead of generating it again; a corrupt
+    cache file is compiled again, and a cached check rejects what a fresh one rejects."""
+    from evalcore import _fastcheck
+
+    monkeypatch.setenv("CASEGEN_CACHE_DIR", str(tmp_path))
+    schema = copy.deepcopy(get_dialect("mantle").schema)
+    _fast_check(schema)
+    (stored,) = (tmp_path / "fastcheck").iterdir()
+    calls: list[object] = []
+    real = _fastcheck._compile
+    monkeypatch.setattr(_fastcheck, "_compile", lambda d: calls.append(d) or real(d))
+    loaded = _fast_check(copy.deepcopy(schema))
+    assert calls == []
+    stored.write_bytes(b"not marshal")
+    rebuilt = _fast_check(copy.deepcopy(schema))
+    assert len(calls) == 1 and stored.read_bytes() != b"not marshal"
+    sample = yaml.safe_load(sorted(SCENARIOS.glob("*.yml"))[0].read_text())
+    for check in (loaded, rebuilt):
+        check(sample)
+        with pytest.raises(Exception, match="must"):
+            check({**sample, "no_such_key": 1})
 
 
 def test_project_loaded_once_per_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -20,9 +20,6 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from jsonschema.exceptions import SchemaError
-from jsonschema.validators import Draft7Validator, validator_for
-
 from .. import pointer as ptr
 from ..findings import Finding
 from . import as_dict, as_list, regex_error, unknown_id
@@ -134,7 +131,10 @@ def js_regex_error(pattern: str) -> str | None:
 
 
 def json_schema_error(schema: dict[str, Any]) -> str | None:
-    """Why `schema` is not a valid JSON Schema, or None."""
+    """Why `schema` is not a valid JSON Schema, or None (jsonschema imported on first need)."""
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import Draft7Validator, validator_for
+
     meta = schema.get("$schema")
     if meta is not None and not isinstance(meta, str):
         return "'$schema' must be a string"

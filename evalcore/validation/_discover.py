@@ -20,10 +20,12 @@ def iter_candidate_files(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
         if path.is_file():
             yield path, True
             continue
+        depth = len(path.parts)
         for file in sorted(path.rglob("*")):
-            if not file.is_file() or file.suffix.lower() not in CASE_SUFFIXES:
+            # the name and folder tests first: they cost no system call, `is_file` does
+            if file.suffix.lower() not in CASE_SUFFIXES:
                 continue
-            rel_parts = file.relative_to(path).parts[:-1]
-            if any(p.startswith(".") or p in SKIP_DIRS for p in rel_parts):
+            if any(p.startswith(".") or p in SKIP_DIRS for p in file.parts[depth:-1]):
                 continue
-            yield file, False
+            if file.is_file():
+                yield file, False

@@ -1,0 +1,155 @@
+"""The compiled yes/no schema check that lets a valid file skip jsonschema altogether.
+
+Most files are valid, and fastjsonschema's generated code answers "valid?" many times faster than
+jsonschema walks the schema; only a file it rejects goes through jsonschema for findings (and only
+then is jsonschema imported, a quarter of a second of a small `validate`'s start-up). Generating
+and compiling the check costs ~0.1 s per dialect schema, so the compiled code is kept on disk like
+Python's own `__pycache__`: keyed by the exact schema it checks, the fastjsonschema version and
+the interpreter's bytecode tag, in `$CASEGEN_CACHE_DIR` (default `$XDG_CACHE_HOME/casegen` or
+`~/.cache/casegen`). Nothing there depends on the files validated; an unwritable or corrupt
+cache only means compiling again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+_FAST: dict[int, tuple[dict[str, Any], Any]] = {}
+_OPTIONS: dict[str, bool] = {"use_formats": False, "use_default": False}
+
+
+def fast_check(schema: dict[str, Any]) -> Any:
+    """A compiled yes/no check for `schema`, or None where fastjsonschema cannot compile it
+    (the full check only, then). Built once per schema object per process."""
+    cached = _FAST.get(id(schema))
+    if cached is None or cached[0] is not schema:
+        try:
+            check = _load_or_compile(for_fast_check(schema))
+        except Exception:  # an optional speed-up: any trouble means the full check only
+            check = None
+        cached = (schema, check)
+        _FAST[id(schema)] = cached
+    return cached[1]
+
+
+def cache_dir() -> Path:
+    explicit = os.environ.get("CASEGEN_CACHE_DIR")
+    if explicit:
+        return Path(explicit) / "fastcheck"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "casegen" / "fastcheck"
+
+
+def _load_or_compile(definition: Any) -> Any:
+    import fastjsonschema
+
+    key = hashlib.sha256(
+        json.dumps([definition, _OPTIONS], sort_keys=True).encode()
+        + f"|{fastjsonschema.VERSION}|{sys.implementation.cache_tag}".encode()
+    ).hexdigest()
+    path = cache_dir() / f"{key}.marshal"
+    try:
+        name, code = marshal.loads(path.read_bytes())
+    except Exception:  # absent, unreadable or from another marshal format: compile
+        name, code = _compile(definition)
+        _store(path, marshal.dumps((name, code)))
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)
+    return namespace[name]
+
+
+def _compile(definition: Any) -> tuple[str, Any]:
+    """The generated module's code object and the name of its entry function: the generator
+    writes the root schema's function first, the functions of its `$ref`s after it."""
+    import fastjsonschema
+
+    source = fastjsonschema.compile_to_code(definition, **_OPTIONS)
+    entry = _FIRST_FUNCTION.search(source)
+    if entry is None:
+        raise ValueError("fastjsonschema generated no function")
+    return entry.group(1), compile(source, "<casegen fast schema check>", "exec")
+
+
+_FIRST_FUNCTION = re.compile(r"^def (\w+)\(", re.MULTILINE)
+
+
+def _store(path: Path, payload: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_bytes(payload)
+        os.replace(partial, path)
+    except OSError:  # read-only home, full disk: the check still works, uncached
+        pass
+
+
+def _as_draft7(node: Any, *, root: bool = True) -> Any:
+    """The schema in draft-07 terms for fastjsonschema: since 2019-09 a `$ref` applies
+    together with its sibling keywords, which draft 7 would ignore, so it moves into an
+    `allOf` (the same meaning in both drafts). Only the root's `$schema` goes: below it the
+    name is a property's (base44 cases have a `$schema` key)."""
+    if isinstance(node, list):
+        return [_as_draft7(item, root=False) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {
+        key: _as_draft7(value, root=False)
+        for key, value in node.items()
+        if not (root and key == "$schema")
+    }
+    if "$ref" in out and len(out) > 1:
+        ref = out.pop("$ref")
+        out["allOf"] = [{"$ref": ref}, *out.get("allOf", [])]
+    return out
+
+
+#: Every JSON type but null: `{"not": {"type": "null"}}` said as a type.
+_NOT_NULL = ["array", "boolean", "integer", "number", "object", "string"]
+
+
+def for_fast_check(schema: dict[str, Any]) -> Any:
+    """The schema for fastjsonschema, meaning the same at less cost on valid data: in draft-07
+    terms (`_as_draft7`), and two kinds of `not` said positively, since fastjsonschema runs a
+    `not`'s subschema, and builds an exception, for every valid value. The check is only a
+    gate: whatever it rejects is judged by jsonschema on the schema itself."""
+    return _positive(_as_draft7(schema))
+
+
+def _positive(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_positive(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    extra: list[Any] = []
+    for key, value in node.items():
+        if key == "not" and value == {"type": "null"}:
+            extra.append({"type": list(_NOT_NULL)})
+        elif key == "not" and _anchored_pattern(value):
+            extra.append({"pattern": "^(?!" + value["pattern"][1:] + ")"})
+        else:
+            out[key] = _positive(value)
+    if extra:
+        out["allOf"] = [*out.get("allOf", []), *extra]
+    return out
+
+
+def _anchored_pattern(value: Any) -> bool:
+    """`{"type": "string", "pattern": "^..."}` without alternation: its `not` is a
+    negative lookahead at the start (non-strings pass both)."""
+    if not isinstance(value, dict) or set(value) != {"type", "pattern"}:
+        return False
+    pattern = value["pattern"]
+    return (
+        value["type"] == "string"
+        and isinstance(pattern, str)
+        and pattern.startswith("^")
+        and "|" not in pattern
+    )
