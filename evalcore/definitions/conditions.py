@@ -78,34 +78,14 @@ class _Compiler:
         while self.peek() == ("name", "or"):
             self.take()
             parts.append(self.conjunction())
-        if len(parts) == 1:
-            return parts[0]
-
-        def either(memory: Mapping[str, Any]) -> Any:
-            value = parts[0](memory)
-            for part in parts[1:]:
-                right = part(memory)
-                value = value or right
-            return value
-
-        return either
+        return parts[0] if len(parts) == 1 else _fold(parts, lambda left, right: left or right)
 
     def conjunction(self) -> Compiled:
         parts = [self.negation()]
         while self.peek() == ("name", "and"):
             self.take()
             parts.append(self.negation())
-        if len(parts) == 1:
-            return parts[0]
-
-        def both(memory: Mapping[str, Any]) -> Any:
-            value = parts[0](memory)
-            for part in parts[1:]:
-                right = part(memory)
-                value = value and right
-            return value
-
-        return both
+        return parts[0] if len(parts) == 1 else _fold(parts, lambda left, right: left and right)
 
     def negation(self) -> Compiled:
         if self.peek() == ("name", "not"):
@@ -170,6 +150,19 @@ _ORDER: dict[str, Callable[[Any, Any], bool]] = {
     ">": operator.gt,
     "<": operator.lt,
 }
+
+
+def _fold(parts: list[Compiled], combine: Callable[[Any, Any], Any]) -> Compiled:
+    """`a or b or c` / `a and b and c`: every part is evaluated, left to right, as the
+    interpreted evaluator did, and the values are combined pairwise."""
+
+    def folded(memory: Mapping[str, Any]) -> Any:
+        value = parts[0](memory)
+        for part in parts[1:]:
+            value = combine(value, part(memory))
+        return value
+
+    return folded
 
 
 def _constant(value: Any) -> Compiled:
