@@ -7,6 +7,7 @@ imported only by the commands that need them (`generate`, `run`, `review`, `mcp`
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -64,14 +65,7 @@ def test_light_commands_do_not_import_heavy_packages(argv: list[str]) -> None:
 
 
 def test_help_loads_no_parser_schema_or_model_library() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", MODULES_PROBE, "--help"],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        check=True,
-    )
-    modules = set(json.loads(done.stdout.strip().splitlines()[-1])["roots"])
+    modules = _help_modules()
     assert not modules & set(HELP_HEAVY), sorted(modules & set(HELP_HEAVY))
 
 
@@ -155,7 +149,9 @@ MODULES_PROBE = PROBE.replace(
 )
 
 
-def test_help_loads_no_command_s_own_machinery() -> None:
+@functools.cache
+def _help_modules() -> frozenset[str]:
+    """Every module `casegen --help` leaves loaded (one process, shared by the tests)."""
     done = subprocess.run(
         [sys.executable, "-c", MODULES_PROBE, "--help"],
         capture_output=True,
@@ -163,7 +159,11 @@ def test_help_loads_no_command_s_own_machinery() -> None:
         cwd=REPO,
         check=True,
     )
-    modules = set(json.loads(done.stdout.strip().splitlines()[-1])["roots"])
+    return frozenset(json.loads(done.stdout.strip().splitlines()[-1])["roots"])
+
+
+def test_help_loads_no_command_s_own_machinery() -> None:
+    modules = _help_modules()
     loaded = sorted(m for m in modules if m.startswith(COMMAND_ONLY) or m == "evalcore.dialects")
     assert loaded == [], loaded
 
