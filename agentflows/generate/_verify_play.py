@@ -36,6 +36,8 @@ class Played:
     """`(role, text)` per line."""
     notes: list[str] = field(default_factory=list)
     error: str | None = None
+    reached: set[tuple[str, str | None]] | None = None
+    """The fault sites the run passed (a reference agent's run; None for other targets)."""
 
     @property
     def failing(self) -> list[dict[str, Any]]:
@@ -83,6 +85,7 @@ async def play(case: RunCase, target: Any, project: Project | None) -> Played:
             else None
         )
         session = await target.open(case, 1)
+        reached = getattr(getattr(session, "engine", None), "reached", None)
         conversation = Conversation(session, TURN_TIMEOUT_S)
         await converse(conversation, case, simulator, max_turns=MAX_TURNS)
         final = await session.close()
@@ -108,6 +111,7 @@ async def play(case: RunCase, target: Any, project: Project | None) -> Played:
         events=list(events),
         transcript=[(u.role, u.text) for u in trace.transcript],
         notes=list((final.meta or {}).get("notes") or []),
+        reached=reached,
     )
 
 
