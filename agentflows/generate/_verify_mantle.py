@@ -27,7 +27,7 @@ from evalcore.validation import check_data
 from ._prewrite import prewrite
 from ._verify_fix import fix_assertions
 from ._verify_paths import pick, read_path, relevant
-from ._verify_play import Played, play, reference, run_case
+from ._verify_play import Played, kills, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
 
 _TRANSCRIPT_LINES = 24
@@ -259,8 +259,8 @@ async def _kills(
 
     async def one(mutant: Mutant) -> str | None:
         async with gate:
-            record = await play(case, reference(env.project, mutant), env.project)
-        return mutant.id if record.status == "failed" else None
+            killed = await kills(case, reference(env.project, mutant), env.project, passing)
+        return mutant.id if killed else None
 
     found = await asyncio.gather(*(one(m) for m in chosen))
     return [m for m in found if m is not None]
