@@ -89,6 +89,10 @@ def placeholder(field: MemoryField | None, key: str) -> Any:
     return f"{name.upper().replace('_', '-')}-0001"
 
 
+def _counter(field: MemoryField | None) -> bool:
+    return field is not None and field.type == "int"
+
+
 class FakeBackend:
     """Answers every tool of one project; the same call gives the same result."""
 
@@ -156,6 +160,11 @@ class FakeBackend:
                     writes[key] = values[0]
                 elif record is not None and short in record:
                     writes[key] = record[short]
+                elif _counter(fields.get(key)):
+                    # a count the tool computes (failed attempts): one more each call, as
+                    # the planner's walk counts it
+                    previous = memory.get(key)
+                    writes[key] = previous + 1 if isinstance(previous, int) else 1
                 elif memory.get(key) is not None:
                     continue
                 else:
