@@ -115,8 +115,7 @@ FILES: dict[str, str] = {
     "agent.yml": "name: Gym\npersona: You help gym members.\n",
     "integrations.yml": INTEGRATIONS,
     "memory.yml": (
-        "caller_phone:\n  type: text\n  seed: true\n"
-        "verified:\n  type: bool\n  mutable: true\n"
+        "caller_phone:\n  type: text\n  seed: true\nverified:\n  type: bool\n  mutable: true\n"
     ),
     "responses.yml": (
         "responses:\n  utter_cannot_help:\n    - text: Sorry, I can't help with that.\n"
@@ -127,7 +126,8 @@ FILES: dict[str, str] = {
     "skills/verify_member/tools.py": VERIFY_TOOLS,
     "skills/verify_member/memory.yml": (
         "schema:\n  public:\n"
-        "    card_number:\n      type: text\n      description: The member card number, like GM-1042.\n"
+        "    card_number:\n      type: text\n"
+        "      description: The member card number, like GM-1042.\n"
         "    failures:\n      type: int\n      initial_value: 0\n"
         "    retried:\n      type: bool\n"
     ),
