@@ -13,8 +13,10 @@ kills it" alone:
   fails, and the project seeds no field the drafter's failing/negative test account can go
   in (a caller phone), so no case can put the backend in that state;
 - `argument_from_result`: the argument the fault alters is not a value the user gave: it
-  comes from another tool's result, a seeded entry no case seeds, or the agent's own
-  choice, so no value a case could assert for it holds for every correct agent;
+  comes from another tool's result (a record the user picked from a listing included),
+  a seeded entry no case seeds, or the agent's own choice, or the call has no arguments
+  on the paths that reach it, so no value a case could assert for it holds for every
+  correct agent;
 - `no_mark`: the fault changes nothing Mantle's assertions can observe on the paths that
   reach it (an early extra call of a tool that writes no memory and utters nothing, when
   Mantle has no "tool not called" assertion);
@@ -30,6 +32,7 @@ from typing import Any
 
 from agentflows.generate._verify_paths import CasePath, _step_on_path, read_path
 from evalcore.agents.reference import Mutant
+from evalcore.agents.reference._faults import returned
 from evalcore.definitions import Block, Project, Skill
 from evalcore.definitions.skill_model import skill_models, tool_keys
 
@@ -262,11 +265,19 @@ def _argument_source(project: Project, mutant: Mutant, reached: Sequence[CaseRun
                 if not arguments:
                     sources.append(_bare(project, mutant))
                     continue
-                told = [k for k, v in arguments.items() if any(memory.get(a) == v for a in asked)]
+                given = [
+                    k
+                    for k, v in arguments.items()
+                    if v is not None and any(memory.get(a) == v for a in asked)
+                ]
+                told = [k for k in given if not any(returned(r, arguments[k]) for _, r in results)]
                 if told:
                     return None  # the user's own value: a case could assert it
                 name, value = next(iter(arguments.items()))
-                sources.append(_source_of(name, value, results, memory, seeded))
+                if name in given:
+                    sources.append(f"argument {name} is a record the user picked from a result")
+                else:
+                    sources.append(_source_of(name, value, results, memory, seeded))
             if kind == "tool_executed":
                 results.append((str(event.get("tool_name")), event.get("result")))
     if not sources:
@@ -297,23 +308,13 @@ def _source_of(
     name: str, value: Any, results: list[tuple[str, Any]], memory: dict[str, Any], seeded: set
 ) -> str:
     for tool, result in results:
-        if _contains(result, value):
+        if returned(result, value):
             return f"argument {name} comes from {tool}'s result"
     for key, held in memory.items():
         if held == value and key.startswith("project."):
             how = "a seeded entry" if key in seeded else "project memory a tool wrote"
             return f"argument {name} comes from {key} ({how})"
     return f"argument {name} is a value the agent picks itself"
-
-
-def _contains(result: Any, value: Any) -> bool:
-    if result == value:
-        return True
-    if isinstance(result, dict):
-        return any(_contains(v, value) for v in result.values())
-    if isinstance(result, list):
-        return any(_contains(v, value) for v in result)
-    return False
 
 
 def _no_mark(project: Project, mutant: Mutant) -> Reason | None:
