@@ -19,6 +19,7 @@ from typing import Any, Literal
 import yaml
 
 from . import pointer as ptr
+from ._yamlquick import node_lines, quick_read
 from .findings import Finding
 from .limits import (
     InputLimits,
@@ -44,8 +45,21 @@ class Document:
     format: TextFormat
     data: Any = None
     path: Path | None = None
-    lines: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    _lines: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _node: Any = field(default=None, repr=False, compare=False)
+    """A root YAML node whose lines are recorded on first use (`_yamlquick`)."""
+
+    @property
+    def lines(self) -> dict[str, int]:
+        """JSON Pointer -> 1-based line of every value the file holds."""
+        if self._node is not None:
+            self._lines, self._node = node_lines(self._node), None
+        return self._lines
+
+    @lines.setter
+    def lines(self, value: dict[str, int]) -> None:
+        self._lines, self._node = value, None
 
     @property
     def parsed(self) -> bool:
@@ -134,6 +148,11 @@ def _parse_yaml(
             Finding(code="parse", message=f"invalid YAML: {depth_message(limits)}", line=1)
         )
         return doc
+    if fast:
+        quick = quick_read(text, limits)
+        if quick is not None:  # plain case YAML: lines recorded when first asked for
+            doc.data, doc._node = quick
+            return doc
     try:
         loader = case_loader(text, fast=fast)
     except yaml.YAMLError as exc:  # the reader rejects control characters up front
