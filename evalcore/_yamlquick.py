@@ -55,16 +55,19 @@ class _Reader:
     def __init__(self, loader: Any, max_depth: int) -> None:
         self.loader = loader
         self.max_depth = max_depth
+        #: First character -> the implicit resolvers to try (`yamlio._resolve`'s table).
         self.resolvers: dict[str, list[tuple[str, re.Pattern[str]]]] = (
             loader.yaml_implicit_resolvers
         )
 
-    def implicit_tag(self, value: str) -> str:
-        """`yamlio._resolve` for a plain scalar."""
-        for tag, regexp in self.resolvers.get(value[:1], ()):
+    def scalar(self, node: yaml.Node, value: str) -> Any:
+        """A plain scalar that may not be a string: `yamlio._resolve`'s tag, and the
+        loader's constructor for anything but a string."""
+        for tag, regexp in self.resolvers[value[:1]]:
             if regexp.match(value):
-                return tag
-        return _STR
+                node.tag = tag
+                return self.loader.construct_object(node, deep=True)
+        return value
 
     def value(self, node: yaml.Node, depth: int) -> Any:
         tag = node.tag
@@ -73,28 +76,39 @@ class _Reader:
         value = node.value
         kind = tag.start
         if kind is _SCALAR:
-            if not tag.step[0]:  # quoted or block: a string
-                node.tag = _STR
-                return value
-            resolved = self.implicit_tag(value)
-            node.tag = resolved
-            if resolved == _STR:
-                return value
-            return self.loader.construct_object(node, deep=True)
+            if tag.step[0] and value[:1] in self.resolvers:
+                return self.scalar(node, value)
+            return value  # quoted, a block, or plain text no resolver starts with
         if value and depth >= self.max_depth:
             raise _Irregular
+        resolvers, deeper = self.resolvers, depth + 1
         if kind is _SEQUENCE:
-            return [self.value(item, depth + 1) for item in value]
+            items = []
+            for item in value:
+                item_tag = item.tag
+                # A string leaf inline (most leaves are): no call per scalar.
+                if type(item_tag) is slice and item_tag.start is _SCALAR:
+                    text = item.value
+                    if not (item_tag.step[0] and text[:1] in resolvers):
+                        items.append(text)
+                        continue
+                items.append(self.value(item, deeper))
+            return items
         out: dict[str, Any] = {}
         for key_node, value_node in value:
             key_tag = key_node.tag
             if type(key_tag) is not slice or key_tag.start is not _SCALAR:
                 raise _Irregular  # tagged or complex key
             key = key_node.value
-            if key_tag.step[0] and self.implicit_tag(key) != _STR:
+            if key_tag.step[0] and key[:1] in resolvers and self.scalar(key_node, key) is not key:
                 raise _Irregular  # a number, bool, null or merge key
-            key_node.tag = _STR
-            out[key] = self.value(value_node, depth + 1)
+            value_tag = value_node.tag
+            if type(value_tag) is slice and value_tag.start is _SCALAR:
+                text = value_node.value
+                if not (value_tag.step[0] and text[:1] in resolvers):
+                    out[key] = text
+                    continue
+            out[key] = self.value(value_node, deeper)
         if len(out) != len(value):
             raise _Irregular  # a repeated key
         return out

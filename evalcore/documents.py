@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import io
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,9 +98,9 @@ def load_document(
     if text is None:
         doc = Document(text="", format=format_for(path), path=path)
         try:
-            too_big = size_message(path.stat().st_size, limits)
-            if too_big is None:
-                text = path.read_bytes().decode("utf-8")
+            content, too_big = _read_bytes(path, limits)
+            if content is not None:
+                text = content.decode("utf-8")
         except UnicodeDecodeError as exc:
             doc.findings.append(
                 Finding(code="parse", message=f"file is not UTF-8 text: {exc.reason}", line=1)
@@ -113,6 +115,21 @@ def load_document(
             doc.findings.append(Finding(code="parse", message=str(too_big)))
             return doc
     return parse_text(text, format_for(path), path=path, limits=limits, locate=locate)
+
+
+def _read_bytes(path: Path, limits: InputLimits) -> tuple[bytes | None, str | None]:
+    """(the file's bytes, None), or (None, why it is too big to read): one open, whose
+    `fstat` gives the size (a `stat` of the path and a buffered `open` cost more than
+    reading a case file). A file that cannot be opened is stat-ed and read as before,
+    so its error (or its size) is reported the same."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        too_big = size_message(path.stat().st_size, limits)
+        return (None, too_big) if too_big is not None else (path.read_bytes(), None)
+    with io.FileIO(fd, closefd=True) as file:
+        too_big = size_message(os.fstat(fd).st_size, limits)
+        return (None, too_big) if too_big is not None else (file.readall(), None)
 
 
 def parse_text(

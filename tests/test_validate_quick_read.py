@@ -81,3 +81,39 @@ def test_scalars_resolve_as_the_case_loader_resolves_them() -> None:
     quick = quick_read(text, DEFAULT_LIMITS)
     assert quick is not None
     assert quick[0] == yamlio.load_yaml(text) == _full(text).data
+
+
+def _rglob_candidates(root: Path) -> list[Path]:
+    """What discovery found when it was `sorted(root.rglob("*"))` and a filter."""
+    from evalcore.validation._discover import CASE_SUFFIXES, SKIP_DIRS
+
+    depth = len(root.parts)
+    return [
+        file
+        for file in sorted(root.rglob("*"))
+        if file.suffix.lower() in CASE_SUFFIXES
+        and not any(p.startswith(".") or p in SKIP_DIRS for p in file.parts[depth:-1])
+        and file.is_file()
+    ]
+
+
+def test_discovery_finds_what_a_sorted_rglob_found(tmp_path: Path) -> None:
+    from evalcore.validation._discover import iter_candidate_files
+
+    root = tmp_path / "cases"
+    for name in ("b/x.yml", "a/Z.YML", "a/z.json", "a-b/c.yaml", ".hidden/h.yml", "a/.yml"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("a: 1\n")
+    for skipped in ("node_modules", "results", "a/.git"):
+        (root / skipped).mkdir(parents=True, exist_ok=True)
+        (root / skipped / "s.yml").write_text("a: 1\n")
+    (root / "dir.yml").mkdir()
+    (root / "notes.txt").write_text("x")
+    (root / "link.yml").symlink_to(root / "b" / "x.yml")
+    (root / "broken.yml").symlink_to(root / "missing.yml")
+    (root / "linked_dir").symlink_to(root / "b", target_is_directory=True)
+    (root / "loop.yml").symlink_to(root / "loop.yml")
+    found = [file for file, explicit in iter_candidate_files([root]) if not explicit]
+    assert found == _rglob_candidates(root)
+    assert [str(f) for f in found] == [str(f) for f in _rglob_candidates(root)]
+    assert root / "link.yml" in found and root / "linked_dir" / "x.yml" not in found
