@@ -18,15 +18,18 @@ kills it" alone:
   on the paths that reach it, so no value a case could assert for it holds for every
   correct agent;
 - `no_mark`: the fault changes nothing Mantle's assertions can observe on the paths that
-  reach it (an early extra call of a tool that writes no memory and utters nothing, when
-  Mantle has no "tool not called" assertion);
+  reach it: the mutant's own runs of those cases record the same skills, blocks, memory,
+  tool calls and responses as the reference agent's (only the wording of a turn differs),
+  or it is an early extra call of a tool that writes no memory and utters nothing (Mantle
+  has no "tool not called" assertion);
 - `unexplained`: a passing case reaches the site and no proven reason applies: the suite
   could kill it (a drafting gap).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,8 +66,14 @@ class Reason:
         return {"reason": self.code, "why": self.text}
 
 
-def explain(project: Project, mutant: Mutant, runs: Sequence[CaseRun]) -> Reason:
-    """The reason `mutant` survives the suite whose passing cases played `runs`."""
+def explain(
+    project: Project,
+    mutant: Mutant,
+    runs: Sequence[CaseRun],
+    played: Mapping[str, list[dict[str, Any]]] | None = None,
+) -> Reason:
+    """The reason `mutant` survives the suite whose passing cases played `runs` (`played`:
+    the mutant's own run of each case, slug -> events, when kept)."""
     reached = [r for r in runs if _reaches(project, mutant, r.path)]
     if not reached:
         return _off_path(project, mutant)
@@ -76,14 +85,74 @@ def explain(project: Project, mutant: Mutant, runs: Sequence[CaseRun]) -> Reason
         found = _no_mark(project, mutant)
         if found is not None:
             return found
+    if played is not None:
+        same = [r for r in reached if r.slug in played]
+        if same and all(observed(r.events) == observed(played[r.slug]) for r in same):
+            names = ", ".join(r.slug for r in same[:3]) + (" …" if len(same) > 3 else "")
+            return Reason(
+                "no_mark",
+                f"on every verified path that reaches it ({names}) it records the same "
+                "skills, blocks, memory, tool calls and responses as a correct agent: only "
+                "the wording of a turn can differ, which no assertion pins",
+            )
     names = ", ".join(r.slug for r in reached[:3]) + (" …" if len(reached) > 3 else "")
-    return Reason("unexplained", f"reached by {names}, but no assertion there catches it")
+    hint = _difference(reached, played)
+    return Reason("unexplained", f"reached by {names}, but no assertion there catches it{hint}")
+
+
+def _difference(
+    reached: Sequence[CaseRun], played: Mapping[str, list[dict[str, Any]]] | None
+) -> str:
+    """Where the mutant's run of a reached case first differs from the reference run."""
+    for run in reached:
+        if played is None or run.slug not in played:
+            continue
+        mine, theirs = observed(run.events), observed(played[run.slug])
+        for index, (a, b) in enumerate(zip(mine, theirs, strict=False)):
+            if a != b:
+                return f" ({run.slug}: the agent records {_say(a)}, the mutant {_say(b)})"
+            if index == len(mine) - 1 and len(theirs) > len(mine):
+                break
+        if len(mine) != len(theirs):
+            longer, who = (mine, "the agent") if len(mine) > len(theirs) else (theirs, "the mutant")
+            extra = longer[min(len(mine), len(theirs))]
+            return f" ({run.slug}: only {who} records {_say(extra)})"
+    return ""
+
+
+def _say(item: tuple[Any, ...]) -> str:
+    return " ".join(str(part) for part in item if part not in (None, "{}"))
 
 
 def explain_all(
-    project: Project, survivors: Iterable[Mutant], runs: Sequence[CaseRun]
+    project: Project,
+    survivors: Iterable[Mutant],
+    runs: Sequence[CaseRun],
+    played: Mapping[str, Mapping[str, list[dict[str, Any]]]] | None = None,
 ) -> dict[str, Reason]:
-    return {m.id: explain(project, m, runs) for m in survivors}
+    return {
+        m.id: explain(project, m, runs, None if played is None else played.get(m.id))
+        for m in survivors
+    }
+
+
+def observed(events: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """What Mantle's assertions can check of a run, in order: skill and block lifecycle,
+    memory writes with their values, tool calls (arguments, error, source) and the
+    responses uttered by name (reference §2.1)."""
+    out: list[tuple[Any, ...]] = []
+    for event in events:
+        kind = event.get("event")
+        if kind == "memory_set":
+            out.append((kind, event.get("key"), repr(event.get("value"))))
+        elif kind == "tool_executed":
+            arguments = json.dumps(event.get("arguments") or {}, sort_keys=True, default=repr)
+            out.append((kind, event.get("tool_name"), arguments, event.get("is_error")))
+        elif kind == "bot":
+            out.append((kind, (event.get("metadata") or {}).get("utter_action")))
+        elif isinstance(kind, str) and kind.startswith(("skill_", "ordered_block_")):
+            out.append((kind, event.get("skill_id"), event.get("block_id"), event.get("step_id")))
+    return out
 
 
 # --- is the site on a path? -----------------------------------------------------------------
