@@ -36,6 +36,7 @@ from ._brain import said_value
 from ._faults import returned, wrong_value
 from ._mutants import Mutant
 from ._procedure import Runner
+from ._reach import WatchedFlags
 
 #: Seeded values of the offline drafter's test accounts (see agentflows' test data).
 _PERSON = re.compile(
@@ -67,6 +68,10 @@ class ReferenceEngine(MantleEngine):
             ignore_handoff=kind == "never_handoff",
         )
         super().__init__(project, brain, flags)
+        #: Every fault site the run passed (see `fault` and `_reach.py`): a mutant whose
+        #: sites a run never passed plays that run exactly like the reference agent.
+        self.reached: set[tuple[str, str | None]] = set()
+        self.flags = WatchedFlags(flags, self.reached)  # type: ignore[assignment]
         self.mutant = mutant
         # `hidden` keeps a skill out of what the agent offers, not out of routing: a
         # hidden skill nobody calls is reached by the user's words alone
@@ -77,6 +82,9 @@ class ReferenceEngine(MantleEngine):
         self.account: str | None = None
 
     def fault(self, kind: str, target: str | None = None) -> bool:
+        """Whether the mutant's fault applies here; every mutant-dependent choice of a run
+        asks this (or reads `flags`), so the site is noted in `reached`."""
+        self.reached.add((kind, target))
         return (
             self.mutant is not None
             and self.mutant.kind == kind
@@ -193,6 +201,8 @@ class ReferenceEngine(MantleEngine):
         super().remember(key, value)
 
     def utter(self, name: str | None, skill_id: str | None = None) -> None:
+        if name:
+            self.reached.add(("utter", name))
         if name and self.mutant is not None and self.mutant.kind == "drop_on_success":
             skill = self.defs.skills.get(self.mutant.skill or "")
             constraint = skill.tool_constraints.get(self.mutant.target or "") if skill else None
@@ -201,6 +211,14 @@ class ReferenceEngine(MantleEngine):
         super().utter(name, skill_id)
 
     # --- tools -------------------------------------------------------------------------------
+
+    def early_tool(self, skill_id: str) -> str | None:
+        """The tool an `ignore_requires` mutant runs as the skill starts, if any."""
+        self.reached.add(("start", skill_id))
+        early = self.mutant
+        if early is not None and early.kind == "ignore_requires" and early.skill == skill_id:
+            return str(early.target)
+        return None
 
     def run_tool(self, frame: Frame, name: str, arguments: dict[str, Any]) -> ToolResult | None:
         skill = frame.skill
