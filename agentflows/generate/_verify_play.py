@@ -78,14 +78,9 @@ async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run
     from evalcore.runner._conversation import Conversation
     from evalcore.runner._conversation import play as converse
 
-    settings = SimulatorSettings(project=project)
     session = None
     try:
-        simulator = (
-            make_simulator(case.simulate, dialect=case.dialect, settings=settings)
-            if case.simulate is not None
-            else None
-        )
+        simulator = _simulator(case, project)
         session = await target.open(case, 1)
         reached = getattr(getattr(session, "engine", None), "reached", None)
         conversation = Conversation(session, TURN_TIMEOUT_S)
@@ -99,6 +94,28 @@ async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run
         raise
     events = event_log(conversation.turns, final, started_at=time.time())
     return _Run(conversation, final, events, reached)
+
+
+_SIMULATORS: dict[tuple[int, int], tuple[RunCase, Project | None, Any]] = {}
+
+
+def _simulator(case: RunCase, project: Project | None) -> Any:
+    """A fresh simulator for `case`: one that can start afresh (`fresh()`) is built once
+    per case object and project (the mutant plays of a draft share its case object)."""
+    if case.simulate is None:
+        return None
+    key = (id(case), id(project))
+    kept = _SIMULATORS.get(key)
+    if kept is not None and kept[0] is case and kept[1] is project:
+        return kept[2].fresh()
+    settings = SimulatorSettings(project=project)
+    simulator = make_simulator(case.simulate, dialect=case.dialect, settings=settings)
+    if not callable(getattr(simulator, "fresh", None)):
+        return simulator
+    if len(_SIMULATORS) >= 64:  # drafts are verified a few at a time
+        _SIMULATORS.clear()
+    _SIMULATORS[key] = (case, project, simulator)
+    return simulator.fresh()
 
 
 @dataclass
