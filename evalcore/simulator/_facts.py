@@ -27,7 +27,6 @@ question, not a second ask for the account.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping, Sequence
 
@@ -124,7 +123,8 @@ class FactSimulator:
     def fresh(self) -> FactSimulator:
         """A simulator for a new conversation with the same context, without reading the
         context and the project's questions again (a case is played once per mutant)."""
-        other = copy.copy(self)
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
         other._start()
         return other
 
