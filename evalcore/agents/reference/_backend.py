@@ -90,6 +90,10 @@ def placeholder(field: MemoryField | None, key: str) -> Any:
     return f"{name.upper().replace('_', '-')}-0001"
 
 
+def _counter(field: MemoryField | None) -> bool:
+    return field is not None and field.type == "int"
+
+
 class FakeBackend:
     """Answers every tool of one project; the same call gives the same result."""
 
@@ -135,6 +139,21 @@ class FakeBackend:
                 found.append((stem, record, score))
         return sorted(found, key=lambda item: -item[2])
 
+    def record_choice(self, answers: dict[str, Any], choices: list[Any]) -> Any:
+        """The one enum value of `choices` the records best matching `answers` hold in a
+        field (a policy's `line: auto` for `claim_type`); None when none, or when they
+        disagree."""
+        found = self.matches(answers)
+        if not found:
+            return None
+        picked: set[Any] = set()
+        for _, record, score in found:
+            if score != found[0][2]:
+                break
+            held = {_norm(v) for v in record.values() if isinstance(v, str | int)}
+            picked |= {c for c in choices if _norm(c) in held}
+        return next(iter(picked)) if len(picked) == 1 else None
+
     def _listing(self, name: str, found: list[tuple[str, dict[str, Any], int]]) -> dict[str, Any]:
         if found:
             stem = found[0][0]
@@ -168,6 +187,11 @@ class FakeBackend:
                     writes[key] = values[0]
                 elif record is not None and short in record:
                     writes[key] = record[short]
+                elif _counter(fields.get(key)):
+                    # a count the tool computes (failed attempts): one more each call, as
+                    # the planner's walk counts it
+                    previous = memory.get(key)
+                    writes[key] = previous + 1 if isinstance(previous, int) else 1
                 elif memory.get(key) is not None:
                     continue
                 else:

@@ -95,7 +95,7 @@ class ModelBrain:
             negated = {
                 k: (False if v is True and k in branching else v)
                 for k, v in result.writes.items()
-                if k not in branching or isinstance(v, bool) or not v
+                if k not in branching or isinstance(v, bool | int | float) or not v
             }
             if negated != result.writes:
                 ctx.frame.scratch["_negative"] = name

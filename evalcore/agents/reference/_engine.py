@@ -33,6 +33,7 @@ from ..demo._mantle_engine import (
 )
 from ._asking import question_for
 from ._brain import said_value
+from ._faults import returned, wrong_value
 from ._mutants import Mutant
 from ._procedure import Runner
 from ._reach import WatchedFlags
@@ -57,16 +58,6 @@ _QUESTION_BACK = re.compile(
 )
 FAILING_ACCOUNT = "+15550150"
 NEGATIVE_ACCOUNT = "+15550161"
-
-
-def _wrong(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int | float):
-        return value + 1
-    if isinstance(value, str):
-        return (value[::-1] if len(value) > 1 else value + "x") + "-WRONG"
-    return "WRONG"
 
 
 class ReferenceEngine(MantleEngine):
@@ -244,7 +235,7 @@ class ReferenceEngine(MantleEngine):
         arguments = dict(arguments)
         if self.fault("wrong_argument", name) and arguments:
             chosen = self.told_argument(skill.id, arguments)
-            arguments[chosen] = _wrong(arguments[chosen])
+            arguments[chosen] = wrong_value(arguments[chosen])
         ctx = SkillContext(self, frame)
         silent = self.fault("fail_silently", name)
         if silent or self.fails(skill.id, name):
@@ -277,11 +268,15 @@ class ReferenceEngine(MantleEngine):
 
     def told_argument(self, skill_id: str, arguments: dict[str, Any]) -> str:
         """The argument the fault goes into: one whose value the user gave (a field the
-        skill asks for), which is what a case can check; else the first."""
+        skill asks for, not a record an earlier tool returned that the user picked), which
+        is what a case can check; else the first."""
         model = self.brain.model(skill_id)
         asked = {f.qualified for f in model.fields} if model is not None else set()
+        results = [e.get("result") for e in self.events if e["event"] == "tool_executed"]
         for key, value in arguments.items():
-            if any(self.memory.get(k) == value for k in asked) and value is not None:
+            if value is None or not any(self.memory.get(k) == value for k in asked):
+                continue
+            if not any(returned(r, value) for r in results):
                 return key
         return next(iter(arguments))
 
