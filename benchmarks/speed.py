@@ -14,13 +14,14 @@ time, which counts other people's work too, is printed beside it).
     `--project`: the manifest must cost once per command, so the rate stays ≥ 2,000
     (linear). In-process `validate_paths` after a warm-up, five runs of each interleaved:
     the median, with the range beside it.
-(c) checkpoints: offline `generate all` on examples/bank through the SQLite store against
-    the same flow on LangGraph's in-memory saver, CPU seconds, best of three each,
-    interleaved; goal ratio ≤ 1.2. Bytes added to the store per run are reported too.
+(c) checkpoints: offline `generate all` on examples/bank (the default flow, verification
+    included) through the SQLite store against the same flow on LangGraph's in-memory
+    saver, CPU seconds, best of three each, interleaved; goal ratio ≤ 1.2. Bytes added to
+    the store per run are reported too.
 (d) offline `generate all` on examples/bank and on a 43-skill project the benchmark writes
-    (`benchmarks/synthetic.py`), in-process after a warm-up, interleaved, medians of three:
-    cases per CPU second, goal ≥ 200 on both, and a case of the big project costs at most
-    1.25× a case of bank (linear).
+    (`benchmarks/synthetic.py`), without verification, in-process after a warm-up,
+    interleaved, medians of three: cases per CPU second, goal ≥ 200 on both, and a case of
+    the big project costs at most 1.25× a case of bank (linear).
 (e) an identical second LLM run (`benchmarks/rerun.py`): 0 model calls, exit 0,
     byte-identical files.
 
