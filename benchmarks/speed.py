@@ -25,7 +25,10 @@ time, which counts other people's work too, is printed beside it).
 (e) an identical second LLM run (`benchmarks/rerun.py`): 0 model calls, exit 0,
     byte-identical files.
 
-    python -m benchmarks speed [--files 2016] [--skills 43] [--only generation checkpoints]
+    Beside the rates, the CPU per file of each stage (read, parse, schema gate, lint, the
+    rest), each measured alone over the same files.
+
+    python -m benchmarks speed [--files 2016] [--skills 43] [--only validate generation ...]
 """
 
 from __future__ import annotations
@@ -170,6 +173,7 @@ def validate_rate(count: int = 2016, repeats: int = 5) -> Result:
             for _ in range(repeats):
                 runs["project"].append(_rate([bare], BANK))
                 runs["manifest"].append(_rate([root], None))
+            stages = _validate_stages(bare, BANK)
         finally:
             shutil.rmtree(bare, ignore_errors=True)
     project_rates = [r for r, _, _ in runs["project"]]
@@ -188,8 +192,48 @@ def validate_rate(count: int = 2016, repeats: int = 5) -> Result:
             f"{manifest_files} files beside generated_cases/manifest.json ({len(entries)} "
             f"entries), no --project: {with_manifest:.0f} files per CPU second (goal ≥ 2,000, "
             f"linear; {_spread(manifest_rates)}; {manifest_wall:.0f} per wall second)",
+            stages,
         ],
     )
+
+
+def _validate_stages(folder: Path, project: Path) -> str:
+    """CPU per file of each stage `validate` goes through, measured one stage at a time
+    over every file of `folder` (so a stage's figure includes no other stage's work); the
+    rest (discovery, paths, reports) is the full run's CPU less the stages."""
+    from evalcore.definitions import load_project
+    from evalcore.dialects import get_dialect
+    from evalcore.documents import parse_text
+    from evalcore.limits import DEFAULT_LIMITS
+    from evalcore.validation import validate_paths
+    from evalcore.yamlio import deferred_loader
+
+    files = sorted(folder.rglob("*.yml"))
+    mantle, loaded = get_dialect("mantle"), load_project(project)
+    texts = [file.read_bytes().decode("utf-8") for file in files]
+
+    def cpu(step: Any, items: list[Any]) -> float:
+        start = time.process_time()
+        for item in items:
+            step(item)
+        return (time.process_time() - start) / len(items) * 1e6
+
+    docs = [parse_text(text, "yaml", limits=DEFAULT_LIMITS).data for text in texts]
+    stages = {
+        "read": cpu(lambda file: file.read_bytes().decode("utf-8"), files),
+        "libyaml compose": cpu(lambda text: deferred_loader(text).get_single_node(), texts),
+        "parse (compose + values)": cpu(
+            lambda text: parse_text(text, "yaml", limits=DEFAULT_LIMITS), texts
+        ),
+        "schema gate": cpu(mantle.schema_findings, docs),
+        "lint": cpu(lambda data: mantle.lint(data, loaded), docs),
+    }
+    start = time.process_time()
+    validate_paths([folder], project=project)
+    total = (time.process_time() - start) / len(files) * 1e6
+    rest = total - sum(v for k, v in stages.items() if k != "libyaml compose")
+    parts = " · ".join(f"{name} {value:.0f}" for name, value in stages.items())
+    return f"µs of CPU per file: {parts} · the rest {rest:.0f} · whole run {total:.0f}"
 
 
 async def _generate(saver: str, tmp: Path, verify: bool = True) -> tuple[float, int]:
