@@ -222,8 +222,9 @@ async def test_cancelling_the_command_cancels_the_tasks_and_stops_the_agents(
 async def test_target_and_options_reach_the_workers_inline_or_by_reference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inline_bytes: int
 ) -> None:
-    """Small target and options travel in each task's arguments; over `INLINE_BYTES` they
-    go by object ref, fetched once per worker. Either way every run gets them."""
+    """The target and options, pickled once for the command, travel in each task's
+    arguments when small; over `INLINE_BYTES` they go by object ref, fetched once per
+    worker. Either way every run gets them."""
     from evalcore.runner import _ray
 
     monkeypatch.setattr(_ray, "INLINE_BYTES", inline_bytes)
@@ -235,4 +236,4 @@ async def test_target_and_options_reach_the_workers_inline_or_by_reference(
     report = await run_cases(cases, target, RunOptions(parallel=2), executor=RayExecutor())
     assert [r.status for r in report.records] == ["passed"] * 4
     by_ref = [isinstance(box[0], ray.ObjectRef) for box in shipped]
-    assert by_ref == [inline_bytes == 0] * 2  # the target and the options
+    assert by_ref == [inline_bytes == 0]  # one blob: the target and the options
