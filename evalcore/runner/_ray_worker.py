@@ -23,7 +23,7 @@ from ..agents._protocol import AgentTarget
 from ..judge import Judge, make_judge
 from ..redact import register_secret
 from ._case import RunCase
-from ._execute import run_one
+from ._execute import checks_inline, run_one
 from ._metrics import MetricsJudge
 from ._options import RunOptions
 from ._ray_fixture import FixturePack, case_on_worker
@@ -176,6 +176,7 @@ def _loop() -> asyncio.AbstractEventLoop:
 
 
 async def _run(case: RunCase, run_index: int, slug: str, setup: _Setup) -> RunRecord:
+    checks_inline.set(True)  # this task's context only: the process plays just this run
     return await run_one(
         case,
         run_index,
