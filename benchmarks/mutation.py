@@ -54,6 +54,17 @@ class ProjectMutation:
     unverified_failing: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
+    def survivors_by_reason(self) -> dict[str, int]:
+        reasons: dict[str, int] = {}
+        for survivor in self.survivors:
+            reason = survivor.get("reason", "unexplained")
+            reasons[reason] = reasons.get(reason, 0) + 1
+        return reasons
+
+    @property
+    def unexplained(self) -> int:
+        return self.survivors_by_reason().get("unexplained", 0)
+
     def survivors_by_kind(self) -> dict[str, int]:
         kinds: dict[str, int] = {}
         for survivor in self.survivors:
@@ -77,6 +88,8 @@ class ProjectMutation:
             "score": round(self.score, 4),
             "equivalent": self.equivalent,
             "survivors_by_kind": self.survivors_by_kind(),
+            "survivors_by_reason": self.survivors_by_reason(),
+            "unexplained": self.unexplained,
             "survivors": self.survivors,
             "failing_cases": self.failing,
             "unverified_cases": self.unverified_cases,
@@ -128,7 +141,8 @@ async def measure(
     out.killed = sum(r.killed for r in report.results)
     out.equivalent = [{"id": m.id, "reason": m.equivalent or ""} for m in report.equivalent]
     out.survivors = [
-        {"id": r.mutant.id, "behaviour": r.mutant.behaviour} for r in report.survivors()
+        {"id": r.mutant.id, "behaviour": r.mutant.behaviour, **report.reason(r).to_json()}
+        for r in report.survivors()
     ]
     out.unverified_cases, out.unverified_failing = raw
     out.unverified_passed = out.unverified_cases - len(out.unverified_failing)
@@ -154,6 +168,39 @@ def markdown_table(results: Sequence[ProjectMutation]) -> str:
     return "\n".join(lines)
 
 
+def survivor_table(results: Sequence[ProjectMutation]) -> str:
+    """One row per surviving mutant: its kind, id and the reason class it survives for."""
+    lines = ["| project | survivor | reason | why |", "|---|---|---|---|"]
+    for r in results:
+        for survivor in r.survivors:
+            why = str(survivor.get("why", "")).replace("|", "\\|")
+            lines.append(
+                f"| `{Path(r.name).name}` | `{survivor['id']}` | "
+                f"{survivor.get('reason', 'unexplained')} | {why} |"
+            )
+    if len(lines) == 2:
+        lines.append("| - | none | - | - |")
+    return "\n".join(lines)
+
+
+def reason_table(results: Sequence[ProjectMutation]) -> str:
+    from agentflows.mutate import REASONS
+
+    lines = [
+        "| project | " + " | ".join(REASONS) + " |",
+        "|---|" + "---|" * len(REASONS),
+    ]
+    totals = dict.fromkeys(REASONS, 0)
+    for r in results:
+        counts = r.survivors_by_reason()
+        for reason in REASONS:
+            totals[reason] += counts.get(reason, 0)
+        cells = " | ".join(str(counts.get(reason, 0)) for reason in REASONS)
+        lines.append(f"| `{Path(r.name).name}` | {cells} |")
+    lines.append("| all | " + " | ".join(str(totals[reason]) for reason in REASONS) + " |")
+    return "\n".join(lines)
+
+
 def markdown_section(results: Sequence[ProjectMutation]) -> str:
     body = [
         SECTION_START,
@@ -165,6 +212,15 @@ def markdown_section(results: Sequence[ProjectMutation]) -> str:
         "can behave differently; equivalent ones are listed apart and not scored.",
         "",
         markdown_table(results),
+        "",
+        "Why each mutant survives, by reason class (`agentflows/mutate/_reasons.py`, derived",
+        "from the definitions and the reference agent's runs of the passing cases; docs/",
+        'verification.md says what each class means; "unexplained" is a survivor a passing',
+        "case reaches with no proven reason: a gap of the suite):",
+        "",
+        reason_table(results),
+        "",
+        survivor_table(results),
         "",
         SECTION_END,
     ]
@@ -220,7 +276,11 @@ async def main(argv: list[str]) -> int:
             for item in r.equivalent:
                 print(f"  {name}: equivalent {item['id']}: {item['reason']}")
             for survivor in r.survivors:
-                print(f"  {name}: survives {survivor['id']}: {survivor['behaviour']}")
+                print(
+                    f"  {name}: survives {survivor['id']} ({survivor.get('reason')}): "
+                    f"{survivor.get('why')}"
+                )
+        print(f"unexplained survivors: {sum(r.unexplained for r in results)}")
     if args.markdown:
         write_markdown(args.markdown, results)
     return 0

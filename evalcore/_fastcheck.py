@@ -12,6 +12,7 @@ cache only means compiling again.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import marshal
@@ -52,7 +53,7 @@ def _load_or_compile(definition: Any) -> Any:
 
     key = hashlib.sha256(
         json.dumps([definition, _OPTIONS], sort_keys=True).encode()
-        + f"|{fastjsonschema.VERSION}|{sys.implementation.cache_tag}".encode()
+        + f"|{fastjsonschema.VERSION}|{sys.implementation.cache_tag}|{_GATE_VERSION}".encode()
     ).hexdigest()
     path = cache_dir() / f"{key}.marshal"
     try:
@@ -74,7 +75,50 @@ def _compile(definition: Any) -> tuple[str, Any]:
     entry = _FIRST_FUNCTION.search(source)
     if entry is None:
         raise ValueError("fastjsonschema generated no function")
-    return entry.group(1), compile(source, "<casegen fast schema check>", "exec")
+    tree = _YesNo().visit(ast.parse(source))
+    tree.body[:0] = ast.parse(_FAIL_CLASS).body
+    return entry.group(1), compile(ast.fix_missing_locations(tree), _FILENAME, "exec")
+
+
+_FILENAME = "<casegen fast schema check>"
+#: Bumped when `_YesNo` changes what the compiled code does (part of the cache key).
+_GATE_VERSION = 2
+_FAIL_CLASS = """
+from fastjsonschema import JsonSchemaValueException as _Base
+class _Fail(_Base):
+    def __init__(self):
+        pass
+"""
+
+
+class _YesNo(ast.NodeTransformer):
+    """The generated code as a yes/no gate: it builds every item's name (`data.x[3]`, with
+    `str.format(**locals())`) to pass down, and a message and a copy of the subschema for
+    every exception it raises, including the ones an `if`, `oneOf` or `anyOf` raises and
+    catches for valid data. The gate's caller reads none of that (a rejected file goes to
+    jsonschema), so names are passed as None and every raise is a bare `_Fail()`, a
+    subclass of the exception the generated `except` clauses catch."""
+
+    def visit_Raise(self, node: ast.Raise) -> ast.AST:
+        exc = node.exc
+        if (
+            isinstance(exc, ast.Call)
+            and isinstance(exc.func, ast.Name)
+            and exc.func.id == "JsonSchemaValueException"
+        ):
+            node.exc = ast.Call(func=ast.Name("_Fail", ast.Load()), args=[], keywords=[])
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id.startswith("validate_")
+            and len(node.args) == 3
+            and not node.keywords
+        ):
+            node.args[2] = ast.Constant(None)
+        return node
 
 
 _FIRST_FUNCTION = re.compile(r"^def (\w+)\(", re.MULTILINE)

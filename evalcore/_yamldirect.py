@@ -8,6 +8,13 @@ the same emitter steps the state machine would (indents, indicators, PyYAML's sc
 style choice and scalar writers, `CaseDumper`'s representers and resolvers), in the same
 order: the bytes are `yaml.dump`'s. Anything else (another type, a container shared by two
 places, a key that cannot be a simple key) is left to `yaml.dump`.
+
+Scalars are most of a case file, and the same keys and values come back in file after
+file: the style PyYAML chooses for a scalar depends on its value and on whether it is a key
+only, so it is decided once per value (`_decide`) and kept. Keys, and values in plain or
+single-quoted style that end before the fold width, cannot fold, so their text is written
+straight; literal blocks are written line by line as `write_literal` would; anything else
+(a value that may fold, double quotes, folded blocks) goes through the emitter's writer.
 """
 
 from __future__ import annotations
@@ -20,6 +27,13 @@ from yaml.nodes import ScalarNode
 from .yamlio import CaseDumper
 
 _SCALARS = (str, bool, int, float, type(None))
+_BREAKS = "\n\x85\u2028\u2029"
+
+#: (type, value) → (style, text) PyYAML writes a mapping value / key in, or None when the
+#: choice needs the full emitter path (a tag to write; a key that is not simple raises).
+_VALUE_STYLES: dict[tuple[type, Any], tuple[str, str] | None] = {}
+_KEY_TEXTS: dict[tuple[type, Any], str | None] = {}
+_KEPT = 1 << 16
 
 
 class Unsupported(Exception):
@@ -68,6 +82,8 @@ class _DirectDumper(CaseDumper):
         self.simple_key_context = simple_key
         kind = type(value)
         if kind in _SCALARS:
+            if not simple_key and self.fast_value(value, kind):
+                return
             if not simple_key:  # a key's event is made before it is weighed as simple
                 self.scalar_event(value)
             self.process_anchor("&")
@@ -98,6 +114,94 @@ class _DirectDumper(CaseDumper):
         implicit = (node.tag == detected, node.tag == default)
         self.event = ScalarEvent(None, node.tag, implicit, node.value, style=node.style)
 
+    def _decide(self, value: Any) -> tuple[str, str] | None:
+        """The style and text `process_scalar` would write `value` in, in this context."""
+        self.scalar_event(value)
+        self.analysis = self.analyze_scalar(self.event.value)
+        style = self.choose_scalar_style()
+        implicit = self.event.implicit
+        text = self.analysis.scalar
+        self.analysis = None
+        self.prepared_tag = None  # as process_tag leaves it for an implicit scalar
+        if (style == "" and implicit[0]) or (style != "" and implicit[1]):
+            return style, text
+        return None  # a tag would be written
+
+    def fast_value(self, value: Any, kind: type) -> bool:
+        """Write a mapping or sequence item scalar without the emitter's event path; False
+        when it has to take that path (nothing written then)."""
+        key = (kind, value)
+        try:
+            decided = _VALUE_STYLES[key]
+        except KeyError:
+            if len(_VALUE_STYLES) > _KEPT:
+                _VALUE_STYLES.clear()
+            decided = _VALUE_STYLES[key] = self._decide(value)
+        if decided is None:
+            return False
+        style, text = decided
+        if style == "|":
+            return self.fast_literal(text)
+        if style == "'":
+            text = "'" + text.replace("'", "''") + "'"
+        elif style != "" or not text:
+            return False
+        lead = "" if self.whitespace else " "
+        width = self.column + len(lead) + len(text)
+        if width > self.best_width or any(ch in text for ch in _BREAKS):
+            return False  # it may fold: PyYAML's writer decides where
+        self.pieces.append(lead + text)
+        self.column = width
+        self.whitespace = self.indention = False
+        if style:  # the closing quote is an indicator; a plain scalar leaves the flag
+            self.open_ended = False
+        return True
+
+    def fast_literal(self, text: str) -> bool:
+        """`write_literal` for text whose only line break is `\\n`."""
+        if any(ch in text for ch in "\x85\u2028\u2029"):
+            return False
+        hints = self.determine_block_hints(text)
+        self.write_indicator("|" + hints, True)
+        if hints[-1:] == "+":
+            self.open_ended = True
+        pad = " " * (self.best_indent if self.indent is None else self.indent + self.best_indent)
+        body = "\n".join(pad + line if line else "" for line in text.split("\n"))
+        self.pieces.append("\n" + body + ("" if text.endswith("\n") else "\n"))
+        self.column = 0
+        self.whitespace = self.indention = True
+        return True
+
+    def fast_key(self, key: Any) -> bool:
+        """Write a simple key (a key never folds) without the emitter's event path."""
+        cached = (type(key), key)
+        try:
+            text = _KEY_TEXTS[cached]
+        except KeyError:
+            self.scalar_event(key)
+            self.analysis = None
+            if not self.check_simple_key():
+                raise Unsupported("complex key") from None
+            self.simple_key_context = True
+            decided = self._decide(key)
+            text = None
+            if decided is not None and decided[0] in ("", "'") and decided[1]:
+                text = decided[1] if decided[0] == "" else "'" + decided[1].replace("'", "''") + "'"
+            if len(_KEY_TEXTS) > _KEPT:
+                _KEY_TEXTS.clear()
+            _KEY_TEXTS[cached] = text
+        if text is None:
+            return False
+        self.root_context = self.sequence_context = False
+        self.mapping_context = self.simple_key_context = True
+        lead = "" if self.whitespace else " "
+        self.pieces.append(lead + text)
+        self.column += len(lead) + len(text)
+        self.whitespace = self.indention = False
+        if text[0] == "'":
+            self.open_ended = False
+        return True
+
     def empty(self, start: str, end: str) -> None:
         self.write_indicator(start, True, whitespace=True)
         self.flow_level += 1
@@ -112,6 +216,10 @@ class _DirectDumper(CaseDumper):
             self.write_indent()
             if type(key) not in _SCALARS:
                 raise Unsupported("key")
+            if self.fast_key(key):
+                self.write_indicator(":", False)
+                self.node(item, mapping=True)
+                continue
             self.scalar_event(key)
             self.analysis = None
             if not self.check_simple_key():

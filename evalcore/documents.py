@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import io
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +21,7 @@ from typing import Any, Literal
 import yaml
 
 from . import pointer as ptr
+from ._yamlquick import node_lines, quick_read
 from .findings import Finding
 from .limits import (
     InputLimits,
@@ -44,8 +47,21 @@ class Document:
     format: TextFormat
     data: Any = None
     path: Path | None = None
-    lines: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    _lines: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _node: Any = field(default=None, repr=False, compare=False)
+    """A root YAML node whose lines are recorded on first use (`_yamlquick`)."""
+
+    @property
+    def lines(self) -> dict[str, int]:
+        """JSON Pointer -> 1-based line of every value the file holds."""
+        if self._node is not None:
+            self._lines, self._node = node_lines(self._node), None
+        return self._lines
+
+    @lines.setter
+    def lines(self, value: dict[str, int]) -> None:
+        self._lines, self._node = value, None
 
     @property
     def parsed(self) -> bool:
@@ -82,9 +98,9 @@ def load_document(
     if text is None:
         doc = Document(text="", format=format_for(path), path=path)
         try:
-            too_big = size_message(path.stat().st_size, limits)
-            if too_big is None:
-                text = path.read_bytes().decode("utf-8")
+            content, too_big = _read_bytes(path, limits)
+            if content is not None:
+                text = content.decode("utf-8")
         except UnicodeDecodeError as exc:
             doc.findings.append(
                 Finding(code="parse", message=f"file is not UTF-8 text: {exc.reason}", line=1)
@@ -99,6 +115,21 @@ def load_document(
             doc.findings.append(Finding(code="parse", message=str(too_big)))
             return doc
     return parse_text(text, format_for(path), path=path, limits=limits, locate=locate)
+
+
+def _read_bytes(path: Path, limits: InputLimits) -> tuple[bytes | None, str | None]:
+    """(the file's bytes, None), or (None, why it is too big to read): one open, whose
+    `fstat` gives the size (a `stat` of the path and a buffered `open` cost more than
+    reading a case file). A file that cannot be opened is stat-ed and read as before,
+    so its error (or its size) is reported the same."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        too_big = size_message(path.stat().st_size, limits)
+        return (None, too_big) if too_big is not None else (path.read_bytes(), None)
+    with io.FileIO(fd, closefd=True) as file:
+        too_big = size_message(os.fstat(fd).st_size, limits)
+        return (None, too_big) if too_big is not None else (file.readall(), None)
 
 
 def parse_text(
@@ -134,6 +165,11 @@ def _parse_yaml(
             Finding(code="parse", message=f"invalid YAML: {depth_message(limits)}", line=1)
         )
         return doc
+    if fast:
+        quick = quick_read(text, limits)
+        if quick is not None:  # plain case YAML: lines recorded when first asked for
+            doc.data, doc._node = quick
+            return doc
     try:
         loader = case_loader(text, fast=fast)
     except yaml.YAMLError as exc:  # the reader rejects control characters up front

@@ -78,15 +78,17 @@ def _resolve(self: Any, kind: type, value: str | None, implicit: tuple[bool, boo
     return _SEQ_TAG if kind is yaml.SequenceNode else _MAP_TAG
 
 
-def _no_path_resolvers(self: Any, *args: Any) -> None:
-    """`descend_resolver`/`ascend_resolver` do nothing without path resolvers."""
+#: `descend_resolver(parent, index)` and `ascend_resolver()` do nothing without path
+#: resolvers, and the composer calls both for every node: two builtins that take those
+#: arguments and only make a small object cost less than a Python function's call.
+_DESCEND, _ASCEND = slice, tuple
 
 
 def _fast_resolution(cls: type) -> None:
     assert not cls.yaml_path_resolvers and None not in cls.yaml_implicit_resolvers  # type: ignore[attr-defined]
     cls.resolve = _resolve  # type: ignore[attr-defined]
-    cls.descend_resolver = _no_path_resolvers  # type: ignore[attr-defined]
-    cls.ascend_resolver = _no_path_resolvers  # type: ignore[attr-defined]
+    cls.descend_resolver = _DESCEND  # type: ignore[attr-defined]
+    cls.ascend_resolver = _ASCEND  # type: ignore[attr-defined]
 
 
 _fast_resolution(CaseLoader)
@@ -100,9 +102,18 @@ if getattr(yaml, "__with_libyaml__", False):
     FastCaseLoader.yaml_implicit_resolvers = CaseLoader.yaml_implicit_resolvers
     FastCaseLoader.yaml_constructors = CaseLoader.yaml_constructors
     _fast_resolution(FastCaseLoader)
+
+    class DeferredCaseLoader(FastCaseLoader):
+        """FastCaseLoader whose composer leaves implicit tags unresolved: each node's `tag`
+        is `slice(kind, value, implicit)`, the arguments `resolve` would have had, and the
+        reader resolves them itself (`_yamlquick`), without a Python call per node."""
+
+    DeferredCaseLoader.resolve = slice  # type: ignore[assignment,method-assign]
+
     _FAST: type | None = FastCaseLoader
+    _DEFERRED: type | None = DeferredCaseLoader
 else:  # PyYAML built without libyaml
-    _FAST = None
+    _FAST = _DEFERRED = None
 
 _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
 
@@ -116,6 +127,14 @@ def case_loader(text: str, *, fast: bool = True) -> Any:
     if fast and _FAST is not None and "\t" not in text and not _NON_PRINTABLE.search(text):
         return _FAST(text)
     return CaseLoader(text)
+
+
+def deferred_loader(text: str) -> Any:
+    """A `DeferredCaseLoader` for `text`, or None where `case_loader` would not give
+    libyaml's loader (no libyaml; tabs or control characters)."""
+    if _FAST is None or _DEFERRED is None or "\t" in text or _NON_PRINTABLE.search(text):
+        return None
+    return _DEFERRED(text)
 
 
 @functools.lru_cache(maxsize=16384)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES
 
-from evalcore.writer import PathEscapeError, contained, safe_slug
+from evalcore.writer import PathEscapeError, contained, contained_child, safe_slug
 
 CODER = Path(__file__).parent / "scripted_coder.py"
 
@@ -44,6 +44,25 @@ def test_contained_refuses_escapes_and_outward_symlinks(tmp_path: Path) -> None:
     (base / "link").symlink_to(tmp_path)
     with pytest.raises(PathEscapeError):
         contained(base, base / "link" / "x.json")
+
+
+def test_contained_child_agrees_with_contained_and_resolve(tmp_path: Path) -> None:
+    """The per-run shortcut (out folder resolved once) gives what `contained` and
+    `Path.resolve` give: the plain file, an inward link, and an outward link refused."""
+    real = tmp_path / "real"
+    real.mkdir()
+    base = tmp_path / "out"
+    base.symlink_to(real)  # the out folder itself behind a link
+    root = base.resolve()
+    (real / "inward.yml").write_text("x")
+    (real / "link.yml").symlink_to(real / "inward.yml")
+    (real / "outward.yml").symlink_to(tmp_path / "elsewhere.yml")
+    for name in ("new.yml", "inward.yml", "link.yml"):
+        path, resolved = contained_child(base, root, name)
+        assert path == contained(base, base / name) == base / name
+        assert resolved == (base / name).resolve()
+    with pytest.raises(PathEscapeError):
+        contained_child(base, root, "outward.yml")
 
 
 def test_base44_prompt_name_cannot_write_outside_results(tmp_path: Path, run_cli) -> None:

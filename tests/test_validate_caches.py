@@ -224,9 +224,11 @@ def test_fast_check_compiled_code_is_kept_on_disk_and_rebuilt_when_unusable(
     rebuilt = _fast_check(copy.deepcopy(schema))
     assert len(calls) == 1 and stored.read_bytes() != b"not marshal"
     sample = yaml.safe_load(sorted(SCENARIOS.glob("*.yml"))[0].read_text())
+    import fastjsonschema
+
     for check in (loaded, rebuilt):
         check(sample)
-        with pytest.raises(Exception, match="must"):
+        with pytest.raises(fastjsonschema.JsonSchemaException):  # a yes/no gate: no message
             check({**sample, "no_such_key": 1})
 
 

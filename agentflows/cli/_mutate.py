@@ -47,10 +47,12 @@ def _print(report: "MutationReport") -> None:
                 f"  [dim]equivalent[/] {escape(mutant.id)}: {escape(mutant.equivalent or '')}"
             )
     for result in report.survivors():
+        reason = report.reason(result)
         stdout.print(
             f"[red]survives[/] {escape(result.mutant.id)}: the agent "
             f"{escape(result.mutant.behaviour)}"
         )
+        stdout.print(f"  why ({reason.code}): {escape(reason.text)}")
         stdout.print(f"  try: {escape(report.suggestion(result))}")
 
 

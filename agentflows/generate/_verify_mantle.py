@@ -20,14 +20,14 @@ import json
 import re
 from typing import Any
 
-from evalcore.agents.reference import Mutant, mutants
+from evalcore.agents.reference import Mutant, mutants, reached
 from evalcore.findings import Finding
 from evalcore.validation import check_data
 
 from ._prewrite import prewrite
 from ._verify_fix import fix_assertions
 from ._verify_paths import pick, read_path, relevant
-from ._verify_play import Played, play, reference, run_case
+from ._verify_play import Played, kills, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
 
 _TRANSCRIPT_LINES = 24
@@ -198,7 +198,7 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     chosen = pick(on_path, path)
     verdict.on_path = len(on_path)
     verdict.played = [m.id for m in chosen]
-    verdict.killed = await _kills(data, chosen, env)
+    verdict.killed = await _kills(data, chosen, env, record)
     if not verdict.killed:
         verdict.weak = True
         verdict.reason = (
@@ -243,15 +243,24 @@ async def _repair(
     return candidate, replay, fixes
 
 
-async def _kills(data: dict[str, Any], chosen: list[Mutant], env: VerifyEnv) -> list[str]:
-    """The mutants the case kills (fails against), `env.concurrency` plays at once."""
+async def _kills(
+    data: dict[str, Any], chosen: list[Mutant], env: VerifyEnv, passing: Played
+) -> list[str]:
+    """The mutants the case kills (fails against), `env.concurrency` plays at once.
+
+    `passing` is the reference agent's passing run of this same case: a mutant none of
+    whose fault sites that run passed would play it move for move (`_reach.py`), so it
+    passes too and is not played."""
     gate = asyncio.Semaphore(env.concurrency)
     case = run_case(data, env.path, "mantle")[0]  # read once: a play only reads its case
+    defs = env.project.mantle
+    if passing.reached is not None and defs is not None:
+        chosen = [m for m in chosen if reached(m, passing.reached, defs)]
 
     async def one(mutant: Mutant) -> str | None:
         async with gate:
-            record = await play(case, reference(env.project, mutant), env.project)
-        return mutant.id if record.status == "failed" else None
+            killed = await kills(case, reference(env.project, mutant), env.project, passing)
+        return mutant.id if killed else None
 
     found = await asyncio.gather(*(one(m) for m in chosen))
     return [m for m in found if m is not None]

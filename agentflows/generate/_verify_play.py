@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.agents.reference import Mutant, ReferenceTarget
+from evalcore.assertions import parse_events
+from evalcore.assertions._mantle import evaluate_one
 from evalcore.definitions import Project
 from evalcore.runner import RunCase, RunTrace, evaluate_checks, event_log
 from evalcore.simulator import SimulatorSettings, make_simulator
@@ -36,6 +38,8 @@ class Played:
     """`(role, text)` per line."""
     notes: list[str] = field(default_factory=list)
     error: str | None = None
+    reached: set[tuple[str, str | None]] | None = None
+    """The fault sites the run passed (a reference agent's run; None for other targets)."""
 
     @property
     def failing(self) -> list[dict[str, Any]]:
@@ -68,9 +72,9 @@ def reference(project: Project, mutant: Mutant | None = None) -> ReferenceTarget
     return target
 
 
-async def play(case: RunCase, target: Any, project: Project | None) -> Played:
-    """One run of `case` against `target` with the offline simulator; never raises for the
-    agent's or the simulator's failures (they make an `errored` result)."""
+async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run:
+    """The conversation of `case` with `target` and the offline simulator (raises on the
+    agent's or the simulator's failure; the caller makes it an `errored` result)."""
     from evalcore.runner._conversation import Conversation
     from evalcore.runner._conversation import play as converse
 
@@ -83,32 +87,68 @@ async def play(case: RunCase, target: Any, project: Project | None) -> Played:
             else None
         )
         session = await target.open(case, 1)
+        reached = getattr(getattr(session, "engine", None), "reached", None)
         conversation = Conversation(session, TURN_TIMEOUT_S)
         await converse(conversation, case, simulator, max_turns=MAX_TURNS)
         final = await session.close()
         session = None
-        events = event_log(conversation.turns, final, started_at=time.time())
-        trace = RunTrace(
-            case=case,
-            run_index=1,
-            turns=tuple(conversation.turns),
-            events=tuple(events),
-            transcript=tuple(conversation.history()),
-            final=final,
-        )
-        results = [r.to_json() for r in evaluate_checks(case.checks, trace, dialect=case.dialect)]
-    except Exception as exc:  # a verifier failure never fails generation
+    except Exception:
         if session is not None:
             with contextlib.suppress(Exception):  # the first failure is the one to report
                 await session.close()
+        raise
+    events = event_log(conversation.turns, final, started_at=time.time())
+    return _Run(conversation, final, events, reached)
+
+
+@dataclass
+class _Run:
+    conversation: Any
+    final: Any
+    events: list[dict[str, Any]]
+    reached: set[tuple[str, str | None]] | None
+
+
+async def play(case: RunCase, target: Any, project: Project | None) -> Played:
+    """One run of `case` against `target` with the offline simulator; never raises for the
+    agent's or the simulator's failures (they make an `errored` result)."""
+    try:
+        run = await _converse(case, target, project)
+        trace = RunTrace(
+            case=case,
+            run_index=1,
+            turns=tuple(run.conversation.turns),
+            events=tuple(run.events),
+            transcript=tuple(run.conversation.history()),
+            final=run.final,
+        )
+        results = [r.to_json() for r in evaluate_checks(case.checks, trace, dialect=case.dialect)]
+    except Exception as exc:  # a verifier failure never fails generation
         return Played("errored", error=f"{type(exc).__name__}: {exc}")
     return Played(
         "passed" if all(r["passed"] for r in results) else "failed",
         assertions=results,
-        events=list(events),
+        events=list(run.events),
         transcript=[(u.role, u.text) for u in trace.transcript],
-        notes=list((final.meta or {}).get("notes") or []),
+        notes=list((run.final.meta or {}).get("notes") or []),
+        reached=run.reached,
     )
 
 
-__all__ = ["MAX_TURNS", "Played", "play", "reference", "run_case"]
+async def kills(case: RunCase, target: Any, project: Project | None, passing: Played) -> bool:
+    """Whether a Mantle `case`, which `passing` (the reference agent's run of it) passes,
+    fails against `target`: `play(...).status == "failed"`, decided with less work. Events
+    equal to `passing`'s give the same verdict (the checks read only the events), so they
+    are not checked again; otherwise the checks stop at the first failing one (a kill
+    needs one). A run that errors kills nothing, as in `play`."""
+    try:
+        run = await _converse(case, target, project)
+        if run.events == passing.events or not case.checks:
+            return False
+        parsed = parse_events(list(run.events))
+        return any(not evaluate_one(i, item, parsed).passed for i, item in enumerate(case.checks))
+    except Exception:  # an errored run kills nothing
+        return False
+
+
+__all__ = ["MAX_TURNS", "Played", "kills", "play", "reference", "run_case"]

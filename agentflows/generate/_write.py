@@ -19,7 +19,7 @@ from evalcore.manifest import (
 )
 from evalcore.writer import (
     anychat_case_key,
-    contained,
+    contained_child,
     mantle_case_filename,
     safe_slug,
     write_case_file,
@@ -31,6 +31,11 @@ from .context import GenerateContext
 
 def case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
     """Where a case goes: inside its out folder whatever its ids hold (checked)."""
+    return case_target(ctx, behavior)[0]
+
+
+def case_target(ctx: GenerateContext, behavior: Behavior) -> tuple[Path, Path]:
+    """`case_path` and the same path resolved; each out folder is resolved once per run."""
     out = ctx.request.out_dir(behavior.source)
     if ctx.dialect.name == "mantle":
         name = mantle_case_filename(safe_slug(behavior.source), behavior.case, behavior.type)
@@ -38,7 +43,10 @@ def case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
         name = anychat_case_key(behavior.source, behavior.case, behavior.type) + ".json"
     else:
         name = "eval.json"
-    return contained(out, out / safe_slug(name))
+    root = ctx.resolved_dirs.get(out)
+    if root is None:
+        root = ctx.resolved_dirs[out] = out.resolve()
+    return contained_child(out, root, safe_slug(name))
 
 
 def with_provenance(
@@ -125,8 +133,21 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
     manifest_file = manifest_file_for(ctx, Path(records[0]["path"]))
     manifest = load_manifest(manifest_file)
     base = manifest_file.parent
+    try:
+        project = Path(ctx.project.root).resolve().relative_to(base.resolve())
+        project_ref = project.as_posix()
+    except ValueError:
+        import os
+
+        project_ref = Path(os.path.relpath(ctx.project.root.resolve(), base)).as_posix()
+    hashes: dict[str, dict[str, str]] = {}  # per source: the same for all its cases
+    folders: dict[Path, Path] = {}
     for record in records:
-        path = Path(record["path"]).resolve()
+        given = Path(record["path"])
+        folder = folders.get(given.parent)
+        if folder is None:
+            folder = folders[given.parent] = given.parent.resolve()
+        path = given.resolve() if given.is_symlink() else folder / given.name
         try:
             key = path.relative_to(base).as_posix()
         except ValueError:
@@ -135,13 +156,10 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
         digest = hashlib.sha256(content).hexdigest()
         previous = manifest.cases.get(key)
         unchanged = previous is not None and previous.content_sha256 == digest
-        try:
-            project = Path(ctx.project.root).resolve().relative_to(base.resolve())
-            project_ref = project.as_posix()
-        except ValueError:
-            import os
-
-            project_ref = Path(os.path.relpath(ctx.project.root.resolve(), base)).as_posix()
+        sources = hashes.get(record["source"])
+        if sources is None:
+            sources = relevant_sources(ctx.project, ctx.dialect.name, record["source"])
+            hashes[record["source"]] = sources
         manifest.cases[key] = ManifestEntry(
             dialect=ctx.dialect.name,
             source=record["source"],
@@ -154,7 +172,7 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
             project=project_ref,
             # Always today's hashes: regenerating the same bytes confirms the case still
             # matches the definitions as they are now (otherwise it would stay "stale").
-            sources=relevant_sources(ctx.project, ctx.dialect.name, record["source"]),
+            sources=dict(sources),
             content_sha256=digest,
             # A verdict holds for the bytes it was given on; new content needs a new review.
             review=previous.review if unchanged else None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -75,6 +75,8 @@ class GenerateContext:
     halted: dict[str, str] | None = None
     """Set by the first draft that found the endpoint unreachable or refusing the key
     (`{error, kind}`): the drafts after it are not attempted."""
+    resolved_dirs: dict[Path, Path] = field(default_factory=dict)
+    """Out folder → the folder resolved (symlinks followed), worked out once per run."""
 
 
 def now_iso() -> str:

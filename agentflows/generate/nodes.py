@@ -24,6 +24,7 @@ from ._suite import as_prompt_entries, suite_files, unit_fingerprints
 from ._write import (
     assemble_base44,
     case_path,
+    case_target,
     check_manifest,
     update_manifest,
     with_provenance,
@@ -281,8 +282,7 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     ctx = runtime.context
     cases = state.get("cases", {})
     targets = {
-        str(case_path(ctx, Behavior.model_validate(w["behavior"])).resolve())
-        for w in cases.values()
+        str(case_target(ctx, Behavior.model_validate(w["behavior"]))[1]) for w in cases.values()
     }
     existing: list[tuple[str, Any]] = []
     files = {p.resolve() for p in suite_files(ctx.project, ctx.dialect)}

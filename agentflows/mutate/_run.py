@@ -12,6 +12,8 @@ from evalcore.agents.reference import Mutant, ReferenceTarget, mutants
 from evalcore.runner import RunCase, RunOptions, run_cases
 from evalcore.simulator import SimulatorSettings
 
+from ._reasons import CaseRun, Reason, explain_all
+
 
 @dataclass
 class MutantResult:
@@ -36,6 +38,9 @@ class MutationReport:
     equivalent: list[Mutant] = field(default_factory=list)
     """Mutants the definitions prove equivalent to the reference agent: not played, not in
     the score (each says why in `equivalent`)."""
+    reasons: dict[str, Reason] = field(default_factory=dict)
+    """Surviving mutant id -> why it survives (`_reasons`: off_path, needs_failure,
+    argument_from_result, no_mark, or unexplained)."""
 
     @property
     def score(self) -> float:
@@ -43,6 +48,9 @@ class MutationReport:
 
     def survivors(self) -> list[MutantResult]:
         return [r for r in self.results if not r.killed]
+
+    def reason(self, result: MutantResult) -> Reason:
+        return self.reasons.get(result.mutant.id) or Reason("unexplained", "not classified")
 
     def suggestion(self, result: MutantResult) -> str:
         skill = result.mutant.skill or "all"
@@ -70,6 +78,7 @@ class MutationReport:
                 {
                     "id": r.mutant.id,
                     "behaviour": r.mutant.behaviour,
+                    **self.reason(r).to_json(),
                     "suggestion": self.suggestion(r),
                 }
                 for r in self.survivors()
@@ -79,11 +88,12 @@ class MutationReport:
 
 async def _statuses(
     cases: list[RunCase], target: ReferenceTarget, options: RunOptions
-) -> tuple[dict[str, str], dict[str, list[str]]]:
+) -> tuple[dict[str, str], dict[str, list[str]], dict[str, list[dict[str, Any]]]]:
     report = await run_cases(cases, target, options)
     statuses = {r.scenario_slug: r.status for r in report.records}
     notes = {r.scenario_slug: list(r.meta.get("notes") or []) for r in report.records}
-    return statuses, notes
+    events = {r.scenario_slug: list(r.events) for r in report.records}
+    return statuses, notes, events
 
 
 async def mutate(
@@ -98,7 +108,7 @@ async def mutate(
     # the offline user hears the project's own questions and read-backs, as in `casegen run`
     simulator = SimulatorSettings(project=reference.project)
     options = RunOptions(parallel=4, simulator=simulator).with_models()
-    statuses, notes = await _statuses(cases, reference, options)
+    statuses, notes, events = await _statuses(cases, reference, options)
     passing = [c for c in cases if statuses.get(c.slug) == "passed"]
     derived = [m for m in mutants(reference.project) if only is None or m.id in only]
     chosen = [m for m in derived if m.equivalent is None]
@@ -107,7 +117,8 @@ async def mutate(
 
     async def one(mutant: Mutant) -> MutantResult:
         async with gate:
-            broken, _ = await _statuses(passing, ReferenceTarget(project, mutant=mutant), options)
+            target = ReferenceTarget(project, mutant=mutant)
+            broken, _, _ = await _statuses(passing, target, options)
         return MutantResult(mutant, sorted(s for s, st in broken.items() if st != "passed"))
 
     results = (
@@ -115,6 +126,9 @@ async def mutate(
         if passing
         else [MutantResult(m) for m in chosen]
     )
+    runs = [CaseRun(c.slug, events.get(c.slug, []), c.checks) for c in passing]
+    survivors = [r.mutant for r in results if not r.killed]
+    reasons = explain_all(reference.project, survivors, runs)
     return MutationReport(
-        str(project), [c.slug for c in cases], statuses, results, notes, equivalent
+        str(project), [c.slug for c in cases], statuses, results, notes, equivalent, reasons
     )

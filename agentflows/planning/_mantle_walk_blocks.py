@@ -192,7 +192,22 @@ class BlockSteps(ToolRuns):
             if not self.known(key):
                 self.remember(key, self.answer(key) if self.categorical(key) else SET)
             self._cover_value(key)
+        self.picked_fields(block, step, keys)
         self.instruction_fields(block, step)
+
+    def picked_fields(self, block: Block, step: Step, keys: list[str]) -> None:
+        """A choice the step sets beside what it waits for ("Set policy_number and
+        claim_type ... from the one they pick"): the value the behaviour fixed (the user
+        picks a record that holds it; the reference agent reads it off that record)."""
+        for spec in self.model.fields:
+            if spec.asked_by != "instructions" or spec.block != block.id or spec.step != step.id:
+                continue
+            key = spec.qualified
+            if spec.condition is not None or key in keys or self.known(key):
+                continue
+            if self.categorical(key) and key in self.setup.values:
+                self.remember(key, self.setup.values[key])
+                self._cover_value(key)
 
     def enter_skill(self, target: str, *, returns: bool) -> None:
         """Walk another skill from here (`_mantle_walk._Walker` does)."""

@@ -15,7 +15,7 @@ from ..schemas import json_type
 from ..suggest import close_matches
 from . import as_dict, as_list, regex_error, unknown_id
 from ._mantle_expected import expected_tools_findings
-from ._mantle_tables import callable_tools, memory_names, response_names
+from ._mantle_tables import lint_tables
 
 if TYPE_CHECKING:
     from ..definitions import MantleDefinitions, MemoryField, Project, Skill, ToolDef
@@ -57,7 +57,8 @@ class _Lint:
 
     def __init__(self, defs: MantleDefinitions) -> None:
         self.defs = defs
-        self.memory = memory_names(defs)
+        self.tables = lint_tables(defs)
+        self.memory = self.tables.memory
         self.findings: list[Finding] = []
 
     def run(self, data: Any) -> list[Finding]:
@@ -66,18 +67,18 @@ class _Lint:
         slots = as_dict(as_dict(scenario.get("setup")).get("initial_slots"))
         for key, value in slots.items():
             if isinstance(key, str):
-                self.initial_slot(key, value, ptr.join(base, "setup", "initial_slots", key))
+                self.initial_slot(key, value, f"{base}/setup/initial_slots/{ptr.escape(key)}")
         goals = as_dict(scenario.get("goals"))
         for index, item in enumerate(as_list(goals.get("assertions"))):
-            self.check(item, ptr.join(base, "goals", "assertions", index), in_sequence=False)
-        self.findings += expected_tools_findings(goals, self.defs, ptr.join(base, "goals"))
+            self.check(item, f"{base}/goals/assertions/{index}", in_sequence=False)
+        self.findings += expected_tools_findings(goals, self.tables.known_tools, base + "/goals")
         return self.findings
 
     # --- checks -------------------------------------------------------------------------
 
     def check(self, item: Any, where: str, *, in_sequence: bool) -> None:
         for kind, body in as_dict(item).items():
-            path = ptr.join(where, kind)
+            path = f"{where}/{ptr.escape(kind)}"  # pointers are built per item: no join call
             if kind in _SKILL_ONLY or kind in _SKILL_STEP:
                 self.skill_event(kind, as_dict(body), path)
             elif kind == "ordered_block_entered" or kind in _BLOCK_STEP:
@@ -91,13 +92,13 @@ class _Lint:
                 self.tool(as_dict(body), path)
             elif kind == "tools_within_one_turn":
                 for i, call in enumerate(as_list(as_dict(body).get("calls"))):
-                    call_path = ptr.join(path, "calls", i, "tool_executed")
+                    call_path = f"{path}/calls/{i}/tool_executed"
                     self.tool(as_dict(as_dict(call).get("tool_executed")), call_path)
             elif kind in _BOT:
                 self.bot(as_dict(body), path)
             elif kind == "sequencing" and not in_sequence:
                 for i, sub in enumerate(as_list(body)):
-                    self.check(sub, ptr.join(path, i), in_sequence=True)
+                    self.check(sub, f"{path}/{i}", in_sequence=True)
 
     def skill(self, body: dict[str, Any], path: str) -> Skill | None:
         """The skill `body.skill_id` names; reports it when unknown."""
@@ -173,9 +174,9 @@ class _Lint:
     def memory_list(self, body: Any, path: str, *, with_values: bool) -> None:
         for i, entry in enumerate(as_list(body)):
             entry = as_dict(entry)
-            field = self.memory_name(entry.get("name"), ptr.join(path, i, "name"))
+            field = self.memory_name(entry.get("name"), f"{path}/{i}/name")
             if with_values and field is not None and "value" in entry:
-                self.memory_value(field, entry["value"], ptr.join(path, i, "value"))
+                self.memory_value(field, entry["value"], f"{path}/{i}/value")
 
     def memory_name(self, name: Any, path: str) -> MemoryField | None:
         """The declared field an assertion memory name refers to; reports unknown names."""
@@ -335,10 +336,10 @@ class _Lint:
     def local_tool(self, name: str, body: dict[str, Any], skills: list[Skill], path: str) -> None:
         if name in FRAMEWORK_TOOLS:
             return
-        local, mcp = callable_tools(self.defs, skills)
-        where = ptr.join(path, "tool_name")
+        local, mcp = self.tables.callable_tools(skills)
+        where = path + "/tool_name"
         if name in local:
-            self.arguments(local[name], body.get("arguments"), ptr.join(path, "arguments"))
+            self.arguments(local[name], body.get("arguments"), path + "/arguments")
         elif name in mcp:
             finding = unknown_id(
                 "unknown-tool",
@@ -439,7 +440,7 @@ class _Lint:
 
     def bot(self, body: dict[str, Any], path: str) -> None:
         utter = body.get("utter_name")
-        responses = response_names(self.defs)
+        responses = self.tables.responses
         if isinstance(utter, str) and utter not in responses:
             self.findings.append(
                 unknown_id(

@@ -73,3 +73,50 @@ def memory_names(defs: MantleDefinitions) -> dict[str, MemoryField]:
     shape = tuple((id(s.memory), len(s.memory)) for s in skills)
     key = ("lint:memory", id(defs.memory), len(defs.memory), shape, _defs_shape(defs))
     return memoized(defs, key, defs.memory_names)
+
+
+class LintTables:
+    """Every table one scenario's lint reads, fetched with one shape check per scenario
+    (`lint_tables`) instead of one per assertion; the tools a set of skills can call are
+    kept per set, built by `callable_tools`."""
+
+    __slots__ = ("_callable", "defs", "known_tools", "memory", "responses")
+
+    def __init__(self, defs: MantleDefinitions) -> None:
+        self.defs = defs
+        self.memory = memory_names(defs)
+        self.responses = response_names(defs)
+        self.known_tools = known_tools(defs)
+        self._callable: dict[tuple[int, ...], tuple[dict[str, list[ToolDef]], dict[str, str]]]
+        self._callable = {}
+
+    def callable_tools(
+        self, skills: Sequence[Skill]
+    ) -> tuple[dict[str, list[ToolDef]], dict[str, str]]:
+        """`callable_tools(defs, skills)`: the skills are the project's own, so their
+        identities name the set for as long as these tables are the project's."""
+        key = tuple(map(id, skills))
+        found = self._callable.get(key)
+        if found is None:
+            found = self._callable[key] = callable_tools(self.defs, skills)
+        return found
+
+
+def lint_tables(defs: MantleDefinitions) -> LintTables:
+    """The tables for `defs` as they are now: kept under the shape of everything they were
+    built from, so a project loaded again, or a map replaced or resized, gets fresh ones."""
+    skills = list(defs.skills.values())
+    shape = tuple(
+        (
+            *(s.id, id(s), len(s.tools), len(s.import_tools)),
+            *(id(s.memory), len(s.memory), id(s.responses), len(s.responses)),
+        )
+        for s in skills
+    )
+    key = (
+        "lint:tables",
+        shape,
+        (id(defs.memory), len(defs.memory), id(defs.responses), len(defs.responses)),
+        _defs_shape(defs),
+    )
+    return memoized(defs, key, lambda: LintTables(defs))

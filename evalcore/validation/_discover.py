@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -20,12 +21,53 @@ def iter_candidate_files(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
         if path.is_file():
             yield path, True
             continue
-        depth = len(path.parts)
-        for file in sorted(path.rglob("*")):
-            # the name and folder tests first: they cost no system call, `is_file` does
-            if file.suffix.lower() not in CASE_SUFFIXES:
+        for parts, entry in _entries_under(path):
+            # the name and folder tests first: they cost no system call, `is_file` may
+            if _suffix(parts[-1]) not in CASE_SUFFIXES:
                 continue
-            if any(p.startswith(".") or p in SKIP_DIRS for p in file.parts[depth:-1]):
+            if any(p.startswith(".") or p in SKIP_DIRS for p in parts[:-1]):
                 continue
-            if file.is_file():
+            file = path.joinpath(*parts)
+            if _is_file(entry, file):
                 yield file, False
+
+
+def _entries_under(root: Path) -> list[tuple[tuple[str, ...], os.DirEntry[str]]]:
+    """Every entry under `root` with its path parts below it, in the order of
+    `sorted(root.rglob("*"))`: folders are descended unless they are links, and a folder
+    that cannot be listed is skipped. One `scandir` per folder, and no `Path` per entry
+    (a folder of thousands of cases paid more for its listing than for reading a file)."""
+    found: list[tuple[tuple[str, ...], os.DirEntry[str]]] = []
+    stack: list[tuple[str, tuple[str, ...]]] = [(str(root), ())]
+    while stack:
+        folder, above = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except PermissionError:
+            continue
+        for entry in entries:
+            parts = (*above, entry.name)
+            found.append((parts, entry))
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir and not entry.is_symlink():
+                stack.append((entry.path, parts))
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def _suffix(name: str) -> str:
+    """`PurePath(name).suffix.lower()`."""
+    i = name.rfind(".")
+    return name[i:].lower() if 0 < i < len(name) - 1 else ""
+
+
+def _is_file(entry: os.DirEntry[str], path: Path) -> bool:
+    """`path.is_file()`, from the listing where it can tell without a system call."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return path.is_file()  # its own rules for errors

@@ -3,7 +3,7 @@
 from ._canonical import canonical_text, order_keys
 from ._files import WriteError, WriteResult, atomic_write_text, write_case_file
 from ._naming import anychat_case_key, mantle_case_filename, slugify
-from ._paths import PathEscapeError, contained, safe_slug
+from ._paths import PathEscapeError, contained, contained_child, safe_slug
 
 __all__ = [
     "PathEscapeError",
@@ -13,6 +13,7 @@ __all__ = [
     "atomic_write_text",
     "canonical_text",
     "contained",
+    "contained_child",
     "mantle_case_filename",
     "order_keys",
     "safe_slug",

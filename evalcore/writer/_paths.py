@@ -54,4 +54,17 @@ def contained(base: Path, path: Path) -> Path:
     return path
 
 
-__all__ = ["PathEscapeError", "contained", "safe_slug"]
+def contained_child(base: Path, root: Path, name: str) -> tuple[Path, Path]:
+    """`contained(base, base / name)` for a `name` that is one `safe_slug` part, with
+    `root` = `base.resolve()` worked out once by the caller: `(path, resolved path)`.
+
+    Such a name has no separator and is neither `.` nor `..`, so the resolved path is
+    `root / name` unless the file is a symlink, which is resolved (and refused when it
+    points out of the folder) exactly as `contained` does."""
+    path = base / name
+    if "/" in name or name in ("", ".", "..") or path.is_symlink():
+        return contained(base, path), path.resolve()
+    return path, root / name
+
+
+__all__ = ["PathEscapeError", "contained", "contained_child", "safe_slug"]

@@ -24,6 +24,7 @@ from ...planning._mantle_phrases import subject
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import Walk
 from ._direction import value_words
+from ._mantle_after import after_negative
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import first_rule, pick, prose_rules
 from ._mantle_handoff import HandoffGoals
@@ -225,7 +226,9 @@ class Goals(HandoffGoals):
             if e.kind == "memory" and e.key in keys and e.value is False
         ]
         if falsy:
-            self.add({"memory_was_set": falsy})
+            self.add({"memory_was_set": [f for i, f in enumerate(falsy) if f not in falsy[:i]]})
+        for check in after_negative(skill, walk, tool):
+            self.add(check)
         block = skill.blocks[str(branch["block"])]
         target = block.step(str(branch["target"]))
         if target is not None and target.kind == "action":

@@ -151,8 +151,17 @@ class _Writer:
     # --- facts ---------------------------------------------------------------------------
 
     def fact(self, ask: Ask, value: Any = None) -> str | None:
-        """Add the fact `ask` needs; its label (the cue for a line said instead)."""
+        """Add the fact `ask` needs; its label (the cue for a line said instead). A question
+        that asks for several fields ("when it happened and where": date, time, place) is
+        named by each field, so each gets its own fact."""
         label = label_for(ask)
+        shared = {
+            a.field
+            for a in self.script.walk.asks
+            if a.field and a.kind == ask.kind and label_for(a) == label
+        }
+        if ask.field and len(shared) > 1:
+            label = value_words(ask.field.split(".", 1)[-1])
         if ask.kind == "identity":
             labels = []
             for detail in ask.details:

@@ -11,6 +11,15 @@ wrong. See docs/verification.md.
 """
 
 from ._mutants import KINDS, Mutant, find_mutant, mutants
+from ._reach import reached
 from ._target import ReferenceTarget, parse_reference
 
-__all__ = ["KINDS", "Mutant", "ReferenceTarget", "find_mutant", "mutants", "parse_reference"]
+__all__ = [
+    "KINDS",
+    "Mutant",
+    "ReferenceTarget",
+    "find_mutant",
+    "mutants",
+    "parse_reference",
+    "reached",
+]

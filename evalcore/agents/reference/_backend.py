@@ -26,6 +26,7 @@ from typing import Any
 from ...definitions import MemoryField, Project
 from ...definitions.skill_model import UNKNOWN, code_facts, qualify
 from ..demo._mantle_engine import ToolResult
+from ._shared import once
 
 _LISTING = re.compile(r"^(?:list|search|find_all|get_all|all)_|_(?:list|search)$")
 
@@ -89,6 +90,10 @@ def placeholder(field: MemoryField | None, key: str) -> Any:
     return f"{name.upper().replace('_', '-')}-0001"
 
 
+def _counter(field: MemoryField | None) -> bool:
+    return field is not None and field.type == "int"
+
+
 class FakeBackend:
     """Answers every tool of one project; the same call gives the same result."""
 
@@ -98,39 +103,65 @@ class FakeBackend:
         if kept is None or kept[0] is not project:  # read once per loaded project
             kept = _RECORDS[id(project)] = (project, load_records(project.root))
         self._kept = kept[1]
-        self._records: dict[str, list[dict[str, Any]]] | None = None
 
     @property
     def records(self) -> dict[str, list[dict[str, Any]]]:
-        """This session's own copy of the records (a session may keep and change one),
-        made on the first tool call: a play that calls no tool copies nothing."""
-        if self._records is None:
-            self._records = copy.deepcopy(self._kept)
-        return self._records
+        """The project's records, shared by every session: read here, never handed out
+        (a result gets its own copy of a record, see `_own`)."""
+        return self._kept
+
+    def _values(self) -> list[tuple[str, dict[str, Any], frozenset[str]]]:
+        """Each record with its normalised values, built once per loaded project (the
+        records are never changed, so every session's lookups read the same)."""
+
+        def build() -> list[tuple[str, dict[str, Any], frozenset[str]]]:
+            out = []
+            for stem, records in self._kept.items():
+                for record in records:
+                    values = {_norm(v) for v in record.values() if isinstance(v, str | int)}
+                    values.discard("")
+                    out.append((stem, record, frozenset(values)))
+            return out
+
+        return once("backend-values", self.project, id(self._kept), build)
 
     def matches(self, arguments: dict[str, Any]) -> list[tuple[str, dict[str, Any], int]]:
         wanted = {_norm(v) for v in arguments.values() if isinstance(v, str | int) and str(v)}
         wanted.discard("")
         found = []
-        for stem, records in self.records.items():
-            for record in records:
-                values = {_norm(v) for v in record.values() if isinstance(v, str | int)}
-                values.discard("")
-                score = len(wanted & values) * 2 + sum(
-                    1 for v in values for w in wanted if len(v) >= 4 and v != w and v in w
-                )
-                if score:
-                    found.append((stem, record, score))
+        if not wanted:
+            return found
+        for stem, record, values in self._values():
+            score = len(wanted & values) * 2 + sum(
+                1 for v in values for w in wanted if len(v) >= 4 and v != w and v in w
+            )
+            if score:
+                found.append((stem, record, score))
         return sorted(found, key=lambda item: -item[2])
+
+    def record_choice(self, answers: dict[str, Any], choices: list[Any]) -> Any:
+        """The one enum value of `choices` the records best matching `answers` hold in a
+        field (a policy's `line: auto` for `claim_type`); None when none, or when they
+        disagree."""
+        found = self.matches(answers)
+        if not found:
+            return None
+        picked: set[Any] = set()
+        for _, record, score in found:
+            if score != found[0][2]:
+                break
+            held = {_norm(v) for v in record.values() if isinstance(v, str | int)}
+            picked |= {c for c in choices if _norm(c) in held}
+        return next(iter(picked)) if len(picked) == 1 else None
 
     def _listing(self, name: str, found: list[tuple[str, dict[str, Any], int]]) -> dict[str, Any]:
         if found:
             stem = found[0][0]
-            return {stem: [r for s, r, _ in found if s == stem]}
+            return {stem: [_own(r) for s, r, _ in found if s == stem]}
         words = set(name.split("_"))
         for stem, records in self.records.items():
             if stem in words or stem.rstrip("s") in words:
-                return {stem: list(records)}
+                return {stem: [_own(r) for r in records]}
         return {"items": []}
 
     def call(
@@ -156,6 +187,11 @@ class FakeBackend:
                     writes[key] = values[0]
                 elif record is not None and short in record:
                     writes[key] = record[short]
+                elif _counter(fields.get(key)):
+                    # a count the tool computes (failed attempts): one more each call, as
+                    # the planner's walk counts it
+                    previous = memory.get(key)
+                    writes[key] = previous + 1 if isinstance(previous, int) else 1
                 elif memory.get(key) is not None:
                     continue
                 else:
@@ -163,13 +199,18 @@ class FakeBackend:
         if _LISTING.search(name):
             result: Any = self._listing(name, found)
         elif record is not None:
-            result = dict(record)
+            result = _own(record)
         else:
             result = {"ok": True, **arguments}
         if isinstance(result, dict):
             for key, value in writes.items():
                 result.setdefault(key.rsplit(".", 1)[-1], value)
         return ToolResult(result=result, writes=writes)
+
+
+def _own(record: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a kept record for one result (a session may keep and change it)."""
+    return copy.deepcopy(record)
 
 
 __all__ = ["FakeBackend", "load_records", "placeholder"]

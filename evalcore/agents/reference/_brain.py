@@ -95,7 +95,7 @@ class ModelBrain:
             negated = {
                 k: (False if v is True and k in branching else v)
                 for k, v in result.writes.items()
-                if k not in branching or isinstance(v, bool) or not v
+                if k not in branching or isinstance(v, bool | int | float) or not v
             }
             if negated != result.writes:
                 ctx.frame.scratch["_negative"] = name
@@ -104,9 +104,10 @@ class ModelBrain:
 
     def procedure(self, ctx: SkillContext) -> Procedure:
         skill, model = ctx.skill, self.model(ctx.skill.id)
-        early = getattr(ctx.engine, "mutant", None)
-        if early is not None and early.kind == "ignore_requires" and early.skill == skill.id:
-            ctx.tool(str(early.target), self.arguments(ctx, str(early.target)))
+        starts = getattr(ctx.engine, "early_tool", None)  # the reference engine's mutant hook
+        early = starts(skill.id) if starts is not None else None
+        if early is not None:
+            ctx.tool(early, self.arguments(ctx, early))
         if model is None:  # a skill the model cannot read: its blocks in order
             for block in skill.blocks:
                 outcome = yield from ctx.run_block(block)

@@ -33,8 +33,10 @@ from ..demo._mantle_engine import (
 )
 from ._asking import question_for
 from ._brain import said_value
+from ._faults import returned, wrong_value
 from ._mutants import Mutant
 from ._procedure import Runner
+from ._reach import WatchedFlags
 
 #: Seeded values of the offline drafter's test accounts (see agentflows' test data).
 _PERSON = re.compile(
@@ -58,16 +60,6 @@ FAILING_ACCOUNT = "+15550150"
 NEGATIVE_ACCOUNT = "+15550161"
 
 
-def _wrong(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int | float):
-        return value + 1
-    if isinstance(value, str):
-        return (value[::-1] if len(value) > 1 else value + "x") + "-WRONG"
-    return "WRONG"
-
-
 class ReferenceEngine(MantleEngine):
     def __init__(self, project: Project, brain: Any, mutant: Mutant | None = None) -> None:
         kind = mutant.kind if mutant else None
@@ -76,6 +68,10 @@ class ReferenceEngine(MantleEngine):
             ignore_handoff=kind == "never_handoff",
         )
         super().__init__(project, brain, flags)
+        #: Every fault site the run passed (see `fault` and `_reach.py`): a mutant whose
+        #: sites a run never passed plays that run exactly like the reference agent.
+        self.reached: set[tuple[str, str | None]] = set()
+        self.flags = WatchedFlags(flags, self.reached)  # type: ignore[assignment]
         self.mutant = mutant
         # `hidden` keeps a skill out of what the agent offers, not out of routing: a
         # hidden skill nobody calls is reached by the user's words alone
@@ -86,6 +82,9 @@ class ReferenceEngine(MantleEngine):
         self.account: str | None = None
 
     def fault(self, kind: str, target: str | None = None) -> bool:
+        """Whether the mutant's fault applies here; every mutant-dependent choice of a run
+        asks this (or reads `flags`), so the site is noted in `reached`."""
+        self.reached.add((kind, target))
         return (
             self.mutant is not None
             and self.mutant.kind == kind
@@ -202,6 +201,8 @@ class ReferenceEngine(MantleEngine):
         super().remember(key, value)
 
     def utter(self, name: str | None, skill_id: str | None = None) -> None:
+        if name:
+            self.reached.add(("utter", name))
         if name and self.mutant is not None and self.mutant.kind == "drop_on_success":
             skill = self.defs.skills.get(self.mutant.skill or "")
             constraint = skill.tool_constraints.get(self.mutant.target or "") if skill else None
@@ -210,6 +211,14 @@ class ReferenceEngine(MantleEngine):
         super().utter(name, skill_id)
 
     # --- tools -------------------------------------------------------------------------------
+
+    def early_tool(self, skill_id: str) -> str | None:
+        """The tool an `ignore_requires` mutant runs as the skill starts, if any."""
+        self.reached.add(("start", skill_id))
+        early = self.mutant
+        if early is not None and early.kind == "ignore_requires" and early.skill == skill_id:
+            return str(early.target)
+        return None
 
     def run_tool(self, frame: Frame, name: str, arguments: dict[str, Any]) -> ToolResult | None:
         skill = frame.skill
@@ -226,7 +235,7 @@ class ReferenceEngine(MantleEngine):
         arguments = dict(arguments)
         if self.fault("wrong_argument", name) and arguments:
             chosen = self.told_argument(skill.id, arguments)
-            arguments[chosen] = _wrong(arguments[chosen])
+            arguments[chosen] = wrong_value(arguments[chosen])
         ctx = SkillContext(self, frame)
         silent = self.fault("fail_silently", name)
         if silent or self.fails(skill.id, name):
@@ -259,11 +268,15 @@ class ReferenceEngine(MantleEngine):
 
     def told_argument(self, skill_id: str, arguments: dict[str, Any]) -> str:
         """The argument the fault goes into: one whose value the user gave (a field the
-        skill asks for), which is what a case can check; else the first."""
+        skill asks for, not a record an earlier tool returned that the user picked), which
+        is what a case can check; else the first."""
         model = self.brain.model(skill_id)
         asked = {f.qualified for f in model.fields} if model is not None else set()
+        results = [e.get("result") for e in self.events if e["event"] == "tool_executed"]
         for key, value in arguments.items():
-            if any(self.memory.get(k) == value for k in asked) and value is not None:
+            if value is None or not any(self.memory.get(k) == value for k in asked):
+                continue
+            if not any(returned(r, value) for r in results):
                 return key
         return next(iter(arguments))
 

@@ -12,7 +12,8 @@ failing tool or a check that comes back negative ends the procedure. `delegate` 
 are offers, not followed on their own.
 
 Instructions steps ask for what `complete_when` waits for (one question naming the first
-missing field), then each field an `if:` line of the step asks whose condition holds; the
+missing field), set a choice the step sets beside it from the record the answer picks,
+then ask each field an `if:` line of the step asks whose condition holds; the
 tools the step lets the model call run after it, and a block's `tools:` after its steps.
 """
 
@@ -246,6 +247,7 @@ class Runner:
                 continue
             asked = categorical[0] if categorical else missing[0]
             yield from self.brain.ask_for(ctx, asked, text, missing, step.id, block)
+        self.set_from_pick(specs, keys)
         for spec in specs:
             if spec.condition is None or self.known(spec.qualified):
                 continue
@@ -253,6 +255,25 @@ class Runner:
                 yield from self.brain.ask_group(ctx, [spec], step.id, block)
         yield from self.step_tools(block, step.id, "instructions")
         return "done"
+
+    def set_from_pick(self, specs: list, keys: list[str]) -> None:
+        """A choice the step sets beside what it waits for ("Set policy_number and
+        claim_type (auto for a car policy, home for a home policy) from the one they
+        pick"): the enum value the picked record holds (the `data/` record matching the
+        answers), else left unset and noted."""
+        answers = {k: self.ctx.get(k) for k in keys if self.known(k)}
+        if not answers:
+            return
+        for spec in specs:
+            if spec.condition is not None or spec.qualified in keys or self.known(spec.qualified):
+                continue
+            if not self._categorical(spec.qualified) or not spec.enum_values:
+                continue
+            value = self.brain.backend.record_choice(answers, spec.enum_values)
+            if value is not None:
+                self.ctx.engine.remember(spec.qualified, value)
+            else:
+                self.ctx.engine.note(f"{spec.qualified} is set from the pick: no record says it")
 
     def _categorical(self, key: str) -> bool:
         declared = self.ctx.defs.memory_names().get(key)

@@ -17,7 +17,6 @@ import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping
-from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from jsonschema import FormatChecker, validators
@@ -26,10 +25,11 @@ from jsonschema.exceptions import SchemaError
 from ...agents._procs import child_env, exec_settings, kill_tree, new_token
 from ...agents._protocol import FinalRecord
 from ...assertions import Verdict
-from ...suggest import did_you_mean, similarity
+from ...suggest import did_you_mean
 from .._trace import RunTrace
 from . import CheckResult, register_checks
 from ._base44_configs import CONFIG_KINDS, config_problems, schema_errors
+from ._base44_files import ProjectFiles
 from ._jsontext import JsonTextError, extract_json, loads
 
 COMMAND_TIMEOUT_S = 120.0
@@ -37,77 +37,7 @@ DEFAULT_FLAGS = "i"
 _FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
 
 
-class _Files:
-    """The project the agent left: the kept folder when there is one, else the recorded files."""
-
-    def __init__(self, final: FinalRecord, pass_env: list[str] | None = None) -> None:
-        self.root = Path(final.workdir) if final.workdir and Path(final.workdir).is_dir() else None
-        self.recorded = final.files
-        self.pass_env = pass_env or []
-        """Secret-named variables a `command-passes` command may see (`pass_env` setting)."""
-
-    def resolve(self, rel: str) -> tuple[Path | None, str | None]:
-        """(absolute path, problem): a path must stay inside the project."""
-        if not rel or os.path.isabs(rel) or rel.startswith(("~", "\\")):
-            return None, f"filePath {rel!r} must be relative to the project"
-        parts = Path(rel).parts
-        if ".." in parts:
-            return None, f"filePath {rel!r} leaves the project"
-        if self.root is None:
-            return None, None
-        path = self.root / rel
-        try:
-            inside = path.resolve().is_relative_to(self.root.resolve())
-        except OSError:
-            inside = False
-        return (path, None) if inside else (None, f"filePath {rel!r} leaves the project")
-
-    def kind(self, rel: str) -> str:
-        """`file`, `dir` or `missing`."""
-        path, _ = self.resolve(rel)
-        if path is not None:
-            return "file" if path.is_file() else "dir" if path.is_dir() else "missing"
-        norm = Path(rel).as_posix()
-        if norm in self.recorded:
-            return "file"
-        return (
-            "dir" if any(p.startswith(norm.rstrip("/") + "/") for p in self.recorded) else "missing"
-        )
-
-    def read(self, rel: str) -> str | None:
-        path, _ = self.resolve(rel)
-        if path is not None:
-            try:
-                return path.read_bytes().decode("utf-8", "replace") if path.is_file() else None
-            except OSError:
-                return None
-        return self.recorded.get(Path(rel).as_posix())
-
-    def listing(self) -> list[str]:
-        if self.root is None:
-            return sorted(self.recorded)
-        out = []
-        for folder, dirs, files in os.walk(self.root):
-            dirs[:] = [d for d in dirs if d not in (".git", "node_modules")]
-            out += [(Path(folder) / f).relative_to(self.root).as_posix() for f in files]
-        return sorted(out)
-
-    def missing(self, rel: str) -> str:
-        """ "does not exist", with the same file elsewhere or a near-miss in the same folder."""
-        want = PurePosixPath(Path(rel).as_posix())
-        listing = [PurePosixPath(p) for p in self.listing()]
-        hint = [str(p) for p in listing if p.name == want.name][:2] or [
-            str(p)
-            for p in listing
-            if p.parent == want.parent and similarity(p.name, want.name) >= 0.75
-        ][:2]
-        where = "" if self.root is not None else " (among the recorded text files)"
-        return f"{rel} does not exist{where}" + (
-            f"; did you mean {' or '.join(hint)}?" if hint else ""
-        )
-
-
-Check = Callable[[Mapping[str, Any], FinalRecord, _Files], Verdict]
+Check = Callable[[Mapping[str, Any], FinalRecord, ProjectFiles], Verdict]
 _CHECKS: dict[str, Check] = {}
 
 
@@ -185,7 +115,7 @@ def _content_matches(check: Mapping[str, Any], content: str) -> tuple[list[str],
 
 
 @_check("contains")
-def _contains(check: Mapping[str, Any], final: FinalRecord, _: _Files) -> Verdict:
+def _contains(check: Mapping[str, Any], final: FinalRecord, _: ProjectFiles) -> Verdict:
     value = _field(check, "value")
     output = final.output or ""
     if value.casefold() in output.casefold():
@@ -194,7 +124,7 @@ def _contains(check: Mapping[str, Any], final: FinalRecord, _: _Files) -> Verdic
 
 
 @_check("file-exists")
-def _file_exists(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> Verdict:
+def _file_exists(check: Mapping[str, Any], _: FinalRecord, files: ProjectFiles) -> Verdict:
     rel = _field(check, "filePath")
     _, problem = files.resolve(rel)
     if problem:
@@ -207,7 +137,7 @@ def _file_exists(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> Ver
     return Verdict(False, files.missing(rel))
 
 
-def _read(check: Mapping[str, Any], files: _Files) -> tuple[str, str | None]:
+def _read(check: Mapping[str, Any], files: ProjectFiles) -> tuple[str, str | None]:
     rel = _field(check, "filePath")
     _, problem = files.resolve(rel)
     if problem:
@@ -216,7 +146,7 @@ def _read(check: Mapping[str, Any], files: _Files) -> tuple[str, str | None]:
 
 
 @_check("file-content")
-def _file_content(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> Verdict:
+def _file_content(check: Mapping[str, Any], _: FinalRecord, files: ProjectFiles) -> Verdict:
     rel, content = _read(check, files)
     if content is None:
         _content_matches(check, "")  # report a badly written check before the missing file
@@ -228,7 +158,9 @@ def _file_content(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> Ve
 
 
 @_check("file-content-excluded")
-def _file_content_excluded(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> Verdict:
+def _file_content_excluded(
+    check: Mapping[str, Any], _: FinalRecord, files: ProjectFiles
+) -> Verdict:
     rel, content = _read(check, files)
     if content is None:
         _content_matches(check, "")
@@ -240,7 +172,7 @@ def _file_content_excluded(check: Mapping[str, Any], _: FinalRecord, files: _Fil
 
 
 @_check("valid-json")
-def _valid_json(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> Verdict:
+def _valid_json(check: Mapping[str, Any], _: FinalRecord, files: ProjectFiles) -> Verdict:
     rel, content = _read(check, files)
     if content is None:
         return Verdict(False, files.missing(rel))
@@ -261,7 +193,7 @@ def _tail(stream: IO[bytes], limit: int = 500) -> str:
 
 
 @_check("command-passes")
-def _command_passes(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> Verdict:
+def _command_passes(check: Mapping[str, Any], _: FinalRecord, files: ProjectFiles) -> Verdict:
     command = _field(check, "command")
     timeout = check.get("timeout", COMMAND_TIMEOUT_S)
     if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
@@ -298,7 +230,7 @@ def _command_passes(check: Mapping[str, Any], _: FinalRecord, files: _Files) -> 
 def _document(
     check: Mapping[str, Any],
     final: FinalRecord,
-    files: _Files,
+    files: ProjectFiles,
     accept: Callable[[Any], bool],
     *,
     use_file: bool,
@@ -330,7 +262,7 @@ def _schema_errors(schema: Mapping[str, Any], value: Any, limit: int = 5) -> lis
 
 
 @_check("json-schema")
-def _json_schema(check: Mapping[str, Any], final: FinalRecord, files: _Files) -> Verdict:
+def _json_schema(check: Mapping[str, Any], final: FinalRecord, files: ProjectFiles) -> Verdict:
     schema = _field(check, "schema", dict)
     use_file = check.get("filePath") is not None
     found = _document(check, final, files, lambda _: True, use_file=use_file, what="JSON value")
@@ -349,7 +281,7 @@ def _json_schema(check: Mapping[str, Any], final: FinalRecord, files: _Files) ->
 def _config_check(kind: str) -> Check:
     label, accept = CONFIG_KINDS[kind]
 
-    def evaluate(check: Mapping[str, Any], final: FinalRecord, files: _Files) -> Verdict:
+    def evaluate(check: Mapping[str, Any], final: FinalRecord, files: ProjectFiles) -> Verdict:
         expected_valid = check.get("expectedValid", True)
         if not isinstance(expected_valid, bool):
             raise _Bad("`expectedValid` must be true or false")
@@ -410,7 +342,7 @@ def _skills_result(index: int, expected: list[str], meta: Mapping[str, Any]) -> 
     )
 
 
-def evaluate_one(index: int, check: Any, final: FinalRecord, files: _Files) -> CheckResult:
+def evaluate_one(index: int, check: Any, final: FinalRecord, files: ProjectFiles) -> CheckResult:
     """One check; a badly written check is a failed result with the reason."""
     if not isinstance(check, Mapping):
         return CheckResult(index, "invalid", False, f"a check must be an object, got {check!r}")
@@ -440,7 +372,7 @@ def evaluate_base44(
     items = entry.get("checks") or []
     if not isinstance(items, list):
         return [CheckResult(0, "checks", False, "`checks` must be a list")]
-    files = _Files(final, pass_env)
+    files = ProjectFiles(final, pass_env)
     results = [evaluate_one(i, item, final, files) for i, item in enumerate(items)]
     expected = [str(s) for s in entry.get("expectedSkills") or []]
     results.append(_skills_result(len(items), expected, final.meta))
