@@ -106,10 +106,52 @@ def startup(repeats: int = 5) -> Result:
             f"{used / old:.2f}× the CPU of importing langgraph+git+typer+rich alone"
         )
     lines.append(f"for scale: bare interpreter {bare:.3f} s · langgraph+git+typer+rich {old:.3f} s")
+    for name in ("validate", "sources"):
+        stages = _breakdown(commands[name][3:], repeats, cached)
+        lines.append(
+            f"casegen {name}, one process, where the CPU goes (medians of {repeats}): "
+            + " · ".join(f"{stage} {cpu:.3f} s" for stage, cpu in stages)
+        )
     return Result("start-up", ok, lines)
 
 
 _CLI = "import sys; from agentflows.cli import main; sys.exit(main(sys.argv[1:]))"
+
+#: One command's start in stages, each the process CPU it adds: the libraries it needs in
+#: the order the floor imports them, then casegen's own modules, then the command itself.
+_STAGES = """
+import contextlib, io, json, sys, time
+marks = [("interpreter", time.process_time())]
+def mark(name): marks.append((name, time.process_time()))
+import typer; mark("typer")
+import rich.console; mark("rich.console")
+import yaml; mark("yaml")
+if sys.argv[1] == "validate":
+    import fastjsonschema; mark("fastjsonschema")
+from pydantic import BaseModel
+class _First(BaseModel):
+    x: int
+mark("pydantic and a first model")
+import evalcore.findings, evalcore.limits; mark("findings, limits (3 models)")
+import evalcore.definitions; mark("definitions (28 models, readers)")
+from agentflows.cli import main; mark("the rest of the CLI's modules")
+with contextlib.redirect_stdout(io.StringIO()):
+    main(sys.argv[1:])
+mark("the command (options, project, files, output)")
+print(json.dumps([(n, t - p) for (n, t), (_, p) in zip(marks, [("", 0.0), *marks[:-1]])]))
+"""
+
+
+def _breakdown(args: list[str], repeats: int, env: dict[str, str]) -> list[tuple[str, float]]:
+    import statistics
+
+    runs = []
+    for _ in range(repeats):
+        done = subprocess.run(
+            [sys.executable, "-c", _STAGES, *args], cwd=REPO, capture_output=True, env=env
+        )
+        runs.append(json.loads(done.stdout.decode().strip().splitlines()[-1]))
+    return [(name, statistics.median(r[i][1] for r in runs)) for i, (name, _) in enumerate(runs[0])]
 
 
 @contextlib.contextmanager
