@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import branch_target, branch_values
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
@@ -183,6 +184,9 @@ class OutcomeBehaviors(PlannerBase):
                 written = set(tool_keys(self.project, tool_def, self.skill.id))
                 keys = {k for b in step.next for k in condition_keys(b.condition)}
                 target = next((b.target for b in step.next if b.condition is None), None)
+                flags = branch_values(self.project, self.skill.id)
+                if keys <= set(flags):  # computed flags: the branch off the goal's path
+                    target = branch_target(step, {k: not flags[k] for k in keys})
                 if not keys or not keys <= written or target in (None, "END"):
                     continue
                 tool = str(step.target)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from evalcore.definitions import Block, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.skill_model import skipped_keys
 
 from ._mantle_tools import qualify
 from ._mantle_walk_records import SET, Ask, Event
@@ -38,6 +39,9 @@ class BlockSteps(ToolRuns):
             if target is None:
                 break
             index = target
+        # what the steps this walk left out gather: the prose does not play them (as the
+        # reference agent: a tool waiting on one stays unrun)
+        self.skipped |= skipped_keys(block, set(visits), skill)
         if not self.stopped:
             self.step_tools(block, None, "block_tools")
         if not self.stopped:

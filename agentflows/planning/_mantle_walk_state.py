@@ -28,6 +28,8 @@ class WalkerBase:
         self.tools = self.defs.tools_for(skill_id)
         self.model: SkillModel = skill_model(project, skill_id)
         self.stopped = False
+        self.skipped: set[str] = set()
+        """Memory gathered by block steps the walk left out (a branch ended the block)."""
         self.fired_utters: set[str] = set()
         self.pending: list[tuple[str, str | None]] = []
         """Prose-called tools waiting for their trigger or `requires` to hold."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from evalcore.definitions import Step
 from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.skill_model import branch_values
 
 from ._mantle_tools import UNKNOWN, parameter_fields, step_arguments, tool_keys
 from ._mantle_walk_records import SET, Ask, Event
@@ -52,16 +53,19 @@ class ToolRuns(WalkerBase):
                 self.utter(constraint.on_failure)
             return False
         negative = self.setup.negative.get(name, frozenset())
+        # a computed flag a `next` branches on: the value the goal-reaching path needs, as
+        # the reference agent's backend plays it (the negative account plays the other)
+        flags = branch_values(self.project, self.skill.id)
         for key, value in tool_keys(self.project, tool, self.skill.id).items():
             field_def = self.defs.memory_names().get(key)
             if key in negative:
                 if field_def is not None and field_def.type == "bool":
-                    self.remember(key, False)
+                    self.remember(key, not flags.get(key, True))
                 continue
             if value is UNKNOWN:
                 kind = field_def.type if field_def is not None else None
                 if kind == "bool":
-                    value = True
+                    value = flags.get(key, True)
                 elif kind == "int":  # a counter the tool computes (failed attempts, ...)
                     previous = self.walk.memory.get(key)
                     value = previous + 1 if isinstance(previous, int) else 1
@@ -143,6 +147,10 @@ class ToolRuns(WalkerBase):
             keys = condition_keys(when) + condition_keys(
                 constraint.requires if constraint else None
             )
+            if any(
+                k in self.skipped and self.walk.memory.get(k) in (None, False, "") for k in keys
+            ):
+                continue  # it waits on a step a branch's END left out: not played from prose
             for key in dict.fromkeys(keys):
                 if self.walk.memory.get(key) not in (None, False, ""):
                     continue

@@ -9,7 +9,8 @@ A tool's result comes from what the project says about it:
 - **memory writes**: every `context.memory.set(...)` the tool's code makes is replayed, with
   the literal value when the code writes one (`True` when it writes both `True` and
   `False`: the reference agent walks the path where the check passed), else the matching
-  record's field of that name, else a placeholder typed by the memory field;
+  record's field of that name, else (a flag a `next` branches on) the value the path to
+  the skill's goal needs (`branch_values`), else a placeholder typed by the memory field;
 - **placeholders**: without a record, the result echoes the arguments and the writes, so a
   case asserting on them sees the values it drove the tool with.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...definitions import MemoryField, Project
-from ...definitions.skill_model import UNKNOWN, code_facts, qualify
+from ...definitions.skill_model import UNKNOWN, branch_values, code_facts, qualify
 from ..demo._mantle_engine import ToolResult
 from ._shared import once
 
@@ -172,6 +173,7 @@ class FakeBackend:
         record = found[0][1] if found else None
         fields = self.project.mantle.memory_names() if self.project.mantle else {}
         writes: dict[str, Any] = {}
+        flags = branch_values(self.project, skill_id) if tool is not None else {}
         if tool is not None:
             literal: dict[str, list[Any]] = {}
             for write in code_facts(self.project, tool).writes:
@@ -187,6 +189,8 @@ class FakeBackend:
                     writes[key] = values[0]
                 elif record is not None and short in record:
                     writes[key] = copy.deepcopy(record[short])  # the kept record's, not handed out
+                elif key in flags:  # computed (today's date...): the goal-reaching branch
+                    writes[key] = flags[key]
                 elif _counter(fields.get(key)):
                     # a count the tool computes (failed attempts): one more each call, as
                     # the planner's walk counts it

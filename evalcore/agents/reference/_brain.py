@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from ...definitions import Project, Skill, Step
-from ...definitions.skill_model import FieldSpec, SkillModel, skill_model
+from ...definitions.skill_model import FieldSpec, SkillModel, branch_values, skill_model
 from ..demo._mantle_engine import (
     NO_ANSWER,
     Procedure,
@@ -89,11 +89,16 @@ class ModelBrain:
     def tool(self, ctx: SkillContext, name: str, arguments: dict[str, Any]) -> ToolResult:
         result = self.backend.call(ctx.skill.id, name, arguments, ctx.engine.memory)
         branching = ctx.frame.scratch.get("_branching") or set()
-        if getattr(ctx.engine, "account", None) == "negative" and branching:
+        # a skill another one calls (`call:`) is a sub-check the negative case does not
+        # aim at (the planner negates a check of the skill the case is about)
+        aimed = ctx.frame.entry != "call"
+        if getattr(ctx.engine, "account", None) == "negative" and branching and aimed:
             # the negative account's check: the step whose `next` branches on what it
             # writes comes back negative (a flag false, an id the branch tests not given)
+            # (a computed flag: the value off the goal-reaching path, `branch_values`)
+            flags = branch_values(self.project, ctx.skill.id)
             negated = {
-                k: (False if v is True and k in branching else v)
+                k: (not v if k in branching and v is flags.get(k, True) else v)
                 for k, v in result.writes.items()
                 if k not in branching or isinstance(v, bool | int | float) or not v
             }

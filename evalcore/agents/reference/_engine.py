@@ -17,6 +17,7 @@ from typing import Any
 
 from ...definitions import Project, Step
 from ...definitions.conditions import condition_keys
+from ...definitions.skill_model import skipped_keys
 from ..demo._mantle_engine import (
     ADVERSARIAL,
     NO_ANSWER,
@@ -355,6 +356,7 @@ class ReferenceEngine(MantleEngine):
         self.emit("ordered_block_entered", skill_id=skill.id, block_id=block_id)
         ids = [s.id for s in block.steps]
         index, last, guard = 0, None, 0
+        visited: set[str] = set()
         while 0 <= index < len(block.steps) and guard < 200:
             guard += 1
             step = block.steps[index]
@@ -364,6 +366,7 @@ class ReferenceEngine(MantleEngine):
                 index += 1  # left out: the block goes on at the following step
                 continue
             last = step.id
+            visited.add(step.id)
             if step.kind == "link" and not self._skip_link(step):
                 ctx.frame.blocks.pop()
                 self.emit(
@@ -381,6 +384,9 @@ class ReferenceEngine(MantleEngine):
             if target is None:
                 break
             index = target
+        # what the steps this run left out gather: the prose does not play them (a branch's END)
+        skipped = skipped_keys(block, visited, skill.id)
+        ctx.frame.scratch.setdefault("_skipped", set()).update(skipped)
         yield from Runner(self.brain, ctx).step_tools(block_id, None, "block_tools")
         ctx.frame.blocks.pop()
         if not ctx.frame.scratch.get("_stopped"):

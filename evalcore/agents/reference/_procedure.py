@@ -189,6 +189,9 @@ class Runner:
             keys = condition_keys(when) + condition_keys(
                 constraint.requires if constraint else None
             )
+            skipped = ctx.frame.scratch.get("_skipped") or set()
+            if any(k in skipped and ctx.engine.memory.get(k) in (None, False, "") for k in keys):
+                continue  # it waits on a step a branch's END left out: not played from prose
             for key in dict.fromkeys(keys):
                 if ctx.engine.memory.get(key) not in (None, False, ""):
                     continue

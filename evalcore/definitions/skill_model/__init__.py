@@ -11,6 +11,7 @@ frontmatter; `casegen sources --explain SKILL` prints it.
 from ._build import build_skill_model, skill_model, skill_models
 from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
 from ._fields import skill_fields
+from ._flags import branch_target, branch_values, skipped_keys
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
     Branch,
@@ -51,6 +52,8 @@ __all__ = [
     "Uncertainty",
     "Where",
     "Write",
+    "branch_target",
+    "branch_values",
     "build_skill_model",
     "code_facts",
     "paragraphs",
@@ -59,5 +62,6 @@ __all__ = [
     "skill_fields",
     "skill_model",
     "skill_models",
+    "skipped_keys",
     "tool_keys",
 ]

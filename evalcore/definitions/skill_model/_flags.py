@@ -1,0 +1,99 @@
+"""The value a tool-computed flag takes on the path that reaches a skill's goal.
+
+A tool may write a boolean the definitions cannot determine (`too_early = date.today() <
+earliest`), and a step's `next` may branch on it. Offline, nothing can know the real value,
+so the planner's walk and the reference agent's fake backend must agree on one: the value
+whose branch carries the block farthest (the branch that goes on to the remaining steps and
+the skill's gated tool, not the one that answers and ends). A tie keeps `True`, the old
+guess. The negative account plays the other value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._memo import memoized
+from .._model import Block, Project, Step
+from ..conditions import condition_keys, evaluate
+from ._code import UNKNOWN, code_facts, qualify
+
+
+def branch_values(project: Project, skill_id: str) -> dict[str, bool]:
+    """Qualified flag -> the value the goal-reaching path needs, for every boolean a tool of
+    the skill writes without a literal and some step's `next` branches on."""
+    return memoized(project, ("branch_values", skill_id), lambda: _values(project, skill_id))
+
+
+def _values(project: Project, skill_id: str) -> dict[str, bool]:
+    defs = project.mantle
+    skill = defs.skills.get(skill_id) if defs is not None else None
+    if defs is None or skill is None:
+        return {}
+    computed: set[str] = set()
+    literal: set[str] = set()
+    for tool in defs.tools_for(skill_id).values():
+        for write in code_facts(project, tool).writes:
+            key = qualify(write.key, skill_id)
+            (computed if write.value is UNKNOWN else literal).add(key)
+    computed -= literal
+    fields = defs.memory_names()
+    out: dict[str, bool] = {}
+    for block in skill.blocks.values():
+        for step in block.steps:
+            if not isinstance(step.next, list):
+                continue
+            for key in dict.fromkeys(k for b in step.next for k in condition_keys(b.condition)):
+                field = fields.get(key)
+                if key in out or key not in computed or field is None or field.type != "bool":
+                    continue
+                reach = {v: _reach(block, branch_target(step, {key: v})) for v in (True, False)}
+                out[key] = reach[True] >= reach[False]
+    return out
+
+
+def branch_target(step: Step, memory: dict[str, Any]) -> str:
+    """The step id (or END) a list `next` goes to over `memory`."""
+    return next(
+        (b.target for b in step.next or [] if b.condition is None or evaluate(b.condition, memory)),
+        "END",
+    )
+
+
+def skipped_keys(block: Block, visited: set[str], skill_id: str) -> set[str]:
+    """Memory the block's steps gather (a collect, what an instructions step waits for,
+    a `set_memory`) on steps this run did not visit: after a branch ended the block (`next:
+    END`), a prose-called tool waiting on one of them does not run, and the agent does not
+    play those steps from the prose (ask for a read-back it skipped, invent the flag)."""
+    out: set[str] = set()
+    for step in block.steps:
+        if step.id in visited:
+            continue
+        if step.kind == "collect" and step.target:
+            out.add(qualify(str(step.target), skill_id))
+        elif step.kind == "instructions":
+            out.update(condition_keys(str(step.fields.get("complete_when") or "")))
+        elif step.kind == "set_memory" and isinstance(step.target, dict):
+            out.update(qualify(str(k), skill_id) for k in step.target)
+    return out
+
+
+def _reach(block: Block, target: str) -> int:
+    """How many steps a walk from `target` runs before the block ends."""
+    ids = [s.id for s in block.steps]
+    seen: set[str] = set()
+    while target in ids and target != "END" and target not in seen:
+        seen.add(target)
+        index = ids.index(target)
+        step = block.steps[index]
+        if step.kind == "end":
+            break
+        if step.next is None:
+            target = ids[index + 1] if index + 1 < len(ids) else "END"
+        elif isinstance(step.next, str):
+            target = step.next
+        else:
+            target = branch_target(step, {})
+    return len(seen)
+
+
+__all__ = ["branch_target", "branch_values", "skipped_keys"]
