@@ -9,6 +9,7 @@ project loaded again gets fresh values.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
@@ -23,7 +24,7 @@ def memo_of(owner: object) -> dict[Hashable, Any]:
     key = id(owner)
     entry = _MEMOS.get(key)
     if entry is None or entry[0]() is not owner:
-        entry = (weakref.ref(owner, lambda ref, key=key, memos=_MEMOS: _drop(memos, key, ref)), {})
+        entry = (weakref.ref(owner, functools.partial(_drop, _MEMOS, key)), {})
         _MEMOS[key] = entry
     return entry[1]
 
@@ -32,8 +33,8 @@ def _drop(
     memos: dict[int, tuple[weakref.ref[Any], dict[Hashable, Any]]], key: int, ref: Any
 ) -> None:
     """Forget a dead owner's memo, unless its id already belongs to a newer owner's memo.
-    The table comes in as an argument: at interpreter exit the module's globals may be gone
-    before the last callbacks run."""
+    The callback holds this function and the table itself: at interpreter exit the module's
+    globals may be gone before the last callbacks run."""
     entry = memos.get(key)
     if entry is not None and entry[0] is ref:
         del memos[key]
