@@ -12,6 +12,11 @@
     the mutants played and killed. The largest project's figures come from (a)'s last
     verified run.
 
+`--against DIR[,DIR...]` compares code: this tree and each DIR (another checkout, e.g. a
+`git archive` of the commit before a change) each run this benchmark's timing part
+(`--time-only --json`) in a fresh process, in turn, `--rounds` times; the medians of all
+their runs are printed side by side, so before and after share the machine's load.
+
 Exit 0 when the ratio meets the goal, 1 when not.
 """
 
@@ -93,6 +98,51 @@ def yield_table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def against(trees: list[Path], *, rounds: int, repeats: int, as_json: bool) -> int:
+    """Interleaved timing of this tree and `trees` (see the module docstring)."""
+    import subprocess
+    import sys
+
+    order = [REPO, *trees]
+    runs: dict[Path, dict[str, list[float]]] = {t: {"u": [], "v": []} for t in order}
+    for _ in range(max(rounds, 1)):
+        for tree in order:
+            command = [sys.executable, "-m", "benchmarks", "verify", "--time-only", "--json"]
+            done = subprocess.run(
+                [*command, "--repeats", str(repeats)],
+                cwd=tree,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if not done.stdout.strip():
+                raise SystemExit(f"{tree}: the benchmark printed nothing: {done.stderr[-400:]}")
+            found = json.loads(done.stdout)
+            runs[tree]["u"] += found["unverified_s"]
+            runs[tree]["v"] += found["verified_s"]
+    rows = []
+    for tree in order:
+        plain, verified = (statistics.median(runs[tree][k]) for k in ("u", "v"))
+        rows.append(
+            {
+                "tree": str(tree),
+                "unverified_s": round(plain, 3),
+                "verified_s": round(verified, 3),
+                "ratio": round(verified / plain, 2),
+                "runs": len(runs[tree]["u"]),
+            }
+        )
+    if as_json:
+        print(json.dumps({"clock": "cpu (time.process_time)", "trees": rows}, indent=2))
+    else:
+        for r in rows:
+            print(
+                f"{r['tree']}: unverified {r['unverified_s']:.3f}s · verified "
+                f"{r['verified_s']:.3f}s · ratio {r['ratio']:.2f} (medians of {r['runs']})"
+            )
+    return 0 if rows[0]["ratio"] <= GOAL_RATIO else 1
+
+
 async def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks verify")
     parser.add_argument("--project", type=Path, help="time this project (default: the largest)")
@@ -100,7 +150,14 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--concurrency", type=int, default=4, help="--concurrency of each run")
     parser.add_argument("--time-only", action="store_true", help="skip the per-project yield")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--against", help="compare with other checkouts (comma-separated folders), interleaved"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="turns of each tree (--against)")
     args = parser.parse_args(argv)
+    if args.against:
+        trees = [Path(t).resolve() for t in args.against.split(",") if t]
+        return against(trees, rounds=args.rounds, repeats=args.repeats, as_json=args.json)
     project = args.project or largest()
     plain: list[float] = []
     verified: list[float] = []

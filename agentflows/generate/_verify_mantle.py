@@ -27,7 +27,7 @@ from evalcore.validation import check_data
 from ._prewrite import prewrite
 from ._verify_fix import fix_assertions
 from ._verify_paths import pick, read_path, relevant
-from ._verify_play import Played, kills, play, reference, run_case
+from ._verify_play import Played, compiled, kills, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
 
 _TRANSCRIPT_LINES = 24
@@ -253,13 +253,15 @@ async def _kills(
     passes too and is not played."""
     gate = asyncio.Semaphore(env.concurrency)
     case = run_case(data, env.path, "mantle")[0]  # read once: a play only reads its case
+    checks = compiled(case.checks or [])  # read once for all the case's mutant plays
     defs = env.project.mantle
     if passing.reached is not None and defs is not None:
         chosen = [m for m in chosen if reached(m, passing.reached, defs)]
 
     async def one(mutant: Mutant) -> str | None:
         async with gate:
-            killed = await kills(case, reference(env.project, mutant), env.project, passing)
+            target = reference(env.project, mutant)
+            killed = await kills(case, target, env.project, passing, checks)
         return mutant.id if killed else None
 
     found = await asyncio.gather(*(one(m) for m in chosen))

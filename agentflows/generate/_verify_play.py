@@ -18,7 +18,7 @@ from typing import Any
 
 from evalcore.agents.reference import Mutant, ReferenceTarget
 from evalcore.assertions import parse_events
-from evalcore.assertions._mantle import evaluate_one
+from evalcore.assertions._mantle import compiled, evaluate_one
 from evalcore.definitions import Project
 from evalcore.runner import RunCase, RunTrace, evaluate_checks, event_log
 from evalcore.simulator import SimulatorSettings, make_simulator
@@ -78,14 +78,9 @@ async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run
     from evalcore.runner._conversation import Conversation
     from evalcore.runner._conversation import play as converse
 
-    settings = SimulatorSettings(project=project)
     session = None
     try:
-        simulator = (
-            make_simulator(case.simulate, dialect=case.dialect, settings=settings)
-            if case.simulate is not None
-            else None
-        )
+        simulator = _simulator(case, project)
         session = await target.open(case, 1)
         reached = getattr(getattr(session, "engine", None), "reached", None)
         conversation = Conversation(session, TURN_TIMEOUT_S)
@@ -99,6 +94,28 @@ async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run
         raise
     events = event_log(conversation.turns, final, started_at=time.time())
     return _Run(conversation, final, events, reached)
+
+
+_SIMULATORS: dict[tuple[int, int], tuple[RunCase, Project | None, Any]] = {}
+
+
+def _simulator(case: RunCase, project: Project | None) -> Any:
+    """A fresh simulator for `case`: one that can start afresh (`fresh()`) is built once
+    per case object and project (the mutant plays of a draft share its case object)."""
+    if case.simulate is None:
+        return None
+    key = (id(case), id(project))
+    kept = _SIMULATORS.get(key)
+    if kept is not None and kept[0] is case and kept[1] is project:
+        return kept[2].fresh()
+    settings = SimulatorSettings(project=project)
+    simulator = make_simulator(case.simulate, dialect=case.dialect, settings=settings)
+    if not callable(getattr(simulator, "fresh", None)):
+        return simulator
+    if len(_SIMULATORS) >= 64:  # drafts are verified a few at a time
+        _SIMULATORS.clear()
+    _SIMULATORS[key] = (case, project, simulator)
+    return simulator.fresh()
 
 
 @dataclass
@@ -135,20 +152,29 @@ async def play(case: RunCase, target: Any, project: Project | None) -> Played:
     )
 
 
-async def kills(case: RunCase, target: Any, project: Project | None, passing: Played) -> bool:
+async def kills(
+    case: RunCase,
+    target: Any,
+    project: Project | None,
+    passing: Played,
+    checks: list[Any] | None = None,
+) -> bool:
     """Whether a Mantle `case`, which `passing` (the reference agent's run of it) passes,
     fails against `target`: `play(...).status == "failed"`, decided with less work. Events
     equal to `passing`'s give the same verdict (the checks read only the events), so they
-    are not checked again; otherwise the checks stop at the first failing one (a kill
+    are not checked again; otherwise the checks (`checks`: the case's assertions as
+    `compiled` checks, read once for all its plays) stop at the first failing one (a kill
     needs one). A run that errors kills nothing, as in `play`."""
     try:
         run = await _converse(case, target, project)
         if run.events == passing.events or not case.checks:
             return False
         parsed = parse_events(list(run.events))
+        if checks is not None:
+            return any(not check(parsed).passed for check in checks)
         return any(not evaluate_one(i, item, parsed).passed for i, item in enumerate(case.checks))
     except Exception:  # an errored run kills nothing
         return False
 
 
-__all__ = ["MAX_TURNS", "Played", "kills", "play", "reference", "run_case"]
+__all__ = ["MAX_TURNS", "Played", "compiled", "kills", "play", "reference", "run_case"]

@@ -305,6 +305,24 @@ def _sequencing(kind: str, spec: Any) -> Check:
 # --- evaluating a scenario ---------------------------------------------------------------
 
 
+def compiled(items: Sequence[Any]) -> list[Check] | None:
+    """Each assertion's check, read once for many event logs (`evaluate_one` reads the
+    spec per call); None when an item is not a valid assertion."""
+    out: list[Check] = []
+    for item in items:
+        if not isinstance(item, Mapping) or len(item) != 1:
+            return None
+        ((kind, spec),) = item.items()
+        factory = _CHECKS.get(str(kind))
+        if factory is None:
+            return None
+        try:
+            out.append(factory(str(kind), spec))
+        except SpecError:
+            return None
+    return out
+
+
 def evaluate_one(index: int, item: Any, events: Sequence[Event]) -> AssertionResult:
     """Evaluate one `goals.assertions` item; a bad item is a failed result, never a crash."""
     if not isinstance(item, Mapping) or len(item) != 1:

@@ -45,13 +45,20 @@ class Conversation:
     """Monotonic time the run started."""
     turns: list[TurnTrace] = field(default_factory=list)
     _last_reply_at: float | None = None
+    _lines: list[Utterance] = field(default_factory=list)
+    _transcribed: int = 0
 
     @property
     def user_turns(self) -> int:
         return sum(1 for t in self.turns if t.number > 0)
 
     def history(self) -> list[Utterance]:
-        return transcript(self.turns)
+        # each turn's lines depend on that turn alone and turns are only appended, so the
+        # transcript grows by the new turns' lines (not rebuilt per simulator step)
+        if self._transcribed < len(self.turns):
+            self._lines.extend(transcript(self.turns[self._transcribed :]))
+            self._transcribed = len(self.turns)
+        return list(self._lines)
 
     async def send(self, turn: UserTurn, source: TurnSource) -> AgentReply:
         number = 0 if turn.type == "start" else self.user_turns + 1

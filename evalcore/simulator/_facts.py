@@ -100,18 +100,33 @@ class FactSimulator:
     ) -> None:
         self.context = context
         self.source = "fact-sheet context"
-        self.usage = Usage()
         self.questions = {k: [stems(q) for q in v] for k, v in (questions or {}).items()}
         """Fact label -> stems of the project's questions for that field."""
         self.verbatim = {k: {_plain(q) for q in v} for k, v in (questions or {}).items()}
         """Fact label -> the project's questions word for word ("where to")."""
         self.readbacks = [_template(t) for t in confirmations if _literal_words(t) >= 2]
         """The project's read-back confirmations, as patterns (`{amount}` matches anything)."""
+        self._placed: dict[str, tuple[ContextFact, ...]] = {}
+        """`placed` per question, shared with the `fresh` copies (same context, same
+        answer)."""
+        self._start()
+
+    def _start(self) -> None:
+        """The state of one conversation (everything else is read from the context)."""
+        self.usage = Usage()
         self._played: set[int] = set()
         self._said_before_end = False
         self._closed = False
         self._unplaced = 0
         self._turns = 0
+
+    def fresh(self) -> FactSimulator:
+        """A simulator for a new conversation with the same context, without reading the
+        context and the project's questions again (a case is played once per mutant)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._start()
+        return other
 
     async def next_step(self, history: Sequence[Utterance]) -> SimulatorStep:
         self._turns += 1
@@ -172,6 +187,12 @@ class FactSimulator:
 
     def placed(self, message: str) -> list[ContextFact]:
         """The facts the message asks for (see rule 6)."""
+        kept = self._placed.get(message)
+        if kept is None:
+            kept = self._placed[message] = tuple(self._place(message))
+        return list(kept)
+
+    def _place(self, message: str) -> list[ContextFact]:
         said = stems(message)
         scored = [(self._score(f, said, message), i, f) for i, f in enumerate(self.context.facts)]
         scored = [s for s in scored if s[0] >= 2]

@@ -134,6 +134,10 @@ def yes_or_no(text: str) -> bool | None:
     return None
 
 
+#: Texts whose word matches a `FieldWords` / `SkillWords` keeps (then it starts again).
+_MEMO_TEXTS = 4096
+
+
 @dataclass(frozen=True)
 class Found:
     value: Any
@@ -183,8 +187,19 @@ class FieldWords:
                 counts[word] = counts.get(word, 0) + 1
         self.distinct = {v: {w for w in words if counts[w] == 1} for v, words in found.items()}
         self.phrases = phrases
+        self._matched: dict[str, tuple[Found, ...]] = {}
 
     def matches(self, text: str) -> list[Found]:
+        """The values `text` names, best first (kept per text: a case's messages come back
+        in every play of it, and the answer depends on the text alone)."""
+        kept = self._matched.get(text)
+        if kept is None:
+            if len(self._matched) >= _MEMO_TEXTS:
+                self._matched.clear()
+            kept = self._matched[text] = tuple(self._matches(text))
+        return list(kept)
+
+    def _matches(self, text: str) -> list[Found]:
         lowered = text.lower()
         cue = _CORRECTION.search(text)
         out = []
@@ -265,13 +280,20 @@ class SkillWords:
             for word in words:
                 counts[word] = counts.get(word, 0) + 1
         self.weight = {w: 1.0 / n for w, n in counts.items()}
+        self._scored: dict[str, dict[str, float]] = {}
 
     def scores(self, text: str) -> dict[str, float]:
-        words = set(stems(text))
-        return {
-            skill: round(sum(self.weight[w] for w in words & vocab), 3)
-            for skill, vocab in self.vocab.items()
-        }
+        """Each skill's score for `text` (a new dict the caller may change; kept per text)."""
+        kept = self._scored.get(text)
+        if kept is None:
+            if len(self._scored) >= _MEMO_TEXTS:
+                self._scored.clear()
+            words = set(stems(text))
+            kept = self._scored[text] = {
+                skill: round(sum(self.weight[w] for w in words & vocab), 3)
+                for skill, vocab in self.vocab.items()
+            }
+        return dict(kept)
 
     def best(self, text: str, exclude: set[str] = frozenset()) -> tuple[str | None, float]:
         scores = {k: v for k, v in self.scores(text).items() if k not in exclude}

@@ -186,7 +186,7 @@ class FakeBackend:
                 elif values:
                     writes[key] = values[0]
                 elif record is not None and short in record:
-                    writes[key] = record[short]
+                    writes[key] = copy.deepcopy(record[short])  # the kept record's, not handed out
                 elif _counter(fields.get(key)):
                     # a count the tool computes (failed attempts): one more each call, as
                     # the planner's walk counts it
