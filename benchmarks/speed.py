@@ -14,17 +14,21 @@ time, which counts other people's work too, is printed beside it).
     `--project`: the manifest must cost once per command, so the rate stays ≥ 2,000
     (linear). In-process `validate_paths` after a warm-up, five runs of each interleaved:
     the median, with the range beside it.
-(c) checkpoints: offline `generate all` on examples/bank through the SQLite store against
-    the same flow on LangGraph's in-memory saver, CPU seconds, best of three each,
-    interleaved; goal ratio ≤ 1.2. Bytes added to the store per run are reported too.
+(c) checkpoints: offline `generate all` on examples/bank (the default flow, verification
+    included) through the SQLite store against the same flow on LangGraph's in-memory
+    saver, CPU seconds, best of three each, interleaved; goal ratio ≤ 1.2. Bytes added to
+    the store per run are reported too.
 (d) offline `generate all` on examples/bank and on a 43-skill project the benchmark writes
-    (`benchmarks/synthetic.py`), in-process after a warm-up, interleaved, medians of three:
-    cases per CPU second, goal ≥ 200 on both, and a case of the big project costs at most
-    1.25× a case of bank (linear).
+    (`benchmarks/synthetic.py`), without verification, in-process after a warm-up,
+    interleaved, medians of three: cases per CPU second, goal ≥ 200 on both, and a case of
+    the big project costs at most 1.25× a case of bank (linear).
 (e) an identical second LLM run (`benchmarks/rerun.py`): 0 model calls, exit 0,
     byte-identical files.
 
-    python -m benchmarks speed [--files 2016] [--skills 43]
+    Beside the rates, the CPU per file of each stage (read, parse, schema gate, lint, the
+    rest), each measured alone over the same files.
+
+    python -m benchmarks speed [--files 2016] [--skills 43] [--only validate generation ...]
 """
 
 from __future__ import annotations
@@ -102,10 +106,52 @@ def startup(repeats: int = 5) -> Result:
             f"{used / old:.2f}× the CPU of importing langgraph+git+typer+rich alone"
         )
     lines.append(f"for scale: bare interpreter {bare:.3f} s · langgraph+git+typer+rich {old:.3f} s")
+    for name in ("validate", "sources"):
+        stages = _breakdown(commands[name][3:], repeats, cached)
+        lines.append(
+            f"casegen {name}, one process, where the CPU goes (medians of {repeats}): "
+            + " · ".join(f"{stage} {cpu:.3f} s" for stage, cpu in stages)
+        )
     return Result("start-up", ok, lines)
 
 
 _CLI = "import sys; from agentflows.cli import main; sys.exit(main(sys.argv[1:]))"
+
+#: One command's start in stages, each the process CPU it adds: the libraries it needs in
+#: the order the floor imports them, then casegen's own modules, then the command itself.
+_STAGES = """
+import contextlib, io, json, sys, time
+marks = [("interpreter", time.process_time())]
+def mark(name): marks.append((name, time.process_time()))
+import typer; mark("typer")
+import rich.console; mark("rich.console")
+import yaml; mark("yaml")
+if sys.argv[1] == "validate":
+    import fastjsonschema; mark("fastjsonschema")
+from pydantic import BaseModel
+class _First(BaseModel):
+    x: int
+mark("pydantic and a first model")
+import evalcore.findings, evalcore.limits; mark("findings, limits (3 models)")
+import evalcore.definitions; mark("definitions (28 models, readers)")
+from agentflows.cli import main; mark("the rest of the CLI's modules")
+with contextlib.redirect_stdout(io.StringIO()):
+    main(sys.argv[1:])
+mark("the command (options, project, files, output)")
+print(json.dumps([(n, t - p) for (n, t), (_, p) in zip(marks, [("", 0.0), *marks[:-1]])]))
+"""
+
+
+def _breakdown(args: list[str], repeats: int, env: dict[str, str]) -> list[tuple[str, float]]:
+    import statistics
+
+    runs = []
+    for _ in range(repeats):
+        done = subprocess.run(
+            [sys.executable, "-c", _STAGES, *args], cwd=REPO, capture_output=True, env=env
+        )
+        runs.append(json.loads(done.stdout.decode().strip().splitlines()[-1]))
+    return [(name, statistics.median(r[i][1] for r in runs)) for i, (name, _) in enumerate(runs[0])]
 
 
 @contextlib.contextmanager
@@ -169,6 +215,7 @@ def validate_rate(count: int = 2016, repeats: int = 5) -> Result:
             for _ in range(repeats):
                 runs["project"].append(_rate([bare], BANK))
                 runs["manifest"].append(_rate([root], None))
+            stages = _validate_stages(bare, BANK)
         finally:
             shutil.rmtree(bare, ignore_errors=True)
     project_rates = [r for r, _, _ in runs["project"]]
@@ -187,15 +234,62 @@ def validate_rate(count: int = 2016, repeats: int = 5) -> Result:
             f"{manifest_files} files beside generated_cases/manifest.json ({len(entries)} "
             f"entries), no --project: {with_manifest:.0f} files per CPU second (goal ≥ 2,000, "
             f"linear; {_spread(manifest_rates)}; {manifest_wall:.0f} per wall second)",
+            stages,
         ],
     )
 
 
-async def _generate(saver: str, tmp: Path) -> tuple[float, int]:
+def _validate_stages(folder: Path, project: Path) -> str:
+    """CPU per file of each stage `validate` goes through, measured one stage at a time
+    over every file of `folder` (so a stage's figure includes no other stage's work); the
+    rest (discovery, paths, reports) is the full run's CPU less the stages."""
+    from evalcore.definitions import load_project
+    from evalcore.dialects import get_dialect
+    from evalcore.documents import parse_text
+    from evalcore.limits import DEFAULT_LIMITS
+    from evalcore.validation import validate_paths
+    from evalcore.yamlio import deferred_loader
+
+    files = sorted(folder.rglob("*.yml"))
+    mantle, loaded = get_dialect("mantle"), load_project(project)
+    texts = [file.read_bytes().decode("utf-8") for file in files]
+
+    def cpu(step: Any, items: list[Any]) -> float:
+        start = time.process_time()
+        for item in items:
+            step(item)
+        return (time.process_time() - start) / len(items) * 1e6
+
+    docs = [parse_text(text, "yaml", limits=DEFAULT_LIMITS).data for text in texts]
+    stages = {
+        "read": cpu(lambda file: file.read_bytes().decode("utf-8"), files),
+        "libyaml compose": cpu(lambda text: deferred_loader(text).get_single_node(), texts),
+        "parse (compose + values)": cpu(
+            lambda text: parse_text(text, "yaml", limits=DEFAULT_LIMITS), texts
+        ),
+        "schema gate": cpu(mantle.schema_findings, docs),
+        "lint": cpu(lambda data: mantle.lint(data, loaded), docs),
+    }
+    start = time.process_time()
+    validate_paths([folder], project=project)
+    total = (time.process_time() - start) / len(files) * 1e6
+    rest = total - sum(v for k, v in stages.items() if k != "libyaml compose")
+    parts = " · ".join(f"{name} {value:.0f}" for name, value in stages.items())
+    return f"µs of CPU per file: {parts} · the rest {rest:.0f} · whole run {total:.0f}"
+
+
+async def _generate(saver: str, tmp: Path, verify: bool = True) -> tuple[float, int]:
     from agentflows.generate import build_request, run_generation
 
+    options = {} if verify else {"verify": False}
     request = build_request(
-        ["all"], project=BANK, out=str(tmp / "out"), model="offline", concurrency=4, force=True
+        ["all"],
+        project=BANK,
+        out=str(tmp / "out"),
+        model="offline",
+        concurrency=4,
+        force=True,
+        **options,
     )
     store = tmp / f"ck-{saver}.sqlite"
     with _in_memory() if saver == "memory" else contextlib.nullcontext():
@@ -225,14 +319,16 @@ def _in_memory() -> Iterator[None]:
         aio.AsyncSqliteSaver.from_conn_string = real  # type: ignore[method-assign]
 
 
-async def checkpoints(repeats: int = 3) -> Result:
+async def checkpoints(repeats: int = 3, verify: bool = True) -> Result:
+    """`verify`: the runs play each draft (the default flow, as `casegen generate`); without
+    it the flow's own cost is a larger share, so the store's share shows more."""
     with tempfile.TemporaryDirectory() as tmp:
-        await _generate("memory", Path(tmp))  # warm-up (imports, project parse caches)
+        await _generate("memory", Path(tmp), verify)  # warm-up (imports, parse caches)
         times: dict[str, list[float]] = {"memory": [], "sqlite": []}
         grown: list[int] = []
         for _ in range(repeats):  # interleaved, so load spikes hit both
             for saver in ("memory", "sqlite"):
-                elapsed, size = await _generate(saver, Path(tmp))
+                elapsed, size = await _generate(saver, Path(tmp), verify)
                 times[saver].append(elapsed)
                 if saver == "sqlite":
                     grown.append(size)
@@ -242,7 +338,8 @@ async def checkpoints(repeats: int = 3) -> Result:
         "SQLite checkpointer",
         ratio <= 1.2,
         [
-            f"offline generate all, bank: SQLite {sqlite:.3f} s CPU · in-memory {memory:.3f} s "
+            f"offline generate all{'' if verify else ' --no-verify'}, bank: "
+            f"SQLite {sqlite:.3f} s CPU · in-memory {memory:.3f} s "
             f"CPU · ratio {ratio:.2f} (goal ≤ 1.2), best of {repeats}, interleaved",
             f"store growth per run: {json.dumps(grown)} bytes (older runs pruned: newest 20 kept)",
         ],
@@ -320,14 +417,25 @@ async def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks speed")
     parser.add_argument("--files", type=int, default=2016)
     parser.add_argument("--skills", type=int, default=43)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=["startup", "validate", "checkpoints", "generation", "rerun"],
+        help="run only these sections",
+    )
     args = parser.parse_args(argv)
-    results = [
-        startup(),
-        validate_rate(args.files),
-        await checkpoints(),
-        await generation_rate(args.skills),
-        await cached_rerun(),
-    ]
+    wanted = set(args.only or ["startup", "validate", "checkpoints", "generation", "rerun"])
+    results = []
+    if "startup" in wanted:
+        results.append(startup())
+    if "validate" in wanted:
+        results.append(validate_rate(args.files))
+    if "checkpoints" in wanted:
+        results.append(await checkpoints())
+    if "generation" in wanted:
+        results.append(await generation_rate(args.skills))
+    if "rerun" in wanted:
+        results.append(await cached_rerun())
     for result in results:
         print(result.render())
     return 0 if all(r.ok for r in results) else 1

@@ -82,7 +82,7 @@ def _compile(definition: Any) -> tuple[str, Any]:
 
 _FILENAME = "<casegen fast schema check>"
 #: Bumped when `_YesNo` changes what the compiled code does (part of the cache key).
-_GATE_VERSION = 2
+_GATE_VERSION = 3
 _FAIL_CLASS = """
 from fastjsonschema import JsonSchemaValueException as _Base
 class _Fail(_Base):
@@ -160,15 +160,18 @@ _NOT_NULL = ["array", "boolean", "integer", "number", "object", "string"]
 
 def for_fast_check(schema: dict[str, Any]) -> Any:
     """The schema for fastjsonschema, meaning the same at less cost on valid data: in draft-07
-    terms (`_as_draft7`), and two kinds of `not` said positively, since fastjsonschema runs a
-    `not`'s subschema, and builds an exception, for every valid value. The check is only a
-    gate: whatever it rejects is judged by jsonschema on the schema itself."""
-    return _positive(_as_draft7(schema))
+    terms (`_as_draft7`), two kinds of `not` said positively, since fastjsonschema runs a
+    `not`'s subschema, and builds an exception, for every valid value, and no `propertyNames`
+    that the object's own `additionalProperties: false` already implies (it would check each
+    key against the enum once more). The check is only a gate: whatever it rejects is judged
+    by jsonschema on the schema itself."""
+    draft7 = _as_draft7(schema)
+    return _positive(draft7, draft7)
 
 
-def _positive(node: Any) -> Any:
+def _positive(node: Any, root: dict[str, Any]) -> Any:
     if isinstance(node, list):
-        return [_positive(item) for item in node]
+        return [_positive(item, root) for item in node]
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
@@ -178,11 +181,35 @@ def _positive(node: Any) -> Any:
             extra.append({"type": list(_NOT_NULL)})
         elif key == "not" and _anchored_pattern(value):
             extra.append({"pattern": "^(?!" + value["pattern"][1:] + ")"})
+        elif key == "propertyNames" and _implied_names(node, value, root):
+            continue
         else:
-            out[key] = _positive(value)
+            out[key] = _positive(value, root)
     if extra:
         out["allOf"] = [*out.get("allOf", []), *extra]
     return out
+
+
+def _implied_names(node: dict[str, Any], names: Any, root: dict[str, Any]) -> bool:
+    """True when `propertyNames` is an enum of strings (itself or through a local `$ref`)
+    that holds every key `properties` allows, and `additionalProperties: false` with no
+    `patternProperties` allows no other key: every key that passes one passes the other."""
+    if "patternProperties" in node or node.get("additionalProperties") is not False:
+        return False
+    properties = node.get("properties")
+    if not isinstance(properties, dict) or not isinstance(names, dict):
+        return False
+    ref = names.get("$ref")
+    if len(names) == 1 and isinstance(ref, str) and ref.startswith("#/$defs/"):
+        names = root.get("$defs", {}).get(ref.removeprefix("#/$defs/"))
+    if not isinstance(names, dict) or set(names) != {"enum"}:
+        return False
+    enum = names["enum"]
+    return (
+        isinstance(enum, list)
+        and all(isinstance(item, str) for item in enum)
+        and set(properties) <= set(enum)
+    )
 
 
 def _anchored_pattern(value: Any) -> bool:

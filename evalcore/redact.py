@@ -17,6 +17,7 @@ replacing every "1" would wreck the text).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable
@@ -38,6 +39,11 @@ _TOKEN = re.compile(
     r"|\bAKIA[0-9A-Z]{16}\b"
 )
 _USERINFO = re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@:]+(?::[^/\s@]*)?@")
+#: What every match of the three patterns above contains (same flags): text without any of
+#: it skips them. Most texts are ids and words, and one search costs less than three subs.
+_MAYBE = re.compile(
+    r"(?i:bearer|authorization)|[spr]k-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|://"
+)
 
 _REGISTERED: set[str] = set()
 
@@ -50,15 +56,19 @@ def register_secret(value: str | None) -> None:
         _REGISTERED.add(value)
 
 
+@functools.lru_cache(maxsize=4096)
 def is_secret_name(name: str) -> bool:
     """Whether an environment variable's name says it holds a secret."""
     return bool(SECRET_NAME.search(name.upper()))
 
 
 def known_secrets(environ: dict[str, str] | None = None) -> list[str]:
-    """Secret values known now, longest first (so a key is not half-replaced by a prefix)."""
+    """Secret values known now, longest first (so a key is not half-replaced by a prefix).
+
+    Read on every redaction (the environment may change): only the values of secret names
+    are read, and each name is classified once."""
     env = os.environ if environ is None else environ
-    values = {v for k, v in env.items() if is_secret_name(k) and len(v) >= MIN_SECRET_CHARS}
+    values = {v for k in env if is_secret_name(k) and len(v := env[k]) >= MIN_SECRET_CHARS}
     return sorted(values | _REGISTERED, key=len, reverse=True)
 
 
@@ -69,6 +79,8 @@ def redact(text: str, secrets: Iterable[str] | None = None) -> str:
     for value in known_secrets() if secrets is None else secrets:
         if value in text:
             text = text.replace(value, MASK)
+    if _MAYBE.search(text) is None:
+        return text
     text = _BEARER.sub(lambda m: f"{m.group(1)} {MASK}", text)
     text = _TOKEN.sub(MASK, text)
     return _USERINFO.sub(lambda m: f"{m.group(1)}{MASK}@", text)
@@ -77,18 +89,21 @@ def redact(text: str, secrets: Iterable[str] | None = None) -> str:
 def redact_data(value: T, secrets: Iterable[str] | None = None) -> T:
     """Every string in a JSON-like value (dicts, lists, tuples) redacted; keys included."""
     known = known_secrets() if secrets is None else list(secrets)
-    return _walk(value, known)
+    return _walk(value, known, {})
 
 
-def _walk(value: Any, secrets: list[str]) -> Any:
+def _walk(value: Any, secrets: list[str], done: dict[str, str]) -> Any:
+    """`done`: the texts of this walk already redacted (a record repeats its keys)."""
     if isinstance(value, str):
-        return redact(value, secrets)
+        if value not in done:
+            done[value] = redact(value, secrets)
+        return done[value]
     if isinstance(value, dict):
-        return {_walk(k, secrets): _walk(v, secrets) for k, v in value.items()}
+        return {_walk(k, secrets, done): _walk(v, secrets, done) for k, v in value.items()}
     if isinstance(value, list):
-        return [_walk(v, secrets) for v in value]
+        return [_walk(v, secrets, done) for v in value]
     if isinstance(value, tuple):
-        return tuple(_walk(v, secrets) for v in value)
+        return tuple(_walk(v, secrets, done) for v in value)
     return value
 
 

@@ -259,6 +259,42 @@ def test_resume_finishes_an_interrupted_run_without_redrafting() -> None:
     assert len(report["cases"]) == len(planned_ids)
 
 
+def test_offline_drafts_are_one_task_per_source_and_resume_redrafts_only_the_open_one() -> None:
+    """With `--model offline` each source's cases are drafted by one task, in plan order:
+    an interrupted run keeps every source that finished, and `--resume` drafts only the
+    cases of the source that was still open."""
+    request = build_request(
+        ["all"], project=BANK, model="offline", out="out", concurrency=64, verify=False
+    )
+    planned: list[dict[str, Any]] = []
+
+    async def interrupted() -> str:
+        probe = GatedEngine()
+        await run_generation(request, engine=probe)
+        first = json.loads(json.dumps(probe.drafted))
+        planned.extend({"id": b, "source": b.split(":")[0]} for b in first)
+        held = planned[-1]
+        gated = GatedEngine(hold=held["id"])
+        run_ids: list[str] = []
+        task = asyncio.create_task(run_generation(request, engine=gated, on_start=run_ids.append))
+        others = [b for b in planned if b["source"] != held["source"]]
+        while not set(b["id"] for b in others) <= set(gated.finished):
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # let the finished sources' writes reach the checkpoint
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return run_ids[-1]
+
+    run_id = asyncio.run(interrupted())
+    finisher = GatedEngine()
+    report = asyncio.run(run_generation(None, resume=run_id, engine=finisher))
+    open_source = [b["id"] for b in planned if b["source"] == planned[-1]["source"]]
+    assert finisher.drafted == open_source  # that source again, in plan order; no other
+    assert len({b["source"] for b in planned}) > 1
+    assert len(report["cases"]) == len(planned)
+
+
 def test_unknown_target_is_a_usage_error_listing_real_ones(run_cli) -> None:
     code, _, err = run_cli("generate", "card_replac", "--project", BANK)
     assert code == 2

@@ -220,3 +220,45 @@ def test_a_choice_set_from_the_pick_is_read_off_the_record(gym: Path) -> None:
     written = {e["key"]: e["value"] for e in events if e["event"] == "memory_set"}
     assert written.get("book_class.class_code") == "SPIN-9"
     assert written.get("book_class.level") == "advanced"
+
+
+def _reasons(root: Path, data: dict[str, Any], tmp: Path, only: list[str]):
+    folder = tmp / "suite"
+    folder.mkdir(parents=True)
+    (folder / "case.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    cases = collect_cases([folder], project=root)
+    report = asyncio.run(mutate(cases, root, concurrency=2, only=only))
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    return {r.mutant.id: report.reason(r) for r in report.survivors()}
+
+
+def test_each_survivor_gets_a_reason_from_the_definitions_and_the_runs(
+    gym: Path, tmp_path: Path
+) -> None:
+    """A happy verification never reaches the retry steps (off_path, and needs_failure once
+    the project seeds no caller phone for a negative account); a case asserting nothing
+    about a step it reaches leaves that mutant unexplained, with where its run differs."""
+    data = {
+        "scenario": {
+            "name": "verify",
+            "simulation_context": (
+                "You are a gym member. You want to verify your membership.\n"
+                "What you know (share each only when the agent asks):\n"
+                "- member card number: GM-1042\n"
+            ),
+            "goals": {"assertions": [{"skill_activated": {"skill_id": "verify_member"}}]},
+        }
+    }
+    wanted = [
+        "skip_step:verify_member.check_identity.mark_retry",
+        "skip_step:verify_member.check_identity.ok",
+    ]
+    reasons = _reasons(gym, data, tmp_path / "a", wanted)
+    assert reasons["skip_step:verify_member.check_identity.mark_retry"].code == "off_path"
+    unexplained = reasons["skip_step:verify_member.check_identity.ok"]
+    assert unexplained.code == "unexplained" and "utter_verified" in unexplained.text
+    # the same project without a seeded phone: the negative branch needs an account it
+    # cannot have
+    (gym / "memory.yml").write_text("verified:\n  type: bool\n  mutable: true\n")
+    reasons = _reasons(gym, data, tmp_path / "b", wanted[:1])
+    assert reasons[wanted[0]].code == "needs_failure"

@@ -222,8 +222,9 @@ async def test_cancelling_the_command_cancels_the_tasks_and_stops_the_agents(
 async def test_target_and_options_reach_the_workers_inline_or_by_reference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inline_bytes: int
 ) -> None:
-    """Small target and options travel in each task's arguments; over `INLINE_BYTES` they
-    go by object ref, fetched once per worker. Either way every run gets them."""
+    """The target and options, pickled once for the command, travel in each task's
+    arguments when small; over `INLINE_BYTES` they go by object ref, fetched once per
+    worker. Either way every run gets them."""
     from evalcore.runner import _ray
 
     monkeypatch.setattr(_ray, "INLINE_BYTES", inline_bytes)
@@ -235,4 +236,65 @@ async def test_target_and_options_reach_the_workers_inline_or_by_reference(
     report = await run_cases(cases, target, RunOptions(parallel=2), executor=RayExecutor())
     assert [r.status for r in report.records] == ["passed"] * 4
     by_ref = [isinstance(box[0], ray.ObjectRef) for box in shipped]
-    assert by_ref == [inline_bytes == 0] * 2  # the target and the options
+    assert by_ref == [inline_bytes == 0]  # one blob: the target and the options
+
+
+def test_a_worker_builds_a_command_s_setup_once_and_plays_checks_on_its_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In the task body (run here, in this process): the target, options and judge decoded
+    from one blob are reused by the worker's later tasks, the checks run on the worker's
+    own thread (its process plays one run at a time), and the record comes back as the
+    same record the driver validates."""
+    import threading
+
+    from evalcore.runner import _execute, _ray_worker
+
+    threads: list[int] = []
+    evaluate = _execute.evaluate_checks
+
+    def recording(checks: Any, trace: Any) -> Any:
+        threads.append(threading.get_ident())
+        return evaluate(checks, trace)
+
+    monkeypatch.setattr(_execute, "evaluate_checks", recording)
+    monkeypatch.setattr(_ray_worker, "_SETUPS", {})
+    monkeypatch.setattr(_ray_worker, "_LOOP", None)
+    target = parse_target("python:benchmarks.ray_executor:sleepy_agent")
+    blob = _ray_worker.setup_blob(target, RunOptions())
+    records = [
+        _ray_worker.record_of(
+            _ray_worker.run_task(
+                _case(f"inproc-{i}").model_dump(mode="json"), 1, "s", [blob], None, None
+            )
+        )
+        for i in range(2)
+    ]
+    assert [r.status for r in records] == ["passed", "passed"]
+    assert records[0].scenario_name == "inproc-0" and records[1].scenario_name == "inproc-1"
+    kept = _ray_worker._SETUPS[blob]
+    assert _ray_worker._setup(blob, kept.loop) is kept  # built once, reused
+    assert threads == [threading.get_ident()] * 2
+    assert _execute.checks_inline.get() is False  # only inside the task's own context
+    kept.loop.close()
+    asyncio.set_event_loop(None)
+
+
+async def test_the_local_executor_still_plays_checks_off_its_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from evalcore.runner import _execute
+
+    threads: list[int] = []
+    evaluate = _execute.evaluate_checks
+    monkeypatch.setattr(
+        _execute,
+        "evaluate_checks",
+        lambda checks, trace: threads.append(threading.get_ident()) or evaluate(checks, trace),
+    )
+    target = parse_target("python:benchmarks.ray_executor:sleepy_agent")
+    report = await run_cases([_case("local-thread")], target, RunOptions())
+    assert [r.status for r in report.records] == ["passed"]
+    assert threads and threads[0] != threading.get_ident()

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from stub_openai import Reply, StubOpenAI, stub_fixture
 
 from agentflows.mcp_server._results import error_result, payload_result
@@ -175,3 +177,61 @@ def test_an_endpoint_echoing_the_key_leaves_it_nowhere(
                 continue
             assert leak.encode() not in data, f"{name} holds {leak}"
     assert (tmp_path / ".casegen" / "checkpoints.sqlite").is_file()
+
+
+def _every_pattern(text: str) -> str:
+    """`redact` without its shortcut: the three patterns always applied."""
+    import evalcore.redact as r
+
+    text = r._BEARER.sub(lambda m: f"{m.group(1)} {MASK}", text)
+    text = r._TOKEN.sub(MASK, text)
+    return r._USERINFO.sub(lambda m: f"{m.group(1)}{MASK}@", text)
+
+
+#: Credentials of every form the patterns know, their fragments and ordinary text.
+_PIECES = [
+    "Bearer abcdefghij",
+    "bEaReR\t0123456789",
+    "Authorization: Basic abcdefghij",
+    "AUTHORIZATION:token abcdefghij",
+    "sk-abcdefghij0123456789",
+    "pk-proj-ABCDEFGHIJ0123456789",
+    "rk-",
+    "ghp_0123456789abcdefghij",
+    "gho_",
+    "github_pat_0123456789abcdefghij",
+    "xoxb-0123456789",
+    "AKIA0123456789ABCDEF",
+    "http://u:p@",
+    "git+ssh://bob@",
+    "://",
+    "u:p",
+    "@",
+    "/",
+    " ",
+    "abcdefghij",
+    "0123456789",
+    "\u212a",  # the Kelvin sign folds to "k" under IGNORECASE
+    "x",
+]
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join) | st.text(max_size=40))
+def test_the_shortcut_for_texts_without_a_credential_changes_nothing(text: str) -> None:
+    assert redact(text, secrets=[]) == _every_pattern(text)
+
+
+def test_the_shortcut_keeps_every_credential_form() -> None:
+    fragments = {"rk-", "gho_", "://", "u:p", "@", "/", " ", "abcdefghij", "0123456789", "x"}
+    for text in _PIECES:
+        framed = f"a {text} z"
+        assert redact(framed, secrets=[]) == _every_pattern(framed)
+        assert (MASK in redact(framed, secrets=[])) == (text not in fragments | {"\u212a"})
+
+
+def test_a_record_repeating_a_text_is_redacted_in_every_place() -> None:
+    leaked = f"echo {KEY}"
+    value = {leaked: [leaked, {"k": leaked}], "n": (leaked, 1)}
+    masked = "echo ***"
+    assert redact_data(value, secrets=[KEY]) == {masked: [masked, {"k": masked}], "n": (masked, 1)}

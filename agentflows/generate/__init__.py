@@ -124,15 +124,19 @@ async def run_generation(
             await graph.aupdate_state(
                 config, {"behaviors": snapshot.values.get("behaviors", [])}, as_node="plan"
             )
+        report: dict[str, Any] | None = None
         async for update in graph.astream(
             payload, config, context=context, stream_mode="updates", durability=DURABILITY
         ):
-            if on_update is not None:
-                for node, values in update.items():
+            for node, values in update.items():
+                if node == "report" and values:
+                    report = values["report"]
+                if on_update is not None:
                     on_update(node, values or {})
-        final = await graph.aget_state(config)
+        if report is None:  # the report step did not run in this pass: the stored state's
+            report = (await graph.aget_state(config)).values["report"]
     prune_runs(checkpoints, keep=max(keep_runs, 1))
-    return final.values["report"]
+    return report  # as the report step made it: reading the whole state back cost more
 
 
 def _resumable_ids(values: dict[str, Any]) -> list[str]:

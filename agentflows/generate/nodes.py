@@ -68,18 +68,45 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
 
 def route_drafts(state: GenerateState) -> list[Send] | Literal["validate"]:
     """Fan out one `draft` task per behaviour not drafted yet (resume skips finished ones,
-    and drafts again the cases the endpoint failed: unreachable, refused, timed out)."""
+    and drafts again the cases the endpoint failed: unreachable, refused, timed out). The
+    offline engine gets one task per source instead (`DraftTask.batch`)."""
     done = state.get("cases", {})
     behaviors = state.get("behaviors", [])
-    pending = [b for b in behaviors if b["id"] not in done or resumable(done[b["id"]])]
+    titles: dict[str, list[str]] = {}
+    for b in behaviors:
+        titles.setdefault(b["source"], []).append(b["title"])
+    tasks = [
+        DraftTask(behavior=b, work=None, siblings=_siblings(b, behaviors, titles))
+        for b in behaviors
+        if b["id"] not in done or resumable(done[b["id"]])
+    ]
+    if not tasks:
+        return "validate"
+    if (state.get("request") or {}).get("model") != "offline":
+        return [Send("draft", task) for task in tasks]
+    by_source: dict[str, list[DraftTask]] = {}
+    for task in tasks:
+        by_source.setdefault(task["behavior"]["source"], []).append(task)
     return [
-        Send("draft", DraftTask(behavior=b, work=None, siblings=_siblings(b, behaviors)))
-        for b in pending
-    ] or "validate"
+        Send("draft", DraftTask(behavior=group[0]["behavior"], work=None, siblings=[], batch=group))
+        for group in by_source.values()
+    ]
 
 
-def _siblings(behavior: dict[str, Any], behaviors: list[dict[str, Any]]) -> list[str]:
-    return [
+def _siblings(
+    behavior: dict[str, Any],
+    behaviors: list[dict[str, Any]],
+    titles: dict[str, list[str]] | None = None,
+) -> list[str]:
+    """Titles of the other behaviours of the same source, in plan order."""
+    if titles is None:
+        return [
+            b["title"] for b in behaviors if b["source"] == behavior["source"] and b is not behavior
+        ]
+    same = titles[behavior["source"]]
+    if same.count(behavior["title"]) == 1:
+        return [t for t in same if t != behavior["title"]]
+    return [  # two behaviours with one title: only this one is left out
         b["title"] for b in behaviors if b["source"] == behavior["source"] and b is not behavior
     ]
 
@@ -104,12 +131,20 @@ def _spent(exc: Exception) -> Usage:
 
 
 async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
+    """Draft the task's case, or each case of its batch in plan order."""
+    cases: dict[str, CaseWork] = {}
+    for one in task.get("batch") or [task]:
+        behavior_id, work = await _draft_one(one, runtime.context)
+        cases[behavior_id] = work
+    return {"cases": cases}
+
+
+async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWork]:
     """Draft one case. An engine failure fails this case only; an endpoint that is
     unreachable or refuses the key halts the drafts not started yet (they would all fail
     the same way), and `--resume` drafts every such case again."""
     from evalcore.llm.errors import failure_kind
 
-    ctx = runtime.context
     behavior = Behavior.model_validate(task["behavior"])
     kind: str | None = None
     if ctx.halted is not None:
@@ -140,7 +175,7 @@ async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
         from ._engines import model_parts
 
         work["model_parts"] = model_parts(ctx, behavior, result.data)
-    return {"cases": {behavior.id: work}}
+    return behavior.id, work
 
 
 def _repairable(work: CaseWork, ctx: GenerateContext) -> bool:

@@ -70,3 +70,7 @@ class DraftTask(TypedDict):
     work: CaseWork | None
     siblings: list[str]
     """Titles of the other behaviours planned for the same source (keeps drafts distinct)."""
+    batch: NotRequired[list[DraftTask]]
+    """Offline drafting: this task drafts these behaviours of one source in turn (each
+    case is milliseconds of CPU, and the flow's own cost per task was a tenth of that); a
+    model's drafts are one task each, so they run `--concurrency` at a time."""

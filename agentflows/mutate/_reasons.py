@@ -18,27 +18,30 @@ kills it" alone:
   on the paths that reach it, so no value a case could assert for it holds for every
   correct agent;
 - `no_mark`: the fault changes nothing Mantle's assertions can observe on the paths that
-  reach it (an early extra call of a tool that writes no memory and utters nothing, when
-  Mantle has no "tool not called" assertion);
+  reach it: the mutant's own runs of those cases record the same skills, blocks, memory,
+  tool calls and responses as the reference agent's (only the wording of a turn differs),
+  or it is an early extra call of a tool that writes no memory and utters nothing (Mantle
+  has no "tool not called" assertion);
 - `unexplained`: a passing case reaches the site and no proven reason applies: the suite
   could kill it (a drafting gap).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agentflows.generate._verify_paths import CasePath, _step_on_path, read_path
 from evalcore.agents.reference import Mutant
 from evalcore.agents.reference._faults import returned
-from evalcore.definitions import Block, Project, Skill
+from evalcore.definitions import Project
 from evalcore.definitions.skill_model import skill_models, tool_keys
 
+from ._reasons_path import TOOL_KINDS, Reason, off_path
+
 REASONS = ("off_path", "needs_failure", "argument_from_result", "no_mark", "unexplained")
-_TOOL_KINDS = frozenset({"skip_confirmation", "drop_on_success", "wrong_argument", "fail_silently"})
-_PHONE = ("phone", "mobile", "msisdn")
 
 
 @dataclass
@@ -54,20 +57,17 @@ class CaseRun:
         self.path = read_path(self.events, self.checks)
 
 
-@dataclass(frozen=True)
-class Reason:
-    code: str
-    text: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"reason": self.code, "why": self.text}
-
-
-def explain(project: Project, mutant: Mutant, runs: Sequence[CaseRun]) -> Reason:
-    """The reason `mutant` survives the suite whose passing cases played `runs`."""
+def explain(
+    project: Project,
+    mutant: Mutant,
+    runs: Sequence[CaseRun],
+    played: Mapping[str, list[dict[str, Any]]] | None = None,
+) -> Reason:
+    """The reason `mutant` survives the suite whose passing cases played `runs` (`played`:
+    the mutant's own run of each case, slug -> events, when kept)."""
     reached = [r for r in runs if _reaches(project, mutant, r.path)]
     if not reached:
-        return _off_path(project, mutant)
+        return off_path(project, mutant)
     if mutant.kind == "wrong_argument":
         found = _argument_source(project, mutant, reached)
         if found is not None:
@@ -76,14 +76,74 @@ def explain(project: Project, mutant: Mutant, runs: Sequence[CaseRun]) -> Reason
         found = _no_mark(project, mutant)
         if found is not None:
             return found
+    if played is not None:
+        same = [r for r in reached if r.slug in played]
+        if same and all(observed(r.events) == observed(played[r.slug]) for r in same):
+            names = ", ".join(r.slug for r in same[:3]) + (" …" if len(same) > 3 else "")
+            return Reason(
+                "no_mark",
+                f"on every verified path that reaches it ({names}) it records the same "
+                "skills, blocks, memory, tool calls and responses as a correct agent: only "
+                "the wording of a turn can differ, which no assertion pins",
+            )
     names = ", ".join(r.slug for r in reached[:3]) + (" …" if len(reached) > 3 else "")
-    return Reason("unexplained", f"reached by {names}, but no assertion there catches it")
+    hint = _difference(reached, played)
+    return Reason("unexplained", f"reached by {names}, but no assertion there catches it{hint}")
+
+
+def _difference(
+    reached: Sequence[CaseRun], played: Mapping[str, list[dict[str, Any]]] | None
+) -> str:
+    """Where the mutant's run of a reached case first differs from the reference run."""
+    for run in reached:
+        if played is None or run.slug not in played:
+            continue
+        mine, theirs = observed(run.events), observed(played[run.slug])
+        for index, (a, b) in enumerate(zip(mine, theirs, strict=False)):
+            if a != b:
+                return f" ({run.slug}: the agent records {_say(a)}, the mutant {_say(b)})"
+            if index == len(mine) - 1 and len(theirs) > len(mine):
+                break
+        if len(mine) != len(theirs):
+            longer, who = (mine, "the agent") if len(mine) > len(theirs) else (theirs, "the mutant")
+            extra = longer[min(len(mine), len(theirs))]
+            return f" ({run.slug}: only {who} records {_say(extra)})"
+    return ""
+
+
+def _say(item: tuple[Any, ...]) -> str:
+    return " ".join(str(part) for part in item if part not in (None, "{}"))
 
 
 def explain_all(
-    project: Project, survivors: Iterable[Mutant], runs: Sequence[CaseRun]
+    project: Project,
+    survivors: Iterable[Mutant],
+    runs: Sequence[CaseRun],
+    played: Mapping[str, Mapping[str, list[dict[str, Any]]]] | None = None,
 ) -> dict[str, Reason]:
-    return {m.id: explain(project, m, runs) for m in survivors}
+    return {
+        m.id: explain(project, m, runs, None if played is None else played.get(m.id))
+        for m in survivors
+    }
+
+
+def observed(events: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """What Mantle's assertions can check of a run, in order: skill and block lifecycle,
+    memory writes with their values, tool calls (arguments, error, source) and the
+    responses uttered by name (reference §2.1)."""
+    out: list[tuple[Any, ...]] = []
+    for event in events:
+        kind = event.get("event")
+        if kind == "memory_set":
+            out.append((kind, event.get("key"), repr(event.get("value"))))
+        elif kind == "tool_executed":
+            arguments = json.dumps(event.get("arguments") or {}, sort_keys=True, default=repr)
+            out.append((kind, event.get("tool_name"), arguments, event.get("is_error")))
+        elif kind == "bot":
+            out.append((kind, (event.get("metadata") or {}).get("utter_action")))
+        elif isinstance(kind, str) and kind.startswith(("skill_", "ordered_block_")):
+            out.append((kind, event.get("skill_id"), event.get("block_id"), event.get("step_id")))
+    return out
 
 
 # --- is the site on a path? -----------------------------------------------------------------
@@ -95,7 +155,7 @@ def _reaches(project: Project, mutant: Mutant, path: CasePath) -> bool:
     skills = defs.skills if defs is not None else {}
     if mutant.kind == "ignore_requires":  # the mutant runs it as its skill starts
         return mutant.skill in path.skills
-    if mutant.kind in _TOOL_KINDS:
+    if mutant.kind in TOOL_KINDS:
         return target in path.tools
     if mutant.kind == "skip_step":
         return _step_on_path(target, path, project)
@@ -107,139 +167,6 @@ def _reaches(project: Project, mutant: Mutant, path: CasePath) -> bool:
     if mutant.kind == "never_handoff":
         return any(skills[s].is_handoff for s in path.skills if s in skills)
     return True
-
-
-# --- off the path: why no case gets there -----------------------------------------------------
-
-
-def _off_path(project: Project, mutant: Mutant) -> Reason:
-    defs = project.mantle
-    skill = defs.skills.get(mutant.skill or "") if defs is not None else None
-    site, gate = _site(project, skill, mutant)
-    if skill is not None and _past_negative(project, skill, mutant) and not _account_field(project):
-        return Reason(
-            "needs_failure",
-            f"{site} lies only past a check that comes back negative: the project seeds no "
-            "field (a caller phone) a failing or negative test account can go in",
-        )
-    where = f" ({gate})" if gate else ""
-    return Reason("off_path", f"only on a path no verified case takes: {site}{where}")
-
-
-def _site(project: Project, skill: Skill | None, mutant: Mutant) -> tuple[str, str | None]:
-    target = mutant.target or ""
-    if skill is None:
-        return (mutant.id, None)
-    if mutant.kind == "skip_step":
-        _, block_id, step_id = target.split(".", 2)
-        block = skill.blocks.get(block_id)
-        branch = _branch_into(block, step_id) if block is not None else None
-        return (f"step {target} never runs", f"reached when {branch}" if branch else None)
-    if mutant.kind in ("forget_memory", "wrong_enum"):
-        return (f"{target} is never written", None)
-    constraint = skill.tool_constraints.get(target)
-    requires = constraint.requires if constraint is not None else None
-    model = skill_models(project).get(skill.id)
-    use = model.tool(target) if model is not None else None
-    scopes = [c.condition for c in (use.calls if use is not None else []) if c.condition]
-    gate = f"`requires: {requires}`" if requires else None
-    if scopes:
-        scope = f"`if: {scopes[0]}`"
-        gate = f"{gate}, {scope}" if gate else scope
-    if mutant.kind == "ignore_requires":
-        return (f"no verified case runs skill {skill.id}", gate)
-    return (f"no verified case runs {target}", gate)
-
-
-def _branch_into(block: Block, step_id: str) -> str | None:
-    """The `next` branch that leads to the step, when only a branch does."""
-    ids = [s.id for s in block.steps]
-    for index, step in enumerate(block.steps):
-        if isinstance(step.next, list):
-            for branch in step.next:
-                if branch.target == step_id:
-                    return (
-                        f"`{branch.condition}` after {step.id}"
-                        if branch.condition
-                        else (f"the `else` branch of {step.id}")
-                    )
-        elif step.next is None and index + 1 < len(ids) and ids[index + 1] == step_id:
-            return None
-    return None
-
-
-def _negative_only(block: Block) -> set[str]:
-    """Steps of the block reachable only through the `else` branch of an `execute_tool`
-    step (a check that came back negative)."""
-    ids = [s.id for s in block.steps]
-    steps = {s.id: s for s in block.steps}
-
-    def successors(step_id: str, *, negative: bool) -> list[str]:
-        step = steps[step_id]
-        index = ids.index(step_id)
-        if step.kind in ("link", "end") or step.id == "END":
-            return []
-        if step.next is None:
-            return ids[index + 1 : index + 2]
-        if isinstance(step.next, str):
-            return [step.next]
-        out = []
-        for branch in step.next:
-            is_else = branch.condition is None and step.kind == "execute_tool"
-            if negative or not is_else:
-                out.append(branch.target)
-        return out
-
-    def reach(*, negative: bool) -> set[str]:
-        seen: set[str] = set()
-        todo = ids[:1]
-        while todo:
-            current = todo.pop()
-            if current in seen or current not in steps:
-                continue
-            seen.add(current)
-            todo += successors(current, negative=negative)
-        return seen
-
-    return reach(negative=True) - reach(negative=False)
-
-
-def _past_negative(project: Project, skill: Skill, mutant: Mutant) -> bool:
-    """Is the fault's site only ever reached past a negative check?"""
-    target = mutant.target or ""
-    negative: list[tuple[Block, str]] = [
-        (b, s) for b in skill.blocks.values() for s in _negative_only(b)
-    ]
-    if not negative:
-        return False
-    if mutant.kind == "skip_step":
-        _, block_id, step_id = target.split(".", 2)
-        return any(b.id == block_id and s == step_id for b, s in negative)
-    steps = [b.step(s) for b, s in negative]
-    if mutant.kind in _TOOL_KINDS or mutant.kind == "ignore_requires":
-        runs = [s for b in skill.blocks.values() for s in b.steps if s.kind == "execute_tool"]
-        here = [s for s in runs if str(s.target) == target]
-        return bool(here) and all(s in steps for s in here)
-    if mutant.kind in ("forget_memory", "wrong_enum"):
-        writers = [s for s in steps if s is not None and _writes(project, skill, s, target)]
-        return bool(writers)
-    return False
-
-
-def _writes(project: Project, skill: Skill, step: Any, key: str) -> bool:
-    if step.kind == "set_memory" and isinstance(step.target, dict):
-        return any(key in (str(k), f"{skill.id}.{k}") for k in step.target)
-    if step.kind == "execute_tool" and project.mantle is not None:
-        tool = project.mantle.tools_for(skill.id).get(str(step.target))
-        return tool is not None and key in tool_keys(project, tool, skill.id)
-    return False
-
-
-def _account_field(project: Project) -> bool:
-    """Does the project seed a field the drafter's test accounts go in (a caller phone)?"""
-    defs = project.mantle
-    fields = defs.memory.values() if defs is not None else []
-    return any(f.seed and any(w in f.name.lower() for w in _PHONE) for f in fields)
 
 
 # --- on the path: faults no assertion can see -------------------------------------------------

@@ -115,11 +115,16 @@ async def mutate(
     equivalent = [m for m in derived if m.equivalent is not None]
     gate = asyncio.Semaphore(concurrency)
 
+    played: dict[str, dict[str, list[dict[str, Any]]]] = {}
+
     async def one(mutant: Mutant) -> MutantResult:
         async with gate:
             target = ReferenceTarget(project, mutant=mutant)
-            broken, _, _ = await _statuses(passing, target, options)
-        return MutantResult(mutant, sorted(s for s, st in broken.items() if st != "passed"))
+            broken, _, seen = await _statuses(passing, target, options)
+        result = MutantResult(mutant, sorted(s for s, st in broken.items() if st != "passed"))
+        if not result.killed:  # kept to tell why it survives
+            played[mutant.id] = seen
+        return result
 
     results = (
         list(await asyncio.gather(*(one(m) for m in chosen)))
@@ -128,7 +133,7 @@ async def mutate(
     )
     runs = [CaseRun(c.slug, events.get(c.slug, []), c.checks) for c in passing]
     survivors = [r.mutant for r in results if not r.killed]
-    reasons = explain_all(reference.project, survivors, runs)
+    reasons = explain_all(reference.project, survivors, runs, played)
     return MutationReport(
         str(project), [c.slug for c in cases], statuses, results, notes, equivalent, reasons
     )

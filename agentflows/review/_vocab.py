@@ -64,6 +64,10 @@ class Vocabulary:
     values: set[str] = field(default_factory=set)
     """Enum values, tool choices, outcomes: concrete things a criterion may name."""
     _by_length: list[str] | None = None
+    _by_start: dict[str, list[str]] | None = None
+    """First three characters → the ids starting with them (ids shorter than three
+    characters under "")."""
+    _rank: dict[str, int] = field(default_factory=dict)
     _patterns: dict[tuple[str, ...], re.Pattern[str]] = field(default_factory=dict)
 
     def add(self, name: str, kind: IdKind, qualified: str | None = None) -> None:
@@ -73,6 +77,7 @@ class Vocabulary:
         if current is None or _KIND_ORDER.index(kind) < _KIND_ORDER.index(current[0]):
             self.ids[name] = (kind, qualified or name)
         self._by_length = None
+        self._by_start = None
         self._patterns.clear()
 
     def mentions(self, text: str) -> list[Mention]:
@@ -100,9 +105,20 @@ class Vocabulary:
         """The alternation of the ids `text` contains (each alternative captures its id as
         written, so an id that is not a substring of `text` can never match: leaving it out
         finds the same matches, and a short pattern is much faster than one of every id)."""
-        if self._by_length is None:
+        if self._by_length is None or self._by_start is None:
             self._by_length = sorted(self.ids, key=len, reverse=True)
-        present = tuple(name for name in self._by_length if name in text)
+            self._rank = {name: i for i, name in enumerate(self._by_length)}
+            self._by_start = {}
+            for name in self._by_length:
+                self._by_start.setdefault(name[:3] if len(name) >= 3 else "", []).append(name)
+        # An id of three characters or more inside `text` starts with three characters of
+        # `text`: only the ids under those starts (and the shorter ids) are looked for, in
+        # `_by_length` order as before.
+        starts = self._by_start
+        grams = {text[i : i + 3] for i in range(len(text) - 2)}
+        grams.add("")
+        candidates = [name for gram in grams & starts.keys() for name in starts[gram]]
+        present = tuple(sorted((n for n in candidates if n in text), key=self._rank.__getitem__))
         pattern = self._patterns.get(present)
         if pattern is None:
             pattern = self._patterns[present] = self._compile(present)

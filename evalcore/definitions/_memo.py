@@ -23,9 +23,20 @@ def memo_of(owner: object) -> dict[Hashable, Any]:
     key = id(owner)
     entry = _MEMOS.get(key)
     if entry is None or entry[0]() is not owner:
-        entry = (weakref.ref(owner, lambda _ref, key=key: _MEMOS.pop(key, None)), {})
+        entry = (weakref.ref(owner, lambda ref, key=key, memos=_MEMOS: _drop(memos, key, ref)), {})
         _MEMOS[key] = entry
     return entry[1]
+
+
+def _drop(
+    memos: dict[int, tuple[weakref.ref[Any], dict[Hashable, Any]]], key: int, ref: Any
+) -> None:
+    """Forget a dead owner's memo, unless its id already belongs to a newer owner's memo.
+    The table comes in as an argument: at interpreter exit the module's globals may be gone
+    before the last callbacks run."""
+    entry = memos.get(key)
+    if entry is not None and entry[0] is ref:
+        del memos[key]
 
 
 def memoized(owner: object, key: Hashable, build: Callable[[], T]) -> T:

@@ -18,6 +18,7 @@ import logging
 import time
 import traceback
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
@@ -45,6 +46,10 @@ if TYPE_CHECKING:
     from ._results import ResultsWriter
 
 log = logging.getLogger("casegen.runner")
+
+#: Set inside a Ray task (`_ray_worker`), whose process plays one run at a time: its checks
+#: run on the event loop, without the hop to a thread and back.
+checks_inline: ContextVar[bool] = ContextVar("checks_inline", default=False)
 
 NOT_JUDGED_ERRORED = "not judged: the run errored"
 NOT_JUDGED_EMPTY = "not judged: no user turn was played, so there is nothing to judge"
@@ -197,8 +202,11 @@ async def _check_and_judge(
     )
     try:
         # A check may run a command (base44 `command-passes`): off the event loop, so the
-        # other runs' turns keep their time.
-        out.assertions = await asyncio.to_thread(evaluate_checks, case.checks, trace)
+        # other runs' turns keep their time; a Ray task's process plays only its own run.
+        if checks_inline.get():
+            out.assertions = evaluate_checks(case.checks, trace)
+        else:
+            out.assertions = await asyncio.to_thread(evaluate_checks, case.checks, trace)
     except NoEvaluatorError as exc:
         out.error = str(exc)
         return

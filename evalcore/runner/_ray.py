@@ -116,7 +116,7 @@ class RayExecutor:
         """Every planned run, `options.parallel` in flight; `deliver` gets each record."""
         ray = import_ray()
         from ._ray_budget import BudgetKeeper, limits_of
-        from ._ray_worker import run_task, without_models
+        from ._ray_worker import record_of, run_task, setup_blob
 
         self._init(ray, options.parallel)
         cases = [run.case for run in planned]
@@ -126,8 +126,7 @@ class RayExecutor:
         )
         if limits_of(options):
             self._keeper = ray.remote(num_cpus=0)(BudgetKeeper).remote()
-        target_box = _boxed(ray, target)
-        options_box = _boxed(ray, without_models(options))
+        setup_box = _boxed(ray, setup_blob(target, options))
         task = ray.remote(run_task).options(
             num_cpus=self.task_cpus, max_retries=self.max_retries, retry_exceptions=False
         )
@@ -151,14 +150,14 @@ class RayExecutor:
                     case.model_dump(mode="json"),
                     run.index,
                     run.slug,
-                    target_box,
-                    options_box,
+                    setup_box,
                     None if pack is None else [pack],
                     self._keeper,
                 )
                 try:
-                    value = await asyncio.wait_for(asyncio.wrap_future(ref.future()), deadline)
-                    record = value if isinstance(value, RunRecord) else _bad_value(value)
+                    async with asyncio.timeout(deadline):
+                        value = await asyncio.wrap_future(ref.future())
+                    record = record_of(value)
                 except asyncio.CancelledError:
                     ray.cancel(ref, recursive=True)
                     raise
@@ -181,20 +180,14 @@ class RayExecutor:
 INLINE_BYTES = 64 * 1024
 
 
-def _boxed(ray: Any, value: Any) -> list[Any]:
-    """`[value]` when it is small (the target and options usually are, well under 1 KiB),
-    else `[ref]` fetched once per worker. An object ref inside the arguments makes the
-    worker a borrower of it, which Ray's reference counting tracks for every task (about
+def _boxed(ray: Any, blob: bytes) -> list[Any]:
+    """`[blob]` when it is small (the pickled target and options usually are, well under
+    1 KiB), else `[ref]` fetched once per worker. An object ref inside the arguments makes
+    the worker a borrower of it, which Ray's reference counting tracks for every task (about
     1.4 ms of CPU per task here); a few hundred bytes cost far less to send along."""
-    from ray import cloudpickle
-
-    if len(cloudpickle.dumps(value)) <= INLINE_BYTES:
-        return [value]
-    return [ray.put(value)]
-
-
-def _bad_value(value: Any) -> RunRecord:
-    raise TypeError(f"the task returned {type(value).__name__}, not a run record")
+    if len(blob) <= INLINE_BYTES:
+        return [blob]
+    return [ray.put(blob)]
 
 
 def _lost(exc: Exception, executor: RayExecutor) -> str:

@@ -1,24 +1,30 @@
 """What one Ray task does on its worker: one (case, repetition), exactly as `run_one` does it.
 
 Imported by Ray on the worker (never by the driver's light commands). The task gets the case,
-the target and the options without their chat models (clients hold sockets and event-loop
-state; they are rebuilt here, per task, for this task's event loop), the packed fixture when
-the case has one, and the handle of the shared budget keeper. It returns the record,
-redacted here as locally (the model keys are registered in this process too); the driver
-writes it, so a task retried after its node was lost still yields one record.
+the target and the options without their chat models (one pickled blob for the whole command,
+`setup_blob`), the packed fixture when the case has one, and the handle of the shared budget
+keeper. A worker decodes each blob once and keeps what it builds from it (the target, the
+options with their chat models, the judge) for its later tasks, as the local executor keeps
+one of each for every run; the chat clients are built for the worker's one event loop. It
+returns the record, redacted here as locally (the model keys are registered in this process
+too), as the pickled bytes of its JSON-mode values (`pickle`, not Ray's cloudpickle: a
+quarter of the cost per record); the driver writes it, so a task retried after its node was
+lost still yields one record.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+import pickle
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..agents._protocol import AgentTarget
-from ..judge import make_judge
+from ..judge import Judge, make_judge
 from ..redact import register_secret
 from ._case import RunCase
-from ._execute import run_one
+from ._execute import checks_inline, run_one
+from ._metrics import MetricsJudge
 from ._options import RunOptions
 from ._ray_fixture import FixturePack, case_on_worker
 from ._record import RunRecord
@@ -31,6 +37,46 @@ def without_models(options: RunOptions) -> RunOptions:
         simulator=replace(options.simulator, chat=None),
         judge=replace(options.judge, chat=None),
     )
+
+
+def setup_blob(target: AgentTarget, options: RunOptions) -> bytes:
+    """The target and the options (without chat clients) as they travel: pickled once per
+    command by the driver, not once per task by Ray."""
+    from ray import cloudpickle
+
+    return cloudpickle.dumps((target, without_models(options)))
+
+
+@dataclass
+class _Setup:
+    """What a worker builds from one setup blob, kept for its later tasks."""
+
+    target: AgentTarget
+    options: RunOptions
+    judge: Judge
+    metrics: MetricsJudge | None
+    loop: asyncio.AbstractEventLoop
+
+
+_SETUPS: dict[bytes, _Setup] = {}
+
+
+def _setup(blob: bytes, loop: asyncio.AbstractEventLoop) -> _Setup:
+    """The target, options, judge and metrics judge of `blob`, built once per worker and
+    event loop (chat clients belong to the loop they were first used on)."""
+    kept = _SETUPS.get(blob)
+    if kept is not None and kept.loop is loop:
+        return kept
+    from ..judge._metrics import make_metrics_judge
+
+    target, options = pickle.loads(blob)
+    _register_keys(options)
+    options = options.with_models()
+    metrics = make_metrics_judge(options.judge) if options.metrics else None
+    if len(_SETUPS) >= _KEEP_OBJECTS:
+        _SETUPS.clear()
+    kept = _SETUPS[blob] = _Setup(target, options, make_judge(options.judge), metrics, loop)
+    return kept
 
 
 _OBJECTS: dict[str, Any] = {}
@@ -64,31 +110,39 @@ def run_task(
     case_json: dict[str, Any],
     run_index: int,
     slug: str,
-    target_box: list[Any],
-    options_box: list[Any],
+    setup_box: list[Any],
     pack_box: list[Any] | None,
     keeper: Any,
-) -> RunRecord:
-    """The Ray task body: one run, its record (redacted here, with the driver's keys)."""
-    target: AgentTarget = fetched(target_box)
-    options: RunOptions = fetched(options_box)
+) -> bytes:
+    """The Ray task body: one run, its record (redacted here, with the driver's keys),
+    pickled."""
+    loop = _loop()
+    setup = _setup(fetched(setup_box), loop)
     pack: FixturePack | None = fetched(pack_box)
     case = RunCase.model_validate(case_json)
-    _register_keys(options)
     if pack is not None:
         case = case_on_worker(case, pack)
     if keeper is not None:
         from ._ray_budget import install
 
-        install(keeper, options)
-    loop = _loop()
-    main = loop.create_task(_run(case, run_index, slug, target, options))
+        install(keeper, setup.options)
+    main = loop.create_task(_run(case, run_index, slug, setup))
     try:
         record = loop.run_until_complete(main)
     except BaseException:  # ray.cancel interrupts the task: stop the run (and its agent)
         _cancel_all(loop)
         raise
-    return record
+    return pickle.dumps(record.model_dump(mode="json"), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def record_of(value: Any) -> RunRecord:
+    """The record a task returned, on the driver. It travels as its JSON-mode values (the
+    form `_record` already validated it from, so nothing changes on the way): pickling
+    those and validating them back costs half of pickling the record's objects."""
+    data = pickle.loads(value) if isinstance(value, bytes) else value
+    if not isinstance(data, dict):
+        raise TypeError(f"the task returned {type(data).__name__}, not a run record")
+    return RunRecord.model_validate(data)
 
 
 def _register_keys(options: RunOptions) -> None:
@@ -121,15 +175,17 @@ def _loop() -> asyncio.AbstractEventLoop:
     return _LOOP
 
 
-async def _run(
-    case: RunCase, run_index: int, slug: str, target: AgentTarget, options: RunOptions
-) -> Any:
-    from ..judge._metrics import make_metrics_judge
+async def _run(case: RunCase, run_index: int, slug: str, setup: _Setup) -> RunRecord:
+    checks_inline.set(True)  # this task's context only: the process plays just this run
+    return await run_one(
+        case,
+        run_index,
+        setup.target,
+        setup.options,
+        setup.judge,
+        slug=slug,
+        metrics=setup.metrics,
+    )
 
-    options = options.with_models()
-    metrics = make_metrics_judge(options.judge) if options.metrics else None
-    judge = make_judge(options.judge)
-    return await run_one(case, run_index, target, options, judge, slug=slug, metrics=metrics)
 
-
-__all__ = ["run_task", "without_models"]
+__all__ = ["record_of", "run_task", "setup_blob", "without_models"]

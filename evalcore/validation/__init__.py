@@ -77,11 +77,21 @@ class ProjectCache:
         self._limits: dict[Path, InputLimits] = {}
         self._folders: dict[str, Path] = {}
         self._nearest: dict[Path, tuple[Path, str] | None] = {}
+        self._last: tuple[Path, tuple[Path, str] | None] | None = None
 
     def _where(self, path: Path) -> tuple[Path, str] | None:
         """(`path.resolve().parent`, its name), resolving each folder once (a file that is
         itself a link is resolved on its own: its target decides where it lives); None when
-        it cannot be resolved."""
+        it cannot be resolved. The last file's answer is kept: its limits and its manifest
+        entry both ask."""
+        last = self._last
+        if last is not None and last[0] is path:
+            return last[1]
+        where = self._resolve_where(path)
+        self._last = (path, where)
+        return where
+
+    def _resolve_where(self, path: Path) -> tuple[Path, str] | None:
         try:
             if path.is_symlink():
                 resolved = path.resolve()

@@ -16,6 +16,7 @@ offline drafter never comes near them):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -29,12 +30,13 @@ _LIMITS = {"title": 200, "criterion": 600, "context": 20_000}
 _MIN_WORDS = {"criterion": 3, "context": 3}
 
 
+@functools.lru_cache(maxsize=4096)
 def unreadable(text: str, kind: str) -> str | None:
     """Why `text` does not read as words (None when it does); `kind`: title, criterion,
-    context."""
+    context. Kept per text: a suite's cases share most of their criteria."""
     flat = " ".join(text.split())
     found = _WORD.findall(flat)
-    letters = sum(ch.isalpha() for ch in flat)
+    letters = sum(map(str.isalpha, flat))
     if kind == "title":
         if not letters:  # short names ("a", "t1", "T-1000") are a person's choice
             return "has no letter"
@@ -42,7 +44,7 @@ def unreadable(text: str, kind: str) -> str | None:
         return f"has {len(found)} word(s)"
     if len(flat) > _LIMITS[kind]:
         return f"is {len(flat)} characters long"
-    others = sum(not ch.isalpha() and not ch.isspace() for ch in flat)
+    others = len(flat) - letters - flat.count(" ")  # `flat`'s only whitespace is " "
     if kind != "title" and others > letters:
         return "is mostly digits and punctuation"
     stuck = _STUCK.search(flat)

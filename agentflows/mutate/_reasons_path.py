@@ -1,0 +1,160 @@
+"""Why no passing case reaches a mutant's site: the gate the definitions put on it, and
+whether only a negative check leads there (`off_path`, `needs_failure`; see `_reasons`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from evalcore.agents.reference import Mutant
+from evalcore.definitions import Block, Project, Skill
+from evalcore.definitions.skill_model import skill_models, tool_keys
+
+TOOL_KINDS = frozenset({"skip_confirmation", "drop_on_success", "wrong_argument", "fail_silently"})
+_PHONE = ("phone", "mobile", "msisdn")
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"reason": self.code, "why": self.text}
+
+
+# --- off the path: why no case gets there -----------------------------------------------------
+
+
+def off_path(project: Project, mutant: Mutant) -> Reason:
+    """`off_path`, or `needs_failure` when only a negative check leads to the site."""
+    defs = project.mantle
+    skill = defs.skills.get(mutant.skill or "") if defs is not None else None
+    site, gate = _site(project, skill, mutant)
+    if skill is not None and _past_negative(project, skill, mutant) and not _account_field(project):
+        return Reason(
+            "needs_failure",
+            f"{site} lies only past a check that comes back negative: the project seeds no "
+            "field (a caller phone) a failing or negative test account can go in",
+        )
+    where = f" ({gate})" if gate else ""
+    return Reason("off_path", f"only on a path no verified case takes: {site}{where}")
+
+
+def _site(project: Project, skill: Skill | None, mutant: Mutant) -> tuple[str, str | None]:
+    target = mutant.target or ""
+    if skill is None:
+        return (mutant.id, None)
+    if mutant.kind == "skip_step":
+        _, block_id, step_id = target.split(".", 2)
+        block = skill.blocks.get(block_id)
+        branch = _branch_into(block, step_id) if block is not None else None
+        return (f"step {target} never runs", f"reached when {branch}" if branch else None)
+    if mutant.kind in ("forget_memory", "wrong_enum"):
+        return (f"{target} is never written", None)
+    constraint = skill.tool_constraints.get(target)
+    requires = constraint.requires if constraint is not None else None
+    model = skill_models(project).get(skill.id)
+    use = model.tool(target) if model is not None else None
+    scopes = [c.condition for c in (use.calls if use is not None else []) if c.condition]
+    gate = f"`requires: {requires}`" if requires else None
+    if scopes:
+        scope = f"`if: {scopes[0]}`"
+        gate = f"{gate}, {scope}" if gate else scope
+    if mutant.kind == "ignore_requires":
+        return (f"no verified case runs skill {skill.id}", gate)
+    return (f"no verified case runs {target}", gate)
+
+
+def _branch_into(block: Block, step_id: str) -> str | None:
+    """The `next` branch that leads to the step, when only a branch does."""
+    ids = [s.id for s in block.steps]
+    for index, step in enumerate(block.steps):
+        if isinstance(step.next, list):
+            for branch in step.next:
+                if branch.target == step_id:
+                    return (
+                        f"`{branch.condition}` after {step.id}"
+                        if branch.condition
+                        else (f"the `else` branch of {step.id}")
+                    )
+        elif step.next is None and index + 1 < len(ids) and ids[index + 1] == step_id:
+            return None
+    return None
+
+
+def _negative_only(block: Block) -> set[str]:
+    """Steps of the block reachable only through the `else` branch of an `execute_tool`
+    step (a check that came back negative)."""
+    ids = [s.id for s in block.steps]
+    steps = {s.id: s for s in block.steps}
+
+    def successors(step_id: str, *, negative: bool) -> list[str]:
+        step = steps[step_id]
+        index = ids.index(step_id)
+        if step.kind in ("link", "end") or step.id == "END":
+            return []
+        if step.next is None:
+            return ids[index + 1 : index + 2]
+        if isinstance(step.next, str):
+            return [step.next]
+        out = []
+        for branch in step.next:
+            is_else = branch.condition is None and step.kind == "execute_tool"
+            if negative or not is_else:
+                out.append(branch.target)
+        return out
+
+    def reach(*, negative: bool) -> set[str]:
+        seen: set[str] = set()
+        todo = ids[:1]
+        while todo:
+            current = todo.pop()
+            if current in seen or current not in steps:
+                continue
+            seen.add(current)
+            todo += successors(current, negative=negative)
+        return seen
+
+    return reach(negative=True) - reach(negative=False)
+
+
+def _past_negative(project: Project, skill: Skill, mutant: Mutant) -> bool:
+    """Is the fault's site only ever reached past a negative check?"""
+    target = mutant.target or ""
+    negative: list[tuple[Block, str]] = [
+        (b, s) for b in skill.blocks.values() for s in _negative_only(b)
+    ]
+    if not negative:
+        return False
+    if mutant.kind == "skip_step":
+        _, block_id, step_id = target.split(".", 2)
+        return any(b.id == block_id and s == step_id for b, s in negative)
+    steps = [b.step(s) for b, s in negative]
+    if mutant.kind in TOOL_KINDS or mutant.kind == "ignore_requires":
+        runs = [s for b in skill.blocks.values() for s in b.steps if s.kind == "execute_tool"]
+        here = [s for s in runs if str(s.target) == target]
+        return bool(here) and all(s in steps for s in here)
+    if mutant.kind in ("forget_memory", "wrong_enum"):
+        writers = [s for s in steps if s is not None and _writes(project, skill, s, target)]
+        return bool(writers)
+    return False
+
+
+def _writes(project: Project, skill: Skill, step: Any, key: str) -> bool:
+    if step.kind == "set_memory" and isinstance(step.target, dict):
+        return any(key in (str(k), f"{skill.id}.{k}") for k in step.target)
+    if step.kind == "execute_tool" and project.mantle is not None:
+        tool = project.mantle.tools_for(skill.id).get(str(step.target))
+        return tool is not None and key in tool_keys(project, tool, skill.id)
+    return False
+
+
+def _account_field(project: Project) -> bool:
+    """Does the project seed a field the drafter's test accounts go in (a caller phone)?"""
+    defs = project.mantle
+    fields = defs.memory.values() if defs is not None else []
+    return any(f.seed and any(w in f.name.lower() for w in _PHONE) for f in fields)
+
+
+__all__ = ["TOOL_KINDS", "Reason", "off_path"]
