@@ -117,13 +117,17 @@ def load_document(
     return parse_text(text, format_for(path), path=path, limits=limits, locate=locate)
 
 
+#: What `open(path, "rb")` asks of the system: binary on Windows, not inherited.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
 def _read_bytes(path: Path, limits: InputLimits) -> tuple[bytes | None, str | None]:
     """(the file's bytes, None), or (None, why it is too big to read): one open, whose
     `fstat` gives the size (a `stat` of the path and a buffered `open` cost more than
     reading a case file). A file that cannot be opened is stat-ed and read as before,
     so its error (or its size) is reported the same."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(path, _READ_FLAGS)
     except OSError:
         too_big = size_message(path.stat().st_size, limits)
         return (None, too_big) if too_big is not None else (path.read_bytes(), None)
