@@ -130,13 +130,16 @@ class _DirectDumper(CaseDumper):
     def fast_value(self, value: Any, kind: type) -> bool:
         """Write a mapping or sequence item scalar without the emitter's event path; False
         when it has to take that path (nothing written then)."""
-        key = (kind, value)
-        try:
-            decided = _VALUE_STYLES[key]
-        except KeyError:
-            if len(_VALUE_STYLES) > _KEPT:
-                _VALUE_STYLES.clear()
-            decided = _VALUE_STYLES[key] = self._decide(value)
+        if kind is float:  # 0.0 == -0.0 (and NaN != NaN): decided afresh, never kept
+            decided = self._decide(value)
+        else:
+            key = (kind, value)
+            try:
+                decided = _VALUE_STYLES[key]
+            except KeyError:
+                if len(_VALUE_STYLES) > _KEPT:
+                    _VALUE_STYLES.clear()
+                decided = _VALUE_STYLES[key] = self._decide(value)
         if decided is None:
             return False
         style, text = decided
@@ -175,6 +178,8 @@ class _DirectDumper(CaseDumper):
     def fast_key(self, key: Any) -> bool:
         """Write a simple key (a key never folds) without the emitter's event path."""
         cached = (type(key), key)
+        if type(key) is float:  # 0.0 == -0.0: left to the emitter's path
+            return False
         try:
             text = _KEY_TEXTS[cached]
         except KeyError:

@@ -80,6 +80,14 @@ def test_case_yaml_is_the_text_yaml_dump_writes(value: object) -> None:
     assert dump_yaml(value) == first  # and again, from the kept analyses
 
 
+def test_values_equal_but_written_differently_are_not_confused() -> None:
+    """The writer keeps each value's style: 0.0 and -0.0 are equal (and one hash), yet
+    written differently, in either order, as values and as keys."""
+    for value in ([0.0, -0.0, 0.0], [-0.0, 0.0], {"a": -0.0, "b": 0.0}, {0.0: 1}, {-0.0: 1}):
+        assert dump_yaml(value) == _uncached(value)
+    assert dump_yaml([0.0, -0.0]) == "- 0.0\n- -0.0\n"
+
+
 def test_what_only_yaml_dump_writes_is_left_to_it() -> None:
     shared = {"name": "x"}
     for value in ({"a": shared, "b": shared}, {"k" * 130: 1}, {("t",): 1}, "top", {1.5: "x"}):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from . import _verify, nodes
+from . import _routes, _verify, nodes
 from .context import GenerateContext
 from .state import GenerateState
 
@@ -24,7 +24,7 @@ def build_graph() -> StateGraph:
 
     graph.add_edge(START, "load")
     graph.add_edge("load", "plan")
-    graph.add_conditional_edges("plan", nodes.route_drafts, ["draft", "validate"])
+    graph.add_conditional_edges("plan", _routes.route_drafts, ["draft", "validate"])
     graph.add_edge("draft", "validate")
     graph.add_conditional_edges("validate", nodes.route_repairs, ["repair", "review"])
     graph.add_edge("repair", "validate")

@@ -1,7 +1,7 @@
 """The generation flow's nodes: small functions over `GenerateState`.
 
-load → plan → draft (fan-out) → validate ⇄ repair → review → verify (fan-out, `_verify.py`)
-→ dedupe → write → report
+load → plan → draft (fan-out, `_routes.py`) → validate ⇄ repair → review → verify (fan-out,
+`_verify.py`) → dedupe → write → report
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from evalcore.validation import check_data
 
 from ..drafting import DraftContext, DraftResult, Usage
 from ..planning import Behavior, plan_source, select
+from ._routes import siblings
 from ._suite import as_prompt_entries, suite_files, unit_fingerprints
 from ._write import (
     assemble_base44,
@@ -31,7 +32,7 @@ from ._write import (
     write_one,
 )
 from .context import MAX_MODEL_REPAIR_ROUNDS, GenerateContext
-from .state import CaseWork, DraftTask, GenerateState, resumable
+from .state import CaseWork, DraftTask, GenerateState
 
 Ctx = Runtime[GenerateContext]
 
@@ -64,51 +65,6 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
         plans.append(source_plan.model_dump(mode="json"))
         selected += [b.model_dump(mode="json") for b in chosen]
     return {"plans": plans, "behaviors": selected, "plan_usage": usage.model_dump()}
-
-
-def route_drafts(state: GenerateState) -> list[Send] | Literal["validate"]:
-    """Fan out one `draft` task per behaviour not drafted yet (resume skips finished ones,
-    and drafts again the cases the endpoint failed: unreachable, refused, timed out). The
-    offline engine gets one task per source instead (`DraftTask.batch`)."""
-    done = state.get("cases", {})
-    behaviors = state.get("behaviors", [])
-    titles: dict[str, list[str]] = {}
-    for b in behaviors:
-        titles.setdefault(b["source"], []).append(b["title"])
-    tasks = [
-        DraftTask(behavior=b, work=None, siblings=_siblings(b, behaviors, titles))
-        for b in behaviors
-        if b["id"] not in done or resumable(done[b["id"]])
-    ]
-    if not tasks:
-        return "validate"
-    if (state.get("request") or {}).get("model") != "offline":
-        return [Send("draft", task) for task in tasks]
-    by_source: dict[str, list[DraftTask]] = {}
-    for task in tasks:
-        by_source.setdefault(task["behavior"]["source"], []).append(task)
-    return [
-        Send("draft", DraftTask(behavior=group[0]["behavior"], work=None, siblings=[], batch=group))
-        for group in by_source.values()
-    ]
-
-
-def _siblings(
-    behavior: dict[str, Any],
-    behaviors: list[dict[str, Any]],
-    titles: dict[str, list[str]] | None = None,
-) -> list[str]:
-    """Titles of the other behaviours of the same source, in plan order."""
-    if titles is None:
-        return [
-            b["title"] for b in behaviors if b["source"] == behavior["source"] and b is not behavior
-        ]
-    same = titles[behavior["source"]]
-    if same.count(behavior["title"]) == 1:
-        return [t for t in same if t != behavior["title"]]
-    return [  # two behaviours with one title: only this one is left out
-        b["title"] for b in behaviors if b["source"] == behavior["source"] and b is not behavior
-    ]
 
 
 # --- draft, validate, repair -------------------------------------------------------------
@@ -213,7 +169,7 @@ def route_repairs(state: GenerateState) -> list[Send] | Literal["review"]:
     return [
         Send(
             "repair",
-            DraftTask(behavior=w["behavior"], work=w, siblings=_siblings(w["behavior"], behaviors)),
+            DraftTask(behavior=w["behavior"], work=w, siblings=siblings(w["behavior"], behaviors)),
         )
         for w in invalid
     ] or "review"
