@@ -17,7 +17,7 @@ from agentflows.drafting.offline._mantle_checks import (
     sequencing_step,
     success_of,
 )
-from agentflows.drafting.offline._mantle_criteria import prose_rules, sentence_rule
+from agentflows.drafting.offline._mantle_criteria import _clauses, prose_rules, sentence_rule
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 
@@ -275,3 +275,25 @@ def test_a_criterion_that_only_begins_another_gives_way_to_it() -> None:
         "The agent does not ask again for the policy number",
         "The agent never reads out the card id",
     ]
+
+
+def test_a_clause_keeps_the_condition_its_sentence_opens_with() -> None:
+    sentence = (
+        "If no refills are left, offer a renewal with @tool.request_renewal and say it "
+        "usually takes one to two business days."
+    )
+    rules = [sentence_rule(clause) for clause in _clauses(sentence)]
+    assert rules == [
+        "If no refills are left, the agent offers a renewal with request renewal",
+        "If no refills are left, the agent says it usually takes one to two business days",
+    ]
+
+
+def test_a_prohibition_is_dropped_rather_than_stripped_of_its_condition() -> None:
+    # "The agent does not answer" would forbid answering anything at all.
+    assert sentence_rule("If they ask whether they can take it with food, do not answer") is None
+    assert sentence_rule("If only one payment shows, say so") is None
+    assert (
+        sentence_rule("When the caller asks for a manager, never refuse")
+        == "When the caller asks for a manager, the agent does not refuse"
+    )

@@ -35,6 +35,8 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 _THIRD = {"read back": "reads back"}
+#: What an instruction says when it says nothing a judge can check out of its sentence.
+_EMPTY = {"so", "it", "this", "that", "them"}
 #: Where one prose sentence holds several instructions: "…, and never say …", "…; tell …".
 _CLAUSES = re.compile(
     r",?\s+(?:and|but|then)\s+(?=(?:never|do\s+not|don't|tell|say|explain|ask|offer|mention"
@@ -100,17 +102,37 @@ def _acts(rest: str) -> bool:
     return not _NOT_A_VERB.search(rest.strip())
 
 
+_CONDITION = re.compile(r"^(?:if|when|whenever|once|unless|after|before)\b[^,]*,\s+", re.IGNORECASE)
+
+
+def _lost_condition(lead: str) -> bool:
+    """A prohibition whose condition `_lead` would drop ("If they ask whether they can take
+    it ..., do not answer"): without it the rule forbids what the skill allows elsewhere."""
+    return bool(_CONDITION.match(lead.strip() + " ")) and _lead(lead) == "The agent"
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence's instructions, each carrying the sentence's opening condition: in "If
+    no refills are left, offer a renewal and say it takes two days" the second one holds
+    only when no refills are left, too."""
+    first, *rest = _CLAUSES.split(_plain(sentence.strip()))
+    condition = _CONDITION.match(first)
+    if condition is None:
+        return [first, *rest]
+    return [first, *(c if _CONDITION.match(c) else condition.group(0) + c for c in rest)]
+
+
 def sentence_rule(sentence: str) -> str | None:
     """The criterion a prose sentence states, or None when it states no agent behaviour."""
     plain = _plain(sentence)
     found = _PROHIBITION.match(plain)
     if found:
-        if not _acts(found["rest"]):
+        if not _acts(found["rest"]) or _lost_condition(found["lead"]):
             return None
         rest = _agent_voice(found["rest"])
         return f"{_lead(found['lead'])} does not {rest}"
     found = _INSTRUCTION.match(plain)
-    if found:
+    if found and found["rest"].strip().lower() not in _EMPTY:
         verb = found["verb"].lower()
         third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))
         return f"{_lead(found['lead'])} {third} {_agent_voice(found['rest'])}"
@@ -132,7 +154,7 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
         if condition and not _holds(condition, memory):
             continue
         for sentence in _SENTENCE.split(text):
-            for clause in _CLAUSES.split(_plain(sentence.strip())):
+            for clause in _clauses(sentence):
                 rule = sentence_rule(clause)
                 piece = split_compound(rule)[0] if rule else None
                 if piece is None or len(split_compound(rule or "")) > 1:
