@@ -297,3 +297,16 @@ def test_a_prohibition_is_dropped_rather_than_stripped_of_its_condition() -> Non
         sentence_rule("When the caller asks for a manager, never refuse")
         == "When the caller asks for a manager, the agent does not refuse"
     )
+
+
+def test_a_digression_interrupts_the_skill_at_one_of_its_own_steps() -> None:
+    """refill_prescription first calls verify_patient (`call:`), whose questions are
+    verify_patient's steps: the detour must wait at a step of refill_prescription itself."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "meadow_pharmacy")
+    skill = project.mantle.skills["refill_prescription"]
+    own_steps = {step.id for block in skill.blocks.values() for step in block.steps}
+    plan = {b.case: b for b in plan_source(project, "mantle", skill.id, None).behaviors}
+    data = draft_mantle(DraftContext(project, "mantle", plan["digression"]))
+    interrupted = [a["skill_interrupted"] for a in assertions(data) if "skill_interrupted" in a]
+    assert interrupted and all(a["skill_id"] == skill.id for a in interrupted)
+    assert all(a["step_id"] in own_steps for a in interrupted)

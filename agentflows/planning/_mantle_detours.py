@@ -48,7 +48,16 @@ def _detour_setup(given: dict[str, Any], memory: dict[str, Any]) -> Setup:
 class DetourBehaviors(PlannerBase):
     def digression(self, elements: list[str]) -> list[Behavior]:
         walk = self.walk({"values": self.base})
-        at = self._first_turn_after_identity(walk)
+        # The interruption is asserted at a step of this skill, so it happens at one of this
+        # skill's own questions, not one a skill it calls (`call:`) asks on its behalf.
+        at = next(
+            (
+                i
+                for i, a in enumerate(walk.asks)
+                if a.kind != "identity" and a.skill == self.skill.id
+            ),
+            None,
+        )
         if at is None or walk.outcome != "done":
             return []
         memory = {**after_identity(walk), **{k: SET for k in self.memory}}
