@@ -310,3 +310,18 @@ def test_a_digression_interrupts_the_skill_at_one_of_its_own_steps() -> None:
     interrupted = [a["skill_interrupted"] for a in assertions(data) if "skill_interrupted" in a]
     assert interrupted and all(a["skill_id"] == skill.id for a in interrupted)
     assert all(a["step_id"] in own_steps for a in interrupted)
+
+
+def test_a_digression_criterion_names_the_request_in_words_that_read() -> None:
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "meadow_pharmacy")
+    plan = {
+        b.case: b for b in plan_source(project, "mantle", "refill_prescription", None).behaviors
+    }
+    data = draft_mantle(DraftContext(project, "mantle", plan["digression"]))
+    criteria = data["scenario"]["goals"]["criteria"]
+    # order_status's description opens with a clause ("Where a refill or delivery is: ...")
+    assert (
+        "The agent deals with the customer's other request (Order status) before going back"
+        in criteria
+    )
+    assert not any("the where" in c for c in criteria)

@@ -39,6 +39,21 @@ def subject(skill: Skill) -> str:
     return skill.name or skill.id.replace("_", " ")
 
 
+_CLAUSE_OPENERS = frozenset(
+    {"where", "what", "when", "how", "why", "who", "which", "whether", "if"}
+)
+
+
+def request_phrase(skill: Skill) -> str:
+    """ "the account balance request": the skill's subject as the name of a request. A
+    subject that is a clause ("Where a refill or delivery is") reads wrong there, so the
+    request is named by the skill's name instead."""
+    about = subject(skill)
+    if about.split() and about.split()[0].lower() not in _CLAUSE_OPENERS:
+        return f"the {about.lower()} request"
+    return f"the customer's other request ({skill.name or skill.id.replace('_', ' ')})"
+
+
 def is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
     """True when `text` names no value of any field the skill asks for (not even weakly)."""
     key = ("is_neutral", skill.id, id(skill), text)

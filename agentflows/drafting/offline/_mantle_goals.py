@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from evalcore.definitions import Project
 
-from ...planning._mantle_phrases import subject
+from ...planning._mantle_phrases import request_phrase, subject
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import Walk
 from ._direction import value_words
@@ -349,9 +349,7 @@ class Goals(HandoffGoals):
         ]
         self.add_sequence(steps)
         digressed = self.defs.skills[str(spec["skill"])]
-        self.criterion(
-            f"The agent deals with the {subject(digressed).lower()} request before going back"
-        )
+        self.criterion(f"The agent deals with {request_phrase(digressed)} before going back")
         self.criterion(
             "The agent does not ask again for details the customer gave before the digression"
         )
