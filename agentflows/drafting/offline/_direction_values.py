@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from evalcore._stem import stem
+
 #: Function words (and words every domain uses) that never identify a value.
 _STOPWORD_TEXT = """
 a about after again agent all also am an and any are as at be been before being but by
@@ -34,21 +36,6 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9'_]*")
 def words(text: str) -> list[str]:
     """Lower-case words (apostrophes kept, so "don't" stays one word)."""
     return _WORD.findall(text.lower().replace("\u2019", "'"))
-
-
-def stem(word: str) -> str:
-    """A light suffix strip so "cracked"/"crack" and "damaged"/"damage" meet.
-
-    Deliberately crude and stable: one suffix of -ing, -ed, -es, -s, -e is removed when at
-    least three letters remain (never from a word ending in -ss).
-    """
-    word = word.strip("'").removesuffix("'s")
-    if word.endswith("ss"):
-        return word
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
 
 
 def content_stems(text: str) -> list[str]:

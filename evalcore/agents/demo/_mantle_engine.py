@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from ..._stem import stem
 from ...definitions import MantleDefinitions, Project, Skill, Step
 from ...definitions.conditions import evaluate
 
@@ -92,16 +93,6 @@ ADVERSARIAL = re.compile(
     re.I,
 )
 CANCEL = re.compile(r"\b(?:cancel (?:that|this|it)|never mind|forget it|stop this)\b", re.I)
-
-
-def stem(word: str) -> str:
-    word = word.strip("'").removesuffix("'s")
-    if word.endswith("ss"):
-        return word
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
 
 
 def stems(text: str) -> list[str]:
