@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .. import pointer as ptr
 from ..definitions import FRAMEWORK_TOOLS
 from ..findings import Finding
-from . import as_dict, unknown_id
+from . import unknown_id
 
 if TYPE_CHECKING:
     from ..definitions import MantleDefinitions, Skill, ToolDef
@@ -124,10 +124,12 @@ class ToolChecks:
         )
 
     def arguments(self, tools: list[ToolDef], arguments: Any, path: str) -> None:
+        if not arguments or not isinstance(arguments, dict):
+            return  # nothing to check: the parameter names are not worth collecting
         params = {
             p.name for tool in tools for p in tool.parameters if "ToolContext" not in (p.type or "")
         }
-        for key in as_dict(arguments):
+        for key in arguments:
             if isinstance(key, str) and key not in params:
                 self.findings.append(
                     unknown_id(
