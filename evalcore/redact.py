@@ -97,24 +97,36 @@ def redact_fresh(value: T) -> T:
     """`redact_data(value)` for a JSON value no one else holds (a record just dumped): the
     value itself when none of its texts has anything to mask.
 
-    That is decided on its JSON text in one pass: every secret and every text the three
-    patterns need (`_MAYBE`) is made of characters JSON writes as they are, so a string
-    that has one puts it in the text too (a secret with a quote, a backslash or a control
-    character is not, and takes the walk). A value JSON cannot write takes the walk."""
+    That is decided on its JSON text: every secret and every text the three patterns need
+    (`_MAYBE`) is made of characters JSON writes as they are, so a string that has one puts
+    it in the text too (a secret with a quote, a backslash or a control character is not,
+    and takes the walk). ASCII text is searched for `_MAYBE`'s texts lower-cased, a few
+    substring searches (the pattern itself, case-insensitive at its start, costs more than
+    the walk on a whole record); other text, where case folding reaches further (`ı`, `K`),
+    and a value JSON cannot write take the walk."""
     secrets = known_secrets()
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return _walk(value, secrets, {})
-    if _MAYBE.search(text) is None and not any(
+    if not text.isascii():
+        return _walk(value, secrets, {})
+    lowered = text.lower()
+    if any(needle in lowered for needle in _NEEDLES) or any(
         _ESCAPED.search(s) is not None or s in text for s in secrets
     ):
-        return value
-    return _walk(value, secrets, {})
+        return _walk(value, secrets, {})
+    return value
 
 
 #: Characters JSON writes escaped.
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
+#: `_MAYBE`'s texts, lower-cased: lower-cased ASCII text with none of them has no match.
+_NEEDLES = (
+    *("bearer", "authorization", "sk-", "pk-", "rk-", "github_pat_", "akia", "://"),
+    *(f"gh{c}_" for c in "pousr"),
+    *(f"xox{c}-" for c in "abprs"),
+)
 
 
 def _walk(value: Any, secrets: list[str], done: dict[str, str]) -> Any:

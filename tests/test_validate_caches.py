@@ -247,3 +247,58 @@ def test_project_loaded_once_per_command(monkeypatch: pytest.MonkeyPatch, tmp_pa
     reports = validate_paths([tmp_path], project=REPO / "examples" / "bank")
     assert len(reports) == 3 and all(r.valid for r in reports)
     assert len(calls) == 1
+
+
+def test_a_searched_manifest_is_parsed_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The folder's manifest.json is read once as a searched file (it is not a case) and
+    that data gives the manifest: `read_json` is not asked for it again."""
+    from evalcore import manifest as manifest_module
+
+    root = tmp_path / "generated_cases"
+    folder = root / "mantle" / "x"
+    folder.mkdir(parents=True)
+    cases = [folder / f"c{i}.yml" for i in range(3)]
+    for case in cases:
+        shutil.copyfile(SCENARIOS / "card_replace_stolen.yml", case)
+    _manifest(root, REPO / "examples" / "bank", cases[:2])
+    reads: list[Path] = []
+    read_json = manifest_module.read_json
+    monkeypatch.setattr(manifest_module, "read_json", lambda p: reads.append(p) or read_json(p))
+    reports = validate_paths([root])
+    assert [[f.code for f in r.findings] for r in reports] == [[], [], ["no-project"]]
+    assert reads == []
+    [named] = validate_paths([cases[0]])  # a named case: the manifest is read for it
+    assert named.valid and len(reads) == 1
+
+
+def test_depth_is_checked_level_by_level_at_the_same_limit() -> None:
+    """The level-by-level check refuses exactly what a walk of every value refuses: any
+    dict or list, empty or not, deeper than the limit."""
+    from evalcore.limits import DEFAULT_LIMITS, LimitExceeded, check_depth
+
+    def too_deep(value: Any, depth: int = 1) -> bool:
+        if not isinstance(value, (dict, list)):
+            return False
+        if depth > DEFAULT_LIMITS.max_depth:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        return any(too_deep(child, depth + 1) for child in children)
+
+    def nested(depth: int, leaf: Any) -> Any:
+        value = leaf
+        for i in range(depth):
+            value = [1, value] if i % 2 else {"k": value, "n": "x"}
+        return value
+
+    limit = DEFAULT_LIMITS.max_depth
+    for depth in range(limit - 2, limit + 3):
+        for leaf in ([], {}, "x", [[]]):
+            for value in (nested(depth, leaf), [nested(2, "x"), {"a": nested(depth, leaf)}]):
+                refused = False
+                try:
+                    check_depth(value, DEFAULT_LIMITS)
+                except LimitExceeded:
+                    refused = True
+                assert refused == too_deep(value), (depth, leaf)

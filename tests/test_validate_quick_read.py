@@ -118,3 +118,77 @@ def test_discovery_finds_what_a_sorted_rglob_found(tmp_path: Path) -> None:
     assert found == _rglob_candidates(root)
     assert [str(f) for f in found] == [str(f) for f in _rglob_candidates(root)]
     assert root / "link.yml" in found and root / "linked_dir" / "x.yml" not in found
+
+
+_SCALARS = [
+    "true",
+    "True",
+    "false",
+    "yes",
+    "on",
+    "1",
+    "-2",
+    "0o17",
+    "0x1F",
+    "1.5",
+    ".5",
+    "1e3",
+    ".inf",
+    ".NaN",
+    "~",
+    "null",
+    "Null",
+    "",
+    "<<",
+    "name",
+    "tool_name",
+    "nope",
+    "2026-10-14",
+    "+",
+]
+
+
+def test_plain_scalars_resolve_the_same_when_read_again() -> None:
+    """The kept resolution of a plain scalar (`_yamlquick._RESOLVED`) gives the walk's
+    value on the second and later reads too, as a value and as a key."""
+    values = "\n".join(f"v{i}: {text}" for i, text in enumerate(_SCALARS) if text != "<<")
+    items = "items:\n" + "".join(f"  - {text or '~'}\n" for text in _SCALARS if text != "<<")
+    for text in (values, items, values, items):
+        full, quick = _full(text).data, quick_read(text, DEFAULT_LIMITS)
+        assert quick is not None
+        assert repr(quick[0]) == repr(full)  # 1 and 1.0, True and 1 told apart
+    for key in ("true", "1", "null", "~", "1.5", "<<"):
+        for _ in range(2):  # a key that is not a string is never read quickly
+            assert quick_read(f"{key}: x\nname: y\n", DEFAULT_LIMITS) is None
+
+
+def test_the_control_character_check_matches_pyyamls_reader() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    refused = yamlio._NON_PRINTABLE
+
+    @settings(max_examples=500)
+    @given(
+        st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=30)
+        | st.text(max_size=30)
+        | st.sampled_from(["\x85", "\xa0", "\ufeff", "\ud800", "\U0001f600", "a\x7fb", "\x0b"])
+    )
+    def same(text: str) -> None:
+        assert yamlio.non_printable(text) == (refused.search(text) is not None)
+
+    same()
+
+
+def test_the_listing_says_which_files_are_links(tmp_path: Path) -> None:
+    from evalcore.validation._discover import iter_candidate_files, iter_listed_files
+
+    (tmp_path / "a.yml").write_text("x: 1\n", "utf-8")
+    (tmp_path / "b.yml").symlink_to(tmp_path / "a.yml")
+    listed = list(iter_listed_files([tmp_path]))
+    assert [(f.name, explicit, link) for f, explicit, link in listed] == [
+        ("a.yml", False, False),
+        ("b.yml", False, True),
+    ]
+    assert list(iter_listed_files([tmp_path / "b.yml"])) == [(tmp_path / "b.yml", True, None)]
+    assert list(iter_candidate_files([tmp_path])) == [(f, e) for f, e, _ in listed]
