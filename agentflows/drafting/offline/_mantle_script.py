@@ -18,14 +18,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.definitions._preconditions import opener_of, opening_seeds
+from evalcore.definitions._preconditions import opener_of
 from evalcore.simulator import ContextFact, CueLine, FactContext
 from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
 
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
-from ...planning._mantle_vocab import channel_fields
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
@@ -37,6 +36,7 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause
+from ._mantle_seeds import precondition_seeds, seeds_for
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -85,34 +85,6 @@ class Script:
         c = self.context
         quoted = [c.opening, c.after_first, *(q.line for q in c.cues), c.before_end]
         return [line for line in quoted if line]
-
-
-def seeds_for(project: Project, customer: Customer) -> dict[str, Any]:
-    """Channel context the run starts with: the caller's phone and language only."""
-    assert project.mantle is not None
-    out: dict[str, Any] = {}
-    for field_def in channel_fields(project.mantle):
-        name = field_def.name.lower()
-        if "phone" in name:
-            out[field_def.qualified] = customer.phone
-        elif "language" in name or "locale" in name:
-            out[field_def.qualified] = "en"
-    return out
-
-
-def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
-    """Channel context that opens the skills the case talks to: the seed fields their
-    `precondition` reads, set so it holds (the runtime routes to no other; see
-    `evalcore.definitions._preconditions`)."""
-    skills = [behavior.source]
-    for kind in ("digression", "escalation"):
-        spec = behavior.facts.get(kind)
-        if isinstance(spec, dict) and spec.get("skill"):
-            skills.append(str(spec["skill"]))
-    out: dict[str, Any] = {}
-    for skill_id in skills:
-        out.update(opening_seeds(project, skill_id) or {})
-    return out
 
 
 def build_script(project: Project, behavior: Behavior, *, slot: int | None = None) -> Script:
@@ -409,4 +381,4 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-__all__ = ["STOP_AFTER_HANDOFF", "STOP_DONE", "Script", "build_script", "seeds_for"]
+__all__ = ["STOP_AFTER_HANDOFF", "STOP_DONE", "Script", "build_script"]
