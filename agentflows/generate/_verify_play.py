@@ -21,7 +21,10 @@ from evalcore.assertions import parse_events
 from evalcore.assertions._mantle import compiled, evaluate_one
 from evalcore.definitions import Project
 from evalcore.runner import RunCase, RunTrace, evaluate_checks, event_log
+from evalcore.runner._events import message_text
 from evalcore.simulator import SimulatorSettings, make_simulator
+
+from ._verify_replay import Recording, Replay, drive, recordable
 
 #: The verifier's limits: in-process targets answer in milliseconds.
 MAX_TURNS = 30
@@ -40,6 +43,8 @@ class Played:
     error: str | None = None
     reached: set[tuple[str, str | None]] | None = None
     """The fault sites the run passed (a reference agent's run; None for other targets)."""
+    replay: Replay | None = None
+    """What the run said and asked per turn, for its mutant plays (`_verify_replay`)."""
 
     @property
     def failing(self) -> list[dict[str, Any]]:
@@ -81,6 +86,8 @@ async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run
     session = None
     try:
         simulator = _simulator(case, project)
+        if recordable(simulator):
+            simulator = Recording(simulator)
         session = await target.open(case, 1)
         reached = getattr(getattr(session, "engine", None), "reached", None)
         conversation = Conversation(session, TURN_TIMEOUT_S)
@@ -93,7 +100,15 @@ async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run
                 await session.close()
         raise
     events = event_log(conversation.turns, final, started_at=time.time())
-    return _Run(conversation, final, events, reached)
+    replay = None
+    if isinstance(simulator, Recording):
+        answers = [
+            ([message_text(m) for m in t.reply.messages], t.reply.ended)
+            for t in conversation.turns
+            if t.reply is not None
+        ]
+        replay = Replay(answers, simulator.steps)
+    return _Run(conversation, final, events, reached, replay)
 
 
 _SIMULATORS: dict[tuple[int, int], tuple[RunCase, Project | None, Any]] = {}
@@ -124,6 +139,7 @@ class _Run:
     final: Any
     events: list[dict[str, Any]]
     reached: set[tuple[str, str | None]] | None
+    replay: Replay | None = None
 
 
 async def play(case: RunCase, target: Any, project: Project | None) -> Played:
@@ -149,6 +165,7 @@ async def play(case: RunCase, target: Any, project: Project | None) -> Played:
         transcript=[(u.role, u.text) for u in trace.transcript],
         notes=list((run.final.meta or {}).get("notes") or []),
         reached=run.reached,
+        replay=run.replay,
     )
 
 
@@ -166,15 +183,38 @@ async def kills(
     `compiled` checks, read once for all its plays) stop at the first failing one (a kill
     needs one). A run that errors kills nothing, as in `play`."""
     try:
-        run = await _converse(case, target, project)
-        if run.events == passing.events or not case.checks:
+        events = await _events(case, target, project, passing.replay)
+        if events == passing.events or not case.checks:
             return False
-        parsed = parse_events(list(run.events))
+        parsed = parse_events(list(events))
         if checks is not None:
             return any(not check(parsed).passed for check in checks)
         return any(not evaluate_one(i, item, parsed).passed for i, item in enumerate(case.checks))
     except Exception:  # an errored run kills nothing
         return False
+
+
+async def _events(
+    case: RunCase, target: Any, project: Project | None, replay: Replay | None
+) -> list[dict[str, Any]]:
+    """A run's events: a `mantle:` session without a script is driven on its engine
+    (`_verify_replay.drive`), any other through the runner's conversation."""
+    if case.script or case.prompt or case.simulate is None:
+        return (await _converse(case, target, project)).events
+    session = await target.open(case, 1)
+    engine = getattr(session, "engine", None)
+    if engine is None or not hasattr(engine, "reached"):
+        await session.close()
+        return (await _converse(case, target, project)).events
+    return await drive(
+        engine,
+        session.setup,
+        _simulator(case, project),
+        replay,
+        case_setup=case.setup,
+        max_turns=MAX_TURNS,
+        simulate_cap=case.simulate.max_turns,
+    )
 
 
 __all__ = ["MAX_TURNS", "Played", "compiled", "kills", "play", "reference", "run_case"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..llm.usage import Usage
 from ._base import SimulatorStep, Utterance
@@ -126,6 +127,27 @@ class FactSimulator:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other._start()
+        return other
+
+    def state(self) -> dict[str, Any]:
+        """A copy of this conversation's state (see `_start`), for `resumed`."""
+        return {
+            "usage": self.usage.model_copy(),
+            "_played": set(self._played),
+            "_said_before_end": self._said_before_end,
+            "_closed": self._closed,
+            "_unplaced": self._unplaced,
+            "_turns": self._turns,
+        }
+
+    def resumed(self, state: Mapping[str, Any]) -> FactSimulator:
+        """A simulator for a conversation that went as far as `state` was taken (`state()`):
+        the next step is decided from the history alone, so a conversation known to have
+        gone the same way up to there goes on without its opening steps asked again."""
+        other = self.fresh()
+        other.__dict__.update(state)
+        other._played = set(state["_played"])
+        other.usage = state["usage"].model_copy()
         return other
 
     async def next_step(self, history: Sequence[Utterance]) -> SimulatorStep:
