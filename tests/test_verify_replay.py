@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,7 +54,7 @@ def _driven(case: RunCase, mutant: Mutant, replay: Replay | None) -> list[dict]:
         session = await target.open(case, 1)
         simulator = _verify_play._simulator(case, project)
         assert case.simulate is not None
-        return await drive(
+        run = await drive(
             session.engine,
             session.setup,
             simulator,
@@ -62,8 +63,24 @@ def _driven(case: RunCase, mutant: Mutant, replay: Replay | None) -> list[dict]:
             max_turns=_verify_play.MAX_TURNS,
             simulate_cap=case.simulate.max_turns,
         )
+        return run.events
 
     return asyncio.run(go())
+
+
+class _Plain:
+    """A target the verifier cannot drive: its plays go through the runner's conversation."""
+
+    def __init__(self, target: Any) -> None:
+        self.target = target
+
+    async def open(self, case: RunCase, run_index: int) -> Any:
+        return await self.target.open(case, run_index)
+
+
+def _runner_play(case: RunCase, mutant: Mutant | None = None) -> Played:
+    project = load(BANK)
+    return asyncio.run(play(case, _Plain(reference(project, mutant)), project))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -80,7 +97,7 @@ def test_a_driven_mutant_play_has_the_runners_events(kind: str) -> None:
                 break
             if not reached(mutant, run.reached, defs):
                 continue
-            full = asyncio.run(play(case, reference(project, mutant), project))
+            full = _runner_play(case, mutant)
             if full.status == "errored":
                 continue
             if run.replay is not None:  # a fact-sheet case: its opening steps replayed
@@ -91,6 +108,26 @@ def test_a_driven_mutant_play_has_the_runners_events(kind: str) -> None:
     if not checked:
         pytest.skip(f"no bank case passes a {kind} mutant's site")
     assert replayed, "no fact-sheet case was replayed"
+
+
+def test_a_driven_play_is_the_runners_play() -> None:
+    """Status, assertions, events, transcript, notes and fault sites: all the same."""
+    for case, run in _passing()[:6]:
+        full = _runner_play(case)
+        assert (run.status, run.assertions, run.events) == (
+            full.status,
+            full.assertions,
+            full.events,
+        )
+        assert (run.transcript, run.notes, run.reached) == (
+            full.transcript,
+            full.notes,
+            full.reached,
+        )
+        assert (run.replay is None) == (full.replay is None)
+        if run.replay is not None and full.replay is not None:
+            assert run.replay.answers == full.replay.answers
+            assert run.replay.steps == full.replay.steps
 
 
 def _replayed() -> tuple[RunCase, Played]:

@@ -24,7 +24,7 @@ from evalcore.runner import RunCase, RunTrace, evaluate_checks, event_log
 from evalcore.runner._events import message_text
 from evalcore.simulator import SimulatorSettings, make_simulator
 
-from ._verify_replay import Recording, Replay, drive, recordable
+from ._verify_replay import Driven, Recording, Replay, drive, recordable
 
 #: The verifier's limits: in-process targets answer in milliseconds.
 MAX_TURNS = 30
@@ -145,6 +145,9 @@ class _Run:
 async def play(case: RunCase, target: Any, project: Project | None) -> Played:
     """One run of `case` against `target` with the offline simulator; never raises for the
     agent's or the simulator's failures (they make an `errored` result)."""
+    if _drivable(case, target):
+        with contextlib.suppress(Exception):  # the runner's play below says what failed
+            return await _driven(case, target, project)
     try:
         run = await _converse(case, target, project)
         trace = RunTrace(
@@ -194,27 +197,68 @@ async def kills(
         return False
 
 
-async def _events(
-    case: RunCase, target: Any, project: Project | None, replay: Replay | None
-) -> list[dict[str, Any]]:
-    """A run's events: a `mantle:` session without a script is driven on its engine
-    (`_verify_replay.drive`), any other through the runner's conversation."""
-    if case.script or case.prompt or case.simulate is None:
-        return (await _converse(case, target, project)).events
+def _drivable(case: RunCase, target: Any) -> bool:
+    """A `mantle:` reference target and a case without a script: its runs can be driven on
+    the engine (`_verify_replay.drive`) instead of through the runner's conversation."""
+    return (
+        isinstance(target, ReferenceTarget)
+        and not case.script
+        and not case.prompt
+        and case.simulate is not None
+    )
+
+
+async def _drive(
+    case: RunCase, target: Any, project: Project | None, simulator: Any, replay: Replay | None
+) -> tuple[Any, Driven]:
     session = await target.open(case, 1)
-    engine = getattr(session, "engine", None)
-    if engine is None or not hasattr(engine, "reached"):
-        await session.close()
-        return (await _converse(case, target, project)).events
-    return await drive(
-        engine,
+    assert case.simulate is not None
+    run = await drive(
+        session.engine,
         session.setup,
-        _simulator(case, project),
+        simulator,
         replay,
         case_setup=case.setup,
         max_turns=MAX_TURNS,
         simulate_cap=case.simulate.max_turns,
     )
+    return session, run
+
+
+async def _driven(case: RunCase, target: Any, project: Project | None) -> Played:
+    """`play` for a drivable case: the same checks on the same events and transcript."""
+    simulator = _simulator(case, project)
+    recording = Recording(simulator) if recordable(simulator) else None
+    session, run = await _drive(case, target, project, recording or simulator, None)
+    final = await session.close()
+    events = [dict(e) for e in final.events or []]
+    trace = RunTrace(
+        case=case,
+        run_index=1,
+        turns=(),
+        events=tuple(events),
+        transcript=tuple(run.history),
+        final=final,
+    )
+    results = [r.to_json() for r in evaluate_checks(case.checks, trace, dialect=case.dialect)]
+    return Played(
+        "passed" if all(r["passed"] for r in results) else "failed",
+        assertions=results,
+        events=events,
+        transcript=[(u.role, u.text) for u in run.history],
+        notes=list((final.meta or {}).get("notes") or []),
+        reached=session.engine.reached,
+        replay=Replay(run.answers, recording.steps) if recording is not None else None,
+    )
+
+
+async def _events(
+    case: RunCase, target: Any, project: Project | None, replay: Replay | None
+) -> list[dict[str, Any]]:
+    """A run's events, driven on the engine when it can be."""
+    if not _drivable(case, target):
+        return (await _converse(case, target, project)).events
+    return (await _drive(case, target, project, _simulator(case, project), replay))[1].events
 
 
 __all__ = ["MAX_TURNS", "Played", "compiled", "kills", "play", "reference", "run_case"]

@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalcore.agents._protocol import AgentMessage
-from evalcore.runner._events import message_text
+from evalcore.runner._events import _label
 from evalcore.simulator import SimulationError, SimulatorStep, Utterance
 
 #: A turn's answer as the simulator sees it: the agent's lines, and whether it ended.
@@ -59,19 +58,30 @@ def recordable(simulator: Any) -> bool:
 
 
 def agent_lines(events: Sequence[dict[str, Any]]) -> list[str]:
-    """The transcript lines of a turn's `bot` events, as the runner writes them (the
-    messages `play_turn` makes of them, through `message_text`)."""
-    return [
-        message_text(
-            AgentMessage(
-                text=e.get("text") or "",
-                response=(e.get("metadata") or {}).get("utter_action"),
-                buttons=list((e.get("data") or {}).get("buttons") or []),
-            )
-        )
-        for e in events
-        if e["event"] == "bot"
-    ]
+    """The transcript lines of a turn's `bot` events, as the runner writes them: what
+    `message_text` makes of the messages `play_turn` builds (text, then the buttons)."""
+    lines = []
+    for e in events:
+        if e["event"] != "bot":
+            continue
+        text = (e.get("text") or "").strip()
+        pieces = [text] if text else []
+        buttons = (e.get("data") or {}).get("buttons")
+        if buttons:
+            pieces.append("[buttons: " + " | ".join(_label(b) for b in buttons) + "]")
+        lines.append(" ".join(pieces))
+    return lines
+
+
+@dataclass
+class Driven:
+    """One conversation driven on an engine."""
+
+    events: list[dict[str, Any]]
+    """The engine's own list (the caller copies what it keeps)."""
+    history: list[Utterance]
+    """The transcript, as the runner's conversation has it."""
+    answers: list[Answer]
 
 
 async def drive(
@@ -83,22 +93,25 @@ async def drive(
     case_setup: dict[str, Any] | None,
     max_turns: int,
     simulate_cap: int | None,
-) -> list[dict[str, Any]]:
-    """The events of one conversation of `engine` with `simulator` (a fresh one), played as
+) -> Driven:
+    """One conversation of `engine` with `simulator` (a fresh one), played as
     `evalcore.runner._conversation.play` plays a case without a script: the start turn
-    (`case_setup`'s slots, else the session's), then one simulator message per answer.
+    (`case_setup`'s slots, else the session's), then one simulator message per answer, each
+    turn as `play_turn` plays it.
 
     Raises what the engine or simulator raise, and `SimulationError` for a simulator done
     before the first message (the runner's errored run)."""
-    slots = (setup or {}).get("initial_slots") or {}
     first = len(engine.events)
     engine.start((case_setup if case_setup else setup or {}).get("initial_slots") or {})
     answer: Answer = (agent_lines(engine.events[first:]), engine.ended)
-    history = [Utterance(0, "agent", line) for line in answer[0]]
+    run = Driven(engine.events, [Utterance(0, "agent", line) for line in answer[0]], [answer])
     same = replay is not None and answer == replay.answers[0]
     used = 0  # reference steps taken instead of asking the simulator
     if engine.ended or simulator is None:
-        return engine.events
+        return run
+    # `play_turn` starts the session before each turn: once started, that only reads the
+    # same seeded slots again
+    slots = (setup or {}).get("initial_slots") or {}
     turns = 0
     while turns < max_turns and (simulate_cap is None or turns < simulate_cap):
         if same and replay is not None and used < len(replay.steps):
@@ -108,7 +121,7 @@ async def drive(
             if used and replay is not None:
                 simulator = simulator.resumed(replay.steps[used - 1][1])
                 used = 0
-            step = await simulator.next_step(history)
+            step = await simulator.next_step(run.history)
         if step.done:
             if turns == 0:
                 raise SimulationError("the simulator was done before the first message")
@@ -116,17 +129,19 @@ async def drive(
         turns += 1
         text = step.message or ""
         first = len(engine.events)
-        engine.start(slots)
+        if not engine.started:
+            engine.start(slots)
         engine.receive(text)
         answer = (agent_lines(engine.events[first:]), engine.ended)
-        history.append(Utterance(turns, "user", text))
-        history.extend(Utterance(turns, "agent", line) for line in answer[0])
+        run.answers.append(answer)
+        run.history.append(Utterance(turns, "user", text))
+        run.history.extend(Utterance(turns, "agent", line) for line in answer[0])
         if same:
             same = replay is not None and turns < len(replay.answers)
             same = same and answer == replay.answers[turns]  # type: ignore[union-attr]
         if engine.ended:
             break
-    return engine.events
+    return run
 
 
-__all__ = ["Answer", "Recording", "Replay", "agent_lines", "drive", "recordable"]
+__all__ = ["Answer", "Driven", "Recording", "Replay", "agent_lines", "drive", "recordable"]
