@@ -45,6 +45,8 @@ class Played:
     """The fault sites the run passed (a reference agent's run; None for other targets)."""
     replay: Replay | None = None
     """What the run said and asked per turn, for its mutant plays (`_verify_replay`)."""
+    parsed: tuple[Any, ...] | None = None
+    """`events` parsed, once its mutant plays need it."""
 
     @property
     def failing(self) -> list[dict[str, Any]]:
@@ -189,12 +191,28 @@ async def kills(
         events = await _events(case, target, project, passing.replay)
         if events == passing.events or not case.checks:
             return False
-        parsed = parse_events(list(events))
+        parsed = _parsed(events, passing)
         if checks is not None:
             return any(not check(parsed).passed for check in checks)
         return any(not evaluate_one(i, item, parsed).passed for i, item in enumerate(case.checks))
     except Exception:  # an errored run kills nothing
         return False
+
+
+def _parsed(events: list[dict[str, Any]], passing: Played) -> tuple[Any, ...]:
+    """`parse_events(events)`, with the opening `events` share with the reference run's
+    taken from its parse (kept on `passing`, parsed once for all its mutant plays)."""
+    if passing.parsed is None:
+        passing.parsed = parse_events(list(passing.events))
+    same = 0
+    for mine, theirs in zip(events, passing.events, strict=False):
+        if mine != theirs:
+            break
+        same += 1
+    if not same:
+        return parse_events(list(events))
+    turn = passing.parsed[same - 1].turn
+    return passing.parsed[:same] + parse_events(events[same:], first=same, turn=turn)
 
 
 def _drivable(case: RunCase, target: Any) -> bool:
