@@ -110,6 +110,11 @@ class FactSimulator:
         self._placed: dict[str, tuple[ContextFact, ...]] = {}
         """`placed` per question, shared with the `fresh` copies (same context, same
         answer)."""
+        self._read: dict[str, tuple[bool, bool]] = {}
+        """Per agent message: (one of the project's read-backs, any read-back), shared
+        like `_placed`."""
+        self._cued: dict[tuple[str, str, str], bool] = {}
+        """`_matches` per (cue, question, message), shared like `_placed`."""
         self._start()
 
     def _start(self) -> None:
@@ -166,14 +171,14 @@ class FactSimulator:
         question = asked(message)
         said = stems(question)
         for index, cue in enumerate(self.context.cues):
-            if index not in self._played and self._matches(cue.cue, question, message):
+            if index not in self._played and self._cue_matches(cue.cue, question, message):
                 self._played.add(index)
                 return self._say(cue.line)
         if _HANDOFF.search(message) and _PERSON_STOP.search(self.context.until or ""):
             return SimulatorStep("", True, note="offline: handed over, as the context says")
         facts = self.placed(question)
-        own = any(p.search(" ".join(message.split())) for p in self.readbacks)
-        if own or (self._reads_back(message) and not self._names_in_full(facts, said)):
+        own, reads_back = self._read_back(message)
+        if own or (reads_back and not self._names_in_full(facts, said)):
             # "decline" is for the confirmation before the action: where the project has
             # its own (a gated tool's read-back), a details check before it is agreed to
             declines = self.context.confirm == "decline" and (own or not self.readbacks)
@@ -189,6 +194,23 @@ class FactSimulator:
         if self._unplaced > 1:
             return SimulatorStep("", True, note=note)
         return SimulatorStep(UNKNOWN, False, note=note)
+
+    def _read_back(self, message: str) -> tuple[bool, bool]:
+        """Whether `message` is one of the project's own read-backs, and whether it is any
+        read-back (kept per message: every play of a case reads the same messages)."""
+        kept = self._read.get(message)
+        if kept is None:
+            plain = " ".join(message.split())
+            own = any(p.search(plain) for p in self.readbacks)
+            kept = self._read[message] = (own, own or self._reads_back(message))
+        return kept
+
+    def _cue_matches(self, cue: str, question: str, message: str) -> bool:
+        key = (cue, question, message)
+        kept = self._cued.get(key)
+        if kept is None:
+            kept = self._cued[key] = self._matches(cue, question, message)
+        return kept
 
     def _reads_back(self, message: str) -> bool:
         """A read-back confirmation: the usual words, or one of the project's own."""
