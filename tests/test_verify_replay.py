@@ -18,6 +18,7 @@ from agentflows.generate._verify_play import Played, play, reference, run_case
 from agentflows.generate._verify_replay import Replay, drive
 from evalcore.agents.reference import KINDS, Mutant, mutants, reached
 from evalcore.agents.reference._target import load
+from evalcore.assertions import parse_events
 from evalcore.runner import RunCase
 from evalcore.simulator import FactSimulator, Utterance
 from evalcore.yamlio import load_yaml
@@ -163,3 +164,36 @@ def test_a_resumed_simulator_goes_on_as_the_original() -> None:
     assert resumed.state() == original.state()
     # the state handed out is a copy: going on changed neither it nor another resumed one
     assert state["_turns"] == 1 and simulator.resumed(state).state()["_turns"] == 1
+
+
+def test_a_log_parsed_from_a_shared_opening_is_the_log_parsed_whole() -> None:
+
+    _, run = _replayed()
+    whole = parse_events(run.events)
+    for cut in (1, len(run.events) // 2, len(run.events) - 1):
+        rest = parse_events(run.events[cut:], first=cut, turn=whole[cut - 1].turn)
+        assert whole[:cut] + rest == whole
+
+
+def test_a_mutant_is_killed_whatever_order_its_checks_are_tried_in() -> None:
+    from agentflows.generate._verify_play import _fails, _parsed, compiled
+
+    project = load(BANK)
+    defs = project.mantle
+    assert defs is not None
+    seen = {True: 0, False: 0}
+    for case, run in _passing()[:8]:
+        checks = compiled(case.checks or [])
+        if not checks or run.reached is None:
+            continue
+        for mutant in [m for m in mutants(project) if m.equivalent is None][:40]:
+            if not reached(mutant, run.reached, defs):
+                continue
+            events = _driven(case, mutant, run.replay)
+            parsed = _parsed(events, run)
+            assert parsed == parse_events(events)
+            expected = any(not check(parsed).passed for check in checks)
+            assert _fails(checks, parsed, run) == expected
+            assert _fails(checks, parsed, run) == expected  # again, in the order it left
+            seen[expected] += 1
+    assert seen[True] and seen[False]
