@@ -16,6 +16,8 @@ from ._mantle_brain import NO_ANSWER, Ask, Brain, Frame, MantleFlags, SkillConte
 from ._mantle_text import ADVERSARIAL, CANCEL, CLOSING, spoken, yes_or_no
 from ._mantle_words import FieldWords, field_words, skill_words
 
+_SLOT = re.compile(r"\{(\w+)\}")
+
 
 class MantleSession:
     """One conversation with one Mantle project."""
@@ -69,7 +71,7 @@ class MantleSession:
         if chosen is None:
             return
         scope = response.scope if response.scope != "project" else skill_id
-        text = re.sub(r"\{(\w+)\}", lambda m: self._fill(m.group(1), scope), chosen.text or "")
+        text = _SLOT.sub(lambda m: self._fill(m.group(1), scope), chosen.text or "")
         buttons = [
             {"title": b.title, **({"payload": b.payload} if b.payload else {})}
             for b in chosen.buttons

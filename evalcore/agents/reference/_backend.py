@@ -32,8 +32,11 @@ from ._shared import once
 _LISTING = re.compile(r"^(?:list|search|find_all|get_all|all)_|_(?:list|search)$")
 
 
+_NOT_ALNUM = re.compile(r"[^a-z0-9]")
+
+
 def _norm(value: Any) -> str:
-    return re.sub(r"[^a-z0-9]", "", str(value).lower())
+    return _NOT_ALNUM.sub("", str(value).lower())
 
 
 _RECORDS: dict[int, tuple[Project, dict[str, list[dict[str, Any]]]]] = {}
@@ -130,11 +133,21 @@ class FakeBackend:
         return once("backend-values", self.project, id(self._kept), build)
 
     def matches(self, arguments: dict[str, Any]) -> list[tuple[str, dict[str, Any], int]]:
+        """The records holding the arguments' values, best first (a new list; kept per set
+        of values and loaded project: each play of a case looks up the same values)."""
         wanted = {_norm(v) for v in arguments.values() if isinstance(v, str | int) and str(v)}
         wanted.discard("")
-        found = []
         if not wanted:
-            return found
+            return []
+        kept = once("backend-matches", self.project, id(self._kept), dict)
+        key = frozenset(wanted)
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = self._matches(wanted)
+        return list(found)
+
+    def _matches(self, wanted: set[str]) -> list[tuple[str, dict[str, Any], int]]:
+        found = []
         for stem, record, values in self._values():
             score = len(wanted & values) * 2 + sum(
                 1 for v in values for w in wanted if len(v) >= 4 and v != w and v in w
