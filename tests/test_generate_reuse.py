@@ -315,3 +315,39 @@ def test_tool_code_is_read_in_ast_walk_order() -> None:
     for file in files:
         tree = ast.parse(file.read_text(encoding="utf-8"))
         assert _walk(tree) == list(ast.walk(tree)), file
+
+
+_NAMES = st.from_regex(r"[a-z][a-z0-9]{0,5}(_[a-z0-9]{1,5}){0,2}", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=_NAMES,
+    pieces=st.lists(
+        st.sampled_from(
+            ["@memory.", "skill.", " ", "_", "`", ".", "Ask the ", "K", "\u212a", "\u017f", "é"]
+        )
+        | st.text(alphabet="abcdeks_ KS.@`", max_size=8),
+        max_size=8,
+    ),
+    upper=st.booleans(),
+)
+def test_a_field_name_pattern_finds_what_its_regular_expression_finds(
+    name: str, pieces: list[str], upper: bool
+) -> None:
+    """The pattern compiles its regular expression only for a text that may name the field;
+    every text gets the regular expression's own matches."""
+    from evalcore.definitions.skill_model._fields import _compiled_name_pattern, _NamePattern
+
+    qualified = f"skill.{name}"
+    spoken = name.upper() if upper else name
+    text = "".join(p.replace("NAME", spoken) for p in [*pieces, "NAME", *pieces[:2]])
+    for candidate in (text, text.replace(spoken, ""), text.replace("_", " ")):
+        regex = _compiled_name_pattern(name, qualified)
+        lazy = _NamePattern(name, qualified)
+        expected = regex.search(candidate)
+        found = lazy.search(candidate)
+        assert (found and found.span()) == (expected and expected.span())
+        assert [m.span() for m in lazy.finditer(candidate)] == [
+            m.span() for m in regex.finditer(candidate)
+        ]
