@@ -15,6 +15,7 @@ from evalcore.errors import UserError
 
 from ._app import app as _app
 from ._app import polish_help
+from ._coerce import install as _plain_coercion
 from ._output import click_exceptions, print_error
 from ._rich_help import import_rich_help, wants_help
 
@@ -51,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     an error is the one JSON object `{"error", "hint", "exit_code"}` on stdout.
     """
     _tolerate_surrogates()
+    _plain_coercion()
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     try:
