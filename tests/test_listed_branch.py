@@ -23,6 +23,10 @@ description: Booking the car into the workshop, "book my car in", "I need a serv
 tool_constraints:
   - book_bay:
       requires: session.bay.confirmed
+      requires_confirmation:
+        enabled: true
+        utter_for_confirmation: utter_confirm_bay
+        utter_on_user_denial: utter_bay_dropped
       on_success: utter_booked
 complete_when:
   condition: session.bay.booking_ref
@@ -104,6 +108,10 @@ responses:
     - text: Which slot suits you?
   utter_booked:
     - text: Booked as {booking_ref}.
+  utter_confirm_bay:
+    - text: Book {slot_start} for your car?
+  utter_bay_dropped:
+    - text: Nothing booked.
 """
 
 FILES = {
@@ -118,7 +126,7 @@ FILES = {
 }
 
 
-def test_the_happy_path_takes_the_branch_a_filled_list_opens(tmp_path: Path) -> None:
+def test_the_happy_path_takes_the_branch_a_filled_list_opens(tmp_path: Path, run_cli_json) -> None:
     root = write_project(tmp_path / "garage", FILES)
     request = build_request(["bay"], project=root, out=str(tmp_path / "cases"))
     report = asyncio.run(
@@ -129,3 +137,9 @@ def test_the_happy_path_takes_the_branch_a_filled_list_opens(tmp_path: Path) -> 
     assert all(r["verified"] == "yes" for r in happy)
     text = Path(happy[0]["path"]).read_text("utf-8")
     assert "utter_booked" in text and "book_bay" in text
+    # played from outside the project against `mantle:DIR`: the simulator reads that
+    # project's read-backs ("Book {slot_start} for your car?" says no usual confirm words)
+    code, summary = run_cli_json(
+        "run", happy[0]["path"], "--target", f"mantle:{root}", "--results", tmp_path / "res"
+    )
+    assert code == 0, summary
