@@ -21,8 +21,9 @@ Each turn it reads the agent's messages since the user last spoke and decides, i
    without progress, it stops with a note. It never answers with a fact it did not place.
 
 Only the sentences of the agent's message that ask something (a question mark, "please tell
-me …") are matched, so "Your checking has $1,842 available. Anything else?" is a closing
-question, not a second ask for the account.
+me …", a request that opens with its verb: "Describe the defect in a sentence.") are
+matched, so "Your checking has $1,842 available. Anything else?" is a closing question, not a
+second ask for the account.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ _ANYTHING_ELSE = re.compile(
 _ASKING = re.compile(
     r"\?|\b(?:(?:please )?tell me|please (?:give|share|provide|confirm|send|choose|pick|select)|"
     r"let me know|"
-    r"could you|can you|what is your|which one)\b",
+    r"could you|can you|what is your|which one)\b"
+    r"|^(?:describe|enter|type|give|share|provide|spell|choose|pick|select)\b",
     re.I,
 )
 _HANDOFF = re.compile(
@@ -261,6 +263,9 @@ class FactSimulator:
         asked = _plain(question)
         if asked and any(q and q in asked for q in self.verbatim.get(fact.label, ())):
             return 10
+        label = _plain(fact.label)
+        if " " in label and f" {label} " in f" {asked} ":
+            return 10  # the label said word for word ("what is the defect on")
         score = 2 * len(stems(fact.label) & said)
         score += len(stems(fact.value) & said) if score else 0
         value = _plain(fact.value)

@@ -87,7 +87,10 @@ def placeholder(field: MemoryField | None, key: str) -> Any:
     if kind == "float":
         return 1.0
     if kind == "list":
-        return []
+        # one item: a list the tool fills (open slots, matches) is what the path to the
+        # skill's goal branches on, and the planner's walk takes it as set
+        name = key.rsplit(".", 1)[-1]
+        return [f"{name.upper().replace('_', '-')}-0001"]
     if kind == "categorical" and field is not None and field.enum_values:
         return field.enum_values[0]
     name = key.rsplit(".", 1)[-1]
