@@ -20,6 +20,7 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions._preconditions import opener_of
 from evalcore.simulator import ContextFact, CueLine, FactContext
+from evalcore.simulator._facts import opening_line
 from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
 
 from ...planning import Behavior
@@ -243,11 +244,11 @@ class _Writer:
                 self.context.cues.append(CueLine(self.cue(asks[at]), line, first=True))
             else:
                 self.context.before_end = line
-        if prelude is not None:
-            self.sign_in_first(prelude)
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         self.context.intent = intent_clause(self.defs, skill)
+        if prelude is not None:
+            self.sign_in_first(prelude)
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = STOP_AFTER_HANDOFF if handoff else STOP_DONE
@@ -256,7 +257,8 @@ class _Writer:
         """Open with the sign-in, and ask for what the case is about once it is done (when
         the agent asks whether there is anything else)."""
         opener = self.defs.skills[prelude.skill]
-        request = self.context.opening or self.opening()
+        # the request as the opening would have said it: its own line, else the intent's
+        request = self.context.opening or opening_line(self.context.intent)
         self.context.opening = activation_phrase(self.defs, opener)
         if not self.context.before_end:
             self.context.before_end = request
