@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,6 +27,14 @@ _SECTION = re.compile(
 _ARG_LINE = re.compile(r"^(?P<indent>\s*)\*{0,2}(?P<name>\w+)\s*(\([^)]*\))?\s*:\s*(?P<desc>.*)$")
 
 
+@lru_cache(maxsize=256)
+def parsed_module(text: str) -> ast.Module:
+    """`text` parsed, once per text: the loader reads a tool file's definitions and the skill
+    model its code facts from the same tree (read only, never changed). Raises what
+    `ast.parse` raises; an error is not kept."""
+    return ast.parse(text)
+
+
 def read_tool_file(
     ctx: ReadContext, path: Path, scope: Literal["local", "shared"]
 ) -> list[ToolDef]:
@@ -34,7 +43,7 @@ def read_tool_file(
     if text is None:
         return []
     try:
-        module = ast.parse(text, filename=str(path))
+        module = parsed_module(text)
     except SyntaxError as exc:
         ctx.warn(path, exc.lineno, f"Python syntax error: {exc.msg}; its tools are not read")
         return []

@@ -20,6 +20,7 @@ from typing import Any
 
 from .._memo import memoized
 from .._model import Project, ToolDef
+from .._tools_ast import parsed_module
 
 
 class _Unknown:
@@ -143,7 +144,7 @@ def _doc_errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
 @lru_cache(maxsize=128)
 def _file_facts(text: str) -> dict[str, CodeFacts]:
     try:
-        tree = ast.parse(text)
+        tree = parsed_module(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     out: dict[str, CodeFacts] = {}

@@ -44,6 +44,8 @@ _VERB_BEFORE = re.compile(
 def _mentions(sentence: str, name: str) -> list[int]:
     """Positions where the sentence calls `name`: `@tool.name`, or the bare name right after a
     calling word ("call submit_claim", "with `lookup`") or before "tool" ("the x tool")."""
+    if name not in sentence:  # both patterns spell the name as it is written
+        return []
     out = [m.start() for m in re.finditer(rf"@tool\.{re.escape(name)}\b", sentence)]
     for match in re.finditer(rf"(?<![\w.@]){re.escape(name)}\b", sentence):
         before = sentence[: match.start()]
@@ -59,7 +61,8 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
     named = [
         f
         for f in fields
-        if re.search(
+        if f.name in clause  # both alternatives spell the name as it is written
+        and re.search(
             rf"@memory\.{re.escape(f.qualified)}\b|(?<![\w.])`?{re.escape(f.name)}`?\b", clause
         )
     ]
