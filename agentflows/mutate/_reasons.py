@@ -17,6 +17,11 @@ kills it" alone:
   a seeded entry no case seeds, or the agent's own choice, or the call has no arguments
   on the paths that reach it, so no value a case could assert for it holds for every
   correct agent;
+- `free_text`: the argument the fault alters is the user's own answer, but one no agent
+  passes exactly: free text or a label ("Everyday Debit ending 4821") an agent may reword or
+  resolve to the record it names, or a list or object it builds (the drafter's rule of what a
+  case may assert, `agentflows.drafting.offline._mantle_exact`); `arguments` compare by
+  equality, so no value holds for every correct agent;
 - `no_mark`: the fault changes nothing Mantle's assertions can observe on the paths that
   reach it: the mutant's own runs of those cases record the same skills, blocks, memory,
   tool calls and responses as the reference agent's (only the wording of a turn differs),
@@ -33,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentflows.drafting.offline._mantle_exact import exact
 from agentflows.generate._verify_paths import CasePath, _step_on_path, read_path
 from evalcore.agents.reference import Mutant
 from evalcore.agents.reference._faults import returned
@@ -41,7 +47,14 @@ from evalcore.definitions.skill_model import skill_models, tool_keys
 
 from ._reasons_path import TOOL_KINDS, Reason, off_path
 
-REASONS = ("off_path", "needs_failure", "argument_from_result", "no_mark", "unexplained")
+REASONS = (
+    "off_path",
+    "needs_failure",
+    "argument_from_result",
+    "free_text",
+    "no_mark",
+    "unexplained",
+)
 
 
 @dataclass
@@ -74,6 +87,10 @@ def explain(
             return found
     if mutant.kind == "ignore_requires":
         found = _no_mark(project, mutant)
+        if found is not None:
+            return found
+    if played is not None and mutant.kind == "ignore_requires":
+        found = _early_repeat(project, mutant, reached, played)
         if found is not None:
             return found
     if played is not None:
@@ -109,6 +126,69 @@ def _difference(
             extra = longer[min(len(mine), len(theirs))]
             return f" ({run.slug}: only {who} records {_say(extra)})"
     return ""
+
+
+def _early_repeat(
+    project: Project,
+    mutant: Mutant,
+    reached: Sequence[CaseRun],
+    played: Mapping[str, list[dict[str, Any]]],
+) -> Reason | None:
+    """`no_mark` when, on every reached path, the mutant's run is the correct one plus its
+    early call (the call and the memory and messages it leaves right after it): the real call
+    later leaves the same marks, so `tool_executed`, `memory_was_set` / `_not_set` and
+    `bot_uttered` find them either way and `sequencing` (earliest match, gaps allowed) only
+    gains an earlier match. `tools_within_one_turn` could tell, but only in a turn with two
+    other calls; no reached run has one where the early call lands."""
+    same = [r for r in reached if r.slug in played]
+    defs = project.mantle
+    skill = defs.skills.get(mutant.skill or "") if defs is not None else None
+    constraint = skill.tool_constraints.get(mutant.target or "") if skill is not None else None
+    said = {constraint.on_success, constraint.on_failure} - {None} if constraint else set()
+    if not same:
+        return None
+    for run in same:
+        mine = played[run.slug]
+        start = next(
+            (
+                i
+                for i, e in enumerate(mine)
+                if e.get("event") == "tool_executed" and e.get("tool_name") == mutant.target
+            ),
+            None,
+        )
+        if start is None:
+            return None
+        end = start + 1
+        while end < len(mine) and (
+            mine[end].get("event") == "memory_set"
+            or (mine[end].get("event") == "bot" and _utter(mine[end]) in said)
+        ):
+            end += 1
+        if observed(mine[:start] + mine[end:]) != observed(run.events):
+            return None
+        if _calls_in_turn(mine, start) > 2:
+            return None
+    names = ", ".join(r.slug for r in same[:3]) + (" …" if len(same) > 3 else "")
+    return Reason(
+        "no_mark",
+        f"on every verified path that reaches it ({names}) the early call of {mutant.target} "
+        "leaves only marks its real call leaves again later (Mantle has no assertion that a "
+        "tool ran once, or not before a point)",
+    )
+
+
+def _utter(event: Mapping[str, Any]) -> Any:
+    return (event.get("metadata") or {}).get("utter_action")
+
+
+def _calls_in_turn(events: Sequence[dict[str, Any]], index: int) -> int:
+    """Tool calls in the user turn that holds `events[index]`."""
+    begin = max((i for i in range(index) if events[i].get("event") == "user"), default=0)
+    end = next(
+        (i for i in range(index, len(events)) if events[i].get("event") == "user"), len(events)
+    )
+    return sum(1 for e in events[begin:end] if e.get("event") == "tool_executed")
 
 
 def _say(item: tuple[Any, ...]) -> str:
@@ -178,7 +258,8 @@ def _argument_source(project: Project, mutant: Mutant, reached: Sequence[CaseRun
     models = skill_models(project)
     model = models.get(mutant.skill or "")
     asked = {f.qualified for f in model.fields} if model is not None else set()
-    sources: list[str] = []
+    names = project.mantle.memory_names() if project.mantle is not None else {}
+    sources: list[tuple[str, str]] = []
     for run in reached:
         memory: dict[str, Any] = {}
         results: list[tuple[str, Any]] = []
@@ -190,7 +271,7 @@ def _argument_source(project: Project, mutant: Mutant, reached: Sequence[CaseRun
             elif kind == "tool_executed" and event.get("tool_name") == mutant.target:
                 arguments = dict(event.get("arguments") or {})
                 if not arguments:
-                    sources.append(_bare(project, mutant))
+                    sources.append(("argument_from_result", _bare(project, mutant)))
                     continue
                 given = [
                     k
@@ -199,19 +280,47 @@ def _argument_source(project: Project, mutant: Mutant, reached: Sequence[CaseRun
                 ]
                 told = [k for k in given if not any(returned(r, arguments[k]) for _, r in results)]
                 if told:
-                    return None  # the user's own value: a case could assert it
+                    words = _worded(told, arguments, memory, asked, names)
+                    if words is None:
+                        return None  # the user's own exact value: a case could assert it
+                    sources.append(("free_text", words))
+                    continue
                 name, value = next(iter(arguments.items()))
                 if name in given:
-                    sources.append(f"argument {name} is a record the user picked from a result")
+                    text = f"argument {name} is a record the user picked from a result"
                 else:
-                    sources.append(_source_of(name, value, results, memory, seeded))
+                    text = _source_of(name, value, results, memory, seeded)
+                sources.append(("argument_from_result", text))
             if kind == "tool_executed":
                 results.append((str(event.get("tool_name")), event.get("result")))
     if not sources:
         return None
-    return Reason(
-        "argument_from_result",
-        f"{sources[0]}: no value a case could assert holds for every correct agent",
+    code, text = sources[0]
+    return Reason(code, f"{text}: no value a case could assert holds for every correct agent")
+
+
+def _worded(
+    told: Sequence[str],
+    arguments: Mapping[str, Any],
+    memory: Mapping[str, Any],
+    asked: set[str],
+    names: Mapping[str, Any],
+) -> str | None:
+    """Why none of the user's own values in the call is one an agent passes exactly (free
+    text, a label, a list or object: `exact`, the drafter's own rule), or None when one is."""
+    for name in told:
+        value = arguments[name]
+        field = next((a for a in sorted(asked) if memory.get(a) == value), None)
+        spec = names.get(field or "")
+        if spec is None or exact(spec.type, value):
+            return None
+    name = told[0]
+    field = next(a for a in sorted(asked) if memory.get(a) == arguments[name])
+    kind = names[field].type
+    what = "free text" if kind == "text" else f"a {kind} value"
+    return (
+        f"argument {name} holds the user's answer for {field}, {what} an agent may word its "
+        "own way or resolve to the record it names (`arguments` compare by equality)"
     )
 
 

@@ -37,6 +37,8 @@ class Goals(HandoffGoals):
     def path_facts(self, walk: Walk, *, completes: bool = True) -> None:
         skill = walk.skill
         self.add(skill_check("skill_activated", skill))
+        for callee in self.called(walk):
+            self.add(skill_check("skill_activated", callee))
         if completes and walk.completed:
             self.add(skill_check("skill_completed", skill))
         blocks = [e for e in walk.events if e.kind == "block_completed" and e.skill == skill]

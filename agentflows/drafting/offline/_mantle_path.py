@@ -20,6 +20,9 @@ from evalcore.definitions.skill_model import skill_model
 from ...planning._mantle_tools import qualify, tool_keys
 from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
+from ._mantle_exact import CODE as _CODE
+from ._mantle_exact import exact as _exact
+from ._mantle_order import block_tool_marks, merged, requires_marks
 from ._mantle_script import Script
 
 
@@ -121,15 +124,18 @@ class PathGoals:
             ]
         return list(dict.fromkeys(keys))
 
-    def recorded(self, walk: Walk, *, limit: int = 6) -> list[dict[str, Any]]:
+    def recorded(self, walk: Walk, *, limit: int = 10) -> list[dict[str, Any]]:
         """`memory_was_set` items of a path: the chosen values (with their value), then, by
         name only, what the path's successful tool runs write (ids and flags a real backend
         chooses) and the fields its block steps wait for (the user's answer, which an agent
-        may word its own way). A key a step or tool forgets fails one of these."""
+        may word its own way). A key a step or tool forgets fails one of these. The skill's
+        own keys come before keys of other namespaces (a called skill's `project.` flags,
+        which that skill's own cases assert), so a long path keeps its own within `limit`."""
         items = self.memory_items(walk, self.chosen_keys(walk))
         named = [i["name"] for i in items]
         declared = self.defs.memory_names()
         extra = [k for k in self.tool_written(walk) + self.step_fields(walk) if k in declared]
+        extra.sort(key=lambda k: not k.startswith(walk.skill + "."))
         for key in dict.fromkeys(extra):
             if key not in named and len(items) < limit:
                 items.append({"name": key})
@@ -194,6 +200,7 @@ class PathGoals:
         names = self.defs.memory_names()
         out: dict[str, Any] = {}
         asked = {a.field for a in walk.asks if a.field} | set(self.facts.get("given") or {})
+        asked |= set(self.script.stated) if walk is self.walk else set()
         for key in asked:
             value = walk.memory.get(key)
             if key in names and value is not None and _exact(names[key].type, value):
@@ -207,6 +214,20 @@ class PathGoals:
 
     def memory_pairs(self, walk: Walk) -> list[tuple[str, Any]]:
         return [(i["name"], i["value"]) for i in self.memory_items(walk, self.chosen_keys(walk))]
+
+    def called(self, walk: Walk) -> list[str]:
+        """Skills a block's `call:` step on the path runs (the runtime activates each one as
+        the step runs, whatever the agent says): an agent that skips the step never does."""
+        skill = self.defs.skills[walk.skill]
+        active = {e.skill for e in walk.events if e.kind == "skill_activated"}
+        out = []
+        for block in skill.blocks.values():
+            for step in block.steps:
+                element = f"step:{skill.id}.{block.id}.{step.id}"
+                target = str(step.target)
+                if step.kind == "call" and element in walk.elements and target in active:
+                    out.append(target)
+        return [s for s in dict.fromkeys(out) if s != skill.id]
 
     def written(self, walk: Walk) -> set[str]:
         return {e.key for e in walk.events if e.kind == "memory" and e.key}
@@ -413,7 +434,17 @@ class PathGoals:
             if not event.error:
                 at = next((i for i, e in enumerate(walk.events) if e is event), len(walk.events))
                 placed.append((at, short_tool(event)))
-        steps += [check for _, check in sorted(placed, key=lambda p: p[0])]
+        # orders the definitions fix for every agent (`_mantle_order`)
+        skill = self.defs.skills[walk.skill]
+        placed += block_tool_marks(skill, walk)
+        placed += requires_marks(skill, walk, lambda tool: self.tool_writes(tool, skill.id))
+        declared = self.defs.memory_names()
+        placed = [
+            (i, c)
+            for i, c in placed
+            if str(c.get("memory_was_set", "")) in declared or "memory_was_set" not in c
+        ]
+        steps += merged(placed)
         if walk.completed:
             steps.append(skill_check("skill_completed", walk.skill))
         return steps
@@ -451,21 +482,6 @@ def _conjuncts_open(inner: str) -> bool:
         if depth < 0:
             return True
     return False
-
-
-#: An id or code a user reads out and an agent passes unchanged (`HM-AU-5520917`, `R-30418`).
-_CODE = re.compile(
-    r"(?=[^ ]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{1,4}\d{3,}|[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
-)
-
-
-def _exact(kind: str | None, value: Any) -> bool:
-    """Values an agent passes exactly as the user chose them."""
-    if value is SET or isinstance(value, dict | list):
-        return False
-    if kind in ("categorical", "bool", "int", "float"):
-        return True
-    return kind == "text" and isinstance(value, str) and bool(_CODE.fullmatch(value))
 
 
 def _visibility(public: Any, key: str) -> str:

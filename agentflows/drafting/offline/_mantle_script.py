@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalcore.definitions import Project
+from evalcore.definitions.skill_model import skill_model
 from evalcore.simulator import ContextFact, CueLine, FactContext
 from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
 
@@ -25,7 +26,7 @@ from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
 from ...planning._mantle_vocab import channel_fields
-from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
+from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
     audience_text,
@@ -59,6 +60,9 @@ class Script:
     context: FactContext = field(default_factory=FactContext)
     handoff_skills: frozenset[str] = frozenset()
     """Skills that hand the conversation to a person (the conversation ends there)."""
+    stated: dict[str, Any] = field(default_factory=dict)
+    """Text fields read from the first message that the drafter gave a value (the opening
+    says them): `request_values`."""
 
     @property
     def facts(self) -> dict[str, Any]:
@@ -121,12 +125,41 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         slot=slot,
     )
     first = walk_skill(project, behavior.source, setup)
-    setup = replace(setup, values=fill_values(defs, first, dict(setup.values), sheet))
+    values = fill_values(defs, first, dict(setup.values), sheet)
+    stated = request_values(project, skill.id, first, values, sheet)
+    setup = replace(setup, values={**values, **stated})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
-    script = Script(behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs)
+    script = Script(
+        behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs, stated=stated
+    )
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
+
+
+def request_values(
+    project: Project, skill_id: str, walk: Walk, values: dict[str, Any], sheet: SheetBuilder
+) -> dict[str, Any]:
+    """A value for each text field the skill reads from the user's first message that the
+    walk records without knowing it ("from the first message, work out the service"):
+    nobody asks for it later, so the opening has to say it, or a correct agent is left
+    with a user who cannot tell it (and a tool argument nobody can assert)."""
+    assert project.mantle is not None
+    defs = project.mantle
+    model = skill_model(project, skill_id)
+    names = defs.memory_names()
+    out: dict[str, Any] = {}
+    for spec in model.fields if model is not None else []:
+        key = spec.qualified
+        field_def = names.get(key)
+        if spec.asked_by != "request" or key in values or field_def is None:
+            continue
+        if field_def.type != "text" or walk.memory.get(key) is not SET:
+            continue
+        value = field_value(defs, field_def, sheet, dict(values))
+        if isinstance(value, str):
+            out[key] = value
+    return out
 
 
 class _Writer:
@@ -266,7 +299,7 @@ class _Writer:
     def requested(self) -> dict[str, Any]:
         """Fields the skill sets from the user's first message ("From the request, set mode
         to …"): the opening has to say them, since nobody asks for them later."""
-        return dict(self.facts.get("request_values") or {})
+        return {**(self.facts.get("request_values") or {}), **self.script.stated}
 
     def opening(self) -> str:
         """The first message: the skill's phrasing plus every value it gives up front (the
