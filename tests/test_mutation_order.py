@@ -290,3 +290,73 @@ def test_the_drafted_fault_report_orders_the_call_after_what_it_requires(
     steps = _sequence(_happy(workshop, "report_fault"))
     field = steps.index({"memory_was_set": "report_fault.fault_description"})
     assert field < steps.index({"tool_executed": {"tool_name": "log_fault", "source": "local"}})
+
+
+MACHINE = """\
+---
+name: Machine help
+description: >
+  Anything about a workshop machine: "what state is my machine in", "book a service".
+---
+
+Help mechanics with the machines. From the first message, work out the machine (its asset
+tag, e.g. `press-04`) and set machine, and set mode to one of status or service.
+
+if: session.machine_help.mode == "status"
+Call get_machine_status with the machine and say what it reports.
+
+if: session.machine_help.mode == "service"
+Call book_service with the machine.
+"""
+
+MACHINE_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Read a machine's state.")
+async def get_machine_status(machine: str, context: ToolContext = None):
+    """State of the machine."""
+    return {"state": "running"}
+
+
+@tool(description="Book a service visit for a machine.")
+async def book_service(machine: str, context: ToolContext = None):
+    """Book it."""
+    return {"booked": True}
+'''
+
+
+def test_a_field_read_from_the_first_message_is_said_in_the_opening(tmp_path: Path) -> None:
+    """Nobody asks for the machine later, so the opening says it; the tool fed from it then
+    has an argument the case asserts, which kills a wrong one."""
+    files = {
+        "agent.yml": "name: Workshop\npersona: You help mechanics.\n",
+        "integrations.yml": INTEGRATIONS,
+        "skills/machine_help/skill.md": MACHINE,
+        "skills/machine_help/tools.py": MACHINE_TOOLS,
+        "skills/machine_help/memory.yml": (
+            "schema:\n  public:\n"
+            "    machine:\n      type: text\n      description: The asset tag, e.g. press-04.\n"
+            "    mode:\n      type: categorical\n      enum_values: [status, service]\n"
+        ),
+    }
+    root = write_project(tmp_path / "machines", files)
+    project = load_project(root)
+    behaviors = plan_source(project, "mantle", "machine_help", None).behaviors
+    status = next(
+        b
+        for b in behaviors
+        if b.facts.get("request_values", {}).get("machine_help.mode") == "status"
+    )
+    data = draft_mantle(DraftContext(project, "mantle", status))
+    assert "The machine is press-04." in data["scenario"]["simulation_context"]
+    run = next(c["tool_executed"] for c in _assertions(data) if "tool_executed" in c)
+    assert run["tool_name"] == "get_machine_status"
+    assert run["arguments"] == {"machine": "press-04"}
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "status.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    wanted = ["wrong_argument:get_machine_status"]
+    report = asyncio.run(mutate(collect_cases([folder], project=root), root, only=wanted))
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert [r.mutant.id for r in report.results] == wanted and not report.survivors()

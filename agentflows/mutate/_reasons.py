@@ -8,7 +8,9 @@ kills it" alone:
 - `off_path`: no passing case reaches the fault's site (the tool never runs, the step's
   block never gets there, the key is never written); the reason names the condition that
   gates the site when the definitions give one (a tool's `requires`, the prose's `if:`, the
-  `next` branch that leads to the step);
+  `next` branch that leads to the step); also an early call of a tool no reached case
+  calls at all whose `requires` reads a seeded project field none of them seeds (which side
+  of that gate a correct agent is on is the deployment's, not the case's);
 - `needs_failure`: the site lies only past a check that comes back negative or a tool that
   fails, and the project seeds no field the drafter's failing/negative test account can go
   in (a caller phone), so no case can put the backend in that state;
@@ -38,14 +40,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentflows.drafting.offline._mantle_exact import exact
 from agentflows.generate._verify_paths import CasePath, _step_on_path, read_path
 from evalcore.agents.reference import Mutant
-from evalcore.agents.reference._faults import returned
 from evalcore.definitions import Project
-from evalcore.definitions.skill_model import skill_models, tool_keys
 
 from ._reasons_path import TOOL_KINDS, Reason, off_path
+from ._reasons_site import argument_source, no_mark, unseeded_gate
 
 REASONS = (
     "off_path",
@@ -82,11 +82,11 @@ def explain(
     if not reached:
         return off_path(project, mutant)
     if mutant.kind == "wrong_argument":
-        found = _argument_source(project, mutant, reached)
+        found = argument_source(project, mutant, reached)
         if found is not None:
             return found
     if mutant.kind == "ignore_requires":
-        found = _no_mark(project, mutant)
+        found = no_mark(project, mutant) or unseeded_gate(project, mutant, reached)
         if found is not None:
             return found
     if played is not None and mutant.kind == "ignore_requires":
@@ -247,131 +247,6 @@ def _reaches(project: Project, mutant: Mutant, path: CasePath) -> bool:
     if mutant.kind == "never_handoff":
         return any(skills[s].is_handoff for s in path.skills if s in skills)
     return True
-
-
-# --- on the path: faults no assertion can see -------------------------------------------------
-
-
-def _argument_source(project: Project, mutant: Mutant, reached: Sequence[CaseRun]) -> Reason | None:
-    """`argument_from_result` when, in every reached run, the argument the fault alters
-    holds no value the user gave."""
-    models = skill_models(project)
-    model = models.get(mutant.skill or "")
-    asked = {f.qualified for f in model.fields} if model is not None else set()
-    names = project.mantle.memory_names() if project.mantle is not None else {}
-    sources: list[tuple[str, str]] = []
-    for run in reached:
-        memory: dict[str, Any] = {}
-        results: list[tuple[str, Any]] = []
-        seeded = {str(e.get("key")) for e in run.events[:3] if e.get("event") == "memory_set"}
-        for event in run.events:
-            kind = event.get("event")
-            if kind == "memory_set":
-                memory[str(event.get("key"))] = event.get("value")
-            elif kind == "tool_executed" and event.get("tool_name") == mutant.target:
-                arguments = dict(event.get("arguments") or {})
-                if not arguments:
-                    sources.append(("argument_from_result", _bare(project, mutant)))
-                    continue
-                given = [
-                    k
-                    for k, v in arguments.items()
-                    if v is not None and any(memory.get(a) == v for a in asked)
-                ]
-                told = [k for k in given if not any(returned(r, arguments[k]) for _, r in results)]
-                if told:
-                    words = _worded(told, arguments, memory, asked, names)
-                    if words is None:
-                        return None  # the user's own exact value: a case could assert it
-                    sources.append(("free_text", words))
-                    continue
-                name, value = next(iter(arguments.items()))
-                if name in given:
-                    text = f"argument {name} is a record the user picked from a result"
-                else:
-                    text = _source_of(name, value, results, memory, seeded)
-                sources.append(("argument_from_result", text))
-            if kind == "tool_executed":
-                results.append((str(event.get("tool_name")), event.get("result")))
-    if not sources:
-        return None
-    code, text = sources[0]
-    return Reason(code, f"{text}: no value a case could assert holds for every correct agent")
-
-
-def _worded(
-    told: Sequence[str],
-    arguments: Mapping[str, Any],
-    memory: Mapping[str, Any],
-    asked: set[str],
-    names: Mapping[str, Any],
-) -> str | None:
-    """Why none of the user's own values in the call is one an agent passes exactly (free
-    text, a label, a list or object: `exact`, the drafter's own rule), or None when one is."""
-    for name in told:
-        value = arguments[name]
-        field = next((a for a in sorted(asked) if memory.get(a) == value), None)
-        spec = names.get(field or "")
-        if spec is None or exact(spec.type, value):
-            return None
-    name = told[0]
-    field = next(a for a in sorted(asked) if memory.get(a) == arguments[name])
-    kind = names[field].type
-    what = "free text" if kind == "text" else f"a {kind} value"
-    return (
-        f"argument {name} holds the user's answer for {field}, {what} an agent may word its "
-        "own way or resolve to the record it names (`arguments` compare by equality)"
-    )
-
-
-def _bare(project: Project, mutant: Mutant) -> str:
-    """Why a reached call had no argument for the fault to alter."""
-    defs = project.mantle
-    tool = defs.tools_for(mutant.skill or "").get(mutant.target or "") if defs else None
-    params = [
-        p.name
-        for p in (tool.parameters if tool is not None else [])
-        if p.name != "context" and "ToolContext" not in (p.type or "")
-    ]
-    names = ", ".join(params) or "none"
-    return (
-        f"{mutant.target} runs with no arguments on every verified path (its parameters, "
-        f"{names}, come from memory only another tool or an unseeded entry fills)"
-    )
-
-
-def _source_of(
-    name: str, value: Any, results: list[tuple[str, Any]], memory: dict[str, Any], seeded: set
-) -> str:
-    for tool, result in results:
-        if returned(result, value):
-            return f"argument {name} comes from {tool}'s result"
-    for key, held in memory.items():
-        if held == value and key.startswith("project."):
-            how = "a seeded entry" if key in seeded else "project memory a tool wrote"
-            return f"argument {name} comes from {key} ({how})"
-    return f"argument {name} is a value the agent picks itself"
-
-
-def _no_mark(project: Project, mutant: Mutant) -> Reason | None:
-    """An early extra call of a tool that writes no memory and has no response leaves
-    nothing an assertion can see once the real call runs too (Mantle has no assertion
-    that a tool did not run, and `sequencing` allows gaps)."""
-    defs = project.mantle
-    skill = defs.skills.get(mutant.skill or "") if defs is not None else None
-    if skill is None or defs is None:
-        return None
-    tool = defs.tools_for(skill.id).get(mutant.target or "")
-    constraint = skill.tool_constraints.get(mutant.target or "")
-    if tool is None or tool_keys(project, tool, skill.id):
-        return None
-    if constraint is not None and (constraint.on_success or constraint.on_failure):
-        return None
-    return Reason(
-        "no_mark",
-        f"{mutant.target} writes no memory and utters no response: an early extra call "
-        "leaves nothing an assertion can see",
-    )
 
 
 __all__ = ["REASONS", "CaseRun", "Reason", "explain", "explain_all"]
