@@ -17,7 +17,9 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.mutate import mutate
+from agentflows.mutate._reasons import explain
 from agentflows.planning import plan_source
+from evalcore.agents.reference import find_mutant
 from evalcore.definitions import load_project
 from evalcore.runner import collect_cases
 
@@ -116,7 +118,8 @@ tool_constraints:
       on_success: utter_fault_logged
 ---
 
-Run @block.report.
+Run @block.report. If they ask whether a fault is already known, check @tool.list_faults
+and tell them.
 
 :::ordered_block id=report
 steps:
@@ -138,6 +141,12 @@ from rasa.mantle.tools.decorator import ToolContext, tool
 async def log_fault(fault_description: str, context: ToolContext = None):
     """Log it."""
     return {"logged": True}
+
+
+@tool(description="Faults already logged for the workshop.")
+async def list_faults(context: ToolContext = None):
+    """Open faults."""
+    return {"faults": []}
 '''
 
 FILES: dict[str, str] = {
@@ -360,3 +369,12 @@ def test_a_field_read_from_the_first_message_is_said_in_the_opening(tmp_path: Pa
     report = asyncio.run(mutate(collect_cases([folder], project=root), root, only=wanted))
     assert set(report.reference.values()) == {"passed"}, report.reference
     assert [r.mutant.id for r in report.results] == wanted and not report.survivors()
+
+
+def test_an_unreached_tool_called_only_on_a_cue_says_the_cue(workshop: Path) -> None:
+    project = load_project(workshop)
+    reason = explain(project, find_mutant(project, "fail_silently:list_faults"), [])
+    assert reason.code == "off_path"
+    assert "called only on the prose's cue: 'If they ask whether a fault is already known'" in (
+        reason.text
+    )
