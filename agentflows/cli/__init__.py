@@ -4,36 +4,44 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import importlib
 import os
 import sys
+from typing import Any
 
 import typer
 
 from evalcore.errors import UserError
 
-from . import (  # noqa: F401 (register)
-    _assert,
-    _clean,
-    _doctor,
-    _generate,
-    _mcp,
-    _mutate,
-    _repair,
-    _report,
-    _review,
-    _revise,
-    _run,
-    _score,
-    _sources,
-    _status,
-    _triage,
-    _validate,
-)
-from ._app import app, polish_help
+from ._app import app as _app
+from ._app import polish_help
+from ._coerce import install as _plain_coercion
 from ._output import click_exceptions, print_error
 from ._rich_help import import_rich_help, wants_help
 
 EXIT_INTERRUPTED = 130
+
+#: Every command, in the order `--help` lists them; `_<name>` is the module that registers it.
+COMMANDS = (
+    *("assert", "clean", "doctor", "generate", "mcp", "mutate", "repair", "report"),
+    *("review", "revise", "run", "score", "sources", "status", "triage", "validate"),
+)
+
+
+def _register(names: tuple[str, ...] = COMMANDS) -> None:
+    """Import the modules of these commands (each registers its command on the app once):
+    a command's module imports what its options need, so a light command loads only its
+    own."""
+    for name in names:
+        importlib.import_module(f"{__name__}._{name}")
+
+
+def __getattr__(name: str) -> Any:
+    """`agentflows.cli.app`: the application with every command registered."""
+    if name == "app":
+        _register()
+        return _app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     an error is the one JSON object `{"error", "hint", "exit_code"}` on stdout.
     """
     _tolerate_surrogates()
+    _plain_coercion()
     args = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
     try:
@@ -84,15 +93,16 @@ def _command_tree(args: list[str]) -> typer.main.TyperGroup:
     parses and runs the same way; building every command's parameters costs more than a
     light command's own work."""
     name = args[0] if args else ""
+    _register((name,) if name in COMMANDS else COMMANDS)
     chosen = [
         info
-        for info in app.registered_commands
+        for info in _app.registered_commands
         if info.callback is not None
         and (info.name or typer.main.get_command_name(info.callback.__name__)) == name
     ]
     if not chosen:
-        return typer.main.get_command(app)  # type: ignore[return-value]
-    only = copy.copy(app)
+        return typer.main.get_command(_app)  # type: ignore[return-value]
+    only = copy.copy(_app)
     only.registered_commands = chosen
     return typer.main.get_command(only)  # type: ignore[return-value]
 

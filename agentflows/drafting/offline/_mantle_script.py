@@ -18,15 +18,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions._preconditions import opener_of
 from evalcore.simulator import ContextFact, CueLine, FactContext
 from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
 
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
-from ...planning._mantle_vocab import channel_fields
-from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
+from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
     audience_text,
@@ -34,9 +33,11 @@ from ._mantle_facts import (
     field_value,
     fill_values,
     label_for,
+    request_values,
     spoken,
 )
 from ._mantle_intent import intent_clause
+from ._mantle_seeds import precondition_seeds, seeds_for
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -63,6 +64,8 @@ class Script:
     stated: dict[str, Any] = field(default_factory=dict)
     """Text fields read from the first message that the drafter gave a value (the opening
     says them): `request_values`."""
+    prelude: Walk | None = None
+    """The sign-in skill's walk, for a skill whose precondition only a sign-in makes true."""
 
     @property
     def facts(self) -> dict[str, Any]:
@@ -88,33 +91,24 @@ class Script:
         return [line for line in quoted if line]
 
 
-def seeds_for(project: Project, customer: Customer) -> dict[str, Any]:
-    """Channel context the run starts with: the caller's phone and language only."""
-    assert project.mantle is not None
-    out: dict[str, Any] = {}
-    for field_def in channel_fields(project.mantle):
-        name = field_def.name.lower()
-        if "phone" in name:
-            out[field_def.qualified] = customer.phone
-        elif "language" in name or "locale" in name:
-            out[field_def.qualified] = "en"
-    return out
-
-
 def build_script(project: Project, behavior: Behavior, *, slot: int | None = None) -> Script:
     """Draw the case's test data, walk the behaviour with it and write the context (`slot`:
     the case's place among its skill's cases, so the suite's cases draw different records)."""
     assert project.mantle is not None
     defs = project.mantle
     customer = customer_for(behavior.id, behavior.facts.get("account"))
-    seeds = seeds_for(project, customer)
+    seeds = {**seeds_for(project, customer), **precondition_seeds(project, behavior)}
     records = load_records(project.root)
     # A seeded caller phone resolves to a test account (when the project ships no records
     # of its own): the persona is its holder and gives its identity details.
     account = any("phone" in k for k in seeds) and not records.collections
     holder = customer.name if account else None
     skill = defs.skills[behavior.source]
-    setup = behavior_setup(behavior.facts, seeds)
+    # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
+    opener = opener_of(project, behavior.source)
+    prelude = walk_skill(project, opener, Setup(memory=dict(seeds))) if opener else None
+    opened = {**seeds, **(after_identity(prelude) if prelude else {})}
+    setup = behavior_setup(behavior.facts, opened)
     fixed = frozenset(str(v) for v in setup.values.values() if isinstance(v, str))
     sheet = SheetBuilder(
         behavior.id,
@@ -133,33 +127,9 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     script = Script(
         behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs, stated=stated
     )
+    script.prelude = prelude
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
-
-
-def request_values(
-    project: Project, skill_id: str, walk: Walk, values: dict[str, Any], sheet: SheetBuilder
-) -> dict[str, Any]:
-    """A value for each text field the skill reads from the user's first message that the
-    walk records without knowing it ("from the first message, work out the service"):
-    nobody asks for it later, so the opening has to say it, or a correct agent is left
-    with a user who cannot tell it (and a tool argument nobody can assert)."""
-    assert project.mantle is not None
-    defs = project.mantle
-    model = skill_model(project, skill_id)
-    names = defs.memory_names()
-    out: dict[str, Any] = {}
-    for spec in model.fields if model is not None else []:
-        key = spec.qualified
-        field_def = names.get(key)
-        if spec.asked_by != "request" or key in values or field_def is None:
-            continue
-        if field_def.type != "text" or walk.memory.get(key) is not SET:
-            continue
-        value = field_value(defs, field_def, sheet, dict(values))
-        if isinstance(value, str):
-            out[key] = value
-    return out
 
 
 class _Writer:
@@ -260,7 +230,8 @@ class _Writer:
         spoken_to = asks
         if kind == "escalation":
             spoken_to = asks[: int(self.facts["escalation"].get("at") or 0)]
-        for ask in spoken_to:
+        prelude = self.script.prelude
+        for ask in [*(prelude.asks if prelude else []), *spoken_to]:
             self.fact(ask)
         if kind != "escalation":
             self.unplaced_fields()
@@ -280,12 +251,23 @@ class _Writer:
                 self.context.cues.append(CueLine(self.cue(asks[at]), line, first=True))
             else:
                 self.context.before_end = line
+        if prelude is not None:
+            self.sign_in_first(prelude)
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         self.context.intent = intent_clause(self.defs, skill)
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = STOP_AFTER_HANDOFF if handoff else STOP_DONE
+
+    def sign_in_first(self, prelude: Walk) -> None:
+        """Open with the sign-in, and ask for what the case is about once it is done (when
+        the agent asks whether there is anything else)."""
+        opener = self.defs.skills[prelude.skill]
+        request = self.context.opening or self.opening()
+        self.context.opening = activation_phrase(self.defs, opener)
+        if not self.context.before_end:
+            self.context.before_end = request
 
     def persona(self) -> str:
         persona = self.sheet.persona
@@ -407,4 +389,4 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-__all__ = ["STOP_AFTER_HANDOFF", "STOP_DONE", "Script", "build_script", "seeds_for"]
+__all__ = ["STOP_AFTER_HANDOFF", "STOP_DONE", "Script", "build_script"]

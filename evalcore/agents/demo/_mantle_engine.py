@@ -16,7 +16,8 @@ Generic capabilities:
   project.<key>` (after one `memory_set session_started_metadata`); other keys are posted as
   `slot` events and never reach memory.
 - **Skill activation**: the user's message is matched against every skill's name and
-  description (`SkillWords`, words weighted by how few skills use them). The activated skill
+  description (`SkillWords`, words weighted by how few skills use them), among the skills
+  whose `precondition` (bound in agent.yml) holds, as the runtime filters. The activated skill
   records `skill_activated`, utters its `utter: {on: activate}` responses and records any value
   the message states strongly for the fields it will ask for.
 - **Ordered blocks**: `execute_tool` (parameters read from memory), `collect` (utterance,

@@ -11,9 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...definitions import MantleDefinitions, Project, Skill
+from ...definitions._preconditions import precondition_of
 from ._mantle_brain import NO_ANSWER, Ask, Brain, Frame, MantleFlags, SkillContext, holds
 from ._mantle_text import ADVERSARIAL, CANCEL, CLOSING, spoken, yes_or_no
 from ._mantle_words import FieldWords, field_words, skill_words
+
+_SLOT = re.compile(r"\{(\w+)\}")
 
 
 class MantleSession:
@@ -39,6 +42,10 @@ class MantleSession:
         self.skill_words = skill_words(
             self.defs, [s for s in self.defs.skills.values() if not s.hidden and not s.disabled]
         )
+        #: Skills the runtime routes to only while their precondition holds.
+        self.preconditions = {
+            sid: cond for sid in self.defs.skills if (cond := precondition_of(self.defs, sid))
+        }
 
     # --- recording ------------------------------------------------------------------------
 
@@ -64,7 +71,7 @@ class MantleSession:
         if chosen is None:
             return
         scope = response.scope if response.scope != "project" else skill_id
-        text = re.sub(r"\{(\w+)\}", lambda m: self._fill(m.group(1), scope), chosen.text or "")
+        text = _SLOT.sub(lambda m: self._fill(m.group(1), scope), chosen.text or "")
         buttons = [
             {"title": b.title, **({"payload": b.payload} if b.payload else {})}
             for b in chosen.buttons
@@ -142,6 +149,10 @@ class MantleSession:
                 self.route(frame, text)
         self.emit("action", name="action_listen")
 
+    def closed(self) -> set[str]:
+        """Skills whose precondition is false now: the runtime does not route to them."""
+        return {sid for sid, cond in self.preconditions.items() if not holds(cond, self.memory)}
+
     def top(self) -> Frame | None:
         return self.stack[-1] if self.stack else None
 
@@ -149,7 +160,7 @@ class MantleSession:
         if ADVERSARIAL.search(text):
             self.refuse()
             return
-        skill_id, score = self.skill_words.best(text)
+        skill_id, score = self.skill_words.best(text, exclude=self.closed())
         if skill_id is not None and score >= 1.0:
             self.activate(skill_id, text, entry="user")
             return
@@ -194,7 +205,7 @@ class MantleSession:
             self.cancel(frame, goodbye=False)
             return
         active = {f.skill.id for f in self.stack}
-        other, score = self.skill_words.best(text, exclude=active)
+        other, score = self.skill_words.best(text, exclude=active | self.closed())
         if other is not None and score >= 1.5:
             if self.defs.skills[other].is_handoff and not self.flags.ignore_handoff:
                 self.interrupt(frame)

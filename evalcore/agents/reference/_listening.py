@@ -51,11 +51,11 @@ class Listening(FaultedEngine):
 
     def handoff_skill(self, text: str) -> str | None:
         """The hand-off skill a request for a person goes to (best by words, else the first)."""
-        active = {f.skill.id for f in self.stack}
+        shut = {f.skill.id for f in self.stack} | self.closed()
         handoffs = [
             s.id
             for s in self.defs.skills.values()
-            if s.is_handoff and not s.disabled and s.id not in active
+            if s.is_handoff and not s.disabled and s.id not in shut
         ]
         if not handoffs or not _PERSON.search(text) or self.fault("never_handoff"):
             return None
@@ -89,9 +89,9 @@ class Listening(FaultedEngine):
         words are enough after an aside, where an answer needs a stronger ask."""
         if not _ASIDE.search(text):
             return None
-        active = {f.skill.id for f in self.stack}
+        shut = {f.skill.id for f in self.stack} | self.closed()
         # the aside's own words ("quick question") ask for nothing
-        other, score = self.skill_words.best(_ASIDE.sub("", text, count=1), exclude=active)
+        other, score = self.skill_words.best(_ASIDE.sub("", text, count=1), exclude=shut)
         return other if other is not None and score >= 1.0 else None
 
     def off_topic(self, text: str) -> bool:
@@ -124,6 +124,8 @@ class Listening(FaultedEngine):
         first."""
         said = set(stems(text))
         scores = self.skill_words.scores(text)
+        for skill_id in self.closed():
+            scores.pop(skill_id, None)  # not routable while its precondition is false
         for skill_id in scores:
             name = set(stems(self.defs.skills[skill_id].name or ""))
             if name and name <= said:
