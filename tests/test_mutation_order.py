@@ -227,6 +227,8 @@ def test_the_happy_path_orders_what_the_definitions_order(workshop: Path) -> Non
     assert anchor < steps.index({"memory_was_set": "order_parts.order_number"})
     checks = _assertions(data)
     assert {"skill_activated": {"skill_id": "notify_store"}} in checks
+    # the framework asks each collect step with its own utterance
+    assert {"bot_uttered": {"utter_name": "utter_ask_quantity"}} in checks
     written = {i["name"] for c in checks for i in c.get("memory_was_set") or []}
     # every key the skill's tools write and its steps wait for (eight here)
     tools = {"in_stock", "order_number", "delivery_day", "courier", "invoice_id", "picker_id"}

@@ -117,6 +117,8 @@ class Goals(HandoffGoals):
         said = self.block_utters(walk)
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})
+        for asked in self.collect_utters(walk)[:3]:  # the framework asks a collect step
+            self.add({"bot_uttered": {"utter_name": asked}})
         for event in self.terminal_runs(walk) + [e for e in walk.tools() if not e.error]:
             success = self.response_of(event.tool or "", "on_success")
             if event.skill == walk.skill and self.uttered(walk, success):

@@ -286,6 +286,20 @@ class PathGoals(AvoidedGoals):
                     out.append(str(step.target))
         return out
 
+    def collect_utters(self, walk: Walk) -> list[str]:
+        """The `utterance` of each `collect` step the path asks (the walk uttered it): the
+        framework runs such a step without a model, so every agent asks with that response,
+        and an agent that skips the step and asks later in its own words fails it."""
+        said = set(walk.utters())
+        out = []
+        for block in self.skill.blocks.values():
+            for step in block.steps:
+                element = f"step:{self.skill.id}.{block.id}.{step.id}"
+                name = step.fields.get("utterance")
+                if step.kind == "collect" and element in walk.elements and name in said:
+                    out.append(str(name))
+        return list(dict.fromkeys(out))
+
     def response_of(self, tool: str, attribute: str, skill: Skill | None = None) -> str | None:
         constraint = (skill or self.skill).tool_constraints.get(tool)
         if constraint is None:
