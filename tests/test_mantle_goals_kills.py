@@ -139,7 +139,7 @@ def test_another_modes_tool_is_asserted_never_to_answer(tmp_path) -> None:
     ],
 )
 def test_a_requires_splits_into_its_top_level_and_parts(condition, parts) -> None:
-    from agentflows.drafting.offline._mantle_path import _conjuncts
+    from agentflows.drafting.offline._mantle_avoided import _conjuncts
 
     assert _conjuncts(condition) == parts
 

@@ -8,7 +8,9 @@ kills it" alone:
 - `off_path`: no passing case reaches the fault's site (the tool never runs, the step's
   block never gets there, the key is never written); the reason names the condition that
   gates the site when the definitions give one (a tool's `requires`, the prose's `if:`, the
-  `next` branch that leads to the step);
+  `next` branch that leads to the step); also an early call of a tool no reached case
+  calls at all whose `requires` reads a seeded project field none of them seeds (which side
+  of that gate a correct agent is on is the deployment's, not the case's);
 - `needs_failure`: the site lies only past a check that comes back negative or a tool that
   fails, and the project seeds no field the drafter's failing/negative test account can go
   in (a caller phone), so no case can put the backend in that state;
@@ -17,6 +19,11 @@ kills it" alone:
   a seeded entry no case seeds, or the agent's own choice, or the call has no arguments
   on the paths that reach it, so no value a case could assert for it holds for every
   correct agent;
+- `free_text`: the argument the fault alters is the user's own answer, but one no agent
+  passes exactly: free text or a label ("Everyday Debit ending 4821") an agent may reword or
+  resolve to the record it names, or a list or object it builds (the drafter's rule of what a
+  case may assert, `agentflows.drafting.offline._mantle_exact`); `arguments` compare by
+  equality, so no value holds for every correct agent;
 - `no_mark`: the fault changes nothing Mantle's assertions can observe on the paths that
   reach it: the mutant's own runs of those cases record the same skills, blocks, memory,
   tool calls and responses as the reference agent's (only the wording of a turn differs),
@@ -35,13 +42,19 @@ from typing import Any
 
 from agentflows.generate._verify_paths import CasePath, _step_on_path, read_path
 from evalcore.agents.reference import Mutant
-from evalcore.agents.reference._faults import returned
 from evalcore.definitions import Project
-from evalcore.definitions.skill_model import skill_models, tool_keys
 
 from ._reasons_path import TOOL_KINDS, Reason, off_path
+from ._reasons_site import argument_source, no_mark, unseeded_gate
 
-REASONS = ("off_path", "needs_failure", "argument_from_result", "no_mark", "unexplained")
+REASONS = (
+    "off_path",
+    "needs_failure",
+    "argument_from_result",
+    "free_text",
+    "no_mark",
+    "unexplained",
+)
 
 
 @dataclass
@@ -69,11 +82,15 @@ def explain(
     if not reached:
         return off_path(project, mutant)
     if mutant.kind == "wrong_argument":
-        found = _argument_source(project, mutant, reached)
+        found = argument_source(project, mutant, reached)
         if found is not None:
             return found
     if mutant.kind == "ignore_requires":
-        found = _no_mark(project, mutant)
+        found = no_mark(project, mutant) or unseeded_gate(project, mutant, reached)
+        if found is not None:
+            return found
+    if played is not None and mutant.kind == "ignore_requires":
+        found = _early_repeat(project, mutant, reached, played)
         if found is not None:
             return found
     if played is not None:
@@ -109,6 +126,69 @@ def _difference(
             extra = longer[min(len(mine), len(theirs))]
             return f" ({run.slug}: only {who} records {_say(extra)})"
     return ""
+
+
+def _early_repeat(
+    project: Project,
+    mutant: Mutant,
+    reached: Sequence[CaseRun],
+    played: Mapping[str, list[dict[str, Any]]],
+) -> Reason | None:
+    """`no_mark` when, on every reached path, the mutant's run is the correct one plus its
+    early call (the call and the memory and messages it leaves right after it): the real call
+    later leaves the same marks, so `tool_executed`, `memory_was_set` / `_not_set` and
+    `bot_uttered` find them either way and `sequencing` (earliest match, gaps allowed) only
+    gains an earlier match. `tools_within_one_turn` could tell, but only in a turn with two
+    other calls; no reached run has one where the early call lands."""
+    same = [r for r in reached if r.slug in played]
+    defs = project.mantle
+    skill = defs.skills.get(mutant.skill or "") if defs is not None else None
+    constraint = skill.tool_constraints.get(mutant.target or "") if skill is not None else None
+    said = {constraint.on_success, constraint.on_failure} - {None} if constraint else set()
+    if not same:
+        return None
+    for run in same:
+        mine = played[run.slug]
+        start = next(
+            (
+                i
+                for i, e in enumerate(mine)
+                if e.get("event") == "tool_executed" and e.get("tool_name") == mutant.target
+            ),
+            None,
+        )
+        if start is None:
+            return None
+        end = start + 1
+        while end < len(mine) and (
+            mine[end].get("event") == "memory_set"
+            or (mine[end].get("event") == "bot" and _utter(mine[end]) in said)
+        ):
+            end += 1
+        if observed(mine[:start] + mine[end:]) != observed(run.events):
+            return None
+        if _calls_in_turn(mine, start) > 2:
+            return None
+    names = ", ".join(r.slug for r in same[:3]) + (" …" if len(same) > 3 else "")
+    return Reason(
+        "no_mark",
+        f"on every verified path that reaches it ({names}) the early call of {mutant.target} "
+        "leaves only marks its real call leaves again later (Mantle has no assertion that a "
+        "tool ran once, or not before a point)",
+    )
+
+
+def _utter(event: Mapping[str, Any]) -> Any:
+    return (event.get("metadata") or {}).get("utter_action")
+
+
+def _calls_in_turn(events: Sequence[dict[str, Any]], index: int) -> int:
+    """Tool calls in the user turn that holds `events[index]`."""
+    begin = max((i for i in range(index) if events[i].get("event") == "user"), default=0)
+    end = next(
+        (i for i in range(index, len(events)) if events[i].get("event") == "user"), len(events)
+    )
+    return sum(1 for e in events[begin:end] if e.get("event") == "tool_executed")
 
 
 def _say(item: tuple[Any, ...]) -> str:
@@ -167,102 +247,6 @@ def _reaches(project: Project, mutant: Mutant, path: CasePath) -> bool:
     if mutant.kind == "never_handoff":
         return any(skills[s].is_handoff for s in path.skills if s in skills)
     return True
-
-
-# --- on the path: faults no assertion can see -------------------------------------------------
-
-
-def _argument_source(project: Project, mutant: Mutant, reached: Sequence[CaseRun]) -> Reason | None:
-    """`argument_from_result` when, in every reached run, the argument the fault alters
-    holds no value the user gave."""
-    models = skill_models(project)
-    model = models.get(mutant.skill or "")
-    asked = {f.qualified for f in model.fields} if model is not None else set()
-    sources: list[str] = []
-    for run in reached:
-        memory: dict[str, Any] = {}
-        results: list[tuple[str, Any]] = []
-        seeded = {str(e.get("key")) for e in run.events[:3] if e.get("event") == "memory_set"}
-        for event in run.events:
-            kind = event.get("event")
-            if kind == "memory_set":
-                memory[str(event.get("key"))] = event.get("value")
-            elif kind == "tool_executed" and event.get("tool_name") == mutant.target:
-                arguments = dict(event.get("arguments") or {})
-                if not arguments:
-                    sources.append(_bare(project, mutant))
-                    continue
-                given = [
-                    k
-                    for k, v in arguments.items()
-                    if v is not None and any(memory.get(a) == v for a in asked)
-                ]
-                told = [k for k in given if not any(returned(r, arguments[k]) for _, r in results)]
-                if told:
-                    return None  # the user's own value: a case could assert it
-                name, value = next(iter(arguments.items()))
-                if name in given:
-                    sources.append(f"argument {name} is a record the user picked from a result")
-                else:
-                    sources.append(_source_of(name, value, results, memory, seeded))
-            if kind == "tool_executed":
-                results.append((str(event.get("tool_name")), event.get("result")))
-    if not sources:
-        return None
-    return Reason(
-        "argument_from_result",
-        f"{sources[0]}: no value a case could assert holds for every correct agent",
-    )
-
-
-def _bare(project: Project, mutant: Mutant) -> str:
-    """Why a reached call had no argument for the fault to alter."""
-    defs = project.mantle
-    tool = defs.tools_for(mutant.skill or "").get(mutant.target or "") if defs else None
-    params = [
-        p.name
-        for p in (tool.parameters if tool is not None else [])
-        if p.name != "context" and "ToolContext" not in (p.type or "")
-    ]
-    names = ", ".join(params) or "none"
-    return (
-        f"{mutant.target} runs with no arguments on every verified path (its parameters, "
-        f"{names}, come from memory only another tool or an unseeded entry fills)"
-    )
-
-
-def _source_of(
-    name: str, value: Any, results: list[tuple[str, Any]], memory: dict[str, Any], seeded: set
-) -> str:
-    for tool, result in results:
-        if returned(result, value):
-            return f"argument {name} comes from {tool}'s result"
-    for key, held in memory.items():
-        if held == value and key.startswith("project."):
-            how = "a seeded entry" if key in seeded else "project memory a tool wrote"
-            return f"argument {name} comes from {key} ({how})"
-    return f"argument {name} is a value the agent picks itself"
-
-
-def _no_mark(project: Project, mutant: Mutant) -> Reason | None:
-    """An early extra call of a tool that writes no memory and has no response leaves
-    nothing an assertion can see once the real call runs too (Mantle has no assertion
-    that a tool did not run, and `sequencing` allows gaps)."""
-    defs = project.mantle
-    skill = defs.skills.get(mutant.skill or "") if defs is not None else None
-    if skill is None or defs is None:
-        return None
-    tool = defs.tools_for(skill.id).get(mutant.target or "")
-    constraint = skill.tool_constraints.get(mutant.target or "")
-    if tool is None or tool_keys(project, tool, skill.id):
-        return None
-    if constraint is not None and (constraint.on_success or constraint.on_failure):
-        return None
-    return Reason(
-        "no_mark",
-        f"{mutant.target} writes no memory and utters no response: an early extra call "
-        "leaves nothing an assertion can see",
-    )
 
 
 __all__ = ["REASONS", "CaseRun", "Reason", "explain", "explain_all"]

@@ -56,11 +56,16 @@ def _site(project: Project, skill: Skill | None, mutant: Mutant) -> tuple[str, s
     requires = constraint.requires if constraint is not None else None
     model = skill_models(project).get(skill.id)
     use = model.tool(target) if model is not None else None
-    scopes = [c.condition for c in (use.calls if use is not None else []) if c.condition]
+    calls = use.calls if use is not None else []
+    scopes = [c.condition for c in calls if c.condition]
     gate = f"`requires: {requires}`" if requires else None
     if scopes:
         scope = f"`if: {scopes[0]}`"
         gate = f"{gate}, {scope}" if gate else scope
+    triggers = [c.trigger for c in calls if c.trigger and not c.condition]
+    if triggers and len(triggers) == len(calls):  # only ever called on the user's cue
+        cue = f"called only on the prose's cue: {triggers[0]!r}"
+        gate = f"{gate}, {cue}" if gate else cue
     if mutant.kind == "ignore_requires":
         return (f"no verified case runs skill {skill.id}", gate)
     return (f"no verified case runs {target}", gate)

@@ -27,6 +27,7 @@ _FORMATS = (
     (re.compile(r"\bDD\.MM\.YYYY\b", re.I), "%d.%m.%Y"),
     (re.compile(r"\bDD-MM-YYYY\b", re.I), "%d-%m-%Y"),
     (re.compile(r"\bMM-DD-YYYY\b", re.I), "%m-%d-%Y"),
+    (re.compile(r"\bMM/YYYY\b", re.I), "%m/%Y"),
 )
 _RELATIVE = re.compile(r"\b(yesterday|today|last (?:week|night)|relative)\b", re.I)
 _SHAPED_ID = re.compile(r"\b([A-Z]{1,5}[-_ ]?\d{3,10}|\d{6,12})\b")

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, MemoryField, Skill
+from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
+from evalcore.definitions.skill_model import skill_model
 from evalcore.simulator import stems
 from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, spoken_value
 
@@ -136,6 +137,31 @@ def fill_values(
     return out
 
 
+def request_values(
+    project: Project, skill_id: str, walk: Walk, values: dict[str, Any], sheet: SheetBuilder
+) -> dict[str, Any]:
+    """A value for each text field the skill reads from the user's first message that the
+    walk records without knowing it ("from the first message, work out the service"):
+    nobody asks for it later, so the opening has to say it, or a correct agent is left
+    with a user who cannot tell it (and a tool argument nobody can assert)."""
+    assert project.mantle is not None
+    defs = project.mantle
+    model = skill_model(project, skill_id)
+    names = defs.memory_names()
+    out: dict[str, Any] = {}
+    for spec in model.fields if model is not None else []:
+        key = spec.qualified
+        field_def = names.get(key)
+        if spec.asked_by != "request" or key in values or field_def is None:
+            continue
+        if field_def.type != "text" or walk.memory.get(key) is not SET:
+            continue
+        value = field_value(defs, field_def, sheet, dict(values))
+        if isinstance(value, str):
+            out[key] = value
+    return out
+
+
 def asked_clause(text: str) -> str | None:
     """`... and ask which one needs replacing.` -> `which one needs replacing`."""
     match = _ASK_CLAUSE.search(" ".join(text.split()))
@@ -229,6 +255,7 @@ __all__ = [
     "in_own_words",
     "is_internal",
     "label_for",
+    "request_values",
     "spec_of",
     "spoken",
 ]

@@ -37,6 +37,8 @@ class Goals(HandoffGoals):
     def path_facts(self, walk: Walk, *, completes: bool = True) -> None:
         skill = walk.skill
         self.add(skill_check("skill_activated", skill))
+        for callee in self.called(walk):
+            self.add(skill_check("skill_activated", callee))
         if completes and walk.completed:
             self.add(skill_check("skill_completed", skill))
         blocks = [e for e in walk.events if e.kind == "block_completed" and e.skill == skill]
@@ -115,6 +117,8 @@ class Goals(HandoffGoals):
         said = self.block_utters(walk)
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})
+        for asked in self.collect_utters(walk)[:3]:  # the framework asks a collect step
+            self.add({"bot_uttered": {"utter_name": asked}})
         for event in self.terminal_runs(walk) + [e for e in walk.tools() if not e.error]:
             success = self.response_of(event.tool or "", "on_success")
             if event.skill == walk.skill and self.uttered(walk, success):

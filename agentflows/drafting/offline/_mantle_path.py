@@ -9,21 +9,23 @@ writes (a happy path that asserts its own task did not happen is a contradiction
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import skill_model
 
-from ...planning._mantle_tools import qualify, tool_keys
+from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
+from ._mantle_avoided import AvoidedGoals
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
+from ._mantle_exact import CODE as _CODE
+from ._mantle_exact import exact as _exact
+from ._mantle_order import block_tool_marks, merged, requires_marks
 from ._mantle_script import Script
 
 
-class PathGoals:
+class PathGoals(AvoidedGoals):
     """Collects the criteria and assertions of one draft (see `Goals` for the behaviours)."""
 
     def __init__(self, project: Project, script: Script) -> None:
@@ -121,15 +123,18 @@ class PathGoals:
             ]
         return list(dict.fromkeys(keys))
 
-    def recorded(self, walk: Walk, *, limit: int = 6) -> list[dict[str, Any]]:
+    def recorded(self, walk: Walk, *, limit: int = 10) -> list[dict[str, Any]]:
         """`memory_was_set` items of a path: the chosen values (with their value), then, by
         name only, what the path's successful tool runs write (ids and flags a real backend
         chooses) and the fields its block steps wait for (the user's answer, which an agent
-        may word its own way). A key a step or tool forgets fails one of these."""
+        may word its own way). A key a step or tool forgets fails one of these. The skill's
+        own keys come before keys of other namespaces (a called skill's `project.` flags,
+        which that skill's own cases assert), so a long path keeps its own within `limit`."""
         items = self.memory_items(walk, self.chosen_keys(walk))
         named = [i["name"] for i in items]
         declared = self.defs.memory_names()
         extra = [k for k in self.tool_written(walk) + self.step_fields(walk) if k in declared]
+        extra.sort(key=lambda k: not k.startswith(walk.skill + "."))
         for key in dict.fromkeys(extra):
             if key not in named and len(items) < limit:
                 items.append({"name": key})
@@ -194,6 +199,7 @@ class PathGoals:
         names = self.defs.memory_names()
         out: dict[str, Any] = {}
         asked = {a.field for a in walk.asks if a.field} | set(self.facts.get("given") or {})
+        asked |= set(self.script.stated) if walk is self.walk else set()
         for key in asked:
             value = walk.memory.get(key)
             if key in names and value is not None and _exact(names[key].type, value):
@@ -208,114 +214,19 @@ class PathGoals:
     def memory_pairs(self, walk: Walk) -> list[tuple[str, Any]]:
         return [(i["name"], i["value"]) for i in self.memory_items(walk, self.chosen_keys(walk))]
 
-    def written(self, walk: Walk) -> set[str]:
-        return {e.key for e in walk.events if e.kind == "memory" and e.key}
-
-    def avoided(self, walk: Walk, limit: int = 2) -> list[dict[str, Any]]:
-        """Skill memory the path really avoids writing (see the module docstring)."""
+    def called(self, walk: Walk) -> list[str]:
+        """Skills a block's `call:` step on the path runs (the runtime activates each one as
+        the step runs, whatever the agent says): an agent that skips the step never does."""
         skill = self.defs.skills[walk.skill]
-        tools = self.defs.tools_for(skill.id)
-        entered = {
-            e.block for e in walk.events if e.kind == "block_entered" and e.skill == skill.id
-        }
-        keys: list[str] = []
-        for block in skill.blocks.values():
-            if block.id not in entered:
-                continue
-            for step in block.steps:
-                if f"step:{skill.id}.{block.id}.{step.id}" in walk.elements:
-                    continue
-                if step.kind == "set_memory" and isinstance(step.target, dict):
-                    keys += [qualify(str(k), skill.id) for k in step.target]
-                elif step.kind == "execute_tool" and str(step.target) in tools:
-                    keys += list(tool_keys(self.project, tools[str(step.target)], skill.id))
-        for name in self.blocked(walk):
-            keys += list(tool_keys(self.project, tools[name], skill.id))
-        keep = self.written(walk) | set(self.success.keys)
-        for name in terminal_tools(self.project, skill):
-            keep |= set(self.tool_writes(name, skill.id))
-        public = skill.memory
-        declared = self.defs.memory_names()
-        picked = [
-            k
-            for k in dict.fromkeys(keys)
-            if k.startswith(skill.id + ".") and k not in keep and k in declared
-        ]
-        picked.sort(key=lambda k: _visibility(public, k) != "public")
-        return [{"name": k} for k in picked[:limit]]
-
-    def blocked(self, walk: Walk) -> list[str]:
-        """Tools of the skill the path never runs: their `requires` is decided false, or every
-        place the skill calls them sits under an `if:` the path's values make false (another
-        mode's tool, which the runtime strips from the prompt)."""
-        skill = self.defs.skills[walk.skill]
-        tools = self.defs.tools_for(skill.id)
-        ran = {e.tool for e in walk.tools()}
-        out = [
-            name
-            for name, constraint in skill.tool_constraints.items()
-            if name not in ran
-            and name in tools
-            and constraint.requires
-            and self.decided_against(str(constraint.requires), walk)
-        ]
-        model = skill_model(self.project, skill.id)
-        for use in model.tools if model is not None else []:
-            if use.name in ran or use.name in out or use.name not in tools or not use.calls:
-                continue
-            if all(
-                c.kind in ("prose", "instructions")
-                and c.condition
-                and self.decided_against(c.condition, walk)
-                for c in use.calls
-            ):
-                out.append(use.name)
-        return out
-
-    def blocked_responses(self, walk: Walk) -> list[str]:
-        """`on_success` responses of blocked tools that nothing else on the path says. A
-        success tool's response only where the path asserts another success tool's run: a
-        path short of success that says "this success never came" reads as a failure."""
-        skill = self.defs.skills[walk.skill]
-        model = skill_model(self.project, skill.id)
-        successes = set(terminal_tools(self.project, skill))
-        successes |= {u.name for u in (model.tools if model is not None else []) if u.terminal}
-        reached = bool(self.terminal_runs(walk))
-        said = set(walk.utters())
-        others = {
-            c.on_success
-            for name, c in skill.tool_constraints.items()
-            if name not in self.blocked(walk)
-        }
-        others |= {
-            str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "action"
-        }
-        others |= {r.response for r in skill.utter}
+        active = {e.skill for e in walk.events if e.kind == "skill_activated"}
         out = []
-        for name in self.blocked(walk):
-            if name in successes and not reached:
-                continue
-            constraint = skill.tool_constraints.get(name)
-            success = constraint.on_success if constraint is not None else None
-            if success and success not in said and success not in others:
-                out.append(success)
-        return out
-
-    @staticmethod
-    def decided_against(condition: str, walk: Walk) -> bool:
-        """The path's own values make `condition` false (not merely values it never got): the
-        whole condition, or one part of a plain `a and b and c` whose keys the path all knows
-        (`claim_type == "auto"` on a home claim decides it, whatever the claim number)."""
-        for part in [condition, *_conjuncts(condition)]:
-            keys = condition_keys(part)
-            if not keys or any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
-                continue
-            try:
-                if not evaluate(part, dict(walk.memory)):
-                    return True
-            except Exception:  # unreadable condition: the tool may still run
-                continue
-        return False
+        for block in skill.blocks.values():
+            for step in block.steps:
+                element = f"step:{skill.id}.{block.id}.{step.id}"
+                target = str(step.target)
+                if step.kind == "call" and element in walk.elements and target in active:
+                    out.append(target)
+        return [s for s in dict.fromkeys(out) if s != skill.id]
 
     def gated(self, skill: Skill | None = None) -> list[str]:
         skill = skill or self.skill
@@ -375,6 +286,20 @@ class PathGoals:
                     out.append(str(step.target))
         return out
 
+    def collect_utters(self, walk: Walk) -> list[str]:
+        """The `utterance` of each `collect` step the path asks (the walk uttered it): the
+        framework runs such a step without a model, so every agent asks with that response,
+        and an agent that skips the step and asks later in its own words fails it."""
+        said = set(walk.utters())
+        out = []
+        for block in self.skill.blocks.values():
+            for step in block.steps:
+                element = f"step:{self.skill.id}.{block.id}.{step.id}"
+                name = step.fields.get("utterance")
+                if step.kind == "collect" and element in walk.elements and name in said:
+                    out.append(str(name))
+        return list(dict.fromkeys(out))
+
     def response_of(self, tool: str, attribute: str, skill: Skill | None = None) -> str | None:
         constraint = (skill or self.skill).tool_constraints.get(tool)
         if constraint is None:
@@ -386,10 +311,6 @@ class PathGoals:
 
     def uttered(self, walk: Walk, name: str | None) -> bool:
         return bool(name) and name in walk.utters()
-
-    def tool_writes(self, tool: str, skill_id: str) -> list[str]:
-        tools = self.defs.tools_for(skill_id)
-        return list(tool_keys(self.project, tools[tool], skill_id)) if tool in tools else []
 
     # --- sequences -----------------------------------------------------------------------
 
@@ -413,64 +334,20 @@ class PathGoals:
             if not event.error:
                 at = next((i for i, e in enumerate(walk.events) if e is event), len(walk.events))
                 placed.append((at, short_tool(event)))
-        steps += [check for _, check in sorted(placed, key=lambda p: p[0])]
+        # orders the definitions fix for every agent (`_mantle_order`)
+        skill = self.defs.skills[walk.skill]
+        placed += block_tool_marks(skill, walk)
+        placed += requires_marks(skill, walk, lambda tool: self.tool_writes(tool, skill.id))
+        declared = self.defs.memory_names()
+        placed = [
+            (i, c)
+            for i, c in placed
+            if str(c.get("memory_was_set", "")) in declared or "memory_was_set" not in c
+        ]
+        steps += merged(placed)
         if walk.completed:
             steps.append(skill_check("skill_completed", walk.skill))
         return steps
-
-
-def _conjuncts(condition: str) -> list[str]:
-    """The parts of a condition joined by a top-level `and` (none when a top-level `or`
-    joins them), each without its wrapping parentheses."""
-    parts, depth, start, text = [], 0, 0, condition.strip()
-    for match in re.finditer(r"[()]|\s+(and|or)\s+", text):
-        token = match.group(0)
-        if token == "(":
-            depth += 1
-        elif token == ")":
-            depth -= 1
-        elif depth == 0 and match.group(1) == "or":
-            return []
-        elif depth == 0:
-            parts.append(text[start : match.start()])
-            start = match.end()
-    parts.append(text[start:])
-    out = []
-    for part in (p.strip() for p in parts):
-        while part.startswith("(") and part.endswith(")") and not _conjuncts_open(part[1:-1]):
-            part = part[1:-1].strip()
-        out.append(part)
-    return out if len(out) > 1 else []
-
-
-def _conjuncts_open(inner: str) -> bool:
-    """True when `inner` closes a parenthesis it never opened (`a) and (b`)."""
-    depth = 0
-    for char in inner:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0:
-            return True
-    return False
-
-
-#: An id or code a user reads out and an agent passes unchanged (`HM-AU-5520917`, `R-30418`).
-_CODE = re.compile(
-    r"(?=[^ ]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{1,4}\d{3,}|[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
-)
-
-
-def _exact(kind: str | None, value: Any) -> bool:
-    """Values an agent passes exactly as the user chose them."""
-    if value is SET or isinstance(value, dict | list):
-        return False
-    if kind in ("categorical", "bool", "int", "float"):
-        return True
-    return kind == "text" and isinstance(value, str) and bool(_CODE.fullmatch(value))
-
-
-def _visibility(public: Any, key: str) -> str:
-    field = public.get(key.split(".")[-1])
-    return str(getattr(field, "visibility", ""))
 
 
 def _hashable_value(value: Any) -> bool:

@@ -34,6 +34,7 @@ from ._mantle_facts import (
     field_value,
     fill_values,
     label_for,
+    request_values,
     spoken,
 )
 from ._mantle_intent import intent_clause
@@ -61,6 +62,9 @@ class Script:
     context: FactContext = field(default_factory=FactContext)
     handoff_skills: frozenset[str] = frozenset()
     """Skills that hand the conversation to a person (the conversation ends there)."""
+    stated: dict[str, Any] = field(default_factory=dict)
+    """Text fields read from the first message that the drafter gave a value (the opening
+    says them): `request_values`."""
     prelude: Walk | None = None
     """The sign-in skill's walk, for a skill whose precondition only a sign-in makes true."""
 
@@ -116,10 +120,14 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         slot=slot,
     )
     first = walk_skill(project, behavior.source, setup)
-    setup = replace(setup, values=fill_values(defs, first, dict(setup.values), sheet))
+    values = fill_values(defs, first, dict(setup.values), sheet)
+    stated = request_values(project, skill.id, first, values, sheet)
+    setup = replace(setup, values={**values, **stated})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
-    script = Script(behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs)
+    script = Script(
+        behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs, stated=stated
+    )
     script.prelude = prelude
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
@@ -275,7 +283,7 @@ class _Writer:
     def requested(self) -> dict[str, Any]:
         """Fields the skill sets from the user's first message ("From the request, set mode
         to …"): the opening has to say them, since nobody asks for them later."""
-        return dict(self.facts.get("request_values") or {})
+        return {**(self.facts.get("request_values") or {}), **self.script.stated}
 
     def opening(self) -> str:
         """The first message: the skill's phrasing plus every value it gives up front (the

@@ -1,0 +1,187 @@
+"""What a walked path avoids: memory a skipped step or a blocked tool would write, the tools
+the path's own values block, and their responses (`PathGoals` builds on it).
+
+Negative assertions are only ever about what the path really avoids: memory a block step
+writes when the path skipped that step on its way through the block, or a tool writes whose
+`requires` condition is false at the end of the path; never a key the path writes, and never
+what the skill's success signal writes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Project
+from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.skill_model import skill_model
+
+from ...planning._mantle_tools import qualify, tool_keys
+from ...planning._mantle_walk import SET, Event, Walk
+from ._mantle_checks import Success, terminal_tools
+
+
+class AvoidedGoals:
+    """The negative half of a path's goals (mixed into `PathGoals`)."""
+
+    project: Project
+    defs: MantleDefinitions
+    success: Success
+
+    def written(self, walk: Walk) -> set[str]:
+        return {e.key for e in walk.events if e.kind == "memory" and e.key}
+
+    def tool_writes(self, tool: str, skill_id: str) -> list[str]:
+        tools = self.defs.tools_for(skill_id)
+        return list(tool_keys(self.project, tools[tool], skill_id)) if tool in tools else []
+
+    def terminal_runs(self, walk: Walk) -> list[Event]:  # PathGoals: the skill's own
+        raise NotImplementedError
+
+    def avoided(self, walk: Walk, limit: int = 2) -> list[dict[str, Any]]:
+        """Skill memory the path really avoids writing (see the module docstring)."""
+        skill = self.defs.skills[walk.skill]
+        tools = self.defs.tools_for(skill.id)
+        entered = {
+            e.block for e in walk.events if e.kind == "block_entered" and e.skill == skill.id
+        }
+        keys: list[str] = []
+        for block in skill.blocks.values():
+            if block.id not in entered:
+                continue
+            for step in block.steps:
+                if f"step:{skill.id}.{block.id}.{step.id}" in walk.elements:
+                    continue
+                if step.kind == "set_memory" and isinstance(step.target, dict):
+                    keys += [qualify(str(k), skill.id) for k in step.target]
+                elif step.kind == "execute_tool" and str(step.target) in tools:
+                    keys += list(tool_keys(self.project, tools[str(step.target)], skill.id))
+        for name in self.blocked(walk):
+            keys += list(tool_keys(self.project, tools[name], skill.id))
+        keep = self.written(walk) | set(self.success.keys)
+        for name in terminal_tools(self.project, skill):
+            keep |= set(self.tool_writes(name, skill.id))
+        public = skill.memory
+        declared = self.defs.memory_names()
+        picked = [
+            k
+            for k in dict.fromkeys(keys)
+            if k.startswith(skill.id + ".") and k not in keep and k in declared
+        ]
+        picked.sort(key=lambda k: _visibility(public, k) != "public")
+        return [{"name": k} for k in picked[:limit]]
+
+    def blocked(self, walk: Walk) -> list[str]:
+        """Tools of the skill the path never runs: their `requires` is decided false, or every
+        place the skill calls them sits under an `if:` the path's values make false (another
+        mode's tool, which the runtime strips from the prompt)."""
+        skill = self.defs.skills[walk.skill]
+        tools = self.defs.tools_for(skill.id)
+        ran = {e.tool for e in walk.tools()}
+        out = [
+            name
+            for name, constraint in skill.tool_constraints.items()
+            if name not in ran
+            and name in tools
+            and constraint.requires
+            and self.decided_against(str(constraint.requires), walk)
+        ]
+        model = skill_model(self.project, skill.id)
+        for use in model.tools if model is not None else []:
+            if use.name in ran or use.name in out or use.name not in tools or not use.calls:
+                continue
+            if all(
+                c.kind in ("prose", "instructions")
+                and c.condition
+                and self.decided_against(c.condition, walk)
+                for c in use.calls
+            ):
+                out.append(use.name)
+        return out
+
+    def blocked_responses(self, walk: Walk) -> list[str]:
+        """`on_success` responses of blocked tools that nothing else on the path says. A
+        success tool's response only where the path asserts another success tool's run: a
+        path short of success that says "this success never came" reads as a failure."""
+        skill = self.defs.skills[walk.skill]
+        model = skill_model(self.project, skill.id)
+        successes = set(terminal_tools(self.project, skill))
+        successes |= {u.name for u in (model.tools if model is not None else []) if u.terminal}
+        reached = bool(self.terminal_runs(walk))
+        said = set(walk.utters())
+        others = {
+            c.on_success
+            for name, c in skill.tool_constraints.items()
+            if name not in self.blocked(walk)
+        }
+        others |= {
+            str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "action"
+        }
+        others |= {r.response for r in skill.utter}
+        out = []
+        for name in self.blocked(walk):
+            if name in successes and not reached:
+                continue
+            constraint = skill.tool_constraints.get(name)
+            success = constraint.on_success if constraint is not None else None
+            if success and success not in said and success not in others:
+                out.append(success)
+        return out
+
+    @staticmethod
+    def decided_against(condition: str, walk: Walk) -> bool:
+        """The path's own values make `condition` false (not merely values it never got): the
+        whole condition, or one part of a plain `a and b and c` whose keys the path all knows
+        (`claim_type == "auto"` on a home claim decides it, whatever the claim number)."""
+        for part in [condition, *_conjuncts(condition)]:
+            keys = condition_keys(part)
+            if not keys or any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
+                continue
+            try:
+                if not evaluate(part, dict(walk.memory)):
+                    return True
+            except Exception:  # unreadable condition: the tool may still run
+                continue
+        return False
+
+
+def _conjuncts(condition: str) -> list[str]:
+    """The parts of a condition joined by a top-level `and` (none when a top-level `or`
+    joins them), each without its wrapping parentheses."""
+    parts, depth, start, text = [], 0, 0, condition.strip()
+    for match in re.finditer(r"[()]|\s+(and|or)\s+", text):
+        token = match.group(0)
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif depth == 0 and match.group(1) == "or":
+            return []
+        elif depth == 0:
+            parts.append(text[start : match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    out = []
+    for part in (p.strip() for p in parts):
+        while part.startswith("(") and part.endswith(")") and not _conjuncts_open(part[1:-1]):
+            part = part[1:-1].strip()
+        out.append(part)
+    return out if len(out) > 1 else []
+
+
+def _conjuncts_open(inner: str) -> bool:
+    """True when `inner` closes a parenthesis it never opened (`a) and (b`)."""
+    depth = 0
+    for char in inner:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return True
+    return False
+
+
+def _visibility(public: Any, key: str) -> str:
+    field = public.get(key.split(".")[-1])
+    return str(getattr(field, "visibility", ""))
+
+
+__all__ = ["AvoidedGoals"]
