@@ -25,6 +25,16 @@ from .yamlio import deferred_loader
 _SCALAR, _SEQUENCE, _MAPPING = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
 _STR = "tag:yaml.org,2002:str"
 
+#: Plain scalar text -> what it resolves to (`_AS_TEXT`: itself): a resolved plain scalar
+#: depends only on its text and the one resolver table of `DeferredCaseLoader`, and case
+#: files repeat the same keys (`name`, `tool_name`, `text_matches`) and short values in
+#: every file, each of which cost a regular-expression match or two per resolver. Only
+#: short texts and immutable results are kept, and only so many.
+_RESOLVED: dict[str, Any] = {}
+_AS_TEXT = object()
+_KEEP_LENGTH, _KEEP_COUNT = 64, 4096
+_IMMUTABLE = frozenset({bool, int, float, type(None)})
+
 
 class _Irregular(Exception):
     """The file is not plain case YAML: the full walk reads it."""
@@ -62,11 +72,20 @@ class _Reader:
 
     def scalar(self, node: yaml.Node, value: str) -> Any:
         """A plain scalar that may not be a string: `yamlio._resolve`'s tag, and the
-        loader's constructor for anything but a string."""
+        loader's constructor for anything but a string (kept in `_RESOLVED`)."""
+        known = _RESOLVED.get(value, _RESOLVED)
+        if known is not _RESOLVED:
+            return value if known is _AS_TEXT else known
+        keep = len(value) <= _KEEP_LENGTH and len(_RESOLVED) < _KEEP_COUNT
         for tag, regexp in self.resolvers[value[:1]]:
             if regexp.match(value):
                 node.tag = tag
-                return self.loader.construct_object(node, deep=True)
+                result = self.loader.construct_object(node, deep=True)
+                if keep and type(result) in _IMMUTABLE:
+                    _RESOLVED[value] = result
+                return result
+        if keep:
+            _RESOLVED[value] = _AS_TEXT
         return value
 
     def value(self, node: yaml.Node, depth: int) -> Any:
@@ -81,7 +100,7 @@ class _Reader:
             return value  # quoted, a block, or plain text no resolver starts with
         if value and depth >= self.max_depth:
             raise _Irregular
-        resolvers, deeper = self.resolvers, depth + 1
+        resolvers, resolved, deeper = self.resolvers, _RESOLVED, depth + 1
         if kind is _SEQUENCE:
             items = []
             for item in value:
@@ -100,13 +119,22 @@ class _Reader:
             if type(key_tag) is not slice or key_tag.start is not _SCALAR:
                 raise _Irregular  # tagged or complex key
             key = key_node.value
-            if key_tag.step[0] and key[:1] in resolvers and self.scalar(key_node, key) is not key:
+            if (
+                key_tag.step[0]
+                and key[:1] in resolvers
+                and resolved.get(key) is not _AS_TEXT  # the common keys: known strings
+                and self.scalar(key_node, key) is not key
+            ):
                 raise _Irregular  # a number, bool, null or merge key
             value_tag = value_node.tag
             if type(value_tag) is slice and value_tag.start is _SCALAR:
                 text = value_node.value
                 if not (value_tag.step[0] and text[:1] in resolvers):
                     out[key] = text
+                    continue
+                known = resolved.get(text, resolved)
+                if known is not resolved:
+                    out[key] = text if known is _AS_TEXT else known
                     continue
             out[key] = self.value(value_node, deeper)
         if len(out) != len(value):

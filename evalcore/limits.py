@@ -167,19 +167,25 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def check_depth(data: Any, limits: InputLimits) -> None:
-    """Raise LimitExceeded when parsed JSON-like data nests deeper than the limit."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
+    """Raise LimitExceeded when parsed JSON-like data nests deeper than the limit.
+
+    Level by level, keeping only the containers of each level: a large data file (a
+    manifest of thousands of entries) is mostly leaves, which then cost no loop step."""
+    level = [data] if isinstance(data, _CONTAINERS) else []
+    depth = 1
+    while level:
         if depth > limits.max_depth:
             raise LimitExceeded(depth_message(limits))
-        stack.extend((child, depth + 1) for child in children)
+        level = [
+            child
+            for value in level
+            for child in (value.values() if isinstance(value, dict) else value)
+            if isinstance(child, _CONTAINERS)
+        ]
+        depth += 1
+
+
+_CONTAINERS = (dict, list)
 
 
 _FLOW_CHARS = re.compile(r"[\[\]{}\"'#\n]")

@@ -95,6 +95,16 @@ def load_manifest(path: Path) -> Manifest:
             f"{exc}" + (" (it has merge-conflict markers)" if conflict else ""),
             hint="resolve the merge conflict in the manifest, then re-run" if conflict else _HINT,
         ) from None
+    return manifest_from_data(path, data)
+
+
+def manifest_from_data(path: Path, data: Any) -> Manifest:
+    """The manifest `load_manifest(path)` gives when `read_json(path)` is `data`: for a
+    caller that already read the file (`validate` searching a folder), so it is parsed once.
+
+    Raises:
+        ManifestError: `data` is not a casegen manifest, or has invalid entries.
+    """
     if not is_casegen_manifest(data):
         raise ManifestError(
             f"{path} is not a casegen manifest (keys: {', '.join(map(str, data)) or 'none'})"

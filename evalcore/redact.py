@@ -18,6 +18,7 @@ replacing every "1" would wreck the text).
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from collections.abc import Iterable
@@ -92,6 +93,30 @@ def redact_data(value: T, secrets: Iterable[str] | None = None) -> T:
     return _walk(value, known, {})
 
 
+def redact_fresh(value: T) -> T:
+    """`redact_data(value)` for a JSON value no one else holds (a record just dumped): the
+    value itself when none of its texts has anything to mask.
+
+    That is decided on its JSON text in one pass: every secret and every text the three
+    patterns need (`_MAYBE`) is made of characters JSON writes as they are, so a string
+    that has one puts it in the text too (a secret with a quote, a backslash or a control
+    character is not, and takes the walk). A value JSON cannot write takes the walk."""
+    secrets = known_secrets()
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return _walk(value, secrets, {})
+    if _MAYBE.search(text) is None and not any(
+        _ESCAPED.search(s) is not None or s in text for s in secrets
+    ):
+        return value
+    return _walk(value, secrets, {})
+
+
+#: Characters JSON writes escaped.
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
 def _walk(value: Any, secrets: list[str], done: dict[str, str]) -> Any:
     """`done`: the texts of this walk already redacted (a record repeats its keys)."""
     if isinstance(value, str):
@@ -124,6 +149,7 @@ __all__ = [
     "known_secrets",
     "redact",
     "redact_data",
+    "redact_fresh",
     "register_secret",
     "scrubbed_env",
 ]

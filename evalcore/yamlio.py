@@ -116,6 +116,18 @@ else:  # PyYAML built without libyaml
     _FAST = _DEFERRED = None
 
 _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
+#: The ASCII characters `_NON_PRINTABLE` allows: tab, line feed, carriage return, space to `~`.
+_PRINTABLE_ASCII = b"\t\n\r" + bytes(range(0x20, 0x7F))
+
+
+def non_printable(text: str) -> bool:
+    """Whether `text` has a character PyYAML's reader refuses (`Reader.NON_PRINTABLE`).
+
+    Case files are almost always ASCII, whose check is a byte table (about 3 µs for a
+    2.6 KB file, against 16 µs for the character class, which every file read paid)."""
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, _PRINTABLE_ASCII))
+    return _NON_PRINTABLE.search(text) is not None
 
 
 def case_loader(text: str, *, fast: bool = True) -> Any:
@@ -124,7 +136,7 @@ def case_loader(text: str, *, fast: bool = True) -> Any:
     Text with tabs or control characters goes to the pure-Python loader, which judges them
     differently from libyaml (and is what casegen's messages were written against); callers
     re-read a file libyaml rejects with `fast=False` for the same reason."""
-    if fast and _FAST is not None and "\t" not in text and not _NON_PRINTABLE.search(text):
+    if fast and _FAST is not None and "\t" not in text and not non_printable(text):
         return _FAST(text)
     return CaseLoader(text)
 
@@ -132,7 +144,7 @@ def case_loader(text: str, *, fast: bool = True) -> Any:
 def deferred_loader(text: str) -> Any:
     """A `DeferredCaseLoader` for `text`, or None where `case_loader` would not give
     libyaml's loader (no libyaml; tabs or control characters)."""
-    if _FAST is None or _DEFERRED is None or "\t" in text or _NON_PRINTABLE.search(text):
+    if _FAST is None or _DEFERRED is None or "\t" in text or non_printable(text):
         return None
     return _DEFERRED(text)
 

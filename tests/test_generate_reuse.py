@@ -2,7 +2,7 @@
 
 A request carries the project `build_request` read (the run does not parse it twice), but
 only for the project it names; the YAML writer keeps PyYAML's scalar analyses, and its text
-is the uncached emitter's.
+is the uncached emitter's; a kept skill walk is the walk made afresh.
 """
 
 from __future__ import annotations
@@ -271,3 +271,83 @@ def test_kept_stems_are_the_stems_of_the_text(text: str) -> None:
     words = _mantle_engine.stems(text)
     words.append("changed")  # a caller's list is its own
     assert "changed" not in _mantle_engine.stems(text)
+
+
+def test_a_kept_walk_is_the_fresh_walk_and_each_caller_gets_its_own() -> None:
+    from agentflows.planning import plan_source
+    from agentflows.planning._mantle_planner import behavior_setup, channel_memory
+    from agentflows.planning._mantle_walk import _Walker, walk_skill
+    from evalcore.definitions import load_project
+
+    project = load_project(BANK)
+    assert project.mantle is not None
+    memory = channel_memory(project.mantle)
+    for source in project.mantle.skills:
+        for behavior in plan_source(project, "mantle", source, None).behaviors:
+            setup = behavior_setup(behavior.facts, memory)
+            fresh = _Walker(project, source, setup).run()
+            first = walk_skill(project, source, setup)
+            assert first == fresh, behavior.id
+            first.asks.clear()
+            first.events.clear()
+            first.memory["spoiled"] = True
+            assert walk_skill(project, source, setup) == fresh, behavior.id
+
+
+def test_a_setup_that_cannot_be_kept_is_walked_afresh() -> None:
+    from agentflows.planning._mantle_walk import Setup, walk_skill
+    from evalcore.definitions import load_project
+
+    project = load_project(BANK)
+    setup = Setup(memory={"project.authenticated": True, "card_replace.note": ["a list"]})
+    assert walk_skill(project, "card_replace", setup) == walk_skill(project, "card_replace", setup)
+
+
+def test_tool_code_is_read_in_ast_walk_order() -> None:
+    import ast
+
+    from evalcore.definitions.skill_model._code import _walk
+
+    root = BANK.parents[1]
+    files = sorted(root.glob("examples/*/skills/*/tools.py"))
+    files += sorted(root.glob("tests/data/corpus/*/skills/*/tools.py"))
+    assert len(files) > 10
+    for file in files:
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        assert _walk(tree) == list(ast.walk(tree)), file
+
+
+_NAMES = st.from_regex(r"[a-z][a-z0-9]{0,5}(_[a-z0-9]{1,5}){0,2}", fullmatch=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=_NAMES,
+    pieces=st.lists(
+        st.sampled_from(
+            ["@memory.", "skill.", " ", "_", "`", ".", "Ask the ", "K", "\u212a", "\u017f", "é"]
+        )
+        | st.text(alphabet="abcdeks_ KS.@`", max_size=8),
+        max_size=8,
+    ),
+    upper=st.booleans(),
+)
+def test_a_field_name_pattern_finds_what_its_regular_expression_finds(
+    name: str, pieces: list[str], upper: bool
+) -> None:
+    """The pattern compiles its regular expression only for a text that may name the field;
+    every text gets the regular expression's own matches."""
+    from evalcore.definitions.skill_model._fields import _compiled_name_pattern, _NamePattern
+
+    qualified = f"skill.{name}"
+    spoken = name.upper() if upper else name
+    text = "".join(p.replace("NAME", spoken) for p in [*pieces, "NAME", *pieces[:2]])
+    for candidate in (text, text.replace(spoken, ""), text.replace("_", " ")):
+        regex = _compiled_name_pattern(name, qualified)
+        lazy = _NamePattern(name, qualified)
+        expected = regex.search(candidate)
+        found = lazy.search(candidate)
+        assert (found and found.span()) == (expected and expected.span())
+        assert [m.span() for m in lazy.finditer(candidate)] == [
+            m.span() for m in regex.finditer(candidate)
+        ]

@@ -265,7 +265,8 @@ def test_a_worker_builds_a_command_s_setup_once_and_plays_checks_on_its_loop(
     records = [
         _ray_worker.record_of(
             _ray_worker.run_task(
-                _case(f"inproc-{i}").model_dump(mode="json"), 1, "s", [blob], None, None
+                _ray_worker.task_payload(_case(f"inproc-{i}").model_dump(mode="json"), 1, "s"),
+                [blob],
             )
         )
         for i in range(2)

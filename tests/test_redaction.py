@@ -235,3 +235,31 @@ def test_a_record_repeating_a_text_is_redacted_in_every_place() -> None:
     value = {leaked: [leaked, {"k": leaked}], "n": (leaked, 1)}
     masked = "echo ***"
     assert redact_data(value, secrets=[KEY]) == {masked: [masked, {"k": masked}], "n": (masked, 1)}
+
+
+_SECRETS = ["plain-secret-value", 'quote"d-secret', "tab\tsecret", KEY]
+_TEXTS = st.sampled_from(_PIECES + _SECRETS) | st.text(max_size=20)
+_JSON = st.recursive(
+    _TEXTS | st.integers() | st.none() | st.booleans(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXTS, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300)
+@given(_JSON, st.sampled_from(["", *_SECRETS]))
+def test_a_fresh_record_is_masked_as_the_walk_masks_it(value: Any, secret: str) -> None:
+    """`redact_fresh` decides on the JSON text whether anything needs masking: it must
+    give what the walk over every string gives (a secret JSON escapes takes the walk)."""
+    import copy
+
+    from evalcore import redact as redact_module
+    from evalcore.redact import redact_fresh
+
+    saved = set(redact_module._REGISTERED)
+    try:
+        register_secret(secret)
+        assert redact_fresh(copy.deepcopy(value)) == redact_data(copy.deepcopy(value))
+    finally:
+        redact_module._REGISTERED.clear()
+        redact_module._REGISTERED.update(saved)

@@ -209,6 +209,27 @@ def test_refused_confirmation_without_the_denial_response() -> None:
     assert "utter_order_not_placed" in (found[0].suggestion or "")
 
 
+def test_a_value_named_declined_does_not_make_an_agreeing_case_a_refusal() -> None:
+    case = bank_case("card_replace_refused_confirmation")
+    goals = case["scenario"]["goals"]
+    goals["assertions"] = [
+        a
+        for a in goals["assertions"]
+        if "sequencing" not in a
+        and a.get("bot_uttered", {}).get("utter_name") != "utter_order_not_placed"
+    ]
+    sheet = (
+        "You are Dana Okafor, a bank customer, brisk and precise.\n"
+        "You want to replace a card.\n"
+        "When the agent reads the details back and asks you to confirm, {answer}.\n"
+    )
+    case["scenario"]["name"] = "Card replace (payment status: declined)"
+    case["scenario"]["simulation_context"] = sheet.format(answer="agree")
+    assert not only(review(case), "no-decisive-assertion")
+    case["scenario"]["simulation_context"] = sheet.format(answer="decline")
+    assert only(review(case), "no-decisive-assertion")
+
+
 def test_case_without_assertions_is_a_warning() -> None:
     found = only(
         review(mantle(type="out_of_scope", criteria=["The agent declines"])),

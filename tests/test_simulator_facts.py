@@ -249,3 +249,25 @@ async def test_a_cue_naming_a_field_matches_the_projects_question_for_it():
     asked = BANK_PROJECT.mantle.all_responses()["utter_ask_replacement_reason"].variants[0].text
     said = await converse(sim, [asked])
     assert said[1][0] == "Actually, can I talk to a person?"
+
+
+DEFECT = """\
+You are Dana Okafor, a truck driver, brisk and precise.
+You want to log a defect.
+What you know (share each only when the agent asks):
+- what is the defect on: brakes
+- defect notes: The defect is a cracked brake light.
+Stop once the agent has told you the outcome and asks nothing more.
+"""
+
+
+async def test_a_label_the_question_says_word_for_word_wins_over_shared_words():
+    # "defect notes" shares "defect" with the question, and its value says "brake": the
+    # label the question says in full is the one it asks for
+    said = await converse(simulator(DEFECT), ["What is the defect on?"])
+    assert said[1] == ("brakes", False)
+
+
+async def test_a_request_that_opens_with_its_verb_is_a_question():
+    said = await converse(simulator(DEFECT), ["Describe the defect notes in a sentence."])
+    assert said[1] == ("The defect is a cracked brake light.", False)

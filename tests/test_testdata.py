@@ -145,3 +145,24 @@ def test_cases_of_one_suite_are_dealt_different_records_in_turn(tmp_path):
         records.pick(collection, case_rng("y", "r"), slot=s)["policy_number"] for s in range(5)
     ]
     assert again == dealt  # the slot decides, not the case's random draw
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("You talk to its truck drivers on the in-cab tablet.", "a truck driver"),
+        ("The desk helps researchers book instrument time.", "a researcher"),
+        ("Supports warehouse pickers during a shift.", "a warehouse picker"),
+        ("An assistant for electricians on call.", "an electrician"),
+    ],
+)
+def test_an_audience_no_domain_lists_is_named_as_the_agent_names_it(text, role):
+    roles = roles_for(text)
+    assert roles[0] == role
+    assert all(r.startswith(role) for r in roles)
+
+
+def test_words_shaped_like_people_that_are_things_are_not_an_audience():
+    # "answers orders", "helps with payments": no role is read from them
+    roles = roles_for("Answers orders and helps with payments for the shop.")
+    assert not any(r.startswith(("an order", "a payment")) for r in roles)

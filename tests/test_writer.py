@@ -144,3 +144,23 @@ def test_names_are_deterministic_and_follow_conventions() -> None:
     )
     key = anychat_case_key("book", "Inbound booking, new patient", "happy_path")
     assert key == "book-inbound-booking-new-patient-happy-path"
+
+
+def test_every_committed_case_is_its_canonical_text_with_the_kept_schema_parts() -> None:
+    """The schema nodes `order_keys` keeps (resolved `$ref`s, properties, merged branches)
+    order keys as reading the schema afresh does: cold, warm and after the memo is
+    cleared, each committed case file comes back byte for byte."""
+    from evalcore.writer import _canonical
+
+    root = Path(__file__).resolve().parents[1] / "generated_cases"
+    files = [p for p in sorted(root.rglob("*")) if p.suffix in (".yml", ".json")]
+    files = [p for p in files if p.name != "manifest.json"]
+    assert len(files) > 20
+    for rounds in range(2):
+        _canonical._KEPT.clear()
+        for file in files if rounds else reversed(files):
+            dialect = get_dialect(file.relative_to(root).parts[0])
+            text = file.read_text(encoding="utf-8")
+            data = load_yaml(text) if file.suffix == ".yml" else json.loads(text)
+            assert _canonical.canonical_text(data, dialect) == text, file
+            assert _canonical.canonical_text(data, dialect) == text, file

@@ -343,6 +343,10 @@ def run(
         cases = _select(cases, keyword, last_failed, results_root)
     definitions = cases_project(cases, project=project)
     agent = resolve_target(target, project=definitions, timeout_s=turn_timeout)
+    if definitions is None:
+        # cases outside any project, played against one (`mantle:DIR`): the simulator reads
+        # that project's questions and read-backs, as verification in generate does
+        definitions = getattr(agent, "project", None)
     start = project or Path(cases[0].path).parent
     simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
     simulator = replace(simulator, project=definitions)

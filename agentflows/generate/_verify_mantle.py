@@ -22,6 +22,7 @@ from typing import Any
 
 from evalcore.agents.reference import Mutant, mutants, reached
 from evalcore.findings import Finding
+from evalcore.runner import RunCase
 from evalcore.validation import check_data
 
 from ._prewrite import prewrite
@@ -50,9 +51,10 @@ def _mutants(project: Any) -> list[Mutant]:
     return cached[1]
 
 
-async def _play(data: dict[str, Any], env: VerifyEnv, mutant: Mutant | None = None) -> Played:
-    case = run_case(data, env.path, "mantle")[0]
-    return await play(case, reference(env.project, mutant), env.project)
+async def _play(data: dict[str, Any], env: VerifyEnv, case: RunCase | None = None) -> Played:
+    """The reference agent's run of `data` (`case`: its run case, when already read)."""
+    case = case or run_case(data, env.path, "mantle")[0]
+    return await play(case, reference(env.project), env.project)
 
 
 def _findings(record: Played) -> list[Finding]:
@@ -157,7 +159,9 @@ def _doubts(notes: list[str], failing: list[dict[str, Any]]) -> list[str]:
 
 async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     against = f"mantle:{env.project_label}"
-    record = await _play(data, env)
+    # read once for the reference run and, unless repaired, every mutant play of the case
+    case: RunCase | None = run_case(data, env.path, "mantle")[0]
+    record = await _play(data, env, case)
     if record.status == "errored":
         return Verdict("skipped", against, data, reason=f"reference agent errored: {record.error}")
     fixes: list[dict[str, Any]] = []
@@ -185,6 +189,7 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
                 notes=record.notes,
             )
         data, record, fixes = repaired
+        case = None  # the repaired case is read again
     verdict = Verdict(
         "repaired" if fixes else "yes",
         against,
@@ -198,7 +203,7 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     chosen = pick(on_path, path)
     verdict.on_path = len(on_path)
     verdict.played = [m.id for m in chosen]
-    verdict.killed = await _kills(data, chosen, env, record)
+    verdict.killed = await _kills(data, chosen, env, record, case)
     if not verdict.killed:
         verdict.weak = True
         verdict.reason = (
@@ -244,15 +249,19 @@ async def _repair(
 
 
 async def _kills(
-    data: dict[str, Any], chosen: list[Mutant], env: VerifyEnv, passing: Played
+    data: dict[str, Any],
+    chosen: list[Mutant],
+    env: VerifyEnv,
+    passing: Played,
+    case: RunCase | None = None,
 ) -> list[str]:
     """The mutants the case kills (fails against), `env.concurrency` plays at once.
 
-    `passing` is the reference agent's passing run of this same case: a mutant none of
-    whose fault sites that run passed would play it move for move (`_reach.py`), so it
-    passes too and is not played."""
+    `passing` is the reference agent's passing run of this same case (`case`: its run
+    case): a mutant none of whose fault sites that run passed would play it move for move
+    (`_reach.py`), so it passes too and is not played."""
     gate = asyncio.Semaphore(env.concurrency)
-    case = run_case(data, env.path, "mantle")[0]  # read once: a play only reads its case
+    case = case or run_case(data, env.path, "mantle")[0]  # read once: a play only reads it
     checks = compiled(case.checks or [])  # read once for all the case's mutant plays
     defs = env.project.mantle
     if passing.reached is not None and defs is not None:

@@ -21,7 +21,10 @@ from evalcore.assertions import parse_events
 from evalcore.assertions._mantle import compiled, evaluate_one
 from evalcore.definitions import Project
 from evalcore.runner import RunCase, RunTrace, evaluate_checks, event_log
+from evalcore.runner._events import message_text
 from evalcore.simulator import SimulatorSettings, make_simulator
+
+from ._verify_replay import Driven, Recording, Replay, drive, recordable
 
 #: The verifier's limits: in-process targets answer in milliseconds.
 MAX_TURNS = 30
@@ -40,6 +43,12 @@ class Played:
     error: str | None = None
     reached: set[tuple[str, str | None]] | None = None
     """The fault sites the run passed (a reference agent's run; None for other targets)."""
+    replay: Replay | None = None
+    """What the run said and asked per turn, for its mutant plays (`_verify_replay`)."""
+    parsed: tuple[Any, ...] | None = None
+    """`events` parsed, once its mutant plays need it."""
+    order: list[int] | None = None
+    """The order its mutant plays try the case's checks in (see `_fails`)."""
 
     @property
     def failing(self) -> list[dict[str, Any]]:
@@ -81,6 +90,8 @@ async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run
     session = None
     try:
         simulator = _simulator(case, project)
+        if recordable(simulator):
+            simulator = Recording(simulator)
         session = await target.open(case, 1)
         reached = getattr(getattr(session, "engine", None), "reached", None)
         conversation = Conversation(session, TURN_TIMEOUT_S)
@@ -93,7 +104,15 @@ async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run
                 await session.close()
         raise
     events = event_log(conversation.turns, final, started_at=time.time())
-    return _Run(conversation, final, events, reached)
+    replay = None
+    if isinstance(simulator, Recording):
+        answers = [
+            ([message_text(m) for m in t.reply.messages], t.reply.ended)
+            for t in conversation.turns
+            if t.reply is not None
+        ]
+        replay = Replay(answers, simulator.steps)
+    return _Run(conversation, final, events, reached, replay)
 
 
 _SIMULATORS: dict[tuple[int, int], tuple[RunCase, Project | None, Any]] = {}
@@ -124,11 +143,15 @@ class _Run:
     final: Any
     events: list[dict[str, Any]]
     reached: set[tuple[str, str | None]] | None
+    replay: Replay | None = None
 
 
 async def play(case: RunCase, target: Any, project: Project | None) -> Played:
     """One run of `case` against `target` with the offline simulator; never raises for the
     agent's or the simulator's failures (they make an `errored` result)."""
+    if _drivable(case, target):
+        with contextlib.suppress(Exception):  # the runner's play below says what failed
+            return await _driven(case, target, project)
     try:
         run = await _converse(case, target, project)
         trace = RunTrace(
@@ -149,6 +172,7 @@ async def play(case: RunCase, target: Any, project: Project | None) -> Played:
         transcript=[(u.role, u.text) for u in trace.transcript],
         notes=list((run.final.meta or {}).get("notes") or []),
         reached=run.reached,
+        replay=run.replay,
     )
 
 
@@ -166,15 +190,107 @@ async def kills(
     `compiled` checks, read once for all its plays) stop at the first failing one (a kill
     needs one). A run that errors kills nothing, as in `play`."""
     try:
-        run = await _converse(case, target, project)
-        if run.events == passing.events or not case.checks:
+        events = await _events(case, target, project, passing.replay)
+        if events == passing.events or not case.checks:
             return False
-        parsed = parse_events(list(run.events))
+        parsed = _parsed(events, passing)
         if checks is not None:
-            return any(not check(parsed).passed for check in checks)
+            return _fails(checks, parsed, passing)
         return any(not evaluate_one(i, item, parsed).passed for i, item in enumerate(case.checks))
     except Exception:  # an errored run kills nothing
         return False
+
+
+def _fails(checks: list[Any], parsed: tuple[Any, ...], passing: Played) -> bool:
+    """Whether any of the checks fails. Each check reads the events alone, so the order
+    they are tried in does not change the answer; the one that failed last for this case's
+    mutants is tried first (mutants of one case mostly fail the same assertion)."""
+    order = passing.order if passing.order is not None else list(range(len(checks)))
+    for at, index in enumerate(order):
+        if not checks[index](parsed).passed:
+            passing.order = [index, *order[:at], *order[at + 1 :]]
+            return True
+    return False
+
+
+def _parsed(events: list[dict[str, Any]], passing: Played) -> tuple[Any, ...]:
+    """`parse_events(events)`, with the opening `events` share with the reference run's
+    taken from its parse (kept on `passing`, parsed once for all its mutant plays)."""
+    if passing.parsed is None:
+        passing.parsed = parse_events(list(passing.events))
+    same = 0
+    for mine, theirs in zip(events, passing.events, strict=False):
+        if mine != theirs:
+            break
+        same += 1
+    if not same:
+        return parse_events(list(events))
+    turn = passing.parsed[same - 1].turn
+    return passing.parsed[:same] + parse_events(events[same:], first=same, turn=turn)
+
+
+def _drivable(case: RunCase, target: Any) -> bool:
+    """A `mantle:` reference target and a case without a script: its runs can be driven on
+    the engine (`_verify_replay.drive`) instead of through the runner's conversation."""
+    return (
+        isinstance(target, ReferenceTarget)
+        and not case.script
+        and not case.prompt
+        and case.simulate is not None
+    )
+
+
+async def _drive(
+    case: RunCase, target: Any, project: Project | None, simulator: Any, replay: Replay | None
+) -> tuple[Any, Driven]:
+    session = await target.open(case, 1)
+    assert case.simulate is not None
+    run = await drive(
+        session.engine,
+        session.setup,
+        simulator,
+        replay,
+        case_setup=case.setup,
+        max_turns=MAX_TURNS,
+        simulate_cap=case.simulate.max_turns,
+    )
+    return session, run
+
+
+async def _driven(case: RunCase, target: Any, project: Project | None) -> Played:
+    """`play` for a drivable case: the same checks on the same events and transcript."""
+    simulator = _simulator(case, project)
+    recording = Recording(simulator) if recordable(simulator) else None
+    session, run = await _drive(case, target, project, recording or simulator, None)
+    final = await session.close()
+    events = [dict(e) for e in final.events or []]
+    trace = RunTrace(
+        case=case,
+        run_index=1,
+        turns=(),
+        events=tuple(events),
+        transcript=tuple(run.history),
+        final=final,
+    )
+    results = [r.to_json() for r in evaluate_checks(case.checks, trace, dialect=case.dialect)]
+    return Played(
+        "passed" if all(r["passed"] for r in results) else "failed",
+        assertions=results,
+        events=events,
+        transcript=[(u.role, u.text) for u in run.history],
+        notes=list((final.meta or {}).get("notes") or []),
+        reached=session.engine.reached,
+        replay=Replay(run.answers, recording.steps) if recording is not None else None,
+    )
+
+
+async def _events(
+    case: RunCase, target: Any, project: Project | None, replay: Replay | None
+) -> list[dict[str, Any]]:
+    """A run's events, driven on the engine when it can be."""
+    if not _drivable(case, target):
+        return (await _converse(case, target, project)).events
+    return (await _drive(case, target, project, _simulator(case, project), replay))[1].events
 
 
 __all__ = ["MAX_TURNS", "Played", "compiled", "kills", "play", "reference", "run_case"]

@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from ..cli._generate import _Counters
+from ..cli._generate_run import _Counters
 
 _Item = tuple[float, float | None, str]
 T = TypeVar("T")

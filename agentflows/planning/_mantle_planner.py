@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions._preconditions import opener_of, opening_seeds
 from evalcore.definitions.skill_model import skill_model
 
 from ..drafting.offline._direction import Direction
@@ -54,7 +55,13 @@ class PlannerBase:
         self.defs = project.mantle
         self.skill = skill
         self.direction = direction
-        self.memory = channel_memory(self.defs)
+        # the channel context the case seeds: its caller, and what opens the skill (its
+        # precondition's seed fields)
+        self.memory = {**channel_memory(self.defs), **(opening_seeds(project, skill.id) or {})}
+        opener = opener_of(project, skill.id)
+        if opener is not None:  # a sign-in opens the skill: the case signs in first
+            prelude = walk_skill(project, opener, Setup(memory=dict(self.memory)))
+            self.memory.update(after_identity(prelude))
         self.addressed = self._addressed()
         self.model = skill_model(project, skill.id)
         self.routing = routing_fields(skill) + mode_fields(project, skill.id)

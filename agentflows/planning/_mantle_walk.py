@@ -20,7 +20,12 @@ result (a check that comes back false): the prose after it is not followed.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
+from dataclasses import replace
+from typing import Any
+
 from evalcore.definitions import Project
+from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import evaluate
 
 from ._mantle_prose import ProseItem, prose_items
@@ -153,8 +158,51 @@ class _Walker(BlockSteps):
 
 
 def walk_skill(project: Project, skill_id: str, setup: Setup | None = None) -> Walk:
-    """Walk `skill_id` for one behaviour (see the module docstring)."""
-    return _Walker(project, skill_id, setup or Setup()).run()
+    """Walk `skill_id` for one behaviour (see the module docstring).
+
+    A walk depends only on the loaded project, the skill and the setup, so it is kept per
+    loaded project and exact setup (values with their types, mappings in order): planning
+    walks a skill again for each behaviour it weighs, and drafting walks a case twice,
+    often with the same values. The caller gets its own lists and memory."""
+    setup = setup or Setup()
+    key = _setup_key(setup)
+    if key is None:  # an unhashable value: walk it afresh
+        return _Walker(project, skill_id, setup).run()
+    kept = memoized(
+        project, ("walk", skill_id, key), lambda: _Walker(project, skill_id, setup).run()
+    )
+    return replace(
+        kept,
+        asks=list(kept.asks),
+        events=list(kept.events),
+        elements=list(kept.elements),
+        memory=dict(kept.memory),
+        success=list(kept.success),
+        expected=list(kept.expected),
+    )
+
+
+def _items(mapping: Mapping[str, Any]) -> tuple[tuple[str, type, Any], ...]:
+    return tuple((k, type(v), v) for k, v in mapping.items())
+
+
+def _setup_key(setup: Setup) -> Hashable | None:
+    """Everything a walk reads from its setup, hashable, or None when a value is not."""
+    key = (
+        _items(setup.values),
+        tuple(setup.given),  # in iteration order: equal sets that iterate apart miss
+        _items(setup.confirm),
+        tuple(setup.failing),
+        tuple((k, tuple(v)) for k, v in setup.negative.items()),
+        _items(setup.memory),
+        setup.entry,
+        setup.context,
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 __all__ = ["SET", "Ask", "Event", "Setup", "Walk", "sample_value", "walk_skill"]

@@ -297,11 +297,14 @@ def _raw_events(obj: Any) -> Sequence[Any]:
     return obj
 
 
-def parse_events(obj: Any) -> tuple[Event, ...]:
-    """Parse a tracker object or a bare event list into typed events (raises `UserError`)."""
+def parse_events(obj: Any, *, first: int = 0, turn: int = 0) -> tuple[Event, ...]:
+    """Parse a tracker object or a bare event list into typed events (raises `UserError`).
+
+    `first` and `turn` continue a log: the index of its first event and the user turns
+    before it (each event is parsed on its own, so a log that shares its opening with an
+    already parsed one is that one's opening events plus the rest parsed from there)."""
     events: list[Event] = []
-    turn = 0
-    for index, raw in enumerate(_raw_events(obj)):
+    for index, raw in enumerate(_raw_events(obj), first):
         if not isinstance(raw, Mapping):
             raise UserError(
                 f"malformed event {index}: expected an object, got {show(raw)}", hint=_HINT

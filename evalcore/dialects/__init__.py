@@ -23,9 +23,17 @@ def register(cls: type[Dialect]) -> type[Dialect]:
 
 
 def _ensure_loaded() -> None:
-    # Import all three every time (cheap after the first): importing one dialect package
-    # directly must not leave the others unregistered.
-    from . import anychat, base44, mantle  # noqa: F401  (registration side effect)
+    # Import all three (once; an import statement costs a call into importlib each time,
+    # and every file validated asks): importing one dialect package directly must not
+    # leave the others unregistered.
+    global _LOADED
+    if not _LOADED:
+        from . import anychat, base44, mantle  # noqa: F401  (registration side effect)
+
+        _LOADED = True
+
+
+_LOADED = False
 
 
 def dialect_names() -> list[str]:

@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
-import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -51,6 +50,7 @@ from langchain_core.messages import (
 from pydantic import BaseModel, ValidationError
 
 from . import _fit, _methods
+from ._answers import answer_json, raw_text_of, validate
 from ._retry import backoff_s, endpoint, one_line, raise_rejected, transient_reason
 from ._schema import model_facing
 from .budget import RateBudget, budget_for, estimate_tokens
@@ -169,7 +169,7 @@ async def structured_call(
         if budget is not None:
             budget.settle(estimate, answer.usage.input_tokens + answer.usage.output_tokens)
         usage = usage + answer.usage
-        value, problem = _validate(schema, answer.parsed, answer.problem, current)
+        value, problem = validate(schema, answer.parsed, answer.problem, current)
         if value is not None:
             if cache is not None and key is not None:
                 cache.put(
@@ -305,8 +305,8 @@ async def _ask(
         return _Answer(None, _finish_problem(exc), "", _completion_usage(exc, config))
     except openai.APIResponseValidationError as exc:
         return _Answer(None, f"the answer is malformed ({one_line(exc)})", "", Usage(calls=1))
-    raw_text = _raw_text(message)
-    parsed, problem = _answer_json(message, method, raw_text)
+    raw_text = raw_text_of(message)
+    parsed, problem = answer_json(message, method, raw_text)
     return _Answer(parsed, problem, raw_text, _message_usage(message, config))
 
 
@@ -342,91 +342,6 @@ async def _after_error(
         budget.pause(delay)  # every caller of this endpoint backs off, not only this one
         return  # the budget's wait is the back-off
     await sleep(delay)
-
-
-# --- answers ------------------------------------------------------------------------------
-
-
-def _answer_json(message: BaseMessage, method: Method, raw_text: str) -> tuple[Any, str | None]:
-    """The answer's JSON. A tool call counts only when its arguments parsed whole (LangChain
-    files the others under `invalid_tool_calls`); without one, JSON written as the message
-    content is taken (llama-cpp-python answers that way when its grammar converter fails).
-    `json_schema` content is parsed strictly; `json` and `text` answers are extracted."""
-    if method == "tools":
-        if isinstance(message, AIMessage) and message.tool_calls:
-            return message.tool_calls[0]["args"], None
-        invalid = getattr(message, "invalid_tool_calls", None) or []
-        if invalid:
-            return None, f"not valid JSON ({_json_error(str(invalid[0].get('args') or ''))})"
-        content = str(message.content or "") if not isinstance(message.content, list) else ""
-        parsed, problem = _methods.extract_json(content)
-        if parsed is not None or problem is not None:
-            return parsed, problem
-        return None, _cut_off(message)
-    if method in ("json", "text"):
-        parsed, problem = _methods.extract_json(raw_text)
-        return parsed, problem or (None if parsed is not None else _cut_off(message))
-    text = _strip_fence(raw_text)
-    if not text.strip():
-        return None, _cut_off(message)
-    try:
-        return json.loads(text), None
-    except ValueError:
-        return None, f"not valid JSON ({_json_error(text)})" + (
-            "; " + cut if (cut := _cut_off(message)) else ""
-        )
-
-
-def _cut_off(message: BaseMessage) -> str | None:
-    """Says so when the server stopped the answer at `max_tokens`."""
-    meta = getattr(message, "response_metadata", None) or {}
-    if meta.get("finish_reason") == "length":
-        return "the answer was cut off at the output token limit"
-    return None
-
-
-def _strip_fence(text: str) -> str:
-    """Some servers wrap JSON in a markdown fence even when asked for a JSON schema."""
-    match = re.fullmatch(r"\s*```(?:json)?\s*\n(.*?)\n\s*```\s*", text, re.S)
-    return match.group(1) if match else text
-
-
-def _json_error(text: str) -> str:
-    try:
-        json.loads(text)
-    except ValueError as exc:
-        return str(exc)
-    return "unexpected"
-
-
-def _validate(
-    schema: type[M], parsed: Any, parsing_error: str | None, method: Method
-) -> tuple[M | None, str]:
-    if parsing_error is not None:
-        return None, parsing_error
-    if parsed is None:
-        what = "no tool call" if method == "tools" else "an empty answer"
-        return None, f"{what} instead of a {schema.__name__} object"
-    try:
-        return schema.model_validate(parsed), ""
-    except ValidationError as exc:
-        return None, f"does not fit {schema.__name__}: {_errors(exc)}"
-
-
-def _errors(exc: ValidationError, limit: int = 3) -> str:
-    items = exc.errors()
-    shown = [f"{'/'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in items[:limit]]
-    more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
-    return "; ".join(shown) + more
-
-
-def _raw_text(message: BaseMessage) -> str:
-    calls = message.additional_kwargs.get("tool_calls") or []
-    if calls:
-        return str(calls[0].get("function", {}).get("arguments", ""))
-    if isinstance(message, AIMessage) and message.tool_calls:
-        return json.dumps(message.tool_calls[0]["args"], ensure_ascii=False)
-    return message.text if isinstance(message.content, list) else str(message.content)
 
 
 def _from_cache(cache: ResponseCache, key: str, schema: type[M]) -> StructuredResult[M] | None:

@@ -12,7 +12,7 @@ from ..agents._protocol import AgentTarget, FinalRecord
 from ..assertions import AssertionResult
 from ..judge import CriterionResult
 from ..judge._metrics import MetricsOutcome
-from ..redact import redact_data
+from ..redact import redact_fresh
 from ..simulator import Simulator
 from ._case import RunCase
 from ._conversation import Conversation
@@ -103,7 +103,7 @@ def _record(
     )
     # Everything a run file, summary, JUnit report or `--json` shows comes from the record:
     # an agent or endpoint that echoed a key (an error body, `env` output) is masked here.
-    return RunRecord.model_validate(redact_data(record.model_dump(mode="json")))
+    return RunRecord.model_validate(redact_fresh(record.model_dump(mode="json")))
 
 
 def _simulator_use(case: RunCase, simulator: Simulator | None, options: RunOptions) -> EngineUse:

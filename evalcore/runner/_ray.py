@@ -116,7 +116,7 @@ class RayExecutor:
         """Every planned run, `options.parallel` in flight; `deliver` gets each record."""
         ray = import_ray()
         from ._ray_budget import BudgetKeeper, limits_of
-        from ._ray_worker import record_of, run_task, setup_blob
+        from ._ray_worker import record_of, run_task, setup_blob, task_payload
 
         self._init(ray, options.parallel)
         cases = [run.case for run in planned]
@@ -146,14 +146,12 @@ class RayExecutor:
                     return
                 started = datetime.now().astimezone()
                 clock = time.monotonic()
-                ref = task.remote(
-                    case.model_dump(mode="json"),
-                    run.index,
-                    run.slug,
-                    setup_box,
-                    None if pack is None else [pack],
-                    self._keeper,
-                )
+                payload = task_payload(case.model_dump(mode="json"), run.index, run.slug)
+                if pack is None and self._keeper is None:
+                    ref = task.remote(payload, setup_box)
+                else:
+                    extras = (None if pack is None else [pack], self._keeper)
+                    ref = task.remote(payload, setup_box, extras)
                 try:
                     async with asyncio.timeout(deadline):
                         value = await asyncio.wrap_future(ref.future())

@@ -21,14 +21,16 @@ Each turn it reads the agent's messages since the user last spoke and decides, i
    without progress, it stops with a note. It never answers with a fact it did not place.
 
 Only the sentences of the agent's message that ask something (a question mark, "please tell
-me …") are matched, so "Your checking has $1,842 available. Anything else?" is a closing
-question, not a second ask for the account.
+me …", a request that opens with its verb: "Describe the defect in a sentence.") are
+matched, so "Your checking has $1,842 available. Anything else?" is a closing question, not a
+second ask for the account.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..llm.usage import Usage
 from ._base import SimulatorStep, Utterance
@@ -56,7 +58,8 @@ _ANYTHING_ELSE = re.compile(
 _ASKING = re.compile(
     r"\?|\b(?:(?:please )?tell me|please (?:give|share|provide|confirm|send|choose|pick|select)|"
     r"let me know|"
-    r"could you|can you|what is your|which one)\b",
+    r"could you|can you|what is your|which one)\b"
+    r"|^(?:describe|enter|type|give|share|provide|spell|choose|pick|select)\b",
     re.I,
 )
 _HANDOFF = re.compile(
@@ -109,6 +112,11 @@ class FactSimulator:
         self._placed: dict[str, tuple[ContextFact, ...]] = {}
         """`placed` per question, shared with the `fresh` copies (same context, same
         answer)."""
+        self._read: dict[str, tuple[bool, bool]] = {}
+        """Per agent message: (one of the project's read-backs, any read-back), shared
+        like `_placed`."""
+        self._cued: dict[tuple[str, str, str], bool] = {}
+        """`_matches` per (cue, question, message), shared like `_placed`."""
         self._start()
 
     def _start(self) -> None:
@@ -128,6 +136,27 @@ class FactSimulator:
         other._start()
         return other
 
+    def state(self) -> dict[str, Any]:
+        """A copy of this conversation's state (see `_start`), for `resumed`."""
+        return {
+            "usage": self.usage.model_copy(),
+            "_played": set(self._played),
+            "_said_before_end": self._said_before_end,
+            "_closed": self._closed,
+            "_unplaced": self._unplaced,
+            "_turns": self._turns,
+        }
+
+    def resumed(self, state: Mapping[str, Any]) -> FactSimulator:
+        """A simulator for a conversation that went as far as `state` was taken (`state()`):
+        the next step is decided from the history alone, so a conversation known to have
+        gone the same way up to there goes on without its opening steps asked again."""
+        other = self.fresh()
+        other.__dict__.update(state)
+        other._played = set(state["_played"])
+        other.usage = state["usage"].model_copy()
+        return other
+
     async def next_step(self, history: Sequence[Utterance]) -> SimulatorStep:
         self._turns += 1
         if self._turns == 1:
@@ -144,14 +173,14 @@ class FactSimulator:
         question = asked(message)
         said = stems(question)
         for index, cue in enumerate(self.context.cues):
-            if index not in self._played and self._matches(cue.cue, question, message):
+            if index not in self._played and self._cue_matches(cue.cue, question, message):
                 self._played.add(index)
                 return self._say(cue.line)
         if _HANDOFF.search(message) and _PERSON_STOP.search(self.context.until or ""):
             return SimulatorStep("", True, note="offline: handed over, as the context says")
         facts = self.placed(question)
-        own = any(p.search(" ".join(message.split())) for p in self.readbacks)
-        if own or (self._reads_back(message) and not self._names_in_full(facts, said)):
+        own, reads_back = self._read_back(message)
+        if own or (reads_back and not self._names_in_full(facts, said)):
             # "decline" is for the confirmation before the action: where the project has
             # its own (a gated tool's read-back), a details check before it is agreed to
             declines = self.context.confirm == "decline" and (own or not self.readbacks)
@@ -167,6 +196,23 @@ class FactSimulator:
         if self._unplaced > 1:
             return SimulatorStep("", True, note=note)
         return SimulatorStep(UNKNOWN, False, note=note)
+
+    def _read_back(self, message: str) -> tuple[bool, bool]:
+        """Whether `message` is one of the project's own read-backs, and whether it is any
+        read-back (kept per message: every play of a case reads the same messages)."""
+        kept = self._read.get(message)
+        if kept is None:
+            plain = " ".join(message.split())
+            own = any(p.search(plain) for p in self.readbacks)
+            kept = self._read[message] = (own, own or self._reads_back(message))
+        return kept
+
+    def _cue_matches(self, cue: str, question: str, message: str) -> bool:
+        key = (cue, question, message)
+        kept = self._cued.get(key)
+        if kept is None:
+            kept = self._cued[key] = self._matches(cue, question, message)
+        return kept
 
     def _reads_back(self, message: str) -> bool:
         """A read-back confirmation: the usual words, or one of the project's own."""
@@ -217,6 +263,9 @@ class FactSimulator:
         asked = _plain(question)
         if asked and any(q and q in asked for q in self.verbatim.get(fact.label, ())):
             return 10
+        label = _plain(fact.label)
+        if " " in label and f" {label} " in f" {asked} ":
+            return 10  # the label said word for word ("what is the defect on")
         score = 2 * len(stems(fact.label) & said)
         score += len(stems(fact.value) & said) if score else 0
         value = _plain(fact.value)

@@ -1,7 +1,8 @@
 """Personas that fit who uses the agent: a role, a name and a manner, varied by case.
 
 The role is read from the agent's own words (`agent.yml` name, persona, description and the
-skill descriptions): an explicit audience ("helps baristas …", "for developers") wins, else
+skill descriptions): an explicit audience ("helps baristas …", "for developers") wins (its
+domain's roles, or the people it names: "you talk to truck drivers" -> "a truck driver"), else
 the domain whose words occur most ("policy", "claim" → insurance). Only when nothing fits is
 the user "a customer". Names and manners are drawn from a case-keyed RNG (`case_rng`), so a
 suite's cases meet different people and the same case always meets the same one.
@@ -139,7 +140,18 @@ DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
     "travel": (
-        ("flight", "hotel", "booking", "trip", "travel", "itinerary", "airline", "check-in"),
+        (
+            "flight",
+            "hotel",
+            "booking",
+            "trip",
+            "travel",
+            "itinerary",
+            "airline",
+            "check-in",
+            "passenger",
+            "traveller",
+        ),
         (
             "a consultant who travels every week",
             "a parent planning a family holiday",
@@ -188,6 +200,19 @@ _AUDIENCE = re.compile(
 
 _GENERIC = {"customer", "user", "client", "people", "person", "you", "example", "them"}
 
+# A word that names people by what they do: "drivers", "researchers", "nurses", "tenants".
+_PERSON_WORD = re.compile(
+    r"(?:[a-z]{2,}(?:er|or|ist|ian|ee|ant|ent|man|woman)|staff|crew|nurse)s?$"
+)
+# ... and words of that shape that do not ("orders", "payments", "monitors").
+_THINGS = re.compile(
+    r"(?:ment|order|number|answer|matter|letter|paper|offer|water|transfer|register|computer|"
+    r"counter|filter|folder|printer|reminder|server|error|sensor|monitor|calendar|event|"
+    r"content|incident|element|component|agent|parent|percent|patent|talent|shipper|"
+    r"factor|floor|door|color|colour|vendor|behavior|behaviour|question|container|"
+    r"cluster|router|trailer|timer|poster|barrier)s?$"
+)
+
 
 @dataclass(frozen=True)
 class Persona:
@@ -224,6 +249,9 @@ def roles_for(text: str) -> tuple[str, ...]:
         for domain_words, roles in DOMAINS.values():
             if any(w in (d.rstrip("s") for d in domain_words) for w in who):
                 return roles
+        named = _people_named(match["who"].split())
+        if named:
+            return _roles_of(named)
     best: tuple[int, tuple[str, ...]] | None = None
     for domain_words, roles in DOMAINS.values():
         score = sum(len(re.findall(rf"\b{re.escape(w)}s?\b", lowered)) for w in domain_words)
@@ -232,6 +260,33 @@ def roles_for(text: str) -> tuple[str, ...]:
     if best is not None:
         return best[1]
     return ("a regular customer", "a first-time customer", "a long-standing customer")
+
+
+def _people_named(words: list[str]) -> str | None:
+    """The audience as a singular noun phrase ("truck drivers" -> "truck driver"), when its
+    last word names people by what they do; else None ("questions about", "orders")."""
+    for size in (len(words), 1):
+        phrase = words[:size]
+        last = phrase[-1]
+        if _PERSON_WORD.search(last) and not _THINGS.search(last) and phrase[0] not in _GENERIC:
+            return " ".join([*phrase[:-1], _singular(last)])
+    return None
+
+
+def _singular(word: str) -> str:
+    if word.endswith("men"):
+        return word[:-3] + "man"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _roles_of(who: str) -> tuple[str, ...]:
+    """Roles for an audience no domain lists: the people the agent's own words name."""
+    article = "an" if who[:1] in "aeiou" else "a"
+    return (
+        f"{article} {who}",
+        f"{article} {who} who has done this before",
+        f"{article} {who} doing this for the first time",
+    )
 
 
 def persona_for(audience_text: str, key: str, *, first_name: str | None = None) -> Persona:

@@ -17,10 +17,14 @@ from ..documents import Document, load_document, locate_json
 from ..findings import FileReport, Finding, sort_findings
 from ..limits import InputLimits, limits_for
 from ..schemas import schema_findings
-from ._discover import iter_candidate_files
+from ._discover import iter_listed_files
 
 if TYPE_CHECKING:
     from ..manifest import Manifest
+
+
+#: `manifest.MANIFEST_NAME`, without importing the manifest's models for every command.
+_MANIFEST_FILE = "manifest.json"
 
 
 def check_data(data: Any, dialect: Dialect, project: Project | None) -> list[Finding]:
@@ -78,6 +82,20 @@ class ProjectCache:
         self._folders: dict[str, Path] = {}
         self._nearest: dict[Path, tuple[Path, str] | None] = {}
         self._last: tuple[Path, tuple[Path, str] | None] | None = None
+        self._listed: tuple[Path, bool] | None = None
+        self._read: dict[Path, Any] = {}
+
+    def listed(self, path: Path, link: bool | None) -> None:
+        """What the folder listing knew of `path`, the next file asked about: whether it
+        is a link (None: unknown), so resolving its folder needs no `lstat` of its own."""
+        self._listed = (path, link) if link is not None else None
+
+    def read_json_file(self, path: Path, data: Any) -> None:
+        """`path` was read as JSON, and is `data`, while searching (`validate_file` keeps a
+        manifest's data here), so the manifest it may be is not parsed a second time."""
+        where = self._where(path)
+        if where is not None:
+            self._read[where[0] / where[1]] = data
 
     def _where(self, path: Path) -> tuple[Path, str] | None:
         """(`path.resolve().parent`, its name), resolving each folder once (a file that is
@@ -92,8 +110,9 @@ class ProjectCache:
         return where
 
     def _resolve_where(self, path: Path) -> tuple[Path, str] | None:
+        listed = self._listed
         try:
-            if path.is_symlink():
+            if listed[1] if listed is not None and listed[0] is path else path.is_symlink():
                 resolved = path.resolve()
                 return resolved.parent, resolved.name
             folder = os.path.dirname(str(path))
@@ -163,7 +182,7 @@ class ProjectCache:
     def _find_manifest(self, folder: Path) -> tuple[Path, str] | None:
         """The nearest manifest at or above `folder` (parsed into `_manifests`), with the
         prefix that makes a file name in `folder` a key of its `cases`."""
-        from ..manifest import MANIFEST_NAME, load_manifest
+        from ..manifest import MANIFEST_NAME, load_manifest, manifest_from_data
 
         for base in (folder, *folder.parents):
             manifest_file = base / MANIFEST_NAME
@@ -171,7 +190,11 @@ class ProjectCache:
                 if not manifest_file.is_file():
                     continue
                 try:
-                    self._manifests[manifest_file] = load_manifest(manifest_file)
+                    self._manifests[manifest_file] = (
+                        manifest_from_data(manifest_file, self._read.pop(manifest_file))
+                        if manifest_file in self._read
+                        else load_manifest(manifest_file)
+                    )
                 except ValueError:
                     self._manifests[manifest_file] = None
             inside = folder.relative_to(base).as_posix()
@@ -199,6 +222,8 @@ def validate_file(
             chosen = None
     if chosen is None:
         if not explicit:
+            if doc.data is not None and path.name == _MANIFEST_FILE and not doc.findings:
+                projects.read_json_file(path, doc.data)
             return None
         if not doc.parsed:
             return FileReport(path=str(path), dialect=None, findings=doc.findings)
@@ -216,7 +241,8 @@ def validate_file(
         )
     locate_json(doc)
     project = projects.for_file(path, chosen)
-    return FileReport(
+    # The fields are already what they must be (a str, a name, Findings): not checked again.
+    return FileReport.model_construct(
         path=str(path), dialect=chosen.name, findings=validate_document(doc, chosen, project)
     )
 
@@ -235,7 +261,8 @@ def validate_paths(
     """Validate files and folders (recursively); folders yield only files that are cases."""
     projects = ProjectCache(project)
     reports: list[FileReport] = []
-    for file, explicit in iter_candidate_files(paths):
+    for file, explicit, link in iter_listed_files(paths):
+        projects.listed(file, link)
         try:
             report = validate_file(file, projects=projects, dialect=dialect, explicit=explicit)
         except RecursionError:

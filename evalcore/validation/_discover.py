@@ -15,11 +15,18 @@ SKIP_DIRS = {"node_modules", "__pycache__", "project", "results"}
 
 def iter_candidate_files(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
     """Yield `(file, explicit)`; folders are searched recursively in sorted order."""
+    for file, explicit, _ in iter_listed_files(paths):
+        yield file, explicit
+
+
+def iter_listed_files(paths: Iterable[Path]) -> Iterator[tuple[Path, bool, bool | None]]:
+    """`iter_candidate_files`, with whether each file is a link where the folder's listing
+    could tell without a system call (None for a named file, or when it could not)."""
     for path in paths:
         if not path.exists():
             raise UserError(f"no such file or folder: {path}")
         if path.is_file():
-            yield path, True
+            yield path, True, None
             continue
         for parts, entry in _entries_under(path):
             # the name and folder tests first: they cost no system call, `is_file` may
@@ -29,7 +36,7 @@ def iter_candidate_files(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
                 continue
             file = path.joinpath(*parts)
             if _is_file(entry, file):
-                yield file, False
+                yield file, False, _is_link(entry)
 
 
 def _entries_under(root: Path) -> list[tuple[tuple[str, ...], os.DirEntry[str]]]:
@@ -63,6 +70,14 @@ def _suffix(name: str) -> str:
     """`PurePath(name).suffix.lower()`."""
     i = name.rfind(".")
     return name[i:].lower() if 0 < i < len(name) - 1 else ""
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool | None:
+    """`entry.is_symlink()` (from the listing's file type), None where it fails."""
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return None
 
 
 def _is_file(entry: os.DirEntry[str], path: Path) -> bool:

@@ -8,6 +8,7 @@ JSON uses 2-space indents; LF line ends and a final newline everywhere.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..yamlio import dump_yaml
@@ -23,8 +24,37 @@ def canonical_text(data: Any, dialect: Dialect) -> str:
     return dump_yaml(ordered)
 
 
+#: What a schema node resolves to, its properties, a branch merged into it: kept per node
+#: (by identity, the node held so its id is never another's) since every case of a run
+#: orders its keys against the same schema. Bounded: cleared when it outgrows `_KEEP`.
+_KEPT: dict[tuple[str, int, int], tuple[Any, Any, Any]] = {}
+_KEEP = 4096
+#: The schema of a value the schema says nothing about (read only, never changed).
+_EMPTY: dict[str, Any] = {}
+
+
+def _kept(kind: str, a: Any, b: Any, build: Callable[..., Any], *args: Any) -> Any:
+    key = (kind, id(a), id(b))
+    entry = _KEPT.get(key)
+    if entry is not None and entry[0] is a and entry[1] is b:
+        return entry[2]
+    value = build(*args)
+    if len(_KEPT) >= _KEEP:
+        _KEPT.clear()
+    _KEPT[key] = (a, b, value)
+    return value
+
+
 def _resolve(schema: Any, root: dict[str, Any]) -> Any:
     """Follow local `$ref`s; keywords beside a `$ref` (allowed in 2020-12) are kept."""
+    if not isinstance(schema, dict):
+        return {}
+    if "$ref" not in schema:
+        return schema
+    return _kept("resolve", schema, root, _resolve_refs, schema, root)
+
+
+def _resolve_refs(schema: Any, root: dict[str, Any]) -> Any:
     seen = 0
     while isinstance(schema, dict) and "$ref" in schema and seen < 20:
         ref = schema["$ref"]
@@ -62,7 +92,7 @@ def _type_ok(value: Any, expected: Any) -> bool:
 
 
 def _pick_branch(value: Any, branches: list[Any], root: dict[str, Any]) -> dict[str, Any]:
-    best: tuple[int, dict[str, Any]] = (-1, {})
+    best: tuple[int, dict[str, Any]] = (-1, _EMPTY)
     for raw in branches:
         branch = _resolve(raw, root)
         if not _type_ok(value, branch.get("type")):
@@ -79,12 +109,20 @@ def _pick_branch(value: Any, branches: list[Any], root: dict[str, Any]) -> dict[
 
 
 def _properties(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    props: dict[str, Any] = dict(schema.get("properties", {}))
+    """The node's properties and those its `allOf` parts (and their `then`) add (read only)."""
+    if not schema:
+        return _EMPTY
+    kept: dict[str, Any] = _kept("properties", schema, root, _all_properties, schema, root)
+    return kept
+
+
+def _all_properties(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    props: dict[str, Any] = dict(schema.get("properties", _EMPTY))
     for sub in schema.get("allOf", []):
         sub = _resolve(sub, root)
         for key, value in _properties(sub, root).items():
             props.setdefault(key, value)
-        then = _resolve(sub.get("then", {}), root)
+        then = _resolve(sub.get("then", _EMPTY), root)
         for key, value in _properties(then, root).items():
             props.setdefault(key, value)
     return props
@@ -96,9 +134,7 @@ def order_keys(value: Any, schema: Any, root: dict[str, Any]) -> Any:
     for combinator in ("oneOf", "anyOf"):
         if combinator in schema:
             picked = _pick_branch(value, schema[combinator], root)
-            merged = {k: v for k, v in schema.items() if k != combinator}
-            merged.update(picked)
-            schema = merged
+            schema = _kept(combinator, schema, picked, _merged, schema, combinator, picked)
     if isinstance(value, dict):
         props = _properties(schema, root)
         extra_schema = schema.get("additionalProperties")
@@ -108,10 +144,16 @@ def order_keys(value: Any, schema: Any, root: dict[str, Any]) -> Any:
                 ordered[key] = order_keys(value[key], props[key], root)
         for key, item in value.items():
             if key not in ordered:
-                sub = extra_schema if isinstance(extra_schema, dict) else {}
+                sub = extra_schema if isinstance(extra_schema, dict) else _EMPTY
                 ordered[key] = order_keys(item, sub, root)
         return ordered
     if isinstance(value, list):
-        items = schema.get("items", {})
+        items = schema.get("items", _EMPTY)
         return [order_keys(item, items, root) for item in value]
     return value
+
+
+def _merged(schema: dict[str, Any], combinator: str, picked: dict[str, Any]) -> dict[str, Any]:
+    merged = {k: v for k, v in schema.items() if k != combinator}
+    merged.update(picked)
+    return merged

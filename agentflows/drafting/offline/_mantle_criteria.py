@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
@@ -150,18 +151,10 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
     """The skill's rules that hold on a path with `memory`, active `if:` branches first."""
     conditional: list[Rule] = []
     general: list[Rule] = []
-    for condition, text in paragraphs(skill.body):
+    for condition, rules in _paragraph_rules(skill.body):
         if condition and not _holds(condition, memory):
             continue
-        for sentence in _SENTENCE.split(text):
-            for clause in _clauses(sentence):
-                rule = sentence_rule(clause)
-                piece = split_compound(rule)[0] if rule else None
-                if piece is None or len(split_compound(rule or "")) > 1:
-                    continue
-                if len(piece.split()) < 5 or len(piece) > 160:
-                    continue
-                (conditional if condition else general).append(Rule(piece, bool(condition)))
+        (conditional if condition else general).extend(rules)
     if not conditional and not general:
         rules = defs.agent.get("rules") if isinstance(defs.agent.get("rules"), list) else []
         for text in rules:
@@ -175,6 +168,27 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
             seen.add(rule.text.lower())
             out.append(rule)
     return out
+
+
+@lru_cache(maxsize=256)
+def _paragraph_rules(body: str) -> tuple[tuple[str | None, tuple[Rule, ...]], ...]:
+    """Each prose paragraph's `if:` condition and the rules its sentences state, read once
+    per skill body: every case of the skill asks, and only the conditions depend on its
+    path."""
+    out: list[tuple[str | None, tuple[Rule, ...]]] = []
+    for condition, text in paragraphs(body):
+        rules: list[Rule] = []
+        for sentence in _SENTENCE.split(text):
+            for clause in _clauses(sentence):
+                rule = sentence_rule(clause)
+                piece = split_compound(rule)[0] if rule else None
+                if piece is None or len(split_compound(rule or "")) > 1:
+                    continue
+                if len(piece.split()) < 5 or len(piece) > 160:
+                    continue
+                rules.append(Rule(piece, bool(condition)))
+        out.append((condition, tuple(rules)))
+    return tuple(out)
 
 
 def pick(rules: list[Rule], topic: str | None = None, limit: int = 2) -> list[str]:

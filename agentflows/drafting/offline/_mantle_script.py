@@ -18,13 +18,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalcore.definitions import Project
+from evalcore.definitions._preconditions import opener_of
 from evalcore.simulator import ContextFact, CueLine, FactContext
+from evalcore.simulator._facts import opening_line
 from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
 
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
-from ...planning._mantle_vocab import channel_fields
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
@@ -36,6 +37,7 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause
+from ._mantle_seeds import precondition_seeds, seeds_for
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -59,6 +61,8 @@ class Script:
     context: FactContext = field(default_factory=FactContext)
     handoff_skills: frozenset[str] = frozenset()
     """Skills that hand the conversation to a person (the conversation ends there)."""
+    prelude: Walk | None = None
+    """The sign-in skill's walk, for a skill whose precondition only a sign-in makes true."""
 
     @property
     def facts(self) -> dict[str, Any]:
@@ -84,33 +88,24 @@ class Script:
         return [line for line in quoted if line]
 
 
-def seeds_for(project: Project, customer: Customer) -> dict[str, Any]:
-    """Channel context the run starts with: the caller's phone and language only."""
-    assert project.mantle is not None
-    out: dict[str, Any] = {}
-    for field_def in channel_fields(project.mantle):
-        name = field_def.name.lower()
-        if "phone" in name:
-            out[field_def.qualified] = customer.phone
-        elif "language" in name or "locale" in name:
-            out[field_def.qualified] = "en"
-    return out
-
-
 def build_script(project: Project, behavior: Behavior, *, slot: int | None = None) -> Script:
     """Draw the case's test data, walk the behaviour with it and write the context (`slot`:
     the case's place among its skill's cases, so the suite's cases draw different records)."""
     assert project.mantle is not None
     defs = project.mantle
     customer = customer_for(behavior.id, behavior.facts.get("account"))
-    seeds = seeds_for(project, customer)
+    seeds = {**seeds_for(project, customer), **precondition_seeds(project, behavior)}
     records = load_records(project.root)
     # A seeded caller phone resolves to a test account (when the project ships no records
     # of its own): the persona is its holder and gives its identity details.
     account = any("phone" in k for k in seeds) and not records.collections
     holder = customer.name if account else None
     skill = defs.skills[behavior.source]
-    setup = behavior_setup(behavior.facts, seeds)
+    # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
+    opener = opener_of(project, behavior.source)
+    prelude = walk_skill(project, opener, Setup(memory=dict(seeds))) if opener else None
+    opened = {**seeds, **(after_identity(prelude) if prelude else {})}
+    setup = behavior_setup(behavior.facts, opened)
     fixed = frozenset(str(v) for v in setup.values.values() if isinstance(v, str))
     sheet = SheetBuilder(
         behavior.id,
@@ -125,6 +120,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
     script = Script(behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs)
+    script.prelude = prelude
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
 
@@ -227,7 +223,8 @@ class _Writer:
         spoken_to = asks
         if kind == "escalation":
             spoken_to = asks[: int(self.facts["escalation"].get("at") or 0)]
-        for ask in spoken_to:
+        prelude = self.script.prelude
+        for ask in [*(prelude.asks if prelude else []), *spoken_to]:
             self.fact(ask)
         if kind != "escalation":
             self.unplaced_fields()
@@ -250,9 +247,21 @@ class _Writer:
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         self.context.intent = intent_clause(self.defs, skill)
+        if prelude is not None:
+            self.sign_in_first(prelude)
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = STOP_AFTER_HANDOFF if handoff else STOP_DONE
+
+    def sign_in_first(self, prelude: Walk) -> None:
+        """Open with the sign-in, and ask for what the case is about once it is done (when
+        the agent asks whether there is anything else)."""
+        opener = self.defs.skills[prelude.skill]
+        # the request as the opening would have said it: its own line, else the intent's
+        request = self.context.opening or opening_line(self.context.intent)
+        self.context.opening = activation_phrase(self.defs, opener)
+        if not self.context.before_end:
+            self.context.before_end = request
 
     def persona(self) -> str:
         persona = self.sheet.persona
@@ -374,4 +383,4 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-__all__ = ["STOP_AFTER_HANDOFF", "STOP_DONE", "Script", "build_script", "seeds_for"]
+__all__ = ["STOP_AFTER_HANDOFF", "STOP_DONE", "Script", "build_script"]

@@ -25,6 +25,8 @@ _MANTLE_DONE = {
     "ordered_block_completed",
     "tools_within_one_turn",
 }
+#: A fact-sheet context's own word on the read-back: it says whether the user refuses.
+_CONFIRM_ANSWER = re.compile(r"asks you to confirm,\s*(?P<answer>agree|decline)", re.I)
 _REFUSAL = re.compile(
     r"declin|refus|reject|\bdenie|\bdeny|says?\s+no\b|chang\w*\s+(?:\w+\s+)?mind|don't\s+order"
     r"|no[_-]confirm",
@@ -73,6 +75,16 @@ def no_decisive_assertion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
 # --- Mantle --------------------------------------------------------------------------------
 
 
+def _refuses(scenario: dict, name: str) -> bool:
+    """A refused-confirmation case: the context declines the read-back; without such a
+    line, the title or file name says so ("declines", "refused_..."). A value in the title
+    ("card problem: declined") does not make a case a refusal when its context agrees."""
+    said = _CONFIRM_ANSWER.search(str(scenario.get("simulation_context") or ""))
+    if said is not None:
+        return said.group("answer").lower() == "decline"
+    return _REFUSAL.search(name) is not None
+
+
 def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     scenario = as_dict(case.data.get("scenario"))
     goals = as_dict(scenario.get("goals"))
@@ -95,7 +107,7 @@ def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
         )
         return
     denials = _denial_responses(env, skills)
-    if _REFUSAL.search(name) and denials:
+    if _refuses(scenario, name) and denials:
         uttered = {
             as_dict(item.get("bot_uttered")).get("utter_name")
             for item in items

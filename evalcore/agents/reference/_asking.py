@@ -14,6 +14,7 @@ part instead of from the whole message.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _ASK_CLAUSE = re.compile(
     r"\b(?:ask(?:s)?|find\s+out|work\s+out|check|confirm|establish|get|collect|"
@@ -57,11 +58,13 @@ def _plain_verb(match: re.Match[str]) -> str:
     return f"you {verb}"
 
 
+@lru_cache(maxsize=4096)
 def question_for(prompt: str | None, field_words: str, *, boolean: bool = False) -> str:
     """The question the agent asks for what `prompt` (prose, instructions or a response)
     tells it to ask: the asking clause and the field's name (`field_words`), so that both
     the user's words for it and its name are heard. A yes/no field the prompt fills by
-    reading the details back is a confirmation ("Is that all correct?")."""
+    reading the details back is a confirmation ("Is that all correct?"). Kept per
+    arguments: every play of a case asks the same questions again."""
     text = " ".join((prompt or "").split())
     if boolean and _READ_BACK.search(text):
         return "To confirm, I have read the details back to you. Is that all correct?"

@@ -32,8 +32,11 @@ from ._shared import once
 _LISTING = re.compile(r"^(?:list|search|find_all|get_all|all)_|_(?:list|search)$")
 
 
+_NOT_ALNUM = re.compile(r"[^a-z0-9]")
+
+
 def _norm(value: Any) -> str:
-    return re.sub(r"[^a-z0-9]", "", str(value).lower())
+    return _NOT_ALNUM.sub("", str(value).lower())
 
 
 _RECORDS: dict[int, tuple[Project, dict[str, list[dict[str, Any]]]]] = {}
@@ -84,7 +87,10 @@ def placeholder(field: MemoryField | None, key: str) -> Any:
     if kind == "float":
         return 1.0
     if kind == "list":
-        return []
+        # one item: a list the tool fills (open slots, matches) is what the path to the
+        # skill's goal branches on, and the planner's walk takes it as set
+        name = key.rsplit(".", 1)[-1]
+        return [f"{name.upper().replace('_', '-')}-0001"]
     if kind == "categorical" and field is not None and field.enum_values:
         return field.enum_values[0]
     name = key.rsplit(".", 1)[-1]
@@ -127,11 +133,21 @@ class FakeBackend:
         return once("backend-values", self.project, id(self._kept), build)
 
     def matches(self, arguments: dict[str, Any]) -> list[tuple[str, dict[str, Any], int]]:
+        """The records holding the arguments' values, best first (a new list; kept per set
+        of values and loaded project: each play of a case looks up the same values)."""
         wanted = {_norm(v) for v in arguments.values() if isinstance(v, str | int) and str(v)}
         wanted.discard("")
-        found = []
         if not wanted:
-            return found
+            return []
+        kept = once("backend-matches", self.project, id(self._kept), dict)
+        key = frozenset(wanted)
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = self._matches(wanted)
+        return list(found)
+
+    def _matches(self, wanted: set[str]) -> list[tuple[str, dict[str, Any], int]]:
+        found = []
         for stem, record, values in self._values():
             score = len(wanted & values) * 2 + sum(
                 1 for v in values for w in wanted if len(v) >= 4 and v != w and v in w

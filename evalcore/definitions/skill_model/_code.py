@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -55,36 +56,73 @@ def _is_memory(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "memory"
 
 
-def _writes(node: ast.AST) -> tuple[Write, ...]:
+def _walk(root: ast.AST) -> list[ast.AST]:
+    """Every node under `root`, in `ast.walk`'s order (breadth first), without its
+    generators: the facts of every tool file of a project are read with it."""
+    out: list[ast.AST] = []
+    todo = deque([root])
+    while todo:
+        node = todo.popleft()
+        out.append(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                todo.append(value)
+            elif isinstance(value, list):
+                todo.extend(item for item in value if isinstance(item, ast.AST))
+    return out
+
+
+def _write_of(call: ast.AST) -> Write | None:
+    """The memory write a `*.memory.set("<key>", <value>)` call makes (None for any other)."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+        return None
+    target = call.func
+    if target.attr != "set" or not _is_memory(target.value) or not call.args:
+        return None
+    key = call.args[0]
+    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        return None
+    value: Any = UNKNOWN
+    if len(call.args) > 1 and isinstance(call.args[1], ast.Constant):
+        value = call.args[1].value
+    return Write(key.value, value)
+
+
+def _error_of(sub: ast.AST) -> str | None:
+    """The documented error result a node of the function's code is (None for most)."""
+    if isinstance(sub, ast.Raise) and sub.exc is not None:
+        return "raises " + ast.unparse(sub.exc).split("(")[0]
+    if isinstance(sub, ast.keyword) and sub.arg == "is_error":
+        if isinstance(sub.value, ast.Constant) and sub.value.value is True:
+            return "returns is_error=True"
+    elif isinstance(sub, ast.Dict):
+        keys = [k.value for k in sub.keys if isinstance(k, ast.Constant)]
+        if "error" in keys:
+            return "returns an 'error' result"
+    return None
+
+
+def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
+    """Writes and errors of one function, from one walk of its code (in `ast.walk` order)."""
     writes: list[Write] = []
-    for call in ast.walk(node):
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
-            continue
-        target = call.func
-        if target.attr != "set" or not _is_memory(target.value) or not call.args:
-            continue
-        key = call.args[0]
-        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-            continue
-        value: Any = UNKNOWN
-        if len(call.args) > 1 and isinstance(call.args[1], ast.Constant):
-            value = call.args[1].value
-        writes.append(Write(key.value, value))
-    return tuple(dict.fromkeys(writes))
-
-
-def _errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     found: list[str] = []
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Raise) and sub.exc is not None:
-            found.append("raises " + ast.unparse(sub.exc).split("(")[0])
-        elif isinstance(sub, ast.keyword) and sub.arg == "is_error":
-            if isinstance(sub.value, ast.Constant) and sub.value.value is True:
-                found.append("returns is_error=True")
-        elif isinstance(sub, ast.Dict):
-            keys = [k.value for k in sub.keys if isinstance(k, ast.Constant)]
-            if "error" in keys:
-                found.append("returns an 'error' result")
+    for sub in _walk(node):
+        if isinstance(sub, ast.Call):
+            write = _write_of(sub)
+            if write is not None:
+                writes.append(write)
+        elif isinstance(sub, ast.Raise | ast.keyword | ast.Dict):
+            error = _error_of(sub)
+            if error is not None:
+                found.append(error)
+    found += _doc_errors(node)
+    return CodeFacts(tuple(dict.fromkeys(writes)), tuple(dict.fromkeys(found)))
+
+
+def _doc_errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """Error results the docstring's `Returns:` / `Raises:` section names."""
+    found: list[str] = []
     doc = ast.get_docstring(node) or ""
     section = False
     for line in doc.splitlines():
@@ -99,7 +137,7 @@ def _errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
             found.append(stripped)
         if section and not stripped:
             section = False
-    return tuple(dict.fromkeys(found))
+    return found
 
 
 @lru_cache(maxsize=128)
@@ -109,9 +147,9 @@ def _file_facts(text: str) -> dict[str, CodeFacts]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     out: dict[str, CodeFacts] = {}
-    for node in ast.walk(tree):
+    for node in _walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            out[node.name] = CodeFacts(_writes(node), _errors(node))
+            out[node.name] = _facts(node)
     return out
 
 

@@ -9,6 +9,7 @@ a format the description states (`MM/DD/YYYY`) and quoted example values.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -79,8 +80,48 @@ def explained_values(values: list[Any], *texts: str | None) -> dict[str, str]:
     return out
 
 
-def _name_pattern(field: MemoryField) -> re.Pattern[str]:
-    return _compiled_name_pattern(field.name, field.qualified)
+def _name_pattern(field: MemoryField) -> _NamePattern:
+    return _kept_name_pattern(field.name, field.qualified)
+
+
+class _NamePattern:
+    """Where a text names a field (`@memory.<qualified>`, the name, the spaced name), with
+    the regular expression compiled only once a text may hold the name: a project has a
+    pattern per field, most fields are looked for only in texts that never name them, and
+    compiling is most of what a search would cost. An ASCII text without the name (in any
+    case) cannot match; any other text goes to the regular expression."""
+
+    __slots__ = ("_compiled", "_needles", "_qualified", "name")
+
+    def __init__(self, name: str, qualified: str) -> None:
+        self.name = name
+        self._qualified = qualified
+        self._needles = (
+            (name.lower(), name.replace("_", " ").lower()) if name.isascii() and name else None
+        )
+        self._compiled: re.Pattern[str] | None = None
+
+    def _may_match(self, text: str) -> bool:
+        if self._needles is None or not text.isascii():
+            return True
+        low = text.lower()
+        return any(needle in low for needle in self._needles)
+
+    def _pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = _compiled_name_pattern(self.name, self._qualified)
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._pattern().search(text) if self._may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self._pattern().finditer(text) if self._may_match(text) else iter(())
+
+
+@lru_cache(maxsize=4096)
+def _kept_name_pattern(name: str, qualified: str) -> _NamePattern:
+    return _NamePattern(name, qualified)
 
 
 @lru_cache(maxsize=4096)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _FENCE_OPEN = re.compile(r"^\s*:::\s*ordered_block\b")
 _FENCE_CLOSE = re.compile(r"^\s*:::\s*$")
@@ -52,8 +53,20 @@ def paragraphs(text: str, first_line: int = 1) -> list[Paragraph]:
     """Prose paragraphs of `text` in order; `first_line` is the file line of its first line.
 
     A bullet list item is its own paragraph (lists in skills are usually one instruction per
-    item), but an `if:` scopes only the one paragraph after it, as Mantle does.
+    item), but an `if:` scopes only the one paragraph after it, as Mantle does. Read once
+    per text (the skill model reads a skill's body several times); the list is the caller's.
     """
+    return list(_paragraphs(text, first_line))
+
+
+def sentences(text: str, first_line: int = 1) -> list[Sentence]:
+    """Every sentence of every paragraph, with its line and `if:` scope (read once per
+    text, like `paragraphs`; the list is the caller's)."""
+    return list(_sentences(text, first_line))
+
+
+@lru_cache(maxsize=512)
+def _paragraphs(text: str, first_line: int) -> tuple[Paragraph, ...]:
     out: list[Paragraph] = []
     current: list[tuple[int, str]] = []
     condition: str | None = None
@@ -100,13 +113,13 @@ def paragraphs(text: str, first_line: int = 1) -> list[Paragraph]:
             condition, pending = pending, None
         current.append((number, _BULLET.sub("", line)))
     flush()
-    return out
+    return tuple(out)
 
 
-def sentences(text: str, first_line: int = 1) -> list[Sentence]:
-    """Every sentence of every paragraph, with its line and `if:` scope."""
+@lru_cache(maxsize=512)
+def _sentences(text: str, first_line: int) -> tuple[Sentence, ...]:
     out: list[Sentence] = []
-    for para in paragraphs(text, first_line):
+    for para in _paragraphs(text, first_line):
         joined = ""
         starts: list[tuple[int, int]] = []
         for number, line in para.lines:
@@ -121,7 +134,7 @@ def sentences(text: str, first_line: int = 1) -> list[Sentence]:
             line = max((n for start, n in starts if start <= at), default=para.line)
             if part.strip():
                 out.append(Sentence(part.strip(), line, para.condition, para.index))
-    return out
+    return tuple(out)
 
 
 def body_first_line(skill_md_text: str) -> int:

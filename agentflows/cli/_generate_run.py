@@ -1,0 +1,153 @@
+"""`casegen generate`'s run in a terminal: the progress line, Ctrl-C and SIGTERM."""
+
+import signal
+import threading
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from ._output import print_json, stderr
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from ..generate import GenerateRequest
+
+EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+
+
+class _Counters:
+    """Turns the flow's per-node updates into the progress line."""
+
+    def __init__(self, progress: "Progress | None") -> None:
+        self.progress = progress
+        self.task = progress.add_task("planning", total=None) if progress else None
+        self.planned = 0
+        self.drafted: set[str] = set()
+        self.valid: set[str] = set()
+        self.repaired: set[str] = set()
+        self.failed: set[str] = set()
+
+    def __call__(self, node: str, values: dict[str, Any]) -> None:
+        if node == "plan":
+            self.planned = len(values.get("behaviors", []))
+        for behavior_id, work in (values.get("cases") or {}).items():
+            status = work["status"]
+            if node == "draft":
+                (self.drafted if status != "failed" else self.failed).add(behavior_id)
+            elif node == "repair":
+                self.repaired.add(behavior_id)
+            elif status == "valid":
+                self.valid.add(behavior_id)
+            elif status == "failed":
+                self.failed.add(behavior_id)
+        self.refresh(node)
+
+    def refresh(self, node: str) -> None:
+        if self.progress is None or self.task is None:
+            return
+        from evalcore.llm.budget import waiting
+
+        held = waiting()
+        self.progress.update(
+            self.task,
+            total=self.planned or None,
+            completed=len(self.valid) + len(self.failed),
+            description=(
+                f"{node:<8} planned {self.planned} · drafted {len(self.drafted)} · "
+                f"valid {len(self.valid)} · repaired {len(self.repaired)} · "
+                f"failed {len(self.failed)}"
+                + (f" · {held} waiting on the rpm/tpm budget" if held else "")
+            ),
+        )
+
+
+def _run_flow(
+    request: "GenerateRequest | None", *, resume: str | None, as_json: bool, resumable: bool = True
+) -> dict[str, Any]:
+    """Run the flow with a progress line; Ctrl-C says how to resume (when resuming can)."""
+    import asyncio
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..generate import run_generation
+
+    progress = (
+        None
+        if as_json
+        else Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TimeElapsedColumn(),
+            console=stderr,
+            transient=True,
+        )
+    )
+    counters = _Counters(progress)
+    run_ids: list[str] = []
+
+    def started(run_id: str) -> None:
+        # At the start and on stderr (a terminal or not): a run killed before its end can
+        # still be resumed by this id.
+        run_ids.append(run_id)
+        stderr.print(
+            f"run {run_id}"
+            + (f" (if interrupted: casegen generate --resume {run_id})" if resumable else ""),
+            highlight=False,
+        )
+
+    terminated = _TermAsInterrupt()
+    try:
+        if progress is not None:
+            progress.start()
+        with terminated:
+            return asyncio.run(
+                run_generation(request, resume=resume, on_update=counters, on_start=started)
+            )
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.stop()
+        code = EXIT_TERMINATED if terminated.seen else EXIT_INTERRUPTED
+        command = f"casegen generate --resume {run_ids[0]}" if run_ids and resumable else None
+        if as_json:
+            print_json(
+                {
+                    "error": "terminated" if terminated.seen else "interrupted",
+                    "hint": f"finish it with: {command}" if command else None,
+                    "exit_code": code,
+                    "run_id": run_ids[0] if run_ids else None,
+                    "interrupted": True,
+                }
+            )
+        else:
+            stderr.print(
+                f"[yellow]{'terminated' if terminated.seen else 'interrupted'}[/]"
+                f"{f' — finish it with: {command}' if command else ''}"
+            )
+        raise typer.Exit(code) from None
+    finally:
+        if progress is not None:
+            progress.stop()
+
+
+class _TermAsInterrupt:
+    """While a run is on, SIGTERM (a CI timeout, `kill`) stops it the way Ctrl-C does: the
+    flow exits through its checkpoint and the run id is reported (exit 143)."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        signal.raise_signal(signal.SIGINT)  # asyncio's own Ctrl-C path cancels the flow
+
+    def __enter__(self) -> "_TermAsInterrupt":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)

@@ -1,0 +1,73 @@
+"""`casegen generate`'s summary after the run: tables, coverage, drops, failures."""
+
+from typing import Any
+
+from rich.markup import escape
+
+from ._output import stderr, stdout
+
+
+def _print_summary(report: dict[str, Any]) -> None:
+    from ._generate_table import print_cases
+
+    print_cases(report)
+    engines = report.get("engines") or {}
+    if set(engines) - {report["engine"]}:
+        stdout.print(
+            escape("engines: " + ", ".join(f"{n} × {name}" for name, n in engines.items()))
+        )
+    for source, cov in report["coverage"].items():
+        line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements asserted"
+        touched = cov.get("touched") or []
+        if touched:
+            line += " · touched, no assertion checks it: " + ", ".join(touched)
+        untouched = [e for e in cov["uncovered"] if e not in touched]
+        if untouched:
+            line += " · uncovered: " + ", ".join(untouched)
+        stdout.print(escape(line))
+    for dup in report["duplicates"]:
+        stdout.print(
+            f"[yellow]dropped duplicate[/] {escape(dup['behavior'])} ≈ "
+            f"{escape(dup['duplicate_of'])} "
+            f"({dup['similarity']:.2f})"
+        )
+    for drop in report.get("dropped", []):
+        stdout.print(
+            f"[yellow]dropped before writing[/] {escape(drop['behavior'])}: "
+            f"{escape(str(drop['reason']))}"
+        )
+    for failure in report["failed"]:
+        if failure.get("error_kind") == "halted":
+            continue  # said once below, with the hint
+        stdout.print(
+            f"[red]failed[/] {escape(failure['behavior'])}: {escape(str(failure['error']))}"
+        )
+        for finding in failure["errors"][:5]:
+            stdout.print(escape(f"    [{finding['code']}] {finding['path']} {finding['message']}"))
+    _print_halt(report.get("halted"))
+    for path in report["conflicts"]:
+        stdout.print(
+            f"[red]not written[/] {escape(str(path))}: it exists with different content (edited?); "
+            "review it, or pass --force to overwrite"
+        )
+    llm = report["llm"]
+    if report["engine"] != "offline":
+        stdout.print(
+            f"model calls {llm['calls']} (cache hits {llm['cache_hits']}) · tokens "
+            f"{llm['input_tokens']} in / {llm['output_tokens']} out · ${llm['cost_usd']:.4f}"
+        )
+    stdout.print(f"run {report['run_id']} · engine {report['engine']}")
+
+
+def _print_halt(halted: dict[str, Any] | None) -> None:
+    if not halted:
+        return
+    stderr.print(
+        f"[red]error:[/] drafting stopped: {escape(halted['error'])}; "
+        f"{halted['not_drafted']} case(s) not drafted",
+        highlight=False,
+    )
+    stderr.print(
+        f"  [dim]hint:[/] {escape(halted['hint'])}; once it answers: {escape(halted['resume'])}",
+        highlight=False,
+    )

@@ -1,0 +1,211 @@
+"""Which value of a field and which skill a message names (word matching, kept per text).
+
+`FieldWords` reads a categorical field's answer; `SkillWords` routes a message to a skill;
+both are built once per loaded definitions (`field_words`, `skill_words`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ...definitions import MantleDefinitions, Skill
+from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, spoken, stems
+
+#: Texts whose word matches a `FieldWords` / `SkillWords` keeps (then it starts again).
+_MEMO_TEXTS = 4096
+
+
+@dataclass(frozen=True)
+class Found:
+    value: Any
+    score: int
+    position: int
+
+    @property
+    def strong(self) -> bool:
+        return self.score >= 2
+
+
+class FieldWords:
+    """The values of one categorical field and the words that name them."""
+
+    def __init__(self, defs: MantleDefinitions, qualified: str) -> None:
+        self.qualified = qualified
+        namespace, _, name = qualified.partition(".")
+        fields = defs.memory_names()
+        field = fields.get(qualified)
+        self.values: list[Any] = list(field.enum_values or []) if field else []
+        texts = [field.description or ""] if field else []
+        skill = defs.skills.get(namespace)
+        if skill is not None:
+            for block in skill.blocks.values():
+                for step in block.steps:
+                    waits = str(step.fields.get("complete_when") or "")
+                    if (step.kind == "collect" and step.target == name) or (
+                        step.kind == "instructions" and qualified in waits
+                    ):
+                        texts += [str(step.fields.get("description") or ""), str(step.target)]
+        phrases: dict[Any, list[str]] = {v: [] for v in self.values}
+        for text in texts:
+            for value in self.values:
+                pattern = re.compile(_EXPLAINED.format(value=re.escape(str(value))), re.I)
+                phrases[value] += [" ".join(m.group(1).split()) for m in pattern.finditer(text)]
+        for response in defs.all_responses().values():
+            for variant in response.variants:
+                for button in variant.buttons:
+                    match = _PAYLOAD.match(button.payload or "")
+                    if match and match["key"] == qualified and match["value"] in phrases:
+                        phrases[match["value"]].append(button.title)
+        found = {v: set(stems(" ".join([spoken(v), *p]))) for v, p in phrases.items()}
+        self.words = found
+        counts: dict[str, int] = {}
+        for words in found.values():
+            for word in words:
+                counts[word] = counts.get(word, 0) + 1
+        self.distinct = {v: {w for w in words if counts[w] == 1} for v, words in found.items()}
+        self.phrases = phrases
+        self._matched: dict[str, tuple[Found, ...]] = {}
+
+    def matches(self, text: str) -> list[Found]:
+        """The values `text` names, best first (kept per text: a case's messages come back
+        in every play of it, and the answer depends on the text alone)."""
+        kept = self._matched.get(text)
+        if kept is None:
+            if len(self._matched) >= _MEMO_TEXTS:
+                self._matched.clear()
+            kept = self._matched[text] = tuple(self._matches(text))
+        return list(kept)
+
+    def _matches(self, text: str) -> list[Found]:
+        lowered = text.lower()
+        cue = _CORRECTION.search(text)
+        out = []
+        words = stems(text)
+        for value in self.values:
+            score, position = 0, len(text)
+            own = re.compile(
+                r"(?<![\w'])"
+                + r"[\s_\-]+".join(re.escape(p) for p in spoken(value).split())
+                + r"(?![\w])",
+                re.I,
+            )
+            mentions = [
+                m.start()
+                for m in own.finditer(text)
+                if not re.search(
+                    r"(?:\bnot|\bno|n't|\bnever)\s+$", text[max(0, m.start() - 8) : m.start()], re.I
+                )
+            ]
+            if mentions:
+                score, position = 10, mentions[-1]
+            hits = [w for w in words if w in self.distinct.get(value, set())]
+            score += len(hits)
+            for hit in hits:
+                at = lowered.rfind(hit)
+                if at >= 0 and (position == len(text) or at > position):
+                    position = at
+            if score:
+                out.append(Found(value, score, position))
+        if cue is not None:
+            after = [f for f in out if f.position >= cue.start()]
+            if after:
+                return sorted(after, key=lambda f: (-f.score, -f.position))
+        return sorted(out, key=lambda f: (-f.score, -f.position))
+
+    def answer(self, text: str) -> Any:
+        """The value an answer to this field's question gives (None if none).
+
+        Without a distinctive word, the value sharing the most words with the answer wins
+        (the first such value in enum order): asked which team, "my card was declined"
+        means the card team even though "card" also appears in another team's description.
+        """
+        found = self.matches(text)
+        named = {f.value for f in found if f.score >= 10}
+        if len(named) > 1 and _CORRECTION.search(text) is None:
+            return None  # "either lost or stolen": unclear, so the question is asked again
+        if found:
+            return found[0].value
+        said = set(stems(text))
+        shared = [(len(said & self.words.get(v, set())), -i, v) for i, v in enumerate(self.values)]
+        best = max(shared, default=(0, 0, None))
+        return best[2] if best[0] else None
+
+    def stated(self, text: str) -> Any:
+        """A value stated without being asked: own words or two distinctive stems."""
+        found = [f for f in self.matches(text) if f.strong]
+        return found[0].value if found else None
+
+    def fallback(self) -> Any:
+        for value, phrases in self.phrases.items():
+            if re.search(
+                r"\b(?:anything\s+else|other|general)", " ".join(phrases) + " " + str(value), re.I
+            ):
+                return value
+        return None
+
+
+class SkillWords:
+    """Which skill a message asks for."""
+
+    def __init__(self, skills: list[Skill]) -> None:
+        self.vocab = {
+            s.id: set(stems(f"{s.name or ''} {s.id.replace('_', ' ')} {s.description or ''}"))
+            for s in skills
+        }
+        counts: dict[str, int] = {}
+        for words in self.vocab.values():
+            for word in words:
+                counts[word] = counts.get(word, 0) + 1
+        self.weight = {w: 1.0 / n for w, n in counts.items()}
+        self._scored: dict[str, dict[str, float]] = {}
+
+    def scores(self, text: str) -> dict[str, float]:
+        """Each skill's score for `text` (a new dict the caller may change; kept per text)."""
+        kept = self._scored.get(text)
+        if kept is None:
+            if len(self._scored) >= _MEMO_TEXTS:
+                self._scored.clear()
+            words = set(stems(text))
+            kept = self._scored[text] = {
+                skill: round(sum(self.weight[w] for w in words & vocab), 3)
+                for skill, vocab in self.vocab.items()
+            }
+        return dict(kept)
+
+    def best(self, text: str, exclude: set[str] = frozenset()) -> tuple[str | None, float]:
+        scores = {k: v for k, v in self.scores(text).items() if k not in exclude}
+        if not scores:
+            return None, 0.0
+        skill = max(sorted(scores), key=lambda k: scores[k])
+        return (skill, scores[skill]) if scores[skill] > 0 else (None, 0.0)
+
+
+_WORDS: dict[tuple[int, tuple[str, ...]], tuple[MantleDefinitions, SkillWords]] = {}
+
+
+def skill_words(defs: MantleDefinitions, skills: list[Skill]) -> SkillWords:
+    """The routing words of `skills`, built once per loaded definitions (a session starts
+    per case and per mutant; SkillWords is only read)."""
+    key = (id(defs), tuple(s.id for s in skills))
+    kept = _WORDS.get(key)
+    if kept is None or kept[0] is not defs:
+        kept = _WORDS[key] = (defs, SkillWords(skills))
+    return kept[1]
+
+
+_FIELD_WORDS: dict[tuple[int, str], tuple[MantleDefinitions, FieldWords]] = {}
+
+
+def field_words(defs: MantleDefinitions, qualified: str) -> FieldWords:
+    """The words of one field's values, built once per loaded definitions (FieldWords is
+    only read once built)."""
+    key = (id(defs), qualified)
+    kept = _FIELD_WORDS.get(key)
+    if kept is None or kept[0] is not defs:
+        kept = _FIELD_WORDS[key] = (defs, FieldWords(defs, qualified))
+    return kept[1]
+
+
+__all__ = ["FieldWords", "Found", "SkillWords", "field_words", "skill_words"]

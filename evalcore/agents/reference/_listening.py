@@ -1,0 +1,180 @@
+"""What a message means to the reference agent mid-skill or idle: routing and answers.
+
+Hand-offs by a request for a person, asides (a digression or hand-off by its words after
+"Before that, …"), a question aside that asks for no skill (the cannot-help response),
+routing by a skill's whole name, and free-text answers read only when the message asks for
+nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...definitions import Step
+from ..demo._mantle_engine import (
+    ADVERSARIAL,
+    NO_ANSWER,
+    Ask,
+    Frame,
+    Procedure,
+    SkillContext,
+    stems,
+)
+from ._asking import question_for
+from ._brain import said_value
+from ._faulted import FaultedEngine
+
+_PERSON = re.compile(
+    r"\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|the\s+|my\s+|someone|somebody)?"
+    r"(?:person|human|someone|somebody|agent|representative|specialist|adjuster|staff|team)|"
+    r"\b(?:real|live)\s+(?:person|human|agent)\b|\btransfer me\b",
+    re.I,
+)
+#: A message that turns to something else before answering ("Before that, ...").
+_ASIDE = re.compile(
+    r"^\s*(?:before that|by the way|one more thing|actually|wait|also|first|"
+    r"quick question|unrelated|random question|off topic)\b",
+    re.I,
+)
+#: A question back to the agent that states no value ("Do you know a good recipe for
+#: lasagne?"): not an answer to the question asked, so the agent says it cannot help.
+_QUESTION_BACK = re.compile(
+    r"^\s*(?:do|does|can|could|would|will|what|how|why|who|where|is|are)\b[^?\d]*\?\s*$", re.I
+)
+
+
+class Listening(FaultedEngine):
+    """`FaultedEngine` with the reference agent's routing and reading of answers."""
+
+    # --- routing ----------------------------------------------------------------------------
+
+    def handoff_skill(self, text: str) -> str | None:
+        """The hand-off skill a request for a person goes to (best by words, else the first)."""
+        shut = {f.skill.id for f in self.stack} | self.closed()
+        handoffs = [
+            s.id
+            for s in self.defs.skills.values()
+            if s.is_handoff and not s.disabled and s.id not in shut
+        ]
+        if not handoffs or not _PERSON.search(text) or self.fault("never_handoff"):
+            return None
+        scores = self.skill_words.scores(text)
+        return max(handoffs, key=lambda s: (scores.get(s, 0.0), -handoffs.index(s)))
+
+    def route(self, frame: Frame, text: str) -> None:
+        target = self.handoff_skill(text)
+        if target is not None:
+            self.interrupt(frame)
+            self.activate(target, text, entry="escalation")
+            return
+        other = self.aside_for(text)
+        ask = frame.pending
+        if ask is not None and other is not None and ask.accept(text) is not NO_ANSWER:
+            other = None  # "Actually no, don't order it" answers the question asked
+        if other is not None and not ADVERSARIAL.search(text):
+            handoff = self.defs.skills[other].is_handoff
+            if handoff and not self.flags.ignore_handoff:
+                self.interrupt(frame)
+                self.activate(other, text, entry="escalation")
+                return
+            if not handoff and not self.flags.ignore_digression:
+                self.interrupt(frame)
+                self.activate(other, text, entry="digression")
+                return
+        super().route(frame, text)
+
+    def aside_for(self, text: str) -> str | None:
+        """The other skill an aside turns to mid-skill ("Before that, brief me."): its
+        words are enough after an aside, where an answer needs a stronger ask."""
+        if not _ASIDE.search(text):
+            return None
+        shut = {f.skill.id for f in self.stack} | self.closed()
+        # the aside's own words ("quick question") ask for nothing
+        other, score = self.skill_words.best(_ASIDE.sub("", text, count=1), exclude=shut)
+        return other if other is not None and score >= 1.0 else None
+
+    def off_topic(self, text: str) -> bool:
+        """A question aside that asks for no skill ("Quick question: what's the weather
+        like tomorrow?"): the agent says it cannot help instead of routing it."""
+        if not (_ASIDE.search(text) or _QUESTION_BACK.match(text)) or "?" not in text:
+            return False
+        active = {f.skill.id for f in self.stack}
+        _, score = self.skill_words.best(_ASIDE.sub("", text, count=1), exclude=active)
+        return score < 1.5
+
+    def idle(self, text: str) -> None:
+        target = self.handoff_skill(text)
+        if target is not None:
+            self.activate(target, text, entry="user")
+            return
+        if self.off_topic(text):
+            self.cannot_help()
+            return
+        if not ADVERSARIAL.search(text):
+            skill_id = self.routed(text)
+            if skill_id is not None:
+                self.activate(skill_id, text, entry="user")
+                return
+        super().idle(text)
+
+    def routed(self, text: str) -> str | None:
+        """The skill a message asks for: description words weighted by how few skills use
+        them, and a skill whose whole name the message says ("refill a prescription")
+        first."""
+        said = set(stems(text))
+        scores = self.skill_words.scores(text)
+        for skill_id in self.closed():
+            scores.pop(skill_id, None)  # not routable while its precondition is false
+        for skill_id in scores:
+            name = set(stems(self.defs.skills[skill_id].name or ""))
+            if name and name <= said:
+                scores[skill_id] += 1.0 + 0.1 * len(name)
+        best = max(sorted(scores), key=lambda k: scores[k], default=None)
+        return best if best is not None and scores[best] >= 1.0 else None
+
+    def answers(self, text: str) -> Any:
+        """A free-text answer, unless the message asks for another skill (a digression or
+        a hand-off the engine then routes) or is an attack it refuses."""
+        if self.handoff_skill(text) is not None:
+            return NO_ANSWER
+        if self.aside_for(text) is not None:
+            return NO_ANSWER
+        if _QUESTION_BACK.match(text) or self.off_topic(text):
+            return NO_ANSWER
+        return text
+
+    def read_field(self, key: str, text: str) -> Any:
+        if self.answers(text) is NO_ANSWER:
+            return NO_ANSWER
+        value = super().read_field(key, text)
+        declared = self.defs.memory_names().get(key)
+        if declared is not None and declared.type not in ("text", "any"):
+            return value
+        return said_value(text, key.rsplit(".", 1)[-1]) if isinstance(value, str) else value
+
+    def generic_instructions(self, ctx: SkillContext, block: Any, step: Step) -> Procedure:
+        """Ask for what `complete_when` waits for, worded as a question (see `_asking`)."""
+        waits = str(step.fields.get("complete_when") or "")
+        keys = [f.qualified for f in ctx.skill.memory.values() if f.qualified in waits]
+        missing = [k for k in keys if self.memory.get(k) is None]
+        if not missing:
+            return "done"
+        words = missing[0].rsplit(".", 1)[-1].replace("_", " ")
+        declared = self.defs.memory_names().get(missing[0])
+        boolean = declared is not None and declared.type == "bool"
+        question = question_for(str(step.target or ""), words, boolean=boolean)
+        answer = yield Ask(
+            "instructions",
+            lambda: self.say(question),
+            self.answers,
+            step=step.id,
+            block=block.id,
+        )
+        for key in missing:
+            value = self.read_field(key, answer)
+            self.remember(key, said_value(answer, key) if value is NO_ANSWER else value)
+        return "done"
+
+
+__all__ = ["Listening"]

@@ -1,0 +1,116 @@
+"""Skill preconditions: which skills the runtime may route to, and the channel context that
+opens them.
+
+A skill's `precondition: <name>` is bound in `agent.yml` (`preconditions: {<name>:
+<condition>}`), and the runtime filters routable skills by it (reference §3, step 1): a
+skill whose condition is false is not offered, whatever the user says. So a case for such a
+skill must start with the condition true. Where the condition reads only project fields
+marked `seed: true`, the channel provides them at session start (a signed-in app, a staff
+tablet), and `setup.initial_slots` is where a scenario says so; `opening_seeds` finds the
+first such values that make the condition hold. A condition on a field a tool writes (a
+sign-in another skill performs) cannot be seeded: the case has to sign in first, and
+`opener_of` names the skill whose tools write it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ._memo import memoized
+from ._model import MantleDefinitions, Project
+from .conditions import compared_values, condition_keys, evaluate
+
+#: At most this many value combinations are tried (a precondition names a few fields).
+_MAX_TRIES = 256
+
+
+def precondition_of(defs: MantleDefinitions, skill_id: str) -> str | None:
+    """The condition a skill's `precondition` is bound to in agent.yml, if any."""
+    skill = defs.skills.get(skill_id)
+    name = skill.frontmatter.get("precondition") if skill is not None else None
+    if not name:
+        return None
+    bound = (defs.agent or {}).get("preconditions") or {}
+    condition = bound.get(str(name)) if isinstance(bound, dict) else None
+    return str(condition) if condition else None
+
+
+def opening_seeds(project: Project, skill_id: str) -> dict[str, Any] | None:
+    """Seed project fields -> values that make the skill's precondition true; `{}` for a
+    skill without one, None when it reads a field the channel cannot seed."""
+    return memoized(project, ("opening_seeds", skill_id), lambda: _seeds(project, skill_id))
+
+
+def _seeds(project: Project, skill_id: str) -> dict[str, Any] | None:
+    defs = project.mantle
+    if defs is None:
+        return {}
+    condition = precondition_of(defs, skill_id)
+    if condition is None:
+        return {}
+    keys = condition_keys(condition)
+    fields = defs.memory_names()
+    choices: list[list[Any]] = []
+    for key in keys:
+        field = fields.get(key)
+        if field is None or not key.startswith("project.") or not field.seed:
+            return None
+        choices.append(_candidates(field, condition, key))
+    for values in itertools.islice(itertools.product(*choices), _MAX_TRIES):
+        memory = dict(zip(keys, values, strict=True))
+        if evaluate(condition, memory):
+            return memory
+    return None
+
+
+def opener_of(project: Project, skill_id: str) -> str | None:
+    """The skill a case talks to first so the precondition of `skill_id` can hold: one
+    whose tools write every field the condition reads that the channel cannot seed (a
+    sign-in skill); None when the precondition can be seeded or no skill writes them."""
+    return memoized(project, ("opener_of", skill_id), lambda: _opener(project, skill_id))
+
+
+def _opener(project: Project, skill_id: str) -> str | None:
+    from .skill_model import code_facts, qualify  # the skill model reads definitions
+
+    defs = project.mantle
+    if defs is None or opening_seeds(project, skill_id) is not None:
+        return None
+    condition = precondition_of(defs, skill_id)
+    fields = defs.memory_names()
+    needed = {k for k in condition_keys(condition) if not (k in fields and fields[k].seed)}
+    for other in sorted(defs.skills):
+        skill = defs.skills[other]
+        if other == skill_id or skill.disabled or precondition_of(defs, other):
+            continue
+        written = {
+            qualify(w.key, other)
+            for tool in defs.tools_for(other).values()
+            for w in code_facts(project, tool).writes
+        }
+        if needed and needed <= written:
+            return other
+    return None
+
+
+def _candidates(field: Any, condition: str, key: str) -> list[Any]:
+    """Values worth trying for one field: truth first, the literals the condition compares
+    with, then the field's enum values."""
+    if field.type == "bool":
+        return [True, False]
+    compared = compared_values(condition, key)
+    if field.type in ("int", "float"):
+        numbers = []
+        for literal in compared:
+            try:
+                number = float(literal)
+            except ValueError:
+                continue
+            numbers += [number + 1, number, number - 1]
+        return [int(n) if field.type == "int" else n for n in numbers] or [1]
+    values = [*compared, *(field.enum_values or [])]
+    return list(dict.fromkeys(values)) or ["yes"]
+
+
+__all__ = ["opener_of", "opening_seeds", "precondition_of"]
