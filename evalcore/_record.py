@@ -69,6 +69,12 @@ class Record:
         return cls(**{k: v for k, v in data.items() if k in names})
 
     @classmethod
+    def model_construct(cls, **values: Any) -> Self:
+        """The record from its fields (pydantic's unchecked constructor; a record is never
+        checked)."""
+        return cls(**values)
+
+    @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
         from pydantic_core import core_schema
 
