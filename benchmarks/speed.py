@@ -63,15 +63,15 @@ def _cpu(argv: list[str], repeats: int = 5, env: dict[str, str] | None = None) -
     return best
 
 
-#: What each command cannot start without: the libraries it uses, imported alone. typer
-#: coerces each option through a pydantic TypeAdapter (the first one also loads pydantic's
-#: plugin entry points); `validate` checks valid files with fastjsonschema's compiled check
-#: alone (jsonschema is imported only to explain a file that check rejects).
-_PYDANTIC = "from pydantic import TypeAdapter; TypeAdapter(int)"
+#: What each command cannot start without: the libraries it uses, imported alone. Plain
+#: options are coerced without typer's pydantic adapters and casegen's definitions and
+#: findings are plain records, so neither command needs pydantic; `validate` checks valid
+#: files with fastjsonschema's compiled check alone (jsonschema is imported only to explain
+#: a file that check rejects).
 _FLOORS = {
     "--help": "import typer, rich.console",
-    "validate": f"import typer, rich.console, yaml, fastjsonschema; {_PYDANTIC}",
-    "sources": f"import typer, rich.console, yaml; {_PYDANTIC}",
+    "validate": "import typer, rich.console, yaml, fastjsonschema",
+    "sources": "import typer, rich.console, yaml",
 }
 
 
@@ -128,12 +128,8 @@ import rich.console; mark("rich.console")
 import yaml; mark("yaml")
 if sys.argv[1] == "validate":
     import fastjsonschema; mark("fastjsonschema")
-from pydantic import BaseModel
-class _First(BaseModel):
-    x: int
-mark("pydantic and a first model")
-import evalcore.findings, evalcore.limits; mark("findings, limits (3 models)")
-import evalcore.definitions; mark("definitions (28 models, readers)")
+import evalcore.findings, evalcore.limits; mark("findings, limits (3 records)")
+import evalcore.definitions; mark("definitions (28 records, readers)")
 from agentflows.cli import main; mark("the rest of the CLI's modules")
 with contextlib.redirect_stdout(io.StringIO()):
     main(sys.argv[1:])

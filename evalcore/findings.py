@@ -7,9 +7,10 @@ shape, so the CLI, the JSON output, the repair worklist and the MCP tools never 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from ._record import EXCLUDED, Record, record
 
 Severity = Literal["error", "warning"]
 
@@ -37,14 +38,13 @@ FINDING_CODES: dict[str, str] = {
 }
 
 
-class Finding(BaseModel):
+@record(frozen=True)
+class Finding(Record):
     """One problem found in a document.
 
     `path` is a JSON Pointer into the document (``/scenario/goals/assertions/3``), so the same
     finding can be shown to a person, fed to a repair step or returned to a coding agent.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     code: str
     """One of `FINDING_CODES` (or a review code)."""
@@ -58,7 +58,7 @@ class Finding(BaseModel):
     """The offending value, as found."""
     suggestion: str | None = None
     """What would be valid, e.g. "did you mean 'card_replace'?"."""
-    context: dict[str, Any] = Field(default_factory=dict, exclude=True, repr=False)
+    context: dict[str, Any] = field(default_factory=dict, repr=False, metadata=EXCLUDED)
     """Machine-readable detail for repair (allowed values, expected type, candidate ids).
     Not part of the printed/JSON finding."""
 
@@ -93,12 +93,13 @@ def _without_surrogates(finding: Finding) -> Finding:
     )
 
 
-class FileReport(BaseModel):
+@record
+class FileReport(Record):
     """Validation outcome of one file, in the shape `casegen validate --json` prints."""
 
     path: str
     dialect: str | None
-    findings: list[Finding] = Field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Finding]:

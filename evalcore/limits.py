@@ -18,28 +18,71 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 DEFAULT_MAX_FILE_MB = 8.0
 DEFAULT_MAX_DEPTH = 100
 DEFAULT_MAX_ALIAS_NODES = 100_000
 
 
-class InputLimits(BaseModel):
-    """The limits one file is read under."""
+@dataclass(frozen=True, kw_only=True)
+class InputLimits:
+    """The limits one file is read under (`from_table` checks a settings table)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    max_file_mb: float = Field(default=DEFAULT_MAX_FILE_MB, gt=0)
-    max_depth: int = Field(default=DEFAULT_MAX_DEPTH, ge=1, le=10_000)
-    max_alias_nodes: int = Field(default=DEFAULT_MAX_ALIAS_NODES, ge=0)
+    max_file_mb: float = DEFAULT_MAX_FILE_MB
+    max_depth: int = DEFAULT_MAX_DEPTH
+    max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES
 
     @property
     def max_file_bytes(self) -> int:
         return int(self.max_file_mb * 1024 * 1024)
+
+    @classmethod
+    def from_table(cls, table: dict[str, Any]) -> InputLimits | None:
+        """The limits a `[tool.casegen.limits]` table sets, or None when a key or value is
+        not valid: `max_file_mb` > 0, `max_depth` 1 to 10,000, `max_alias_nodes` >= 0.
+        Plain TOML numbers are checked here; any other value goes through the pydantic
+        model that defines what is valid (`_checked`)."""
+        if not table.keys() <= _KEYS.keys():
+            return None
+        mb, depth, aliases = (table.get(k, d) for k, d in _KEYS.items())
+        if (
+            type(mb) in (int, float)
+            and type(depth) is int
+            and type(aliases) is int
+            and mb > 0
+            and 1 <= depth <= 10_000
+            and aliases >= 0
+        ):
+            return cls(max_file_mb=float(mb), max_depth=depth, max_alias_nodes=aliases)
+        return _checked(table)
+
+
+_KEYS = {
+    "max_file_mb": DEFAULT_MAX_FILE_MB,
+    "max_depth": DEFAULT_MAX_DEPTH,
+    "max_alias_nodes": DEFAULT_MAX_ALIAS_NODES,
+}
+
+
+def _checked(table: dict[str, Any]) -> InputLimits | None:
+    """pydantic's lax reading of a table whose values are not plain numbers (`"8"`,
+    `true`, `8.0` for a count): what it accepts is used, anything else is None."""
+    from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+    class _Table(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+        max_file_mb: float = Field(default=DEFAULT_MAX_FILE_MB, gt=0)
+        max_depth: int = Field(default=DEFAULT_MAX_DEPTH, ge=1, le=10_000)
+        max_alias_nodes: int = Field(default=DEFAULT_MAX_ALIAS_NODES, ge=0)
+
+    try:
+        return InputLimits(**_Table.model_validate(table).model_dump())
+    except ValidationError:
+        return None
 
 
 DEFAULT_LIMITS = InputLimits()
@@ -80,10 +123,7 @@ def limits_for(path: Path | None) -> InputLimits:
         table = _limits_table(candidate)
         if table is None:
             continue
-        try:
-            return InputLimits.model_validate(table)
-        except ValidationError:
-            return DEFAULT_LIMITS
+        return InputLimits.from_table(table) or DEFAULT_LIMITS
     return DEFAULT_LIMITS
 
 

@@ -179,3 +179,44 @@ def test_validate_imports_jsonschema_only_for_findings(tmp_path: Path) -> None:
     bad.write_text(good.read_text() + "no_such_key: 1\n")
     code, roots = _loaded("validate", str(bad), "--project", str(REPO / "examples" / "bank"))
     assert code == 1 and "jsonschema" in roots
+
+
+#: What a light command on its common path (a Mantle project, valid files) does without:
+#: casegen's definitions and findings are plain records, and plain options are coerced
+#: without typer's pydantic adapters (`agentflows/cli/_coerce.py`).
+LIGHT_HEAVY = ("pydantic", "pydantic_core", "typer._adapters", "annotated_types", "jsonschema")
+
+
+@functools.cache
+def _modules(*argv: str) -> frozenset[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", MODULES_PROBE, *argv],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=True,
+    )
+    return frozenset(json.loads(done.stdout.strip().splitlines()[-1])["roots"])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("validate", "examples/bank/eval", "--project", "examples/bank"),
+        ("validate", "examples/bank/eval", "--project", "examples/bank", "--json"),
+        ("sources", "--project", "examples/bank"),
+        ("sources", "--project", "examples/bank", "--json"),
+    ],
+    ids=" ".join,
+)
+def test_light_commands_load_no_pydantic_and_no_other_command(argv: tuple[str, ...]) -> None:
+    modules = _modules(*argv)
+    assert not modules & set(LIGHT_HEAVY), sorted(modules & set(LIGHT_HEAVY))
+    commands = {m for m in modules if m.startswith("agentflows.cli._")}
+    others = commands - {f"agentflows.cli._{argv[0]}", *_SHARED_CLI}
+    assert others == set(), sorted(others)
+
+
+#: CLI modules every command uses (the app, output, help and option coercion).
+_SHARED_CLI = ("agentflows.cli._app", "agentflows.cli._output", "agentflows.cli._coerce")
+_SHARED_CLI += ("agentflows.cli._rich_help",)

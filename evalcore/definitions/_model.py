@@ -7,11 +7,11 @@ the file (and line, where known) it came from, so a finding can point at the def
 
 from __future__ import annotations
 
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from .._record import Record, record
 from ._memo import memo_of, memoized
 
 ProjectKind = Literal["mantle", "anychat", "agent_skills"]
@@ -21,10 +21,11 @@ StepKind = Literal[
 ]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+class _Model(Record):
+    """Read from definition files by casegen's readers, then only read (see `_record`)."""
 
 
+@record
 class SourceRef(_Model):
     """Where a definition came from (repo-relative when possible)."""
 
@@ -35,6 +36,7 @@ class SourceRef(_Model):
 # --- Mantle -----------------------------------------------------------------------------
 
 
+@record
 class MemoryField(_Model):
     """One memory entry, from a skill's or the project's `memory.yml`."""
 
@@ -58,6 +60,7 @@ class MemoryField(_Model):
         return f"{self.namespace}.{self.name}"
 
 
+@record
 class ToolParameter(_Model):
     name: str
     type: str | None = None
@@ -69,12 +72,13 @@ class ToolParameter(_Model):
     """Values a `Literal[...]` annotation allows."""
 
 
+@record
 class ToolDef(_Model):
     """A `@tool` function read with `ast` (never imported)."""
 
     name: str
     description: str | None = None
-    parameters: list[ToolParameter] = Field(default_factory=list)
+    parameters: list[ToolParameter] = field(default_factory=list)
     scope: Literal["local", "shared", "mcp"] = "local"
     mcp_server: str | None = None
     source: SourceRef | None = None
@@ -83,12 +87,14 @@ class ToolDef(_Model):
         return next((p for p in self.parameters if p.name == name), None)
 
 
+@record
 class Confirmation(_Model):
     enabled: bool = True
     utter_for_confirmation: str | None = None
     utter_on_user_denial: str | None = None
 
 
+@record
 class ToolConstraint(_Model):
     """`tool_constraints` entry of a skill's frontmatter."""
 
@@ -99,6 +105,7 @@ class ToolConstraint(_Model):
     on_failure: str | None = None
 
 
+@record
 class UtterRule(_Model):
     """`utter:` entry: a response delivered verbatim on activation or when a condition holds."""
 
@@ -107,12 +114,14 @@ class UtterRule(_Model):
     when: str | None = None
 
 
+@record
 class Branch(_Model):
     condition: str | None = None
     """The `if:` condition; None for the `else:` branch."""
     target: str
 
 
+@record
 class Step(_Model):
     id: str
     kind: StepKind
@@ -120,7 +129,7 @@ class Step(_Model):
     """The kind's value: memory entry for collect, tool for execute_tool, utter for action,
     map for set_memory, block/skill for call/link, text for instructions."""
     next: str | list[Branch] | None = None
-    fields: dict[str, Any] = Field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)
     """The other keys as written (utterance, description, parameters, complete_when, ...)."""
     line: int | None = None
 
@@ -133,10 +142,11 @@ class Step(_Model):
         return [b.target for b in self.next]
 
 
+@record
 class Block(_Model):
     id: str
-    steps: list[Step] = Field(default_factory=list)
-    tools: list[str] = Field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
     """Block-level `tools:`: the tools the LLM may call while a step of the block runs."""
     complete_when: str | dict[str, Any] | None = None
     """Block-level `complete_when`: a condition, or `{condition, criteria}` as on a skill."""
@@ -146,6 +156,7 @@ class Block(_Model):
         return next((s for s in self.steps if s.id == step_id), None)
 
 
+@record
 class ProseCondition(_Model):
     """An `if: <cond>` line and the paragraph it scopes."""
 
@@ -154,6 +165,7 @@ class ProseCondition(_Model):
     line: int | None = None
 
 
+@record
 class Skill(_Model):
     """A Mantle skill: `skills/<id>/` with its skill.md, memory, responses and tools."""
 
@@ -162,19 +174,19 @@ class Skill(_Model):
     path: str
     name: str | None = None
     description: str | None = None
-    frontmatter: dict[str, Any] = Field(default_factory=dict)
+    frontmatter: dict[str, Any] = field(default_factory=dict)
     body: str = ""
-    prose_conditions: list[ProseCondition] = Field(default_factory=list)
-    tokens: list[str] = Field(default_factory=list)
+    prose_conditions: list[ProseCondition] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
     """`@tool.x`, `@block.y`, `@skill.z`, `@memory.ns.key` tokens in the order they appear."""
-    blocks: dict[str, Block] = Field(default_factory=dict)
-    memory: dict[str, MemoryField] = Field(default_factory=dict)
-    responses: dict[str, Response] = Field(default_factory=dict)
-    tools: dict[str, ToolDef] = Field(default_factory=dict)
+    blocks: dict[str, Block] = field(default_factory=dict)
+    memory: dict[str, MemoryField] = field(default_factory=dict)
+    responses: dict[str, Response] = field(default_factory=dict)
+    tools: dict[str, ToolDef] = field(default_factory=dict)
     """The skill's local tools (`tools.py`, `tools/*.py`)."""
-    import_tools: list[str] = Field(default_factory=list)
-    tool_constraints: dict[str, ToolConstraint] = Field(default_factory=dict)
-    utter: list[UtterRule] = Field(default_factory=list)
+    import_tools: list[str] = field(default_factory=list)
+    tool_constraints: dict[str, ToolConstraint] = field(default_factory=dict)
+    utter: list[UtterRule] = field(default_factory=list)
     complete_when: dict[str, Any] | None = None
     hidden: bool = False
     disabled: bool = False
@@ -186,36 +198,40 @@ class Skill(_Model):
         return {s.id for b in self.blocks.values() for s in b.steps}
 
 
+@record
 class ResponseButton(_Model):
     title: str
     payload: str | None = None
 
 
+@record
 class ResponseVariant(_Model):
     text: str | None = None
     condition: Any = None
-    buttons: list[ResponseButton] = Field(default_factory=list)
+    buttons: list[ResponseButton] = field(default_factory=list)
     metadata: dict[str, Any] | None = None
 
 
+@record
 class Response(_Model):
     name: str
-    variants: list[ResponseVariant] = Field(default_factory=list)
+    variants: list[ResponseVariant] = field(default_factory=list)
     scope: str = "project"
     """`project` or the skill id whose responses.yml defines it."""
     source: SourceRef | None = None
 
 
+@record
 class MantleDefinitions(_Model):
-    agent: dict[str, Any] = Field(default_factory=dict)
-    integrations: dict[str, Any] = Field(default_factory=dict)
-    skills: dict[str, Skill] = Field(default_factory=dict)
-    memory: dict[str, MemoryField] = Field(default_factory=dict)
+    agent: dict[str, Any] = field(default_factory=dict)
+    integrations: dict[str, Any] = field(default_factory=dict)
+    skills: dict[str, Skill] = field(default_factory=dict)
+    memory: dict[str, MemoryField] = field(default_factory=dict)
     """Project (root) memory, by entry name."""
-    responses: dict[str, Response] = Field(default_factory=dict)
+    responses: dict[str, Response] = field(default_factory=dict)
     """Project (root) responses, by name."""
-    shared_tools: dict[str, ToolDef] = Field(default_factory=dict)
-    mcp_servers: list[str] = Field(default_factory=list)
+    shared_tools: dict[str, ToolDef] = field(default_factory=dict)
+    mcp_servers: list[str] = field(default_factory=list)
     scenario_dir: str | None = None
 
     # Lookups lint and generation share, so nobody re-derives them.
@@ -267,40 +283,44 @@ class MantleDefinitions(_Model):
 # --- Anychat ----------------------------------------------------------------------------
 
 
+@record
 class PlaybookExample(_Model):
     title: str | None = None
-    turns: list[dict[str, Any]] = Field(default_factory=list)
+    turns: list[dict[str, Any]] = field(default_factory=list)
     """`{user: text}` / `{agent: text}` / `{chip: id}` ... as written."""
-    end: dict[str, Any] = Field(default_factory=dict)
+    end: dict[str, Any] = field(default_factory=dict)
     """Expected end state: activePlaybook, outcomes, tools, personFields, appointment."""
 
 
+@record
 class Playbook(_Model):
     id: str
     name: str | None = None
     activation: str | None = None
     """The activation hint other playbooks see in their index."""
     body: str = ""
-    examples: list[PlaybookExample] = Field(default_factory=list)
-    tools: list[str] = Field(default_factory=list)
-    outcomes: list[str] = Field(default_factory=list)
-    pickers: list[str] = Field(default_factory=list)
+    examples: list[PlaybookExample] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+    outcomes: list[str] = field(default_factory=list)
+    pickers: list[str] = field(default_factory=list)
     """Interactive parts this playbook sends (`ask.time`, `ask.choice`, ...)."""
     default: bool = False
     source: SourceRef | None = None
 
 
+@record
 class Outreach(_Model):
     id: str
     name: str | None = None
     opener: str
     """Opener template with `{input}` placeholders."""
-    inputs: list[str] = Field(default_factory=list)
+    inputs: list[str] = field(default_factory=list)
     playbook: str
     goal: str | None = None
     source: SourceRef | None = None
 
 
+@record
 class PersonField(_Model):
     key: str
     label: str | None = None
@@ -309,57 +329,63 @@ class PersonField(_Model):
     builtin: bool = False
 
 
+@record
 class AnychatTool(_Model):
     name: str
     description: str | None = None
-    parameters: dict[str, Any] = Field(default_factory=dict)
+    parameters: dict[str, Any] = field(default_factory=dict)
 
 
+@record
 class AnychatDefinitions(_Model):
-    agent: dict[str, Any] = Field(default_factory=dict)
+    agent: dict[str, Any] = field(default_factory=dict)
     default_playbook: str | None = None
-    channels: list[str] = Field(default_factory=list)
-    playbooks: dict[str, Playbook] = Field(default_factory=dict)
-    outreaches: dict[str, Outreach] = Field(default_factory=dict)
-    person_fields: dict[str, PersonField] = Field(default_factory=dict)
+    channels: list[str] = field(default_factory=list)
+    playbooks: dict[str, Playbook] = field(default_factory=dict)
+    outreaches: dict[str, Outreach] = field(default_factory=dict)
+    person_fields: dict[str, PersonField] = field(default_factory=dict)
     """Built-in and custom People fields, by key."""
     consent_required: bool = False
-    tools: dict[str, AnychatTool] = Field(default_factory=dict)
-    outcomes: list[str] = Field(default_factory=list)
+    tools: dict[str, AnychatTool] = field(default_factory=dict)
+    outcomes: list[str] = field(default_factory=list)
     cases_dir: str | None = None
 
 
 # --- Agent Skills (base44) --------------------------------------------------------------
 
 
+@record
 class AgentSkill(_Model):
     name: str
     """The folder name (must equal frontmatter `name`)."""
     path: str
     description: str | None = None
-    frontmatter: dict[str, Any] = Field(default_factory=dict)
+    frontmatter: dict[str, Any] = field(default_factory=dict)
     body: str = ""
-    references: list[str] = Field(default_factory=list)
+    references: list[str] = field(default_factory=list)
 
 
+@record
 class Base44Fixture(_Model):
     """A directory with an `eval.json` (and usually a `project/` the agent works in)."""
 
     path: str
     name: str | None = None
     project_dir: str | None = None
-    skills: list[str] = Field(default_factory=list)
+    skills: list[str] = field(default_factory=list)
     """Skill names the fixture carries in its own `skills/` folder."""
 
 
+@record
 class AgentSkillsDefinitions(_Model):
-    skills: dict[str, AgentSkill] = Field(default_factory=dict)
-    fixtures: list[Base44Fixture] = Field(default_factory=list)
+    skills: dict[str, AgentSkill] = field(default_factory=dict)
+    fixtures: list[Base44Fixture] = field(default_factory=list)
 
 
 # --- Project ----------------------------------------------------------------------------
 
 
+@record
 class SourceFile(_Model):
     """A definition file and its content hash (the manifest's staleness key)."""
 
@@ -367,6 +393,7 @@ class SourceFile(_Model):
     sha256: str
 
 
+@record
 class Project(_Model):
     """Everything a project folder defines, for every dialect."""
 
@@ -375,15 +402,17 @@ class Project(_Model):
     mantle: MantleDefinitions | None = None
     anychat: AnychatDefinitions | None = None
     agent_skills: AgentSkillsDefinitions | None = None
-    sources: list[SourceFile] = Field(default_factory=list)
-    warnings: list[str] = Field(default_factory=list)
+    sources: list[SourceFile] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     """Problems the readers noticed in definitions (reported by `casegen sources`)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.root, Path):  # a str root, as pydantic accepted it
+            self.root = Path(self.root)
 
     def relpath(self, path: Path | str) -> str:
         try:
             return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
         except ValueError:
             return Path(path).as_posix()
-
-
-Skill.model_rebuild()

@@ -14,13 +14,13 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel
-
 from ..documents import Document, TextFormat, load_document
 from ..findings import Finding
 from ..schemas import schema_findings
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ..definitions import Project
     from ..repair import RepairRule
 
