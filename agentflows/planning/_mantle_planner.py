@@ -40,6 +40,13 @@ def behavior_setup(facts: dict[str, Any], memory: dict[str, Any]) -> Setup:
     )
 
 
+def sign_in_prelude(project: Project, skill_id: str, memory: dict[str, Any]) -> Walk | None:
+    """The walk of the sign-in skill a case talks to first when only that skill's tool can
+    make `skill_id`'s precondition true (planner and drafter share it); None otherwise."""
+    opener = opener_of(project, skill_id)
+    return walk_skill(project, opener, Setup(memory=dict(memory))) if opener else None
+
+
 def after_identity(walk: Walk) -> dict[str, Any]:
     """Memory a second skill starts with once the first one verified the customer."""
     memory = {k: v for k, v in walk.memory.items() if k.startswith("project.")}
@@ -58,9 +65,8 @@ class PlannerBase:
         # the channel context the case seeds: its caller, and what opens the skill (its
         # precondition's seed fields)
         self.memory = {**channel_memory(self.defs), **(opening_seeds(project, skill.id) or {})}
-        opener = opener_of(project, skill.id)
-        if opener is not None:  # a sign-in opens the skill: the case signs in first
-            prelude = walk_skill(project, opener, Setup(memory=dict(self.memory)))
+        prelude = sign_in_prelude(project, skill.id, self.memory)
+        if prelude is not None:  # a sign-in opens the skill: the case signs in first
             self.memory.update(after_identity(prelude))
         self.addressed = self._addressed()
         self.model = skill_model(project, skill.id)
@@ -166,4 +172,11 @@ class PlannerBase:
         return next((i for i, a in enumerate(walk.asks) if a.kind != "identity"), None)
 
 
-__all__ = ["DIALECT", "PlannerBase", "after_identity", "behavior_setup", "channel_memory"]
+__all__ = [
+    "DIALECT",
+    "PlannerBase",
+    "after_identity",
+    "behavior_setup",
+    "channel_memory",
+    "sign_in_prelude",
+]

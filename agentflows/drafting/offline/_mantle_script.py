@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.definitions._preconditions import opener_of
 from evalcore.simulator import ContextFact, CueLine, FactContext
 from evalcore.simulator._facts import opening_line
 from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
@@ -26,6 +25,7 @@ from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
+from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
@@ -106,8 +106,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     holder = customer.name if account else None
     skill = defs.skills[behavior.source]
     # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
-    opener = opener_of(project, behavior.source)
-    prelude = walk_skill(project, opener, Setup(memory=dict(seeds))) if opener else None
+    prelude = sign_in_prelude(project, behavior.source, seeds)
     opened = {**seeds, **(after_identity(prelude) if prelude else {})}
     setup = behavior_setup(behavior.facts, opened)
     fixed = frozenset(str(v) for v in setup.values.values() if isinstance(v, str))
