@@ -38,7 +38,7 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause
-from ._mantle_seeds import precondition_seeds, seeds_for
+from ._mantle_seeds import channel_values, precondition_seeds, seeds_for
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -98,7 +98,11 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     assert project.mantle is not None
     defs = project.mantle
     customer = customer_for(behavior.id, behavior.facts.get("account"))
-    seeds = {**seeds_for(project, customer), **precondition_seeds(project, behavior)}
+    seeds = {
+        **seeds_for(project, customer),
+        **precondition_seeds(project, behavior),
+        **channel_values(project, behavior),
+    }
     records = load_records(project.root)
     # A seeded caller phone resolves to a test account (when the project ships no records
     # of its own): the persona is its holder and gives its identity details.

@@ -1,10 +1,11 @@
 """What a case starts with: the channel context `setup.initial_slots` seeds.
 
-Two kinds, both project fields marked `seed: true` (the only ones that reliably reach
+Three kinds, all project fields marked `seed: true` (the only ones that reliably reach
 memory, reference §2): the caller's phone and language, and the fields a skill's
 `precondition` reads, set so that it holds (the runtime routes to no skill whose
-precondition is false; `evalcore.definitions._preconditions`). Never a field the scenario
-tests.
+precondition is false; `evalcore.definitions._preconditions`), and a categorical channel
+field a skill routes on (`project.channel`), set to the value of the path the case is
+planned on. Never a field the scenario asks the user for.
 """
 
 from __future__ import annotations
@@ -32,6 +33,18 @@ def seeds_for(project: Project, customer: Customer) -> dict[str, Any]:
     return out
 
 
+def channel_values(project: Project, behavior: Behavior) -> dict[str, Any]:
+    """The channel-context values the behaviour's path is planned on (`project.channel:
+    phone` where the skill routes on it): the case seeds them."""
+    assert project.mantle is not None
+    values = behavior.facts.get("values") or {}
+    return {
+        f.qualified: values[f.qualified]
+        for f in channel_fields(project.mantle)
+        if f.qualified in values
+    }
+
+
 def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     """Channel context that opens the skills the case talks to: the seed fields their
     `precondition` reads, set so it holds (the runtime routes to no other; see
@@ -47,4 +60,4 @@ def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     return out
 
 
-__all__ = ["precondition_seeds", "seeds_for"]
+__all__ = ["channel_values", "precondition_seeds", "seeds_for"]

@@ -1,0 +1,137 @@
+"""Paths the planner opens so that faults only one branch shows are caught: one path per
+value group of a seeded channel field a skill routes on (the case seeds the value, the
+persona is never asked for it), and the mutants of the branch each path takes die."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.mutate import mutate
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
+from evalcore.runner import collect_cases
+
+TRACK = """\
+---
+name: Track a parcel
+description: Where a parcel is: "where is my parcel", "has it shipped".
+tool_constraints:
+  - send_tracking_link:
+      requires: session.track_parcel.parcel_code and session.project.channel != 'phone'
+      on_success: utter_link_sent
+---
+
+Ask for the parcel code, then look it up with @tool.find_parcel and tell them where it is.
+
+if: session.project.channel == "phone"
+Read the status out and offer @tool.text_status to their phone.
+
+if: session.project.channel != "phone"
+Send a tracking link with @tool.send_tracking_link.
+"""
+
+TRACK_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Look a parcel up by its code.")
+async def find_parcel(parcel_code: str, context: ToolContext = None):
+    """Where the parcel is."""
+    context.memory.set("parcel_state", "in_transit")
+    return {"state": "in_transit"}
+
+
+@tool(description="Text the parcel's status to the caller.")
+async def text_status(parcel_code: str, context: ToolContext = None):
+    """Send an SMS."""
+    return {"sent": True}
+
+
+@tool(description="Send a link to the live tracking page.")
+async def send_tracking_link(parcel_code: str, context: ToolContext = None):
+    """Send the link."""
+    return {"sent": True}
+'''
+
+FILES: dict[str, str] = {
+    "agent.yml": "name: Parcels\npersona: You help people find their parcels.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": (
+        "channel:\n  type: categorical\n  enum_values: [phone, web_chat]\n"
+        "  description: Where the conversation started.\n  seed: true\n"
+    ),
+    "responses.yml": (
+        "responses:\n  utter_anything_else:\n    - text: Anything else?\n"
+        "  utter_goodbye:\n    - text: Goodbye!\n"
+    ),
+    "skills/track_parcel/skill.md": TRACK,
+    "skills/track_parcel/tools.py": TRACK_TOOLS,
+    "skills/track_parcel/memory.yml": (
+        "schema:\n  public:\n"
+        "    parcel_code:\n      type: text\n      description: The parcel code, like PX-20417.\n"
+        "    parcel_state:\n      type: text\n"
+    ),
+    "skills/track_parcel/responses.yml": (
+        "responses:\n"
+        "  utter_ask_parcel_code:\n    - text: What is the parcel code?\n"
+        "  utter_link_sent:\n    - text: I sent you a tracking link.\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def parcels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_project(tmp_path_factory.mktemp("parcels") / "parcels", FILES)
+
+
+def _tools(data: dict[str, Any]) -> set[str]:
+    return {
+        c["tool_executed"]["tool_name"]
+        for c in data["scenario"]["goals"]["assertions"]
+        if isinstance(c.get("tool_executed"), dict)
+    }
+
+
+def test_each_channel_value_a_skill_routes_on_gets_a_seeded_happy_path(parcels: Path) -> None:
+    project = load_project(parcels)
+    behaviors = plan_source(project, "mantle", "track_parcel", None).behaviors
+    happy = {b.facts["values"]["project.channel"]: b for b in behaviors if b.type == "happy_path"}
+    assert set(happy) == {"phone", "web_chat"}
+    phone = draft_mantle(DraftContext(project, "mantle", happy["phone"]))
+    web = draft_mantle(DraftContext(project, "mantle", happy["web_chat"]))
+    # the channel is seeded, never asked of the user
+    assert phone["scenario"]["setup"]["initial_slots"]["project.channel"] == "phone"
+    assert web["scenario"]["setup"]["initial_slots"]["project.channel"] == "web_chat"
+    assert "channel" not in phone["scenario"]["simulation_context"].lower().split("know")[-1]
+    assert "text_status" in _tools(phone) and "send_tracking_link" not in _tools(phone)
+    assert "send_tracking_link" in _tools(web) and "text_status" not in _tools(web)
+
+
+def test_the_channel_paths_kill_the_faults_of_either_branch(parcels: Path, tmp_path: Path) -> None:
+    project = load_project(parcels)
+    behaviors = plan_source(project, "mantle", "track_parcel", None).behaviors
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    for behavior in behaviors:
+        if behavior.type == "happy_path":
+            data = draft_mantle(DraftContext(project, "mantle", behavior))
+            (folder / f"{behavior.case}.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    wanted = [
+        "fail_silently:text_status",
+        "fail_silently:send_tracking_link",
+        "wrong_argument:send_tracking_link",
+    ]
+    report = asyncio.run(
+        mutate(collect_cases([folder], project=parcels), parcels, concurrency=2, only=wanted)
+    )
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert {r.mutant.id for r in report.results} == set(wanted)
+    assert [r.mutant.id for r in report.survivors()] == []
