@@ -22,7 +22,8 @@ from evalcore.runner import collect_cases
 TRACK = """\
 ---
 name: Track a parcel
-description: Where a parcel is: "where is my parcel", "has it shipped".
+description: >
+  Where a parcel is: "where is my parcel", "has it shipped".
 tool_constraints:
   - send_tracking_link:
       requires: session.track_parcel.parcel_code and session.project.channel != 'phone'
@@ -135,3 +136,87 @@ def test_the_channel_paths_kill_the_faults_of_either_branch(parcels: Path, tmp_p
     assert set(report.reference.values()) == {"passed"}, report.reference
     assert {r.mutant.id for r in report.results} == set(wanted)
     assert [r.mutant.id for r in report.survivors()] == []
+
+
+POINTS = """\
+---
+name: Loyalty points
+description: >
+  How many points a member has: "how many points do I have", "my points balance".
+---
+
+Look the balance up with @tool.get_points and tell them how many points they have.
+"""
+
+POINTS_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="The member's points balance.")
+async def get_points(member_id: str, context: ToolContext = None):
+    """Points of one member."""
+    context.memory.set("points", 1200)
+    return {"points": 1200}
+'''
+
+MEMBERS: dict[str, str] = {
+    "agent.yml": (
+        "name: Club\npersona: You help club members.\n"
+        "preconditions:\n  signed_in: session.project.authenticated\n"
+    ),
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": (
+        "member_id:\n  type: text\n"
+        "  description: Member number, M- followed by six digits (M-204170).\n  seed: true\n"
+        "authenticated:\n  type: bool\n  description: True once signed in.\n  seed: true\n"
+    ),
+    "responses.yml": (
+        "responses:\n  utter_anything_else:\n    - text: Anything else?\n"
+        "  utter_goodbye:\n    - text: Goodbye!\n"
+    ),
+    "skills/loyalty_points/skill.md": POINTS.replace(
+        "---\n\n", "precondition: signed_in\n---\n\n", 1
+    ),
+    "skills/loyalty_points/tools.py": POINTS_TOOLS,
+    "skills/loyalty_points/memory.yml": (
+        "schema:\n  public:\n    points:\n      type: int\n      description: Points balance.\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def members(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_project(tmp_path_factory.mktemp("members") / "members", MEMBERS)
+
+
+def test_a_signed_in_case_seeds_who_signed_in_and_asserts_the_argument(
+    members: Path, tmp_path: Path
+) -> None:
+    """`project.member_id` is seeded channel context no tool writes: the case seeds it
+    beside `authenticated`, asserts the tool gets it, and a wrong argument fails the case."""
+    project = load_project(members)
+    behaviors = plan_source(project, "mantle", "loyalty_points", None).behaviors
+    happy = next(b for b in behaviors if b.type == "happy_path")
+    data = draft_mantle(DraftContext(project, "mantle", happy))
+    slots = data["scenario"]["setup"]["initial_slots"]
+    assert slots["project.authenticated"] is True
+    member = slots["project.member_id"]
+    assert isinstance(member, str) and member.startswith("M-")
+    calls = [
+        c["tool_executed"]
+        for c in data["scenario"]["goals"]["assertions"]
+        if isinstance(c.get("tool_executed"), dict)
+    ]
+    assert {"tool_name": "get_points", "source": "local", "arguments": {"member_id": member}} in [
+        {k: v for k, v in c.items() if k in ("tool_name", "source", "arguments")} for c in calls
+    ]
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "happy.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    wanted = ["wrong_argument:get_points"]
+    report = asyncio.run(
+        mutate(collect_cases([folder], project=members), members, concurrency=1, only=wanted)
+    )
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert [r.mutant.id for r in report.results] == wanted
+    assert report.survivors() == []

@@ -17,6 +17,7 @@ from evalcore.definitions.skill_model import skill_model
 from ..drafting.offline._direction import Direction
 from ._behavior import Behavior
 from ._mantle_paths import mode_fields, path_id
+from ._mantle_session import session_fields
 from ._mantle_vocab import (
     channel_fields,
     channel_routing_fields,
@@ -73,7 +74,11 @@ class PlannerBase:
         self.direction = direction
         # the channel context the case seeds: its caller, and what opens the skill (its
         # precondition's seed fields)
-        self.memory = {**channel_memory(self.defs), **(opening_seeds(project, skill.id) or {})}
+        self.memory = {
+            **channel_memory(self.defs),
+            **{f.qualified: SET for f in session_fields(project, skill.id)},
+            **(opening_seeds(project, skill.id) or {}),
+        }
         prelude = sign_in_prelude(project, skill.id, self.memory)
         if prelude is not None:  # a sign-in opens the skill: the case signs in first
             self.memory.update(after_identity(prelude))

@@ -38,7 +38,7 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause
-from ._mantle_seeds import channel_values, precondition_seeds, seeds_for
+from ._mantle_seeds import channel_values, precondition_seeds, seeds_for, session_seeds
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -109,11 +109,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     account = any("phone" in k for k in seeds) and not records.collections
     holder = customer.name if account else None
     skill = defs.skills[behavior.source]
-    # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
-    prelude = sign_in_prelude(project, behavior.source, seeds)
-    opened = {**seeds, **(after_identity(prelude) if prelude else {})}
-    setup = behavior_setup(behavior.facts, opened)
-    fixed = frozenset(str(v) for v in setup.values.values() if isinstance(v, str))
+    planned = behavior.facts.get("values") or {}
+    fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
     sheet = SheetBuilder(
         behavior.id,
         audience_text(defs, skill),
@@ -122,6 +119,11 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         prefer=fixed,
         slot=slot,
     )
+    seeds.update(session_seeds(project, behavior, sheet))
+    # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
+    prelude = sign_in_prelude(project, behavior.source, seeds)
+    opened = {**seeds, **(after_identity(prelude) if prelude else {})}
+    setup = behavior_setup(behavior.facts, opened)
     first = walk_skill(project, behavior.source, setup)
     values = fill_values(defs, first, dict(setup.values), sheet)
     stated = request_values(project, skill.id, first, values, sheet)
@@ -300,7 +302,7 @@ class _Writer:
                 given = {k: v for k, v in given.items() if k not in named}
                 break
         answers = [self.stated(k, v) for k, v in given.items()]
-        return " ".join([text, *answers])
+        return " ".join([without_month(text), *answers])
 
     def stated(self, qualified: str, value: Any) -> str:
         """One value as the user says it: a choice in its own words, a text value named by
@@ -381,6 +383,19 @@ class _Writer:
         self.script.other = handoff
         for ask in handoff.asks:
             self.fact(ask)
+
+
+_MONTH = re.compile(
+    r"\s+(?:for|in|from|of|since)\s+(?:last\s+|this\s+|next\s+)?(?:January|February|March|"
+    r"April|May|June|July|August|September|October|November|December)(?:\s+\d{4})?\b"
+)
+
+
+def without_month(phrase: str) -> str:
+    """The skill's example phrasing without the month it names ("Send me a receipt for
+    November." -> "Send me a receipt."): the month the case is about is its fact's, which
+    the test data draws, and the opening must not name another one."""
+    return _MONTH.sub("", phrase)
 
 
 def _with_value(fact: Any, value: str | None) -> Any:

@@ -1,11 +1,13 @@
 """What a case starts with: the channel context `setup.initial_slots` seeds.
 
-Three kinds, all project fields marked `seed: true` (the only ones that reliably reach
+Four kinds, all project fields marked `seed: true` (the only ones that reliably reach
 memory, reference §2): the caller's phone and language, and the fields a skill's
 `precondition` reads, set so that it holds (the runtime routes to no skill whose
 precondition is false; `evalcore.definitions._preconditions`), and a categorical channel
 field a skill routes on (`project.channel`), set to the value of the path the case is
-planned on. Never a field the scenario asks the user for.
+planned on; and the signed-in session's own seed fields the case's tools read
+(`project.resident_id`, `planning._mantle_session`). Never a field the scenario asks the
+user for.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._preconditions import opening_seeds
+from evalcore.testdata import SheetBuilder
 
 from ...planning import Behavior
+from ...planning._mantle_session import session_fields
 from ...planning._mantle_vocab import channel_fields
+from ._mantle_facts import spec_of
 from ._mantle_testdata import Customer
 
 
@@ -45,19 +50,37 @@ def channel_values(project: Project, behavior: Behavior) -> dict[str, Any]:
     }
 
 
-def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
-    """Channel context that opens the skills the case talks to: the seed fields their
-    `precondition` reads, set so it holds (the runtime routes to no other; see
-    `evalcore.definitions._preconditions`)."""
+def _case_skills(behavior: Behavior) -> list[str]:
+    """The skills a case talks to: its own, and the one it digresses or escalates to."""
     skills = [behavior.source]
     for kind in ("digression", "escalation"):
         spec = behavior.facts.get(kind)
         if isinstance(spec, dict) and spec.get("skill"):
             skills.append(str(spec["skill"]))
+    return skills
+
+
+def session_seeds(project: Project, behavior: Behavior, sheet: SheetBuilder) -> dict[str, Any]:
+    """The signed-in session's seed fields the case's tools read (`project.resident_id`),
+    from the case's test data (`planning._mantle_session`)."""
     out: dict[str, Any] = {}
-    for skill_id in skills:
+    for skill_id in _case_skills(behavior):
+        for field_def in session_fields(project, skill_id):
+            if field_def.qualified not in out:
+                value = sheet.value(spec_of(field_def))
+                if value is not None:
+                    out[field_def.qualified] = value
+    return out
+
+
+def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
+    """Channel context that opens the skills the case talks to: the seed fields their
+    `precondition` reads, set so it holds (the runtime routes to no other; see
+    `evalcore.definitions._preconditions`)."""
+    out: dict[str, Any] = {}
+    for skill_id in _case_skills(behavior):
         out.update(opening_seeds(project, skill_id) or {})
     return out
 
 
-__all__ = ["channel_values", "precondition_seeds", "seeds_for"]
+__all__ = ["channel_values", "precondition_seeds", "seeds_for", "session_seeds"]
