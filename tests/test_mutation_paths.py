@@ -18,6 +18,7 @@ from agentflows.mutate import mutate
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 from evalcore.runner import collect_cases
+from evalcore.testdata._accounts import account_of
 
 TRACK = """\
 ---
@@ -143,6 +144,9 @@ POINTS = """\
 name: Loyalty points
 description: >
   How many points a member has: "how many points do I have", "my points balance".
+tool_constraints:
+  - get_points:
+      on_failure: utter_points_down
 ---
 
 Look the balance up with @tool.get_points and tell them how many points they have.
@@ -178,6 +182,9 @@ MEMBERS: dict[str, str] = {
         "---\n\n", "precondition: signed_in\n---\n\n", 1
     ),
     "skills/loyalty_points/tools.py": POINTS_TOOLS,
+    "skills/loyalty_points/responses.yml": (
+        "responses:\n  utter_points_down:\n    - text: I cannot see your points right now.\n"
+    ),
     "skills/loyalty_points/memory.yml": (
         "schema:\n  public:\n    points:\n      type: int\n      description: Points balance.\n"
     ),
@@ -220,3 +227,24 @@ def test_a_signed_in_case_seeds_who_signed_in_and_asserts_the_argument(
     assert set(report.reference.values()) == {"passed"}, report.reference
     assert [r.mutant.id for r in report.results] == wanted
     assert report.survivors() == []
+
+
+def test_a_tool_failure_goes_in_the_seeded_id_where_no_phone_is_seeded(
+    members: Path, tmp_path: Path
+) -> None:
+    """The failing test account is an id of the session (its digits end the account
+    number): the reference agent's tool fails on it, so the sad path passes."""
+    project = load_project(members)
+    behaviors = plan_source(project, "mantle", "loyalty_points", None).behaviors
+    failure = next(b for b in behaviors if b.facts.get("kind") == "failure")
+    data = draft_mantle(DraftContext(project, "mantle", failure))
+    member = data["scenario"]["setup"]["initial_slots"]["project.member_id"]
+    assert account_of({member}) == "failing"
+    assert account_of({member.replace("50150", "20417")}) is None
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "fails.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    report = asyncio.run(
+        mutate(collect_cases([folder], project=members), members, concurrency=1, only=[])
+    )
+    assert set(report.reference.values()) == {"passed"}, report.reference

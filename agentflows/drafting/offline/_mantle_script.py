@@ -119,7 +119,9 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         prefer=fixed,
         slot=slot,
     )
-    seeds.update(session_seeds(project, behavior, sheet))
+    # the failing or negative test account goes in a seeded id where no phone is seeded
+    marked = None if any("phone" in k for k in seeds) else behavior.facts.get("account")
+    seeds.update(session_seeds(project, behavior, sheet, account=marked))
     # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
     prelude = sign_in_prelude(project, behavior.source, seeds)
     opened = {**seeds, **(after_identity(prelude) if prelude else {})}

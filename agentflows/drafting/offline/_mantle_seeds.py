@@ -17,6 +17,7 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions._preconditions import opening_seeds
 from evalcore.testdata import SheetBuilder
+from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
 from ...planning._mantle_session import session_fields
@@ -60,9 +61,13 @@ def _case_skills(behavior: Behavior) -> list[str]:
     return skills
 
 
-def session_seeds(project: Project, behavior: Behavior, sheet: SheetBuilder) -> dict[str, Any]:
+def session_seeds(
+    project: Project, behavior: Behavior, sheet: SheetBuilder, *, account: str | None = None
+) -> dict[str, Any]:
     """The signed-in session's seed fields the case's tools read (`project.resident_id`),
-    from the case's test data (`planning._mantle_session`)."""
+    from the case's test data (`planning._mantle_session`). `account` (`failing`,
+    `negative`): the first id among them is the test account's (`R-50150`), for a project
+    that seeds no caller phone the account could go in."""
     out: dict[str, Any] = {}
     for skill_id in _case_skills(behavior):
         for field_def in session_fields(project, skill_id):
@@ -70,6 +75,12 @@ def session_seeds(project: Project, behavior: Behavior, sheet: SheetBuilder) -> 
                 value = sheet.value(spec_of(field_def))
                 if value is not None:
                     out[field_def.qualified] = value
+    if account is not None:
+        for key, value in out.items():
+            marked = account_value(value, account) if isinstance(value, str) else value
+            if isinstance(marked, str) and account_of({marked}) == account:
+                out[key] = marked
+                break
     return out
 
 
