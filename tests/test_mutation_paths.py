@@ -5,6 +5,7 @@ persona is never asked for it), and the mutants of the branch each path takes di
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,9 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.mutate import mutate
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
+from evalcore.definitions.skill_model.prose_items import classify
 from evalcore.runner import collect_cases
+from evalcore.testdata import FieldSpec, case_rng, typed_value
 from evalcore.testdata._accounts import account_of
 
 TRACK = """\
@@ -248,3 +251,18 @@ def test_a_tool_failure_goes_in_the_seeded_id_where_no_phone_is_seeded(
         mutate(collect_cases([folder], project=members), members, concurrency=1, only=[])
     )
     assert set(report.reference.values()) == {"passed"}, report.reference
+
+
+def test_a_detail_asked_only_for_the_tool_is_an_identity_question(parcels: Path) -> None:
+    """ "Ask for the four-digit PIN, then call @tool.x with both": the PIN is no memory
+    field, so it is asked for the tool (and the drafter gives it as digits); "ask for the
+    parcel code" names a field the skill keeps, which is asked as that field."""
+    skill = load_project(parcels).mantle.skills["track_parcel"]
+    pin = classify(
+        "Ask for the four-digit PIN, then call @tool.find_parcel with both.", None, skill
+    )
+    assert [(i.kind, i.details) for i in pin] == [("identity", ("four-digit PIN",))]
+    code = classify("Ask for the parcel code, then call @tool.find_parcel with it.", None, skill)
+    assert "identity" not in [i.kind for i in code]
+    value = typed_value(FieldSpec("four-digit_pin", "text", "four-digit PIN"), case_rng("k"))
+    assert value is not None and re.fullmatch(r"\d{4}", value)

@@ -58,6 +58,8 @@ _FOLLOWED = re.compile(
     + r")\s+digits",
     re.I,
 )
+#: "four-digit PIN", "6-digit code": a secret the user types as that many digits.
+_N_DIGIT = re.compile(r"\b(?P<count>\d{1,2}|" + "|".join(_NUMBERS) + r")[- ]digits?\b", re.I)
 _EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?([^\"”'),;]+)", re.I)
 _MONEY = re.compile(
     r"amount|price|cost|fee|charge|total|pay|budget|salary|refund|spend|usd|eur|gbp|dollar|"
@@ -202,6 +204,11 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return f"{rng.randrange(10000, 99999)}"
     if re.search(r"\btime\b", words) and not re.search(r"\bdate\b", name):
         return rng.choice(("9:30 am", "11:00 am", "2:15 pm", "4:45 pm", "6:00 pm"))
+    digits = _N_DIGIT.search(spec.description)
+    if digits and re.search(r"pin|code|passcode", words):
+        count = digits["count"].lower()
+        size = int(count) if count.isdigit() else _NUMBERS[count]
+        return "".join(str(rng.randrange(10)) for _ in range(size))
     followed = _FOLLOWED.search(spec.description)
     if followed:
         count = followed["count"].lower()
