@@ -266,3 +266,78 @@ def test_a_detail_asked_only_for_the_tool_is_an_identity_question(parcels: Path)
     assert "identity" not in [i.kind for i in code]
     value = typed_value(FieldSpec("four-digit_pin", "text", "four-digit PIN"), case_rng("k"))
     assert value is not None and re.fullmatch(r"\d{4}", value)
+
+
+OFFICER = """\
+---
+name: Talk to the safety officer
+description: >
+  Escalate to the safety officer: "I need to talk to someone about a spill".
+tool_constraints:
+  - page_officer:
+      requires: session.talk_to_officer.concern
+      on_success: utter_officer_paged
+---
+
+Ask in one sentence what it is about and set concern. Then call @tool.page_officer with a
+one-line summary.
+"""
+
+OFFICER_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Page the safety officer; hands the case to a human agent.")
+async def page_officer(summary: str, context: ToolContext = None):
+    """Send the page."""
+    context.memory.set("page_id", "PG-0417")
+    return {"paged": True}
+'''
+
+OFFICE: dict[str, str] = {
+    "agent.yml": "name: Lab\npersona: You help researchers.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": "caller_phone:\n  type: text\n  seed: true\n",
+    "responses.yml": (
+        "responses:\n  utter_anything_else:\n    - text: Anything else?\n"
+        "  utter_goodbye:\n    - text: Goodbye!\n"
+    ),
+    "skills/talk_to_officer/skill.md": OFFICER,
+    "skills/talk_to_officer/tools.py": OFFICER_TOOLS,
+    "skills/talk_to_officer/memory.yml": (
+        "schema:\n  public:\n    concern:\n      type: categorical\n"
+        "      enum_values: [spill, permit_question]\n"
+        "      description: What the researcher needs the officer for.\n"
+        "  private:\n    page_id:\n      type: text\n"
+    ),
+    "skills/talk_to_officer/responses.yml": (
+        "responses:\n  utter_officer_paged:\n    - text: The officer has been paged.\n"
+    ),
+}
+
+
+def test_a_hand_off_orders_its_tool_after_what_its_requires_reads(tmp_path: Path) -> None:
+    """A hand-off skill's page comes after the field its `requires` reads, so a page sent
+    before the user said what it is about fails the case (`ignore_requires`)."""
+    root = write_project(tmp_path / "lab", OFFICE)
+    project = load_project(root)
+    assert project.mantle.skills["talk_to_officer"].is_handoff
+    behaviors = plan_source(project, "mantle", "talk_to_officer", None).behaviors
+    first = next(b for b in behaviors if b.type == "escalation")
+    data = draft_mantle(DraftContext(project, "mantle", first))
+    steps = next(
+        c["sequencing"] for c in data["scenario"]["goals"]["assertions"] if "sequencing" in c
+    )
+    assert steps.index({"memory_was_set": "talk_to_officer.concern"}) < steps.index(
+        {"memory_was_set": "talk_to_officer.page_id"}
+    )
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "page.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    wanted = ["ignore_requires:page_officer"]
+    report = asyncio.run(
+        mutate(collect_cases([folder], project=root), root, concurrency=1, only=wanted)
+    )
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert [r.mutant.id for r in report.results] == wanted
+    assert report.survivors() == []

@@ -7,8 +7,9 @@ import re
 from evalcore.definitions import Skill
 
 from ...planning._mantle_phrases import subject
-from ...planning._mantle_walk import SET, Walk
+from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
+from ._mantle_order import merged, requires_marks
 from ._mantle_path import PathGoals
 
 
@@ -16,6 +17,29 @@ class HandoffGoals(PathGoals):
     def _categorical(self, key: str) -> bool:
         field = self.defs.memory_names().get(key)
         return field is not None and field.type == "categorical"
+
+    def transfer_steps(self, walk: Walk, handoff_skill: str, transfers: list[Event]) -> list[Check]:
+        """The transfer in order: the hand-off tool, after the memory its `requires` reads
+        where the path writes it (then the tool's first write stands for the call: a tool
+        is never ordered against its own writes, `_mantle_order`)."""
+        skill = self.defs.skills[handoff_skill]
+        marks = requires_marks(skill, walk, lambda tool: self.tool_writes(tool, skill.id))
+        declared = self.defs.memory_names()
+        placed = [
+            (i, c)
+            for i, c in marks
+            if str(c.get("memory_was_set", "")) in declared or "memory_was_set" not in c
+        ]
+        if transfers:
+            last = transfers[-1]
+            own = {str(k) for k in self.tool_writes(last.tool or "", skill.id)}
+            stands = any(
+                c == short_tool(last) or str(c.get("memory_was_set", "")) in own for _, c in placed
+            )
+            if not stands:
+                at = next((i for i, e in enumerate(walk.events) if e is last), len(walk.events))
+                placed.append((at, short_tool(last)))
+        return merged(placed)
 
     def handed_over(self, walk: Walk, first: Walk) -> None:
         """A path that ends with a hand-off skill transferring the conversation."""
@@ -59,8 +83,7 @@ class HandoffGoals(PathGoals):
         steps: list[Check] = [skill_check("skill_activated", first.skill)]
         if handoff_skill != first.skill:
             steps.append(skill_check("skill_activated", handoff_skill))
-        if transfers:
-            steps.append(short_tool(transfers[-1]))
+        steps += self.transfer_steps(walk, handoff_skill, transfers)
         self.add_sequence(steps)
         if handoff_skill != first.skill:
             unset = self.avoided(first, limit=1)
@@ -125,8 +148,7 @@ class HandoffGoals(PathGoals):
         if unset:
             self.add({"memory_was_not_set": unset})
         steps = [skill_check("skill_activated", skill), skill_check("skill_activated", other.skill)]
-        if transfers:
-            steps.append(short_tool(transfers[-1]))
+        steps += self.transfer_steps(other, other.skill, transfers)
         self.add_sequence(steps)
         self.criterion(
             "The agent hands over without first insisting on finishing the current request"
