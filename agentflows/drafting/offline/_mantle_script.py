@@ -118,6 +118,10 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         prefer=fixed,
         slot=slot,
     )
+    if prelude is not None:  # the sign-in asks too: the user knows what it asks for
+        signed = fill_values(defs, prelude, {}, sheet)
+        if signed:
+            prelude = walk_skill(project, prelude.skill, Setup(memory=dict(seeds), values=signed))
     first = walk_skill(project, behavior.source, setup)
     values = fill_values(defs, first, dict(setup.values), sheet)
     stated = request_values(project, skill.id, first, values, sheet)

@@ -10,7 +10,9 @@ BILLING_URL = os.environ.get("LW_BILLING_URL", "https://billing.larkspur-water.e
 
 
 @tool(description="Check an account number against the ZIP code of its service address.")
-async def verify_account(account_number: str, service_zip: str, context: ToolContext = None) -> ToolResult:
+async def verify_account(
+    account_number: str, service_zip: str, context: ToolContext = None
+) -> ToolResult:
     """Match the account and its service address.
 
     Args:
