@@ -234,14 +234,20 @@ _MEASURE = re.compile(r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten)
 @lru_cache(maxsize=4096)
 def _description_name(description: str, name: str) -> re.Pattern[str] | None:
     """What a field's description calls it, as a pattern: its leading noun phrase of two or
-    three words, measures dropped ("Five-digit ZIP code of the address" -> "ZIP code"); None
-    when the description does not open with a short noun phrase or the name says it."""
+    three words, measures dropped ("Five-digit ZIP code of the address" -> "ZIP code", or
+    one of the name's own words: "postcode"); None when the description does not open with
+    a short noun phrase or the name says it."""
     cut = _HEAD_END.search(description)
     head = description[: cut.start()] if cut else description
     words = [w for w in head.split() if not _MEASURE.search(w)]
     if words and words[0].lower() in {"a", "an", "the"}:
         words = words[1:]
-    if not 2 <= len(words) <= 3 or " ".join(words).lower() == name.replace("_", " ").lower():
+    # one word only when the name has it ("postcode" for `home_postcode`): a lone common
+    # word ("Date", "Amount") would name too much
+    short = len(words) == 1 and words[0].lower() in name.lower().split("_")
+    if not (short or 2 <= len(words) <= 3):
+        return None
+    if " ".join(words).lower() == name.replace("_", " ").lower():
         return None
     return re.compile(r"\b" + r"\s+".join(re.escape(w) for w in words) + r"\b", re.I)
 
