@@ -133,7 +133,9 @@ FILES = {
     "skills/renew/skill.md": RENEW,
     "skills/renew/memory.yml": RENEW_MEMORY,
     "skills/renew/tools.py": RENEW_TOOLS,
-    "data/branches.csv": "branch_id,name,opens\nFH-01,Fernhill Central,09:00\nFH-02,Oak Lane,10:00\n",
+    "data/branches.csv": (
+        "branch_id,name,opens\nFH-01,Fernhill Central,09:00\nFH-02,Oak Lane,10:00\n"
+    ),
 }
 
 
