@@ -367,8 +367,8 @@ class _Writer:
             self.fact(ask)
 
     def answered_walk(self, skill_id: str, setup: Setup) -> Walk:
-        """The walk of the other skill a case turns to, with a value for each of its asks:
-        the user knows what the detour asks for as well as what their own skill does."""
+        """The walk of the skill a case turns to on a detour, with a value for each of its
+        asks: the user knows what the detour asks for as well as what their own skill does."""
         walk = walk_skill(self.project, skill_id, setup)
         values = fill_values(self.defs, walk, dict(setup.values), self.sheet)
         if values == setup.values:
@@ -383,7 +383,9 @@ class _Writer:
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
         else:
             self.context.after_first = line
-        handoff = self.answered_walk(
+        # a hand-off's own questions (a reason) are the escalation line's: no values drawn
+        handoff = walk_skill(
+            self.project,
             str(spec["skill"]),
             Setup(memory={**self.script.seeds}, entry="escalation", context=line),
         )
