@@ -191,3 +191,21 @@ def test_a_caller_list_that_names_no_people_is_not_an_audience():
     # "callers are older": an adjective, not a kind of person
     roles = roles_for("Many callers are older, some are unwell; speak slowly to a patient.")
     assert not any("older" in r for r in roles)
+
+
+def test_another_persons_name_is_never_the_users_own():
+    for n in range(20):
+        persona = persona_for("Helps baristas swap shifts.", f"case-{n}")
+        spec = FieldSpec("coworker_name", "text", "First name of the coworker as said.")
+        name = typed_value(spec, case_rng(f"case-{n}"), persona)
+        assert name and name != persona.first_name and " " not in name
+        own = typed_value(FieldSpec("full_name", "text", "Your name."), case_rng("x"), persona)
+        assert own == persona.name
+
+
+def test_an_example_that_opens_a_json_literal_is_the_whole_literal_or_nothing():
+    spec = FieldSpec("other_counts", "json", 'Counts by SKU, e.g. {"SYR-VAN-750": 6, "CUP": 14}.')
+    value = typed_value(spec, case_rng("k"))
+    assert json.loads(value) == {"SYR-VAN-750": 6, "CUP": 14}
+    broken = FieldSpec("lines", "list", "Final order lines, e.g. [sku, quantity.")
+    assert typed_value(broken, case_rng("k")) is None

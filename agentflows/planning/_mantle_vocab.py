@@ -132,6 +132,17 @@ def routing_fields(skill: Skill) -> list[MemoryField]:
     ]
 
 
+def channel_routing_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
+    """Categorical channel-context fields (`project.channel`) a routing condition of the
+    skill reads: the case seeds them, so each value group gets its own path."""
+    keys = {k for c in routing_conditions(skill) for k in condition_keys(c)}
+    return [
+        f
+        for f in channel_fields(defs)
+        if f.type == "categorical" and f.enum_values and f.qualified in keys
+    ]
+
+
 def value_groups(skill: Skill, field: MemoryField) -> list[list[Any]]:
     """Enum values grouped by the routing conditions they make true (enum order kept)."""
     conditions = [c for c in routing_conditions(skill) if field.qualified in condition_keys(c)]
@@ -230,6 +241,7 @@ __all__ = [
     "all_choices",
     "buttons_for",
     "channel_fields",
+    "channel_routing_fields",
     "example_value",
     "fallback_value",
     "field_choices",

@@ -10,7 +10,9 @@ HR_URL = os.environ.get("QH_HR_URL", "https://hr.quill-health.example/api")
 
 
 @tool(description="Book a call back from an HR advisor, a person in the HR team.")
-async def book_advisor_call(topic: str, employee_id: str, context: ToolContext = None) -> ToolResult:
+async def book_advisor_call(
+    topic: str, employee_id: str, context: ToolContext = None
+) -> ToolResult:
     """Queue the call back.
 
     Args:

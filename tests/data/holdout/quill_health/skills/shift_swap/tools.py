@@ -10,7 +10,9 @@ ROSTER_URL = os.environ.get("QH_ROSTER_URL", "https://roster.quill-health.exampl
 
 
 @tool(description="Ask a colleague to take a shift; the ward manager approves the swap.")
-async def request_swap(shift_date: str, colleague_id: str, context: ToolContext = None) -> ToolResult:
+async def request_swap(
+    shift_date: str, colleague_id: str, context: ToolContext = None
+) -> ToolResult:
     """Create the swap request.
 
     Args:
