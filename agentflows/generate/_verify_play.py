@@ -24,7 +24,7 @@ from evalcore.runner import RunCase, RunTrace, evaluate_checks, event_log
 from evalcore.runner._events import message_text
 from evalcore.simulator import SimulatorSettings, make_simulator
 
-from ._verify_replay import Driven, Recording, Replay, drive, recordable
+from ._verify_replay import Driven, Recording, Replay, drive, recordable, resume_point
 
 #: The verifier's limits: in-process targets answer in milliseconds.
 MAX_TURNS = 30
@@ -241,10 +241,17 @@ def _drivable(case: RunCase, target: Any) -> bool:
 
 
 async def _drive(
-    case: RunCase, target: Any, project: Project | None, simulator: Any, replay: Replay | None
+    case: RunCase,
+    target: Any,
+    project: Project | None,
+    simulator: Any,
+    replay: Replay | None,
+    *,
+    record: bool = False,
 ) -> tuple[Any, Driven]:
     session = await target.open(case, 1)
     assert case.simulate is not None
+    defs = project.mantle if project is not None else None
     run = await drive(
         session.engine,
         session.setup,
@@ -253,6 +260,8 @@ async def _drive(
         case_setup=case.setup,
         max_turns=MAX_TURNS,
         simulate_cap=case.simulate.max_turns,
+        record=record,
+        resume=resume_point(replay, target.mutant, defs) if defs is not None else None,
     )
     return session, run
 
@@ -261,7 +270,9 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
     """`play` for a drivable case: the same checks on the same events and transcript."""
     simulator = _simulator(case, project)
     recording = Recording(simulator) if recordable(simulator) else None
-    session, run = await _drive(case, target, project, recording or simulator, None)
+    session, run = await _drive(
+        case, target, project, recording or simulator, None, record=recording is not None
+    )
     final = await session.close()
     events = [dict(e) for e in final.events or []]
     trace = RunTrace(
@@ -280,8 +291,18 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
         transcript=[(u.role, u.text) for u in run.history],
         notes=list((final.meta or {}).get("notes") or []),
         reached=session.engine.reached,
-        replay=Replay(run.answers, recording.steps) if recording is not None else None,
+        replay=_replay(run, recording),
     )
+
+
+def _replay(run: Driven, recording: Recording | None) -> Replay | None:
+    """What the run's mutant plays replay: its answers, the simulator's steps, and the
+    engine's kept states (`_verify_replay.resume_point`)."""
+    if recording is None:
+        return None
+    kept = run.replay or Replay(run.answers)
+    kept.steps = recording.steps
+    return kept
 
 
 async def _events(
