@@ -311,7 +311,32 @@ async def _events(
     """A run's events, driven on the engine when it can be."""
     if not _drivable(case, target):
         return (await _converse(case, target, project)).events
-    return (await _drive(case, target, project, _simulator(case, project), replay))[1].events
+    simulator = _Later(case, project) if replay is not None else _simulator(case, project)
+    return (await _drive(case, target, project, simulator, replay))[1].events
+
+
+class _Later:
+    """A mutant play's simulator, made when the play first needs one: a play that gives
+    the reference run's answers to the end takes every step from the replay, and one that
+    leaves them goes on from the kept simulator's state there (`resumed`)."""
+
+    def __init__(self, case: RunCase, project: Project | None) -> None:
+        self.case, self.project = case, project
+        self.made: Any = None
+
+    def resumed(self, state: dict[str, Any]) -> Any:
+        kept = _SIMULATORS.get((id(self.case), id(self.project)))
+        if kept is not None and kept[0] is self.case and kept[1] is self.project:
+            return kept[2].resumed(state)  # `resumed` starts from a fresh copy itself
+        return self._made().resumed(state)
+
+    async def next_step(self, history: Any) -> Any:
+        return await self._made().next_step(history)
+
+    def _made(self) -> Any:
+        if self.made is None:
+            self.made = _simulator(self.case, self.project)
+        return self.made
 
 
 __all__ = ["MAX_TURNS", "Played", "compiled", "kills", "play", "reference", "run_case"]

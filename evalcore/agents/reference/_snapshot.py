@@ -11,7 +11,8 @@ boundary where every skill on the stack has finished its procedure (the stack is
 holds skills that wait on a follow-up only), the engine's state is plain data: memory, the
 event log, the stack's frames, the responses fired, notes, the sites reached and the test
 account. `take` copies it (None where a procedure runs) and `restore` puts a copy into a
-fresh engine, which then plays on as an engine that played the opening itself would.
+fresh engine, which then plays on as an engine that played the opening itself would. The
+event log's entries are shared, not copied: the engine never changes an event it emitted.
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ def take(engine: Any) -> Snapshot | None:
         return None
     return Snapshot(
         memory=clone(engine.memory),
-        events=clone(engine.events),
+        # an emitted event is never changed afterwards (the engine only appends): the log's
+        # events are shared, the list is not
+        events=list(engine.events),
         frames=[_frame_data(f) for f in engine.stack],
         fired=set(engine.fired),
         notes=list(engine.notes),
@@ -103,7 +106,7 @@ def restore(engine: Any, snapshot: Snapshot) -> None:
     """Put a copy of `snapshot` into `engine`, a fresh engine of the same project (its
     own mutant, if any, kept): it plays on from that boundary."""
     engine.memory = clone(snapshot.memory)
-    engine.events = clone(snapshot.events)
+    engine.events = list(snapshot.events)
     stack = []
     for data in snapshot.frames:
         frame = Frame(skill=data["skill"], entry=data["entry"], context=data["context"])
