@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -220,7 +221,7 @@ def _parsed(events: list[dict[str, Any]], passing: Played) -> tuple[Any, ...]:
         passing.parsed = parse_events(list(passing.events))
     same = 0
     for mine, theirs in zip(events, passing.events, strict=False):
-        if mine != theirs:
+        if mine is not theirs and mine != theirs:
             break
         same += 1
     if not same:
@@ -291,17 +292,24 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
         transcript=[(u.role, u.text) for u in run.history],
         notes=list((final.meta or {}).get("notes") or []),
         reached=session.engine.reached,
-        replay=_replay(run, recording),
+        replay=_replay(run, recording, events),
     )
 
 
-def _replay(run: Driven, recording: Recording | None) -> Replay | None:
+def _replay(
+    run: Driven, recording: Recording | None, events: list[dict[str, Any]]
+) -> Replay | None:
     """What the run's mutant plays replay: its answers, the simulator's steps, and the
-    engine's kept states (`_verify_replay.resume_point`)."""
+    engine's kept states (`_verify_replay.resume_point`). A kept state's events are this
+    run's very `events` (equal entries, never changed), so a mutant log that starts from
+    one is compared with the run's at the cost of an identity test per opening event."""
     if recording is None:
         return None
     kept = run.replay or Replay(run.answers)
     kept.steps = recording.steps
+    for turn, state in kept.states.items():
+        if state.events == events[: len(state.events)]:
+            kept.states[turn] = dataclasses.replace(state, events=events[: len(state.events)])
     return kept
 
 
