@@ -51,13 +51,15 @@ class Listening(FaultedEngine):
 
     def handoff_skill(self, text: str) -> str | None:
         """The hand-off skill a request for a person goes to (best by words, else the first)."""
+        if not _PERSON.search(text):  # most messages ask for no person: nothing else to read
+            return None
         shut = {f.skill.id for f in self.stack} | self.closed()
         handoffs = [
             s.id
             for s in self.defs.skills.values()
             if s.is_handoff and not s.disabled and s.id not in shut
         ]
-        if not handoffs or not _PERSON.search(text) or self.fault("never_handoff"):
+        if not handoffs or self.fault("never_handoff"):
             return None
         scores = self.skill_words.scores(text)
         return max(handoffs, key=lambda s: (scores.get(s, 0.0), -handoffs.index(s)))
