@@ -26,6 +26,7 @@ from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
 from ...planning._mantle_planner import sign_in_prelude
+from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
@@ -106,7 +107,9 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     records = load_records(project.root)
     # A seeded caller phone resolves to a test account (when the project ships no records
     # of its own): the persona is its holder and gives its identity details.
-    account = any("phone" in k for k in seeds) and not records.collections
+    fields = defs.memory_names()
+    phones = [k for k in seeds if k in fields and is_caller_phone(fields[k])]
+    account = bool(phones) and not records.collections
     holder = customer.name if account else None
     skill = defs.skills[behavior.source]
     planned = behavior.facts.get("values") or {}
@@ -120,12 +123,16 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         slot=slot,
     )
     # the failing or negative test account goes in a seeded id where no phone is seeded
-    marked = None if any("phone" in k for k in seeds) else behavior.facts.get("account")
+    marked = None if phones else behavior.facts.get("account")
     seeds.update(session_seeds(project, behavior, sheet, account=marked))
     # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
     prelude = sign_in_prelude(project, behavior.source, seeds)
     opened = {**seeds, **(after_identity(prelude) if prelude else {})}
     setup = behavior_setup(behavior.facts, opened)
+    if prelude is not None:  # the sign-in asks too: the user knows what it asks for
+        signed = fill_values(defs, prelude, {}, sheet)
+        if signed:
+            prelude = walk_skill(project, prelude.skill, Setup(memory=dict(seeds), values=signed))
     first = walk_skill(project, behavior.source, setup)
     values = fill_values(defs, first, dict(setup.values), sheet)
     stated = request_values(project, skill.id, first, values, sheet)
@@ -360,14 +367,21 @@ class _Writer:
         self.context.cues.append(CueLine(self.cue(asks[at]), str(spec["line"]), first=True))
         given = dict(spec.get("given") or {})
         memory = {**after_identity(self.script.walk), **self.script.seeds}
-        other = walk_skill(
-            self.project,
-            str(spec["skill"]),
-            Setup(values=given, given=frozenset(given), memory=memory),
+        other = self.answered_walk(
+            str(spec["skill"]), Setup(values=given, given=frozenset(given), memory=memory)
         )
         self.script.other = other
         for ask in other.asks:
             self.fact(ask)
+
+    def answered_walk(self, skill_id: str, setup: Setup) -> Walk:
+        """The walk of the skill a case turns to on a detour, with a value for each of its
+        asks: the user knows what the detour asks for as well as what their own skill does."""
+        walk = walk_skill(self.project, skill_id, setup)
+        values = fill_values(self.defs, walk, dict(setup.values), self.sheet)
+        if values == setup.values:
+            return walk
+        return walk_skill(self.project, skill_id, replace(setup, values=values))
 
     def escalation(self, asks: list[Ask]) -> None:
         spec = self.facts["escalation"]
@@ -377,6 +391,7 @@ class _Writer:
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
         else:
             self.context.after_first = line
+        # a hand-off's own questions (a reason) are the escalation line's: no values drawn
         handoff = walk_skill(
             self.project,
             str(spec["skill"]),

@@ -21,7 +21,7 @@ from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
 from ...planning._mantle_session import session_fields
-from ...planning._mantle_vocab import channel_fields
+from ...planning._mantle_vocab import channel_fields, is_caller_phone
 from ._mantle_facts import spec_of
 from ._mantle_testdata import Customer
 
@@ -32,7 +32,7 @@ def seeds_for(project: Project, customer: Customer) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for field_def in channel_fields(project.mantle):
         name = field_def.name.lower()
-        if "phone" in name:
+        if is_caller_phone(field_def):
             out[field_def.qualified] = customer.phone
         elif "language" in name or "locale" in name:
             out[field_def.qualified] = "en"
