@@ -11,8 +11,7 @@ import pytest
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
-from agentflows.drafting.offline._mantle_intent import intent_clause
-from agentflows.drafting.offline._mantle_script import without_month
+from agentflows.drafting.offline._mantle_intent import intent_clause, without_month
 from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import load_project
 from evalcore.simulator import parse_fact_context

@@ -223,4 +223,17 @@ def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     return f"want help with {second_person(about)}"
 
 
-__all__ = ["VERBS", "intent_clause"]
+_MONTH = re.compile(
+    r"\s+(?:for|in|from|of|since)\s+(?:last\s+|this\s+|next\s+)?(?:January|February|March|"
+    r"April|May|June|July|August|September|October|November|December)(?:\s+\d{4})?\b"
+)
+
+
+def without_month(phrase: str) -> str:
+    """The skill's example phrasing without the month it names ("Send me a receipt for
+    November." -> "Send me a receipt."): the month the case is about is its fact's, which
+    the test data draws, and the opening must not name another one."""
+    return _MONTH.sub("", phrase)
+
+
+__all__ = ["VERBS", "intent_clause", "without_month"]

@@ -38,7 +38,7 @@ from ._mantle_facts import (
     request_values,
     spoken,
 )
-from ._mantle_intent import intent_clause
+from ._mantle_intent import intent_clause, without_month
 from ._mantle_seeds import channel_values, precondition_seeds, seeds_for, session_seeds
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
@@ -400,19 +400,6 @@ class _Writer:
         self.script.other = handoff
         for ask in handoff.asks:
             self.fact(ask)
-
-
-_MONTH = re.compile(
-    r"\s+(?:for|in|from|of|since)\s+(?:last\s+|this\s+|next\s+)?(?:January|February|March|"
-    r"April|May|June|July|August|September|October|November|December)(?:\s+\d{4})?\b"
-)
-
-
-def without_month(phrase: str) -> str:
-    """The skill's example phrasing without the month it names ("Send me a receipt for
-    November." -> "Send me a receipt."): the month the case is about is its fact's, which
-    the test data draws, and the opening must not name another one."""
-    return _MONTH.sub("", phrase)
 
 
 def _with_value(fact: Any, value: str | None) -> Any:
