@@ -29,6 +29,7 @@ time, which counts other people's work too, is printed beside it).
     rest), each measured alone over the same files.
 
     python -m benchmarks speed [--files 2016] [--skills 43] [--only validate generation ...]
+        [--against DIR]   (start-up side by side with another tree: `benchmarks/startup.py`)
 """
 
 from __future__ import annotations
@@ -67,11 +68,11 @@ def _cpu(argv: list[str], repeats: int = 5, env: dict[str, str] | None = None) -
 #: options are coerced without typer's pydantic adapters and casegen's definitions and
 #: findings are plain records, so neither command needs pydantic; `validate` checks valid
 #: files with fastjsonschema's compiled check alone (jsonschema is imported only to explain
-#: a file that check rejects).
+#: a file that check rejects); output that is not a terminal is written without rich.
 _FLOORS = {
     "--help": "import typer, rich.console",
-    "validate": "import typer, rich.console, yaml, fastjsonschema",
-    "sources": "import typer, rich.console, yaml",
+    "validate": "import typer, yaml, fastjsonschema",
+    "sources": "import typer, yaml",
 }
 
 
@@ -124,7 +125,6 @@ import contextlib, io, json, sys, time
 marks = [("interpreter", time.process_time())]
 def mark(name): marks.append((name, time.process_time()))
 import typer; mark("typer")
-import rich.console; mark("rich.console")
 import yaml; mark("yaml")
 if sys.argv[1] == "validate":
     import fastjsonschema; mark("fastjsonschema")
@@ -419,11 +419,18 @@ async def main(argv: list[str]) -> int:
         choices=["startup", "validate", "checkpoints", "generation", "rerun"],
         help="run only these sections",
     )
+    parser.add_argument(
+        "--against", type=Path, help="also time start-up side by side with this casegen tree"
+    )
     args = parser.parse_args(argv)
     wanted = set(args.only or ["startup", "validate", "checkpoints", "generation", "rerun"])
     results = []
     if "startup" in wanted:
         results.append(startup())
+        if args.against is not None:
+            from .startup import side_by_side
+
+            results.append(side_by_side(args.against))
     if "validate" in wanted:
         results.append(validate_rate(args.files))
     if "checkpoints" in wanted:

@@ -187,6 +187,16 @@ def test_validate_imports_jsonschema_only_for_findings(tmp_path: Path) -> None:
 #: a terminal is written without rich (`agentflows/cli/_plain.py`).
 LIGHT_HEAVY = ("pydantic", "pydantic_core", "typer._adapters", "annotated_types", "jsonschema")
 LIGHT_HEAVY += ("rich", "rich.console", "rich.text", "rich.markup", "typer.rich_utils")
+#: ... and what a Mantle project's read and a valid Mantle file's check never use: the other
+#: kinds' readers, the other dialects' lint, any repair rule, the redaction patterns (an
+#: error's), `importlib.resources` (schemas are read beside their package).
+LIGHT_HEAVY += ("evalcore.definitions._anychat", "evalcore.definitions._agent_skills")
+LIGHT_HEAVY += (
+    "evalcore.definitions._playbooks",
+    "evalcore.lint._anychat",
+    "evalcore.lint._base44",
+)
+LIGHT_HEAVY += ("evalcore.repair", "evalcore.redact", "importlib.resources", "zipfile")
 
 
 @functools.cache

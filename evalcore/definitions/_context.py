@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import pointer as ptr
 from ..documents import Document, parse_text
-from ..limits import limits_for, size_message
+from ..limits import InputLimits, limits_for, size_message
 from ._hashing import sha256_hex, source_files
 from ._model import SourceFile, SourceRef
 
@@ -26,6 +26,7 @@ class ReadContext:
     root: Path
     warnings: list[str] = field(default_factory=list)
     hashes: dict[str, str] = field(default_factory=dict)
+    _limits: dict[Path, InputLimits] = field(default_factory=dict, repr=False, compare=False)
 
     # --- paths and messages ---------------------------------------------------------------
 
@@ -48,10 +49,22 @@ class ReadContext:
 
     # --- reading --------------------------------------------------------------------------
 
+    def limits(self, path: Path) -> InputLimits:
+        """`limits_for(path)`, asked once per folder of this read (each ask walks up to the
+        filesystem root for a settings file): a file that is not a symlink has its folder's
+        limits."""
+        folder = path.parent
+        if path.is_symlink():
+            return limits_for(path)
+        kept = self._limits.get(folder)
+        if kept is None:
+            kept = self._limits[folder] = limits_for(path)
+        return kept
+
     def read_text(self, path: Path) -> str | None:
         """The file's text (hashed as a source), or None with a warning when unreadable."""
         try:
-            too_big = size_message(path.stat().st_size, limits_for(path))
+            too_big = size_message(path.stat().st_size, self.limits(path))
             if too_big is not None:
                 self.warn(path, None, too_big)
                 return None
@@ -75,7 +88,7 @@ class ReadContext:
 
     def parse_yaml(self, text: str, path: Path, *, line_offset: int = 0) -> Document:
         """Parse YAML that sits in `path` starting after line `line_offset`."""
-        doc = parse_text(text, "yaml", path=path)
+        doc = parse_text(text, "yaml", path=path, limits=self.limits(path))
         if line_offset:
             doc.lines = {key: line + line_offset for key, line in doc.lines.items()}
         for finding in doc.findings:
