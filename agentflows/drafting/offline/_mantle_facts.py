@@ -168,7 +168,14 @@ def asked_clause(text: str) -> str | None:
     if match is None:
         return None
     clause = match["clause"].strip().rstrip(",")
-    clause = re.sub(r",?\s+and\s+record\b.*$", "", clause, flags=re.IGNORECASE)
+    # what the agent then does with the answer is no part of what the user knows:
+    # "where the water is coming from and set leak location", "the ZIP code, then call x"
+    # nor when the agent asks it ("which service is affected if it is not clear")
+    clause = re.sub(
+        r",?\s+(?:and\s+(?:record|set|save|store|note)|then|if|unless)\b.*$", "", clause, flags=re.I
+    )
+    if len(clause.split(" and ")) > 1 and len(clause.split()) > 6:
+        return None  # "the environment (staging or prod) and the version tag": two things
     return re.sub(r"^for\s+(?:the\s+)?", "", clause)
 
 
