@@ -18,7 +18,7 @@ import yaml
 from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.drafting.offline import OfflineEngine
-from agentflows.drafting.offline._mantle_facts import asked_clause
+from agentflows.drafting.offline._mantle_facts import _plain_label, asked_clause
 from agentflows.generate import build_request, run_generation
 from agentflows.planning._mantle_phrases import activation_phrase
 from evalcore.agents.demo._mantle_words import routed_skill, routing_words
@@ -247,3 +247,9 @@ def test_an_opening_names_no_value_of_the_skill_s_own_choices_and_no_id(root: Pa
     defs = load_project(root).mantle
     assert defs is not None
     assert activation_phrase(defs, defs.skills["renew"]) == "Hi, I'd like to renew loans."
+
+
+def test_a_label_drops_the_memory_write_a_question_names():
+    assert _plain_label("last four digits of the card (set card last4)") == (
+        "last four digits of the card"
+    )

@@ -192,6 +192,7 @@ def _plain_label(label: str) -> str:
     """A label the user may read and the context grammar can hold: no `@` tokens (and no
     parenthesis that carried one), nothing after a colon (`- label: value` splits there)."""
     label = re.sub(r"\s*\([^)]*@[^)]*(?:\)|$)", "", label)
+    label = re.sub(r"\s*\((?:and\s+)?set\s[^)]*(?:\)|$)", "", label, flags=re.I)  # "(set x)"
     label = re.sub(r"@[\w.]+", "", label).split(":", 1)[0]
     return " ".join(label.split()).strip(" ,;-(")
 
