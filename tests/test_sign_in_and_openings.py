@@ -18,6 +18,7 @@ import yaml
 from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.drafting.offline import OfflineEngine
+from agentflows.drafting.offline._mantle_facts import _plain_label, asked_clause
 from agentflows.generate import build_request, run_generation
 from agentflows.planning._mantle_phrases import activation_phrase
 from evalcore.agents.demo._mantle_words import routed_skill, routing_words
@@ -88,7 +89,8 @@ RENEW = """\
 ---
 name: Renew loans
 description: >
-  Renewing borrowed items: "my card says a book is due", "renew my books", "keep a DVD longer".
+  Renewing borrowed items: "renew item 40213377", "my card says a book is due", "renew my
+  books", "keep a DVD longer".
 precondition: card_checked
 tool_constraints:
   - renew_item:
@@ -105,6 +107,11 @@ schema:
     title:
       type: text
       description: The title of the borrowed item.
+      llm_settable: true
+    item_kind:
+      type: categorical
+      enum_values: [book, dvd]
+      description: What kind of item it is.
       llm_settable: true
 """
 
@@ -216,3 +223,33 @@ def test_a_csv_file_that_cannot_be_read_is_reported_not_fatal(tmp_path: Path) ->
 )
 def test_a_request_to_read_or_say_something_is_an_ask(message: str, asks: bool) -> None:
     assert bool(_ASKING.search(message)) is asks
+
+
+@pytest.mark.parametrize(
+    ("sentence", "label"),
+    [
+        (
+            "Ask where the water is coming from and set leak_location.",
+            "where the water is coming from",
+        ),
+        ("Ask for the ZIP code, then call check_outages with it.", "ZIP code"),
+        ("Ask which service is affected if it is not clear.", "which service is affected"),
+        # two things in one clause name neither field well
+        ("Ask for the environment (staging or prod) and the version tag to ship.", None),
+    ],
+)
+def test_a_fact_is_labelled_by_what_is_asked_not_what_the_agent_does_next(sentence, label):
+    assert asked_clause(sentence) == label
+
+
+def test_an_opening_names_no_value_of_the_skill_s_own_choices_and_no_id(root: Path) -> None:
+    # every phrasing names a book or a DVD (item_kind) or an item number: none is neutral
+    defs = load_project(root).mantle
+    assert defs is not None
+    assert activation_phrase(defs, defs.skills["renew"]) == "Hi, I'd like to renew loans."
+
+
+def test_a_label_drops_the_memory_write_a_question_names():
+    assert _plain_label("last four digits of the card (set card last4)") == (
+        "last four digits of the card"
+    )

@@ -25,6 +25,8 @@ from ..drafting.offline._direction import best_value, content_stems, match_value
 from ._mantle_vocab import buttons_for, field_choices, question_fields, skill_field
 
 _QUOTED = re.compile(r"[\"“]([^\"”]{3,120})[\"”]")
+# an id or a code ("6104428", "R-20461877"), not a road or a temperature ("I-80", "46")
+_NUMBERED = re.compile(r"\b(?:[A-Za-z]+-?)?\d{4,}\b|\b[A-Za-z]+-?\d{3,}\b")
 
 
 def description_phrases(skill: Skill) -> list[str]:
@@ -62,9 +64,13 @@ def is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
 
 
 def _is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
-    return not any(
-        match_values(text, field_choices(defs, f.qualified)) for f in question_fields(defs, skill)
-    )
+    # the fields the skill asks for, and any of its own it branches on: a phrasing that
+    # names a value of one ("there's no pressure") opens the case with that value
+    fields = {f.qualified: f for f in question_fields(defs, skill)}
+    for f in skill.memory.values():
+        if f.type == "categorical" and f.enum_values and f.llm_settable:
+            fields.setdefault(f.qualified, f)
+    return not any(match_values(text, field_choices(defs, key)) for key in fields)
 
 
 def activation_phrase(defs: MantleDefinitions, skill: Skill) -> str:
@@ -95,7 +101,11 @@ def _openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
 
     wanted = set(content_stems(f"{subject(skill)} {skill.name or ''}"))
     best: tuple[int, str] | None = None
-    neutral = [p for p in description_phrases(skill) if is_neutral(defs, skill, p)]
+    neutral = [
+        p
+        for p in description_phrases(skill)
+        if is_neutral(defs, skill, p) and not _NUMBERED.search(p)  # an id is no opening
+    ]
     for phrase in neutral:
         score = len(wanted & set(content_stems(phrase)))
         if score and (best is None or score > best[0]):

@@ -168,7 +168,14 @@ def asked_clause(text: str) -> str | None:
     if match is None:
         return None
     clause = match["clause"].strip().rstrip(",")
-    clause = re.sub(r",?\s+and\s+record\b.*$", "", clause, flags=re.IGNORECASE)
+    # what the agent then does with the answer is no part of what the user knows:
+    # "where the water is coming from and set leak location", "the ZIP code, then call x"
+    # nor when the agent asks it ("which service is affected if it is not clear")
+    clause = re.sub(
+        r",?\s+(?:and\s+(?:record|set|save|store|note)|then|if|unless)\b.*$", "", clause, flags=re.I
+    )
+    if len(clause.split(" and ")) > 1 and len(clause.split()) > 6:
+        return None  # "the environment (staging or prod) and the version tag": two things
     return re.sub(r"^for\s+(?:the\s+)?", "", clause)
 
 
@@ -185,6 +192,7 @@ def _plain_label(label: str) -> str:
     """A label the user may read and the context grammar can hold: no `@` tokens (and no
     parenthesis that carried one), nothing after a colon (`- label: value` splits there)."""
     label = re.sub(r"\s*\([^)]*@[^)]*(?:\)|$)", "", label)
+    label = re.sub(r"\s*\((?:and\s+)?set\s[^)]*(?:\)|$)", "", label, flags=re.I)  # "(set x)"
     label = re.sub(r"@[\w.]+", "", label).split(":", 1)[0]
     return " ".join(label.split()).strip(" ,;-(")
 
