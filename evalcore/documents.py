@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import io
 import json
 import os
 import re
@@ -95,26 +94,28 @@ def load_document(
     skips JSON's second pass for value lines and repeated keys (a data file needs neither).
     """
     limits = limits or limits_for(path)
+    fmt = format_for(path)
+    checked = False
     if text is None:
-        doc = Document(text="", format=format_for(path), path=path)
         try:
             content, too_big = _read_bytes(path, limits)
             if content is not None:
                 text = content.decode("utf-8")
+                # The decoded text (less a BOM) encodes to at most these bytes again.
+                checked = len(content) <= limits.max_file_bytes
         except UnicodeDecodeError as exc:
-            doc.findings.append(
-                Finding(code="parse", message=f"file is not UTF-8 text: {exc.reason}", line=1)
-            )
-            return doc
+            return _unread(path, fmt, f"file is not UTF-8 text: {exc.reason}", 1)
         except OSError as exc:
-            doc.findings.append(
-                Finding(code="parse", message=f"cannot read file: {exc.strerror or exc}")
-            )
-            return doc
+            return _unread(path, fmt, f"cannot read file: {exc.strerror or exc}", None)
         if text is None:
-            doc.findings.append(Finding(code="parse", message=str(too_big)))
-            return doc
-    return parse_text(text, format_for(path), path=path, limits=limits, locate=locate)
+            return _unread(path, fmt, str(too_big), None)
+    return parse_text(text, fmt, path=path, limits=limits, locate=locate, sized=checked)
+
+
+def _unread(path: Path, fmt: TextFormat, message: str, line: int | None) -> Document:
+    doc = Document(text="", format=fmt, path=path)
+    doc.findings.append(Finding(code="parse", message=message, line=line))
+    return doc
 
 
 #: What `open(path, "rb")` asks of the system: binary on Windows, not inherited.
@@ -123,17 +124,33 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC"
 
 def _read_bytes(path: Path, limits: InputLimits) -> tuple[bytes | None, str | None]:
     """(the file's bytes, None), or (None, why it is too big to read): one open, whose
-    `fstat` gives the size (a `stat` of the path and a buffered `open` cost more than
-    reading a case file). A file that cannot be opened is stat-ed and read as before,
-    so its error (or its size) is reported the same."""
+    `fstat` gives the size, then reads until one returns nothing (a `stat` of the path, a
+    buffered `open` and `readall`'s own `fstat` and `lseek` cost more than reading a case
+    file). A file that cannot be opened is stat-ed and read as before, so its error (or its
+    size) is reported the same."""
     try:
         fd = os.open(path, _READ_FLAGS)
     except OSError:
         too_big = size_message(path.stat().st_size, limits)
         return (None, too_big) if too_big is not None else (path.read_bytes(), None)
-    with io.FileIO(fd, closefd=True) as file:
-        too_big = size_message(os.fstat(fd).st_size, limits)
-        return (None, too_big) if too_big is not None else (file.readall(), None)
+    try:
+        size = os.fstat(fd).st_size
+        too_big = size_message(size, limits)
+        if too_big is not None:
+            return None, too_big
+        first = os.read(fd, size + 1)
+        if not first:
+            return first, None
+        chunks = [first]
+        while chunk := os.read(fd, max(size + 1 - len(first), _CHUNK)):
+            chunks.append(chunk)
+        return (first if len(chunks) == 1 else b"".join(chunks)), None
+    finally:
+        os.close(fd)
+
+
+#: Bytes asked for by each read after the first (a file that grew after its `fstat`).
+_CHUNK = 64 * 1024
 
 
 def parse_text(
@@ -143,11 +160,14 @@ def parse_text(
     path: Path | None = None,
     limits: InputLimits | None = None,
     locate: bool = True,
+    sized: bool = False,
 ) -> Document:
-    """Parse text under the input limits; every problem is a `parse` finding."""
+    """Parse text under the input limits; every problem is a `parse` finding. `sized`:
+    the caller knows the text's UTF-8 bytes are within the size limit (read from a file
+    whose bytes were)."""
     limits = limits or limits_for(path)
     text = text.removeprefix("\ufeff")
-    too_big = size_message(len(text.encode("utf-8", "surrogatepass")), limits)
+    too_big = None if sized else size_message(len(text.encode("utf-8", "surrogatepass")), limits)
     if too_big is not None:
         doc = Document(text="", format=fmt, path=path)
         doc.findings.append(Finding(code="parse", message=too_big))

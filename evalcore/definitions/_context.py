@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import pointer as ptr
 from ..documents import Document, parse_text
-from ..limits import limits_for, size_message
+from ..limits import InputLimits, limits_for, size_message
 from ._hashing import sha256_hex, source_files
 from ._model import SourceFile, SourceRef
 
@@ -26,6 +26,7 @@ class ReadContext:
     root: Path
     warnings: list[str] = field(default_factory=list)
     hashes: dict[str, str] = field(default_factory=dict)
+    _limits: dict[Path, InputLimits] = field(default_factory=dict, repr=False, compare=False)
 
     # --- paths and messages ---------------------------------------------------------------
 
@@ -51,7 +52,7 @@ class ReadContext:
     def read_text(self, path: Path) -> str | None:
         """The file's text (hashed as a source), or None with a warning when unreadable."""
         try:
-            too_big = size_message(path.stat().st_size, limits_for(path))
+            too_big = size_message(path.stat().st_size, self.limits_for(path))
             if too_big is not None:
                 self.warn(path, None, too_big)
                 return None
@@ -66,6 +67,18 @@ class ReadContext:
             self.warn(path, None, f"file is not UTF-8 text: {exc.reason}")
             return None
 
+    def limits_for(self, path: Path) -> InputLimits:
+        """`limits.limits_for(path)`, searched once per folder of the read (the search
+        goes up to the root, two `stat`s a level; a project is read from a few folders).
+        A link is looked up on its own: its target's folder decides."""
+        if path.is_symlink():
+            return limits_for(path)
+        folder = path.parent
+        found = self._limits.get(folder)
+        if found is None:
+            found = self._limits[folder] = limits_for(path)
+        return found
+
     def read_yaml(self, path: Path) -> Document | None:
         """The parsed YAML file (None when unreadable); parse problems become warnings."""
         text = self.read_text(path)
@@ -75,7 +88,7 @@ class ReadContext:
 
     def parse_yaml(self, text: str, path: Path, *, line_offset: int = 0) -> Document:
         """Parse YAML that sits in `path` starting after line `line_offset`."""
-        doc = parse_text(text, "yaml", path=path)
+        doc = parse_text(text, "yaml", path=path, limits=self.limits_for(path))
         if line_offset:
             doc.lines = {key: line + line_offset for key, line in doc.lines.items()}
         for finding in doc.findings:
