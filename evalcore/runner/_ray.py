@@ -50,10 +50,6 @@ GRACE_S = 120.0
 #: queued, so Ray keeps its workers leased (handing a worker back and leasing it again per
 #: run costs ~0.1-0.4 s). On a cluster the driver itself holds `--parallel` (one per slot).
 BACKLOG = 2
-#: Whether Ray records each run's task events (state changes sent to the cluster's control
-#: store for its dashboard and `ray list tasks`): casegen's own results say what each run
-#: did, and recording them costs CPU on the driver and the worker for every task.
-TASK_EVENTS = False
 #: Ray's retries of a task whose worker or node died.
 DEFAULT_MAX_RETRIES = 3
 EXTRA_HINT = "install the extra: pip install 'casegen[ray]' (or `make test-ray` in a checkout)"
@@ -135,10 +131,7 @@ class RayExecutor:
         inline = blob if len(blob) <= INLINE_BYTES else None
         setup_box = None if inline is not None else _boxed(ray, blob)
         task = ray.remote(run_task).options(
-            num_cpus=self.task_cpus,
-            max_retries=self.max_retries,
-            retry_exceptions=False,
-            enable_task_events=TASK_EVENTS,
+            num_cpus=self.task_cpus, max_retries=self.max_retries, retry_exceptions=False
         )
         turn_s, run_s = options.limits(target)
         ahead = BACKLOG if self._local else 1
