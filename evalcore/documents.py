@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import io
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +19,7 @@ from typing import Any, Literal
 import yaml
 
 from . import pointer as ptr
+from ._readbytes import read_bytes as _read_bytes
 from ._yamlquick import node_lines, quick_read
 from .findings import Finding
 from .limits import (
@@ -95,45 +94,28 @@ def load_document(
     skips JSON's second pass for value lines and repeated keys (a data file needs neither).
     """
     limits = limits or limits_for(path)
+    fmt = format_for(path)
+    checked = False
     if text is None:
-        doc = Document(text="", format=format_for(path), path=path)
         try:
             content, too_big = _read_bytes(path, limits)
             if content is not None:
                 text = content.decode("utf-8")
+                # The decoded text (less a BOM) encodes to at most these bytes again.
+                checked = len(content) <= limits.max_file_bytes
         except UnicodeDecodeError as exc:
-            doc.findings.append(
-                Finding(code="parse", message=f"file is not UTF-8 text: {exc.reason}", line=1)
-            )
-            return doc
+            return _unread(path, fmt, f"file is not UTF-8 text: {exc.reason}", 1)
         except OSError as exc:
-            doc.findings.append(
-                Finding(code="parse", message=f"cannot read file: {exc.strerror or exc}")
-            )
-            return doc
+            return _unread(path, fmt, f"cannot read file: {exc.strerror or exc}", None)
         if text is None:
-            doc.findings.append(Finding(code="parse", message=str(too_big)))
-            return doc
-    return parse_text(text, format_for(path), path=path, limits=limits, locate=locate)
+            return _unread(path, fmt, str(too_big), None)
+    return parse_text(text, fmt, path=path, limits=limits, locate=locate, sized=checked)
 
 
-#: What `open(path, "rb")` asks of the system: binary on Windows, not inherited.
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
-def _read_bytes(path: Path, limits: InputLimits) -> tuple[bytes | None, str | None]:
-    """(the file's bytes, None), or (None, why it is too big to read): one open, whose
-    `fstat` gives the size (a `stat` of the path and a buffered `open` cost more than
-    reading a case file). A file that cannot be opened is stat-ed and read as before,
-    so its error (or its size) is reported the same."""
-    try:
-        fd = os.open(path, _READ_FLAGS)
-    except OSError:
-        too_big = size_message(path.stat().st_size, limits)
-        return (None, too_big) if too_big is not None else (path.read_bytes(), None)
-    with io.FileIO(fd, closefd=True) as file:
-        too_big = size_message(os.fstat(fd).st_size, limits)
-        return (None, too_big) if too_big is not None else (file.readall(), None)
+def _unread(path: Path, fmt: TextFormat, message: str, line: int | None) -> Document:
+    doc = Document(text="", format=fmt, path=path)
+    doc.findings.append(Finding(code="parse", message=message, line=line))
+    return doc
 
 
 def parse_text(
@@ -143,11 +125,14 @@ def parse_text(
     path: Path | None = None,
     limits: InputLimits | None = None,
     locate: bool = True,
+    sized: bool = False,
 ) -> Document:
-    """Parse text under the input limits; every problem is a `parse` finding."""
+    """Parse text under the input limits; every problem is a `parse` finding. `sized`:
+    the caller knows the text's UTF-8 bytes are within the size limit (read from a file
+    whose bytes were)."""
     limits = limits or limits_for(path)
     text = text.removeprefix("\ufeff")
-    too_big = size_message(len(text.encode("utf-8", "surrogatepass")), limits)
+    too_big = None if sized else size_message(len(text.encode("utf-8", "surrogatepass")), limits)
     if too_big is not None:
         doc = Document(text="", format=fmt, path=path)
         doc.findings.append(Finding(code="parse", message=too_big))

@@ -222,8 +222,8 @@ async def test_cancelling_the_command_cancels_the_tasks_and_stops_the_agents(
 async def test_target_and_options_reach_the_workers_inline_or_by_reference(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inline_bytes: int
 ) -> None:
-    """The target and options, pickled once for the command, travel in each task's
-    arguments when small; over `INLINE_BYTES` they go by object ref, fetched once per
+    """The target and options, pickled once for the command, travel inside each task's one
+    argument when small; over `INLINE_BYTES` they go by object ref, fetched once per
     worker. Either way every run gets them."""
     from evalcore.runner import _ray
 
@@ -236,7 +236,7 @@ async def test_target_and_options_reach_the_workers_inline_or_by_reference(
     report = await run_cases(cases, target, RunOptions(parallel=2), executor=RayExecutor())
     assert [r.status for r in report.records] == ["passed"] * 4
     by_ref = [isinstance(box[0], ray.ObjectRef) for box in shipped]
-    assert by_ref == [inline_bytes == 0]  # one blob: the target and the options
+    assert by_ref == ([] if inline_bytes else [True])  # one blob: the target and the options
 
 
 def test_a_worker_builds_a_command_s_setup_once_and_plays_checks_on_its_loop(
@@ -264,9 +264,11 @@ def test_a_worker_builds_a_command_s_setup_once_and_plays_checks_on_its_loop(
     blob = _ray_worker.setup_blob(target, RunOptions())
     records = [
         _ray_worker.record_of(
-            _ray_worker.run_task(
-                _ray_worker.task_payload(_case(f"inproc-{i}").model_dump(mode="json"), 1, "s"),
-                [blob],
+            _ray_worker.run_task(  # the blob inside the payload, or boxed beside it
+                _ray_worker.task_payload(
+                    _case(f"inproc-{i}").model_dump(mode="json"), 1, "s", blob if i else None
+                ),
+                None if i else [blob],
             )
         )
         for i in range(2)

@@ -4,6 +4,7 @@ generate reports, the checkpoint store, MCP replies."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -263,3 +264,26 @@ def test_a_fresh_record_is_masked_as_the_walk_masks_it(value: Any, secret: str) 
     finally:
         redact_module._REGISTERED.clear()
         redact_module._REGISTERED.update(saved)
+
+
+def test_secrets_read_from_the_environment_table_follow_every_change(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`os.environ` is read from its encoded table: the same values as reading it through
+    its mapping, before and after a variable is set, changed and removed."""
+    from evalcore.redact import known_secrets
+
+    def through_the_mapping() -> list[str]:
+        return known_secrets(dict(os.environ))
+
+    monkeypatch.setenv("CASEGEN_TEST_TOKEN", "first-value-1")
+    monkeypatch.setenv("CASEGEN_TEST_FLAG_KEY", "1")  # too short to be a secret
+    monkeypatch.setenv("CASEGEN_TEST_PLAIN", "not-a-secret-name")
+    assert "first-value-1" in known_secrets() and known_secrets() == through_the_mapping()
+    monkeypatch.setenv("CASEGEN_TEST_TOKEN", "second-value-2")
+    assert "first-value-1" not in known_secrets() and "second-value-2" in known_secrets()
+    monkeypatch.setenv("CASEGEN_Ü_PASSWORD", "päss-wörd-ü")
+    assert known_secrets() == through_the_mapping() and "päss-wörd-ü" in known_secrets()
+    monkeypatch.delenv("CASEGEN_TEST_TOKEN")
+    assert "second-value-2" not in known_secrets() and known_secrets() == through_the_mapping()
+    assert "not-a-secret-name" not in known_secrets()

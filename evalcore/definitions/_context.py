@@ -79,6 +79,8 @@ class ReadContext:
             self.warn(path, None, f"file is not UTF-8 text: {exc.reason}")
             return None
 
+    limits_for = limits  # the name the validation side reads it by
+
     def read_yaml(self, path: Path) -> Document | None:
         """The parsed YAML file (None when unreadable); parse problems become warnings."""
         text = self.read_text(path)

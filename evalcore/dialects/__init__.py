@@ -19,6 +19,7 @@ _REGISTRY: dict[str, Dialect] = {}
 def register(cls: type[Dialect]) -> type[Dialect]:
     """Class decorator: make a dialect available by its `name`."""
     _REGISTRY[cls.name] = cls()
+    _BY_SUFFIX.clear()
     return cls
 
 
@@ -57,11 +58,20 @@ def all_dialects() -> list[Dialect]:
     return [_REGISTRY[n] for n in sorted(_REGISTRY)]
 
 
+#: Suffix -> the dialects (in name order) whose files may have it: `detect_dialect` runs for
+#: every file validated, and the list is the same for every file of a suffix.
+_BY_SUFFIX: dict[str, list[Dialect]] = {}
+
+
 def detect_dialect(data: Any, path: Path) -> Dialect | None:
     """The dialect whose shape `data` has, considering only dialects for the file's suffix."""
     suffix = path.suffix.lower()
-    for dialect in all_dialects():
-        if suffix in dialect.suffixes and dialect.sniff(data, path):
+    candidates = _BY_SUFFIX.get(suffix)
+    if candidates is None:
+        candidates = [d for d in all_dialects() if suffix in d.suffixes]
+        _BY_SUFFIX[suffix] = candidates
+    for dialect in candidates:
+        if dialect.sniff(data, path):
             return dialect
     return None
 

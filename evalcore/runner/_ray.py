@@ -126,7 +126,10 @@ class RayExecutor:
         )
         if limits_of(options):
             self._keeper = ray.remote(num_cpus=0)(BudgetKeeper).remote()
-        setup_box = _boxed(ray, setup_blob(target, options))
+        blob = setup_blob(target, options)
+        # A small blob rides inside each task's one argument; a large one goes by ref.
+        inline = blob if len(blob) <= INLINE_BYTES else None
+        setup_box = None if inline is not None else _boxed(ray, blob)
         task = ray.remote(run_task).options(
             num_cpus=self.task_cpus, max_retries=self.max_retries, retry_exceptions=False
         )
@@ -146,9 +149,13 @@ class RayExecutor:
                     return
                 started = datetime.now().astimezone()
                 clock = time.monotonic()
-                payload = task_payload(case.model_dump(mode="json"), run.index, run.slug)
+                payload = task_payload(case.model_dump(mode="json"), run.index, run.slug, inline)
                 if pack is None and self._keeper is None:
-                    ref = task.remote(payload, setup_box)
+                    ref = (
+                        task.remote(payload)
+                        if setup_box is None
+                        else task.remote(payload, setup_box)
+                    )
                 else:
                     extras = (None if pack is None else [pack], self._keeper)
                     ref = task.remote(payload, setup_box, extras)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ..errors import UserError
 
@@ -28,15 +29,36 @@ def iter_listed_files(paths: Iterable[Path]) -> Iterator[tuple[Path, bool, bool 
         if path.is_file():
             yield path, True, None
             continue
+        # A folder's Path and whether it is skipped, once per folder, not once per file.
+        folders: dict[tuple[str, ...], Path | None] = {}
         for parts, entry in _entries_under(path):
             # the name and folder tests first: they cost no system call, `is_file` may
-            if _suffix(parts[-1]) not in CASE_SUFFIXES:
+            name = parts[-1]
+            if _suffix(name) not in CASE_SUFFIXES:
                 continue
-            if any(p.startswith(".") or p in SKIP_DIRS for p in parts[:-1]):
+            above = parts[:-1]
+            folder = folders.get(above, _UNSEEN)
+            if folder is _UNSEEN:
+                skipped = any(p.startswith(".") or p in SKIP_DIRS for p in above)
+                folder = folders[above] = None if skipped else path.joinpath(*above)
+            if folder is None:
                 continue
-            file = path.joinpath(*parts)
+            file = _child(folder, name)
             if _is_file(entry, file):
                 yield file, False, _is_link(entry)
+
+
+_UNSEEN: Any = object()
+
+#: `Path._make_child_relpath(name)`: `folder / name` for a name from a folder listing (one
+#: component, no separator) without parsing it again; `/` where an interpreter lacks it.
+_make_child = getattr(Path, "_make_child_relpath", None)
+
+
+def _child(folder: Path, name: str) -> Path:
+    if _make_child is not None:
+        return _make_child(folder, name)  # type: ignore[no-any-return]
+    return folder / name
 
 
 def _entries_under(root: Path) -> list[tuple[tuple[str, ...], os.DirEntry[str]]]:
