@@ -30,9 +30,10 @@ def parameter_fields(
     The LLM passes "the selected card, the shipping method and the reason"; casegen matches
     each parameter to the field whose name contains the parameter name (`shipping` ->
     `shipping_method`), or whose enum values include all the parameter's `Literal` choices.
-    Only unambiguous matches are kept.
+    Only unambiguous matches are kept; an argument no skill field fills is filled from the
+    project field of its very name (`account_number`).
     """
-    return skill_parameter_fields(defs.skills[skill_id], tool)
+    return skill_parameter_fields(defs.skills[skill_id], tool, defs.memory_names())
 
 
 def step_arguments(step: Step) -> dict[str, str]:
