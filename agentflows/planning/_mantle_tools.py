@@ -13,6 +13,7 @@ with the skill model (`evalcore.definitions.skill_model`); this module keeps the
 from __future__ import annotations
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Step, ToolDef
+from evalcore.definitions._memo import memo_of
 from evalcore.definitions.skill_model import UNKNOWN, Write, code_facts, qualify, tool_keys
 from evalcore.definitions.skill_model._tools import parameter_fields as skill_parameter_fields
 
@@ -30,9 +31,14 @@ def parameter_fields(
     The LLM passes "the selected card, the shipping method and the reason"; casegen matches
     each parameter to the field whose name contains the parameter name (`shipping` ->
     `shipping_method`), or whose enum values include all the parameter's `Literal` choices.
-    Only unambiguous matches are kept.
+    Only unambiguous matches are kept. Kept per loaded definitions, skill and tool object
+    (a walk asks for every prose-called tool it runs); each caller gets its own dict.
     """
-    return skill_parameter_fields(defs.skills[skill_id], tool)
+    key = ("parameter_fields", skill_id, id(tool))
+    kept = memo_of(defs).get(key)
+    if kept is None or kept[0] is not tool:  # the tool held with its fields: no id reuse
+        kept = memo_of(defs)[key] = (tool, skill_parameter_fields(defs.skills[skill_id], tool))
+    return dict(kept[1])
 
 
 def step_arguments(step: Step) -> dict[str, str]:

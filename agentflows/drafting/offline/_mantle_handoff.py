@@ -14,7 +14,7 @@ from ._mantle_path import PathGoals
 
 class HandoffGoals(PathGoals):
     def _categorical(self, key: str) -> bool:
-        field = self.defs.memory_names().get(key)
+        field = self.defs.memory_field(key)
         return field is not None and field.type == "categorical"
 
     def handed_over(self, walk: Walk, first: Walk) -> None:
