@@ -194,3 +194,38 @@ def test_a_domain_word_counts_what_its_pattern_found(words: list[str]) -> None:
 def test_roles_are_read_from_the_domain_words() -> None:
     software = DOMAINS["software"]
     assert roles_for("we ship an sdk and review each pull request") == software[1]
+
+
+def test_mentions_are_kept_per_text_until_an_id_is_added(bank) -> None:
+    from agentflows.review._vocab import Vocabulary, vocabulary
+
+    vocab = vocabulary(bank)
+    text = "The agent calls block_card, then utter_card_blocked, and says card_replace ends."
+    first = vocab.mentions(text)
+    assert first == vocab._mentions(text) and first
+    first.clear()
+    assert vocab.mentions(text) == vocab._mentions(text)
+    small = Vocabulary()
+    small.add("block_card", "tool")
+    assert [m.id for m in small.mentions(text)] == ["block_card", "utter_card_blocked"]
+    small.add("card_replace", "skill")  # a new id: the kept mentions are dropped
+    ids = [m.id for m in small.mentions(text)]
+    assert ids == ["block_card", "utter_card_blocked", "card_replace"]
+
+
+def test_the_collector_is_handed_back_after_the_outermost_run() -> None:
+    import gc
+
+    from agentflows.generate._gc import RUN_THRESHOLD, collector_paused
+
+    before = gc.get_threshold()
+    with collector_paused():
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] >= RUN_THRESHOLD
+        with collector_paused():  # a nested run
+            pass
+        assert gc.get_freeze_count() > 0  # still frozen: the outer run goes on
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+    with pytest.raises(RuntimeError), collector_paused():
+        raise RuntimeError("a failed run")
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
