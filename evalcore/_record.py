@@ -86,7 +86,14 @@ def record(cls: type | None = None, *, frozen: bool = False) -> Any:
     `model_fields` names them, as on a pydantic model."""
 
     def make(cls: type) -> type:
-        made = dataclasses.dataclass(kw_only=True, frozen=frozen)(cls)
+        from ._codecache import RECORDS
+
+        # `dataclasses` compiles the methods it writes with `exec`: from the cache instead
+        dataclasses.exec = RECORDS.exec  # type: ignore[attr-defined]
+        try:
+            made = dataclasses.dataclass(kw_only=True, frozen=frozen)(cls)
+        finally:
+            vars(dataclasses).pop("exec", None)
         made.model_fields = {f.name: f for f in dataclasses.fields(made)}  # type: ignore[attr-defined]
         return made
 

@@ -7,8 +7,6 @@ else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
-from .redact import redact
-
 
 class UserError(Exception):
     """A problem in the person's input, reported without a traceback."""
@@ -17,6 +15,8 @@ class UserError(Exception):
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         # Messages quote what servers and agents answered: never let a key through.
+        from .redact import redact  # (its patterns compiled only when an error is raised)
+
         message = redact(message)
         hint = redact(hint) if hint else hint
         super().__init__(message)

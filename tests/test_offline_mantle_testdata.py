@@ -12,6 +12,7 @@ import pytest
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_intent import intent_clause
+from agentflows.drafting.offline._mantle_script import without_month
 from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import load_project
 from evalcore.simulator import parse_fact_context
@@ -158,3 +159,17 @@ def test_intent_reads_the_name_description_or_subject():
         "dispute_charge": "want to dispute a card payment",
         "human_handoff": "want to talk to a person",
     }
+
+
+@pytest.mark.parametrize(
+    ("phrase", "opening"),
+    [
+        ("Send me a receipt for November.", "Send me a receipt."),
+        ("What did I pay in March 2026?", "What did I pay?"),
+        ("May I pay the rent now?", "May I pay the rent now?"),
+    ],
+)
+def test_the_opening_names_no_month_of_its_own(phrase: str, opening: str) -> None:
+    """The month a case is about is its fact's (drawn by the test data): an example
+    phrasing that names another month loses it, a word that only looks like one stays."""
+    assert without_month(phrase) == opening

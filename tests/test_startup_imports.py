@@ -182,9 +182,11 @@ def test_validate_imports_jsonschema_only_for_findings(tmp_path: Path) -> None:
 
 
 #: What a light command on its common path (a Mantle project, valid files) does without:
-#: casegen's definitions and findings are plain records, and plain options are coerced
-#: without typer's pydantic adapters (`agentflows/cli/_coerce.py`).
+#: casegen's definitions and findings are plain records, plain options are coerced
+#: without typer's pydantic adapters (`agentflows/cli/_coerce.py`), and output that is not
+#: a terminal is written without rich (`agentflows/cli/_plain.py`).
 LIGHT_HEAVY = ("pydantic", "pydantic_core", "typer._adapters", "annotated_types", "jsonschema")
+LIGHT_HEAVY += ("rich", "rich.console", "rich.text", "rich.markup", "typer.rich_utils")
 
 
 @functools.cache
@@ -219,4 +221,4 @@ def test_light_commands_load_no_pydantic_and_no_other_command(argv: tuple[str, .
 
 #: CLI modules every command uses (the app, output, help and option coercion).
 _SHARED_CLI = ("agentflows.cli._app", "agentflows.cli._output", "agentflows.cli._coerce")
-_SHARED_CLI += ("agentflows.cli._rich_help",)
+_SHARED_CLI += ("agentflows.cli._rich_help", "agentflows.cli._plain")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.testdata import (
+    DOMAINS,
     FieldSpec,
     SheetBuilder,
     case_rng,
@@ -166,3 +167,45 @@ def test_words_shaped_like_people_that_are_things_are_not_an_audience():
     # "answers orders", "helps with payments": no role is read from them
     roles = roles_for("Answers orders and helps with payments for the shop.")
     assert not any(r.startswith(("an order", "a payment")) for r in roles)
+
+
+def test_a_list_of_callers_gives_one_role_per_kind_of_caller_in_its_own_words():
+    text = (
+        "You are the phone line of a gas utility. Callers are meter owners, lodgers who share "
+        "a flat, and landlords with several houses. Speak slowly."
+    )
+    assert roles_for(text) == (
+        "a meter owner",
+        "a lodger who shares a flat",
+        "a landlord with several houses",
+    )
+
+
+def test_a_list_of_one_domain_s_people_keeps_that_domain_s_roles():
+    # tenants and landlords are both the property domain's: its richer roles are kept
+    text = "The people who write to you are tenants and landlords of our buildings."
+    assert roles_for(text) == DOMAINS["housing"][1]
+
+
+def test_a_caller_list_that_names_no_people_is_not_an_audience():
+    # "callers are older": an adjective, not a kind of person
+    roles = roles_for("Many callers are older, some are unwell; speak slowly to a patient.")
+    assert not any("older" in r for r in roles)
+
+
+def test_another_persons_name_is_never_the_users_own():
+    for n in range(20):
+        persona = persona_for("Helps baristas swap shifts.", f"case-{n}")
+        spec = FieldSpec("coworker_name", "text", "First name of the coworker as said.")
+        name = typed_value(spec, case_rng(f"case-{n}"), persona)
+        assert name and name != persona.first_name and " " not in name
+        own = typed_value(FieldSpec("full_name", "text", "Your name."), case_rng("x"), persona)
+        assert own == persona.name
+
+
+def test_an_example_that_opens_a_json_literal_is_the_whole_literal_or_nothing():
+    spec = FieldSpec("other_counts", "json", 'Counts by SKU, e.g. {"SYR-VAN-750": 6, "CUP": 14}.')
+    value = typed_value(spec, case_rng("k"))
+    assert json.loads(value) == {"SYR-VAN-750": 6, "CUP": 14}
+    broken = FieldSpec("lines", "list", "Final order lines, e.g. [sku, quantity.")
+    assert typed_value(broken, case_rng("k")) is None

@@ -1,7 +1,8 @@
 """Terminal and JSON output shared by every command.
 
-Human output goes through rich; `--json` prints exactly one JSON document on stdout and
-nothing else, so coding agents can parse it. Progress and notes go to stderr.
+Human output goes through rich (imported only when the output needs it: `_plain`);
+`--json` prints exactly one JSON document on stdout and nothing else, so coding agents can
+parse it. Progress and notes go to stderr.
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ try:  # typer vendors click; its exceptions are the ones a typer app raises
     from typer._click import exceptions as click_exceptions
 except ImportError:  # pragma: no cover - typer versions that use click itself
     from click import exceptions as click_exceptions
-from rich.console import Console
-from rich.markup import escape
-from rich.text import Text
+
+from ._plain import Out, Parts, escape
 
 if TYPE_CHECKING:  # annotations only: pydantic loads with the first command that needs it
     from collections.abc import Sequence
     from pathlib import Path
 
+    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from evalcore.errors import UserError
     from evalcore.findings import FileReport, Finding
@@ -32,8 +34,23 @@ if TYPE_CHECKING:  # annotations only: pydantic loads with the first command tha
 #: tables into unreadable towers.
 PIPE_WIDTH = 140
 
-stdout = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPE_WIDTH)
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+def _stdout_console() -> Console:
+    from rich.console import Console
+
+    return Console(
+        highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPE_WIDTH
+    )
+
+
+def _stderr_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+stdout = Out(_stdout_console)
+stderr = Out(_stderr_console, stderr=True)
 
 
 #: A lone UTF-16 surrogate (from a JSON `"\\ud800"` escape) cannot be encoded as UTF-8.
@@ -75,7 +92,7 @@ def print_table(table: Table, console: Console | None = None) -> None:
     """A table on stdout; when stdout is not a terminal (a pipe, a CI log) it is printed at
     its natural width, so file names and ids stay whole on one line instead of being
     wrapped mid-word to fit an imagined 140 columns."""
-    console = console or stdout
+    console = console or stdout.console
     if console.is_terminal:
         console.print(table)
         return
@@ -102,18 +119,28 @@ def no_case_files(paths: Sequence[Path]) -> UserError:
     )
 
 
-def finding_line(finding: Finding) -> Text:
+def finding_parts(finding: Finding) -> Parts:
     """`  12  /scenario/goals/...  error unknown-tool  message (value) → suggestion`."""
     colour = "red" if finding.severity == "error" else "yellow"
-    text = Text("  ")
-    text.append(f"{finding.line or '-':>4}  ", style="dim")
-    text.append(f"{finding.severity} ", style=f"bold {colour}")
-    text.append(f"[{finding.code}] ", style=colour)
+    parts: list[tuple[str, str | None]] = [("  ", None)]
+    parts.append((f"{finding.line or '-':>4}  ", "dim"))
+    parts.append((f"{finding.severity} ", f"bold {colour}"))
+    parts.append((f"[{finding.code}] ", colour))
     if finding.path:
-        text.append(finding.path + "  ", style="cyan")
-    text.append(finding.message)
+        parts.append((finding.path + "  ", "cyan"))
+    parts.append((finding.message, None))
     if finding.suggestion:
-        text.append(f"  → {finding.suggestion}", style="green")
+        parts.append((f"  → {finding.suggestion}", "green"))
+    return parts
+
+
+def finding_line(finding: Finding) -> Text:
+    """One finding as a rich `Text` (see `finding_parts`)."""
+    from rich.text import Text
+
+    text = Text()
+    for part, style in finding_parts(finding):
+        text.append(part, style=style)
     return text
 
 
@@ -122,4 +149,4 @@ def print_report(report: FileReport) -> None:
     dialect = f" [dim]({report.dialect})[/]" if report.dialect else ""
     stdout.print(f"{mark} {escape(report.path)}{dialect}")
     for finding in report.findings:
-        stdout.print(finding_line(finding))
+        stdout.print_parts(finding_parts(finding))

@@ -176,7 +176,7 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
             escape("[a]ccept / [e]dit / [r]eject / re[g]enerate / [q]uit"),
             choices=list(_KEYS),
             show_choices=False,
-            console=stdout,
+            console=stdout.console,
         )
         action = _KEYS[key]
         if action == "quit":
@@ -190,12 +190,14 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
                     "[yellow]regenerate needs a model: set CASEGEN_MODEL or pass --model[/]"
                 )
                 continue
-            comment = Prompt.ask("what should change?", console=stdout).strip()
+            comment = Prompt.ask("what should change?", console=stdout.console).strip()
             if not comment:
                 continue
             return {"action": action, "comment": comment}
         if action == "reject":
-            reason = Prompt.ask("reason (optional)", default="", show_default=False, console=stdout)
+            reason = Prompt.ask(
+                "reason (optional)", default="", show_default=False, console=stdout.console
+            )
             return {"action": action, "reason": reason}
         return {"action": action}
 

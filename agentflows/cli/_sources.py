@@ -4,12 +4,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from evalcore.errors import UserError
 
 from ._app import app
 from ._output import print_json, stdout
+from ._plain import escape
 
 if TYPE_CHECKING:
     from evalcore.definitions import Project

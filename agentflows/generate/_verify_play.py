@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from evalcore.runner import RunCase, RunTrace, evaluate_checks, event_log
 from evalcore.runner._events import message_text
 from evalcore.simulator import SimulatorSettings, make_simulator
 
-from ._verify_replay import Driven, Recording, Replay, drive, recordable
+from ._verify_replay import Driven, Recording, Replay, drive, recordable, resume_point
 
 #: The verifier's limits: in-process targets answer in milliseconds.
 MAX_TURNS = 30
@@ -220,7 +221,7 @@ def _parsed(events: list[dict[str, Any]], passing: Played) -> tuple[Any, ...]:
         passing.parsed = parse_events(list(passing.events))
     same = 0
     for mine, theirs in zip(events, passing.events, strict=False):
-        if mine != theirs:
+        if mine is not theirs and mine != theirs:
             break
         same += 1
     if not same:
@@ -241,10 +242,17 @@ def _drivable(case: RunCase, target: Any) -> bool:
 
 
 async def _drive(
-    case: RunCase, target: Any, project: Project | None, simulator: Any, replay: Replay | None
+    case: RunCase,
+    target: Any,
+    project: Project | None,
+    simulator: Any,
+    replay: Replay | None,
+    *,
+    record: bool = False,
 ) -> tuple[Any, Driven]:
     session = await target.open(case, 1)
     assert case.simulate is not None
+    defs = project.mantle if project is not None else None
     run = await drive(
         session.engine,
         session.setup,
@@ -253,6 +261,8 @@ async def _drive(
         case_setup=case.setup,
         max_turns=MAX_TURNS,
         simulate_cap=case.simulate.max_turns,
+        record=record,
+        resume=resume_point(replay, target.mutant, defs) if defs is not None else None,
     )
     return session, run
 
@@ -261,7 +271,9 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
     """`play` for a drivable case: the same checks on the same events and transcript."""
     simulator = _simulator(case, project)
     recording = Recording(simulator) if recordable(simulator) else None
-    session, run = await _drive(case, target, project, recording or simulator, None)
+    session, run = await _drive(
+        case, target, project, recording or simulator, None, record=recording is not None
+    )
     final = await session.close()
     events = [dict(e) for e in final.events or []]
     trace = RunTrace(
@@ -280,8 +292,25 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
         transcript=[(u.role, u.text) for u in run.history],
         notes=list((final.meta or {}).get("notes") or []),
         reached=session.engine.reached,
-        replay=Replay(run.answers, recording.steps) if recording is not None else None,
+        replay=_replay(run, recording, events),
     )
+
+
+def _replay(
+    run: Driven, recording: Recording | None, events: list[dict[str, Any]]
+) -> Replay | None:
+    """What the run's mutant plays replay: its answers, the simulator's steps, and the
+    engine's kept states (`_verify_replay.resume_point`). A kept state's events are this
+    run's very `events` (equal entries, never changed), so a mutant log that starts from
+    one is compared with the run's at the cost of an identity test per opening event."""
+    if recording is None:
+        return None
+    kept = run.replay or Replay(run.answers)
+    kept.steps = recording.steps
+    for turn, state in kept.states.items():
+        if state.events == events[: len(state.events)]:
+            kept.states[turn] = dataclasses.replace(state, events=events[: len(state.events)])
+    return kept
 
 
 async def _events(
@@ -290,7 +319,32 @@ async def _events(
     """A run's events, driven on the engine when it can be."""
     if not _drivable(case, target):
         return (await _converse(case, target, project)).events
-    return (await _drive(case, target, project, _simulator(case, project), replay))[1].events
+    simulator = _Later(case, project) if replay is not None else _simulator(case, project)
+    return (await _drive(case, target, project, simulator, replay))[1].events
+
+
+class _Later:
+    """A mutant play's simulator, made when the play first needs one: a play that gives
+    the reference run's answers to the end takes every step from the replay, and one that
+    leaves them goes on from the kept simulator's state there (`resumed`)."""
+
+    def __init__(self, case: RunCase, project: Project | None) -> None:
+        self.case, self.project = case, project
+        self.made: Any = None
+
+    def resumed(self, state: dict[str, Any]) -> Any:
+        kept = _SIMULATORS.get((id(self.case), id(self.project)))
+        if kept is not None and kept[0] is self.case and kept[1] is self.project:
+            return kept[2].resumed(state)  # `resumed` starts from a fresh copy itself
+        return self._made().resumed(state)
+
+    async def next_step(self, history: Any) -> Any:
+        return await self._made().next_step(history)
+
+    def _made(self) -> Any:
+        if self.made is None:
+            self.made = _simulator(self.case, self.project)
+        return self.made
 
 
 __all__ = ["MAX_TURNS", "Played", "compiled", "kills", "play", "reference", "run_case"]

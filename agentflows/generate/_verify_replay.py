@@ -11,6 +11,13 @@ next step is the one the reference run recorded (`Replay`), so it is taken from 
 instead of being asked again. At the first answer that differs, the simulator goes on from
 the reference run's state at that point (`FactSimulator.resumed`). A simulator that cannot
 say its state is asked at every step.
+
+The opening turns themselves need not be played again either: the reference run keeps the
+engine's state at each turn boundary where no skill's procedure runs
+(`evalcore.agents.reference._snapshot`) and the fault sites reached up to each boundary, and
+a mutant's engine starts from the last kept state before the first turn that reaches one of
+its sites (`resume_point`): up to there it would have made every choice the reference agent
+made.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from evalcore.agents.reference._reach import SITES, sites
+from evalcore.agents.reference._snapshot import Snapshot, restore, take
 from evalcore.runner._events import _label
 from evalcore.simulator import SimulationError, SimulatorStep, Utterance
 
@@ -33,6 +42,25 @@ class Replay:
     answers: list[Answer] = field(default_factory=list)
     steps: list[tuple[SimulatorStep, dict[str, Any]]] = field(default_factory=list)
     """Each simulator step and the simulator's state after it."""
+    reached: list[frozenset[tuple[str, str | None]]] = field(default_factory=list)
+    """The fault sites the run had reached after each turn (turn 0: the session start)."""
+    states: dict[int, Snapshot] = field(default_factory=dict)
+    """The engine's state after turn N, where no skill's procedure was running then."""
+
+
+def resume_point(replay: Replay | None, mutant: Any, defs: Any) -> tuple[int, Snapshot] | None:
+    """The last kept state of the reference run before the first turn that reaches one of
+    `mutant`'s fault sites (None: none kept, or the kind's sites are not known)."""
+    if replay is None or not replay.states or mutant is None or mutant.kind not in SITES:
+        return None
+    own = set(sites(mutant, defs))
+    first = next((t for t, seen in enumerate(replay.reached) if own & seen), len(replay.reached))
+    # turn `first` may go otherwise: the state after turn `first - 1` at the latest
+    usable = [t for t in replay.states if t < first and t < len(replay.answers)]
+    if not usable:
+        return None
+    at = max(usable)
+    return at, replay.states[at]
 
 
 class Recording:
@@ -82,6 +110,8 @@ class Driven:
     history: list[Utterance]
     """The transcript, as the runner's conversation has it."""
     answers: list[Answer]
+    replay: Replay | None = None
+    """What `drive(record=True)` kept of the run (its `steps` are the caller's to add)."""
 
 
 async def drive(
@@ -93,6 +123,8 @@ async def drive(
     case_setup: dict[str, Any] | None,
     max_turns: int,
     simulate_cap: int | None,
+    record: bool = False,
+    resume: tuple[int, Snapshot] | None = None,
 ) -> Driven:
     """One conversation of `engine` with `simulator` (a fresh one), played as
     `evalcore.runner._conversation.play` plays a case without a script: the start turn
@@ -100,19 +132,32 @@ async def drive(
     turn as `play_turn` plays it.
 
     Raises what the engine or simulator raise, and `SimulationError` for a simulator done
-    before the first message (the runner's errored run)."""
-    first = len(engine.events)
-    engine.start((case_setup if case_setup else setup or {}).get("initial_slots") or {})
-    answer: Answer = (agent_lines(engine.events[first:]), engine.ended)
-    run = Driven(engine.events, [Utterance(0, "agent", line) for line in answer[0]], [answer])
-    same = replay is not None and answer == replay.answers[0]
-    used = 0  # reference steps taken instead of asking the simulator
+    before the first message (the runner's errored run).
+
+    `record` keeps, in the returned `Driven.replay`, what a mutant play needs of this run
+    (the reached sites per turn, the engine's state where it can be kept); `resume` (with
+    the `replay` it came from) starts `engine` from a kept state after that many turns."""
+    if resume is not None and replay is not None and simulator is not None:
+        turns, snapshot = resume
+        restore(engine, snapshot)
+        run = Driven(engine.events, _history(replay, turns), replay.answers[: turns + 1])
+        same, used = True, turns
+    else:
+        first = len(engine.events)
+        engine.start((case_setup if case_setup else setup or {}).get("initial_slots") or {})
+        answer: Answer = (agent_lines(engine.events[first:]), engine.ended)
+        run = Driven(engine.events, [Utterance(0, "agent", line) for line in answer[0]], [answer])
+        same = replay is not None and answer == replay.answers[0]
+        used, turns = 0, 0  # reference steps taken instead of asking the simulator
+    kept = Replay(run.answers) if record else None
+    run.replay = kept
+    if kept is not None:
+        _keep(kept, engine, 0)
     if engine.ended or simulator is None:
         return run
     # `play_turn` starts the session before each turn: once started, that only reads the
     # same seeded slots again
     slots = (setup or {}).get("initial_slots") or {}
-    turns = 0
     while turns < max_turns and (simulate_cap is None or turns < simulate_cap):
         if same and replay is not None and used < len(replay.steps):
             step = replay.steps[used][0]
@@ -136,6 +181,8 @@ async def drive(
         run.answers.append(answer)
         run.history.append(Utterance(turns, "user", text))
         run.history.extend(Utterance(turns, "agent", line) for line in answer[0])
+        if kept is not None:
+            _keep(kept, engine, turns)
         if same:
             same = replay is not None and turns < len(replay.answers)
             same = same and answer == replay.answers[turns]  # type: ignore[union-attr]
@@ -144,4 +191,34 @@ async def drive(
     return run
 
 
-__all__ = ["Answer", "Driven", "Recording", "Replay", "agent_lines", "drive", "recordable"]
+def _keep(kept: Replay, engine: Any, turn: int) -> None:
+    """Note what the run reached by the end of `turn`, and its state when it can be kept."""
+    reached = getattr(engine, "reached", None)
+    if reached is None:
+        return
+    kept.reached.append(frozenset(reached))
+    state = take(engine)
+    if state is not None:
+        kept.states[turn] = state
+
+
+def _history(replay: Replay, turns: int) -> list[Utterance]:
+    """The transcript of the reference run's first `turns` turns (its answers and the
+    messages its simulator sent)."""
+    history = [Utterance(0, "agent", line) for line in replay.answers[0][0]]
+    for turn in range(1, turns + 1):
+        history.append(Utterance(turn, "user", replay.steps[turn - 1][0].message or ""))
+        history.extend(Utterance(turn, "agent", line) for line in replay.answers[turn][0])
+    return history
+
+
+__all__ = [
+    "Answer",
+    "Driven",
+    "Recording",
+    "Replay",
+    "agent_lines",
+    "drive",
+    "recordable",
+    "resume_point",
+]

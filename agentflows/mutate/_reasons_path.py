@@ -10,6 +10,8 @@ from evalcore.agents.reference import Mutant
 from evalcore.definitions import Block, Project, Skill
 from evalcore.definitions.skill_model import skill_models, tool_keys
 
+from ..planning._mantle_session import session_fields
+
 TOOL_KINDS = frozenset({"skip_confirmation", "drop_on_success", "wrong_argument", "fail_silently"})
 _PHONE = ("phone", "mobile", "msisdn")
 
@@ -156,10 +158,14 @@ def _writes(project: Project, skill: Skill, step: Any, key: str) -> bool:
 
 
 def _account_field(project: Project) -> bool:
-    """Does the project seed a field the drafter's test accounts go in (a caller phone)?"""
+    """Does the project seed a field the drafter's test accounts go in (a caller phone, or
+    a signed-in session's id its tools read, `planning._mantle_session`)?"""
     defs = project.mantle
     fields = defs.memory.values() if defs is not None else []
-    return any(f.seed and any(w in f.name.lower() for w in _PHONE) for f in fields)
+    if any(f.seed and any(w in f.name.lower() for w in _PHONE) for f in fields):
+        return True
+    skills = defs.skills if defs is not None else {}
+    return any(f.type == "text" for s in skills for f in session_fields(project, s))
 
 
 __all__ = ["TOOL_KINDS", "Reason", "off_path"]

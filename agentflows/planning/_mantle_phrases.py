@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from evalcore.agents.demo._mantle_words import routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions._memo import memoized
 
@@ -67,31 +68,47 @@ def _is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
 
 
 def activation_phrase(defs: MantleDefinitions, skill: Skill) -> str:
-    """A value-neutral opening for the skill.
+    """A value-neutral opening for the skill, kept per skill (see `_opening`)."""
+    return memoized(defs, ("activation_phrase", skill.id, id(skill)), lambda: _opening(defs, skill))
+
+
+def _opening(defs: MantleDefinitions, skill: Skill) -> str:
+    """The first of `_openings` that asks for the skill alone: routed by its distinctive
+    words, so a line that several skills could take ("It's about my account.") does not
+    open a case; the usual choice when none does."""
+    candidates = _openings(defs, skill)
+    words = routing_words(defs)
+    for line in candidates:
+        if routed_skill(defs, words, line) == skill.id:
+            return line
+    return candidates[0]
+
+
+def _openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    """Value-neutral openings for the skill, best first.
 
     The description phrasing that names no value and shares the most words with the skill's
-    subject (ties: the first); else the first such phrasing; else, for a hand-off skill, a
-    plain request for a person (its name is the team's label, not the user's words); else
-    "I'd like to <name>".
+    subject (ties: the first); then the other such phrasings in order; then, for a hand-off
+    skill, a plain request for a person (its name is the team's label, not the user's
+    words); then "I'd like to <name>".
     """
 
     wanted = set(content_stems(f"{subject(skill)} {skill.name or ''}"))
     best: tuple[int, str] | None = None
-    for phrase in description_phrases(skill):
-        if not is_neutral(defs, skill, phrase):
-            continue
+    neutral = [p for p in description_phrases(skill) if is_neutral(defs, skill, p)]
+    for phrase in neutral:
         score = len(wanted & set(content_stems(phrase)))
         if score and (best is None or score > best[0]):
             best = (score, phrase)
-    if best is not None:
-        return _as_sentence(best[1])
-    neutral = [p for p in description_phrases(skill) if is_neutral(defs, skill, p)]
-    if neutral:
-        return _as_sentence(neutral[0])
+    ordered = ([best[1]] if best is not None else []) + [
+        p for p in neutral if best is None or p != best[1]
+    ]
+    lines = [_as_sentence(p) for p in ordered]
     if skill.is_handoff:
-        return "Could I talk to a person about this, please?"
+        lines.append("Could I talk to a person about this, please?")
     name = skill.name or skill.id.replace("_", " ")
-    return f"Hi, I'd like to {name[:1].lower()}{name[1:]}."
+    lines.append(f"Hi, I'd like to {name[:1].lower()}{name[1:]}.")
+    return lines
 
 
 def _as_sentence(phrase: str) -> str:

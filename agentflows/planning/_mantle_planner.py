@@ -17,7 +17,14 @@ from evalcore.definitions.skill_model import skill_model
 from ..drafting.offline._direction import Direction
 from ._behavior import Behavior
 from ._mantle_paths import mode_fields, path_id
-from ._mantle_vocab import channel_fields, question_fields, routing_fields, value_groups
+from ._mantle_session import session_fields
+from ._mantle_vocab import (
+    channel_fields,
+    channel_routing_fields,
+    question_fields,
+    routing_fields,
+    value_groups,
+)
 from ._mantle_walk import SET, Setup, Walk, walk_skill
 
 DIALECT = "mantle"
@@ -29,14 +36,17 @@ def channel_memory(defs: MantleDefinitions) -> dict[str, Any]:
 
 
 def behavior_setup(facts: dict[str, Any], memory: dict[str, Any]) -> Setup:
-    """The walk `Setup` a behaviour's facts describe (planner and drafter share it)."""
+    """The walk `Setup` a behaviour's facts describe (planner and drafter share it). A
+    channel field the behaviour fixes (`project.channel`) is memory the case seeds."""
+    values = dict(facts.get("values") or {})
+    seeded = {k: v for k, v in values.items() if k.startswith("project.") and k in memory}
     return Setup(
-        values=dict(facts.get("values") or {}),
+        values=values,
         given=frozenset(facts.get("given") or {}),
         confirm={k: bool(v) for k, v in (facts.get("confirm") or {}).items()},
         failing=frozenset(facts.get("failing") or []),
         negative={k: frozenset(v) for k, v in (facts.get("negative") or {}).items()},
-        memory=dict(memory),
+        memory={**memory, **seeded},
     )
 
 
@@ -64,13 +74,21 @@ class PlannerBase:
         self.direction = direction
         # the channel context the case seeds: its caller, and what opens the skill (its
         # precondition's seed fields)
-        self.memory = {**channel_memory(self.defs), **(opening_seeds(project, skill.id) or {})}
+        self.memory = {
+            **channel_memory(self.defs),
+            **{f.qualified: SET for f in session_fields(project, skill.id)},
+            **(opening_seeds(project, skill.id) or {}),
+        }
         prelude = sign_in_prelude(project, skill.id, self.memory)
         if prelude is not None:  # a sign-in opens the skill: the case signs in first
             self.memory.update(after_identity(prelude))
         self.addressed = self._addressed()
         self.model = skill_model(project, skill.id)
-        self.routing = routing_fields(skill) + mode_fields(project, skill.id)
+        self.routing = (
+            routing_fields(skill)
+            + mode_fields(project, skill.id)
+            + channel_routing_fields(self.defs, skill)
+        )
         self.base: dict[str, Any] = {}
         self.used_values: set[tuple[str, Any]] = set()
 

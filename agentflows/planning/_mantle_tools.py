@@ -31,13 +31,16 @@ def parameter_fields(
     The LLM passes "the selected card, the shipping method and the reason"; casegen matches
     each parameter to the field whose name contains the parameter name (`shipping` ->
     `shipping_method`), or whose enum values include all the parameter's `Literal` choices.
-    Only unambiguous matches are kept. Kept per loaded definitions, skill and tool object
-    (a walk asks for every prose-called tool it runs); each caller gets its own dict.
+    Only unambiguous matches are kept; an argument no skill field fills is filled from the
+    project field of its very name (`account_number`). Kept per loaded definitions, skill
+    and tool object (a walk asks for every prose-called tool it runs); each caller gets its
+    own dict.
     """
     key = ("parameter_fields", skill_id, id(tool))
     kept = memo_of(defs).get(key)
     if kept is None or kept[0] is not tool:  # the tool held with its fields: no id reuse
-        kept = memo_of(defs)[key] = (tool, skill_parameter_fields(defs.skills[skill_id], tool))
+        fields = skill_parameter_fields(defs.skills[skill_id], tool, defs.memory_names())
+        kept = memo_of(defs)[key] = (tool, fields)
     return dict(kept[1])
 
 

@@ -132,6 +132,17 @@ def routing_fields(skill: Skill) -> list[MemoryField]:
     ]
 
 
+def channel_routing_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
+    """Categorical channel-context fields (`project.channel`) a routing condition of the
+    skill reads: the case seeds them, so each value group gets its own path."""
+    keys = {k for c in routing_conditions(skill) for k in condition_keys(c)}
+    return [
+        f
+        for f in channel_fields(defs)
+        if f.type == "categorical" and f.enum_values and f.qualified in keys
+    ]
+
+
 def value_groups(skill: Skill, field: MemoryField) -> list[list[Any]]:
     """Enum values grouped by the routing conditions they make true (enum order kept)."""
     conditions = [c for c in routing_conditions(skill) if field.qualified in condition_keys(c)]
@@ -204,19 +215,38 @@ def fallback_value(choices: list[Choice]) -> Any:
 _CHANNEL = re.compile(r"phone|language|locale|channel|country|time_?zone|region|market", re.I)
 
 
+_PHONE_NAME = re.compile(r"phone|mobile|msisdn|^(?:caller_?(?:number|id)|ani)$")
+_PHONE_WORDS = re.compile(r"\bE\.164\b|\bphone number\b|\bnumber the call(?:er)? came from\b", re.I)
+
+
+def is_caller_phone(field_def: MemoryField) -> bool:
+    """A channel field that holds the caller's phone number: named so (`caller_phone`,
+    `mobile`, `caller_number`) or described so ("in E.164 form", "the phone number")."""
+    return bool(
+        _PHONE_NAME.search(field_def.name.lower())
+        or _PHONE_WORDS.search(field_def.description or "")
+    )
+
+
 def channel_fields(defs: MantleDefinitions) -> list[MemoryField]:
     """Seed project fields that are channel context (`caller_phone`, `preferred_language`)."""
-    return [f for f in defs.memory.values() if f.seed and _CHANNEL.search(f.name)]
+    return [
+        f
+        for f in defs.memory.values()
+        if f.seed and (_CHANNEL.search(f.name) or is_caller_phone(f))
+    ]
 
 
 __all__ = [
     "all_choices",
     "buttons_for",
     "channel_fields",
+    "channel_routing_fields",
     "example_value",
     "fallback_value",
     "field_choices",
     "first_text",
+    "is_caller_phone",
     "question_fields",
     "routing_conditions",
     "routing_fields",

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
-from ._agent_skills import read_agent_skills
-from ._anychat import read_anychat
 from ._context import ReadContext
 from ._discover import project_kind_of
-from ._mantle import read_mantle
 from ._model import Project, ProjectKind
 
-#: Which reader fills which `Project` attribute, by project kind.
-_READERS: dict[ProjectKind, tuple[str, Callable[[ReadContext], Any]]] = {
-    "mantle": ("mantle", read_mantle),
-    "anychat": ("anychat", read_anychat),
-    "agent_skills": ("agent_skills", read_agent_skills),
+#: Which reader (module, function) fills which `Project` attribute, by project kind: a
+#: project is one kind, so only its reader is imported.
+_READERS: dict[ProjectKind, tuple[str, str, str]] = {
+    "mantle": ("mantle", "._mantle", "read_mantle"),
+    "anychat": ("anychat", "._anychat", "read_anychat"),
+    "agent_skills": ("agent_skills", "._agent_skills", "read_agent_skills"),
 }
+
+
+def _reader(kind: ProjectKind) -> tuple[str, Callable[[ReadContext], Any]]:
+    attribute, module, function = _READERS[kind]
+    return attribute, getattr(importlib.import_module(module, __package__), function)
 
 
 def load_project(root: Path) -> Project:
@@ -41,7 +45,7 @@ def load_project(root: Path) -> Project:
             ),
         )
     ctx = ReadContext(root=root.resolve())
-    attribute, reader = _READERS[kind]
+    attribute, reader = _reader(kind)
     definitions = reader(ctx)
     return Project(
         root=root,

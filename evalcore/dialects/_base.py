@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -45,9 +44,14 @@ class Dialect:
 
     @cached_property
     def schema(self) -> dict[str, Any]:
-        package = sys.modules[type(self).__module__].__package__ or ""
-        text = resources.files(package).joinpath(self.schema_resource).read_text("utf-8")
-        return json.loads(text)
+        module = sys.modules[type(self).__module__]
+        beside = Path(module.__file__ or "").parent / self.schema_resource
+        if module.__file__ and beside.is_file():  # a package on disk: no importlib.resources
+            return json.loads(beside.read_text("utf-8"))
+        from importlib import resources
+
+        text = resources.files(module.__package__ or "").joinpath(self.schema_resource)
+        return json.loads(text.read_text("utf-8"))
 
     # --- reading --------------------------------------------------------------------------
 

@@ -56,10 +56,10 @@ _ANYTHING_ELSE = re.compile(
     re.I,
 )
 _ASKING = re.compile(
-    r"\?|\b(?:(?:please )?tell me|please (?:give|share|provide|confirm|send|choose|pick|select)|"
-    r"let me know|"
+    r"\?|\b(?:(?:please )?tell me|please (?:give|share|provide|confirm|send|choose|pick|select|"
+    r"read|say|spell|enter|type|describe)|let me know|"
     r"could you|can you|what is your|which one)\b"
-    r"|^(?:describe|enter|type|give|share|provide|spell|choose|pick|select)\b",
+    r"|^(?:describe|enter|type|give|share|provide|spell|choose|pick|select|read me|say)\b",
     re.I,
 )
 _HANDOFF = re.compile(

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ._audience_list import listed_people
 from ._rng import case_rng
 
 FIRST_NAMES = (
@@ -262,6 +263,9 @@ def roles_for(text: str) -> tuple[str, ...]:
         named = _people_named(match["who"].split())
         if named:
             return _roles_of(named)
+    listed = _listed_roles(lowered)
+    if listed:
+        return listed
     best: tuple[int, tuple[str, ...]] | None = None
     for domain_words, roles in DOMAINS.values():
         # a word the text does not hold cannot match (most of them): no pattern for it
@@ -271,6 +275,38 @@ def roles_for(text: str) -> tuple[str, ...]:
     if best is not None:
         return best[1]
     return ("a regular customer", "a first-time customer", "a long-standing customer")
+
+
+def _listed_roles(lowered: str) -> tuple[str, ...]:
+    """Roles from the agent's list of its callers ("Callers are account holders, tenants
+    ... and property managers ..."): one domain's roles when every listed kind of person is
+    that domain's ("baristas and shift leads"), else the items themselves."""
+    people = listed_people(lowered, _listed_person)
+    if not people:
+        return ()
+    kinds = {_domain_of(who.split()[-1]) for who, _ in people}
+    if len(kinds) == 1 and None not in kinds:
+        return DOMAINS[str(kinds.pop())][1]
+    if len(people) == 1:
+        return _roles_of(people[0][1])
+    return tuple(f"{'an' if p[:1] in 'aeiou' else 'a'} {p}" for _, p in people)
+
+
+def _listed_person(words: list[str]) -> str | None:
+    """A listed item's head as one person: any plural noun that is not a thing or a generic
+    word ("landlords", "account holders"), since the list already says they are people."""
+    last = words[-1]
+    if _THINGS.search(last) or words[0] in _GENERIC or _singular(last) in _GENERIC:
+        return None
+    return " ".join([*words[:-1], _singular(last)])
+
+
+def _domain_of(word: str) -> str | None:
+    """The domain whose words name this kind of person ("tenant" -> property), if one does."""
+    for name, (domain_words, _) in DOMAINS.items():
+        if word in (d.rstrip("s") for d in domain_words):
+            return name
+    return None
 
 
 def _people_named(words: list[str]) -> str | None:

@@ -1,15 +1,18 @@
-"""Records a project ships (`data/*.json`): the ids and names a realistic case uses.
+"""Records a project ships (`data/*.json`, `data/*.csv`): the ids and names a real case uses.
 
 A case about a policy should name a policy number that exists in `data/policies.json`, with
 that policy's holder as the persona. `load_records(root)` reads every JSON file under the
 project's `data/` folder (a list of objects, an object holding one such list, or an object of
-objects keyed by id); `DataRecords.match(field)` finds the collection and key a field's
-values come from, by the field's words against the file name and the record keys.
+objects keyed by id) and every CSV file there (a header row, then one record per row);
+`DataRecords.match(field)` finds the collection and key a field's values come from, by the
+field's words against the file name and the record keys.
 """
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import random
 import re
@@ -137,24 +140,35 @@ def _collections_in(data: Any) -> list[dict[str, Any]] | None:
     return None
 
 
+def _csv_rows(text: str) -> list[dict[str, Any]]:
+    """A CSV file's rows as records keyed by its header (cells a row lacks are left out)."""
+    reader = csv.DictReader(io.StringIO(text))
+    return [{k: v for k, v in row.items() if k and v is not None} for row in reader]
+
+
 def load_records(root: Path) -> DataRecords:
-    """Every JSON record collection under `root/data` (see module doc)."""
+    """Every JSON or CSV record collection under `root/data` (see module doc)."""
     out = DataRecords()
     folder = root / "data"
     if not folder.is_dir():
         return out
-    for path in sorted(folder.rglob("*.json")):
+    paths = [p for p in folder.rglob("*") if p.suffix in (".json", ".csv") and p.is_file()]
+    for path in sorted(paths):
         where = path.relative_to(root).as_posix()
         try:
             if path.stat().st_size > _MAX_BYTES:
                 out.problems.append(f"{where}: larger than {_MAX_BYTES} bytes, not read")
                 continue
-            data = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            data = _csv_rows(text) if path.suffix == ".csv" else json.loads(text)
         except (OSError, UnicodeDecodeError) as exc:
             out.problems.append(f"{where}: cannot be read ({exc})")
             continue
         except json.JSONDecodeError as exc:
             out.problems.append(f"{where}: not JSON (line {exc.lineno}: {exc.msg})")
+            continue
+        except csv.Error as exc:
+            out.problems.append(f"{where}: not CSV ({exc})")
             continue
         records = _collections_in(data)
         if records:

@@ -9,13 +9,14 @@ Dates are drawn around a fixed reference day (never the clock), so drafts stay r
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from ._people import Persona
+from ._people import FIRST_NAMES, LAST_NAMES, Persona
 
 #: The day relative dates count from: drafts must not depend on when they were written.
 REFERENCE_DAY = dt.date(2026, 3, 16)
@@ -57,6 +58,8 @@ _FOLLOWED = re.compile(
     + r")\s+digits",
     re.I,
 )
+#: "four-digit PIN", "6-digit code": a secret the user types as that many digits.
+_N_DIGIT = re.compile(r"\b(?P<count>\d{1,2}|" + "|".join(_NUMBERS) + r")[- ]digits?\b", re.I)
 _EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?([^\"”'),;]+)", re.I)
 _MONEY = re.compile(
     r"amount|price|cost|fee|charge|total|pay|budget|salary|refund|spend|usd|eur|gbp|dollar|"
@@ -64,6 +67,31 @@ _MONEY = re.compile(
     re.I,
 )
 _LARGE = re.compile(r"damage|repair|estimate|loss|salary|budget|rent", re.I)
+
+
+#: Name fields about someone other than the user (`coworker_name`, `contact_name`).
+_OTHER_PERSON = re.compile(
+    r"(?:^|_)(?:co_?worker|colleague|contact|recipient|beneficiary|partner|friend|guest|"
+    r"visitor|other|emergency|manager|supervisor|technician|prescriber|doctor)_",
+)
+
+
+def _other_name(spec: FieldSpec, rng: random.Random, persona: Persona) -> str:
+    """Another person's name (first name only where the field asks for one)."""
+    first = rng.choice([n for n in FIRST_NAMES if n != persona.first_name])
+    if "first" in spec.name.lower() or "first name" in spec.description.lower():
+        return first
+    return f"{first} {rng.choice([n for n in LAST_NAMES if n != persona.last_name])}"
+
+
+def _literal(description: str, start: int) -> str | None:
+    """The JSON object or list an example opens (`e.g. {"SYR-VAN-750": 6}`), compact; None
+    when it does not parse (a bracket is never a value of its own)."""
+    try:
+        value, _ = json.JSONDecoder().raw_decode(description[start:].lstrip())
+    except ValueError:
+        return None
+    return json.dumps(value, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -169,11 +197,18 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     if re.search(r"phone|mobile", name):
         return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
     if re.search(r"(?:^|_)(?:full_)?name$", name) and persona and "company" not in words:
+        if _OTHER_PERSON.search(name):  # a coworker's or contact's name: never the user's own
+            return _other_name(spec, rng, persona)
         return persona.name if "first" not in name else persona.first_name
     if re.search(r"post_?code|zip", name):
         return f"{rng.randrange(10000, 99999)}"
     if re.search(r"\btime\b", words) and not re.search(r"\bdate\b", name):
         return rng.choice(("9:30 am", "11:00 am", "2:15 pm", "4:45 pm", "6:00 pm"))
+    digits = _N_DIGIT.search(spec.description)
+    if digits and re.search(r"pin|code|passcode", words):
+        count = digits["count"].lower()
+        size = int(count) if count.isdigit() else _NUMBERS[count]
+        return "".join(str(rng.randrange(10)) for _ in range(size))
     followed = _FOLLOWED.search(spec.description)
     if followed:
         count = followed["count"].lower()
@@ -181,6 +216,8 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return followed["prefix"].upper() + "".join(str(rng.randrange(10)) for _ in range(digits))
     if shaped and re.search(r"id|number|reference|code|ref|no", name):
         return shaped_like(shaped.group(1), rng)
+    if example and example.group(1).lstrip()[:1] in "{[":
+        return _literal(spec.description, example.start(1))
     if example:
         options = [o.strip(" .") for o in re.split(r"\s+or\s+|\s*/\s*", example.group(1))]
         options = [o for o in options if o]

@@ -26,6 +26,7 @@ from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
 from ...planning._mantle_planner import sign_in_prelude
+from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
@@ -38,7 +39,7 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause
-from ._mantle_seeds import precondition_seeds, seeds_for
+from ._mantle_seeds import channel_values, precondition_seeds, seeds_for, session_seeds
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -98,18 +99,21 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     assert project.mantle is not None
     defs = project.mantle
     customer = customer_for(behavior.id, behavior.facts.get("account"))
-    seeds = {**seeds_for(project, customer), **precondition_seeds(project, behavior)}
+    seeds = {
+        **seeds_for(project, customer),
+        **precondition_seeds(project, behavior),
+        **channel_values(project, behavior),
+    }
     records = load_records(project.root)
     # A seeded caller phone resolves to a test account (when the project ships no records
     # of its own): the persona is its holder and gives its identity details.
-    account = any("phone" in k for k in seeds) and not records.collections
+    fields = defs.memory_names()
+    phones = [k for k in seeds if k in fields and is_caller_phone(fields[k])]
+    account = bool(phones) and not records.collections
     holder = customer.name if account else None
     skill = defs.skills[behavior.source]
-    # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
-    prelude = sign_in_prelude(project, behavior.source, seeds)
-    opened = {**seeds, **(after_identity(prelude) if prelude else {})}
-    setup = behavior_setup(behavior.facts, opened)
-    fixed = frozenset(str(v) for v in setup.values.values() if isinstance(v, str))
+    planned = behavior.facts.get("values") or {}
+    fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
     sheet = SheetBuilder(
         behavior.id,
         audience_text(defs, skill),
@@ -118,6 +122,17 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         prefer=fixed,
         slot=slot,
     )
+    # the failing or negative test account goes in a seeded id where no phone is seeded
+    marked = None if phones else behavior.facts.get("account")
+    seeds.update(session_seeds(project, behavior, sheet, account=marked))
+    # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
+    prelude = sign_in_prelude(project, behavior.source, seeds)
+    opened = {**seeds, **(after_identity(prelude) if prelude else {})}
+    setup = behavior_setup(behavior.facts, opened)
+    if prelude is not None:  # the sign-in asks too: the user knows what it asks for
+        signed = fill_values(defs, prelude, {}, sheet)
+        if signed:
+            prelude = walk_skill(project, prelude.skill, Setup(memory=dict(seeds), values=signed))
     first = walk_skill(project, behavior.source, setup)
     values = fill_values(defs, first, dict(setup.values), sheet)
     stated = request_values(project, skill.id, first, values, sheet)
@@ -296,7 +311,7 @@ class _Writer:
                 given = {k: v for k, v in given.items() if k not in named}
                 break
         answers = [self.stated(k, v) for k, v in given.items()]
-        return " ".join([text, *answers])
+        return " ".join([without_month(text), *answers])
 
     def stated(self, qualified: str, value: Any) -> str:
         """One value as the user says it: a choice in its own words, a text value named by
@@ -352,14 +367,21 @@ class _Writer:
         self.context.cues.append(CueLine(self.cue(asks[at]), str(spec["line"]), first=True))
         given = dict(spec.get("given") or {})
         memory = {**after_identity(self.script.walk), **self.script.seeds}
-        other = walk_skill(
-            self.project,
-            str(spec["skill"]),
-            Setup(values=given, given=frozenset(given), memory=memory),
+        other = self.answered_walk(
+            str(spec["skill"]), Setup(values=given, given=frozenset(given), memory=memory)
         )
         self.script.other = other
         for ask in other.asks:
             self.fact(ask)
+
+    def answered_walk(self, skill_id: str, setup: Setup) -> Walk:
+        """The walk of the skill a case turns to on a detour, with a value for each of its
+        asks: the user knows what the detour asks for as well as what their own skill does."""
+        walk = walk_skill(self.project, skill_id, setup)
+        values = fill_values(self.defs, walk, dict(setup.values), self.sheet)
+        if values == setup.values:
+            return walk
+        return walk_skill(self.project, skill_id, replace(setup, values=values))
 
     def escalation(self, asks: list[Ask]) -> None:
         spec = self.facts["escalation"]
@@ -369,6 +391,7 @@ class _Writer:
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
         else:
             self.context.after_first = line
+        # a hand-off's own questions (a reason) are the escalation line's: no values drawn
         handoff = walk_skill(
             self.project,
             str(spec["skill"]),
@@ -377,6 +400,19 @@ class _Writer:
         self.script.other = handoff
         for ask in handoff.asks:
             self.fact(ask)
+
+
+_MONTH = re.compile(
+    r"\s+(?:for|in|from|of|since)\s+(?:last\s+|this\s+|next\s+)?(?:January|February|March|"
+    r"April|May|June|July|August|September|October|November|December)(?:\s+\d{4})?\b"
+)
+
+
+def without_month(phrase: str) -> str:
+    """The skill's example phrasing without the month it names ("Send me a receipt for
+    November." -> "Send me a receipt."): the month the case is about is its fact's, which
+    the test data draws, and the opening must not name another one."""
+    return _MONTH.sub("", phrase)
 
 
 def _with_value(fact: Any, value: str | None) -> Any:

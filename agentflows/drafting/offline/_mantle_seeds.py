@@ -1,10 +1,13 @@
 """What a case starts with: the channel context `setup.initial_slots` seeds.
 
-Two kinds, both project fields marked `seed: true` (the only ones that reliably reach
+Four kinds, all project fields marked `seed: true` (the only ones that reliably reach
 memory, reference §2): the caller's phone and language, and the fields a skill's
 `precondition` reads, set so that it holds (the runtime routes to no skill whose
-precondition is false; `evalcore.definitions._preconditions`). Never a field the scenario
-tests.
+precondition is false; `evalcore.definitions._preconditions`), and a categorical channel
+field a skill routes on (`project.channel`), set to the value of the path the case is
+planned on; and the signed-in session's own seed fields the case's tools read
+(`project.resident_id`, `planning._mantle_session`). Never a field the scenario asks the
+user for.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._preconditions import opening_seeds
+from evalcore.testdata import SheetBuilder
+from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
-from ...planning._mantle_vocab import channel_fields
+from ...planning._mantle_session import session_fields
+from ...planning._mantle_vocab import channel_fields, is_caller_phone
+from ._mantle_facts import spec_of
 from ._mantle_testdata import Customer
 
 
@@ -25,10 +32,55 @@ def seeds_for(project: Project, customer: Customer) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for field_def in channel_fields(project.mantle):
         name = field_def.name.lower()
-        if "phone" in name:
+        if is_caller_phone(field_def):
             out[field_def.qualified] = customer.phone
         elif "language" in name or "locale" in name:
             out[field_def.qualified] = "en"
+    return out
+
+
+def channel_values(project: Project, behavior: Behavior) -> dict[str, Any]:
+    """The channel-context values the behaviour's path is planned on (`project.channel:
+    phone` where the skill routes on it): the case seeds them."""
+    assert project.mantle is not None
+    values = behavior.facts.get("values") or {}
+    return {
+        f.qualified: values[f.qualified]
+        for f in channel_fields(project.mantle)
+        if f.qualified in values
+    }
+
+
+def _case_skills(behavior: Behavior) -> list[str]:
+    """The skills a case talks to: its own, and the one it digresses or escalates to."""
+    skills = [behavior.source]
+    for kind in ("digression", "escalation"):
+        spec = behavior.facts.get(kind)
+        if isinstance(spec, dict) and spec.get("skill"):
+            skills.append(str(spec["skill"]))
+    return skills
+
+
+def session_seeds(
+    project: Project, behavior: Behavior, sheet: SheetBuilder, *, account: str | None = None
+) -> dict[str, Any]:
+    """The signed-in session's seed fields the case's tools read (`project.resident_id`),
+    from the case's test data (`planning._mantle_session`). `account` (`failing`,
+    `negative`): the first id among them is the test account's (`R-50150`), for a project
+    that seeds no caller phone the account could go in."""
+    out: dict[str, Any] = {}
+    for skill_id in _case_skills(behavior):
+        for field_def in session_fields(project, skill_id):
+            if field_def.qualified not in out:
+                value = sheet.value(spec_of(field_def))
+                if value is not None:
+                    out[field_def.qualified] = value
+    if account is not None:
+        for key, value in out.items():
+            marked = account_value(value, account) if isinstance(value, str) else value
+            if isinstance(marked, str) and account_of({marked}) == account:
+                out[key] = marked
+                break
     return out
 
 
@@ -36,15 +88,10 @@ def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     """Channel context that opens the skills the case talks to: the seed fields their
     `precondition` reads, set so it holds (the runtime routes to no other; see
     `evalcore.definitions._preconditions`)."""
-    skills = [behavior.source]
-    for kind in ("digression", "escalation"):
-        spec = behavior.facts.get(kind)
-        if isinstance(spec, dict) and spec.get("skill"):
-            skills.append(str(spec["skill"]))
     out: dict[str, Any] = {}
-    for skill_id in skills:
+    for skill_id in _case_skills(behavior):
         out.update(opening_seeds(project, skill_id) or {})
     return out
 
 
-__all__ = ["precondition_seeds", "seeds_for"]
+__all__ = ["channel_values", "precondition_seeds", "seeds_for", "session_seeds"]

@@ -182,6 +182,31 @@ class SkillWords:
         return (skill, scores[skill]) if scores[skill] > 0 else (None, 0.0)
 
 
+def routed_skill(
+    defs: MantleDefinitions, words: SkillWords, text: str, closed: set[str] = frozenset()
+) -> str | None:
+    """The skill a message asks for: description words weighted by how few skills use
+    them, and a skill whose whole name the message says ("refill a prescription") first;
+    None when no open skill scores 1.0. The reference agent routes with it, and drafting
+    checks with it that an opening line asks for its skill."""
+    said = set(stems(text))
+    scores = words.scores(text)
+    for skill_id in closed:
+        scores.pop(skill_id, None)  # not routable while its precondition is false
+    for skill_id in scores:
+        name = set(stems(defs.skills[skill_id].name or ""))
+        if name and name <= said:
+            scores[skill_id] += 1.0 + 0.1 * len(name)
+    best = max(sorted(scores), key=lambda k: scores[k], default=None)
+    return best if best is not None and scores[best] >= 1.0 else None
+
+
+def routing_words(defs: MantleDefinitions) -> SkillWords:
+    """The routing words of every skill the agent can run (hidden ones too: a hidden skill
+    is reached by the user's words alone)."""
+    return skill_words(defs, [s for s in defs.skills.values() if not s.disabled])
+
+
 _WORDS: dict[tuple[int, tuple[str, ...]], tuple[MantleDefinitions, SkillWords]] = {}
 
 
@@ -208,4 +233,12 @@ def field_words(defs: MantleDefinitions, qualified: str) -> FieldWords:
     return kept[1]
 
 
-__all__ = ["FieldWords", "Found", "SkillWords", "field_words", "skill_words"]
+__all__ = [
+    "FieldWords",
+    "Found",
+    "SkillWords",
+    "field_words",
+    "routed_skill",
+    "routing_words",
+    "skill_words",
+]

@@ -31,6 +31,7 @@ from ._faulted import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
 from ._faults import returned, wrong_value
 from ._listening import Listening
 from ._procedure import Runner
+from ._shared import once
 
 
 class ReferenceEngine(Listening):
@@ -127,6 +128,12 @@ class ReferenceEngine(Listening):
         if constraint is not None and not holds(constraint.requires, self.memory):
             return "blocked"
         return self.run_gated(ctx, name, arguments)
+
+    def question_fields(self, skill: Any) -> list[str]:
+        """The fields a request for the skill may state, read from the definitions and the
+        skill model only: once per loaded project and skill (each play activates skills)."""
+        build = super().question_fields
+        return list(once("question-fields", self.project, skill.id, lambda: build(skill)))
 
     # --- blocks and other skills -------------------------------------------------------------
 

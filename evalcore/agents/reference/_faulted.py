@@ -11,13 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...definitions import Project
+from ...testdata._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of, account_value
 from ..demo._mantle_engine import MantleEngine, MantleFlags, skill_words
 from ._mutants import Mutant
 from ._reach import WatchedFlags
-
-#: Seeded values of the offline drafter's test accounts (see agentflows' test data).
-FAILING_ACCOUNT = "+15550150"
-NEGATIVE_ACCOUNT = "+15550161"
 
 
 class FaultedEngine(MantleEngine):
@@ -60,11 +57,10 @@ class FaultedEngine(MantleEngine):
     # --- session ----------------------------------------------------------------------------
 
     def start(self, initial_slots: Any = None) -> None:
-        values = {str(v) for v in dict(initial_slots or {}).values()}
-        if FAILING_ACCOUNT in values:
-            self.account = "failing"
-        elif NEGATIVE_ACCOUNT in values:
-            self.account = "negative"
+        values = {v for v in dict(initial_slots or {}).values() if isinstance(v, str)}
+        account = account_of(values)
+        if account is not None:  # a later start without slots keeps the session's account
+            self.account = account
         super().start(initial_slots)
 
     # --- memory and responses ---------------------------------------------------------------
@@ -89,4 +85,4 @@ class FaultedEngine(MantleEngine):
         super().utter(name, skill_id)
 
 
-__all__ = ["FAILING_ACCOUNT", "NEGATIVE_ACCOUNT", "FaultedEngine"]
+__all__ = ["FAILING_ACCOUNT", "NEGATIVE_ACCOUNT", "FaultedEngine", "account_of", "account_value"]

@@ -19,8 +19,8 @@ from ..demo._mantle_engine import (
     Frame,
     Procedure,
     SkillContext,
-    stems,
 )
+from ..demo._mantle_words import routed_skill
 from ._asking import question_for
 from ._brain import said_value
 from ._faulted import FaultedEngine
@@ -51,13 +51,15 @@ class Listening(FaultedEngine):
 
     def handoff_skill(self, text: str) -> str | None:
         """The hand-off skill a request for a person goes to (best by words, else the first)."""
+        if not _PERSON.search(text):  # most messages ask for no person: nothing else to read
+            return None
         shut = {f.skill.id for f in self.stack} | self.closed()
         handoffs = [
             s.id
             for s in self.defs.skills.values()
             if s.is_handoff and not s.disabled and s.id not in shut
         ]
-        if not handoffs or not _PERSON.search(text) or self.fault("never_handoff"):
+        if not handoffs or self.fault("never_handoff"):
             return None
         scores = self.skill_words.scores(text)
         return max(handoffs, key=lambda s: (scores.get(s, 0.0), -handoffs.index(s)))
@@ -119,19 +121,8 @@ class Listening(FaultedEngine):
         super().idle(text)
 
     def routed(self, text: str) -> str | None:
-        """The skill a message asks for: description words weighted by how few skills use
-        them, and a skill whose whole name the message says ("refill a prescription")
-        first."""
-        said = set(stems(text))
-        scores = self.skill_words.scores(text)
-        for skill_id in self.closed():
-            scores.pop(skill_id, None)  # not routable while its precondition is false
-        for skill_id in scores:
-            name = set(stems(self.defs.skills[skill_id].name or ""))
-            if name and name <= said:
-                scores[skill_id] += 1.0 + 0.1 * len(name)
-        best = max(sorted(scores), key=lambda k: scores[k], default=None)
-        return best if best is not None and scores[best] >= 1.0 else None
+        """The skill a message asks for, among the open ones (see `routed_skill`)."""
+        return routed_skill(self.defs, self.skill_words, text, self.closed())
 
     def answers(self, text: str) -> Any:
         """A free-text answer, unless the message asks for another skill (a digression or

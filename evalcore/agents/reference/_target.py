@@ -23,6 +23,7 @@ from ..demo._replies import play_turn
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
 from ._mutants import Mutant, find_mutant
+from ._shared import once
 
 _LOADED: dict[Path, tuple[tuple[Any, ...], Project]] = {}
 
@@ -45,7 +46,10 @@ class ReferenceSession:
     def __init__(
         self, project: Project, mutant: Mutant | None, setup: dict[str, Any], cid: str, spec: str
     ) -> None:
-        self.engine = ReferenceEngine(project, ModelBrain(project), mutant)
+        # the brain reads the definitions only (its skill models, the data records): one
+        # per loaded project serves every session
+        brain = once("brain", project, None, lambda: ModelBrain(project))
+        self.engine = ReferenceEngine(project, brain, mutant)
         self.setup = setup
         self.mutant = mutant
         self.conversation_id = cid

@@ -188,15 +188,15 @@ _FROM_RESULT = re.compile(
 )
 
 
-def _prose_verb(field: MemoryField, text: str) -> str | None:
+def _prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str | None:
     """`prose` when the sentence asks for or sets the field, `request` when it sets it from
-    the user's request; None when it only mentions it (a condition, a read)."""
-    pattern = _name_pattern(field)
-    for match in pattern.finditer(text):
+    the user's request; None when it only mentions it (a condition, a read). `ask_only`:
+    only an ask counts (a project field the prose sets is the agent's write, not a question)."""
+    for match in _mentions(field, text):
         before = text[: match.start()]
         clause = re.split(r"[,;:]\s|\bthen\b", before)[-1]
         asks = re.search(r"\b(ask|asks|find\s+out|request|collect)\b", clause, re.I)
-        sets = _SET.search(clause)
+        sets = None if ask_only else _SET.search(clause)
         if not (asks or sets):
             continue
         if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
@@ -211,6 +211,45 @@ def _prose_verb(field: MemoryField, text: str) -> str | None:
             continue  # the agent sets it from a tool's result: nothing to ask
         return "request" if _FROM_REQUEST.search(text) else "prose"
     return None
+
+
+def _mentions(field: MemoryField, text: str) -> Iterator[re.Match[str]]:
+    """Where `text` names the field: by its name, else by what its description calls it
+    ("Five-digit ZIP code of ..." names `service_zip` "ZIP code")."""
+    found = False
+    for match in _name_pattern(field).finditer(text):
+        found = True
+        yield match
+    alias = _description_name(field.description or "", field.name)
+    if not found and alias is not None:
+        yield from alias.finditer(text)
+
+
+_HEAD_END = re.compile(
+    r"[,.;:(]|\s(?:of|for|on|in|at|from|that|which|who|when|where|to|the)\s", re.I
+)
+_MEASURE = re.compile(r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten)-", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _description_name(description: str, name: str) -> re.Pattern[str] | None:
+    """What a field's description calls it, as a pattern: its leading noun phrase of two or
+    three words, measures dropped ("Five-digit ZIP code of the address" -> "ZIP code", or
+    one of the name's own words: "postcode"); None when the description does not open with
+    a short noun phrase or the name says it."""
+    cut = _HEAD_END.search(description)
+    head = description[: cut.start()] if cut else description
+    words = [w for w in head.split() if not _MEASURE.search(w)]
+    if words and words[0].lower() in {"a", "an", "the"}:
+        words = words[1:]
+    # one word only when the name has it ("postcode" for `home_postcode`): a lone common
+    # word ("Date", "Amount") would name too much
+    short = len(words) == 1 and words[0].lower() in name.lower().split("_")
+    if not (short or 2 <= len(words) <= 3):
+        return None
+    if " ".join(words).lower() == name.replace("_", " ").lower():
+        return None
+    return re.compile(r"\b" + r"\s+".join(re.escape(w) for w in words) + r"\b", re.I)
 
 
 def _ask_sentence(text: str, field: MemoryField | None = None) -> str | None:
@@ -308,9 +347,10 @@ def _skill_fields(
                             condition=condition,
                         ),
                     )
+    shared = [f for f in memory.values() if f.namespace == "project" and not f.seed]
     for sentence in sentences(skill.body, prose_first_line):
-        for field in skill.memory.values():
-            how = _prose_verb(field, sentence.text)
+        for field in [*skill.memory.values(), *shared]:
+            how = _prose_verb(field, sentence.text, ask_only=field.namespace == "project")
             if how is None:
                 continue
             current = out.get(field.qualified)

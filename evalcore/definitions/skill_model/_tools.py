@@ -197,8 +197,11 @@ def step_arguments(step: Step) -> dict[str, str]:
     }
 
 
-def parameter_fields(skill: Skill, tool: ToolDef) -> dict[str, MemoryField]:
-    """Which skill field a prose-called tool's argument is filled from (unambiguous only)."""
+def parameter_fields(
+    skill: Skill, tool: ToolDef, shared: dict[str, MemoryField] | None = None
+) -> dict[str, MemoryField]:
+    """Which skill field a prose-called tool's argument is filled from (unambiguous only);
+    else the project field of the argument's very name, from `shared` (all memory names)."""
     out: dict[str, MemoryField] = {}
     for param in tool.parameters:
         if "ToolContext" in (param.type or ""):
@@ -211,6 +214,8 @@ def parameter_fields(skill: Skill, tool: ToolDef) -> dict[str, MemoryField]:
             or f.name.endswith("_" + param.name)
             or (param.choices and f.enum_values and set(param.choices) <= set(f.enum_values))
         ]
+        if not matches and shared is not None and f"project.{param.name}" in shared:
+            matches = [shared[f"project.{param.name}"]]  # "ask for the account number"
         if len(matches) == 1:
             out[param.name] = matches[0]
     return out
@@ -392,7 +397,8 @@ class ToolReader:
                 if step.kind == "execute_tool" and str(step.target) == name:
                     arguments.update(step_arguments(step))
         if not arguments:
-            arguments = {p: f.qualified for p, f in parameter_fields(self.skill, tool).items()}
+            fields = parameter_fields(self.skill, tool, self.defs.memory_names())
+            arguments = {p: f.qualified for p, f in fields.items()}
         return ToolUse(
             name=name,
             scope=tool.scope,

@@ -39,6 +39,15 @@ class ProseItem:
     """The sentence's line in the skill file (0 when the reader does not track it)."""
 
 
+def _names_a_field(details: re.Match[str], skill: Skill) -> bool:
+    """ "Ask for the <x>" where <x> is one of the skill's memory fields by its words: the
+    field is asked and kept, not a detail passed only to the tool (a PIN)."""
+    if not re.match(r"\S+\s+(?:them\s+)?for\s+the\s", details.group(0), re.I):
+        return False
+    said = " ".join(re.findall(r"[a-z0-9]+", details["details"].lower()))
+    return any(f.name.replace("_", " ") in said for f in skill.memory.values())
+
+
 def classify(
     sentence: str,
     condition: str | None,
@@ -55,6 +64,8 @@ def classify(
         return [ProseItem("lookup", condition, sentence, lookup["tool"], lookup["key"], line=line)]
     tools = pp.TOOL.findall(sentence)
     details = pp.ASK_DETAILS.search(sentence)
+    if details and _names_a_field(details, skill):
+        details = None  # "ask for the parcel code": a field the skill keeps, asked as one
     if tools and details:
         parts = re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", details["details"])
         unless = pp.UNLESS.search(sentence)

@@ -8,9 +8,11 @@ import re
 
 #: "If @memory.x is empty, … @tool.y": a lookup the agent runs when it lacks a value.
 LOOKUP = re.compile(r"\bif\s+@memory\.(?P<key>[\w.]+)\s+is\s+empty\b.*?@tool\.(?P<tool>\w+)", re.I)
-#: "Ask for their date of birth and postcode": the details asked in one message.
+#: "Ask for their date of birth and postcode", "Ask for the four-digit PIN, then call
+#: @tool.x with both": the details asked in one message (the sentence names the tool).
 ASK_DETAILS = re.compile(
-    r"\bask\s+(?:them\s+)?for\s+(?:their|the\s+customer's|your|his|her)\s+(?P<details>.+?)"
+    r"\bask\s+(?:them\s+)?for\s+(?:their|the\s+customer's|your|his|her|the)\s+"
+    r"(?P<details>.+?)"
     r"(?=\s+in\s+one\s+message|\s+and\s+(?:check|verify|confirm)|[,.;]|$)",
     re.I,
 )

@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...findings import Finding
-from ...lint._anychat import lint_anychat
-from ...repair._anychat import ANYCHAT_RULES
 from .. import register
 from .._base import Dialect
 
@@ -60,9 +58,13 @@ class AnychatDialect(Dialect):
         return [_explain_pattern(f) for f in findings]
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
+        from ...lint._anychat import lint_anychat  # only files that lint, with a project
+
         return lint_anychat(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
+        from ...repair._anychat import ANYCHAT_RULES
+
         return list(ANYCHAT_RULES)
 
     def case_title(self, data: Any) -> str | None:

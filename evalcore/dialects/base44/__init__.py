@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 from ... import pointer as ptr
 from ...findings import Finding
 from ...lint import as_dict, as_list
-from ...lint._base44 import lint_base44
-from ...repair._base44 import BASE44_RULES
 from ...suggest import did_you_mean
 from .. import register
 from .._base import Dialect
@@ -54,9 +52,13 @@ class Base44Dialect(Dialect):
         return findings + ignored_keys(data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
+        from ...lint._base44 import lint_base44  # only files that lint, with a project
+
         return lint_base44(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
+        from ...repair._base44 import BASE44_RULES
+
         return list(BASE44_RULES)
 
     def case_title(self, data: Any) -> str | None:

@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...findings import Finding
-from ...lint._mantle import lint_mantle
-from ...repair._mantle import MANTLE_RULES
 from .. import register
 from .._base import Dialect
 
@@ -53,9 +51,13 @@ class MantleDialect(Dialect):
         return _under_case_folder(path)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
+        from ...lint._mantle import lint_mantle  # only files that lint, with a project
+
         return lint_mantle(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
+        from ...repair._mantle import MANTLE_RULES
+
         return list(MANTLE_RULES)
 
     def case_title(self, data: Any) -> str | None:

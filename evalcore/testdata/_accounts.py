@@ -1,0 +1,45 @@
+"""The offline drafter's test accounts, which the reference agent's backend knows: a
+seeded value names the failing account (whose tools with a documented error fail) or the
+negative one (whose checks come back false).
+
+The account is a caller phone, or, where a project seeds no phone, an id of the signed-in
+session whose last run of digits ends the account number (`R-50150`, `TU5550150`).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: The test accounts' caller phones.
+FAILING_ACCOUNT = "+15550150"
+NEGATIVE_ACCOUNT = "+15550161"
+_ACCOUNTS = {"failing": FAILING_ACCOUNT, "negative": NEGATIVE_ACCOUNT}
+_DIGITS = re.compile(r"\d+")
+
+
+def account_value(value: str, account: str) -> str:
+    """`value` (a seeded id such as `R-30418`) as the test account's id: its last run of
+    digits (four at least) replaced by the account number's last digits (`R-50150`)."""
+    runs = list(_DIGITS.finditer(value))
+    digits = _ACCOUNTS[account].lstrip("+")
+    if not runs or len(runs[-1].group()) < 4:
+        return value  # no id of the account's shape: it goes elsewhere
+    run = runs[-1]
+    return value[: run.start()] + digits[-len(run.group()) :] + value[run.end() :]
+
+
+def account_of(values: set[str]) -> str | None:
+    """The test account a session's seeded values name: the account phone itself, or an
+    id whose last run of digits (four at least) ends the account number."""
+    for account, phone in _ACCOUNTS.items():
+        digits = phone.lstrip("+")
+        for value in values:
+            if value == phone:
+                return account
+            runs = _DIGITS.findall(value)
+            if runs and len(runs[-1]) >= 4 and digits.endswith(runs[-1]):
+                return account
+    return None
+
+
+__all__ = ["FAILING_ACCOUNT", "NEGATIVE_ACCOUNT", "account_of", "account_value"]

@@ -1,0 +1,76 @@
+"""Who calls, when the agent lists its callers: "Callers are account holders, tenants who pay
+the bill for a rented home, and property managers with many addresses."
+
+The agent's own list is the most faithful persona source: each item that names people
+becomes a role in its own words ("a tenant who pays the bill for a rented home"). A list
+whose people all belong to one domain of the table keeps that domain's richer roles (the
+caller decides; see `_people.roles_for`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# "Callers are ...", "The people talking to you are ...", "Your users are ..."
+_LIST = re.compile(
+    r"\b(?:callers|users|customers|clients|members|visitors|"
+    r"(?:the\s+)?people\s+(?:who\s+\w+\s+(?:to\s+)?you|talking\s+to\s+you|you\s+\w+\s+(?:to|with))|"
+    r"those\s+who\s+\w+(?:\s+to)?\s+you)"
+    r"\s+(?:here\s+)?are\s+(?:mostly\s+|usually\s+|often\s+)?(?P<list>[^.;:]+)",
+    re.I,
+)
+_PARENS = re.compile(r"\([^)]*\)")
+_ITEMS = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+# where an item's head (who they are) ends and what describes them begins
+_TAIL = re.compile(r"\s+(?:who|whose|with|on|at|in|from|that|for|of)\b")
+_WHO_VERB = re.compile(r"\b(who|that)\s+([a-z]+)\b")
+_NO_S = ("s", "sh", "ch", "x", "z")
+_PLURAL = re.compile(r"(?:[^s]s|men|staff)$")
+
+
+def listed_people(
+    text: str, singular_person: Callable[[list[str]], str | None]
+) -> list[tuple[str, str]]:
+    """The people items of the agent's caller list as (who, described): singular, the
+    second with its description ("tenants who pay the bill" -> ("tenant", "tenant who pays
+    the bill")); [] when it lists none.
+
+    `singular_person` turns an item's head words into a singular noun phrase when its last
+    word names people ("account holders" -> "account holder"), else None."""
+    match = _LIST.search(text)
+    if match is None:
+        return []
+    people: list[tuple[str, str]] = []
+    for item in _ITEMS.split(_PARENS.sub(" ", match["list"])):
+        words = item.strip().split()
+        if not words:
+            continue
+        phrase = " ".join(words)
+        tail = _TAIL.search(phrase)
+        head = phrase[: tail.start()] if tail else phrase
+        # "callers are older": a list of people names them in the plural; the list ends
+        # where its items stop naming people ("..., a break-in, a burst pipe")
+        named = singular_person(head.split()) if _PLURAL.search(head) else None
+        if named is None:
+            break
+        rest = phrase[tail.start() :] if tail else ""
+        people.append((named, named + _WHO_VERB.sub(_third_person, rest)))
+    return people
+
+
+def _third_person(match: re.Match[str]) -> str:
+    """ "who pay" -> "who pays": the item is now one person."""
+    pronoun, verb = match[1], match[2]
+    if verb in {"are", "were"}:
+        return f"{pronoun} {'is' if verb == 'are' else 'was'}"
+    if verb == "have":
+        return f"{pronoun} has"
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return match[0]
+    if verb.endswith(_NO_S) or verb.endswith("ss"):
+        return f"{pronoun} {verb}es"
+    return f"{pronoun} {verb}s"
+
+
+__all__ = ["listed_people"]
