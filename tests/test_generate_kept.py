@@ -58,14 +58,16 @@ def test_parameter_fields_are_kept_per_skill_and_tool(bank) -> None:
     for skill_id in ("card_replace", "dispute_charge", "card_replace"):
         for tool in tools.values():
             kept = parameter_fields(defs, skill_id, tool)
-            assert kept == fresh_parameter_fields(defs.skills[skill_id], tool)
+            assert kept == fresh_parameter_fields(defs.skills[skill_id], tool, defs.memory_names())
             kept.clear()
             assert parameter_fields(defs, skill_id, tool) == fresh_parameter_fields(
-                defs.skills[skill_id], tool
+                defs.skills[skill_id], tool, defs.memory_names()
             )
     for tool in tools.values():
-        one = fresh_parameter_fields(defs.skills["card_replace"], tool)
-        differ += one != fresh_parameter_fields(defs.skills["dispute_charge"], tool)
+        one = fresh_parameter_fields(defs.skills["card_replace"], tool, defs.memory_names())
+        differ += one != fresh_parameter_fields(
+            defs.skills["dispute_charge"], tool, defs.memory_names()
+        )
     assert differ  # the two skills fill some tool's arguments differently
 
 
