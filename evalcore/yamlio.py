@@ -153,11 +153,11 @@ def deferred_loader(text: str) -> Any:
 def _analysis(scalar: str, allow_unicode: bool) -> yaml.emitter.ScalarAnalysis:
     """PyYAML's own analysis of a scalar, kept: it depends on the text and `allow_unicode`
     only, and case files repeat the same keys and values in file after file (a quarter of
-    the emitter's time was spent re-analysing them). The result is never modified."""
-    return _ANALYSERS[allow_unicode].analyze_scalar(scalar)
+    the emitter's time was spent re-analysing them), computed with `_yamlscan`'s
+    searches instead of PyYAML's loop per character. The result is never modified."""
+    from ._yamlscan import analyze
 
-
-_ANALYSERS = {flag: yaml.emitter.Emitter(None, allow_unicode=flag) for flag in (False, True)}
+    return analyze(scalar, allow_unicode)
 
 
 class CaseDumper(yaml.SafeDumper):

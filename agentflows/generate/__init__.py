@@ -67,7 +67,32 @@ async def run_generation(
     keep_runs: int = DEFAULT_KEEP_RUNS,
 ) -> dict[str, Any]:
     """Run (or resume) a generation and return its report; afterwards the store keeps the
-    newest `keep_runs` runs (this one included)."""
+    newest `keep_runs` runs (this one included). The heap before the run is frozen for the
+    garbage collector meanwhile (`_gc`)."""
+    from ._gc import collector_paused
+
+    with collector_paused():
+        return await _run_generation(
+            request,
+            resume=resume,
+            engine=engine,
+            checkpoints=checkpoints,
+            on_update=on_update,
+            on_start=on_start,
+            keep_runs=keep_runs,
+        )
+
+
+async def _run_generation(
+    request: GenerateRequest | None,
+    *,
+    resume: str | None,
+    engine: DraftEngine | None,
+    checkpoints: Path,
+    on_update: UpdateHandler | None,
+    on_start: Callable[[str], None] | None,
+    keep_runs: int,
+) -> dict[str, Any]:
     if engine is None and request is not None:
         _preflight(request)  # before LangGraph and the client stack load: seconds saved
     # LangGraph and its SQLite saver load here, not at import: commands that never

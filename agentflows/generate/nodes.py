@@ -233,7 +233,11 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
         if work["status"] != "valid" or work["data"] is None:
             continue
         outcome = prewrite(
-            work["data"], ctx.dialect.name, ctx.project, title=work["behavior"].get("title")
+            work["data"],
+            ctx.dialect.name,
+            ctx.project,
+            title=work["behavior"].get("title"),
+            copy_clean=False,
         )
         if not outcome.fixes and not outcome.errors:
             continue

@@ -134,7 +134,7 @@ class AnswerBehaviors(PlannerBase):
         for index, ask in enumerate(walk.asks):
             if ask.kind not in ("collect", "ask_field", "instructions") or not ask.field:
                 continue
-            field = self.defs.memory_names().get(ask.field)
+            field = self.defs.memory_field(ask.field)
             values = list(field.enum_values or []) if field is not None else []
             if field is None or field.type != "categorical" or len(values) < 2:
                 continue

@@ -13,6 +13,7 @@ with the skill model (`evalcore.definitions.skill_model`); this module keeps the
 from __future__ import annotations
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Step, ToolDef
+from evalcore.definitions._memo import memo_of
 from evalcore.definitions.skill_model import UNKNOWN, Write, code_facts, qualify, tool_keys
 from evalcore.definitions.skill_model._tools import parameter_fields as skill_parameter_fields
 
@@ -31,9 +32,16 @@ def parameter_fields(
     each parameter to the field whose name contains the parameter name (`shipping` ->
     `shipping_method`), or whose enum values include all the parameter's `Literal` choices.
     Only unambiguous matches are kept; an argument no skill field fills is filled from the
-    project field of its very name (`account_number`).
+    project field of its very name (`account_number`). Kept per loaded definitions, skill
+    and tool object (a walk asks for every prose-called tool it runs); each caller gets its
+    own dict.
     """
-    return skill_parameter_fields(defs.skills[skill_id], tool, defs.memory_names())
+    key = ("parameter_fields", skill_id, id(tool))
+    kept = memo_of(defs).get(key)
+    if kept is None or kept[0] is not tool:  # the tool held with its fields: no id reuse
+        fields = skill_parameter_fields(defs.skills[skill_id], tool, defs.memory_names())
+        kept = memo_of(defs)[key] = (tool, fields)
+    return dict(kept[1])
 
 
 def step_arguments(step: Step) -> dict[str, str]:

@@ -29,7 +29,7 @@ _SET_PAYLOAD = re.compile(r"^set:session\.(?P<key>[\w.]+)=(?P<value>.+)$")
 
 
 def skill_field(defs: MantleDefinitions, qualified: str) -> MemoryField | None:
-    return defs.memory_names().get(qualified)
+    return defs.memory_field(qualified)
 
 
 def setting_steps(skill: Skill, key: str) -> list[Step]:

@@ -57,19 +57,19 @@ class WalkerBase:
     def answer(self, qualified: str) -> Any:
         if qualified in self.setup.values:
             return self.setup.values[qualified]
-        field_def = self.defs.memory_names().get(qualified)
+        field_def = self.defs.memory_field(qualified)
         return sample_value(self.defs, field_def) if field_def else SET
 
     def _text(self, response: str | None) -> str | None:
         from ._mantle_vocab import first_text
 
-        return first_text(self.defs.all_responses().get(response or ""))
+        return first_text(self.defs.response(response or ""))
 
     def known(self, key: str) -> bool:
         return self.walk.memory.get(key) is not None
 
     def categorical(self, key: str) -> bool:
-        field_def = self.defs.memory_names().get(key)
+        field_def = self.defs.memory_field(key)
         return field_def is not None and field_def.type == "categorical"
 
     def handed_value(self, key: str) -> Any:

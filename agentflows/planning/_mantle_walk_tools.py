@@ -57,7 +57,7 @@ class ToolRuns(WalkerBase):
         # the reference agent's backend plays it (the negative account plays the other)
         flags = branch_values(self.project, self.skill.id)
         for key, value in tool_keys(self.project, tool, self.skill.id).items():
-            field_def = self.defs.memory_names().get(key)
+            field_def = self.defs.memory_field(key)
             if key in negative:
                 if field_def is not None and field_def.type == "bool":
                     self.remember(key, not flags.get(key, True))
@@ -99,7 +99,7 @@ class ToolRuns(WalkerBase):
         return bool(confirmation and confirmation.enabled)
 
     def ran(self, name: str) -> bool:
-        return any(e.tool == name and not e.error for e in self.walk.tools())
+        return any(e.kind == "tool" and e.tool == name and not e.error for e in self.walk.events)
 
     def ready(self, name: str, when: str | None) -> bool:
         constraint = self.skill.tool_constraints.get(name)
@@ -156,7 +156,7 @@ class ToolRuns(WalkerBase):
                     continue
                 spec = self.model.field(key)
                 value = self.answer(key)
-                field_def = self.defs.memory_names().get(key)
+                field_def = self.defs.memory_field(key)
                 if spec is not None:
                     self.walk.asks.append(
                         Ask(

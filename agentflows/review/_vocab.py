@@ -43,6 +43,10 @@ _UTTER = re.compile(r"(?<![\w.])utter_[a-z0-9_]+")
 _INTERNAL_TOKEN = re.compile(r"@(?:tool|memory|skill|block)\.[\w.]+|\bsession\.\w+\.\w+")
 
 
+#: Texts whose mentions a vocabulary keeps (then it starts again).
+_KEPT_TEXTS = 4096
+
+
 @dataclass(frozen=True)
 class Mention:
     """An id named in a text, with where it starts and ends."""
@@ -69,6 +73,8 @@ class Vocabulary:
     characters under "")."""
     _rank: dict[str, int] = field(default_factory=dict)
     _patterns: dict[tuple[str, ...], re.Pattern[str]] = field(default_factory=dict)
+    _mentioned: dict[str, tuple[Mention, ...]] = field(default_factory=dict)
+    """`mentions` per text (a suite's cases share their criteria; dropped by `add`)."""
 
     def add(self, name: str, kind: IdKind, qualified: str | None = None) -> None:
         if not name:
@@ -79,9 +85,18 @@ class Vocabulary:
         self._by_length = None
         self._by_start = None
         self._patterns.clear()
+        self._mentioned.clear()
 
     def mentions(self, text: str) -> list[Mention]:
         """Ids named in `text`, longest first where they overlap, in text order."""
+        kept = self._mentioned.get(text)
+        if kept is None:
+            if len(self._mentioned) >= _KEPT_TEXTS:
+                self._mentioned.clear()
+            kept = self._mentioned[text] = tuple(self._mentions(text))
+        return list(kept)
+
+    def _mentions(self, text: str) -> list[Mention]:
         found: list[Mention] = []
         taken: list[tuple[int, int]] = []
         for match in sorted(self._matches(text), key=lambda m: -(m[2] - m[1])):

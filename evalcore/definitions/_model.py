@@ -237,6 +237,14 @@ class MantleDefinitions(_Model):
     # Lookups lint and generation share, so nobody re-derives them.
     def all_responses(self) -> dict[str, Response]:
         """Project and skill responses by name (a fresh dict of the map built once)."""
+        return dict(self._response_map())
+
+    def response(self, name: str) -> Response | None:
+        """The response `name` (project or skill; None when none is), `all_responses()`'s
+        lookup without copying every response of the project."""
+        return self._response_map().get(name)
+
+    def _response_map(self) -> dict[str, Response]:
         shape = (id(self.responses), len(self.responses), id(self.skills), len(self.skills))
         kept = memo_of(self).get("all_responses")
         if kept is None or kept[0] != shape:
@@ -244,7 +252,7 @@ class MantleDefinitions(_Model):
             for skill in self.skills.values():
                 out.update(skill.responses)
             kept = memo_of(self)["all_responses"] = (shape, out)
-        return dict(kept[1])
+        return kept[1]  # type: ignore[no-any-return]
 
     def tools_for(self, skill_id: str) -> dict[str, ToolDef]:
         """Local tools plus imported shared/MCP tools the skill can call (a fresh dict of
@@ -270,6 +278,14 @@ class MantleDefinitions(_Model):
         A fresh dict each call of the map built once (again when the project memory or the
         skills are replaced or resized, as a loader does): planning and drafting ask for it
         thousands of times per run, and loaded definitions are read, not changed."""
+        return dict(self._memory_map())
+
+    def memory_field(self, qualified: str) -> MemoryField | None:
+        """The declared entry `qualified` names (None when none does): `memory_names()`'s
+        lookup without the copy, for the walks that ask once per tool write."""
+        return self._memory_map().get(qualified)
+
+    def _memory_map(self) -> dict[str, MemoryField]:
         shape = (id(self.memory), len(self.memory), id(self.skills), len(self.skills))
         kept = memo_of(self).get("memory_names")
         if kept is None or kept[0] != shape:
@@ -277,7 +293,7 @@ class MantleDefinitions(_Model):
             for skill in self.skills.values():
                 out.update({f.qualified: f for f in skill.memory.values()})
             kept = memo_of(self)["memory_names"] = (shape, out)
-        return dict(kept[1])
+        return kept[1]  # type: ignore[no-any-return]
 
 
 # --- Anychat ----------------------------------------------------------------------------

@@ -239,6 +239,16 @@ class Persona:
         return Persona(first, last or self.last_name, self.role, self.manner)
 
 
+@lru_cache(maxsize=256)
+def _word_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(word)}s?\b")
+
+
+def _count(word: str, lowered: str) -> int:
+    """How often a domain word (or its plural) occurs in `lowered` as a word."""
+    return len(_word_pattern(word).findall(lowered))
+
+
 @lru_cache(maxsize=64)
 def roles_for(text: str) -> tuple[str, ...]:
     """The roles of people who would use an agent described by `text` (see module doc)."""
@@ -258,7 +268,8 @@ def roles_for(text: str) -> tuple[str, ...]:
         return listed
     best: tuple[int, tuple[str, ...]] | None = None
     for domain_words, roles in DOMAINS.values():
-        score = sum(len(re.findall(rf"\b{re.escape(w)}s?\b", lowered)) for w in domain_words)
+        # a word the text does not hold cannot match (most of them): no pattern for it
+        score = sum(_count(w, lowered) for w in domain_words if w in lowered)
         if score and (best is None or score > best[0]):
             best = (score, roles)
     if best is not None:

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
+from evalcore.definitions._memo import memoized
 from evalcore.definitions.skill_model import skill_model
 from evalcore.simulator import stems
 from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, spoken_value
@@ -101,7 +102,7 @@ def in_own_words(
     wanted: set[str] = set()
     unwanted: set[str] = set()
     for key, value in fixed.items():
-        field_def = defs.memory_names().get(key)
+        field_def = defs.memory_field(key)
         for other in (field_def.enum_values or []) if field_def else [value]:
             stems = _value_stems(defs, skill.body or "", key, other)
             if other == value:
@@ -227,7 +228,7 @@ def _lower_first(text: str) -> str:
 def confirms(defs: MantleDefinitions, ask: Ask) -> bool:
     """A yes/no ask that reads the details back ("read back …, ask whether that is all
     correct"): answered by the context's confirmation line, not by a fact."""
-    field = defs.memory_names().get(ask.field or "")
+    field = defs.memory_field(ask.field or "")
     text = f"{ask.prompt or ''} {' '.join(ask.details)}"
     boolean = ask.kind == "question" or (field is not None and field.type == "bool")
     return boolean and bool(_CONFIRMS.search(text))
@@ -237,7 +238,7 @@ def spoken(defs: MantleDefinitions, qualified: str | None, value: Any) -> str | 
     """A walk value as the user says it; None for a value the walk does not know."""
     if value is None or value is SET:
         return None
-    field = defs.memory_names().get(qualified or "")
+    field = defs.memory_field(qualified or "")
     spec = spec_of(field) if field is not None else None
     if isinstance(value, str) and spec is not None and spec.enum_values:
         return value_words(value)
@@ -246,7 +247,12 @@ def spoken(defs: MantleDefinitions, qualified: str | None, value: Any) -> str | 
 
 def audience_text(defs: MantleDefinitions, skill: Skill) -> str:
     """The words that say who uses the agent: agent.yml and the skill descriptions (the
-    planned skill's twice, so it weighs most)."""
+    planned skill's twice, so it weighs most). Kept per loaded definitions and skill: it
+    holds every skill's description, so building it for each case grew with the skills."""
+    return memoized(defs, ("audience_text", skill.id), lambda: _audience_text(defs, skill))
+
+
+def _audience_text(defs: MantleDefinitions, skill: Skill) -> str:
     agent = defs.agent or {}
     parts = [str(agent.get(k) or "") for k in ("name", "description", "persona")]
     parts += [s.description or "" for s in defs.skills.values()]

@@ -15,7 +15,7 @@ from ._mantle_path import PathGoals
 
 class HandoffGoals(PathGoals):
     def _categorical(self, key: str) -> bool:
-        field = self.defs.memory_names().get(key)
+        field = self.defs.memory_field(key)
         return field is not None and field.type == "categorical"
 
     def transfer_steps(self, walk: Walk, handoff_skill: str, transfers: list[Event]) -> list[Check]:

@@ -51,7 +51,7 @@ class PathGoals(AvoidedGoals):
         for key in ("bot_uttered", "bot_did_not_utter"):
             body = check.get(key)
             if isinstance(body, dict) and body.get("utter_name"):
-                return str(body["utter_name"]) in self.defs.all_responses()
+                return self.defs.response(str(body["utter_name"])) is not None
         return True
 
     def criterion(self, text: str | None) -> None:

@@ -316,7 +316,7 @@ class _Writer:
     def stated(self, qualified: str, value: Any) -> str:
         """One value as the user says it: a choice in its own words, a text value named by
         its field ("The service is checkout-api.")."""
-        field_def = self.defs.memory_names().get(qualified)
+        field_def = self.defs.memory_field(qualified)
         if field_def is not None and field_def.type == "text" and isinstance(value, str):
             return f"The {value_words(field_def.name)} is {value}."
         return value_line(self.defs, qualified, value)

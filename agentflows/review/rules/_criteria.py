@@ -235,7 +235,12 @@ def _is_concrete(text: str, env: ReviewEnv) -> bool:
     if _CONCRETE.search(text) or env.vocab.mentions(text):
         return True
     lowered = text.lower()
-    return any(re.search(rf"\b{re.escape(v.lower())}\b", lowered) for v in env.vocab.values)
+    # a value the text does not hold as a substring cannot match: no pattern for it
+    return any(
+        re.search(rf"\b{re.escape(v.lower())}\b", lowered)
+        for v in env.vocab.values
+        if v.lower() in lowered
+    )
 
 
 # --- compound ----------------------------------------------------------------------------

@@ -30,6 +30,28 @@ _LIMITS = {"title": 200, "criterion": 600, "context": 20_000}
 _MIN_WORDS = {"criterion": 3, "context": 3}
 
 
+def _may_repeat(text: str) -> bool:
+    """False when no piece of 2 to 12 characters repeats four times in a row in `text`,
+    i.e. when `_STUCK` cannot match. Such a run of a `p`-character piece is a stretch of
+    `3p` characters each equal to the one `p` further on: XOR-ing the text (as one integer)
+    with itself shifted by `p` characters turns every such stretch into `3p` zero
+    characters, which a bytes search finds in C. Zero bytes that straddle characters of a
+    non-ASCII text may pass too: then the pattern decides. The pattern alone tries eleven
+    lengths at every character (most of the review of a long simulation text)."""
+    width = 1 if text.isascii() else 4
+    data = text.encode("ascii" if width == 1 else "utf-32-le")
+    whole = int.from_bytes(data, "little")
+    for size in range(2, 13):
+        shift = width * size
+        if len(data) < 4 * shift:
+            break
+        kept = len(data) - shift
+        same = (whole >> (8 * shift)) ^ (whole & ((1 << (8 * kept)) - 1))
+        if bytes(3 * shift) in same.to_bytes(kept, "little"):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=4096)
 def unreadable(text: str, kind: str) -> str | None:
     """Why `text` does not read as words (None when it does); `kind`: title, criterion,
@@ -47,7 +69,7 @@ def unreadable(text: str, kind: str) -> str | None:
     others = len(flat) - letters - flat.count(" ")  # `flat`'s only whitespace is " "
     if kind != "title" and others > letters:
         return "is mostly digits and punctuation"
-    stuck = _STUCK.search(flat)
+    stuck = _STUCK.search(flat) if _may_repeat(flat) else None
     if stuck is not None and not stuck.group(1).isdigit():
         return f"repeats {stuck.group(1)!r} {len(stuck.group(0)) // len(stuck.group(1))} times"
     if len(found) >= 8:

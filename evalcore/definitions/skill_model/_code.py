@@ -184,8 +184,20 @@ def _read(path: Path) -> str | None:
 
 
 def tool_keys(project: Project, tool: ToolDef, skill_id: str) -> dict[str, Any]:
-    """Qualified key -> written value (or UNKNOWN) for a tool called on behalf of a skill."""
-    return {qualify(w.key, skill_id): w.value for w in code_facts(project, tool).writes}
+    """Qualified key -> written value (or UNKNOWN) for a tool called on behalf of a skill.
+
+    A fresh dict of pairs kept per loaded project, tool and skill (a walk asks for every
+    tool it runs; a shared tool's keys are qualified by the skill that calls it)."""
+    if tool.source is None:
+        return {}
+    key = ("tool_keys", tool.source.file, tool.name, skill_id)
+    return dict(memoized(project, key, lambda: _qualified_writes(project, tool, skill_id)))
+
+
+def _qualified_writes(
+    project: Project, tool: ToolDef, skill_id: str
+) -> tuple[tuple[str, Any], ...]:
+    return tuple((qualify(w.key, skill_id), w.value) for w in code_facts(project, tool).writes)
 
 
 __all__ = ["UNKNOWN", "CodeFacts", "Write", "code_facts", "qualify", "tool_keys"]

@@ -34,7 +34,7 @@ _ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
 
 def response_text(defs: MantleDefinitions, name: str | None) -> str | None:
     """The default (or first) variant's text of a response."""
-    response: Response | None = defs.all_responses().get(name or "")
+    response: Response | None = defs.response(name or "")
     if response is None or not response.variants:
         return None
     default = next((v for v in response.variants if v.condition is None), response.variants[0])
