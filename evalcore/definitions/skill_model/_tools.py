@@ -13,8 +13,9 @@ from typing import Any
 
 import yaml
 
-from .._model import Block, MantleDefinitions, MemoryField, Project, Skill, Step, ToolDef
+from .._model import Block, MantleDefinitions, MemoryField, Project, Skill, Step
 from ..conditions import condition_keys
+from ._arguments import parameter_fields, step_arguments
 from ._code import UNKNOWN, code_facts, qualify
 from ._text import Sentence, sentences
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
@@ -183,42 +184,6 @@ def _gate(skill: Skill, name: str) -> Gate | None:
         on_success=constraint.on_success,
         on_failure=constraint.on_failure,
     )
-
-
-def step_arguments(step: Step) -> dict[str, str]:
-    """`execute_tool` parameters that read memory: argument -> qualified memory name."""
-    params = step.fields.get("parameters")
-    if not isinstance(params, dict):
-        return {}
-    return {
-        str(k): v.removeprefix("session.")
-        for k, v in params.items()
-        if isinstance(v, str) and v.startswith("session.")
-    }
-
-
-def parameter_fields(
-    skill: Skill, tool: ToolDef, shared: dict[str, MemoryField] | None = None
-) -> dict[str, MemoryField]:
-    """Which skill field a prose-called tool's argument is filled from (unambiguous only);
-    else the project field of the argument's very name, from `shared` (all memory names)."""
-    out: dict[str, MemoryField] = {}
-    for param in tool.parameters:
-        if "ToolContext" in (param.type or ""):
-            continue
-        matches = [
-            f
-            for f in skill.memory.values()
-            if f.name == param.name
-            or param.name in f.name.split("_")
-            or f.name.endswith("_" + param.name)
-            or (param.choices and f.enum_values and set(param.choices) <= set(f.enum_values))
-        ]
-        if not matches and shared is not None and f"project.{param.name}" in shared:
-            matches = [shared[f"project.{param.name}"]]  # "ask for the account number"
-        if len(matches) == 1:
-            out[param.name] = matches[0]
-    return out
 
 
 class ToolReader:

@@ -1,0 +1,45 @@
+"""Where a tool call's arguments come from: an `execute_tool` step's `parameters`, or, for a
+tool the prose calls, the memory field each parameter names."""
+
+from __future__ import annotations
+
+from .._model import MemoryField, Skill, Step, ToolDef
+
+
+def step_arguments(step: Step) -> dict[str, str]:
+    """`execute_tool` parameters that read memory: argument -> qualified memory name."""
+    params = step.fields.get("parameters")
+    if not isinstance(params, dict):
+        return {}
+    return {
+        str(k): v.removeprefix("session.")
+        for k, v in params.items()
+        if isinstance(v, str) and v.startswith("session.")
+    }
+
+
+def parameter_fields(
+    skill: Skill, tool: ToolDef, shared: dict[str, MemoryField] | None = None
+) -> dict[str, MemoryField]:
+    """Which skill field a prose-called tool's argument is filled from (unambiguous only);
+    else the project field of the argument's very name, from `shared` (all memory names)."""
+    out: dict[str, MemoryField] = {}
+    for param in tool.parameters:
+        if "ToolContext" in (param.type or ""):
+            continue
+        matches = [
+            f
+            for f in skill.memory.values()
+            if f.name == param.name
+            or param.name in f.name.split("_")
+            or f.name.endswith("_" + param.name)
+            or (param.choices and f.enum_values and set(param.choices) <= set(f.enum_values))
+        ]
+        if not matches and shared is not None and f"project.{param.name}" in shared:
+            matches = [shared[f"project.{param.name}"]]  # "ask for the account number"
+        if len(matches) == 1:
+            out[param.name] = matches[0]
+    return out
+
+
+__all__ = ["parameter_fields", "step_arguments"]
