@@ -130,9 +130,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     opened = {**seeds, **(after_identity(prelude) if prelude else {})}
     setup = behavior_setup(behavior.facts, opened)
     if prelude is not None:  # the sign-in asks too: the user knows what it asks for
-        signed = fill_values(defs, prelude, {}, sheet)
-        if signed:
-            prelude = walk_skill(project, prelude.skill, Setup(memory=dict(seeds), values=signed))
+        prelude = answered_walk(project, prelude, Setup(memory=dict(seeds)), sheet)
     first = walk_skill(project, behavior.source, setup)
     values = fill_values(defs, first, dict(setup.values), sheet)
     stated = request_values(project, skill.id, first, values, sheet)
@@ -145,6 +143,16 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     script.prelude = prelude
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
+
+
+def answered_walk(project: Project, walk: Walk, setup: Setup, sheet: SheetBuilder) -> Walk:
+    """`walk` (played with `setup`) again with a value for each of its asks: the user knows
+    what a sign-in or a detour skill asks for as well as what their own skill does."""
+    assert project.mantle is not None
+    values = fill_values(project.mantle, walk, dict(setup.values), sheet)
+    if values == setup.values:
+        return walk
+    return walk_skill(project, walk.skill, replace(setup, values=values))
 
 
 class _Writer:
@@ -367,21 +375,12 @@ class _Writer:
         self.context.cues.append(CueLine(self.cue(asks[at]), str(spec["line"]), first=True))
         given = dict(spec.get("given") or {})
         memory = {**after_identity(self.script.walk), **self.script.seeds}
-        other = self.answered_walk(
-            str(spec["skill"]), Setup(values=given, given=frozenset(given), memory=memory)
-        )
+        setup = Setup(values=given, given=frozenset(given), memory=memory)
+        walk = walk_skill(self.project, str(spec["skill"]), setup)
+        other = answered_walk(self.project, walk, setup, self.sheet)
         self.script.other = other
         for ask in other.asks:
             self.fact(ask)
-
-    def answered_walk(self, skill_id: str, setup: Setup) -> Walk:
-        """The walk of the skill a case turns to on a detour, with a value for each of its
-        asks: the user knows what the detour asks for as well as what their own skill does."""
-        walk = walk_skill(self.project, skill_id, setup)
-        values = fill_values(self.defs, walk, dict(setup.values), self.sheet)
-        if values == setup.values:
-            return walk
-        return walk_skill(self.project, skill_id, replace(setup, values=values))
 
     def escalation(self, asks: list[Ask]) -> None:
         spec = self.facts["escalation"]
