@@ -8,20 +8,11 @@ from ._blocks import FRAMEWORK_TOOLS
 from ._discover import find_project, project_kind_of
 from ._load import load_project
 from ._model import (
-    AgentSkill,
-    AgentSkillsDefinitions,
-    AnychatDefinitions,
-    AnychatTool,
-    Base44Fixture,
     Block,
     Branch,
     Confirmation,
     MantleDefinitions,
     MemoryField,
-    Outreach,
-    PersonField,
-    Playbook,
-    PlaybookExample,
     Project,
     ProjectKind,
     Response,
@@ -29,12 +20,27 @@ from ._model import (
     ResponseVariant,
     Skill,
     SourceFile,
-    SourceRef,
     Step,
     ToolConstraint,
     ToolDef,
     ToolParameter,
     UtterRule,
+)
+from ._model_agent_skills import (
+    AgentSkill,
+    AgentSkillsDefinitions,
+    Base44Fixture,
+)
+from ._model_anychat import (
+    AnychatDefinitions,
+    AnychatTool,
+    Outreach,
+    PersonField,
+    Playbook,
+    PlaybookExample,
+)
+from ._model_base import (
+    SourceRef,
 )
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any
 
 from ._context import ReadContext
 from ._frontmatter import split_frontmatter
-from ._model import AgentSkill, AgentSkillsDefinitions, Base44Fixture
+from ._model_agent_skills import AgentSkill, AgentSkillsDefinitions, Base44Fixture
 
 FRONTMATTER_KEYS = {
     "name",

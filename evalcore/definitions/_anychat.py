@@ -14,7 +14,7 @@ from typing import Any
 
 from ..documents import Document
 from ._context import ReadContext, as_dict
-from ._model import AnychatDefinitions, AnychatTool, Outreach, PersonField
+from ._model_anychat import AnychatDefinitions, AnychatTool, Outreach, PersonField
 from ._playbooks import Known, check_playbook, read_playbook
 
 ROOT_KEYS = {"agent", "default_playbook", "channels", "outcomes", "consent_required"}

@@ -16,7 +16,8 @@ from .. import pointer as ptr
 from ..documents import Document, parse_text
 from ..limits import InputLimits, limits_for, size_message
 from ._hashing import sha256_hex, source_files
-from ._model import SourceFile, SourceRef
+from ._model import SourceFile
+from ._model_base import SourceRef
 
 
 @dataclass

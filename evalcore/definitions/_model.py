@@ -11,26 +11,19 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
-from .._record import Record, record
+from .._record import record
 from ._memo import memo_of, memoized
+from ._model_agent_skills import AgentSkillsDefinitions
+from ._model_anychat import (
+    AnychatDefinitions,
+)
+from ._model_base import SourceRef, _Model
 
 ProjectKind = Literal["mantle", "anychat", "agent_skills"]
 MemoryType = Literal["text", "int", "float", "bool", "list", "json", "categorical", "any"]
 StepKind = Literal[
     "instructions", "collect", "action", "execute_tool", "noop", "set_memory", "call", "link", "end"
 ]
-
-
-class _Model(Record):
-    """Read from definition files by casegen's readers, then only read (see `_record`)."""
-
-
-@record
-class SourceRef(_Model):
-    """Where a definition came from (repo-relative when possible)."""
-
-    file: str
-    line: int | None = None
 
 
 # --- Mantle -----------------------------------------------------------------------------
@@ -294,108 +287,6 @@ class MantleDefinitions(_Model):
                 out.update({f.qualified: f for f in skill.memory.values()})
             kept = memo_of(self)["memory_names"] = (shape, out)
         return kept[1]  # type: ignore[no-any-return]
-
-
-# --- Anychat ----------------------------------------------------------------------------
-
-
-@record
-class PlaybookExample(_Model):
-    title: str | None = None
-    turns: list[dict[str, Any]] = field(default_factory=list)
-    """`{user: text}` / `{agent: text}` / `{chip: id}` ... as written."""
-    end: dict[str, Any] = field(default_factory=dict)
-    """Expected end state: activePlaybook, outcomes, tools, personFields, appointment."""
-
-
-@record
-class Playbook(_Model):
-    id: str
-    name: str | None = None
-    activation: str | None = None
-    """The activation hint other playbooks see in their index."""
-    body: str = ""
-    examples: list[PlaybookExample] = field(default_factory=list)
-    tools: list[str] = field(default_factory=list)
-    outcomes: list[str] = field(default_factory=list)
-    pickers: list[str] = field(default_factory=list)
-    """Interactive parts this playbook sends (`ask.time`, `ask.choice`, ...)."""
-    default: bool = False
-    source: SourceRef | None = None
-
-
-@record
-class Outreach(_Model):
-    id: str
-    name: str | None = None
-    opener: str
-    """Opener template with `{input}` placeholders."""
-    inputs: list[str] = field(default_factory=list)
-    playbook: str
-    goal: str | None = None
-    source: SourceRef | None = None
-
-
-@record
-class PersonField(_Model):
-    key: str
-    label: str | None = None
-    type: Literal["text", "number", "boolean", "date", "choice"] = "text"
-    choices: list[str] | None = None
-    builtin: bool = False
-
-
-@record
-class AnychatTool(_Model):
-    name: str
-    description: str | None = None
-    parameters: dict[str, Any] = field(default_factory=dict)
-
-
-@record
-class AnychatDefinitions(_Model):
-    agent: dict[str, Any] = field(default_factory=dict)
-    default_playbook: str | None = None
-    channels: list[str] = field(default_factory=list)
-    playbooks: dict[str, Playbook] = field(default_factory=dict)
-    outreaches: dict[str, Outreach] = field(default_factory=dict)
-    person_fields: dict[str, PersonField] = field(default_factory=dict)
-    """Built-in and custom People fields, by key."""
-    consent_required: bool = False
-    tools: dict[str, AnychatTool] = field(default_factory=dict)
-    outcomes: list[str] = field(default_factory=list)
-    cases_dir: str | None = None
-
-
-# --- Agent Skills (base44) --------------------------------------------------------------
-
-
-@record
-class AgentSkill(_Model):
-    name: str
-    """The folder name (must equal frontmatter `name`)."""
-    path: str
-    description: str | None = None
-    frontmatter: dict[str, Any] = field(default_factory=dict)
-    body: str = ""
-    references: list[str] = field(default_factory=list)
-
-
-@record
-class Base44Fixture(_Model):
-    """A directory with an `eval.json` (and usually a `project/` the agent works in)."""
-
-    path: str
-    name: str | None = None
-    project_dir: str | None = None
-    skills: list[str] = field(default_factory=list)
-    """Skill names the fixture carries in its own `skills/` folder."""
-
-
-@record
-class AgentSkillsDefinitions(_Model):
-    skills: dict[str, AgentSkill] = field(default_factory=dict)
-    fixtures: list[Base44Fixture] = field(default_factory=list)
 
 
 # --- Project ----------------------------------------------------------------------------

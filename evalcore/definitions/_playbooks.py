@@ -13,7 +13,7 @@ from typing import Any
 
 from ..documents import Document
 from ._context import ReadContext, as_dict, as_list
-from ._model import Playbook, PlaybookExample
+from ._model_anychat import Playbook, PlaybookExample
 
 PLAYBOOK_KEYS = {"name", "activation", "body", "tools", "outcomes", "pickers", "examples"}
 EXAMPLE_KEYS = {"title", "turns", "end"}

@@ -17,68 +17,32 @@ Dump with `dump_case` (`exclude_unset`): it gives back exactly the keys that wer
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field
 
-
-def _integral(value: Any) -> Any:
-    """JSON Schema counts 3.0 as an integer; strict mode alone would reject it."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-NonNegativeInt = Annotated[int, Field(ge=0), BeforeValidator(_integral)]
-PositiveInt = Annotated[int, Field(ge=1), BeforeValidator(_integral)]
-#: A value a People field or an opener slot takes; numbers and booleans are stored as text.
-FieldValue = Annotated[str, Field(max_length=2000)] | bool | int | float
-CheckValue = str | bool | int | float
-
-Channel = Literal["rcs", "sms", "whatsapp", "appleMessages"]
-OriginKind = Literal["conversation", "playbookExample", "generated"]
-LeadStatus = Literal["new", "contacted", "qualified", "converted", "lost"]
-ConsentStatus = Literal["granted", "denied", "unknown"]
-Role = Literal["user", "assistant"]
-AppointmentStatus = Literal["scheduled", "cancelled", "completed"]
-Weekday = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-SystemEvent = Literal["optOut", "optIn", "subscribed", "unsubscribed"]
-ActionKind = Literal["calendar", "dial", "url", "viewLocation"]
-MediaKind = Literal["image", "video"]
-PartKind = Literal[
-    "text", "card", "carousel", "showcase", "ask.time", "ask.choice", "confirm", "media", "chips"
-]
-
-KEY_PATTERN = r"^[a-z0-9][a-z0-9-]{0,118}$"
-CRITERION_ID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,58}$"
-DURATION_PATTERN = r"^-?P(?!$)(\d+D)?(T(\d+H)?(\d+M)?)?$"
-CLOCK_TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d$"
-
-
-class AnychatModel(BaseModel):
-    """Base of every Anychat model: strict, closed, null-as-absent on optional keys."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        regex_engine="python-re",  # the duration pattern uses a look-ahead
-        use_attribute_docstrings=True,
-    )
-
-    _keeps_null: ClassVar[frozenset[str]] = frozenset()
-    """Keys whose null is a value of its own, not "absent"."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _drop_nulls(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        return {
-            k: v
-            for k, v in data.items()
-            if v is not None or k in cls._keeps_null or k not in cls.model_fields
-        }
-
+from ._base import (
+    CLOCK_TIME_PATTERN,
+    CRITERION_ID_PATTERN,
+    DURATION_PATTERN,
+    KEY_PATTERN,
+    AnychatModel,
+    AppointmentStatus,
+    Channel,
+    CheckValue,
+    ConsentStatus,
+    FieldValue,
+    LeadStatus,
+    NonNegativeInt,
+    OriginKind,
+    PartKind,
+    PositiveInt,
+    Role,
+    SystemEvent,
+    Weekday,
+    _integral,
+)
+from ._turns import Simulation, Turn
 
 # --- brief and origin ---------------------------------------------------------------------
 
@@ -230,85 +194,6 @@ class Scenario(AnychatModel):
     clock: Clock | None = None
     stubs: dict[str, Any] | None = None
     """Canned results for tools and integrations."""
-
-
-# --- turns --------------------------------------------------------------------------------
-
-UserText = Annotated[str, Field(min_length=1, max_length=4000)]
-
-
-class ChipTurn(AnychatModel):
-    """Tap a suggestion chip."""
-
-    chip: str = Field(max_length=200)
-    """The chip's id or label."""
-    fallback: str | None = Field(None, max_length=4000)
-    """What to type when the chip is not offered."""
-
-
-class SlotTurn(AnychatModel):
-    """Pick an offered time slot."""
-
-    slot: Annotated[int, Field(ge=0, le=50), BeforeValidator(_integral)]
-    """0-based index into the offered slots."""
-    fallback: str | None = Field(None, max_length=4000)
-
-
-class ConfirmTurn(AnychatModel):
-    """Answer a confirm part yes or no."""
-
-    confirm: bool
-    fallback: str | None = Field(None, max_length=4000)
-
-
-class SystemTurn(AnychatModel):
-    """A platform event."""
-
-    system: SystemEvent
-
-
-class ActionTurn(AnychatModel):
-    """Use a card action."""
-
-    action: ActionKind
-    label: str | None = Field(None, max_length=200)
-
-
-class MediaTurn(AnychatModel):
-    """Send an image or video."""
-
-    media: MediaKind
-    url: str = Field(max_length=2000)
-    text: str | None = Field(None, max_length=4000)
-
-
-class Simulation(AnychatModel):
-    """An LLM plays the Person from here on."""
-
-    goal: str = Field(max_length=2000)
-    persona: str | None = Field(None, max_length=2000)
-    """How the simulated person behaves."""
-    knows: list[Annotated[str, Field(max_length=500)]] | None = Field(None, max_length=20)
-    """Facts the simulated person may reveal."""
-    until: str | None = Field(None, max_length=1000)
-    """Stop condition."""
-    maxTurns: Annotated[int, Field(ge=1, le=20), BeforeValidator(_integral)] | None = None
-
-
-class SimulateTurn(AnychatModel):
-    simulate: Simulation
-
-
-Turn = (
-    UserText
-    | ChipTurn
-    | SlotTurn
-    | ConfirmTurn
-    | SystemTurn
-    | ActionTurn
-    | MediaTurn
-    | SimulateTurn
-)
 
 
 # --- expectations -------------------------------------------------------------------------

@@ -1,0 +1,37 @@
+"""What an Agent Skills project defines: skills and base44 eval fixtures."""
+
+from __future__ import annotations
+
+from dataclasses import field
+from typing import Any
+
+from .._record import record
+from ._model_base import _Model
+
+
+@record
+class AgentSkill(_Model):
+    name: str
+    """The folder name (must equal frontmatter `name`)."""
+    path: str
+    description: str | None = None
+    frontmatter: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    references: list[str] = field(default_factory=list)
+
+
+@record
+class Base44Fixture(_Model):
+    """A directory with an `eval.json` (and usually a `project/` the agent works in)."""
+
+    path: str
+    name: str | None = None
+    project_dir: str | None = None
+    skills: list[str] = field(default_factory=list)
+    """Skill names the fixture carries in its own `skills/` folder."""
+
+
+@record
+class AgentSkillsDefinitions(_Model):
+    skills: dict[str, AgentSkill] = field(default_factory=dict)
+    fixtures: list[Base44Fixture] = field(default_factory=list)
