@@ -112,6 +112,25 @@ def test_lookup_returns_the_matching_data_file_record(claims: Path):
     assert memory(events)["policy_lookup.holder_name"] == "Ben Ortiz"
 
 
+def test_records_in_a_data_sub_folder_are_the_ones_the_cases_draw(tmp_path: Path):
+    """The reference agent reads data/ as the test data does: sub-folders and CSV too, so a
+    record a case names is one the agent finds."""
+    from evalcore.agents.reference._backend import load_records
+    from evalcore.testdata import load_records as drafted_from
+
+    root = write_claims(tmp_path / "claims")
+    moved = root / "data" / "registry"
+    moved.mkdir()
+    (root / "data" / "policies.json").rename(moved / "policies.json")
+    (moved / "agents.csv").write_text("agent_id,name\nAG-7,Dana Reyes,extra cell\n")
+    events, _ = play(root, ["Can you look up my policy number?", "It's HM-200"])
+    (call,) = [e for e in events if e["event"] == "tool_executed"]
+    assert call["result"]["holder_name"] == "Ben Ortiz"
+    drafted = {c.name: list(c.records) for c in drafted_from(root).collections}
+    assert load_records(root) == drafted
+    assert drafted["agents"] == [{"agent_id": "AG-7", "name": "Dana Reyes"}]
+
+
 def test_a_request_for_a_person_mid_skill_interrupts_it(claims: Path):
     events, _ = play(claims, ["I need to file a claim", "Can I talk to a person please?"])
     assert "skill_interrupted" in kinds(events)

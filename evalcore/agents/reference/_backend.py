@@ -2,7 +2,7 @@
 
 A tool's result comes from what the project says about it:
 
-- **records**: a project that ships `data/*.json` or `data/*.csv` gets lookups answered
+- **records**: a project that ships JSON or CSV files under `data/` gets lookups answered
   from them. A record matches when one of its values equals an argument value (case, spaces
   and dashes ignored); a tool whose name lists or searches (`list_`, `search_`, `find_all`)
   returns every match under the data file's name, any other tool the best match;
@@ -18,14 +18,13 @@ A tool's result comes from what the project says about it:
 from __future__ import annotations
 
 import copy
-import csv
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ...definitions import MemoryField, Project
 from ...definitions.skill_model import UNKNOWN, branch_values, code_facts, qualify
+from ...testdata._records import load_records as read_collections
 from ..demo._mantle_engine import ToolResult
 from ._shared import once
 
@@ -43,38 +42,13 @@ _RECORDS: dict[int, tuple[Project, dict[str, list[dict[str, Any]]]]] = {}
 
 
 def load_records(root: Path) -> dict[str, list[dict[str, Any]]]:
-    """File stem -> its records, for every readable JSON or CSV file under `data/`."""
+    """File stem -> its records: the same files, read the same way, as the test data the
+    cases are drafted from (`evalcore.testdata.load_records`), so a case's record is one
+    the reference agent finds. Two files of one stem (in two sub-folders) share a list."""
     out: dict[str, list[dict[str, Any]]] = {}
-    folder = root / "data"
-    if not folder.is_dir():
-        return out
-    for path in sorted(folder.iterdir()):
-        try:
-            if path.suffix == ".json":
-                data = json.loads(path.read_text(encoding="utf-8"))
-            elif path.suffix == ".csv":
-                with path.open(encoding="utf-8", newline="") as handle:
-                    data = list(csv.DictReader(handle))
-            else:
-                continue
-        except (OSError, ValueError, csv.Error):
-            continue
-        records = _as_records(data)
-        if records:
-            out[path.stem] = records
+    for collection in read_collections(root).collections:
+        out.setdefault(collection.name, []).extend(collection.records)
     return out
-
-
-def _as_records(data: Any) -> list[dict[str, Any]]:
-    if isinstance(data, list):
-        return [r for r in data if isinstance(r, dict)]
-    if isinstance(data, dict):
-        lists = [v for v in data.values() if isinstance(v, list)]
-        if lists:
-            return [r for r in lists[0] if isinstance(r, dict)]
-        if all(isinstance(v, dict) for v in data.values()):
-            return [{"id": k, **v} for k, v in data.items()]
-    return []
 
 
 def placeholder(field: MemoryField | None, key: str) -> Any:
