@@ -73,6 +73,7 @@ class SheetBuilder:
         first_name: str | None = None,
         prefer: frozenset[str] = frozenset(),
         slot: int | None = None,
+        role_value: str | None = None,
     ) -> None:
         self.key = key
         self.slot = slot
@@ -80,7 +81,9 @@ class SheetBuilder:
         self.records = records or DataRecords()
         self.prefer = prefer
         """Values the case fixes (`auto`): a record holding one is drawn first."""
-        self.sheet = FactSheet(persona_for(audience, key, first_name=first_name))
+        self.sheet = FactSheet(
+            persona_for(audience, key, first_name=first_name, role_value=role_value)
+        )
         self._named = first_name is not None
 
     @property

@@ -39,6 +39,7 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause, without_month
+from ._mantle_roles import case_role, role_field, role_seed
 from ._mantle_seeds import channel_values, precondition_seeds, seeds_for, session_seeds
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
@@ -114,14 +115,14 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     skill = defs.skills[behavior.source]
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
+    audience = audience_text(defs, skill)
+    role = role_field(defs, audience)
+    kind = case_role(role, seeds, planned, skill) if role is not None else None
     sheet = SheetBuilder(
-        behavior.id,
-        audience_text(defs, skill),
-        records,
-        first_name=holder,
-        prefer=fixed,
-        slot=slot,
+        behavior.id, audience, records, first_name=holder, prefer=fixed, slot=slot, role_value=kind
     )
+    if role is not None and role.qualified not in seeds:  # the session says who they are
+        seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
     # the failing or negative test account goes in a seeded id where no phone is seeded
     marked = None if phones else behavior.facts.get("account")
     seeds.update(session_seeds(project, behavior, sheet, account=marked))
