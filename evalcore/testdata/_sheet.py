@@ -105,7 +105,12 @@ class SheetBuilder:
 
     def from_records(self, spec: FieldSpec) -> Any:
         """The field's value in this case's record of the collection it matches, if any."""
-        found = self.records.match(spec.name, frozenset(self.sheet.records))
+        drawn = frozenset(self.sheet.records)
+        found = self.records.match(spec.name, drawn)
+        for alias in spec.aliases:
+            if found is not None:
+                break
+            found = self.records.match(alias, drawn)
         if found is None:
             return None
         collection, key = found
