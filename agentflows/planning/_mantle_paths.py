@@ -105,7 +105,9 @@ def _as_request(text: str) -> str | None:
     if match is None:
         return None
     rule = re.sub(
-        r"@\w+\.([\w.]+)", lambda m: m.group(1).split(".")[-1].replace("_", " "), match["rule"]
+        r"@\w+\.(\w+(?:\.\w+)*)",
+        lambda m: m.group(1).split(".")[-1].replace("_", " "),
+        match["rule"],
     )
     return " ".join(rule.split()).rstrip(",") or None
 

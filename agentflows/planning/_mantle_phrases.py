@@ -232,7 +232,7 @@ def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
     if not found:
         return None
     rule = re.sub(
-        r"@\w+\.([\w.]+)", lambda m: m.group(1).split(".")[-1].replace("_", " "), found[-1]
+        r"@\w+\.(\w+(?:\.\w+)*)", lambda m: m.group(1).split(".")[-1].replace("_", " "), found[-1]
     )
     return " ".join(rule.split())
 
