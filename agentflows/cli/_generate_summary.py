@@ -17,9 +17,7 @@ def _print_summary(report: dict[str, Any]) -> None:
             escape("engines: " + ", ".join(f"{n} × {name}" for name, n in engines.items()))
         )
     for source, cov in report["coverage"].items():
-        through = cov.get("through")
-        by = f" (by the cases of {', '.join(through)})" if through else ""
-        line = f"coverage {source}{by}: {cov['covered']}/{cov['elements']} elements asserted"
+        line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements asserted"
         touched = cov.get("touched") or []
         if touched:
             line += " · touched, no assertion checks it: " + ", ".join(touched)

@@ -124,36 +124,28 @@ def _coverage(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         d["behavior"] for d in state.get("duplicates", [])
     }
     coverage: dict[str, Any] = {}
-    behaviors = state.get("behaviors", [])
-    planned = {b["source"] for b in behaviors}
     for plan in state.get("plans", []):
         elements = plan["elements"]
         asserted: set[str] = set()
         planned_on: set[str] = set()
-        through: set[str] = set()
-        # a source planned no cases of its own (a hidden skill another one calls): what the
-        # other sources' cases assert about it is its coverage
-        own = plan["source"] in planned
-        for behavior in behaviors:
+        for behavior in state.get("behaviors", []):
             work = cases.get(behavior["id"])
-            mine = behavior["source"] == plan["source"]
-            if (own and not mine) or behavior["id"] not in kept or not work:
+            if behavior["source"] != plan["source"] or behavior["id"] not in kept or not work:
                 continue
-            covers = behavior["covers"] if mine else []
-            planned_on |= set(covers)
-            found = asserted_elements(
-                ctx.project, ctx.dialect.name, plan["source"], work["data"] or {}, covers
-            ) & set(elements)
-            if found and not mine:
-                through.add(behavior["source"])
-            asserted |= found
+            planned_on |= set(behavior["covers"])
+            asserted |= asserted_elements(
+                ctx.project,
+                ctx.dialect.name,
+                plan["source"],
+                work["data"] or {},
+                behavior["covers"],
+            )
         covered = [e for e in elements if e in asserted]
         coverage[plan["source"]] = {
             "elements": len(elements),
             "covered": len(covered),
             "uncovered": [e for e in elements if e not in asserted],
             "touched": [e for e in elements if e in planned_on and e not in asserted],
-            **({"through": sorted(through)} if through else {}),
         }
     return coverage
 

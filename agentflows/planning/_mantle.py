@@ -59,7 +59,7 @@ from ._mantle_answers import AnswerBehaviors
 from ._mantle_detours import DetourBehaviors, _detour_walk
 from ._mantle_elements import plan_elements
 from ._mantle_outcomes import OutcomeBehaviors
-from ._mantle_paths import callers_of, project_skill
+from ._mantle_paths import project_skill
 from ._mantle_planner import DIALECT, after_identity, behavior_setup, channel_memory
 from ._mantle_vocab import all_choices
 
@@ -94,10 +94,7 @@ def plan_mantle(project: Project, skill_id: str, direction: str | None) -> Plan:
     )
     planner = _Planner(project, defs.skills[skill_id], parsed)
     elements = plan_elements(defs, defs.skills[skill_id])
-    # a hidden skill another one `call:`s or links to is not the user's to open: its
-    # caller's cases run it (and assert its events under its own id)
-    hidden = defs.skills[skill_id].hidden and callers_of(defs, skill_id)
-    behaviors = [] if hidden else planner.build(elements)
+    behaviors = planner.build(elements)
     return Plan(source=skill_id, dialect=DIALECT, behaviors=behaviors, elements=elements)
 
 

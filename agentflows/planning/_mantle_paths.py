@@ -21,7 +21,7 @@ import json
 import re
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, MemoryField, Project
+from evalcore.definitions import MemoryField, Project
 from evalcore.definitions.skill_model import skill_model
 
 from ._mantle_walk import Walk
@@ -69,20 +69,6 @@ def mode_fields(project: Project, skill_id: str) -> list[MemoryField]:
 def _weight(project: Project, skill_id: str) -> int:
     model = skill_model(project, skill_id)
     return len(model.fields) + 2 * len(model.tools) + len(model.branches)
-
-
-def callers_of(defs: MantleDefinitions, skill_id: str) -> list[str]:
-    """The skills whose ordered blocks `call:` or `link` to `skill_id` (sorted)."""
-    return sorted(
-        s.id
-        for s in defs.skills.values()
-        if s.id != skill_id
-        and any(
-            step.kind in ("call", "link") and str(step.target) == skill_id
-            for block in s.blocks.values()
-            for step in block.steps
-        )
-    )
 
 
 def project_skill(project: Project) -> str | None:
@@ -137,4 +123,4 @@ def project_rule(project: Project) -> tuple[str, str, str] | None:
     return None
 
 
-__all__ = ["callers_of", "mode_fields", "path_id", "project_rule", "project_skill"]
+__all__ = ["mode_fields", "path_id", "project_rule", "project_skill"]
