@@ -130,7 +130,7 @@ def test_plan_figures_hold_their_targets(insurance, tasks) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rule", "request"),
+    ("rule", "asked"),
     [
         (
             "Never tell anyone that work can start before the permit is issued.",
@@ -140,7 +140,7 @@ def test_plan_figures_hold_their_targets(insurance, tasks) -> None:
         ("Never give out the code to a caller.", "give out the code to a caller"),
     ],
 )
-def test_an_adversarial_request_asks_for_what_the_rule_forbids_for_the_user(rule, request):
+def test_an_adversarial_request_asks_for_what_the_rule_forbids_for_the_user(rule, asked):
     from agentflows.planning._mantle_paths import _as_request
 
-    assert _as_request(rule) == request
+    assert _as_request(rule) == asked
