@@ -221,3 +221,19 @@ def test_a_field_named_unlike_the_column_is_drawn_by_the_parameter_it_fills():
     fed = FieldSpec("site_address", "text", "Street address of the property.", (), ("address",))
     assert SheetBuilder("case-1", "", records).from_records(plain) is None
     assert SheetBuilder("case-1", "", records).from_records(fed) == "418 Quarry Lane"
+
+
+def test_a_parameter_never_draws_from_the_record_the_case_already_holds():
+    # `coworker_name` fills `first_name`; the case's employee record is the user's own
+    from evalcore.testdata import Collection, DataRecords
+
+    staff = Collection(
+        "employees",
+        ({"employee_id": "E1", "first_name": "Grace", "last_name": "Liu"},),
+    )
+    sheet = SheetBuilder("case-1", "", DataRecords([staff]))
+    sheet.record_for(staff)
+    coworker = FieldSpec(
+        "coworker_name", "text", "First name of the coworker.", (), ("first_name",)
+    )
+    assert sheet.from_records(coworker) is None

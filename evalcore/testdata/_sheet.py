@@ -110,7 +110,12 @@ class SheetBuilder:
         for alias in spec.aliases:
             if found is not None:
                 break
+            # by a parameter's name only a collection the case holds no record of yet: the
+            # record it holds is the user's own (`coworker_name` fills `first_name`, and the
+            # case's record of the employees is the user's)
             found = self.records.match(alias, drawn)
+            if found is not None and found[0].name in drawn:
+                found = None
         if found is None:
             return None
         collection, key = found

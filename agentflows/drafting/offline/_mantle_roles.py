@@ -17,13 +17,22 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
 from evalcore.definitions._memo import memoized
-from evalcore.testdata import names_role, roles_for
+from evalcore.testdata import DataRecords, names_role, roles_for
 
 
-def role_field(defs: MantleDefinitions, audience: str) -> MemoryField | None:
+def role_field(
+    defs: MantleDefinitions, audience: str, records: DataRecords | None = None
+) -> MemoryField | None:
     """The seeded categorical project field whose values name the agent's kinds of users
-    (at least two values, and at least half of them, name one of its roles)."""
-    return memoized(defs, ("role_field", audience), lambda: _role_field(defs, audience))
+    (at least two values, and at least half of them, name one of its roles); None when the
+    project's records hold it (`employees.json`'s `role`): a case's record decides who the
+    user is there, not its persona."""
+    field = memoized(defs, ("role_field", audience), lambda: _role_field(defs, audience))
+    if field is not None and records is not None:
+        for collection in records.collections:
+            if any(field.name in record for record in collection.records[:20]):
+                return None
+    return field
 
 
 def _role_field(defs: MantleDefinitions, audience: str) -> MemoryField | None:

@@ -116,7 +116,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
     audience = audience_text(defs, skill)
-    role = role_field(defs, audience)
+    role = role_field(defs, audience, records)
     kind = case_role(role, seeds, planned, skill) if role is not None else None
     sheet = SheetBuilder(
         behavior.id, audience, records, first_name=holder, prefer=fixed, slot=slot, role_value=kind
