@@ -39,7 +39,13 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause, without_month
-from ._mantle_seeds import channel_values, precondition_seeds, seeds_for, session_seeds
+from ._mantle_seeds import (
+    answer_account,
+    channel_values,
+    precondition_seeds,
+    seeds_for,
+    session_seeds,
+)
 from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -134,6 +140,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     first = walk_skill(project, behavior.source, setup)
     values = fill_values(defs, first, dict(setup.values), sheet)
     stated = request_values(project, skill.id, first, values, sheet)
+    values = answer_account(project, behavior, values, seeds)
     setup = replace(setup, values={**values, **stated})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
