@@ -95,7 +95,7 @@ def _project(root: Path, *, handle: bool) -> Path:
             "  seed: true\n"
         )
         files["skills/mute/skill.md"] = (
-            "---\nname: Mute alerts\ndescription: >\n  Silence a noisy pager: \"mute the "
+            '---\nname: Mute alerts\ndescription: >\n  Silence a noisy pager: "mute the '
             'alerts of checkout-api".\ntool_constraints:\n  - mute_alerts:\n'
             "      requires: session.mute.service\n      on_success: utter_muted\n"
             "      on_failure: utter_mute_failed\n---\n\nAsk which service, then call "
@@ -128,7 +128,8 @@ def _project(root: Path, *, handle: bool) -> Path:
 def _verify(root: Path, folder: Path, data: dict) -> None:
     folder.mkdir()
     (folder / "case.yml").write_text(yaml.safe_dump(data, sort_keys=False))
-    report = asyncio.run(mutate(collect_cases([folder], project=root), root, concurrency=1, only=[]))
+    cases = collect_cases([folder], project=root)
+    report = asyncio.run(mutate(cases, root, concurrency=1, only=[]))
     assert set(report.reference.values()) == {"passed"}, report.reference
 
 
