@@ -24,7 +24,13 @@ from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
 
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
-from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
+from ...planning._mantle_phrases import (
+    activation_phrase,
+    first_person,
+    own_phrases,
+    strong_phrases,
+    value_line,
+)
 from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
@@ -320,7 +326,7 @@ class _Writer:
         skill = self.defs.skills[self.script.behavior.source]
         text = activation_phrase(self.defs, skill)
         given = {**(self.facts.get("given") or {}), **self.requested()}
-        for phrase, named in strong_phrases(self.defs, skill):
+        for phrase, named in [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]:
             if named and all(given.get(k) == v for k, v in named.items()):
                 text = phrase
                 given = {k: v for k, v in given.items() if k not in named}
