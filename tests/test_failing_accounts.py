@@ -66,11 +66,12 @@ from rasa.mantle.tools.decorator import ToolContext, tool
 
 
 @tool(description="Mute the alerts of a service for an hour.")
-async def mute_alerts(service: str, handle: str, context: ToolContext = None):
+async def mute_alerts(service: str, tier: str, handle: str, context: ToolContext = None):
     """Mute the pager.
 
     Args:
         service: Catalog name of the service.
+        tier: Support tier of the engineer's team.
         handle: Chat handle of the engineer, without the @.
     """
     context.memory.set("mute_id", "MUTE-4410")
@@ -88,8 +89,10 @@ def _project(root: Path, *, handle: bool) -> Path:
             "  utter_goodbye:\n    - text: Goodbye!\n"
         ),
     }
-    if handle:  # a chat handle seeded by the channel: letters only
+    if handle:  # a chat handle seeded by the channel (letters only) and a seeded choice
         memory = (
+            "tier:\n  type: categorical\n  enum_values: [gold, none]\n"
+            "  description: Support tier of the engineer's team.\n  seed: true\n"
             "engineer_handle:\n  type: text\n"
             "  description: Chat handle of the engineer, without the @ (e.g. mchen).\n"
             "  seed: true\n"
@@ -153,8 +156,10 @@ def test_a_tool_failure_case_verifies_without_a_seeded_phone(tmp_path: Path, han
     assert [c["is_error"] for c in calls if c["tool_name"] in ("mute_alerts", "file_bag_report")]
     assert all(c["is_error"] for c in calls if c["tool_name"] in ("mute_alerts", "file_bag_report"))
     if handle:  # the handle carries the account: the engineer's handle plus its digits
-        seeded = scenario["setup"]["initial_slots"]["project.engineer_handle"]
+        slots = scenario["setup"]["initial_slots"]
+        seeded = slots["project.engineer_handle"]
         assert account_of({seeded}) == "failing" and seeded.rstrip("0123456789")
+        assert slots.get("project.tier", "gold") in ("gold", "none")  # a choice never widens
     else:  # the user's bag tag does, in the tag's own shape
         tag = next(c["arguments"]["bag_tag"] for c in calls)
         assert tag.startswith("SK") and account_of({tag}) == "failing"

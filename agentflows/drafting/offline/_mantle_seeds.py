@@ -70,18 +70,25 @@ def session_seeds(
     `negative`): the first id among them is the test account's (`R-50150`), for a project
     that seeds no caller phone the account could go in."""
     out: dict[str, Any] = {}
+    ids: list[str] = []  # the free-text ids among them, which may be widened
     for skill_id in _case_skills(behavior):
         for field_def in session_fields(project, skill_id):
             if field_def.qualified not in out:
                 value = sheet.value(spec_of(field_def))
                 if value is not None:
                     out[field_def.qualified] = value
-    if account is not None:
-        for key, value in out.items():
-            marked = account_value(value, account, widen=True) if isinstance(value, str) else value
-            if isinstance(marked, str) and account_of({marked}) == account:
-                out[key] = marked
-                break
+                    if field_def.type == "text" and not field_def.enum_values:
+                        ids.append(field_def.qualified)
+    if account is None:
+        return out
+    # an id of the account's shape first; else the first text id, widened (never a choice)
+    tries = [(k, False) for k in out] + [(k, True) for k in ids]
+    for key, widen in tries:
+        value = out[key]
+        marked = account_value(value, account, widen=widen) if isinstance(value, str) else value
+        if isinstance(marked, str) and account_of({marked}) == account:
+            out[key] = marked
+            break
     return out
 
 
