@@ -23,6 +23,8 @@ from typing import Any
 
 import yaml
 
+from . import yamlio
+
 #: Each line: its indentation, a `- ` (with the spaces after it), a plain key with its `:`
 #: and the spaces after it, and the rest; one search for the whole text.
 _LINE = re.compile(r"^( *)(- +)?(?:([A-Za-z_][A-Za-z0-9_.\-]*):(?: +|$))?(.*)$", re.M)
@@ -36,6 +38,9 @@ _NOT_STRINGS = frozenset(
     ["true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"]
 )
 _MAP, _SEQ, _LESS = 0, 1, 2  # mapping, sequence, sequence at its key's column
+#: First characters after which a scalar is not plain text: indicators, quotes, and the
+#: first characters of every implicit resolver (`yamlio.CaseLoader`).
+_NOT_TEXT = _INDICATORS | frozenset(yamlio.CaseLoader.yaml_implicit_resolvers)
 
 
 class _Declined(Exception):
@@ -72,8 +77,8 @@ def _read(text: str, max_depth: int, resolve: Any) -> Any:
             continue  # a blank line
         column = len(spaces)
         if not stack:
-            if column or dash or not key:
-                raise _Declined  # the root is not a block mapping
+            if column or dash or not key or max_depth <= 1:
+                raise _Declined  # the root is not a block mapping (or at the depth limit)
             stack.append((_MAP, 0, root, 1))
         elif pending is not None:
             owner, name, at, depth = pending
@@ -114,16 +119,25 @@ def _read(text: str, max_depth: int, resolve: Any) -> Any:
             else:
                 if not rest or rest[0] == "-":
                     raise _Declined  # `-` alone, or `- - x`
-                value, index, lines = _scalar(rest, column, index, text, lines, resolve)
-                container.append(value)
+                if rest[0] not in _NOT_TEXT and ": " not in rest and " #" not in rest:
+                    if rest[-1] == ":":
+                        raise _Declined
+                    container.append(rest)
+                else:
+                    value, index, lines = _scalar(rest, column, index, text, lines, resolve)
+                    container.append(value)
                 continue
         if not key or key in container or key in _NOT_STRINGS:
             raise _Declined
-        if rest:
+        if not rest:
+            pending = (container, key, column, depth + 1)
+        elif rest[0] not in _NOT_TEXT and ": " not in rest and " #" not in rest:
+            if rest[-1] == ":":
+                raise _Declined
+            container[key] = rest  # plain text (most values): no resolver starts with it
+        else:
             value, index, lines = _scalar(rest, column, index, text, lines, resolve)
             container[key] = value
-        else:
-            pending = (container, key, column, depth + 1)
     if pending is not None:
         pending[0][pending[1]] = resolve("")
     if not stack:

@@ -38,8 +38,9 @@ _KEEP_LENGTH, _KEEP_COUNT = 64, 4096
 _IMMUTABLE = frozenset({bool, int, float, type(None)})
 
 
-class _Irregular(Exception):
-    """The file is not plain case YAML: the full walk reads it."""
+class _Irregular(ValueError):
+    """The file is not plain case YAML: the full walk reads it (the line reader declines
+    on a ValueError)."""
 
 
 def quick_read(text: str, limits: InputLimits) -> tuple[Any, yaml.Node | str] | None:
@@ -48,16 +49,13 @@ def quick_read(text: str, limits: InputLimits) -> tuple[Any, yaml.Node | str] | 
     node is composed only if a line is asked for (`node_lines`)."""
     if "*" in text:  # a possible alias: shared nodes need the graph check
         return None
-    loader = deferred_loader(text)
-    if loader is None:
-        return None
-    try:
-        data = read_lines(text, limits.max_depth, resolve_plain)
-    except _Irregular:  # a merge key's `<<` as a value
-        data = None
+    deferred = yamlio._DEFERRED
+    if deferred is None or "\t" in text or yamlio.non_printable(text):
+        return None  # what `deferred_loader` declines
+    data = read_lines(text, limits.max_depth, resolve_plain)
     if data is not None:
-        loader.dispose()
         return data, text
+    loader = deferred(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -94,9 +92,8 @@ def resolve_plain(value: str) -> Any:
 #: The case loaders' implicit resolvers, and constructors of the tags they give a scalar.
 _TABLE: dict[str, list[tuple[str, re.Pattern[str]]]] = yamlio.CaseLoader.yaml_implicit_resolvers
 _CONSTRUCTORS = {
-    tag: yamlio.CaseLoader.yaml_constructors[tag]
-    for tag in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
-    + ("tag:yaml.org,2002:null",)
+    f"tag:yaml.org,2002:{kind}": yamlio.CaseLoader.yaml_constructors[f"tag:yaml.org,2002:{kind}"]
+    for kind in ("bool", "int", "float", "null")
 }
 _SCALAR_CONSTRUCTOR: list[Any] = []
 
