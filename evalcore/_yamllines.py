@@ -19,6 +19,8 @@ when a finding asks for one (`Document.lines`).
 from __future__ import annotations
 
 import re
+from collections import deque
+from itertools import islice
 from typing import Any
 
 import yaml
@@ -61,86 +63,82 @@ def read_lines(text: str, max_depth: int, resolve: Any) -> Any:
 
 
 def _read(text: str, max_depth: int, resolve: Any) -> Any:
-    rows = _LINE.findall(text)
+    if max_depth <= 1:
+        raise _Declined  # the root mapping is at the depth limit
+    rows = enumerate(_LINE.findall(text), 1)  # (the index of the next line, its parts)
     lines: list[str] | None = None  # the raw lines, for block scalars
     root: dict[str, Any] = {}
-    # Open collections, innermost last: (kind, column, container, depth).
+    # The collection the lines are in (kind, column of its keys or `-`, container, depth),
+    # and the ones it is in, innermost last.
+    kind, at, container, depth = _MAP, 0, root, 1
     stack: list[tuple[int, int, Any, int]] = []
-    pending: tuple[dict[str, Any], str, int, int] | None = None  # `key:` with nothing after
-    count, index = len(rows), 0
-    while index < count:
-        spaces, dash, key, rest = rows[index]
-        index += 1
+    pending: str | None = None  # a key of `container` with nothing after its `:`
+    for index, (spaces, dash, key, rest) in rows:
         if rest[-1:] == " ":
             rest = rest.rstrip(" ")  # trailing spaces end no scalar this reader takes
         if not (rest or key or dash):
             continue  # a blank line
         column = len(spaces)
-        if not stack:
-            if column or dash or not key or max_depth <= 1:
-                raise _Declined  # the root is not a block mapping (or at the depth limit)
-            stack.append((_MAP, 0, root, 1))
-        elif pending is not None:
-            owner, name, at, depth = pending
-            pending = None
-            if column > at or (column == at and dash):
-                if depth >= max_depth:
+        if pending is not None:
+            if column > at or (column == at and dash):  # the key's value is this block
+                if depth + 1 >= max_depth:
                     raise _Declined
                 nested: Any = [] if dash else {}
-                owner[name] = nested
-                kind = _SEQ if column > at or not dash else _LESS
-                stack.append((_MAP if not dash else kind, column, nested, depth))
+                container[pending] = nested
+                stack.append((kind, at, container, depth))
+                kind = _MAP if not dash else _SEQ if column > at else _LESS
+                at, container, depth = column, nested, depth + 1
             else:
-                owner[name] = resolve("")
-        top = stack[-1]
-        while top[1] > column or (top[0] == _LESS and not dash):
-            stack.pop()
-            if not stack:
-                raise _Declined
-            top = stack[-1]
-        if top[1] != column:
-            raise _Declined  # a continuation line, or irregular indentation
-        kind, _, container, depth = top
+                container[pending] = resolve("")
+            pending = None
+        if column != at or (kind == _LESS and not dash):
+            while at > column or (kind == _LESS and not dash):
+                if not stack:
+                    raise _Declined
+                kind, at, container, depth = stack.pop()
+            if at != column:
+                raise _Declined  # a continuation line, or irregular indentation
         if kind == _MAP:
             if dash:
                 raise _Declined
-        else:
-            if not dash:
+        elif not dash:
+            raise _Declined
+        elif key:  # `- key: v`: a mapping whose keys sit after the `- `
+            if depth + 1 >= max_depth:
                 raise _Declined
-            if key:  # `- key: v`: a mapping whose keys sit after the `- `
-                if depth + 1 >= max_depth:
+            item: dict[str, Any] = {}
+            container.append(item)
+            stack.append((kind, at, container, depth))
+            kind, at, container, depth = _MAP, column + len(dash), item, depth + 1
+        else:  # `- value`
+            if not rest or rest[0] == "-":
+                raise _Declined  # `-` alone, or `- - x`
+            if rest[0] not in _NOT_TEXT and ": " not in rest and " #" not in rest:
+                if rest[-1] == ":":
                     raise _Declined
-                item: dict[str, Any] = {}
-                container.append(item)
-                column += len(dash)
-                depth += 1
-                container = item
-                stack.append((_MAP, column, item, depth))
+                container.append(rest)
             else:
-                if not rest or rest[0] == "-":
-                    raise _Declined  # `-` alone, or `- - x`
-                if rest[0] not in _NOT_TEXT and ": " not in rest and " #" not in rest:
-                    if rest[-1] == ":":
-                        raise _Declined
-                    container.append(rest)
-                else:
-                    value, index, lines = _scalar(rest, column, index, text, lines, resolve)
-                    container.append(value)
-                continue
+                value, after, lines = _scalar(rest, at, index, text, lines, resolve)
+                container.append(value)
+                if after > index:
+                    deque(islice(rows, after - index), maxlen=0)  # the block's lines
+            continue
         if not key or key in container or key in _NOT_STRINGS:
             raise _Declined
         if not rest:
-            pending = (container, key, column, depth + 1)
+            pending = key
         elif rest[0] not in _NOT_TEXT and ": " not in rest and " #" not in rest:
             if rest[-1] == ":":
                 raise _Declined
             container[key] = rest  # plain text (most values): no resolver starts with it
         else:
-            value, index, lines = _scalar(rest, column, index, text, lines, resolve)
+            value, after, lines = _scalar(rest, at, index, text, lines, resolve)
             container[key] = value
+            if after > index:
+                deque(islice(rows, after - index), maxlen=0)
     if pending is not None:
-        pending[0][pending[1]] = resolve("")
-    if not stack:
+        container[pending] = resolve("")
+    if not root:
         raise _Declined  # no document
     return root
 
