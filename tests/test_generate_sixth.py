@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
+import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +23,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from agentflows.generate import _dedupe, build_request, graph, nodes, run_generation
 from agentflows.generate._prewrite import review_findings
+from agentflows.generate._write import write_one
 from agentflows.review._views import ReviewEnv, case_views
 from agentflows.review._vocab import vocabulary
 from agentflows.review.rules import RULES
@@ -207,3 +211,39 @@ def test_tool_mentions_are_what_fresh_patterns_find(sentence: str) -> None:
         ):
             fresh.append(match.start())
     assert _mentions(sentence, name) == sorted(fresh)
+
+
+# --- the manifest's content hashes without reading the files back ------------------------
+
+
+def test_every_content_hash_is_the_hash_of_the_file_as_written(tmp_path) -> None:
+    request = build_request(
+        ["all"], project=BANK, model="offline", verify=False, cases_root=str(tmp_path / "c")
+    )
+    asyncio.run(run_generation(request, checkpoints=tmp_path / "ck.sqlite"))
+    (found,) = (tmp_path / "c").rglob("manifest.json")
+    manifest = json.loads(found.read_text(encoding="utf-8"))
+    assert len(manifest["cases"]) > 20
+    for key, entry in manifest["cases"].items():
+        data = (found.parent / key).read_bytes()
+        assert entry["content_sha256"] == hashlib.sha256(data).hexdigest(), key
+
+
+def test_a_written_hash_is_of_the_bytes_on_disk_even_for_a_lone_surrogate(tmp_path) -> None:
+    text = "scenario:\n  name: half \ud800 a pair\n"
+    ctx = SimpleNamespace(
+        dialect=SimpleNamespace(name="mantle", dump=lambda _: text),
+        request=SimpleNamespace(force=True),
+        written_sha256={},
+    )
+    path = tmp_path / "case.yml"
+    for expected in ("created", "overwritten"):
+        if expected == "overwritten":
+            path.write_text("other\n", encoding="utf-8")
+        assert write_one(ctx, path, {}) == expected
+        assert ctx.written_sha256[str(path)] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert b"\\ud800" in path.read_bytes()
+    text = "scenario:\n  name: plain\n"
+    path.write_text(text, encoding="utf-8")
+    ctx.written_sha256.clear()  # the same bytes already there: nothing written, nothing kept
+    assert write_one(ctx, path, {}) == "unchanged" and not ctx.written_sha256

@@ -283,7 +283,7 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     pool = Pool()  # the committed suite and earlier output, then each draft kept
     files = {p.resolve() for p in suite_files(ctx.project, ctx.dialect)}
     for source in ctx.request.targets:
-        out = ctx.request.out_dir(source)
+        out = ctx.out_dir(source)
         if out.is_dir():
             files |= {p.resolve() for p in out.iterdir() if p.suffix in ctx.dialect.suffixes}
     for file in sorted(files):
