@@ -32,8 +32,13 @@ class Fingerprint:
     words: frozenset[str]
 
 
+#: `json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)`, with the encoder
+#: built once instead of for every call (`dumps` builds one whenever options are given).
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str)
+
+
 def _canon(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return _ENCODER.encode(value)
 
 
 def _shingles(text: str) -> frozenset[str]:

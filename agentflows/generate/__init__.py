@@ -99,11 +99,11 @@ async def _run_generation(
     # generate (validate, sources, --help) start without them.
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    from .graph import build_graph
+    from .graph import compiled_graph
 
     ensure_dir(checkpoints.parent)
     async with AsyncSqliteSaver.from_conn_string(str(checkpoints)) as saver:
-        graph = build_graph().compile(checkpointer=saver)
+        graph = compiled_graph(saver)
         if resume is not None:
             config = {"configurable": {"thread_id": resume}}
             snapshot = await graph.aget_state(config)

@@ -50,11 +50,14 @@ def review_findings(data: dict[str, Any], dialect: str, project: Project | None)
     from ..review.rules import RULES
 
     env = ReviewEnv(project=project, vocab=_vocab(project, vocabulary))
+    # No peers: near-duplicates are the dedupe step's job, so neither that rule nor the
+    # fingerprint it alone reads is worked out for every draft.
+    rules = [rule for code, rule in RULES.items() if code != "near-duplicate"]
     found: list[Finding] = []
-    for index, view in enumerate(case_views(data, dialect, project)):
+    for index, view in enumerate(case_views(data, dialect, project, fingerprints=False)):
         env.order = index
-        for rule in RULES.values():
-            found += [f for f in rule.check(view, env) if f.code != "near-duplicate"]
+        for rule in rules:
+            found += rule.check(view, env)
     return found
 
 

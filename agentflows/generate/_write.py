@@ -36,7 +36,7 @@ def case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
 
 def case_target(ctx: GenerateContext, behavior: Behavior) -> tuple[Path, Path]:
     """`case_path` and the same path resolved; each out folder is resolved once per run."""
-    out = ctx.request.out_dir(behavior.source)
+    out = ctx.out_dir(behavior.source)
     if ctx.dialect.name == "mantle":
         name = mantle_case_filename(safe_slug(behavior.source), behavior.case, behavior.type)
     elif ctx.dialect.name == "anychat":
@@ -89,7 +89,11 @@ def write_one(ctx: GenerateContext, path: Path, data: dict[str, Any]) -> str:
     text = ctx.dialect.dump(data)
     if path.exists() and ctx.dialect.name == "anychat" and _same_but_time(path, data):
         return "unchanged"
-    return write_case_file(path, text, force=ctx.request.force).status
+    status = write_case_file(path, text, force=ctx.request.force).status
+    if status in ("created", "overwritten"):  # these bytes, as `atomic_write_text` wrote them
+        content = text.encode("utf-8", errors="backslashreplace")
+        ctx.written_sha256[str(path)] = hashlib.sha256(content).hexdigest()
+    return status
 
 
 def assemble_base44(
@@ -152,8 +156,9 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
             key = path.relative_to(base).as_posix()
         except ValueError:
             key = path.as_posix()
-        content = path.read_bytes()
-        digest = hashlib.sha256(content).hexdigest()
+        digest = ctx.written_sha256.get(record["path"]) if path == folder / given.name else None
+        if digest is None:  # unchanged, or written through a link: hash what is there
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
         previous = manifest.cases.get(key)
         unchanged = previous is not None and previous.content_sha256 == digest
         sources = hashes.get(record["source"])

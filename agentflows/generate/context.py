@@ -77,6 +77,17 @@ class GenerateContext:
     (`{error, kind}`): the drafts after it are not attempted."""
     resolved_dirs: dict[Path, Path] = field(default_factory=dict)
     """Out folder → the folder resolved (symlinks followed), worked out once per run."""
+    out_dirs: dict[str, Path] = field(default_factory=dict)
+    """Source → its out folder (`request.out_dir`), worked out once per run."""
+    written_sha256: dict[str, str] = field(default_factory=dict)
+    """Case file path → the SHA-256 of the bytes this run wrote there (the manifest's
+    content hash without reading the file back)."""
+
+    def out_dir(self, source: str) -> Path:
+        out = self.out_dirs.get(source)
+        if out is None:
+            out = self.out_dirs[source] = self.request.out_dir(source)
+        return out
 
 
 def now_iso() -> str:

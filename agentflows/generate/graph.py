@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 from langgraph.graph import END, START, StateGraph
 
 from . import _routes, _verify, nodes
@@ -34,3 +37,37 @@ def build_graph() -> StateGraph:
     graph.add_edge("write", "report")
     graph.add_edge("report", END)
     return graph
+
+
+def _wiring() -> tuple[Any, ...]:
+    """The functions `build_graph` wires in: a graph compiled from others is not reused."""
+    return (
+        *(getattr(nodes, n) for n in ("load", "plan", "draft", "validate", "repair", "review")),
+        *(getattr(nodes, n) for n in ("dedupe", "write", "report", "route_repairs")),
+        _verify.verify,
+        _verify.route_verify,
+        _routes.route_drafts,
+    )
+
+
+_lock = threading.Lock()
+_compiled: tuple[tuple[Any, ...], Any] | None = None
+
+
+def compiled_graph(checkpointer: Any) -> Any:
+    """The flow compiled with `checkpointer`. Compiling (validation, channels, LangGraph's
+    look at each node's code) cost as much CPU as a bank run's manifest and report
+    together, for the same graph every run: it is compiled once per process without a
+    checkpointer and each run gets a copy that carries its own. Where LangGraph wraps the
+    checkpointer at compile time (strict msgpack), every run compiles afresh."""
+    from langgraph.graph.state import _serde
+
+    if _serde.STRICT_MSGPACK_ENABLED:
+        return build_graph().compile(checkpointer=checkpointer)
+    global _compiled
+    wiring = _wiring()
+    with _lock:
+        if _compiled is None or _compiled[0] != wiring:
+            _compiled = (wiring, build_graph().compile())
+        template = _compiled[1]
+    return template.copy({"checkpointer": checkpointer})

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from evalcore.dedupe import fingerprint, same_case, similarity
+from evalcore.dedupe import fingerprint
 from evalcore.findings import Finding
 from evalcore.redact import redact
 from evalcore.repair import repair_data
@@ -20,6 +20,7 @@ from evalcore.validation import check_data
 
 from ..drafting import DraftContext, DraftResult, Usage
 from ..planning import Behavior, plan_source, select
+from ._dedupe import Pool
 from ._routes import siblings
 from ._suite import as_prompt_entries, suite_files, unit_fingerprints
 from ._write import (
@@ -279,19 +280,19 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     targets = {
         str(case_target(ctx, Behavior.model_validate(w["behavior"]))[1]) for w in cases.values()
     }
-    existing: list[tuple[str, Any]] = []
+    pool = Pool()  # the committed suite and earlier output, then each draft kept
     files = {p.resolve() for p in suite_files(ctx.project, ctx.dialect)}
     for source in ctx.request.targets:
-        out = ctx.request.out_dir(source)
+        out = ctx.out_dir(source)
         if out.is_dir():
             files |= {p.resolve() for p in out.iterdir() if p.suffix in ctx.dialect.suffixes}
     for file in sorted(files):
         if str(file) in targets:
             continue
-        existing += list(unit_fingerprints(file, ctx.dialect))
+        for label, other in unit_fingerprints(file, ctx.dialect):
+            pool.add(label, other)
     kept: list[str] = []
     duplicates: list[dict[str, Any]] = []
-    batch: list[tuple[str, Any, str | None]] = []
     for behavior in state.get("behaviors", []):
         work = cases.get(behavior["id"])
         if work is None or work["status"] != "valid":
@@ -303,12 +304,7 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
         )
         mark = fingerprint(units[0], ctx.dialect.name)
         path = (behavior.get("facts") or {}).get("path")
-        others = [(label, other, None) for label, other in existing] + batch
-        same = [
-            (similarity(mark, other), label)
-            for label, other, other_path in others
-            if same_case(mark, other, path_a=path, path_b=other_path)
-        ]
+        same = pool.same(mark, path)
         if same:
             best = max(same)
             duplicates.append(
@@ -316,7 +312,7 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             )
             continue
         kept.append(behavior["id"])
-        batch.append((f"draft:{behavior['id']}", mark, path))
+        pool.add(f"draft:{behavior['id']}", mark, path)
     return {"kept": kept, "duplicates": duplicates}
 
 

@@ -77,9 +77,16 @@ class ReviewEnv:
 
 
 def case_views(
-    data: Any, dialect: str, project: Project | None, path: Path | None = None
+    data: Any,
+    dialect: str,
+    project: Project | None,
+    path: Path | None = None,
+    *,
+    fingerprints: bool = True,
 ) -> list[CaseView]:
-    """The cases of one parsed document (tolerates any shape; unknown shapes give none)."""
+    """The cases of one parsed document (tolerates any shape; unknown shapes give none).
+    `fingerprints=False`: views for a review without peers, where only `near-duplicate`
+    reads the fingerprint (left empty)."""
     if not isinstance(data, dict):
         return []
     label = str(path) if path is not None else "<case>"
@@ -95,8 +102,9 @@ def case_views(
         view.path = path
         view.source = case_source(project, dialect, view.data, path)
         view.label = label if not view.base else f"{label}#{view.title}"
-        unit = {"prompts": [view.data]} if dialect == "base44" else view.data
-        view.fingerprint = fingerprint(unit, dialect)
+        if fingerprints:
+            unit = {"prompts": [view.data]} if dialect == "base44" else view.data
+            view.fingerprint = fingerprint(unit, dialect)
     return views
 
 

@@ -201,14 +201,22 @@ def compared_values(condition: str | None, key: str) -> list[Any]:
     """Literals the condition compares `key` with (`== 'stolen'` gives `stolen`)."""
     if not condition:
         return []
-    pattern = re.compile(
-        rf"session\.{re.escape(key)}\s*(?:==|!=)\s*('[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false)"
-    )
+    text = str(condition)
+    if f"session.{key}" not in text:  # the pattern spells it: it cannot match
+        return []
     out = []
-    for match in pattern.finditer(str(condition)):
+    for match in _compared_pattern(key).finditer(text):
         literal = match.group(1)
         out.append(literal[1:-1] if literal[0] in "'\"" else literal)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _compared_pattern(key: str) -> re.Pattern[str]:
+    """Compiled once per key: a many-skill project has more keys than `re` caches."""
+    return re.compile(
+        rf"session\.{re.escape(key)}\s*(?:==|!=)\s*('[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false)"
+    )
 
 
 __all__ = ["compared_values", "condition_keys", "evaluate"]

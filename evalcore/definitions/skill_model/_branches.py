@@ -5,6 +5,7 @@ step instructions, and modes (one field compared to several literals across thos
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from .._model import Skill
@@ -74,14 +75,22 @@ def equal_values(condition: str | None, key: str) -> list[Any]:
     """Literals the condition says `key` equals (`==` only; `!=` does not put a path there)."""
     if not condition:
         return []
-    pattern = re.compile(
-        rf"session\.{re.escape(key)}\s*==\s*('[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false)"
-    )
+    text = str(condition)
+    if f"session.{key}" not in text:  # the pattern spells it: it cannot match
+        return []
     out = []
-    for match in pattern.finditer(str(condition)):
+    for match in _equal_pattern(key).finditer(text):
         literal = match.group(1)
         out.append(literal[1:-1] if literal[0] in "'\"" else literal)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _equal_pattern(key: str) -> re.Pattern[str]:
+    """Compiled once per key: a many-skill project has more keys than `re` caches."""
+    return re.compile(
+        rf"session\.{re.escape(key)}\s*==\s*('[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false)"
+    )
 
 
 def _same(a: Any, b: Any) -> bool:

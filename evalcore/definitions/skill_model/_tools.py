@@ -9,6 +9,7 @@ kept as the call's trigger and, where it names a memory field, read as a conditi
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -42,13 +43,21 @@ _VERB_BEFORE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
+def _mention_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """`@tool.name` and the bare name, compiled once per name (more than `re` caches)."""
+    escaped = re.escape(name)
+    return re.compile(rf"@tool\.{escaped}\b"), re.compile(rf"(?<![\w.@]){escaped}\b")
+
+
 def _mentions(sentence: str, name: str) -> list[int]:
     """Positions where the sentence calls `name`: `@tool.name`, or the bare name right after a
     calling word ("call submit_claim", "with `lookup`") or before "tool" ("the x tool")."""
     if name not in sentence:  # both patterns spell the name as it is written
         return []
-    out = [m.start() for m in re.finditer(rf"@tool\.{re.escape(name)}\b", sentence)]
-    for match in re.finditer(rf"(?<![\w.@]){re.escape(name)}\b", sentence):
+    tagged, bare = _mention_patterns(name)
+    out = [m.start() for m in tagged.finditer(sentence)]
+    for match in bare.finditer(sentence):
         before = sentence[: match.start()]
         after = sentence[match.end() :]
         if _VERB_BEFORE.search(before) or re.match(r"`?\s+tool\b", after):
