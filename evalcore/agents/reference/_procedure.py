@@ -25,6 +25,7 @@ from ...definitions import Step
 from ...definitions.conditions import condition_keys
 from ..demo._mantle_engine import Procedure, SkillContext
 from ._asking import question_for
+from ...definitions.skill_model.prose_items import with_entry_block
 from ._prose import ProseItem, prose_items
 
 if TYPE_CHECKING:
@@ -77,14 +78,7 @@ class Runner:
     def run(self) -> Procedure:
         ctx, skill = self.ctx, self.skill
         assert self.model is not None
-        items = prose_items(skill, self.model)
-        if not any(i.kind == "block" and i.name in skill.blocks for i in items):
-            called = {
-                str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "call"
-            }
-            first = next((b for b in skill.blocks if b not in called), None)
-            if first is not None:
-                items.append(ProseItem("block", None, "", first))
+        items = with_entry_block(skill, prose_items(skill, self.model))
         ran_blocks: set[str] = set()
         for item in items:
             if self.stopped:

@@ -18,9 +18,12 @@ from ..conditions import condition_keys
 from ._arguments import parameter_fields, step_arguments
 from ._code import UNKNOWN, code_facts, qualify
 from ._text import Sentence, sentences
+from ._tool_words import ToolWords, described_calls, indefinite
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
 
-_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without|must\s+not|avoid)\b[^.@]*$", re.I)
+_NEGATED = re.compile(
+    r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.@]*$", re.I
+)
 _TRIGGER = re.compile(
     r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
     re.I,
@@ -199,6 +202,12 @@ class ToolReader:
         self.calls: dict[str, list[CallSite]] = {}
         self.uncertainties: list[Uncertainty] = []
         self.memory = defs.memory_names()
+        self.words = [ToolWords.of(n, self.callable.get(n)) for n in self.names]
+        self.kinds: set[tuple[str, str]] = set()
+        """(tool, sentence) of described calls on "a"/"an" (kept only as a tool's one site)."""
+        self.values = {
+            str(v) for f in self.memory.values() for v in f.enum_values or [] if isinstance(v, str)
+        }
 
     def add(self, name: str, site: CallSite) -> None:
         self.calls.setdefault(name, []).append(site)
@@ -241,10 +250,7 @@ class ToolReader:
         where = Where(file=self.file, line=sentence.line if block is None else None, part=part)
         if block is not None:
             where = Where(file=self.file, line=sentence.line, part=part)
-        for name in self.names:
-            positions = _mentions(text, name)
-            if not positions or all(_NEGATED.search(text[:p]) for p in positions):
-                continue
+        for name, positions in self._calls_in(text, where).items():
             trigger = _TRIGGER.match(text[: positions[0]])
             condition = sentence.condition
             trigger_text = None
@@ -295,7 +301,7 @@ class ToolReader:
                 or f"{self.skill.id}.{word}" in self.memory
             ):
                 continue
-            if word in self.defs.skills or word in self.skill.blocks:
+            if word in self.defs.skills or word in self.skill.blocks or word in self.values:
                 continue
             self.uncertainties.append(
                 Uncertainty(
@@ -304,6 +310,36 @@ class ToolReader:
                     why="no tool of that name is defined or imported for this skill",
                 )
             )
+
+    def _calls_in(self, text: str, where: Where) -> dict[str, list[int]]:
+        """Tool -> where the sentence calls it: by name, else by what it does (one tool only:
+        a sentence that reads as two calls none, recorded)."""
+        named = {}
+        for name in self.names:
+            positions = _mentions(text, name)
+            if positions and not all(_NEGATED.search(text[:p]) for p in positions):
+                named[name] = positions
+        if named or any(_mentions(text, n) for n in self.names):
+            return named
+        found = {
+            name: [at]
+            for name, at in described_calls(text, self.words).items()
+            if not _NEGATED.search(text[:at])
+        }
+        if len(found) > 1:
+            self.uncertainties.append(
+                Uncertainty(
+                    what="which tool the prose calls",
+                    where=where,
+                    why=f"'{text}' reads as a call of {' and of '.join(sorted(found))}; "
+                    "walks call neither",
+                )
+            )
+            return {}
+        for name, (at,) in found.items():
+            if indefinite(text, at):
+                self.kinds.add((name, text))
+        return found
 
     def block_entries(self, first_line: int) -> dict[str, str | None]:
         """Block id -> the condition every prose entry into it shares (None: unconditional)."""
@@ -336,7 +372,8 @@ class ToolReader:
                 self.add(name, CallSite(kind="constraint", where=where))
         out = []
         for name, calls in self.calls.items():
-            out.append(self._use(name, calls))
+            steps = [c for c in calls if (name, c.sentence or "") not in self.kinds]
+            out.append(self._use(name, steps or calls))
         return out
 
     def _use(self, name: str, calls: list[CallSite]) -> ToolUse:
