@@ -27,7 +27,6 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import evaluate
-
 from evalcore.definitions.skill_model.prose_items import ProseItem, with_entry_block
 
 from ._mantle_prose import prose_items

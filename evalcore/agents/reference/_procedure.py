@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
+from ...definitions.skill_model.prose_items import with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
 from ._asking import question_for
-from ...definitions.skill_model.prose_items import with_entry_block
 from ._prose import ProseItem, prose_items
 
 if TYPE_CHECKING:

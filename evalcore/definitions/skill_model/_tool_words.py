@@ -118,9 +118,10 @@ def _named(stems: list[str], tool: ToolWords) -> bool:
         return True
     for words in tool.parameters:
         n = len(words)
-        if n and any(tuple(stems[i : i + n]) == words for i in range(len(stems) - n + 1)):
-            if n > 1 or words[0] not in _GENERIC:
-                return True
+        if not n or (n == 1 and words[0] in _GENERIC):
+            continue
+        if any(tuple(stems[i : i + n]) == words for i in range(len(stems) - n + 1)):
+            return True
     return False
 
 
@@ -128,7 +129,7 @@ def described_call(text: str, tool: ToolWords) -> int | None:
     """Where `text` calls `tool` by what it does (the verb's position), None if it does not."""
     tokens = _tokens(text.replace("_", " "))
     stems = [s for _, _, s in tokens]
-    for index, (position, word, verb) in enumerate(tokens):
+    for index, (position, _word, verb) in enumerate(tokens):
         if verb not in tool.verbs or _WISH.search(text[:position]):
             continue
         after = tokens[index + 1 : index + 1 + _WINDOW]
