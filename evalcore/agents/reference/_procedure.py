@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
+from ...definitions.skill_model import instruction_prompt
 from ...definitions.skill_model.prose_items import with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
 from ._asking import question_for
@@ -243,7 +244,8 @@ class Runner:
                     )
                 continue
             asked = categorical[0] if categorical else missing[0]
-            yield from self.brain.ask_for(ctx, asked, text, missing, step.id, block)
+            prompt = instruction_prompt(text, ctx.defs.memory_field(asked), ctx.holds)
+            yield from self.brain.ask_for(ctx, asked, prompt, missing, step.id, block)
         self.set_from_pick(specs, keys)
         for spec in specs:
             if spec.condition is None or self.known(spec.qualified):

@@ -10,7 +10,9 @@ object of its description); or when the verb's object is a pronoun ("book it", "
 them") and the sentence names an object word or one of the tool's parameters (`slot_id`,
 "license number"). Words are compared lightly stemmed (verified/verify, booking/book,
 slots/slot). A sentence that names a tool outright is read by its name only; one that
-matches two tools calls none (the reader records the doubt). A described call whose object
+matches two tools equally well calls none (the reader records the doubt); one whose object
+names more of one tool's words than of another's calls that one ("find the free plots":
+`list_free_plots` over `get_plot`). A described call whose object
 takes "a"/"an" ("Open a permit application for the work they describe") says what the skill
 is for: it is a call site only when the prose calls the tool nowhere else.
 """
@@ -125,10 +127,12 @@ def _named(stems: list[str], tool: ToolWords) -> bool:
     return False
 
 
-def described_call(text: str, tool: ToolWords) -> int | None:
-    """Where `text` calls `tool` by what it does (the verb's position), None if it does not."""
+def described_call(text: str, tool: ToolWords) -> tuple[int, int] | None:
+    """Where `text` calls `tool` by what it does, with how many of its object words the
+    verb's object names (a pronoun object: 1); None if it does not."""
     tokens = _tokens(text.replace("_", " "))
     stems = [s for _, _, s in tokens]
+    best: tuple[int, int] | None = None
     for index, (position, _word, verb) in enumerate(tokens):
         if verb not in tool.verbs or _WISH.search(text[:position]):
             continue
@@ -137,32 +141,35 @@ def described_call(text: str, tool: ToolWords) -> int | None:
         if particle and not any(w.lower() == particle for _, w, _ in after):
             continue
         if after and after[0][1].lower() in _PRONOUNS:
-            if _named(stems, tool):
-                return position
+            if _named(stems, tool) and best is None:
+                best = (position, 1)
             continue
+        named: set[str] = set()
         for _, said, object_stem in after:
-            low = said.lower()
-            if low in _STOP or not said[0].isalpha():
+            if said.lower() in _STOP or not said[0].isalpha():
                 break
             if object_stem in tool.objects:
-                return position
-    return None
+                named.add(object_stem)
+        if named and (best is None or len(named) > best[1]):
+            best = (position, len(named))
+    return best
+
+
+def described_calls(text: str, tools: list[ToolWords]) -> dict[str, int]:
+    """Tool name -> the position where `text` calls it by what it does: the tools whose
+    object words the sentence names most (two or more tied: each of them, for the caller
+    to call ambiguous)."""
+    found = {t.name: hit for t in tools if (hit := described_call(text, t)) is not None}
+    if not found:
+        return {}
+    top = max(score for _, score in found.values())
+    return {name: at for name, (at, score) in found.items() if score == top}
 
 
 def indefinite(text: str, position: int) -> bool:
     """The verb at `position` takes "a"/"an" ("Open a permit application for the work"):
     the kind of thing the skill is for, not the one a step acts on."""
     return bool(re.match(r"[A-Za-z]+\s+(?:a|an)\b", text[position:], re.I))
-
-
-def described_calls(text: str, tools: list[ToolWords]) -> dict[str, int]:
-    """Tool name -> the position where `text` calls it by what it does."""
-    out: dict[str, int] = {}
-    for tool in tools:
-        position = described_call(text, tool)
-        if position is not None:
-            out[tool.name] = position
-    return out
 
 
 __all__ = ["ToolWords", "described_call", "described_calls", "indefinite", "stem"]
