@@ -256,6 +256,30 @@ def test_the_verb_needs_an_object_of_the_tool():
     assert list(described_calls("Then issue the key for the shed.", words)) == ["issue_key"]
     assert described_calls("Issue a warning if they are late.", words) == {}
     assert described_calls("The order is final.", words) == {}
+    # a description of what happens, a noun use, an identifier: no call
+    assert described_calls("Keys are issued to members.", words) == {}
+    assert described_calls("It orders compost for the plot.", words) == {}
+    assert described_calls("Read out the order compost line.", words) == {}
+    assert described_calls("Then run @block.order_compost.", words) == {}
+
+
+def test_a_tool_a_block_step_runs_is_not_called_again_by_its_description(tmp_path: Path):
+    files = dict(FILES)
+    files["skills/compost/skill.md"] = (
+        COMPOST.replace("Then order the compost", "Then run @tool.order_compost")
+        .replace(
+            "    utterance: utter_ask_plot_number\n",
+            "    utterance: utter_ask_plot_number\n"
+            "  - id: order\n    execute_tool: order_compost\n",
+        )
+        .replace("Tell them a delivery takes a week.", "Order compost for the plot they name.")
+    )
+    model = build_skill_model(load_project(write_project(tmp_path, files)), "compost")
+    use = model.tool("order_compost")
+    assert use is not None
+    assert [c.sentence for c in use.calls if c.kind == "prose"] == [
+        "Then run @tool.order_compost for that plot and give them the order number it returns."
+    ]
 
 
 def test_the_walk_runs_the_prose_after_a_block_it_starts_with(society: Path):

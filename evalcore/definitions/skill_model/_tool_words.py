@@ -105,12 +105,36 @@ class ToolWords:
         return cls(name, frozenset(verbs), frozenset(objects), parameters)
 
 
-def _tokens(text: str) -> list[tuple[int, str, str]]:
-    """(position, word as written, stem), punctuation kept as its own token."""
-    out = []
-    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*|[,;:.!?()]", text):
-        word = match.group(0)
-        out.append((match.start(), word, stem(word) if word[0].isalpha() else word))
+#: The conversation's own verbs: what the agent says, never a tool it calls.
+_CONVERSATION = {
+    "ask", "tell", "say", "read", "offer", "explain", "let", "give", "help", "set", "make",
+    "show", "repeat", "thank", "greet", "mention", "note", "keep", "try",
+}  # fmt: skip
+#: `@memory.x`, `@block.x` tokens and snake_case names: words a verb is never read in.
+_IDENTIFIER = re.compile(r"@[\w.]+|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
+
+
+def _tokens(text: str) -> list[tuple[int, str, str, bool]]:
+    """(position, word as written, stem, may be a verb), punctuation its own token. A verb
+    is a base form ("book", not "booked" / "booking" / "books": prose instructs in the
+    imperative), outside an identifier and not after an article ("the booking number")."""
+    inside = [m.span() for m in _IDENTIFIER.finditer(text)]
+    out: list[tuple[int, str, str, bool]] = []
+    for match in re.finditer(r"[A-Za-z][A-Za-z0-9]*|[,;:.!?()]", text.replace("_", " ")):
+        word, at = match.group(0), match.start()
+        if not word[0].isalpha():
+            out.append((at, word, word, False))
+            continue
+        low = word.lower()
+        inflected = low.endswith(("ing", "ed")) or (low.endswith("s") and not low.endswith("ss"))
+        after_article = bool(out) and out[-1][1].lower() in _ARTICLES
+        verb = not (
+            inflected
+            or after_article
+            or low in _CONVERSATION
+            or any(a <= at < b for a, b in inside)
+        )
+        out.append((at, word, stem(word), verb))
     return out
 
 
@@ -130,22 +154,22 @@ def _named(stems: list[str], tool: ToolWords) -> bool:
 def described_call(text: str, tool: ToolWords) -> tuple[int, int] | None:
     """Where `text` calls `tool` by what it does, with how many of its object words the
     verb's object names (a pronoun object: 1); None if it does not."""
-    tokens = _tokens(text.replace("_", " "))
-    stems = [s for _, _, s in tokens]
+    tokens = _tokens(text)
+    stems = [s for _, _, s, _ in tokens]
     best: tuple[int, int] | None = None
-    for index, (position, _word, verb) in enumerate(tokens):
-        if verb not in tool.verbs or _WISH.search(text[:position]):
+    for index, (position, _word, verb, may_be_verb) in enumerate(tokens):
+        if not may_be_verb or verb not in tool.verbs or _WISH.search(text[:position]):
             continue
         after = tokens[index + 1 : index + 1 + _WINDOW]
         particle = _PARTICLE.get(verb)
-        if particle and not any(w.lower() == particle for _, w, _ in after):
+        if particle and not any(w.lower() == particle for _, w, _, _ in after):
             continue
         if after and after[0][1].lower() in _PRONOUNS:
             if _named(stems, tool) and best is None:
                 best = (position, 1)
             continue
         named: set[str] = set()
-        for _, said, object_stem in after:
+        for _, said, object_stem, _ in after:
             if said.lower() in _STOP or not said[0].isalpha():
                 break
             if object_stem in tool.objects:
@@ -167,9 +191,9 @@ def described_calls(text: str, tools: list[ToolWords]) -> dict[str, int]:
 
 
 def indefinite(text: str, position: int) -> bool:
-    """The verb at `position` takes "a"/"an" ("Open a permit application for the work"):
+    """The verb at `position` takes "a"/"an"/"one" ("Open a permit application for the work"):
     the kind of thing the skill is for, not the one a step acts on."""
-    return bool(re.match(r"[A-Za-z]+\s+(?:a|an)\b", text[position:], re.I))
+    return bool(re.match(r"[A-Za-z]+\s+(?:a|an|one)\b", text[position:], re.I))
 
 
 __all__ = ["ToolWords", "described_call", "described_calls", "indefinite", "stem"]

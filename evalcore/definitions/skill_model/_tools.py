@@ -203,6 +203,14 @@ class ToolReader:
         self.uncertainties: list[Uncertainty] = []
         self.memory = defs.memory_names()
         self.words = [ToolWords.of(n, self.callable.get(n)) for n in self.names]
+        #: Tools a block step runs (`execute_tool`, `tools:`): the framework calls them, so a
+        #: sentence that describes one summarises the step rather than calling it again.
+        self.stepped = {
+            str(step.target)
+            for block in skill.blocks.values()
+            for step in block.steps
+            if step.kind == "execute_tool"
+        } | {t for tools in raw_block_tools(skill).values() for t in tools}
         self.kinds: set[tuple[str, str]] = set()
         """(tool, sentence) of described calls on "a"/"an" (kept only as a tool's one site)."""
         self.values = {
@@ -319,12 +327,12 @@ class ToolReader:
             positions = _mentions(text, name)
             if positions and not all(_NEGATED.search(text[:p]) for p in positions):
                 named[name] = positions
-        if named or any(_mentions(text, n) for n in self.names):
+        if named or any(re.search(rf"\b{re.escape(n)}\b", text) for n in self.names):
             return named
         found = {
             name: [at]
             for name, at in described_calls(text, self.words).items()
-            if not _NEGATED.search(text[:at])
+            if not _NEGATED.search(text[:at]) and name not in self.stepped
         }
         if len(found) > 1:
             self.uncertainties.append(
