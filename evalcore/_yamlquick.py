@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from . import yamlio
+from ._yamllines import read_lines
 from .limits import InputLimits
 from .yamlbuild import _token
 from .yamlio import deferred_loader
@@ -36,17 +38,24 @@ _KEEP_LENGTH, _KEEP_COUNT = 64, 4096
 _IMMUTABLE = frozenset({bool, int, float, type(None)})
 
 
-class _Irregular(Exception):
-    """The file is not plain case YAML: the full walk reads it."""
+class _Irregular(ValueError):
+    """The file is not plain case YAML: the full walk reads it (the line reader declines
+    on a ValueError)."""
 
 
-def quick_read(text: str, limits: InputLimits) -> tuple[Any, yaml.Node] | None:
-    """(data, root node) of plain case YAML, or None when the full walk must read it."""
+def quick_read(text: str, limits: InputLimits) -> tuple[Any, yaml.Node | str] | None:
+    """(data, root node) of plain case YAML, or None when the full walk must read it. In
+    place of the node, the text itself where the line reader (`_yamllines`) read it: the
+    node is composed only if a line is asked for (`node_lines`)."""
     if "*" in text:  # a possible alias: shared nodes need the graph check
         return None
-    loader = deferred_loader(text)
-    if loader is None:
-        return None
+    deferred = yamlio._DEFERRED
+    if deferred is None or "\t" in text or yamlio.non_printable(text):
+        return None  # what `deferred_loader` declines
+    data = read_lines(text, limits.max_depth, resolve_plain)
+    if data is not None:
+        return data, text
+    loader = deferred(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -57,6 +66,43 @@ def quick_read(text: str, limits: InputLimits) -> tuple[Any, yaml.Node] | None:
         return None
     finally:
         loader.dispose()
+
+
+def resolve_plain(value: str) -> Any:
+    """What a plain scalar `value` resolves to, as `_Reader.scalar` resolves it (raises
+    `_Irregular` for a merge key's `<<`, which no constructor builds)."""
+    known = _RESOLVED.get(value, _RESOLVED)
+    if known is not _RESOLVED:
+        return value if known is _AS_TEXT else known
+    keep = len(value) <= _KEEP_LENGTH and len(_RESOLVED) < _KEEP_COUNT
+    for tag, regexp in _TABLE.get(value[:1], ()):
+        if regexp.match(value):
+            constructor = _CONSTRUCTORS.get(tag)
+            if constructor is None:
+                raise _Irregular
+            result = constructor(_constructor(), yaml.ScalarNode(tag, value))
+            if keep and type(result) in _IMMUTABLE:
+                _RESOLVED[value] = result
+            return result
+    if keep:
+        _RESOLVED[value] = _AS_TEXT
+    return value
+
+
+#: The case loaders' implicit resolvers, and constructors of the tags they give a scalar.
+_TABLE: dict[str, list[tuple[str, re.Pattern[str]]]] = yamlio.CaseLoader.yaml_implicit_resolvers
+_CONSTRUCTORS = {
+    f"tag:yaml.org,2002:{kind}": yamlio.CaseLoader.yaml_constructors[f"tag:yaml.org,2002:{kind}"]
+    for kind in ("bool", "int", "float", "null")
+}
+_SCALAR_CONSTRUCTOR: list[Any] = []
+
+
+def _constructor() -> Any:
+    """One loader whose scalar constructors build a resolved scalar (they keep no state)."""
+    if not _SCALAR_CONSTRUCTOR:
+        _SCALAR_CONSTRUCTOR.append(yamlio.CaseLoader(""))
+    return _SCALAR_CONSTRUCTOR[0]
 
 
 class _Reader:
@@ -142,9 +188,16 @@ class _Reader:
         return out
 
 
-def node_lines(root: yaml.Node) -> dict[str, int]:
+def node_lines(root: yaml.Node | str) -> dict[str, int]:
     """The lines `yamlbuild.walk` records, in the order it records them, for a tree
-    `quick_read` accepted (string keys, none repeated, no alias)."""
+    `quick_read` accepted (string keys, none repeated, no alias), or for the text the line
+    reader read (composed now: libyaml reads what that reader reads)."""
+    if isinstance(root, str):
+        loader = deferred_loader(root)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
     lines: dict[str, int] = {}
     stack: list[tuple[yaml.Node, str, int | None]] = [(root, "", None)]
     while stack:

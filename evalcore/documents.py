@@ -49,7 +49,8 @@ class Document:
     findings: list[Finding] = field(default_factory=list)
     _lines: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     _node: Any = field(default=None, repr=False, compare=False)
-    """A root YAML node whose lines are recorded on first use (`_yamlquick`)."""
+    """A root YAML node whose lines are recorded on first use, or the text the line reader
+    read, composed then (`_yamlquick.node_lines`)."""
 
     @property
     def lines(self) -> dict[str, int]:

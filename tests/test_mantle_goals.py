@@ -325,3 +325,11 @@ def test_a_digression_criterion_names_the_request_in_words_that_read() -> None:
         in criteria
     )
     assert not any("the where" in c for c in criteria)
+
+
+def test_a_token_that_ends_its_sentence_keeps_its_name():
+    # "@skill.inspections." : the sentence's full stop is not part of the token
+    rule = sentence_rule(
+        "If they want the next inspection, offer to book it with @skill.inspections."
+    )
+    assert rule is not None and rule.endswith("with inspections"), rule

@@ -127,3 +127,20 @@ def test_plan_figures_hold_their_targets(insurance, tasks) -> None:
         assert figures["happy_reaching_success"] == figures["happy_paths"]
         assert figures["gated_with_refusal"] == figures["gated_tools"]
     assert plan_figures(insurance)["gated_tools"] == 1
+
+
+@pytest.mark.parametrize(
+    ("rule", "asked"),
+    [
+        (
+            "Never tell anyone that work can start before the permit is issued.",
+            "tell me that work can start before the permit is issued",
+        ),
+        ("Do not promise customers a refund.", "promise me a refund"),
+        ("Never give out the code to a caller.", "give out the code to a caller"),
+    ],
+)
+def test_an_adversarial_request_asks_for_what_the_rule_forbids_for_the_user(rule, asked):
+    from agentflows.planning._mantle_paths import _as_request
+
+    assert _as_request(rule) == asked

@@ -209,3 +209,31 @@ def test_an_example_that_opens_a_json_literal_is_the_whole_literal_or_nothing():
     assert json.loads(value) == {"SYR-VAN-750": 6, "CUP": 14}
     broken = FieldSpec("lines", "list", "Final order lines, e.g. [sku, quantity.")
     assert typed_value(broken, case_rng("k")) is None
+
+
+def test_a_field_named_unlike_the_column_is_drawn_by_the_parameter_it_fills():
+    # `site_address` fills `find_parcel(address)`: the tool looks parcels up by address
+    from evalcore.testdata import Collection, DataRecords
+
+    parcels = Collection("parcels", ({"parcel_id": "04417-012", "address": "418 Quarry Lane"},))
+    records = DataRecords([parcels])
+    plain = FieldSpec("site_address", "text", "Street address of the property.")
+    fed = FieldSpec("site_address", "text", "Street address of the property.", (), ("address",))
+    assert SheetBuilder("case-1", "", records).from_records(plain) is None
+    assert SheetBuilder("case-1", "", records).from_records(fed) == "418 Quarry Lane"
+
+
+def test_a_parameter_never_draws_from_the_record_the_case_already_holds():
+    # `coworker_name` fills `first_name`; the case's employee record is the user's own
+    from evalcore.testdata import Collection, DataRecords
+
+    staff = Collection(
+        "employees",
+        ({"employee_id": "E1", "first_name": "Grace", "last_name": "Liu"},),
+    )
+    sheet = SheetBuilder("case-1", "", DataRecords([staff]))
+    sheet.record_for(staff)
+    coworker = FieldSpec(
+        "coworker_name", "text", "First name of the coworker.", (), ("first_name",)
+    )
+    assert sheet.from_records(coworker) is None

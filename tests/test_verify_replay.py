@@ -176,7 +176,8 @@ def test_a_log_parsed_from_a_shared_opening_is_the_log_parsed_whole() -> None:
 
 
 def test_a_mutant_is_killed_whatever_order_its_checks_are_tried_in() -> None:
-    from agentflows.generate._verify_play import _fails, _parsed, compiled
+    from agentflows.generate._verify_play import _parsed, compiled
+    from agentflows.generate._verify_verdict import fails
 
     project = load(BANK)
     defs = project.mantle
@@ -193,7 +194,7 @@ def test_a_mutant_is_killed_whatever_order_its_checks_are_tried_in() -> None:
             parsed = _parsed(events, run)
             assert parsed == parse_events(events)
             expected = any(not check(parsed).passed for check in checks)
-            assert _fails(checks, parsed, run) == expected
-            assert _fails(checks, parsed, run) == expected  # again, in the order it left
+            assert fails(checks, events, run) == expected
+            assert fails(checks, events, run) == expected  # again, in the order it left
             seen[expected] += 1
     assert seen[True] and seen[False]

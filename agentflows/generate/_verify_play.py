@@ -26,6 +26,7 @@ from evalcore.runner._events import message_text
 from evalcore.simulator import SimulatorSettings, make_simulator
 
 from ._verify_replay import Driven, Recording, Replay, drive, recordable, resume_point
+from ._verify_verdict import checked_mantle, fails, shared
 
 #: The verifier's limits: in-process targets answer in milliseconds.
 MAX_TURNS = 30
@@ -49,7 +50,9 @@ class Played:
     parsed: tuple[Any, ...] | None = None
     """`events` parsed, once its mutant plays need it."""
     order: list[int] | None = None
-    """The order its mutant plays try the case's checks in (see `_fails`)."""
+    """The order its mutant plays try the case's checks in (`_verify_verdict`)."""
+    firsts: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Per check: where `events` first matches each of its patterns (`_verify_verdict`)."""
 
     @property
     def failing(self) -> list[dict[str, Any]]:
@@ -188,30 +191,20 @@ async def kills(
     fails against `target`: `play(...).status == "failed"`, decided with less work. Events
     equal to `passing`'s give the same verdict (the checks read only the events), so they
     are not checked again; otherwise the checks (`checks`: the case's assertions as
-    `compiled` checks, read once for all its plays) stop at the first failing one (a kill
-    needs one). A run that errors kills nothing, as in `play`."""
+    `compiled` checks, read once for all its plays) are decided on what the mutant's events
+    do not share with `passing`'s, without failure messages (`_verify_verdict`), and stop at
+    the first failing one (a kill needs one). A run that errors kills nothing, as in `play`."""
     try:
         events = await _events(case, target, project, passing.replay)
-        if events == passing.events or not case.checks:
+        same = shared(events, passing.events)
+        if (same == len(events) == len(passing.events)) or not case.checks:
             return False
-        parsed = _parsed(events, passing)
         if checks is not None:
-            return _fails(checks, parsed, passing)
+            return fails(checks, events, passing, same)
+        parsed = _parsed(events, passing)
         return any(not evaluate_one(i, item, parsed).passed for i, item in enumerate(case.checks))
     except Exception:  # an errored run kills nothing
         return False
-
-
-def _fails(checks: list[Any], parsed: tuple[Any, ...], passing: Played) -> bool:
-    """Whether any of the checks fails. Each check reads the events alone, so the order
-    they are tried in does not change the answer; the one that failed last for this case's
-    mutants is tried first (mutants of one case mostly fail the same assertion)."""
-    order = passing.order if passing.order is not None else list(range(len(checks)))
-    for at, index in enumerate(order):
-        if not checks[index](parsed).passed:
-            passing.order = [index, *order[:at], *order[at + 1 :]]
-            return True
-    return False
 
 
 def _parsed(events: list[dict[str, Any]], passing: Played) -> tuple[Any, ...]:
@@ -219,11 +212,7 @@ def _parsed(events: list[dict[str, Any]], passing: Played) -> tuple[Any, ...]:
     taken from its parse (kept on `passing`, parsed once for all its mutant plays)."""
     if passing.parsed is None:
         passing.parsed = parse_events(list(passing.events))
-    same = 0
-    for mine, theirs in zip(events, passing.events, strict=False):
-        if mine is not theirs and mine != theirs:
-            break
-        same += 1
+    same = shared(events, passing.events)
     if not same:
         return parse_events(list(events))
     turn = passing.parsed[same - 1].turn
@@ -276,15 +265,20 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
     )
     final = await session.close()
     events = [dict(e) for e in final.events or []]
-    trace = RunTrace(
-        case=case,
-        run_index=1,
-        turns=(),
-        events=tuple(events),
-        transcript=tuple(run.history),
-        final=final,
-    )
-    results = [r.to_json() for r in evaluate_checks(case.checks, trace, dialect=case.dialect)]
+    checked = checked_mantle(case, events)
+    if checked is not None:
+        parsed, results = checked
+    else:
+        trace = RunTrace(
+            case=case,
+            run_index=1,
+            turns=(),
+            events=tuple(events),
+            transcript=tuple(run.history),
+            final=final,
+        )
+        parsed = None
+        results = [r.to_json() for r in evaluate_checks(case.checks, trace, dialect=case.dialect)]
     return Played(
         "passed" if all(r["passed"] for r in results) else "failed",
         assertions=results,
@@ -293,6 +287,7 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
         notes=list((final.meta or {}).get("notes") or []),
         reached=session.engine.reached,
         replay=_replay(run, recording, events),
+        parsed=parsed,
     )
 
 

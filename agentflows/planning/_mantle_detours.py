@@ -41,6 +41,16 @@ def _detour_walk(
     )
 
 
+def _completes(skill: Any, walk: Walk) -> bool:
+    """Whether a detour's walk ends with its skill completed, so the skill it interrupted
+    resumes: `complete_when` met where the skill states one, else a success signal reached."""
+    if walk.outcome != "done":
+        return False
+    if (skill.complete_when or {}).get("condition"):
+        return walk.completed
+    return walk.completed or walk.reaches_success
+
+
 def _detour_setup(given: dict[str, Any], memory: dict[str, Any]) -> Setup:
     return Setup(values=dict(given), given=frozenset(given), memory=dict(memory))
 
@@ -66,13 +76,18 @@ class DetourBehaviors(PlannerBase):
             if other.id == self.skill.id or other.is_handoff or other.hidden or other.disabled:
                 continue
             phrases = strong_phrases(self.defs, other)
-            line, given = phrases[0] if phrases else (activation_phrase(self.defs, other), {})
-            inner = _detour_walk(self.project, other.id, given, memory)
-            if inner.outcome != "done" or not (inner.completed or inner.reaches_success):
-                continue
-            cost = len(inner.asks)
-            if best is None or cost < best[0]:
-                best = (cost, other.id, line, given, inner)
+            if not phrases:
+                phrases = [(activation_phrase(self.defs, other), {})]
+            # the skill resumes only once the detour completes: with `complete_when`, the
+            # walk has to meet it (an answer-only mode never does), so each phrasing is
+            # tried, the first one first, until one completes
+            for line, given in phrases:
+                inner = _detour_walk(self.project, other.id, given, memory)
+                if _completes(other, inner):
+                    cost = len(inner.asks)
+                    if best is None or cost < best[0]:
+                        best = (cost, other.id, line, given, inner)
+                    break
         if best is None:
             return []
         _, other_id, line, given, inner = best
@@ -219,7 +234,8 @@ class DetourBehaviors(PlannerBase):
 
 def _lower_first(text: str) -> str:
     first = text.split(" ", 1)[0]
-    if first in ("I", "I'm", "I've", "I'd", "I'll") or first.isupper():
+    # "I" stays, as does an acronym ("SSO"); the article "A" is an ordinary first word
+    if first in ("I", "I'm", "I've", "I'd", "I'll") or (first.isupper() and first != "A"):
         return text
     return text[:1].lower() + text[1:]
 

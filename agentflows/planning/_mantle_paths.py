@@ -91,9 +91,20 @@ def _as_request(text: str) -> str | None:
     if match is None:
         return None
     rule = re.sub(
-        r"@\w+\.([\w.]+)", lambda m: m.group(1).split(".")[-1].replace("_", " "), match["rule"]
+        r"@\w+\.(\w+(?:\.\w+)*)",
+        lambda m: m.group(1).split(".")[-1].replace("_", " "),
+        match["rule"],
     )
+    # "tell anyone they may start": the user pushing for it asks it for themselves
+    rule = _ANYONE.sub(lambda m: f"{m['verb']} me", rule)
     return " ".join(rule.split()).rstrip(",") or None
+
+
+_ANYONE = re.compile(
+    r"\b(?P<verb>tell|promise|give|show|send|offer|quote)\s+(?:anyone|anybody|everyone|"
+    r"someone|callers?|customers?|the\s+(?:caller|customer|user|patient|member)|them)\b",
+    re.I,
+)
 
 
 def project_rule(project: Project) -> tuple[str, str, str] | None:

@@ -141,6 +141,9 @@ def _as_sentence(phrase: str) -> str:
             "will",
             "would",
             "who",
+            "who's",
+            "where's",
+            "how's",
             "which",
         }
         phrase += "?" if question else "."
@@ -195,8 +198,45 @@ def value_line(defs: MantleDefinitions, qualified: str, value: Any) -> str:
     choice = next((c for c in field_choices(defs, qualified) if c.value == value), None)
     if choice is not None and choice.phrases:
         return f"It's about {first_person(choice.phrases[0].rstrip('.'))}."
+    phrase = own_phrase(defs, qualified, value)
+    if phrase is not None:
+        return phrase
     words = value_words(value)
     return f"{words[:1].upper()}{words[1:]}, please."
+
+
+def _own_words(value: Any) -> re.Pattern[str]:
+    """A value named by its own words, as the reference agent hears it ("swap", "swap's")."""
+    words = re.sub(r"[_\-]+", " ", str(value)).split()
+    joined = r"[\s_\-]+".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<![\w'])(?<!not )(?<!no ){joined}(?!\w)", re.I)
+
+
+def own_phrases(defs: MantleDefinitions, given: dict[str, Any]) -> list[tuple[str, dict]]:
+    """`own_phrase` of each given choice, with the value it names (an opening says it)."""
+    out = [(own_phrase(defs, k, v), {k: v}) for k, v in given.items()]
+    return [(line, named) for line, named in out if line is not None]
+
+
+def own_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | None:
+    """The skill's own phrasing of one choice (a mode): the first quoted description example
+    that names `value` by its own words, no other value of the field, and that routes to the
+    skill ("swap my on-call with Arjun next week" for `request: swap`), as a sentence; None
+    where none does (the answer is then the value's words, "Swap, please.")."""
+    field = skill_field(defs, qualified)
+    skill = defs.skills.get(field.namespace) if field is not None else None
+    if field is None or skill is None or not isinstance(value, str) or not field.enum_values:
+        return None
+    others = [_own_words(v) for v in field.enum_values if v != value]
+    own = _own_words(value)
+    words = routing_words(defs)
+    for phrase in description_phrases(skill):
+        if not own.search(phrase) or any(o.search(phrase) for o in others):
+            continue
+        line = _as_sentence(phrase)
+        if routed_skill(defs, words, line) == skill.id:
+            return line
+    return None
 
 
 def names_strongly(defs: MantleDefinitions, qualified: str, value: Any, text: str) -> bool:
@@ -232,7 +272,7 @@ def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
     if not found:
         return None
     rule = re.sub(
-        r"@\w+\.([\w.]+)", lambda m: m.group(1).split(".")[-1].replace("_", " "), found[-1]
+        r"@\w+\.(\w+(?:\.\w+)*)", lambda m: m.group(1).split(".")[-1].replace("_", " "), found[-1]
     )
     return " ".join(rule.split())
 
@@ -296,6 +336,8 @@ __all__ = [
     "first_person",
     "is_neutral",
     "names_strongly",
+    "own_phrase",
+    "own_phrases",
     "rule_to_break",
     "second_person",
     "strong_phrases",

@@ -20,7 +20,7 @@ from typing import Any
 
 from evalcore.definitions import Project, Skill, Step
 
-_MEMORY_TOKEN = re.compile(r"@memory\.([\w.]+)")
+_MEMORY_TOKEN = re.compile(r"@memory\.(\w+(?:\.\w+)*)")
 _CONDITION_WORD = re.compile(r"\b(if|unless|when|once|only)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 

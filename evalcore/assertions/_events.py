@@ -11,6 +11,7 @@ turn a failing assertion into a passing one.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,7 +190,7 @@ class _Entry:
             if required:
                 raise self.fail(f"'{key}' is required")
             return None
-        if not isinstance(value, str):
+        if type(value) is not str and not isinstance(value, str):
             raise self.fail(f"'{key}' must be a string, got {show(value)}")
         return value
 
@@ -197,13 +198,32 @@ class _Entry:
         value = (self.raw if source is None else source).get(key)
         if value is None:
             return {}
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):
             raise self.fail(f"'{key}' must be an object, got {show(value)}")
         return value
 
 
+_FIELDS: dict[type, int] = {}
+
+
+def _new(cls: type[Event], base: dict[str, Any], **fields: Any) -> Event:
+    """`cls(**base, **fields)` without the frozen dataclass's `object.__setattr__` per
+    field (every event of every verification play is parsed): with every field given, the
+    record is the same one (equality, hash and repr read the fields); else the class's own
+    constructor fills the defaults."""
+    values = {**base, **fields}
+    count = _FIELDS.get(cls)
+    if count is None:
+        count = _FIELDS[cls] = len(dataclasses.fields(cls))
+    if len(values) != count:
+        return cls(**values)
+    event = object.__new__(cls)
+    event.__dict__.update(values)
+    return event
+
+
 def _user(e: _Entry, base: dict[str, Any]) -> Event:
-    return UserEvent(**base, text=e.text("text"))
+    return _new(UserEvent, base, text=e.text("text"))
 
 
 def _bot(e: _Entry, base: dict[str, Any]) -> Event:
@@ -213,11 +233,12 @@ def _bot(e: _Entry, base: dict[str, Any]) -> Event:
         raise e.fail(f"'data.buttons' must be a list, got {show(raw_buttons)}")
     buttons = []
     for number, button in enumerate(raw_buttons):
-        if not isinstance(button, Mapping):
+        if type(button) is not dict and not isinstance(button, Mapping):
             raise e.fail(f"button {number} must be an object, got {show(button)}")
         buttons.append(Button(title=button.get("title"), payload=button.get("payload")))
-    return BotEvent(
-        **base,
+    return _new(
+        BotEvent,
+        base,
         text=e.text("text"),
         utter_action=e.text("utter_action", source=base["metadata"]),
         buttons=tuple(buttons),
@@ -225,12 +246,15 @@ def _bot(e: _Entry, base: dict[str, Any]) -> Event:
 
 
 def _skill(e: _Entry, base: dict[str, Any]) -> Event:
-    return SkillEvent(**base, skill_id=e.text("skill_id", required=True), step_id=e.text("step_id"))
+    return _new(
+        SkillEvent, base, skill_id=e.text("skill_id", required=True), step_id=e.text("step_id")
+    )
 
 
 def _block(e: _Entry, base: dict[str, Any]) -> Event:
-    return BlockEvent(
-        **base,
+    return _new(
+        BlockEvent,
+        base,
         skill_id=e.text("skill_id", required=True),
         block_id=e.text("block_id", required=True),
         step_id=e.text("step_id"),
@@ -238,11 +262,11 @@ def _block(e: _Entry, base: dict[str, Any]) -> Event:
 
 
 def _memory_set(e: _Entry, base: dict[str, Any]) -> Event:
-    return MemorySetEvent(**base, key=e.text("key", required=True), value=e.raw.get("value"))
+    return _new(MemorySetEvent, base, key=e.text("key", required=True), value=e.raw.get("value"))
 
 
 def _memory_cleared(e: _Entry, base: dict[str, Any]) -> Event:
-    return MemoryClearedEvent(**base, key=e.text("key", required=True))
+    return _new(MemoryClearedEvent, base, key=e.text("key", required=True))
 
 
 def _tool(e: _Entry, base: dict[str, Any]) -> Event:
@@ -251,8 +275,9 @@ def _tool(e: _Entry, base: dict[str, Any]) -> Event:
         is_error = False
     if not isinstance(is_error, bool):
         raise e.fail(f"'is_error' must be true or false, got {show(is_error)}")
-    return ToolEvent(
-        **base,
+    return _new(
+        ToolEvent,
+        base,
         tool_name=e.text("tool_name", required=True),
         source=e.text("source", required=True),
         arguments=e.mapping("arguments"),
@@ -265,11 +290,11 @@ def _tool(e: _Entry, base: dict[str, Any]) -> Event:
 
 
 def _action(e: _Entry, base: dict[str, Any]) -> Event:
-    return ActionEvent(**base, name=e.text("name", required=True))
+    return _new(ActionEvent, base, name=e.text("name", required=True))
 
 
 def _slot(e: _Entry, base: dict[str, Any]) -> Event:
-    return SlotEvent(**base, name=e.text("name", required=True), value=e.raw.get("value"))
+    return _new(SlotEvent, base, name=e.text("name", required=True), value=e.raw.get("value"))
 
 
 _PARSERS: dict[str, Callable[[_Entry, dict[str, Any]], Event]] = {
@@ -305,7 +330,7 @@ def parse_events(obj: Any, *, first: int = 0, turn: int = 0) -> tuple[Event, ...
     already parsed one is that one's opening events plus the rest parsed from there)."""
     events: list[Event] = []
     for index, raw in enumerate(_raw_events(obj), first):
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):
             raise UserError(
                 f"malformed event {index}: expected an object, got {show(raw)}", hint=_HINT
             )

@@ -46,6 +46,13 @@ def check_names() -> list[str]:
 # --- "some event matches" ---------------------------------------------------------------
 
 
+def _every(check: Check, patterns: Sequence[Pattern]) -> Check:
+    """Mark `check` as "every one of `patterns` matches some event" (`check.every`): whoever
+    needs only the verdict can decide it per pattern (`pattern.matches` reads one event)."""
+    check.every = tuple(patterns)  # type: ignore[attr-defined]
+    return check
+
+
 def exists(pattern: Pattern) -> Check:
     def check(events: Sequence[Event]) -> Verdict:
         event = pattern.find(events)
@@ -53,7 +60,7 @@ def exists(pattern: Pattern) -> Check:
             return Verdict(True, f"{pattern.want()}: matched at {event.where()}")
         return Verdict(False, f"expected {pattern.want()}; {pattern.closest(events)}")
 
-    return check
+    return _every(check, [pattern])
 
 
 @mantle_check(*sorted(SKILL_EVENTS), *sorted(BLOCK_EVENTS), "tool_executed", "bot_uttered")
@@ -98,7 +105,7 @@ def _all_items(patterns: Sequence[Pattern]) -> Check:
             return Verdict(False, " | ".join(failed))
         return Verdict(True, "; ".join(found))
 
-    return check
+    return _every(check, patterns)
 
 
 @mantle_check("memory_was_set")

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..llm.usage import Usage
@@ -304,8 +305,10 @@ class FactSimulator:
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
+@lru_cache(maxsize=4096)
 def asked(message: str) -> str:
-    """The sentences of `message` that ask something (a question mark or a request)."""
+    """The sentences of `message` that ask something (a question mark or a request); kept
+    per message (every play of a case reads the same agent messages)."""
     parts = _SENTENCE.split(" ".join(message.split()))
     return " ".join(p for p in parts if _ASKING.search(p))
 

@@ -6,7 +6,7 @@ values, and the cases of one suite differ. Nothing here knows a dialect: drafter
 agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
-from ._people import DOMAINS, Persona, persona_for, roles_for
+from ._people import DOMAINS, Persona, names_role, persona_for, roles_for
 from ._records import Collection, DataRecords, load_records, record_name
 from ._rng import case_rng
 from ._sheet import Fact, FactSheet, SheetBuilder, spoken_value
@@ -36,6 +36,7 @@ __all__ = [
     "date_format",
     "draw_date",
     "load_records",
+    "names_role",
     "persona_for",
     "record_name",
     "roles_for",

@@ -3,7 +3,11 @@ seeded value names the failing account (whose tools with a documented error fail
 negative one (whose checks come back false).
 
 The account is a caller phone, or, where a project seeds no phone, an id of the signed-in
-session whose last run of digits ends the account number (`R-50150`, `TU5550150`).
+session whose last run of digits ends the account number (`R-50150`, `TU5550150`; an id
+with fewer than four digits gets four, `NS-004` → `NS-0150`, and one with none gets them
+appended, `mchen` → `mchen0150`). Where nothing is seeded that could carry it, the user's
+answer for an argument of the failing tool that has an id's digits does (`SK550150` for a
+bag tag): the backend fails a call whose argument names the failing account.
 """
 
 from __future__ import annotations
@@ -15,17 +19,26 @@ FAILING_ACCOUNT = "+15550150"
 NEGATIVE_ACCOUNT = "+15550161"
 _ACCOUNTS = {"failing": FAILING_ACCOUNT, "negative": NEGATIVE_ACCOUNT}
 _DIGITS = re.compile(r"\d+")
+_SHORTEST = 4
+"""An account id's last run of digits has four at least (fewer read as a count)."""
 
 
-def account_value(value: str, account: str) -> str:
+def account_value(value: str, account: str, *, widen: bool = False) -> str:
     """`value` (a seeded id such as `R-30418`) as the test account's id: its last run of
-    digits (four at least) replaced by the account number's last digits (`R-50150`)."""
+    digits (four at least) replaced by the account number's last digits (`R-50150`).
+    `widen` (an id of the session, which only the test data chose): a shorter run becomes
+    four digits and an id without digits gets four appended; otherwise such a value is
+    returned unchanged (no id of the account's shape: it goes elsewhere)."""
     runs = list(_DIGITS.finditer(value))
     digits = _ACCOUNTS[account].lstrip("+")
-    if not runs or len(runs[-1].group()) < 4:
-        return value  # no id of the account's shape: it goes elsewhere
+    if not runs or len(runs[-1].group()) < _SHORTEST:
+        if not widen:
+            return value
+        if not runs:
+            return value + digits[-_SHORTEST:]
     run = runs[-1]
-    return value[: run.start()] + digits[-len(run.group()) :] + value[run.end() :]
+    width = max(_SHORTEST, len(run.group()))
+    return value[: run.start()] + digits[-width:] + value[run.end() :]
 
 
 def account_of(values: set[str]) -> str | None:
@@ -37,7 +50,7 @@ def account_of(values: set[str]) -> str | None:
             if value == phone:
                 return account
             runs = _DIGITS.findall(value)
-            if runs and len(runs[-1]) >= 4 and digits.endswith(runs[-1]):
+            if runs and len(runs[-1]) >= _SHORTEST and digits.endswith(runs[-1]):
                 return account
     return None
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 # "Callers are ...", "The people talking to you are ...", "Your users are ..."
 _LIST = re.compile(
     r"\b(?:callers|users|customers|clients|members|visitors|"
-    r"(?:the\s+)?people\s+(?:who\s+\w+\s+(?:to\s+)?you|talking\s+to\s+you|you\s+\w+\s+(?:to|with))|"
+    r"(?:the\s+)?people\s+(?:who\s+\w+\s+(?:to\s+)?you|talking\s+to\s+you|you\s+\w+(?:\s+(?:to|with))?)|"
     r"those\s+who\s+\w+(?:\s+to)?\s+you)"
     r"\s+(?:here\s+)?are\s+(?:mostly\s+|usually\s+|often\s+)?(?P<list>[^.;:]+)",
     re.I,
@@ -23,7 +23,12 @@ _LIST = re.compile(
 _PARENS = re.compile(r"\([^)]*\)")
 _ITEMS = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 # where an item's head (who they are) ends and what describes them begins
-_TAIL = re.compile(r"\s+(?:who|whose|with|on|at|in|from|that|for|of)\b")
+_TAIL = re.compile(r"\s+(?:who|whose|with|on|at|in|from|that|for|of|[a-z]{2,}ing)\b")
+# "with the odd architect", "and the occasional landlord": one kind of person, named singly
+_NOW_AND_THEN = re.compile(
+    r"^(?:(?:with|plus|also)\s+)?(?:the\s+odd|the\s+occasional|an?\s+occasional|the\s+rare|"
+    r"some|a\s+few)\s+"
+)
 _WHO_VERB = re.compile(r"\b(who|that)\s+([a-z]+)\b")
 _NO_S = ("s", "sh", "ch", "x", "z")
 _PLURAL = re.compile(r"(?:[^s]s|men|staff)$")
@@ -47,11 +52,15 @@ def listed_people(
         if not words:
             continue
         phrase = " ".join(words)
+        now_and_then = _NOW_AND_THEN.match(phrase)
+        if now_and_then:
+            phrase = phrase[now_and_then.end() :]
         tail = _TAIL.search(phrase)
         head = phrase[: tail.start()] if tail else phrase
         # "callers are older": a list of people names them in the plural; the list ends
         # where its items stop naming people ("..., a break-in, a burst pipe")
-        named = singular_person(head.split()) if _PLURAL.search(head) else None
+        plural = _PLURAL.search(head) is not None
+        named = singular_person(head.split()) if plural or now_and_then else None
         if named is None:
             break
         rest = phrase[tail.start() :] if tail else ""

@@ -193,7 +193,7 @@ DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 _AUDIENCE = re.compile(
     r"\b(?:helps?|helping|assists?|assisting|supports?|supporting|serves?|serving|answers?|"
-    r"answering|talks? to|works? with|for|used by)\s+(?:our\s+|the\s+|its\s+|your\s+)?"
+    r"answering|talks? to|works? with|for|used by)\s+(?:our\s+|the\s+|its\s+|your\s+|their\s+)?"
     r"(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)",
     re.I,
 )
@@ -336,17 +336,41 @@ def _roles_of(who: str) -> tuple[str, ...]:
     )
 
 
-def persona_for(audience_text: str, key: str, *, first_name: str | None = None) -> Persona:
+def names_role(value: str, role: str) -> bool:
+    """Whether an enum value names the kind of person a role is (`property_manager` in "a
+    property manager with many addresses", `contractor` in "a licensed contractor ...")."""
+    words = set(re.findall(r"[a-z]+", role.lower()))
+    wanted = [w for w in re.split(r"[_\W]+", str(value).lower()) if w]
+    return bool(wanted) and all(w in words or w + "s" in words for w in wanted)
+
+
+def persona_for(
+    audience_text: str, key: str, *, first_name: str | None = None, role_value: str | None = None
+) -> Persona:
     """The persona of case `key` for an agent described by `audience_text`.
 
     `first_name` fixes the first name (a test account's holder); the rest still varies.
+    `role_value` (a seeded role the case's session carries: `contractor`) keeps to the roles
+    that name it, when any does.
     """
     rng: random.Random = case_rng(key, "persona")
-    role = rng.choice(roles_for(audience_text))
+    roles = roles_for(audience_text)
+    if role_value is not None:
+        roles = tuple(r for r in roles if names_role(role_value, r)) or roles
+    role = rng.choice(roles)
     first = rng.choice(FIRST_NAMES)
     last = rng.choice(LAST_NAMES)
     manner = rng.choice(MANNERS)
     return Persona(first_name or first, last, role, manner)
 
 
-__all__ = ["DOMAINS", "FIRST_NAMES", "LAST_NAMES", "MANNERS", "Persona", "persona_for", "roles_for"]
+__all__ = [
+    "DOMAINS",
+    "FIRST_NAMES",
+    "LAST_NAMES",
+    "MANNERS",
+    "Persona",
+    "names_role",
+    "persona_for",
+    "roles_for",
+]

@@ -73,6 +73,7 @@ class SheetBuilder:
         first_name: str | None = None,
         prefer: frozenset[str] = frozenset(),
         slot: int | None = None,
+        role_value: str | None = None,
     ) -> None:
         self.key = key
         self.slot = slot
@@ -80,7 +81,9 @@ class SheetBuilder:
         self.records = records or DataRecords()
         self.prefer = prefer
         """Values the case fixes (`auto`): a record holding one is drawn first."""
-        self.sheet = FactSheet(persona_for(audience, key, first_name=first_name))
+        self.sheet = FactSheet(
+            persona_for(audience, key, first_name=first_name, role_value=role_value)
+        )
         self._named = first_name is not None
 
     @property
@@ -102,7 +105,17 @@ class SheetBuilder:
 
     def from_records(self, spec: FieldSpec) -> Any:
         """The field's value in this case's record of the collection it matches, if any."""
-        found = self.records.match(spec.name, frozenset(self.sheet.records))
+        drawn = frozenset(self.sheet.records)
+        found = self.records.match(spec.name, drawn)
+        for alias in spec.aliases:
+            if found is not None:
+                break
+            # by a parameter's name only a collection the case holds no record of yet: the
+            # record it holds is the user's own (`coworker_name` fills `first_name`, and the
+            # case's record of the employees is the user's)
+            found = self.records.match(alias, drawn)
+            if found is not None and found[0].name in drawn:
+                found = None
         if found is None:
             return None
         collection, key = found

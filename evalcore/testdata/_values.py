@@ -102,6 +102,9 @@ class FieldSpec:
     type: str = "text"
     description: str = ""
     enum_values: tuple[Any, ...] = ()
+    aliases: tuple[str, ...] = ()
+    """Other names the value goes by: the tool parameters it fills (`site_address` is
+    `find_parcel`'s `address`), tried against the project's records after `name`."""
 
     @property
     def text(self) -> str:

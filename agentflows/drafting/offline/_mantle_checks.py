@@ -49,8 +49,11 @@ def tool_check(
     body: dict[str, Any] = {"tool_name": event.tool, "source": event.source}
     if event.source == "mcp" and event.server:
         body["mcp_server"] = event.server
-    if skill:
-        body["skill_id"] = skill
+    # a tool of a skill the case's skill `call:`s runs under the called skill (reference
+    # §3: its events carry the called skill's id), not under the one the case is about
+    owner = event.skill or skill
+    if skill and owner:
+        body["skill_id"] = owner
     if arguments and event.arguments:
         body["arguments"] = dict(event.arguments)
     if is_error is not None:

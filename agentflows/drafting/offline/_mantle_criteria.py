@@ -24,7 +24,7 @@ from ...planning._mantle_prose import paragraphs
 from ...review.rules._criteria import split_compound
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
-_REF = re.compile(r"@(?:tool|block|skill|memory)\.([\w.]+)")
+_REF = re.compile(r"@(?:tool|block|skill|memory)\.(\w+(?:\.\w+)*)")
 _PROHIBITION = re.compile(
     r"(?P<lead>^|^.*?(?:,|;)\s+|^.*?\bso\s+)(?P<neg>never|do\s+not|don't|must\s+not|must\s+never)"
     r"\s+(?P<rest>.+)$",

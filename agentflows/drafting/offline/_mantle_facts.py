@@ -21,6 +21,7 @@ from evalcore.simulator import stems
 from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, spoken_value
 
 from ...planning._mantle_phrases import description_phrases, second_person
+from ...planning._mantle_tools import step_arguments
 from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
 from ._direction import content_stems, value_words
@@ -46,10 +47,32 @@ _ASK_CLAUSE = re.compile(
 )
 
 
-def spec_of(field: MemoryField) -> FieldSpec:
+def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldSpec:
+    """What a value is drawn for; with `defs`, the tool parameters the field fills under
+    another name too (a record is matched by them: see `FieldSpec.aliases`)."""
+    aliases = fed_parameters(defs).get(field.qualified, ()) if defs is not None else ()
     return FieldSpec(
-        field.name, field.type, field.description or "", tuple(field.enum_values or ())
+        field.name, field.type, field.description or "", tuple(field.enum_values or ()), aliases
     )
+
+
+def fed_parameters(defs: MantleDefinitions) -> dict[str, tuple[str, ...]]:
+    """Per qualified field, the `execute_tool` parameters of another name it fills."""
+
+    def build() -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        for skill in defs.skills.values():
+            for block in skill.blocks.values():
+                for step in block.steps:
+                    if step.kind != "execute_tool":
+                        continue
+                    for param, key in step_arguments(step).items():
+                        names = out.setdefault(key, [])
+                        if param != key.rsplit(".", 1)[-1] and param not in names:
+                            names.append(param)
+        return {k: tuple(v) for k, v in out.items() if v}
+
+    return memoized(defs, "fed_parameters", build)
 
 
 def is_internal(field: MemoryField) -> bool:
@@ -63,8 +86,8 @@ def field_value(
     if field.type in ("categorical", "bool"):
         return None
     if field.type == "text" and is_internal(field):
-        return sheet.from_records(spec_of(field)) or example_value(defs, field)
-    value = sheet.value(spec_of(field))
+        return sheet.from_records(spec_of(field, defs)) or example_value(defs, field)
+    value = sheet.value(spec_of(field, defs))
     if value is None and field.type == "text":
         value = example_value(defs, field) or in_own_words(defs, field, sheet, fixed)
     return value

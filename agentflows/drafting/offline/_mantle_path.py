@@ -241,8 +241,9 @@ class PathGoals(AvoidedGoals):
         chosen = {v for _, v in self.memory_pairs(walk) if _hashable_value(v)}
         important = set(self.gated()) | set(terminal_tools(self.project, self.skill))
         picked = []
+        own = self.own_skills(walk)
         for event in walk.tools():
-            if event.skill != walk.skill:
+            if event.skill not in own:
                 continue
             values = [v for v in event.arguments.values() if _hashable_value(v)]
             if event.tool in important or event.source == "mcp" or set(values) & chosen:
@@ -256,8 +257,9 @@ class PathGoals(AvoidedGoals):
         the terminal run always comes last."""
         terminal = self.terminal_runs(walk)
         last: dict[str, Event] = {}
+        own = self.own_skills(walk)
         for event in walk.tools():
-            if event.skill == walk.skill and event.tool:
+            if event.skill in own and event.tool:
                 last.pop(event.tool, None)
                 last[event.tool] = event
         end = terminal[-1:]
@@ -266,6 +268,17 @@ class PathGoals(AvoidedGoals):
         rest = [e for e in last.values() if e not in main and e not in terminal]
         rest = [e for e in rest if not end or e.tool != end[0].tool]
         return (main + rest)[: limit - len(end)] + end
+
+    def own_skills(self, walk: Walk) -> set[str | None]:
+        """The case's skill and the skills its blocks `call:` (they run inside it and
+        return: their tools are part of its path, recorded under their own ids)."""
+        called = {
+            str(step.target)
+            for block in self.skill.blocks.values()
+            for step in block.steps
+            if step.kind == "call" and str(step.target) in self.defs.skills
+        }
+        return {walk.skill, *called}
 
     def gated_here(self, event: Event) -> bool:
         skill = self.defs.skills.get(event.skill or "")

@@ -14,17 +14,23 @@ offline simulator plays exactly what the drafter wrote (docs/simulation-contexts
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.simulator import ContextFact, CueLine, FactContext
+from evalcore.simulator import ContextFact, CueLine
 from evalcore.simulator._facts import opening_line
-from evalcore.testdata import FactSheet, FieldSpec, SheetBuilder, load_records
+from evalcore.testdata import FieldSpec, SheetBuilder, load_records
 
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
-from ...planning._mantle_phrases import activation_phrase, first_person, strong_phrases, value_line
+from ...planning._mantle_phrases import (
+    activation_phrase,
+    first_person,
+    own_phrases,
+    strong_phrases,
+    value_line,
+)
 from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
@@ -39,58 +45,19 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause, without_month
-from ._mantle_seeds import channel_values, precondition_seeds, seeds_for, session_seeds
-from ._mantle_testdata import Customer, customer_for, detail_value, unrelated_for
+from ._mantle_roles import case_role, role_field, role_seed
+from ._mantle_script_state import Script
+from ._mantle_seeds import (
+    answer_account,
+    channel_values,
+    precondition_seeds,
+    seeds_for,
+    session_seeds,
+)
+from ._mantle_testdata import customer_for, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
 STOP_DONE = "the agent has told you the outcome and asks nothing more"
-
-
-@dataclass
-class Script:
-    """Everything the drafter writes from: the context and the walks behind it."""
-
-    behavior: Behavior
-    customer: Customer
-    """The test account the seeded caller phone belongs to."""
-    seeds: dict[str, Any]
-    """Qualified seed fields -> value (`setup.initial_slots`)."""
-    walk: Walk
-    """The planned skill's walk (up to the hand-over for an escalation)."""
-    sheet: FactSheet
-    other: Walk | None = None
-    """The digression or hand-off skill's walk."""
-    context: FactContext = field(default_factory=FactContext)
-    handoff_skills: frozenset[str] = frozenset()
-    """Skills that hand the conversation to a person (the conversation ends there)."""
-    stated: dict[str, Any] = field(default_factory=dict)
-    """Text fields read from the first message that the drafter gave a value (the opening
-    says them): `request_values`."""
-    prelude: Walk | None = None
-    """The sign-in skill's walk, for a skill whose precondition only a sign-in makes true."""
-
-    @property
-    def facts(self) -> dict[str, Any]:
-        return self.behavior.facts
-
-    @property
-    def kind(self) -> str:
-        return str(self.facts.get("kind"))
-
-    @property
-    def ends_in_handoff(self) -> bool:
-        walks = [self.walk, *([self.other] if self.other else [])]
-        return any(
-            e.kind == "skill_activated" and e.skill in self.handoff_skills
-            for w in walks
-            for e in w.events
-        )
-
-    def lines(self) -> list[str]:
-        """The words the context quotes (opening, cue lines), in context order."""
-        c = self.context
-        quoted = [c.opening, c.after_first, *(q.line for q in c.cues), c.before_end]
-        return [line for line in quoted if line]
 
 
 def build_script(project: Project, behavior: Behavior, *, slot: int | None = None) -> Script:
@@ -114,14 +81,14 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     skill = defs.skills[behavior.source]
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
+    audience = audience_text(defs, skill)
+    role = role_field(defs, audience, records)
+    kind = case_role(role, seeds, planned, skill) if role is not None else None
     sheet = SheetBuilder(
-        behavior.id,
-        audience_text(defs, skill),
-        records,
-        first_name=holder,
-        prefer=fixed,
-        slot=slot,
+        behavior.id, audience, records, first_name=holder, prefer=fixed, slot=slot, role_value=kind
     )
+    if role is not None and role.qualified not in seeds:  # the session says who they are
+        seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
     # the failing or negative test account goes in a seeded id where no phone is seeded
     marked = None if phones else behavior.facts.get("account")
     seeds.update(session_seeds(project, behavior, sheet, account=marked))
@@ -134,6 +101,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     first = walk_skill(project, behavior.source, setup)
     values = fill_values(defs, first, dict(setup.values), sheet)
     stated = request_values(project, skill.id, first, values, sheet)
+    values = answer_account(project, behavior, values, seeds)
     setup = replace(setup, values={**values, **stated})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
@@ -313,7 +281,7 @@ class _Writer:
         skill = self.defs.skills[self.script.behavior.source]
         text = activation_phrase(self.defs, skill)
         given = {**(self.facts.get("given") or {}), **self.requested()}
-        for phrase, named in strong_phrases(self.defs, skill):
+        for phrase, named in [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]:
             if named and all(given.get(k) == v for k, v in named.items()):
                 text = phrase
                 given = {k: v for k, v in given.items() if k not in named}

@@ -16,6 +16,7 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._preconditions import opening_seeds
+from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata import SheetBuilder
 from evalcore.testdata._accounts import account_of, account_value
 
@@ -69,19 +70,50 @@ def session_seeds(
     `negative`): the first id among them is the test account's (`R-50150`), for a project
     that seeds no caller phone the account could go in."""
     out: dict[str, Any] = {}
+    ids: list[str] = []  # the free-text ids among them, which may be widened
     for skill_id in _case_skills(behavior):
         for field_def in session_fields(project, skill_id):
             if field_def.qualified not in out:
                 value = sheet.value(spec_of(field_def))
                 if value is not None:
                     out[field_def.qualified] = value
-    if account is not None:
-        for key, value in out.items():
-            marked = account_value(value, account) if isinstance(value, str) else value
-            if isinstance(marked, str) and account_of({marked}) == account:
-                out[key] = marked
-                break
+                    if field_def.type == "text" and not field_def.enum_values:
+                        ids.append(field_def.qualified)
+    if account is None:
+        return out
+    # an id of the account's shape first; else the first text id, widened (never a choice)
+    tries = [(k, False) for k in out] + [(k, True) for k in ids]
+    for key, widen in tries:
+        value = out[key]
+        marked = account_value(value, account, widen=widen) if isinstance(value, str) else value
+        if isinstance(marked, str) and account_of({marked}) == account:
+            out[key] = marked
+            break
     return out
+
+
+def answer_account(
+    project: Project, behavior: Behavior, values: dict[str, Any], seeds: dict[str, Any]
+) -> dict[str, Any]:
+    """`values` (the user's answers) with the failing account in the answer for an argument
+    of the tool the case fails (`bag_tag: SK550150`), for a case whose `seeds` carry no
+    account: the reference backend fails a call whose argument names the failing account.
+    Only an answer that has an id's digits (a run of four) carries it; a name or a choice
+    never does."""
+    account = "failing"
+    carried = account_of({v for v in seeds.values() if isinstance(v, str)})
+    if behavior.facts.get("account") != account or carried == account:
+        return values
+    model = skill_model(project, behavior.source)
+    for name in behavior.facts.get(account) or []:
+        use = model.tool(str(name))
+        for key in use.arguments.values() if use is not None else ():
+            value = values.get(key)
+            if isinstance(value, str):
+                marked = account_value(value, account)
+                if marked != value and account_of({marked}) == account:
+                    return {**values, key: marked}
+    return values
 
 
 def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
@@ -94,4 +126,4 @@ def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     return out
 
 
-__all__ = ["channel_values", "precondition_seeds", "seeds_for", "session_seeds"]
+__all__ = ["answer_account", "channel_values", "precondition_seeds", "seeds_for", "session_seeds"]

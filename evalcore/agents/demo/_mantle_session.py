@@ -19,6 +19,22 @@ from ._mantle_words import FieldWords, field_words, skill_words
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
+_ROUTING: dict[int, tuple[MantleDefinitions, Any, dict[str, str]]] = {}
+
+
+def _routing(defs: MantleDefinitions) -> tuple[Any, dict[str, str]]:
+    """What a session routes by, read once per loaded definitions (a session starts per
+    case and, in verification, per mutant play; both are only read)."""
+    kept = _ROUTING.get(id(defs))
+    if kept is None or kept[0] is not defs:
+        words = skill_words(
+            defs, [s for s in defs.skills.values() if not s.hidden and not s.disabled]
+        )
+        preconditions = {sid: cond for sid in defs.skills if (cond := precondition_of(defs, sid))}
+        kept = _ROUTING[id(defs)] = (defs, words, preconditions)
+    return kept[1], kept[2]
+
+
 class MantleSession:
     """One conversation with one Mantle project."""
 
@@ -39,13 +55,9 @@ class MantleSession:
         self.started = False
         self.fired: set[str] = set()
         self._words: dict[str, FieldWords] = {}
-        self.skill_words = skill_words(
-            self.defs, [s for s in self.defs.skills.values() if not s.hidden and not s.disabled]
-        )
-        #: Skills the runtime routes to only while their precondition holds.
-        self.preconditions = {
-            sid: cond for sid in self.defs.skills if (cond := precondition_of(self.defs, sid))
-        }
+        self.skill_words, self.preconditions = _routing(self.defs)
+        """The offered skills' routing words; the skills the runtime routes to only while
+        their precondition holds (skill -> condition)."""
 
     # --- recording ------------------------------------------------------------------------
 
@@ -99,8 +111,10 @@ class MantleSession:
         self.emit("memory_set", key=key, value=value)
         for frame in self.stack:
             for rule in frame.skill.utter:
+                if not rule.when:
+                    continue
                 marker = f"{frame.skill.id}:{rule.response}"
-                if rule.when and marker not in self.fired and holds(rule.when, self.memory):
+                if marker not in self.fired and holds(rule.when, self.memory):
                     self.fired.add(marker)
                     self.utter(rule.response, frame.skill.id)
 

@@ -72,7 +72,9 @@ def spoken(value: Any) -> str:
     return re.sub(r"[_\-]+", " ", str(value)).strip().lower()
 
 
+@lru_cache(maxsize=4096)
 def yes_or_no(text: str) -> bool | None:
+    """Kept per text, like the stems."""
     if NO_WORDS.search(text):
         return False
     if YES_WORDS.search(text):
@@ -80,8 +82,9 @@ def yes_or_no(text: str) -> bool | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def parse_amount(text: str) -> float | None:
-    """The first number in the text, as a float ("$60.00" -> 60.0)."""
+    """The first number in the text, as a float ("$60.00" -> 60.0); kept per text."""
     grouped = re.search(r"(?<![\w.,])\$?\s?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?)(?![\d,])", text)
     if grouped:  # thousands separators: "$3,980.00"
         return float(grouped[1].replace(",", ""))

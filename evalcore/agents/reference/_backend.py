@@ -17,7 +17,6 @@ A tool's result comes from what the project says about it:
 
 from __future__ import annotations
 
-import copy
 import re
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from ...definitions.skill_model import UNKNOWN, branch_values, code_facts, quali
 from ...testdata._records import load_records as read_collections
 from ..demo._mantle_engine import ToolResult
 from ._shared import once
+from ._snapshot import clone
 
 _LISTING = re.compile(r"^(?:list|search|find_all|get_all|all)_|_(?:list|search)$")
 
@@ -178,7 +178,7 @@ class FakeBackend:
                 elif values:
                     writes[key] = values[0]
                 elif record is not None and short in record:
-                    writes[key] = copy.deepcopy(record[short])  # the kept record's, not handed out
+                    writes[key] = clone(record[short])  # the kept record's, not handed out
                 elif key in flags:  # computed (today's date...): the goal-reaching branch
                     writes[key] = flags[key]
                 elif _counter(fields.get(key)):
@@ -203,8 +203,9 @@ class FakeBackend:
 
 
 def _own(record: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a kept record for one result (a session may keep and change it)."""
-    return copy.deepcopy(record)
+    """A copy of a kept record for one result (a session may keep and change it); records
+    are data-file values, which `clone` copies faster than `copy.deepcopy`."""
+    return clone(record)
 
 
 __all__ = ["FakeBackend", "load_records", "placeholder"]

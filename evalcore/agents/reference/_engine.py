@@ -3,11 +3,12 @@
 `ReferenceEngine` is `MantleEngine` plus: `call:` steps that run another skill and return
 (`skill_activated` ... `skill_completed` of the callee, then the caller goes on), block-level
 `tools:` run once the block's steps are done (when their arguments are known), the test
-accounts (a seeded value of the failing account makes every tool fail that the definitions
-expect can: a documented error or an `on_failure` response; the negative account's checks
-come back false), asides (a digression or hand-off by its words after "Before that, …"; a
-question aside that asks for no skill gets the cannot-help response), run notes, and the
-hooks every `Mutant` needs. Nothing here knows a project: the brain reads the skill model.
+accounts (a seeded value of the failing account, or a call's argument that names it, makes
+every tool fail that the definitions expect can: a documented error or an `on_failure`
+response; the negative account's checks come back false), asides (a digression or hand-off
+by its words after "Before that, …"; a question aside that asks for no skill gets the
+cannot-help response), run notes, and the hooks every `Mutant` needs. Nothing here knows a
+project: the brain reads the skill model.
 
 By job: `_faulted` (fault sites, test accounts, memory and response hooks),
 `_listening` (routing and answers) and this module (tools, blocks, `call:`).
@@ -27,7 +28,7 @@ from ..demo._mantle_engine import (
     ToolResult,
     holds,
 )
-from ._faulted import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
+from ._faulted import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
 from ._faults import returned, wrong_value
 from ._listening import Listening
 from ._procedure import Runner
@@ -65,7 +66,7 @@ class ReferenceEngine(Listening):
             arguments[chosen] = wrong_value(arguments[chosen])
         ctx = SkillContext(self, frame)
         silent = self.fault("fail_silently", name)
-        if silent or self.fails(skill.id, name):
+        if silent or self.fails(skill.id, name, arguments):
             outcome = ToolResult(error=f"{name} is unavailable")
         else:
             outcome = self.brain.tool(ctx, name, arguments)
@@ -107,9 +108,11 @@ class ReferenceEngine(Listening):
                 return key
         return next(iter(arguments))
 
-    def fails(self, skill_id: str, name: str) -> bool:
-        """The failing test account: tools with a documented error result error."""
-        if self.account != "failing":
+    def fails(self, skill_id: str, name: str, arguments: dict[str, Any]) -> bool:
+        """The failing test account (the session's, or an argument of this call that names
+        it: a bag tag `SK550150`): tools with a documented error result error."""
+        told = {v for v in arguments.values() if isinstance(v, str)}
+        if self.account != "failing" and account_of(told) != "failing":
             return False
         model = self.brain.model(skill_id)
         use = model.tool(name) if model is not None else None

@@ -9,6 +9,7 @@ nothing else.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from ...definitions import Step
@@ -44,6 +45,24 @@ _QUESTION_BACK = re.compile(
 )
 
 
+# What these patterns find in a message, kept per text: every verification play of a case
+# reads the same messages again (pure functions of the text).
+@lru_cache(maxsize=4096)
+def _asks_person(text: str) -> bool:
+    return _PERSON.search(text) is not None
+
+
+@lru_cache(maxsize=4096)
+def _aside(text: str) -> str | None:
+    """The message without its aside opening ("Before that, …"), None without one."""
+    return _ASIDE.sub("", text, count=1) if _ASIDE.search(text) else None
+
+
+@lru_cache(maxsize=4096)
+def _questions_back(text: str) -> bool:
+    return _QUESTION_BACK.match(text) is not None
+
+
 class Listening(FaultedEngine):
     """`FaultedEngine` with the reference agent's routing and reading of answers."""
 
@@ -51,7 +70,7 @@ class Listening(FaultedEngine):
 
     def handoff_skill(self, text: str) -> str | None:
         """The hand-off skill a request for a person goes to (best by words, else the first)."""
-        if not _PERSON.search(text):  # most messages ask for no person: nothing else to read
+        if not _asks_person(text):  # most messages ask for no person: nothing else to read
             return None
         shut = {f.skill.id for f in self.stack} | self.closed()
         handoffs = [
@@ -89,20 +108,22 @@ class Listening(FaultedEngine):
     def aside_for(self, text: str) -> str | None:
         """The other skill an aside turns to mid-skill ("Before that, brief me."): its
         words are enough after an aside, where an answer needs a stronger ask."""
-        if not _ASIDE.search(text):
+        rest = _aside(text)
+        if rest is None:
             return None
         shut = {f.skill.id for f in self.stack} | self.closed()
         # the aside's own words ("quick question") ask for nothing
-        other, score = self.skill_words.best(_ASIDE.sub("", text, count=1), exclude=shut)
+        other, score = self.skill_words.best(rest, exclude=shut)
         return other if other is not None and score >= 1.0 else None
 
     def off_topic(self, text: str) -> bool:
         """A question aside that asks for no skill ("Quick question: what's the weather
         like tomorrow?"): the agent says it cannot help instead of routing it."""
-        if not (_ASIDE.search(text) or _QUESTION_BACK.match(text)) or "?" not in text:
+        rest = _aside(text)
+        if not (rest is not None or _questions_back(text)) or "?" not in text:
             return False
         active = {f.skill.id for f in self.stack}
-        _, score = self.skill_words.best(_ASIDE.sub("", text, count=1), exclude=active)
+        _, score = self.skill_words.best(text if rest is None else rest, exclude=active)
         return score < 1.5
 
     def idle(self, text: str) -> None:
@@ -131,7 +152,7 @@ class Listening(FaultedEngine):
             return NO_ANSWER
         if self.aside_for(text) is not None:
             return NO_ANSWER
-        if _QUESTION_BACK.match(text) or self.off_topic(text):
+        if _questions_back(text) or self.off_topic(text):
             return NO_ANSWER
         return text
 

@@ -52,8 +52,17 @@ class ReferenceSession:
         self.engine = ReferenceEngine(project, brain, mutant)
         self.setup = setup
         self.mutant = mutant
-        self.conversation_id = cid
+        self._cid = cid
         self.spec = spec
+
+    @property
+    def conversation_id(self) -> str:
+        """`mantle-<digest>` of the case's slug and run index, made when first read (a
+        verification play that only reads the engine's events never asks for it)."""
+        if "#" in self._cid:
+            digest = hashlib.sha256(self._cid.encode()).hexdigest()[:12]
+            self._cid = f"mantle-{digest}"
+        return self._cid
 
     async def send(self, turn: UserTurn) -> AgentReply:
         return play_turn(self.engine, turn, self.setup)
@@ -96,9 +105,8 @@ class ReferenceTarget:
         if setup is None and isinstance(case, dict):
             setup = case.get("setup")
         slug = getattr(case, "slug", None) or (case.get("slug") if isinstance(case, dict) else None)
-        digest = hashlib.sha256(f"{slug or 'case'}#{run_index}".encode()).hexdigest()[:12]
         return ReferenceSession(
-            self.project, self.mutant, dict(setup or {}), f"mantle-{digest}", self.spec
+            self.project, self.mutant, dict(setup or {}), f"{slug or 'case'}#{run_index}", self.spec
         )
 
 

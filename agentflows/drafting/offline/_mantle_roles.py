@@ -1,0 +1,72 @@
+"""Who the case's user is in the project's own terms: a seeded field naming kinds of people.
+
+A channel that knows what kind of user it talks to says so in a seeded field (reference §2:
+`project.user_role: contractor`, `seed: true`), and the skills gate tools and `if:`
+paragraphs on it (`requires: session.project.user_role == "contractor"`). A case whose
+persona is a homeowner but whose session carries no role plays a session no channel makes,
+and never reaches, nor is refused, what the role gates. So where a seeded categorical field's
+values are the kinds of people the agent says it talks to (`_people.roles_for`), the case
+seeds the value its persona is, or, when the case's seeds already fix the value (a
+precondition, a planned path) or the skill's description names one kind ("A contractor
+confirming their state license"), the persona is one of that kind.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, MemoryField, Skill
+from evalcore.definitions._memo import memoized
+from evalcore.testdata import DataRecords, names_role, roles_for
+
+
+def role_field(
+    defs: MantleDefinitions, audience: str, records: DataRecords | None = None
+) -> MemoryField | None:
+    """The seeded categorical project field whose values name the agent's kinds of users
+    (at least two values, and at least half of them, name one of its roles); None when the
+    project's records hold it (`employees.json`'s `role`): a case's record decides who the
+    user is there, not its persona."""
+    field = memoized(defs, ("role_field", audience), lambda: _role_field(defs, audience))
+    if field is not None and records is not None:
+        for collection in records.collections:
+            if any(field.name in record for record in collection.records[:20]):
+                return None
+    return field
+
+
+def _role_field(defs: MantleDefinitions, audience: str) -> MemoryField | None:
+    roles = roles_for(audience)
+    for field in defs.memory.values():
+        values = [str(v) for v in field.enum_values or []]
+        if not field.seed or field.type != "categorical" or len(values) < 2:
+            continue
+        named = [v for v in values if any(names_role(v, r) for r in roles)]
+        if len(named) >= 2 and 2 * len(named) >= len(values):
+            return field
+    return None
+
+
+def case_role(
+    field: MemoryField, seeds: dict[str, Any], planned: dict[str, Any], skill: Skill
+) -> str | None:
+    """The kind of user the case must be: the value its seeds or its planned path fix, else
+    the one kind the skill's description names ("A contractor confirming their state
+    license ..."), else None (the persona decides)."""
+    for values in (seeds, planned):
+        if field.qualified in values:
+            return str(values[field.qualified])
+    named = [str(v) for v in field.enum_values or [] if names_role(str(v), skill.description or "")]
+    return named[0] if len(named) == 1 else None
+
+
+def role_seed(field: MemoryField, role: str) -> dict[str, Any]:
+    """The seed that says the persona's kind (`{"project.user_role": "homeowner"}` for "a
+    homeowner doing work on the home they live in"); {} when no value names it."""
+    for value in field.enum_values or []:
+        if names_role(str(value), role):
+            return {field.qualified: value}
+    return {}
+
+
+__all__ = ["case_role", "role_field", "role_seed"]

@@ -1,0 +1,63 @@
+"""The record one Mantle case is drafted from: its seeds, walks, fact sheet and context."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalcore.simulator import FactContext
+from evalcore.testdata import FactSheet
+
+from ...planning import Behavior
+from ...planning._mantle_walk import Walk
+from ._mantle_testdata import Customer
+
+
+@dataclass
+class Script:
+    """Everything the drafter writes from: the context and the walks behind it."""
+
+    behavior: Behavior
+    customer: Customer
+    """The test account the seeded caller phone belongs to."""
+    seeds: dict[str, Any]
+    """Qualified seed fields -> value (`setup.initial_slots`)."""
+    walk: Walk
+    """The planned skill's walk (up to the hand-over for an escalation)."""
+    sheet: FactSheet
+    other: Walk | None = None
+    """The digression or hand-off skill's walk."""
+    context: FactContext = field(default_factory=FactContext)
+    handoff_skills: frozenset[str] = frozenset()
+    """Skills that hand the conversation to a person (the conversation ends there)."""
+    stated: dict[str, Any] = field(default_factory=dict)
+    """Text fields read from the first message that the drafter gave a value (the opening
+    says them): `request_values`."""
+    prelude: Walk | None = None
+    """The sign-in skill's walk, for a skill whose precondition only a sign-in makes true."""
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        return self.behavior.facts
+
+    @property
+    def kind(self) -> str:
+        return str(self.facts.get("kind"))
+
+    @property
+    def ends_in_handoff(self) -> bool:
+        walks = [self.walk, *([self.other] if self.other else [])]
+        return any(
+            e.kind == "skill_activated" and e.skill in self.handoff_skills
+            for w in walks
+            for e in w.events
+        )
+
+    def lines(self) -> list[str]:
+        """The words the context quotes (opening, cue lines), in context order."""
+        c = self.context
+        quoted = [c.opening, c.after_first, *(q.line for q in c.cues), c.before_end]
+        return [line for line in quoted if line]
+
+
+__all__ = ["Script"]
