@@ -91,7 +91,7 @@ def _prose_items(skill: Skill, model: SkillModel | None) -> list[ProseItem]:
     items: list[ProseItem] = []
     if model is not None:
         for sentence in model_sentences(skill.body):
-            items += classify(sentence.text, sentence.condition, skill, model)
+            items += classify(sentence.text, sentence.condition, skill, model, sentence.line)
         return items
     for condition, text in paragraphs(skill.body):
         for sentence in _SENTENCE.split(text):

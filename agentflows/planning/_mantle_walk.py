@@ -27,8 +27,9 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import evaluate
+from evalcore.definitions.skill_model.prose_items import ProseItem, with_entry_block
 
-from ._mantle_prose import ProseItem, prose_items
+from ._mantle_prose import prose_items
 from ._mantle_walk_blocks import BlockSteps
 from ._mantle_walk_records import SET, Ask, Event, Setup, Walk, sample_value
 from ._mantle_walk_state import _MAX_DEPTH
@@ -74,14 +75,7 @@ class _Walker(BlockSteps):
             if spec.asked_by == "request" and not self.known(spec.qualified):
                 self.remember(spec.qualified, self.answer(spec.qualified))
                 self._cover_value(spec.qualified)
-        items = prose_items(skill, self.model)
-        if not any(i.kind == "block" and i.name in skill.blocks for i in items):
-            called = {
-                str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "call"
-            }
-            first = next((b for b in skill.blocks if b not in called), None)
-            if first is not None:
-                items.append(ProseItem("block", None, "", first))
+        items = with_entry_block(skill, prose_items(skill, self.model))
         for item in items:
             if self.stopped or self.walk.outcome == "negative":
                 break

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from evalcore.definitions import Block, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import skipped_keys
+from evalcore.definitions.skill_model import instruction_prompt, skipped_keys
 
 from ._mantle_tools import qualify
 from ._mantle_walk_records import SET, Ask, Event
@@ -187,9 +187,19 @@ class BlockSteps(ToolRuns):
                 self.remember(key, self.handed_value(key))
         elif categorical or not waits_for_choice:
             asked = categorical[0] if categorical else missing[0]
+            memory = self.walk.memory
+            prompt = instruction_prompt(
+                text, self.defs.memory_field(asked), lambda c: evaluate(c, memory)
+            )
             self.walk.asks.append(
                 Ask(
-                    "instructions", skill, step.id, block.id, asked, self.answer(asked), prompt=text
+                    "instructions",
+                    skill,
+                    step.id,
+                    block.id,
+                    asked,
+                    self.answer(asked),
+                    prompt=prompt,
                 )
             )
         for key in missing:

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
+from ...definitions.skill_model import instruction_prompt
+from ...definitions.skill_model.prose_items import with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
 from ._asking import question_for
 from ._prose import ProseItem, prose_items
@@ -77,14 +79,7 @@ class Runner:
     def run(self) -> Procedure:
         ctx, skill = self.ctx, self.skill
         assert self.model is not None
-        items = prose_items(skill, self.model)
-        if not any(i.kind == "block" and i.name in skill.blocks for i in items):
-            called = {
-                str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "call"
-            }
-            first = next((b for b in skill.blocks if b not in called), None)
-            if first is not None:
-                items.append(ProseItem("block", None, "", first))
+        items = with_entry_block(skill, prose_items(skill, self.model))
         ran_blocks: set[str] = set()
         for item in items:
             if self.stopped:
@@ -249,7 +244,8 @@ class Runner:
                     )
                 continue
             asked = categorical[0] if categorical else missing[0]
-            yield from self.brain.ask_for(ctx, asked, text, missing, step.id, block)
+            prompt = instruction_prompt(text, ctx.defs.memory_field(asked), ctx.holds)
+            yield from self.brain.ask_for(ctx, asked, prompt, missing, step.id, block)
         self.set_from_pick(specs, keys)
         for spec in specs:
             if spec.condition is None or self.known(spec.qualified):

@@ -9,7 +9,7 @@ a format the description states (`MM/DD/YYYY`) and quoted example values.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -252,15 +252,33 @@ def _description_name(description: str, name: str) -> re.Pattern[str] | None:
     return re.compile(r"\b" + r"\s+".join(re.escape(w) for w in words) + r"\b", re.I)
 
 
-def _ask_sentence(text: str, field: MemoryField | None = None) -> str | None:
-    """The sentence of `text` that asks (for `field`, when it names it)."""
-    found = [s.text for s in sentences(text) if _ASK.search(s.text)]
+def _ask_sentence(
+    text: str, field: MemoryField | None = None, condition: str | None = None
+) -> str | None:
+    """The sentence of `text` that asks (for `field`, when it names it), from a paragraph of
+    the field's own `if:` scope (an `if:` scopes only the paragraph after it)."""
+    found = [
+        s.text for s in sentences(text) if _ASK.search(s.text) and s.condition in (None, condition)
+    ]
     if field is not None:
         pattern = _name_pattern(field)
         named = [s for s in found if pattern.search(s)]
         if named:
             return named[0]
     return found[0] if found else None
+
+
+def instruction_prompt(text: str, field: MemoryField | None, holds: Callable[[str], bool]) -> str:
+    """What an instructions step says when it asks for `field`: the paragraph in scope that
+    names it, else every paragraph in scope (unconditional, or its `if:` holds). A paragraph
+    of another mode never words the question (an `if:` scopes only the next paragraph)."""
+    scoped = [p.text for p in paragraphs(text) if p.condition is None or holds(p.condition)]
+    if field is not None:
+        pattern = _name_pattern(field)
+        named = [p for p in scoped if pattern.search(p)]
+        if named:
+            return named[0]
+    return "\n\n".join(scoped) if scoped else text
 
 
 def instruction_fields(
@@ -338,7 +356,7 @@ def _skill_fields(
                             defs,
                             field,
                             asked_by="instructions",
-                            question=_ask_sentence(text, field),
+                            question=_ask_sentence(text, field, condition),
                             source="instruction",
                             where=where,
                             extra_texts=[text, *prose_texts],
@@ -378,6 +396,7 @@ __all__ = [
     "explained_values",
     "field_format",
     "instruction_fields",
+    "instruction_prompt",
     "response_text",
     "skill_fields",
 ]

@@ -85,7 +85,8 @@ def terminal_tools(
     gated = [t for t in defined if t.gate and (t.gate.on_success or t.gate.confirmation)]
     chosen = writers or gated
     out: dict[str, str | None] = {
-        t.name: _mode_condition(t, modes) or _call_condition(t) for t in chosen
+        t.name: None if _unscoped(t) else _mode_condition(t, modes) or _call_condition(t)
+        for t in chosen
     }
     for mode in modes:
         for value in mode.values:
@@ -108,6 +109,13 @@ def terminal_tools(
         best = next((t for t in reversed(called) if not _LOOKUP.match(t.name)), called[-1])
         out[best.name] = _call_condition(best)
     return out
+
+
+def _unscoped(tool: ToolUse) -> bool:
+    """The prose calls the tool on every path too ("When zoning_ok is true, open the
+    application"), beside the modes that call it themselves."""
+    scoped = [c for c in tool.calls if not c.optional and c.kind != "constraint"]
+    return len(scoped) > 1 and _call_condition(tool) is None
 
 
 def _mode_condition(tool: ToolUse, modes: list[Mode]) -> str | None:

@@ -12,16 +12,18 @@ import re
 from functools import lru_cache
 from typing import Any
 
-import yaml
-
 from .._model import Block, MantleDefinitions, MemoryField, Project, Skill, Step
 from ..conditions import condition_keys
 from ._arguments import parameter_fields, step_arguments
+from ._block_keys import block_complete_when, raw_block_keys, raw_block_tools
 from ._code import UNKNOWN, code_facts, qualify
 from ._text import Sentence, sentences
+from ._tool_words import ToolWords, described_calls, indefinite
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
 
-_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without|must\s+not|avoid)\b[^.@]*$", re.I)
+_NEGATED = re.compile(
+    r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.@]*$", re.I
+)
 _TRIGGER = re.compile(
     r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
     re.I,
@@ -33,7 +35,6 @@ _CALL_WORD = re.compile(
     r"submit|via|with)\s+(?:the\s+)?`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?",
     re.I,
 )
-_FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)", re.M)
 
 
 _VERB_BEFORE = re.compile(
@@ -111,74 +112,6 @@ def _values_condition(clause: str, skill: Skill) -> str | None:
     return " or ".join(f"{name} == '{v}'" for v in values)
 
 
-_C_SAFE = getattr(yaml, "CSafeLoader", None)
-_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE
-
-
-def _safe_load(text: str) -> Any:
-    """`yaml.safe_load` on libyaml's parser where it reads the text the same way (no tabs
-    or control characters; anything it rejects is read again by the pure-Python parser,
-    whose error is the one raised): the same constructor and resolver, ten times faster."""
-    if _C_SAFE is not None and "\t" not in text and not _NON_PRINTABLE.search(text):
-        try:
-            return yaml.load(text, Loader=_C_SAFE)
-        except yaml.YAMLError:
-            pass
-    return yaml.safe_load(text)
-
-
-def raw_block_keys(skill: Skill) -> dict[str, dict[str, Any]]:
-    """Block id -> its block-level keys besides `steps:` (`tools:`, `complete_when:`), read
-    from the block's YAML as written (the reader may not keep them yet)."""
-    out: dict[str, dict[str, Any]] = {}
-    body = skill.body
-    for match in _FENCE.finditer(body):
-        start = body.find("\n", match.end()) + 1
-        end = body.find(":::", start)
-        try:
-            data = _safe_load(body[start : end if end >= 0 else None])
-        except yaml.YAMLError:
-            continue
-        if isinstance(data, dict):
-            out[match["id"]] = {k: v for k, v in data.items() if k != "steps"}
-    return out
-
-
-def raw_block_tools(skill: Skill) -> dict[str, list[str]]:
-    """Block id -> its block-level `tools:` list."""
-    out: dict[str, list[str]] = {}
-    for block in skill.blocks.values():
-        declared = getattr(block, "tools", None)
-        if declared:
-            out[block.id] = [str(t) for t in declared]
-    if out:
-        return out
-    for block_id, keys in raw_block_keys(skill).items():
-        if isinstance(keys.get("tools"), list):
-            out[block_id] = [str(t) for t in keys["tools"] if isinstance(t, str)]
-    return out
-
-
-def block_complete_when(skill: Skill) -> dict[str, str]:
-    """Block id -> its block-level `complete_when` condition."""
-    out: dict[str, str] = {}
-    for block in skill.blocks.values():
-        declared = getattr(block, "complete_when", None)
-        if declared:
-            out[block.id] = str(
-                declared.get("condition") if isinstance(declared, dict) else declared
-            )
-    if out:
-        return out
-    for block_id, keys in raw_block_keys(skill).items():
-        value = keys.get("complete_when")
-        if isinstance(value, dict):
-            value = value.get("condition")
-        if isinstance(value, str) and value.strip():
-            out[block_id] = value
-    return out
-
-
 def _gate(skill: Skill, name: str) -> Gate | None:
     constraint = skill.tool_constraints.get(name)
     if constraint is None:
@@ -208,6 +141,20 @@ class ToolReader:
         self.calls: dict[str, list[CallSite]] = {}
         self.uncertainties: list[Uncertainty] = []
         self.memory = defs.memory_names()
+        self.words = [ToolWords.of(n, self.callable.get(n)) for n in self.names]
+        #: Tools a block step runs (`execute_tool`, `tools:`): the framework calls them, so a
+        #: sentence that describes one summarises the step rather than calling it again.
+        self.stepped = {
+            str(step.target)
+            for block in skill.blocks.values()
+            for step in block.steps
+            if step.kind == "execute_tool"
+        } | {t for tools in raw_block_tools(skill).values() for t in tools}
+        self.kinds: set[tuple[str, str]] = set()
+        """(tool, sentence) of described calls on "a"/"an" (kept only as a tool's one site)."""
+        self.values = {
+            str(v) for f in self.memory.values() for v in f.enum_values or [] if isinstance(v, str)
+        }
 
     def add(self, name: str, site: CallSite) -> None:
         self.calls.setdefault(name, []).append(site)
@@ -250,10 +197,7 @@ class ToolReader:
         where = Where(file=self.file, line=sentence.line if block is None else None, part=part)
         if block is not None:
             where = Where(file=self.file, line=sentence.line, part=part)
-        for name in self.names:
-            positions = _mentions(text, name)
-            if not positions or all(_NEGATED.search(text[:p]) for p in positions):
-                continue
+        for name, positions in self._calls_in(text, where).items():
             trigger = _TRIGGER.match(text[: positions[0]])
             condition = sentence.condition
             trigger_text = None
@@ -304,7 +248,7 @@ class ToolReader:
                 or f"{self.skill.id}.{word}" in self.memory
             ):
                 continue
-            if word in self.defs.skills or word in self.skill.blocks:
+            if word in self.defs.skills or word in self.skill.blocks or word in self.values:
                 continue
             self.uncertainties.append(
                 Uncertainty(
@@ -313,6 +257,36 @@ class ToolReader:
                     why="no tool of that name is defined or imported for this skill",
                 )
             )
+
+    def _calls_in(self, text: str, where: Where) -> dict[str, list[int]]:
+        """Tool -> where the sentence calls it: by name, else by what it does (one tool only:
+        a sentence that reads as two calls none, recorded)."""
+        named = {}
+        for name in self.names:
+            positions = _mentions(text, name)
+            if positions and not all(_NEGATED.search(text[:p]) for p in positions):
+                named[name] = positions
+        if named or any(re.search(rf"\b{re.escape(n)}\b", text) for n in self.names):
+            return named
+        found = {
+            name: [at]
+            for name, at in described_calls(text, self.words).items()
+            if not _NEGATED.search(text[:at]) and name not in self.stepped
+        }
+        if len(found) > 1:
+            self.uncertainties.append(
+                Uncertainty(
+                    what="which tool the prose calls",
+                    where=where,
+                    why=f"'{text}' reads as a call of {' and of '.join(sorted(found))}; "
+                    "walks call neither",
+                )
+            )
+            return {}
+        for name, (at,) in found.items():
+            if indefinite(text, at):
+                self.kinds.add((name, text))
+        return found
 
     def block_entries(self, first_line: int) -> dict[str, str | None]:
         """Block id -> the condition every prose entry into it shares (None: unconditional)."""
@@ -345,7 +319,8 @@ class ToolReader:
                 self.add(name, CallSite(kind="constraint", where=where))
         out = []
         for name, calls in self.calls.items():
-            out.append(self._use(name, calls))
+            steps = [c for c in calls if (name, c.sentence or "") not in self.kinds]
+            out.append(self._use(name, steps or calls))
         return out
 
     def _use(self, name: str, calls: list[CallSite]) -> ToolUse:

@@ -110,4 +110,33 @@ def classify(
     return items
 
 
-__all__ = ["ProseItem", "classify"]
+_FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)")
+
+
+def with_entry_block(skill: Skill, items: list[ProseItem]) -> list[ProseItem]:
+    """The plan with the block a skill runs when its prose enters none: its first block no
+    other block calls, where it stands in the body (prose above it first, the prose after it
+    once it ends: "When it ends, control returns to the prose"). `items` carry body lines
+    (1 = the body's first line); a plan without lines gets the block at its end."""
+    if any(i.kind == "block" and i.name in skill.blocks for i in items):
+        return items
+    called = {str(s.target) for b in skill.blocks.values() for s in b.steps if s.kind == "call"}
+    first = next((b for b in skill.blocks if b not in called), None)
+    if first is None:
+        return items
+    line = next(
+        (
+            n
+            for n, text in enumerate(skill.body.splitlines(), 1)
+            if (m := _FENCE.match(text)) and m["id"] == first
+        ),
+        None,
+    )
+    entry = ProseItem("block", None, "", first, line=line or 0)
+    at = len(items)
+    if line is not None and items and all(i.line for i in items):
+        at = next((k for k, i in enumerate(items) if i.line > line), len(items))
+    return [*items[:at], entry, *items[at:]]
+
+
+__all__ = ["ProseItem", "classify", "with_entry_block"]

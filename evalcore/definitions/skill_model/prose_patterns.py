@@ -18,8 +18,10 @@ ASK_DETAILS = re.compile(
 )
 #: "… unless @memory.x is already true": a step skipped once a flag is set.
 UNLESS = re.compile(r"\bunless\s+@memory\.(?P<key>[\w.]+)\s+is\s+(?:already\s+)?true\b", re.I)
+#: "Run @block.x", "Start with @block.intake", "go through the @block.x": the prose enters it.
 RUN_BLOCK = re.compile(
-    r"\b(?:run|runs|start|starts|enter|enters|use|uses|go\s+through|follow)\s+@block\.(\w+)",
+    r"\b(?:run|runs|start|starts|begin|begins|enter|enters|use|uses|go\s+through|follow|"
+    r"follows|continue|proceed)\s+(?:(?:with|into|through|to|in)\s+)?(?:the\s+)?@block\.(\w+)",
     re.I,
 )
 ASK_FIELD = re.compile(r"\bask\b.*?@memory\.(?P<ns>\w+)\.(?P<key>\w+)", re.I)
