@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
+from ._pyyaml import yaml
 from .limits import InputLimits
 from .yamlbuild import _token
 from .yamlio import deferred_loader

@@ -17,7 +17,7 @@ for PyYAML's pure-Python and libyaml loaders alike.
 from __future__ import annotations
 
 import re
-import tomllib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,10 +159,29 @@ def _read(path: Path) -> dict[str, Any]:
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
-        parsed = tomllib.loads(path.read_text("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        parsed = _parsed_toml(path.read_text("utf-8"))
+    except UnicodeDecodeError:
         parsed = {}
     _PARSED[path] = (stamp, parsed)
+    return parsed
+
+
+def _parsed_toml(text: str) -> dict[str, Any]:
+    """`tomllib.loads(text)`, `{}` when it is not TOML; kept between processes by its text
+    (`evalcore._codecache.VALUES`), so a command does not import and run the TOML parser
+    for the same settings file every time (a file with dates is parsed each time)."""
+    from ._codecache import VALUES
+
+    key = f"toml\0{sys.version}\0{text}"
+    parsed = VALUES.get(key)
+    if parsed is None:
+        import tomllib
+
+        try:
+            parsed = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            parsed = {}
+        VALUES.put(key, parsed)
     return parsed
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -42,24 +43,74 @@ def read_tool_file(
     text = ctx.read_text(path)
     if text is None:
         return []
+    kind, facts = tool_facts(text)
+    if kind == "warn":
+        line, message = facts
+        ctx.warn(path, line, message)
+        return []
+    return [
+        ToolDef(
+            name=name,
+            description=description,
+            parameters=[
+                ToolParameter(
+                    name=p_name,
+                    type=p_type,
+                    required=required,
+                    default=default,
+                    description=p_description,
+                    choices=choices,
+                )
+                for p_name, p_type, required, default, p_description, choices in parameters
+            ],
+            scope=scope,
+            source=ctx.ref(path, line),
+        )
+        for name, description, line, parameters in facts
+    ]
+
+
+def tool_facts(text: str) -> tuple[str, Any]:
+    """What a tool file's `text` defines, as plain values: `("tools", [(name, description,
+    line, [(name, type, required, default, description, choices), ...]), ...])`, or
+    `("warn", (line, message))` when it does not parse. Depends on the text alone, so it is
+    kept between processes (`evalcore._codecache.VALUES`, keyed by this module's source
+    and the text): a light command does not parse every tool file again."""
+    from .._codecache import VALUES
+
+    key = f"tools\0{_version()}\0{text}"
+    kept = VALUES.get(key)
+    if kept is None:
+        kept = _tool_facts(text)
+        VALUES.put(key, kept)
+    return kept
+
+
+@lru_cache(maxsize=1)
+def _version() -> str:
+    """This module's source and the interpreter: what `_tool_facts` depends on besides the
+    text (an edited reader or another `ast.unparse` never finds the old facts)."""
+    from .._sha256 import sha256
+
+    return sha256(Path(__file__).read_bytes() + sys.version.encode()).hexdigest()
+
+
+def _tool_facts(text: str) -> tuple[str, Any]:
     try:
         module = parsed_module(text)
     except SyntaxError as exc:
-        ctx.warn(path, exc.lineno, f"Python syntax error: {exc.msg}; its tools are not read")
-        return []
+        return "warn", (exc.lineno, f"Python syntax error: {exc.msg}; its tools are not read")
     except ValueError as exc:  # e.g. null bytes in the source
-        ctx.warn(path, None, f"cannot parse Python source: {exc}")
-        return []
+        return "warn", (None, f"cannot parse Python source: {exc}")
     except (RecursionError, MemoryError):  # e.g. a 100,000-term expression
-        ctx.warn(path, None, "Python source is nested too deeply to parse; its tools are not read")
-        return []
+        return "warn", (None, "Python source is nested too deeply to parse; its tools are not read")
     tools = []
     for node in module.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             decorator = _tool_decorator(node)
             if decorator is not None:
-                tools.append(_tool_def(ctx, path, node, decorator, scope))
-    return tools
+                tools.append(_tool_def(node, decorator))
+    return "tools", tools
 
 
 def _decorator_name(node: ast.expr) -> str | None:
@@ -93,24 +144,17 @@ def _keyword(decorator: ast.expr, name: str) -> Any:
     return value if ok else None
 
 
-def _tool_def(
-    ctx: ReadContext,
-    path: Path,
-    func: ast.FunctionDef | ast.AsyncFunctionDef,
-    decorator: ast.expr,
-    scope: Literal["local", "shared"],
-) -> ToolDef:
+def _tool_def(func: ast.FunctionDef | ast.AsyncFunctionDef, decorator: ast.expr) -> tuple[Any, ...]:
     docstring = ast.get_docstring(func) or ""
     name = _keyword(decorator, "name")
     description = _keyword(decorator, "description")
     if not isinstance(description, str) or not description.strip():
         description = _summary(docstring)
-    return ToolDef(
-        name=name if isinstance(name, str) and name else func.name,
-        description=description,
-        parameters=_parameters(func, _arg_docs(docstring)),
-        scope=scope,
-        source=ctx.ref(path, func.lineno),
+    return (
+        name if isinstance(name, str) and name else func.name,
+        description,
+        func.lineno,
+        _parameters(func, _arg_docs(docstring)),
     )
 
 
@@ -155,7 +199,7 @@ def _is_context(arg: ast.arg) -> bool:
 
 def _parameters(
     func: ast.FunctionDef | ast.AsyncFunctionDef, docs: dict[str, str]
-) -> list[ToolParameter]:
+) -> list[tuple[Any, ...]]:
     args = func.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
@@ -164,21 +208,18 @@ def _parameters(
         *zip(positional, defaults, strict=True),
         *zip(args.kwonlyargs, args.kw_defaults, strict=True),
     ]
-    params = []
-    for arg, default in pairs:
-        if _is_context(arg):
-            continue
-        params.append(
-            ToolParameter(
-                name=arg.arg,
-                type=ast.unparse(arg.annotation) if arg.annotation is not None else None,
-                required=default is None,
-                default=_default(default),
-                description=docs.get(arg.arg),
-                choices=_literal_choices(arg.annotation),
-            )
+    return [
+        (
+            arg.arg,
+            ast.unparse(arg.annotation) if arg.annotation is not None else None,
+            default is None,
+            _default(default),
+            docs.get(arg.arg),
+            _literal_choices(arg.annotation),
         )
-    return params
+        for arg, default in pairs
+        if not _is_context(arg)
+    ]
 
 
 def _default(node: ast.expr | None) -> Any:
