@@ -38,8 +38,10 @@ def cache_root() -> Path:
 
 
 class CodeCache:
-    """`compile(source, "<string>", "exec")`, answered from the file when it holds the
-    code; what was compiled is written back once, at exit."""
+    """`compile(source, "<string>", "exec")` as `dataclasses`' own `exec` compiles it (no
+    `from __future__` flags of this module: its annotations stay objects, not text),
+    answered from the file when it holds the code; what was compiled is written back once,
+    at exit."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -55,7 +57,9 @@ class CodeCache:
         codes = self._load()
         code = codes.get(source)
         if code is None:
-            code = codes[source] = builtins.compile(source, "<string>", "exec")
+            code = codes[source] = builtins.compile(
+                source, "<string>", "exec", dont_inherit=True
+            )
             if not self._dirty:
                 self._dirty = True
                 import atexit
@@ -95,7 +99,9 @@ class CodeCache:
 
 
 #: The records' generated methods (`evalcore._record`).
-RECORDS = CodeCache("records")
+#: ("dataclasses", not the earlier "records" file, whose code was compiled with this module's
+#: `annotations` flag: `inspect.signature` of a record showed `'_type_name'` annotations.)
+RECORDS = CodeCache("dataclasses")
 
 
 class ValueCache:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import bisect
 import contextlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
 from . import pointer as ptr
 from ._pyyaml import yaml
 from ._readbytes import read_bytes as _read_bytes
+from ._record import dataclass
 from ._yamlquick import node_lines, quick_read
 from .findings import Finding
 from .limits import (

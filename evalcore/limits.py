@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ._record import dataclass
 
 DEFAULT_MAX_FILE_MB = 8.0
 DEFAULT_MAX_DEPTH = 100
