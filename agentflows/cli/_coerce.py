@@ -15,10 +15,9 @@ adapter as before.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from evalcore._record import dataclass
 
 _installed = False
 
