@@ -57,9 +57,7 @@ class CodeCache:
         codes = self._load()
         code = codes.get(source)
         if code is None:
-            code = codes[source] = builtins.compile(
-                source, "<string>", "exec", dont_inherit=True
-            )
+            code = codes[source] = builtins.compile(source, "<string>", "exec", dont_inherit=True)
             if not self._dirty:
                 self._dirty = True
                 import atexit

@@ -21,11 +21,20 @@ from ._context import ReadContext
 from ._model import ToolDef, ToolParameter
 
 _SKIPPED_PARAMS = {"self", "cls", "context"}
-_SECTION = re.compile(
-    r"^\s*(Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Examples?|"
-    r"Notes?|Attributes|See Also)\s*:\s*$"
-)
-_ARG_LINE = re.compile(r"^(?P<indent>\s*)\*{0,2}(?P<name>\w+)\s*(\([^)]*\))?\s*:\s*(?P<desc>.*)$")
+
+
+@lru_cache(maxsize=1)
+def _docstring_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A docstring's section heading and `Args:` entry patterns, compiled when a tool file
+    is read (not at import: tool definitions usually come from the cache)."""
+    section = re.compile(
+        r"^\s*(Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Examples?|"
+        r"Notes?|Attributes|See Also)\s*:\s*$"
+    )
+    arg_line = re.compile(
+        r"^(?P<indent>\s*)\*{0,2}(?P<name>\w+)\s*(\([^)]*\))?\s*:\s*(?P<desc>.*)$"
+    )
+    return section, arg_line
 
 
 @lru_cache(maxsize=256)
@@ -171,8 +180,9 @@ def _arg_docs(docstring: str) -> dict[str, str]:
     in_args = False
     entry_indent: int | None = None
     current: str | None = None
+    section_heading, arg_line = _docstring_patterns()
     for line in docstring.splitlines():
-        section = _SECTION.match(line)
+        section = section_heading.match(line)
         if section:
             in_args = section.group(1) in {"Args", "Arguments", "Parameters", "Params"}
             entry_indent, current = None, None
@@ -180,7 +190,7 @@ def _arg_docs(docstring: str) -> dict[str, str]:
         if not in_args or not line.strip():
             continue
         indent = len(line) - len(line.lstrip())
-        match = _ARG_LINE.match(line)
+        match = arg_line.match(line)
         if match and (entry_indent is None or indent <= entry_indent):
             entry_indent, current = indent, match["name"]
             docs[current] = match["desc"].strip()
