@@ -27,6 +27,8 @@ from typing import Any
 #: Entries kept at most: a file that only grew (records edited over and over) is rewritten
 #: with what this process used.
 MAX_ENTRIES = 2048
+#: Values kept at most (each is read by every command that loads the file: a small file).
+MAX_VALUES = 512
 
 
 def cache_root() -> Path:
@@ -105,9 +107,10 @@ RECORDS = CodeCache("dataclasses")
 class ValueCache:
     """Plain values (what `marshal` writes: numbers, text, bytes, lists, tuples, dicts)
     worked out from a text that is their whole input, kept between processes like the
-    records' code: the tools a Python file defines, a parsed settings file. The key holds
-    the text, so an edited file never finds another's values; each `get` unmarshals a
-    fresh copy, so no caller shares a container with another."""
+    records' code: the tools a Python file defines, a parsed settings file. Keys name the
+    text by its SHA-256 (`text_key`), so an edited file never finds another's values and the
+    cache holds no project text; each `get` unmarshals a fresh copy, so no caller shares a
+    container with another. At most `MAX_VALUES` entries are kept."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -166,10 +169,18 @@ class ValueCache:
         if not self._dirty or self._values is None:
             return
         merged = {**self._read(), **self._values}
-        if len(merged) > MAX_ENTRIES:
+        if len(merged) > MAX_VALUES:
             merged = {k: v for k, v in self._values.items() if k in self._used}
         if _write(self.path, marshal.dumps(merged)):
             self._dirty = False
+
+
+def text_key(kind: str, version: str, text: str) -> str:
+    """The `ValueCache` key of what `kind` (at `version`) works out from `text`."""
+    from ._sha256 import sha256
+
+    digest = sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{kind}\0{version}\0{digest}"
 
 
 def _has_set(value: Any) -> bool:

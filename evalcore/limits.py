@@ -171,9 +171,9 @@ def _parsed_toml(text: str) -> dict[str, Any]:
     """`tomllib.loads(text)`, `{}` when it is not TOML; kept between processes by its text
     (`evalcore._codecache.VALUES`), so a command does not import and run the TOML parser
     for the same settings file every time (a file with dates is parsed each time)."""
-    from ._codecache import VALUES
+    from ._codecache import VALUES, text_key
 
-    key = f"toml\0{sys.version}\0{text}"
+    key = text_key("toml", sys.version, text)
     parsed = VALUES.get(key)
     if parsed is None:
         import tomllib

@@ -96,6 +96,12 @@ def test_a_project_s_tools_and_warnings_are_the_same_cold_warm_and_corrupt(
     warm, warm_modules = _probe(root, cache)
     assert warm == cold
     assert warm_modules == "[]"  # no TOML parser, no OpenSSL: everything from the file
+    # what the tools are, not the files' text (the odd file has a set default: not kept)
+    assert b"Find the customer record that belongs to a phone number." in kept.read_bytes()
+    assert b"async def lookup_customer(" not in kept.read_bytes()
+    assert (
+        b"max_depth = 50" not in kept.read_bytes() and b"Does odd things" not in kept.read_bytes()
+    )
     kept.write_bytes(b"not marshal data")
     assert _probe(root, cache)[0] == cold
     facts = json.loads(cold)
@@ -199,3 +205,14 @@ def test_a_corrupt_entry_or_an_unwritable_cache_only_means_working_it_out(
     unwritable.put("k", 1)
     unwritable.save()  # no error
     assert unwritable.get("k") == 1
+
+
+def test_the_values_file_stays_small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CASEGEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(_codecache, "MAX_VALUES", 3)
+    for n in range(5):
+        cache = ValueCache("grow")
+        cache.put(_codecache.text_key("t", "1", f"text {n}"), n)
+        cache.save()
+    kept = ValueCache("grow")._read()
+    assert len(kept) <= 3 and _codecache.text_key("t", "1", "text 4") in kept

@@ -85,9 +85,9 @@ def tool_facts(text: str) -> tuple[str, Any]:
     `("warn", (line, message))` when it does not parse. Depends on the text alone, so it is
     kept between processes (`evalcore._codecache.VALUES`, keyed by this module's source
     and the text): a light command does not parse every tool file again."""
-    from .._codecache import VALUES
+    from .._codecache import VALUES, text_key
 
-    key = f"tools\0{_version()}\0{text}"
+    key = text_key("tools", _version(), text)
     kept = VALUES.get(key)
     if kept is None:
         kept = _tool_facts(text)
