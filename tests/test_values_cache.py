@@ -216,3 +216,17 @@ def test_the_values_file_stays_small(tmp_path: Path, monkeypatch: pytest.MonkeyP
         cache.save()
     kept = ValueCache("grow")._read()
     assert len(kept) <= 3 and _codecache.text_key("t", "1", "text 4") in kept
+
+
+def test_without_the_reader_s_source_nothing_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_tools_ast, "__file__", str(tmp_path / "gone.py"))
+    monkeypatch.setattr(_codecache, "VALUES", ValueCache("unkeyed"))
+    _tools_ast._version.cache_clear()
+    try:
+        assert _tools_ast._version() is None
+        assert _tools_ast.tool_facts(ODD_TOOLS) == _tools_ast._tool_facts(ODD_TOOLS)
+        assert _codecache.VALUES._values is None  # never consulted
+    finally:
+        _tools_ast._version.cache_clear()

@@ -87,7 +87,10 @@ def tool_facts(text: str) -> tuple[str, Any]:
     and the text): a light command does not parse every tool file again."""
     from .._codecache import VALUES, text_key
 
-    key = text_key("tools", _version(), text)
+    version = _version()
+    if version is None:  # this module's source is not readable: nothing to key on
+        return _tool_facts(text)
+    key = text_key("tools", version, text)
     kept = VALUES.get(key)
     if kept is None:
         kept = _tool_facts(text)
@@ -96,12 +99,17 @@ def tool_facts(text: str) -> tuple[str, Any]:
 
 
 @lru_cache(maxsize=1)
-def _version() -> str:
+def _version() -> str | None:
     """This module's source and the interpreter: what `_tool_facts` depends on besides the
-    text (an edited reader or another `ast.unparse` never finds the old facts)."""
+    text (an edited reader or another `ast.unparse` never finds the old facts); None when
+    the source cannot be read (a zipped install)."""
     from .._sha256 import sha256
 
-    return sha256(Path(__file__).read_bytes() + sys.version.encode()).hexdigest()
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return None
+    return sha256(source + sys.version.encode()).hexdigest()
 
 
 def _tool_facts(text: str) -> tuple[str, Any]:
