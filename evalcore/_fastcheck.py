@@ -13,7 +13,6 @@ cache only means compiling again.
 from __future__ import annotations
 
 import ast
-import hashlib
 import json
 import marshal
 import os
@@ -21,6 +20,8 @@ import re
 import sys
 from pathlib import Path
 from typing import Any
+
+from ._sha256 import sha256
 
 _FAST: dict[int, tuple[dict[str, Any], Any]] = {}
 _OPTIONS: dict[str, bool] = {"use_formats": False, "use_default": False}
@@ -51,7 +52,7 @@ def cache_dir() -> Path:
 def _load_or_compile(definition: Any) -> Any:
     import fastjsonschema
 
-    key = hashlib.sha256(
+    key = sha256(
         json.dumps([definition, _OPTIONS], sort_keys=True).encode()
         + f"|{fastjsonschema.VERSION}|{sys.implementation.cache_tag}|{_GATE_VERSION}".encode()
     ).hexdigest()

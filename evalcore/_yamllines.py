@@ -23,9 +23,8 @@ from collections import deque
 from itertools import islice
 from typing import Any
 
-import yaml
-
 from . import yamlio
+from ._pyyaml import yaml
 
 #: Each line: its indentation, a `- ` (with the spaces after it), a plain key with its `:`
 #: and the spaces after it, and the rest; one search for the whole text.

@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
 from . import yamlio
+from ._pyyaml import yaml
 from ._yamllines import read_lines
 from .limits import InputLimits
 from .yamlbuild import _token
@@ -99,9 +98,14 @@ _SCALAR_CONSTRUCTOR: list[Any] = []
 
 
 def _constructor() -> Any:
-    """One loader whose scalar constructors build a resolved scalar (they keep no state)."""
+    """One loader whose scalar constructors build a resolved scalar (they keep no state).
+
+    Made without a reader: a loader's reader checks its text against PyYAML's printable
+    pattern, which the light commands leave uncompiled (`_pyyaml`)."""
     if not _SCALAR_CONSTRUCTOR:
-        _SCALAR_CONSTRUCTOR.append(yamlio.CaseLoader(""))
+        loader = yamlio.CaseLoader.__new__(yamlio.CaseLoader)
+        yaml.constructor.SafeConstructor.__init__(loader)
+        _SCALAR_CONSTRUCTOR.append(loader)
     return _SCALAR_CONSTRUCTOR[0]
 
 

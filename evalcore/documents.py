@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
 from . import pointer as ptr
+from ._pyyaml import yaml
 from ._readbytes import read_bytes as _read_bytes
+from ._record import dataclass
 from ._yamlquick import node_lines, quick_read
 from .findings import Finding
 from .limits import (
@@ -218,6 +217,8 @@ def _yaml_error(exc: yaml.MarkedYAMLError) -> Finding:
 def _parse_json(
     text: str, path: Path | None, limits: InputLimits, *, locate: bool = True
 ) -> Document:
+    import json  # not at module level: reading YAML alone (`sources`) needs no JSON
+
     doc = Document(text=text, format="json", path=path)
     try:
         data = json.loads(text)
@@ -263,6 +264,9 @@ class _JsonLocator:
     """Second pass over already-valid JSON that records value lines and repeated keys."""
 
     def __init__(self, text: str, doc: Document) -> None:
+        from json.decoder import scanstring
+
+        self.scanstring = scanstring
         self.text = text
         self.doc = doc
         self.newlines = [m.start() for m in _NEWLINE.finditer(text)]
@@ -288,7 +292,7 @@ class _JsonLocator:
         if ch == "[":
             return self.arr(i + 1, pointer)
         if ch == '"':
-            return json.decoder.scanstring(self.text, i + 1)[1]
+            return self.scanstring(self.text, i + 1)[1]
         j = i
         while j < len(self.text) and self.text[j] not in ",]} \t\r\n":
             j += 1
@@ -301,7 +305,7 @@ class _JsonLocator:
             return i + 1
         while True:
             i = self.skip_ws(i)
-            key, end = json.decoder.scanstring(self.text, i + 1)
+            key, end = self.scanstring(self.text, i + 1)
             line = self.line_at(i)
             child = ptr.join(pointer, key)
             if key in seen:

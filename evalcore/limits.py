@@ -17,10 +17,11 @@ for PyYAML's pure-Python and libyaml loaders alike.
 from __future__ import annotations
 
 import re
-import tomllib
-from dataclasses import dataclass
+import sys
 from pathlib import Path
 from typing import Any
+
+from ._record import dataclass
 
 DEFAULT_MAX_FILE_MB = 8.0
 DEFAULT_MAX_DEPTH = 100
@@ -159,10 +160,29 @@ def _read(path: Path) -> dict[str, Any]:
     if kept is not None and kept[0] == stamp:
         return kept[1]
     try:
-        parsed = tomllib.loads(path.read_text("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        parsed = _parsed_toml(path.read_text("utf-8"))
+    except UnicodeDecodeError:
         parsed = {}
     _PARSED[path] = (stamp, parsed)
+    return parsed
+
+
+def _parsed_toml(text: str) -> dict[str, Any]:
+    """`tomllib.loads(text)`, `{}` when it is not TOML; kept between processes by its text
+    (`evalcore._codecache.VALUES`), so a command does not import and run the TOML parser
+    for the same settings file every time (a file with dates is parsed each time)."""
+    from ._codecache import VALUES, text_key
+
+    key = text_key("toml", sys.version, text)
+    parsed = VALUES.get(key)
+    if parsed is None:
+        import tomllib
+
+        try:
+            parsed = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            parsed = {}
+        VALUES.put(key, parsed)
     return parsed
 
 

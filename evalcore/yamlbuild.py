@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
+from ._pyyaml import yaml
 from .findings import Finding
 from .limits import InputLimits, LimitExceeded, depth_message
 

@@ -197,6 +197,8 @@ LIGHT_HEAVY += (
     "evalcore.lint._base44",
 )
 LIGHT_HEAVY += ("evalcore.repair", "evalcore.redact", "importlib.resources", "zipfile")
+#: ... nor OpenSSL: file contents are hashed with CPython's own SHA-256 (`evalcore._sha256`).
+LIGHT_HEAVY += ("hashlib", "_hashlib")
 
 
 @functools.cache
@@ -232,3 +234,27 @@ def test_light_commands_load_no_pydantic_and_no_other_command(argv: tuple[str, .
 #: CLI modules every command uses (the app, output, help and option coercion).
 _SHARED_CLI = ("agentflows.cli._app", "agentflows.cli._output", "agentflows.cli._coerce")
 _SHARED_CLI += ("agentflows.cli._rich_help", "agentflows.cli._plain")
+
+
+def test_sources_text_output_loads_no_json() -> None:
+    """Reading a Mantle project is YAML alone; `json` (its decoder's patterns) loads only
+    for `--json` output or a JSON file."""
+    probe = (
+        "import contextlib, io, sys\n"
+        "from agentflows.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(sys.argv[1:])\n"
+        "print('json' in sys.modules)\n"
+    )
+
+    def loaded(*argv: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-c", probe, *argv],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            check=True,
+        ).stdout.strip()
+
+    assert loaded("sources", "--project", "examples/bank") == "False"
+    assert loaded("sources", "--project", "examples/bank", "--json") == "True"

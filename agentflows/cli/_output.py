@@ -7,7 +7,6 @@ parse it. Progress and notes go to stderr.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from typing import TYPE_CHECKING, Any
@@ -53,14 +52,17 @@ stdout = Out(_stdout_console)
 stderr = Out(_stderr_console, stderr=True)
 
 
-#: A lone UTF-16 surrogate (from a JSON `"\\ud800"` escape) cannot be encoded as UTF-8.
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: A lone UTF-16 surrogate (from a JSON `"\\ud800"` escape) cannot be encoded as UTF-8
+#: (compiled on the first JSON output, not at import).
+_SURROGATE = "[\ud800-\udfff]"
 
 
 def json_text(payload: Any) -> str:
     """Pretty JSON; lone surrogates stay `\\udXXX` escapes, so the text is valid UTF-8."""
+    import json  # not at module level: text output (most commands' default) needs none
+
     text = json.dumps(payload, indent=2, ensure_ascii=False, default=str)
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return re.sub(_SURROGATE, lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def print_json(payload: Any) -> None:

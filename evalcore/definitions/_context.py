@@ -8,11 +8,12 @@ could be understood.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from .. import pointer as ptr
+from .._record import dataclass
 from ..documents import Document, parse_text
 from ..limits import InputLimits, limits_for, size_message
 from ._hashing import sha256_hex, source_files

@@ -6,7 +6,7 @@ line numbers so that warnings about a frontmatter key or a body line point into 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .._record import dataclass
 
 _DELIMITER = "---"
 

@@ -6,15 +6,15 @@ hash (whatever its path or mtime) and any edit, whitespace included, changes it.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 
+from .._sha256 import sha256
 from ._model import SourceFile
 
 
 def sha256_hex(data: bytes) -> str:
     """Lower-case hex SHA-256 of `data`."""
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def source_files(hashes: Mapping[str, str]) -> list[SourceFile]:

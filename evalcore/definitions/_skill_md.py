@@ -13,8 +13,9 @@ Tokens are collected everywhere (ordered-block instructions use them too).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from .._record import dataclass
 from ._model import ProseCondition
 
 _BLOCK_OPEN = re.compile(r"^\s*:::\s*ordered_block\b(?P<attrs>.*)$")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -20,11 +21,20 @@ from ._context import ReadContext
 from ._model import ToolDef, ToolParameter
 
 _SKIPPED_PARAMS = {"self", "cls", "context"}
-_SECTION = re.compile(
-    r"^\s*(Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Examples?|"
-    r"Notes?|Attributes|See Also)\s*:\s*$"
-)
-_ARG_LINE = re.compile(r"^(?P<indent>\s*)\*{0,2}(?P<name>\w+)\s*(\([^)]*\))?\s*:\s*(?P<desc>.*)$")
+
+
+@lru_cache(maxsize=1)
+def _docstring_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A docstring's section heading and `Args:` entry patterns, compiled when a tool file
+    is read (not at import: tool definitions usually come from the cache)."""
+    section = re.compile(
+        r"^\s*(Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Examples?|"
+        r"Notes?|Attributes|See Also)\s*:\s*$"
+    )
+    arg_line = re.compile(
+        r"^(?P<indent>\s*)\*{0,2}(?P<name>\w+)\s*(\([^)]*\))?\s*:\s*(?P<desc>.*)$"
+    )
+    return section, arg_line
 
 
 @lru_cache(maxsize=256)
@@ -42,24 +52,82 @@ def read_tool_file(
     text = ctx.read_text(path)
     if text is None:
         return []
+    kind, facts = tool_facts(text)
+    if kind == "warn":
+        line, message = facts
+        ctx.warn(path, line, message)
+        return []
+    return [
+        ToolDef(
+            name=name,
+            description=description,
+            parameters=[
+                ToolParameter(
+                    name=p_name,
+                    type=p_type,
+                    required=required,
+                    default=default,
+                    description=p_description,
+                    choices=choices,
+                )
+                for p_name, p_type, required, default, p_description, choices in parameters
+            ],
+            scope=scope,
+            source=ctx.ref(path, line),
+        )
+        for name, description, line, parameters in facts
+    ]
+
+
+def tool_facts(text: str) -> tuple[str, Any]:
+    """What a tool file's `text` defines, as plain values: `("tools", [(name, description,
+    line, [(name, type, required, default, description, choices), ...]), ...])`, or
+    `("warn", (line, message))` when it does not parse. Depends on the text alone, so it is
+    kept between processes (`evalcore._codecache.VALUES`, keyed by this module's source
+    and the text): a light command does not parse every tool file again."""
+    from .._codecache import VALUES, text_key
+
+    version = _version()
+    if version is None:  # this module's source is not readable: nothing to key on
+        return _tool_facts(text)
+    key = text_key("tools", version, text)
+    kept = VALUES.get(key)
+    if kept is None:
+        kept = _tool_facts(text)
+        VALUES.put(key, kept)
+    return kept
+
+
+@lru_cache(maxsize=1)
+def _version() -> str | None:
+    """This module's source and the interpreter: what `_tool_facts` depends on besides the
+    text (an edited reader or another `ast.unparse` never finds the old facts); None when
+    the source cannot be read (a zipped install)."""
+    from .._sha256 import sha256
+
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return None
+    return sha256(source + sys.version.encode()).hexdigest()
+
+
+def _tool_facts(text: str) -> tuple[str, Any]:
     try:
         module = parsed_module(text)
     except SyntaxError as exc:
-        ctx.warn(path, exc.lineno, f"Python syntax error: {exc.msg}; its tools are not read")
-        return []
+        return "warn", (exc.lineno, f"Python syntax error: {exc.msg}; its tools are not read")
     except ValueError as exc:  # e.g. null bytes in the source
-        ctx.warn(path, None, f"cannot parse Python source: {exc}")
-        return []
+        return "warn", (None, f"cannot parse Python source: {exc}")
     except (RecursionError, MemoryError):  # e.g. a 100,000-term expression
-        ctx.warn(path, None, "Python source is nested too deeply to parse; its tools are not read")
-        return []
+        return "warn", (None, "Python source is nested too deeply to parse; its tools are not read")
     tools = []
     for node in module.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             decorator = _tool_decorator(node)
             if decorator is not None:
-                tools.append(_tool_def(ctx, path, node, decorator, scope))
-    return tools
+                tools.append(_tool_def(node, decorator))
+    return "tools", tools
 
 
 def _decorator_name(node: ast.expr) -> str | None:
@@ -93,24 +161,17 @@ def _keyword(decorator: ast.expr, name: str) -> Any:
     return value if ok else None
 
 
-def _tool_def(
-    ctx: ReadContext,
-    path: Path,
-    func: ast.FunctionDef | ast.AsyncFunctionDef,
-    decorator: ast.expr,
-    scope: Literal["local", "shared"],
-) -> ToolDef:
+def _tool_def(func: ast.FunctionDef | ast.AsyncFunctionDef, decorator: ast.expr) -> tuple[Any, ...]:
     docstring = ast.get_docstring(func) or ""
     name = _keyword(decorator, "name")
     description = _keyword(decorator, "description")
     if not isinstance(description, str) or not description.strip():
         description = _summary(docstring)
-    return ToolDef(
-        name=name if isinstance(name, str) and name else func.name,
-        description=description,
-        parameters=_parameters(func, _arg_docs(docstring)),
-        scope=scope,
-        source=ctx.ref(path, func.lineno),
+    return (
+        name if isinstance(name, str) and name else func.name,
+        description,
+        func.lineno,
+        _parameters(func, _arg_docs(docstring)),
     )
 
 
@@ -127,8 +188,9 @@ def _arg_docs(docstring: str) -> dict[str, str]:
     in_args = False
     entry_indent: int | None = None
     current: str | None = None
+    section_heading, arg_line = _docstring_patterns()
     for line in docstring.splitlines():
-        section = _SECTION.match(line)
+        section = section_heading.match(line)
         if section:
             in_args = section.group(1) in {"Args", "Arguments", "Parameters", "Params"}
             entry_indent, current = None, None
@@ -136,7 +198,7 @@ def _arg_docs(docstring: str) -> dict[str, str]:
         if not in_args or not line.strip():
             continue
         indent = len(line) - len(line.lstrip())
-        match = _ARG_LINE.match(line)
+        match = arg_line.match(line)
         if match and (entry_indent is None or indent <= entry_indent):
             entry_indent, current = indent, match["name"]
             docs[current] = match["desc"].strip()
@@ -155,7 +217,7 @@ def _is_context(arg: ast.arg) -> bool:
 
 def _parameters(
     func: ast.FunctionDef | ast.AsyncFunctionDef, docs: dict[str, str]
-) -> list[ToolParameter]:
+) -> list[tuple[Any, ...]]:
     args = func.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
@@ -164,21 +226,18 @@ def _parameters(
         *zip(positional, defaults, strict=True),
         *zip(args.kwonlyargs, args.kw_defaults, strict=True),
     ]
-    params = []
-    for arg, default in pairs:
-        if _is_context(arg):
-            continue
-        params.append(
-            ToolParameter(
-                name=arg.arg,
-                type=ast.unparse(arg.annotation) if arg.annotation is not None else None,
-                required=default is None,
-                default=_default(default),
-                description=docs.get(arg.arg),
-                choices=_literal_choices(arg.annotation),
-            )
+    return [
+        (
+            arg.arg,
+            ast.unparse(arg.annotation) if arg.annotation is not None else None,
+            default is None,
+            _default(default),
+            docs.get(arg.arg),
+            _literal_choices(arg.annotation),
         )
-    return params
+        for arg, default in pairs
+        if not _is_context(arg)
+    ]
 
 
 def _default(node: ast.expr | None) -> Any:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
+from ..._pyyaml import yaml
 from .._model import Skill
 
 _FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)", re.M)
