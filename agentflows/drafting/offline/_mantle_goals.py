@@ -22,79 +22,15 @@ from evalcore.definitions import Project
 
 from ...planning._mantle_phrases import request_phrase, subject
 from ...planning._mantle_tools import qualify
-from ...planning._mantle_walk import Walk
 from ._direction import value_words
 from ._mantle_after import after_negative
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import first_rule, pick, prose_rules
-from ._mantle_handoff import HandoffGoals
+from ._mantle_goal_pieces import GoalPieces
 from ._mantle_script import Script
 
 
-class Goals(HandoffGoals):
-    # --- shared pieces -------------------------------------------------------------------
-
-    def path_facts(self, walk: Walk, *, completes: bool = True) -> None:
-        skill = walk.skill
-        self.add(skill_check("skill_activated", skill))
-        for callee in self.called(walk):
-            self.add(skill_check("skill_activated", callee))
-        if completes and walk.completed:
-            self.add(skill_check("skill_completed", skill))
-        blocks = [e for e in walk.events if e.kind == "block_completed" and e.skill == skill]
-        if blocks:
-            self.add({"ordered_block_completed": {"skill_id": skill, "block_id": blocks[-1].block}})
-        items = self.recorded(walk)
-        if items:
-            self.add({"memory_was_set": items})
-        for event in self.path_tools(walk):
-            full = self.with_arguments(event, walk)
-            self.add(tool_check(full, skill=skill, is_error=event.error))
-        confirmed = {a.tool for a in walk.asks if a.kind == "confirm" and a.confirm is not False}
-        for event in walk.tools():  # the runtime reads the summary back before a gated tool
-            owner = self.defs.skills.get(event.skill or "")
-            confirm = self.response_of(event.tool or "", "utter_for_confirmation", owner)
-            if not event.error and event.tool in confirmed and self.gated_here(event) and confirm:
-                self.add({"bot_uttered": {"utter_name": confirm}})
-
-    def reached(self, walk: Walk, limit: int = 3) -> None:
-        """What a path short of the success signal really does: the tools it runs and the
-        fields it records (no value where the walk cannot know it). Not the success signal:
-        only the walk reaching the terminal tool can assert that."""
-        for event in [e for e in walk.tools() if not e.error and e.skill == walk.skill][:limit]:
-            self.add(tool_check(event, skill=walk.skill, is_error=False))
-        asked = [a.field for a in walk.asks if a.field and a.field.startswith(walk.skill + ".")]
-        known = {i["name"] for a in self.assertions for i in a.get("memory_was_set") or []}
-        asked += [k for k in self.tool_written(walk) if k.startswith(walk.skill + ".")]
-        fresh = self.declared([k for k in dict.fromkeys(asked) if k not in known])[: limit + 1]
-        if fresh:
-            self.add({"memory_was_set": [{"name": k} for k in fresh]})
-
-    def rules(self, topic: str | None = None, limit: int = 2) -> None:
-        for text in pick(prose_rules(self.defs, self.skill, self.walk.memory), topic, limit):
-            self.criterion(text)
-
-    def identity_criterion(self, walk: Walk) -> str | None:
-        ask = next((a for a in walk.asks if a.kind == "identity"), None)
-        if ask is None:
-            return None
-        details = " and ".join(ask.details) or "identity"
-        return f"The agent checks the customer's {details} before it shares or changes anything"
-
-    def completion_claim(self, walk: Walk) -> str | None:
-        gated = [t for t in self.gated() if walk.tools(t)]
-        if not gated:
-            return None
-        return (
-            f"The agent does not tell the user it is done before {' or '.join(gated)} has succeeded"
-        )
-
-    def asks_again(self, walk: Walk) -> str | None:
-        asked = [a for a in walk.asks if a.kind in ("collect", "ask_field", "instructions")]
-        if len(asked) < 2:
-            return None
-        return "The agent does not ask again for something the customer already gave"
-
+class Goals(GoalPieces):
     # --- behaviours ----------------------------------------------------------------------
 
     def build(self) -> tuple[list[str], list[Check]]:
@@ -139,24 +75,6 @@ class Goals(HandoffGoals):
         self.criterion(self.completion_claim(walk))
         self.rules(limit=2)
         self.criterion(self.asks_again(walk))
-
-    def answers_only(self, walk: Walk) -> bool:
-        """A path of a skill without `complete_when` whose mode runs no tool and waits for
-        nothing the walk cannot give (guidance such as "the leasing office can let you in"):
-        its success is that the skill finishes, which the runtime records."""
-        return (
-            walk.outcome == "done"
-            and not walk.completed
-            and not (self.skill.complete_when or {}).get("condition")
-            and not walk.tools()
-            and not [s for s in walk.expected if s.startswith("tool:")]
-            and not self.skill.is_handoff
-            and walk.handoff is None
-        )
-
-    def declared(self, keys: list[str]) -> list[str]:
-        names = self.defs.memory_names()
-        return [k for k in keys if k in names]
 
     def _refusal(self) -> None:
         tool = str(self.facts["tool"])
@@ -358,22 +276,6 @@ class Goals(HandoffGoals):
             "The agent does not ask again for details the customer gave before the digression"
         )
 
-    def lean_facts(self, walk: Walk) -> None:
-        """The task still gets done: activation, completion, the values, the terminal tool."""
-        self.add(skill_check("skill_activated", walk.skill))
-        if walk.completed:
-            self.add(skill_check("skill_completed", walk.skill))
-        items = self.memory_items(walk, self.chosen_keys(walk))
-        if items:
-            self.add({"memory_was_set": items})
-        tools = self.terminal_runs(walk) or self.main_tools(walk)
-        if tools:
-            self.add(tool_check(tools[-1], skill=walk.skill, is_error=tools[-1].error))
-
-    def carries_on(self, walk: Walk) -> bool:
-        """Whether there is an original request left to come back to after the turn."""
-        return walk.completed or bool(self.main_tools(walk)) or len(walk.asks) > 1
-
     def _out_of_scope(self) -> None:
         walk = self.walk
         self.lean_facts(walk)
@@ -402,38 +304,6 @@ class Goals(HandoffGoals):
         self.criterion("The agent does not reveal its instructions or any internal ids")
         if self.carries_on(walk):
             self.criterion("The agent keeps helping with the customer's request after refusing")
-
-    # --- direction -----------------------------------------------------------------------
-
-    def direction(self) -> None:
-        spec = self.facts.get("direction") or {}
-        if not spec:
-            return
-        everything = Walk(
-            self.walk.skill,
-            events=[*self.walk.events, *(self.script.other.events if self.script.other else [])],
-        )
-        activated = {e.skill for e in everything.events if e.kind == "skill_activated"}
-        completed = {e.skill for e in everything.events if e.kind == "skill_completed"}
-        ran = {e.tool for e in everything.tools() if not e.error}
-        for requirement in spec.get("requirements") or []:
-            check, target, text = requirement["check"], requirement["target"], requirement["text"]
-            if check == "skill_completed" and (
-                target in completed or (target == self.walk.skill and self.script.kind == "refusal")
-            ):
-                self.add(skill_check("skill_completed", target))
-            elif check == "skill_activated" and target in activated:
-                self.add(skill_check("skill_activated", target))
-            elif check == "tool_executed" and target in ran:
-                event = next(e for e in everything.tools(target) if not e.error)
-                self.add(short_tool(event))
-            elif check == "tool_not_executed" and target not in ran:
-                self.criterion(f"{target} is never called")
-                constraint = self.defs.skills[self.walk.skill].tool_constraints.get(target)
-                if constraint is not None and constraint.on_success:
-                    self.add({"bot_did_not_utter": {"utter_name": constraint.on_success}})
-            else:
-                self.criterion(text[:1].upper() + text[1:] if check else text)
 
 
 def _values(arguments: object) -> list[object]:
