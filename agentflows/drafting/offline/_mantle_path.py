@@ -270,15 +270,9 @@ class PathGoals(AvoidedGoals):
         return (main + rest)[: limit - len(end)] + end
 
     def own_skills(self, walk: Walk) -> set[str | None]:
-        """The case's skill and the skills its blocks `call:` (they run inside it and
+        """The case's skill and the skills its path `call:`s (they run inside it and
         return: their tools are part of its path, recorded under their own ids)."""
-        called = {
-            str(step.target)
-            for block in self.skill.blocks.values()
-            for step in block.steps
-            if step.kind == "call" and str(step.target) in self.defs.skills
-        }
-        return {walk.skill, *called}
+        return {walk.skill, *self.called(walk)}
 
     def gated_here(self, event: Event) -> bool:
         skill = self.defs.skills.get(event.skill or "")

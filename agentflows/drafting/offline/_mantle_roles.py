@@ -27,15 +27,14 @@ def role_field(
     (at least two values, and at least half of them, name one of its roles); None when the
     project's records hold it (`employees.json`'s `role`): a case's record decides who the
     user is there, not its persona."""
-    field = memoized(defs, ("role_field", audience), lambda: _role_field(defs, audience))
-    if field is not None and records is not None:
-        for collection in records.collections:
-            if any(field.name in record for record in collection.records[:20]):
-                return None
-    return field
+    return memoized(
+        defs, ("role_field", audience, id(records)), lambda: _role_field(defs, audience, records)
+    )
 
 
-def _role_field(defs: MantleDefinitions, audience: str) -> MemoryField | None:
+def _role_field(
+    defs: MantleDefinitions, audience: str, records: DataRecords | None
+) -> MemoryField | None:
     roles = roles_for(audience)
     for field in defs.memory.values():
         values = [str(v) for v in field.enum_values or []]
@@ -43,8 +42,14 @@ def _role_field(defs: MantleDefinitions, audience: str) -> MemoryField | None:
             continue
         named = [v for v in values if any(names_role(v, r) for r in roles)]
         if len(named) >= 2 and 2 * len(named) >= len(values):
-            return field
+            return None if _recorded(field, records) else field
     return None
+
+
+def _recorded(field: MemoryField, records: DataRecords | None) -> bool:
+    """Whether a record of the project holds the field (`employees.json`'s `role`)."""
+    collections = records.collections if records is not None else []
+    return any(field.name in r for c in collections for r in c.records[:20])
 
 
 def case_role(

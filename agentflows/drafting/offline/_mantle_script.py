@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions import Project
+from evalcore.definitions._memo import memoized
 from evalcore.simulator import ContextFact, CueLine
 from evalcore.simulator._facts import opening_line
 from evalcore.testdata import FieldSpec, SheetBuilder, load_records
@@ -71,7 +72,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         **precondition_seeds(project, behavior),
         **channel_values(project, behavior),
     }
-    records = load_records(project.root)
+    # read once per loaded project: every case of the run draws from the same files
+    records = memoized(defs, "data_records", lambda: load_records(project.root))
     # A seeded caller phone resolves to a test account (when the project ships no records
     # of its own): the persona is its holder and gives its identity details.
     fields = defs.memory_names()
