@@ -11,6 +11,7 @@ Behaviours (`facts["kind"]`, case slug, scenario type, base priority; lower is k
 | `refusal` | `refused_<tool>` | edge_case | 20+ (every confirmation-gated tool) |
 | `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure` or a documented error result) |
 | `negative` | the `else` step (`not_eligible`) | sad_path | 45+ (a branch on what a tool wrote) |
+| `threshold` | `<field>_under_<n>` / `_over_` / `_at_` | edge_case (escalation when that side hands over) | 47+ (each side of a number a condition compares, but the happy path's; `_mantle_thresholds`) |
 | `out_of_order` | `details_up_front` | edge_case | 50 |
 | `correction` | `correction` | edge_case | 55 |
 | `digression` | `digression` | edge_case | 60 |
@@ -108,6 +109,7 @@ class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors):
         behaviors += self.refusals(elements)
         behaviors += self.failures(elements)
         behaviors += self.negatives(elements)
+        behaviors += self.thresholds_cases(elements)
         if not self.skill.is_handoff:
             behaviors += self.out_of_order(elements)
             behaviors += self.correction(elements)

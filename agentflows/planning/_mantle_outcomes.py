@@ -11,23 +11,27 @@ from evalcore.definitions.skill_model import branch_target, branch_values
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
-from ._mantle_planner import PlannerBase
+from ._mantle_thresholds import ThresholdBehaviors
 from ._mantle_tools import tool_keys
 from ._mantle_vocab import value_groups
 from ._mantle_walk import Walk
 
 
-class OutcomeBehaviors(PlannerBase):
+class OutcomeBehaviors(ThresholdBehaviors):
     def happy_paths(self, elements: list[str]) -> list[Behavior]:
         if not self.routing:
-            walk = self.walk({})
+            pinned = self.pin_sides({})
+            facts = {"values": pinned} if pinned else {}
+            walk = self.walk(facts)
             if self.skill.is_handoff:
                 case, type_ = "request", "escalation"
                 title = f"{self.name}: the customer asks for one straight away"
             else:
                 case, type_, title = "happy", "happy_path", f"{self.name}: happy path"
             description = self._happy_text(walk, None, None)
-            return [self.behavior("happy", type_, case, title, description, {}, walk, elements, 10)]
+            return [
+                self.behavior("happy", type_, case, title, description, facts, walk, elements, 10)
+            ]
         candidates: list[tuple[bool, int, Any, Walk, dict[str, Any]]] = []
         first_field = self.routing[0]
         for field in self.routing:
@@ -38,7 +42,7 @@ class OutcomeBehaviors(PlannerBase):
             for order, group in enumerate(value_groups(self.skill, field)):
                 chosen = self.direction_value(field.qualified)
                 value = chosen if chosen in group else group[0]
-                values = {**self.base, field.qualified: value}
+                values = self.pin_sides({**self.base, field.qualified: value})
                 walk = self.walk({"values": values})
                 key = (field.qualified, value)
                 candidates.append((walk.outcome != "done", order, key, walk, values))

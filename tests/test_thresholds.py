@@ -1,0 +1,153 @@
+"""A number a skill compares with a literal gets a case on each side of the line: the
+happy path takes the side that completes and runs the most, and a `threshold` case takes
+every other side, so an agent that gets the comparison wrong fails one of them."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import yaml
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.mutate import mutate
+from agentflows.planning import plan_source
+from agentflows.planning._mantle_thresholds import side_values, thresholds
+from evalcore.definitions import MemoryField, load_project
+from evalcore.runner import collect_cases
+
+REFUND = """\
+---
+name: Refund
+description: Customers ask for their money back on an order.
+---
+
+Refund the customer with @block.refund_flow.
+
+:::ordered_block id=refund_flow
+steps:
+  - id: ask_amount
+    collect: amount
+    utterance: utter_ask_amount
+  - id: check_amount
+    noop: true
+    next:
+      - if: session.refund.amount > 200
+        then: approval
+      - else: pay
+  - id: pay
+    execute_tool: issue_refund
+    parameters:
+      amount: session.refund.amount
+    next: END
+  - id: approval
+    execute_tool: request_manager_approval
+    parameters:
+      amount: session.refund.amount
+    next: END
+  - id: END
+:::
+"""
+
+TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Pay the refund back to the card.")
+async def issue_refund(amount: float, context: ToolContext = None):
+    """Pay it."""
+    return {"refunded": True}
+
+
+@tool(description="Ask a manager to approve a large refund.")
+async def request_manager_approval(amount: float, context: ToolContext = None):
+    """Ask for approval."""
+    return {"requested": True}
+'''
+
+FILES: dict[str, str] = {
+    "agent.yml": "name: Kiln\npersona: You help customers of a pottery shop.\n",
+    "integrations.yml": INTEGRATIONS,
+    "responses.yml": (
+        "responses:\n  utter_anything_else:\n    - text: Anything else?\n"
+        "  utter_goodbye:\n    - text: Goodbye!\n"
+    ),
+    "skills/refund/skill.md": REFUND,
+    "skills/refund/tools.py": TOOLS,
+    "skills/refund/memory.yml": (
+        "schema:\n  public:\n    amount:\n      type: float\n"
+        "      description: How much to refund, in dollars.\n"
+    ),
+    "skills/refund/responses.yml": (
+        "responses:\n  utter_ask_amount:\n    - text: How much should we refund?\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def kiln(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_project(tmp_path_factory.mktemp("kiln") / "kiln", FILES)
+
+
+def _field(kind: str) -> MemoryField:
+    return MemoryField(name="n", namespace="s", type=kind)
+
+
+@pytest.mark.parametrize(
+    ("kind", "comparisons", "expected"),
+    [
+        ("int", [(">=", 180.0)], [135, 225]),
+        ("float", [("<", 4.0)], [3.0, 5.0]),
+        ("int", [(">=", 10.0), ("<", 100.0)], [8, 12, 125]),
+        ("int", [(">", 0.0)], [0, 1]),  # never negative when no line is
+        ("int", [("==", 3.0)], [2, 3]),
+    ],
+)
+def test_one_value_per_side_of_the_lines(
+    kind: str, comparisons: list[tuple[str, float]], expected: list[float]
+) -> None:
+    assert side_values(_field(kind), comparisons) == expected
+
+
+def test_the_comparisons_come_from_branches_and_requires(kiln: Path) -> None:
+    skill = load_project(kiln).mantle.skills["refund"]
+    assert thresholds(skill, skill.memory["amount"]) == [(">", 200.0)]
+
+
+def test_each_side_gets_a_case_and_both_pass_the_reference_agent(
+    kiln: Path, tmp_path: Path
+) -> None:
+    project = load_project(kiln)
+    behaviors = {b.case: b for b in plan_source(project, "mantle", "refund", None).behaviors}
+    happy, over = behaviors["happy"], behaviors["amount_over_200"]
+    assert happy.facts["values"] == {"refund.amount": 150.0}
+    assert over.type == "edge_case" and over.facts["kind"] == "threshold"
+    assert over.facts["values"] == {"refund.amount": 250.0}
+    assert "runs request_manager_approval and does not run issue_refund" in over.description
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    ran = {}
+    for name, behavior in (("happy", happy), ("over", over)):
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        assertions = data["scenario"]["goals"]["assertions"]
+        ran[name] = {a["tool_executed"]["tool_name"] for a in assertions if "tool_executed" in a}
+        (folder / f"{name}.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    assert ran == {"happy": {"issue_refund"}, "over": {"request_manager_approval"}}
+    cases = collect_cases([folder], project=kiln)
+    wanted = ["fail_silently:issue_refund", "fail_silently:request_manager_approval"]
+    report = asyncio.run(mutate(cases, kiln, concurrency=1, only=wanted))
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    # each side's tool is checked by its own case: its silent failure is caught there
+    killed = {r.mutant.id: r.killed_by for r in report.results}
+    assert killed == {wanted[0]: ["happy"], wanted[1]: ["over"]}
+
+
+def test_a_number_no_condition_compares_gets_no_case(kiln: Path) -> None:
+    files = dict(FILES)
+    files["skills/refund/skill.md"] = REFUND.replace("session.refund.amount > 200", "true")
+    root = write_project(kiln.parent / "plain", files)
+    cases = [b.case for b in plan_source(load_project(root), "mantle", "refund", None).behaviors]
+    assert not [c for c in cases if c.startswith("amount_")]
