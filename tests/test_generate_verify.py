@@ -212,6 +212,24 @@ def test_fix_assertions_keeps_the_steps_that_stay_in_order() -> None:
     assert fixes[0]["after"] is None
 
 
+def test_a_corrected_assertion_that_repeats_another_is_removed() -> None:
+    events = [{"event": "tool_executed", "tool_name": "t", "source": "local", "arguments": {}}]
+    plain = {"tool_executed": {"tool_name": "t", "source": "local"}}
+    data = {
+        "scenario": {
+            "goals": {
+                "assertions": [
+                    {"tool_executed": {"tool_name": "t", "source": "local", "arguments": {"x": 1}}},
+                    plain,
+                ]
+            }
+        }
+    }
+    fixed, fixes = fix_assertions(data, events, [{"index": 0, "detail": "no x"}])
+    assert fixed["scenario"]["goals"]["assertions"] == [plain]
+    assert fixes[0]["after"] is None
+
+
 # --- the CLI: --no-verify and the JSON fields ---------------------------------------------
 
 

@@ -44,6 +44,8 @@ def fix_assertions(
         kind = next(iter(item)) if isinstance(item, dict) and len(item) == 1 else "invalid"
         after = _corrected(kind, item.get(kind) if kind != "invalid" else None, parsed, events)
         reason = f"the reference agent fails it: {result.get('detail', '')}".strip()
+        if after is not None and {kind: after} in assertions[:index] + assertions[index + 1 :]:
+            after = None  # corrected, it says what another assertion already says
         if after is None:
             del assertions[index]
         else:

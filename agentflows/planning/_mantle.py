@@ -8,6 +8,7 @@ Behaviours (`facts["kind"]`, case slug, scenario type, base priority; lower is k
 | kind | case | type | priority |
 |---|---|---|---|
 | `happy` | the routing value (`lost`), `happy` without routing, `request` for a hand-off skill | happy_path (escalation when the branch hands over, or for a hand-off skill) | 10 for the first, 30+ for the other branches |
+| `cue` | the cue's words (`existing_request`) | happy_path | 35+ (a tool the prose calls only on what the user says; `_mantle_cues`) |
 | `refusal` | `refused_<tool>` | edge_case | 20+ (every confirmation-gated tool) |
 | `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure` or a documented error result) |
 | `negative` | the `else` step (`not_eligible`) | sad_path | 45+ (a branch on what a tool wrote) |
@@ -57,6 +58,7 @@ from evalcore.suggest import did_you_mean
 from ..drafting.offline._direction import parse_direction
 from ._behavior import Behavior, Plan
 from ._mantle_answers import AnswerBehaviors
+from ._mantle_cues import CueBehaviors
 from ._mantle_detours import DetourBehaviors, _detour_walk
 from ._mantle_elements import plan_elements
 from ._mantle_outcomes import OutcomeBehaviors
@@ -99,13 +101,14 @@ def plan_mantle(project: Project, skill_id: str, direction: str | None) -> Plan:
     return Plan(source=skill_id, dialect=DIALECT, behaviors=behaviors, elements=elements)
 
 
-class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors):
+class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors, CueBehaviors):
     """Every behaviour kind of one skill, in plan order, ranked by the direction."""
 
     # --- behaviours ----------------------------------------------------------------------
 
     def build(self, elements: list[str]) -> list[Behavior]:
         behaviors = self.happy_paths(elements)
+        behaviors += self.cue_cases(elements)
         behaviors += self.refusals(elements)
         behaviors += self.failures(elements)
         behaviors += self.negatives(elements)

@@ -318,6 +318,23 @@ def _person(text: str, *, first: bool) -> str:
     return text
 
 
+_ASKS_ABOUT = re.compile(r"^I (only |just )?ask about\b", re.I)
+_ASKS_WHEN = re.compile(r"^I (only |just )?ask (when|whether|if|what|how|why|who|where)\b", re.I)
+
+
+def cue_line(defs: MantleDefinitions, skill: Skill, cue: str) -> str:
+    """The user's first message saying a prose cue (`skill_model.cues`) in their words:
+    "they ask about an existing request" -> "I'm asking about an existing request."; with
+    the skill's opening before it when the cue alone does not ask for the skill."""
+    said = first_person(cue)
+    said = _ASKS_ABOUT.sub(lambda m: f"I'm {m[1] or ''}asking about", said)
+    said = _ASKS_WHEN.sub(lambda m: f"I {m[1] or ''}want to know {m[2]}", said)
+    line = said[:1].upper() + said[1:].rstrip(".") + "."
+    if routed_skill(defs, routing_words(defs), line) == skill.id:
+        return line
+    return f"{activation_phrase(defs, skill)} {line}"
+
+
 def first_person(text: str) -> str:
     """`payments the customer disagrees with` -> `payments I disagree with`."""
     return _person(text, first=True)
@@ -331,6 +348,7 @@ def second_person(text: str) -> str:
 
 __all__ = [
     "activation_phrase",
+    "cue_line",
     "description_phrases",
     "escalation_line",
     "first_person",

@@ -46,6 +46,7 @@ def behavior_setup(facts: dict[str, Any], memory: dict[str, Any]) -> Setup:
         confirm={k: bool(v) for k, v in (facts.get("confirm") or {}).items()},
         failing=frozenset(facts.get("failing") or []),
         negative={k: frozenset(v) for k, v in (facts.get("negative") or {}).items()},
+        cues=frozenset((facts.get("cue") or {}).get("tools") or []),
         memory={**memory, **seeded},
     )
 

@@ -120,6 +120,10 @@ class _Walker(BlockSteps):
             self.walk.asks.append(
                 Ask("question", self.skill.id, details=item.details, prompt=item.sentence)
             )
+        elif item.kind == "tool" and item.cue:
+            if item.name in self.setup.cues and item.name in self.tools:
+                self.call_tool(item.name or "", None)
+                self.stopped = True  # the alternative the user asked for: it ends there
         elif item.kind == "tool" and item.name in self.tools:
             self.call_tool(item.name or "", item.when)
 
@@ -188,6 +192,7 @@ def _setup_key(setup: Setup) -> Hashable | None:
         _items(setup.confirm),
         tuple(setup.failing),
         tuple((k, tuple(v)) for k, v in setup.negative.items()),
+        tuple(sorted(setup.cues)),
         _items(setup.memory),
         setup.entry,
         setup.context,

@@ -81,6 +81,9 @@ class Setup:
     """Tools that end in an error."""
     negative: Mapping[str, frozenset[str]] = field(default_factory=dict)
     """Tool -> keys it writes as false (or not at all): a check that comes back negative."""
+    cues: frozenset[str] = frozenset()
+    """Tools whose prose cue the user says (`skill_model.cues`): the walk takes the call and
+    stops there."""
     memory: Mapping[str, Any] = field(default_factory=dict)
     """Memory at activation (seeded channel fields, a verification done earlier)."""
     entry: str = "user"

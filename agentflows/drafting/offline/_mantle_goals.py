@@ -105,6 +105,19 @@ class Goals(GoalPieces):
         self.criterion("The agent does not push the customer to go ahead anyway")
         self.rules("refusal", limit=1)
 
+    def _cue(self) -> None:
+        """The happy path of the alternative the user's cue asks for, and that the skill
+        stops there: what the tools the plain path runs would write stays unwritten."""
+        self._happy()
+        skips = [str(t) for t in (self.facts.get("cue") or {}).get("skips") or []]
+        written = self.written(self.walk)
+        keys = [k for t in skips for k in self.tool_writes(t, self.skill.id) if k not in written]
+        if keys:
+            self.add({"memory_was_not_set": [{"name": k} for k in dict.fromkeys(keys)][:2]})
+        if skips:  # the last tool the plain path runs: the one that does the skill's work
+            ran = (self.facts.get("cue") or {}).get("tools") or []
+            self.criterion(f"The agent does not go on to {skips[-1]} after {ran[0]}")
+
     def _failure(self) -> None:
         tool = str(self.facts["tool"])
         walk = self.walk

@@ -27,6 +27,7 @@ from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
+    cue_line,
     first_person,
     own_phrases,
     strong_phrases,
@@ -230,6 +231,9 @@ class _Writer:
             self.unplaced_fields()
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
+        cue = (self.facts.get("cue") or {}).get("said")
+        if kind == "cue" and cue:  # the first message says what the prose's cue waits for
+            self.context.opening = cue_line(self.defs, skill, str(cue))
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":

@@ -8,7 +8,9 @@ asks a field that is not known; `question` asks a yes/no question; `tool` calls 
 once its trigger and `requires` hold (else it waits, and is retried after every step; at
 the end of the prose, a waiting tool's missing inputs are asked for, or set when they are
 flags the agent records itself). A gated tool goes through its confirmation; a "no", a
-failing tool or a check that comes back negative ends the procedure. `delegate` mentions
+failing tool or a check that comes back negative ends the procedure. A call on the user's
+cue ("If they ask about an existing request, check …") runs once their messages say it, and
+the procedure ends there (`skill_model.cues`). `delegate` mentions
 are offers, not followed on their own.
 
 Instructions steps ask for what `complete_when` waits for (one question naming the first
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
 from ...definitions.skill_model import instruction_prompt
+from ...definitions.skill_model.cues import heard
 from ...definitions.skill_model.prose_items import with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
 from ._asking import question_for
@@ -125,8 +128,18 @@ class Runner:
         elif item.kind == "question":
             said = item.details[0] if item.details else item.sentence
             yield from ctx.question(question_for(f"ask whether {said}", "answer"))
+        elif item.kind == "tool" and item.cue:
+            if item.name in self.tools and heard(item.cue, self.user_text()):
+                yield from self.call_tool(item.name or "")
+                self.stop("cue")  # the alternative the user asked for: it ends there
         elif item.kind == "tool" and item.name in self.tools:
             yield from self.call_tool(item.name or "", item.when)
+
+    def user_text(self) -> str:
+        """Everything the user said so far (what a cue is heard in)."""
+        return " ".join(
+            str(e.get("text") or "") for e in self.ctx.engine.events if e["event"] == "user"
+        )
 
     # --- tools ---------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from ._code import UNKNOWN, code_facts, qualify
 from ._text import Sentence, sentences
 from ._tool_words import ToolWords, described_calls, indefinite
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
+from .cues import user_cue
 
 _NEGATED = re.compile(
     r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.@]*$", re.I
@@ -203,6 +204,7 @@ class ToolReader:
             trigger_text = None
             read = None
             optional = False
+            cue = None
             if trigger and trigger.end() <= positions[0] and "@tool." not in trigger.group(0):
                 trigger_text = trigger.group(0).rstrip(",")
                 read = trigger_condition(trigger["clause"], self.skill, self.memory)
@@ -211,6 +213,7 @@ class ToolReader:
                     read = f"not ({read})"  # "Unless X is true, call y": y runs while X is not
                 if read is None:
                     optional = word in _ALTERNATIVE
+                    cue = user_cue(trigger["clause"]) if word == "if" else None
                     self.uncertainties.append(
                         Uncertainty(
                             what=f"when {name} is called",
@@ -238,6 +241,7 @@ class ToolReader:
                     sentence=text,
                     where=where,
                     optional=optional,
+                    cue=cue,
                 ),
             )
         for match in _CALL_WORD.finditer(text):

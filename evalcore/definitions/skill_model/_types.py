@@ -96,6 +96,9 @@ class CallSite(_Frozen):
     optional: bool = False
     """The prose calls it only in a circumstance the model cannot read ("If the meeting is
     not theirs, call x instead"): recorded as an uncertainty, left out of walks."""
+    cue: str | None = None
+    """An optional call's circumstance when it is what the user says ("they ask about an
+    existing request"): walks that say it take the call (`cues.py`)."""
 
 
 class Gate(_Frozen):

@@ -37,6 +37,9 @@ class ProseItem:
     call waits for it (and for the tool's `requires`) instead of being skipped."""
     line: int = 0
     """The sentence's line in the skill file (0 when the reader does not track it)."""
+    cue: str | None = None
+    """tool: what the user says for the prose to take this call (`cues.py`); the call runs
+    only once they said it, and the skill stops there."""
 
 
 def _names_a_field(details: re.Match[str], skill: Skill) -> bool:
@@ -99,8 +102,12 @@ def classify(
                     tool = ProseItem(
                         "tool", condition, sentence, use.name, when=call.when, line=line
                     )
-                    items.append(tool)
-                    break
+                elif call.kind == "prose" and call.sentence == sentence and call.cue:
+                    tool = ProseItem("tool", condition, sentence, use.name, line=line, cue=call.cue)
+                else:
+                    continue
+                items.append(tool)
+                break
     else:
         for match in pp.TOOL.finditer(sentence):
             if not _NEGATED.search(sentence[: match.start()]):

@@ -1,0 +1,81 @@
+"""Calls the prose takes only on the user's cue: a case where the user says it.
+
+"If they ask about an existing request, check @tool.list_unit_work_orders and give its
+status; do not open a duplicate." Walks leave such a call out (most conversations never
+say the cue), so without this no case runs the tool, and an agent that ignores the cue
+(opens a duplicate, never checks) passes every case. A `cue` behaviour (happy_path) opens
+with the cue in the user's words (`_mantle_phrases.cue_line`); the walk takes the call and
+stops there, as the reference agent does once it hears the cue (`skill_model.cues`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from evalcore.definitions.skill_model.cues import cue_words
+
+from ._behavior import Behavior
+from ._mantle_planner import PlannerBase
+
+
+def _case(cue: str) -> str:
+    """`they ask about an existing request` -> `existing_request`: the cue's own words."""
+    words = [w for w in re.findall(r"[a-z]+", cue.lower()) if w in _own(cue)]
+    return "_".join(words[:3]) or "cue"
+
+
+def _own(cue: str) -> set[str]:
+    from evalcore._stem import stem
+
+    wanted = cue_words(cue)
+    return {w for w in re.findall(r"[a-z]+", cue.lower()) if stem(w) in wanted}
+
+
+class CueBehaviors(PlannerBase):
+    """One `cue` behaviour per tool the skill's prose calls on the user's cue."""
+
+    def cue_cases(self, elements: list[str]) -> list[Behavior]:
+        out: list[Behavior] = []
+        own = self.defs.tools_for(self.skill.id)
+        for use in self.model.tools:
+            cue = next((c.cue for c in use.calls if c.kind == "prose" and c.cue), None)
+            if cue is None or use.name not in own:
+                continue
+            found = self._reaching(
+                lambda w, t=use.name: bool(w.tools(t)),
+                {"cue": {"tools": [use.name], "said": cue}},
+            )
+            if found is None:
+                continue
+            walk, facts = found
+            # only what the walk asks: the alternative never reaches the rest
+            asked = {a.field for a in walk.asks}
+            values = {k: v for k, v in (facts.get("values") or {}).items() if k in asked}
+            plain = self.walk({"values": facts.get("values") or {}})
+            ran = {e.tool for e in walk.tools()}
+            own_runs = [e.tool for e in plain.tools() if e.skill == self.skill.id]
+            skips = list(dict.fromkeys(t for t in own_runs if t not in ran))
+            facts = {"cue": {**facts["cue"], "skips": skips}, "values": values}
+            walk = self.walk(facts)
+            title = f"{self.name}: {cue}"
+            description = (
+                f"The customer says what the prose waits for ({cue}): the agent runs "
+                f"{use.name} and stops there, doing nothing else the skill would."
+            )
+            out.append(
+                self.behavior(
+                    "cue",
+                    "happy_path",
+                    _case(cue),
+                    title,
+                    description,
+                    facts,
+                    walk,
+                    elements,
+                    35 + len(out),
+                )
+            )
+        return out
+
+
+__all__ = ["CueBehaviors"]

@@ -1,0 +1,66 @@
+"""What the user says that makes the prose take an alternative: "If they ask about an
+existing request, check @tool.list_unit_work_orders …; do not open a duplicate."
+
+Such a call is optional (most conversations never say it), so walks leave it out; but the
+sentence names exactly what the user says, and an agent that ignores it (opens a duplicate,
+never checks) is wrong. `user_cue` reads the clause as the user's cue when its subject is
+the user and its verb is one of saying or wanting; `cue_words` are the words a message has
+to hold for the agent to have heard it, and `heard` is that test: the planner's walk, the
+reference agent and the drafted opening all read the cue from here. A cue is an
+alternative to the rest of the prose: once its call ran, the skill stops there.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..._stem import stem
+
+_PEOPLE = (
+    "customer|caller|user|patient|guest|member|tenant|resident|client|passenger|engineer|employee"
+)
+_SUBJECT = rf"(?:they|he|she|the\s+(?:{_PEOPLE}))"
+_USER_CLAUSE = re.compile(
+    rf"^{_SUBJECT}\s+(?:only\s+|just\s+)?"
+    r"(?:ask|asks|want|wants|need|needs|say|says|mention|mentions|request|requests|call|calls"
+    r"|write|writes)\b",
+    re.I,
+)
+#: Words every cue has that say nothing of what it is about.
+_FILLER_WORDS = (
+    "they he she the a an to of for about is are be being been it its their them if only just "
+    "ask asks asking want wants wanted need needs know say says said mention mentions write "
+    "writes whether when what which how who this that there some any on in at by with from "
+    "or and"
+)
+_FILLER = frozenset(_FILLER_WORDS.split()) | frozenset(_PEOPLE.split("|"))
+#: A shape written in the prose for an id ("(FX-######)"): the user says a real one.
+_SHAPE = re.compile(r"\s*\([^)]*[#X]{3,}[^)]*\)|\s*\(\s*[A-Z]+-#+\s*\)")
+
+
+def user_cue(clause: str) -> str | None:
+    """The clause as the user's cue (`they ask about an existing request`), or None when
+    its subject is not the user or it holds no word of its own."""
+    text = " ".join(clause.split())
+    if not _USER_CLAUSE.match(text):
+        return None
+    text = _SHAPE.sub("", text).strip(" ,")
+    return text if cue_words(text) else None
+
+
+@lru_cache(maxsize=1024)
+def cue_words(cue: str) -> frozenset[str]:
+    """The stems a message holds when it says the cue."""
+    words = re.findall(r"[a-z]+", cue.lower())
+    return frozenset(stem(w) for w in words if w not in _FILLER and len(w) > 1)
+
+
+def heard(cue: str, text: str) -> bool:
+    """Whether `text` (the user's messages) says the cue: every one of its words."""
+    wanted = cue_words(cue)
+    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    return bool(wanted) and wanted <= said
+
+
+__all__ = ["cue_words", "heard", "user_cue"]
