@@ -129,7 +129,7 @@ def test_the_cue_case_runs_the_call_stops_and_kills_what_ignores_it(
     project = load_project(kiln)
     behaviors = {b.case: b for b in plan_source(project, "mantle", "orders", None).behaviors}
     cue = behaviors["existing_order"]
-    assert cue.type == "happy_path" and cue.facts["kind"] == "cue"
+    assert cue.type == "edge_case" and cue.facts["kind"] == "cue"
     assert cue.facts["cue"]["skips"] == ["place_order"]
     data = draft_mantle(DraftContext(project, "mantle", cue))
     scenario = data["scenario"]

@@ -3,7 +3,8 @@
 "If they ask about an existing request, check @tool.list_unit_work_orders and give its
 status; do not open a duplicate." Walks leave such a call out (most conversations never
 say the cue), so without this no case runs the tool, and an agent that ignores the cue
-(opens a duplicate, never checks) passes every case. A `cue` behaviour (happy_path) opens
+(opens a duplicate, never checks) passes every case. A `cue` behaviour (edge_case: the
+skill's own success is not what it ends with) opens
 with the cue in the user's words (`_mantle_phrases.cue_line`); the walk takes the call and
 stops there, as the reference agent does once it hears the cue (`skill_model.cues`).
 """
@@ -65,7 +66,7 @@ class CueBehaviors(PlannerBase):
             out.append(
                 self.behavior(
                     "cue",
-                    "happy_path",
+                    "edge_case",
                     _case(cue),
                     title,
                     description,
