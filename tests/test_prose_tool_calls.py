@@ -353,3 +353,31 @@ def test_the_reference_agent_plays_the_prose_after_the_block(society: Path):
 def test_the_reference_agent_plays_a_described_release(society: Path):
     events = _play(society, ["I want to release my allotment plot", "release", "R-4410"])
     assert _ran(events) == ["release_plot"]
+
+
+def test_a_negation_ends_at_a_semicolon(tmp_path: Path):
+    """ "Do not quote; book a survey with @tool.x": the second clause calls x."""
+    files = dict(FILES)
+    files["skills/plots/skill.md"] = PLOTS.replace(
+        "When they pick one, set plot_id and reserve it.",
+        "When they pick one, set plot_id. Do not hold it by phone; use @tool.reserve_plot.",
+    )
+    model = build_skill_model(load_project(write_project(tmp_path, files)), "plots")
+    use = model.tool("reserve_plot")
+    assert use is not None
+    assert [c.sentence for c in use.calls if c.kind == "prose"] == [
+        "Do not hold it by phone; use @tool.reserve_plot."
+    ]
+
+
+def test_a_sentence_naming_a_tool_calls_no_other_by_what_it_does(tmp_path: Path):
+    """ "look the member up with @tool.find_member" names its tool (one this skill does
+    not import): no tool of the skill is read into "look … up"."""
+    files = dict(FILES)
+    files["skills/plots/skill.md"] = PLOTS.replace(
+        "Ask for the site name and look the site up.",
+        "Ask for the site name and look the site up with @tool.find_site_record.",
+    )
+    model = build_skill_model(load_project(write_project(tmp_path, files)), "plots")
+    use = model.tool("get_site")  # imported, and called by no sentence now
+    assert use is None or not [c for c in use.calls if "find_site_record" in (c.sentence or "")]

@@ -1,6 +1,7 @@
 """A number a skill compares with a literal gets a case on each side of the line: the
 happy path takes the side that completes and runs the most, and a `threshold` case takes
-every other side, so an agent that gets the comparison wrong fails one of them."""
+every other side, so an agent that gets the comparison wrong fails one of them. A number
+is read from its own part of a compound answer."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.mutate import mutate
 from agentflows.planning import plan_source
 from agentflows.planning._mantle_thresholds import side_values, thresholds
+from evalcore.agents import UserTurn
+from evalcore.agents.reference import ReferenceTarget
 from evalcore.definitions import MemoryField, load_project
 from evalcore.runner import collect_cases
 
@@ -151,3 +154,40 @@ def test_a_number_no_condition_compares_gets_no_case(kiln: Path) -> None:
     root = write_project(kiln.parent / "plain", files)
     cases = [b.case for b in plan_source(load_project(root), "mantle", "refund", None).behaviors]
     assert not [c for c in cases if c.startswith("amount_")]
+
+
+QUOTE = """\
+---
+name: Kiln firing quote
+description: A price for firing pots in the studio kiln.
+---
+
+Ask how many pots they bring (set pots) and how tall the tallest is in centimetres (set
+height_cm). Then price it with @tool.price_firing.
+"""
+
+
+def test_a_compound_answer_gives_each_number_its_own_part(tmp_path: Path) -> None:
+    """ "My pots is 4 and my height cm is 42.": the height is 42, not the first number."""
+    files = {k: v for k, v in FILES.items() if not k.startswith("skills/")}
+    files["skills/firing/skill.md"] = QUOTE
+    files["skills/firing/tools.py"] = TOOLS.replace(
+        "issue_refund(amount: float", ("price_firing(pots: int, height_cm: int")
+    )
+    files["skills/firing/memory.yml"] = (
+        "schema:\n  public:\n    pots:\n      type: int\n      description: Pots to fire.\n"
+        "    height_cm:\n      type: int\n      description: Tallest pot, in centimetres.\n"
+    )
+    root = write_project(tmp_path / "firing", files)
+
+    async def play() -> list[dict]:
+        session = await ReferenceTarget(root).open({"slug": "t"}, 1)
+        await session.send(UserTurn(type="start", setup={}))
+        said = "My pots is 4 and my height cm is 42."
+        for line in ("I'd like a kiln firing quote.", said, said):  # asked one after the other
+            await session.send(UserTurn(type="text", text=line))
+        return list((await session.close()).events or [])
+
+    events = asyncio.run(play())
+    written = {e["key"]: e["value"] for e in events if e["event"] == "memory_set"}
+    assert written["firing.pots"] == 4 and written["firing.height_cm"] == 42

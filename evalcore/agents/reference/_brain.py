@@ -299,8 +299,8 @@ class ModelBrain:
         if kind == "bool":
             answer = yes_or_no(text)
             return NO_ANSWER if answer is None else answer
-        if kind in ("int", "float"):
-            number = parse_amount(text)
+        if kind in ("int", "float"):  # "My rooms is 4 and my distance miles is 42": its part
+            number = parse_amount(said_value(text, spec.name))
             if number is None:
                 return NO_ANSWER
             return int(number) if kind == "int" else number

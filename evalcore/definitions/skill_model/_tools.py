@@ -23,7 +23,7 @@ from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
 from .cues import user_cue
 
 _NEGATED = re.compile(
-    r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.@]*$", re.I
+    r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.;@]*$", re.I
 )
 _TRIGGER = re.compile(
     r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
@@ -272,6 +272,8 @@ class ToolReader:
                 named[name] = positions
         if named or any(re.search(rf"\b{re.escape(n)}\b", text) for n in self.names):
             return named
+        if "@tool." in text:  # it names the tool it calls, one this skill may not have
+            return {}
         found = {
             name: [at]
             for name, at in described_calls(text, self.words).items()

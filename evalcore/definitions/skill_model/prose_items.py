@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ._types import SkillModel
 
 #: "do not / never / without" before a tool: the prose forbids the call (read without a model).
-_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
+_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.;@]*$", re.I)
 
 
 @dataclass(frozen=True)
