@@ -13,7 +13,7 @@ from typing import Any
 from ...definitions import MantleDefinitions, Project, Skill
 from ...definitions._preconditions import precondition_of
 from ._mantle_brain import NO_ANSWER, Ask, Brain, Frame, MantleFlags, SkillContext, holds
-from ._mantle_text import ADVERSARIAL, CANCEL, CLOSING, spoken, yes_or_no
+from ._mantle_text import ADVERSARIAL, CANCEL, CLOSING, CORRECTING, spoken, yes_or_no
 from ._mantle_words import FieldWords, field_words, skill_words
 
 _SLOT = re.compile(r"\{(\w+)\}")
@@ -204,6 +204,9 @@ class MantleSession:
         if ADVERSARIAL.search(text):
             self.refuse()
             ask.render()
+            return
+        if CORRECTING.search(text) and self.correct(frame, text):
+            ask.render()  # it corrects an earlier answer: that one question is asked again
             return
         value = ask.accept(text)
         if value is not NO_ANSWER and not (ask.kind == "followup" and value is None):

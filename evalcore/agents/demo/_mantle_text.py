@@ -48,6 +48,8 @@ ADVERSARIAL = re.compile(
     re.I,
 )
 CANCEL = re.compile(r"\b(?:cancel (?:that|this|it)|never mind|forget it|stop this)\b", re.I)
+#: A message that takes back an earlier answer ("Sorry, I got that wrong. Scrub trousers.").
+CORRECTING = re.compile(r"\b(?:i got that wrong|i meant|that was wrong|let me correct)\b", re.I)
 
 
 def stems(text: str) -> list[str]:

@@ -1,0 +1,75 @@
+"""A message that takes back an earlier answer corrects that answer, whatever is asked now:
+"Sorry, I got that wrong. Scrub trousers." at the size question changes the item and asks
+the size again; it is never taken as the size (a free-text field accepts any words)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from evalcore.agents import UserTurn
+from evalcore.agents.reference import ReferenceTarget
+
+UNIFORM = """\
+---
+name: Uniform order
+description: Ordering uniform, "I need new scrubs", "order me a fleece".
+---
+
+Ask which item (set item), then which size (set size). Then order it with
+@tool.order_uniform.
+"""
+
+TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Order uniform for the staff member.")
+async def order_uniform(item: str, size: str, context: ToolContext = None):
+    """Order it."""
+    return {"ordered": True}
+'''
+
+FILES = {
+    "agent.yml": "name: Ward stores\npersona: You help hospital staff.\n",
+    "integrations.yml": INTEGRATIONS,
+    "responses.yml": "responses:\n  utter_anything_else:\n    - text: Anything else?\n",
+    "skills/uniform/skill.md": UNIFORM,
+    "skills/uniform/tools.py": TOOLS,
+    "skills/uniform/memory.yml": (
+        "schema:\n  public:\n    item:\n      type: categorical\n"
+        "      enum_values: [scrub_top, scrub_trousers, fleece]\n"
+        "      description: The item.\n"
+        "    size:\n      type: text\n      description: The size, XS to XXL.\n"
+    ),
+}
+
+
+def _writes(root: Path, lines: list[str]) -> list[tuple[str, Any]]:
+    async def run() -> list[dict[str, Any]]:
+        session = await ReferenceTarget(root).open({"slug": "t"}, 1)
+        await session.send(UserTurn(type="start", setup={}))
+        for line in lines:
+            await session.send(UserTurn(type="text", text=line))
+        return list((await session.close()).events or [])
+
+    return [(e["key"], e["value"]) for e in asyncio.run(run()) if e["event"] == "memory_set"]
+
+
+def test_a_correction_at_the_next_question_corrects_the_earlier_answer(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "stores", FILES)
+    lines = ["I need new scrubs.", "Scrub top.", "Sorry, I got that wrong. Scrub trousers.", "XS"]
+    assert _writes(root, lines) == [
+        ("uniform.item", "scrub_top"),
+        ("uniform.item", "scrub_trousers"),
+        ("uniform.size", "XS"),
+    ]
+
+
+def test_an_answer_without_a_correction_is_the_answer(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "stores", FILES)
+    lines = ["I need new scrubs.", "Scrub top.", "Scrub trousers size, please: M"]
+    assert ("uniform.item", "scrub_trousers") not in _writes(root, lines)
