@@ -386,3 +386,25 @@ def test_the_pr_description_carries_the_verification() -> None:
     assert "`check_balance:gone`: verification: no" in text
     report["verification"]["enabled"] = False
     assert "--no-verify" in "\n".join(verification_lines(report, []))
+
+
+def test_no_fix_asserts_a_value_the_user_took_back() -> None:
+    """The user states 6 and corrected 3 to it; the run kept 3: the agent ignored the
+    correction, and the fix is marked as contradicting what the user says."""
+    events = [{"event": "memory_set", "key": "plan.installments", "value": "3"}]
+    context = (
+        "You are Hugo Petrov, an account holder.\nYou want a payment plan.\n"
+        "What you know (share each only when the agent asks):\n- installments: 6\n"
+        'When the agent asks for the installments, say instead: "Three, please."\n'
+    )
+    wanted = {"memory_was_set": [{"name": "plan.installments", "value": "6"}]}
+    data = {"scenario": {"simulation_context": context, "goals": {"assertions": [wanted]}}}
+    fixed, fixes = fix_assertions(data, events, [{"index": 0, "detail": "value is 3"}])
+    assert [f.get("contradicts") for f in fixes] == [True]
+    assert fixed["scenario"]["goals"]["assertions"] == [wanted]
+    # a value the facts never state is corrected as before
+    data["scenario"]["simulation_context"] = context.replace("- installments: 6", "- zip: 19940")
+    fixed, fixes = fix_assertions(data, events, [{"index": 0, "detail": "value is 3"}])
+    assert fixed["scenario"]["goals"]["assertions"] == [
+        {"memory_was_set": [{"name": "plan.installments", "value": "3"}]}
+    ]

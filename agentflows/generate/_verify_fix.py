@@ -6,7 +6,9 @@ judgement where the run recorded the same thing with other details:
 
 - `memory_was_set`: an item whose key was written with another value gets the recorded
   value; an item whose key was never written is removed (the assertion goes with its last
-  item);
+  item). Not when the item's value is one the user's facts state and the run kept another
+  one the facts never give (a correction the agent ignored): that fix is marked
+  `contradicts`, and verification drops the case instead;
 - `tool_executed`: when the tool ran, the arguments, `is_error`, `source` and `skill_id`
   that differ are set to what the run recorded; when it never ran, the assertion goes;
 - `sequencing`: the steps that keep the order true are kept (the longest run of steps that
@@ -24,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from evalcore.assertions import evaluate_mantle, parse_events
+from evalcore.simulator._context import is_fact_context, parse_fact_context
 
 
 def fix_assertions(
@@ -31,6 +34,7 @@ def fix_assertions(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """`data` with every failing assertion corrected or removed, and the changes made."""
     fixed = copy.deepcopy(data)
+    stated = _stated_values(fixed)
     goals = fixed["scenario"]["goals"]
     assertions: list[Any] = goals["assertions"]
     parsed = parse_events(list(events))
@@ -42,7 +46,23 @@ def fix_assertions(
         item = assertions[index]
         path = f"/scenario/goals/assertions/{index}"
         kind = next(iter(item)) if isinstance(item, dict) and len(item) == 1 else "invalid"
-        after = _corrected(kind, item.get(kind) if kind != "invalid" else None, parsed, events)
+        spec = item.get(kind) if kind != "invalid" else None
+        if kind == "memory_was_set" and _contradicts(spec, events, stated):
+            # the run kept another value than the one the user states: the agent did not
+            # take what the user said (a correction it ignored), which no fix may assert
+            fixes.append(
+                {
+                    "code": "verify:memory_was_set",
+                    "path": path,
+                    "before": item,
+                    "after": item,
+                    "reason": "the reference agent records another value than the user states",
+                    "by": "verify",
+                    "contradicts": True,
+                }
+            )
+            continue
+        after = _corrected(kind, spec, parsed, events)
         reason = f"the reference agent fails it: {result.get('detail', '')}".strip()
         if after is not None and {kind: after} in assertions[:index] + assertions[index + 1 :]:
             after = None  # corrected, it says what another assertion already says
@@ -63,6 +83,33 @@ def fix_assertions(
     if not assertions:
         del goals["assertions"]
     return fixed, fixes
+
+
+def _stated_values(data: dict[str, Any]) -> set[str]:
+    """The values the user's facts give (`- item: scrub trousers`), lower case."""
+    context = str((data.get("scenario") or {}).get("simulation_context") or "")
+    if not is_fact_context(context):
+        return set()
+    return {f.value.strip().lower() for f in parse_fact_context(context).facts}
+
+
+def _contradicts(spec: Any, events: Sequence[dict[str, Any]], stated: set[str]) -> bool:
+    """A `memory_was_set` item whose value the user states, where the run last wrote
+    another value for that key."""
+    if not isinstance(spec, list) or not stated:
+        return False
+    last = {str(e.get("key")): e.get("value") for e in events if e.get("event") == "memory_set"}
+    for item in spec:
+        if not isinstance(item, dict) or "value" not in item or item.get("name") not in last:
+            continue
+        wanted, kept = item["value"], last[item["name"]]
+        if kept != wanted and _said(wanted) in stated and _said(kept) not in stated:
+            return True
+    return False
+
+
+def _said(value: Any) -> str:
+    return str(value).replace("_", " ").strip().lower()
 
 
 def _passes(kind: str, spec: Any, parsed: Any) -> bool:

@@ -237,6 +237,8 @@ async def _repair(
                     }
                     return candidate, replay, [fix]
     fixed, fixes = fix_assertions(data, record.events, record.failing)
+    if any(f.get("contradicts") for f in fixes):
+        return None  # the agent did not take what the user said: no fix may assert that
     if sum(f["after"] is None for f in fixes) > MAX_REMOVED:
         return None  # the case and a correct agent disagree on its path, not on a detail
     candidate, _ = _reviewed(fixed, env, data)
