@@ -9,7 +9,9 @@ equipment`, `want to know where an existing claim stands`). Never the id.
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from evalcore.agents.demo._mantle_words import field_words
 from evalcore.definitions import MantleDefinitions, Skill
 
 from ...planning._mantle_phrases import second_person, subject
@@ -236,4 +238,16 @@ def without_month(phrase: str) -> str:
     return _MONTH.sub("", phrase)
 
 
-__all__ = ["VERBS", "intent_clause", "without_month"]
+def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], said: str) -> bool:
+    """Whether a first message ("Hi, I'd like help with approve a swap.") states a value of
+    one of the skill's fields other than the one the case gives it (`values`): the agent
+    would record that value from it."""
+    for qualified, value in values.items():
+        if qualified.startswith(skill.id + "."):
+            stated = field_words(defs, qualified).stated(said)
+            if stated is not None and stated != value:
+                return True
+    return False
+
+
+__all__ = ["VERBS", "contradicts", "intent_clause", "without_month"]

@@ -46,7 +46,7 @@ from ._mantle_facts import (
     request_values,
     spoken,
 )
-from ._mantle_intent import intent_clause, without_month
+from ._mantle_intent import contradicts, intent_clause, without_month
 from ._mantle_roles import case_role, role_field, role_seed
 from ._mantle_script_state import Script
 from ._mantle_seeds import (
@@ -234,6 +234,12 @@ class _Writer:
         cue = (self.facts.get("cue") or {}).get("said")
         if kind == "cue" and cue:  # the first message says what the prose's cue waits for
             self.context.opening = cue_line(self.defs, skill, str(cue))
+        values = self.facts.get("values") or {}
+        said = opening_line(intent_clause(self.defs, skill))
+        if self.context.opening is None and contradicts(self.defs, skill, values, said):
+            neutral = activation_phrase(self.defs, skill)  # the skill's value-neutral phrasing
+            if not contradicts(self.defs, skill, values, neutral):
+                self.context.opening = neutral
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
