@@ -252,6 +252,12 @@ class _DirectDumper(CaseDumper):
                 raise Unsupported("key")
             if self.fast_key(key):
                 self.write_indicator(":", False)
+                kind = type(item)
+                if kind in _SCALARS:  # `node(item, mapping=True)`'s first step, inline
+                    self.root_context = self.sequence_context = self.simple_key_context = False
+                    self.mapping_context = True
+                    if self.fast_value(item, kind):
+                        continue
                 self.node(item, mapping=True)
                 continue
             self.scalar_event(key)
