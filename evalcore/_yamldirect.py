@@ -207,6 +207,35 @@ class _DirectDumper(CaseDumper):
             self.open_ended = False
         return True
 
+    # PyYAML's writers for a text stream (`encoding` None, the only stream this one has),
+    # with the line break inlined: two of them run for every key and item of a case.
+    def write_indicator(
+        self,
+        indicator: str,
+        need_whitespace: bool,
+        whitespace: bool = False,
+        indention: bool = False,
+    ) -> None:
+        data = indicator if self.whitespace or not need_whitespace else " " + indicator
+        self.whitespace = whitespace
+        self.indention = self.indention and indention
+        self.column += len(data)
+        self.open_ended = False
+        self.pieces.append(data)
+
+    def write_indent(self) -> None:
+        indent = self.indent or 0
+        column = self.column
+        if not self.indention or column > indent or (column == indent and not self.whitespace):
+            self.pieces.append(self.best_line_break)  # write_line_break()
+            self.whitespace = self.indention = True
+            self.line += 1
+            column = self.column = 0
+        if column < indent:
+            self.whitespace = True
+            self.pieces.append(" " * (indent - column))
+            self.column = indent
+
     def empty(self, start: str, end: str) -> None:
         self.write_indicator(start, True, whitespace=True)
         self.flow_level += 1
@@ -223,6 +252,12 @@ class _DirectDumper(CaseDumper):
                 raise Unsupported("key")
             if self.fast_key(key):
                 self.write_indicator(":", False)
+                kind = type(item)
+                if kind in _SCALARS:  # `node(item, mapping=True)`'s first step, inline
+                    self.root_context = self.sequence_context = self.simple_key_context = False
+                    self.mapping_context = True
+                    if self.fast_value(item, kind):
+                        continue
                 self.node(item, mapping=True)
                 continue
             self.scalar_event(key)

@@ -129,10 +129,15 @@ class Vocabulary:
         # An id of three characters or more inside `text` starts with three characters of
         # `text`: only the ids under those starts (and the shorter ids) are looked for, in
         # `_by_length` order as before.
+        # The starts present are found by looking each one up in the text (a search in C)
+        # when there are fewer of them than the text has characters to slice into grams.
         starts = self._by_start
-        grams = {text[i : i + 3] for i in range(len(text) - 2)}
-        grams.add("")
-        candidates = [name for gram in grams & starts.keys() for name in starts[gram]]
+        if len(starts) * 8 < len(text):
+            candidates = [name for gram, names in starts.items() if gram in text for name in names]
+        else:
+            grams = {text[i : i + 3] for i in range(len(text) - 2)}
+            grams.add("")
+            candidates = [name for gram in grams & starts.keys() for name in starts[gram]]
         present = tuple(sorted((n for n in candidates if n in text), key=self._rank.__getitem__))
         pattern = self._patterns.get(present)
         if pattern is None:

@@ -106,12 +106,21 @@ def lint_tables(defs: MantleDefinitions) -> LintTables:
     """The tables for `defs` as they are now: kept under the shape of everything they were
     built from, so a project loaded again, or a map replaced or resized, gets fresh ones."""
     skills = list(defs.skills.values())
+    # a list display, not a generator: this runs for every case, over every skill
     shape = tuple(
-        (
-            *(s.id, id(s), len(s.tools), len(s.import_tools)),
-            *(id(s.memory), len(s.memory), id(s.responses), len(s.responses)),
-        )
-        for s in skills
+        [
+            (
+                s.id,
+                id(s),
+                len(s.tools),
+                len(s.import_tools),
+                id(s.memory),
+                len(s.memory),
+                id(s.responses),
+                len(s.responses),
+            )
+            for s in skills
+        ]
     )
     key = (
         "lint:tables",

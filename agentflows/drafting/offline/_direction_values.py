@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore._stem import stem
+from evalcore.definitions._memo import memoized
 
 #: Function words (and words every domain uses) that never identify a value.
 _STOPWORD_TEXT = """
@@ -121,7 +122,23 @@ def _name_position(text: str, value: Any) -> int | None:
 
 
 def distinctive_stems(choices: Sequence[Choice]) -> dict[Any, set[str]]:
-    """Per value: stems of its phrases and own words that no other value of the field uses."""
+    """Per value: stems of its phrases and own words that no other value of the field uses.
+
+    Kept with the field's first choice (a loaded project's choices are built once, and
+    every line matched against the field weighs the same ones), by the exact choices: the
+    caller gets its own sets."""
+    if not choices:
+        return {}
+    key = ("distinctive_stems", tuple(choices))
+    try:
+        hash(key)
+    except TypeError:  # an unhashable value: read afresh
+        return _distinctive_stems(choices)
+    kept = memoized(choices[0], key, lambda: _distinctive_stems(choices))
+    return {value: set(found) for value, found in kept.items()}
+
+
+def _distinctive_stems(choices: Sequence[Choice]) -> dict[Any, set[str]]:
     stems: dict[Any, set[str]] = {}
     for choice in choices:
         found = set(content_stems(" ".join((value_words(choice.value), *choice.phrases))))
@@ -140,7 +157,7 @@ def match_values(
     if not choices:
         return []
     field_name = choices[0].field
-    distinct = distinctive_stems(choices)
+    distinct = {} if own_words_only else distinctive_stems(choices)  # read only when weighed
     text_stems = content_stems(text)
     lowered = text.lower()
     found: list[ValueMatch] = []

@@ -19,6 +19,7 @@ from typing import Any
 
 from evalcore.assertions import SEQUENCING_MAP_STEPS, SEQUENCING_NAME_STEPS
 from evalcore.definitions import Project, Skill
+from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
 
 from ...planning._mantle_tools import tool_keys
@@ -114,6 +115,13 @@ class Success:
 
 
 def success_of(project: Project, skill: Skill) -> Success:
+    """The skill's success signal, read once per loaded project and skill: every goal of
+    every case asks for it."""
+    key = ("success_of", skill.id, id(skill))
+    return memoized(project, key, lambda: _success_of(project, skill))
+
+
+def _success_of(project: Project, skill: Skill) -> Success:
     assert project.mantle is not None
     defs = project.mantle
     condition = str((skill.complete_when or {}).get("condition") or "")
@@ -135,7 +143,13 @@ def success_of(project: Project, skill: Skill) -> Success:
 
 
 def terminal_tools(project: Project, skill: Skill) -> list[str]:
-    """Every tool that can end the skill successfully (several when branches differ)."""
+    """Every tool that can end the skill successfully (several when branches differ); a
+    fresh list of the names found once per loaded project and skill."""
+    key = ("terminal_tools", skill.id, id(skill))
+    return list(memoized(project, key, lambda: tuple(_terminal_tools(project, skill))))
+
+
+def _terminal_tools(project: Project, skill: Skill) -> list[str]:
     assert project.mantle is not None
     success = success_of(project, skill)
     tools = project.mantle.tools_for(skill.id)

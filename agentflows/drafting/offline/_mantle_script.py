@@ -144,21 +144,32 @@ class _Writer:
         self.account = account
         self.facts = script.facts
         self.context = script.context
+        self._labels: dict[tuple[Any, ...], str] = {}
 
     # --- facts ---------------------------------------------------------------------------
+
+    def label(self, ask: Ask) -> str:
+        """`label_for(ask)`, read once per case for each ask (what it reads of the ask is
+        the key): every fact weighs the labels of all the walk's asks."""
+        key = (ask.kind, ask.prompt, ask.details, ask.field)
+        label = self._labels.get(key)
+        if label is None:
+            label = self._labels[key] = label_for(ask)
+        return label
 
     def fact(self, ask: Ask, value: Any = None) -> str | None:
         """Add the fact `ask` needs; its label (the cue for a line said instead). A question
         that asks for several fields ("when it happened and where": date, time, place) is
         named by each field, so each gets its own fact."""
-        label = label_for(ask)
-        shared = {
-            a.field
-            for a in self.script.walk.asks
-            if a.field and a.kind == ask.kind and label_for(a) == label
-        }
-        if ask.field and len(shared) > 1:
-            label = value_words(ask.field.split(".", 1)[-1])
+        label = self.label(ask)
+        if ask.field:  # a question without a field is named by its label alone
+            shared = {
+                a.field
+                for a in self.script.walk.asks
+                if a.field and a.kind == ask.kind and self.label(a) == label
+            }
+            if len(shared) > 1:
+                label = value_words(ask.field.split(".", 1)[-1])
         if ask.kind == "identity":
             labels = []
             for detail in ask.details:
@@ -209,7 +220,7 @@ class _Writer:
         """What the agent asks, as `When the agent asks <cue>` reads it."""
         if ask.kind == "confirm":
             return "you to confirm"
-        label = label_for(ask) if ask.kind != "identity" else " and ".join(ask.details)
+        label = self.label(ask) if ask.kind != "identity" else " and ".join(ask.details)
         if re.match(r"(?:which|what|whether|how|who|when|where|if)\b", label):
             return label
         return f"for the {label}"

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ..._pyyaml import yaml
+from .._memo import memoized
 from .._model import Skill
 
 _FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)", re.M)
@@ -30,7 +31,12 @@ def _safe_load(text: str) -> Any:
 
 def raw_block_keys(skill: Skill) -> dict[str, dict[str, Any]]:
     """Block id -> its block-level keys besides `steps:` (`tools:`, `complete_when:`), read
-    from the block's YAML as written (the reader may not keep them yet)."""
+    from the block's YAML as written (the reader may not keep them yet). Parsed once per
+    loaded skill (a skill model asks three times); callers only read it."""
+    return memoized(skill, "raw_block_keys", lambda: _raw_block_keys(skill))
+
+
+def _raw_block_keys(skill: Skill) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     body = skill.body
     for match in _FENCE.finditer(body):

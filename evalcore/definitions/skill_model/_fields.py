@@ -309,10 +309,25 @@ def skill_fields(
 ) -> list[FieldSpec]:
     """Every field the skill asks for, in definition order (blocks first, then prose).
 
-    Read once per (definitions, skill, file, first line): planning asks for every skill's
-    fields again for each behaviour it weighs."""
+    Read once per (definitions, skill), placed once per file and first line: planning asks
+    for every skill's fields again for each behaviour it weighs, and the model and the
+    planner's question fields read the skill at two places (only `where` differs)."""
     key = ("skill_fields", skill.id, id(skill), file, prose_first_line)
-    return list(memoized(defs, key, lambda: _skill_fields(defs, skill, file, prose_first_line)))
+    return list(memoized(defs, key, lambda: _placed(defs, skill, file, prose_first_line)))
+
+
+def _placed(defs: MantleDefinitions, skill: Skill, file: str, first: int) -> list[FieldSpec]:
+    read = ("skill_fields_read", skill.id, id(skill))
+    specs = memoized(defs, read, lambda: _skill_fields(defs, skill, "", 1))
+    out = []
+    for spec in specs:
+        where = spec.where
+        assert where is not None  # every spec is read at a step or a prose sentence
+        line = where.line  # a step's line is the file's; a sentence's counts from the body
+        if where.part == "prose" and line is not None:
+            line += first - 1
+        out.append(spec.model_copy(update={"where": Where(file=file, line=line, part=where.part)}))
+    return out
 
 
 def _skill_fields(

@@ -151,10 +151,14 @@ def _named(stems: list[str], tool: ToolWords) -> bool:
     return False
 
 
-def described_call(text: str, tool: ToolWords) -> tuple[int, int] | None:
+def described_call(
+    text: str, tool: ToolWords, tokens: list[tuple[int, str, str, bool]] | None = None
+) -> tuple[int, int] | None:
     """Where `text` calls `tool` by what it does, with how many of its object words the
-    verb's object names (a pronoun object: 1); None if it does not."""
-    tokens = _tokens(text)
+    verb's object names (a pronoun object: 1); None if it does not. `tokens`: the text's
+    `_tokens`, when the caller weighs it for several tools."""
+    if tokens is None:
+        tokens = _tokens(text)
     stems = [s for _, _, s, _ in tokens]
     best: tuple[int, int] | None = None
     for index, (position, _word, verb, may_be_verb) in enumerate(tokens):
@@ -183,7 +187,8 @@ def described_calls(text: str, tools: list[ToolWords]) -> dict[str, int]:
     """Tool name -> the position where `text` calls it by what it does: the tools whose
     object words the sentence names most (two or more tied: each of them, for the caller
     to call ambiguous)."""
-    found = {t.name: hit for t in tools if (hit := described_call(text, t)) is not None}
+    tokens = _tokens(text)  # read once, weighed for each tool
+    found = {t.name: hit for t in tools if (hit := described_call(text, t, tokens)) is not None}
     if not found:
         return {}
     top = max(score for _, score in found.values())

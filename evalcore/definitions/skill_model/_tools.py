@@ -270,7 +270,8 @@ class ToolReader:
             positions = _mentions(text, name)
             if positions and not all(_NEGATED.search(text[:p]) for p in positions):
                 named[name] = positions
-        if named or any(re.search(rf"\b{re.escape(n)}\b", text) for n in self.names):
+        # a name the sentence does not hold cannot match (the pattern spells it as written)
+        if named or any(n in text and re.search(rf"\b{re.escape(n)}\b", text) for n in self.names):
             return named
         if "@tool." in text:  # it names the tool it calls, one this skill may not have
             return {}
