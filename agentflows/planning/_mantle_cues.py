@@ -11,9 +11,7 @@ stops there, as the reference agent does once it hears the cue (`skill_model.cue
 
 from __future__ import annotations
 
-import re
-
-from evalcore.definitions.skill_model.cues import cue_words
+from evalcore.definitions.skill_model.cues import own_words
 
 from ._behavior import Behavior
 from ._mantle_planner import PlannerBase
@@ -21,15 +19,7 @@ from ._mantle_planner import PlannerBase
 
 def _case(cue: str) -> str:
     """`they ask about an existing request` -> `existing_request`: the cue's own words."""
-    words = [w for w in re.findall(r"[a-z]+", cue.lower()) if w in _own(cue)]
-    return "_".join(words[:3]) or "cue"
-
-
-def _own(cue: str) -> set[str]:
-    from evalcore._stem import stem
-
-    wanted = cue_words(cue)
-    return {w for w in re.findall(r"[a-z]+", cue.lower()) if stem(w) in wanted}
+    return "_".join(own_words(cue)[:3]) or "cue"
 
 
 class CueBehaviors(PlannerBase):

@@ -49,11 +49,15 @@ def user_cue(clause: str) -> str | None:
     return text if cue_words(text) else None
 
 
+def own_words(cue: str) -> list[str]:
+    """The cue's words that say what it is about, in order (`existing`, `request`)."""
+    return [w for w in re.findall(r"[a-z]+", cue.lower()) if w not in _FILLER and len(w) > 1]
+
+
 @lru_cache(maxsize=1024)
 def cue_words(cue: str) -> frozenset[str]:
     """The stems a message holds when it says the cue."""
-    words = re.findall(r"[a-z]+", cue.lower())
-    return frozenset(stem(w) for w in words if w not in _FILLER and len(w) > 1)
+    return frozenset(stem(w) for w in own_words(cue))
 
 
 def heard(cue: str, text: str) -> bool:
@@ -63,4 +67,4 @@ def heard(cue: str, text: str) -> bool:
     return bool(wanted) and wanted <= said
 
 
-__all__ = ["cue_words", "heard", "user_cue"]
+__all__ = ["cue_words", "heard", "own_words", "user_cue"]
