@@ -11,7 +11,9 @@ from typing import Any
 from skill_model_fixtures import INTEGRATIONS, write_project
 
 from evalcore.agents import UserTurn
+from evalcore.agents.demo._mantle_words import field_words
 from evalcore.agents.reference import ReferenceTarget
+from evalcore.definitions import load_project
 
 UNIFORM = """\
 ---
@@ -73,3 +75,18 @@ def test_an_answer_without_a_correction_is_the_answer(tmp_path: Path) -> None:
     root = write_project(tmp_path / "stores", FILES)
     lines = ["I need new scrubs.", "Scrub top.", "Scrub trousers size, please: M"]
     assert ("uniform.item", "scrub_trousers") not in _writes(root, lines)
+
+
+def test_a_value_written_in_digits_is_heard_in_words(tmp_path: Path) -> None:
+    """ "Six, please." names the value `6` of a field whose values are digits."""
+    files = dict(FILES)
+    files["skills/uniform/memory.yml"] = (
+        "schema:\n  public:\n    item:\n      type: categorical\n"
+        '      enum_values: ["3", "6", "12"]\n      description: Monthly payments.\n'
+    )
+    words = field_words(
+        load_project(write_project(tmp_path / "plan", files)).mantle, "uniform.item"
+    )
+    assert words.stated("Sorry, I got that wrong. Six, please.") == "6"
+    assert words.answer("Twelve.") == "12"
+    assert words.answer("3") == "3"

@@ -15,6 +15,28 @@ from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, spoken, stems
 
 #: Texts whose word matches a `FieldWords` / `SkillWords` keeps (then it starts again).
 _MEMO_TEXTS = 4096
+#: A value written in digits is also said in words ("Six, please." names `6`).
+_NUMBERS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    " fifteen sixteen seventeen eighteen nineteen twenty"
+)
+_NUMBER_WORDS = dict(enumerate(_NUMBERS.split())) | {
+    30: "thirty",
+    40: "forty",
+    50: "fifty",
+    60: "sixty",
+    90: "ninety",
+    100: "hundred",
+}
+
+
+def _said_as(value: Any) -> list[str]:
+    """The ways a value is said: its own words, and a number's name for a digit value."""
+    out = [spoken(value)]
+    text = str(value).strip()
+    if text.isdigit() and int(text) in _NUMBER_WORDS:
+        out.append(_NUMBER_WORDS[int(text)])
+    return out
 
 
 @dataclass(frozen=True)
@@ -86,9 +108,11 @@ class FieldWords:
         for value in self.values:
             score, position = 0, len(text)
             own = re.compile(
-                r"(?<![\w'])"
-                + r"[\s_\-]+".join(re.escape(p) for p in spoken(value).split())
-                + r"(?![\w])",
+                r"(?<![\w'])(?:"
+                + "|".join(
+                    r"[\s_\-]+".join(re.escape(p) for p in said.split()) for said in _said_as(value)
+                )
+                + r")(?![\w])",
                 re.I,
             )
             mentions = [
