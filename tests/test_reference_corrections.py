@@ -1,6 +1,8 @@
 """A message that takes back an earlier answer corrects that answer, whatever is asked now:
 "Sorry, I got that wrong. Scrub trousers." at the size question changes the item and asks
-the size again; it is never taken as the size (a free-text field accepts any words)."""
+the size again; it is never taken as the size (a free-text field accepts any words). A
+drafted correction said at a read-back is said when the agent asks to confirm, and a value
+written in digits is heard in words."""
 
 from __future__ import annotations
 
@@ -8,12 +10,18 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import yaml
 from skill_model_fixtures import INTEGRATIONS, write_project
 
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.mutate import mutate
+from agentflows.planning import plan_source
 from evalcore.agents import UserTurn
 from evalcore.agents.demo._mantle_words import field_words
 from evalcore.agents.reference import ReferenceTarget
 from evalcore.definitions import load_project
+from evalcore.runner import collect_cases
 
 UNIFORM = """\
 ---
@@ -90,3 +98,69 @@ def test_a_value_written_in_digits_is_heard_in_words(tmp_path: Path) -> None:
     assert words.stated("Sorry, I got that wrong. Six, please.") == "6"
     assert words.answer("Twelve.") == "12"
     assert words.answer("3") == "3"
+
+
+PLAN = """\
+---
+name: Payment plan
+description: Spreading a bill over monthly payments, "can I pay in instalments".
+tool_constraints:
+  - create_plan:
+      requires: session.plan.installments and session.plan.terms_ok
+---
+
+:::ordered_block id=setup
+steps:
+  - id: how_many
+    collect: installments
+    utterance: utter_ask_installments
+  - id: terms
+    instructions: |
+      Read the plan back and set terms_ok once they agree.
+    complete_when: session.plan.terms_ok
+:::
+
+Then set it up with @tool.create_plan.
+"""
+
+PLAN_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Set up the payment plan.")
+async def create_plan(installments: str, context: ToolContext = None):
+    """Create it."""
+    return {"created": True}
+'''
+
+
+def test_a_correction_at_a_read_back_is_said_when_the_agent_asks_to_confirm(
+    tmp_path: Path,
+) -> None:
+    """The ask after the corrected one is a yes/no the agent fills by reading the details
+    back ("Is that all correct?"): the correction is said there, so the case verifies."""
+    files = {
+        **{k: v for k, v in FILES.items() if not k.startswith("skills/")},
+        "skills/plan/skill.md": PLAN,
+        "skills/plan/tools.py": PLAN_TOOLS,
+        "skills/plan/memory.yml": (
+            "schema:\n  public:\n    installments:\n      type: categorical\n"
+            '      enum_values: ["3", "6", "12"]\n      description: Monthly payments.\n'
+            "    terms_ok:\n      type: bool\n      description: True once they agreed.\n"
+        ),
+        "skills/plan/responses.yml": (
+            "responses:\n  utter_ask_installments:\n"
+            "    - text: Would you like three, six or twelve monthly payments?\n"
+        ),
+    }
+    root = write_project(tmp_path / "water", files)
+    project = load_project(root)
+    behaviors = {b.case: b for b in plan_source(project, "mantle", "plan", None).behaviors}
+    data = draft_mantle(DraftContext(project, "mantle", behaviors["correction"]))
+    context = data["scenario"]["simulation_context"]
+    assert "When the agent asks you to confirm the first time, say instead" in context
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "correction.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    report = asyncio.run(mutate(collect_cases([folder], project=root), root, only=[]))
+    assert report.reference == {"correction": "passed"}

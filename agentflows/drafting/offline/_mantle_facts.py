@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from evalcore.agents.reference._asking import reads_back
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.skill_model import skill_model
@@ -203,6 +204,13 @@ def asked_clause(text: str) -> str | None:
     return re.sub(r"^for\s+(?:the\s+)?", "", clause)
 
 
+def confirms_by_read_back(defs: MantleDefinitions, ask: Ask) -> bool:
+    """A yes/no field the agent fills by reading the details back: it asks it as a
+    confirmation ("Is that all correct?"), as the reference agent words it."""
+    field = defs.memory_field(ask.field) if ask.field else None
+    return field is not None and field.type == "bool" and reads_back(ask.prompt)
+
+
 def label_for(ask: Ask) -> str:
     """What the fact of `ask` is, in plain words (the agent's question, else the field); a
     question too short to recognise ("Where to?") is named by its field."""
@@ -287,6 +295,7 @@ __all__ = [
     "asked_clause",
     "audience_text",
     "confirms",
+    "confirms_by_read_back",
     "field_value",
     "fill_values",
     "in_own_words",

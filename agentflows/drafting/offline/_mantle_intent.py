@@ -13,8 +13,9 @@ from typing import Any
 
 from evalcore.agents.demo._mantle_words import field_words
 from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.simulator._facts import opening_line
 
-from ...planning._mantle_phrases import second_person, subject
+from ...planning._mantle_phrases import activation_phrase, cue_line, second_person, subject
 
 VERBS = frozenset(
     [
@@ -238,6 +239,24 @@ def without_month(phrase: str) -> str:
     return _MONTH.sub("", phrase)
 
 
+def own_opening(
+    defs: MantleDefinitions, skill: Skill, kind: str, facts: dict[str, Any]
+) -> str | None:
+    """The first message a case needs in place of the plain one, or None: a cue case says
+    what the prose's cue waits for; a case whose plain opening ("Hi, I'd like help with
+    approve a swap.") states another value of the skill's fields than the case gives it
+    opens with the skill's value-neutral phrasing."""
+    cue = (facts.get("cue") or {}).get("said")
+    if kind == "cue" and cue:
+        return cue_line(defs, skill, str(cue))
+    values = facts.get("values") or {}
+    if contradicts(defs, skill, values, opening_line(intent_clause(defs, skill))):
+        neutral = activation_phrase(defs, skill)
+        if not contradicts(defs, skill, values, neutral):
+            return neutral
+    return None
+
+
 def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], said: str) -> bool:
     """Whether a first message ("Hi, I'd like help with approve a swap.") states a value of
     one of the skill's fields other than the one the case gives it (`values`): the agent
@@ -250,4 +269,4 @@ def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], s
     return False
 
 
-__all__ = ["VERBS", "contradicts", "intent_clause", "without_month"]
+__all__ = ["VERBS", "contradicts", "intent_clause", "own_opening", "without_month"]

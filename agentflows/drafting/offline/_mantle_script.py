@@ -27,7 +27,6 @@ from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
-    cue_line,
     first_person,
     own_phrases,
     strong_phrases,
@@ -40,13 +39,14 @@ from ._direction import value_words
 from ._mantle_facts import (
     audience_text,
     confirms,
+    confirms_by_read_back,
     field_value,
     fill_values,
     label_for,
     request_values,
     spoken,
 )
-from ._mantle_intent import contradicts, intent_clause, without_month
+from ._mantle_intent import intent_clause, own_opening, without_month
 from ._mantle_roles import case_role, role_field, role_seed
 from ._mantle_script_state import Script
 from ._mantle_seeds import (
@@ -218,8 +218,8 @@ class _Writer:
 
     def cue(self, ask: Ask) -> str:
         """What the agent asks, as `When the agent asks <cue>` reads it."""
-        if ask.kind == "confirm":
-            return "you to confirm"
+        if ask.kind == "confirm" or confirms_by_read_back(self.defs, ask):
+            return "you to confirm"  # a yes/no the agent fills by reading the details back
         label = self.label(ask) if ask.kind != "identity" else " and ".join(ask.details)
         if re.match(r"(?:which|what|whether|how|who|when|where|if)\b", label):
             return label
@@ -242,15 +242,8 @@ class _Writer:
             self.unplaced_fields()
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
-        cue = (self.facts.get("cue") or {}).get("said")
-        if kind == "cue" and cue:  # the first message says what the prose's cue waits for
-            self.context.opening = cue_line(self.defs, skill, str(cue))
-        values = self.facts.get("values") or {}
-        said = opening_line(intent_clause(self.defs, skill))
-        if self.context.opening is None and contradicts(self.defs, skill, values, said):
-            neutral = activation_phrase(self.defs, skill)  # the skill's value-neutral phrasing
-            if not contradicts(self.defs, skill, values, neutral):
-                self.context.opening = neutral
+        if self.context.opening is None:
+            self.context.opening = own_opening(self.defs, skill, kind, self.facts)
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":

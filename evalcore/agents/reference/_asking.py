@@ -58,6 +58,12 @@ def _plain_verb(match: re.Match[str]) -> str:
     return f"you {verb}"
 
 
+def reads_back(prompt: str | None) -> bool:
+    """Whether a prompt that fills a yes/no field does it by reading the details back: the
+    agent asks it as a confirmation ("Is that all correct?")."""
+    return bool(_READ_BACK.search(" ".join((prompt or "").split())))
+
+
 @lru_cache(maxsize=4096)
 def question_for(prompt: str | None, field_words: str, *, boolean: bool = False) -> str:
     """The question the agent asks for what `prompt` (prose, instructions or a response)
@@ -66,7 +72,7 @@ def question_for(prompt: str | None, field_words: str, *, boolean: bool = False)
     reading the details back is a confirmation ("Is that all correct?"). Kept per
     arguments: every play of a case asks the same questions again."""
     text = " ".join((prompt or "").split())
-    if boolean and _READ_BACK.search(text):
+    if boolean and reads_back(text):
         return "To confirm, I have read the details back to you. Is that all correct?"
     if "?" in text and "@" not in text:
         return text
@@ -94,4 +100,4 @@ def answer_parts(text: str) -> dict[str, str]:
     return parts if len(parts) >= 2 else {}
 
 
-__all__ = ["answer_parts", "question_for", "second_person"]
+__all__ = ["answer_parts", "question_for", "reads_back", "second_person"]
