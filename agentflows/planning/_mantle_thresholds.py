@@ -23,10 +23,11 @@ so without this one side of each line is never tested.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from evalcore.definitions import MemoryField, Skill
+from evalcore.definitions._memo import memoized
+from evalcore.definitions.conditions import COMPARE, compared_numbers
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
@@ -34,39 +35,39 @@ from ._mantle_planner import PlannerBase
 from ._mantle_vocab import routing_conditions
 from ._mantle_walk import Walk
 
-_COMPARISON = re.compile(
-    r"session\.(?P<key>[\w.]+)\s*(?P<op>>=|<=|==|!=|>|<)\s*(?P<number>-?\d+(?:\.\d+)?)(?![\w.])"
-)
-_OPS = {
-    ">=": lambda a, b: a >= b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    "<": lambda a, b: a < b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-}
-
 
 def _gate_conditions(skill: Skill) -> list[str]:
     requires = [c.requires for c in skill.tool_constraints.values() if c.requires]
     return list(dict.fromkeys([*routing_conditions(skill), *requires]))
 
 
+def _comparisons(skill: Skill) -> dict[str, list[tuple[str, float]]]:
+    """Qualified key -> its (operator, number) comparisons in the skill's conditions, read
+    once per loaded skill (every happy path of every skill asks)."""
+
+    def read() -> dict[str, list[tuple[str, float]]]:
+        out: dict[str, list[tuple[str, float]]] = {}
+        for condition in _gate_conditions(skill):
+            for key, op, number in compared_numbers(condition):
+                pairs = out.setdefault(key, [])
+                if (op, number) not in pairs:
+                    pairs.append((op, number))
+        return out
+
+    return memoized(skill, "number_comparisons", read)
+
+
 def thresholds(skill: Skill, field: MemoryField) -> list[tuple[str, float]]:
     """The (operator, number) comparisons of `field` in the skill's conditions."""
-    out: list[tuple[str, float]] = []
-    for condition in _gate_conditions(skill):
-        for match in _COMPARISON.finditer(condition):
-            if match["key"] == field.qualified:
-                pair = (match["op"], float(match["number"]))
-                if pair not in out:
-                    out.append(pair)
-    return out
+    return list(_comparisons(skill).get(field.qualified, []))
 
 
 def number_fields(skill: Skill) -> list[MemoryField]:
     """The skill's own int and float fields that some condition compares with a number."""
-    return [f for f in skill.memory.values() if f.type in ("int", "float") and thresholds(skill, f)]
+    compared = _comparisons(skill)
+    return [
+        f for f in skill.memory.values() if f.type in ("int", "float") and f.qualified in compared
+    ]
 
 
 def side_values(field: MemoryField, comparisons: list[tuple[str, float]]) -> list[int | float]:
@@ -81,7 +82,7 @@ def side_values(field: MemoryField, comparisons: list[tuple[str, float]]) -> lis
     candidates += lines  # a value on the line: the only one between two lines a step apart
     seen: dict[tuple[bool, ...], float] = {}
     for value in sorted(dict.fromkeys(candidates), key=lambda v: (v in lines, v)):
-        side = tuple(_OPS[op](value, number) for op, number in comparisons)
+        side = tuple(COMPARE[op](value, number) for op, number in comparisons)
         seen.setdefault(side, value)
     values = sorted(seen.values())
     return [int(v) if field.type == "int" else v for v in values]

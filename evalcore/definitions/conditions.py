@@ -211,6 +211,28 @@ def compared_values(condition: str | None, key: str) -> list[Any]:
     return out
 
 
+#: `session.<key> <op> <number>`: a number compared with a literal.
+_NUMBER_COMPARISON = re.compile(
+    r"session\.(?P<key>[\w.]+)\s*(?P<op>>=|<=|==|!=|>|<)\s*(?P<number>-?\d+(?:\.\d+)?)(?![\w.])"
+)
+#: Every operator a condition compares with, as the evaluator applies it to numbers.
+COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    **_ORDER,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+
+
+def compared_numbers(condition: str | None) -> list[tuple[str, str, float]]:
+    """The (key, operator, number) comparisons of a condition with number literals
+    (`session.x.rooms > 6` gives `("x.rooms", ">", 6.0)`), in order."""
+    if not condition:
+        return []
+    return [
+        (m["key"], m["op"], float(m["number"])) for m in _NUMBER_COMPARISON.finditer(str(condition))
+    ]
+
+
 @lru_cache(maxsize=4096)
 def _compared_pattern(key: str) -> re.Pattern[str]:
     """Compiled once per key: a many-skill project has more keys than `re` caches."""
@@ -219,4 +241,4 @@ def _compared_pattern(key: str) -> re.Pattern[str]:
     )
 
 
-__all__ = ["compared_values", "condition_keys", "evaluate"]
+__all__ = ["COMPARE", "compared_numbers", "compared_values", "condition_keys", "evaluate"]
