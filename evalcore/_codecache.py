@@ -94,7 +94,7 @@ class CodeCache:
         merged = {**self._read(), **self._codes}
         if len(merged) > MAX_ENTRIES:
             merged = {k: v for k, v in self._codes.items() if k in self._used}
-        if _write(self.path, marshal.dumps(merged)):
+        if write_cache(self.path, marshal.dumps(merged)):
             self._dirty = False
 
 
@@ -171,7 +171,7 @@ class ValueCache:
         merged = {**self._read(), **self._values}
         if len(merged) > MAX_VALUES:
             merged = {k: v for k, v in self._values.items() if k in self._used}
-        if _write(self.path, marshal.dumps(merged)):
+        if write_cache(self.path, marshal.dumps(merged)):
             self._dirty = False
 
 
@@ -193,7 +193,9 @@ def _has_set(value: Any) -> bool:
     return False
 
 
-def _write(path: Path, data: bytes) -> bool:
+def write_cache(path: Path, data: bytes) -> bool:
+    """Write a cache file atomically (a temporary beside it, then a rename); False when the
+    folder cannot take it, which leaves the caller uncached, never failing."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ._codecache import write_cache
 from ._sha256 import sha256
 
 _FAST: dict[int, tuple[dict[str, Any], Any]] = {}
@@ -61,7 +62,7 @@ def _load_or_compile(definition: Any) -> Any:
         name, code = marshal.loads(path.read_bytes())
     except Exception:  # absent, unreadable or from another marshal format: compile
         name, code = _compile(definition)
-        _store(path, marshal.dumps((name, code)))
+        write_cache(path, marshal.dumps((name, code)))  # uncached next time if it fails
     namespace: dict[str, Any] = {}
     exec(code, namespace)
     return namespace[name]
@@ -123,16 +124,6 @@ class _YesNo(ast.NodeTransformer):
 
 
 _FIRST_FUNCTION = re.compile(r"^def (\w+)\(", re.MULTILINE)
-
-
-def _store(path: Path, payload: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        partial.write_bytes(payload)
-        os.replace(partial, path)
-    except OSError:  # read-only home, full disk: the check still works, uncached
-        pass
 
 
 def _as_draft7(node: Any, *, root: bool = True) -> Any:
