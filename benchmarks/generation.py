@@ -121,23 +121,18 @@ def _widened_engine_class() -> type:
 
 
 def _case_for(request: Any) -> dict[str, Any]:
-    """A valid, distinct Mantle scenario for the behaviour named in the prompt."""
+    """The words of a distinct Mantle scenario for the behaviour named in the prompt (a
+    Mantle draft's ids and assertions come from the offline plan; the model writes words)."""
     text = request.text
-    block = text.split("<Behavior>", 1)[1].split("</Behavior>", 1)[0]
+    block = text.rsplit("<Behavior>", 1)[1].split("</Behavior>", 1)[0]
     behavior = json.loads(block[block.index("{") : block.rindex("}") + 1])
+    facts = (
+        text.rsplit("<Facts>", 1)[1].split("</Facts>", 1)[0].strip() if "<Facts>" in text else ""
+    )
     return {
-        "scenario": {
-            "name": behavior["title"],
-            "type": behavior["type"],
-            "simulation_context": (
-                f'You are a customer. Case {behavior["id"]}. 1. Say: "{behavior["description"]}" '
-                "2. Stop once the agent answers."
-            ),
-            "goals": {
-                "criteria": [f"The agent handles: {behavior['title']}"],
-                "assertions": [{"skill_activated": {"skill_id": behavior["source"]}}],
-            },
-        }
+        "name": behavior["title"],
+        "simulation_context": facts,  # the planned fact sheet, kept as planned
+        "criteria": [f"The agent handles: {behavior['title']}"],
     }
 
 

@@ -3,10 +3,13 @@ null with the reason when none is; metrics never change a run's verdict."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import Runnable, RunnableLambda
 from test_runner_core import case, model, verdict
 
 from evalcore.judge import JudgeSettings
@@ -109,3 +112,50 @@ async def test_metrics_can_be_switched_off() -> None:
     (record,) = report.records
     assert record.scale_metrics is None and judge.chat.calls == []
     assert record.metrics_note == "not measured: metrics were switched off (--no-metrics)"
+
+
+class _AnswersOnlyTogether(ScriptedChatModel):
+    """Holds each call until a second one is in flight: calls made one after the other
+    never get an answer (the first gives up after a second)."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> Runnable[Any, AIMessage]:
+        inner = super().bind_tools(tools, **kwargs)
+        both = self.__dict__.setdefault("_both", asyncio.Event())
+        in_flight = self.__dict__.setdefault("_in_flight", [])
+
+        async def acall(messages: Any) -> AIMessage:
+            in_flight.append(1)
+            if len(in_flight) >= 2:
+                both.set()
+            await asyncio.wait_for(both.wait(), timeout=1.0)
+            return await inner.ainvoke(messages)
+
+        return RunnableLambda(lambda m: inner.invoke(m), afunc=acall)
+
+
+async def test_the_criteria_and_metrics_calls_go_out_together() -> None:
+    def answer(messages: list[Any], name: str) -> Any:
+        return SCORES if name == "QualityMetrics" else verdict("pass")
+
+    chat = _AnswersOnlyTogether(answer=answer)
+    judge = JudgeSettings(model=model(), chat=chat)
+    report = await run_cases(
+        [case(criteria=["x"])], FunctionTarget(mantle_echo), RunOptions(judge=judge)
+    )
+    (record,) = report.records
+    assert record.status == "passed", record.error
+    assert record.criteria[0].verdict == "pass" and record.scale_metrics is not None
+
+
+async def test_a_run_whose_judge_fails_carries_no_metrics() -> None:
+    def answer(messages: list[Any], name: str) -> Any:
+        return SCORES if name == "QualityMetrics" else {"bad": 1}
+
+    judge = JudgeSettings(model=model(), chat=ScriptedChatModel(answer=answer))
+    report = await run_cases(
+        [case(criteria=["x"])], FunctionTarget(mantle_echo), RunOptions(judge=judge)
+    )
+    (record,) = report.records
+    assert record.status == "errored" and record.error.startswith("judge")
+    assert record.scale_metrics is None
+    assert record.metrics_note == "not measured: the run errored"

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..agents._protocol import AgentSession, AgentTarget, FinalRecord
 from ..errors import UserError
 from ..judge import Judge, make_judge, unjudged
-from ..judge._metrics import make_metrics_judge
+from ..judge._metrics import MetricsOutcome, make_metrics_judge
 from ..llm import LLMError
 from ..llm.usage import Usage
 from ..redact import redact
@@ -93,14 +93,19 @@ async def run_one(
     try:
         await _converse(case, run_index, target, options, out)
         if out.error is None:
-            await _check_and_judge(case, run_index, judge, options, out)
-        out.metrics = await measure_run(
-            case.dialect,
-            metrics,
-            out.conversation.history() if out.conversation else [],
-            error=out.error,
-            user_turns=out.conversation.user_turns if out.conversation else 0,
-        )
+            # the criteria judge and the metrics judge read the same finished conversation:
+            # their model calls go out together, not one after the other
+            done = await asyncio.gather(
+                _check_and_judge(case, run_index, judge, options, out),
+                _measure(case, metrics, out),
+                return_exceptions=True,
+            )
+            for result in done:
+                if isinstance(result, BaseException):
+                    raise result
+            out.metrics = done[1]  # type: ignore[assignment]
+        if out.metrics is None or out.error is not None:  # an errored run carries none
+            out.metrics = await _measure(case, metrics, out)
     except (asyncio.CancelledError, KeyboardInterrupt):
         _discard_workdir(out.final)
         raise
@@ -123,6 +128,18 @@ async def run_one(
         status,
         judged,
         options,
+    )
+
+
+async def _measure(case: RunCase, metrics: MetricsJudge | None, out: _Outcome) -> MetricsOutcome:
+    """The run's quality metrics as far as it got (none for an errored run, with why)."""
+    conversation = out.conversation
+    return await measure_run(
+        case.dialect,
+        metrics,
+        conversation.history() if conversation else [],
+        error=out.error,
+        user_turns=conversation.user_turns if conversation else 0,
     )
 
 
