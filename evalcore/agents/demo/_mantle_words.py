@@ -213,6 +213,29 @@ def routed_skill(
     them, and a skill whose whole name the message says ("refill a prescription") first;
     None when no open skill scores 1.0. The reference agent routes with it, and drafting
     checks with it that an opening line asks for its skill."""
+    scores = routing_scores(defs, words, text, closed)
+    best = max(sorted(scores), key=lambda k: scores[k], default=None)
+    return best if best is not None and scores[best] >= 1.0 else None
+
+
+def routing_ties(
+    defs: MantleDefinitions, words: SkillWords, text: str, closed: set[str] = frozenset()
+) -> list[str]:
+    """The open skills that score as high as the routed one for `text`, itself first
+    (empty when one skill wins outright): among them `routed_skill`'s pick is by name
+    order only, where a real router would read the two descriptions as the same."""
+    scores = routing_scores(defs, words, text, closed)
+    routed = routed_skill(defs, words, text, closed)
+    if routed is None:
+        return []
+    tied = sorted(k for k, v in scores.items() if v == scores[routed] and k != routed)
+    return [routed, *tied] if tied else []
+
+
+def routing_scores(
+    defs: MantleDefinitions, words: SkillWords, text: str, closed: set[str] = frozenset()
+) -> dict[str, float]:
+    """Each open skill's routing score for `text` (see `routed_skill`)."""
     said = set(stems(text))
     scores = words.scores(text)
     for skill_id in closed:
@@ -221,8 +244,7 @@ def routed_skill(
         name = set(stems(defs.skills[skill_id].name or ""))
         if name and name <= said:
             scores[skill_id] += 1.0 + 0.1 * len(name)
-    best = max(sorted(scores), key=lambda k: scores[k], default=None)
-    return best if best is not None and scores[best] >= 1.0 else None
+    return scores
 
 
 def routing_words(defs: MantleDefinitions) -> SkillWords:
@@ -263,6 +285,7 @@ __all__ = [
     "SkillWords",
     "field_words",
     "routed_skill",
+    "routing_ties",
     "routing_words",
     "skill_words",
 ]

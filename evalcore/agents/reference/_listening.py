@@ -21,7 +21,7 @@ from ..demo._mantle_engine import (
     Procedure,
     SkillContext,
 )
-from ..demo._mantle_words import routed_skill
+from ..demo._mantle_words import routed_skill, routing_ties
 from ._asking import question_for
 from ._brain import said_value
 from ._faulted import FaultedEngine
@@ -142,8 +142,19 @@ class Listening(FaultedEngine):
         super().idle(text)
 
     def routed(self, text: str) -> str | None:
-        """The skill a message asks for, among the open ones (see `routed_skill`)."""
-        return routed_skill(self.defs, self.skill_words, text, self.closed())
+        """The skill a message asks for, among the open ones (see `routed_skill`); where
+        other skills match it exactly as well, the run says so: which one a real router
+        takes is not in the definitions."""
+        closed = self.closed()
+        skill_id = routed_skill(self.defs, self.skill_words, text, closed)
+        tied = routing_ties(self.defs, self.skill_words, text, closed) if skill_id else []
+        if tied:
+            named = [f"skills/{s}/" for s in tied]
+            self.note(
+                f"{', '.join(named[:-1])} and {named[-1]} match the message equally "
+                f"(the reference agent routes to {skill_id} by name order)"
+            )
+        return skill_id
 
     def answers(self, text: str) -> Any:
         """A free-text answer, unless the message asks for another skill (a digression or
