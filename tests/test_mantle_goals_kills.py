@@ -77,6 +77,7 @@ def test_a_happy_path_asserts_the_confirmation_read_back(claims, repairs) -> Non
 
 
 def _kills(root: Path, drafts: dict[str, dict[str, Any]], only: list[str], tmp: Path):
+    tmp.mkdir(parents=True, exist_ok=True)
     for behavior_id, data in drafts.items():
         slug = behavior_id.replace(":", "_") + "_happy_path"
         (tmp / f"{slug}.yml").write_text(yaml.safe_dump(data, sort_keys=False))
@@ -153,3 +154,24 @@ def test_a_mode_that_only_answers_asserts_that_the_skill_finishes(tmp_path) -> N
     assert _checks(lockout, "bot_did_not_utter") == []  # no success it could contradict
     report = _kills(OAKLINE, {"door_access:lockout": lockout}, [], tmp_path)
     assert set(report.reference.values()) == {"passed"}, report.reference
+
+
+def test_a_left_out_last_step_shows_in_the_step_its_block_completes_at(tmp_path) -> None:
+    """A block ends at its last step: the happy path asserts which one, so an agent that
+    leaves out a closing instructions step (no memory, tool or response of its own) is
+    caught there, and only there."""
+    drafts = _happy(HARBOR, "file_claim")
+    behavior_id, data = "file_claim:auto", drafts["file_claim:auto"]
+    wanted = {"skill_id": "file_claim", "block_id": "loss_details", "step_id": "read_back"}
+    assert wanted in _checks(data, "ordered_block_completed")
+    goals = data["scenario"]["goals"]
+    only_block = {"ordered_block_completed": wanted}
+    mutant = ["skip_step:file_claim.loss_details.read_back"]
+    goals["assertions"] = [only_block]
+    report = _kills(HARBOR, {behavior_id: data}, mutant, tmp_path / "with_step")
+    assert set(report.reference.values()) == {"passed"}, report.reference
+    assert report.survivors() == []
+    without = {k: v for k, v in wanted.items() if k != "step_id"}
+    goals["assertions"] = [{"ordered_block_completed": without}]
+    report = _kills(HARBOR, {behavior_id: data}, mutant, tmp_path / "without_step")
+    assert [r.mutant.id for r in report.survivors()] == mutant

@@ -3,10 +3,21 @@ path short of success still does, the skill's prose rules, the direction's requi
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...planning._mantle_walk import Walk
 from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import pick, prose_rules
 from ._mantle_handoff import HandoffGoals
+
+
+def block_completed(skill: str, block: str | None, step: str | None) -> dict[str, Any]:
+    """The block's completion at the step the path ends it on: which step a block ends at
+    tells its branches apart, and a left-out last step shows only there."""
+    body: dict[str, Any] = {"skill_id": skill, "block_id": block}
+    if step:
+        body["step_id"] = step
+    return {"ordered_block_completed": body}
 
 
 class GoalPieces(HandoffGoals):
@@ -19,7 +30,7 @@ class GoalPieces(HandoffGoals):
             self.add(skill_check("skill_completed", skill))
         blocks = [e for e in walk.events if e.kind == "block_completed" and e.skill == skill]
         if blocks:
-            self.add({"ordered_block_completed": {"skill_id": skill, "block_id": blocks[-1].block}})
+            self.add(block_completed(skill, blocks[-1].block, blocks[-1].step))
         items = self.recorded(walk)
         if items:
             self.add({"memory_was_set": items})
