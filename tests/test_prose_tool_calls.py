@@ -16,7 +16,7 @@ from evalcore.agents import UserTurn
 from evalcore.agents.reference import ReferenceTarget
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import build_skill_model, instruction_prompt
-from evalcore.definitions.skill_model._tool_words import ToolWords, described_calls, stem
+from evalcore.definitions.skill_model._tool_words import ToolWords, described_calls, stem, stems
 
 PLOTS = """\
 ---
@@ -261,6 +261,29 @@ def test_the_verb_needs_an_object_of_the_tool():
     assert described_calls("It orders compost for the plot.", words) == {}
     assert described_calls("Read out the order compost line.", words) == {}
     assert described_calls("Then run @block.order_compost.", words) == {}
+
+
+def test_a_pronoun_finds_its_antecedent_in_the_text_before_it():
+    """ "Then cancel it." names neither the booking nor its id; the sentences before do."""
+    words = [ToolWords.of("find_bookings", None), ToolWords.of("cancel_booking", None)]
+    before = stems("Ask which one to cancel and set booking_id. Say which before cancelling.")
+    assert described_calls("Then cancel it.", words) == {}
+    assert list(described_calls("Then cancel it.", words, before)) == ["cancel_booking"]
+    # an antecedent of another tool's: still no call of this one
+    assert described_calls("Then cancel it.", words, stems("Read the plot number.")) == {}
+
+
+def test_the_walk_completes_a_skill_whose_last_call_says_only_it(tmp_path: Path):
+    files = dict(FILES)
+    files["skills/plots/skill.md"] = PLOTS.replace(
+        "Ask for the reservation number, set reservation_id, and release it.",
+        "Ask for the reservation number and set reservation_id. Then release it.",
+    )
+    project = load_project(write_project(tmp_path, files))
+    assert _prose_calls(tmp_path, "plots")["release_plot"] == ['session.plots.mode == "release"']
+    release = walk_skill(project, "plots", Setup(values={"plots.mode": "release"}))
+    assert [e.tool for e in release.events if e.kind == "tool"] == ["release_plot"]
+    assert release.completed
 
 
 def test_a_tool_a_block_step_runs_is_not_called_again_by_its_description(tmp_path: Path):

@@ -20,6 +20,7 @@ is for: it is a call site only when the prose calls the tool nowhere else.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .._model import ToolDef
@@ -152,11 +153,16 @@ def _named(stems: list[str], tool: ToolWords) -> bool:
 
 
 def described_call(
-    text: str, tool: ToolWords, tokens: list[tuple[int, str, str, bool]] | None = None
+    text: str,
+    tool: ToolWords,
+    tokens: list[tuple[int, str, str, bool]] | None = None,
+    before: Sequence[str] = (),
 ) -> tuple[int, int] | None:
     """Where `text` calls `tool` by what it does, with how many of its object words the
     verb's object names (a pronoun object: 1); None if it does not. `tokens`: the text's
-    `_tokens`, when the caller weighs it for several tools."""
+    `_tokens`, when the caller weighs it for several tools; `before`: the stems of the
+    text before it ("Ask which one to cancel and set booking_id. … Then cancel it.": the
+    pronoun's antecedent, read where the sentence names none itself)."""
     if tokens is None:
         tokens = _tokens(text)
     stems = [s for _, _, s, _ in tokens]
@@ -169,7 +175,7 @@ def described_call(
         if particle and not any(w.lower() == particle for _, w, _, _ in after):
             continue
         if after and after[0][1].lower() in _PRONOUNS:
-            if _named(stems, tool) and best is None:
+            if best is None and (_named(stems, tool) or (before and _named(before, tool))):
                 best = (position, 1)
             continue
         named: set[str] = set()
@@ -183,16 +189,25 @@ def described_call(
     return best
 
 
-def described_calls(text: str, tools: list[ToolWords]) -> dict[str, int]:
+def described_calls(
+    text: str, tools: list[ToolWords], before: Sequence[str] = ()
+) -> dict[str, int]:
     """Tool name -> the position where `text` calls it by what it does: the tools whose
     object words the sentence names most (two or more tied: each of them, for the caller
-    to call ambiguous)."""
+    to call ambiguous). `before`: the stems of the text before it (`described_call`)."""
     tokens = _tokens(text)  # read once, weighed for each tool
-    found = {t.name: hit for t in tools if (hit := described_call(text, t, tokens)) is not None}
+    found = {
+        t.name: hit for t in tools if (hit := described_call(text, t, tokens, before)) is not None
+    }
     if not found:
         return {}
     top = max(score for _, score in found.values())
     return {name: at for name, (at, score) in found.items() if score == top}
+
+
+def stems(text: str) -> list[str]:
+    """The stems of `text`'s words, as `described_call` compares them (its `before`)."""
+    return [s for _, _, s, _ in _tokens(text)]
 
 
 def indefinite(text: str, position: int) -> bool:
@@ -201,4 +216,4 @@ def indefinite(text: str, position: int) -> bool:
     return bool(re.match(r"[A-Za-z]+\s+(?:a|an|one)\b", text[position:], re.I))
 
 
-__all__ = ["ToolWords", "described_call", "described_calls", "indefinite", "stem"]
+__all__ = ["ToolWords", "described_call", "described_calls", "indefinite", "stem", "stems"]

@@ -18,7 +18,7 @@ from ._arguments import parameter_fields, step_arguments
 from ._block_keys import block_complete_when, raw_block_keys, raw_block_tools
 from ._code import UNKNOWN, code_facts, qualify
 from ._text import Sentence, sentences
-from ._tool_words import ToolWords, described_calls, indefinite
+from ._tool_words import ToolWords, described_calls, indefinite, stems
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
 from .cues import user_cue
 
@@ -183,22 +183,33 @@ class ToolReader:
                 )
         if step.kind == "instructions":
             line = step.line + 1 if step.line else None
+            before: list[str] = []
             for sentence in sentences(str(step.target or ""), line or 1):
-                self._read_sentence(sentence, "instructions", block.id, step.id)
+                self._read_sentence(sentence, "instructions", block.id, step.id, before)
 
     def read_prose(self, first_line: int) -> None:
+        before: list[str] = []
         for sentence in sentences(self.skill.body, first_line):
-            self._read_sentence(sentence, "prose", None, None)
+            self._read_sentence(sentence, "prose", None, None, before)
 
     def _read_sentence(
-        self, sentence: Sentence, kind: str, block: str | None, step: str | None
+        self,
+        sentence: Sentence,
+        kind: str,
+        block: str | None,
+        step: str | None,
+        before: list[str],
     ) -> None:
+        """The calls of one sentence; `before` holds the stems of the text before it (a
+        pronoun's antecedent) and gets this sentence's."""
         text = sentence.text
         part = "prose" if block is None else f"block {block} step {step}"
         where = Where(file=self.file, line=sentence.line if block is None else None, part=part)
         if block is not None:
             where = Where(file=self.file, line=sentence.line, part=part)
-        for name, positions in self._calls_in(text, where).items():
+        calls = self._calls_in(text, where, before)
+        before += stems(text)
+        for name, positions in calls.items():
             trigger = _TRIGGER.match(text[: positions[0]])
             condition = sentence.condition
             trigger_text = None
@@ -262,7 +273,7 @@ class ToolReader:
                 )
             )
 
-    def _calls_in(self, text: str, where: Where) -> dict[str, list[int]]:
+    def _calls_in(self, text: str, where: Where, before: list[str]) -> dict[str, list[int]]:
         """Tool -> where the sentence calls it: by name, else by what it does (one tool only:
         a sentence that reads as two calls none, recorded)."""
         named = {}
@@ -277,7 +288,7 @@ class ToolReader:
             return {}
         found = {
             name: [at]
-            for name, at in described_calls(text, self.words).items()
+            for name, at in described_calls(text, self.words, before).items()
             if not _NEGATED.search(text[:at]) and name not in self.stepped
         }
         if len(found) > 1:
