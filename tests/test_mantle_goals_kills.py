@@ -140,9 +140,9 @@ def test_another_modes_tool_is_asserted_never_to_answer(tmp_path) -> None:
     ],
 )
 def test_a_requires_splits_into_its_top_level_and_parts(condition, parts) -> None:
-    from agentflows.drafting.offline._mantle_avoided import _conjuncts
+    from evalcore.definitions.conditions import conjuncts
 
-    assert _conjuncts(condition) == parts
+    assert conjuncts(condition) == parts
 
 
 def test_a_mode_that_only_answers_asserts_that_the_skill_finishes(tmp_path) -> None:

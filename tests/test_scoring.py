@@ -84,6 +84,11 @@ def test_unset_key_of_a_tool_on_another_branch_is_no_contradiction(tmp_path: Pat
         ([ACTIVATED, {"bot_uttered": {"utter_name": "utter_order_placed"}}], 1.0),
         ([ACTIVATED, {"skill_completed": {"skill_id": "card_replace"}}], 1.0),
         ([ACTIVATED, {"skill_completed": {"skill_id": "check_balance"}}], 0.0),
+        # a lookup on the way is no success: the path may stop before the order
+        ([ACTIVATED, {"tool_executed": {"tool_name": "list_cards", "is_error": False}}], 0.0),
+        # what complete_when waits for, written
+        ([ACTIVATED, {"memory_was_set": [{"name": "card_replace.order_id", "value": "R-1"}]}], 1.0),
+        ([ACTIVATED, {"memory_was_set": [{"name": "card_replace.order_id"}]}], 0.0),
         (
             [
                 ACTIVATED,
@@ -495,3 +500,20 @@ def test_a_mode_may_say_another_modes_tool_did_not_run(
         tmp_path / "s", {"a": scenario("a", "happy_path", [activated, *assertions])}
     )
     assert figures(suite, project)["happy"]["value"] == expected
+
+
+HARBOR = Path(__file__).resolve().parent / "data" / "corpus" / "harbor_mutual"
+
+
+@pytest.mark.parametrize(("channel", "expected"), [("phone", 1.0), ("web", 0.0), (None, 0.0)])
+def test_a_path_whose_seeds_rule_out_every_success_tool_succeeds_by_its_own_work(
+    tmp_path: Path, channel: str | None, expected: float
+) -> None:
+    """claim_status's one success tool, send_upload_link, `requires` a channel other than
+    the phone: on a phone line the status lookup is the path's success, elsewhere not."""
+    status = {"tool_executed": {"tool_name": "get_claim_status", "is_error": False}}
+    data = scenario("s", "happy_path", [{"skill_activated": {"skill_id": "claim_status"}}, status])
+    if channel is not None:
+        data["scenario"]["setup"] = {"initial_slots": {"project.channel": channel}}
+    suite = write_suite(tmp_path / "s", {"s": data})
+    assert figures(suite, HARBOR)["happy"]["value"] == expected

@@ -49,6 +49,13 @@ class ScoredCase:
         items = goals.get("assertions") if isinstance(goals, dict) else None
         return list(items) if isinstance(items, list) else []
 
+    @property
+    def seeded(self) -> dict[str, Any]:
+        """`setup.initial_slots`: what the session knows before the user speaks."""
+        setup = self.scenario.get("setup")
+        slots = setup.get("initial_slots") if isinstance(setup, dict) else None
+        return dict(slots) if isinstance(slots, dict) else {}
+
     def checks(self) -> Iterator[tuple[str, Any]]:
         """Every single-key check, with `sequencing` steps and `tools_within_one_turn`
         calls flattened in: each asserts that its event happened."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import Project
+from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 
 from ._cases import NOT_GOAL_DIRECTED, ScoredCase, memory_entries
 from ._skills import Gate, SkillSignals, skill_signals
@@ -53,22 +54,45 @@ def _utters(body: Any, names: Iterable[str]) -> bool:
 
 
 def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
-    """A success signal of the skill, and nothing that says its success did not happen."""
+    """A success signal of the skill, and nothing that says its success did not happen.
+    Where what the session knows up front rules out every success tool (the phone line
+    of a skill whose upload link needs another channel), the path's own work is its
+    success: the run of any tool of the skill counts."""
     checks = list(case.checks())
     ran = _successes(checks, signals)
     found = bool(ran)
+    seeded = case.seeded
+    any_tool = all(ruled_out(signals.requires.get(t), seeded) for t in signals.success)
     for key, body in checks:
         if _contradicts(key, body, signals, ran):
             return False
-        if key == "tool_executed":
+        if key == "tool_executed" and any_tool:
             found = found or any(_tool_success(t, body, signals.skill_id) for t in signals.tools)
         elif key == "skill_completed" and isinstance(body, dict):
             found = found or body.get("skill_id") == signals.skill_id
+        elif key == "memory_was_set":
+            found = found or any(
+                name in signals.success_fields and has_value and value not in (False, None, 0, "")
+                for name, has_value, value in memory_entries(body)
+            )
     return found
 
 
+def ruled_out(condition: str | None, known: dict[str, Any]) -> bool:
+    """Whether `condition` is false whatever happens later: a part of it (joined by a
+    top-level `and`) that reads only `known` values is false."""
+    if not condition or not known:
+        return False
+    for part in conjuncts(condition) or [condition]:
+        keys = condition_keys(part)
+        if keys and all(k in known for k in keys) and not evaluate(part, known):
+            return True
+    return False
+
+
 def _successes(checks: list[tuple[str, Any]], signals: SkillSignals) -> set[str]:
-    """The success tools whose run the case asserts (the tool ran, or a response after it)."""
+    """The success tools whose run the case asserts (the tool ran, or a response after it).
+    A lookup on the way is not one: a path that stops at it never did the task."""
     out = set()
     for key, body in checks:
         for tool, evidence in signals.success.items():

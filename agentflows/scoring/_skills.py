@@ -66,6 +66,8 @@ class SkillSignals:
     success_fields: frozenset[str] = frozenset()
     """Memory keys the skill-level `complete_when` condition reads."""
     gates: list[Gate] = field(default_factory=list)
+    requires: dict[str, str] = field(default_factory=dict)
+    """Tool -> its `tool_constraints` `requires` (the condition it runs under)."""
 
     @property
     def success_responses(self) -> frozenset[str]:
@@ -110,7 +112,8 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
         for name, c in skill.tool_constraints.items()
         if c.requires_confirmation is not None and c.requires_confirmation.enabled
     ]
-    return SkillSignals(skill_id, frozenset(names), success, fields, gates)
+    requires = {n: c.requires for n, c in skill.tool_constraints.items() if c.requires}
+    return SkillSignals(skill_id, frozenset(names), success, fields, gates, requires)
 
 
 def _last_in(text: str, tools: set[str], known: set[str]) -> dict[str, set[str]]:

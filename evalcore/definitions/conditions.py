@@ -190,6 +190,40 @@ def evaluate(condition: str | None, memory: Mapping[str, Any]) -> bool:
     return False if compiled is None else bool(compiled(memory))
 
 
+def conjuncts(condition: str) -> list[str]:
+    """The parts of a condition joined by a top-level `and` (none when a top-level `or`
+    joins them), each without its wrapping parentheses."""
+    parts, depth, start, text = [], 0, 0, condition.strip()
+    for match in re.finditer(r"[()]|\s+(and|or)\s+", text):
+        token = match.group(0)
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth -= 1
+        elif depth == 0 and match.group(1) == "or":
+            return []
+        elif depth == 0:
+            parts.append(text[start : match.start()])
+            start = match.end()
+    parts.append(text[start:])
+    out = []
+    for part in (p.strip() for p in parts):
+        while part.startswith("(") and part.endswith(")") and not _closes_unopened(part[1:-1]):
+            part = part[1:-1].strip()
+        out.append(part)
+    return out if len(out) > 1 else []
+
+
+def _closes_unopened(inner: str) -> bool:
+    """True when `inner` closes a parenthesis it never opened (`a) and (b`)."""
+    depth = 0
+    for char in inner:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return True
+    return False
+
+
 def condition_keys(condition: str | None) -> list[str]:
     """Qualified memory names a condition mentions, in order (`card_replace.reason`)."""
     if not condition:
@@ -241,4 +275,11 @@ def _compared_pattern(key: str) -> re.Pattern[str]:
     )
 
 
-__all__ = ["COMPARE", "compared_numbers", "compared_values", "condition_keys", "evaluate"]
+__all__ = [
+    "COMPARE",
+    "compared_numbers",
+    "compared_values",
+    "condition_keys",
+    "conjuncts",
+    "evaluate",
+]

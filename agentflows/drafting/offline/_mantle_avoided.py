@@ -9,11 +9,10 @@ what the skill's success signal writes.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project
-from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import skill_model
 
 from ...planning._mantle_tools import qualify, tool_keys
@@ -133,7 +132,7 @@ class AvoidedGoals:
         """The path's own values make `condition` false (not merely values it never got): the
         whole condition, or one part of a plain `a and b and c` whose keys the path all knows
         (`claim_type == "auto"` on a home claim decides it, whatever the claim number)."""
-        for part in [condition, *_conjuncts(condition)]:
+        for part in [condition, *conjuncts(condition)]:
             keys = condition_keys(part)
             if not keys or any(walk.memory.get(k) is None or walk.memory[k] is SET for k in keys):
                 continue
@@ -143,40 +142,6 @@ class AvoidedGoals:
             except Exception:  # unreadable condition: the tool may still run
                 continue
         return False
-
-
-def _conjuncts(condition: str) -> list[str]:
-    """The parts of a condition joined by a top-level `and` (none when a top-level `or`
-    joins them), each without its wrapping parentheses."""
-    parts, depth, start, text = [], 0, 0, condition.strip()
-    for match in re.finditer(r"[()]|\s+(and|or)\s+", text):
-        token = match.group(0)
-        if token == "(":
-            depth += 1
-        elif token == ")":
-            depth -= 1
-        elif depth == 0 and match.group(1) == "or":
-            return []
-        elif depth == 0:
-            parts.append(text[start : match.start()])
-            start = match.end()
-    parts.append(text[start:])
-    out = []
-    for part in (p.strip() for p in parts):
-        while part.startswith("(") and part.endswith(")") and not _conjuncts_open(part[1:-1]):
-            part = part[1:-1].strip()
-        out.append(part)
-    return out if len(out) > 1 else []
-
-
-def _conjuncts_open(inner: str) -> bool:
-    """True when `inner` closes a parenthesis it never opened (`a) and (b`)."""
-    depth = 0
-    for char in inner:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0:
-            return True
-    return False
 
 
 def _visibility(public: Any, key: str) -> str:
