@@ -5,7 +5,11 @@ earliest`), and a step's `next` may branch on it. Offline, nothing can know the 
 so the planner's walk and the reference agent's fake backend must agree on one: the value
 whose branch carries the block farthest (the branch that goes on to the remaining steps and
 the skill's gated tool, not the one that answers and ends). A tie keeps `True`, the old
-guess. The negative account plays the other value.
+guess. A flag no `next` branches on but a tool's `requires` reads ("exam_current and not
+controlled") takes the value that lets the tool run: the goal-reaching path is the one on
+which the task's tool may run (where two tools' `requires` want opposite values, the tool
+that writes what `complete_when` waits for decides; otherwise neither). The negative
+account plays the other value.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 
 from .._memo import memoized
 from .._model import Block, Project, Step
-from ..conditions import condition_keys, evaluate
+from ..conditions import condition_keys, conjuncts, evaluate
 from ._code import UNKNOWN, code_facts, qualify
 
 
@@ -48,6 +52,43 @@ def _values(project: Project, skill_id: str) -> dict[str, bool]:
                     continue
                 reach = {v: _reach(block, branch_target(step, {key: v})) for v in (True, False)}
                 out[key] = reach[True] >= reach[False]
+    flags = {k for k in computed if k not in out and getattr(fields.get(k), "type", None) == "bool"}
+    out.update(_required_values(project, skill_id, flags))
+    return out
+
+
+def _required_values(project: Project, skill_id: str, flags: set[str]) -> dict[str, bool]:
+    """Flag -> the value the `requires` of the skill's tools need for them to run (a part
+    joined by a top-level `and` that reads one flag decides it)."""
+    defs = project.mantle
+    skill = defs.skills[skill_id] if defs is not None else None
+    if defs is None or skill is None or not flags:
+        return {}
+    condition = (skill.complete_when or {}).get("condition")
+    complete = set(condition_keys(condition if isinstance(condition, str) else None))
+    tools = defs.tools_for(skill_id)
+    votes: dict[str, dict[bool, bool]] = {}  # flag -> value -> asked by a completing tool
+    for name, constraint in skill.tool_constraints.items():
+        if not constraint.requires:
+            continue
+        tool = tools.get(name)
+        writes = (
+            {qualify(w.key, skill_id) for w in code_facts(project, tool).writes} if tool else set()
+        )
+        completing = bool(writes & complete)
+        for part in conjuncts(constraint.requires) or [constraint.requires]:
+            keys = condition_keys(part)
+            if len(keys) != 1 or keys[0] not in flags:
+                continue
+            holds = [v for v in (True, False) if evaluate(part, {keys[0]: v})]
+            if len(holds) == 1:
+                by = votes.setdefault(keys[0], {})
+                by[holds[0]] = by.get(holds[0], False) or completing
+    out = {}
+    for key, by in votes.items():
+        chosen = list(by) if len(by) == 1 else [v for v, completing in by.items() if completing]
+        if len(chosen) == 1:
+            out[key] = chosen[0]
     return out
 
 
