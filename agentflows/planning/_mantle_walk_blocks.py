@@ -174,6 +174,9 @@ class BlockSteps(ToolRuns):
                 and f.step == step.id
                 and f.condition is None
             ][:1]
+        waits = self.model.step_waits(block.id, step.id, keys)
+        inputs = [k for k in waits if k not in keys]  # a step tool's, asked in turn
+        keys = waits
         missing = [k for k in keys if not self.known(k)]
         if not missing:
             self.instruction_fields(block, step)
@@ -186,22 +189,23 @@ class BlockSteps(ToolRuns):
             for key in categorical:
                 self.remember(key, self.handed_value(key))
         elif categorical or not waits_for_choice:
-            asked = categorical[0] if categorical else missing[0]
+            first = categorical[0] if categorical else missing[0]
             memory = self.walk.memory
-            prompt = instruction_prompt(
-                text, self.defs.memory_field(asked), lambda c: evaluate(c, memory)
-            )
-            self.walk.asks.append(
-                Ask(
-                    "instructions",
-                    skill,
-                    step.id,
-                    block.id,
-                    asked,
-                    self.answer(asked),
-                    prompt=prompt,
+            for asked in [first, *(k for k in missing if k in inputs and k != first)]:
+                prompt = instruction_prompt(
+                    text, self.defs.memory_field(asked), lambda c: evaluate(c, memory)
                 )
-            )
+                self.walk.asks.append(
+                    Ask(
+                        "instructions",
+                        skill,
+                        step.id,
+                        block.id,
+                        asked,
+                        self.answer(asked),
+                        prompt=prompt,
+                    )
+                )
         for key in missing:
             if not self.known(key):
                 self.remember(key, self.answer(key) if self.categorical(key) else SET)

@@ -242,6 +242,8 @@ class Runner:
         ]
         if not keys:
             keys = [f.qualified for f in specs if f.condition is None][:1]
+        if self.model is not None:
+            keys = self.model.step_waits(block, step.id, keys)
         text = str(step.target or "")
         for _ in range(3):
             missing = [k for k in keys if not self.known(k)]

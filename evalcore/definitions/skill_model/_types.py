@@ -261,6 +261,32 @@ class SkillModel(_Frozen):
     def mode(self, qualified: str) -> Mode | None:
         return next((m for m in self.modes if m.field == qualified), None)
 
+    def step_waits(self, block: str, step: str, keys: list[str]) -> list[str]:
+        """What an instructions step waits for (`keys`, its `complete_when`), as the agent
+        gets it: a key a tool the step calls writes ("Then check the toxin", which sets
+        urgency) is the tool's to fill, so the step asks the tool's inputs the step names
+        outside its `if:` lines (substance, weight_kg) instead; the call runs after the
+        step as every step tool does."""
+        named = [
+            f.qualified
+            for f in self.fields
+            if f.block == block and f.step == step and f.condition is None
+        ]
+        produced: set[str] = set()
+        inputs: list[str] = []
+        for use in self.tools:
+            if not any(
+                c.kind == "instructions" and c.block == block and c.step == step for c in use.calls
+            ):
+                continue
+            written = {w.key for w in use.writes} & set(keys)
+            if written:
+                produced |= written
+                inputs += [k for k in use.arguments.values() if k in named and k not in keys]
+        if not produced:
+            return keys
+        return [k for k in keys if k not in produced] + list(dict.fromkeys(inputs))
+
 
 __all__ = [
     "Branch",
