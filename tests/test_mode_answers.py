@@ -127,3 +127,61 @@ def test_the_opening_is_the_modes_own_example_and_the_case_verifies(
     cases = collect_cases([folder], project=forge)
     report = asyncio.run(mutate(cases, forge, concurrency=1, only=[]))
     assert set(report.reference.values()) == {"passed"}, report.reference
+
+
+ROOMS = """\
+---
+name: Rooms
+description: Booking a room at a branch.
+---
+
+:::ordered_block id=pick
+steps:
+  - id: what_room
+    collect: room_type
+    utterance: utter_ask_room_type
+    description: study_room (up to 4), meeting_room (up to 16) or maker_lab (a workshop).
+:::
+"""
+
+
+def test_a_note_with_a_number_is_not_how_the_user_names_a_value(tmp_path: Path) -> None:
+    files = {
+        "agent.yml": "name: Library\npersona: You help library members.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": "responses:\n  utter_ask_room_type:\n    - text: Which room?\n",
+        "skills/rooms/skill.md": ROOMS,
+        "skills/rooms/memory.yml": (
+            "schema:\n  public:\n    room_type: {type: categorical, enum_values: "
+            "[study_room, meeting_room, maker_lab], llm_settable: true}\n"
+        ),
+    }
+    defs = load_project(write_project(tmp_path, files)).mantle
+    # "(up to 16)" says how big the room is; the user says which room
+    assert value_line(defs, "rooms.room_type", "meeting_room") == "Meeting room, please."
+    # an explanation in words still names the value
+    assert value_line(defs, "rooms.room_type", "maker_lab") == "It's about a workshop."
+
+
+def test_a_field_asked_in_a_sentence_is_answered_in_the_skills_own_words(tmp_path: Path) -> None:
+    from agentflows.drafting.offline._mantle_facts import in_own_words
+    from evalcore.testdata import SheetBuilder
+
+    skill = (
+        '---\nname: Librarian\ndescription: >\n  A person, not the assistant: "can I speak to'
+        ' a librarian", "I want to make a complaint".\n---\n\nAsk in a sentence what it is'
+        " about (set topic).\n"
+    )
+    files = {
+        "agent.yml": "name: Library\npersona: You help library members.\n",
+        "integrations.yml": INTEGRATIONS,
+        "skills/librarian/skill.md": skill,
+        "skills/librarian/memory.yml": (
+            "schema:\n  public:\n    topic: {type: text, description: What the member wants a"
+            " librarian for, in a sentence., llm_settable: true}\n"
+        ),
+    }
+    defs = load_project(write_project(tmp_path, files)).mantle
+    field = defs.memory_field("librarian.topic")
+    said = in_own_words(defs, field, SheetBuilder("case-1", "library members"), {})
+    assert said in ("Can I speak to a librarian.", "I want to make a complaint.")

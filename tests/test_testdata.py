@@ -237,3 +237,29 @@ def test_a_parameter_never_draws_from_the_record_the_case_already_holds():
         "coworker_name", "text", "First name of the coworker.", (), ("first_name",)
     )
     assert sheet.from_records(coworker) is None
+
+
+def test_a_list_after_kinds_of_people_and_a_collective_noun():
+    # "Two kinds of people talk to you: ..., and branch staff ..., who ...": the colon list,
+    # the relative clause no kind of its own, and one of a group named as one of them
+    text = (
+        "Two kinds of people talk to you: library members on the website chat, and branch "
+        "staff on the counter terminal, who use you to record problems. Keep it short."
+    )
+    assert roles_for(text) == (
+        "a library member on the website chat",
+        "one of the branch staff on the counter terminal",
+    )
+
+
+def test_a_function_word_shaped_like_a_person_is_no_audience():
+    # "for another week" reads like "for <people>": "another" is no kind of person
+    roles = roles_for("I need Wolf Hall for another week. Can I renew it?")
+    assert not any("another" in r for r in roles)
+
+
+def test_an_address_the_description_asks_for_is_an_email():
+    persona = persona_for("Helps library members.", "case-1")
+    spec = FieldSpec("contact", "text", "An email address or phone number to reply to.")
+    value = typed_value(spec, case_rng("case-1"), persona)
+    assert value == f"{persona.first_name.lower()}.{persona.last_name.lower()}@example.com"

@@ -177,8 +177,8 @@ def value_line(defs: MantleDefinitions, qualified: str, value: Any) -> str:
 
     A button title that sets it ("I lost it."; a title with a price or a comma is cut to its
     head, "Express, please."), else the value's bracketed explanation ("It's about card
-    problems and replacements."), else its own words ("Savings, please."). Numbers read as
-    amounts when the field is about money ("$60.00").
+    problems and replacements."; not a note with a number, "up to 16"), else its own words
+    ("Savings, please."). Numbers read as amounts when the field is about money ("$60.00").
     """
     field = skill_field(defs, qualified)
     if isinstance(value, bool):
@@ -196,8 +196,10 @@ def value_line(defs: MantleDefinitions, qualified: str, value: Any) -> str:
             return f"{head}, please."
         return _as_sentence(head)
     choice = next((c for c in field_choices(defs, qualified) if c.value == value), None)
-    if choice is not None and choice.phrases:
-        return f"It's about {first_person(choice.phrases[0].rstrip('.'))}."
+    # a note with a number ("up to 16", "over 65") qualifies the value, it does not name it
+    named = [p for p in choice.phrases if not re.search(r"\d", p)] if choice else []
+    if named:
+        return f"It's about {first_person(named[0].rstrip('.'))}."
     phrase = own_phrase(defs, qualified, value)
     if phrase is not None:
         return phrase

@@ -20,6 +20,12 @@ _LIST = re.compile(
     r"\s+(?:here\s+)?are\s+(?:mostly\s+|usually\s+|often\s+)?(?P<list>[^.;:]+)",
     re.I,
 )
+# "Two kinds of people talk to you: library members on the website chat, and branch staff"
+_KINDS = re.compile(
+    r"\b(?:kinds?|types?|groups?)\s+of\s+(?:people|users|callers|customers)\b[^.;:]*:\s*"
+    r"(?P<list>[^.;:]+)",
+    re.I,
+)
 _PARENS = re.compile(r"\([^)]*\)")
 _ITEMS = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 # where an item's head (who they are) ends and what describes them begins
@@ -43,14 +49,21 @@ def listed_people(
 
     `singular_person` turns an item's head words into a singular noun phrase when its last
     word names people ("account holders" -> "account holder"), else None."""
-    match = _LIST.search(text)
-    if match is None:
-        return []
+    for match in (_LIST.search(text), _KINDS.search(text)):
+        people = _items(match, singular_person) if match is not None else []
+        if people:
+            return people
+    return []
+
+
+def _items(
+    match: re.Match[str], singular_person: Callable[[list[str]], str | None]
+) -> list[tuple[str, str]]:
     people: list[tuple[str, str]] = []
     for item in _ITEMS.split(_PARENS.sub(" ", match["list"])):
         words = item.strip().split()
-        if not words:
-            continue
+        if not words or words[0] in ("who", "whose", "which", "that"):
+            continue  # ", who use you to record ...": what the item before does
         phrase = " ".join(words)
         now_and_then = _NOW_AND_THEN.match(phrase)
         if now_and_then:

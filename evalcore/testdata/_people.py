@@ -200,6 +200,14 @@ _AUDIENCE = re.compile(
 
 
 _GENERIC = {"customer", "user", "client", "people", "person", "you", "example", "them"}
+#: Nouns for a group of people: one of them is "one of the staff", not "a staff".
+_COLLECTIVE = {"staff", "crew", "team", "personnel"}
+#: Words of a person word's shape that are no noun at all ("for another week").
+_FUNCTION_WORDS = {
+    "another", "other", "either", "neither", "whether", "together", "rather", "after",
+    "over", "under", "never", "ever", "however", "whatever", "whenever", "later", "further",
+    "earlier", "sooner", "longer", "per", "each",
+}  # fmt: skip
 
 # A word that names people by what they do: "drivers", "researchers", "nurses", "tenants".
 _PERSON_WORD = re.compile(
@@ -289,7 +297,15 @@ def _listed_roles(lowered: str) -> tuple[str, ...]:
         return DOMAINS[str(kinds.pop())][1]
     if len(people) == 1:
         return _roles_of(people[0][1])
-    return tuple(f"{'an' if p[:1] in 'aeiou' else 'a'} {p}" for _, p in people)
+    return tuple(_one(who, p) for who, p in people)
+
+
+def _one(who: str, described: str) -> str:
+    """One person of a listed kind: "a tenant who ...", "one of the branch staff ..." (a
+    collective noun names the group, never one person)."""
+    if who.split()[-1] in _COLLECTIVE:
+        return f"one of the {described}"
+    return f"{'an' if described[:1] in 'aeiou' else 'a'} {described}"
 
 
 def _listed_person(words: list[str]) -> str | None:
@@ -315,7 +331,12 @@ def _people_named(words: list[str]) -> str | None:
     for size in (len(words), 1):
         phrase = words[:size]
         last = phrase[-1]
-        if _PERSON_WORD.search(last) and not _THINGS.search(last) and phrase[0] not in _GENERIC:
+        if (
+            _PERSON_WORD.search(last)
+            and not _THINGS.search(last)
+            and phrase[0] not in _GENERIC
+            and not _FUNCTION_WORDS & set(phrase)
+        ):
             return " ".join([*phrase[:-1], _singular(last)])
     return None
 

@@ -199,6 +199,10 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return f"{_ascii(first)}.{_ascii(last)}@example.com"
     if re.search(r"phone|mobile", name):
         return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
+    if re.search(r"\be-?mail\b", spec.description, re.I) and not re.search(r"name", name):
+        # "An email address or phone number to reply to": the address, by its description
+        first, last = (persona.first_name, persona.last_name) if persona else ("alex", "doe")
+        return f"{_ascii(first)}.{_ascii(last)}@example.com"
     if re.search(r"(?:^|_)(?:full_)?name$", name) and persona and "company" not in words:
         if _OTHER_PERSON.search(name):  # a coworker's or contact's name: never the user's own
             return _other_name(spec, rng, persona)

@@ -31,7 +31,7 @@ _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexac
 _NARRATIVE = re.compile(
     r"descri|what happened|\bin (?:their|his|her|your|the [\w ]+'s)(?: own)? words|summary|"
     r"details|notes|"
-    r"reason|issue|problem|symptom|message|comment",
+    r"reason|issue|problem|symptom|message|comment|topic|subject|\bin a (?:sentence|few words)",
     re.I,
 )
 _LEAD_IN = re.compile(r"(?:and|so|last|finally|ok|okay|thanks|great|one more|now)\b", re.I)
