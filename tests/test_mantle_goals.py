@@ -289,6 +289,18 @@ def test_a_clause_keeps_the_condition_its_sentence_opens_with() -> None:
     ]
 
 
+def test_a_clause_whose_condition_points_back_is_no_criterion() -> None:
+    # "after that" is "after they failed twice": out of the sentence it would say the
+    # agent offers a PIN reset on every path
+    sentence = (
+        "If they do not match, let them try once more; after that, say the PIN can be reset "
+        "at any branch counter."
+    )
+    assert [sentence_rule(c) for c in _clauses(sentence)] == [None, None]
+    assert sentence_rule("If not, offer the equipment issue skill") is None
+    assert sentence_rule("Otherwise, never book it") is None
+
+
 def test_a_prohibition_is_dropped_rather_than_stripped_of_its_condition() -> None:
     # "The agent does not answer" would forbid answering anything at all.
     assert sentence_rule("If they ask whether they can take it with food, do not answer") is None

@@ -263,3 +263,18 @@ def test_an_address_the_description_asks_for_is_an_email():
     spec = FieldSpec("contact", "text", "An email address or phone number to reply to.")
     value = typed_value(spec, case_rng("case-1"), persona)
     assert value == f"{persona.first_name.lower()}.{persona.last_name.lower()}@example.com"
+
+
+@pytest.mark.parametrize(
+    ("detail", "name"),
+    [
+        ("the four-digit PIN", "pin"),
+        ("card number", "card_number"),
+        ("date of birth", "date_of_birth"),
+        ("their 6 digits", "their_6_digits"),  # nothing but shape words: kept whole
+    ],
+)
+def test_an_identity_detail_is_named_as_the_records_name_it(detail, name):
+    from agentflows.drafting.offline._mantle_testdata import detail_name
+
+    assert detail_name(detail) == name

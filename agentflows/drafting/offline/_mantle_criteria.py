@@ -106,9 +106,18 @@ def _acts(rest: str) -> bool:
 _CONDITION = re.compile(r"^(?:if|when|whenever|once|unless|after|before)\b[^,]*,\s+", re.IGNORECASE)
 
 
+#: A condition that points back at the clause before it ("after that", "if so"): out of its
+#: sentence it says nothing about when the rule holds.
+_ANAPHORIC = re.compile(
+    r"^(?:(?:after|before)\s+(?:that|this)|if\s+(?:so|not)|otherwise|then)\b", re.IGNORECASE
+)
+
+
 def _lost_condition(lead: str) -> bool:
     """A prohibition whose condition `_lead` would drop ("If they ask whether they can take
     it ..., do not answer"): without it the rule forbids what the skill allows elsewhere."""
+    if _ANAPHORIC.match(lead.strip()):
+        return True
     return bool(_CONDITION.match(lead.strip() + " ")) and _lead(lead) == "The agent"
 
 
@@ -133,6 +142,8 @@ def sentence_rule(sentence: str) -> str | None:
         rest = _agent_voice(found["rest"])
         return f"{_lead(found['lead'])} does not {rest}"
     found = _INSTRUCTION.match(plain)
+    if found and _ANAPHORIC.match(found["lead"].strip()):
+        return None  # "…; after that, say …": holds only after a clause it no longer has
     if found and found["rest"].strip().lower() not in _EMPTY:
         verb = found["verb"].lower()
         third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))

@@ -56,7 +56,7 @@ from ._mantle_seeds import (
     seeds_for,
     session_seeds,
 )
-from ._mantle_testdata import customer_for, detail_value, unrelated_for
+from ._mantle_testdata import customer_for, detail_name, detail_value, unrelated_for
 
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
 STOP_DONE = "the agent has told you the outcome and asks nothing more"
@@ -213,8 +213,7 @@ class _Writer:
     def identity_value(self, detail: str) -> str | None:
         if self.account:
             return detail_value(self.script.customer, detail)
-        name = "_".join(detail.lower().split())
-        return self.sheet.value(FieldSpec(name, "text", detail))
+        return self.sheet.value(FieldSpec(detail_name(detail), "text", detail))
 
     def cue(self, ask: Ask) -> str:
         """What the agent asks, as `When the agent asks <cue>` reads it."""

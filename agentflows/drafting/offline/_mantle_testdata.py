@@ -16,6 +16,7 @@ behaviour id picks the account and the unrelated request.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 
@@ -87,6 +88,21 @@ def detail_value(customer: Customer, detail: str) -> str | None:
     return None
 
 
+#: Words of an identity detail that say its shape, not what it is ("the four-digit PIN").
+_SHAPE_WORDS = re.compile(
+    r"^(?:the|a|an|their|your|his|her|its|\w+-digit|digits?|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|\d+)$"
+)
+
+
+def detail_name(detail: str) -> str:
+    """The field name an identity detail is ("the four-digit PIN" -> `pin`, "card number"
+    -> `card_number`), as the project's records name it."""
+    words = re.findall(r"[a-z0-9][a-z0-9-]*", detail.lower())
+    kept = [w for w in words if not _SHAPE_WORDS.match(w)] or words
+    return "_".join(kept)
+
+
 __all__ = [
     "CUSTOMERS",
     "FAILING",
@@ -94,6 +110,7 @@ __all__ = [
     "UNRELATED",
     "Customer",
     "customer_for",
+    "detail_name",
     "detail_value",
     "pick",
     "unrelated_for",
