@@ -278,3 +278,12 @@ def test_an_identity_detail_is_named_as_the_records_name_it(detail, name):
     from agentflows.drafting.offline._mantle_testdata import detail_name
 
     assert detail_name(detail) == name
+
+
+def test_the_people_who_write_to_the_agent_and_never_the_agent_itself():
+    # "the in-app support assistant" is the agent; "Riders write to you" names the users
+    text = (
+        "You are the in-app support assistant of a bike-share. Riders write to you from the "
+        "app, mostly mid-journey."
+    )
+    assert roles_for(text)[0] == "a rider"

@@ -200,6 +200,11 @@ _AUDIENCE = re.compile(
 
 
 _GENERIC = {"customer", "user", "client", "people", "person", "you", "example", "them"}
+# "Riders write to you from the app": the people as the subject of talking to the agent
+_WRITERS = re.compile(
+    r"(?:^|[.;:!?]\s+|\band\s+)(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)\s+"
+    r"(?:write|talk|speak|chat|message|come)\s+to\s+you\b"
+)
 #: Nouns for a group of people: one of them is "one of the staff", not "a staff".
 _COLLECTIVE = {"staff", "crew", "team", "personnel"}
 #: Words of a person word's shape that are no noun at all ("for another week").
@@ -219,7 +224,7 @@ _THINGS = re.compile(
     r"counter|filter|folder|printer|reminder|server|error|sensor|monitor|calendar|event|"
     r"content|incident|element|component|agent|parent|percent|patent|talent|shipper|"
     r"factor|floor|door|color|colour|vendor|behavior|behaviour|question|container|"
-    r"cluster|router|trailer|timer|poster|barrier)s?$"
+    r"cluster|router|trailer|timer|poster|barrier|assistant)s?$"
 )
 
 
@@ -274,6 +279,10 @@ def roles_for(text: str) -> tuple[str, ...]:
     listed = _listed_roles(lowered)
     if listed:
         return listed
+    for match in _WRITERS.finditer(lowered):
+        named = _people_named(match["who"].split())
+        if named:
+            return _roles_of(named)
     best: tuple[int, tuple[str, ...]] | None = None
     for domain_words, roles in DOMAINS.values():
         # a word the text does not hold cannot match (most of them): no pattern for it
