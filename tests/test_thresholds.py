@@ -191,3 +191,74 @@ def test_a_compound_answer_gives_each_number_its_own_part(tmp_path: Path) -> Non
     events = asyncio.run(play())
     written = {e["key"]: e["value"] for e in events if e["event"] == "memory_set"}
     assert written["firing.pots"] == 4 and written["firing.height_cm"] == 42
+
+
+DOCK = """\
+---
+name: Ride charge
+description: A rider who thinks a ride cost too much.
+tool_constraints:
+  - refund_ride:
+      requires: session.charge.extra_minutes >= 10
+      requires_confirmation:
+        enabled: true
+        utter_for_confirmation: utter_confirm_refund
+        utter_on_user_denial: utter_refund_not_made
+      on_success: utter_refund_done
+      on_failure: utter_refund_failed
+complete_when:
+  condition: session.charge.refund_id
+---
+
+Ask which ride they mean (set ride_id) and check it with @tool.check_dock_log, which sets
+extra_minutes. Then refund it with @tool.refund_ride.
+"""
+
+DOCK_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Minutes charged after the dock locked.")
+async def check_dock_log(ride_id: str, context: ToolContext = None):
+    """The dock's log."""
+    context.memory.set("extra_minutes", len(ride_id))
+    return {}
+
+
+@tool(description="Refund the extra minutes of a ride.")
+async def refund_ride(ride_id: str, context: ToolContext = None):
+    """Refund."""
+    context.memory.set("refund_id", "RF-10001")
+    return {}
+'''
+
+
+def test_a_gate_on_a_number_is_refused_and_failed_on_the_side_that_reaches_it(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "agent.yml": "name: Bikes\npersona: You help riders.\n",
+        "integrations.yml": INTEGRATIONS,
+        "skills/charge/skill.md": DOCK,
+        "skills/charge/tools.py": DOCK_TOOLS,
+        "skills/charge/memory.yml": (
+            "schema:\n  public:\n"
+            "    ride_id: {type: text, description: 'The ride, RD- and six digits.',"
+            " llm_settable: true}\n"
+            "    extra_minutes: {type: int, description: Minutes overcharged.}\n"
+            "    refund_id: {type: text}\n"
+        ),
+        "responses.yml": (
+            "responses:\n  utter_confirm_refund:\n    - text: Refund it?\n"
+            "  utter_refund_not_made:\n    - text: Left as it is.\n"
+            "  utter_refund_done:\n    - text: Refunded.\n"
+            "  utter_refund_failed:\n    - text: It failed.\n"
+        ),
+    }
+    project = load_project(write_project(tmp_path, files))
+    plan = {b.case: b for b in plan_source(project, "mantle", "charge", None).behaviors}
+    happy = plan["happy"].facts["values"]["charge.extra_minutes"]
+    assert happy >= 10
+    # the refusal and the failure need the refund reached: the happy path's side
+    assert plan["refused_refund_ride"].facts["values"]["charge.extra_minutes"] == happy
+    assert plan["refund_ride_fails"].facts["values"]["charge.extra_minutes"] == happy

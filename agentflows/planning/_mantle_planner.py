@@ -170,8 +170,13 @@ class PlannerBase:
         return out
 
     def _reaching(self, check: Any, facts: dict[str, Any]) -> tuple[Walk, dict[str, Any]] | None:
-        """The first candidate value set whose walk satisfies `check`."""
-        for values in self.candidate_values():
+        """The first candidate value set whose walk satisfies `check`; failing all, the
+        same sets with their compared numbers on the happy path's side (a refund gated on
+        `overcharged_minutes >= 10` is refused only where the minutes reach it)."""
+        candidates = self.candidate_values()
+        pin = getattr(self, "pin_sides", None)
+        pinned = [pin(v) for v in candidates] if callable(pin) else []
+        for values in [*candidates, *(p for p in pinned if p not in candidates)]:
             full = {**facts, "values": values}
             walk = self.walk(full)
             if check(walk):
