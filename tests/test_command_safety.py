@@ -144,18 +144,18 @@ def _alive(pid: int) -> bool:
 async def test_a_setsid_child_does_not_outlive_the_run(tmp_path: Path) -> None:
     pidfile = tmp_path / "child.pid"
     script = tmp_path / "agent.sh"
+    # the agent waits for its child to say its pid before it answers: on a loaded machine
+    # the run's clean-up could otherwise kill the child before it wrote it
     script.write_text(
-        f"setsid sh -c 'echo $$ > {pidfile}; exec sleep 60' </dev/null >/dev/null 2>&1 &\n"
+        f"setsid sh -c 'echo $$ > {pidfile}.part && mv {pidfile}.part {pidfile}; exec sleep 60'"
+        " </dev/null >/dev/null 2>&1 &\n"
+        f"while [ ! -s {pidfile} ]; do sleep 0.01; done\n"
         'echo "started: $1"\n',
         "utf-8",
     )
     started = time.monotonic()
     final = await _run(f"command:sh {script} {{prompt}}", _case(_fixture(tmp_path), "go"))
     assert final.output == "started: go\n"
-    for _ in range(200):  # a loaded machine may start the child late
-        if pidfile.exists() and pidfile.read_text().strip():
-            break
-        time.sleep(0.05)
     child = int(pidfile.read_text())
     for _ in range(40):
         if not _alive(child):
