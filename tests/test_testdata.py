@@ -287,3 +287,17 @@ def test_the_people_who_write_to_the_agent_and_never_the_agent_itself():
         "app, mostly mid-journey."
     )
     assert roles_for(text)[0] == "a rider"
+
+
+def test_two_roles_of_one_record_key_are_two_records(tmp_path):
+    # "from_station" and "to_station" are each a station of data/stations.json, not the same
+    data = tmp_path / "data"
+    data.mkdir()
+    stations = [{"station": s, "bikes": n} for s, n in (("Canal Street", 4), ("Riverside", 9))]
+    (data / "stations.json").write_text(json.dumps(stations))
+    records = load_records(tmp_path)
+    for n in range(10):
+        builder = SheetBuilder(f"case-{n}", "Helps riders.", records)
+        start = builder.value(FieldSpec("from_station", "text", "Where the bikes come from."))
+        end = builder.value(FieldSpec("to_station", "text", "Where the bikes go."))
+        assert {start, end} == {"Canal Street", "Riverside"}

@@ -97,6 +97,22 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
+#: A field's first word that says which one of a kind it is: `from_station`, `to_station`.
+ROLE_PREFIXES = frozenset(
+    {"from", "to", "origin", "destination", "pickup", "dropoff", "start", "end", "source",
+     "target", "home", "other", "second", "alternative", "nearest"}
+)  # fmt: skip
+
+
+def role_prefix(field_name: str, key: str) -> str | None:
+    """The prefix of a field named as one role of a record key (`from_station` of
+    `station` -> `from`), else None."""
+    words = [w for w in field_name.lower().split("_") if w]
+    if len(words) == 2 and words[0] in ROLE_PREFIXES and words[1] == key.lower():
+        return words[0]
+    return None
+
+
 def _score(words: list[str], key: str, singular: str) -> int:
     """How well a field (`policy_number`) names a record key (`policy_number`, `number` in
     policies): 4 exact and the file's noun in the field, 3 exact, 2 key plus the file's noun,
@@ -111,6 +127,8 @@ def _score(words: list[str], key: str, singular: str) -> int:
     rest = [w for w in words if w != singular]
     if singular in words and rest and "_".join(rest) in (key, *key_words):
         return 2
+    if role_prefix(joined, key):
+        return 1
     if singular in words and key in ("id", "number", "ref", "reference", "code"):
         return 2 if set(rest) & {"id", "number", "ref", "reference", "code", "no"} else 0
     return 0

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._people import Persona, persona_for
-from ._records import Collection, DataRecords, record_name
+from ._records import Collection, DataRecords, record_name, role_prefix
 from ._rng import case_rng
 from ._values import _MONEY, FieldSpec, date_format, spoken_date, typed_value
 
@@ -103,6 +103,21 @@ class SheetBuilder:
                 self._named = True
         return chosen
 
+    def role_record(self, collection: Collection, prefix: str) -> dict[str, Any]:
+        """The case's record of `collection` in one role (`from_station`, `to_station`):
+        each role its own record, another than the other roles' while the file has one."""
+        name = f"{collection.name}#{prefix}"
+        chosen = self.sheet.records.get(name)
+        if chosen is None:
+            taken = [
+                r for n, r in self.sheet.records.items() if n.startswith(f"{collection.name}#")
+            ]
+            free = [r for r in collection.records if r not in taken] or list(collection.records)
+            rng = case_rng(self.key, f"record:{name}")
+            chosen = free[rng.randrange(len(free))]
+            self.sheet.records[name] = chosen
+        return chosen
+
     def from_records(self, spec: FieldSpec) -> Any:
         """The field's value in this case's record of the collection it matches, if any."""
         drawn = frozenset(self.sheet.records)
@@ -119,7 +134,9 @@ class SheetBuilder:
         if found is None:
             return None
         collection, key = found
-        value = self.record_for(collection).get(key)
+        prefix = role_prefix(spec.name, key)
+        record = self.role_record(collection, prefix) if prefix else self.record_for(collection)
+        value = record.get(key)
         if spec.enum_values and value not in spec.enum_values:
             return None
         if isinstance(value, str) and _ISO_DAY.fullmatch(value):
