@@ -301,3 +301,11 @@ def test_two_roles_of_one_record_key_are_two_records(tmp_path):
         start = builder.value(FieldSpec("from_station", "text", "Where the bikes come from."))
         end = builder.value(FieldSpec("to_station", "text", "Where the bikes go."))
         assert {start, end} == {"Canal Street", "Riverside"}
+
+
+def test_a_seeded_kind_no_role_names_is_the_personas_own_kind():
+    # the agent's words name riders; a technicians-only case seeds `technician`
+    persona = persona_for("Riders write to you from the app.", "case-1", role_value="technician")
+    assert persona.role.startswith("a technician")
+    named = persona_for("Riders write to you from the app.", "case-1", role_value="rider")
+    assert named.role.startswith("a rider")

@@ -168,3 +168,21 @@ def test_a_skill_for_one_kind_of_user_is_played_by_that_kind(generated: list[dic
         if "tool_executed" in a
     ]
     assert tools == ["book_stall"]
+
+
+def test_the_seed_of_a_who_field_is_the_kind_and_a_channel_is_not(tmp_path: Path):
+    from agentflows.drafting.offline._mantle_roles import seeded_kind
+
+    files = {
+        "agent.yml": "name: Bikes\npersona: Riders write to you from the app.\n",
+        "integrations.yml": INTEGRATIONS,
+        "memory.yml": (
+            "account_type:\n  type: categorical\n  enum_values: [rider, technician]\n"
+            "  seed: true\n"
+            "channel:\n  type: categorical\n  enum_values: [app, web]\n  seed: true\n"
+        ),
+        "skills/van/skill.md": "---\nname: Van\ndescription: Send the van.\n---\n\nSay hello.\n",
+    }
+    defs = load_project(write_project(tmp_path, files)).mantle
+    assert seeded_kind(defs, {"project.account_type": "technician"}) == "technician"
+    assert seeded_kind(defs, {"project.channel": "web"}) is None

@@ -381,12 +381,14 @@ def persona_for(
 
     `first_name` fixes the first name (a test account's holder); the rest still varies.
     `role_value` (a seeded role the case's session carries: `contractor`) keeps to the roles
-    that name it, when any does.
+    that name it, else makes one of it ("a technician").
     """
     rng: random.Random = case_rng(key, "persona")
     roles = roles_for(audience_text)
     if role_value is not None:
-        roles = tuple(r for r in roles if names_role(role_value, r)) or roles
+        # a seeded kind no role of the agent's words names is the persona's own kind
+        named = tuple(r for r in roles if names_role(role_value, r))
+        roles = named or _roles_of(" ".join(re.split(r"[_\W]+", role_value.lower())).strip())
     role = rng.choice(roles)
     first = rng.choice(FIRST_NAMES)
     last = rng.choice(LAST_NAMES)

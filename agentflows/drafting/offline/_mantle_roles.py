@@ -13,6 +13,7 @@ confirming their state license"), the persona is one of that kind.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
@@ -65,6 +66,24 @@ def case_role(
     return named[0] if len(named) == 1 else None
 
 
+#: A seeded field that says what kind of person the user is (not a channel or a flag).
+_WHO_FIELD = re.compile(r"role|(?:account|user|caller|customer|member)_?type", re.I)
+
+
+def seeded_kind(defs: MantleDefinitions, seeds: dict[str, Any]) -> str | None:
+    """The kind of user a case's seeds fix where no role field reads the persona (a
+    technicians-only skill's `account_type: technician`): the seeded value of a categorical
+    seed field named for who the user is, else None."""
+    fields = defs.memory_names()
+    for key, value in seeds.items():
+        field = fields.get(key)
+        if field is None or not field.seed or field.type != "categorical":
+            continue
+        if isinstance(value, str) and _WHO_FIELD.search(field.name):
+            return value
+    return None
+
+
 def role_seed(field: MemoryField, role: str) -> dict[str, Any]:
     """The seed that says the persona's kind (`{"project.user_role": "homeowner"}` for "a
     homeowner doing work on the home they live in"); {} when no value names it."""
@@ -74,4 +93,4 @@ def role_seed(field: MemoryField, role: str) -> dict[str, Any]:
     return {}
 
 
-__all__ = ["case_role", "role_field", "role_seed"]
+__all__ = ["case_role", "role_field", "role_seed", "seeded_kind"]

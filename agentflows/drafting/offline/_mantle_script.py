@@ -47,7 +47,7 @@ from ._mantle_facts import (
     spoken,
 )
 from ._mantle_intent import intent_clause, own_opening, without_month
-from ._mantle_roles import case_role, role_field, role_seed
+from ._mantle_roles import case_role, role_field, role_seed, seeded_kind
 from ._mantle_script_state import Script
 from ._mantle_seeds import (
     answer_account,
@@ -86,7 +86,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
     audience = audience_text(defs, skill)
     role = role_field(defs, audience, records)
-    kind = case_role(role, seeds, planned, skill) if role is not None else None
+    kind = case_role(role, seeds, planned, skill) if role is not None else seeded_kind(defs, seeds)
     sheet = SheetBuilder(
         behavior.id, audience, records, first_name=holder, prefer=fixed, slot=slot, role_value=kind
     )
