@@ -7,7 +7,9 @@ instructions, a skill with modes, block-level `tools:`, a hand-off skill and sta
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 INTEGRATIONS = """\
 channels:
@@ -190,3 +192,21 @@ def write_project(root: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
+
+
+def play_lines(root: Path, lines: list[str], phone: str = "+15550142") -> list[dict[str, Any]]:
+    """The reference agent's events for the project at `root` when the user says `lines`
+    (a session seeded with a caller phone)."""
+    from evalcore.agents import UserTurn
+    from evalcore.agents.reference import ReferenceTarget
+
+    async def run() -> list[dict[str, Any]]:
+        session = await ReferenceTarget(root).open({"slug": "t"}, 1)
+        slots = {"initial_slots": {"project.caller_phone": phone}}
+        await session.send(UserTurn(type="start", setup=slots))
+        for line in lines:
+            await session.send(UserTurn(type="text", text=line))
+        final = await session.close()
+        return list(final.events or [])
+
+    return asyncio.run(run())

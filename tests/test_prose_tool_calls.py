@@ -4,16 +4,13 @@ reads the calls, the planner's walk runs them, the reference agent plays them.""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
-from skill_model_fixtures import INTEGRATIONS, write_project
+from skill_model_fixtures import INTEGRATIONS, play_lines, write_project
 
 from agentflows.planning._mantle_walk import Setup, walk_skill
-from evalcore.agents import UserTurn
-from evalcore.agents.reference import ReferenceTarget
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import build_skill_model, instruction_prompt
 from evalcore.definitions.skill_model._tool_words import ToolWords, described_calls, stem, stems
@@ -347,26 +344,13 @@ def test_an_if_paragraph_of_another_mode_never_words_the_question(society: Path)
     assert asked and "licence" not in (asked[0].prompt or "")
 
 
-def _play(root: Path, lines: list[str]) -> list[dict[str, Any]]:
-    async def run() -> list[dict[str, Any]]:
-        session = await ReferenceTarget(root).open({"slug": "t"}, 1)
-        slots = {"initial_slots": {"project.caller_phone": "+15550142"}}
-        await session.send(UserTurn(type="start", setup=slots))
-        for line in lines:
-            await session.send(UserTurn(type="text", text=line))
-        final = await session.close()
-        return list(final.events or [])
-
-    return asyncio.run(run())
-
-
 def _ran(events: list[dict[str, Any]]) -> list[str]:
     return [e["tool_name"] for e in events if e["event"] == "tool_executed"]
 
 
 def test_the_reference_agent_plays_the_prose_after_the_block(society: Path):
     lines = ["I need a key to the tool shed", "hand", "M-2231", "to fetch a wheelbarrow"]
-    events = _play(society, lines)
+    events = play_lines(society, lines)
     assert _ran(events) == ["issue_key"]
     asked = [e.get("text") or "" for e in events if e["event"] == "bot"]
     assert any("shed for" in q for q in asked) and not any("licence" in q for q in asked)
@@ -374,7 +358,7 @@ def test_the_reference_agent_plays_the_prose_after_the_block(society: Path):
 
 
 def test_the_reference_agent_plays_a_described_release(society: Path):
-    events = _play(society, ["I want to release my allotment plot", "release", "R-4410"])
+    events = play_lines(society, ["I want to release my allotment plot", "release", "R-4410"])
     assert _ran(events) == ["release_plot"]
 
 

@@ -5,16 +5,12 @@ not the result, and the tool fills it; the planner's walk and the reference agen
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
-from skill_model_fixtures import INTEGRATIONS, write_project
+from skill_model_fixtures import INTEGRATIONS, play_lines, write_project
 
 from agentflows.planning._mantle_walk import Setup, walk_skill
-from evalcore.agents import UserTurn
-from evalcore.agents.reference import ReferenceTarget
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import build_skill_model
 
@@ -89,21 +85,8 @@ def test_the_walk_asks_the_inputs_and_runs_the_tool(line: Path) -> None:
     assert walk.completed
 
 
-def _events(root: Path, lines: list[str]) -> list[dict[str, Any]]:
-    async def run() -> list[dict[str, Any]]:
-        session = await ReferenceTarget(root).open({"slug": "t"}, 1)
-        slots = {"initial_slots": {"project.caller_phone": "+15550142"}}
-        await session.send(UserTurn(type="start", setup=slots))
-        for text in lines:
-            await session.send(UserTurn(type="text", text=text))
-        final = await session.close()
-        return list(final.events or [])
-
-    return asyncio.run(run())
-
-
 def test_the_reference_agent_asks_the_inputs_and_the_tool_sets_the_result(line: Path) -> None:
-    events = _events(line, ["My dog ate something it should not have", "chocolate", "8.5"])
+    events = play_lines(line, ["My dog ate something it should not have", "chocolate", "8.5"])
     asked = [e for e in events if e["event"] == "memory_set" and e["key"].startswith("poison.")]
     assert [(e["key"], e["value"]) for e in asked][:2] == [
         ("poison.substance", "chocolate"),
