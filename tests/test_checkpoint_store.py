@@ -22,7 +22,8 @@ def _generate(tmp_path: Path, store: Path, keep: int) -> str:
 def test_old_runs_are_pruned_and_the_newest_can_still_resume(tmp_path: Path) -> None:
     store = tmp_path / "ck.sqlite"
     made = [_generate(tmp_path, store, keep=2) for _ in range(3)]
-    assert run_ids(store) == sorted(made)[-2:]
+    # the newest two by when they ran (runs started within one second: ids do not say)
+    assert run_ids(store) == made[-2:]
     # A kept (finished) run answers `--resume` with its report, without drafting again.
     report = asyncio.run(run_generation(None, resume=made[-1], checkpoints=store))
     assert report["run_id"] == made[-1]
@@ -65,3 +66,20 @@ def test_pruning_leaves_other_threads_in_the_store(tmp_path: Path) -> None:
     with sqlite3.connect(store) as conn:
         left = {r[0] for r in conn.execute("SELECT DISTINCT thread_id FROM checkpoints")}
     assert left == {"review-1"}
+
+
+def test_the_runs_kept_are_the_newest_by_when_they_ran_not_by_id(tmp_path: Path) -> None:
+    """Two runs started in the same second differ only by their random suffix: the one
+    written last is the newest, whichever id sorts first."""
+    import sqlite3
+
+    store = tmp_path / "ck.sqlite"
+    older, newer = "gen-20261202-000000-ffff", "gen-20261202-000000-0000"
+    with sqlite3.connect(store) as conn:
+        conn.execute("CREATE TABLE checkpoints (thread_id TEXT, checkpoint_id TEXT)")
+        conn.executemany(
+            "INSERT INTO checkpoints VALUES (?, ?)", [(older, "1"), (newer, "1"), (older, "2")]
+        )
+    assert run_ids(store) == [older, newer]
+    assert prune_runs(store, keep=1) == [older]
+    assert run_ids(store) == [newer]

@@ -23,18 +23,21 @@ _TABLES = ("checkpoints", "writes")
 
 
 def run_ids(store: Path) -> list[str]:
-    """Generation run ids in the store, oldest first (they start with `gen-` and their UTC
-    start time); other threads in the same file (`review --interactive`) are left alone."""
+    """Generation run ids in the store (they start with `gen-`), oldest first: in the order
+    their first checkpoint was written (two runs started within one second have ids that
+    sort by their random suffix, not by age); other threads in the same file
+    (`review --interactive`) are left alone."""
     if not store.is_file():
         return []
     with contextlib.closing(sqlite3.connect(store)) as conn, conn:
         try:
             rows = conn.execute(
-                "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id LIKE 'gen-%'"
+                "SELECT thread_id FROM checkpoints WHERE thread_id LIKE 'gen-%' "
+                "GROUP BY thread_id ORDER BY MIN(rowid)"
             ).fetchall()
         except sqlite3.OperationalError:  # an empty file: the saver never set it up
             return []
-    return sorted(str(row[0]) for row in rows)
+    return [str(row[0]) for row in rows]
 
 
 def prune_runs(store: Path, keep: int = DEFAULT_KEEP_RUNS, *, vacuum: bool = False) -> list[str]:
