@@ -174,9 +174,18 @@ class PlannerBase:
         same sets with their compared numbers on the happy path's side (a refund gated on
         `overcharged_minutes >= 10` is refused only where the minutes reach it)."""
         candidates = self.candidate_values()
+        found = self._first_reaching(check, facts, candidates)
         pin = getattr(self, "pin_sides", None)
-        pinned = [pin(v) for v in candidates] if callable(pin) else []
-        for values in [*candidates, *(p for p in pinned if p not in candidates)]:
+        if found is not None or not callable(pin):
+            return found
+        # pinning walks each side of each compared number: only when nothing else reached
+        pinned = [p for p in map(pin, candidates) if p not in candidates]
+        return self._first_reaching(check, facts, pinned)
+
+    def _first_reaching(
+        self, check: Any, facts: dict[str, Any], candidates: list[dict[str, Any]]
+    ) -> tuple[Walk, dict[str, Any]] | None:
+        for values in candidates:
             full = {**facts, "values": values}
             walk = self.walk(full)
             if check(walk):
