@@ -159,6 +159,12 @@ def _is_date(spec: FieldSpec) -> bool:
     )
 
 
+def _email(persona: Persona | None) -> str:
+    """The persona's own address."""
+    first, last = (persona.first_name, persona.last_name) if persona else ("alex", "doe")
+    return f"{_ascii(first)}.{_ascii(last)}@example.com"
+
+
 def _ascii(text: str) -> str:
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z]", "", plain.lower())
@@ -195,14 +201,11 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     if _is_date(spec):
         return draw_date(spec, rng)
     if re.search(r"e-?mail", name):
-        first, last = (persona.first_name, persona.last_name) if persona else ("alex", "doe")
-        return f"{_ascii(first)}.{_ascii(last)}@example.com"
+        return _email(persona)
     if re.search(r"phone|mobile", name):
         return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
     if re.search(r"\be-?mail\b", spec.description, re.I) and not re.search(r"name", name):
-        # "An email address or phone number to reply to": the address, by its description
-        first, last = (persona.first_name, persona.last_name) if persona else ("alex", "doe")
-        return f"{_ascii(first)}.{_ascii(last)}@example.com"
+        return _email(persona)  # "An email address or phone number to reply to"
     if re.search(r"(?:^|_)(?:full_)?name$", name) and persona and "company" not in words:
         if _OTHER_PERSON.search(name):  # a coworker's or contact's name: never the user's own
             return _other_name(spec, rng, persona)
