@@ -271,3 +271,22 @@ async def test_a_label_the_question_says_word_for_word_wins_over_shared_words():
 async def test_a_request_that_opens_with_its_verb_is_a_question():
     said = await converse(simulator(DEFECT), ["Describe the defect notes in a sentence."])
     assert said[1] == ("The defect is a cracked brake light.", False)
+
+
+POISONING = """\
+You are Kwame Moyo, a pet owner, patient but tired.
+You want help with an emergency.
+What you know (share each only when the agent asks):
+- what kind of animal is it: dog
+- substance: chocolate
+- weight kg: 12
+Stop once the agent has told you the outcome and asks nothing more.
+"""
+
+
+async def test_at_equal_scores_the_fact_whose_whole_label_is_said_wins():
+    # "animal" is half of the first fact's label, "substance" the whole of the second's:
+    # the question asks for the substance, mentioning the animal on the way
+    asked = "Could you tell me what the animal ate and when (the substance)?"
+    said = await converse(simulator(POISONING), [asked])
+    assert said[1] == ("chocolate", False)

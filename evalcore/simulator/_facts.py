@@ -254,7 +254,10 @@ class FactSimulator:
             asked = f" {_plain(message)} "
             named = [f for f in full if f" {_plain(f.label)} " in asked]
             return named if named and shared else full
-        best = max(scored, key=lambda s: (s[0], -s[1]))
+        # equal scores: the fact whose whole label the question says ("…, and how much it
+        # weighs (the substance)" names the substance, not the animal it mentions on the way)
+        whole = {id(f) for f in full}
+        best = max(scored, key=lambda s: (s[0], id(s[2]) in whole, -s[1]))
         return [best[2]]
 
     def _names_in_full(self, facts: list[ContextFact], said: set[str]) -> bool:
