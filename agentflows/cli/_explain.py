@@ -96,6 +96,12 @@ def print_explain(model: SkillModel) -> None:
             stdout.print("    examples: " + ", ".join(escape(e) for e in f.examples))
     if not model.fields:
         stdout.print("  nothing")
+    if model.records:
+        stdout.print("\n[bold]records itself[/]")
+    for r in model.records:
+        where = f" [dim]{escape(r.where.label())}[/]" if r.where else ""
+        scope = f" when {escape(r.condition)}" if r.condition else ""
+        stdout.print(f"  {r.qualified} = true{scope}{where}: {escape(r.sentence)}")
     stdout.print("\n[bold]tools[/]")
     for use in model.tools:
         _tool(use)

@@ -116,6 +116,9 @@ class _Walker(BlockSteps):
                 )
                 self.remember(item.name, value)
             self._cover_value(item.name)
+        elif item.kind == "record" and item.name:
+            if not self.known(item.name):  # the agent's own flag (`skill_model._records`)
+                self.remember(item.name, True)
         elif item.kind == "question":
             self.walk.asks.append(
                 Ask("question", self.skill.id, details=item.details, prompt=item.sentence)

@@ -115,6 +115,10 @@ class PathGoals(AvoidedGoals):
             for step in block.steps:
                 if step.kind == "set_memory" and isinstance(step.target, dict):
                     keys += [qualify(str(k), skill.id) for k in step.target]
+        # the flags the prose has the agent record itself ("…; set balance_told."), as
+        # the walk set them: the prose's own `set_memory`
+        records = skill_model(self.project, skill.id).records
+        keys += [r.qualified for r in records if walk.memory.get(r.qualified) is True]
         if any(a.kind == "identity" for a in walk.asks):
             keys += [
                 e.key

@@ -112,9 +112,9 @@ class Listening(FaultedEngine):
         if rest is None:
             return None
         shut = {f.skill.id for f in self.stack} | self.closed()
-        # the aside's own words ("quick question") ask for nothing
-        other, score = self.skill_words.best(rest, exclude=shut)
-        return other if other is not None and score >= 1.0 else None
+        # the aside's own words ("quick question") ask for nothing; the rest is routed as an
+        # opening message is (a skill's whole name counts: "I need the vet on call")
+        return routed_skill(self.defs, self.skill_words, rest, shut)
 
     def off_topic(self, text: str) -> bool:
         """A question aside that asks for no skill ("Quick question: what's the weather

@@ -99,6 +99,8 @@ def mutants(project: Project) -> list[Mutant]:
             for write in use.writes:
                 written.setdefault(write.key, skill_id)
         if model is not None:
+            for record in model.records:  # a flag the agent records itself, from prose
+                written.setdefault(record.qualified, skill_id)
             for spec in model.fields:
                 if spec.type == "categorical" and len(spec.enum_values) >= 2:
                     out.append(Mutant("wrong_enum", spec.qualified, skill_id))

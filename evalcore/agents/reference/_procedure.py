@@ -125,6 +125,8 @@ class Runner:
             spec = self.model.field(item.name) if self.model else None
             if spec is not None:
                 yield from self.brain.ask_group(ctx, [spec], None, None)
+        elif item.kind == "record" and item.name and not self.known(item.name):
+            ctx.engine.remember(item.name, True)  # the agent's own flag, never asked
         elif item.kind == "question":
             said = item.details[0] if item.details else item.sentence
             yield from ctx.question(question_for(f"ask whether {said}", "answer"))

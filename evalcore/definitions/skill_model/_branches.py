@@ -71,6 +71,16 @@ def skill_branches(skill: Skill, file: str, prose_first_line: int) -> list[Branc
     return out
 
 
+def branched_keys(skill: Skill) -> set[str]:
+    """The keys a path of the skill forks on: `next` branches, `if:` lines in prose and in
+    step instructions, and `utter:` rules' `when` (not `complete_when` or a tool's
+    `requires`, which only wait for a value)."""
+    keys = {k for b in skill_branches(skill, "", 1) for k in b.keys}
+    for rule in skill.utter:
+        keys.update(condition_keys(rule.when))
+    return keys
+
+
 def equal_values(condition: str | None, key: str) -> list[Any]:
     """Literals the condition says `key` equals (`==` only; `!=` does not put a path there)."""
     if not condition:

@@ -20,6 +20,7 @@ from ..conditions import condition_keys
 from ._branches import skill_branches, skill_modes
 from ._checks import checks
 from ._fields import skill_fields
+from ._records import skill_records
 from ._success import success_signals, terminal_tools
 from ._text import body_first_line, sentences
 from ._tools import ToolReader, block_complete_when
@@ -104,19 +105,21 @@ def build_skill_model(project: Project, skill_id: str) -> SkillModel:
     enum = {k: list(f.enum_values or []) for k, f in defs.memory_names().items()}
     modes = skill_modes(skill, branches, tools, enum)
     fields, unasked = _mode_requests(defs, skill, file, fields, modes)
+    records = skill_records(skill, file, first, fields)
     uncertainties += unasked
     complete = (skill.complete_when or {}).get("condition")
     criteria = [str(c) for c in (skill.complete_when or {}).get("criteria") or []]
     terminal = terminal_tools(skill, tools, modes, condition_keys(complete))
     tools = [t.model_copy(update={"terminal": t.name in terminal}) for t in tools]
     success = success_signals(skill, tools, terminal, complete)
-    uncertainties += checks(defs, skill, file, tools, modes, branches, success, fields)
+    uncertainties += checks(defs, skill, file, tools, modes, branches, success, [*fields, *records])
     return SkillModel(
         skill=skill.id,
         name=skill.name,
         description=skill.description,
         file=file,
         fields=fields,
+        records=records,
         tools=tools,
         branches=branches,
         modes=modes,

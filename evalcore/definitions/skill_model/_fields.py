@@ -16,6 +16,7 @@ from typing import Any
 from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
+from ._branches import branched_keys
 from ._text import paragraphs, sentences
 from ._types import FieldSpec, Where
 
@@ -209,8 +210,28 @@ def _prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str
         after = text[match.end() : match.end() + 60]
         if not asks and _FROM_RESULT.match(after):
             continue  # the agent sets it from a tool's result: nothing to ask
+        if _records_itself(field, text, match.end(), asks=asks is not None):
+            return "agent"
         return "request" if _FROM_REQUEST.search(text) else "prose"
     return None
+
+
+#: "… when they agree", "once the caller has": the value is the user's answer.
+_USER_REPLY = re.compile(
+    r"\b(?:when|once|after|if|as\s+soon\s+as)\s+(?:they|he|she|you|the\s+(?:user|caller|"
+    r"customer|member|client|patient|rider|driver|owner|person)s?)\b"
+    r"|\b(?:they|the\s+(?:user|caller|customer))\s+(?:agree|confirm|say|accept|answer)",
+    re.I,
+)
+
+
+def _records_itself(field: MemoryField, text: str, end: int, *, asks: bool) -> bool:
+    """A flag the sentence has the agent set on its own doing ("Tell them …; set
+    balance_told.", "Set paged once the page goes out."): a bool, set, in a sentence that
+    asks nothing and waits for no answer of the user's."""
+    if field.type != "bool" or asks or _ASK.search(text):
+        return False
+    return _USER_REPLY.search(text[end:]) is None
 
 
 def _mentions(field: MemoryField, text: str) -> Iterator[re.Match[str]]:
@@ -381,11 +402,15 @@ def _skill_fields(
                         ),
                     )
     shared = [f for f in memory.values() if f.namespace == "project" and not f.seed]
+    forks = branched_keys(skill)
     for sentence in sentences(skill.body, prose_first_line):
         for field in [*skill.memory.values(), *shared]:
             how = _prose_verb(field, sentence.text, ask_only=field.namespace == "project")
+            if how == "agent" and field.qualified not in forks:
+                continue  # the agent's own record (`_records.py`), not a question
             if how is None:
                 continue
+            how = "prose" if how == "agent" else how  # a path forks on it: a walk needs both
             current = out.get(field.qualified)
             if current is not None:
                 if current.asked_by in ("prose", "request"):

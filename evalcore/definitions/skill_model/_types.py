@@ -74,6 +74,17 @@ class FieldSpec(_Frozen):
     """Every prose sentence that asks for or sets it (prose/request fields)."""
 
 
+class Record(_Frozen):
+    """A flag the prose has the agent set itself ("…; set balance_told."), never asked
+    (`_records.py`): the walk and the reference agent set it to true at its sentence."""
+
+    qualified: str
+    sentence: str
+    condition: str | None = None
+    """The `if:` condition of its paragraph (None when unconditional)."""
+    where: Where | None = None
+
+
 CallKind = Literal["execute_tool", "block_tools", "prose", "instructions", "constraint"]
 
 
@@ -225,6 +236,8 @@ class SkillModel(_Frozen):
     file: str
     """The skill.md, project-relative."""
     fields: list[FieldSpec] = Field(default_factory=list)
+    records: list[Record] = Field(default_factory=list)
+    """Flags the agent records itself (set to true where the prose says), never asked."""
     tools: list[ToolUse] = Field(default_factory=list)
     branches: list[Branch] = Field(default_factory=list)
     modes: list[Mode] = Field(default_factory=list)

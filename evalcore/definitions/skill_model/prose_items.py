@@ -22,7 +22,7 @@ _NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.;@]*$", re.I)
 @dataclass(frozen=True)
 class ProseItem:
     kind: str
-    """lookup | identity | block | ask_field | question | tool | delegate"""
+    """lookup | identity | block | ask_field | question | tool | record | delegate"""
     condition: str | None
     """The `if:` condition of the paragraph, None when unconditional."""
     sentence: str
@@ -112,6 +112,9 @@ def classify(
         for match in pp.TOOL.finditer(sentence):
             if not _NEGATED.search(sentence[: match.start()]):
                 items.append(ProseItem("tool", condition, sentence, match.group(1), line=line))
+    for record in model.records if model is not None else []:
+        if record.sentence == sentence:  # after the sentence's calls: "…, then set paged"
+            items.append(ProseItem("record", condition, sentence, record.qualified, line=line))
     for target in pp.SKILL.findall(sentence):
         items.append(ProseItem("delegate", condition, sentence, target, line=line))
     return items
