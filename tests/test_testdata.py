@@ -81,6 +81,23 @@ def test_values_are_typed_by_the_field():
     assert isinstance(amount, float) and 12 <= amount <= 480
 
 
+def test_a_name_field_is_the_users_name_only_when_it_names_a_person():
+    persona = persona_for("Answers pet owners for a vet practice.", case_rng("p"))
+    own = typed_value(FieldSpec("full_name", "text", "The caller's name."), case_rng("a"), persona)
+    assert own == persona.name
+    pets = {
+        typed_value(
+            FieldSpec("animal_name", "text", "The animal's name."), case_rng(str(n)), persona
+        )
+        for n in range(10)
+    }
+    assert persona.name not in pets and persona.first_name not in pets and len(pets) >= 3
+    pharmacy = FieldSpec(
+        "other_pharmacy_name", "text", 'The pharmacy it comes from, e.g. "CVS on Penn Ave".'
+    )
+    assert typed_value(pharmacy, case_rng("b"), persona) == "CVS on Penn Ave"
+
+
 def test_dates_follow_the_described_format_and_relative_words_only_when_allowed():
     strict = FieldSpec("loss_date", "text", "Date of the loss, MM/DD/YYYY.")
     loose = FieldSpec("loss_date", "text", "Date of the loss (MM/DD/YYYY); may say yesterday.")

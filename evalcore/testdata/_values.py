@@ -76,6 +76,18 @@ _OTHER_PERSON = re.compile(
 )
 
 
+#: Name fields about a thing, not a person (`drug_name`, `other_pharmacy_name`): their value
+#: comes from the description's example or the other rules, never from a person's names.
+_THING_NAME = re.compile(
+    r"(?:^|_)(?:drug|medicine|medication|pharmacy|company|business|shop|store|product|"
+    r"project|event|team|file|vessel|ship|street|venue|site|room|course|plan|item|brand|"
+    r"device|app|school|hospital|clinic|practice|bank|branch)(?:_|$)"
+)
+#: Name fields about an animal (`animal_name`, `pet_name`): a pet's name.
+_PET_NAME = re.compile(r"(?:^|_)(?:animal|pet|dog|cat|horse|puppy|kitten)(?:_|$)")
+PET_NAMES = ("Biscuit", "Luna", "Pepper", "Rosie", "Bramble", "Milo", "Willow", "Juniper")
+
+
 def _other_name(spec: FieldSpec, rng: random.Random, persona: Persona) -> str:
     """Another person's name (first name only where the field asks for one)."""
     first = rng.choice([n for n in FIRST_NAMES if n != persona.first_name])
@@ -206,7 +218,12 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
     if re.search(r"\be-?mail\b", spec.description, re.I) and not re.search(r"name", name):
         return _email(persona)  # "An email address or phone number to reply to"
-    if re.search(r"(?:^|_)(?:full_)?name$", name) and persona and "company" not in words:
+    named = re.search(r"(?:^|_)(?:full_)?name$", name) is not None
+    head = name.rsplit("name", 1)[0]
+    if named and _PET_NAME.search(head):
+        return rng.choice(PET_NAMES)  # the animal's name, never its owner's
+    thing = _THING_NAME.search(head) is not None
+    if named and persona and "company" not in words and not thing:
         if _OTHER_PERSON.search(name):  # a coworker's or contact's name: never the user's own
             return _other_name(spec, rng, persona)
         return persona.name if "first" not in name else persona.first_name
