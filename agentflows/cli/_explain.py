@@ -69,6 +69,12 @@ def _tool(use: ToolUse) -> None:
         stdout.print(f"    error result: {escape(error)}")
 
 
+def _scoped(item: Any) -> str:
+    """` when <its if:>` and where it is written, for a record or a delegation."""
+    where = f" [dim]{escape(item.where.label())}[/]" if item.where else ""
+    return (f" when {escape(item.condition)}" if item.condition else "") + where
+
+
 def print_explain(model: SkillModel) -> None:
     stdout.print(
         f"[bold]{escape(model.skill)}[/]  {escape(model.name or '')}  [dim]{model.file}[/]"
@@ -99,9 +105,7 @@ def print_explain(model: SkillModel) -> None:
     if model.records:
         stdout.print("\n[bold]records itself[/]")
     for r in model.records:
-        where = f" [dim]{escape(r.where.label())}[/]" if r.where else ""
-        scope = f" when {escape(r.condition)}" if r.condition else ""
-        stdout.print(f"  {r.qualified} = true{scope}{where}: {escape(r.sentence)}")
+        stdout.print(f"  {r.qualified} = true{_scoped(r)}: {escape(r.sentence)}")
     stdout.print("\n[bold]tools[/]")
     for use in model.tools:
         _tool(use)
@@ -125,9 +129,7 @@ def print_explain(model: SkillModel) -> None:
     if model.delegations:
         stdout.print("\n[bold]other skills[/]")
     for d in model.delegations:
-        where = f" [dim]{escape(d.where.label())}[/]" if d.where else ""
-        scope = f" when {escape(d.condition)}" if d.condition else ""
-        stdout.print(f"  {d.kind} {d.target}{scope}{where}")
+        stdout.print(f"  {d.kind} {d.target}{_scoped(d)}")
     stdout.print("\n[bold]success signals[/]")
     if model.complete_when:
         stdout.print(f"  complete_when: {escape(model.complete_when)}")
