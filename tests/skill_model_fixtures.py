@@ -194,6 +194,18 @@ def write_project(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def generate_offline(root: Path, targets: list[str], out: Path) -> dict[str, Any]:
+    """`casegen generate TARGETS` for the project at `root` with the offline engine, cases
+    and the checkpoint store under `out`: the run's report."""
+    from agentflows.drafting.offline import OfflineEngine
+    from agentflows.generate import build_request, run_generation
+
+    request = build_request(targets, project=root, out=str(out / "cases"))
+    return asyncio.run(
+        run_generation(request, engine=OfflineEngine(), checkpoints=out / "checkpoints.sqlite")
+    )
+
+
 def play_lines(root: Path, lines: list[str], phone: str = "+15550142") -> list[dict[str, Any]]:
     """The reference agent's events for the project at `root` when the user says `lines`
     (a session seeded with a caller phone)."""

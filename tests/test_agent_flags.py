@@ -7,16 +7,13 @@ forks on, is still asked."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from skill_model_fixtures import INTEGRATIONS, play_lines, write_project
+from skill_model_fixtures import INTEGRATIONS, generate_offline, play_lines, write_project
 
-from agentflows.drafting.offline import OfflineEngine
-from agentflows.generate import build_request, run_generation
 from agentflows.planning._mantle_walk import Setup, walk_skill
 from evalcore.agents.reference import mutants
 from evalcore.definitions import load_project
@@ -127,10 +124,7 @@ def test_the_walk_and_the_reference_agent_set_it_after_the_tool(root) -> None:
 @pytest.fixture(scope="module")
 def generated(root: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("out")
-    request = build_request(["pager"], project=root, out=str(out / "cases"))
-    return asyncio.run(
-        run_generation(request, engine=OfflineEngine(), checkpoints=out / "checkpoints.sqlite")
-    )
+    return generate_offline(root, ["pager"], out)
 
 
 def test_the_happy_path_asserts_the_flag_without_a_fact_for_it_and_verifies(generated) -> None:

@@ -8,16 +8,12 @@ application's happy paths did not assert the called skill's tool at all.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from skill_model_fixtures import INTEGRATIONS, write_project
-
-from agentflows.drafting.offline import OfflineEngine
-from agentflows.generate import build_request, run_generation
+from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
 APPLY = """\
 ---
@@ -159,10 +155,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def report(root: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("out")
-    request = build_request(["all"], project=root, out=str(out / "cases"))
-    return asyncio.run(
-        run_generation(request, engine=OfflineEngine(), checkpoints=out / "checkpoints.sqlite")
-    )
+    return generate_offline(root, ["all"], out)
 
 
 def test_the_called_skills_tool_is_asserted_under_its_own_id(report: dict[str, Any]):

@@ -16,10 +16,8 @@ from typing import Any
 
 import pytest
 import yaml
-from skill_model_fixtures import INTEGRATIONS, write_project
+from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
-from agentflows.drafting.offline import OfflineEngine
-from agentflows.generate import build_request, run_generation
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import branch_values
 
@@ -151,10 +149,7 @@ FILES = {
 def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     root = write_project(tmp_path_factory.mktemp("permits"), FILES)
     out = tmp_path_factory.mktemp("out")
-    request = build_request(["renew_permit"], project=root, out=str(out / "cases"))
-    report = asyncio.run(
-        run_generation(request, engine=OfflineEngine(), checkpoints=out / "checkpoints.sqlite")
-    )
+    report = generate_offline(root, ["renew_permit"], out)
     return root, report
 
 

@@ -9,16 +9,13 @@ so suites that passed verification failed on a runtime that filters by precondit
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from skill_model_fixtures import INTEGRATIONS, write_project
+from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
-from agentflows.drafting.offline import OfflineEngine
-from agentflows.generate import build_request, run_generation
 from evalcore.definitions import load_project
 from evalcore.definitions._preconditions import opener_of, opening_seeds, precondition_of
 
@@ -159,10 +156,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def generated(root: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("out")
-    request = build_request(["berth", "fuel_dock"], project=root, out=str(out / "cases"))
-    return asyncio.run(
-        run_generation(request, engine=OfflineEngine(), checkpoints=out / "checkpoints.sqlite")
-    )
+    return generate_offline(root, ["berth", "fuel_dock"], out)
 
 
 def _scenario(path: str) -> dict[str, Any]:

@@ -9,17 +9,14 @@ was never reached; records shipped as CSV were not drawn from.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from skill_model_fixtures import INTEGRATIONS, write_project
+from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
-from agentflows.drafting.offline import OfflineEngine
 from agentflows.drafting.offline._mantle_facts import _plain_label, asked_clause
-from agentflows.generate import build_request, run_generation
 from agentflows.planning._mantle_phrases import activation_phrase
 from evalcore.agents.demo._mantle_words import routed_skill, routing_words
 from evalcore.definitions import load_project
@@ -154,10 +151,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def generated(root: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("out")
-    request = build_request(["renew"], project=root, out=str(out / "cases"))
-    return asyncio.run(
-        run_generation(request, engine=OfflineEngine(), checkpoints=out / "checkpoints.sqlite")
-    )
+    return generate_offline(root, ["renew"], out)
 
 
 def test_an_opening_is_one_the_router_sends_to_its_skill(root: Path) -> None:

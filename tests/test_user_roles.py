@@ -8,18 +8,15 @@ seeded the portal's `user_role`, so what the role gates was never reached nor re
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from skill_model_fixtures import INTEGRATIONS, write_project
+from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
-from agentflows.drafting.offline import OfflineEngine
 from agentflows.drafting.offline._mantle_facts import audience_text
 from agentflows.drafting.offline._mantle_roles import role_field
-from agentflows.generate import build_request, run_generation
 from evalcore.definitions import load_project
 from evalcore.testdata import names_role, persona_for, roles_for
 
@@ -107,10 +104,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def generated(root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     out = tmp_path_factory.mktemp("out")
-    request = build_request(["all"], project=root, out=str(out / "cases"))
-    result = asyncio.run(
-        run_generation(request, engine=OfflineEngine(), checkpoints=out / "checkpoints.sqlite")
-    )
+    result = generate_offline(root, ["all"], out)
     cases = []
     for row in result["cases"]:
         if row.get("path"):
