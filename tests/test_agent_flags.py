@@ -104,6 +104,34 @@ def test_a_flag_a_path_forks_on_stays_a_question(tmp_path: Path) -> None:
     assert "pager.paged" not in {r.qualified for r in model.records}
 
 
+@pytest.mark.parametrize(
+    ("sentence", "recorded"),
+    [
+        # the sentence's only ask is answered by another field (set reason)
+        (
+            "Ask what is wrong, in a few words (set reason), then page the vet with "
+            "@tool.page_vet and set paged once the page goes out.",
+            True,
+        ),
+        # the ask is the flag's own: the user's yes is what sets it
+        ("Ask whether the vet may call back, then set paged.", False),
+    ],
+)
+def test_an_ask_another_field_answers_leaves_the_flag_the_agents(
+    tmp_path: Path, sentence: str, recorded: bool
+) -> None:
+    files = dict(FILES)
+    files["skills/pager/skill.md"] = PAGER.replace(
+        "Ask in a few words what is wrong (set reason), then page the vet with @tool.page_vet.\n"
+        "Set paged once the page goes out.",
+        sentence,
+    )
+    assert sentence in files["skills/pager/skill.md"]
+    model = skill_model(load_project(write_project(tmp_path / "p", files)), "pager")
+    assert ("pager.paged" in {r.qualified for r in model.records}) is recorded
+    assert ("pager.paged" in {f.qualified for f in model.fields}) is not recorded
+
+
 def test_the_walk_and_the_reference_agent_set_it_after_the_tool(root) -> None:
     project = load_project(root)
     walk = walk_skill(project, "pager", Setup())

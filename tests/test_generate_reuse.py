@@ -337,7 +337,7 @@ def test_a_field_name_pattern_finds_what_its_regular_expression_finds(
 ) -> None:
     """The pattern compiles its regular expression only for a text that may name the field;
     every text gets the regular expression's own matches."""
-    from evalcore.definitions.skill_model._fields import _compiled_name_pattern, _NamePattern
+    from evalcore.definitions.skill_model._mentions import _compiled_name_pattern, _NamePattern
 
     qualified = f"skill.{name}"
     spoken = name.upper() if upper else name

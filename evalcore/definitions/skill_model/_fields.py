@@ -9,14 +9,14 @@ a format the description states (`MM/DD/YYYY`) and quoted example values.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from functools import lru_cache
+from collections.abc import Callable
 from typing import Any
 
 from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
 from ._branches import branched_keys
+from ._mentions import ASK, name_pattern, prose_verb
 from ._text import paragraphs, sentences
 from ._types import FieldSpec, Where
 
@@ -30,7 +30,6 @@ _FORMAT_WORDS = re.compile(
 _EXAMPLE = re.compile(
     r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“`']([^\"”`']{1,60})[\"”`']", re.I
 )
-_ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
 
 
 def response_text(defs: MantleDefinitions, name: str | None) -> str | None:
@@ -81,61 +80,6 @@ def explained_values(values: list[Any], *texts: str | None) -> dict[str, str]:
     return out
 
 
-def _name_pattern(field: MemoryField) -> _NamePattern:
-    return _kept_name_pattern(field.name, field.qualified)
-
-
-class _NamePattern:
-    """Where a text names a field (`@memory.<qualified>`, the name, the spaced name), with
-    the regular expression compiled only once a text may hold the name: a project has a
-    pattern per field, most fields are looked for only in texts that never name them, and
-    compiling is most of what a search would cost. An ASCII text without the name (in any
-    case) cannot match; any other text goes to the regular expression."""
-
-    __slots__ = ("_compiled", "_needles", "_qualified", "name")
-
-    def __init__(self, name: str, qualified: str) -> None:
-        self.name = name
-        self._qualified = qualified
-        self._needles = (
-            (name.lower(), name.replace("_", " ").lower()) if name.isascii() and name else None
-        )
-        self._compiled: re.Pattern[str] | None = None
-
-    def _may_match(self, text: str) -> bool:
-        if self._needles is None or not text.isascii():
-            return True
-        low = text.lower()
-        return any(needle in low for needle in self._needles)
-
-    def _pattern(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = _compiled_name_pattern(self.name, self._qualified)
-        return self._compiled
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self._pattern().search(text) if self._may_match(text) else None
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self._pattern().finditer(text) if self._may_match(text) else iter(())
-
-
-@lru_cache(maxsize=4096)
-def _kept_name_pattern(name: str, qualified: str) -> _NamePattern:
-    return _NamePattern(name, qualified)
-
-
-@lru_cache(maxsize=4096)
-def _compiled_name_pattern(name: str, qualified: str) -> re.Pattern[str]:
-    """Compiled once per field: a many-skill project has more of these than `re` caches."""
-    spaced = re.escape(name.replace("_", " "))
-    return re.compile(
-        rf"@memory\.{re.escape(qualified)}\b|(?<![\w.])`?{re.escape(name)}`?\b"
-        rf"|\b{spaced}\b",
-        re.I,
-    )
-
-
 def _spec(
     defs: MantleDefinitions,
     field: MemoryField,
@@ -174,115 +118,16 @@ def _spec(
     )
 
 
-_SET = re.compile(r"\b(set|sets|record|records|store|stores|save|saves|note|capture|fill)\b", re.I)
-_FROM_REQUEST = re.compile(
-    r"\bfrom\s+(?:the|their|the\s+customer's|the\s+user's)\s+(?:first\s+)?"
-    r"(?:request|message|question|words)\b|\bfrom\s+what\s+(?:they|the\s+\w+)\s+(?:say|said|ask)",
-    re.I,
-)
-
-
-_FROM_RESULT = re.compile(
-    r"`?\s+(?:from|with|using|to)\s+(?:its|the|that|their|this)\s+(?:\w+\s+)?"
-    r"(?:result|response|output|lookup|answer\s+of\s+the\s+tool)\b|`?\s+from\s+@tool\.",
-    re.I,
-)
-
-
-def _prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str | None:
-    """`prose` when the sentence asks for or sets the field, `request` when it sets it from
-    the user's request; None when it only mentions it (a condition, a read). `ask_only`:
-    only an ask counts (a project field the prose sets is the agent's write, not a question)."""
-    for match in _mentions(field, text):
-        before = text[: match.start()]
-        clause = re.split(r"[,;:]\s|\bthen\b", before)[-1]
-        asks = re.search(r"\b(ask|asks|find\s+out|request|collect)\b", clause, re.I)
-        sets = None if ask_only else _SET.search(clause)
-        if not (asks or sets):
-            continue
-        if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
-            continue
-        sentence = re.split(r"[.!?]\s", before)[-1]
-        asked = re.search(r"\b(?:ask|find\s+out|collect)\b", sentence.split(",", 1)[-1], re.I)
-        conditional = re.match(r"\s*(?:if|when|whenever|unless|once)\b", sentence, re.I)
-        if conditional and not asked:
-            continue  # "If someone asks for X, set y": the agent sets it on a condition
-        after = text[match.end() : match.end() + 60]
-        if not asks and _FROM_RESULT.match(after):
-            continue  # the agent sets it from a tool's result: nothing to ask
-        if _records_itself(field, text, match.end(), asks=asks is not None):
-            return "agent"
-        return "request" if _FROM_REQUEST.search(text) else "prose"
-    return None
-
-
-#: "… when they agree", "once the caller has": the value is the user's answer.
-_USER_REPLY = re.compile(
-    r"\b(?:when|once|after|if|as\s+soon\s+as)\s+(?:they|he|she|you|the\s+(?:user|caller|"
-    r"customer|member|client|patient|rider|driver|owner|person)s?)\b"
-    r"|\b(?:they|the\s+(?:user|caller|customer))\s+(?:agree|confirm|say|accept|answer)",
-    re.I,
-)
-
-
-def _records_itself(field: MemoryField, text: str, end: int, *, asks: bool) -> bool:
-    """A flag the sentence has the agent set on its own doing ("Tell them …; set
-    balance_told.", "Set paged once the page goes out."): a bool, set, in a sentence that
-    asks nothing and waits for no answer of the user's."""
-    if field.type != "bool" or asks or _ASK.search(text):
-        return False
-    return _USER_REPLY.search(text[end:]) is None
-
-
-def _mentions(field: MemoryField, text: str) -> Iterator[re.Match[str]]:
-    """Where `text` names the field: by its name, else by what its description calls it
-    ("Five-digit ZIP code of ..." names `service_zip` "ZIP code")."""
-    found = False
-    for match in _name_pattern(field).finditer(text):
-        found = True
-        yield match
-    alias = _description_name(field.description or "", field.name)
-    if not found and alias is not None:
-        yield from alias.finditer(text)
-
-
-_HEAD_END = re.compile(
-    r"[,.;:(]|\s(?:of|for|on|in|at|from|that|which|who|when|where|to|the)\s", re.I
-)
-_MEASURE = re.compile(r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten)-", re.I)
-
-
-@lru_cache(maxsize=4096)
-def _description_name(description: str, name: str) -> re.Pattern[str] | None:
-    """What a field's description calls it, as a pattern: its leading noun phrase of two or
-    three words, measures dropped ("Five-digit ZIP code of the address" -> "ZIP code", or
-    one of the name's own words: "postcode"); None when the description does not open with
-    a short noun phrase or the name says it."""
-    cut = _HEAD_END.search(description)
-    head = description[: cut.start()] if cut else description
-    words = [w for w in head.split() if not _MEASURE.search(w)]
-    if words and words[0].lower() in {"a", "an", "the"}:
-        words = words[1:]
-    # one word only when the name has it ("postcode" for `home_postcode`): a lone common
-    # word ("Date", "Amount") would name too much
-    short = len(words) == 1 and words[0].lower() in name.lower().split("_")
-    if not (short or 2 <= len(words) <= 3):
-        return None
-    if " ".join(words).lower() == name.replace("_", " ").lower():
-        return None
-    return re.compile(r"\b" + r"\s+".join(re.escape(w) for w in words) + r"\b", re.I)
-
-
 def _ask_sentence(
     text: str, field: MemoryField | None = None, condition: str | None = None
 ) -> str | None:
     """The sentence of `text` that asks (for `field`, when it names it), from a paragraph of
     the field's own `if:` scope (an `if:` scopes only the paragraph after it)."""
     found = [
-        s.text for s in sentences(text) if _ASK.search(s.text) and s.condition in (None, condition)
+        s.text for s in sentences(text) if ASK.search(s.text) and s.condition in (None, condition)
     ]
     if field is not None:
-        pattern = _name_pattern(field)
+        pattern = name_pattern(field)
         named = [s for s in found if pattern.search(s)]
         if named:
             return named[0]
@@ -295,7 +140,7 @@ def instruction_prompt(text: str, field: MemoryField | None, holds: Callable[[st
     of another mode never words the question (an `if:` scopes only the next paragraph)."""
     scoped = [p.text for p in paragraphs(text) if p.condition is None or holds(p.condition)]
     if field is not None:
-        pattern = _name_pattern(field)
+        pattern = name_pattern(field)
         named = [p for p in scoped if pattern.search(p)]
         if named:
             return named[0]
@@ -313,12 +158,12 @@ def instruction_fields(
             out[key] = (memory[key], None)
     own = [f for f in skill.memory.values()]
     for para in paragraphs(text):
-        if not _ASK.search(para.text) and para.condition is None:
+        if not ASK.search(para.text) and para.condition is None:
             continue
         for field in own:
             if field.qualified in out and para.condition is None:
                 continue
-            if _name_pattern(field).search(para.text):
+            if name_pattern(field).search(para.text):
                 current = out.get(field.qualified)
                 if current is None or (current[1] is not None and para.condition is None):
                     out[field.qualified] = (field, para.condition)
@@ -405,7 +250,7 @@ def _skill_fields(
     forks = branched_keys(skill)
     for sentence in sentences(skill.body, prose_first_line):
         for field in [*skill.memory.values(), *shared]:
-            how = _prose_verb(field, sentence.text, ask_only=field.namespace == "project")
+            how = prose_verb(field, sentence.text, ask_only=field.namespace == "project")
             if how == "agent" and field.qualified not in forks:
                 continue  # the agent's own record (`_records.py`), not a question
             if how is None:

@@ -2,7 +2,7 @@
 
 "Tell them their balance; set balance_told.", "Set paged once the page goes out.": a bool
 the prose sets in a sentence that asks nothing and waits for no answer of the user's
-(`_fields._records_itself`), and that no path forks on (a flag a branch reads stays a field
+(`_mentions._records_itself`), and that no path forks on (a flag a branch reads stays a field
 asked, so a walk can take either side). The planner's walk and the reference agent set it
 to true where its sentence stands (`prose_items` kind `record`), so a case asks no question
 for it and its persona holds no fact for it.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .._model import Skill
 from ._branches import branched_keys
-from ._fields import _prose_verb
+from ._mentions import prose_verb
 from ._text import sentences
 from ._types import FieldSpec, Record, Where
 
@@ -31,7 +31,7 @@ def skill_records(skill: Skill, file: str, first: int, fields: list[FieldSpec]) 
         return out
     for sentence in sentences(skill.body, first):
         for flag in flags:
-            if _prose_verb(flag, sentence.text) == "agent":
+            if prose_verb(flag, sentence.text) == "agent":
                 out.append(
                     Record(
                         qualified=flag.qualified,

@@ -1,0 +1,183 @@
+"""How a sentence speaks of a field: names it, asks for it, sets it, or has the agent record it.
+
+A field is named by `@memory.<qualified>`, its name (plain, in backticks or spaced), else by
+what its description calls it ("Five-digit ZIP code of …" names `service_zip` "ZIP code").
+A sentence that names it asks for it (`ask`, `collect`, `find out` in the clause before the
+name), sets it from the user's words (`set`, `record`, … ; from their request when it says
+so), or sets it on the agent's own doing: a bool set in a sentence whose asks are other
+fields' and that waits for no answer of the user's (`prose_verb` says which).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from .._model import MemoryField
+
+ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
+
+
+def name_pattern(field: MemoryField) -> _NamePattern:
+    return _kept_name_pattern(field.name, field.qualified)
+
+
+class _NamePattern:
+    """Where a text names a field (`@memory.<qualified>`, the name, the spaced name), with
+    the regular expression compiled only once a text may hold the name: a project has a
+    pattern per field, most fields are looked for only in texts that never name them, and
+    compiling is most of what a search would cost. An ASCII text without the name (in any
+    case) cannot match; any other text goes to the regular expression."""
+
+    __slots__ = ("_compiled", "_needles", "_qualified", "name")
+
+    def __init__(self, name: str, qualified: str) -> None:
+        self.name = name
+        self._qualified = qualified
+        self._needles = (
+            (name.lower(), name.replace("_", " ").lower()) if name.isascii() and name else None
+        )
+        self._compiled: re.Pattern[str] | None = None
+
+    def _may_match(self, text: str) -> bool:
+        if self._needles is None or not text.isascii():
+            return True
+        low = text.lower()
+        return any(needle in low for needle in self._needles)
+
+    def _pattern(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = _compiled_name_pattern(self.name, self._qualified)
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._pattern().search(text) if self._may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self._pattern().finditer(text) if self._may_match(text) else iter(())
+
+
+@lru_cache(maxsize=4096)
+def _kept_name_pattern(name: str, qualified: str) -> _NamePattern:
+    return _NamePattern(name, qualified)
+
+
+@lru_cache(maxsize=4096)
+def _compiled_name_pattern(name: str, qualified: str) -> re.Pattern[str]:
+    """Compiled once per field: a many-skill project has more of these than `re` caches."""
+    spaced = re.escape(name.replace("_", " "))
+    return re.compile(
+        rf"@memory\.{re.escape(qualified)}\b|(?<![\w.])`?{re.escape(name)}`?\b"
+        rf"|\b{spaced}\b",
+        re.I,
+    )
+
+
+_SET = re.compile(r"\b(set|sets|record|records|store|stores|save|saves|note|capture|fill)\b", re.I)
+_FROM_REQUEST = re.compile(
+    r"\bfrom\s+(?:the|their|the\s+customer's|the\s+user's)\s+(?:first\s+)?"
+    r"(?:request|message|question|words)\b|\bfrom\s+what\s+(?:they|the\s+\w+)\s+(?:say|said|ask)",
+    re.I,
+)
+
+
+_FROM_RESULT = re.compile(
+    r"`?\s+(?:from|with|using|to)\s+(?:its|the|that|their|this)\s+(?:\w+\s+)?"
+    r"(?:result|response|output|lookup|answer\s+of\s+the\s+tool)\b|`?\s+from\s+@tool\.",
+    re.I,
+)
+
+
+def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str | None:
+    """`prose` when the sentence asks for or sets the field, `request` when it sets it from
+    the user's request; None when it only mentions it (a condition, a read). `ask_only`:
+    only an ask counts (a project field the prose sets is the agent's write, not a question)."""
+    for match in _mentions(field, text):
+        before = text[: match.start()]
+        clause = re.split(r"[,;:]\s|\bthen\b", before)[-1]
+        asks = re.search(r"\b(ask|asks|find\s+out|request|collect)\b", clause, re.I)
+        sets = None if ask_only else _SET.search(clause)
+        if not (asks or sets):
+            continue
+        if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
+            continue
+        sentence = re.split(r"[.!?]\s", before)[-1]
+        asked = re.search(r"\b(?:ask|find\s+out|collect)\b", sentence.split(",", 1)[-1], re.I)
+        conditional = re.match(r"\s*(?:if|when|whenever|unless|once)\b", sentence, re.I)
+        if conditional and not asked:
+            continue  # "If someone asks for X, set y": the agent sets it on a condition
+        after = text[match.end() : match.end() + 60]
+        if not asks and _FROM_RESULT.match(after):
+            continue  # the agent sets it from a tool's result: nothing to ask
+        if _records_itself(field, text, match.start(), match.end(), asks=asks is not None):
+            return "agent"
+        return "request" if _FROM_REQUEST.search(text) else "prose"
+    return None
+
+
+#: "… when they agree", "once the caller has": the value is the user's answer.
+_USER_REPLY = re.compile(
+    r"\b(?:when|once|after|if|as\s+soon\s+as)\s+(?:they|he|she|you|the\s+(?:user|caller|"
+    r"customer|member|client|patient|rider|driver|owner|person)s?)\b"
+    r"|\b(?:they|the\s+(?:user|caller|customer))\s+(?:agree|confirm|say|accept|answer)",
+    re.I,
+)
+
+
+def _records_itself(field: MemoryField, text: str, start: int, end: int, *, asks: bool) -> bool:
+    """A flag the sentence has the agent set on its own doing ("Tell them …; set
+    balance_told.", "Set paged once the page goes out."): a bool, set, in a sentence whose
+    every ask is another field's ("Ask what is wrong (set reason), then page the vet and
+    set paged") and that waits for no answer of the user's."""
+    if field.type != "bool" or asks:
+        return False
+    if any(not _SET_ANOTHER.search(text, ask.end(), start) for ask in ASK.finditer(text)):
+        return False
+    return _USER_REPLY.search(text[end:]) is None
+
+
+#: "(set reason)" between an ask and the flag: that ask's answer is another field.
+_SET_ANOTHER = re.compile(r"\bset\s+\w+", re.I)
+
+
+def _mentions(field: MemoryField, text: str) -> Iterator[re.Match[str]]:
+    """Where `text` names the field: by its name, else by what its description calls it
+    ("Five-digit ZIP code of ..." names `service_zip` "ZIP code")."""
+    found = False
+    for match in name_pattern(field).finditer(text):
+        found = True
+        yield match
+    alias = _description_name(field.description or "", field.name)
+    if not found and alias is not None:
+        yield from alias.finditer(text)
+
+
+_HEAD_END = re.compile(
+    r"[,.;:(]|\s(?:of|for|on|in|at|from|that|which|who|when|where|to|the)\s", re.I
+)
+_MEASURE = re.compile(r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten)-", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _description_name(description: str, name: str) -> re.Pattern[str] | None:
+    """What a field's description calls it, as a pattern: its leading noun phrase of two or
+    three words, measures dropped ("Five-digit ZIP code of the address" -> "ZIP code", or
+    one of the name's own words: "postcode"); None when the description does not open with
+    a short noun phrase or the name says it."""
+    cut = _HEAD_END.search(description)
+    head = description[: cut.start()] if cut else description
+    words = [w for w in head.split() if not _MEASURE.search(w)]
+    if words and words[0].lower() in {"a", "an", "the"}:
+        words = words[1:]
+    # one word only when the name has it ("postcode" for `home_postcode`): a lone common
+    # word ("Date", "Amount") would name too much
+    short = len(words) == 1 and words[0].lower() in name.lower().split("_")
+    if not (short or 2 <= len(words) <= 3):
+        return None
+    if " ".join(words).lower() == name.replace("_", " ").lower():
+        return None
+    return re.compile(r"\b" + r"\s+".join(re.escape(w) for w in words) + r"\b", re.I)
+
+
+__all__ = ["ASK", "name_pattern", "prose_verb"]
