@@ -48,21 +48,40 @@ class DataRecords:
     collections: list[Collection] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     """Files that could not be read (`data/x.json: not JSON (line 3)`): reported, skipped."""
+    readers: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Collection name -> the skills whose tools read the file; a collection not listed is
+    open to every skill (`evalcore.definitions.skill_model.data_readers`)."""
 
     def match(
-        self, field_name: str, drawn: frozenset[str] = frozenset()
+        self,
+        field_name: str,
+        drawn: frozenset[str] = frozenset(),
+        narrative_of: str | None = None,
     ) -> tuple[Collection, str] | None:
         """The collection and record key `field_name` takes its values from, if any; on a
-        tie, a collection in `drawn` (this case already uses one of its records) wins."""
+        tie, a collection in `drawn` (this case already uses one of its records) wins.
+
+        A narrative field of a skill (`narrative_of`) takes none from a collection only
+        other skills' tools read, unless its name says the collection's noun
+        (`booking_reason` of the bookings): an id names the same thing in any skill, a
+        reason is one conversation's own."""
         words = [w for w in field_name.lower().split("_") if w]
         best: tuple[tuple[int, bool], Collection, str] | None = None
         for collection in self.collections:
+            if not self._open_to(collection, narrative_of, words):
+                continue
             keys = {k for r in collection.records[:20] for k, v in r.items() if _scalar(v)}
             for key in sorted(keys):
                 score = (_score(words, key.lower(), collection.singular), collection.name in drawn)
                 if score[0] and (best is None or score > best[0]):
                     best = (score, collection, key)
         return (best[1], best[2]) if best else None
+
+    def _open_to(self, collection: Collection, skill: str | None, words: list[str]) -> bool:
+        owners = self.readers.get(collection.name)
+        if skill is None or owners is None or skill in owners:
+            return True
+        return collection.singular in words or collection.name.lower() in words
 
     def pick(
         self,

@@ -121,14 +121,14 @@ class SheetBuilder:
     def from_records(self, spec: FieldSpec) -> Any:
         """The field's value in this case's record of the collection it matches, if any."""
         drawn = frozenset(self.sheet.records)
-        found = self.records.match(spec.name, drawn)
+        found = self.records.match(spec.name, drawn, spec.narrative_of)
         for alias in spec.aliases:
             if found is not None:
                 break
             # by a parameter's name only a collection the case holds no record of yet: the
             # record it holds is the user's own (`coworker_name` fills `first_name`, and the
             # case's record of the employees is the user's)
-            found = self.records.match(alias, drawn)
+            found = self.records.match(alias, drawn, spec.narrative_of)
             if found is not None and found[0].name in drawn:
                 found = None
         if found is None:

@@ -117,6 +117,10 @@ class FieldSpec:
     aliases: tuple[str, ...] = ()
     """Other names the value goes by: the tool parameters it fills (`site_address` is
     `find_parcel`'s `address`), tried against the project's records after `name`."""
+    narrative_of: str | None = None
+    """The skill whose narrative field it is (`reason`, `notes`: what this conversation is
+    about, not which thing it is about): a data file only other skills' tools read holds
+    other conversations' reasons, never its value (`DataRecords.readers`)."""
 
     @property
     def text(self) -> str:

@@ -53,7 +53,23 @@ def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldS
     another name too (a record is matched by them: see `FieldSpec.aliases`)."""
     aliases = fed_parameters(defs).get(field.qualified, ()) if defs is not None else ()
     return FieldSpec(
-        field.name, field.type, field.description or "", tuple(field.enum_values or ()), aliases
+        field.name,
+        field.type,
+        field.description or "",
+        tuple(field.enum_values or ()),
+        aliases,
+        narrative_of=field.namespace
+        if field.namespace != "project" and _narrative(field)
+        else None,
+    )
+
+
+def _narrative(field: MemoryField) -> bool:
+    """A free-text field that says what happened or why (not an id, a name or a choice)."""
+    return (
+        field.type == "text"
+        and not field.enum_values
+        and bool(_NARRATIVE.search(f"{field.name} {field.description or ''}"))
     )
 
 

@@ -19,9 +19,10 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
+from evalcore.definitions.skill_model import data_readers
 from evalcore.simulator import ContextFact, CueLine
 from evalcore.simulator._facts import opening_line
-from evalcore.testdata import FieldSpec, SheetBuilder, load_records
+from evalcore.testdata import DataRecords, FieldSpec, SheetBuilder, load_records
 
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
@@ -74,7 +75,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         **channel_values(project, behavior),
     }
     # read once per loaded project: every case of the run draws from the same files
-    records = memoized(defs, "data_records", lambda: load_records(project.root))
+    records = memoized(defs, "data_records", lambda: project_records(project))
     # A seeded caller phone resolves to a test account (when the project ships no records
     # of its own): the persona is its holder and gives its identity details.
     fields = defs.memory_names()
@@ -114,6 +115,13 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     script.prelude = prelude
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
+
+
+def project_records(project: Project) -> DataRecords:
+    """The project's data files, each with the skills whose tools read it."""
+    records = load_records(project.root)
+    records.readers = data_readers(project, (c.name for c in records.collections))
+    return records
 
 
 def answered_walk(project: Project, walk: Walk, setup: Setup, sheet: SheetBuilder) -> Walk:

@@ -165,14 +165,20 @@ def code_facts(project: Project, tool: ToolDef) -> CodeFacts:
 
 
 def _code_facts(project: Project, tool: ToolDef) -> CodeFacts:
-    assert tool.source is not None
-    path = Path(tool.source.file)
-    if not path.is_absolute():
-        path = project.root / path
-    text = memoized(project, ("tool_source", str(path)), lambda: _read(path))
+    text = tool_source(project, tool)
     if text is None:
         return CodeFacts()
     return _file_facts(text).get(tool.name, CodeFacts())
+
+
+def tool_source(project: Project, tool: ToolDef) -> str | None:
+    """The text of the file that defines `tool` (None: an MCP tool, or unreadable)."""
+    if tool.source is None:
+        return None
+    path = Path(tool.source.file)
+    if not path.is_absolute():
+        path = project.root / path
+    return memoized(project, ("tool_source", str(path)), lambda: _read(path))
 
 
 def _read(path: Path) -> str | None:
