@@ -101,6 +101,8 @@ def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str 
         if not (asks or sets):
             continue
         if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
+            if _USER_GIVES.search(clause):
+                return "prose"  # "… use another if they give one (set x)": their answer
             continue
         sentence = re.split(r"[.!?]\s", before)[-1]
         asked = re.search(r"\b(?:ask|find\s+out|collect)\b", sentence.split(",", 1)[-1], re.I)
@@ -114,6 +116,15 @@ def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str 
             return "agent"
         return "request" if _FROM_REQUEST.search(text) else "prose"
     return None
+
+
+#: "use another if they give one": the value set is what the user gives.
+_USER_GIVES = re.compile(
+    r"\b(?:if|when|unless)\s+(?:they|he|she|the\s+(?:user|caller|customer|member|client|"
+    r"patient|rider|driver|owner|person)s?)\s+(?:give|gives|provide|provides|name|names|"
+    r"prefer|prefers|offer|offers|say|says|tell|tells)\s+(?:one|another|a|an|us|you|it|other)\b",
+    re.I,
+)
 
 
 #: "… when they agree", "once the caller has": the value is the user's answer.
