@@ -209,6 +209,27 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
     return _text_value(spec, rng, persona)
 
 
+#: A description of a number to call or text: "The number the vet calls back, +1 and ten
+#: digits", "Mobile to text the code to".
+_PHONE_WORDS = re.compile(
+    r"\b(?:tele)?phone\b|\bmobile\b|\bnumber\b[^.]{0,40}\bcalls?\s+(?:\w+\s+)?back\b", re.I
+)
+_COUNTRY_CODE = re.compile(r"(?<![\w+])\+(?P<code>\d{1,3})\b")
+
+
+def _phone(description: str, rng: random.Random) -> str:
+    """A fictional (555) number, as long as the description says when it says ("+1 and ten
+    digits": +1 then ten digits)."""
+    code = _COUNTRY_CODE.search(description)
+    digits = _N_DIGIT.search(description)
+    count = digits["count"].lower() if digits else ""
+    size = int(count) if count.isdigit() else _NUMBERS.get(count, 0)
+    if code and 7 <= size <= 12:
+        rest = "".join(str(rng.randrange(10)) for _ in range(size - 3))
+        return f"+{code['code']}555{rest}"
+    return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
+
+
 def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) -> str | None:
     name = spec.name.lower()
     words = spec.text.lower()
@@ -218,10 +239,12 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return draw_date(spec, rng)
     if re.search(r"e-?mail", name):
         return _email(persona)
-    if re.search(r"phone|mobile", name):
-        return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
+    if re.search(r"phone|mobile|call_?back", name):
+        return _phone(spec.description, rng)
     if re.search(r"\be-?mail\b", spec.description, re.I) and not re.search(r"name", name):
         return _email(persona)  # "An email address or phone number to reply to"
+    if _PHONE_WORDS.search(spec.description):
+        return _phone(spec.description, rng)
     named = re.search(r"(?:^|_)(?:full_)?name$", name) is not None
     head = name.rsplit("name", 1)[0]
     if named and _PET_NAME.search(head):
@@ -236,11 +259,13 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     if re.search(r"\btime\b", words) and not re.search(r"\bdate\b", name):
         return rng.choice(("9:30 am", "11:00 am", "2:15 pm", "4:45 pm", "6:00 pm"))
     digits = _N_DIGIT.search(spec.description)
-    if digits and re.search(r"pin|code|passcode", words):
+    followed = _FOLLOWED.search(spec.description)
+    # "The five-digit client number": digits alone, where no prefix or example shapes it
+    plain_number = re.search(r"\bnumber\b", words) and not (followed or shaped or example)
+    if digits and (re.search(r"pin|code|passcode", words) or plain_number):
         count = digits["count"].lower()
         size = int(count) if count.isdigit() else _NUMBERS[count]
         return "".join(str(rng.randrange(10)) for _ in range(size))
-    followed = _FOLLOWED.search(spec.description)
     if followed:
         count = followed["count"].lower()
         digits = int(count) if count.isdigit() else _NUMBERS[count]
