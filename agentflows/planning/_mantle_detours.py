@@ -7,6 +7,8 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
+from evalcore.definitions._preconditions import opening_seeds, precondition_of
+from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import skill_model
 
 from ..drafting.offline._direction import value_words
@@ -75,6 +77,8 @@ class DetourBehaviors(PlannerBase):
         for other in sorted(self.defs.skills.values(), key=lambda s: s.id):
             if other.id == self.skill.id or other.is_handoff or other.hidden or other.disabled:
                 continue
+            if not self._offered(other.id):
+                continue
             phrases = strong_phrases(self.defs, other)
             if not phrases:
                 phrases = [(activation_phrase(self.defs, other), {})]
@@ -131,6 +135,16 @@ class DetourBehaviors(PlannerBase):
                 60,
             )
         ]
+
+    def _offered(self, skill_id: str) -> bool:
+        """Whether the runtime offers `skill_id` at this skill's first question: it offers
+        only skills whose precondition holds, and what holds then is what the case opened
+        with (a sign-in this skill performs has not happened yet) or what the case can
+        seed for it (`opening_seeds`: a field the channel provides)."""
+        condition = precondition_of(self.defs, skill_id)
+        if condition is None or evaluate(condition, self.memory):
+            return True
+        return opening_seeds(self.project, skill_id) is not None
 
     def escalation(self, elements: list[str]) -> list[Behavior]:
         handoffs = sorted(
