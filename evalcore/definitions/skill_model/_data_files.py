@@ -1,10 +1,12 @@
 """Which skills read which of the project's data files, by the names their tools' code holds.
 
 A project's `data/` folder holds the records its tools look up (`data/bookings.csv` for the
-tool that cancels a booking, `data/toxins.json` for the triage tool). A field of another
-skill that happens to share a column's name (`reason` of "put me through to the vet") is
-not one of those records' fields: a value drawn from them would be someone else's booking
-reason. So a data file belongs to the skills that can call a tool whose file names it (a
+tool that cancels a booking, `data/toxins.json` for the triage tool). A narrative field of
+another skill that happens to share a column's name (`reason` of "put me through to the
+vet") is not one of those records' fields: a value drawn from them would be someone else's
+booking reason (an id or a name names the same thing in any skill, so the test data lets
+those draw from any file: `evalcore.testdata.DataRecords.match`). So a data file belongs
+to the skills that can call a tool whose file names it (a
 string constant equal to the file's name, with or without its suffix, or ending in
 `/<name>`), read with `ast`, never imported. A file no tool's code names (the tools build
 the path at run time, or call an API the file stands in for) belongs to no skill in
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .._memo import memoized
 from .._model import Project
@@ -22,8 +25,10 @@ from .._tools_ast import parsed_module
 from ._code import tool_source
 
 
+@lru_cache(maxsize=256)
 def _constants(text: str) -> frozenset[str]:
-    """Every string constant of a module (empty for one that does not parse)."""
+    """Every string constant of a module (empty for one that does not parse), once per
+    text: every tool a file defines, for every skill that can call it, reads the same."""
     try:
         tree = parsed_module(text)
     except (SyntaxError, ValueError):
