@@ -217,16 +217,24 @@ _PHONE_WORDS = re.compile(
 _COUNTRY_CODE = re.compile(r"(?<![\w+])\+(?P<code>\d{1,3})\b")
 
 
+def _count(match: re.Match[str]) -> int:
+    """The digit count a description states ("five-digit", "7 digits")."""
+    count = match["count"].lower()
+    return int(count) if count.isdigit() else _NUMBERS[count]
+
+
+def _digits(rng: random.Random, size: int) -> str:
+    return "".join(str(rng.randrange(10)) for _ in range(size))
+
+
 def _phone(description: str, rng: random.Random) -> str:
     """A fictional (555) number, as long as the description says when it says ("+1 and ten
     digits": +1 then ten digits)."""
     code = _COUNTRY_CODE.search(description)
     digits = _N_DIGIT.search(description)
-    count = digits["count"].lower() if digits else ""
-    size = int(count) if count.isdigit() else _NUMBERS.get(count, 0)
+    size = _count(digits) if digits else 0
     if code and 7 <= size <= 12:
-        rest = "".join(str(rng.randrange(10)) for _ in range(size - 3))
-        return f"+{code['code']}555{rest}"
+        return f"+{code['code']}555{_digits(rng, size - 3)}"
     return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
 
 
@@ -263,13 +271,9 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     # "The five-digit client number": digits alone, where no prefix or example shapes it
     plain_number = re.search(r"\bnumber\b", words) and not (followed or shaped or example)
     if digits and (re.search(r"pin|code|passcode", words) or plain_number):
-        count = digits["count"].lower()
-        size = int(count) if count.isdigit() else _NUMBERS[count]
-        return "".join(str(rng.randrange(10)) for _ in range(size))
+        return _digits(rng, _count(digits))
     if followed:
-        count = followed["count"].lower()
-        digits = int(count) if count.isdigit() else _NUMBERS[count]
-        return followed["prefix"].upper() + "".join(str(rng.randrange(10)) for _ in range(digits))
+        return followed["prefix"].upper() + _digits(rng, _count(followed))
     if shaped and re.search(r"id|number|reference|code|ref|no", name):
         return shaped_like(shaped.group(1), rng)
     if example and example.group(1).lstrip()[:1] in "{[":

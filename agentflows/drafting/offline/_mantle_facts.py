@@ -66,11 +66,12 @@ def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldS
 
 def _narrative(field: MemoryField) -> bool:
     """A free-text field that says what happened or why (not an id, a name or a choice)."""
-    return (
-        field.type == "text"
-        and not field.enum_values
-        and bool(_NARRATIVE.search(f"{field.name} {field.description or ''}"))
-    )
+    return field.type == "text" and not field.enum_values and _tells_what_happened(field)
+
+
+def _tells_what_happened(field: MemoryField) -> bool:
+    """Whether the field's name or description asks what happened or why."""
+    return bool(_NARRATIVE.search(f"{field.name} {field.description or ''}"))
 
 
 def fed_parameters(defs: MantleDefinitions) -> dict[str, tuple[str, ...]]:
@@ -130,7 +131,7 @@ def in_own_words(
     """A narrative field ("what happened, in the caller's words") answered with one of the
     skill description's own first-person phrasings, the one that fits the case's fixed
     values best ("someone backed into my car" for an auto claim)."""
-    if not _NARRATIVE.search(f"{field.name} {field.description or ''}"):
+    if not _tells_what_happened(field):
         return None
     skill = defs.skills.get(field.namespace)
     if skill is None:

@@ -118,10 +118,14 @@ def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str 
     return None
 
 
+#: Who the user is, as prose names them ("they", "the caller", "the patients").
+_USER = (
+    r"(?:they|he|she|the\s+(?:user|caller|customer|member|client|patient|rider|driver|owner|"
+    r"person)s?)"
+)
 #: "use another if they give one": the value set is what the user gives.
 _USER_GIVES = re.compile(
-    r"\b(?:if|when|unless)\s+(?:they|he|she|the\s+(?:user|caller|customer|member|client|"
-    r"patient|rider|driver|owner|person)s?)\s+(?:give|gives|provide|provides|name|names|"
+    rf"\b(?:if|when|unless)\s+{_USER}\s+(?:give|gives|provide|provides|name|names|"
     r"prefer|prefers|offer|offers|say|says|tell|tells)\s+(?:one|another|a|an|us|you|it|other)\b",
     re.I,
 )
@@ -129,8 +133,7 @@ _USER_GIVES = re.compile(
 
 #: "… when they agree", "once the caller has": the value is the user's answer.
 _USER_REPLY = re.compile(
-    r"\b(?:when|once|after|if|as\s+soon\s+as)\s+(?:they|he|she|you|the\s+(?:user|caller|"
-    r"customer|member|client|patient|rider|driver|owner|person)s?)\b"
+    rf"\b(?:when|once|after|if|as\s+soon\s+as)\s+(?:you|{_USER})\b"
     r"|\b(?:they|the\s+(?:user|caller|customer))\s+(?:agree|confirm|say|accept|answer)",
     re.I,
 )
