@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.casegen-installed
 
-.PHONY: test test-ray test-llm demo lint bench rasa-check clean
+.PHONY: test test-ray test-llm demo lint bench rasa-check rasa-oracle clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,13 @@ bench: $(STAMP)
 rasa-check: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[rasa-check]'
 	$(BIN)/python -m benchmarks rasa-schema $(PATHS)
+
+# Rasa's own code as the oracle (docs/benchmarks.md): installs rasa-pro 3.22.0.dev1 once into its
+# own venv (.casegen/rasa-oracle/venv, Python 3.11, about 1.3 GB, a few minutes) and runs three
+# differential checks: project findings, scenario validation, assertion verdicts. Never part of
+# `make test`; ONLY=... limits the projects, CHECKS=... the checks.
+rasa-oracle: $(STAMP)
+	$(BIN)/python -m benchmarks rasa-oracle --install $(CHECKS) $(foreach o,$(ONLY),--only $(o))
 
 # Real-model test (not part of `make test`): builds llama-cpp-python[server] and the native
 # llama-server from source once (about 15 minutes on 2 cores; kept in .casegen/), takes the
