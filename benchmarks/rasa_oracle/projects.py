@@ -21,6 +21,9 @@ from typing import Any
 
 from . import REALWORLD, REPO, RasaEnv, call, project_copy
 
+_RASA_LOAD_FAILURES = frozenset({"mantle.validation.tools.import_failed"})
+"""Rasa's findings about importing the project's Python (a missing `lib/`), which casegen never
+does: reported as what Rasa could not load, not as findings casegen must share."""
 _RASA_CODE = re.compile(r"\[(mantle\.[a-z_.]+)\]")
 
 
@@ -36,6 +39,8 @@ class ProjectResult:
     rasa_skills: list[str] = field(default_factory=list)
     casegen_warnings: list[str] = field(default_factory=list)
     casegen_skills: list[str] = field(default_factory=list)
+    could_not_run: list[str] = field(default_factory=list)
+    unloadable: list[dict[str, str]] = field(default_factory=list)
     failure: str = ""
 
     def casegen_codes(self) -> Counter[str]:
@@ -116,7 +121,13 @@ def check(env: RasaEnv, project: Path, ours: bool) -> ProjectResult:
         result.failure = str(error)
         answer = {"findings": [], "skills": [], "version": env.version}
     result.rasa_version = answer.get("version", env.version)
-    result.rasa_errors = [f for f in answer["findings"] if f["severity"] == "error"]
+    result.could_not_run = answer.get("could_not_run", [])
+    result.rasa_errors = [
+        f
+        for f in answer["findings"]
+        if f["severity"] == "error" and f["code"] not in _RASA_LOAD_FAILURES
+    ]
+    result.unloadable = [f for f in answer["findings"] if f["code"] in _RASA_LOAD_FAILURES]
     result.rasa_warnings = [f for f in answer["findings"] if f["severity"] == "warning"]
     result.rasa_skills = answer["skills"]
     result.casegen_warnings, result.casegen_skills = casegen_side(project)
@@ -146,7 +157,11 @@ def report(results: list[ProjectResult]) -> int:
             f"Rasa errors casegen misses: {len(missed)}"
         )
         if r.failure:
-            print(f"    Rasa's check could not run: {r.failure.splitlines()[0]}")
+            print(f"    Rasa's check could not run: {r.failure.splitlines()[-1]}")
+        for line in r.could_not_run:
+            print(f"    Rasa could not run {line[:200]}")
+        for finding in r.unloadable:
+            print(f"    Rasa could not load: {finding['message'][:200]}")
         for finding in r.rasa_errors if r.ours else []:
             print(f"    rasa error [{finding['code']}] {finding['message'][:160]}")
         for finding in missed:
