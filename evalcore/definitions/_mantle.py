@@ -22,7 +22,7 @@ SCENARIO_DIR = "eval/scenarios"
 def read_mantle(ctx: ReadContext) -> MantleDefinitions:
     root = ctx.root
     defs = MantleDefinitions(
-        agent=_read_mapping(ctx, root / "agent.yml"),
+        agent=agent_view(_read_mapping(ctx, root / "agent.yml")),
         integrations=_read_mapping(ctx, root / "integrations.yml"),
     )
     defs.mcp_servers = _mcp_servers(ctx, root / "integrations.yml", defs.integrations)
@@ -36,6 +36,35 @@ def read_mantle(ctx: ReadContext) -> MantleDefinitions:
     if (root / SCENARIO_DIR).is_dir():
         defs.scenario_dir = SCENARIO_DIR
     return defs
+
+
+def agent_view(document: dict[str, Any]) -> dict[str, Any]:
+    """`agent.yml` as casegen reads it, in the shape Rasa 3.22 defines.
+
+    Rasa nests the identity under `agent:` (`persona`, `language`, `id`; a `name` is kept)
+    and binds preconditions under `orchestrator.preconditions` as `{name: {satisfied_when,
+    resolve_with}}`; a top-level `preconditions:` is not Rasa's and is ignored, as Rasa
+    ignores it. The view lifts the identity keys beside `rules`, and gives `preconditions`
+    as `{name: satisfied_when}` and `precondition_resolvers` as `{name: resolve_with}`.
+    """
+    view = {key: value for key, value in document.items() if key not in ("agent", "preconditions")}
+    identity = document.get("agent")
+    if isinstance(identity, dict):
+        view.update(identity)
+    orchestrator = document.get("orchestrator")
+    bindings = orchestrator.get("preconditions") if isinstance(orchestrator, dict) else None
+    if isinstance(bindings, dict):
+        view["preconditions"] = {
+            str(name): str(binding["satisfied_when"])
+            for name, binding in bindings.items()
+            if isinstance(binding, dict) and binding.get("satisfied_when")
+        }
+        view["precondition_resolvers"] = {
+            str(name): str(binding["resolve_with"])
+            for name, binding in bindings.items()
+            if isinstance(binding, dict) and binding.get("resolve_with")
+        }
+    return view
 
 
 def _read_mapping(ctx: ReadContext, path: Path) -> dict[str, Any]:
