@@ -60,9 +60,10 @@ rasa-check: $(STAMP)
 # Rasa's own code as the oracle (docs/benchmarks.md): installs rasa-pro 3.22.0.dev1 once into its
 # own venv (.casegen/rasa-oracle/venv, Python 3.11, about 1.3 GB, a few minutes) and runs three
 # differential checks: project findings, scenario validation, assertion verdicts. Never part of
-# `make test`; ONLY=... limits the projects, CHECKS=... the checks.
+# `make test`; ONLY=... limits the projects, CHECKS=... the checks, RECORD=1 writes Rasa's verdicts
+# to tests/data/rasa_oracle/ for the tests that replay them without Rasa.
 rasa-oracle: $(STAMP)
-	$(BIN)/python -m benchmarks rasa-oracle --install $(CHECKS) $(foreach o,$(ONLY),--only $(o))
+	$(BIN)/python -m benchmarks rasa-oracle --install $(if $(RECORD),--record) $(CHECKS) $(foreach o,$(ONLY),--only $(o))
 
 # Real-model test (not part of `make test`): builds llama-cpp-python[server] and the native
 # llama-server from source once (about 15 minutes on 2 cores; kept in .casegen/), takes the

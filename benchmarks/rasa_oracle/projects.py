@@ -13,13 +13,17 @@ For each Mantle project (the repository's examples and test projects, the real p
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import REALWORLD, REPO, RasaEnv, call, project_copy
+from . import REALWORLD, RECORDED, REPO, RasaEnv, call, project_copy
+
+_NOT_DEFINITIONS = ("eval/", ".casegen/", ".git/")
 
 _RASA_LOAD_FAILURES = frozenset({"mantle.validation.tools.import_failed"})
 """Rasa's findings about importing the project's Python (a missing `lib/`), which casegen never
@@ -188,9 +192,41 @@ def check_packaged(env: RasaEnv) -> int:
     return int(false_warnings > 0)
 
 
+def definition_digest(project: Path) -> str:
+    """One hash of every file Rasa may read in PROJECT (scenarios and caches left out)."""
+    digest = hashlib.sha256()
+    for path in sorted(project.rglob("*")):
+        relative = path.relative_to(project).as_posix()
+        if not path.is_file() or relative.startswith(_NOT_DEFINITIONS) or "__pycache__" in relative:
+            continue
+        digest.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def record_results(results: list[ProjectResult], version: str) -> Path:
+    """Rasa's errors on our projects, keyed by a digest of their files (for `make test`)."""
+    target = RECORDED / "projects.json"
+    kept = json.loads(target.read_text(encoding="utf-8")) if target.is_file() else {}
+    entries = kept.get("projects", {})
+    for result in results:
+        if result.ours:
+            entries[result.name] = {
+                "digest": definition_digest(REPO / result.name),
+                "errors": result.rasa_errors,
+                "skills": result.rasa_skills,
+            }
+    target.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"rasa_version": version, "recorded_by": "make rasa-oracle", "projects": entries}
+    target.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return target
+
+
 def main(env: RasaEnv, only: list[str] | None = None, record: bool = False) -> int:
     projects = [(p, True) for p in our_projects()] + [(p, False) for p in realworld_projects()]
     if only:
         projects = [(p, ours) for p, ours in projects if any(o in str(p) for o in only)]
     results = [check(env, project, ours) for project, ours in projects]
-    return report(results) + check_packaged(env)
+    missed = report(results) + check_packaged(env)
+    if record:
+        print(f"recorded: {record_results(results, env.version)}")
+    return missed
