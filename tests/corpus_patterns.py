@@ -13,7 +13,7 @@ import yaml
 
 from evalcore.definitions import Block, MantleDefinitions, Project, Skill, Step
 
-SESSION_KEY = re.compile(r"\bsession\.([A-Za-z0-9_]+)\.([A-Za-z0-9_]+)")
+SESSION_KEY = re.compile(r"(?:\bsession|@memory)\.([A-Za-z0-9_]+)\.([A-Za-z0-9_]+)")
 FENCE = re.compile(r"^:::\s*ordered_block\s+id=(\S+)\s*\n(.*?)^:::\s*$", re.M | re.S)
 BLOCK_LEVEL_KEYS = {"tools", "complete_when"}
 _MODE = re.compile(r"""^session\.(\w+)\.(\w+)\s*==\s*["'](\w+)["']$""")

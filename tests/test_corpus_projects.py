@@ -213,7 +213,8 @@ def test_project_ships_data_files_and_documents_formats(project: Project) -> Non
     assert all(p.stat().st_size > 200 for p in data), "data files hold real records"
     users = str(defs_of(project).agent.get("persona", ""))
     assert len(users.split()) > 25, "agent.yml says who talks to the agent"
-    assert 3 <= len(defs_of(project).skills) <= 6
+    routable = [s for s in defs_of(project).skills.values() if not s.hidden]
+    assert 3 <= len(routable) <= 6, "three to six skills a user can ask for"
 
 
 # --- the pattern table ------------------------------------------------------------------

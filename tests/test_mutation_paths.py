@@ -169,7 +169,8 @@ async def get_points(member_id: str, context: ToolContext = None):
 MEMBERS: dict[str, str] = {
     "agent.yml": (
         "name: Club\npersona: You help club members.\n"
-        "preconditions:\n  signed_in: session.project.authenticated\n"
+        "orchestrator:\n  model_group: main\n  preconditions:\n    signed_in:\n"
+        "      satisfied_when: session.project.authenticated\n      resolve_with: loyalty_points\n"
     ),
     "integrations.yml": INTEGRATIONS,
     "memory.yml": (

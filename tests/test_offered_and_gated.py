@@ -21,8 +21,12 @@ from evalcore.testdata import FieldSpec, typed_value
 AGENT = """\
 name: Fernhill vets
 persona: You answer the phone for a vet practice.
-preconditions:
-  registered_client: session.project.client_verified
+orchestrator:
+  model_group: main
+  preconditions:
+    registered_client:
+      satisfied_when: session.project.client_verified
+      resolve_with: identify
 """
 
 PROJECT_MEMORY = """\

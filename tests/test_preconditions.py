@@ -22,9 +22,15 @@ from evalcore.definitions._preconditions import opener_of, opening_seeds, precon
 AGENT = """\
 name: Marina desk
 persona: You are the desk of a marina. You talk to its boat owners by text.
-preconditions:
-  member_ok: session.project.member_verified
-  dock_staff: session.project.on_tablet and session.project.role == "dockhand"
+orchestrator:
+  model_group: main
+  preconditions:
+    member_ok:
+      satisfied_when: session.project.member_verified
+      resolve_with: sign_in
+    dock_staff:
+      satisfied_when: session.project.on_tablet and session.project.role == "dockhand"
+      resolve_with: sign_in
 """
 
 MEMORY = """\

@@ -29,8 +29,12 @@ name: Fernhill libraries
 persona: >
   You are the help line of Fernhill's public libraries. Callers are card holders, parents
   who borrow for their children, and teachers with class sets.
-preconditions:
-  card_checked: session.project.card_ok
+orchestrator:
+  model_group: main
+  preconditions:
+    card_checked:
+      satisfied_when: session.project.card_ok
+      resolve_with: sign_in
 """
 
 MEMORY = """\

@@ -253,7 +253,7 @@ class BankBrain:
             ),
             lambda text: match_payment(listed, text) or NO_ANSWER,
             step=step.id,
-            block="find_transaction",
+            block="file_dispute",
             field="dispute_charge.transaction_id",
         )
         ctx.set("transaction_id", payment["id"])

@@ -30,6 +30,17 @@ def _unquote(text: str) -> str:
     return text
 
 
+_LIVE_VALUE = re.compile(r"(?<![\w.])@memory\.(?=[\w-]+\.[\w-]+)")
+
+
+def _as_condition(text: str) -> str:
+    """An `if:` line inside a step's `instructions:` as the condition it asks the model to
+    weigh. Rasa gives step instructions to the model as text, with each `@memory.ns.key`
+    replaced by its live value (a `session.ns.key` there is refused: it is never replaced), so
+    `if: @memory.claim.kind == "auto"` reads as the condition `session.claim.kind == "auto"`."""
+    return _LIVE_VALUE.sub("session.", text)
+
+
 @dataclass(frozen=True)
 class Sentence:
     text: str
@@ -98,7 +109,7 @@ def _paragraphs(text: str, first_line: int) -> tuple[Paragraph, ...]:
         matched = _IF.match(line)
         if matched:
             flush()
-            pending = _unquote(matched["cond"].strip()) or None
+            pending = _as_condition(_unquote(matched["cond"].strip())) or None
             continue
         if not line.strip() or line.lstrip().startswith("#"):
             flush()
