@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from . import _bot  # noqa: F401  (registers bot_uttered and bot_did_not_utter)
 from ._events import Event, parse_events
 from ._mantle import check_names, evaluate_one, mantle_check
 from ._results import AssertionResult, Verdict
