@@ -628,10 +628,7 @@ def casegen_verdicts(probe: dict[str, Any]) -> list[dict[str, str]]:
         return [{"verdict": "error", "detail": f"log refused: {exc}"} for _ in assertions]
     out = []
     for result in results:
-        invalid = getattr(result, "invalid", None)
-        if invalid is None:  # TEMP baseline
-            invalid = result.detail.startswith(("invalid ", "unknown assertion", "an assertion is"))
-        verdict = "error" if invalid else "pass" if result.passed else "fail"
+        verdict = "error" if result.invalid else "pass" if result.passed else "fail"
         out.append({"verdict": verdict, "detail": result.detail})
     return out
 
@@ -673,18 +670,23 @@ def compare(
 
 
 def write_fixture(version: str, items: list[dict[str, Any]], rasa: dict[str, Any]) -> Path:
-    """Write the probes with Rasa's verdicts (atomically) for the replay test."""
+    """Write the probes with Rasa's verdicts (atomically, one probe a line) for the replay
+    test."""
     data = {
         "rasa_version": version,
         "produced_by": "python -m benchmarks rasa-oracle assertions --record",
         "probes": [{**probe, "rasa": rasa[probe["id"]]} for probe in items],
     }
     FIXTURE.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    head = {key: value for key, value in data.items() if key != "probes"}
+    lines = [json.dumps(probe, ensure_ascii=False) for probe in data["probes"]]
+    text = json.dumps(head, ensure_ascii=False)[:-1] + ', "probes": [\n' + ",\n".join(lines)
+    text += "\n]}\n"
     with tempfile.NamedTemporaryFile(
         "w", encoding="utf-8", dir=FIXTURE.parent, delete=False, suffix=".tmp"
     ) as handle:
         handle.write(text)
+    os.chmod(handle.name, 0o644)
     os.replace(handle.name, FIXTURE)
     return FIXTURE
 
@@ -706,4 +708,3 @@ def main(env: RasaEnv, only: list[str] | None = None, record: bool = False) -> i
     if record and not only:
         print(f"recorded Rasa's verdicts in {write_fixture(version, items, rasa)}")
     return 0 if same == total else 1
-

@@ -1,7 +1,8 @@
 """Rasa's assertion verdicts: `evaluate_assertions` on recorded events, one assertion at a time.
 
-stdin: {"probes": [{"id", "assertions": [...] or "assertions_yaml": TEXT, "events": [...]}]}; stdout: {"version",
-"verdicts": {id: [{"verdict": "pass" | "fail" | "error", "detail"}]}}. Each assertion is
+stdin: {"probes": [{"id", "assertions": [...] or "assertions_yaml": TEXT, "events": [...]}]};
+stdout: {"version", "verdicts": {id: [{"verdict": "pass" | "fail" | "error", "detail"}]}}.
+Each assertion is
 evaluated on its own because `evaluate_assertions` raises on the first assertion it cannot
 read or run, which would hide the verdicts of the others. Assertions given as YAML are read
 with `parse_scenario_yaml`, the reader of `load_scenario`; "error" carries the exception Rasa
