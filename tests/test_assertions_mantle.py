@@ -1110,6 +1110,45 @@ def test_malformed_events_name_the_index(obj: Any, message: str) -> None:
     assert message in str(info.value)
 
 
+def test_events_rasa_refuses_are_kept_in_place_and_never_match() -> None:
+    """Rasa's tracker reader skips them; positions stay those of the log."""
+    log = [
+        user(),
+        {"text": "no type"},
+        {"event": "skill_activated"},
+        {"event": "memory_set", "key": "a.b"},
+        {"event": "tool_executed", "tool_name": "t", "source": "local"},
+        {
+            "event": "tool_executed",
+            "tool_name": "t",
+            "source": "local",
+            "arguments": {},
+            "mcp_server": "x",
+        },
+        {"event": "skill_cancelled", "skill_id": "card_replace"},
+    ]
+    parsed = parse_events(log)
+    assert [e.index for e in parsed] == list(range(7))
+    assert [type(e).__name__ for e in parsed[1:]] == ["RefusedEvent"] * 6
+    assert "value' is required" in parsed[3].describe()
+    assert not _one({"memory_was_set": [{"name": "a.b"}]}, log).passed
+    assert _one({"memory_was_not_set": [{"name": "a.b"}]}, log).passed
+    assert not _one({"tool_executed": {"tool_name": "t", "source": "local"}}, log).passed
+    assert not _one({"skill_cancelled": CR}, log).passed
+
+
+def test_commands_and_empty_messages_open_no_turn() -> None:
+    log = [user("go"), user("/restart"), user(""), user("   "), user(" /x"), user("next")]
+    assert [e.turn for e in parse_events(log)] == [1, 1, 1, 1, 1, 2]
+
+
+def test_text_null_message_makes_text_checks_invalid() -> None:
+    log = [user(), {"event": "bot", "text": None}, bot("hello")]
+    result = _one({"bot_uttered": {"text_matches": "hello"}}, log)
+    assert not result.passed and result.invalid and "TypeError" in result.detail
+    assert _one({"bot_uttered": {"text_matches": "hello"}}, list(reversed(log))).passed
+
+
 # --- the recorded card_replace conversation ------------------------------------------------
 
 
