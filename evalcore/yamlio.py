@@ -26,15 +26,19 @@ _CORE_RESOLVERS = [
         re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
         list("tTfF"),
     ),
+    # Numbers as ruamel.yaml reads YAML 1.2 (the reader Rasa's `load_scenario` uses):
+    # `_` separates digits (`1_000` is 1000) and `0b101` is binary.
     (
         "tag:yaml.org,2002:int",
-        re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+        re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+)$"),
         list("-+0123456789"),
     ),
     (
         "tag:yaml.org,2002:float",
         re.compile(
-            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+"
+            r"|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
             r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
         ),
         list("-+0123456789."),
@@ -47,11 +51,14 @@ for _tag, _regexp, _first in _CORE_RESOLVERS:
 
 
 def _construct_yaml12_int(loader: CaseLoader, node: yaml.ScalarNode) -> int:
-    text = loader.construct_scalar(node)
+    text = loader.construct_scalar(node).replace("_", "")
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
     try:
-        if text.startswith("0o"):
-            return int(text[2:], 8)
-        return int(text, 0) if text.lower().startswith("0x") else int(text)
+        for prefix, base in (("0b", 2), ("0o", 8), ("0x", 16)):
+            if digits[:2].lower() == prefix:
+                return sign * int(digits[2:], base)
+        return sign * int(digits)
     except ValueError as exc:  # Python refuses ints of more than 4300 digits
         raise yaml.constructor.ConstructorError(
             None, None, f"integer too long to read ({len(text)} digits)", node.start_mark

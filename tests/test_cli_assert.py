@@ -98,11 +98,19 @@ def test_malformed_event_exits_2(run_cli, tmp_path: Path) -> None:
     bad = _write(
         tmp_path,
         "bad.json",
-        json.dumps({"events": [{"event": "user", "text": "hi"}, {"event": "skill_activated"}]}),
+        json.dumps({"events": [{"event": "user", "text": "hi"}, {"event": "bot", "data": []}]}),
     )
     code, _, err = run_cli("assert", SCENARIO, "--events", bad)
     assert code == 2
-    assert "malformed event 1 (skill_activated)" in _flat(err) and "skill_id" in _flat(err)
+    assert "malformed event 1 (bot)" in _flat(err) and "'data' must be an object" in _flat(err)
+
+
+def test_events_rasa_refuses_are_skipped_not_fatal(run_cli, tmp_path: Path) -> None:
+    """Rasa's tracker reader skips a skill event without skill_id; so does casegen."""
+    events = json.loads(TRACKER.read_text(encoding="utf-8"))["events"]
+    log = _write(tmp_path, "log.json", json.dumps([*events, {"event": "skill_activated"}]))
+    code, _, _ = run_cli("assert", SCENARIO, "--events", log)
+    assert code == 0
 
 
 def test_events_not_a_tracker_exits_2(run_cli, tmp_path: Path) -> None:
@@ -140,3 +148,33 @@ def test_assertions_not_a_list_exits_2(run_cli, tmp_path: Path) -> None:
 def test_events_option_is_required(run_cli) -> None:
     code, _, _ = run_cli("assert", SCENARIO)
     assert code == 2
+
+
+VALIDATE_REJECTS = """\
+scenario:
+  name: Assertions casegen validate rejects
+  simulation_context: A customer with a cracked chip.
+  goals:
+    assertions:
+      - tool_executed: {tool_name: place_replacement_order, source: mcp}
+      - tools_within_one_turn:
+          calls:
+            - tool_executed: {tool_name: place_replacement_order, source: local}
+          allow_extra_calls: true
+      - skill_completed: {skill_id: card_replace}
+      - tool_executed: {tool_name: place_replacement_order, source: local, argumets: {}}
+"""
+
+
+def test_assert_refuses_what_validate_rejects(run_cli, tmp_path: Path) -> None:
+    scenario = _write(tmp_path, "rejected.yml", VALIDATE_REJECTS)
+    code, _, _ = run_cli("validate", scenario, "--no-project")
+    assert code == 1
+    code, out, _ = run_cli("assert", scenario, "--events", TRACKER, "--json")
+    assert code == 1
+    results = json.loads(out)["assertions"]
+    assert [r["passed"] for r in results] == [False, False, True, False]
+    assert [r.get("invalid", False) for r in results] == [True, True, False, True]
+    assert "source: mcp needs mcp_server" in results[0]["detail"]
+    assert "at least two calls" in results[1]["detail"]
+    assert "casegen validate" in results[3]["detail"]

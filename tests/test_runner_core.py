@@ -339,8 +339,8 @@ async def test_event_log_gets_user_and_bot_events() -> None:
         return AgentReply(
             messages=[AgentMessage(text="Done", buttons=[{"title": "Yes", "payload": "/y"}])],
             events=[
-                {"event": "tool_executed", "tool_name": "a", "source": "local"},
-                {"event": "tool_executed", "tool_name": "b", "source": "local"},
+                {"event": "tool_executed", "tool_name": "a", "source": "local", "arguments": {}},
+                {"event": "tool_executed", "tool_name": "b", "source": "local", "arguments": {}},
             ],
         )
 
@@ -355,7 +355,7 @@ async def test_event_log_gets_user_and_bot_events() -> None:
             }
         },
         {"bot_uttered": {"utter_name": "utter_greet"}},
-        {"bot_uttered": {"buttons": [{"title": "Yes"}]}},
+        {"bot_uttered": {"buttons": [{"title": "Yes", "payload": "/y"}]}},
     ]
     report = await run_cases([case(checks=checks, context='1. Say "go"')], FunctionTarget(respond))
     record = report.records[0]
@@ -462,7 +462,8 @@ async def test_checks_without_an_evaluator_error_the_run() -> None:
 
 async def test_malformed_agent_events_error_the_run() -> None:
     def respond(turn: UserTurn, state: dict[str, Any]) -> AgentReply:
-        return AgentReply(events=[{"event": "memory_set"}])  # no key
+        # Rasa's tracker reader would crash on buttons that are not a list
+        return AgentReply(events=[{"event": "bot", "text": "x", "data": {"buttons": "Yes"}}])
 
     report = await run_cases(
         [case(checks=[{"memory_was_set": [{"name": "a.b"}]}])], FunctionTarget(respond)

@@ -5,6 +5,7 @@ This is the deterministic half of a Mantle run (the part that needs no model): i
 be written and debugged without an agent or a judge running.
 """
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
     from evalcore.assertions import AssertionResult
 
 
-def load_assertions(path: Path) -> list[Any]:
-    """`scenario.goals.assertions` of a Mantle scenario file.
+def load_assertions(path: Path) -> tuple[Any, list[Any]]:
+    """A Mantle scenario file's data and its `scenario.goals.assertions`.
 
     A scenario without `goals` or without `assertions` has nothing to check, so it yields an
     empty list (and passes), the way a Mantle run without goals cannot fail on assertions.
@@ -51,15 +52,52 @@ def load_assertions(path: Path) -> list[Any]:
         raise UserError(f"{path} is not a Mantle scenario (no top-level 'scenario' mapping)")
     goals = scenario.get("goals")
     if goals is None:
-        return []
+        return doc.data, []
     if not isinstance(goals, Mapping):
         raise UserError(f"{path}: scenario.goals must be a mapping")
     assertions = goals.get("assertions")
     if assertions is None:
-        return []
+        return doc.data, []
     if not isinstance(assertions, list):
         raise UserError(f"{path}: scenario.goals.assertions must be a list of checks")
-    return assertions
+    return doc.data, assertions
+
+
+_ASSERTION_PATH = re.compile(r"^/scenario/goals/assertions/(\d+)(?:/|$)")
+
+
+def schema_rejected(data: Any) -> dict[int, list[str]]:
+    """The scenario schema's errors (the ones `casegen validate` reports) by assertion index:
+    an assertion `validate` rejects is never judged, whatever the engine would say."""
+    from evalcore.dialects import get_dialect
+
+    rejected: dict[int, list[str]] = {}
+    for finding in get_dialect("mantle").schema_findings(data):
+        match = _ASSERTION_PATH.match(finding.path or "")
+        if match and finding.severity == "error":
+            rejected.setdefault(int(match.group(1)), []).append(
+                f"{finding.path}: {finding.message}"
+            )
+    return rejected
+
+
+def judged(data: Any, assertions: list[Any], parsed: Any) -> "list[AssertionResult]":
+    """`evaluate_mantle`'s results, with each assertion the scenario schema rejects failed
+    as invalid, naming the schema's message."""
+    from evalcore.assertions import AssertionResult, evaluate_mantle
+
+    results = evaluate_mantle(assertions, parsed)
+    for index, messages in schema_rejected(data).items():
+        if index < len(results):
+            result = results[index]
+            results[index] = AssertionResult(
+                index,
+                result.type,
+                False,
+                "rejected by the scenario schema (casegen validate): " + "; ".join(messages),
+                invalid=True,
+            )
+    return results
 
 
 def load_events(path: Path) -> Any:
@@ -89,6 +127,8 @@ def _table(results: "list[AssertionResult]") -> "Table":
     table.add_column("detail", overflow="fold")
     for r in results:
         mark = "[green]PASS[/]" if r.passed else "[bold red]FAIL[/]"
+        if r.invalid:
+            mark = "[bold red]INVALID[/]"
         table.add_row(str(r.index), escape(r.type), mark, escape(r.detail))
     return table
 
@@ -104,14 +144,13 @@ def assert_(
 ) -> None:
     """Evaluate a scenario's goals.assertions against recorded tracker events.
 
-    Exit 0 when every assertion passes (or there are none), 1 when any fails, 2 on usage
-    errors (missing or unreadable files, malformed events).
+    Verdicts are the ones Rasa's `evaluate_assertions` gives; an assertion that `casegen
+    validate` rejects fails as invalid. Exit 0 when every assertion passes (or there are
+    none), 1 when any fails, 2 on usage errors (missing or unreadable files, malformed events).
     """
-    from evalcore.assertions import evaluate_mantle
-
-    assertions = load_assertions(scenario)
+    data, assertions = load_assertions(scenario)
     parsed = load_events(events)
-    results = evaluate_mantle(assertions, parsed)
+    results = judged(data, assertions, parsed)
     passed = all(r.passed for r in results)
     if as_json:
         print_json({"passed": passed, "assertions": [r.to_json() for r in results]})

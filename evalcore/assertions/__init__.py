@@ -5,8 +5,10 @@
     assert all(r.passed for r in results)
 
 `events` may be a tracker object (`{"events": [...]}`), a bare event list, or events already
-parsed with `parse_events`. A malformed event log raises `evalcore.errors.UserError`; a bad
-assertion is reported as a failed result, so one typo never hides the other checks.
+parsed with `parse_events`. Verdicts are the ones Rasa's own `evaluate_assertions` gives
+(checked by `python -m benchmarks rasa-oracle assertions`). An event Rasa's reader skips is
+skipped; a log Rasa's reader would crash on raises `evalcore.errors.UserError`; an assertion
+Rasa raises on is a failed result marked `invalid`, so one typo never hides the other checks.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from . import _bot  # noqa: F401  (registers bot_uttered and bot_did_not_utter)
 from ._events import Event, parse_events
 from ._mantle import check_names, evaluate_one, mantle_check
 from ._results import AssertionResult, Verdict

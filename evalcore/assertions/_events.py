@@ -1,12 +1,21 @@
 """Typed records of a recorded Rasa tracker (the wire format of `GET .../tracker`).
 
 Assertions are lookups against events, so each event is parsed once into a frozen record with
-the fields the checks compare, its position in the log and its user turn. A turn starts at
-each `user` event; events before the first user message (session start, a welcome message)
-belong to turn 0. Unknown event types are kept as `GenericEvent` so a newer Rasa never breaks
-an older casegen, but a malformed entry (not an object, no `event` name, a wrong field type
-on a field the checks compare) is a `UserError` naming its index: silently skipping it could
-turn a failing assertion into a passing one.
+the fields the checks compare, its position in the log and its user turn. Events are read the
+way Rasa's tracker reader (`deserialise_events`, which `evaluate_agent` uses) reads them, so a
+verdict is the one Rasa gives:
+
+- an entry Rasa's event model refuses (a `memory_set` without `value`, a `tool_executed`
+  without `arguments` or with `mcp_server` on a local run, a `skill_cancelled` without
+  `step_id`, an entry without an `event` name) is kept as a `RefusedEvent` that no check
+  matches, where Rasa skips it;
+- field values are kept as written (a number where an id is expected simply matches nothing);
+- a turn opens at a `user` event whose text, stripped, is non-empty and does not start with
+  `/` (Rasa's `split_into_turns`); events before the first such message are turn 0.
+
+Unknown event types are kept as `GenericEvent`. An entry that is not an object, or a field
+Rasa's own reader would crash on (`metadata` or `data` that is not an object, `buttons` that
+are not a list of objects), is a `UserError` naming its index.
 """
 
 from __future__ import annotations
@@ -44,7 +53,7 @@ class Event:
 
 @dataclass(frozen=True, kw_only=True)
 class UserEvent(Event):
-    text: str | None = None
+    text: Any = None
 
     def describe(self) -> str:
         return f"user {show(self.text, limit=50)}"
@@ -58,8 +67,9 @@ class Button:
 
 @dataclass(frozen=True, kw_only=True)
 class BotEvent(Event):
-    text: str | None = None
-    utter_action: str | None = None
+    text: Any = None
+    """As written: Rasa's regex search raises on a message whose text is not a string."""
+    utter_action: Any = None
     """The response name, from `metadata.utter_action` (None for free-form LLM text)."""
     buttons: tuple[Button, ...] = ()
 
@@ -70,8 +80,8 @@ class BotEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class SkillEvent(Event):
-    skill_id: str
-    step_id: str | None = None
+    skill_id: Any
+    step_id: Any = None
 
     def describe(self) -> str:
         step = f" (step {self.step_id})" if self.step_id else ""
@@ -80,9 +90,9 @@ class SkillEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class BlockEvent(Event):
-    skill_id: str
-    block_id: str
-    step_id: str | None = None
+    skill_id: Any
+    block_id: Any
+    step_id: Any = None
 
     def describe(self) -> str:
         step = f" (step {self.step_id})" if self.step_id else ""
@@ -91,7 +101,7 @@ class BlockEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class MemorySetEvent(Event):
-    key: str
+    key: Any
     value: Any = None
 
     def describe(self) -> str:
@@ -100,7 +110,7 @@ class MemorySetEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class MemoryClearedEvent(Event):
-    key: str
+    key: Any
 
     def describe(self) -> str:
         return f"memory_cleared {self.key}"
@@ -108,14 +118,15 @@ class MemoryClearedEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class ToolEvent(Event):
-    tool_name: str
+    tool_name: Any
     source: str
     arguments: Mapping[str, Any] = field(default_factory=dict)
     result: Any = None
-    is_error: bool = False
-    error_message: str | None = None
-    mcp_server: str | None = None
-    skill_id: str | None = None
+    is_error: Any = False
+    """As written (`null` stays null and equals neither true nor false, as in Rasa)."""
+    error_message: Any = None
+    mcp_server: Any = None
+    skill_id: Any = None
     """The skill the call was made for, from `metadata.skill_id`."""
 
     def describe(self) -> str:
@@ -130,7 +141,7 @@ class ToolEvent(Event):
 
 @dataclass(frozen=True, kw_only=True)
 class ActionEvent(Event):
-    name: str
+    name: Any
 
     def describe(self) -> str:
         return f"action {self.name}"
@@ -140,11 +151,21 @@ class ActionEvent(Event):
 class SlotEvent(Event):
     """A CALM `slot` event (e.g. a posted initial slot). Memory checks never match it."""
 
-    name: str
+    name: Any
     value: Any = None
 
     def describe(self) -> str:
         return f"slot {self.name} = {show(self.value)}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefusedEvent(Event):
+    """An entry Rasa's tracker reader skips (its event model refuses it); no check matches it."""
+
+    reason: str
+
+    def describe(self) -> str:
+        return f"{self.type} (skipped, as Rasa does: {self.reason})"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -171,8 +192,12 @@ BLOCK_EVENTS = frozenset(
 # --- parsing ------------------------------------------------------------------------------
 
 
+class _Refused(Exception):
+    """Rasa's event model refuses the entry (`deserialise_events` skips it)."""
+
+
 class _Entry:
-    """One raw event plus typed field access that fails with the event's index."""
+    """One raw event plus field access that fails with the event's index."""
 
     def __init__(self, raw: Mapping[str, Any], index: int) -> None:
         self.raw = raw
@@ -182,17 +207,14 @@ class _Entry:
     def fail(self, message: str) -> UserError:
         return UserError(f"malformed event {self.index} ({self.type}): {message}", hint=_HINT)
 
-    def text(
-        self, key: str, *, required: bool = False, source: Mapping[str, Any] | None = None
-    ) -> str | None:
-        value = (self.raw if source is None else source).get(key)
-        if value is None:
-            if required:
-                raise self.fail(f"'{key}' is required")
-            return None
-        if type(value) is not str and not isinstance(value, str):
-            raise self.fail(f"'{key}' must be a string, got {show(value)}")
-        return value
+    def need(self, *keys: str) -> None:
+        """Rasa's `_from_parameters` refuses the entry when a key is absent (null is kept)."""
+        for key in keys:
+            if key not in self.raw:
+                raise _Refused(f"'{key}' is required")
+
+    def get(self, key: str) -> Any:
+        return self.raw.get(key)
 
     def mapping(self, key: str, *, source: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
         value = (self.raw if source is None else source).get(key)
@@ -223,7 +245,7 @@ def _new(cls: type[Event], base: dict[str, Any], **fields: Any) -> Event:
 
 
 def _user(e: _Entry, base: dict[str, Any]) -> Event:
-    return _new(UserEvent, base, text=e.text("text"))
+    return _new(UserEvent, base, text=e.get("text"))
 
 
 def _bot(e: _Entry, base: dict[str, Any]) -> Event:
@@ -239,62 +261,69 @@ def _bot(e: _Entry, base: dict[str, Any]) -> Event:
     return _new(
         BotEvent,
         base,
-        text=e.text("text"),
-        utter_action=e.text("utter_action", source=base["metadata"]),
+        text=e.get("text"),
+        utter_action=base["metadata"].get("utter_action"),
         buttons=tuple(buttons),
     )
 
 
+#: Lifecycle events whose `step_id` Rasa's event model requires (present, null allowed).
+_WITH_STEP = frozenset({"skill_cancelled", "skill_interrupted", "skill_resumed"})
+
+
 def _skill(e: _Entry, base: dict[str, Any]) -> Event:
-    return _new(
-        SkillEvent, base, skill_id=e.text("skill_id", required=True), step_id=e.text("step_id")
-    )
+    e.need("skill_id", *(("step_id",) if e.type in _WITH_STEP else ()))
+    return _new(SkillEvent, base, skill_id=e.get("skill_id"), step_id=e.get("step_id"))
 
 
 def _block(e: _Entry, base: dict[str, Any]) -> Event:
+    e.need("skill_id", "block_id", *(("step_id",) if e.type != "ordered_block_entered" else ()))
     return _new(
         BlockEvent,
         base,
-        skill_id=e.text("skill_id", required=True),
-        block_id=e.text("block_id", required=True),
-        step_id=e.text("step_id"),
+        skill_id=e.get("skill_id"),
+        block_id=e.get("block_id"),
+        step_id=e.get("step_id"),
     )
 
 
 def _memory_set(e: _Entry, base: dict[str, Any]) -> Event:
-    return _new(MemorySetEvent, base, key=e.text("key", required=True), value=e.raw.get("value"))
+    e.need("key", "value")
+    return _new(MemorySetEvent, base, key=e.get("key"), value=e.get("value"))
 
 
 def _memory_cleared(e: _Entry, base: dict[str, Any]) -> Event:
-    return _new(MemoryClearedEvent, base, key=e.text("key", required=True))
+    e.need("key")
+    return _new(MemoryClearedEvent, base, key=e.get("key"))
 
 
 def _tool(e: _Entry, base: dict[str, Any]) -> Event:
-    is_error = e.raw.get("is_error", False)
-    if is_error is None:
-        is_error = False
-    if not isinstance(is_error, bool):
-        raise e.fail(f"'is_error' must be true or false, got {show(is_error)}")
+    e.need("tool_name", "arguments", "source")
+    source = e.get("source")
+    if source not in ("local", "mcp"):
+        raise _Refused(f"unsupported tool source {show(source)}")
+    if source == "local" and e.get("mcp_server") is not None:
+        raise _Refused("mcp_server is only valid for MCP tools")
     return _new(
         ToolEvent,
         base,
-        tool_name=e.text("tool_name", required=True),
-        source=e.text("source", required=True),
+        tool_name=e.get("tool_name"),
+        source=source,
         arguments=e.mapping("arguments"),
-        result=e.raw.get("result"),
-        is_error=is_error,
-        error_message=e.text("error_message"),
-        mcp_server=e.text("mcp_server"),
-        skill_id=e.text("skill_id", source=base["metadata"]),
+        result=e.get("result"),
+        is_error=e.raw.get("is_error", False),
+        error_message=e.get("error_message"),
+        mcp_server=e.get("mcp_server"),
+        skill_id=base["metadata"].get("skill_id"),
     )
 
 
 def _action(e: _Entry, base: dict[str, Any]) -> Event:
-    return _new(ActionEvent, base, name=e.text("name", required=True))
+    return _new(ActionEvent, base, name=e.get("name"))
 
 
 def _slot(e: _Entry, base: dict[str, Any]) -> Event:
-    return _new(SlotEvent, base, name=e.text("name", required=True), value=e.raw.get("value"))
+    return _new(SlotEvent, base, name=e.get("name"), value=e.get("value"))
 
 
 _PARSERS: dict[str, Callable[[_Entry, dict[str, Any]], Event]] = {
@@ -322,6 +351,15 @@ def _raw_events(obj: Any) -> Sequence[Any]:
     return obj
 
 
+def opens_turn(text: Any) -> bool:
+    """Whether a user message with this text opens a turn (Rasa's `split_into_turns`): a
+    command (`/restart`) or an empty message stays in the current turn."""
+    if not isinstance(text, str):
+        return bool(text)
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith("/")
+
+
 def parse_events(obj: Any, *, first: int = 0, turn: int = 0) -> tuple[Event, ...]:
     """Parse a tracker object or a bare event list into typed events (raises `UserError`).
 
@@ -335,21 +373,26 @@ def parse_events(obj: Any, *, first: int = 0, turn: int = 0) -> tuple[Event, ...
                 f"malformed event {index}: expected an object, got {show(raw)}", hint=_HINT
             )
         etype = raw.get("event")
-        if not isinstance(etype, str) or not etype:
-            raise UserError(f"malformed event {index}: no 'event' type name", hint=_HINT)
-        entry = _Entry(raw, index)
-        if etype == "user":
+        if etype == "user" and opens_turn(raw.get("text")):
             turn += 1
         timestamp = raw.get("timestamp")
         if isinstance(timestamp, bool) or not isinstance(timestamp, int | float):
             timestamp = None
         base: dict[str, Any] = {
-            "type": etype,
+            "type": etype if isinstance(etype, str) and etype else "(no event name)",
             "index": index,
             "turn": turn,
             "timestamp": timestamp,
-            "metadata": entry.mapping("metadata"),
+            "metadata": {},
         }
+        if not isinstance(etype, str) or not etype:
+            events.append(RefusedEvent(**base, reason="no 'event' type name"))
+            continue
+        entry = _Entry(raw, index)
+        base["metadata"] = entry.mapping("metadata")
         parser = _PARSERS.get(etype)
-        events.append(parser(entry, base) if parser else GenericEvent(**base, data=raw))
+        try:
+            events.append(parser(entry, base) if parser else GenericEvent(**base, data=raw))
+        except _Refused as refused:
+            events.append(RefusedEvent(**base, reason=str(refused)))
     return tuple(events)

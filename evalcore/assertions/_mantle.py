@@ -3,8 +3,11 @@
 Each check is a factory registered by its YAML key with `@mantle_check(...)`. The factory
 reads and validates the spec (a bad spec fails before any event is looked at) and returns a
 check that takes the parsed events and returns a `Verdict` whose detail says what was expected
-and, on failure, the closest recorded event. Semantics follow Rasa's docs (reference §2.1):
-a check passes when at least one recorded event matches, unless noted on the check.
+and, on failure, the closest recorded event. Verdicts are the ones Rasa's own engine gives
+(`evaluate_assertions`, `rasa/e2e_test/mantle_assertions.py`), checked against it probe by
+probe (`python -m benchmarks rasa-oracle assertions`): a check passes when at least one
+recorded event matches, unless noted on the check. Where Rasa raises (a spec it refuses, an
+input it crashes on), the result is failed and `invalid`, as Rasa's run errors.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 from ..suggest import did_you_mean
 from ._compare import show, values_equal
 from ._events import BLOCK_EVENTS, SKILL_EVENTS, Event, MemorySetEvent, ToolEvent
-from ._matching import match_any_order, match_in_order
+from ._matching import match_greedy
 from ._pattern_specs import PATTERNS, memory_pattern, tool_pattern
 from ._patterns import MemoryPattern, Pattern, ToolPattern
 from ._results import AssertionResult, SpecError, Verdict
@@ -63,28 +66,11 @@ def exists(pattern: Pattern) -> Check:
     return _every(check, [pattern])
 
 
-@mantle_check(*sorted(SKILL_EVENTS), *sorted(BLOCK_EVENTS), "tool_executed", "bot_uttered")
+@mantle_check(*sorted(SKILL_EVENTS), *sorted(BLOCK_EVENTS), "tool_executed")
 def _single_event(kind: str, spec: Any) -> Check:
     # Skill and block patterns consider only events of their own type, so a skill check never
     # matches an ordered_block_* event; a local tool pattern never matches an mcp run.
     return exists(PATTERNS[kind](kind, spec))
-
-
-@mantle_check("bot_did_not_utter")
-def _bot_did_not_utter(kind: str, spec: Any) -> Check:
-    pattern = PATTERNS[kind](kind, spec)
-
-    def check(events: Sequence[Event]) -> Verdict:
-        hits = [e for e in events if pattern.matches(e)]
-        if not hits:
-            return Verdict(True, f"no {pattern.want()}")
-        more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
-        return Verdict(
-            False,
-            f"expected no {pattern.want()}; sent {hits[0].describe()} at {hits[0].where()}{more}",
-        )
-
-    return check
 
 
 # --- memory -----------------------------------------------------------------------------
@@ -160,33 +146,48 @@ def _memory_was_not_set(kind: str, spec: Any) -> Check:
 
 # --- tools within one turn --------------------------------------------------------------
 
-#: Framework lifecycle tools that tools_within_one_turn ignores (neither matched nor counted).
-LIFECYCLE_TOOLS = frozenset({"complete", "set_fields", "listen", "hangup"})
+#: Framework tools `tools_within_one_turn` never counts (neither matched nor "extra"): Rasa's
+#: `is_user_relevant_tool_run` hides `FRAMEWORK_TOOL_NAMES` except search_knowledge and
+#: cannot_help (`rasa/mantle/llm/tool_schemas.py`).
+HIDDEN_TOOLS = frozenset(
+    {
+        "activate",
+        "cancel",
+        "complete",
+        "correct",
+        "hangup",
+        "listen",
+        "resolve_tool_confirmation",
+        "set_fields",
+    }
+)
 
 
 def _calls(kind: str, raw: Any) -> list[ToolPattern]:
-    if not isinstance(raw, list) or not raw:
-        raise SpecError(f"{kind}.calls must be a list of {{tool_executed: ...}} items")
+    if not isinstance(raw, list) or len(raw) < 2:
+        raise SpecError(
+            f"{kind}.calls must list at least two {{tool_executed: ...}} items "
+            f"(use tool_executed for one call), got {show(raw)}"
+        )
     patterns = []
     for item in raw:
-        if isinstance(item, Mapping) and set(item) == {"tool_executed"}:
-            item = item["tool_executed"]
-        pattern = tool_pattern("tool_executed", item)
-        assert isinstance(pattern, ToolPattern)
-        if pattern.tool_name in LIFECYCLE_TOOLS:
+        if not isinstance(item, Mapping) or list(item) != ["tool_executed"]:
             raise SpecError(
-                f"{pattern.tool_name} is a lifecycle tool; tools_within_one_turn "
-                "ignores lifecycle tools, so this call could never match"
+                f"each {kind} call must be one {{tool_executed: ...}}, got {show(item)}"
             )
+        pattern = tool_pattern("tool_executed", item["tool_executed"])
+        assert isinstance(pattern, ToolPattern)
         patterns.append(pattern)
     return patterns
 
 
 @mantle_check("tools_within_one_turn")
 def _tools_within_one_turn(kind: str, spec: Any) -> Check:
-    """Some single user turn holds matching runs of all calls (distinct runs for distinct
-    calls); `allow_extra_calls: false` also forbids other counted runs in that turn, and
-    `ordered: true` requires the runs in the listed order. Lifecycle tools are ignored."""
+    """Some single user turn holds matching runs of all calls, found the way Rasa finds them:
+    each call, in the listed order, takes the first run not yet taken that fits it (from
+    after the previous call's run with `ordered: true`), without backtracking. With
+    `allow_extra_calls: false` that turn has no other counted run. Framework tools
+    (`HIDDEN_TOOLS`) are never counted, and a call naming one never matches."""
     spec = spec_map(kind, spec, required=["calls", "allow_extra_calls"], optional=["ordered"])
     calls = _calls(kind, spec["calls"])
     allow_extra = spec_bool(kind, spec, "allow_extra_calls")
@@ -195,37 +196,31 @@ def _tools_within_one_turn(kind: str, spec: Any) -> Check:
         f"{len(calls)} calls within one user turn"
         f"{', in order' if ordered else ''}{'' if allow_extra else ', no other calls'}"
     )
+    hidden = [c.tool_name for c in calls if c.tool_name in HIDDEN_TOOLS]
+    hidden_note = (
+        f"; {', '.join(hidden)} is a framework tool that tools_within_one_turn never counts"
+        if hidden
+        else ""
+    )
 
     def check(events: Sequence[Event]) -> Verdict:
-        runs = [
-            e for e in events if isinstance(e, ToolEvent) and e.tool_name not in LIFECYCLE_TOOLS
-        ]
+        runs = [e for e in events if isinstance(e, ToolEvent) and e.tool_name not in HIDDEN_TOOLS]
         turns: dict[int, list[Event]] = {}
         for run in runs:
             turns.setdefault(run.turn, []).append(run)
         near_misses: list[str] = []
-        best: tuple[int, int, dict[int, Event]] | None = None  # (matched, turn, matching)
+        best: tuple[int, int, list[Event]] | None = None  # (matched, turn, the turn's runs)
         for turn, in_turn in sorted(turns.items()):
-            anywhere = match_any_order(calls, in_turn)
-            if len(anywhere) < len(calls):
-                if best is None or len(anywhere) > best[0]:
-                    best = (len(anywhere), turn, anywhere)
+            matched, failed_at = match_greedy(calls, in_turn, ordered=ordered)
+            if failed_at is not None:
+                if best is None or len(matched) > best[0]:
+                    best = (len(matched), turn, in_turn)
                 continue
-            if ordered:
-                matched, _ = match_in_order(calls, in_turn)
-                if len(matched) < len(calls):
-                    near_misses.append(
-                        f"turn {turn} ran them, but not in the listed order "
-                        f"({', '.join(e.tool_name for e in in_turn)})"
-                    )
-                    continue
-            else:
-                matched = [anywhere[number] for number in range(len(calls))]
             used = {e.index for e in matched}
             extras = [e for e in in_turn if e.index not in used]
             if extras and not allow_extra:
                 near_misses.append(
-                    f"turn {turn} ran them, plus " + ", ".join(e.tool_name for e in extras)
+                    f"turn {turn} ran them, plus " + ", ".join(str(e.tool_name) for e in extras)
                 )
                 continue
             return Verdict(
@@ -234,21 +229,23 @@ def _tools_within_one_turn(kind: str, spec: Any) -> Check:
                 + ", ".join(f"{e.tool_name} (event {e.index})" for e in matched),
             )
         if near_misses:
-            return Verdict(False, f"expected {wanted}; " + "; ".join(near_misses))
+            return Verdict(False, f"expected {wanted}; " + "; ".join(near_misses) + hidden_note)
         if best is None:
-            return Verdict(False, f"expected {wanted}; no counted tool runs recorded")
-        count, turn, matching = best
-        missing = []
-        for number, call in enumerate(calls):
-            if number in matching:
-                continue
-            elsewhere = call.find(runs)
-            where = f"ran at {elsewhere.where()}" if elsewhere else call.closest(runs)
-            missing.append(f"{call.want()} ({where})")
+            return Verdict(False, f"expected {wanted}; no counted tool runs recorded{hidden_note}")
+        count, turn, in_turn = best
+        call = calls[count]
+        elsewhere = call.find(runs)
+        if elsewhere is None:
+            where = call.closest(runs)
+        elif ordered and call.find(in_turn) is not None:
+            where = "in that turn it ran only before the previous call's run; ordered: true"
+        else:
+            where = f"ran at {elsewhere.where()}"
         return Verdict(
             False,
-            f"expected {wanted}; closest: turn {turn} matched {count} of "
-            f"{len(calls)}, missing " + "; ".join(missing),
+            f"expected {wanted}; closest: turn {turn} matched the first {count} of "
+            f"{len(calls)} (matching each call to the first free run that fits, as Rasa "
+            f"does), then not {call.want()} ({where}){hidden_note}",
         )
 
     return check
@@ -278,35 +275,58 @@ def _step(number: int, raw: Any) -> Pattern:
 @mantle_check("sequencing")
 def _sequencing(kind: str, spec: Any) -> Check:
     """Each step matches an event strictly after the previous step's match (gaps allowed), so
-    one event never satisfies two steps. Earliest-match greedy is exact for this."""
-    if not isinstance(spec, list) or not spec:
-        raise SpecError("sequencing takes a non-empty list of checks")
-    steps = [_step(number, raw) for number, raw in enumerate(spec, start=1)]
+    one event never satisfies two steps; each step takes its earliest match. Steps are read
+    one at a time as Rasa reads them: a bad step after a step that found nothing is never
+    read (the check fails), and an empty list passes."""
+    if isinstance(spec, str | Mapping) and not spec:
+        spec = []
+    if not isinstance(spec, list):
+        raise SpecError(f"sequencing takes a list of checks, got {show(spec)}")
+    steps: list[Pattern | SpecError] = []
+    for number, raw in enumerate(spec, start=1):
+        try:
+            steps.append(_step(number, raw))
+        except SpecError as exc:
+            steps.append(exc)
 
     def check(events: Sequence[Event]) -> Verdict:
-        matched, failed_at = match_in_order(steps, events)
-        if failed_at is None:
-            return Verdict(
-                True,
-                f"{len(steps)} steps matched in order at " + ", ".join(e.where() for e in matched),
-            )
-        step = steps[failed_at]
-        head = f"step {failed_at + 1} of {len(steps)} ({step.want()})"
+        matched: list[Event] = []
+        position = -1
+        for number, step in enumerate(steps):
+            if isinstance(step, SpecError):
+                return Verdict(False, f"invalid sequencing assertion: {step}", invalid=True)
+            event = step.find(events, after=position)
+            if event is None:
+                return _sequencing_miss(steps, number, step, matched, events)
+            matched.append(event)
+            position = event.index
         if not matched:
-            return Verdict(False, f"expected {head}; {step.closest(events)}")
-        previous = matched[-1]
-        text = (
-            f"expected {head} after step {failed_at} ({previous.describe()} at {previous.where()})"
+            return Verdict(True, "no steps to match")
+        return Verdict(
+            True, f"{len(steps)} steps matched in order at " + ", ".join(e.where() for e in matched)
         )
-        earlier = step.find(events)
-        if earlier is not None:
-            return Verdict(
-                False,
-                f"{text}; it matches only at or before that point, first at {earlier.where()}",
-            )
-        return Verdict(False, f"{text}; {step.closest(events)}")
 
     return check
+
+
+def _sequencing_miss(
+    steps: Sequence[Any],
+    failed_at: int,
+    step: Pattern,
+    matched: list[Event],
+    events: Sequence[Event],
+) -> Verdict:
+    head = f"step {failed_at + 1} of {len(steps)} ({step.want()})"
+    if not matched:
+        return Verdict(False, f"expected {head}; {step.closest(events)}")
+    previous = matched[-1]
+    text = f"expected {head} after step {failed_at} ({previous.describe()} at {previous.where()})"
+    earlier = step.find(events)
+    if earlier is not None:
+        return Verdict(
+            False, f"{text}; it matches only at or before that point, first at {earlier.where()}"
+        )
+    return Verdict(False, f"{text}; {step.closest(events)}")
 
 
 # --- evaluating a scenario ---------------------------------------------------------------
@@ -338,6 +358,7 @@ def evaluate_one(index: int, item: Any, events: Sequence[Event]) -> AssertionRes
             "invalid",
             False,
             f"an assertion is a mapping with exactly one key, got {show(item)}",
+            invalid=True,
         )
     ((kind, spec),) = item.items()
     kind = str(kind)
@@ -345,11 +366,15 @@ def evaluate_one(index: int, item: Any, events: Sequence[Event]) -> AssertionRes
     if factory is None:
         hint = did_you_mean(kind, _CHECKS, what="assertion type")
         return AssertionResult(
-            index, kind, False, f"unknown assertion type {kind!r}" + (f"; {hint}" if hint else "")
+            index,
+            kind,
+            False,
+            f"unknown assertion type {kind!r}" + (f"; {hint}" if hint else ""),
+            invalid=True,
         )
     try:
         check = factory(kind, spec)
     except SpecError as exc:
-        return AssertionResult(index, kind, False, f"invalid {kind} assertion: {exc}")
+        return AssertionResult(index, kind, False, f"invalid {kind} assertion: {exc}", invalid=True)
     verdict = check(events)
-    return AssertionResult(index, kind, verdict.passed, verdict.detail)
+    return AssertionResult(index, kind, verdict.passed, verdict.detail, verdict.invalid)

@@ -3,9 +3,9 @@
 `sequencing` and `tools_within_one_turn` with `ordered: true` need a subsequence: pattern k
 matched by an event strictly after pattern k-1's. Taking the earliest possible match at each
 step is optimal there (any later choice only shrinks what is left for the next steps), so a
-greedy scan decides it exactly. `ordered: false` needs distinct events for distinct calls in any
-order, which greedy can get wrong (an early call can take the only event a later call fits);
-that is a bipartite matching, solved with augmenting paths (calls and events are few).
+greedy scan decides it exactly. `ordered: false` takes distinct events for distinct calls
+greedily too, as Rasa does: an early call can take the only event a later call fits, and then
+the assertion fails in Rasa, so it fails here.
 """
 
 from __future__ import annotations
@@ -16,38 +16,26 @@ from ._events import Event
 from ._patterns import Pattern
 
 
-def match_in_order(
-    patterns: Sequence[Pattern], events: Sequence[Event], *, after: int = -1
+def match_greedy(
+    patterns: Sequence[Pattern], events: Sequence[Event], *, ordered: bool
 ) -> tuple[list[Event], int | None]:
-    """Earliest in-order matches; returns (matched events, index of the first unmatched
-    pattern or None when all matched)."""
+    """Rasa's `_match_calls`: each pattern, in turn, takes the first event not yet taken that
+    fits it (with `ordered`, only events after the previous pattern's); no backtracking, so an
+    early pattern can take the only event a later one fits. Returns (matched events, index of
+    the first unmatched pattern or None when all matched)."""
+    used: set[int] = set()
     matched: list[Event] = []
-    position = after
+    start = 0
     for number, pattern in enumerate(patterns):
-        event = pattern.find(events, after=position)
-        if event is None:
+        found = None
+        for at in range(start if ordered else 0, len(events)):
+            event = events[at]
+            if event.index not in used and pattern.matches(event):
+                found = event
+                used.add(event.index)
+                start = at + 1
+                break
+        if found is None:
             return matched, number
-        matched.append(event)
-        position = event.index
+        matched.append(found)
     return matched, None
-
-
-def match_any_order(patterns: Sequence[Pattern], events: Sequence[Event]) -> dict[int, Event]:
-    """A maximum assignment of distinct events to patterns: {pattern number: event}."""
-    fits = [[e for e in events if p.matches(e)] for p in patterns]
-    owner: dict[int, int] = {}  # event index -> pattern number
-
-    def augment(number: int, seen: set[int]) -> bool:
-        for event in fits[number]:
-            if event.index in seen:
-                continue
-            seen.add(event.index)
-            if event.index not in owner or augment(owner[event.index], seen):
-                owner[event.index] = number
-                return True
-        return False
-
-    for number in range(len(patterns)):
-        augment(number, set())
-    by_index = {e.index: e for e in events}
-    return {number: by_index[index] for index, number in owner.items()}

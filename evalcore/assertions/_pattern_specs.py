@@ -1,25 +1,31 @@
 """Event patterns built from assertion specs: each assertion type that looks for one event
 registers its factory in `PATTERNS`, which reads and checks the spec (a bad spec is a
-`SpecError` naming the key) and returns the `_patterns` family's pattern."""
+`SpecError` naming the key) and returns the `_patterns` family's pattern.
+
+A spec is refused where Rasa's `Assertion.from_dict` raises (`rasa/e2e_test/
+mantle_assertions.py`): an empty or missing id, `step_id` on a check whose event has none,
+`value: null`, `source: mcp` without an `mcp_server` key, `mcp_server` on a local call. What
+Rasa accepts is accepted as Rasa reads it (`step_id: null` or `skill_id: null` check nothing,
+`mcp_server: null` is the server of an MCP run recorded without one, `is_error` compares with
+`==`). casegen is stricter in one way only: an unknown key is refused (Rasa's scenario schema
+refuses it before the engine ever sees it)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._compare import show
-from ._events import BLOCK_EVENTS, SKILL_EVENTS, Button
+from ._events import BLOCK_EVENTS, SKILL_EVENTS
 from ._patterns import (
     BlockPattern,
-    BotPattern,
     MemoryPattern,
     Pattern,
     SkillPattern,
     ToolPattern,
 )
 from ._results import SpecError
-from ._spec import spec_bool, spec_map, spec_str
+from ._spec import spec_map, spec_str
 
 PatternFactory = Callable[[str, Any], Pattern]
 PATTERNS: dict[str, PatternFactory] = {}
@@ -42,12 +48,17 @@ def _id(kind: str, spec: Mapping[str, Any], key: str) -> str:
     return value
 
 
+def _optional(kind: str, spec: Mapping[str, Any], key: str) -> str | None:
+    """An optional id where null means "not asserted", as Rasa reads `step_id`/`skill_id`."""
+    return None if spec.get(key) is None else spec_str(kind, spec, key)
+
+
 @event_pattern(*sorted(SKILL_EVENTS))
 def skill_pattern(kind: str, spec: Any) -> Pattern:
     # skill_activated/completed carry no step, so a step_id there could never match.
     takes_step = kind not in {"skill_activated", "skill_completed"}
     spec = spec_map(kind, spec, required=["skill_id"], optional=("step_id",) if takes_step else ())
-    return SkillPattern(kind, _id(kind, spec, "skill_id"), spec_str(kind, spec, "step_id"))
+    return SkillPattern(kind, _id(kind, spec, "skill_id"), _optional(kind, spec, "step_id"))
 
 
 @event_pattern(*sorted(BLOCK_EVENTS))
@@ -60,7 +71,7 @@ def block_pattern(kind: str, spec: Any) -> Pattern:
         kind,
         _id(kind, spec, "skill_id"),
         _id(kind, spec, "block_id"),
-        spec_str(kind, spec, "step_id"),
+        _optional(kind, spec, "step_id"),
     )
 
 
@@ -100,8 +111,9 @@ def tool_pattern(kind: str, spec: Any) -> Pattern:
     source = spec["source"]
     if source not in ("local", "mcp"):
         raise SpecError(f"{kind}.source must be local or mcp, got {show(source)}")
-    mcp_server = spec_str(kind, spec, "mcp_server")
-    if mcp_server is not None and source == "local":
+    if source == "mcp" and "mcp_server" not in spec:
+        raise SpecError(f"{kind} with source: mcp needs mcp_server (the server's name)")
+    if source == "local" and "mcp_server" in spec:
         raise SpecError(f"{kind}.mcp_server is only allowed with source: mcp")
     arguments = spec.get("arguments") or {}
     if not isinstance(arguments, Mapping):
@@ -110,41 +122,10 @@ def tool_pattern(kind: str, spec: Any) -> Pattern:
         "tool_executed",
         tool_name=_id(kind, spec, "tool_name"),
         source=source,
-        mcp_server=mcp_server,
-        skill_id=spec_str(kind, spec, "skill_id"),
+        mcp_server=_optional(kind, spec, "mcp_server"),
+        skill_id=_optional(kind, spec, "skill_id"),
         arguments=dict(arguments),
-        is_error=spec_bool(kind, spec, "is_error"),
-    )
-
-
-@event_pattern("bot_uttered", "bot_did_not_utter")
-def bot_pattern(kind: str, spec: Any) -> Pattern:
-    spec = spec_map(kind, spec, optional=["utter_name", "text_matches", "buttons"])
-    if not spec:
-        raise SpecError(f"{kind} needs at least one of utter_name, text_matches, buttons")
-    regex = None
-    if "text_matches" in spec:
-        text = spec["text_matches"]
-        if not isinstance(text, str):
-            raise SpecError(f"{kind}.text_matches must be a string, got {show(text)}")
-        try:
-            regex = re.compile(text)
-        except re.error as exc:
-            raise SpecError(
-                f"{kind}.text_matches is not a valid regular expression: {exc}"
-            ) from None
-    raw_buttons = spec.get("buttons", [])
-    if not isinstance(raw_buttons, list):
-        raise SpecError(f"{kind}.buttons must be a list, got {show(raw_buttons)}")
-    buttons = []
-    for raw in raw_buttons:
-        button = spec_map(f"{kind}.buttons", raw, required=["title"], optional=["payload"])
-        buttons.append(Button(title=button["title"], payload=button.get("payload")))
-    return BotPattern(
-        "bot",
-        utter_name=spec_str(kind, spec, "utter_name"),
-        text_matches=regex,
-        buttons=tuple(buttons),
+        is_error=spec.get("is_error"),
     )
 
 
@@ -152,7 +133,6 @@ __all__ = [
     "PATTERNS",
     "PatternFactory",
     "block_pattern",
-    "bot_pattern",
     "event_pattern",
     "memory_pattern",
     "skill_pattern",

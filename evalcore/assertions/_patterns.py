@@ -82,7 +82,7 @@ class Pattern:
                 self.mismatches(best) or ["it matches"]
             )
         elif candidates:
-            seen = sorted({self.subject(e) for e in candidates})
+            seen = sorted({str(self.subject(e)) for e in candidates})
             text = f"recorded {self.label()} only for: " + ", ".join(seen[:8])
             if len(seen) > 8:
                 text += ", …"
@@ -255,10 +255,10 @@ class ToolPattern(Pattern):
     mcp_server: str | None = None
     skill_id: str | None = None
     arguments: Mapping[str, Any] = field(default_factory=dict)
-    is_error: bool | None = None
+    is_error: Any = None
 
     def want(self) -> str:
-        origin = f"mcp {self.mcp_server}" if self.mcp_server else self.source
+        origin = f"mcp {self.mcp_server}" if self.source == "mcp" else self.source
         parts = [f"source {origin}"]
         if self.arguments:
             parts.append(f"arguments {show(dict(self.arguments))}")
@@ -278,19 +278,23 @@ class ToolPattern(Pattern):
         return self.tool_name
 
     def mismatches(self, event: Event) -> list[str]:
+        """Rasa's `tool_executed_event_matches`: Python `==` on each field, `mcp_server`
+        only for an MCP call, and an expected argument of null equals an absent one."""
         assert isinstance(event, ToolEvent)
         out = []
         if event.source != self.source:
             out.append(_differs("source", event.source, self.source))
-        if self.mcp_server is not None and event.mcp_server != self.mcp_server:
+        elif self.source == "mcp" and event.mcp_server != self.mcp_server:
             out.append(_differs("mcp_server", event.mcp_server, self.mcp_server))
         if self.skill_id is not None and event.skill_id != self.skill_id:
             out.append(_differs("skill_id (metadata)", event.skill_id, self.skill_id))
         for key, expected in self.arguments.items():
-            if key not in event.arguments:
-                out.append(f"arguments has no {key!r}")
-            elif not values_equal(expected, event.arguments[key]):
-                out.append(_differs(f"arguments.{key}", event.arguments[key], expected))
+            actual = event.arguments.get(key)
+            if not values_equal(expected, actual):
+                if key not in event.arguments:
+                    out.append(f"arguments has no {key!r}")
+                else:
+                    out.append(_differs(f"arguments.{key}", actual, expected))
         if self.is_error is not None and event.is_error != self.is_error:
             out.append(_differs("is_error", event.is_error, self.is_error))
         return out
@@ -301,14 +305,17 @@ class ToolPattern(Pattern):
 
 @dataclass(frozen=True)
 class BotPattern(Pattern):
-    utter_name: str | None = None
+    """A bot message with a response name, text and buttons (each optional). Rasa's checks
+    look for each property on its own (`_bot.py`), one such pattern per property."""
+
+    utter_name: Any = None
     text_matches: re.Pattern[str] | None = None
     buttons: tuple[Button, ...] = ()
 
     def want(self) -> str:
         parts = []
-        if self.utter_name:
-            parts.append(self.utter_name)
+        if self.utter_name is not None:
+            parts.append(str(self.utter_name))
         if self.text_matches is not None:
             parts.append(f"text matching /{self.text_matches.pattern}/")
         if self.buttons:
@@ -325,22 +332,22 @@ class BotPattern(Pattern):
 
     def subject(self, event: Event) -> str:
         if isinstance(event, BotEvent):
-            return event.utter_action or "(no response name)"
+            return str(event.utter_action or "(no response name)")
         return ""
 
     def wanted_subject(self) -> str | None:
-        return self.utter_name
+        return self.utter_name if isinstance(self.utter_name, str) else None
 
     def mismatches(self, event: Event) -> list[str]:
         assert isinstance(event, BotEvent)
         out = []
         if self.text_matches is not None and (
-            event.text is None or self.text_matches.search(event.text) is None
+            not isinstance(event.text, str) or self.text_matches.search(event.text) is None
         ):
             out.append(
                 f"text {show(event.text, limit=60)} does not match /{self.text_matches.pattern}/"
             )
-        if self.buttons and not buttons_present(self.buttons, event.buttons):
+        if self.buttons and not buttons_in_place(self.buttons, event.buttons):
             shown = ", ".join(_button(b) for b in event.buttons) or "none"
             out.append(f"buttons are {shown}")
         return out
@@ -351,20 +358,15 @@ def _button(button: Button) -> str:
     return f"{show(button.title)}{payload}"
 
 
-def buttons_present(wanted: Sequence[Button], actual: Sequence[Button]) -> bool:
-    """Each wanted button appears among `actual`, in the same relative order (gaps allowed).
+def same_button(wanted: Button, actual: Button) -> bool:
+    """Title and payload both equal (an assertion without payload wants none)."""
+    return bool(actual.title == wanted.title and actual.payload == wanted.payload)
 
-    A wanted button matches on `title`, and on `payload` too when the assertion gives one.
-    """
-    position = 0
-    for want in wanted:
-        while position < len(actual):
-            have = actual[position]
-            position += 1
-            if values_equal(want.title, have.title) and (
-                want.payload is None or values_equal(want.payload, have.payload)
-            ):
-                break
-        else:
-            return False
-    return True
+
+def buttons_in_place(wanted: Sequence[Button], actual: Sequence[Button]) -> bool:
+    """Rasa's `BotUttered._buttons_match`: the message has buttons, and the ones at the same
+    positions are the same (compared pairwise up to the shorter list, so a message with
+    fewer buttons than the assertion lists can still match, as in Rasa)."""
+    if not actual:
+        return False
+    return all(same_button(w, a) for w, a in zip(wanted, actual, strict=False))

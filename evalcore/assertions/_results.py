@@ -20,6 +20,8 @@ class Verdict:
 
     passed: bool
     detail: str
+    invalid: bool = False
+    """The check could not be judged: Rasa's engine raises on it (see `AssertionResult`)."""
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,17 @@ class AssertionResult:
     passed: bool
     detail: str
     """What was expected and, on failure, the closest recorded event."""
+    invalid: bool = False
+    """The assertion could not be judged, so it fails: Rasa's `evaluate_assertions` raises on
+    it (a spec it refuses, or an input its engine crashes on), which errors the whole run."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "index": self.index,
             "type": self.type,
             "passed": self.passed,
             "detail": self.detail,
         }
+        if self.invalid:
+            out["invalid"] = True
+        return out

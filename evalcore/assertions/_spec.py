@@ -55,9 +55,9 @@ def spec_bool(kind: str, spec: Mapping[str, Any], key: str) -> bool | None:
 
 
 def spec_items(kind: str, spec: Any) -> list[Mapping[str, Any]]:
-    """The `[{name, value?}]` list of memory checks; a bare name or one mapping also works."""
-    if isinstance(spec, str | Mapping):
-        spec = [spec]
+    """The `[{name, value?}]` list of memory checks (non-empty, as Rasa requires)."""
     if not isinstance(spec, list) or not spec:
-        raise SpecError(f"{kind} takes a list of {{name, value?}} items, got {show(spec)}")
-    return [{"name": item} if isinstance(item, str) else item for item in spec]
+        raise SpecError(
+            f"{kind} takes a non-empty list of {{name, value?}} items, got {show(spec)}"
+        )
+    return spec
