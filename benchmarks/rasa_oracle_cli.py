@@ -38,5 +38,8 @@ async def main(argv: list[str]) -> int:
     for name in args.checks or CHECKS:
         print(f"== {name} (rasa-pro {env.version})")
         module = importlib.import_module(f".rasa_oracle.{name}", __package__)
-        missed += module.main(env, only=args.only or None, record=args.record)
+        options = {"only": args.only or None, "record": args.record}
+        if name == "projects":
+            options["install"] = args.install
+        missed += module.main(env, **options)
     return 1 if missed else 0

@@ -16,12 +16,23 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import REALWORLD, RECORDED, REPO, RasaEnv, call, project_copy
+from . import (
+    REALWORLD,
+    RECORDED,
+    REPO,
+    RasaEnv,
+    call,
+    find_env,
+    install_env,
+    project_copy,
+)
 
 _NOT_DEFINITIONS = ("eval/", ".casegen/", ".git/")
 
@@ -45,6 +56,8 @@ class ProjectResult:
     casegen_skills: list[str] = field(default_factory=list)
     could_not_run: list[str] = field(default_factory=list)
     unloadable: list[dict[str, str]] = field(default_factory=list)
+    pinned: str = ""
+    pinned_errors: list[dict[str, str]] | None = None
     failure: str = ""
 
     def casegen_codes(self) -> Counter[str]:
@@ -117,8 +130,26 @@ def uses_old_module_names(project: Path) -> bool:
     return False
 
 
-def check(env: RasaEnv, project: Path, ours: bool) -> ProjectResult:
+_PIN = re.compile(r"rasa-pro\s*==\s*([0-9][\w.]*)")
+
+
+def pinned_version(project: Path) -> str:
+    """The rasa-pro build the project pins in its pyproject.toml, or ''."""
+    manifest = project / "pyproject.toml"
+    if not manifest.is_file():
+        return ""
+    found = _PIN.search(manifest.read_text(encoding="utf-8", errors="replace"))
+    return found.group(1) if found else ""
+
+
+def check(env: RasaEnv, project: Path, ours: bool, install_pinned: bool = False) -> ProjectResult:
     result = ProjectResult(name=_label(project), ours=ours)
+    result.pinned = pinned_version(project)
+    if result.pinned and result.pinned != env.version:
+        pinned_env = install_env(result.pinned) if install_pinned else find_env(result.pinned)
+        if pinned_env is not None:
+            answer = rasa_side(pinned_env, project, map_old_names=False)
+            result.pinned_errors = [f for f in answer["findings"] if f["severity"] == "error"]
     try:
         answer = rasa_side(env, project, map_old_names=uses_old_module_names(project))
     except Exception as error:  # one project's crash must not hide the others
@@ -160,6 +191,16 @@ def report(results: list[ProjectResult]) -> int:
             f"casegen {len(r.casegen_warnings)} findings ({casegen_rasa} by Rasa's rules); "
             f"Rasa errors casegen misses: {len(missed)}"
         )
+        if r.pinned and r.pinned != r.rasa_version:
+            on_pin = (
+                f"{len(r.pinned_errors)} errors"
+                if r.pinned_errors is not None
+                else "not installed (make rasa-oracle installs it)"
+            )
+            print(
+                f"    pins rasa-pro {r.pinned}: on it, Rasa's check finds {on_pin}; the figures "
+                f"above are rasa-pro {r.rasa_version}'s, with `rasa.calm_v2` read as `rasa.mantle`"
+            )
         if r.failure:
             print(f"    Rasa's check could not run: {r.failure.splitlines()[-1]}")
         for line in r.could_not_run:
@@ -179,15 +220,32 @@ def report(results: list[ProjectResult]) -> int:
     return missed_goals
 
 
+def default_skills_project(env: RasaEnv, folder: Path) -> Path | None:
+    """A project made of Rasa's bundled default skills (with the packaged template's agent.yml
+    and integrations.yml), so casegen reads them as it would in a user's `skills/`."""
+    site = next((env.python.parent.parent / "lib").glob("python3*/site-packages/rasa"), None)
+    template = rasa_packaged_projects(env)
+    if site is None or not template or not (site / "mantle" / "default_skills").is_dir():
+        return None
+    root = folder / "default_skills"
+    shutil.copytree(site / "mantle" / "default_skills", root / "skills")
+    for name in ("agent.yml", "integrations.yml"):
+        shutil.copy(template[0] / name, root / name)
+    return root
+
+
 def check_packaged(env: RasaEnv) -> int:
     """casegen's warnings on the projects and default skills that ship inside rasa-pro."""
     false_warnings = 0
-    for project in rasa_packaged_projects(env):
-        warnings, _ = casegen_side(project)
-        false_warnings += len(warnings)
-        print(f"  rasa-pro {_label(project)}: casegen warnings {len(warnings)}")
-        for warning in warnings:
-            print(f"    {warning}")
+    with tempfile.TemporaryDirectory(prefix="rasa-defaults-") as scratch:
+        defaults = default_skills_project(env, Path(scratch))
+        for project in [*rasa_packaged_projects(env), *([defaults] if defaults else [])]:
+            warnings, _ = casegen_side(project)
+            false_warnings += len(warnings)
+            label = "default skills" if project == defaults else _label(project)
+            print(f"  rasa-pro {label}: casegen warnings {len(warnings)}")
+            for warning in warnings:
+                print(f"    {warning}")
     print(f"casegen warnings on Rasa's packaged projects: {false_warnings} (goal 0)")
     return int(false_warnings > 0)
 
@@ -221,11 +279,13 @@ def record_results(results: list[ProjectResult], version: str) -> Path:
     return target
 
 
-def main(env: RasaEnv, only: list[str] | None = None, record: bool = False) -> int:
+def main(
+    env: RasaEnv, only: list[str] | None = None, record: bool = False, install: bool = False
+) -> int:
     projects = [(p, True) for p in our_projects()] + [(p, False) for p in realworld_projects()]
     if only:
         projects = [(p, ours) for p, ours in projects if any(o in str(p) for o in only)]
-    results = [check(env, project, ours) for project, ours in projects]
+    results = [check(env, project, ours, install_pinned=install) for project, ours in projects]
     missed = report(results) + check_packaged(env)
     if record:
         print(f"recorded: {record_results(results, env.version)}")

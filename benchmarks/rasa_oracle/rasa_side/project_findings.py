@@ -54,11 +54,13 @@ def main() -> None:
     root = Path(payload["root"])
     sys.path.insert(0, str(root))
     _common.quiet_logs()
-    from rasa.mantle.skills.catalog import load_skill_catalog_result
-
     try:
+        from rasa.mantle.skills.catalog import load_skill_catalog_result
         from rasa.mantle.validation import collect_project_findings
-    except ImportError:  # 3.19/3.20 ship the same module under its old name
+    except ImportError:  # 3.19/3.20 ship the same modules under their old name
+        from rasa.calm_v2.skills.catalog import (  # type: ignore[no-redef]
+            load_skill_catalog_result,
+        )
         from rasa.calm_v2.validation import collect_project_findings  # type: ignore[no-redef]
 
     _common.quiet_logs()
