@@ -16,6 +16,7 @@ from . import (
     runner,
     speed,
     synthetic,
+    trivial_agents,
     verify,
 )
 
@@ -27,6 +28,7 @@ BENCHMARKS = {
     "corpus": corpus.main,
     "speed": speed.main,
     "synthetic": synthetic.main,
+    "trivial-agents": trivial_agents.main,
     "verify": verify.main,
     "mutation": mutation.main,
     "llm-prompts": llm_prompts.main,
