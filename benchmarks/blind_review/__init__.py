@@ -1,0 +1,1 @@
+"""Blind review of generated cases: a random sample, reviewed with the definitions only."""
