@@ -2,6 +2,7 @@
 
 import signal
 import threading
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -97,6 +98,13 @@ def _run_flow(
             highlight=False,
         )
 
+    # LangGraph holds each step behind the run's concurrency semaphore: a step cancelled
+    # by Ctrl-C before it got the semaphore is a coroutine never started, which Python
+    # reports when it is collected, after the run has stopped. Nothing is lost (the
+    # checkpoint has every finished step), so the warning is noise at the user's prompt.
+    warnings.filterwarnings(
+        "ignore", message="coroutine 'arun_with_retry' was never awaited", category=RuntimeWarning
+    )
     terminated = _TermAsInterrupt()
     try:
         if progress is not None:
