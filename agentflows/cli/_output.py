@@ -38,14 +38,17 @@ def _stdout_console() -> Console:
     from rich.console import Console
 
     return Console(
-        highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPE_WIDTH
+        highlight=False,
+        soft_wrap=True,
+        emoji=False,  # ids such as `file_claim:Car:` print as themselves, not as 🚗
+        width=None if sys.stdout.isatty() else PIPE_WIDTH,
     )
 
 
 def _stderr_console() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 stdout = Out(_stdout_console)
