@@ -111,6 +111,22 @@ def test_evidence_names_what_broke(report: dict[str, Any]) -> None:
     assert "skills/check_balance/skill.md" in slots["evidence"][1]["text"]
 
 
+def test_assertions_are_numbered_from_one_as_in_report(report: dict[str, Any]) -> None:
+    """`assertion 1` is the run record's (and the case's) first assertion, in triage as in
+    `report` and `--compare`."""
+    import re
+
+    seen = 0
+    for item in report["failures"]:
+        record = json.loads(Path(item["file"]).read_text(encoding="utf-8"))
+        types = {a["index"]: a["type"] for a in record["assertions"]}
+        texts = [e["text"] for e in item["evidence"]] + [item["fix"]]
+        for number, kind in re.findall(r"assertion (\d+) \(?(\w+)", " ".join(texts)):
+            seen += 1
+            assert types.get(int(number) - 1) == kind, (item["slug"], number, kind, types)
+    assert seen >= 2  # the check is not vacuous
+
+
 def test_project_is_found_from_the_case_path() -> None:
     """Without --project, cases inside a project still get their definitions."""
     found = triage_results(STAMP / "card_replace_stolen")

@@ -86,7 +86,7 @@ def initial_slots_skip(facts: Facts) -> Diagnosis | None:
                     evidence,
                     f"The case pre-fills `{key}` in setup.initial_slots, so the agent rightly "
                     f"skipped {subject.kind} `{subject.name}`. Remove `{key}` from "
-                    f"initial_slots so the step runs, or drop assertion {check.result.index} "
+                    f"initial_slots so the step runs, or drop assertion {check.result.index + 1} "
                     f"({check.result.type}) from {facts.case.display or 'the case'}.",
                 )
     return None
