@@ -18,36 +18,11 @@ from ._output import print_json, stderr, stdout
 from ._run_progress import waiting_counter, with_progress
 
 if TYPE_CHECKING:
-    from evalcore.judge import JudgeSettings
     from evalcore.runner import RunCase, RunRecord, RunReport
     from evalcore.runner._execute import RunExecutor
-    from evalcore.simulator import SimulatorSettings
 
 EXIT_INTERRUPTED = 130
 _COLOUR = {"passed": "green", "failed": "red", "errored": "yellow"}
-
-
-def _settings(
-    model: str | None, judge_model: str | None, samples: int, start: Path, use_cache: bool
-) -> "tuple[SimulatorSettings, JudgeSettings]":
-    """`--model` sets both roles unless `--judge-model` is given (`offline` = none)."""
-    from evalcore.judge import JudgeSettings
-    from evalcore.llm import ResponseCache, resolve_model_config
-    from evalcore.simulator import SimulatorSettings
-
-    simulator = resolve_model_config(model, start=start, role="simulator")
-    judge = resolve_model_config(judge_model or model, start=start, role="judge")
-    return (
-        SimulatorSettings(
-            model=simulator,
-            cache=ResponseCache(simulator.cache_dir) if simulator and use_cache else None,
-        ),
-        JudgeSettings(
-            model=judge,
-            samples=samples,
-            cache=ResponseCache(judge.cache_dir) if judge and use_cache else None,
-        ),
-    )
 
 
 def _run_line(record: "RunRecord") -> str:
@@ -348,7 +323,9 @@ def run(
         # that project's questions and read-backs, as verification in generate does
         definitions = getattr(agent, "project", None)
     start = project or Path(cases[0].path).parent
-    simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
+    from ..commands import run_settings
+
+    simulator, judge = run_settings(model, judge_model, judge_samples, start, cache)
     simulator = replace(simulator, project=definitions)
     options = RunOptions(
         runs=runs,

@@ -48,14 +48,12 @@ def status(
 
     Exit 0 when no case is stale or broken, 1 when some are, 2 on usage errors.
     """
-    from ..stale import check_manifest, find_manifest
+    from .. import commands
 
-    report = check_manifest(manifest or find_manifest(Path.cwd()), project=project)
+    report = commands.status(project, manifest)
     shown = [c for c in report.cases if c.status in STALE] if only_stale else report.cases
     if as_json:
-        payload = report.to_json()
-        payload["cases"] = [c.model_dump(mode="json") for c in shown]
-        print_json(payload)
+        print_json(commands.status_payload(report, only_stale=only_stale))
     else:
         listed = shown if show_all else [c for c in shown if c.status != "fresh"]
         _print(report, listed, only_stale=only_stale, fresh_hidden=len(shown) - len(listed))
@@ -63,7 +61,7 @@ def status(
 
 
 #: What `--stale` lists: the statuses that fail `status` (exit 1) and need regenerating.
-STALE = ("broken", "stale")
+STALE = ("broken", "stale")  # as `commands.STALE`, without importing the command layer
 
 
 def _print(
