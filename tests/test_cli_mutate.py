@@ -112,7 +112,7 @@ def test_mutate_finds_its_project_says_why_it_fails_and_keeps_it_short(
     """Like the other commands, the project is the nearest one; a missed --min-score is
     said on stderr; progress is printed before the mutants are played; the summary is
     short and the kill matrix is behind --details."""
-    root, cases = suite
+    root, _ = suite
     monkeypatch.chdir(root)
     code, out, err = run_cli("mutate", "eval/scenarios", "--min-score", "0.99")
     assert code == 1
