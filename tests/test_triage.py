@@ -374,3 +374,18 @@ async def test_broken_demo_bank_runs_are_triaged(tmp_path: Path) -> None:
     assert tool["bucket"] == "Tool" and "place_replacement_order" in tool["evidence"][0]["text"]
     assert tool["evidence"][0]["text"].startswith(f"[T{tool['turn']}] tool:")
     assert buckets["check_balance_savings_happy"]["bucket"] == "Instruction"
+
+
+def test_a_persona_with_no_answer_is_the_scenario_s_fault(run_cli, tmp_path: Path) -> None:
+    """examples/bank's card_replace_damaged, played offline: its free-prose persona has no
+    date of birth, so the offline user cannot answer the agent's security question. `run`
+    says so before playing, and triage blames the Scenario (not the skill's instruction)."""
+    case = BANK / "eval" / "scenarios" / "card_replace_damaged.yml"
+    code, _, err = run_cli("run", case, "--target", "demo:bank", "--results", tmp_path / "r")
+    assert code == 1
+    assert "note: card_replace_damaged: free-prose simulation_context" in err
+    assert "only a simulator model (--model) plays it as written" in err
+    report = triage_results(tmp_path / "r", project=BANK)
+    [found] = report["failures"]
+    assert (found["bucket"], found["rule"]) == ("Scenario", "simulator-lacks-fact")
+    assert "date of birth" in found["fix"] and "simulation_context" in found["fix"]

@@ -25,6 +25,17 @@ EXIT_INTERRUPTED = 130
 _COLOUR = {"passed": "green", "failed": "red", "errored": "yellow"}
 
 
+def _note_offline_prose(cases: "list[RunCase]") -> None:
+    """Before the run: the cases whose free-prose persona the offline user may not be able
+    to play to the end (a failure then is the case's, not the agent's)."""
+    from evalcore.simulator import PROSE_NOTE, offline_note
+
+    prose = [c.slug for c in cases if c.simulate is not None and offline_note(c.simulate)]
+    if prose:
+        named = ", ".join(prose[:5]) + (f" and {len(prose) - 5} more" if len(prose) > 5 else "")
+        stderr.print(f"[yellow]note:[/] {escape(named)}: {escape(PROSE_NOTE)}", highlight=False)
+
+
 def _run_line(record: "RunRecord") -> str:
     colour = _COLOUR[record.status]
     detail = f"{record.turns} turns, {record.duration_s:.1f}s"
@@ -341,6 +352,8 @@ def run(
     from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
 
     preflight_roles({"simulator": simulator.model, "judge": judge.model})
+    if simulator.engine == "offline" and not as_json:
+        _note_offline_prose(cases)
     writer = ResultsWriter(results_root, junit=junit)
     finished: list[RunRecord] = []
 
