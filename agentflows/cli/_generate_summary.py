@@ -16,6 +16,12 @@ def _print_summary(report: dict[str, Any]) -> None:
         stdout.print(
             escape("engines: " + ", ".join(f"{n} × {name}" for name, n in engines.items()))
         )
+    for clause in report.get("direction_unread") or []:
+        stdout.print(
+            f"[yellow]direction not used offline:[/] “{escape(clause)}” (the offline drafter "
+            "reads a persona, 'make sure …' checks, values and themes; a model reads any "
+            "text: --model)"
+        )
     for source, cov in report["coverage"].items():
         line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements asserted"
         touched = cov.get("touched") or []
