@@ -230,3 +230,23 @@ def test_version_works_from_any_folder(tmp_path: Path) -> None:
         [*CASEGEN, "--version"], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert done.returncode == 0 and done.stdout.startswith("casegen ")
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_usage_lines_name_arguments_plainly(command: str, run_cli) -> None:
+    """`casegen run [OPTIONS] PATHS...`, not typer's `{paths}...` placeholder."""
+    _, out, _ = run_cli(command, "--help")
+    usage = next(line for line in out.splitlines() if "Usage:" in line)
+    assert "{" not in usage and "}" not in usage, usage
+
+
+def test_a_run_line_counts_one_turn_as_one(tmp_path: Path, run_cli) -> None:
+    case = tmp_path / "one.yml"
+    case.write_text(
+        "scenario:\n  name: Just hello\n  simulation_context: >-\n"
+        '    Follow these steps: 1. Say: "Hi"\n'
+        "  goals:\n    criteria:\n      - The agent greets the customer\n",
+        encoding="utf-8",
+    )
+    _, out, _ = run_cli("run", case, "--target", "demo:bank", "--results", tmp_path / "r")
+    assert "(1 turn, " in out and "(1 turns" not in out, out

@@ -38,7 +38,7 @@ def _note_offline_prose(cases: "list[RunCase]") -> None:
 
 def _run_line(record: "RunRecord") -> str:
     colour = _COLOUR[record.status]
-    detail = f"{record.turns} turns, {record.duration_s:.1f}s"
+    detail = f"{record.turns} turn{'' if record.turns == 1 else 's'}, {record.duration_s:.1f}s"
     line = (
         f"[{colour}]{record.verdict_label:<22}[/] {escape(record.scenario_slug)} "
         f"run {record.run_index}  [dim]({detail})[/]"
