@@ -146,6 +146,7 @@ def _comparison(comparison: Comparison, ids: dict[str, str]) -> str:
         '<section id="compare"><h2>Compared with the baseline</h2>',
         f'<p class="meta">baseline <b>{e(comparison.baseline)}</b> · '
         f"{e(head or 'no case changed status')} · {counts['unchanged']} unchanged</p>",
+        *(f'<p class="note bad">warning: {e(w)}</p>' for w in comparison.warnings),
     ]
     for kind, title in CHANGE_TITLES.items():
         changes = comparison.of(kind)

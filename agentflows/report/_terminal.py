@@ -72,6 +72,8 @@ def print_terminal(console: Console, batch: Batch, comparison: Comparison | None
 def _print_comparison(console: Console, comparison: Comparison) -> None:
     counts = comparison.counts
     console.print(f"\n[bold]compared with[/] {escape(comparison.baseline)}")
+    for warning in comparison.warnings:
+        console.print(f"[yellow]warning:[/] {escape(warning)}")
     for kind, title in CHANGE_TITLES.items():
         changes = comparison.of(kind)
         if not changes:
