@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -250,3 +251,25 @@ def test_a_run_line_counts_one_turn_as_one(tmp_path: Path, run_cli) -> None:
     )
     _, out, _ = run_cli("run", case, "--target", "demo:bank", "--results", tmp_path / "r")
     assert "(1 turn, " in out and "(1 turns" not in out, out
+
+
+def test_run_and_report_show_paths_as_typed_from_here(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No `/home/…/eval/results/…`: the results folder, inside the working folder, is shown
+    relative to it by `run`, `report` and the HTML page's header."""
+    project = tmp_path / "bank"
+    shutil.copytree(EXAMPLES / "bank", project)
+    monkeypatch.chdir(project)
+    case = "eval/scenarios/card_replace_stolen.yml"
+    _, out, _ = run_cli("run", case, "--target", "demo:bank")
+    results = next(line for line in out.splitlines() if line.startswith("results: "))
+    assert results.startswith("results: eval/results/"), results
+    batch = project / results.removeprefix("results: ")
+    _, out, _ = run_cli("report", batch, "--html", "page.html")  # given absolute
+    assert f"results {batch.relative_to(project)}" in out and str(tmp_path) not in out
+    assert "1 case · 1 run:" in out
+    page = (project / "page.html").read_text(encoding="utf-8")
+    assert f"results <b>{batch.relative_to(project)}</b>" in page
+    where = page.find(str(tmp_path))
+    assert where < 0, page[where - 200 : where + 100]

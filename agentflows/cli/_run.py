@@ -95,7 +95,7 @@ def _print_summary(report: "RunReport") -> None:
         )
     _print_recap(report)
     if report.results_dir:
-        stdout.print(f"results: {escape(report.results_dir)}")
+        stdout.print(f"results: {escape(_shown(report.results_dir))}")
 
 
 def _print_recap(report: "RunReport") -> None:
@@ -117,11 +117,10 @@ def _print_recap(report: "RunReport") -> None:
 
 
 def _shown(path: str) -> str:
-    """A case path as typed from here (relative to the working folder when inside it)."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return path
+    """A path as typed from here (relative to the working folder when inside it)."""
+    from evalcore.workdir import shown_path
+
+    return shown_path(path)
 
 
 def _select(

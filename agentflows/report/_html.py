@@ -12,6 +12,7 @@ import re
 from html import escape
 
 from evalcore.runner import RunRecord
+from evalcore.workdir import shown_path
 
 from ._assets import SCRIPT, STYLE, content_security_policy
 from ._compare import Change, Comparison
@@ -68,7 +69,7 @@ def render_html(batch: Batch, comparison: Comparison | None = None) -> str:
     parts.append(_index(batch, ids))
     parts.append(_cases(batch, ids))
     parts.append(
-        f'<footer>casegen report of <span class="mono">{e(batch.dir)}</span></footer>'
+        f'<footer>casegen report of <span class="mono">{e(shown_path(batch.dir))}</span></footer>'
         f"</main><script>{SCRIPT}</script></body></html>\n"
     )
     return "\n".join(parts)
@@ -78,7 +79,7 @@ def _header(batch: Batch) -> str:
     s = batch.summary
     engines = batch.engines
     meta = [
-        ("results", str(batch.dir)),
+        ("results", shown_path(batch.dir)),
         ("target", s.target or "?"),
         ("timestamp", s.timestamp or batch.dir.name),
         ("wall clock", f"{s.wall_clock_s:.1f}s"),
