@@ -97,9 +97,16 @@ def test_assertion_verdicts_sit_at_the_turn_their_detail_names(batches: tuple[Pa
                 assert turn is not None and turn.attrs["data-turn"] == str(max(named)), item
                 placed += 1
             else:
-                assert turn is None and verdict.ancestor("div", "unplaced") is not None, item
+                box = verdict.ancestor("div", "unplaced")
+                assert turn is None and box is not None, item
+                # a failure at no turn (it never happened) has its own box, the first thing
+                # in the run: see below
+                assert ("failing" in box.attrs["class"].split()) == (not item["passed"]), item
                 unplaced += 1
     assert placed and unplaced
+    for run_html in render_html(load_batch(broken)).split('<section class="run"')[1:]:
+        if 'class="unplaced failing"' in run_html:
+            assert run_html.index('class="unplaced failing"') < run_html.index('class="turns"')
 
 
 def test_a_judge_reason_places_its_criterion_at_the_turn_it_names(

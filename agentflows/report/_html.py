@@ -228,7 +228,8 @@ def _case(case: CaseRuns, element_id: str) -> str:
 def _run(record: RunRecord) -> str:
     plan = layout(record)
     facts = (
-        f"{record.verdict_label} · {record.turns} turns · {record.duration_s:.2f}s · "
+        f"{record.verdict_label} · {record.turns} turn{'' if record.turns == 1 else 's'} · "
+        f"{record.duration_s:.2f}s · "
         f"stopped: {record.stop_reason} · target {record.target}"
     )
     html = [
@@ -238,6 +239,15 @@ def _run(record: RunRecord) -> str:
     if record.error:
         html.append(f'<p class="error">error: {e(record.error)}</p>')
     html.append(_metrics(record))
+    # What failed without a turn to point at (an expected event that never happened) is
+    # the first thing a reader needs: above the transcript, not under it.
+    failing = [v for v in plan.unplaced if v.outcome in ("fail", "inconclusive")]
+    if failing:
+        html.append(
+            '<div class="unplaced failing"><h5>Failed, at no turn (it never happened)</h5>'
+            + _verdicts(failing)
+            + "</div>"
+        )
     html.append('<ol class="turns">')
     for turn in plan.turns:
         html.append(f'<li class="turn" data-turn="{turn.number}">')
@@ -256,11 +266,10 @@ def _run(record: RunRecord) -> str:
             html.append(_verdicts(turn.verdicts))
         html.append("</div></li>")
     html.append("</ol>")
-    if plan.unplaced:
+    rest = [v for v in plan.unplaced if v not in failing]
+    if rest:
         html.append(
-            '<div class="unplaced"><h5>Whole run (no turn named)</h5>'
-            + _verdicts(plan.unplaced)
-            + "</div>"
+            '<div class="unplaced"><h5>Whole run (no turn named)</h5>' + _verdicts(rest) + "</div>"
         )
     html.append("</section>")
     return "".join(html)
