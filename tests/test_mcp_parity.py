@@ -148,3 +148,11 @@ def test_doctor_without_a_model_says_offline(served: dict[str, Any]) -> None:
     assert not result.is_error, result.content
     data = result.structured_content
     assert data["checks"] and "uses" in data
+
+
+def test_the_server_shares_the_command_layer_not_the_cli() -> None:
+    """The tools call `agentflows.commands`, as the CLI does; none reaches into the CLI."""
+    server = REPO / "agentflows" / "mcp_server"
+    for module in server.glob("*.py"):
+        text = module.read_text(encoding="utf-8")
+        assert "..cli" not in text and "agentflows.cli" not in text, module.name
