@@ -176,7 +176,10 @@ def register(
         ] = None,
         out: Annotated[
             str | None,
-            Field(description="Output folder (default generated_cases/<dialect>/<target>/)."),
+            Field(
+                description="Output folder (default generated_cases/<dialect>/<target>/); "
+                "with several targets, one folder per target inside it."
+            ),
         ] = None,
         model: ModelArg = None,
         force: Annotated[
