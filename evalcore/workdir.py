@@ -1,4 +1,5 @@
-"""casegen's own working folder, `.casegen/` (checkpoints, response cache, reviews, PR notes).
+"""casegen's own working folder, `.casegen/` (checkpoints, response cache, reviews, PR notes),
+and paths as a person in the working folder reads them (`shown_path`).
 
 It is machine state, never something to commit, so the folder ignores itself: the first time
 casegen creates it, it writes `.casegen/.gitignore` with `*`, and a person's `git status`
@@ -22,3 +23,13 @@ def ensure_dir(path: Path) -> Path:
                 marker.write_text("*\n", encoding="utf-8")
             break
     return path
+
+
+def shown_path(path: str | Path) -> str:
+    """`path` relative to the working folder when it lies inside it (as the person would type
+    it), else as given: output that prints `/home/…/eval/results/…` is hard to read and
+    leaks the layout of the machine into logs and pages."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,7 +19,8 @@ from conftest import EXAMPLES, REPO
 from rich.console import Console
 from rich.table import Table
 
-from agentflows.cli._app import app, reflow
+from agentflows.cli import COMMANDS
+from agentflows.cli._app import reflow
 from agentflows.cli._output import print_table
 from evalcore.assertions import evaluate_mantle
 from evalcore.suggest import close_matches, did_you_mean, opposite, unique_close_match
@@ -171,13 +173,7 @@ def test_help_imports_no_command_machinery() -> None:
     assert not loaded & heavy, sorted(loaded & heavy)
 
 
-def _commands() -> list[str]:
-    import typer
-
-    return sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
-
-
-@pytest.mark.parametrize("command", _commands())
+@pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_flags_show_no_bool_placeholder(command: str, run_cli) -> None:
     code, out, _ = run_cli(command, "--help")
     assert code == 0
@@ -235,3 +231,45 @@ def test_version_works_from_any_folder(tmp_path: Path) -> None:
         [*CASEGEN, "--version"], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert done.returncode == 0 and done.stdout.startswith("casegen ")
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_usage_lines_name_arguments_plainly(command: str, run_cli) -> None:
+    """`casegen run [OPTIONS] PATHS...`, not typer's `{paths}...` placeholder."""
+    _, out, _ = run_cli(command, "--help")
+    usage = next(line for line in out.splitlines() if "Usage:" in line)
+    assert "{" not in usage and "}" not in usage, usage
+
+
+def test_a_run_line_counts_one_turn_as_one(tmp_path: Path, run_cli) -> None:
+    case = tmp_path / "one.yml"
+    case.write_text(
+        "scenario:\n  name: Just hello\n  simulation_context: >-\n"
+        '    Follow these steps: 1. Say: "Hi"\n'
+        "  goals:\n    criteria:\n      - The agent greets the customer\n",
+        encoding="utf-8",
+    )
+    _, out, _ = run_cli("run", case, "--target", "demo:bank", "--results", tmp_path / "r")
+    assert "(1 turn, " in out and "(1 turns" not in out, out
+
+
+def test_run_and_report_show_paths_as_typed_from_here(
+    tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No `/home/…/eval/results/…`: the results folder, inside the working folder, is shown
+    relative to it by `run`, `report` and the HTML page's header."""
+    project = tmp_path / "bank"
+    shutil.copytree(EXAMPLES / "bank", project)
+    monkeypatch.chdir(project)
+    case = "eval/scenarios/card_replace_stolen.yml"
+    _, out, _ = run_cli("run", case, "--target", "demo:bank")
+    results = next(line for line in out.splitlines() if line.startswith("results: "))
+    assert results.startswith("results: eval/results/"), results
+    batch = project / results.removeprefix("results: ")
+    _, out, _ = run_cli("report", batch, "--html", "page.html")  # given absolute
+    assert f"results {batch.relative_to(project)}" in out and str(tmp_path) not in out
+    assert "1 case · 1 run:" in out
+    page = (project / "page.html").read_text(encoding="utf-8")
+    assert f"results <b>{batch.relative_to(project)}</b>" in page
+    where = page.find(str(tmp_path))
+    assert where < 0, page[where - 200 : where + 100]

@@ -1,49 +1,93 @@
-"""Ctrl-C during `casegen generate`: the run id was shown at the start, the command stops
-at once, and `--json` still prints one object that says how to resume."""
+"""Ctrl-C and SIGTERM during `casegen generate`: the run id was shown at the start, the
+command stops at once, and `--json` still prints one object that says how to resume.
+
+Each run is its own process: the signal reaches only it, with the signal handlers a user's
+shell gives it, and a run that failed to stop is killed after a deadline and reported with
+what it printed (the test process never waits on a stuck run, nor gets a stray signal)."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import threading
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES
+from conftest import EXAMPLES, REPO
 from stub_openai import slow, stub_fixture
 
+from agentflows.cli._generate_run import _TermAsInterrupt
+
 openai_stub = stub_fixture(handler=lambda request: slow(120, {}))
+CASEGEN = [sys.executable, "-c", "from agentflows.cli import run; run()"]
+#: Model settings a user's environment may carry; the run must see only the stub's.
+MODEL_ENV = ("CASEGEN_MODEL", "OPENAI_MODEL", "CASEGEN_SETTINGS")
 
 
-def _interrupt_once_called(stub, sent: list[float]) -> None:
-    deadline = time.monotonic() + 60
-    while not stub.requests and time.monotonic() < deadline:
-        time.sleep(0.02)
-    sent.append(time.monotonic())
-    os.kill(os.getpid(), signal.SIGINT)
-
-
-def test_sigint_stops_promptly_with_the_run_id(
-    tmp_path: Path, run_cli, openai_stub, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("OPENAI_BASE_URL", openai_stub.base_url)
-    monkeypatch.setenv("OPENAI_API_KEY", "k")
-    monkeypatch.chdir(tmp_path)
-    sent: list[float] = []
-    threading.Thread(target=_interrupt_once_called, args=(openai_stub, sent)).start()
-    code, out, err = run_cli(
-        *("generate", "card_replace", "--project", EXAMPLES / "bank", "--model", "stub-model"),
-        *("--out", tmp_path / "out", "--json"),
+def _generate_then_signal(stub, tmp_path: Path, signum: int) -> tuple[int, float, str, str]:
+    """Start `generate --json` against `stub`, send `signum` once the model is asked; the
+    exit code, seconds from the signal to the exit, stdout and stderr."""
+    env = {k: v for k, v in os.environ.items() if k not in MODEL_ENV}
+    env.update(
+        OPENAI_BASE_URL=stub.base_url,
+        OPENAI_API_KEY="k",
+        NO_PROXY="127.0.0.1,localhost",
+        PYTHONPATH=os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]),
     )
-    elapsed = time.monotonic() - sent[0]
-    assert openai_stub.requests, "the model was never called"
-    assert code == 130, err
+    proc = subprocess.Popen(
+        [*CASEGEN, "generate", "card_replace", "--project", str(EXAMPLES / "bank"),
+         "--model", "stub-model", "--out", str(tmp_path / "out"), "--json"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 90
+        while not stub.requests and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not stub.requests:
+            proc.kill()
+            out, err = proc.communicate()
+            pytest.fail(f"the model was never called (exit {proc.returncode}): {err[-2000:]}")
+        sent = time.monotonic()
+        proc.send_signal(signum)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            pytest.fail(f"still running 30 s after the signal: {err[-2000:]}")
+        return proc.returncode, time.monotonic() - sent, out, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "error"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")],
+)
+def test_a_signal_stops_promptly_with_the_run_id(
+    tmp_path: Path, openai_stub, signum: int, code: int, error: str
+) -> None:
+    exit_code, elapsed, out, err = _generate_then_signal(openai_stub, tmp_path, signum)
+    assert exit_code == code, err
     assert elapsed < 5, f"took {elapsed:.1f}s to stop"
     first = err.splitlines()[0]  # printed at the start, although stderr is not a terminal
     assert first.startswith("run gen-"), err
     run_id = first.split()[1]
     payload = json.loads(out)
-    assert payload["run_id"] == run_id and payload["exit_code"] == 130
+    assert payload["run_id"] == run_id and payload["exit_code"] == code
+    assert payload["error"] == error
     assert f"casegen generate --resume {run_id}" in payload["hint"]
+    # LangGraph's steps cancelled before they started are not the user's concern
+    assert "never awaited" not in err, err
+
+
+def test_the_sigterm_handler_is_put_back() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    with _TermAsInterrupt() as terminated:
+        assert signal.getsignal(signal.SIGTERM) == terminated._handle
+    assert signal.getsignal(signal.SIGTERM) is before

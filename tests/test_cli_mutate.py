@@ -104,3 +104,22 @@ def test_mutate_unknown_mutant_id_is_a_usage_error(suite, run_cli):
     )
     assert code == 2
     assert "skip_confirmation:submit_claim" in err
+
+
+def test_mutate_finds_its_project_says_why_it_fails_and_keeps_it_short(
+    suite, run_cli, monkeypatch: pytest.MonkeyPatch
+):
+    """Like the other commands, the project is the nearest one; a missed --min-score is
+    said on stderr; progress is printed before the mutants are played; the summary is
+    short and the kill matrix is behind --details."""
+    root, _ = suite
+    monkeypatch.chdir(root)
+    code, out, err = run_cli("mutate", "eval/scenarios", "--min-score", "0.99")
+    assert code == 1
+    assert "is below --min-score 0.99" in err
+    assert err.index("mutate: playing the suite") < err.index("below --min-score")
+    assert "killed by" not in out and "--details prints the kill matrix" in out
+    assert "--project . --direction" in out and str(root) not in out  # as a user types it
+    code, details, _ = run_cli("mutate", "eval/scenarios", "--details")
+    assert code == 0 and "killed by" in details
+    assert len(details.splitlines()) > len(out.splitlines())

@@ -33,7 +33,7 @@ PIECES = (
 
 def _rich(markup: str | Text) -> str:
     buffer = io.StringIO()
-    Console(file=buffer, highlight=False, soft_wrap=True, width=140).print(markup)
+    Console(file=buffer, highlight=False, soft_wrap=True, width=140, emoji=False).print(markup)
     return buffer.getvalue()
 
 
@@ -62,7 +62,7 @@ def test_plain_markup_is_what_rich_prints_or_none() -> None:
     assert plain > 1000  # the check is not vacuous
 
 
-@pytest.mark.parametrize("markup", [":smile:", "a\tb", "x\ry", "[@click=a]b[/]", "[/]", "[/x]"])
+@pytest.mark.parametrize("markup", ["a\tb", "x\ry", "[@click=a]b[/]", "[/]", "[/x]"])
 def test_plain_markup_leaves_what_rich_translates_or_rejects_to_rich(markup: str) -> None:
     assert plain_markup(markup) is None
 
@@ -85,17 +85,20 @@ def test_out_writes_plain_text_and_hands_anything_else_to_rich(
     made: list[Console] = []
 
     def make() -> Console:
-        made.append(Console(highlight=False, soft_wrap=True, width=140))
+        made.append(Console(highlight=False, soft_wrap=True, width=140, emoji=False))
         return made[-1]
 
     out = Out(make)
     out.print("[green]✓[/] a\\[b] [dim](mantle)[/]")
     out.print_parts([("  ", None), ("  12  ", "dim"), ("[code] ", "red")])
+    out.print("file_claim:Car: :smile:")  # emoji codes are off: ids print as themselves
     assert made == []  # no console was needed
-    out.print("card :smile:")  # an emoji code: rich translates it, and prints from now on
+    out.print("a\tb")  # a tab: rich expands it, and prints from now on
     assert len(made) == 1
-    out.print("[red]x[/]")
-    assert capsys.readouterr().out == "✓ a[b] (mantle)\n    12  [code] \ncard 😄\nx\n"
+    out.print("[red]x[/] :car:")
+    assert capsys.readouterr().out == (
+        "✓ a[b] (mantle)\n    12  [code] \nfile_claim:Car: :smile:\na       b\nx :car:\n"
+    )
 
 
 def test_out_uses_rich_when_the_environment_forces_a_terminal(
@@ -161,3 +164,21 @@ def test_commands_print_the_same_bytes_as_with_rich(tmp_path: Path) -> None:
             forced.stdout,
             forced.stderr,
         ), argv
+
+
+@pytest.mark.parametrize("forced", [False, True])
+def test_the_cli_consoles_print_emoji_codes_as_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], forced: bool
+) -> None:
+    """`file_claim:Car:` is an id, not a car: in a pipe and in a terminal alike."""
+    from agentflows.cli import _output
+
+    if forced:
+        monkeypatch.setenv("FORCE_COLOR", "1")
+    for out in (Out(_output._stdout_console), Out(_output._stderr_console, stderr=True)):
+        out.print("assertion 1 file_claim:Car: :smile:")
+        out.print("\tfile_claim:Car:")  # a tab: the rich console prints it
+    printed = capsys.readouterr()
+    for text in (printed.out, printed.err):
+        assert text.count("file_claim:Car:") == 2 and ":smile:" in text, text
+        assert "🚗" not in text and "😄" not in text

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import socket
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -21,7 +18,7 @@ import httpx
 import openai
 import pytest
 from conftest import EXAMPLES
-from stub_openai import slow, stub_fixture
+from stub_openai import stub_fixture
 
 from agentflows.drafting import DraftContext, DraftResult
 from agentflows.drafting.offline import OfflineEngine
@@ -33,7 +30,6 @@ BANK = EXAMPLES / "bank"
 MODEL_ENV = ("CASEGEN_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL")
 
 openai_stub = stub_fixture(require_key="right-key")
-slow_stub = stub_fixture(handler=lambda request: slow(120, {}))
 
 
 def closed_port_url() -> str:
@@ -186,35 +182,3 @@ def test_a_timeout_fails_one_case_only_and_resume_redrafts_it(tmp_path: Path) ->
     again = FlakyEngine()
     asyncio.run(run_generation(None, resume=run_ids[0], engine=again, checkpoints=store))
     assert again.drafted == []  # a finished run with nothing left to draft
-
-
-# --- SIGTERM --------------------------------------------------------------------------------
-
-
-def _terminate_once_called(stub: Any, sent: list[float]) -> None:
-    deadline = time.monotonic() + 60
-    while not stub.requests and time.monotonic() < deadline:
-        time.sleep(0.02)
-    sent.append(time.monotonic())
-    os.kill(os.getpid(), signal.SIGTERM)
-
-
-def test_sigterm_stops_the_run_and_json_carries_the_run_id(
-    model_env: pytest.MonkeyPatch, tmp_path: Path, run_cli, slow_stub
-) -> None:
-    model_env.setenv("OPENAI_BASE_URL", slow_stub.base_url)
-    model_env.setenv("OPENAI_API_KEY", "k")
-    sent: list[float] = []
-    threading.Thread(target=_terminate_once_called, args=(slow_stub, sent)).start()
-    code, out, err = run_cli(
-        *("generate", "card_replace", "--project", BANK, "--model", "stub-model"),
-        *("--out", tmp_path / "out", "--json"),
-    )
-    assert slow_stub.requests, "the model was never called"
-    assert code == 143, err
-    assert time.monotonic() - sent[0] < 5
-    run_id = err.splitlines()[0].split()[1]
-    payload = json.loads(out)
-    assert payload["run_id"] == run_id and payload["error"] == "terminated"
-    assert f"casegen generate --resume {run_id}" in payload["hint"]
-    assert signal.getsignal(signal.SIGTERM) is not None  # the handler was put back

@@ -330,8 +330,12 @@ def test_offline_generation_of_all_is_deterministic_valid_and_lint_clean(run_cli
     for folder in ("a", "b"):
         code, report = run_cli_json("generate", "all", "--project", BANK, "--out", folder)
         assert code == 0 and not report["failed"]
-        outputs.append({p.name: p.read_bytes() for p in Path(folder).glob("*.yml")})
+        files = Path(folder).rglob("*.yml")
+        outputs.append({str(p.relative_to(folder)): p.read_bytes() for p in files})
     assert outputs[0] == outputs[1] and len(outputs[0]) == len(report["cases"])
+    # one folder per target, as without --out, and one manifest for them all
+    assert all(Path(c["path"]).parent.name == c["source"] for c in report["cases"])
+    assert [p.parent.name for p in Path("b").rglob("manifest.json")] == ["b"]
     code, validation = run_cli_json("validate", "a", "--project", BANK)
     assert code == 0
     assert all(not f["errors"] and not f["warnings"] for f in validation["files"])

@@ -159,3 +159,25 @@ def cov_all(report: dict, project: Path, dialect: str, source: str) -> list[str]
     from evalcore.definitions import load_project
 
     return plan_source(load_project(project), dialect, source, None).elements
+
+
+def test_a_direction_the_offline_drafter_cannot_use_is_said_and_not_pasted(
+    tmp_path: Path, run_cli
+) -> None:
+    """`casegen mutate`'s suggested direction describes the case, not the person: offline it
+    is said to be unused, and it never lands in a persona as "Keep in mind: …"."""
+    clause = "the agent runs order_replacement without reading the summary back or waiting"
+    direction = f"a case that fails when {clause} for a yes"
+    args = ["generate", "card_replace", "--project", BANK, "--model", "offline"]
+    args += ["--direction", direction, "--no-verify", "--count", "3"]
+    code, out, _ = run_cli(*args, "--out", tmp_path / "human")
+    assert code == 0, out
+    assert f"direction not used offline: “{clause} for a yes”" in " ".join(out.split())
+    for case in (tmp_path / "human").glob("*.yml"):
+        text = " ".join(case.read_text(encoding="utf-8").split())
+        assert "Keep in mind" not in text and "without reading the summary" not in text
+    code, out, _ = run_cli(*args, "--out", tmp_path / "json", "--json")
+    assert json.loads(out)["direction_unread"] == [f"{clause} for a yes"]
+    used = ["--direction", "an impatient customer with a cracked chip"]
+    code, out, _ = run_cli(*args[:6], *used, "--out", tmp_path / "used", "--json")
+    assert code == 0 and json.loads(out)["direction_unread"] == []

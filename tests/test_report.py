@@ -97,9 +97,16 @@ def test_assertion_verdicts_sit_at_the_turn_their_detail_names(batches: tuple[Pa
                 assert turn is not None and turn.attrs["data-turn"] == str(max(named)), item
                 placed += 1
             else:
-                assert turn is None and verdict.ancestor("div", "unplaced") is not None, item
+                box = verdict.ancestor("div", "unplaced")
+                assert turn is None and box is not None, item
+                # a failure at no turn (it never happened) has its own box, the first thing
+                # in the run: see below
+                assert ("failing" in box.attrs["class"].split()) == (not item["passed"]), item
                 unplaced += 1
     assert placed and unplaced
+    for run_html in render_html(load_batch(broken)).split('<section class="run"')[1:]:
+        if 'class="unplaced failing"' in run_html:
+            assert run_html.index('class="unplaced failing"') < run_html.index('class="turns"')
 
 
 def test_a_judge_reason_places_its_criterion_at_the_turn_it_names(
@@ -275,3 +282,29 @@ def test_quality_metrics_are_shown_when_measured(
     texts = [p.text for p in page.find_all("p", class_="metrics")]
     assert any("helpfulness 0.8" in t and "task_completion True" in t for t in texts)
     assert any("not measured" in t for t in texts)  # the other runs say why they have none
+
+
+def test_compare_across_targets_warns_and_names_what_each_assertion_is_about(
+    batches: tuple[Path, Path], tmp_path: Path, run_cli
+) -> None:
+    good, broken = batches
+    other = tmp_path / "other"
+    shutil.copytree(broken, other)
+    for run in other.rglob("run_*.json"):
+        record = json.loads(run.read_text("utf-8"))
+        record["target"] = "http://elsewhere.invalid/agent"
+        run.write_text(json.dumps(record), "utf-8")
+    summary = other / "summary.json"
+    if summary.is_file():
+        data = json.loads(summary.read_text("utf-8"))
+        data["target"] = "http://elsewhere.invalid/agent"
+        summary.write_text(json.dumps(data), "utf-8")
+    comparison = compare(load_batch(other), load_batch(good))
+    assert comparison.warnings and "different targets" in comparison.warnings[0]
+    assert "http://elsewhere.invalid/agent" in comparison.warnings[0]
+    failing = [k for c in comparison.of("regressed") for k in c.newly_failing]
+    tools = [k for k in failing if " tool_executed " in f"{k} " or k.endswith("tool_executed")]
+    assert tools and all(len(k.split()) == 4 for k in tools), tools  # `... tool_executed X`
+    _, out, _ = run_cli("report", str(other), "--compare", str(good))
+    assert "warning: the batches ran against different targets" in " ".join(out.split())
+    assert not compare(load_batch(broken), load_batch(good)).warnings

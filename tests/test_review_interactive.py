@@ -277,3 +277,23 @@ def test_cli_loop_stops_and_resumes(
 def test_cli_interactive_refuses_json(run_cli) -> None:
     code, out, _ = run_cli("review", "--interactive", "--json", str(SCENARIOS))
     assert code == 2 and "--json cannot be combined" in json.loads(out)["error"]
+
+
+def test_in_a_terminal_one_key_decides_without_enter(
+    tmp_path: Path, cases: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a terminal the decision is one key press: keys that mean nothing are ignored, no
+    line is read (`Prompt.ask` is only for the reject reason)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CASEGEN_MODEL", raising=False)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    keys = iter(["x", "\r", "A", "q"])
+    monkeypatch.setattr("typer.getchar", lambda *a, **k: next(keys))
+
+    def no_line(*args: object, **kwargs: object) -> str:
+        raise AssertionError("a line was read for a one-key decision")
+
+    monkeypatch.setattr("agentflows.cli._review.Prompt.ask", no_line)
+    code, out, _ = run_cli("review", "--interactive", str(cases), "--project", str(BANK))
+    assert code == 0 and "--resume rev-" in out
+    assert next(keys, None) is None  # every key was read, "q" last

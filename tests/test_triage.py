@@ -111,6 +111,22 @@ def test_evidence_names_what_broke(report: dict[str, Any]) -> None:
     assert "skills/check_balance/skill.md" in slots["evidence"][1]["text"]
 
 
+def test_assertions_are_numbered_from_one_as_in_report(report: dict[str, Any]) -> None:
+    """`assertion 1` is the run record's (and the case's) first assertion, in triage as in
+    `report` and `--compare`."""
+    import re
+
+    seen = 0
+    for item in report["failures"]:
+        record = json.loads(Path(item["file"]).read_text(encoding="utf-8"))
+        types = {a["index"]: a["type"] for a in record["assertions"]}
+        texts = [e["text"] for e in item["evidence"]] + [item["fix"]]
+        for number, kind in re.findall(r"assertion (\d+) \(?(\w+)", " ".join(texts)):
+            seen += 1
+            assert types.get(int(number) - 1) == kind, (item["slug"], number, kind, types)
+    assert seen >= 2  # the check is not vacuous
+
+
 def test_project_is_found_from_the_case_path() -> None:
     """Without --project, cases inside a project still get their definitions."""
     found = triage_results(STAMP / "card_replace_stolen")
@@ -358,3 +374,18 @@ async def test_broken_demo_bank_runs_are_triaged(tmp_path: Path) -> None:
     assert tool["bucket"] == "Tool" and "place_replacement_order" in tool["evidence"][0]["text"]
     assert tool["evidence"][0]["text"].startswith(f"[T{tool['turn']}] tool:")
     assert buckets["check_balance_savings_happy"]["bucket"] == "Instruction"
+
+
+def test_a_persona_with_no_answer_is_the_scenario_s_fault(run_cli, tmp_path: Path) -> None:
+    """examples/bank's card_replace_damaged, played offline: its free-prose persona has no
+    date of birth, so the offline user cannot answer the agent's security question. `run`
+    says so before playing, and triage blames the Scenario (not the skill's instruction)."""
+    case = BANK / "eval" / "scenarios" / "card_replace_damaged.yml"
+    code, _, err = run_cli("run", case, "--target", "demo:bank", "--results", tmp_path / "r")
+    assert code == 1
+    assert "note: card_replace_damaged: free-prose simulation_context" in err
+    assert "only a simulator model (--model) plays it as written" in err
+    report = triage_results(tmp_path / "r", project=BANK)
+    [found] = report["failures"]
+    assert (found["bucket"], found["rule"]) == ("Scenario", "simulator-lacks-fact")
+    assert "date of birth" in found["fix"] and "simulation_context" in found["fix"]

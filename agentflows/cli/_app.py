@@ -1,6 +1,6 @@
 """The `casegen` typer application: one object every command module registers on."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -67,8 +67,19 @@ def polish_help(command: object) -> None:
     for param in params:
         if getattr(param, "is_flag", False) and getattr(param, "metavar", None) is None:
             param.metavar = ""
+        if hasattr(param, "_usage_display_name") and getattr(param, "name", None):
+            param._usage_display_name = _usage_name(param)  # type: ignore[attr-defined]
     for sub in getattr(command, "commands", {}).values():
         polish_help(sub)
+
+
+def _usage_name(argument: Any) -> Any:
+    """An argument as the usage line names it: `PATHS...`, `[TARGETS]...` (typer writes a
+    required one as `{paths}`, which reads as a placeholder left unfilled)."""
+    name = str(argument.metavar or argument.name).upper()
+    shown = name if argument.required else f"[{name}]"
+    shown += "..." if argument.nargs != 1 else ""
+    return lambda: shown
 
 
 def reflow(text: str) -> str:

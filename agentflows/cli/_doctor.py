@@ -33,9 +33,9 @@ def doctor(
     """
     from rich.table import Table
 
-    from ..doctor._checks import run_doctor
+    from .. import commands
 
-    report = run_doctor(model, start=Path.cwd(), project=project, smoke=not no_smoke)
+    report = commands.doctor(model, project, smoke=not no_smoke)
     if as_json:
         print_json(report.to_json())
         raise typer.Exit(report.exit_code)

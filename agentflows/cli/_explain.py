@@ -15,10 +15,6 @@ from evalcore.definitions.skill_model import SkillModel, ToolUse, skill_model
 from ._output import stdout
 
 
-def explain_payload(project: Project, skill_id: str) -> dict[str, Any]:
-    return skill_model(project, skill_id).model_dump(mode="json")
-
-
 def _call_label(call: Any) -> str:
     where = call.where.label() if call.where else ""
     place = {
@@ -153,4 +149,4 @@ def explain(project: Project, skill_id: str) -> None:
     print_explain(skill_model(project, skill_id))
 
 
-__all__ = ["explain", "explain_payload", "print_explain"]
+__all__ = ["explain", "print_explain"]

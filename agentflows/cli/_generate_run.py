@@ -2,65 +2,19 @@
 
 import signal
 import threading
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from ..commands._progress import GenerateCounters
 from ._output import print_json, stderr
 
 if TYPE_CHECKING:
-    from rich.progress import Progress
-
     from ..generate import GenerateRequest
 
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
-
-
-class _Counters:
-    """Turns the flow's per-node updates into the progress line."""
-
-    def __init__(self, progress: "Progress | None") -> None:
-        self.progress = progress
-        self.task = progress.add_task("planning", total=None) if progress else None
-        self.planned = 0
-        self.drafted: set[str] = set()
-        self.valid: set[str] = set()
-        self.repaired: set[str] = set()
-        self.failed: set[str] = set()
-
-    def __call__(self, node: str, values: dict[str, Any]) -> None:
-        if node == "plan":
-            self.planned = len(values.get("behaviors", []))
-        for behavior_id, work in (values.get("cases") or {}).items():
-            status = work["status"]
-            if node == "draft":
-                (self.drafted if status != "failed" else self.failed).add(behavior_id)
-            elif node == "repair":
-                self.repaired.add(behavior_id)
-            elif status == "valid":
-                self.valid.add(behavior_id)
-            elif status == "failed":
-                self.failed.add(behavior_id)
-        self.refresh(node)
-
-    def refresh(self, node: str) -> None:
-        if self.progress is None or self.task is None:
-            return
-        from evalcore.llm.budget import waiting
-
-        held = waiting()
-        self.progress.update(
-            self.task,
-            total=self.planned or None,
-            completed=len(self.valid) + len(self.failed),
-            description=(
-                f"{node:<8} planned {self.planned} · drafted {len(self.drafted)} · "
-                f"valid {len(self.valid)} · repaired {len(self.repaired)} · "
-                f"failed {len(self.failed)}"
-                + (f" · {held} waiting on the rpm/tpm budget" if held else "")
-            ),
-        )
 
 
 def _run_flow(
@@ -84,7 +38,7 @@ def _run_flow(
             transient=True,
         )
     )
-    counters = _Counters(progress)
+    counters = GenerateCounters(progress)
     run_ids: list[str] = []
 
     def started(run_id: str) -> None:
@@ -97,6 +51,13 @@ def _run_flow(
             highlight=False,
         )
 
+    # LangGraph holds each step behind the run's concurrency semaphore: a step cancelled
+    # by Ctrl-C before it got the semaphore is a coroutine never started, which Python
+    # reports when it is collected, after the run has stopped. Nothing is lost (the
+    # checkpoint has every finished step), so the warning is noise at the user's prompt.
+    warnings.filterwarnings(
+        "ignore", message="coroutine 'arun_with_retry' was never awaited", category=RuntimeWarning
+    )
     terminated = _TermAsInterrupt()
     try:
         if progress is not None:

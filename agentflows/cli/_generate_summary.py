@@ -16,14 +16,20 @@ def _print_summary(report: dict[str, Any]) -> None:
         stdout.print(
             escape("engines: " + ", ".join(f"{n} × {name}" for name, n in engines.items()))
         )
+    for clause in report.get("direction_unread") or []:
+        stdout.print(
+            f"[yellow]direction not used offline:[/] “{escape(clause)}” (the offline drafter "
+            "reads a persona, 'make sure …' checks, values and themes; a model reads any "
+            "text: --model)"
+        )
     for source, cov in report["coverage"].items():
         line = f"coverage {source}: {cov['covered']}/{cov['elements']} elements asserted"
         touched = cov.get("touched") or []
         if touched:
-            line += " · touched, no assertion checks it: " + ", ".join(touched)
+            line += " · touched, no assertion checks it: " + _listed(touched)
         untouched = [e for e in cov["uncovered"] if e not in touched]
         if untouched:
-            line += " · uncovered: " + ", ".join(untouched)
+            line += " · uncovered: " + _listed(untouched)
         stdout.print(escape(line))
     for dup in report["duplicates"]:
         stdout.print(
@@ -57,6 +63,18 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"{llm['input_tokens']} in / {llm['output_tokens']} out · ${llm['cost_usd']:.4f}"
         )
     stdout.print(f"run {report['run_id']} · engine {report['engine']}")
+
+
+#: How many items of a list a summary line names; `--json` has them all.
+LISTED = 6
+
+
+def _listed(items: list[str]) -> str:
+    """The first few items and how many more: a project with 70 uncovered elements got a
+    line of three screens."""
+    shown = ", ".join(items[:LISTED])
+    more = len(items) - LISTED
+    return shown + (f" and {more} more (--json lists them)" if more > 0 else "")
 
 
 def _print_halt(halted: dict[str, Any] | None) -> None:

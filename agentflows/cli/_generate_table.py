@@ -52,16 +52,25 @@ def _needs_look(row: dict[str, Any], report: dict[str, Any]) -> bool:
 
 
 def _case_table(rows: list[dict[str, Any]], title: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    table.add_column("file", no_wrap=True)
-    for name in ("type", "behaviour", "assert", "crit", "fix", "verified", "killed", "status"):
-        table.add_column(name)
-    for row in rows:
+    """One row per case. The counts and verdicts never wrap (each column is as wide as its
+    header or value); the case's name, with the prefix all names share left out, and its
+    behaviour under it take what is left, wrapping or folding: readable at 80 columns."""
+    names = [Path(row["path"]).stem for row in rows]
+    prefix = _shared_prefix(names)
+    if prefix:
+        title += f" · files {prefix}*"
+    # The type column only where a name does not end with its type (`..._happy_path`).
+    typed = any(not name.endswith(str(row["type"])) for row, name in zip(rows, names, strict=True))
+    table = _table(title)
+    table.add_column("case", overflow="fold", min_width=16)
+    columns = ("type", "assert", "crit", "fix", "verified", "killed", "status")
+    for column in columns if typed else columns[1:]:
+        table.add_column(column, no_wrap=True)
+    for row, name in zip(rows, names, strict=True):
         colour = _STATUS_COLOUR.get(row["status"], "green")
         table.add_row(
-            escape(Path(row["path"]).name),
-            row["type"],
-            escape(row["title"]),
+            f"{escape(name[len(prefix) :] or name)}\n[dim]{escape(row['title'])}[/]",
+            *([row["type"]] if typed else []),
             str(row["assertions"]),
             str(row["criteria"]),
             str(len(row["repairs"])),
@@ -72,10 +81,39 @@ def _case_table(rows: list[dict[str, Any]], title: str) -> Table:
     return table
 
 
+def _table(title: str) -> Table:
+    """A table with a rule under the header and no column borders: the borders of nine
+    columns took a third of an 80-column terminal."""
+    from rich import box
+
+    return Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        padding=(0, 1, 0, 0),
+    )
+
+
+def _shared_prefix(names: list[str]) -> str:
+    """The part up to and including an `_` that every name starts with (`card_replace_`),
+    when there are two names or more."""
+    if len(names) < 2:
+        return ""
+    first, last = min(names), max(names)  # the shared prefix of all is theirs
+    pairs = enumerate(zip(first, last, strict=False))
+    size = next((i for i, (a, b) in pairs if a != b), len(first))
+    return first[: first.rfind("_", 0, size) + 1]
+
+
 def _by_source(rows: list[dict[str, Any]], report: dict[str, Any], title: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    for name in ("target", "cases", "files", "verified", "killed", "left out"):
-        table.add_column(name)
+    table = _table(title)
+    table.add_column("target", overflow="fold", min_width=12)
+    table.add_column("cases", no_wrap=True)
+    table.add_column("files")
+    table.add_column("verified")
+    table.add_column("killed", no_wrap=True)
+    table.add_column("left out", no_wrap=True)
     left_out = Counter(
         str(item["behavior"]).partition(":")[0] for item in report["dropped"] + report["failed"]
     )

@@ -37,15 +37,21 @@ PIPE_WIDTH = 140
 def _stdout_console() -> Console:
     from rich.console import Console
 
+    terminal = sys.stdout.isatty()
     return Console(
-        highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else PIPE_WIDTH
+        highlight=False,
+        # In a terminal rich wraps long lines between words (the terminal itself would cut
+        # "killed" into "ki" / "lled"); in a pipe a line stays whole, for grep.
+        soft_wrap=not terminal,
+        emoji=False,  # ids such as `file_claim:Car:` print as themselves, not as 🚗
+        width=None if terminal else PIPE_WIDTH,
     )
 
 
 def _stderr_console() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty(), emoji=False)
 
 
 stdout = Out(_stdout_console)
@@ -92,8 +98,9 @@ def print_error(
 
 def print_table(table: Table, console: Console | None = None) -> None:
     """A table on stdout; when stdout is not a terminal (a pipe, a CI log) it is printed at
-    its natural width, so file names and ids stay whole on one line instead of being
-    wrapped mid-word to fit an imagined 140 columns."""
+    its natural width up to the console's (140 columns), and wider only as far as its
+    unbreakable cells need: file names and ids (`no_wrap` columns) stay whole on one line,
+    prose wraps between words."""
     console = console or stdout.console
     if console.is_terminal:
         console.print(table)
@@ -101,11 +108,12 @@ def print_table(table: Table, console: Console | None = None) -> None:
     from rich.measure import Measurement
 
     unbounded = console.options.update_width(100_000)
-    natural = max(Measurement.get(console, unbounded, table).maximum, 20)
+    needs = Measurement.get(console, unbounded, table)
+    width = max(min(needs.maximum, console.width), needs.minimum, 20)
     before = console.width  # rich caps `print(width=)` at the console's width
-    console.width = max(natural, before)
+    console.width = max(width, before)
     try:
-        console.print(table, width=natural, crop=False)
+        console.print(table, width=width, crop=False)
     finally:
         console.width = before
 

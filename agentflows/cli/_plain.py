@@ -4,9 +4,9 @@
 stream is not a terminal (a pipe, a CI log, a test), rich prints them with no colour and,
 with soft wrap on, no wrapping: the plain text of the markup and a newline. Importing
 rich's console for that was a fifth of those commands' start-up. `Out` writes that text
-itself when it is sure it is what rich would print (no emoji code, control character or
-tab to translate, no tag rich might reject) and otherwise, and for everything else a
-console does (tables, status, prompts, a terminal), hands over to the real
+itself when it is sure it is what rich would print (no control character or tab to
+translate, no tag rich might reject; emoji codes are off in the consoles) and otherwise,
+and for everything else a console does (tables, status, prompts, a terminal), hands over to the real
 `rich.console.Console`, created on first need and used from then on.
 """
 
@@ -19,10 +19,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-#: rich's own patterns (`rich.markup`, `rich._emoji_replace`).
+#: rich's own patterns (`rich.markup`).
 _TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
 _ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
-_EMOJI = re.compile(r":\S*?:")
 #: What rich translates in printed text: bell, backspace, vertical tab, form feed and
 #: carriage return are stripped (`rich.control`), tabs are expanded to the next stop.
 _TRANSLATED = frozenset("\a\b\v\f\r\t")
@@ -48,9 +47,10 @@ def escape(markup: str) -> str:
 
 def plain_markup(markup: str) -> str | None:
     """The text rich prints for this markup when it prints no style, or None where that
-    is not certain (rich then prints it): an emoji code, a translated character, a meta
-    tag, a closing tag that matches no open one (rich raises `MarkupError` for it)."""
-    if _EMOJI.search(markup) or not _TRANSLATED.isdisjoint(markup):
+    is not certain (rich then prints it): a translated character, a meta tag, a closing
+    tag that matches no open one (rich raises `MarkupError` for it). The consoles print
+    emoji codes (`:car:`) as they are written."""
+    if not _TRANSLATED.isdisjoint(markup):
         return None
     if "[" not in markup:
         return markup

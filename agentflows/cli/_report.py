@@ -7,7 +7,7 @@ import typer
 from rich.markup import escape
 
 from ._app import app
-from ._output import print_json, stdout
+from ._output import print_json, stderr, stdout
 
 
 @app.command()
@@ -37,16 +37,19 @@ def report(
     """
     from evalcore.writer import atomic_write_text
 
-    from ..report import compare, load_batch, print_terminal, render_html, report_json
+    from .. import commands
+    from ..report import print_terminal, render_html
 
-    batch = load_batch(results)
-    comparison = compare(batch, load_batch(baseline)) if baseline is not None else None
+    reported = commands.report(results, baseline)
+    batch, comparison = reported.batch, reported.comparison
     if html is not None:
         atomic_write_text(html, render_html(batch, comparison))
     if as_json:
-        print_json(report_json(batch, comparison, str(html) if html else None))
+        print_json(reported.to_json(str(html) if html else None))
     else:
+        if reported.picked:
+            stderr.print(f"[dim]note:[/] {escape(reported.picked)}", highlight=False)
         print_terminal(stdout, batch, comparison)
         if html is not None:
             stdout.print(f"report: {escape(str(html))}")
-    raise typer.Exit(1 if comparison and comparison.of("regressed") else 0)
+    raise typer.Exit(reported.exit_code)

@@ -172,12 +172,7 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
     """Show one case and read the decision; None to stop (the review can resume later)."""
     _show(question)
     while True:
-        key = Prompt.ask(
-            escape("[a]ccept / [e]dit / [r]eject / re[g]enerate / [q]uit"),
-            choices=list(_KEYS),
-            show_choices=False,
-            console=stdout.console,
-        )
+        key = _read_key(escape("[a]ccept / [e]dit / [r]eject / re[g]enerate / [q]uit"))
         action = _KEYS[key]
         if action == "quit":
             return None
@@ -200,6 +195,23 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
             )
             return {"action": action, "reason": reason}
         return {"action": action}
+
+
+def _read_key(prompt: str) -> str:
+    """One of `_KEYS`: in a terminal a single key press (no Enter), else a line (pipes,
+    tests). Ctrl-C and Ctrl-D stop the review as at the line prompt."""
+    import sys
+
+    if not sys.stdin.isatty():
+        return Prompt.ask(prompt, choices=list(_KEYS), show_choices=False, console=stdout.console)
+    import typer
+
+    stdout.print(f"{prompt}: ", end="")
+    while True:
+        key = typer.getchar().lower()
+        if key in _KEYS:
+            stdout.print(key)
+            return key
 
 
 def _show(question: dict[str, Any]) -> None:

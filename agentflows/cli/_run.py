@@ -18,41 +18,27 @@ from ._output import print_json, stderr, stdout
 from ._run_progress import waiting_counter, with_progress
 
 if TYPE_CHECKING:
-    from evalcore.judge import JudgeSettings
     from evalcore.runner import RunCase, RunRecord, RunReport
     from evalcore.runner._execute import RunExecutor
-    from evalcore.simulator import SimulatorSettings
 
 EXIT_INTERRUPTED = 130
 _COLOUR = {"passed": "green", "failed": "red", "errored": "yellow"}
 
 
-def _settings(
-    model: str | None, judge_model: str | None, samples: int, start: Path, use_cache: bool
-) -> "tuple[SimulatorSettings, JudgeSettings]":
-    """`--model` sets both roles unless `--judge-model` is given (`offline` = none)."""
-    from evalcore.judge import JudgeSettings
-    from evalcore.llm import ResponseCache, resolve_model_config
-    from evalcore.simulator import SimulatorSettings
+def _note_offline_prose(cases: "list[RunCase]") -> None:
+    """Before the run: the cases whose free-prose persona the offline user may not be able
+    to play to the end (a failure then is the case's, not the agent's)."""
+    from evalcore.simulator import PROSE_NOTE, offline_note
 
-    simulator = resolve_model_config(model, start=start, role="simulator")
-    judge = resolve_model_config(judge_model or model, start=start, role="judge")
-    return (
-        SimulatorSettings(
-            model=simulator,
-            cache=ResponseCache(simulator.cache_dir) if simulator and use_cache else None,
-        ),
-        JudgeSettings(
-            model=judge,
-            samples=samples,
-            cache=ResponseCache(judge.cache_dir) if judge and use_cache else None,
-        ),
-    )
+    prose = [c.slug for c in cases if c.simulate is not None and offline_note(c.simulate)]
+    if prose:
+        named = ", ".join(prose[:5]) + (f" and {len(prose) - 5} more" if len(prose) > 5 else "")
+        stderr.print(f"[yellow]note:[/] {escape(named)}: {escape(PROSE_NOTE)}", highlight=False)
 
 
 def _run_line(record: "RunRecord") -> str:
     colour = _COLOUR[record.status]
-    detail = f"{record.turns} turns, {record.duration_s:.1f}s"
+    detail = f"{record.turns} turn{'' if record.turns == 1 else 's'}, {record.duration_s:.1f}s"
     line = (
         f"[{colour}]{record.verdict_label:<22}[/] {escape(record.scenario_slug)} "
         f"run {record.run_index}  [dim]({detail})[/]"
@@ -109,7 +95,7 @@ def _print_summary(report: "RunReport") -> None:
         )
     _print_recap(report)
     if report.results_dir:
-        stdout.print(f"results: {escape(report.results_dir)}")
+        stdout.print(f"results: {escape(_shown(report.results_dir))}")
 
 
 def _print_recap(report: "RunReport") -> None:
@@ -131,11 +117,10 @@ def _print_recap(report: "RunReport") -> None:
 
 
 def _shown(path: str) -> str:
-    """A case path as typed from here (relative to the working folder when inside it)."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return path
+    """A path as typed from here (relative to the working folder when inside it)."""
+    from evalcore.workdir import shown_path
+
+    return shown_path(path)
 
 
 def _select(
@@ -348,7 +333,9 @@ def run(
         # that project's questions and read-backs, as verification in generate does
         definitions = getattr(agent, "project", None)
     start = project or Path(cases[0].path).parent
-    simulator, judge = _settings(model, judge_model, judge_samples, start, cache)
+    from ..commands import run_settings
+
+    simulator, judge = run_settings(model, judge_model, judge_samples, start, cache)
     simulator = replace(simulator, project=definitions)
     options = RunOptions(
         runs=runs,
@@ -364,6 +351,8 @@ def run(
     from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
 
     preflight_roles({"simulator": simulator.model, "judge": judge.model})
+    if simulator.engine == "offline" and not as_json:
+        _note_offline_prose(cases)
     writer = ResultsWriter(results_root, junit=junit)
     finished: list[RunRecord] = []
 

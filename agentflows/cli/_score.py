@@ -77,25 +77,10 @@ def score(
 
     Exit 0; with --check, 1 when any figure misses its goal; 2 on usage errors.
     """
-    import asyncio
+    from .. import commands
+    from ..scoring import FIGURES
 
-    from evalcore.definitions import find_project
-    from evalcore.errors import UserError
-
-    from ..scoring import FIGURES, score_suite
-
-    root = project or find_project(paths[0] if paths[0].is_dir() else paths[0].parent)
-    if root is None:
-        raise UserError("no project folder for this suite", hint="pass --project DIR")
-    if not root.is_dir():
-        raise UserError(f"no such project folder: {root}")
-    skills = None
-    if all_skills:
-        from evalcore.definitions import load_project
-
-        loaded = load_project(root)
-        skills = list(loaded.mantle.skills) if loaded.mantle else None
-    result = asyncio.run(score_suite(paths, root, skills=skills))
+    result = commands.score(paths, project, all_skills=all_skills)
     if as_json:
         print_json(result.to_json())
     else:
@@ -109,4 +94,4 @@ def score(
                     stdout.print(f"[bold]{figure.label}[/]")
                     for item in missed:
                         stdout.print(f"  {escape(item)}")
-    raise typer.Exit(1 if check and result.misses() else 0)
+    raise typer.Exit(commands.score_exit(result, check=check))

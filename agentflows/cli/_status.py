@@ -37,6 +37,10 @@ def status(
         bool,
         typer.Option("--stale", help="List only the stale and broken cases (what to redo)."),
     ] = False,
+    show_all: Annotated[
+        bool,
+        typer.Option("--all", help="List the fresh cases too (the terminal lists the rest)."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Find generated cases whose definitions changed, whose ids vanished, or that were
@@ -44,32 +48,33 @@ def status(
 
     Exit 0 when no case is stale or broken, 1 when some are, 2 on usage errors.
     """
-    from ..stale import check_manifest, find_manifest
+    from .. import commands
 
-    report = check_manifest(manifest or find_manifest(Path.cwd()), project=project)
+    report = commands.status(project, manifest)
     shown = [c for c in report.cases if c.status in STALE] if only_stale else report.cases
     if as_json:
-        payload = report.to_json()
-        payload["cases"] = [c.model_dump(mode="json") for c in shown]
-        print_json(payload)
+        print_json(commands.status_payload(report, only_stale=only_stale))
     else:
-        _print(report, shown, only_stale=only_stale)
+        listed = shown if show_all else [c for c in shown if c.status != "fresh"]
+        _print(report, listed, only_stale=only_stale, fresh_hidden=len(shown) - len(listed))
     raise typer.Exit(0 if report.ok else 1)
 
 
 #: What `--stale` lists: the statuses that fail `status` (exit 1) and need regenerating.
-STALE = ("broken", "stale")
+STALE = ("broken", "stale")  # as `commands.STALE`, without importing the command layer
 
 
-def _print(report: "StatusReport", shown: "list[CaseState]", *, only_stale: bool) -> None:
+def _print(
+    report: "StatusReport", shown: "list[CaseState]", *, only_stale: bool, fresh_hidden: int = 0
+) -> None:
     from rich.table import Table
 
     from ..stale import STATUS_ORDER
 
     table = Table(title=f"generated cases · {report.manifest}", title_justify="left")
-    table.add_column("case", no_wrap=True)
+    table.add_column("case", overflow="fold")
     table.add_column("status", no_wrap=True)
-    table.add_column("reasons", overflow="fold")
+    table.add_column("reasons")
     for case in shown:
         colour = COLOURS[case.status]
         table.add_row(
@@ -80,13 +85,16 @@ def _print(report: "StatusReport", shown: "list[CaseState]", *, only_stale: bool
     if shown:
         print_table(table)
     summary = report.summary
-    hidden = len(report.cases) - len(shown)
+    hidden = len(report.cases) - len(shown) - fresh_hidden
+    notes = ["fresh ones not listed: --all lists them"] if fresh_hidden else []
+    if hidden:
+        notes.append(f"{hidden} not listed: --stale shows stale and broken only")
     stdout.print(
         (
             " · ".join(f"{summary[s]} {s}" for s in STATUS_ORDER if summary[s])
             or "no generated cases in this manifest"
         )
-        + (f" [dim]({hidden} not listed: --stale shows stale and broken only)[/]" if hidden else "")
+        + (f" [dim]({'; '.join(notes)})[/]" if notes else "")
     )
     for hint in report.hints:
         stdout.print(f"[dim]hint:[/] {escape(hint)}")

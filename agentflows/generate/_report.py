@@ -82,6 +82,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "model": ctx.engine.model,
         "project": str(ctx.project.root),
         "direction": ctx.request.direction,
+        "direction_unread": _direction_unread(state, ctx),
         "planned": len(state.get("behaviors", [])),
         "cases": rows,
         "failed": failed,
@@ -95,6 +96,19 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "halted": _halted(ctx, failed),
         "engines": dict(Counter(r["engine"] for r in rows)),
     }
+
+
+def _direction_unread(state: dict[str, Any], ctx: GenerateContext) -> list[str]:
+    """The direction's clauses the offline drafter could not use (`Direction.unread`), as
+    the planner recorded them on the behaviours the direction shaped: none with a model,
+    which reads the whole text."""
+    if not ctx.request.direction or ctx.engine.name != "offline":
+        return []
+    unread: dict[str, None] = {}
+    for behavior in state.get("behaviors", []):
+        facts = (behavior.get("facts") or {}).get("direction") or {}
+        unread.update(dict.fromkeys(facts.get("unread") or []))
+    return list(unread)
 
 
 def _halted(ctx: GenerateContext, failed: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -121,7 +121,7 @@ def manifest_file_for(ctx: GenerateContext, case_file: Path) -> Path:
     """`--manifest`, else the manifest above the case's folder (`manifest_path_for`)."""
     if ctx.request.manifest:
         return Path(ctx.request.manifest)
-    return manifest_path_for(case_file.parent)
+    return manifest_path_for(ctx.request.manifest_root() or case_file.parent)
 
 
 def check_manifest(ctx: GenerateContext, case_file: Path) -> None:

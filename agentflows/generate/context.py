@@ -56,10 +56,17 @@ class GenerateRequest(BaseModel):
         self._loaded = (self.project, project)
 
     def out_dir(self, source: str) -> Path:
-        if self.out:
-            return Path(self.out)
+        """One folder per target, as by default: `--out DIR` for one target is that folder,
+        for several (`all`) `DIR/<target>/`."""
         # Ids come from definition files (a playbook `...yml` has id `..`): one safe part.
+        if self.out:
+            return Path(self.out) / safe_slug(source) if len(self.targets) > 1 else Path(self.out)
         return Path(self.cases_root) / self.dialect / safe_slug(source)
+
+    def manifest_root(self) -> Path | None:
+        """With `--out DIR` for several targets, their one manifest sits in DIR (not one per
+        target folder); None otherwise (the manifest above each case's folder)."""
+        return Path(self.out) if self.out and len(self.targets) > 1 else None
 
 
 @dataclass

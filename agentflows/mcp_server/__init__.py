@@ -4,8 +4,9 @@
     casegen mcp --project examples/bank
     casegen mcp --root ~/work/agent --allow-exec   # paths confined to the root; python:/command: ok
 
-Tools: list_sources, generate_cases, validate_cases, repair_cases, run_cases, review_cases,
-triage_results (docs/mcp.md). Each returns the JSON its CLI command prints with `--json` as
+Tools: list_sources, explain_skill, generate_cases, validate_cases, repair_cases, run_cases,
+review_cases, triage_results, score_suite, mutate_suite, case_status, report_results and
+doctor (docs/mcp.md). Each returns the JSON its CLI command prints with `--json` as
 structured content; problems the caller can fix come back as tool errors with the CLI's
 message and hint, and the server keeps serving.
 """
@@ -28,7 +29,11 @@ INSTRUCTIONS = (
     "real ids; generate_cases for a skill or playbook; validate_cases and repair_cases on the "
     "files; review_cases for quality; run_cases against the agent; triage_results on the "
     "results folder to see which turn broke and whether to fix the Skill, the Instruction, "
-    "the Scenario or the Tool. Paths are relative to the folder the server runs in."
+    "the Scenario or the Tool; report_results summarises a results folder. Whether the cases "
+    "are any good: explain_skill (what casegen understood of a skill), score_suite, "
+    "mutate_suite (which broken agents the suite catches) and case_status (which generated "
+    "cases went stale); doctor checks the model endpoint. Paths are relative to the folder "
+    "the server runs in."
 )
 
 

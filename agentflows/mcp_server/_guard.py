@@ -61,8 +61,12 @@ class Confinement:
         return [self.path(v, what) for v in ([values] if isinstance(values, str) else values)]
 
     def target(self, spec: str) -> str:
-        """`spec`, unless it runs local code and the server may not."""
-        scheme = spec.strip().split(":", 1)[0].lower()
+        """`spec`, unless it runs local code and the server may not, or is a `mantle:DIR`
+        (the reference agent of a project folder) whose folder lies outside the root."""
+        scheme, _, rest = spec.strip().partition(":")
+        scheme = scheme.lower()
+        if scheme == "mantle":
+            self.path(rest.partition("?")[0] or ".", "target")
         if scheme in EXEC_SCHEMES and not self.allow_exec:
             raise UserError(
                 f"`{scheme}:` targets run code on this machine, and this server was started "

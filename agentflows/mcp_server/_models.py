@@ -92,6 +92,57 @@ class TriageOutput(_Open):
     summary: dict[str, int] = Field(description="Failed runs per bucket.")
 
 
+class ExplainOutput(_Open):
+    """`casegen sources --explain SKILL --json`: the skill model of one Mantle skill."""
+
+    skill: str
+    tools: list[dict[str, Any]] = Field(description="Each tool, where it is called, its gate.")
+
+
+class ScoreOutput(_Open):
+    """`casegen score --json`: each figure with its value, goal and the files that missed."""
+
+    figures: dict[str, Any]
+    misses: list[str] = Field(description="The figures that miss their goal.")
+
+
+class MutateOutput(_Open):
+    """`casegen mutate --json`: kill matrix, mutation score, survivors with suggestions."""
+
+    score: float
+    matrix: dict[str, list[str]] = Field(description="Mutant id -> the cases that kill it.")
+    survivors: list[dict[str, Any]] = Field(
+        description="{id, behaviour, reason, why, suggestion}: a direction for generate_cases."
+    )
+    below_min_score: str | None = Field(description="Why the score fails min_score, or null.")
+
+
+class StatusOutput(_Open):
+    """`casegen status --json`: generated cases and whether each is still fresh."""
+
+    summary: dict[str, int] = Field(description="fresh, edited, stale, broken, missing.")
+    cases: list[dict[str, Any]]
+    hints: list[str]
+
+
+class ReportOutput(_Open):
+    """`casegen report --json`: the batch summary, cases and the comparison."""
+
+    results_dir: str
+    summary: dict[str, Any]
+    cases: list[dict[str, Any]]
+    note: str | None = Field(
+        description="Said when the folder held several batches and the newest was taken."
+    )
+
+
+class DoctorOutput(_Open):
+    """`casegen doctor --json`: the endpoint checks and what casegen will use."""
+
+    checks: list[dict[str, Any]] = Field(description="{name, status, detail} per check.")
+    uses: dict[str, Any]
+
+
 class ErrorOutput(_Open):
     """The structured content of a tool error (a bad path, an unknown target, ...)."""
 
@@ -100,13 +151,19 @@ class ErrorOutput(_Open):
 
 
 __all__ = [
+    "DoctorOutput",
     "ErrorOutput",
+    "ExplainOutput",
     "FileRecord",
     "GenerateOutput",
+    "MutateOutput",
     "RepairOutput",
+    "ReportOutput",
     "ReviewOutput",
     "RunOutput",
+    "ScoreOutput",
     "SourcesOutput",
+    "StatusOutput",
     "TriageFailure",
     "TriageOutput",
     "ValidateOutput",

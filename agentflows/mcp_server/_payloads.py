@@ -14,8 +14,7 @@ from typing import Any
 
 from evalcore.validation import summary, validate_paths
 
-from ..cli._repair import repair_payload
-from ..cli._sources import resolve_project, sources_payload
+from ..commands import repair_payload, resolve_project, sources_payload
 from ._results import Unavailable
 
 Payload = tuple[dict[str, Any], bool]
@@ -67,13 +66,13 @@ async def run(
             run_cases,
         )
 
-        from ..cli._run import _settings
+        from ..commands import run_settings
     except ImportError as exc:
         raise Unavailable("run_cases", f"the case runner cannot be imported: {exc}") from None
     cases = collect_cases(list(paths), project=project)
     agent = resolve_target(target, project=cases_project(cases, project=project))
     start = project or Path(cases[0].path).parent
-    simulator, judge = _settings(model, None, 1, start, False)
+    simulator, judge = run_settings(model, None, 1, start, False)
     options = RunOptions(runs=runs, simulator=simulator, judge=judge).with_models()
     on_planned(sum(options.runs_for(case) for case in cases))
     writer = ResultsWriter(results or default_results_dir(cases, project=project))

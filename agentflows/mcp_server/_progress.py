@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from ..cli._generate_run import _Counters
+from ..commands._progress import GenerateCounters
 
 _Item = tuple[float, float | None, str]
 T = TypeVar("T")
@@ -86,7 +86,7 @@ class ProgressSender:
                     continue
 
 
-class GenerationProgress(_Counters):
+class GenerationProgress(GenerateCounters):
     """The CLI's generation counters, reported as MCP progress instead of a progress bar."""
 
     def __init__(self, sender: ProgressSender, *, threaded: bool = False) -> None:

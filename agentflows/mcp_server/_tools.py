@@ -1,4 +1,4 @@
-"""The seven tools, their typed arguments (the input schemas) and their output schemas.
+"""The tools, their typed arguments (the input schemas) and their output schemas.
 
 Each tool resolves relative paths against the server's root (the folder it runs in, or
 `--root`), refuses paths that lead out of it and targets that run local code unless the server
@@ -110,6 +110,15 @@ def register(
     def project_of(value: str | None) -> Path | None:
         return guard.path(value, "project") if value else default_project
 
+    from ._suite_tools import register_suite_tools
+
+    register_suite_tools(
+        server,
+        project_of=project_of,
+        guard=guard,
+        run=lambda body: _guard(_in_thread(body)),
+    )
+
     @server.tool(title="List what a project defines", annotations=_READ_ONLY)
     async def list_sources(project: ProjectArg = None) -> Annotated[CallToolResult, SourcesOutput]:
         """List the ids a project defines: Mantle skills (blocks, steps, memory, tools,
@@ -167,7 +176,10 @@ def register(
         ] = None,
         out: Annotated[
             str | None,
-            Field(description="Output folder (default generated_cases/<dialect>/<target>/)."),
+            Field(
+                description="Output folder (default generated_cases/<dialect>/<target>/); "
+                "with several targets, one folder per target inside it."
+            ),
         ] = None,
         model: ModelArg = None,
         force: Annotated[
@@ -225,9 +237,10 @@ def register(
         target: Annotated[
             str,
             Field(
-                description="The agent: rasa:URL, http:URL, demo:NAME, or (only when the "
-                "server runs with --allow-exec) python:MODULE:FUNCTION or "
-                'command:"CMD {prompt}".'
+                description="The agent: rasa:URL, http:URL, demo:NAME, mantle:DIR (the "
+                "reference agent of a Mantle project folder; mantle:DIR?mutant=ID for one of "
+                "its mutants), or (only when the server runs with --allow-exec) "
+                'python:MODULE:FUNCTION or command:"CMD {prompt}".'
             ),
         ],
         runs: Annotated[

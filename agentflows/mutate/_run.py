@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,8 +103,10 @@ async def mutate(
     *,
     concurrency: int = 4,
     only: list[str] | None = None,
+    on_played: Callable[[int, int], None] | None = None,
 ) -> MutationReport:
-    """Play `cases` against the reference agent and each mutant, `concurrency` at once."""
+    """Play `cases` against the reference agent and each mutant, `concurrency` at once;
+    `on_played(done, total)` after the reference run (0) and after each mutant."""
     reference = ReferenceTarget(project)
     # the offline user hears the project's own questions and read-backs, as in `casegen run`
     simulator = SimulatorSettings(project=reference.project)
@@ -114,6 +117,10 @@ async def mutate(
     chosen = [m for m in derived if m.equivalent is None]
     equivalent = [m for m in derived if m.equivalent is not None]
     gate = asyncio.Semaphore(concurrency)
+    total = len(chosen) if passing else 0
+    done = 0
+    if on_played is not None:
+        on_played(0, total)
 
     played: dict[str, dict[str, list[dict[str, Any]]]] = {}
 
@@ -124,6 +131,10 @@ async def mutate(
         result = MutantResult(mutant, sorted(s for s, st in broken.items() if st != "passed"))
         if not result.killed:  # kept to tell why it survives
             played[mutant.id] = seen
+        nonlocal done
+        done += 1
+        if on_played is not None:
+            on_played(done, total)
         return result
 
     results = (

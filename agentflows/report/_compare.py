@@ -11,6 +11,7 @@ both run files.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +54,8 @@ class Comparison:
     baseline: str
     current: str
     changes: list[Change] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """What makes the comparison less than like for like (other targets)."""
 
     def of(self, kind: str) -> list[Change]:
         return [c for c in self.changes if c.kind == kind]
@@ -66,6 +69,7 @@ class Comparison:
             "baseline": self.baseline,
             "current": self.current,
             "counts": self.counts,
+            "warnings": list(self.warnings),
             **{kind: [c.to_json() for c in self.of(kind)] for kind in KINDS if kind != "unchanged"},
         }
 
@@ -73,6 +77,12 @@ class Comparison:
 def compare(current: Batch, baseline: Batch) -> Comparison:
     """Every case of either batch, classified (see the module docstring)."""
     out = Comparison(baseline=str(baseline.dir), current=str(current.dir))
+    now, then = current.summary.target, baseline.summary.target
+    if now and then and now != then:
+        out.warnings.append(
+            f"the batches ran against different targets ({then} before, {now} now): a change "
+            "may be the target's, not the agent's"
+        )
     for case in current.cases:
         out.changes.append(_change(baseline.case(case.slug), case))
     for case in baseline.cases:
@@ -120,7 +130,8 @@ def _outcomes(case: CaseRuns) -> dict[str, bool]:
     for run in case.runs:
         for position, item in enumerate(run.assertions):
             number = _int(item.get("index"), position) + 1
-            key = f"assertion {number} {item.get('type', '')}".strip()
+            subject = _subject(str(item.get("detail") or ""))
+            key = f"assertion {number} {item.get('type', '')} {subject}".strip()
             out[key] = out.get(key, True) and item.get("passed") is True
         for criterion in run.criteria:
             if criterion.verdict == "unjudged":
@@ -135,6 +146,18 @@ def _flips(before: CaseRuns, after: CaseRuns) -> tuple[tuple[str, ...], tuple[st
     failing = tuple(k for k, ok in new.items() if not ok and old.get(k) is True)
     passing = tuple(k for k, ok in new.items() if ok and old.get(k) is False)
     return failing, passing
+
+
+#: The id an assertion's detail names first: `expected tool_executed order_replacement
+#: (source local); …` and `tool_executed order_replacement: matched …` alike.
+_SUBJECT = re.compile(r"^(?:expected\s+)?[a-z_]+\s+([A-Za-z_][\w.:-]*?)(?=[\s:;,(]|$)")
+
+
+def _subject(detail: str) -> str:
+    """What the assertion is about (a tool, skill, memory key or response), so `assertion 5
+    tool_executed` says which tool; empty where the detail names none."""
+    match = _SUBJECT.match(detail)
+    return match.group(1) if match else ""
 
 
 def _int(value: Any, default: int) -> int:

@@ -12,6 +12,7 @@ import re
 from html import escape
 
 from evalcore.runner import RunRecord
+from evalcore.workdir import shown_path
 
 from ._assets import SCRIPT, STYLE, content_security_policy
 from ._compare import Change, Comparison
@@ -68,7 +69,7 @@ def render_html(batch: Batch, comparison: Comparison | None = None) -> str:
     parts.append(_index(batch, ids))
     parts.append(_cases(batch, ids))
     parts.append(
-        f'<footer>casegen report of <span class="mono">{e(batch.dir)}</span></footer>'
+        f'<footer>casegen report of <span class="mono">{e(shown_path(batch.dir))}</span></footer>'
         f"</main><script>{SCRIPT}</script></body></html>\n"
     )
     return "\n".join(parts)
@@ -78,7 +79,7 @@ def _header(batch: Batch) -> str:
     s = batch.summary
     engines = batch.engines
     meta = [
-        ("results", str(batch.dir)),
+        ("results", shown_path(batch.dir)),
         ("target", s.target or "?"),
         ("timestamp", s.timestamp or batch.dir.name),
         ("wall clock", f"{s.wall_clock_s:.1f}s"),
@@ -146,6 +147,7 @@ def _comparison(comparison: Comparison, ids: dict[str, str]) -> str:
         '<section id="compare"><h2>Compared with the baseline</h2>',
         f'<p class="meta">baseline <b>{e(comparison.baseline)}</b> · '
         f"{e(head or 'no case changed status')} · {counts['unchanged']} unchanged</p>",
+        *(f'<p class="note bad">warning: {e(w)}</p>' for w in comparison.warnings),
     ]
     for kind, title in CHANGE_TITLES.items():
         changes = comparison.of(kind)
@@ -226,7 +228,8 @@ def _case(case: CaseRuns, element_id: str) -> str:
 def _run(record: RunRecord) -> str:
     plan = layout(record)
     facts = (
-        f"{record.verdict_label} · {record.turns} turns · {record.duration_s:.2f}s · "
+        f"{record.verdict_label} · {record.turns} turn{'' if record.turns == 1 else 's'} · "
+        f"{record.duration_s:.2f}s · "
         f"stopped: {record.stop_reason} · target {record.target}"
     )
     html = [
@@ -236,6 +239,15 @@ def _run(record: RunRecord) -> str:
     if record.error:
         html.append(f'<p class="error">error: {e(record.error)}</p>')
     html.append(_metrics(record))
+    # What failed without a turn to point at (an expected event that never happened) is
+    # the first thing a reader needs: above the transcript, not under it.
+    failing = [v for v in plan.unplaced if v.outcome in ("fail", "inconclusive")]
+    if failing:
+        html.append(
+            '<div class="unplaced failing"><h5>Failed, at no turn (it never happened)</h5>'
+            + _verdicts(failing)
+            + "</div>"
+        )
     html.append('<ol class="turns">')
     for turn in plan.turns:
         html.append(f'<li class="turn" data-turn="{turn.number}">')
@@ -254,11 +266,10 @@ def _run(record: RunRecord) -> str:
             html.append(_verdicts(turn.verdicts))
         html.append("</div></li>")
     html.append("</ol>")
-    if plan.unplaced:
+    rest = [v for v in plan.unplaced if v not in failing]
+    if rest:
         html.append(
-            '<div class="unplaced"><h5>Whole run (no turn named)</h5>'
-            + _verdicts(plan.unplaced)
-            + "</div>"
+            '<div class="unplaced"><h5>Whole run (no turn named)</h5>' + _verdicts(rest) + "</div>"
         )
     html.append("</section>")
     return "".join(html)

@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from evalcore.workdir import shown_path
+
 from ._compare import Comparison
 from ._html import CHANGE_TITLES
 from ._load import Batch
@@ -19,16 +21,21 @@ _SHOWN = 5
 _COLOURS = {"passed": "green", "failed": "red", "errored": "dark_orange"}
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def print_terminal(console: Console, batch: Batch, comparison: Comparison | None) -> None:
     s, t = batch.summary, batch.summary.totals
     engines = batch.engines
-    console.print(f"[bold]results[/] {escape(str(batch.dir))}")
+    console.print(f"[bold]results[/] {escape(shown_path(batch.dir))}")
     console.print(
         f"target {escape(s.target or '?')} · simulator {escape(', '.join(engines['simulator']))}"
         f" · judge {escape(', '.join(engines['judge']))}"
     )
     console.print(
-        f"{len(batch.cases)} cases · {t.total} runs: [green]{t.passed} passed[/], "
+        f"{_count(len(batch.cases), 'case')} · {_count(t.total, 'run')}: "
+        f"[green]{t.passed} passed[/], "
         f"[red]{t.failed} failed[/], [dark_orange]{t.errored} errored[/]"
         + (f" · {t.assertions_only} passed on assertions only" if t.assertions_only else "")
     )
@@ -72,6 +79,8 @@ def print_terminal(console: Console, batch: Batch, comparison: Comparison | None
 def _print_comparison(console: Console, comparison: Comparison) -> None:
     counts = comparison.counts
     console.print(f"\n[bold]compared with[/] {escape(comparison.baseline)}")
+    for warning in comparison.warnings:
+        console.print(f"[yellow]warning:[/] {escape(warning)}")
     for kind, title in CHANGE_TITLES.items():
         changes = comparison.of(kind)
         if not changes:

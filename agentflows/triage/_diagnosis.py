@@ -47,8 +47,9 @@ class Diagnosis:
 
 
 def check_item(check: FailedCheck) -> Evidence:
+    """Numbered as `report` and `--compare` number it: assertion 1 is `assertions[0]`."""
     r = check.result
-    return Evidence("assertion", f"assertion {r.index} {r.type} failed: {r.detail}", check.turn)
+    return Evidence("assertion", f"assertion {r.index + 1} {r.type} failed: {r.detail}", check.turn)
 
 
 def criterion_item(facts: Facts, number: int) -> Evidence:

@@ -12,7 +12,9 @@ Rules run in this order and the first that applies decides (docs/review-workflow
    skips when a memory key is already set, and the case pre-fills that key.
 4. **Scenario**, the simulated user broke character (the simulator errored, or a user line
    reads like the agent), or never said what it wanted before the agent had to route it
-   (only greetings and filler, and the expected skill never started).
+   (only greetings and filler, and the expected skill never started), or, played offline,
+   had no answer to what the agent asked ("Sorry, I don't know that": the persona holds no
+   such fact; only a model can play free prose without facts).
 5. **Instruction**, a gated tool ran without its confirmation: the ledger shows a tool whose
    `tool_constraints` require confirmation running without the confirmation question asked
    before it. The checks that failed after it follow from this one defect.
@@ -37,6 +39,7 @@ from ._rules_gates import confirmation_skipped
 from ._rules_scenario import (
     case_contradicts_definitions,
     initial_slots_skip,
+    simulator_lacks_fact,
     simulator_no_request,
     simulator_off_script,
     simulator_out_of_role,
@@ -51,6 +54,7 @@ RULES: tuple[Rule, ...] = (
     initial_slots_skip,
     simulator_out_of_role,
     simulator_no_request,
+    simulator_lacks_fact,
     confirmation_skipped,
     skill_routing,
     simulator_off_script,
@@ -65,6 +69,7 @@ _CASE_TITLES = {
     "simulator-error": "the simulated user of {slug} could not go on",
     "simulator-out-of-role": "the simulated user of {slug} breaks character",
     "simulator-no-request": "the simulated user of {slug} never says what it wants",
+    "simulator-lacks-fact": "the simulated user of {slug} has no answer to the agent's question",
     "simulator-off-script": "the simulated user of {slug} stops before the script ends",
 }
 

@@ -1,6 +1,6 @@
 """Rules that blame the case itself (Scenario): it contradicts the definitions, its
 `initial_slots` made the agent skip what it checks, or its simulated user broke character,
-never said what it wanted, or went off-script."""
+never said what it wanted, had no answer to a question, or went off-script."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def initial_slots_skip(facts: Facts) -> Diagnosis | None:
                     evidence,
                     f"The case pre-fills `{key}` in setup.initial_slots, so the agent rightly "
                     f"skipped {subject.kind} `{subject.name}`. Remove `{key}` from "
-                    f"initial_slots so the step runs, or drop assertion {check.result.index} "
+                    f"initial_slots so the step runs, or drop assertion {check.result.index + 1} "
                     f"({check.result.type}) from {facts.case.display or 'the case'}.",
                 )
     return None
@@ -123,6 +123,42 @@ def simulator_out_of_role(facts: Facts) -> Diagnosis | None:
                 "simulation_context: open with 'You are <customer>…', state the goal and quote "
                 "the lines to say; re-run the case.",
             )
+    return None
+
+
+def simulator_lacks_fact(facts: Facts) -> Diagnosis | None:
+    """The offline simulated user had no answer to what the agent asked: the persona holds
+    no such fact (free prose with nothing to read one from, or a fact left out). The agent
+    asked rightly; the case cannot be played without a model or the fact."""
+    from evalcore.simulator._facts import UNKNOWN
+
+    simulator = facts.record.raw.get("simulator")
+    if not isinstance(simulator, dict) or simulator.get("engine") != "offline":
+        return None
+    lines = facts.record.transcript
+    for index, line in enumerate(lines):
+        if line.role != "user" or line.text.strip() != UNKNOWN:
+            continue
+        asked = next(
+            (ln.text for ln in reversed(lines[:index]) if ln.role != "user"), "its question"
+        )
+        return Diagnosis(
+            "Scenario",
+            line.turn,
+            "simulator-lacks-fact",
+            [
+                Evidence(
+                    "transcript",
+                    f"[T{line.turn}] the agent asked “{asked}”; the offline simulated user has "
+                    f"no such fact in simulation_context and said “{UNKNOWN}”",
+                    line.turn,
+                )
+            ],
+            f"The case gives its simulated user no answer to “{asked}”. Add the fact to "
+            "simulation_context as a labelled line ('Date of birth: 1984-03-12') or a quoted "
+            "step ('When asked …, say: \"…\"'), or seed it in setup.initial_slots; free "
+            "prose with no facts only a simulator model can play (--model).",
+        )
     return None
 
 
@@ -247,6 +283,7 @@ def simulator_off_script(facts: Facts) -> Diagnosis | None:
 __all__ = [
     "case_contradicts_definitions",
     "initial_slots_skip",
+    "simulator_lacks_fact",
     "simulator_no_request",
     "simulator_off_script",
     "simulator_out_of_role",

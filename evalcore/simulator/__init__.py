@@ -24,7 +24,7 @@ from ._context import (
 )
 from ._facts import FactSimulator
 from ._llm import LLMSimulator, SimulatedMessage, render_conversation
-from ._offline import NO_LINES, OfflineSimulator, offline_lines
+from ._offline import NO_LINES, PROSE_NOTE, OfflineSimulator, offline_lines, offline_note
 from ._quoted import QuotedLine, numbered_steps, quoted_lines, quoted_user_lines
 from ._registry import SimulatorSettings, engine_names, make_simulator, simulator_engine
 from ._words import stems
@@ -32,6 +32,7 @@ from ._words import stems
 __all__ = [
     "FACTS_HEADER",
     "NO_LINES",
+    "PROSE_NOTE",
     "ContextFact",
     "CueLine",
     "FactContext",
@@ -50,6 +51,7 @@ __all__ = [
     "make_simulator",
     "numbered_steps",
     "offline_lines",
+    "offline_note",
     "parse_fact_context",
     "quoted_lines",
     "quoted_user_lines",

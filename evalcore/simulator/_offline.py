@@ -82,6 +82,26 @@ def offline_lines(
     return quoted_user_lines(context), "numbered quoted steps of the simulation context"
 
 
+#: Said before a run whose offline user plays a free-prose persona.
+PROSE_NOTE = (
+    "free-prose simulation_context: the offline user knows only what its 'When the agent "
+    "asks …, say …' sentences say, and a question they do not answer ends the run ('Sorry, "
+    "I don't know that'); only a simulator model (--model) plays it as written, or give it "
+    "facts (docs/simulation-contexts.md)"
+)
+
+
+def offline_note(spec: SimulationSpec) -> str | None:
+    """Why the offline engine may not play this case as its author meant, before it runs:
+    a free-prose persona (not a fact sheet, no quoted steps) holds only the facts read from
+    its sentences."""
+    if spec.goal is not None or quoted_user_lines(spec.context):
+        return None
+    if not spec.context.strip() or is_fact_context(spec.context):
+        return None
+    return PROSE_NOTE
+
+
 @simulator_engine("offline")
 def _offline(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) -> Simulator:
     context = None
@@ -99,4 +119,4 @@ def _offline(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) ->
     return OfflineSimulator(lines, source=source)
 
 
-__all__ = ["NO_LINES", "OfflineSimulator", "offline_lines"]
+__all__ = ["NO_LINES", "PROSE_NOTE", "OfflineSimulator", "offline_lines", "offline_note"]

@@ -221,6 +221,10 @@ def validate_file(
         if forced is not None and chosen is not forced:
             chosen = None
     if chosen is None:
+        if not explicit and not doc.parsed and _yaml_suffix(path):
+            # A YAML file in a folder of cases that does not parse (a syntax error, an
+            # alias loop) may be a case nobody can read: an error, never left out.
+            return FileReport(path=str(path), dialect=None, findings=doc.findings)
         if not explicit:
             if doc.data is not None and path.name == _MANIFEST_FILE and not doc.findings:
                 projects.read_json_file(path, doc.data)
@@ -245,6 +249,11 @@ def validate_file(
     return FileReport.model_construct(
         path=str(path), dialect=chosen.name, findings=validate_document(doc, chosen, project)
     )
+
+
+def _yaml_suffix(path: Path) -> bool:
+    """YAML is only ever read as a case here; a JSON file may be any tool's settings."""
+    return path.suffix.lower() in {".yml", ".yaml"}
 
 
 def _case_location_dialect(path: Path) -> Dialect | None:

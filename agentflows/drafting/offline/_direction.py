@@ -31,7 +31,11 @@ all of them. The rules, in order:
    it with a capital first letter.
 4. **Persona.** The other clauses describe the simulated person. "an impatient customer with
    X" becomes "You are an impatient customer with X."; "a customer wants X" becomes "You are
-   a customer who wants X."; anything else is kept as "Keep in mind: X.".
+   a customer who wants X."; anything else is kept as "Keep in mind: X.", except a clause
+   about the case itself ("a case that fails when the agent …", "the agent …"): that is no
+   part of who the person is, so it is never pasted into a persona. Such a clause that
+   names no theme and selects no value is `unread`: the offline engines cannot use it (a
+   model reads the whole text), and `generate` says so.
 5. **Values.** A `Choice` names one value of one field together with the phrases that
    describe it (the text in brackets after the value in a field or step description, the
    titles of buttons that set it). A value is selected when the persona clauses name it (its
@@ -80,7 +84,11 @@ _BEFORE_REQUIREMENT = re.compile(
 _LEAD_IN = re.compile(
     r"^(?:please\s+)?(?:generate|write|create|draft|make|add)\s+(?:me\s+)?"
     r"(?:a|an|one|some|two|three|\d+)?\s*(?:new\s+)?(?:scenario|case|test|conversation)s?"
-    r"(?:\s+(?:where|in\s+which|for|with|about|of|in))?\s*",
+    r"(?:\s+(?:where|in\s+which|for|with|about|of|in))?\s*"
+    # `casegen mutate`'s suggestion: "a case that fails when the agent ..." (the case's
+    # failing is what it is for, not a failure the person asks to see)
+    r"|^(?:a|an|one)\s+(?:scenario|case|test)\s+(?:that|which)\s+(?:fails|catches\s+it)"
+    r"\s+(?:when|if)\s+",
     re.IGNORECASE,
 )
 _WHO = (
@@ -201,6 +209,8 @@ class Direction:
     """Skill ids (or other source ids) the text names."""
     tools: tuple[str, ...] = ()
     """Tool names the text names."""
+    unread: tuple[str, ...] = ()
+    """Clauses about the case that the offline engines cannot use (rule 4)."""
 
     @property
     def empty(self) -> bool:
@@ -225,6 +235,7 @@ class Direction:
             ],
             "values": dict(self.values),
             "themes": sorted(self.themes),
+            "unread": list(self.unread),
         }
 
 
@@ -336,21 +347,26 @@ def parse_direction(
     if not text:
         return Direction()
     skills, tools = list(skills), list(tools)
+    read = clauses(text)  # lead-ins dropped: "a case that fails when" is no failure theme
     persona_parts: list[str] = []
+    about_case: list[str] = []
     requirements: list[Requirement] = []
     requirement_text: list[str] = []
-    for clause in clauses(text):
+    for clause in read:
         if is_requirement(clause):
             body = _REQUIREMENT_START.sub("", clause, count=1).strip()
             requirement_text.append(body)
             for part in _split_requirement(body, skills, tools):
                 found = _structural(part, skills, tools)
                 requirements.append(Requirement(_sentence(part), *(found or (None, None))))
+        elif _ABOUT_THE_CASE.search(clause):
+            about_case.append(clause)
         else:
             persona_parts.append(clause)
-    persona_text = ". ".join(persona_parts)
+    persona_text = ". ".join([*persona_parts, *about_case])
     values: dict[str, Any] = {}
-    for field_name, options in by_field(choices).items():
+    fields = by_field(choices)
+    for field_name, options in fields.items():
         best = best_value(persona_text, options) if persona_text else None
         if best is None and requirement_text:
             best = best_value(" ".join(requirement_text), options, own_words_only=True)
@@ -364,10 +380,23 @@ def parse_direction(
         persona_clauses=tuple(persona_parts),
         requirements=tuple(requirements),
         values=values,
-        themes=themes_of(text),
+        themes=themes_of(" ".join(read)),
         skills=named_skills,
         tools=named_tools,
+        unread=tuple(
+            c
+            for c in about_case
+            if not themes_of(c) and not any(best_value(c, options) for options in fields.values())
+        ),
     )
+
+
+#: A clause about the case or the agent, not about the person (rule 4).
+_ABOUT_THE_CASE = re.compile(
+    r"^(?:(?:an?|one|more|some|the|another)\s+)?(?:case|scenario|test|suite|conversation)s?\b"
+    r"|\bthe agent\b",
+    re.IGNORECASE,
+)
 
 
 __all__ = [
