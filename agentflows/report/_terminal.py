@@ -27,6 +27,8 @@ def print_terminal(console: Console, batch: Batch, comparison: Comparison | None
         f"target {escape(s.target or '?')} · simulator {escape(', '.join(engines['simulator']))}"
         f" · judge {escape(', '.join(engines['judge']))}"
     )
+    if s.target_note:
+        console.print(f"[yellow]note:[/] {escape(s.target_note)}")
     console.print(
         f"{len(batch.cases)} cases · {t.total} runs: [green]{t.passed} passed[/], "
         f"[red]{t.failed} failed[/], [dark_orange]{t.errored} errored[/]"
