@@ -33,5 +33,5 @@ def test_every_report_of_a_mantle_run_says_it_is_not_the_agent(run_cli, tmp_path
 
 def test_another_target_carries_no_such_note(run_cli, tmp_path) -> None:
     args = ["run", CASE, "--target", "demo:bank", "--model", "offline"]
-    code, out, err = run_cli(*args, "--results", tmp_path / "r", "--json")
+    _, out, _ = run_cli(*args, "--results", tmp_path / "r", "--json")
     assert json.loads(out)["target_note"] is None
