@@ -11,6 +11,9 @@ where a skill's name is its id in words the opening comes from its description.
 
 from __future__ import annotations
 
+import asyncio
+import copy
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -19,9 +22,14 @@ import pytest
 import yaml
 from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
+from agentflows.drafting import DraftContext, DraftResult
+from agentflows.drafting.offline import OfflineEngine
+from agentflows.generate import build_request, run_generation
 from agentflows.planning import resolve_targets
 from evalcore.definitions import load_project
 from evalcore.errors import UserError
+
+BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
 
 CARD = """\
 ---
@@ -171,3 +179,38 @@ def test_the_user_never_speaks_a_skill_id(report) -> None:
         assert not re.search(r"card[ _]replace", context, re.I), context
         assert "You want to order a new card." in context, context
         assert 'Open with: "Hi, I want to order a new card.' in context, context
+
+
+class _Twins(OfflineEngine):
+    """Offline drafts, with the unclear-answer case asserting exactly what the request
+    case asserts (kept by the first draft that asked)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first: list[Any] | None = None
+
+    async def draft(self, ctx: DraftContext) -> DraftResult:
+        result = await super().draft(ctx)
+        if result.data is None or ctx.behavior.case not in ("request", "unclear_answer"):
+            return result
+        goals = result.data["scenario"]["goals"]
+        if self.first is None:
+            self.first = copy.deepcopy(goals["assertions"])
+        else:
+            goals["assertions"] = copy.deepcopy(self.first)
+        return result
+
+
+def test_no_two_written_cases_assert_the_same(tmp_path: Path) -> None:
+    request = build_request(
+        ["human_handoff"], project=BANK, out=str(tmp_path / "cases"), verify=False
+    )
+    report = asyncio.run(
+        run_generation(request, engine=_Twins(), checkpoints=tmp_path / "checkpoints.sqlite")
+    )
+    written = [yaml.safe_load(Path(r["path"]).read_text("utf-8")) for r in report["cases"]]
+    keys = [json.dumps(w["scenario"]["goals"].get("assertions"), sort_keys=True) for w in written]
+    assert len(keys) == len(set(keys))
+    (dup,) = [d for d in report["duplicates"] if d.get("reason")]
+    assert dup["behavior"] in ("human_handoff:request", "human_handoff:unclear_answer")
+    assert "asserts exactly what" in dup["reason"]
