@@ -35,6 +35,9 @@ class Request(NamedTuple):
 
     intent: str
     line: str
+    strong: bool = False
+    """Said by an activation sentence or the first sentence (not a keyword list or topic):
+    preferred even to a name that is a verb phrase."""
 
 
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -187,7 +190,8 @@ def requests(skill: Skill) -> list[Request]:
     sentences, the first sentence as an instruction, activation lists, else the topic."""
     when, listed = _activation(skill)
     instruction = _instruction(skill)
-    found = [*when, *([instruction] if instruction else []), *listed]
+    strong = [r._replace(strong=True) for r in [*when, *([instruction] if instruction else [])]]
+    found = [*strong, *listed]
     if not found:
         topic = _topic(skill)
         found = [topic] if topic else []

@@ -20,6 +20,7 @@ from ...planning._mantle_phrases import (
     activation_phrase,
     cue_line,
     description_phrases,
+    is_neutral,
     second_person,
     subject,
 )
@@ -216,7 +217,12 @@ def _with_object(verb: str, rest: list[str]) -> str:
 def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     """The clause after "You" (see module doc)."""
     named = name_intent(skill)
-    if named is not None and (not id_like(skill) or _routes(defs, skill, opening_line(named))):
+    if named is not None and not id_like(skill):
+        return named
+    asked = _request(defs, skill, routed=True)
+    if asked is not None and asked.strong:
+        return asked.intent
+    if named is not None and _routes(defs, skill, opening_line(named)):
         return named
     asked = _request(defs, skill, routed=True)
     if asked is not None:
@@ -268,16 +274,16 @@ def _request(defs: MantleDefinitions, skill: Skill, *, routed: bool = False) -> 
     if not id_like(skill):
         return None
     found = requests(skill)
+    said = [
+        Request(f'want to ask the agent: "{p}"', _as_sentence(p))
+        for p in description_phrases(skill)
+        if is_neutral(defs, skill, p)
+    ]
     words = routing_words(defs)
-    hit = next((r for r in found if routed_skill(defs, words, r.line) == skill.id), None)
+    hit = next((r for r in [*found, *said] if routed_skill(defs, words, r.line) == skill.id), None)
     if hit is not None or routed:
         return hit
-    if found:
-        return found[0]
-    quoted = description_phrases(skill)
-    if quoted:
-        return Request(f'want to ask the agent: "{quoted[0]}"', _as_sentence(quoted[0]))
-    return None
+    return next(iter([*found, *said]), None)
 
 
 def without_month(phrase: str) -> str:
@@ -299,10 +305,13 @@ def own_opening(
         return cue_line(defs, skill, str(cue))
     values = facts.get("values") or {}
     named = name_intent(skill)
+    asked = _request(defs, skill, routed=True)
     if named is not None and _routes(defs, skill, opening_line(named)):
-        asked = None  # the name's verb phrase routes: `opening_line` of the intent says it
-    else:
-        asked = _request(defs, skill, routed=True) or (None if named else _request(defs, skill))
+        # the name's verb phrase routes: `opening_line` of the intent says it, unless a
+        # request of the description's own sentences routes too
+        asked = asked if asked is not None and asked.strong else None
+    elif asked is None and named is None:
+        asked = _request(defs, skill)
     if asked is not None and not contradicts(defs, skill, values, asked.line):
         # the name is the id in words: the opening is the request the intent names
         return asked.line
