@@ -70,7 +70,11 @@ def _everything_wrong(goals: dict[str, Any]) -> None:
 @pytest.fixture(scope="module")
 def tampered_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("verify")
-    request = build_request(["human_handoff"], project=BANK, out=str(out / "cases"))
+    # check_balance brings a case nobody tampered with (the hand-off's clarification case
+    # asserts what its request case asserts, so it is not written beside it)
+    request = build_request(
+        ["human_handoff", "check_balance"], project=BANK, out=str(out / "cases")
+    )
     engine = Tampered({"request": _wrong_queue, "details_up_front": _everything_wrong})
     return asyncio.run(
         run_generation(request, engine=engine, checkpoints=out / "checkpoints.sqlite")
@@ -79,6 +83,10 @@ def tampered_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def _row(report: dict[str, Any], case: str) -> dict[str, Any]:
     return next(r for r in report["cases"] if r["behavior"] == f"human_handoff:{case}")
+
+
+def _good(report: dict[str, Any]) -> dict[str, Any]:
+    return next(r for r in report["cases"] if r["behavior"] == "check_balance:checking")
 
 
 def test_a_wrong_value_the_reference_agent_disproves_is_corrected(tampered_run) -> None:
@@ -103,14 +111,14 @@ def test_a_case_no_correct_agent_passes_is_dropped_and_the_others_kept(tampered_
     assert "reference agent fails it" in drop["reason"]
     assert "check_balance" in drop["reason"]
     assert "human_handoff:details_up_front" not in {r["behavior"] for r in tampered_run["cases"]}
-    good = _row(tampered_run, "unclear_answer")
+    good = _good(tampered_run)
     assert good["verified"] == "yes" and good["mutants_killed"] >= 1
     assert tampered_run["verification"]["dropped"] == 1
     assert not tampered_run["failed"]
 
 
 def test_only_the_mutants_on_the_case_path_are_played(tampered_run) -> None:
-    row = _row(tampered_run, "unclear_answer")
+    row = _good(tampered_run)
     played = row["verification"]["mutants_played"]
     assert played and row["mutants_played"] == len(played)
     assert not any("card_replace" in m or "dispute" in m for m in played), played

@@ -290,3 +290,22 @@ async def test_at_equal_scores_the_fact_whose_whole_label_is_said_wins():
     asked = "Could you tell me what the animal ate and when (the substance)?"
     said = await converse(simulator(POISONING), [asked])
     assert said[1] == ("chocolate", False)
+
+
+HANDOFF = """\
+You are Kenji, a policyholder.
+You want to ask for a person.
+When the agent reads the details back and asks you to confirm, agree.
+Stop once the agent says it is passing you to someone.
+"""
+
+
+async def test_an_offer_to_hand_over_is_answered_before_the_hand_over_ends_it():
+    """ "Shall I connect you to a specialist?" is a confirmation the hand-off waits for, not
+    the hand-off: stopping there left every hand-off case of a gated hand-off unplayable."""
+    said = await converse(
+        simulator(HANDOFF),
+        ["Shall I connect you to a human specialist now?", "I'm connecting you to a colleague."],
+    )
+    assert said[1] == (AGREE, False)
+    assert said[2][1] is True

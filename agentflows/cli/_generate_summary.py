@@ -36,6 +36,7 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"[yellow]dropped duplicate[/] {escape(dup['behavior'])} ≈ "
             f"{escape(dup['duplicate_of'])} "
             f"({dup['similarity']:.2f})"
+            + (f": {escape(dup['reason'])}" if dup.get("reason") else "")
         )
     for drop in report.get("dropped", []):
         stdout.print(

@@ -17,7 +17,13 @@ from rich.table import Table
 from ._output import print_table, stdout
 
 _STATUS_COLOUR = {"conflict": "red", "unchanged": "dim"}
-_VERIFIED_COLOUR = {"yes": "green", "repaired": "yellow", "weak": "yellow", "skipped": "dim"}
+_VERIFIED_COLOUR = {
+    "yes": "green",
+    "repaired": "yellow",
+    "weak": "yellow",
+    "skipped": "dim",
+    "needs-review": "red",
+}
 
 
 def print_cases(report: dict[str, Any]) -> None:
@@ -33,7 +39,8 @@ def print_cases(report: dict[str, Any]) -> None:
             print_table(
                 _case_table(
                     attention,
-                    f"{len(attention)} to look at (weak, repaired, not verified or not written)",
+                    f"{len(attention)} to look at (needs review, weak, repaired, not verified "
+                    "or not written)",
                 )
             )
     else:
@@ -46,7 +53,7 @@ def _needs_look(row: dict[str, Any], report: dict[str, Any]) -> bool:
     verified = row.get("verified", "skipped")
     return (
         row["status"] == "conflict"
-        or verified in ("weak", "repaired")
+        or verified in ("weak", "repaired", "needs-review")
         or (enabled and verified == "skipped")
     )
 
@@ -157,13 +164,18 @@ def _print_verification(report: dict[str, Any]) -> None:
     line = (
         f"verified against {against}: {summary['yes']} yes, {summary['repaired']} repaired, "
         f"{summary['weak']} weak, {summary['dropped']} dropped, {summary['skipped']} skipped"
+        + (
+            f", {summary['needs_review']} written for review (the verifier fails them)"
+            if summary.get("needs_review")
+            else ""
+        )
     )
     if summary["mutants_played"]:
         line += f" · mutants killed {summary['mutants_killed']}/{summary['mutants_played']} played"
     stdout.print(escape(line))
     for row in report["cases"]:
         record = row.get("verification") or {}
-        if row.get("verified") in ("weak", "skipped") and record.get("reason"):
+        if row.get("verified") in ("weak", "skipped", "needs-review") and record.get("reason"):
             if record.get("reason") == "--no-verify":
                 continue
             stdout.print(

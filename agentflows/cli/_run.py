@@ -64,6 +64,8 @@ def _print_summary(report: "RunReport") -> None:
     if report.errored:
         text += f", {report.errored} errored (harness, not the agent)"
     stdout.print(f"[{colour}]{text}[/] in {report.wall_clock_s:.1f}s")
+    if report.target_note:
+        stdout.print(f"[yellow]note:[/] {escape(report.target_note)}")
     by_case: dict[str, list[RunRecord]] = {}
     for record in report.records:
         by_case.setdefault(record.scenario_slug, []).append(record)

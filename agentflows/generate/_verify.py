@@ -5,9 +5,12 @@ review → verify (fan-out, one task per valid draft) → dedupe
 A Mantle draft is played against the reference agent and the mutants on its path
 (`_verify_mantle.py`); Anychat and base44 drafts against a demo agent or a static check
 (`_verify_other.py`). A draft the verifier proves wrong is repaired or dropped with the
-reason (status `dropped`, like review's drops); every other draft keeps a `verification`
-record the report shows. A verifier that crashes skips that draft's verification (said in
-the report), never the run. `--no-verify` routes review straight to dedupe.
+reason (status `dropped`, like review's drops), except a case for what every suite must
+cover (a happy path to a skill's goal, the refusal at a confirmation gate): that one is
+written as drafted and marked `needs-review` with the reason, never lost in silence. Every
+other draft keeps a `verification` record the report shows. A verifier that crashes skips
+that draft's verification (said in the report), never the run. `--no-verify` routes review
+straight to dedupe.
 """
 
 from __future__ import annotations
@@ -73,6 +76,15 @@ async def verify(task: DraftTask, runtime: Runtime[GenerateContext]) -> dict[str
             reason=redact(f"verification failed: {type(exc).__name__}: {exc}"),
             method="none",
         )
+    if verdict.outcome == "dropped" and must_cover(behavior):
+        verdict = Verdict(
+            "needs-review",
+            verdict.against,
+            work["data"] or {},
+            reason=verdict.reason,
+            notes=verdict.notes,
+            method=verdict.method,
+        )
     usage = sum(spent, Usage.model_validate(work["usage"]))
     work.update(
         data=verdict.data,
@@ -96,6 +108,15 @@ async def verify(task: DraftTask, runtime: Runtime[GenerateContext]) -> dict[str
             ],
         )
     return {"cases": {behavior.id: work}}
+
+
+#: Behaviour kinds every suite must cover: a case for one is never dropped in silence.
+MUST_COVER = frozenset({"happy", "refusal"})
+
+
+def must_cover(behavior: Behavior) -> bool:
+    """Whether the behaviour is one a suite must have (its skill's goal, a gate's refusal)."""
+    return (behavior.facts or {}).get("kind") in MUST_COVER
 
 
 def _case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
@@ -132,4 +153,4 @@ def _model_repair(
     return repair
 
 
-__all__ = ["route_verify", "verify"]
+__all__ = ["MUST_COVER", "must_cover", "route_verify", "verify"]

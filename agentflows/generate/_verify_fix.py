@@ -9,8 +9,11 @@ judgement where the run recorded the same thing with other details:
   item). Not when the item's value is one the user's facts state and the run kept another
   one the facts never give (a correction the agent ignored): that fix is marked
   `contradicts`, and verification drops the case instead;
-- `tool_executed`: when the tool ran, the arguments, `is_error`, `source` and `skill_id`
-  that differ are set to what the run recorded; when it never ran, the assertion goes;
+- `tool_executed`: when the tool ran, the arguments, `source` and `skill_id` that differ
+  are set to what the run recorded; when it never ran, or ran with the other `is_error`,
+  the assertion goes. `is_error` is what the case is about (a failure case asserts the
+  failure), so no fix turns a failure into a success or back; verification then sees that
+  the case lost its point (`_verify_mantle`);
 - `sequencing`: the steps that keep the order true are kept (the longest run of steps that
   still matches in order, first to last); fewer than two left and the assertion goes;
 - any other type: the assertion goes (it names an event a correct agent does not produce).
@@ -160,8 +163,6 @@ def _like(spec: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
         }
         if not out["arguments"]:
             del out["arguments"]
-    if "is_error" in spec:
-        out["is_error"] = bool(event.get("is_error"))
     if "source" in spec and event.get("source") in ("local", "mcp"):
         out["source"] = event["source"]
         if out["source"] == "local":

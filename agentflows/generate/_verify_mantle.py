@@ -75,16 +75,28 @@ def _findings(record: Played) -> list[Finding]:
     ]
 
 
-def _completions(data: dict[str, Any]) -> set[str]:
-    """The skills whose completion the case asserts (alone or as a sequencing step)."""
-    found: set[str] = set()
+def _steps(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every assertion of `data`, and every step of its sequencing assertions."""
+    out: list[dict[str, Any]] = []
     for item in ((data.get("scenario") or {}).get("goals") or {}).get("assertions") or []:
-        if not isinstance(item, dict):
-            continue
-        for step in [item, *(item.get("sequencing") or [])]:
-            spec = step.get("skill_completed") if isinstance(step, dict) else None
-            if isinstance(spec, dict) and spec.get("skill_id"):
-                found.add(str(spec["skill_id"]))
+        if isinstance(item, dict):
+            out += [item, *(s for s in item.get("sequencing") or [] if isinstance(s, dict))]
+    return out
+
+
+def _point(data: dict[str, Any]) -> set[str]:
+    """What the case is for, as its assertions say it: a happy path's completed skills, and
+    the tool failures any case asserts (`is_error: true`). A repair that takes one away
+    turns the case into another one (a failure case into a success), so it is refused."""
+    happy = (data.get("scenario") or {}).get("type") == "happy_path"
+    found: set[str] = set()
+    for step in _steps(data):
+        done = step.get("skill_completed")
+        if happy and isinstance(done, dict) and done.get("skill_id"):
+            found.add(f"that {done['skill_id']} completes")
+        ran = step.get("tool_executed")
+        if isinstance(ran, dict) and ran.get("is_error") is True and ran.get("tool_name"):
+            found.add(f"that {ran['tool_name']} fails")
     return found
 
 
@@ -92,12 +104,13 @@ def _reviewed(
     data: dict[str, Any], env: VerifyEnv, original: dict[str, Any] | None = None
 ) -> tuple[dict[str, Any] | None, str | None]:
     """`data` after the review fixes, or None and why it cannot be written. A repair that
-    takes a happy path's "the task completed" away would leave it asserting nothing of its
-    point, so that repair is refused (the case is dropped instead)."""
-    if original is not None and (original.get("scenario") or {}).get("type") == "happy_path":
-        lost = _completions(original) - _completions(data)
+    takes away what the case is for (`_point`: a happy path's "the task completed", a
+    failure case's failure) would leave it asserting another case, so that repair is
+    refused (the case is dropped, or written for review, instead)."""
+    if original is not None:
+        lost = _point(original) - _point(data)
         if lost:
-            return None, f"a happy path must still assert that {', '.join(sorted(lost))} completes"
+            return None, f"the case must still assert {' and '.join(sorted(lost))}"
     errors = [f for f in check_data(data, env.dialect, env.project) if f.severity == "error"]
     if not errors:
         outcome = prewrite(data, "mantle", env.project)
@@ -180,12 +193,13 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
                 notes=record.notes,
             )
         repaired = await _repair(data, record, env)
-        if repaired is None:
+        if isinstance(repaired, str):
+            why = f"; not repaired: {repaired}" if repaired else ""
             return Verdict(
                 "dropped",
                 against,
                 data,
-                reason=f"the reference agent fails it ({first_failure})",
+                reason=f"the reference agent fails it ({first_failure}){why}",
                 notes=record.notes,
             )
         data, record, fixes = repaired
@@ -216,8 +230,9 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
 
 async def _repair(
     data: dict[str, Any], record: Played, env: VerifyEnv
-) -> tuple[dict[str, Any], Played, list[dict[str, Any]]] | None:
-    """A version of `data` the reference agent passes (model first, then rules), or None."""
+) -> tuple[dict[str, Any], Played, list[dict[str, Any]]] | str:
+    """A version of `data` the reference agent passes (model first, then rules), or why
+    there is none ("" when the reason is only that the repaired case fails too)."""
     if env.model_repair is not None:
         revised = await env.model_repair(data, _findings(record))
         if revised is not None:
@@ -238,15 +253,17 @@ async def _repair(
                     return candidate, replay, [fix]
     fixed, fixes = fix_assertions(data, record.events, record.failing)
     if any(f.get("contradicts") for f in fixes):
-        return None  # the agent did not take what the user said: no fix may assert that
+        # the agent did not take what the user said: no fix may assert that
+        return "the agent keeps another value than the user states"
     if sum(f["after"] is None for f in fixes) > MAX_REMOVED:
-        return None  # the case and a correct agent disagree on its path, not on a detail
-    candidate, _ = _reviewed(fixed, env, data)
+        # the case and a correct agent disagree on its path, not on a detail
+        return f"more than {MAX_REMOVED} assertion would go"
+    candidate, why = _reviewed(fixed, env, data)
     if candidate is None or not fixes:
-        return None
+        return why or ""
     replay = await _play(candidate, env)
     if replay.status != "passed":
-        return None
+        return ""
     return candidate, replay, fixes
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-LABELS = ("yes", "repaired", "weak", "skipped")
+LABELS = ("yes", "repaired", "weak", "skipped", "needs-review")
 
 
 def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
-    """`verified` (yes / repaired / weak / skipped), `verified_against`, `mutants_killed`,
-    `mutants_played` and the whole `verification` record of a written case."""
+    """`verified` (yes / repaired / weak / skipped / needs-review), `verified_against`,
+    `mutants_killed`, `mutants_played`, the whole `verification` record of a written case,
+    and `needs_review`: why it is written unverified (a case the suite must have that the
+    verifier fails), else None."""
     record = work.get("verification") or {
         "verified": "skipped",
         "outcome": "skipped",
@@ -28,6 +30,7 @@ def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
         "mutants_killed": len(record["mutants_killed"]),
         "mutants_played": len(record["mutants_played"]),
         "verification": record,
+        "needs_review": record.get("reason") if record["verified"] == "needs-review" else None,
     }
 
 
@@ -42,7 +45,9 @@ def drop_stage(work: dict[str, Any]) -> dict[str, Any]:
 def verification_summary(
     rows: list[dict[str, Any]], dropped: list[dict[str, Any]], enabled: bool
 ) -> dict[str, Any]:
-    counts = {label: sum(r["verified"] == label for r in rows) for label in LABELS}
+    counts = {
+        label.replace("-", "_"): sum(r["verified"] == label for r in rows) for label in LABELS
+    }
     return {
         "enabled": enabled,
         **counts,

@@ -11,7 +11,7 @@ from evalcore.definitions import Project
 from evalcore.dialects import Dialect
 from evalcore.findings import Finding
 
-Outcome = Literal["yes", "repaired", "skipped", "dropped"]
+Outcome = Literal["yes", "repaired", "skipped", "dropped", "needs-review"]
 ModelRepair = Callable[[dict[str, Any], list[Finding]], Awaitable[dict[str, Any] | None]]
 
 
@@ -54,7 +54,7 @@ class Verdict:
 
     @property
     def label(self) -> str:
-        """What the table shows: yes / repaired / weak / dropped / skipped."""
+        """What the table shows: yes / repaired / weak / dropped / skipped / needs-review."""
         if self.outcome in ("yes", "repaired") and self.weak:
             return "weak"
         return self.outcome

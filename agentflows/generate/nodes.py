@@ -12,7 +12,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from evalcore.dedupe import fingerprint
+from evalcore.dedupe import Fingerprint, fingerprint
 from evalcore.findings import Finding
 from evalcore.redact import redact
 from evalcore.repair import repair_data
@@ -273,7 +273,9 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
 
     A file this run would write to (a re-run's own earlier output) is not a duplicate of the
     case it holds. Drafts on different planned paths are never duplicates of each other; a
-    draft duplicates an existing file only with exactly the same facts (`same_case`).
+    draft duplicates an existing file only with exactly the same facts (`same_case`). A
+    draft that asserts exactly what an earlier draft of the run asserts is dropped too
+    (`_asserted`): the conversation differs, the test does not.
     """
     ctx = runtime.context
     cases = state.get("cases", {})
@@ -293,6 +295,7 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             pool.add(label, other)
     kept: list[str] = []
     duplicates: list[dict[str, Any]] = []
+    asserted: dict[frozenset[str], str] = {}  # a kept draft's assertions and setup -> its id
     for behavior in state.get("behaviors", []):
         work = cases.get(behavior["id"])
         if work is None or work["status"] != "valid":
@@ -311,9 +314,29 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
                 {"behavior": behavior["id"], "duplicate_of": best[1], "similarity": best[0]}
             )
             continue
+        twin = asserted.get(_asserted(mark))
+        if twin is not None:
+            duplicates.append(
+                {
+                    "behavior": behavior["id"],
+                    "duplicate_of": f"draft:{twin}",
+                    "similarity": 1.0,
+                    "reason": f"asserts exactly what {twin} asserts",
+                }
+            )
+            continue
+        if _asserted(mark):
+            asserted[_asserted(mark)] = behavior["id"]
         kept.append(behavior["id"])
         pool.add(f"draft:{behavior['id']}", mark, path)
     return {"kept": kept, "duplicates": duplicates}
+
+
+def _asserted(mark: Fingerprint) -> frozenset[str]:
+    """What a case asserts (not its type, setup or words); empty for a case that asserts
+    nothing. Two drafts that assert the same are one test, whatever their conversations or
+    the caller they seed: a second one checks nothing the first does not."""
+    return frozenset(f for f in mark.facts if f.startswith("assert:"))
 
 
 async def write(state: GenerateState, runtime: Ctx) -> dict[str, Any]:

@@ -53,6 +53,22 @@ def asserted_elements(
     return set(func(project, source, data, covers))
 
 
+#: Why a target is no user's goal (None when it is one), per dialect that has such targets.
+_NOT_GOALS = {"mantle": ("._mantle_routable", "not_a_goal")}
+
+
+def not_a_goal(project: Project, dialect: str, source: str) -> str | None:
+    """Why no case may have `source` as its user's goal (an engine-managed, hidden or
+    disabled Mantle skill), or None."""
+    if dialect not in _NOT_GOALS:
+        return None
+    module, name = _NOT_GOALS[dialect]
+    reason: str | None = getattr(importlib.import_module(module, __package__), name)(
+        project, source
+    )
+    return reason
+
+
 def source_ids(project: Project, dialect: str) -> list[str]:
     """The targets a dialect can generate for in this project."""
     if dialect == "mantle" and project.mantle is not None:
@@ -65,13 +81,23 @@ def source_ids(project: Project, dialect: str) -> list[str]:
 
 
 def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[str]:
-    """Expand `all` and check every target exists (UserError with "did you mean" otherwise)."""
+    """Expand `all` to the targets a user can ask for, and check every named target exists
+    and is one (UserError with "did you mean", or with why it is not a goal, otherwise)."""
     known = source_ids(project, dialect)
     if not known:
         raise UserError(f"{project.root} defines nothing a {dialect} case can target")
+    goals = [t for t in known if not_a_goal(project, dialect, t) is None]
     if any(t == "all" for t in targets):
-        return known
+        if not goals:
+            raise UserError(f"{project.root} defines nothing a user can ask for")
+        return goals
     for target in targets:
+        reason = not_a_goal(project, dialect, target) if target in known else None
+        if reason is not None:
+            raise UserError(
+                f"'{target}' is no case's goal: {reason}",
+                hint="targets: all, " + ", ".join(goals),
+            )
         if target not in known:
             what = {"mantle": "skill", "anychat": "playbook", "base44": "agent skill"}[dialect]
             raise UserError(
@@ -110,6 +136,7 @@ __all__ = [
     "Behavior",
     "Plan",
     "asserted_elements",
+    "not_a_goal",
     "plan_source",
     "resolve_targets",
     "select",

@@ -16,6 +16,7 @@ from ._behavior import Behavior
 from ._mantle_paths import project_rule
 from ._mantle_phrases import activation_phrase, escalation_line, strong_phrases
 from ._mantle_planner import PlannerBase, after_identity
+from ._mantle_routable import user_routable
 from ._mantle_walk import SET, Setup, Walk, walk_skill
 
 
@@ -75,7 +76,7 @@ class DetourBehaviors(PlannerBase):
         memory = {**after_identity(walk), **{k: SET for k in self.memory}}
         best: tuple[int, str, str, dict[str, Any], Walk] | None = None
         for other in sorted(self.defs.skills.values(), key=lambda s: s.id):
-            if other.id == self.skill.id or other.is_handoff or other.hidden or other.disabled:
+            if other.id == self.skill.id or other.is_handoff or not user_routable(other):
                 continue
             if not self._offered(other.id):
                 continue

@@ -24,6 +24,7 @@ from typing import Any
 from evalcore.definitions import MemoryField, Project
 from evalcore.definitions.skill_model import skill_model
 
+from ._mantle_routable import user_routable
 from ._mantle_walk import Walk
 
 _NEVER = re.compile(
@@ -74,9 +75,7 @@ def _weight(project: Project, skill_id: str) -> int:
 def project_skill(project: Project) -> str | None:
     """The skill the project's out-of-scope (and, by default, adversarial) case is planned on."""
     assert project.mantle is not None
-    skills = [
-        s for s in project.mantle.skills.values() if not (s.hidden or s.disabled or s.is_handoff)
-    ]
+    skills = [s for s in project.mantle.skills.values() if user_routable(s) and not s.is_handoff]
     if not skills:
         return None
     for skill in skills:
@@ -116,7 +115,7 @@ def project_rule(project: Project) -> tuple[str, str, str] | None:
     order = [central, *sorted(s for s in project.mantle.skills if s != central)]
     for skill_id in order:
         skill = project.mantle.skills[skill_id]
-        if skill.hidden or skill.disabled:
+        if not user_routable(skill):
             continue
         rules = skill_model(project, skill_id).rules
         strong = [r for r in rules if _STRONG.search(r.text)]

@@ -4,7 +4,8 @@ Planner and offline drafter share these, so the values a planned behaviour count
 recorded unasked are exactly the ones its user lines name strongly (see `_direction`).
 
 - `activation_phrase`: a value-neutral opening (a description phrasing, else "I'd like to
-  <name>");
+  <name>", or, where the name is the id in words, a request the description makes:
+  `_mantle_requests`);
 - `strong_phrases`: description phrasings that name a value strongly;
 - `value_line`: the answer that gives one value (a button title, the value's explanation, or
   its own words);
@@ -22,6 +23,7 @@ from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions._memo import memoized
 
 from ..drafting.offline._direction import best_value, content_stems, match_values, value_words
+from ._mantle_requests import id_like, requests
 from ._mantle_vocab import buttons_for, field_choices, question_fields, skill_field
 
 _QUOTED = re.compile(r"[\"“]([^\"”]{3,120})[\"”]")
@@ -117,8 +119,20 @@ def _openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
     if skill.is_handoff:
         lines.append("Could I talk to a person about this, please?")
     name = skill.name or skill.id.replace("_", " ")
-    lines.append(f"Hi, I'd like to {name[:1].lower()}{name[1:]}.")
-    return lines
+    named = f"Hi, I'd like to {name[:1].lower()}{name[1:]}."
+    if not id_like(skill):
+        return [*lines, named]
+    # a name that is the id in words is the team's label, not what a person says: the
+    # description's requests instead, and the name only when there is nothing else
+    from evalcore.simulator._facts import opening_line
+
+    from ..drafting.offline._mantle_intent import name_intent  # it reads these phrases
+
+    lines += [r.line for r in requests(skill)]
+    verb_phrase = name_intent(skill)  # "Reset Router": `want to reset a router`
+    if verb_phrase is not None:
+        lines.append(opening_line(verb_phrase))
+    return lines or [named]
 
 
 def _as_sentence(phrase: str) -> str:
@@ -252,7 +266,20 @@ def escalation_line(defs: MantleDefinitions, skill: Skill, handoff: Skill) -> st
     hand-off routes by it)."""
     opening = activation_phrase(defs, handoff)
     opening = opening[:1].lower() + opening[1:]
-    return f"Actually, {opening} It's about my {subject(skill).lower()}."
+    return f"Actually, {opening} It's about my {topic(skill).lower()}."
+
+
+def topic(skill: Skill) -> str:
+    """What the skill is about in a person's words: its `subject`, unless that is the id in
+    words; then what its first description request is about ("claim status")."""
+    about = subject(skill)
+    if not (id_like(skill) and about == (skill.name or skill.id.replace("_", " "))):
+        return about
+    for request in requests(skill):
+        for lead in ("want to ask about ", "want help with ", "want to ask for "):
+            if request.intent.startswith(lead):
+                return first_person(request.intent.removeprefix(lead))
+    return "request"
 
 
 _NEVER = re.compile(r"\bnever\s+([^.;]+)", re.I)
@@ -362,5 +389,6 @@ __all__ = [
     "second_person",
     "strong_phrases",
     "subject",
+    "topic",
     "value_line",
 ]

@@ -6,7 +6,8 @@ from typing import Any
 
 
 def verification_lines(report: dict[str, Any], committed: list[str]) -> list[str]:
-    """Per committed case: verified (yes / repaired / weak / skipped), against what, mutants
+    """Per committed case: verified (yes / repaired / weak / skipped / needs-review), against
+    what, mutants
     killed; then the cases verification dropped, with the reason."""
     summary = report.get("verification")
     if not summary:
@@ -20,8 +21,14 @@ def verification_lines(report: dict[str, Any], committed: list[str]) -> list[str
         f"Each case was played before writing against {against} (offline simulator; "
         "criteria unjudged) and, for Mantle, against the mutants on its path. "
         f"{summary['yes']} yes, {summary['repaired']} repaired, {summary['weak']} weak, "
-        f"{summary['dropped']} dropped, {summary['skipped']} skipped; mutants killed "
-        f"{summary['mutants_killed']}/{summary['mutants_played']} played.",
+        f"{summary['dropped']} dropped, {summary['skipped']} skipped"
+        + (
+            f", {summary['needs_review']} needs-review (a case the suite must have that the "
+            "verifier fails: written as drafted, for a person to decide)"
+            if summary.get("needs_review")
+            else ""
+        )
+        + f"; mutants killed {summary['mutants_killed']}/{summary['mutants_played']} played.",
         "",
         "| file | verified | against | mutants killed | note |",
         "|---|---|---|---|---|",

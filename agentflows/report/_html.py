@@ -87,7 +87,8 @@ def _header(batch: Batch) -> str:
         ("judge", ", ".join(engines["judge"]) or "?"),
     ]
     rows = " · ".join(f"{e(k)} <b>{e(v)}</b>" for k, v in meta)
-    return f'<header><h1>{e("casegen report")}</h1><p class="meta">{rows}</p></header>'
+    note = f'<p class="meta">note: {e(s.target_note)}</p>' if s.target_note else ""
+    return f'<header><h1>{e("casegen report")}</h1><p class="meta">{rows}</p>{note}</header>'
 
 
 def _stat(key: str, label: str, value: object) -> str:

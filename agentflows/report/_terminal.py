@@ -33,6 +33,8 @@ def print_terminal(console: Console, batch: Batch, comparison: Comparison | None
         f"target {escape(s.target or '?')} · simulator {escape(', '.join(engines['simulator']))}"
         f" · judge {escape(', '.join(engines['judge']))}"
     )
+    if s.target_note:
+        console.print(f"[yellow]note:[/] {escape(s.target_note)}")
     console.print(
         f"{_count(len(batch.cases), 'case')} · {_count(t.total, 'run')}: "
         f"[green]{t.passed} passed[/], "

@@ -353,6 +353,7 @@ async def run_cases(
         0.0,
         str(results.dir) if results else None,
         planned=len(planned),
+        target_note=getattr(target, "caveat", None),
     )
     try:
         if executor is not None:

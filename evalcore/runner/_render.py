@@ -116,6 +116,8 @@ def _metrics_lines(record: RunRecord) -> list[str]:
 def summary_text(summary: Summary, records: Sequence[RunRecord]) -> str:
     """The `summary.txt` of a results folder."""
     lines = ["EXPERIMENT SUMMARY", f"timestamp: {summary.timestamp}", f"target: {summary.target}"]
+    if summary.target_note:
+        lines.append(f"note: {summary.target_note}")
     if records:
         lines.append(f"simulator: {_engines(records, 'simulator')}")
         lines.append(f"judge: {_engines(records, 'judge')}")
@@ -159,6 +161,7 @@ def summary_markdown(summary: Summary, records: Sequence[RunRecord]) -> str:
         + (f" · {t.failed} failed" if t.failed else "")
         + (f" · {t.errored} errored" if t.errored else ""),
         "",
+        *([f"> {summary.target_note}", ""] if summary.target_note else []),
         "| | Scenario | Passed | Pass rate | Errored | Time |",
         "|---|---|---|---|---|---|",
     ]

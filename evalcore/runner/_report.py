@@ -23,6 +23,8 @@ class RunReport:
     """Runs the command meant to make (more than `records` when interrupted)."""
     stopped_early: bool = False
     """`-x`: a run failed or errored, so the runs not yet started were skipped."""
+    target_note: str | None = None
+    """What the target is not (its `caveat`): `mantle:` is casegen's reading, not the agent."""
 
     @property
     def passed(self) -> int:
@@ -50,6 +52,7 @@ class RunReport:
         return {
             "results_dir": self.results_dir,
             "target": self.target,
+            "target_note": self.target_note,
             "timestamp": self.timestamp,
             "interrupted": self.interrupted,
             "stopped_early": self.stopped_early,

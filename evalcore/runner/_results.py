@@ -69,6 +69,8 @@ class Summary(BaseModel):
     entries: list[SummaryEntry] = Field(default_factory=list)
     timestamp: str = ""
     target: str = ""
+    target_note: str = ""
+    """What the target is not (`RunReport.target_note`), when it says."""
     totals: Totals = Field(default_factory=Totals)
     interrupted: bool = False
     """Ctrl-C (or a cancellation) stopped the command; only finished runs are counted."""
@@ -85,6 +87,7 @@ def summarize(
     interrupted: bool = False,
     previous: Summary | None = None,
     planned: int | None = None,
+    target_note: str | None = None,
 ) -> Summary:
     """Per-scenario entries (in first-run order) and totals, merged onto `previous`."""
     entries: dict[str, SummaryEntry] = {
@@ -125,6 +128,7 @@ def summarize(
         target=target
         if not previous or previous.target in ("", target)
         else f"{previous.target}, {target}",
+        target_note=target_note or (previous.target_note if previous else ""),
         totals=totals,
         interrupted=interrupted or bool(previous and previous.interrupted),
         runs_planned=(previous.runs_planned if previous else 0)
@@ -175,6 +179,7 @@ class ResultsWriter:
             interrupted=report.interrupted,
             previous=self._previous,
             planned=report.planned,
+            target_note=report.target_note,
         )
         self.dir.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.dir / "summary.json", summary.model_dump_json(indent=2) + "\n")

@@ -8,7 +8,8 @@ Each turn it reads the agent's messages since the user last spoke and decides, i
 3. a `When the agent asks <cue>` line whose cue the message matches (once each; a cue that
    names a field also matches the project's own question for it: "the destination city"
    ↔ "Where to?");
-4. a hand-off ("passing you to a colleague") when the stopping point is about one: done;
+4. a hand-off ("passing you to a colleague") when the stopping point is about one: done
+   (an offer to hand over that asks, "Shall I connect you?", is a confirmation: rule 5);
 5. a read-back confirmation ("Shall I place the order?"): agree or decline, as the context says
    (a `decline` is for the confirmation before the action: where the project has gated
    tools, their own read-back is declined and a details check before it agreed to);
@@ -69,6 +70,15 @@ _HANDOFF = re.compile(
     re.I,
 )
 _PERSON_STOP = re.compile(r"\b(?:person|human|colleague|someone|passing|transfer)", re.I)
+
+
+def _hands_over(message: str) -> bool:
+    """Whether the agent says it hands over: a statement ("I'm passing you to a colleague"),
+    not an offer it asks about ("Shall I connect you to a specialist?"), which is a
+    confirmation to answer first."""
+    return any(
+        _HANDOFF.search(s) and not _ASKING.search(s) for s in re.split(r"(?<=[.!?])\s+", message)
+    )
 
 
 def first_person(text: str) -> str:
@@ -177,7 +187,7 @@ class FactSimulator:
             if index not in self._played and self._cue_matches(cue.cue, question, message):
                 self._played.add(index)
                 return self._say(cue.line)
-        if _HANDOFF.search(message) and _PERSON_STOP.search(self.context.until or ""):
+        if _hands_over(message) and _PERSON_STOP.search(self.context.until or ""):
             return SimulatorStep("", True, note="offline: handed over, as the context says")
         facts = self.placed(question)
         own, reads_back = self._read_back(message)

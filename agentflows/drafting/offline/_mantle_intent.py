@@ -11,11 +11,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.agents.demo._mantle_words import field_words
+from evalcore.agents.demo._mantle_words import field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.simulator._facts import opening_line
 
-from ...planning._mantle_phrases import activation_phrase, cue_line, second_person, subject
+from ...planning._mantle_phrases import (
+    _as_sentence,
+    activation_phrase,
+    cue_line,
+    description_phrases,
+    is_neutral,
+    second_person,
+    subject,
+)
+from ...planning._mantle_requests import Request, id_like, requests
 
 VERBS = frozenset(
     [
@@ -207,10 +216,22 @@ def _with_object(verb: str, rest: list[str]) -> str:
 
 def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     """The clause after "You" (see module doc)."""
-    name = (skill.name or "").strip()
-    words = name.replace("_", " ").split()
-    if "_" not in name and _verb_phrase(words):
-        return "want to " + _with_object(words[0].lower(), words[1:])
+    named = name_intent(skill)
+    if named is not None and not id_like(skill):
+        return named
+    asked = _request(defs, skill, routed=True)
+    if asked is not None and asked.strong:
+        return asked.intent
+    if named is not None and _routes(defs, skill, opening_line(named)):
+        return named
+    asked = _request(defs, skill, routed=True)
+    if asked is not None:
+        return asked.intent
+    if named is not None:
+        return named
+    asked = _request(defs, skill)
+    if asked is not None:
+        return asked.intent
     description = " ".join((skill.description or "").split())
     sentence = re.split(r"(?<=[.!?])\s|[:;]", description, maxsplit=1)[0].rstrip(".")
     first, _, rest = sentence.partition(" ")
@@ -232,6 +253,39 @@ _MONTH = re.compile(
 )
 
 
+def _routes(defs: MantleDefinitions, skill: Skill, line: str) -> bool:
+    return routed_skill(defs, routing_words(defs), line) == skill.id
+
+
+def name_intent(skill: Skill) -> str | None:
+    """`want to replace a card` from a name that is a verb phrase ("Replace a card", "File
+    Claim"), else None."""
+    name = (skill.name or "").strip()
+    words = name.replace("_", " ").split()
+    if "_" not in name and _verb_phrase(words):
+        return "want to " + _with_object(words[0].lower(), words[1:])
+    return None
+
+
+def _request(defs: MantleDefinitions, skill: Skill, *, routed: bool = False) -> Request | None:
+    """Where the skill's name is its id in words, the description's request that routes to
+    it (with `routed`, only that; else the first request, else the first quoted phrasing),
+    so neither the intent nor the opening speaks the id."""
+    if not id_like(skill):
+        return None
+    found = requests(skill)
+    said = [
+        Request(f'want to ask the agent: "{p}"', _as_sentence(p))
+        for p in description_phrases(skill)
+        if is_neutral(defs, skill, p)
+    ]
+    words = routing_words(defs)
+    hit = next((r for r in [*found, *said] if routed_skill(defs, words, r.line) == skill.id), None)
+    if hit is not None or routed:
+        return hit
+    return next(iter([*found, *said]), None)
+
+
 def without_month(phrase: str) -> str:
     """The skill's example phrasing without the month it names ("Send me a receipt for
     November." -> "Send me a receipt."): the month the case is about is its fact's, which
@@ -250,6 +304,17 @@ def own_opening(
     if kind == "cue" and cue:
         return cue_line(defs, skill, str(cue))
     values = facts.get("values") or {}
+    named = name_intent(skill)
+    asked = _request(defs, skill, routed=True)
+    if named is not None and _routes(defs, skill, opening_line(named)):
+        # the name's verb phrase routes: `opening_line` of the intent says it, unless a
+        # request of the description's own sentences routes too
+        asked = asked if asked is not None and asked.strong else None
+    elif asked is None and named is None:
+        asked = _request(defs, skill)
+    if asked is not None and not contradicts(defs, skill, values, asked.line):
+        # the name is the id in words: the opening is the request the intent names
+        return asked.line
     if contradicts(defs, skill, values, opening_line(intent_clause(defs, skill))):
         neutral = activation_phrase(defs, skill)
         if not contradicts(defs, skill, values, neutral):
@@ -269,4 +334,4 @@ def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], s
     return False
 
 
-__all__ = ["VERBS", "contradicts", "intent_clause", "own_opening", "without_month"]
+__all__ = ["VERBS", "contradicts", "intent_clause", "name_intent", "own_opening", "without_month"]

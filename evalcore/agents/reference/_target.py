@@ -82,8 +82,19 @@ class ReferenceSession:
         )
 
 
+#: What every report of a `mantle:` run says: a pass or fail is about the case and casegen's
+#: reading of the definitions, never about the agent built from them.
+CAVEAT = (
+    "mantle: plays casegen's own reading of the project's definitions (its reference "
+    "agent), not the agent: a result says whether the case agrees with that reading; "
+    "run the cases against the agent itself (rasa:URL) to test it"
+)
+
+
 class ReferenceTarget:
     """A fresh, deterministic session per run of the project at `root`."""
+
+    caveat = CAVEAT
 
     def __init__(self, root: Path | str, *, mutant: str | Mutant | None = None) -> None:
         path = Path(root)

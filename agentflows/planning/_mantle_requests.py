@@ -1,0 +1,201 @@
+"""What a person asks a Mantle skill for, read from its description: never its id.
+
+A skill's `name` is often its id in words ("Check Claim Status" for `check_claim_status`,
+`leave_check` itself): a user who says "I'd like to check Claim Status" speaks the team's
+label, and on a project with a skill named `help` such a line routes there. So where the
+name is the id in words (`id_like`), what the user says comes from the description:
+
+- an activation sentence: "Activate when the customer asks about claim status, ..." →
+  `want to ask about claim status`; "... wants to start a claim, report damage, ..." →
+  `want to start a claim`; "... they ask what policies they have, ..." → `want to know what
+  policies you have`; "Activate for slow internet, buffering, ..." → `want help with slow
+  internet`;
+- the first sentence, when it is an instruction to the agent ("Look up the status of an
+  existing claim by claim number." → `want to look up the status of an existing claim`;
+  "Connect the customer to a human agent." → `want the agent to connect you to a human
+  agent`);
+- else its first clause as a topic ("How to plan or book vacation, ..." → `want to know how
+  to plan or book vacation`).
+
+Each is an intent clause in the second person, as `You <clause>.` reads in a case's context
+(`opening_line` turns it into the first message).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from evalcore.definitions import Skill
+
+
+class Request(NamedTuple):
+    """One way to ask: the intent clause (`want to start a claim`, second person) and the
+    first message that says it (`Hi, I want to start a claim.`)."""
+
+    intent: str
+    line: str
+    strong: bool = False
+    """Said by an activation sentence or the first sentence (not a keyword list or topic):
+    preferred even to a name that is a verb phrase."""
+
+
+_WORDS = re.compile(r"[a-z0-9]+")
+#: "Activate when ...", not "Do NOT activate for ..." (a skill it is not for).
+_ACTIVATE = re.compile(
+    r"(?<!not\s)(?<!n't\s)(?<!never\s)\bactivate\s+(?:only\s+)?(?P<how>when|if|for)\s+"
+    r"(?P<rest>[^.;]+)",
+    re.I,
+)
+_WHO = re.compile(
+    r"^(?:the\s+)?(?:customer|user|caller|member|patient|employee|person|client|they|someone|"
+    r"people|he|she)s?\s+",
+    re.I,
+)
+_WH = ("what", "how", "when", "where", "which", "whether", "why", "who", "if")
+#: Words after which a first sentence's first word reads as an instruction ("Look up the
+#: status", "Connect the customer", "Post or announce").
+_OBJECT_HEADS = frozenset(
+    """the a an their your my customers customer's users callers people up out through or
+    and common any all some what how which where""".split()  # noqa: SIM905
+)
+#: Where a first sentence's request ends ("... by claim number", ", compare it ...").
+_CUT = re.compile(r"[,:;]|\s+(?:by|when|using|after|if|via|so that|-|–|—)\s+|\s+\(")
+_OTHERS = re.compile(
+    r"\bcustomers\b|\busers\b|\bcallers\b|\bpeople\b|\ba customer's\b|\bthe user's\b|\bthe user\b",
+    re.I,
+)
+
+
+def id_like(skill: Skill) -> bool:
+    """True when the skill's name is its id in words: every word of the name is a word of
+    the id ("Check Claim Status", "leave_check"), or it has no name."""
+    name = _WORDS.findall((skill.name or "").lower())
+    return not name or set(name) <= set(_WORDS.findall(skill.id.lower()))
+
+
+def _first_item(text: str) -> str:
+    """The first of a listed series ("claim status, claim progress, or an open claim")."""
+    head = re.split(r",\s*|\s+\(", text.strip(), maxsplit=1)[0]
+    # "leave feedback or after goodbye": an `or` that starts another condition ends it
+    head = re.split(r"\s+or\s+(?=(?:after|before|when|if|while|once)\b)", head)[0]
+    return " ".join(head.split()).rstrip(".")
+
+
+def _others(text: str) -> str:
+    """ "customers", "a customer's": the one user, as `the customer` reads."""
+    return _OTHERS.sub(lambda m: "the customer's" if "'" in m[0] else "the customer", text)
+
+
+def _you(text: str) -> str:
+    from ._mantle_phrases import second_person
+
+    return second_person(_others(text))
+
+
+def _said(text: str) -> str:
+    """The customer as the speaker, subject or object ("what policies they have" → "what
+    policies I have")."""
+    from ._mantle_phrases import first_person
+
+    return first_person(_others(text))
+
+
+def _me(text: str) -> str:
+    """The customer as the speaker: an object here ("connect the customer to" → "connect
+    me to"), a subject only after the subject was taken off."""
+    text = re.sub(r"\bthe customer's\b|\btheir\b|\byour\b", "my", _others(text), flags=re.I)
+    return re.sub(r"\bthe customer\b|\bthem\b|\bthey\b|\byou\b", "me", text, flags=re.I)
+
+
+def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
+    """Requests from "Activate when ..." sentences, and from "Activate for ..." lists."""
+    when: list[Request] = []
+    listed: list[Request] = []
+    for match in _ACTIVATE.finditer(skill.description or ""):
+        rest = match["rest"].strip()
+        if match["how"].lower() == "for":
+            if rest[:1] in "\"“'":
+                continue  # a quoted phrasing: the description's own words, read elsewhere
+            item = _first_item(re.sub(r"^(?:phrases|requests|things)\s+like\s+", "", rest))
+            if item[:1] in "\"“'":
+                continue
+            if len(item.split()) >= 1 and item:
+                listed.append(
+                    Request(f"want help with {_you(item)}", f"Hi, I need help with {_me(item)}.")
+                )
+            continue
+        rest = _WHO.sub("", rest)
+        verb, _, tail = rest.partition(" ")
+        verb, lead = verb.lower(), tail.split(" ", 1)[0].lower()
+        if verb in ("asks", "ask") and lead == "about":
+            what = _first_item(tail.partition(" ")[2])
+            when.append(
+                Request(
+                    f"want to ask about {_you(what)}", f"Hi, I have a question about {_me(what)}."
+                )
+            )
+        elif verb in ("asks", "ask") and lead == "for":
+            what = _first_item(tail.partition(" ")[2])
+            when.append(Request(f"want to ask for {_you(what)}", f"Hi, could I get {_me(what)}?"))
+        elif verb in ("asks", "ask") and lead in _WH:
+            what = _first_item(tail)
+            when.append(
+                Request(f"want to know {_you(what)}", f"Hi, I'd like to know {_said(what)}.")
+            )
+        elif verb in ("wants", "want", "needs", "need", "asks", "ask") and lead == "to":
+            what = _first_item(tail.partition(" ")[2])
+            when.append(Request(f"want to {_you(what)}", f"Hi, I want to {_me(what)}."))
+    return when, listed
+
+
+def _sentences(skill: Skill) -> list[str]:
+    text = " ".join((skill.description or "").split())
+    return [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
+
+
+def _instruction(skill: Skill) -> Request | None:
+    """The first sentence as what the user asks the agent to do, when it is an instruction
+    ("Look up the status of ...", "Connect the customer to ...")."""
+    sentences = _sentences(skill)
+    if not sentences or sentences[0].lower().startswith("activate"):
+        return None
+    words = sentences[0].split()
+    if len(words) < 3 or words[1].lower().strip(",") not in _OBJECT_HEADS:
+        return None
+    if re.search(r"(?:ing|ed|s)$", words[0].lower()):
+        return None  # "Reporting a loss", "Books a table": a description, not an instruction
+    clause = _CUT.split(sentences[0].rstrip("."), maxsplit=1)[0].strip()
+    clause = clause[:1].lower() + clause[1:]
+    return Request(f"want the agent to {_you(clause)}", f"Hi, can you {_me(clause)}?")
+
+
+def _topic(skill: Skill) -> Request | None:
+    """The description's first clause as the subject of the request."""
+    sentences = _sentences(skill)
+    if not sentences:
+        return None
+    clause = re.split(r",|\s+-\s+|\s+–\s+|:|\s+\(", sentences[0].rstrip("."), maxsplit=1)[0]
+    clause = " ".join(clause.split())
+    if len(clause.split()) < 2:
+        return None
+    clause = clause[:1].lower() + clause[1:]
+    if clause.split(" ", 1)[0] in _WH:
+        return Request(f"want to know {_you(clause)}", f"Hi, I'd like to know {_said(clause)}.")
+    return Request(f"want help with {_you(clause)}", f"Hi, I need help with {_me(clause)}.")
+
+
+def requests(skill: Skill) -> list[Request]:
+    """What the user wants, from the description (see module doc), best first: activation
+    sentences, the first sentence as an instruction, activation lists, else the topic."""
+    when, listed = _activation(skill)
+    instruction = _instruction(skill)
+    strong = [r._replace(strong=True) for r in [*when, *([instruction] if instruction else [])]]
+    found = [*strong, *listed]
+    if not found:
+        topic = _topic(skill)
+        found = [topic] if topic else []
+    return list(dict.fromkeys(found))
+
+
+__all__ = ["Request", "id_like", "requests"]
