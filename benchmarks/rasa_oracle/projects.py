@@ -24,7 +24,7 @@ from . import REALWORLD, REPO, RasaEnv, call, project_copy
 _RASA_LOAD_FAILURES = frozenset({"mantle.validation.tools.import_failed"})
 """Rasa's findings about importing the project's Python (a missing `lib/`), which casegen never
 does: reported as what Rasa could not load, not as findings casegen must share."""
-_RASA_CODE = re.compile(r"\[(mantle\.[a-z_.]+)\]")
+_RASA_CODE = re.compile(r"\[([a-z_]+(?:\.[a-z_]+)+)\]")
 
 
 @dataclass
