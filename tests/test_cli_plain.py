@@ -28,6 +28,7 @@ PIECES = (
     *("[link=https://x.y]", "[@click=app.bell]", "[/@click]", "[#ff0000]", "[not a style]"),
     *("\\", "\\\\", "[", "]", "\\[", ":", ":smile:", ":-:", "::", "a", " ", "é", "→", "✓"),
     *("\t", "\r", "\x07", "\x1b[31m", "\n", "x y", "[[", "]]", "[/", "=", "@"),
+    *("1", "12", "100", "1234", "+1", "-1"),
 )
 
 
@@ -60,6 +61,16 @@ def test_plain_markup_is_what_rich_prints_or_none() -> None:
             plain += 1
             assert text + "\n" == expected, repr(markup)
     assert plain > 1000  # the check is not vacuous
+
+
+def test_a_finding_line_number_prints_plain() -> None:
+    """`path:12: message` is not an emoji code (rich knows only `:100:` and `:1234:` of the
+    digit-only ones): the line prints without rich."""
+    line = escape("memory.yml:12: rasa error [mantle.validation.x] y")
+    assert plain_markup(f"[yellow]warning:[/] {line}") + "\n" == _rich(
+        f"[yellow]warning:[/] {line}"
+    )
+    assert plain_markup("a:100: b") is None
 
 
 @pytest.mark.parametrize("markup", [":smile:", "a\tb", "x\ry", "[@click=a]b[/]", "[/]", "[/x]"])

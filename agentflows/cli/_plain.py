@@ -46,11 +46,23 @@ def escape(markup: str) -> str:
     return markup
 
 
+_DIGIT_EMOJI = frozenset({"100", "1234"})
+"""The emoji codes rich knows that are digits only (a finding's `path:12:` is no emoji)."""
+
+
+def _has_emoji_code(markup: str) -> bool:
+    """Whether rich might replace a `:code:` of `markup` with an emoji."""
+    return any(
+        not (m.group(0)[1:-1].isdigit() and m.group(0)[1:-1] not in _DIGIT_EMOJI)
+        for m in _EMOJI.finditer(markup)
+    )
+
+
 def plain_markup(markup: str) -> str | None:
     """The text rich prints for this markup when it prints no style, or None where that
     is not certain (rich then prints it): an emoji code, a translated character, a meta
     tag, a closing tag that matches no open one (rich raises `MarkupError` for it)."""
-    if _EMOJI.search(markup) or not _TRANSLATED.isdisjoint(markup):
+    if _has_emoji_code(markup) or not _TRANSLATED.isdisjoint(markup):
         return None
     if "[" not in markup:
         return markup

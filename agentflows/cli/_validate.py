@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from ._app import app
 from ._output import no_case_files, print_json, print_report, stderr, stdout
+from ._plain import escape
 
 if TYPE_CHECKING:
     from evalcore.findings import FileReport
