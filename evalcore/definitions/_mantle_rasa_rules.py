@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..documents import load_document
+from ..limits import InputLimits
 from ._blocks import FRAMEWORK_TOOLS
 from ._context import ReadContext
 from ._model import MantleDefinitions, Skill
@@ -110,6 +111,24 @@ class _Report:
 
     def __init__(self, ctx: ReadContext) -> None:
         self.ctx = ctx
+        self._lines: dict[Path, list[str]] = {}
+
+    def line_of(self, path: Path, needle: str, *, key: bool = False) -> int | None:
+        """The first line of `path` holding `needle` (`key`: a line that starts with the
+        top-level key `needle:`), for a rule that knows what but not where; None when
+        casegen did not read the file or the text is not there."""
+        if path not in self._lines:
+            text = None
+            if self.ctx.rel(path) in self.ctx.hashes:
+                try:
+                    text = path.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError):
+                    text = None
+            self._lines[path] = text.splitlines() if text is not None else []
+        for number, line in enumerate(self._lines[path], 1):
+            if line.startswith(f"{needle}:") if key else needle in line:
+                return number
+        return None
 
     def __call__(
         self, path: Path, line: int | None, code: str, message: str, severity: str = "error"
@@ -123,7 +142,7 @@ def apply_rasa_rules(ctx: ReadContext, defs: MantleDefinitions) -> None:
     root = ctx.root
     dropped: list[Skill] = []
     for skill_id, skill in list(defs.skills.items()):
-        problem = load_error(skill)
+        problem = load_error(skill, ctx.limits(root / skill.path / "skill.md"))
         if problem is not None:
             report(
                 root / skill.path / "skill.md",
@@ -208,9 +227,14 @@ def _readable(defs: MantleDefinitions, skill_id: str | None) -> set[str]:
         if default_id not in defs.skills:
             readable |= {f"{default_id}.{name}" for name in names}
     for other in defs.skills.values():
-        for name, field in other.memory.items():
-            if field.visibility == "public" or other.id == skill_id:
-                readable.add(f"{other.id}.{name}")
+        readable |= {
+            f"{other.id}.{name}"
+            for name, field in other.memory.items()
+            if field.visibility == "public"
+        }
+    own = defs.skills.get(skill_id) if skill_id is not None else None
+    if own is not None:
+        readable |= {f"{own.id}.{name}" for name in own.memory}
     return readable
 
 
@@ -258,11 +282,11 @@ def _links_and_calls(report: _Report, root: Path, skill: Skill, defs: MantleDefi
 # --- prose (rasa/mantle/skills/validation.py) ----------------------------------------------
 
 
-def _segments(skill: Skill) -> list[tuple[str | None, str]]:
+def _segments(skill: Skill) -> tuple[tuple[str | None, str], ...]:
     try:
         return prose_segments(skill.body)
     except ValueError:  # a skill Rasa does not load was dropped before the rules run
-        return []
+        return ()
 
 
 def _instruction_texts(skill: Skill) -> list[str]:
@@ -283,7 +307,7 @@ def _prose_rules(report: _Report, root: Path, skill: Skill, defs: MantleDefiniti
         for key in sorted(memory_keys(condition) - readable):
             report(
                 path,
-                None,
+                report.line_of(path, f"if: {condition}"),
                 "mantle.validation.prose.unknown_memory_key",
                 f"Skill {skill.id!r} has a prose 'if:' condition reading memory {key!r}, which "
                 "is not readable while this skill is active (own fields, other skills' public "
@@ -295,7 +319,7 @@ def _prose_rules(report: _Report, root: Path, skill: Skill, defs: MantleDefiniti
         if other is not None and other.hidden:
             report(
                 path,
-                None,
+                report.line_of(path, f"@skill.{target}"),
                 "skill.prose.hidden_skill_reference",
                 f"Skill {skill.id!r} references hidden skill {target!r} via '@skill.{target}' "
                 "in prose; hidden skills cannot be started from routing (use a call: or link: "
@@ -310,7 +334,7 @@ def _prose_rules(report: _Report, root: Path, skill: Skill, defs: MantleDefiniti
                 seen.add(ref)
                 report(
                     path,
-                    None,
+                    report.line_of(path, ref),
                     "mantle.validation.prose.session_reference_in_instructions",
                     f"Skill {skill.id!r} contains {ref!r} in instruction prose; 'session.*' is "
                     "not substituted there. Write '@memory.<namespace>.<entry>' for a live "
@@ -322,7 +346,7 @@ def _prose_rules(report: _Report, root: Path, skill: Skill, defs: MantleDefiniti
                 seen.add(key)
                 report(
                     path,
-                    None,
+                    report.line_of(path, f"@memory.{key}"),
                     "mantle.validation.prose.unknown_memory_reference",
                     f"Skill {skill.id!r} references '@memory.{key}' in instruction prose, but "
                     "that memory is not readable while this skill is active.",
@@ -333,7 +357,7 @@ def _prose_rules(report: _Report, root: Path, skill: Skill, defs: MantleDefiniti
                 code = "memory" if token.startswith("@memory") else "at"
                 report(
                     path,
-                    None,
+                    report.line_of(path, token),
                     f"mantle.validation.prose.incomplete_{code}_reference",
                     f"Skill {skill.id!r} contains {token!r} in instruction prose; it is left "
                     "as literal text (write '@memory.<namespace>.<entry>', '@skill.<id>', "
@@ -432,9 +456,10 @@ def _tool_references(report: _Report, root: Path, defs: MantleDefinitions) -> No
         unresolved -= {n for n in _EXECUTE_ONLY_TOOLS & executes if n not in prose | gates}
         for name in sorted(unresolved):
             context = " in instruction prose" if name in prose else ""
+            path = root / skill.path / "skill.md"
             report(
-                root / skill.path / "skill.md",
-                None,
+                path,
+                report.line_of(path, f"@tool.{name}" if name in prose else name),
                 "mantle.validation.tools.unresolved_tool",
                 f"Skill {skill.id!r} references tool {name!r}{context}, but no local @tool "
                 "function, imported shared tool or imported MCP tool of that name is visible "
@@ -556,9 +581,9 @@ def _own_nodes(function: ast.AST) -> list[ast.AST]:
 # --- agent.yml and integrations.yml (rasa/mantle/config/validation.py) ---------------------
 
 
-def _raw(path: Path) -> Any:
+def _raw(path: Path, limits: InputLimits | None = None) -> Any:
     """The file as Rasa's `read_yaml_file` reads it (YAML 1.2), or None when unreadable."""
-    doc = load_document(path)
+    doc = load_document(path, limits=limits)
     return doc.data if doc.parsed else None
 
 
@@ -572,13 +597,13 @@ def _integrations(report: _Report, root: Path) -> None:
             "'integrations.yml' is required for a Mantle project.",
         )
         return
-    raw = _raw(path)
+    raw = _raw(path, report.ctx.limits(path))
     if not isinstance(raw, dict):
         return
     if "llm" in raw:
         report(
             path,
-            None,
+            report.line_of(path, "llm", key=True),
             "mantle.validation.config.unexpected_llm",
             "'integrations.yml' must not contain an 'llm:' section: name the orchestrator's "
             "model group in agent.yml ('orchestrator.model_group') and declare it under "
@@ -587,7 +612,7 @@ def _integrations(report: _Report, root: Path) -> None:
     if "models" in raw:
         report(
             path,
-            None,
+            report.line_of(path, "models", key=True),
             "mantle.validation.config.invalid_model_server",
             "'integrations.yml' must not contain a top-level 'models:' section; the remote "
             "model server is 'rasa_model_server:'.",
@@ -598,7 +623,7 @@ def _integrations(report: _Report, root: Path) -> None:
         code = "unsupported" if key in _CALM_ONLY_KEYS else "unknown"
         report(
             path,
-            None,
+            report.line_of(path, str(key), key=True),
             f"mantle.validation.config.{code}_integration_key",
             f"'integrations.yml' has a top-level key '{key}' Mantle does not accept "
             f"(allowed: {', '.join(sorted(_INTEGRATION_KEYS))}).",
@@ -615,7 +640,7 @@ def _agent(report: _Report, root: Path) -> None:
             "'agent.yml' is required at the project root.",
         )
         return
-    raw = _raw(path)
+    raw = _raw(path, report.ctx.limits(path))
     if not isinstance(raw, dict):
         report(
             path,

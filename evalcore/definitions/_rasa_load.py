@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from typing import Any
 
 from ..documents import parse_text
+from ..limits import InputLimits
 from ._model import Skill
 
 _FRONTMATTER_FIELDS = frozenset(
@@ -100,15 +102,16 @@ class SkillLoadError(ValueError):
     """Why Rasa's compiler refuses a skill (the message Rasa's finding carries)."""
 
 
-def load_error(skill: Skill) -> str | None:
-    """The reason Rasa would not load `skill` (None when it would)."""
+def load_error(skill: Skill, limits: InputLimits | None = None) -> str | None:
+    """The reason Rasa would not load `skill` (None when it would); `limits`: the input
+    limits of its folder (its ordered blocks are read again the way Rasa cuts them)."""
     try:
         _check_frontmatter(skill.frontmatter)
         segments = prose_segments(skill.body)
         _check_complete_when(skill.frontmatter.get("complete_when"), has_prose=bool(segments))
         if not segments and not ORDERED_BLOCK.search(skill.body):
             raise SkillLoadError("skill.md must include prose instructions or ordered blocks")
-        _check_blocks(skill.body)
+        _check_blocks(skill.body, limits)
     except SkillLoadError as error:
         return str(error)
     return None
@@ -187,9 +190,11 @@ def memory_keys(expr: Any) -> set[str]:
 # --- prose (rasa/mantle/skills/prose_scoping.py) -------------------------------------------
 
 
-def prose_segments(body: str) -> list[tuple[str | None, str]]:
+@lru_cache(maxsize=512)
+def prose_segments(body: str) -> tuple[tuple[str | None, str], ...]:
     """(condition, text) of each prose paragraph outside the ordered blocks, as Rasa splits
-    them; raises `SkillLoadError` where Rasa's prose parser does."""
+    them; raises `SkillLoadError` where Rasa's prose parser does. Kept per body: the
+    loader and several rules ask for the same skill's."""
     segments: list[tuple[str | None, str]] = []
     cursor = 0
     for match in [*ORDERED_BLOCK.finditer(body), None]:
@@ -214,7 +219,7 @@ def prose_segments(body: str) -> list[tuple[str | None, str]]:
                 segments.append((condition, text))
             else:
                 segments.append((None, unit.strip()))
-    return segments
+    return tuple(segments)
 
 
 # --- frontmatter (rasa/mantle/skills/frontmatter.py) ----------------------------------------
@@ -367,14 +372,14 @@ def _check_complete_when(value: Any, *, has_prose: bool) -> None:
 # --- ordered blocks and steps (catalog.py, steps.py) ----------------------------------------
 
 
-def _check_blocks(body: str) -> None:
+def _check_blocks(body: str, limits: InputLimits | None) -> None:
     seen: set[str] = set()
     for match in ORDERED_BLOCK.finditer(body):
         block_id = match["block_id"]
         if not block_id:
             raise SkillLoadError("each :::ordered_block section must declare an id attribute")
         content = (match["block_body"] or "").strip()
-        doc = parse_text(content, "yaml", yaml11=True) if content else None
+        doc = parse_text(content, "yaml", limits=limits, yaml11=True) if content else None
         if doc is not None and not doc.parsed:
             raise SkillLoadError(f"ordered block '{block_id}' is not valid YAML")
         raw = (doc.data if doc is not None else None) or {}
