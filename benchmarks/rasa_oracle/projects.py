@@ -14,6 +14,8 @@ For each Mantle project (the repository's examples and test projects, the real p
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,15 +177,36 @@ def report(results: list[ProjectResult]) -> int:
     return missed_goals
 
 
+def default_skills_project(env: RasaEnv, holder: Path) -> Path | None:
+    """The skills rasa-pro bundles (`rasa/mantle/default_skills`), as the skills of a copy
+    of its project template under `holder` (None when either is missing)."""
+    site = next((env.python.parent.parent / "lib").glob("python3*/site-packages/rasa"), None)
+    if site is None:
+        return None
+    template = site / "cli" / "project_templates" / "mantle"
+    defaults = site / "mantle" / "default_skills"
+    if not template.is_dir() or not defaults.is_dir():
+        return None
+    root = holder / "default_skills"
+    shutil.copytree(template, root, ignore=shutil.ignore_patterns("__pycache__", "skills"))
+    for skill in sorted(defaults.iterdir()):
+        if (skill / "skill.md").is_file():
+            shutil.copytree(skill, root / "skills" / skill.name)
+    return root
+
+
 def check_packaged(env: RasaEnv) -> int:
     """casegen's warnings on the projects and default skills that ship inside rasa-pro."""
     false_warnings = 0
-    for project in rasa_packaged_projects(env):
-        warnings, _ = casegen_side(project)
-        false_warnings += len(warnings)
-        print(f"  rasa-pro {_label(project)}: casegen warnings {len(warnings)}")
-        for warning in warnings:
-            print(f"    {warning}")
+    with tempfile.TemporaryDirectory(prefix="rasa-defaults-") as holder:
+        defaults = default_skills_project(env, Path(holder))
+        for project in [*rasa_packaged_projects(env), *([defaults] if defaults else [])]:
+            warnings, skills = casegen_side(project)
+            false_warnings += len(warnings)
+            label = f"default skills ({len(skills)})" if project == defaults else _label(project)
+            print(f"  rasa-pro {label}: casegen warnings {len(warnings)}")
+            for warning in warnings:
+                print(f"    {warning}")
     print(f"casegen warnings on Rasa's packaged projects: {false_warnings} (goal 0)")
     return int(false_warnings > 0)
 
