@@ -32,7 +32,7 @@ from .limits import (
     yaml_flow_too_deep,
 )
 from .yamlbuild import Build, walk
-from .yamlio import CaseLoader, case_loader
+from .yamlio import CaseLoader, Yaml11Loader, case_loader
 
 TextFormat = Literal["yaml", "json"]
 
@@ -126,10 +126,12 @@ def parse_text(
     limits: InputLimits | None = None,
     locate: bool = True,
     sized: bool = False,
+    yaml11: bool = False,
 ) -> Document:
     """Parse text under the input limits; every problem is a `parse` finding. `sized`:
     the caller knows the text's UTF-8 bytes are within the size limit (read from a file
-    whose bytes were)."""
+    whose bytes were). `yaml11`: read YAML by PyYAML's 1.1 rules, as Rasa reads its
+    definition files (`yamlio.Yaml11Loader`), instead of the 1.2 core schema."""
     limits = limits or limits_for(path)
     text = text.removeprefix("\ufeff")
     too_big = None if sized else size_message(len(text.encode("utf-8", "surrogatepass")), limits)
@@ -139,14 +141,14 @@ def parse_text(
         return doc
     if fmt == "json":
         return _parse_json(text, path, limits, locate=locate)
-    return _parse_yaml(text, path, limits)
+    return _parse_yaml(text, path, limits, yaml11=yaml11)
 
 
 # --- YAML -------------------------------------------------------------------------------
 
 
 def _parse_yaml(
-    text: str, path: Path | None, limits: InputLimits, *, fast: bool = True
+    text: str, path: Path | None, limits: InputLimits, *, fast: bool = True, yaml11: bool = False
 ) -> Document:
     doc = Document(text=text, format="yaml", path=path)
     if yaml_flow_too_deep(text, limits):
@@ -154,13 +156,13 @@ def _parse_yaml(
             Finding(code="parse", message=f"invalid YAML: {depth_message(limits)}", line=1)
         )
         return doc
-    if fast:
+    if fast and not yaml11:
         quick = quick_read(text, limits)
         if quick is not None:  # plain case YAML: lines recorded when first asked for
             doc.data, doc._node = quick
             return doc
     try:
-        loader = case_loader(text, fast=fast)
+        loader = case_loader(text, fast=fast, yaml11=yaml11)
     except yaml.YAMLError as exc:  # the reader rejects control characters up front
         doc.findings.append(Finding(code="parse", message=f"invalid YAML: {exc}", line=1))
         return doc
@@ -194,8 +196,9 @@ def _parse_yaml(
         doc.data = None
     finally:
         loader.dispose()
-    if fast and not doc.parsed and not isinstance(loader, CaseLoader):
-        return _parse_yaml(text, path, limits, fast=False)  # the pure-Python reader's message
+    if fast and not doc.parsed and not isinstance(loader, CaseLoader | Yaml11Loader):
+        # the pure-Python reader's message
+        return _parse_yaml(text, path, limits, fast=False, yaml11=yaml11)
     return doc
 
 

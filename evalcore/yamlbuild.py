@@ -22,6 +22,7 @@ _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _MERGE = "tag:yaml.org,2002:merge"
+_BOOL = "tag:yaml.org,2002:bool"
 _MAPPING, _SEQUENCE, _SCALAR = yaml.MappingNode, yaml.SequenceNode, yaml.ScalarNode
 
 
@@ -33,10 +34,12 @@ class Build:
     """State of one walk: the lines and findings it records, and the first thing (a YAML
     error, or NotPlain) that stops the direct build, in the order the build meets them."""
 
-    __slots__ = ("findings", "lines", "loader", "stop")
+    __slots__ = ("findings", "keys_as_written", "lines", "loader", "stop")
 
     def __init__(self, loader: Any, lines: dict[str, int], findings: list[Finding]) -> None:
         self.loader = loader
+        self.keys_as_written: bool = getattr(loader, "keys_as_written", False)
+        """A boolean-looking key (YAML 1.1 `on:`) is kept as the name written."""
         self.lines = lines
         self.findings = findings
         self.stop: yaml.YAMLError | NotPlain | None = None
@@ -97,7 +100,7 @@ def walk(node: yaml.Node, pointer: str, state: Build, depth: int, limits: InputL
                 if depth + _height(part) > limits.max_depth:
                     raise LimitExceeded(depth_message(limits))
             continue
-        if key_node.tag == _STR:
+        if key_node.tag == _STR or (key_node.tag == _BOOL and state.keys_as_written):
             key = key_node.value
         else:
             if key_node.tag == _MERGE and state.stop is None:

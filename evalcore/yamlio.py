@@ -67,6 +67,27 @@ def _construct_yaml12_int(loader: CaseLoader, node: yaml.ScalarNode) -> int:
 
 CaseLoader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
 
+
+class Yaml11Loader(yaml.SafeLoader):
+    """PyYAML's own SafeLoader scalars (YAML 1.1: `yes`/`no`/`on`/`off` are booleans,
+    `2026-10-14` is a date, `1_000` an int): how Rasa reads a skill's frontmatter and ordered
+    blocks, `memory.yml` and `responses.yml` (`yaml.safe_load`). A key stays the name it is
+    written as (`on: activate` keys `on`, as Rasa's utter rule reads it back)."""
+
+    keys_as_written = True
+
+
+def _construct_yaml11_int(loader: Yaml11Loader, node: yaml.ScalarNode) -> int:
+    try:
+        return int(yaml.SafeLoader.construct_yaml_int(loader, node))
+    except ValueError as exc:  # Python refuses ints of more than 4300 digits
+        raise yaml.constructor.ConstructorError(
+            None, None, f"integer too long to read ({len(node.value)} digits)", node.start_mark
+        ) from exc
+
+
+Yaml11Loader.add_constructor("tag:yaml.org,2002:int", _construct_yaml11_int)
+
 _STR_TAG = "tag:yaml.org,2002:str"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 _MAP_TAG = "tag:yaml.org,2002:map"
@@ -117,10 +138,18 @@ if getattr(yaml, "__with_libyaml__", False):
 
     DeferredCaseLoader.resolve = slice  # type: ignore[assignment,method-assign]
 
+    class FastYaml11Loader(yaml.CSafeLoader):
+        """Yaml11Loader's rules on libyaml's C parser."""
+
+        keys_as_written = True
+
+    FastYaml11Loader.yaml_constructors = Yaml11Loader.yaml_constructors
+
     _FAST: type | None = FastCaseLoader
     _DEFERRED: type | None = DeferredCaseLoader
+    _FAST11: type | None = FastYaml11Loader
 else:  # PyYAML built without libyaml
-    _FAST = _DEFERRED = None
+    _FAST = _DEFERRED = _FAST11 = None
 
 #: The characters PyYAML's reader refuses, listed: `yaml.reader.Reader.NON_PRINTABLE` is the
 #: complement of what it allows, a class over most of Unicode that takes ~9 ms of CPU to
@@ -143,15 +172,17 @@ def non_printable(text: str) -> bool:
     return _NON_PRINTABLE.search(text) is not None
 
 
-def case_loader(text: str, *, fast: bool = True) -> Any:
-    """A loader for `text` with the case rules, libyaml's when PyYAML has it and `fast`.
+def case_loader(text: str, *, fast: bool = True, yaml11: bool = False) -> Any:
+    """A loader for `text` with the case rules (`yaml11`: Rasa's YAML 1.1 rules,
+    `Yaml11Loader`), libyaml's when PyYAML has it and `fast`.
 
     Text with tabs or control characters goes to the pure-Python loader, which judges them
     differently from libyaml (and is what casegen's messages were written against); callers
     re-read a file libyaml rejects with `fast=False` for the same reason."""
-    if fast and _FAST is not None and "\t" not in text and not non_printable(text):
-        return _FAST(text)
-    return CaseLoader(text)
+    fast_class, pure_class = (_FAST11, Yaml11Loader) if yaml11 else (_FAST, CaseLoader)
+    if fast and fast_class is not None and "\t" not in text and not non_printable(text):
+        return fast_class(text)
+    return pure_class(text)
 
 
 def deferred_loader(text: str) -> Any:

@@ -21,8 +21,6 @@ name: Hire a hall
 description: >
   Hiring the village hall for an event: "book the hall", "hire the hall for a party",
   "I want the hall on a Saturday".
-complete_when:
-  condition: session.hire.hire_id
 ---
 
 :::ordered_block id=intake

@@ -22,7 +22,10 @@ from evalcore.definitions import (
     find_project,
     load_project,
     project_kind_of,
+    rasa_errors,
 )
+from evalcore.definitions._context import ReadContext
+from evalcore.definitions._mantle_skill import read_skill
 from evalcore.definitions._model import ProseCondition
 from evalcore.errors import UserError
 
@@ -42,6 +45,13 @@ def copy(tmp_path: Path) -> Path:
     return target
 
 
+def _own(warnings: list[str]) -> list[str]:
+    """casegen's own reading warnings: Rasa's project check (its findings on this fixture
+    and their rules are tested in test_rasa_project_rules.py) left aside."""
+    rasa = set(rasa_errors(warnings))
+    return [w for w in warnings if w not in rasa]
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -52,7 +62,7 @@ def _write(path: Path, text: str) -> None:
 
 def test_reads_clean_project_without_warnings(project: Project) -> None:
     assert project.kind == "mantle"
-    assert project.warnings == []
+    assert _own(project.warnings) == []
     assert project.mantle is not None
 
 
@@ -284,12 +294,12 @@ def test_handoff_heuristic(project: Project) -> None:
 def test_skill_without_handoff_signals(copy: Path) -> None:
     _write(
         copy / "skills" / "balance" / "skill.md",
-        "---\ndescription: Customer asks for their balance.\nimport_tools: lookup_customer\n"
+        "---\ndescription: Customer asks for their balance.\nimport_tools: [lookup_customer]\n"
         "---\nTell them the balance.\n",
     )
     skill = load_project(copy).mantle.skills["balance"]
     assert skill.is_handoff is False
-    assert skill.import_tools == ["lookup_customer"]  # a single name is a one-item list
+    assert skill.import_tools == ["lookup_customer"]
     assert skill.blocks == {} and skill.tools == {} and skill.prose_conditions == []
 
 
@@ -314,7 +324,7 @@ def test_tools_are_read_without_running_them(copy: Path) -> None:
     assert not any(m == "tools" or m.endswith(".tools") for m in set(sys.modules) - modules_before)
     tools = project.mantle.skills["card_replace"].tools
     assert tools["place_replacement_order"].description == "Still readable."
-    assert project.warnings == []
+    assert _own(project.warnings) == []
 
 
 def test_python_syntax_error_is_a_warning(copy: Path) -> None:
@@ -361,7 +371,7 @@ def test_frontmatter_problems(copy: Path) -> None:
         "---\n"
         "name: Odd\n"
         "descripton: typo\n"
-        "hidden: yes\n"
+        "hidden: 'yes'\n"
         "import_tools: [nope, mcp/erp:x]\n"
         "utter:\n"
         "  - utter_hi: {on: start}\n"
@@ -406,8 +416,17 @@ def test_block_problems(copy: Path) -> None:
         ":::ordered_block id=open\n"
         "steps: []\n",
     )
+    # Rasa does not load this skill (an `if:` with no paragraph): the project drops it, and
+    # the skill reader still reads what it can of it, with a warning per problem.
     project = load_project(copy)
-    warnings = [w for w in project.warnings if w.startswith("skills/odd/")]
+    assert "odd" not in project.mantle.skills
+    assert any(
+        "skills/odd/skill.md: rasa error [mantle.validation.skill.failed_to_load]" in w
+        for w in project.warnings
+    )
+    ctx = ReadContext(root=copy)
+    odd = read_skill(ctx, copy / "skills" / "odd", shared_tools=set(), mcp_servers=set())
+    warnings = ctx.warnings
     assert warnings == [
         "skills/odd/skill.md:22: ordered block is not closed by a ':::' line",
         "skills/odd/skill.md:20: 'if: session.odd.thing' is not followed by a paragraph",
@@ -416,10 +435,10 @@ def test_block_problems(copy: Path) -> None:
         "execute_tool, noop, set_memory, call, link)",
         "skills/odd/skill.md:15: step 'route': the branch list needs a final 'else:'",
     ]
-    main = project.mantle.skills["odd"].blocks["main"]
+    main = odd.blocks["main"]
     assert [s.id for s in main.steps] == ["ask", "route"]
     assert main.step("ask").fields == {"utter": "utter_ask_thing"}
-    assert set(project.mantle.skills["odd"].blocks) == {"main", "open"}
+    assert set(odd.blocks) == {"main", "open"}
 
 
 def test_unknown_memory_type_and_skill_seed(copy: Path) -> None:
@@ -430,11 +449,9 @@ def test_unknown_memory_type_and_skill_seed(copy: Path) -> None:
     )
     project = load_project(copy)
     reason = project.mantle.skills["card_replace"].memory["reason"]
-    assert (reason.type, reason.seed) == ("any", False)
-    assert (
-        "skills/card_replace/memory.yml:3: memory field 'reason' has unknown type 'string'"
-        in project.warnings
-    )
+    # Rasa keeps a type name it does not map and offers the model a string: read as text.
+    assert (reason.type, reason.seed) == ("text", False)
+    assert not any("unknown type" in w for w in project.warnings)
     assert (
         "skills/card_replace/memory.yml:3: 'seed: true' is allowed on project fields only "
         "(reason)" in project.warnings

@@ -37,5 +37,7 @@ def test_rasa_finds_no_error_in_the_project(project: Path) -> None:
         f"{label} changed since Rasa checked it: run "
         "`python -m benchmarks rasa-oracle projects --record` (make rasa-oracle)"
     )
-    assert entry["errors"] == [], "\n".join(f"[{e['code']}] {e['message']}" for e in entry["errors"])
+    assert entry["errors"] == [], "\n".join(
+        f"[{e['code']}] {e['message']}" for e in entry["errors"]
+    )
     assert entry["skills"], "Rasa loaded no skill of the project"

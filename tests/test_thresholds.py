@@ -150,7 +150,7 @@ def test_each_side_gets_a_case_and_both_pass_the_reference_agent(
 
 def test_a_number_no_condition_compares_gets_no_case(kiln: Path) -> None:
     files = dict(FILES)
-    files["skills/refund/skill.md"] = REFUND.replace("session.refund.amount > 200", "true")
+    files["skills/refund/skill.md"] = REFUND.replace("session.refund.amount > 200", "'True'")
     root = write_project(kiln.parent / "plain", files)
     cases = [b.case for b in plan_source(load_project(root), "mantle", "refund", None).behaviors]
     assert not [c for c in cases if c.startswith("amount_")]

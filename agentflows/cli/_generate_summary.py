@@ -10,6 +10,7 @@ from ._output import stderr, stdout
 def _print_summary(report: dict[str, Any]) -> None:
     from ._generate_table import print_cases
 
+    _print_rasa_refusal(report.get("rasa_refusal"))
     print_cases(report)
     engines = report.get("engines") or {}
     if set(engines) - {report["engine"]}:
@@ -76,6 +77,12 @@ def _listed(items: list[str]) -> str:
     shown = ", ".join(items[:LISTED])
     more = len(items) - LISTED
     return shown + (f" and {more} more (--json lists them)" if more > 0 else "")
+
+
+def _print_rasa_refusal(refusal: dict[str, Any] | None) -> None:
+    """Loud, first: the cases were planned for a project Rasa would not build."""
+    if refusal:
+        stderr.print(f"[bold red]warning:[/] {escape(refusal['message'])}", highlight=False)
 
 
 def _print_halt(halted: dict[str, Any] | None) -> None:

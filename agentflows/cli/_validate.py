@@ -7,15 +7,17 @@ wanted, and paths that hold no case file at all are a usage error (exit 2), as f
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from ._app import app
-from ._output import no_case_files, print_json, print_report, stdout
+from ._output import no_case_files, print_json, print_report, stderr, stdout
+from ._plain import escape
 
 if TYPE_CHECKING:
     from evalcore.findings import FileReport
+    from evalcore.validation import ProjectCache
 
 NO_PROJECT_HINT = (
     "pass --project DIR to lint against the project's real ids, or --no-project to check "
@@ -49,30 +51,34 @@ def validate(
     paths hold no case file.
     """
     from evalcore.errors import UserError
-    from evalcore.validation import summary, validate_paths
+    from evalcore.validation import ProjectCache, summary, validate_paths
 
     if no_project and project is not None:
         raise UserError("--project and --no-project contradict each other")
+    projects = ProjectCache(project) if project is not None else None
     reports = (
         _schema_only(paths, dialect)
         if no_project
-        else validate_paths(paths, project=project, dialect=dialect)
+        else validate_paths(paths, project=project, dialect=dialect, projects=projects)
     )
     if not reports:
         raise no_case_files(paths)
     reports = [_require_project(r) for r in reports] if not no_project else reports
     totals = summary(reports)
+    found = _project_findings(projects)
     if as_json:
         print_json(
             {
                 "files": [r.to_json() for r in reports],
                 "summary": totals,
                 "lint": "skipped (--no-project)" if no_project else "project",
+                **({"project_findings": found} if found is not None else {}),
             }
         )
     else:
         for report in reports:
             print_report(report)
+        _print_project_findings(found)
         colour = "green" if totals["invalid"] == 0 else "red"
         stdout.print(
             f"[{colour}]{totals['valid']}/{totals['files']} files valid[/]"
@@ -80,6 +86,31 @@ def validate(
             + (" [dim](schema only: --no-project)[/]" if no_project else "")
         )
     raise typer.Exit(1 if totals["invalid"] else 0)
+
+
+def _project_findings(projects: "ProjectCache | None") -> dict[str, Any] | None:
+    """The --project project's own findings (Rasa's project check among them), reported
+    once for the command rather than with every case file."""
+    from evalcore.definitions import rasa_refusal
+
+    loaded = projects.explicit if projects is not None else None
+    if loaded is None:
+        return None
+    return {
+        "project": str(loaded.root),
+        "warnings": list(loaded.warnings),
+        "rasa_refusal": rasa_refusal(loaded.warnings),
+    }
+
+
+def _print_project_findings(found: dict[str, Any] | None) -> None:
+    if not found or not found["warnings"]:
+        return
+    stdout.print(f"[bold]project findings[/] {escape(found['project'])}")
+    for warning in found["warnings"]:
+        stdout.print(f"  [yellow]warning:[/] {escape(warning)}")
+    if found["rasa_refusal"]:
+        stderr.print(f"[bold red]warning:[/] {escape(found['rasa_refusal']['message'])}")
 
 
 def _require_project(report: "FileReport") -> "FileReport":

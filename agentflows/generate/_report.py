@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from evalcore.definitions import rasa_refusal
+
 from ..drafting import Usage
 from ._engines import label
 from ._verify_report import drop_stage, row_fields, verification_summary
@@ -95,6 +97,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "llm": usage.model_dump(),
         "halted": _halted(ctx, failed),
         "engines": dict(Counter(r["engine"] for r in rows)),
+        "rasa_refusal": rasa_refusal(ctx.project.warnings),
     }
 
 

@@ -39,7 +39,7 @@ _NOT_DEFINITIONS = ("eval/", ".casegen/", ".git/")
 _RASA_LOAD_FAILURES = frozenset({"mantle.validation.tools.import_failed"})
 """Rasa's findings about importing the project's Python (a missing `lib/`), which casegen never
 does: reported as what Rasa could not load, not as findings casegen must share."""
-_RASA_CODE = re.compile(r"\[(mantle\.[a-z_.]+)\]")
+_RASA_CODE = re.compile(r"\[([a-z_]+(?:\.[a-z_]+)+)\]")
 
 
 @dataclass
@@ -220,29 +220,33 @@ def report(results: list[ProjectResult]) -> int:
     return missed_goals
 
 
-def default_skills_project(env: RasaEnv, folder: Path) -> Path | None:
-    """A project made of Rasa's bundled default skills (with the packaged template's agent.yml
-    and integrations.yml), so casegen reads them as it would in a user's `skills/`."""
+def default_skills_project(env: RasaEnv, holder: Path) -> Path | None:
+    """The skills rasa-pro bundles (`rasa/mantle/default_skills`), as the skills of a copy
+    of its project template under `holder` (None when either is missing)."""
     site = next((env.python.parent.parent / "lib").glob("python3*/site-packages/rasa"), None)
-    template = rasa_packaged_projects(env)
-    if site is None or not template or not (site / "mantle" / "default_skills").is_dir():
+    if site is None:
         return None
-    root = folder / "default_skills"
-    shutil.copytree(site / "mantle" / "default_skills", root / "skills")
-    for name in ("agent.yml", "integrations.yml"):
-        shutil.copy(template[0] / name, root / name)
+    template = site / "cli" / "project_templates" / "mantle"
+    defaults = site / "mantle" / "default_skills"
+    if not template.is_dir() or not defaults.is_dir():
+        return None
+    root = holder / "default_skills"
+    shutil.copytree(template, root, ignore=shutil.ignore_patterns("__pycache__", "skills"))
+    for skill in sorted(defaults.iterdir()):
+        if (skill / "skill.md").is_file():
+            shutil.copytree(skill, root / "skills" / skill.name)
     return root
 
 
 def check_packaged(env: RasaEnv) -> int:
     """casegen's warnings on the projects and default skills that ship inside rasa-pro."""
     false_warnings = 0
-    with tempfile.TemporaryDirectory(prefix="rasa-defaults-") as scratch:
-        defaults = default_skills_project(env, Path(scratch))
+    with tempfile.TemporaryDirectory(prefix="rasa-defaults-") as holder:
+        defaults = default_skills_project(env, Path(holder))
         for project in [*rasa_packaged_projects(env), *([defaults] if defaults else [])]:
-            warnings, _ = casegen_side(project)
+            warnings, skills = casegen_side(project)
             false_warnings += len(warnings)
-            label = "default skills" if project == defaults else _label(project)
+            label = f"default skills ({len(skills)})" if project == defaults else _label(project)
             print(f"  rasa-pro {label}: casegen warnings {len(warnings)}")
             for warning in warnings:
                 print(f"    {warning}")

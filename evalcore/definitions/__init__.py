@@ -7,6 +7,7 @@ project.mantle.skills["card_replace"].blocks
 from ._blocks import FRAMEWORK_TOOLS
 from ._discover import find_project, project_kind_of
 from ._load import load_project
+from ._mantle_rasa_rules import RASA_RULES_VERSION, rasa_errors, rasa_refusal
 from ._model import (
     Block,
     Branch,
@@ -45,6 +46,7 @@ from ._model_base import (
 
 __all__ = [
     "FRAMEWORK_TOOLS",
+    "RASA_RULES_VERSION",
     "AgentSkill",
     "AgentSkillsDefinitions",
     "AnychatDefinitions",
@@ -75,4 +77,6 @@ __all__ = [
     "find_project",
     "load_project",
     "project_kind_of",
+    "rasa_errors",
+    "rasa_refusal",
 ]

@@ -33,8 +33,9 @@ _ALLOWED: dict[str, set[str]] = {
     "end": set(),
 }
 END = "END"
-#: Keys an ordered block may carry besides its steps.
-BLOCK_KEYS: tuple[str, ...] = ("steps", "tools", "complete_when")
+#: Keys an ordered block may carry besides its steps (`name` labels the block, as in the
+#: default skills that ship with Rasa).
+BLOCK_KEYS: tuple[str, ...] = ("steps", "tools", "complete_when", "name")
 #: Tools the Mantle framework provides to every skill (user tools may not reuse the names).
 FRAMEWORK_TOOLS = frozenset(
     {
@@ -54,7 +55,7 @@ FRAMEWORK_TOOLS = frozenset(
 
 def read_block(ctx: ReadContext, path: Path, raw: RawBlock) -> Block | None:
     """The block's steps (problems become warnings); None when the block has no id."""
-    doc = ctx.parse_yaml(raw.content, path, line_offset=raw.line)
+    doc = ctx.parse_yaml(raw.content, path, line_offset=raw.line, yaml11=True)
     if raw.id is None:
         return None
     block = Block(id=raw.id, line=raw.line)

@@ -83,16 +83,19 @@ class ReadContext:
 
     limits_for = limits  # the name the validation side reads it by
 
-    def read_yaml(self, path: Path) -> Document | None:
-        """The parsed YAML file (None when unreadable); parse problems become warnings."""
+    def read_yaml(self, path: Path, *, yaml11: bool = False) -> Document | None:
+        """The parsed YAML file (None when unreadable); parse problems become warnings.
+        `yaml11`: the file is one Rasa reads with PyYAML (YAML 1.1), read the same way."""
         text = self.read_text(path)
         if text is None:
             return None
-        return self.parse_yaml(text, path)
+        return self.parse_yaml(text, path, yaml11=yaml11)
 
-    def parse_yaml(self, text: str, path: Path, *, line_offset: int = 0) -> Document:
+    def parse_yaml(
+        self, text: str, path: Path, *, line_offset: int = 0, yaml11: bool = False
+    ) -> Document:
         """Parse YAML that sits in `path` starting after line `line_offset`."""
-        doc = parse_text(text, "yaml", path=path, limits=self.limits(path))
+        doc = parse_text(text, "yaml", path=path, limits=self.limits(path), yaml11=yaml11)
         if line_offset:
             doc.lines = {key: line + line_offset for key, line in doc.lines.items()}
         for finding in doc.findings:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ._context import ReadContext
 from ._mantle_memory import read_project_memory, read_responses
+from ._mantle_rasa_rules import apply_rasa_rules
 from ._mantle_skill import collect_tools, read_skill
 from ._model import MantleDefinitions, Skill
 
@@ -35,6 +36,7 @@ def read_mantle(ctx: ReadContext) -> MantleDefinitions:
     defs.skills = _read_skills(ctx, root / "skills", set(defs.shared_tools), set(defs.mcp_servers))
     if (root / SCENARIO_DIR).is_dir():
         defs.scenario_dir = SCENARIO_DIR
+    apply_rasa_rules(ctx, defs)
     return defs
 
 

@@ -12,6 +12,7 @@ from typing import Any, Literal, get_args
 
 from ..documents import Document
 from ._context import ReadContext
+from ._mantle_rasa_rules import rasa_message
 from ._model import MemoryField, MemoryType, Response, ResponseButton, ResponseVariant
 
 _TYPES = set(get_args(MemoryType))
@@ -39,7 +40,7 @@ Tokens = tuple[str | int, ...]
 
 def read_project_memory(ctx: ReadContext, path: Path) -> dict[str, MemoryField]:
     """Root `memory.yml`: a flat map `name: {type, seed, ...}`."""
-    doc = ctx.read_yaml(path)
+    doc = ctx.read_yaml(path, yaml11=True)
     if doc is None or doc.data is None:
         return {}
     if not isinstance(doc.data, dict):
@@ -54,7 +55,7 @@ def read_skill_memory(ctx: ReadContext, path: Path, skill_id: str) -> dict[str, 
     A file without `schema:` is warned about and its fields are read as public, so later
     checks still know the names.
     """
-    doc = ctx.read_yaml(path)
+    doc = ctx.read_yaml(path, yaml11=True)
     if doc is None or doc.data is None:
         return {}
     data = doc.data
@@ -119,7 +120,11 @@ def _read_field(
 ) -> MemoryField:
     ctx.warn_unknown_keys(doc, spec, _FIELD_KEYS, at, f"memory field '{name}'")
     kind = spec.get("type", "any")
-    if not (isinstance(kind, str) and kind in _TYPES):
+    if isinstance(kind, str) and kind not in _TYPES:
+        # Rasa keeps any type name and gives the model a string for one it does not map
+        # (`str`, `number`, ... in its own default skills): read as text, no warning.
+        kind = "text"
+    elif not isinstance(kind, str):
         ctx.warn_at(doc, (*at, "type"), f"memory field '{name}' has unknown type '{kind}'")
         kind = "any"
     enum_values = spec.get("enum_values")
@@ -173,7 +178,7 @@ def _strict_bool(
 
 def read_responses(ctx: ReadContext, path: Path, scope: str) -> dict[str, Response]:
     """`responses.yml`: `responses: {utter_x: [{text, condition?, buttons?, metadata?}]}`."""
-    doc = ctx.read_yaml(path)
+    doc = ctx.read_yaml(path, yaml11=True)
     if doc is None or doc.data is None:
         return {}
     data = doc.data
@@ -223,7 +228,21 @@ def _variant(
         raw_buttons = []
     buttons = []
     for index, button in enumerate(raw_buttons):
-        if isinstance(button, dict) and button.get("title") is not None:
+        title = button.get("title") if isinstance(button, dict) else None
+        if title is not None and (not isinstance(title, str) or not title.strip()):
+            # YAML 1.1 reads `title: No` as False: Rasa refuses the button (and the project).
+            ctx.warn_at(
+                doc,
+                (*at, "buttons", index, "title"),
+                rasa_message(
+                    "responses.registry.invalid_variant",
+                    f"response '{name}' variant {at[-1]} button {index}: the title "
+                    f'{title!r} is not a non-empty string; quote labels such as "No" or '
+                    '"42". The button is left out.',
+                ),
+            )
+            continue
+        if isinstance(button, dict) and title is not None:
             payload = button.get("payload")
             buttons.append(
                 ResponseButton(

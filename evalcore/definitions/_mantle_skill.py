@@ -108,7 +108,7 @@ def _frontmatter(
 ) -> tuple[dict[str, Any], Document | None]:
     if text is None:
         return {}, None
-    doc = ctx.parse_yaml(text, path, line_offset=offset)
+    doc = ctx.parse_yaml(text, path, line_offset=offset, yaml11=True)
     if doc.data is None:
         return {}, doc
     if not isinstance(doc.data, dict):

@@ -265,10 +265,15 @@ def _case_location_dialect(path: Path) -> Dialect | None:
 
 
 def validate_paths(
-    paths: Sequence[Path], *, project: Path | None = None, dialect: str | None = None
+    paths: Sequence[Path],
+    *,
+    project: Path | None = None,
+    dialect: str | None = None,
+    projects: ProjectCache | None = None,
 ) -> list[FileReport]:
-    """Validate files and folders (recursively); folders yield only files that are cases."""
-    projects = ProjectCache(project)
+    """Validate files and folders (recursively); folders yield only files that are cases.
+    `projects`: the cache to load projects through (the caller reads them afterwards)."""
+    projects = projects if projects is not None else ProjectCache(project)
     reports: list[FileReport] = []
     for file, explicit, link in iter_listed_files(paths):
         projects.listed(file, link)
