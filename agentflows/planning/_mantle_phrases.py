@@ -80,6 +80,22 @@ def activation_phrase(defs: MantleDefinitions, skill: Skill) -> str:
     return memoized(defs, ("activation_phrase", skill.id, id(skill)), lambda: _opening(defs, skill))
 
 
+def activation_phrases(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    """Every opening of `_openings` the router sends to the skill alone, best first (the
+    usual choice alone when none does): cases that each open the skill can take turns, so a
+    suite does not open every case with the same line."""
+    return list(
+        memoized(defs, ("activation_phrases", skill.id, id(skill)), lambda: _routed(defs, skill))
+    )
+
+
+def _routed(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    candidates = _openings(defs, skill)
+    words = routing_words(defs)
+    routed = [line for line in candidates if routed_skill(defs, words, line) == skill.id]
+    return routed or candidates[:1]
+
+
 def _opening(defs: MantleDefinitions, skill: Skill) -> str:
     """The first of `_openings` that asks for the skill alone: routed by its distinctive
     words, so a line that several skills could take ("It's about my account.") does not

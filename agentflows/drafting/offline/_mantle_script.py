@@ -28,6 +28,7 @@ from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
+    activation_phrases,
     first_person,
     own_phrases,
     strong_phrases,
@@ -280,7 +281,10 @@ class _Writer:
         opener = self.defs.skills[prelude.skill]
         # the request as the opening would have said it: its own line, else the intent's
         request = self.context.opening or opening_line(self.context.intent)
-        self.context.opening = activation_phrase(self.defs, opener)
+        # the sign-in's openings in turn: every case behind it opens with the sign-in, and
+        # one line for all of them reads as one case written many times
+        phrases = activation_phrases(self.defs, opener)
+        self.context.opening = phrases[(self.sheet.slot or 0) % len(phrases)]
         if not self.context.before_end:
             self.context.before_end = request
 
