@@ -5,8 +5,6 @@ test_ray_budget.py."""
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from typing import Any
 
 from pydantic import SecretStr
@@ -102,29 +100,14 @@ def test_the_status_line_without_waiters() -> None:
     assert progress_line(3, 0) == "running · 3 runs finished"
 
 
-class _InFlight:
-    """Answers like a model after a fixed delay, counting the requests it holds at once."""
-
-    def __init__(self, delay_s: float) -> None:
-        self.delay_s = delay_s
-        self.now = self.most = 0
-        self.lock = threading.Lock()
-
-    def __call__(self, request: RecordedRequest) -> Any:
-        with self.lock:
-            self.now += 1
-            self.most = max(self.most, self.now)
-        try:
-            time.sleep(self.delay_s)
-            if request.schema_name == "QualityMetrics":
-                scores = dict.fromkeys(("helpfulness", "repair_quality", "coherence", "tone"), 4)
-                return {**scores, "task_completion": True, "reason": "[T1] done"}
-            if request.schema_name == "CriteriaVerdicts":
-                return {"criterion_1": {"reason": "[T1] greeted", "verdict": "pass"}}
-            return _answer(request)
-        finally:
-            with self.lock:
-                self.now -= 1
+def _judging(request: RecordedRequest) -> Any:
+    """The simulator's line, the criteria judge's verdict or the metrics judge's scores."""
+    if request.schema_name == "QualityMetrics":
+        scores = dict.fromkeys(("helpfulness", "repair_quality", "coherence", "tone"), 4)
+        return {**scores, "task_completion": True, "reason": "[T1] done"}
+    if request.schema_name == "CriteriaVerdicts":
+        return {"criterion_1": {"reason": "[T1] greeted", "verdict": "pass"}}
+    return _answer(request)
 
 
 async def test_parallel_caps_model_requests_in_flight_across_simulator_and_judges(
@@ -133,8 +116,7 @@ async def test_parallel_caps_model_requests_in_flight_across_simulator_and_judge
     """`--parallel 4` with a judge and metrics: runs that finish together ask their criteria
     and metrics judges at once, yet never more than 4 requests reach the model."""
     budget_module._BUDGETS.clear()
-    counter = _InFlight(delay_s=0.15)
-    openai_stub.handler = counter
+    openai_stub.handler, openai_stub.delay_s = _judging, 0.15
     model = ModelConfig(
         model="inflight",
         api_key=SecretStr(openai_stub.api_key),
@@ -156,4 +138,4 @@ async def test_parallel_caps_model_requests_in_flight_across_simulator_and_judge
     assert all(r.scale_metrics for r in report.records), [r.metrics_note for r in report.records]
     kinds = [r.schema_name for r in openai_stub.requests]
     assert kinds.count("CriteriaVerdicts") == kinds.count("QualityMetrics") == 8
-    assert counter.most == 4
+    assert openai_stub.most_in_flight == 4
