@@ -15,7 +15,8 @@ skill's copies, not the project. With `distinct=True` every copy also gets its o
 each word of four letters or more in a `skill.md`'s name, description and prose becomes a
 made-up word drawn for that copy (the same word within a copy, so the prose stays
 consistent), except the categorical values its memory names, which cases say as they are
-(ids are never prose: `@tool.x`, `session.a.b`, `snake_case` stay). Each copy then routes to
+(ids are never prose: `@tool.x`, `session.a.b`, `snake_case` stay); the rest of the front
+matter (constraints, conditions, completion criteria) is left as it is. Each copy then routes to
 itself, as forty different skills would.
 
     python -m benchmarks synthetic DEST [--skills 43] [--distinct]
@@ -36,9 +37,9 @@ BANK = REPO / "examples" / "bank"
 ORDER = ("human_handoff", "dispute_charge", "check_balance", "card_replace")
 _TOOL = re.compile(r"^async def (\w+)\(", re.MULTILINE)
 _RESPONSE = re.compile(r"^  (utter_\w+):", re.MULTILINE)
-#: A prose word: letters only, not part of an id (`@tool.x`, `session.a.b`, `snake_case`),
-#: not a YAML key (`description:`) and not a call (`get_balance(`).
-_PROSE_WORD = re.compile(r"(?<![\w@.{'])([A-Za-z]{4,})(?![\w.(:'}])")
+#: A prose word: letters only, not part of an id (`@tool.x`, `session.a.b`, `snake_case`)
+#: and not a call (`get_balance(`).
+_PROSE_WORD = re.compile(r"(?<![\w@.{'])([A-Za-z]{4,})(?![\w.('}])")
 _ONSETS = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "tr")
 _VOWELS = ("a", "e", "i", "o", "u", "ai", "ou")
 
@@ -79,11 +80,31 @@ def _spelled(skill_dir: Path) -> set[str]:
     return words
 
 
+#: Words that are values wherever they stand (`enabled: true`, "is already true").
+_VALUES = {"true", "false", "null", "none", "yes"}
+
+
 def _distinct_words(text: str, copy: int, keep: set[str]) -> str:
-    """`skill.md`'s prose with this copy's own words (see the module docstring)."""
-    return _PROSE_WORD.sub(
-        lambda m: m.group(1) if m.group(1).lower() in keep else _made_up(m.group(1), copy), text
-    )
+    """`skill.md`'s name, description and body with this copy's own words (see the module
+    docstring); the rest of the front matter (constraints, conditions) stays as it is."""
+    keep = keep | _VALUES
+
+    def words(part: str) -> str:
+        return _PROSE_WORD.sub(
+            lambda m: m.group(1) if m.group(1).lower() in keep else _made_up(m.group(1), copy),
+            part,
+        )
+
+    _, front, body = text.split("---\n", 2)
+    lines, prose = [], False
+    for line in front.splitlines(keepends=True):
+        key = ""
+        if not line.startswith(" "):  # a top-level key: name and description are prose
+            prose = line.startswith(("name:", "description:"))
+            key, _, line = line.partition(":")
+            key += ":"
+        lines.append(key + (words(line) if prose else line))
+    return "---\n" + "".join(lines) + "---\n" + words(body)
 
 
 def write_project(
