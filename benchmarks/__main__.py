@@ -16,6 +16,7 @@ from . import (
     speed,
     synthetic,
     verify,
+    waits,
 )
 
 BENCHMARKS = {
@@ -29,6 +30,7 @@ BENCHMARKS = {
     "mutation": mutation.main,
     "llm-prompts": llm_prompts.main,
     "ray-executor": ray_executor.main,
+    "waits": waits.main,
 }
 
 
