@@ -13,6 +13,7 @@ from . import (
     rasa_schema,
     ray_executor,
     runner,
+    skill_scale,
     speed,
     synthetic,
     verify,
@@ -31,6 +32,7 @@ BENCHMARKS = {
     "llm-prompts": llm_prompts.main,
     "ray-executor": ray_executor.main,
     "waits": waits.main,
+    "skill-scale": skill_scale.main,
 }
 
 
