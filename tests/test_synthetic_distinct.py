@@ -77,5 +77,32 @@ _DEFS: dict[str, Any] = {}
 def _distinct_defs(factory: pytest.TempPathFactory) -> Any:
     if "defs" not in _DEFS:
         project = load_project(write_project(factory.mktemp("routing") / "p", 12, distinct=True))
-        _DEFS["defs"] = project.mantle
+        _DEFS["defs"], _DEFS["project"] = project.mantle, project
     return _DEFS["defs"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_the_mutants_on_a_path_are_found_by_index_as_by_trying_each(
+    data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """`relevant` on a project's kept list (indexed) gives what trying every mutant gives."""
+    from agentflows.generate._verify_paths import CasePath, relevant
+    from evalcore.agents.reference._mutants import mutants
+
+    defs = _distinct_defs(tmp_path_factory)
+    project = _DEFS["project"]
+    every = _DEFS.setdefault("mutants", mutants(project))
+    skills = data.draw(st.sets(st.sampled_from(sorted(defs.skills)), min_size=1, max_size=3))
+    # names the path's skills' mutants hold (so most paths reach some), and any other
+    own = sorted({m.target for m in every if m.target and m.skill in skills})
+    names = sorted({m.target for m in every if m.target})
+    some = st.sets(st.one_of(st.sampled_from(own or names), st.sampled_from(names)), max_size=6)
+    path = CasePath(
+        skills=set(skills),
+        tools=data.draw(some),
+        memory=data.draw(some),
+        named=data.draw(some),
+        interrupted=data.draw(st.booleans()),
+    )
+    assert relevant(every, path, project) == relevant(iter(every), path, project)
