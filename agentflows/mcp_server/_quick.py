@@ -111,6 +111,7 @@ class QuickFront:
             sys.stdout.flush()
             os.write(1, _END)
             self._threads[1].join(timeout=5)
+            os.dup2(self._client.fileno(), 1)  # what is written after goes to the client
 
     # --- client → SDK ----------------------------------------------------------------------
 
