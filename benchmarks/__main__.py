@@ -14,10 +14,12 @@ from . import (
     rasa_schema,
     ray_executor,
     runner,
+    skill_scale,
     speed,
     synthetic,
     trivial_agents,
     verify,
+    waits,
 )
 
 BENCHMARKS = {
@@ -33,6 +35,8 @@ BENCHMARKS = {
     "mutation": mutation.main,
     "llm-prompts": llm_prompts.main,
     "ray-executor": ray_executor.main,
+    "waits": waits.main,
+    "skill-scale": skill_scale.main,
 }
 
 

@@ -165,6 +165,12 @@ class StubOpenAI:
         self.props: dict[str, Any] | None = None
         """What `GET /props` answers (llama.cpp's server settings); None: HTTP 404."""
         self.requests: list[RecordedRequest] = []
+        self.in_flight = 0
+        """Chat requests received and not yet answered."""
+        self.most_in_flight = 0
+        """The most chat requests held at once (a client's concurrency, as the server saw it)."""
+        self.answered_at: list[float] = []
+        """`time.monotonic()` of each chat answer sent, in order."""
         self._script: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -224,6 +230,13 @@ class StubOpenAI:
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
             self.requests.append(request)
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
+
+    def _done(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+            self.answered_at.append(time.monotonic())
 
     def _next_reply(self, request: RecordedRequest) -> Reply:
         with self._lock:
@@ -322,6 +335,12 @@ def _handler_class(stub: StubOpenAI) -> type[BaseHTTPRequestHandler]:
                 self._send(404, _error(f"stub: no endpoint {self.path}", 404))
                 return
             stub._record(request)
+            try:
+                self._answer(request, body)
+            finally:
+                stub._done()
+
+        def _answer(self, request: RecordedRequest, body: dict[str, Any]) -> None:
             if self._refused():
                 return
             if body.get("stream"):

@@ -11,9 +11,11 @@ from pydantic import SecretStr
 from stub_openai import RecordedRequest, StubOpenAI, rate_limited, stub_fixture
 
 from agentflows.cli._run_progress import progress_line, waiting_counter
+from evalcore.judge import JudgeSettings
 from evalcore.llm import ModelConfig
 from evalcore.llm import budget as budget_module
 from evalcore.runner import RunCase, RunOptions, SimulationSpec, run_cases
+from evalcore.runner._case import Criterion
 from evalcore.runner.testing import FunctionTarget, mantle_echo
 from evalcore.simulator import SimulatorSettings
 
@@ -96,3 +98,44 @@ async def test_parallel_runs_share_the_budget_and_back_off_together(
 def test_the_status_line_without_waiters() -> None:
     assert progress_line(1, 0) == "running · 1 run finished"
     assert progress_line(3, 0) == "running · 3 runs finished"
+
+
+def _judging(request: RecordedRequest) -> Any:
+    """The simulator's line, the criteria judge's verdict or the metrics judge's scores."""
+    if request.schema_name == "QualityMetrics":
+        scores = dict.fromkeys(("helpfulness", "repair_quality", "coherence", "tone"), 4)
+        return {**scores, "task_completion": True, "reason": "[T1] done"}
+    if request.schema_name == "CriteriaVerdicts":
+        return {"criterion_1": {"reason": "[T1] greeted", "verdict": "pass"}}
+    return _answer(request)
+
+
+async def test_parallel_caps_model_requests_in_flight_across_simulator_and_judges(
+    openai_stub: StubOpenAI,
+) -> None:
+    """`--parallel 4` with a judge and metrics: runs that finish together ask their criteria
+    and metrics judges at once, yet never more than 4 requests reach the model."""
+    budget_module._BUDGETS.clear()
+    openai_stub.handler, openai_stub.delay_s = _judging, 0.15
+    model = ModelConfig(
+        model="inflight",
+        api_key=SecretStr(openai_stub.api_key),
+        base_url=openai_stub.base_url,
+        timeout_s=5.0,
+        max_retries=1,
+    )
+    options = RunOptions(
+        parallel=4,
+        simulator=SimulatorSettings(model=model),
+        judge=JudgeSettings(model=model),
+    )
+    cases = [
+        _case(i).model_copy(update={"criteria": [Criterion(id="1", text="The agent greets")]})
+        for i in range(8)
+    ]
+    report = await run_cases(cases, FunctionTarget(mantle_echo), options)
+    assert [r.status for r in report.records] == ["passed"] * 8, [r.error for r in report.records]
+    assert all(r.scale_metrics for r in report.records), [r.metrics_note for r in report.records]
+    kinds = [r.schema_name for r in openai_stub.requests]
+    assert kinds.count("CriteriaVerdicts") == kinds.count("QualityMetrics") == 8
+    assert openai_stub.most_in_flight == 4

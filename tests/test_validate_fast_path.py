@@ -93,3 +93,16 @@ def test_generated_cases_manifest_is_parsed_once(
     assert len(calls) == 1
     # The manifest did its job: each case was linted against the project it came from.
     assert not [f for r in reports for f in r.findings if f.code == "no-project"]
+
+
+def test_schema_only_validation_never_builds_a_line_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`validate --no-project` on valid files: no finding to place, so no file's line map
+    is built (the skipped lint's `no-project` note, never printed, used to build each)."""
+    from agentflows.cli._validate import _schema_only
+
+    built: list[object] = []
+    real = documents.node_lines
+    monkeypatch.setattr(documents, "node_lines", lambda node: built.append(node) or real(node))
+    reports = _schema_only([REPO / "examples" / "bank" / "eval"], None)
+    assert len(reports) > 3 and all(r.valid and not r.findings for r in reports)
+    assert built == []

@@ -58,9 +58,19 @@ def mcp_command(
     if sys.stdin.isatty():
         sys.stderr.write(BANNER + "\n")
         sys.stderr.flush()
+    front = None
+    if not sys.stdin.isatty() and os.environ.get("CASEGEN_MCP_QUICK", "1") != "0":
+        from ..mcp_server._quick import quick_front
+
+        options = {"project": project and str(project.resolve()), "root": root and str(root)}
+        front = quick_front({**options, "allow_exec": allow_exec})
     from ..mcp_server import serve
 
-    serve(project, root=root, allow_exec=allow_exec)
+    try:
+        serve(project, root=root, allow_exec=allow_exec)
+    finally:
+        if front is not None:
+            front.finish()
 
 
 def _exit_promptly_on_interrupt() -> None:

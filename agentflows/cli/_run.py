@@ -205,7 +205,12 @@ def run(
     ] = None,
     parallel: Annotated[
         int | None,
-        typer.Option("--parallel", min=1, max=64, help="Conversations at once (default 3)."),
+        typer.Option(
+            "--parallel",
+            min=1,
+            max=64,
+            help="Conversations at once, and model requests in flight (default 3).",
+        ),
     ] = None,
     results: Annotated[
         Path | None,

@@ -125,7 +125,8 @@ def _require_project(report: "FileReport") -> "FileReport":
 
 
 def _schema_only(paths: Sequence[Path], dialect: str | None) -> "list[FileReport]":
-    """`validate_paths` without a project: schema findings only, no `no-project` note."""
+    """`validate_paths` without a project: schema findings only, no `no-project` note (not
+    made at all: placing it built each file's whole line map)."""
     from evalcore.validation import ProjectCache, validate_file
     from evalcore.validation._discover import iter_candidate_files
 
@@ -136,8 +137,9 @@ def _schema_only(paths: Sequence[Path], dialect: str | None) -> "list[FileReport
     projects = _NoProject()
     reports: list[FileReport] = []
     for file, explicit in iter_candidate_files(paths):
-        report = validate_file(file, projects=projects, dialect=dialect, explicit=explicit)
+        report = validate_file(
+            file, projects=projects, dialect=dialect, explicit=explicit, note_no_project=False
+        )
         if report is not None:
-            kept = [f for f in report.findings if f.code != "no-project"]
-            reports.append(report.model_copy(update={"findings": kept}))
+            reports.append(report)
     return reports

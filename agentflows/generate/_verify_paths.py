@@ -74,13 +74,64 @@ def read_path(events: Sequence[dict[str, Any]], assertions: Any) -> CasePath:
     return path
 
 
+class _MutantIndex:
+    """A project's mutants by what must be on a path for each to be there: its target (a
+    tool, a key, a name the assertions hold) or its skill; mutants of other kinds are
+    always tried. A path then tries the mutants it can reach, not every mutant of the
+    project (which made a case's cost grow with the skills)."""
+
+    def __init__(self, mutants: list[Mutant]) -> None:
+        self.mutants = mutants
+        self.by_target: dict[str, list[int]] = {}
+        self.by_skill: dict[str, list[int]] = {}
+        self.always: list[int] = []
+        for n, mutant in enumerate(mutants):
+            if mutant.kind in _INDEXED and mutant.target:
+                self.by_target.setdefault(mutant.target, []).append(n)
+                # a skipped step is on a path through its own skill (the target's first part)
+                skill = (
+                    mutant.target.partition(".")[0] if mutant.kind == "skip_step" else mutant.skill
+                )
+                if skill:
+                    self.by_skill.setdefault(skill, []).append(n)
+            else:
+                self.always.append(n)
+
+    def near(self, path: CasePath) -> list[Mutant]:
+        """A superset of the mutants on `path`, in the index's order."""
+        found = set(self.always)
+        for name in (*path.tools, *path.memory, *path.named):
+            found.update(self.by_target.get(name, ()))
+        for skill in path.skills:
+            found.update(self.by_skill.get(skill, ()))
+        return [self.mutants[n] for n in sorted(found)]
+
+
+#: Kinds on a path only through their target or their skill (see `relevant`).
+_INDEXED = _TOOL_KINDS | {"skip_step", "forget_memory", "wrong_enum"}
+_INDEXES: dict[int, tuple[list[Mutant], _MutantIndex]] = {}
+
+
+def _near(mutants: Iterable[Mutant], path: CasePath) -> Iterable[Mutant]:
+    """The mutants `relevant` must try: all of a one-off iterable, or those an index of a
+    kept list reaches (a project's mutants are one list, kept per loaded project)."""
+    if not isinstance(mutants, list):
+        return mutants
+    kept = _INDEXES.get(id(mutants))
+    if kept is None or kept[0] is not mutants:
+        if len(_INDEXES) > 64:
+            _INDEXES.clear()
+        kept = _INDEXES[id(mutants)] = (mutants, _MutantIndex(mutants))
+    return kept[1].near(path)
+
+
 def relevant(mutants: Iterable[Mutant], path: CasePath, project: Project) -> list[Mutant]:
     """The mutants whose fault site is on `path`, in the order given."""
     skills = project.mantle.skills if project.mantle is not None else {}
     handoffs = {sid for sid, s in skills.items() if s.is_handoff}
     routable = {sid for sid, s in skills.items() if not s.hidden and not s.disabled}
     out: list[Mutant] = []
-    for mutant in mutants:
+    for mutant in _near(mutants, path):
         target = mutant.target or ""
         if mutant.kind == "wrong_argument":
             hit = target in path.tools and target in path.named

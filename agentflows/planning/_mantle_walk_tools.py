@@ -142,6 +142,8 @@ class ToolRuns(WalkerBase):
                 return
             if name == before or (only_requires and when is not None):
                 continue
+            if (name, when) not in self.pending:
+                continue  # a value remembered for an earlier one let it run already
             self.pending.remove((name, when))
             constraint = self.skill.tool_constraints.get(name)
             keys = condition_keys(when) + condition_keys(

@@ -57,6 +57,7 @@ from .budget import RateBudget, budget_for, estimate_tokens
 from .cache import ResponseCache, cache_key
 from .config import Method, ModelConfig, StructuredMethod, normalize_method
 from .errors import InvalidOutputError, ModelUnavailableError
+from .inflight import request_slot
 from .usage import Usage, cost_usd
 
 M = TypeVar("M", bound=BaseModel)
@@ -299,7 +300,7 @@ async def _ask(
 ) -> _Answer:
     """One call; transient errors propagate, an answer (even an unusable one) returns."""
     try:
-        async with asyncio.timeout(_guard_s(config)):
+        async with request_slot(), asyncio.timeout(_guard_s(config)):
             message = await runnable.ainvoke(messages)
     except (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError) as exc:
         return _Answer(None, _finish_problem(exc), "", _completion_usage(exc, config))

@@ -28,6 +28,7 @@ from ..errors import UserError
 from ..judge import Judge, make_judge, unjudged
 from ..judge._metrics import MetricsOutcome, make_metrics_judge
 from ..llm import LLMError
+from ..llm.inflight import request_limit
 from ..llm.usage import Usage
 from ..redact import redact
 from ..simulator import SimulationError, make_simulator
@@ -302,7 +303,8 @@ async def run_cases(
     on_run: Callable[[RunRecord], None] | None = None,
     executor: RunExecutor | None = None,
 ) -> RunReport:
-    """Run every case `options.runs_for(case)` times, `options.parallel` at once.
+    """Run every case `options.runs_for(case)` times, `options.parallel` at once, with at
+    most `options.parallel` model requests in flight across them (`evalcore.llm.inflight`).
 
     Args:
         cases: What to run (e.g. from `collect_cases`).
@@ -359,9 +361,12 @@ async def run_cases(
         if executor is not None:
             await executor.run(planned, target, options, deliver)
         else:
-            async with asyncio.TaskGroup() as group:
-                for run in planned:
-                    group.create_task(one(run))
+            # `parallel` caps the model requests in flight too: simulators, judges and
+            # metrics judges together (a finishing run asks its two judges at once).
+            with request_limit(options.parallel):
+                async with asyncio.TaskGroup() as group:
+                    for run in planned:
+                        group.create_task(one(run))
         interrupted = False
     finally:
         report.records = [record for _, record in sorted(finished, key=lambda x: x[0])]

@@ -25,7 +25,8 @@ class RunOptions:
     runs: int | None = None
     """Runs per case; None: what the case asks for (Anychat `samples`, else 1)."""
     parallel: int = DEFAULT_PARALLEL
-    """Conversations at once."""
+    """Conversations at once, and model requests in flight across them (simulator, judge
+    and metrics judge together), so a provider limit sized to it holds."""
     max_turns: int = DEFAULT_MAX_TURNS
     """User turns per run (scripted and simulated); reaching it ends the conversation."""
     timeout_s: float | None = None

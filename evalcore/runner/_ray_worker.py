@@ -137,13 +137,23 @@ def run_task(
         from ._ray_budget import install
 
         install(keeper, setup.options)
-    main = loop.create_task(_run(case, run_index, slug, setup))
+    main = loop.create_task(_one_request_at_a_time(_run(case, run_index, slug, setup)))
     try:
         record = loop.run_until_complete(main)
     except BaseException:  # ray.cancel interrupts the task: stop the run (and its agent)
         _cancel_all(loop)
         raise
     return pickle.dumps(record.model_dump(mode="json"), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+async def _one_request_at_a_time(run: Any) -> Any:
+    """A task's run with one model request in flight: at most `--parallel` runs are in
+    flight at once, so `--parallel` caps the requests too, as it does without Ray (the
+    criteria and metrics judges then ask one after the other)."""
+    from ..llm.inflight import request_limit
+
+    with request_limit(1):
+        return await run
 
 
 def record_of(value: Any) -> RunRecord:

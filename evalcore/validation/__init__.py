@@ -35,13 +35,21 @@ def check_data(data: Any, dialect: Dialect, project: Project | None) -> list[Fin
     return findings
 
 
-def validate_document(doc: Document, dialect: Dialect, project: Project | None) -> list[Finding]:
-    """All findings for one parsed document, with lines, in file order."""
+def validate_document(
+    doc: Document, dialect: Dialect, project: Project | None, *, note_no_project: bool = True
+) -> list[Finding]:
+    """All findings for one parsed document, with lines, in file order.
+
+    `note_no_project=False` (schema-only checks, where skipping the lint is what was asked)
+    makes no `no-project` warning: placing it builds the whole file's line map, which a
+    valid file otherwise never needs."""
     findings = list(doc.findings)
     if doc.parsed:
         findings += check_data(doc.data, dialect, project)
-        if project is None or not _lintable(project, dialect):
+        if note_no_project and (project is None or not _lintable(project, dialect)):
             findings.append(_no_project(dialect, project))
+    if not findings:
+        return findings
     return sort_findings(doc.locate(findings))
 
 
@@ -203,9 +211,15 @@ class ProjectCache:
 
 
 def validate_file(
-    path: Path, *, projects: ProjectCache, dialect: str | None = None, explicit: bool = True
+    path: Path,
+    *,
+    projects: ProjectCache,
+    dialect: str | None = None,
+    explicit: bool = True,
+    note_no_project: bool = True,
 ) -> FileReport | None:
-    """Validate one file; None when a searched (not named) file is not a case at all."""
+    """Validate one file; None when a searched (not named) file is not a case at all.
+    `note_no_project=False`: no `no-project` warning (see `validate_document`)."""
     # A searched JSON file is located (lines, repeated keys) only once it is known to be a
     # case: a folder's other JSON files, such as a large manifest, need no second pass.
     doc = load_document(path, limits=projects.limits_for(path), locate=explicit)
@@ -247,7 +261,9 @@ def validate_file(
     project = projects.for_file(path, chosen)
     # The fields are already what they must be (a str, a name, Findings): not checked again.
     return FileReport.model_construct(
-        path=str(path), dialect=chosen.name, findings=validate_document(doc, chosen, project)
+        path=str(path),
+        dialect=chosen.name,
+        findings=validate_document(doc, chosen, project, note_no_project=note_no_project),
     )
 
 

@@ -184,6 +184,18 @@ class SkillWords:
                 counts[word] = counts.get(word, 0) + 1
         self.weight = {w: 1.0 / n for w, n in counts.items()}
         self._scored: dict[str, dict[str, float]] = {}
+        # Which skills hold a word, and whose names are which words: a message is scored
+        # against the skills it shares a word with, not against every skill of the project.
+        self.holders: dict[str, list[str]] = {}
+        for skill, words in self.vocab.items():
+            for word in words:
+                self.holders.setdefault(word, []).append(skill)
+        self.names = {s.id: frozenset(stems(s.name or "")) for s in skills}
+        self.named: dict[str, list[str]] = {}
+        for skill, name in self.names.items():
+            if name:
+                self.named.setdefault(min(name), []).append(skill)
+        self._hits: dict[str, dict[str, float]] = {}
 
     def scores(self, text: str) -> dict[str, float]:
         """Each skill's score for `text` (a new dict the caller may change; kept per text)."""
@@ -197,6 +209,30 @@ class SkillWords:
                 for skill, vocab in self.vocab.items()
             }
         return dict(kept)
+
+    def hits(self, text: str) -> dict[str, float]:
+        """The skills that share a word with `text`, scored as `scores` scores them (every
+        other skill scores 0); a new dict the caller may change, kept per text."""
+        kept = self._hits.get(text)
+        if kept is None:
+            if len(self._hits) >= _MEMO_TEXTS:
+                self._hits.clear()
+            words = set(stems(text))
+            near = {skill for word in words for skill in self.holders.get(word, ())}
+            kept = self._hits[text] = {
+                skill: round(sum(self.weight[w] for w in words & self.vocab[skill]), 3)
+                for skill in near
+            }
+        return dict(kept)
+
+    def named_in(self, said: set[str]) -> list[str]:
+        """The skills whose whole name `said` holds (its stems)."""
+        return [
+            skill
+            for stem in said
+            for skill in self.named.get(stem, ())
+            if self.names[skill] <= said
+        ]
 
     def best(self, text: str, exclude: set[str] = frozenset()) -> tuple[str | None, float]:
         scores = {k: v for k, v in self.scores(text).items() if k not in exclude}
@@ -235,15 +271,16 @@ def routing_ties(
 def routing_scores(
     defs: MantleDefinitions, words: SkillWords, text: str, closed: set[str] = frozenset()
 ) -> dict[str, float]:
-    """Each open skill's routing score for `text` (see `routed_skill`)."""
+    """The routing score for `text` of each open skill that scores at all (see
+    `routed_skill`; the others score 0). Only the skills the text shares a word with are
+    scored: doing every skill for every message made a case's cost grow with the skills."""
     said = set(stems(text))
-    scores = words.scores(text)
+    scores = words.hits(text)
     for skill_id in closed:
         scores.pop(skill_id, None)  # not routable while its precondition is false
-    for skill_id in scores:
-        name = set(stems(defs.skills[skill_id].name or ""))
-        if name and name <= said:
-            scores[skill_id] += 1.0 + 0.1 * len(name)
+    for skill_id in words.named_in(said):
+        if skill_id not in closed:
+            scores[skill_id] = scores.get(skill_id, 0.0) + 1.0 + 0.1 * len(words.names[skill_id])
     return scores
 
 

@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ...definitions import Project, Skill, Step
+from ...definitions import MantleDefinitions, Project, Skill, Step
+from ...definitions._memo import memoized
 from ...definitions.skill_model import SkillModel, ToolUse
 from ._prose import prose_items
 
@@ -38,9 +39,14 @@ def _possible_keys(project: Project, models: dict[str, SkillModel | None]) -> se
     """Every memory key the reference agent can ever hold for this project: a seeded
     project entry (only seeds reach memory from a case's `initial_slots`), any skill's own
     entry (asked, collected or recorded by its steps), a key a tool or `set_memory`
-    writes, and a project entry a skill asks for."""
+    writes, and a project entry a skill asks for. Worked out once per project and models:
+    each `wrong_argument` mutant asks, and walking every skill for each grew as skills²."""
     defs = project.mantle
     assert defs is not None
+    return memoized(defs, ("possible_keys", id(models)), lambda: _keys(defs, models))
+
+
+def _keys(defs: MantleDefinitions, models: dict[str, SkillModel | None]) -> set[str]:
     keys = {f"project.{name}" for name, entry in defs.memory.items() if entry.seed}
     for skill in defs.skills.values():
         keys |= {f.qualified for f in skill.memory.values()}
