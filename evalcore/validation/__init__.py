@@ -39,7 +39,9 @@ def validate_document(doc: Document, dialect: Dialect, project: Project | None) 
     """All findings for one parsed document, with lines, in file order."""
     findings = list(doc.findings)
     if doc.parsed:
-        findings += check_data(doc.data, dialect, project)
+        data, loading = dialect.as_loaded(doc)
+        findings += loading
+        findings += check_data(data, dialect, project)
         if project is None or not _lintable(project, dialect):
             findings.append(_no_project(dialect, project))
     return sort_findings(doc.locate(findings))

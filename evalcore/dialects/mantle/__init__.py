@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from ...definitions import Project
+    from ...documents import Document
     from ...repair import RepairRule
 
 #: Folders whose YAML files are Mantle scenarios even before they parse.
@@ -49,6 +50,14 @@ class MantleDialect(Dialect):
         if isinstance(data, dict) and "scenario" in data:
             return True
         return _under_case_folder(path)
+
+    def as_loaded(self, doc: Document) -> tuple[Any, list[Finding]]:
+        """`${VAR}` expanded as Rasa's `load_scenario` expands it (see `_envvars`)."""
+        if "${" not in doc.text:
+            return doc.data, []
+        from ._envvars import expand_env_vars
+
+        return expand_env_vars(doc.text, doc.data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
         from ...lint._mantle import lint_mantle  # only files that lint, with a project
