@@ -196,28 +196,7 @@ def _parse_yaml(
         loader.dispose()
     if fast and not doc.parsed and not isinstance(loader, CaseLoader):
         return _parse_yaml(text, path, limits, fast=False)  # the pure-Python reader's message
-    if doc.parsed and "!!str" in text:
-        doc.findings += _explicit_str_tags(text)
     return doc
-
-
-def _explicit_str_tags(text: str) -> list[Finding]:
-    """A `parse` finding per explicit `!!str` tag: Rasa's reader (ruamel.yaml, round trip)
-    keeps such a value as a tagged object, not as text, and its schema check then fails."""
-    found = []
-    with contextlib.suppress(yaml.YAMLError):
-        for token in yaml.scan(text, Loader=CaseLoader):
-            if isinstance(token, yaml.TagToken) and token.value == ("!!", "str"):
-                found.append(
-                    Finding(
-                        code="parse",
-                        line=token.start_mark.line + 1,
-                        message="an explicit !!str tag is kept by Rasa's reader as a tagged "
-                        "object, not as text (its schema check then fails)",
-                        suggestion="write the value in quotes instead of tagging it",
-                    )
-                )
-    return found
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError) -> Finding:

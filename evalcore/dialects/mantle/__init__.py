@@ -52,12 +52,13 @@ class MantleDialect(Dialect):
         return _under_case_folder(path)
 
     def as_loaded(self, doc: Document) -> tuple[Any, list[Finding]]:
-        """`${VAR}` expanded as Rasa's `load_scenario` expands it (see `_envvars`)."""
-        if "${" not in doc.text:
+        """`${VAR}` expanded and `!!str` refused, as Rasa's `load_scenario` reads the file
+        (see `_rasa_loading`)."""
+        if "${" not in doc.text and "!!str" not in doc.text:
             return doc.data, []
-        from ._envvars import expand_env_vars
+        from ._rasa_loading import as_loaded
 
-        return expand_env_vars(doc.text, doc.data)
+        return as_loaded(doc.text, doc.data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
         from ...lint._mantle import lint_mantle  # only files that lint, with a project

@@ -1,13 +1,18 @@
-"""`${VAR}` in a Mantle scenario, expanded as Rasa expands it when it loads the file.
+"""What Rasa's `load_scenario` does to a scenario beyond reading YAML 1.2.
 
-Rasa's `load_scenario` reads scenarios with `expand_env_vars=True`: every plain (unquoted)
-scalar that matches `^(.*)\\$\\{(.*)\\}(.*)$`, key or value, is replaced by
+Environment variables. Rasa reads scenarios with `expand_env_vars=True`: every plain
+(unquoted) scalar that matches `^(.*)\\$\\{(.*)\\}(.*)$`, key or value, is replaced by
 `os.path.expandvars` of itself, and the file is refused when a word of the result still
 starts with `$` and was in the original (an unset variable, or `${}`). Values under a few
 credential keys are kept as written (`rasa.shared.constants`: `SENSITIVE_DATA`, and
 `DEFERRED_RESOLUTION_KEYS`, which may even stay unset). casegen validates what Rasa would
 then hold, in the environment `casegen validate` runs in, and reports an unset variable as
 the error Rasa's loader raises.
+
+Tagged scalars. Rasa reads scenarios with ruamel.yaml's round-trip loader, which keeps a
+value with an explicit `!!str` tag as a `TaggedScalar` object, not as text; its schema check
+then fails where text is wanted. casegen refuses the tag (a plain `=` and a `<<` value, which
+that loader keeps the same way, are refused by casegen's YAML reader, `evalcore.yamlio`).
 """
 
 from __future__ import annotations
@@ -35,6 +40,33 @@ _SENSITIVE = _DEFERRED | {
     "aws_session_token",
 }
 _STR = "tag:yaml.org,2002:str"
+
+
+def as_loaded(text: str, data: Any) -> tuple[Any, list[Finding]]:
+    """The data as Rasa holds it once loaded, and what its loader would refuse."""
+    findings = explicit_str_tags(text) if "!!str" in text else []
+    data, expanding = expand_env_vars(text, data)
+    return data, findings + expanding
+
+
+def explicit_str_tags(text: str) -> list[Finding]:
+    """A `parse` finding per explicit `!!str` tag (a tagged object for Rasa, not text)."""
+    from ...yamlio import CaseLoader
+
+    found = []
+    with contextlib.suppress(yaml.YAMLError):
+        for token in yaml.scan(text, Loader=CaseLoader):
+            if isinstance(token, yaml.TagToken) and token.value == ("!!", "str"):
+                found.append(
+                    Finding(
+                        code="parse",
+                        line=token.start_mark.line + 1,
+                        message="an explicit !!str tag is kept by Rasa's reader as a tagged "
+                        "object, not as text (its schema check then fails)",
+                        suggestion="write the value in quotes instead of tagging it",
+                    )
+                )
+    return found
 
 
 def expand_env_vars(text: str, data: Any) -> tuple[Any, list[Finding]]:
