@@ -110,3 +110,19 @@ def test_rasa_still_gives_the_recorded_verdicts() -> None:
     for case in sample:
         assert verdicts[case.id].loads == recorded[case.id]["loads"], case.probe
     assert os.environ.get("ORACLE_SET") is None  # the environment was not left changed
+
+
+def test_a_run_reads_the_case_as_rasa_loads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalcore.errors import UserError
+    from evalcore.runner._case import load_run_cases
+
+    case = tmp_path / "case.yml"
+    case.write_text(HEAD.format(name="${CASEGEN_TEST_NAME}"), encoding="utf-8")
+    monkeypatch.setenv("CASEGEN_TEST_NAME", "Pay a bill")
+    (run_case,) = load_run_cases(case)
+    assert run_case.name == "Pay a bill"
+    monkeypatch.delenv("CASEGEN_TEST_NAME")
+    with pytest.raises(UserError, match="CASEGEN_TEST_NAME"):
+        load_run_cases(case)
