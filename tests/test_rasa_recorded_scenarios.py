@@ -126,3 +126,23 @@ def test_a_run_reads_the_case_as_rasa_loads_it(
     monkeypatch.delenv("CASEGEN_TEST_NAME")
     with pytest.raises(UserError, match="CASEGEN_TEST_NAME"):
         load_run_cases(case)
+
+
+def test_what_rasa_loads_but_never_matches_is_left_to_the_project_lint(tmp_path: Path) -> None:
+    """The schema accepts an empty memory name and a null MCP server, as Rasa's loader does;
+    against the project they are errors, since no event of a run carries them."""
+    case = tmp_path / "case.yml"
+    case.write_text(
+        HEAD.format(name="a")
+        + "  goals:\n    assertions:\n"
+        + "      - memory_was_set: [{name: ''}]\n"
+        + "      - tool_executed: {tool_name: lookup_customer, source: mcp, mcp_server: null}\n",
+        encoding="utf-8",
+    )
+    (schema_only,) = validate_paths([case], project=None)
+    assert [f.code for f in schema_only.errors] == []
+    (report,) = validate_paths([case], project=REPO / "examples" / "bank")
+    assert [(f.code, f.path.rsplit("/", 1)[-1]) for f in report.errors] == [
+        ("unknown-memory", "name"),
+        ("unknown-tool", "mcp_server"),
+    ]

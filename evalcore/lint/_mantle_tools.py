@@ -78,6 +78,20 @@ class ToolChecks:
                 if entry.startswith("mcp/"):
                     srv, _, tool = entry[4:].partition(":")
                     pairs.add((srv, tool))
+        if server is None or server == "":
+            # Rasa loads it, but compares every MCP call's server with it: nothing matches.
+            self.findings.append(
+                Finding(
+                    code="unknown-tool",
+                    path=ptr.join(path, "mcp_server"),
+                    value=server,
+                    message=f"mcp_server {'null' if server is None else 'empty'} matches no "
+                    "call: Rasa compares the server of every MCP call with it",
+                    suggestion="name the server from integrations.yml"
+                    + (f": {', '.join(sorted({s for s, _ in pairs}))}" if pairs else ""),
+                )
+            )
+            return
         if not isinstance(server, str) or (server, name) in pairs:
             return
         who = f"skill '{skills[0].id}' does not import" if len(skills) == 1 else "no skill imports"
