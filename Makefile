@@ -60,8 +60,9 @@ rasa-check: $(STAMP)
 # Rasa's own code as the oracle (docs/benchmarks.md): installs rasa-pro 3.22.0.dev1 once into its
 # own venv (.casegen/rasa-oracle/venv, Python 3.11, about 1.3 GB, a few minutes) and runs three
 # differential checks: project findings, scenario validation, assertion verdicts. Never part of
-# `make test`; ONLY=... limits the projects, CHECKS=... the checks, RECORD=1 writes Rasa's verdicts
-# to tests/data/rasa_oracle/ for the tests that replay them without Rasa.
+# `make test`; ONLY=... limits the projects (scenarios: the probes), CHECKS=... the checks,
+# RECORD=1 writes Rasa's verdicts to tests/data/rasa_oracle/ for the tests that replay them
+# without Rasa.
 rasa-oracle: $(STAMP)
 	$(BIN)/python -m benchmarks rasa-oracle --install $(if $(RECORD),--record) $(CHECKS) $(foreach o,$(ONLY),--only $(o))
 

@@ -18,6 +18,7 @@ Severity = Literal["error", "warning"]
 FINDING_CODES: dict[str, str] = {
     "parse": "The file is not valid YAML/JSON, or a mapping repeats a key.",
     "schema": "The document violates its dialect's JSON Schema.",
+    "env-var": "A ${VAR} the runtime expands on loading names a variable that is not set.",
     "no-project": "No project folder was found, so reference lint was skipped.",
     "unknown-skill": "A skill id that no skills/<id>/skill.md defines.",
     "unknown-block": "An ordered block id that the skill does not define.",

@@ -16,10 +16,15 @@ from ._pyyaml import yaml
 
 
 class CaseLoader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 core-schema scalars (no yes/no/on/off bools, no timestamps)."""
+    """SafeLoader with YAML 1.2 scalars as Rasa's reader (ruamel.yaml) resolves them: only
+    true/false are bools, timestamps stay strings, numbers may hold `_` and `0b`/`0o`/`0x`."""
 
 
 CaseLoader.yaml_implicit_resolvers = {}
+#: ruamel.yaml's YAML 1.2 resolvers (`ruamel/yaml/resolver.py`), in its order, so that a
+#: plain scalar is the same value for casegen as for Rasa's `load_scenario` (`1_000` and
+#: `0b101` are ints, `.5e3` is text, `017` is 17). Timestamps are left out: Rasa turns them
+#: back into the text they were.
 _CORE_RESOLVERS = [
     (
         "tag:yaml.org,2002:bool",
@@ -29,43 +34,79 @@ _CORE_RESOLVERS = [
     # Numbers as ruamel.yaml reads YAML 1.2 (the reader Rasa's `load_scenario` uses):
     # `_` separates digits (`1_000` is 1000) and `0b101` is binary.
     (
-        "tag:yaml.org,2002:int",
-        re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+)$"),
-        list("-+0123456789"),
-    ),
-    (
         "tag:yaml.org,2002:float",
         re.compile(
-            r"^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?"
-            r"|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+"
-            r"|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
-            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+            r"""^(?:
+             [-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+            |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+            |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
+            |[-+]?\.(?:inf|Inf|INF)
+            |\.(?:nan|NaN|NAN))$""",
+            re.X,
         ),
         list("-+0123456789."),
     ),
-    ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
+    (
+        "tag:yaml.org,2002:int",
+        re.compile(
+            r"""^(?:[-+]?0b[0-1_]+
+            |[-+]?0o?[0-7_]+
+            |[-+]?[0-9_]+
+            |[-+]?0x[0-9a-fA-F_]+)$""",
+            re.X,
+        ),
+        list("-+0123456789"),
+    ),
     ("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"]),
+    ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:value", re.compile(r"^(?:=)$"), ["="]),
 ]
 for _tag, _regexp, _first in _CORE_RESOLVERS:
     CaseLoader.add_implicit_resolver(_tag, _regexp, _first)
 
+_INT_BASES = {"0b": 2, "0o": 8, "0x": 16}
+
 
 def _construct_yaml12_int(loader: CaseLoader, node: yaml.ScalarNode) -> int:
+    """An int as ruamel.yaml builds one: `_` dropped, `0b`/`0o`/`0x` prefixes, and leading
+    zeros decimal (`017` is 17)."""
     text = loader.construct_scalar(node).replace("_", "")
     sign = -1 if text.startswith("-") else 1
     digits = text.lstrip("+-")
     try:
-        for prefix, base in (("0b", 2), ("0o", 8), ("0x", 16)):
-            if digits[:2].lower() == prefix:
-                return sign * int(digits[2:], base)
-        return sign * int(digits)
-    except ValueError as exc:  # Python refuses ints of more than 4300 digits
+        base = _INT_BASES.get(digits[:2], 10)
+        return sign * int(digits[2:] if base != 10 else digits, base)
+    except ValueError as exc:  # Python refuses ints of more than 4300 digits; `+_` has none
         raise yaml.constructor.ConstructorError(
-            None, None, f"integer too long to read ({len(text)} digits)", node.start_mark
+            None, None, f"cannot read {text[:40]!r} as an integer", node.start_mark
+        ) from exc
+
+
+def _refuse_tagged_object(loader: CaseLoader, node: yaml.ScalarNode) -> None:
+    """A plain `=` (YAML's value key): Rasa's reader keeps a tagged object, not text."""
+    raise yaml.constructor.ConstructorError(
+        None,
+        None,
+        "a plain = is kept by Rasa's reader as a tagged object, not as text (its schema "
+        "check then fails); write '=' in quotes",
+        node.start_mark,
+    )
+
+
+def _construct_binary_text(loader: CaseLoader, node: yaml.ScalarNode) -> str:
+    """`!!binary` as the text Rasa ends up with (its model reads the bytes as UTF-8)."""
+    data = yaml.SafeLoader.construct_yaml_binary(loader, node)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise yaml.constructor.ConstructorError(
+            None, None, "a !!binary value that is not UTF-8 text", node.start_mark
         ) from exc
 
 
 CaseLoader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
+CaseLoader.add_constructor("tag:yaml.org,2002:value", _refuse_tagged_object)
+CaseLoader.add_constructor("tag:yaml.org,2002:binary", _construct_binary_text)
 
 
 class Yaml11Loader(yaml.SafeLoader):

@@ -110,6 +110,27 @@ scenario:
           - skill_completed: {skill_id: card_replace}
 """
 
+#: What Rasa's loader accepts and its run does not fail on, casegen accepts too
+#: (tests/test_rasa_recorded_scenarios.py holds the whole comparison).
+RASA_ALLOWS = """\
+scenario:
+  name: ''
+  type: null
+  simulation_context: ''
+  setup:
+    initial_slots:
+      project.caller_phone:
+  goals:
+    criteria: ['']
+    expected_tools:
+    assertions:
+      - skill_cancelled: {skill_id: card_replace, step_id: null}
+      - bot_uttered: {buttons: [{payload: /affirm}]}
+      - bot_did_not_utter: {buttons: []}
+      - tool_executed: {tool_name: t, source: mcp, mcp_server: '', is_error: null}
+      - sequencing: []
+"""
+
 VALID = {
     "seed-basic": SEED_BASIC,
     "seed-full": SEED_FULL,
@@ -126,6 +147,12 @@ def check(text: str) -> list[Any]:
 @pytest.mark.parametrize("text", VALID.values(), ids=VALID.keys())
 def test_reference_documents_validate_clean(text: str) -> None:
     assert check(text) == []
+
+
+def test_what_rasa_allows_passes_the_schema_and_the_model() -> None:
+    doc = parse_text(RASA_ALLOWS, "yaml", path=Path("eval/scenarios/case.yml"))
+    assert [f for f in validate_document(doc, MANTLE, None) if f.severity == "error"] == []
+    MANTLE.validate_model(doc.data)
 
 
 def test_clean_fixture_case_validates_clean() -> None:
@@ -345,12 +372,12 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
         None,
     ),
     (
-        "empty-name",
-        "scenario:\n  name: ''\n  simulation_context: You are a customer.\n",
+        "name-read-as-a-number",  # YAML 1.2 as Rasa reads it: 1_000 is an int
+        "scenario:\n  name: 1_000\n  simulation_context: You are a customer.\n",
         "schema",
         "/scenario/name",
         2,
-        "",
+        "expected string, got integer",
         None,
     ),
     (
@@ -397,17 +424,17 @@ INVALID: list[tuple[str, str, str, str, int, str, str | None]] = [
         "schema",
         f"{A}/0/tool_executed/is_error",
         6,
-        "expected boolean, got string",
+        "expected boolean or null, got string",
         None,
     ),
     (
-        "null-initial-slot",
+        "empty-initial-slot-name",
         "scenario:\n  name: A case\n  simulation_context: You are a customer.\n"
-        "  setup:\n    initial_slots:\n      project.caller_phone:\n",
+        "  setup:\n    initial_slots:\n      '': 1\n",
         "schema",
-        "/scenario/setup/initial_slots/project.caller_phone",
+        "/scenario/setup/initial_slots/",
         6,
-        "null",
+        "should be non-empty",
         None,
     ),
     (

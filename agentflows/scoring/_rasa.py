@@ -99,7 +99,9 @@ def file_problems(case: ScoredCase) -> list[str]:
     """Parse, shipped-schema and Rasa-compatibility problems of one file."""
     if not case.parsed:
         return [f.message for f in case.doc.findings] or ["the file does not parse"]
-    schema = get_dialect("mantle").schema_findings(case.doc.data)
+    mantle = get_dialect("mantle")
+    data, loading = mantle.as_loaded(case.doc)
+    schema = loading + mantle.schema_findings(data)
     errors = [f"{f.path or '/'}: {f.message}" for f in schema if f.severity == "error"]
     return errors + rasa_problems(case.scenario)
 

@@ -67,6 +67,12 @@ class Dialect:
     def schema_findings(self, data: Any) -> list[Finding]:
         return schema_findings(data, self.schema)
 
+    def as_loaded(self, doc: Document) -> tuple[Any, list[Finding]]:
+        """The data as the dialect's runtime holds it once it has loaded `doc`, and what its
+        loader would refuse on the way (Mantle: Rasa expands `${VAR}`); by default the
+        data as parsed."""
+        return doc.data, []
+
     def lint(self, data: Any, project: Project) -> list[Finding]:
         """Reference findings against the project's real ids (data is schema-valid enough)."""
         return []

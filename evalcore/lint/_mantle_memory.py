@@ -41,7 +41,7 @@ class MemoryChecks:
 
     def memory_name(self, name: Any, path: str) -> MemoryField | None:
         """The declared field an assertion memory name refers to; reports unknown names."""
-        if not isinstance(name, str) or not name or name.startswith("session."):
+        if not isinstance(name, str) or name.startswith("session."):
             return None  # not a name, or the schema already reports the prefix
         if name.startswith("system."):
             return None

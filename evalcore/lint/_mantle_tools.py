@@ -35,8 +35,28 @@ class ToolChecks:
         source = body.get("source")
         if source == "local":
             self.local_tool(name, body, skills, path)
+        elif source == "mcp" and body.get("mcp_server", "absent") in (None, ""):
+            self.no_server(body["mcp_server"], skills, path)
         elif source == "mcp":
             self.mcp_tool(name, body.get("mcp_server"), skills, path)
+
+    def no_server(self, server: str | None, skills: list[Skill], path: str) -> None:
+        """`mcp_server: null` or `''`: Rasa loads it, but compares every MCP call's server
+        with it, so nothing matches (a missing one is the schema's to report)."""
+        servers = sorted(
+            {e[4:].partition(":")[0] for s in skills for e in s.import_tools if e[:4] == "mcp/"}
+        )
+        self.findings.append(
+            Finding(
+                code="unknown-tool",
+                path=ptr.join(path, "mcp_server"),
+                value=server,
+                message=f"mcp_server {'null' if server is None else 'empty'} matches no "
+                "call: Rasa compares the server of every MCP call with it",
+                suggestion="name the server from integrations.yml"
+                + (f": {', '.join(servers)}" if servers else ""),
+            )
+        )
 
     def local_tool(self, name: str, body: dict[str, Any], skills: list[Skill], path: str) -> None:
         if name in FRAMEWORK_TOOLS:

@@ -198,7 +198,8 @@ def load_run_cases(path: Path, *, dialect: str | None = None) -> list[RunCase]:
     )
     if chosen is None:
         raise UserError(f"{path}: not a case file (cannot tell its dialect)")
-    findings = doc.findings + chosen.schema_findings(doc.data)
+    data, loading = chosen.as_loaded(doc)  # as the dialect's runtime reads it (`${VAR}`)
+    findings = doc.findings + loading + chosen.schema_findings(data)
     problems = [f for f in findings if f.severity == "error"]  # warnings do not stop a run
     if problems:
         first = doc.locate(problems)[0]
@@ -206,4 +207,4 @@ def load_run_cases(path: Path, *, dialect: str | None = None) -> list[RunCase]:
             f"{path}:{first.line or 1}: {first.path} {first.message}",
             hint=f"run `casegen validate {path}` for every finding",
         )
-    return _MAPPERS[chosen.name](path, doc.data)
+    return _MAPPERS[chosen.name](path, data)

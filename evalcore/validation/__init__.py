@@ -45,7 +45,9 @@ def validate_document(
     valid file otherwise never needs."""
     findings = list(doc.findings)
     if doc.parsed:
-        findings += check_data(doc.data, dialect, project)
+        data, loading = dialect.as_loaded(doc)
+        findings += loading
+        findings += check_data(data, dialect, project)
         if note_no_project and (project is None or not _lintable(project, dialect)):
             findings.append(_no_project(dialect, project))
     if not findings:

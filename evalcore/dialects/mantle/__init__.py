@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from ...definitions import Project
+    from ...documents import Document
     from ...repair import RepairRule
 
 #: Folders whose YAML files are Mantle scenarios even before they parse.
@@ -49,6 +50,15 @@ class MantleDialect(Dialect):
         if isinstance(data, dict) and "scenario" in data:
             return True
         return _under_case_folder(path)
+
+    def as_loaded(self, doc: Document) -> tuple[Any, list[Finding]]:
+        """`${VAR}` expanded and `!!str` refused, as Rasa's `load_scenario` reads the file
+        (see `_rasa_loading`)."""
+        if "${" not in doc.text and "!!str" not in doc.text:
+            return doc.data, []
+        from ._rasa_loading import as_loaded
+
+        return as_loaded(doc.text, doc.data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
         from ...lint._mantle import lint_mantle  # only files that lint, with a project

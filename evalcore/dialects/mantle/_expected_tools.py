@@ -29,13 +29,17 @@ def _check_key(value: Any) -> str | None:
 
 
 class ToolCalledRef(_Model):
-    """`tool_called` as a map: the tool and the arguments the call carries."""
+    """`tool_called` as a map: the tool and the arguments the call carries (Rasa's parser
+    reads only these two keys and ignores any other, so others are kept as they are)."""
 
-    tool_name: str = Field(min_length=1)
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    tool_name: str = Field(pattern=r"\S")
     arguments: dict[str, Any] | None = None
 
 
-ToolCalled = Annotated[str, Field(min_length=1)] | ToolCalledRef
+#: A tool name: Rasa strips it, so it needs a character that is not white space.
+ToolCalled = Annotated[str, Field(pattern=r"\S")] | ToolCalledRef
 
 
 class ExpectedTool(_Model):

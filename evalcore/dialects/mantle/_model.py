@@ -55,7 +55,6 @@ class SkillStep(_Model):
     skill_id: str = Field(min_length=1, description="Skill id: the skills/<id>/ folder name.")
     step_id: str | None = Field(
         default=None,
-        min_length=1,
         description="'autonomous' while the skill was in prose, else an ordered-block step id.",
     )
 
@@ -72,13 +71,13 @@ class BlockStep(_Model):
 
     skill_id: str = Field(min_length=1, description="Skill that owns the block.")
     block_id: str = Field(min_length=1, description="Ordered block id as authored (id=...).")
-    step_id: str | None = Field(default=None, min_length=1, description="Step id in the block.")
+    step_id: str | None = Field(default=None, description="Step id in the block.")
 
 
 class MemoryCheck(_Model):
     """One entry of memory_was_set / memory_was_not_set."""
 
-    name: str = Field(min_length=1, description=_MEMORY_NAME)
+    name: str = Field(description=_MEMORY_NAME)
     value: MemoryValue | None = Field(
         default=None,
         description="Exact value to compare (type-strict); leave out to match any write.",
@@ -88,7 +87,7 @@ class MemoryCheck(_Model):
 class MemoryName(_Model):
     """One entry of memory_was_cleared (no value)."""
 
-    name: str = Field(min_length=1, description=_MEMORY_NAME)
+    name: str = Field(description=_MEMORY_NAME)
 
 
 class ToolExecuted(_Model):
@@ -99,12 +98,10 @@ class ToolExecuted(_Model):
         description="local: skill and shared tools; mcp: tools imported as mcp/<server>:<tool>."
     )
     mcp_server: str | None = Field(
-        default=None,
-        min_length=1,
-        description="MCP server name; required for mcp, absent for local.",
+        default=None, description="MCP server name; required for mcp, absent for local."
     )
     skill_id: str | None = Field(
-        default=None, min_length=1, description="The skill the call was made on behalf of."
+        default=None, description="The skill the call was made on behalf of."
     )
     arguments: dict[str, Any] | None = Field(
         default=None, description="Arguments that must be equal; others are ignored."
@@ -137,14 +134,14 @@ class ToolsWithinOneTurn(_Model):
 class Button(_Model):
     """A button the message shows."""
 
-    title: str
+    title: str | None = None
     payload: str | None = None
 
 
 class BotCheck(_Model):
     """Body of bot_uttered / bot_did_not_utter: at least one of the three fields."""
 
-    utter_name: str | None = Field(default=None, min_length=1, description="Response name.")
+    utter_name: str | None = Field(default=None, description="Response name.")
     text_matches: str | None = Field(
         default=None, description="Python regex searched in the message text."
     )
@@ -265,13 +262,13 @@ class BotDidNotUtter(_Model):
 class SeqMemoryWasSet(_Model):
     """Inside sequencing, memory checks take a plain name."""
 
-    memory_was_set: str = Field(min_length=1, description=_MEMORY_NAME)
+    memory_was_set: str = Field(description=_MEMORY_NAME)
 
 
 class SeqMemoryWasCleared(_Model):
     """Inside sequencing: the memory name was cleared."""
 
-    memory_was_cleared: str = Field(min_length=1, description=_MEMORY_NAME)
+    memory_was_cleared: str = Field(description=_MEMORY_NAME)
 
 
 def _check_key(value: Any) -> str | None:
@@ -310,7 +307,6 @@ class Sequencing(_Model):
     """The listed checks matched events in the listed order."""
 
     sequencing: list[SequencingCheck] = Field(
-        min_length=1,
         description=(
             "Checks that must match in this order (gaps allowed): skill_*, ordered_block_* and "
             "tool_executed maps, memory_was_set / memory_was_cleared as a plain name. No "
@@ -339,7 +335,7 @@ Assertion = Annotated[
 class Setup(_Model):
     """Starting state of the conversation."""
 
-    initial_slots: dict[str, MemoryValue] | None = Field(
+    initial_slots: dict[str, MemoryValue | None] | None = Field(
         default=None,
         description=(
             "Starting memory. Only project fields with seed: true (bare or project.<key>) are "
@@ -369,10 +365,9 @@ class Goals(_Model):
 class Scenario(_Model):
     """One simulated conversation and its pass conditions."""
 
-    name: str = Field(min_length=1, description="Label in result files and the batch summary.")
+    name: str = Field(description="Label in result files and the batch summary.")
     type: ScenarioType | None = Field(default=None, description="Scenario category.")
     simulation_context: str = Field(
-        min_length=1,
         description="The simulated user: persona, intent, facts they bring, when to stop.",
     )
     setup: Setup | None = None
