@@ -307,3 +307,157 @@ def test_cli_json_paths_print_one_object(
     assert isinstance(payload, dict)
     if code == 2:
         assert set(payload) >= {"error", "hint", "exit_code"}
+
+
+# --- `command:` templates: generated wrappers around a placeholder ----------------------------
+
+#: Words that run what follows them, with their options.
+WRAPPERS = [
+    "env",
+    "env X=1",
+    "env -u HOME",
+    "timeout 30",
+    "timeout -s KILL 5",
+    "nice",
+    "nice -n 5",
+    "stdbuf -oL",
+    "sudo",
+    "sudo -u root",
+    "doas",
+    "nohup",
+    "setsid",
+    "time",
+    "command",
+    "exec",
+    "busybox",
+    "ionice -c 2",
+    "chrt 1",
+    "taskset -c 0",
+    "flock /tmp/lock",
+    "strace -f",
+    "/usr/bin/env",
+    "mywrapper --flag",
+]
+#: Places where an argument runs as code (P: the placeholder).
+SINKS = [
+    "sh -c P",
+    "bash -lc P",
+    "sh -c -- P",
+    "dash -ec P",
+    "bash -o posix -c P",
+    "/bin/sh -c P",
+    "zsh -c P",
+    "eval P",
+    "eval echo P",
+    "python3 -c P",
+    "perl -e P",
+    "node -e P",
+    "ruby -e P",
+    "awk P",
+    "sed -e P",
+    "sh -c 'eval \"$1\"' sh P",
+    "bash -c 'sh -c \"$0\"' P",
+    "su -c P",
+    "script -c P",
+    "ssh host P",
+    "watch P",
+    "P",
+]
+#: What may come before the command (`;`, `&&`, `||`, a pipe from elsewhere).
+PREFIXES = ["", "true; ", "true && ", "false || ", "cd /tmp && ", "true | ", "echo go\n"]
+#: Feeding the prompt to a later stage's stdin or argument list.
+FEEDS = ["printf %s P | {}", "cat F | {}", "echo P | {}", "{} < F"]
+STDIN_SINKS = ["sh", "bash -s", "python3", "xargs sh -c", "xargs -I{{}} sh -c {{}}", "sh -"]
+
+
+def _placeholder(text: str, which: str) -> str:
+    return text.replace("P", which).replace("F", "{prompt_file}")
+
+
+@settings(HOSTILE, max_examples=400)
+@given(
+    prefix=st.sampled_from(PREFIXES),
+    wrappers=st.lists(st.sampled_from(WRAPPERS), max_size=3),
+    sink=st.sampled_from(SINKS),
+    which=st.sampled_from(["{prompt}", "{prompt_file}"]),
+)
+def test_no_wrapped_code_sink_takes_the_prompt(
+    prefix: str, wrappers: list[str], sink: str, which: str
+) -> None:
+    from evalcore.agents._template import check_template
+    from evalcore.errors import UserError
+
+    template = prefix + " ".join([*wrappers, _placeholder(sink, which)])
+    with pytest.raises(UserError):
+        check_template(template)
+
+
+@settings(HOSTILE, max_examples=150)
+@given(
+    prefix=st.sampled_from(PREFIXES),
+    feed=st.sampled_from(FEEDS),
+    wrappers=st.lists(st.sampled_from(WRAPPERS[:18]), max_size=2),
+    sink=st.sampled_from(STDIN_SINKS),
+)
+def test_no_pipe_or_redirect_feeds_the_prompt_to_code(
+    prefix: str, feed: str, wrappers: list[str], sink: str
+) -> None:
+    from evalcore.agents._template import check_template
+    from evalcore.errors import UserError
+
+    template = prefix + _placeholder(feed.format(" ".join([*wrappers, sink])), "{prompt}")
+    with pytest.raises(UserError):
+        check_template(template)
+
+
+#: Words of random templates that are all safe to run here (no sudo, no network).
+TEMPLATE_WORDS = [
+    "sh", "bash", "dash", "-c", "-lc", "-s", "--", "-", "eval", "env", "env X=1", "timeout 5",
+    "nice", "xargs", "python3", "perl", "-e", "printf %s", "cat", "echo", "true", "command",
+    "exec", "stdbuf -oL", "|", ";", "&&", "||", "<", "{prompt}", "{prompt}", "{prompt_file}",
+    "{prompt_file}", "'eval \"$1\"'", "'echo \"$1\"'", '"$CASEGEN_PROMPT"', "$CASEGEN_PROMPT",
+    "X=1", "$X", "read X", "sh",
+]  # fmt: skip
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="needs perl")
+@settings(HOSTILE, max_examples=120)
+@given(words=st.lists(st.sampled_from(TEMPLATE_WORDS), min_size=1, max_size=7))
+def test_an_accepted_template_never_runs_the_prompt(words: list[str]) -> None:
+    """Random templates: whatever the check accepts, run with prompts that are code in sh,
+    Python and Perl, leaves no trace of that code having run."""
+    import os
+    import subprocess
+
+    from evalcore.agents._template import check_template, render_command
+    from evalcore.errors import UserError
+
+    template = " ".join(words)
+    try:
+        check_template(template)
+    except UserError:
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        marker = Path(folder) / "ran"
+        for prompt in (
+            f"touch {marker}",
+            f"__import__('os').system('touch {marker}')",
+            f"system('touch {marker}')",
+        ):
+            prompt_file = Path(folder) / "prompt.txt"
+            prompt_file.write_text(prompt, "utf-8")
+            env = {
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "CASEGEN_PROMPT": prompt,
+                "CASEGEN_PROMPT_FILE": str(prompt_file),
+            }
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                subprocess.run(
+                    ["/bin/sh", "-c", render_command(template)],
+                    cwd=folder,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    timeout=10,
+                )
+            assert not marker.exists(), f"{template!r} ran the prompt {prompt!r}"
