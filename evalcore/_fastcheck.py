@@ -2,27 +2,16 @@
 
 Most files are valid, and fastjsonschema's generated code answers "valid?" many times faster than
 jsonschema walks the schema; only a file it rejects goes through jsonschema for findings (and only
-then is jsonschema imported, a quarter of a second of a small `validate`'s start-up). Generating
-and compiling the check costs ~0.1 s per dialect schema, so the compiled code is kept on disk like
-Python's own `__pycache__`: keyed by the exact schema it checks, the fastjsonschema version and
-the interpreter's bytecode tag, in `$CASEGEN_CACHE_DIR` (default `$XDG_CACHE_HOME/casegen` or
-`~/.cache/casegen`). Nothing there depends on the files validated; an unwritable or corrupt
-cache only means compiling again.
+then is jsonschema imported, a quarter of a second of a small `validate`'s start-up). The check is
+generated and compiled in the process that uses it, once per schema: compiled code is never kept
+on disk, since a cache file that is executed is code anyone who can write the file can plant.
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import marshal
-import os
 import re
-import sys
-from pathlib import Path
 from typing import Any
-
-from ._codecache import write_cache
-from ._sha256 import sha256
 
 _FAST: dict[int, tuple[dict[str, Any], Any]] = {}
 _OPTIONS: dict[str, bool] = {"use_formats": False, "use_default": False}
@@ -42,27 +31,9 @@ def fast_check(schema: dict[str, Any]) -> Any:
     return cached[1]
 
 
-def cache_dir() -> Path:
-    explicit = os.environ.get("CASEGEN_CACHE_DIR")
-    if explicit:
-        return Path(explicit) / "fastcheck"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "casegen" / "fastcheck"
-
-
 def _load_or_compile(definition: Any) -> Any:
-    import fastjsonschema
-
-    key = sha256(
-        json.dumps([definition, _OPTIONS], sort_keys=True).encode()
-        + f"|{fastjsonschema.VERSION}|{sys.implementation.cache_tag}|{_GATE_VERSION}".encode()
-    ).hexdigest()
-    path = cache_dir() / f"{key}.marshal"
-    try:
-        name, code = marshal.loads(path.read_bytes())
-    except Exception:  # absent, unreadable or from another marshal format: compile
-        name, code = _compile(definition)
-        write_cache(path, marshal.dumps((name, code)))  # uncached next time if it fails
+    """The compiled check for `definition`, built here from fastjsonschema's generated code."""
+    name, code = _compile(definition)
     namespace: dict[str, Any] = {}
     exec(code, namespace)
     return namespace[name]
@@ -83,8 +54,6 @@ def _compile(definition: Any) -> tuple[str, Any]:
 
 
 _FILENAME = "<casegen fast schema check>"
-#: Bumped when `_YesNo` changes what the compiled code does (part of the cache key).
-_GATE_VERSION = 3
 _FAIL_CLASS = """
 from fastjsonschema import JsonSchemaValueException as _Base
 class _Fail(_Base):

@@ -169,9 +169,9 @@ def _read(path: Path) -> dict[str, Any]:
 
 def _parsed_toml(text: str) -> dict[str, Any]:
     """`tomllib.loads(text)`, `{}` when it is not TOML; kept between processes by its text
-    (`evalcore._codecache.VALUES`), so a command does not import and run the TOML parser
+    (`evalcore._valuecache.VALUES`), so a command does not import and run the TOML parser
     for the same settings file every time (a file with dates is parsed each time)."""
-    from ._codecache import VALUES, text_key
+    from ._valuecache import VALUES, text_key
 
     key = text_key("toml", sys.version, text)
     parsed = VALUES.get(key)
