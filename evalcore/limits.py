@@ -159,8 +159,10 @@ def _read(path: Path) -> dict[str, Any]:
     kept = _PARSED.get(path)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    try:
-        parsed = _parsed_toml(path.read_text("utf-8"))
+    from ._readbytes import read_limited
+
+    try:  # a settings file is small: read under the default limit, a regular file only
+        parsed = _parsed_toml(read_limited(path, DEFAULT_LIMITS).decode("utf-8"))
     except UnicodeDecodeError:
         parsed = {}
     _PARSED[path] = (stamp, parsed)

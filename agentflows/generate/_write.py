@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from evalcore._readbytes import read_limited
 from evalcore.documents import load_document
 from evalcore.manifest import (
     ManifestEntry,
@@ -158,7 +159,7 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
             key = path.as_posix()
         digest = ctx.written_sha256.get(record["path"]) if path == folder / given.name else None
         if digest is None:  # unchanged, or written through a link: hash what is there
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = hashlib.sha256(read_limited(path)).hexdigest()
         previous = manifest.cases.get(key)
         unchanged = previous is not None and previous.content_sha256 == digest
         sources = hashes.get(record["source"])
