@@ -18,6 +18,7 @@ from evalcore.manifest import (
     relevant_sources,
     save_manifest,
 )
+from evalcore.redact import redact_fresh
 from evalcore.writer import (
     anychat_case_key,
     contained_child,
@@ -86,7 +87,9 @@ def _same_but_time(path: Path, data: dict[str, Any]) -> bool:
 
 
 def write_one(ctx: GenerateContext, path: Path, data: dict[str, Any]) -> str:
-    """Write a case; returns the write status (created/unchanged/overwritten/conflict)."""
+    """Write a case; returns the write status (created/unchanged/overwritten/conflict).
+    Secrets are masked first: a model may echo a key it saw in an error or the environment."""
+    data = redact_fresh(data)
     text = ctx.dialect.dump(data)
     if path.exists() and ctx.dialect.name == "anychat" and _same_but_time(path, data):
         return "unchanged"
