@@ -90,12 +90,14 @@ def data_only_serializer() -> Any:
             refusals.clear()
             try:
                 return super().loads_typed(data)
-            except (ValueError, NotImplementedError) as exc:
+            except Exception as exc:  # a damaged or foreign checkpoint: say so, never crash
                 if refusals:
                     raise StoreRefused(refusals[-1]) from None
                 if isinstance(exc, NotImplementedError):  # "pickle" and unknown formats
                     raise StoreRefused(f"a checkpoint is stored as {data[0]!r}") from None
-                raise
+                raise StoreRefused(
+                    f"a checkpoint cannot be read ({type(exc).__name__}: {exc})"
+                ) from None
 
     return DataOnly(
         pickle_fallback=False,

@@ -461,3 +461,161 @@ def test_an_accepted_template_never_runs_the_prompt(words: list[str]) -> None:
                     timeout=10,
                 )
             assert not marker.exists(), f"{template!r} ran the prompt {prompt!r}"
+
+
+# --- results folders, checkpoint stores and caches: junk from a CI artifact or a tampered file --
+
+
+@pytest.fixture(scope="module")
+def run_record(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    from report_fixtures import run_batch
+
+    batch = run_batch(tmp_path_factory.mktemp("results"), "demo:bank")
+    return json.loads(sorted(batch.glob("*/run_1.json"))[0].read_text())
+
+
+@settings(HOSTILE, max_examples=30)
+@given(pick=st.integers(min_value=0, max_value=10_000), value=junk_values)
+def test_results_with_junk_anywhere_give_findings(
+    run_record: dict, capsys: pytest.CaptureFixture[str], pick: int, value: Any
+) -> None:
+    """One node of a real run record replaced with junk: `report`, `triage` and what
+    `run --last-failed` selects stay well-behaved."""
+    from agentflows.cli import main
+    from evalcore.runner._select import last_failed
+
+    paths = _paths(run_record)
+    mutated = _replace(run_record, paths[pick % len(paths)], value)
+    with tempfile.TemporaryDirectory() as folder:
+        run = Path(folder) / "results" / "2026-01-01_00-00-00" / "case"
+        run.mkdir(parents=True)
+        (run / "run_1.json").write_text(json.dumps(mutated, default=str))
+        triage = ["triage", str(run.parent.parent), "--model", "offline"]
+        for args in (["report", str(run.parent)], triage):
+            capsys.readouterr()
+            code = main([*args, "--json"])
+            out, err = capsys.readouterr()
+            assert "Traceback" not in err, (args, err)
+            assert code in (0, 1, 2), (args, err)
+            assert isinstance(json.loads(out), dict)
+        last_failed(run.parent.parent)
+
+
+@pytest.fixture(scope="module")
+def checkpoint_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    import asyncio
+
+    from agentflows.generate import build_request, run_generation
+
+    root = tmp_path_factory.mktemp("store")
+    request = build_request(
+        ["card_replace"], project=EXAMPLES / "bank", out=str(root / "out"), model="offline"
+    )
+    store = root / "ck.sqlite"
+    report = asyncio.run(run_generation(request, checkpoints=store, keep_runs=5))
+    return store, report["run_id"]
+
+
+msgpack_junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.text(max_size=8), children, max_size=3)
+        | st.tuples(st.integers(0, 127), st.binary(max_size=40)).map(lambda t: ("ext", *t))
+    ),
+    max_leaves=10,
+)
+
+
+def _packable(value: Any) -> Any:
+    import ormsgpack
+
+    if isinstance(value, tuple) and value and value[0] == "ext":
+        return ormsgpack.Ext(value[1], value[2])
+    if isinstance(value, list):
+        return [_packable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _packable(v) for k, v in value.items()}
+    return value
+
+
+@settings(HOSTILE, max_examples=25)
+@given(
+    where=st.sampled_from(["request", "report", "behaviors", "whole"]),
+    value=msgpack_junk | st.binary(max_size=60).map(lambda b: ("raw", b)),
+)
+def test_a_tampered_checkpoint_store_is_a_clear_error(
+    checkpoint_store: tuple[Path, str], where: str, value: Any
+) -> None:
+    """Junk, msgpack extension values of every type, or raw bytes in a stored run: resuming
+    it finishes or stops with a UserError, and runs nothing."""
+    import asyncio
+    import sqlite3
+
+    import ormsgpack
+
+    from agentflows.generate import run_generation
+    from evalcore.errors import UserError
+
+    source, run_id = checkpoint_store
+    with tempfile.TemporaryDirectory() as folder:
+        store = Path(folder) / "ck.sqlite"
+        shutil.copyfile(source, store)
+        with sqlite3.connect(store) as conn:
+            rowid, blob = conn.execute(
+                "SELECT rowid, checkpoint FROM checkpoints WHERE thread_id = ? "
+                "ORDER BY rowid DESC LIMIT 1",
+                (run_id,),
+            ).fetchone()
+            if isinstance(value, tuple) and value[0] == "raw":
+                blob = value[1]
+            else:
+                checkpoint = ormsgpack.unpackb(
+                    blob, ext_hook=ormsgpack.Ext, option=ormsgpack.OPT_NON_STR_KEYS
+                )
+                if where == "whole":
+                    checkpoint = _packable(value)
+                else:
+                    checkpoint["channel_values"][where] = _packable(value)
+                blob = ormsgpack.packb(checkpoint, option=ormsgpack.OPT_NON_STR_KEYS)
+            conn.execute("UPDATE checkpoints SET checkpoint = ? WHERE rowid = ?", (blob, rowid))
+        with contextlib.suppress(UserError):
+            asyncio.run(run_generation(None, resume=run_id, checkpoints=store, engine=_NoDrafts()))
+
+
+class _NoDrafts:
+    """An engine a resumed run may not call: nothing is drafted in these tests."""
+
+    name = "offline"
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the resumed run asked the engine for {name}")
+
+
+@settings(HOSTILE, max_examples=60)
+@given(text=hostile_text | st.binary(max_size=200).map(lambda b: b.decode("latin-1")))
+def test_cache_files_with_junk_are_misses(text: str) -> None:
+    import os
+
+    from evalcore import _valuecache
+    from evalcore._valuecache import ValueCache
+    from evalcore.llm.cache import ResponseCache
+
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["CASEGEN_CACHE_DIR"] = folder
+        try:
+            cache = ValueCache("values")
+            cache.path.write_text(text, encoding="utf-8", errors="surrogatepass")
+            cache.path.chmod(0o600)
+            assert cache.get("anything") is None  # junk is a miss, never an exception
+            document = {"format": _valuecache.FORMAT, "values": {"k": json.loads(json.dumps(text))}}
+            cache = ValueCache("values")
+            cache.path.write_text(json.dumps(document))
+            cache.get("k")
+            responses = ResponseCache(folder)
+            key = "ab" * 32
+            responses.path_for(key).parent.mkdir(parents=True, exist_ok=True)
+            responses.path_for(key).write_text(text, encoding="utf-8", errors="surrogatepass")
+            assert responses.get(key) is None
+        finally:
+            del os.environ["CASEGEN_CACHE_DIR"]

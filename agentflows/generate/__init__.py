@@ -95,10 +95,12 @@ async def _resumed(graph: Any, resume: str, checkpoints: Path) -> tuple[Any, Gen
 
     try:
         snapshot = await graph.aget_state({"configurable": {"thread_id": resume}})
-    except Exception as exc:
-        error = refused(exc, checkpoints)
-        if error is None:
-            raise
+    except Exception as exc:  # a damaged store: a clear error, not LangGraph's traceback
+        error = refused(exc, checkpoints) or UserError(
+            f"{checkpoints}: run '{resume}' cannot be read ({type(exc).__name__}: {exc})",
+            hint="the file was changed outside casegen: remove its runs with `casegen clean` "
+            "(or delete the file) and start the run again",
+        )
         raise error from None
     if not snapshot.values:
         raise UserError(
