@@ -40,6 +40,10 @@ class RefusedFile(OSError):
     which (`strerror` is None, so callers that print `exc.strerror or exc` show it)."""
 
 
+class NotRegularFile(RefusedFile):
+    """A FIFO, a device, a socket or a folder where a file was expected."""
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
@@ -78,7 +82,7 @@ def read_limited(
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise RefusedFile(not_regular(info.st_mode))
+            raise NotRegularFile(not_regular(info.st_mode))
         if check is not None and not check(path, info):
             raise RefusedFile("refused")
         if info.st_size > limit:
@@ -96,7 +100,7 @@ def read_limited(
             raise RefusedFile(_too_big(total, max_bytes))
         return first if len(chunks) == 1 else b"".join(chunks)
     except BlockingIOError:  # O_NONBLOCK on something that is not a plain file
-        raise RefusedFile("it would block; only regular files are read") from None
+        raise NotRegularFile("it would block; only regular files are read") from None
     finally:
         os.close(fd)
 
@@ -112,6 +116,8 @@ def read_bytes(path: Path, limits: InputLimits) -> tuple[bytes | None, str | Non
     file. Other errors (absent, no permission) raise `OSError` as before."""
     try:
         return read_limited(path, limits), None
+    except NotRegularFile as exc:
+        return None, f"cannot read file: {exc}"
     except RefusedFile as exc:
         return None, str(exc)
 
@@ -130,4 +136,12 @@ def describe(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-__all__ = ["RefusedFile", "describe", "not_regular", "read_bytes", "read_limited", "read_text"]
+__all__ = [
+    "NotRegularFile",
+    "RefusedFile",
+    "describe",
+    "not_regular",
+    "read_bytes",
+    "read_limited",
+    "read_text",
+]

@@ -16,7 +16,6 @@ absent, unreadable or corrupt file only means working the values out again.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -62,13 +61,11 @@ def trusted(path: Path, info: os.stat_result) -> bool:
 
 def read_cache(path: Path, max_bytes: int = MAX_CACHE_BYTES) -> bytes | None:
     """A cache file's bytes, or None when it is absent, untrusted, too big or unreadable."""
-    from ._readbytes import RefusedFile, read_limited
+    from ._readbytes import read_limited
 
     try:
         return read_limited(path, max_bytes, check=trusted)
-    except RefusedFile:
-        return None
-    except OSError:
+    except OSError:  # absent, refused (`RefusedFile`), unreadable: a miss
         return None
 
 
@@ -122,6 +119,8 @@ class ValueCache:
         data = read_cache(self.path)
         if data is None:
             return {}
+        import json  # here: a command with no values file imports no JSON decoder
+
         try:
             document = json.loads(data)
         except (ValueError, RecursionError):
@@ -140,6 +139,8 @@ class ValueCache:
         merged = {**self._read(), **self._values}
         if len(merged) > MAX_VALUES:
             merged = {k: v for k, v in self._values.items() if k in self._used}
+        import json
+
         text = json.dumps({"format": FORMAT, "values": merged}, ensure_ascii=False)
         if write_cache(self.path, text.encode("utf-8", "surrogatepass")):
             self._dirty = False
