@@ -197,3 +197,21 @@ def test_a_results_file_that_is_not_a_file_is_a_finding(
         selected = last_failed(folder.parent)
     assert selected is not None and second.parent.name in selected.slugs
     assert data["scenario_slug"]
+
+
+@pytest.mark.parametrize("kind", ["zero", "fifo"])
+def test_a_named_manifest_or_events_file_that_is_not_a_file_is_an_error(
+    tmp_path: Path, run_cli_json, kind: str
+) -> None:
+    """Before: a FIFO or device manifest read as an empty one, events as "not found"."""
+    path = tmp_path / "file.json"
+    path.write_text("{}")
+    _replace(path, kind)
+    scenario = EXAMPLES / "bank" / "eval" / "scenarios" / "card_replace_stolen.yml"
+    for args in (
+        ["status", "--manifest", str(path)],
+        ["assert", str(scenario), "--events", str(path)],
+    ):
+        with deadline():
+            code, payload = run_cli_json(*args)
+        assert code == 2 and "not a regular file" in payload["error"], (args, payload)

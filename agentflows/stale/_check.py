@@ -84,7 +84,7 @@ def _rejected(entry: ManifestEntry) -> bool:
 
 
 def _load(manifest_file: Path) -> Manifest:
-    if not manifest_file.is_file():
+    if not os.path.lexists(manifest_file):
         raise UserError(f"no manifest at {manifest_file}")
     try:
         return load_manifest(manifest_file)
