@@ -2,27 +2,23 @@
 
 Most files are valid, and fastjsonschema's generated code answers "valid?" many times faster than
 jsonschema walks the schema; only a file it rejects goes through jsonschema for findings (and only
-then is jsonschema imported, a quarter of a second of a small `validate`'s start-up). Generating
-and compiling the check costs ~0.1 s per dialect schema, so the compiled code is kept on disk like
-Python's own `__pycache__`: keyed by the exact schema it checks, the fastjsonschema version and
-the interpreter's bytecode tag, in `$CASEGEN_CACHE_DIR` (default `$XDG_CACHE_HOME/casegen` or
-`~/.cache/casegen`). Nothing there depends on the files validated; an unwritable or corrupt
-cache only means compiling again.
+then is jsonschema imported, a quarter of a second of a small `validate`'s start-up).
+
+Generating and compiling a check costs 0.1-0.5 s per dialect schema, and compiled code is
+never kept in a cache folder (a cache file that is executed is code anyone who can write the
+file can plant). So the checks of the dialects' own schemas ship as modules of the package,
+`evalcore/_fastchecks/<dialect>.py`, written by `python -m evalcore._fastcheck` and held to
+the schemas and the installed fastjsonschema by `tests/test_validate_caches.py`; Python's
+own bytecode handling covers them like any other module. Any other schema (or a shipped
+module that no longer matches) is compiled in the process that uses it.
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import marshal
-import os
 import re
-import sys
 from pathlib import Path
 from typing import Any
-
-from ._codecache import write_cache
-from ._sha256 import sha256
 
 _FAST: dict[int, tuple[dict[str, Any], Any]] = {}
 _OPTIONS: dict[str, bool] = {"use_formats": False, "use_default": False}
@@ -42,35 +38,53 @@ def fast_check(schema: dict[str, Any]) -> Any:
     return cached[1]
 
 
-def cache_dir() -> Path:
-    explicit = os.environ.get("CASEGEN_CACHE_DIR")
-    if explicit:
-        return Path(explicit) / "fastcheck"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "casegen" / "fastcheck"
-
-
 def _load_or_compile(definition: Any) -> Any:
-    import fastjsonschema
-
-    key = sha256(
-        json.dumps([definition, _OPTIONS], sort_keys=True).encode()
-        + f"|{fastjsonschema.VERSION}|{sys.implementation.cache_tag}|{_GATE_VERSION}".encode()
-    ).hexdigest()
-    path = cache_dir() / f"{key}.marshal"
-    try:
-        name, code = marshal.loads(path.read_bytes())
-    except Exception:  # absent, unreadable or from another marshal format: compile
-        name, code = _compile(definition)
-        write_cache(path, marshal.dumps((name, code)))  # uncached next time if it fails
+    """The check for `definition`: the shipped module's when one was generated from exactly
+    this definition, else compiled here from fastjsonschema's generated code."""
+    shipped = _shipped(definition)
+    if shipped is not None:
+        return shipped
+    name, code = _compile(definition)
     namespace: dict[str, Any] = {}
     exec(code, namespace)
     return namespace[name]
 
 
+def definition_key(definition: Any) -> str:
+    """What a shipped check is generated from: the definition and the generator's options."""
+    import json
+
+    from ._sha256 import sha256
+
+    text = json.dumps([definition, _OPTIONS], sort_keys=True) + f"|{_GATE_VERSION}"
+    return sha256(text.encode()).hexdigest()
+
+
+def _shipped(definition: Any) -> Any:
+    import importlib
+
+    from ._fastchecks import SHIPPED
+
+    name = SHIPPED.get(definition_key(definition))
+    if name is None:
+        return None
+    module = importlib.import_module(f"evalcore._fastchecks.{name}")
+    import fastjsonschema
+
+    if module.FASTJSONSCHEMA != fastjsonschema.VERSION:  # another generator: compile here
+        return None
+    return getattr(module, module.ENTRY)
+
+
 def _compile(definition: Any) -> tuple[str, Any]:
-    """The generated module's code object and the name of its entry function: the generator
-    writes the root schema's function first, the functions of its `$ref`s after it."""
+    """The generated module's code object and the name of its entry function."""
+    entry, source = check_source(definition)
+    return entry, compile(source, _FILENAME, "exec")
+
+
+def check_source(definition: Any) -> tuple[str, str]:
+    """The name of the check's entry function and its module's source: the generator writes
+    the root schema's function first, the functions of its `$ref`s after it."""
     import fastjsonschema
 
     source = fastjsonschema.compile_to_code(definition, **_OPTIONS)
@@ -79,12 +93,60 @@ def _compile(definition: Any) -> tuple[str, Any]:
         raise ValueError("fastjsonschema generated no function")
     tree = _YesNo().visit(ast.parse(source))
     tree.body[:0] = ast.parse(_FAIL_CLASS).body
-    return entry.group(1), compile(ast.fix_missing_locations(tree), _FILENAME, "exec")
+    return entry.group(1), ast.unparse(ast.fix_missing_locations(tree))
+
+
+#: Bumped when `_YesNo` changes what the generated code does (part of `definition_key`).
+_GATE_VERSION = 3
+
+
+def shipped_module(dialect: str) -> str:
+    """The text of `evalcore/_fastchecks/<dialect>.py` for the dialect's schema now."""
+    import fastjsonschema
+
+    from .dialects import get_dialect
+
+    definition = for_fast_check(get_dialect(dialect).schema)
+    key = definition_key(definition)  # first: fastjsonschema may add to what it compiles
+    entry, source = check_source(definition)
+    return (
+        f"# Generated by `python -m evalcore._fastcheck` from the {dialect} dialect's schema: do\n"
+        "# not edit (tests/test_validate_caches.py checks it matches the schema).\n"
+        "# ruff: noqa\n"
+        f"DEFINITION = {key!r}\n"
+        f"FASTJSONSCHEMA = {fastjsonschema.VERSION!r}\n"
+        f"ENTRY = {entry!r}\n"
+        f"{source}\n"
+    )
+
+
+def write_shipped(folder: Path | None = None) -> list[Path]:
+    """Write the shipped check of every dialect and the index (`evalcore/_fastchecks`)."""
+    from .dialects import all_dialects
+
+    folder = folder or Path(__file__).with_name("_fastchecks")
+    folder.mkdir(exist_ok=True)
+    written, index = [], {}
+    for dialect in sorted(d.name for d in all_dialects()):
+        text = shipped_module(dialect)
+        path = folder / f"{dialect}.py"
+        path.write_text(text, "utf-8")
+        written.append(path)
+        index[re.search(r"^DEFINITION = '(\w+)'", text, re.M).group(1)] = dialect  # type: ignore[union-attr]
+    (folder / "__init__.py").write_text(_index_module(index), "utf-8")
+    return written
+
+
+def _index_module(index: dict[str, str]) -> str:
+    rows = "".join(f"    {key!r}: {name!r},\n" for key, name in sorted(index.items()))
+    return (
+        '"""The dialects\' schema checks, generated by `python -m evalcore._fastcheck`: do not\n'
+        'edit. `SHIPPED` maps `evalcore._fastcheck.definition_key` to the module."""\n\n'
+        f"SHIPPED = {{\n{rows}}}\n"
+    )
 
 
 _FILENAME = "<casegen fast schema check>"
-#: Bumped when `_YesNo` changes what the compiled code does (part of the cache key).
-_GATE_VERSION = 3
 _FAIL_CLASS = """
 from fastjsonschema import JsonSchemaValueException as _Base
 class _Fail(_Base):
@@ -216,3 +278,8 @@ def _anchored_pattern(value: Any) -> bool:
         and pattern.startswith("^")
         and "|" not in pattern
     )
+
+
+if __name__ == "__main__":
+    for written in write_shipped():
+        print(written)

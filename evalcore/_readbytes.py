@@ -1,46 +1,147 @@
-"""A case file's bytes under the size limit, with as few system calls as reading it takes.
+"""Every file casegen reads goes through here: a regular file, under the size limit.
 
-`validate` reads thousands of small files; for each, a `stat` of the path, a buffered `open`
-and `readall`'s own `fstat` and `lseek` cost more than the read itself.
+Case files, definitions, results folders and caches may come from a pull request or a CI
+artifact, so a path may be a link to `/dev/zero` (endless bytes), a FIFO (a read that never
+returns), a folder, or a huge file. A file is opened without blocking (a FIFO opens at
+once), checked with `fstat` on the open descriptor (after links are resolved, so a link is
+judged by what it points to, with no gap between check and read), refused unless it is a
+regular file, and read up to the limit only: a file that grows while it is read is refused
+too. A refusal is a `RefusedFile`, an `OSError`, so every caller's "cannot read" path
+reports it with the reason.
+
+`validate` reads thousands of small files, so this costs one `open`, one `fstat` and the
+reads (a `stat` of the path, a buffered `open` and `readall`'s own `fstat` and `lseek` cost
+more than reading a case file).
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
 
-from .limits import InputLimits, size_message
+from .limits import InputLimits, limits_for, size_message
 
-#: What `open(path, "rb")` asks of the system: binary on Windows, not inherited.
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+#: What `open(path, "rb")` asks of the system, without waiting for a FIFO's writer.
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_BINARY", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+)
+#: Bytes asked for by each read after the first (a file that grew after its `fstat`).
+_CHUNK = 64 * 1024
 
 
-def read_bytes(path: Path, limits: InputLimits) -> tuple[bytes | None, str | None]:
-    """(the file's bytes, None), or (None, why it is too big to read): one open, whose
-    `fstat` gives the size, then reads until one returns nothing (a `stat` of the path, a
-    buffered `open` and `readall`'s own `fstat` and `lseek` cost more than reading a case
-    file). A file that cannot be opened is stat-ed and read as before, so its error (or its
-    size) is reported the same."""
+class RefusedFile(OSError):
+    """A path that is not a regular file, or a file over the size limit; the message says
+    which (`strerror` is None, so callers that print `exc.strerror or exc` show it)."""
+
+
+class NotRegularFile(RefusedFile):
+    """A FIFO, a device, a socket or a folder where a file was expected."""
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def not_regular(mode: int) -> str:
+    """The reason a file of `mode` is not read (the text of a `RefusedFile`)."""
+    return f"it is {_kind(mode)}, not a regular file; only regular files are read"
+
+
+def read_limited(
+    path: Path | str,
+    max_bytes: int | InputLimits | None = None,
+    *,
+    check: Callable[[Path, os.stat_result], bool] | None = None,
+) -> bytes:
+    """The bytes of the regular file at `path` (links followed), at most `max_bytes` (an
+    int, an `InputLimits`, or None for the limits of the settings nearest the file).
+
+    Raises:
+        RefusedFile: not a regular file, over the limit, or refused by `check`.
+        OSError: cannot be opened or read (absent, no permission, a path through a file).
+    """
+    path = Path(path)
+    if max_bytes is None:
+        max_bytes = limits_for(path)
+    limit = max_bytes.max_file_bytes if isinstance(max_bytes, InputLimits) else max_bytes
+    fd = os.open(path, _READ_FLAGS)
     try:
-        fd = os.open(path, _READ_FLAGS)
-    except OSError:
-        too_big = size_message(path.stat().st_size, limits)
-        return (None, too_big) if too_big is not None else (path.read_bytes(), None)
-    try:
-        size = os.fstat(fd).st_size
-        too_big = size_message(size, limits)
-        if too_big is not None:
-            return None, too_big
-        first = os.read(fd, size + 1)
-        if not first:
-            return first, None
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(not_regular(info.st_mode))
+        if check is not None and not check(path, info):
+            raise RefusedFile("refused")
+        if info.st_size > limit:
+            raise RefusedFile(_too_big(info.st_size, max_bytes))
+        first = os.read(fd, min(info.st_size, limit) + 1)
         chunks = [first]
-        while chunk := os.read(fd, max(size + 1 - len(first), _CHUNK)):
+        total = len(first)
+        while first and total <= limit:
+            chunk = os.read(fd, min(_CHUNK, limit + 1 - total))
+            if not chunk:
+                break
             chunks.append(chunk)
-        return (first if len(chunks) == 1 else b"".join(chunks)), None
+            total += len(chunk)
+        if total > limit:
+            raise RefusedFile(_too_big(total, max_bytes))
+        return first if len(chunks) == 1 else b"".join(chunks)
+    except BlockingIOError:  # O_NONBLOCK on something that is not a plain file
+        raise NotRegularFile("it would block; only regular files are read") from None
     finally:
         os.close(fd)
 
 
-#: Bytes asked for by each read after the first (a file that grew after its `fstat`).
-_CHUNK = 64 * 1024
+def _too_big(size: int, limits: int | InputLimits) -> str:
+    if isinstance(limits, InputLimits):
+        return str(size_message(size, limits))
+    return f"file is over {limits} bytes, the most read for it"
+
+
+def read_bytes(path: Path, limits: InputLimits) -> tuple[bytes | None, str | None]:
+    """(the file's bytes, None), or (None, why it is not read): too big, or not a regular
+    file. Other errors (absent, no permission) raise `OSError` as before."""
+    try:
+        return read_limited(path, limits), None
+    except NotRegularFile as exc:
+        return None, f"cannot read file: {exc}"
+    except RefusedFile as exc:
+        return None, str(exc)
+
+
+def read_text(path: Path | str, max_bytes: int | InputLimits | None = None) -> str:
+    """`read_limited` decoded as UTF-8 (a leading BOM kept; `UnicodeDecodeError` raised)."""
+    return read_limited(path, max_bytes).decode("utf-8")
+
+
+def describe(exc: OSError) -> str:
+    """A short reason for a failed read: the refusal, or the system's error text."""
+    if isinstance(exc, RefusedFile):
+        return str(exc)
+    if exc.errno == errno.ENOTDIR:
+        return "a folder in its path is a file"
+    return exc.strerror or str(exc)
+
+
+__all__ = [
+    "NotRegularFile",
+    "RefusedFile",
+    "describe",
+    "not_regular",
+    "read_bytes",
+    "read_limited",
+    "read_text",
+]

@@ -94,22 +94,11 @@ def record(cls: type | None = None, *, frozen: bool = False) -> Any:
 
 
 def dataclass(cls: type | None = None, /, **options: Any) -> Any:
-    """`dataclasses.dataclass(**options)` with the code of the methods it writes from the
-    code cache (`evalcore._codecache.RECORDS`): the same class, without compiling its
-    `__init__`, `__repr__`, `__eq__` (and a frozen class's `__setattr__`, `__hash__`) from
-    source text in every process, about 1 ms per class on a light command's path."""
-
-    def make(cls: type) -> type:
-        from ._codecache import RECORDS
-
-        # `dataclasses` compiles the methods it writes with `exec`: from the cache instead
-        dataclasses.exec = RECORDS.exec  # type: ignore[attr-defined]
-        try:
-            return dataclasses.dataclass(**options)(cls)
-        finally:
-            vars(dataclasses).pop("exec", None)
-
-    return make if cls is None else make(cls)
+    """`dataclasses.dataclass(**options)`: one name for the records' decorator (the methods
+    it writes are compiled in each process; no compiled code is kept between processes)."""
+    return (
+        dataclasses.dataclass(**options) if cls is None else dataclasses.dataclass(**options)(cls)
+    )
 
 
 def _containers(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -17,7 +17,9 @@ from typing import Any, Literal
 
 from . import pointer as ptr
 from ._pyyaml import yaml
+from ._readbytes import describe as _describe
 from ._readbytes import read_bytes as _read_bytes
+from ._readbytes import read_limited as _read_bytes_limited
 from ._record import dataclass
 from ._yamlquick import node_lines, quick_read
 from .findings import Finding
@@ -106,7 +108,7 @@ def load_document(
         except UnicodeDecodeError as exc:
             return _unread(path, fmt, f"file is not UTF-8 text: {exc.reason}", 1)
         except OSError as exc:
-            return _unread(path, fmt, f"cannot read file: {exc.strerror or exc}", None)
+            return _unread(path, fmt, f"cannot read file: {_describe(exc)}", None)
         if text is None:
             return _unread(path, fmt, str(too_big), None)
     return parse_text(text, fmt, path=path, limits=limits, locate=locate, sized=checked)
@@ -367,12 +369,11 @@ def read_json(path: Path, *, limits: InputLimits | None = None) -> Any:
     if doc is None:  # a data file whose name does not say JSON is still read as JSON
         limits = limits or limits_for(path)
         try:
-            too_big = size_message(path.stat().st_size, limits)
-            text = None if too_big else path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = _read_bytes_limited(path, limits).decode("utf-8")
+        except OSError as exc:
+            raise UnreadableFile(f"cannot read {path}: {_describe(exc)}") from None
+        except UnicodeDecodeError as exc:
             raise UnreadableFile(f"cannot read {path}: {exc}") from None
-        if text is None:
-            raise UnreadableFile(f"cannot read {path}: {too_big}")
         doc = _parse_json(text.removeprefix("\ufeff"), path, limits, locate=False)
     errors = [f for f in doc.findings if f.path == ""]
     if errors:

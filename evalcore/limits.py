@@ -159,8 +159,10 @@ def _read(path: Path) -> dict[str, Any]:
     kept = _PARSED.get(path)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    try:
-        parsed = _parsed_toml(path.read_text("utf-8"))
+    from ._readbytes import read_limited
+
+    try:  # a settings file is small: read under the default limit, a regular file only
+        parsed = _parsed_toml(read_limited(path, DEFAULT_LIMITS).decode("utf-8"))
     except UnicodeDecodeError:
         parsed = {}
     _PARSED[path] = (stamp, parsed)
@@ -169,9 +171,9 @@ def _read(path: Path) -> dict[str, Any]:
 
 def _parsed_toml(text: str) -> dict[str, Any]:
     """`tomllib.loads(text)`, `{}` when it is not TOML; kept between processes by its text
-    (`evalcore._codecache.VALUES`), so a command does not import and run the TOML parser
+    (`evalcore._valuecache.VALUES`), so a command does not import and run the TOML parser
     for the same settings file every time (a file with dates is parsed each time)."""
-    from ._codecache import VALUES, text_key
+    from ._valuecache import VALUES, text_key
 
     key = text_key("toml", sys.version, text)
     parsed = VALUES.get(key)

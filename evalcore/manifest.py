@@ -8,6 +8,7 @@ the project today to find cases that went stale.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -85,10 +86,10 @@ def load_manifest(path: Path) -> Manifest:
         ManifestError: the file is not valid JSON (e.g. merge-conflict markers), is not a
             casegen manifest, or has invalid entries. Nothing is overwritten then.
     """
-    if not path.is_file():
+    if not os.path.lexists(path):
         return Manifest()
     try:
-        data = read_json(path)
+        data = read_json(path)  # a FIFO, a device or a folder in its place is refused
     except UnreadableFile as exc:
         conflict = _has_conflict_markers(path)
         raise ManifestError(
@@ -124,10 +125,11 @@ def manifest_from_data(path: Path, data: Any) -> Manifest:
 
 
 def _has_conflict_markers(path: Path) -> bool:
+    from ._readbytes import RefusedFile, read_limited
+
     try:
-        with path.open("rb") as handle:
-            head = handle.read(1 << 20)
-    except OSError:
+        head = read_limited(path, 64 << 20)[: 1 << 20]
+    except (RefusedFile, OSError):
         return False
     return any(line.startswith((b"<<<<<<< ", b">>>>>>> ")) for line in head.splitlines())
 

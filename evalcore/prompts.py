@@ -151,10 +151,16 @@ def _as_text(value: Any) -> str:
 
 
 def _read(path: Path) -> str:
+    from ._readbytes import describe, read_text
+
     try:
-        return path.read_text("utf-8")
+        return read_text(path)
     except OSError as exc:
-        raise PromptError(f"cannot read prompt file {path}: {exc.strerror or exc}") from None
+        raise PromptError(f"cannot read prompt file {path}: {describe(exc)}") from None
+    except UnicodeDecodeError as exc:
+        raise PromptError(
+            f"cannot read prompt file {path}: not UTF-8 text ({exc.reason})"
+        ) from None
 
 
 __all__ = [

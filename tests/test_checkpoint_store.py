@@ -83,3 +83,55 @@ def test_the_runs_kept_are_the_newest_by_when_they_ran_not_by_id(tmp_path: Path)
     assert run_ids(store) == [older, newer]
     assert prune_runs(store, keep=1) == [older]
     assert run_ids(store) == [newer]
+
+
+def _tamper(store: Path, run_id: str, value: object) -> None:
+    """Put `value` (raw msgpack extension data) into the run's stored request."""
+    import sqlite3
+
+    import ormsgpack
+
+    with sqlite3.connect(store) as conn:
+        rowid, blob = conn.execute(
+            "SELECT rowid, checkpoint FROM checkpoints WHERE thread_id = ? "
+            "ORDER BY rowid DESC LIMIT 1",
+            (run_id,),
+        ).fetchone()
+        checkpoint = ormsgpack.unpackb(
+            blob, ext_hook=ormsgpack.Ext, option=ormsgpack.OPT_NON_STR_KEYS
+        )
+        checkpoint["channel_values"]["request"] = value
+        conn.execute(
+            "UPDATE checkpoints SET checkpoint = ? WHERE rowid = ?",
+            (ormsgpack.packb(checkpoint, option=ormsgpack.OPT_NON_STR_KEYS), rowid),
+        )
+
+
+def test_a_tampered_store_runs_no_code_on_resume(tmp_path: Path) -> None:
+    """msgpack extension values name a function to call on load: `os.system` here."""
+    import ormsgpack
+    import pytest
+
+    from evalcore.errors import UserError
+
+    store = tmp_path / "ck.sqlite"
+    run_id = _generate(tmp_path, store, keep=5)
+    marker = tmp_path / "ran"
+    call = ormsgpack.packb(["os", "system", [f"touch {marker}"]])
+    _tamper(store, run_id, ormsgpack.Ext(1, call))  # EXT_CONSTRUCTOR_POS_ARGS
+    with pytest.raises(UserError, match=r"os\.system, which is not data") as caught:
+        asyncio.run(run_generation(None, resume=run_id, checkpoints=store))
+    assert not marker.exists()
+    assert "casegen clean" in (caught.value.hint or "")
+
+
+def test_a_store_holding_other_values_is_a_clear_error(tmp_path: Path) -> None:
+    import pytest
+
+    from evalcore.errors import UserError
+
+    store = tmp_path / "ck.sqlite"
+    run_id = _generate(tmp_path, store, keep=5)
+    _tamper(store, run_id, ["not", "a", "request"])
+    with pytest.raises(UserError, match="does not hold a generation request"):
+        asyncio.run(run_generation(None, resume=run_id, checkpoints=store))

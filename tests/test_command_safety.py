@@ -69,6 +69,32 @@ def test_a_placeholder_inside_quotes_is_refused_with_what_to_write(template: str
         ("python3 -c {prompt}", "runs it as code"),
         ("true && eval {prompt}", "runs it as code"),
         ("agent -p", r"no \{prompt\} placeholder"),
+        # reported bypasses of the earlier pattern check
+        ("bash -lc {prompt}", "runs it as code"),
+        ("sh -c -- {prompt}", "runs it as code"),
+        ("timeout 30 sh -c {prompt}", "runs it as code"),
+        ("env sh -c {prompt}", "runs it as code"),
+        ("true; eval {prompt}", "runs it as code"),
+        ("eval echo {prompt}", "runs it as code"),
+        # through pipes, files, variables and `sh -c` strings
+        ("cat {prompt_file} | sh", "standard input"),
+        ("printf %s {prompt} | xargs sh -c", "runs it as code"),
+        ("sh {prompt_file}", "the script"),
+        (". {prompt_file}", "runs it as code"),
+        ("sh < {prompt_file}", "standard input"),
+        ("sh -c 'eval \"$1\"' sh {prompt}", "runs it as code"),
+        ("sh -c 'eval \"$CASEGEN_PROMPT\"'", "runs it as code"),
+        ('sh -c "$CASEGEN_PROMPT"', "runs it as code"),
+        ("X={prompt}; eval $X", "longer word"),
+        ("read x < {prompt_file}; eval $x", "runs it as code"),
+        ("env -S 'sh -c' {prompt}", "runs it as code"),
+        ("timeout 30 {prompt}", "the program to run"),
+        ("find . -exec sh -c {prompt} ;", "runs it as code"),
+        ("ssh host {prompt}", "hands it to a shell"),
+        ("echo $( cat {prompt_file} )", "not followed"),
+        ("if true; then sh -c {prompt}; fi", "not followed"),
+        ("true # comment\neval {prompt}", "runs it as code"),
+        ("mywrapper --flag sh -c {prompt}", "runs it as code"),
     ],
 )
 def test_unsafe_templates_are_refused(template: str, message: str) -> None:
@@ -86,6 +112,13 @@ def test_unsafe_templates_are_refused(template: str, message: str) -> None:
         "agent --file {prompt_file}",
         "sh -c 'agent \"$CASEGEN_PROMPT\" > log.txt'",
         "agent -c config.toml {prompt}",
+        "timeout 30 nice -n 5 claude -p {prompt}",
+        "env FOO=1 agent {prompt}",
+        "sh -c 'agent \"$1\" > log.txt' sh {prompt}",
+        "python3 -c 'import sys; print(sys.argv[1])' {prompt}",
+        "python -m agent {prompt}",
+        "agent < {prompt_file}",
+        "agent {prompt} 2>&1 | tee log.txt",
     ],
 )
 def test_safe_templates_are_accepted(template: str) -> None:
@@ -194,11 +227,13 @@ async def test_model_keys_do_not_reach_the_agent(
     monkeypatch.setenv("GITHUB_TOKEN", "gh-token-passed-on")
     monkeypatch.setenv("HARMLESS_SETTING", "visible")
     fixture = _fixture(tmp_path)
-    final = await _run("command:env {prompt}", _case(fixture, "--"))
+    script = tmp_path / "show-env.sh"
+    script.write_text("env\n", "utf-8")
+    final = await _run(f"command:sh {script} {{prompt}}", _case(fixture, "--"))
     assert "sk-test-secret" not in final.output and "judge-secret" not in final.output
     assert "gh-token-passed-on" not in final.output
     assert "HARMLESS_SETTING=visible" in final.output
     (tmp_path / "casegen.toml").write_text('pass_env = ["GITHUB_TOKEN"]\n', "utf-8")
-    final = await _run("command:env {prompt}", _case(fixture, "--"))
+    final = await _run(f"command:sh {script} {{prompt}}", _case(fixture, "--"))
     assert "GITHUB_TOKEN=gh-token-passed-on" in final.output
     assert "sk-test-secret" not in final.output

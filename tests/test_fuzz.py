@@ -307,3 +307,315 @@ def test_cli_json_paths_print_one_object(
     assert isinstance(payload, dict)
     if code == 2:
         assert set(payload) >= {"error", "hint", "exit_code"}
+
+
+# --- `command:` templates: generated wrappers around a placeholder ----------------------------
+
+#: Words that run what follows them, with their options.
+WRAPPERS = [
+    "env",
+    "env X=1",
+    "env -u HOME",
+    "timeout 30",
+    "timeout -s KILL 5",
+    "nice",
+    "nice -n 5",
+    "stdbuf -oL",
+    "sudo",
+    "sudo -u root",
+    "doas",
+    "nohup",
+    "setsid",
+    "time",
+    "command",
+    "exec",
+    "busybox",
+    "ionice -c 2",
+    "chrt 1",
+    "taskset -c 0",
+    "flock /tmp/lock",
+    "strace -f",
+    "/usr/bin/env",
+    "mywrapper --flag",
+]
+#: Places where an argument runs as code (P: the placeholder).
+SINKS = [
+    "sh -c P",
+    "bash -lc P",
+    "sh -c -- P",
+    "dash -ec P",
+    "bash -o posix -c P",
+    "/bin/sh -c P",
+    "zsh -c P",
+    "eval P",
+    "eval echo P",
+    "python3 -c P",
+    "perl -e P",
+    "node -e P",
+    "ruby -e P",
+    "awk P",
+    "sed -e P",
+    "sh -c 'eval \"$1\"' sh P",
+    "bash -c 'sh -c \"$0\"' P",
+    "su -c P",
+    "script -c P",
+    "ssh host P",
+    "watch P",
+    "P",
+]
+#: What may come before the command (`;`, `&&`, `||`, a pipe from elsewhere).
+PREFIXES = ["", "true; ", "true && ", "false || ", "cd /tmp && ", "true | ", "echo go\n"]
+#: Feeding the prompt to a later stage's stdin or argument list.
+FEEDS = ["printf %s P | {}", "cat F | {}", "echo P | {}", "{} < F"]
+STDIN_SINKS = ["sh", "bash -s", "python3", "xargs sh -c", "xargs -I{{}} sh -c {{}}", "sh -"]
+
+
+def _placeholder(text: str, which: str) -> str:
+    return text.replace("P", which).replace("F", "{prompt_file}")
+
+
+@settings(HOSTILE, max_examples=400)
+@given(
+    prefix=st.sampled_from(PREFIXES),
+    wrappers=st.lists(st.sampled_from(WRAPPERS), max_size=3),
+    sink=st.sampled_from(SINKS),
+    which=st.sampled_from(["{prompt}", "{prompt_file}"]),
+)
+def test_no_wrapped_code_sink_takes_the_prompt(
+    prefix: str, wrappers: list[str], sink: str, which: str
+) -> None:
+    from evalcore.agents._template import check_template
+    from evalcore.errors import UserError
+
+    template = prefix + " ".join([*wrappers, _placeholder(sink, which)])
+    with pytest.raises(UserError):
+        check_template(template)
+
+
+@settings(HOSTILE, max_examples=150)
+@given(
+    prefix=st.sampled_from(PREFIXES),
+    feed=st.sampled_from(FEEDS),
+    wrappers=st.lists(st.sampled_from(WRAPPERS[:18]), max_size=2),
+    sink=st.sampled_from(STDIN_SINKS),
+)
+def test_no_pipe_or_redirect_feeds_the_prompt_to_code(
+    prefix: str, feed: str, wrappers: list[str], sink: str
+) -> None:
+    from evalcore.agents._template import check_template
+    from evalcore.errors import UserError
+
+    template = prefix + _placeholder(feed.format(" ".join([*wrappers, sink])), "{prompt}")
+    with pytest.raises(UserError):
+        check_template(template)
+
+
+#: Words of random templates that are all safe to run here (no sudo, no network).
+TEMPLATE_WORDS = [
+    "sh", "bash", "dash", "-c", "-lc", "-s", "--", "-", "eval", "env", "env X=1", "timeout 5",
+    "nice", "xargs", "python3", "perl", "-e", "printf %s", "cat", "echo", "true", "command",
+    "exec", "stdbuf -oL", "|", ";", "&&", "||", "<", "{prompt}", "{prompt}", "{prompt_file}",
+    "{prompt_file}", "'eval \"$1\"'", "'echo \"$1\"'", '"$CASEGEN_PROMPT"', "$CASEGEN_PROMPT",
+    "X=1", "$X", "read X", "sh",
+]  # fmt: skip
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="needs perl")
+@settings(HOSTILE, max_examples=120)
+@given(words=st.lists(st.sampled_from(TEMPLATE_WORDS), min_size=1, max_size=7))
+def test_an_accepted_template_never_runs_the_prompt(words: list[str]) -> None:
+    """Random templates: whatever the check accepts, run with prompts that are code in sh,
+    Python and Perl, leaves no trace of that code having run."""
+    import os
+    import subprocess
+
+    from evalcore.agents._template import check_template, render_command
+    from evalcore.errors import UserError
+
+    template = " ".join(words)
+    try:
+        check_template(template)
+    except UserError:
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        marker = Path(folder) / "ran"
+        for prompt in (
+            f"touch {marker}",
+            f"__import__('os').system('touch {marker}')",
+            f"system('touch {marker}')",
+        ):
+            prompt_file = Path(folder) / "prompt.txt"
+            prompt_file.write_text(prompt, "utf-8")
+            env = {
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "CASEGEN_PROMPT": prompt,
+                "CASEGEN_PROMPT_FILE": str(prompt_file),
+            }
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                subprocess.run(
+                    ["/bin/sh", "-c", render_command(template)],
+                    cwd=folder,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    timeout=10,
+                )
+            assert not marker.exists(), f"{template!r} ran the prompt {prompt!r}"
+
+
+# --- results folders, checkpoint stores and caches: junk from a CI artifact or a tampered file --
+
+
+@pytest.fixture(scope="module")
+def run_record(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    from report_fixtures import run_batch
+
+    batch = run_batch(tmp_path_factory.mktemp("results"), "demo:bank")
+    return json.loads(sorted(batch.glob("*/run_1.json"))[0].read_text())
+
+
+@settings(HOSTILE, max_examples=30)
+@given(pick=st.integers(min_value=0, max_value=10_000), value=junk_values)
+def test_results_with_junk_anywhere_give_findings(
+    run_record: dict, capsys: pytest.CaptureFixture[str], pick: int, value: Any
+) -> None:
+    """One node of a real run record replaced with junk: `report`, `triage` and what
+    `run --last-failed` selects stay well-behaved."""
+    from agentflows.cli import main
+    from evalcore.runner._select import last_failed
+
+    paths = _paths(run_record)
+    mutated = _replace(run_record, paths[pick % len(paths)], value)
+    with tempfile.TemporaryDirectory() as folder:
+        run = Path(folder) / "results" / "2026-01-01_00-00-00" / "case"
+        run.mkdir(parents=True)
+        (run / "run_1.json").write_text(json.dumps(mutated, default=str))
+        triage = ["triage", str(run.parent.parent), "--model", "offline"]
+        for args in (["report", str(run.parent)], triage):
+            capsys.readouterr()
+            code = main([*args, "--json"])
+            out, err = capsys.readouterr()
+            assert "Traceback" not in err, (args, err)
+            assert code in (0, 1, 2), (args, err)
+            assert isinstance(json.loads(out), dict)
+        last_failed(run.parent.parent)
+
+
+@pytest.fixture(scope="module")
+def checkpoint_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    import asyncio
+
+    from agentflows.generate import build_request, run_generation
+
+    root = tmp_path_factory.mktemp("store")
+    request = build_request(
+        ["card_replace"], project=EXAMPLES / "bank", out=str(root / "out"), model="offline"
+    )
+    store = root / "ck.sqlite"
+    report = asyncio.run(run_generation(request, checkpoints=store, keep_runs=5))
+    return store, report["run_id"]
+
+
+msgpack_junk = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.text(max_size=8), children, max_size=3)
+        | st.tuples(st.integers(0, 127), st.binary(max_size=40)).map(lambda t: ("ext", *t))
+    ),
+    max_leaves=10,
+)
+
+
+def _packable(value: Any) -> Any:
+    import ormsgpack
+
+    if isinstance(value, tuple) and value and value[0] == "ext":
+        return ormsgpack.Ext(value[1], value[2])
+    if isinstance(value, list):
+        return [_packable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _packable(v) for k, v in value.items()}
+    return value
+
+
+@settings(HOSTILE, max_examples=25)
+@given(
+    where=st.sampled_from(["request", "report", "behaviors", "whole"]),
+    value=msgpack_junk | st.binary(max_size=60).map(lambda b: ("raw", b)),
+)
+def test_a_tampered_checkpoint_store_is_a_clear_error(
+    checkpoint_store: tuple[Path, str], where: str, value: Any
+) -> None:
+    """Junk, msgpack extension values of every type, or raw bytes in a stored run: resuming
+    it finishes or stops with a UserError, and runs nothing."""
+    import asyncio
+    import sqlite3
+
+    import ormsgpack
+
+    from agentflows.generate import run_generation
+    from evalcore.errors import UserError
+
+    source, run_id = checkpoint_store
+    with tempfile.TemporaryDirectory() as folder:
+        store = Path(folder) / "ck.sqlite"
+        shutil.copyfile(source, store)
+        with sqlite3.connect(store) as conn:
+            rowid, blob = conn.execute(
+                "SELECT rowid, checkpoint FROM checkpoints WHERE thread_id = ? "
+                "ORDER BY rowid DESC LIMIT 1",
+                (run_id,),
+            ).fetchone()
+            if isinstance(value, tuple) and value[0] == "raw":
+                blob = value[1]
+            else:
+                checkpoint = ormsgpack.unpackb(
+                    blob, ext_hook=ormsgpack.Ext, option=ormsgpack.OPT_NON_STR_KEYS
+                )
+                if where == "whole":
+                    checkpoint = _packable(value)
+                else:
+                    checkpoint["channel_values"][where] = _packable(value)
+                blob = ormsgpack.packb(checkpoint, option=ormsgpack.OPT_NON_STR_KEYS)
+            conn.execute("UPDATE checkpoints SET checkpoint = ? WHERE rowid = ?", (blob, rowid))
+        with contextlib.suppress(UserError):
+            asyncio.run(run_generation(None, resume=run_id, checkpoints=store, engine=_NoDrafts()))
+
+
+class _NoDrafts:
+    """An engine a resumed run may not call: nothing is drafted in these tests."""
+
+    name = "offline"
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the resumed run asked the engine for {name}")
+
+
+@settings(HOSTILE, max_examples=60)
+@given(text=hostile_text | st.binary(max_size=200).map(lambda b: b.decode("latin-1")))
+def test_cache_files_with_junk_are_misses(text: str) -> None:
+    import os
+
+    from evalcore import _valuecache
+    from evalcore._valuecache import ValueCache
+    from evalcore.llm.cache import ResponseCache
+
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["CASEGEN_CACHE_DIR"] = folder
+        try:
+            cache = ValueCache("values")
+            cache.path.write_text(text, encoding="utf-8", errors="surrogatepass")
+            cache.path.chmod(0o600)
+            assert cache.get("anything") is None  # junk is a miss, never an exception
+            document = {"format": _valuecache.FORMAT, "values": {"k": json.loads(json.dumps(text))}}
+            cache = ValueCache("values")
+            cache.path.write_text(json.dumps(document))
+            cache.get("k")
+            responses = ResponseCache(folder)
+            key = "ab" * 32
+            responses.path_for(key).parent.mkdir(parents=True, exist_ok=True)
+            responses.path_for(key).write_text(text, encoding="utf-8", errors="surrogatepass")
+            assert responses.get(key) is None
+        finally:
+            del os.environ["CASEGEN_CACHE_DIR"]

@@ -236,9 +236,10 @@ _SHARED_CLI = ("agentflows.cli._app", "agentflows.cli._output", "agentflows.cli.
 _SHARED_CLI += ("agentflows.cli._rich_help", "agentflows.cli._plain")
 
 
-def test_sources_text_output_loads_no_json() -> None:
+def test_sources_text_output_loads_no_json(tmp_path: Path) -> None:
     """Reading a Mantle project is YAML alone; `json` (its decoder's patterns) loads only
-    for `--json` output or a JSON file."""
+    for `--json` output, a JSON file, or a values cache to read (JSON data: an empty cache
+    folder here)."""
     probe = (
         "import contextlib, io, sys\n"
         "from agentflows.cli import main\n"
@@ -254,6 +255,7 @@ def test_sources_text_output_loads_no_json() -> None:
             text=True,
             cwd=REPO,
             check=True,
+            env={**os.environ, "CASEGEN_CACHE_DIR": str(tmp_path / "cache")},
         ).stdout.strip()
 
     assert loaded("sources", "--project", "examples/bank") == "False"

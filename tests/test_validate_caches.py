@@ -198,38 +198,27 @@ def test_fast_check_is_compiled_once_per_schema(
 ) -> None:
     monkeypatch.setenv("CASEGEN_CACHE_DIR", str(tmp_path))
     schema = copy.deepcopy(get_dialect("mantle").schema)
+    schema["title"] = "not a shipped schema"  # compiled here, not imported
     results = [_fast_check(schema) for _ in range(40)]
     assert results[0] is not None and all(r is results[0] for r in results)
     other = _fast_check(copy.deepcopy(schema))  # another schema object: its own check
     assert other is not None and other is not results[0]
 
 
-def test_fast_check_compiled_code_is_kept_on_disk_and_rebuilt_when_unusable(
+def test_fast_check_keeps_no_compiled_code_on_disk(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A later process loads the compiled check instead of generating it again; a corrupt
-    cache file is compiled again, and a cached check rejects what a fresh one rejects."""
-    from evalcore import _fastcheck
-
+    """The check is compiled in the process that uses it: a cache file that is executed is
+    code anyone who can write it can plant. The check still rejects what it should."""
     monkeypatch.setenv("CASEGEN_CACHE_DIR", str(tmp_path))
-    schema = copy.deepcopy(get_dialect("mantle").schema)
-    _fast_check(schema)
-    (stored,) = (tmp_path / "fastcheck").iterdir()
-    calls: list[object] = []
-    real = _fastcheck._compile
-    monkeypatch.setattr(_fastcheck, "_compile", lambda d: calls.append(d) or real(d))
-    loaded = _fast_check(copy.deepcopy(schema))
-    assert calls == []
-    stored.write_bytes(b"not marshal")
-    rebuilt = _fast_check(copy.deepcopy(schema))
-    assert len(calls) == 1 and stored.read_bytes() != b"not marshal"
+    check = _fast_check(copy.deepcopy(get_dialect("mantle").schema))
+    assert list(tmp_path.rglob("*")) == []
     sample = yaml.safe_load(sorted(SCENARIOS.glob("*.yml"))[0].read_text())
     import fastjsonschema
 
-    for check in (loaded, rebuilt):
-        check(sample)
-        with pytest.raises(fastjsonschema.JsonSchemaException):  # a yes/no gate: no message
-            check({**sample, "no_such_key": 1})
+    check(sample)
+    with pytest.raises(fastjsonschema.JsonSchemaException):  # a yes/no gate: no message
+        check({**sample, "no_such_key": 1})
 
 
 def test_project_loaded_once_per_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -302,3 +291,33 @@ def test_depth_is_checked_level_by_level_at_the_same_limit() -> None:
                 except LimitExceeded:
                     refused = True
                 assert refused == too_deep(value), (depth, leaf)
+
+
+def test_the_shipped_schema_checks_match_the_schemas() -> None:
+    """`evalcore/_fastchecks` is what `python -m evalcore._fastcheck` writes now: regenerate
+    it after changing a dialect's schema or the gate (or upgrading fastjsonschema)."""
+    from evalcore import _fastcheck
+    from evalcore._fastchecks import SHIPPED
+    from evalcore.dialects import all_dialects
+
+    folder = Path(_fastcheck.__file__).with_name("_fastchecks")
+    for dialect in all_dialects():
+        shipped = (folder / f"{dialect.name}.py").read_text("utf-8")
+        assert shipped == _fastcheck.shipped_module(dialect.name), dialect.name
+        key = _fastcheck.definition_key(_fastcheck.for_fast_check(dialect.schema))
+        assert SHIPPED[key] == dialect.name
+
+
+def test_a_dialect_s_check_is_imported_not_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalcore import _fastcheck
+
+    def refuse(definition: object) -> None:
+        raise AssertionError("compiled at run time")
+
+    monkeypatch.setattr(_fastcheck, "_compile", refuse)
+    for name in ("mantle", "anychat", "base44"):
+        check = _fast_check(copy.deepcopy(get_dialect(name).schema))
+        assert check is not None and check.__module__ == f"evalcore._fastchecks.{name}"
+    other = copy.deepcopy(get_dialect("mantle").schema)
+    other["title"] = "another schema"
+    assert _fast_check(other) is None  # not shipped: compiled here (refused in this test)

@@ -1,4 +1,4 @@
-"""Values kept between processes (`evalcore._codecache.ValueCache`): the `@tool` definitions of a
+"""Values kept between processes (`evalcore._valuecache.ValueCache`): the `@tool` definitions of a
 Python file and parsed settings files come back exactly as the readers work them out, cold,
 warm and with a corrupt cache file."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from evalcore import _codecache, limits
-from evalcore._codecache import ValueCache
+from evalcore import _valuecache, limits
+from evalcore._valuecache import ValueCache
 from evalcore.definitions import _tools_ast
 from evalcore.definitions._context import ReadContext
 
@@ -92,7 +92,7 @@ def test_a_project_s_tools_and_warnings_are_the_same_cold_warm_and_corrupt(
     root, cache = _project(tmp_path), tmp_path / "cache"
     cold, cold_modules = _probe(root, cache)
     assert "tomllib" in cold_modules  # worked out, then kept
-    (kept,) = cache.glob("values.*.marshal")
+    (kept,) = cache.glob("values*.json")
     warm, warm_modules = _probe(root, cache)
     assert warm == cold
     assert warm_modules == "[]"  # no TOML parser, no OpenSSL: everything from the file
@@ -102,7 +102,7 @@ def test_a_project_s_tools_and_warnings_are_the_same_cold_warm_and_corrupt(
     assert (
         b"max_depth = 50" not in kept.read_bytes() and b"Does odd things" not in kept.read_bytes()
     )
-    kept.write_bytes(b"not marshal data")
+    kept.write_bytes(b"not JSON data")
     assert _probe(root, cache)[0] == cold
     facts = json.loads(cold)
     assert any("syntax error" in w for w in facts["warnings"])
@@ -158,14 +158,14 @@ def test_a_settings_file_parses_as_tomllib_parses_it(
     import tomllib
 
     monkeypatch.setenv("CASEGEN_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(_codecache, "VALUES", ValueCache("toml-probe"))
+    monkeypatch.setattr(_valuecache, "VALUES", ValueCache("toml-probe"))
     try:
         expected = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         expected = {}
     assert limits._parsed_toml(text) == expected
-    _codecache.VALUES.save()
-    monkeypatch.setattr(_codecache, "VALUES", ValueCache("toml-probe"))
+    _valuecache.VALUES.save()
+    monkeypatch.setattr(_valuecache, "VALUES", ValueCache("toml-probe"))
     assert limits._parsed_toml(text) == expected  # read back (or parsed again: dates)
 
 
@@ -191,12 +191,12 @@ def test_values_come_back_fresh_and_only_plain_ones_are_kept(
 def test_a_corrupt_entry_or_an_unwritable_cache_only_means_working_it_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import marshal
-
     monkeypatch.setenv("CASEGEN_CACHE_DIR", str(tmp_path))
     cache = ValueCache("probe")
     cache.path.parent.mkdir(parents=True, exist_ok=True)
-    cache.path.write_bytes(marshal.dumps({"k": b"\xff not marshal", 3: b"x"}))
+    document = {"format": _valuecache.FORMAT, "values": {"k": {"~": "bytes", "v": "zz"}}}
+    cache.path.write_text(json.dumps(document))
+    cache.path.chmod(0o600)
     assert cache.get("k") is None and cache.get(3) is None  # type: ignore[arg-type]
     blocked = tmp_path / "file"
     blocked.write_text("")
@@ -209,24 +209,24 @@ def test_a_corrupt_entry_or_an_unwritable_cache_only_means_working_it_out(
 
 def test_the_values_file_stays_small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CASEGEN_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(_codecache, "MAX_VALUES", 3)
+    monkeypatch.setattr(_valuecache, "MAX_VALUES", 3)
     for n in range(5):
         cache = ValueCache("grow")
-        cache.put(_codecache.text_key("t", "1", f"text {n}"), n)
+        cache.put(_valuecache.text_key("t", "1", f"text {n}"), n)
         cache.save()
     kept = ValueCache("grow")._read()
-    assert len(kept) <= 3 and _codecache.text_key("t", "1", "text 4") in kept
+    assert len(kept) <= 3 and _valuecache.text_key("t", "1", "text 4") in kept
 
 
 def test_without_the_reader_s_source_nothing_is_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(_tools_ast, "__file__", str(tmp_path / "gone.py"))
-    monkeypatch.setattr(_codecache, "VALUES", ValueCache("unkeyed"))
+    monkeypatch.setattr(_valuecache, "VALUES", ValueCache("unkeyed"))
     _tools_ast._version.cache_clear()
     try:
         assert _tools_ast._version() is None
         assert _tools_ast.tool_facts(ODD_TOOLS) == _tools_ast._tool_facts(ODD_TOOLS)
-        assert _codecache.VALUES._values is None  # never consulted
+        assert _valuecache.VALUES._values is None  # never consulted
     finally:
         _tools_ast._version.cache_clear()

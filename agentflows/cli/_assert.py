@@ -5,6 +5,7 @@ This is the deterministic half of a Mantle run (the part that needs no model): i
 be written and debugged without an agent or a judge running.
 """
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +33,7 @@ def load_assertions(path: Path) -> tuple[Any, list[Any]]:
     """
     from evalcore.dialects import get_dialect
 
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise UserError(f"scenario file not found: {path}")
     doc = get_dialect("mantle").load(path)
     if not doc.parsed:
@@ -105,7 +106,7 @@ def load_events(path: Path) -> Any:
     from evalcore.assertions import parse_events
     from evalcore.documents import UnreadableFile, read_json
 
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise UserError(
             f"events file not found: {path}",
             hint="save a tracker with GET /conversations/<sender_id>/tracker",

@@ -85,7 +85,11 @@ def print_error(
     usage: click_exceptions.ClickException | None = None,
 ) -> None:
     """One error: the JSON object `{"error", "hint", "exit_code"}` under `--json`, else a
-    red line and a hint on stderr (user text is escaped: it may hold `[...]`)."""
+    red line and a hint on stderr (user text is escaped: it may hold `[...]`). Both are
+    redacted: an error may quote an endpoint that echoed the key it was sent."""
+    from evalcore.redact import redact
+
+    message, hint = redact(message), (redact(hint) if hint else hint)
     if as_json:
         print_json({"error": message, "hint": hint, "exit_code": exit_code})
         return

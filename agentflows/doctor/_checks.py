@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from evalcore.llm import ModelConfig, resolve_model_config
+from evalcore.redact import redact
 
 from ._endpoint import describe_failure, endpoint_url, probe_models
 from ._structured import SETTING_NAME, context_size, probe_methods
@@ -47,7 +48,9 @@ class DoctorReport:
     exit_code: int = EXIT_OK
 
     def add(self, name: str, status: Status, detail: str) -> None:
-        self.checks.append(Check(name, status, detail))
+        """Add a check; its detail is redacted (it may quote what the endpoint said, and an
+        endpoint may echo the key it was sent)."""
+        self.checks.append(Check(name, status, redact(detail)))
 
     def to_json(self) -> dict[str, Any]:
         return {

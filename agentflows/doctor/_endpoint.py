@@ -14,6 +14,7 @@ from typing import Any
 from evalcore.errors import UserError
 from evalcore.llm import ModelConfig
 from evalcore.llm.errors import FailureKind, failure_kind
+from evalcore.redact import redact
 
 #: The hint every endpoint failure carries.
 HINT = (
@@ -79,18 +80,15 @@ def probe_models(config: ModelConfig, *, timeout_s: float | None = None) -> Mode
         if probe.kind == "transient":
             # A connect time-out is as good as no connection for a pre-flight.
             probe.kind = "unreachable"
-        probe.error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        probe.error = redact(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)
         return probe
     probe.status = response.status_code
     if response.status_code in (401, 403):
         probe.kind = "auth"
-        probe.error = f"HTTP {response.status_code}: {_message(response)}"
+        probe.error = redact(f"HTTP {response.status_code}: {_message(response)}")
         return probe
     if response.status_code == 200:
-        try:
-            body = response.json()
-        except ValueError:
-            return probe
+        body = json_body(response)
         data = body.get("data") if isinstance(body, dict) else None
         if isinstance(data, list):
             probe.entries = [e for e in data if isinstance(e, dict)]
@@ -138,15 +136,33 @@ def describe_failure(config: ModelConfig, probe: ModelsProbe, *, role: str = "mo
     )
 
 
-def _message(response: Any) -> str:
+def json_body(response: Any) -> Any:
+    """The response's JSON, or None when it is not JSON casegen can read (garbage, not
+    UTF-8, an event stream, nested past the parser's depth)."""
     try:
-        body = response.json()
-    except ValueError:
-        return " ".join(response.text.split())[:200] or "no message"
+        return response.json()
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        return None
+
+
+def body_text(response: Any, limit: int = 200) -> str:
+    """The start of a response body on one line, secrets masked (an endpoint may echo the
+    key it was sent)."""
+    try:
+        text = response.content[:4096].decode("utf-8", "replace")
+    except (AttributeError, TypeError):
+        text = ""
+    return redact(" ".join(text.split())[:limit]) or "no message"
+
+
+def _message(response: Any) -> str:
+    body = json_body(response)
+    if body is None:
+        return body_text(response)
     error = body.get("error") if isinstance(body, dict) else None
     if isinstance(error, dict):
-        return str(error.get("message") or error)[:200]
-    return str(error or body)[:200]
+        return redact(str(error.get("message") or error)[:200])
+    return redact(str(error or body)[:200])
 
 
 __all__ = [

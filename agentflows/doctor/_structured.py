@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.llm import ModelConfig
+from evalcore.redact import redact
 
-from ._endpoint import auth_headers, endpoint_url
+from ._endpoint import auth_headers, body_text, endpoint_url, json_body
 
 #: The probe's schema: small enough for any grammar converter.
 SCHEMA: dict[str, Any] = {
@@ -79,18 +80,23 @@ def _probe(config: ModelConfig, method: str, timeout_s: float) -> MethodProbe:
             timeout=min(config.timeout_s, timeout_s),
         )
     except httpx.HTTPError as exc:
-        return MethodProbe(method, False, f"{type(exc).__name__}: {exc}")
+        return MethodProbe(method, False, redact(f"{type(exc).__name__}: {exc}"))
     if response.status_code != 200:
-        text = " ".join(response.text.split())[:160]
-        return MethodProbe(method, False, f"HTTP {response.status_code}: {text}")
-    try:
-        message = response.json()["choices"][0]["message"]
-    except (ValueError, KeyError, IndexError, TypeError):
-        return MethodProbe(method, False, "the answer is not a chat completion")
+        return MethodProbe(
+            method, False, f"HTTP {response.status_code}: {body_text(response, 160)}"
+        )
+    message = _message_of(json_body(response))
+    if message is None:
+        kind = response.headers.get("content-type", "no content type").split(";")[0]
+        return MethodProbe(
+            method,
+            False,
+            f"the answer is not a chat completion ({kind}): {body_text(response, 80)}",
+        )
     raw = _raw(message, method)
     try:
         value = json.loads(raw)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         shown = " ".join(str(raw).split())[:80]
         return MethodProbe(method, False, f"answered without JSON: {shown!r}")
     if not isinstance(value, dict) or "answer" not in value:
@@ -98,10 +104,21 @@ def _probe(config: ModelConfig, method: str, timeout_s: float) -> MethodProbe:
     return MethodProbe(method, True, "answered the schema")
 
 
+def _message_of(body: Any) -> dict[str, Any] | None:
+    """`body["choices"][0]["message"]` when the body has that shape, else None."""
+    choices = body.get("choices") if isinstance(body, dict) else None
+    first = choices[0] if isinstance(choices, list) and choices else None
+    message = first.get("message") if isinstance(first, dict) else None
+    return message if isinstance(message, dict) else None
+
+
 def _raw(message: dict[str, Any], method: str) -> Any:
     if method == "tools":
-        calls = message.get("tool_calls") or []
-        return calls[0].get("function", {}).get("arguments") if calls else message.get("content")
+        calls = message.get("tool_calls")
+        call = calls[0] if isinstance(calls, list) and calls else None
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
+            return function.get("arguments")
     return message.get("content")
 
 
@@ -126,9 +143,9 @@ def _props(config: ModelConfig) -> tuple[int | None, str]:
     root = endpoint_url(config).removesuffix("/v1")
     try:
         response = httpx.get(f"{root}/props", headers=auth_headers(config), timeout=10)
-        body = response.json() if response.status_code == 200 else {}
-    except (httpx.HTTPError, ValueError):
+    except httpx.HTTPError:
         return None, "not stated by the server"
+    body = json_body(response) if response.status_code == 200 else {}
     settings = body.get("default_generation_settings") if isinstance(body, dict) else None
     for source in (settings or {}, body if isinstance(body, dict) else {}):
         if isinstance(source.get("n_ctx"), int):

@@ -83,6 +83,44 @@ async def run_generation(
         )
 
 
+async def _resumed(graph: Any, resume: str, checkpoints: Path) -> tuple[Any, GenerateRequest]:
+    """The stored state of run `resume` and its request, read as data only.
+
+    Raises:
+        UserError: no such run, or a run whose state is not what casegen wrote.
+    """
+    from pydantic import ValidationError
+
+    from .._store import refused
+
+    try:
+        snapshot = await graph.aget_state({"configurable": {"thread_id": resume}})
+    except Exception as exc:  # a damaged store: a clear error, not LangGraph's traceback
+        error = refused(exc, checkpoints) or UserError(
+            f"{checkpoints}: run '{resume}' cannot be read ({type(exc).__name__}: {exc})",
+            hint="the file was changed outside casegen: remove its runs with `casegen clean` "
+            "(or delete the file) and start the run again",
+        )
+        raise error from None
+    if not snapshot.values:
+        raise UserError(
+            f"no generation run '{resume}' in {checkpoints}",
+            hint="run ids are printed when a run starts",
+        )
+    values = snapshot.values
+    try:
+        report = values.get("report", {})
+        if not isinstance(report, dict):
+            raise TypeError("its report is not a mapping")
+        return snapshot, GenerateRequest.model_validate(values["request"])
+    except (KeyError, TypeError, AttributeError, ValidationError) as exc:
+        raise UserError(
+            f"{checkpoints}: run '{resume}' does not hold a generation request casegen can "
+            f"read ({str(exc).splitlines()[0]})",
+            hint="start the run again; `casegen clean` removes stored runs",
+        ) from None
+
+
 async def _run_generation(
     request: GenerateRequest | None,
     *,
@@ -97,22 +135,14 @@ async def _run_generation(
         _preflight(request)  # before LangGraph and the client stack load: seconds saved
     # LangGraph and its SQLite saver load here, not at import: commands that never
     # generate (validate, sources, --help) start without them.
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
+    from .._store import open_store
     from .graph import compiled_graph
 
     ensure_dir(checkpoints.parent)
-    async with AsyncSqliteSaver.from_conn_string(str(checkpoints)) as saver:
+    async with open_store(checkpoints) as saver:
         graph = compiled_graph(saver)
         if resume is not None:
-            config = {"configurable": {"thread_id": resume}}
-            snapshot = await graph.aget_state(config)
-            if not snapshot.values:
-                raise UserError(
-                    f"no generation run '{resume}' in {checkpoints}",
-                    hint="run ids are printed when a run starts",
-                )
-            request = GenerateRequest.model_validate(snapshot.values["request"])
+            snapshot, request = await _resumed(graph, resume, checkpoints)
             run_id = resume
             started_at = snapshot.values.get("report", {}).get("started_at") or now_iso()
             payload: dict[str, Any] | None = None

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from evalcore._readbytes import read_limited
 from evalcore.documents import load_document
 from evalcore.manifest import (
     ManifestEntry,
@@ -17,6 +18,7 @@ from evalcore.manifest import (
     relevant_sources,
     save_manifest,
 )
+from evalcore.redact import redact_fresh
 from evalcore.writer import (
     anychat_case_key,
     contained_child,
@@ -85,7 +87,9 @@ def _same_but_time(path: Path, data: dict[str, Any]) -> bool:
 
 
 def write_one(ctx: GenerateContext, path: Path, data: dict[str, Any]) -> str:
-    """Write a case; returns the write status (created/unchanged/overwritten/conflict)."""
+    """Write a case; returns the write status (created/unchanged/overwritten/conflict).
+    Secrets are masked first: a model may echo a key it saw in an error or the environment."""
+    data = redact_fresh(data)
     text = ctx.dialect.dump(data)
     if path.exists() and ctx.dialect.name == "anychat" and _same_but_time(path, data):
         return "unchanged"
@@ -158,7 +162,7 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
             key = path.as_posix()
         digest = ctx.written_sha256.get(record["path"]) if path == folder / given.name else None
         if digest is None:  # unchanged, or written through a link: hash what is there
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = hashlib.sha256(read_limited(path)).hexdigest()
         previous = manifest.cases.get(key)
         unchanged = previous is not None and previous.content_sha256 == digest
         sources = hashes.get(record["source"])

@@ -58,7 +58,7 @@ def _code_state() -> list[Any]:
 
 def answers_path(options: dict[str, Any]) -> Path:
     """The file of kept answers for this code, SDK and these options."""
-    from evalcore._codecache import cache_root
+    from evalcore._valuecache import cache_root
 
     state = json.dumps([_code_state(), options, os.getcwd()], default=str).encode()
     return cache_root() / "mcp" / f"answers-{hashlib.sha256(state).hexdigest()[:32]}.json"
@@ -73,11 +73,14 @@ class QuickFront:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        from evalcore._valuecache import read_cache  # bounded, and only a file this user owns
+
+        raw = read_cache(path)
         try:
-            loaded = json.loads(path.read_text(encoding="utf-8"))
-            self.answers: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
-        except (OSError, ValueError):
-            self.answers = {}
+            loaded = json.loads(raw) if raw is not None else {}
+        except ValueError:
+            loaded = {}
+        self.answers: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
         self._out_lock = threading.Lock()
         self._recording: dict[str, str] = {}  # request id (JSON) → its key, while the SDK answers
         self._held: list[bytes] = []  # an initialize answered here, and its notification

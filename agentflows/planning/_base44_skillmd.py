@@ -97,9 +97,11 @@ class SkillText:
 def skill_body(project: Project, skill: AgentSkill) -> str:
     """The SKILL.md body as it is on disk now (the reader's copy when the file is gone)."""
     path = Path(project.root) / skill.path / "SKILL.md"
+    from evalcore._readbytes import read_text
+
     try:
-        return split_frontmatter(path.read_text(encoding="utf-8"), filename="SKILL.md").body
-    except OSError:
+        return split_frontmatter(read_text(path), filename="SKILL.md").body
+    except (OSError, UnicodeDecodeError):
         return skill.body
 
 

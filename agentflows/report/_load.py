@@ -8,13 +8,13 @@ kept as a problem the report shows, so one damaged file does not hide the other 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from evalcore.documents import UnreadableFile, read_json
 from evalcore.errors import UserError
 from evalcore.runner import RunRecord, Summary, summarize
 
@@ -121,7 +121,7 @@ def load_batch(path: Path) -> Batch:
     records: list[RunRecord] = []
     for file in _run_files(folder):
         try:
-            data = json.loads(file.read_text("utf-8"))
+            data = read_json(file)
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
             records.append(RunRecord.from_json(data))
@@ -129,7 +129,9 @@ def load_batch(path: Path) -> Batch:
             first = exc.errors()[0]
             where = "/".join(str(p) for p in first["loc"]) or "(top)"
             problems.append(Problem(str(file), f"/{where}: {first['msg']}"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+        except UnreadableFile as exc:
+            problems.append(Problem(str(file), str(exc).replace(f"cannot read {file}: ", "")))
+        except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
             problems.append(Problem(str(file), f"unreadable: {exc}"))
     summary = _summary(folder, records, problems)
     return Batch(
@@ -157,7 +159,7 @@ def _summary(folder: Path, records: list[RunRecord], problems: list[Problem]) ->
     file = folder / "summary.json"
     if file.is_file():
         try:
-            return Summary.model_validate_json(file.read_text("utf-8"))
+            return Summary.model_validate(read_json(file))
         except (OSError, ValueError) as exc:
             problems.append(Problem(str(file), f"unreadable, totals computed from runs: {exc}"))
     return summarize(

@@ -20,6 +20,7 @@ from evalcore import pointer as ptr
 from evalcore.findings import Finding
 from evalcore.llm import LLMError, Usage
 from evalcore.prompts import render_prompt
+from evalcore.redact import redact
 
 from ._material import source_material, to_json
 from ._views import CaseView
@@ -77,8 +78,8 @@ async def critique_case(
             code="critique",
             severity="warning",
             path=view.base + relative,
-            message=comment.message.strip(),
-            suggestion=(comment.suggestion or "").strip() or None,
+            message=redact(comment.message.strip()),
+            suggestion=redact((comment.suggestion or "").strip()) or None,
         )
         if not finding.message or any(_same(finding, c) for c in own):
             continue

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .._readbytes import read_limited
 from ..errors import UserError
 from ._errors import AgentError, AgentTimeout
 from ._fixture_context import FixtureContext
@@ -41,6 +42,8 @@ from ._template import PROMPT_ENV, PROMPT_FILE_ENV, check_template, render_comma
 DEFAULT_COMMAND_TIMEOUT_S = 15 * 60.0
 MAX_FILE_BYTES = 256 * 1024
 MAX_TOTAL_BYTES = 8 * 1024 * 1024
+#: The largest file hashed to tell what the agent changed (a bigger one counts as unreadable).
+MAX_DIGEST_BYTES = 256 * 1024 * 1024
 _SKIP_DIRS = {".git", "node_modules"}
 _WORKDIR_PREFIX = "casegen-run-"
 KEEP_ENV = "CASEGEN_KEEP_WORKDIRS"
@@ -109,9 +112,9 @@ def _walk(root: Path) -> list[Path]:
 def _digests(root: Path) -> dict[str, str]:
     digests = {}
     for path in _walk(root):
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):  # a FIFO or device the agent left: not hashed
             digests[path.relative_to(root).as_posix()] = hashlib.sha256(
-                path.read_bytes()
+                read_limited(path, MAX_DIGEST_BYTES)
             ).hexdigest()
     return digests
 
@@ -128,7 +131,7 @@ def read_text_files(root: Path) -> tuple[dict[str, str], list[str]]:
             if size > MAX_FILE_BYTES or total + size > MAX_TOTAL_BYTES:
                 skipped.append(rel)
                 continue
-            text = path.read_bytes().decode("utf-8")
+            text = read_limited(path, MAX_FILE_BYTES).decode("utf-8")
         except (OSError, UnicodeDecodeError):
             skipped.append(rel)
             continue

@@ -174,9 +174,13 @@ def _settings_table(folder: Path) -> tuple[dict[str, Any], Path] | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    from .._readbytes import describe, read_text
+
     try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return tomllib.loads(read_text(path))
+    except OSError as exc:
+        raise ConfigError(f"cannot read skill settings from {path}: {describe(exc)}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read skill settings from {path}: {exc}") from None
 
 

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .._readbytes import RefusedFile, describe, read_limited
 from ._context import ReadContext
 from ._frontmatter import split_frontmatter
 from ._model_agent_skills import AgentSkill, AgentSkillsDefinitions, Base44Fixture
@@ -58,12 +59,17 @@ def find_fixture_dirs(root: Path) -> list[Path]:
 # --- skills -----------------------------------------------------------------------------
 
 
+def _listed(path: Path) -> bool:
+    """A SKILL.md is there (a file, or something in its place that its reader refuses)."""
+    return os.path.lexists(path)
+
+
 def _read_skill_folder(ctx: ReadContext, folder: Path) -> dict[str, AgentSkill]:
     skills: dict[str, AgentSkill] = {}
     if not folder.is_dir():
         return skills
     for child in sorted(folder.iterdir()):
-        if child.is_dir() and not child.name.startswith(".") and (child / "SKILL.md").is_file():
+        if child.is_dir() and not child.name.startswith(".") and _listed(child / "SKILL.md"):
             skills[child.name] = _read_skill(ctx, child)
     return skills
 
@@ -137,8 +143,13 @@ def _read_fixture(ctx: ReadContext, folder: Path) -> Base44Fixture:
     path = folder / "eval.json"
     name = None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:  # ValueError: bad JSON, bad UTF-8, a huge integer
+        elsewhere = ctx.outside(path)
+        if elsewhere is not None:
+            raise RefusedFile(f"it is a link to {elsewhere}, outside the project")
+        data = json.loads(read_limited(path, ctx.limits(path)).decode("utf-8"))
+    except OSError as exc:
+        ctx.warn(path, None, f"eval.json cannot be read: {describe(exc)}")
+    except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, a huge integer
         line = getattr(exc, "lineno", None)
         ctx.warn(path, line, f"eval.json cannot be read: {exc}")
     else:

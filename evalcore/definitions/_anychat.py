@@ -147,7 +147,7 @@ def _string_list(ctx: ReadContext, doc: Document, data: dict[str, Any], key: str
 
 def _read_people(ctx: ReadContext, path: Path) -> dict[str, PersonField]:
     fields = {f.key: f for f in BUILTIN_PERSON_FIELDS}
-    if not path.is_file():
+    if not ctx.present(path):
         return fields
     doc = ctx.read_yaml(path)
     data = as_dict(doc.data if doc is not None else None)
@@ -202,7 +202,7 @@ def _person_field(ctx: ReadContext, doc: Document, item: Any, at: tuple) -> Pers
 
 
 def _read_tools(ctx: ReadContext, path: Path) -> dict[str, AnychatTool]:
-    if not path.is_file():
+    if not ctx.present(path):
         return {}
     doc = ctx.read_yaml(path)
     if doc is None or doc.data is None:

@@ -7,15 +7,17 @@ could be understood.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from .. import pointer as ptr
+from .._readbytes import RefusedFile, describe, not_regular, read_limited
 from .._record import dataclass
 from ..documents import Document, parse_text
-from ..limits import InputLimits, limits_for, size_message
+from ..limits import InputLimits, limits_for
 from ._hashing import sha256_hex, source_files
 from ._model import SourceFile
 from ._model_base import SourceRef
@@ -29,6 +31,7 @@ class ReadContext:
     warnings: list[str] = field(default_factory=list)
     hashes: dict[str, str] = field(default_factory=dict)
     _limits: dict[Path, InputLimits] = field(default_factory=dict, repr=False, compare=False)
+    _real: dict[Path, Path] = field(default_factory=dict, repr=False, compare=False)
 
     # --- paths and messages ---------------------------------------------------------------
 
@@ -63,16 +66,53 @@ class ReadContext:
             kept = self._limits[folder] = limits_for(path)
         return kept
 
+    def present(self, path: Path) -> bool:
+        """Whether a definition file is there to read: a regular file (links followed).
+        Something else in its place (a FIFO, a device, a folder, a broken link) is not
+        read and gets a warning, rather than being passed over in silence."""
+        if path.is_file():
+            return True
+        if os.path.lexists(path):
+            try:
+                what = not_regular(path.stat().st_mode)
+            except OSError as exc:
+                what = describe(exc)
+            self.warn(path, None, f"not read: {what}")
+        return False
+
+    def outside(self, path: Path) -> Path | None:
+        """Where `path` really is, when a link (the file's or a folder's) takes it out of
+        the project root; None when it is inside. Definitions come from pull requests: a
+        `skills/x/skill.md` linked to a file elsewhere is not read, as case files are not."""
+        folder = path.parent
+        real = self._real.get(folder)
+        if real is None:
+            real = self._real[folder] = Path(os.path.realpath(folder))
+        target = Path(os.path.realpath(path)) if path.is_symlink() else real / path.name
+        root = self._real.get(self.root)
+        if root is None:
+            root = self._real[self.root] = Path(os.path.realpath(self.root))
+        return None if target.is_relative_to(root) else target
+
     def read_text(self, path: Path) -> str | None:
-        """The file's text (hashed as a source), or None with a warning when unreadable."""
+        """The file's text (hashed as a source), or None with a warning when it is not read:
+        a link out of the project, not a regular file, over the size limit, unreadable."""
         try:
-            too_big = size_message(path.stat().st_size, self.limits(path))
-            if too_big is not None:
-                self.warn(path, None, too_big)
+            elsewhere = self.outside(path)
+            if elsewhere is not None:
+                self.warn(
+                    path,
+                    None,
+                    f"not read: it is a link to {elsewhere}, outside the project; "
+                    "definitions are read from the project folder only",
+                )
                 return None
-            data = path.read_bytes()
+            data = read_limited(path, self.limits(path))
+        except RefusedFile as exc:
+            self.warn(path, None, f"not read: {exc}" if "limit" not in str(exc) else str(exc))
+            return None
         except OSError as exc:
-            self.warn(path, None, f"cannot read file: {exc.strerror or exc}")
+            self.warn(path, None, f"cannot read file: {describe(exc)}")
             return None
         self.hashes[self.rel(path)] = sha256_hex(data)
         try:

@@ -8,6 +8,7 @@ and never imported.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,9 @@ def read_mantle(ctx: ReadContext) -> MantleDefinitions:
         integrations=_read_mapping(ctx, root / "integrations.yml"),
     )
     defs.mcp_servers = _mcp_servers(ctx, root / "integrations.yml", defs.integrations)
-    if (root / "memory.yml").is_file():
+    if ctx.present(root / "memory.yml"):
         defs.memory = read_project_memory(ctx, root / "memory.yml")
-    if (root / "responses.yml").is_file():
+    if ctx.present(root / "responses.yml"):
         defs.responses = read_responses(ctx, root / "responses.yml", "project")
     if (root / "tools").is_dir():
         defs.shared_tools = collect_tools(ctx, sorted((root / "tools").glob("*.py")), "shared")
@@ -70,7 +71,7 @@ def agent_view(document: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read_mapping(ctx: ReadContext, path: Path) -> dict[str, Any]:
-    if not path.is_file():
+    if not ctx.present(path):
         return {}
     doc = ctx.read_yaml(path)
     if doc is None or doc.data is None:
@@ -109,7 +110,7 @@ def _read_skills(
     for child in sorted(folder.iterdir()):
         if not child.is_dir() or child.name.startswith((".", "_")):
             continue
-        if not (child / "skill.md").is_file():
+        if not os.path.lexists(child / "skill.md"):
             ctx.warn(child, None, "skill folder has no skill.md; skipped")
             continue
         skills[child.name] = read_skill(

@@ -523,7 +523,7 @@ def _memory_set_literals(ctx: ReadContext, path: Path) -> list[tuple[str, int]]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
-    from .._codecache import VALUES, text_key
+    from .._valuecache import VALUES, text_key
 
     key = text_key("rasa-memory-set", RASA_RULES_VERSION + "/1", text)
     kept = VALUES.get(key)

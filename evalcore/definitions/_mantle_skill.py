@@ -75,9 +75,9 @@ def read_skill(
     )
     if doc is not None:
         _apply_frontmatter(ctx, doc, frontmatter, skill, shared_tools, mcp_servers)
-    if (folder / "memory.yml").is_file():
+    if ctx.present(folder / "memory.yml"):
         skill.memory = read_skill_memory(ctx, folder / "memory.yml", skill.id)
-    if (folder / "responses.yml").is_file():
+    if ctx.present(folder / "responses.yml"):
         skill.responses = read_responses(ctx, folder / "responses.yml", skill.id)
     skill.tools = _local_tools(ctx, folder)
     check_block_tools(ctx, path, skill, shared_tools)
@@ -279,7 +279,7 @@ def _blocks(ctx: ReadContext, path: Path, raw_blocks: list[Any]) -> dict[str, Bl
 
 
 def _local_tools(ctx: ReadContext, folder: Path) -> dict[str, ToolDef]:
-    files = [folder / "tools.py"] if (folder / "tools.py").is_file() else []
+    files = [folder / "tools.py"] if ctx.present(folder / "tools.py") else []
     if (folder / "tools").is_dir():
         files += sorted((folder / "tools").glob("*.py"))
     return collect_tools(ctx, files, "local")

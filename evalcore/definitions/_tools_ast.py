@@ -83,9 +83,9 @@ def tool_facts(text: str) -> tuple[str, Any]:
     """What a tool file's `text` defines, as plain values: `("tools", [(name, description,
     line, [(name, type, required, default, description, choices), ...]), ...])`, or
     `("warn", (line, message))` when it does not parse. Depends on the text alone, so it is
-    kept between processes (`evalcore._codecache.VALUES`, keyed by this module's source
+    kept between processes (`evalcore._valuecache.VALUES`, keyed by this module's source
     and the text): a light command does not parse every tool file again."""
-    from .._codecache import VALUES, text_key
+    from .._valuecache import VALUES, text_key
 
     version = _version()
     if version is None:  # this module's source is not readable: nothing to key on

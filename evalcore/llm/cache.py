@@ -5,6 +5,10 @@ for the unchanged requests, and offline tests can replay answers. One JSON file 
 `<cache_dir>/<key[:2]>/<key>.json`, so entries are easy to inspect or delete by hand; writes
 go through a temporary file and `os.replace`, so a crashed or concurrent writer never leaves a
 half-written entry.
+
+Entries are JSON data and are read as such, under a size limit; an entry another user owns
+or that others may write to is ignored with a warning (`evalcore._valuecache.trusted`), and
+entries are written readable by this user only.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from ..workdir import ensure_dir
 
 #: Bumped when the entry layout changes, so old entries are simply missed.
 CACHE_VERSION = 1
+#: The largest entry read (a model answer is far smaller).
+MAX_ENTRY_BYTES = 8 * 1024 * 1024
 
 
 def cache_key(
@@ -57,9 +63,14 @@ class ResponseCache:
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored entry, or None when absent or unreadable (a damaged entry is a miss)."""
+        from .._valuecache import read_cache
+
+        data = read_cache(self.path_for(key), MAX_ENTRY_BYTES)
+        if data is None:
+            return None
         try:
-            entry = json.loads(self.path_for(key).read_text("utf-8"))
-        except (OSError, ValueError):
+            entry = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError):
             return None
         return entry if isinstance(entry, dict) and entry.get("key") == key else None
 

@@ -305,9 +305,13 @@ def _is_openai_host(base_url: str) -> bool:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    from .._readbytes import describe, read_text
+
     try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return tomllib.loads(read_text(path))
+    except OSError as exc:
+        raise ConfigError(f"cannot read model settings from {path}: {describe(exc)}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read model settings from {path}: {exc}") from None
 
 

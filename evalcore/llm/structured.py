@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -295,6 +296,18 @@ class _Answer:
     usage: Usage
 
 
+#: What the client raises on a body that is not a chat completion (see `_ask`).
+_NOT_A_COMPLETION = (
+    TypeError,
+    AttributeError,
+    KeyError,
+    IndexError,
+    RecursionError,
+    UnicodeDecodeError,
+    json.JSONDecodeError,
+)
+
+
 async def _ask(
     runnable: Any, messages: list[BaseMessage], method: Method, config: ModelConfig
 ) -> _Answer:
@@ -306,6 +319,11 @@ async def _ask(
         return _Answer(None, _finish_problem(exc), "", _completion_usage(exc, config))
     except openai.APIResponseValidationError as exc:
         return _Answer(None, f"the answer is malformed ({one_line(exc)})", "", Usage(calls=1))
+    except _NOT_A_COMPLETION as exc:
+        # garbage, no `choices`, JSON nested past the parser, an event stream: the client
+        # fails on its way through the body; that is an unusable answer, not a crash
+        problem = f"the endpoint's answer is not a chat completion ({type(exc).__name__}: "
+        return _Answer(None, problem + f"{one_line(exc)[:160]})", "", Usage(calls=1))
     raw_text = raw_text_of(message)
     parsed, problem = answer_json(message, method, raw_text)
     return _Answer(parsed, problem, raw_text, _message_usage(message, config))

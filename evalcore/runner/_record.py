@@ -139,9 +139,13 @@ class RunRecord(BaseModel):
     def from_json(cls, data: dict[str, Any]) -> RunRecord:
         """A record read back from `run_N.json` (the computed `passed` keys are dropped)."""
         values = {k: v for k, v in data.items() if k not in ("passed", "errored")}
-        values["criteria"] = [
-            {k: v for k, v in c.items() if k != "passed"} for c in data.get("criteria") or []
-        ]
+        criteria = data.get("criteria") or []
+        if not isinstance(criteria, list) or not all(isinstance(c, dict) for c in criteria):
+            # a results folder may come from a CI artifact: say what is wrong, do not crash
+            raise ValueError(
+                f"/criteria: expected a list of criterion objects, got {_shape(criteria)}"
+            )
+        values["criteria"] = [{k: v for k, v in c.items() if k != "passed"} for c in criteria]
         return cls.model_validate(values)
 
     def failure_reason(self) -> str:
@@ -210,6 +214,14 @@ def decide(
 
 def tally(passed: int, total: int) -> Tally:
     return Tally(passed=passed, total=total, all_passed=passed == total)
+
+
+def _shape(value: Any) -> str:
+    """A short description of a JSON value's type, for messages about bad results."""
+    if isinstance(value, list):
+        kinds = sorted({type(v).__name__ for v in value if not isinstance(v, dict)})
+        return f"a list holding {', '.join(kinds)}"
+    return type(value).__name__
 
 
 __all__ = ["EngineUse", "Latency", "RunRecord", "Status", "Tally", "TurnLatency", "decide", "tally"]

@@ -195,9 +195,11 @@ class ResultsWriter:
 def _read_summary(path: Path) -> Summary | None:
     if not path.is_file():
         return None
+    from ..documents import UnreadableFile, read_json
+
     try:
-        return Summary.model_validate_json(path.read_text("utf-8"))
-    except (OSError, ValidationError, ValueError):
+        return Summary.model_validate(read_json(path))
+    except (UnreadableFile, ValidationError, ValueError):
         return None
 
 

@@ -12,12 +12,12 @@ whose runs failed or errored there.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..documents import UnreadableFile, read_json
 from ..errors import UserError
 from ._case import RunCase
 
@@ -143,8 +143,8 @@ def last_failed(root: Path) -> LastFailed | None:
     slugs: set[str] = set()
     for file in _newest_runs(folder):
         try:
-            data = json.loads(file.read_text("utf-8"))
-        except (OSError, ValueError):
+            data = read_json(file)
+        except UnreadableFile:
             continue
         if not isinstance(data, dict):
             continue

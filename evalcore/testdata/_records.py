@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._readbytes import RefusedFile, read_limited
+
 _NAME_KEYS = ("full_name", "holder_name", "customer_name", "name", "holder", "owner")
 _MAX_BYTES = 2_000_000
 _INACTIVE = re.compile(
@@ -193,10 +195,11 @@ def load_records(root: Path) -> DataRecords:
     for path in sorted(paths):
         where = path.relative_to(root).as_posix()
         try:
-            if path.stat().st_size > _MAX_BYTES:
-                out.problems.append(f"{where}: larger than {_MAX_BYTES} bytes, not read")
+            try:
+                text = read_limited(path, _MAX_BYTES).decode("utf-8")
+            except RefusedFile as exc:
+                out.problems.append(f"{where}: not read ({exc})")
                 continue
-            text = path.read_text(encoding="utf-8")
             data = _csv_rows(text) if path.suffix == ".csv" else json.loads(text)
         except (OSError, UnicodeDecodeError) as exc:
             out.problems.append(f"{where}: cannot be read ({exc})")

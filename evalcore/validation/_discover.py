@@ -26,7 +26,8 @@ def iter_listed_files(paths: Iterable[Path]) -> Iterator[tuple[Path, bool, bool 
     for path in paths:
         if not path.exists():
             raise UserError(f"no such file or folder: {path}")
-        if path.is_file():
+        if path.is_file() or not path.is_dir():
+            # a named FIFO or device is read as a file, which refuses it with a finding
             yield path, True, None
             continue
         # A folder's Path and whether it is skipped, once per folder, not once per file.

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from .._readbytes import read_limited
 from ..errors import UserError
 
 WriteStatus = Literal["created", "unchanged", "overwritten", "conflict"]
@@ -126,7 +127,10 @@ def write_case_file(path: Path, text: str, *, force: bool = False) -> WriteResul
     Same content is `unchanged` (no write, mtime kept), so re-running generation is a no-op.
     """
     if path.exists():
-        current = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            current = read_limited(path).decode("utf-8", errors="replace")
+        except OSError:  # not a regular file, or over the limit: never overwritten silently
+            return WriteResult(path, "conflict")
         if current == text:
             return WriteResult(path, "unchanged")
         if not force:

@@ -216,8 +216,10 @@ def _agent_skills(project: Project) -> AgentSkillsDefinitions:
 
 
 def _read(path: Path) -> str | None:
+    from evalcore._readbytes import read_text
+
     try:
-        return path.read_text("utf-8")
+        return read_text(path)
     except (OSError, UnicodeDecodeError):
         return None  # the reader already warned about it; fall back to the parsed body
 

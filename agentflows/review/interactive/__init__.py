@@ -19,12 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.types import Command
 
 from evalcore.errors import UserError
 from evalcore.workdir import ensure_dir
 
+from ..._store import open_store
 from .context import DEFAULT_REVIEWS_DIR, Editor, ReviewContext, external_editor, now_iso
 from .graph import build_graph
 from .state import ACTIONS, CaseItem, ReviewState
@@ -95,7 +95,7 @@ async def open_review(
         UserError: `resume` is set and no review `review_id` is in the file.
     """
     ensure_dir(checkpoints.parent)
-    async with AsyncSqliteSaver.from_conn_string(str(checkpoints)) as saver:
+    async with open_store(checkpoints) as saver:
         graph = build_graph().compile(checkpointer=saver)
         review = InteractiveReview(graph, context, review_id or new_review_id())
         if resume and not await review.exists():

@@ -108,6 +108,16 @@ def _reassess(ctx: ReviewContext, state: ReviewState, index: int, text: str) -> 
     return _assess(reviewer, candidate, peers, len(items))
 
 
+def _on_disk(path: Path) -> str | None:
+    """The case file's text now (None when it is gone or is not a readable regular file)."""
+    from evalcore._readbytes import read_text
+
+    try:
+        return read_text(path)
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _json(findings: list[Finding]) -> list[dict[str, Any]]:
     return [f.to_json() for f in findings]
 
@@ -172,7 +182,7 @@ async def accept(state: ReviewState, runtime: Ctx) -> Command[Next]:
     item = state["items"][state["index"]]
     path = Path(item["path"])
     if item["changed"]:
-        on_disk = path.read_text("utf-8") if path.is_file() else None
+        on_disk = _on_disk(path)
         if on_disk != item["original"]:
             return Command(
                 goto="present",

@@ -74,9 +74,11 @@ def _defs(project: Project) -> MantleDefinitions:
 
 
 def _prose_first_line(project: Project, skill: Skill) -> int:
+    from ..._readbytes import read_text
+
     try:
-        text = (project.root / skill.path / "skill.md").read_text(encoding="utf-8")
-    except OSError:
+        text = read_text(project.root / skill.path / "skill.md")
+    except (OSError, UnicodeDecodeError):
         return 1
     return body_first_line(text)
 

@@ -183,9 +183,11 @@ def tool_source(project: Project, tool: ToolDef) -> str | None:
 
 def _read(path: Path) -> str | None:
     """A tool file's text, read once per loaded project (planning asks per tool call)."""
+    from ..._readbytes import read_text
+
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
+        return read_text(path)
+    except (OSError, UnicodeDecodeError):
         return None
 
 

@@ -6,8 +6,12 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
+from ..._readbytes import read_limited
 from ...agents._protocol import FinalRecord
 from ...suggest import similarity
+
+#: The most of one file a check reads from the project copy (an agent may leave anything).
+MAX_READ_BYTES = 8 * 1024 * 1024
 
 
 class ProjectFiles:
@@ -51,7 +55,7 @@ class ProjectFiles:
         path, _ = self.resolve(rel)
         if path is not None:
             try:
-                return path.read_bytes().decode("utf-8", "replace") if path.is_file() else None
+                return read_limited(path, MAX_READ_BYTES).decode("utf-8", "replace")
             except OSError:
                 return None
         return self.recorded.get(Path(rel).as_posix())
