@@ -68,6 +68,10 @@ class SkillSignals:
     gates: list[Gate] = field(default_factory=list)
     requires: dict[str, str] = field(default_factory=dict)
     """Tool -> its `tool_constraints` `requires` (the condition it runs under)."""
+    answers: tuple[str, ...] = ()
+    """Conditions of the `if:` paragraphs that name no tool (a mode whose task is the answer)
+    of a skill without `complete_when`: the definitions give such a path no event to assert
+    as its success, so routing to it is all a happy path can show."""
 
     @property
     def success_responses(self) -> frozenset[str]:
@@ -113,7 +117,12 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
         if c.requires_confirmation is not None and c.requires_confirmation.enabled
     ]
     requires = {n: c.requires for n, c in skill.tool_constraints.items() if c.requires}
-    return SkillSignals(skill_id, frozenset(names), success, fields, gates, requires)
+    answers = tuple(
+        c.condition
+        for c in skill.prose_conditions
+        if not condition and not _last_in(c.paragraph, names, known)
+    )
+    return SkillSignals(skill_id, frozenset(names), success, fields, gates, requires, answers)
 
 
 def _last_in(text: str, tools: set[str], known: set[str]) -> dict[str, set[str]]:
