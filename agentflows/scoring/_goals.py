@@ -84,13 +84,21 @@ def _answers(checks: list[tuple[str, Any]], signals: SkillSignals, seeded: dict[
     if not signals.answers:
         return False
     known = dict(seeded)
+    activated = False
     for key, body in checks:
         if key == "memory_was_set":
             known.update({n: v for n, has_value, v in memory_entries(body) if has_value})
-    return any(_holds(condition, known) for condition in signals.answers)
+        activated = activated or (
+            key == "skill_activated"
+            and isinstance(body, dict)
+            and body.get("skill_id") == signals.skill_id
+        )
+    return activated and any(_holds(condition, known) for condition in signals.answers)
 
 
 def _holds(condition: str, known: dict[str, Any]) -> bool:
+    if not condition:  # the skill's whole task is the answer
+        return True
     keys = condition_keys(condition)
     return bool(keys) and all(k in known for k in keys) and bool(evaluate(condition, known))
 
