@@ -153,9 +153,14 @@ def _score(words: list[str], key: str, singular: str) -> int:
     if "_" in key and joined.endswith("_" + key.lower()):
         return 1  # the key qualified by which one: `selected_device_id` of `device_id`
     ids = generic | {"num"}
-    if len(words) == 2 and key_words[-1:] and [w.lower() for w in key_words[:-1]] == [singular]:
-        if words[0] == singular and words[1] in ids and key_words[-1].lower() in ids:
-            return 2  # the file's noun and another id word: `claim_number` of claims' `claim_id`
+    noun_id = [w.lower() for w in key_words] == [singular, key_words[-1].lower()]
+    if (
+        noun_id
+        and len(words) == 2
+        and words[0] == singular
+        and {words[1], key_words[-1].lower()} <= ids
+    ):
+        return 2  # the file's noun and another id word: `claim_number` of claims' `claim_id`
     if singular in words and key in ("id", "number", "ref", "reference", "code"):
         return 2 if set(rest) & {"id", "number", "ref", "reference", "code", "no"} else 0
     return 0
