@@ -172,3 +172,74 @@ def test_the_opening_names_no_month_of_its_own(phrase: str, opening: str) -> Non
     """The month a case is about is its fact's (drawn by the test data): an example
     phrasing that names another month loses it, a word that only looks like one stays."""
     assert without_month(phrase) == opening
+
+
+STATUS_SKILL = """\
+---
+name: Claim status
+description: >
+  Looking up where an existing claim stands: "what's happening with my claim".
+---
+
+Ask for the claim number and set `claim_number`. Demo claim numbers include CLM0412
+through CLM0415. Then look it up with @tool.get_claim_status.
+"""
+STATUS_MEMORY = """\
+schema:
+  public:
+    claim_number:
+      type: text
+      description: The claim to look up (for example CLM0413).
+      llm_settable: true
+"""
+STATUS_TOOLS = '''\
+from rasa.mantle.tools.decorator import tool
+
+
+@tool(description="Look a claim up.")
+async def get_claim_status(claim_number: str, context=None):
+    """Its status."""
+'''
+
+
+@pytest.mark.parametrize(
+    ("text", "description", "listed"),
+    [
+        (
+            "Claim numbers CLM0412 through CLM0415.",
+            "",
+            ("CLM0412", "CLM0413", "CLM0414", "CLM0415"),
+        ),
+        ("Valid: CLM0412–15.", "e.g. CLM0413", ("CLM0412", "CLM0413", "CLM0414", "CLM0415")),
+        (
+            "The claim number is one of CLM0412, CLM0419 or CLM0430.",
+            "",
+            ("CLM0412", "CLM0419", "CLM0430"),
+        ),
+        ("Routers RTR-123-01 and RTR-124-01 are online.", "e.g. CLM0413", ()),
+        ("Call 555-0100 to 555-0199 after 9.", "", ()),
+    ],
+)
+def test_ids_the_text_lists_for_a_field(text, description, listed) -> None:
+    from evalcore.testdata import listed_values
+
+    assert listed_values(text, "claim_number", description) == listed
+
+
+def test_a_case_draws_the_id_from_the_set_the_skill_lists(tmp_path) -> None:
+    """The skill names the claims its backend knows: every case's claim number is one of
+    them, never a fresh id of the same shape."""
+    (tmp_path / "agent.yml").write_text(AGENT)
+    skill = tmp_path / "skills" / "claim_status"
+    skill.mkdir(parents=True)
+    (skill / "skill.md").write_text(STATUS_SKILL)
+    (skill / "memory.yml").write_text(STATUS_MEMORY)
+    (skill / "tools.py").write_text(STATUS_TOOLS)
+    project = load_project(tmp_path)
+    numbers = []
+    for behavior in plan_mantle(project, "claim_status", None).behaviors:
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        context = data["scenario"]["simulation_context"]
+        numbers += re.findall(r"\bCLM\d+\b", context)
+    assert numbers
+    assert set(numbers) <= {"CLM0412", "CLM0413", "CLM0414", "CLM0415"}, numbers

@@ -194,6 +194,27 @@ def test_happy_path_without_completion_is_an_error() -> None:
     assert not only(review(case), "no-decisive-assertion")
 
 
+def test_a_happy_path_of_a_skill_that_only_answers_needs_no_completion(tmp_path) -> None:
+    """An FAQ skill (no tool, no ordered block, no `complete_when`): Mantle records no event
+    for its answer, so activation and a criterion on the answer are what a correct case
+    holds; without the criterion nothing at all checks the answer."""
+    faq = tmp_path / "skills" / "faq"
+    faq.mkdir(parents=True)
+    (tmp_path / "agent.yml").write_text("name: Help desk\n")
+    (faq / "skill.md").write_text(
+        "---\nname: FAQ\ndescription: Opening hours and fees.\n---\n\n"
+        "Answer questions about opening hours and fees from this text.\n"
+    )
+    case = mantle(
+        type="happy_path",
+        criteria=["The agent answers what the customer asked, in the skill's own terms"],
+        assertions=[{"skill_activated": {"skill_id": "faq"}}],
+    )
+    assert not only(review(case, project=tmp_path), "no-decisive-assertion")
+    del case["scenario"]["goals"]["criteria"]
+    assert only(review(case, project=tmp_path), "no-decisive-assertion")
+
+
 def test_refused_confirmation_without_the_denial_response() -> None:
     case = bank_case("card_replace_refused_confirmation")
     assert not only(review(case), "no-decisive-assertion")

@@ -326,3 +326,27 @@ def test_a_seeded_kind_no_role_names_is_the_personas_own_kind():
     assert persona.role.startswith("a technician")
     named = persona_for("Riders write to you from the app.", "case-1", role_value="rider")
     assert named.role.startswith("a rider")
+
+
+def test_a_field_that_qualifies_a_record_key_draws_from_the_records(tmp_path):
+    # `selected_device_id` is one of the routers' `device_id`s (the file under a subfolder
+    # of data/, as projects that keep their seed data apart do), never an invented one
+    source = tmp_path / "data" / "source"
+    source.mkdir(parents=True)
+    routers = [{"customer_id": "7", "device_id": "RTR-7-01", "model": "Hub X"}]
+    (source / "routers.json").write_text(json.dumps(routers))
+    spec = FieldSpec("selected_device_id", "text", "Router device id selected for reset.")
+    sheet = SheetBuilder("case-1", "", load_records(tmp_path))
+    assert sheet.value(spec) == "RTR-7-01"
+
+
+def test_a_field_naming_the_files_noun_by_another_id_word_draws_its_ids(tmp_path):
+    # `claim_number` asks for one of the claims' `claim_id`s: an invented one is no claim
+    (tmp_path / "data").mkdir()
+    claims = [{"claim_id": "CLM0412", "status": 1}, {"claim_id": "CLM0413", "status": 2}]
+    (tmp_path / "data" / "claims.json").write_text(json.dumps(claims))
+    spec = FieldSpec("claim_number", "text", "The claim to look up, e.g. C-20931.")
+    sheet = SheetBuilder("case-1", "", load_records(tmp_path))
+    assert sheet.value(spec) in {"CLM0412", "CLM0413"}
+    other = FieldSpec("policy_number", "text", "The policy, e.g. PL-20931.")
+    assert sheet.value(other) not in {"CLM0412", "CLM0413"}

@@ -60,8 +60,8 @@ def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
     success: the run of any tool of the skill counts."""
     checks = list(case.checks())
     ran = _successes(checks, signals)
-    found = bool(ran)
     seeded = case.seeded
+    found = bool(ran) or _answers(checks, signals, seeded)
     any_tool = all(ruled_out(signals.requires.get(t), seeded) for t in signals.success)
     for key, body in checks:
         if _contradicts(key, body, signals, ran):
@@ -76,6 +76,31 @@ def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
                 for name, has_value, value in memory_entries(body)
             )
     return found
+
+
+def _answers(checks: list[tuple[str, Any]], signals: SkillSignals, seeded: dict[str, Any]) -> bool:
+    """Whether the values the case asserts route it to a mode whose task is the answer
+    (`SkillSignals.answers`): no tool, no `complete_when`, so nothing else to assert."""
+    if not signals.answers:
+        return False
+    known = dict(seeded)
+    activated = False
+    for key, body in checks:
+        if key == "memory_was_set":
+            known.update({n: v for n, has_value, v in memory_entries(body) if has_value})
+        activated = activated or (
+            key == "skill_activated"
+            and isinstance(body, dict)
+            and body.get("skill_id") == signals.skill_id
+        )
+    return activated and any(_holds(condition, known) for condition in signals.answers)
+
+
+def _holds(condition: str, known: dict[str, Any]) -> bool:
+    if not condition:  # the skill's whole task is the answer
+        return True
+    keys = condition_keys(condition)
+    return bool(keys) and all(k in known for k in keys) and bool(evaluate(condition, known))
 
 
 def ruled_out(condition: str | None, known: dict[str, Any]) -> bool:

@@ -14,6 +14,7 @@ evidence did not happen, and asserts no other success tool's run, contradicts it
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +69,11 @@ class SkillSignals:
     gates: list[Gate] = field(default_factory=list)
     requires: dict[str, str] = field(default_factory=dict)
     """Tool -> its `tool_constraints` `requires` (the condition it runs under)."""
+    answers: tuple[str, ...] = ()
+    """Conditions of the `if:` paragraphs that name no tool (a mode whose task is the answer)
+    of a skill without `complete_when`, and `""` (always) for a skill that `answers_only`:
+    the definitions give such a path no event to assert as its success, so routing to it
+    (its activation) is all a happy path can show."""
 
     @property
     def success_responses(self) -> frozenset[str]:
@@ -113,7 +119,19 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
         if c.requires_confirmation is not None and c.requires_confirmation.enabled
     ]
     requires = {n: c.requires for n, c in skill.tool_constraints.items() if c.requires}
-    return SkillSignals(skill_id, frozenset(names), success, fields, gates, requires)
+    answers = tuple(
+        c.condition
+        for c in skill.prose_conditions
+        if not condition and not _last_in(c.paragraph, names, known)
+    ) + (("",) if answers_only(skill, names) else ())
+    return SkillSignals(skill_id, frozenset(names), success, fields, gates, requires, answers)
+
+
+def answers_only(skill: Skill, tools: Iterable[str]) -> bool:
+    """A skill whose whole task is an answer: no tool, no ordered block, no `complete_when`
+    (an FAQ, a greeting). Mantle leaves its completion to the model, so nothing but its
+    activation (and what a judge reads) can show a happy path did its job."""
+    return not tools and not skill.blocks and not (skill.complete_when or {}).get("condition")
 
 
 def _last_in(text: str, tools: set[str], known: set[str]) -> dict[str, set[str]]:

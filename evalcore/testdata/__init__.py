@@ -6,6 +6,7 @@ values, and the cases of one suite differ. Nothing here knows a dialect: drafter
 agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
+from ._listed import listed_values
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for
 from ._records import Collection, DataRecords, load_records, record_name
 from ._rng import case_rng
@@ -35,6 +36,7 @@ __all__ = [
     "case_rng",
     "date_format",
     "draw_date",
+    "listed_values",
     "load_records",
     "names_role",
     "persona_for",

@@ -137,7 +137,9 @@ def role_prefix(field_name: str, key: str) -> str | None:
 def _score(words: list[str], key: str, singular: str) -> int:
     """How well a field (`policy_number`) names a record key (`policy_number`, `number` in
     policies): 4 exact and the file's noun in the field, 3 exact, 2 key plus the file's noun,
-    1 the key plus generic words (`zip_code` ↔ `zip`); 0 none."""
+    1 the key plus generic words (`zip_code` ↔ `zip`) or a key of several words after a
+    qualifier (`selected_device_id` ↔ `device_id`); 2 also the file's noun with another id
+    word (`claim_number` ↔ `claim_id` in claims); 0 none."""
     joined = "_".join(words)
     key_words = re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key)
     if joined == key or joined == re.sub(r"(?<=[a-z])(?=[A-Z])", "_", key).lower():
@@ -150,6 +152,17 @@ def _score(words: list[str], key: str, singular: str) -> int:
         return 2
     if role_prefix(joined, key):
         return 1
+    if "_" in key and joined.endswith("_" + key.lower()):
+        return 1  # the key qualified by which one: `selected_device_id` of `device_id`
+    ids = generic | {"num"}
+    noun_id = [w.lower() for w in key_words] == [singular, key_words[-1].lower()]
+    if (
+        noun_id
+        and len(words) == 2
+        and words[0] == singular
+        and {words[1], key_words[-1].lower()} <= ids
+    ):
+        return 2  # the file's noun and another id word: `claim_number` of claims' `claim_id`
     if singular in words and key in ("id", "number", "ref", "reference", "code"):
         return 2 if set(rest) & {"id", "number", "ref", "reference", "code", "no"} else 0
     return 0

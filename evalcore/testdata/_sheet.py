@@ -7,7 +7,8 @@
 
 Values come from, in order: what the case fixes (the path's enum value), the record this case
 drew from the project's data files (one record per collection per case, so a policy number
-and its holder's name belong together), then `typed_value`. Everything is keyed by the case id.
+and its holder's name belong together), the ids the project's text lists for the field
+(`FieldSpec.listed`), then `typed_value`. Everything is keyed by the case id.
 """
 
 from __future__ import annotations
@@ -152,6 +153,10 @@ class SheetBuilder:
         found = self.from_records(spec)
         if found is not None:
             return found
+        if spec.listed:  # the project's own set: dealt in turn across the suite's cases
+            if self.slot is not None:
+                return spec.listed[self.slot % len(spec.listed)]
+            return case_rng(self.key, f"listed:{spec.name}").choice(spec.listed)
         return typed_value(spec, case_rng(self.key, f"value:{spec.name}"), self.persona)
 
     def add(self, label: str, value: Any, *, field: str | None = None) -> Fact | None:

@@ -121,6 +121,9 @@ class FieldSpec:
     """The skill whose narrative field it is (`reason`, `notes`: what this conversation is
     about, not which thing it is about): a data file only other skills' tools read holds
     other conversations' reasons, never its value (`DataRecords.readers`)."""
+    listed: tuple[str, ...] = ()
+    """The ids the project's text enumerates for the field (`listed_values`): the set a
+    case draws from instead of inventing one of the same shape."""
 
     @property
     def text(self) -> str:

@@ -19,7 +19,7 @@ from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.skill_model import skill_model
 from evalcore.simulator import stems
-from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, spoken_value
+from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, listed_values, spoken_value
 
 from ...planning._mantle_phrases import description_phrases, second_person
 from ...planning._mantle_tools import step_arguments
@@ -52,6 +52,7 @@ def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldS
     """What a value is drawn for; with `defs`, the tool parameters the field fills under
     another name too (a record is matched by them: see `FieldSpec.aliases`)."""
     aliases = fed_parameters(defs).get(field.qualified, ()) if defs is not None else ()
+    listed = _listed(defs, field) if defs is not None else ()
     return FieldSpec(
         field.name,
         field.type,
@@ -61,7 +62,21 @@ def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldS
         narrative_of=field.namespace
         if field.namespace != "project" and _narrative(field)
         else None,
+        listed=listed,
     )
+
+
+def _listed(defs: MantleDefinitions, field: MemoryField) -> tuple[str, ...]:
+    """The ids the project lists for the field, in its skill's prose (every skill's for a
+    project field) or its description; read once per field."""
+
+    def build() -> tuple[str, ...]:
+        owner = defs.skills.get(field.namespace)
+        skills = [owner] if owner is not None else list(defs.skills.values())
+        prose = "\n\n".join(s.body for s in skills)
+        return listed_values(prose, field.name, field.description or "")
+
+    return memoized(defs, ("listed_values", field.qualified), build)
 
 
 def _narrative(field: MemoryField) -> bool:

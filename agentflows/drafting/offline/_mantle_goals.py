@@ -48,8 +48,9 @@ class Goals(GoalPieces):
             self.handed_over(walk, self.script.walk)
             return
         self.path_facts(walk)
-        if self.answers_only(walk):  # the mode's whole task is the answer: the skill ends
-            self.add(skill_check("skill_completed", walk.skill))
+        if self.answers_only(walk):  # no `complete_when`: the model decides when it is done,
+            # so the answer is the success a correct agent gives, not the skill's completion
+            self.criterion("The agent answers what the customer asked, in the skill's own terms")
         said = self.block_utters(walk)
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})

@@ -13,6 +13,7 @@ from typing import Any
 
 from evalcore.lint import as_dict, as_list
 
+from ...scoring._skills import answers_only
 from .._source import mantle_assertions
 from .._views import CaseView, ReviewEnv
 from ._registry import Hit, at, review_rule
@@ -97,7 +98,7 @@ def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     keys = {key for item in items for key in item}
     name = f"{scenario.get('name', '')} {case.path.stem if case.path else ''}"
     skills = _skills_under_test(case, env, items)
-    if case.type == "happy_path" and not keys & _MANTLE_DONE:
+    if case.type == "happy_path" and not keys & _MANTLE_DONE and not _answer_case(env, goals):
         yield Hit(
             where,
             "happy path with no assertion that the task got done: it passes even if the "
@@ -138,6 +139,25 @@ def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
             suggestion="add one or two assertions on the non-negotiable facts",
             severity="warning",
         )
+
+
+def _answer_case(env: ReviewEnv, goals: dict[str, Any]) -> bool:
+    """A happy path whose skills only answer (`answers_only`: no tool, block or
+    `complete_when`): Mantle records no event for the answer, so its activation and a
+    criterion on the answer are all a case can hold."""
+    defs = env.project.mantle if env.project is not None else None
+    items = mantle_assertions(goals.get("assertions"))
+    started = {
+        as_dict(item.get("skill_activated")).get("skill_id")
+        for item in items
+        if "skill_activated" in item
+    }
+    if defs is None or not started or not as_list(goals.get("criteria")):
+        return False
+    return all(
+        isinstance(s, str) and s in defs.skills and answers_only(defs.skills[s], defs.tools_for(s))
+        for s in started
+    )
 
 
 def _skills_under_test(case: CaseView, env: ReviewEnv, items: list[dict[str, Any]]) -> set[str]:
