@@ -53,3 +53,22 @@ def split_frontmatter(text: str, *, filename: str) -> Split:
         1,
         (1, f"{filename} frontmatter is not closed by a '---' line"),
     )
+
+
+#: The skill.md frontmatter keys Mantle defines (Rasa's frontmatter model allows no other).
+FRONTMATTER_KEYS = {
+    "name",
+    "description",
+    "precondition",
+    "hidden",
+    "disabled",
+    "always_include_in_prompt",
+    "complete_when",
+    "import_tools",
+    "tool_constraints",
+    "utter",
+    "knowledge_answering",
+    "routing",
+}
+CONSTRAINT_KEYS = {"requires", "requires_confirmation", "on_success", "on_failure"}
+CONFIRMATION_KEYS = {"enabled", "utter_for_confirmation", "utter_on_user_denial"}

@@ -14,28 +14,12 @@ from typing import Any, Literal
 from ..documents import Document
 from ._blocks import check_block_tools, read_block
 from ._context import ReadContext
-from ._frontmatter import split_frontmatter
+from ._frontmatter import CONFIRMATION_KEYS, CONSTRAINT_KEYS, FRONTMATTER_KEYS, split_frontmatter
 from ._mantle_memory import read_responses, read_skill_memory
 from ._model import Block, Confirmation, Skill, ToolConstraint, ToolDef, UtterRule
 from ._skill_md import parse_body
 from ._tools_ast import read_tool_file
 
-FRONTMATTER_KEYS = {
-    "name",
-    "description",
-    "precondition",
-    "hidden",
-    "disabled",
-    "always_include_in_prompt",
-    "complete_when",
-    "import_tools",
-    "tool_constraints",
-    "utter",
-    "knowledge_answering",
-    "routing",
-}
-_CONSTRAINT_KEYS = {"requires", "requires_confirmation", "on_success", "on_failure"}
-_CONFIRMATION_KEYS = {"enabled", "utter_for_confirmation", "utter_on_user_denial"}
 _STRICT_BOOLS = ("hidden", "disabled", "always_include_in_prompt")
 
 HANDOFF_WORDS = re.compile(
@@ -199,7 +183,7 @@ def _tool_constraints(ctx: ReadContext, doc: Document, value: Any) -> dict[str, 
         if not isinstance(spec, dict):
             ctx.warn_at(doc, at, f"constraint for '{tool}' must be a mapping")
             continue
-        ctx.warn_unknown_keys(doc, spec, _CONSTRAINT_KEYS, at, f"tool constraint '{tool}'")
+        ctx.warn_unknown_keys(doc, spec, CONSTRAINT_KEYS, at, f"tool constraint '{tool}'")
         out[tool] = ToolConstraint(
             tool=tool,
             requires=_optional_str(spec.get("requires")),
@@ -220,7 +204,7 @@ def _confirmation(ctx: ReadContext, doc: Document, value: Any, at: Tokens) -> Co
     if not isinstance(value, dict):
         ctx.warn_at(doc, at, "'requires_confirmation' is {enabled, utter_for_confirmation, ...}")
         return None
-    ctx.warn_unknown_keys(doc, value, _CONFIRMATION_KEYS, at, "requires_confirmation")
+    ctx.warn_unknown_keys(doc, value, CONFIRMATION_KEYS, at, "requires_confirmation")
     enabled = value.get("enabled", True)
     return Confirmation(
         enabled=enabled if isinstance(enabled, bool) else True,

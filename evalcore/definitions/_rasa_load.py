@@ -19,26 +19,13 @@ from typing import Any
 
 from ..documents import parse_text
 from ..limits import InputLimits
+from ._frontmatter import CONFIRMATION_KEYS, CONSTRAINT_KEYS, FRONTMATTER_KEYS
 from ._model import Skill
 
-_FRONTMATTER_FIELDS = frozenset(
-    {
-        "name",
-        "description",
-        "precondition",
-        "hidden",
-        "disabled",
-        "always_include_in_prompt",
-        "complete_when",
-        "import_tools",
-        "tool_constraints",
-        "utter",
-        "knowledge_answering",
-        "routing",
-    }
-)
-_CONSTRAINT_FIELDS = frozenset({"requires", "requires_confirmation", "on_success", "on_failure"})
-_CONFIRMATION_FIELDS = frozenset({"enabled", "utter_for_confirmation", "utter_on_user_denial"})
+# The keys Rasa's frontmatter model allows are the ones the reader knows: one table for both.
+_FRONTMATTER_FIELDS = frozenset(FRONTMATTER_KEYS)
+_CONSTRAINT_FIELDS = frozenset(CONSTRAINT_KEYS)
+_CONFIRMATION_FIELDS = frozenset(CONFIRMATION_KEYS)
 ORDERED_BLOCK = re.compile(
     r":::ordered_block(?:\s+id=(?P<block_id>[\w-]+))?\s*\n(?P<block_body>.*?)^:::\s*$",
     re.DOTALL | re.MULTILINE,
