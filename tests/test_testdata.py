@@ -350,3 +350,17 @@ def test_a_field_naming_the_files_noun_by_another_id_word_draws_its_ids(tmp_path
     assert sheet.value(spec) in {"CLM0412", "CLM0413"}
     other = FieldSpec("policy_number", "text", "The policy, e.g. PL-20931.")
     assert sheet.value(other) not in {"CLM0412", "CLM0413"}
+
+
+def test_for_with_no_person_after_it_names_no_audience() -> None:
+    """ "for leave balances" says what the agent helps with, not whom: the people who write to
+    it decide the personas (an internal HR assistant's users were drawn as bank customers)."""
+    from evalcore.testdata._people import roles_for
+
+    text = (
+        "You are the internal HR assistant in chat. Point people to the HR portal for leave "
+        "balances. Employees reach you by direct message."
+    )
+    roles = roles_for(text)
+    assert not any("bank" in role for role in roles), roles
+    assert roles_for("The desk works for truck drivers on the road.")[0] == "a truck driver"

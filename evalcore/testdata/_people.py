@@ -281,6 +281,8 @@ def roles_for(text: str) -> tuple[str, ...]:
         who = [w.rstrip("s") for w in match["who"].split()]
         if who[0] in _GENERIC:
             continue
+        if match.group(0).lower().startswith("for") and not _people_named(match["who"].split()):
+            continue  # "for leave balances" names what, not whom ("for truck drivers" does)
         for domain_words, roles in DOMAINS.values():
             if any(w in (d.rstrip("s") for d in domain_words) for w in who):
                 return roles
