@@ -55,7 +55,8 @@ def split_frontmatter(text: str, *, filename: str) -> Split:
     )
 
 
-#: The skill.md frontmatter keys Mantle defines (Rasa's frontmatter model allows no other).
+#: The skill.md frontmatter keys Mantle defines (Rasa's frontmatter model allows no other):
+#: one table for the reader's unknown-key warnings and for Rasa's load check.
 FRONTMATTER_KEYS = {
     "name",
     "description",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Collection
 from functools import lru_cache
 from typing import Any
 
@@ -22,10 +23,6 @@ from ..limits import InputLimits
 from ._frontmatter import CONFIRMATION_KEYS, CONSTRAINT_KEYS, FRONTMATTER_KEYS
 from ._model import Skill
 
-# The keys Rasa's frontmatter model allows are the ones the reader knows: one table for both.
-_FRONTMATTER_FIELDS = frozenset(FRONTMATTER_KEYS)
-_CONSTRAINT_FIELDS = frozenset(CONSTRAINT_KEYS)
-_CONFIRMATION_FIELDS = frozenset(CONFIRMATION_KEYS)
 ORDERED_BLOCK = re.compile(
     r":::ordered_block(?:\s+id=(?P<block_id>[\w-]+))?\s*\n(?P<block_body>.*?)^:::\s*$",
     re.DOTALL | re.MULTILINE,
@@ -218,7 +215,7 @@ def _check_frontmatter(data: dict[str, Any]) -> None:
             "Skill-level requires is no longer supported (use precondition, or hidden: true; "
             "tool-level requires under tool_constraints is unchanged)"
         )
-    extra = sorted(str(key) for key in data if key not in _FRONTMATTER_FIELDS)
+    extra = sorted(str(key) for key in data if key not in FRONTMATTER_KEYS)
     if extra:
         raise SkillLoadError(
             f"frontmatter key(s) {', '.join(extra)}: extra inputs are not permitted"
@@ -246,7 +243,7 @@ def _string_or_none(value: Any, where: str) -> None:
         raise SkillLoadError(f"'{where}' must be a string")
 
 
-def _check_mapping(value: Any, where: str, allowed: set[str]) -> None:
+def _check_mapping(value: Any, where: str, allowed: Collection[str]) -> None:
     if value is None:
         return
     if not isinstance(value, dict):
@@ -283,7 +280,7 @@ def _check_tool_constraints(value: Any) -> None:
         tool, options = _one_key(item, "tool_constraints")
         if options is None:
             continue
-        _check_mapping(options, f"tool_constraints.{tool}", set(_CONSTRAINT_FIELDS))
+        _check_mapping(options, f"tool_constraints.{tool}", CONSTRAINT_KEYS)
         for key in ("requires", "on_success", "on_failure"):
             _string_or_none(options.get(key), f"tool_constraints.{tool}.{key}")
         if "requires_confirmation" in options:
@@ -291,7 +288,7 @@ def _check_tool_constraints(value: Any) -> None:
             where = f"tool_constraints.{tool}.requires_confirmation"
             if confirmation is None:
                 raise SkillLoadError(f"'{where}' must be a mapping")
-            _check_mapping(confirmation, where, set(_CONFIRMATION_FIELDS))
+            _check_mapping(confirmation, where, CONFIRMATION_KEYS)
             if "enabled" in confirmation and not isinstance(confirmation["enabled"], bool):
                 raise SkillLoadError(f"'{where}.enabled' must be a boolean")
             for key in ("utter_for_confirmation", "utter_on_user_denial"):
