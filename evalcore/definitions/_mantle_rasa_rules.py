@@ -112,6 +112,14 @@ class _Report:
     def __init__(self, ctx: ReadContext) -> None:
         self.ctx = ctx
         self._lines: dict[Path, list[str]] = {}
+        self._raw: dict[Path, Any] = {}
+
+    def raw(self, path: Path) -> Any:
+        """The file as Rasa's `read_yaml_file` reads it (YAML 1.2), once per check; None when
+        it is absent or unreadable (several rules read agent.yml and integrations.yml)."""
+        if path not in self._raw:
+            self._raw[path] = _raw(path, self.ctx.limits(path)) if path.is_file() else None
+        return self._raw[path]
 
     def line_of(self, path: Path, needle: str, *, key: bool = False) -> int | None:
         """The first line of `path` holding `needle` (`key`: a line that starts with the
@@ -597,7 +605,7 @@ def _integrations(report: _Report, root: Path) -> None:
             "'integrations.yml' is required for a Mantle project.",
         )
         return
-    raw = _raw(path, report.ctx.limits(path))
+    raw = report.raw(path)
     if not isinstance(raw, dict):
         return
     if "llm" in raw:
@@ -640,7 +648,7 @@ def _agent(report: _Report, root: Path) -> None:
             "'agent.yml' is required at the project root.",
         )
         return
-    raw = _raw(path, report.ctx.limits(path))
+    raw = report.raw(path)
     if not isinstance(raw, dict):
         report(
             path,
@@ -678,7 +686,7 @@ def _agent(report: _Report, root: Path) -> None:
         return
     assert isinstance(orchestrator, dict)
     group = orchestrator["model_group"].strip()
-    declared = _model_group_ids(root / "integrations.yml")
+    declared = _model_group_ids(report.raw(root / "integrations.yml"))
     if declared is not None and group not in declared:
         report(
             path,
@@ -689,9 +697,9 @@ def _agent(report: _Report, root: Path) -> None:
         )
 
 
-def _model_group_ids(path: Path) -> set[str] | None:
-    """Declared model group ids (None when the section cannot be read: nothing to check)."""
-    raw = _raw(path) if path.is_file() else None
+def _model_group_ids(raw: Any) -> set[str] | None:
+    """Declared model group ids in integrations.yml as read (None when the section cannot
+    be read: nothing to check)."""
     groups = raw.get("model_groups") if isinstance(raw, dict) else None
     if groups is None:
         return set()
