@@ -12,7 +12,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.generate._verify_mantle import verify_mantle
 from agentflows.generate._verify_types import VerifyEnv
-from evalcore.agents.demo._mantle_words import routing_ties, routing_words
+from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
 
@@ -106,3 +106,23 @@ def test_the_skill_the_tie_did_not_route_to_gets_an_inconclusive_verdict(twins: 
     assert other.outcome == "skipped"
     assert other.reason is not None and other.reason.startswith("inconclusive")
     assert "skills/clay/ and skills/kiln/ match the message equally" in other.reason
+
+
+def test_a_description_routes_by_what_it_is_for_not_what_it_points_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """A "Do NOT activate for ... - that is <other>" sentence names what the skill is not for:
+    its words send the message away from the skill, and a phrasing the description quotes
+    asks for it as surely as its name."""
+    files = _files(
+        'Firing pieces in the kiln. Activate for "book a firing". Do NOT activate for ordering'
+        " clay or glaze for the studio - that is clay."
+    )
+    defs = load_project(write_project(tmp_path / "p", files)).mantle
+    assert defs is not None
+    words = routing_words(defs)
+    # the kiln's exclusion repeats the clay skill's words: before, the two tied
+    assert routing_ties(defs, words, "I want to order clay for the studio.") == []
+    assert routed_skill(defs, words, "I want to order clay for the studio.") == "clay"
+    # "firing" alone is one shared word short of routing; the quoted phrasing routes
+    assert routed_skill(defs, words, "Hi, could I book a firing?") == "kiln"

@@ -4,6 +4,7 @@ only the skills a message shares words with, and routes as scoring every skill d
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from agentflows.planning import plan_source
 from benchmarks.synthetic import write_project
-from evalcore.agents.demo._mantle_text import stems
+from evalcore.agents.demo._mantle_text import routing_description, stems
 from evalcore.agents.demo._mantle_words import SkillWords, routed_skill, routing_ties
 from evalcore.definitions import load_project
 
@@ -43,6 +44,12 @@ def _routed_by_every_skill(defs: Any, words: SkillWords, text: str, closed: set[
     for skill_id in closed:
         scores.pop(skill_id, None)
     for skill_id in scores:
+        description = routing_description(defs.skills[skill_id].description or "")
+        plain = " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+        phrases = re.findall(r'["“]([^"“”]{2,80})["”]', description)
+        said_words = [" ".join(re.findall(r"[a-z0-9']+", q.lower())) for q in phrases]
+        if any(p and f" {p} " in f" {plain} " for p in said_words):
+            scores[skill_id] += 1.0
         name = set(stems(defs.skills[skill_id].name or ""))
         if name and name <= said:
             scores[skill_id] += 1.0 + 0.1 * len(name)

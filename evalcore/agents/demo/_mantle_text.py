@@ -52,6 +52,21 @@ CANCEL = re.compile(r"\b(?:cancel (?:that|this|it)|never mind|forget it|stop thi
 CORRECTING = re.compile(r"\b(?:i got that wrong|i meant|that was wrong|let me correct)\b", re.I)
 
 
+#: A description's sentence that names what the skill is *not* for ("Do NOT activate for
+#: leave balances - that is leave_check.", "Don't use it for refunds."): its words point
+#: away from the skill, so routing leaves them out.
+_NOT_FOR = re.compile(
+    r"[^.;!?\n]*\b(?:do\s+not|don't|never|not)\s+(?:activate|use|trigger|route|invoke|select|"
+    r"pick|choose)\b[^.;!?]*[.;!?]?",
+    re.I,
+)
+
+
+def routing_description(text: str) -> str:
+    """`text` without the sentences that say what the skill is not for."""
+    return _NOT_FOR.sub(" ", text)
+
+
 def stems(text: str) -> list[str]:
     return list(_stems(text))
 

@@ -11,7 +11,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...definitions import MantleDefinitions, Skill
-from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, spoken, stems
+from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, routing_description, spoken, stems
+
+#: A quoted phrasing in a description: "I'm sick", “book time off”.
+_QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
+
+
+def _plain(text: str) -> str:
+    """Lower-case words, typographic apostrophes made plain, punctuation dropped."""
+    return " ".join(re.findall(r"[a-z0-9']+", text.lower().replace("’", "'")))
+
 
 #: Texts whose word matches a `FieldWords` / `SkillWords` keeps (then it starts again).
 _MEMO_TEXTS = 4096
@@ -175,7 +184,12 @@ class SkillWords:
 
     def __init__(self, skills: list[Skill]) -> None:
         self.vocab = {
-            s.id: set(stems(f"{s.name or ''} {s.id.replace('_', ' ')} {s.description or ''}"))
+            s.id: set(
+                stems(
+                    f"{s.name or ''} {s.id.replace('_', ' ')} "
+                    f"{routing_description(s.description or '')}"
+                )
+            )
             for s in skills
         }
         counts: dict[str, int] = {}
@@ -196,6 +210,14 @@ class SkillWords:
             if name:
                 self.named.setdefault(min(name), []).append(skill)
         self._hits: dict[str, dict[str, float]] = {}
+        # The phrasings a description quotes ("Activate for phrases like "I'm sick""): a
+        # message that says one of them asks for that skill as surely as one naming it.
+        self.phrased: dict[str, list[tuple[str, str]]] = {}
+        for s in skills:
+            for quoted in _QUOTED.findall(routing_description(s.description or "")):
+                phrase = _plain(quoted)
+                if phrase:
+                    self.phrased.setdefault(phrase.split()[0], []).append((phrase, s.id))
 
     def scores(self, text: str) -> dict[str, float]:
         """Each skill's score for `text` (a new dict the caller may change; kept per text)."""
@@ -233,6 +255,17 @@ class SkillWords:
             for skill in self.named.get(stem, ())
             if self.names[skill] <= said
         ]
+
+    def phrased_in(self, text: str) -> set[str]:
+        """The skills one of whose quoted phrasings `text` says word for word."""
+        plain = _plain(text)
+        padded = f" {plain} "
+        return {
+            skill
+            for word in set(plain.split())
+            for phrase, skill in self.phrased.get(word, ())
+            if f" {phrase} " in padded
+        }
 
     def best(self, text: str, exclude: set[str] = frozenset()) -> tuple[str | None, float]:
         scores = {k: v for k, v in self.scores(text).items() if k not in exclude}
@@ -278,6 +311,8 @@ def routing_scores(
     scores = words.hits(text)
     for skill_id in closed:
         scores.pop(skill_id, None)  # not routable while its precondition is false
+    for skill_id in words.phrased_in(text) - closed:
+        scores[skill_id] = scores.get(skill_id, 0.0) + 1.0
     for skill_id in words.named_in(said):
         if skill_id not in closed:
             scores[skill_id] = scores.get(skill_id, 0.0) + 1.0 + 0.1 * len(words.names[skill_id])
