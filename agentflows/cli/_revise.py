@@ -38,7 +38,7 @@ def revise(
 
     from rich.syntax import Syntax
 
-    from evalcore.dialects import detect_dialect, get_dialect
+    from evalcore.dialects import dialect_of, get_dialect
     from evalcore.documents import load_document
     from evalcore.findings import FileReport, sort_findings
     from evalcore.validation import ProjectCache
@@ -56,7 +56,7 @@ def revise(
     if not file.is_file():
         raise UserError(f"no such file: {file}")
     doc = load_document(file)
-    dialect = detect_dialect(doc.data, file) if doc.data is not None else None
+    dialect = dialect_of(doc.data, file)
     if dialect is None or not doc.parsed or doc.findings:
         raise UserError(
             f"cannot revise {file}: it does not parse as a case", hint="casegen validate shows why"

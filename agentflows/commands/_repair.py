@@ -30,7 +30,7 @@ def repair_file(
 
     A YAML file with comments is not rewritten without `force`: the canonical writer cannot
     keep them (see docs/findings.md#repair)."""
-    from evalcore.dialects import detect_dialect, get_dialect
+    from evalcore.dialects import dialect_of
     from evalcore.documents import load_document
     from evalcore.findings import Finding, sort_findings
     from evalcore.repair import repair_data
@@ -39,11 +39,7 @@ def repair_file(
     from evalcore.yamlio import has_comments
 
     doc = load_document(path)
-    chosen = (
-        get_dialect(dialect)
-        if dialect
-        else (detect_dialect(doc.data, path) if doc.data is not None else None)
-    )
+    chosen = dialect_of(doc.data, path, dialect)
     if chosen is None:
         if not explicit:
             return None

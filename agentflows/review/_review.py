@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.dialects import Dialect, detect_dialect, get_dialect
+from evalcore.dialects import Dialect, dialect_of
 from evalcore.documents import Document, load_document
 from evalcore.findings import Finding, sort_findings
 from evalcore.llm import Usage
@@ -164,11 +164,7 @@ class Reviewer:
     ) -> _Loaded | None:
         """Parse one file (or `text` standing for it); None for a searched non-case file."""
         doc = load_document(path, text=text)
-        chosen = (
-            get_dialect(dialect)
-            if dialect
-            else (detect_dialect(doc.data, path) if doc.data is not None else None)
-        )
+        chosen = dialect_of(doc.data, path, dialect)
         if chosen is None and not explicit:
             return None
         project = self.projects.for_file(path, chosen) if chosen else None

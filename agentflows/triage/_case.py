@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.definitions import Project, find_project, load_project
-from evalcore.dialects import detect_dialect
+from evalcore.dialects import dialect_of
 from evalcore.documents import load_document
 from evalcore.errors import UserError
 from evalcore.findings import Finding
@@ -167,7 +167,7 @@ class CaseLoader:
         if path is None:
             return CaseContext(project=project)
         doc = load_document(path)
-        dialect = detect_dialect(doc.data, path) if doc.data is not None else None
+        dialect = dialect_of(doc.data, path)
         if self.explicit is None:
             project = self._project_at(path.parent) or self._from_manifest(path, dialect) or project
         context = CaseContext(path=path, dialect=dialect.name if dialect else None, project=project)

@@ -76,4 +76,20 @@ def detect_dialect(data: Any, path: Path) -> Dialect | None:
     return None
 
 
-__all__ = ["Dialect", "all_dialects", "detect_dialect", "dialect_names", "get_dialect", "register"]
+def dialect_of(data: Any, path: Path, asked: str | None = None) -> Dialect | None:
+    """The dialect a case file is read in: the one asked for, else the one its shape says
+    (None when nothing parsed). Every command that reads a case chooses this way."""
+    if asked:
+        return get_dialect(asked)
+    return detect_dialect(data, path) if data is not None else None
+
+
+__all__ = [
+    "Dialect",
+    "all_dialects",
+    "detect_dialect",
+    "dialect_names",
+    "dialect_of",
+    "get_dialect",
+    "register",
+]

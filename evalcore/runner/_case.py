@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..agents._protocol import UserTurn
-from ..dialects import detect_dialect, get_dialect
+from ..dialects import dialect_of
 from ..documents import load_document
 from ..errors import UserError
 from ..writer import safe_slug
@@ -191,11 +191,7 @@ _MAPPERS = {"mantle": _from_mantle, "anychat": _from_anychat, "base44": _from_ba
 def load_run_cases(path: Path, *, dialect: str | None = None) -> list[RunCase]:
     """Read one case file into run cases (the file must be schema-valid)."""
     doc = load_document(path)
-    chosen = (
-        get_dialect(dialect)
-        if dialect
-        else (detect_dialect(doc.data, path) if doc.data is not None else None)
-    )
+    chosen = dialect_of(doc.data, path, dialect)
     if chosen is None:
         raise UserError(f"{path}: not a case file (cannot tell its dialect)")
     data, loading = chosen.as_loaded(doc)  # as the dialect's runtime reads it (`${VAR}`)

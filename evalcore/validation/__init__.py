@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..definitions import Project, find_project, load_project
-from ..dialects import Dialect, detect_dialect, dialect_names, get_dialect
+from ..dialects import Dialect, detect_dialect, dialect_names, dialect_of, get_dialect
 from ..documents import Document, load_document, locate_json
 from ..findings import FileReport, Finding, sort_findings
 from ..limits import InputLimits, limits_for
@@ -228,7 +228,7 @@ def validate_file(
     forced = get_dialect(dialect) if dialect else None
     chosen: Dialect | None
     if explicit:
-        chosen = forced or (detect_dialect(doc.data, path) if doc.data is not None else None)
+        chosen = forced or dialect_of(doc.data, path)
     elif doc.data is None:
         # A searched file that does not parse counts only if it sits where cases live.
         chosen = forced or _case_location_dialect(path)
