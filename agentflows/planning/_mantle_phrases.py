@@ -96,6 +96,18 @@ def _routed(defs: MantleDefinitions, skill: Skill) -> list[str]:
     return routed or candidates[:1]
 
 
+def _named(skill: Skill) -> str:
+    """The name in a request: "I'd like to replace a card" where it is a verb phrase, else
+    "I'd like help with member sign-in" (never "I'd like to member sign-in")."""
+    from ..drafting.offline._mantle_intent import name_intent  # it reads these phrases
+
+    name = skill.name or skill.id.replace("_", " ")
+    name = f"{name[:1].lower()}{name[1:]}"
+    if name_intent(skill) is None:
+        return f"Hi, I'd like help with {name}."
+    return f"Hi, I'd like to {name}."
+
+
 def _opening(defs: MantleDefinitions, skill: Skill) -> str:
     """The first of `_openings` that asks for the skill alone: routed by its distinctive
     words, so a line that several skills could take ("It's about my account.") does not
@@ -134,8 +146,7 @@ def _openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
     lines = [_as_sentence(p) for p in ordered]
     if skill.is_handoff:
         lines.append("Could I talk to a person about this, please?")
-    name = skill.name or skill.id.replace("_", " ")
-    named = f"Hi, I'd like to {name[:1].lower()}{name[1:]}."
+    named = _named(skill)
     if not id_like(skill):
         return [*lines, named]
     # a name that is the id in words is the team's label, not what a person says: the
