@@ -6,6 +6,7 @@ import asyncio
 import sys
 
 from . import (
+    architecture,
     corpus,
     generation,
     llm_prompts,
@@ -37,6 +38,7 @@ BENCHMARKS = {
     "ray-executor": ray_executor.main,
     "waits": waits.main,
     "skill-scale": skill_scale.main,
+    "architecture": architecture.main,
 }
 
 

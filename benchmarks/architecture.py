@@ -1,0 +1,287 @@
+"""`python -m benchmarks architecture`: counts of the layout's known debts, read from the code.
+
+Each count may only go down (`tests/test_architecture.py` holds the ceilings):
+
+- **dialect branches**: comparisons with a dialect's name (`dialect == "mantle"`,
+  `kind in ("anychat", "base44")`) and tables keyed by one, outside the dialect's own package
+  (`evalcore/dialects/<name>/`): knowledge that belongs behind the registry;
+- **private imports across packages**: `from evalcore.definitions._memo import ...` in a module
+  that is not inside `evalcore.definitions`: a package's `_` modules are its own business;
+- **English regexes**: `re.compile`/`re.search`/... patterns that spell English words, outside a
+  lexicon package (there is none yet, so every one counts);
+- **import circles**: groups of modules that import each other, counting imports made inside
+  functions too (they hide a circle from the interpreter, not from a reader);
+- **function-level imports**: imports made inside a function body.
+
+The counts are static (`ast`), so they are cheap and the same on every machine.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("agentflows", "evalcore")
+DIALECTS = ("mantle", "anychat", "base44")
+#: Where English phrase patterns may live once there is one home for them.
+LEXICON_HOMES = ("evalcore.lexicon",)
+#: Generated code: counted by its generator, not line by line.
+GENERATED = ("evalcore._fastchecks",)
+_RE_FUNCS = frozenset(
+    {"compile", "search", "match", "fullmatch", "sub", "subn", "findall", "finditer", "split"}
+)
+
+
+@dataclass
+class Counts:
+    dialect_branches: list[str] = field(default_factory=list)
+    private_imports: list[str] = field(default_factory=list)
+    english_regexes: list[str] = field(default_factory=list)
+    circles: list[list[str]] = field(default_factory=list)
+    function_imports: list[str] = field(default_factory=list)
+    modules: int = 0
+
+    def figures(self) -> dict[str, int]:
+        return {
+            "modules": self.modules,
+            "dialect_branches": len(self.dialect_branches),
+            "private_imports": len(self.private_imports),
+            "english_regexes": len(self.english_regexes),
+            "circles": len(self.circles),
+            "function_imports": len(self.function_imports),
+        }
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def iter_modules(root: Path, packages: tuple[str, ...] = PACKAGES) -> Iterator[tuple[str, Path]]:
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            name = module_name(path, root)
+            if not name.startswith(GENERATED):
+                yield name, path
+
+
+def _in_plugin(module: str) -> bool:
+    """True inside a dialect's own package (`<pkg>.dialects.<name>`)."""
+    parts = module.split(".")
+    return any(a == "dialects" and b in DIALECTS for a, b in pairwise(parts))
+
+
+def _within(module: str, homes: tuple[str, ...]) -> bool:
+    return any(module == home or module.startswith(home + ".") for home in homes)
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module an ImportFrom names (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+    return ".".join([*base, *(node.module.split(".") if node.module else [])])
+
+
+def _private_owner(target: str) -> str | None:
+    """`evalcore.definitions` for `evalcore.definitions._memo` (the package whose private
+    module it is); None when no part of the name is private."""
+    parts = target.split(".")
+    for i, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            return ".".join(parts[:i])
+    return None
+
+
+def _english(pattern: str) -> bool:
+    """True when a regex spells an English word (3+ letters outside escapes, group names
+    and character classes)."""
+    text = re.sub(r"\\.", " ", pattern)
+    text = re.sub(r"\(\?P<\w+>|\(\?P=\w+\)|\(\?[a-zA-Z]+\)", " ", text)
+    text = re.sub(r"\[[^\]]*\]", " ", text)
+    return bool(re.search(r"[a-zA-Z]{3,}", text))
+
+
+def _string(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string(node.left), _string(node.right)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+    return None
+
+
+def _names_dialect(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in DIALECTS
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(_names_dialect(e) for e in node.elts)
+    return False
+
+
+class _Visitor(ast.NodeVisitor):
+    def __init__(self, module: str, is_package: bool, where: str, counts: Counts) -> None:
+        self.module, self.is_package, self.where, self.counts = module, is_package, where, counts
+        self.depth = 0
+        self.imports: set[str] = set()
+
+    def _place(self, node: ast.AST) -> str:
+        return f"{self.where}:{getattr(node, 'lineno', 0)}"
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _imported(self, node: ast.AST, targets: list[str], named: list[str]) -> None:
+        """`targets`: what the graph follows; `named`: the modules the statement names."""
+        if self.depth:
+            self.counts.function_imports.append(self._place(node))
+        self.imports.update(targets)
+        for target in named:
+            owner = _private_owner(target)
+            if owner is not None and not _within(self.module, (owner,)):
+                self.counts.private_imports.append(f"{self._place(node)} {target}")
+
+    def visit_Import(self, node: ast.Import) -> None:
+        names = [alias.name for alias in node.names]
+        self._imported(node, names, names)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = _resolve(self.module, self.is_package, node)
+        # `from pkg import mod` imports the module `pkg.mod` where there is one (the graph
+        # falls back to `pkg` where there is not); `from pkg import _mod` names a private
+        # module (or name) of pkg as surely as `import pkg._mod`
+        targets = sorted({f"{base}.{alias.name}" for alias in node.names})
+        private = sorted({f"{base}.{a.name}" for a in node.names if a.name.startswith("_")})
+        self._imported(node, targets, [base] if _private_owner(base) else private[:1])
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        if not _in_plugin(self.module) and any(
+            _names_dialect(c) for c in [node.left, *node.comparators]
+        ):
+            self.counts.dialect_branches.append(self._place(node))
+        self.generic_visit(node)
+
+    def visit_Dict(self, node: ast.Dict) -> None:
+        if not _in_plugin(self.module) and any(
+            k is not None and _names_dialect(k) for k in node.keys
+        ):
+            self.counts.dialect_branches.append(self._place(node))
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in _RE_FUNCS
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "re"
+            and node.args
+            and not _within(self.module, LEXICON_HOMES)
+        ):
+            pattern = _string(node.args[0])
+            if pattern is not None and _english(pattern):
+                self.counts.english_regexes.append(self._place(node))
+        self.generic_visit(node)
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of 2+ modules (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            advanced = False
+            for nxt in edges:
+                if nxt not in graph:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return sorted(found)
+
+
+def measure(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Counts:
+    counts = Counts()
+    graph: dict[str, set[str]] = {}
+    for module, path in iter_modules(root, packages):
+        counts.modules += 1
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        where = str(path.relative_to(root))
+        visitor = _Visitor(module, path.name == "__init__.py", where, counts)
+        visitor.visit(tree)
+        graph[module] = visitor.imports
+    known = set(graph)
+    # an import of `pkg.name` where `name` is not a module imports `pkg`
+    edges = {
+        m: {t if t in known else t.rpartition(".")[0] for t in targets} & known - {m}
+        for m, targets in graph.items()
+    }
+    counts.circles = circles(edges)
+    return counts
+
+
+async def main(argv: list[str]) -> int:
+    """Print the counts (`--json`: with every place counted)."""
+    counts = measure()
+    if "--json" in argv:
+        print(json.dumps({**counts.figures(), "places": counts.__dict__}, indent=2))
+        return 0
+    print("architecture (static counts; each may only go down)")
+    for name, value in counts.figures().items():
+        print(f"  {name:18} {value}")
+    for group in counts.circles:
+        print("  circle: " + " ⇄ ".join(group), file=sys.stdout)
+    return 0
+
+
+__all__ = ["Counts", "circles", "measure"]
