@@ -38,7 +38,7 @@ lint: $(STAMP)
 
 # Every benchmark runs and prints its figures beside their goals, even after one misses a
 # goal; the exit status is 1 when any missed.
-BENCHMARKS := generation runner speed corpus verify mutation ray-executor waits skill-scale
+BENCHMARKS := generation runner speed corpus verify mutation ray-executor waits skill-scale architecture
 # The held-out projects (tests/data/holdout/README.md), reported apart from the corpus.
 HOLDOUT := corpus mutation
 
