@@ -291,6 +291,27 @@ def test_handoff_heuristic(project: Project) -> None:
     assert skills["card_replace"].is_handoff is False
 
 
+@pytest.mark.parametrize(
+    ("description", "hands_off"),
+    [
+        ("Fix slow internet, escalating to a remote factory reset when needed.", False),
+        ("Escalation to the radiation safety officer, a person on staff.", True),
+        ("Escalate to a senior agent when the customer insists.", True),
+        ("Escalations the customer asks for.", True),
+    ],
+)
+def test_an_escalation_to_something_else_is_no_handoff(
+    copy: Path, description: str, hands_off: bool
+) -> None:
+    """"Escalating to a remote factory reset" is the next step of a fix; the skill keeps the
+    conversation (it was read as a hand-off skill and planned no happy path)."""
+    _write(
+        copy / "skills" / "fixit" / "skill.md",
+        f"---\ndescription: {description}\n---\nHelp them.\n",
+    )
+    assert load_project(copy).mantle.skills["fixit"].is_handoff is hands_off
+
+
 def test_skill_without_handoff_signals(copy: Path) -> None:
     _write(
         copy / "skills" / "balance" / "skill.md",

@@ -81,7 +81,28 @@ def is_handoff(skill: Skill) -> bool:
     texts = [skill.name or "", skill.description or "", *skill.import_tools]
     for tool in skill.tools.values():
         texts += [tool.name, tool.description or ""]
-    return any(HANDOFF_WORDS.search(text) for text in texts)
+    return any(_hands_off(text) for text in texts)
+
+
+#: "escalating to <what>": a hand-off only when <what> is someone ("escalating to a remote
+#: factory reset" is the next step of a fix, not a person).
+_ESCALATED_TO = re.compile(r"escalat\w*\s+(?:to|into)\s+((?:\S+\s+){0,3}\S+)", re.IGNORECASE)
+_SOMEONE = re.compile(
+    r"\b(?:human|person|people|someone|agent|specialist|team|supervisor|manager|staff|"
+    r"representative|colleague|operator|officer|expert|advisor|adviser|lead)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _hands_off(text: str) -> bool:
+    """True when `text` has hand-off wording that is not an escalation to something else."""
+    for match in HANDOFF_WORDS.finditer(text):
+        if not match[0].lower().startswith("escalat"):
+            return True
+        aimed = _ESCALATED_TO.match(text, match.start())
+        if aimed is None or _SOMEONE.search(aimed[1]):
+            return True
+    return False
 
 
 # --- frontmatter ------------------------------------------------------------------------
