@@ -7,6 +7,7 @@ import sys
 
 from . import (
     architecture,
+    case_quality,
     corpus,
     generation,
     llm_prompts,
@@ -39,6 +40,7 @@ BENCHMARKS = {
     "waits": waits.main,
     "skill-scale": skill_scale.main,
     "architecture": architecture.main,
+    "case-quality": case_quality.main,
 }
 
 

@@ -1,0 +1,44 @@
+"""The case-quality benchmark reads a suite as a reviewer does: the bank's committed suite
+meets the coverage figures, and a planted fault shows in its own figure."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import yaml
+
+from benchmarks.case_quality import measure
+
+REPO = Path(__file__).resolve().parents[1]
+BANK = REPO / "examples" / "bank"
+SUITE = REPO / "generated_cases" / "mantle"
+
+
+def test_the_bank_suite_covers_every_routable_skill_without_ids_or_twins() -> None:
+    figures = asyncio.run(measure(BANK, SUITE, None, runs=False))
+    assert figures["cases"] >= 10
+    assert figures["routable_without_goal"] == []
+    assert figures["engine_managed_targets"] == []
+    assert figures["ids_in_user_words"] == []
+    assert figures["identical_assertion_pairs"] == []
+    assert figures["gates_refused"] == 1.0
+
+
+def test_a_planted_fault_shows_in_its_figure(tmp_path: Path) -> None:
+    suite = tmp_path / "suite"
+    shutil.copytree(SUITE, suite)
+    happy = sorted(suite.glob("check_balance/*happy_path.yml"))
+    for path in happy:
+        path.unlink()
+    twin = sorted(suite.glob("card_replace/*.yml"))[0]
+    shutil.copy(twin, twin.with_name("twin.yml"))
+    opener = sorted(suite.glob("dispute_charge/*.yml"))[0]
+    data = yaml.safe_load(opener.read_text(encoding="utf-8"))
+    data["scenario"]["simulation_context"] += 'Open with: "I need dispute_charge now."\n'
+    opener.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    figures = asyncio.run(measure(BANK, suite, None, runs=False))
+    assert happy and figures["routable_without_goal"] == ["check_balance"]
+    assert len(figures["identical_assertion_pairs"]) == 1
+    assert figures["ids_in_user_words"] == [str(opener.relative_to(suite))]
