@@ -53,6 +53,20 @@ class DataRecords:
     readers: dict[str, frozenset[str]] = field(default_factory=dict)
     """Collection name -> the skills whose tools read the file; a collection not listed is
     open to every skill (`evalcore.definitions.skill_model.data_readers`)."""
+    identity: dict[str, str] = field(default_factory=dict)
+    """Record key -> the seeded caller's value (`customer_id: "123"` from project memory's
+    `initial_value`): a record carrying the key is the caller's only with that value, and a
+    case draws the caller's own records (a router of customer 123, not of customer 124)."""
+
+    def owned(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+        """The caller's records of `records` (see `identity`); all of them when the seeded
+        identity names none (no key of it in the records, or no record of that value)."""
+        keys = [k for k in self.identity if any(k in r for r in records)]
+        if not keys:
+            return list(records)
+        seeded = self.identity
+        mine = [r for r in records if all(_same(r[k], seeded[k]) for k in keys if k in r)]
+        return mine or list(records)
 
     def match(
         self,
@@ -106,12 +120,18 @@ class DataRecords:
             standing = not any(_INACTIVE.fullmatch(v.lower()) for v in values)
             return 2 * fits + standing
 
-        best = max(rank(r) for r in collection.records)
-        pool = [r for r in collection.records if rank(r) == best]
+        own = self.owned(collection.records)
+        best = max(rank(r) for r in own)
+        pool = [r for r in own if rank(r) == best]
         if slot is None:
             return pool[rng.randrange(len(pool))]
         start = int(hashlib.sha256(collection.name.encode()).hexdigest()[:8], 16)
         return pool[(start + slot) % len(pool)]
+
+
+def _same(value: Any, seeded: str) -> bool:
+    """A record's value is the seeded one (`123` and `"123"` alike)."""
+    return str(value).strip().lower() == seeded.strip().lower()
 
 
 def _scalar(value: Any) -> bool:

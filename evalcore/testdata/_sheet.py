@@ -113,7 +113,8 @@ class SheetBuilder:
             taken = [
                 r for n, r in self.sheet.records.items() if n.startswith(f"{collection.name}#")
             ]
-            free = [r for r in collection.records if r not in taken] or list(collection.records)
+            own = self.records.owned(collection.records)
+            free = [r for r in own if r not in taken] or own
             rng = case_rng(self.key, f"record:{name}")
             chosen = free[rng.randrange(len(free))]
             self.sheet.records[name] = chosen

@@ -119,10 +119,26 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
 
 
 def project_records(project: Project) -> DataRecords:
-    """The project's data files, each with the skills whose tools read it."""
+    """The project's data files, each with the skills whose tools read it, and the caller
+    the project seeds (project memory's `initial_value`s: `customer_id: "123"`), whose own
+    records the cases draw."""
     records = load_records(project.root)
     records.readers = data_readers(project, (c.name for c in records.collections))
+    records.identity = seeded_identity(project)
     return records
+
+
+def seeded_identity(project: Project) -> dict[str, str]:
+    """Project memory field name -> its seeded scalar `initial_value` (who is calling)."""
+    assert project.mantle is not None
+    out: dict[str, str] = {}
+    for field in project.mantle.memory_names().values():
+        value = field.initial_value
+        # a text field only: a seeded count or flag (`attempts: 0`) says nobody's identity
+        text = field.type == "text" and isinstance(value, str) and value.strip()
+        if field.namespace == "project" and text:
+            out[field.name] = str(value)
+    return out
 
 
 def answered_walk(project: Project, walk: Walk, setup: Setup, sheet: SheetBuilder) -> Walk:
