@@ -40,6 +40,14 @@ class Write:
     key: str
     """Unqualified as written (`card_blocked`) or `project.<key>`."""
     value: Any = UNKNOWN
+    guarded: bool = False
+    """Made only when a value of the key's name is there: the write sits under an `if`
+    that tests it (`if inspection_date:`, `if row.get("inspection_date"):`), so a record
+    without one (`inspection_date: null`) leaves the key unset."""
+    failure: bool = False
+    """Made on the tool's error branch only: the write sits in an `if` body that returns an
+    error result (`if not row: memory.set("claim_status", "5"); return {"error": …}`), so
+    a call that finds its record never makes it."""
 
 
 @dataclass(frozen=True)
@@ -104,14 +112,60 @@ def _error_of(sub: ast.AST) -> str | None:
     return None
 
 
+def _tests_key(test: ast.expr, key: str) -> bool:
+    """Whether an `if` test reads a value of the key's name: a variable, an attribute, a
+    subscript or a `.get("<key>")` of it."""
+    short = key.rsplit(".", 1)[-1]
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name) and node.id == short:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == short:
+            return True
+        if isinstance(node, ast.Constant) and node.value == short:
+            return True
+    return False
+
+
+def _guarded(call: ast.AST, key: str, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether `call` runs only under an `if` whose test reads the key's value."""
+    child, node = call, parents.get(call)
+    while node is not None:
+        if isinstance(node, ast.If) and child is not node.test and _tests_key(node.test, key):
+            return True
+        child, node = node, parents.get(node)
+    return False
+
+
+def _on_failure(call: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether `call` sits in an `if` branch that ends in an error result (see `Write`)."""
+    child, node = call, parents.get(call)
+    while node is not None and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.If) and child is not node.test:
+            branch = node.body if child in node.body else node.orelse
+            for stmt in branch:
+                if isinstance(stmt, ast.Raise):
+                    return True
+                value = stmt.value if isinstance(stmt, ast.Return) else None
+                if value is not None and any(_error_of(sub) for sub in ast.walk(value)):
+                    return True
+        child, node = node, parents.get(node)
+    return False
+
+
 def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
     """Writes and errors of one function, from one walk of its code (in `ast.walk` order)."""
     writes: list[Write] = []
     found: list[str] = []
-    for sub in _walk(node):
+    nodes = _walk(node)
+    parents = {c: p for p in nodes for c in ast.iter_child_nodes(p)}
+    for sub in nodes:
         if isinstance(sub, ast.Call):
             write = _write_of(sub)
             if write is not None:
+                guarded = _guarded(sub, write.key, parents)
+                failure = _on_failure(sub, parents)
+                if guarded or failure:
+                    write = Write(write.key, write.value, guarded=guarded, failure=failure)
                 writes.append(write)
         elif isinstance(sub, ast.Raise | ast.keyword | ast.Dict):
             error = _error_of(sub)
@@ -205,7 +259,11 @@ def tool_keys(project: Project, tool: ToolDef, skill_id: str) -> dict[str, Any]:
 def _qualified_writes(
     project: Project, tool: ToolDef, skill_id: str
 ) -> tuple[tuple[str, Any], ...]:
-    return tuple((qualify(w.key, skill_id), w.value) for w in code_facts(project, tool).writes)
+    writes = code_facts(project, tool).writes
+    # the error branch's writes are not the success's (the walk plays the tool's success;
+    # its failure is played apart), and a write the row's value decides is no one's promise
+    kept = [w for w in writes if not w.failure and not w.guarded]
+    return tuple((qualify(w.key, skill_id), w.value) for w in kept)
 
 
 __all__ = ["UNKNOWN", "CodeFacts", "Write", "code_facts", "qualify", "tool_keys"]
