@@ -9,6 +9,7 @@ rules are in docs/simulation-contexts.md):
     - when it happened: 03/14/2026
     When the agent asks what was damaged, say instead: "Sorry, I mean the roof."
     When the agent reads the details back and asks you to confirm, agree.
+    When the agent offers to go back to your request to file a claim, say yes.
     When the agent asks whether there is anything else, say no.
     Stop once the agent tells you the claim is filed.
 
@@ -41,6 +42,7 @@ _CONFIRM = re.compile(
     re.I,
 )
 _ELSE = re.compile(r"^When the agent asks whether there is anything else,\s*say no", re.I)
+_RESUME = re.compile(r"^When the agent offers to go back to (?P<task>.+?),\s*say yes", re.I)
 _STOP = re.compile(r"^Stop (?:once|when|after) (?P<until>.+?)\.?$", re.I)
 
 
@@ -76,6 +78,9 @@ class FactContext:
     confirm: str = "agree"
     """agree | decline: the answer to a read-back confirmation."""
     closes_on_else: bool = False
+    resume: str | None = None
+    """The task in words (`your request to file a claim`) the user goes back to when the
+    agent offers to after a digression: a case that asserts the return says it is taken."""
     until: str | None = None
 
     def render(self) -> str:
@@ -96,6 +101,8 @@ class FactContext:
         lines.append(
             f"When the agent reads the details back and asks you to confirm, {self.confirm}."
         )
+        if self.resume:
+            lines.append(f"When the agent offers to go back to {_clean(self.resume)}, say yes.")
         if self.closes_on_else:
             lines.append("When the agent asks whether there is anything else, say no.")
         if self.until:
@@ -165,6 +172,10 @@ def _read_line(out: FactContext, line: str) -> None:
         return
     if _ELSE.match(line):
         out.closes_on_else = True
+        return
+    match = _RESUME.match(line)
+    if match:
+        out.resume = match["task"].strip()
         return
     match = _STOP.match(line)
     if match:

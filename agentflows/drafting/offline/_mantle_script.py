@@ -285,6 +285,11 @@ class _Writer:
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         self.context.intent = intent_clause(self.defs, skill)
+        if kind == "digression":  # the case asserts the return: the user takes the offer
+            task = re.sub(
+                r"^(?:want|need|would like|'d like)\s+(?:to\s+)?", "", self.context.intent
+            )
+            self.context.resume = f"your request to {task}" if task else "what you came for"
         if prelude is not None:
             self.sign_in_first(prelude)
         handoff = self.script.ends_in_handoff
