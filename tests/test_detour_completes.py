@@ -159,5 +159,6 @@ def test_a_detour_case_tells_the_user_to_take_the_offer_to_go_back(tmp_path: Pat
     context = data["scenario"]["simulation_context"]
     assert "skill_resumed" in [next(iter(a)) for a in data["scenario"]["goals"]["assertions"]]
     line = next(x for x in context.splitlines() if x.startswith("When the agent offers"))
-    assert line == "When the agent offers to go back to your request to book a workshop slot, say yes."
+    task = "your request to book a workshop slot"
+    assert line == f"When the agent offers to go back to {task}, say yes."
     assert parse_fact_context(context).resume == "your request to book a workshop slot"

@@ -44,6 +44,7 @@ from ._mantle_facts import (
     confirms_by_read_back,
     field_value,
     fill_values,
+    gate_words,
     label_for,
     request_values,
     spoken,
@@ -292,9 +293,25 @@ class _Writer:
             self.context.resume = f"your request to {task}" if task else "what you came for"
         if prelude is not None:
             self.sign_in_first(prelude)
+        self.confirmations()
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = STOP_AFTER_HANDOFF if handoff else STOP_DONE
+
+    def confirmations(self) -> None:
+        """Lines for the confirmations the case meets, and none for one it does not: the
+        read-back line only where an ask reads details back, the gate's own line (the
+        refused one where the case refuses) so a refusal is said at the gate it names."""
+        own = list(self.script.walk.asks)
+        if self.script.kind == "escalation":  # the hand-off comes instead of the rest
+            own = own[: int(self.facts["escalation"].get("at") or 0)]
+        walks = [self.script.prelude, self.script.other]
+        asks = [*own, *(a for w in walks if w is not None for a in w.asks)]
+        self.context.read_back = any(confirms(self.defs, a) for a in asks)
+        gates = [a for a in asks if a.kind == "confirm"]
+        refused = [a for a in gates if a.confirm is False]
+        gate = (refused or gates or [None])[0]
+        self.context.gate = gate_words(gate) if gate is not None else None
 
     def sign_in_first(self, prelude: Walk) -> None:
         """Open with the sign-in, and ask for what the case is about once it is done (when
