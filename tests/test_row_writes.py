@@ -14,7 +14,8 @@ from evalcore.definitions.skill_model import code_facts
 from tests.skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
 CLAIMS = [
-    {"claim_id": f"CLM-{n}", "claim_status": n % 3, "inspection_date": None} for n in range(40, 46)
+    {"claim_id": f"CLM-{n}", "claim_status": n % 3, "inspection_date": None}
+    for n in range(1040, 1046)
 ]
 
 PROJECT: dict[str, str] = {
@@ -38,7 +39,7 @@ schema:
   public:
     claim_number:
       type: text
-      description: The claim, for example CLM-40.
+      description: The claim, for example CLM-1040.
     claim_status:
       type: text
       description: The claim's status code.
@@ -60,7 +61,7 @@ async def get_claim_status(claim_number: str, context: ToolContext = None) -> To
     """Look up one claim.
 
     Args:
-        claim_number: The claim, for example CLM-40.
+        claim_number: The claim, for example CLM-1040.
     """
     row = find_claim(claim_number)
     if not row:
@@ -89,9 +90,9 @@ def test_code_facts_mark_the_writes_the_row_decides(tmp_path):
 def test_a_found_record_makes_neither_the_error_write_nor_a_missing_value(tmp_path):
     project = load_project(write_project(tmp_path, PROJECT))
     result = FakeBackend(project).call(
-        "claim_status", "get_claim_status", {"claim_number": "CLM-41"}, {}
+        "claim_status", "get_claim_status", {"claim_number": "CLM-1041"}, {}
     )
-    assert result.writes.get("claim_status.claim_status") == 2  # the row's (41 % 3), not "9"
+    assert result.writes.get("claim_status.claim_status") == 0  # the row's (1041 % 3), not "9"
     assert "claim_status.inspection_date" not in result.writes
 
 
@@ -105,3 +106,24 @@ def test_no_case_asserts_a_write_the_row_may_not_make(tmp_path):
         text = json.dumps(case["goals"].get("assertions", []))
         assert "inspection_date" not in text, path.name
         assert '"9"' not in text or case["type"] == "sad_path", (path.name, text)
+
+
+def test_a_failure_case_names_its_input_and_asserts_what_a_real_failing_run_does(tmp_path):
+    root = write_project(tmp_path / "project", PROJECT)
+    generate_offline(root, ["claim_status"], tmp_path / "out")
+    cases = [
+        yaml.safe_load(p.read_text())["scenario"]
+        for p in sorted((tmp_path / "out" / "cases").rglob("*sad_path.yml"))
+    ]
+    assert cases
+    case = cases[0]
+    run = next(a["tool_executed"] for a in case["goals"]["assertions"] if "tool_executed" in a)
+    # the tool reports a missing claim in a normal result: no `is_error` is promised
+    assert "is_error" not in run, run
+    assert case["name"].endswith(f"for claim number {run['arguments']['claim_number']}")
+    unset = [
+        item["name"]
+        for a in case["goals"]["assertions"]
+        for item in a.get("memory_was_not_set", [])
+    ]
+    assert "claim_status.claim_status" not in unset  # the error branch writes it
