@@ -71,8 +71,9 @@ def _title(ctx: DraftContext, script: Script) -> str:
         return title
     arguments = failed[-1].arguments
     marked = [k for k, v in arguments.items() if account_of({str(v)}) == "failing"]
-    name = (marked or list(arguments))[0]
-    return f"{title} for {name.replace('_', ' ')} {arguments[name]}"
+    if not marked:  # the failing account is the session's (a seeded caller), not an answer
+        return title
+    return f"{title} for {marked[0].replace('_', ' ')} {arguments[marked[0]]}"
 
 
 def simulation_context(ctx: DraftContext, script: Script) -> str:
