@@ -127,3 +127,11 @@ def test_a_failure_case_names_its_input_and_asserts_what_a_real_failing_run_does
         for item in a.get("memory_was_not_set", [])
     ]
     assert "claim_status.claim_status" not in unset  # the error branch writes it
+
+
+def test_no_row_makes_no_write_the_row_decides(tmp_path):
+    project = load_project(write_project(tmp_path, PROJECT))
+    result = FakeBackend(project).call(
+        "claim_status", "get_claim_status", {"claim_number": "CLM-0150"}, {}
+    )
+    assert "claim_status.inspection_date" not in result.writes
