@@ -135,3 +135,45 @@ def test_no_row_makes_no_write_the_row_decides(tmp_path):
         "claim_status", "get_claim_status", {"claim_number": "CLM-0150"}, {}
     )
     assert "claim_status.inspection_date" not in result.writes
+
+
+BOOKING = {
+    **PROJECT,
+    "skills/claim_status/tools.py": PROJECT["skills/claim_status/tools.py"]
+    + '''
+
+@tool(description="Book an inspection for a claim in inspection status.")
+async def book_inspection(claim_number: str, context: ToolContext = None) -> ToolResult:
+    """Book an inspection.
+
+    Args:
+        claim_number: The claim, for example CLM-1040.
+    """
+    row = find_claim(claim_number)
+    if int(row["claim_status"]) != 2:
+        return ToolResult(llm_response={"ok": False, "error": "inspection_not_available"})
+    context.memory.set("inspection_date", "soon")
+    return ToolResult(llm_response={"ok": True})
+''',
+}
+
+
+def test_a_tool_that_refuses_other_states_reads_the_state_it_works_with(tmp_path):
+    project = load_project(write_project(tmp_path, BOOKING))
+    assert project.mantle is not None
+    tool = project.mantle.tools_for("claim_status")["book_inspection"]
+    assert code_facts(project, tool).requires == (("claim_status", (2,)),)
+
+
+def test_a_case_draws_a_record_the_tools_work_with(tmp_path):
+    from evalcore.testdata import Collection, DataRecords, SheetBuilder
+    from evalcore.testdata._values import FieldSpec
+
+    claims = DataRecords([Collection("claims", tuple(CLAIMS))])
+    spec = FieldSpec("claim_number", "text", "The claim.")
+    require = {"claim_status": frozenset({"2"})}
+    drawn = {
+        SheetBuilder(f"c{n}", "", claims, slot=n, require=require).from_records(spec)
+        for n in range(6)
+    }
+    assert drawn == {c["claim_id"] for c in CLAIMS if c["claim_status"] == 2}

@@ -106,9 +106,13 @@ class DataRecords:
         prefer: frozenset[str] = frozenset(),
         *,
         slot: int | None = None,
+        require: dict[str, frozenset[str]] | None = None,
     ) -> dict[str, Any]:
         """A record: one holding a value in `prefer` (the case's enum values) first, and one
         in good standing (not lapsed, closed, expired …) before one that is not.
+
+        With `require` (field -> values a tool of the case works only with), a record
+        holding them is drawn while the file has one.
 
         With `slot` (the case's place among the suite's cases of one skill), cases take the
         pool's records in turn from a start fixed by the collection, so two cases of a suite
@@ -121,6 +125,10 @@ class DataRecords:
             return 2 * fits + standing
 
         own = self.owned(collection.records)
+        # the values a tool of the case works only with (`claim_status: 2` for a booking)
+        needed = require or {}
+        fit = [r for r in own if all(str(r[k]) in v for k, v in needed.items() if k in r)]
+        own = fit or own
         best = max(rank(r) for r in own)
         pool = [r for r in own if rank(r) == best]
         if slot is None:

@@ -75,8 +75,11 @@ class SheetBuilder:
         prefer: frozenset[str] = frozenset(),
         slot: int | None = None,
         role_value: str | None = None,
+        require: dict[str, frozenset[str]] | None = None,
     ) -> None:
         self.key = key
+        self.require = require or {}
+        """Field -> the values a tool of the case works only with (see `DataRecords.pick`)."""
         self.slot = slot
         """The case's place among the suite's cases of its skill (records are dealt in turn)."""
         self.records = records or DataRecords()
@@ -96,7 +99,9 @@ class SheetBuilder:
         chosen = self.sheet.records.get(collection.name)
         if chosen is None:
             rng = case_rng(self.key, f"record:{collection.name}")
-            chosen = self.records.pick(collection, rng, self.prefer, slot=self.slot)
+            chosen = self.records.pick(
+                collection, rng, self.prefer, slot=self.slot, require=self.require
+            )
             self.sheet.records[collection.name] = chosen
             holder = record_name(chosen)
             if holder and not self._named:

@@ -19,7 +19,7 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
-from evalcore.definitions.skill_model import data_readers
+from evalcore.definitions.skill_model import code_facts, data_readers
 from evalcore.simulator import ContextFact, CueLine
 from evalcore.simulator._facts import opening_line
 from evalcore.testdata import DataRecords, FieldSpec, SheetBuilder, load_records
@@ -91,7 +91,14 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     role = role_field(defs, audience, records)
     kind = case_role(role, seeds, planned, skill) if role is not None else seeded_kind(defs, seeds)
     sheet = SheetBuilder(
-        behavior.id, audience, records, first_name=holder, prefer=fixed, slot=slot, role_value=kind
+        behavior.id,
+        audience,
+        records,
+        first_name=holder,
+        prefer=fixed,
+        slot=slot,
+        role_value=kind,
+        require=tool_requirements(project, skill.id, behavior),
     )
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
@@ -127,6 +134,22 @@ def project_records(project: Project) -> DataRecords:
     records.readers = data_readers(project, (c.name for c in records.collections))
     records.identity = seeded_identity(project)
     return records
+
+
+def tool_requirements(
+    project: Project, skill_id: str, behavior: Behavior
+) -> dict[str, frozenset[str]]:
+    """Record field -> the values the skill's tools work only with (`claim_status: 2` for
+    a booking the code refuses otherwise): a case that expects them to work draws such a
+    record; a failure or a negative result is another record's."""
+    assert project.mantle is not None
+    if behavior.facts.get("kind") in ("failure", "negative"):
+        return {}
+    out: dict[str, set[str]] = {}
+    for tool in project.mantle.tools_for(skill_id).values():
+        for name, values in code_facts(project, tool).requires:
+            out.setdefault(name, set()).update(str(v) for v in values)
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def seeded_identity(project: Project) -> dict[str, str]:

@@ -55,6 +55,10 @@ class CodeFacts:
     writes: tuple[Write, ...] = ()
     errors: tuple[str, ...] = ()
     """Short descriptions of documented error results."""
+    requires: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    """Values of a record's field the tool refuses to work without: `if int(claim_status)
+    != 2: return {"error": …}` gives `("claim_status", (2,))` (a booking only for a claim
+    in inspection status), so a case that expects it to work draws such a record."""
 
 
 def qualify(key: str, skill_id: str) -> str:
@@ -152,6 +156,54 @@ def _on_failure(call: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     return False
 
 
+def _named(node: ast.expr) -> str | None:
+    """The field a compared expression reads: `claim_status`, `int(claim_status)`,
+    `row["claim_status"]`, `row.get("claim_status")`, `claim.claim_status`."""
+    while isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Name):
+        node = node.args[0]  # int(x), str(x)
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return str(node.slice.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        key = node.args[0] if node.func.attr == "get" and node.args else None
+        if isinstance(key, ast.Constant):
+            return str(key.value)
+    return None
+
+
+def _required(node: ast.If) -> tuple[str, tuple[Any, ...]] | None:
+    """`if <field> != <literal>:` (or `not in (<literals>)`) whose body ends in an error
+    result: the field's values the tool works with (see `CodeFacts.requires`)."""
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    name = _named(test.left)
+    right = test.comparators[0]
+    if name is None:
+        return None
+    if isinstance(test.ops[0], ast.NotEq) and isinstance(right, ast.Constant):
+        values: tuple[Any, ...] = (right.value,)
+    elif isinstance(test.ops[0], ast.NotIn) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+        if not all(isinstance(e, ast.Constant) for e in right.elts):
+            return None
+        values = tuple(e.value for e in right.elts if isinstance(e, ast.Constant))
+    else:
+        return None
+    refuses = any(
+        isinstance(stmt, ast.Raise)
+        or (
+            isinstance(stmt, ast.Return)
+            and stmt.value is not None
+            and any(_error_of(sub) for sub in ast.walk(stmt.value))
+        )
+        for stmt in node.body
+    )
+    return (name, values) if refuses else None
+
+
 def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
     """Writes and errors of one function, from one walk of its code (in `ast.walk` order)."""
     writes: list[Write] = []
@@ -172,7 +224,10 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
             if error is not None:
                 found.append(error)
     found += _doc_errors(node)
-    return CodeFacts(tuple(dict.fromkeys(writes)), tuple(dict.fromkeys(found)))
+    requires = [r for n in nodes if isinstance(n, ast.If) for r in [_required(n)] if r]
+    return CodeFacts(
+        tuple(dict.fromkeys(writes)), tuple(dict.fromkeys(found)), tuple(dict.fromkeys(requires))
+    )
 
 
 def _doc_errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
