@@ -146,3 +146,19 @@ def test_a_detour_line_lowers_an_article_but_keeps_an_acronym() -> None:
     assert _lower_first("A red light came on on the dash.") == "a red light came on on the dash."
     assert _lower_first("SSO keeps logging me out.") == "SSO keeps logging me out."
     assert _lower_first("I broke down.") == "I broke down."
+
+
+def test_a_detour_case_tells_the_user_to_take_the_offer_to_go_back(tmp_path: Path) -> None:
+    from evalcore.simulator import parse_fact_context
+
+    root = write_project(tmp_path / "fleet", FILES)
+    project = load_project(root)
+    behaviors = plan_source(project, "mantle", "book_slot", None).behaviors
+    detour = next(b for b in behaviors if b.facts.get("kind") == "digression")
+    data = draft_mantle(DraftContext(project, "mantle", detour))
+    context = data["scenario"]["simulation_context"]
+    assert "skill_resumed" in [next(iter(a)) for a in data["scenario"]["goals"]["assertions"]]
+    line = next(x for x in context.splitlines() if x.startswith("When the agent offers"))
+    task = "your request to book a workshop slot"
+    assert line == f"When the agent offers to go back to {task}, say yes."
+    assert parse_fact_context(context).resume == "your request to book a workshop slot"

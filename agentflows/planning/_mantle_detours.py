@@ -3,6 +3,7 @@ skill and back, a request for a person, an unrelated request, a push against a s
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evalcore.definitions import Project
@@ -18,6 +19,28 @@ from ._mantle_phrases import activation_phrase, escalation_line, strong_phrases
 from ._mantle_planner import PlannerBase, after_identity
 from ._mantle_routable import user_routable
 from ._mantle_walk import SET, Setup, Walk, walk_skill
+
+#: A question the prose leaves to the agent ("you may ask for a quick rating"): a correct
+#: agent may never ask it, so no detour or hand-off may ride on it.
+_OPTIONAL = re.compile(
+    r"\b(?:you|agent|they)\s+(?:may|might|could)\b|\boptional(?:ly)?\b|\bif you like\b", re.I
+)
+
+
+def optional_ask(body: str, prompt: str | None) -> bool:
+    """Whether an ask's prose says the agent may leave it out (see `_OPTIONAL`): its own
+    sentence, or the one before it in its paragraph ("you may ask for a rating. Set
+    `rating` if they answer.")."""
+    if not prompt:
+        return False
+    said = " ".join(prompt.split())
+    for paragraph in re.split(r"\n\s*\n", body):
+        sentences = re.split(r"(?<=[.!?])\s+", " ".join(paragraph.split()))
+        for index, sentence in enumerate(sentences):
+            if said in sentence or (sentence and sentence in said):
+                near = " ".join(sentences[max(0, index - 1) : index + 1])
+                return _OPTIONAL.search(near) is not None
+    return _OPTIONAL.search(said) is not None
 
 
 def _detour_walk(
@@ -67,7 +90,9 @@ class DetourBehaviors(PlannerBase):
             (
                 i
                 for i, a in enumerate(walk.asks)
-                if a.kind != "identity" and a.skill == self.skill.id
+                if a.kind != "identity"
+                and a.skill == self.skill.id
+                and not optional_ask(self.skill.body, a.prompt)
             ),
             None,
         )
@@ -155,7 +180,7 @@ class DetourBehaviors(PlannerBase):
             return []
         handoff = self.defs.skills[handoffs[0]]
         walk = self.walk({"values": self.base})
-        if not walk.asks:
+        if not walk.asks or optional_ask(self.skill.body, walk.asks[0].prompt):
             return []
         line = escalation_line(self.defs, self.skill, handoff)
         ask = walk.asks[0]

@@ -62,7 +62,9 @@ class ToolRuns(WalkerBase):
                 if field_def is not None and field_def.type == "bool":
                     self.remember(key, not flags.get(key, True))
                 continue
-            if value is UNKNOWN:
+            if value is UNKNOWN and self.setup.values.get(key) is not None:
+                value = self.setup.values[key]  # the path's value: the record it looks up
+            elif value is UNKNOWN:
                 kind = field_def.type if field_def is not None else None
                 if kind == "bool":
                     value = flags.get(key, True)

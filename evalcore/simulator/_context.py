@@ -9,6 +9,7 @@ rules are in docs/simulation-contexts.md):
     - when it happened: 03/14/2026
     When the agent asks what was damaged, say instead: "Sorry, I mean the roof."
     When the agent reads the details back and asks you to confirm, agree.
+    When the agent offers to go back to your request to file a claim, say yes.
     When the agent asks whether there is anything else, say no.
     Stop once the agent tells you the claim is filed.
 
@@ -37,10 +38,15 @@ _CUE = re.compile(
 _AFTER_FIRST = re.compile(rf"^After the agent's first answer,\s*say:\s*{_QUOTE}", re.I)
 _BEFORE_END = re.compile(rf"^Before you finish,\s*say:\s*{_QUOTE}", re.I)
 _CONFIRM = re.compile(
-    r"^When the agent (?:reads .+? back and )?asks you to confirm,\s*(?P<answer>agree|decline)",
+    r"^When the agent (?P<back>reads .+? back and )?asks you to confirm,"
+    r"\s*(?P<answer>agree|decline)",
     re.I,
 )
+_GATE = re.compile(
+    r"^When the agent asks whether to (?P<act>.+?),\s*(?P<answer>agree|decline)\b", re.I
+)
 _ELSE = re.compile(r"^When the agent asks whether there is anything else,\s*say no", re.I)
+_RESUME = re.compile(r"^When the agent offers to go back to (?P<task>.+?),\s*say yes", re.I)
 _STOP = re.compile(r"^Stop (?:once|when|after) (?P<until>.+?)\.?$", re.I)
 
 
@@ -74,8 +80,18 @@ class FactContext:
     after_first: str | None = None
     before_end: str | None = None
     confirm: str = "agree"
-    """agree | decline: the answer to a read-back confirmation."""
+    """agree | decline: the answer to the confirmation before the action (the gate's where
+    `gate` names one, else the read-back's)."""
+    read_back: bool = True
+    """Whether the agent reads details back for a yes: the read-back line is written only
+    then (a skill with none gets no line about one)."""
+    gate: str | None = None
+    """The gated action in words (`connect you to a human specialist now`): its own line
+    (`When the agent asks whether to …, decline.`); a read-back before it is agreed to."""
     closes_on_else: bool = False
+    resume: str | None = None
+    """The task in words (`your request to file a claim`) the user goes back to when the
+    agent offers to after a digression: a case that asserts the return says it is taken."""
     until: str | None = None
 
     def render(self) -> str:
@@ -93,9 +109,15 @@ class FactContext:
             lines.append(f'When the agent asks {when}, say instead: "{_clean(cue.line)}"')
         if self.before_end:
             lines.append(f'Before you finish, say: "{_clean(self.before_end)}"')
-        lines.append(
-            f"When the agent reads the details back and asks you to confirm, {self.confirm}."
-        )
+        if self.read_back:
+            answer = "agree" if self.gate else self.confirm
+            lines.append(
+                f"When the agent reads the details back and asks you to confirm, {answer}."
+            )
+        if self.gate:
+            lines.append(f"When the agent asks whether to {_clean(self.gate)}, {self.confirm}.")
+        if self.resume:
+            lines.append(f"When the agent offers to go back to {_clean(self.resume)}, say yes.")
         if self.closes_on_else:
             lines.append("When the agent asks whether there is anything else, say no.")
         if self.until:
@@ -117,7 +139,7 @@ def is_fact_context(context: str) -> bool:
 
 def parse_fact_context(context: str) -> FactContext:
     """Read a fact-sheet context; unknown lines are ignored (they are for a model)."""
-    out = FactContext()
+    out = FactContext(read_back=False)
     in_facts = False
     for raw in context.splitlines():
         line = raw.strip()
@@ -159,12 +181,23 @@ def _read_line(out: FactContext, line: str) -> None:
         first = bool(match["first"])
         out.cues.append(CueLine(match["cue"].strip(), match["line"].strip(), first))
         return
+    match = _GATE.match(line)
+    if match:
+        out.gate = match["act"].strip()
+        out.confirm = match["answer"].lower()
+        return
     match = _CONFIRM.match(line)
     if match:
-        out.confirm = match["answer"].lower()
+        out.read_back = out.read_back or bool(match["back"])
+        if out.gate is None:  # a gate's own line says the answer before the action
+            out.confirm = match["answer"].lower()
         return
     if _ELSE.match(line):
         out.closes_on_else = True
+        return
+    match = _RESUME.match(line)
+    if match:
+        out.resume = match["task"].strip()
         return
     match = _STOP.match(line)
     if match:

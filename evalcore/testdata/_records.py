@@ -53,6 +53,20 @@ class DataRecords:
     readers: dict[str, frozenset[str]] = field(default_factory=dict)
     """Collection name -> the skills whose tools read the file; a collection not listed is
     open to every skill (`evalcore.definitions.skill_model.data_readers`)."""
+    identity: dict[str, str] = field(default_factory=dict)
+    """Record key -> the seeded caller's value (`customer_id: "123"` from project memory's
+    `initial_value`): a record carrying the key is the caller's only with that value, and a
+    case draws the caller's own records (a router of customer 123, not of customer 124)."""
+
+    def owned(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+        """The caller's records of `records` (see `identity`); all of them when the seeded
+        identity names none (no key of it in the records, or no record of that value)."""
+        keys = [k for k in self.identity if any(k in r for r in records)]
+        if not keys:
+            return list(records)
+        seeded = self.identity
+        mine = [r for r in records if all(_same(r[k], seeded[k]) for k in keys if k in r)]
+        return mine or list(records)
 
     def match(
         self,
@@ -92,9 +106,13 @@ class DataRecords:
         prefer: frozenset[str] = frozenset(),
         *,
         slot: int | None = None,
+        require: dict[str, frozenset[str]] | None = None,
     ) -> dict[str, Any]:
         """A record: one holding a value in `prefer` (the case's enum values) first, and one
         in good standing (not lapsed, closed, expired …) before one that is not.
+
+        With `require` (field -> values a tool of the case works only with), a record
+        holding them is drawn while the file has one.
 
         With `slot` (the case's place among the suite's cases of one skill), cases take the
         pool's records in turn from a start fixed by the collection, so two cases of a suite
@@ -106,12 +124,22 @@ class DataRecords:
             standing = not any(_INACTIVE.fullmatch(v.lower()) for v in values)
             return 2 * fits + standing
 
-        best = max(rank(r) for r in collection.records)
-        pool = [r for r in collection.records if rank(r) == best]
+        own = self.owned(collection.records)
+        # the values a tool of the case works only with (`claim_status: 2` for a booking)
+        needed = require or {}
+        fit = [r for r in own if all(str(r[k]) in v for k, v in needed.items() if k in r)]
+        own = fit or own
+        best = max(rank(r) for r in own)
+        pool = [r for r in own if rank(r) == best]
         if slot is None:
             return pool[rng.randrange(len(pool))]
         start = int(hashlib.sha256(collection.name.encode()).hexdigest()[:8], 16)
         return pool[(start + slot) % len(pool)]
+
+
+def _same(value: Any, seeded: str) -> bool:
+    """A record's value is the seeded one (`123` and `"123"` alike)."""
+    return str(value).strip().lower() == seeded.strip().lower()
 
 
 def _scalar(value: Any) -> bool:

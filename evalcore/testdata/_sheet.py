@@ -75,8 +75,11 @@ class SheetBuilder:
         prefer: frozenset[str] = frozenset(),
         slot: int | None = None,
         role_value: str | None = None,
+        require: dict[str, frozenset[str]] | None = None,
     ) -> None:
         self.key = key
+        self.require = require or {}
+        """Field -> the values a tool of the case works only with (see `DataRecords.pick`)."""
         self.slot = slot
         """The case's place among the suite's cases of its skill (records are dealt in turn)."""
         self.records = records or DataRecords()
@@ -96,7 +99,9 @@ class SheetBuilder:
         chosen = self.sheet.records.get(collection.name)
         if chosen is None:
             rng = case_rng(self.key, f"record:{collection.name}")
-            chosen = self.records.pick(collection, rng, self.prefer, slot=self.slot)
+            chosen = self.records.pick(
+                collection, rng, self.prefer, slot=self.slot, require=self.require
+            )
             self.sheet.records[collection.name] = chosen
             holder = record_name(chosen)
             if holder and not self._named:
@@ -113,7 +118,8 @@ class SheetBuilder:
             taken = [
                 r for n, r in self.sheet.records.items() if n.startswith(f"{collection.name}#")
             ]
-            free = [r for r in collection.records if r not in taken] or list(collection.records)
+            own = self.records.owned(collection.records)
+            free = [r for r in own if r not in taken] or own
             rng = case_rng(self.key, f"record:{name}")
             chosen = free[rng.randrange(len(free))]
             self.sheet.records[name] = chosen

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalcore.testdata._accounts import account_of
+
 from .._engine import DraftContext
 from ._mantle_goals import goals_for
 from ._mantle_script import Script, build_script
@@ -41,7 +43,7 @@ def draft_mantle(ctx: DraftContext) -> dict[str, Any]:
     script = build_script(ctx.project, ctx.behavior, slot=suite_slot(ctx))
     criteria, assertions = goals_for(ctx.project, script)
     scenario: dict[str, Any] = {
-        "name": ctx.behavior.title,
+        "name": _title(ctx, script),
         "type": ctx.behavior.type,
         "simulation_context": simulation_context(ctx, script),
     }
@@ -55,6 +57,23 @@ def draft_mantle(ctx: DraftContext) -> dict[str, Any]:
     if goals:
         scenario["goals"] = goals
     return {"scenario": scenario}
+
+
+def _title(ctx: DraftContext, script: Script) -> str:
+    """The behaviour's title; a failure case's names the input that makes the tool fail
+    (`… fails for claim number CLAIM0150`), so a reader sees why a real run fails."""
+    title = ctx.behavior.title
+    tool = ctx.behavior.facts.get("tool")
+    if ctx.behavior.facts.get("kind") != "failure" or not tool:
+        return title
+    failed = [e for e in script.walk.tools(str(tool)) if e.error and e.arguments]
+    if not failed:
+        return title
+    arguments = failed[-1].arguments
+    marked = [k for k, v in arguments.items() if account_of({str(v)}) == "failing"]
+    if not marked:  # the failing account is the session's (a seeded caller), not an answer
+        return title
+    return f"{title} for {marked[0].replace('_', ' ')} {arguments[marked[0]]}"
 
 
 def simulation_context(ctx: DraftContext, script: Script) -> str:

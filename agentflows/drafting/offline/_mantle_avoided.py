@@ -13,7 +13,7 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project
 from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions.skill_model import code_facts, skill_model
 
 from ...planning._mantle_tools import qualify, tool_keys
 from ...planning._mantle_walk import SET, Event, Walk
@@ -33,6 +33,15 @@ class AvoidedGoals:
     def tool_writes(self, tool: str, skill_id: str) -> list[str]:
         tools = self.defs.tools_for(skill_id)
         return list(tool_keys(self.project, tools[tool], skill_id)) if tool in tools else []
+
+    def failure_writes(self, tool: str, skill_id: str) -> set[str]:
+        """Keys the tool's error branch writes (`claim_status` "5" on not-found): a failing
+        run sets them, so a failure case never asserts them unset."""
+        tools = self.defs.tools_for(skill_id)
+        if tool not in tools:
+            return set()
+        writes = code_facts(self.project, tools[tool]).writes
+        return {qualify(w.key, skill_id) for w in writes if w.failure}
 
     def terminal_runs(self, walk: Walk) -> list[Event]:  # PathGoals: the skill's own
         raise NotImplementedError

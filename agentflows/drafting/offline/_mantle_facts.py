@@ -243,6 +243,32 @@ def confirms_by_read_back(defs: MantleDefinitions, ask: Ask) -> bool:
     return field is not None and field.type == "bool" and reads_back(ask.prompt)
 
 
+_GATE_QUESTION = re.compile(
+    r"^(?:shall|should|can|may) I (?P<act>[^?]+)\?$"
+    r"|^(?:would|do) you (?:like|want) me to (?P<act2>[^?]+)\?$"
+    r"|^are you sure you want (?:me )?to (?P<act3>[^?]+)\?$",
+    re.I,
+)
+_PLACEHOLDER = re.compile(r"\{[^}]*\}")
+
+
+def gate_words(ask: Ask) -> str | None:
+    """The gated action of a `confirm` ask in words, for `When the agent asks whether to
+    <act>`: the confirmation question's own (`connect you to a human specialist now`, a
+    value filled in at the end read as `it`), else the tool's name (`submit the claim`)."""
+    prompt = " ".join((ask.prompt or "").split())
+    match = _GATE_QUESTION.match(prompt)
+    if match:
+        act = next(g for g in (match["act"], match["act2"], match["act3"]) if g)
+        act = re.sub(r"\s*\{[^}]*\}\s*$", " it", act).strip()
+        if not _PLACEHOLDER.search(act):
+            return act
+    if not ask.tool:
+        return None
+    words = value_words(ask.tool).split()
+    return " ".join([words[0], "the", *words[1:]]) if len(words) > 1 else words[0]
+
+
 def label_for(ask: Ask) -> str:
     """What the fact of `ask` is, in plain words (the agent's question, else the field); a
     question too short to recognise ("Where to?") is named by its field."""
@@ -330,6 +356,7 @@ __all__ = [
     "confirms_by_read_back",
     "field_value",
     "fill_values",
+    "gate_words",
     "in_own_words",
     "is_internal",
     "label_for",

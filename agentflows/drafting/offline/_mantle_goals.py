@@ -19,6 +19,8 @@ the skill's prose rules and the path (`_mantle_criteria`); never a restatement o
 from __future__ import annotations
 
 from evalcore.definitions import Project
+from evalcore.definitions.skill_model import skill_model
+from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import request_phrase, subject
 from ...planning._mantle_tools import qualify
@@ -93,9 +95,8 @@ class Goals(GoalPieces):
             self.add({"bot_uttered": {"utter_name": denial}})
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
-        writes = self.declared(
-            [k for k in self.tool_writes(tool, walk.skill) if k not in self.written(walk)]
-        )
+        unset = self.written(walk) | self.failure_writes(tool, walk.skill)
+        writes = self.declared([k for k in self.tool_writes(tool, walk.skill) if k not in unset])
         if writes:
             self.add({"memory_was_not_set": [{"name": k} for k in writes]})
         self.add_sequence(self.sequence(walk))
@@ -125,16 +126,29 @@ class Goals(GoalPieces):
         self.add(skill_check("skill_activated", walk.skill))
         failed = [e for e in walk.tools(tool) if e.error]
         if failed:
-            self.add(tool_check(failed[-1], skill=walk.skill, is_error=True))
+            # a tool that raises or marks its result `is_error` fails as an error run; one
+            # that returns an `error` field in a normal result (claim not found) does not,
+            # so the run is asserted without `is_error`
+            model = skill_model(self.project, walk.skill)
+            use = model.tool(tool) if model is not None else None
+            errors = use.error_results if use is not None else []
+            soft = bool(errors) and not any(
+                e.startswith(("raises", "returns is_error")) for e in errors
+            )
+            # only where an input carries the failure (an id not on file): with none, no
+            # real run fails, and the case keeps the error run verification cannot play
+            soft = soft and any(
+                account_of({str(v)}) == "failing" for v in failed[-1].arguments.values()
+            )
+            self.add(tool_check(failed[-1], skill=walk.skill, is_error=None if soft else True))
         failure = self.response_of(tool, "on_failure")
         success = self.response_of(tool, "on_success")
         if failure:
             self.add({"bot_uttered": {"utter_name": failure}})
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
-        writes = self.declared(
-            [k for k in self.tool_writes(tool, walk.skill) if k not in self.written(walk)]
-        )
+        unset = self.written(walk) | self.failure_writes(tool, walk.skill)
+        writes = self.declared([k for k in self.tool_writes(tool, walk.skill) if k not in unset])
         if writes:
             self.add({"memory_was_not_set": [{"name": k} for k in writes]})
         steps: list[Check] = [skill_check("skill_activated", walk.skill)]

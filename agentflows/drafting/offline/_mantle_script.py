@@ -19,7 +19,7 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
-from evalcore.definitions.skill_model import data_readers
+from evalcore.definitions.skill_model import code_facts, data_readers
 from evalcore.simulator import ContextFact, CueLine
 from evalcore.simulator._facts import opening_line
 from evalcore.testdata import DataRecords, FieldSpec, SheetBuilder, load_records
@@ -44,6 +44,7 @@ from ._mantle_facts import (
     confirms_by_read_back,
     field_value,
     fill_values,
+    gate_words,
     label_for,
     request_values,
     spoken,
@@ -90,7 +91,14 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     role = role_field(defs, audience, records)
     kind = case_role(role, seeds, planned, skill) if role is not None else seeded_kind(defs, seeds)
     sheet = SheetBuilder(
-        behavior.id, audience, records, first_name=holder, prefer=fixed, slot=slot, role_value=kind
+        behavior.id,
+        audience,
+        records,
+        first_name=holder,
+        prefer=fixed,
+        slot=slot,
+        role_value=kind,
+        require=tool_requirements(project, skill.id, behavior),
     )
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
@@ -119,10 +127,42 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
 
 
 def project_records(project: Project) -> DataRecords:
-    """The project's data files, each with the skills whose tools read it."""
+    """The project's data files, each with the skills whose tools read it, and the caller
+    the project seeds (project memory's `initial_value`s: `customer_id: "123"`), whose own
+    records the cases draw."""
     records = load_records(project.root)
     records.readers = data_readers(project, (c.name for c in records.collections))
+    records.identity = seeded_identity(project)
     return records
+
+
+def tool_requirements(
+    project: Project, skill_id: str, behavior: Behavior
+) -> dict[str, frozenset[str]]:
+    """Record field -> the values the skill's tools work only with (`claim_status: 2` for
+    a booking the code refuses otherwise): a case that expects them to work draws such a
+    record; a failure or a negative result is another record's."""
+    assert project.mantle is not None
+    if behavior.facts.get("kind") in ("failure", "negative"):
+        return {}
+    out: dict[str, set[str]] = {}
+    for tool in project.mantle.tools_for(skill_id).values():
+        for name, values in code_facts(project, tool).requires:
+            out.setdefault(name, set()).update(str(v) for v in values)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def seeded_identity(project: Project) -> dict[str, str]:
+    """Project memory field name -> its seeded scalar `initial_value` (who is calling)."""
+    assert project.mantle is not None
+    out: dict[str, str] = {}
+    for field in project.mantle.memory_names().values():
+        value = field.initial_value
+        # a text field only: a seeded count or flag (`attempts: 0`) says nobody's identity
+        text = field.type == "text" and isinstance(value, str) and value.strip()
+        if field.namespace == "project" and text:
+            out[field.name] = str(value)
+    return out
 
 
 def answered_walk(project: Project, walk: Walk, setup: Setup, sheet: SheetBuilder) -> Walk:
@@ -269,11 +309,32 @@ class _Writer:
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         self.context.intent = intent_clause(self.defs, skill)
+        if kind == "digression":  # the case asserts the return: the user takes the offer
+            task = re.sub(
+                r"^(?:want|need|would like|'d like)\s+(?:to\s+)?", "", self.context.intent
+            )
+            self.context.resume = f"your request to {task}" if task else "what you came for"
         if prelude is not None:
             self.sign_in_first(prelude)
+        self.confirmations()
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = STOP_AFTER_HANDOFF if handoff else STOP_DONE
+
+    def confirmations(self) -> None:
+        """Lines for the confirmations the case meets, and none for one it does not: the
+        read-back line only where an ask reads details back, the gate's own line (the
+        refused one where the case refuses) so a refusal is said at the gate it names."""
+        own = list(self.script.walk.asks)
+        if self.script.kind == "escalation":  # the hand-off comes instead of the rest
+            own = own[: int(self.facts["escalation"].get("at") or 0)]
+        walks = [self.script.prelude, self.script.other]
+        asks = [*own, *(a for w in walks if w is not None for a in w.asks)]
+        self.context.read_back = any(confirms(self.defs, a) for a in asks)
+        gates = [a for a in asks if a.kind == "confirm"]
+        refused = [a for a in gates if a.confirm is False]
+        gate = (refused or gates or [None])[0]
+        self.context.gate = gate_words(gate) if gate is not None else None
 
     def sign_in_first(self, prelude: Walk) -> None:
         """Open with the sign-in, and ask for what the case is about once it is done (when

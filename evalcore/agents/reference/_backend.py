@@ -168,6 +168,11 @@ class FakeBackend:
             literal: dict[str, list[Any]] = {}
             for write in code_facts(self.project, tool).writes:
                 key = qualify(write.key, skill_id)
+                short = key.rsplit(".", 1)[-1]
+                if write.guarded and (record is None or not record.get(short)):
+                    continue  # written only when a row has a value: no row, or none in it
+                if write.failure and record is not None:
+                    continue  # the error branch's write: this call found its record
                 literal.setdefault(key, [])
                 if write.value is not UNKNOWN:
                     literal[key].append(write.value)

@@ -30,6 +30,7 @@ from ._types import (
     Mode,
     Rule,
     SkillModel,
+    ToolUse,
     Uncertainty,
     Where,
 )
@@ -106,7 +107,7 @@ def build_skill_model(project: Project, skill_id: str) -> SkillModel:
     branches = skill_branches(skill, file, first)
     enum = {k: list(f.enum_values or []) for k, f in defs.memory_names().items()}
     modes = skill_modes(skill, branches, tools, enum)
-    fields, unasked = _mode_requests(defs, skill, file, fields, modes)
+    fields, unasked = _mode_requests(defs, skill, file, fields, modes, tools)
     records = skill_records(skill, file, first, fields)
     uncertainties += unasked
     complete = (skill.complete_when or {}).get("condition")
@@ -142,10 +143,13 @@ def _mode_requests(
     file: str,
     fields: list[FieldSpec],
     modes: list[Mode],
+    tools: list[ToolUse],
 ) -> tuple[list[FieldSpec], list[Uncertainty]]:
-    """A mode field nothing asks for is read as stated in the user's request (recorded)."""
+    """A mode field nothing asks for is read as stated in the user's request (recorded);
+    one a tool of the skill writes is the tool's answer (a looked-up claim's status), never
+    something the user states."""
     memory = defs.memory_names()
-    known = {f.qualified for f in fields}
+    known = {f.qualified for f in fields} | {w.key for t in tools for w in t.writes}
     out, notes = list(fields), []
     for mode in modes:
         field = memory.get(mode.field)

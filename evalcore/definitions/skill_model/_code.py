@@ -40,6 +40,14 @@ class Write:
     key: str
     """Unqualified as written (`card_blocked`) or `project.<key>`."""
     value: Any = UNKNOWN
+    guarded: bool = False
+    """Made only when a value of the key's name is there: the write sits under an `if`
+    that tests it (`if inspection_date:`, `if row.get("inspection_date"):`), so a record
+    without one (`inspection_date: null`) leaves the key unset."""
+    failure: bool = False
+    """Made on the tool's error branch only: the write sits in an `if` body that returns an
+    error result (`if not row: memory.set("claim_status", "5"); return {"error": …}`), so
+    a call that finds its record never makes it."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,10 @@ class CodeFacts:
     writes: tuple[Write, ...] = ()
     errors: tuple[str, ...] = ()
     """Short descriptions of documented error results."""
+    requires: tuple[tuple[str, tuple[Any, ...]], ...] = ()
+    """Values of a record's field the tool refuses to work without: `if int(claim_status)
+    != 2: return {"error": …}` gives `("claim_status", (2,))` (a booking only for a claim
+    in inspection status), so a case that expects it to work draws such a record."""
 
 
 def qualify(key: str, skill_id: str) -> str:
@@ -104,21 +116,118 @@ def _error_of(sub: ast.AST) -> str | None:
     return None
 
 
+def _tests_key(test: ast.expr, key: str) -> bool:
+    """Whether an `if` test reads a value of the key's name: a variable, an attribute, a
+    subscript or a `.get("<key>")` of it."""
+    short = key.rsplit(".", 1)[-1]
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name) and node.id == short:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == short:
+            return True
+        if isinstance(node, ast.Constant) and node.value == short:
+            return True
+    return False
+
+
+def _guarded(call: ast.AST, key: str, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether `call` runs only under an `if` whose test reads the key's value."""
+    child, node = call, parents.get(call)
+    while node is not None:
+        if isinstance(node, ast.If) and child is not node.test and _tests_key(node.test, key):
+            return True
+        child, node = node, parents.get(node)
+    return False
+
+
+def _on_failure(call: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether `call` sits in an `if` branch that ends in an error result (see `Write`)."""
+    child, node = call, parents.get(call)
+    while node is not None and not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if isinstance(node, ast.If) and child is not node.test:
+            branch = node.body if child in node.body else node.orelse
+            for stmt in branch:
+                if isinstance(stmt, ast.Raise):
+                    return True
+                value = stmt.value if isinstance(stmt, ast.Return) else None
+                if value is not None and any(_error_of(sub) for sub in ast.walk(value)):
+                    return True
+        child, node = node, parents.get(node)
+    return False
+
+
+def _named(node: ast.expr) -> str | None:
+    """The field a compared expression reads: `claim_status`, `int(claim_status)`,
+    `row["claim_status"]`, `row.get("claim_status")`, `claim.claim_status`."""
+    while isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Name):
+        node = node.args[0]  # int(x), str(x)
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return str(node.slice.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        key = node.args[0] if node.func.attr == "get" and node.args else None
+        if isinstance(key, ast.Constant):
+            return str(key.value)
+    return None
+
+
+def _required(node: ast.If) -> tuple[str, tuple[Any, ...]] | None:
+    """`if <field> != <literal>:` (or `not in (<literals>)`) whose body ends in an error
+    result: the field's values the tool works with (see `CodeFacts.requires`)."""
+    test = node.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    name = _named(test.left)
+    right = test.comparators[0]
+    if name is None:
+        return None
+    if isinstance(test.ops[0], ast.NotEq) and isinstance(right, ast.Constant):
+        values: tuple[Any, ...] = (right.value,)
+    elif isinstance(test.ops[0], ast.NotIn) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+        if not all(isinstance(e, ast.Constant) for e in right.elts):
+            return None
+        values = tuple(e.value for e in right.elts if isinstance(e, ast.Constant))
+    else:
+        return None
+    refuses = any(
+        isinstance(stmt, ast.Raise)
+        or (
+            isinstance(stmt, ast.Return)
+            and stmt.value is not None
+            and any(_error_of(sub) for sub in ast.walk(stmt.value))
+        )
+        for stmt in node.body
+    )
+    return (name, values) if refuses else None
+
+
 def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
     """Writes and errors of one function, from one walk of its code (in `ast.walk` order)."""
     writes: list[Write] = []
     found: list[str] = []
-    for sub in _walk(node):
+    nodes = _walk(node)
+    parents = {c: p for p in nodes for c in ast.iter_child_nodes(p)}
+    for sub in nodes:
         if isinstance(sub, ast.Call):
             write = _write_of(sub)
             if write is not None:
+                guarded = _guarded(sub, write.key, parents)
+                failure = _on_failure(sub, parents)
+                if guarded or failure:
+                    write = Write(write.key, write.value, guarded=guarded, failure=failure)
                 writes.append(write)
         elif isinstance(sub, ast.Raise | ast.keyword | ast.Dict):
             error = _error_of(sub)
             if error is not None:
                 found.append(error)
     found += _doc_errors(node)
-    return CodeFacts(tuple(dict.fromkeys(writes)), tuple(dict.fromkeys(found)))
+    requires = [r for n in nodes if isinstance(n, ast.If) for r in [_required(n)] if r]
+    return CodeFacts(
+        tuple(dict.fromkeys(writes)), tuple(dict.fromkeys(found)), tuple(dict.fromkeys(requires))
+    )
 
 
 def _doc_errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
@@ -205,7 +314,11 @@ def tool_keys(project: Project, tool: ToolDef, skill_id: str) -> dict[str, Any]:
 def _qualified_writes(
     project: Project, tool: ToolDef, skill_id: str
 ) -> tuple[tuple[str, Any], ...]:
-    return tuple((qualify(w.key, skill_id), w.value) for w in code_facts(project, tool).writes)
+    writes = code_facts(project, tool).writes
+    # the error branch's writes are not the success's (the walk plays the tool's success;
+    # its failure is played apart), and a write the row's value decides is no one's promise
+    kept = [w for w in writes if not w.failure and not w.guarded]
+    return tuple((qualify(w.key, skill_id), w.value) for w in kept)
 
 
 __all__ = ["UNKNOWN", "CodeFacts", "Write", "code_facts", "qualify", "tool_keys"]
