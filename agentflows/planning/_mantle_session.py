@@ -28,7 +28,7 @@ def _written(project: Project) -> frozenset[str]:
     out: set[str] = set()
     for skill_id in defs.skills:
         for tool in defs.tools_for(skill_id).values():
-            out |= {qualify(w.key, skill_id) for w in code_facts(project, tool).writes}
+            out |= {qualify(w.key, skill_id, defs) for w in code_facts(project, tool).writes}
     return frozenset(out)
 
 

@@ -75,7 +75,7 @@ class BlockSteps(ToolRuns):
                 self.stopped = True
                 return False
         elif step.kind == "collect":
-            key = qualify(str(step.target), skill)
+            key = qualify(str(step.target), skill, self.defs)
             if not self.known(key):
                 utterance = step.fields.get("utterance")
                 self.utter(utterance)
@@ -100,7 +100,7 @@ class BlockSteps(ToolRuns):
             self.utter(str(step.target))
         elif step.kind == "set_memory" and isinstance(step.target, dict):
             for key, value in step.target.items():
-                self.remember(qualify(str(key), skill), value)
+                self.remember(qualify(str(key), skill, self.defs), value)
         elif step.kind == "call":
             target = str(step.target)
             if target in self.skill.blocks and self.depth < _MAX_DEPTH:

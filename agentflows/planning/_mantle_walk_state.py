@@ -24,7 +24,13 @@ class WalkerBase:
         self.skill: Skill = self.defs.skills[skill_id]
         self.setup = setup
         self.depth = depth
-        self.walk = Walk(skill_id, memory=dict(setup.memory))
+        # a project field's `initial_value` holds from the start, as the engine seeds it
+        initial = {
+            f"project.{name}": field.initial_value
+            for name, field in self.defs.memory.items()
+            if field.initial_value is not None
+        }
+        self.walk = Walk(skill_id, memory={**initial, **setup.memory})
         self.tools = self.defs.tools_for(skill_id)
         self.model: SkillModel = skill_model(project, skill_id)
         self.stopped = False

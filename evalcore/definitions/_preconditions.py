@@ -85,7 +85,7 @@ def _opener(project: Project, skill_id: str) -> str | None:
         if other == skill_id or skill.disabled or precondition_of(defs, other):
             continue
         written = {
-            qualify(w.key, other)
+            qualify(w.key, other, defs)
             for tool in defs.tools_for(other).values()
             for w in code_facts(project, tool).writes
         }

@@ -41,7 +41,7 @@ class AvoidedGoals:
         if tool not in tools:
             return set()
         writes = code_facts(self.project, tools[tool]).writes
-        return {qualify(w.key, skill_id) for w in writes if w.failure}
+        return {qualify(w.key, skill_id, self.defs) for w in writes if w.failure}
 
     def terminal_runs(self, walk: Walk) -> list[Event]:  # PathGoals: the skill's own
         raise NotImplementedError
@@ -61,7 +61,7 @@ class AvoidedGoals:
                 if f"step:{skill.id}.{block.id}.{step.id}" in walk.elements:
                     continue
                 if step.kind == "set_memory" and isinstance(step.target, dict):
-                    keys += [qualify(str(k), skill.id) for k in step.target]
+                    keys += [qualify(str(k), skill.id, self.defs) for k in step.target]
                 elif step.kind == "execute_tool" and str(step.target) in tools:
                     keys += list(tool_keys(self.project, tools[str(step.target)], skill.id))
         for name in self.blocked(walk):

@@ -114,7 +114,7 @@ class PathGoals(AvoidedGoals):
         for block in skill.blocks.values():
             for step in block.steps:
                 if step.kind == "set_memory" and isinstance(step.target, dict):
-                    keys += [qualify(str(k), skill.id) for k in step.target]
+                    keys += [qualify(str(k), skill.id, self.defs) for k in step.target]
         # the flags the prose has the agent record itself ("…; set balance_told."), as
         # the walk set them: the prose's own `set_memory`
         records = skill_model(self.project, skill.id).records

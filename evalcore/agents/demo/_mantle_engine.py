@@ -57,6 +57,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...definitions import Step
+from ...definitions.skill_model import qualify
 from ._mantle_brain import (
     NO_ANSWER,
     Ask,
@@ -104,7 +105,7 @@ class MantleEngine(MantleSession):
         if outcome.error is None:
             frame.results[name] = outcome.result
             for key, value in outcome.writes.items():
-                self.remember(key if "." in key else f"{skill.id}.{key}", value)
+                self.remember(key if "." in key else qualify(key, skill.id, self.defs), value)
         if constraint is not None:
             self.utter(constraint.on_failure if outcome.error else constraint.on_success, skill.id)
         return outcome
@@ -204,7 +205,7 @@ class MantleEngine(MantleSession):
             }
             ctx.tool(str(step.target), {k: v for k, v in arguments.items() if v is not None})
         elif step.kind == "collect":
-            key = f"{skill.id}.{step.target}"
+            key = qualify(str(step.target), skill.id, self.defs)
             if self.memory.get(key) is None:
                 value = yield Ask(
                     "collect",
@@ -224,7 +225,8 @@ class MantleEngine(MantleSession):
             self.utter(str(step.target), skill.id)
         elif step.kind == "set_memory" and isinstance(step.target, dict):
             for key, value in step.target.items():
-                self.remember(str(key) if "." in str(key) else f"{skill.id}.{key}", value)
+                key = str(key)
+                self.remember(key if "." in key else qualify(key, skill.id, self.defs), value)
         elif step.kind == "call" and str(step.target) in skill.blocks:
             outcome = yield from self.run_block(ctx, str(step.target))
             return outcome

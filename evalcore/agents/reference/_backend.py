@@ -167,7 +167,7 @@ class FakeBackend:
         if tool is not None:
             literal: dict[str, list[Any]] = {}
             for write in code_facts(self.project, tool).writes:
-                key = qualify(write.key, skill_id)
+                key = qualify(write.key, skill_id, self.project.mantle)
                 short = key.rsplit(".", 1)[-1]
                 if write.guarded and (record is None or not record.get(short)):
                     continue  # written only when a row has a value: no row, or none in it

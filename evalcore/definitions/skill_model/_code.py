@@ -61,8 +61,20 @@ class CodeFacts:
     in inspection status), so a case that expects it to work draws such a record."""
 
 
-def qualify(key: str, skill_id: str) -> str:
-    return key if key.startswith(("project.", "system.")) else f"{skill_id}.{key}"
+def qualify(key: str, skill_id: str, defs: Any = None) -> str:
+    """The memory slot a bare name written by `skill_id` lands in, as Rasa resolves it: the
+    skill's own field when its memory.yml declares the name, else the project's field of
+    that name (`context.memory.set("username", …)` in a skill with no `username` writes
+    `project.username`), else the skill's (`defs`: the project's definitions; without them,
+    the skill's)."""
+    if key.startswith(("project.", "system.")):
+        return key
+    if defs is not None and "." not in key:
+        skill = defs.skills.get(skill_id)
+        declared = skill.memory if skill is not None else {}
+        if key not in declared and key in defs.memory:
+            return f"project.{key}"
+    return f"{skill_id}.{key}"
 
 
 def _is_memory(node: ast.expr) -> bool:
@@ -318,7 +330,7 @@ def _qualified_writes(
     # the error branch's writes are not the success's (the walk plays the tool's success;
     # its failure is played apart), and a write the row's value decides is no one's promise
     kept = [w for w in writes if not w.failure and not w.guarded]
-    return tuple((qualify(w.key, skill_id), w.value) for w in kept)
+    return tuple((qualify(w.key, skill_id, project.mantle), w.value) for w in kept)
 
 
 __all__ = ["UNKNOWN", "CodeFacts", "Write", "code_facts", "qualify", "tool_keys"]

@@ -37,7 +37,7 @@ def _values(project: Project, skill_id: str) -> dict[str, bool]:
     literal: set[str] = set()
     for tool in defs.tools_for(skill_id).values():
         for write in code_facts(project, tool).writes:
-            key = qualify(write.key, skill_id)
+            key = qualify(write.key, skill_id, defs)
             (computed if write.value is UNKNOWN else literal).add(key)
     computed -= literal
     fields = defs.memory_names()
@@ -72,9 +72,8 @@ def _required_values(project: Project, skill_id: str, flags: set[str]) -> dict[s
         if not constraint.requires:
             continue
         tool = tools.get(name)
-        writes = (
-            {qualify(w.key, skill_id) for w in code_facts(project, tool).writes} if tool else set()
-        )
+        facts = code_facts(project, tool).writes if tool else ()
+        writes = {qualify(w.key, skill_id, defs) for w in facts}
         completing = bool(writes & complete)
         for part in conjuncts(constraint.requires) or [constraint.requires]:
             keys = condition_keys(part)

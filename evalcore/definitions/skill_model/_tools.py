@@ -353,7 +353,7 @@ class ToolReader:
             known = write.value is not UNKNOWN
             writes.append(
                 MemoryWrite(
-                    key=qualify(write.key, self.skill.id),
+                    key=qualify(write.key, self.skill.id, self.project.mantle),
                     value=write.value if known else None,
                     known=known,
                 )

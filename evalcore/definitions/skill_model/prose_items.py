@@ -51,6 +51,19 @@ def _names_a_field(details: re.Match[str], skill: Skill) -> bool:
     return any(f.name.replace("_", " ") in said for f in skill.memory.values())
 
 
+def _lookup_key(found: re.Match[str], skill: Skill) -> str:
+    """The memory slot a lookup sentence tests: `@memory.<key>` as written; a bare name
+    is the skill's own field when it declares one and the sentence names no other scope,
+    else the project's ("If username is missing in project memory"), as Rasa resolves a
+    bare name."""
+    key, scope = found["key"], (found["scope"] or "").lower()
+    if found["token"] or "." in key:
+        return key
+    if scope != "project" and key in skill.memory:
+        return f"{skill.id}.{key}"
+    return f"project.{key}"
+
+
 def classify(
     sentence: str,
     condition: str | None,
@@ -64,7 +77,8 @@ def classify(
     without one, every tool named and not negated is a call."""
     lookup = pp.LOOKUP.search(sentence)
     if lookup:
-        return [ProseItem("lookup", condition, sentence, lookup["tool"], lookup["key"], line=line)]
+        key = _lookup_key(lookup, skill)
+        return [ProseItem("lookup", condition, sentence, lookup["tool"], key, line=line)]
     tools = pp.TOOL.findall(sentence)
     details = pp.ASK_DETAILS.search(sentence)
     if details and _names_a_field(details, skill):

@@ -6,8 +6,15 @@ from __future__ import annotations
 
 import re
 
-#: "If @memory.x is empty, … @tool.y": a lookup the agent runs when it lacks a value.
-LOOKUP = re.compile(r"\bif\s+@memory\.(?P<key>[\w.]+)\s+is\s+empty\b.*?@tool\.(?P<tool>\w+)", re.I)
+#: "If @memory.x is empty, … @tool.y", "If username is missing in project memory, call
+#: @tool.y": a lookup the agent runs when it lacks a value (a bare name counts only where it
+#: is a memory field; `scope` says whose).
+LOOKUP = re.compile(
+    r"\bif\s+(?P<token>@memory\.)?(?P<key>[\w.]+)\s+is\s+"
+    r"(?:empty|missing|not\s+set|unknown|not\s+known|blank)\b"
+    r"(?:\s+(?:in|from)\s+(?:the\s+)?(?P<scope>project|skill)\s+memory)?.*?@tool\.(?P<tool>\w+)",
+    re.I,
+)
 #: "Ask for their date of birth and postcode", "Ask for the four-digit PIN, then call
 #: @tool.x with both": the details asked in one message (the sentence names the tool).
 ASK_DETAILS = re.compile(
