@@ -67,8 +67,8 @@ class FaultedEngine(MantleEngine):
         #: Writes the runtime or a tool makes (not the model): >0 while one is under way.
         self.runtime_writes = 0
         self._model_key: str | None = None
-        self._last_model_write = -1
-        self._held: list[tuple[str, dict[str, Any]]] = []
+        self.last_model_write = -1
+        self.held_writes: list[tuple[str, dict[str, Any]]] = []
         self._collected = {
             f"{s.id}.{step.target}"
             for s in self.defs.skills.values()
@@ -134,9 +134,9 @@ class FaultedEngine(MantleEngine):
         key = payload.get("key")
         if event == "memory_set" and key is not None and key == self._model_key:
             if self.freedom("set_late", key):
-                self._held.append((event, payload))
+                self.held_writes.append((event, payload))
                 return
-            adjacent = self._last_model_write == len(self.events) - 1 and self.events
+            adjacent = self.last_model_write == len(self.events) - 1 and self.events
             top = self.top()
             if (
                 adjacent
@@ -146,11 +146,14 @@ class FaultedEngine(MantleEngine):
             ):
                 super().emit(event, **payload)
                 first, second = self.events[-2], self.events[-1]
-                first["timestamp"], second["timestamp"] = second["timestamp"], first["timestamp"]
-                self.events[-2:] = [second, first]
+                # new entries: an event the engine emitted is never changed afterwards
+                self.events[-2:] = [
+                    {**second, "timestamp": first["timestamp"]},
+                    {**first, "timestamp": second["timestamp"]},
+                ]
                 return
-            self._last_model_write = len(self.events)
-        elif self._held and (
+            self.last_model_write = len(self.events)
+        elif self.held_writes and (
             event in _FLUSH
             or (
                 event == "bot"
@@ -162,7 +165,7 @@ class FaultedEngine(MantleEngine):
 
     def flush(self) -> None:
         """Write the held late writes (before the runtime's next step, or at the end)."""
-        held, self._held = self._held, []
+        held, self.held_writes = self.held_writes, []
         for event, payload in held:
             super().emit(event, **payload)
 
