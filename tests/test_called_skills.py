@@ -158,7 +158,11 @@ def report(root: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, An
 
 def test_the_called_skills_tool_is_asserted_under_its_own_id(report: dict[str, Any]):
     happy = next(c for c in report["cases"] if c["behavior"].startswith("hire:happy"))
-    assert happy["verified"] == "yes", happy
+    # the reference agent passes it as drafted; only an allowed variant loosens it (the
+    # event date is free text a correct agent may pass in another format)
+    assert happy["verified"] in ("yes", "repaired"), happy
+    fixes = happy["verification"]["repairs"]
+    assert all(f["code"].startswith("variant:") for f in fixes), fixes
     scenario = yaml.safe_load(Path(happy["path"]).read_text("utf-8"))["scenario"]
     runs = {
         a["tool_executed"]["tool_name"]: a["tool_executed"].get("skill_id")

@@ -58,13 +58,16 @@ def test_the_generate_table_keeps_its_data_at(
     text = "\n".join(lines)
     assert "…" not in text  # nothing cut short
     header = next(line for line in lines if line.startswith("case"))
-    assert header.split() == ["case", "assert", "crit", "fix", "verified", "killed", "status"]
+    assert header.split() == [
+        "case", "assert", "crit", "fix", "verified", "variants", "killed", "status"
+    ]  # fmt: skip
     for case in report["cases"]:
         name = Path(case["path"]).stem.removeprefix("card_replace_")
         row = next(line for line in lines if line.startswith(name[:12]))
-        cells = [str(case["assertions"]), str(case["criteria"]), "0", case["verified"]]
+        cells = [str(case["assertions"]), str(case["criteria"]), str(len(case["repairs"]))]
+        cells += [case["verified"], f"{case['variants_passed']}/{case['variants_played']}"]
         cells += [f"{case['mutants_killed']}/{case['mutants_played']}", case["status"]]
-        assert row.split()[-6:] == cells, row
+        assert row.split()[-7:] == cells, row
     # summary lines break between words: every word the report gives is printed whole
     words = set(text.split())
     for word in ("verified", "mutants", "killed", "played", "elements", "asserted"):

@@ -68,7 +68,7 @@ def test_report_renders_with_no_console_error(page: Path, tmp_path: Path) -> Non
     assert console_lines(done.stderr) == []
     dom = done.stdout
     assert 'data-ready="1"' in dom  # the inline script ran: its CSP hash matches
-    assert dom.count('class="case"') == 15
+    assert dom.count('class="case"') == 14
     assert 'id="compare-regressed"' in dom
     shot = tmp_path / "report.png"
     done = chromium(page, tmp_path / "profile", "--window-size=1280,2000", f"--screenshot={shot}")

@@ -70,7 +70,7 @@ def _case_table(rows: list[dict[str, Any]], title: str) -> Table:
     typed = any(not name.endswith(str(row["type"])) for row, name in zip(rows, names, strict=True))
     table = _table(title)
     table.add_column("case", overflow="fold", min_width=16)
-    columns = ("type", "assert", "crit", "fix", "verified", "killed", "status")
+    columns = ("type", "assert", "crit", "fix", "verified", "variants", "killed", "status")
     for column in columns if typed else columns[1:]:
         table.add_column(column, no_wrap=True)
     for row, name in zip(rows, names, strict=True):
@@ -82,6 +82,7 @@ def _case_table(rows: list[dict[str, Any]], title: str) -> Table:
             str(row["criteria"]),
             str(len(row["repairs"])),
             _verified(row),
+            _variants(row),
             _killed(row),
             f"[{colour}]{row['status']}[/]",
         )
@@ -148,6 +149,12 @@ def _verified(row: dict[str, Any]) -> str:
     return f"[{_VERIFIED_COLOUR.get(label, 'white')}]{label}[/]"
 
 
+def _variants(row: dict[str, Any]) -> str:
+    """Allowed variants passed / played (`–`: none on the case's path)."""
+    played = row.get("variants_played", 0)
+    return f"{row.get('variants_passed', 0)}/{played}" if played else "–"
+
+
 def _killed(row: dict[str, Any]) -> str:
     played = row.get("mutants_played", 0)
     return f"{row.get('mutants_killed', 0)}/{played}" if played else "–"
@@ -170,6 +177,11 @@ def _print_verification(report: dict[str, Any]) -> None:
             else ""
         )
     )
+    if summary.get("variants_played"):
+        line += (
+            f" · allowed variants passed {summary['variants_passed']}/"
+            f"{summary['variants_played']} ({summary.get('loosened', 0)} cases loosened)"
+        )
     if summary["mutants_played"]:
         line += f" · mutants killed {summary['mutants_killed']}/{summary['mutants_played']} played"
     stdout.print(escape(line))

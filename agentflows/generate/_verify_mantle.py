@@ -9,7 +9,12 @@
    (`_verify_fix.py`); the result must pass validation and the review rules again and is
    played again. A case still failing, or one that would lose more than one assertion or a
    happy path's completion, is dropped with the reason.
-2. The passing case is played against every mutant whose fault lies on its path
+2. The passing case is played against the allowed variants on its path
+   (`_verify_variants.py`): what the definitions leave to the model, taken the other way.
+   An assertion a variant fails is over-specified and is loosened (dropped, or a reply
+   turned into a criterion); a case that would lose what it is for is kept as drafted and
+   marked `needs-review`.
+3. The case is played against every mutant whose fault lies on its path
    (`_verify_paths.py`), `env.concurrency` at once. A case that kills none is `weak`.
 """
 
@@ -30,6 +35,7 @@ from ._verify_fix import fix_assertions
 from ._verify_paths import pick, read_path, relevant
 from ._verify_play import Played, compiled, kills, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
+from ._verify_variants import check_variants
 
 _TRANSCRIPT_LINES = 24
 #: Assertions a deterministic repair may remove. One wrong assertion is a drafting slip;
@@ -204,12 +210,19 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
             )
         data, record, fixes = repaired
         case = None  # the repaired case is read again
+    allowed = await check_variants(data, env, record, case)
+    if allowed.changed:
+        data, record, case = allowed.data, allowed.record, None
+        fixes = [*fixes, *allowed.fixes]
     verdict = Verdict(
-        "repaired" if fixes else "yes",
+        "needs-review" if allowed.review else "repaired" if fixes else "yes",
         against,
         data,
         fixes=fixes,
+        reason=allowed.review,
         notes=record.notes,
+        variants_played=allowed.played,
+        variants_passed=allowed.passed,
     )
     assertions = ((data.get("scenario") or {}).get("goals") or {}).get("assertions")
     path = read_path(record.events, assertions)
@@ -220,7 +233,7 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
     verdict.killed = await _kills(data, chosen, env, record, case)
     if not verdict.killed:
         verdict.weak = True
-        verdict.reason = (
+        verdict.reason = verdict.reason or (
             f"kills none of the {len(chosen)} mutants played on its path"
             if chosen
             else "no mutant lies on its path"

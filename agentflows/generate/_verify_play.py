@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalcore.agents.reference import Mutant, ReferenceTarget
+from evalcore.agents.reference import Mutant, ReferenceTarget, Variant
 from evalcore.assertions import parse_events
 from evalcore.assertions._mantle import compiled, evaluate_one
 from evalcore.definitions import Project
@@ -66,20 +66,24 @@ def run_case(data: dict[str, Any], path: Path, dialect: str) -> list[RunCase]:
     return _MAPPERS[dialect](path, data)
 
 
-_TARGETS: dict[tuple[str, str | None], ReferenceTarget] = {}
+_TARGETS: dict[tuple[str, str | None, str | None], ReferenceTarget] = {}
 
 
-def reference(project: Project, mutant: Mutant | None = None) -> ReferenceTarget:
-    """`mantle:<project>[?mutant=…]`, built once per process."""
-    key = (str(project.root), mutant.id if mutant else None)
+def reference(
+    project: Project, mutant: Mutant | None = None, *, variant: Variant | None = None
+) -> ReferenceTarget:
+    """`mantle:<project>[?mutant=…]` (or one of its allowed variants), built once per
+    process."""
+    key = (str(project.root), mutant.id if mutant else None, variant.id if variant else None)
     target = _TARGETS.get(key)
     if target is None:
-        base = _TARGETS.get((key[0], None)) or ReferenceTarget(project.root)
-        _TARGETS[(key[0], None)] = base
+        base = _TARGETS.get((key[0], None, None)) or ReferenceTarget(project.root)
+        _TARGETS[(key[0], None, None)] = base
         # Reading the project's file list again per mutant costs more than the play: a
         # mutant's target is the reference target with its one fault named.
         target = copy.copy(base)
         target.mutant = mutant
+        target.variant = variant
         target.spec = base.spec + (f"?mutant={mutant.id}" if mutant else "")
         _TARGETS[key] = target
     return target

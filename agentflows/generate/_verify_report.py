@@ -9,9 +9,10 @@ LABELS = ("yes", "repaired", "weak", "skipped", "needs-review")
 
 def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
     """`verified` (yes / repaired / weak / skipped / needs-review), `verified_against`,
-    `mutants_killed`, `mutants_played`, the whole `verification` record of a written case,
-    and `needs_review`: why it is written unverified (a case the suite must have that the
-    verifier fails), else None."""
+    `mutants_killed`, `mutants_played`, `variants_passed`, `variants_played` (allowed
+    variants of the reference agent: a sound case passes every one), the whole
+    `verification` record of a written case, and `needs_review`: why it is written
+    unverified (a case the suite must have that the verifier fails), else None."""
     record = work.get("verification") or {
         "verified": "skipped",
         "outcome": "skipped",
@@ -21,6 +22,8 @@ def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
         "reason": "--no-verify" if not enabled else "not verified (run started before verify)",
         "mutants_played": [],
         "mutants_killed": [],
+        "variants_played": [],
+        "variants_passed": [],
         "repairs": [],
         "notes": [],
     }
@@ -29,6 +32,8 @@ def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
         "verified_against": record["against"],
         "mutants_killed": len(record["mutants_killed"]),
         "mutants_played": len(record["mutants_played"]),
+        "variants_passed": len(record.get("variants_passed") or []),
+        "variants_played": len(record.get("variants_played") or []),
         "verification": record,
         "needs_review": record.get("reason") if record["verified"] == "needs-review" else None,
     }
@@ -55,6 +60,12 @@ def verification_summary(
         "against": sorted({r["verified_against"] for r in rows} - {"none"}),
         "mutants_played": sum(r["mutants_played"] for r in rows),
         "mutants_killed": sum(r["mutants_killed"] for r in rows),
+        "variants_played": sum(r.get("variants_played", 0) for r in rows),
+        "variants_passed": sum(r.get("variants_passed", 0) for r in rows),
+        "loosened": sum(
+            any(str(f.get("code", "")).startswith("variant:") for f in r.get("repairs") or [])
+            for r in rows
+        ),
     }
 
 

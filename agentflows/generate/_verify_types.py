@@ -45,6 +45,10 @@ class Verdict:
     on_path: int = 0
     """Mutants on the case's path (`played` is at most `MAX_PLAYED` of them)."""
     weak: bool = False
+    variants_played: list[str] = field(default_factory=list)
+    """Allowed variants played (those whose site the case's reference run passed)."""
+    variants_passed: list[str] = field(default_factory=list)
+    """Of those, the ones the written case passes (all, unless it needs review)."""
     notes: list[str] = field(default_factory=list)
     """The reference agent's notes (what the run depended on but the skill model was unsure
     of)."""
@@ -70,6 +74,8 @@ class Verdict:
             "mutants_on_path": self.on_path,
             "mutants_played": self.played,
             "mutants_killed": self.killed,
+            "variants_played": self.variants_played,
+            "variants_passed": self.variants_passed,
             "repairs": self.fixes,
             "notes": self.notes,
         }

@@ -19,7 +19,9 @@ def verification_lines(report: dict[str, Any], committed: list[str]) -> list[str
         "## Verification",
         "",
         f"Each case was played before writing against {against} (offline simulator; "
-        "criteria unjudged) and, for Mantle, against the mutants on its path. "
+        "criteria unjudged) and, for Mantle, against the allowed variants of the reference "
+        "agent (what the definitions leave to the model: a sound case passes every one) and "
+        "the mutants on its path. "
         f"{summary['yes']} yes, {summary['repaired']} repaired, {summary['weak']} weak, "
         f"{summary['dropped']} dropped, {summary['skipped']} skipped"
         + (
@@ -28,10 +30,12 @@ def verification_lines(report: dict[str, Any], committed: list[str]) -> list[str
             if summary.get("needs_review")
             else ""
         )
+        + f"; allowed variants passed {summary.get('variants_passed', 0)}/"
+        f"{summary.get('variants_played', 0)}"
         + f"; mutants killed {summary['mutants_killed']}/{summary['mutants_played']} played.",
         "",
-        "| file | verified | against | mutants killed | note |",
-        "|---|---|---|---|---|",
+        "| file | verified | against | variants passed | mutants killed | note |",
+        "|---|---|---|---|---|---|",
     ]
     for case in report["cases"]:
         if case["path"] not in committed:
@@ -39,6 +43,8 @@ def verification_lines(report: dict[str, Any], committed: list[str]) -> list[str
         record = case.get("verification") or {}
         played = case.get("mutants_played", 0)
         killed = f"{case.get('mutants_killed', 0)}/{played}" if played else "–"
+        tried = case.get("variants_played", 0)
+        passed = f"{case.get('variants_passed', 0)}/{tried}" if tried else "–"
         note = record.get("reason") or ""
         if case.get("verified") == "repaired":
             note = "; ".join(
@@ -46,7 +52,7 @@ def verification_lines(report: dict[str, Any], committed: list[str]) -> list[str
             )
         lines.append(
             f"| `{case['path']}` | {case.get('verified', 'skipped')} | "
-            f"`{case.get('verified_against', 'none')}` | {killed} | {_cell(note)} |"
+            f"`{case.get('verified_against', 'none')}` | {passed} | {killed} | {_cell(note)} |"
         )
     drops = [d for d in report.get("dropped", []) if d.get("stage") == "verify"]
     if drops:

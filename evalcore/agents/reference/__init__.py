@@ -7,19 +7,24 @@
 The reference agent is what a correct agent for the project does, as far as the definitions
 say; a case it fails is one no correct agent can pass. Its mutants each put in one fault,
 derived from the definitions; a suite that kills them asserts something an agent could get
-wrong. See docs/verification.md.
+wrong. Its allowed variants each take one freedom the definitions leave to the model the
+other way (`variants(project)`); a case every correct agent passes passes them all. See
+docs/verification.md.
 """
 
 from ._mutants import KINDS, Mutant, find_mutant, mutants
 from ._reach import reached
 from ._target import ReferenceTarget, parse_reference
+from ._variants import Variant, variants
 
 __all__ = [
     "KINDS",
     "Mutant",
     "ReferenceTarget",
+    "Variant",
     "find_mutant",
     "mutants",
     "parse_reference",
     "reached",
+    "variants",
 ]

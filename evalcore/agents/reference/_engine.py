@@ -33,6 +33,7 @@ from ._faults import returned, wrong_value
 from ._listening import Listening
 from ._procedure import Runner
 from ._shared import once
+from ._variants import reformatted, said_date
 
 
 class ReferenceEngine(Listening):
@@ -64,6 +65,9 @@ class ReferenceEngine(Listening):
         if self.fault("wrong_argument", name) and arguments:
             chosen = self.told_argument(skill.id, arguments)
             arguments[chosen] = wrong_value(arguments[chosen])
+        dated = self.said_dates(arguments)
+        if dated and self.freedom("reformat_argument", name):
+            arguments.update({k: reformatted(arguments[k]) for k in dated})
         ctx = SkillContext(self, frame)
         silent = self.fault("fail_silently", name)
         if silent or self.fails(skill.id, name, arguments):
@@ -85,14 +89,27 @@ class ReferenceEngine(Listening):
         frame.results.setdefault("_ran", []).append(name)
         if outcome.error is None:
             frame.results[name] = outcome.result
-            for key, value in outcome.writes.items():
-                self.remember(key if "." in key else f"{skill.id}.{key}", value)
+            self.runtime_writes += 1  # the tool's code writes these, in its own order
+            try:
+                for key, value in outcome.writes.items():
+                    self.remember(key if "." in key else f"{skill.id}.{key}", value)
+            finally:
+                self.runtime_writes -= 1
         if constraint is not None:
             failed = outcome.error is not None and not silent
             self.utter(constraint.on_failure if failed else constraint.on_success, skill.id)
         if silent:
             return ToolResult(result=None)
         return outcome
+
+    def said_dates(self, arguments: dict[str, Any]) -> list[str]:
+        """The arguments holding a date the user said (no tool result returned it)."""
+        results = [e.get("result") for e in self.events if e["event"] == "tool_executed"]
+        return [
+            key
+            for key, value in arguments.items()
+            if said_date(value) is not None and not any(returned(r, value) for r in results)
+        ]
 
     def told_argument(self, skill_id: str, arguments: dict[str, Any]) -> str:
         """The argument the fault goes into: one whose value the user gave (a field the
@@ -201,7 +218,12 @@ class ReferenceEngine(Listening):
         if step.kind == "execute_tool" and isinstance(step.next, list):
             keys = {k for b in step.next for k in condition_keys(b.condition)}
             ctx.frame.scratch["_branching"] = keys
-        outcome = yield from super().run_step(ctx, block, step)
+        runtime = step.kind == "set_memory"  # the runtime's writes, in order (no question)
+        self.runtime_writes += runtime
+        try:
+            outcome = yield from super().run_step(ctx, block, step)
+        finally:
+            self.runtime_writes -= runtime
         ctx.frame.scratch.pop("_branching", None)
         if step.kind == "execute_tool":
             last = next((e for e in reversed(self.events) if e["event"] == "tool_executed"), None)

@@ -3,7 +3,10 @@
 `FaultedEngine` is `MantleEngine` with a mutant (or none): `fault` says whether the mutant's
 fault applies at a site and notes the site in `reached`; memory writes and responses are
 where `forget_memory`, `wrong_enum` and `drop_on_success` act; a seeded value of a test
-account is read at session start.
+account is read at session start. It plays one allowed variant (`_variants.py`) the same
+way: `freedom` says whether the variant's freedom is taken at a site and notes the site;
+the event log is where `set_late` and `reorder_writes` act, the model's own replies where
+`paraphrase` does.
 """
 
 from __future__ import annotations
@@ -15,12 +18,33 @@ from ...testdata._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of,
 from ..demo._mantle_engine import MantleEngine, MantleFlags, skill_words
 from ._mutants import Mutant
 from ._reach import WatchedFlags
+from ._variants import Variant
+
+#: Events a late `memory_set` (`set_late`) is written before: the runtime's own steps.
+_FLUSH = frozenset(
+    {
+        "tool_executed",
+        "skill_activated",
+        "skill_completed",
+        "skill_interrupted",
+        "skill_resumed",
+        "skill_cancelled",
+        "ordered_block_entered",
+        "ordered_block_completed",
+    }
+)
 
 
 class FaultedEngine(MantleEngine):
     """`MantleEngine` playing one mutant (or none), noting every fault site it passes."""
 
-    def __init__(self, project: Project, brain: Any, mutant: Mutant | None = None) -> None:
+    def __init__(
+        self,
+        project: Project,
+        brain: Any,
+        mutant: Mutant | None = None,
+        variant: Variant | None = None,
+    ) -> None:
         kind = mutant.kind if mutant else None
         flags = MantleFlags(
             ignore_digression=kind == "ignore_digression",
@@ -39,6 +63,22 @@ class FaultedEngine(MantleEngine):
         )
         self.notes: list[str] = []
         self.account: str | None = None
+        self.variant = variant
+        #: Writes the runtime or a tool makes (not the model): >0 while one is under way.
+        self.runtime_writes = 0
+        self._model_key: str | None = None
+        self.last_model_write = -1
+        self.held_writes: list[tuple[str, dict[str, Any]]] = []
+        self._collected = {
+            f"{s.id}.{step.target}"
+            for s in self.defs.skills.values()
+            for b in s.blocks.values()
+            for step in b.steps
+            if step.kind == "collect"
+        }
+        self._when_responses = {
+            rule.response for s in self.defs.skills.values() for rule in s.utter if rule.when
+        }
 
     def fault(self, kind: str, target: str | None = None) -> bool:
         """Whether the mutant's fault applies here; every mutant-dependent choice of a run
@@ -49,6 +89,13 @@ class FaultedEngine(MantleEngine):
             and self.mutant.kind == kind
             and (target is None or self.mutant.target == target)
         )
+
+    def freedom(self, kind: str, target: str) -> bool:
+        """Whether the variant takes this freedom here; every variant-dependent choice of a
+        run asks this, so the site is noted in `reached` as `("variant:<kind>", target)`."""
+        self.reached.add((f"variant:{kind}", target))
+        variant = self.variant
+        return variant is not None and variant.kind == kind and variant.target == target
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -61,7 +108,11 @@ class FaultedEngine(MantleEngine):
         account = account_of(values)
         if account is not None:  # a later start without slots keeps the session's account
             self.account = account
-        super().start(initial_slots)
+        self.runtime_writes += 1  # the channel's seeds, not the model's writes
+        try:
+            super().start(initial_slots)
+        finally:
+            self.runtime_writes -= 1
 
     # --- memory and responses ---------------------------------------------------------------
 
@@ -72,7 +123,74 @@ class FaultedEngine(MantleEngine):
             values = list(self.field_words(key).values)
             if value in values and len(values) > 1:
                 value = values[(values.index(value) + 1) % len(values)]
+        by_model = not self.runtime_writes and key not in self._collected
+        self._model_key = key if by_model else None
         super().remember(key, value)
+        self._model_key = None
+
+    def emit(self, event: str, **payload: Any) -> None:
+        """The event, recorded as the variant lets the model order it: a late write held
+        until the runtime's next step, two writes of one step in the other order."""
+        key = payload.get("key")
+        if event == "memory_set" and key is not None and key == self._model_key:
+            if self.freedom("set_late", key):
+                self.held_writes.append((event, payload))
+                return
+            adjacent = self.last_model_write == len(self.events) - 1 and self.events
+            top = self.top()
+            if (
+                adjacent
+                and self.events[-1].get("key") != key
+                and top is not None
+                and self.freedom("reorder_writes", top.skill.id)
+            ):
+                super().emit(event, **payload)
+                first, second = self.events[-2], self.events[-1]
+                # new entries: an event the engine emitted is never changed afterwards
+                self.events[-2:] = [
+                    {**second, "timestamp": first["timestamp"]},
+                    {**first, "timestamp": second["timestamp"]},
+                ]
+                return
+            self.last_model_write = len(self.events)
+        elif self.held_writes and (
+            event in _FLUSH
+            or (
+                event == "bot"
+                and payload.get("metadata", {}).get("utter_action") in self._when_responses
+            )
+        ):
+            self.flush()
+        super().emit(event, **payload)
+
+    def flush(self) -> None:
+        """Write the held late writes (before the runtime's next step, or at the end)."""
+        held, self.held_writes = self.held_writes, []
+        for event, payload in held:
+            super().emit(event, **payload)
+
+    # --- replies the model words itself -------------------------------------------------
+
+    def utter_first(self, word: str) -> None:
+        name = next((n for n in self.defs.responses if word in n), None)
+        if name and self.freedom("paraphrase", name):
+            self.paraphrase(name)
+            return
+        super().utter_first(word)
+
+    def cannot_help(self) -> None:
+        name = next((n for n in self.defs.responses if "cannot_help" in n), None)
+        if name and self.freedom("paraphrase", name):
+            self.paraphrase(name)
+            return
+        super().cannot_help()
+
+    def paraphrase(self, name: str) -> None:
+        """The response's words without its template: what a model says in its own words."""
+        count = len(self.events)
+        self.utter(name)
+        if len(self.events) > count and self.events[-1]["event"] == "bot":
+            self.events[-1] = {**self.events[-1], "data": {}, "metadata": {}}
 
     def utter(self, name: str | None, skill_id: str | None = None) -> None:
         if name:

@@ -13,6 +13,10 @@ cue ("If they ask about an existing request, check …") runs once their message
 the procedure ends there (`skill_model.cues`). `delegate` mentions
 are offers, not followed on their own.
 
+An allowed variant (`_variants.py`) takes its freedom here: an optional lookup, ask or
+question skipped (`skip_optional`), the prose-only asks in the other order (`reorder_asks`).
+
+
 Instructions steps ask for what `complete_when` waits for (one question naming the first
 missing field), set a choice the step sets beside it from the record the answer picks,
 then ask each field an `if:` line of the step asks whose condition holds; the
@@ -31,6 +35,7 @@ from ...definitions.skill_model.prose_items import with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
 from ._asking import question_for
 from ._prose import ProseItem, prose_items
+from ._variants import optional_target
 
 if TYPE_CHECKING:
     from ._brain import ModelBrain
@@ -72,6 +77,11 @@ class Runner:
     def ran(self, name: str) -> bool:
         return name in self.ctx.frame.results
 
+    def free(self, kind: str, target: str) -> bool:
+        """Whether the engine's allowed variant takes this freedom here (`freedom`)."""
+        freedom = getattr(self.ctx.engine, "freedom", None)
+        return bool(freedom is not None and freedom(kind, target))
+
     def ready(self, name: str, when: str | None) -> bool:
         constraint = self.skill.tool_constraints.get(name)
         requires = constraint.requires if constraint else None
@@ -83,6 +93,10 @@ class Runner:
         ctx, skill = self.ctx, self.skill
         assert self.model is not None
         items = with_entry_block(skill, prose_items(skill, self.model))
+        asks = [n for n, i in enumerate(items) if i.kind == "ask_field"]
+        if len({items[n].name for n in asks}) >= 2 and self.free("reorder_asks", skill.id):
+            for n, item in zip(asks, [items[n] for n in reversed(asks)], strict=True):
+                items[n] = item
         ran_blocks: set[str] = set()
         for item in items:
             if self.stopped:
@@ -113,6 +127,13 @@ class Runner:
 
     def run_item(self, item: ProseItem) -> Procedure:
         ctx, memory = self.ctx, self.ctx.engine.memory
+        if item.kind in ("lookup", "tool") and (item.kind == "lookup" or item.when):
+            if self.free("skip_optional", f"{self.skill.id}.{item.name}"):
+                return  # a lookup the prose makes conditional, left out
+        elif item.kind in ("ask_field", "question") and self.free(
+            "skip_optional", optional_target(self.skill.id, item)
+        ):
+            return  # an ask the prose only permits, left out
         if item.kind == "lookup":
             if memory.get(item.key or "") in (None, "") and item.name in self.tools:
                 self.run_tool(item.name or "")

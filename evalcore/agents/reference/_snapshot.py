@@ -9,10 +9,11 @@ A state can be kept only where no skill's procedure is running: a procedure is a
 Python generator (suspended at the question it waits on), which cannot be copied. At a
 boundary where every skill on the stack has finished its procedure (the stack is empty, or
 holds skills that wait on a follow-up only), the engine's state is plain data: memory, the
-event log, the stack's frames, the responses fired, notes, the sites reached and the test
-account. `take` copies it (None where a procedure runs) and `restore` puts a copy into a
-fresh engine, which then plays on as an engine that played the opening itself would. The
-event log's entries are shared, not copied: the engine never changes an event it emitted.
+event log, the stack's frames, the responses fired, notes, the sites reached, the test
+account and what an allowed variant keeps (the model's last write, late writes held).
+`take` copies it (None where a procedure runs) and `restore` puts a copy into a fresh
+engine, which then plays on as an engine that played the opening itself would. The event
+log's entries are shared, not copied: the engine never changes an event it emitted.
 """
 
 from __future__ import annotations
@@ -67,6 +68,10 @@ class Snapshot:
     account: str | None
     started: bool
     ended: bool
+    last_model_write: int = -1
+    """Where the model's last memory write stands in `events` (`reorder_writes`)."""
+    held: tuple[tuple[str, dict[str, Any]], ...] = ()
+    """Late writes not yet recorded (`set_late`)."""
 
 
 def _frame_data(frame: Frame) -> dict[str, Any]:
@@ -99,6 +104,8 @@ def take(engine: Any) -> Snapshot | None:
         account=engine.account,
         started=engine.started,
         ended=engine.ended,
+        last_model_write=engine.last_model_write,
+        held=tuple((event, dict(payload)) for event, payload in engine.held_writes),
     )
 
 
@@ -127,6 +134,8 @@ def restore(engine: Any, snapshot: Snapshot) -> None:
     engine.account = snapshot.account
     engine.started = snapshot.started
     engine.ended = snapshot.ended
+    engine.last_model_write = snapshot.last_model_write
+    engine.held_writes = [(event, dict(payload)) for event, payload in snapshot.held]
 
 
 __all__ = ["Snapshot", "clone", "restore", "running", "take"]

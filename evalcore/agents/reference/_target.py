@@ -24,6 +24,7 @@ from ._brain import ModelBrain
 from ._engine import ReferenceEngine
 from ._mutants import Mutant, find_mutant
 from ._shared import once
+from ._variants import Variant
 
 _LOADED: dict[Path, tuple[tuple[Any, ...], Project]] = {}
 
@@ -44,12 +45,18 @@ def load(root: Path) -> Project:
 
 class ReferenceSession:
     def __init__(
-        self, project: Project, mutant: Mutant | None, setup: dict[str, Any], cid: str, spec: str
+        self,
+        project: Project,
+        mutant: Mutant | None,
+        setup: dict[str, Any],
+        cid: str,
+        spec: str,
+        variant: Variant | None = None,
     ) -> None:
         # the brain reads the definitions only (its skill models, the data records): one
         # per loaded project serves every session
         brain = once("brain", project, None, lambda: ModelBrain(project))
-        self.engine = ReferenceEngine(project, brain, mutant)
+        self.engine = ReferenceEngine(project, brain, mutant, variant)
         self.setup = setup
         self.mutant = mutant
         self._cid = cid
@@ -68,6 +75,7 @@ class ReferenceSession:
         return play_turn(self.engine, turn, self.setup)
 
     async def close(self) -> FinalRecord:
+        self.engine.flush()  # a late write the run never reached a next step for
         meta: dict[str, Any] = {
             "conversation_id": self.conversation_id,
             "agent": self.spec,
@@ -75,6 +83,8 @@ class ReferenceSession:
         }
         if self.mutant is not None:
             meta["mutant"] = self.mutant.id
+        if self.engine.variant is not None:
+            meta["variant"] = self.engine.variant.id
         return FinalRecord(
             events=[dict(e) for e in self.engine.events],
             state={"memory": dict(self.engine.memory)},
@@ -109,6 +119,9 @@ class ReferenceTarget:
         if isinstance(mutant, str):
             mutant = find_mutant(self.project, mutant)
         self.mutant = mutant
+        #: An allowed variant (`_variants.py`) the sessions play instead of the reference
+        #: agent's own choice at its site; set by verification, not by a target string.
+        self.variant: Variant | None = None
         self.spec = f"mantle:{root}" + (f"?mutant={mutant.id}" if mutant else "")
 
     async def open(self, case: Any, run_index: int) -> ReferenceSession:
@@ -117,7 +130,12 @@ class ReferenceTarget:
             setup = case.get("setup")
         slug = getattr(case, "slug", None) or (case.get("slug") if isinstance(case, dict) else None)
         return ReferenceSession(
-            self.project, self.mutant, dict(setup or {}), f"{slug or 'case'}#{run_index}", self.spec
+            self.project,
+            self.mutant,
+            dict(setup or {}),
+            f"{slug or 'case'}#{run_index}",
+            self.spec,
+            getattr(self, "variant", None),
         )
 
 
