@@ -303,7 +303,7 @@ def test_handoff_heuristic(project: Project) -> None:
 def test_an_escalation_to_something_else_is_no_handoff(
     copy: Path, description: str, hands_off: bool
 ) -> None:
-    """"Escalating to a remote factory reset" is the next step of a fix; the skill keeps the
+    """An escalation "to a remote factory reset" is the next step of a fix; the skill keeps the
     conversation (it was read as a hand-off skill and planned no happy path)."""
     _write(
         copy / "skills" / "fixit" / "skill.md",
