@@ -14,7 +14,7 @@ from benchmarks.architecture import circles, measure
 CEILINGS = {
     "dialect_branches": 71,
     "private_imports": 196,
-    "english_regexes": 348,
+    "english_regexes": 350,
     "circles": 11,
     "function_imports": 329,
 }

@@ -89,15 +89,12 @@ LOOKUP = {"tool_executed": {"tool_name": "load_profile", "source": "local", "is_
 
 
 def test_a_conditional_lookup_asserted_in_a_happy_path_is_dropped(desk: Path) -> None:
+    """The reference agent itself skips the lookup the `initial_value` answers (as Rasa
+    seeds project memory), so the case is repaired before any variant plays."""
     verdict = _verify(desk, _case("to check your bill", {}, [*BILL, LOOKUP]))
     assert verdict.outcome == "repaired", verdict.reason
-    fixes = _variant_fixes(verdict)
-    assert [(f["code"], f["before"], f["after"]) for f in fixes] == [
-        ("variant:tool_executed", LOOKUP, None)
-    ]
-    assert "skip_optional:check_bill.load_profile" in fixes[0]["reason"]
     assert verdict.data["scenario"]["goals"]["assertions"] == BILL
-    assert "skip_optional:check_bill.load_profile" in verdict.variants_played
+    assert not _variant_fixes(verdict)
     assert verdict.variants_passed == verdict.variants_played
 
 

@@ -35,7 +35,7 @@ from ._verify_fix import fix_assertions
 from ._verify_paths import pick, read_path, relevant
 from ._verify_play import Played, compiled, kills, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
-from ._verify_variants import check_variants
+from ._verify_variants import CaseChecks, check_variants
 
 _TRANSCRIPT_LINES = 24
 #: Assertions a deterministic repair may remove. One wrong assertion is a drafting slip;
@@ -210,7 +210,7 @@ async def verify_mantle(data: dict[str, Any], env: VerifyEnv) -> Verdict:
             )
         data, record, fixes = repaired
         case = None  # the repaired case is read again
-    allowed = await check_variants(data, env, record, case)
+    allowed = await check_variants(data, env, record, CaseChecks(_play, _point, _reviewed), case)
     if allowed.changed:
         data, record, case = allowed.data, allowed.record, None
         fixes = [*fixes, *allowed.fixes]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,13 +106,30 @@ async def _plays(
     return list(await asyncio.gather(*(one(v) for v in chosen)))
 
 
+@dataclass(frozen=True)
+class CaseChecks:
+    """The Mantle verifier's own steps a loosened case goes through again: its reference
+    run, what the case is for (`point`), and the review before writing. Passed in by the
+    verifier, so that this module does not import it back."""
+
+    play: Callable[[dict[str, Any], VerifyEnv], Awaitable[Played]]
+    point: Callable[[dict[str, Any]], set[str]]
+    reviewed: Callable[
+        [dict[str, Any], VerifyEnv, dict[str, Any] | None],
+        tuple[dict[str, Any] | None, str | None],
+    ]
+
+
 async def check_variants(
-    data: dict[str, Any], env: VerifyEnv, record: Played, case: RunCase | None = None
+    data: dict[str, Any],
+    env: VerifyEnv,
+    record: Played,
+    checks: CaseChecks,
+    case: RunCase | None = None,
 ) -> VariantOutcome:
     """Play `data` (which `record`, the reference run, passes) against its variants and
     loosen what they prove over-specified."""
-    from ._verify_mantle import _play, _point, _reviewed
-
+    _play, _point, _reviewed = checks.play, checks.point, checks.reviewed
     chosen = on_path(project_variants(env.project), record)
     outcome = VariantOutcome(data, record, played=[v.id for v in chosen])
     if not chosen:
