@@ -75,6 +75,7 @@ class SheetBuilder:
         prefer: frozenset[str] = frozenset(),
         slot: int | None = None,
         role_value: str | None = None,
+        shared: str = "",
     ) -> None:
         self.key = key
         self.slot = slot
@@ -83,7 +84,7 @@ class SheetBuilder:
         self.prefer = prefer
         """Values the case fixes (`auto`): a record holding one is drawn first."""
         self.sheet = FactSheet(
-            persona_for(audience, key, first_name=first_name, role_value=role_value)
+            persona_for(audience, key, first_name=first_name, role_value=role_value, shared=shared)
         )
         self._named = first_name is not None
 

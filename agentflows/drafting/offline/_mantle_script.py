@@ -39,6 +39,7 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
+    audience_shared,
     audience_text,
     confirms,
     confirms_by_read_back,
@@ -86,11 +87,18 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     skill = defs.skills[behavior.source]
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
-    audience = audience_text(defs, skill)
-    role = role_field(defs, audience, records)
+    audience, shared = audience_text(defs, skill), audience_shared(defs)
+    role = role_field(defs, audience, records, shared)
     kind = case_role(role, seeds, planned, skill) if role is not None else seeded_kind(defs, seeds)
     sheet = SheetBuilder(
-        behavior.id, audience, records, first_name=holder, prefer=fixed, slot=slot, role_value=kind
+        behavior.id,
+        audience,
+        records,
+        first_name=holder,
+        prefer=fixed,
+        slot=slot,
+        role_value=kind,
+        shared=shared,
     )
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
