@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...definitions import MantleDefinitions, Skill
+from ...definitions._memo import memoized
 from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, spoken, stems
 
 #: Texts whose word matches a `FieldWords` / `SkillWords` keeps (then it starts again).
@@ -286,8 +287,13 @@ def routing_scores(
 
 def routing_words(defs: MantleDefinitions) -> SkillWords:
     """The routing words of every skill the agent can run (hidden ones too: a hidden skill
-    is reached by the user's words alone)."""
-    return skill_words(defs, [s for s in defs.skills.values() if not s.disabled])
+    is reached by the user's words alone). Kept per loaded definitions: every session (one
+    per case and mutant) asks, and listing the skills each time grew with the skills."""
+    return memoized(
+        defs,
+        ("routing_words", len(defs.skills)),
+        lambda: skill_words(defs, [s for s in defs.skills.values() if not s.disabled]),
+    )
 
 
 _WORDS: dict[tuple[int, tuple[str, ...]], tuple[MantleDefinitions, SkillWords]] = {}
