@@ -51,14 +51,31 @@ class Found:
         return self.score >= 2
 
 
+def button_titles(defs: MantleDefinitions) -> dict[str, list[tuple[str, str]]]:
+    """(value, title) of every button whose payload sets a memory key, by key, in the
+    responses' order: read once per loaded definitions (each field's words looked through
+    every response of the project, so building them all grew with the skills squared)."""
+    return memoized(defs, "button_titles", lambda: _button_titles(defs))
+
+
+def _button_titles(defs: MantleDefinitions) -> dict[str, list[tuple[str, str]]]:
+    out: dict[str, list[tuple[str, str]]] = {}
+    for response in defs.all_responses().values():
+        for variant in response.variants:
+            for button in variant.buttons:
+                match = _PAYLOAD.match(button.payload or "")
+                if match:
+                    out.setdefault(match["key"], []).append((match["value"], button.title))
+    return out
+
+
 class FieldWords:
     """The values of one categorical field and the words that name them."""
 
     def __init__(self, defs: MantleDefinitions, qualified: str) -> None:
         self.qualified = qualified
         namespace, _, name = qualified.partition(".")
-        fields = defs.memory_names()
-        field = fields.get(qualified)
+        field = defs.memory_field(qualified)
         self.values: list[Any] = list(field.enum_values or []) if field else []
         texts = [field.description or ""] if field else []
         skill = defs.skills.get(namespace)
@@ -75,12 +92,9 @@ class FieldWords:
             for value in self.values:
                 pattern = re.compile(_EXPLAINED.format(value=re.escape(str(value))), re.I)
                 phrases[value] += [" ".join(m.group(1).split()) for m in pattern.finditer(text)]
-        for response in defs.all_responses().values():
-            for variant in response.variants:
-                for button in variant.buttons:
-                    match = _PAYLOAD.match(button.payload or "")
-                    if match and match["key"] == qualified and match["value"] in phrases:
-                        phrases[match["value"]].append(button.title)
+        for value, title in button_titles(defs).get(qualified, ()):
+            if value in phrases:
+                phrases[value].append(title)
         found = {v: set(stems(" ".join([spoken(v), *p]))) for v, p in phrases.items()}
         self.words = found
         counts: dict[str, int] = {}
