@@ -49,7 +49,8 @@ from .generation import Result, _case_for
 
 REPO = Path(__file__).resolve().parents[1]
 BANK = REPO / "examples" / "bank"
-CLI = "import sys; from agentflows.cli import main; sys.exit(main(sys.argv[1:]))"
+#: `casegen` as installed (`agentflows.cli:run`): the command, then its quick exit.
+CLI = "from agentflows.cli import run; run()"
 
 
 def _load() -> str:

@@ -118,15 +118,38 @@ def _tolerate_surrogates() -> None:
 
 
 def run() -> None:
+    """The `casegen` entry point: `main`, then a quick exit (`_exit_now`)."""
     code = main()
     if code in (EXIT_INTERRUPTED, EXIT_INTERRUPTED + 13):
         # Ctrl-C (130) or SIGTERM (143): everything worth keeping is written and reported;
         # do not wait for the interpreter to tear down clients and threads.
-        with contextlib.suppress(OSError, ValueError):
-            sys.stdout.flush()
-            sys.stderr.flush()
+        _flush()
         os._exit(code)
-    sys.exit(code)
+    _exit_now(code)
+
+
+def _exit_now(code: int) -> None:
+    """Exit without the interpreter's teardown once the command is done: freeing every
+    module and object of a command that loaded the model client and LangGraph (2,000
+    modules) took longer than writing its cases, and the user waited for it. The exit
+    handlers still run (log handlers, a tracer's last batch), and output is flushed; with
+    a non-daemon thread still running, the normal exit waits for it instead."""
+    import threading
+
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and not t.daemon for t in threading.enumerate()):
+        sys.exit(code)
+    import atexit
+
+    atexit._run_exitfuncs()
+    _flush()
+    os._exit(code)
+
+
+def _flush() -> None:
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+        sys.stderr.flush()
 
 
 __all__ = ["app", "main", "run"]

@@ -89,11 +89,17 @@ def plan_mantle(project: Project, skill_id: str, direction: str | None) -> Plan:
             f"{project.root} has no Mantle skill '{skill_id}'",
             hint=did_you_mean(skill_id, defs.skills, what="skill"),
         )
-    parsed = parse_direction(
-        direction,
-        skills=list(defs.skills),
-        tools=sorted({t for s in defs.skills for t in defs.tools_for(s)}),
-        choices=all_choices(defs),
+    # the project's ids and values only for a direction to read: listing them for each
+    # skill's plan grew with the skills
+    parsed = (
+        parse_direction(
+            direction,
+            skills=list(defs.skills),
+            tools=sorted({t for s in defs.skills for t in defs.tools_for(s)}),
+            choices=all_choices(defs),
+        )
+        if direction and direction.strip()
+        else parse_direction(None)
     )
     planner = _Planner(project, defs.skills[skill_id], parsed)
     elements = plan_elements(defs, defs.skills[skill_id])

@@ -161,10 +161,11 @@ def apply_rasa_rules(ctx: ReadContext, defs: MantleDefinitions) -> None:
             )
             dropped.append(defs.skills.pop(skill_id))
     _memory_descriptions(report, root, defs)
+    everyone = _readable_everywhere(defs)
     for skill in defs.skills.values():
         _links_and_calls(report, root, skill, defs)
-        _prose_rules(report, root, skill, defs)
-    _response_conditions(report, root, defs, dropped)
+        _prose_rules(report, root, skill, defs, everyone)
+    _response_conditions(report, root, defs, dropped, everyone)
     _tool_references(report, root, defs)
     _tool_memory_writes(report, root, defs)
     _integrations(report, root)
@@ -227,9 +228,19 @@ def _memory_descriptions(report: _Report, root: Path, defs: MantleDefinitions) -
             )
 
 
-def _readable(defs: MantleDefinitions, skill_id: str | None) -> set[str]:
-    """Memory readable while `skill_id` is active (None: from every skill): its own fields,
-    the other skills' public ones (bundled defaults included) and the project's."""
+def _readable(defs: MantleDefinitions, skill_id: str | None, everyone: set[str]) -> set[str]:
+    """Memory readable while `skill_id` is active (None: from every skill): `everyone`
+    (`_readable_everywhere`) and the skill's own fields."""
+    own = defs.skills.get(skill_id) if skill_id is not None else None
+    if own is None:
+        return everyone
+    return everyone | {f"{own.id}.{name}" for name in own.memory}
+
+
+def _readable_everywhere(defs: MantleDefinitions) -> set[str]:
+    """Memory readable from every skill: the project's fields and every skill's public
+    ones (bundled defaults included). Made once per check: per skill it grew with the
+    skills."""
     readable = {f"project.{name}" for name in defs.memory}
     for default_id, names in DEFAULT_SKILL_PUBLIC_MEMORY.items():
         if default_id not in defs.skills:
@@ -240,9 +251,6 @@ def _readable(defs: MantleDefinitions, skill_id: str | None) -> set[str]:
             for name, field in other.memory.items()
             if field.visibility == "public"
         }
-    own = defs.skills.get(skill_id) if skill_id is not None else None
-    if own is not None:
-        readable |= {f"{own.id}.{name}" for name in own.memory}
     return readable
 
 
@@ -305,9 +313,11 @@ def _instruction_texts(skill: Skill) -> list[str]:
     return [t for t in texts if isinstance(t, str)]
 
 
-def _prose_rules(report: _Report, root: Path, skill: Skill, defs: MantleDefinitions) -> None:
+def _prose_rules(
+    report: _Report, root: Path, skill: Skill, defs: MantleDefinitions, everyone: set[str]
+) -> None:
     path = root / skill.path / "skill.md"
-    readable = _readable(defs, skill.id)
+    readable = _readable(defs, skill.id, everyone)
     segments = _segments(skill)
     for condition, _text in segments:
         if condition is None:
@@ -388,7 +398,7 @@ def _incomplete_tokens(text: str) -> list[str]:
 
 
 def _response_conditions(
-    report: _Report, root: Path, defs: MantleDefinitions, dropped: list[Skill]
+    report: _Report, root: Path, defs: MantleDefinitions, dropped: list[Skill], everyone: set[str]
 ) -> None:
     """A response variant's `condition` and `set:` button payloads name only memory
     readable where it is delivered: the skill's own for a skill response, every skill's for
@@ -401,9 +411,8 @@ def _response_conditions(
         (s.id, root / s.path / "responses.yml", s.responses)
         for s in [*defs.skills.values(), *dropped]
     ]
-    everyone = _readable(defs, None)
     for skill_id, path, responses in scopes:
-        readable = _readable(defs, skill_id) if skill_id else everyone
+        readable = _readable(defs, skill_id, everyone)
         where = f"while skill {skill_id!r} is active" if skill_id else "from every skill"
         for response in responses.values():
             line = response.source.line if response.source else None

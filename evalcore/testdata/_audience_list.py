@@ -41,15 +41,20 @@ _PLURAL = re.compile(r"(?:[^s]s|men|staff)$")
 
 
 def listed_people(
-    text: str, singular_person: Callable[[list[str]], str | None]
+    text: str,
+    singular_person: Callable[[list[str]], str | None],
+    *,
+    search: Callable[[re.Pattern[str]], re.Match[str] | None] | None = None,
 ) -> list[tuple[str, str]]:
     """The people items of the agent's caller list as (who, described): singular, the
     second with its description ("tenants who pay the bill" -> ("tenant", "tenant who pays
     the bill")); [] when it lists none.
 
     `singular_person` turns an item's head words into a singular noun phrase when its last
-    word names people ("account holders" -> "account holder"), else None."""
-    for match in (_LIST.search(text), _KINDS.search(text)):
+    word names people ("account holders" -> "account holder"), else None. `search` finds a
+    pattern's first match in `text` (`Scan.first`, which keeps a shared start's)."""
+    find = search or (lambda pattern: pattern.search(text))
+    for match in (find(_LIST), find(_KINDS)):
         people = _items(match, singular_person) if match is not None else []
         if people:
             return people

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ._audience_list import listed_people
 from ._rng import case_rng
+from ._shared_scan import Scan
 
 FIRST_NAMES = (
     "Dana", "Priya", "Marcus", "Tomás", "Grace", "Amara", "Kenji", "Sofia", "Oluwaseun",
@@ -262,44 +262,37 @@ def _word_pattern(word: str) -> re.Pattern[str]:
 _ONE_WORD = re.compile(r"\w+")
 
 
-def _count(word: str, lowered: str, words: Counter[str]) -> int:
-    """How often a domain word (or its plural) occurs in `lowered` as a word. A one-word
+def _count(word: str, scan: Scan) -> int:
+    """How often a domain word (or its plural) occurs in the text as a word. A one-word
     domain word's matches of `\bword s?\b` are exactly the text's words equal to it or to
-    its plural, so `words` (the text's words, counted once) answers without a search: a
-    text holds every skill's description, and searching it once per domain word made the
-    offline drafter's cost per case grow with the skills."""
+    its plural, so the text's words, counted once, answer without a search: a text holds
+    every skill's description, and searching it once per domain word made the offline
+    drafter's cost per case grow with the skills."""
     if _ONE_WORD.fullmatch(word):
-        return words[word] + words[word + "s"]
-    return len(_word_pattern(word).findall(lowered)) if word in lowered else 0
+        return scan.words(_ONE_WORD, word) + scan.words(_ONE_WORD, word + "s")
+    return scan.count(_word_pattern(word))
 
 
 @lru_cache(maxsize=64)
-def roles_for(text: str) -> tuple[str, ...]:
-    """The roles of people who would use an agent described by `text` (see module doc)."""
-    lowered = text.lower()
-    for match in _AUDIENCE.finditer(lowered):
-        who = [w.rstrip("s") for w in match["who"].split()]
-        if who[0] in _GENERIC:
-            continue
-        if match.group(0).lower().startswith("for") and not _people_named(match["who"].split()):
-            continue  # "for leave balances" names what, not whom ("for truck drivers" does)
-        for domain_words, roles in DOMAINS.values():
-            if any(w in (d.rstrip("s") for d in domain_words) for w in who):
-                return roles
-        named = _people_named(match["who"].split())
-        if named:
-            return _roles_of(named)
-    listed = _listed_roles(lowered)
+def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
+    """The roles of people who would use an agent described by `text` (see module doc).
+
+    `shared` is a start `text` has in common with other texts (every skill's audience text
+    begins with the project's words): its scans are kept, so each text costs what follows
+    it (`_shared_scan`), not the whole."""
+    scan = Scan(text, shared)
+    roles = scan.first_answer(_AUDIENCE, _audience_roles)
+    if roles:
+        return roles
+    listed = _listed_roles(scan)
     if listed:
         return listed
-    for match in _WRITERS.finditer(lowered):
-        named = _people_named(match["who"].split())
-        if named:
-            return _roles_of(named)
+    roles = scan.first_answer(_WRITERS, _writers_roles)
+    if roles:
+        return roles
     best: tuple[int, tuple[str, ...]] | None = None
-    words = Counter(_ONE_WORD.findall(lowered))
     for domain_words, roles in DOMAINS.values():
-        score = sum(_count(w, lowered, words) for w in domain_words)
+        score = sum(_count(w, scan) for w in domain_words)
         if score and (best is None or score > best[0]):
             best = (score, roles)
     if best is not None:
@@ -307,11 +300,31 @@ def roles_for(text: str) -> tuple[str, ...]:
     return ("a regular customer", "a first-time customer", "a long-standing customer")
 
 
-def _listed_roles(lowered: str) -> tuple[str, ...]:
+def _audience_roles(match: re.Match[str]) -> tuple[str, ...] | None:
+    """The roles "helps truck drivers", "for tenants" names; None when it names no one."""
+    who = [w.rstrip("s") for w in match["who"].split()]
+    if who[0] in _GENERIC:
+        return None
+    if match.group(0).lower().startswith("for") and not _people_named(match["who"].split()):
+        return None  # "for leave balances" names what, not whom ("for truck drivers" does)
+    for domain_words, roles in DOMAINS.values():
+        if any(w in (d.rstrip("s") for d in domain_words) for w in who):
+            return roles
+    named = _people_named(match["who"].split())
+    return _roles_of(named) if named else None
+
+
+def _writers_roles(match: re.Match[str]) -> tuple[str, ...] | None:
+    """The roles "drivers write to you" names; None when it names no one."""
+    named = _people_named(match["who"].split())
+    return _roles_of(named) if named else None
+
+
+def _listed_roles(scan: Scan) -> tuple[str, ...]:
     """Roles from the agent's list of its callers ("Callers are account holders, tenants
     ... and property managers ..."): one domain's roles when every listed kind of person is
     that domain's ("baristas and shift leads"), else the items themselves."""
-    people = listed_people(lowered, _listed_person)
+    people = listed_people(scan.text, _listed_person, search=scan.first)
     if not people:
         return ()
     kinds = {_domain_of(who.split()[-1]) for who, _ in people}
@@ -388,16 +401,21 @@ def names_role(value: str, role: str) -> bool:
 
 
 def persona_for(
-    audience_text: str, key: str, *, first_name: str | None = None, role_value: str | None = None
+    audience_text: str,
+    key: str,
+    *,
+    first_name: str | None = None,
+    role_value: str | None = None,
+    shared: str = "",
 ) -> Persona:
     """The persona of case `key` for an agent described by `audience_text`.
 
     `first_name` fixes the first name (a test account's holder); the rest still varies.
     `role_value` (a seeded role the case's session carries: `contractor`) keeps to the roles
-    that name it, else makes one of it ("a technician").
+    that name it, else makes one of it ("a technician"). `shared`: see `roles_for`.
     """
     rng: random.Random = case_rng(key, "persona")
-    roles = roles_for(audience_text)
+    roles = roles_for(audience_text, shared)
     if role_value is not None:
         # a seeded kind no role of the agent's words names is the persona's own kind
         named = tuple(r for r in roles if names_role(role_value, r))

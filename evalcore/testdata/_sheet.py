@@ -76,6 +76,7 @@ class SheetBuilder:
         slot: int | None = None,
         role_value: str | None = None,
         require: dict[str, frozenset[str]] | None = None,
+        shared: str = "",
     ) -> None:
         self.key = key
         self.require = require or {}
@@ -86,7 +87,7 @@ class SheetBuilder:
         self.prefer = prefer
         """Values the case fixes (`auto`): a record holding one is drawn first."""
         self.sheet = FactSheet(
-            persona_for(audience, key, first_name=first_name, role_value=role_value)
+            persona_for(audience, key, first_name=first_name, role_value=role_value, shared=shared)
         )
         self._named = first_name is not None
 

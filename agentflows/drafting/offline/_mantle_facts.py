@@ -342,15 +342,26 @@ def audience_text(defs: MantleDefinitions, skill: Skill) -> str:
 
 
 def _audience_text(defs: MantleDefinitions, skill: Skill) -> str:
+    own = skill.description or ""
+    return f"{audience_shared(defs)} {own} {own}"
+
+
+def audience_shared(defs: MantleDefinitions) -> str:
+    """The start every skill's audience text has: agent.yml's words and every skill's
+    description (`roles_for` keeps its scans of it)."""
+    return memoized(defs, "audience_shared", lambda: _audience_shared(defs))
+
+
+def _audience_shared(defs: MantleDefinitions) -> str:
     agent = defs.agent or {}
     parts = [str(agent.get(k) or "") for k in ("name", "description", "persona")]
     parts += [s.description or "" for s in defs.skills.values()]
-    parts += [skill.description or ""] * 2
     return " ".join(parts)
 
 
 __all__ = [
     "asked_clause",
+    "audience_shared",
     "audience_text",
     "confirms",
     "confirms_by_read_back",

@@ -22,21 +22,24 @@ from evalcore.testdata import DataRecords, names_role, roles_for
 
 
 def role_field(
-    defs: MantleDefinitions, audience: str, records: DataRecords | None = None
+    defs: MantleDefinitions, audience: str, records: DataRecords | None = None, shared: str = ""
 ) -> MemoryField | None:
     """The seeded categorical project field whose values name the agent's kinds of users
     (at least two values, and at least half of them, name one of its roles); None when the
     project's records hold it (`employees.json`'s `role`): a case's record decides who the
-    user is there, not its persona."""
+    user is there, not its persona. `shared`: the start `audience` has in common with the
+    project's other skills' (`roles_for`)."""
     return memoized(
-        defs, ("role_field", audience, id(records)), lambda: _role_field(defs, audience, records)
+        defs,
+        ("role_field", audience, id(records)),
+        lambda: _role_field(defs, audience, records, shared),
     )
 
 
 def _role_field(
-    defs: MantleDefinitions, audience: str, records: DataRecords | None
+    defs: MantleDefinitions, audience: str, records: DataRecords | None, shared: str
 ) -> MemoryField | None:
-    roles = roles_for(audience)
+    roles = roles_for(audience, shared)
     for field in defs.memory.values():
         values = [str(v) for v in field.enum_values or []]
         if not field.seed or field.type != "categorical" or len(values) < 2:

@@ -39,6 +39,7 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
+    audience_shared,
     audience_text,
     confirms,
     confirms_by_read_back,
@@ -87,8 +88,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     skill = defs.skills[behavior.source]
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
-    audience = audience_text(defs, skill)
-    role = role_field(defs, audience, records)
+    audience, shared = audience_text(defs, skill), audience_shared(defs)
+    role = role_field(defs, audience, records, shared)
     kind = case_role(role, seeds, planned, skill) if role is not None else seeded_kind(defs, seeds)
     sheet = SheetBuilder(
         behavior.id,
@@ -99,6 +100,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         slot=slot,
         role_value=kind,
         require=tool_requirements(project, skill.id, behavior),
+        shared=shared,
     )
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))

@@ -233,7 +233,7 @@ class MantleEngine(MantleSession):
         return "done"
 
     def read_field(self, key: str, text: str) -> Any:
-        declared = self.defs.memory_names().get(key)
+        declared = self.defs.memory_field(key)
         kind = declared.type if declared else "text"
         if kind == "categorical":
             value = self.field_words(key).answer(text)

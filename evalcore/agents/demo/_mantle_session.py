@@ -71,7 +71,7 @@ class MantleSession:
     def utter(self, name: str | None, skill_id: str | None = None) -> None:
         if not name:
             return
-        response = self.defs.all_responses().get(name)
+        response = self.defs.response(name)
         if response is None:
             return
         variants = response.variants

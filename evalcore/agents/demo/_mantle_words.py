@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...definitions import MantleDefinitions, Skill
+from ...definitions._memo import memoized
 from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, routing_description, spoken, stems
 
 #: A quoted phrasing in a description: "I'm sick", “book time off”.
@@ -59,14 +60,31 @@ class Found:
         return self.score >= 2
 
 
+def button_titles(defs: MantleDefinitions) -> dict[str, list[tuple[str, str]]]:
+    """(value, title) of every button whose payload sets a memory key, by key, in the
+    responses' order: read once per loaded definitions (each field's words looked through
+    every response of the project, so building them all grew with the skills squared)."""
+    return memoized(defs, "button_titles", lambda: _button_titles(defs))
+
+
+def _button_titles(defs: MantleDefinitions) -> dict[str, list[tuple[str, str]]]:
+    out: dict[str, list[tuple[str, str]]] = {}
+    for response in defs.all_responses().values():
+        for variant in response.variants:
+            for button in variant.buttons:
+                match = _PAYLOAD.match(button.payload or "")
+                if match:
+                    out.setdefault(match["key"], []).append((match["value"], button.title))
+    return out
+
+
 class FieldWords:
     """The values of one categorical field and the words that name them."""
 
     def __init__(self, defs: MantleDefinitions, qualified: str) -> None:
         self.qualified = qualified
         namespace, _, name = qualified.partition(".")
-        fields = defs.memory_names()
-        field = fields.get(qualified)
+        field = defs.memory_field(qualified)
         self.values: list[Any] = list(field.enum_values or []) if field else []
         texts = [field.description or ""] if field else []
         skill = defs.skills.get(namespace)
@@ -83,12 +101,9 @@ class FieldWords:
             for value in self.values:
                 pattern = re.compile(_EXPLAINED.format(value=re.escape(str(value))), re.I)
                 phrases[value] += [" ".join(m.group(1).split()) for m in pattern.finditer(text)]
-        for response in defs.all_responses().values():
-            for variant in response.variants:
-                for button in variant.buttons:
-                    match = _PAYLOAD.match(button.payload or "")
-                    if match and match["key"] == qualified and match["value"] in phrases:
-                        phrases[match["value"]].append(button.title)
+        for value, title in button_titles(defs).get(qualified, ()):
+            if value in phrases:
+                phrases[value].append(title)
         found = {v: set(stems(" ".join([spoken(v), *p]))) for v, p in phrases.items()}
         self.words = found
         counts: dict[str, int] = {}
@@ -321,8 +336,13 @@ def routing_scores(
 
 def routing_words(defs: MantleDefinitions) -> SkillWords:
     """The routing words of every skill the agent can run (hidden ones too: a hidden skill
-    is reached by the user's words alone)."""
-    return skill_words(defs, [s for s in defs.skills.values() if not s.disabled])
+    is reached by the user's words alone). Kept per loaded definitions: every session (one
+    per case and mutant) asks, and listing the skills each time grew with the skills."""
+    return memoized(
+        defs,
+        ("routing_words", len(defs.skills)),
+        lambda: skill_words(defs, [s for s in defs.skills.values() if not s.disabled]),
+    )
 
 
 _WORDS: dict[tuple[int, tuple[str, ...]], tuple[MantleDefinitions, SkillWords]] = {}

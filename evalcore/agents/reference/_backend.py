@@ -161,7 +161,7 @@ class FakeBackend:
         tool = self.project.mantle.tools_for(skill_id).get(name) if self.project.mantle else None
         found = self.matches(arguments)
         record = found[0][1] if found else None
-        fields = self.project.mantle.memory_names() if self.project.mantle else {}
+        defs = self.project.mantle
         writes: dict[str, Any] = {}
         flags = branch_values(self.project, skill_id) if tool is not None else {}
         if tool is not None:
@@ -186,7 +186,7 @@ class FakeBackend:
                     writes[key] = clone(record[short])  # the kept record's, not handed out
                 elif key in flags:  # computed (today's date...): the goal-reaching branch
                     writes[key] = flags[key]
-                elif _counter(fields.get(key)):
+                elif _counter(defs.memory_field(key) if defs else None):
                     # a count the tool computes (failed attempts): one more each call, as
                     # the planner's walk counts it
                     previous = memory.get(key)
@@ -194,7 +194,7 @@ class FakeBackend:
                 elif memory.get(key) is not None:
                     continue
                 else:
-                    writes[key] = placeholder(fields.get(key), key)
+                    writes[key] = placeholder(defs.memory_field(key) if defs else None, key)
         if _LISTING.search(name):
             result: Any = self._listing(name, found)
         elif record is not None:

@@ -186,7 +186,7 @@ class ModelBrain:
     ) -> Procedure:
         """One question for what an instructions step waits for, naming `asked`; every
         key is read from the answer by its type."""
-        declared = ctx.defs.memory_names().get(asked)
+        declared = ctx.defs.memory_field(asked)
         boolean = declared is not None and declared.type == "bool"
         question = question_for(text, asked.rsplit(".", 1)[-1].replace("_", " "), boolean=boolean)
         answer = yield from ctx.ask(
@@ -321,7 +321,7 @@ class ModelBrain:
         spec = model.field(key) if model is not None else None
         if spec is not None and spec.examples:
             return spec.examples[0]
-        declared = ctx.defs.memory_names().get(key)
+        declared = ctx.defs.memory_field(key)
         kind = declared.type if declared is not None else None
         if kind in ("int", "float"):  # a plausible amount, as the planner's walk assumes
             return 2 if kind == "int" else 60.0

@@ -15,7 +15,8 @@ from typing import Any
 
 from ...definitions import Project
 from ...testdata._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of, account_value
-from ..demo._mantle_engine import MantleEngine, MantleFlags, skill_words
+from ..demo._mantle_engine import MantleEngine, MantleFlags
+from ..demo._mantle_words import routing_words
 from ._mutants import Mutant
 from ._reach import WatchedFlags
 from ._variants import Variant
@@ -58,9 +59,7 @@ class FaultedEngine(MantleEngine):
         self.mutant = mutant
         # `hidden` keeps a skill out of what the agent offers, not out of routing: a
         # hidden skill nobody calls is reached by the user's words alone
-        self.skill_words = skill_words(
-            self.defs, [s for s in self.defs.skills.values() if not s.disabled]
-        )
+        self.skill_words = routing_words(self.defs)
         self.notes: list[str] = []
         self.account: str | None = None
         self.variant = variant

@@ -171,7 +171,7 @@ class Listening(FaultedEngine):
         if self.answers(text) is NO_ANSWER:
             return NO_ANSWER
         value = super().read_field(key, text)
-        declared = self.defs.memory_names().get(key)
+        declared = self.defs.memory_field(key)
         if declared is not None and declared.type not in ("text", "any"):
             return value
         return said_value(text, key.rsplit(".", 1)[-1]) if isinstance(value, str) else value
@@ -184,7 +184,7 @@ class Listening(FaultedEngine):
         if not missing:
             return "done"
         words = missing[0].rsplit(".", 1)[-1].replace("_", " ")
-        declared = self.defs.memory_names().get(missing[0])
+        declared = self.defs.memory_field(missing[0])
         boolean = declared is not None and declared.type == "bool"
         question = question_for(str(step.target or ""), words, boolean=boolean)
         answer = yield Ask(

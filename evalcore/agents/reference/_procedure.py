@@ -227,7 +227,7 @@ class Runner:
                 if ctx.engine.memory.get(key) not in (None, False, ""):
                     continue
                 spec = self.model.field(key) if self.model else None
-                declared = ctx.defs.memory_names().get(key)
+                declared = ctx.defs.memory_field(key)
                 if spec is not None:
                     yield from self.brain.ask_group(ctx, [spec], None, None)
                 elif declared is not None and declared.type == "bool":
@@ -313,7 +313,7 @@ class Runner:
                 self.ctx.engine.note(f"{spec.qualified} is set from the pick: no record says it")
 
     def _categorical(self, key: str) -> bool:
-        declared = self.ctx.defs.memory_names().get(key)
+        declared = self.ctx.defs.memory_field(key)
         return declared is not None and declared.type == "categorical"
 
 

@@ -15,6 +15,7 @@ import re
 import weakref
 
 from ...errors import UserError
+from .._memo import memoized
 from .._model import MantleDefinitions, Project, Skill
 from ..conditions import condition_keys
 from ._branches import skill_branches, skill_modes
@@ -105,7 +106,11 @@ def build_skill_model(project: Project, skill_id: str) -> SkillModel:
     uncertainties = list(reader.uncertainties)
     fields = skill_fields(defs, skill, file, first)
     branches = skill_branches(skill, file, first)
-    enum = {k: list(f.enum_values or []) for k, f in defs.memory_names().items()}
+    enum = memoized(  # every field's, for each skill: kept per loaded definitions
+        defs,
+        "enum_lists",
+        lambda: {k: list(f.enum_values or []) for k, f in defs.memory_names().items()},
+    )
     modes = skill_modes(skill, branches, tools, enum)
     fields, unasked = _mode_requests(defs, skill, file, fields, modes, tools)
     records = skill_records(skill, file, first, fields)

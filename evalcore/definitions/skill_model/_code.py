@@ -289,7 +289,10 @@ def _code_facts(project: Project, tool: ToolDef) -> CodeFacts:
     text = tool_source(project, tool)
     if text is None:
         return CodeFacts()
-    return _file_facts(text).get(tool.name, CodeFacts())
+    # kept per loaded project and text as well: a project with more tool files than the
+    # parse cache holds parsed each file again for its next tool
+    facts = memoized(project, ("file_facts", text), lambda: _file_facts(text))
+    return facts.get(tool.name, CodeFacts())
 
 
 def tool_source(project: Project, tool: ToolDef) -> str | None:

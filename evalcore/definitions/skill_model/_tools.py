@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from .._memo import memoized
 from .._model import Block, MantleDefinitions, MemoryField, Project, Skill, Step
 from ..conditions import condition_keys
 from ._arguments import parameter_fields, step_arguments
@@ -153,9 +154,16 @@ class ToolReader:
         } | {t for tools in raw_block_tools(skill).values() for t in tools}
         self.kinds: set[tuple[str, str]] = set()
         """(tool, sentence) of described calls on "a"/"an" (kept only as a tool's one site)."""
-        self.values = {
-            str(v) for f in self.memory.values() for v in f.enum_values or [] if isinstance(v, str)
-        }
+        self.values: frozenset[str] = memoized(  # the project's: kept per definitions
+            defs,
+            "enum_strings",
+            lambda: frozenset(
+                str(v)
+                for f in self.memory.values()
+                for v in f.enum_values or []
+                if isinstance(v, str)
+            ),
+        )
 
     def add(self, name: str, site: CallSite) -> None:
         self.calls.setdefault(name, []).append(site)
