@@ -55,6 +55,17 @@ import_tools:
 If username is missing in project memory, call `@tool.load_profile`.
 Then call `@tool.read_bill` and tell the customer the total.
 """,
+    "skills/hello/skill.md": """\
+---
+name: Say hello
+description: Customers who just want to say hello to the line's help desk.
+import_tools:
+  - load_profile
+---
+
+If username is missing in project memory, call `@tool.load_profile`.
+Greet the customer by name.
+""",
     "skills/bill/memory.yml": (
         "schema:\n  public:\n    bill_total:\n      type: float\n"
         "      description: The last bill's total.\n"
@@ -100,3 +111,17 @@ def test_the_cases_do_not_assert_the_lookup(root: Path, tmp_path: Path) -> None:
         text = yaml.safe_dump(data["scenario"]["goals"])
         assert "load_profile" not in text
         assert "read_bill" in text
+
+
+def test_a_goal_case_with_nothing_to_check_is_written_for_review_not_dropped(
+    root: Path, tmp_path: Path
+) -> None:
+    """With the lookup gone, the greeting skill's happy path asserts only that it ran: a
+    case the suite must have, so it is written marked `needs-review` with the reason."""
+    report = generate_offline(root, ["hello"], tmp_path)
+    happy = [c for c in report["cases"] if c["type"] == "happy_path"]
+    assert len(happy) == 1, report["dropped"]
+    assert happy[0]["verified"] == "needs-review"
+    assert "no-decisive-assertion" in happy[0]["needs_review"]
+    assert Path(happy[0]["path"]).is_file()
+    assert not [d for d in report["dropped"] if d["behavior"] == happy[0]["behavior"]]

@@ -172,7 +172,8 @@ def _print_verification(report: dict[str, Any]) -> None:
         f"verified against {against}: {summary['yes']} yes, {summary['repaired']} repaired, "
         f"{summary['weak']} weak, {summary['dropped']} dropped, {summary['skipped']} skipped"
         + (
-            f", {summary['needs_review']} written for review (the verifier fails them)"
+            f", {summary['needs_review']} written for review (the verifier fails them, or"
+            " nothing in the definitions checks their goal)"
             if summary.get("needs_review")
             else ""
         )

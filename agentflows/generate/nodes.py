@@ -23,6 +23,8 @@ from ..planning import Behavior, plan_source, select
 from ._dedupe import Pool
 from ._routes import siblings
 from ._suite import as_prompt_entries, suite_files, unit_fingerprints
+from ._verify import must_cover
+from ._verify_types import Verdict
 from ._write import (
     assemble_base44,
     case_path,
@@ -256,13 +258,33 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
                 for f in check_data(outcome.data, ctx.dialect, ctx.project)
                 if f.severity == "error"
             ]
-        if left:
+        if left and _held_for_review(work, left, ctx.request.verify):
+            # the suite must have this case (a skill's goal, a gate's refusal), yet nothing
+            # in the definitions gives it a check of the goal: written for a person to
+            # finish, with the reason, never dropped in silence (and not verified as if sound)
+            updated["verification"] = _needs_review(outcome.data, left)
+        elif left:
             first = left[0]
             updated["status"] = "dropped"
             updated["findings"] = [f.to_json() | {"context": f.context} for f in left]
             updated["error"] = f"{first.code} at {first.path or '/'}: {first.message}"
         updates[behavior_id] = updated
     return {"cases": updates}
+
+
+#: Review findings a must-cover case is written with (marked `needs-review`) instead of
+#: dropped: the case is sound as far as it goes but checks less than its purpose.
+_HOLD_FOR_REVIEW = frozenset({"no-decisive-assertion"})
+
+
+def _held_for_review(work: CaseWork, left: list[Finding], verify: bool) -> bool:
+    behavior = Behavior.model_validate(work["behavior"])
+    return verify and must_cover(behavior) and all(f.code in _HOLD_FOR_REVIEW for f in left)
+
+
+def _needs_review(data: dict[str, Any], left: list[Finding]) -> dict[str, Any]:
+    reason = "; ".join(f"{f.code}: {f.message}" for f in left)
+    return Verdict("needs-review", "none", data, reason=reason, method="none").to_json()
 
 
 # --- dedupe, write, report --------------------------------------------------------------

@@ -26,7 +26,8 @@ def verification_lines(report: dict[str, Any], committed: list[str]) -> list[str
         f"{summary['dropped']} dropped, {summary['skipped']} skipped"
         + (
             f", {summary['needs_review']} needs-review (a case the suite must have that the "
-            "verifier fails: written as drafted, for a person to decide)"
+            "verifier fails, or whose goal nothing in the definitions lets it check: written as "
+            "drafted, for a person to decide)"
             if summary.get("needs_review")
             else ""
         )
