@@ -27,7 +27,7 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import evaluate
-from evalcore.definitions.skill_model.prose_items import ProseItem, with_entry_block
+from evalcore.definitions.skill_model.prose_items import ProseItem, hands_over, with_entry_block
 
 from ._mantle_prose import prose_items
 from ._mantle_walk_blocks import BlockSteps
@@ -129,6 +129,10 @@ class _Walker(BlockSteps):
                 self.stopped = True  # the alternative the user asked for: it ends there
         elif item.kind == "tool" and item.name in self.tools:
             self.call_tool(item.name or "", item.when)
+        elif hands_over(item) and item.name in self.defs.skills:
+            # `@skill.x` delegates and the parent resumes afterwards (reference §1.6)
+            self.walk.cover(f"delegate:{self.skill.id}.{item.name}")
+            self.enter_skill(item.name or "", returns=True)
 
     def finish(self) -> None:
         condition = (self.skill.complete_when or {}).get("condition")

@@ -31,7 +31,7 @@ from ...definitions import Step
 from ...definitions.conditions import condition_keys
 from ...definitions.skill_model import instruction_prompt
 from ...definitions.skill_model.cues import heard
-from ...definitions.skill_model.prose_items import with_entry_block
+from ...definitions.skill_model.prose_items import hands_over, with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
 from ._asking import question_for
 from ._prose import ProseItem, prose_items
@@ -115,6 +115,8 @@ class Runner:
                     self.stop("negative")
             else:
                 yield from self.run_item(item)
+                if str(self.stopped).startswith("linked:"):  # a skill it handed over to
+                    return str(self.stopped)
             yield from self.retry_pending()
         if not self.stopped:
             yield from self.settle_pending()
@@ -157,6 +159,11 @@ class Runner:
                 self.stop("cue")  # the alternative the user asked for: it ends there
         elif item.kind == "tool" and item.name in self.tools:
             yield from self.call_tool(item.name or "", item.when)
+        elif hands_over(item) and item.name in ctx.engine.defs.skills:
+            # `@skill.x` delegates and the parent resumes afterwards (reference §1.6)
+            outcome = yield from ctx.engine.call_skill(ctx, item.name or "")
+            if str(outcome).startswith("linked:"):
+                self.stop(str(outcome))
 
     def user_text(self) -> str:
         """Everything the user said so far (what a cue is heard in)."""

@@ -134,6 +134,21 @@ def classify(
     return items
 
 
+def hands_over(item: ProseItem) -> bool:
+    """True for a `delegate` item the agent follows where it stands: an imperative
+    hand-over ("Then invoke `@skill.run_diagnostics` so a real speed test runs"), not an
+    offer or a hand-over the sentence makes conditional ("If yes, invoke …"). The
+    paragraph's own `if:` is the item's condition, checked where items are played."""
+    if item.kind != "delegate" or item.when is not None or not item.name:
+        return False
+    token = item.sentence.find(f"@skill.{item.name}")
+    return bool(
+        pp.HAND_OVER.search(item.sentence)
+        and not pp.HAND_OVER_UNLESS.search(item.sentence)
+        and not pp.HAND_OVER_MAY.search(item.sentence[: max(token, 0)])
+    )
+
+
 _FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)")
 
 

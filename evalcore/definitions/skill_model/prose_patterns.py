@@ -40,3 +40,17 @@ USER_ASKS = re.compile(
 )
 TOOL = re.compile(r"@tool\.(\w+)")
 SKILL = re.compile(r"@skill\.(\w+)")
+#: "Then invoke @skill.x", "hand over to @skill.x", "start @skill.x": the agent hands the
+#: conversation to another skill where the sentence stands (the parent resumes after it).
+HAND_OVER = re.compile(
+    r"\b(?:invoke|start|launch|trigger|hands?\s+(?:it\s+|the\s+\w+\s+)?over\s+to|"
+    r"(?:transfer|pass|hand)\s+(?:it\s+|them\s+|the\s+\w+\s+)?to)\s+`?@skill\.",
+    re.I,
+)
+#: Words that make a hand-over depend on something or leave it to the agent: "If yes,
+#: invoke …", "offer @skill.x", "run @skill.x first if …" (anywhere in the sentence).
+HAND_OVER_UNLESS = re.compile(
+    r"\b(?:if|when|whenever|unless|whether|offer|suggest|only|otherwise|once|after)\b", re.I
+)
+#: Permission before the hand-over: "you may invoke @skill.x".
+HAND_OVER_MAY = re.compile(r"\b(?:may|might|can|could)\b", re.I)
