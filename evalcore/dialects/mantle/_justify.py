@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ...definitions._model import MantleDefinitions, Skill, Step
 
 _PERMISSIVE = re.compile(
-    r"\b(may|might|optionally|optional|can|could|if needed|if necessary|if appropriate|"
+    r"\b(may|might|optionally|optional|if needed|if necessary|if appropriate|"
     r"if relevant|feel free)\b",
     re.I,
 )
@@ -52,8 +52,17 @@ _DIALOG = frozenset(
     responds provide provides provided give gives given agree agrees agreed confirm
     confirms confirmed say says said tell tells share shares yes not this that with have
     has had what which their there then does did ask asked asks done collected known
-    available empty missing too already true false none blank mean means meant""".split()  # noqa: SIM905
+    available empty missing too already true false none blank mean means meant returns
+    return returned ends ended finishes finished completes completed succeeds succeeded""".split()  # noqa: SIM905
 )
+#: A guard on what the user has not said yet ("If the customer did not say which account").
+_NOT_SAID = re.compile(
+    r"\b(?:did not|didn't|has not|hasn't|have not|haven't|does not|doesn't)\s+"
+    r"(?:yet\s+)?(?:say|said|tell|told|give|given|mention|mentioned|provide|provided|share|shared)\b",
+    re.I,
+)
+#: The case's user shares facts only when asked (so a "not said yet" guard holds).
+_ONLY_WHEN_ASKED = re.compile(r"only when (?:the agent|they|it|someone) asks?\b", re.I)
 _FIELD_REF = re.compile(r"(?:session|@memory)\.([\w-]+)\.([\w-]+)|(?<![\w.])project\.([\w-]+)")
 
 
@@ -227,6 +236,8 @@ class MantleJustifier:
             if _FIELD_REF.search(clause):
                 if not self._fixes(clause, case, at_start=True):
                     return "conditional"
+                continue
+            if _NOT_SAID.search(clause) and _ONLY_WHEN_ASKED.search(case.text):
                 continue
             words = {w for w in _WORD.findall(clause.lower()) if w not in _DIALOG}
             if any(w not in case.text and w.replace("_", " ") not in case.text for w in words):
@@ -487,20 +498,18 @@ class MantleJustifier:
         for skill in skills:
             for block in skill.blocks.values():
                 for step in block.steps:
+                    what = None
                     if step.kind == "set_memory" and key in _dict(step.target):
-                        out.append(
-                            _via(
-                                self._step(skill, step, f"set_memory {key}", case),
-                                self._block(skill, block.id, case),
-                            )
-                        )
+                        what = f"set_memory {key}"
                     elif step.kind == "collect" and str(step.target).split(".")[-1] == key:
-                        out.append(
-                            _via(
-                                self._step(skill, step, f"collect {key}", case),
-                                self._block(skill, block.id, case),
-                            )
-                        )
+                        what = f"collect {key}"
+                    if what is None:
+                        continue
+                    if own:  # the runtime's own write: it happens only where the run goes
+                        out.append(self._step(skill, step, what))
+                    else:
+                        at = self._step(skill, step, what, case)
+                        out.append(_via(at, self._block(skill, block.id, case)))
             for tool in self.defs.tools_for(skill.id).values():
                 if name in tool_keys(self.project, tool, skill.id):
                     called = self._tool_in(skill, tool.name, case)
@@ -521,8 +530,9 @@ class MantleJustifier:
         if not isinstance(name, str):
             return None
         found: list[Justification | None] = []
+        own = check != "bot_uttered"  # not uttered: the runtime's utters happen only where it goes
         for skill in self.defs.skills.values():
-            found += [j for j in self._utterers(skill, name, case) if j is not None]
+            found += [j for j in self._utterers(skill, name, case, own=own) if j is not None]
         if check == "bot_uttered":
             return strongest(found)
         if self.defs.response(name) is None:
@@ -545,14 +555,18 @@ class MantleJustifier:
             f"nothing utters {name}",
         )
 
-    def _utterers(self, skill: Skill, name: str, case: _Case) -> list[Justification | None]:
+    def _utterers(
+        self, skill: Skill, name: str, case: _Case, *, own: bool = False
+    ) -> list[Justification | None]:
+        """Every element of `skill` that utters response `name`; with `own`, the runtime's
+        utters as its own (not weakened by how the run gets to them)."""
         out: list[Justification | None] = []
         md = self._md(skill)
         for rule in skill.utter:
             if rule.response != name:
                 continue
             line = self._frontmatter_line(skill, name)
-            if rule.when and not self._fixes(rule.when, case):
+            if rule.when and not own and not self._fixes(rule.when, case):
                 out.append(Justification("conditional", md, line, f"utter {name} when {rule.when}"))
             else:
                 how = f"on {rule.on}" if rule.on else f"when {rule.when}"
@@ -568,20 +582,18 @@ class MantleJustifier:
             for role, response in roles.items():
                 if response == name:
                     line = self._frontmatter_line(skill, name)
-                    own = Justification("enforced", md, line, f"{tool} {role} {name}")
-                    out.append(_via(own, self._tool_in(skill, tool, case)))
+                    at = Justification("enforced", md, line, f"{tool} {role} {name}")
+                    out.append(at if own else _via(at, self._tool_in(skill, tool, case)))
         for block in skill.blocks.values():
             for step in block.steps:
                 said = step.target if step.kind == "action" else step.fields.get("utterance")
                 if step.kind == "collect" and not said:
                     said = f"utter_ask_{str(step.target).split('.')[-1]}"
-                if said == name:
-                    out.append(
-                        _via(
-                            self._step(skill, step, f"utter {name}", case),
-                            self._block(skill, block.id, case),
-                        )
-                    )
+                if said == name and own:
+                    out.append(self._step(skill, step, f"utter {name}"))
+                elif said == name:
+                    at = self._step(skill, step, f"utter {name}", case)
+                    out.append(_via(at, self._block(skill, block.id, case)))
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
         mention = self._prose_mentions(skill, pattern, case, "utters the response:")
         if mention is not None:
