@@ -72,6 +72,8 @@ class Judged:
         return self.kind in ASSERTABLE
 
     def comment(self) -> str:
+        if self.justification is None and self.check == "criterion":
+            return "no definition element found (judged by its text)"
         if self.justification is None:
             return "unjustified: no definition element found"
         return self.justification.comment()

@@ -122,7 +122,9 @@ def _via(own: Justification, entry: Justification | None) -> Justification | Non
         return None
     if RANK[entry.kind] >= RANK[own.kind]:
         return own
-    return Justification(entry.kind, own.file, own.line, f"{own.element}, reached by {entry.place}")
+    via = ", reached by "
+    reach = entry.element.rsplit(via, 1)[1] if via in entry.element else entry.place
+    return Justification(entry.kind, own.file, own.line, f"{own.element}{via}{reach}")
 
 
 def _dict(value: Any) -> dict[str, Any]:
