@@ -5,14 +5,16 @@ an assertion the definitions do not back (no element found) or back only by cond
 prose is dropped (an entry of a memory check, or a step of a sequencing, alone where the
 rest stands; a sequencing whose order the model chooses, whole). Criteria are never
 touched. A draft is never turned into another case: when the drops would leave it without
-its goal (its `skill_completed`, or nothing decisive at all), it is kept as drafted and
-marked `needs-review` with the reason.
+its goal (its skill's success or a gate's refusal as `casegen score` reads them, its
+`skill_completed`, or anything decisive), it is kept as drafted and marked `needs-review`
+with the reason.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from evalcore import pointer as ptr
@@ -71,7 +73,7 @@ def keep_justified(data: dict[str, Any], dialect: Dialect, project: Project | No
                 "by": "review",
             }
         )
-    if _lost_goal(data, out):
+    if _lost_goal(data, out, project):
         reasons = "; ".join(f"{f['path']}: {f['reason']}" for f in reversed(fixes))
         return Justified(
             data, needs_review=f"assertions not justified by the definitions: {reasons}"
@@ -106,8 +108,10 @@ def _part_index(path: str) -> int | None:
     return int(token) if token.isdigit() else None
 
 
-def _lost_goal(before: dict[str, Any], after: dict[str, Any]) -> bool:
-    """The drops took the case's goal: its `skill_completed`, or every decisive check."""
+def _lost_goal(before: dict[str, Any], after: dict[str, Any], project: Project | None) -> bool:
+    """The drops took what the case is for: the success of its skill or the refusal at a
+    gate it showed (as `casegen score` reads them), its `skill_completed`, or every
+    decisive check."""
 
     def checks(data: dict[str, Any]) -> list[str]:
         items = data["scenario"]["goals"].get("assertions") or []
@@ -118,7 +122,32 @@ def _lost_goal(before: dict[str, Any], after: dict[str, Any]) -> bool:
         return True
     if "skill_completed" in old and "skill_completed" not in new:
         return True
-    return any(c not in _NOT_DECISIVE for c in old) and all(c in _NOT_DECISIVE for c in new)
+    if any(c not in _NOT_DECISIVE for c in old) and all(c in _NOT_DECISIVE for c in new):
+        return True
+    return bool(_goals_shown(before, project) - _goals_shown(after, project))
+
+
+def _goals_shown(data: dict[str, Any], project: Project | None) -> frozenset[str]:
+    """`success` when the case asserts its skill's success, `refusal:<tool>` per gate whose
+    refusal it shows."""
+    if project is None or project.mantle is None:
+        return frozenset()
+    from evalcore.definitions._memo import memoized
+    from evalcore.documents import Document
+
+    from ..scoring._cases import ScoredCase
+    from ..scoring._goals import asserts_success, refuses
+    from ..scoring._skills import skill_signals
+
+    scenario = data.get("scenario") if isinstance(data.get("scenario"), dict) else {}
+    case = ScoredCase(Path("draft.yml"), Document(text="", format="yaml", data=data), scenario)
+    skill = case.primary_skill(project)
+    if skill is None or skill not in project.mantle.skills:
+        return frozenset()
+    signals = memoized(project, ("justified-signals", skill), lambda: skill_signals(project, skill))
+    out = {"success"} if asserts_success(case, signals) else set()
+    out |= {f"refusal:{g.tool}" for g in signals.gates if refuses(case, g, skill)}
+    return frozenset(out)
 
 
 __all__ = ["Justified", "keep_justified"]

@@ -75,6 +75,8 @@ class _Case:
     slots: dict[str, Any] = field(default_factory=dict)
     values: dict[str, set[str]] = field(default_factory=dict)
     """Entry -> the values the case seeds or asserts for it (as lower-case text)."""
+    asserted: dict[str, Any] = field(default_factory=dict)
+    """Entry -> the value the case asserts it ends with (the last one asserted)."""
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> _Case:
@@ -83,16 +85,18 @@ class _Case:
         slots = _dict(setup.get("initial_slots"))
         fields = set(slots)
         values: dict[str, set[str]] = {k: {str(v).lower()} for k, v in slots.items()}
+        asserted: dict[str, Any] = {}
         for check in _walk_checks(_list(_dict(scenario.get("goals")).get("assertions"))):
             for item in _items(check.get("memory_was_set")):
                 if isinstance(item.get("name"), str):
                     fields.add(item["name"])
                     if "value" in item:
                         values.setdefault(item["name"], set()).add(str(item["value"]).lower())
+                        asserted[item["name"]] = item["value"]
         words = str(scenario.get("simulation_context") or "")
         for name, value in slots.items():
             words += f" {name} {value}"
-        return cls(words.lower(), fields, dict(slots), values)
+        return cls(words.lower(), fields, dict(slots), values, asserted)
 
 
 def _compared(condition: str, name: str) -> set[str]:
@@ -246,11 +250,37 @@ class MantleJustifier:
                 return "conditional"
         return "instructed"
 
+    def _holds(self, condition: str, case: _Case) -> bool | None:
+        """Whether a Mantle condition (`if:`, `when:`, a branch) holds in the case: at the
+        start (what it seeds, the values its user states, initial values, else unset) or
+        at the end (what it asserts). None when the condition names no entry."""
+        from ...definitions.conditions import compared_values, condition_keys, evaluate
+
+        names = condition_keys(condition)
+        if not names:
+            return None
+        start: dict[str, Any] = {}
+        for name in names:
+            if name in case.slots:
+                start[name] = case.slots[name]
+                continue
+            said = [v for v in compared_values(condition, name) if _said(str(v), case.text)]
+            declared = self.defs.memory_field(name)
+            if said:
+                start[name] = said[0]
+            elif declared is not None and declared.initial_value is not None:
+                start[name] = declared.initial_value
+        end = {**start, **case.asserted}
+        return evaluate(condition, start) or evaluate(condition, end)
+
     def _fixes(self, condition: str, case: _Case, *, at_start: bool = False) -> bool:
         """A condition the case fixes: every entry it names is one the case seeds or
         asserts, with a value it compares against where it compares one. With `at_start`
         (a guard read before anything runs: "If @memory.x is empty"), an entry the case
         neither seeds nor finds already set (no `initial_value`) is fixed too: empty."""
+        holds = None if at_start else self._holds(condition, case)
+        if holds is not None:
+            return holds
         names = [
             (f"project.{m.group(3)}" if m.group(3) else f"{m.group(1)}.{m.group(2)}")
             for m in _FIELD_REF.finditer(condition)
@@ -418,7 +448,8 @@ class MantleJustifier:
         return False
 
     def _open(self, condition: str | None, case: _Case) -> bool:
-        """Whether the case leaves `condition` possible (a `!` one: its negation)."""
+        """Whether the case leaves `condition` possible (a `!` one: its negation); one the
+        case's values do not decide is open (a tool's result may take the branch)."""
         if not condition:
             return True
         negated = condition.startswith("!")
