@@ -8,7 +8,6 @@ tool whose code writes memory, an `utter:` rule, unconditional prose, and condit
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +80,7 @@ steps:
         "    rating:\n      type: int\n      llm_settable: true\n"
         "    order_id:\n      type: text\n"
     ),
-    "skills/order/tools.py": '''\
+    "skills/order/tools.py": """\
 from rasa.tools import tool, ToolContext
 
 
@@ -99,7 +98,7 @@ async def load_profile(context: ToolContext = None):
 async def place_order(item: str, size: str, context: ToolContext = None):
     context.memory.set("order_id", "O-1")
     return {"order_id": "O-1"}
-''',
+""",
 }
 
 CONTEXT = (
@@ -154,7 +153,8 @@ def test_block_steps_are_as_strong_as_what_enters_the_block(shop: Any) -> None:
     cited at the step with the line that reaches it."""
     listed = _one(shop, {"tool_executed": {"tool_name": "list_items", "skill_id": "order"}})
     assert listed.kind == "instructed"
-    assert listed.element == "step list: execute_tool list_items, reached by skills/order/skill.md:23"
+    reached = "reached by skills/order/skill.md:23"
+    assert listed.element == f"step list: execute_tool list_items, {reached}"
     size = _one(shop, {"memory_was_set": [{"name": "order.size", "value": "large"}]})
     assert size.kind == "instructed" and size.element.startswith("step ask_size: collect size")
 
@@ -233,7 +233,7 @@ def test_the_writer_puts_each_justification_above_its_check(shop: Any) -> None:
         "      # enforced: skills/order/skill.md:3 routing by the skill's description"
     )
     assert "      # unjustified: no definition element found" in lines
-    assert [line for line in lines if line.lstrip().startswith("#")][0].startswith("      #")
+    assert next(line for line in lines if line.lstrip().startswith("#")).startswith("      #")
     # Without the comments it is the canonical text every other writer gives.
     bare = "\n".join(line for line in lines if not line.lstrip().startswith("#")) + "\n"
     assert bare == dialect.dump(data)
@@ -249,9 +249,8 @@ def test_review_flags_unjustified_and_conditional_assertions(shop: Any) -> None:
             {"bot_uttered": {"utter_name": "utter_never_used"}},
         ]
     )
-    flagged = {
-        f.path: f for f in review_findings(data, "mantle", shop) if f.code == "unjustified-assertion"
-    }
+    found = review_findings(data, "mantle", shop)
+    flagged = {f.path: f for f in found if f.code == "unjustified-assertion"}
     assert set(flagged) == {"/scenario/goals/assertions/1", "/scenario/goals/assertions/2"}
     conditional = flagged["/scenario/goals/assertions/1"]
     assert conditional.value == "skills/order/skill.md:21"
@@ -314,4 +313,3 @@ def test_generate_writes_justified_cases_and_reports_each_check(shop: Any, tmp_p
         assert checks and all(j["justification"] for j in checks)
         assert text.count("# enforced: ") + text.count("# instructed: ") >= len(checks)
         assert "load_profile" not in text.split("assertions:")[-1]
-    asyncio.get_event_loop_policy()  # the run closed its loop cleanly
