@@ -298,6 +298,16 @@ def test_a_case_that_would_lose_its_goal_is_kept_for_review(shop: Any) -> None:
     kept = keep_justified(data, get_dialect("mantle"), shop)
     assert kept.data == data
     assert kept.needs_review and "skills/order/skill.md:21" in kept.needs_review
+    # Unjustified assertions the goal does not rest on still go.
+    data["scenario"]["goals"]["assertions"].append(
+        {"bot_uttered": {"utter_name": "utter_never_used"}}
+    )
+    kept = keep_justified(data, get_dialect("mantle"), shop)
+    assert (
+        kept.data["scenario"]["goals"]["assertions"] == data["scenario"]["goals"]["assertions"][:2]
+    )
+    assert [f["code"] for f in kept.fixes] == ["justify:unjustified"]
+    assert kept.needs_review and "utter_never_used" not in kept.needs_review
 
 
 def test_generate_writes_justified_cases_and_reports_each_check(shop: Any, tmp_path: Path) -> None:

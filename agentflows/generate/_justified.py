@@ -4,9 +4,9 @@ Before review, each draft's checks are justified against the project (`Dialect.j
 an assertion the definitions do not back (no element found) or back only by conditional
 prose is dropped (an entry of a memory check, or a step of a sequencing, alone where the
 rest stands; a sequencing whose order the model chooses, whole). Criteria are never
-touched. A draft is never turned into another case: when the drops would leave it without
-its goal (its skill's success or a gate's refusal as `casegen score` reads them, its
-`skill_completed`, or anything decisive), it is kept as drafted and marked `needs-review`
+touched. A draft is never turned into another case: an assertion whose drop would leave it
+without its goal (its skill's success or a gate's refusal as `casegen score` reads them, its
+`skill_completed`, or anything decisive) is kept, and the draft is marked `needs-review`
 with the reason.
 """
 
@@ -52,6 +52,8 @@ def keep_justified(data: dict[str, Any], dialect: Dialect, project: Project | No
     out = copy.deepcopy(data)
     assertions = out["scenario"]["goals"]["assertions"]
     fixes: list[dict[str, Any]] = []
+    needed: list[str] = []
+    # Last first, so a drop never shifts the index of one still to weigh.
     for top in sorted(tops, key=lambda j: -(_index(j.path) or 0)):
         if top.assertable:
             continue
@@ -59,10 +61,17 @@ def keep_justified(data: dict[str, Any], dialect: Dialect, project: Project | No
         assert index is not None
         before = assertions[index]
         kept = _kept_parts(before, top, parts.get(index, []))
+        trial = copy.deepcopy(out)
+        goal = trial["scenario"]["goals"]["assertions"]
         if kept is None:
-            del assertions[index]
+            del goal[index]
         else:
-            assertions[index] = kept
+            goal[index] = kept
+        if _lost_goal(data, trial, project):
+            needed.append(f"{top.path}: {top.comment()}")
+            continue  # what the case is for rests on it: kept, for a person to weigh
+        out = trial
+        assertions = goal
         fixes.append(
             {
                 "code": f"justify:{top.kind or 'unjustified'}",
@@ -73,11 +82,9 @@ def keep_justified(data: dict[str, Any], dialect: Dialect, project: Project | No
                 "by": "review",
             }
         )
-    if _lost_goal(data, out, project):
-        reasons = "; ".join(f"{f['path']}: {f['reason']}" for f in reversed(fixes))
-        return Justified(
-            data, needs_review=f"assertions not justified by the definitions: {reasons}"
-        )
+    if needed:
+        reason = "its goal rests on assertions the definitions do not justify: "
+        return Justified(out, fixes, needs_review=reason + "; ".join(reversed(needed)))
     return Justified(out, fixes)
 
 

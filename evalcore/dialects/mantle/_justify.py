@@ -53,7 +53,8 @@ _DIALOG = frozenset(
     confirms confirmed say says said tell tells share shares yes not this that with have
     has had what which their there then does did ask asked asks done collected known
     available empty missing too already true false none blank mean means meant returns
-    return returned ends ended finishes finished completes completed succeeds succeeded""".split()  # noqa: SIM905
+    return returned ends ended finishes finished completes completed succeeds succeeded
+    ready needed""".split()  # noqa: SIM905
 )
 #: A guard on what the user has not said yet ("If the customer did not say which account").
 _NOT_SAID = re.compile(
@@ -97,6 +98,10 @@ class _Case:
         for name, value in slots.items():
             words += f" {name} {value}"
         return cls(words.lower(), fields, dict(slots), values, asserted)
+
+
+#: The value of an entry the case sets or its user states without saying which value.
+_STATED = "<stated>"
 
 
 def _compared(condition: str, name: str) -> set[str]:
@@ -220,7 +225,12 @@ class MantleJustifier:
         found: list[Justification | None] = []
         permissive_paragraphs: set[int] = set()
         for text, line, condition, paragraph in self._sentences(skill):
-            kind = self._classify(text, condition, case)
+            # A guard scopes its own clause: "Run @block.x; it verifies first when needed."
+            # (and the clauses before it), not the ones before: "If ..., record x; do
+            # the same for y" keeps y under the "If".
+            clauses = re.split(r"(?<=;)\s+", text)
+            upto = next((i for i, c in enumerate(clauses) if pattern.search(c)), len(clauses))
+            kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill)
             if paragraph in permissive_paragraphs:
                 kind = "conditional"
             if _PERMISSIVE.search(text):
@@ -232,7 +242,21 @@ class MantleJustifier:
                 )
         return strongest(found)
 
-    def _classify(self, text: str, condition: str | None, case: _Case) -> str:
+    def _entries_named(self, clause: str, skill: Skill | None) -> list[str]:
+        """Qualified entries of `skill` (or the project) a guard clause names bare."""
+        if skill is None:
+            return []
+        out = []
+        for word in set(re.findall(r"[a-z][a-z0-9]*_[a-z0-9_]+", clause)):
+            for name in (f"{skill.id}.{word}", f"project.{word}"):
+                if self.defs.memory_field(name) is not None:
+                    out.append(name)
+                    break
+        return sorted(out)
+
+    def _classify(
+        self, text: str, condition: str | None, case: _Case, skill: Skill | None = None
+    ) -> str:
         if condition is not None and not self._fixes(condition, case):
             return "conditional"
         if _PERMISSIVE.search(text):
@@ -244,6 +268,11 @@ class MantleJustifier:
                     return "conditional"
                 continue
             if _NOT_SAID.search(clause) and _ONLY_WHEN_ASKED.search(case.text):
+                continue
+            entries = self._entries_named(clause, skill)
+            if entries:  # "When details_verified is True": the case sets it, or it is open
+                if not all(e in case.fields for e in entries):
+                    return "conditional"
                 continue
             words = {w for w in _WORD.findall(clause.lower()) if w not in _DIALOG}
             if any(w not in case.text and w.replace("_", " ") not in case.text for w in words):
@@ -265,12 +294,16 @@ class MantleJustifier:
                 start[name] = case.slots[name]
                 continue
             said = [v for v in compared_values(condition, name) if _said(str(v), case.text)]
+            if name in case.asserted:  # the value it ends with is the case's word on it
+                said = []
             declared = self.defs.memory_field(name)
             if said:
                 start[name] = said[0]
             elif declared is not None and declared.initial_value is not None:
                 start[name] = declared.initial_value
-        end = {**start, **case.asserted}
+            elif _said(name.split(".")[-1].replace("_", " "), case.text):
+                start[name] = _STATED  # the user states it (its value is theirs)
+        end = {**start, **{n: _STATED for n in case.fields if n in names}, **case.asserted}
         return evaluate(condition, start) or evaluate(condition, end)
 
     def _fixes(self, condition: str, case: _Case, *, at_start: bool = False) -> bool:
@@ -682,7 +715,7 @@ class MantleJustifier:
                 theirs = set(_WORD.findall(sentence.lower()))
                 score = len(words & theirs) / len(words)
                 if score > best[0] and len(words & theirs) >= 2:
-                    kind = self._classify(sentence, condition, case)
+                    kind = self._classify(sentence, condition, case, skill)
                     quoted = sentence if len(sentence) <= 70 else sentence[:67].rstrip() + "..."
                     best = (score, Justification(kind, self._md(skill), line, f'"{quoted}"'))  # type: ignore[arg-type]
         return best[1] if best[0] >= 0.34 else None
