@@ -62,7 +62,8 @@ def test_the_generate_table_keeps_its_data_at(
     for case in report["cases"]:
         name = Path(case["path"]).stem.removeprefix("card_replace_")
         row = next(line for line in lines if line.startswith(name[:12]))
-        cells = [str(case["assertions"]), str(case["criteria"]), "0", case["verified"]]
+        fixes = str(len(case["repairs"]))
+        cells = [str(case["assertions"]), str(case["criteria"]), fixes, case["verified"]]
         cells += [f"{case['mutants_killed']}/{case['mutants_played']}", case["status"]]
         assert row.split()[-6:] == cells, row
     # summary lines break between words: every word the report gives is printed whole
