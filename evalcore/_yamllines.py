@@ -5,15 +5,15 @@ parse into Python node objects (two marks, a tuple and a node per value), which 
 walk then reads again. Case files, written by casegen or by hand after its examples, use a
 small part of YAML: block mappings with plain keys, block sequences (`- item`, `- key: v`),
 and plain, single- or double-quoted one-line scalars and `|`, `|-`, `>`, `>-` blocks. This
-reader takes the lines of such a file straight to values, and declines (`None`) anything
-else: a comment, a flow collection other than `[]` / `{}`, an anchor, alias or tag, a
-multi-line plain or quoted scalar, a more-indented line in a folded block, a repeated key,
-a key that is not a plain name, a level at the depth limit, any irregular indentation. A
-declined file is read by libyaml's composer (`_yamlquick`), and every error by the full
-walk, so what this reader accepts is read exactly as libyaml reads it (the grammar is a
-subset of what libyaml reads the same way; `tests/test_yaml_lines.py` holds it to the
-composer's values on generated and committed files). Lines come from the composer, only
-when a finding asks for one (`Document.lines`).
+reader takes the lines of such a file straight to values, skips full-line comments, and
+declines (`None`) anything else: a comment after a value, a flow collection other than `[]`
+/ `{}`, an anchor, alias or tag, a multi-line plain or quoted scalar, a more-indented line
+in a folded block, a repeated key, a key that is not a plain name, a level at the depth
+limit, any irregular indentation. A declined file is read by libyaml's composer
+(`_yamlquick`), and every error by the full walk, so what this reader accepts is read
+exactly as libyaml reads it (the grammar is a subset of what libyaml reads the same way;
+`tests/test_yaml_lines.py` holds it to the composer's values on generated and committed
+files). Lines come from the composer, only when a finding asks for one (`Document.lines`).
 """
 
 from __future__ import annotations
@@ -77,6 +77,8 @@ def _read(text: str, max_depth: int, resolve: Any) -> Any:
             rest = rest.rstrip(" ")  # trailing spaces end no scalar this reader takes
         if not (rest or key or dash):
             continue  # a blank line
+        if not (key or dash) and rest[0] == "#":
+            continue  # a full-line comment (casegen writes one above each check)
         column = len(spaces)
         if pending is not None:
             if column > at or (column == at and dash):  # the key's value is this block

@@ -137,7 +137,10 @@ def test_distinct_branches_drafted_alike_are_all_kept() -> None:
     report = generate(engine, concurrency=1)
     happy = [c for c in report["cases"] if c["type"] == "happy_path"]
     assert len(engine.happy) >= 2 and len(happy) == len(engine.happy)
-    assert report["duplicates_dropped"] == 0
+    # A draft dropped here only asserts exactly what another draft asserts (once its
+    # unjustified assertions went), never by likeness, and never a happy path.
+    assert all(d["duplicate_of"].startswith("draft:") for d in report["duplicates"])
+    assert not any(":happy" in d["behavior"] for d in report["duplicates"])
     assert not report["failed"]
     written = {Path(c["path"]).name for c in report["cases"]}
     assert written == {p.name for p in Path("out").glob("*.yml")}
@@ -155,7 +158,8 @@ def test_a_draft_that_repeats_a_committed_case_is_dropped_and_still_counts_as_co
     Path("out/an_older_copy.yml").write_bytes(Path(twin_file).read_bytes())
     report = generate(llm_engine(words)[0])
     dropped = {d["behavior"]: d for d in report["duplicates"]}
-    assert set(dropped) == {twin.id}
+    assert twin.id in dropped
+    assert all(d["duplicate_of"].startswith("draft:") for k, d in dropped.items() if k != twin.id)
     assert dropped[twin.id]["similarity"] >= 0.85
     assert dropped[twin.id]["duplicate_of"].endswith("an_older_copy.yml")
     assert twin.id not in {c["behavior"] for c in report["cases"]}
@@ -185,7 +189,7 @@ def test_a_model_that_keeps_failing_fails_one_case_and_the_others_are_written() 
         "cost_usd": 0.0,
         "cache_hits": 0,
     }
-    assert len(report["cases"]) == report["planned"] - 1
+    assert len(report["cases"]) == report["planned"] - 1 - report["duplicates_dropped"]
     assert all(Path(c["path"]).is_file() for c in report["cases"])
 
 
@@ -263,7 +267,7 @@ def test_resume_finishes_an_interrupted_run_without_redrafting() -> None:
     report = asyncio.run(run_generation(None, resume=run_id, engine=finisher))
     assert finisher.drafted == [planned_ids[-1]]  # only the unfinished draft
     assert report["run_id"] == run_id
-    assert len(report["cases"]) == len(planned_ids)
+    assert len(report["cases"]) == len(planned_ids) - report["duplicates_dropped"]
 
 
 def test_offline_drafts_are_one_task_per_source_and_resume_redrafts_only_the_open_one() -> None:

@@ -63,6 +63,7 @@ def test_every_rule_is_registered_with_its_severity() -> None:
         "near-duplicate": "warning",
         "leaky-context": "error",
         "unreadable-text": "error",
+        "unjustified-assertion": "warning",
     }
     assert REVIEW_CODES["critique"][0] == "warning"
     assert all(rule.summary for rule in RULES.values())

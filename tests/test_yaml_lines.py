@@ -75,6 +75,22 @@ def test_committed_files_read_as_pyyaml_reads_them() -> None:
     assert set(_case_files()) <= set(taken)  # every Mantle case file is within the reader's part
 
 
+def test_full_line_comments_are_skipped_as_libyaml_skips_them() -> None:
+    """The comments casegen writes above each check keep a case file in the reader's part."""
+    text = (
+        "scenario:\n  goals:\n    criteria:\n      # instructed: skills/a/skill.md:3 x\n"
+        "      - >-\n        a long criterion\n        on two lines\n"
+        "      # no definition element found\n      - short one\n    assertions:\n"
+        "# at the margin\n      # enforced: skills/a/skill.md:3 routing\n"
+        "      - skill_activated:\n          # inside\n          skill_id: a\n"
+    )
+    assert _same_as_pyyaml(text)
+    assert _read(text, DEFAULT_LIMITS.max_depth)["scenario"]["goals"]["criteria"] == [
+        "a long criterion on two lines",
+        "short one",
+    ]
+
+
 _TEXTS = [
     "yes", "no", "on", "true", "False", "1", "-1", "+1", "1.5", ".5", "1e3", "0o17", "0x1F",
     "~", "null", "Null", "", " lead", "trail ", "a: b", "a #b", "#x", "- x", "-x", "'q'",
@@ -163,8 +179,7 @@ def test_mutated_case_files_read_as_pyyaml_reads_them(rng: random.Random, depth:
         "a: !!str 12\n",  # explicit tag
         "a: !!python/object/apply:os.system ['echo']\n",  # a tag SafeLoader rejects
         "a: !custom x\n",  # an unknown tag
-        "a: x # comment\n",  # comment
-        "# comment\na: x\n",
+        "a: x # comment\n",  # comment after a value
         "a: {b: 1}\n",  # flow mapping
         "a: [1, 2]\n",  # flow sequence
         "'a': 1\n",  # quoted key

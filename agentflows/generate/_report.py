@@ -14,6 +14,40 @@ from .context import GenerateContext
 from .state import GenerateState
 
 
+def _justifications(ctx: GenerateContext, data: dict[str, Any]) -> dict[str, Any]:
+    """`justifications`: each check of the written case with the definition element behind
+    it (`{path, check, top, justification: {kind, file, line, element} | null}`)."""
+    if not ctx.dialect.justifies:
+        return {}
+    return {"justifications": [j.to_json() for j in ctx.dialect.justify(data, ctx.project)]}
+
+
+def _justification_summary(
+    ctx: GenerateContext, rows: list[dict[str, Any]], cases: dict[str, Any]
+) -> dict[str, Any]:
+    """`justification`: written assertions by kind, and the assertions dropped as
+    unjustified or conditional (per kind) before writing."""
+    if not ctx.dialect.justifies:
+        return {}
+    kinds: Counter[str] = Counter()
+    for row in rows:
+        for item in row.get("justifications", []):
+            if item["top"] and item["check"] != "criterion":
+                found = item["justification"]
+                kinds[found["kind"] if found else "unjustified"] += 1
+    dropped: Counter[str] = Counter()
+    for work in cases.values():
+        for fix in work["repairs"]:
+            if str(fix.get("code", "")).startswith("justify:"):
+                dropped[fix["code"].removeprefix("justify:")] += 1
+    return {
+        "justification": {
+            "assertions": dict(sorted(kinds.items())),
+            "dropped": dict(sorted(dropped.items())),
+        }
+    }
+
+
 def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
     cases = state.get("cases", {})
     written = {w["behavior"]: w for w in state.get("written", [])}
@@ -71,6 +105,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 "attempts": work["attempts"],
                 "assertions": _count_assertions(ctx.dialect.name, data),
                 "criteria": _count_criteria(ctx.dialect.name, data),
+                **_justifications(ctx, data),
                 "usage": work["usage"],
                 "engine": label(ctx, work.get("model_parts")),
                 **row_fields(work, ctx.request.verify),
@@ -94,6 +129,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "duplicates": state.get("duplicates", []),
         "coverage": coverage,
         "verification": verification_summary(rows, dropped, ctx.request.verify),
+        **_justification_summary(ctx, rows, cases),
         "llm": usage.model_dump(),
         "halted": _halted(ctx, failed),
         "engines": dict(Counter(r["engine"] for r in rows)),

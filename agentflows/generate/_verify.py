@@ -85,6 +85,18 @@ async def verify(task: DraftTask, runtime: Runtime[GenerateContext]) -> dict[str
             notes=verdict.notes,
             method=verdict.method,
         )
+    if work.get("needs_review") and verdict.outcome in ("yes", "repaired", "dropped"):
+        reason = work["needs_review"]
+        if verdict.outcome == "dropped" and verdict.reason:
+            reason = f"{reason}; verification: {verdict.reason}"
+        verdict = Verdict(
+            "needs-review",
+            verdict.against,
+            work["data"] or {},
+            reason=reason,
+            notes=verdict.notes,
+            method=verdict.method,
+        )
     usage = sum(spent, Usage.model_validate(work["usage"]))
     work.update(
         data=verdict.data,

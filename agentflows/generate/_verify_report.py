@@ -27,6 +27,8 @@ def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
         "repairs": [],
         "notes": [],
     }
+    if not work.get("verification") and work.get("needs_review"):  # unverified: still said
+        record = {**record, "verified": "needs-review", "reason": work["needs_review"]}
     return {
         "verified": record["verified"],
         "verified_against": record["against"],

@@ -88,9 +88,10 @@ def _same_but_time(path: Path, data: dict[str, Any]) -> bool:
 
 def write_one(ctx: GenerateContext, path: Path, data: dict[str, Any]) -> str:
     """Write a case; returns the write status (created/unchanged/overwritten/conflict).
-    Secrets are masked first: a model may echo a key it saw in an error or the environment."""
+    Secrets are masked first: a model may echo a key it saw in an error or the environment.
+    Each check carries its justification as a comment where the dialect writes one."""
     data = redact_fresh(data)
-    text = ctx.dialect.dump(data)
+    text = ctx.dialect.dump_justified(data, ctx.project)
     if path.exists() and ctx.dialect.name == "anychat" and _same_but_time(path, data):
         return "unchanged"
     status = write_case_file(path, text, force=ctx.request.force).status

@@ -227,7 +227,9 @@ async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
 
 async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     """`casegen review`'s rules on every valid draft: fix what needs no judgement, drop
-    what is still wrong (the finding is the reason), so a fresh suite passes its review."""
+    what is still wrong (the finding is the reason), so a fresh suite passes its review.
+    First, assertions the definitions do not justify go (`_justified`)."""
+    from ._justified import keep_justified
     from ._prewrite import prewrite
 
     ctx = runtime.context
@@ -235,6 +237,14 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     for behavior_id, work in state.get("cases", {}).items():
         if work["status"] != "valid" or work["data"] is None:
             continue
+        justified = keep_justified(work["data"], ctx.dialect, ctx.project)
+        if justified.fixes or justified.needs_review:
+            work = CaseWork(**work)
+            work["data"] = justified.data
+            work["repairs"] = [*work["repairs"], *justified.fixes]
+            if justified.needs_review:
+                work["needs_review"] = justified.needs_review
+            updates[behavior_id] = work
         outcome = prewrite(
             work["data"],
             ctx.dialect.name,

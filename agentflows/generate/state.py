@@ -30,6 +30,9 @@ class CaseWork(TypedDict):
     """Why drafting failed, when the endpoint was to blame: `unreachable`, `auth`,
     `transient` (time-out, rate limit, server error) or `halted` (not attempted after an
     earlier case found the endpoint unusable). `--resume` drafts these cases again."""
+    needs_review: NotRequired[str]
+    """Why the draft is written as drafted for a person to review (its goal rests on
+    assertions the definitions do not justify)."""
     model_parts: NotRequired[list[str]]
     """Fields the model wrote that are kept (the rest is the offline plan's); [] for a
     model-drafted case that is wholly the plan (its engine label says so)."""

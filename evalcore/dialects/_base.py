@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from ..definitions import Project
+    from ..justify import Judged
     from ..repair import RepairRule
 
 
@@ -81,12 +82,25 @@ class Dialect:
         """Deterministic fixes specific to this dialect (generic schema fixes are shared)."""
         return []
 
+    justifies: ClassVar[bool] = False
+    """`justify` finds the definition element behind each check (see `evalcore.justify`)."""
+
+    def justify(self, data: Any, project: Project | None) -> list[Judged]:
+        """Each check of the case with the definition element behind it (empty where the
+        dialect does not read its project's definitions for that)."""
+        return []
+
     # --- writing --------------------------------------------------------------------------
 
     def dump(self, data: Any) -> str:
         from ..writer import canonical_text
 
         return canonical_text(data, self)
+
+    def dump_justified(self, data: Any, project: Project | None) -> str:
+        """`dump`, with each check's justification as a comment beside it where the format
+        holds comments (same data on reload, same bytes for the same data and project)."""
+        return self.dump(data)
 
     def validate_model(self, data: Any) -> BaseModel:
         """Parse into the dialect's pydantic model (raises pydantic.ValidationError)."""

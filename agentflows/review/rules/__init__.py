@@ -4,7 +4,7 @@ for rule in RULES.values():
     comments += list(rule.check(case_view, env))
 """
 
-from . import _context, _criteria, _decisive, _duplicates, _structure, _words  # noqa: F401
+from . import _context, _criteria, _decisive, _duplicates, _justified, _structure, _words  # noqa: F401
 from ._duplicates import NEAR_DUPLICATE_THRESHOLD
 from ._registry import ALL_DIALECTS, RULES, Hit, ReviewRule, review_rule
 

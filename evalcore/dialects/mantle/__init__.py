@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from ...definitions import Project
     from ...documents import Document
+    from ...justify import Judged
     from ...repair import RepairRule
 
 #: Folders whose YAML files are Mantle scenarios even before they parse.
@@ -69,6 +70,19 @@ class MantleDialect(Dialect):
         from ...repair._mantle import MANTLE_RULES
 
         return list(MANTLE_RULES)
+
+    justifies = True
+
+    def justify(self, data: Any, project: Project | None) -> list[Judged]:
+        from ._justify import judge_case
+
+        return judge_case(data, project)
+
+    def dump_justified(self, data: Any, project: Project | None) -> str:
+        """Canonical YAML with a `# <kind>: <file>:<line> <element>` line above each check."""
+        from ...justify import annotate_yaml
+
+        return annotate_yaml(self.dump(data), self.justify(data, project))
 
     def case_title(self, data: Any) -> str | None:
         scenario = data.get("scenario") if isinstance(data, dict) else None

@@ -1,0 +1,737 @@
+"""The Mantle definition element behind each check of a scenario (see `evalcore.justify`).
+
+Read from the definitions themselves (frontmatter, ordered blocks, prose sentences with their
+lines, the tools' code), never from how casegen planned the case:
+
+- `skill_activated`: routing by the skill's `description` (enforced);
+- `skill_completed`: the skill's `complete_when` (enforced), else its prose (instructed);
+- `skill_interrupted` / `_resumed` / `_cancelled`: the runtime's detour handling (enforced);
+- ordered-block checks: the block, weighed with what enters it (a `call` step, prose);
+- `tool_executed`: an `execute_tool` step (enforced), else the prose naming the tool;
+- `memory_was_set`: a `set_memory` or collect step or a tool's code writing the entry
+  (enforced, as strong as the tool's call), the case's own `initial_slots`, else the prose
+  naming the entry; `memory_was_not_set`: enforced when only the runtime writes the entry;
+- `bot_uttered`: an `utter:` rule (`on:` enforced, `when:` enforced when the case fixes the
+  condition), a gate's utters and `on_success`/`on_failure` (as strong as the tool's call),
+  an `action` step, else prose naming the response;
+- `sequencing`: its weakest step, and conditional when two neighbouring steps are both left
+  to the model (their order is the model's choice).
+
+Prose is `conditional` when its paragraph's `if:` guard names memory the case does not fix,
+or its sentence is permissive ("may", "optionally", "can") or guarded ("If ...", "when ...",
+"unless ...", "only if ...") by words the case's conversation does not hold.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ... import pointer as ptr
+from ...justify import RANK, Judged, Justification, strongest, weakest
+
+if TYPE_CHECKING:
+    from ...definitions import Project
+    from ...definitions._model import MantleDefinitions, Skill, Step
+
+_PERMISSIVE = re.compile(
+    r"\b(may|might|optionally|optional|if needed|if necessary|if appropriate|"
+    r"if relevant|feel free)\b",
+    re.I,
+)
+_GUARD = re.compile(
+    r"\b(if|when|whenever|unless|only if|in case)\b(?P<clause>(?:[^,.;:]|\.(?=\w))*)", re.I
+)
+_WORD = re.compile(r"[a-z][a-z_]{2,}")
+#: Words of a guard clause that say nothing the case must fix ("if they answer").
+_DIALOG = frozenset(
+    """they them the user customer caller person answer answers answered reply replies respond
+    responds provide provides provided give gives given agree agrees agreed confirm
+    confirms confirmed say says said tell tells share shares yes not this that with have
+    has had what which their there then does did ask asked asks done collected known
+    available empty missing too already true false none blank mean means meant returns
+    return returned ends ended finishes finished completes completed succeeds succeeded
+    ready needed""".split()  # noqa: SIM905
+)
+#: A guard on what the user has not said yet ("If the customer did not say which account").
+_NOT_SAID = re.compile(
+    r"\b(?:did not|didn't|has not|hasn't|have not|haven't|does not|doesn't)\s+"
+    r"(?:yet\s+)?(?:say|said|tell|told|give|given|mention|mentioned|provide|provided|share|shared)\b",
+    re.I,
+)
+#: The case's user shares facts only when asked (so a "not said yet" guard holds).
+_ONLY_WHEN_ASKED = re.compile(r"only when (?:the agent|they|it|someone) asks?\b", re.I)
+_FIELD_REF = re.compile(r"(?:session|@memory)\.([\w-]+)\.([\w-]+)|(?<![\w.])project\.([\w-]+)")
+
+
+@dataclass
+class _Case:
+    """What the case itself fixes: its user's words and the memory it seeds or asserts."""
+
+    text: str
+    fields: set[str] = field(default_factory=set)
+    slots: dict[str, Any] = field(default_factory=dict)
+    values: dict[str, set[str]] = field(default_factory=dict)
+    """Entry -> the values the case seeds or asserts for it (as lower-case text)."""
+    asserted: dict[str, Any] = field(default_factory=dict)
+    """Entry -> the value the case asserts it ends with (the last one asserted)."""
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> _Case:
+        scenario = _dict(data.get("scenario"))
+        setup = _dict(scenario.get("setup"))
+        slots = _dict(setup.get("initial_slots"))
+        fields = set(slots)
+        values: dict[str, set[str]] = {k: {str(v).lower()} for k, v in slots.items()}
+        asserted: dict[str, Any] = {}
+        for check in _walk_checks(_list(_dict(scenario.get("goals")).get("assertions"))):
+            for item in _items(check.get("memory_was_set")):
+                if isinstance(item.get("name"), str):
+                    fields.add(item["name"])
+                    if "value" in item:
+                        values.setdefault(item["name"], set()).add(str(item["value"]).lower())
+                        asserted[item["name"]] = item["value"]
+        words = str(scenario.get("simulation_context") or "")
+        for name, value in slots.items():
+            words += f" {name} {value}"
+        return cls(words.lower(), fields, dict(slots), values, asserted)
+
+
+#: The value of an entry the case sets or its user states without saying which value.
+_STATED = "<stated>"
+
+
+def _compared(condition: str, name: str) -> set[str]:
+    """The values `condition` compares entry `name` with (`== 'lost'`), lower-case."""
+    short = re.escape(name.split(".", 1)[1])
+    found = re.findall(
+        rf"(?:session\.)?[\w-]*\.?{short}\s*==\s*(?:'([^']*)'|\"([^\"]*)\"|(\w+))", condition
+    )
+    return {next(v for v in groups if v).lower() for groups in found if any(groups)}
+
+
+def _said(value: str, text: str) -> bool:
+    """`value` (`not_received`) is a word of the case's text (as `not_received` or
+    `not received`)."""
+    return any(
+        re.search(rf"(?<!\w){re.escape(v)}(?!\w)", text)
+        for v in {value, value.replace("_", " ")}
+        if v
+    )
+
+
+def _via(own: Justification, entry: Justification | None) -> Justification | None:
+    """An element that acts only once something else leads to it (a block step once the
+    block is entered, a gate's utter once the tool is called): as strong as the weaker of
+    the two, cited at the element itself with where it is reached from."""
+    if entry is None:
+        return None
+    if RANK[entry.kind] >= RANK[own.kind]:
+        return own
+    via = ", reached by "
+    reach = entry.element.rsplit(via, 1)[1] if via in entry.element else entry.place
+    return Justification(entry.kind, own.file, own.line, f"{own.element}{via}{reach}")
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _items(value: Any) -> list[dict[str, Any]]:
+    """A memory check's entries: a list of `{name, value}`, or one (in a sequencing)."""
+    if isinstance(value, dict):
+        return [value]
+    if isinstance(value, str):  # `memory_was_set: skill.entry` in a sequencing
+        return [{"name": value}]
+    return [_dict(v) for v in _list(value)]
+
+
+def _walk_checks(items: list[Any]) -> Iterator[dict[str, Any]]:
+    for item in items:
+        item = _dict(item)
+        yield item
+        yield from (_dict(i) for i in _list(item.get("sequencing")))
+
+
+class MantleJustifier:
+    """Justifies the checks of Mantle scenarios against one project's definitions."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.defs: MantleDefinitions = project.mantle  # type: ignore[assignment]
+        self._lines: dict[str, list[str]] = {}
+        self._prose: dict[str, list[tuple[str, int, str | None, int]]] = {}
+
+    # --- reading the definitions ---------------------------------------------------------
+
+    def _file_lines(self, rel: str) -> list[str]:
+        if rel not in self._lines:
+            from ..._readbytes import read_text
+
+            try:
+                self._lines[rel] = read_text(self.project.root / rel).splitlines()
+            except (OSError, UnicodeDecodeError):
+                self._lines[rel] = []
+        return self._lines[rel]
+
+    @staticmethod
+    def _md(skill: Skill) -> str:
+        return f"{skill.path}/skill.md"
+
+    def _frontmatter_line(self, skill: Skill, *needles: str) -> int | None:
+        """The first frontmatter line holding every needle (as a whole word)."""
+        lines = self._file_lines(self._md(skill))
+        end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), len(lines))
+        patterns = [re.compile(rf"(?<![\w.]){re.escape(n)}(?![\w])") for n in needles]
+        for index in range(min(end, len(lines))):
+            if all(p.search(lines[index]) for p in patterns):
+                return index + 1
+        return None
+
+    def _sentences(self, skill: Skill) -> list[tuple[str, int, str | None, int]]:
+        """(text, line, if-condition, paragraph) of the body's prose and of each block
+        step's `instructions:` (which carry the step's line)."""
+        if skill.id in self._prose:
+            return self._prose[skill.id]
+        from ...definitions.skill_model._text import body_first_line, sentences
+
+        lines = self._file_lines(self._md(skill))
+        first = body_first_line("\n".join(lines)) if lines else 1
+        out = [(s.text, s.line, s.condition, s.paragraph) for s in sentences(skill.body, first)]
+        paragraph = 10_000
+        for block in skill.blocks.values():
+            for step in block.steps:
+                text = step.target if step.kind == "instructions" else None
+                text = text if isinstance(text, str) else step.fields.get("instructions")
+                if isinstance(text, str):
+                    paragraph += 1
+                    line = step.line or block.line or first
+                    for s in sentences(text, line):
+                        out.append((s.text, line, s.condition, paragraph + s.paragraph))
+        self._prose[skill.id] = out
+        return out
+
+    def _prose_mentions(
+        self, skill: Skill, pattern: re.Pattern[str], case: _Case, what: str
+    ) -> Justification | None:
+        """The strongest prose sentence of `skill` matching `pattern`, classified."""
+        found: list[Justification | None] = []
+        permissive_paragraphs: set[int] = set()
+        for text, line, condition, paragraph in self._sentences(skill):
+            # A guard scopes its own clause: "Run @block.x; it verifies first when needed."
+            # (and the clauses before it), not the ones before: "If ..., record x; do
+            # the same for y" keeps y under the "If".
+            clauses = re.split(r"(?<=;)\s+", text)
+            upto = next((i for i, c in enumerate(clauses) if pattern.search(c)), len(clauses))
+            kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill)
+            if paragraph in permissive_paragraphs:
+                kind = "conditional"
+            if _PERMISSIVE.search(text):
+                permissive_paragraphs.add(paragraph)
+            if pattern.search(text):
+                quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
+                found.append(
+                    Justification(kind, self._md(skill), line, f'{what} "{quoted}"')  # type: ignore[arg-type]
+                )
+        return strongest(found)
+
+    def _entries_named(self, clause: str, skill: Skill | None) -> list[str]:
+        """Qualified entries of `skill` (or the project) a guard clause names bare."""
+        if skill is None:
+            return []
+        out = []
+        for word in set(re.findall(r"[a-z][a-z0-9]*_[a-z0-9_]+", clause)):
+            for name in (f"{skill.id}.{word}", f"project.{word}"):
+                if self.defs.memory_field(name) is not None:
+                    out.append(name)
+                    break
+        return sorted(out)
+
+    def _classify(
+        self, text: str, condition: str | None, case: _Case, skill: Skill | None = None
+    ) -> str:
+        if condition is not None and not self._fixes(condition, case):
+            return "conditional"
+        if _PERMISSIVE.search(text):
+            return "conditional"
+        for match in _GUARD.finditer(text):
+            clause = match.group("clause")
+            if _FIELD_REF.search(clause):
+                if not self._fixes(clause, case, at_start=True):
+                    return "conditional"
+                continue
+            if _NOT_SAID.search(clause) and _ONLY_WHEN_ASKED.search(case.text):
+                continue
+            entries = self._entries_named(clause, skill)
+            if entries:  # "When details_verified is True": the case sets it, or it is open
+                if not all(e in case.fields for e in entries):
+                    return "conditional"
+                continue
+            words = {w for w in _WORD.findall(clause.lower()) if w not in _DIALOG}
+            if any(w not in case.text and w.replace("_", " ") not in case.text for w in words):
+                return "conditional"
+        return "instructed"
+
+    def _holds(self, condition: str, case: _Case) -> bool | None:
+        """Whether a Mantle condition (`if:`, `when:`, a branch) holds in the case: at the
+        start (what it seeds, the values its user states, initial values, else unset) or
+        at the end (what it asserts). None when the condition names no entry."""
+        from ...definitions.conditions import compared_values, condition_keys, evaluate
+
+        names = condition_keys(condition)
+        if not names:
+            return None
+        start: dict[str, Any] = {}
+        for name in names:
+            if name in case.slots:
+                start[name] = case.slots[name]
+                continue
+            said = [v for v in compared_values(condition, name) if _said(str(v), case.text)]
+            if name in case.asserted:  # the value it ends with is the case's word on it
+                said = []
+            declared = self.defs.memory_field(name)
+            if said:
+                start[name] = said[0]
+            elif declared is not None and declared.initial_value is not None:
+                start[name] = declared.initial_value
+            elif _said(name.split(".")[-1].replace("_", " "), case.text):
+                start[name] = _STATED  # the user states it (its value is theirs)
+        end = {**start, **{n: _STATED for n in case.fields if n in names}, **case.asserted}
+        return evaluate(condition, start) or evaluate(condition, end)
+
+    def _fixes(self, condition: str, case: _Case, *, at_start: bool = False) -> bool:
+        """A condition the case fixes: every entry it names is one the case seeds or
+        asserts, with a value it compares against where it compares one. With `at_start`
+        (a guard read before anything runs: "If @memory.x is empty"), an entry the case
+        neither seeds nor finds already set (no `initial_value`) is fixed too: empty."""
+        holds = None if at_start else self._holds(condition, case)
+        if holds is not None:
+            return holds
+        names = [
+            (f"project.{m.group(3)}" if m.group(3) else f"{m.group(1)}.{m.group(2)}")
+            for m in _FIELD_REF.finditer(condition)
+        ]
+        if not names:
+            return False
+        for name in names:
+            compared = _compared(condition, name)
+            if name not in case.fields and compared and any(_said(v, case.text) for v in compared):
+                continue  # the user's words give the value the condition compares with
+            if name in case.fields:
+                compared = _compared(condition, name)
+                seen = case.values.get(name)
+                if compared and seen and not compared & seen:
+                    return False
+                continue
+            declared = self.defs.memory_field(name)
+            if not at_start or (declared is not None and declared.initial_value is not None):
+                return False
+        return True
+
+    # --- the checks ----------------------------------------------------------------------
+
+    def judge(self, data: dict[str, Any]) -> list[Judged]:
+        """Every assertion (and each part of a list-valued one) and criterion of `data`."""
+        case = _Case.of(data)
+        goals = _dict(_dict(data.get("scenario")).get("goals"))
+        out: list[Judged] = []
+        for index, item in enumerate(_list(goals.get("assertions"))):
+            path = ptr.join("/scenario/goals/assertions", index)
+            out += self._assertion(_dict(item), path, case)
+        for index, text in enumerate(_list(goals.get("criteria"))):
+            if isinstance(text, str):
+                path = ptr.join("/scenario/goals/criteria", index)
+                out.append(Judged(path, "criterion", self._criterion(text, data, case), True))
+        return out
+
+    def _assertion(self, item: dict[str, Any], path: str, case: _Case) -> list[Judged]:
+        if len(item) != 1:
+            return [Judged(path, "?", None, True)]
+        ((check, body),) = item.items()
+        if check == "sequencing":
+            return self._sequencing(_list(body), path, case)
+        if check in ("memory_was_set", "memory_was_not_set", "memory_was_cleared"):
+            if isinstance(body, (dict, str)):  # one entry (in a sequencing)
+                entry = _items(body)[0]
+                return [Judged(path, check, self._memory(check, entry, case), True)]
+            parts = [
+                Judged(ptr.join(path, check, i), check, self._memory(check, _dict(m), case))
+                for i, m in enumerate(_list(body))
+            ]
+            top = Judged(path, check, weakest([p.justification for p in parts]), True)
+            return [top, *parts] if len(parts) > 1 else [top]
+        if check == "tools_within_one_turn":
+            tools = [_dict(t) for t in _list(_dict(body).get("tools", body))]
+            found = [self._tool(_dict(t), case) for t in tools]
+            return [Judged(path, check, weakest(found), True)]
+        return [Judged(path, check, self._single(check, _dict(body), case), True)]
+
+    def _single(self, check: str, body: dict[str, Any], case: _Case) -> Justification | None:
+        skill = self.defs.skills.get(str(body.get("skill_id") or ""))
+        if check == "skill_activated":
+            return self._routing(skill)
+        if check == "skill_completed":
+            return self._completion(skill, case)
+        if check in ("skill_interrupted", "skill_resumed", "skill_cancelled"):
+            routed = self._routing(skill)
+            if routed is None:
+                return None
+            verb = check.removeprefix("skill_")
+            return Justification(
+                "enforced", routed.file, routed.line, f"runtime: a detour {verb} {skill.id}"
+            )  # type: ignore[union-attr]
+        if check.startswith("ordered_block_"):
+            return self._block(skill, str(body.get("block_id") or ""), case)
+        if check == "tool_executed":
+            return self._tool(body, case)
+        if check in ("bot_uttered", "bot_did_not_utter"):
+            return self._utter(check, body, case)
+        return None
+
+    def _routing(self, skill: Skill | None) -> Justification | None:
+        if skill is None or skill.disabled:
+            return None
+        line = self._frontmatter_line(skill, "description") or 1
+        return Justification(
+            "enforced", self._md(skill), line, "routing by the skill's description"
+        )
+
+    def _completion(self, skill: Skill | None, case: _Case) -> Justification | None:
+        if skill is None:
+            return None
+        if skill.complete_when:
+            line = self._frontmatter_line(skill, "complete_when")
+            return Justification("enforced", self._md(skill), line, "complete_when")
+        lines = self._file_lines(self._md(skill))
+        from ...definitions.skill_model._text import body_first_line
+
+        first = body_first_line("\n".join(lines)) if lines else 1
+        return Justification("instructed", self._md(skill), first, "the skill's instructions end")
+
+    def _block(self, skill: Skill | None, block_id: str, case: _Case) -> Justification | None:
+        if skill is None or block_id not in skill.blocks:
+            return None
+        block = skill.blocks[block_id]
+        entered: list[Justification | None] = []
+        for other in skill.blocks.values():
+            for step in other.steps:
+                if step.kind == "call" and str(step.target).removeprefix("@block.") == block_id:
+                    entered.append(self._step(skill, step, f"call {block_id}", case))
+        mention = self._prose_mentions(
+            skill, re.compile(rf"@block\.{re.escape(block_id)}\b"), case, "invokes the block:"
+        )
+        entry = strongest([*entered, mention])
+        own = Justification("enforced", self._md(skill), block.line, f"ordered block {block_id}")
+        if entry is None:
+            return own
+        return _via(own, entry)
+
+    def _step(
+        self, skill: Skill, step: Step, what: str, case: _Case | None = None
+    ) -> Justification:
+        """A block step: enforced, unless a branch leads to it only on values the case
+        rules out (a `next: if` on an entry the case asserts with another value)."""
+        if case is not None and not self._branch_open(skill, step, case):
+            return Justification(
+                "conditional",
+                self._md(skill),
+                step.line,
+                f"step {step.id}: {what} (a branch the case does not take)",
+            )
+        return Justification("enforced", self._md(skill), step.line, f"step {step.id}: {what}")
+
+    def _branch_open(self, skill: Skill, step: Step, case: _Case) -> bool:
+        """Whether some run of the step's block reaches it on a path the case leaves
+        possible (each `next: if` taken only where the case does not rule it out)."""
+        block = next((b for b in skill.blocks.values() if step in b.steps), None)
+        if block is None or not block.steps:
+            return True
+        index = {s.id: i for i, s in enumerate(block.steps)}
+        seen: set[str] = set()
+        todo = [block.steps[0]]
+        while todo:
+            current = todo.pop()
+            if current.id in seen:
+                continue
+            seen.add(current.id)
+            if current is step:
+                return True
+            if current.kind == "end":
+                continue
+            if isinstance(current.next, list):
+                conditions = [b.condition for b in current.next if b.condition]
+                for branch in current.next:
+                    gates = (
+                        [branch.condition] if branch.condition else [f"!{c}" for c in conditions]
+                    )
+                    if branch.target in index and all(self._open(g, case) for g in gates):
+                        todo.append(block.steps[index[branch.target]])
+            elif isinstance(current.next, str):
+                if current.next in index:
+                    todo.append(block.steps[index[current.next]])
+            elif index[current.id] + 1 < len(block.steps):
+                todo.append(block.steps[index[current.id] + 1])
+        return False
+
+    def _open(self, condition: str | None, case: _Case) -> bool:
+        """Whether the case leaves `condition` possible (a `!` one: its negation); one the
+        case's values do not decide is open (a tool's result may take the branch)."""
+        if not condition:
+            return True
+        negated = condition.startswith("!")
+        condition = condition.removeprefix("!")
+        for m in _FIELD_REF.finditer(condition):
+            name = f"project.{m.group(3)}" if m.group(3) else f"{m.group(1)}.{m.group(2)}"
+            compared, seen = _compared(condition, name), case.values.get(name)
+            if compared and seen:
+                matches = bool(compared & seen)
+                return not matches if negated else matches
+        return True
+
+    def _skills_for_tool(self, name: str, skill_id: str | None) -> list[Skill]:
+        if skill_id and skill_id in self.defs.skills:
+            return [self.defs.skills[skill_id]]
+        return [s for s in self.defs.skills.values() if name in self.defs.tools_for(s.id)]
+
+    def _tool(self, body: dict[str, Any], case: _Case) -> Justification | None:
+        name = str(body.get("tool_name") or body.get("name") or "")
+        skill_id = body.get("skill_id") if isinstance(body.get("skill_id"), str) else None
+        found: list[Justification | None] = []
+        for skill in self._skills_for_tool(name, skill_id):
+            found.append(self._tool_in(skill, name, case))
+        return strongest(found)
+
+    def _tool_in(self, skill: Skill, name: str, case: _Case) -> Justification | None:
+        found: list[Justification | None] = []
+        for block in skill.blocks.values():
+            for step in block.steps:
+                if step.kind == "execute_tool" and str(step.target) == name:
+                    entry = self._block(skill, block.id, case)
+                    found.append(_via(self._step(skill, step, f"execute_tool {name}", case), entry))
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        found.append(self._prose_mentions(skill, pattern, case, "calls the tool:"))
+        return strongest(found)
+
+    def _memory(self, check: str, item: dict[str, Any], case: _Case) -> Justification | None:
+        name = str(item.get("name") or "")
+        if check == "memory_was_set":
+            return strongest(self._writers(name, case))
+        writers = [w for w in self._writers(name, case, own=True) if w is not None]
+        # Not set (or cleared): sound when only the runtime writes the entry, so what the
+        # case leaves out (a refused gate, a tool not run) keeps it unwritten.
+        field = self.defs.memory_field(name)
+        if field is None:
+            return None
+        if any(w.kind != "enforced" for w in writers):
+            return weakest(list(writers))
+        if writers:
+            first = writers[0]
+            return Justification(
+                "enforced",
+                first.file,
+                first.line,
+                f"only the runtime writes {name}: {first.element}",
+            )
+        where = field.source
+        return Justification(
+            "enforced",
+            where.file if where else "memory.yml",
+            where.line if where else None,
+            f"nothing writes {name}",
+        )
+
+    def _writers(self, name: str, case: _Case, *, own: bool = False) -> list[Justification | None]:
+        """Every element that writes the qualified memory entry `name`; with `own`, a
+        tool's write as the runtime's (not weakened by how the tool gets called)."""
+        from ...definitions.skill_model import tool_keys
+
+        namespace, _, key = name.partition(".")
+        out: list[Justification | None] = []
+        if name in case.slots:
+            out.append(Justification("enforced", "(the case)", None, f"initial_slots {name}"))
+        skills = (
+            list(self.defs.skills.values())
+            if namespace == "project"
+            else ([self.defs.skills[namespace]] if namespace in self.defs.skills else [])
+        )
+        for skill in skills:
+            for block in skill.blocks.values():
+                for step in block.steps:
+                    what = None
+                    if step.kind == "set_memory" and key in _dict(step.target):
+                        what = f"set_memory {key}"
+                    elif step.kind == "collect" and str(step.target).split(".")[-1] == key:
+                        what = f"collect {key}"
+                    if what is None:
+                        continue
+                    if own:  # the runtime's own write: it happens only where the run goes
+                        out.append(self._step(skill, step, what))
+                    else:
+                        at = self._step(skill, step, what, case)
+                        out.append(_via(at, self._block(skill, block.id, case)))
+            for tool in self.defs.tools_for(skill.id).values():
+                if name in tool_keys(self.project, tool, skill.id):
+                    called = self._tool_in(skill, tool.name, case)
+                    where = tool.source
+                    written = Justification(
+                        "enforced",
+                        where.file if where else self._md(skill),
+                        where.line if where else None,
+                        f"tool {tool.name} writes {key}",
+                    )
+                    out.append(written if own else _via(written, called))
+            pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+            out.append(self._prose_mentions(skill, pattern, case, "sets the entry:"))
+        return out
+
+    def _utter(self, check: str, body: dict[str, Any], case: _Case) -> Justification | None:
+        name = body.get("utter_name")
+        if not isinstance(name, str):
+            return None
+        found: list[Justification | None] = []
+        own = check != "bot_uttered"  # not uttered: the runtime's utters happen only where it goes
+        for skill in self.defs.skills.values():
+            found += [j for j in self._utterers(skill, name, case, own=own) if j is not None]
+        if check == "bot_uttered":
+            return strongest(found)
+        if self.defs.response(name) is None:
+            return None
+        if any(j is None or j.kind != "enforced" for j in found):
+            return weakest(found)
+        if found:
+            first = found[0]
+            return Justification(
+                "enforced",
+                first.file,
+                first.line,
+                f"only the runtime utters {name}: {first.element}",
+            )  # type: ignore[union-attr]
+        source = self.defs.response(name).source  # type: ignore[union-attr]
+        return Justification(
+            "enforced",
+            source.file if source else "responses.yml",
+            source.line if source else None,
+            f"nothing utters {name}",
+        )
+
+    def _utterers(
+        self, skill: Skill, name: str, case: _Case, *, own: bool = False
+    ) -> list[Justification | None]:
+        """Every element of `skill` that utters response `name`; with `own`, the runtime's
+        utters as its own (not weakened by how the run gets to them)."""
+        out: list[Justification | None] = []
+        md = self._md(skill)
+        for rule in skill.utter:
+            if rule.response != name:
+                continue
+            line = self._frontmatter_line(skill, name)
+            if rule.when and not own and not self._fixes(rule.when, case):
+                out.append(Justification("conditional", md, line, f"utter {name} when {rule.when}"))
+            else:
+                how = f"on {rule.on}" if rule.on else f"when {rule.when}"
+                out.append(Justification("enforced", md, line, f"utter {name} {how}"))
+        for tool, constraint in skill.tool_constraints.items():
+            confirm = constraint.requires_confirmation
+            roles = {
+                "on_success": constraint.on_success,
+                "on_failure": constraint.on_failure,
+                "utter_for_confirmation": confirm.utter_for_confirmation if confirm else None,
+                "utter_on_user_denial": confirm.utter_on_user_denial if confirm else None,
+            }
+            for role, response in roles.items():
+                if response == name:
+                    line = self._frontmatter_line(skill, name)
+                    at = Justification("enforced", md, line, f"{tool} {role} {name}")
+                    out.append(at if own else _via(at, self._tool_in(skill, tool, case)))
+        for block in skill.blocks.values():
+            for step in block.steps:
+                said = step.target if step.kind == "action" else step.fields.get("utterance")
+                if step.kind == "collect" and not said:
+                    said = f"utter_ask_{str(step.target).split('.')[-1]}"
+                if said == name and own:
+                    out.append(self._step(skill, step, f"utter {name}"))
+                elif said == name:
+                    at = self._step(skill, step, f"utter {name}", case)
+                    out.append(_via(at, self._block(skill, block.id, case)))
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        mention = self._prose_mentions(skill, pattern, case, "utters the response:")
+        if mention is not None:
+            out.append(mention)
+        return out
+
+    def _sequencing(self, steps: list[Any], path: str, case: _Case) -> list[Judged]:
+        parts: list[Judged] = []
+        for index, step in enumerate(steps):
+            inner = ptr.join(path, "sequencing", index)
+            judged = self._assertion(_dict(step), inner, case)
+            parts.append(Judged(inner, judged[0].check, judged[0].justification))
+        overall = weakest([p.justification for p in parts])
+        for left, right in itertools.pairwise(parts):
+            # Two entries the model sets from prose (`set_fields`): their order is its choice.
+            if all(
+                p.check == "memory_was_set"
+                and p.justification is not None
+                and p.justification.element.startswith("sets the entry:")
+                for p in (left, right)
+            ):
+                j = right.justification
+                overall = weakest(
+                    [
+                        overall,
+                        Justification(
+                            "conditional",
+                            j.file,
+                            j.line,
+                            "the order of two entries the model sets from prose is its choice",
+                        ),  # type: ignore[union-attr]
+                    ]
+                )
+                break
+        return [Judged(path, "sequencing", overall, True), *parts]
+
+    def _criterion(self, text: str, data: dict[str, Any], case: _Case) -> Justification | None:
+        """The prose sentence of a skill the case runs that shares most words with `text`."""
+        words = {w for w in _WORD.findall(text.lower()) if w not in _DIALOG and w != "agent"}
+        if len(words) < 2:
+            return None
+        skills = {
+            str(_dict(v).get("skill_id"))
+            for check in _walk_checks(
+                _list(_dict(_dict(data.get("scenario")).get("goals")).get("assertions"))
+            )
+            for v in check.values()
+        }
+        best: tuple[float, Justification | None] = (0.0, None)
+        for skill_id in sorted(s for s in skills if s in self.defs.skills):
+            skill = self.defs.skills[skill_id]
+            for sentence, line, condition, _ in self._sentences(skill):
+                theirs = set(_WORD.findall(sentence.lower()))
+                score = len(words & theirs) / len(words)
+                if score > best[0] and len(words & theirs) >= 2:
+                    kind = self._classify(sentence, condition, case, skill)
+                    quoted = sentence if len(sentence) <= 70 else sentence[:67].rstrip() + "..."
+                    best = (score, Justification(kind, self._md(skill), line, f'"{quoted}"'))  # type: ignore[arg-type]
+        return best[1] if best[0] >= 0.34 else None
+
+
+def judge_case(data: Any, project: Project | None) -> list[Judged]:
+    """The checks of one Mantle scenario with their justification (empty without Mantle
+    definitions: there is nothing to justify against)."""
+    if project is None or project.mantle is None or not isinstance(data, dict):
+        return []
+    from ...definitions._memo import memoized
+
+    justifier: MantleJustifier = memoized(
+        project, ("mantle-justifier",), lambda: MantleJustifier(project)
+    )
+    return justifier.judge(data)
+
+
+__all__ = ["MantleJustifier", "judge_case"]
