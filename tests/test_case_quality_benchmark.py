@@ -24,6 +24,7 @@ def test_the_bank_suite_covers_every_routable_skill_without_ids_or_twins() -> No
     assert figures["ids_in_user_words"] == []
     assert figures["identical_assertion_pairs"] == []
     assert figures["gates_refused"] == 1.0
+    assert figures["assertions"] > 100 and figures["assertions_without_why"] == 0
 
 
 def test_a_planted_fault_shows_in_its_figure(tmp_path: Path) -> None:
@@ -42,3 +43,5 @@ def test_a_planted_fault_shows_in_its_figure(tmp_path: Path) -> None:
     assert happy and figures["routable_without_goal"] == ["check_balance"]
     assert len(figures["identical_assertion_pairs"]) == 1
     assert figures["ids_in_user_words"] == [str(opener.relative_to(suite))]
+    # the rewritten file lost its comments: each of its assertions has no why now
+    assert figures["assertions_without_why"] > 0
