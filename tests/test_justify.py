@@ -323,3 +323,30 @@ def test_generate_writes_justified_cases_and_reports_each_check(shop: Any, tmp_p
         assert checks and all(j["justification"] for j in checks)
         assert text.count("# enforced: ") + text.count("# instructed: ") >= len(checks)
         assert "load_profile" not in text.split("assertions:")[-1]
+
+
+def test_a_trigger_the_gate_requires_is_fixed_by_the_call_the_case_asserts(
+    tmp_path: Path,
+) -> None:
+    """ "When details_ok is true, call place_order" where place_order `requires` details_ok:
+    a case that asserts the call (or its refused confirmation) shows the trigger held, since
+    the runtime does not call the tool before; without such a check it stays conditional."""
+    files = dict(SHOP)
+    files["skills/order/skill.md"] = (
+        SHOP["skills/order/skill.md"]
+        .replace("requires: session.order.size", "requires: session.order.details_ok")
+        .replace(
+            "Then call `@tool.place_order` with the item and the size.",
+            "When details_ok is true, call `@tool.place_order` with the item and the size.",
+        )
+    )
+    files["skills/order/memory.yml"] = SHOP["skills/order/memory.yml"] + (
+        "    details_ok:\n      type: bool\n      llm_settable: true\n"
+    )
+    project = load_project(write_project(tmp_path / "p", files))
+    placed = {"tool_executed": {"tool_name": "place_order", "skill_id": "order"}}
+    assert _one(project, placed).kind == "instructed"
+    refused = {"bot_uttered": {"utter_name": "utter_order_cancelled"}}
+    assert _one(project, refused).kind == "instructed"
+    listed = {"memory_was_set": [{"name": "order.order_id"}]}
+    assert _one(project, listed).kind == "conditional"  # nothing shows the call happened

@@ -335,11 +335,38 @@ class MantleJustifier:
                 return False
         return True
 
+    def _gated_by(self, data: dict[str, Any]) -> set[str]:
+        """Entries the runtime makes true before a tool the case asserts was called (it ran,
+        or its confirmation was asked): its `requires` (a tool is not called until it
+        holds), so "When details_verified is true, call request_swap" is fixed by a case
+        that asserts request_swap ran or its confirmation was refused."""
+        from ...definitions.conditions import condition_keys
+
+        goals = _dict(_dict(data.get("scenario")).get("goals"))
+        checks = list(_walk_checks(_list(goals.get("assertions"))))
+        ran = {
+            str(body.get("tool_name"))
+            for check in checks
+            for body in [_dict(check.get("tool_executed"))]
+            if body.get("tool_name") and body.get("is_error") is not True
+        }
+        # a confirmation the case asserts was asked (or refused) means the tool was called
+        said = {str(_dict(c.get("bot_uttered")).get("utter_name")) for c in checks}
+        out: set[str] = set()
+        for skill in self.defs.skills.values():
+            for tool, constraint in skill.tool_constraints.items():
+                gate = constraint.requires_confirmation
+                utters = {gate.utter_for_confirmation, gate.utter_on_user_denial} if gate else set()
+                if constraint.requires and (tool in ran or utters & said):
+                    out |= set(condition_keys(constraint.requires))
+        return out
+
     # --- the checks ----------------------------------------------------------------------
 
     def judge(self, data: dict[str, Any]) -> list[Judged]:
         """Every assertion (and each part of a list-valued one) and criterion of `data`."""
         case = _Case.of(data)
+        case.fields |= self._gated_by(data)
         goals = _dict(_dict(data.get("scenario")).get("goals"))
         out: list[Judged] = []
         for index, item in enumerate(_list(goals.get("assertions"))):
