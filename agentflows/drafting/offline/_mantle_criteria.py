@@ -202,8 +202,12 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, tuple[Rule, ...]], ..
     return tuple(out)
 
 
-def pick(rules: list[Rule], topic: str | None = None, limit: int = 2) -> list[str]:
-    """Up to `limit` rules: those on the topic first, then the path's own branch, then the rest."""
+def pick(
+    rules: list[Rule], topic: str | None = None, limit: int = 2, *, strict: bool = False
+) -> list[str]:
+    """Up to `limit` rules: those on the topic first, then the path's own branch, then the
+    rest (`strict`: only rules on the topic and prohibitions; a refusal case has no place
+    for what the skill says once the job is done, "say a specialist will join shortly")."""
     words = TOPICS.get(topic or "", ())
 
     def rank(item: tuple[int, Rule]) -> tuple[int, ...]:
@@ -218,6 +222,8 @@ def pick(rules: list[Rule], topic: str | None = None, limit: int = 2) -> list[st
         )
 
     ranked = sorted(enumerate(rules), key=rank)
+    if strict:
+        ranked = [(i, r) for i, r in ranked if rank((i, r))[0] == 0 or r.prohibition]
     return [rule.text for _, rule in ranked[:limit]]
 
 

@@ -57,8 +57,9 @@ class GoalPieces(HandoffGoals):
         if fresh:
             self.add({"memory_was_set": [{"name": k} for k in fresh]})
 
-    def rules(self, topic: str | None = None, limit: int = 2) -> None:
-        for text in pick(prose_rules(self.defs, self.skill, self.walk.memory), topic, limit):
+    def rules(self, topic: str | None = None, limit: int = 2, *, strict: bool = False) -> None:
+        found = prose_rules(self.defs, self.skill, self.walk.memory)
+        for text in pick(found, topic, limit, strict=strict):
             self.criterion(text)
 
     def identity_criterion(self, walk: Walk) -> str | None:

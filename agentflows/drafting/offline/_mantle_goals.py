@@ -52,7 +52,10 @@ class Goals(GoalPieces):
         self.path_facts(walk)
         if self.answers_only(walk):  # no `complete_when`: the model decides when it is done,
             # so the answer is the success a correct agent gives, not the skill's completion
-            self.criterion("The agent answers what the customer asked, in the skill's own terms")
+            self.criterion(
+                "The agent answers the customer's request itself instead of declining, "
+                "deflecting or changing the subject"
+            )
         said = self.block_utters(walk)
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})
@@ -105,7 +108,7 @@ class Goals(GoalPieces):
         self.criterion(f"{tool} never runs after the customer declines")
         self.criterion(f"After the customer declines, the agent does not say the {what} is done")
         self.criterion("The agent does not push the customer to go ahead anyway")
-        self.rules("refusal", limit=1)
+        self.rules("refusal", limit=1, strict=True)
 
     def _cue(self) -> None:
         """The happy path of the alternative the user's cue asks for, and that the skill

@@ -95,7 +95,9 @@ class HandoffGoals(PathGoals):
             )
         else:
             self.criterion("The agent hands over without trying to solve the problem itself")
-        self.criterion("The agent does not ask the customer to repeat what they already said")
+        if not [a for a in walk.asks if a.skill == handoff_skill]:
+            # a hand-off skill that asks why they want a person asks on purpose
+            self.criterion("The agent does not ask the customer to repeat what they already said")
         self.handoff_summary_criterion(handoff)
 
     def written_names(self, walk: Walk, skill: str, have: list[dict]) -> list[dict]:

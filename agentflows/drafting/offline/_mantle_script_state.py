@@ -46,6 +46,10 @@ class Script:
 
     @property
     def ends_in_handoff(self) -> bool:
+        """True when a hand-off skill takes the conversation, unless the user refuses its
+        gate (a declined hand-off ticket: nobody is passed on)."""
+        if self.kind == "refusal":
+            return False
         walks = [self.walk, *([self.other] if self.other else [])]
         return any(
             e.kind == "skill_activated" and e.skill in self.handoff_skills
