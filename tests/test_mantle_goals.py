@@ -220,6 +220,10 @@ def test_a_lost_card_path_asserts_the_fraud_flag_it_really_avoids(bank) -> None:
             "Tell the customer the card can no longer be used.",
             "The agent tells the customer the card can no longer be used",
         ),
+        (
+            "Do not stay active, do not wait for more input.",
+            "The agent does not stay active or wait for more input",
+        ),
         ("A prescription is never refilled early.", None),
         ("The card keeps working until the new one is activated.", None),
     ],

@@ -106,3 +106,13 @@ def test_the_happy_path_asserts_the_work_of_the_skill_handed_to(root: Path, tmp_
     goals = yaml.safe_load(Path(happy[0]["path"]).read_text(encoding="utf-8"))["scenario"]
     text = yaml.safe_dump(goals["goals"]["assertions"])
     assert "speed_check" in text or "measure_speed" in text
+
+
+def test_a_question_the_prose_forbids_is_no_question(root: Path) -> None:
+    """ "Never ask whether they want to keep going" is a prohibition: the walk does not wait
+    for its answer, so the simulated user is not handed one as a fact."""
+    skill = load_project(root).mantle.skills["slow_line"]
+    never = "Do not wait for more input, and never ask whether they want to keep going."
+    assert not [i for i in classify(never, None, skill) if i.kind == "question"]
+    asked = [i for i in classify("Ask whether the router lights are on.", None, skill)]
+    assert [i.kind for i in asked] == ["question"]

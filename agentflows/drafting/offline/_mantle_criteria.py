@@ -121,6 +121,10 @@ def _lost_condition(lead: str) -> bool:
     return bool(_CONDITION.match(lead.strip() + " ")) and _lead(lead) == "The agent"
 
 
+#: A further prohibited act inside one prohibition (", do not …", ", never …").
+_MORE_NOT = re.compile(r",\s*(?:and\s+|or\s+)?(?:do\s+not|don't|never)\s+", re.I)
+
+
 def _clauses(sentence: str) -> list[str]:
     """A sentence's instructions, each carrying the sentence's opening condition: in "If
     no refills are left, offer a renewal and say it takes two days" the second one holds
@@ -139,7 +143,8 @@ def sentence_rule(sentence: str) -> str | None:
     if found:
         if not _acts(found["rest"]) or _lost_condition(found["lead"]):
             return None
-        rest = _agent_voice(found["rest"])
+        # "Do not stay active, do not wait for more input": one prohibition of two acts
+        rest = _MORE_NOT.sub(" or ", _agent_voice(found["rest"]))
         return f"{_lead(found['lead'])} does not {rest}"
     found = _INSTRUCTION.match(plain)
     if found and _ANAPHORIC.match(found["lead"].strip()):

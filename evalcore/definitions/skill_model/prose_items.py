@@ -104,8 +104,11 @@ def classify(
         items.append(ProseItem("ask_field", condition, sentence, name, line=line))
     elif prose_fields:
         items += [ProseItem("ask_field", condition, sentence, q, line=line) for q in prose_fields]
-    elif (question := pp.QUESTION.search(sentence)) is not None and not pp.USER_ASKS.search(
-        sentence[: question.start()]
+    elif (
+        (question := pp.QUESTION.search(sentence)) is not None
+        and not pp.USER_ASKS.search(sentence[: question.start()])
+        # "never ask whether they want to keep going": a prohibition, not a question
+        and not _NEGATED.search(sentence[: question.start()])
     ):
         said = question["q"].strip().rstrip(",")
         items.append(ProseItem("question", condition, sentence, details=(said,), line=line))
