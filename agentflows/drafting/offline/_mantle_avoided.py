@@ -9,6 +9,7 @@ what the skill's success signal writes.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project
@@ -29,6 +30,18 @@ class AvoidedGoals:
 
     def written(self, walk: Walk) -> set[str]:
         return {e.key for e in walk.events if e.kind == "memory" and e.key}
+
+    def model_sets(self, key: str) -> bool:
+        """True when the skill's text has the model set the entry itself ("Set
+        selected_device_id to the full device id and selected_device_label to the model
+        name."): a step before the gate may write it, so no case asserts it unset."""
+        skill_id, _, name = key.partition(".")
+        skill = self.defs.skills.get(skill_id)
+        if skill is None or not name:
+            return False
+        sentences = re.split(r"(?<=[.!?])\s+|\n\s*\n", skill.body)
+        said = re.compile(rf"\bset\b[^.!?]*\b{re.escape(name)}\b", re.I)
+        return any(said.search(s) for s in sentences)
 
     def tool_writes(self, tool: str, skill_id: str) -> list[str]:
         tools = self.defs.tools_for(skill_id)

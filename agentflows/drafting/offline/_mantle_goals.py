@@ -99,7 +99,13 @@ class Goals(GoalPieces):
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
         unset = self.written(walk) | self.failure_writes(tool, walk.skill)
-        writes = self.declared([k for k in self.tool_writes(tool, walk.skill) if k not in unset])
+        writes = self.declared(
+            [
+                k
+                for k in self.tool_writes(tool, walk.skill)
+                if k not in unset and not self.model_sets(k)
+            ]
+        )
         if writes:
             self.add({"memory_was_not_set": [{"name": k} for k in writes]})
         self.add_sequence(self.sequence(walk))
