@@ -185,6 +185,16 @@ class PathGoals(AvoidedGoals):
         use = model.tool(tool.name) if model is not None else None
         sources = dict(use.arguments) if use is not None else {}
         told = self.told_values(walk)
+        names = self.defs.memory_names()
+        kept = dict(event.arguments)
+        for param, value in event.arguments.items():  # what the walk passed as the user said
+            key = sources.get(param) or f"{event.skill or walk.skill}.{param}"
+            field_def = names.get(key)
+            text = field_def is not None and field_def.type == "text" and isinstance(value, str)
+            if text and not _exact("text", value):
+                del kept[param]  # a date or prose the agent may write its own way
+        if kept != event.arguments:
+            event = replace(event, arguments=kept)
         added: dict[str, Any] = {}
         for param in tool.parameters:
             if param.name in event.arguments or "ToolContext" in (param.type or ""):

@@ -66,6 +66,18 @@ def said_value(text: str, name: str) -> str:
     return value
 
 
+def _free_text(spec: FieldSpec | None) -> bool:
+    return spec is not None and spec.type == "text" and not spec.enum_values
+
+
+def _named(question: str, key: str, asked: str) -> bool:
+    """Whether `question` (asking for `asked`) names `key` too: the words of its name
+    that `asked`'s name does not share ("incident location" beside "incident time")."""
+    own = set(stems(key.rsplit(".", 1)[-1].replace("_", " ")))
+    own -= set(stems(asked.rsplit(".", 1)[-1].replace("_", " ")))
+    return bool(own) and own <= set(stems(question))
+
+
 class ModelBrain:
     def __init__(self, project: Project) -> None:
         self.project = project
@@ -203,6 +215,8 @@ class ModelBrain:
             answer = yield from self.clarify(ctx, primary, question, answer, step, block)
         for key in keys:
             spec = model.field(key) if model is not None else None
+            if key != asked and not _named(question, key, asked) and _free_text(spec):
+                continue  # asked on its own next ("Ask for the time ... Ask where it happened")
             value = self.read(ctx, spec, answer) if spec is not None else NO_ANSWER
             if value is NO_ANSWER and spec is None:
                 value = ctx.engine.read_field(key, answer)

@@ -147,6 +147,20 @@ def instruction_prompt(text: str, field: MemoryField | None, holds: Callable[[st
     return "\n\n".join(scoped) if scoped else text
 
 
+def asks_for(text: str, field: MemoryField | None, holds: Callable[[str], bool]) -> bool:
+    """Whether a sentence in scope of an instructions step asks the user for `field` by
+    name ("Ask where it happened and set incident_location"), not one the agent sets."""
+    if field is None:
+        return False
+    pattern = name_pattern(field)
+    return any(
+        ASK.search(s.text) and pattern.search(s.text)
+        for p in paragraphs(text)
+        if p.condition is None or holds(p.condition)
+        for s in sentences(p.text)
+    )
+
+
 def instruction_fields(
     skill: Skill, step: Step, memory: dict[str, MemoryField]
 ) -> list[tuple[MemoryField, str | None]]:
@@ -277,6 +291,7 @@ def _skill_fields(
 
 
 __all__ = [
+    "asks_for",
     "examples",
     "explained_values",
     "field_format",
