@@ -149,6 +149,55 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
     return when, listed
 
 
+#: "when the customer says goodbye, thanks that's all, ...": the customer's own words.
+_SAYS = re.compile(
+    r"\bwhen\s+(?:the\s+)?(?:customer|user|caller|member|employee|person|client|they)s?\s+"
+    r"(?:says?|types?|writes?)\s+(?P<rest>[^.;]+)",
+    re.I,
+)
+#: "Off-topic requests to write poems, stories, ...": what the user asks the agent to do.
+_REQUESTS_TO = re.compile(r"\brequests?\s+to\s+(?P<rest>[^.;]+)", re.I)
+
+
+def _items(text: str) -> list[str]:
+    """The items of a listed series ("bill questions, invoice amounts, or why a bill looks
+    high"), each without its `or`/`and`."""
+    parts = re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+", text.strip().rstrip("."))
+    return [" ".join(p.split()) for p in parts if p.strip()]
+
+
+def _person_words(skill: Skill) -> list[Request]:
+    """What a person says, where the description lists it: a question among the items it
+    activates for ("why a bill looks high" -> "I'd like to know why my bill looks high"),
+    the words it says the customer uses ("says goodbye" -> "Goodbye."), or the requests it
+    handles ("requests to write poems" -> "could you write poems for me?"). Preferred to
+    the description's own first sentence, which is the team's wording, not a caller's."""
+    text = " ".join((skill.description or "").split())
+    out: list[Request] = []
+    for match in _ACTIVATE.finditer(text):
+        if match["how"].lower() != "for":
+            continue
+        for item in _items(match["rest"]):
+            if item.split(" ", 1)[0].lower() in _WH and len(item.split()) >= 3:
+                mine = re.sub(r"\b(?:a|an|the)\b", "my", item, count=1, flags=re.I)
+                out.append(
+                    Request(f"want to know {_you(mine)}", f"Hi, I'd like to know {_said(mine)}.")
+                )
+    for match in _SAYS.finditer(text):
+        said = _items(match["rest"])
+        if said and said[0][:1] not in "\"“'":
+            words = said[0]
+            out.append(Request(f"want to say {words}", words[:1].upper() + words[1:] + "."))
+    for match in _REQUESTS_TO.finditer(text):
+        asked = _items(match["rest"])
+        if asked and len(asked[0].split()) >= 2:
+            what = _me(asked[0])
+            out.append(
+                Request(f"want the agent to {_you(asked[0])}", f"Hi, could you {what} for me?")
+            )
+    return [r._replace(strong=True) for r in out]
+
+
 def _sentences(skill: Skill) -> list[str]:
     text = " ".join((skill.description or "").split())
     return [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
@@ -187,10 +236,14 @@ def _topic(skill: Skill) -> Request | None:
 
 def requests(skill: Skill) -> list[Request]:
     """What the user wants, from the description (see module doc), best first: activation
-    sentences, the first sentence as an instruction, activation lists, else the topic."""
+    sentences, a person's own words the description lists (`_person_words`), the first
+    sentence as an instruction, activation lists, else the topic."""
     when, listed = _activation(skill)
     instruction = _instruction(skill)
-    strong = [r._replace(strong=True) for r in [*when, *([instruction] if instruction else [])]]
+    strong = [
+        r._replace(strong=True)
+        for r in [*when, *_person_words(skill), *([instruction] if instruction else [])]
+    ]
     found = [*strong, *listed]
     if not found:
         topic = _topic(skill)

@@ -1,5 +1,5 @@
 """What a person says for a free-text field that no record, list or format gives: what
-happened, where it happened, and whether there is anything to add.
+happened, where it happened, whether there is anything to add, and the message to post.
 
 A claim, a report or a complaint asks "what happened and what caused the damage"; a user who
 cannot answer leaves the conversation short of its goal. The answer is an everyday incident
@@ -93,6 +93,17 @@ INCIDENTS = (
     ),
 )
 
+#: Short notices a person posts to a team channel or notice board.
+NOTICES = (
+    "Reminder: the team lunch moves to Thursday at 12:30.",
+    "The third-floor kitchen is closed for cleaning on Friday afternoon.",
+    "Welcome to the two colleagues who joined our team this week!",
+)
+#: A skill that posts or announces a message the user gives (a channel, a board).
+_POSTS = re.compile(r"\b(?:post|posts|posting|announce\w*|broadcast\w*|channels?)\b", re.I)
+#: A field that is the text of a message (`message_text`, `announcement`).
+_MESSAGE = re.compile(r"(?:^|_)(?:message|announcement|notice|post)(?:_text)?(?:_|$)", re.I)
+
 #: A field that asks what happened (not why someone calls, nor a note).
 _WHAT = re.compile(r"what happened|\bincident\b|\bdamage\b|\baccident\b|\bloss\b|\bcaused?\b", re.I)
 #: A field that asks where something happened.
@@ -123,6 +134,8 @@ def told_value(
     if spec.type != "text" or spec.enum_values:
         return None
     words = f"{spec.name.replace('_', ' ')} {spec.description}"
+    if _MESSAGE.search(spec.name) and _POSTS.search(context):
+        return rng.choice(NOTICES)  # the message to post: a notice a colleague would send
     if _MORE.search(words):
         return _nothing_more(asked or spec.description)
     incident = incident_for(context, fixed)
@@ -150,4 +163,4 @@ def _nothing_more(description: str) -> str:
     return said[:1].upper() + said[1:] + "."
 
 
-__all__ = ["INCIDENTS", "Incident", "incident_for", "told_value"]
+__all__ = ["INCIDENTS", "NOTICES", "Incident", "incident_for", "told_value"]
