@@ -180,11 +180,15 @@ def _person_words(skill: Skill) -> list[Request]:
         for item in _items(match["rest"]):
             if item.split(" ", 1)[0].lower() in _WH and len(item.split()) >= 3:
                 mine = re.sub(r"\b(?:a|an|the)\b", "my", item, count=1, flags=re.I)
+                yours = re.sub(r"\b(?:a|an|the)\b", "your", item, count=1, flags=re.I)
                 out.append(
-                    Request(f"want to know {_you(mine)}", f"Hi, I'd like to know {_said(mine)}.")
+                    Request(f"want to know {_you(yours)}", f"Hi, I'd like to know {_said(mine)}.")
                 )
+    own = re.compile(rf"\b{re.escape(skill.id.replace('_', ' '))}\b", re.I)
     for match in _SAYS.finditer(text):
-        said = _items(match["rest"])
+        # words, not a verb phrase ("wants to hang up"), and not the skill's id ("goodbye")
+        said = [i for i in _items(match["rest"]) if not re.match(r"(?:wants?|needs?|asks?)\b", i)]
+        said = [i for i in said if not own.search(i)] or said
         if said and said[0][:1] not in "\"“'":
             words = said[0]
             out.append(Request(f"want to say {words}", words[:1].upper() + words[1:] + "."))

@@ -207,6 +207,31 @@ def in_own_words(
     return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
 
 
+_SET_FIELDS = re.compile(r"\bset\s+`(?P<name>\w+)`\s+(?:\w+\s+){0,3}?via\s+`?set_fields\b", re.I)
+
+
+def set_fields_asks(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, str, str]]:
+    """(label, field name, sentence) for each field the prose has the agent set from the
+    user's answer with Mantle's `set_fields` ("Ask which month they want to review. When
+    they answer, set `bill_month` via `set_fields` to a full month name such as February")
+    that no memory declares: the model does not read it as a question, but a real agent
+    asks it, so the user must know the answer."""
+    declared = defs.memory_names()
+    out = []
+    for para in re.split(r"\n\s*\n", skill.body or ""):
+        text = " ".join(para.split())
+        for match in _SET_FIELDS.finditer(text):
+            name = match["name"]
+            if f"{skill.id}.{name}" in declared or f"project.{name}" in declared:
+                continue
+            clause = asked_clause(text[: match.start()])
+            if clause is None:
+                continue
+            tail = re.split(r"(?<=[.!?])\s", text[match.start() :], maxsplit=1)[0]
+            out.append((second_person(clause), name, tail))
+    return out
+
+
 def fill_values(
     defs: MantleDefinitions, walk: Walk, values: dict[str, Any], sheet: SheetBuilder
 ) -> dict[str, Any]:
@@ -393,6 +418,7 @@ __all__ = [
     "is_internal",
     "label_for",
     "request_values",
+    "set_fields_asks",
     "spec_of",
     "spoken",
     "told",
