@@ -149,21 +149,64 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
     return when, listed
 
 
-#: "when the customer says goodbye, thanks that's all, ...": the customer's own words.
-_SAYS = re.compile(
-    r"\bwhen\s+(?:the\s+)?(?:customer|user|caller|member|employee|person|client|they)s?\s+"
-    r"(?:says?|types?|writes?)\s+(?P<rest>[^.;]+)",
-    re.I,
+#: Who the description says speaks ("when the customer says ...").
+_SPEAKERS = frozenset(
+    {"customer", "customers", "user", "users", "caller", "callers", "member", "members"}
+    | {"employee", "employees", "person", "client", "clients", "they"}
 )
-#: "Off-topic requests to write poems, stories, ...": what the user asks the agent to do.
-_REQUESTS_TO = re.compile(r"\brequests?\s+to\s+(?P<rest>[^.;]+)", re.I)
+_SAY_VERBS = frozenset(("says", "say", "types", "type", "writes", "write"))
+_ARTICLES = frozenset(("a", "an", "the"))
+_WANTS = frozenset(("want", "wants", "need", "needs", "ask", "asks"))
 
 
 def _items(text: str) -> list[str]:
     """The items of a listed series ("bill questions, invoice amounts, or why a bill looks
     high"), each without its `or`/`and`."""
-    parts = re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+", text.strip().rstrip("."))
-    return [" ".join(p.split()) for p in parts if p.strip()]
+    out = []
+    for part in text.strip().rstrip(".").replace(" or ", ", ").split(","):
+        words = part.split()
+        if words and words[0].lower() in ("or", "and"):
+            words = words[1:]
+        if words:
+            out.append(" ".join(words))
+    return out
+
+
+def _clauses(text: str) -> list[str]:
+    """`text` cut at its sentence and clause ends (`.` and `;`)."""
+    return [c for c in text.replace(";", ".").split(".") if c.strip()]
+
+
+def _owned(item: str, whose: str) -> str:
+    """`item` with its first article as `whose` ("why a bill looks high" -> "why my bill
+    looks high")."""
+    words = item.split()
+    for at, word in enumerate(words):
+        if word.lower() in _ARTICLES:
+            return " ".join([*words[:at], whose, *words[at + 1 :]])
+    return item
+
+
+def _said_words(text: str) -> list[str]:
+    """The series after "when the customer says" ("goodbye, thanks that's all, or ...")."""
+    out = []
+    for clause in _clauses(text):
+        words = clause.split()
+        for at in range(1, len(words) - 1):
+            speaks = words[at].lower() in _SAY_VERBS and words[at - 1].lower() in _SPEAKERS
+            if speaks and "when" in (w.lower() for w in words[max(0, at - 3) : at - 1]):
+                return _items(" ".join(words[at + 1 :]))
+    return out
+
+
+def _requested(text: str) -> list[str]:
+    """The series after "requests to" ("write poems, stories, ...")."""
+    for clause in _clauses(text):
+        words = clause.split()
+        for at in range(len(words) - 2):
+            if words[at].lower() in ("request", "requests") and words[at + 1].lower() == "to":
+                return _items(" ".join(words[at + 2 :]))
+    return []
 
 
 def _person_words(skill: Skill) -> list[Request]:
@@ -179,26 +222,22 @@ def _person_words(skill: Skill) -> list[Request]:
             continue
         for item in _items(match["rest"]):
             if item.split(" ", 1)[0].lower() in _WH and len(item.split()) >= 3:
-                mine = re.sub(r"\b(?:a|an|the)\b", "my", item, count=1, flags=re.I)
-                yours = re.sub(r"\b(?:a|an|the)\b", "your", item, count=1, flags=re.I)
+                mine, yours = _owned(item, "my"), _owned(item, "your")
                 out.append(
                     Request(f"want to know {_you(yours)}", f"Hi, I'd like to know {_said(mine)}.")
                 )
-    own = re.compile(rf"\b{re.escape(skill.id.replace('_', ' '))}\b", re.I)
-    for match in _SAYS.finditer(text):
-        # words, not a verb phrase ("wants to hang up"), and not the skill's id ("goodbye")
-        said = [i for i in _items(match["rest"]) if not re.match(r"(?:wants?|needs?|asks?)\b", i)]
-        said = [i for i in said if not own.search(i)] or said
-        if said and said[0][:1] not in "\"“'":
-            words = said[0]
-            out.append(Request(f"want to say {words}", words[:1].upper() + words[1:] + "."))
-    for match in _REQUESTS_TO.finditer(text):
-        asked = _items(match["rest"])
-        if asked and len(asked[0].split()) >= 2:
-            what = _me(asked[0])
-            out.append(
-                Request(f"want the agent to {_you(asked[0])}", f"Hi, could you {what} for me?")
-            )
+    own = skill.id.replace("_", " ").lower()
+    # words, not a verb phrase ("wants to hang up"), and not the skill's id ("goodbye")
+    said = [i for i in _said_words(text) if i.split()[0].lower() not in _WANTS]
+    said = [i for i in said if own not in i.lower()] or said
+    if said and said[0][:1] not in "\"“'":
+        words = said[0]
+        out.append(Request(f"want to say {words}", words[:1].upper() + words[1:] + "."))
+    asked = _requested(text)
+    if asked and len(asked[0].split()) >= 2:
+        out.append(
+            Request(f"want the agent to {_you(asked[0])}", f"Hi, could you {_me(asked[0])} for me?")
+        )
     return [r._replace(strong=True) for r in out]
 
 

@@ -10,6 +10,7 @@ skill's own text, and drawn by the case's seeded rng. Nothing fits: None, never 
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from dataclasses import dataclass
@@ -21,14 +22,32 @@ from ._values import FieldSpec
 class Incident:
     """Incidents of one kind: the words that say the kind, and what a person tells of one."""
 
-    topic: re.Pattern[str]
+    topic: frozenset[str]
     what: tuple[str, ...]
     where: tuple[str, ...]
+
+    def mentions(self, text: str) -> int:
+        """How often `text` names this kind (a word of its topic)."""
+        return sum(1 for w in _words(text) if w in self.topic)
 
 
 INCIDENTS = (
     Incident(
-        re.compile(r"\b(?:car|cars|auto|automobile|vehicles?|motor|driv\w*|bumper)\b", re.I),
+        frozenset(
+            [
+                "car",
+                "cars",
+                "auto",
+                "automobile",
+                "vehicle",
+                "vehicles",
+                "motor",
+                "driver",
+                "drivers",
+                "driving",
+                "bumper",
+            ]
+        ),
         (
             "Another car backed into mine in a supermarket car park and dented the rear bumper.",
             "A driver ran a red light and hit the front of my car at a junction.",
@@ -41,7 +60,20 @@ INCIDENTS = (
         ),
     ),
     Incident(
-        re.compile(r"\b(?:bikes?|bicycles?|cycl\w*|e-?bikes?|scooters?)\b", re.I),
+        frozenset(
+            [
+                "bike",
+                "bikes",
+                "bicycle",
+                "bicycles",
+                "cycling",
+                "cyclist",
+                "ebike",
+                "ebikes",
+                "scooter",
+                "scooters",
+            ]
+        ),
         (
             "A car door opened in front of me and I crashed my bike; the front wheel is bent.",
             "My bike was knocked over in the rack at the station and the derailleur snapped.",
@@ -49,8 +81,19 @@ INCIDENTS = (
         ("on Harbour Road near the bakery", "the bike rack at the central station"),
     ),
     Incident(
-        re.compile(
-            r"\b(?:home|homes|homeowners?|house|household|property|apartment|flat|roof)\b", re.I
+        frozenset(
+            [
+                "home",
+                "homes",
+                "homeowner",
+                "homeowners",
+                "house",
+                "household",
+                "property",
+                "apartment",
+                "flat",
+                "roof",
+            ]
         ),
         (
             "A pipe burst under the kitchen sink and flooded the kitchen floor.",
@@ -60,7 +103,9 @@ INCIDENTS = (
         ("at home, in the kitchen", "at my house on Oak Avenue", "at home, at the back door"),
     ),
     Incident(
-        re.compile(r"\b(?:travel|trips?|flights?|luggage|baggage|suitcase)\b", re.I),
+        frozenset(
+            ["travel", "trip", "trips", "flight", "flights", "luggage", "baggage", "suitcase"]
+        ),
         (
             "My suitcase did not arrive after my flight home and the airline cannot find it.",
             "I fell ill on holiday and had to cut the trip short.",
@@ -68,7 +113,7 @@ INCIDENTS = (
         ("at the airport", "on holiday in Lisbon"),
     ),
     Incident(
-        re.compile(r"\b(?:pets?|dogs?|cats?|vet|veterinary)\b", re.I),
+        frozenset(["pet", "pets", "dog", "dogs", "cat", "cats", "vet", "veterinary"]),
         (
             "My dog ate something in the park and needed treatment at the vet.",
             "My cat hurt her leg jumping off the balcony.",
@@ -76,7 +121,22 @@ INCIDENTS = (
         ("in the park near my house", "at home"),
     ),
     Incident(
-        re.compile(r"\b(?:phones?|laptops?|devices?|screens?|gadgets?|tablets?)\b", re.I),
+        frozenset(
+            [
+                "phone",
+                "phones",
+                "laptop",
+                "laptops",
+                "device",
+                "devices",
+                "screen",
+                "screens",
+                "gadget",
+                "gadgets",
+                "tablet",
+                "tablets",
+            ]
+        ),
         (
             "I dropped my phone on the pavement and the screen cracked.",
             "Water got into my laptop and it no longer turns on.",
@@ -84,7 +144,19 @@ INCIDENTS = (
         ("on the street outside my office", "at home"),
     ),
     Incident(
-        re.compile(r"\b(?:parcels?|packages?|deliver\w*|shipments?)\b", re.I),
+        frozenset(
+            [
+                "parcel",
+                "parcels",
+                "package",
+                "packages",
+                "delivery",
+                "deliveries",
+                "delivered",
+                "shipment",
+                "shipments",
+            ]
+        ),
         (
             "The parcel arrived with the box crushed and the item inside broken.",
             "The delivery never arrived although the tracking says it was delivered.",
@@ -99,26 +171,44 @@ NOTICES = (
     "The third-floor kitchen is closed for cleaning on Friday afternoon.",
     "Welcome to the two colleagues who joined our team this week!",
 )
-#: A skill that posts or announces a message the user gives (a channel, a board).
-_POSTS = re.compile(r"\b(?:post|posts|posting|announce\w*|broadcast\w*|channels?)\b", re.I)
-#: A field that is the text of a message (`message_text`, `announcement`).
-_MESSAGE = re.compile(r"(?:^|_)(?:message|announcement|notice|post)(?:_text)?(?:_|$)", re.I)
-
-#: A field that asks what happened (not why someone calls, nor a note).
-_WHAT = re.compile(r"what happened|\bincident\b|\bdamage\b|\baccident\b|\bloss\b|\bcaused?\b", re.I)
-#: A field that asks where something happened.
-_WHERE = re.compile(r"(?:^|_|\b)(?:location|place|where)(?:_|\b|$)", re.I)
-#: A field for anything more the person wants on file.
-_MORE = re.compile(
-    r"\badditional\b|\bextra\b|\bfurther\b|\bother notes\b|\banything else\b|\bwitness", re.I
+#: Words of a skill that posts or announces a message the user gives (a channel, a board).
+_POSTS = frozenset(
+    [
+        "post",
+        "posts",
+        "posting",
+        "announce",
+        "announces",
+        "announcement",
+        "broadcast",
+        "channel",
+        "channels",
+    ]
 )
+#: Words of a field that is the text of a message (`message_text`, `announcement`).
+_MESSAGE = frozenset(["message", "announcement", "notice", "post"])
+#: Words of a field that asks what happened (not why someone calls, nor a note).
+_WHAT = frozenset(["incident", "damage", "accident", "loss", "cause", "caused"])
+#: Words of a field that asks where something happened.
+_WHERE = frozenset(["location", "place", "where"])
+#: Words of a field for anything more the person wants on file.
+_MORE = frozenset(["additional", "extra", "further", "witness", "witnesses"])
+
+
+def _words(text: str) -> list[str]:
+    """The lower-case words of `text` (a field name's parts too: `message_text`)."""
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def _pairs(words: list[str]) -> set[tuple[str, str]]:
+    return set(itertools.pairwise(words))
 
 
 def incident_for(context: str, fixed: str = "") -> Incident | None:
     """The kind of incident `fixed` (the case's chosen values) names, else the one `context`
     (the skill's text) names most often; None when neither names one."""
     for text in (fixed, context):
-        counts = [(len(i.topic.findall(text)), n) for n, i in enumerate(INCIDENTS)]
+        counts = [(i.mentions(text), n) for n, i in enumerate(INCIDENTS)]
         best, at = max(counts, key=lambda c: (c[0], -c[1]))
         if best:
             return INCIDENTS[at]
@@ -133,18 +223,20 @@ def told_value(
     `asked`, the question the path asks it with, says what "anything more" covers."""
     if spec.type != "text" or spec.enum_values:
         return None
-    words = f"{spec.name.replace('_', ' ')} {spec.description}"
-    if _MESSAGE.search(spec.name) and _POSTS.search(context):
+    name, words = _words(spec.name), _words(f"{spec.name} {spec.description}")
+    if _MESSAGE & set(name) and _POSTS & set(_words(context)):
         return rng.choice(NOTICES)  # the message to post: a notice a colleague would send
-    if _MORE.search(words):
+    pairs = _pairs(words)
+    if _MORE & set(words) or {("anything", "else"), ("other", "notes")} & pairs:
         return _nothing_more(asked or spec.description)
     incident = incident_for(context, fixed)
     if incident is None:
         return None
     at = rng.randrange(len(incident.what))  # the same draw for what and where: one story
-    if _WHERE.search(spec.name) or re.search(r"\bwhere\b", spec.description, re.I):
+    if _WHERE & set(name) or "where" in _words(spec.description):
         return incident.where[at % len(incident.where)]
-    if _WHAT.search(words) or re.search(r"descri", spec.name, re.I):
+    described = any(w.startswith("descri") for w in name)
+    if _WHAT & set(words) or ("what", "happened") in pairs or described:
         return incident.what[at]
     return None
 
@@ -153,9 +245,10 @@ def _nothing_more(description: str) -> str:
     """ "Anything to add?" answered as most people do: no witnesses, no report, nothing else
     (each named only where the field asks for it)."""
     parts = []
-    if re.search(r"witness", description, re.I):
+    words = set(_words(description))
+    if words & {"witness", "witnesses"}:
         parts.append("there were no witnesses")
-    if re.search(r"police", description, re.I):
+    if "police" in words:
         parts.append("I did not file a police report")
     if not parts:
         return "Nothing else to add."

@@ -207,9 +207,6 @@ def in_own_words(
     return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
 
 
-_SET_FIELDS = re.compile(r"\bset\s+`(?P<name>\w+)`\s+(?:\w+\s+){0,3}?via\s+`?set_fields\b", re.I)
-
-
 def set_fields_asks(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, str, str]]:
     """(label, field name, sentence) for each field the prose has the agent set from the
     user's answer with Mantle's `set_fields` ("Ask which month they want to review. When
@@ -220,15 +217,21 @@ def set_fields_asks(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, st
     out = []
     for para in re.split(r"\n\s*\n", skill.body or ""):
         text = " ".join(para.split())
-        for match in _SET_FIELDS.finditer(text):
-            name = match["name"]
+        for sentence in (s.strip() for s in text.split(". ")):
+            words = sentence.split()
+            kept = [w.strip("`,") for w in words]
+            if "set_fields" not in kept or "set" not in (w.lower() for w in kept):
+                continue
+            at = [w.lower() for w in kept].index("set")
+            named = words[at + 1] if at + 1 < len(words) else ""
+            name = named.strip("`,")
+            if not (named.startswith("`") and name.isidentifier()):
+                continue  # "set `bill_month` via `set_fields`": a field, in backticks
             if f"{skill.id}.{name}" in declared or f"project.{name}" in declared:
                 continue
-            clause = asked_clause(text[: match.start()])
-            if clause is None:
-                continue
-            tail = re.split(r"(?<=[.!?])\s", text[match.start() :], maxsplit=1)[0]
-            out.append((second_person(clause), name, tail))
+            clause = asked_clause(text[: text.index(sentence)])
+            if clause is not None:
+                out.append((second_person(clause), name, sentence))
     return out
 
 
