@@ -244,3 +244,10 @@ def test_what_happened_fits_the_path_choice_before_the_skill_text() -> None:
     assert incident is not None
     assert incident.what.index(story) == incident.where.index(where)
     assert told_value(spec, rng, "Change my e-mail address.") is None  # nothing fits: None
+
+
+def test_an_id_with_a_word_prefix_is_still_asserted_but_a_date_is_not() -> None:
+    from agentflows.drafting.offline._mantle_exact import exact
+
+    assert exact("text", "CLAIM1234")  # the project's own claim ids: passed as read out
+    assert not exact("text", "yesterday") and not exact("text", "03/14/2026")
