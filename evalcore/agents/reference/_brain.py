@@ -17,7 +17,13 @@ import re
 from typing import Any
 
 from ...definitions import Project, Skill, Step
-from ...definitions.skill_model import FieldSpec, SkillModel, branch_values, skill_model
+from ...definitions.skill_model import (
+    FieldSpec,
+    SkillModel,
+    asking_sentence,
+    branch_values,
+    skill_model,
+)
 from ..demo._mantle_engine import (
     NO_ANSWER,
     Procedure,
@@ -64,18 +70,6 @@ def said_value(text: str, name: str) -> str:
     if " " not in value and value.endswith(".") and not value.endswith(".."):
         value = value[:-1]
     return value
-
-
-def _free_text(spec: FieldSpec | None) -> bool:
-    return spec is not None and spec.type == "text" and not spec.enum_values
-
-
-def _named(question: str, key: str, asked: str) -> bool:
-    """Whether `question` (asking for `asked`) names `key` too: the words of its name
-    that `asked`'s name does not share ("incident location" beside "incident time")."""
-    own = set(stems(key.rsplit(".", 1)[-1].replace("_", " ")))
-    own -= set(stems(asked.rsplit(".", 1)[-1].replace("_", " ")))
-    return bool(own) and own <= set(stems(question))
 
 
 class ModelBrain:
@@ -200,7 +194,10 @@ class ModelBrain:
         key is read from the answer by its type."""
         declared = ctx.defs.memory_names().get(asked)
         boolean = declared is not None and declared.type == "bool"
-        question = question_for(text, asked.rsplit(".", 1)[-1].replace("_", " "), boolean=boolean)
+        # the step's own sentence for it, where one asks for it by name
+        own = None if boolean else asking_sentence(text, declared, ctx.holds)
+        words = asked.rsplit(".", 1)[-1].replace("_", " ")
+        question = question_for(own or text, words, boolean=boolean)
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
@@ -215,7 +212,7 @@ class ModelBrain:
             answer = yield from self.clarify(ctx, primary, question, answer, step, block)
         for key in keys:
             spec = model.field(key) if model is not None else None
-            if key != asked and not _named(question, key, asked) and _free_text(spec):
+            if key != asked and asking_sentence(text, ctx.defs.memory_field(key), ctx.holds):
                 continue  # asked on its own next ("Ask for the time ... Ask where it happened")
             value = self.read(ctx, spec, answer) if spec is not None else NO_ANSWER
             if value is NO_ANSWER and spec is None:
