@@ -251,3 +251,16 @@ def test_an_id_with_a_word_prefix_is_still_asserted_but_a_date_is_not() -> None:
 
     assert exact("text", "CLAIM1234")  # the project's own claim ids: passed as read out
     assert not exact("text", "yesterday") and not exact("text", "03/14/2026")
+
+
+def test_the_reference_agent_asks_each_field_with_its_own_sentence(tmp_path: Path) -> None:
+    from skill_model_fixtures import play_lines
+
+    root = write_project(tmp_path / "desk", FILES)
+    lines = ["I want to report damage", "Bike", "A car door hit my bike.", "yesterday", "6 pm"]
+    events = play_lines(root, [*lines, "on Harbour Road"])
+    said = [str(e.get("text") or "") for e in events if e.get("event") == "bot"]
+    assert any("where it happened" in s for s in said), said
+    memory = {e["key"]: e.get("value") for e in events if e.get("event") == "memory_set"}
+    assert memory.get("report.damage_time") == "6 pm"
+    assert memory.get("report.damage_place") == "on Harbour Road"  # not the time again
