@@ -149,6 +149,98 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
     return when, listed
 
 
+#: Who the description says speaks ("when the customer says ...").
+_SPEAKERS = frozenset(
+    {"customer", "customers", "user", "users", "caller", "callers", "member", "members"}
+    | {"employee", "employees", "person", "client", "clients", "they"}
+)
+_SAY_VERBS = frozenset(("says", "say", "types", "type", "writes", "write"))
+_ARTICLES = frozenset(("a", "an", "the"))
+_WANTS = frozenset(("want", "wants", "need", "needs", "ask", "asks"))
+
+
+def _items(text: str) -> list[str]:
+    """The items of a listed series ("bill questions, invoice amounts, or why a bill looks
+    high"), each without its `or`/`and`."""
+    out = []
+    for part in text.strip().rstrip(".").replace(" or ", ", ").split(","):
+        words = part.split()
+        if words and words[0].lower() in ("or", "and"):
+            words = words[1:]
+        if words:
+            out.append(" ".join(words))
+    return out
+
+
+def _clauses(text: str) -> list[str]:
+    """`text` cut at its sentence and clause ends (`.` and `;`)."""
+    return [c for c in text.replace(";", ".").split(".") if c.strip()]
+
+
+def _owned(item: str, whose: str) -> str:
+    """`item` with its first article as `whose` ("why a bill looks high" -> "why my bill
+    looks high")."""
+    words = item.split()
+    for at, word in enumerate(words):
+        if word.lower() in _ARTICLES:
+            return " ".join([*words[:at], whose, *words[at + 1 :]])
+    return item
+
+
+def _said_words(text: str) -> list[str]:
+    """The series after "when the customer says" ("goodbye, thanks that's all, or ...")."""
+    out = []
+    for clause in _clauses(text):
+        words = clause.split()
+        for at in range(1, len(words) - 1):
+            speaks = words[at].lower() in _SAY_VERBS and words[at - 1].lower() in _SPEAKERS
+            if speaks and "when" in (w.lower() for w in words[max(0, at - 3) : at - 1]):
+                return _items(" ".join(words[at + 1 :]))
+    return out
+
+
+def _requested(text: str) -> list[str]:
+    """The series after "requests to" ("write poems, stories, ...")."""
+    for clause in _clauses(text):
+        words = clause.split()
+        for at in range(len(words) - 2):
+            if words[at].lower() in ("request", "requests") and words[at + 1].lower() == "to":
+                return _items(" ".join(words[at + 2 :]))
+    return []
+
+
+def _person_words(skill: Skill) -> list[Request]:
+    """What a person says, where the description lists it: a question among the items it
+    activates for ("why a bill looks high" -> "I'd like to know why my bill looks high"),
+    the words it says the customer uses ("says goodbye" -> "Goodbye."), or the requests it
+    handles ("requests to write poems" -> "could you write poems for me?"). Preferred to
+    the description's own first sentence, which is the team's wording, not a caller's."""
+    text = " ".join((skill.description or "").split())
+    out: list[Request] = []
+    for match in _ACTIVATE.finditer(text):
+        if match["how"].lower() != "for":
+            continue
+        for item in _items(match["rest"]):
+            if item.split(" ", 1)[0].lower() in _WH and len(item.split()) >= 3:
+                mine, yours = _owned(item, "my"), _owned(item, "your")
+                out.append(
+                    Request(f"want to know {_you(yours)}", f"Hi, I'd like to know {_said(mine)}.")
+                )
+    own = skill.id.replace("_", " ").lower()
+    # words, not a verb phrase ("wants to hang up"), and not the skill's id ("goodbye")
+    said = [i for i in _said_words(text) if i.split()[0].lower() not in _WANTS]
+    said = [i for i in said if own not in i.lower()] or said
+    if said and said[0][:1] not in "\"“'":
+        words = said[0]
+        out.append(Request(f"want to say {words}", words[:1].upper() + words[1:] + "."))
+    asked = _requested(text)
+    if asked and len(asked[0].split()) >= 2:
+        out.append(
+            Request(f"want the agent to {_you(asked[0])}", f"Hi, could you {_me(asked[0])} for me?")
+        )
+    return [r._replace(strong=True) for r in out]
+
+
 def _sentences(skill: Skill) -> list[str]:
     text = " ".join((skill.description or "").split())
     return [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
@@ -187,10 +279,14 @@ def _topic(skill: Skill) -> Request | None:
 
 def requests(skill: Skill) -> list[Request]:
     """What the user wants, from the description (see module doc), best first: activation
-    sentences, the first sentence as an instruction, activation lists, else the topic."""
+    sentences, a person's own words the description lists (`_person_words`), the first
+    sentence as an instruction, activation lists, else the topic."""
     when, listed = _activation(skill)
     instruction = _instruction(skill)
-    strong = [r._replace(strong=True) for r in [*when, *([instruction] if instruction else [])]]
+    strong = [
+        r._replace(strong=True)
+        for r in [*when, *_person_words(skill), *([instruction] if instruction else [])]
+    ]
     found = [*strong, *listed]
     if not found:
         topic = _topic(skill)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from evalcore.definitions import Block, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import instruction_prompt, skipped_keys
+from evalcore.definitions.skill_model import asks_for, instruction_prompt, skipped_keys
 
 from ._mantle_tools import qualify
 from ._mantle_walk_records import SET, Ask, Event
@@ -188,10 +188,14 @@ class BlockSteps(ToolRuns):
         if handed and text.lower().lstrip().startswith("if it is not clear"):
             for key in categorical:
                 self.remember(key, self.handed_value(key))
-        elif categorical or not waits_for_choice:
-            first = categorical[0] if categorical else missing[0]
+        elif categorical or not waits_for_choice or self.still_asks(step, missing):
             memory = self.walk.memory
-            for asked in [first, *(k for k in missing if k in inputs and k != first)]:
+            first = categorical[0] if categorical else missing[0]
+            rest = inputs
+            if waits_for_choice and not categorical:  # the choice is made: what its side asks
+                rest = self.still_asks(step, missing)
+                first = rest[0]
+            for asked in [first, *(k for k in missing if k in rest and k != first)]:
                 prompt = instruction_prompt(
                     text, self.defs.memory_field(asked), lambda c: evaluate(c, memory)
                 )
@@ -212,6 +216,18 @@ class BlockSteps(ToolRuns):
             self._cover_value(key)
         self.picked_fields(block, step, keys)
         self.instruction_fields(block, step)
+
+    def still_asks(self, step: Step, missing: list[str]) -> list[str]:
+        """The missing fields a step whose choice is made still asks the user for by name
+        ("Homeowner, or time and location": for Car, "Ask for the incident time ... Ask where
+        it happened"); none once its `complete_when` holds or where the agent sets them."""
+        when = step.fields.get("complete_when")
+        memory = self.walk.memory
+        if when is None or evaluate(str(when), memory):
+            return []
+        text = str(step.target or "")
+        holds = lambda c: bool(evaluate(c, memory))  # noqa: E731
+        return [k for k in missing if asks_for(text, self.defs.memory_field(k), holds)]
 
     def picked_fields(self, block: Block, step: Step, keys: list[str]) -> None:
         """A choice the step sets beside what it waits for ("Set policy_number and

@@ -196,7 +196,9 @@ class FactSimulator:
             # its own (a gated tool's read-back), a details check before it is agreed to
             declines = self.context.confirm == "decline" and (own or not self.readbacks)
             return self._say(DECLINE if declines else AGREE)
-        if _ANYTHING_ELSE.search(question):
+        # "anything else you want on file?" is a fact's question when it names the fact in
+        # full; "anything else I can help with?" is the closing one
+        if _ANYTHING_ELSE.search(question) and not any(stems(f.label) <= said for f in facts):
             return self._finish(CLOSING)
         if facts:
             return self._say(_answer(facts))

@@ -11,6 +11,7 @@ from ._people import DOMAINS, Persona, names_role, persona_for, roles_for
 from ._records import Collection, DataRecords, load_records, record_name
 from ._rng import case_rng
 from ._sheet import Fact, FactSheet, SheetBuilder, spoken_value
+from ._told import incident_for, told_value
 from ._values import (
     REFERENCE_DAY,
     FieldSpec,
@@ -36,6 +37,7 @@ __all__ = [
     "case_rng",
     "date_format",
     "draw_date",
+    "incident_for",
     "listed_values",
     "load_records",
     "names_role",
@@ -45,5 +47,6 @@ __all__ = [
     "shaped_like",
     "spoken_date",
     "spoken_value",
+    "told_value",
     "typed_value",
 ]

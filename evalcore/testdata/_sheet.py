@@ -57,7 +57,13 @@ def spoken_value(value: Any, spec: FieldSpec | None = None) -> str:
     if isinstance(value, int):
         return str(value)
     text = str(value)
-    if "_" in text and " " not in text and not any(c.isdigit() for c in text):
+    # `not_received` is said "not received"; an upper-case id (`C_GENERAL`) is read out as is
+    if (
+        "_" in text
+        and " " not in text
+        and not any(c.isdigit() for c in text)
+        and not text.isupper()
+    ):
         return text.replace("_", " ")
     return text
 

@@ -19,7 +19,14 @@ from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.skill_model import skill_model
 from evalcore.simulator import stems
-from evalcore.testdata import FieldSpec, SheetBuilder, case_rng, listed_values, spoken_value
+from evalcore.testdata import (
+    FieldSpec,
+    SheetBuilder,
+    case_rng,
+    listed_values,
+    spoken_value,
+    told_value,
+)
 
 from ...planning._mantle_phrases import description_phrases, second_person
 from ...planning._mantle_tools import step_arguments
@@ -113,17 +120,42 @@ def is_internal(field: MemoryField) -> bool:
 
 
 def field_value(
-    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, fixed: dict[str, Any]
+    defs: MantleDefinitions,
+    field: MemoryField,
+    sheet: SheetBuilder,
+    fixed: dict[str, Any],
+    asked: str = "",
 ) -> Any:
-    """The case's value for a field the user answers (None: leave it to the walk)."""
+    """The case's value for a field the user answers (None: leave it to the walk);
+    `asked`: the question the path asks it with."""
     if field.type in ("categorical", "bool"):
         return None
     if field.type == "text" and is_internal(field):
         return sheet.from_records(spec_of(field, defs)) or example_value(defs, field)
     value = sheet.value(spec_of(field, defs))
     if value is None and field.type == "text":
-        value = example_value(defs, field) or in_own_words(defs, field, sheet, fixed)
+        value = (
+            example_value(defs, field)
+            or in_own_words(defs, field, sheet, fixed)
+            or told(defs, field, sheet, fixed, asked)
+        )
     return value
+
+
+def told(
+    defs: MantleDefinitions,
+    field: MemoryField,
+    sheet: SheetBuilder,
+    fixed: dict[str, Any],
+    asked: str = "",
+) -> str | None:
+    """What the user tells for a free-text field nothing else fills (what happened, where,
+    anything to add), of the kind the case's fixed values and the skill's text are about."""
+    skill = defs.skills.get(field.namespace)
+    context = f"{skill.description or ''}\n{skill.body or ''}" if skill is not None else ""
+    chosen = " ".join(str(v) for v in fixed.values() if isinstance(v, str))
+    rng = case_rng(sheet.key, "told")  # one draw per case: its story holds together
+    return told_value(spec_of(field, defs), rng, context, chosen, asked)
 
 
 def _value_stems(defs: MantleDefinitions, body: str, key: str, value: Any) -> set[str]:
@@ -175,6 +207,34 @@ def in_own_words(
     return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
 
 
+def set_fields_asks(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, str, str]]:
+    """(label, field name, sentence) for each field the prose has the agent set from the
+    user's answer with Mantle's `set_fields` ("Ask which month they want to review. When
+    they answer, set `bill_month` via `set_fields` to a full month name such as February")
+    that no memory declares: the model does not read it as a question, but a real agent
+    asks it, so the user must know the answer."""
+    declared = defs.memory_names()
+    out = []
+    for para in re.split(r"\n\s*\n", skill.body or ""):
+        text = " ".join(para.split())
+        for sentence in (s.strip() for s in text.split(". ")):
+            words = sentence.split()
+            kept = [w.strip("`,") for w in words]
+            if "set_fields" not in kept or "set" not in (w.lower() for w in kept):
+                continue
+            at = [w.lower() for w in kept].index("set")
+            named = words[at + 1] if at + 1 < len(words) else ""
+            name = named.strip("`,")
+            if not (named.startswith("`") and name.isidentifier()):
+                continue  # "set `bill_month` via `set_fields`": a field, in backticks
+            if f"{skill.id}.{name}" in declared or f"project.{name}" in declared:
+                continue
+            clause = asked_clause(text[: text.index(sentence)])
+            if clause is not None:
+                out.append((second_person(clause), name, sentence))
+    return out
+
+
 def fill_values(
     defs: MantleDefinitions, walk: Walk, values: dict[str, Any], sheet: SheetBuilder
 ) -> dict[str, Any]:
@@ -188,7 +248,7 @@ def fill_values(
         key = ask.field
         if not key or key in out or key not in fields:
             continue
-        value = field_value(defs, fields[key], sheet, chosen)
+        value = field_value(defs, fields[key], sheet, chosen, ask.prompt or "")
         if value is not None:
             out[key] = value
     return out
@@ -372,6 +432,8 @@ __all__ = [
     "is_internal",
     "label_for",
     "request_values",
+    "set_fields_asks",
     "spec_of",
     "spoken",
+    "told",
 ]

@@ -43,8 +43,34 @@ class PathGoals(AvoidedGoals):
     # --- collecting ----------------------------------------------------------------------
 
     def add(self, check: Check | None) -> None:
+        check = self._exact_arguments(check)
         if check and check not in self.assertions and self._known(check):
             self.assertions.append(check)
+
+    def _exact_arguments(self, check: Check | None) -> Check | None:
+        """`check` without the tool arguments that hold free text the user said (a date,
+        a description): an agent may word or normalize them its own way, so only choices,
+        numbers, yes/no and ids are asserted (`_mantle_exact`)."""
+        body = check.get("tool_executed") if check else None
+        if not isinstance(body, dict) or not body.get("arguments"):
+            return check
+        skill = str(body.get("skill_id") or self.skill.id)
+        model = skill_model(self.project, skill)
+        use = model.tool(str(body.get("tool_name"))) if model is not None else None
+        sources = dict(use.arguments) if use is not None else {}
+        names = self.defs.memory_names()
+        kept = {}
+        for param, value in body["arguments"].items():
+            field_def = names.get(sources.get(param) or f"{skill}.{param}")
+            said = field_def is not None and field_def.type == "text" and isinstance(value, str)
+            if not (said and not _exact("text", value)):
+                kept[param] = value
+        if kept == body["arguments"]:
+            return check
+        pruned = {k: v for k, v in body.items() if k != "arguments"}
+        if kept:
+            pruned = {**pruned, "arguments": kept}
+        return {"tool_executed": {k: pruned[k] for k in body if k in pruned}}
 
     def _known(self, check: Check) -> bool:
         """A message check names a response the project defines (an action step may not)."""

@@ -48,6 +48,7 @@ from ._mantle_facts import (
     gate_words,
     label_for,
     request_values,
+    set_fields_asks,
     spoken,
 )
 from ._mantle_intent import intent_clause, own_opening, without_month
@@ -261,6 +262,15 @@ class _Writer:
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
 
+    def set_fields_facts(self) -> None:
+        """Facts for what the prose asks and has the agent keep with `set_fields` in a field
+        no memory declares (`set_fields_asks`): valued by the sentence's own example."""
+        skill = self.defs.skills[self.script.behavior.source]
+        for label, name, sentence in set_fields_asks(self.defs, skill):
+            value = self.sheet.value(FieldSpec(name, "text", sentence))
+            if value is not None:
+                self.sheet.add(label, value)
+
     def identity_value(self, detail: str) -> str | None:
         if self.account:
             return detail_value(self.script.customer, detail)
@@ -290,6 +300,7 @@ class _Writer:
             self.fact(ask)
         if kind != "escalation":
             self.unplaced_fields()
+            self.set_fields_facts()
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
         if self.context.opening is None:

@@ -17,7 +17,13 @@ import re
 from typing import Any
 
 from ...definitions import Project, Skill, Step
-from ...definitions.skill_model import FieldSpec, SkillModel, branch_values, skill_model
+from ...definitions.skill_model import (
+    FieldSpec,
+    SkillModel,
+    asking_sentence,
+    branch_values,
+    skill_model,
+)
 from ..demo._mantle_engine import (
     NO_ANSWER,
     Procedure,
@@ -188,7 +194,10 @@ class ModelBrain:
         key is read from the answer by its type."""
         declared = ctx.defs.memory_field(asked)
         boolean = declared is not None and declared.type == "bool"
-        question = question_for(text, asked.rsplit(".", 1)[-1].replace("_", " "), boolean=boolean)
+        # the step's own sentence for it, where one asks for it by name
+        own = None if boolean else asking_sentence(text, declared, ctx.holds)
+        words = asked.rsplit(".", 1)[-1].replace("_", " ")
+        question = question_for(own or text, words, boolean=boolean)
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
@@ -203,6 +212,8 @@ class ModelBrain:
             answer = yield from self.clarify(ctx, primary, question, answer, step, block)
         for key in keys:
             spec = model.field(key) if model is not None else None
+            if key != asked and asking_sentence(text, ctx.defs.memory_field(key), ctx.holds):
+                continue  # asked on its own next ("Ask for the time ... Ask where it happened")
             value = self.read(ctx, spec, answer) if spec is not None else NO_ANSWER
             if value is NO_ANSWER and spec is None:
                 value = ctx.engine.read_field(key, answer)

@@ -275,10 +275,11 @@ class Runner:
         if self.model is not None:
             keys = self.model.step_waits(block, step.id, keys)
         text = str(step.target or "")
+        when = step.fields.get("complete_when")
         for _ in range(3):
             missing = [k for k in keys if not self.known(k)]
-            if not missing:
-                break
+            if not missing or (when is not None and missing != keys and ctx.holds(str(when))):
+                break  # done, or its chosen side needs nothing more ("Homeowner, or ...")
             categorical = [k for k in missing if self._categorical(k)]
             handed = ctx.entry in ("link", "escalation", "call")
             if handed and text.lower().lstrip().startswith("if it is not clear"):

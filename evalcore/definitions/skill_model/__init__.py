@@ -11,7 +11,7 @@ frontmatter; `casegen sources --explain SKILL` prints it.
 from ._build import build_skill_model, skill_model, skill_models
 from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
 from ._data_files import data_readers
-from ._fields import instruction_prompt, skill_fields
+from ._fields import asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
@@ -55,6 +55,8 @@ __all__ = [
     "Uncertainty",
     "Where",
     "Write",
+    "asking_sentence",
+    "asks_for",
     "branch_target",
     "branch_values",
     "build_skill_model",

@@ -147,6 +147,28 @@ def instruction_prompt(text: str, field: MemoryField | None, holds: Callable[[st
     return "\n\n".join(scoped) if scoped else text
 
 
+def asking_sentence(
+    text: str, field: MemoryField | None, holds: Callable[[str], bool]
+) -> str | None:
+    """The sentence in scope of an instructions step that asks the user for `field` by name
+    ("Ask where it happened and set incident_location"), None where the agent sets it."""
+    if field is None:
+        return None
+    pattern = name_pattern(field)
+    for para in paragraphs(text):
+        if para.condition is not None and not holds(para.condition):
+            continue
+        for sentence in sentences(para.text):
+            if ASK.search(sentence.text) and pattern.search(sentence.text):
+                return sentence.text
+    return None
+
+
+def asks_for(text: str, field: MemoryField | None, holds: Callable[[str], bool]) -> bool:
+    """Whether a sentence in scope asks the user for `field` by name (`asking_sentence`)."""
+    return asking_sentence(text, field, holds) is not None
+
+
 def instruction_fields(
     skill: Skill, step: Step, memory: dict[str, MemoryField]
 ) -> list[tuple[MemoryField, str | None]]:
@@ -277,6 +299,8 @@ def _skill_fields(
 
 
 __all__ = [
+    "asking_sentence",
+    "asks_for",
     "examples",
     "explained_values",
     "field_format",

@@ -295,10 +295,17 @@ class SkillModel(_Frozen):
             written = {w.key for w in use.writes} & set(keys)
             if written:
                 produced |= written
-                inputs += [k for k in use.arguments.values() if k in named and k not in keys]
+                # a tool that rewrites the answer it reads ("call normalize_date with their
+                # answer and keep the normalized value in date"): the answer is still asked
+                inputs += [
+                    k
+                    for k in use.arguments.values()
+                    if k in named and (k not in keys or k in written)
+                ]
         if not produced:
             return keys
-        return [k for k in keys if k not in produced] + list(dict.fromkeys(inputs))
+        kept = [k for k in keys if k not in produced]
+        return kept + [k for k in dict.fromkeys(inputs) if k not in kept]
 
 
 __all__ = [

@@ -1,0 +1,259 @@
+"""What a person says for a free-text field that no record, list or format gives: what
+happened, where it happened, whether there is anything to add, and the message to post.
+
+A claim, a report or a complaint asks "what happened and what caused the damage"; a user who
+cannot answer leaves the conversation short of its goal. The answer is an everyday incident
+of the kind the conversation is about (a dented bumper for a car, a burst pipe for a home),
+chosen by the words of the case's fixed values first (the policy the path picked), then the
+skill's own text, and drawn by the case's seeded rng. Nothing fits: None, never filler.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from dataclasses import dataclass
+
+from ._values import FieldSpec
+
+
+@dataclass(frozen=True)
+class Incident:
+    """Incidents of one kind: the words that say the kind, and what a person tells of one."""
+
+    topic: frozenset[str]
+    what: tuple[str, ...]
+    where: tuple[str, ...]
+
+    def mentions(self, text: str) -> int:
+        """How often `text` names this kind (a word of its topic)."""
+        return sum(1 for w in _words(text) if w in self.topic)
+
+
+INCIDENTS = (
+    Incident(
+        frozenset(
+            [
+                "car",
+                "cars",
+                "auto",
+                "automobile",
+                "vehicle",
+                "vehicles",
+                "motor",
+                "driver",
+                "drivers",
+                "driving",
+                "bumper",
+            ]
+        ),
+        (
+            "Another car backed into mine in a supermarket car park and dented the rear bumper.",
+            "A driver ran a red light and hit the front of my car at a junction.",
+            "A stone thrown up by a truck cracked my windscreen on the highway.",
+        ),
+        (
+            "the supermarket car park on Mill Lane",
+            "the junction of Harbour Road and Kingsway",
+            "the highway just past exit 4",
+        ),
+    ),
+    Incident(
+        frozenset(
+            [
+                "bike",
+                "bikes",
+                "bicycle",
+                "bicycles",
+                "cycling",
+                "cyclist",
+                "ebike",
+                "ebikes",
+                "scooter",
+                "scooters",
+            ]
+        ),
+        (
+            "A car door opened in front of me and I crashed my bike; the front wheel is bent.",
+            "My bike was knocked over in the rack at the station and the derailleur snapped.",
+        ),
+        ("on Harbour Road near the bakery", "the bike rack at the central station"),
+    ),
+    Incident(
+        frozenset(
+            [
+                "home",
+                "homes",
+                "homeowner",
+                "homeowners",
+                "house",
+                "household",
+                "property",
+                "apartment",
+                "flat",
+                "roof",
+            ]
+        ),
+        (
+            "A pipe burst under the kitchen sink and flooded the kitchen floor.",
+            "A storm blew tiles off the roof and rain came through the bedroom ceiling.",
+            "Someone broke in through the back door and took a laptop and some jewellery.",
+        ),
+        ("at home, in the kitchen", "at my house on Oak Avenue", "at home, at the back door"),
+    ),
+    Incident(
+        frozenset(
+            ["travel", "trip", "trips", "flight", "flights", "luggage", "baggage", "suitcase"]
+        ),
+        (
+            "My suitcase did not arrive after my flight home and the airline cannot find it.",
+            "I fell ill on holiday and had to cut the trip short.",
+        ),
+        ("at the airport", "on holiday in Lisbon"),
+    ),
+    Incident(
+        frozenset(["pet", "pets", "dog", "dogs", "cat", "cats", "vet", "veterinary"]),
+        (
+            "My dog ate something in the park and needed treatment at the vet.",
+            "My cat hurt her leg jumping off the balcony.",
+        ),
+        ("in the park near my house", "at home"),
+    ),
+    Incident(
+        frozenset(
+            [
+                "phone",
+                "phones",
+                "laptop",
+                "laptops",
+                "device",
+                "devices",
+                "screen",
+                "screens",
+                "gadget",
+                "gadgets",
+                "tablet",
+                "tablets",
+            ]
+        ),
+        (
+            "I dropped my phone on the pavement and the screen cracked.",
+            "Water got into my laptop and it no longer turns on.",
+        ),
+        ("on the street outside my office", "at home"),
+    ),
+    Incident(
+        frozenset(
+            [
+                "parcel",
+                "parcels",
+                "package",
+                "packages",
+                "delivery",
+                "deliveries",
+                "delivered",
+                "shipment",
+                "shipments",
+            ]
+        ),
+        (
+            "The parcel arrived with the box crushed and the item inside broken.",
+            "The delivery never arrived although the tracking says it was delivered.",
+        ),
+        ("at my front door", "at the parcel locker down the road"),
+    ),
+)
+
+#: Short notices a person posts to a team channel or notice board.
+NOTICES = (
+    "Reminder: the team lunch moves to Thursday at 12:30.",
+    "The third-floor kitchen is closed for cleaning on Friday afternoon.",
+    "Welcome to the two colleagues who joined our team this week!",
+)
+#: Words of a skill that posts or announces a message the user gives (a channel, a board).
+_POSTS = frozenset(
+    [
+        "post",
+        "posts",
+        "posting",
+        "announce",
+        "announces",
+        "announcement",
+        "broadcast",
+        "channel",
+        "channels",
+    ]
+)
+#: Words of a field that is the text of a message (`message_text`, `announcement`).
+_MESSAGE = frozenset(["message", "announcement", "notice", "post"])
+#: Words of a field that asks what happened (not why someone calls, nor a note).
+_WHAT = frozenset(["incident", "damage", "accident", "loss", "cause", "caused"])
+#: Words of a field that asks where something happened.
+_WHERE = frozenset(["location", "place", "where"])
+#: Words of a field for anything more the person wants on file.
+_MORE = frozenset(["additional", "extra", "further", "witness", "witnesses"])
+
+
+def _words(text: str) -> list[str]:
+    """The lower-case words of `text` (a field name's parts too: `message_text`)."""
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def _pairs(words: list[str]) -> set[tuple[str, str]]:
+    return set(itertools.pairwise(words))
+
+
+def incident_for(context: str, fixed: str = "") -> Incident | None:
+    """The kind of incident `fixed` (the case's chosen values) names, else the one `context`
+    (the skill's text) names most often; None when neither names one."""
+    for text in (fixed, context):
+        counts = [(i.mentions(text), n) for n, i in enumerate(INCIDENTS)]
+        best, at = max(counts, key=lambda c: (c[0], -c[1]))
+        if best:
+            return INCIDENTS[at]
+    return None
+
+
+def told_value(
+    spec: FieldSpec, rng: random.Random, context: str, fixed: str = "", asked: str = ""
+) -> str | None:
+    """What the user says for a free-text `spec` (see module doc); None when nothing fits.
+    `rng` is seeded per case, not per field, so a case's "what" and "where" tell one story;
+    `asked`, the question the path asks it with, says what "anything more" covers."""
+    if spec.type != "text" or spec.enum_values:
+        return None
+    name, words = _words(spec.name), _words(f"{spec.name} {spec.description}")
+    if _MESSAGE & set(name) and _POSTS & set(_words(context)):
+        return rng.choice(NOTICES)  # the message to post: a notice a colleague would send
+    pairs = _pairs(words)
+    if _MORE & set(words) or {("anything", "else"), ("other", "notes")} & pairs:
+        return _nothing_more(asked or spec.description)
+    incident = incident_for(context, fixed)
+    if incident is None:
+        return None
+    at = rng.randrange(len(incident.what))  # the same draw for what and where: one story
+    if _WHERE & set(name) or "where" in _words(spec.description):
+        return incident.where[at % len(incident.where)]
+    described = any(w.startswith("descri") for w in name)
+    if _WHAT & set(words) or ("what", "happened") in pairs or described:
+        return incident.what[at]
+    return None
+
+
+def _nothing_more(description: str) -> str:
+    """ "Anything to add?" answered as most people do: no witnesses, no report, nothing else
+    (each named only where the field asks for it)."""
+    parts = []
+    words = set(_words(description))
+    if words & {"witness", "witnesses"}:
+        parts.append("there were no witnesses")
+    if "police" in words:
+        parts.append("I did not file a police report")
+    if not parts:
+        return "Nothing else to add."
+    said = " and ".join(parts)
+    return said[:1].upper() + said[1:] + "."
+
+
+__all__ = ["INCIDENTS", "NOTICES", "Incident", "incident_for", "told_value"]
