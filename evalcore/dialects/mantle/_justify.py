@@ -160,6 +160,16 @@ def _walk_checks(items: list[Any]) -> Iterator[dict[str, Any]]:
         yield from (_dict(i) for i in _list(item.get("sequencing")))
 
 
+def _requires_entry(condition: Any, name: str) -> bool:
+    """True when a step's `complete_when` cannot hold without `name` set: the entry is one
+    of its `and`-joined terms (no `or`, no negation of it)."""
+    from ...definitions.conditions import condition_keys
+
+    if not isinstance(condition, str) or re.search(r"\bor\b|\bnot\b|!", condition):
+        return False
+    return name in condition_keys(condition)
+
+
 class MantleJustifier:
     """Justifies the checks of Mantle scenarios against one project's definitions."""
 
@@ -247,7 +257,12 @@ class MantleJustifier:
         if skill is None:
             return []
         out = []
-        for word in set(re.findall(r"[a-z][a-z0-9]*_[a-z0-9_]+", clause)):
+        words = set(re.findall(r"[a-z][a-z0-9]*_[a-z0-9_]+", clause))
+        # "When checked is True": a bare subject the skill declares is a field too
+        subject = re.match(r"\s*(?:the\s+)?([a-z][a-z0-9]*)\s+(?:is|are|was|==)\b", clause)
+        if subject is not None:
+            words.add(subject.group(1))
+        for word in words:
             for name in (f"{skill.id}.{word}", f"project.{word}"):
                 if self.defs.memory_field(name) is not None:
                     out.append(name)
@@ -596,6 +611,9 @@ class MantleJustifier:
                         what = f"set_memory {key}"
                     elif step.kind == "collect" and str(step.target).split(".")[-1] == key:
                         what = f"collect {key}"
+                    elif _requires_entry(step.fields.get("complete_when"), name):
+                        # the block goes on only once the step's `complete_when` holds
+                        what = f"complete_when needs {key}"
                     if what is None:
                         continue
                     if own:  # the runtime's own write: it happens only where the run goes
