@@ -14,9 +14,9 @@ from benchmarks.architecture import circles, measure
 CEILINGS = {
     "dialect_branches": 71,
     "private_imports": 206,
-    "english_regexes": 362,
+    "english_regexes": 364,
     "circles": 11,
-    "function_imports": 345,
+    "function_imports": 346,
 }
 
 
