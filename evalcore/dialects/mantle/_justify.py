@@ -235,21 +235,23 @@ class MantleJustifier:
         found: list[Justification | None] = []
         permissive_paragraphs: set[int] = set()
         for text, line, condition, paragraph in self._sentences(skill):
+            permissive = paragraph in permissive_paragraphs
+            if _PERMISSIVE.search(text):
+                permissive_paragraphs.add(paragraph)
+            if not pattern.search(text):
+                continue  # only a sentence that mentions it is classified
             # A guard scopes its own clause: "Run @block.x; it verifies first when needed."
             # (and the clauses before it), not the ones before: "If ..., record x; do
             # the same for y" keeps y under the "If".
             clauses = re.split(r"(?<=;)\s+", text)
             upto = next((i for i, c in enumerate(clauses) if pattern.search(c)), len(clauses))
             kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill)
-            if paragraph in permissive_paragraphs:
+            if permissive:
                 kind = "conditional"
-            if _PERMISSIVE.search(text):
-                permissive_paragraphs.add(paragraph)
-            if pattern.search(text):
-                quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
-                found.append(
-                    Justification(kind, self._md(skill), line, f'{what} "{quoted}"')  # type: ignore[arg-type]
-                )
+            quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
+            found.append(
+                Justification(kind, self._md(skill), line, f'{what} "{quoted}"')  # type: ignore[arg-type]
+            )
         return strongest(found)
 
     def _entries_named(self, clause: str, skill: Skill | None) -> list[str]:
