@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
+# One test worker per core, a test file's tests on one worker (its module fixtures built once).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # Ray is heavy (about 70 MB, ~10 s to start a local instance): its tests skip in `make test`
 # and run here, after installing the `ray` extra into the same venv.
