@@ -127,7 +127,9 @@ def test_ray_results_match_the_local_executors(tmp_path: Path, run_cli) -> None:
     verdicts = [a["passed"] for a in first["assertions"]]
     assert verdicts == [True, True, True, False, True]  # the skill is on the worker's copy
     assert base["summary.json"]["totals"]["total"] == 2
-    assert folders["ray"][0]["json"]["summary.json"]["totals"]["total"] == 30
+    runs = 2 * len(list((cases / "mantle").glob("*.yml")))  # --runs 2 of each case
+    assert runs >= 20
+    assert folders["ray"][0]["json"]["summary.json"]["totals"]["total"] == runs
 
 
 def _case(slug: str) -> RunCase:
