@@ -25,12 +25,7 @@ class WalkerBase:
         self.setup = setup
         self.depth = depth
         # a project field's `initial_value` holds from the start, as the engine seeds it
-        initial = {
-            f"project.{name}": field.initial_value
-            for name, field in self.defs.memory.items()
-            if field.initial_value is not None
-        }
-        self.walk = Walk(skill_id, memory={**initial, **setup.memory})
+        self.walk = Walk(skill_id, memory={**self.defs.initial_memory(), **setup.memory})
         self.tools = self.defs.tools_for(skill_id)
         self.model: SkillModel = skill_model(project, skill_id)
         self.stopped = False

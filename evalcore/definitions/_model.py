@@ -273,6 +273,15 @@ class MantleDefinitions(_Model):
         thousands of times per run, and loaded definitions are read, not changed."""
         return dict(self._memory_map())
 
+    def initial_memory(self) -> dict[str, Any]:
+        """Project memory before anything runs: each project field's `initial_value`
+        (`project.<name>` -> value), which Mantle holds from the session's start."""
+        return {
+            f"project.{name}": field.initial_value
+            for name, field in self.memory.items()
+            if field.initial_value is not None
+        }
+
     def memory_field(self, qualified: str) -> MemoryField | None:
         """The declared entry `qualified` names (None when none does): `memory_names()`'s
         lookup without the copy, for the walks that ask once per tool write."""

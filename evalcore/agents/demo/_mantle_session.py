@@ -131,9 +131,8 @@ class MantleSession:
             return
         self.started = True
         # a project field's `initial_value` is its value from the start (no event records it)
-        for name, field in self.defs.memory.items():
-            if field.initial_value is not None:
-                self.memory.setdefault(f"project.{name}", field.initial_value)
+        for key, value in self.defs.initial_memory().items():
+            self.memory.setdefault(key, value)
         slots = dict(initial_slots or {})
         seeds: dict[str, Any] = {}
         others: dict[str, Any] = {}

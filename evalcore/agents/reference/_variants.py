@@ -168,9 +168,7 @@ def _filled_elsewhere(project: Project) -> set[str]:
     run where it is filled already skips the lookup: those are not freedoms.)"""
     defs = project.mantle
     assert defs is not None
-    return {
-        f"project.{name}" for name, field in defs.memory.items() if field.initial_value is not None
-    }
+    return set(defs.initial_memory())
 
 
 _MONTHS = "january february march april may june july august september october november december"
