@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import EXAMPLES
 from reference_fixtures import write_claims
 
 from evalcore.agents import UserTurn, parse_target
@@ -226,3 +227,24 @@ def test_target_spec_parses_and_unknown_mutant_suggests(claims: Path):
         parse_target("mantle:/no/such/dir")
     with pytest.raises(UserError, match="unknown option"):
         parse_target(f"mantle:{claims}?mutnt=x")
+
+
+BANK = EXAMPLES / "bank"
+
+
+def test_a_question_a_description_quotes_asks_for_its_skill():
+    # "What's my balance?" is check_balance's own example request: never "cannot help"
+    events, _ = play(BANK, ["What's my balance?"])
+    assert {"event": "skill_activated", "skill_id": "check_balance"}.items() <= next(
+        e for e in events if e["event"] == "skill_activated"
+    ).items()
+    assert "utter_cannot_help" not in utters(events)
+
+
+def test_calling_the_skill_off_is_not_the_answer_to_its_question():
+    said = ["I lost my card", "My date of birth is 14 March 1986 and my postcode is 94110."]
+    events, _ = play(BANK, [*said, "Never mind, cancel that."])
+    assert "skill_cancelled" in kinds(events)
+    # the card question was not answered with the words "Never mind, cancel that."
+    assert "card_replace.selected_card_id" not in memory(events)
+    assert "check_replacement_eligibility" not in [name for name, _ in tools(events)]

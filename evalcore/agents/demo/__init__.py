@@ -21,6 +21,7 @@ from typing import Any
 from ...errors import UserError
 from ...suggest import did_you_mean
 from .._protocol import AgentTarget
+from ._mantle_brain import MantleFlags
 
 DEMOS: dict[str, str] = {
     "bank": "evalcore.agents.demo._bank:BankTarget",
@@ -61,4 +62,4 @@ def _flag_names(target_class: type) -> list[str]:
     return list(flags()) if callable(flags) else []
 
 
-__all__ = ["DEMOS", "demo_names", "make_demo_target"]
+__all__ = ["DEMOS", "MantleFlags", "demo_names", "make_demo_target"]

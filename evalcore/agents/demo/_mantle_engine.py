@@ -70,7 +70,7 @@ from ._mantle_brain import (
     holds,
 )
 from ._mantle_session import MantleSession
-from ._mantle_text import ADVERSARIAL, CLOSING, parse_amount, spoken, stems, yes_or_no
+from ._mantle_text import ADVERSARIAL, CANCEL, CLOSING, parse_amount, spoken, stems, yes_or_no
 from ._mantle_words import FieldWords, SkillWords, field_words, skill_words
 
 
@@ -271,6 +271,7 @@ class MantleEngine(MantleSession):
 
 __all__ = [
     "ADVERSARIAL",
+    "CANCEL",
     "CLOSING",
     "NO_ANSWER",
     "Ask",

@@ -72,6 +72,16 @@ def said_value(text: str, name: str) -> str:
     return value
 
 
+def _record_field(record: dict[str, Any], name: str) -> str | None:
+    """The field of a listed record that an answer picking it gives `name`: its own name,
+    else the longest field name `name` ends with ("Set selected_card_id to the card_id of
+    their choice": `selected_card_id` <- `card_id`)."""
+    if name in record:
+        return name
+    ends = [f for f in record if isinstance(f, str) and name.endswith("_" + f)]
+    return max(ends, key=len) if ends else None
+
+
 class ModelBrain:
     def __init__(self, project: Project) -> None:
         self.project = project
@@ -86,6 +96,10 @@ class ModelBrain:
                 self._models[skill_id] = None
         return self._models[skill_id]
 
+    def backend_of(self, ctx: SkillContext) -> Any:
+        """The session's own backend (a demo's) where it has one, else the project's."""
+        return getattr(ctx.engine, "backend", None) or self.backend
+
     # --- Brain protocol ----------------------------------------------------------------------
 
     def asked_fields(self, skill: Skill) -> list[str]:
@@ -93,7 +107,7 @@ class ModelBrain:
         return [f.qualified for f in model.fields] if model is not None else []
 
     def tool(self, ctx: SkillContext, name: str, arguments: dict[str, Any]) -> ToolResult:
-        result = self.backend.call(ctx.skill.id, name, arguments, ctx.engine.memory)
+        result = self.backend_of(ctx).call(ctx.skill.id, name, arguments, ctx.engine.memory)
         branching = ctx.frame.scratch.get("_branching") or set()
         # a skill another one calls (`call:`) is a sub-check the negative case does not
         # aim at (the planner negates a check of the skill the case is about)
@@ -223,14 +237,21 @@ class ModelBrain:
                 ctx.engine.note(f"could not read {key} from {answer!r}")
         return "done"
 
-    def ask_details(self, ctx: SkillContext, name: str, details: list[str]) -> Procedure:
-        """Identity details in one question; each argument of `name` read from its part."""
+    def ask_details(
+        self, ctx: SkillContext, name: str, details: list[str], *, again: bool = False
+    ) -> Procedure:
+        """Identity details in one question; each argument of `name` read from its part.
+        `again`: the check did not accept the last ones (it says neither which one)."""
         if not details:
             return
         words = ", ".join(details[:-1]) + (" and " if len(details) > 1 else "") + details[-1]
-        answer = yield from ctx.ask(
-            "identity", lambda: ctx.say(f"What are your {words}?"), ctx.engine.answers
+        question = (
+            f"Those details don't match our records. Could you check your {words} and "
+            "tell me again?"
+            if again
+            else f"What are your {words}?"
         )
+        answer = yield from ctx.ask("identity", lambda: ctx.say(question), ctx.engine.answers)
         tool = ctx.defs.tools_for(ctx.skill.id).get(name)
         asked = ctx.frame.scratch.setdefault("asked", {}).setdefault(name, {})
         for param in tool.parameters if tool else []:
@@ -315,8 +336,10 @@ class ModelBrain:
             if number is None:
                 return NO_ANSWER
             return int(number) if kind == "int" else number
-        if record is not None and spec.name in record:
-            return record[spec.name]
+        if record is not None:
+            named = _record_field(record, spec.name)
+            if named is not None:
+                return record[named]
         return said_value(text, spec.name)
 
     def chosen(self, ctx: SkillContext, key: str) -> Any:

@@ -70,7 +70,7 @@ class ReferenceEngine(Listening):
             arguments.update({k: reformatted(arguments[k]) for k in dated})
         ctx = SkillContext(self, frame)
         silent = self.fault("fail_silently", name)
-        if silent or self.fails(skill.id, name, arguments):
+        if silent or self.flags.fail_tool == name or self.fails(skill.id, name, arguments):
             outcome = ToolResult(error=f"{name} is unavailable")
         else:
             outcome = self.brain.tool(ctx, name, arguments)
@@ -98,6 +98,10 @@ class ReferenceEngine(Listening):
         if constraint is not None:
             failed = outcome.error is not None and not silent
             self.utter(constraint.on_failure if failed else constraint.on_success, skill.id)
+        told = getattr(self.backend, "told", None)
+        said = told(name, outcome) if told is not None else None
+        if said:  # a demo backend's result in the words a model would read it out
+            self.say(said)
         if silent:
             return ToolResult(result=None)
         return outcome

@@ -1,16 +1,18 @@
 """The reference agent's engine base: the fault sites every `Mutant` needs, the test accounts.
 
-`FaultedEngine` is `MantleEngine` with a mutant (or none): `fault` says whether the mutant's
-fault applies at a site and notes the site in `reached`; memory writes and responses are
-where `forget_memory`, `wrong_enum` and `drop_on_success` act; a seeded value of a test
-account is read at session start. It plays one allowed variant (`_variants.py`) the same
-way: `freedom` says whether the variant's freedom is taken at a site and notes the site;
-the event log is where `set_late` and `reorder_writes` act, the model's own replies where
-`paraphrase` does.
+`FaultedEngine` is `MantleEngine` with a mutant (or none), a demo's mutation flags (or
+none) and a demo's tool backend (or the one built from the definitions): `fault` says
+whether the mutant's fault applies at a site and notes the site in `reached`; memory
+writes and responses are where `forget_memory`, `wrong_enum` and `drop_on_success` act; a
+seeded value of a test account is read at session start. It plays one allowed variant
+(`_variants.py`) the same way: `freedom` says whether the variant's freedom is taken at a
+site and notes the site; the event log is where `set_late` and `reorder_writes` act, the
+model's own replies where `paraphrase` does.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...definitions import Project
@@ -45,13 +47,21 @@ class FaultedEngine(MantleEngine):
         brain: Any,
         mutant: Mutant | None = None,
         variant: Variant | None = None,
+        *,
+        flags: MantleFlags | None = None,
+        backend: Any = None,
     ) -> None:
         kind = mutant.kind if mutant else None
-        flags = MantleFlags(
-            ignore_digression=kind == "ignore_digression",
-            ignore_handoff=kind == "never_handoff",
+        given = flags or MantleFlags()
+        flags = replace(
+            given,
+            ignore_digression=given.ignore_digression or kind == "ignore_digression",
+            ignore_handoff=given.ignore_handoff or kind == "never_handoff",
         )
         super().__init__(project, brain, flags)
+        #: The session's own tool backend (a demo's, with its test customers and state), or
+        #: None: the brain's `FakeBackend`, built from the definitions.
+        self.backend = backend
         #: Every fault site the run passed (see `fault` and `_reach.py`): a mutant whose
         #: sites a run never passed plays that run exactly like the reference agent.
         self.reached: set[tuple[str, str | None]] = set()

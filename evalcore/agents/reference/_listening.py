@@ -15,6 +15,7 @@ from typing import Any
 from ...definitions import Step
 from ..demo._mantle_engine import (
     ADVERSARIAL,
+    CANCEL,
     NO_ANSWER,
     Ask,
     Frame,
@@ -78,7 +79,7 @@ class Listening(FaultedEngine):
             for s in self.defs.skills.values()
             if s.is_handoff and not s.disabled and s.id not in shut
         ]
-        if not handoffs or self.fault("never_handoff"):
+        if not handoffs or self.fault("never_handoff") or self.flags.ignore_handoff:
             return None
         scores = self.skill_words.scores(text)
         return max(handoffs, key=lambda s: (scores.get(s, 0.0), -handoffs.index(s)))
@@ -118,12 +119,16 @@ class Listening(FaultedEngine):
 
     def off_topic(self, text: str) -> bool:
         """A question aside that asks for no skill ("Quick question: what's the weather
-        like tomorrow?"): the agent says it cannot help instead of routing it."""
+        like tomorrow?"): the agent says it cannot help instead of routing it. A question
+        that says one of a skill's quoted requests word for word asks for that skill."""
         rest = _aside(text)
         if not (rest is not None or _questions_back(text)) or "?" not in text:
             return False
         active = {f.skill.id for f in self.stack}
-        _, score = self.skill_words.best(text if rest is None else rest, exclude=active)
+        asked = text if rest is None else rest
+        if self.skill_words.phrased_in(asked) - active - self.closed():
+            return False  # a request the description quotes ("What's my balance?")
+        _, score = self.skill_words.best(asked, exclude=active)
         return score < 1.5
 
     def idle(self, text: str) -> None:
@@ -158,13 +163,14 @@ class Listening(FaultedEngine):
 
     def answers(self, text: str) -> Any:
         """A free-text answer, unless the message asks for another skill (a digression or
-        a hand-off the engine then routes) or is an attack it refuses."""
+        a hand-off the engine then routes), is an attack it refuses or calls the skill off
+        (the engine then cancels it)."""
         if self.handoff_skill(text) is not None:
             return NO_ANSWER
         if self.aside_for(text) is not None:
             return NO_ANSWER
-        if _questions_back(text) or self.off_topic(text):
-            return NO_ANSWER
+        if _questions_back(text) or self.off_topic(text) or CANCEL.search(text):
+            return NO_ANSWER  # "Never mind, cancel that." is not the card they picked
         return text
 
     def read_field(self, key: str, text: str) -> Any:

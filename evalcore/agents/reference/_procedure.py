@@ -3,7 +3,9 @@
 Order: values stated up front, then the plan in reading order. A `block` runs the ordered
 block (a skill whose prose runs none runs its first block no other block calls, after the
 prose); `lookup` runs its tool when the key it fills is empty; `identity` asks for the
-details in one question and runs the check unless its key is already true; `ask_field`
+details in one question and runs the check unless its key is already true (again, three
+times at most, while a check that writes the key leaves it unset: the details did not
+match); `ask_field`
 asks a field that is not known; `question` asks a yes/no question; `tool` calls the tool
 once its trigger and `requires` hold (else it waits, and is retried after every step; at
 the end of the prose, a waiting tool's missing inputs are asked for, or set when they are
@@ -41,6 +43,8 @@ if TYPE_CHECKING:
     from ._brain import ModelBrain
 
 _STOP = "_stopped"
+_CHECK_TRIES = 3
+"""Times a person is asked for identity details the check did not accept."""
 _PENDING = "_pending"
 
 
@@ -140,10 +144,7 @@ class Runner:
             if memory.get(item.key or "") in (None, "") and item.name in self.tools:
                 self.run_tool(item.name or "")
         elif item.kind == "identity":
-            if item.key and memory.get(item.key) is True:
-                return
-            yield from self.brain.ask_details(ctx, item.name or "", list(item.details))
-            self.run_tool(item.name or "")
+            yield from self.check_identity(item)
         elif item.kind == "ask_field" and item.name and not self.known(item.name):
             spec = self.model.field(item.name) if self.model else None
             if spec is not None:
@@ -164,6 +165,29 @@ class Runner:
             outcome = yield from ctx.engine.call_skill(ctx, item.name or "")
             if str(outcome).startswith("linked:"):
                 self.stop(str(outcome))
+
+    def check_identity(self, item: ProseItem) -> Procedure:
+        """Ask for the details in one message and run the check, unless its key is already
+        true. Where the check's own code writes the key and this call did not (the details
+        did not match), ask again, naming every detail and not which one failed; after
+        `_CHECK_TRIES`, hand over to the hand-off skill the next sentence names (the
+        prose's "When no attempts are left, hand over to …"), else stop."""
+        ctx, name, key = self.ctx, item.name or "", item.key
+        use = self.model.tool(name) if self.model else None
+        writes_key = use is not None and any(w.key == key for w in use.writes)
+        for attempt in range(_CHECK_TRIES):
+            if key and ctx.engine.memory.get(key) is True:
+                return
+            yield from self.brain.ask_details(ctx, name, list(item.details), again=attempt > 0)
+            if not self.run_tool(name) or not writes_key:
+                return
+        if key and ctx.engine.memory.get(key) is True:
+            return
+        items = prose_items(self.skill, self.model) if self.model else []
+        after = next((i for n, i in enumerate(items[1:]) if items[n] == item), None)
+        named = after is not None and after.kind == "delegate"
+        target = ctx.defs.skills.get(after.name or "") if named and after else None
+        self.stop(f"linked:{target.id}" if target is not None and target.is_handoff else "failed")
 
     def user_text(self) -> str:
         """Everything the user said so far (what a cue is heard in)."""
@@ -314,7 +338,7 @@ class Runner:
                 continue
             if not self._categorical(spec.qualified) or not spec.enum_values:
                 continue
-            value = self.brain.backend.record_choice(answers, spec.enum_values)
+            value = self.brain.backend_of(self.ctx).record_choice(answers, spec.enum_values)
             if value is not None:
                 self.ctx.engine.remember(spec.qualified, value)
             else:

@@ -8,17 +8,23 @@ tracker events every time. A turn's reply carries the bot messages (`response` =
 `utter_*` name), the turn's events and `state = {"memory", "skills"}`; `close()` returns the
 full event log, and `meta.notes` says where the run depended on something the skill model
 could not read for sure (and which mutant played, if any).
+
+A demo agent is this target with a backend of its own (`demo:bank`: the bank's test
+customers and what its tools return for them) and its mutation flags: the same reading of
+the project, with results a real backend would give.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ...definitions import Project, load_project
 from ...errors import UserError
 from .._protocol import AgentReply, FinalRecord, UserTurn
+from ..demo import MantleFlags
 from ..demo._replies import play_turn
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
@@ -52,11 +58,15 @@ class ReferenceSession:
         cid: str,
         spec: str,
         variant: Variant | None = None,
+        *,
+        flags: MantleFlags | None = None,
+        backend: Any = None,
     ) -> None:
         # the brain reads the definitions only (its skill models, the data records): one
         # per loaded project serves every session
         brain = once("brain", project, None, lambda: ModelBrain(project))
-        self.engine = ReferenceEngine(project, brain, mutant, variant)
+        self.engine = ReferenceEngine(project, brain, mutant, variant, flags=flags, backend=backend)
+        self.flags = flags
         self.setup = setup
         self.mutant = mutant
         self._cid = cid
@@ -64,11 +74,13 @@ class ReferenceSession:
 
     @property
     def conversation_id(self) -> str:
-        """`mantle-<digest>` of the case's slug and run index, made when first read (a
-        verification play that only reads the engine's events never asks for it)."""
+        """`mantle-<digest>` (a demo's: `bank-<digest>`) of the case's slug and run index,
+        made when first read (a verification play that only reads the engine's events
+        never asks for it)."""
         if "#" in self._cid:
             digest = hashlib.sha256(self._cid.encode()).hexdigest()[:12]
-            self._cid = f"mantle-{digest}"
+            scheme, _, rest = self.spec.partition(":")
+            self._cid = f"{rest if scheme == 'demo' else scheme}-{digest}"
         return self._cid
 
     async def send(self, turn: UserTurn) -> AgentReply:
@@ -85,6 +97,8 @@ class ReferenceSession:
             meta["mutant"] = self.mutant.id
         if self.engine.variant is not None:
             meta["variant"] = self.engine.variant.id
+        if self.flags is not None:
+            meta["flags"] = self.flags.active()
         return FinalRecord(
             events=[dict(e) for e in self.engine.events],
             state={"memory": dict(self.engine.memory)},
@@ -104,9 +118,16 @@ CAVEAT = (
 class ReferenceTarget:
     """A fresh, deterministic session per run of the project at `root`."""
 
-    caveat = CAVEAT
+    caveat: str | None = CAVEAT
 
-    def __init__(self, root: Path | str, *, mutant: str | Mutant | None = None) -> None:
+    def __init__(
+        self,
+        root: Path | str,
+        *,
+        mutant: str | Mutant | None = None,
+        flags: MantleFlags | None = None,
+        backend: Callable[[], Any] | None = None,
+    ) -> None:
         path = Path(root)
         if not path.is_dir():
             raise UserError(
@@ -122,6 +143,10 @@ class ReferenceTarget:
         #: An allowed variant (`_variants.py`) the sessions play instead of the reference
         #: agent's own choice at its site; set by verification, not by a target string.
         self.variant: Variant | None = None
+        #: A demo's mutation flags and the factory of its tool backend (one per session: a
+        #: backend may count what it did), both None for `mantle:DIR`.
+        self.flags = flags
+        self.backend = backend
         self.spec = f"mantle:{root}" + (f"?mutant={mutant.id}" if mutant else "")
 
     async def open(self, case: Any, run_index: int) -> ReferenceSession:
@@ -136,6 +161,8 @@ class ReferenceTarget:
             f"{slug or 'case'}#{run_index}",
             self.spec,
             getattr(self, "variant", None),
+            flags=self.flags,
+            backend=self.backend() if self.backend is not None else None,
         )
 
 
