@@ -241,10 +241,31 @@ async def test_wrong_identity_details_are_asked_again_without_saying_which():
     )
     await session.send(UserTurn(type="text", text="What's my balance?"))
     reply = await session.send(UserTurn(type="text", text="3 July 1979, postcode 60614"))
-    assert "don't match" in reply.messages[-1].text
-    assert "date of birth" not in reply.messages[-1].text
+    checks = [e for e in reply.events if e["event"] == "tool_executed"]
+    assert [(e["tool_name"], e["result"]["verified"]) for e in checks] == [
+        ("verify_identity", False)
+    ]
+    again = reply.messages[-1].text
+    # asked again for both, so it does not say which one was wrong
+    assert "don't match" in again and "date of birth" in again and "postcode" in again
     reply = await session.send(UserTurn(type="text", text="2 July 1979, postcode 60614"))
     assert "checking, savings or credit card" in reply.messages[-1].text
+
+
+async def test_a_caller_who_cannot_be_verified_is_handed_over_after_three_tries():
+    session = await make_demo_target("bank").open(
+        {"setup": {"initial_slots": {"project.caller_phone": "+15550177"}}}, 1
+    )
+    await session.send(UserTurn(type="text", text="I lost my card"))
+    for _ in range(3):
+        reply = await session.send(UserTurn(type="text", text="3 July 1979, postcode 60614"))
+    final = await session.close()
+    checks = [e for e in final.events if e.get("tool_name") == "verify_identity"]
+    assert len(checks) == 3 and not any(e["result"]["verified"] for e in checks)
+    assert {"event": "skill_activated", "skill_id": "human_handoff"}.items() <= next(
+        e for e in reply.events if e["event"] == "skill_activated"
+    ).items()
+    assert not any(e.get("tool_name") == "list_cards" for e in final.events)
 
 
 def test_registry_and_conditions():

@@ -10,10 +10,16 @@ Two accounts answer differently on purpose: on Jonas's (`+15550150`) the card-or
 and disputes backends return an error, so `place_replacement_order`, `order_replacement` and
 `open_dispute` fail; on Lena's
 (`+15550161`) every check comes back negative (no card can be replaced, no dispute opened).
+
+The backend reads a date of birth and a postcode as a person says them ("14 March 1986",
+"postcode 94110") as well as normalised, as the real service behind a model would see
+either, and `told` is how a model reads a result out (the cards by label, the city on
+file, the balance): the reference agent reads results only for what they write.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,7 +155,10 @@ class Backend:
     def customer(self, memory: dict[str, Any]) -> Customer | None:
         return BY_ID.get(str(memory.get("project.customer_id")))
 
-    def call(self, name: str, arguments: dict[str, Any], memory: dict[str, Any]) -> ToolResult:
+    def call(
+        self, skill_id: str, name: str, arguments: dict[str, Any], memory: dict[str, Any]
+    ) -> ToolResult:
+        """The result of `name` called from `skill_id` (every skill shares the backend)."""
         handler = getattr(self, f"_{name}", None)
         if handler is None:
             return ToolResult(error=f"{name} is not available in the demo backend")
@@ -157,6 +166,24 @@ class Backend:
         if customer is not None and name in customer.failing:
             return ToolResult(error="503 Service Unavailable from cards-api")
         return handler(arguments, customer, memory)
+
+    def record_choice(self, answers: dict[str, Any], choices: list[Any]) -> Any:
+        """No choice is set from a record here: the bank's tools return every value."""
+        return None
+
+    def told(self, name: str, outcome: ToolResult) -> str | None:
+        """What a model says of a result, where the skill has it read out; None: nothing."""
+        result = outcome.result if outcome.error is None else None
+        if not isinstance(result, dict):
+            return None
+        if name == "list_cards" and result.get("cards"):
+            labels = ", ".join(c["label"] for c in result["cards"])
+            return f"I can see these cards: {labels}."
+        if name == "get_mailing_address" and result.get("city"):
+            return f"The new card will go to your address on file in {result['city']}."
+        if name == "get_balance":
+            return _balance(result)
+        return None
 
     # tools/customer.py
     def _lookup_customer(
@@ -178,8 +205,8 @@ class Backend:
         target = BY_ID.get(str(args.get("customer_id"))) or customer
         ok = (
             target is not None
-            and args.get("date_of_birth") == target.date_of_birth
-            and str(args.get("postcode", "")).strip().upper() == target.postcode
+            and _iso_date(str(args.get("date_of_birth", ""))) == target.date_of_birth
+            and _postcode(str(args.get("postcode", ""))) == target.postcode
         )
         if ok:
             return ToolResult({"verified": True}, writes={"project.authenticated": True})
@@ -359,6 +386,64 @@ class Backend:
 
 
 _DAYS = {"standard": "5-7 business days", "express": "1-2 business days"}
+
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_MONTH = "|".join(_MONTHS)
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\w*,?\s+(\d{{4}})\b", re.I)
+_MONTH_DAY = re.compile(rf"\b({_MONTH})\w*\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_POSTCODE = re.compile(r"\b(?:post\s?code|zip(?:\s?code)?)\W*([A-Z0-9]{3,8})\b", re.I)
+_FIVE_DIGITS = re.compile(r"(?<![\d$.,])\b(\d{5})\b(?![.,]\d)")
+
+
+def _iso_date(text: str) -> str | None:
+    """A date of birth as YYYY-MM-DD, however it was said ("14 March 1986", "March 14,
+    1986", "1986-03-14")."""
+    if match := _DAY_MONTH.search(text):
+        day, month, year = match[1], match[2], match[3]
+    elif match := _MONTH_DAY.search(text):
+        month, day, year = match[1], match[2], match[3]
+    else:
+        match = _ISO.search(text)
+        return match[0] if match else None
+    return f"{int(year):04d}-{_MONTHS.index(month.lower()) + 1:02d}-{int(day):02d}"
+
+
+def _postcode(text: str) -> str:
+    """The postcode in what was passed ("94110", "postcode 94110", "my zip is 94110")."""
+    match = _POSTCODE.search(text) or _FIVE_DIGITS.search(text)
+    return match[1].upper() if match else text.strip().upper()
+
+
+def _balance(result: dict[str, Any]) -> str:
+    """A balance read out: available first, current only when it differs; for a credit card
+    the amount owed, the minimum payment and its due date."""
+    if result.get("cards"):
+        card = result["cards"][0]
+        return (
+            f"On your {card['name']} you owe ${card['amount_owed']:.2f}; the minimum "
+            f"payment is ${card['minimum_payment']:.2f}, due {card['due_date']}."
+        )
+    if result.get("accounts"):
+        found = result["accounts"][0]
+        text = f"Your {found['name']} has ${found['available']:.2f} available"
+        if found["current"] != found["available"]:
+            text += f" (current balance ${found['current']:.2f})"
+        return text + "."
+    return "I couldn't find that account."
 
 
 def _card(customer: Customer | None, card_id: Any) -> Card | None:

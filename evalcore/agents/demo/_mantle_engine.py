@@ -7,8 +7,8 @@
 It plays a Mantle project the way the runtime does (reference §1.2, §3) and records exactly
 the tracker events Rasa would, in the wire format of reference §6. What the runtime does by
 itself is generic here; what an LLM would do from a skill's prose comes from a `Brain` (the
-bank's is `_bank.BankBrain`): the procedure each skill's prose describes, the conversational
-`instructions` steps, and the (fake) tool backend.
+reference agent's `ModelBrain`, which `demo:bank` plays too): the procedure each skill's
+prose describes, the conversational `instructions` steps, and the (fake) tool backend.
 
 Generic capabilities:
 
