@@ -18,22 +18,18 @@ _ATOM = re.compile(
     r"^(?P<not>not\s+)?session\.\w+\.(?P<name>\w+)"
     r"(?:\s*(?P<op>==|!=)\s*(?P<value>'[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false|True|False))?$"
 )
-_JOIN = re.compile(r"\s+(and|or)\s+")
 
 
 def condition_words(condition: str) -> str | None:
     """`condition` as a clause ("the feedback rating is thumbs down"), or None."""
-    text = condition.strip()
-    if "(" in text or ")" in text:
+    text = " ".join(condition.split())
+    if "(" in text or ")" in text or (" and " in text and " or " in text):
         return None
-    parts = _JOIN.split(text)
-    joins = set(parts[1::2])
-    if len(joins) > 1:
-        return None
-    said = [_atom(p.strip()) for p in parts[0::2]]
+    join = "or" if " or " in text else "and"
+    said = [_atom(part.strip()) for part in text.split(f" {join} ")]
     if any(s is None for s in said):
         return None
-    return f" {next(iter(joins), 'and')} ".join(s for s in said if s)
+    return f" {join} ".join(s for s in said if s)
 
 
 def _atom(text: str) -> str | None:

@@ -21,8 +21,8 @@ from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.conditions import evaluate
 
 from ...planning._mantle_prose import paragraphs
-from ._mantle_condition_words import condition_words
 from ...review.rules._criteria import split_compound
+from ._mantle_condition_words import condition_words
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
 _REF = re.compile(r"@(?:tool|block|skill|memory)\.(\w+(?:\.\w+)*)")
@@ -150,7 +150,6 @@ def _lost_condition(lead: str) -> bool:
     return bool(_CONDITION.match(lead.strip() + " ")) and _lead(lead) == "The agent"
 
 
-_COLON = re.compile(r":\s+")
 #: An aside between dashes ("outside the list - including … - refuse briefly"): the sentence
 #: reads on without it, and its dashes are no clause boundaries.
 _ASIDE = re.compile(r"\s+[—–-]\s+[^—–]+?\s+[—–-]\s+")
@@ -169,15 +168,18 @@ def _clauses(sentence: str) -> list[str]:
     head: str | None = None
     opening = ""
     plain = _ASIDE.sub(", ", _plain(sentence.strip()))
-    for part in _COLON.split(plain):
-        if head is not None and len(head.split()) >= 3 and sentence_rule(head) is None:
+    parts = plain.split(": ")
+    for index, part in enumerate(parts):
+        if head is not None and not opening and len(head.split()) >= 3 and not _rule(head):
             break  # the part after the colon is scoped by the statement before it
         condition = _CONDITION.match(part)
         if condition is None and opening:
             part = opening + part  # "If they moved, do not order: explain ..."
         opening = opening or (condition.group(0) if condition else "")
-        out.extend(_conditioned(part))
         head = part
+        if index + 1 < len(parts) and _DANGLING.search(part):
+            continue  # "mention it can assist with: …": the list it names comes after
+        out.extend(_conditioned(part))
     return out
 
 
@@ -207,7 +209,7 @@ def _rule(sentence: str) -> str | None:
     found = _INSTRUCTION.match(plain)
     if found and _ANAPHORIC.match(found["lead"].strip()):
         return None  # "…; after that, say …": holds only after a clause it no longer has
-    if found and found["verb"].lower() == "thank" and re.match(r"you\b", found["rest"].strip(), re.I):
+    if found and found["verb"].lower() == "thank" and found["rest"].split()[0].lower() == "you":
         return None  # "Thank you for your email": text for a reader, not an instruction
     if found and found["rest"].strip().lower() not in _EMPTY:
         verb = found["verb"].lower()
@@ -216,20 +218,16 @@ def _rule(sentence: str) -> str | None:
     return None
 
 
-#: How a rule cut from its sentence ends when it lost what it was about ("it can assist with").
+#: How a clause ends when what it is about follows a colon ("it can assist with: …").
 _DANGLING = re.compile(
     r"\b(?:with|about|for|to|of|from|by|as|the|a|an|and|or|such as|including)\s*$", re.IGNORECASE
 )
 
 
 def _whole(rule: str) -> bool:
-    """Whether a rule reads whole out of its sentence: no dangling last word, no bracket or
-    quote left open (a list the sentence split went through)."""
-    if _DANGLING.search(rule):
-        return False
-    if rule.count("(") != rule.count(")") or rule.count('"') % 2:
-        return False
-    return True
+    """Whether a rule reads whole out of its sentence: no bracket or quote left open (a
+    list the sentence split went through)."""
+    return rule.count("(") == rule.count(")") and not rule.count('"') % 2
 
 
 def first_rule(text: str) -> str | None:
@@ -324,6 +322,49 @@ def pick(
     return [rule.text for _, rule in ranked[:limit]]
 
 
+#: A description of requests a skill is there to turn down ("Off-topic requests to write
+#: poems ..."): its whole job is the decline.
+_DECLINES = re.compile(
+    r"\b(?:off[- ]topic|out[- ]of[- ]scope|unrelated\s+to|declin\w*|refus\w*|not\s+supported)\b",
+    re.IGNORECASE,
+)
+#: An agent-wide rule for a question outside what the agent is for.
+_OFF_TOPIC = re.compile(
+    r"\b(?:asks?|requests?|questions?)\b[^.]*\b(?:outside|off[- ]topic|unrelated)\b", re.IGNORECASE
+)
+
+
+#: A prose paragraph or sentence that tells the agent to ask the customer something.
+_ASKS = re.compile(r"(?:^|.*[.!?]\s+)ask\b(?!\s+for\s+confirmation)", re.IGNORECASE | re.DOTALL)
+
+
+def asks_something(skill: Skill) -> bool:
+    """Whether the skill's prose tells the agent to ask the customer something ("Ask
+    briefly why they want a person")."""
+    return any(_ASKS.match(text) for _, text in paragraphs(skill.body))
+
+
+def declines(skill: Skill) -> bool:
+    """Whether the skill exists to decline what routes to it: "answers instead of declining"
+    would fail every correct run of it."""
+    return bool(_DECLINES.search(skill.description or ""))
+
+
+def off_topic_rule(defs: MantleDefinitions) -> str | None:
+    """What the agent-wide rules say to do with a request outside the agent's job ("If the
+    customer asks something outside insurance, say you can only help with insurance"), as a
+    criterion for a case that makes such a request."""
+    rules = defs.agent.get("rules") if isinstance(defs.agent.get("rules"), list) else []
+    for text in rules:
+        for sentence in _SENTENCE.split(" ".join(str(text).split())):
+            if not _OFF_TOPIC.search(sentence):
+                continue
+            rule = next((r for c in _clauses(sentence) if (r := sentence_rule(c))), None)
+            if rule and len(rule) <= 160:
+                return rule
+    return None
+
+
 def _holds(condition: str, memory: Mapping[str, Any]) -> bool:
     try:
         return bool(evaluate(condition, dict(memory)))
@@ -331,4 +372,13 @@ def _holds(condition: str, memory: Mapping[str, Any]) -> bool:
         return False
 
 
-__all__ = ["Rule", "first_rule", "pick", "prose_rules", "sentence_rule"]
+__all__ = [
+    "Rule",
+    "asks_something",
+    "declines",
+    "first_rule",
+    "off_topic_rule",
+    "pick",
+    "prose_rules",
+    "sentence_rule",
+]
