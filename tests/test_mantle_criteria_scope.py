@@ -10,9 +10,11 @@ import pytest
 
 from agentflows.drafting.offline._mantle_condition_words import condition_words
 from agentflows.drafting.offline._mantle_criteria import (
+    Rule,
     _clauses,
     declines,
     off_topic_rule,
+    pick,
     prose_rules,
     sentence_rule,
 )
@@ -225,3 +227,15 @@ def test_the_example_bank_digressions_ask_again_only_for_what_was_given(repo: Pa
     for case in sorted((repo / "generated_cases" / "mantle").rglob("*digression*.yml")):
         text = case.read_text()
         assert "details the customer gave before the digression" not in text, case.name
+
+
+def test_a_rule_for_a_situation_is_picked_only_where_the_case_is_about_it() -> None:
+    rules = [
+        Rule("If the references lack the answer, the agent says it does not know", False),
+        Rule("If the customer says no, the agent does not order again", False),
+        Rule("The agent does not invent amounts", False),
+    ]
+    assert pick(rules) == ["The agent does not invent amounts"]
+    assert pick(rules, "refusal", limit=1) == [
+        "If the customer says no, the agent does not order again"
+    ]

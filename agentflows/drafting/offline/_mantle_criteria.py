@@ -47,9 +47,10 @@ _CLAUSES = re.compile(
     r")\b)|;\s+|\s+[—–-]\s+",
     re.IGNORECASE,
 )
-#: Words of a rule that say which kind of path it matters on.
+#: Words of a rule that say which kind of path it matters on (stems, read as patterns: "no"
+#: alone would match every "not").
 TOPICS: dict[str, tuple[str, ...]] = {
-    "refusal": ("no", "declin", "confirm", "again", "refus", "says no"),
+    "refusal": (r"says? no\b", "declin", "confirm", "again", "refus"),
     "failure": ("fail", "error", "succeed", "again", "went wrong"),
     "negative": ("not match", "cannot", "not eligible", "attempt", "fail"),
     "adversarial": ("never", "disclose", "reveal", "read out", "share", "id"),
@@ -302,7 +303,8 @@ def pick(
 ) -> list[str]:
     """Up to `limit` rules: those on the topic first, then the path's own branch, then the
     rest (`strict`: only rules on the topic and prohibitions; a refusal case has no place
-    for what the skill says once the job is done, "say a specialist will join shortly")."""
+    for what the skill says once the job is done, "say a specialist will join shortly").
+    A rule for a situation ("If the customer says no, ...") only on its topic."""
     words = TOPICS.get(topic or "", ())
 
     def rank(item: tuple[int, Rule]) -> tuple[int, ...]:
@@ -317,6 +319,9 @@ def pick(
         )
 
     ranked = sorted(enumerate(rules), key=rank)
+    # "If the references lack the answer, say so": only where the case's topic is that
+    # situation; elsewhere nothing in the conversation makes it hold
+    ranked = [(i, r) for i, r in ranked if rank((i, r))[0] == 0 or not r.situational]
     if strict:
         ranked = [(i, r) for i, r in ranked if rank((i, r))[0] == 0 or r.prohibition]
     return [rule.text for _, rule in ranked[:limit]]

@@ -58,9 +58,14 @@ class GoalPieces(HandoffGoals):
             self.add({"memory_was_set": [{"name": k} for k in fresh]})
 
     def rules(self, topic: str | None = None, limit: int = 2, *, strict: bool = False) -> None:
-        found = prose_rules(self.defs, self.skill, self.walk.memory)
-        for text in pick(found, topic, limit, strict=strict):
+        for text in self.picked_rules(topic, limit, strict=strict):
             self.criterion(text)
+
+    def picked_rules(
+        self, topic: str | None = None, limit: int = 2, *, strict: bool = False
+    ) -> list[str]:
+        found = prose_rules(self.defs, self.skill, self.walk.memory)
+        return pick(found, topic, limit, strict=strict)
 
     def given_before(self, at: int) -> dict[str, object]:
         """The values the customer gave before the turn at ask `at`: in the opening and in
@@ -93,6 +98,12 @@ class GoalPieces(HandoffGoals):
         asked = [a for a in walk.asks if a.kind in ("collect", "ask_field", "instructions")]
         if len(asked) < 2:
             return None
+        if any(a.kind == "confirm" for a in walk.asks):
+            # the runtime asks before a gated tool even where the prose asked for consent
+            return (
+                "The agent does not ask again for a detail the customer already gave "
+                "(the confirmation before the action does not count)"
+            )
         return "The agent does not ask again for something the customer already gave"
 
     def answers_only(self, walk: Walk) -> bool:
