@@ -8,6 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_condition_words import condition_words
 from agentflows.drafting.offline._mantle_criteria import (
     Rule,
@@ -19,6 +21,7 @@ from agentflows.drafting.offline._mantle_criteria import (
     sentence_rule,
 )
 from agentflows.drafting.offline._mantle_goals import Goals
+from agentflows.planning import plan_source
 from agentflows.planning._mantle_walk import Ask, Walk
 from evalcore.definitions import load_project
 
@@ -239,3 +242,23 @@ def test_a_rule_for_a_situation_is_picked_only_where_the_case_is_about_it() -> N
     assert pick(rules, "refusal", limit=1) == [
         "If the customer says no, the agent does not order again"
     ]
+
+
+def _criteria(project, skill: str, case: str) -> list[str]:
+    behaviors = {b.case: b for b in plan_source(project, "mantle", skill, None).behaviors}
+    data = draft_mantle(DraftContext(project, "mantle", behaviors[case]))
+    return data["scenario"]["goals"].get("criteria") or []
+
+
+def test_drafted_cases_carry_only_criteria_a_correct_agent_passes(garden) -> None:
+    escalation = _criteria(garden, "rate_chat", "escalation")
+    assert not any("repeat" in c for c in escalation)  # the hand-off skill asks why
+    assert "The agent shares the ticket id once it is open" in escalation
+    # a skill whose job is the decline is never asked to answer instead
+    assert not any("instead of declining" in c for c in _criteria(garden, "decline_poems", "happy"))
+    unrelated = _criteria(garden, "rate_chat", "unrelated_request")
+    assert (
+        "If the customer asks something outside gardening, the agent says it can only help "
+        "with gardening" in unrelated
+    )
+    assert not any("comes back" in c for c in unrelated)
