@@ -242,7 +242,10 @@ def test_rules_under_an_if_the_path_does_not_take_are_left_out(bank) -> None:
         r.text
         for r in prose_rules(bank.mantle, skill, {"card_replace.replacement_reason": "damaged"})
     ]
-    told = "The agent tells the customer the card can no longer be used"
+    told = (
+        "When the replacement reason is stolen, "
+        "the agent tells the customer the card can no longer be used"
+    )
     assert told in stolen and told not in damaged
     assert stolen.index(told) == 0  # the active branch's rule comes first
 

@@ -22,6 +22,7 @@ from evalcore.definitions.conditions import evaluate
 
 from ...planning._mantle_prose import paragraphs
 from ...review.rules._criteria import split_compound
+from ._mantle_condition_words import condition_words
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
 _REF = re.compile(r"@(?:tool|block|skill|memory)\.(\w+(?:\.\w+)*)")
@@ -32,7 +33,8 @@ _PROHIBITION = re.compile(
 )
 _INSTRUCTION = re.compile(
     r"(?P<lead>^|^(?:when|if|once|after|before)\b[^,]*,\s+)"
-    r"(?P<verb>tell|say|explain|mention|name|offer|suggest|read back|warn)\s+(?P<rest>.+)$",
+    r"(?P<verb>tell|say|explain|mention|name|offer|suggest|read back|warn|thank|apologi[sz]e"
+    r"|share|give|list|wish|point)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _THIRD = {"read back": "reads back"}
@@ -41,12 +43,14 @@ _EMPTY = {"so", "it", "this", "that", "them"}
 #: Where one prose sentence holds several instructions: "…, and never say …", "…; tell …".
 _CLAUSES = re.compile(
     r",?\s+(?:and|but|then)\s+(?=(?:never|do\s+not|don't|tell|say|explain|ask|offer|mention"
-    r"|name|suggest)\b)|;\s+|:\s+",
+    r"|name|suggest|thank|apologi[sz]e|share|give|list|wish|point|invite|invoke|call|end|set"
+    r")\b)|;\s+|\s+[—–-]\s+",
     re.IGNORECASE,
 )
-#: Words of a rule that say which kind of path it matters on.
+#: Words of a rule that say which kind of path it matters on (stems, read as patterns: "no"
+#: alone would match every "not").
 TOPICS: dict[str, tuple[str, ...]] = {
-    "refusal": ("no", "declin", "confirm", "again", "refus", "says no"),
+    "refusal": (r"says? no\b", "declin", "confirm", "again", "refus"),
     "failure": ("fail", "error", "succeed", "again", "went wrong"),
     "negative": ("not match", "cannot", "not eligible", "attempt", "fail"),
     "adversarial": ("never", "disclose", "reveal", "read out", "share", "id"),
@@ -62,8 +66,9 @@ class Rule:
 
     @property
     def situational(self) -> bool:
-        """Only for a situation ("If the customer says no, ..."): vacuous on other paths."""
-        return not self.text.startswith("The agent ")
+        """Only for a situation ("If the customer says no, ..."): vacuous on other paths
+        (not one under an `if:` the path takes: the case fixes its condition)."""
+        return not self.conditional and not self.text.startswith("The agent ")
 
     @property
     def prohibition(self) -> bool:
@@ -79,15 +84,37 @@ def _agent_voice(text: str) -> str:
     """Second person of an instruction ("your own words") as the agent's ("its own words")."""
     text = re.sub(r"\byourself\b", "itself", text, flags=re.I)
     text = re.sub(r"\byour\b", "its", text, flags=re.I)
+    text = re.sub(
+        r"\byou ((?:only|also|still|never|always) )?(do|have|are|were|don't)\b",
+        _you_verb,
+        text,
+        flags=re.I,
+    )
     return re.sub(r"\byou\b", "it", text, flags=re.I)
+
+
+_THIRD_PERSON = {"do": "does", "have": "has", "are": "is", "were": "was", "don't": "doesn't"}
+
+
+def _you_verb(match: re.Match[str]) -> str:
+    return f"it {match.group(1) or ''}{_THIRD_PERSON[match.group(2).lower()]}"
 
 
 def _lead(lead: str) -> str:
     lead = re.sub(r"\bso\s*$", "", lead.strip(" ,;")).strip(" ,;")
     if re.search(r"\bit\b", lead, re.I):
         lead = ""  # "When it returns": the pronoun means nothing out of its paragraph
+    if not _SCOPE.match(lead):
+        lead = ""  # a statement ("The tool is read-only, so never ..."), not when it holds
     return f"{lead[:1].upper()}{lead[1:]}, the agent" if lead else "The agent"
 
+
+#: A lead that says when or where a rule holds ("If …", "In public channels", "Before ordering").
+_SCOPE = re.compile(
+    r"^(?:if|when|whenever|once|unless|after|before|while|until|in|on|at|for|during|with"
+    r"|without|where)\b",
+    re.IGNORECASE,
+)
 
 _NOT_A_VERB = re.compile(
     r"^(?:in|on|at|to|for|with|by|from|of|as|about|again|ever|any|the|a|an)\b"
@@ -109,7 +136,10 @@ _CONDITION = re.compile(r"^(?:if|when|whenever|once|unless|after|before)\b[^,]*,
 #: A condition that points back at the clause before it ("after that", "if so"): out of its
 #: sentence it says nothing about when the rule holds.
 _ANAPHORIC = re.compile(
-    r"^(?:(?:after|before)\s+(?:that|this)|if\s+(?:so|not)|otherwise|then)\b", re.IGNORECASE
+    r"^(?:(?:after|before)\s+(?:that|this)|if\s+(?:so|not)|otherwise|then)\b"
+    r"|^if\s+(?:yes|no)\s*(?:,|$)"
+    r"|^if\s+\w+\s+(?:have|has|do|does|did|are|is|was|were|can|will)\s*,?\s*$",
+    re.IGNORECASE,
 )
 
 
@@ -121,6 +151,10 @@ def _lost_condition(lead: str) -> bool:
     return bool(_CONDITION.match(lead.strip() + " ")) and _lead(lead) == "The agent"
 
 
+#: An aside between dashes ("outside the list - including … - refuse briefly"): the sentence
+#: reads on without it, and its dashes are no clause boundaries.
+_ASIDE = re.compile(r"\s+[—–-]\s+[^—–]+?\s+[—–-]\s+")
+
 #: A further prohibited act inside one prohibition (", do not …", ", never …").
 _MORE_NOT = re.compile(r",\s*(?:and\s+|or\s+)?(?:do\s+not|don't|never)\s+", re.I)
 
@@ -128,8 +162,30 @@ _MORE_NOT = re.compile(r",\s*(?:and\s+|or\s+)?(?:do\s+not|don't|never)\s+", re.I
 def _clauses(sentence: str) -> list[str]:
     """A sentence's instructions, each carrying the sentence's opening condition: in "If
     no refills are left, offer a renewal and say it takes two days" the second one holds
-    only when no refills are left, too."""
-    first, *rest = _CLAUSES.split(_plain(sentence.strip()))
+    only when no refills are left, too. What follows a colon after a statement ("Unsupported
+    countries have no local section: never list other countries' rules") holds only where
+    the statement does, which the rule alone no longer says: it is left out."""
+    out: list[str] = []
+    head: str | None = None
+    opening = ""
+    plain = _ASIDE.sub(", ", _plain(sentence.strip()))
+    parts = plain.split(": ")
+    for index, part in enumerate(parts):
+        if head is not None and not opening and len(head.split()) >= 3 and not _rule(head):
+            break  # the part after the colon is scoped by the statement before it
+        condition = _CONDITION.match(part)
+        if condition is None and opening:
+            part = opening + part  # "If they moved, do not order: explain ..."
+        opening = opening or (condition.group(0) if condition else "")
+        head = part
+        if index + 1 < len(parts) and _DANGLING.search(part):
+            continue  # "mention it can assist with: …": the list it names comes after
+        out.extend(_conditioned(part))
+    return out
+
+
+def _conditioned(text: str) -> list[str]:
+    first, *rest = _CLAUSES.split(text)
     condition = _CONDITION.match(first)
     if condition is None:
         return [first, *rest]
@@ -138,6 +194,11 @@ def _clauses(sentence: str) -> list[str]:
 
 def sentence_rule(sentence: str) -> str | None:
     """The criterion a prose sentence states, or None when it states no agent behaviour."""
+    rule = _rule(sentence)
+    return rule if rule is None or _whole(rule) else None
+
+
+def _rule(sentence: str) -> str | None:
     plain = _plain(sentence)
     found = _PROHIBITION.match(plain)
     if found:
@@ -149,11 +210,25 @@ def sentence_rule(sentence: str) -> str | None:
     found = _INSTRUCTION.match(plain)
     if found and _ANAPHORIC.match(found["lead"].strip()):
         return None  # "…; after that, say …": holds only after a clause it no longer has
+    if found and found["verb"].lower() == "thank" and found["rest"].split()[0].lower() == "you":
+        return None  # "Thank you for your email": text for a reader, not an instruction
     if found and found["rest"].strip().lower() not in _EMPTY:
         verb = found["verb"].lower()
         third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))
         return f"{_lead(found['lead'])} {third} {_agent_voice(found['rest'])}"
     return None
+
+
+#: How a clause ends when what it is about follows a colon ("it can assist with: …").
+_DANGLING = re.compile(
+    r"\b(?:with|about|for|to|of|from|by|as|the|a|an|and|or|such as|including)\s*$", re.IGNORECASE
+)
+
+
+def _whole(rule: str) -> bool:
+    """Whether a rule reads whole out of its sentence: no bracket or quote left open (a
+    list the sentence split went through)."""
+    return rule.count("(") == rule.count(")") and not rule.count('"') % 2
 
 
 def first_rule(text: str) -> str | None:
@@ -164,19 +239,21 @@ def first_rule(text: str) -> str | None:
 
 
 def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]) -> list[Rule]:
-    """The skill's rules that hold on a path with `memory`, active `if:` branches first."""
+    """The skill's rules that hold on a path with `memory`, active `if:` branches first
+    (each saying its condition). Never the agent-wide rules: on a path where nothing calls
+    for them they test nothing. A paragraph about a field of the skill that the path never
+    sets ("set `fun_mode`, then confirm ...; do not stay active") describes a stage the path
+    does not reach, so its rules are left out too."""
+    own = [n.split(".", 1)[1] for n in defs.memory_names() if n.startswith(skill.id + ".")]
     conditional: list[Rule] = []
     general: list[Rule] = []
-    for condition, rules in _paragraph_rules(skill.body):
+    for condition, text, rules in _paragraph_rules(skill.body):
         if condition and not _holds(condition, memory):
             continue
+        mentioned = [n for n in own if _mentions(text, n)]
+        if mentioned and not any(memory.get(f"{skill.id}.{n}") is not None for n in mentioned):
+            continue
         (conditional if condition else general).extend(rules)
-    if not conditional and not general:
-        rules = defs.agent.get("rules") if isinstance(defs.agent.get("rules"), list) else []
-        for text in rules:
-            rule = first_rule(str(text))
-            if rule and len(rule.split()) >= 5 and len(rule) <= 160:
-                general.append(Rule(rule, False))
     seen: set[str] = set()
     out: list[Rule] = []
     for rule in [*conditional, *general]:
@@ -186,13 +263,23 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
     return out
 
 
+def _mentions(text: str, name: str) -> bool:
+    """Whether a paragraph names a field: in backticks, or bare where the name cannot be a
+    plain word (`fun_mode`, not `reason`)."""
+    if f"`{name}`" in text:
+        return True
+    return "_" in name and re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", text) is not None
+
+
 @lru_cache(maxsize=256)
-def _paragraph_rules(body: str) -> tuple[tuple[str | None, tuple[Rule, ...]], ...]:
-    """Each prose paragraph's `if:` condition and the rules its sentences state, read once
-    per skill body: every case of the skill asks, and only the conditions depend on its
-    path."""
-    out: list[tuple[str | None, tuple[Rule, ...]]] = []
+def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]], ...]:
+    """Each prose paragraph's `if:` condition, its text and the rules its sentences state,
+    read once per skill body: every case of the skill asks, and only the conditions depend
+    on its path. A rule under an `if:` says the condition ("When the rating is thumbs down,
+    the agent ..."); one whose condition cannot be said is left out."""
+    out: list[tuple[str | None, str, tuple[Rule, ...]]] = []
     for condition, text in paragraphs(body):
+        said = condition_words(condition) if condition else None
         rules: list[Rule] = []
         for sentence in _SENTENCE.split(text):
             for clause in _clauses(sentence):
@@ -200,10 +287,14 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, tuple[Rule, ...]], ..
                 piece = split_compound(rule)[0] if rule else None
                 if piece is None or len(split_compound(rule or "")) > 1:
                     continue
-                if len(piece.split()) < 5 or len(piece) > 160:
+                if len(piece.split()) < 4 or len(piece) > 160:
                     continue
+                if condition:
+                    if said is None:
+                        continue
+                    piece = f"When {said}, {piece[:1].lower()}{piece[1:]}"
                 rules.append(Rule(piece, bool(condition)))
-        out.append((condition, tuple(rules)))
+        out.append((condition, text, tuple(rules)))
     return tuple(out)
 
 
@@ -212,7 +303,8 @@ def pick(
 ) -> list[str]:
     """Up to `limit` rules: those on the topic first, then the path's own branch, then the
     rest (`strict`: only rules on the topic and prohibitions; a refusal case has no place
-    for what the skill says once the job is done, "say a specialist will join shortly")."""
+    for what the skill says once the job is done, "say a specialist will join shortly").
+    A rule for a situation ("If the customer says no, ...") only on its topic."""
     words = TOPICS.get(topic or "", ())
 
     def rank(item: tuple[int, Rule]) -> tuple[int, ...]:
@@ -227,9 +319,55 @@ def pick(
         )
 
     ranked = sorted(enumerate(rules), key=rank)
+    # "If the references lack the answer, say so": only where the case's topic is that
+    # situation; elsewhere nothing in the conversation makes it hold
+    ranked = [(i, r) for i, r in ranked if rank((i, r))[0] == 0 or not r.situational]
     if strict:
         ranked = [(i, r) for i, r in ranked if rank((i, r))[0] == 0 or r.prohibition]
     return [rule.text for _, rule in ranked[:limit]]
+
+
+#: A description of requests a skill is there to turn down ("Off-topic requests to write
+#: poems ..."): its whole job is the decline.
+_DECLINES = re.compile(
+    r"\b(?:off[- ]topic|out[- ]of[- ]scope|unrelated\s+to|declin\w*|refus\w*|not\s+supported)\b",
+    re.IGNORECASE,
+)
+#: An agent-wide rule for a question outside what the agent is for.
+_OFF_TOPIC = re.compile(
+    r"\b(?:asks?|requests?|questions?)\b[^.]*\b(?:outside|off[- ]topic|unrelated)\b", re.IGNORECASE
+)
+
+
+#: A prose paragraph or sentence that tells the agent to ask the customer something.
+_ASKS = re.compile(r"(?:^|.*[.!?]\s+)ask\b(?!\s+for\s+confirmation)", re.IGNORECASE | re.DOTALL)
+
+
+def asks_something(skill: Skill) -> bool:
+    """Whether the skill's prose tells the agent to ask the customer something ("Ask
+    briefly why they want a person")."""
+    return any(_ASKS.match(text) for _, text in paragraphs(skill.body))
+
+
+def declines(skill: Skill) -> bool:
+    """Whether the skill exists to decline what routes to it: "answers instead of declining"
+    would fail every correct run of it."""
+    return bool(_DECLINES.search(skill.description or ""))
+
+
+def off_topic_rule(defs: MantleDefinitions) -> str | None:
+    """What the agent-wide rules say to do with a request outside the agent's job ("If the
+    customer asks something outside insurance, say you can only help with insurance"), as a
+    criterion for a case that makes such a request."""
+    rules = defs.agent.get("rules") if isinstance(defs.agent.get("rules"), list) else []
+    for text in rules:
+        for sentence in _SENTENCE.split(" ".join(str(text).split())):
+            if not _OFF_TOPIC.search(sentence):
+                continue
+            rule = next((r for c in _clauses(sentence) if (r := sentence_rule(c))), None)
+            if rule and len(rule) <= 160:
+                return rule
+    return None
 
 
 def _holds(condition: str, memory: Mapping[str, Any]) -> bool:
@@ -239,4 +377,13 @@ def _holds(condition: str, memory: Mapping[str, Any]) -> bool:
         return False
 
 
-__all__ = ["Rule", "first_rule", "pick", "prose_rules", "sentence_rule"]
+__all__ = [
+    "Rule",
+    "asks_something",
+    "declines",
+    "first_rule",
+    "off_topic_rule",
+    "pick",
+    "prose_rules",
+    "sentence_rule",
+]

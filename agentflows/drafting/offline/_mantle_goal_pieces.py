@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...planning._mantle_walk import Walk
+from ...planning._mantle_walk import SET, Walk
 from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import pick, prose_rules
 from ._mantle_handoff import HandoffGoals
@@ -58,9 +58,26 @@ class GoalPieces(HandoffGoals):
             self.add({"memory_was_set": [{"name": k} for k in fresh]})
 
     def rules(self, topic: str | None = None, limit: int = 2, *, strict: bool = False) -> None:
-        found = prose_rules(self.defs, self.skill, self.walk.memory)
-        for text in pick(found, topic, limit, strict=strict):
+        for text in self.picked_rules(topic, limit, strict=strict):
             self.criterion(text)
+
+    def picked_rules(
+        self, topic: str | None = None, limit: int = 2, *, strict: bool = False
+    ) -> list[str]:
+        found = prose_rules(self.defs, self.skill, self.walk.memory)
+        return pick(found, topic, limit, strict=strict)
+
+    def given_before(self, at: int) -> dict[str, object]:
+        """The values the customer gave before the turn at ask `at`: in the opening and in
+        answers to the asks before it."""
+        given: dict[str, object] = {
+            **(self.facts.get("request_values") or {}),
+            **self.script.stated,
+        }
+        for ask in self.walk.asks[:at]:
+            if ask.field and ask.kind != "confirm" and _said(ask.value):
+                given[ask.field] = ask.value
+        return given
 
     def identity_criterion(self, walk: Walk) -> str | None:
         ask = next((a for a in walk.asks if a.kind == "identity"), None)
@@ -81,6 +98,12 @@ class GoalPieces(HandoffGoals):
         asked = [a for a in walk.asks if a.kind in ("collect", "ask_field", "instructions")]
         if len(asked) < 2:
             return None
+        if any(a.kind == "confirm" for a in walk.asks):
+            # the runtime asks before a gated tool even where the prose asked for consent
+            return (
+                "The agent does not ask again for a detail the customer already gave "
+                "(the confirmation before the action does not count)"
+            )
         return "The agent does not ask again for something the customer already gave"
 
     def answers_only(self, walk: Walk) -> bool:
@@ -146,6 +169,11 @@ class GoalPieces(HandoffGoals):
                     self.add({"bot_did_not_utter": {"utter_name": constraint.on_success}})
             else:
                 self.criterion(text[:1].upper() + text[1:] if check else text)
+
+
+def _said(value: object) -> bool:
+    """A value the customer named (not a yes/no, not one the walk could not know)."""
+    return value is not None and value is not SET and not isinstance(value, bool)
 
 
 __all__ = ["GoalPieces"]

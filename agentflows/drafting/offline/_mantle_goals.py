@@ -27,9 +27,10 @@ from ...planning._mantle_tools import qualify
 from ._direction import value_words
 from ._mantle_after import after_negative
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
-from ._mantle_criteria import first_rule, pick, prose_rules
+from ._mantle_criteria import declines, first_rule, off_topic_rule, pick, prose_rules
 from ._mantle_goal_pieces import GoalPieces
 from ._mantle_script import Script
+from ._mantle_testdata import unrelated_for
 
 
 class Goals(GoalPieces):
@@ -50,13 +51,17 @@ class Goals(GoalPieces):
             self.handed_over(walk, self.script.walk)
             return
         self.path_facts(walk)
-        if self.answers_only(walk):  # no `complete_when`: the model decides when it is done,
-            # so the answer is the success a correct agent gives, not the skill's completion
-            self.criterion(
-                "The agent answers the customer's request itself instead of declining, "
-                "deflecting or changing the subject"
-            )
         said = self.block_utters(walk)
+        instructed = any(" does not " not in r for r in self.picked_rules())
+        if self.answers_only(walk) and not (said or instructed or declines(self.skill)):
+            # no `complete_when`: the model decides when it is done, so the answer is the
+            # success a correct agent gives, not the skill's completion (where a fixed
+            # response is the answer, or the skill is there to decline, it says nothing;
+            # where the prose says what to answer, that is the criterion)
+            self.criterion(
+                "The agent answers the customer's request itself instead of declining or "
+                "deflecting it"
+            )
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})
         for asked in self.collect_utters(walk)[:3]:  # the framework asks a collect step
@@ -309,9 +314,16 @@ class Goals(GoalPieces):
         self.add_sequence(steps)
         digressed = self.defs.skills[str(spec["skill"])]
         self.criterion(f"The agent deals with {request_phrase(digressed)} before going back")
-        self.criterion(
-            "The agent does not ask again for details the customer gave before the digression"
-        )
+        given = self.given_before(int(spec.get("at") or 0))
+        if given:  # only what the customer said before the detour: the rest is asked after
+            named = " and ".join(
+                f"the {value_words(k.split('.', 1)[-1])} ({value_words(v)})"
+                for k, v in given.items()
+            )
+            self.criterion(
+                f"After the detour, the agent does not ask again for {named}, "
+                "which the customer gave before it"
+            )
 
     def _out_of_scope(self) -> None:
         walk = self.walk
@@ -321,10 +333,15 @@ class Goals(GoalPieces):
         )
         if cannot:
             self.add({"bot_uttered": {"utter_name": cannot}})
-        self.criterion("The agent does not try to answer the unrelated request")
-        if self.carries_on(walk):
+        asked = unrelated_for(self.script.behavior.id)
+        self.criterion(f'The agent does not answer the unrelated request ("{asked}")')
+        self.criterion(off_topic_rule(self.defs))
+        finished = [a for a in self.assertions if "skill_completed" in a or "tool_executed" in a]
+        if finished:  # what the case asserts: the task is done all the same
             what = subject(self.skill).lower()
-            self.criterion(f"The agent comes back to the {what} after declining the other request")
+            self.criterion(
+                f"After declining the other request, the agent still finishes the {what}"
+            )
 
     def _adversarial(self) -> None:
         walk = self.walk

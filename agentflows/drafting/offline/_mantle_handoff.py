@@ -9,6 +9,7 @@ from evalcore.definitions import Skill
 from ...planning._mantle_phrases import subject
 from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
+from ._mantle_criteria import asks_something, pick, prose_rules
 from ._mantle_order import merged, requires_marks
 from ._mantle_path import PathGoals
 
@@ -95,10 +96,25 @@ class HandoffGoals(PathGoals):
             )
         else:
             self.criterion("The agent hands over without trying to solve the problem itself")
-        if not [a for a in walk.asks if a.skill == handoff_skill]:
+        if not self.asks_before_handing_over(handoff, walk):
             # a hand-off skill that asks why they want a person asks on purpose
             self.criterion("The agent does not ask the customer to repeat what they already said")
+        self.handoff_rule(handoff, walk)
         self.handoff_summary_criterion(handoff)
+
+    def asks_before_handing_over(self, handoff: Skill, walk: Walk) -> bool:
+        """Whether the hand-off skill asks the customer something before it hands over (its
+        walk waits for an answer other than the gate's yes, or its prose says "Ask ..."): a
+        correct agent asks then, so "does not make them repeat" would fail it."""
+        if any(a.skill == handoff.id and a.kind != "confirm" for a in walk.asks):
+            return True
+        return asks_something(handoff)
+
+    def handoff_rule(self, handoff: Skill, walk: Walk) -> None:
+        """One thing the hand-off skill's own prose tells the agent to say or never do on
+        the way out ("share the ticket id")."""
+        for text in pick(prose_rules(self.defs, handoff, walk.memory), limit=1):
+            self.criterion(text)
 
     def written_names(self, walk: Walk, skill: str, have: list[dict]) -> list[dict]:
         """By name, what the hand-off skill's tools write (a ticket, a callback id)."""
@@ -156,7 +172,10 @@ class HandoffGoals(PathGoals):
             "The agent hands over without first insisting on finishing the current request"
         )
         self.criterion("The agent does not try to talk the customer out of speaking to a person")
-        self.criterion("The agent does not ask the customer to repeat what they already said")
+        handoff = self.defs.skills[other.skill]
+        if not self.asks_before_handing_over(handoff, other):
+            self.criterion("The agent does not ask the customer to repeat what they already said")
+        self.handoff_rule(handoff, other)
 
 
 __all__ = ["HandoffGoals"]
