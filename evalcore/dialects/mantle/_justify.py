@@ -87,6 +87,10 @@ class _Case:
     """Tools the case asserts were called: they ran, or their confirmation was asked."""
     refused: set[str] = field(default_factory=set)
     """Tools whose confirmation the case asserts was refused: they never run in it."""
+    uttered: set[str] = field(default_factory=set)
+    """Responses the case asserts the agent uttered."""
+    later: dict[str, set[str]] = field(default_factory=dict)
+    """Entry -> tools a sequencing of the case runs only after the entry is set."""
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> _Case:
@@ -106,7 +110,15 @@ class _Case:
         words = str(scenario.get("simulation_context") or "")
         for name, value in slots.items():
             words += f" {name} {value}"
-        return cls(words.lower(), fields, dict(slots), values, asserted)
+        later: dict[str, set[str]] = {}
+        for check in _list(_dict(scenario.get("goals")).get("assertions")):
+            steps = [_dict(s) for s in _list(_dict(check).get("sequencing"))]
+            for index, step in enumerate(steps):
+                for item in _items(step.get("memory_was_set")):
+                    after = steps[index + 1 :]
+                    ran = {str(_dict(s.get("tool_executed")).get("tool_name")) for s in after}
+                    later.setdefault(str(item.get("name")), set()).update(ran - {"None"})
+        return cls(words.lower(), fields, dict(slots), values, asserted, later=later)
 
 
 #: Where a check rests on the Mantle runtime's own behaviour rather than a project file.
@@ -151,6 +163,11 @@ def _via(own: Justification, entry: Justification | None) -> Justification | Non
     via = ", reached by "
     reach = entry.element.rsplit(via, 1)[1] if via in entry.element else entry.place
     return Justification(entry.kind, own.file, own.line, f"{own.element}{via}{reach}")
+
+
+def _spells(word: str, parts: list[str]) -> bool:
+    """`word` is one of `parts` in some form (`replacement` of `replace`, `claims`)."""
+    return any(word.startswith(p[: max(len(p) - 1, 3)]) for p in parts)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -402,6 +419,7 @@ class MantleJustifier:
                 if gate and gate.utter_on_user_denial in said and tool not in ran:
                     case.refused.add(tool)
         case.ran |= ran
+        case.uttered |= said
         case.called |= ran
         return out
 
@@ -668,15 +686,19 @@ class MantleJustifier:
     ) -> list[Justification | None]:
         """Every element that writes the qualified memory entry `name`, those that write it
         first in a run ahead (so the strongest of equals is the one the case sees): the
-        case's seed, block steps, a called tool's `requires` (the entry is set before the
-        runtime calls it), prose, then tools' code. With `own`, a tool's write as the
+        case's seed, block steps, tools' code, prose, then a called tool's `requires`
+        (the entry is set before the runtime calls it). With `own`, a tool's write as the
         runtime's (not weakened by how the tool gets called); without, no tool the case
-        never runs (`refused`, `not_yet`) and none that needs the entry set to run."""
+        never runs (`refused`), runs only after the entry is set (`not_yet`, or so in one
+        of its sequencings) or needs the entry set to run."""
         from ...definitions.skill_model import tool_keys
 
         namespace, _, key = name.partition(".")
         out: list[Justification | None] = []
         tools: list[Justification | None] = []
+        said: list[Justification | None] = []
+        needed: list[Justification | None] = []
+        after = case.refused | not_yet | case.later.get(name, set())
         if name in case.slots:
             out.append(Justification("enforced", "(the case)", None, f"initial_slots {name}"))
         skills = (
@@ -704,24 +726,24 @@ class MantleJustifier:
                         out.append(_via(at, self._block(skill, block.id, case)))
             md = self._md(skill)
             pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
-            said = self._prose_mentions(skill, pattern, case, "sets the entry:")
+            mention = self._prose_mentions(skill, pattern, case, "sets the entry:")
             for tool, constraint in skill.tool_constraints.items():
                 if own or tool not in case.called:
                     continue
                 if _requires_entry(constraint.requires, name):
                     line = self._constraint_line(skill, tool, "requires")
                     why = f"{tool} requires {key}: the runtime calls it only once it is set"
-                    if said is not None:  # and who sets it before
-                        why += f" (set as {said.place} says)"
+                    if mention is not None:  # and who sets it before
+                        why += f" (set as {mention.place} says)"
                     needs = Justification("enforced", md, line, why)
-                    out.append(_via(needs, self._tool_in(skill, tool, case)))
-            out.append(said)
+                    needed.append(_via(needs, self._tool_in(skill, tool, case)))
+            said.append(mention)
             for tool in self.defs.tools_for(skill.id).values():
                 if name not in tool_keys(self.project, tool, skill.id):
                     continue
                 constraint = skill.tool_constraints.get(tool.name)
                 needs_it = constraint is not None and _requires_entry(constraint.requires, name)
-                if not own and (tool.name in case.refused | not_yet or needs_it):
+                if not own and (tool.name in after or needs_it):
                     continue  # it never runs in the case, or only once the entry is set
                 where = tool.source
                 written = Justification(
@@ -732,7 +754,7 @@ class MantleJustifier:
                 )
                 called = self._tool_in(skill, tool.name, case)
                 tools.append(written if own else _via(written, called))
-        return out + tools
+        return out + tools + said + needed
 
     def _utter(self, check: str, body: dict[str, Any], case: _Case) -> Justification | None:
         name = body.get("utter_name")
@@ -864,7 +886,7 @@ class MantleJustifier:
             return None
         # the skill's name in a criterion ("the file claim went through") is no match for
         # the skill's opening line ("Help the customer file a claim.")
-        named = words(" ".join(s.id for s in runs))
+        named = [part for s in runs for part in s.id.split("_") if len(part) > 2]
         candidates: list[tuple[str, Skill | None, tuple[str, int, str | None, int]]] = [
             (self._md(skill), skill, one) for skill in runs for one in self._sentences(skill)
         ]
@@ -879,7 +901,9 @@ class MantleJustifier:
             common = own & words(sentence)
             shared = len(common)
             score = round(shared / len(own), 2)
-            if shared < 2 or score < 0.34 or not common - named:
+            # agent.yml speaks of everything: a rule must share most of the criterion's words
+            least = 0.6 if skill is None else 0.34
+            if shared < 2 or score < least or all(_spells(w, named) for w in common):
                 continue
             taken = self._holds(condition, case) if condition else None
             key = (score, {True: 1, None: 0, False: -1}[taken], likeness(text, sentence))
@@ -941,7 +965,10 @@ class MantleJustifier:
         named = set(re.findall(r"[\w-]+", text))
         for skill in runs:
             md = self._md(skill)
-            by_skill = _said(skill.id, lower)
+            text_words = re.findall(r"[a-z]+", lower)
+            by_skill = all(
+                any(_spells(w, [part]) for w in text_words) for part in skill.id.split("_")
+            )
             for tool, constraint in skill.tool_constraints.items():
                 gate = constraint.requires_confirmation
                 if tool in case.refused and gate is not None and tool in named:
@@ -953,9 +980,10 @@ class MantleJustifier:
                     line = self._constraint_line(skill, tool, "utter_on_user_denial")
                     why = f"{tool} utter_on_user_denial {denial}: said instead of running it"
                     return Justification("enforced", md, line, why)
-                if tool in case.ran and tool in named and constraint.on_success:
+                success = constraint.on_success
+                if tool in case.ran and tool in named and success in case.uttered:
                     line = self._constraint_line(skill, tool, "on_success")
-                    why = f"{tool} on_success {constraint.on_success}: said only once it succeeds"
+                    why = f"{tool} on_success {success}: said only once it succeeds"
                     return Justification("enforced", md, line, why)
         return None
 
