@@ -64,6 +64,8 @@ Explain that the wipe is queued.
 
 if: session.reset.status == "1"
 Explain that the wipe is done.
+
+Ask for a note to the technician. Set `note` via `set_fields`.
 """
 
 TOOLS = """\
@@ -99,6 +101,7 @@ FILES: dict[str, str] = {
         "    reason:\n      type: text\n      llm_settable: true\n"
         "    device_id:\n      type: text\n      llm_settable: true\n"
         "    status:\n      type: text\n"
+        "    note:\n      type: text\n      llm_settable: true\n"
     ),
     "skills/reset/tools.py": TOOLS,
     "skills/faq/skill.md": (
@@ -193,6 +196,30 @@ def test_a_write_before_a_tool_is_not_credited_to_the_tool(shop: Any) -> None:
     # The tool's own write (status) stays the tool's.
     status = _judge(shop, [ROUTED, WIPED, {"memory_was_set": [{"name": "reset.status"}]}])
     assert status["/scenario/goals/assertions/2"].file == "skills/reset/tools.py"
+
+
+def test_of_two_entries_set_from_prose_only_the_order_goes(shop: Any) -> None:
+    """reason and note are both set by the model (`set_fields`): which comes first is its
+    choice, so that step goes from the sequencing and the order around it stays."""
+    from agentflows.generate._justified import keep_justified
+
+    steps = [
+        ROUTED,
+        {"memory_was_set": "reset.reason"},
+        {"memory_was_set": "reset.note"},
+        {"tool_executed": {"tool_name": "wipe_device"}},
+    ]
+    data = {
+        "scenario": {
+            "name": "Reset",
+            "simulation_context": CONTEXT,
+            "goals": {"assertions": [ROUTED, WIPED, {"sequencing": steps}]},
+        }
+    }
+    kept = keep_justified(data, get_dialect("mantle"), shop)
+    assert kept.data["scenario"]["goals"]["assertions"][2] == {
+        "sequencing": [steps[0], steps[1], steps[3]]
+    }
 
 
 def test_detour_events_are_the_runtimes(shop: Any) -> None:

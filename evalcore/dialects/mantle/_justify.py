@@ -840,8 +840,9 @@ class MantleJustifier:
             judged = self._assertion(_dict(step), inner, case, later)
             parts.append(Judged(inner, judged[0].check, judged[0].justification))
         overall = weakest([p.justification for p in parts])
-        for left, right in itertools.pairwise(parts):
-            # Two entries the model sets from prose (`set_fields`): their order is its choice.
+        for index, (left, right) in enumerate(itertools.pairwise(parts)):
+            # Two entries the model sets from prose (`set_fields`): their order is its choice,
+            # so the second is no step of the order (the rest of it may still stand).
             if all(
                 p.check == "memory_was_set"
                 and p.justification is not None
@@ -849,17 +850,14 @@ class MantleJustifier:
                 for p in (left, right)
             ):
                 j = right.justification
-                overall = weakest(
-                    [
-                        overall,
-                        Justification(
-                            "conditional",
-                            j.file,
-                            j.line,
-                            "the order of two entries the model sets from prose is its choice",
-                        ),  # type: ignore[union-attr]
-                    ]
+                unordered = Justification(
+                    "conditional",
+                    j.file,  # type: ignore[union-attr]
+                    j.line,  # type: ignore[union-attr]
+                    "the order of two entries the model sets from prose is its choice",
                 )
+                parts[index + 1] = Judged(right.path, right.check, unordered)
+                overall = weakest([overall, unordered])
                 break
         return [Judged(path, "sequencing", overall, True), *parts]
 
