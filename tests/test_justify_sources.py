@@ -193,6 +193,9 @@ def test_a_write_before_a_tool_is_not_credited_to_the_tool(shop: Any) -> None:
             assert step.file == MD and "tools.py" not in step.element, step
         refused = _judge(shop, [ROUTED, REFUSED, {"memory_was_set": [{"name": entry}]}])
         assert refused["/scenario/goals/assertions/2"].file == MD
+    # Prose telling the model to set it writes it before the tool's code, order or not.
+    plain = _judge(shop, [ROUTED, WIPED, {"memory_was_set": [{"name": "reset.reason"}]}])
+    assert plain["/scenario/goals/assertions/2"].line == 16
     # The tool's own write (status) stays the tool's.
     status = _judge(shop, [ROUTED, WIPED, {"memory_was_set": [{"name": "reset.status"}]}])
     assert status["/scenario/goals/assertions/2"].file == "skills/reset/tools.py"

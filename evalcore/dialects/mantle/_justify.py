@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
 from ...justify import RANK, Judged, Justification, strongest, weakest
-from ._prose_lines import Line, agent_lines, likeness, locate, words
+from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 
 if TYPE_CHECKING:
     from ...definitions import Project
@@ -697,6 +697,7 @@ class MantleJustifier:
         out: list[Justification | None] = []
         tools: list[Justification | None] = []
         said: list[Justification | None] = []
+        setting: list[Justification | None] = []
         needed: list[Justification | None] = []
         after = case.refused | not_yet | case.later.get(name, set())
         if name in case.slots:
@@ -737,7 +738,9 @@ class MantleJustifier:
                         why += f" (set as {mention.place} says)"
                     needs = Justification("enforced", md, line, why)
                     needed.append(_via(needs, self._tool_in(skill, tool, case)))
-            said.append(mention)
+            # prose that tells the model to set it ("Set `x` via `set_fields`") writes it
+            # before a tool's code could; a mere mention ("Unless x is true, ...") does not
+            (setting if self._sets(skill, pattern) else said).append(mention)
             for tool in self.defs.tools_for(skill.id).values():
                 if name not in tool_keys(self.project, tool, skill.id):
                     continue
@@ -754,7 +757,13 @@ class MantleJustifier:
                 )
                 called = self._tool_in(skill, tool.name, case)
                 tools.append(written if own else _via(written, called))
-        return out + tools + said + needed
+        return out + setting + tools + said + needed
+
+    def _sets(self, skill: Skill, pattern: re.Pattern[str]) -> bool:
+        """Some sentence of `skill` tells the model to set the entry `pattern` finds."""
+        return any(
+            pattern.search(text) and SETTING & words(text) for text, *_ in self._sentences(skill)
+        )
 
     def _utter(self, check: str, body: dict[str, Any], case: _Case) -> Justification | None:
         name = body.get("utter_name")

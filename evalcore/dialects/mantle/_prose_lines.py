@@ -57,6 +57,10 @@ FILLER = frozenset(
 )
 
 
+#: Verbs that tell the model to write memory (`set_fields` counts as its `set`).
+SETTING = frozenset({"set", "record", "store", "save"})
+
+
 def words(text: str) -> set[str]:
     """The stems of `text`'s content words (an entry's name counts as its words too)."""
     out: set[str] = set()
@@ -120,6 +124,7 @@ def _prose_scalars(node: Any, *, under: bool) -> list[tuple[str, int]]:
 __all__ = [
     "AGENT_PROSE_KEYS",
     "FILLER",
+    "SETTING",
     "Line",
     "agent_lines",
     "likeness",
