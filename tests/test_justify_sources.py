@@ -172,6 +172,12 @@ def test_a_criterion_naming_the_skill_is_not_its_opening_line(shop: Any) -> None
 def test_block_instructions_are_cited_where_their_sentence_is(shop: Any) -> None:
     found = _judge(shop, [ROUTED], ["The agent shows the customer's devices from the tool result"])
     assert found["/scenario/goals/criteria/0"].line == 26
+    # a step's own key: `execute_tool:` below the `id:`, and the `complete_when:` that
+    # needs the entry
+    listed = {"tool_executed": {"tool_name": "list_devices", "skill_id": "reset"}}
+    assert _judge(shop, [listed])["/scenario/goals/assertions/0"].line == 23
+    device = {"memory_was_set": [{"name": "reset.device_id"}]}
+    assert _judge(shop, [device])["/scenario/goals/assertions/0"].line == 28
 
 
 def test_a_write_before_a_tool_is_not_credited_to_the_tool(shop: Any) -> None:

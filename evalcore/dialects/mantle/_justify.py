@@ -646,7 +646,8 @@ class MantleJustifier:
             for step in block.steps:
                 if step.kind == "execute_tool" and str(step.target) == name:
                     entry = self._block(skill, block.id, case)
-                    found.append(_via(self._step(skill, step, f"execute_tool {name}", case), entry))
+                    at = self._step(skill, step, f"execute_tool {name}", case, key="execute_tool")
+                    found.append(_via(at, entry))
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
         found.append(self._prose_mentions(skill, pattern, case, "calls the tool:"))
         return strongest(found)
@@ -827,12 +828,13 @@ class MantleJustifier:
         for block in skill.blocks.values():
             for step in block.steps:
                 said = step.target if step.kind == "action" else step.fields.get("utterance")
+                key = "action" if step.kind == "action" else "utterance"
                 if step.kind == "collect" and not said:
-                    said = f"utter_ask_{str(step.target).split('.')[-1]}"
+                    said, key = f"utter_ask_{str(step.target).split('.')[-1]}", "collect"
                 if said == name and own:
-                    out.append(self._step(skill, step, f"utter {name}"))
+                    out.append(self._step(skill, step, f"utter {name}", key=key))
                 elif said == name:
-                    at = self._step(skill, step, f"utter {name}", case)
+                    at = self._step(skill, step, f"utter {name}", case, key=key)
                     out.append(_via(at, self._block(skill, block.id, case)))
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
         mention = self._prose_mentions(skill, pattern, case, "utters the response:")
