@@ -205,6 +205,7 @@ def test_a_write_before_a_tool_is_not_credited_to_the_tool(shop: Any) -> None:
     # The tool's own write (status) stays the tool's.
     status = _judge(shop, [ROUTED, WIPED, {"memory_was_set": [{"name": "reset.status"}]}])
     assert status["/scenario/goals/assertions/2"].file == "skills/reset/tools.py"
+    assert status["/scenario/goals/assertions/2"].line == 13  # its memory.set, not the def
 
 
 def test_of_two_entries_set_from_prose_only_the_order_goes(shop: Any) -> None:

@@ -753,12 +753,29 @@ class MantleJustifier:
                 written = Justification(
                     "enforced",
                     where.file if where else md,
-                    where.line if where else None,
+                    self._write_line(where.file, where.line, key) if where else None,
                     f"tool {tool.name} writes {key}",
                 )
                 called = self._tool_in(skill, tool.name, case)
                 tools.append(written if own else _via(written, called))
         return out + setting + tools + said + needed
+
+    def _write_line(self, rel: str, start: int | None, key: str) -> int | None:
+        """The line of a tool's code, from its definition at `start` on, that writes `key`
+        (its `memory.set("key", ...)`), else `start`: the write itself, not the `def`. The
+        last such write: early returns (a record not found) come before the main path."""
+        lines = self._file_lines(rel)
+        if not start:
+            return start
+        quoted = (f'"{key}"', f"'{key}'")
+        found = start
+        for index in range(start, len(lines)):
+            text = lines[index]
+            if text.startswith(("def ", "async def ", "class ", "@")):
+                break  # the next top-level definition
+            if ".set(" in text and any(q in text for q in quoted):
+                found = index + 1
+        return found
 
     def _sets(self, skill: Skill, pattern: re.Pattern[str]) -> bool:
         """Some sentence of `skill` tells the model to set the entry `pattern` finds."""
