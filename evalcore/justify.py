@@ -22,6 +22,15 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Kind = Literal["enforced", "instructed", "conditional"]
+#: What a comment says where no element is found (a criterion, an assertion).
+NO_ELEMENT_CRITERION = "no definition element found (judged by its text)"
+NO_ELEMENT = "unjustified: no definition element found"
+#: How every justification comment line starts (after its indentation).
+_STARTS = (
+    *(f"# {kind}: " for kind in ("enforced", "instructed", "conditional")),
+    f"# {NO_ELEMENT_CRITERION}",
+    f"# {NO_ELEMENT}",
+)
 #: Strength order: a check made of parts is as strong as its weakest part.
 RANK: dict[str | None, int] = {None: 0, "conditional": 1, "instructed": 2, "enforced": 3}
 #: Kinds a case may assert; the others become a criterion or nothing.
@@ -73,9 +82,9 @@ class Judged:
 
     def comment(self) -> str:
         if self.justification is None and self.check == "criterion":
-            return "no definition element found (judged by its text)"
+            return NO_ELEMENT_CRITERION
         if self.justification is None:
-            return "unjustified: no definition element found"
+            return NO_ELEMENT
         return self.justification.comment()
 
     def to_json(self) -> dict[str, Any]:
@@ -126,6 +135,30 @@ def annotate_yaml(text: str, judged: list[Judged]) -> str:
     return "\n".join(out)
 
 
+def is_justification(line: str) -> bool:
+    """A full-line comment `annotate_yaml` writes (`# enforced: skills/x/skill.md:3 ...`)."""
+    return line.lstrip().startswith(_STARTS)
+
+
+def without_justifications(text: str) -> str:
+    """`text` without its justification comment lines (every other byte kept)."""
+    return "".join(line for line in text.splitlines(keepends=True) if not is_justification(line))
+
+
+def has_justifications(text: str) -> bool:
+    return any(is_justification(line) for line in text.splitlines())
+
+
+def redump(dialect: Any, data: Any, project: Any, before: str) -> str:
+    """The text that replaces `before` with `data` (a repair, a revision, a review's
+    edit): justified again where `before` carried justification comments, so a rewrite
+    keeps each check's reason beside it (the comments follow the changed checks), else the
+    dialect's canonical text."""
+    if has_justifications(before):
+        return str(dialect.dump_justified(data, project))
+    return str(dialect.dump(data))
+
+
 def _node_at(root: Any, pointer: str) -> Any:
     from . import pointer as ptr
     from ._pyyaml import yaml
@@ -146,11 +179,17 @@ def _node_at(root: Any, pointer: str) -> Any:
 
 __all__ = [
     "ASSERTABLE",
+    "NO_ELEMENT",
+    "NO_ELEMENT_CRITERION",
     "RANK",
     "Judged",
     "Justification",
     "Kind",
     "annotate_yaml",
+    "has_justifications",
+    "is_justification",
+    "redump",
     "strongest",
     "weakest",
+    "without_justifications",
 ]

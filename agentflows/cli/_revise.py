@@ -8,6 +8,7 @@ import typer
 from rich.markup import escape
 
 from evalcore.errors import ConfigError, UserError
+from evalcore.justify import redump
 
 from ._app import app
 from ._output import print_json, print_report, stderr, stdout
@@ -78,7 +79,7 @@ def revise(
     except ReviseError as exc:
         _fail(file, str(exc), exc.usage.model_dump(), as_json)
         raise typer.Exit(1) from None
-    new_text = dialect.dump(revision.data)
+    new_text = redump(dialect, revision.data, loaded, doc.text)
     diff = unified_diff(doc.text, new_text, str(file))
     findings = sort_findings(dialect.load(file, text=new_text).locate(revision.findings))
     written, reason = _maybe_write(

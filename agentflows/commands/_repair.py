@@ -7,6 +7,8 @@ import difflib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalcore.justify import redump, without_justifications
+
 if TYPE_CHECKING:  # the dialects, schemas and repair load when a repair runs, not for --help
     from evalcore.findings import Finding
     from evalcore.validation import ProjectCache
@@ -29,7 +31,8 @@ def repair_file(
     """Repair one file; returns the JSON record (None for a searched non-case file).
 
     A YAML file with comments is not rewritten without `force`: the canonical writer cannot
-    keep them (see docs/findings.md#repair)."""
+    keep them (see docs/findings.md#repair). The justification comments casegen writes
+    beside each check are no obstacle: the repaired case is justified again."""
     from evalcore.dialects import dialect_of
     from evalcore.documents import load_document
     from evalcore.findings import Finding, sort_findings
@@ -57,14 +60,14 @@ def repair_file(
         # person: rewriting it would silently drop one of the duplicated values.
         return _record(path, chosen.name, [], None, validate_document(doc, chosen, project))
     outcome = repair_data(doc.data, chosen, project)
-    new_text = chosen.dump(outcome.data) if outcome.actions else None
+    new_text = redump(chosen, outcome.data, project, doc.text) if outcome.actions else None
     diff = None
     held = (
         new_text is not None
         and new_text != doc.text
         and not force
         and chosen.file_format == "yaml"
-        and has_comments(doc.text)
+        and has_comments(without_justifications(doc.text))
     )
     if new_text is not None and new_text != doc.text:
         diff = "".join(

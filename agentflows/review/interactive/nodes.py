@@ -16,6 +16,7 @@ from langgraph.types import Command, interrupt
 
 from evalcore.dialects import get_dialect
 from evalcore.findings import Finding
+from evalcore.justify import redump
 from evalcore.validation import validate_document
 from evalcore.writer import atomic_write_text
 
@@ -195,7 +196,12 @@ async def accept(state: ReviewState, runtime: Ctx) -> Command[Next]:
                 },
             )
         dialect = get_dialect(item["dialect"] or "")
-        atomic_write_text(path, dialect.dump(item["data"]))
+        # a justified case stays justified: its checks' comments follow the edit
+        loaded = ctx.reviewer(state.get("project")).load(
+            path, text=item["text"], dialect=item["dialect"]
+        )
+        project = loaded.project if loaded else None
+        atomic_write_text(path, redump(dialect, item["data"], project, item["original"]))
     mark_manifest(path, "accepted")
     return _decided(state, ctx, "accepted", reason=None)
 
@@ -283,7 +289,8 @@ async def regenerate(state: ReviewState, runtime: Ctx) -> Command[Next]:
         )
     except ReviseError as exc:
         return _note(state, str(exc))
-    text = get_dialect(item["dialect"]).dump(revision.data)
+    project = loaded.project if loaded else None
+    text = redump(get_dialect(item["dialect"]), revision.data, project, item["original"])
     assessed = _reassess(ctx, state, state["index"], text)
     errors = sum(f["severity"] == "error" for f in assessed["findings"])
     note = f"regenerated from: {comment}" + (f" ({errors} error(s) left)" if errors else "")

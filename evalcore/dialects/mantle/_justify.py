@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
 from ...justify import RANK, Judged, Justification, strongest, weakest
+from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 
 if TYPE_CHECKING:
     from ...definitions import Project
@@ -43,7 +44,9 @@ _PERMISSIVE = re.compile(
     re.I,
 )
 _GUARD = re.compile(
-    r"\b(if|when|whenever|unless|only if|in case)\b(?P<clause>(?:[^,.;:]|\.(?=\w))*)", re.I
+    r"(?<!even )\b(if|when|whenever|unless|only if|in case)\b"
+    r"(?P<clause>(?:[^,.;:]|\.(?=\w))*)",
+    re.I,
 )
 _WORD = re.compile(r"[a-z][a-z_]{2,}")
 #: Words of a guard clause that say nothing the case must fix ("if they answer").
@@ -78,6 +81,16 @@ class _Case:
     """Entry -> the values the case seeds or asserts for it (as lower-case text)."""
     asserted: dict[str, Any] = field(default_factory=dict)
     """Entry -> the value the case asserts it ends with (the last one asserted)."""
+    ran: set[str] = field(default_factory=set)
+    """Tools the case asserts ran without an error."""
+    called: set[str] = field(default_factory=set)
+    """Tools the case asserts were called: they ran, or their confirmation was asked."""
+    refused: set[str] = field(default_factory=set)
+    """Tools whose confirmation the case asserts was refused: they never run in it."""
+    uttered: set[str] = field(default_factory=set)
+    """Responses the case asserts the agent uttered."""
+    later: dict[str, set[str]] = field(default_factory=dict)
+    """Entry -> tools a sequencing of the case runs only after the entry is set."""
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> _Case:
@@ -97,8 +110,24 @@ class _Case:
         words = str(scenario.get("simulation_context") or "")
         for name, value in slots.items():
             words += f" {name} {value}"
-        return cls(words.lower(), fields, dict(slots), values, asserted)
+        later: dict[str, set[str]] = {}
+        for check in _list(_dict(scenario.get("goals")).get("assertions")):
+            steps = [_dict(s) for s in _list(_dict(check).get("sequencing"))]
+            for index, step in enumerate(steps):
+                for item in _items(step.get("memory_was_set")):
+                    after = steps[index + 1 :]
+                    ran = {str(_dict(s.get("tool_executed")).get("tool_name")) for s in after}
+                    later.setdefault(str(item.get("name")), set()).update(ran - {"None"})
+        return cls(words.lower(), fields, dict(slots), values, asserted, later=later)
 
+
+#: Where a check rests on the Mantle runtime's own behaviour rather than a project file.
+RUNTIME = "(Mantle runtime)"
+_DETOUR = {
+    "skill_interrupted": "detour handling: {} is parked when another skill starts mid-way",
+    "skill_resumed": "detour handling: {} resumes once the skill that interrupted it ends",
+    "skill_cancelled": "detour handling: {} is cancelled when the user abandons it",
+}
 
 #: The value of an entry the case sets or its user states without saying which value.
 _STATED = "<stated>"
@@ -134,6 +163,11 @@ def _via(own: Justification, entry: Justification | None) -> Justification | Non
     via = ", reached by "
     reach = entry.element.rsplit(via, 1)[1] if via in entry.element else entry.place
     return Justification(entry.kind, own.file, own.line, f"{own.element}{via}{reach}")
+
+
+def _spells(word: str, parts: list[str]) -> bool:
+    """`word` is one of `parts` in some form (`replacement` of `replace`, `claims`)."""
+    return any(word.startswith(p[: max(len(p) - 1, 3)]) for p in parts)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -178,6 +212,7 @@ class MantleJustifier:
         self.defs: MantleDefinitions = project.mantle  # type: ignore[assignment]
         self._lines: dict[str, list[str]] = {}
         self._prose: dict[str, list[tuple[str, int, str | None, int]]] = {}
+        self._agent: list[Line] | None = None
 
     # --- reading the definitions ---------------------------------------------------------
 
@@ -224,7 +259,9 @@ class MantleJustifier:
                     paragraph += 1
                     line = step.line or block.line or first
                     for s in sentences(text, line):
-                        out.append((s.text, line, s.condition, paragraph + s.paragraph))
+                        # cited where the sentence is, not at the step's `id:` above it
+                        at = locate(lines, s.text, line)
+                        out.append((s.text, at, s.condition, paragraph + s.paragraph))
         self._prose[skill.id] = out
         return out
 
@@ -352,11 +389,12 @@ class MantleJustifier:
                 return False
         return True
 
-    def _gated_by(self, data: dict[str, Any]) -> set[str]:
+    def _gated_by(self, data: dict[str, Any], case: _Case) -> set[str]:
         """Entries the runtime makes true before a tool the case asserts was called (it ran,
         or its confirmation was asked): its `requires` (a tool is not called until it
         holds), so "When details_verified is true, call request_swap" is fixed by a case
-        that asserts request_swap ran or its confirmation was refused."""
+        that asserts request_swap ran or its confirmation was refused. Notes on `case` the
+        tools it calls and the ones it refuses."""
         from ...definitions.conditions import condition_keys
 
         goals = _dict(_dict(data.get("scenario")).get("goals"))
@@ -374,16 +412,50 @@ class MantleJustifier:
             for tool, constraint in skill.tool_constraints.items():
                 gate = constraint.requires_confirmation
                 utters = {gate.utter_for_confirmation, gate.utter_on_user_denial} if gate else set()
-                if constraint.requires and (tool in ran or utters & said):
-                    out |= set(condition_keys(constraint.requires))
+                if tool in ran or utters & said:
+                    case.called.add(tool)
+                    if constraint.requires:
+                        out |= set(condition_keys(constraint.requires))
+                if gate and gate.utter_on_user_denial in said and tool not in ran:
+                    case.refused.add(tool)
+        case.ran |= ran
+        case.uttered |= said
+        case.called |= ran
         return out
+
+    def _constraint_line(self, skill: Skill, tool: str, key: str | None = None) -> int | None:
+        """The frontmatter line of `tool`'s entry under `tool_constraints` (of its `key`
+        when given: `requires`, `requires_confirmation`, `on_success`)."""
+        lines = self._file_lines(self._md(skill))
+        anchor = self._frontmatter_line(skill, "tool_constraints")
+        if anchor is None:
+            return None
+        start = None
+        for index in range(anchor, len(lines)):
+            if lines[index].strip() == "---":
+                return None
+            if re.search(rf"(?<![\w-]){re.escape(tool)}\s*:", lines[index]):
+                start = index
+                break
+        if start is None or key is None:
+            return start + 1 if start is not None else None
+        indent = len(lines[start]) - len(lines[start].lstrip(" -"))
+        for index in range(start + 1, len(lines)):
+            text = lines[index]
+            if text.strip() == "---" or (
+                text.strip() and len(text) - len(text.lstrip(" -")) <= indent
+            ):
+                break
+            if text.strip().startswith(f"{key}:"):
+                return index + 1
+        return start + 1
 
     # --- the checks ----------------------------------------------------------------------
 
     def judge(self, data: dict[str, Any]) -> list[Judged]:
         """Every assertion (and each part of a list-valued one) and criterion of `data`."""
         case = _Case.of(data)
-        case.fields |= self._gated_by(data)
+        case.fields |= self._gated_by(data, case)
         goals = _dict(_dict(data.get("scenario")).get("goals"))
         out: list[Judged] = []
         for index, item in enumerate(_list(goals.get("assertions"))):
@@ -395,7 +467,11 @@ class MantleJustifier:
                 out.append(Judged(path, "criterion", self._criterion(text, data, case), True))
         return out
 
-    def _assertion(self, item: dict[str, Any], path: str, case: _Case) -> list[Judged]:
+    def _assertion(
+        self, item: dict[str, Any], path: str, case: _Case, not_yet: frozenset[str] = frozenset()
+    ) -> list[Judged]:
+        """The check `item` at `path`; `not_yet`: tools a sequencing runs only after it (no
+        write of theirs can be the one it sees)."""
         if len(item) != 1:
             return [Judged(path, "?", None, True)]
         ((check, body),) = item.items()
@@ -404,7 +480,7 @@ class MantleJustifier:
         if check in ("memory_was_set", "memory_was_not_set", "memory_was_cleared"):
             if isinstance(body, (dict, str)):  # one entry (in a sequencing)
                 entry = _items(body)[0]
-                return [Judged(path, check, self._memory(check, entry, case), True)]
+                return [Judged(path, check, self._memory(check, entry, case, not_yet), True)]
             parts = [
                 Judged(ptr.join(path, check, i), check, self._memory(check, _dict(m), case))
                 for i, m in enumerate(_list(body))
@@ -424,13 +500,10 @@ class MantleJustifier:
         if check == "skill_completed":
             return self._completion(skill, case)
         if check in ("skill_interrupted", "skill_resumed", "skill_cancelled"):
-            routed = self._routing(skill)
-            if routed is None:
+            if self._routing(skill) is None:
                 return None
-            verb = check.removeprefix("skill_")
-            return Justification(
-                "enforced", routed.file, routed.line, f"runtime: a detour {verb} {skill.id}"
-            )  # type: ignore[union-attr]
+            # the skill's description routes to it; parking and resuming it is the runtime's
+            return Justification("enforced", RUNTIME, None, _DETOUR[check].format(skill.id))  # type: ignore[union-attr]
         if check.startswith("ordered_block_"):
             return self._block(skill, str(body.get("block_id") or ""), case)
         if check == "tool_executed":
@@ -478,18 +551,33 @@ class MantleJustifier:
         return _via(own, entry)
 
     def _step(
-        self, skill: Skill, step: Step, what: str, case: _Case | None = None
+        self, skill: Skill, step: Step, what: str, case: _Case | None = None, key: str = ""
     ) -> Justification:
-        """A block step: enforced, unless a branch leads to it only on values the case
-        rules out (a `next: if` on an entry the case asserts with another value)."""
+        """A block step (cited at its `key:` line when given): enforced, unless a branch
+        leads to it only on values the case rules out (a `next: if` on an entry the case
+        asserts with another value)."""
+        line = self._step_key_line(skill, step, key) if key else step.line
         if case is not None and not self._branch_open(skill, step, case):
             return Justification(
                 "conditional",
                 self._md(skill),
-                step.line,
+                line,
                 f"step {step.id}: {what} (a branch the case does not take)",
             )
-        return Justification("enforced", self._md(skill), step.line, f"step {step.id}: {what}")
+        return Justification("enforced", self._md(skill), line, f"step {step.id}: {what}")
+
+    def _step_key_line(self, skill: Skill, step: Step, key: str) -> int | None:
+        """The line of the step's own `key:` (its `complete_when:` below the `id:`)."""
+        lines = self._file_lines(self._md(skill))
+        if not step.line:
+            return step.line
+        for index in range(step.line, min(len(lines), step.line + 40)):
+            text = lines[index].strip()
+            if text.startswith(("- ", ":::")):
+                break  # the next step, or the block's end
+            if text.startswith(f"{key}:"):
+                return index + 1
+        return step.line
 
     def _branch_open(self, skill: Skill, step: Step, case: _Case) -> bool:
         """Whether some run of the step's block reaches it on a path the case leaves
@@ -558,15 +646,18 @@ class MantleJustifier:
             for step in block.steps:
                 if step.kind == "execute_tool" and str(step.target) == name:
                     entry = self._block(skill, block.id, case)
-                    found.append(_via(self._step(skill, step, f"execute_tool {name}", case), entry))
+                    at = self._step(skill, step, f"execute_tool {name}", case, key="execute_tool")
+                    found.append(_via(at, entry))
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
         found.append(self._prose_mentions(skill, pattern, case, "calls the tool:"))
         return strongest(found)
 
-    def _memory(self, check: str, item: dict[str, Any], case: _Case) -> Justification | None:
+    def _memory(
+        self, check: str, item: dict[str, Any], case: _Case, not_yet: frozenset[str] = frozenset()
+    ) -> Justification | None:
         name = str(item.get("name") or "")
         if check == "memory_was_set":
-            return strongest(self._writers(name, case))
+            return strongest(self._writers(name, case, not_yet=not_yet))
         writers = [w for w in self._writers(name, case, own=True) if w is not None]
         # Not set (or cleared): sound when only the runtime writes the entry, so what the
         # case leaves out (a refused gate, a tool not run) keeps it unwritten.
@@ -591,13 +682,25 @@ class MantleJustifier:
             f"nothing writes {name}",
         )
 
-    def _writers(self, name: str, case: _Case, *, own: bool = False) -> list[Justification | None]:
-        """Every element that writes the qualified memory entry `name`; with `own`, a
-        tool's write as the runtime's (not weakened by how the tool gets called)."""
+    def _writers(
+        self, name: str, case: _Case, *, own: bool = False, not_yet: frozenset[str] = frozenset()
+    ) -> list[Justification | None]:
+        """Every element that writes the qualified memory entry `name`, those that write it
+        first in a run ahead (so the strongest of equals is the one the case sees): the
+        case's seed, block steps, tools' code, prose, then a called tool's `requires`
+        (the entry is set before the runtime calls it). With `own`, a tool's write as the
+        runtime's (not weakened by how the tool gets called); without, no tool the case
+        never runs (`refused`), runs only after the entry is set (`not_yet`, or so in one
+        of its sequencings) or needs the entry set to run."""
         from ...definitions.skill_model import tool_keys
 
         namespace, _, key = name.partition(".")
         out: list[Justification | None] = []
+        tools: list[Justification | None] = []
+        said: list[Justification | None] = []
+        setting: list[Justification | None] = []
+        needed: list[Justification | None] = []
+        after = case.refused | not_yet | case.later.get(name, set())
         if name in case.slots:
             out.append(Justification("enforced", "(the case)", None, f"initial_slots {name}"))
         skills = (
@@ -610,33 +713,75 @@ class MantleJustifier:
                 for step in block.steps:
                     what = None
                     if step.kind == "set_memory" and key in _dict(step.target):
-                        what = f"set_memory {key}"
+                        what, at_key = f"set_memory {key}", "set_memory"
                     elif step.kind == "collect" and str(step.target).split(".")[-1] == key:
-                        what = f"collect {key}"
+                        what, at_key = f"collect {key}", "collect"
                     elif _requires_entry(step.fields.get("complete_when"), name):
                         # the block goes on only once the step's `complete_when` holds
-                        what = f"complete_when needs {key}"
+                        what, at_key = f"complete_when needs {key}", "complete_when"
                     if what is None:
                         continue
                     if own:  # the runtime's own write: it happens only where the run goes
-                        out.append(self._step(skill, step, what))
+                        out.append(self._step(skill, step, what, key=at_key))
                     else:
-                        at = self._step(skill, step, what, case)
+                        at = self._step(skill, step, what, case, key=at_key)
                         out.append(_via(at, self._block(skill, block.id, case)))
-            for tool in self.defs.tools_for(skill.id).values():
-                if name in tool_keys(self.project, tool, skill.id):
-                    called = self._tool_in(skill, tool.name, case)
-                    where = tool.source
-                    written = Justification(
-                        "enforced",
-                        where.file if where else self._md(skill),
-                        where.line if where else None,
-                        f"tool {tool.name} writes {key}",
-                    )
-                    out.append(written if own else _via(written, called))
+            md = self._md(skill)
             pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
-            out.append(self._prose_mentions(skill, pattern, case, "sets the entry:"))
-        return out
+            mention = self._prose_mentions(skill, pattern, case, "sets the entry:")
+            for tool, constraint in skill.tool_constraints.items():
+                if own or tool not in case.called:
+                    continue
+                if _requires_entry(constraint.requires, name):
+                    line = self._constraint_line(skill, tool, "requires")
+                    why = f"{tool} requires {key}: the runtime calls it only once it is set"
+                    if mention is not None:  # and who sets it before
+                        why += f" (set as {mention.place} says)"
+                    needs = Justification("enforced", md, line, why)
+                    needed.append(_via(needs, self._tool_in(skill, tool, case)))
+            # prose that tells the model to set it ("Set `x` via `set_fields`") writes it
+            # before a tool's code could; a mere mention ("Unless x is true, ...") does not
+            (setting if self._sets(skill, pattern) else said).append(mention)
+            for tool in self.defs.tools_for(skill.id).values():
+                if name not in tool_keys(self.project, tool, skill.id):
+                    continue
+                constraint = skill.tool_constraints.get(tool.name)
+                needs_it = constraint is not None and _requires_entry(constraint.requires, name)
+                if not own and (tool.name in after or needs_it):
+                    continue  # it never runs in the case, or only once the entry is set
+                where = tool.source
+                written = Justification(
+                    "enforced",
+                    where.file if where else md,
+                    self._write_line(where.file, where.line, key) if where else None,
+                    f"tool {tool.name} writes {key}",
+                )
+                called = self._tool_in(skill, tool.name, case)
+                tools.append(written if own else _via(written, called))
+        return out + setting + tools + said + needed
+
+    def _write_line(self, rel: str, start: int | None, key: str) -> int | None:
+        """The line of a tool's code, from its definition at `start` on, that writes `key`
+        (its `memory.set("key", ...)`), else `start`: the write itself, not the `def`. The
+        last such write: early returns (a record not found) come before the main path."""
+        lines = self._file_lines(rel)
+        if not start:
+            return start
+        quoted = (f'"{key}"', f"'{key}'")
+        found = start
+        for index in range(start, len(lines)):
+            text = lines[index]
+            if text.startswith(("def ", "async def ", "class ", "@")):
+                break  # the next top-level definition
+            if ".set(" in text and any(q in text for q in quoted):
+                found = index + 1
+        return found
+
+    def _sets(self, skill: Skill, pattern: re.Pattern[str]) -> bool:
+        """Some sentence of `skill` tells the model to set the entry `pattern` finds."""
+        return any(
+            pattern.search(text) and SETTING & words(text) for text, *_ in self._sentences(skill)
+        )
 
     def _utter(self, check: str, body: dict[str, Any], case: _Case) -> Justification | None:
         name = body.get("utter_name")
@@ -700,12 +845,13 @@ class MantleJustifier:
         for block in skill.blocks.values():
             for step in block.steps:
                 said = step.target if step.kind == "action" else step.fields.get("utterance")
+                key = "action" if step.kind == "action" else "utterance"
                 if step.kind == "collect" and not said:
-                    said = f"utter_ask_{str(step.target).split('.')[-1]}"
+                    said, key = f"utter_ask_{str(step.target).split('.')[-1]}", "collect"
                 if said == name and own:
-                    out.append(self._step(skill, step, f"utter {name}"))
+                    out.append(self._step(skill, step, f"utter {name}", key=key))
                 elif said == name:
-                    at = self._step(skill, step, f"utter {name}", case)
+                    at = self._step(skill, step, f"utter {name}", case, key=key)
                     out.append(_via(at, self._block(skill, block.id, case)))
         pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
         mention = self._prose_mentions(skill, pattern, case, "utters the response:")
@@ -715,13 +861,16 @@ class MantleJustifier:
 
     def _sequencing(self, steps: list[Any], path: str, case: _Case) -> list[Judged]:
         parts: list[Judged] = []
+        ran = [str(_dict(_dict(s).get("tool_executed")).get("tool_name") or "") for s in steps]
         for index, step in enumerate(steps):
             inner = ptr.join(path, "sequencing", index)
-            judged = self._assertion(_dict(step), inner, case)
+            later = frozenset(t for t in ran[index + 1 :] if t)
+            judged = self._assertion(_dict(step), inner, case, later)
             parts.append(Judged(inner, judged[0].check, judged[0].justification))
         overall = weakest([p.justification for p in parts])
-        for left, right in itertools.pairwise(parts):
-            # Two entries the model sets from prose (`set_fields`): their order is its choice.
+        for index, (left, right) in enumerate(itertools.pairwise(parts)):
+            # Two entries the model sets from prose (`set_fields`): their order is its choice,
+            # so the second is no step of the order (the rest of it may still stand).
             if all(
                 p.check == "memory_was_set"
                 and p.justification is not None
@@ -729,43 +878,140 @@ class MantleJustifier:
                 for p in (left, right)
             ):
                 j = right.justification
-                overall = weakest(
-                    [
-                        overall,
-                        Justification(
-                            "conditional",
-                            j.file,
-                            j.line,
-                            "the order of two entries the model sets from prose is its choice",
-                        ),  # type: ignore[union-attr]
-                    ]
+                unordered = Justification(
+                    "conditional",
+                    j.file,  # type: ignore[union-attr]
+                    j.line,  # type: ignore[union-attr]
+                    "the order of two entries the model sets from prose is its choice",
                 )
+                parts[index + 1] = Judged(right.path, right.check, unordered)
+                overall = weakest([overall, unordered])
                 break
         return [Judged(path, "sequencing", overall, True), *parts]
 
     def _criterion(self, text: str, data: dict[str, Any], case: _Case) -> Justification | None:
-        """The prose sentence of a skill the case runs that shares most words with `text`."""
-        words = {w for w in _WORD.findall(text.lower()) if w not in _DIALOG and w != "agent"}
-        if len(words) < 2:
-            return None
-        skills = {
+        """The element a criterion restates: the gate or success reply of a tool it names,
+        else the prose sentence sharing most of its words, of a skill the case runs or of
+        `agent.yml` (its persona and rules hold in every skill); of equals, the sentence on
+        a branch the case takes, then the one that reads most alike."""
+        skills = sorted(
             str(_dict(v).get("skill_id"))
             for check in _walk_checks(
                 _list(_dict(_dict(data.get("scenario")).get("goals")).get("assertions"))
             )
             for v in check.values()
-        }
-        best: tuple[float, Justification | None] = (0.0, None)
-        for skill_id in sorted(s for s in skills if s in self.defs.skills):
-            skill = self.defs.skills[skill_id]
-            for sentence, line, condition, _ in self._sentences(skill):
-                theirs = set(_WORD.findall(sentence.lower()))
-                score = len(words & theirs) / len(words)
-                if score > best[0] and len(words & theirs) >= 2:
-                    kind = self._classify(sentence, condition, case, skill)
-                    quoted = sentence if len(sentence) <= 70 else sentence[:67].rstrip() + "..."
-                    best = (score, Justification(kind, self._md(skill), line, f'"{quoted}"'))  # type: ignore[arg-type]
-        return best[1] if best[0] >= 0.34 else None
+            if str(_dict(v).get("skill_id")) in self.defs.skills
+        )
+        runs = [self.defs.skills[s] for s in dict.fromkeys(skills)]
+        gate = self._criterion_gate(text, runs, case) or self._criterion_detour(text, data, runs)
+        if gate is not None:
+            return gate
+        entry = self._entry_named(text, runs)
+        own = {w for w in words(text) if w not in _DIALOG and w != "agent"}
+        if len(own) < 2:
+            return None
+        # the skill's name in a criterion ("the file claim went through") is no match for
+        # the skill's opening line ("Help the customer file a claim.")
+        named = [part for s in runs for part in s.id.split("_") if len(part) > 2]
+        candidates: list[tuple[str, Skill | None, tuple[str, int, str | None, int]]] = [
+            (self._md(skill), skill, one) for skill in runs for one in self._sentences(skill)
+        ]
+        candidates += [
+            ("agent.yml", None, (a.text, a.line, a.condition, a.paragraph))
+            for a in self._agent_prose()
+        ]
+        best: tuple[tuple[float, int, float], Justification | None] = ((0.0, 0, 0.0), None)
+        for file, skill, (sentence, line, condition, _) in candidates:
+            if entry is not None and not entry[1].search(sentence):
+                continue  # a criterion about an entry comes from a sentence about it
+            common = own & words(sentence)
+            shared = len(common)
+            score = round(shared / len(own), 2)
+            # agent.yml speaks of everything: a rule must share most of the criterion's words
+            least = 0.6 if skill is None else 0.34
+            if shared < 2 or score < least or all(_spells(w, named) for w in common):
+                continue
+            taken = self._holds(condition, case) if condition else None
+            key = (score, {True: 1, None: 0, False: -1}[taken], likeness(text, sentence))
+            if key > best[0]:
+                kind = self._classify(sentence, condition, case, skill)
+                quoted = sentence if len(sentence) <= 70 else sentence[:67].rstrip() + "..."
+                best = (key, Justification(kind, file, line, f'"{quoted}"'))  # type: ignore[arg-type]
+        if best[1] is None and entry is not None:  # the element that takes it from the user
+            found = self._writers(entry[0], case)
+            return strongest([j for j in found if j and not j.element.startswith("tool ")])
+        return best[1]
+
+    def _entry_named(self, text: str, runs: list[Skill]) -> tuple[str, re.Pattern[str]] | None:
+        """The memory entry of a skill the case runs that a criterion names (`the reset
+        reason`, `reset_reason`), the longest named, with a pattern finding it in prose."""
+        lower = text.lower()
+        for skill in runs:  # "the check claim status" names the skill, not its claim_status
+            lower = lower.replace(skill.id.replace("_", " "), " ").replace(skill.id, " ")
+        found: list[tuple[str, str]] = []
+        for name in self.defs.memory_names():
+            namespace, _, key = name.partition(".")
+            if namespace != "project" and namespace not in {s.id for s in runs}:
+                continue
+            if "_" in key and _said(key, lower):  # one word (`reason`) names nothing
+                found.append((name, key))
+        if not found:
+            return None
+        name, key = max(found, key=lambda f: (len(f[1]), f[0]))
+        return name, re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+
+    def _agent_prose(self) -> list[Line]:
+        if self._agent is None:
+            self._agent = agent_lines("\n".join(self._file_lines("agent.yml")))
+        return self._agent
+
+    def _criterion_detour(
+        self, text: str, data: dict[str, Any], runs: list[Skill]
+    ) -> Justification | None:
+        """A criterion naming the skill a detour goes to, in a case whose skill is parked
+        and resumed: the runtime runs the detour before it resumes the parked one."""
+        goals = _dict(_dict(data.get("scenario")).get("goals"))
+        parked = [
+            str(_dict(check.get("skill_resumed")).get("skill_id"))
+            for check in _walk_checks(_list(goals.get("assertions")))
+            if check.get("skill_resumed")
+        ]
+        lower = text.lower()
+        for skill in runs:
+            if parked and skill.id not in parked and _said(skill.id, lower):
+                why = f"detour handling: {skill.id} runs before {parked[0]} resumes"
+                return Justification("enforced", RUNTIME, None, why)
+        return None
+
+    def _criterion_gate(self, text: str, runs: list[Skill], case: _Case) -> Justification | None:
+        """A criterion naming a gated tool of a skill the case runs: a refused one never runs
+        (its confirmation gate; named by its skill, the reply the runtime gives instead), a
+        run one's success reply waits for its success."""
+        lower = text.lower()
+        named = set(re.findall(r"[\w-]+", text))
+        for skill in runs:
+            md = self._md(skill)
+            text_words = re.findall(r"[a-z]+", lower)
+            by_skill = all(
+                any(_spells(w, [part]) for w in text_words) for part in skill.id.split("_")
+            )
+            for tool, constraint in skill.tool_constraints.items():
+                gate = constraint.requires_confirmation
+                if tool in case.refused and gate is not None and tool in named:
+                    line = self._constraint_line(skill, tool, "requires_confirmation")
+                    why = f"{tool} requires_confirmation: the runtime runs it only after a yes"
+                    return Justification("enforced", md, line, why)
+                if tool in case.refused and gate is not None and by_skill:
+                    denial = gate.utter_on_user_denial
+                    line = self._constraint_line(skill, tool, "utter_on_user_denial")
+                    why = f"{tool} utter_on_user_denial {denial}: said instead of running it"
+                    return Justification("enforced", md, line, why)
+                success = constraint.on_success
+                if tool in case.ran and tool in named and success in case.uttered:
+                    line = self._constraint_line(skill, tool, "on_success")
+                    why = f"{tool} on_success {success}: said only once it succeeds"
+                    return Justification("enforced", md, line, why)
+        return None
 
 
 def judge_case(data: Any, project: Project | None) -> list[Judged]:
