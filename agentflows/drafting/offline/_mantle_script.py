@@ -39,17 +39,26 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
+    DECLINED,
+    QUESTION_WORDS,
     audience_shared,
     audience_text,
     confirms,
     confirms_by_read_back,
     field_value,
     fill_values,
+    first_word,
     gate_words,
     label_for,
+    offers,
+    question_answer,
+    reported,
+    reported_label,
+    reported_value,
     request_values,
     set_fields_asks,
     spoken,
+    value_label,
 )
 from ._mantle_intent import intent_clause, own_opening, without_month
 from ._mantle_roles import case_role, role_field, role_seed, seeded_kind
@@ -206,7 +215,8 @@ class _Writer:
         key = (ask.kind, ask.prompt, ask.details, ask.field)
         label = self._labels.get(key)
         if label is None:
-            label = self._labels[key] = label_for(ask)
+            field = self.defs.memory_field(ask.field) if ask.field else None
+            label = self._labels[key] = value_label(label_for(ask), field)
         return label
 
     def fact(self, ask: Ask, value: Any = None) -> str | None:
@@ -235,7 +245,14 @@ class _Writer:
         if confirms(self.defs, ask):
             return label
         if ask.kind == "question":
-            self.sheet.add(label, "no")
+            self.sheet.add(label, question_answer(self.defs.skills[ask.skill], ask.prompt))
+            return label
+        field_def = self.defs.memory_field(ask.field or "")
+        if reported(field_def, ask.prompt) and isinstance(ask.value, bool):
+            assert field_def is not None
+            label = reported_label(field_def) or label
+            self._labels[(ask.kind, ask.prompt, ask.details, ask.field)] = label
+            self.sheet.add(label, reported_value(ask.value), field=ask.field)
             return label
         said = spoken(self.defs, ask.field, ask.value if value is None else value)
         if said is not None:
@@ -271,6 +288,18 @@ class _Writer:
             if value is not None:
                 self.sheet.add(label, value)
 
+    def offer_facts(self, walk: Walk) -> None:
+        """A decline for each offer the skill makes on the case's branch ("Offer to help
+        schedule an inspection"): the case is about its own request, so the user says no
+        rather than being left without an answer where a correct agent waits for one."""
+        skill = self.defs.skills.get(walk.skill)
+        if skill is None:
+            return
+        known = {f.label for f in self.sheet.sheet.facts}
+        for label in offers(skill, walk.memory):
+            if label not in known:
+                self.sheet.add(label, DECLINED)
+
     def identity_value(self, detail: str) -> str | None:
         if self.account:
             return detail_value(self.script.customer, detail)
@@ -281,7 +310,7 @@ class _Writer:
         if ask.kind == "confirm" or confirms_by_read_back(self.defs, ask):
             return "you to confirm"  # a yes/no the agent fills by reading the details back
         label = self.label(ask) if ask.kind != "identity" else " and ".join(ask.details)
-        if re.match(r"(?:which|what|whether|how|who|when|where|if)\b", label):
+        if first_word(label) in {*QUESTION_WORDS, "if"}:
             return label
         return f"for the {label}"
 
@@ -301,6 +330,7 @@ class _Writer:
         if kind != "escalation":
             self.unplaced_fields()
             self.set_fields_facts()
+            self.offer_facts(self.script.walk)
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
         if self.context.opening is None:

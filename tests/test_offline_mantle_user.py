@@ -1,0 +1,161 @@
+"""The simulated user the offline Mantle drafter writes can play the path its case is about:
+an answer for every question the skill waits on (the yes/no that keeps the path, an offer
+on the branch, a step the user reports back on), facts named by what they hold, and no line
+for a read-back the skill never does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.planning._mantle import plan_mantle
+from evalcore.definitions import load_project
+from evalcore.simulator import FactContext, parse_fact_context
+
+AGENT = """\
+name: Brightwater Utilities helper
+persona: >
+  You are the service line of Brightwater Utilities. You help households with their water
+  and broadband accounts.
+"""
+SKILLS = {
+    "explain_invoice": (
+        """\
+---
+name: Explain Invoice
+description: >
+  Explain a household's invoice. Activate for "my invoice is confusing" or "explain my
+  invoice".
+---
+
+Explain the invoice in plain words.
+
+Ask whether they want the line items read out. If yes, read them in short lines.
+
+Ask if that cleared it up. If not, offer to connect them to a human.
+""",
+        None,
+    ),
+    "talk_to_person": (
+        """\
+---
+name: Talk To Person
+description: >
+  Hand the household to a member of staff. Activate for "a person please" or "a human".
+---
+
+Tell them a member of staff will call back.
+""",
+        None,
+    ),
+    "restart_hub": (
+        """\
+---
+name: Restart Hub
+description: >
+  Walk the household through restarting their broadband hub. Activate for "restart my
+  hub" or "my broadband hub is stuck".
+---
+
+Explain that they should switch the hub off, wait a minute, then switch it on.
+
+Ask them to say when they are done. Set `hub_restarted` to true when they confirm
+success, or false if they report a problem.
+
+if: session.restart_hub.hub_restarted == True
+Say the hub should be fine now and offer to test the line speed.
+
+if: session.restart_hub.hub_restarted == False
+Apologise and offer to book an engineer visit.
+""",
+        """\
+schema:
+  public:
+    hub_restarted:
+      type: bool
+      description: Whether the customer confirmed they finished restarting the hub.
+      llm_settable: true
+""",
+    ),
+    "water_tariff": (
+        """\
+---
+name: Water Tariff
+description: >
+  Explain the water tariff for the household's region. Activate for "what is my water
+  tariff" or "how much does water cost".
+---
+
+Explain the tariff for their region.
+
+If a region was detected, ask whether that is correct for their supply region. When
+they answer, set `supply_region` via `set_fields`.
+""",
+        """\
+schema:
+  public:
+    supply_region:
+      type: categorical
+      enum_values: [north, south, east]
+      description: The household's supply region.
+      llm_settable: true
+""",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def utility(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("brightwater")
+    (root / "agent.yml").write_text(AGENT)
+    for name, (body, memory) in SKILLS.items():
+        skill = root / "skills" / name
+        skill.mkdir(parents=True)
+        (skill / "skill.md").write_text(body)
+        if memory:
+            (skill / "memory.yml").write_text(memory)
+    return root
+
+
+def context_of(root: Path, skill: str, kind: str = "happy") -> FactContext:
+    project = load_project(root)
+    for behavior in plan_mantle(project, skill, None).behaviors:
+        if behavior.facts.get("kind") == kind:
+            data = draft_mantle(DraftContext(project, "mantle", behavior))
+            return parse_fact_context(data["scenario"]["simulation_context"])
+    raise AssertionError(f"no {kind} case for {skill}")
+
+
+def facts(context: FactContext) -> dict[str, str]:
+    return {f.label: f.value for f in context.facts}
+
+
+def test_a_yes_no_question_is_answered_the_way_that_keeps_the_path(utility: Path) -> None:
+    """ "If not, offer to connect them to a human": a happy path says it helped; a question
+    whose "yes" only adds a step keeps "no"."""
+    known = facts(context_of(utility, "explain_invoice"))
+    assert known["whether that cleared it up"] == "yes"
+    assert known["whether you want the line items read out"] == "no"
+
+
+def test_a_step_the_user_does_is_reported_not_read_back(utility: Path) -> None:
+    context = context_of(utility, "restart_hub")
+    assert facts(context)["whether you finished restarting the hub"].startswith("Yes")
+    assert not context.read_back  # the skill reads nothing back: no line about one
+
+
+def test_an_offer_on_the_branch_is_declined(utility: Path) -> None:
+    """The hub came back: the offer on that branch gets a "no", the other branch's none."""
+    known = facts(context_of(utility, "restart_hub"))
+    assert known.get("whether you want to test the line speed") == "no, thanks"
+    assert "whether you want to book an engineer visit" not in known
+
+
+def test_a_value_asked_as_yes_no_is_named_by_what_it_holds(utility: Path) -> None:
+    known = facts(context_of(utility, "water_tariff"))
+    assert "supply region" in known, known
+    assert known["supply region"] in ("north", "south", "east")
+    assert not any(label.startswith("whether") for label in known), known
