@@ -8,10 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import EXAMPLES
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_facts import label_for
 from agentflows.planning._mantle import plan_mantle
+from agentflows.planning._mantle_walk import Ask
 from evalcore.definitions import load_project
 from evalcore.simulator import FactContext, parse_fact_context
 
@@ -159,3 +162,28 @@ def test_a_value_asked_as_yes_no_is_named_by_what_it_holds(utility: Path) -> Non
     assert "supply region" in known, known
     assert known["supply region"] in ("north", "south", "east")
     assert not any(label.startswith("whether") for label in known), known
+
+
+def test_a_counted_them_stays_the_things_not_the_user() -> None:
+    ask = Ask(
+        "question",
+        "view_plans",
+        details=("they want to change one of them or need anything else",),
+        prompt="Ask if they want to change one of them or need anything else.",
+    )
+    assert label_for(ask) == "whether you want to change one of them or need anything else"
+
+
+def test_after_an_unrelated_request_the_user_answers_the_question_it_interrupted() -> None:
+    bank = load_project(EXAMPLES / "bank")
+    seen = 0
+    for skill in sorted(bank.mantle.skills):
+        for behavior in plan_mantle(bank, skill, None).behaviors:
+            if behavior.facts.get("kind") != "out_of_scope":
+                continue
+            data = draft_mantle(DraftContext(bank, "mantle", behavior))
+            context = parse_fact_context(data["scenario"]["simulation_context"])
+            interjections = [c for c in context.cues if c.first]
+            seen += len(interjections)
+            assert all(c.then_answer for c in interjections), behavior.id
+    assert seen

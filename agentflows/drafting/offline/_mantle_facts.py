@@ -336,10 +336,25 @@ def gate_words(ask: Ask) -> str | None:
 def label_for(ask: Ask) -> str:
     """What the fact of `ask` is, in plain words (the agent's question, else the field); a
     question too short to recognise ("Where to?") is named by its field."""
-    label = _plain_label(_label(ask))
+    label = _things(_plain_label(_label(ask)))
     if ask.field and not stems(label):
         return value_words(ask.field.split(".", 1)[-1])
     return label
+
+
+#: Words before "of them" that count things ("one of them": one of the policies).
+_COUNTING = frozenset({"one", "each", "any", "either", "some", "all", "none", "both", "most"})
+
+
+def _things(label: str) -> str:
+    """`file a claim on one of you` -> `… one of them`: the prose's "them" after a counting
+    word is the things it listed, which the second person must not turn into the user."""
+    words = label.split(" ")
+    for i in range(2, len(words)):
+        said = words[i].rstrip(",;?")
+        if said == "you" and words[i - 1] == "of" and words[i - 2].lower() in _COUNTING:
+            words[i] = "them" + words[i][len(said) :]
+    return " ".join(words)
 
 
 def value_label(label: str, field: MemoryField | None) -> str:

@@ -20,8 +20,8 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.skill_model import code_facts, data_readers
-from evalcore.simulator import ContextFact, CueLine
-from evalcore.simulator._facts import opening_line
+from evalcore.simulator import ContextFact, CueLine, opening_line
+from evalcore.simulator import first_person as own_words
 from evalcore.testdata import DataRecords, FieldSpec, SheetBuilder, load_records
 
 from ...planning import Behavior
@@ -288,7 +288,7 @@ class _Writer:
             if value is not None:
                 self.sheet.add(label, value)
 
-    def offer_facts(self, walk: Walk) -> None:
+    def offer_facts(self, walk: Walk, answer: str = DECLINED) -> None:
         """A decline for each offer the skill makes on the case's branch ("Offer to help
         schedule an inspection"): the case is about its own request, so the user says no
         rather than being left without an answer where a correct agent waits for one."""
@@ -298,7 +298,7 @@ class _Writer:
         known = {f.label for f in self.sheet.sheet.facts}
         for label in offers(skill, walk.memory):
             if label not in known:
-                self.sheet.add(label, DECLINED)
+                self.sheet.add(label, answer)
 
     def identity_value(self, detail: str) -> str | None:
         if self.account:
@@ -346,17 +346,16 @@ class _Writer:
         elif kind in ("out_of_scope", "adversarial"):
             line = self.interjection()
             if at is not None and at < len(asks):
-                self.context.cues.append(CueLine(self.cue(asks[at]), line, first=True))
+                # the user comes back to the question after the off-topic reply
+                cue = CueLine(self.cue(asks[at]), line, first=True, then_answer=True)
+                self.context.cues.append(cue)
             else:
                 self.context.before_end = line
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         self.context.intent = intent_clause(self.defs, skill)
         if kind == "digression":  # the case asserts the return: the user takes the offer
-            task = re.sub(
-                r"^(?:want|need|would like|'d like)\s+(?:to\s+)?", "", self.context.intent
-            )
-            self.context.resume = f"your request to {task}" if task else "what you came for"
+            self.context.resume = self.resume_task()
         if prelude is not None:
             self.sign_in_first(prelude)
         self.confirmations()
@@ -478,8 +477,24 @@ class _Writer:
         walk = walk_skill(self.project, str(spec["skill"]), setup)
         other = answered_walk(self.project, walk, setup, self.sheet)
         self.script.other = other
+        # the detour's own follow-up ("anything else?", an offer of more) is declined with
+        # a request to finish the task the case is about, never a bare "no" that ends it
+        back = f"no, thanks; I'd like to go back to {own_words(self.resume_task())}"
         for ask in other.asks:
-            self.fact(ask)
+            label = self.fact(ask)
+            if ask.kind == "question" and label is not None:
+                self.sheet.sheet.facts = [
+                    replace(f, value=back) if f.label == label else f
+                    for f in self.sheet.sheet.facts
+                ]
+        self.offer_facts(other, back)
+
+    def resume_task(self) -> str:
+        """The task a digression goes back to, in words: `your request to start a claim`."""
+        intent = intent_clause(self.defs, self.defs.skills[self.script.behavior.source])
+        lead = r"^(?:want|need|would like|'d like)\s+(?:the agent\s+)?(?:to\s+)?"
+        task = re.sub(lead, "", intent)
+        return f"your request to {task}" if task else "what you came for"
 
     def escalation(self, asks: list[Ask]) -> None:
         spec = self.facts["escalation"]
