@@ -17,6 +17,7 @@ from agentflows.planning._mantle import plan_mantle
 from agentflows.planning._mantle_walk import Ask
 from evalcore.definitions import load_project
 from evalcore.simulator import FactContext, parse_fact_context
+from evalcore.testdata import Collection, DataRecords, month_on_record
 
 AGENT = """\
 name: Brightwater Utilities helper
@@ -107,6 +108,29 @@ schema:
       llm_settable: true
 """,
     ),
+    "reply_style": (
+        """\
+---
+name: Reply Style
+description: >
+  Switch how the helper words its replies: plain, cheerful or formal. Activate for
+  "reply style" or "change your tone".
+---
+
+If they ask which styles exist, list them and invite them to pick one.
+
+When they pick one, set `reply_style` via `set_fields` and confirm in that style.
+""",
+        """\
+schema:
+  public:
+    reply_style:
+      type: categorical
+      enum_values: [off, cheerful, formal]
+      description: How replies are worded; off means the usual wording.
+      llm_settable: true
+""",
+    ),
 }
 
 
@@ -187,3 +211,39 @@ def test_after_an_unrelated_request_the_user_answers_the_question_it_interrupted
             seen += len(interjections)
             assert all(c.then_answer for c in interjections), behavior.id
     assert seen
+
+
+def test_a_listed_choice_the_skill_waits_on_is_picked(utility: Path) -> None:
+    """The skill lists the styles and waits for a pick: the user has one to give, and it
+    switches something on (the YAML `off`, read as false, is never the pick)."""
+    known = facts(context_of(utility, "reply_style"))
+    assert known.get("reply style") in ("cheerful", "formal"), known
+
+
+BILLS = (
+    {"account": "A1", "date": "01/01/2026", "amount": 42.0},
+    {"account": "A1", "date": "02/01/2026", "amount": 131.5},
+    {"account": "A1", "date": "03/01/2026", "amount": 40.0},
+    {"account": "A2", "date": "04/01/2026", "amount": 400.0},
+)
+
+
+@pytest.mark.parametrize(
+    ("request_words", "named", "month"),
+    [
+        ("want to know why my bill looks high", "March", "February"),  # above the average
+        ("want to know why my bill is lower", None, "March"),
+        ("want to check a bill", "January", "January"),  # the skill's example, on record
+        ("want to check a bill", "July", "March"),  # not on record: the latest
+    ],
+)
+def test_the_month_is_one_the_caller_has_on_record_and_fits_the_request(
+    request_words: str, named: str | None, month: str
+) -> None:
+    records = DataRecords([Collection("bills", BILLS)], identity={"account": "A1"})
+    assert month_on_record(records, request_words, named) == month
+
+
+def test_no_dated_amounts_no_month() -> None:
+    records = DataRecords([Collection("plans", ({"account": "A1", "name": "Basic"},))])
+    assert month_on_record(records, "why is my bill high", "February") is None

@@ -22,7 +22,13 @@ from evalcore.definitions._memo import memoized
 from evalcore.definitions.skill_model import code_facts, data_readers
 from evalcore.simulator import ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
-from evalcore.testdata import DataRecords, FieldSpec, SheetBuilder, load_records
+from evalcore.testdata import (
+    DataRecords,
+    FieldSpec,
+    SheetBuilder,
+    load_records,
+    month_on_record,
+)
 
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
@@ -72,6 +78,8 @@ from ._mantle_seeds import (
 )
 from ._mantle_testdata import customer_for, detail_name, detail_value, unrelated_for
 
+#: Values of a choice that pick nothing (the user who asks for a mode wants one that is on).
+_NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", "no"})
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
 STOP_DONE = "the agent has told you the outcome and asks nothing more"
 
@@ -272,6 +280,9 @@ class _Writer:
             key = field_def.qualified
             if key in asked or key in written or field_def.visibility != "public":
                 continue
+            if field_def.llm_settable and field_def.type == "categorical":
+                self.choice_fact(field_def)
+                continue
             if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
                 continue
             value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
@@ -279,12 +290,32 @@ class _Writer:
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
 
+    def choice_fact(self, field_def: Any) -> None:
+        """The user's pick for a choice the skill lists and waits on ("invite them to pick
+        one"): the path's value, else one of the listed values that switches something on
+        (not `off`/`none`/`other`), dealt by the case's place in the suite."""
+        # a YAML `off` is read as false: a flag-like value, never the pick
+        values = [v for v in field_def.enum_values or [] if isinstance(v, str)]
+        chosen = self.setup_values.get(field_def.qualified)
+        if chosen is None:
+            picks = [v for v in values if v.lower() not in _NO_CHOICE] or values
+            if not picks:
+                return
+            chosen = picks[(self.sheet.slot or 0) % len(picks)]
+        said = spoken(self.defs, field_def.qualified, chosen)
+        if said is not None:
+            self.sheet.add(value_words(field_def.name), said, field=field_def.qualified)
+
     def set_fields_facts(self) -> None:
         """Facts for what the prose asks and has the agent keep with `set_fields` in a field
         no memory declares (`set_fields_asks`): valued by the sentence's own example."""
         skill = self.defs.skills[self.script.behavior.source]
         for label, name, sentence in set_fields_asks(self.defs, skill):
             value = self.sheet.value(FieldSpec(name, "text", sentence))
+            if "month" in name.split("_"):  # a month the caller has a record for
+                request = " ".join([intent_clause(self.defs, skill), self.context.opening or ""])
+                named = value if isinstance(value, str) else None
+                value = month_on_record(self.sheet.records, request, named, skill.id) or value
             if value is not None:
                 self.sheet.add(label, value)
 
@@ -329,8 +360,10 @@ class _Writer:
             self.fact(ask)
         if kind != "escalation":
             self.unplaced_fields()
-            self.set_fields_facts()
             self.offer_facts(self.script.walk)
+        # what the prose asks with `set_fields` comes before any line of the walk's asks
+        # (an escalation at a later question still needs the month to get there)
+        self.set_fields_facts()
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
         if self.context.opening is None:
