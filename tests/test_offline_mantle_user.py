@@ -48,12 +48,20 @@ Ask if that cleared it up. If not, offer to connect them to a human.
 ---
 name: Talk To Person
 description: >
-  Hand the household to a member of staff. Activate for "a person please" or "a human".
+  Handoff to a live agent. Activate for "a person please" or "a human".
 ---
 
-Tell them a member of staff will call back.
+Ask briefly why they want a human and set `contact_reason`. Then tell them a member of
+staff will call back.
 """,
-        None,
+        """\
+schema:
+  public:
+    contact_reason:
+      type: text
+      description: Why the household wants a person, in their words.
+      llm_settable: true
+""",
     ),
     "restart_hub": (
         """\
@@ -247,3 +255,11 @@ def test_the_month_is_one_the_caller_has_on_record_and_fits_the_request(
 def test_no_dated_amounts_no_month() -> None:
     records = DataRecords([Collection("plans", ({"account": "A1", "name": "Basic"},))])
     assert month_on_record(records, "why is my bill high", "February") is None
+
+
+def test_an_escalation_gives_the_hand_off_a_reason_from_the_task(utility: Path) -> None:
+    """The hand-off asks why: the user answers with what they were doing, under a label that
+    no question of the skill itself ("the reason for …") would take."""
+    context = context_of(utility, "water_tariff", "escalation")
+    reason = facts(context).get("why you want a person", "")
+    assert "water tariff" in reason and "person" in reason, facts(context)

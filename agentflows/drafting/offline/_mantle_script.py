@@ -80,6 +80,11 @@ from ._mantle_testdata import customer_for, detail_name, detail_value, unrelated
 
 #: Values of a choice that pick nothing (the user who asks for a mode wants one that is on).
 _NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", "no"})
+#: The escalation line's reason where the skill gives no topic: it says nothing a hand-off
+#: that asks why could pass on.
+_VAGUE_REASON = "It's about my request."
+#: The hand-off's question for its reason, as the user's fact names it.
+_WHY_PERSON = "why you want a person"
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
 STOP_DONE = "the agent has told you the outcome and asks nothing more"
 
@@ -533,6 +538,9 @@ class _Writer:
         spec = self.facts["escalation"]
         at = int(spec.get("at") or 0)
         line = str(spec["line"])
+        reason = self.handoff_reason()
+        if reason and line.endswith(_VAGUE_REASON):  # a hand-off asks why: say it
+            line = f"{line[: -len(_VAGUE_REASON)]}{reason}"
         if at < len(asks):
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
         else:
@@ -545,7 +553,21 @@ class _Writer:
         )
         self.script.other = handoff
         for ask in handoff.asks:
-            self.fact(ask)
+            label = self.fact(ask)
+            field_def = self.defs.memory_field(ask.field or "")
+            known = {f.label for f in self.sheet.sheet.facts}
+            why = field_def is not None and "reason" in f"{field_def.name} {ask.prompt or ''}"
+            if reason and label and why and label not in known:
+                # named by the question, not the field: "handoff reason" would also answer
+                # the skill's own "reason for the reset?" when an agent does not hand over
+                self.sheet.add(_WHY_PERSON, reason, field=ask.field)
+
+    def handoff_reason(self) -> str:
+        """Why the user wants a person, from what they were doing (`I want to start a claim,
+        and I'd rather do that with a person.`): a hand-off that asks why gets an answer it
+        can pass on."""
+        task = own_words(self.resume_task()).removeprefix("my request to ").strip()
+        return f"I want to {task}, and I'd rather do that with a person." if task else ""
 
 
 def _with_value(fact: Any, value: str | None) -> Any:
