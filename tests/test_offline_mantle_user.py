@@ -116,6 +116,38 @@ schema:
       llm_settable: true
 """,
     ),
+    "report_leak": (
+        """\
+---
+name: Report Leak
+description: >
+  Report a water leak. Activate for "I have a leak" or "water is leaking".
+---
+
+Ask where the leak is, inside or outside, and set `leak_place`.
+
+Then ask for the street address and set `street_address`.
+
+if: session.report_leak.leak_place == "inside"
+Tell them to turn off the stopcock.
+
+if: session.report_leak.leak_place == "outside"
+Tell them a crew will check the street.
+""",
+        """\
+schema:
+  public:
+    leak_place:
+      type: categorical
+      enum_values: [inside, outside]
+      description: Where the leak is.
+      llm_settable: true
+    street_address:
+      type: text
+      description: The street address of the leak, e.g. 12 Mill Lane.
+      llm_settable: true
+""",
+    ),
     "reply_style": (
         """\
 ---
@@ -263,3 +295,12 @@ def test_an_escalation_gives_the_hand_off_a_reason_from_the_task(utility: Path) 
     context = context_of(utility, "water_tariff", "escalation")
     reason = facts(context).get("why you want a person", "")
     assert "water tariff" in reason and "person" in reason, facts(context)
+
+
+def test_a_correction_of_a_routing_answer_comes_a_turn_later(utility: Path) -> None:
+    """The wrong place is said, stored and routed on; the fix comes at the next question,
+    so the case tests a correction of stored memory, not one message's parsing."""
+    context = context_of(utility, "report_leak", "correction")
+    lines = [c.line for c in context.cues]
+    assert len(lines) == 2 and "Sorry" not in lines[0], lines
+    assert lines[1].startswith("Sorry, I got that wrong."), lines

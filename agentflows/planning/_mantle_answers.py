@@ -58,8 +58,9 @@ class AnswerBehaviors(PlannerBase):
         return []
 
     def correction(self, elements: list[str]) -> list[Behavior]:
-        """The customer corrects an answer (next turn for a plain field, same turn for one
-        the block routes on, since routing happens as soon as it is recorded)."""
+        """The customer corrects an answer in a later turn, once the wrong one is stored (at
+        the next question, also for a field the block routes on: the correction moves the
+        path back); in the same turn only where no question follows to say it at."""
         walk = self.walk({"values": self.base})
         asked = self._asked_fields(walk)
         routing = {f.qualified for f in self.routing}
@@ -77,11 +78,7 @@ class AnswerBehaviors(PlannerBase):
         if len(values) < 2:
             return []
         ask_index = next(i for i, a in enumerate(walk.asks) if a.field == qualified)
-        mode = (
-            "next_turn"
-            if qualified not in routing and ask_index + 1 < len(walk.asks)
-            else "same_turn"
-        )
+        mode = "next_turn" if ask_index + 1 < len(walk.asks) else "same_turn"
         if mode == "next_turn":
             wrong, right = values[0], values[1]
         else:
