@@ -148,6 +148,34 @@ schema:
       llm_settable: true
 """,
     ),
+    "post_notice": (
+        """\
+---
+name: Post Notice
+description: >
+  Post a notice to the household's street noticeboard. Activate for "post a notice".
+tool_constraints:
+  - post_notice:
+      requires: session.post_notice.notice_confirmed
+---
+
+Ask what the notice should say and set `notice_text`. Draft the notice and show them the
+exact text. Ask them to confirm. When they confirm, set `notice_confirmed` to true via
+`set_fields`, then call `@tool.post_notice`.
+""",
+        """\
+schema:
+  public:
+    notice_text:
+      type: text
+      description: The notice, in the household's words.
+      llm_settable: true
+    notice_confirmed:
+      type: bool
+      description: The customer confirmed the drafted notice before posting.
+      llm_settable: true
+""",
+    ),
     "reply_style": (
         """\
 ---
@@ -174,6 +202,16 @@ schema:
 }
 
 
+NOTICE_TOOLS = '''\
+from rasa.mantle.tools.decorator import tool
+
+
+@tool(description="Post the notice.")
+async def post_notice(notice_text: str, context=None):
+    """Post it."""
+'''
+
+
 @pytest.fixture(scope="module")
 def utility(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("brightwater")
@@ -184,6 +222,7 @@ def utility(tmp_path_factory) -> Path:
         (skill / "skill.md").write_text(body)
         if memory:
             (skill / "memory.yml").write_text(memory)
+    (root / "skills" / "post_notice" / "tools.py").write_text(NOTICE_TOOLS)
     return root
 
 
@@ -304,3 +343,9 @@ def test_a_correction_of_a_routing_answer_comes_a_turn_later(utility: Path) -> N
     lines = [c.line for c in context.cues]
     assert len(lines) == 2 and "Sorry" not in lines[0], lines
     assert lines[1].startswith("Sorry, I got that wrong."), lines
+
+
+def test_a_draft_to_approve_before_a_gated_tool_gets_an_approval_line(utility: Path) -> None:
+    """The tool requires a yes the customer gives in words after seeing the draft: the user
+    has a line to approve it."""
+    assert context_of(utility, "post_notice").read_back

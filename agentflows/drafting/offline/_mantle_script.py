@@ -19,6 +19,7 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
+from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import code_facts, data_readers
 from evalcore.simulator import ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
@@ -410,11 +411,35 @@ class _Writer:
             own = own[: int(self.facts["escalation"].get("at") or 0)]
         walks = [self.script.prelude, self.script.other]
         asks = [*own, *(a for w in walks if w is not None for a in w.asks)]
-        self.context.read_back = any(confirms(self.defs, a) for a in asks)
+        played = [w for w in (self.script.walk, *walks) if w is not None]
+        if self.script.kind == "escalation":
+            played = played[1:]  # the task's own tools are never reached
+        self.context.read_back = any(confirms(self.defs, a) for a in asks) or any(
+            self.confirms_in_words(w) for w in played
+        )
         gates = [a for a in asks if a.kind == "confirm"]
         refused = [a for a in gates if a.confirm is False]
         gate = (refused or gates or [None])[0]
         self.context.gate = gate_words(gate) if gate is not None else None
+
+    def confirms_in_words(self, walk: Walk) -> bool:
+        """Whether the walk calls a tool that `requires` a yes/no the customer gives in words
+        ("Draft the message … Ask them to confirm. When they confirm, set `post_confirmed`"):
+        the agent shows what it will do and asks, so the user has a line to approve it."""
+        skill = self.defs.skills.get(walk.skill)
+        if skill is None:
+            return False
+        called = {e.tool for e in walk.events if e.kind == "tool"}
+        called |= {a.tool for a in walk.asks if a.kind == "confirm" and a.tool}
+        for name, constraint in skill.tool_constraints.items():
+            if name not in called:
+                continue
+            for key in condition_keys(constraint.requires):
+                field = self.defs.memory_field(key)
+                said = f"{field.name} {field.description or ''}".lower() if field else ""
+                if field is not None and field.type == "bool" and "confirm" in said:
+                    return True
+        return False
 
     def sign_in_first(self, prelude: Walk) -> None:
         """Open with the sign-in, and ask for what the case is about once it is done (when
