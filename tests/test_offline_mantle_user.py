@@ -176,6 +176,20 @@ schema:
       llm_settable: true
 """,
     ),
+    "outage_info": (
+        """\
+---
+name: Outage Info
+description: >
+  Tell the household about water outages. Activate for "is there an outage" or "my
+  water is off".
+---
+
+Give the general outage notice first. Then ask which district only if they need local
+details, and give that district's notice.
+""",
+        None,
+    ),
     "reply_style": (
         """\
 ---
@@ -202,6 +216,12 @@ schema:
 }
 
 
+PROJECT_MEMORY = """\
+user_district:
+  type: categorical
+  enum_values: [other, central, harbour]
+  description: The household's district.
+"""
 NOTICE_TOOLS = '''\
 from rasa.mantle.tools.decorator import tool
 
@@ -223,6 +243,7 @@ def utility(tmp_path_factory) -> Path:
         if memory:
             (skill / "memory.yml").write_text(memory)
     (root / "skills" / "post_notice" / "tools.py").write_text(NOTICE_TOOLS)
+    (root / "memory.yml").write_text(PROJECT_MEMORY)
     return root
 
 
@@ -349,3 +370,12 @@ def test_a_draft_to_approve_before_a_gated_tool_gets_an_approval_line(utility: P
     """The tool requires a yes the customer gives in words after seeing the draft: the user
     has a line to approve it."""
     assert context_of(utility, "post_notice").read_back
+
+
+def test_a_choice_the_prose_asks_by_its_noun_has_an_answer(utility: Path) -> None:
+    """ "Ask which district only if they need local details": the project lists the
+    districts, so the user knows theirs (a listed one, not `other`)."""
+    assert facts(context_of(utility, "outage_info")).get("which district") in (
+        "central",
+        "harbour",
+    )

@@ -515,7 +515,7 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
     person is the escalation's, not a fact's."""
     out: list[str] = []
     for part in sentences(skill.body or ""):
-        if part.condition and not _holds(part.condition, memory):
+        if part.condition and not holds(part.condition, memory):
             continue
         match = _OFFER.search(part.text)
         before = part.text[: match.start()].lower().split() if match else []
@@ -537,7 +537,9 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
     return out
 
 
-def _holds(condition: str, memory: dict[str, Any]) -> bool:
+def holds(condition: str, memory: dict[str, Any]) -> bool:
+    """Whether `condition` holds on a walk's memory (a value the walk only knows is set
+    counts as unknown)."""
     return bool(evaluate(condition, {k: v for k, v in memory.items() if v is not SET}))
 
 
@@ -584,6 +586,7 @@ __all__ = [
     "fill_values",
     "first_word",
     "gate_words",
+    "holds",
     "in_own_words",
     "is_internal",
     "label_for",

@@ -20,7 +20,7 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import code_facts, data_readers
+from evalcore.definitions.skill_model import code_facts, data_readers, sentences
 from evalcore.simulator import ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
@@ -48,6 +48,7 @@ from ._direction import value_words
 from ._mantle_facts import (
     DECLINED,
     QUESTION_WORDS,
+    asked_clause,
     audience_shared,
     audience_text,
     confirms,
@@ -56,6 +57,7 @@ from ._mantle_facts import (
     fill_values,
     first_word,
     gate_words,
+    holds,
     label_for,
     offers,
     question_answer,
@@ -296,7 +298,34 @@ class _Writer:
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
 
-    def choice_fact(self, field_def: Any) -> None:
+    def prose_choice_facts(self) -> None:
+        """A pick for what the prose asks by a choice's noun where no field of the walk is
+        asked ("ask which country only if they need local requirements", with the project's
+        `user_country` listing the countries): a correct agent may ask it, and a user who
+        cannot answer leaves it to invent one."""
+        skill = self.defs.skills[self.script.behavior.source]
+        asked = {a.field for a in self.script.walk.asks if a.field}
+        fields = [
+            f
+            for f in [*skill.memory.values(), *self.defs.memory_names().values()]
+            if f.type == "categorical" and f.enum_values and f.qualified not in asked
+        ]
+        for part in sentences(skill.body or ""):
+            if part.condition and not holds(part.condition, self.script.walk.memory):
+                continue
+            clause = asked_clause(part.text)
+            words = (clause or "").split()
+            if len(words) < 2 or words[0] not in ("which", "what"):
+                continue
+            noun = words[1].strip(",.?").lower()
+            known = " ".join(f.label for f in self.sheet.sheet.facts)
+            if noun in known.split():
+                continue  # already asked by its own name ("employment country")
+            field = next((f for f in fields if f.name.split("_")[-1] == noun), None)
+            if field is not None:
+                self.choice_fact(field, f"which {noun}")
+
+    def choice_fact(self, field_def: Any, label: str | None = None) -> None:
         """The user's pick for a choice the skill lists and waits on ("invite them to pick
         one"): the path's value, else one of the listed values that switches something on
         (not `off`/`none`/`other`), dealt by the case's place in the suite."""
@@ -310,7 +339,8 @@ class _Writer:
             chosen = picks[(self.sheet.slot or 0) % len(picks)]
         said = spoken(self.defs, field_def.qualified, chosen)
         if said is not None:
-            self.sheet.add(value_words(field_def.name), said, field=field_def.qualified)
+            label = label or value_words(field_def.name)
+            self.sheet.add(label, said, field=field_def.qualified)
 
     def set_fields_facts(self) -> None:
         """Facts for what the prose asks and has the agent keep with `set_fields` in a field
@@ -366,6 +396,7 @@ class _Writer:
             self.fact(ask)
         if kind != "escalation":
             self.unplaced_fields()
+            self.prose_choice_facts()
             self.offer_facts(self.script.walk)
         # what the prose asks with `set_fields` comes before any line of the walk's asks
         # (an escalation at a later question still needs the month to get there)
