@@ -190,6 +190,33 @@ details, and give that district's notice.
 """,
         None,
     ),
+    "book_visit": (
+        """\
+---
+name: Book Visit
+description: >
+  Book an engineer visit. Activate for "book an engineer" or "send someone round".
+tool_constraints:
+  - book_visit:
+      requires: session.book_visit.visit_confirmed
+---
+
+Ask briefly what the engineer should look at and set `visit_reason`. When ready, set
+`visit_confirmed` to true and call `@tool.book_visit`.
+""",
+        """\
+schema:
+  public:
+    visit_reason:
+      type: text
+      description: What the engineer should look at, in the household's words.
+      llm_settable: true
+    visit_confirmed:
+      type: bool
+      description: The customer confirmed the visit.
+      llm_settable: true
+""",
+    ),
     "reply_style": (
         """\
 ---
@@ -244,6 +271,9 @@ def utility(tmp_path_factory) -> Path:
             (skill / "memory.yml").write_text(memory)
     (root / "skills" / "post_notice" / "tools.py").write_text(NOTICE_TOOLS)
     (root / "memory.yml").write_text(PROJECT_MEMORY)
+    (root / "skills" / "book_visit" / "tools.py").write_text(
+        NOTICE_TOOLS.replace("post_notice(notice_text", "book_visit(visit_reason")
+    )
     return root
 
 
@@ -370,6 +400,8 @@ def test_a_draft_to_approve_before_a_gated_tool_gets_an_approval_line(utility: P
     """The tool requires a yes the customer gives in words after seeing the draft: the user
     has a line to approve it."""
     assert context_of(utility, "post_notice").read_back
+    # a flag the agent sets "when ready", with nothing shown to approve: no such line
+    assert not context_of(utility, "book_visit").read_back
 
 
 def test_a_choice_the_prose_asks_by_its_noun_has_an_answer(utility: Path) -> None:

@@ -460,6 +460,12 @@ class _Writer:
         skill = self.defs.skills.get(walk.skill)
         if skill is None:
             return False
+        asks_to_confirm = any(
+            "confirm" in words and "ask" in words
+            for words in (set(re.findall(r"\w+", p.text.lower())) for p in sentences(skill.body))
+        )
+        if not asks_to_confirm:  # the runtime's own question is the gate's line
+            return False
         called = {e.tool for e in walk.events if e.kind == "tool"}
         called |= {a.tool for a in walk.asks if a.kind == "confirm" and a.tool}
         for name, constraint in skill.tool_constraints.items():
