@@ -15,7 +15,7 @@ from evalcore.simulator import (
     make_simulator,
     parse_fact_context,
 )
-from evalcore.simulator._facts import AGREE, CLOSING, DECLINE, RESUME_YES, UNKNOWN
+from evalcore.simulator._facts import AGREE, CLOSING, DECLINE, RESUME_YES, UNKNOWN, first_person
 
 CONTEXT = """\
 You are Dana Okafor, a fleet manager at a courier firm, brisk and precise.
@@ -366,3 +366,16 @@ async def test_after_a_digression_an_offer_to_go_back_is_taken():
         ["What was damaged?", "You hold a van policy. Shall we go back to your claim?"],
     )
     assert said[-1] == (RESUME_YES, False)
+
+
+@pytest.mark.parametrize(
+    ("said", "own"),
+    [
+        ("want to check your balance", "want to check my balance"),
+        ("want to know what policies you have", "want to know what policies I have"),
+        ("give you your card", "give me my card"),
+        ("where you are now", "where I am now"),
+    ],
+)
+def test_first_person_makes_a_you_that_does_something_i(said: str, own: str) -> None:
+    assert first_person(said) == own

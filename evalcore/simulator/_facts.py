@@ -97,12 +97,32 @@ def _hands_over(message: str) -> bool:
     )
 
 
+#: Verbs after which "you" is the subject ("what policies you have" -> "I have"), with the
+#: first person's form where it differs.
+_SUBJECT_VERBS = {
+    "have": "have", "had": "had", "need": "need", "want": "want", "can": "can",
+    "will": "will", "would": "would", "should": "should", "do": "do", "did": "did",
+    "hold": "hold", "own": "own", "are": "am", "were": "was",
+}  # fmt: skip
+
+
 def first_person(text: str) -> str:
-    """`want to check your balance` → `want to check my balance`."""
-    swaps = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself"}
-    return re.sub(
-        r"\b(your|yours|yourself|you)\b", lambda m: swaps[m.group(1).lower()], text, flags=re.I
-    )
+    """`want to check your balance` → `want to check my balance`; a "you" that does
+    something is "I" (`know what policies you have` → `know what policies I have`)."""
+    parts = re.split(r"(\w+)", text)  # the words at odd places, what is between them at even
+    for i in range(1, len(parts), 2):
+        word = parts[i].lower()
+        if word not in _SWAPS:
+            continue
+        after = parts[i + 2].lower() if i + 2 < len(parts) and parts[i + 1] == " " else ""
+        if word == "you" and after in _SUBJECT_VERBS:
+            parts[i], parts[i + 2] = "I", _SUBJECT_VERBS[after]
+        else:
+            parts[i] = _SWAPS[word]
+    return "".join(parts)
+
+
+_SWAPS = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself"}
 
 
 def opening_line(intent: str) -> str:

@@ -629,7 +629,12 @@ class _Writer:
         and I'd rather do that with a person.`): a hand-off that asks why gets an answer it
         can pass on."""
         task = own_words(self.resume_task()).removeprefix("my request to ").strip()
-        return f"I want to {task}, and I'd rather do that with a person." if task else ""
+        if not task:
+            return ""
+        intent = intent_clause(self.defs, self.defs.skills[self.script.behavior.source])
+        if " the agent to " in f" {intent} ":  # "want the agent to help you fix …"
+            return f"I asked you to {task}, but I'd rather go through it with a person."
+        return f"I want to {task}, and I'd rather do that with a person."
 
 
 def _with_value(fact: Any, value: str | None) -> Any:
