@@ -9,7 +9,8 @@ rules are in docs/simulation-contexts.md):
     - when it happened: 03/14/2026
     When the agent asks what was damaged, say instead: "Sorry, I mean the roof."
     When the agent reads the details back and asks you to confirm, agree.
-    When the agent offers to go back to your request to file a claim, say yes.
+    When the agent offers to go back to your request to file a claim, say yes; if it asks
+    whether there is anything else before that, say no and ask to go back to it.
     When the agent asks whether there is anything else, say no.
     Stop once the agent tells you the claim is filed.
 
