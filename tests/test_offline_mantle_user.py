@@ -217,6 +217,40 @@ schema:
       llm_settable: true
 """,
     ),
+    "meter_visit": (
+        """\
+---
+name: Meter Visit
+description: >
+  Arrange something for the household's water meter. Activate for "my water meter".
+---
+
+Ask whether they want a reading or a replacement, and set `meter_task`.
+
+if: session.meter_visit.meter_task == "reading"
+Ask for the current reading and set `meter_reading`.
+
+if: session.meter_visit.meter_task == "replacement"
+Ask why the meter needs replacing and set `replace_reason`.
+""",
+        """\
+schema:
+  public:
+    meter_task:
+      type: categorical
+      enum_values: [reading, replacement]
+      description: What the household wants done.
+      llm_settable: true
+    meter_reading:
+      type: text
+      description: The meter reading, e.g. 04512.
+      llm_settable: true
+    replace_reason:
+      type: text
+      description: Why the meter needs replacing, in the household's words.
+      llm_settable: true
+""",
+    ),
     "reply_style": (
         """\
 ---
@@ -411,3 +445,13 @@ def test_a_choice_the_prose_asks_by_its_noun_has_an_answer(utility: Path) -> Non
         "central",
         "harbour",
     )
+
+
+def test_a_routing_answer_whose_paths_part_is_corrected_in_one_message(utility: Path) -> None:
+    """A reading and a replacement ask different next questions: a fix said at the next
+    question would answer the wrong path's question, so it comes with the wrong value."""
+    context = context_of(utility, "meter_visit", "correction")
+    assert [c.line for c in context.cues if "Sorry" in c.line] == [c.line for c in context.cues], (
+        context.cues
+    )
+    assert len(context.cues) == 1 and "Sorry, I mean" in context.cues[0].line
