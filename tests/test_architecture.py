@@ -13,8 +13,8 @@ from benchmarks.architecture import circles, measure
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
     "dialect_branches": 71,
-    "private_imports": 206,
-    "english_regexes": 371,
+    "private_imports": 205,
+    "english_regexes": 369,
     "circles": 11,
     "function_imports": 346,
 }

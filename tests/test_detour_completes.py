@@ -160,5 +160,8 @@ def test_a_detour_case_tells_the_user_to_take_the_offer_to_go_back(tmp_path: Pat
     assert "skill_resumed" in [next(iter(a)) for a in data["scenario"]["goals"]["assertions"]]
     line = next(x for x in context.splitlines() if x.startswith("When the agent offers"))
     task = "your request to book a workshop slot"
-    assert line == f"When the agent offers to go back to {task}, say yes."
+    assert line == (
+        f"When the agent offers to go back to {task}, say yes; if it asks whether there is "
+        "anything else before that, say no and ask to go back to it."
+    )
     assert parse_fact_context(context).resume == "your request to book a workshop slot"

@@ -15,7 +15,7 @@ from evalcore.simulator import (
     make_simulator,
     parse_fact_context,
 )
-from evalcore.simulator._facts import AGREE, CLOSING, DECLINE, UNKNOWN
+from evalcore.simulator._facts import AGREE, CLOSING, DECLINE, RESUME_YES, UNKNOWN, first_person
 
 CONTEXT = """\
 You are Dana Okafor, a fleet manager at a courier firm, brisk and precise.
@@ -309,3 +309,73 @@ async def test_an_offer_to_hand_over_is_answered_before_the_hand_over_ends_it():
     )
     assert said[1] == (AGREE, False)
     assert said[2][1] is True
+
+
+OFF_TOPIC = CONTEXT.replace(
+    "When the agent reads",
+    'When the agent asks for the policy number the first time, say instead: "Do you know a '
+    'good lasagne recipe?", then answer it.\nWhen the agent reads',
+)
+
+
+async def test_an_off_topic_line_is_followed_by_the_answer_unasked():
+    """The agent declines the off-topic question and waits: the user comes back to the
+    question it interrupted instead of ending the conversation."""
+    assert parse_fact_context(OFF_TOPIC).render() == OFF_TOPIC
+    said = await converse(
+        simulator(OFF_TOPIC),
+        ["What's your policy number?", "I can only help with insurance.", "What was damaged?"],
+    )
+    assert [m for m, _ in said[1:]] == ["Do you know a good lasagne recipe?", "PL-20931", "van"]
+
+
+DETOUR = CONTEXT.replace(
+    "When the agent reads",
+    'When the agent asks what was damaged the first time, say instead: "Before that, what '
+    'policies do I have?"\nWhen the agent reads',
+).replace(
+    "When the agent asks whether there is anything else, say no.",
+    "When the agent offers to go back to your request to file a claim, say yes; if it asks "
+    "whether there is anything else before that, say no and ask to go back to it.\n"
+    "When the agent asks whether there is anything else, say no.",
+)
+
+
+async def test_after_a_digression_anything_else_asks_to_go_back_not_to_stop():
+    assert parse_fact_context(DETOUR).render() == DETOUR
+    said = await converse(
+        simulator(DETOUR),
+        [
+            "What was damaged?",
+            "You hold a van policy. Is there anything else I can help with?",
+            "What was damaged?",
+            "Filed. Anything else?",
+        ],
+    )
+    assert [m for m, _ in said[1:]] == [
+        "Before that, what policies do I have?",
+        "No, thanks. Can we go back to my request to file a claim?",
+        "van",
+        CLOSING,
+    ]
+
+
+async def test_after_a_digression_an_offer_to_go_back_is_taken():
+    said = await converse(
+        simulator(DETOUR),
+        ["What was damaged?", "You hold a van policy. Shall we go back to your claim?"],
+    )
+    assert said[-1] == (RESUME_YES, False)
+
+
+@pytest.mark.parametrize(
+    ("said", "own"),
+    [
+        ("want to check your balance", "want to check my balance"),
+        ("want to know what policies you have", "want to know what policies I have"),
+        ("give you your card", "give me my card"),
+        ("where you are now", "where I am now"),
+    ],
+)
+def test_first_person_makes_a_you_that_does_something_i(said: str, own: str) -> None:
+    assert first_person(said) == own

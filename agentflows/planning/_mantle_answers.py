@@ -11,6 +11,9 @@ from ._mantle_phrases import names_strongly, value_line
 from ._mantle_planner import PlannerBase
 from ._mantle_vocab import value_groups
 
+#: Values that name no case of their own ("other", "unknown").
+_CATCH_ALL = frozenset({"other", "unknown", "none", "not_sure", "unsure"})
+
 
 class AnswerBehaviors(PlannerBase):
     def out_of_order(self, elements: list[str]) -> list[Behavior]:
@@ -57,9 +60,22 @@ class AnswerBehaviors(PlannerBase):
             ]
         return []
 
+    def _next_ask_alike(self, qualified: str, at: int, wrong: Any, right: Any) -> bool:
+        """Whether the question after the one at `at` is the same with either value: a
+        correction said there is heard on the path it belongs to."""
+        after = []
+        for value in (wrong, right):
+            asks = self.walk({"values": {**self.base, qualified: value}}).asks
+            after.append(asks[at + 1].field if at + 1 < len(asks) else None)
+        return after[0] is not None and after[0] == after[1]
+
     def correction(self, elements: list[str]) -> list[Behavior]:
-        """The customer corrects an answer (next turn for a plain field, same turn for one
-        the block routes on, since routing happens as soon as it is recorded)."""
+        """The customer corrects an answer in a later turn, once the wrong one is stored (at
+        the next question); for a field the path routes on, only where both values lead to
+        the same next question and it is asked in words, not a block's `collect` (the
+        correction is said there and the path goes on; where the wrong value leads elsewhere
+        or a block routes on it as soon as it is recorded, it comes in the same turn), and in
+        the same turn where no question follows to say it at."""
         walk = self.walk({"values": self.base})
         asked = self._asked_fields(walk)
         routing = {f.qualified for f in self.routing}
@@ -77,19 +93,27 @@ class AnswerBehaviors(PlannerBase):
         if len(values) < 2:
             return []
         ask_index = next(i for i, a in enumerate(walk.asks) if a.field == qualified)
-        mode = (
-            "next_turn"
-            if qualified not in routing and ask_index + 1 < len(walk.asks)
-            else "same_turn"
-        )
+        follows = ask_index + 1 < len(walk.asks)
+        mode = "next_turn" if follows and qualified not in routing else "same_turn"
         if mode == "next_turn":
             wrong, right = values[0], values[1]
         else:
-            unused = [v for v in values if (qualified, v) not in self.used_values]
-            right = unused[0] if unused else self.base.get(qualified, values[0])
+            # a catch-all ("other") is nothing a caller corrects to: a real value
+            real = [v for v in values if str(v).lower() not in _CATCH_ALL] or values
+            unused = [v for v in real if (qualified, v) not in self.used_values]
+            base = self.base.get(qualified)
+            right = unused[0] if unused else (base if base in real else real[0])
             groups = value_groups(self.skill, field)
             own = next((g for g in groups if right in g), [right])
             wrong = next((v for v in values if v not in own), next(v for v in values if v != right))
+            # a block's `collect` routes its steps the moment it is filled: said there
+            asked_in_words = walk.asks[ask_index].kind != "collect"
+            if (
+                follows
+                and asked_in_words
+                and self._next_ask_alike(qualified, ask_index, wrong, right)
+            ):
+                mode = "next_turn"
         chosen = {**self.base, qualified: right}
         facts = {
             "values": chosen,

@@ -22,7 +22,7 @@ from ._context import (
     is_fact_context,
     parse_fact_context,
 )
-from ._facts import FactSimulator
+from ._facts import FactSimulator, first_person, opening_line
 from ._llm import LLMSimulator, SimulatedMessage, render_conversation
 from ._offline import NO_LINES, PROSE_NOTE, OfflineSimulator, offline_lines, offline_note
 from ._quoted import QuotedLine, numbered_steps, quoted_lines, quoted_user_lines
@@ -47,11 +47,13 @@ __all__ = [
     "SimulatorStep",
     "Utterance",
     "engine_names",
+    "first_person",
     "is_fact_context",
     "make_simulator",
     "numbered_steps",
     "offline_lines",
     "offline_note",
+    "opening_line",
     "parse_fact_context",
     "quoted_lines",
     "quoted_user_lines",

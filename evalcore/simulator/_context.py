@@ -9,7 +9,8 @@ rules are in docs/simulation-contexts.md):
     - when it happened: 03/14/2026
     When the agent asks what was damaged, say instead: "Sorry, I mean the roof."
     When the agent reads the details back and asks you to confirm, agree.
-    When the agent offers to go back to your request to file a claim, say yes.
+    When the agent offers to go back to your request to file a claim, say yes; if it asks
+    whether there is anything else before that, say no and ask to go back to it.
     When the agent asks whether there is anything else, say no.
     Stop once the agent tells you the claim is filed.
 
@@ -32,7 +33,7 @@ _QUOTE = r"[\"“](?P<line>[^\"”]+)[\"”]"
 _OPEN = re.compile(rf"^Open with:\s*{_QUOTE}", re.I)
 _CUE = re.compile(
     rf"^When the agent asks (?P<cue>.+?)(?P<first> the first time)?,\s*say(?: instead)?:\s*"
-    rf"{_QUOTE}",
+    rf"{_QUOTE}(?P<then>,? then answer it)?",
     re.I,
 )
 _AFTER_FIRST = re.compile(rf"^After the agent's first answer,\s*say:\s*{_QUOTE}", re.I)
@@ -64,6 +65,10 @@ class CueLine:
     line: str
     first: bool = False
     """Written `… the first time` (every cue line plays once either way)."""
+    then_answer: bool = False
+    """Written `…", then answer it`: the line comes before the answer, not instead of it
+    (an unrelated question), so the user gives the answer next even if the agent does not
+    ask again."""
 
 
 @dataclass
@@ -106,7 +111,8 @@ class FactContext:
             lines.append(f'After the agent\'s first answer, say: "{_clean(self.after_first)}"')
         for cue in self.cues:
             when = f"{cue.cue} the first time" if cue.first else cue.cue
-            lines.append(f'When the agent asks {when}, say instead: "{_clean(cue.line)}"')
+            then = ", then answer it." if cue.then_answer else ""
+            lines.append(f'When the agent asks {when}, say instead: "{_clean(cue.line)}"{then}')
         if self.before_end:
             lines.append(f'Before you finish, say: "{_clean(self.before_end)}"')
         if self.read_back:
@@ -117,7 +123,11 @@ class FactContext:
         if self.gate:
             lines.append(f"When the agent asks whether to {_clean(self.gate)}, {self.confirm}.")
         if self.resume:
-            lines.append(f"When the agent offers to go back to {_clean(self.resume)}, say yes.")
+            task = _clean(self.resume)
+            lines.append(
+                f"When the agent offers to go back to {task}, say yes; if it asks whether "
+                "there is anything else before that, say no and ask to go back to it."
+            )
         if self.closes_on_else:
             lines.append("When the agent asks whether there is anything else, say no.")
         if self.until:
@@ -178,8 +188,8 @@ def _read_line(out: FactContext, line: str) -> None:
         return
     match = _CUE.match(line)
     if match:
-        first = bool(match["first"])
-        out.cues.append(CueLine(match["cue"].strip(), match["line"].strip(), first))
+        first, then = bool(match["first"]), bool(match["then"])
+        out.cues.append(CueLine(match["cue"].strip(), match["line"].strip(), first, then))
         return
     match = _GATE.match(line)
     if match:

@@ -7,7 +7,11 @@ Each turn it reads the agent's messages since the user last spoke and decides, i
 2. the second turn, when given: the `After the agent's first answer` line;
 3. a `When the agent asks <cue>` line whose cue the message matches (once each; a cue that
    names a field also matches the project's own question for it: "the destination city"
-   ↔ "Where to?");
+   ↔ "Where to?"); one written `…, then answer it` is owed an answer: the next message
+   that asks nothing gets the cue's fact (an off-topic question comes before the answer);
+   after a digression (a context that goes back to its task): an offer to go back is
+   taken, and an "anything else?" before the interrupted question comes again is answered
+   by asking to go back;
 4. a hand-off ("passing you to a colleague") when the stopping point is about one: done
    (an offer to hand over that asks, "Shall I connect you?", is a confirmation: rule 5);
 5. a read-back confirmation ("Shall I place the order?"): agree or decline, as the context says
@@ -69,6 +73,18 @@ _HANDOFF = re.compile(
     r"a colleague|member of (?:our|the) team will|an agent will|someone will)\b",
     re.I,
 )
+#: Words of an offer to go back to the task a digression left ("Shall we continue with it?").
+_BACK = (
+    "go back to",
+    "get back to",
+    "come back to",
+    "continue with",
+    "return to",
+    "resume",
+    "pick up where",
+    "carry on with",
+)
+RESUME_YES = "Yes, please, let's go back to it."
 _PERSON_STOP = re.compile(r"\b(?:person|human|colleague|someone|passing|transfer)", re.I)
 
 
@@ -81,12 +97,32 @@ def _hands_over(message: str) -> bool:
     )
 
 
+#: Verbs after which "you" is the subject ("what policies you have" -> "I have"), with the
+#: first person's form where it differs.
+_SUBJECT_VERBS = {
+    "have": "have", "had": "had", "need": "need", "want": "want", "can": "can",
+    "will": "will", "would": "would", "should": "should", "do": "do", "did": "did",
+    "hold": "hold", "own": "own", "are": "am", "were": "was",
+}  # fmt: skip
+
+
 def first_person(text: str) -> str:
-    """`want to check your balance` → `want to check my balance`."""
-    swaps = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself"}
-    return re.sub(
-        r"\b(your|yours|yourself|you)\b", lambda m: swaps[m.group(1).lower()], text, flags=re.I
-    )
+    """`want to check your balance` → `want to check my balance`; a "you" that does
+    something is "I" (`know what policies you have` → `know what policies I have`)."""
+    parts = re.split(r"(\w+)", text)  # the words at odd places, what is between them at even
+    for i in range(1, len(parts), 2):
+        word = parts[i].lower()
+        if word not in _SWAPS:
+            continue
+        after = parts[i + 2].lower() if i + 2 < len(parts) and parts[i + 1] == " " else ""
+        if word == "you" and after in _SUBJECT_VERBS:
+            parts[i], parts[i + 2] = "I", _SUBJECT_VERBS[after]
+        else:
+            parts[i] = _SWAPS[word]
+    return "".join(parts)
+
+
+_SWAPS = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself"}
 
 
 def opening_line(intent: str) -> str:
@@ -138,6 +174,11 @@ class FactSimulator:
         self._closed = False
         self._unplaced = 0
         self._turns = 0
+        self._owed: str | None = None
+        """The cue whose answer the user gives next (a line said before it, not instead)."""
+        self._detour: str | None = None
+        """The cue a digression interrupted, until the agent asks it again or goes back to
+        the task ("" once it has)."""
 
     def fresh(self) -> FactSimulator:
         """A simulator for a new conversation with the same context, without reading the
@@ -156,6 +197,8 @@ class FactSimulator:
             "_closed": self._closed,
             "_unplaced": self._unplaced,
             "_turns": self._turns,
+            "_owed": self._owed,
+            "_detour": self._detour,
         }
 
     def resumed(self, state: Mapping[str, Any]) -> FactSimulator:
@@ -183,12 +226,19 @@ class FactSimulator:
         """The answer to the agent's latest message(s) (rules 3–9)."""
         question = asked(message)
         said = stems(question)
+        owed, self._owed = self._owed, None
         for index, cue in enumerate(self.context.cues):
             if index not in self._played and self._cue_matches(cue.cue, question, message):
                 self._played.add(index)
+                self._owed = cue.cue if cue.then_answer else None
+                if cue.first and self.context.resume and self._detour is None:
+                    self._detour = cue.cue  # the digression: the task waits on this ask
                 return self._say(cue.line)
         if _hands_over(message) and _PERSON_STOP.search(self.context.until or ""):
             return SimulatorStep("", True, note="offline: handed over, as the context says")
+        back = self._back(question, message)
+        if back is not None:
+            return self._say(back)
         facts = self.placed(question)
         own, reads_back = self._read_back(message)
         if own or (reads_back and not self._names_in_full(facts, said)):
@@ -202,6 +252,10 @@ class FactSimulator:
             return self._finish(CLOSING)
         if facts:
             return self._say(_answer(facts))
+        if not question and owed is not None:
+            answer = self._owed_answer(owed)
+            if answer is not None:  # the agent did not ask again: the user answers anyway
+                return self._say(answer)
         if not question:
             return self._finish(None)
         self._unplaced += 1
@@ -209,6 +263,32 @@ class FactSimulator:
         if self._unplaced > 1:
             return SimulatorStep("", True, note=note)
         return SimulatorStep(UNKNOWN, False, note=note)
+
+    def _back(self, question: str, message: str) -> str | None:
+        """After a digression, the way back to the task: the interrupted question asked
+        again ends the detour (answered as usual); an offer to go back is taken; an
+        "anything else?" before either is declined with a request to go back (it would
+        otherwise end the conversation before the task is done)."""
+        if not self._detour or not self.context.resume:
+            return None
+        if self._cue_matches(self._detour, question, message):
+            self._detour = ""
+            return None
+        if any(f" {words} " in f" {_plain(question)} " for words in _BACK):
+            self._detour = ""
+            return RESUME_YES
+        if _ANYTHING_ELSE.search(question):
+            self._detour = ""
+            return f"No, thanks. Can we go back to {first_person(self.context.resume)}?"
+        return None
+
+    def _owed_answer(self, cue: str) -> str | None:
+        """The answer to the ask `cue` names, from the facts (its own fact, else the facts
+        its words place)."""
+        wanted = stems(cue)
+        own = [f for f in self.context.facts if stems(f.label) == wanted]
+        facts = own or self.placed(cue)
+        return _answer(facts) if facts else None
 
     def _read_back(self, message: str) -> tuple[bool, bool]:
         """Whether `message` is one of the project's own read-backs, and whether it is any

@@ -7,6 +7,7 @@ agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
 from ._listed import listed_values
+from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for
 from ._records import Collection, DataRecords, load_records, record_name
 from ._rng import case_rng
@@ -40,6 +41,7 @@ __all__ = [
     "incident_for",
     "listed_values",
     "load_records",
+    "month_on_record",
     "names_role",
     "persona_for",
     "record_name",

@@ -17,7 +17,8 @@ from typing import Any
 from evalcore.agents.reference._asking import reads_back
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
 from evalcore.definitions._memo import memoized
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions.conditions import evaluate
+from evalcore.definitions.skill_model import sentences, skill_model
 from evalcore.simulator import stems
 from evalcore.testdata import (
     FieldSpec,
@@ -41,11 +42,14 @@ _NARRATIVE = re.compile(
     r"reason|issue|problem|symptom|message|comment|topic|subject|\bin a (?:sentence|few words)",
     re.I,
 )
-_LEAD_IN = re.compile(r"(?:and|so|last|finally|ok|okay|thanks|great|one more|now)\b", re.I)
+#: Words a question may open with before what it asks ("And, which day suits you?").
+_LEAD_IN = frozenset({"and", "so", "last", "finally", "ok", "okay", "thanks", "great", "now"})
+#: Words that open a question for a value ("which day suits you").
+QUESTION_WORDS = frozenset({"what", "which", "how", "when", "where", "who", "whether"})
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|we|we're|our|me)\b")
 _CONFIRMS = re.compile(
     r"read(?:s|ing)? (?:it |them |everything |the [\w ]{1,40}?)?back"
-    r"|\b(?:all )?correct\b|\bwhen they confirm\b",
+    r"|\b(?:all )?correct\b|\bwhen they confirm(?=\s*(?:[.,;]|$))",
     re.I,
 )
 _ASK_CLAUSE = re.compile(
@@ -332,10 +336,41 @@ def gate_words(ask: Ask) -> str | None:
 def label_for(ask: Ask) -> str:
     """What the fact of `ask` is, in plain words (the agent's question, else the field); a
     question too short to recognise ("Where to?") is named by its field."""
-    label = _plain_label(_label(ask))
+    label = _things(_plain_label(_label(ask)))
     if ask.field and not stems(label):
         return value_words(ask.field.split(".", 1)[-1])
     return label
+
+
+#: Words before "of them" that count things ("one of them": one of the policies).
+_COUNTING = frozenset({"one", "each", "any", "either", "some", "all", "none", "both", "most"})
+
+
+def _things(label: str) -> str:
+    """`file a claim on one of you` -> `… one of them`: the prose's "them" after a counting
+    word is the things it listed, which the second person must not turn into the user."""
+    words = label.split(" ")
+    for i in range(2, len(words)):
+        said = words[i].rstrip(",;?")
+        if said == "you" and words[i - 1] == "of" and words[i - 2].lower() in _COUNTING:
+            words[i] = "them" + words[i][len(said) :]
+    return " ".join(words)
+
+
+def value_label(label: str, field: MemoryField | None) -> str:
+    """A yes/no question's label on a field that holds a value, not a yes or no ("whether
+    that is correct for your employment country" for `parental_country: uk`), named by what
+    the value is (`employment country`): the user gives the value, and with nothing detected
+    the agent asks for it outright. A yes/no field keeps its question."""
+    if field is None or field.type == "bool" or not label.startswith("whether "):
+        return label
+    words = label.split()
+    if "your" in words[1:]:
+        at = len(words) - 1 - words[::-1].index("your")
+        named = " ".join(words[at + 1 :])
+        if 0 < len(named.split()) <= 4:
+            return named
+    return value_words(field.name)
 
 
 def _plain_label(label: str) -> str:
@@ -356,8 +391,8 @@ def _label(ask: Ask) -> str:
         if len(questions) == 1 and len(questions[0].split()) <= 12:
             question = questions[0].rstrip("?")
             head, _, tail = question.rpartition(", ")
-            wh = re.match(r"(?:what|which|how|when|where|who|whether)\b", tail, re.I)
-            if head and len(tail.split()) >= 2 and (wh or _LEAD_IN.match(head)):
+            wh = first_word(tail) in QUESTION_WORDS
+            if head and len(tail.split()) >= 2 and (wh or _leads_in(head)):
                 question = tail
             question = re.sub(
                 r"^(?:and|so|thanks|great|ok|okay|now|also)\b[,\s]*", "", question, flags=re.I
@@ -368,6 +403,18 @@ def _label(ask: Ask) -> str:
     if clause and len(clause.split()) <= 12:
         return second_person(clause)
     return value_words((ask.field or "details").split(".", 1)[-1])
+
+
+def first_word(text: str) -> str:
+    """The first word of `text`, in lower case ("What's" -> "what")."""
+    match = re.match(r"\w+", text)
+    return match.group(0).lower() if match else ""
+
+
+def _leads_in(text: str) -> bool:
+    """Whether `text` is a lead-in ("And", "One more thing") before the question proper."""
+    first = first_word(text)
+    return first in _LEAD_IN or (first == "one" and first_word(text[3:].lstrip()) == "more")
 
 
 def _lower_first(text: str) -> str:
@@ -419,7 +466,117 @@ def _audience_shared(defs: MantleDefinitions) -> str:
     return " ".join(parts)
 
 
+#: "If not, …" / "If yes, …" after a yes/no question: what the agent does on each answer.
+_IF_ANSWER = re.compile(
+    r"^if\s+(?:(?P<no>not|no|they\s+(?:do\s+not|don't|did\s+not|didn't|say\s+no))"
+    r"|(?P<yes>yes|so|they\s+(?:do|agree|want|need|accept|say\s+yes)))\b",
+    re.I,
+)
+#: Words of a branch that leaves the skill for a person or another skill.
+_LEAVES = re.compile(
+    r"@skill\.|\b(?:human|person|specialist|colleague|escalat\w*|transfer)\b"
+    r"|\bhand(?:s|ing)?\s+(?:it\s+|them\s+)?(?:off|over)\b|\bconnect\s+them\b",
+    re.I,
+)
+#: "Offer to help schedule an inspection", "offer Wi-Fi tips or other help".
+_OFFER = re.compile(r"\boffers?\s+(?P<to>to\s+)?(?P<what>[^.;:,`]+)", re.I)
+#: Where what is offered ends: its condition or the way it is done ("… if needed").
+_OFFER_END = (" if ", " then ", " when ", " via ", " and ask")
+DECLINED = "no, thanks"
+DONE = "Yes, I've done it and it worked."
+NOT_DONE = "I've done it, but it still doesn't work."
+_OUTCOME_WORDS = ("success", "done", "finish", "work")
+
+
+def question_answer(skill: Skill, sentence: str | None) -> str:
+    """The answer to the prose's yes/no question in `sentence` that keeps the case on the
+    skill's own path: "yes" where the sentence after it leaves on a "no" ("Ask if that
+    answered their question. If not, offer to connect them to a human."), else "no" (the
+    hand-off or the extra step is on the "yes": "If they need a person, …")."""
+    said = " ".join((sentence or "").split())
+    parts = sentences(skill.body or "")
+    for index, part in enumerate(parts):
+        if not said or said not in part.text:
+            continue
+        for branch in parts[index + 1 : index + 3]:
+            if branch.paragraph != part.paragraph:
+                break
+            match = _IF_ANSWER.match(branch.text)
+            if match is not None:
+                return "yes" if match["no"] and _LEAVES.search(branch.text) else "no"
+        break
+    return "no"
+
+
+def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
+    """What the skill offers on the case's path (a sentence whose `if:` holds in `memory`,
+    or one without a condition), as facts' labels (`whether you want help to schedule an
+    inspection`), for the user to decline: the case is about its own request. An offer of a
+    person is the escalation's, not a fact's."""
+    out: list[str] = []
+    for part in sentences(skill.body or ""):
+        if part.condition and not holds(part.condition, memory):
+            continue
+        match = _OFFER.search(part.text)
+        before = part.text[: match.start()].lower().split() if match else []
+        if match is None or {"not", "never", "don't", "without"} & set(before[-3:]):
+            continue
+        what = " ".join(match["what"].split())
+        if "@" in what:  # "offer @skill.human_handoff": a hand-off, the escalation's
+            continue
+        for end in _OFFER_END:
+            what = what.split(end, 1)[0]
+        what = second_person(what.strip())
+        if match["to"] and what.lower().startswith("help ") and what.split()[1:2] != ["to"]:
+            what = "help to " + what[5:]  # "offer to help schedule an inspection"
+        elif match["to"]:
+            what = "to " + what  # "offer to continue with …": a thing to do, not to have
+        label = f"whether you want {what}"
+        if what and not _LEAVES.search(what) and label not in out:
+            out.append(label)
+    return out
+
+
+def holds(condition: str, memory: dict[str, Any]) -> bool:
+    """Whether `condition` holds on a walk's memory (a value the walk only knows is set
+    counts as unknown)."""
+    return bool(evaluate(condition, {k: v for k, v in memory.items() if v is not SET}))
+
+
+def reported(field: MemoryField | None, prompt: str | None) -> bool:
+    """A yes/no field the user fills by reporting how a step they did themselves went ("Set
+    `reboot_done` to true when they confirm success, or false if they report a problem"):
+    the agent waits for the report, it reads nothing back."""
+    if field is None or field.type != "bool":
+        return False
+    text = " ".join((prompt or "").lower().split())
+    return "when they" in text and any(w in text for w in _OUTCOME_WORDS)
+
+
+def reported_label(field: MemoryField) -> str | None:
+    """What the agent waits to hear, from the field's description: "Whether the customer
+    confirmed they finished rebooting the router." -> `whether you finished rebooting the
+    router`; None when the description says no "whether"."""
+    words = " ".join((field.description or "").split()).rstrip(".").split()
+    if not words or words[0].lower() != "whether":
+        return None
+    rest = words[1:]
+    for verb in ("confirmed", "said", "reported"):  # "the customer confirmed (that) they …"
+        if verb in rest[:4]:
+            rest = rest[rest.index(verb) + 1 :]
+            rest = rest[1:] if rest[:1] == ["that"] else rest
+            break
+    return f"whether {second_person(' '.join(rest))}" if rest else None
+
+
+def reported_value(value: Any) -> str:
+    """The report: done and it worked (True), done but it did not (False)."""
+    return DONE if value is True else NOT_DONE
+
+
 __all__ = [
+    "DECLINED",
+    "QUESTION_WORDS",
     "asked_clause",
     "audience_shared",
     "audience_text",
@@ -427,13 +584,21 @@ __all__ = [
     "confirms_by_read_back",
     "field_value",
     "fill_values",
+    "first_word",
     "gate_words",
+    "holds",
     "in_own_words",
     "is_internal",
     "label_for",
+    "offers",
+    "question_answer",
+    "reported",
+    "reported_label",
+    "reported_value",
     "request_values",
     "set_fields_asks",
     "spec_of",
     "spoken",
     "told",
+    "value_label",
 ]

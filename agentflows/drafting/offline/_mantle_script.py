@@ -19,10 +19,17 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions._memo import memoized
-from evalcore.definitions.skill_model import code_facts, data_readers
-from evalcore.simulator import ContextFact, CueLine
-from evalcore.simulator._facts import opening_line
-from evalcore.testdata import DataRecords, FieldSpec, SheetBuilder, load_records
+from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import code_facts, data_readers, sentences
+from evalcore.simulator import ContextFact, CueLine, opening_line
+from evalcore.simulator import first_person as own_words
+from evalcore.testdata import (
+    DataRecords,
+    FieldSpec,
+    SheetBuilder,
+    load_records,
+    month_on_record,
+)
 
 from ...planning import Behavior
 from ...planning._mantle import after_identity, behavior_setup
@@ -39,17 +46,28 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
+    DECLINED,
+    QUESTION_WORDS,
+    asked_clause,
     audience_shared,
     audience_text,
     confirms,
     confirms_by_read_back,
     field_value,
     fill_values,
+    first_word,
     gate_words,
+    holds,
     label_for,
+    offers,
+    question_answer,
+    reported,
+    reported_label,
+    reported_value,
     request_values,
     set_fields_asks,
     spoken,
+    value_label,
 )
 from ._mantle_intent import intent_clause, own_opening, without_month
 from ._mantle_roles import case_role, role_field, role_seed, seeded_kind
@@ -63,6 +81,13 @@ from ._mantle_seeds import (
 )
 from ._mantle_testdata import customer_for, detail_name, detail_value, unrelated_for
 
+#: Values of a choice that pick nothing (the user who asks for a mode wants one that is on).
+_NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", "no"})
+#: The escalation line's reason where the skill gives no topic: it says nothing a hand-off
+#: that asks why could pass on.
+_VAGUE_REASON = "It's about my request."
+#: The hand-off's question for its reason, as the user's fact names it.
+_WHY_PERSON = "why you want a person"
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
 STOP_DONE = "the agent has told you the outcome and asks nothing more"
 
@@ -206,7 +231,8 @@ class _Writer:
         key = (ask.kind, ask.prompt, ask.details, ask.field)
         label = self._labels.get(key)
         if label is None:
-            label = self._labels[key] = label_for(ask)
+            field = self.defs.memory_field(ask.field) if ask.field else None
+            label = self._labels[key] = value_label(label_for(ask), field)
         return label
 
     def fact(self, ask: Ask, value: Any = None) -> str | None:
@@ -235,7 +261,14 @@ class _Writer:
         if confirms(self.defs, ask):
             return label
         if ask.kind == "question":
-            self.sheet.add(label, "no")
+            self.sheet.add(label, question_answer(self.defs.skills[ask.skill], ask.prompt))
+            return label
+        field_def = self.defs.memory_field(ask.field or "")
+        if reported(field_def, ask.prompt) and isinstance(ask.value, bool):
+            assert field_def is not None
+            label = reported_label(field_def) or label
+            self._labels[(ask.kind, ask.prompt, ask.details, ask.field)] = label
+            self.sheet.add(label, reported_value(ask.value), field=ask.field)
             return label
         said = spoken(self.defs, ask.field, ask.value if value is None else value)
         if said is not None:
@@ -255,6 +288,9 @@ class _Writer:
             key = field_def.qualified
             if key in asked or key in written or field_def.visibility != "public":
                 continue
+            if field_def.llm_settable and field_def.type == "categorical":
+                self.choice_fact(field_def)
+                continue
             if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
                 continue
             value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
@@ -262,14 +298,74 @@ class _Writer:
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
 
+    def prose_choice_facts(self) -> None:
+        """A pick for what the prose asks by a choice's noun where no field of the walk is
+        asked ("ask which country only if they need local requirements", with the project's
+        `user_country` listing the countries): a correct agent may ask it, and a user who
+        cannot answer leaves it to invent one."""
+        skill = self.defs.skills[self.script.behavior.source]
+        asked = {a.field for a in self.script.walk.asks if a.field}
+        fields = [
+            f
+            for f in [*skill.memory.values(), *self.defs.memory_names().values()]
+            if f.type == "categorical" and f.enum_values and f.qualified not in asked
+        ]
+        for part in sentences(skill.body or ""):
+            if part.condition and not holds(part.condition, self.script.walk.memory):
+                continue
+            clause = asked_clause(part.text)
+            words = (clause or "").split()
+            if len(words) < 2 or words[0] not in ("which", "what"):
+                continue
+            noun = words[1].strip(",.?").lower()
+            known = " ".join(f.label for f in self.sheet.sheet.facts)
+            if noun in known.split():
+                continue  # already asked by its own name ("employment country")
+            field = next((f for f in fields if f.name.split("_")[-1] == noun), None)
+            if field is not None:
+                self.choice_fact(field, f"which {noun}")
+
+    def choice_fact(self, field_def: Any, label: str | None = None) -> None:
+        """The user's pick for a choice the skill lists and waits on ("invite them to pick
+        one"): the path's value, else one of the listed values that switches something on
+        (not `off`/`none`/`other`), dealt by the case's place in the suite."""
+        # a YAML `off` is read as false: a flag-like value, never the pick
+        values = [v for v in field_def.enum_values or [] if isinstance(v, str)]
+        chosen = self.setup_values.get(field_def.qualified)
+        if chosen is None:
+            picks = [v for v in values if v.lower() not in _NO_CHOICE] or values
+            if not picks:
+                return
+            chosen = picks[(self.sheet.slot or 0) % len(picks)]
+        said = spoken(self.defs, field_def.qualified, chosen)
+        if said is not None:
+            label = label or value_words(field_def.name)
+            self.sheet.add(label, said, field=field_def.qualified)
+
     def set_fields_facts(self) -> None:
         """Facts for what the prose asks and has the agent keep with `set_fields` in a field
         no memory declares (`set_fields_asks`): valued by the sentence's own example."""
         skill = self.defs.skills[self.script.behavior.source]
         for label, name, sentence in set_fields_asks(self.defs, skill):
             value = self.sheet.value(FieldSpec(name, "text", sentence))
+            if "month" in name.split("_"):  # a month the caller has a record for
+                request = " ".join([intent_clause(self.defs, skill), self.context.opening or ""])
+                named = value if isinstance(value, str) else None
+                value = month_on_record(self.sheet.records, request, named, skill.id) or value
             if value is not None:
                 self.sheet.add(label, value)
+
+    def offer_facts(self, walk: Walk, answer: str = DECLINED) -> None:
+        """A decline for each offer the skill makes on the case's branch ("Offer to help
+        schedule an inspection"): the case is about its own request, so the user says no
+        rather than being left without an answer where a correct agent waits for one."""
+        skill = self.defs.skills.get(walk.skill)
+        if skill is None:
+            return
+        known = {f.label for f in self.sheet.sheet.facts}
+        for label in offers(skill, walk.memory):
+            if label not in known:
+                self.sheet.add(label, answer)
 
     def identity_value(self, detail: str) -> str | None:
         if self.account:
@@ -281,7 +377,7 @@ class _Writer:
         if ask.kind == "confirm" or confirms_by_read_back(self.defs, ask):
             return "you to confirm"  # a yes/no the agent fills by reading the details back
         label = self.label(ask) if ask.kind != "identity" else " and ".join(ask.details)
-        if re.match(r"(?:which|what|whether|how|who|when|where|if)\b", label):
+        if first_word(label) in {*QUESTION_WORDS, "if"}:
             return label
         return f"for the {label}"
 
@@ -300,7 +396,11 @@ class _Writer:
             self.fact(ask)
         if kind != "escalation":
             self.unplaced_fields()
-            self.set_fields_facts()
+            self.prose_choice_facts()
+            self.offer_facts(self.script.walk)
+        # what the prose asks with `set_fields` comes before any line of the walk's asks
+        # (an escalation at a later question still needs the month to get there)
+        self.set_fields_facts()
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
         if self.context.opening is None:
@@ -316,17 +416,16 @@ class _Writer:
         elif kind in ("out_of_scope", "adversarial"):
             line = self.interjection()
             if at is not None and at < len(asks):
-                self.context.cues.append(CueLine(self.cue(asks[at]), line, first=True))
+                # the user comes back to the question after the off-topic reply
+                cue = CueLine(self.cue(asks[at]), line, first=True, then_answer=True)
+                self.context.cues.append(cue)
             else:
                 self.context.before_end = line
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         self.context.intent = intent_clause(self.defs, skill)
         if kind == "digression":  # the case asserts the return: the user takes the offer
-            task = re.sub(
-                r"^(?:want|need|would like|'d like)\s+(?:to\s+)?", "", self.context.intent
-            )
-            self.context.resume = f"your request to {task}" if task else "what you came for"
+            self.context.resume = self.resume_task()
         if prelude is not None:
             self.sign_in_first(prelude)
         self.confirmations()
@@ -343,11 +442,41 @@ class _Writer:
             own = own[: int(self.facts["escalation"].get("at") or 0)]
         walks = [self.script.prelude, self.script.other]
         asks = [*own, *(a for w in walks if w is not None for a in w.asks)]
-        self.context.read_back = any(confirms(self.defs, a) for a in asks)
+        played = [w for w in (self.script.walk, *walks) if w is not None]
+        if self.script.kind == "escalation":
+            played = played[1:]  # the task's own tools are never reached
+        self.context.read_back = any(confirms(self.defs, a) for a in asks) or any(
+            self.confirms_in_words(w) for w in played
+        )
         gates = [a for a in asks if a.kind == "confirm"]
         refused = [a for a in gates if a.confirm is False]
         gate = (refused or gates or [None])[0]
         self.context.gate = gate_words(gate) if gate is not None else None
+
+    def confirms_in_words(self, walk: Walk) -> bool:
+        """Whether the walk calls a tool that `requires` a yes/no the customer gives in words
+        ("Draft the message … Ask them to confirm. When they confirm, set `post_confirmed`"):
+        the agent shows what it will do and asks, so the user has a line to approve it."""
+        skill = self.defs.skills.get(walk.skill)
+        if skill is None:
+            return False
+        asks_to_confirm = any(
+            "confirm" in words and "ask" in words
+            for words in (set(re.findall(r"\w+", p.text.lower())) for p in sentences(skill.body))
+        )
+        if not asks_to_confirm:  # the runtime's own question is the gate's line
+            return False
+        called = {e.tool for e in walk.events if e.kind == "tool"}
+        called |= {a.tool for a in walk.asks if a.kind == "confirm" and a.tool}
+        for name, constraint in skill.tool_constraints.items():
+            if name not in called:
+                continue
+            for key in condition_keys(constraint.requires):
+                field = self.defs.memory_field(key)
+                said = f"{field.name} {field.description or ''}".lower() if field else ""
+                if field is not None and field.type == "bool" and "confirm" in said:
+                    return True
+        return False
 
     def sign_in_first(self, prelude: Walk) -> None:
         """Open with the sign-in, and ask for what the case is about once it is done (when
@@ -448,13 +577,32 @@ class _Writer:
         walk = walk_skill(self.project, str(spec["skill"]), setup)
         other = answered_walk(self.project, walk, setup, self.sheet)
         self.script.other = other
+        # the detour's own follow-up ("anything else?", an offer of more) is declined with
+        # a request to finish the task the case is about, never a bare "no" that ends it
+        back = f"no, thanks; I'd like to go back to {own_words(self.resume_task())}"
         for ask in other.asks:
-            self.fact(ask)
+            label = self.fact(ask)
+            if ask.kind == "question" and label is not None:
+                self.sheet.sheet.facts = [
+                    replace(f, value=back) if f.label == label else f
+                    for f in self.sheet.sheet.facts
+                ]
+        self.offer_facts(other, back)
+
+    def resume_task(self) -> str:
+        """The task a digression goes back to, in words: `your request to start a claim`."""
+        intent = intent_clause(self.defs, self.defs.skills[self.script.behavior.source])
+        lead = r"^(?:want|need|would like|'d like)\s+(?:the agent\s+)?(?:to\s+)?"
+        task = re.sub(lead, "", intent)
+        return f"your request to {task}" if task else "what you came for"
 
     def escalation(self, asks: list[Ask]) -> None:
         spec = self.facts["escalation"]
         at = int(spec.get("at") or 0)
         line = str(spec["line"])
+        reason = self.handoff_reason()
+        if reason and line.endswith(_VAGUE_REASON):  # a hand-off asks why: say it
+            line = f"{line[: -len(_VAGUE_REASON)]}{reason}"
         if at < len(asks):
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
         else:
@@ -467,7 +615,26 @@ class _Writer:
         )
         self.script.other = handoff
         for ask in handoff.asks:
-            self.fact(ask)
+            label = self.fact(ask)
+            field_def = self.defs.memory_field(ask.field or "")
+            known = {f.label for f in self.sheet.sheet.facts}
+            why = field_def is not None and "reason" in f"{field_def.name} {ask.prompt or ''}"
+            if reason and label and why and label not in known:
+                # named by the question, not the field: "handoff reason" would also answer
+                # the skill's own "reason for the reset?" when an agent does not hand over
+                self.sheet.add(_WHY_PERSON, reason, field=ask.field)
+
+    def handoff_reason(self) -> str:
+        """Why the user wants a person, from what they were doing (`I want to start a claim,
+        and I'd rather do that with a person.`): a hand-off that asks why gets an answer it
+        can pass on."""
+        task = own_words(self.resume_task()).removeprefix("my request to ").strip()
+        if not task:
+            return ""
+        intent = intent_clause(self.defs, self.defs.skills[self.script.behavior.source])
+        if " the agent to " in f" {intent} ":  # "want the agent to help you fix …"
+            return f"I asked you to {task}, but I'd rather go through it with a person."
+        return f"I want to {task}, and I'd rather do that with a person."
 
 
 def _with_value(fact: Any, value: str | None) -> Any:

@@ -1,0 +1,457 @@
+"""The simulated user the offline Mantle drafter writes can play the path its case is about:
+an answer for every question the skill waits on (the yes/no that keeps the path, an offer
+on the branch, a step the user reports back on), facts named by what they hold, and no line
+for a read-back the skill never does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_facts import label_for
+from agentflows.planning._mantle import plan_mantle
+from agentflows.planning._mantle_walk import Ask
+from evalcore.definitions import load_project
+from evalcore.simulator import FactContext, parse_fact_context
+from evalcore.testdata import Collection, DataRecords, month_on_record
+
+AGENT = """\
+name: Brightwater Utilities helper
+persona: >
+  You are the service line of Brightwater Utilities. You help households with their water
+  and broadband accounts.
+"""
+SKILLS = {
+    "explain_invoice": (
+        """\
+---
+name: Explain Invoice
+description: >
+  Explain a household's invoice. Activate for "my invoice is confusing" or "explain my
+  invoice".
+---
+
+Explain the invoice in plain words.
+
+Ask whether they want the line items read out. If yes, read them in short lines.
+
+Ask if that cleared it up. If not, offer to connect them to a human.
+""",
+        None,
+    ),
+    "talk_to_person": (
+        """\
+---
+name: Talk To Person
+description: >
+  Handoff to a live agent. Activate for "a person please" or "a human".
+---
+
+Ask briefly why they want a human and set `contact_reason`. Then tell them a member of
+staff will call back.
+""",
+        """\
+schema:
+  public:
+    contact_reason:
+      type: text
+      description: Why the household wants a person, in their words.
+      llm_settable: true
+""",
+    ),
+    "restart_hub": (
+        """\
+---
+name: Restart Hub
+description: >
+  Walk the household through restarting their broadband hub. Activate for "restart my
+  hub" or "my broadband hub is stuck".
+---
+
+Explain that they should switch the hub off, wait a minute, then switch it on.
+
+Ask them to say when they are done. Set `hub_restarted` to true when they confirm
+success, or false if they report a problem.
+
+if: session.restart_hub.hub_restarted == True
+Say the hub should be fine now and offer to test the line speed.
+
+if: session.restart_hub.hub_restarted == False
+Apologise and offer to book an engineer visit.
+""",
+        """\
+schema:
+  public:
+    hub_restarted:
+      type: bool
+      description: Whether the customer confirmed they finished restarting the hub.
+      llm_settable: true
+""",
+    ),
+    "water_tariff": (
+        """\
+---
+name: Water Tariff
+description: >
+  Explain the water tariff for the household's region. Activate for "what is my water
+  tariff" or "how much does water cost".
+---
+
+Explain the tariff for their region.
+
+If a region was detected, ask whether that is correct for their supply region. When
+they answer, set `supply_region` via `set_fields`.
+""",
+        """\
+schema:
+  public:
+    supply_region:
+      type: categorical
+      enum_values: [north, south, east]
+      description: The household's supply region.
+      llm_settable: true
+""",
+    ),
+    "report_leak": (
+        """\
+---
+name: Report Leak
+description: >
+  Report a water leak. Activate for "I have a leak" or "water is leaking".
+---
+
+Ask where the leak is, inside or outside, and set `leak_place`.
+
+Then ask for the street address and set `street_address`.
+
+if: session.report_leak.leak_place == "inside"
+Tell them to turn off the stopcock.
+
+if: session.report_leak.leak_place == "outside"
+Tell them a crew will check the street.
+""",
+        """\
+schema:
+  public:
+    leak_place:
+      type: categorical
+      enum_values: [inside, outside]
+      description: Where the leak is.
+      llm_settable: true
+    street_address:
+      type: text
+      description: The street address of the leak, e.g. 12 Mill Lane.
+      llm_settable: true
+""",
+    ),
+    "post_notice": (
+        """\
+---
+name: Post Notice
+description: >
+  Post a notice to the household's street noticeboard. Activate for "post a notice".
+tool_constraints:
+  - post_notice:
+      requires: session.post_notice.notice_confirmed
+---
+
+Ask what the notice should say and set `notice_text`. Draft the notice and show them the
+exact text. Ask them to confirm. When they confirm, set `notice_confirmed` to true via
+`set_fields`, then call `@tool.post_notice`.
+""",
+        """\
+schema:
+  public:
+    notice_text:
+      type: text
+      description: The notice, in the household's words.
+      llm_settable: true
+    notice_confirmed:
+      type: bool
+      description: The customer confirmed the drafted notice before posting.
+      llm_settable: true
+""",
+    ),
+    "outage_info": (
+        """\
+---
+name: Outage Info
+description: >
+  Tell the household about water outages. Activate for "is there an outage" or "my
+  water is off".
+---
+
+Give the general outage notice first. Then ask which district only if they need local
+details, and give that district's notice.
+""",
+        None,
+    ),
+    "book_visit": (
+        """\
+---
+name: Book Visit
+description: >
+  Book an engineer visit. Activate for "book an engineer" or "send someone round".
+tool_constraints:
+  - book_visit:
+      requires: session.book_visit.visit_confirmed
+---
+
+Ask briefly what the engineer should look at and set `visit_reason`. When ready, set
+`visit_confirmed` to true and call `@tool.book_visit`.
+""",
+        """\
+schema:
+  public:
+    visit_reason:
+      type: text
+      description: What the engineer should look at, in the household's words.
+      llm_settable: true
+    visit_confirmed:
+      type: bool
+      description: The customer confirmed the visit.
+      llm_settable: true
+""",
+    ),
+    "meter_visit": (
+        """\
+---
+name: Meter Visit
+description: >
+  Arrange something for the household's water meter. Activate for "my water meter".
+---
+
+Ask whether they want a reading or a replacement, and set `meter_task`.
+
+if: session.meter_visit.meter_task == "reading"
+Ask for the current reading and set `meter_reading`.
+
+if: session.meter_visit.meter_task == "replacement"
+Ask why the meter needs replacing and set `replace_reason`.
+""",
+        """\
+schema:
+  public:
+    meter_task:
+      type: categorical
+      enum_values: [reading, replacement]
+      description: What the household wants done.
+      llm_settable: true
+    meter_reading:
+      type: text
+      description: The meter reading, e.g. 04512.
+      llm_settable: true
+    replace_reason:
+      type: text
+      description: Why the meter needs replacing, in the household's words.
+      llm_settable: true
+""",
+    ),
+    "reply_style": (
+        """\
+---
+name: Reply Style
+description: >
+  Switch how the helper words its replies: plain, cheerful or formal. Activate for
+  "reply style" or "change your tone".
+---
+
+If they ask which styles exist, list them and invite them to pick one.
+
+When they pick one, set `reply_style` via `set_fields` and confirm in that style.
+""",
+        """\
+schema:
+  public:
+    reply_style:
+      type: categorical
+      enum_values: [off, cheerful, formal]
+      description: How replies are worded; off means the usual wording.
+      llm_settable: true
+""",
+    ),
+}
+
+
+PROJECT_MEMORY = """\
+user_district:
+  type: categorical
+  enum_values: [other, central, harbour]
+  description: The household's district.
+"""
+NOTICE_TOOLS = '''\
+from rasa.mantle.tools.decorator import tool
+
+
+@tool(description="Post the notice.")
+async def post_notice(notice_text: str, context=None):
+    """Post it."""
+'''
+
+
+@pytest.fixture(scope="module")
+def utility(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("brightwater")
+    (root / "agent.yml").write_text(AGENT)
+    for name, (body, memory) in SKILLS.items():
+        skill = root / "skills" / name
+        skill.mkdir(parents=True)
+        (skill / "skill.md").write_text(body)
+        if memory:
+            (skill / "memory.yml").write_text(memory)
+    (root / "skills" / "post_notice" / "tools.py").write_text(NOTICE_TOOLS)
+    (root / "memory.yml").write_text(PROJECT_MEMORY)
+    (root / "skills" / "book_visit" / "tools.py").write_text(
+        NOTICE_TOOLS.replace("post_notice(notice_text", "book_visit(visit_reason")
+    )
+    return root
+
+
+def context_of(root: Path, skill: str, kind: str = "happy") -> FactContext:
+    project = load_project(root)
+    for behavior in plan_mantle(project, skill, None).behaviors:
+        if behavior.facts.get("kind") == kind:
+            data = draft_mantle(DraftContext(project, "mantle", behavior))
+            return parse_fact_context(data["scenario"]["simulation_context"])
+    raise AssertionError(f"no {kind} case for {skill}")
+
+
+def facts(context: FactContext) -> dict[str, str]:
+    return {f.label: f.value for f in context.facts}
+
+
+def test_a_yes_no_question_is_answered_the_way_that_keeps_the_path(utility: Path) -> None:
+    """ "If not, offer to connect them to a human": a happy path says it helped; a question
+    whose "yes" only adds a step keeps "no"."""
+    known = facts(context_of(utility, "explain_invoice"))
+    assert known["whether that cleared it up"] == "yes"
+    assert known["whether you want the line items read out"] == "no"
+
+
+def test_a_step_the_user_does_is_reported_not_read_back(utility: Path) -> None:
+    context = context_of(utility, "restart_hub")
+    assert facts(context)["whether you finished restarting the hub"].startswith("Yes")
+    assert not context.read_back  # the skill reads nothing back: no line about one
+
+
+def test_an_offer_on_the_branch_is_declined(utility: Path) -> None:
+    """The hub came back: the offer on that branch gets a "no", the other branch's none."""
+    known = facts(context_of(utility, "restart_hub"))
+    assert known.get("whether you want to test the line speed") == "no, thanks"
+    assert "whether you want to book an engineer visit" not in known
+
+
+def test_a_value_asked_as_yes_no_is_named_by_what_it_holds(utility: Path) -> None:
+    known = facts(context_of(utility, "water_tariff"))
+    assert "supply region" in known, known
+    assert known["supply region"] in ("north", "south", "east")
+    assert not any(label.startswith("whether") for label in known), known
+
+
+def test_a_counted_them_stays_the_things_not_the_user() -> None:
+    ask = Ask(
+        "question",
+        "view_plans",
+        details=("they want to change one of them or need anything else",),
+        prompt="Ask if they want to change one of them or need anything else.",
+    )
+    assert label_for(ask) == "whether you want to change one of them or need anything else"
+
+
+def test_after_an_unrelated_request_the_user_answers_the_question_it_interrupted() -> None:
+    bank = load_project(EXAMPLES / "bank")
+    seen = 0
+    for skill in sorted(bank.mantle.skills):
+        for behavior in plan_mantle(bank, skill, None).behaviors:
+            if behavior.facts.get("kind") != "out_of_scope":
+                continue
+            data = draft_mantle(DraftContext(bank, "mantle", behavior))
+            context = parse_fact_context(data["scenario"]["simulation_context"])
+            interjections = [c for c in context.cues if c.first]
+            seen += len(interjections)
+            assert all(c.then_answer for c in interjections), behavior.id
+    assert seen
+
+
+def test_a_listed_choice_the_skill_waits_on_is_picked(utility: Path) -> None:
+    """The skill lists the styles and waits for a pick: the user has one to give, and it
+    switches something on (the YAML `off`, read as false, is never the pick)."""
+    known = facts(context_of(utility, "reply_style"))
+    assert known.get("reply style") in ("cheerful", "formal"), known
+
+
+BILLS = (
+    {"account": "A1", "date": "01/01/2026", "amount": 42.0},
+    {"account": "A1", "date": "02/01/2026", "amount": 131.5},
+    {"account": "A1", "date": "03/01/2026", "amount": 40.0},
+    {"account": "A2", "date": "04/01/2026", "amount": 400.0},
+)
+
+
+@pytest.mark.parametrize(
+    ("request_words", "named", "month"),
+    [
+        ("want to know why my bill looks high", "March", "February"),  # above the average
+        ("want to know why my bill is lower", None, "March"),
+        ("want to check a bill", "January", "January"),  # the skill's example, on record
+        ("want to check a bill", "July", "March"),  # not on record: the latest
+    ],
+)
+def test_the_month_is_one_the_caller_has_on_record_and_fits_the_request(
+    request_words: str, named: str | None, month: str
+) -> None:
+    records = DataRecords([Collection("bills", BILLS)], identity={"account": "A1"})
+    assert month_on_record(records, request_words, named) == month
+
+
+def test_no_dated_amounts_no_month() -> None:
+    records = DataRecords([Collection("plans", ({"account": "A1", "name": "Basic"},))])
+    assert month_on_record(records, "why is my bill high", "February") is None
+
+
+def test_an_escalation_gives_the_hand_off_a_reason_from_the_task(utility: Path) -> None:
+    """The hand-off asks why: the user answers with what they were doing, under a label that
+    no question of the skill itself ("the reason for …") would take."""
+    context = context_of(utility, "water_tariff", "escalation")
+    reason = facts(context).get("why you want a person", "")
+    assert "water tariff" in reason and "person" in reason, facts(context)
+
+
+def test_a_correction_of_a_routing_answer_comes_a_turn_later(utility: Path) -> None:
+    """The wrong place is said, stored and routed on; the fix comes at the next question,
+    so the case tests a correction of stored memory, not one message's parsing."""
+    context = context_of(utility, "report_leak", "correction")
+    lines = [c.line for c in context.cues]
+    assert len(lines) == 2 and "Sorry" not in lines[0], lines
+    assert lines[1].startswith("Sorry, I got that wrong."), lines
+
+
+def test_a_draft_to_approve_before_a_gated_tool_gets_an_approval_line(utility: Path) -> None:
+    """The tool requires a yes the customer gives in words after seeing the draft: the user
+    has a line to approve it."""
+    assert context_of(utility, "post_notice").read_back
+    # a flag the agent sets "when ready", with nothing shown to approve: no such line
+    assert not context_of(utility, "book_visit").read_back
+
+
+def test_a_choice_the_prose_asks_by_its_noun_has_an_answer(utility: Path) -> None:
+    """ "Ask which district only if they need local details": the project lists the
+    districts, so the user knows theirs (a listed one, not `other`)."""
+    assert facts(context_of(utility, "outage_info")).get("which district") in (
+        "central",
+        "harbour",
+    )
+
+
+def test_a_routing_answer_whose_paths_part_is_corrected_in_one_message(utility: Path) -> None:
+    """A reading and a replacement ask different next questions: a fix said at the next
+    question would answer the wrong path's question, so it comes with the wrong value."""
+    context = context_of(utility, "meter_visit", "correction")
+    assert [c.line for c in context.cues if "Sorry" in c.line] == [c.line for c in context.cues], (
+        context.cues
+    )
+    assert len(context.cues) == 1 and "Sorry, I mean" in context.cues[0].line
