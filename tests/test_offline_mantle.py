@@ -128,11 +128,15 @@ def test_seeds_are_channel_context_only(bank):
     assert negative["setup"]["initial_slots"]["project.caller_phone"] == NEGATIVE.phone
 
 
-def test_refusal_asserts_denial_and_that_the_tool_did_not_run(bank):
+def test_refusal_asserts_what_every_correct_agent_does_after_a_decline(bank):
     plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
     goals = draft(bank, plan["refused_place_replacement_order"])["scenario"]["goals"]
     assertions = goals["assertions"]
-    assert {"bot_uttered": {"utter_name": "utter_order_not_placed"}} in assertions
+    # the gate's confirmation and denial are said only if the agent calls the tool; one
+    # that asks in its own words first takes the decline there and never reaches the gate
+    said = [a["bot_uttered"]["utter_name"] for a in assertions if "bot_uttered" in a]
+    assert "utter_order_not_placed" not in said
+    assert "utter_confirm_order" not in said
     assert {"bot_did_not_utter": {"utter_name": "utter_order_placed"}} in assertions
     assert {"memory_was_not_set": [{"name": "card_replace.order_id"}]} in assertions
     assert not any(

@@ -8,8 +8,9 @@ uttered, memory the path avoids, and a `sequencing` of the allowed steps where o
 
 - happy path: the success signal the walk reaches (terminal tool without error, its success
   response, `skill_completed`) and nothing that contradicts it;
-- refused confirmation: the denial response, never the success response, never the tool's
-  written memory;
+- refused confirmation: never the success response, never the tool's written memory (not
+  the gate's own responses: an agent may ask in its own words first, and a decline there
+  never reaches the gate);
 - tool failure: the failing run, the failure response, never the success response or memory.
 
 Criteria are a few bot-side deal-breakers a judge has to read the conversation for, taken from
@@ -89,13 +90,11 @@ class Goals(GoalPieces):
         items = self.memory_items(walk, self.chosen_keys(walk))
         if items:
             self.add({"memory_was_set": items})
-        denial = self.response_of(tool, "utter_on_user_denial")
+        # Not the gate's confirmation and denial responses: the runtime says them only when
+        # the agent calls the tool, and an agent may ask in its own words first (agents are
+        # told to confirm what cannot be undone); a decline there never reaches the gate.
+        # What every correct agent does either way: the tool's success and writes never come.
         success = self.response_of(tool, "on_success")
-        confirm = self.response_of(tool, "utter_for_confirmation")
-        if confirm:
-            self.add({"bot_uttered": {"utter_name": confirm}})
-        if denial:
-            self.add({"bot_uttered": {"utter_name": denial}})
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
         unset = self.written(walk) | self.failure_writes(tool, walk.skill)
