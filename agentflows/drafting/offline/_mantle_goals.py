@@ -26,10 +26,10 @@ from evalcore.testdata._accounts import account_of
 from ...planning._mantle_phrases import request_phrase, subject
 from ...planning._mantle_tools import qualify
 from ._direction import value_words
-from ._mantle_after import after_negative
+from ._mantle_after import after_negative, branch_responses
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import first_rule, pick, prose_rules
-from ._mantle_goal_pieces import GoalPieces
+from ._mantle_goal_pieces import GoalPieces, block_completed
 from ._mantle_script import Script
 
 
@@ -261,6 +261,7 @@ class Goals(GoalPieces):
         fed = [e for e in walk.tools() if right in _values(e.arguments)]
         for event in fed[-1:]:
             self.add(tool_check(event, skill=walk.skill, is_error=False))
+        self.branch_taken(key, wrong, right, same_turn=spec["mode"] != "next_turn")
         steps: list[Check] = [{"memory_was_set": key}]
         if fed:
             steps.append(short_tool(fed[-1]))
@@ -271,6 +272,32 @@ class Goals(GoalPieces):
             "on, not " + value_words(wrong)
         )
         self.criterion("The agent takes the correction without making the customer start over")
+
+    def branch_taken(self, key: str, wrong: object, right: object, *, same_turn: bool) -> None:
+        """Where a block branches on the corrected field, the branch the right value takes
+        (the block's completion at its step, the responses the block says on its own) and,
+        where the wrong value was never recorded, never the wrong branch's responses."""
+        walk = self.walk
+        at = next(
+            (i for i, e in enumerate(walk.events) if e.kind == "memory" and e.key == key), None
+        )
+        memory = {**walk.memory, key: right}
+        said = branch_responses(self.defs, self.skill, key, memory)
+        if at is None or not said:
+            return
+        later = walk.events[at:]
+        done = [e for e in later if e.kind == "block_completed" and e.skill == walk.skill]
+        if done:
+            self.add(block_completed(walk.skill, done[-1].block, done[-1].step))
+        uttered = {e.utter for e in later if e.kind == "utter"}
+        for name in said:
+            if name in uttered:
+                self.add({"bot_uttered": {"utter_name": name}})
+        if not same_turn:  # said before the correction came: the wrong branch ran
+            return
+        for name in branch_responses(self.defs, self.skill, key, {**memory, key: wrong}):
+            if name not in said:
+                self.add({"bot_did_not_utter": {"utter_name": name}})
 
     def _digression(self) -> None:
         spec = self.facts["digression"]
