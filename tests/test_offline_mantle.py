@@ -185,6 +185,18 @@ def test_digression_and_escalation_assertions(bank):
         digression
     )
     assert {"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}} in digression
+    # and what the resumed skill still does: its block completes after the resume, and the
+    # order the user's answers fix is placed
+    order = next(
+        a["tool_executed"]
+        for a in digression
+        if a.get("tool_executed", {}).get("tool_name") == "place_replacement_order"
+    )
+    assert order["is_error"] is False and order["arguments"]["reason"] == "lost"
+    steps = next(a["sequencing"] for a in digression if "sequencing" in a)
+    resumed = steps.index({"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}})
+    done = [i for i, s in enumerate(steps) if "ordered_block_completed" in s]
+    assert done and done[0] > resumed
     escalation = draft(bank, plan["escalation"])["scenario"]["goals"]["assertions"]
     assert {"skill_activated": {"skill_id": "human_handoff"}} in escalation
     recorded = [i for a in escalation for i in a.get("memory_was_set") or []]

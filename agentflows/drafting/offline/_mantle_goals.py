@@ -25,6 +25,7 @@ from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import request_phrase, subject
 from ...planning._mantle_tools import qualify
+from ...planning._mantle_walk import Event, Walk
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
@@ -322,6 +323,7 @@ class Goals(GoalPieces):
             )
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
+        self.resumed_goal(walk)
         steps = [
             skill_check("skill_interrupted", walk.skill, step),
             *(
@@ -330,6 +332,12 @@ class Goals(GoalPieces):
                 else []
             ),
             skill_check("skill_resumed", walk.skill, step),
+            # the block interrupted at one of its steps can only complete after the resume
+            *[
+                block_completed(walk.skill, e.block, e.step)
+                for e in [e for e in walk.events if e.kind == "block_completed"][-1:]
+                if block and e.skill == walk.skill and e.block == block
+            ],
             *([skill_check("skill_completed", walk.skill)] if walk.completed else []),
         ]
         self.add_sequence(steps)
@@ -338,6 +346,28 @@ class Goals(GoalPieces):
         self.criterion(
             "The agent does not ask again for details the customer gave before the digression"
         )
+
+    def resumed_goal(self, walk: Walk) -> None:
+        """What the interrupted skill still does once it resumes, where the script fixes its
+        inputs (the answers come after the detour): the block it completes and the response
+        it ends on, the values the user chose, and the tools that do its work, so an agent
+        that resumes and then stalls fails."""
+        done = [e for e in walk.events if e.kind == "block_completed" and e.skill == walk.skill]
+        if done:
+            self.add(block_completed(walk.skill, done[-1].block, done[-1].step))
+        said = self.block_utters(walk)
+        if said:
+            self.add({"bot_uttered": {"utter_name": said[-1]}})
+        items = self.memory_items(walk, self.chosen_keys(walk))
+        if items:
+            self.add({"memory_was_set": items})
+        runs: dict[str, Event] = {}
+        for event in self.terminal_runs(walk) + self.main_tools(walk):
+            if not event.error and event.tool:
+                runs[event.tool] = event
+        for event in runs.values():
+            full = self.with_arguments(event, walk)
+            self.add(tool_check(full, skill=walk.skill, is_error=False))
 
     def _out_of_scope(self) -> None:
         walk = self.walk
