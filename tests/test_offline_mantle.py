@@ -139,6 +139,9 @@ def test_refusal_asserts_what_every_correct_agent_does_after_a_decline(bank):
     assert "utter_confirm_order" not in said
     assert {"bot_did_not_utter": {"utter_name": "utter_order_placed"}} in assertions
     assert {"memory_was_not_set": [{"name": "card_replace.order_id"}]} in assertions
+    # what the customer answered before the gate is recorded whoever asks for the go-ahead
+    recorded = [i["name"] for a in assertions for i in a.get("memory_was_set") or []]
+    assert "card_replace.selected_card_id" in recorded
     assert not any(
         "tool_executed" in a and a["tool_executed"]["tool_name"] == "place_replacement_order"
         for a in assertions

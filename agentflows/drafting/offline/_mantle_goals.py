@@ -89,6 +89,8 @@ class Goals(GoalPieces):
         walk = self.walk
         self.add(skill_check("skill_activated", walk.skill))
         items = self.memory_items(walk, self.chosen_keys(walk))
+        items += [{"name": k} for k in self.answered_before(walk, tool) if {"name": k} not in items]
+        items = [i for n, i in enumerate(items) if i["name"] not in [j["name"] for j in items[:n]]]
         if items:
             self.add({"memory_was_set": items})
         # Not the gate's confirmation and denial responses: the runtime says them only when
@@ -115,6 +117,22 @@ class Goals(GoalPieces):
         self.criterion(f"After the customer declines, the agent does not say the {what} is done")
         self.criterion("The agent does not push the customer to go ahead anyway")
         self.rules("refusal", limit=1, strict=True)
+
+    def answered_before(self, walk: Walk, tool: str, limit: int = 3) -> list[str]:
+        """The skill's fields the user answers before the gate of `tool` (by name: an agent
+        may word them its own way): the skill has them recorded as they come, whether the
+        agent then asks in its own words or the gate asks."""
+        answered = {f.field for f in self.script.sheet.facts if f.field}
+        answered |= set(self.facts.get("given") or {})
+        written = self.written(walk)
+        keys: list[str] = []
+        for ask in walk.asks:
+            if ask.kind == "confirm" and ask.tool == tool:
+                break
+            field = ask.field
+            if field and field.startswith(walk.skill + ".") and field in answered & written:
+                keys.append(field)
+        return self.declared(list(dict.fromkeys(keys)))[:limit]
 
     def _cue(self) -> None:
         """The happy path of the alternative the user's cue asks for, and that the skill
