@@ -19,6 +19,11 @@ PARCEL = """\
 ---
 name: Parcel help
 description: Where to track a parcel, by the carrier that delivers it.
+utter:
+  - utter_rapid_hours:
+      when: session.parcel_help.carrier == "rapid"
+  - utter_northpost_hours:
+      when: session.parcel_help.carrier == "northpost"
 ---
 
 :::ordered_block id=main
@@ -60,6 +65,8 @@ FILES: dict[str, str] = {
         "  utter_track_rapid:\n    - text: Track it on the Rapid site.\n"
         "  utter_track_northpost:\n    - text: Track it on the Northpost site.\n"
         "  utter_track_other:\n    - text: Ask the sender for the tracking link.\n"
+        "  utter_rapid_hours:\n    - text: Rapid delivers until 8pm.\n"
+        "  utter_northpost_hours:\n    - text: Northpost delivers until 6pm.\n"
     ),
 }
 
@@ -89,3 +96,54 @@ def test_a_correction_asserts_the_branch_it_reaches_and_not_the_wrong_one(parcel
     if spec["mode"] != "next_turn":
         wrong_name = said.get(wrong, "utter_track_other")
         assert {"bot_did_not_utter": {"utter_name": wrong_name}} in assertions
+        # the runtime's `utter: when:` rule of the wrong value never fires either
+        hours = {"rapid": "utter_rapid_hours", "northpost": "utter_northpost_hours"}
+        if wrong in hours:
+            assert {"bot_did_not_utter": {"utter_name": hours[wrong]}} in assertions
+    if right in {"rapid": 1, "northpost": 1}:
+        name = "utter_rapid_hours" if right == "rapid" else "utter_northpost_hours"
+        assert {"bot_uttered": {"utter_name": name}} in assertions
+
+
+SWAP = """\
+---
+name: Swap a meter
+description: Order a new electricity meter for the home.
+complete_when:
+  condition: session.swap_meter.meter_order
+---
+
+Ask why they want a new meter and set `reason`. Then call @tool.order_meter.
+"""
+
+SWAP_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Order a new meter.")
+async def order_meter(context: ToolContext = None):
+    """Order it."""
+    context.memory.set("meter_order", "MO-1")
+    return {"ok": True}
+'''
+
+
+def test_a_correction_still_asserts_the_task_the_skill_exists_for(tmp_path: Path) -> None:
+    """The corrected value feeds no tool here: the order the skill places is still what
+    shows the correction did not derail it."""
+    files = {
+        **FILES,
+        "skills/swap_meter/skill.md": SWAP,
+        "skills/swap_meter/tools.py": SWAP_TOOLS,
+        "skills/swap_meter/memory.yml": (
+            "schema:\n  public:\n    reason:\n      type: categorical\n"
+            "      enum_values: [broken, moving]\n      description: Why a new meter.\n"
+            "      llm_settable: true\n    meter_order:\n      type: text\n"
+        ),
+    }
+    project = load_project(write_project(tmp_path / "home", files))
+    behaviors = plan_source(project, "mantle", "swap_meter", None).behaviors
+    case = next(b for b in behaviors if b.facts.get("kind") == "correction")
+    assertions = draft_mantle(DraftContext(project, "mantle", case))["scenario"]["goals"]
+    ran = [a["tool_executed"] for a in assertions["assertions"] if "tool_executed" in a]
+    assert [(t["tool_name"], t["is_error"]) for t in ran] == [("order_meter", False)]

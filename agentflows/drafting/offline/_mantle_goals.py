@@ -20,12 +20,12 @@ the skill's prose rules and the path (`_mantle_criteria`); never a restatement o
 from __future__ import annotations
 
 from evalcore.definitions import Project
+from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import request_phrase, subject
 from ...planning._mantle_tools import qualify
-from ...planning._mantle_walk import Event, Walk
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
@@ -117,22 +117,6 @@ class Goals(GoalPieces):
         self.criterion(f"After the customer declines, the agent does not say the {what} is done")
         self.criterion("The agent does not push the customer to go ahead anyway")
         self.rules("refusal", limit=1, strict=True)
-
-    def answered_before(self, walk: Walk, tool: str, limit: int = 3) -> list[str]:
-        """The skill's fields the user answers before the gate of `tool` (by name: an agent
-        may word them its own way): the skill has them recorded as they come, whether the
-        agent then asks in its own words or the gate asks."""
-        answered = {f.field for f in self.script.sheet.facts if f.field}
-        answered |= set(self.facts.get("given") or {})
-        written = self.written(walk)
-        keys: list[str] = []
-        for ask in walk.asks:
-            if ask.kind == "confirm" and ask.tool == tool:
-                break
-            field = ask.field
-            if field and field.startswith(walk.skill + ".") and field in answered & written:
-                keys.append(field)
-        return self.declared(list(dict.fromkeys(keys)))[:limit]
 
     def _cue(self) -> None:
         """The happy path of the alternative the user's cue asks for, and that the skill
@@ -281,6 +265,7 @@ class Goals(GoalPieces):
         for event in fed[-1:]:
             self.add(tool_check(event, skill=walk.skill, is_error=False))
         self.branch_taken(key, wrong, right, same_turn=spec["mode"] != "next_turn")
+        self.goal_tools(walk)  # the task still gets done with the corrected value
         steps: list[Check] = [{"memory_was_set": key}]
         if fed:
             steps.append(short_tool(fed[-1]))
@@ -302,6 +287,7 @@ class Goals(GoalPieces):
         )
         memory = {**walk.memory, key: right}
         said = branch_responses(self.defs, self.skill, key, memory)
+        self.when_rules(key, wrong, right, same_turn=same_turn)
         if at is None or not said:
             return
         later = walk.events[at:]
@@ -317,6 +303,21 @@ class Goals(GoalPieces):
         for name in branch_responses(self.defs, self.skill, key, {**memory, key: wrong}):
             if name not in said:
                 self.add({"bot_did_not_utter": {"utter_name": name}})
+
+    def when_rules(self, key: str, wrong: object, right: object, *, same_turn: bool) -> None:
+        """The skill's `utter: when:` rules on the corrected field: the runtime says one as
+        its condition comes true, so the right value's is said and, where the wrong value
+        was never recorded, the wrong value's never is."""
+        walk = self.walk
+        said = {e.utter for e in walk.events if e.kind == "utter"}
+        memory = {**walk.memory, key: right}
+        for rule in self.skill.utter:
+            if not rule.when or not {key, f"session.{key}"} & set(condition_keys(rule.when)):
+                continue
+            if evaluate(rule.when, memory) and rule.response in said:
+                self.add({"bot_uttered": {"utter_name": rule.response}})
+            elif same_turn and evaluate(rule.when, {**memory, key: wrong}):
+                self.add({"bot_did_not_utter": {"utter_name": rule.response}})
 
     def _digression(self) -> None:
         spec = self.facts["digression"]
@@ -364,28 +365,6 @@ class Goals(GoalPieces):
         self.criterion(
             "The agent does not ask again for details the customer gave before the digression"
         )
-
-    def resumed_goal(self, walk: Walk) -> None:
-        """What the interrupted skill still does once it resumes, where the script fixes its
-        inputs (the answers come after the detour): the block it completes and the response
-        it ends on, the values the user chose, and the tools that do its work, so an agent
-        that resumes and then stalls fails."""
-        done = [e for e in walk.events if e.kind == "block_completed" and e.skill == walk.skill]
-        if done:
-            self.add(block_completed(walk.skill, done[-1].block, done[-1].step))
-        said = self.block_utters(walk)
-        if said:
-            self.add({"bot_uttered": {"utter_name": said[-1]}})
-        items = self.memory_items(walk, self.chosen_keys(walk))
-        if items:
-            self.add({"memory_was_set": items})
-        runs: dict[str, Event] = {}
-        for event in self.terminal_runs(walk) + self.main_tools(walk):
-            if not event.error and event.tool:
-                runs[event.tool] = event
-        for event in runs.values():
-            full = self.with_arguments(event, walk)
-            self.add(tool_check(full, skill=walk.skill, is_error=False))
 
     def _out_of_scope(self) -> None:
         walk = self.walk
