@@ -12,6 +12,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_after import branch_responses
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 
@@ -147,3 +148,21 @@ def test_a_correction_still_asserts_the_task_the_skill_exists_for(tmp_path: Path
     assertions = draft_mantle(DraftContext(project, "mantle", case))["scenario"]["goals"]
     ran = [a["tool_executed"] for a in assertions["assertions"] if "tool_executed" in a]
     assert [(t["tool_name"], t["is_error"]) for t in ran] == [("order_meter", False)]
+
+
+def test_a_loop_of_steps_without_a_wait_ends_the_branch_walk(tmp_path: Path) -> None:
+    """`noop` steps that lead back to each other say nothing and never end: the walk of the
+    wrong branch stops at the first step it meets again."""
+    looped = PARCEL.replace(
+        "      - else: answer_other\n",
+        '      - if: session.parcel_help.carrier == "other"\n        then: hold\n'
+        "      - else: answer_other\n"
+        "  - id: hold\n    noop: true\n    next: wait_more\n"
+        "  - id: wait_more\n    noop: true\n    next: hold\n",
+    )
+    files = {**FILES, "skills/parcel_help/skill.md": looped}
+    project = load_project(write_project(tmp_path / "p", files))
+    assert project.mantle is not None
+    skill = project.mantle.skills["parcel_help"]
+    memory = {"parcel_help.carrier": "other"}
+    assert branch_responses(project.mantle, skill, "parcel_help.carrier", memory) == []

@@ -93,7 +93,9 @@ def branch_responses(
                 (b.target for b in branches if b.condition is None or evaluate(b.condition, seen)),
                 None,
             )
-            while target in ids and len(out) < len(ids):
+            visited: set[str] = set()
+            while target in ids and target not in visited:  # a loop of steps ends it
+                visited.add(str(target))
                 here = block.steps[ids.index(target)]
                 if here.kind == "set_memory" and isinstance(here.target, dict):
                     seen |= {qualify(str(k), skill.id, defs): v for k, v in here.target.items()}
