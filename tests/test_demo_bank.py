@@ -134,7 +134,7 @@ def test_skip_confirmation_breaks_refused_confirmation():
     assert "memory_was_not_set" in failing(
         "card_replace_refused_place_replacement_order_edge_case", skip_confirmation=True
     )
-    assert "bot_uttered" in failing(
+    assert "bot_did_not_utter" in failing(
         "card_replace_refused_order_replacement_edge_case", skip_confirmation=True
     )
     assert failing("hand:card_replace_refused_confirmation", skip_confirmation=True)

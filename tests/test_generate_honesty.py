@@ -16,7 +16,9 @@ from test_generate_flow import BANK, llm_engine
 
 from agentflows.generate import build_request, run_generation
 from agentflows.generate._engines import FALLBACK
+from agentflows.planning import asserted_elements
 from agentflows.review.rules._words import unreadable
+from evalcore.definitions import load_project
 
 JUNK = {"name": "10, ", "simulation_context": "10. 10, ", "criteria": ["re_re_re_re_re " * 40]}
 
@@ -181,3 +183,23 @@ def test_a_direction_the_offline_drafter_cannot_use_is_said_and_not_pasted(
     used = ["--direction", "an impatient customer with a cracked chip"]
     code, out, _ = run_cli(*args[:6], *used, "--out", tmp_path / "used", "--json")
     assert code == 0 and json.loads(out)["direction_unread"] == []
+
+
+def test_a_refusal_covers_its_gate_by_what_never_comes() -> None:
+    """The gate's denial response is said only when the agent calls the tool; a refusal
+    case that asserts the tool's success and writes held back covers the refusal."""
+    project = load_project(BANK)
+    held = [
+        {"skill_activated": {"skill_id": "card_replace"}},
+        {"bot_did_not_utter": {"utter_name": "utter_order_placed"}},
+        {"memory_was_not_set": [{"name": "card_replace.order_id"}]},
+    ]
+    covers = ["deny:place_replacement_order"]
+
+    def found(assertions: list[dict]) -> set[str]:
+        data = {"scenario": {"goals": {"assertions": assertions}}}
+        return asserted_elements(project, "mantle", "card_replace", data, covers)
+
+    assert "deny:place_replacement_order" in found(held)
+    ran = {"tool_executed": {"tool_name": "place_replacement_order", "source": "local"}}
+    assert "deny:place_replacement_order" not in found([*held, ran])

@@ -128,13 +128,20 @@ def test_seeds_are_channel_context_only(bank):
     assert negative["setup"]["initial_slots"]["project.caller_phone"] == NEGATIVE.phone
 
 
-def test_refusal_asserts_denial_and_that_the_tool_did_not_run(bank):
+def test_refusal_asserts_what_every_correct_agent_does_after_a_decline(bank):
     plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
     goals = draft(bank, plan["refused_place_replacement_order"])["scenario"]["goals"]
     assertions = goals["assertions"]
-    assert {"bot_uttered": {"utter_name": "utter_order_not_placed"}} in assertions
+    # the gate's confirmation and denial are said only if the agent calls the tool; one
+    # that asks in its own words first takes the decline there and never reaches the gate
+    said = [a["bot_uttered"]["utter_name"] for a in assertions if "bot_uttered" in a]
+    assert "utter_order_not_placed" not in said
+    assert "utter_confirm_order" not in said
     assert {"bot_did_not_utter": {"utter_name": "utter_order_placed"}} in assertions
     assert {"memory_was_not_set": [{"name": "card_replace.order_id"}]} in assertions
+    # what the customer answered before the gate is recorded whoever asks for the go-ahead
+    recorded = [i["name"] for a in assertions for i in a.get("memory_was_set") or []]
+    assert "card_replace.selected_card_id" in recorded
     assert not any(
         "tool_executed" in a and a["tool_executed"]["tool_name"] == "place_replacement_order"
         for a in assertions
@@ -181,6 +188,18 @@ def test_digression_and_escalation_assertions(bank):
         digression
     )
     assert {"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}} in digression
+    # and what the resumed skill still does: its block completes after the resume, and the
+    # order the user's answers fix is placed
+    order = next(
+        a["tool_executed"]
+        for a in digression
+        if a.get("tool_executed", {}).get("tool_name") == "place_replacement_order"
+    )
+    assert order["is_error"] is False and order["arguments"]["reason"] == "lost"
+    steps = next(a["sequencing"] for a in digression if "sequencing" in a)
+    resumed = steps.index({"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}})
+    done = [i for i, s in enumerate(steps) if "ordered_block_completed" in s]
+    assert done and done[0] > resumed
     escalation = draft(bank, plan["escalation"])["scenario"]["goals"]["assertions"]
     assert {"skill_activated": {"skill_id": "human_handoff"}} in escalation
     recorded = [i for a in escalation for i in a.get("memory_was_set") or []]

@@ -216,19 +216,27 @@ def test_a_happy_path_of_a_skill_that_only_answers_needs_no_completion(tmp_path)
     assert only(review(case, project=tmp_path), "no-decisive-assertion")
 
 
-def test_refused_confirmation_without_the_denial_response() -> None:
+def test_refused_confirmation_with_nothing_that_shows_the_tool_held_back() -> None:
     case = bank_case("card_replace_refused_confirmation")
     assert not only(review(case), "no-decisive-assertion")
     goals = case["scenario"]["goals"]
+    # without the denial response (an agent that asks in its own words first never reaches
+    # the gate), the order's success response and its write left out still decide it
     goals["assertions"] = [
         a
         for a in goals["assertions"]
         if "sequencing" not in a
         and a.get("bot_uttered", {}).get("utter_name") != "utter_order_not_placed"
     ]
+    assert not only(review(case), "no-decisive-assertion")
+    goals["assertions"] = [
+        a
+        for a in goals["assertions"]
+        if "bot_did_not_utter" not in a and "memory_was_not_set" not in a
+    ]
     found = only(review(case), "no-decisive-assertion")
     assert len(found) == 1
-    assert "utter_order_not_placed" in (found[0].suggestion or "")
+    assert "card_replace.order_id" in (found[0].suggestion or "")
 
 
 def test_a_value_named_declined_does_not_make_an_agreeing_case_a_refusal() -> None:
@@ -238,6 +246,8 @@ def test_a_value_named_declined_does_not_make_an_agreeing_case_a_refusal() -> No
         a
         for a in goals["assertions"]
         if "sequencing" not in a
+        and "bot_did_not_utter" not in a
+        and "memory_was_not_set" not in a
         and a.get("bot_uttered", {}).get("utter_name") != "utter_order_not_placed"
     ]
     sheet = (

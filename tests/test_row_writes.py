@@ -177,3 +177,37 @@ def test_a_case_draws_a_record_the_tools_work_with(tmp_path):
         for n in range(6)
     }
     assert drawn == {c["claim_id"] for c in CLAIMS if c["claim_status"] == 2}
+
+
+LIVE_POST = '''\
+
+
+@tool(description="Post a message.")
+async def post_message(text: str, context: ToolContext = None):
+    """Post it."""
+    row = find_channel()
+    result = await client.post(text)
+    if result.get("ts"):
+        context.memory.set("last_message_ts", str(result["ts"]))
+    if context is not None:
+        context.memory.set("posted", True)
+    if row:
+        context.memory.set("channel_name", row["name"])
+    return {"ok": True}
+'''
+
+
+def test_a_write_of_a_value_the_result_may_lack_is_guarded(tmp_path) -> None:
+    """A timestamp only a live post returns (`if result.get("ts"): set(..., result["ts"])`)
+    is written only then; a write under a test of the context or of the record itself is
+    made on every success."""
+    tools = PROJECT["skills/claim_status/tools.py"] + LIVE_POST
+    project = load_project(
+        write_project(tmp_path, {**PROJECT, "skills/claim_status/tools.py": tools})
+    )
+    assert project.mantle is not None
+    tool = project.mantle.tools_for("claim_status")["post_message"]
+    writes = {w.key: w for w in code_facts(project, tool).writes}
+    assert writes["last_message_ts"].guarded
+    assert not writes["posted"].guarded
+    assert not writes["channel_name"].guarded

@@ -129,6 +129,15 @@ def test_refused_confirmation_covers_each_gated_tool(tmp_path: Path) -> None:
     ]
 
 
+def test_a_refusal_without_the_gates_own_responses_counts(tmp_path: Path) -> None:
+    """An agent may ask in its own words before it calls a gated tool, and a decline there
+    never reaches the gate: the order's success left out shows the refusal."""
+    unsaid = {"bot_did_not_utter": {"utter_name": "utter_order_placed"}}
+    refused = scenario("b", "edge_case", [ACTIVATED, unsaid])
+    refusal = figures(write_suite(tmp_path / "s", {"b": refused}))["refusal"]
+    assert refusal["value"] == 1.0
+
+
 def test_refusal_that_also_asserts_the_order_does_not_count(tmp_path: Path) -> None:
     both = scenario("b", "edge_case", [ACTIVATED, DENIED, ORDERED])
     refusal = figures(write_suite(tmp_path / "s", {"b": both}))["refusal"]

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions.skill_model import tool_keys
 
 from ._mantle_prose import prose_items
 from ._mantle_vocab import routing_fields
@@ -118,6 +119,8 @@ def asserted_elements(
     found: set[str] = set()
     tools: dict[str, dict[str, Any]] = {}
     uttered: set[str] = set()
+    unsaid: set[str] = set()
+    unset: set[str] = set()
     for kind, body in _assertions(data):
         if kind in _SKILL_CHECKS and body.get("skill_id"):
             other = str(body["skill_id"])
@@ -139,11 +142,22 @@ def asserted_elements(
         elif kind == "bot_uttered" and body.get("utter_name"):
             uttered.add(str(body["utter_name"]))
             found.add(f"response:{body['utter_name']}")
+        elif kind == "bot_did_not_utter" and body.get("utter_name"):
+            unsaid.add(str(body["utter_name"]))
+        elif kind == "memory_was_not_set":
+            unset |= {str(i.get("name")) for i in body.get("items", []) if isinstance(i, dict)}
+    local = defs.tools_for(skill.id)
     for name, constraint in skill.tool_constraints.items():
         confirmation = constraint.requires_confirmation
         if name in tools and tools[name].get("is_error") is not True:
             found.add(f"confirm:{name}")
-        if confirmation is not None and confirmation.utter_on_user_denial in uttered:
+        # the gate's denial response, or the tool's success and writes held back (an agent
+        # that asks in its own words first takes the decline before the gate)
+        writes = set(tool_keys(project, local[name], skill.id)) if name in local else set()
+        held = constraint.on_success in unsaid or bool(writes & unset)
+        if confirmation is not None and (
+            confirmation.utter_on_user_denial in uttered or (held and name not in tools)
+        ):
             found.add(f"deny:{name}")
         if constraint.on_failure in uttered or tools.get(name, {}).get("is_error") is True:
             found.add(f"failure:{name}")

@@ -115,9 +115,10 @@ class OutcomeBehaviors(ThresholdBehaviors):
             )
             title = f"{self.name}: the customer declines {value_words(tool)} at confirmation"
             description = (
-                f"The customer refuses the confirmation of {tool}: the agent utters "
-                f"{confirmation.utter_on_user_denial or 'its denial'}, {tool} does not run "
-                "and nothing is claimed to be done."
+                f"The customer refuses the confirmation of {tool} (asked in the agent's own "
+                f"words or by the gate's {confirmation.utter_for_confirmation or 'read-back'}): "
+                f"{tool} does not run, its success response and writes never come, and "
+                "nothing is claimed to be done."
             )
             out.append(
                 self.behavior(

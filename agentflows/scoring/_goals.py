@@ -146,16 +146,17 @@ def _contradicts(key: str, body: Any, signals: SkillSignals, ran: set[str]) -> b
 
 def refuses(case: ScoredCase, gate: Gate, skill_id: str) -> bool:
     """The case shows the user declining `gate`'s confirmation, and not the tool's success:
-    `bot_uttered` of the denial response (or, without one, any check that the tool's
-    success did not happen), and no `tool_executed`/`on_success` for it."""
+    `bot_uttered` of the denial response, or any check that the tool's success did not
+    happen (an agent that asks in its own words first takes the decline before the gate,
+    so a case may leave the gate's responses out), and no `tool_executed`/`on_success`."""
     shown = False
     for key, body in case.checks():
         if key == "tool_executed" and _tool_success(gate.tool, body, skill_id):
             return False
         if key == "bot_uttered" and gate.on_success and _utters(body, [gate.on_success]):
             return False
-        if gate.denial is not None:
-            shown = shown or (key == "bot_uttered" and _utters(body, [gate.denial]))
+        if key == "bot_uttered" and gate.denial is not None:
+            shown = shown or _utters(body, [gate.denial])
         elif key == "bot_did_not_utter" and gate.on_success:
             shown = shown or _utters(body, [gate.on_success])
         elif key == "memory_was_not_set":

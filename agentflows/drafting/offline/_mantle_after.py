@@ -11,7 +11,10 @@ set, never as a value).
 
 from __future__ import annotations
 
-from evalcore.definitions import Skill
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions.conditions import condition_keys, evaluate
 
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Walk
@@ -70,4 +73,51 @@ def after_negative(skill: Skill, walk: Walk, tool: str) -> list[Check]:
     return unique
 
 
-__all__ = ["after_negative"]
+def branch_responses(
+    defs: MantleDefinitions, skill: Skill, key: str, memory: dict[str, Any]
+) -> list[str]:
+    """The responses the skill's blocks utter on their own once they branch on `key` with
+    `memory`: from each step whose `next` reads `key`, the branch `memory` takes, then the
+    steps that need no model (`noop`, `set_memory`, `action`, plain `next`) up to the first
+    that waits, runs a tool or ends. What a correction case's wrong value would have said."""
+    out: list[str] = []
+    for block in skill.blocks.values():
+        ids = [s.id for s in block.steps]
+        for step in block.steps:
+            branches = step.next if isinstance(step.next, list) else []
+            read = {k for b in branches for k in condition_keys(b.condition)}
+            if not {key, f"session.{key}"} & read:
+                continue
+            seen = dict(memory)
+            target = next(
+                (b.target for b in branches if b.condition is None or evaluate(b.condition, seen)),
+                None,
+            )
+            visited: set[str] = set()
+            while target in ids and target not in visited:  # a loop of steps ends it
+                visited.add(str(target))
+                here = block.steps[ids.index(target)]
+                if here.kind == "set_memory" and isinstance(here.target, dict):
+                    seen |= {qualify(str(k), skill.id, defs): v for k, v in here.target.items()}
+                elif here.kind == "action":
+                    out.append(str(here.target))
+                elif here.kind != "noop":
+                    break
+                if isinstance(here.next, list):
+                    target = next(
+                        (
+                            b.target
+                            for b in here.next
+                            if b.condition is None or evaluate(b.condition, seen)
+                        ),
+                        None,
+                    )
+                elif isinstance(here.next, str):
+                    target = here.next
+                else:
+                    index = ids.index(here.id) + 1
+                    target = ids[index] if index < len(ids) else None
+    return list(dict.fromkeys(out))
+
+
+__all__ = ["after_negative", "branch_responses"]

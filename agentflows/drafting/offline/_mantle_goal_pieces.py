@@ -57,6 +57,49 @@ class GoalPieces(HandoffGoals):
         if fresh:
             self.add({"memory_was_set": [{"name": k} for k in fresh]})
 
+    def answered_before(self, walk: Walk, tool: str, limit: int = 3) -> list[str]:
+        """The skill's fields the user answers before the gate of `tool` (by name: an agent
+        may word them its own way): the skill has them recorded as they come, whether the
+        agent then asks in its own words or the gate asks."""
+        answered = {f.field for f in self.script.sheet.facts if f.field}
+        answered |= set(self.facts.get("given") or {})
+        written = self.written(walk)
+        keys: list[str] = []
+        for ask in walk.asks:
+            if ask.kind == "confirm" and ask.tool == tool:
+                break
+            field = ask.field
+            if field and field.startswith(walk.skill + ".") and field in answered & written:
+                keys.append(field)
+        return self.declared(list(dict.fromkeys(keys)))[:limit]
+
+    def resumed_goal(self, walk: Walk) -> None:
+        """What the interrupted skill still does once it resumes, where the script fixes its
+        inputs (the answers come after the detour): the block it completes and the response
+        it ends on, the values the user chose, and the tools that do its work, so an agent
+        that resumes and then stalls fails."""
+        done = [e for e in walk.events if e.kind == "block_completed" and e.skill == walk.skill]
+        if done:
+            self.add(block_completed(walk.skill, done[-1].block, done[-1].step))
+        said = self.block_utters(walk)
+        if said:
+            self.add({"bot_uttered": {"utter_name": said[-1]}})
+        items = self.memory_items(walk, self.chosen_keys(walk))
+        if items:
+            self.add({"memory_was_set": items})
+        self.goal_tools(walk)
+
+    def goal_tools(self, walk: Walk) -> None:
+        """The last run of each tool that does the skill's work (terminal, gated, MCP, fed
+        a chosen value), with the arguments the user's answers fix, without an error."""
+        runs: dict[str, Any] = {}
+        for event in self.terminal_runs(walk) + self.main_tools(walk):
+            if not event.error and event.tool:
+                runs[event.tool] = event
+        for event in runs.values():
+            full = self.with_arguments(event, walk)
+            self.add(tool_check(full, skill=walk.skill, is_error=False))
+
     def rules(self, topic: str | None = None, limit: int = 2, *, strict: bool = False) -> None:
         for text in self.picked_rules(topic, limit, strict=strict):
             self.criterion(text)

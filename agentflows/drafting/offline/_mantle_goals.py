@@ -8,8 +8,9 @@ uttered, memory the path avoids, and a `sequencing` of the allowed steps where o
 
 - happy path: the success signal the walk reaches (terminal tool without error, its success
   response, `skill_completed`) and nothing that contradicts it;
-- refused confirmation: the denial response, never the success response, never the tool's
-  written memory;
+- refused confirmation: never the success response, never the tool's written memory (not
+  the gate's own responses: an agent may ask in its own words first, and a decline there
+  never reaches the gate);
 - tool failure: the failing run, the failure response, never the success response or memory.
 
 Criteria are a few bot-side deal-breakers a judge has to read the conversation for, taken from
@@ -19,16 +20,17 @@ the skill's prose rules and the path (`_mantle_criteria`); never a restatement o
 from __future__ import annotations
 
 from evalcore.definitions import Project
+from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import request_phrase, subject
 from ...planning._mantle_tools import qualify
 from ._direction import value_words
-from ._mantle_after import after_negative
+from ._mantle_after import after_negative, branch_responses
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import declines, first_rule, off_topic_rule, pick, prose_rules
-from ._mantle_goal_pieces import GoalPieces
+from ._mantle_goal_pieces import GoalPieces, block_completed
 from ._mantle_script import Script
 from ._mantle_testdata import unrelated_for
 
@@ -92,15 +94,15 @@ class Goals(GoalPieces):
         walk = self.walk
         self.add(skill_check("skill_activated", walk.skill))
         items = self.memory_items(walk, self.chosen_keys(walk))
+        items += [{"name": k} for k in self.answered_before(walk, tool) if {"name": k} not in items]
+        items = [i for n, i in enumerate(items) if i["name"] not in [j["name"] for j in items[:n]]]
         if items:
             self.add({"memory_was_set": items})
-        denial = self.response_of(tool, "utter_on_user_denial")
+        # Not the gate's confirmation and denial responses: the runtime says them only when
+        # the agent calls the tool, and an agent may ask in its own words first (agents are
+        # told to confirm what cannot be undone); a decline there never reaches the gate.
+        # What every correct agent does either way: the tool's success and writes never come.
         success = self.response_of(tool, "on_success")
-        confirm = self.response_of(tool, "utter_for_confirmation")
-        if confirm:
-            self.add({"bot_uttered": {"utter_name": confirm}})
-        if denial:
-            self.add({"bot_uttered": {"utter_name": denial}})
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
         unset = self.written(walk) | self.failure_writes(tool, walk.skill)
@@ -267,6 +269,8 @@ class Goals(GoalPieces):
         fed = [e for e in walk.tools() if right in _values(e.arguments)]
         for event in fed[-1:]:
             self.add(tool_check(event, skill=walk.skill, is_error=False))
+        self.branch_taken(key, wrong, right, same_turn=spec["mode"] != "next_turn")
+        self.goal_tools(walk)  # the task still gets done with the corrected value
         steps: list[Check] = [{"memory_was_set": key}]
         if fed:
             steps.append(short_tool(fed[-1]))
@@ -277,6 +281,48 @@ class Goals(GoalPieces):
             "on, not " + value_words(wrong)
         )
         self.criterion("The agent takes the correction without making the customer start over")
+
+    def branch_taken(self, key: str, wrong: object, right: object, *, same_turn: bool) -> None:
+        """Where a block branches on the corrected field, the branch the right value takes
+        (the block's completion at its step, the responses the block says on its own) and,
+        where the wrong value was never recorded, never the wrong branch's responses."""
+        walk = self.walk
+        at = next(
+            (i for i, e in enumerate(walk.events) if e.kind == "memory" and e.key == key), None
+        )
+        memory = {**walk.memory, key: right}
+        said = branch_responses(self.defs, self.skill, key, memory)
+        self.when_rules(key, wrong, right, same_turn=same_turn)
+        if at is None or not said:
+            return
+        later = walk.events[at:]
+        done = [e for e in later if e.kind == "block_completed" and e.skill == walk.skill]
+        if done:
+            self.add(block_completed(walk.skill, done[-1].block, done[-1].step))
+        uttered = {e.utter for e in later if e.kind == "utter"}
+        for name in said:
+            if name in uttered:
+                self.add({"bot_uttered": {"utter_name": name}})
+        if not same_turn:  # said before the correction came: the wrong branch ran
+            return
+        for name in branch_responses(self.defs, self.skill, key, {**memory, key: wrong}):
+            if name not in said:
+                self.add({"bot_did_not_utter": {"utter_name": name}})
+
+    def when_rules(self, key: str, wrong: object, right: object, *, same_turn: bool) -> None:
+        """The skill's `utter: when:` rules on the corrected field: the runtime says one as
+        its condition comes true, so the right value's is said and, where the wrong value
+        was never recorded, the wrong value's never is."""
+        walk = self.walk
+        said = {e.utter for e in walk.events if e.kind == "utter"}
+        memory = {**walk.memory, key: right}
+        for rule in self.skill.utter:
+            if not rule.when or not {key, f"session.{key}"} & set(condition_keys(rule.when)):
+                continue
+            if evaluate(rule.when, memory) and rule.response in said:
+                self.add({"bot_uttered": {"utter_name": rule.response}})
+            elif same_turn and evaluate(rule.when, {**memory, key: wrong}):
+                self.add({"bot_did_not_utter": {"utter_name": rule.response}})
 
     def _digression(self) -> None:
         spec = self.facts["digression"]
@@ -301,6 +347,7 @@ class Goals(GoalPieces):
             )
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
+        self.resumed_goal(walk)
         steps = [
             skill_check("skill_interrupted", walk.skill, step),
             *(
@@ -309,6 +356,12 @@ class Goals(GoalPieces):
                 else []
             ),
             skill_check("skill_resumed", walk.skill, step),
+            # the block interrupted at one of its steps can only complete after the resume
+            *[
+                block_completed(walk.skill, e.block, e.step)
+                for e in [e for e in walk.events if e.kind == "block_completed"][-1:]
+                if block and e.skill == walk.skill and e.block == block
+            ],
             *([skill_check("skill_completed", walk.skill)] if walk.completed else []),
         ]
         self.add_sequence(steps)

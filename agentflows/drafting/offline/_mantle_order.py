@@ -13,9 +13,14 @@ each matched after the previous one, gaps allowed):
   tool writes is first written after the last of those keys the path writes before the call
   (a tool that writes nothing: the call itself comes after it). An agent that calls the tool
   before its `requires` holds wrote its key too early (a later call that writes the same
-  value again records nothing new). A tool that writes memory is not ordered against its own
-  writes: whether a runtime records them before or after its `tool_executed` event is not
-  part of the format.
+  value again records nothing new).
+
+A tool is never ordered against its own writes: Rasa writes a tool's `context.memory.set`
+to the tracker while the tool runs, before the `tool_executed` event it records once the
+tool returns (rasa-pro 3.22: `MemorySlice.set` writes through at call time; the
+orchestrator applies `ToolExecuted` after the dispatch), while an interpreter may record
+them the other way round. `without_own_writes` keeps the write and drops such a tool step:
+the write still orders the call against what came before and after it.
 
 Each step is placed at the walk's event index, so `sequence` merges them with its own steps
 in the walk's order.
@@ -23,7 +28,7 @@ in the walk's order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from evalcore.definitions import Skill
 from evalcore.definitions.conditions import condition_keys
@@ -133,4 +138,20 @@ def merged(placed: Placed) -> list[Check]:
     return out
 
 
-__all__ = ["block_tool_marks", "merged", "requires_marks"]
+def without_own_writes(steps: list[Check], writes: Callable[[str], Collection[str]]) -> list[Check]:
+    """`steps` without each `tool_executed` step that a later `memory_was_set` step of a
+    key the tool itself writes (`writes(tool)`: qualified keys) follows (see the module
+    doc: that order is the interpreter's, not Rasa's)."""
+    out: list[Check] = []
+    for index, step in enumerate(steps):
+        body = step.get("tool_executed")
+        if isinstance(body, dict):
+            own = writes(str(body.get("tool_name")))
+            later = [s.get("memory_was_set") for s in steps[index + 1 :]]
+            if any(isinstance(k, str) and k in own for k in later):
+                continue
+        out.append(step)
+    return out
+
+
+__all__ = ["block_tool_marks", "merged", "requires_marks", "without_own_writes"]

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions.skill_model import code_facts, skill_model
 
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
@@ -21,7 +21,7 @@ from ._mantle_avoided import AvoidedGoals
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
 from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
-from ._mantle_order import block_tool_marks, merged, requires_marks
+from ._mantle_order import block_tool_marks, merged, requires_marks, without_own_writes
 from ._mantle_script import Script
 
 
@@ -96,7 +96,20 @@ class PathGoals(AvoidedGoals):
         self.criteria.append(text)
 
     def add_sequence(self, steps: list[Check]) -> None:
-        self.add(sequencing(steps))
+        self.add(sequencing(without_own_writes(steps, self.own_writes)))
+
+    def own_writes(self, tool: str) -> set[str]:
+        """Every key the tool's code writes (any branch), qualified for each skill of the
+        case that can call it: what Rasa records before the tool's own event."""
+        skills = {self.walk.skill, *(s.skill for s in [self.script.other] if s is not None)}
+        skills |= set(self.called(self.walk))
+        keys: set[str] = set()
+        for skill in skills:
+            tool_def = self.defs.tools_for(skill).get(tool) if skill in self.defs.skills else None
+            if tool_def is not None:
+                writes = code_facts(self.project, tool_def).writes
+                keys |= {qualify(w.key, skill, self.defs) for w in writes}
+        return keys
 
     # --- reading the path ----------------------------------------------------------------
 

@@ -155,7 +155,8 @@ def _mantle_assertion(env: ReviewEnv, kind: str, name: str | None, negated: bool
     if kind == "tool":
         if negated:
             # Mantle has no "tool was not executed" check: the conventions keep that as a
-            # criterion next to the denial-response assertion, so it is not a lookup.
+            # criterion next to the assertions that its success never came, so it is not a
+            # lookup.
             return None
         return f"assert `tool_executed: {{tool_name: {name}, source: {_source(env, name)}}}`"
     if kind == "skill" and not negated:

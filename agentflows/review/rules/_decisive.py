@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
+from evalcore.definitions.skill_model import tool_keys
 from evalcore.lint import as_dict, as_list
 
 from ...scoring._skills import answers_only
@@ -61,8 +63,8 @@ _FILE_PATH = re.compile(
     "no-decisive-assertion",
     severity="error",
     summary="No assertion or check on the fact the case exists to show (a happy path that "
-    "never checks completion, a refusal without the denial response, a booking without the "
-    "appointment, a file-writing prompt without file checks).",
+    "never checks completion, a refusal with nothing that shows the gated tool held back, a "
+    "booking without the appointment, a file-writing prompt without file checks).",
 )
 def no_decisive_assertion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     if case.dialect == "mantle":
@@ -107,23 +109,22 @@ def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
             "the `memory_was_set` it leaves" + _skill_hint(skills),
         )
         return
-    denials = _denial_responses(env, skills)
-    if _refuses(scenario, name) and denials:
-        uttered = {
-            as_dict(item.get("bot_uttered")).get("utter_name")
-            for item in items
-            if "bot_uttered" in item
-        }
-        if not uttered & denials:
-            names = ", ".join(sorted(denials))
-            yield Hit(
-                where,
-                "refused-confirmation case without the denial response: nothing shows the "
-                "gated tool was held back",
-                suggestion=f"assert `bot_uttered: {{utter_name: {sorted(denials)[0]}}}` "
-                f"(utter_on_user_denial: {names})",
-            )
-            return
+    held = _held_back(env, skills)
+    if _refuses(scenario, name) and held.denials and not _shows_held_back(items, held):
+        names = ", ".join(sorted(held.denials))
+        hint = (
+            f"`memory_was_not_set` of {sorted(held.writes)[0]}"
+            if held.writes
+            else f"`bot_did_not_utter: {{utter_name: {sorted(held.successes)[0]}}}`"
+            if held.successes
+            else f"`bot_uttered: {{utter_name: {sorted(held.denials)[0]}}}`"
+        )
+        yield Hit(
+            where,
+            "refused-confirmation case with nothing that shows the gated tool was held back",
+            suggestion=f"assert {hint} (the gated tool's denial response: {names})",
+        )
+        return
     if case.type == "escalation" and not _hands_off(env, items):
         yield Hit(
             where,
@@ -176,18 +177,49 @@ def _skill_hint(skills: set[str]) -> str:
     return f" (e.g. `skill_completed: {{skill_id: {sorted(skills)[0]}}}`)" if skills else ""
 
 
-def _denial_responses(env: ReviewEnv, skills: set[str]) -> set[str]:
-    defs = env.project.mantle if env.project is not None else None
-    if defs is None:
-        return set()
-    out: set[str] = set()
+@dataclass(frozen=True)
+class _Held:
+    """What shows a gated tool was held back after a decline: the gate's denial response
+    (said only when the agent called the tool: one that asks in its own words first takes
+    the decline there), and what every correct agent leaves out either way, the tool's
+    `on_success` response and the memory its code writes."""
+
+    denials: frozenset[str] = frozenset()
+    successes: frozenset[str] = frozenset()
+    writes: frozenset[str] = frozenset()
+
+
+def _held_back(env: ReviewEnv, skills: set[str]) -> _Held:
+    project = env.project
+    defs = project.mantle if project is not None else None
+    if project is None or defs is None:
+        return _Held()
+    denials: set[str] = set()
+    successes: set[str] = set()
+    writes: set[str] = set()
     for skill_id in skills or set(defs.skills):
         skill = defs.skills.get(skill_id)
-        for constraint in skill.tool_constraints.values() if skill else []:
+        for tool, constraint in skill.tool_constraints.items() if skill else []:
             confirmation = constraint.requires_confirmation
-            if confirmation is not None and confirmation.utter_on_user_denial:
-                out.add(confirmation.utter_on_user_denial)
-    return out
+            if confirmation is None or not confirmation.utter_on_user_denial:
+                continue
+            denials.add(confirmation.utter_on_user_denial)
+            if constraint.on_success:
+                successes.add(constraint.on_success)
+            tool_def = defs.tools_for(skill_id).get(tool)
+            if tool_def is not None:
+                writes |= set(tool_keys(project, tool_def, skill_id))
+    return _Held(frozenset(denials), frozenset(successes), frozenset(writes))
+
+
+def _shows_held_back(items: list[dict[str, Any]], held: _Held) -> bool:
+    for item in items:
+        said = as_dict(item.get("bot_uttered")).get("utter_name")
+        unsaid = as_dict(item.get("bot_did_not_utter")).get("utter_name")
+        unset = {as_dict(i).get("name") for i in as_list(item.get("memory_was_not_set"))}
+        if said in held.denials or unsaid in held.successes or unset & held.writes:
+            return True
+    return False
 
 
 def _hands_off(env: ReviewEnv, items: list[dict[str, Any]]) -> bool:

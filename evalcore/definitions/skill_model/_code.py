@@ -41,9 +41,11 @@ class Write:
     """Unqualified as written (`card_blocked`) or `project.<key>`."""
     value: Any = UNKNOWN
     guarded: bool = False
-    """Made only when a value of the key's name is there: the write sits under an `if`
-    that tests it (`if inspection_date:`, `if row.get("inspection_date"):`), so a record
-    without one (`inspection_date: null`) leaves the key unset."""
+    """Made only when a value of the key's name, or the value it writes, is there: the write
+    sits under an `if` that tests it (`if inspection_date:`, `if row.get("inspection_date"):`,
+    `if result.get("ts"): memory.set("last_message_ts", result["ts"])`), so a record or a
+    result without one (`inspection_date: null`, a post no live service answered) leaves the
+    key unset."""
     failure: bool = False
     """Made on the tool's error branch only: the write sits in an `if` body that returns an
     error result (`if not row: memory.set("claim_status", "5"); return {"error": …}`), so
@@ -142,11 +144,30 @@ def _tests_key(test: ast.expr, key: str) -> bool:
     return False
 
 
-def _guarded(call: ast.AST, key: str, parents: dict[ast.AST, ast.AST]) -> bool:
-    """Whether `call` runs only under an `if` whose test reads the key's value."""
+def _fields(node: ast.AST) -> set[str]:
+    """The fields an expression reads off a record or result: `x["ts"]`, `x.get("ts")`,
+    `x.ts` (not the `.get` itself, nor a bare variable such as `row`)."""
+    out: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant):
+            out.add(str(sub.slice.value))
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute):
+            first = sub.args[0] if sub.func.attr == "get" and sub.args else None
+            if isinstance(first, ast.Constant):
+                out.add(str(first.value))
+        elif isinstance(sub, ast.Attribute) and not isinstance(sub.ctx, ast.Store):
+            out.add(sub.attr)
+    return out - {"get", "memory", "set"}
+
+
+def _guarded(call: ast.Call, key: str, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether `call` runs only under an `if` whose test reads the key's value, or a field
+    of the value it writes (`if result.get("ts"): memory.set(..., result["ts"])`)."""
+    written = _fields(call.args[1]) if len(call.args) > 1 else set()
     child, node = call, parents.get(call)
     while node is not None:
-        if isinstance(node, ast.If) and child is not node.test and _tests_key(node.test, key):
+        tested = isinstance(node, ast.If) and child is not node.test
+        if tested and (_tests_key(node.test, key) or written & _fields(node.test)):
             return True
         child, node = node, parents.get(node)
     return False

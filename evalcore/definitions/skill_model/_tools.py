@@ -32,11 +32,26 @@ _TRIGGER = re.compile(
 )
 #: Trigger words that make a call an alternative (not a step every path takes).
 _ALTERNATIVE = {"if", "unless", "for", "in case"}
+#: Trigger words that make a circumstance written after the call ("Call `list_channels`
+#: when they are unsure of the names.") the call's condition: it is made only then.
+_AFTER_WORDS = {"when", "if", "unless", "in case"}
 _CALL_WORD = re.compile(
     r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
     r"submit|via|with)\s+(?:the\s+)?`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?",
     re.I,
 )
+
+
+def _after_trigger(rest: str) -> re.Match[str] | None:
+    """The trigger a call's own words go on with ("… `list_channels` when they are unsure of
+    the names."), read up to the clause's end as `_TRIGGER` reads a leading one."""
+    head = rest.lstrip("`").strip()
+    for stop in ".;,":
+        head = head.split(stop, 1)[0]
+    found = _TRIGGER.match(head + ",")
+    if found is None or " ".join(found["word"].lower().split()) not in _AFTER_WORDS:
+        return None
+    return found
 
 
 _VERB_BEFORE = re.compile(
@@ -248,6 +263,27 @@ class ToolReader:
                     )
                 else:
                     condition = f"({condition}) and {read}" if condition else read
+            elif trigger is None:
+                after = _after_trigger(text[positions[0] + len(name) :])
+                if after is not None:
+                    trigger_text = after.group(0).rstrip(",")
+                    read = trigger_condition(after["clause"], self.skill, self.memory)
+                    word = " ".join(after["word"].lower().split())
+                    if read is not None and word == "unless":
+                        read = f"not ({read})"
+                    if read is None:
+                        optional = True
+                        cue = user_cue(after["clause"])
+                        self.uncertainties.append(
+                            Uncertainty(
+                                what=f"when {name} is called",
+                                where=where,
+                                why=f"the prose calls it '{trigger_text}', which names no one "
+                                "memory field; walks leave this call out",
+                            )
+                        )
+                    else:
+                        condition = f"({condition}) and {read}" if condition else read
             self.add(
                 name,
                 CallSite(
