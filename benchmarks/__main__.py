@@ -22,6 +22,7 @@ from . import (
     trivial_agents,
     verify,
     waits,
+    walk_agreement,
 )
 
 BENCHMARKS = {
@@ -41,6 +42,7 @@ BENCHMARKS = {
     "skill-scale": skill_scale.main,
     "architecture": architecture.main,
     "case-quality": case_quality.main,
+    "walk-agreement": walk_agreement.main,
 }
 
 
