@@ -22,7 +22,6 @@ from . import (
     trivial_agents,
     verify,
     waits,
-    walk_agreement,
 )
 
 BENCHMARKS = {
@@ -42,7 +41,6 @@ BENCHMARKS = {
     "skill-scale": skill_scale.main,
     "architecture": architecture.main,
     "case-quality": case_quality.main,
-    "walk-agreement": walk_agreement.main,
 }
 
 

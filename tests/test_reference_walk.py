@@ -9,7 +9,6 @@ import pytest
 
 from agentflows.planning._mantle_reference_walk import reference_walk
 from agentflows.planning._mantle_walk import Setup
-from benchmarks.walk_agreement import differences, measure
 from evalcore.definitions import Project, load_project
 
 BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
@@ -79,17 +78,17 @@ def test_a_link_hands_the_conversation_over_and_the_walk_says_so(bank: Project) 
     assert "delegate:dispute_charge.human_handoff" in walk.elements
 
 
-def test_the_benchmark_names_each_kind_of_disagreement(bank: Project) -> None:
-    assert bank.mantle is not None
-    walk = reference_walk(bank, "check_balance", Setup())
-    assert differences(bank.mantle, walk, walk) == []
-    shorter = reference_walk(bank, "check_balance", Setup())
-    shorter.asks.pop()
-    shorter.events = [e for e in shorter.events if e.kind != "skill_completed"]
-    kinds = {k for k, _ in differences(bank.mantle, walk, shorter)}
-    assert kinds == {
-        "ask only in the walk: ask_field",
-        "event only in the walk: skill_completed (with complete_when)",
-    }
-    figures = measure(BANK)
-    assert figures.walks > 0 and figures.asks <= figures.walks
+def test_a_step_whose_choice_is_made_sets_what_it_does_not_ask_for(bank: Project) -> None:
+    # "If it is not clear yet, ask ... what the customer needs help with. Set handoff_queue
+    # ... Set handoff_summary ...": the queue said up front, the agent asks nothing more
+    said = Setup(
+        values={"human_handoff.handoff_queue": "cards"},
+        given=frozenset({"human_handoff.handoff_queue"}),
+    )
+    walk = reference_walk(bank, "human_handoff", said)
+    assert walk.asks == []
+    assert "human_handoff.handoff_summary" in [e.key for e in walk.events if e.kind == "memory"]
+    assert [e.tool for e in walk.tools()] == ["transfer_to_agent"]
+    # with nothing said, the step still asks
+    asked = reference_walk(bank, "human_handoff", Setup())
+    assert [a.field for a in asked.asks] == ["human_handoff.handoff_queue"]

@@ -13,12 +13,16 @@ picks) is that value. What the engine records is returned as the planner's `Walk
 waited (`Ask`), the runtime's events in order (`Event`), the elements covered, the outcome.
 
 So the asks and events of this walk are those a replay of the draft on the reference agent
-sees; `python -m benchmarks walk-agreement` compares them with the planner's own walk
-(`_mantle_walk`).
+sees. The walk keeps the planner's terms: an ask's prompt is what the definitions tell the
+agent to ask (the response's text, the instruction, the prose sentence), a value the
+behaviour leaves open is `SET` wherever it shows (the drafter's user gives their own), and
+the skill is `completed` only where its `complete_when` holds (the events also record a
+completion the model judges, which no case can count on).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -30,12 +34,18 @@ from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import SkillModel, branch_values, skill_model
 
 from ._mantle_prose import prose_items
+from ._mantle_vocab import first_text
 from ._mantle_walk_records import SET, Ask, Event, Setup, Walk, sample_value
 
 RecordSets = dict[str, list[dict[str, Any]]]
 
+_MADE_UP = re.compile(r"[A-Z0-9]+(?:-[A-Z0-9]+)*-0001")
+"""A placeholder value (`placeholder`): what only the real tool or the user would know."""
+
 _MAX_TURNS = 200
 """Answers one walk gives at most (a retry loop nothing in the script ends stops there)."""
+_MAX_ACTIVATIONS = 12
+"""Skills one walk activates at most (`link:`s that go round stop there)."""
 
 
 @dataclass(frozen=True)
@@ -54,20 +64,33 @@ class _Script:
         self.defs = project.mantle
         self.setup = setup
         self.records = records
+        self.invented: dict[str, Any] = {}
+        """Values the script made up for fields the behaviour leaves open (the walk says
+        `SET` for them: the drafter's user gives their own)."""
 
     def value(self, key: str) -> Any:
-        """The behaviour's value for `key`, else a plausible one: the first record of the
-        project's data holding a field of that name (what the drafter's user says), else
-        one typed by the field (never the unknown mark: the engine passes it on)."""
+        """The behaviour's value for `key`, else a plausible one: the record of the
+        project's data holding a field of that name (the one holding most of the
+        behaviour's values), else one typed by the field (never the unknown mark: the
+        engine passes it on)."""
         value = self.setup.values.get(key)
         if value is None:
             declared = self.defs.memory_field(key)
             value = sample_value(self.defs, declared) if declared is not None else SET
-        if value is SET:
-            value = self.recorded(key.rsplit(".", 1)[-1])
-        if value is SET or value is None:
-            return placeholder(self.defs.memory_field(key), key)
+        if value is not SET:
+            return value
+        value = self.recorded(key.rsplit(".", 1)[-1])
+        if value is None:
+            value = placeholder(self.defs.memory_field(key), key)
+        self.invented[key] = value
         return value
+
+    def known(self, key: str | None, value: Any) -> Any:
+        """`SET` for a value only the real tool or the user knows: one the script made up
+        for an open field, or a placeholder the reference agent's backend wrote."""
+        if key is not None and key in self.invented and self.invented[key] == value:
+            return SET
+        return _known(value)
 
     def recorded(self, name: str) -> Any:
         """The field `name` of the record that holds most of the behaviour's values (the
@@ -127,9 +150,30 @@ class _ScriptedBrain(ModelBrain):
             return
         yield from super().from_request(ctx, spec)
 
+    def uncertain(self, engine: Any, model: Any, line: int) -> None:
+        if isinstance(engine, _ScriptedEngine):
+            engine.line = line
+        super().uncertain(engine, model, line)
+
+    def ask_for(
+        self, ctx: Any, asked: str, text: str, keys: list[str], step: Any, block: Any
+    ) -> Any:
+        ctx.engine.prompt = text
+        outcome = yield from super().ask_for(ctx, asked, text, keys, step, block)
+        return outcome
+
+    def ask_group(self, ctx: Any, specs: list[Any], step: Any, block: Any) -> Any:
+        ctx.engine.prompt = specs[0].question
+        outcome = yield from super().ask_group(ctx, specs, step, block)
+        return outcome
+
     def ask_details(self, ctx: Any, name: str, details: list[str], *, again: bool = False) -> Any:
-        ctx.engine.identity_tool = name
-        yield from super().ask_details(ctx, name, details, again=again)
+        """The identity question; the check's arguments come from memory only (the
+        behaviour fixes no details: the drafter gives the user the project's)."""
+        if not isinstance(ctx.engine, _ScriptedEngine):
+            yield from super().ask_details(ctx, name, details, again=again)
+            return
+        yield from ctx.ask("identity", lambda: ctx.say("What are your details?"), str)
 
     def tool(self, ctx: Any, name: str, arguments: dict[str, Any]) -> Any:
         result = super().tool(ctx, name, arguments)
@@ -161,13 +205,29 @@ class _ScriptedEngine(ReferenceEngine):
         super().__init__(project, brain)
         self.script = _Script(project, setup, brain.backend.records)
         self.backend = _ScriptedBackend(brain.backend, self.script)
-        self.identity_tool: str | None = None
         self.gating: str | None = None
         self.covered: list[str] = []
         self.links: list[tuple[int, str, str, str | None]] = []
         """(event index, linking skill, target, link step) of each `link:`."""
         self.finished: list[tuple[str, str, str | None]] = []
         """(skill, outcome, why it stopped) of each skill that ended."""
+        self.activations = 0
+        self.line = 0
+        """The line of the prose item the plan is at (the brain is told it)."""
+        self.prompt: str | None = None
+        """What the brain was last told to ask (an instruction or a field's question)."""
+
+    def prose_item(self, skill_id: str, kind: str) -> Any:
+        """The prose item of `skill_id` the plan is at, if it asks (`kind`)."""
+        kinds = {"identity": ("identity",), "question": ("question",)}.get(kind, ("ask_field",))
+        skill = self.defs.skills[skill_id]
+        items = prose_items(skill, self.brain.model(skill_id))
+        return next((i for i in items if i.line == self.line and i.kind in kinds), None)
+
+    def activate(self, skill_id: str, text: str, *, entry: str) -> None:
+        self.activations += 1
+        if self.activations <= _MAX_ACTIVATIONS:
+            super().activate(skill_id, text, entry=entry)
 
     def fails(self, skill_id: str, name: str, arguments: dict[str, Any]) -> bool:
         return name in self.script.setup.failing
@@ -264,34 +324,65 @@ def reference_walk(project: Project, skill_id: str, setup: Setup | None = None) 
         ask = frame.pending if frame is not None else None
         if ask is None or ask.kind == "followup":
             break
-        said = len(engine.events)
         answer, recorded = _answer(engine, frame, ask)
-        asks.append(recorded(_prompt(engine.events, said)))
+        asks.append(recorded)
         engine.advance(frame, answer)
     engine.flush()
     return _walk(project, skill_id, setup, engine, asks)
 
 
-def _answer(engine: _ScriptedEngine, frame: Any, ask: Any) -> tuple[Any, Any]:
-    """The script's answer to `ask` and how to record the ask once its prompt is known."""
-    script, skill = engine.script, _running(engine.events) or frame.skill.id
+def _answer(engine: _ScriptedEngine, frame: Any, ask: Any) -> tuple[Any, Ask]:
+    """The script's answer to `ask`, and the ask as the planner records it: the prompt is
+    what the definitions tell the agent to ask (a response's text, the instruction, the
+    prose sentence), not the reference agent's wording of it."""
+    script, skill_id = engine.script, _running(engine.events) or frame.skill.id
+    defs, skill = engine.defs, engine.defs.skills[_running(engine.events) or frame.skill.id]
     kind = ask.kind
     if kind == "confirm":
         tool = engine.gating
         yes = script.setup.confirm.get(tool or "", True)
-        return yes, lambda prompt: Ask("confirm", skill, tool=tool, confirm=yes, prompt=prompt)
-    if kind == "question":
-        return True, lambda prompt: Ask("question", skill, prompt=prompt)
-    if kind == "identity":
-        return _details(engine, frame), lambda prompt: Ask("identity", skill, prompt=prompt)
+        constraint = skill.tool_constraints.get(tool or "")
+        gate = constraint.requires_confirmation if constraint is not None else None
+        prompt = first_text(defs.response(gate.utter_for_confirmation or "")) if gate else None
+        return yes, Ask("confirm", skill_id, tool=tool, confirm=yes, prompt=prompt)
+    item = engine.prose_item(skill_id, kind)
+    if kind in ("question", "identity"):
+        details = item.details if item is not None else ()
+        prompt = item.sentence if item is not None else None
+        answer = True if kind == "question" else "My details."
+        return answer, Ask(kind, skill_id, details=details, prompt=prompt)
     field = ask.field
     value = script.value(field) if field else None
     answer = value if kind in ("collect", "field") else _Answer(field)
-    shown = "instructions" if ask.step is not None else "ask_field"
-    shown = "collect" if kind == "collect" else shown
-    return answer, lambda prompt: Ask(
-        shown, skill, ask.step, ask.block, field, value, prompt=prompt
+    if kind == "collect":
+        step = (
+            next(
+                (s for s in skill.blocks[ask.block].steps if s.id == ask.step),
+                None,
+            )
+            if ask.block in skill.blocks
+            else None
+        )
+        utterance = step.fields.get("utterance") if step is not None else None
+        prompt = first_text(defs.response(str(utterance or "")))
+        shown = "collect"
+    elif ask.step is not None:
+        prompt, shown = engine.prompt, "instructions"
+    else:
+        own = item is not None and item.kind == "ask_field" and item.name == field
+        prompt = item.sentence if own and item is not None else engine.prompt
+        shown = "ask_field"
+    return answer, Ask(
+        shown, skill_id, ask.step, ask.block, field, script.known(field, value), prompt=prompt
     )
+
+
+def _known(value: Any) -> Any:
+    """`SET` for a placeholder value (`_MADE_UP`), else the value."""
+    made_up = isinstance(value, str) and _MADE_UP.fullmatch(value) is not None
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], str):
+        made_up = _MADE_UP.fullmatch(value[0]) is not None
+    return SET if made_up else value
 
 
 def _running(events: list[dict[str, Any]]) -> str | None:
@@ -308,47 +399,21 @@ def _running(events: list[dict[str, Any]]) -> str | None:
     return running[-1] if running else None
 
 
-def _details(engine: _ScriptedEngine, frame: Any) -> str:
-    """Identity details in words the check reads: each argument of the check from the
-    behaviour's values or the session's memory ("My phone is … and my postcode is …")."""
-    name = engine.identity_tool or ""
-    tool = engine.defs.tools_for(frame.skill.id).get(name)
-    parts = []
-    for param in tool.parameters if tool else []:
-        if param.name == "context" or "ToolContext" in (param.type or ""):
-            continue
-        wanted = param.name
-        known = {**engine.memory, **engine.script.setup.values}
-        key = next((k for k in known if k.rsplit(".", 1)[-1] == wanted), None)
-        value = engine.script.value(key) if key else None
-        if value is not None:
-            parts.append(f"my {wanted.replace('_', ' ')} is {value}")
-    return (" and ".join(parts) + ".").capitalize() if parts else "Here are my details."
-
-
-def _prompt(events: list[dict[str, Any]], since: int) -> str | None:
-    """What the agent said when it asked: its last message before waiting."""
-    for event in reversed(events[: max(since, 0)]):
-        if event["event"] == "bot":
-            return event.get("text")
-        if event["event"] == "user":
-            break
-    return None
-
-
 def _walk(
     project: Project, skill_id: str, setup: Setup, engine: _ScriptedEngine, asks: list[Ask]
 ) -> Walk:
     defs = project.mantle
     assert defs is not None
-    walk = Walk(skill_id, asks=asks, memory=dict(engine.memory))
+    walk = Walk(
+        skill_id, asks=asks, memory={k: engine.script.known(k, v) for k, v in engine.memory.items()}
+    )
     links = {index: (skill, target, step) for index, skill, target, step in engine.links}
     current: list[str] = []
     for index, event in enumerate(engine.events):
         if index in links:
             skill, target, step = links[index]
             walk.events.append(Event("link", skill=skill, step=step, key=target))
-        for item in _events(event, current):
+        for item in _events(event, current, engine.script):
             walk.events.append(item)
     if len(engine.events) in links:
         skill, target, step = links[len(engine.events)]
@@ -361,7 +426,7 @@ def _walk(
     return walk
 
 
-def _events(event: dict[str, Any], current: list[str]) -> Iterator[Event]:
+def _events(event: dict[str, Any], current: list[str], script: _Script) -> Iterator[Event]:
     kind = event["event"]
     skill = current[-1] if current else None
     if kind == "skill_activated":
@@ -382,15 +447,21 @@ def _events(event: dict[str, Any], current: list[str]) -> Iterator[Event]:
             step=event.get("step_id"),
         )
     elif kind == "memory_set" and event.get("key") != "session_started_metadata":
-        yield Event("memory", skill=skill, key=event["key"], value=event.get("value"))
+        key = event["key"]
+        yield Event("memory", skill=skill, key=key, value=script.known(key, event.get("value")))
     elif kind == "tool_executed":
+        invented = [v for v in script.invented.values() if isinstance(v, str)]
         yield Event(
             "tool",
             skill=(event.get("metadata") or {}).get("skill_id", skill),
             tool=event["tool_name"],
             source=event.get("source"),
             server=event.get("mcp_server"),
-            arguments=dict(event.get("arguments") or {}),
+            arguments={
+                k: v
+                for k, v in (event.get("arguments") or {}).items()
+                if v not in invented and _known(v) is not SET
+            },
             error=bool(event.get("is_error")),
         )
     elif kind == "bot" and (event.get("metadata") or {}).get("utter_action"):
@@ -438,7 +509,15 @@ def _outcome(walk: Walk, skill_id: str, engine: _ScriptedEngine) -> None:
         _, inner_why = ends.get(target, ("open", None))
         if reasons.get(str(inner_why)):
             walk.outcome = reasons[str(inner_why)]
-    walk.completed = any(e.kind == "skill_completed" and e.skill == skill_id for e in walk.events)
+    # the runtime's own completion: `complete_when` holds (a completion the model judges
+    # is recorded in the events, but no case can count on it)
+    condition = (engine.defs.skills[skill_id].complete_when or {}).get("condition")
+    walk.completed = (
+        walk.outcome == "done"
+        and bool(condition)
+        and evaluate(condition, walk.memory)
+        and any(e.kind == "skill_completed" and e.skill == skill_id for e in walk.events)
+    )
 
 
 def _score(walk: Walk, model: SkillModel) -> None:
