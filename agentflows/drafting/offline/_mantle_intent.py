@@ -19,12 +19,12 @@ from ...planning._mantle_phrases import (
     _as_sentence,
     activation_phrase,
     cue_line,
-    description_phrases,
     is_neutral,
+    person_phrases,
     second_person,
     subject,
 )
-from ...planning._mantle_requests import Request, id_like, requests
+from ...planning._mantle_requests import Request, id_like, instruction_request, requests
 
 VERBS = frozenset(
     [
@@ -274,16 +274,29 @@ def _request(defs: MantleDefinitions, skill: Skill, *, routed: bool = False) -> 
     if not id_like(skill):
         return None
     found = requests(skill)
-    said = [
-        Request(f'want to ask the agent: "{p}"', _as_sentence(p))
-        for p in description_phrases(skill)
-        if is_neutral(defs, skill, p)
-    ]
+    # the description's quoted phrasings are what people say: before the team's own first
+    # sentence or topic ("Parental leave processes and policy")
+    quoted = [p for p in person_phrases(skill) if is_neutral(defs, skill, p)]
+    said = [Request(f'want to ask the agent: "{p}"', _greeted(p)) for p in quoted]
+    team = instruction_request(skill)
+    own = [r for r in found if r.strong and (team is None or r.line != team.line)]
+    ordered = [*own, *said, *(r for r in found if r not in own)]
     words = routing_words(defs)
-    hit = next((r for r in [*found, *said] if routed_skill(defs, words, r.line) == skill.id), None)
+    hit = next((r for r in ordered if routed_skill(defs, words, r.line) == skill.id), None)
     if hit is not None or routed:
         return hit
-    return next(iter([*found, *said]), None)
+    return next(iter(ordered), None)
+
+
+def _greeted(phrase: str) -> str:
+    """A quoted question as a first message: greeted like every other opening ("Hi, what
+    can you do?"); a statement or a keyword stays as the person types it ("I'm sick.")."""
+    line = _as_sentence(phrase)
+    if not line.endswith("?"):
+        return line
+    if line.split(" ", 1)[0] not in ("I", "I'm", "I'd"):
+        line = line[:1].lower() + line[1:]
+    return f"Hi, {line}"
 
 
 def without_month(phrase: str) -> str:
