@@ -137,10 +137,13 @@ def _project(tmp_path: Path) -> Path:
     )
 
 
-def _kinds(root: Path, skill: str) -> dict[str, dict]:
-    project = load_project(root)
+def _facts(project, skill: str) -> dict[str, dict]:
     plan = plan_source(project, "mantle", skill, None)
     return {str(b.facts.get("kind")): b.facts for b in plan.behaviors}
+
+
+def _kinds(root: Path, skill: str) -> dict[str, dict]:
+    return _facts(load_project(root), skill)
 
 
 def test_a_detour_goes_to_a_skill_whose_job_the_current_step_does_not_do(tmp_path) -> None:
@@ -185,3 +188,21 @@ def test_a_detour_line_names_no_value_of_the_question_it_interrupts() -> None:
         assert detour["skill"] != "dispute_charge" or skill != "check_balance"
         line = without_greeting(detour["line"].removeprefix("Before that, "))
         assert is_neutral(bank.mantle, bank.mantle.skills[skill], line), (skill, line)
+
+
+def test_an_escalation_comes_at_the_skill_own_first_question() -> None:
+    """A refill that first calls the patient sign-in: the person is asked for at the
+    refill's own question, not the sign-in's (that would interrupt the sign-in skill)."""
+    from agentflows.drafting.offline._direction import parse_direction
+    from agentflows.planning._mantle_planner import PlannerBase
+
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "meadow_pharmacy")
+    assert project.mantle is not None
+    escalation = _facts(project, "refill_prescription")["escalation"]["escalation"]
+    planner = PlannerBase(
+        project, project.mantle.skills["refill_prescription"], parse_direction(None)
+    )
+    asks = planner.walk({"values": {}}).asks
+    assert escalation["at"] > 0
+    assert asks[escalation["at"]].skill == "refill_prescription"
+    assert {a.skill for a in asks[: escalation["at"]]} == {"verify_patient"}

@@ -210,21 +210,20 @@ class DetourBehaviors(PlannerBase):
             return []
         handoff = self.defs.skills[handoffs[0]]
         walk = self.walk({"values": self.base})
-        if not walk.asks or optional_ask(self.skill.body, walk.asks[0].prompt):
-            return []
-        if walk.asks[0].skill != self.skill.id:
-            # the skill hands over before it asks anything (a goodbye that moves on to a
-            # rating): the request for a person interrupts that other skill, whose own
-            # escalation case is this one
+        # the person is asked for at this skill's own first question: one a skill it calls
+        # asks (a sign-in) or hands over to (a goodbye that moves on to a rating) is that
+        # other skill's, and a skill that asks nothing itself gets no escalation case
+        at = next((i for i, a in enumerate(walk.asks) if a.skill == self.skill.id), None)
+        if at is None or optional_ask(self.skill.body, walk.asks[at].prompt):
             return []
         line = escalation_line(self.defs, self.skill, handoff)
-        ask = walk.asks[0]
+        ask = walk.asks[at]
         facts = {
             "values": self.base,
             "escalation": {
                 "skill": handoff.id,
                 "line": line,
-                "at": 0,
+                "at": at,
                 "step": ask.step_id,
                 "block": ask.block,
             },
@@ -233,7 +232,7 @@ class DetourBehaviors(PlannerBase):
         extra = [f"delegate:{self.skill.id}.{handoff.id}"]
         title = f"{self.name}: the customer asks for a person partway"
         description = (
-            f"At the first question the customer asks for a person: {handoff.id} takes over "
+            f"At its first question the customer asks for a person: {handoff.id} takes over "
             f"and transfers the conversation; {self.skill.id} does not carry on."
         )
         return [
