@@ -73,6 +73,17 @@ Explain the bike scheme from the policy below.
 """
 
 
+DESKS = """\
+---
+name: desk_moves
+description: >
+  Anything about desks and rooms: "move me to floor 3", "book room 12 for Friday".
+---
+
+Help with the desk or room.
+"""
+
+
 def test_the_phrasings_the_description_quotes_open_the_case(tmp_path) -> None:
     root = write_project(
         tmp_path / "hr",
@@ -80,6 +91,7 @@ def test_the_phrasings_the_description_quotes_open_the_case(tmp_path) -> None:
             "agent.yml": "name: People desk\npersona: You help employees.\n",
             "integrations.yml": INTEGRATIONS,
             "skills/bike_scheme/skill.md": BIKE,
+            "skills/desk_moves/skill.md": DESKS,
         },
     )
     defs = load_project(root).mantle
@@ -91,6 +103,9 @@ def test_the_phrasings_the_description_quotes_open_the_case(tmp_path) -> None:
     assert intent == 'want to ask the agent: "cycle to work"'
     assert own_opening(defs, skill, "happy", {}) == "Cycle to work."
     assert "rules and process" not in opening_line(intent)
+    # examples of one case each ("move me to floor 3") are no opening for every case
+    desks = defs.skills["desk_moves"]
+    assert intent_clause(defs, desks) == "want help with anything about desks and rooms"
 
 
 def test_asking_for_a_person_names_what_it_is_about_in_a_person_words() -> None:
@@ -108,3 +123,15 @@ def test_asking_for_a_person_names_what_it_is_about_in_a_person_words() -> None:
         description="File a new claim. Activate when the customer wants to start a claim.",
     )
     assert topic(claim) == "Claim"
+    patient = Skill(
+        id="verify_patient",
+        path="skills/verify_patient",
+        name="Verify the patient",
+        description="Confirm who is calling before anything else.",
+    )
+    assert topic(patient) == "request"  # not "my patient", nor "my verify the patient"
+
+
+def test_an_id_like_skill_first_sentence_that_is_a_topic_is_not_an_instruction() -> None:
+    line = _line('Where an existing claim stands: "any news on my claim".', "claim_status")
+    assert line == "Hi, I'd like to know where an existing claim stands."  # not "can you where"

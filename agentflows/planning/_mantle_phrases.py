@@ -36,10 +36,11 @@ def description_phrases(skill: Skill) -> list[str]:
     return [" ".join(m.group(1).split()) for m in _QUOTED.finditer(skill.description or "")]
 
 
-def person_phrases(skill: Skill) -> list[str]:
+def person_phrases(skill: Skill, *, activating: bool = False) -> list[str]:
     """The quoted phrasings a person says to the skill: those of its activation sentences
-    ("Activate for "how do I take vacation", ...") first, then the others in order; none
-    of a sentence that says what the skill is not for ("Do NOT activate for "I'm sick"")."""
+    ("Activate for "how do I take vacation", ...") first, then the others in order (with
+    `activating`, only the first); none of a sentence that says what the skill is not for
+    ("Do NOT activate for "I'm sick"")."""
     text = " ".join((skill.description or "").split())
     first: list[str] = []
     rest: list[str] = []
@@ -49,7 +50,7 @@ def person_phrases(skill: Skill) -> list[str]:
             continue
         found = [" ".join(m.group(1).split()) for m in _QUOTED.finditer(sentence)]
         (first if "activate" in lowered else rest).extend(found)
-    return list(dict.fromkeys([*first, *rest]))
+    return list(dict.fromkeys(first if activating else [*first, *rest]))
 
 
 def subject(skill: Skill) -> str:
@@ -316,7 +317,8 @@ def escalation_line(defs: MantleDefinitions, skill: Skill, handoff: Skill) -> st
     about = topic(skill).lower()
     first = about.split(" ", 1)[0]
     # "getting an expense into the system", "the executive's own calendar": no "my"
-    whose = "" if first.endswith("ing") or first in ("the", "a", "an", "to", "my") else "my "
+    plain = first.endswith("ing") or first in ("the", "a", "an", "to", "my", *_CLAUSE_OPENERS)
+    whose = "" if plain else "my "
     return f"Actually, {opening} It's about {whose}{about}."
 
 
@@ -338,12 +340,12 @@ def topic(skill: Skill) -> str:
             for lead in ("want to ask about ", "want help with ", "want to ask for "):
                 if request.intent.startswith(lead):
                     return first_person(request.intent.removeprefix(lead))
-    # a name that is a verb phrase ("File Claim", "Replace a card"): what it acts on
+    # a name that is a verb phrase ("File Claim", "Refill a prescription"): what it acts
+    # on; not a person it acts on ("Verify the patient"), never the verb phrase itself
     words = name.split()
     if len(words) > 1 and words[0].lower() in _intent().VERBS:
-        rest = [w for w in words[1:] if w.lower() not in ("a", "an", "the", "my", "your")]
-        if rest:
-            return " ".join(rest)
+        rest = [w for w in words[1:] if w.lower() not in ("a", "an", "my", "your")]
+        return " ".join(rest) if rest and rest[0].lower() != "the" else "request"
     return about if not id_like(skill) else "request"
 
 

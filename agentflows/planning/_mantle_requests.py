@@ -303,6 +303,8 @@ def instruction_request(skill: Skill) -> Request | None:
     words = sentences[0].split()
     if len(words) < 3 or words[1].lower().strip(",") not in _OBJECT_HEADS:
         return None
+    if words[0].lower() in _WH:
+        return None  # "Where an existing claim stands": a topic, not an instruction
     if re.search(r"(?:ing|ed|s)$", words[0].lower()):
         return None  # "Reporting a loss", "Books a table": a description, not an instruction
     clause = _CUT.split(sentences[0].rstrip("."), maxsplit=1)[0].strip()

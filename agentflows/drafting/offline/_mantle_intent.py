@@ -274,18 +274,27 @@ def _request(defs: MantleDefinitions, skill: Skill, *, routed: bool = False) -> 
     if not id_like(skill):
         return None
     found = requests(skill)
-    # the description's quoted phrasings are what people say: before the team's own first
-    # sentence or topic ("Parental leave processes and policy")
+    # what the description quotes people saying to activate the skill comes before its own
+    # first sentence or topic ("Parental leave processes and policy"); an example of one
+    # mode or value ("roll back push-gateway", "the fridge was at 46") only after them
     quoted = [p for p in person_phrases(skill) if is_neutral(defs, skill, p)]
+    activating = set(person_phrases(skill, activating=True))
     said = [Request(f'want to ask the agent: "{p}"', _greeted(p)) for p in quoted]
+    first = [r for r, p in zip(said, quoted, strict=True) if p in activating and _plain(p)]
     team = instruction_request(skill)
     own = [r for r in found if r.strong and (team is None or r.line != team.line)]
-    ordered = [*own, *said, *(r for r in found if r not in own)]
+    ordered = [*own, *first, *(r for r in found if r not in own)]
+    ordered += [r for r in said if r not in first]
     words = routing_words(defs)
     hit = next((r for r in ordered if routed_skill(defs, words, r.line) == skill.id), None)
     if hit is not None or routed:
         return hit
     return next(iter(ordered), None)
+
+
+def _plain(phrase: str) -> bool:
+    """A phrasing with no number in it (a number is one case's value, "at 46")."""
+    return not any(c.isdigit() for c in phrase)
 
 
 def _greeted(phrase: str) -> str:
