@@ -83,6 +83,7 @@ class SheetBuilder:
         role_value: str | None = None,
         require: dict[str, frozenset[str]] | None = None,
         shared: str = "",
+        full_name: str | None = None,
     ) -> None:
         self.key = key
         self.require = require or {}
@@ -93,9 +94,18 @@ class SheetBuilder:
         self.prefer = prefer
         """Values the case fixes (`auto`): a record holding one is drawn first."""
         self.sheet = FactSheet(
-            persona_for(audience, key, first_name=first_name, role_value=role_value, shared=shared)
+            persona_for(
+                audience,
+                key,
+                first_name=first_name,
+                role_value=role_value,
+                shared=shared,
+                fits=prefer,
+            )
         )
-        self._named = first_name is not None
+        if full_name:  # the caller the project's session already knows
+            self.sheet.persona = self.sheet.persona.renamed(full_name)
+        self._named = first_name is not None or bool(full_name)
 
     @property
     def persona(self) -> Persona:

@@ -70,7 +70,7 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_intent import intent_clause, own_opening, without_month
-from ._mantle_roles import case_role, role_field, role_seed, seeded_kind
+from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_script_state import Script
 from ._mantle_seeds import (
     answer_account,
@@ -127,6 +127,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         role_value=kind,
         require=tool_requirements(project, skill.id, behavior),
         shared=shared,
+        full_name=None if holder else seeded_caller(defs),
     )
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
