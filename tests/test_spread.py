@@ -74,3 +74,17 @@ def test_no_trim_where_every_other_skill_has_several_cases() -> None:
     assert trimmed == [] and kept == plan
     # nor with two skills only
     assert spread([*BIG, _b("faq", "happy", 10)])[1] == []
+
+
+def test_a_skill_large_by_its_branches_keeps_the_variations_others_get() -> None:
+    # one answer per country makes the skill large; its variations are no more than another's
+    plan = [_b("payslip", "happy", 10, f"country{i}") for i in range(6)]
+    plan += [_b("payslip", kind, p) for kind, p in (("correction", 55), ("digression", 60))]
+    plan += [_b("leave", "happy", 10), _b("leave", "correction", 55), _b("leave", "digression", 60)]
+    plan += [_b("faq", "happy", 10), _b("intro", "happy", 10)]
+    kept, trimmed = spread(plan)
+    assert trimmed == [] and kept == plan
+    # one variation more than any other skill has: that one goes, the rest stay
+    plan.append(_b("payslip", "escalation", 65))
+    kept, trimmed = spread(plan)
+    assert [b.facts["kind"] for b in trimmed] == ["escalation"]
