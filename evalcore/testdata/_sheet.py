@@ -111,6 +111,18 @@ class SheetBuilder:
     def persona(self) -> Persona:
         return self.sheet.persona
 
+    def hold(self, record: dict[str, Any]) -> None:
+        """Take `record` (the seeded caller's own) as this case's record of its file, so
+        every fact drawn from that file is the caller's."""
+        for collection in self.records.collections:
+            if any(r is record for r in collection.records):
+                self.sheet.records[collection.name] = record
+                holder = record_name(record)
+                if holder:  # the record's own surname, not a drawn one
+                    self.sheet.persona = self.sheet.persona.renamed(holder)
+                self._named = True
+                return
+
     def record_for(self, collection: Collection) -> dict[str, Any]:
         """This case's record of `collection` (drawn once, then kept)."""
         chosen = self.sheet.records.get(collection.name)
