@@ -57,7 +57,8 @@ _DIALOG = frozenset(
     has had what which their there then does did ask asked asks done collected known
     available empty missing too already true false none blank mean means meant returns
     return returned ends ended finishes finished completes completed succeeds succeeded
-    ready needed""".split()  # noqa: SIM905
+    ready needed pick picks picked choose chooses chose chosen select selects selected
+    valid""".split()  # noqa: SIM905
 )
 #: A guard on what the user has not said yet ("If the customer did not say which account").
 _NOT_SAID = re.compile(
@@ -266,9 +267,17 @@ class MantleJustifier:
         return out
 
     def _prose_mentions(
-        self, skill: Skill, pattern: re.Pattern[str], case: _Case, what: str
+        self,
+        skill: Skill,
+        pattern: re.Pattern[str],
+        case: _Case,
+        what: str,
+        *,
+        setting: bool = False,
     ) -> Justification | None:
-        """The strongest prose sentence of `skill` matching `pattern`, classified."""
+        """The strongest prose sentence of `skill` matching `pattern`, classified; with
+        `setting`, only a sentence that tells the model to set it (one that merely names
+        it, "the voice persists via fun_mode", writes nothing)."""
         found: list[Justification | None] = []
         permissive_paragraphs: set[int] = set()
         for text, line, condition, paragraph in self._sentences(skill):
@@ -277,6 +286,8 @@ class MantleJustifier:
                 permissive_paragraphs.add(paragraph)
             if not pattern.search(text):
                 continue  # only a sentence that mentions it is classified
+            if setting and not SETTING & words(text):
+                continue
             # A guard scopes its own clause: "Run @block.x; it verifies first when needed."
             # (and the clauses before it), not the ones before: "If ..., record x; do
             # the same for y" keeps y under the "If".
@@ -728,7 +739,8 @@ class MantleJustifier:
                         out.append(_via(at, self._block(skill, block.id, case)))
             md = self._md(skill)
             pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
-            mention = self._prose_mentions(skill, pattern, case, "sets the entry:")
+            sets = self._sets(skill, pattern)
+            mention = self._prose_mentions(skill, pattern, case, "sets the entry:", setting=sets)
             for tool, constraint in skill.tool_constraints.items():
                 if own or tool not in case.called:
                     continue
@@ -741,7 +753,7 @@ class MantleJustifier:
                     needed.append(_via(needs, self._tool_in(skill, tool, case)))
             # prose that tells the model to set it ("Set `x` via `set_fields`") writes it
             # before a tool's code could; a mere mention ("Unless x is true, ...") does not
-            (setting if self._sets(skill, pattern) else said).append(mention)
+            (setting if sets else said).append(mention)
             for tool in self.defs.tools_for(skill.id).values():
                 if name not in tool_keys(self.project, tool, skill.id):
                     continue
