@@ -85,3 +85,103 @@ def test_a_pick_among_listed_choices_is_the_users_answer_and_its_write_the_goal(
     assert f"skills/pick_theme/skill.md:{line + 1} sets the entry" in text
     # the user knows the listed word the case asserts
     assert "sunset" in yaml.safe_load(text)["scenario"]["simulation_context"]
+
+
+# --- the justifier: a condition the case fixes ------------------------------------------
+
+PARCEL_SKILL = """\
+---
+name: Ship a parcel
+description: The customer ships a parcel and packs the lines they count.
+---
+
+Help the customer ship one parcel.
+
+Ask for the parcel's size and what is in it (set size and contents; a photo of the label
+helps but is optional). Then call `@tool.ship_parcel`.
+
+Run @block.pack.
+
+:::ordered_block id=pack
+steps:
+  - id: review
+    instructions: |
+      Read the suggested pack lines and set pack_lines to the final list.
+    complete_when: session.parcel.pack_lines
+:::
+
+After the review, if there are pack lines, call `@tool.send_pack`.
+
+You may offer insurance. Then call `@tool.insure_parcel`.
+"""
+
+PARCEL_FILES = {
+    "agent.yml": "name: Parcel desk\npersona: You help customers ship parcels.\n",
+    "integrations.yml": INTEGRATIONS,
+    "skills/parcel/skill.md": PARCEL_SKILL,
+    "skills/parcel/memory.yml": (
+        "schema:\n  public:\n"
+        "    size:\n      type: text\n      llm_settable: true\n"
+        "    contents:\n      type: text\n      llm_settable: true\n"
+        "    pack_lines:\n      type: list\n      llm_settable: true\n"
+    ),
+    "skills/parcel/tools.py": (
+        "from rasa.mantle.tools.decorator import ToolContext, tool\n\n\n"
+        '@tool(description="Ship it.")\n'
+        "async def ship_parcel(size: str, context: ToolContext = None):\n"
+        '    return {"ok": True}\n\n\n'
+        '@tool(description="Send the pack order.")\n'
+        "async def send_pack(context: ToolContext = None):\n"
+        '    return {"ok": True}\n\n\n'
+        '@tool(description="Insure it.")\n'
+        "async def insure_parcel(context: ToolContext = None):\n"
+        '    return {"ok": True}\n'
+    ),
+}
+
+
+def _judged(root: Path, assertions: list[dict[str, Any]], context: str) -> list[Any]:
+    from evalcore.definitions import load_project
+    from evalcore.dialects import get_dialect
+
+    case = {
+        "scenario": {
+            "name": "a case",
+            "type": "happy_path",
+            "simulation_context": context,
+            "goals": {"assertions": assertions},
+        }
+    }
+    judged = get_dialect("mantle").justify(case, load_project(root))
+    return [j.justification for j in judged if j.top]
+
+
+def _ran(tool: str) -> dict[str, Any]:
+    return {"tool_executed": {"tool_name": tool, "skill_id": "parcel", "is_error": False}}
+
+
+def test_an_optional_detail_in_parentheses_leaves_the_next_sentence_instructed(
+    tmp_path: Path,
+) -> None:
+    """ "(… a photo helps but is optional). Then call ship_parcel": the permission is the
+    photo's, not the call's; a "You may …" sentence still leaves the rest of its paragraph
+    to the model."""
+    root = write_project(tmp_path / "parcel", PARCEL_FILES)
+    context = "You are Ada.\nYou want to ship a parcel.\n- size: small\n"
+    shipped, insured = _judged(root, [_ran("ship_parcel"), _ran("insure_parcel")], context)
+    assert shipped is not None and shipped.kind == "instructed", shipped
+    assert insured is not None and insured.kind == "conditional", insured
+
+
+def test_a_guard_that_names_an_entry_in_words_is_fixed_by_the_case_that_sets_it(
+    tmp_path: Path,
+) -> None:
+    """ "if there are pack lines" names `pack_lines`: a case asserting the entry set fixes
+    the guard, one that leaves it open does not."""
+    root = write_project(tmp_path / "parcel", PARCEL_FILES)
+    context = "You are Ada.\nYou want to ship a parcel.\n"
+    lines = {"memory_was_set": [{"name": "parcel.pack_lines"}]}
+    _, sent = _judged(root, [lines, _ran("send_pack")], context)
+    assert sent is not None and sent.kind == "instructed", sent
+    (open_,) = _judged(root, [_ran("send_pack")], context)
+    assert open_ is not None and open_.kind == "conditional", open_

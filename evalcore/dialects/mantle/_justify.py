@@ -48,6 +48,9 @@ _GUARD = re.compile(
     r"(?P<clause>(?:[^,.;:]|\.(?=\w))*)",
     re.I,
 )
+#: A permission in parentheses qualifies only what it stands beside, not the sentences
+#: after it ("(the Rx number helps but is optional). Then call ...").
+_OWN_SCOPE = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[a-z][a-z_]{2,}")
 #: Words of a guard clause that say nothing the case must fix ("if they answer").
 _DIALOG = frozenset(
@@ -282,7 +285,7 @@ class MantleJustifier:
         permissive_paragraphs: set[int] = set()
         for text, line, condition, paragraph in self._sentences(skill):
             permissive = paragraph in permissive_paragraphs
-            if _PERMISSIVE.search(text):
+            if _PERMISSIVE.search(_OWN_SCOPE.sub(" ", text)):
                 permissive_paragraphs.add(paragraph)
             if not pattern.search(text):
                 continue  # only a sentence that mentions it is classified
@@ -303,11 +306,14 @@ class MantleJustifier:
         return strongest(found)
 
     def _entries_named(self, clause: str, skill: Skill | None) -> list[str]:
-        """Qualified entries of `skill` (or the project) a guard clause names bare."""
+        """Qualified entries of `skill` (or the project) a guard clause names bare, or in
+        words ("if there are order lines": `order_lines`)."""
         if skill is None:
             return []
         out = []
         words = set(re.findall(r"[a-z][a-z0-9]*_[a-z0-9_]+", clause))
+        spaced = f" {' '.join(re.findall(r'[a-z0-9]+', clause.lower()))} "
+        words |= {k for k in skill.memory if "_" in k and f" {k.replace('_', ' ')} " in spaced}
         # "When checked is True": a bare subject the skill declares is a field too
         subject = re.match(r"\s*(?:the\s+)?([a-z][a-z0-9]*)\s+(?:is|are|was|==)\b", clause)
         if subject is not None:
