@@ -5,6 +5,10 @@ they rest on.
   the pick is the user's answer, so the happy path asserts the write of a listed value (never
   a YAML `off` read as false) and cites the sentence that sets it; no `skill_completed`
   where the skill has no `complete_when`.
+- A guard that names an entry in words ("if there are order lines") is fixed by the case that
+  sets it; a permission in parentheses leaves the next sentence instructed.
+- A branch on an entry the block writes only after it (ask, then `set_memory`) is decided by
+  what the case seeds, not by the value it ends with: the ask stays on the case's path.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from typing import Any
 
 import yaml
 from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
+
+from evalcore.definitions import load_project
+from evalcore.dialects import get_dialect
 
 THEME_SKILL = """\
 ---
@@ -140,18 +147,18 @@ PARCEL_FILES = {
 }
 
 
-def _judged(root: Path, assertions: list[dict[str, Any]], context: str) -> list[Any]:
-    from evalcore.definitions import load_project
-    from evalcore.dialects import get_dialect
-
-    case = {
-        "scenario": {
-            "name": "a case",
-            "type": "happy_path",
-            "simulation_context": context,
-            "goals": {"assertions": assertions},
-        }
-    }
+def _judged(
+    root: Path,
+    assertions: list[dict[str, Any]],
+    context: str,
+    slots: dict[str, Any] | None = None,
+) -> list[Any]:
+    """The justification of each top-level assertion of a case with these parts."""
+    scenario: dict[str, Any] = {"name": "a case", "type": "happy_path"}
+    scenario["simulation_context"] = context
+    if slots:
+        scenario["setup"] = {"initial_slots": slots}
+    case = {"scenario": {**scenario, "goals": {"assertions": assertions}}}
     judged = get_dialect("mantle").justify(case, load_project(root))
     return [j.justification for j in judged if j.top]
 
@@ -185,3 +192,84 @@ def test_a_guard_that_names_an_entry_in_words_is_fixed_by_the_case_that_sets_it(
     assert sent is not None and sent.kind == "instructed", sent
     (open_,) = _judged(root, [_ran("send_pack")], context)
     assert open_ is not None and open_.kind == "conditional", open_
+
+
+REGION_SKILL = """\
+---
+name: Depot hours
+description: Opening hours of the depot in the customer's region.
+---
+
+:::ordered_block id=main
+steps:
+  - id: route_known
+    noop: true
+    next:
+      - if: session.project.region == "north"
+        then: answer_north
+      - if: session.project.region == "south"
+        then: answer_south
+      - else: ask_region
+  - id: ask_region
+    collect: stated_region
+    utterance: utter_ask_region
+    next:
+      - if: session.hours.stated_region == "north"
+        then: remember_north
+      - else: remember_south
+  - id: remember_north
+    set_memory:
+      region: north
+    next: answer_north
+  - id: remember_south
+    set_memory:
+      region: south
+    next: answer_south
+  - id: answer_north
+    action: utter_hours_north
+    next: END
+  - id: answer_south
+    action: utter_hours_south
+    next: END
+:::
+"""
+
+REGION_FILES = {
+    "agent.yml": "name: Depot desk\npersona: You help the depot's customers.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": "region:\n  type: categorical\n  enum_values: [north, south]\n",
+    "responses.yml": (
+        "responses:\n"
+        "  utter_ask_region:\n    - text: Which region are you in?\n"
+        "  utter_hours_north:\n    - text: The north depot opens at 8.\n"
+        "  utter_hours_south:\n    - text: The south depot opens at 9.\n"
+    ),
+    "skills/hours/skill.md": REGION_SKILL,
+    "skills/hours/memory.yml": (
+        "schema:\n  public:\n    stated_region:\n      type: categorical\n"
+        "      enum_values: [north, south]\n"
+    ),
+}
+
+
+def test_a_value_the_block_writes_after_a_branch_does_not_close_that_branch(
+    tmp_path: Path,
+) -> None:
+    """The case ends with region = north, but the block sets it only after it asked (the
+    branch on region came first, with region unset): the ask and its answer are on the
+    path the case takes. A case that seeds region = north does skip the ask."""
+    root = write_project(tmp_path / "depot", REGION_FILES)
+    context = "You are Ada.\nYou want the depot hours.\n- which region: north\n"
+    written = {
+        "memory_was_set": [
+            {"name": "hours.stated_region", "value": "north"},
+            {"name": "project.region", "value": "north"},
+        ]
+    }
+    asked = {"bot_uttered": {"utter_name": "utter_ask_region"}}
+    memory, question = _judged(root, [written, asked], context)
+    assert memory is not None and memory.kind == "enforced", memory
+    assert question is not None and question.kind == "enforced", question
+    seeded = _judged(root, [asked], context, {"project.region": "north"})
+    assert seeded[0] is not None and seeded[0].kind == "conditional", seeded
+    assert "a branch the case does not take" in seeded[0].element

@@ -614,31 +614,76 @@ class MantleJustifier:
                 return True
             if current.kind == "end":
                 continue
+            for target in self._successors(block.steps, index, current):
+                todo.append(block.steps[index[target]])
             if isinstance(current.next, list):
                 conditions = [b.condition for b in current.next if b.condition]
+                later = self._written_after(skill, block.steps, index, current)
                 for branch in current.next:
                     gates = (
                         [branch.condition] if branch.condition else [f"!{c}" for c in conditions]
                     )
-                    if branch.target in index and all(self._open(g, case) for g in gates):
+                    if branch.target in index and all(self._open(g, case, later) for g in gates):
                         todo.append(block.steps[index[branch.target]])
-            elif isinstance(current.next, str):
-                if current.next in index:
-                    todo.append(block.steps[index[current.next]])
-            elif index[current.id] + 1 < len(block.steps):
-                todo.append(block.steps[index[current.id] + 1])
         return False
 
-    def _open(self, condition: str | None, case: _Case) -> bool:
+    @staticmethod
+    def _successors(steps: list[Step], index: dict[str, int], current: Step) -> list[str]:
+        """The steps a step without `next:` branches goes on to (its `next:`, else the
+        following step)."""
+        if isinstance(current.next, list):
+            return []
+        if isinstance(current.next, str):
+            return [current.next] if current.next in index else []
+        at = index[current.id] + 1
+        return [steps[at].id] if at < len(steps) else []
+
+    def _written_after(
+        self, skill: Skill, steps: list[Step], index: dict[str, int], branching: Step
+    ) -> set[str]:
+        """Entries a step after `branching` writes (`set_memory`, `collect`): what the case
+        ends with there says nothing of their value when the branch is taken ("if
+        user_country is ... else ask, then set_memory user_country")."""
+        out: set[str] = set()
+        todo = list(branching.next_targets)
+        seen: set[str] = {branching.id}
+        while todo:
+            target = todo.pop()
+            if target in seen or target not in index:
+                continue
+            seen.add(target)
+            current = steps[index[target]]
+            keys = list(_dict(current.target)) if current.kind == "set_memory" else []
+            if current.kind == "collect":
+                keys.append(str(current.target))
+            out |= {self._scoped(skill, key) for key in keys}
+            if isinstance(current.next, list):
+                todo += current.next_targets
+            else:
+                todo += self._successors(steps, index, current)
+        return out
+
+    def _scoped(self, skill: Skill, key: str) -> str:
+        """A bare entry as Mantle resolves it: the skill's own when it declares it, else
+        the project's."""
+        if "." in key:
+            return key
+        return f"{skill.id}.{key}" if key in skill.memory else f"project.{key}"
+
+    def _open(self, condition: str | None, case: _Case, unknown: set[str] | None = None) -> bool:
         """Whether the case leaves `condition` possible (a `!` one: its negation); one the
-        case's values do not decide is open (a tool's result may take the branch)."""
+        case's values do not decide is open (a tool's result may take the branch), and so
+        is one on an entry in `unknown` the case does not seed (it is written later)."""
         if not condition:
             return True
         negated = condition.startswith("!")
         condition = condition.removeprefix("!")
         for m in _FIELD_REF.finditer(condition):
             name = f"project.{m.group(3)}" if m.group(3) else f"{m.group(1)}.{m.group(2)}"
-            compared, seen = _compared(condition, name), case.values.get(name)
+            seen = case.values.get(name)
+            if unknown and name in unknown:
+                seen = {str(case.slots[name]).lower()} if name in case.slots else None
+            compared = _compared(condition, name)
             if compared and seen:
                 matches = bool(compared & seen)
                 return not matches if negated else matches
