@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
+from skill_model_fixtures import INTEGRATIONS, generate_offline, play_lines, write_project
 
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
@@ -273,3 +273,43 @@ def test_a_value_the_block_writes_after_a_branch_does_not_close_that_branch(
     seeded = _judged(root, [asked], context, {"project.region": "north"})
     assert seeded[0] is not None and seeded[0].kind == "conditional", seeded
     assert "a branch the case does not take" in seeded[0].element
+
+
+# --- the reference agent: a read-back is the agent repeating details -----------------------
+
+MODEM_FILES = {
+    "agent.yml": "name: Line desk\npersona: You help customers with their home internet.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": "caller_phone:\n  type: text\n  seed: true\n",
+    "skills/reset_modem/skill.md": """\
+---
+name: Reset modem
+description: Walk the customer through resetting their modem. Activate for modem reset.
+---
+
+Explain that they should hold the reset button for ten seconds.
+
+Ask them to say when they are done. Set `reset_done` to true when they confirm success, or
+false if they report a problem.
+""",
+    "skills/reset_modem/memory.yml": (
+        "schema:\n  public:\n    reset_done:\n      type: bool\n"
+        "      description: Whether the customer finished resetting the modem.\n"
+        "      llm_settable: true\n"
+    ),
+}
+
+
+def test_confirming_how_their_own_step_went_is_no_read_back(tmp_path: Path) -> None:
+    from evalcore.agents.reference._asking import reads_back
+
+    assert not reads_back("Set `x` to true when they confirm success, or false otherwise.")
+    assert not reads_back("Set `x` when they confirm it worked.")
+    assert reads_back("Read back the order and the date. Set `x` to true when they confirm.")
+    assert reads_back("When they confirm, set `x` to true via `set_fields`.")
+    assert reads_back("Set `x` when they confirm the details.")
+    root = write_project(tmp_path / "line", MODEM_FILES)
+    events = play_lines(root, ["I need to reset my modem.", "Yes, I am done and it worked."])
+    said = " ".join(str(e.get("text") or "") for e in events if e.get("event") == "bot")
+    assert said and "read the details back" not in said, said
+    assert any(e.get("event") == "memory_set" and e.get("value") is True for e in events)
