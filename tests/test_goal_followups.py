@@ -313,3 +313,53 @@ def test_confirming_how_their_own_step_went_is_no_read_back(tmp_path: Path) -> N
     said = " ".join(str(e.get("text") or "") for e in events if e.get("event") == "bot")
     assert said and "read the details back" not in said, said
     assert any(e.get("event") == "memory_set" and e.get("value") is True for e in events)
+
+
+# --- a finding about the project: set_fields on an entry no memory.yml declares -----------
+
+STATEMENT_SKILL = """\
+---
+name: Statement
+description: Look up the customer's monthly statement total. Activate for statement questions.
+tool_constraints:
+  - get_statement:
+      requires: session.statement.stmt_month
+---
+
+Help the customer with a statement.
+
+Ask which month they want to review. When they answer, set `stmt_month` via
+`set_fields` to a full month name such as March.
+
+if: session.statement.stmt_month
+Call `@tool.get_statement` and read the total.
+"""
+
+STATEMENT_FILES = {
+    "agent.yml": "name: Billing desk\npersona: You help customers with their statements.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": "caller_phone:\n  type: text\n  seed: true\n",
+    "skills/statement/skill.md": STATEMENT_SKILL,
+    "skills/statement/tools.py": (
+        "from rasa.mantle.tools.decorator import ToolContext, tool\n\n\n"
+        '@tool(description="The statement of a month.")\n'
+        "async def get_statement(stmt_month: str, context: ToolContext = None):\n"
+        '    return {"total": 42}\n'
+    ),
+}
+
+
+def test_set_fields_on_an_undeclared_entry_is_told_to_the_author_with_file_and_entry(
+    tmp_path: Path,
+) -> None:
+    root = write_project(tmp_path / "billing", STATEMENT_FILES)
+    where = "skills/statement/skill.md:11: the prose sets `stmt_month` via `set_fields`"
+    warnings = load_project(root).warnings
+    told = [w for w in warnings if w.startswith(where)]
+    assert len(told) == 1, warnings
+    assert "get_statement requires it" in told[0]
+    assert "Declare `stmt_month` in skills/statement/memory.yml" in told[0]
+    report = generate_offline(root, ["statement"], tmp_path)
+    happy = [r for r in report["cases"] if r["type"] == "happy_path"]
+    assert happy and happy[0]["verified"] == "needs-review", happy
+    assert f"in the project: {where}" in happy[0]["needs_review"]
