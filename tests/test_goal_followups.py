@@ -9,6 +9,9 @@ they rest on.
   sets it; a permission in parentheses leaves the next sentence instructed.
 - A branch on an entry the block writes only after it (ask, then `set_memory`) is decided by
   what the case seeds, not by the value it ends with: the ask stays on the case's path.
+- A read-back is the agent repeating details, not the user reporting how their step went.
+- A value kept with `set_fields` in an undeclared entry is a finding about the project.
+- The writes made "when they confirm" are the user's answers; a room is named by its name.
 """
 
 from __future__ import annotations
@@ -363,3 +366,73 @@ def test_set_fields_on_an_undeclared_entry_is_told_to_the_author_with_file_and_e
     happy = [r for r in report["cases"] if r["type"] == "happy_path"]
     assert happy and happy[0]["verified"] == "needs-review", happy
     assert f"in the project: {where}" in happy[0]["needs_review"]
+
+
+# --- a thing the user names, and the writes made once they confirm --------------------------
+
+ROOM_SKILL = """\
+---
+name: post_note
+description: Post a short note the user gives to one of the team's chat rooms.
+tool_constraints:
+  - post_note:
+      requires: session.post_note.note_confirmed
+---
+
+Help the user post a short note to a team room.
+
+Clarify which room and what to say if either is missing. Call `list_rooms` when they are
+unsure of room names. Show them the exact text and room, and ask them to confirm.
+
+When they confirm, set `note_confirmed` to true via `set_fields`, set `room_id` to the chosen
+room id, set `note_text` to the final text, then call `post_note`.
+"""
+
+ROOM_FILES = {
+    "agent.yml": "name: Team desk\npersona: You help the team's staff.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": "caller_phone:\n  type: text\n  seed: true\n",
+    "skills/post_note/skill.md": ROOM_SKILL,
+    "skills/post_note/memory.yml": (
+        "schema:\n  public:\n"
+        "    room_id:\n      type: text\n"
+        "      description: Chat room id to post to (e.g. R_LOBBY).\n      llm_settable: true\n"
+        "    note_text:\n      type: text\n"
+        "      description: Final note text confirmed by the user.\n      llm_settable: true\n"
+        "    note_confirmed:\n      type: bool\n"
+        "      description: User confirmed room and text before posting.\n"
+        "      llm_settable: true\n"
+    ),
+    "skills/post_note/tools.py": (
+        "from rasa.mantle.tools.decorator import ToolContext, tool\n\n\n"
+        '@tool(description="The rooms.")\n'
+        "async def list_rooms(context: ToolContext = None):\n"
+        '    return {"rooms": [{"id": "R_LOBBY", "name": "lobby"}]}\n\n\n'
+        '@tool(description="Post the confirmed note.")\n'
+        "async def post_note(context: ToolContext = None):\n"
+        '    return {"ok": True}\n'
+    ),
+}
+
+
+def test_the_writes_made_once_they_confirm_are_asserted_and_a_room_is_named_by_its_name(
+    tmp_path: Path,
+) -> None:
+    """ "When they confirm, set note_confirmed …, set room_id …, set note_text …": the room
+    and the text are the user's (asked and set), asserted as set, not by value; the user
+    names the room as a person does ("lobby"), never the id from the description (R_LOBBY)."""
+    root = write_project(tmp_path / "team", ROOM_FILES)
+    report = generate_offline(root, ["post_note"], tmp_path)
+    happy = [r for r in report["cases"] if r["type"] == "happy_path"]
+    assert len(happy) == 1 and happy[0]["verified"] == "yes", (happy, report["dropped"])
+    case = yaml.safe_load(Path(happy[0]["path"]).read_text("utf-8"))
+    written = {
+        m["name"]: m.get("value")
+        for a in _assertions(case)
+        for m in a.get("memory_was_set") or []
+        if isinstance(m, dict)
+    }
+    assert {"post_note.room_id", "post_note.note_text"} <= set(written), written
+    assert written["post_note.room_id"] is None and written["post_note.note_text"] is None
+    context = case["scenario"]["simulation_context"]
+    assert "- room: lobby" in context and "R_LOBBY" not in context, context

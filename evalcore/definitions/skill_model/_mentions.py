@@ -123,11 +123,12 @@ _USER = (
     r"(?:they|he|she|the\s+(?:user|caller|customer|member|client|patient|rider|driver|owner|"
     r"person)s?)"
 )
-#: "use another if they give one": the value set is what the user gives.
+#: "use another if they give one", "When they pick a valid mode", "When they confirm, set
+#: ...": the value set is what the user gives, picks or approves.
 _USER_GIVES = re.compile(
-    rf"\b(?:if|when|unless)\s+{_USER}\s+(?:give|gives|provide|provides|name|names|"
+    rf"\b(?:if|when|unless|once)\s+{_USER}\s+(?:(?:give|gives|provide|provides|name|names|"
     r"prefer|prefers|offer|offers|say|says|tell|tells|pick|picks|choose|chooses|select|selects)"
-    r"\s+(?:one|another|a|an|us|you|it|other)\b",
+    r"\s+(?:one|another|a|an|us|you|it|other)\b|(?:confirm|confirms|approve|approves)\s*,)",
     re.I,
 )
 
