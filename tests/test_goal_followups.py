@@ -436,3 +436,24 @@ def test_the_writes_made_once_they_confirm_are_asserted_and_a_room_is_named_by_i
     assert written["post_note.room_id"] is None and written["post_note.note_text"] is None
     context = case["scenario"]["simulation_context"]
     assert "- room: lobby" in context and "R_LOBBY" not in context, context
+
+
+def test_alternatives_of_one_sentence_are_guarded_each_on_its_own(tmp_path: Path) -> None:
+    """ "Set `reset_done` to true when they confirm success, or false if they report a
+    problem": the user who reports that it worked fixes the first alternative, so the write
+    is instructed; a tool named only in the other alternative stays conditional."""
+    files = dict(MODEM_FILES)
+    files["skills/reset_modem/skill.md"] = MODEM_FILES["skills/reset_modem/skill.md"] + (
+        "\nWhen they confirm success, call `@tool.close_ticket`, or call `@tool.book_visit` if"
+        " they report a problem.\n"
+    )
+    root = write_project(tmp_path / "line", files)
+    context = (
+        "You are Ada.\nYou want to reset your modem.\n"
+        "- whether you finished resetting the modem: Yes, I am done and it worked.\n"
+    )
+    done = {"memory_was_set": [{"name": "reset_modem.reset_done"}]}
+    visit = {"tool_executed": {"tool_name": "book_visit", "skill_id": "reset_modem"}}
+    written, booked = _judged(root, [done, visit], context)
+    assert written is not None and written.kind == "instructed", written
+    assert booked is not None and booked.kind == "conditional", booked

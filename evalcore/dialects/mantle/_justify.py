@@ -52,6 +52,8 @@ _GUARD = re.compile(
 #: after it ("(the Rx number helps but is optional). Then call ...").
 _OWN_SCOPE = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[a-z][a-z_]{2,}")
+#: What names an element in prose: a backticked name or an `@reference`.
+_NAMES = re.compile(r"`[^`]+`|@\w+\.\w")
 #: Words of a guard clause that say nothing the case must fix ("if they answer").
 _DIALOG = frozenset(
     """they them the user customer caller person answer answers answered reply replies respond
@@ -61,7 +63,7 @@ _DIALOG = frozenset(
     available empty missing too already true false none blank mean means meant returns
     return returned ends ended finishes finished completes completed succeeds succeeded
     ready needed pick picks picked choose chooses chose chosen select selects selected
-    valid""".split()  # noqa: SIM905
+    valid success successful successfully worked works""".split()  # noqa: SIM905
 )
 #: A guard on what the user has not said yet ("If the customer did not say which account").
 _NOT_SAID = re.compile(
@@ -296,7 +298,7 @@ class MantleJustifier:
             # the same for y" keeps y under the "If".
             clauses = re.split(r"(?<=;)\s+", text)
             upto = next((i for i, c in enumerate(clauses) if pattern.search(c)), len(clauses))
-            kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill)
+            kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill, pattern)
             if permissive:
                 kind = "conditional"
             quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
@@ -326,29 +328,47 @@ class MantleJustifier:
         return sorted(out)
 
     def _classify(
-        self, text: str, condition: str | None, case: _Case, skill: Skill | None = None
+        self,
+        text: str,
+        condition: str | None,
+        case: _Case,
+        skill: Skill | None = None,
+        pattern: re.Pattern[str] | None = None,
     ) -> str:
+        """`instructed` when the case fixes what the text is guarded by, else `conditional`.
+        Alternatives ("Set `x` to true when A, or false if B") are guarded each on its own:
+        one the case fixes is enough, where it names what `pattern` finds or names nothing
+        else (the elided "or false if B"), never another's ("or call `y` if B")."""
         if condition is not None and not self._fixes(condition, case):
             return "conditional"
         if _PERMISSIVE.search(text):
             return "conditional"
+        alternatives = re.split(r",\s+or\s+", text) if pattern is not None else [text]
+        own = [
+            a for a in alternatives if pattern is None or pattern.search(a) or not _NAMES.search(a)
+        ]
+        return (
+            "instructed" if any(self._guards_fixed(a, case, skill) for a in own) else "conditional"
+        )
+
+    def _guards_fixed(self, text: str, case: _Case, skill: Skill | None) -> bool:
         for match in _GUARD.finditer(text):
             clause = match.group("clause")
             if _FIELD_REF.search(clause):
                 if not self._fixes(clause, case, at_start=True):
-                    return "conditional"
+                    return False
                 continue
             if _NOT_SAID.search(clause) and _ONLY_WHEN_ASKED.search(case.text):
                 continue
             entries = self._entries_named(clause, skill)
             if entries:  # "When details_verified is True": the case sets it, or it is open
                 if not all(e in case.fields for e in entries):
-                    return "conditional"
+                    return False
                 continue
             words = {w for w in _WORD.findall(clause.lower()) if w not in _DIALOG}
             if any(w not in case.text and w.replace("_", " ") not in case.text for w in words):
-                return "conditional"
-        return "instructed"
+                return False
+        return True
 
     def _holds(self, condition: str, case: _Case) -> bool | None:
         """Whether a Mantle condition (`if:`, `when:`, a branch) holds in the case: at the
