@@ -457,3 +457,23 @@ def test_alternatives_of_one_sentence_are_guarded_each_on_its_own(tmp_path: Path
     written, booked = _judged(root, [done, visit], context)
     assert written is not None and written.kind == "instructed", written
     assert booked is not None and booked.kind == "conditional", booked
+
+
+def test_a_guard_the_user_states_holds_and_its_otherwise_branch_does_not(tmp_path: Path) -> None:
+    """ "If they have a tracking code (T- and six digits) use @tool.track_parcel; otherwise
+    list their parcels with @tool.list_parcels": a user who knows the tracking code fixes the
+    guard (its parenthesis and the instruction after it are no part of it); the otherwise
+    branch is for the user who does not."""
+    files = dict(PARCEL_FILES)
+    files["skills/parcel/skill.md"] = PARCEL_SKILL + (
+        "\nIf they have a tracking code (T- and six digits) use @tool.track_parcel; otherwise"
+        " list their parcels with @tool.list_parcels and ask which one.\n"
+    )
+    files["skills/parcel/memory.yml"] = PARCEL_FILES["skills/parcel/memory.yml"] + (
+        "    tracking_code:\n      type: text\n      llm_settable: true\n"
+    )
+    root = write_project(tmp_path / "parcel", files)
+    context = "You are Ada.\nYou want to find a parcel.\n- tracking code: T-204611\n"
+    tracked, listed = _judged(root, [_ran("track_parcel"), _ran("list_parcels")], context)
+    assert tracked is not None and tracked.kind == "instructed", tracked
+    assert listed is not None and listed.kind == "conditional", listed

@@ -52,6 +52,8 @@ _GUARD = re.compile(
 #: after it ("(the Rx number helps but is optional). Then call ...").
 _OWN_SCOPE = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[a-z][a-z_]{2,}")
+#: A clause that opens the other branch of the guard before it.
+_OTHERWISE = frozenset({"otherwise", "otherwise,", "else", "else,"})
 #: What names an element in prose: a backticked name or an `@reference`.
 _NAMES = re.compile(r"`[^`]+`|@\w+\.\w")
 #: Words of a guard clause that say nothing the case must fix ("if they answer").
@@ -137,6 +139,19 @@ _DETOUR = {
 
 #: The value of an entry the case sets or its user states without saying which value.
 _STATED = "<stated>"
+
+
+def _condition_words(clause: str) -> str:
+    """What a guard clause tests, lower-case: without its parentheses ("(R- and eight
+    digits)") and without the instruction that follows it where no comma parts them ("If
+    they have an order number use @tool.get_order_status": its verb and the reference)."""
+    text = _OWN_SCOPE.sub(" ", clause)
+    reference = re.search(r"@\w+\.", text)
+    if reference is not None:
+        before = text[: reference.start()].split()
+        if len(before) >= 2:
+            text = " ".join(before[:-1])
+    return text.lower()
 
 
 def _compared(condition: str, name: str) -> set[str]:
@@ -299,6 +314,8 @@ class MantleJustifier:
             clauses = re.split(r"(?<=;)\s+", text)
             upto = next((i for i, c in enumerate(clauses) if pattern.search(c)), len(clauses))
             kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill, pattern)
+            if upto and clauses[min(upto, len(clauses) - 1)].split()[0].lower() in _OTHERWISE:
+                kind = "conditional"  # "If A, use x; otherwise use y": y only where A fails
             if permissive:
                 kind = "conditional"
             quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
@@ -362,10 +379,14 @@ class MantleJustifier:
                 continue
             entries = self._entries_named(clause, skill)
             if entries:  # "When details_verified is True": the case sets it, or it is open
-                if not all(e in case.fields for e in entries):
+                # ("If they have an order number": its user states it, or it is open)
+                if not all(
+                    e in case.fields or _said(e.split(".")[-1].replace("_", " "), case.text)
+                    for e in entries
+                ):
                     return False
                 continue
-            words = {w for w in _WORD.findall(clause.lower()) if w not in _DIALOG}
+            words = {w for w in _WORD.findall(_condition_words(clause)) if w not in _DIALOG}
             if any(w not in case.text and w.replace("_", " ") not in case.text for w in words):
                 return False
         return True
