@@ -136,7 +136,10 @@ async def measure(
     spelled = {s.id: s.id for s in defs.skills.values()}
     for s in defs.skills.values():
         words = s.id.replace("_", " ")
-        if "_" in s.id and (s.name or "").strip().lower() == words:
+        # the id in words counts where only the id says them: a description that itself
+        # says "wants to leave feedback" makes "I want to leave feedback" a person's words
+        said_by_description = re.search(rf"\b{re.escape(words)}\b", s.description or "", re.I)
+        if "_" in s.id and (s.name or "").strip().lower() == words and not said_by_description:
             spelled[f"{s.id} (in words)"] = words
     for path, scenario in cases.items():
         rel = str(path.relative_to(suite))

@@ -18,6 +18,7 @@ shares: the record, the strength order and the YAML comments that carry it in th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -30,6 +31,7 @@ _STARTS = (
     *(f"# {kind}: " for kind in ("enforced", "instructed", "conditional")),
     f"# {NO_ELEMENT_CRITERION}",
     f"# {NO_ELEMENT}",
+    "# test data: ",
 )
 #: Strength order: a check made of parts is as strong as its weakest part.
 RANK: dict[str | None, int] = {None: 0, "conditional": 1, "instructed": 2, "enforced": 3}
@@ -93,6 +95,20 @@ class Judged:
         return out
 
 
+@dataclass(frozen=True)
+class Note:
+    """A remark on a case's test data, written as a comment like a justification (`test
+    data: … is a built-in test account`): what a reviewer must know of where a value comes
+    from. Never a check: no rule counts it."""
+
+    path: str
+    """JSON Pointer of the value it is about."""
+    text: str
+
+    def comment(self) -> str:
+        return f"test data: {self.text}"
+
+
 def weakest(items: list[Justification | None]) -> Justification | None:
     """The weakest of several parts' justifications (None when any part has none)."""
     if not items:
@@ -105,8 +121,9 @@ def strongest(items: list[Justification | None]) -> Justification | None:
     return max(found, key=lambda j: RANK[j.kind]) if found else None
 
 
-def annotate_yaml(text: str, judged: list[Judged]) -> str:
-    """`text` with a full-line comment above each judged check (the list item it starts).
+def annotate_yaml(text: str, judged: Sequence[Judged | Note]) -> str:
+    """`text` with a full-line comment above each judged check (the list item it starts)
+    and each note.
 
     Full-line comments (never end-of-line ones) so that a long plain scalar folded over
     several lines stays valid YAML; YAML readers, Rasa's included, skip them, so the data
@@ -185,6 +202,7 @@ __all__ = [
     "Judged",
     "Justification",
     "Kind",
+    "Note",
     "annotate_yaml",
     "has_justifications",
     "is_justification",

@@ -13,10 +13,10 @@ from benchmarks.architecture import circles, measure
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
     "dialect_branches": 71,
-    "private_imports": 205,
-    "english_regexes": 369,
+    "private_imports": 203,
+    "english_regexes": 368,
     "circles": 11,
-    "function_imports": 346,
+    "function_imports": 342,
 }
 
 

@@ -45,3 +45,24 @@ def test_a_planted_fault_shows_in_its_figure(tmp_path: Path) -> None:
     assert figures["ids_in_user_words"] == [str(opener.relative_to(suite))]
     # the rewritten file lost its comments: each of its assertions has no why now
     assert figures["assertions_without_why"] > 0
+
+
+def test_an_id_in_words_counts_only_where_the_description_does_not_say_them(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "bank"
+    shutil.copytree(BANK, project)
+    skill = project / "skills" / "card_replace" / "skill.md"
+    text = skill.read_text(encoding="utf-8").replace("name: Replace a card", "name: Card Replace")
+    suite = tmp_path / "suite"
+    shutil.copytree(SUITE, suite)
+    opener = sorted(suite.glob("card_replace/*.yml"))[0]
+    data = yaml.safe_load(opener.read_text(encoding="utf-8"))
+    data["scenario"]["simulation_context"] += 'Open with: "I need a card replace."\n'
+    opener.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    skill.write_text(text, encoding="utf-8")
+    flagged = asyncio.run(measure(project, suite, None, runs=False))["ids_in_user_words"]
+    assert flagged == [str(opener.relative_to(suite))]
+    # the description's own wording is a person's words, whatever the id spells
+    skill.write_text(text.replace("Card replacement:", "Card replace:"), encoding="utf-8")
+    assert asyncio.run(measure(project, suite, None, runs=False))["ids_in_user_words"] == []

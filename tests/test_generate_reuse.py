@@ -276,7 +276,8 @@ def test_kept_stems_are_the_stems_of_the_text(text: str) -> None:
 def test_a_kept_walk_is_the_fresh_walk_and_each_caller_gets_its_own() -> None:
     from agentflows.planning import plan_source
     from agentflows.planning._mantle_planner import behavior_setup, channel_memory
-    from agentflows.planning._mantle_walk import _Walker, walk_skill
+    from agentflows.planning._mantle_reference_walk import reference_walk
+    from agentflows.planning._mantle_walk import walk_skill
     from evalcore.definitions import load_project
 
     project = load_project(BANK)
@@ -285,7 +286,7 @@ def test_a_kept_walk_is_the_fresh_walk_and_each_caller_gets_its_own() -> None:
     for source in project.mantle.skills:
         for behavior in plan_source(project, "mantle", source, None).behaviors:
             setup = behavior_setup(behavior.facts, memory)
-            fresh = _Walker(project, source, setup).run()
+            fresh = reference_walk(project, source, setup)
             first = walk_skill(project, source, setup)
             assert first == fresh, behavior.id
             first.asks.clear()

@@ -11,11 +11,11 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline import OfflineEngine
 from agentflows.drafting.offline._direction import Choice, parse_direction
 from agentflows.drafting.offline._mantle import draft_mantle
-from agentflows.drafting.offline._mantle_testdata import CUSTOMERS, FAILING, NEGATIVE
 from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
 from evalcore.simulator import is_fact_context, parse_fact_context, quoted_user_lines
+from evalcore.testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, callers_in, load_records
 from evalcore.validation import check_data
 
 BANK = EXAMPLES / "bank"
@@ -85,18 +85,27 @@ def test_contexts_are_fact_sheets_the_offline_simulator_reads(bank):
             assert not re.search(r"\b[a-z]+_[a-z_]+\b", words), (behavior.id, words)
             assert words not in FILLER, (behavior.id, words)
         names.add(parsed.persona.split(",")[0])
-    assert len(names) >= 20  # people differ across the suite
+    # every persona is the holder of a seeded caller of the project's records, and the
+    # suite's cases are spread over them
+    holders = {
+        f"{c.details['first_name']} {c.details['last_name']}"
+        for c in callers_in(load_records(bank.root))
+    }
+    assert names <= holders and len(names) >= 6, names
 
 
 def test_card_replace_facts_follow_the_skill(bank):
     plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
     context = parse_fact_context(draft(bank, plan["stolen"])["scenario"]["simulation_context"])
     facts = {f.label: f.value for f in context.facts}
-    customer = next(c for c in CUSTOMERS if c.date_of_birth == facts["date of birth"])
+    # the caller is one of the project's own staging records, not a built-in account
+    callers = callers_in(load_records(bank.root))
+    customer = next(c for c in callers if c.details["date_of_birth"] == facts["date of birth"])
+    assert customer.source == "data/staging/customers.json"
     assert context.persona.startswith(customer.name + " ")  # the seeded account's holder
     assert facts == {
-        "date of birth": customer.date_of_birth,
-        "postcode": customer.postcode,
+        "date of birth": customer.details["date_of_birth"],
+        "postcode": customer.details["postcode"],
         "which one needs replacing": "Everyday Debit ending 4821",
         "what happened to the card": "stolen",
         "how should we send the new card": "standard",
@@ -123,9 +132,9 @@ def test_seeds_are_channel_context_only(bank):
         assert set(slots) == {"project.caller_phone", "project.preferred_language"}
     plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
     failing = draft(bank, plan["place_replacement_order_fails"])["scenario"]
-    assert failing["setup"]["initial_slots"]["project.caller_phone"] == FAILING.phone
+    assert failing["setup"]["initial_slots"]["project.caller_phone"] == FAILING_ACCOUNT
     negative = draft(bank, plan["not_eligible"])["scenario"]
-    assert negative["setup"]["initial_slots"]["project.caller_phone"] == NEGATIVE.phone
+    assert negative["setup"]["initial_slots"]["project.caller_phone"] == NEGATIVE_ACCOUNT
 
 
 def test_refusal_asserts_what_every_correct_agent_does_after_a_decline(bank):

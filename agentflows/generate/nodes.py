@@ -20,7 +20,7 @@ from evalcore.repair import repair_data
 from evalcore.validation import check_data
 
 from ..drafting import DraftContext, DraftResult, Usage
-from ..planning import Behavior, plan_source, select
+from ..planning import Behavior, plan_source, select, spread
 from ._dedupe import Pool
 from ._routes import siblings
 from ._suite import as_prompt_entries, suite_files, unit_fingerprints
@@ -55,8 +55,8 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     ctx = runtime.context
     request = ctx.request
     plans: list[dict[str, Any]] = []
-    selected: list[dict[str, Any]] = []
     usage = Usage()
+    chosen: list[Behavior] = []
     for source in request.targets:
         source_plan = plan_source(ctx.project, request.dialect, source, request.direction)
         behaviors = source_plan.behaviors
@@ -65,9 +65,12 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
                 ctx.project, request.dialect, source, behaviors, request.direction
             )
             usage = usage + spent
-        chosen = select(behaviors, count=request.count, types=request.types)
+        chosen += select(behaviors, count=request.count, types=request.types)
         plans.append(source_plan.model_dump(mode="json"))
-        selected += [b.model_dump(mode="json") for b in chosen]
+    if request.count is None and not request.types and not request.direction:
+        # what was asked for is kept whole; a plain run spreads its cases over the skills
+        chosen, _ = spread(chosen)
+    selected = [b.model_dump(mode="json") for b in chosen]
     return {"plans": plans, "behaviors": selected, "plan_usage": usage.model_dump()}
 
 

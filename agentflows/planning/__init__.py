@@ -18,6 +18,7 @@ from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
 from ._behavior import CASE_TYPES, Behavior, Plan
+from ._spread import spread
 
 Planner = Callable[[Project, str, "str | None"], Plan]
 
@@ -141,4 +142,5 @@ __all__ = [
     "resolve_targets",
     "select",
     "source_ids",
+    "spread",
 ]

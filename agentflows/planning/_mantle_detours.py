@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import Project
+from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
@@ -15,7 +15,13 @@ from evalcore.definitions.skill_model import skill_model
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
 from ._mantle_paths import project_rule
-from ._mantle_phrases import activation_phrase, escalation_line, strong_phrases
+from ._mantle_phrases import (
+    activation_phrase,
+    activation_phrases,
+    escalation_line,
+    is_neutral,
+    strong_phrases,
+)
 from ._mantle_planner import PlannerBase, after_identity
 from ._mantle_routable import user_routable
 from ._mantle_walk import SET, Setup, Walk, walk_skill
@@ -103,11 +109,9 @@ class DetourBehaviors(PlannerBase):
         for other in sorted(self.defs.skills.values(), key=lambda s: s.id):
             if other.id == self.skill.id or other.is_handoff or not user_routable(other):
                 continue
-            if not self._offered(other.id):
+            if not self._offered(other.id) or self._does_itself(other.id):
                 continue
-            phrases = strong_phrases(self.defs, other)
-            if not phrases:
-                phrases = [(activation_phrase(self.defs, other), {})]
+            phrases = self._detour_lines(other)
             # the skill resumes only once the detour completes: with `complete_when`, the
             # walk has to meet it (an answer-only mode never does), so each phrasing is
             # tried, the first one first, until one completes
@@ -132,7 +136,7 @@ class DetourBehaviors(PlannerBase):
             "values": self.base,
             "digression": {
                 "skill": other_id,
-                "line": f"Before that, {_lower_first(line)}",
+                "line": f"Before that, {_lower_first(without_greeting(line))}",
                 "given": given,
                 "at": at,
                 "step": ask.step_id,
@@ -162,6 +166,32 @@ class DetourBehaviors(PlannerBase):
             )
         ]
 
+    def _detour_lines(self, other: Skill) -> list[tuple[str, dict[str, Any]]]:
+        """What the user may say to start `other` mid-way: its phrasings that name a value
+        strongly, else its openings; only those that name no value of this skill's fields
+        ("the chip on my card stopped working" answers "checking, savings or credit card?"
+        with the credit card, and no detour happens)."""
+        phrases = strong_phrases(self.defs, other) or [(activation_phrase(self.defs, other), {})]
+        neutral = [(line, given) for line, given in phrases if self._neutral(line)]
+        if not neutral:
+            neutral = [
+                (line, {}) for line in activation_phrases(self.defs, other) if self._neutral(line)
+            ]
+        return neutral
+
+    def _neutral(self, line: str) -> bool:
+        return is_neutral(self.defs, self.skill, without_greeting(line))
+
+    def _does_itself(self, skill_id: str) -> bool:
+        """Whether this skill already does `skill_id`'s job, so a correct agent answers a
+        detour to it without leaving (a claim form that lists the customer's policies, and a
+        skill that only lists them): this skill hands over to it itself (`@skill.x`), or
+        every tool `skill_id` can call is one this skill calls too."""
+        if f"@skill.{skill_id}" in self.skill.tokens:
+            return True
+        theirs = set(self.defs.tools_for(skill_id))
+        return bool(theirs) and theirs <= set(self.defs.tools_for(self.skill.id))
+
     def _offered(self, skill_id: str) -> bool:
         """Whether the runtime offers `skill_id` at this skill's first question: it offers
         only skills whose precondition holds, and what holds then is what the case opened
@@ -180,16 +210,20 @@ class DetourBehaviors(PlannerBase):
             return []
         handoff = self.defs.skills[handoffs[0]]
         walk = self.walk({"values": self.base})
-        if not walk.asks or optional_ask(self.skill.body, walk.asks[0].prompt):
+        # the person is asked for at this skill's own first question: one a skill it calls
+        # asks (a sign-in) or hands over to (a goodbye that moves on to a rating) is that
+        # other skill's, and a skill that asks nothing itself gets no escalation case
+        at = next((i for i, a in enumerate(walk.asks) if a.skill == self.skill.id), None)
+        if at is None or optional_ask(self.skill.body, walk.asks[at].prompt):
             return []
         line = escalation_line(self.defs, self.skill, handoff)
-        ask = walk.asks[0]
+        ask = walk.asks[at]
         facts = {
             "values": self.base,
             "escalation": {
                 "skill": handoff.id,
                 "line": line,
-                "at": 0,
+                "at": at,
                 "step": ask.step_id,
                 "block": ask.block,
             },
@@ -198,7 +232,7 @@ class DetourBehaviors(PlannerBase):
         extra = [f"delegate:{self.skill.id}.{handoff.id}"]
         title = f"{self.name}: the customer asks for a person partway"
         description = (
-            f"At the first question the customer asks for a person: {handoff.id} takes over "
+            f"At its first question the customer asks for a person: {handoff.id} takes over "
             f"and transfers the conversation; {self.skill.id} does not carry on."
         )
         return [
@@ -272,6 +306,19 @@ class DetourBehaviors(PlannerBase):
         ]
 
 
+#: The words that open a conversation, never said mid-way.
+_GREETINGS = frozenset(("hi", "hello", "hey"))
+
+
+def without_greeting(line: str) -> str:
+    """An opening said mid-conversation: without the greeting that starts a conversation
+    ("Hi, can you run a speed test?" -> "can you run a speed test?")."""
+    head, _, rest = line.partition(" ")
+    if head.rstrip(",!.").lower() in _GREETINGS and rest.strip():
+        return rest.strip()
+    return line
+
+
 def _lower_first(text: str) -> str:
     first = text.split(" ", 1)[0]
     # "I" stays, as does an acronym ("SSO"); the article "A" is an ordinary first word
@@ -280,4 +327,4 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-__all__ = ["DetourBehaviors"]
+__all__ = ["DetourBehaviors", "without_greeting"]

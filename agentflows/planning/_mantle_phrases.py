@@ -36,6 +36,23 @@ def description_phrases(skill: Skill) -> list[str]:
     return [" ".join(m.group(1).split()) for m in _QUOTED.finditer(skill.description or "")]
 
 
+def person_phrases(skill: Skill, *, activating: bool = False) -> list[str]:
+    """The quoted phrasings a person says to the skill: those of its activation sentences
+    ("Activate for "how do I take vacation", ...") first, then the others in order (with
+    `activating`, only the first); none of a sentence that says what the skill is not for
+    ("Do NOT activate for "I'm sick"")."""
+    text = " ".join((skill.description or "").split())
+    first: list[str] = []
+    rest: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        lowered = sentence.lower()
+        if "activate" in lowered and any(n in lowered for n in ("not ", "n't ", "never ")):
+            continue
+        found = [" ".join(m.group(1).split()) for m in _QUOTED.finditer(sentence)]
+        (first if "activate" in lowered else rest).extend(found)
+    return list(dict.fromkeys(first if activating else [*first, *rest]))
+
+
 def subject(skill: Skill) -> str:
     """What the skill is about: the description's text before its first colon, else its name."""
     head, colon, _ = (skill.description or "").partition(":")
@@ -96,14 +113,20 @@ def _routed(defs: MantleDefinitions, skill: Skill) -> list[str]:
     return routed or candidates[:1]
 
 
+def _intent() -> Any:
+    """The offline drafter's intent reading (`name_intent`, `VERBS`): it reads these
+    phrases, so it is imported when first used."""
+    from ..drafting.offline import _mantle_intent
+
+    return _mantle_intent
+
+
 def _named(skill: Skill) -> str:
     """The name in a request: "I'd like to replace a card" where it is a verb phrase, else
     "I'd like help with member sign-in" (never "I'd like to member sign-in")."""
-    from ..drafting.offline._mantle_intent import name_intent  # it reads these phrases
-
     name = skill.name or skill.id.replace("_", " ")
     name = f"{name[:1].lower()}{name[1:]}"
-    if name_intent(skill) is None:
+    if _intent().name_intent(skill) is None:
         return f"Hi, I'd like help with {name}."
     return f"Hi, I'd like to {name}."
 
@@ -153,10 +176,8 @@ def _openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
     # description's requests instead, and the name only when there is nothing else
     from evalcore.simulator._facts import opening_line
 
-    from ..drafting.offline._mantle_intent import name_intent  # it reads these phrases
-
     lines += [r.line for r in requests(skill)]
-    verb_phrase = name_intent(skill)  # "Reset Router": `want to reset a router`
+    verb_phrase = _intent().name_intent(skill)  # "Reset Router": `want to reset a router`
     if verb_phrase is not None:
         lines.append(opening_line(verb_phrase))
     return lines or [named]
@@ -293,20 +314,39 @@ def escalation_line(defs: MantleDefinitions, skill: Skill, handoff: Skill) -> st
     hand-off routes by it)."""
     opening = activation_phrase(defs, handoff)
     opening = opening[:1].lower() + opening[1:]
-    return f"Actually, {opening} It's about my {topic(skill).lower()}."
+    about = topic(skill).lower()
+    first = about.split(" ", 1)[0]
+    # "getting an expense into the system", "the executive's own calendar": no "my"
+    plain = first.endswith("ing") or first in ("the", "a", "an", "to", "my", *_CLAUSE_OPENERS)
+    whose = "" if plain else "my "
+    return f"Actually, {opening} It's about {whose}{about}."
 
 
 def topic(skill: Skill) -> str:
     """What the skill is about in a person's words: its `subject`, unless that is the id in
     words; then what its first description request is about ("claim status")."""
     about = subject(skill)
-    if not (id_like(skill) and about == (skill.name or skill.id.replace("_", " "))):
+    name = skill.name or skill.id.replace("_", " ")
+    if about != name:
         return about
-    for request in requests(skill):
-        for lead in ("want to ask about ", "want help with ", "want to ask for "):
-            if request.intent.startswith(lead):
-                return first_person(request.intent.removeprefix(lead))
-    return "request"
+    # "Flights and hotels for a business trip: ...": the head without what it is for
+    head, colon, _ = (skill.description or "").partition(":")
+    for cut in (" for ", " by ", " when ", " with "):
+        head = head.split(cut, 1)[0]
+    if colon and 0 < len(head.split()) <= 6:
+        return " ".join(head.split())
+    if id_like(skill):
+        for request in requests(skill):
+            for lead in ("want to ask about ", "want help with ", "want to ask for "):
+                if request.intent.startswith(lead):
+                    return first_person(request.intent.removeprefix(lead))
+    # a name that is a verb phrase ("File Claim", "Refill a prescription"): what it acts
+    # on; not a person it acts on ("Verify the patient"), never the verb phrase itself
+    words = name.split()
+    if len(words) > 1 and words[0].lower() in _intent().VERBS:
+        rest = [w for w in words[1:] if w.lower() not in ("a", "an", "my", "your")]
+        return " ".join(rest) if rest and rest[0].lower() != "the" else "request"
+    return about if not id_like(skill) else "request"
 
 
 _NEVER = re.compile(r"\bnever\s+([^.;]+)", re.I)
@@ -412,6 +452,7 @@ __all__ = [
     "names_strongly",
     "own_phrase",
     "own_phrases",
+    "person_phrases",
     "rule_to_break",
     "second_person",
     "strong_phrases",

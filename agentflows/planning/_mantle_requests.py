@@ -108,6 +108,54 @@ def _me(text: str) -> str:
     return re.sub(r"\bthe customer\b|\bthem\b|\bthey\b|\byou\b", "me", text, flags=re.I)
 
 
+#: Words of the team's wording that a person never says of their own message or request
+#: ("post a user-provided message" -> "post a message").
+_TEAM_WORDS = frozenset(
+    f"{who}-{what}"
+    for who in ("user", "customer", "caller", "client", "employee", "member")
+    for what in ("provided", "supplied", "specified", "given", "written", "defined")
+)
+
+
+def plain_words(clause: str) -> str:
+    """A description's request as a person words it: one verb of "book or propose", one
+    name of "payslip/paycheck", none of the team's words ("user-provided")."""
+    words = [w for w in clause.split() if w.lower() not in _TEAM_WORDS]
+    if len(words) > 3 and words[1].lower() == "or" and words[0].isalpha():
+        words = [words[0], *words[3:]]  # "find or download a payslip" -> "find a payslip"
+    out = []
+    for word in words:
+        head, slash, _ = word.partition("/")
+        out.append(head if slash and head.isalpha() and not word.startswith("/") else word)
+    return " ".join(out)
+
+
+#: What an agent goes on to do after the request a description's first sentence names
+#: ("... and confirm when they are done", "... and report download speed").
+_AGENT_PART = frozenset(
+    """confirm report route explain compare list offer ask tell give escalate record send
+    summarise summarize provide share return read show suggest log notify hand then
+    optionally""".split()  # noqa: SIM905
+)
+
+
+def _until_agent_part(clause: str) -> str:
+    """The request without what the agent does after it ("guide the customer through
+    power-cycling their router and confirm when they are done" -> "guide the customer
+    through power-cycling their router"): cut at an " and " that follows the object (a
+    determiner or a clause word after the verb) and goes on with what the agent does; not
+    at "look up and explain" nor "with premium and coverage limit"."""
+    words = clause.split()
+    seen_object = False
+    for at, word in enumerate(words):
+        if at > 0 and word.lower() in _OBJECT_HEADS - {"or", "and", "up", "out", "through"}:
+            seen_object = True
+        following = words[at + 1].lower() if at + 1 < len(words) else ""
+        if word.lower() == "and" and seen_object and following in _AGENT_PART:
+            return " ".join(words[:at])
+    return clause
+
+
 def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
     """Requests from "Activate when ..." sentences, and from "Activate for ..." lists."""
     when: list[Request] = []
@@ -144,7 +192,7 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
                 Request(f"want to know {_you(what)}", f"Hi, I'd like to know {_said(what)}.")
             )
         elif verb in ("wants", "want", "needs", "need", "asks", "ask") and lead == "to":
-            what = _first_item(tail.partition(" ")[2])
+            what = plain_words(_first_item(tail.partition(" ")[2]))
             when.append(Request(f"want to {_you(what)}", f"Hi, I want to {_me(what)}."))
     return when, listed
 
@@ -246,7 +294,7 @@ def _sentences(skill: Skill) -> list[str]:
     return [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
 
 
-def _instruction(skill: Skill) -> Request | None:
+def instruction_request(skill: Skill) -> Request | None:
     """The first sentence as what the user asks the agent to do, when it is an instruction
     ("Look up the status of ...", "Connect the customer to ...")."""
     sentences = _sentences(skill)
@@ -255,11 +303,31 @@ def _instruction(skill: Skill) -> Request | None:
     words = sentences[0].split()
     if len(words) < 3 or words[1].lower().strip(",") not in _OBJECT_HEADS:
         return None
+    if words[0].lower() in _WH:
+        return None  # "Where an existing claim stands": a topic, not an instruction
     if re.search(r"(?:ing|ed|s)$", words[0].lower()):
         return None  # "Reporting a loss", "Books a table": a description, not an instruction
     clause = _CUT.split(sentences[0].rstrip("."), maxsplit=1)[0].strip()
-    clause = clause[:1].lower() + clause[1:]
+    clause = plain_words(_until_agent_part(clause[:1].lower() + clause[1:]))
+    about = _questions_about(clause)
+    if about is not None:
+        return Request(
+            f"want to ask about {_you(about)}", f"Hi, I have a question about {_me(about)}."
+        )
     return Request(f"want the agent to {_you(clause)}", f"Hi, can you {_me(clause)}?")
+
+
+def _questions_about(clause: str) -> str | None:
+    """What "answer common ... questions about speed tests" asks about: the user has a
+    question about speed tests, they do not ask the agent to answer the team's FAQ."""
+    words = clause.split()
+    if not words or words[0].lower() != "answer":
+        return None
+    lowered = [w.lower() for w in words]
+    for at in range(1, len(words) - 1):
+        if lowered[at] in ("questions", "question") and lowered[at + 1] == "about":
+            return _first_item(" ".join(words[at + 2 :])) or None
+    return None
 
 
 def _topic(skill: Skill) -> Request | None:
@@ -271,8 +339,16 @@ def _topic(skill: Skill) -> Request | None:
     clause = " ".join(clause.split())
     if len(clause.split()) < 2:
         return None
-    clause = clause[:1].lower() + clause[1:]
-    if clause.split(" ", 1)[0] in _WH:
+    clause = plain_words(clause[:1].lower() + clause[1:])
+    words = clause.split()
+    if len(words) > 2 and words[0] in _WH and words[1] == "to":
+        # "where to find or download a payslip by country" -> "Where can I find my payslip?"
+        rest = plain_words(" ".join(words[2:]).split(" by ", 1)[0])
+        return Request(
+            f"want to know {words[0]} you can {_you(_owned(rest, 'your'))}",
+            f"Hi, {words[0]} can I {_me(_owned(rest, 'my'))}?",
+        )
+    if words[0] in _WH:
         return Request(f"want to know {_you(clause)}", f"Hi, I'd like to know {_said(clause)}.")
     return Request(f"want help with {_you(clause)}", f"Hi, I need help with {_me(clause)}.")
 
@@ -282,7 +358,7 @@ def requests(skill: Skill) -> list[Request]:
     sentences, a person's own words the description lists (`_person_words`), the first
     sentence as an instruction, activation lists, else the topic."""
     when, listed = _activation(skill)
-    instruction = _instruction(skill)
+    instruction = instruction_request(skill)
     strong = [
         r._replace(strong=True)
         for r in [*when, *_person_words(skill), *([instruction] if instruction else [])]
@@ -294,4 +370,4 @@ def requests(skill: Skill) -> list[Request]:
     return list(dict.fromkeys(found))
 
 
-__all__ = ["Request", "id_like", "requests"]
+__all__ = ["Request", "id_like", "instruction_request", "plain_words", "requests"]

@@ -202,15 +202,6 @@ def _question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]
     ]
 
 
-def fallback_value(choices: list[Choice]) -> Any:
-    """The catch-all value ("anything else", "other") of a field, if it has one."""
-    for choice in choices:
-        text = " ".join(choice.phrases).lower() + " " + str(choice.value).lower()
-        if re.search(r"\b(?:anything\s+else|other|general|misc)", text):
-            return choice.value
-    return None
-
-
 #: Seed project fields a channel knows before the conversation (never the identity under test).
 _CHANNEL = re.compile(r"phone|language|locale|channel|country|time_?zone|region|market", re.I)
 
@@ -243,7 +234,6 @@ __all__ = [
     "channel_fields",
     "channel_routing_fields",
     "example_value",
-    "fallback_value",
     "field_choices",
     "first_text",
     "is_caller_phone",

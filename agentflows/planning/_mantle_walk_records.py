@@ -1,8 +1,8 @@
 """What a Mantle walk records: where the agent waits (`Ask`), what the runtime records
 (`Event`), what the behaviour decides (`Setup`) and the result (`Walk`).
 
-Kept apart from the walker (`_mantle_walk`) so the drafter and the checks can read walks
-without the machinery that makes them.
+Kept apart from what makes a walk (the reference agent run with a scripted user,
+`_mantle_reference_walk`) so the drafter and the checks can read walks without it.
 """
 
 from __future__ import annotations

@@ -6,6 +6,16 @@ values, and the cases of one suite differ. Nothing here knows a dialect: drafter
 agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
+from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
+from ._callers import (
+    BUILT_IN,
+    Caller,
+    built_in_phones,
+    caller_for,
+    caller_ids,
+    callers_in,
+    holdings,
+)
 from ._listed import listed_values
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for
@@ -25,8 +35,12 @@ from ._values import (
 )
 
 __all__ = [
+    "BUILT_IN",
     "DOMAINS",
+    "FAILING_ACCOUNT",
+    "NEGATIVE_ACCOUNT",
     "REFERENCE_DAY",
+    "Caller",
     "Collection",
     "DataRecords",
     "Fact",
@@ -35,9 +49,14 @@ __all__ = [
     "Persona",
     "SheetBuilder",
     "allows_relative",
+    "built_in_phones",
+    "caller_for",
+    "caller_ids",
+    "callers_in",
     "case_rng",
     "date_format",
     "draw_date",
+    "holdings",
     "incident_for",
     "listed_values",
     "load_records",

@@ -176,9 +176,18 @@ DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         (
             "an account manager back from a client trip",
-            "a warehouse supervisor planning leave",
+            "a product designer in the design team",
             "a new hire in their first month",
             "a team lead in the finance department",
+        ),
+    ),
+    "telecom": (
+        ("internet", "broadband", "router", "modem", "wi-fi", "wifi", "telecom", "mbps"),
+        (
+            "a customer who works from home on their broadband line",
+            "a parent whose family streams every evening",
+            "a retiree who mostly uses the internet for email and video calls",
+            "a student sharing a flat's broadband",
         ),
     ),
     "retail": (
@@ -191,6 +200,24 @@ DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
 }
+
+#: A role that holds one line of a domain (a car policy, a home policy): kept only where the
+#: agent's words name that line, so a car-and-home insurer meets no fleet manager.
+_LINES: dict[str, tuple[str, ...]] = {
+    "a policyholder who drives to work every day": ("car", "auto", "vehicle", "motor", "driver"),
+    "a homeowner with a buildings and contents policy": (
+        "home", "homeowner", "homeowners", "house", "buildings", "contents",
+    ),
+    "a fleet manager at a courier firm": ("fleet", "courier", "van", "commercial"),
+    "a self-employed photographer insuring their equipment": ("equipment", "camera", "gadget"),
+}  # fmt: skip
+
+
+def _fitting(roles: tuple[str, ...], scan: Scan) -> tuple[str, ...]:
+    """The roles whose line the text names (see `_LINES`); all of them when none does."""
+    kept = tuple(r for r in roles if r not in _LINES or any(_count(w, scan) for w in _LINES[r]))
+    return kept or roles
+
 
 _AUDIENCE = re.compile(
     r"\b(?:helps?|helping|assists?|assisting|supports?|supporting|serves?|serving|answers?|"
@@ -283,10 +310,10 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     scan = Scan(text, shared)
     roles = scan.first_answer(_AUDIENCE, _audience_roles)
     if roles:
-        return roles
+        return _fitting(roles, scan)
     listed = _listed_roles(scan)
     if listed:
-        return listed
+        return _fitting(listed, scan)
     roles = scan.first_answer(_WRITERS, _writers_roles)
     if roles:
         return roles
@@ -296,7 +323,7 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
         if score and (best is None or score > best[0]):
             best = (score, roles)
     if best is not None:
-        return best[1]
+        return _fitting(best[1], scan)
     return ("a regular customer", "a first-time customer", "a long-standing customer")
 
 
@@ -407,12 +434,14 @@ def persona_for(
     first_name: str | None = None,
     role_value: str | None = None,
     shared: str = "",
+    fits: frozenset[str] = frozenset(),
 ) -> Persona:
     """The persona of case `key` for an agent described by `audience_text`.
 
     `first_name` fixes the first name (a test account's holder); the rest still varies.
     `role_value` (a seeded role the case's session carries: `contractor`) keeps to the roles
-    that name it, else makes one of it ("a technician"). `shared`: see `roles_for`.
+    that name it, else makes one of it ("a technician"); else `fits` (values the case fixes:
+    `Homeowner`) keeps to the roles that hold one of them. `shared`: see `roles_for`.
     """
     rng: random.Random = case_rng(key, "persona")
     roles = roles_for(audience_text, shared)
@@ -420,6 +449,15 @@ def persona_for(
         # a seeded kind no role of the agent's words names is the persona's own kind
         named = tuple(r for r in roles if names_role(role_value, r))
         roles = named or _roles_of(" ".join(re.split(r"[_\W]+", role_value.lower())).strip())
+    elif fits:
+        # the case's own values ("Homeowner", "car"): a role that holds that line
+        wanted = {v.lower() for v in fits}
+        matching = tuple(
+            r
+            for r in roles
+            if wanted & set(_LINES.get(r, ())) or any(names_role(v, r) for v in fits)
+        )
+        roles = matching or roles
     role = rng.choice(roles)
     first = rng.choice(FIRST_NAMES)
     last = rng.choice(LAST_NAMES)

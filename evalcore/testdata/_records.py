@@ -36,6 +36,8 @@ class Collection:
     name: str
     """File stem (`policies`)."""
     records: tuple[dict[str, Any], ...]
+    where: str = ""
+    """The file, project-relative (`data/staging/customers.json`)."""
 
     @property
     def singular(self) -> str:
@@ -253,7 +255,7 @@ def load_records(root: Path) -> DataRecords:
             continue
         records = _collections_in(data)
         if records:
-            out.collections.append(Collection(path.stem, tuple(records)))
+            out.collections.append(Collection(path.stem, tuple(records), where))
     return out
 
 

@@ -83,6 +83,7 @@ class SheetBuilder:
         role_value: str | None = None,
         require: dict[str, frozenset[str]] | None = None,
         shared: str = "",
+        full_name: str | None = None,
     ) -> None:
         self.key = key
         self.require = require or {}
@@ -93,13 +94,34 @@ class SheetBuilder:
         self.prefer = prefer
         """Values the case fixes (`auto`): a record holding one is drawn first."""
         self.sheet = FactSheet(
-            persona_for(audience, key, first_name=first_name, role_value=role_value, shared=shared)
+            persona_for(
+                audience,
+                key,
+                first_name=first_name,
+                role_value=role_value,
+                shared=shared,
+                fits=prefer,
+            )
         )
-        self._named = first_name is not None
+        if full_name:  # the caller the project's session already knows
+            self.sheet.persona = self.sheet.persona.renamed(full_name)
+        self._named = first_name is not None or bool(full_name)
 
     @property
     def persona(self) -> Persona:
         return self.sheet.persona
+
+    def hold(self, record: dict[str, Any]) -> None:
+        """Take `record` (the seeded caller's own) as this case's record of its file, so
+        every fact drawn from that file is the caller's."""
+        for collection in self.records.collections:
+            if any(r is record for r in collection.records):
+                self.sheet.records[collection.name] = record
+                holder = record_name(record)
+                if holder:  # the record's own surname, not a drawn one
+                    self.sheet.persona = self.sheet.persona.renamed(holder)
+                self._named = True
+                return
 
     def record_for(self, collection: Collection) -> dict[str, Any]:
         """This case's record of `collection` (drawn once, then kept)."""

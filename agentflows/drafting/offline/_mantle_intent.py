@@ -19,12 +19,12 @@ from ...planning._mantle_phrases import (
     _as_sentence,
     activation_phrase,
     cue_line,
-    description_phrases,
     is_neutral,
+    person_phrases,
     second_person,
     subject,
 )
-from ...planning._mantle_requests import Request, id_like, requests
+from ...planning._mantle_requests import Request, id_like, instruction_request, requests
 
 VERBS = frozenset(
     [
@@ -274,16 +274,38 @@ def _request(defs: MantleDefinitions, skill: Skill, *, routed: bool = False) -> 
     if not id_like(skill):
         return None
     found = requests(skill)
-    said = [
-        Request(f'want to ask the agent: "{p}"', _as_sentence(p))
-        for p in description_phrases(skill)
-        if is_neutral(defs, skill, p)
-    ]
+    # what the description quotes people saying to activate the skill comes before its own
+    # first sentence or topic ("Parental leave processes and policy"); an example of one
+    # mode or value ("roll back push-gateway", "the fridge was at 46") only after them
+    quoted = [p for p in person_phrases(skill) if is_neutral(defs, skill, p)]
+    activating = set(person_phrases(skill, activating=True))
+    said = [Request(f'want to ask the agent: "{p}"', _greeted(p)) for p in quoted]
+    first = [r for r, p in zip(said, quoted, strict=True) if p in activating and _plain(p)]
+    team = instruction_request(skill)
+    own = [r for r in found if r.strong and (team is None or r.line != team.line)]
+    ordered = [*own, *first, *(r for r in found if r not in own)]
+    ordered += [r for r in said if r not in first]
     words = routing_words(defs)
-    hit = next((r for r in [*found, *said] if routed_skill(defs, words, r.line) == skill.id), None)
+    hit = next((r for r in ordered if routed_skill(defs, words, r.line) == skill.id), None)
     if hit is not None or routed:
         return hit
-    return next(iter([*found, *said]), None)
+    return next(iter(ordered), None)
+
+
+def _plain(phrase: str) -> bool:
+    """A phrasing with no number in it (a number is one case's value, "at 46")."""
+    return not any(c.isdigit() for c in phrase)
+
+
+def _greeted(phrase: str) -> str:
+    """A quoted question as a first message: greeted like every other opening ("Hi, what
+    can you do?"); a statement or a keyword stays as the person types it ("I'm sick.")."""
+    line = _as_sentence(phrase)
+    if not line.endswith("?"):
+        return line
+    if line.split(" ", 1)[0] not in ("I", "I'm", "I'd"):
+        line = line[:1].lower() + line[1:]
+    return f"Hi, {line}"
 
 
 def without_month(phrase: str) -> str:

@@ -87,6 +87,46 @@ def seeded_kind(defs: MantleDefinitions, seeds: dict[str, Any]) -> str | None:
     return None
 
 
+#: Project fields that hold the caller's name, whole or in parts.
+_FIRST = ("first_name", "given_name", "firstname")
+_LAST = ("last_name", "surname", "family_name", "lastname")
+_WHOLE = ("name", "full_name", "display_name", "username", "user_name")
+
+
+def seeded_caller(defs: MantleDefinitions) -> str | None:
+    """The caller the session starts knowing, by name, where project memory seeds one
+    (`customer_first_name: Serena` and `customer_last_name: Williams`, or `username:
+    Serena Williams` "display name"), so the case's user is that person; else None."""
+    return memoized(defs, "seeded_caller", lambda: _seeded_caller(defs))
+
+
+def _seeded_caller(defs: MantleDefinitions) -> str | None:
+    first = last = whole = None
+    for name, field in defs.memory.items():
+        value = field.initial_value
+        if not isinstance(value, str) or not _person_name(value):
+            continue
+        lowered = name.lower()
+        if lowered.endswith(_FIRST) and len(value.split()) == 1:
+            first = first or value
+        elif lowered.endswith(_LAST) and len(value.split()) == 1:
+            last = last or value
+        elif lowered.endswith(_WHOLE) and len(value.split()) >= 2:
+            whole = whole or value
+    if first and last:
+        return f"{first} {last}"
+    return whole
+
+
+def _person_name(value: str) -> bool:
+    """`Serena Williams`, `Beyoncé`, `O'Connell`: capitalised words of letters only (not
+    `Fiber 500`, `RTR-123-01`)."""
+    words = value.split()
+    return 0 < len(words) <= 4 and all(
+        w[:1].isupper() and w.replace("-", "").replace("'", "").isalpha() for w in words
+    )
+
+
 def role_seed(field: MemoryField, role: str) -> dict[str, Any]:
     """The seed that says the persona's kind (`{"project.user_role": "homeowner"}` for "a
     homeowner doing work on the home they live in"); {} when no value names it."""
@@ -96,4 +136,4 @@ def role_seed(field: MemoryField, role: str) -> dict[str, Any]:
     return {}
 
 
-__all__ = ["case_role", "role_field", "role_seed", "seeded_kind"]
+__all__ = ["case_role", "role_field", "role_seed", "seeded_caller", "seeded_kind"]

@@ -27,6 +27,10 @@ from evalcore.testdata import (
     DataRecords,
     FieldSpec,
     SheetBuilder,
+    caller_for,
+    caller_ids,
+    callers_in,
+    holdings,
     load_records,
     month_on_record,
 )
@@ -71,7 +75,7 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_intent import intent_clause, own_opening, without_month
-from ._mantle_roles import case_role, role_field, role_seed, seeded_kind
+from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_script_state import Script
 from ._mantle_seeds import (
     answer_account,
@@ -80,7 +84,7 @@ from ._mantle_seeds import (
     seeds_for,
     session_seeds,
 )
-from ._mantle_testdata import customer_for, detail_name, detail_value, unrelated_for
+from ._mantle_testdata import detail_name, unrelated_for
 
 #: Values of a choice that pick nothing (the user who asks for a mode wants one that is on).
 _NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", "no"})
@@ -98,26 +102,37 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     the case's place among its skill's cases, so the suite's cases draw different records)."""
     assert project.mantle is not None
     defs = project.mantle
-    customer = customer_for(behavior.id, behavior.facts.get("account"))
+    # read once per loaded project: every case of the run draws from the same files
+    records = memoized(defs, "data_records", lambda: project_records(project))
+    callers = memoized(defs, "data_callers", lambda: callers_in(records))
+    planned = behavior.facts.get("values") or {}
+    fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
+    customer = caller_for(
+        behavior.id,
+        behavior.facts.get("account"),
+        callers,
+        lambda caller: holdings(records, caller, fixed),
+        slot,
+    )
     seeds = {
         **seeds_for(project, customer),
         **precondition_seeds(project, behavior),
         **channel_values(project, behavior),
     }
-    # read once per loaded project: every case of the run draws from the same files
-    records = memoized(defs, "data_records", lambda: project_records(project))
-    # A seeded caller phone resolves to a test account (when the project ships no records
-    # of its own): the persona is its holder and gives its identity details.
+    # A seeded caller phone resolves to a caller: one of the project's own records with a
+    # phone, else (a project with none) a built-in test account. The persona is its holder
+    # and gives its identity details; a project whose records hold nobody with a phone
+    # draws the persona from its records and seeds a built-in phone (the case says so).
     fields = defs.memory_names()
     phones = [k for k in seeds if k in fields and is_caller_phone(fields[k])]
-    account = bool(phones) and not records.collections
+    account = bool(phones) and (not customer.built_in or not records.collections)
     holder = customer.name if account else None
     skill = defs.skills[behavior.source]
-    planned = behavior.facts.get("values") or {}
-    fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
     audience, shared = audience_text(defs, skill), audience_shared(defs)
     role = role_field(defs, audience, records, shared)
     kind = case_role(role, seeds, planned, skill) if role is not None else seeded_kind(defs, seeds)
+    if account and customer.record is not None:  # the case draws the caller's own records
+        records = replace(records, identity={**records.identity, **caller_ids(customer)})
     sheet = SheetBuilder(
         behavior.id,
         audience,
@@ -128,7 +143,10 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         role_value=kind,
         require=tool_requirements(project, skill.id, behavior),
         shared=shared,
+        full_name=None if holder else seeded_caller(defs),
     )
+    if account and customer.record is not None:  # the caller's own record, for every fact
+        sheet.hold(customer.record)
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
     # the failing or negative test account goes in a seeded id where no phone is seeded
@@ -377,7 +395,7 @@ class _Writer:
 
     def identity_value(self, detail: str) -> str | None:
         if self.account:
-            return detail_value(self.script.customer, detail)
+            return self.script.customer.detail(detail)
         return self.sheet.value(FieldSpec(detail_name(detail), "text", detail))
 
     def cue(self, ask: Ask) -> str:

@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.simulator import FactContext
-from evalcore.testdata import FactSheet
+from evalcore.testdata import Caller, FactSheet
 
 from ...planning import Behavior
 from ...planning._mantle_walk import Walk
-from ._mantle_testdata import Customer
 
 
 @dataclass
@@ -18,8 +17,8 @@ class Script:
     """Everything the drafter writes from: the context and the walks behind it."""
 
     behavior: Behavior
-    customer: Customer
-    """The test account the seeded caller phone belongs to."""
+    customer: Caller
+    """The caller the seeded caller phone belongs to (the project's record, else built-in)."""
     seeds: dict[str, Any]
     """Qualified seed fields -> value (`setup.initial_slots`)."""
     walk: Walk

@@ -17,17 +17,16 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions._preconditions import opening_seeds
 from evalcore.definitions.skill_model import skill_model
-from evalcore.testdata import SheetBuilder
+from evalcore.testdata import Caller, SheetBuilder
 from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
 from ...planning._mantle_session import session_fields
 from ...planning._mantle_vocab import channel_fields, is_caller_phone
 from ._mantle_facts import spec_of
-from ._mantle_testdata import Customer
 
 
-def seeds_for(project: Project, customer: Customer) -> dict[str, Any]:
+def seeds_for(project: Project, customer: Caller) -> dict[str, Any]:
     """Channel context the run starts with: the caller's phone and language only."""
     assert project.mantle is not None
     out: dict[str, Any] = {}

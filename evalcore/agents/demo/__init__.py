@@ -21,7 +21,7 @@ from typing import Any
 from ...errors import UserError
 from ...suggest import did_you_mean
 from .._protocol import AgentTarget
-from ._mantle_brain import MantleFlags
+from ._mantle_brain import Frame, MantleFlags, SkillContext
 
 DEMOS: dict[str, str] = {
     "bank": "evalcore.agents.demo._bank:BankTarget",
@@ -62,4 +62,4 @@ def _flag_names(target_class: type) -> list[str]:
     return list(flags()) if callable(flags) else []
 
 
-__all__ = ["DEMOS", "MantleFlags", "demo_names", "make_demo_target"]
+__all__ = ["DEMOS", "Frame", "MantleFlags", "SkillContext", "demo_names", "make_demo_target"]

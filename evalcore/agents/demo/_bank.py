@@ -11,7 +11,8 @@ What the agent does is casegen's one executable reading of a Mantle project, the
 agent (`mantle:examples/bank`, see `evalcore.agents.reference`): the same routing, skill
 stack, ordered blocks, prose plan, confirmation gates and responses. What this demo adds is
 what a deployment would have and the definitions do not: a backend (`_bank_data.Backend`)
-whose test customers (keyed by caller phone) get the results the real tools would return,
+whose test customers (the project's staging records, `examples/bank/data/staging`, keyed
+by caller phone) get the results the real tools would return,
 and which reads its results out the way a model would (cards by label, the city on file,
 the balance). So a wrong date of birth is a mismatch here, where the reference agent's own
 backend accepts any answer.
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..reference import ReferenceTarget
-from ._bank_data import Backend
+from ._bank_data import Backend, load_bank
 from ._mantle_engine import MantleFlags
 
 SPEC = "demo:bank"
@@ -60,7 +61,8 @@ class BankTarget(ReferenceTarget):
 
     def __init__(self, project: Path | str | None = None, **flags: Any) -> None:
         root = Path(project) if project is not None else default_project()
-        super().__init__(root, flags=MantleFlags(**flags), backend=Backend)
+        records = load_bank(root)  # read once: every session's backend shares them
+        super().__init__(root, flags=MantleFlags(**flags), backend=lambda: Backend(records))
         self.spec = SPEC
 
 

@@ -1,15 +1,19 @@
-"""The `demo:bank` backend: test customers and what each Riverbend tool returns for them.
+"""The `demo:bank` backend: what each Riverbend tool returns for the bank's test customers.
 
-The customers are the test accounts the scenarios use (the hand-written ones in
-examples/bank/eval/scenarios and the offline drafter's test data): caller phone, customer
-number, date of birth, postcode, cards, accounts and recent card payments. Results have the
-shape the real tools return (`examples/bank/skills/*/tools.py`, `tools/customer.py`), and
-each tool writes the memory its real code writes.
+The customers, each with their cards, accounts and recent card payments, are the
+project's own staging records (`examples/bank/data/staging/customers.json`, shaped like the
+core API's customer records), read the way casegen reads any project's data files
+(`evalcore.testdata.load_records`): the offline drafter draws its callers from the same
+records, so a drafted scenario that says "my date of birth is 14 March 1986, postcode
+94110" verifies against the caller phone it seeds. Results have the shape the real tools
+return (`examples/bank/skills/*/tools.py`, `tools/customer.py`), and each tool writes the
+memory its real code writes.
 
-Two accounts answer differently on purpose: on Jonas's (`+15550150`) the card-order backend
-and disputes backends return an error, so `place_replacement_order`, `order_replacement` and
-`open_dispute` fail; on Lena's
-(`+15550161`) every check comes back negative (no card can be replaced, no dispute opened).
+Two accounts answer differently on purpose, the test accounts of
+`evalcore.testdata.FAILING_ACCOUNT` and `NEGATIVE_ACCOUNT` (caller phones): on the failing
+one the card-order and disputes backends return an error, so `place_replacement_order`,
+`order_replacement` and `open_dispute` fail; on the negative one every check comes back
+negative (no card can be replaced, no dispute opened).
 
 The backend reads a date of birth and a postcode as a person says them ("14 March 1986",
 "postcode 94110") as well as normalised, as the real service behind a model would see
@@ -19,10 +23,13 @@ file, the balance): the reference agent reads results only for what they write.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from ...testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, load_records
 from ._mantle_engine import ToolResult
 
 
@@ -56,104 +63,124 @@ class Customer:
     city: str
     cards: tuple[Card, ...]
     balances: dict[str, dict[str, Any]] = field(default_factory=dict)
+    payments: tuple[Payment, ...] = ()
+    """Recent card payments, newest last."""
     failing: frozenset[str] = frozenset()
     """Tools whose backend errors for this customer."""
     negative: bool = False
     """Checks come back negative for this customer."""
 
 
-_PAYMENTS = (
-    Payment("tx-1001", "Acme Hardware", 82.40, "2 May"),
-    Payment("tx-1002", "Acme Hardware", 82.40, "2 May"),
-    Payment("tx-1003", "Corner Grocery", 23.15, "4 May"),
-    Payment("tx-1004", "Streamline Music", 9.99, "6 May"),
-)
+#: The tools whose backend errors for the failing test account.
+_FAILING_TOOLS = frozenset({"place_replacement_order", "order_replacement", "open_dispute"})
+_CUSTOMER_KEYS = ("customer_id", "first_name", "phone", "date_of_birth", "postcode", "city")
+_PAYMENT_KEYS = ("transaction_id", "merchant_name", "amount", "booking_date")
 
 
-def _customer(
-    customer_id: str,
-    name: str,
-    phone: str,
-    dob: str,
-    postcode: str,
-    city: str,
-    credit_last4: str,
-    **extra: Any,
-) -> Customer:
-    suffix = customer_id[-4:]
+class BankDataError(ValueError):
+    """A staging record the backend cannot use: the file, the record and what is wrong."""
+
+
+@dataclass(frozen=True)
+class BankRecords:
+    """The bank's staging customers, read once per project folder."""
+
+    customers: tuple[Customer, ...]
+
+    @property
+    def by_id(self) -> dict[str, Customer]:
+        return {c.customer_id: c for c in self.customers}
+
+    @property
+    def by_phone(self) -> dict[str, Customer]:
+        return {c.phone: c for c in self.customers}
+
+
+def _need(record: Any, keys: tuple[str, ...], where: str) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        raise BankDataError(f"{where}: a record must be an object, got {record!r}")
+    missing = [k for k in keys if not isinstance(record.get(k), str | int | float)]
+    if missing:
+        raise BankDataError(f"{where}: missing {', '.join(missing)} (needs {', '.join(keys)})")
+    return record
+
+
+def _read_customer(record: Any, where: str) -> Customer:
+    found = _need(record, _CUSTOMER_KEYS, where)
+    cards = found.get("cards") or []
+    if not isinstance(cards, list) or not all(
+        isinstance(c, dict) and {"card_id", "label"} <= c.keys() for c in cards
+    ):
+        raise BankDataError(f"{where}: cards must be a list of {{card_id, label}} objects")
+    accounts = found.get("accounts") or {}
+    if not isinstance(accounts, dict) or not all(isinstance(a, dict) for a in accounts.values()):
+        raise BankDataError(f"{where}: accounts must map an account type to an object")
+    phone = str(found["phone"])
+    payments = found.get("card_transactions") or []
+    if not isinstance(payments, list):
+        raise BankDataError(f"{where}: card_transactions must be a list of objects")
     return Customer(
-        customer_id=customer_id,
-        first_name=name,
+        customer_id=str(found["customer_id"]),
+        first_name=str(found["first_name"]),
         phone=phone,
-        date_of_birth=dob,
-        postcode=postcode,
-        city=city,
-        cards=(
-            Card(f"crd_{suffix}_d1", "Everyday Debit ending 4821"),
-            Card(f"crd_{suffix}_c1", f"Platinum Credit ending {credit_last4}"),
+        date_of_birth=str(found["date_of_birth"]),
+        postcode=str(found["postcode"]),
+        city=str(found["city"]),
+        cards=tuple(Card(str(c["card_id"]), str(c["label"])) for c in cards),
+        balances={str(k): dict(v) for k, v in accounts.items()},
+        payments=tuple(
+            _read_payment(t, f"{where}, card_transactions[{i}]") for i, t in enumerate(payments)
         ),
-        balances={
-            "checking": {
-                "name": "Everyday Checking",
-                "number": f"0000{suffix}1204",
-                "available_balance": 1842.17,
-                "ledger_balance": 1903.52,
-                "currency": "USD",
-            },
-            "savings": {
-                "name": "Riverbend Saver",
-                "number": f"0000{suffix}7730",
-                "available_balance": 12450.00,
-                "ledger_balance": 12450.00,
-                "currency": "USD",
-            },
-            "credit_card": {
-                "name": "Platinum Credit",
-                "statement_balance": 634.80,
-                "minimum_payment": 25.00,
-                "payment_due_date": "2026-01-18",
-                "currency": "USD",
-            },
-        },
-        **extra,
+        failing=_FAILING_TOOLS if phone == FAILING_ACCOUNT else frozenset(),
+        negative=phone == NEGATIVE_ACCOUNT,
     )
 
 
-CUSTOMERS = (
-    _customer("C-20481734", "Priya", "+15550142", "1986-03-14", "94110", "San Francisco", "3307"),
-    _customer("C-20533910", "Marcus", "+15550177", "1979-07-02", "60614", "Chicago", "9140"),
-    _customer("C-20199007", "Tomás", "+15550123", "1992-11-30", "73301", "Austin", "5526"),
-    _customer("C-20377415", "Grace", "+15550199", "1968-09-09", "02139", "Cambridge", "6081"),
-    _customer("C-20611342", "Amara", "+15550108", "1995-04-23", "98103", "Seattle", "2915"),
-    _customer(
-        "C-20700050",
-        "Jonas",
-        "+15550150",
-        "1975-05-05",
-        "30301",
-        "Atlanta",
-        "4470",
-        failing=frozenset({"place_replacement_order", "order_replacement", "open_dispute"}),
-    ),
-    _customer(
-        "C-20700061", "Lena", "+15550161", "1983-10-17", "80202", "Denver", "1852", negative=True
-    ),
-)
-BY_ID = {c.customer_id: c for c in CUSTOMERS}
-BY_PHONE = {c.phone: c for c in CUSTOMERS}
+def _read_payment(record: Any, where: str) -> Payment:
+    found = _need(record, _PAYMENT_KEYS, where)
+    day = str(found["booking_date"])
+    try:
+        when = dt.date.fromisoformat(day)
+    except ValueError:
+        raise BankDataError(f"{where}: booking_date {day!r} is not YYYY-MM-DD") from None
+    return Payment(
+        str(found["transaction_id"]),
+        str(found["merchant_name"]),
+        float(found["amount"]),
+        f"{when.day} {when.strftime('%B')}",
+    )
+
+
+def load_bank(root: Path) -> BankRecords:
+    """The staging customers under `root/data` (a `customers` file, each with its cards,
+    accounts and recent card payments); a record the backend cannot use is a
+    `BankDataError` naming it, never skipped."""
+    records = load_records(root)
+    if records.problems:
+        raise BankDataError("; ".join(records.problems))
+    found = next((c for c in records.collections if c.name == "customers"), None)
+    if found is None:
+        raise BankDataError(f"{root}/data: no customers.json (the bank's staging records)")
+    where = found.where or "customers.json"
+    return BankRecords(
+        tuple(_read_customer(r, f"{where} record {i}") for i, r in enumerate(found.records))
+    )
 
 
 class Backend:
     """Deterministic results of every tool of examples/bank for one conversation."""
 
-    def __init__(self) -> None:
+    def __init__(self, records: BankRecords) -> None:
+        self.records = records
+        self._by_id = records.by_id
+        self._by_phone = records.by_phone
         self.orders = 0
         self.disputes = 0
         self.transfers = 0
         self.failed_checks = 0
 
     def customer(self, memory: dict[str, Any]) -> Customer | None:
-        return BY_ID.get(str(memory.get("project.customer_id")))
+        return self._by_id.get(str(memory.get("project.customer_id")))
 
     def call(
         self, skill_id: str, name: str, arguments: dict[str, Any], memory: dict[str, Any]
@@ -189,7 +216,7 @@ class Backend:
     def _lookup_customer(
         self, args: dict[str, Any], _: Customer | None, memory: dict[str, Any]
     ) -> ToolResult:
-        found = BY_PHONE.get(str(args.get("phone")))
+        found = self._by_phone.get(str(args.get("phone")))
         if found is None:
             return ToolResult({"found": False})
         writes = (
@@ -202,7 +229,7 @@ class Backend:
     def _verify_identity(
         self, args: dict[str, Any], customer: Customer | None, _: dict[str, Any]
     ) -> ToolResult:
-        target = BY_ID.get(str(args.get("customer_id"))) or customer
+        target = self._by_id.get(str(args.get("customer_id"))) or customer
         ok = (
             target is not None
             and _iso_date(str(args.get("date_of_birth", ""))) == target.date_of_birth
@@ -348,7 +375,7 @@ class Backend:
                 "pending": False,
                 "card_last4": "4821",
             }
-            for p in _PAYMENTS
+            for p in (customer.payments if customer else ())
         ]
         return ToolResult(
             {"since": "60 days ago", "transactions": transactions},
@@ -452,8 +479,12 @@ def _card(customer: Customer | None, card_id: Any) -> Card | None:
     return next((c for c in customer.cards if c.card_id == card_id), None)
 
 
-def payments() -> tuple[Payment, ...]:
-    return _PAYMENTS
-
-
-__all__ = ["BY_ID", "BY_PHONE", "CUSTOMERS", "Backend", "Card", "Customer", "Payment", "payments"]
+__all__ = [
+    "Backend",
+    "BankDataError",
+    "BankRecords",
+    "Card",
+    "Customer",
+    "Payment",
+    "load_bank",
+]

@@ -12,6 +12,9 @@ other way (`variants(project)`); a case every correct agent passes passes them a
 docs/verification.md.
 """
 
+from ._backend import placeholder
+from ._brain import ModelBrain
+from ._engine import ReferenceEngine
 from ._mutants import KINDS, Mutant, find_mutant, mutants
 from ._reach import reached
 from ._target import ReferenceTarget, parse_reference
@@ -19,12 +22,15 @@ from ._variants import Variant, variants
 
 __all__ = [
     "KINDS",
+    "ModelBrain",
     "Mutant",
+    "ReferenceEngine",
     "ReferenceTarget",
     "Variant",
     "find_mutant",
     "mutants",
     "parse_reference",
+    "placeholder",
     "reached",
     "variants",
 ]

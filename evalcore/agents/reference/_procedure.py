@@ -20,8 +20,9 @@ question skipped (`skip_optional`), the prose-only asks in the other order (`reo
 
 
 Instructions steps ask for what `complete_when` waits for (one question naming the first
-missing field), set a choice the step sets beside it from the record the answer picks,
-then ask each field an `if:` line of the step asks whose condition holds; the
+missing field; once the step's choice is made, a field it does not ask for by name on that
+side is set by the model, not asked), set a choice the step sets beside it from the record
+the answer picks, then ask each field an `if:` line of the step asks whose condition holds; the
 tools the step lets the model call run after it, and a block's `tools:` after its steps.
 """
 
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
-from ...definitions.skill_model import instruction_prompt
+from ...definitions.skill_model import asks_for, instruction_prompt
 from ...definitions.skill_model.cues import heard
 from ...definitions.skill_model.prose_items import hands_over, with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
@@ -313,6 +314,17 @@ class Runner:
                         key, value if value is not None else ctx.words(key).fallback()
                     )
                 continue
+            if not categorical and any(self._categorical(k) for k in keys):
+                # the step's choice is made: what it does not ask for by name on that
+                # side ("If it is not clear yet, ask ..."), the model sets itself
+                unasked = [
+                    k for k in missing if not asks_for(text, ctx.defs.memory_field(k), ctx.holds)
+                ]
+                for key in unasked:
+                    ctx.engine.remember(key, self.brain.chosen(ctx, key))
+                missing = [k for k in missing if k not in unasked]
+                if not missing:
+                    continue
             asked = categorical[0] if categorical else missing[0]
             prompt = instruction_prompt(text, ctx.defs.memory_field(asked), ctx.holds)
             yield from self.brain.ask_for(ctx, asked, prompt, missing, step.id, block)

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...findings import Finding
+from ...justify import Note, annotate_yaml
+from ...testdata import built_in_phones, load_records
 from .. import register
 from .._base import Dialect
 
@@ -79,15 +81,31 @@ class MantleDialect(Dialect):
         return judge_case(data, project)
 
     def dump_justified(self, data: Any, project: Project | None) -> str:
-        """Canonical YAML with a `# <kind>: <file>:<line> <element>` line above each check."""
-        from ...justify import annotate_yaml
-
-        return annotate_yaml(self.dump(data), self.justify(data, project))
+        """Canonical YAML with a `# <kind>: <file>:<line> <element>` line above each check,
+        and a `# test data: …` line where a seeded caller is a built-in test account."""
+        notes = _built_in_notes(data, project)
+        return annotate_yaml(self.dump(data), [*self.justify(data, project), *notes])
 
     def case_title(self, data: Any) -> str | None:
         scenario = data.get("scenario") if isinstance(data, dict) else None
         name = scenario.get("name") if isinstance(scenario, dict) else None
         return name if isinstance(name, str) and name.strip() else None
+
+
+def _built_in_notes(data: Any, project: Project | None) -> list[Note]:
+    """A note on the seeds that are a built-in test account's phone the project's own
+    records do not hold (`evalcore.testdata.built_in_phones`): the case says its caller is
+    not one of the project's."""
+    scenario = data.get("scenario") if isinstance(data, dict) else None
+    setup = scenario.get("setup") if isinstance(scenario, dict) else None
+    seeds = setup.get("initial_slots") if isinstance(setup, dict) else None
+    if project is None or not isinstance(seeds, dict):
+        return []
+    found = built_in_phones(seeds, load_records(project.root))
+    return [
+        Note("/scenario/setup/initial_slots", f"{key} {what} (no record under data/ has it)")
+        for key, what in found.items()
+    ]
 
 
 def __getattr__(name: str) -> Any:
