@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from evalcore.dedupe import Fingerprint, fingerprint
+from evalcore.definitions import undeclared_set_fields
 from evalcore.findings import Finding
 from evalcore.redact import redact
 from evalcore.repair import repair_data
@@ -246,7 +247,7 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             work["data"] = justified.data
             work["repairs"] = [*work["repairs"], *justified.fixes]
             if justified.needs_review:
-                work["needs_review"] = justified.needs_review
+                work["needs_review"] = _with_causes(justified.needs_review, ctx, work)
             updates[behavior_id] = work
         outcome = prewrite(
             work["data"],
@@ -275,7 +276,7 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             # the suite must have this case (a skill's goal, a gate's refusal), yet nothing
             # in the definitions gives it a check of the goal: written for a person to
             # finish, with the reason, never dropped in silence (and not verified as if sound)
-            updated["verification"] = _needs_review(outcome.data, left)
+            updated["verification"] = _needs_review(outcome.data, left, ctx, work)
         elif left:
             first = left[0]
             updated["status"] = "dropped"
@@ -295,9 +296,21 @@ def _held_for_review(work: CaseWork, left: list[Finding], verify: bool) -> bool:
     return verify and must_cover(behavior) and all(f.code in _HOLD_FOR_REVIEW for f in left)
 
 
-def _needs_review(data: dict[str, Any], left: list[Finding]) -> dict[str, Any]:
-    reason = "; ".join(f"{f.code}: {f.message}" for f in left)
+def _needs_review(
+    data: dict[str, Any], left: list[Finding], ctx: GenerateContext, work: CaseWork
+) -> dict[str, Any]:
+    reason = _with_causes("; ".join(f"{f.code}: {f.message}" for f in left), ctx, work)
     return Verdict("needs-review", "none", data, reason=reason, method="none").to_json()
+
+
+def _with_causes(reason: str, ctx: GenerateContext, work: CaseWork) -> str:
+    """The needs-review reason, and what in the project keeps the goal out of reach (a
+    value the prose keeps with `set_fields` in an entry no memory.yml declares), with file,
+    line and entry: the finding is the project's, for its author."""
+    defs = ctx.project.mantle
+    skill = defs.skills.get(str(work["behavior"].get("source"))) if defs is not None else None
+    causes = undeclared_set_fields(ctx.project.root, defs, skill) if skill is not None else []
+    return "; ".join([reason, *(f"in the project: {c}" for c in causes)])
 
 
 # --- dedupe, write, report --------------------------------------------------------------

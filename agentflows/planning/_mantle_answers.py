@@ -89,7 +89,7 @@ class AnswerBehaviors(PlannerBase):
             return []
         _, qualified = choice
         field = self.defs.memory_names()[qualified]
-        values = list(field.enum_values or [])
+        values = field.named_values
         if len(values) < 2:
             return []
         ask_index = next(i for i, a in enumerate(walk.asks) if a.field == qualified)
@@ -159,7 +159,7 @@ class AnswerBehaviors(PlannerBase):
             if ask.kind not in ("collect", "ask_field", "instructions") or not ask.field:
                 continue
             field = self.defs.memory_field(ask.field)
-            values = list(field.enum_values or []) if field is not None else []
+            values = field.named_values if field is not None else []
             if field is None or field.type != "categorical" or len(values) < 2:
                 continue
             right = ask.value if ask.value in values else values[0]

@@ -134,7 +134,7 @@ class Walk:
 def sample_value(defs: MantleDefinitions, field_def: MemoryField) -> Any:
     """A plausible answer for a field the behaviour did not fix."""
     if field_def.type == "categorical" and field_def.enum_values:
-        return field_def.enum_values[0]
+        return field_def.named_values[0]
     if field_def.type == "float":
         return 60.0
     if field_def.type == "int":

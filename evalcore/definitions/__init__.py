@@ -8,6 +8,7 @@ from ._blocks import FRAMEWORK_TOOLS
 from ._discover import find_project, project_kind_of
 from ._load import load_project
 from ._mantle_rasa_rules import RASA_RULES_VERSION, rasa_errors, rasa_refusal
+from ._mantle_set_fields import undeclared_set_fields
 from ._model import (
     Block,
     Branch,
@@ -79,4 +80,5 @@ __all__ = [
     "project_kind_of",
     "rasa_errors",
     "rasa_refusal",
+    "undeclared_set_fields",
 ]

@@ -15,6 +15,7 @@ from typing import Any
 from ._context import ReadContext
 from ._mantle_memory import read_project_memory, read_responses
 from ._mantle_rasa_rules import apply_rasa_rules
+from ._mantle_set_fields import warn_undeclared_set_fields
 from ._mantle_skill import collect_tools, read_skill
 from ._model import MantleDefinitions, Skill
 
@@ -38,6 +39,7 @@ def read_mantle(ctx: ReadContext) -> MantleDefinitions:
     if (root / SCENARIO_DIR).is_dir():
         defs.scenario_dir = SCENARIO_DIR
     apply_rasa_rules(ctx, defs)
+    warn_undeclared_set_fields(ctx, defs)
     return defs
 
 

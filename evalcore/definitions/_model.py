@@ -52,6 +52,13 @@ class MemoryField(_Model):
         """The name as events and assertions use it: `<skill>.<key>` or `project.<key>`."""
         return f"{self.namespace}.{self.name}"
 
+    @property
+    def named_values(self) -> list[Any]:
+        """The listed values a case can name: a YAML 1.1 `off` or `no` read as a bool is
+        left out while words remain (a case written `false` fails the type check)."""
+        listed = list(self.enum_values or [])
+        return [v for v in listed if not isinstance(v, bool)] or listed
+
 
 @record
 class ToolParameter(_Model):

@@ -553,6 +553,24 @@ def reported(field: MemoryField | None, prompt: str | None) -> bool:
     return "when they" in text and any(w in text for w in _OUTCOME_WORDS)
 
 
+def named_instead(skill: Skill, field: MemoryField | None, value: Any) -> tuple[str, str] | None:
+    """(label, words) for a `<thing>_id` the user names by its name, not its id: the skill
+    speaks of the things' names ("Call list_slack_channels when they are unsure of channel
+    names") and the id example spells one ("C_GENERAL": `channel`, `general`); the agent
+    finds the id. None where the id spells no name or the skill never speaks of names."""
+    if field is None or not field.name.endswith("_id") or not isinstance(value, str):
+        return None
+    thing = value_words(field.name.removesuffix("_id"))
+    body = " ".join((skill.body or "").lower().split())
+    if not thing or f"{thing} name" not in body:
+        return None
+    prefix, _, rest = value.partition("_")
+    words = rest.replace("_", " ").strip()
+    if not (prefix.isupper() and len(prefix) <= 2 and words.replace(" ", "").isalpha()):
+        return None
+    return thing, words.lower()
+
+
 def reported_label(field: MemoryField) -> str | None:
     """What the agent waits to hear, from the field's description: "Whether the customer
     confirmed they finished rebooting the router." -> `whether you finished rebooting the
@@ -590,6 +608,7 @@ __all__ = [
     "in_own_words",
     "is_internal",
     "label_for",
+    "named_instead",
     "offers",
     "question_answer",
     "reported",

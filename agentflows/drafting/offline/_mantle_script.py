@@ -63,6 +63,7 @@ from ._mantle_facts import (
     gate_words,
     holds,
     label_for,
+    named_instead,
     offers,
     question_answer,
     reported,
@@ -288,7 +289,14 @@ class _Writer:
             self._labels[(ask.kind, ask.prompt, ask.details, ask.field)] = label
             self.sheet.add(label, reported_value(ask.value), field=ask.field)
             return label
-        said = spoken(self.defs, ask.field, ask.value if value is None else value)
+        given = ask.value if value is None else value
+        skill = self.defs.skills[self.script.behavior.source]
+        named = named_instead(skill, field_def, given)
+        if named is not None:  # a channel named as a person names it, not its id
+            label = self._labels[(ask.kind, ask.prompt, ask.details, ask.field)] = named[0]
+            self.sheet.add(label, named[1], field=ask.field)
+            return label
+        said = spoken(self.defs, ask.field, given)
         if said is not None:
             self.sheet.add(label, said, field=ask.field)
         return label

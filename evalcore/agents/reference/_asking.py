@@ -29,9 +29,13 @@ _TAIL = re.compile(
     r"|before\b|then\b).*$",
     re.IGNORECASE,
 )
+#: The agent repeats the details for the user to confirm: "read them back", "all correct",
+#: "when they confirm" (what was shown), never "when they confirm success" (their report of
+#: how something they did went).
 _READ_BACK = re.compile(
     r"\bread(?:s|ing)?\s+(?:it\s+|them\s+|everything\s+|the\s+[\w ]{1,40}?)?back\b|"
-    r"\b(?:all\s+)?correct\b|\bwhen\s+they\s+confirm\b",
+    r"\b(?:all\s+)?correct\b|"
+    r"\bwhen\s+they\s+confirm(?:\s+(?:it|them|the\s+(?:details|summary|draft)))?(?![\s\w])",
     re.I,
 )
 _PEOPLE = (

@@ -107,7 +107,7 @@ def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str 
         sentence = re.split(r"[.!?]\s", before)[-1]
         asked = re.search(r"\b(?:ask|find\s+out|collect)\b", sentence.split(",", 1)[-1], re.I)
         conditional = re.match(r"\s*(?:if|when|whenever|unless|once)\b", sentence, re.I)
-        if conditional and not asked:
+        if conditional and not asked and not _USER_GIVES.search(sentence):
             continue  # "If someone asks for X, set y": the agent sets it on a condition
         after = text[match.end() : match.end() + 60]
         if not asks and _FROM_RESULT.match(after):
@@ -123,10 +123,12 @@ _USER = (
     r"(?:they|he|she|the\s+(?:user|caller|customer|member|client|patient|rider|driver|owner|"
     r"person)s?)"
 )
-#: "use another if they give one": the value set is what the user gives.
+#: "use another if they give one", "When they pick a valid mode", "When they confirm, set
+#: ...": the value set is what the user gives, picks or approves.
 _USER_GIVES = re.compile(
-    rf"\b(?:if|when|unless)\s+{_USER}\s+(?:give|gives|provide|provides|name|names|"
-    r"prefer|prefers|offer|offers|say|says|tell|tells)\s+(?:one|another|a|an|us|you|it|other)\b",
+    rf"\b(?:if|when|unless|once)\s+{_USER}\s+(?:(?:give|gives|provide|provides|name|names|"
+    r"prefer|prefers|offer|offers|say|says|tell|tells|pick|picks|choose|chooses|select|selects)"
+    r"\s+(?:one|another|a|an|us|you|it|other)\b|(?:confirm|confirms|approve|approves)\s*,)",
     re.I,
 )
 

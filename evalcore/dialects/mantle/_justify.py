@@ -48,7 +48,14 @@ _GUARD = re.compile(
     r"(?P<clause>(?:[^,.;:]|\.(?=\w))*)",
     re.I,
 )
+#: A permission in parentheses qualifies only what it stands beside, not the sentences
+#: after it ("(the Rx number helps but is optional). Then call ...").
+_OWN_SCOPE = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[a-z][a-z_]{2,}")
+#: A clause that opens the other branch of the guard before it.
+_OTHERWISE = frozenset({"otherwise", "otherwise,", "else", "else,"})
+#: What names an element in prose: a backticked name or an `@reference`.
+_NAMES = re.compile(r"`[^`]+`|@\w+\.\w")
 #: Words of a guard clause that say nothing the case must fix ("if they answer").
 _DIALOG = frozenset(
     """they them the user customer caller person answer answers answered reply replies respond
@@ -57,7 +64,8 @@ _DIALOG = frozenset(
     has had what which their there then does did ask asked asks done collected known
     available empty missing too already true false none blank mean means meant returns
     return returned ends ended finishes finished completes completed succeeds succeeded
-    ready needed""".split()  # noqa: SIM905
+    ready needed pick picks picked choose chooses chose chosen select selects selected
+    valid success successful successfully worked works""".split()  # noqa: SIM905
 )
 #: A guard on what the user has not said yet ("If the customer did not say which account").
 _NOT_SAID = re.compile(
@@ -131,6 +139,19 @@ _DETOUR = {
 
 #: The value of an entry the case sets or its user states without saying which value.
 _STATED = "<stated>"
+
+
+def _condition_words(clause: str) -> str:
+    """What a guard clause tests, lower-case: without its parentheses ("(R- and eight
+    digits)") and without the instruction that follows it where no comma parts them ("If
+    they have an order number use @tool.get_order_status": its verb and the reference)."""
+    text = _OWN_SCOPE.sub(" ", clause)
+    reference = re.search(r"@\w+\.", text)
+    if reference is not None:
+        before = text[: reference.start()].split()
+        if len(before) >= 2:
+            text = " ".join(before[:-1])
+    return text.lower()
 
 
 def _compared(condition: str, name: str) -> set[str]:
@@ -266,23 +287,35 @@ class MantleJustifier:
         return out
 
     def _prose_mentions(
-        self, skill: Skill, pattern: re.Pattern[str], case: _Case, what: str
+        self,
+        skill: Skill,
+        pattern: re.Pattern[str],
+        case: _Case,
+        what: str,
+        *,
+        setting: bool = False,
     ) -> Justification | None:
-        """The strongest prose sentence of `skill` matching `pattern`, classified."""
+        """The strongest prose sentence of `skill` matching `pattern`, classified; with
+        `setting`, only a sentence that tells the model to set it (one that merely names
+        it, "the voice persists via fun_mode", writes nothing)."""
         found: list[Justification | None] = []
         permissive_paragraphs: set[int] = set()
         for text, line, condition, paragraph in self._sentences(skill):
             permissive = paragraph in permissive_paragraphs
-            if _PERMISSIVE.search(text):
+            if _PERMISSIVE.search(_OWN_SCOPE.sub(" ", text)):
                 permissive_paragraphs.add(paragraph)
             if not pattern.search(text):
                 continue  # only a sentence that mentions it is classified
+            if setting and not SETTING & words(text):
+                continue
             # A guard scopes its own clause: "Run @block.x; it verifies first when needed."
             # (and the clauses before it), not the ones before: "If ..., record x; do
             # the same for y" keeps y under the "If".
             clauses = re.split(r"(?<=;)\s+", text)
             upto = next((i for i, c in enumerate(clauses) if pattern.search(c)), len(clauses))
-            kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill)
+            kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill, pattern)
+            if upto and clauses[min(upto, len(clauses) - 1)].split()[0].lower() in _OTHERWISE:
+                kind = "conditional"  # "If A, use x; otherwise use y": y only where A fails
             if permissive:
                 kind = "conditional"
             quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
@@ -292,11 +325,14 @@ class MantleJustifier:
         return strongest(found)
 
     def _entries_named(self, clause: str, skill: Skill | None) -> list[str]:
-        """Qualified entries of `skill` (or the project) a guard clause names bare."""
+        """Qualified entries of `skill` (or the project) a guard clause names bare, or in
+        words ("if there are order lines": `order_lines`)."""
         if skill is None:
             return []
         out = []
         words = set(re.findall(r"[a-z][a-z0-9]*_[a-z0-9_]+", clause))
+        spaced = f" {' '.join(re.findall(r'[a-z0-9]+', clause.lower()))} "
+        words |= {k for k in skill.memory if "_" in k and f" {k.replace('_', ' ')} " in spaced}
         # "When checked is True": a bare subject the skill declares is a field too
         subject = re.match(r"\s*(?:the\s+)?([a-z][a-z0-9]*)\s+(?:is|are|was|==)\b", clause)
         if subject is not None:
@@ -309,29 +345,51 @@ class MantleJustifier:
         return sorted(out)
 
     def _classify(
-        self, text: str, condition: str | None, case: _Case, skill: Skill | None = None
+        self,
+        text: str,
+        condition: str | None,
+        case: _Case,
+        skill: Skill | None = None,
+        pattern: re.Pattern[str] | None = None,
     ) -> str:
+        """`instructed` when the case fixes what the text is guarded by, else `conditional`.
+        Alternatives ("Set `x` to true when A, or false if B") are guarded each on its own:
+        one the case fixes is enough, where it names what `pattern` finds or names nothing
+        else (the elided "or false if B"), never another's ("or call `y` if B")."""
         if condition is not None and not self._fixes(condition, case):
             return "conditional"
         if _PERMISSIVE.search(text):
             return "conditional"
+        alternatives = re.split(r",\s+or\s+", text) if pattern is not None else [text]
+        own = [
+            a for a in alternatives if pattern is None or pattern.search(a) or not _NAMES.search(a)
+        ]
+        return (
+            "instructed" if any(self._guards_fixed(a, case, skill) for a in own) else "conditional"
+        )
+
+    def _guards_fixed(self, text: str, case: _Case, skill: Skill | None) -> bool:
         for match in _GUARD.finditer(text):
             clause = match.group("clause")
             if _FIELD_REF.search(clause):
                 if not self._fixes(clause, case, at_start=True):
-                    return "conditional"
+                    return False
                 continue
             if _NOT_SAID.search(clause) and _ONLY_WHEN_ASKED.search(case.text):
                 continue
             entries = self._entries_named(clause, skill)
             if entries:  # "When details_verified is True": the case sets it, or it is open
-                if not all(e in case.fields for e in entries):
-                    return "conditional"
+                # ("If they have an order number": its user states it, or it is open)
+                if not all(
+                    e in case.fields or _said(e.split(".")[-1].replace("_", " "), case.text)
+                    for e in entries
+                ):
+                    return False
                 continue
-            words = {w for w in _WORD.findall(clause.lower()) if w not in _DIALOG}
+            words = {w for w in _WORD.findall(_condition_words(clause)) if w not in _DIALOG}
             if any(w not in case.text and w.replace("_", " ") not in case.text for w in words):
-                return "conditional"
-        return "instructed"
+                return False
+        return True
 
     def _holds(self, condition: str, case: _Case) -> bool | None:
         """Whether a Mantle condition (`if:`, `when:`, a branch) holds in the case: at the
@@ -597,31 +655,76 @@ class MantleJustifier:
                 return True
             if current.kind == "end":
                 continue
+            for target in self._successors(block.steps, index, current):
+                todo.append(block.steps[index[target]])
             if isinstance(current.next, list):
                 conditions = [b.condition for b in current.next if b.condition]
+                later = self._written_after(skill, block.steps, index, current)
                 for branch in current.next:
                     gates = (
                         [branch.condition] if branch.condition else [f"!{c}" for c in conditions]
                     )
-                    if branch.target in index and all(self._open(g, case) for g in gates):
+                    if branch.target in index and all(self._open(g, case, later) for g in gates):
                         todo.append(block.steps[index[branch.target]])
-            elif isinstance(current.next, str):
-                if current.next in index:
-                    todo.append(block.steps[index[current.next]])
-            elif index[current.id] + 1 < len(block.steps):
-                todo.append(block.steps[index[current.id] + 1])
         return False
 
-    def _open(self, condition: str | None, case: _Case) -> bool:
+    @staticmethod
+    def _successors(steps: list[Step], index: dict[str, int], current: Step) -> list[str]:
+        """The steps a step without `next:` branches goes on to (its `next:`, else the
+        following step)."""
+        if isinstance(current.next, list):
+            return []
+        if isinstance(current.next, str):
+            return [current.next] if current.next in index else []
+        at = index[current.id] + 1
+        return [steps[at].id] if at < len(steps) else []
+
+    def _written_after(
+        self, skill: Skill, steps: list[Step], index: dict[str, int], branching: Step
+    ) -> set[str]:
+        """Entries a step after `branching` writes (`set_memory`, `collect`): what the case
+        ends with there says nothing of their value when the branch is taken ("if
+        user_country is ... else ask, then set_memory user_country")."""
+        out: set[str] = set()
+        todo = list(branching.next_targets)
+        seen: set[str] = {branching.id}
+        while todo:
+            target = todo.pop()
+            if target in seen or target not in index:
+                continue
+            seen.add(target)
+            current = steps[index[target]]
+            keys = list(_dict(current.target)) if current.kind == "set_memory" else []
+            if current.kind == "collect":
+                keys.append(str(current.target))
+            out |= {self._scoped(skill, key) for key in keys}
+            if isinstance(current.next, list):
+                todo += current.next_targets
+            else:
+                todo += self._successors(steps, index, current)
+        return out
+
+    def _scoped(self, skill: Skill, key: str) -> str:
+        """A bare entry as Mantle resolves it: the skill's own when it declares it, else
+        the project's."""
+        if "." in key:
+            return key
+        return f"{skill.id}.{key}" if key in skill.memory else f"project.{key}"
+
+    def _open(self, condition: str | None, case: _Case, unknown: set[str] | None = None) -> bool:
         """Whether the case leaves `condition` possible (a `!` one: its negation); one the
-        case's values do not decide is open (a tool's result may take the branch)."""
+        case's values do not decide is open (a tool's result may take the branch), and so
+        is one on an entry in `unknown` the case does not seed (it is written later)."""
         if not condition:
             return True
         negated = condition.startswith("!")
         condition = condition.removeprefix("!")
         for m in _FIELD_REF.finditer(condition):
             name = f"project.{m.group(3)}" if m.group(3) else f"{m.group(1)}.{m.group(2)}"
-            compared, seen = _compared(condition, name), case.values.get(name)
+            seen = case.values.get(name)
+            if unknown and name in unknown:
+                seen = {str(case.slots[name]).lower()} if name in case.slots else None
+            compared = _compared(condition, name)
             if compared and seen:
                 matches = bool(compared & seen)
                 return not matches if negated else matches
@@ -728,7 +831,8 @@ class MantleJustifier:
                         out.append(_via(at, self._block(skill, block.id, case)))
             md = self._md(skill)
             pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
-            mention = self._prose_mentions(skill, pattern, case, "sets the entry:")
+            sets = self._sets(skill, pattern)
+            mention = self._prose_mentions(skill, pattern, case, "sets the entry:", setting=sets)
             for tool, constraint in skill.tool_constraints.items():
                 if own or tool not in case.called:
                     continue
@@ -741,7 +845,7 @@ class MantleJustifier:
                     needed.append(_via(needs, self._tool_in(skill, tool, case)))
             # prose that tells the model to set it ("Set `x` via `set_fields`") writes it
             # before a tool's code could; a mere mention ("Unless x is true, ...") does not
-            (setting if self._sets(skill, pattern) else said).append(mention)
+            (setting if sets else said).append(mention)
             for tool in self.defs.tools_for(skill.id).values():
                 if name not in tool_keys(self.project, tool, skill.id):
                     continue

@@ -1,0 +1,82 @@
+"""Prose that has the model keep a value with Mantle's built-in `set_fields` in an entry no
+memory.yml declares ("When they answer, set `bill_month` via `set_fields`").
+
+Rasa's project check does not read prose for this, but at runtime `set_fields` on an entry
+the skill's (or the project's) memory schema does not declare is a write error: the value is
+never kept, and whatever waits for it (a `requires:` on it, an `if:` on it) never comes. A
+goal case of such a skill cannot reach its goal; the project's author is told where and
+which entry, beside the needs-review reason of that case.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ._context import ReadContext
+from ._model import MantleDefinitions, Skill
+
+SET_FIELDS = "set_fields"
+
+
+def undeclared_set_fields(root: Path, defs: MantleDefinitions, skill: Skill) -> list[str]:
+    """`skills/x/skill.md:21: ...` for each entry the skill's prose sets via `set_fields`
+    that neither its memory.yml nor the project's declares, with what needs it."""
+    path = root / skill.path / "skill.md"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    seen: set[str] = set()
+    out: list[str] = []
+    for name, line in _set_via_set_fields(lines):
+        if name in skill.memory or name in defs.memory or name in seen:
+            continue
+        seen.add(name)
+        out.append(_message(skill, name, line))
+    return out
+
+
+def _set_via_set_fields(lines: list[str]) -> list[tuple[str, int]]:
+    """(entry, line) for each "set `entry` ... `set_fields`" in one sentence of `lines`."""
+    words: list[tuple[str, int]] = [(w, n) for n, text in enumerate(lines, 1) for w in text.split()]
+    found: list[tuple[str, int]] = []
+    start = 0
+    for index, (word, _) in enumerate(words):
+        if word.endswith((".", "!", "?", ":")) or index == len(words) - 1:
+            sentence = words[start : index + 1]
+            start = index + 1
+            tokens = [w.strip("`,.;:()") for w, _ in sentence]
+            if SET_FIELDS not in tokens:
+                continue
+            for at, (raw, line) in enumerate(sentence[1:], 1):
+                name = raw.strip(",.;:()")
+                if not (name.startswith("`") and name.endswith("`") and len(name) > 2):
+                    continue
+                name = name.strip("`")
+                if name != SET_FIELDS and name.isidentifier() and tokens[at - 1].lower() == "set":
+                    found.append((name, line))
+    return found
+
+
+def _message(skill: Skill, name: str, line: int) -> str:
+    needs = [
+        tool
+        for tool, constraint in skill.tool_constraints.items()
+        if constraint.requires and f"{skill.id}.{name}" in constraint.requires
+    ]
+    then = f"; {', '.join(needs)} requires it, so it never runs" if needs else ""
+    return (
+        f"{skill.path}/skill.md:{line}: the prose sets `{name}` via `set_fields`, but no "
+        f"memory.yml declares it: Rasa rejects set_fields on an undeclared entry at runtime, "
+        f"so the value is never kept{then}. Declare `{name}` in {skill.path}/memory.yml."
+    )
+
+
+def warn_undeclared_set_fields(ctx: ReadContext, defs: MantleDefinitions) -> None:
+    """Each skill's undeclared `set_fields` entries as project warnings."""
+    for skill in defs.skills.values():
+        for message in undeclared_set_fields(ctx.root, defs, skill):
+            ctx.warnings.append(message)
+
+
+__all__ = ["undeclared_set_fields", "warn_undeclared_set_fields"]
