@@ -12,16 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..drafting import DraftContext
-from ..planning import Behavior
 from .context import GenerateContext
 
 #: The label of a model-drafted case none of whose words were usable.
 FALLBACK = "offline (fallback: none of the model's words were usable)"
 
 
-def model_parts(ctx: GenerateContext, behavior: Behavior, data: dict[str, Any] | None) -> list[str]:
+def model_parts(
+    ctx: GenerateContext, draft: DraftContext, data: dict[str, Any] | None
+) -> list[str]:
     """The fields of `data` that differ from the offline plan (what the model wrote);
-    every field for a dialect drafted whole; [] for the offline engine."""
+    every field for a dialect drafted whole; [] for the offline engine. `draft` is the
+    context the model drafted in (its siblings too: the plan deals the suite's callers by
+    a case's place among them), so the plan compared against is the one it was given."""
     if ctx.engine.name == "offline" or data is None:
         return []
     from ..drafting.llm._engine import planned_drafting
@@ -29,14 +32,7 @@ def model_parts(ctx: GenerateContext, behavior: Behavior, data: dict[str, Any] |
     planned = planned_drafting(ctx.request.dialect)
     if planned is None:
         return ["*"]
-    document, _ = planned.planned_case(
-        DraftContext(
-            project=ctx.project,
-            dialect=ctx.request.dialect,
-            behavior=behavior,
-            direction=ctx.request.direction,
-        )
-    )
+    document, _ = planned.planned_case(draft)
     return sorted(differing(document, data))
 
 

@@ -137,7 +137,7 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     if result.data is not None and ctx.engine.name != "offline":
         from ._engines import model_parts
 
-        work["model_parts"] = model_parts(ctx, behavior, result.data)
+        work["model_parts"] = model_parts(ctx, _context(ctx, behavior, task), result.data)
     return behavior.id, work
 
 
