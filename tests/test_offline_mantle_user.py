@@ -421,6 +421,15 @@ def test_an_escalation_gives_the_hand_off_a_reason_from_the_task(utility: Path) 
     assert "water tariff" in reason and "person" in reason, facts(context)
 
 
+def test_the_hand_off_skills_own_case_gives_a_reason(utility: Path) -> None:
+    """The hand-off always asks why: its own case (a plain request for a person) has a
+    concrete reason too, one of the agent's tasks that does real work (a skill with tools),
+    so the user never makes one up that asks another skill."""
+    context = context_of(utility, "talk_to_person")
+    reason = facts(context).get("why you want a person", "")
+    assert "person" in reason and ("notice" in reason or "visit" in reason), facts(context)
+
+
 def test_a_correction_of_a_routing_answer_comes_a_turn_later(utility: Path) -> None:
     """The wrong place is said, stored and routed on; the fix comes at the next question,
     so the case tests a correction of stored memory, not one message's parsing."""

@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from evalcore.definitions import Project
+from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import code_facts, data_readers, sentences
@@ -42,6 +42,7 @@ from ...planning._mantle_phrases import (
     value_line,
 )
 from ...planning._mantle_planner import sign_in_prelude
+from ...planning._mantle_routable import user_routable
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
@@ -395,6 +396,8 @@ class _Writer:
         prelude = self.script.prelude
         for ask in [*(prelude.asks if prelude else []), *spoken_to]:
             self.fact(ask)
+            if skill.is_handoff and ask.skill == skill.id and kind != "escalation":
+                self.own_reason(ask)
         if kind != "escalation":
             self.unplaced_fields()
             self.prose_choice_facts()
@@ -590,9 +593,11 @@ class _Writer:
                 ]
         self.offer_facts(other, back)
 
-    def resume_task(self) -> str:
-        """The task a digression goes back to, in words: `your request to start a claim`."""
-        intent = intent_clause(self.defs, self.defs.skills[self.script.behavior.source])
+    def resume_task(self, task_skill: Skill | None = None) -> str:
+        """The task a digression goes back to, in words: `your request to start a claim`
+        (`task_skill`: another task than the case's own)."""
+        source = task_skill or self.defs.skills[self.script.behavior.source]
+        intent = intent_clause(self.defs, source)
         lead = r"^(?:want|need|would like|'d like)\s+(?:the agent\s+)?(?:to\s+)?"
         task = re.sub(lead, "", intent)
         return f"your request to {task}" if task else "what you came for"
@@ -617,22 +622,50 @@ class _Writer:
         self.script.other = handoff
         for ask in handoff.asks:
             label = self.fact(ask)
-            field_def = self.defs.memory_field(ask.field or "")
             known = {f.label for f in self.sheet.sheet.facts}
-            why = field_def is not None and "reason" in f"{field_def.name} {ask.prompt or ''}"
-            if reason and label and why and label not in known:
+            if reason and label and self.is_reason(ask) and label not in known:
                 # named by the question, not the field: "handoff reason" would also answer
                 # the skill's own "reason for the reset?" when an agent does not hand over
                 self.sheet.add(_WHY_PERSON, reason, field=ask.field)
 
-    def handoff_reason(self) -> str:
+    def own_reason(self, ask: Ask) -> None:
+        """A reason for a hand-off skill's own case where it asks why they want a person:
+        what the user came to do, one of the agent's tasks that does real work (a skill with
+        tools, dealt by the case's place), which they would rather do with a person. Without
+        it the user has no answer and makes one up, which may ask another skill; a value
+        drawn for the field gives way to it."""
+        if not self.is_reason(ask):
+            return
+        # a value drawn for the field ("A human.") says nothing a person would pass on
+        facts = self.sheet.sheet.facts
+        self.sheet.sheet.facts = [f for f in facts if f.field != ask.field or not ask.field]
+        tasks = [
+            s
+            for s in self.defs.skills.values()
+            if not s.is_handoff and user_routable(s) and self.defs.tools_for(s.id)
+        ]
+        for offset in range(len(tasks)):
+            task = tasks[((self.sheet.slot or 0) + offset) % len(tasks)]
+            reason = self.handoff_reason(task)
+            if reason:
+                self.sheet.add(_WHY_PERSON, reason, field=ask.field)
+                return
+
+    def is_reason(self, ask: Ask) -> bool:
+        """Whether `ask` asks why the user wants a person (a field or question that says
+        `reason`)."""
+        field_def = self.defs.memory_field(ask.field or "")
+        return field_def is not None and "reason" in f"{field_def.name} {ask.prompt or ''}"
+
+    def handoff_reason(self, task_skill: Skill | None = None) -> str:
         """Why the user wants a person, from what they were doing (`I want to start a claim,
         and I'd rather do that with a person.`): a hand-off that asks why gets an answer it
-        can pass on."""
-        task = own_words(self.resume_task()).removeprefix("my request to ").strip()
+        can pass on. `task_skill`: the task they came for (the case's own skill)."""
+        source = task_skill or self.defs.skills[self.script.behavior.source]
+        task = own_words(self.resume_task(source)).removeprefix("my request to ").strip()
         if not task:
             return ""
-        intent = intent_clause(self.defs, self.defs.skills[self.script.behavior.source])
+        intent = intent_clause(self.defs, source)
         if " the agent to " in f" {intent} ":  # "want the agent to help you fix …"
             return f"I asked you to {task}, but I'd rather go through it with a person."
         return f"I want to {task}, and I'd rather do that with a person."
