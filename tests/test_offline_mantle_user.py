@@ -12,8 +12,9 @@ from conftest import EXAMPLES
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
-from agentflows.drafting.offline._mantle_facts import label_for
+from agentflows.drafting.offline._mantle_facts import label_for, spoken
 from agentflows.planning._mantle import plan_mantle
+from agentflows.planning._mantle_phrases import value_line
 from agentflows.planning._mantle_walk import Ask
 from evalcore.definitions import load_project
 from evalcore.simulator import FactContext, parse_fact_context
@@ -464,3 +465,31 @@ def test_a_routing_answer_whose_paths_part_is_corrected_in_one_message(utility: 
         context.cues
     )
     assert len(context.cues) == 1 and "Sorry, I mean" in context.cues[0].line
+
+
+def test_a_listed_code_is_written_the_way_the_project_writes_it(tmp_path: Path) -> None:
+    """`us` in a line reads as the pronoun ("Sorry, I mean us"): a listed value is said the
+    way the project's own text writes it (US, Germany), and one it writes in lower case or
+    only at a sentence's start stays as it is."""
+    skill = tmp_path / "skills" / "payday"
+    skill.mkdir(parents=True)
+    (tmp_path / "agent.yml").write_text(AGENT)
+    (skill / "skill.md").write_text(
+        "---\nname: Payday\ndescription: >\n  Tell staff their payday for the US, the UK or"
+        " Germany.\n---\n\nAsk which country and set `pay_country`.\nOther countries get"
+        " the general answer; pay dates in the UK and in Germany differ.\n"
+    )
+    (skill / "memory.yml").write_text(
+        "schema:\n  public:\n    pay_country:\n      type: categorical\n"
+        "      enum_values: [us, uk, germany, other]\n      llm_settable: true\n"
+    )
+    defs = load_project(tmp_path).mantle
+    assert defs is not None
+    said = {v: value_line(defs, "payday.pay_country", v) for v in ("us", "uk", "germany", "other")}
+    assert said == {
+        "us": "The US, please.",
+        "uk": "The UK, please.",
+        "germany": "Germany, please.",
+        "other": "Other, please.",
+    }
+    assert spoken(defs, "payday.pay_country", "us") == "the US"

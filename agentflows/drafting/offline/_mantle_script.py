@@ -31,7 +31,7 @@ from evalcore.testdata import (
     month_on_record,
 )
 
-from ...planning import Behavior
+from ...planning import Behavior, not_a_goal
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
@@ -40,9 +40,9 @@ from ...planning._mantle_phrases import (
     own_phrases,
     strong_phrases,
     value_line,
+    written_form,
 )
 from ...planning._mantle_planner import sign_in_prelude
-from ...planning._mantle_routable import user_routable
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
 from ._direction import value_words
@@ -550,7 +550,9 @@ class _Writer:
         ]
         wrong_line = value_line(self.defs, qualified, wrong)
         if spec["mode"] == "same_turn":
-            line = f"{wrong_line} Sorry, I mean {_lower_first(fixed)}"
+            line = (
+                f"{wrong_line} Sorry, I mean {_lower_first(fixed, written_form(self.defs, right))}"
+            )
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
             return
         self.context.cues.append(CueLine(self.cue(asks[at]), wrong_line))
@@ -642,7 +644,9 @@ class _Writer:
         tasks = [
             s
             for s in self.defs.skills.values()
-            if not s.is_handoff and user_routable(s) and self.defs.tools_for(s.id)
+            if not s.is_handoff
+            and not_a_goal(self.project, "mantle", s.id) is None
+            and self.defs.tools_for(s.id)
         ]
         for offset in range(len(tasks)):
             task = tasks[((self.sheet.slot or 0) + offset) % len(tasks)]
@@ -675,9 +679,13 @@ def _with_value(fact: Any, value: str | None) -> Any:
     return replace(fact, value=value) if value is not None else fact
 
 
-def _lower_first(text: str) -> str:
+def _lower_first(text: str, written: str | None = None) -> str:
+    """`text` to go on a sentence, lower case first unless its first word is "I" or a
+    value the project writes with a capital (`written`: "Germany, please.")."""
     first = text.split(" ", 1)[0]
     if first in ("I", "I'm", "I've", "I'd", "I'll"):
+        return text
+    if written and not written.startswith("the ") and text.startswith(written):
         return text
     return text[:1].lower() + text[1:]
 
