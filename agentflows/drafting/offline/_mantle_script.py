@@ -44,7 +44,7 @@ from ...planning._mantle_phrases import (
 )
 from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
-from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
+from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
     DECLINED,
@@ -586,7 +586,10 @@ class _Writer:
         # the detour's own follow-up ("anything else?", an offer of more) is declined with
         # a request to finish the task the case is about, never a bare "no" that ends it
         back = f"no, thanks; I'd like to go back to {own_words(self.resume_task())}"
-        for ask in other.asks:
+        branch = self.written_branch(other, setup)
+        asks = list(other.asks)
+        asks += [a for a in (branch.asks if branch else ()) if a not in asks]
+        for ask in asks:
             label = self.fact(ask)
             if ask.kind == "question" and label is not None:
                 self.sheet.sheet.facts = [
@@ -594,6 +597,26 @@ class _Writer:
                     for f in self.sheet.sheet.facts
                 ]
         self.offer_facts(other, back)
+        if branch is not None:
+            self.offer_facts(branch, back)
+
+    def written_branch(self, walk: Walk, setup: Setup) -> Walk | None:
+        """The detour played again with each number its tools read from the data as the
+        text a tool may write it as (`claim_status: 4` from a record, which the tool stores
+        as "4" and the prose compares with `== "4"`), or None where it read no number. The
+        user answers the questions and offers of either branch: a detour that lands on a
+        branch asking "do you want details from a person?" gets "no, thanks; back to …"."""
+        prefix = walk.skill + "."
+        texts = {
+            k: str(v)
+            for k, v in walk.memory.items()
+            if k.startswith(prefix) and isinstance(v, int | float) and not isinstance(v, bool)
+        }
+        if not texts:
+            return None
+        known = {k: v for k, v in walk.memory.items() if k.startswith(prefix) and v is not SET}
+        values = {**setup.values, **known, **texts}
+        return walk_skill(self.project, walk.skill, replace(setup, values=values))
 
     def resume_task(self, task_skill: Skill | None = None) -> str:
         """The task a digression goes back to, in words: `your request to start a claim`
