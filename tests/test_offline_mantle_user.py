@@ -5,6 +5,7 @@ for a read-back the skill never does."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,13 @@ from agentflows.planning._mantle_phrases import value_line
 from agentflows.planning._mantle_walk import Ask
 from evalcore.definitions import load_project
 from evalcore.simulator import FactContext, parse_fact_context
-from evalcore.testdata import Collection, DataRecords, month_on_record
+from evalcore.testdata import (
+    Collection,
+    DataRecords,
+    knowledge_questions,
+    month_on_record,
+    record_questions,
+)
 
 AGENT = """\
 name: Brightwater Utilities helper
@@ -493,3 +500,56 @@ def test_a_listed_code_is_written_the_way_the_project_writes_it(tmp_path: Path) 
         "other": "Other, please.",
     }
     assert spoken(defs, "payday.pay_country", "us") == "the US"
+
+
+FAQ_SKILL = """\
+---
+name: Water FAQ
+description: >
+  Answer common questions about water hardness, meter readings and billing basics
+  using the FAQ notes.
+---
+
+Answer the household's question using the skill references. If the references do not
+hold the answer, say so and offer a person.
+"""
+FAQ_NOTES = """\
+# Water questions
+
+Q: How do I read my water meter?
+A: Read the black digits from left to right.
+
+Q: Why is my water hard?
+A: Hardness comes from the rock the water runs through.
+"""
+
+
+def test_a_faq_skill_is_asked_a_question_its_notes_answer(utility: Path) -> None:
+    """A skill that answers from its reference notes is opened with one question the notes
+    answer (the one nearest what the user wants), never a bare topic the user must turn
+    into a question the notes may not hold."""
+    faq = utility / "skills" / "water_faq"
+    (faq / "references").mkdir(parents=True)
+    (faq / "skill.md").write_text(FAQ_SKILL)
+    (faq / "references" / "faq.md").write_text(FAQ_NOTES)
+    try:
+        opening = context_of(utility, "water_faq").opening or ""
+    finally:
+        shutil.rmtree(faq)
+    asked = ("how do i read my water meter?", "why is my water hard?")
+    assert opening.lower().endswith(asked), opening
+
+
+def test_questions_come_from_their_own_lines_and_question_fields(tmp_path: Path) -> None:
+    """A question on a line of its own (after a `Q:`, heading or list marker) and a record
+    field that holds a question; a fragment or a sentence with a question inside is none."""
+    notes = tmp_path / "notes.md"
+    notes.write_text(
+        "## Can I pay by card?\nWhy?\nAsk: is it hard? Then say so.\n- Is the tap safe?\n"
+    )
+    assert knowledge_questions([notes, tmp_path / "missing.md"]) == [
+        "Can I pay by card?",
+        "Is the tap safe?",
+    ]
+    rows = ({"question": "When is the bill due?", "answer": "On the 1st."}, {"id": 3})
+    assert record_questions([Collection("faq", rows)]) == ["When is the bill due?"]

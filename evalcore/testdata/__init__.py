@@ -6,6 +6,7 @@ values, and the cases of one suite differ. Nothing here knows a dialect: drafter
 agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
+from ._knowledge import knowledge_questions, record_questions
 from ._listed import listed_values
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for
@@ -39,12 +40,14 @@ __all__ = [
     "date_format",
     "draw_date",
     "incident_for",
+    "knowledge_questions",
     "listed_values",
     "load_records",
     "month_on_record",
     "names_role",
     "persona_for",
     "record_name",
+    "record_questions",
     "roles_for",
     "shaped_like",
     "spoken_date",

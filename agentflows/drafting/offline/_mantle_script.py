@@ -71,6 +71,7 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_intent import intent_clause, own_opening, without_month
+from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_script_state import Script
 from ._mantle_seeds import (
@@ -408,7 +409,9 @@ class _Writer:
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
         if self.context.opening is None:
-            self.context.opening = own_opening(self.defs, skill, kind, self.facts)
+            self.context.opening = self.knowledge_question(skill) or own_opening(
+                self.defs, skill, kind, self.facts
+            )
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
@@ -436,6 +439,19 @@ class _Writer:
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = STOP_AFTER_HANDOFF if handoff else STOP_DONE
+
+    def knowledge_question(self, skill: Skill) -> str | None:
+        """For a skill that answers from a knowledge file (a FAQ list, its reference notes,
+        a file its tools read), a first message asking one question the file answers: a
+        topic alone leaves the user to invent a question the file may not answer. Only for
+        a case that opens plainly and asks nothing of the skill's own fields."""
+        if self.script.kind not in ("happy", "escalation", "out_of_scope", "adversarial"):
+            return None
+        if any(a.field for a in self.script.walk.asks):
+            return None
+        return asked_question(
+            self.project, skill, self.sheet.records, intent_clause(self.defs, skill)
+        )
 
     def confirmations(self) -> None:
         """Lines for the confirmations the case meets, and none for one it does not: the
