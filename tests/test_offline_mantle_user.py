@@ -553,3 +553,24 @@ def test_questions_come_from_their_own_lines_and_question_fields(tmp_path: Path)
     ]
     rows = ({"question": "When is the bill due?", "answer": "On the 1st."}, {"id": 3})
     assert record_questions([Collection("faq", rows)]) == ["When is the bill due?"]
+
+
+def test_a_closing_skill_is_said_after_a_short_question(tmp_path: Path) -> None:
+    """ "Thanks, that's all" as the very first message reads oddly: a case of the skill the
+    user's closing line asks for first asks a question another skill answers from its notes,
+    and says the closing line after the agent's answer."""
+    (tmp_path / "agent.yml").write_text(AGENT)
+    bye = tmp_path / "skills" / "farewell"
+    bye.mkdir(parents=True)
+    (bye / "skill.md").write_text(
+        "---\nname: Farewell\ndescription: >\n  End the conversation politely when the"
+        " customer says goodbye or that's all, thanks.\n---\n\nThank them and say goodbye.\n"
+    )
+    faq = tmp_path / "skills" / "water_faq"
+    (faq / "references").mkdir(parents=True)
+    (faq / "skill.md").write_text(FAQ_SKILL)
+    (faq / "references" / "faq.md").write_text(FAQ_NOTES)
+    context = context_of(tmp_path, "farewell")
+    assert (context.opening or "").lower().endswith("how do i read my water meter?"), context
+    closing = (context.after_first or "").lower().rstrip(".")
+    assert closing in ("goodbye", "that's all, thanks"), context

@@ -21,7 +21,7 @@ from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import code_facts, data_readers, sentences
-from evalcore.simulator import ContextFact, CueLine, opening_line
+from evalcore.simulator import CLOSING, ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
     DataRecords,
@@ -70,7 +70,7 @@ from ._mantle_facts import (
     spoken,
     value_label,
 )
-from ._mantle_intent import intent_clause, own_opening, without_month
+from ._mantle_intent import intent_clause, own_opening, routes, without_month
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_script_state import Script
@@ -435,6 +435,8 @@ class _Writer:
             self.context.resume = self.resume_task()
         if prelude is not None:
             self.sign_in_first(prelude)
+        else:
+            self.earlier_exchange(skill)
         self.confirmations()
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
@@ -452,6 +454,31 @@ class _Writer:
         return asked_question(
             self.project, skill, self.sheet.records, intent_clause(self.defs, skill)
         )
+
+    def earlier_exchange(self, skill: Skill) -> None:
+        """A closing skill (the one the user's own closing line, "No, that's all, thanks.",
+        asks for) opened cold reads oddly ("Thanks, that's all" as the first message): the
+        user first asks one question another skill answers from its knowledge file without
+        asking anything back, and says the closing line after the agent's answer. Left as
+        it is where no skill answers such a question."""
+        if self.context.after_first or not routes(self.defs, skill, CLOSING):
+            return
+        for other in self.defs.skills.values():
+            if other.id == skill.id or other.is_handoff or routes(self.defs, other, CLOSING):
+                continue
+            if not_a_goal(self.project, "mantle", other.id) is not None:
+                continue
+            question = asked_question(
+                self.project, other, self.sheet.records, intent_clause(self.defs, other)
+            )
+            if question is None:
+                continue
+            walk = walk_skill(self.project, other.id, Setup(memory=dict(self.script.seeds)))
+            if walk.asks or any(e.kind == "tool" for e in walk.events):
+                continue  # an exchange of its own, not a question and its answer
+            self.context.after_first = self.context.opening
+            self.context.opening = question
+            return
 
     def confirmations(self) -> None:
         """Lines for the confirmations the case meets, and none for one it does not: the
