@@ -484,7 +484,9 @@ def test_a_listed_code_is_written_the_way_the_project_writes_it(tmp_path: Path) 
     (skill / "skill.md").write_text(
         "---\nname: Payday\ndescription: >\n  Tell staff their payday for the US, the UK or"
         " Germany.\n---\n\nAsk which country and set `pay_country`.\nOther countries get"
-        " the general answer; pay dates in the UK and in Germany differ.\n"
+        " the general answer; pay dates in the UK and in Germany differ.\n\n"
+        'if: session.payday.pay_country == "germany"\nSay the date.\n\n'
+        'if: session.payday.pay_country != "germany"\nSay the other date.\n'
     )
     (skill / "memory.yml").write_text(
         "schema:\n  public:\n    pay_country:\n      type: categorical\n"
@@ -500,6 +502,8 @@ def test_a_listed_code_is_written_the_way_the_project_writes_it(tmp_path: Path) 
         "other": "Other, please.",
     }
     assert spoken(defs, "payday.pay_country", "us") == "the US"
+    # the conditions' `"germany"` is a value in code, not the word in a sentence
+    assert spoken(defs, "payday.pay_country", "germany") == "Germany"
 
 
 FAQ_SKILL = """\

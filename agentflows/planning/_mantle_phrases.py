@@ -288,10 +288,11 @@ def _written_form(defs: MantleDefinitions, words: str) -> str | None:
     lower = 0
     for match in re.finditer(rf"(?<![\w'-])({joined})(?![\w'-])", text, re.I):
         form = " ".join(match.group(1).split())
-        if form == form.lower():
-            lower += 1
-            continue
         before = text[max(0, match.start() - 12) : match.start()].rstrip()
+        if form == form.lower():
+            # in a sentence, not a value of a condition or a setting (`== "india"`)
+            lower += bool(before) and (before[-1].isalnum() or before[-1] in ",;(")
+            continue
         article = before[-4:].lower() == " the"
         # a capital a sentence or a line starts with says nothing of the word
         if form != form.upper() and not article and (not before or before[-1] in ".!?:#*-"):
