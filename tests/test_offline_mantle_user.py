@@ -5,6 +5,7 @@ for a read-back the skill never does."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,12 +13,19 @@ from conftest import EXAMPLES
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
-from agentflows.drafting.offline._mantle_facts import label_for
+from agentflows.drafting.offline._mantle_facts import label_for, spoken
 from agentflows.planning._mantle import plan_mantle
+from agentflows.planning._mantle_phrases import value_line
 from agentflows.planning._mantle_walk import Ask
 from evalcore.definitions import load_project
 from evalcore.simulator import FactContext, parse_fact_context
-from evalcore.testdata import Collection, DataRecords, month_on_record
+from evalcore.testdata import (
+    Collection,
+    DataRecords,
+    knowledge_questions,
+    month_on_record,
+    record_questions,
+)
 
 AGENT = """\
 name: Brightwater Utilities helper
@@ -421,6 +429,15 @@ def test_an_escalation_gives_the_hand_off_a_reason_from_the_task(utility: Path) 
     assert "water tariff" in reason and "person" in reason, facts(context)
 
 
+def test_the_hand_off_skills_own_case_gives_a_reason(utility: Path) -> None:
+    """The hand-off always asks why: its own case (a plain request for a person) has a
+    concrete reason too, one of the agent's tasks that does real work (a skill with tools),
+    so the user never makes one up that asks another skill."""
+    context = context_of(utility, "talk_to_person")
+    reason = facts(context).get("why you want a person", "")
+    assert "person" in reason and ("notice" in reason or "visit" in reason), facts(context)
+
+
 def test_a_correction_of_a_routing_answer_comes_a_turn_later(utility: Path) -> None:
     """The wrong place is said, stored and routed on; the fix comes at the next question,
     so the case tests a correction of stored memory, not one message's parsing."""
@@ -455,3 +472,109 @@ def test_a_routing_answer_whose_paths_part_is_corrected_in_one_message(utility: 
         context.cues
     )
     assert len(context.cues) == 1 and "Sorry, I mean" in context.cues[0].line
+
+
+def test_a_listed_code_is_written_the_way_the_project_writes_it(tmp_path: Path) -> None:
+    """`us` in a line reads as the pronoun ("Sorry, I mean us"): a listed value is said the
+    way the project's own text writes it (US, Germany), and one it writes in lower case or
+    only at a sentence's start stays as it is."""
+    skill = tmp_path / "skills" / "payday"
+    skill.mkdir(parents=True)
+    (tmp_path / "agent.yml").write_text(AGENT)
+    (skill / "skill.md").write_text(
+        "---\nname: Payday\ndescription: >\n  Tell staff their payday for the US, the UK or"
+        " Germany.\n---\n\nAsk which country and set `pay_country`.\nOther countries get"
+        " the general answer; pay dates in the UK and in Germany differ.\n\n"
+        'if: session.payday.pay_country == "germany"\nSay the date.\n\n'
+        'if: session.payday.pay_country != "germany"\nSay the other date.\n'
+    )
+    (skill / "memory.yml").write_text(
+        "schema:\n  public:\n    pay_country:\n      type: categorical\n"
+        "      enum_values: [us, uk, germany, other]\n      llm_settable: true\n"
+    )
+    defs = load_project(tmp_path).mantle
+    assert defs is not None
+    said = {v: value_line(defs, "payday.pay_country", v) for v in ("us", "uk", "germany", "other")}
+    assert said == {
+        "us": "The US, please.",
+        "uk": "The UK, please.",
+        "germany": "Germany, please.",
+        "other": "Other, please.",
+    }
+    assert spoken(defs, "payday.pay_country", "us") == "the US"
+    # the conditions' `"germany"` is a value in code, not the word in a sentence
+    assert spoken(defs, "payday.pay_country", "germany") == "Germany"
+
+
+FAQ_SKILL = """\
+---
+name: Water FAQ
+description: >
+  Answer common questions about water hardness, meter readings and billing basics
+  using the FAQ notes.
+---
+
+Answer the household's question using the skill references. If the references do not
+hold the answer, say so and offer a person.
+"""
+FAQ_NOTES = """\
+# Water questions
+
+Q: How do I read my water meter?
+A: Read the black digits from left to right.
+
+Q: Why is my water hard?
+A: Hardness comes from the rock the water runs through.
+"""
+
+
+def test_a_faq_skill_is_asked_a_question_its_notes_answer(utility: Path) -> None:
+    """A skill that answers from its reference notes is opened with one question the notes
+    answer (the one nearest what the user wants), never a bare topic the user must turn
+    into a question the notes may not hold."""
+    faq = utility / "skills" / "water_faq"
+    (faq / "references").mkdir(parents=True)
+    (faq / "skill.md").write_text(FAQ_SKILL)
+    (faq / "references" / "faq.md").write_text(FAQ_NOTES)
+    try:
+        opening = context_of(utility, "water_faq").opening or ""
+    finally:
+        shutil.rmtree(faq)
+    asked = ("how do i read my water meter?", "why is my water hard?")
+    assert opening.lower().endswith(asked), opening
+
+
+def test_questions_come_from_their_own_lines_and_question_fields(tmp_path: Path) -> None:
+    """A question on a line of its own (after a `Q:`, heading or list marker) and a record
+    field that holds a question; a fragment or a sentence with a question inside is none."""
+    notes = tmp_path / "notes.md"
+    notes.write_text(
+        "## Can I pay by card?\nWhy?\nAsk: is it hard? Then say so.\n- Is the tap safe?\n"
+    )
+    assert knowledge_questions([notes, tmp_path / "missing.md"]) == [
+        "Can I pay by card?",
+        "Is the tap safe?",
+    ]
+    rows = ({"question": "When is the bill due?", "answer": "On the 1st."}, {"id": 3})
+    assert record_questions([Collection("faq", rows)]) == ["When is the bill due?"]
+
+
+def test_a_closing_skill_is_said_after_a_short_question(tmp_path: Path) -> None:
+    """ "Thanks, that's all" as the very first message reads oddly: a case of the skill the
+    user's closing line asks for first asks a question another skill answers from its notes,
+    and says the closing line after the agent's answer."""
+    (tmp_path / "agent.yml").write_text(AGENT)
+    bye = tmp_path / "skills" / "farewell"
+    bye.mkdir(parents=True)
+    (bye / "skill.md").write_text(
+        "---\nname: Farewell\ndescription: >\n  End the conversation politely when the"
+        " customer says goodbye or that's all, thanks.\n---\n\nThank them and say goodbye.\n"
+    )
+    faq = tmp_path / "skills" / "water_faq"
+    (faq / "references").mkdir(parents=True)
+    (faq / "skill.md").write_text(FAQ_SKILL)
+    (faq / "references" / "faq.md").write_text(FAQ_NOTES)
+    context = context_of(tmp_path, "farewell")
+    assert (context.opening or "").lower().endswith("how do i read my water meter?"), context
+    closing = (context.after_first or "").lower().rstrip(".")
+    assert closing in ("goodbye", "that's all, thanks"), context

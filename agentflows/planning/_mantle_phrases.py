@@ -265,8 +265,57 @@ def value_line(defs: MantleDefinitions, qualified: str, value: Any) -> str:
     phrase = own_phrase(defs, qualified, value)
     if phrase is not None:
         return phrase
-    words = value_words(value)
+    words = written_form(defs, value) or value_words(value)
     return f"{words[:1].upper()}{words[1:]}, please."
+
+
+def written_form(defs: MantleDefinitions, value: Any) -> str | None:
+    """A listed value as the project's own text writes it where that is not all lower case
+    (`us` -> "US" wherever the text writes it so, `germany` -> "Germany" where the text
+    mostly does, with "the" where the text mostly puts one before it); None where the text
+    writes it in lower case or not at all. A code in lower case
+    reads as another word in a line ("Sorry, I mean us")."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    words = value_words(value)
+    return memoized(defs, ("written_form", words), lambda: _written_form(defs, words))
+
+
+def _written_form(defs: MantleDefinitions, words: str) -> str | None:
+    text = memoized(defs, "project_prose", lambda: _project_prose(defs))
+    joined = r"[\s_\-]+".join(re.escape(w) for w in words.split())
+    forms: dict[str, list[bool]] = {}
+    lower = 0
+    for match in re.finditer(rf"(?<![\w'-])({joined})(?![\w'-])", text, re.I):
+        form = " ".join(match.group(1).split())
+        before = text[max(0, match.start() - 12) : match.start()].rstrip()
+        if form == form.lower():
+            # in a sentence, not a value of a condition or a setting (`== "india"`)
+            lower += bool(before) and (before[-1].isalnum() or before[-1] in ",;(")
+            continue
+        article = before[-4:].lower() == " the"
+        # a capital a sentence or a line starts with says nothing of the word
+        if form != form.upper() and not article and (not before or before[-1] in ".!?:#*-"):
+            continue
+        forms.setdefault(form, []).append(article)
+    if not forms:
+        return None
+    form = max(sorted(forms), key=lambda f: len(forms[f]))
+    if form != form.upper() and len(forms[form]) <= lower:
+        return None  # a common word a menu or a title capitalises ("under Cards > Pay")
+    the = forms[form].count(True) * 2 > len(forms[form])
+    return f"the {form}" if the else form
+
+
+def _project_prose(defs: MantleDefinitions) -> str:
+    """The text a person reads of the project: skill descriptions and bodies and the
+    responses' texts, one paragraph each."""
+    parts: list[str] = []
+    for skill in defs.skills.values():
+        parts += [skill.description or "", skill.body or ""]
+        parts += [v.text or "" for r in skill.responses.values() for v in r.variants]
+    parts += [v.text or "" for r in defs.responses.values() for v in r.variants]
+    return "\n\n".join(parts)
 
 
 def _own_words(value: Any) -> re.Pattern[str]:

@@ -22,7 +22,7 @@ from ._context import (
     is_fact_context,
     parse_fact_context,
 )
-from ._facts import FactSimulator, first_person, opening_line
+from ._facts import CLOSING, FactSimulator, first_person, opening_line
 from ._llm import LLMSimulator, SimulatedMessage, render_conversation
 from ._offline import NO_LINES, PROSE_NOTE, OfflineSimulator, offline_lines, offline_note
 from ._quoted import QuotedLine, numbered_steps, quoted_lines, quoted_user_lines
@@ -30,6 +30,7 @@ from ._registry import SimulatorSettings, engine_names, make_simulator, simulato
 from ._words import stems
 
 __all__ = [
+    "CLOSING",
     "FACTS_HEADER",
     "NO_LINES",
     "PROSE_NOTE",

@@ -29,7 +29,7 @@ from evalcore.testdata import (
     told_value,
 )
 
-from ...planning._mantle_phrases import description_phrases, second_person
+from ...planning._mantle_phrases import description_phrases, second_person, written_form
 from ...planning._mantle_tools import step_arguments
 from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
@@ -437,7 +437,7 @@ def spoken(defs: MantleDefinitions, qualified: str | None, value: Any) -> str | 
     field = defs.memory_field(qualified or "")
     spec = spec_of(field) if field is not None else None
     if isinstance(value, str) and spec is not None and spec.enum_values:
-        return value_words(value)
+        return written_form(defs, value) or value_words(value)
     return spoken_value(value, spec)
 
 

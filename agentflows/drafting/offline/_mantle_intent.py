@@ -222,7 +222,7 @@ def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     asked = _request(defs, skill, routed=True)
     if asked is not None and asked.strong:
         return asked.intent
-    if named is not None and _routes(defs, skill, opening_line(named)):
+    if named is not None and routes(defs, skill, opening_line(named)):
         return named
     asked = _request(defs, skill, routed=True)
     if asked is not None:
@@ -253,7 +253,9 @@ _MONTH = re.compile(
 )
 
 
-def _routes(defs: MantleDefinitions, skill: Skill, line: str) -> bool:
+def routes(defs: MantleDefinitions, skill: Skill, line: str) -> bool:
+    """Whether `line`, said as the first message, asks for `skill` (the reference agent's
+    router)."""
     return routed_skill(defs, routing_words(defs), line) == skill.id
 
 
@@ -328,7 +330,7 @@ def own_opening(
     values = facts.get("values") or {}
     named = name_intent(skill)
     asked = _request(defs, skill, routed=True)
-    if named is not None and _routes(defs, skill, opening_line(named)):
+    if named is not None and routes(defs, skill, opening_line(named)):
         # the name's verb phrase routes: `opening_line` of the intent says it, unless a
         # request of the description's own sentences routes too
         asked = asked if asked is not None and asked.strong else None
@@ -356,4 +358,12 @@ def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], s
     return False
 
 
-__all__ = ["VERBS", "contradicts", "intent_clause", "name_intent", "own_opening", "without_month"]
+__all__ = [
+    "VERBS",
+    "contradicts",
+    "intent_clause",
+    "name_intent",
+    "own_opening",
+    "routes",
+    "without_month",
+]

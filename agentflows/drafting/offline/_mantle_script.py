@@ -17,11 +17,11 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from evalcore.definitions import Project
+from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import code_facts, data_readers, sentences
-from evalcore.simulator import ContextFact, CueLine, opening_line
+from evalcore.simulator import CLOSING, ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
     DataRecords,
@@ -35,7 +35,7 @@ from evalcore.testdata import (
     month_on_record,
 )
 
-from ...planning import Behavior
+from ...planning import Behavior, not_a_goal
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
@@ -44,10 +44,11 @@ from ...planning._mantle_phrases import (
     own_phrases,
     strong_phrases,
     value_line,
+    written_form,
 )
 from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
-from ...planning._mantle_walk import Ask, Setup, Walk, walk_skill
+from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_facts import (
     DECLINED,
@@ -74,7 +75,8 @@ from ._mantle_facts import (
     spoken,
     value_label,
 )
-from ._mantle_intent import intent_clause, own_opening, without_month
+from ._mantle_intent import intent_clause, own_opening, routes, without_month
+from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_script_state import Script
 from ._mantle_seeds import (
@@ -420,6 +422,8 @@ class _Writer:
         prelude = self.script.prelude
         for ask in [*(prelude.asks if prelude else []), *spoken_to]:
             self.fact(ask)
+            if skill.is_handoff and ask.skill == skill.id and kind != "escalation":
+                self.own_reason(ask)
         if kind != "escalation":
             self.unplaced_fields()
             self.prose_choice_facts()
@@ -430,7 +434,9 @@ class _Writer:
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
         if self.context.opening is None:
-            self.context.opening = own_opening(self.defs, skill, kind, self.facts)
+            self.context.opening = self.knowledge_question(skill) or own_opening(
+                self.defs, skill, kind, self.facts
+            )
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
@@ -454,10 +460,50 @@ class _Writer:
             self.context.resume = self.resume_task()
         if prelude is not None:
             self.sign_in_first(prelude)
+        else:
+            self.earlier_exchange(skill)
         self.confirmations()
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = STOP_AFTER_HANDOFF if handoff else STOP_DONE
+
+    def knowledge_question(self, skill: Skill) -> str | None:
+        """For a skill that answers from a knowledge file (a FAQ list, its reference notes,
+        a file its tools read), a first message asking one question the file answers: a
+        topic alone leaves the user to invent a question the file may not answer. Only for
+        a case that opens plainly and asks nothing of the skill's own fields."""
+        if self.script.kind not in ("happy", "escalation", "out_of_scope", "adversarial"):
+            return None
+        if any(a.field for a in self.script.walk.asks):
+            return None
+        return asked_question(
+            self.project, skill, self.sheet.records, intent_clause(self.defs, skill)
+        )
+
+    def earlier_exchange(self, skill: Skill) -> None:
+        """A closing skill (the one the user's own closing line, "No, that's all, thanks.",
+        asks for) opened cold reads oddly ("Thanks, that's all" as the first message): the
+        user first asks one question another skill answers from its knowledge file without
+        asking anything back, and says the closing line after the agent's answer. Left as
+        it is where no skill answers such a question."""
+        if self.context.after_first or not routes(self.defs, skill, CLOSING):
+            return
+        for other in self.defs.skills.values():
+            if other.id == skill.id or other.is_handoff or routes(self.defs, other, CLOSING):
+                continue
+            if not_a_goal(self.project, "mantle", other.id) is not None:
+                continue
+            question = asked_question(
+                self.project, other, self.sheet.records, intent_clause(self.defs, other)
+            )
+            if question is None:
+                continue
+            walk = walk_skill(self.project, other.id, Setup(memory=dict(self.script.seeds)))
+            if walk.asks or any(e.kind == "tool" for e in walk.events):
+                continue  # an exchange of its own, not a question and its answer
+            self.context.after_first = self.context.opening
+            self.context.opening = question
+            return
 
     def confirmations(self) -> None:
         """Lines for the confirmations the case meets, and none for one it does not: the
@@ -572,7 +618,9 @@ class _Writer:
         ]
         wrong_line = value_line(self.defs, qualified, wrong)
         if spec["mode"] == "same_turn":
-            line = f"{wrong_line} Sorry, I mean {_lower_first(fixed)}"
+            line = (
+                f"{wrong_line} Sorry, I mean {_lower_first(fixed, written_form(self.defs, right))}"
+            )
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
             return
         self.context.cues.append(CueLine(self.cue(asks[at]), wrong_line))
@@ -606,7 +654,10 @@ class _Writer:
         # the detour's own follow-up ("anything else?", an offer of more) is declined with
         # a request to finish the task the case is about, never a bare "no" that ends it
         back = f"no, thanks; I'd like to go back to {own_words(self.resume_task())}"
-        for ask in other.asks:
+        branch = self.written_branch(other, setup)
+        asks = list(other.asks)
+        asks += [a for a in (branch.asks if branch else ()) if a not in asks]
+        for ask in asks:
             label = self.fact(ask)
             if ask.kind == "question" and label is not None:
                 self.sheet.sheet.facts = [
@@ -614,10 +665,32 @@ class _Writer:
                     for f in self.sheet.sheet.facts
                 ]
         self.offer_facts(other, back)
+        if branch is not None:
+            self.offer_facts(branch, back)
 
-    def resume_task(self) -> str:
-        """The task a digression goes back to, in words: `your request to start a claim`."""
-        intent = intent_clause(self.defs, self.defs.skills[self.script.behavior.source])
+    def written_branch(self, walk: Walk, setup: Setup) -> Walk | None:
+        """The detour played again with each number its tools read from the data as the
+        text a tool may write it as (`claim_status: 4` from a record, which the tool stores
+        as "4" and the prose compares with `== "4"`), or None where it read no number. The
+        user answers the questions and offers of either branch: a detour that lands on a
+        branch asking "do you want details from a person?" gets "no, thanks; back to …"."""
+        prefix = walk.skill + "."
+        texts = {
+            k: str(v)
+            for k, v in walk.memory.items()
+            if k.startswith(prefix) and isinstance(v, int | float) and not isinstance(v, bool)
+        }
+        if not texts:
+            return None
+        known = {k: v for k, v in walk.memory.items() if k.startswith(prefix) and v is not SET}
+        values = {**setup.values, **known, **texts}
+        return walk_skill(self.project, walk.skill, replace(setup, values=values))
+
+    def resume_task(self, task_skill: Skill | None = None) -> str:
+        """The task a digression goes back to, in words: `your request to start a claim`
+        (`task_skill`: another task than the case's own)."""
+        source = task_skill or self.defs.skills[self.script.behavior.source]
+        intent = intent_clause(self.defs, source)
         lead = r"^(?:want|need|would like|'d like)\s+(?:the agent\s+)?(?:to\s+)?"
         task = re.sub(lead, "", intent)
         return f"your request to {task}" if task else "what you came for"
@@ -642,22 +715,52 @@ class _Writer:
         self.script.other = handoff
         for ask in handoff.asks:
             label = self.fact(ask)
-            field_def = self.defs.memory_field(ask.field or "")
             known = {f.label for f in self.sheet.sheet.facts}
-            why = field_def is not None and "reason" in f"{field_def.name} {ask.prompt or ''}"
-            if reason and label and why and label not in known:
+            if reason and label and self.is_reason(ask) and label not in known:
                 # named by the question, not the field: "handoff reason" would also answer
                 # the skill's own "reason for the reset?" when an agent does not hand over
                 self.sheet.add(_WHY_PERSON, reason, field=ask.field)
 
-    def handoff_reason(self) -> str:
+    def own_reason(self, ask: Ask) -> None:
+        """A reason for a hand-off skill's own case where it asks why they want a person:
+        what the user came to do, one of the agent's tasks that does real work (a skill with
+        tools, dealt by the case's place), which they would rather do with a person. Without
+        it the user has no answer and makes one up, which may ask another skill; a value
+        drawn for the field gives way to it."""
+        if not self.is_reason(ask):
+            return
+        # a value drawn for the field ("A human.") says nothing a person would pass on
+        facts = self.sheet.sheet.facts
+        self.sheet.sheet.facts = [f for f in facts if f.field != ask.field or not ask.field]
+        tasks = [
+            s
+            for s in self.defs.skills.values()
+            if not s.is_handoff
+            and not_a_goal(self.project, "mantle", s.id) is None
+            and self.defs.tools_for(s.id)
+        ]
+        for offset in range(len(tasks)):
+            task = tasks[((self.sheet.slot or 0) + offset) % len(tasks)]
+            reason = self.handoff_reason(task)
+            if reason:
+                self.sheet.add(_WHY_PERSON, reason, field=ask.field)
+                return
+
+    def is_reason(self, ask: Ask) -> bool:
+        """Whether `ask` asks why the user wants a person (a field or question that says
+        `reason`)."""
+        field_def = self.defs.memory_field(ask.field or "")
+        return field_def is not None and "reason" in f"{field_def.name} {ask.prompt or ''}"
+
+    def handoff_reason(self, task_skill: Skill | None = None) -> str:
         """Why the user wants a person, from what they were doing (`I want to start a claim,
         and I'd rather do that with a person.`): a hand-off that asks why gets an answer it
-        can pass on."""
-        task = own_words(self.resume_task()).removeprefix("my request to ").strip()
+        can pass on. `task_skill`: the task they came for (the case's own skill)."""
+        source = task_skill or self.defs.skills[self.script.behavior.source]
+        task = own_words(self.resume_task(source)).removeprefix("my request to ").strip()
         if not task:
             return ""
-        intent = intent_clause(self.defs, self.defs.skills[self.script.behavior.source])
+        intent = intent_clause(self.defs, source)
         if " the agent to " in f" {intent} ":  # "want the agent to help you fix …"
             return f"I asked you to {task}, but I'd rather go through it with a person."
         return f"I want to {task}, and I'd rather do that with a person."
@@ -667,9 +770,13 @@ def _with_value(fact: Any, value: str | None) -> Any:
     return replace(fact, value=value) if value is not None else fact
 
 
-def _lower_first(text: str) -> str:
+def _lower_first(text: str, written: str | None = None) -> str:
+    """`text` to go on a sentence, lower case first unless its first word is "I" or a
+    value the project writes with a capital (`written`: "Germany, please.")."""
     first = text.split(" ", 1)[0]
     if first in ("I", "I'm", "I've", "I'd", "I'll"):
+        return text
+    if written and not written.startswith("the ") and text.startswith(written):
         return text
     return text[:1].lower() + text[1:]
 
