@@ -66,6 +66,9 @@ if: session.reset.status == "1"
 Explain that the wipe is done.
 
 Ask for a note to the technician. Set `note` via `set_fields`.
+
+if: session.reset.status == "2"
+Share the code and thank them.
 """
 
 TOOLS = """\
@@ -156,6 +159,19 @@ def test_a_criterion_cites_the_branch_it_restates(shop: Any) -> None:
     """Two branches say nearly the same: the criterion cites the sentence it restates."""
     found = _judge(shop, [ROUTED], ["The agent explains that the wipe is done"])
     assert found["/scenario/goals/criteria/0"].line == 37
+
+
+def test_a_criterion_meets_its_sentence_through_the_branch_and_the_verb(shop: Any) -> None:
+    """The criterion "When the status is 2, the agent shares the code" restates "Share the
+    code" under `if: ...status == "2"`: the condition's words count, and "shares" meets "Share". The
+    condition alone is no match: a sentence sharing nothing else is not cited."""
+    line = SKILL.splitlines().index("Share the code and thank them.") + 1
+    found = _judge(shop, [ROUTED], ["When the status is 2, the agent shares the code"])
+    cited = found["/scenario/goals/criteria/0"]
+    assert (cited.file, cited.line) == (MD, line)
+    other = _judge(shop, [ROUTED], ["The agent does not ask for the reset status twice"])
+    cited = other["/scenario/goals/criteria/0"]
+    assert cited is None or cited.line != line
 
 
 def test_a_criterion_naming_the_skill_is_not_its_opening_line(shop: Any) -> None:

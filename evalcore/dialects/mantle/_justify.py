@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
 from ...justify import RANK, Judged, Justification, strongest, weakest
+from ..._stem import stem
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 
 if TYPE_CHECKING:
@@ -59,6 +60,12 @@ _DIALOG = frozenset(
     return returned ends ended finishes finished completes completed succeeds succeeded
     ready needed""".split()  # noqa: SIM905
 )
+#: What the agent is told to share, say or give: a criterion restates it.
+_SPEECH = ("share", "shares", "say", "says", "tell", "tells", "give", "gives")
+#: The words of `_DIALOG` (and their stems) that say nothing in a criterion ("does").
+_NOISE = (_DIALOG | frozenset(stem(w) for w in _DIALOG)) - {
+    w for s in _SPEECH for w in (s, stem(s))
+}
 #: A guard on what the user has not said yet ("If the customer did not say which account").
 _NOT_SAID = re.compile(
     r"\b(?:did not|didn't|has not|hasn't|have not|haven't|does not|doesn't)\s+"
@@ -907,7 +914,7 @@ class MantleJustifier:
         if gate is not None:
             return gate
         entry = self._entry_named(text, runs)
-        own = {w for w in words(text) if w not in _DIALOG and w != "agent"}
+        own = {w for w in words(text) if w not in _NOISE and w != "agent"}
         if len(own) < 2:
             return None
         # the skill's name in a criterion ("the file claim went through") is no match for
@@ -920,11 +927,21 @@ class MantleJustifier:
             ("agent.yml", None, (a.text, a.line, a.condition, a.paragraph))
             for a in self._agent_prose()
         ]
+        scoped = re.match(r"(?:when|if)\b", text.strip(), re.I) is not None
         best: tuple[tuple[float, int, float], Justification | None] = ((0.0, 0, 0.0), None)
         for file, skill, (sentence, line, condition, _) in candidates:
-            if entry is not None and not entry[1].search(sentence):
+            # the entries an `if:` compares, without its values ("still_slow_after_reboot"),
+            # for a criterion that says its condition ("When the claim status is 1, ...")
+            guard = re.sub(r"([\"']).*?\1", " ", condition) if condition and scoped else ""
+            if entry is not None and not (entry[1].search(sentence) or entry[1].search(guard)):
                 continue  # a criterion about an entry comes from a sentence about it
-            common = own & words(sentence)
+            # a sentence under an `if:` says its condition there ("When the claim status
+            # is 1, the agent shares the contact" restates "Share the contact" under
+            # `if: ...claim_status == "1"`)
+            said = own & words(sentence)
+            if guard and all(_spells(w, named) for w in said):
+                continue  # the guard alone names what every sentence under it is about
+            common = said | (own & words(guard))
             shared = len(common)
             score = round(shared / len(own), 2)
             # agent.yml speaks of everything: a rule must share most of the criterion's words
