@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
-from ...justify import RANK, Judged, Justification, strongest, weakest
 from ..._stem import stem
+from ...justify import RANK, Judged, Justification, strongest, weakest
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 
 if TYPE_CHECKING:
@@ -927,7 +927,7 @@ class MantleJustifier:
             ("agent.yml", None, (a.text, a.line, a.condition, a.paragraph))
             for a in self._agent_prose()
         ]
-        scoped = re.match(r"(?:when|if)\b", text.strip(), re.I) is not None
+        scoped = _GUARD.match(text.strip()) is not None
         best: tuple[tuple[float, int, float], Justification | None] = ((0.0, 0, 0.0), None)
         for file, skill, (sentence, line, condition, _) in candidates:
             # the entries an `if:` compares, without its values ("still_slow_after_reboot"),
