@@ -321,6 +321,10 @@ def test_a_refusal_asks_that_the_agent_asked_before_the_gated_action(garden) -> 
         "The agent asks the customer to confirm before it goes on to connect them to a "
         "gardener now (in its own words or with the confirmation question)"
     )
+    # a value the question fills in at its end ("wipe {device}?") is named by the tool
+    wipe = Ask("confirm", "human_handoff", tool="wipe_device", prompt="Shall I wipe {label}?")
+    goals = _goals(garden, "human_handoff", Walk("human_handoff", asks=[wipe]), {})
+    assert "before it goes on to wipe the device (" in goals.asks_to_confirm("wipe_device")
 
 
 def test_asking_to_confirm_twice_is_not_asking_again(garden) -> None:

@@ -145,6 +145,9 @@ class Goals(GoalPieces):
         ask = next((a for a in self.walk.asks if a.kind == "confirm" and a.tool == tool), None)
         act = gate_words(ask) if ask is not None else None
         act = _customer_side(act or value_words(tool))
+        thing = value_words(tool).split()[-1]
+        if act.endswith(" it") and thing not in act.split():
+            act = f"{act[:-3]} the {thing}"  # "factory-reset it": the value filled in at the end
         return (
             f"The agent asks the customer to confirm before it goes on to {act} "
             "(in its own words or with the confirmation question)"
