@@ -66,6 +66,9 @@ if: session.reset.status == "1"
 Explain that the wipe is done.
 
 Ask for a note to the technician. Set `note` via `set_fields`.
+
+if: session.reset.status == "2"
+Share the code and thank them.
 """
 
 TOOLS = """\
@@ -122,11 +125,13 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return load_project(write_project(tmp_path_factory.mktemp("devices"), FILES))
 
 
-def _judge(project: Any, assertions: list[Any], criteria: list[str] | None = None) -> Any:
+def _judge(
+    project: Any, assertions: list[Any], criteria: list[str] | None = None, context: str = CONTEXT
+) -> Any:
     goals: dict[str, Any] = {"assertions": assertions}
     if criteria:
         goals["criteria"] = criteria
-    data = {"scenario": {"name": "Reset", "simulation_context": CONTEXT, "goals": goals}}
+    data = {"scenario": {"name": "Reset", "simulation_context": context, "goals": goals}}
     return {j.path: j.justification for j in get_dialect("mantle").justify(data, project)}
 
 
@@ -158,6 +163,19 @@ def test_a_criterion_cites_the_branch_it_restates(shop: Any) -> None:
     assert found["/scenario/goals/criteria/0"].line == 37
 
 
+def test_a_criterion_meets_its_sentence_through_the_branch_and_the_verb(shop: Any) -> None:
+    """The criterion "When the status is 2, the agent shares the code" restates "Share the
+    code" under `if: ...status == "2"`: the condition's words count, and "shares" meets "Share". The
+    condition alone is no match: a sentence sharing nothing else is not cited."""
+    line = SKILL.splitlines().index("Share the code and thank them.") + 1
+    found = _judge(shop, [ROUTED], ["When the status is 2, the agent shares the code"])
+    cited = found["/scenario/goals/criteria/0"]
+    assert (cited.file, cited.line) == (MD, line)
+    other = _judge(shop, [ROUTED], ["The agent does not ask for the reset status twice"])
+    cited = other["/scenario/goals/criteria/0"]
+    assert cited is None or cited.line != line
+
+
 def test_a_criterion_naming_the_skill_is_not_its_opening_line(shop: Any) -> None:
     found = _judge(
         shop, [ROUTED, REFUSED], ["After the customer declines, it does not say the reset is done"]
@@ -167,6 +185,27 @@ def test_a_criterion_naming_the_skill_is_not_its_opening_line(shop: Any) -> None
     assert "utter_on_user_denial" in denial.element
     gate = _judge(shop, [ROUTED, REFUSED], ["wipe_device never runs after the customer declines"])
     assert gate["/scenario/goals/criteria/0"].line == 7
+
+
+def test_a_refusal_shown_by_what_never_comes_cites_the_gate(shop: Any) -> None:
+    """A refusal case need not assert the gate's utters (the agent may ask in its own words
+    first): a user told to decline and the success reply never said mark the refusal, and
+    the criteria that the agent asks before the action and that the tool never runs cite
+    the gate. Without the decline (a tool the path never reaches) nothing was refused."""
+    never = {"bot_did_not_utter": {"utter_name": "utter_wiped"}}
+    criteria = [
+        "The agent asks the customer to confirm before it goes on to wipe the device "
+        "(in its own words or with the confirmation question)",
+        "wipe_device never runs after the customer declines",
+    ]
+    declines = CONTEXT + "When the agent asks whether to wipe the device, decline.\n"
+    found = _judge(shop, [ROUTED, never], criteria, declines)
+    for index in (0, 1):
+        gate = found[f"/scenario/goals/criteria/{index}"]
+        assert (gate.kind, gate.file, gate.line) == ("enforced", MD, 7), gate
+    assert "utter_confirm_wipe" in found["/scenario/goals/criteria/0"].element
+    unreached = _judge(shop, [ROUTED, never], criteria)["/scenario/goals/criteria/1"]
+    assert unreached is None or unreached.kind != "enforced"
 
 
 def test_block_instructions_are_cited_where_their_sentence_is(shop: Any) -> None:

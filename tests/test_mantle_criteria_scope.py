@@ -71,6 +71,25 @@ Help the customer reach a person.
 
 Ask briefly why they want a person. Share the ticket id once it is open.
 """
+POINTER_SKILL = """---
+name: Leave balance
+description: How many leave days are left.
+---
+
+Never invent balances.
+
+For live balances or leave requests, point them here:
+
+- Open the HR portal: <https://hr.example.com/home|hr.example.com>
+- Or ask the HR bot in chat.
+"""
+INTRO_SKILL = """---
+name: Intro
+description: What the garden helper can do.
+---
+
+Mention you can help with: watering plans, pest questions, or talking to a gardener.
+"""
 AGENT = """agent:
   name: Garden helper
   persona: You help people with their garden.
@@ -92,6 +111,8 @@ def garden(tmp_path_factory: pytest.TempPathFactory):
         ("rate_chat", RATE_SKILL, RATE_MEMORY),
         ("decline_poems", DECLINE_SKILL, None),
         ("human_handoff", HANDOFF_SKILL, None),
+        ("leave_balance", POINTER_SKILL, None),
+        ("intro", INTRO_SKILL, None),
     ]:
         skill = root / "skills" / name
         skill.mkdir(parents=True)
@@ -109,8 +130,11 @@ def garden(tmp_path_factory: pytest.TempPathFactory):
     [
         # a statement before a colon scopes what follows: alone it would hold everywhere
         ("Unsupported regions have no local section: never list other regions' rules.", []),
-        # a list the colon introduces: "tells them what it can help with" names nothing
-        ("Tell them what you can help with: billing, orders and returns.", []),
+        # a list the colon introduces is what the rule says to name
+        (
+            "Tell them what you can help with: billing, orders and returns.",
+            ["The agent tells them what it can help with: billing, orders and returns"],
+        ),
         # a statement before the prohibition is no condition of it
         (
             "The shop has no stock feed, so never promise a delivery date.",
@@ -262,3 +286,56 @@ def test_drafted_cases_carry_only_criteria_a_correct_agent_passes(garden) -> Non
         "with gardening" in unrelated
     )
     assert not any("comes back" in c for c in unrelated)
+
+
+def test_a_prose_skill_that_points_elsewhere_is_judged_on_the_pointer(garden) -> None:
+    """ "Point them here:" above a list with a link: the criterion names the link, and the
+    pointer is the answer, so no "answers itself instead of deflecting" (a judge could
+    score the pointer as deflecting)."""
+    criteria = _criteria(garden, "leave_balance", "happy")
+    assert "The agent points them to hr.example.com for live balances or leave requests" in criteria
+    assert not any("instead of declining" in c for c in criteria)
+
+
+def test_an_intro_skill_is_judged_on_what_it_lists(garden) -> None:
+    criteria = _criteria(garden, "intro", "happy")
+    assert (
+        "The agent mentions it can help with: watering plans, pest questions, or talking to "
+        "a gardener" in criteria
+    )
+
+
+def test_a_refusal_asks_that_the_agent_asked_before_the_gated_action(garden) -> None:
+    """An agent that never tries the action passes every "never happens" check of a refusal
+    case; asking to confirm (in prose or with the gate's question) is what a correct one
+    does. The act in the question's words, spoken of the customer."""
+    gate = Ask(
+        "confirm",
+        "human_handoff",
+        tool="open_ticket",
+        confirm=False,
+        prompt="Shall I connect you to a gardener now?",
+    )
+    goals = _goals(garden, "human_handoff", Walk("human_handoff", asks=[gate]), {})
+    assert goals.asks_to_confirm("open_ticket") == (
+        "The agent asks the customer to confirm before it goes on to connect them to a "
+        "gardener now (in its own words or with the confirmation question)"
+    )
+    # a value the question fills in at its end ("wipe {device}?") is named by the tool
+    wipe = Ask("confirm", "human_handoff", tool="wipe_device", prompt="Shall I wipe {label}?")
+    goals = _goals(garden, "human_handoff", Walk("human_handoff", asks=[wipe]), {})
+    assert "before it goes on to wipe the device (" in goals.asks_to_confirm("wipe_device")
+
+
+def test_asking_to_confirm_twice_is_not_asking_again(garden) -> None:
+    """A path that confirms in prose and again at the runtime's gate: "does not ask again"
+    says neither confirmation counts."""
+    asks = [
+        Ask("collect", "rate_chat", field="rate_chat.chat_rating", value="down"),
+        Ask("ask_field", "rate_chat", field="rate_chat.voice_style", value="calm"),
+        Ask("confirm", "rate_chat", tool="save", confirm=True),
+    ]
+    goals = _goals(garden, "rate_chat", Walk("rate_chat", asks=asks), {})
+    said = goals.asks_again(Walk("rate_chat", asks=asks)) or ""
+    assert "in its own words or with the confirmation question" in said
+    assert "even twice" in said

@@ -34,7 +34,7 @@ _PROHIBITION = re.compile(
 _INSTRUCTION = re.compile(
     r"(?P<lead>^|^(?:when|if|once|after|before)\b[^,]*,\s+)"
     r"(?P<verb>tell|say|explain|mention|name|offer|suggest|read back|warn|thank|apologi[sz]e"
-    r"|share|give|list|wish|point)\s+(?P<rest>.+)$",
+    r"|share|give|list|wish|point|direct|refer|send|speak)\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _THIRD = {"read back": "reads back"}
@@ -43,8 +43,8 @@ _EMPTY = {"so", "it", "this", "that", "them"}
 #: Where one prose sentence holds several instructions: "…, and never say …", "…; tell …".
 _CLAUSES = re.compile(
     r",?\s+(?:and|but|then)\s+(?=(?:never|do\s+not|don't|tell|say|explain|ask|offer|mention"
-    r"|name|suggest|thank|apologi[sz]e|share|give|list|wish|point|invite|invoke|call|end|set"
-    r")\b)|;\s+|\s+[—–-]\s+",
+    r"|name|suggest|thank|apologi[sz]e|share|give|list|wish|point|direct|refer|send|speak"
+    r"|invite|invoke|call|end|set)\b)|;\s+|\s+[—–-]\s+",
     re.IGNORECASE,
 )
 #: Words of a rule that say which kind of path it matters on (stems, read as patterns: "no"
@@ -179,7 +179,12 @@ def _clauses(sentence: str) -> list[str]:
         opening = opening or (condition.group(0) if condition else "")
         head = part
         if index + 1 < len(parts) and _DANGLING.search(part):
-            continue  # "mention it can assist with: …": the list it names comes after
+            # "mention you can assist with: billing, orders or returns": the list it names
+            # comes after, and is the rule's content (what a judge checks was said)
+            if index + 2 == len(parts) and _rule(part) and not _rule(parts[-1]):
+                out.extend(_conditioned(f"{part}: {parts[-1]}"))
+                break
+            continue
         out.extend(_conditioned(part))
     return out
 
@@ -278,10 +283,12 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
     on its path. A rule under an `if:` says the condition ("When the rating is thumbs down,
     the agent ..."); one whose condition cannot be said is left out."""
     out: list[tuple[str | None, str, tuple[Rule, ...]]] = []
-    for condition, text in paragraphs(body):
+    read = paragraphs(body)
+    for at, (condition, text) in enumerate(read):
         said = condition_words(condition) if condition else None
         rules: list[Rule] = []
-        for sentence in _SENTENCE.split(text):
+        after = read[at + 1][1] if at + 1 < len(read) else ""
+        for sentence in _SENTENCE.split(_pointed(text, after)):
             for clause in _clauses(sentence):
                 rule = sentence_rule(clause)
                 piece = split_compound(rule)[0] if rule else None
@@ -296,6 +303,29 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 rules.append(Rule(piece, bool(condition)))
         out.append((condition, text, tuple(rules)))
     return tuple(out)
+
+
+#: A link in prose: Slack's `<url|text>`, Markdown's `[text](url)`, or a bare URL.
+_LINK = re.compile(r"<\w+://[^|>\s]+\|([^>]+)>|\[([^\]]+)\]\(\w+://[^)\s]+\)|(\w+://[^\s>)]+)")
+
+
+def _pointed(text: str, after: str) -> str:
+    """A paragraph that sends the user "here:" to what the next one lists ("point them
+    here:" above "- Open the HR portal: <url|hr.example.com>"), naming the first link there:
+    where a judge checks they were sent."""
+    stripped = text.rstrip()
+    for word in ("here:", "there:"):
+        found = _LINK.search(after) if stripped.endswith(word) else None
+        if not found:
+            continue
+        name = next(g for g in found.groups() if g)
+        pointed = f"{stripped[: -len(word)]}to {name}"
+        # "For live balances, …, point them to x" -> "Point them to x for live balances, …"
+        lead, _, act = pointed.rpartition(", ")
+        if lead and _INSTRUCTION.match(act):
+            return f"{act[:1].upper()}{act[1:]} {lead[:1].lower()}{lead[1:]}."
+        return f"{pointed}."
+    return text
 
 
 def pick(
@@ -349,6 +379,19 @@ def asks_something(skill: Skill) -> bool:
     return any(_ASKS.match(text) for _, text in paragraphs(skill.body))
 
 
+def directs_elsewhere(rules: list[Rule]) -> list[str]:
+    """The skill's rules that send the user elsewhere ("point them to the HR portal"): on
+    such a skill the correct answer is the pointer, which "answers the request itself
+    instead of deflecting it" would let a judge fail (not one for a situation the path may
+    not reach: "If they ask for a colleague's, point them to ...")."""
+    verbs = ("points", "directs", "refers", "sends")
+    return [
+        r.text
+        for r in rules
+        if not r.situational and any(f"the agent {v} " in r.text.lower() for v in verbs)
+    ]
+
+
 def declines(skill: Skill) -> bool:
     """Whether the skill exists to decline what routes to it: "answers instead of declining"
     would fail every correct run of it."""
@@ -381,6 +424,7 @@ __all__ = [
     "Rule",
     "asks_something",
     "declines",
+    "directs_elsewhere",
     "first_rule",
     "off_topic_rule",
     "pick",

@@ -141,11 +141,13 @@ class GoalPieces(HandoffGoals):
         asked = [a for a in walk.asks if a.kind in ("collect", "ask_field", "instructions")]
         if len(asked) < 2:
             return None
-        if any(a.kind == "confirm" for a in walk.asks):
-            # the runtime asks before a gated tool even where the prose asked for consent
+        if any(a.kind == "confirm" for a in walk.asks) or "confirm" in self.skill.body.lower():
+            # the runtime asks before a gated tool even where the prose asked for consent,
+            # and prose may have the agent confirm in its own words too: neither is asking again
             return (
                 "The agent does not ask again for a detail the customer already gave "
-                "(the confirmation before the action does not count)"
+                "(asking to confirm before the action, in its own words or with the "
+                "confirmation question, does not count, even twice)"
             )
         return "The agent does not ask again for something the customer already gave"
 

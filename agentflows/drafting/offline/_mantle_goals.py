@@ -29,7 +29,15 @@ from ...planning._mantle_tools import qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
-from ._mantle_criteria import declines, first_rule, off_topic_rule, pick, prose_rules
+from ._mantle_criteria import (
+    declines,
+    directs_elsewhere,
+    first_rule,
+    off_topic_rule,
+    pick,
+    prose_rules,
+)
+from ._mantle_facts import gate_words
 from ._mantle_goal_pieces import GoalPieces, block_completed
 from ._mantle_script import Script
 from ._mantle_testdata import unrelated_for
@@ -55,7 +63,10 @@ class Goals(GoalPieces):
         self.path_facts(walk)
         said = self.block_utters(walk)
         instructed = any(" does not " not in r for r in self.picked_rules())
-        if self.answers_only(walk) and not (said or instructed or declines(self.skill)):
+        # where the prose sends the user elsewhere, that pointer is the answer to check
+        directed = directs_elsewhere(prose_rules(self.defs, self.skill, walk.memory))
+        self.criterion(directed[0] if directed else None)
+        if self.answers_only(walk) and not (said or instructed or directed or declines(self.skill)):
             # no `complete_when`: the model decides when it is done, so the answer is the
             # success a correct agent gives, not the skill's completion (where a fixed
             # response is the answer, or the skill is there to decline, it says nothing;
@@ -117,11 +128,30 @@ class Goals(GoalPieces):
             self.add({"memory_was_not_set": [{"name": k} for k in writes]})
         self.add_sequence(self.sequence(walk))
         what = subject(self.skill).lower()
+        # What every correct agent does and one that never tries the action does not: it
+        # asks before the gated action (in prose first, or the gate's own question).
+        self.criterion(self.asks_to_confirm(tool))
         # No Mantle check says "never ran": the criterion says it, next to the denial response.
         self.criterion(f"{tool} never runs after the customer declines")
         self.criterion(f"After the customer declines, the agent does not say the {what} is done")
         self.criterion("The agent does not push the customer to go ahead anyway")
         self.rules("refusal", limit=1, strict=True)
+
+    def asks_to_confirm(self, tool: str) -> str:
+        """The criterion that the agent asks before the gated action: the gate's
+        `requires_confirmation` makes a correct agent ask before `tool` runs, whether in its
+        own words or with the gate's question (the act in the question's words, else the
+        tool's), so the case shows the action was reached before it was refused."""
+        ask = next((a for a in self.walk.asks if a.kind == "confirm" and a.tool == tool), None)
+        act = gate_words(ask) if ask is not None else None
+        act = _customer_side(act or value_words(tool))
+        thing = value_words(tool).split()[-1]
+        if act.endswith(" it") and thing not in act.split():
+            act = f"{act[:-3]} the {thing}"  # "factory-reset it": the value filled in at the end
+        return (
+            f"The agent asks the customer to confirm before it goes on to {act} "
+            "(in its own words or with the confirmation question)"
+        )
 
     def _cue(self) -> None:
         """The happy path of the alternative the user's cue asks for, and that the skill
@@ -420,6 +450,15 @@ def _values(arguments: object) -> list[object]:
 
 def goals_for(project: Project, script: Script) -> tuple[list[str], list[Check]]:
     return Goals(project, script).build()
+
+
+def _customer_side(act: str) -> str:
+    """The gate's question speaks to the customer ("connect you to a person"); the criterion
+    speaks of them ("connect them to a person")."""
+    return " ".join(_THEIRS.get(word.lower(), word) for word in act.split())
+
+
+_THEIRS = {"you": "them", "your": "their", "yours": "theirs"}
 
 
 __all__ = ["Goals", "goals_for"]

@@ -31,7 +31,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
+from ..._stem import stem
+from ...definitions.skill_model import tool_keys
 from ...justify import RANK, Judged, Justification, strongest, weakest
+from ...simulator import parse_fact_context
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 
 if TYPE_CHECKING:
@@ -67,6 +70,12 @@ _DIALOG = frozenset(
     ready needed pick picks picked choose chooses chose chosen select selects selected
     valid success successful successfully worked works""".split()  # noqa: SIM905
 )
+#: What the agent is told to share, say or give: a criterion restates it.
+_SPEECH = ("share", "shares", "say", "says", "tell", "tells", "give", "gives")
+#: The words of `_DIALOG` (and their stems) that say nothing in a criterion ("does").
+_NOISE = (_DIALOG | frozenset(stem(w) for w in _DIALOG)) - {
+    w for s in _SPEECH for w in (s, stem(s))
+}
 #: A guard on what the user has not said yet ("If the customer did not say which account").
 _NOT_SAID = re.compile(
     r"\b(?:did not|didn't|has not|hasn't|have not|haven't|does not|doesn't)\s+"
@@ -465,6 +474,14 @@ class MantleJustifier:
         }
         # a confirmation the case asserts was asked (or refused) means the tool was called
         said = {str(_dict(c.get("bot_uttered")).get("utter_name")) for c in checks}
+        not_said = {str(_dict(c.get("bot_did_not_utter")).get("utter_name")) for c in checks}
+        unset = {str(i.get("name")) for c in checks for i in _items(c.get("memory_was_not_set"))}
+        activated = {str(_dict(c.get("skill_activated")).get("skill_id")) for c in checks}
+        run_at_all = {str(_dict(c.get("tool_executed")).get("tool_name")) for c in checks}
+        context = str(_dict(data.get("scenario")).get("simulation_context") or "")
+        told = parse_fact_context(context)
+        declined = told.confirm == "decline"
+        unseen: list[str] = []
         out: set[str] = set()
         for skill in self.defs.skills.values():
             for tool, constraint in skill.tool_constraints.items():
@@ -476,6 +493,16 @@ class MantleJustifier:
                         out |= set(condition_keys(constraint.requires))
                 if gate and gate.utter_on_user_denial in said and tool not in ran:
                     case.refused.add(tool)
+                elif gate and declined and skill.id in activated and tool not in run_at_all:
+                    # a refusal the case shows by what never comes: the tool's success reply
+                    # or what its code writes (the agent may have asked in its own words)
+                    tool_def = self.defs.tools_for(skill.id).get(tool)
+                    writes = set(tool_keys(self.project, tool_def, skill.id)) if tool_def else set()
+                    if constraint.on_success in not_said or writes & unset:
+                        unseen.append(tool)
+        if unseen:  # of several, the one the user's decline names ("order the replacement")
+            act = words(told.gate or "")
+            case.refused.add(max(unseen, key=lambda t: len(act & words(t)) / len(words(t) or {t})))
         case.ran |= ran
         case.uttered |= said
         case.called |= ran
@@ -795,7 +822,6 @@ class MantleJustifier:
         runtime's (not weakened by how the tool gets called); without, no tool the case
         never runs (`refused`), runs only after the entry is set (`not_yet`, or so in one
         of its sequencings) or needs the entry set to run."""
-        from ...definitions.skill_model import tool_keys
 
         namespace, _, key = name.partition(".")
         out: list[Justification | None] = []
@@ -1011,7 +1037,7 @@ class MantleJustifier:
         if gate is not None:
             return gate
         entry = self._entry_named(text, runs)
-        own = {w for w in words(text) if w not in _DIALOG and w != "agent"}
+        own = {w for w in words(text) if w not in _NOISE and w != "agent"}
         if len(own) < 2:
             return None
         # the skill's name in a criterion ("the file claim went through") is no match for
@@ -1024,11 +1050,21 @@ class MantleJustifier:
             ("agent.yml", None, (a.text, a.line, a.condition, a.paragraph))
             for a in self._agent_prose()
         ]
+        scoped = _GUARD.match(text.strip()) is not None
         best: tuple[tuple[float, int, float], Justification | None] = ((0.0, 0, 0.0), None)
         for file, skill, (sentence, line, condition, _) in candidates:
-            if entry is not None and not entry[1].search(sentence):
+            # the entries an `if:` compares, without its values ("still_slow_after_reboot"),
+            # for a criterion that says its condition ("When the claim status is 1, ...")
+            guard = re.sub(r"([\"']).*?\1", " ", condition) if condition and scoped else ""
+            if entry is not None and not (entry[1].search(sentence) or entry[1].search(guard)):
                 continue  # a criterion about an entry comes from a sentence about it
-            common = own & words(sentence)
+            # a sentence under an `if:` says its condition there ("When the claim status
+            # is 1, the agent shares the contact" restates "Share the contact" under
+            # `if: ...claim_status == "1"`)
+            said = own & words(sentence)
+            if guard and all(_spells(w, named) for w in said):
+                continue  # the guard alone names what every sentence under it is about
+            common = said | (own & words(guard))
             shared = len(common)
             score = round(shared / len(own), 2)
             # agent.yml speaks of everything: a rule must share most of the criterion's words
@@ -1092,6 +1128,9 @@ class MantleJustifier:
         (its confirmation gate; named by its skill, the reply the runtime gives instead), a
         run one's success reply waits for its success."""
         lower = text.lower()
+        asked = self._criterion_asks_to_confirm(lower, runs, case)
+        if asked is not None:
+            return asked
         named = set(re.findall(r"[\w-]+", text))
         for skill in runs:
             md = self._md(skill)
@@ -1116,6 +1155,36 @@ class MantleJustifier:
                     why = f"{tool} on_success {success}: said only once it succeeds"
                     return Justification("enforced", md, line, why)
         return None
+
+    def _criterion_asks_to_confirm(
+        self, lower: str, runs: list[Skill], case: _Case
+    ) -> Justification | None:
+        """A criterion that the agent asks before a gated action ("asks the customer to
+        confirm before it goes on to <act>") restates the gated tool's
+        `requires_confirmation` (the runtime asks its question before the tool runs; an
+        agent may ask in its own words first). The gate is the refused one, else the one
+        whose name the act says, else the only one of the skills the case runs."""
+        if "asks the customer to confirm" not in lower:
+            return None
+        said = words(lower)
+        gates = [
+            (skill, tool, constraint.requires_confirmation)
+            for skill in runs
+            for tool, constraint in skill.tool_constraints.items()
+            if constraint.requires_confirmation is not None
+        ]
+        chosen = [g for g in gates if g[1] in case.refused]
+        chosen = chosen or [g for g in gates if len(words(g[1].replace("_", " ")) & said) > 1]
+        chosen = chosen or (gates if len(gates) == 1 else [])
+        if not chosen:
+            return None
+        skill, tool, gate = chosen[0]
+        line = self._constraint_line(skill, tool, "requires_confirmation")
+        why = (
+            f"{tool} requires_confirmation: {gate.utter_for_confirmation or 'a question'} "
+            "is asked before it runs (or the agent asks first in its own words)"
+        )
+        return Justification("enforced", self._md(skill), line, why)
 
 
 def judge_case(data: Any, project: Project | None) -> list[Judged]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..._pyyaml import yaml
+from ..._stem import stem
 from ...definitions.skill_model import sentences
 from ...yamlio import CaseLoader
 
@@ -57,27 +58,20 @@ FILLER = frozenset(
 )
 
 
-#: Verbs that tell the model to write memory (`set_fields` counts as its `set`).
-SETTING = frozenset({"set", "record", "store", "save"})
+#: Verbs that tell the model to write memory (`set_fields` counts as its `set`), as stems.
+SETTING = frozenset(stem(w) for w in ("set", "record", "store", "save"))
 
 
 def words(text: str) -> set[str]:
-    """The stems of `text`'s content words (an entry's name counts as its words too)."""
+    """The stems of `text`'s content words (an entry's name counts as its words too), cut
+    as the rest of casegen cuts them, so a criterion in the third person ("shares the
+    ticket id") meets the imperative sentence it restates ("Share the ticket id")."""
     out: set[str] = set()
     for word in re.findall(r"[a-z][a-z_]{2,}", text.lower()):
         for part in {word, *word.split("_")}:
             if len(part) > 2 and part not in FILLER:
                 out.add(stem(part))
     return out
-
-
-def stem(word: str) -> str:
-    """A word without its inflection (`explains`, `explained` -> `explain`), so that a
-    criterion in the third person matches the imperative sentence it restates."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
 
 
 def likeness(left: str, right: str) -> float:
@@ -129,6 +123,5 @@ __all__ = [
     "agent_lines",
     "likeness",
     "locate",
-    "stem",
     "words",
 ]
