@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalcore.agents.reference import optional_fields
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import branch_target, branch_values
 
@@ -19,19 +20,33 @@ from ._mantle_walk import Walk
 
 class OutcomeBehaviors(ThresholdBehaviors):
     def happy_paths(self, elements: list[str]) -> list[Behavior]:
-        if not self.routing:
-            pinned = self.pin_sides({})
-            facts = {"values": pinned} if pinned else {}
-            walk = self.walk(facts)
-            if self.skill.is_handoff:
-                case, type_ = "request", "escalation"
-                title = f"{self.name}: the customer asks for one straight away"
-            else:
-                case, type_, title = "happy", "happy_path", f"{self.name}: happy path"
-            description = self._happy_text(walk, None, None)
+        optional = optional_fields(self.project, self.skill.id)
+        if self.routing and all(f.qualified in optional for f in self.routing):
+            # every branch rests on a value the prose only permits ("you may ask for a
+            # rating"): a correct agent may never ask, so the goal is the unconditional
+            # prose, one plain happy path; the branches stay behind it
+            branches = self._branch_paths(elements)
             return [
-                self.behavior("happy", type_, case, title, description, facts, walk, elements, 10)
+                self._plain_happy(elements),
+                *(b.model_copy(update={"priority": 31 + i}) for i, b in enumerate(branches)),
             ]
+        if not self.routing:
+            return [self._plain_happy(elements)]
+        return self._branch_paths(elements)
+
+    def _plain_happy(self, elements: list[str]) -> Behavior:
+        pinned = self.pin_sides({})
+        facts = {"values": pinned} if pinned else {}
+        walk = self.walk(facts)
+        if self.skill.is_handoff:
+            case, type_ = "request", "escalation"
+            title = f"{self.name}: the customer asks for one straight away"
+        else:
+            case, type_, title = "happy", "happy_path", f"{self.name}: happy path"
+        description = self._happy_text(walk, None, None)
+        return self.behavior("happy", type_, case, title, description, facts, walk, elements, 10)
+
+    def _branch_paths(self, elements: list[str]) -> list[Behavior]:
         candidates: list[tuple[bool, int, Any, Walk, dict[str, Any]]] = []
         first_field = self.routing[0]
         for field in self.routing:

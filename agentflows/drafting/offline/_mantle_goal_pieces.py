@@ -52,6 +52,7 @@ class GoalPieces(HandoffGoals):
             self.add(tool_check(event, skill=walk.skill, is_error=False))
         asked = [a.field for a in walk.asks if a.field and a.field.startswith(walk.skill + ".")]
         known = {i["name"] for a in self.assertions for i in a.get("memory_was_set") or []}
+        known |= self.left_open()  # an ask left to the agent: a correct agent may skip it
         asked += [k for k in self.tool_written(walk) if k.startswith(walk.skill + ".")]
         fresh = self.declared([k for k in dict.fromkeys(asked) if k not in known])[: limit + 1]
         if fresh:
@@ -107,8 +108,9 @@ class GoalPieces(HandoffGoals):
     def picked_rules(
         self, topic: str | None = None, limit: int = 2, *, strict: bool = False
     ) -> list[str]:
-        found = prose_rules(self.defs, self.skill, self.walk.memory)
-        return pick(found, topic, limit, strict=strict)
+        left = self.left_open()  # a rule on an ask left to the agent holds on no path
+        memory = {k: v for k, v in self.walk.memory.items() if k not in left}
+        return pick(prose_rules(self.defs, self.skill, memory), topic, limit, strict=strict)
 
     def given_before(self, at: int) -> dict[str, object]:
         """The values the customer gave before the turn at ask `at`: in the opening and in

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from evalcore.agents.reference import optional_fields
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions.skill_model import code_facts, skill_model
 
@@ -164,7 +165,19 @@ class PathGoals(AvoidedGoals):
                 for e in walk.events
                 if e.kind == "memory" and e.key and e.key.startswith("project.") and e.value is True
             ]
-        return list(dict.fromkeys(keys))
+        left = self.left_open()
+        return [k for k in dict.fromkeys(keys) if k not in left]
+
+    def left_open(self) -> frozenset[str]:
+        """Fields the prose sets only after an ask it leaves to the agent (`optional_fields`:
+        the reference agent's `skip_optional` variants) that this case does not fix: a
+        correct agent may never ask, so nothing the case checks rests on them."""
+        fixed = {
+            *(self.facts.get("values") or {}),
+            *(self.facts.get("given") or {}),
+            *(self.facts.get("request_values") or {}),
+        }
+        return optional_fields(self.project, self.skill.id) - fixed
 
     def recorded(self, walk: Walk, *, limit: int = 10) -> list[dict[str, Any]]:
         """`memory_was_set` items of a path: the chosen values (with their value), then, by
@@ -176,7 +189,12 @@ class PathGoals(AvoidedGoals):
         items = self.memory_items(walk, self.chosen_keys(walk))
         named = [i["name"] for i in items]
         declared = self.defs.memory_names()
-        extra = [k for k in self.tool_written(walk) + self.step_fields(walk) if k in declared]
+        left = self.left_open()
+        extra = [
+            k
+            for k in self.tool_written(walk) + self.step_fields(walk)
+            if k in declared and k not in left
+        ]
         extra.sort(key=lambda k: not k.startswith(walk.skill + "."))
         for key in dict.fromkeys(extra):
             if key not in named and len(items) < limit:

@@ -18,7 +18,7 @@ from ._engine import ReferenceEngine
 from ._mutants import KINDS, Mutant, find_mutant, mutants
 from ._reach import reached
 from ._target import ReferenceTarget, parse_reference
-from ._variants import Variant, variants
+from ._variants import Variant, optional_fields, variants
 
 __all__ = [
     "KINDS",
@@ -29,6 +29,7 @@ __all__ = [
     "Variant",
     "find_mutant",
     "mutants",
+    "optional_fields",
     "parse_reference",
     "placeholder",
     "reached",

@@ -134,6 +134,18 @@ def variants(project: Project) -> list[Variant]:
     return sorted(unique.values(), key=lambda v: (order[v.kind], v.id))
 
 
+def optional_fields(project: Project, skill_id: str) -> frozenset[str]:
+    """The fields of `skill_id` a `skip_optional` variant never asks for: the prose only
+    permits the ask ("you may ask for a quick rating. Set `rating` if they answer."), so a
+    correct agent may leave them unset, and no goal or check may rest on them unless a
+    case fixes their value itself."""
+    models = skill_models(project)
+    model = models.get(skill_id)
+    fields = {f.qualified for f in model.fields} if model is not None else set()
+    skipped = {v.target for v in variants(project) if v.kind == "skip_optional"}
+    return frozenset(fields & skipped)
+
+
 def optional_target(skill_id: str, item: Any) -> str:
     """`<skill>.<field>` for an optional ask, `<skill>.line<N>` for an optional question."""
     if item.kind == "ask_field" and item.name:
