@@ -15,12 +15,12 @@ record with that phone is used for those cases; else the built-in one.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._sha256 import sha256
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
 from ._records import DataRecords, record_name
 from ._values import spoken_date
@@ -169,7 +169,7 @@ _SPECIAL_PHONES = {"failing": FAILING_ACCOUNT, "negative": NEGATIVE_ACCOUNT}
 
 def pick(key: str, options: tuple[Any, ...] | list[Any], salt: str = "") -> Any:
     """A stable choice from `options` for `key` (sha256, never Python's salted hash)."""
-    digest = hashlib.sha256(f"{salt}:{key}".encode()).digest()
+    digest = sha256(f"{salt}:{key}".encode()).digest()
     return options[int.from_bytes(digest[:4], "big") % len(options)]
 
 
@@ -199,7 +199,7 @@ def caller_for(
         # the suite's cases of one skill take them in turn, from the start its records are
         # dealt from (`DataRecords.pick`): a case that draws a person from the file rather
         # than seeding a caller (a built-in test account's) is another slot's person
-        start = int(hashlib.sha256(pool[0].collection.encode()).hexdigest()[:8], 16)
+        start = int(sha256(pool[0].collection.encode()).hexdigest()[:8], 16)
         return pool[(start + slot) % len(pool)]
     chosen: Caller = pick(key, pool or BUILT_IN_CALLERS, "customer")
     return chosen

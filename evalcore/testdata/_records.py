@@ -11,7 +11,6 @@ field's words against the file name and the record keys.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import random
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._readbytes import RefusedFile, read_limited
+from .._sha256 import sha256
 
 _NAME_KEYS = ("full_name", "holder_name", "customer_name", "name", "holder", "owner")
 _MAX_BYTES = 2_000_000
@@ -135,7 +135,7 @@ class DataRecords:
         pool = [r for r in own if rank(r) == best]
         if slot is None:
             return pool[rng.randrange(len(pool))]
-        start = int(hashlib.sha256(collection.name.encode()).hexdigest()[:8], 16)
+        start = int(sha256(collection.name.encode()).hexdigest()[:8], 16)
         return pool[(start + slot) % len(pool)]
 
 

@@ -7,13 +7,14 @@ independently so their names, dates and ids differ.
 
 from __future__ import annotations
 
-import hashlib
 import random
+
+from .._sha256 import sha256
 
 
 def case_rng(key: str, salt: str = "") -> random.Random:
     """A `random.Random` seeded from sha256(`salt:key`) (e.g. the behaviour id)."""
-    digest = hashlib.sha256(f"{salt}:{key}".encode()).digest()
+    digest = sha256(f"{salt}:{key}".encode()).digest()
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
