@@ -117,10 +117,33 @@ _TEAM_WORDS = frozenset(
 )
 
 
+#: The agent's rules about a value, not what a person says of it ("post to an allowed
+#: channel" -> "post to a channel"): the person names the thing, the agent checks the rule.
+_POLICY_WORDS = frozenset(
+    """allowed approved permitted authorized authorised specified designated allowlisted
+    whitelisted""".split()  # noqa: SIM905
+)
+
+
+def _articles_fit(words: list[str]) -> list[str]:
+    """ "an" before a vowel and "a" before a consonant, once a word between them is gone."""
+    out = list(words)
+    for at in range(len(out) - 1):
+        if out[at].lower() in ("a", "an"):
+            vowel = out[at + 1][:1].lower() in "aeiou"
+            article = "an" if vowel else "a"
+            out[at] = article.capitalize() if out[at][:1].isupper() else article
+    return out
+
+
 def plain_words(clause: str) -> str:
     """A description's request as a person words it: one verb of "book or propose", one
-    name of "payslip/paycheck", none of the team's words ("user-provided")."""
-    words = [w for w in clause.split() if w.lower() not in _TEAM_WORDS]
+    name of "payslip/paycheck", none of the team's words ("user-provided") nor of its rules
+    ("an allowed channel")."""
+    kept = [w for w in clause.split() if w.lower() not in _TEAM_WORDS]
+    words = [w for w in kept if w.lower() not in _POLICY_WORDS]
+    if len(words) < len(kept):
+        words = _articles_fit(words) if words else kept
     if len(words) > 3 and words[1].lower() == "or" and words[0].isalpha():
         words = [words[0], *words[3:]]  # "find or download a payslip" -> "find a payslip"
     out = []
@@ -156,6 +179,28 @@ def _until_agent_part(clause: str) -> str:
     return clause
 
 
+#: The agent's job named as a noun ("balance lookups", "status checks"): a person asks for
+#: the thing itself to be checked.
+_JOB_NOUNS = frozenset(("lookup", "lookups", "look-up", "look-ups", "checks"))
+
+
+def _thing_checked(item: str, skill: Skill) -> Request | None:
+    """ "balance lookups" as a person asks it: "Can you check my leave balance?", the
+    thing named as the skill's own text names it (a word of the skill's id before it:
+    "Leave balances" of `leave_check`)."""
+    words = item.split()
+    if len(words) < 2 or words[-1].lower() not in _JOB_NOUNS:
+        return None
+    thing = " ".join(words[:-1]).lower()
+    own = set(_WORDS.findall(skill.id.lower())) - set(_WORDS.findall(thing))
+    text = " ".join((skill.description or "").split())
+    for found in re.finditer(rf"\b([A-Za-z]+)\s+{re.escape(thing)}s?\b", text, re.I):
+        if found[1].lower() in own:
+            thing = f"{found[1].lower()} {thing}"
+            break
+    return Request(f"want the agent to check your {thing}", f"Hi, can you check my {thing}?")
+
+
 def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
     """Requests from "Activate when ..." sentences, and from "Activate for ..." lists."""
     when: list[Request] = []
@@ -168,7 +213,10 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
             item = _first_item(re.sub(r"^(?:phrases|requests|things)\s+like\s+", "", rest))
             if item[:1] in "\"“'":
                 continue
-            if len(item.split()) >= 1 and item:
+            asked = _thing_checked(item, skill)
+            if asked is not None:
+                listed.append(asked)
+            elif len(item.split()) >= 1 and item:
                 listed.append(
                     Request(f"want help with {_you(item)}", f"Hi, I need help with {_me(item)}.")
                 )
