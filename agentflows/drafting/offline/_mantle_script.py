@@ -99,6 +99,17 @@ STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
 STOP_DONE = "the agent has told you the outcome and asks nothing more"
 
 
+def _handoff_stop(outcome: str | None) -> str:
+    """The stopping point of a hand-off case: the outcome the case asserts (the ticket id
+    the hand-off tool writes, the hand-off confirmed), not the first "I'll connect you",
+    which can come before the tool runs."""
+    if outcome is None:
+        return STOP_AFTER_HANDOFF
+    if outcome == "confirmed":
+        return "the agent confirms the hand-off has been made"
+    return f"the agent has given you the {outcome} of your hand-off"
+
+
 def build_script(project: Project, behavior: Behavior, *, slot: int | None = None) -> Script:
     """Draw the case's test data, walk the behaviour with it and write the context (`slot`:
     the case's place among its skill's cases, so the suite's cases draw different records)."""
@@ -465,7 +476,7 @@ class _Writer:
         self.confirmations()
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
-        self.context.until = STOP_AFTER_HANDOFF if handoff else STOP_DONE
+        self.context.until = _handoff_stop(self.script.handoff_outcome) if handoff else STOP_DONE
 
     def knowledge_question(self, skill: Skill) -> str | None:
         """For a skill that answers from a knowledge file (a FAQ list, its reference notes,

@@ -56,6 +56,23 @@ class Script:
             for e in w.events
         )
 
+    @property
+    def handoff_outcome(self) -> str | None:
+        """What shows the hand-off done, where the case asserts it: the reference a hand-off
+        tool writes ("handoff_ticket_id" -> "ticket id"), else "confirmed" for a hand-off
+        tool that runs; None where the hand-off calls no tool."""
+        walks = [self.walk, *([self.other] if self.other else [])]
+        events = [e for w in walks for e in w.events if e.skill in self.handoff_skills]
+        if not any(e.kind == "tool" and not e.error for e in events):
+            return None
+        skill_words = {w for s in self.handoff_skills for w in s.lower().split("_")}
+        for event in events:
+            words = (event.key or "").rsplit(".", 1)[-1].lower().split("_")
+            if event.kind == "memory" and words[-1] in ("id", "number", "reference"):
+                noun = [w for w in words if w not in skill_words] or words[-1:]
+                return " ".join(noun)
+        return "confirmed"
+
     def lines(self) -> list[str]:
         """The words the context quotes (opening, cue lines), in context order."""
         c = self.context
