@@ -19,7 +19,7 @@ from ._callers import (
 from ._knowledge import knowledge_questions, record_questions
 from ._listed import listed_values
 from ._months import month_on_record
-from ._people import DOMAINS, Persona, names_role, persona_for, roles_for
+from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
 from ._records import Collection, DataRecords, load_records, record_name
 from ._rng import case_rng
 from ._sheet import Fact, FactSheet, SheetBuilder, spoken_value
@@ -73,4 +73,5 @@ __all__ = [
     "spoken_value",
     "told_value",
     "typed_value",
+    "users_word",
 ]

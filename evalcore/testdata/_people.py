@@ -327,6 +327,34 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     return ("a regular customer", "a first-time customer", "a long-standing customer")
 
 
+#: Verbs of a sentence whose subject is the agent's users: "Employees reach you via DM".
+_REACH_VERBS = frozenset(("reach", "contact", "message"))
+
+
+def _reaching(text: str) -> list[str]:
+    """The subjects of "<people> reach you" sentences ("Employees", "Field engineers")."""
+    out = []
+    for sentence in re.split(r"[.;:!?]\s+", text):
+        words = sentence.split()
+        for size in (1, 2):
+            verb, then = words[size : size + 1], words[size + 1 : size + 2]
+            if verb and then and verb[0].lower() in _REACH_VERBS and then[0].lower() == "you":
+                out.append(" ".join(words[:size]))
+    return out
+
+
+def users_word(text: str) -> str | None:
+    """The agent's own word for the people it talks to, singular ("Employees reach you ..."
+    -> "employee", "helps truck drivers" -> "truck driver"), as personas find the audience;
+    None where the text names no one."""
+    said = [m["who"] for p in (_AUDIENCE, _WRITERS) for m in p.finditer(text)]
+    for who in [*said, *_reaching(text)]:
+        named = _people_named(who.lower().split())
+        if named:
+            return named
+    return None
+
+
 def _audience_roles(match: re.Match[str]) -> tuple[str, ...] | None:
     """The roles "helps truck drivers", "for tenants" names; None when it names no one."""
     who = [w.rstrip("s") for w in match["who"].split()]
@@ -474,4 +502,5 @@ __all__ = [
     "names_role",
     "persona_for",
     "roles_for",
+    "users_word",
 ]

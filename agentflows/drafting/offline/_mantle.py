@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalcore.definitions import Project
+from evalcore.testdata import users_word
 from evalcore.testdata._accounts import account_of
 
 from .._engine import DraftContext
@@ -42,6 +44,7 @@ def draft_mantle(ctx: DraftContext) -> dict[str, Any]:
     """The scenario document (`{"scenario": {...}}`) for `ctx.behavior`."""
     script = build_script(ctx.project, ctx.behavior, slot=suite_slot(ctx))
     criteria, assertions = goals_for(ctx.project, script)
+    criteria = in_users_words(ctx.project, criteria)
     scenario: dict[str, Any] = {
         "name": _title(ctx, script),
         "type": ctx.behavior.type,
@@ -57,6 +60,37 @@ def draft_mantle(ctx: DraftContext) -> dict[str, Any]:
     if goals:
         scenario["goals"] = goals
     return {"scenario": scenario}
+
+
+def in_users_words(project: Project, criteria: list[str]) -> list[str]:
+    """Criteria that speak of "the customer" in the agent's own word for its users, where
+    agent.yml names them ("Employees reach you ..." -> "the employee's request"): a judge
+    reads the criterion against a conversation with that person."""
+    agent = (project.mantle.agent if project.mantle else None) or {}
+    text = " ".join(str(agent.get(k) or "") for k in ("name", "description", "persona"))
+    word = users_word(text)
+    if not word or word == "customer":
+        return criteria
+    return [_renamed(c, word) for c in criteria]
+
+
+def _renamed(criterion: str, word: str) -> str:
+    """`criterion` with "the customer('s)", "a customer" and "customers" as `word`."""
+    words = criterion.split(" ")
+    for at, token in enumerate(words):
+        head = token.rstrip(".,;:")
+        tail = token[len(head) :]
+        if head.lower() in ("customers", "customers'"):
+            words[at] = f"{word}s{head[len('customers') :]}{tail}"
+        elif head.lower() in ("customer", "customer's") and at > 0:
+            article = words[at - 1]
+            if article.lower() in ("a", "an"):
+                fit = "an" if word[:1] in "aeiou" else "a"
+                words[at - 1] = fit.capitalize() if article[:1].isupper() else fit
+            elif article.lower() != "the":
+                continue
+            words[at] = f"{word}{head[len('customer') :]}{tail}"
+    return " ".join(words)
 
 
 def _title(ctx: DraftContext, script: Script) -> str:
