@@ -22,8 +22,10 @@ from evalcore.simulator import FactContext, parse_fact_context
 from evalcore.testdata import (
     Collection,
     DataRecords,
+    knowledge_entries,
     knowledge_questions,
     month_on_record,
+    record_entries,
     record_questions,
 )
 
@@ -542,6 +544,36 @@ def test_a_faq_skill_is_asked_a_question_its_notes_answer(utility: Path) -> None
         shutil.rmtree(faq)
     asked = ("how do i read my water meter?", "why is my water hard?")
     assert opening.lower().endswith(asked), opening
+
+
+def test_a_faq_answer_is_checked_against_its_entry(utility: Path) -> None:
+    """An agent that makes up the answer to a question the notes answer fails: the happy
+    path's criteria name the gist of the entry the user asks (the entry's first sentence)."""
+    faq = utility / "skills" / "water_faq"
+    (faq / "references").mkdir(parents=True)
+    (faq / "skill.md").write_text(FAQ_SKILL)
+    (faq / "references" / "faq.md").write_text(FAQ_NOTES)
+    try:
+        project = load_project(utility)
+        happy = next(
+            b
+            for b in plan_mantle(project, "water_faq", None).behaviors
+            if b.facts.get("kind") == "happy"
+        )
+        goals = draft_mantle(DraftContext(project, "mantle", happy))["scenario"]["goals"]
+    finally:
+        shutil.rmtree(faq)
+    gists = ("Read the black digits from left to right", "Hardness comes from the rock")
+    agrees = [c for c in goals["criteria"] if "agrees with" in c]
+    assert len(agrees) == 1 and agrees[0].split(": ", 1)[1].startswith(gists), goals
+
+
+def test_an_entry_answer_runs_to_the_next_question_or_heading(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Q\n\nQ: Can I pay by card?\nA: Yes, any card.\nNo fee.\n## Other\nText.\n")
+    assert knowledge_entries([notes]) == {"Can I pay by card?": "Yes, any card. No fee."}
+    rows = ({"question": "When is the bill due?", "answer": "On the 1st.", "id": "7"},)
+    assert record_entries([Collection("faq", rows)]) == {"When is the bill due?": "On the 1st."}
 
 
 def test_questions_come_from_their_own_lines_and_question_fields(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skill_model_fixtures import write_project
+from skill_model_fixtures import generate_offline, write_project
 from test_detour_completes import FILES
 
 from agentflows.drafting import DraftContext
@@ -97,3 +97,20 @@ def test_the_plain_happy_path_checks_nothing_about_the_rating(tmp_path: Path) ->
     assert (justified.fixes, justified.needs_review) == ([], None)
     codes = {f.code for f in check_data(data, dialect, project) if f.severity == "error"}
     assert "no-decisive-assertion" not in codes, codes
+
+
+def test_the_optional_branches_are_reported_dropped_not_written(tmp_path: Path) -> None:
+    """A branch case would require a rating a correct agent may never ask for, and a rating
+    said unasked is no detail the prose says to record: neither is written; the report
+    lists the branches as dropped with the reason, never in silence."""
+    root = write_project(
+        tmp_path / "fleet",
+        {**FILES, "skills/goodbye/skill.md": GOODBYE, "skills/goodbye/memory.yml": RATING},
+    )
+    report = generate_offline(root, ["goodbye"], tmp_path / "out")
+    written = sorted(p.name for p in (tmp_path / "out" / "cases").rglob("*.yml"))
+    assert written == ["goodbye_happy_happy_path.yml"], written
+    dropped = {d["behavior"]: d for d in report["dropped"]}
+    assert set(dropped) == {"goodbye:thumbs_up", "goodbye:thumbs_down"}, dropped
+    for drop in dropped.values():
+        assert drop["stage"] == "plan" and "`goodbye.rating`" in drop["reason"], drop

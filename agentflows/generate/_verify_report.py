@@ -42,7 +42,10 @@ def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
 
 
 def drop_stage(work: dict[str, Any]) -> dict[str, Any]:
-    """Which step dropped the case: `review` (a rule) or `verify` (the verifier, and what)."""
+    """Which step dropped the case: `plan` (no sound case exists), `review` (a rule) or
+    `verify` (the verifier, and what)."""
+    if any(f.get("code") == "not-written" for f in work.get("findings") or []):
+        return {"stage": "plan"}
     record = work.get("verification")
     if record and record.get("outcome") == "dropped":
         return {"stage": "verify", "against": record["against"]}

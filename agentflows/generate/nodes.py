@@ -20,7 +20,7 @@ from evalcore.repair import repair_data
 from evalcore.validation import check_data
 
 from ..drafting import DraftContext, DraftResult, Usage
-from ..planning import Behavior, plan_source, select, spread
+from ..planning import NOT_WRITTEN, Behavior, plan_source, select, spread
 from ._dedupe import Pool
 from ._routes import siblings
 from ._suite import as_prompt_entries, suite_files, unit_fingerprints
@@ -109,6 +109,9 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     from evalcore.llm.errors import failure_kind
 
     behavior = Behavior.model_validate(task["behavior"])
+    unwritten = behavior.facts.get(NOT_WRITTEN)
+    if unwritten:  # planned only to be reported: no case can be sound
+        return behavior.id, _not_written(task, str(unwritten))
     kind: str | None = None
     if ctx.halted is not None:
         result = DraftResult(error=f"not drafted: {ctx.halted['error']}")
@@ -139,6 +142,24 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
 
         work["model_parts"] = model_parts(ctx, _context(ctx, behavior, task), result.data)
     return behavior.id, work
+
+
+def _not_written(task: DraftTask, reason: str) -> CaseWork:
+    """The record of a behaviour the plan says no sound case exists for: dropped, with the
+    reason, before any engine drafts it."""
+    return CaseWork(
+        behavior=task["behavior"],
+        data=None,
+        status="dropped",
+        findings=[{"code": "not-written", "severity": "warning", "path": "", "message": reason}],
+        repairs=[],
+        attempts=0,
+        deterministic_done=False,
+        model_rounds=0,
+        error=f"not written: {reason}",
+        usage=Usage().model_dump(),
+        error_kind=None,
+    )
 
 
 def _repairable(work: CaseWork, ctx: GenerateContext) -> bool:

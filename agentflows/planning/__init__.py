@@ -17,7 +17,7 @@ from evalcore.definitions import Project
 from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
-from ._behavior import CASE_TYPES, Behavior, Plan
+from ._behavior import CASE_TYPES, NOT_WRITTEN, Behavior, Plan
 from ._spread import spread
 
 Planner = Callable[[Project, str, "str | None"], Plan]
@@ -134,6 +134,7 @@ def select(
 
 __all__ = [
     "CASE_TYPES",
+    "NOT_WRITTEN",
     "Behavior",
     "Plan",
     "asserted_elements",

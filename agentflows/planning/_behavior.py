@@ -17,6 +17,10 @@ CASE_TYPES = (
     "adversarial",
 )
 
+#: The `facts` key of a behaviour planned but never written, with the reason (a branch on a
+#: value a correct agent may never ask for): the generate report lists it as dropped.
+NOT_WRITTEN = "not_written"
+
 
 class Behavior(BaseModel):
     """One planned case: a behaviour of one source (skill, playbook, agent skill) to cover.

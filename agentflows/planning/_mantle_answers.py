@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalcore.agents.reference import optional_fields
+
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
 from ._mantle_phrases import names_strongly, value_line
@@ -19,6 +21,9 @@ class AnswerBehaviors(PlannerBase):
     def out_of_order(self, elements: list[str]) -> list[Behavior]:
         """The customer says what the agent would ask for before it asks."""
         preferred: list[dict[str, Any]] = []
+        # a value the prose only lets the agent ask for ("you may ask for a rating; set it
+        # if they answer") is no detail the agent must record when said unasked
+        optional = optional_fields(self.project, self.skill.id)
         for field in self.routing:
             if self.direction_value(field.qualified) is not None:
                 continue
@@ -32,7 +37,8 @@ class AnswerBehaviors(PlannerBase):
             given = {
                 f: v
                 for f, v in self._asked_fields(walk)
-                if names_strongly(self.defs, f, v, value_line(self.defs, f, v))
+                if f not in optional
+                and names_strongly(self.defs, f, v, value_line(self.defs, f, v))
             }
             if not given:
                 continue
@@ -77,7 +83,9 @@ class AnswerBehaviors(PlannerBase):
         or a block routes on it as soon as it is recorded, it comes in the same turn), and in
         the same turn where no question follows to say it at."""
         walk = self.walk({"values": self.base})
-        asked = self._asked_fields(walk)
+        # an answer the agent may never ask for is none a correct agent must take back
+        optional = optional_fields(self.project, self.skill.id)
+        asked = [(f, v) for f, v in self._asked_fields(walk) if f not in optional]
         routing = {f.qualified for f in self.routing}
         plain = [(i, f) for i, (f, _) in enumerate(asked) if f not in routing]
         choice = (
@@ -155,8 +163,11 @@ class AnswerBehaviors(PlannerBase):
         walk = self.walk({"values": self.base})
         if walk.outcome not in ("done", "handoff"):
             return []
+        optional = optional_fields(self.project, self.skill.id)  # the agent may never ask
         for index, ask in enumerate(walk.asks):
             if ask.kind not in ("collect", "ask_field", "instructions") or not ask.field:
+                continue
+            if ask.field in optional:
                 continue
             field = self.defs.memory_field(ask.field)
             values = field.named_values if field is not None else []

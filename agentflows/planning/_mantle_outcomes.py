@@ -11,7 +11,7 @@ from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import branch_target, branch_values
 
 from ..drafting.offline._direction import value_words
-from ._behavior import Behavior
+from ._behavior import NOT_WRITTEN, Behavior
 from ._mantle_thresholds import ThresholdBehaviors
 from ._mantle_tools import tool_keys
 from ._mantle_vocab import value_groups
@@ -25,10 +25,22 @@ class OutcomeBehaviors(ThresholdBehaviors):
             # every branch rests on a value the prose only permits ("you may ask for a
             # rating"): a correct agent may never ask, so the goal is the unconditional
             # prose, one plain happy path; the branches stay behind it
+            # branches stay behind it, planned but never written: their case would have to
+            # require a value a correct agent may never ask for (the report says so)
+            names = ", ".join(f"`{f.qualified}`" for f in self.routing)
+            reason = (
+                f"the branch rests on {names}, which the prose only lets the agent ask for: "
+                "a correct agent may never ask, so no sound case can require its value"
+            )
             branches = self._branch_paths(elements)
             return [
                 self._plain_happy(elements),
-                *(b.model_copy(update={"priority": 31 + i}) for i, b in enumerate(branches)),
+                *(
+                    b.model_copy(
+                        update={"priority": 31 + i, "facts": {**b.facts, NOT_WRITTEN: reason}}
+                    )
+                    for i, b in enumerate(branches)
+                ),
             ]
         if not self.routing:
             return [self._plain_happy(elements)]

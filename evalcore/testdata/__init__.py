@@ -16,7 +16,7 @@ from ._callers import (
     callers_in,
     holdings,
 )
-from ._knowledge import knowledge_questions, record_questions
+from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._listed import listed_values
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
@@ -59,12 +59,14 @@ __all__ = [
     "draw_date",
     "holdings",
     "incident_for",
+    "knowledge_entries",
     "knowledge_questions",
     "listed_values",
     "load_records",
     "month_on_record",
     "names_role",
     "persona_for",
+    "record_entries",
     "record_name",
     "record_questions",
     "roles_for",

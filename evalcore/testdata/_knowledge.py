@@ -21,40 +21,66 @@ _MAX_BYTES = 2_000_000
 _QUESTION = re.compile(r"^\s*(?:Q\s*[:.)]|#+|[-*•]|\d+[.)])?\s*\**\s*([^*?\n]{8,200}\?)\s*\**\s*$")
 #: A question's length in words: shorter is a fragment ("Why?"), longer a paragraph.
 _WORDS = (3, 25)
+#: The marker an answer line opens with in a Q/A list ("A: …").
+_ANSWER_MARK = re.compile(r"^\s*A\s*[:.)]\s*")
 
 
 def knowledge_questions(paths: Iterable[Path]) -> list[str]:
     """Each question the text files at `paths` ask on a line of their own, in order and
     once; a file that cannot be read, or is over the size limit, gives none."""
-    out: dict[str, None] = {}
+    return list(knowledge_entries(paths))
+
+
+def knowledge_entries(paths: Iterable[Path]) -> dict[str, str]:
+    """Each question the text files at `paths` ask on a line of their own -> the answer
+    the lines after it give, up to the next question or heading (empty where none follows):
+    what a correct agent's answer must agree with."""
+    out: dict[str, str] = {}
     for path in paths:
         try:
             text = read_limited(path, _MAX_BYTES).decode("utf-8")
         except (RefusedFile, OSError, UnicodeDecodeError):
             continue
-        for line in text.splitlines():
+        question: str | None = None
+        answer: list[str] = []
+        for line in [*text.splitlines(), "#"]:
             match = _QUESTION.match(line)
-            if match:
-                _keep(out, match.group(1))
-    return list(out)
+            if match or line.lstrip().startswith("#"):
+                if question is not None and question not in out:
+                    out[question] = " ".join(" ".join(answer).split())
+                question, answer = (_kept(match.group(1)) if match else None), []
+            elif question is not None:
+                answer.append(_ANSWER_MARK.sub("", line))
+    return out
 
 
 def record_questions(collections: Iterable[Collection]) -> list[str]:
     """The questions records hold as a field's value (`{"question": "…?", "answer": …}`),
     in order and once."""
-    out: dict[str, None] = {}
+    return list(record_entries(collections))
+
+
+def record_entries(collections: Iterable[Collection]) -> dict[str, str]:
+    """Each question a record holds as a field's value -> the longest other text field of
+    that record (its answer; empty where it has none)."""
+    out: dict[str, str] = {}
     for collection in collections:
         for record in collection.records:
-            for value in record.values():
-                if isinstance(value, str) and value.strip().endswith("?"):
-                    _keep(out, value)
-    return list(out)
+            texts = [v for v in record.values() if isinstance(v, str)]
+            for value in texts:
+                question = _kept(value) if value.strip().endswith("?") else None
+                if question is None or question in out:
+                    continue
+                others = [" ".join(t.split()) for t in texts if t is not value]
+                out[question] = max(others, key=len, default="")
+    return out
 
 
-def _keep(out: dict[str, None], question: str) -> None:
+def _kept(question: str) -> str | None:
+    """The question with its spacing made plain, or None where it is a fragment or a
+    paragraph rather than one question."""
     text = " ".join(question.split())
-    if _WORDS[0] <= len(text.split()) <= _WORDS[1]:
-        out.setdefault(text)
+    return text if _WORDS[0] <= len(text.split()) <= _WORDS[1] else None
 
 
-__all__ = ["knowledge_questions", "record_questions"]
+__all__ = ["knowledge_entries", "knowledge_questions", "record_entries", "record_questions"]

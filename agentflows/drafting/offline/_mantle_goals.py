@@ -39,7 +39,9 @@ from ._mantle_criteria import (
 )
 from ._mantle_facts import gate_words
 from ._mantle_goal_pieces import GoalPieces, block_completed
-from ._mantle_script import Script
+from ._mantle_questions import answer_criterion
+from ._mantle_readout import readout_criterion
+from ._mantle_script import Script, shared_records
 from ._mantle_testdata import unrelated_for
 
 
@@ -66,6 +68,15 @@ class Goals(GoalPieces):
         # where the prose sends the user elsewhere, that pointer is the answer to check
         directed = directs_elsewhere(prose_rules(self.defs, self.skill, walk.memory))
         self.criterion(directed[0] if directed else None)
+        # a question the skill's notes answer: the answer must agree with their entry
+        opening = self.script.context.opening or ""
+        self.criterion(
+            answer_criterion(self.project, self.skill, shared_records(self.project), opening)
+        )
+        # the caller's own records, where the prose says to present what the tool read
+        self.criterion(
+            readout_criterion(self.skill, shared_records(self.project), self.script.customer)
+        )
         if self.answers_only(walk) and not (said or instructed or directed or declines(self.skill)):
             # no `complete_when`: the model decides when it is done, so the answer is the
             # success a correct agent gives, not the skill's completion (where a fixed

@@ -116,7 +116,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     assert project.mantle is not None
     defs = project.mantle
     # read once per loaded project: every case of the run draws from the same files
-    records = memoized(defs, "data_records", lambda: project_records(project))
+    records = shared_records(project)
     callers = memoized(defs, "data_callers", lambda: callers_in(records))
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
@@ -184,6 +184,13 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     script.prelude = prelude
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
+
+
+def shared_records(project: Project) -> DataRecords:
+    """The project's records, read once per loaded project: every case of the run draws
+    from the same files."""
+    assert project.mantle is not None
+    return memoized(project.mantle, "data_records", lambda: project_records(project))
 
 
 def project_records(project: Project) -> DataRecords:

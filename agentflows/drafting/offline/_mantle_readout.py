@@ -1,0 +1,77 @@
+"""The criterion that the agent tells the customer what their own records hold, for a skill
+whose tool reads a data file and whose prose tells the agent to present what it read
+("present each policy: policy type, policy number, premium"): an agent that calls the tool
+and then reads out nothing, or made-up values, passes every event check.
+
+The records are the case's caller's (a record of the file carrying one of the caller's
+ids, else of the identity the project seeds), read at generation time; the facts named are
+the fields the prose names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.definitions import Skill
+from evalcore.testdata import Caller, DataRecords, caller_ids
+
+#: A paragraph that tells the agent to say what it read.
+_PRESENTS = re.compile(
+    r"\b(?:present|list|read\s+(?:out|back)|tell|give|say|mention|explain|summari[sz]e)\b",
+    re.IGNORECASE,
+)
+#: Where one prose paragraph ends.
+_PARAGRAPH = re.compile(r"\n\s*\n")
+#: More records than a judge can check in one criterion.
+_MAX_RECORDS = 4
+
+
+def readout_criterion(skill: Skill, records: DataRecords, caller: Caller) -> str | None:
+    """ "The agent tells the customer their policies: Car (policy num P1, premium 80) …",
+    naming the fields the prose asks to present of each of the caller's records in a file
+    the skill's tools read; None where the prose presents nothing of such a file, or the
+    caller has no record there (or more than a judge can check)."""
+    # the caller's own ids, else the identity the project seeds every session with
+    ids = caller_ids(caller) or dict(records.identity)
+    if not ids:
+        return None
+    presenting = [text for text in _PARAGRAPH.split(skill.body) if _PRESENTS.search(text)]
+    for collection in records.collections:
+        if skill.id not in records.readers.get(collection.name, ()):
+            continue
+        own = [
+            r
+            for r in collection.records
+            if r is not caller.record
+            and any(k in r and str(r[k]) == str(v) for k, v in ids.items())
+        ]
+        if not own or len(own) > _MAX_RECORDS:
+            continue
+        named = [k for k in own[0] if k not in ids and any(_names(t, k) for t in presenting)]
+        if not named:
+            continue
+        said = ", ".join(_record(r, named) for r in own)
+        return f"The agent tells the customer their {collection.name.replace('_', ' ')}: {said}"
+    return None
+
+
+def _names(text: str, key: str) -> bool:
+    """Whether prose names a field, word by word ("policy number" names `policy_num`)."""
+    words = [w for w in key.lower().split("_") if w]
+    pattern = r"\b" + r"\w*[\s-]+".join(re.escape(w) for w in words) + r"\w*"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def _record(record: dict[str, Any], named: list[str]) -> str:
+    values = [(k, record.get(k)) for k in named if record.get(k) not in (None, "")]
+    if not values:
+        return "?"
+    (_, head), rest = values[0], values[1:]
+    if not rest:
+        return str(head)
+    details = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in rest)
+    return f"{head} ({details})"
+
+
+__all__ = ["readout_criterion"]
