@@ -39,6 +39,8 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"({dup['similarity']:.2f})"
             + (f": {escape(dup['reason'])}" if dup.get("reason") else "")
         )
+    for left in report.get("spread", []):
+        stdout.print(f"[dim]not drafted[/] {escape(left['behavior'])}: {escape(left['reason'])}")
     for drop in report.get("dropped", []):
         stdout.print(
             f"[yellow]dropped before writing[/] {escape(drop['behavior'])}: "

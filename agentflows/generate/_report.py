@@ -121,6 +121,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
         "direction": ctx.request.direction,
         "direction_unread": _direction_unread(state, ctx),
         "planned": len(state.get("behaviors", [])),
+        "spread": state.get("spread", []),
         "cases": rows,
         "failed": failed,
         "dropped": dropped,

@@ -43,6 +43,13 @@ Ctx = Runtime[GenerateContext]
 
 # --- load & plan ------------------------------------------------------------------------
 
+#: Why a plain run leaves a planned variation out (`agentflows.planning._spread`); the
+#: report lists each one, and `--types` or `--count` asks for it.
+SPREAD_REASON = (
+    "left out to spread the suite over its skills: this skill held over a third of the "
+    "planned cases by its variations while another skill had one (ask for it with --types)"
+)
+
 
 async def load(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     """Record the run: the project is already read into the context."""
@@ -67,11 +74,18 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             usage = usage + spent
         chosen += select(behaviors, count=request.count, types=request.types)
         plans.append(source_plan.model_dump(mode="json"))
+    trimmed: list[Behavior] = []
     if request.count is None and not request.types and not request.direction:
         # what was asked for is kept whole; a plain run spreads its cases over the skills
-        chosen, _ = spread(chosen)
+        chosen, trimmed = spread(chosen)
     selected = [b.model_dump(mode="json") for b in chosen]
-    return {"plans": plans, "behaviors": selected, "plan_usage": usage.model_dump()}
+    left_out = [{"behavior": b.id, "reason": SPREAD_REASON} for b in trimmed]
+    return {
+        "plans": plans,
+        "behaviors": selected,
+        "spread": left_out,
+        "plan_usage": usage.model_dump(),
+    }
 
 
 # --- draft, validate, repair -------------------------------------------------------------

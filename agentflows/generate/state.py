@@ -58,6 +58,8 @@ class GenerateState(TypedDict, total=False):
     """Plan per source (behaviours before selection, plus all coverable elements)."""
     behaviors: list[dict[str, Any]]
     """Selected behaviours, in plan order."""
+    spread: list[dict[str, Any]]
+    """Planned variations a plain run left out to spread the suite, each with the reason."""
     plan_usage: dict[str, Any]
     cases: Annotated[dict[str, CaseWork], merge_cases]
     kept: list[str]
