@@ -123,7 +123,8 @@ def test_card_replace_facts_follow_the_skill(bank):
     escalation = parse_fact_context(
         draft(bank, plan["escalation"])["scenario"]["simulation_context"]
     )
-    assert "passing you" in (escalation.until or "") and not escalation.closes_on_else
+    # the hand-off tool writes a transfer reference: the user waits for it before stopping
+    assert "transfer reference" in (escalation.until or "") and not escalation.closes_on_else
 
 
 def test_seeds_are_channel_context_only(bank):
