@@ -39,6 +39,7 @@ def test_a_trimmed_variation_is_listed_with_its_reason(
         "--no-verify",
         "--json",
     )
+    assert code == 0
     report = json.loads(stdout)
     left_out = [row["behavior"] for row in report["spread"]]
     assert left_out == ["check_balance:digression"], report["spread"]
