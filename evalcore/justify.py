@@ -32,6 +32,7 @@ _STARTS = (
     f"# {NO_ELEMENT_CRITERION}",
     f"# {NO_ELEMENT}",
     "# test data: ",
+    "# outside service: ",
 )
 #: Strength order: a check made of parts is as strong as its weakest part.
 RANK: dict[str | None, int] = {None: 0, "conditional": 1, "instructed": 2, "enforced": 3}
@@ -104,9 +105,12 @@ class Note:
     path: str
     """JSON Pointer of the value it is about."""
     text: str
+    label: str = "test data"
+    """What the remark is about: `test data`, or `outside service` (running the case acts
+    on a real service where its credentials are set)."""
 
     def comment(self) -> str:
-        return f"test data: {self.text}"
+        return f"{self.label}: {self.text}"
 
 
 def weakest(items: list[Justification | None]) -> Justification | None:

@@ -39,6 +39,7 @@ def _print_summary(report: dict[str, Any]) -> None:
             f"({dup['similarity']:.2f})"
             + (f": {escape(dup['reason'])}" if dup.get("reason") else "")
         )
+    _print_outside(report.get("cases") or [])
     for left in report.get("spread", []):
         stdout.print(f"[dim]not drafted[/] {escape(left['behavior'])}: {escape(left['reason'])}")
     for drop in report.get("dropped", []):
@@ -79,6 +80,26 @@ def _listed(items: list[str]) -> str:
     shown = ", ".join(items[:LISTED])
     more = len(items) - LISTED
     return shown + (f" and {more} more (--json lists them)" if more > 0 else "")
+
+
+def _print_outside(rows: list[dict[str, Any]]) -> None:
+    """One line per tool acting on a real service that written cases run: running them
+    with its credentials set does it for real (the case files say so too)."""
+    cases: dict[str, list[str]] = {}
+    effects: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        for effect in row.get("outside") or []:
+            cases.setdefault(effect["tool"], []).append(str(row.get("behavior")))
+            effects[effect["tool"]] = effect
+    for tool, behaviors in cases.items():
+        keys = effects[tool].get("credentials") or []
+        where = f" ({', '.join(keys)})" if keys else ""
+        stdout.print(
+            f"[yellow]outside service:[/] {escape(tool)} acts on a real service "
+            f"({escape(', '.join(effects[tool]['calls'][:2]))}); with its credentials "
+            f"set{escape(where)}, running {len(behaviors)} case(s) does that for real: "
+            + escape(_listed(behaviors))
+        )
 
 
 def _print_rasa_refusal(refusal: dict[str, Any] | None) -> None:

@@ -22,6 +22,13 @@ def _justifications(ctx: GenerateContext, data: dict[str, Any]) -> dict[str, Any
     return {"justifications": [j.to_json() for j in ctx.dialect.justify(data, ctx.project)]}
 
 
+def _outside(ctx: GenerateContext, data: dict[str, Any]) -> dict[str, Any]:
+    """`outside`: the tools the case expects to run whose code acts on a real service
+    (`{tool, service, calls, changes, credentials}`); absent where there is none."""
+    found = ctx.dialect.outside_effects(data, ctx.project)
+    return {"outside": found} if found else {}
+
+
 def _justification_summary(
     ctx: GenerateContext, rows: list[dict[str, Any]], cases: dict[str, Any]
 ) -> dict[str, Any]:
@@ -106,6 +113,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 "assertions": _count_assertions(ctx.dialect.name, data),
                 "criteria": _count_criteria(ctx.dialect.name, data),
                 **_justifications(ctx, data),
+                **_outside(ctx, data),
                 "usage": work["usage"],
                 "engine": label(ctx, work.get("model_parts")),
                 **row_fields(work, ctx.request.verify),

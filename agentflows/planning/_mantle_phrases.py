@@ -18,13 +18,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.agents.demo._mantle_words import routed_skill, routing_words
-from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
+from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions._memo import memoized
 
 from ..drafting.offline._direction import best_value, content_stems, match_values, value_words
 from ._mantle_requests import id_like, requests
+from ._mantle_routable import user_routable
 from ._mantle_vocab import buttons_for, field_choices, question_fields, skill_field
+from ._mantle_walk import Walk, walk_skill
 
 _QUOTED = re.compile(r"[\"“]([^\"”]{3,120})[\"”]")
 # an id or a code ("6104428", "R-20461877"), not a road or a temperature ("I-80", "46")
@@ -491,9 +493,39 @@ def second_person(text: str) -> str:
     return _person(text, first=False)
 
 
+def declining_detour(project: Project, skill_id: str, text: str) -> Walk | None:
+    """The walk of the skill an unrelated request (`text`) routes to while `skill_id` is
+    open, where one skill wins outright, a user may ask for it, and it answers without
+    asking anything or running a tool (a skill that declines creative writing with a fixed
+    response): its responses only the ones an `action` step of its blocks says. None
+    otherwise: the request is left to the agent's general rules."""
+    assert project.mantle is not None
+    defs = project.mantle
+    words = routing_words(defs)
+    closed = {skill_id}
+    routed = routed_skill(defs, words, text, closed)
+    if routed is None or routing_ties(defs, words, text, closed):
+        return None
+    skill = defs.skills[routed]
+    if not user_routable(skill):
+        return None
+    walk = walk_skill(project, routed)
+    if walk.outcome != "done" or walk.asks or walk.tools():
+        return None
+    said = {
+        str(step.target)
+        for block in skill.blocks.values()
+        for step in block.steps
+        if step.kind == "action" and step.target
+    }
+    walk.events = [e for e in walk.events if e.kind != "utter" or e.utter in said]
+    return walk
+
+
 __all__ = [
     "activation_phrase",
     "cue_line",
+    "declining_detour",
     "description_phrases",
     "escalation_line",
     "first_person",

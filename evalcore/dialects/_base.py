@@ -90,6 +90,12 @@ class Dialect:
         dialect does not read its project's definitions for that)."""
         return []
 
+    def outside_effects(self, data: Any, project: Project | None) -> list[dict[str, Any]]:
+        """The tools the case expects to run whose code changes something on a real service
+        (`{tool, service, calls, changes, credentials}`): running the case does that
+        wherever their credentials are set. Empty where the dialect cannot tell."""
+        return []
+
     # --- writing --------------------------------------------------------------------------
 
     def dump(self, data: Any) -> str:

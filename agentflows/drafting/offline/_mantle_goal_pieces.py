@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...planning._mantle_walk import SET, Walk
+from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import outside_effect
+
+from ...planning._mantle_walk import SET, Event, Walk
+from ._direction import value_words
 from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import pick, prose_rules
 from ._mantle_handoff import HandoffGoals
@@ -94,12 +98,67 @@ class GoalPieces(HandoffGoals):
         """The last run of each tool that does the skill's work (terminal, gated, MCP, fed
         a chosen value), with the arguments the user's answers fix, without an error."""
         runs: dict[str, Any] = {}
-        for event in self.terminal_runs(walk) + self.main_tools(walk):
+        for event in self.terminal_runs(walk) + self.main_tools(walk) + self.success_runs(walk):
             if not event.error and event.tool:
                 runs[event.tool] = event
         for event in runs.values():
             full = self.with_arguments(event, walk)
             self.add(tool_check(full, skill=walk.skill, is_error=False))
+
+    def resumed_runs(self, walk: Walk) -> list[Event]:
+        """The goal tool runs (success signal, terminal) that come after the answer the
+        detour stood in for (the ask at `at`: its field's first write): only those follow
+        the resume in every run; a tool the skill runs before that question does not."""
+        spec = self.facts["digression"]
+        at = int(spec.get("at") or 0)
+        ask = walk.asks[at] if at < len(walk.asks) else None
+        start = next(
+            (
+                i
+                for i, e in enumerate(walk.events)
+                if ask is not None and e.kind == "memory" and e.key == ask.field
+            ),
+            None,
+        )
+        if start is None:
+            return []
+        runs: dict[str, Event] = {}
+        for event in self.terminal_runs(walk) + self.success_runs(walk):
+            place = next(i for i, e in enumerate(walk.events) if e is event)
+            if event.tool and place > start:
+                runs[event.tool] = event
+        return list(runs.values())
+
+    def confirms_outside(self, walk: Walk) -> str | None:
+        """Where the path runs a tool that acts on a real service (`outside_effect`) and
+        its `requires` waits for a yes/no the customer gives: that the agent shows what it
+        will send and where, and asks, before it runs it. An agent that acts at once fails
+        it in this conversation, which a rule about what must never be sent cannot."""
+        for event in walk.tools():
+            tool = self.defs.tools_for(walk.skill).get(event.tool or "")
+            effect = outside_effect(self.project, tool) if tool is not None else None
+            constraint = self.skill.tool_constraints.get(event.tool or "")
+            if effect is None or not effect.changes or constraint is None:
+                continue
+            keys = condition_keys(constraint.requires or "")
+            names = self.defs.memory_names()
+            asked = {a.field for a in walk.asks if a.value is True}
+            flags = [k.removeprefix("session.") for k in keys]
+            if not any(f in asked and getattr(names.get(f), "type", None) == "bool" for f in flags):
+                continue
+            shown = [
+                value_words(n.removesuffix("_id"))
+                for n in effect.reads
+                if f"{walk.skill}.{n}" in names
+                and f"{walk.skill}.{n}" not in flags
+                and names[f"{walk.skill}.{n}"].type != "bool"
+            ]
+            what = " and the ".join(shown[::-1]) if shown else "what it will do"
+            return (
+                f"Before it calls {event.tool}, the agent shows the customer the {what} "
+                "and asks them to confirm"
+            )
+        return None
 
     def rules(self, topic: str | None = None, limit: int = 2, *, strict: bool = False) -> None:
         for text in self.picked_rules(topic, limit, strict=strict):
@@ -179,7 +238,7 @@ class GoalPieces(HandoffGoals):
         items = self.memory_items(walk, self.chosen_keys(walk))
         if items:
             self.add({"memory_was_set": items})
-        tools = self.terminal_runs(walk) or self.main_tools(walk)
+        tools = self.terminal_runs(walk) or self.main_tools(walk) or self.success_runs(walk)
         if tools:
             self.add(tool_check(tools[-1], skill=walk.skill, is_error=tools[-1].error))
 

@@ -24,7 +24,7 @@ from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata._accounts import account_of
 
-from ...planning._mantle_phrases import request_phrase, subject
+from ...planning._mantle_phrases import declining_detour, request_phrase, subject
 from ...planning._mantle_tools import qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
@@ -108,7 +108,10 @@ class Goals(GoalPieces):
         self.add_sequence(self.sequence(walk))
         self.criterion(self.identity_criterion(walk))
         self.criterion(self.completion_claim(walk))
-        self.rules(limit=2)
+        confirms = self.confirms_outside(walk)
+        self.criterion(confirms)
+        # the read-back is what this conversation can show: one prose rule beside it
+        self.rules(limit=1 if confirms else 2)
         self.criterion(self.asks_again(walk))
 
     def _refusal(self) -> None:
@@ -397,6 +400,9 @@ class Goals(GoalPieces):
                 else []
             ),
             skill_check("skill_resumed", walk.skill, step),
+            # the task's goal is reached after the resume: an agent that resumes and stalls,
+            # or that ran the tool before the detour, fails
+            *[short_tool(e) for e in self.resumed_runs(walk)],
             # the block interrupted at one of its steps can only complete after the resume
             *[
                 block_completed(walk.skill, e.block, e.step)
@@ -422,12 +428,18 @@ class Goals(GoalPieces):
     def _out_of_scope(self) -> None:
         walk = self.walk
         self.lean_facts(walk)
+        asked = unrelated_for(self.script.behavior.id)
         cannot = next(
             (n for n in self.defs.responses if "cannot_help" in n or "out_of_scope" in n), None
         )
-        if cannot:
+        detour = declining_detour(self.project, walk.skill, asked)
+        if detour is not None:  # a skill routes the request: its own answer is the decline
+            self.add(skill_check("skill_activated", detour.skill))
+            said = [e.utter for e in detour.events if e.kind == "utter" and e.utter]
+            if said:
+                self.add({"bot_uttered": {"utter_name": said[-1]}})
+        elif cannot:
             self.add({"bot_uttered": {"utter_name": cannot}})
-        asked = unrelated_for(self.script.behavior.id)
         self.criterion(f'The agent does not answer the unrelated request ("{asked}")')
         self.criterion(off_topic_rule(self.defs))
         finished = [a for a in self.assertions if "skill_completed" in a or "tool_executed" in a]

@@ -339,6 +339,15 @@ class PathGoals(AvoidedGoals):
         skill = self.defs.skills.get(event.skill or "")
         return skill is not None and event.tool in self.gated(skill)
 
+    def success_runs(self, walk: Walk) -> list[Event]:
+        """Runs without an error of the tools the walk's success signals name (`tool:x` in
+        its expected and reached signals): the skill's goal where it has no terminal tool
+        (no `complete_when`, no confirmation gate; the prose says to call it)."""
+        wanted = {s.removeprefix("tool:") for s in walk.expected if s.startswith("tool:")}
+        wanted &= {s.removeprefix("tool:") for s in walk.success if s.startswith("tool:")}
+        own = self.own_skills(walk)
+        return [e for e in walk.tools() if e.tool in wanted and not e.error and e.skill in own]
+
     def terminal_runs(self, walk: Walk) -> list[Event]:
         """Runs of the skill's terminal tool(s) on the path that ended without an error."""
         terminal = set(terminal_tools(self.project, self.skill))

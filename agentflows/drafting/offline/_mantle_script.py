@@ -78,6 +78,7 @@ from ._mantle_facts import (
 from ._mantle_intent import intent_clause, own_opening, routes, without_month
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
+from ._mantle_sandbox import sandboxed
 from ._mantle_script_state import Script
 from ._mantle_seeds import (
     answer_account,
@@ -173,6 +174,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         prelude = answered_walk(project, prelude, Setup(memory=dict(seeds)), sheet)
     first = walk_skill(project, behavior.source, setup)
     values = fill_values(defs, first, dict(setup.values), sheet)
+    # where a tool acts on a real service, the user names a test-only target for it
+    values = sandboxed(project, skill.id, values, set(setup.values))
     stated = request_values(project, skill.id, first, values, sheet)
     values = answer_account(project, behavior, values, seeds)
     setup = replace(setup, values={**values, **stated})

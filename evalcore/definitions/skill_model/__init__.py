@@ -13,6 +13,7 @@ from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
 from ._data_files import data_readers
 from ._fields import asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys
+from ._outside import OutsideEffect, outside_effect
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
     Branch,
@@ -45,6 +46,7 @@ __all__ = [
     "MemoryWrite",
     "Mode",
     "ModeValue",
+    "OutsideEffect",
     "Paragraph",
     "Record",
     "Rule",
@@ -63,6 +65,7 @@ __all__ = [
     "code_facts",
     "data_readers",
     "instruction_prompt",
+    "outside_effect",
     "paragraphs",
     "qualify",
     "sentences",

@@ -14,6 +14,7 @@ from ...justify import Note, annotate_yaml
 from ...testdata import built_in_phones, load_records
 from .. import register
 from .._base import Dialect
+from ._outside import outside_effects, outside_notes
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -82,9 +83,14 @@ class MantleDialect(Dialect):
 
     def dump_justified(self, data: Any, project: Project | None) -> str:
         """Canonical YAML with a `# <kind>: <file>:<line> <element>` line above each check,
-        and a `# test data: …` line where a seeded caller is a built-in test account."""
-        notes = _built_in_notes(data, project)
+        a `# test data: …` line where a seeded caller is a built-in test account, and an
+        `# outside service: …` line above the scenario per tool it expects to run whose code
+        acts on a real service."""
+        notes = [*outside_notes(data, project), *_built_in_notes(data, project)]
         return annotate_yaml(self.dump(data), [*self.justify(data, project), *notes])
+
+    def outside_effects(self, data: Any, project: Project | None) -> list[dict[str, Any]]:
+        return [e.to_json() for e in outside_effects(data, project)]
 
     def case_title(self, data: Any) -> str | None:
         scenario = data.get("scenario") if isinstance(data, dict) else None

@@ -1,0 +1,299 @@
+"""Whether a tool's code acts on a service outside the agent, read with `ast` (never imported).
+
+A case that runs such a tool does what the tool does for real wherever its credentials are
+set: it posts the message, sends the mail, books the slot. Nothing in a skill's definitions
+says so except the code, so the tool's function is read for calls on
+
+- a network or service library the file imports (`httpx.post`, `requests.get`, `boto3`,
+  `smtplib`, a vendor SDK), or a client object one of them builds (`httpx.AsyncClient()`);
+- a client module or object the file imports from elsewhere, named as one (`slack_client`,
+  `crm_api`, `payments_sdk`): a wrapper around such a library that the project keeps apart.
+
+A call whose method starts with a verb that changes something (`post`, `send`, `create`,
+`delete`, ...) *changes* the outside state; one that only reads (`list`, `get`, `search`)
+does not. The credentials are the environment variables the file reads (`os.environ[...]`,
+`os.getenv(...)`) or names in its strings that look like one (`SLACK_BOT_TOKEN`): where a
+tool reads them, the same case runs against the real service once they are set.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .._memo import memoized
+from .._model import Project, ToolDef
+from .._tools_ast import parsed_module
+from ._code import tool_source
+
+#: Top-level modules that reach a service over the network (HTTP clients, mail, cloud and
+#: vendor SDKs, message brokers).
+_LIBRARIES = frozenset(
+    {
+        "aiohttp",
+        "anthropic",
+        "azure",
+        "boto3",
+        "botocore",
+        "discord",
+        "ftplib",
+        "github",
+        "google",
+        "googleapiclient",
+        "grpc",
+        "http",
+        "httpx",
+        "jira",
+        "msgraph",
+        "openai",
+        "paramiko",
+        "pika",
+        "requests",
+        "sendgrid",
+        "slack",
+        "slack_bolt",
+        "slack_sdk",
+        "smtplib",
+        "stripe",
+        "telegram",
+        "twilio",
+        "urllib",
+        "urllib3",
+        "websockets",
+    }
+)
+#: How a module or object that wraps a service is named (`slack_client`, `crm_api`).
+_CLIENT_SUFFIXES = ("client", "api", "sdk", "service", "gateway")
+#: First words of a method that changes the outside state.
+_CHANGES = frozenset(
+    {
+        "add",
+        "book",
+        "cancel",
+        "charge",
+        "create",
+        "delete",
+        "insert",
+        "invite",
+        "issue",
+        "notify",
+        "order",
+        "patch",
+        "pay",
+        "post",
+        "publish",
+        "put",
+        "refund",
+        "remove",
+        "reply",
+        "schedule",
+        "send",
+        "sendmail",
+        "send_message",
+        "set",
+        "submit",
+        "transfer",
+        "update",
+        "upload",
+        "upsert",
+        "write",
+    }
+)
+#: Words of a name that make an upper-case string a credential's environment variable.
+_SECRET_WORDS = frozenset({"TOKEN", "KEY", "SECRET", "PASSWORD", "CREDENTIALS", "AUTH"})
+_UPPER_NAME = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+
+
+@dataclass(frozen=True)
+class OutsideEffect:
+    """A tool whose code calls a service outside the agent."""
+
+    tool: str
+    calls: tuple[str, ...]
+    """The calls that reach it, as written (`slack_client.post_message`)."""
+    changes: bool
+    """Some call changes the outside state (posts, sends, creates); else it only reads."""
+    credentials: tuple[str, ...] = ()
+    """Environment variables the file reads or names (`SLACK_BOT_TOKEN`)."""
+    service: str | None = None
+    """The service, where the client's name says it (`slack_client` -> `slack`)."""
+    reads: tuple[str, ...] = ()
+    """The inputs the function reads: its parameters and the memory keys it gets
+    (`context.memory.get("channel_id")`), unqualified as written."""
+
+    def sentence(self) -> str:
+        """One line a reviewer reads in the case file and the run's output."""
+        act = "acts on" if self.changes else "reads from"
+        where = f"the {self.service} service" if self.service else "a service outside the agent"
+        keys = f" ({', '.join(self.credentials)})" if self.credentials else ""
+        return (
+            f"{self.tool} {act} {where} ({', '.join(self.calls[:2])}): with its credentials "
+            f"in the environment{keys}, running this case does that for real"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tool": self.tool,
+            "service": self.service,
+            "calls": list(self.calls),
+            "changes": self.changes,
+            "credentials": list(self.credentials),
+        }
+
+
+def outside_effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
+    """What `tool`'s code does outside the agent (None: nothing the code shows, or an MCP
+    tool, whose server is the project's own concern). Kept per loaded project and tool."""
+    if tool.source is None:
+        return None
+    key = ("outside_effect", tool.source.file, tool.name)
+    return memoized(project, key, lambda: _effect(project, tool))
+
+
+def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
+    text = tool_source(project, tool)
+    if text is None:
+        return None
+    try:
+        module = parsed_module(text)
+    except (SyntaxError, ValueError):
+        return None
+    function = next(
+        (
+            node
+            for node in ast.walk(module)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == tool.name
+        ),
+        None,
+    )
+    if function is None:
+        return None
+    services = _service_names(module)
+    clients = dict(services)
+    for node in ast.walk(function):  # `client = httpx.AsyncClient()`: the client reaches it too
+        if isinstance(node, ast.Assign | ast.withitem):
+            value = node.value if isinstance(node, ast.Assign) else node.context_expr
+            targets = node.targets if isinstance(node, ast.Assign) else [node.optional_vars]
+            root = _root(value.func) if isinstance(value, ast.Call) else None
+            if root in services:
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        clients[target.id] = services[root]
+    calls: list[str] = []
+    named: set[str | None] = set()
+    changed: list[ast.Call] = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        root = _root(node.func)
+        if root not in clients or node.func.attr[:1].isupper():  # a class: the client built
+            continue
+        method = node.func.attr.lower()
+        changing = method in _CHANGES or method.split("_")[0] in _CHANGES
+        # the calls that change something first: what a reviewer has to see
+        calls.insert(len(changed) if changing else len(calls), ast.unparse(node.func))
+        if changing:
+            changed.append(node)
+        named.add(clients[root])
+    changes = bool(changed)
+    if not calls:
+        return None
+    service = next(iter(named)) if len(named) == 1 else None
+    return OutsideEffect(
+        tool=tool.name,
+        calls=tuple(dict.fromkeys(calls)),
+        changes=changes,
+        credentials=_credentials(module),
+        service=service,
+        reads=_reads(function),
+    )
+
+
+def _reads(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The function's parameters (not the runtime's `context`) and the memory keys it
+    reads with `*.memory.get("<key>")`."""
+    names = [a.arg for a in [*function.args.args, *function.args.kwonlyargs]]
+    names = [n for n in names if n not in ("self", "context", "ctx")]
+    for node in ast.walk(function):
+        func = node.func if isinstance(node, ast.Call) else None
+        if isinstance(func, ast.Attribute) and func.attr == "get" and node.args:
+            owner = func.value
+            first = node.args[0]
+            memory = isinstance(owner, ast.Attribute) and owner.attr == "memory"
+            if memory and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                names.append(first.value)
+    return tuple(dict.fromkeys(names))
+
+
+def _service_names(module: ast.Module) -> dict[str, str | None]:
+    """Local name -> the service it reaches (None: a library that names none), for each
+    import of a network library or of a client module."""
+    out: dict[str, str | None] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                service = _service(alias.name)
+                if service is not False:
+                    out[local] = service or None
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            for alias in node.names:
+                service = _service(f"{base}.{alias.name}" if base else alias.name)
+                if service is False and base:
+                    service = _service(base)
+                if service is not False:
+                    out[alias.asname or alias.name] = service or None
+    return out
+
+
+def _service(dotted: str) -> str | bool | None:
+    """The service a module reaches (`slack_client` -> `slack`), None for a library that
+    names none (`httpx`), False for a module that reaches none."""
+    parts = dotted.split(".")
+    if parts[0] in _LIBRARIES:
+        vendor = parts[0].split("_")[0]
+        return None if vendor in ("http", "httpx", "urllib", "urllib3", "aiohttp") else vendor
+    last = parts[-1].lower()
+    for suffix in _CLIENT_SUFFIXES:
+        if last.endswith(suffix) and last != suffix:
+            stem = last.removesuffix(suffix).strip("_")
+            return stem or None
+    return False
+
+
+def _root(node: ast.expr) -> str | None:
+    """`a` of `a.b.c(...)`."""
+    while isinstance(node, ast.Attribute | ast.Call):
+        node = node.value if isinstance(node, ast.Attribute) else node.func
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _credentials(module: ast.Module) -> tuple[str, ...]:
+    """Environment variables the file reads, and upper-case names in its strings made of a
+    secret's words (`SLACK_BOT_TOKEN`, `API_KEY`)."""
+    found: list[str] = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Call) and _reads_environment(node.func) and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.append(first.value)
+        elif isinstance(node, ast.Subscript) and _reads_environment(node.value):
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                found.append(node.slice.value)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            for name in _UPPER_NAME.findall(node.value):
+                if _SECRET_WORDS & set(name.split("_")):
+                    found.append(name)
+    return tuple(dict.fromkeys(found))
+
+
+def _reads_environment(node: ast.expr) -> bool:
+    """`os.environ`, `os.environ.get`, `os.getenv`."""
+    text = ast.unparse(node)
+    return text in ("os.environ", "os.environ.get", "os.getenv", "environ", "getenv")
+
+
+__all__ = ["OutsideEffect", "outside_effect"]

@@ -1,0 +1,59 @@
+"""The tools a Mantle case expects to run whose code acts on a service outside the agent.
+
+A case that asserts `tool_executed` of such a tool (without `is_error: true`) does what the
+tool does wherever the run's environment holds the service's credentials: it posts, sends,
+books for real. The case file says so above its scenario and `generate` lists it, so a
+reviewer knows before anyone runs it (`evalcore.definitions.skill_model.outside_effect`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...definitions import Project
+from ...definitions.skill_model import OutsideEffect, outside_effect
+from ...justify import Note
+
+
+def outside_effects(data: Any, project: Project | None) -> list[OutsideEffect]:
+    """The effects of the tools `data` expects to run that change something outside, in
+    the order the case names them (one per tool)."""
+    if project is None or project.mantle is None:
+        return []
+    defs = project.mantle
+    out: dict[str, OutsideEffect] = {}
+    for body in _ran(data):
+        name = str(body.get("tool_name") or "")
+        skills = [str(body["skill_id"])] if body.get("skill_id") else list(defs.skills)
+        for skill in skills:
+            tool = defs.tools_for(skill).get(name) if skill in defs.skills else None
+            effect = outside_effect(project, tool) if tool is not None else None
+            if effect is not None and effect.changes and name not in out:
+                out[name] = effect
+    return list(out.values())
+
+
+def outside_notes(data: Any, project: Project | None) -> list[Note]:
+    """One `# outside service: …` comment line above the scenario per such tool."""
+    return [Note("", e.sentence(), label="outside service") for e in outside_effects(data, project)]
+
+
+def _ran(data: Any) -> Iterator[dict[str, Any]]:
+    """Every `tool_executed` body of the case's assertions (in `sequencing` too) that
+    does not expect an error."""
+    scenario = data.get("scenario") if isinstance(data, dict) else None
+    goals = scenario.get("goals") if isinstance(scenario, dict) else None
+    todo = list(goals.get("assertions") or []) if isinstance(goals, dict) else []
+    while todo:
+        item = todo.pop(0)
+        if not isinstance(item, dict):
+            continue
+        for key, body in item.items():
+            if key == "sequencing" and isinstance(body, list):
+                todo.extend(body)
+            elif key == "tool_executed" and isinstance(body, dict) and body.get("tool_name"):
+                yield from [body] if body.get("is_error") is not True else []
+
+
+__all__ = ["outside_effects", "outside_notes"]
