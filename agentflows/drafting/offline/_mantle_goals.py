@@ -392,6 +392,16 @@ class Goals(GoalPieces):
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
         self.resumed_goal(walk)
+        after: list[tuple[int, Check]] = [
+            (next(i for i, x in enumerate(walk.events) if x is e), short_tool(e))
+            for e in self.resumed_runs(walk)
+        ]
+        ends = [(i, e) for i, e in enumerate(walk.events) if e.kind == "block_completed"][-1:]
+        after += [
+            (i, block_completed(walk.skill, e.block, e.step))
+            for i, e in ends
+            if block and e.skill == walk.skill and e.block == block
+        ]
         steps = [
             skill_check("skill_interrupted", walk.skill, step),
             *(
@@ -400,15 +410,10 @@ class Goals(GoalPieces):
                 else []
             ),
             skill_check("skill_resumed", walk.skill, step),
-            # the task's goal is reached after the resume: an agent that resumes and stalls,
-            # or that ran the tool before the detour, fails
-            *[short_tool(e) for e in self.resumed_runs(walk)],
-            # the block interrupted at one of its steps can only complete after the resume
-            *[
-                block_completed(walk.skill, e.block, e.step)
-                for e in [e for e in walk.events if e.kind == "block_completed"][-1:]
-                if block and e.skill == walk.skill and e.block == block
-            ],
+            # after the resume, in the walk's order: the task's goal tools (an agent that
+            # resumes and stalls, or ran them before the detour, fails) and the block
+            # interrupted at one of its steps, which can only complete after the resume
+            *[check for _, check in sorted(after, key=lambda pair: pair[0])],
             *([skill_check("skill_completed", walk.skill)] if walk.completed else []),
         ]
         self.add_sequence(steps)
