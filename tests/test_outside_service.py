@@ -167,9 +167,10 @@ def test_the_user_names_a_test_only_channel_and_the_file_says_it_acts_for_real(
     assert "TEAM_CHAT_TOKEN" in first
     assert yaml.safe_load(text) == happy  # a comment: the data reads back the same
     criteria = happy["scenario"]["goals"]["criteria"]
+    assert not any("post_team_message" in c for c in criteria)  # words, not the tool's id
     assert (
-        "Before it calls post_team_message, the agent shows the customer the message text "
-        "and the channel and asks them to confirm"
+        "Before it goes on to post the message, the agent reads the message text and the "
+        "channel back for the customer to confirm"
     ) in [c.replace("employee", "customer") for c in criteria]
 
 
