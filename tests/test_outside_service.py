@@ -204,3 +204,28 @@ def test_generate_verifies_them_and_lists_the_cases_that_act_for_real(tmp_path: 
         assert rows[kind]["verification"]["verified"] == "yes", rows[kind]["verification"]
         assert rows[kind]["outside"][0]["tool"] == "post_team_message"
         assert rows[kind]["outside"][0]["credentials"] == ["TEAM_CHAT_TOKEN"]
+
+
+def test_run_says_which_cases_act_for_real_and_that_mantle_runs_no_tool_code(
+    tmp_path: Path, run_cli, run_cli_json
+) -> None:
+    root = write_project(tmp_path / "office", FILES)
+    project = load_project(root)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    happy = _drafts(project)["happy"]
+    (cases / "announce_happy.yml").write_text(get_dialect("mantle").dump_justified(happy, project))
+    target = f"mantle:{root}"
+    results = tmp_path / "results"
+    code, _, err = run_cli(
+        "run", cases, "--target", target, "--model", "offline", "--results", results
+    )
+    assert code == 0
+    line = " ".join(next(x for x in err.split("\n\n") if "outside service" in x).split())
+    assert "announce_happy run post_team_message, which acts on a real service" in line
+    assert "this target runs no tool code" in line and "TEAM_CHAT_TOKEN" in line
+    code, data = run_cli_json(
+        "run", cases, "--target", target, "--model", "offline", "--results", results
+    )
+    assert data["outside"][0]["tool"] == "post_team_message"
+    assert data["outside"][0]["cases"] == ["announce_happy"]

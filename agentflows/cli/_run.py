@@ -8,7 +8,7 @@ finished, then exits 130.
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -34,6 +34,28 @@ def _note_offline_prose(cases: "list[RunCase]") -> None:
     if prose:
         named = ", ".join(prose[:5]) + (f" and {len(prose) - 5} more" if len(prose) > 5 else "")
         stderr.print(f"[yellow]note:[/] {escape(named)}: {escape(PROSE_NOTE)}", highlight=False)
+
+
+def _note_outside(outside: list[dict[str, Any]], *, plays_code: bool) -> None:
+    """Before the run: per tool whose code acts on a real service, the cases that expect it
+    to run. Against the agent itself they do it for real where its credentials are set;
+    `mantle:` and `demo:` run no tool code (`runs_tool_code`)."""
+    for entry in outside:
+        cases = entry["cases"]
+        named = ", ".join(cases[:5]) + (f" and {len(cases) - 5} more" if len(cases) > 5 else "")
+        keys = f" ({', '.join(entry['credentials'])})" if entry["credentials"] else ""
+        effect = (
+            f"with its credentials in the agent's environment{keys}, this run does that for real"
+            if plays_code
+            else f"this target runs no tool code; against the agent itself, with its "
+            f"credentials set{keys}, they do that for real"
+        )
+        stderr.print(
+            f"[yellow]outside service:[/] {escape(named)} run {escape(entry['tool'])}, which "
+            f"acts on a real service ({escape(', '.join(entry['calls'][:2]))}): "
+            f"{escape(effect)}",
+            highlight=False,
+        )
 
 
 def _run_line(record: "RunRecord") -> str:
@@ -323,6 +345,7 @@ def run(
         cases_project,
         collect_cases,
         default_results_dir,
+        outside_runs,
         resolve_target,
         run_cases,
     )
@@ -360,6 +383,9 @@ def run(
     preflight_roles({"simulator": simulator.model, "judge": judge.model})
     if simulator.engine == "offline" and not as_json:
         _note_offline_prose(cases)
+    outside = outside_runs(cases, definitions)
+    if not as_json:
+        _note_outside(outside, plays_code=getattr(agent, "runs_tool_code", True))
     writer = ResultsWriter(results_root, junit=junit)
     finished: list[RunRecord] = []
 
@@ -391,7 +417,7 @@ def run(
             )
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if as_json:
-        print_json(report.to_json())
+        print_json({**report.to_json(), **({"outside": outside} if outside else {})})
     else:
         _print_summary(report)
     raise typer.Exit(report.exit_code)

@@ -17,6 +17,7 @@ from ._discover import cases_project, collect_cases, default_results_dir
 from ._events import bot_event, event_log, message_text, transcript
 from ._execute import RunReport, plan_runs, run_cases, run_one, total_usage
 from ._options import RunOptions
+from ._outside import outside_runs
 from ._record import EngineUse, Latency, RunRecord, Status, TurnLatency
 from ._results import ResultsWriter, Summary, SummaryEntry, summarize
 from ._target_hook import register_target, resolve_target, target_override, unregister_target
@@ -49,6 +50,7 @@ __all__ = [
     "event_log",
     "load_run_cases",
     "message_text",
+    "outside_runs",
     "plan_runs",
     "register_checks",
     "register_target",

@@ -119,6 +119,9 @@ class ReferenceTarget:
     """A fresh, deterministic session per run of the project at `root`."""
 
     caveat: str | None = CAVEAT
+    #: The tools' code is never run (their results are the reference agent's own): a case
+    #: whose tool acts on a real service acts on nothing here.
+    runs_tool_code = False
 
     def __init__(
         self,
