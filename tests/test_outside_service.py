@@ -229,3 +229,51 @@ def test_run_says_which_cases_act_for_real_and_that_mantle_runs_no_tool_code(
     )
     assert data["outside"][0]["tool"] == "post_team_message"
     assert data["outside"][0]["cases"] == ["announce_happy"]
+
+
+HTTP_TOOLS = '''\
+import os
+
+import httpx
+import requests
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+BASE = os.getenv("TICKETS_URL")
+
+
+@tool(description="Open a ticket.")
+async def open_ticket(summary: str, context: ToolContext = None):
+    """Open it."""
+    async with httpx.AsyncClient(timeout=httpx.Timeout(5.0)) as api:
+        reply = await api.post(f"{BASE}/tickets", json={"summary": summary})
+    return reply.json()
+
+
+@tool(description="Read a ticket.")
+async def read_ticket(ticket_id: str, context: ToolContext = None):
+    """Read it."""
+    return requests.get(f"{BASE}/tickets/{ticket_id}", timeout=5).json()
+'''
+
+
+def test_a_client_an_http_library_builds_acts_on_the_service_a_get_only_reads(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "agent.yml": "name: Desk\npersona: You help.\n",
+        "integrations.yml": INTEGRATIONS,
+        "skills/tickets/skill.md": (
+            "---\nname: tickets\ndescription: Open or read a support ticket.\n---\n\n"
+            "Call `open_ticket` with a summary.\n"
+        ),
+        "skills/tickets/tools.py": HTTP_TOOLS,
+    }
+    project = load_project(write_project(tmp_path / "desk", files))
+    tools = project.mantle.tools_for("tickets")
+    opened = outside_effect(project, tools["open_ticket"])
+    assert opened is not None and opened.changes
+    assert opened.calls == ("api.post",)  # the client built, not its constructor
+    assert opened.credentials == ("TICKETS_URL",)
+    assert opened.service is None and opened.reads == ("summary",)
+    read = outside_effect(project, tools["read_ticket"])
+    assert read is not None and not read.changes and read.calls == ("requests.get",)

@@ -29,25 +29,23 @@ from .._tools_ast import parsed_module
 from ._code import tool_source
 
 #: Top-level modules that reach a service over the network (HTTP clients, mail, cloud and
-#: vendor SDKs, message brokers).
+#: vendor SDKs, message brokers). Not a model provider's SDK: a completion changes nothing
+#: outside (`create` there is no side effect a test target could stand in for).
 _LIBRARIES = frozenset(
     {
         "aiohttp",
-        "anthropic",
         "azure",
         "boto3",
         "botocore",
         "discord",
         "ftplib",
         "github",
-        "google",
         "googleapiclient",
         "grpc",
         "http",
         "httpx",
         "jira",
         "msgraph",
-        "openai",
         "paramiko",
         "pika",
         "requests",
@@ -63,6 +61,11 @@ _LIBRARIES = frozenset(
         "urllib3",
         "websockets",
     }
+)
+#: Of those, the ones that name no service (a transport, not a vendor).
+_GENERIC = frozenset(
+    {"aiohttp", "ftplib", "grpc", "http", "httpx", "paramiko", "pika", "requests", "smtplib"}
+    | {"urllib", "urllib3", "websockets"}
 )
 #: How a module or object that wraps a service is named (`slack_client`, `crm_api`).
 _CLIENT_SUFFIXES = ("client", "api", "sdk", "service", "gateway")
@@ -187,7 +190,7 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
     for node in ast.walk(function):
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
-        root = _root(node.func)
+        root = _root(node.func, through_calls=False)
         if root not in clients or node.func.attr[:1].isupper():  # a class: the client built
             continue
         method = node.func.attr.lower()
@@ -254,8 +257,7 @@ def _service(dotted: str) -> str | bool | None:
     names none (`httpx`), False for a module that reaches none."""
     parts = dotted.split(".")
     if parts[0] in _LIBRARIES:
-        vendor = parts[0].split("_")[0]
-        return None if vendor in ("http", "httpx", "urllib", "urllib3", "aiohttp") else vendor
+        return None if parts[0] in _GENERIC else parts[0].split("_")[0]
     last = parts[-1].lower()
     for suffix in _CLIENT_SUFFIXES:
         if last.endswith(suffix) and last != suffix:
@@ -264,9 +266,11 @@ def _service(dotted: str) -> str | bool | None:
     return False
 
 
-def _root(node: ast.expr) -> str | None:
-    """`a` of `a.b.c(...)`."""
-    while isinstance(node, ast.Attribute | ast.Call):
+def _root(node: ast.expr, *, through_calls: bool = True) -> str | None:
+    """`a` of `a.b.c(...)`; without `through_calls`, None for a method of what a call
+    returned (`requests.get(url).json`: the reply's, not the client's)."""
+    kinds = (ast.Attribute, ast.Call) if through_calls else (ast.Attribute,)
+    while isinstance(node, kinds):
         node = node.value if isinstance(node, ast.Attribute) else node.func
     return node.id if isinstance(node, ast.Name) else None
 
