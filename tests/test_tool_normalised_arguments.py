@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from skill_model_fixtures import generate_offline
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
@@ -174,3 +175,22 @@ def test_a_wrong_argument_to_a_folding_tool_survives_with_the_reason(tmp_path: P
     reasons = {r.mutant.id: report.reason(r) for r in report.survivors()}
     reason = reasons["wrong_argument:get_guidance"]
     assert reason.code == "free_text" and "normalised by get_guidance" in reason.text
+
+
+def test_the_value_the_tool_keeps_is_asserted_once_the_order_that_hid_it_is_cut(
+    tmp_path: Path,
+) -> None:
+    """The prose sets the region only "when they confirm or correct it" (conditional), so
+    the order "region set, then the tool" is cut; the tool's own write of the region then
+    justifies asserting the value the user chose, where the pinned argument was."""
+    skill = SKILL.replace("Ask which region they work in.", "Ask which region, and to confirm.")
+    skill = skill.replace("When they answer, set", "When they confirm or correct it, set")
+    root = tmp_path / "project"
+    _project(root, FOLDING)
+    (root / "skills" / "region_guide" / "skill.md").write_text(skill)
+    report = generate_offline(root, ["region_guide"], tmp_path / "out")
+    happy = next(c for c in report["cases"] if c["type"] == "happy_path")
+    text = Path(happy["path"]).read_text()
+    checks = yaml.safe_load(text)["scenario"]["goals"]["assertions"]
+    assert "north" in _regions(checks), text
+    assert "tool get_guidance writes region" in text
