@@ -360,7 +360,12 @@ def test_set_fields_on_an_undeclared_entry_is_told_to_the_author_with_file_and_e
     warnings = load_project(root).warnings
     told = [w for w in warnings if w.startswith(where)]
     assert len(told) == 1, warnings
-    assert "get_statement requires it" in told[0]
+    assert (
+        "get_statement has `requires: session.statement.stmt_month` (skills/statement/skill.md:6)"
+        in told[0]
+    )
+    assert "gating condition not met" in told[0] and "no case can assert it ran" in told[0]
+    assert "`if:` on it (skills/statement/skill.md:14) never applies" in told[0]
     assert "Declare `stmt_month` in skills/statement/memory.yml" in told[0]
     report = generate_offline(root, ["statement"], tmp_path)
     happy = [r for r in report["cases"] if r["type"] == "happy_path"]

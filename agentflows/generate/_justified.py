@@ -43,11 +43,40 @@ class Justified:
 
 
 def keep_justified(data: dict[str, Any], dialect: Dialect, project: Project | None) -> Justified:
-    """`data` with its unjustified and conditional assertions dropped (see the module)."""
+    """`data` with its unjustified and conditional assertions dropped (see the module).
+
+    The `sequencing` assertions are cut first and the other checks judged against what is
+    left of them: a step cut from an order (an entry "set before the tool runs" that only
+    conditional prose sets) no longer keeps a tool's own write from justifying the entry."""
     if not dialect.justifies:
         return Justified(data)
+    first = _pass(data, data, dialect, project, orders=True)
+    second = _pass(first.data, data, dialect, project, orders=False)
+    if not first.fixes and not first.needs_review:
+        return second
+    needed = [r for r in (first.needs_review, second.needs_review) if r]
+    return Justified(
+        second.data, first.fixes + second.fixes, needs_review="; ".join(needed) or None
+    )
+
+
+def _pass(
+    data: dict[str, Any],
+    original: dict[str, Any],
+    dialect: Dialect,
+    project: Project | None,
+    *,
+    orders: bool,
+) -> Justified:
+    """One round of drops on `data`, of its `sequencing` assertions (`orders`) or of the
+    others, weighing what the case is for against the `original` draft. `data` itself
+    when nothing goes."""
     judged = dialect.justify(data, project)
-    tops = [j for j in judged if j.top and _index(j.path) is not None]
+    tops = [
+        j
+        for j in judged
+        if j.top and _index(j.path) is not None and (j.check == "sequencing") == orders
+    ]
     if all(j.assertable for j in tops):
         return Justified(data)
     parts: dict[int, list[Judged]] = {}
@@ -73,7 +102,7 @@ def keep_justified(data: dict[str, Any], dialect: Dialect, project: Project | No
             del goal[index]
         else:
             goal[index] = kept
-        if _lost_goal(data, trial, project):
+        if _lost_goal(original, trial, project):
             needed.append(f"{top.path}: {top.comment()}")
             continue  # what the case is for rests on it: kept, for a person to weigh
         out = trial

@@ -12,7 +12,7 @@ from evalcore.agents.reference import Mutant
 from evalcore.agents.reference._faults import returned
 from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import skill_models, tool_keys
+from evalcore.definitions.skill_model import normalised_parameters, skill_models, tool_keys
 
 from ._reasons_path import Reason
 
@@ -49,6 +49,7 @@ def argument_source(project: Project, mutant: Mutant, reached: Sequence[CaseRun]
                 told = [k for k in given if not any(returned(r, arguments[k]) for _, r in results)]
                 if told:
                     words = _worded(told, arguments, memory, asked, names)
+                    words = words or _folded(project, mutant, told[0])
                     if words is None:
                         return None  # the user's own exact value: a case could assert it
                     sources.append(("free_text", words))
@@ -87,6 +88,20 @@ def _worded(
     return (
         f"argument {name} holds the user's answer for {field}, {what} an agent may word its "
         "own way or resolve to the record it names (`arguments` compare by equality)"
+    )
+
+
+def _folded(project: Project, mutant: Mutant, name: str) -> str | None:
+    """Why the user's exact value in argument `name` is still no value a case asserts: the
+    tool's own code normalises it (`normalised_parameters`), so every spelling is correct
+    and a case asserts the value the user chose as memory instead."""
+    defs = project.mantle
+    tool = defs.tools_for(mutant.skill or "").get(mutant.target or "") if defs else None
+    if tool is None or name not in normalised_parameters(project, tool):
+        return None
+    return (
+        f"argument {name} is normalised by {tool.name}'s own code (case, spaces or another "
+        "name for it), so any spelling is correct and `arguments` compare by equality"
     )
 
 

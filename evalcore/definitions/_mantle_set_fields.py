@@ -1,11 +1,14 @@
 """Prose that has the model keep a value with Mantle's built-in `set_fields` in an entry no
 memory.yml declares ("When they answer, set `bill_month` via `set_fields`").
 
-Rasa's project check does not read prose for this, but at runtime `set_fields` on an entry
-the skill's (or the project's) memory schema does not declare is a write error: the value is
-never kept, and whatever waits for it (a `requires:` on it, an `if:` on it) never comes. A
-goal case of such a skill cannot reach its goal; the project's author is told where and
-which entry, beside the needs-review reason of that case.
+Rasa's project check does not read prose for this, and at runtime `set_fields` offers only
+the skill's declared `llm_settable` fields and collect targets (`settable_fields_for_turn`):
+an undeclared entry is answered "not set: ... is not a settable memory field" and nothing
+is kept (a direct write raises `MemoryWriteError`). A tool whose `requires` reads the entry
+is refused on every call ("gating condition not met": Rasa evaluates `requires` over the
+declared, schema-scoped memory only), and an `if:` on it never holds. A goal case of such
+a skill cannot reach its goal; the project's author is told where, which entry and what
+never runs, beside the needs-review reason of that case.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def undeclared_set_fields(root: Path, defs: MantleDefinitions, skill: Skill) -> 
         if name in skill.memory or name in defs.memory or name in seen:
             continue
         seen.add(name)
-        out.append(_message(skill, name, line))
+        out.append(_message(skill, name, line, lines))
     return out
 
 
@@ -58,17 +61,44 @@ def _set_via_set_fields(lines: list[str]) -> list[tuple[str, int]]:
     return found
 
 
-def _message(skill: Skill, name: str, line: int) -> str:
-    needs = [
-        tool
+def _message(skill: Skill, name: str, line: int, lines: list[str]) -> str:
+    """What Rasa does with the write and with what waits for it: `set_fields` offers only
+    the skill's declared `llm_settable` fields and collect targets, so it answers "not
+    set: ... is not a settable memory field" and keeps nothing; a tool whose `requires`
+    reads the entry is then refused ("gating condition not met") on every run, and prose
+    under an `if:` on it never applies."""
+    qualified = f"{skill.id}.{name}"
+    gated = [
+        (tool, constraint.requires)
         for tool, constraint in skill.tool_constraints.items()
-        if constraint.requires and f"{skill.id}.{name}" in constraint.requires
+        if constraint.requires and qualified in constraint.requires
     ]
-    then = f"; {', '.join(needs)} requires it, so it never runs" if needs else ""
+    then = ""
+    for tool, requires in gated:
+        at = next(
+            (n for n, text in enumerate(lines, 1) if "requires:" in text and qualified in text),
+            None,
+        )
+        place = f" ({skill.path}/skill.md:{at})" if at else ""
+        then += (
+            f"; {tool} has `requires: {requires}`{place}, which therefore never holds: Rasa "
+            f"refuses every call of {tool} (gating condition not met), so no run reaches it "
+            "and no case can assert it ran"
+        )
+    guarded = [  # `if: not session.x.y` holds all along: not that one
+        n
+        for n, text in enumerate(lines, 1)
+        if text.startswith("if:") and qualified in text and f"not session.{qualified}" not in text
+    ]
+    if guarded:
+        where = ", ".join(f"{skill.path}/skill.md:{n}" for n in guarded)
+        then += f"; the prose under `if:` on it ({where}) never applies"
     return (
         f"{skill.path}/skill.md:{line}: the prose sets `{name}` via `set_fields`, but no "
-        f"memory.yml declares it: Rasa rejects set_fields on an undeclared entry at runtime, "
-        f"so the value is never kept{then}. Declare `{name}` in {skill.path}/memory.yml."
+        f"memory.yml declares it: Rasa offers set_fields only the skill's declared "
+        f"llm_settable fields and collect targets, so it answers \"not set: '{name}' is not "
+        f'a settable memory field" and the value is never kept{then}. Declare `{name}` in '
+        f"{skill.path}/memory.yml (llm_settable: true)."
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from evalcore.agents.reference import optional_fields
 from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions.skill_model import code_facts, skill_model
+from evalcore.definitions.skill_model import code_facts, normalised_parameters, skill_model
 
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
@@ -51,7 +51,9 @@ class PathGoals(AvoidedGoals):
     def _exact_arguments(self, check: Check | None) -> Check | None:
         """`check` without the tool arguments that hold free text the user said (a date,
         a description): an agent may word or normalize them its own way, so only choices,
-        numbers, yes/no and ids are asserted (`_mantle_exact`)."""
+        numbers, yes/no and ids are asserted (`_mantle_exact`). Nor one the tool's code
+        normalises itself (`country.strip().lower()`, `_normalised`): "UK" is as correct as
+        "uk" there; the value the user chose stands as a memory fact instead."""
         body = check.get("tool_executed") if check else None
         if not isinstance(body, dict) or not body.get("arguments"):
             return check
@@ -60,8 +62,12 @@ class PathGoals(AvoidedGoals):
         use = model.tool(str(body.get("tool_name"))) if model is not None else None
         sources = dict(use.arguments) if use is not None else {}
         names = self.defs.memory_names()
+        tool = self.defs.tools_for(skill).get(str(body.get("tool_name")))
+        folded = normalised_parameters(self.project, tool) if tool is not None else frozenset()
         kept = {}
         for param, value in body["arguments"].items():
+            if param in folded:
+                continue
             field_def = names.get(sources.get(param) or f"{skill}.{param}")
             said = field_def is not None and field_def.type == "text" and isinstance(value, str)
             if not (said and not _exact("text", value)):

@@ -17,10 +17,11 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from evalcore.agents.reference import asked_request
 from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import code_facts, data_readers, sentences
+from evalcore.definitions.skill_model import code_facts, data_readers, sentences, skill_model
 from evalcore.simulator import CLOSING, ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
@@ -421,11 +422,24 @@ class _Writer:
             return self.script.customer.detail(detail)
         return self.sheet.value(FieldSpec(detail_name(detail), "text", detail))
 
+    def asked_with(self, ask: Ask) -> str | None:
+        """The text the agent asks `ask` with: the skill model's question for its field
+        (what the reference agent says), else the walk's prompt."""
+        model = skill_model(self.project, ask.skill) if ask.field else None
+        spec = model.field(ask.field or "") if model is not None else None
+        return spec.question if spec is not None and spec.question else ask.prompt
+
     def cue(self, ask: Ask) -> str:
         """What the agent asks, as `When the agent asks <cue>` reads it."""
         if ask.kind == "confirm" or confirms_by_read_back(self.defs, ask):
             return "you to confirm"  # a yes/no the agent fills by reading the details back
         label = self.label(ask) if ask.kind != "identity" else " and ".join(ask.details)
+        act = asked_request(self.asked_with(ask)) if ask.kind != "identity" else None
+        if act is not None and label not in {f.label for f in self.sheet.sheet.facts}:
+            # what the prose has the agent ask the user to do ("Ask them to say when they
+            # are done"), in the words the agent asks it: no fact names this ask, so the
+            # cue is all the user hears it by
+            return f"you to {act}"
         if first_word(label) in {*QUESTION_WORDS, "if"}:
             return label
         return f"for the {label}"

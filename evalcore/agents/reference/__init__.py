@@ -12,6 +12,7 @@ other way (`variants(project)`); a case every correct agent passes passes them a
 docs/verification.md.
 """
 
+from ._asking import asked_request
 from ._backend import placeholder
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
@@ -27,6 +28,7 @@ __all__ = [
     "ReferenceEngine",
     "ReferenceTarget",
     "Variant",
+    "asked_request",
     "find_mutant",
     "mutants",
     "optional_fields",

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ...definitions.skill_model import asked_to
+
 _ASK_CLAUSE = re.compile(
     r"\b(?:ask(?:s)?|find\s+out|work\s+out|check|confirm|establish|get|collect|"
     r"clarify|request)\b(?:\s+(?:the\s+\w+|them|him|her))?"
@@ -91,7 +93,25 @@ def question_for(prompt: str | None, field_words: str, *, boolean: bool = False)
             if set(field_words.split()) <= set(clause.lower().split()):
                 return f"Could you tell me {clause}?"
             return f"Could you tell me {clause} (the {field_words})?"
+    act = asked_request(text)
+    if act is not None:
+        if set(field_words.split()) <= set(act.lower().split()):
+            return f"Could you {act}?"
+        return f"Could you {act} (the {field_words})?"
     return f"Could you tell me the {field_words}?"
+
+
+def asked_request(prompt: str | None) -> str | None:
+    """What the prose asks the user to do or tell, in the second person ("Ask them to say
+    when they are done" -> `say when you are done`); None where it asks no such thing. The
+    reference agent asks it ("Could you say when you are done?") and a drafted case's cue
+    names it (`When the agent asks you to say when you are done`), in the same words."""
+    act = asked_to(_REFERENCE.sub("", " ".join((prompt or "").split())))
+    if act is None:
+        return None
+    act = re.sub(r"\s*\([^()]*\)|\s*\([^()]*$", "", act).strip()
+    act = _TAIL.sub("", act).strip(" ,")
+    return second_person(act) if len(act.split()) >= 2 else None
 
 
 def answer_parts(text: str) -> dict[str, str]:
@@ -104,4 +124,4 @@ def answer_parts(text: str) -> dict[str, str]:
     return parts if len(parts) >= 2 else {}
 
 
-__all__ = ["answer_parts", "question_for", "reads_back", "second_person"]
+__all__ = ["answer_parts", "asked_request", "question_for", "reads_back", "second_person"]

@@ -13,6 +13,8 @@ from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
 from ._data_files import data_readers
 from ._fields import asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys
+from ._mentions import asked_to
+from ._normalised import normalised_parameters
 from ._outside import OutsideEffect, outside_effect
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
@@ -57,6 +59,7 @@ __all__ = [
     "Uncertainty",
     "Where",
     "Write",
+    "asked_to",
     "asking_sentence",
     "asks_for",
     "branch_target",
@@ -65,6 +68,7 @@ __all__ = [
     "code_facts",
     "data_readers",
     "instruction_prompt",
+    "normalised_parameters",
     "outside_effect",
     "paragraphs",
     "qualify",

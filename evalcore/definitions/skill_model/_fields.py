@@ -16,8 +16,8 @@ from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
 from ._branches import branched_keys
-from ._mentions import ASK, name_pattern, prose_verb
-from ._text import paragraphs, sentences
+from ._mentions import ASK, asked_to, name_pattern, prose_verb
+from ._text import Sentence, paragraphs, sentences
 from ._types import FieldSpec, Where
 
 _FORMAT = re.compile(
@@ -270,7 +270,8 @@ def _skill_fields(
                     )
     shared = [f for f in memory.values() if f.namespace == "project" and not f.seed]
     forks = branched_keys(skill)
-    for sentence in sentences(skill.body, prose_first_line):
+    said = sentences(skill.body, prose_first_line)
+    for index, sentence in enumerate(said):
         for field in [*skill.memory.values(), *shared]:
             how = prose_verb(field, sentence.text, ask_only=field.namespace == "project")
             if how == "agent" and field.qualified not in forks:
@@ -289,13 +290,26 @@ def _skill_fields(
                 defs,
                 field,
                 asked_by=how,
-                question=sentence.text,
+                question=_with_request(said, index),
                 source="prose",
                 where=Where(file=file, line=sentence.line, part="prose"),
                 extra_texts=prose_texts,
                 condition=sentence.condition,
             ).model_copy(update={"sentences": [sentence.text]})
     return list(out.values())
+
+
+def _with_request(said: list[Sentence], index: int) -> str:
+    """The sentence at `index`, after the request the sentence before it in its paragraph
+    makes of the user ("Ask them to say when they are done. Set `reboot_done` to true when
+    they confirm success"): that request is what the agent asks the value with."""
+    sentence = said[index]
+    before = said[index - 1] if index else None
+    if before is None or before.paragraph != sentence.paragraph or asked_to(sentence.text):
+        return sentence.text
+    if asked_to(before.text) is None:
+        return sentence.text
+    return f"{before.text} {sentence.text}"
 
 
 __all__ = [

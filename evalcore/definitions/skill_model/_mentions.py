@@ -17,6 +17,31 @@ from functools import lru_cache
 from .._model import MemoryField
 
 ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
+#: Whom the prose asks to do something: "ask them to", "ask the customer to".
+_WHOM = frozenset({"them", "him", "her"})
+_END = re.compile(r"[.;:?!]")
+
+
+def asked_to(text: str) -> str | None:
+    """What the prose asks the user to do or tell ("Ask them to say when they are done"
+    -> `say when they are done`), a request rather than a question; None where it asks no
+    such thing."""
+    words = text.split()
+    for index, word in enumerate(words[:-2]):
+        if word.lower() not in ("ask", "asks"):
+            continue
+        at = index + 1
+        whom = words[at].lower()
+        if whom == "the":
+            at += 2
+        elif whom in _WHOM:
+            at += 1
+        else:
+            continue
+        if at < len(words) and words[at].lower() == "to":
+            act = _END.split(" ".join(words[at + 1 :]), maxsplit=1)[0].strip()
+            return act or None
+    return None
 
 
 def name_pattern(field: MemoryField) -> _NamePattern:
