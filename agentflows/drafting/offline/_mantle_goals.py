@@ -66,10 +66,11 @@ class Goals(GoalPieces):
         said = self.block_utters(walk)
         instructed = any(" does not " not in r for r in self.picked_rules())
         # where the prose sends the user elsewhere, that pointer is the answer to check
-        directed = directs_elsewhere(prose_rules(self.defs, self.skill, walk.memory))
+        opening = self.script.context.opening or ""
+        rules = prose_rules(self.defs, self.skill, walk.memory)
+        directed = directs_elsewhere(rules, opening, self.skill)
         self.criterion(directed[0] if directed else None)
         # a question the skill's notes answer: the answer must agree with their entry
-        opening = self.script.context.opening or ""
         self.criterion(
             answer_criterion(self.project, self.skill, shared_records(self.project), opening)
         )

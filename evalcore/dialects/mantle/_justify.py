@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
 from ..._stem import stem
-from ...definitions.skill_model import tool_keys
+from ...definitions.skill_model import completion_instruction, tool_keys
 from ...justify import RANK, Judged, Justification, strongest, weakest
 from ...simulator import parse_fact_context
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
@@ -615,6 +615,12 @@ class MantleJustifier:
         from ...definitions.skill_model._text import body_first_line
 
         first = body_first_line("\n".join(lines)) if lines else 1
+        told = completion_instruction(skill)
+        if told is not None:  # the prose says to complete it ("complete this skill right after")
+            text = told.sentence.text.split(": ")[-1]
+            quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
+            line = first + told.sentence.line - 1
+            return Justification("instructed", self._md(skill), line, f'"{quoted}"')
         return Justification("instructed", self._md(skill), first, "the skill's instructions end")
 
     def _block(self, skill: Skill | None, block_id: str, case: _Case) -> Justification | None:
