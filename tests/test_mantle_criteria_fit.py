@@ -53,6 +53,28 @@ For live leave balances, team absences, or booking time off, point them here:
 
 Keep the reply short.
 """
+HOWTO_SKILL = """---
+name: book_leave
+description: >
+  How to plan or book time off, the booking steps, and carry-over rules. Activate for
+  "how do I book time off", "carry over days".
+---
+
+Answer from the policy below. Match the scope of the question. Never approve leave.
+
+## Policy
+
+### Carry-over
+
+You can carry over 5 days to the next year.
+
+### Book your time off
+
+If you take more than 3 days in a row, tell your lead before you book.
+
+1. Add the days in the HR portal (<https://hr.example.com/home|hr.example.com>). Pick "leave".
+2. Set an away message in your calendar.
+"""
 OFFERS_SKILL = """---
 name: tune_box
 description: Retune a customer's TV box when the picture is poor.
@@ -84,6 +106,7 @@ def office(tmp_path_factory: pytest.TempPathFactory):
         ("set_voice", VOICE_SKILL, VOICE_MEMORY),
         ("leave_days", POINTER_SKILL, None),
         ("tune_box", OFFERS_SKILL, OFFERS_MEMORY),
+        ("book_leave", HOWTO_SKILL, None),
     ]:
         skill = root / "skills" / name
         skill.mkdir(parents=True)
@@ -136,6 +159,23 @@ def test_a_pointer_names_every_place_the_text_offers_and_only_what_the_user_aske
     assert pointer == [
         "The agent points them to hr.example.com or the HR app in chat for live leave balances"
     ]
+
+
+def test_a_how_to_question_is_judged_on_what_the_skill_text_answers_it_with(office) -> None:
+    """The skill quotes its policy under headings: an answer with made-up steps passes
+    "answers itself" and "never approves leave", so the case names the section that answers
+    the question and what it says first (its first step, the rule under a condition)."""
+    data = _case(office, "book_leave", "happy")
+    opening = data["scenario"]["simulation_context"]
+    assert "book time off?" in opening
+    criteria = data["scenario"]["goals"].get("criteria") or []
+    assert (
+        "The agent's answer gives what the skill's \"Book your time off\" section says (in its "
+        'own words, not steps of its own), including "Add the days in the HR portal '
+        '(hr.example.com)" and "If you take more than 3 days in a row, tell your lead before '
+        'you book"'
+    ) in criteria
+    assert not any("instead of declining" in c for c in criteria)
 
 
 def _goals(project, skill: str, walk: Walk) -> Goals:

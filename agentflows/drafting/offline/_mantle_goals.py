@@ -42,6 +42,7 @@ from ._mantle_goal_pieces import GoalPieces, block_completed
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
 from ._mantle_script import Script, shared_records
+from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
 
 
@@ -71,14 +72,18 @@ class Goals(GoalPieces):
         directed = directs_elsewhere(rules, opening, self.skill)
         self.criterion(directed[0] if directed else None)
         # a question the skill's notes answer: the answer must agree with their entry
-        self.criterion(
-            answer_criterion(self.project, self.skill, shared_records(self.project), opening)
-        )
+        answer = answer_criterion(self.project, self.skill, shared_records(self.project), opening)
+        if answer is None and self.answers_only(walk):
+            # a how-to question the skill's own text answers under a heading: that section
+            answer = section_criterion(self.skill, opening)
+        self.criterion(answer)
         # the caller's own records, where the prose says to present what the tool read
         self.criterion(
             readout_criterion(self.skill, shared_records(self.project), self.script.customer)
         )
-        if self.answers_only(walk) and not (said or instructed or directed or declines(self.skill)):
+        if self.answers_only(walk) and not (
+            said or instructed or directed or answer or declines(self.skill)
+        ):
             # no `complete_when`: the model decides when it is done, so the answer is the
             # success a correct agent gives, not the skill's completion (where a fixed
             # response is the answer, or the skill is there to decline, it says nothing;
