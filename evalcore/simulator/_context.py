@@ -98,12 +98,16 @@ class FactContext:
     """The task in words (`your request to file a claim`) the user goes back to when the
     agent offers to after a digression: a case that asserts the return says it is taken."""
     until: str | None = None
+    notes: list[str] = field(default_factory=list)
+    """Plain lines for a reader and a model-backed simulator (no rule reads them): that a
+    tool's result is up to chance, so the facts cover every branch."""
 
     def render(self) -> str:
         """The context text (the inverse of `parse_fact_context`)."""
         lines = [f"You are {self.persona}.", f"You {self.intent}."]
         if self.opening:
             lines.append(f'Open with: "{_clean(self.opening)}"')
+        lines += [_clean(n) for n in self.notes]
         if self.facts:
             lines.append(FACTS_HEADER)
             lines += [f"- {f.label}: {f.value}" for f in self.facts]

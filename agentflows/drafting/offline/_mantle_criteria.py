@@ -70,6 +70,8 @@ class Rule:
     path that reaches the paragraph reaches that moment."""
     pointer: Pointer | None = None
     """Where the rule sends the user and what for (a "point them here:" list)."""
+    condition: str | None = None
+    """The `if:` it is taken under (None for an unconditional paragraph)."""
 
     @property
     def situational(self) -> bool:
@@ -317,7 +319,7 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                     if said is None:
                         continue
                     piece = f"When {said}, {piece[:1].lower()}{piece[1:]}"
-                rules.append(Rule(piece, bool(condition), staged, sent))
+                rules.append(Rule(piece, bool(condition), staged, sent, condition))
         out.append((condition, text, tuple(rules)))
     return tuple(out)
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...planning._mantle_walk import SET, Walk
+from ._mantle_chance import chance_keys, on_chance, paired_rule
 from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import narrowed, pick, prose_rules
 from ._mantle_facts import offers
@@ -116,7 +117,16 @@ class GoalPieces(HandoffGoals):
         # a pointer names only what this case's user asked for
         asked = self.request()
         rules = [replace(r, text=narrowed(r, asked, self.skill)) if r.pointer else r for r in rules]
+        # a branch chance decides is no branch the case fixes: its rules come paired
+        # (`chance_rule`), never alone
+        keys = chance_keys(self.project, self.skill.id)
+        rules = [r for r in rules if not on_chance(r.condition, keys)]
         return pick(rules, topic, limit, strict=strict)
+
+    def chance_rule(self) -> str | None:
+        """The skill's first rule on a branch chance decides, with the other branch's."""
+        keys = chance_keys(self.project, self.skill.id)
+        return paired_rule(self.project, self.skill.id, self.walk.memory, keys) if keys else None
 
     def request(self) -> str:
         """What the case's user opens with ("" where the script has no opening)."""

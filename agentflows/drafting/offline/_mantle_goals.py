@@ -28,6 +28,7 @@ from ...planning._mantle_phrases import request_phrase, subject
 from ...planning._mantle_tools import qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
+from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import (
     declines,
@@ -56,6 +57,12 @@ class Goals(GoalPieces):
         else:
             getattr(self, f"_{kind}", self._happy)()
         self.direction()
+        # what a skill reached only on a branch chance decides does is no fact of the case
+        keys = chance_keys(self.project, self.skill.id)
+        drawn = chance_skills(self.project, self.skill.id, keys)
+        if self.script.other is not None:
+            drawn -= {self.script.other.skill}
+        self.assertions = without_skills(self.assertions, drawn | responses_of(self.project, drawn))
         return self.criteria, self.assertions
 
     def _happy(self) -> None:
@@ -114,6 +121,7 @@ class Goals(GoalPieces):
         self.add_sequence(self.sequence(walk))
         self.criterion(self.identity_criterion(walk))
         self.criterion(self.completion_claim(walk))
+        self.criterion(self.chance_rule())
         self.rules(limit=2)
         self.criterion(self.asks_again(walk))
 
