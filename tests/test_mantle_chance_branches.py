@@ -13,6 +13,7 @@ from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import code_facts
 from evalcore.dialects.mantle._justify import judge_case
+from evalcore.simulator import parse_fact_context
 
 TOOLS = '''"""Line tools (read with ast, never imported)."""
 
@@ -154,6 +155,8 @@ def test_the_user_knows_what_to_do_on_every_branch(line) -> None:
     # the slow branch hands over to a skill that asks which modem and to confirm
     assert "- which modem to swap:" in context
     assert "When the agent asks whether to swap the modem" in context
+    # the note survives a context read back and written again (a model's rewrite)
+    assert "is up to chance" in parse_fact_context(context).render()
 
 
 def test_nothing_of_a_skill_reached_only_on_a_drawn_branch_is_asserted(line) -> None:

@@ -128,6 +128,7 @@ def _case(project, skill: str, case: str) -> dict:
         ("Then finish the skill.", ""),
         ("Do not complete this skill until they confirm.", None),
         ("When they say thanks, complete the skill.", None),
+        ("End the skill when they say goodbye.", None),
         ("Complete the form with them.", None),
     ],
 )

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, field
 
 FACTS_HEADER = "What you know (share each only when the agent asks):"
+#: The words of a note line that says a tool's result is up to chance (`FactContext.notes`).
+CHANCE_NOTE = "is up to chance"
 
 _PERSONA = re.compile(r"^You are (?P<who>[^.]+)\.\s*(?P<rest>.*)$")
 _INTENT = re.compile(r"\bYou (?P<verb>want|need|would like|'d like)(?P<rest>[^.?!]*)[.?!]", re.I)
@@ -216,9 +218,13 @@ def _read_line(out: FactContext, line: str) -> None:
     match = _STOP.match(line)
     if match:
         out.until = match["until"].strip()
+        return
+    if CHANCE_NOTE in line:  # kept for a model and a reader when a context is rewritten
+        out.notes.append(line)
 
 
 __all__ = [
+    "CHANCE_NOTE",
     "FACTS_HEADER",
     "ContextFact",
     "CueLine",

@@ -21,7 +21,7 @@ from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import code_facts, data_readers, sentences
-from evalcore.simulator import CLOSING, ContextFact, CueLine, opening_line
+from evalcore.simulator import CHANCE_NOTE, CLOSING, ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
     DataRecords,
@@ -452,7 +452,7 @@ class _Writer:
         if branched:
             drawn = " or ".join(value_words(t) for t in chance_tools(self.project, walk.skill))
             self.context.notes.append(
-                f"What the {drawn} tool returns is up to chance, so the agent may go either "
+                f"What the {drawn} tool returns {CHANCE_NOTE}, so the agent may go either "
                 "way: answer from what you know below whichever way it goes."
             )
         return gate

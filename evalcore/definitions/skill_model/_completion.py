@@ -53,7 +53,7 @@ def completes_at(text: str) -> str | None:
     words = [w.strip(".,;:!?\"'`*").lower() for w in text.split(":")[-1].split()]
     for at, word in enumerate(words):
         if word in _ENDS and "skill" in words[at + 1 : at + 3]:
-            if _HEDGES & set(words[: at + 3]):
+            if _HEDGES & set(words):  # "end the skill when they say goodbye": conditional
                 return None
             rest = words[at + 3 :]
             if "after" not in rest:
