@@ -289,11 +289,13 @@ def test_drafted_cases_carry_only_criteria_a_correct_agent_passes(garden) -> Non
 
 
 def test_a_prose_skill_that_points_elsewhere_is_judged_on_the_pointer(garden) -> None:
-    """ "Point them here:" above a list with a link: the criterion names the link, and the
-    pointer is the answer, so no "answers itself instead of deflecting" (a judge could
-    score the pointer as deflecting)."""
+    """ "Point them here:" above a list with a link: the criterion names the link and the
+    alternative the list offers ("Or ask the HR bot"), and the pointer is the answer, so no
+    "answers itself instead of deflecting" (a judge could score the pointer as deflecting).
+    The user asks how many days are left: neither listed purpose is what they asked in
+    other words than the skill's name, so the pointer alone is checked."""
     criteria = _criteria(garden, "leave_balance", "happy")
-    assert "The agent points them to hr.example.com for live balances or leave requests" in criteria
+    assert "The agent points them to hr.example.com or the HR bot in chat" in criteria
     assert not any("instead of declining" in c for c in criteria)
 
 

@@ -29,9 +29,15 @@ from typing import Any
 
 from evalcore.agents.demo import Frame, SkillContext
 from evalcore.agents.reference import ModelBrain, ReferenceEngine, placeholder
-from evalcore.definitions import Project
+from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import evaluate
-from evalcore.definitions.skill_model import SkillModel, branch_values, skill_model
+from evalcore.definitions.skill_model import (
+    SkillModel,
+    branch_values,
+    completion_instruction,
+    paragraphs,
+    skill_model,
+)
 
 from ._mantle_prose import prose_items
 from ._mantle_vocab import first_text
@@ -509,15 +515,30 @@ def _outcome(walk: Walk, skill_id: str, engine: _ScriptedEngine) -> None:
         _, inner_why = ends.get(target, ("open", None))
         if reasons.get(str(inner_why)):
             walk.outcome = reasons[str(inner_why)]
-    # the runtime's own completion: `complete_when` holds (a completion the model judges
-    # is recorded in the events, but no case can count on it)
-    condition = (engine.defs.skills[skill_id].complete_when or {}).get("condition")
+    # the runtime's own completion: `complete_when` holds, or the prose tells the agent to
+    # complete the skill and the path reached that stage (a completion the model judges is
+    # recorded in the events, but no case can count on it)
+    skill = engine.defs.skills[skill_id]
+    condition = (skill.complete_when or {}).get("condition")
     walk.completed = (
         walk.outcome == "done"
-        and bool(condition)
-        and evaluate(condition, walk.memory)
+        and (evaluate(condition, walk.memory) if condition else _told_to_complete(skill, walk))
         and any(e.kind == "skill_completed" and e.skill == skill_id for e in walk.events)
     )
+
+
+def _told_to_complete(skill: Skill, walk: Walk) -> bool:
+    """Whether the prose tells the agent to complete the skill and the path reached the
+    stage it speaks of: where that paragraph (or the one before, which it follows on from)
+    names fields of the skill, the path set one of them ("set `fun_mode`, then confirm …;
+    complete this skill right after"): a path that only listed the choices never got there."""
+    told = completion_instruction(skill)
+    if told is None:
+        return False
+    at = told.sentence.paragraph
+    text = " ".join(p.text for p in paragraphs(skill.body or "")[max(at - 1, 0) : at + 1])
+    named = [n for n in skill.memory if f"`{n}`" in text or ("_" in n and n in text)]
+    return not named or any(walk.memory.get(f"{skill.id}.{n}") is not None for n in named)
 
 
 def _score(walk: Walk, model: SkillModel) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from . import _llm, _offline  # noqa: F401  (register the engines)
 from ._base import SimulationError, Simulator, SimulatorStep, Utterance
 from ._context import (
+    CHANCE_NOTE,
     FACTS_HEADER,
     ContextFact,
     CueLine,
@@ -30,6 +31,7 @@ from ._registry import SimulatorSettings, engine_names, make_simulator, simulato
 from ._words import stems
 
 __all__ = [
+    "CHANCE_NOTE",
     "CLOSING",
     "FACTS_HEADER",
     "NO_LINES",

@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, field
 
 FACTS_HEADER = "What you know (share each only when the agent asks):"
+#: The words of a note line that says a tool's result is up to chance (`FactContext.notes`).
+CHANCE_NOTE = "is up to chance"
 
 _PERSONA = re.compile(r"^You are (?P<who>[^.]+)\.\s*(?P<rest>.*)$")
 _INTENT = re.compile(r"\bYou (?P<verb>want|need|would like|'d like)(?P<rest>[^.?!]*)[.?!]", re.I)
@@ -98,12 +100,16 @@ class FactContext:
     """The task in words (`your request to file a claim`) the user goes back to when the
     agent offers to after a digression: a case that asserts the return says it is taken."""
     until: str | None = None
+    notes: list[str] = field(default_factory=list)
+    """Plain lines for a reader and a model-backed simulator (no rule reads them): that a
+    tool's result is up to chance, so the facts cover every branch."""
 
     def render(self) -> str:
         """The context text (the inverse of `parse_fact_context`)."""
         lines = [f"You are {self.persona}.", f"You {self.intent}."]
         if self.opening:
             lines.append(f'Open with: "{_clean(self.opening)}"')
+        lines += [_clean(n) for n in self.notes]
         if self.facts:
             lines.append(FACTS_HEADER)
             lines += [f"- {f.label}: {f.value}" for f in self.facts]
@@ -212,9 +218,13 @@ def _read_line(out: FactContext, line: str) -> None:
     match = _STOP.match(line)
     if match:
         out.until = match["until"].strip()
+        return
+    if CHANCE_NOTE in line:  # kept for a model and a reader when a context is rewritten
+        out.notes.append(line)
 
 
 __all__ = [
+    "CHANCE_NOTE",
     "FACTS_HEADER",
     "ContextFact",
     "CueLine",

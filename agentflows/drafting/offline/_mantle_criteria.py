@@ -19,9 +19,11 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.conditions import evaluate
+from evalcore.definitions.skill_model import completes_at
 
 from ...planning._mantle_prose import paragraphs
 from ...review.rules._criteria import split_compound
+from ._direction import content_stems
 from ._mantle_condition_words import condition_words
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
@@ -63,12 +65,19 @@ class Rule:
     """The criterion sentence ("The agent does not ...")."""
     conditional: bool
     """Taken from a paragraph under an `if:` that holds on the path."""
+    staged: bool = False
+    """Scoped to the moment the skill's job is done ("After the confirmation line, ..."): a
+    path that reaches the paragraph reaches that moment."""
+    pointer: Pointer | None = None
+    """Where the rule sends the user and what for (a "point them here:" list)."""
+    condition: str | None = None
+    """The `if:` it is taken under (None for an unconditional paragraph)."""
 
     @property
     def situational(self) -> bool:
         """Only for a situation ("If the customer says no, ..."): vacuous on other paths
         (not one under an `if:` the path takes: the case fixes its condition)."""
-        return not self.conditional and not self.text.startswith("The agent ")
+        return not self.conditional and not self.staged and not self.text.startswith("The agent ")
 
     @property
     def prohibition(self) -> bool:
@@ -288,44 +297,127 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
         said = condition_words(condition) if condition else None
         rules: list[Rule] = []
         after = read[at + 1][1] if at + 1 < len(read) else ""
-        for sentence in _SENTENCE.split(_pointed(text, after)):
+        moment: str | None = None  # "complete this skill right after X": what follows is then
+        pointed, pointer = _pointed(text, after)
+        for sentence in _SENTENCE.split(pointed):
+            moment = completes_at(sentence) or moment
             for clause in _clauses(sentence):
                 rule = sentence_rule(clause)
                 piece = split_compound(rule)[0] if rule else None
                 if piece is None or len(split_compound(rule or "")) > 1:
                     continue
-                if len(piece.split()) < 4 or len(piece) > 160:
+                sent = pointer if pointer and pointer.places[0] in piece else None
+                # a pointer's purposes are cut to the case's request where it is used
+                if len(piece.split()) < 4 or (len(piece) > 160 and sent is None):
                     continue
+                staged = bool(moment) and piece.startswith("The agent ")
+                if staged:
+                    # "do not wait for more input" holds once the skill's job is done: while
+                    # the user is still choosing, a correct agent waits
+                    piece = f"After {moment}, the agent {piece.removeprefix('The agent ')}"
                 if condition:
                     if said is None:
                         continue
                     piece = f"When {said}, {piece[:1].lower()}{piece[1:]}"
-                rules.append(Rule(piece, bool(condition)))
+                rules.append(Rule(piece, bool(condition), staged, sent, condition))
         out.append((condition, text, tuple(rules)))
     return tuple(out)
 
 
 #: A link in prose: Slack's `<url|text>`, Markdown's `[text](url)`, or a bare URL.
 _LINK = re.compile(r"<\w+://[^|>\s]+\|([^>]+)>|\[([^\]]+)\]\(\w+://[^)\s]+\)|(\w+://[^\s>)]+)")
+#: A list item's mark at the start of a joined paragraph or after a space.
+_ITEM = re.compile(r"(?:^|\s)[-*+]\s+")
+#: Words that open a determiner phrase: "ask the HR bot" names "the HR bot".
+_DETERMINERS = frozenset({"the", "a", "an", "your", "their", "its"})
 
 
-def _pointed(text: str, after: str) -> str:
+@dataclass(frozen=True)
+class Pointer:
+    """A "point them here:" sentence: where the user is sent (each alternative the list
+    offers) and what for (each purpose the sentence lists)."""
+
+    places: tuple[str, ...]
+    purposes: tuple[str, ...]
+
+
+def _pointed(text: str, after: str) -> tuple[str, Pointer | None]:
     """A paragraph that sends the user "here:" to what the next one lists ("point them
-    here:" above "- Open the HR portal: <url|hr.example.com>"), naming the first link there:
-    where a judge checks they were sent."""
+    here:" above "- Open the HR portal: <url|hr.example.com>" and "- Or ask the HR bot"),
+    naming the link there and each alternative the list offers with "Or": where a judge
+    checks they were sent, any of them being right."""
     stripped = text.rstrip()
     for word in ("here:", "there:"):
-        found = _LINK.search(after) if stripped.endswith(word) else None
-        if not found:
+        places = _places(after) if stripped.endswith(word) else []
+        if not places:
             continue
-        name = next(g for g in found.groups() if g)
-        pointed = f"{stripped[: -len(word)]}to {name}"
+        named = " or ".join(places)
+        pointed = f"{stripped[: -len(word)]}to {named}"
         # "For live balances, …, point them to x" -> "Point them to x for live balances, …"
         lead, _, act = pointed.rpartition(", ")
         if lead and _INSTRUCTION.match(act):
-            return f"{act[:1].upper()}{act[1:]} {lead[:1].lower()}{lead[1:]}."
-        return f"{pointed}."
-    return text
+            purposes = _purposes(lead)
+            return f"{act[:1].upper()}{act[1:]} {lead[:1].lower()}{lead[1:]}.", Pointer(
+                tuple(places), purposes
+            )
+        return f"{pointed}.", Pointer(tuple(places), ())
+    return text, None
+
+
+def _places(listed: str) -> list[str]:
+    """The link of a list's first item and the alternatives the items after it offer ("Or
+    ask the HR bot in chat": "the HR bot in chat")."""
+    items = [i.strip() for i in _ITEM.split(listed) if i.strip()]
+    out: list[str] = []
+    for item in items:
+        found = _LINK.search(item)
+        if not out:
+            if found:
+                out.append(next(g for g in found.groups() if g))
+            continue
+        first, _, rest = item.partition(" ")
+        if first.lower() != "or":
+            break
+        if found:
+            out.append(next(g for g in found.groups() if g))
+            continue
+        words = rest.replace("*", "").replace("_", " ").split()
+        if len(words) > 1 and words[1].lower() in _DETERMINERS:
+            words = words[1:]  # "open the app": the app
+        name = " ".join(words)
+        for end in (" (", ", ", ": ", " and ", ". "):
+            name = name.split(end, 1)[0]
+        if name:
+            out.append(name.rstrip("."))
+    return out
+
+
+def _purposes(lead: str) -> tuple[str, ...]:
+    """ "For live balances, who's out, or leave requests" -> each purpose it lists."""
+    first, _, rest = lead.partition(" ")
+    if first.lower() != "for" or not rest:
+        return ()
+    parts = [p.strip() for p in rest.replace(" or ", ", ").replace(" and ", ", ").split(",")]
+    return tuple(p for p in parts if p)
+
+
+def narrowed(rule: Rule, request: str, skill: Skill) -> str:
+    """A pointer rule kept to what the user's request asks for: of "for live balances, who's
+    out, or leave requests", only "for live balances" where they asked for their balance
+    (words of the skill's own name say nothing about which); with none asked for, the
+    pointer alone. A rule that lists no purposes is as it is."""
+    pointer = rule.pointer
+    if pointer is None or not pointer.purposes:
+        return rule.text
+    named = set(content_stems(f"{skill.id.replace('_', ' ')} {skill.name or ''}"))
+    wanted = set(content_stems(request)) - named
+    kept = [p for p in pointer.purposes if wanted & set(content_stems(p))]
+    if len(kept) == len(pointer.purposes):
+        return rule.text
+    places = " or ".join(pointer.places)
+    head = rule.text.split(f" {places}", 1)[0]
+    said = f" for {' or '.join(kept)}" if kept else ""
+    return f"{head} {places}{said}"
 
 
 def pick(
@@ -379,14 +471,17 @@ def asks_something(skill: Skill) -> bool:
     return any(_ASKS.match(text) for _, text in paragraphs(skill.body))
 
 
-def directs_elsewhere(rules: list[Rule]) -> list[str]:
+def directs_elsewhere(
+    rules: list[Rule], request: str = "", skill: Skill | None = None
+) -> list[str]:
     """The skill's rules that send the user elsewhere ("point them to the HR portal"): on
     such a skill the correct answer is the pointer, which "answers the request itself
     instead of deflecting it" would let a judge fail (not one for a situation the path may
-    not reach: "If they ask for a colleague's, point them to ...")."""
+    not reach: "If they ask for a colleague's, point them to ..."). With the user's
+    `request`, each is kept to the purposes the request asks for (`narrowed`)."""
     verbs = ("points", "directs", "refers", "sends")
     return [
-        r.text
+        narrowed(r, request, skill) if skill is not None else r.text
         for r in rules
         if not r.situational and any(f"the agent {v} " in r.text.lower() for v in verbs)
     ]
@@ -426,6 +521,7 @@ __all__ = [
     "declines",
     "directs_elsewhere",
     "first_rule",
+    "narrowed",
     "off_topic_rule",
     "pick",
     "prose_rules",

@@ -3,6 +3,7 @@ path short of success still does, the skill's prose rules, the direction's requi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions.conditions import condition_keys
@@ -10,8 +11,10 @@ from evalcore.definitions.skill_model import outside_effect
 
 from ...planning._mantle_walk import SET, Event, Walk
 from ._direction import value_words
+from ._mantle_chance import chance_keys, on_chance, paired_rule
 from ._mantle_checks import short_tool, skill_check, tool_check
-from ._mantle_criteria import pick, prose_rules
+from ._mantle_criteria import narrowed, pick, prose_rules
+from ._mantle_facts import offers
 from ._mantle_handoff import HandoffGoals
 
 
@@ -174,7 +177,25 @@ class GoalPieces(HandoffGoals):
     ) -> list[str]:
         left = self.left_open()  # a rule on an ask left to the agent holds on no path
         memory = {k: v for k, v in self.walk.memory.items() if k not in left}
-        return pick(prose_rules(self.defs, self.skill, memory), topic, limit, strict=strict)
+        rules = prose_rules(self.defs, self.skill, memory)
+        # a pointer names only what this case's user asked for
+        asked = self.request()
+        rules = [replace(r, text=narrowed(r, asked, self.skill)) if r.pointer else r for r in rules]
+        # a branch chance decides is no branch the case fixes: its rules come paired
+        # (`chance_rule`), never alone
+        keys = chance_keys(self.project, self.skill.id)
+        rules = [r for r in rules if not on_chance(r.condition, keys)]
+        return pick(rules, topic, limit, strict=strict)
+
+    def chance_rule(self) -> str | None:
+        """The skill's first rule on a branch chance decides, with the other branch's."""
+        keys = chance_keys(self.project, self.skill.id)
+        return paired_rule(self.project, self.skill.id, self.walk.memory, keys) if keys else None
+
+    def request(self) -> str:
+        """What the case's user opens with ("" where the script has no opening)."""
+        context = getattr(self.script, "context", None)
+        return str(getattr(context, "opening", "") or "")
 
     def given_before(self, at: int) -> dict[str, object]:
         """The values the customer gave before the turn at ask `at`: in the opening and in
@@ -207,15 +228,27 @@ class GoalPieces(HandoffGoals):
         asked = [a for a in walk.asks if a.kind in ("collect", "ask_field", "instructions")]
         if len(asked) < 2:
             return None
+        excused: list[str] = []
         if any(a.kind == "confirm" for a in walk.asks) or "confirm" in self.skill.body.lower():
             # the runtime asks before a gated tool even where the prose asked for consent,
             # and prose may have the agent confirm in its own words too: neither is asking again
-            return (
-                "The agent does not ask again for a detail the customer already gave "
-                "(asking to confirm before the action, in its own words or with the "
-                "confirmation question, does not count, even twice)"
+            excused.append(
+                "asking to confirm before the action, in its own words or with the "
+                "confirmation question"
             )
-        return "The agent does not ask again for something the customer already gave"
+        offered = offers(self.skill, walk.memory)
+        if len(offered) > 1:
+            # the skill itself offers more than once on this path ("offer a speed test", then
+            # "offer to run diagnostics again"): a correct agent may ask a second time
+            said = " or ".join(o.removeprefix("whether you want ") for o in offered)
+            excused.append(f"asking whether they want {_their(said)}")
+        if not excused:
+            return "The agent does not ask again for something the customer already gave"
+        verb = "does" if len(excused) == 1 else "do"
+        return (
+            "The agent does not ask again for a detail the customer already gave "
+            f"({', and '.join(excused)}, {verb} not count, even twice)"
+        )
 
     def answers_only(self, walk: Walk) -> bool:
         """A path of a skill without `complete_when` whose mode runs no tool and waits for
@@ -280,6 +313,11 @@ class GoalPieces(HandoffGoals):
                     self.add({"bot_did_not_utter": {"utter_name": constraint.on_success}})
             else:
                 self.criterion(text[:1].upper() + text[1:] if check else text)
+
+
+def _their(text: str) -> str:
+    """An offer's words to the customer ("your router") as words about them."""
+    return " ".join({"you": "they", "your": "their"}.get(w, w) for w in text.split())
 
 
 def _said(value: object) -> bool:

@@ -28,6 +28,7 @@ from ...planning._mantle_phrases import declining_detour, request_phrase, subjec
 from ...planning._mantle_tools import qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
+from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import (
     declines,
@@ -42,6 +43,7 @@ from ._mantle_goal_pieces import GoalPieces, block_completed
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
 from ._mantle_script import Script, shared_records
+from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
 
 
@@ -55,6 +57,12 @@ class Goals(GoalPieces):
         else:
             getattr(self, f"_{kind}", self._happy)()
         self.direction()
+        # what a skill reached only on a branch chance decides does is no fact of the case
+        keys = chance_keys(self.project, self.skill.id)
+        drawn = chance_skills(self.project, self.skill.id, keys)
+        if self.script.other is not None:
+            drawn -= {self.script.other.skill}
+        self.assertions = without_skills(self.assertions, drawn | responses_of(self.project, drawn))
         return self.criteria, self.assertions
 
     def _happy(self) -> None:
@@ -66,18 +74,23 @@ class Goals(GoalPieces):
         said = self.block_utters(walk)
         instructed = any(" does not " not in r for r in self.picked_rules())
         # where the prose sends the user elsewhere, that pointer is the answer to check
-        directed = directs_elsewhere(prose_rules(self.defs, self.skill, walk.memory))
+        opening = self.script.context.opening or ""
+        rules = prose_rules(self.defs, self.skill, walk.memory)
+        directed = directs_elsewhere(rules, opening, self.skill)
         self.criterion(directed[0] if directed else None)
         # a question the skill's notes answer: the answer must agree with their entry
-        opening = self.script.context.opening or ""
-        self.criterion(
-            answer_criterion(self.project, self.skill, shared_records(self.project), opening)
-        )
+        answer = answer_criterion(self.project, self.skill, shared_records(self.project), opening)
+        if answer is None and self.answers_only(walk):
+            # a how-to question the skill's own text answers under a heading: that section
+            answer = section_criterion(self.skill, opening)
+        self.criterion(answer)
         # the caller's own records, where the prose says to present what the tool read
         self.criterion(
             readout_criterion(self.skill, shared_records(self.project), self.script.customer)
         )
-        if self.answers_only(walk) and not (said or instructed or directed or declines(self.skill)):
+        if self.answers_only(walk) and not (
+            said or instructed or directed or answer or declines(self.skill)
+        ):
             # no `complete_when`: the model decides when it is done, so the answer is the
             # success a correct agent gives, not the skill's completion (where a fixed
             # response is the answer, or the skill is there to decline, it says nothing;
@@ -110,6 +123,7 @@ class Goals(GoalPieces):
         self.criterion(self.completion_claim(walk))
         confirms = self.confirms_outside(walk)
         self.criterion(confirms)
+        self.criterion(self.chance_rule())
         # the read-back is what this conversation can show: one prose rule beside it
         self.rules(limit=1 if confirms else 2)
         self.criterion(self.asks_again(walk))

@@ -14,7 +14,12 @@ from typing import Any
 
 from evalcore.agents.reference import optional_fields
 from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions.skill_model import code_facts, normalised_parameters, skill_model
+from evalcore.definitions.skill_model import (
+    code_facts,
+    normalised_parameters,
+    sentences,
+    skill_model,
+)
 
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
@@ -24,6 +29,9 @@ from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
 from ._mantle_order import block_tool_marks, merged, requires_marks, without_own_writes
 from ._mantle_script import Script
+
+#: How a sentence opens when what it says waits on a condition ("If yes, offer …").
+_CONDITIONAL_LEADS = frozenset({"if", "when", "whenever", "once", "unless", "after", "before"})
 
 
 class PathGoals(AvoidedGoals):
@@ -283,7 +291,10 @@ class PathGoals(AvoidedGoals):
 
     def called(self, walk: Walk) -> list[str]:
         """Skills a block's `call:` step on the path runs (the runtime activates each one as
-        the step runs, whatever the agent says): an agent that skips the step never does."""
+        the step runs, whatever the agent says): an agent that skips the step never does.
+        Also a skill the prose hands the work to unconditionally ("Then invoke
+        `@skill.run_diagnostics` so a real speed test runs"), which the path ran: every
+        correct agent does, where one under an `if:` or an "If …" waits on its condition."""
         skill = self.defs.skills[walk.skill]
         active = {e.skill for e in walk.events if e.kind == "skill_activated"}
         out = []
@@ -293,6 +304,15 @@ class PathGoals(AvoidedGoals):
                 target = str(step.target)
                 if step.kind == "call" and element in walk.elements and target in active:
                     out.append(target)
+        for sentence in sentences(skill.body or ""):
+            if sentence.condition or _CONDITIONAL_LEADS & {
+                sentence.text.split(" ", 1)[0].strip(",").lower()
+            }:
+                continue
+            for name in active - {skill.id}:
+                if f"@skill.{name}" not in sentence.text or self.defs.skills[name].is_handoff:
+                    continue  # a hand-off is the escalation's to assert
+                out.append(name)
         return [s for s in dict.fromkeys(out) if s != skill.id]
 
     def gated(self, skill: Skill | None = None) -> list[str]:

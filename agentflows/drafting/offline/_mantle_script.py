@@ -22,7 +22,7 @@ from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import code_facts, data_readers, sentences, skill_model
-from evalcore.simulator import CLOSING, ContextFact, CueLine, opening_line
+from evalcore.simulator import CHANCE_NOTE, CLOSING, ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
     DataRecords,
@@ -51,6 +51,7 @@ from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
+from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_facts import (
     DECLINED,
     QUESTION_WORDS,
@@ -417,6 +418,49 @@ class _Writer:
             if label not in known:
                 self.sheet.add(label, answer)
 
+    def chance_facts(self) -> str | None:
+        """What the user answers on the branches a tool's chance decides (a speed test that
+        may come back slow or healthy): the questions of each branch the walk did not take,
+        and the details a skill such a branch hands over to asks for (which router), with a
+        note saying the result is up to chance. Returns the words of that skill's gated
+        action, which the user declines, or None."""
+        walk = self.script.walk
+        keys = chance_keys(self.project, walk.skill)
+        if not keys:
+            return None
+        known = {self.label(a) for a in walk.asks}
+        branched = False
+        for fixed in other_branches(self.project, walk.skill, walk.memory, keys):
+            branched = True
+            values = {**self.setup_values, **fixed}
+            setup = Setup(values=values, memory=dict(self.script.seeds))
+            other = walk_skill(self.project, walk.skill, setup)
+            for ask in other.asks:
+                if ask.kind != "confirm" and self.label(ask) not in known:
+                    known.add(self.label(ask))
+                    self.fact(ask)
+            self.offer_facts(other)
+        gate: str | None = None
+        for callee, tools in gated_callees(self.project, walk.skill, keys):
+            branched = True
+            refused = Setup(confirm={t: False for t in tools}, memory=dict(self.script.seeds))
+            called = answered_walk(
+                self.project, walk_skill(self.project, callee, refused), refused, self.sheet
+            )
+            for ask in called.asks:
+                if ask.kind == "confirm":
+                    gate = gate or gate_words(ask)
+                elif self.label(ask) not in known:
+                    known.add(self.label(ask))
+                    self.fact(ask)
+        if branched:
+            drawn = " or ".join(value_words(t) for t in chance_tools(self.project, walk.skill))
+            self.context.notes.append(
+                f"What the {drawn} tool returns {CHANCE_NOTE}, so the agent may go either "
+                "way: answer from what you know below whichever way it goes."
+            )
+        return gate
+
     def identity_value(self, detail: str) -> str | None:
         if self.account:
             return self.script.customer.detail(detail)
@@ -463,6 +507,7 @@ class _Writer:
             self.unplaced_fields()
             self.prose_choice_facts()
             self.offer_facts(self.script.walk)
+            gate = self.chance_facts()
         # what the prose asks with `set_fields` comes before any line of the walk's asks
         # (an escalation at a later question still needs the month to get there)
         self.set_fields_facts()
@@ -498,6 +543,9 @@ class _Writer:
         else:
             self.earlier_exchange(skill)
         self.confirmations()
+        if kind != "escalation" and gate is not None and self.context.gate is None:
+            # a branch chance decides may go on to an action the user is asked to confirm
+            self.context.gate, self.context.confirm = gate, "decline"
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = _handoff_stop(self.script.handoff_outcome) if handoff else STOP_DONE

@@ -10,6 +10,7 @@ frontmatter; `casegen sources --explain SKILL` prints it.
 
 from ._build import build_skill_model, skill_model, skill_models
 from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
+from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
 from ._fields import asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys
@@ -42,6 +43,7 @@ __all__ = [
     "BranchOption",
     "CallSite",
     "CodeFacts",
+    "Completion",
     "Delegation",
     "FieldSpec",
     "Gate",
@@ -66,6 +68,8 @@ __all__ = [
     "branch_values",
     "build_skill_model",
     "code_facts",
+    "completes_at",
+    "completion_instruction",
     "data_readers",
     "instruction_prompt",
     "normalised_parameters",

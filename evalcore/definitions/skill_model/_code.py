@@ -61,6 +61,9 @@ class CodeFacts:
     """Values of a record's field the tool refuses to work without: `if int(claim_status)
     != 2: return {"error": …}` gives `("claim_status", (2,))` (a booking only for a claim
     in inspection status), so a case that expects it to work draws such a record."""
+    chance: bool = False
+    """The tool draws at random (`random.randint(10, 140)`): what it returns and writes, and
+    so any branch on it, is up to chance in a real run; no case can fix it."""
 
 
 def qualify(key: str, skill_id: str, defs: Any = None) -> str:
@@ -259,7 +262,24 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
     found += _doc_errors(node)
     requires = [r for n in nodes if isinstance(n, ast.If) for r in [_required(n)] if r]
     return CodeFacts(
-        tuple(dict.fromkeys(writes)), tuple(dict.fromkeys(found)), tuple(dict.fromkeys(requires))
+        tuple(dict.fromkeys(writes)),
+        tuple(dict.fromkeys(found)),
+        tuple(dict.fromkeys(requires)),
+        chance=any(_draws(n) for n in nodes),
+    )
+
+
+#: Modules whose calls draw at random.
+_CHANCE_MODULES = frozenset({"random", "secrets"})
+
+
+def _draws(node: ast.AST) -> bool:
+    """A call of the `random` module (`random.randint(…)`, `random.choice(…)`)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in _CHANCE_MODULES
     )
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
 from ..._stem import stem
-from ...definitions.skill_model import tool_keys
+from ...definitions.skill_model import completion_instruction, tool_keys
 from ...justify import RANK, Judged, Justification, strongest, weakest
 from ...simulator import parse_fact_context
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
@@ -108,6 +108,8 @@ class _Case:
     """Responses the case asserts the agent uttered."""
     later: dict[str, set[str]] = field(default_factory=dict)
     """Entry -> tools a sequencing of the case runs only after the entry is set."""
+    activated: list[str] = field(default_factory=list)
+    """Skills the case asserts were activated, in order (the first is the one asked for)."""
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> _Case:
@@ -135,7 +137,14 @@ class _Case:
                     after = steps[index + 1 :]
                     ran = {str(_dict(s.get("tool_executed")).get("tool_name")) for s in after}
                     later.setdefault(str(item.get("name")), set()).update(ran - {"None"})
-        return cls(words.lower(), fields, dict(slots), values, asserted, later=later)
+        activated = [
+            str(_dict(check.get("skill_activated")).get("skill_id"))
+            for check in _list(_dict(scenario.get("goals")).get("assertions"))
+            if isinstance(check, dict) and "skill_activated" in check
+        ]
+        return cls(
+            words.lower(), fields, dict(slots), values, asserted, later=later, activated=activated
+        )
 
 
 #: Where a check rests on the Mantle runtime's own behaviour rather than a project file.
@@ -581,7 +590,7 @@ class MantleJustifier:
     def _single(self, check: str, body: dict[str, Any], case: _Case) -> Justification | None:
         skill = self.defs.skills.get(str(body.get("skill_id") or ""))
         if check == "skill_activated":
-            return self._routing(skill)
+            return self._handed(skill, case) or self._routing(skill)
         if check == "skill_completed":
             return self._completion(skill, case)
         if check in ("skill_interrupted", "skill_resumed", "skill_cancelled"):
@@ -605,6 +614,21 @@ class MantleJustifier:
             "enforced", self._md(skill), line, "routing by the skill's description"
         )
 
+    def _handed(self, skill: Skill | None, case: _Case) -> Justification | None:
+        """A skill the case's own skill hands the work to in its prose ("Then invoke
+        `@skill.run_diagnostics`"), cited there where the sentence instructs it: the user
+        asked for the other skill, not this one."""
+        if skill is None or not case.activated or case.activated[0] == skill.id:
+            return None
+        if skill.is_handoff:  # a person is asked for (or offered and taken): routed by that
+            return None
+        caller = self.defs.skills.get(case.activated[0])
+        if caller is None:
+            return None
+        pattern = re.compile(re.escape(f"@skill.{skill.id}") + r"\b")
+        found = self._prose_mentions(caller, pattern, case, "invokes the skill:")
+        return found if found is not None and found.kind == "instructed" else None
+
     def _completion(self, skill: Skill | None, case: _Case) -> Justification | None:
         if skill is None:
             return None
@@ -615,6 +639,12 @@ class MantleJustifier:
         from ...definitions.skill_model._text import body_first_line
 
         first = body_first_line("\n".join(lines)) if lines else 1
+        told = completion_instruction(skill)
+        if told is not None:  # the prose says to complete it ("complete this skill right after")
+            text = told.sentence.text.split(": ")[-1]
+            quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
+            line = first + told.sentence.line - 1
+            return Justification("instructed", self._md(skill), line, f'"{quoted}"')
         return Justification("instructed", self._md(skill), first, "the skill's instructions end")
 
     def _block(self, skill: Skill | None, block_id: str, case: _Case) -> Justification | None:
