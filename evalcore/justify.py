@@ -18,6 +18,7 @@ shares: the record, the strength order and the YAML comments that carry it in th
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -26,6 +27,10 @@ Kind = Literal["enforced", "instructed", "conditional"]
 #: What a comment says where no element is found (a criterion, an assertion).
 NO_ELEMENT_CRITERION = "no definition element found (judged by its text)"
 NO_ELEMENT = "unjustified: no definition element found"
+#: The label of the note that says why a case is written unverified (`generate`'s
+#: needs-review reason). Nothing in the case's data says so again, so a rewrite carries the
+#: note over from the text it replaces (`carried_notes`), and only `generate` removes it.
+NEEDS_REVIEW = "needs-review"
 #: How every justification comment line starts (after its indentation).
 _STARTS = (
     *(f"# {kind}: " for kind in ("enforced", "instructed", "conditional")),
@@ -33,7 +38,12 @@ _STARTS = (
     f"# {NO_ELEMENT}",
     "# test data: ",
     "# outside service: ",
+    f"# {NEEDS_REVIEW}: ",
 )
+#: How a wrapped note's further lines start (at the top of the file).
+_GOES_ON = "#   "
+#: The widest a wrapped note's lines get, `# ` included.
+_WIDTH = 92
 #: Strength order: a check made of parts is as strong as its weakest part.
 RANK: dict[str | None, int] = {None: 0, "conditional": 1, "instructed": 2, "enforced": 3}
 #: Kinds a case may assert; the others become a criterion or nothing.
@@ -106,11 +116,45 @@ class Note:
     """JSON Pointer of the value it is about."""
     text: str
     label: str = "test data"
-    """What the remark is about: `test data`, or `outside service` (running the case acts
-    on a real service where its credentials are set)."""
+    """What the remark is about: `test data`, `outside service` (running the case acts
+    on a real service where its credentials are set) or `needs-review` (why the case is
+    written unverified)."""
+    wrap: bool = False
+    """Over several comment lines (a long reason), the further ones indented by two."""
 
     def comment(self) -> str:
-        return f"{self.label}: {self.text}"
+        """The comment text (without `# `); a wrapped one's lines joined by newlines."""
+        text = f"{self.label}: {self.text}"
+        if not self.wrap:
+            return text
+        options = {"break_long_words": False, "break_on_hyphens": False}
+        return "\n".join(textwrap.wrap(text, _WIDTH - 2, subsequent_indent="  ", **options))
+
+
+def needs_review_note(reason: str) -> Note:
+    """The note at the top of a case written unverified: `# needs-review: <reason>`, wrapped.
+    One line of words: line breaks and characters a YAML comment cannot hold become spaces,
+    so the file still reads back the same."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in reason).split())
+    return Note("", text, label=NEEDS_REVIEW, wrap=True)
+
+
+def carried_notes(text: str) -> list[Note]:
+    """The notes of `text` a rewrite must keep because its data cannot say them again (the
+    needs-review reason at the top of the file), read back from their comment lines."""
+    start = f"# {NEEDS_REVIEW}: "
+    notes: list[Note] = []
+    parts: list[str] | None = None
+    for line in [*text.splitlines(), ""]:
+        if parts is not None and line.startswith(_GOES_ON):
+            parts.append(line[len(_GOES_ON) :].strip())
+            continue
+        if parts is not None:
+            notes.append(needs_review_note(" ".join(parts)))
+            parts = None
+        if line.startswith(start):
+            parts = [line[len(start) :].strip()]
+    return notes
 
 
 def weakest(items: list[Justification | None]) -> Justification | None:
@@ -147,7 +191,9 @@ def annotate_yaml(text: str, judged: Sequence[Judged | Note]) -> str:
         if node is None:
             continue
         line, column = node.start_mark.line, node.start_mark.column
-        starts.setdefault(line, []).append(" " * max(column - 2, 0) + "# " + item.comment())
+        indent = " " * max(column - 2, 0)
+        comment = "\n".join(f"{indent}# {part}" for part in item.comment().split("\n"))
+        starts.setdefault(line, []).append(comment)
     lines = text.split("\n")
     out: list[str] = []
     for index, line in enumerate(lines):
@@ -162,8 +208,17 @@ def is_justification(line: str) -> bool:
 
 
 def without_justifications(text: str) -> str:
-    """`text` without its justification comment lines (every other byte kept)."""
-    return "".join(line for line in text.splitlines(keepends=True) if not is_justification(line))
+    """`text` without its justification comment lines, a wrapped note's further lines
+    included (every other byte kept)."""
+    out: list[str] = []
+    wrapped = False
+    for line in text.splitlines(keepends=True):
+        if wrapped and line.startswith(_GOES_ON):
+            continue
+        wrapped = line.startswith(f"# {NEEDS_REVIEW}: ")
+        if not is_justification(line):
+            out.append(line)
+    return "".join(out)
 
 
 def has_justifications(text: str) -> bool:
@@ -173,10 +228,10 @@ def has_justifications(text: str) -> bool:
 def redump(dialect: Any, data: Any, project: Any, before: str) -> str:
     """The text that replaces `before` with `data` (a repair, a revision, a review's
     edit): justified again where `before` carried justification comments, so a rewrite
-    keeps each check's reason beside it (the comments follow the changed checks), else the
-    dialect's canonical text."""
+    keeps each check's reason beside it (the comments follow the changed checks) and the
+    needs-review reason at the top, else the dialect's canonical text."""
     if has_justifications(before):
-        return str(dialect.dump_justified(data, project))
+        return str(dialect.dump_justified(data, project, carried_notes(before)))
     return str(dialect.dump(data))
 
 
@@ -200,6 +255,7 @@ def _node_at(root: Any, pointer: str) -> Any:
 
 __all__ = [
     "ASSERTABLE",
+    "NEEDS_REVIEW",
     "NO_ELEMENT",
     "NO_ELEMENT_CRITERION",
     "RANK",
@@ -208,8 +264,10 @@ __all__ = [
     "Kind",
     "Note",
     "annotate_yaml",
+    "carried_notes",
     "has_justifications",
     "is_justification",
+    "needs_review_note",
     "redump",
     "strongest",
     "weakest",

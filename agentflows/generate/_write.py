@@ -6,11 +6,13 @@ import copy
 import hashlib
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from evalcore._readbytes import read_limited
 from evalcore.documents import load_document
+from evalcore.justify import needs_review_note
 from evalcore.manifest import (
     ManifestEntry,
     load_manifest,
@@ -18,7 +20,7 @@ from evalcore.manifest import (
     relevant_sources,
     save_manifest,
 )
-from evalcore.redact import redact_fresh
+from evalcore.redact import redact, redact_fresh
 from evalcore.writer import (
     anychat_case_key,
     contained_child,
@@ -86,12 +88,16 @@ def _same_but_time(path: Path, data: dict[str, Any]) -> bool:
     return old == data
 
 
-def write_one(ctx: GenerateContext, path: Path, data: dict[str, Any]) -> str:
+def write_one(
+    ctx: GenerateContext, path: Path, data: dict[str, Any], needs_review: Sequence[str] = ()
+) -> str:
     """Write a case; returns the write status (created/unchanged/overwritten/conflict).
     Secrets are masked first: a model may echo a key it saw in an error or the environment.
-    Each check carries its justification as a comment where the dialect writes one."""
+    Each check carries its justification as a comment where the dialect writes one, and a
+    case written unverified says why at its top (`needs_review`: the reasons)."""
     data = redact_fresh(data)
-    text = ctx.dialect.dump_justified(data, ctx.project)
+    notes = [needs_review_note(redact(reason)) for reason in needs_review]
+    text = ctx.dialect.dump_justified(data, ctx.project, notes)
     if path.exists() and ctx.dialect.name == "anychat" and _same_but_time(path, data):
         return "unchanged"
     status = write_case_file(path, text, force=ctx.request.force).status

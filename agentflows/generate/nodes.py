@@ -25,6 +25,7 @@ from ._dedupe import Pool
 from ._routes import siblings
 from ._suite import as_prompt_entries, suite_files, unit_fingerprints
 from ._verify import must_cover
+from ._verify_report import row_fields
 from ._verify_types import Verdict
 from ._write import (
     assemble_base44,
@@ -453,14 +454,22 @@ def _write_all(
             skill = skills.get(source)
             data = assemble_base44(source, entries, skill.description if skill else None)
             path = case_path(ctx, behaviors[0])
-            status = write_one(ctx, path, data)
+            reasons = [r for b in behaviors for r in _needs_review_of(ctx, cases[b.id])]
+            status = write_one(ctx, path, data, reasons)
             for behavior in behaviors:
                 written.append(_written(behavior, path, status))
     else:
         for behavior in kept:
             path = case_path(ctx, behavior)
             data = with_provenance(ctx, behavior, cases[behavior.id]["data"], ctx.started_at)
-            written.append(_written(behavior, path, write_one(ctx, path, data)))
+            reasons = _needs_review_of(ctx, cases[behavior.id])
+            written.append(_written(behavior, path, write_one(ctx, path, data, reasons)))
+
+
+def _needs_review_of(ctx: Any, work: dict[str, Any]) -> list[str]:
+    """Why the case is written unverified, as the report says it (none when verified)."""
+    reason = row_fields(work, ctx.request.verify)["needs_review"]
+    return [reason] if reason else []
 
 
 def _written(behavior: Behavior, path: Path, status: str) -> dict[str, Any]:

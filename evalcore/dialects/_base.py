@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from ..definitions import Project
-    from ..justify import Judged
+    from ..justify import Judged, Note
     from ..repair import RepairRule
 
 
@@ -103,9 +104,11 @@ class Dialect:
 
         return canonical_text(data, self)
 
-    def dump_justified(self, data: Any, project: Project | None) -> str:
+    def dump_justified(self, data: Any, project: Project | None, notes: Sequence[Note] = ()) -> str:
         """`dump`, with each check's justification as a comment beside it where the format
-        holds comments (same data on reload, same bytes for the same data and project)."""
+        holds comments (same data on reload, same bytes for the same data and project), and
+        `notes` the data cannot say (why the case is written needs-review) at the top. A
+        format without comments (JSON) leaves both out."""
         return self.dump(data)
 
     def validate_model(self, data: Any) -> BaseModel:

@@ -6,6 +6,7 @@ case = dialect.validate_model(data)   # MantleCase
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,13 +82,13 @@ class MantleDialect(Dialect):
 
         return judge_case(data, project)
 
-    def dump_justified(self, data: Any, project: Project | None) -> str:
-        """Canonical YAML with a `# <kind>: <file>:<line> <element>` line above each check,
-        a `# test data: …` line where a seeded caller is a built-in test account, and an
-        `# outside service: …` line above the scenario per tool it expects to run whose code
-        acts on a real service."""
-        notes = [*outside_notes(data, project), *_built_in_notes(data, project)]
-        return annotate_yaml(self.dump(data), [*self.justify(data, project), *notes])
+    def dump_justified(self, data: Any, project: Project | None, notes: Sequence[Note] = ()) -> str:
+        """Canonical YAML with `notes` (`# needs-review: …`) at the top, a `# <kind>:
+        <file>:<line> <element>` line above each check, a `# test data: …` line where a
+        seeded caller is a built-in test account, and an `# outside service: …` line above
+        the scenario per tool it expects to run whose code acts on a real service."""
+        found = [*outside_notes(data, project), *_built_in_notes(data, project)]
+        return annotate_yaml(self.dump(data), [*notes, *self.justify(data, project), *found])
 
     def outside_effects(self, data: Any, project: Project | None) -> list[dict[str, Any]]:
         return [e.to_json() for e in outside_effects(data, project)]
