@@ -106,6 +106,27 @@ def test_a_changed_project_is_read_afresh(tmp_path: Path):
     assert not any("receipt" in i.sentence for i in items)
 
 
+def test_a_later_reading_of_the_project_gets_a_verifier_that_plays_it(tmp_path: Path):
+    """A long-lived process (the MCP server) runs `generate` again after a skill changed:
+    its verification plays the new reading, not the target built for the first."""
+    from evalcore.definitions import load_project
+
+    root = _copy(tmp_path)
+    first = load_project(root)
+    before = reference(first)
+    assert reference(first) is before  # one target per reading, however often asked
+    skill_md = root / "skills" / "card_replace" / "skill.md"
+    skill_md.write_text(
+        skill_md.read_text(encoding="utf-8") + "\nAsk whether they want a receipt.\n",
+        encoding="utf-8",
+    )
+    second = load_project(root)
+    after = reference(second)
+    assert after is not before
+    assert "receipt" in after.project.mantle.skills["card_replace"].body
+    assert "receipt" not in before.project.mantle.skills["card_replace"].body
+
+
 @pytest.mark.parametrize(
     ("value", "pool", "expected"),
     [

@@ -67,18 +67,27 @@ def run_case(data: dict[str, Any], path: Path, dialect: str) -> list[RunCase]:
 
 
 _TARGETS: dict[tuple[str, str | None, str | None], ReferenceTarget] = {}
+#: the project reading each folder's targets were built for: a later `generate` in the same
+#: process (the MCP server) reads the project again, and its verification must play that
+#: reading, not the one an earlier command found
+_READ_FOR: dict[str, Project] = {}
 
 
 def reference(
     project: Project, mutant: Mutant | None = None, *, variant: Variant | None = None
 ) -> ReferenceTarget:
     """`mantle:<project>[?mutant=…]` (or one of its allowed variants), built once per
-    process."""
-    key = (str(project.root), mutant.id if mutant else None, variant.id if variant else None)
+    reading of the project."""
+    root = str(project.root)
+    if _READ_FOR.get(root) is not project:
+        for stale in [k for k in _TARGETS if k[0] == root]:
+            del _TARGETS[stale]
+        _READ_FOR[root] = project
+    key = (root, mutant.id if mutant else None, variant.id if variant else None)
     target = _TARGETS.get(key)
     if target is None:
-        base = _TARGETS.get((key[0], None, None)) or ReferenceTarget(project.root)
-        _TARGETS[(key[0], None, None)] = base
+        base = _TARGETS.get((root, None, None)) or ReferenceTarget(project.root)
+        _TARGETS[(root, None, None)] = base
         # Reading the project's file list again per mutant costs more than the play: a
         # mutant's target is the reference target with its one fault named.
         target = copy.copy(base)
