@@ -1,0 +1,264 @@
+"""Equivalent mutants under the reference agent: no correct conversation tells them apart.
+
+A case kills a mutant only when some assertion holds on the reference agent's run and not
+on the mutant's. So a mutant is equivalent when, on every conversation a correct agent can
+have, every Mantle assertion that holds for the reference agent holds for the mutant too.
+The conversations are the paths the planner explores (`agentflows.planning.explore_mantle`:
+every behaviour and candidate of every skill, with the project's initial values), each
+played by the reference agent and again by the mutant. A mutant is equivalent when:
+
+- it is reached on some explored path, and on every one that reaches it the mutant's run
+  leaves no mark an assertion could see (`difference`): the reference run's skills,
+  blocks, memory writes, tool calls and responses appear in the mutant's run in the same
+  order (positive checks and `sequencing` still hold), the mutant writes no key the
+  reference run leaves unset and ends every key on the same value (`memory_was_not_set`),
+  utters no response the reference run does not (`bot_did_not_utter`), and runs each
+  turn's calls in the same turn with no extra call in a turn of two or more
+  (`tools_within_one_turn`); or
+- no explored path reaches it, and the definitions say why none can: every way to its
+  site (each call of the tool, each write of the key, in every skill that has one) sits
+  behind a gate (a prose `if:`, a tool's `requires`) that is false in every memory state of
+  every explored path. A site with an ungated way (an `execute_tool` step, an optional call
+  the reference agent leaves out, a question, a seeded field the channel writes), or in a
+  skill the planner could not explore, is not proven unreachable: the mutant applies (an
+  `off_path` survivor, a coverage gap).
+
+Kinds whose site is what the user says mid-skill (`ignore_digression`, `never_handoff`)
+are never marked: the explored paths' scripted user never digresses or asks for a person.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from typing import Any
+
+from evalcore.agents.reference import Mutant, reached
+from evalcore.definitions import Project, Skill
+from evalcore.definitions.conditions import evaluate
+from evalcore.definitions.skill_model import SkillModel, skill_models
+
+from ._reasons import observed
+
+#: Mutants the explored paths cannot play: the user's own words reach their site.
+USER_DRIVEN = frozenset({"ignore_digression", "never_handoff"})
+_TOOL_KINDS = frozenset({"skip_confirmation", "drop_on_success", "wrong_argument", "fail_silently"})
+
+
+def equivalent_mutants(
+    project: Project, candidates: Iterable[Mutant], found: Any
+) -> dict[str, str]:
+    """Mutant id -> why no correct conversation tells it from the reference agent, for the
+    `candidates` the exploration `found` (an `Exploration`) proves equivalent."""
+    defs = project.mantle
+    if defs is None:
+        return {}
+    models = skill_models(project)
+    roots = {p.skill for p in found.paths}
+    out: dict[str, str] = {}
+    for mutant in candidates:
+        if mutant.equivalent is not None or mutant.kind in USER_DRIVEN:
+            continue
+        holders = _holders(project, models, mutant)
+        if not holders or any(h not in roots or h in found.unexplored for h in holders):
+            continue
+        reaching = [p for p in found.paths if reached(mutant, set(p.played.reached), defs)]
+        if not reaching:
+            why = _unreachable(project, models, mutant, holders, found.paths)
+            if why is not None:
+                out[mutant.id] = why
+            continue
+        if all(difference(p.played, found.play(p, mutant)) is None for p in reaching):
+            out[mutant.id] = (
+                f"on each of the {len(reaching)} explored paths that reach it, the mutant's "
+                "run leaves every mark a Mantle assertion can check exactly as a correct "
+                "run does (skills, blocks, memory and its last values, tool calls and their "
+                "turns, responses)"
+            )
+    return out
+
+
+# --- can an assertion tell the runs apart? ----------------------------------------------------
+
+
+def difference(original: Any, mutant: Any) -> str | None:
+    """What a Mantle assertion could see differ between two runs of one path (each a
+    `Played`), or None when every assertion that holds on `original` holds on `mutant`."""
+    mine, theirs = observed(original.events), observed(mutant.events)
+    missing = _unmatched(mine, theirs)
+    if missing is not None:
+        return f"only a correct run records {_say(missing)}"
+    before, after = _last_writes(original.events), _last_writes(mutant.events)
+    for key in sorted(set(after) - set(before)):
+        return f"only the mutant writes {key} (memory_was_not_set)"
+    for key in sorted(before):
+        if repr(before[key]) != repr(after.get(key)):
+            return f"{key} ends on another value (memory_was_not_set with a value)"
+    extra = _uttered(mutant.events) - _uttered(original.events)
+    if extra:
+        return f"only the mutant utters {sorted(extra)[0]} (bot_did_not_utter)"
+    mine_turns, their_turns = _calls(original), _calls(mutant)
+    for index, calls in enumerate(mine_turns):
+        theirs_now = their_turns[index] if index < len(their_turns) else []
+        if _unmatched(calls, theirs_now) is not None:
+            return f"turn {index} runs other tools (tools_within_one_turn)"
+        if len(calls) >= 2 and len(theirs_now) > len(calls):
+            return f"turn {index} runs an extra tool (tools_within_one_turn, no extra calls)"
+    return None
+
+
+def _unmatched(wanted: Sequence[Any], within: Sequence[Any]) -> Any:
+    """The first item of `wanted` that `within` does not hold in order (earliest match,
+    gaps allowed: as `sequencing` matches), or None."""
+    at = 0
+    for item in wanted:
+        while at < len(within) and within[at] != item:
+            at += 1
+        if at == len(within):
+            return item
+        at += 1
+    return None
+
+
+def _last_writes(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    last: dict[str, Any] = {}
+    for event in events:
+        if event.get("event") == "memory_set" and event.get("key") != "session_started_metadata":
+            last[str(event.get("key"))] = event.get("value")
+    return last
+
+
+def _uttered(events: Sequence[dict[str, Any]]) -> set[str]:
+    return {
+        str(name)
+        for e in events
+        if e.get("event") == "bot" and (name := (e.get("metadata") or {}).get("utter_action"))
+    }
+
+
+def _calls(run: Any) -> list[list[tuple[Any, ...]]]:
+    """The tool calls of each user turn (turn 0: before the first answer)."""
+    bounds = [0, *run.turns, len(run.events)]
+    return [
+        [item for item in observed(run.events[a:b]) if item[0] == "tool_executed"]
+        for a, b in pairwise(bounds)
+    ]
+
+
+def _say(item: tuple[Any, ...]) -> str:
+    return " ".join(str(part) for part in item if part not in (None, "{}"))
+
+
+# --- can no path get there? -------------------------------------------------------------------
+
+
+def _holders(project: Project, models: dict[str, SkillModel | None], mutant: Mutant) -> set[str]:
+    """The skills where the mutant's site can be."""
+    defs = project.mantle
+    assert defs is not None
+    target = mutant.target or ""
+    if mutant.kind in _TOOL_KINDS:
+        return {s for s, skill in defs.skills.items() if _runs(skill, models.get(s), target)}
+    if mutant.kind in ("forget_memory", "wrong_enum"):
+        return {
+            s for s, skill in defs.skills.items() if _ways_to_write(skill, models.get(s), target)
+        }
+    return {mutant.skill} if mutant.skill else set()
+
+
+def _runs(skill: Skill, model: SkillModel | None, tool: str) -> bool:
+    use = model.tool(tool) if model is not None else None
+    return bool(use is not None and use.calls) or any(
+        s.kind == "execute_tool" and str(s.target) == tool
+        for b in skill.blocks.values()
+        for s in b.steps
+    )
+
+
+def _tool_gates(skill: Skill, model: SkillModel | None, tool: str) -> list[str | None]:
+    """The gate of each way the skill runs `tool` (None: a way with no gate)."""
+    constraint = skill.tool_constraints.get(tool)
+    requires = constraint.requires if constraint is not None else None
+    gates: list[str | None] = []
+    use = model.tool(tool) if model is not None else None
+    for call in use.calls if use is not None else []:
+        if call.kind in ("execute_tool", "block_tools"):
+            gates.append(None)  # a step on its block's path: the block decides, not a gate
+            continue
+        parts = [f"({c})" for c in (call.condition, requires) if c]
+        gates.append(" and ".join(parts) if parts else None)
+    steps = [s for b in skill.blocks.values() for s in b.steps if s.kind == "execute_tool"]
+    if any(str(s.target) == tool for s in steps) and not gates:
+        gates.append(None)
+    return gates
+
+
+def _ways_to_write(skill: Skill, model: SkillModel | None, key: str) -> list[str | None]:
+    """The gate of each way the skill writes `key` (None: a way with no gate)."""
+    gates: list[str | None] = []
+    for use in model.tools if model is not None else []:
+        if any(w.key == key for w in use.writes):
+            gates += _tool_gates(skill, model, use.name)
+    for block in skill.blocks.values():
+        for step in block.steps:
+            if step.kind == "set_memory" and isinstance(step.target, dict):
+                names = {str(k) if "." in str(k) else f"{skill.id}.{k}" for k in step.target}
+                if key in names:
+                    gates.append(None)
+    if model is not None:
+        gates += [f.condition for f in model.fields if f.qualified == key]
+        gates += [r.condition for r in model.records if r.qualified == key]
+    return gates
+
+
+def _unreachable(
+    project: Project,
+    models: dict[str, SkillModel | None],
+    mutant: Mutant,
+    holders: set[str],
+    paths: Sequence[Any],
+) -> str | None:
+    """Why no path can reach the mutant's site, or None when nothing proves it."""
+    defs = project.mantle
+    assert defs is not None
+    target = mutant.target or ""
+    if mutant.kind in ("forget_memory", "wrong_enum"):
+        name = target.removeprefix("project.")
+        declared = defs.memory.get(name) if target.startswith("project.") else None
+        if declared is not None and declared.seed:
+            return None  # the channel writes it: a case's initial slots reach it
+    gates: list[str | None] = []
+    for holder in sorted(holders):
+        skill, model = defs.skills[holder], models.get(holder)
+        if mutant.kind in _TOOL_KINDS:
+            gates += _tool_gates(skill, model, target)
+        elif mutant.kind in ("forget_memory", "wrong_enum"):
+            gates += _ways_to_write(skill, model, target)
+        else:
+            return None
+    if not gates or any(g is None for g in gates):
+        return None
+    states = [state for p in paths for state in _states(p.played)]
+    for gate in gates:
+        if any(evaluate(gate, state) for state in states):
+            return None
+    shown = sorted({str(g) for g in gates})
+    where = ", ".join(sorted(holders))
+    return (
+        f"no explored path reaches it ({len(paths)} paths): every way to it ({where}) is "
+        f"gated by {' / '.join(f'`{g}`' for g in shown)}, false in every memory state of "
+        "every explored path (the project's initial values and what its skills can write)"
+    )
+
+
+def _states(played: Any) -> Iterable[dict[str, Any]]:
+    """Memory at the skill's opening and after each write of one run."""
+    memory = dict(played.memory)
+    yield dict(memory)
+    for event in played.events:
+        if event.get("event") == "memory_set" and event.get("key") != "session_started_metadata":
+            memory[str(event.get("key"))] = event.get("value")
+            yield dict(memory)
+
+
+__all__ = ["USER_DRIVEN", "difference", "equivalent_mutants"]

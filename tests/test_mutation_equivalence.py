@@ -1,0 +1,219 @@
+"""Which mutants apply: a mutant no correct conversation can tell from the reference agent
+is equivalent (proven on the paths the planner explores), listed apart and left out of the
+score; a mutant on a path the planner finds but no case takes still counts."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from agentflows.mutate import mutate
+from agentflows.mutate._equivalence import difference
+from evalcore.runner import collect_cases
+
+BILL = """\
+---
+name: Check a bill
+description: Look up the customer's phone bill for a month and send a copy.
+tool_constraints:
+  - count_lines:
+      requires: session.bill.month
+---
+
+Help the customer with a bill.
+
+if: not session.project.username
+Call `@tool.load_profile`.
+
+Ask which month they want to review and set `month`.
+
+Ask how they want the copy: paper or email. Set `delivery`.
+
+Call `@tool.count_lines` and say how many lines the account has.
+
+if: session.bill.delivery == "email"
+Call `@tool.email_copy`.
+
+if: session.bill.delivery == "paper"
+Call `@tool.post_copy`.
+"""
+
+TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Load the customer's profile into memory.")
+async def load_profile(context: ToolContext = None):
+    """Load the profile."""
+    context.memory.set("username", "Ada Lovelace")
+    context.memory.set("email", "ada@example.com")
+    return {"username": "Ada Lovelace"}
+
+
+@tool(description="How many phone lines the account has.")
+async def count_lines(month: str, context: ToolContext = None):
+    """Count the lines billed in a month."""
+    return {"lines": 2}
+
+
+@tool(description="Email a copy of the bill.")
+async def email_copy(month: str, context: ToolContext = None):
+    """Email the bill."""
+    context.memory.set("copy_sent", True)
+    return {"sent": True}
+
+
+@tool(description="Post a paper copy of the bill.")
+async def post_copy(month: str, context: ToolContext = None):
+    """Post the bill."""
+    context.memory.set("copy_sent", True)
+    return {"posted": True}
+'''
+
+
+def _files(username: str) -> dict[str, str]:
+    return {
+        "agent.yml": "name: Phone desk\npersona: You help phone customers with bills.\n",
+        "integrations.yml": INTEGRATIONS,
+        "memory.yml": f"username:\n  type: text\n{username}email:\n  type: text\n",
+        "responses.yml": "responses:\n  utter_cannot_help:\n    - text: Sorry, I can't help.\n",
+        "skills/bill/skill.md": BILL,
+        "skills/bill/tools.py": TOOLS,
+        "skills/bill/memory.yml": (
+            "schema:\n  public:\n"
+            "    month:\n      type: text\n      llm_settable: true\n"
+            "      description: The month of the bill, such as March.\n"
+            "    delivery:\n      type: categorical\n      enum_values: [paper, email]\n"
+            "      llm_settable: true\n      description: How the customer wants the copy.\n"
+            "    copy_sent:\n      type: bool\n"
+        ),
+        "eval/scenarios/paper.yml": PAPER,
+    }
+
+
+PAPER = """\
+scenario:
+  name: Paper copy of the March bill
+  type: happy_path
+  simulation_context: |
+    You are Ada, a phone customer.
+    You want to review your phone bill for a month and get a copy.
+    What you know (share each only when the agent asks):
+    - month: March
+    - delivery: paper
+  goals:
+    assertions:
+      - tool_executed:
+          tool_name: post_copy
+          source: local
+      - memory_was_set:
+          - name: bill.copy_sent
+            value: true
+"""
+
+LOOKUP = ("fail_silently:load_profile", "forget_memory:project.email")
+
+
+def _report(root: Path) -> Any:
+    cases = collect_cases([root / "eval" / "scenarios"], project=root)
+    return asyncio.run(mutate(cases, root, concurrency=2))
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The username has an initial value: the lookup the prose runs only without one."""
+    return write_project(
+        tmp_path_factory.mktemp("seeded"), _files("  initial_value: Ada Lovelace\n")
+    )
+
+
+def test_a_lookup_the_initial_values_gate_off_is_equivalent_and_not_scored(seeded: Path):
+    report = _report(seeded)
+    equivalent = {m.id: m.equivalent for m in report.equivalent}
+    for mutant in LOOKUP:
+        assert "not session.project.username" in (equivalent.get(mutant) or "")
+    assert not set(LOOKUP) & {r.mutant.id for r in report.results}
+    data = report.to_json()
+    killed = sum(bool(k) for k in data["matrix"].values())
+    assert data["score"] == round(killed / data["mutants"], 4)
+    assert data["raw"] == {
+        "mutants": data["mutants"] + len(equivalent),
+        "killed": killed,
+        "score": round(killed / (data["mutants"] + len(equivalent)), 4),
+    }
+    proofs = {e["id"]: e["proof"] for e in data["equivalent"]}
+    assert all(proofs[m] == "explored paths" for m in LOOKUP)
+
+
+def test_a_lookup_the_project_can_reach_applies(tmp_path: Path):
+    """Without an initial value the lookup runs on every path: its mutants apply."""
+    root = write_project(tmp_path, _files(""))
+    report = _report(root)
+    assert not set(LOOKUP) & {m.id for m in report.equivalent}
+    assert set(LOOKUP) <= {r.mutant.id for r in report.results}
+
+
+def test_a_mutant_on_a_path_no_case_takes_still_counts(seeded: Path):
+    """The email branch is one the planner explores; the suite only posts a copy."""
+    report = _report(seeded)
+    email = next(r for r in report.results if r.mutant.id == "fail_silently:email_copy")
+    assert not email.killed
+    assert report.reason(email).code == "off_path"
+    assert "fail_silently:email_copy" not in {m.id for m in report.equivalent}
+
+
+def test_a_mutant_a_case_kills_applies_whatever_the_paths_said(
+    seeded: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from agentflows.mutate import _run
+
+    monkeypatch.setattr(
+        _run, "equivalent_mutants", lambda *_: {"fail_silently:post_copy": "said equivalent"}
+    )
+    report = _report(seeded)
+    post = next(r for r in report.results if r.mutant.id == "fail_silently:post_copy")
+    assert post.killed
+    assert "fail_silently:post_copy" not in {m.id for m in report.equivalent}
+
+
+# --- what an assertion can see ----------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    events: list[dict[str, Any]]
+    turns: list[int] = field(default_factory=list)
+
+
+def _tool(name: str, **arguments: Any) -> dict[str, Any]:
+    return {"event": "tool_executed", "tool_name": name, "arguments": arguments, "is_error": False}
+
+
+def _memory(key: str, value: Any) -> dict[str, Any]:
+    return {"event": "memory_set", "key": key, "value": value}
+
+
+def test_an_extra_early_call_that_writes_nothing_leaves_no_mark():
+    correct = _Run([_memory("bill.month", "March"), _tool("count_lines", month="March")], [1])
+    early = _Run([_tool("count_lines"), *correct.events], [2])
+    assert difference(correct, early) is None
+
+
+def test_an_early_call_that_writes_a_key_or_replaces_the_real_one_leaves_a_mark():
+    correct = _Run([_memory("bill.month", "March"), _tool("count_lines", month="March")], [1])
+    writes = _Run([_tool("count_lines"), _memory("bill.lines", 2), *correct.events], [3])
+    assert "bill.lines" in (difference(correct, writes) or "")
+    instead = _Run([_tool("count_lines", month="March"), _memory("bill.month", "March")], [2])
+    assert "count_lines" in (difference(correct, instead) or "")
+
+
+def test_an_extra_call_in_a_turn_of_two_calls_leaves_a_mark():
+    correct = _Run([_tool("a"), _tool("b")])
+    extra = _Run([_tool("a"), _tool("c"), _tool("b")])
+    assert "extra tool" in (difference(correct, extra) or "")
+    assert difference(_Run([_tool("a")]), _Run([_tool("c"), _tool("a")])) is None
