@@ -13,7 +13,7 @@ import pytest
 from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.mutate import mutate
-from agentflows.mutate._equivalence import difference
+from agentflows.mutate._marks import difference
 from evalcore.runner import collect_cases
 
 BILL = """\
@@ -217,3 +217,13 @@ def test_an_extra_call_in_a_turn_of_two_calls_leaves_a_mark():
     extra = _Run([_tool("a"), _tool("c"), _tool("b")])
     assert "extra tool" in (difference(correct, extra) or "")
     assert difference(_Run([_tool("a")]), _Run([_tool("c"), _tool("a")])) is None
+
+
+def test_an_early_call_that_takes_the_real_calls_place_is_a_gap_not_no_mark(seeded: Path):
+    """count_lines writes nothing and says nothing, but called before the month is known it
+    is not called again: `sequencing` (the month, then the call) tells it apart."""
+    report = _report(seeded)
+    early = next(r for r in report.results if r.mutant.id == "ignore_requires:count_lines")
+    reason = report.reason(early)
+    assert not early.killed and reason.code == "unexplained"
+    assert "count_lines" in reason.text

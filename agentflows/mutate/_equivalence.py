@@ -30,7 +30,6 @@ are never marked: the explored paths' scripted user never digresses or asks for 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import pairwise
 from typing import Any
 
 from evalcore.agents.reference import Mutant, reached
@@ -38,7 +37,7 @@ from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import SkillModel, skill_models
 
-from ._reasons import observed
+from ._marks import difference
 
 #: Mutants the explored paths cannot play: the user's own words reach their site.
 USER_DRIVEN = frozenset({"ignore_digression", "never_handoff"})
@@ -76,77 +75,6 @@ def equivalent_mutants(
                 "turns, responses)"
             )
     return out
-
-
-# --- can an assertion tell the runs apart? ----------------------------------------------------
-
-
-def difference(original: Any, mutant: Any) -> str | None:
-    """What a Mantle assertion could see differ between two runs of one path (each a
-    `Played`), or None when every assertion that holds on `original` holds on `mutant`."""
-    mine, theirs = observed(original.events), observed(mutant.events)
-    missing = _unmatched(mine, theirs)
-    if missing is not None:
-        return f"only a correct run records {_say(missing)}"
-    before, after = _last_writes(original.events), _last_writes(mutant.events)
-    for key in sorted(set(after) - set(before)):
-        return f"only the mutant writes {key} (memory_was_not_set)"
-    for key in sorted(before):
-        if repr(before[key]) != repr(after.get(key)):
-            return f"{key} ends on another value (memory_was_not_set with a value)"
-    extra = _uttered(mutant.events) - _uttered(original.events)
-    if extra:
-        return f"only the mutant utters {sorted(extra)[0]} (bot_did_not_utter)"
-    mine_turns, their_turns = _calls(original), _calls(mutant)
-    for index, calls in enumerate(mine_turns):
-        theirs_now = their_turns[index] if index < len(their_turns) else []
-        if _unmatched(calls, theirs_now) is not None:
-            return f"turn {index} runs other tools (tools_within_one_turn)"
-        if len(calls) >= 2 and len(theirs_now) > len(calls):
-            return f"turn {index} runs an extra tool (tools_within_one_turn, no extra calls)"
-    return None
-
-
-def _unmatched(wanted: Sequence[Any], within: Sequence[Any]) -> Any:
-    """The first item of `wanted` that `within` does not hold in order (earliest match,
-    gaps allowed: as `sequencing` matches), or None."""
-    at = 0
-    for item in wanted:
-        while at < len(within) and within[at] != item:
-            at += 1
-        if at == len(within):
-            return item
-        at += 1
-    return None
-
-
-def _last_writes(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    last: dict[str, Any] = {}
-    for event in events:
-        if event.get("event") == "memory_set" and event.get("key") != "session_started_metadata":
-            last[str(event.get("key"))] = event.get("value")
-    return last
-
-
-def _uttered(events: Sequence[dict[str, Any]]) -> set[str]:
-    return {
-        str(name)
-        for e in events
-        if e.get("event") == "bot" and (name := (e.get("metadata") or {}).get("utter_action"))
-    }
-
-
-def _calls(run: Any) -> list[list[tuple[Any, ...]]]:
-    """The tool calls of each user turn (turn 0: before the first answer)."""
-    bounds = [0, *run.turns, len(run.events)]
-    return [
-        [item for item in observed(run.events[a:b]) if item[0] == "tool_executed"]
-        for a, b in pairwise(bounds)
-    ]
-
-
-def _say(item: tuple[Any, ...]) -> str:
-    return " ".join(str(part) for part in item if part not in (None, "{}"))
 
 
 # --- can no path get there? -------------------------------------------------------------------
@@ -261,4 +189,4 @@ def _states(played: Any) -> Iterable[dict[str, Any]]:
             yield dict(memory)
 
 
-__all__ = ["USER_DRIVEN", "difference", "equivalent_mutants"]
+__all__ = ["USER_DRIVEN", "equivalent_mutants"]
