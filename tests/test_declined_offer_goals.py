@@ -94,7 +94,7 @@ def test_a_call_on_a_declined_yes_leaves_its_writes_unset(tmp_path: Path, after:
 
 
 def test_only_a_yes_the_case_declines_leaves_the_writes_unset(tmp_path: Path) -> None:
-    """"If they want one" after no offer or question: what the user says decides it, so
+    """ "If they want one" after no offer or question: what the user says decides it, so
     nothing is asserted; after the offer the case's user declines, the write is unset."""
     bare = _happy(tmp_path / "bare", "If they want a speed test, call `@tool.speed_test`.")
     assert "modem.mbps" not in _unset(bare)

@@ -19,6 +19,7 @@ from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
+from evalcore.definitions.skill_model.prose_patterns import QUESTION
 from evalcore.simulator import stems
 from evalcore.testdata import (
     FieldSpec,
@@ -478,8 +479,6 @@ _LEAVES = re.compile(
     r"|\bhand(?:s|ing)?\s+(?:it\s+|them\s+)?(?:off|over)\b|\bconnect\s+them\b",
     re.I,
 )
-#: "Ask whether they want a breakdown": a yes/no question the prose asks.
-_QUESTION = re.compile(r"\bask\s+(?:them\s+|the\s+\w+\s+)?(?:whether|if)\b", re.I)
 #: "Offer to help schedule an inspection", "offer Wi-Fi tips or other help".
 _OFFER = re.compile(r"\boffers?\s+(?P<to>to\s+)?(?P<what>[^.;:,`]+)", re.I)
 #: Where what is offered ends: its condition or the way it is done ("… if needed").
@@ -563,7 +562,7 @@ def declined_only(skill: Skill, calls: list[Any], memory: dict[str, Any]) -> boo
         if before is None or before.paragraph != parts[index].paragraph:
             return False
         offered = _offer_label(before.text)
-        asked = _QUESTION.search(before.text) is not None
+        asked = QUESTION.search(before.text) is not None  # "Ask whether they want …"
         if offered is not None and offered in declined:
             continue
         if offered is None and asked and question_answer(skill, before.text) == "no":
