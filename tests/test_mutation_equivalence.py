@@ -12,8 +12,12 @@ from typing import Any
 import pytest
 from skill_model_fixtures import INTEGRATIONS, write_project
 
-from agentflows.mutate import mutate
+from agentflows.mutate import _run, mutate
+from agentflows.mutate._equivalence import equivalent_mutants
 from agentflows.mutate._marks import difference
+from agentflows.planning import explore_mantle
+from evalcore.agents.reference import mutants
+from evalcore.definitions import load_project
 from evalcore.runner import collect_cases
 
 BILL = """\
@@ -170,8 +174,6 @@ def test_a_mutant_on_a_path_no_case_takes_still_counts(seeded: Path):
 def test_a_mutant_a_case_kills_applies_whatever_the_paths_said(
     seeded: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    from agentflows.mutate import _run
-
     monkeypatch.setattr(
         _run, "equivalent_mutants", lambda *_: {"fail_silently:post_copy": "said equivalent"}
     )
@@ -227,3 +229,63 @@ def test_an_early_call_that_takes_the_real_calls_place_is_a_gap_not_no_mark(seed
     reason = report.reason(early)
     assert not early.killed and reason.code == "unexplained"
     assert "count_lines" in reason.text
+
+
+ROUTE = """\
+---
+name: Order coffee beans
+description: Order a bag of coffee beans for delivery.
+---
+
+Run @block.order.
+
+:::ordered_block id=order
+steps:
+  - id: route
+    noop: true
+    next:
+      - if: session.project.tier == "gold"
+        then: gold_note
+      - else: ask_size
+  - id: ask_size
+    collect: size
+    utterance: utter_ask_size
+    next: END
+  - id: gold_note
+    action: utter_gold
+    next: END
+  - id: END
+:::
+"""
+
+
+@pytest.mark.parametrize(
+    ("tier", "equivalent"),
+    [("  initial_value: basic\n", True), ("  initial_value: basic\n  seed: true\n", False)],
+)
+def test_skipping_a_branch_only_some_memory_takes_is_equivalent_only_where_none_can(
+    tmp_path: Path, tier: str, equivalent: bool
+):
+    """Skipping `route` goes on at `ask_size`, where its `else` leads too: no mark while the
+    tier is never gold. A tier a case may seed (`seed: true`) can be gold: then it applies."""
+    root = write_project(
+        tmp_path,
+        {
+            "agent.yml": "name: Beans\npersona: You sell coffee beans.\n",
+            "integrations.yml": INTEGRATIONS,
+            "memory.yml": f"tier:\n  type: text\n{tier}",
+            "responses.yml": "responses:\n  utter_cannot_help:\n    - text: Sorry.\n",
+            "skills/order/skill.md": ROUTE,
+            "skills/order/memory.yml": (
+                "schema:\n  public:\n    size:\n      type: categorical\n"
+                "      enum_values: [small, large]\n      description: The bag size.\n"
+            ),
+            "skills/order/responses.yml": (
+                "responses:\n  utter_ask_size:\n    - text: Small or large?\n"
+                "  utter_gold:\n    - text: Gold members get free delivery.\n"
+            ),
+        },
+    )
+    project = load_project(root)
+    found = equivalent_mutants(project, mutants(project), explore_mantle(project))
+    assert ("skip_step:order.order.route" in found) is equivalent

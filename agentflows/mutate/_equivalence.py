@@ -8,20 +8,23 @@ every behaviour and candidate of every skill, with the project's initial values)
 played by the reference agent and again by the mutant. A mutant is equivalent when:
 
 - it is reached on some explored path, and on every one that reaches it the mutant's run
-  leaves no mark an assertion could see (`difference`): the reference run's skills,
+  leaves no mark an assertion could see (`_marks.difference`): the reference run's skills,
   blocks, memory writes, tool calls and responses appear in the mutant's run in the same
   order (positive checks and `sequencing` still hold), the mutant writes no key the
   reference run leaves unset and ends every key on the same value (`memory_was_not_set`),
   utters no response the reference run does not (`bot_did_not_utter`), and runs each
   turn's calls in the same turn with no extra call in a turn of two or more
-  (`tools_within_one_turn`); or
+  (`tools_within_one_turn`). A skipped step that branches counts only where no branch
+  leading elsewhere than the following step can be taken in any explored memory state
+  (the paths that reach it may not hold that memory there; a conversation can); or
 - no explored path reaches it, and the definitions say why none can: every way to its
   site (each call of the tool, each write of the key, in every skill that has one) sits
   behind a gate (a prose `if:`, a tool's `requires`) that is false in every memory state of
   every explored path. A site with an ungated way (an `execute_tool` step, an optional call
-  the reference agent leaves out, a question, a seeded field the channel writes), or in a
-  skill the planner could not explore, is not proven unreachable: the mutant applies (an
-  `off_path` survivor, a coverage gap).
+  the reference agent leaves out, a question, a seeded field the channel writes), a gate
+  or branch on a `seed: true` field (a case's `initial_slots` give it any value), or a
+  site in a skill the planner could not explore, is not proven unreachable: the mutant
+  applies (an `off_path` survivor, a coverage gap).
 
 Kinds whose site is what the user says mid-skill (`ignore_digression`, `never_handoff`)
 are never marked: the explored paths' scripted user never digresses or asks for a person.
@@ -34,7 +37,7 @@ from typing import Any
 
 from evalcore.agents.reference import Mutant, reached
 from evalcore.definitions import Project, Skill
-from evalcore.definitions.conditions import evaluate
+from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import SkillModel, skill_models
 
 from ._marks import difference
@@ -67,6 +70,8 @@ def equivalent_mutants(
             if why is not None:
                 out[mutant.id] = why
             continue
+        if _branches_open(project, mutant, found.paths):
+            continue  # skipping it would branch otherwise where some path's memory allows
         if all(difference(p.played, found.play(p, mutant)) is None for p in reaching):
             out[mutant.id] = (
                 f"on each of the {len(reaching)} explored paths that reach it, the mutant's "
@@ -164,7 +169,7 @@ def _unreachable(
             gates += _ways_to_write(skill, model, target)
         else:
             return None
-    if not gates or any(g is None for g in gates):
+    if not gates or any(g is None or _seeded(project, g) for g in gates):
         return None
     states = [state for p in paths for state in _states(p.played)]
     for gate in gates:
@@ -177,6 +182,38 @@ def _unreachable(
         f"gated by {' / '.join(f'`{g}`' for g in shown)}, false in every memory state of "
         "every explored path (the project's initial values and what its skills can write)"
     )
+
+
+def _branches_open(project: Project, mutant: Mutant, paths: Sequence[Any]) -> bool:
+    """For a skipped step that branches (`next:` with conditions): whether a branch that
+    leads elsewhere than the following step (where a skipped step goes on) may be taken:
+    an `else`, or a condition true in some memory state of some explored path. The paths
+    that reach the step may not have held that memory there, but a conversation can."""
+    if mutant.kind != "skip_step" or mutant.skill is None or mutant.target is None:
+        return False
+    defs = project.mantle
+    assert defs is not None
+    _, block_id, step_id = mutant.target.split(".", 2)
+    block = defs.skills[mutant.skill].blocks.get(block_id)
+    steps = list(block.steps) if block is not None else []
+    index = next((i for i, s in enumerate(steps) if s.id == step_id), None)
+    if index is None or not isinstance(steps[index].next, list):
+        return False
+    following = steps[index + 1].id if index + 1 < len(steps) else "END"
+    elsewhere = [b for b in steps[index].next if b.target != following]
+    if any(b.condition is None or _seeded(project, str(b.condition)) for b in elsewhere):
+        return True
+    states = [state for p in paths for state in _states(p.played)]
+    return any(evaluate(str(b.condition), state) for b in elsewhere for state in states)
+
+
+def _seeded(project: Project, condition: str) -> bool:
+    """Whether the condition reads a `seed: true` project field: a case's `initial_slots`
+    give it any value, not only the one the explored paths sampled."""
+    defs = project.mantle
+    assert defs is not None
+    names = defs.memory_names()
+    return any(k in names and names[k].seed for k in condition_keys(condition))
 
 
 def _states(played: Any) -> Iterable[dict[str, Any]]:
