@@ -76,6 +76,7 @@ async def email_copy(month: str, context: ToolContext = None):
 async def post_copy(month: str, context: ToolContext = None):
     """Post the bill."""
     context.memory.set("copy_sent", True)
+    context.memory.set("tracking_code", "T-1")  # no memory.yml declares it
     return {"posted": True}
 '''
 
@@ -152,6 +153,15 @@ def test_a_lookup_the_initial_values_gate_off_is_equivalent_and_not_scored(seede
     }
     proofs = {e["id"]: e["proof"] for e in data["equivalent"]}
     assert all(proofs[m] == "explored paths" for m in LOOKUP)
+
+
+def test_forgetting_an_entry_no_schema_declares_is_equivalent(seeded: Path):
+    """No assertion can name `bill.tracking_code` (an unknown memory name) and Rasa rejects
+    the write: only a declared entry's mutant applies."""
+    report = _report(seeded)
+    equivalent = {m.id: m.equivalent or "" for m in report.equivalent}
+    assert "no memory.yml declares" in equivalent.get("forget_memory:bill.tracking_code", "")
+    assert "forget_memory:bill.copy_sent" in {r.mutant.id for r in report.results}
 
 
 def test_a_lookup_the_project_can_reach_applies(tmp_path: Path):
@@ -289,3 +299,25 @@ def test_skipping_a_branch_only_some_memory_takes_is_equivalent_only_where_none_
     project = load_project(root)
     found = equivalent_mutants(project, mutants(project), explore_mantle(project))
     assert ("skip_step:order.order.route" in found) is equivalent
+
+
+def test_a_set_memory_step_of_a_project_field_has_the_project_fields_mutant(tmp_path: Path):
+    """`set_memory: {tier: gold}` in a skill that declares no `tier` writes the project's
+    field (as the runtime and the reference agent write it): its mutant names that."""
+    skill = ROUTE.replace(
+        "  - id: gold_note\n    action: utter_gold\n",
+        "  - id: gold_note\n    set_memory:\n      tier: gold\n",
+    )
+    assert skill != ROUTE
+    root = write_project(
+        tmp_path,
+        {
+            "agent.yml": "name: Beans\npersona: You sell coffee beans.\n",
+            "integrations.yml": INTEGRATIONS,
+            "memory.yml": "tier:\n  type: text\n  seed: true\n",
+            "skills/order/skill.md": skill,
+        },
+    )
+    ids = {m.id for m in mutants(load_project(root))}
+    assert "forget_memory:project.tier" in ids
+    assert "forget_memory:order.tier" not in ids

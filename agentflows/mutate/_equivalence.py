@@ -7,16 +7,20 @@ The conversations are the paths the planner explores (`agentflows.planning.explo
 every behaviour and candidate of every skill, with the project's initial values), each
 played by the reference agent and again by the mutant. A mutant is equivalent when:
 
+- it forgets an entry no memory schema declares: no assertion can name it (an unknown
+  memory name) and Rasa rejects the write at runtime, so only the reference agent, which
+  keeps it, ever records it;
 - it is reached on some explored path, and on every one that reaches it the mutant's run
   leaves no mark an assertion could see (`_marks.difference`): the reference run's skills,
-  blocks, memory writes, tool calls and responses appear in the mutant's run in the same
-  order (positive checks and `sequencing` still hold), the mutant writes no key the
-  reference run leaves unset and ends every key on the same value (`memory_was_not_set`),
-  utters no response the reference run does not (`bot_did_not_utter`), and runs each
-  turn's calls in the same turn with no extra call in a turn of two or more
-  (`tools_within_one_turn`). A skipped step that branches counts only where no branch
-  leading elsewhere than the following step can be taken in any explored memory state
-  (the paths that reach it may not hold that memory there; a conversation can); or
+  blocks, memory writes (of declared entries), tool calls and responses appear in the
+  mutant's run in the same order (positive checks and `sequencing` still hold), the
+  mutant writes no key the reference run leaves unset and ends every key on the same value
+  (`memory_was_not_set`), utters no response the reference run does not
+  (`bot_did_not_utter`), and runs each turn's calls in the same turn with no extra call
+  in a turn of two or more (`tools_within_one_turn`). A skipped step that branches counts
+  only where no branch leading elsewhere than the following step can be taken in any
+  explored memory state (the paths that reach it may not hold that memory there; a
+  conversation can); or
 - no explored path reaches it, and the definitions say why none can: every way to its
   site (each call of the tool, each write of the key, in every skill that has one) sits
   behind a gate (a prose `if:`, a tool's `requires`) that is false in every memory state of
@@ -38,7 +42,7 @@ from typing import Any
 from evalcore.agents.reference import Mutant, reached
 from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import SkillModel, skill_models
+from evalcore.definitions.skill_model import SkillModel, qualify, skill_models
 
 from ._marks import difference
 
@@ -58,8 +62,18 @@ def equivalent_mutants(
     models = skill_models(project)
     roots = {p.skill for p in found.paths}
     out: dict[str, str] = {}
+
+    def declared(key: str) -> bool:
+        return defs.memory_field(key) is not None
+
     for mutant in candidates:
         if mutant.equivalent is not None or mutant.kind in USER_DRIVEN:
+            continue
+        if mutant.kind == "forget_memory" and not declared(mutant.target or ""):
+            out[mutant.id] = (
+                f"no memory.yml declares {mutant.target}: an assertion naming it is an "
+                "unknown memory name, and Rasa rejects the write at runtime"
+            )
             continue
         holders = _holders(project, models, mutant)
         if not holders or any(h not in roots or h in found.unexplored for h in holders):
@@ -72,7 +86,7 @@ def equivalent_mutants(
             continue
         if _branches_open(project, mutant, found.paths):
             continue  # skipping it would branch otherwise where some path's memory allows
-        if all(difference(p.played, found.play(p, mutant)) is None for p in reaching):
+        if all(difference(p.played, found.play(p, mutant), declared) is None for p in reaching):
             out[mutant.id] = (
                 f"on each of the {len(reaching)} explored paths that reach it, the mutant's "
                 "run leaves every mark a Mantle assertion can check exactly as a correct "
@@ -94,7 +108,9 @@ def _holders(project: Project, models: dict[str, SkillModel | None], mutant: Mut
         return {s for s, skill in defs.skills.items() if _runs(skill, models.get(s), target)}
     if mutant.kind in ("forget_memory", "wrong_enum"):
         return {
-            s for s, skill in defs.skills.items() if _ways_to_write(skill, models.get(s), target)
+            s
+            for s, skill in defs.skills.items()
+            if _ways_to_write(defs, skill, models.get(s), target)
         }
     return {mutant.skill} if mutant.skill else set()
 
@@ -126,7 +142,7 @@ def _tool_gates(skill: Skill, model: SkillModel | None, tool: str) -> list[str |
     return gates
 
 
-def _ways_to_write(skill: Skill, model: SkillModel | None, key: str) -> list[str | None]:
+def _ways_to_write(defs: Any, skill: Skill, model: SkillModel | None, key: str) -> list[str | None]:
     """The gate of each way the skill writes `key` (None: a way with no gate)."""
     gates: list[str | None] = []
     for use in model.tools if model is not None else []:
@@ -135,7 +151,10 @@ def _ways_to_write(skill: Skill, model: SkillModel | None, key: str) -> list[str
     for block in skill.blocks.values():
         for step in block.steps:
             if step.kind == "set_memory" and isinstance(step.target, dict):
-                names = {str(k) if "." in str(k) else f"{skill.id}.{k}" for k in step.target}
+                names = {
+                    str(k) if "." in str(k) else qualify(str(k), skill.id, defs)
+                    for k in step.target
+                }
                 if key in names:
                     gates.append(None)
     if model is not None:
@@ -166,7 +185,7 @@ def _unreachable(
         if mutant.kind in _TOOL_KINDS:
             gates += _tool_gates(skill, model, target)
         elif mutant.kind in ("forget_memory", "wrong_enum"):
-            gates += _ways_to_write(skill, model, target)
+            gates += _ways_to_write(defs, skill, model, target)
         else:
             return None
     if not gates or any(g is None or _seeded(project, g) for g in gates):

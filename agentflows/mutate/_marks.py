@@ -10,7 +10,7 @@ no mark on any explored path (`_equivalence`).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -30,15 +30,22 @@ class Run:
         return cls(listed, [i for i, e in enumerate(listed) if e.get("event") == "user"])
 
 
-def observed(events: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
+#: Whether a memory entry is one an assertion may name (None: every entry).
+Declared = Callable[[str], bool] | None
+
+
+def observed(events: Sequence[dict[str, Any]], declared: Declared = None) -> list[tuple[Any, ...]]:
     """What Mantle's assertions can check of a run, in order: skill and block lifecycle,
     memory writes with their values, tool calls (arguments, error, source) and the
-    responses uttered by name (reference §2.1)."""
+    responses uttered by name (reference §2.1). With `declared`, only writes of entries a
+    memory schema declares: an assertion naming another is an unknown memory name, and
+    Rasa rejects such a write at runtime."""
     out: list[tuple[Any, ...]] = []
     for event in events:
         kind = event.get("event")
         if kind == "memory_set":
-            out.append((kind, event.get("key"), repr(event.get("value"))))
+            if declared is None or declared(str(event.get("key"))):
+                out.append((kind, event.get("key"), repr(event.get("value"))))
         elif kind == "tool_executed":
             arguments = json.dumps(event.get("arguments") or {}, sort_keys=True, default=repr)
             out.append((kind, event.get("tool_name"), arguments, event.get("is_error")))
@@ -49,14 +56,16 @@ def observed(events: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return out
 
 
-def difference(original: Any, mutant: Any) -> str | None:
+def difference(original: Any, mutant: Any, declared: Declared = None) -> str | None:
     """What a Mantle assertion could see differ between two runs of one path (each a
-    `Played`), or None when every assertion that holds on `original` holds on `mutant`."""
-    mine, theirs = observed(original.events), observed(mutant.events)
+    `Played`), or None when every assertion that holds on `original` holds on `mutant`
+    (`declared`: the memory entries an assertion may name, as in `observed`)."""
+    mine, theirs = observed(original.events, declared), observed(mutant.events, declared)
     missing = _unmatched(mine, theirs)
     if missing is not None:
         return f"only a correct run records {_say(missing)}"
-    before, after = _last_writes(original.events), _last_writes(mutant.events)
+    before = _last_writes(original.events, declared)
+    after = _last_writes(mutant.events, declared)
     for key in sorted(set(after) - set(before)):
         return f"only the mutant writes {key} (memory_was_not_set)"
     for key in sorted(before):
@@ -88,11 +97,14 @@ def _unmatched(wanted: Sequence[Any], within: Sequence[Any]) -> Any:
     return None
 
 
-def _last_writes(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def _last_writes(events: Sequence[dict[str, Any]], declared: Declared) -> dict[str, Any]:
     last: dict[str, Any] = {}
     for event in events:
-        if event.get("event") == "memory_set" and event.get("key") != "session_started_metadata":
-            last[str(event.get("key"))] = event.get("value")
+        key = str(event.get("key"))
+        if event.get("event") != "memory_set" or key == "session_started_metadata":
+            continue
+        if declared is None or declared(key):
+            last[key] = event.get("value")
     return last
 
 

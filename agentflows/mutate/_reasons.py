@@ -94,7 +94,14 @@ def explain(
             return found
     if played is not None:
         same = [r for r in reached if r.slug in played]
-        if same and all(difference(Run.of(r.events), Run.of(played[r.slug])) is None for r in same):
+        known = project.mantle.memory_field if project.mantle is not None else None
+
+        def declared(key: str) -> bool:
+            return known is None or known(key) is not None
+
+        if same and all(
+            difference(Run.of(r.events), Run.of(played[r.slug]), declared) is None for r in same
+        ):
             names = ", ".join(r.slug for r in same[:3]) + (" …" if len(same) > 3 else "")
             return Reason(
                 "no_mark",
