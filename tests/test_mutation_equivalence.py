@@ -45,6 +45,9 @@ Call `@tool.email_copy`.
 
 if: session.bill.delivery == "paper"
 Call `@tool.post_copy`.
+
+if: session.bill.month == "December"
+Call `@tool.holiday_note`.
 """
 
 TOOLS = '''\
@@ -70,6 +73,12 @@ async def email_copy(month: str, context: ToolContext = None):
     """Email the bill."""
     context.memory.set("copy_sent", True)
     return {"sent": True}
+
+
+@tool(description="Say when the holiday discount shows on the bill.")
+async def holiday_note(month: str, context: ToolContext = None):
+    """The holiday note."""
+    return {"note": "The discount shows in January."}
 
 
 @tool(description="Post a paper copy of the bill.")
@@ -170,6 +179,15 @@ def test_a_lookup_the_project_can_reach_applies(tmp_path: Path):
     report = _report(root)
     assert not set(LOOKUP) & {m.id for m in report.equivalent}
     assert set(LOOKUP) <= {r.mutant.id for r in report.results}
+
+
+def test_a_gate_on_an_answer_no_explored_path_gives_is_no_proof(seeded: Path):
+    """No explored path says December, but a customer can: the note's mutants apply."""
+    report = _report(seeded)
+    assert not {"fail_silently:holiday_note", "wrong_argument:holiday_note"} & {
+        m.id for m in report.equivalent
+    }
+    assert "fail_silently:holiday_note" in {r.mutant.id for r in report.results}
 
 
 def test_a_mutant_on_a_path_no_case_takes_still_counts(seeded: Path):

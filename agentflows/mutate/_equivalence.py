@@ -28,7 +28,11 @@ played by the reference agent and again by the mutant. A mutant is equivalent wh
   the reference agent leaves out, a question, a seeded field the channel writes), a gate
   or branch on a `seed: true` field (a case's `initial_slots` give it any value), or a
   site in a skill the planner could not explore, is not proven unreachable: the mutant
-  applies (an `off_path` survivor, a coverage gap).
+  applies (an `off_path` survivor, a coverage gap). So is a gate on an entry some path
+  changes or a conversation decides (a field a skill asks, a flag it records, an
+  `llm_settable` entry): the paths may just not have given that answer. A wrong argument
+  is never proven on the paths (a call bare there may take arguments in another
+  conversation); only the definitions prove it.
 
 Kinds whose site is what the user says mid-skill (`ignore_digression`, `never_handoff`)
 are never marked: the explored paths' scripted user never digresses or asks for a person.
@@ -86,6 +90,8 @@ def equivalent_mutants(
             continue
         if _branches_open(project, mutant, found.paths):
             continue  # skipping it would branch otherwise where some path's memory allows
+        if mutant.kind == "wrong_argument":
+            continue  # bare calls on these paths may take arguments in another conversation
         if all(difference(p.played, found.play(p, mutant), declared) is None for p in reaching):
             out[mutant.id] = (
                 f"on each of the {len(reaching)} explored paths that reach it, the mutant's "
@@ -194,13 +200,36 @@ def _unreachable(
     for gate in gates:
         if any(evaluate(gate, state) for state in states):
             return None
+        if not _settled(project, models, str(gate), states):
+            return None
     shown = sorted({str(g) for g in gates})
     where = ", ".join(sorted(holders))
     return (
         f"no explored path reaches it ({len(paths)} paths): every way to it ({where}) is "
         f"gated by {' / '.join(f'`{g}`' for g in shown)}, false in every memory state of "
-        "every explored path (the project's initial values and what its skills can write)"
+        "every explored path, on entries no path changes and no user answer sets (the "
+        "project's initial values, or an entry nothing can write)"
     )
+
+
+def _settled(
+    project: Project, models: dict[str, SkillModel | None], gate: str, states: Sequence[Any]
+) -> bool:
+    """Whether every entry the gate reads holds one value in every explored state (or none)
+    and is none a conversation decides: no skill asks for it or records it, the model may
+    not set it (`llm_settable`). A gate on an answer the paths happened not to give (a car
+    that is not drivable) is not proof that no conversation gives it."""
+    defs = project.mantle
+    assert defs is not None
+    decided = {f.qualified for m in models.values() if m is not None for f in m.fields}
+    decided |= {r.qualified for m in models.values() if m is not None for r in m.records}
+    for key in condition_keys(gate):
+        field = defs.memory_field(key)
+        if key in decided or (field is not None and (field.llm_settable or field.seed)):
+            return False
+        if len({repr(state.get(key)) for state in states}) > 1:
+            return False
+    return True
 
 
 def _branches_open(project: Project, mutant: Mutant, paths: Sequence[Any]) -> bool:
