@@ -14,7 +14,8 @@ For each project, the suite `casegen generate all --model offline` writes (or on
   skill id (`file_claim`) or, where a skill's name is its id in words, the name;
 - **identical-assertion pairs**: two cases of the suite asserting exactly the same;
 - **assertions without a why**: assertion entries with no YAML comment beside them;
-- with `--runs`: **mutation score** (`casegen mutate`) and the goal-directed cases the do-nothing
+- with `--runs`: **mutation score** (`casegen mutate`: of the mutants that apply, with the raw
+  killed/total and the equivalent mutants beside it) and the goal-directed cases the do-nothing
   and always-declining agents pass (`benchmarks.trivial_agents`).
 
     python -m benchmarks case-quality --project ../shared/realworld/telco --runs
@@ -183,8 +184,11 @@ async def measure(
         from . import trivial_agents
 
         mutated = _cli("mutate", str(suite), "--project", str(project), "--json")
-        figures["mutation_score"] = mutated.get("score")
+        figures["mutation_score"] = mutated.get("score")  # of the mutants that apply
         figures["mutants"] = f"{mutated.get('killed')}/{mutated.get('mutants')}"
+        raw = mutated.get("raw") or {}
+        figures["mutants_raw"] = f"{raw.get('killed')}/{raw.get('mutants')}"
+        figures["equivalent_mutants"] = len(mutated.get("equivalent") or [])
         trivial = trivial_agents.measure(suite)
         figures["trivial_agents_pass"] = {
             name: f"{len(v['passed'])}/{v['goal_directed']}" for name, v in trivial.items()

@@ -4,8 +4,10 @@ For each Mantle project of the corpus (default `tests/data/corpus`) and `example
 `generate all --model offline` into a temporary folder, then the suite is played against
 the reference agent (`mantle:DIR`) and every mutant derived from the project (`casegen
 mutate`). Figures per project: happy paths the reference agent passes, all cases it passes,
-mutants killed of those that can behave differently, the equivalent ones (left out of the
-score, each with its reason), and the surviving mutants by kind. The same drafts without
+mutants killed of those that apply, the equivalent ones (no correct conversation tells
+them from the reference agent: proven by the definitions or on the planner's explored paths;
+left out of the score, each with its reason), the raw score over every mutant, and the
+surviving mutants by kind. The same drafts without
 verification (`--no-verify`) are played against the reference agent too: how many of the
 cases the drafter writes a correct agent passes before verification repairs or drops any.
 
@@ -76,6 +78,12 @@ class ProjectMutation:
     def score(self) -> float:
         return self.killed / self.mutants if self.mutants else 1.0
 
+    @property
+    def raw_score(self) -> float:
+        """Killed over every mutant, the equivalent ones included."""
+        total = self.mutants + len(self.equivalent)
+        return self.killed / total if total else 1.0
+
     def to_json(self) -> dict[str, Any]:
         return {
             "project": self.name,
@@ -86,6 +94,11 @@ class ProjectMutation:
             "mutants": self.mutants,
             "killed": self.killed,
             "score": round(self.score, 4),
+            "raw": {
+                "mutants": self.mutants + len(self.equivalent),
+                "killed": self.killed,
+                "score": round(self.raw_score, 4),
+            },
             "equivalent": self.equivalent,
             "survivors_by_kind": self.survivors_by_kind(),
             "survivors_by_reason": self.survivors_by_reason(),
@@ -139,7 +152,14 @@ async def measure(
     out.failing = sorted(s for s, st in report.reference.items() if st != "passed")
     out.mutants = len(report.results)
     out.killed = sum(r.killed for r in report.results)
-    out.equivalent = [{"id": m.id, "reason": m.equivalent or ""} for m in report.equivalent]
+    out.equivalent = [
+        {
+            "id": m.id,
+            "reason": m.equivalent or "",
+            "proof": "explored paths" if m.id in report.explored else "definitions",
+        }
+        for m in report.equivalent
+    ]
     out.survivors = [
         {"id": r.mutant.id, "behaviour": r.mutant.behaviour, **report.reason(r).to_json()}
         for r in report.survivors()
@@ -155,15 +175,17 @@ async def measure(
 def markdown_table(results: Sequence[ProjectMutation]) -> str:
     lines = [
         "| project | happy paths pass | cases pass | unverified cases pass | mutants killed "
-        "| equivalent | score | survivors by kind |",
-        "|---|---|---|---|---|---|---|---|",
+        "| equivalent | score | raw score | survivors by kind |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(r.survivors_by_kind().items())) or "none"
         raw = f"{r.unverified_passed}/{r.unverified_cases}" if r.unverified_cases else "-"
+        total = r.mutants + len(r.equivalent)
         lines.append(
             f"| `{Path(r.name).name}` | {r.happy_passed}/{r.happy} | {r.passed}/{r.cases} | "
-            f"{raw} | {r.killed}/{r.mutants} | {len(r.equivalent)} | {r.score:.0%} | {kinds} |"
+            f"{raw} | {r.killed}/{r.mutants} | {len(r.equivalent)} | {r.score:.0%} | "
+            f"{r.killed}/{total} = {r.raw_score:.0%} | {kinds} |"
         )
     return "\n".join(lines)
 
@@ -209,7 +231,9 @@ def markdown_section(results: Sequence[ProjectMutation]) -> str:
         "project, the suite played against the reference agent (`mantle:DIR`) and every",
         'mutant (`casegen mutate`); "unverified" is the same drafting with `--no-verify`,',
         "played against the reference agent only. Mutants killed counts the mutants that",
-        "can behave differently; equivalent ones are listed apart and not scored.",
+        "apply; equivalent ones (no correct conversation tells them apart: the definitions",
+        "or the planner's explored paths prove it) are listed apart and not scored; the raw",
+        "score counts every mutant.",
         "",
         markdown_table(results),
         "",

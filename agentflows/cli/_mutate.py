@@ -1,8 +1,10 @@
 """`casegen mutate`: a Mantle suite against the reference agent and each of its mutants.
 
 By default a short summary: whether the reference agent passes the suite, the mutation
-score, and the first surviving mutants with why they survive and the direction to try;
-`--details` adds the kill matrix, every survivor and the equivalent mutants. Progress goes
+score over the mutants that apply (and the raw one over all), the first equivalent mutants
+with why no correct conversation tells them apart, and the first surviving mutants with why
+they survive and the direction to try; `--details` adds the kill matrix, every survivor and
+every equivalent mutant. Progress goes
 to stderr while the mutants are played.
 
 Exit codes: 0 the mutation score reaches `--min-score` (default 0: always) · 1 it does not
@@ -37,20 +39,22 @@ def _print(report: "MutationReport", *, details: bool) -> None:
             stdout.print(f"  [yellow]{status}[/] {escape(slug)}")
     if details:
         _print_matrix(report)
-    killed = sum(r.killed for r in report.results)
+    killed = report.killed
     stdout.print(
-        f"mutation score: {killed}/{len(report.results)} = {report.score:.0%}"
+        f"mutation score: {killed}/{len(report.results)} = {report.score:.0%} of the mutants "
+        f"that apply (raw {killed}/{report.raw_total} = {report.raw_score:.0%}"
         + (
-            f" ({len(report.equivalent)} equivalent mutants not played)"
+            f"; {len(report.equivalent)} equivalent: no correct conversation tells them "
+            "apart, not counted)"
             if report.equivalent
-            else ""
+            else ")"
         )
     )
-    if details:
-        for mutant in report.equivalent:
-            stdout.print(
-                f"  [dim]equivalent[/] {escape(mutant.id)}: {escape(mutant.equivalent or '')}"
-            )
+    shown = report.equivalent if details else report.equivalent[:SHOWN]
+    for mutant in shown:
+        stdout.print(f"  [dim]equivalent[/] {escape(mutant.id)}: {escape(mutant.equivalent or '')}")
+    if len(shown) < len(report.equivalent):
+        stdout.print(f"  [dim]{len(report.equivalent) - len(shown)} more equivalent[/]")
     survivors = report.survivors()
     for result in survivors if details else survivors[:SHOWN]:
         reason = report.reason(result)

@@ -24,18 +24,18 @@ kills it" alone:
   resolve to the record it names, or a list or object it builds (the drafter's rule of what a
   case may assert, `agentflows.drafting.offline._mantle_exact`); `arguments` compare by
   equality, so no value holds for every correct agent;
-- `no_mark`: the fault changes nothing Mantle's assertions can observe on the paths that
-  reach it: the mutant's own runs of those cases record the same skills, blocks, memory,
-  tool calls and responses as the reference agent's (only the wording of a turn differs),
-  or it is an early extra call of a tool that writes no memory and utters nothing (Mantle
-  has no "tool not called" assertion);
+- `no_mark`: the fault leaves nothing Mantle's assertions can observe on the cases that
+  reach it (`_marks.difference`: every assertion that holds on the reference run holds
+  on the mutant's, an early extra call whose marks the real call leaves again included),
+  though some explored path no case takes shows it (else it is equivalent,
+  `_equivalence`); without the mutant's runs, an early extra call of a tool that writes no
+  memory and utters nothing;
 - `unexplained`: a passing case reaches the site and no proven reason applies: the suite
   could kill it (a drafting gap).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +44,7 @@ from agentflows.generate._verify_paths import CasePath, _step_on_path, read_path
 from evalcore.agents.reference import Mutant
 from evalcore.definitions import Project
 
+from ._marks import Run, difference, observed
 from ._reasons_path import TOOL_KINDS, Reason, off_path
 from ._reasons_site import argument_source, no_mark, unseeded_gate
 
@@ -86,22 +87,28 @@ def explain(
         if found is not None:
             return found
     if mutant.kind == "ignore_requires":
-        found = no_mark(project, mutant) or unseeded_gate(project, mutant, reached)
-        if found is not None:
-            return found
-    if played is not None and mutant.kind == "ignore_requires":
-        found = _early_repeat(project, mutant, reached, played)
+        found = unseeded_gate(project, mutant, reached)
+        if found is None and played is None:  # no runs kept: what the definitions say
+            found = no_mark(project, mutant)
         if found is not None:
             return found
     if played is not None:
         same = [r for r in reached if r.slug in played]
-        if same and all(observed(r.events) == observed(played[r.slug]) for r in same):
+        known = project.mantle.memory_field if project.mantle is not None else None
+
+        def declared(key: str) -> bool:
+            return known is None or known(key) is not None
+
+        if same and all(
+            difference(Run.of(r.events), Run.of(played[r.slug]), declared) is None for r in same
+        ):
             names = ", ".join(r.slug for r in same[:3]) + (" …" if len(same) > 3 else "")
             return Reason(
                 "no_mark",
-                f"on every verified path that reaches it ({names}) it records the same "
-                "skills, blocks, memory, tool calls and responses as a correct agent: only "
-                "the wording of a turn can differ, which no assertion pins",
+                f"on every verified path that reaches it ({names}) the mutant's run leaves "
+                "every mark a Mantle assertion can check as a correct run does (at most an "
+                "early extra call whose marks the real call leaves again, or other wording): "
+                "Mantle has no assertion that a tool ran once, or not before a point",
             )
     names = ", ".join(r.slug for r in reached[:3]) + (" …" if len(reached) > 3 else "")
     hint = _difference(reached, played)
@@ -128,69 +135,6 @@ def _difference(
     return ""
 
 
-def _early_repeat(
-    project: Project,
-    mutant: Mutant,
-    reached: Sequence[CaseRun],
-    played: Mapping[str, list[dict[str, Any]]],
-) -> Reason | None:
-    """`no_mark` when, on every reached path, the mutant's run is the correct one plus its
-    early call (the call and the memory and messages it leaves right after it): the real call
-    later leaves the same marks, so `tool_executed`, `memory_was_set` / `_not_set` and
-    `bot_uttered` find them either way and `sequencing` (earliest match, gaps allowed) only
-    gains an earlier match. `tools_within_one_turn` could tell, but only in a turn with two
-    other calls; no reached run has one where the early call lands."""
-    same = [r for r in reached if r.slug in played]
-    defs = project.mantle
-    skill = defs.skills.get(mutant.skill or "") if defs is not None else None
-    constraint = skill.tool_constraints.get(mutant.target or "") if skill is not None else None
-    said = {constraint.on_success, constraint.on_failure} - {None} if constraint else set()
-    if not same:
-        return None
-    for run in same:
-        mine = played[run.slug]
-        start = next(
-            (
-                i
-                for i, e in enumerate(mine)
-                if e.get("event") == "tool_executed" and e.get("tool_name") == mutant.target
-            ),
-            None,
-        )
-        if start is None:
-            return None
-        end = start + 1
-        while end < len(mine) and (
-            mine[end].get("event") == "memory_set"
-            or (mine[end].get("event") == "bot" and _utter(mine[end]) in said)
-        ):
-            end += 1
-        if observed(mine[:start] + mine[end:]) != observed(run.events):
-            return None
-        if _calls_in_turn(mine, start) > 2:
-            return None
-    names = ", ".join(r.slug for r in same[:3]) + (" …" if len(same) > 3 else "")
-    return Reason(
-        "no_mark",
-        f"on every verified path that reaches it ({names}) the early call of {mutant.target} "
-        "leaves only marks its real call leaves again later (Mantle has no assertion that a "
-        "tool ran once, or not before a point)",
-    )
-
-
-def _utter(event: Mapping[str, Any]) -> Any:
-    return (event.get("metadata") or {}).get("utter_action")
-
-
-def _calls_in_turn(events: Sequence[dict[str, Any]], index: int) -> int:
-    """Tool calls in the user turn that holds `events[index]`."""
-    begin = max((i for i in range(index) if events[i].get("event") == "user"), default=0)
-    end = next(
-        (i for i in range(index, len(events)) if events[i].get("event") == "user"), len(events)
-    )
-    return sum(1 for e in events[begin:end] if e.get("event") == "tool_executed")
-
-
 def _say(item: tuple[Any, ...]) -> str:
     return " ".join(str(part) for part in item if part not in (None, "{}"))
 
@@ -205,25 +149,6 @@ def explain_all(
         m.id: explain(project, m, runs, None if played is None else played.get(m.id))
         for m in survivors
     }
-
-
-def observed(events: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """What Mantle's assertions can check of a run, in order: skill and block lifecycle,
-    memory writes with their values, tool calls (arguments, error, source) and the
-    responses uttered by name (reference §2.1)."""
-    out: list[tuple[Any, ...]] = []
-    for event in events:
-        kind = event.get("event")
-        if kind == "memory_set":
-            out.append((kind, event.get("key"), repr(event.get("value"))))
-        elif kind == "tool_executed":
-            arguments = json.dumps(event.get("arguments") or {}, sort_keys=True, default=repr)
-            out.append((kind, event.get("tool_name"), arguments, event.get("is_error")))
-        elif kind == "bot":
-            out.append((kind, (event.get("metadata") or {}).get("utter_action")))
-        elif isinstance(kind, str) and kind.startswith(("skill_", "ordered_block_")):
-            out.append((kind, event.get("skill_id"), event.get("block_id"), event.get("step_id")))
-    return out
 
 
 # --- is the site on a path? -----------------------------------------------------------------

@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from agentflows.planning import explore_mantle
 from evalcore.agents.reference import Mutant, ReferenceTarget, mutants
 from evalcore.runner import RunCase, RunOptions, run_cases
 from evalcore.simulator import SimulatorSettings
 
+from ._equivalence import equivalent_mutants
 from ._reasons import CaseRun, Reason, explain_all
 
 
@@ -37,15 +39,33 @@ class MutationReport:
     notes: dict[str, list[str]] = field(default_factory=dict)
     """Case slug -> the reference agent's notes (what the run depended on but was unsure of)."""
     equivalent: list[Mutant] = field(default_factory=list)
-    """Mutants the definitions prove equivalent to the reference agent: not played, not in
-    the score (each says why in `equivalent`)."""
+    """Mutants no correct conversation tells from the reference agent, each saying why in
+    `equivalent`: the definitions prove it (not played), or the planner's explored paths
+    do (`_equivalence`; played all the same, and a mutant a case kills applies whatever
+    the paths said). Not in the score; in the raw figures."""
+    explored: set[str] = field(default_factory=set)
+    """Ids of the equivalent mutants the explored paths proved (the others: the definitions)."""
     reasons: dict[str, Reason] = field(default_factory=dict)
     """Surviving mutant id -> why it survives (`_reasons`: off_path, needs_failure,
     argument_from_result, no_mark, or unexplained)."""
 
     @property
     def score(self) -> float:
-        return sum(r.killed for r in self.results) / len(self.results) if self.results else 1.0
+        """Killed over the mutants that apply (equivalent ones cannot be killed)."""
+        return self.killed / len(self.results) if self.results else 1.0
+
+    @property
+    def killed(self) -> int:
+        return sum(r.killed for r in self.results)
+
+    @property
+    def raw_total(self) -> int:
+        """Every mutant derived from the project, equivalent ones included."""
+        return len(self.results) + len(self.equivalent)
+
+    @property
+    def raw_score(self) -> float:
+        return self.killed / self.raw_total if self.raw_total else 1.0
 
     def survivors(self) -> list[MutantResult]:
         return [r for r in self.results if not r.killed]
@@ -68,10 +88,20 @@ class MutationReport:
             "reference": self.reference,
             "reference_notes": self.notes,
             "mutants": len(self.results),
-            "killed": sum(r.killed for r in self.results),
+            "killed": self.killed,
             "score": round(self.score, 4),
+            "raw": {
+                "mutants": self.raw_total,
+                "killed": self.killed,
+                "score": round(self.raw_score, 4),
+            },
             "equivalent": [
-                {"id": m.id, "behaviour": m.behaviour, "reason": m.equivalent}
+                {
+                    "id": m.id,
+                    "behaviour": m.behaviour,
+                    "reason": m.equivalent,
+                    "proof": "explored paths" if m.id in self.explored else "definitions",
+                }
                 for m in self.equivalent
             ],
             "matrix": {r.mutant.id: r.killed_by for r in self.results},
@@ -116,6 +146,7 @@ async def mutate(
     derived = [m for m in mutants(reference.project) if only is None or m.id in only]
     chosen = [m for m in derived if m.equivalent is None]
     equivalent = [m for m in derived if m.equivalent is not None]
+    proven = equivalent_mutants(reference.project, chosen, explore_mantle(reference.project))
     gate = asyncio.Semaphore(concurrency)
     total = len(chosen) if passing else 0
     done = 0
@@ -142,9 +173,20 @@ async def mutate(
         if passing
         else [MutantResult(m) for m in chosen]
     )
+    # a killed mutant applies whatever the explored paths said (a case found a difference)
+    unkillable = [r for r in results if r.mutant.id in proven and not r.killed]
+    results = [r for r in results if r not in unkillable]
+    equivalent += [replace(r.mutant, equivalent=proven[r.mutant.id]) for r in unkillable]
     runs = [CaseRun(c.slug, events.get(c.slug, []), c.checks) for c in passing]
     survivors = [r.mutant for r in results if not r.killed]
     reasons = explain_all(reference.project, survivors, runs, played)
     return MutationReport(
-        str(project), [c.slug for c in cases], statuses, results, notes, equivalent, reasons
+        str(project),
+        [c.slug for c in cases],
+        statuses,
+        results,
+        notes=notes,
+        equivalent=equivalent,
+        explored={r.mutant.id for r in unkillable},
+        reasons=reasons,
     )

@@ -111,6 +111,13 @@ def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[
     return list(dict.fromkeys(targets))
 
 
+def explore_mantle(project: Project) -> Any:
+    """Every path the Mantle planner explores, each played by the reference agent: an
+    `Exploration` whose `play(path, mutant)` plays a path again with a mutant
+    (`_mantle_explore`; imported only when asked)."""
+    return importlib.import_module("._mantle_explore", __package__).explore(project)
+
+
 def plan_source(project: Project, dialect: str, source: str, direction: str | None) -> Plan:
     return _planner(dialect)(project, source, direction)
 
@@ -138,6 +145,7 @@ __all__ = [
     "Behavior",
     "Plan",
     "asserted_elements",
+    "explore_mantle",
     "not_a_goal",
     "plan_source",
     "resolve_targets",

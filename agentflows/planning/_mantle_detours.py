@@ -24,7 +24,7 @@ from ._mantle_phrases import (
 )
 from ._mantle_planner import PlannerBase, after_identity
 from ._mantle_routable import user_routable
-from ._mantle_walk import SET, Setup, Walk, walk_skill
+from ._mantle_walk import SET, Setup, Walk, note_walk, walk_skill
 
 #: A question the prose leaves to the agent ("you may ask for a quick rating"): a correct
 #: agent may never ask it, so no detour or hand-off may ride on it.
@@ -68,6 +68,7 @@ def _detour_walk(
         hash(key)
     except TypeError:  # an unhashable value: walk it afresh
         return walk_skill(project, skill_id, _detour_setup(given, memory))
+    note_walk(skill_id, _detour_setup(given, memory))  # a kept walk was still explored
     return memoized(
         project, key, lambda: walk_skill(project, skill_id, _detour_setup(given, memory))
     )

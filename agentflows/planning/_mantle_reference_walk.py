@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.agents.demo import Frame, SkillContext
-from evalcore.agents.reference import ModelBrain, ReferenceEngine, placeholder
+from evalcore.agents.reference import ModelBrain, Mutant, ReferenceEngine, placeholder
 from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import (
@@ -207,8 +207,10 @@ class _ScriptedEngine(ReferenceEngine):
     """The reference engine for one walk: the behaviour's failing tools, its opening, and
     notes of what the walk covers that the events do not say (steps, delegations)."""
 
-    def __init__(self, project: Project, brain: ModelBrain, setup: Setup) -> None:
-        super().__init__(project, brain)
+    def __init__(
+        self, project: Project, brain: ModelBrain, setup: Setup, mutant: Mutant | None = None
+    ) -> None:
+        super().__init__(project, brain, mutant)
         self.script = _Script(project, setup, brain.backend.records)
         self.backend = _ScriptedBackend(brain.backend, self.script)
         self.gating: str | None = None
@@ -222,6 +224,8 @@ class _ScriptedEngine(ReferenceEngine):
         """The line of the prose item the plan is at (the brain is told it)."""
         self.prompt: str | None = None
         """What the brain was last told to ask (an instruction or a field's question)."""
+        self.opened_with: dict[str, Any] = {}
+        """Memory as the walk opened its skill."""
 
     def prose_item(self, skill_id: str, kind: str) -> Any:
         """The prose item of `skill_id` the plan is at, if it asks (`kind`)."""
@@ -316,14 +320,46 @@ def _brain(project: Project) -> _ScriptedBrain:
 def reference_walk(project: Project, skill_id: str, setup: Setup | None = None) -> Walk:
     """Run the reference agent on `skill_id` with the scripted user of `setup` (see the
     module docstring) and return what it recorded as a `Walk`."""
-    assert project.mantle is not None
     setup = setup or Setup()
-    engine = _ScriptedEngine(project, _brain(project), setup)
+    engine, asks, _ = _play(project, skill_id, setup, None)
+    return _walk(project, skill_id, setup, engine, asks)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One scripted run as the runtime records it: the tracker events, the event index at
+    which each of the user's answers came in (a turn starts there), and every fault site
+    the run passed (`ReferenceEngine.reached`)."""
+
+    events: list[dict[str, Any]]
+    turns: list[int]
+    reached: frozenset[tuple[str, str | None]]
+    memory: dict[str, Any]
+    """Memory as the skill opened (initial values, the setup's): the events write on it."""
+
+
+def reference_play(
+    project: Project, skill_id: str, setup: Setup, mutant: Mutant | None = None
+) -> Played:
+    """The scripted run of `reference_walk`, played by the reference agent or by one of its
+    mutants, as raw events: what `casegen mutate` compares to tell whether a mutant can
+    ever leave a different mark on a path the planner explores."""
+    engine, _, turns = _play(project, skill_id, setup, mutant)
+    return Played(list(engine.events), turns, frozenset(engine.reached), engine.opened_with)
+
+
+def _play(
+    project: Project, skill_id: str, setup: Setup, mutant: Mutant | None
+) -> tuple[_ScriptedEngine, list[Ask], list[int]]:
+    assert project.mantle is not None
+    engine = _ScriptedEngine(project, _brain(project), setup, mutant)
     script = engine.script
     engine.start()
     for key, value in setup.memory.items():  # what the session holds already: no events
         engine.memory[key] = script.value(key) if value is SET else value
     asks: list[Ask] = []
+    turns: list[int] = []
+    engine.opened_with = dict(engine.memory)
     engine.open_skill(skill_id)
     for _ in range(_MAX_TURNS):
         frame = engine.top()
@@ -332,9 +368,10 @@ def reference_walk(project: Project, skill_id: str, setup: Setup | None = None) 
             break
         answer, recorded = _answer(engine, frame, ask)
         asks.append(recorded)
+        turns.append(len(engine.events))
         engine.advance(frame, answer)
     engine.flush()
-    return _walk(project, skill_id, setup, engine, asks)
+    return engine, asks, turns
 
 
 def _answer(engine: _ScriptedEngine, frame: Any, ask: Any) -> tuple[Any, Ask]:
@@ -561,4 +598,4 @@ def _score(walk: Walk, model: SkillModel) -> None:
             walk.success.append(label)
 
 
-__all__ = ["reference_walk"]
+__all__ = ["Played", "reference_play", "reference_walk"]

@@ -11,7 +11,9 @@ verification replays every draft on, so a draft agrees with it by construction.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -30,6 +32,7 @@ def walk_skill(project: Project, skill_id: str, setup: Setup | None = None) -> W
     walks a skill again for each behaviour it weighs, and drafting walks a case twice,
     often with the same values. The caller gets its own lists and memory."""
     setup = setup or Setup()
+    note_walk(skill_id, setup)
     key = _setup_key(setup)
     if key is None:  # an unhashable value: walk it afresh
         return reference_walk(project, skill_id, setup)
@@ -45,6 +48,28 @@ def walk_skill(project: Project, skill_id: str, setup: Setup | None = None) -> W
         success=list(kept.success),
         expected=list(kept.expected),
     )
+
+
+_EXPLORED: ContextVar[list[tuple[str, Setup]] | None] = ContextVar("explored", default=None)
+
+
+@contextmanager
+def exploring() -> Iterator[list[tuple[str, Setup]]]:
+    """Note every (skill, setup) walked inside the block, in order, memoized or not: the
+    paths the planner explored (`_mantle_explore`)."""
+    seen: list[tuple[str, Setup]] = []
+    token = _EXPLORED.set(seen)
+    try:
+        yield seen
+    finally:
+        _EXPLORED.reset(token)
+
+
+def note_walk(skill_id: str, setup: Setup) -> None:
+    """Note a walk for `exploring` (a caller that keeps walks itself notes its hits)."""
+    explored = _EXPLORED.get()
+    if explored is not None:
+        explored.append((skill_id, setup))
 
 
 def _items(mapping: Mapping[str, Any]) -> tuple[tuple[str, type, Any], ...]:
@@ -71,4 +96,14 @@ def _setup_key(setup: Setup) -> Hashable | None:
     return key
 
 
-__all__ = ["SET", "Ask", "Event", "Setup", "Walk", "sample_value", "walk_skill"]
+__all__ = [
+    "SET",
+    "Ask",
+    "Event",
+    "Setup",
+    "Walk",
+    "exploring",
+    "note_walk",
+    "sample_value",
+    "walk_skill",
+]

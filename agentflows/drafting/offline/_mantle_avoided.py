@@ -19,6 +19,7 @@ from evalcore.definitions.skill_model import code_facts, skill_model
 from ...planning._mantle_tools import qualify, tool_keys
 from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_checks import Success, terminal_tools
+from ._mantle_facts import declined_only
 
 
 class AvoidedGoals:
@@ -93,9 +94,10 @@ class AvoidedGoals:
         return [{"name": k} for k in picked[:limit]]
 
     def blocked(self, walk: Walk) -> list[str]:
-        """Tools of the skill the path never runs: their `requires` is decided false, or every
+        """Tools of the skill the path never runs: their `requires` is decided false, every
         place the skill calls them sits under an `if:` the path's values make false (another
-        mode's tool, which the runtime strips from the prompt)."""
+        mode's tool, which the runtime strips from the prompt), or every call waits for a yes
+        the case's user does not give (an offer declined, `declined_only`)."""
         skill = self.defs.skills[walk.skill]
         tools = self.defs.tools_for(skill.id)
         ran = {e.tool for e in walk.tools()}
@@ -116,7 +118,7 @@ class AvoidedGoals:
                 and c.condition
                 and self.decided_against(c.condition, walk)
                 for c in use.calls
-            ):
+            ) or declined_only(skill, use.calls, dict(walk.memory)):
                 out.append(use.name)
         return out
 

@@ -19,6 +19,7 @@ from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
+from evalcore.definitions.skill_model.prose_patterns import QUESTION
 from evalcore.simulator import stems
 from evalcore.testdata import (
     FieldSpec,
@@ -517,24 +518,57 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
     for part in sentences(skill.body or ""):
         if part.condition and not holds(part.condition, memory):
             continue
-        match = _OFFER.search(part.text)
-        before = part.text[: match.start()].lower().split() if match else []
-        if match is None or {"not", "never", "don't", "without"} & set(before[-3:]):
-            continue
-        what = " ".join(match["what"].split())
-        if "@" in what:  # "offer @skill.human_handoff": a hand-off, the escalation's
-            continue
-        for end in _OFFER_END:
-            what = what.split(end, 1)[0]
-        what = second_person(what.strip())
-        if match["to"] and what.lower().startswith("help ") and what.split()[1:2] != ["to"]:
-            what = "help to " + what[5:]  # "offer to help schedule an inspection"
-        elif match["to"]:
-            what = "to " + what  # "offer to continue with …": a thing to do, not to have
-        label = f"whether you want {what}"
-        if what and not _LEAVES.search(what) and label not in out:
+        label = _offer_label(part.text)
+        if label is not None and label not in out:
             out.append(label)
     return out
+
+
+def _offer_label(text: str) -> str | None:
+    """The offer `text` makes, as a fact's label, or None (no offer, a negated one, or an
+    offer of a person)."""
+    match = _OFFER.search(text)
+    before = text[: match.start()].lower().split() if match else []
+    if match is None or {"not", "never", "don't", "without"} & set(before[-3:]):
+        return None
+    what = " ".join(match["what"].split())
+    if "@" in what:  # "offer @skill.human_handoff": a hand-off, the escalation's
+        return None
+    for end in _OFFER_END:
+        what = what.split(end, 1)[0]
+    what = second_person(what.strip())
+    if match["to"] and what.lower().startswith("help ") and what.split()[1:2] != ["to"]:
+        what = "help to " + what[5:]  # "offer to help schedule an inspection"
+    elif match["to"]:
+        what = "to " + what  # "offer to continue with …": a thing to do, not to have
+    return f"whether you want {what}" if what and not _LEAVES.search(what) else None
+
+
+def declined_only(skill: Skill, calls: list[Any], memory: dict[str, Any]) -> bool:
+    """Whether every one of a tool's `calls` waits for the user's yes to the offer or yes/no
+    question right before it in its paragraph ("Offer to run diagnostics again. If they
+    agree, call run_speed_test"; "Ask whether they want a breakdown. If yes, … call
+    list_bill_charges"), and the case's user says no to each (`offers` are declined, a
+    question gets `question_answer`): no correct agent runs the tool in this case."""
+    parts = sentences(skill.body or "")
+    declined = set(offers(skill, memory))
+    for call in calls:
+        answer = _IF_ANSWER.match(call.trigger or "")
+        if call.kind != "prose" or not call.optional or answer is None or not answer["yes"]:
+            return False
+        said = " ".join((call.sentence or "").split())
+        index = next((i for i, p in enumerate(parts) if said and said in p.text), 0)
+        before = parts[index - 1] if index > 0 else None
+        if before is None or before.paragraph != parts[index].paragraph:
+            return False
+        offered = _offer_label(before.text)
+        asked = QUESTION.search(before.text) is not None  # "Ask whether they want …"
+        if offered is not None and offered in declined:
+            continue
+        if offered is None and asked and question_answer(skill, before.text) == "no":
+            continue
+        return False
+    return bool(calls)
 
 
 def holds(condition: str, memory: dict[str, Any]) -> bool:
