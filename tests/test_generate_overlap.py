@@ -2,7 +2,8 @@
 every other case is already validated, reviewed, verified and its file text made, so what
 follows the last answer is that one case and the steps that look at every case (dedupe,
 write, report). The engine here is the offline drafter holding one behaviour's answer
-back, as a slow model would; each case is one task, as with a model."""
+back, as a slow model would; each case is one task, as with a model. And a model's case
+is planned once (its plan's document is kept for the engine label)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_generate_flow import llm_engine, words
 
 from agentflows.drafting import DraftContext, DraftResult
+from agentflows.drafting.llm import _mantle
 from agentflows.drafting.offline import OfflineEngine
 from agentflows.generate import build_request, run_generation
 from evalcore.dialects.mantle import MantleDialect
@@ -86,3 +89,21 @@ def test_other_cases_are_verified_and_rendered_before_the_last_answer(
     # After the last answer only the held case's text is made; the others' were kept.
     held_title = next((c["title"] for c in report["cases"] if c["behavior"] == held), None)
     assert set(rendered_after) <= {held_title}
+
+
+def test_a_model_draft_plans_its_case_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan's document the model's words were merged into is the one the report's
+    engine label compares against: the case is not planned a second time for it."""
+    planned: list[str] = []
+    real = _mantle.planned_case
+
+    def counting(ctx: DraftContext) -> Any:
+        planned.append(ctx.behavior.id)
+        return real(ctx)
+
+    monkeypatch.setattr(_mantle, "planned_case", counting)
+    engine, chat = llm_engine(words)
+    request = build_request(["card_replace"], project=BANK, out="out", verify=False)
+    report = asyncio.run(run_generation(request, engine=engine))
+    assert report["cases"] and {c["engine"] for c in report["cases"]} == {"llm:fake"}
+    assert sorted(planned) == sorted(chat.calls)  # one plan per drafted case

@@ -187,7 +187,8 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     if result.data is not None and ctx.engine.name != "offline":
         from ._engines import model_parts
 
-        work["model_parts"] = model_parts(ctx, _context(ctx, behavior, task), result.data)
+        draft_ctx = _context(ctx, behavior, task)
+        work["model_parts"] = model_parts(ctx, draft_ctx, result.data, result.planned)
     return behavior.id, work
 
 
