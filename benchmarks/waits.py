@@ -2,6 +2,7 @@
 cap on model requests, and `validate --no-project` against a full lint.
 
     python -m benchmarks waits [--delay 0.2] [--repeats 3] [--only generate mcp parallel validate]
+        [--against DIR]   (generate: another casegen tree's runs interleaved, side by side)
 
 (a) generate: `casegen generate all --project examples/bank --model stub-model` as a user
     runs it, a fresh interpreter each time (bytecode written by a warm-up run), against the
@@ -37,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -83,20 +85,24 @@ def _answer(request: Any) -> Any:
 
 
 def _generate_once(
-    stub: Any, concurrency: int, *, importtime: bool = False
+    stub: Any, concurrency: int, *, importtime: bool = False, tree: Path = REPO
 ) -> dict[str, float | int | str]:
-    """One `generate all` process against `stub`: seconds from spawn to the first request,
-    the last answer and the exit, and the calls made."""
+    """One `generate all` process of `tree`'s casegen against `stub`: seconds from spawn to
+    the first request, the last answer and the exit, the process CPU, the calls made."""
     stub.requests.clear()
     stub.answered_at.clear()
     with tempfile.TemporaryDirectory(prefix="casegen-waits-") as tmp:
         argv = [sys.executable, *(["-X", "importtime"] if importtime else []), "-c", CLI]
-        argv += ["generate", "all", "--project", str(BANK), "--model", "stub-model"]
-        argv += ["--out", f"{tmp}/out", "--concurrency", str(concurrency), "--no-cache", "--json"]
+        argv += ["generate", "all", "--project", str(tree / "examples" / "bank")]
+        argv += ["--model", "stub-model", "--out", f"{tmp}/out"]
+        argv += ["--concurrency", str(concurrency), "--no-cache", "--json"]
         env = _env(OPENAI_BASE_URL=stub.base_url, OPENAI_API_KEY=stub.api_key)
+        env["PYTHONPATH"] = str(tree)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.monotonic()
         done = subprocess.run(argv, cwd=tmp, env=env, capture_output=True, text=True)
         end = time.monotonic()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0 or not stub.requests:
         raise RuntimeError(f"generate exited {done.returncode}: {done.stderr[-600:]}")
     received = [r.received_at for r in stub.requests]
@@ -104,41 +110,59 @@ def _generate_once(
         "first": min(received) - start,
         "last": max(stub.answered_at) - start,
         "wall": end - start,
+        "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
         "calls": len(received),
         "stderr": done.stderr,
     }
 
 
-def generate_command(delay_s: float = 0.2, repeats: int = 3) -> Result:
-    """`generate all` on bank at C = 4 and 10 against the stub (see the module docstring)."""
+def generate_command(delay_s: float = 0.2, repeats: int = 3, against: Path | None = None) -> Result:
+    """`generate all` on bank at C = 4 and 10 against the stub (see the module docstring);
+    with `against` (another casegen tree, e.g. a `git archive` of an earlier commit), its
+    runs are interleaved with this tree's and printed beside them."""
     stub_openai = _stub_module()
     levels = (4, 10)
-    runs: dict[int, list[dict[str, Any]]] = {c: [] for c in levels}
+    trees = (*([Path(against).resolve()] if against is not None else []), REPO)
+    runs: dict[tuple[Path, int], list[dict[str, Any]]] = {(t, c): [] for t in trees for c in levels}
+    loads: list[float] = []
     with stub_openai.StubOpenAI(_answer, delay_s=delay_s) as stub:
-        _generate_once(stub, levels[0])  # warm-up: bytecode, the records' code caches
+        for tree in trees:  # warm-up: bytecode, the records' code caches
+            _generate_once(stub, levels[0], tree=tree)
         for _ in range(repeats):
             for level in levels:
-                runs[level].append(_generate_once(stub, level))
+                for tree in trees:
+                    loads.append(os.getloadavg()[0])
+                    runs[tree, level].append(_generate_once(stub, level, tree=tree))
         traced = _generate_once(stub, levels[0], importtime=True)
     modules = [line for line in str(traced["stderr"]).splitlines() if "import time:" in line]
     names = {line.rsplit("|", 1)[-1].strip() for line in modules}
-    lines = [f"stub delay {delay_s:g} s · medians of {repeats} runs per level · {_load()}"]
+    lines = [
+        f"stub delay {delay_s:g} s · medians of {repeats} runs per level"
+        + (", interleaved with the tree compared" if against is not None else "")
+        + f" · load average during the runs {min(loads):.1f}–{max(loads):.1f} · {_load()}"
+    ]
     ok = True
-    for level, measured in runs.items():
-        calls = int(measured[0]["calls"])
-        ideal = delay_s * math.ceil(calls / level)
-        wall = statistics.median(m["wall"] for m in measured)
-        first = statistics.median(m["first"] for m in measured)
-        phase = statistics.median(m["last"] - m["first"] for m in measured)
-        after = statistics.median(m["wall"] - m["last"] for m in measured)
-        ok &= wall / ideal <= 1.5 and first <= 0.5
-        lines.append(
-            f"C = {level}: {calls} calls, ideal {ideal:.2f} s · command {wall:.2f} s: "
-            f"{wall / ideal:.2f}× ideal (goal ≤ 1.5; runs "
-            + ", ".join(f"{m['wall'] / ideal:.2f}" for m in measured)
-            + f") · first request {first:.2f} s after spawn (goal ≤ 0.5 s) · model phase "
-            f"{phase:.2f} s ({phase / ideal:.2f}× ideal) · after the last answer {after:.2f} s"
-        )
+    for level in levels:
+        for tree in trees:
+            measured = runs[tree, level]
+            calls = int(measured[0]["calls"])
+            ideal = delay_s * math.ceil(calls / level)
+            wall = statistics.median(m["wall"] for m in measured)
+            first = statistics.median(m["first"] for m in measured)
+            phase = statistics.median(m["last"] - m["first"] for m in measured)
+            after = statistics.median(m["wall"] - m["last"] for m in measured)
+            cpu = statistics.median(m["cpu"] for m in measured)
+            if tree == REPO:
+                ok &= wall / ideal <= 1.5 and first <= 0.5
+            lines.append(
+                (f"[{tree}] " if against is not None else "")
+                + f"C = {level}: {calls} calls, ideal {ideal:.2f} s · command {wall:.2f} s: "
+                f"{wall / ideal:.2f}× ideal (goal ≤ 1.5; runs "
+                + ", ".join(f"{m['wall'] / ideal:.2f}" for m in measured)
+                + f") · first request {first:.2f} s after spawn (goal ≤ 0.5 s) · model phase "
+                f"{phase:.2f} s ({phase / ideal:.2f}× ideal) · after the last answer "
+                f"{after:.2f} s · process CPU {cpu:.2f} s"
+            )
     lines.append(
         f"imports (python -X importtime, one run): {len(modules)} modules · "
         f"langchain_core {'yes' if 'langchain_core' in names else 'no'} · "
@@ -319,11 +343,16 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--delay", type=float, default=0.2)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", nargs="+", choices=SECTIONS, help="run only these sections")
+    parser.add_argument(
+        "--against", type=Path, help="generate: also run this casegen tree, interleaved"
+    )
     args = parser.parse_args(argv)
     wanted = set(args.only or SECTIONS)
     results = []
     if "generate" in wanted:
-        results.append(await asyncio.to_thread(generate_command, args.delay, args.repeats))
+        results.append(
+            await asyncio.to_thread(generate_command, args.delay, args.repeats, args.against)
+        )
     if "mcp" in wanted:
         results.append(await mcp_start(args.repeats + 2))
     if "parallel" in wanted:

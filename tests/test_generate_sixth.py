@@ -236,6 +236,7 @@ def test_a_written_hash_is_of_the_bytes_on_disk_even_for_a_lone_surrogate(tmp_pa
         project=None,
         request=SimpleNamespace(force=True),
         written_sha256={},
+        rendered={},
     )
     path = tmp_path / "case.yml"
     for expected in ("created", "overwritten"):

@@ -28,6 +28,10 @@ class GenerateCounters:
             status = work["status"]
             if node == "draft":
                 (self.drafted if status != "failed" else self.failed).add(behavior_id)
+                if work.get("deterministic_done"):  # a model's draft settles in its task
+                    self.repaired.add(behavior_id)
+                if status == "valid":
+                    self.valid.add(behavior_id)
             elif node == "repair":
                 self.repaired.add(behavior_id)
             elif status == "valid":

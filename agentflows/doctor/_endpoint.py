@@ -73,8 +73,14 @@ def probe_models(config: ModelConfig, *, timeout_s: float | None = None) -> Mode
     url = endpoint_url(config)
     probe = ModelsProbe(url=url)
     limit = min(config.timeout_s, timeout_s or PROBE_TIMEOUT_S)
+    # A plain-HTTP endpoint has no TLS to verify, and the probe follows no redirect: the
+    # CA bundle is loaded only for HTTPS (it cost a tenth of a second before the run's
+    # first request).
+    verify = not url.lower().startswith("http://")
     try:
-        response = httpx.get(f"{url}/models", headers=auth_headers(config), timeout=limit)
+        response = httpx.get(
+            f"{url}/models", headers=auth_headers(config), timeout=limit, verify=verify
+        )
     except httpx.HTTPError as exc:
         probe.kind = failure_kind(exc) or "unreachable"
         if probe.kind == "transient":

@@ -20,6 +20,9 @@ class DraftResult(BaseModel):
     data: dict[str, Any] | None = None
     error: str | None = None
     usage: Usage = Field(default_factory=Usage)
+    planned: dict[str, Any] | None = None
+    """The offline plan's document a model's words were merged into (None: none), so
+    telling the model's parts from the plan's needs no second plan of the case."""
 
 
 @dataclass(frozen=True)

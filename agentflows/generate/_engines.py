@@ -19,12 +19,16 @@ FALLBACK = "offline (fallback: none of the model's words were usable)"
 
 
 def model_parts(
-    ctx: GenerateContext, draft: DraftContext, data: dict[str, Any] | None
+    ctx: GenerateContext,
+    draft: DraftContext,
+    data: dict[str, Any] | None,
+    document: dict[str, Any] | None = None,
 ) -> list[str]:
     """The fields of `data` that differ from the offline plan (what the model wrote);
     every field for a dialect drafted whole; [] for the offline engine. `draft` is the
     context the model drafted in (its siblings too: the plan deals the suite's callers by
-    a case's place among them), so the plan compared against is the one it was given."""
+    a case's place among them), so the plan compared against is the one it was given;
+    `document`: that plan's document, when the engine kept it (`DraftResult.planned`)."""
     if ctx.engine.name == "offline" or data is None:
         return []
     from ..drafting.llm._engine import planned_drafting
@@ -32,7 +36,8 @@ def model_parts(
     planned = planned_drafting(ctx.request.dialect)
     if planned is None:
         return ["*"]
-    document, _ = planned.planned_case(draft)
+    if document is None:
+        document, _ = planned.planned_case(draft)
     return sorted(differing(document, data))
 
 

@@ -10,6 +10,7 @@ from evalcore.definitions import rasa_refusal
 from ..drafting import Usage
 from ._engines import label
 from ._verify_report import drop_stage, row_fields, verification_summary
+from ._write import content_key
 from .context import GenerateContext
 from .state import GenerateState
 
@@ -19,7 +20,19 @@ def _justifications(ctx: GenerateContext, data: dict[str, Any]) -> dict[str, Any
     it (`{path, check, top, justification: {kind, file, line, element} | null}`)."""
     if not ctx.dialect.justifies:
         return {}
-    return {"justifications": [j.to_json() for j in ctx.dialect.justify(data, ctx.project)]}
+    key = content_key(data) if ctx.justified else None
+    kept = ctx.justified.get(key) if key is not None else None
+    if kept is None:
+        kept = [j.to_json() for j in ctx.dialect.justify(data, ctx.project)]
+    return {"justifications": kept}
+
+
+def prejustify(ctx: GenerateContext, data: dict[str, Any]) -> None:
+    """Work out a settled case's `justifications` now, while other answers are awaited; the
+    report after the last answer finds them by the case's data."""
+    key = content_key(data) if ctx.dialect.justifies else None
+    if key is not None:
+        ctx.justified[key] = [j.to_json() for j in ctx.dialect.justify(data, ctx.project)]
 
 
 def _outside(ctx: GenerateContext, data: dict[str, Any]) -> dict[str, Any]:

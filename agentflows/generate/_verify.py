@@ -54,8 +54,13 @@ def route_verify(state: GenerateState) -> list[Send] | Literal["dedupe"]:
 
 
 async def verify(task: DraftTask, runtime: Runtime[GenerateContext]) -> dict[str, Any]:
-    ctx = runtime.context
-    work = CaseWork(**task["work"])  # type: ignore[typeddict-item]
+    work = await verify_case(task["work"], runtime.context)  # type: ignore[arg-type]
+    return {"cases": {work["behavior"]["id"]: work}}
+
+
+async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
+    """One reviewed draft played against the project (see the module docstring)."""
+    work = CaseWork(**work)  # type: ignore[typeddict-item]
     behavior = Behavior.model_validate(work["behavior"])
     spent: list[Usage] = []
     env = VerifyEnv(
@@ -119,7 +124,7 @@ async def verify(task: DraftTask, runtime: Runtime[GenerateContext]) -> dict[str
                 }
             ],
         )
-    return {"cases": {behavior.id: work}}
+    return work
 
 
 #: Behaviour kinds every suite must cover: a case for one is never dropped in silence.
@@ -165,4 +170,4 @@ def _model_repair(
     return repair
 
 
-__all__ = ["MUST_COVER", "must_cover", "route_verify", "verify"]
+__all__ = ["MUST_COVER", "must_cover", "route_verify", "verify", "verify_case"]

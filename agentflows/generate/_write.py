@@ -96,8 +96,11 @@ def write_one(
     Each check carries its justification as a comment where the dialect writes one, and a
     case written unverified says why at its top (`needs_review`: the reasons)."""
     data = redact_fresh(data)
-    notes = [needs_review_note(redact(reason)) for reason in needs_review]
-    text = ctx.dialect.dump_justified(data, ctx.project, notes)
+    if needs_review:
+        notes = [needs_review_note(redact(reason)) for reason in needs_review]
+        text = ctx.dialect.dump_justified(data, ctx.project, notes)
+    else:
+        text = render(ctx, data)
     if path.exists() and ctx.dialect.name == "anychat" and _same_but_time(path, data):
         return "unchanged"
     status = write_case_file(path, text, force=ctx.request.force).status
@@ -105,6 +108,35 @@ def write_one(
         content = text.encode("utf-8", errors="backslashreplace")
         ctx.written_sha256[str(path)] = hashlib.sha256(content).hexdigest()
     return status
+
+
+def content_key(data: Any) -> str | None:
+    """The key a case's data is kept under for the run (its JSON, keys in order); None for
+    data JSON cannot write (nothing is kept for it)."""
+    try:
+        return json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+
+
+def render(ctx: GenerateContext, data: dict[str, Any], *, keep: bool = False) -> str:
+    """`data`'s text as its case file holds it (each check justified where the dialect
+    writes that); made once per run for the same data when `keep` kept it."""
+    key = content_key(data) if keep or ctx.rendered else None
+    text = ctx.rendered.get(key) if key is not None else None
+    if text is None:
+        text = ctx.dialect.dump_justified(data, ctx.project)
+        if keep and key is not None:
+            ctx.rendered[key] = text
+    return text
+
+
+def prerender(ctx: GenerateContext, behavior: Behavior, data: dict[str, Any]) -> None:
+    """Make a settled case's file text now, while other answers are awaited, so writing it
+    after the last answer costs only the bytes (`write_one` finds it by its data). Only
+    where the text costs work: a dialect that justifies each check."""
+    if ctx.dialect.justifies:
+        render(ctx, redact_fresh(with_provenance(ctx, behavior, data, ctx.started_at)), keep=True)
 
 
 def assemble_base44(

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, PrivateAttr
 
@@ -89,6 +90,11 @@ class GenerateContext:
     written_sha256: dict[str, str] = field(default_factory=dict)
     """Case file path → the SHA-256 of the bytes this run wrote there (the manifest's
     content hash without reading the file back)."""
+    rendered: dict[str, str] = field(default_factory=dict)
+    """A case's data (its JSON) → the text its file holds, made while a model's other
+    answers were awaited (`nodes.settle`): the write step after the last answer reuses it."""
+    justified: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """A case's data (its JSON) → the report's `justifications`, made at the same time."""
 
     def out_dir(self, source: str) -> Path:
         out = self.out_dirs.get(source)

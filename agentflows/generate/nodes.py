@@ -2,6 +2,10 @@
 
 load → plan → draft (fan-out, `_routes.py`) → validate ⇄ repair → review → verify (fan-out,
 `_verify.py`) → dedupe → write → report
+
+A model's draft is one task, and that task settles its case as the answer arrives (`settle`:
+validate ⇄ repair, review, verify, the file's text made): the nodes between draft and dedupe
+then pass over it, and what follows the last answer is the steps that look at every case.
 """
 
 from __future__ import annotations
@@ -22,9 +26,10 @@ from evalcore.validation import check_data
 from ..drafting import DraftContext, DraftResult, Usage
 from ..planning import NOT_WRITTEN, Behavior, plan_source, select, spread
 from ._dedupe import Pool
+from ._report import prejustify
 from ._routes import siblings
 from ._suite import as_prompt_entries, suite_files, unit_fingerprints
-from ._verify import must_cover
+from ._verify import must_cover, verify_case
 from ._verify_report import row_fields
 from ._verify_types import Verdict
 from ._write import (
@@ -32,6 +37,7 @@ from ._write import (
     case_path,
     case_target,
     check_manifest,
+    prerender,
     update_manifest,
     with_provenance,
     write_one,
@@ -109,12 +115,39 @@ def _spent(exc: Exception) -> Usage:
 
 
 async def draft(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
-    """Draft the task's case, or each case of its batch in plan order."""
+    """Draft the task's case, or each case of its batch in plan order. A case drafted by
+    a task of its own (a model's) is settled in that task as its answer arrives."""
     cases: dict[str, CaseWork] = {}
     for one in task.get("batch") or [task]:
         behavior_id, work = await _draft_one(one, runtime.context)
+        if "batch" not in task:
+            work = await settle(one, work, runtime.context)
         cases[behavior_id] = work
     return {"cases": cases}
+
+
+async def settle(task: DraftTask, work: CaseWork, ctx: GenerateContext) -> CaseWork:
+    """One draft through the steps the flow's later nodes take for all drafts at once:
+    validate ⇄ repair, review, verify, and the written text and report rows made. Each
+    step depends on this case alone, so the result is what those nodes make of it; done
+    here, the work fills the time other answers are awaited instead of following the
+    last one. The later nodes pass over a settled case (`reviewed`, `verification`);
+    dedupe, write and report, which look at every case, stay after the last answer."""
+    while work["status"] in ("drafted", "repaired"):
+        work = _validated(work, ctx)
+        if work["status"] == "invalid":
+            work = await _repaired({**task, "work": work}, ctx)
+    if work["status"] != "valid" or work["data"] is None:
+        return work
+    work = _reviewed(work, ctx) or work
+    work["reviewed"] = True
+    if work["status"] == "valid" and ctx.request.verify and not work.get("verification"):
+        work = await verify_case(work, ctx)
+    if work["status"] == "valid":
+        behavior = Behavior.model_validate(work["behavior"])
+        prerender(ctx, behavior, work["data"] or {})
+        prejustify(ctx, work["data"] or {})
+    return work
 
 
 async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWork]:
@@ -155,7 +188,8 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     if result.data is not None and ctx.engine.name != "offline":
         from ._engines import model_parts
 
-        work["model_parts"] = model_parts(ctx, _context(ctx, behavior, task), result.data)
+        draft_ctx = _context(ctx, behavior, task)
+        work["model_parts"] = model_parts(ctx, draft_ctx, result.data, result.planned)
     return behavior.id, work
 
 
@@ -186,24 +220,29 @@ def _repairable(work: CaseWork, ctx: GenerateContext) -> bool:
 async def validate(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     """Schema + reference lint of every fresh draft; decides valid / invalid / failed."""
     ctx = runtime.context
-    updates: dict[str, CaseWork] = {}
-    for behavior_id, work in state.get("cases", {}).items():
-        if work["status"] not in ("drafted", "repaired"):
-            continue
-        errors = [
-            f for f in check_data(work["data"], ctx.dialect, ctx.project) if f.severity == "error"
-        ]
-        updated = CaseWork(**work)
-        updated["findings"] = [f.to_json() | {"context": f.context} for f in errors]
-        if not errors:
-            updated["status"] = "valid"
-        elif _repairable(work, ctx):
-            updated["status"] = "invalid"
-        else:
-            updated["status"] = "failed"
-            updated["error"] = updated["error"] or f"{len(errors)} finding(s) left after repair"
-        updates[behavior_id] = updated
-    return {"cases": updates}
+    return {
+        "cases": {
+            behavior_id: _validated(work, ctx)
+            for behavior_id, work in state.get("cases", {}).items()
+            if work["status"] in ("drafted", "repaired")
+        }
+    }
+
+
+def _validated(work: CaseWork, ctx: GenerateContext) -> CaseWork:
+    errors = [
+        f for f in check_data(work["data"], ctx.dialect, ctx.project) if f.severity == "error"
+    ]
+    updated = CaseWork(**work)
+    updated["findings"] = [f.to_json() | {"context": f.context} for f in errors]
+    if not errors:
+        updated["status"] = "valid"
+    elif _repairable(work, ctx):
+        updated["status"] = "invalid"
+    else:
+        updated["status"] = "failed"
+        updated["error"] = updated["error"] or f"{len(errors)} finding(s) left after repair"
+    return updated
 
 
 def route_repairs(state: GenerateState) -> list[Send] | Literal["review"]:
@@ -220,7 +259,11 @@ def route_repairs(state: GenerateState) -> list[Send] | Literal["review"]:
 
 async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
     """Deterministic repair first; then, if still needed, one model round with the findings."""
-    ctx = runtime.context
+    work = await _repaired(task, runtime.context)
+    return {"cases": {work["behavior"]["id"]: work}}
+
+
+async def _repaired(task: DraftTask, ctx: GenerateContext) -> CaseWork:
     work = CaseWork(**task["work"])  # type: ignore[typeddict-item]
     behavior = Behavior.model_validate(work["behavior"])
     data = work["data"]
@@ -259,7 +302,7 @@ async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
         status="repaired",
         usage=usage.model_dump(),
     )
-    return {"cases": {behavior.id: work}}
+    return work
 
 
 # --- review, dedupe, write, report ------------------------------------------------------
@@ -269,57 +312,62 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     """`casegen review`'s rules on every valid draft: fix what needs no judgement, drop
     what is still wrong (the finding is the reason), so a fresh suite passes its review.
     First, assertions the definitions do not justify go (`_justified`)."""
-    from ._justified import keep_justified
-    from ._prewrite import prewrite
-
     ctx = runtime.context
     updates: dict[str, CaseWork] = {}
     for behavior_id, work in state.get("cases", {}).items():
-        if work["status"] != "valid" or work["data"] is None:
+        if work["status"] != "valid" or work["data"] is None or work.get("reviewed"):
             continue
-        justified = keep_justified(work["data"], ctx.dialect, ctx.project)
-        if justified.fixes or justified.needs_review:
-            work = CaseWork(**work)
-            work["data"] = justified.data
-            work["repairs"] = [*work["repairs"], *justified.fixes]
-            if justified.needs_review:
-                work["needs_review"] = _with_causes(justified.needs_review, ctx, work)
-            updates[behavior_id] = work
-        outcome = prewrite(
-            work["data"],
-            ctx.dialect.name,
-            ctx.project,
-            title=work["behavior"].get("title"),
-            copy_clean=False,
-        )
-        if not outcome.fixes and not outcome.errors:
-            continue
-        updated = CaseWork(**work)
-        updated["repairs"] = [*work["repairs"], *outcome.fixes]
-        updated["data"] = outcome.data
-        if "model_parts" in work:
-            from ._engines import without_fixed
-
-            updated["model_parts"] = without_fixed(work["model_parts"], outcome.fixes)
-        left = outcome.errors
-        if not left:
-            left = [
-                f
-                for f in check_data(outcome.data, ctx.dialect, ctx.project)
-                if f.severity == "error"
-            ]
-        if left and _held_for_review(work, left, ctx.request.verify):
-            # the suite must have this case (a skill's goal, a gate's refusal), yet nothing
-            # in the definitions gives it a check of the goal: written for a person to
-            # finish, with the reason, never dropped in silence (and not verified as if sound)
-            updated["verification"] = _needs_review(outcome.data, left, ctx, work)
-        elif left:
-            first = left[0]
-            updated["status"] = "dropped"
-            updated["findings"] = [f.to_json() | {"context": f.context} for f in left]
-            updated["error"] = f"{first.code} at {first.path or '/'}: {first.message}"
-        updates[behavior_id] = updated
+        updated = _reviewed(work, ctx)
+        if updated is not None:
+            updates[behavior_id] = updated
     return {"cases": updates}
+
+
+def _reviewed(work: CaseWork, ctx: GenerateContext) -> CaseWork | None:
+    """One valid draft under review's rules (see `review`); None: nothing to change."""
+    from ._justified import keep_justified
+    from ._prewrite import prewrite
+
+    changed: CaseWork | None = None
+    justified = keep_justified(work["data"], ctx.dialect, ctx.project)
+    if justified.fixes or justified.needs_review:
+        work = changed = CaseWork(**work)
+        work["data"] = justified.data
+        work["repairs"] = [*work["repairs"], *justified.fixes]
+        if justified.needs_review:
+            work["needs_review"] = _with_causes(justified.needs_review, ctx, work)
+    outcome = prewrite(
+        work["data"],
+        ctx.dialect.name,
+        ctx.project,
+        title=work["behavior"].get("title"),
+        copy_clean=False,
+    )
+    if not outcome.fixes and not outcome.errors:
+        return changed
+    updated = CaseWork(**work)
+    updated["repairs"] = [*work["repairs"], *outcome.fixes]
+    updated["data"] = outcome.data
+    if "model_parts" in work:
+        from ._engines import without_fixed
+
+        updated["model_parts"] = without_fixed(work["model_parts"], outcome.fixes)
+    left = outcome.errors
+    if not left:
+        left = [
+            f for f in check_data(outcome.data, ctx.dialect, ctx.project) if f.severity == "error"
+        ]
+    if left and _held_for_review(work, left, ctx.request.verify):
+        # the suite must have this case (a skill's goal, a gate's refusal), yet nothing
+        # in the definitions gives it a check of the goal: written for a person to
+        # finish, with the reason, never dropped in silence (and not verified as if sound)
+        updated["verification"] = _needs_review(outcome.data, left, ctx, work)
+    elif left:
+        first = left[0]
+        updated["status"] = "dropped"
+        updated["findings"] = [f.to_json() | {"context": f.context} for f in left]
+        updated["error"] = f"{first.code} at {first.path or '/'}: {first.message}"
+    return updated
 
 
 #: Review findings a must-cover case is written with (marked `needs-review`) instead of

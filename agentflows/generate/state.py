@@ -33,6 +33,8 @@ class CaseWork(TypedDict):
     needs_review: NotRequired[str]
     """Why the draft is written as drafted for a person to review (its goal rests on
     assertions the definitions do not justify)."""
+    reviewed: NotRequired[bool]
+    """Review's rules ran on it already (in its draft task, `nodes.settle`)."""
     model_parts: NotRequired[list[str]]
     """Fields the model wrote that are kept (the rest is the offline plan's); [] for a
     model-drafted case that is wholly the plan (its engine label says so)."""

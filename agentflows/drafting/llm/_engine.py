@@ -125,7 +125,11 @@ class LLMEngine:
             f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, document, script)
         )
         result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="draft")
-        return DraftResult(data=planned.merge_words(document, result.value), usage=result.usage)
+        return DraftResult(
+            data=planned.merge_words(document, result.value),
+            usage=result.usage,
+            planned=document,
+        )
 
     async def _draft_call(self, ctx: DraftContext, messages: Any, schema: Any, *, kind: str) -> Any:
         """One structured call for a case; a model failure is this case's drafting error."""

@@ -25,6 +25,7 @@ or its sentence is permissive ("may", "optionally", "can") or guarded ("If ...",
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -1227,7 +1228,23 @@ def judge_case(data: Any, project: Project | None) -> list[Judged]:
     justifier: MantleJustifier = memoized(
         project, ("mantle-justifier",), lambda: MantleJustifier(project)
     )
-    return justifier.judge(data)
+    # Generation asks this of one case up to four times (review, its rules, the written
+    # comments, the report) with the same content: kept per project by the case's JSON.
+    try:
+        key = json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON (a hand-written file's dates): not kept
+        return justifier.judge(data)
+    kept: dict[str, tuple[Judged, ...]] = memoized(project, ("mantle-judged",), dict)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _KEPT_CASES:
+            kept.clear()
+        found = kept[key] = tuple(justifier.judge(data))
+    return list(found)
+
+
+#: Cases whose checks are kept per project (a generate run's cases, a review's files).
+_KEPT_CASES = 512
 
 
 __all__ = ["MantleJustifier", "judge_case"]
