@@ -9,11 +9,13 @@ reviewer knows before anyone runs it (`evalcore.definitions.skill_model.outside_
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...definitions import Project
-from ...definitions.skill_model import OutsideEffect, outside_effect
 from ...justify import Note
+
+if TYPE_CHECKING:
+    from ...definitions.skill_model import OutsideEffect
 
 
 def outside_effects(data: Any, project: Project | None) -> list[OutsideEffect]:
@@ -21,6 +23,9 @@ def outside_effects(data: Any, project: Project | None) -> list[OutsideEffect]:
     the order the case names them (one per tool)."""
     if project is None or project.mantle is None:
         return []
+    # the skill model's types load pydantic: `validate` imports this dialect but never asks
+    from ...definitions.skill_model import outside_effect
+
     defs = project.mantle
     out: dict[str, OutsideEffect] = {}
     for body in _ran(data):
