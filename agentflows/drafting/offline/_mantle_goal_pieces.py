@@ -178,6 +178,9 @@ class GoalPieces(HandoffGoals):
         left = self.left_open()  # a rule on an ask left to the agent holds on no path
         memory = {k: v for k, v in self.walk.memory.items() if k not in left}
         rules = prose_rules(self.defs, self.skill, memory)
+        # one that only says the skill ends gives way to the asserted completion, leaving
+        # its place empty (not to a rule picked for the case's sake only)
+        covered = {r.text for r in rules} - {r.text for r in self.unasserted(rules, self.skill.id)}
         # a pointer names only what this case's user asked for
         asked = self.request()
         rules = [replace(r, text=narrowed(r, asked, self.skill)) if r.pointer else r for r in rules]
@@ -185,7 +188,7 @@ class GoalPieces(HandoffGoals):
         # (`chance_rule`), never alone
         keys = chance_keys(self.project, self.skill.id)
         rules = [r for r in rules if not on_chance(r.condition, keys)]
-        return pick(rules, topic, limit, strict=strict)
+        return [t for t in pick(rules, topic, limit, strict=strict) if t not in covered]
 
     def chance_rule(self) -> str | None:
         """The skill's first rule on a branch chance decides, with the other branch's."""

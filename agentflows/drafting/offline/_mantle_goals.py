@@ -473,7 +473,7 @@ class Goals(GoalPieces):
         self.lean_facts(walk)
         rules = [
             r
-            for r in prose_rules(self.defs, self.skill, walk.memory)
+            for r in self.unasserted(prose_rules(self.defs, self.skill, walk.memory), walk.skill)
             if r.prohibition and not r.situational
         ]
         if rules:  # the skill's own "never" rule the customer pushes against, one check
