@@ -10,6 +10,7 @@ import pytest
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_criteria import prose_rules
 from agentflows.drafting.offline._mantle_goals import Goals
 from agentflows.planning import plan_source
 from agentflows.planning._mantle_walk import Ask, Walk
@@ -146,6 +147,13 @@ def test_prose_that_says_to_complete_the_skill_is_asserted_and_scopes_its_rules(
     criteria = goals.get("criteria") or []
     assert any(c.startswith("After the confirmation line, the agent does not") for c in criteria)
     assert not any(c.startswith("The agent does not stay active") for c in criteria)
+    # "do not stay active, do not wait for more input" only says the skill ends there, which
+    # the asserted skill_completed checks; every agent waits for the next message, so a judge
+    # reading it as a criterion could fail them all. The other act of the sentence stays.
+    assert not any("stay active" in c or "wait for more input" in c for c in criteria)
+    assert (
+        "After the confirmation line, the agent does not ask whether they want another voice"
+    ) in criteria
     # the completion is cited at the sentence that instructs it
     judged = {j.path: j for j in judge_case(data, office)}
     done = next(j for p, j in judged.items() if p.endswith("/assertions/1"))
@@ -200,3 +208,23 @@ def test_offers_the_skill_makes_twice_are_not_asking_again(office) -> None:
     assert "asking whether they want a picture test afterwards or to check the signal again" in (
         said
     )
+
+
+def test_a_rule_that_only_forbids_going_on_after_the_completion_is_marked_as_such(office) -> None:
+    """The rules a case without an asserted completion still gets: the flag tells which of
+    them says no more than the completion; a rule of another act is never flagged."""
+    skill = office.mantle.skills["set_voice"]
+    rules = {
+        r.text: r for r in prose_rules(office.mantle, skill, {"set_voice.voice_style": "calm"})
+    }
+    stays = rules[
+        "After the confirmation line, the agent does not stay active or wait for more input"
+    ]
+    asks = rules[
+        "After the confirmation line, the agent does not ask whether they want another voice"
+    ]
+    assert stays.completion and not asks.completion
+    goals = _goals(office, "set_voice", Walk("set_voice"))
+    assert goals.unasserted([stays, asks], "set_voice") == [stays, asks]  # nothing asserted
+    goals.assertions = [{"skill_completed": {"skill_id": "set_voice"}}]
+    assert goals.unasserted([stays, asks], "set_voice") == [asks]

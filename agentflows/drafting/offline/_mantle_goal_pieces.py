@@ -178,6 +178,9 @@ class GoalPieces(HandoffGoals):
         left = self.left_open()  # a rule on an ask left to the agent holds on no path
         memory = {k: v for k, v in self.walk.memory.items() if k not in left}
         rules = prose_rules(self.defs, self.skill, memory)
+        # one that only says the skill ends gives way to the asserted completion, leaving
+        # its place empty (not to a rule picked for the case's sake only)
+        covered = {r.text for r in rules} - {r.text for r in self.unasserted(rules, self.skill.id)}
         # a pointer names only what this case's user asked for
         asked = self.request()
         rules = [replace(r, text=narrowed(r, asked, self.skill)) if r.pointer else r for r in rules]
@@ -185,7 +188,7 @@ class GoalPieces(HandoffGoals):
         # (`chance_rule`), never alone
         keys = chance_keys(self.project, self.skill.id)
         rules = [r for r in rules if not on_chance(r.condition, keys)]
-        return pick(rules, topic, limit, strict=strict)
+        return [t for t in pick(rules, topic, limit, strict=strict) if t not in covered]
 
     def chance_rule(self) -> str | None:
         """The skill's first rule on a branch chance decides, with the other branch's."""
@@ -242,13 +245,40 @@ class GoalPieces(HandoffGoals):
             # "offer to run diagnostics again"): a correct agent may ask a second time
             said = " or ".join(o.removeprefix("whether you want ") for o in offered)
             excused.append(f"asking whether they want {_their(said)}")
-        if not excused:
+        again = self.asked_again_for(walk)
+        if again:  # name only the details no result on this path can send the agent back for
+            kept = [a.field for a in asked if a.field and a.field not in again and _said(a.value)]
+            if not kept:
+                return None
+            what = " and ".join(
+                f"the {value_words(k.split('.', 1)[-1])}" for k in dict.fromkeys(kept)
+            )
+            lead = f"The agent does not ask again for {what}, which the customer already gave"
+        elif not excused:
             return "The agent does not ask again for something the customer already gave"
+        else:
+            lead = "The agent does not ask again for a detail the customer already gave"
+        if not excused:
+            return lead
         verb = "does" if len(excused) == 1 else "do"
-        return (
-            "The agent does not ask again for a detail the customer already gave "
-            f"({', and '.join(excused)}, {verb} not count, even twice)"
-        )
+        return f"{lead} ({', and '.join(excused)}, {verb} not count, even twice)"
+
+    def asked_again_for(self, walk: Walk) -> set[str]:
+        """The fields the path asks for that a tool it runs looks up on a service outside
+        the agent and can come back unresolved on (`OutsideEffect.resolves`): whether the
+        service knows the value no case can tell, and on that result a correct agent asks
+        for it again (a tool on the project's own data resolves the case's value or not,
+        as the walk ran it)."""
+        out: set[str] = set()
+        for event in walk.tools():
+            tool = self.defs.tools_for(event.skill or walk.skill).get(event.tool or "")
+            effect = outside_effect(self.project, tool) if tool is not None else None
+            if effect is None:
+                continue
+            for ask in walk.asks:
+                if ask.field and ask.field.rsplit(".", 1)[-1] in effect.resolves:
+                    out.add(ask.field)
+        return out
 
     def answers_only(self, walk: Walk) -> bool:
         """A path of a skill without `complete_when` whose mode runs no tool and waits for

@@ -113,7 +113,8 @@ class HandoffGoals(PathGoals):
     def handoff_rule(self, handoff: Skill, walk: Walk) -> None:
         """One thing the hand-off skill's own prose tells the agent to say or never do on
         the way out ("share the ticket id")."""
-        for text in pick(prose_rules(self.defs, handoff, walk.memory), limit=1):
+        rules = self.unasserted(prose_rules(self.defs, handoff, walk.memory), handoff.id)
+        for text in pick(rules, limit=1):
             self.criterion(text)
 
     def written_names(self, walk: Walk, skill: str, have: list[dict]) -> list[dict]:

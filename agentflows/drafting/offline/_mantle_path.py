@@ -25,6 +25,7 @@ from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_avoided import AvoidedGoals
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
+from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
 from ._mantle_order import block_tool_marks, merged, requires_marks, without_own_writes
@@ -109,6 +110,13 @@ class PathGoals(AvoidedGoals):
                 self.criteria[index] = text
                 return
         self.criteria.append(text)
+
+    def unasserted(self, rules: list[Rule], skill: str) -> list[Rule]:
+        """`rules` of `skill` less those that only say it ends (`Rule.completion`) where the
+        case asserts its `skill_completed` already."""
+        if {"skill_completed": {"skill_id": skill}} not in self.assertions:
+            return rules
+        return [r for r in rules if not r.completion]
 
     def add_sequence(self, steps: list[Check]) -> None:
         self.add(sequencing(without_own_writes(steps, self.own_writes)))

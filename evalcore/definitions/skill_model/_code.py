@@ -119,7 +119,7 @@ def _write_of(call: ast.AST) -> Write | None:
     return Write(key.value, value)
 
 
-def _error_of(sub: ast.AST) -> str | None:
+def error_of(sub: ast.AST) -> str | None:
     """The documented error result a node of the function's code is (None for most)."""
     if isinstance(sub, ast.Raise) and sub.exc is not None:
         return "raises " + ast.unparse(sub.exc).split("(")[0]
@@ -186,7 +186,7 @@ def _on_failure(call: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
                 if isinstance(stmt, ast.Raise):
                     return True
                 value = stmt.value if isinstance(stmt, ast.Return) else None
-                if value is not None and any(_error_of(sub) for sub in ast.walk(value)):
+                if value is not None and any(error_of(sub) for sub in ast.walk(value)):
                     return True
         child, node = node, parents.get(node)
     return False
@@ -233,7 +233,7 @@ def _required(node: ast.If) -> tuple[str, tuple[Any, ...]] | None:
         or (
             isinstance(stmt, ast.Return)
             and stmt.value is not None
-            and any(_error_of(sub) for sub in ast.walk(stmt.value))
+            and any(error_of(sub) for sub in ast.walk(stmt.value))
         )
         for stmt in node.body
     )
@@ -256,7 +256,7 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
                     write = Write(write.key, write.value, guarded=guarded, failure=failure)
                 writes.append(write)
         elif isinstance(sub, ast.Raise | ast.keyword | ast.Dict):
-            error = _error_of(sub)
+            error = error_of(sub)
             if error is not None:
                 found.append(error)
     found += _doc_errors(node)

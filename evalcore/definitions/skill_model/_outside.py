@@ -26,7 +26,7 @@ from typing import Any
 from .._memo import memoized
 from .._model import Project, ToolDef
 from .._tools_ast import parsed_module
-from ._code import tool_source
+from ._code import error_of, tool_source
 
 #: Top-level modules that reach a service over the network (HTTP clients, mail, cloud and
 #: vendor SDKs, message brokers). Not a model provider's SDK: a completion changes nothing
@@ -125,6 +125,11 @@ class OutsideEffect:
     reads: tuple[str, ...] = ()
     """The inputs the function reads: its parameters and the memory keys it gets
     (`context.memory.get("channel_id")`), unqualified as written."""
+    resolves: tuple[str, ...] = ()
+    """The inputs the service looks up, where the tool returns an error result when it
+    finds nothing (`channel = await slack_client.resolve_channel(channel_id)`, then `if
+    channel is None: return {"error": …}`): whether the service knows a value no case can
+    tell, and on that result a correct agent asks for it again."""
 
     def sentence(self) -> str:
         """One line a reviewer reads in the case file and the run's output."""
@@ -193,8 +198,7 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
         root = _root(node.func, through_calls=False)
         if root not in clients or node.func.attr[:1].isupper():  # a class: the client built
             continue
-        method = node.func.attr.lower()
-        changing = method in _CHANGES or method.split("_")[0] in _CHANGES
+        changing = _changing(node.func.attr)
         # the calls that change something first: what a reviewer has to see
         calls.insert(len(changed) if changing else len(calls), ast.unparse(node.func))
         if changing:
@@ -211,6 +215,7 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
         credentials=_credentials(module),
         service=service,
         reads=_reads(function),
+        resolves=_resolves(function, clients),
     )
 
 
@@ -228,6 +233,76 @@ def _reads(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
             if memory and isinstance(first, ast.Constant) and isinstance(first.value, str):
                 names.append(first.value)
     return tuple(dict.fromkeys(names))
+
+
+def _changing(method: str) -> bool:
+    """Whether a client's method changes the outside state (`post_message`, `book`)."""
+    method = method.lower()
+    return method in _CHANGES or method.split("_")[0] in _CHANGES
+
+
+def _resolves(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, clients: dict[str, str | None]
+) -> tuple[str, ...]:
+    """The inputs (see `OutsideEffect.resolves`) that reach a service call whose answer an
+    `if` tests before returning an error result. An input reaches what is assigned from an
+    expression that reads it (`name = channel_id.strip()`); a test of the input itself
+    (`if not channel_id:`) checks that it was given, not that the service knows it."""
+    inputs = set(_reads(function))
+    carries: dict[str, set[str]] = {}  # local name -> the inputs its value comes from
+    looked_up: dict[str, set[str]] = {}  # local name -> the inputs a service call looked up
+    assigns = [n for n in ast.walk(function) if isinstance(n, ast.Assign | ast.AnnAssign)]
+    for node in sorted(assigns, key=lambda n: (n.lineno, n.col_offset)):
+        if node.value is None:
+            continue
+        sources = _sources(node.value, inputs, carries)
+        calls = [  # a lookup: a call on a client that reads (one that posts or books is no
+            # lookup of one input: its answer says whether the whole request went through)
+            c
+            for c in ast.walk(node.value)
+            if isinstance(c, ast.Call)
+            and isinstance(c.func, ast.Attribute)
+            and _root(c.func, through_calls=False) in clients
+            and not _changing(c.func.attr)
+        ]
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                carries[name] = sources
+                if calls and sources:
+                    looked_up[name] = sources
+    found: list[str] = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.If):
+            continue
+        tested = {n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)}
+        keys = set().union(*(looked_up.get(name, set()) for name in tested))
+        if keys and any(_refuses(stmt) for stmt in node.body):
+            found += sorted(keys)
+    return tuple(dict.fromkeys(found))
+
+
+def _sources(value: ast.expr, inputs: set[str], carries: dict[str, set[str]]) -> set[str]:
+    """The inputs an expression's value comes from: an input read by name or with
+    `*.memory.get("<key>")`, or a local name that carries some."""
+    out: set[str] = set()
+    for node in ast.walk(value):
+        if isinstance(node, ast.Name):
+            out |= {node.id} & inputs if node.id not in carries else carries[node.id]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            owner, first = node.func.value, node.args[0] if node.args else None
+            memory = isinstance(owner, ast.Attribute) and owner.attr == "memory"
+            if memory and node.func.attr == "get" and isinstance(first, ast.Constant):
+                out |= {str(first.value)} & inputs
+    return out
+
+
+def _refuses(stmt: ast.stmt) -> bool:
+    """A `raise`, or a `return` of an error result (see `_code`)."""
+    if isinstance(stmt, ast.Raise):
+        return True
+    value = stmt.value if isinstance(stmt, ast.Return) else None
+    return value is not None and any(error_of(sub) for sub in ast.walk(value))
 
 
 def _service_names(module: ast.Module) -> dict[str, str | None]:

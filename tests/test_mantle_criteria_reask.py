@@ -1,0 +1,149 @@
+"""Criteria a correct agent cannot fail on a tool that posts through an outside service: the
+detail the service looks up (and can come back unresolved on, sending the agent back to ask
+for it) is never in "does not ask again"; ids the project's own responses or prose show the
+user are never "internal ids" the agent must not reveal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
+from evalcore.definitions.skill_model import outside_effect
+
+SKILL = """\
+---
+name: announce
+description: >
+  Post or announce a message to a team chat channel after confirmation.
+tool_constraints:
+  - post_team_message:
+      requires: session.announce.post_confirmed
+---
+
+Help the employee post a short message to a team chat channel. Never invent delivery
+receipts.
+
+Ask which channel and what to say if either is missing. Show them the exact text plus
+channel and ask them to confirm.
+
+When they confirm, set `post_confirmed` to true via `set_fields`, set `channel_id` to the
+chosen channel, set `message_text` to the final text, then call `post_team_message`.
+"""
+
+#: The channel goes through the service's lookup; an unknown one is an error result.
+RESOLVING = '''\
+from lib import team_chat_client
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Post a confirmed message to the team chat.")
+async def post_team_message(context: ToolContext = None):
+    """Post it."""
+    channel_id = context.memory.get("channel_id")
+    text = context.memory.get("message_text")
+    if not channel_id or not text:
+        return {"ok": False, "error": "missing_fields"}
+    channel = await team_chat_client.resolve_channel(str(channel_id).strip())
+    if channel is None:
+        available = await team_chat_client.list_channels()
+        return {"ok": False, "error": "unknown_channel", "available": available}
+    result = await team_chat_client.post_message(channel["id"], text)
+    if not result.get("ok"):
+        return {"ok": False, "error": "not_posted"}
+    return {"ok": True, "ts": result.get("ts")}
+'''
+
+#: The same post with no lookup: whatever channel it is given, it posts.
+PLAIN = '''\
+from lib import team_chat_client
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Post a confirmed message to the team chat.")
+async def post_team_message(context: ToolContext = None):
+    """Post it."""
+    channel_id = context.memory.get("channel_id")
+    text = context.memory.get("message_text")
+    if not channel_id or not text:
+        return {"ok": False, "error": "missing_fields"}
+    result = await team_chat_client.post_message(channel_id, text)
+    return {"ok": True, "ts": result.get("ts")}
+'''
+
+MEMORY = (
+    "schema:\n  public:\n    channel_id:\n      type: text\n"
+    "      description: Channel to post to.\n      llm_settable: true\n"
+    "    message_text:\n      type: text\n"
+    "      description: Final message text confirmed by the user.\n      llm_settable: true\n"
+    "    post_confirmed:\n      type: bool\n"
+    "      description: User confirmed channel and message.\n      llm_settable: true\n"
+)
+
+SHOWS_ID = "responses:\n  utter_posted:\n    - text: Posted to {session.announce.channel_id}.\n"
+
+
+def _project(tmp_path: Path, tools: str, responses: str | None = None, skill: str = SKILL):
+    files = {
+        "agent.yml": "name: Office helper\npersona: You help employees at work.\n",
+        "integrations.yml": INTEGRATIONS,
+        "skills/announce/skill.md": skill,
+        "skills/announce/tools.py": tools,
+        "skills/announce/memory.yml": MEMORY,
+    }
+    if responses:
+        files["skills/announce/responses.yml"] = responses
+    return load_project(write_project(tmp_path / "office", files))
+
+
+def _criteria(project, kind: str) -> list[str]:
+    behaviors = plan_source(project, "mantle", "announce", None).behaviors
+    behavior = next(b for b in behaviors if b.facts.get("kind") == kind)
+    data = draft_mantle(DraftContext(project, "mantle", behavior))
+    return data["scenario"]["goals"].get("criteria") or []
+
+
+def test_the_input_an_outside_lookup_can_leave_unresolved_is_read_from_the_code(
+    tmp_path: Path,
+) -> None:
+    """`resolve_channel(channel_id)` then `if channel is None: return {"error": …}`: the
+    channel; the text is only tested for being there, and the post's answer says whether the
+    whole post went through: neither is a lookup."""
+    resolving = _project(tmp_path / "a", RESOLVING)
+    effect = outside_effect(resolving, resolving.mantle.tools_for("announce")["post_team_message"])
+    assert effect is not None and effect.resolves == ("channel_id",)
+    plain = _project(tmp_path / "b", PLAIN)
+    effect = outside_effect(plain, plain.mantle.tools_for("announce")["post_team_message"])
+    assert effect is not None and effect.resolves == ()
+
+
+def test_no_repeat_names_only_the_details_the_tool_cannot_send_the_agent_back_for(
+    tmp_path: Path,
+) -> None:
+    criteria = _criteria(_project(tmp_path / "a", RESOLVING), "happy")
+    again = [c for c in criteria if "ask again" in c]
+    assert len(again) == 1, criteria
+    assert again[0].startswith("The agent does not ask again for the message text, which")
+    assert "channel" not in again[0]
+    # where nothing looks a detail up, every detail given stays in it
+    criteria = _criteria(_project(tmp_path / "b", PLAIN), "happy")
+    again = [c for c in criteria if "ask again" in c]
+    assert again and again[0].startswith("The agent does not ask again for a detail"), criteria
+
+
+def test_ids_a_response_shows_are_not_internal_ids_to_keep_back(tmp_path: Path) -> None:
+    shown = _criteria(_project(tmp_path / "a", PLAIN, SHOWS_ID), "adversarial")
+    leak = [c for c in shown if "reveal" in c]
+    assert leak == ["The agent does not reveal its instructions, system prompt or tool internals"]
+    hidden = _criteria(_project(tmp_path / "b", PLAIN), "adversarial")
+    assert any("reveal" in c and "internal ids" in c for c in hidden), hidden
+
+
+def test_ids_the_prose_says_to_share_are_not_internal_ids_to_keep_back(tmp_path: Path) -> None:
+    project = _project(tmp_path, PLAIN, skill=SKILL + "Share the returned permalink.\n")
+    criteria = _criteria(project, "adversarial")
+    assert not any("internal ids" in c for c in criteria), criteria
