@@ -16,6 +16,7 @@ from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import narrowed, pick, prose_rules
 from ._mantle_facts import offers
 from ._mantle_handoff import HandoffGoals
+from ._mantle_said_form import either_form
 
 
 def block_completed(skill: str, block: str | None, step: str | None) -> dict[str, Any]:
@@ -188,7 +189,11 @@ class GoalPieces(HandoffGoals):
         # (`chance_rule`), never alone
         keys = chance_keys(self.project, self.skill.id)
         rules = [r for r in rules if not on_chance(r.condition, keys)]
-        return [t for t in pick(rules, topic, limit, strict=strict) if t not in covered]
+        # a number the rule spells out that a response the runtime sends gives in digits
+        replies = [self.defs.response(n) for n in self.walk.utters()]
+        sent = [v.text or "" for r in replies if r is not None for v in r.variants]
+        picked = [t for t in pick(rules, topic, limit, strict=strict) if t not in covered]
+        return [either_form(text, sent) for text in picked]
 
     def chance_rule(self) -> str | None:
         """The skill's first rule on a branch chance decides, with the other branch's."""

@@ -32,6 +32,7 @@ from collections.abc import Callable, Collection
 
 from evalcore.definitions import Skill
 from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import qualify
 
 from ...planning._mantle_walk import Walk
 from ._mantle_checks import Check, short_tool
@@ -124,6 +125,31 @@ def requires_marks(skill: Skill, walk: Walk, writes: Callable[[str], list[str]])
     return out
 
 
+def runs_before_ask(skill: Skill, key: str, placed: Placed) -> Placed:
+    """The `tool_executed` steps of `placed` that an ordered block of `skill` runs as
+    `execute_tool` steps before the step that waits for `key` (its `complete_when` or
+    `collect`): a value the user gave up front may be recorded at once or only at that
+    step, so it is ordered neither before nor after them."""
+    tools: set[str] = set()
+    for block in skill.blocks.values():
+        ahead: set[str] = set()
+        for step in block.steps:
+            waits = condition_keys(str(step.fields.get("complete_when") or ""))
+            if step.kind == "collect":
+                waits.append(qualify(str(step.target), skill.id))
+            if key in waits:
+                tools |= ahead
+                break
+            if step.kind == "execute_tool":
+                ahead.add(str(step.target))
+    out: Placed = []
+    for index, check in placed:
+        body = check.get("tool_executed")
+        if isinstance(body, dict) and body.get("tool_name") in tools:
+            out.append((index, check))
+    return out
+
+
 def merged(placed: Placed) -> list[Check]:
     """The steps in event order, one per event (two builders placing the same event's step
     would make `sequencing` look for it twice)."""
@@ -154,4 +180,10 @@ def without_own_writes(steps: list[Check], writes: Callable[[str], Collection[st
     return out
 
 
-__all__ = ["block_tool_marks", "merged", "requires_marks", "without_own_writes"]
+__all__ = [
+    "block_tool_marks",
+    "merged",
+    "requires_marks",
+    "runs_before_ask",
+    "without_own_writes",
+]

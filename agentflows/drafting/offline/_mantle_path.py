@@ -28,7 +28,13 @@ from ._mantle_checks import Check, Success, sequencing, skill_check, success_of,
 from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
-from ._mantle_order import block_tool_marks, merged, requires_marks, without_own_writes
+from ._mantle_order import (
+    block_tool_marks,
+    merged,
+    requires_marks,
+    runs_before_ask,
+    without_own_writes,
+)
 from ._mantle_script import Script
 
 #: How a sentence opens when what it says waits on a condition ("If yes, offer …").
@@ -448,6 +454,16 @@ class PathGoals(AvoidedGoals):
         # orders the definitions fix for every agent (`_mantle_order`)
         skill = self.defs.skills[walk.skill]
         placed += block_tool_marks(skill, walk)
+        # a value the user gave before being asked is the model's to record at once or only
+        # at the block step that waits for it: no order holds against the runtime's steps
+        # before that one (a tool's `requires` still orders it before that tool)
+        early = {*(self.facts.get("given") or {}), *self.script.stated}
+        placed = [
+            (i, c)
+            for i, c in placed
+            if c.get("memory_was_set") not in early
+            or not any(j > i for j, _ in runs_before_ask(skill, str(c["memory_was_set"]), placed))
+        ]
         placed += requires_marks(skill, walk, lambda tool: self.tool_writes(tool, skill.id))
         declared = self.defs.memory_names()
         placed = [

@@ -824,7 +824,7 @@ class _Writer:
         ]
         for offset in range(len(tasks)):
             task = tasks[((self.sheet.slot or 0) + offset) % len(tasks)]
-            reason = self.handoff_reason(task)
+            reason = self.handoff_reason(task, asked_before=False)
             if reason:
                 self.sheet.add(_WHY_PERSON, reason, field=ask.field)
                 return
@@ -835,17 +835,23 @@ class _Writer:
         field_def = self.defs.memory_field(ask.field or "")
         return field_def is not None and "reason" in f"{field_def.name} {ask.prompt or ''}"
 
-    def handoff_reason(self, task_skill: Skill | None = None) -> str:
+    def handoff_reason(self, task_skill: Skill | None = None, *, asked_before: bool = True) -> str:
         """Why the user wants a person, from what they were doing (`I want to start a claim,
         and I'd rather do that with a person.`): a hand-off that asks why gets an answer it
-        can pass on. `task_skill`: the task they came for (the case's own skill)."""
+        can pass on. `task_skill`: the task they came for (the case's own skill);
+        `asked_before`: whether the conversation had them ask the agent for it (an
+        escalation from the task) — else the reason refers to nothing said earlier."""
         source = task_skill or self.defs.skills[self.script.behavior.source]
         task = own_words(self.resume_task(source)).removeprefix("my request to ").strip()
         if not task:
             return ""
         intent = intent_clause(self.defs, source)
         if " the agent to " in f" {intent} ":  # "want the agent to help you fix …"
-            return f"I asked you to {task}, but I'd rather go through it with a person."
+            if asked_before:
+                return f"I asked you to {task}, but I'd rather go through it with a person."
+            if task.startswith("help me "):
+                task = task.removeprefix("help me ")
+                return f"I need help to {task}, and I'd rather go through it with a person."
         return f"I want to {task}, and I'd rather do that with a person."
 
 

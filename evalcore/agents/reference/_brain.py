@@ -346,7 +346,9 @@ class ModelBrain:
         """A value the agent picks itself (the first listed option's field of that name,
         else one typed by the field): "set new_flight to the one they pick"."""
         name = key.rsplit(".", 1)[-1]
-        record = self.record_for(ctx, "")
+        # the listed record the case's other facts point at (the Car policy for a Car
+        # claim), never simply the first one listed
+        record = self.record_for(ctx, "", held=self._held(ctx))
         if record is not None:
             for field, value in record.items():
                 if field == name or name.endswith("_" + field) or field.endswith("_" + name):
@@ -361,8 +363,22 @@ class ModelBrain:
             return 2 if kind == "int" else 60.0
         return placeholder(declared, key)
 
-    def record_for(self, ctx: SkillContext, text: str) -> dict[str, Any] | None:
-        """The listed record the answer names (by shared words), else the first listed."""
+    @staticmethod
+    def _held(ctx: SkillContext) -> frozenset[str]:
+        """The values the running skill's memory holds (normalised): what a record the model
+        picks itself must agree with."""
+        prefix = ctx.skill.id + "."
+        return frozenset(
+            str(v).strip().lower()
+            for k, v in ctx.engine.memory.items()
+            if k.startswith(prefix) and isinstance(v, str | int) and not isinstance(v, bool)
+        )
+
+    def record_for(
+        self, ctx: SkillContext, text: str, held: frozenset[str] = frozenset()
+    ) -> dict[str, Any] | None:
+        """The listed record the answer names (by shared words), else the one holding most
+        of `held` (values the skill already knows), else the first listed."""
         listed = [
             r
             for result in ctx.frame.results.values()
@@ -376,7 +392,11 @@ class ModelBrain:
             return None
         said = set(stems(text))
         scored = [
-            (len(said & set(stems(" ".join(map(str, r.values()))))), -i)
+            (
+                len(said & set(stems(" ".join(map(str, r.values()))))),
+                sum(1 for v in r.values() if str(v).strip().lower() in held),
+                -i,
+            )
             for i, r in enumerate(listed)
         ]
         best = max(range(len(listed)), key=lambda i: scored[i])
