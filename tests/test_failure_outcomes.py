@@ -21,6 +21,7 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.mutate import mutate
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
+from evalcore.dialects.mantle._justify import judge_case
 from evalcore.runner import collect_cases
 from evalcore.testdata._accounts import account_of, account_value
 
@@ -129,6 +130,14 @@ def test_a_not_found_result_the_prose_branches_on_is_its_own_case(tmp_path: Path
     assert len(told) == 1 and "once more" in told[0]
     assert all(n in told[0] for n in numbers)
     assert "ticket number" in scenario["name"]
+    # the status is justified by the not-found branch's write, not the found branch's
+    at = next(i for i, a in enumerate(goals["assertions"]) if "memory_was_set" in a)
+    judged = {j.path: j for j in judge_case(data, project)}
+    cited = judged[f"/scenario/goals/assertions/{at}"].justification
+    assert cited is not None and cited.file == "skills/ticket_status/tools.py"
+    assert TOOLS.splitlines()[cited.line - 1].strip() == (
+        'context.memory.set("ticket_state", "missing")'
+    )
     # the reference agent plays it as written
     folder = tmp_path / "cases"
     folder.mkdir()
