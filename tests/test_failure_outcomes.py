@@ -115,7 +115,7 @@ def test_a_not_found_result_the_prose_branches_on_is_its_own_case(tmp_path: Path
     scenario = data["scenario"]
     goals = scenario["goals"]
     criteria = " | ".join(goals["criteria"])
-    assert "could not find that ticket number" in criteria
+    assert "could not find that ticket number and ask them to confirm it" in criteria
     assert "went through" not in criteria and "again" not in criteria
     written = [a["memory_was_set"] for a in goals["assertions"] if "memory_was_set" in a]
     assert {"name": "ticket_status.ticket_state", "value": "missing"} in [

@@ -30,6 +30,7 @@ from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
+from ._mantle_condition_words import condition_words
 from ._mantle_criteria import (
     declines,
     directs_elsewhere,
@@ -45,6 +46,9 @@ from ._mantle_readout import readout_criterion
 from ._mantle_script import Script, shared_records
 from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
+
+#: The longest branch paragraph a criterion quotes whole.
+_QUOTED = 160
 
 
 class Goals(GoalPieces):
@@ -240,7 +244,12 @@ class Goals(GoalPieces):
             memory = {**self.walk.memory, **outcome.writes}
             rules = prose_rules(self.defs, self.skill, memory)
             own = [r.text for r in rules if r.condition == outcome.condition]
-            for text in own or [f'The agent does what the skill says then: "{outcome.text}"']:
+            said = condition_words(outcome.condition)
+            if said and len(outcome.text) <= _QUOTED:
+                # the paragraph whole: its rules alone may leave out a clause ("and ask
+                # them to confirm it") that is the point of the branch
+                own = [f'When {said}, the agent does what the skill says: "{outcome.text}"']
+            for text in own:
                 self.criterion(text)
             general = [r for r in rules if r.condition is None and r.text not in own]
             self.criterion(next(iter(pick(general, "failure", 1)), None))
