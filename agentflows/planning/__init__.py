@@ -18,6 +18,7 @@ from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
 from ._behavior import CASE_TYPES, NOT_WRITTEN, Behavior, Plan
+from ._mantle_tools import failure_outcome
 from ._spread import spread
 
 Planner = Callable[[Project, str, "str | None"], Plan]
@@ -146,6 +147,7 @@ __all__ = [
     "Plan",
     "asserted_elements",
     "explore_mantle",
+    "failure_outcome",
     "not_a_goal",
     "plan_source",
     "resolve_targets",

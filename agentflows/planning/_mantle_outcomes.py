@@ -13,7 +13,7 @@ from evalcore.definitions.skill_model import branch_target, branch_values
 from ..drafting.offline._direction import value_words
 from ._behavior import NOT_WRITTEN, Behavior
 from ._mantle_thresholds import ThresholdBehaviors
-from ._mantle_tools import tool_keys
+from ._mantle_tools import failure_outcome, outcome_words, tool_keys
 from ._mantle_vocab import value_groups
 from ._mantle_walk import Walk
 
@@ -187,11 +187,21 @@ class OutcomeBehaviors(ThresholdBehaviors):
                 f"{tool} returns an error: the agent {said}, does not claim success "
                 "and the skill does not complete."
             )
+            case = f"{tool}_fails"
+            outcome = failure_outcome(self.project, self.skill.id, tool)
+            if outcome is not None:  # a result the prose has a branch for: named as it is
+                facts["outcome"] = outcome.code or "error_result"
+                case = f"{tool}_{facts['outcome']}"
+                title = f"{self.name}: {value_words(outcome_words(tool, outcome.code))}"
+                description = (
+                    f"{outcome_words(tool, outcome.code)}: the agent follows the skill's "
+                    f'branch for it ("{outcome.text}") and claims nothing else.'
+                )
             out.append(
                 self.behavior(
                     "failure",
                     "sad_path",
-                    f"{tool}_fails",
+                    case,
                     title,
                     description,
                     facts,

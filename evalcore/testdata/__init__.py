@@ -6,7 +6,7 @@ values, and the cases of one suite differ. Nothing here knows a dialect: drafter
 agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
-from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
+from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
 from ._callers import (
     BUILT_IN,
     Caller,
@@ -49,6 +49,7 @@ __all__ = [
     "FieldSpec",
     "Persona",
     "SheetBuilder",
+    "account_of",
     "allows_relative",
     "built_in_phones",
     "caller_for",

@@ -13,6 +13,7 @@ bag tag): the backend fails a call whose argument names the failing account.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 #: The test accounts' caller phones.
 FAILING_ACCOUNT = "+15550150"
@@ -20,6 +21,9 @@ NEGATIVE_ACCOUNT = "+15550161"
 _ACCOUNTS = {"failing": FAILING_ACCOUNT, "negative": NEGATIVE_ACCOUNT}
 _DIGITS = re.compile(r"\d+")
 _SHORTEST = 4
+#: Numeric date forms: a date is no account id (a date parser takes any well-formed one, so
+#: `02/04/0150` is still a date no real tool rejects).
+_DATES = ("%m/%d/%Y", "%d/%m/%Y", "%Y-%m-%d", "%m-%d-%Y", "%d.%m.%Y", "%Y/%m/%d")
 """An account id's last run of digits has four at least (fewer read as a count)."""
 
 
@@ -29,6 +33,8 @@ def account_value(value: str, account: str, *, widen: bool = False) -> str:
     `widen` (an id of the session, which only the test data chose): a shorter run becomes
     four digits and an id without digits gets four appended; otherwise such a value is
     returned unchanged (no id of the account's shape: it goes elsewhere)."""
+    if is_date(value):
+        return value
     runs = list(_DIGITS.finditer(value))
     digits = _ACCOUNTS[account].lstrip("+")
     if not runs or len(runs[-1].group()) < _SHORTEST:
@@ -41,6 +47,17 @@ def account_value(value: str, account: str, *, widen: bool = False) -> str:
     return value[: run.start()] + digits[-width:] + value[run.end() :]
 
 
+def is_date(value: str) -> bool:
+    """Whether `value` is a date in a numeric form (`03/25/2026`, `2026-03-25`)."""
+    for form in _DATES:
+        try:
+            datetime.strptime(value.strip(), form)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
 def account_of(values: set[str]) -> str | None:
     """The test account a session's seeded values name: the account phone itself, or an
     id whose last run of digits (four at least) ends the account number."""
@@ -49,10 +66,10 @@ def account_of(values: set[str]) -> str | None:
         for value in values:
             if value == phone:
                 return account
-            runs = _DIGITS.findall(value)
+            runs = [] if is_date(value) else _DIGITS.findall(value)
             if runs and len(runs[-1]) >= _SHORTEST and digits.endswith(runs[-1]):
                 return account
     return None
 
 
-__all__ = ["FAILING_ACCOUNT", "NEGATIVE_ACCOUNT", "account_of", "account_value"]
+__all__ = ["FAILING_ACCOUNT", "NEGATIVE_ACCOUNT", "account_of", "account_value", "is_date"]

@@ -25,11 +25,12 @@ from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase, subject
-from ...planning._mantle_tools import qualify
+from ...planning._mantle_tools import failure_outcome, qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
+from ._mantle_condition_words import condition_words
 from ._mantle_criteria import (
     declines,
     directs_elsewhere,
@@ -46,6 +47,9 @@ from ._mantle_readout import readout_criterion
 from ._mantle_script import Script, shared_records
 from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
+
+#: The longest branch paragraph a criterion quotes whole.
+_QUOTED = 160
 
 
 class Goals(GoalPieces):
@@ -226,9 +230,31 @@ class Goals(GoalPieces):
         writes = self.declared([k for k in self.tool_writes(tool, walk.skill) if k not in unset])
         if writes:
             self.add({"memory_was_not_set": [{"name": k} for k in writes]})
+        outcome = failure_outcome(self.project, walk.skill, tool) if failed else None
+        if outcome is not None:  # the error branch's own writes, which the prose reads
+            self.add(
+                {"memory_was_set": [{"name": k, "value": v} for k, v in outcome.writes.items()]}
+            )
         steps: list[Check] = [skill_check("skill_activated", walk.skill)]
         steps += [short_tool(e) for e in self.main_tools(walk)]
         self.add_sequence(steps)
+        if outcome is not None:
+            # a defined outcome: what the skill's paragraph for it says (each of its rules),
+            # not "did not go through"; no "not again" either, as the prose calls the tool
+            # whenever its input is set, and a confirmed input sets it again
+            memory = {**self.walk.memory, **outcome.writes}
+            rules = prose_rules(self.defs, self.skill, memory)
+            own = [r.text for r in rules if r.condition == outcome.condition]
+            said = condition_words(outcome.condition)
+            if said and len(outcome.text) <= _QUOTED:
+                # the paragraph whole: its rules alone may leave out a clause ("and ask
+                # them to confirm it") that is the point of the branch
+                own = [f'When {said}, the agent does what the skill says: "{outcome.text}"']
+            for text in own:
+                self.criterion(text)
+            general = [r for r in rules if r.condition is None and r.text not in own]
+            self.criterion(next(iter(pick(general, "failure", 1)), None))
+            return
         what = subject(self.skill).lower()
         self.criterion(f"The agent does not say the {what} went through")
         self.criterion("The agent tells the customer plainly that it did not go through")

@@ -28,6 +28,7 @@ from evalcore.testdata import (
     DataRecords,
     FieldSpec,
     SheetBuilder,
+    account_of,
     caller_for,
     caller_ids,
     callers_in,
@@ -36,7 +37,7 @@ from evalcore.testdata import (
     month_on_record,
 )
 
-from ...planning import Behavior, not_a_goal
+from ...planning import Behavior, failure_outcome, not_a_goal
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
@@ -543,12 +544,33 @@ class _Writer:
         else:
             self.earlier_exchange(skill)
         self.confirmations()
+        if kind == "failure" and self.facts.get("outcome"):
+            self.confirm_again()
         if kind != "escalation" and gate is not None and self.context.gate is None:
             # a branch chance decides may go on to an action the user is asked to confirm
             self.context.gate, self.context.confirm = gate, "decline"
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = _handoff_stop(self.script.handoff_outcome) if handoff else STOP_DONE
+
+    def confirm_again(self) -> None:
+        """A result the prose answers by asking the user to confirm their input ("say you
+        could not find that claim number and ask them to confirm it"): the user repeats the
+        input once, then gives up, so the conversation ends instead of going round."""
+        tool = str(self.facts.get("tool") or "")
+        outcome = failure_outcome(self.project, self.script.walk.skill, tool)
+        failed = [e for e in self.script.walk.tools(tool) if e.error and e.arguments]
+        if outcome is None or not failed or "confirm" not in outcome.text.lower():
+            return
+        arguments = failed[-1].arguments
+        marked = [k for k, v in arguments.items() if account_of({str(v)}) == "failing"]
+        if not marked:
+            return
+        what, value = value_words(marked[0]), arguments[marked[0]]
+        self.context.notes.append(
+            f"When the agent asks you to confirm the {what}, give {value} once more; if it "
+            "still cannot help with it, say you will check it yourself and end the conversation."
+        )
 
     def knowledge_question(self, skill: Skill) -> str | None:
         """For a skill that answers from a knowledge file (a FAQ list, its reference notes,

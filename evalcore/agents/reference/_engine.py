@@ -20,7 +20,7 @@ from typing import Any
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
-from ...definitions.skill_model import skipped_keys
+from ...definitions.skill_model import UNKNOWN, code_facts, qualify, skipped_keys
 from ..demo._mantle_engine import (
     Frame,
     Procedure,
@@ -95,6 +95,8 @@ class ReferenceEngine(Listening):
                     self.remember(key if "." in key else f"{skill.id}.{key}", value)
             finally:
                 self.runtime_writes -= 1
+        elif not silent and tool is not None:
+            self.failure_writes(skill.id, tool)
         if constraint is not None:
             failed = outcome.error is not None and not silent
             self.utter(constraint.on_failure if failed else constraint.on_success, skill.id)
@@ -105,6 +107,18 @@ class ReferenceEngine(Listening):
         if silent:
             return ToolResult(result=None)
         return outcome
+
+    def failure_writes(self, skill_id: str, tool: Any) -> None:
+        """The literals the tool's error branch writes (`claim_status` "5" where no claim is
+        found): the code makes them on the way to its error result, and the skill's prose may
+        branch on them."""
+        self.runtime_writes += 1
+        try:
+            for write in code_facts(self.project, tool).writes:
+                if write.failure and write.value is not UNKNOWN:
+                    self.remember(qualify(write.key, skill_id, self.defs), write.value)
+        finally:
+            self.runtime_writes -= 1
 
     def said_dates(self, arguments: dict[str, Any]) -> list[str]:
         """The arguments holding a date the user said (no tool result returned it)."""

@@ -61,6 +61,9 @@ class CodeFacts:
     """Values of a record's field the tool refuses to work without: `if int(claim_status)
     != 2: return {"error": …}` gives `("claim_status", (2,))` (a booking only for a claim
     in inspection status), so a case that expects it to work draws such a record."""
+    codes: tuple[str, ...] = ()
+    """The literal values of the `error` key of its error results (`"claim_not_found"`,
+    `"invalid_date"`): what the code calls each way it refuses an input."""
     chance: bool = False
     """The tool draws at random (`random.randint(10, 140)`): what it returns and writes, and
     so any branch on it, is up to chance in a real run; no case can fix it."""
@@ -131,6 +134,21 @@ def error_of(sub: ast.AST) -> str | None:
         if "error" in keys:
             return "returns an 'error' result"
     return None
+
+
+def _codes(sub: ast.AST) -> list[str]:
+    """The literal `error` value of an error result dict (`{"error": "claim_not_found"}`)."""
+    if not isinstance(sub, ast.Dict):
+        return []
+    return [
+        v.value
+        for k, v in zip(sub.keys, sub.values, strict=True)
+        if isinstance(k, ast.Constant)
+        and k.value == "error"
+        and isinstance(v, ast.Constant)
+        and isinstance(v.value, str)
+        and v.value.strip()
+    ]
 
 
 def _tests_key(test: ast.expr, key: str) -> bool:
@@ -244,6 +262,7 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
     """Writes and errors of one function, from one walk of its code (in `ast.walk` order)."""
     writes: list[Write] = []
     found: list[str] = []
+    codes: list[str] = []
     nodes = _walk(node)
     parents = {c: p for p in nodes for c in ast.iter_child_nodes(p)}
     for sub in nodes:
@@ -259,12 +278,14 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
             error = error_of(sub)
             if error is not None:
                 found.append(error)
+                codes += _codes(sub)
     found += _doc_errors(node)
     requires = [r for n in nodes if isinstance(n, ast.If) for r in [_required(n)] if r]
     return CodeFacts(
         tuple(dict.fromkeys(writes)),
         tuple(dict.fromkeys(found)),
         tuple(dict.fromkeys(requires)),
+        codes=tuple(dict.fromkeys(codes)),
         chance=any(_draws(n) for n in nodes),
     )
 

@@ -818,7 +818,8 @@ class MantleJustifier:
     ) -> Justification | None:
         name = str(item.get("name") or "")
         if check == "memory_was_set":
-            return strongest(self._writers(name, case, not_yet=not_yet))
+            value = item.get("value")
+            return strongest(self._writers(name, case, not_yet=not_yet, value=value))
         writers = [w for w in self._writers(name, case, own=True) if w is not None]
         # Not set (or cleared): sound when only the runtime writes the entry, so what the
         # case leaves out (a refused gate, a tool not run) keeps it unwritten.
@@ -844,7 +845,13 @@ class MantleJustifier:
         )
 
     def _writers(
-        self, name: str, case: _Case, *, own: bool = False, not_yet: frozenset[str] = frozenset()
+        self,
+        name: str,
+        case: _Case,
+        *,
+        own: bool = False,
+        not_yet: frozenset[str] = frozenset(),
+        value: Any = None,
     ) -> list[Justification | None]:
         """Every element that writes the qualified memory entry `name`, those that write it
         first in a run ahead (so the strongest of equals is the one the case sees): the
@@ -914,29 +921,35 @@ class MantleJustifier:
                 written = Justification(
                     "enforced",
                     where.file if where else md,
-                    self._write_line(where.file, where.line, key) if where else None,
+                    self._write_line(where.file, where.line, key, value) if where else None,
                     f"tool {tool.name} writes {key}",
                 )
                 called = self._tool_in(skill, tool.name, case)
                 tools.append(written if own else _via(written, called))
         return out + setting + tools + said + needed
 
-    def _write_line(self, rel: str, start: int | None, key: str) -> int | None:
+    def _write_line(self, rel: str, start: int | None, key: str, value: Any = None) -> int | None:
         """The line of a tool's code, from its definition at `start` on, that writes `key`
         (its `memory.set("key", ...)`), else `start`: the write itself, not the `def`. The
-        last such write: early returns (a record not found) come before the main path."""
+        last such write: early returns (a record not found) come before the main path;
+        but the one that writes the asserted literal `value` (`"5"` on not-found) where
+        one does."""
         lines = self._file_lines(rel)
         if not start:
             return start
         quoted = (f'"{key}"', f"'{key}'")
-        found = start
+        literal = (json.dumps(value), repr(value)) if isinstance(value, str | int | bool) else ()
+        found, exact = start, None
         for index in range(start, len(lines)):
             text = lines[index]
             if text.startswith(("def ", "async def ", "class ", "@")):
                 break  # the next top-level definition
             if ".set(" in text and any(q in text for q in quoted):
                 found = index + 1
-        return found
+                said = text.split(key, 1)[-1]
+                if exact is None and any(v in said for v in literal):
+                    exact = index + 1
+        return exact or found
 
     def _sets(self, skill: Skill, pattern: re.Pattern[str]) -> bool:
         """Some sentence of `skill` tells the model to set the entry `pattern` finds."""
