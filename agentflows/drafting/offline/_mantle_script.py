@@ -423,7 +423,7 @@ class _Writer:
         may come back slow or healthy): the questions of each branch the walk did not take,
         and the details a skill such a branch hands over to asks for (which router), with a
         note saying the result is up to chance. Returns the words of that skill's gated
-        action, which the user declines, or None."""
+        action, which the user agrees to on a happy path and declines elsewhere, or None."""
         walk = self.script.walk
         keys = chance_keys(self.project, walk.skill)
         if not keys:
@@ -441,11 +441,13 @@ class _Writer:
                     self.fact(ask)
             self.offer_facts(other)
         gate: str | None = None
+        # a happy path takes the action (its goal lies past it), any other case keeps out
+        agree = self.script.behavior.type == "happy_path"
         for callee, tools in gated_callees(self.project, walk.skill, keys):
             branched = True
-            refused = Setup(confirm={t: False for t in tools}, memory=dict(self.script.seeds))
+            answer = Setup(confirm={t: agree for t in tools}, memory=dict(self.script.seeds))
             called = answered_walk(
-                self.project, walk_skill(self.project, callee, refused), refused, self.sheet
+                self.project, walk_skill(self.project, callee, answer), answer, self.sheet
             )
             for ask in called.asks:
                 if ask.kind == "confirm":
@@ -544,8 +546,12 @@ class _Writer:
             self.earlier_exchange(skill)
         self.confirmations()
         if kind != "escalation" and gate is not None and self.context.gate is None:
-            # a branch chance decides may go on to an action the user is asked to confirm
-            self.context.gate, self.context.confirm = gate, "decline"
+            # a branch chance decides may go on to an action the user is asked to confirm: on
+            # a happy path the user takes what leads to the goal; elsewhere the case is about
+            # something else, and the user keeps out of the action
+            agree = self.script.behavior.type == "happy_path"
+            self.context.gate = gate
+            self.context.confirm = "agree" if agree else "decline"
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = _handoff_stop(self.script.handoff_outcome) if handoff else STOP_DONE
