@@ -406,10 +406,12 @@ class Goals(GoalPieces):
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
         self.resumed_goal(walk)
+        runs = self.resumed_runs(walk)
         after: list[tuple[int, Check]] = [
-            (next(i for i, x in enumerate(walk.events) if x is e), short_tool(e))
-            for e in self.resumed_runs(walk)
+            (next(i for i, x in enumerate(walk.events) if x is e), short_tool(e)) for e in runs
         ]
+        if not runs:  # a task whose goal is a record: its first write after the return
+            after += [(i, {"memory_was_set": key}) for i, key in self.resumed_writes(walk)[:1]]
         ends = [(i, e) for i, e in enumerate(walk.events) if e.kind == "block_completed"][-1:]
         after += [
             (i, block_completed(walk.skill, e.block, e.step))
