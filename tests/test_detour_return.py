@@ -156,6 +156,26 @@ def _kinds(data: dict) -> list[str]:
     return [next(iter(a)) for a in data["scenario"]["goals"]["assertions"]]
 
 
+def test_a_detour_that_only_answers_is_no_fixed_return(reading: Project) -> None:
+    """Neither other skill of the project says when it is done or ends on a question the
+    user answers by asking to go back: the return may come as a fresh activation, so
+    neither the resume nor a sequence through it is asserted; the interruption is."""
+    data = _case(reading, "pick_theme", "digression")
+    kinds = _kinds(data)
+    assert "skill_interrupted" in kinds
+    assert "skill_resumed" not in kinds
+    assert "skill_resumed" not in str(data["scenario"]["goals"]["assertions"])
+
+
+def test_a_detour_that_completes_by_its_own_words_comes_first(reading: Project) -> None:
+    """The theme switch completes right after its confirmation line; the opening hours only
+    answer (and ask nothing, the cheaper detour): the detour goes to the theme switch, and
+    the parked task's return is asserted as a resume."""
+    data = _case(reading, "return_book", "digression")
+    assert "Before that, change my theme" in data["scenario"]["simulation_context"]
+    assert "skill_resumed" in _kinds(data)
+
+
 def test_a_resumed_task_whose_goal_is_a_record_asserts_it_after_the_return(
     reading: Project,
 ) -> None:
@@ -172,3 +192,17 @@ def test_a_yes_no_record_the_users_answer_fixes_is_asserted_with_its_value(
 ) -> None:
     assertions = _case(reading, "return_book", "happy")["scenario"]["goals"]["assertions"]
     assert {"memory_was_set": [{"name": "return_book.returned", "value": True}]} in assertions
+
+
+def test_a_detour_offer_that_leads_back_into_the_task_is_taken(loans: Project) -> None:
+    """The due-date skill offers to renew and then invokes the renewal itself: the user's
+    answer to that offer takes it (never "no, thanks" beside a wish to go back), and since
+    an agent may start the renewal afresh from there, no resume is asserted; the renewal
+    itself still is."""
+    data = _case(loans, "renew_loan", "digression")
+    context = data["scenario"]["simulation_context"]
+    assert "- whether you want help to renew the loan: yes, please" in context
+    assert "no, thanks" not in context
+    kinds = _kinds(data)
+    assert "skill_resumed" not in kinds
+    assert "tool_executed" in kinds

@@ -392,8 +392,14 @@ class Goals(GoalPieces):
             self.add(skill_check("skill_activated", other.skill))
             if other.completed:
                 self.add(skill_check("skill_completed", other.skill))
-        self.add(skill_check("skill_resumed", walk.skill, step))
-        if block:
+        # the return is a resume where the detour's end is fixed (it completes by its own
+        # rule, or ends on a question the user answers by asking to go back) and it never
+        # starts this skill itself; else it may come as a fresh activation: no resume event
+        closed = other is not None and (other.completed or self.script.closed_by_return)
+        resumes = closed and not spec.get("leads_back")
+        if resumes:
+            self.add(skill_check("skill_resumed", walk.skill, step))
+        if block and resumes:
             self.add(
                 {
                     "ordered_block_resumed": {
@@ -425,7 +431,7 @@ class Goals(GoalPieces):
                 if other is not None and other.completed
                 else []
             ),
-            skill_check("skill_resumed", walk.skill, step),
+            *([skill_check("skill_resumed", walk.skill, step)] if resumes else []),
             # after the resume, in the walk's order: the task's goal tools (an agent that
             # resumes and stalls, or ran them before the detour, fails) and the block
             # interrupted at one of its steps, which can only complete after the resume

@@ -68,6 +68,7 @@ from ._mantle_facts import (
     label_for,
     named_instead,
     offers,
+    offers_into,
     question_answer,
     reported,
     reported_label,
@@ -349,20 +350,22 @@ class _Writer:
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
 
-    def prose_choice_facts(self) -> None:
+    def prose_choice_facts(self, skill: Skill | None = None, walk: Walk | None = None) -> None:
         """A pick for what the prose asks by a choice's noun where no field of the walk is
         asked ("ask which country only if they need local requirements", with the project's
         `user_country` listing the countries): a correct agent may ask it, and a user who
-        cannot answer leaves it to invent one."""
-        skill = self.defs.skills[self.script.behavior.source]
-        asked = {a.field for a in self.script.walk.asks if a.field}
+        cannot answer leaves it to invent one. The case's own skill and walk unless given
+        (a detour's skill asks its own)."""
+        skill = skill or self.defs.skills[self.script.behavior.source]
+        walk = walk or self.script.walk
+        asked = {a.field for a in walk.asks if a.field}
         fields = [
             f
             for f in [*skill.memory.values(), *self.defs.memory_names().values()]
             if f.type == "categorical" and f.enum_values and f.qualified not in asked
         ]
         for part in sentences(skill.body or ""):
-            if part.condition and not holds(part.condition, self.script.walk.memory):
+            if part.condition and not holds(part.condition, walk.memory):
                 continue
             clause = asked_clause(part.text)
             words = (clause or "").split()
@@ -749,13 +752,31 @@ class _Writer:
         for ask in asks:
             label = self.fact(ask)
             if ask.kind == "question" and label is not None:
+                self.script.closed_by_return = True
                 self.sheet.sheet.facts = [
                     replace(f, value=back) if f.label == label else f
                     for f in self.sheet.sheet.facts
                 ]
+        # an offer of the detour that leads into the task itself ("Offer to help schedule
+        # an inspection. If they agree, invoke `@skill.schedule_inspection`") is taken: it
+        # is the way back, and a "no" to it beside a wish to go back contradicts itself
+        task = self.script.walk.skill
+        into = [*offers_into(self.defs.skills[other.skill], other.memory, task)]
+        if branch is not None:
+            into += offers_into(self.defs.skills[branch.skill], branch.memory, task)
+        taken = f"yes, please: let's go back to {own_words(self.resume_task())}"
+        for label in dict.fromkeys(into):
+            facts = self.sheet.sheet.facts
+            self.sheet.sheet.facts = [f for f in facts if f.label != label]
+            self.sheet.add(label, taken)
         self.offer_facts(other, back)
         if branch is not None:
             self.offer_facts(branch, back)
+        if any(f.value == back for f in self.sheet.sheet.facts):
+            self.script.closed_by_return = True
+        # what the detour's prose may ask by a choice's noun ("ask which country only if
+        # they need local requirements"): the user has an answer ready
+        self.prose_choice_facts(self.defs.skills[other.skill], other)
 
     def written_branch(self, walk: Walk, setup: Setup) -> Walk | None:
         """The detour played again with each number its tools read from the data as the
