@@ -66,7 +66,8 @@ async def track_parcel(parcel_number: str, context: ToolContext = None):
 '''
 
 PARCEL_FILES = {
-    **FILES,
+    # without the truck skill, which completes by its own rule and would be the detour
+    **{path: text for path, text in FILES.items() if "truck_problem" not in path},
     "skills/track_parcel/skill.md": TRACK,
     "skills/track_parcel/tools.py": TRACK_TOOLS,
     "skills/track_parcel/memory.yml": (

@@ -176,3 +176,47 @@ def test_a_hand_over_the_prose_gives_unconditionally_is_asserted_and_cited(line)
     cited = judged[f"/scenario/goals/assertions/{at}"].justification
     assert cited is not None and cited.kind == "instructed"
     assert cited.file == "skills/fix_line/skill.md" and cited.line == 8
+
+
+UPGRADE = """---
+name: fix_line
+description: Help customers fix a slow line. Activate for slow internet or a slow line.
+---
+
+Help the customer fix a slow line.
+
+Acknowledge the problem. Then invoke `@skill.check_line` so a real test runs.
+
+if: session.check_line.line_is_slow == True
+Say the line is too slow right now. Ask if they still need more help.
+
+if: session.check_line.line_is_slow == False
+Say the line itself is fine, so the old modem is the likely cause. Invoke `@skill.swap`.
+"""
+
+
+@pytest.fixture(scope="module")
+def upgrade(tmp_path_factory: pytest.TempPathFactory, line):
+    """The same project with the swap on the branch the walk does not draw."""
+    root = tmp_path_factory.mktemp("upgrade")
+    for path in line.root.rglob("*"):
+        if path.is_file():
+            target = root / path.relative_to(line.root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(path.read_text())
+    (root / "skills" / "fix_line" / "skill.md").write_text(UPGRADE)
+    return load_project(root)
+
+
+def test_a_happy_path_takes_the_action_a_drawn_branch_leads_to(line, upgrade) -> None:
+    """Where a branch chance decides leads to an action the user is asked to confirm, the
+    goal lies past it: the happy path's user agrees (a decline leaves the task unfinished
+    on that branch and belongs to a case of its own), whichever branch the walk drew."""
+    for project in (line, upgrade):
+        for behavior in plan_source(project, "mantle", "fix_line", None).behaviors:
+            if behavior.type != "happy_path":
+                continue
+            data = draft_mantle(DraftContext(project, "mantle", behavior))
+            lines = data["scenario"]["simulation_context"].splitlines()
+            gate = [s for s in lines if s.startswith("When the agent asks whether to swap")]
+            assert gate and gate[0].endswith(", agree."), (behavior.case, gate)

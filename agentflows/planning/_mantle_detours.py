@@ -10,7 +10,7 @@ from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions.skill_model import sentences, skill_model
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
@@ -84,6 +84,38 @@ def _completes(skill: Any, walk: Walk) -> bool:
     return walk.completed or walk.reaches_success
 
 
+def _resumes(skill: Skill, walk: Walk, parked: str) -> bool:
+    """Whether the skill `parked` comes back as a resume once detour `skill` ends, in every
+    correct run, as far as planning can tell (the drafter settles it on the detour's
+    answered path): the detour never offers or starts `parked` itself (`leads_back`), and
+    its end is fixed: its `complete_when` met or the prose's own unconditional completion
+    reached, or a question of its own on the path, which the user answers by asking to go
+    back. A detour that only answers may go on talking, and the return may come as a fresh
+    activation."""
+    if leads_back(skill, parked):
+        return False
+    return walk.completed or any(a.kind == "question" and a.skill == skill.id for a in walk.asks)
+
+
+#: Words that open a sentence waiting on the user raising something first.
+_WAITS = frozenset(("if", "when", "whenever", "unless", "once"))
+
+
+def leads_back(skill: Skill, parked: str) -> bool:
+    """Whether detour `skill` may offer or start `parked` of its own accord: a paragraph of
+    its text that invokes `parked` says something besides sentences that wait on the user
+    ("Offer to help schedule an inspection. If they agree, invoke
+    `@skill.schedule_inspection`"; not "If the customer says a payment is wrong, offer
+    `@skill.dispute_charge`"). An agent may take that way back, a fresh activation,
+    instead of resuming the parked skill."""
+    parts = sentences(skill.body or "")
+    into = {p.paragraph for p in parts if f"@skill.{parked}" in p.text}
+    return any(
+        p.paragraph in into and p.text.split(" ", 1)[0].strip(",").lower() not in _WAITS
+        for p in parts
+    )
+
+
 def _detour_setup(given: dict[str, Any], memory: dict[str, Any]) -> Setup:
     return Setup(values=dict(given), given=frozenset(given), memory=dict(memory))
 
@@ -106,7 +138,7 @@ class DetourBehaviors(PlannerBase):
         if at is None or walk.outcome != "done":
             return []
         memory = {**after_identity(walk), **{k: SET for k in self.memory}}
-        best: tuple[int, str, str, dict[str, Any], Walk] | None = None
+        best: tuple[tuple[bool, int], str, str, dict[str, Any], Walk] | None = None
         for other in sorted(self.defs.skills.values(), key=lambda s: s.id):
             if other.id == self.skill.id or other.is_handoff or not user_routable(other):
                 continue
@@ -119,13 +151,15 @@ class DetourBehaviors(PlannerBase):
             for line, given in phrases:
                 inner = _detour_walk(self.project, other.id, given, memory)
                 if _completes(other, inner):
-                    cost = len(inner.asks)
-                    if best is None or cost < best[0]:
-                        best = (cost, other.id, line, given, inner)
+                    # first a detour whose end the definitions fix and which never starts
+                    # this skill itself, so the return is a resume in every correct run
+                    rank = (not _resumes(other, inner, self.skill.id), len(inner.asks))
+                    if best is None or rank < best[0]:
+                        best = (rank, other.id, line, given, inner)
                     break
         if best is None:
             return []
-        _, other_id, line, given, inner = best
+        rank, other_id, line, given, inner = best
         ask = walk.asks[at]
         inner_model = skill_model(self.project, other_id)
         inner_requested = {
@@ -144,14 +178,20 @@ class DetourBehaviors(PlannerBase):
                 "block": ask.block,
                 "request_values": inner_requested,
                 "success": list(inner.success),
+                "leads_back": leads_back(self.defs.skills[other_id], self.skill.id),
             },
         }
         other_name = self.defs.skills[other_id].name or value_words(other_id)
         title = f"{self.name}: a detour to {_lower_first(other_name)} and back"
+        back = (
+            "resumes where it left off and completes"
+            if not rank[0]
+            else "is taken up again (resumed, or started afresh from the detour) and completes"
+        )
         description = (
             f"While the agent waits at {ask.step_id}, the customer asks something {other_id} "
             f"handles: {self.skill.id} is interrupted, {other_id} completes, and {self.skill.id} "
-            "resumes where it left off and completes."
+            f"{back}."
         )
         return [
             self.behavior(
@@ -328,4 +368,4 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-__all__ = ["DetourBehaviors", "without_greeting"]
+__all__ = ["DetourBehaviors", "leads_back", "without_greeting"]

@@ -524,6 +524,22 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
     return out
 
 
+def offers_into(skill: Skill, memory: dict[str, Any], target: str) -> list[str]:
+    """The offers on the path (as `offers` labels them) whose paragraph goes on into skill
+    `target` ("Offer to help schedule an inspection. If they agree, invoke
+    `@skill.schedule_inspection`"): a yes to one starts `target` from this skill."""
+    parts = sentences(skill.body or "")
+    into = {p.paragraph for p in parts if f"@skill.{target}" in p.text}
+    out: list[str] = []
+    for part in parts:
+        if part.paragraph not in into or (part.condition and not holds(part.condition, memory)):
+            continue
+        label = _offer_label(part.text)
+        if label is not None and label not in out:
+            out.append(label)
+    return out
+
+
 def _offer_label(text: str) -> str | None:
     """The offer `text` makes, as a fact's label, or None (no offer, a negated one, or an
     offer of a person)."""
@@ -644,6 +660,7 @@ __all__ = [
     "label_for",
     "named_instead",
     "offers",
+    "offers_into",
     "question_answer",
     "reported",
     "reported_label",

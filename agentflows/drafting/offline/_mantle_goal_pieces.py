@@ -64,7 +64,43 @@ class GoalPieces(HandoffGoals):
         asked += [k for k in self.tool_written(walk) if k.startswith(walk.skill + ".")]
         fresh = self.declared([k for k in dict.fromkeys(asked) if k not in known])[: limit + 1]
         if fresh:
-            self.add({"memory_was_set": [{"name": k} for k in fresh]})
+            self.add({"memory_was_set": [self.answered_item(walk, k) for k in fresh]})
+
+    def answered_item(self, walk: Walk, key: str) -> dict[str, Any]:
+        """A `memory_was_set` item for a field the path records: with its value where the
+        value is a yes/no the user's own answer fixes ("Set `reboot_done` to true when they
+        confirm success": the case's user confirms), so a write of the other value fails;
+        by name alone otherwise (text an agent may word its own way, ids a backend picks)."""
+        value = walk.memory.get(key)
+        answered = any(a.field == key and a.value is value for a in walk.asks)
+        if isinstance(value, bool) and answered:
+            return {"name": key, "value": value}
+        return {"name": key}
+
+    def resumed_writes(self, walk: Walk) -> list[tuple[int, str]]:
+        """The skill's own fields the user answers at or after the question the detour stood
+        in for, each with the place of its first write: they can only be written after the
+        return, so where no tool does the task's work, they show that it went on. Not a
+        field a tool of the skill writes (a tool may write it at another time)."""
+        at = int(self.facts["digression"].get("at") or 0)
+        keys = [
+            a.field
+            for a in walk.asks[at:]
+            if a.field and a.kind != "identity" and a.field.startswith(walk.skill + ".")
+        ]
+        left = self.left_open()
+        left |= {
+            k for t in self.defs.tools_for(walk.skill) for k in self.tool_writes(t, walk.skill)
+        }
+        out: list[tuple[int, str]] = []
+        for key in self.declared([k for k in dict.fromkeys(keys) if k not in left]):
+            place = next(
+                (i for i, e in enumerate(walk.events) if e.kind == "memory" and e.key == key),
+                None,
+            )
+            if place is not None:
+                out.append((place, key))
+        return sorted(out)
 
     def answered_before(self, walk: Walk, tool: str, limit: int = 3) -> list[str]:
         """The skill's fields the user answers before the gate of `tool` (by name: an agent
@@ -94,6 +130,11 @@ class GoalPieces(HandoffGoals):
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})
         items = self.memory_items(walk, self.chosen_keys(walk))
+        if not self.resumed_runs(walk):  # no tool does the work: the records it leaves do
+            named = {i["name"] for i in items}
+            items += [
+                self.answered_item(walk, k) for _, k in self.resumed_writes(walk) if k not in named
+            ][:3]
         if items:
             self.add({"memory_was_set": items})
         self.goal_tools(walk)

@@ -428,8 +428,14 @@ class Goals(GoalPieces):
             self.add(skill_check("skill_activated", other.skill))
             if other.completed:
                 self.add(skill_check("skill_completed", other.skill))
-        self.add(skill_check("skill_resumed", walk.skill, step))
-        if block:
+        # the return is a resume where the detour's end is fixed (it completes by its own
+        # rule, or ends on a question the user answers by asking to go back) and it never
+        # starts this skill itself; else it may come as a fresh activation: no resume event
+        closed = other is not None and (other.completed or self.script.closed_by_return)
+        resumes = closed and not spec.get("leads_back")
+        if resumes:
+            self.add(skill_check("skill_resumed", walk.skill, step))
+        if block and resumes:
             self.add(
                 {
                     "ordered_block_resumed": {
@@ -442,10 +448,12 @@ class Goals(GoalPieces):
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
         self.resumed_goal(walk)
+        runs = self.resumed_runs(walk)
         after: list[tuple[int, Check]] = [
-            (next(i for i, x in enumerate(walk.events) if x is e), short_tool(e))
-            for e in self.resumed_runs(walk)
+            (next(i for i, x in enumerate(walk.events) if x is e), short_tool(e)) for e in runs
         ]
+        if not runs:  # a task whose goal is a record: its first write after the return
+            after += [(i, {"memory_was_set": key}) for i, key in self.resumed_writes(walk)[:1]]
         ends = [(i, e) for i, e in enumerate(walk.events) if e.kind == "block_completed"][-1:]
         after += [
             (i, block_completed(walk.skill, e.block, e.step))
@@ -459,7 +467,7 @@ class Goals(GoalPieces):
                 if other is not None and other.completed
                 else []
             ),
-            skill_check("skill_resumed", walk.skill, step),
+            *([skill_check("skill_resumed", walk.skill, step)] if resumes else []),
             # after the resume, in the walk's order: the task's goal tools (an agent that
             # resumes and stalls, or ran them before the detour, fails) and the block
             # interrupted at one of its steps, which can only complete after the resume

@@ -69,6 +69,7 @@ from ._mantle_facts import (
     label_for,
     named_instead,
     offers,
+    offers_into,
     question_answer,
     reported,
     reported_label,
@@ -350,20 +351,22 @@ class _Writer:
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
 
-    def prose_choice_facts(self) -> None:
+    def prose_choice_facts(self, skill: Skill | None = None, walk: Walk | None = None) -> None:
         """A pick for what the prose asks by a choice's noun where no field of the walk is
         asked ("ask which country only if they need local requirements", with the project's
         `user_country` listing the countries): a correct agent may ask it, and a user who
-        cannot answer leaves it to invent one."""
-        skill = self.defs.skills[self.script.behavior.source]
-        asked = {a.field for a in self.script.walk.asks if a.field}
+        cannot answer leaves it to invent one. The case's own skill and walk unless given
+        (a detour's skill asks its own)."""
+        skill = skill or self.defs.skills[self.script.behavior.source]
+        walk = walk or self.script.walk
+        asked = {a.field for a in walk.asks if a.field}
         fields = [
             f
             for f in [*skill.memory.values(), *self.defs.memory_names().values()]
             if f.type == "categorical" and f.enum_values and f.qualified not in asked
         ]
         for part in sentences(skill.body or ""):
-            if part.condition and not holds(part.condition, self.script.walk.memory):
+            if part.condition and not holds(part.condition, walk.memory):
                 continue
             clause = asked_clause(part.text)
             words = (clause or "").split()
@@ -424,7 +427,7 @@ class _Writer:
         may come back slow or healthy): the questions of each branch the walk did not take,
         and the details a skill such a branch hands over to asks for (which router), with a
         note saying the result is up to chance. Returns the words of that skill's gated
-        action, which the user declines, or None."""
+        action, which the user agrees to on a happy path and declines elsewhere, or None."""
         walk = self.script.walk
         keys = chance_keys(self.project, walk.skill)
         if not keys:
@@ -442,11 +445,13 @@ class _Writer:
                     self.fact(ask)
             self.offer_facts(other)
         gate: str | None = None
+        # a happy path takes the action (its goal lies past it), any other case keeps out
+        agree = self.script.behavior.type == "happy_path"
         for callee, tools in gated_callees(self.project, walk.skill, keys):
             branched = True
-            refused = Setup(confirm={t: False for t in tools}, memory=dict(self.script.seeds))
+            answer = Setup(confirm={t: agree for t in tools}, memory=dict(self.script.seeds))
             called = answered_walk(
-                self.project, walk_skill(self.project, callee, refused), refused, self.sheet
+                self.project, walk_skill(self.project, callee, answer), answer, self.sheet
             )
             for ask in called.asks:
                 if ask.kind == "confirm":
@@ -547,8 +552,12 @@ class _Writer:
         if kind == "failure" and self.facts.get("outcome"):
             self.confirm_again()
         if kind != "escalation" and gate is not None and self.context.gate is None:
-            # a branch chance decides may go on to an action the user is asked to confirm
-            self.context.gate, self.context.confirm = gate, "decline"
+            # a branch chance decides may go on to an action the user is asked to confirm: on
+            # a happy path the user takes what leads to the goal; elsewhere the case is about
+            # something else, and the user keeps out of the action
+            agree = self.script.behavior.type == "happy_path"
+            self.context.gate = gate
+            self.context.confirm = "agree" if agree else "decline"
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = _handoff_stop(self.script.handoff_outcome) if handoff else STOP_DONE
@@ -765,13 +774,31 @@ class _Writer:
         for ask in asks:
             label = self.fact(ask)
             if ask.kind == "question" and label is not None:
+                self.script.closed_by_return = True
                 self.sheet.sheet.facts = [
                     replace(f, value=back) if f.label == label else f
                     for f in self.sheet.sheet.facts
                 ]
+        # an offer of the detour that leads into the task itself ("Offer to help schedule
+        # an inspection. If they agree, invoke `@skill.schedule_inspection`") is taken: it
+        # is the way back, and a "no" to it beside a wish to go back contradicts itself
+        task = self.script.walk.skill
+        into = [*offers_into(self.defs.skills[other.skill], other.memory, task)]
+        if branch is not None:
+            into += offers_into(self.defs.skills[branch.skill], branch.memory, task)
+        taken = f"yes, please: let's go back to {own_words(self.resume_task())}"
+        for label in dict.fromkeys(into):
+            facts = self.sheet.sheet.facts
+            self.sheet.sheet.facts = [f for f in facts if f.label != label]
+            self.sheet.add(label, taken)
         self.offer_facts(other, back)
         if branch is not None:
             self.offer_facts(branch, back)
+        if any(f.value == back for f in self.sheet.sheet.facts):
+            self.script.closed_by_return = True
+        # what the detour's prose may ask by a choice's noun ("ask which country only if
+        # they need local requirements"): the user has an answer ready
+        self.prose_choice_facts(self.defs.skills[other.skill], other)
 
     def written_branch(self, walk: Walk, setup: Setup) -> Walk | None:
         """The detour played again with each number its tools read from the data as the

@@ -34,6 +34,9 @@ class Script:
     says them): `request_values`."""
     prelude: Walk | None = None
     """The sign-in skill's walk, for a skill whose precondition only a sign-in makes true."""
+    closed_by_return: bool = False
+    """A digression whose skill asks or offers something on the case's path, which the user
+    answers by asking to go back: that answer ends the detour."""
 
     @property
     def facts(self) -> dict[str, Any]:

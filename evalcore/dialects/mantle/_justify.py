@@ -1153,18 +1153,17 @@ class MantleJustifier:
         self, text: str, data: dict[str, Any], runs: list[Skill]
     ) -> Justification | None:
         """A criterion naming the skill a detour goes to, in a case whose skill is parked
-        and resumed: the runtime runs the detour before it resumes the parked one."""
+        (and resumed): the runtime runs the detour before the parked one goes on, whether it
+        resumes or, where the definitions leave the return open, starts again."""
         goals = _dict(_dict(data.get("scenario")).get("goals"))
-        parked = [
-            str(_dict(check.get("skill_resumed")).get("skill_id"))
-            for check in _walk_checks(_list(goals.get("assertions")))
-            if check.get("skill_resumed")
-        ]
-        lower = text.lower()
-        for skill in runs:
-            if parked and skill.id not in parked and _said(skill.id, lower):
-                why = f"detour handling: {skill.id} runs before {parked[0]} resumes"
-                return Justification("enforced", RUNTIME, None, why)
+        checks = list(_walk_checks(_list(goals.get("assertions"))))
+        for event, goes_on in (("skill_resumed", "resumes"), ("skill_interrupted", "goes on")):
+            parked = [str(_dict(c.get(event)).get("skill_id")) for c in checks if c.get(event)]
+            lower = text.lower()
+            for skill in runs:
+                if parked and skill.id not in parked and _said(skill.id, lower):
+                    why = f"detour handling: {skill.id} runs before {parked[0]} {goes_on}"
+                    return Justification("enforced", RUNTIME, None, why)
         return None
 
     def _criterion_gate(self, text: str, runs: list[Skill], case: _Case) -> Justification | None:
