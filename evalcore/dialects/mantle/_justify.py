@@ -24,6 +24,7 @@ or its sentence is permissive ("may", "optionally", "can") or guarded ("If ...",
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from collections.abc import Iterator
@@ -234,6 +235,10 @@ def _requires_entry(condition: Any, name: str) -> bool:
     return name in condition_keys(condition)
 
 
+#: Cases whose judgement a justifier keeps (the oldest is dropped first).
+_MAX_JUDGED = 4096
+
+
 class MantleJustifier:
     """Justifies the checks of Mantle scenarios against one project's definitions."""
 
@@ -243,6 +248,8 @@ class MantleJustifier:
         self._lines: dict[str, list[str]] = {}
         self._prose: dict[str, list[tuple[str, int, str | None, int]]] = {}
         self._agent: list[Line] | None = None
+        self._writing: dict[str, list[Skill]] = {}
+        self._judged: dict[bytes, tuple[Judged, ...]] = {}
 
     # --- reading the definitions ---------------------------------------------------------
 
@@ -538,7 +545,21 @@ class MantleJustifier:
     # --- the checks ----------------------------------------------------------------------
 
     def judge(self, data: dict[str, Any]) -> list[Judged]:
-        """Every assertion (and each part of a list-valued one) and criterion of `data`."""
+        """Every assertion (and each part of a list-valued one) and criterion of `data`.
+
+        Kept per case content (its `repr`: types and key order included): generation
+        judges a draft when it reviews it, keeps what is justified, writes the comments
+        and reports, mostly the same data each time (a new list each call; `Judged` is
+        frozen)."""
+        key = hashlib.blake2b(repr(data).encode(), digest_size=16).digest()
+        kept = self._judged.get(key)
+        if kept is None:
+            kept = self._judged[key] = tuple(self._judge(data))
+            while len(self._judged) > _MAX_JUDGED:
+                del self._judged[next(iter(self._judged))]
+        return list(kept)
+
+    def _judge(self, data: dict[str, Any]) -> list[Judged]:
         case = _Case.of(data)
         case.fields |= self._gated_by(data, case)
         goals = _dict(_dict(data.get("scenario")).get("goals"))
@@ -833,7 +854,7 @@ class MantleJustifier:
         if name in case.slots:
             out.append(Justification("enforced", "(the case)", None, f"initial_slots {name}"))
         skills = (
-            list(self.defs.skills.values())
+            self._may_write(name)
             if namespace == "project"
             else ([self.defs.skills[namespace]] if namespace in self.defs.skills else [])
         )
@@ -889,6 +910,36 @@ class MantleJustifier:
                 called = self._tool_in(skill, tool.name, case)
                 tools.append(written if own else _via(written, called))
         return out + setting + tools + said + needed
+
+    def _may_write(self, name: str) -> list[Skill]:
+        """The skills, in the project's order, where `_writers` can find a writer of the
+        project entry `name`: a block step, a prose sentence naming its key, a tool
+        constraint requiring it or a tool whose code writes it. Every other skill gives it
+        nothing, and looking through all of them for each check made a case cost more with
+        every skill; the list is made once per entry (the definitions never change)."""
+        if name in self._writing:
+            return self._writing[name]
+        key = name.partition(".")[2]
+        pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+
+        def writes(skill: Skill) -> bool:
+            for block in skill.blocks.values():
+                for step in block.steps:
+                    if step.kind == "set_memory" and key in _dict(step.target):
+                        return True
+                    if step.kind == "collect" and str(step.target).split(".")[-1] == key:
+                        return True
+                    if _requires_entry(step.fields.get("complete_when"), name):
+                        return True
+            if any(pattern.search(text) for text, *_ in self._sentences(skill)):
+                return True
+            if any(_requires_entry(c.requires, name) for c in skill.tool_constraints.values()):
+                return True
+            tools = self.defs.tools_for(skill.id).values()
+            return any(name in tool_keys(self.project, tool, skill.id) for tool in tools)
+
+        found = self._writing[name] = [s for s in self.defs.skills.values() if writes(s)]
+        return found
 
     def _write_line(self, rel: str, start: int | None, key: str) -> int | None:
         """The line of a tool's code, from its definition at `start` on, that writes `key`
