@@ -123,3 +123,43 @@ def test_a_kept_judgement_is_given_only_for_the_same_case(projects: dict[int, An
     fewer = justifier.judge(data)
     assert fewer == _justify.MantleJustifier(projects[8]).judge(data)
     assert len(fewer) < len(first)
+
+
+def test_a_seeded_entry_every_skill_writes_is_judged_without_reading_their_prose(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = {
+        "scenario": {
+            "name": "x",
+            "setup": {"initial_slots": {"project.authenticated": True}},
+            "goals": {"assertions": [{"memory_was_set": {"name": "project.authenticated"}}]},
+        }
+    }
+    read: dict[int, list[str]] = {}
+    real = _justify.MantleJustifier._prose_mentions
+    for size, project in projects.items():
+        seen = read[size] = []
+
+        def counted(self: Any, skill: Any, *args: Any, seen: list[str] = seen, **kw: Any) -> Any:
+            seen.append(skill.id)
+            return real(self, skill, *args, **kw)
+
+        monkeypatch.setattr(_justify.MantleJustifier, "_prose_mentions", counted)
+        judged = _justify.MantleJustifier(project).judge(copy.deepcopy(data))
+        assert [(j.kind, j.justification.element) for j in judged] == [  # type: ignore[union-attr]
+            ("enforced", "initial_slots project.authenticated")
+        ]
+    assert read[8] == read[32] == []
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_strongest_writer_read_lazily_is_the_strongest_of_all(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    kinds = [None, "conditional", "instructed", "enforced"]
+    items = [
+        None if (k := rng.choice(kinds)) is None else _justify.Justification(k, f"f{i}", i, "e")
+        for i in range(rng.randint(0, 8))
+    ]
+    assert _justify._strongest(iter(items)) == _justify.strongest(items)
