@@ -848,12 +848,18 @@ class MantleJustifier:
         name = str(item.get("name") or "")
         if check == "memory_was_set":
             return _strongest(self._each_writer(name, case, not_yet=not_yet))
-        writers = [w for w in self._writers(name, case, own=True) if w is not None]
         # Not set (or cleared): sound when only the runtime writes the entry, so what the
         # case leaves out (a refused gate, a tool not run) keeps it unwritten.
         field = self.defs.memory_field(name)
         if field is None:
             return None
+        writers: list[Justification] = []
+        for writer in self._each_writer(name, case, own=True):
+            if writer is None:
+                continue
+            if writer.kind == "conditional":  # the weakest kind: the first is the weakest
+                return weakest([*writers, writer])
+            writers.append(writer)
         if any(w.kind != "enforced" for w in writers):
             return weakest(list(writers))
         if writers:
