@@ -24,6 +24,7 @@ or its sentence is permissive ("may", "optionally", "can") or guarded ("If ...",
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import re
@@ -236,6 +237,14 @@ def _strongest(items: Iterator[Justification | None]) -> Justification | None:
             if RANK[item.kind] == top:
                 break
     return best
+
+
+@functools.lru_cache(maxsize=8192)
+def _id_pattern(name: str) -> re.Pattern[str]:
+    """A pattern finding `name` as a whole id (not inside a longer one). Kept here: a
+    project of many skills names more ids than `re`'s own cache holds (512), and each
+    check compiled its patterns again."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
 
 
 def _requires_entry(condition: Any, name: str) -> bool:
@@ -838,7 +847,7 @@ class MantleJustifier:
                     entry = self._block(skill, block.id, case)
                     at = self._step(skill, step, f"execute_tool {name}", case, key="execute_tool")
                     found.append(_via(at, entry))
-        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        pattern = _id_pattern(name)
         found.append(self._prose_mentions(skill, pattern, case, "calls the tool:"))
         return strongest(found)
 
@@ -924,7 +933,7 @@ class MantleJustifier:
                     else:
                         at = self._step(skill, step, what, case, key=at_key)
                         yield _via(at, self._block(skill, block.id, case))
-        pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+        pattern = _id_pattern(key)
         mentions: dict[str, Justification | None] = {}
 
         def mention(skill: Skill) -> Justification | None:
@@ -981,7 +990,7 @@ class MantleJustifier:
         if name in self._writing:
             return self._writing[name]
         key = name.partition(".")[2]
-        pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+        pattern = _id_pattern(key)
 
         def writes(skill: Skill) -> bool:
             for block in skill.blocks.values():
@@ -1059,7 +1068,7 @@ class MantleJustifier:
         step, a prose sentence naming it); kept per response, as `_may_write` is."""
         if name in self._uttering:
             return self._uttering[name]
-        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        pattern = _id_pattern(name)
 
         def utters(skill: Skill) -> bool:
             if any(rule.response == name for rule in skill.utter):
@@ -1123,7 +1132,7 @@ class MantleJustifier:
                 elif said == name:
                     at = self._step(skill, step, f"utter {name}", case, key=key)
                     out.append(_via(at, self._block(skill, block.id, case)))
-        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        pattern = _id_pattern(name)
         mention = self._prose_mentions(skill, pattern, case, "utters the response:")
         if mention is not None:
             out.append(mention)
@@ -1238,7 +1247,7 @@ class MantleJustifier:
         if not found:
             return None
         name, key = max(found, key=lambda f: (len(f[1]), f[0]))
-        return name, re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+        return name, _id_pattern(key)
 
     def _agent_prose(self) -> list[Line]:
         if self._agent is None:
