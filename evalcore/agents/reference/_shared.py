@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from ...definitions._memo import memoized
+from ...definitions import memoized
 
 T = TypeVar("T")
 

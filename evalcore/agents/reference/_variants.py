@@ -41,9 +41,9 @@ from datetime import date, datetime
 from typing import Any
 
 from ...definitions import Project
-from ...definitions._memo import memoized
 from ...definitions.skill_model import skill_models
 from ._prose import prose_items
+from ._shared import once
 
 KINDS = (
     "skip_optional",
@@ -95,7 +95,7 @@ def variants(project: Project) -> list[Variant]:
     """Every allowed variant of the project's reference agent, in a stable order (worked
     out once per loaded project: a case's checks ask for its skill's optional fields, and
     reading every skill's prose for each of them made a case cost more with every skill)."""
-    return list(memoized(project, "reference-variants", lambda: tuple(_variants(project))))
+    return list(once("variants", project, None, lambda: tuple(_variants(project))))
 
 
 def _variants(project: Project) -> list[Variant]:
@@ -146,7 +146,7 @@ def optional_fields(project: Project, skill_id: str) -> frozenset[str]:
     permits the ask ("you may ask for a quick rating. Set `rating` if they answer."), so a
     correct agent may leave them unset, and no goal or check may rest on them unless a
     case fixes their value itself."""
-    return memoized(project, ("optional-fields", skill_id), lambda: _optional(project, skill_id))
+    return once("optional-fields", project, skill_id, lambda: _optional(project, skill_id))
 
 
 def _optional(project: Project, skill_id: str) -> frozenset[str]:
