@@ -9,6 +9,7 @@ from ._discover import find_project, project_kind_of
 from ._load import load_project
 from ._mantle_rasa_rules import RASA_RULES_VERSION, rasa_errors, rasa_refusal
 from ._mantle_set_fields import undeclared_set_fields
+from ._memo import memoized
 from ._model import (
     Block,
     Branch,
@@ -77,6 +78,7 @@ __all__ = [
     "UtterRule",
     "find_project",
     "load_project",
+    "memoized",
     "project_kind_of",
     "rasa_errors",
     "rasa_refusal",

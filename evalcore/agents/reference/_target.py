@@ -64,7 +64,7 @@ class ReferenceSession:
     ) -> None:
         # the brain reads the definitions only (its skill models, the data records): one
         # per loaded project serves every session
-        brain = once("brain", project, None, lambda: ModelBrain(project))
+        brain = once("brain", project, None, lambda: ModelBrain(project), holds_owner=True)
         self.engine = ReferenceEngine(project, brain, mutant, variant, flags=flags, backend=backend)
         self.flags = flags
         self.setup = setup

@@ -43,6 +43,7 @@ from typing import Any
 from ...definitions import Project
 from ...definitions.skill_model import skill_models
 from ._prose import prose_items
+from ._shared import once
 
 KINDS = (
     "skip_optional",
@@ -91,7 +92,13 @@ class Variant:
 
 
 def variants(project: Project) -> list[Variant]:
-    """Every allowed variant of the project's reference agent, in a stable order."""
+    """Every allowed variant of the project's reference agent, in a stable order (worked
+    out once per loaded project: a case's checks ask for its skill's optional fields, and
+    reading every skill's prose for each of them made a case cost more with every skill)."""
+    return list(once("variants", project, None, lambda: tuple(_variants(project))))
+
+
+def _variants(project: Project) -> list[Variant]:
     defs = project.mantle
     if defs is None:
         return []
@@ -139,8 +146,11 @@ def optional_fields(project: Project, skill_id: str) -> frozenset[str]:
     permits the ask ("you may ask for a quick rating. Set `rating` if they answer."), so a
     correct agent may leave them unset, and no goal or check may rest on them unless a
     case fixes their value itself."""
-    models = skill_models(project)
-    model = models.get(skill_id)
+    return once("optional-fields", project, skill_id, lambda: _optional(project, skill_id))
+
+
+def _optional(project: Project, skill_id: str) -> frozenset[str]:
+    model = skill_models(project).get(skill_id)
     fields = {f.qualified for f in model.fields} if model is not None else set()
     skipped = {v.target for v in variants(project) if v.kind == "skip_optional"}
     return frozenset(fields & skipped)

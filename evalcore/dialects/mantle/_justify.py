@@ -24,6 +24,8 @@ or its sentence is permissive ("may", "optionally", "can") or guarded ("If ...",
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import itertools
 import json
 import re
@@ -234,6 +236,27 @@ def _walk_checks(items: list[Any]) -> Iterator[dict[str, Any]]:
         yield from (_dict(i) for i in _list(item.get("sequencing")))
 
 
+def _strongest(items: Iterator[Justification | None]) -> Justification | None:
+    """`strongest(list(items))`, reading no further than the first of the strongest kind
+    (`strongest` keeps the first of equals)."""
+    best: Justification | None = None
+    top = max(RANK.values())
+    for item in items:
+        if item is not None and (best is None or RANK[item.kind] > RANK[best.kind]):
+            best = item
+            if RANK[item.kind] == top:
+                break
+    return best
+
+
+@functools.lru_cache(maxsize=8192)
+def _id_pattern(name: str) -> re.Pattern[str]:
+    """A pattern finding `name` as a whole id (not inside a longer one). Kept here: a
+    project of many skills names more ids than `re`'s own cache holds (512), and each
+    check compiled its patterns again."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+
+
 def _requires_entry(condition: Any, name: str) -> bool:
     """True when a step's `complete_when` cannot hold without `name` set: the entry is one
     of its `and`-joined terms (no `or`, no negation of it)."""
@@ -242,6 +265,10 @@ def _requires_entry(condition: Any, name: str) -> bool:
     if not isinstance(condition, str) or re.search(r"\bor\b|\bnot\b|!", condition):
         return False
     return name in condition_keys(condition)
+
+
+#: Cases whose judgement a justifier keeps (the oldest is dropped first).
+_MAX_JUDGED = 4096
 
 
 class MantleJustifier:
@@ -253,6 +280,12 @@ class MantleJustifier:
         self._lines: dict[str, list[str]] = {}
         self._prose: dict[str, list[tuple[str, int, str | None, int]]] = {}
         self._agent: list[Line] | None = None
+        self._writing: dict[str, list[Skill]] = {}
+        self._judged: dict[bytes, tuple[Judged, ...]] = {}
+        self._uttering: dict[str, list[Skill]] = {}
+        self._mentions: dict[
+            tuple[str, str, bool], tuple[tuple[str, str | None, bool, int, str], ...]
+        ] = {}
 
     # --- reading the definitions ---------------------------------------------------------
 
@@ -317,7 +350,30 @@ class MantleJustifier:
         """The strongest prose sentence of `skill` matching `pattern`, classified; with
         `setting`, only a sentence that tells the model to set it (one that merely names
         it, "the voice persists via fun_mode", writes nothing)."""
+        md = self._md(skill)
         found: list[Justification | None] = []
+        for text, condition, conditional, line, quoted in self._mentioning(skill, pattern, setting):
+            kind = (
+                "conditional"
+                if conditional
+                else self._classify(text, condition, case, skill, pattern)
+            )
+            found.append(Justification(kind, md, line, f'{what} "{quoted}"'))  # type: ignore[arg-type]
+        return strongest(found)
+
+    def _mentioning(
+        self, skill: Skill, pattern: re.Pattern[str], setting: bool
+    ) -> tuple[tuple[str, str | None, bool, int, str], ...]:
+        """What `_prose_mentions` reads of each sentence matching `pattern`, none of which
+        depends on the case: the text up to the clause that names it, the `if:` condition,
+        whether it is conditional whatever the case (a permissive paragraph, an
+        "otherwise" clause), its line and its quote. Kept per skill and pattern: a check
+        of an entry every skill mentions read every skill's prose for each case."""
+        slot = (skill.id, pattern.pattern, setting)
+        kept = self._mentions.get(slot)
+        if kept is not None:
+            return kept
+        out: list[tuple[str, str | None, bool, int, str]] = []
         permissive_paragraphs: set[int] = set()
         for text, line, condition, paragraph in self._sentences(skill):
             permissive = paragraph in permissive_paragraphs
@@ -332,16 +388,15 @@ class MantleJustifier:
             # the same for y" keeps y under the "If".
             clauses = re.split(r"(?<=;)\s+", text)
             upto = next((i for i, c in enumerate(clauses) if pattern.search(c)), len(clauses))
-            kind = self._classify(" ".join(clauses[: upto + 1]), condition, case, skill, pattern)
-            if upto and clauses[min(upto, len(clauses) - 1)].split()[0].lower() in _OTHERWISE:
-                kind = "conditional"  # "If A, use x; otherwise use y": y only where A fails
-            if permissive:
-                kind = "conditional"
-            quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
-            found.append(
-                Justification(kind, self._md(skill), line, f'{what} "{quoted}"')  # type: ignore[arg-type]
+            # "If A, use x; otherwise use y": y only where A fails
+            otherwise = (
+                bool(upto) and clauses[min(upto, len(clauses) - 1)].split()[0].lower() in _OTHERWISE
             )
-        return strongest(found)
+            quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
+            guarded = " ".join(clauses[: upto + 1])
+            out.append((guarded, condition, otherwise or permissive, line, quoted))
+        found = self._mentions[slot] = tuple(out)
+        return found
 
     def _entries_named(self, clause: str, skill: Skill | None) -> list[str]:
         """Qualified entries of `skill` (or the project) a guard clause names bare, or in
@@ -548,7 +603,21 @@ class MantleJustifier:
     # --- the checks ----------------------------------------------------------------------
 
     def judge(self, data: dict[str, Any]) -> list[Judged]:
-        """Every assertion (and each part of a list-valued one) and criterion of `data`."""
+        """Every assertion (and each part of a list-valued one) and criterion of `data`.
+
+        Kept per case content (its `repr`: types and key order included): generation
+        judges a draft when it reviews it, keeps what is justified, writes the comments
+        and reports, mostly the same data each time (a new list each call; `Judged` is
+        frozen)."""
+        key = hashlib.blake2b(repr(data).encode(), digest_size=16).digest()
+        kept = self._judged.get(key)
+        if kept is None:
+            kept = self._judged[key] = tuple(self._judge(data))
+            while len(self._judged) > _MAX_JUDGED:
+                del self._judged[next(iter(self._judged))]
+        return list(kept)
+
+    def _judge(self, data: dict[str, Any]) -> list[Judged]:
         case = _Case.of(data)
         case.fields |= self._gated_by(data, case)
         goals = _dict(_dict(data.get("scenario")).get("goals"))
@@ -809,7 +878,7 @@ class MantleJustifier:
                     entry = self._block(skill, block.id, case)
                     at = self._step(skill, step, f"execute_tool {name}", case, key="execute_tool")
                     found.append(_via(at, entry))
-        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        pattern = _id_pattern(name)
         found.append(self._prose_mentions(skill, pattern, case, "calls the tool:"))
         return strongest(found)
 
@@ -819,13 +888,19 @@ class MantleJustifier:
         name = str(item.get("name") or "")
         if check == "memory_was_set":
             value = item.get("value")
-            return strongest(self._writers(name, case, not_yet=not_yet, value=value))
-        writers = [w for w in self._writers(name, case, own=True) if w is not None]
+            return _strongest(self._each_writer(name, case, not_yet=not_yet, value=value))
         # Not set (or cleared): sound when only the runtime writes the entry, so what the
         # case leaves out (a refused gate, a tool not run) keeps it unwritten.
         field = self.defs.memory_field(name)
         if field is None:
             return None
+        writers: list[Justification] = []
+        for writer in self._each_writer(name, case, own=True):
+            if writer is None:
+                continue
+            if writer.kind == "conditional":  # the weakest kind: the first is the weakest
+                return weakest([*writers, writer])
+            writers.append(writer)
         if any(w.kind != "enforced" for w in writers):
             return weakest(list(writers))
         if writers:
@@ -855,23 +930,32 @@ class MantleJustifier:
     ) -> list[Justification | None]:
         """Every element that writes the qualified memory entry `name`, those that write it
         first in a run ahead (so the strongest of equals is the one the case sees): the
-        case's seed, block steps, tools' code, prose, then a called tool's `requires`
-        (the entry is set before the runtime calls it). With `own`, a tool's write as the
-        runtime's (not weakened by how the tool gets called); without, no tool the case
-        never runs (`refused`), runs only after the entry is set (`not_yet`, or so in one
-        of its sequencings) or needs the entry set to run."""
+        case's seed, block steps, prose that tells the model to set it, tools' code, prose
+        that names it, then a called tool's `requires` (the entry is set before the
+        runtime calls it). With `own`, a tool's write as the runtime's (not weakened by how
+        the tool gets called); without, no tool the case never runs (`refused`), runs only
+        after the entry is set (`not_yet`, or so in one of its sequencings) or needs the
+        entry set to run."""
+        return list(self._each_writer(name, case, own=own, not_yet=not_yet, value=value))
 
+    def _each_writer(
+        self,
+        name: str,
+        case: _Case,
+        *,
+        own: bool = False,
+        not_yet: frozenset[str] = frozenset(),
+        value: Any = None,
+    ) -> Iterator[Justification | None]:
+        """`_writers`, one at a time in its order: `_strongest` stops at the first of the
+        strongest kind, so an entry every skill writes costs a case no more with more
+        skills when one of the first writers is enforced."""
         namespace, _, key = name.partition(".")
-        out: list[Justification | None] = []
-        tools: list[Justification | None] = []
-        said: list[Justification | None] = []
-        setting: list[Justification | None] = []
-        needed: list[Justification | None] = []
         after = case.refused | not_yet | case.later.get(name, set())
         if name in case.slots:
-            out.append(Justification("enforced", "(the case)", None, f"initial_slots {name}"))
+            yield Justification("enforced", "(the case)", None, f"initial_slots {name}")
         skills = (
-            list(self.defs.skills.values())
+            self._may_write(name)
             if namespace == "project"
             else ([self.defs.skills[namespace]] if namespace in self.defs.skills else [])
         )
@@ -889,27 +973,27 @@ class MantleJustifier:
                     if what is None:
                         continue
                     if own:  # the runtime's own write: it happens only where the run goes
-                        out.append(self._step(skill, step, what, key=at_key))
+                        yield self._step(skill, step, what, key=at_key)
                     else:
                         at = self._step(skill, step, what, case, key=at_key)
-                        out.append(_via(at, self._block(skill, block.id, case)))
+                        yield _via(at, self._block(skill, block.id, case))
+        pattern = _id_pattern(key)
+        mentions: dict[str, Justification | None] = {}
+
+        def mention(skill: Skill) -> Justification | None:
+            if skill.id not in mentions:
+                mentions[skill.id] = self._prose_mentions(
+                    skill, pattern, case, "sets the entry:", setting=self._sets(skill, pattern)
+                )
+            return mentions[skill.id]
+
+        # prose that tells the model to set it ("Set `x` via `set_fields`") writes it
+        # before a tool's code could; a mere mention ("Unless x is true, ...") does not
+        for skill in skills:
+            if self._sets(skill, pattern):
+                yield mention(skill)
+        for skill in skills:
             md = self._md(skill)
-            pattern = re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
-            sets = self._sets(skill, pattern)
-            mention = self._prose_mentions(skill, pattern, case, "sets the entry:", setting=sets)
-            for tool, constraint in skill.tool_constraints.items():
-                if own or tool not in case.called:
-                    continue
-                if _requires_entry(constraint.requires, name):
-                    line = self._constraint_line(skill, tool, "requires")
-                    why = f"{tool} requires {key}: the runtime calls it only once it is set"
-                    if mention is not None:  # and who sets it before
-                        why += f" (set as {mention.place} says)"
-                    needs = Justification("enforced", md, line, why)
-                    needed.append(_via(needs, self._tool_in(skill, tool, case)))
-            # prose that tells the model to set it ("Set `x` via `set_fields`") writes it
-            # before a tool's code could; a mere mention ("Unless x is true, ...") does not
-            (setting if sets else said).append(mention)
             for tool in self.defs.tools_for(skill.id).values():
                 if name not in tool_keys(self.project, tool, skill.id):
                     continue
@@ -924,9 +1008,52 @@ class MantleJustifier:
                     self._write_line(where.file, where.line, key, value) if where else None,
                     f"tool {tool.name} writes {key}",
                 )
-                called = self._tool_in(skill, tool.name, case)
-                tools.append(written if own else _via(written, called))
-        return out + setting + tools + said + needed
+                yield written if own else _via(written, self._tool_in(skill, tool.name, case))
+        for skill in skills:
+            if not self._sets(skill, pattern):
+                yield mention(skill)
+        for skill in skills:
+            for tool, constraint in skill.tool_constraints.items():
+                if own or tool not in case.called:
+                    continue
+                if _requires_entry(constraint.requires, name):
+                    line = self._constraint_line(skill, tool, "requires")
+                    why = f"{tool} requires {key}: the runtime calls it only once it is set"
+                    said = mention(skill)
+                    if said is not None:  # and who sets it before
+                        why += f" (set as {said.place} says)"
+                    needs = Justification("enforced", self._md(skill), line, why)
+                    yield _via(needs, self._tool_in(skill, tool, case))
+
+    def _may_write(self, name: str) -> list[Skill]:
+        """The skills, in the project's order, where `_writers` can find a writer of the
+        project entry `name`: a block step, a prose sentence naming its key, a tool
+        constraint requiring it or a tool whose code writes it. Every other skill gives it
+        nothing, and looking through all of them for each check made a case cost more with
+        every skill; the list is made once per entry (the definitions never change)."""
+        if name in self._writing:
+            return self._writing[name]
+        key = name.partition(".")[2]
+        pattern = _id_pattern(key)
+
+        def writes(skill: Skill) -> bool:
+            for block in skill.blocks.values():
+                for step in block.steps:
+                    if step.kind == "set_memory" and key in _dict(step.target):
+                        return True
+                    if step.kind == "collect" and str(step.target).split(".")[-1] == key:
+                        return True
+                    if _requires_entry(step.fields.get("complete_when"), name):
+                        return True
+            if any(pattern.search(text) for text, *_ in self._sentences(skill)):
+                return True
+            if any(_requires_entry(c.requires, name) for c in skill.tool_constraints.values()):
+                return True
+            tools = self.defs.tools_for(skill.id).values()
+            return any(name in tool_keys(self.project, tool, skill.id) for tool in tools)
+
+        found = self._writing[name] = [s for s in self.defs.skills.values() if writes(s)]
+        return found
 
     def _write_line(self, rel: str, start: int | None, key: str, value: Any = None) -> int | None:
         """The line of a tool's code, from its definition at `start` on, that writes `key`
@@ -953,9 +1080,7 @@ class MantleJustifier:
 
     def _sets(self, skill: Skill, pattern: re.Pattern[str]) -> bool:
         """Some sentence of `skill` tells the model to set the entry `pattern` finds."""
-        return any(
-            pattern.search(text) and SETTING & words(text) for text, *_ in self._sentences(skill)
-        )
+        return bool(self._mentioning(skill, pattern, True))
 
     def _utter(self, check: str, body: dict[str, Any], case: _Case) -> Justification | None:
         name = body.get("utter_name")
@@ -963,7 +1088,7 @@ class MantleJustifier:
             return None
         found: list[Justification | None] = []
         own = check != "bot_uttered"  # not uttered: the runtime's utters happen only where it goes
-        for skill in self.defs.skills.values():
+        for skill in self._may_utter(name):
             found += [j for j in self._utterers(skill, name, case, own=own) if j is not None]
         if check == "bot_uttered":
             return strongest(found)
@@ -986,6 +1111,36 @@ class MantleJustifier:
             source.line if source else None,
             f"nothing utters {name}",
         )
+
+    def _may_utter(self, name: str) -> list[Skill]:
+        """The skills, in the project's order, where `_utterers` finds an element that
+        utters response `name` (an `utter` rule, a tool constraint's response, a block
+        step, a prose sentence naming it); kept per response, as `_may_write` is."""
+        if name in self._uttering:
+            return self._uttering[name]
+        pattern = _id_pattern(name)
+
+        def utters(skill: Skill) -> bool:
+            if any(rule.response == name for rule in skill.utter):
+                return True
+            for constraint in skill.tool_constraints.values():
+                confirm = constraint.requires_confirmation
+                roles = [constraint.on_success, constraint.on_failure]
+                if confirm:
+                    roles += [confirm.utter_for_confirmation, confirm.utter_on_user_denial]
+                if name in roles:
+                    return True
+            for block in skill.blocks.values():
+                for step in block.steps:
+                    said = step.target if step.kind == "action" else step.fields.get("utterance")
+                    if step.kind == "collect" and not said:
+                        said = f"utter_ask_{str(step.target).split('.')[-1]}"
+                    if said == name:
+                        return True
+            return bool(self._mentioning(skill, pattern, False))
+
+        found = self._uttering[name] = [s for s in self.defs.skills.values() if utters(s)]
+        return found
 
     def _utterers(
         self, skill: Skill, name: str, case: _Case, *, own: bool = False
@@ -1027,7 +1182,7 @@ class MantleJustifier:
                 elif said == name:
                     at = self._step(skill, step, f"utter {name}", case, key=key)
                     out.append(_via(at, self._block(skill, block.id, case)))
-        pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+        pattern = _id_pattern(name)
         mention = self._prose_mentions(skill, pattern, case, "utters the response:")
         if mention is not None:
             out.append(mention)
@@ -1142,7 +1297,7 @@ class MantleJustifier:
         if not found:
             return None
         name, key = max(found, key=lambda f: (len(f[1]), f[0]))
-        return name, re.compile(rf"(?<![\w-]){re.escape(key)}(?![\w-])")
+        return name, _id_pattern(key)
 
     def _agent_prose(self) -> list[Line]:
         if self._agent is None:

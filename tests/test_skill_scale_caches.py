@@ -1,0 +1,165 @@
+"""Per-case work that does not grow with the project's skills: what a case's verification
+and justification read of the definitions is kept per loaded project, for any number of
+skills, and a kept answer is the one a fresh reading gives."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.synthetic import write_project
+from evalcore.agents.reference import _shared, _variants
+from evalcore.agents.reference._shared import once
+from evalcore.definitions import load_project
+from evalcore.dialects.mantle import _justify
+from evalcore.yamlio import load_yaml
+
+REPO = Path(__file__).resolve().parents[1]
+CASE = REPO / "generated_cases" / "mantle" / "card_replace" / "card_replace_damaged_happy_path.yml"
+
+
+class _Owner:
+    """A stand-in for a loaded project or skill model (weakly referable)."""
+
+
+def test_values_are_kept_for_more_owners_than_a_project_has_skills() -> None:
+    owners = [_Owner() for _ in range(200)]  # a skill model per skill is an owner
+    built: list[int] = []
+    for _ in range(2):
+        for index, owner in enumerate(owners):
+            once("test", owner, None, lambda i=index: built.append(i) or i)
+    assert built == list(range(200))
+
+
+def test_a_value_that_holds_its_owner_does_not_keep_it_forever() -> None:
+    for _ in range(_shared._MAX_HELD + 5):
+        owner = _Owner()
+        once("test-held", owner, None, lambda o=owner: [o], holds_owner=True)
+    assert len(_shared._HELD) <= _shared._MAX_HELD
+
+
+@pytest.fixture(scope="module")
+def projects(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Any]:
+    root = tmp_path_factory.mktemp("skills")
+    return {n: load_project(write_project(root / f"p{n}", n, distinct=True)) for n in (8, 32)}
+
+
+def test_a_skills_optional_fields_read_the_prose_once_per_project(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = projects[32]
+    calls: list[str] = []
+    real = _variants.prose_items
+
+    def counted(skill: Any, model: Any) -> Any:
+        calls.append(skill.id)
+        return real(skill, model)
+
+    monkeypatch.setattr(_variants, "prose_items", counted)
+    skills = sorted(project.mantle.skills)
+    first = {s: _variants.optional_fields(project, s) for s in skills}
+    again = {s: _variants.optional_fields(project, s) for s in skills}
+    assert first == again
+    assert len(calls) <= len(skills)  # each skill's prose once, not once per asking skill
+
+
+def _data(project_size: int) -> dict[str, Any]:
+    """Bank's damaged-card happy path, on the first copy of `card_replace`."""
+    text = CASE.read_text(encoding="utf-8")
+    for name in ("card_replace", "check_balance", "dispute_charge", "human_handoff"):
+        text = text.replace(name, f"{name}_s01")
+    return load_yaml(text)
+
+
+def test_judging_a_project_entry_reads_only_the_skills_that_can_write_it(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no skill's prose, steps, constraints or tools name `preferred_language` (a seed)
+    data = {
+        "scenario": {
+            "name": "x",
+            "goals": {
+                "assertions": [{"memory_was_not_set": {"name": "project.preferred_language"}}]
+            },
+        }
+    }
+    read: dict[int, list[str]] = {}
+    real = _justify.MantleJustifier._prose_mentions
+    for size, project in projects.items():
+        seen = read[size] = []
+
+        def counted(self: Any, skill: Any, *args: Any, seen: list[str] = seen, **kw: Any) -> Any:
+            seen.append(skill.id)
+            return real(self, skill, *args, **kw)
+
+        monkeypatch.setattr(_justify.MantleJustifier, "_prose_mentions", counted)
+        judged = _justify.MantleJustifier(project).judge(copy.deepcopy(data))
+        assert [j.kind for j in judged] == ["enforced"]  # "nothing writes" it
+    assert read[8] == read[32] == []
+
+
+def test_the_writers_index_judges_as_every_skill_does(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = projects[8]
+    data = _data(8)
+    indexed = _justify.MantleJustifier(project).judge(copy.deepcopy(data))
+    monkeypatch.setattr(
+        _justify.MantleJustifier, "_may_write", lambda self, name: list(self.defs.skills.values())
+    )
+    assert _justify.MantleJustifier(project).judge(data) == indexed
+
+
+def test_a_kept_judgement_is_given_only_for_the_same_case(projects: dict[int, Any]) -> None:
+    justifier = _justify.MantleJustifier(projects[8])
+    data = _data(8)
+    first = justifier.judge(copy.deepcopy(data))
+    assert justifier.judge(copy.deepcopy(data)) == first
+    goals = data["scenario"]["goals"]
+    goals["assertions"] = goals["assertions"][:1]
+    fewer = justifier.judge(data)
+    assert fewer == _justify.MantleJustifier(projects[8]).judge(data)
+    assert len(fewer) < len(first)
+
+
+def test_a_seeded_entry_every_skill_writes_is_judged_without_reading_their_prose(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = {
+        "scenario": {
+            "name": "x",
+            "setup": {"initial_slots": {"project.authenticated": True}},
+            "goals": {"assertions": [{"memory_was_set": {"name": "project.authenticated"}}]},
+        }
+    }
+    read: dict[int, list[str]] = {}
+    real = _justify.MantleJustifier._prose_mentions
+    for size, project in projects.items():
+        seen = read[size] = []
+
+        def counted(self: Any, skill: Any, *args: Any, seen: list[str] = seen, **kw: Any) -> Any:
+            seen.append(skill.id)
+            return real(self, skill, *args, **kw)
+
+        monkeypatch.setattr(_justify.MantleJustifier, "_prose_mentions", counted)
+        judged = _justify.MantleJustifier(project).judge(copy.deepcopy(data))
+        assert [(j.kind, j.justification.element) for j in judged] == [  # type: ignore[union-attr]
+            ("enforced", "initial_slots project.authenticated")
+        ]
+    assert read[8] == read[32] == []
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_strongest_writer_read_lazily_is_the_strongest_of_all(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    kinds = [None, "conditional", "instructed", "enforced"]
+    items = [
+        None if (k := rng.choice(kinds)) is None else _justify.Justification(k, f"f{i}", i, "e")
+        for i in range(rng.randint(0, 8))
+    ]
+    assert _justify._strongest(iter(items)) == _justify.strongest(items)
