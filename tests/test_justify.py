@@ -159,6 +159,19 @@ def test_block_steps_are_as_strong_as_what_enters_the_block(shop: Any) -> None:
     assert size.kind == "instructed" and size.element.startswith("step ask_size: collect size")
 
 
+def test_a_blocks_detour_events_name_the_runtime_rule_at_the_block(shop: Any) -> None:
+    """`ordered_block_resumed` is the runtime's, recorded beside `skill_resumed` when the
+    parked step is a block step: the comment says so, cited at the block, as strong as
+    what enters it; the block's own `completed` stays the bare block."""
+    body = {"skill_id": "order", "block_id": "pick_item", "step_id": "ask_size"}
+    resumed = _one(shop, {"ordered_block_resumed": body})
+    entered = _one(shop, {"ordered_block_completed": {**body, "step_id": "ask_size"}})
+    assert (resumed.kind, resumed.file, resumed.line) == (entered.kind, entered.file, entered.line)
+    assert resumed.element.startswith(entered.element)
+    assert "resuming order at a step of block pick_item records this event too" in resumed.element
+    assert "detour handling" not in entered.element
+
+
 def test_unconditional_prose_is_instructed(shop: Any) -> None:
     placed = _one(shop, {"tool_executed": {"tool_name": "place_order", "skill_id": "order"}})
     assert placed.kind == "instructed" and placed.line == 29

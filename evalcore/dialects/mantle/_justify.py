@@ -30,7 +30,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
@@ -156,6 +156,15 @@ _DETOUR = {
     "skill_interrupted": "detour handling: {} is parked when another skill starts mid-way",
     "skill_resumed": "detour handling: {} resumes once the skill that interrupted it ends",
     "skill_cancelled": "detour handling: {} is cancelled when the user abandons it",
+}
+
+#: A block's own detour events: the runtime records them with the skill's when the step
+#: it parks or resumes is a step of that block (`ordered_block_resumed` beside
+#: `skill_resumed`, with the same `step_id`).
+_BLOCK_DETOUR = {
+    "interrupted": "detour handling: parking {1} at a step of block {0} records this event too",
+    "resumed": "detour handling: resuming {1} at a step of block {0} records this event too",
+    "cancelled": "detour handling: cancelling {1} at a step of block {0} records this event too",
 }
 
 #: The value of an entry the case sets or its user states without saying which value.
@@ -669,7 +678,15 @@ class MantleJustifier:
             # the skill's description routes to it; parking and resuming it is the runtime's
             return Justification("enforced", RUNTIME, None, _DETOUR[check].format(skill.id))  # type: ignore[union-attr]
         if check.startswith("ordered_block_"):
-            return self._block(skill, str(body.get("block_id") or ""), case)
+            block_id = str(body.get("block_id") or "")
+            found = self._block(skill, block_id, case)
+            event = check.removeprefix("ordered_block_")
+            if found is None or event not in _BLOCK_DETOUR:
+                return found
+            # the runtime records the block's event beside the skill's when the parked step
+            # is a block step; the reviewer sees the rule, cited at the block
+            rule = _BLOCK_DETOUR[event].format(block_id, skill.id)  # type: ignore[union-attr]
+            return replace(found, element=f"{found.element} ({rule})")
         if check == "tool_executed":
             return self._tool(body, case)
         if check in ("bot_uttered", "bot_did_not_utter"):
