@@ -5,6 +5,9 @@
   the variant ended the skill at the mode and verification dropped every call a happy path
   of a mode asserted. A correct agent may ask one section's questions in either order, never
   a branch's before the answer that picks it.
+- A tool only `tool_constraints` names (nothing instructs a call): the reference agent
+  never calls it, so the faults of its call (and of a key only it writes) have nothing to
+  act on: equivalent, not a survivor.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.generate._verify_mantle import verify_mantle
 from agentflows.generate._verify_types import VerifyEnv
-from evalcore.agents.reference import ask_runs, variants
+from evalcore.agents.reference import ask_runs, mutants, variants
 from evalcore.agents.reference._prose import prose_items
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import skill_models
@@ -183,3 +186,16 @@ def test_a_mode_happy_path_keeps_its_call_under_every_variant(parcel: Path) -> N
     assert verdict.outcome == "yes", (verdict.reason, verdict.fixes)
     assert verdict.data["scenario"]["goals"]["assertions"] == BROKEN
     assert "reorder_asks:parcel" in verdict.variants_passed
+
+
+def test_faults_of_a_call_nothing_instructs_are_equivalent(parcel: Path) -> None:
+    found = {m.id: m for m in mutants(load_project(parcel))}
+    for kind in ("drop_on_success", "fail_silently", "wrong_argument"):
+        why = found[f"{kind}:send_voucher"].equivalent
+        assert why is not None and "only tool_constraints names send_voucher" in why
+    assert found["forget_memory:parcel.voucher_code"].equivalent is not None
+    # the early call a missing `requires` lets through is seen by a case: not marked
+    assert found["ignore_requires:send_voucher"].equivalent is None
+    # a tool the prose calls keeps its mutants
+    assert found["drop_on_success:report_broken"].equivalent is None
+    assert found["fail_silently:report_broken"].equivalent is None
