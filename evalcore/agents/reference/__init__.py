@@ -19,7 +19,7 @@ from ._engine import ReferenceEngine
 from ._mutants import KINDS, Mutant, find_mutant, mutants
 from ._reach import reached
 from ._target import ReferenceTarget, parse_reference
-from ._variants import Variant, optional_fields, variants
+from ._variants import Variant, ask_runs, optional_fields, variants
 
 __all__ = [
     "KINDS",
@@ -28,6 +28,7 @@ __all__ = [
     "ReferenceEngine",
     "ReferenceTarget",
     "Variant",
+    "ask_runs",
     "asked_request",
     "find_mutant",
     "mutants",

@@ -19,6 +19,13 @@ it":
 
 - `drop_on_success:<tool>`: the `on_success` it names is a response no responses file
   defines, so the reference agent utters nothing there either.
+- `skip_confirmation`, `drop_on_success`, `wrong_argument`, `fail_silently` of a tool that
+  only `tool_constraints` names (no prose, `instructions`, block `tools:` or `execute_tool`
+  step of any skill calls it), and `forget_memory` of a key only such tools write: nothing
+  tells the agent to call the tool, so the reference agent never does (a correct agent may
+  or may not: no case may assert the call). The fault acts on a call that never happens.
+  Its `ignore_requires` mutant (the tool run as the skill starts) is not marked: a case
+  sees that call.
 
 A skipped step goes on at the following step, not where its `next` would branch: leaving
 out a routing `noop` that branches is a real fault (the branch is never taken).
@@ -31,7 +38,7 @@ from typing import Any
 
 from ...definitions import MantleDefinitions, Project, Skill, Step
 from ...definitions._memo import memoized
-from ...definitions.skill_model import SkillModel, ToolUse
+from ...definitions.skill_model import SkillModel, ToolUse, qualify
 from ._prose import prose_items
 
 
@@ -115,6 +122,69 @@ def no_arguments(
     return f"{use.name} is always called with no arguments: {where}"
 
 
+def uninstructed(project: Project, models: dict[str, SkillModel | None], tool: str) -> str | None:
+    """Why the reference agent never calls `tool` (None: some skill tells it to): every
+    skill that knows the tool names it only in `tool_constraints`."""
+    defs = project.mantle
+    assert defs is not None
+    named = False
+    for skill in defs.skills.values():
+        steps = (s for b in skill.blocks.values() for s in b.steps)
+        if any(s.kind == "execute_tool" and str(s.target) == tool for s in steps):
+            return None
+        model = models.get(skill.id)
+        use = model.tool(tool) if model is not None else None
+        if use is None:
+            if model is None and tool in skill.tool_constraints:
+                return None  # a skill the model cannot read: not proven
+            continue
+        if any(c.kind != "constraint" for c in use.calls):
+            return None
+        named = named or bool(use.calls)
+    if not named:
+        return None
+    return (
+        f"only tool_constraints names {tool}: no prose, instructions, block tools or "
+        "execute_tool step calls it, so the reference agent never does (nothing instructs "
+        "the call, so no case may assert it) and the fault has no call to act on"
+    )
+
+
+def written_only_by_uninstructed(
+    project: Project, models: dict[str, SkillModel | None], key: str
+) -> str | None:
+    """Why the reference agent never writes `key` (None: some way may): only tools it
+    never calls (`uninstructed`) write it; no `set_memory` step, field or flag does."""
+    defs = project.mantle
+    assert defs is not None
+    writers: set[str] = set()
+    for skill in defs.skills.values():
+        for block in skill.blocks.values():
+            for step in block.steps:
+                if step.kind == "set_memory" and isinstance(step.target, dict):
+                    names = {
+                        str(k) if "." in str(k) else qualify(str(k), skill.id, defs)
+                        for k in step.target
+                    }
+                    if key in names:
+                        return None
+        model = models.get(skill.id)
+        if model is None:
+            return None  # a skill the model cannot read: not proven
+        if any(f.qualified == key for f in model.fields) or any(
+            r.qualified == key for r in model.records
+        ):
+            return None
+        writers |= {u.name for u in model.tools if any(w.key == key for w in u.writes)}
+    if not writers or any(uninstructed(project, models, t) is None for t in sorted(writers)):
+        return None
+    names = ", ".join(sorted(writers))
+    return (
+        f"only {names} writes {key}, and only tool_constraints names it: the reference "
+        "agent never calls it (nothing instructs the call), so the key is never written"
+    )
+
+
 def _follows(step: Step, steps: list[Step], index: int) -> str | None:
     """Why the noop `step` leads where the block goes on after it anyway (None: it may
     branch elsewhere)."""
@@ -163,4 +233,10 @@ def silent_success(skill: Skill, tool: str, responses: Collection[str]) -> str |
     return None
 
 
-__all__ = ["no_arguments", "silent_success", "skipped_noop"]
+__all__ = [
+    "no_arguments",
+    "silent_success",
+    "skipped_noop",
+    "uninstructed",
+    "written_only_by_uninstructed",
+]

@@ -19,7 +19,16 @@ from ...definitions import Project
 from ...definitions.skill_model import qualify, skill_models
 from ...errors import UserError
 from ...suggest import did_you_mean
-from ._equivalent import no_arguments, silent_success, skipped_noop
+from ._equivalent import (
+    no_arguments,
+    silent_success,
+    skipped_noop,
+    uninstructed,
+    written_only_by_uninstructed,
+)
+
+#: Kinds whose fault acts on a call of the tool they name.
+_CALL_KINDS = frozenset({"skip_confirmation", "drop_on_success", "wrong_argument", "fail_silently"})
 
 KINDS = (
     "skip_confirmation",
@@ -136,6 +145,12 @@ def _marked(project: Project, models: dict, mutant: Mutant) -> Mutant:
     if skill is None or mutant.target is None:
         return mutant
     why: str | None = None
+    if mutant.kind in _CALL_KINDS:
+        why = uninstructed(project, models, mutant.target)
+    elif mutant.kind == "forget_memory":
+        why = written_only_by_uninstructed(project, models, mutant.target)
+    if why is not None:
+        return replace(mutant, equivalent=why)
     if mutant.kind == "wrong_argument":
         model = models.get(skill.id)
         use = model.tool(mutant.target) if model is not None else None

@@ -16,7 +16,8 @@ the procedure ends there (`skill_model.cues`). `delegate` mentions
 are offers, not followed on their own.
 
 An allowed variant (`_variants.py`) takes its freedom here: an optional lookup, ask or
-question skipped (`skip_optional`), the prose-only asks in the other order (`reorder_asks`).
+question skipped (`skip_optional`), the prose-only asks in the other order within each run
+of asks under one condition (`reorder_asks`).
 
 
 Instructions steps ask for what `complete_when` waits for (one question naming the first
@@ -38,7 +39,7 @@ from ...definitions.skill_model.prose_items import hands_over, with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
 from ._asking import question_for
 from ._prose import ProseItem, prose_items
-from ._variants import optional_target
+from ._variants import ask_runs, optional_target
 
 if TYPE_CHECKING:
     from ._brain import ModelBrain
@@ -98,10 +99,11 @@ class Runner:
         ctx, skill = self.ctx, self.skill
         assert self.model is not None
         items = with_entry_block(skill, prose_items(skill, self.model))
-        asks = [n for n, i in enumerate(items) if i.kind == "ask_field"]
-        if len({items[n].name for n in asks}) >= 2 and self.free("reorder_asks", skill.id):
-            for n, item in zip(asks, [items[n] for n in reversed(asks)], strict=True):
-                items[n] = item
+        runs = ask_runs(items)
+        if runs and self.free("reorder_asks", skill.id):
+            for run in runs:
+                for n, item in zip(run, [items[n] for n in reversed(run)], strict=True):
+                    items[n] = item
         ran_blocks: set[str] = set()
         for item in items:
             if self.stopped:

@@ -14,7 +14,9 @@ Kinds (the id is `<kind>:<target>`):
   …, call …" where the key has an `initial_value`, so a correct agent finds it filled), or
   an ask or question the prose only permits ("you may
   ask …", "optionally", "if useful"), skipped;
-- `reorder_asks` (`<skill>`): the skill's prose-only asks in the reverse order;
+- `reorder_asks` (`<skill>`): the skill's prose-only asks in the reverse order, within each
+  run of asks one after the other under the same condition (`ask_runs`): a question of a
+  branch never moves before the answer that picks the branch, nor past a call;
 - `reorder_writes` (`<skill>`): fields the model sets in one step written in the other
   order (a `set_fields` of two keys);
 - `set_late` (`<key>`): a field the model sets (prose, instructions, the request, a flag it
@@ -110,7 +112,6 @@ def _variants(project: Project) -> list[Variant]:
         if model is None:
             continue
         items = prose_items(skill, model)
-        asks = [i for i in items if i.kind == "ask_field"]
         for item in items:
             if item.kind == "lookup" and item.key and item.name:
                 if _filled_by_other(filled, _key(item.key), item.name):
@@ -122,7 +123,7 @@ def _variants(project: Project) -> list[Variant]:
                     out.append(Variant("skip_optional", f"{skill_id}.{item.name}", skill_id))
             elif item.kind in ("ask_field", "question") and permitted(skill.body, item.sentence):
                 out.append(Variant("skip_optional", optional_target(skill_id, item), skill_id))
-        if len({i.name for i in asks}) >= 2:
+        if ask_runs(items):
             out.append(Variant("reorder_asks", skill_id, skill_id))
         set_by_model = [f.qualified for f in model.fields if f.asked_by in MODEL_SET]
         set_by_model += [r.qualified for r in model.records]
@@ -139,6 +140,27 @@ def _variants(project: Project) -> list[Variant]:
     order = {kind: i for i, kind in enumerate(KINDS)}
     unique = {v.id: v for v in out}
     return sorted(unique.values(), key=lambda v: (order[v.kind], v.id))
+
+
+def ask_runs(items: list[Any]) -> list[list[int]]:
+    """The positions of the asks a correct agent may put in another order: each run of two
+    or more `ask_field` items of distinct fields, one right after the other under the same
+    condition. An ask of one `if:` section never moves into another (the answer that picks
+    the branch comes first), nor past a call, block or hand-over between them (what it
+    runs may need the answer)."""
+    runs: list[list[int]] = []
+    run: list[int] = []
+    for n, item in enumerate(items):
+        joins = bool(run) and items[run[-1]].condition == item.condition
+        if item.kind == "ask_field" and joins:
+            run.append(n)
+            continue
+        if len({items[k].name for k in run}) >= 2:
+            runs.append(run)
+        run = [n] if item.kind == "ask_field" else []
+    if len({items[k].name for k in run}) >= 2:
+        runs.append(run)
+    return runs
 
 
 def optional_fields(project: Project, skill_id: str) -> frozenset[str]:
@@ -237,6 +259,7 @@ __all__ = [
     "MODEL_SET",
     "PERMISSIVE",
     "Variant",
+    "ask_runs",
     "optional_target",
     "permitted",
     "reformatted",
