@@ -72,6 +72,8 @@ description: >
 ---
 
 Call `get_sick_steps` and tell them the steps it returns.
+
+Complete this skill right after telling them the steps.
 """
 
 SICK_TOOLS = '''\
