@@ -92,7 +92,8 @@ def test_a_found_record_makes_neither_the_error_write_nor_a_missing_value(tmp_pa
     result = FakeBackend(project).call(
         "claim_status", "get_claim_status", {"claim_number": "CLM-1041"}, {}
     )
-    assert result.writes.get("claim_status.claim_status") == 0  # the row's (1041 % 3), not "9"
+    # the row's (1041 % 3) as the text it writes to a text field, not "9"
+    assert result.writes.get("claim_status.claim_status") == "0"
     assert "claim_status.inspection_date" not in result.writes
 
 

@@ -79,6 +79,7 @@ class OutcomeBehaviors(ThresholdBehaviors):
         if done and self.direction_value(first_field.qualified) is None:
             self.base.update(done[0][4])
         out = []
+        failing = self._failure_values()
         for index, (_, _, (qualified, value), walk, values) in enumerate(candidates):
             self.used_values.add((qualified, value))
             multiple = len(self.routing) > 1
@@ -86,6 +87,13 @@ class OutcomeBehaviors(ThresholdBehaviors):
             type_ = "escalation" if walk.outcome == "handoff" else "happy_path"
             field_words = value_words(qualified.split(".", 1)[1])
             title = f"{self.name} ({field_words}: {value_words(value)})"
+            facts: dict[str, Any] = {"values": values}
+            tool = failing.get((qualified, str(value)))
+            if tool is not None:  # that branch is the failure case's: no record leads there
+                facts[NOT_WRITTEN] = (
+                    f"only {tool}'s error branch writes {qualified} = {value}: its failure "
+                    "case is that branch (a found record never takes it)"
+                )
             out.append(
                 self.behavior(
                     "happy",
@@ -93,12 +101,22 @@ class OutcomeBehaviors(ThresholdBehaviors):
                     case,
                     title,
                     self._happy_text(walk, qualified, value),
-                    {"values": values},
+                    facts,
                     walk,
                     elements,
                     10 if index == 0 else 30 + index,
                 )
             )
+        return out
+
+    def _failure_values(self) -> dict[tuple[str, str], str]:
+        """(key, value) -> the tool whose error branch alone writes it, where the skill's
+        prose has a paragraph for that outcome (`failure_outcome`: its own failure case)."""
+        out: dict[tuple[str, str], str] = {}
+        for name in self.defs.tools_for(self.skill.id):
+            outcome = failure_outcome(self.project, self.skill.id, name)
+            for key, value in (outcome.writes if outcome is not None else {}).items():
+                out.setdefault((key, str(value)), name)
         return out
 
     def _happy_text(self, walk: Walk, qualified: str | None, value: Any) -> str:

@@ -17,6 +17,7 @@ from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions.skill_model import (
     code_facts,
     normalised_parameters,
+    outside_effect,
     sentences,
     skill_model,
 )
@@ -173,10 +174,11 @@ class PathGoals(AvoidedGoals):
         # the values the behaviour routes on (set from the request or from a record the user
         # picks): the branch the case is about, so a wrong value fails it
         routed = {**(self.facts.get("values") or {}), **(self.facts.get("request_values") or {})}
+        looked_up = self.locally_written(walk)
         for key in routed:
             field = names.get(key)
             categorical = field is not None and field.type == "categorical"
-            if categorical and key.startswith(walk.skill + "."):
+            if (categorical or key in looked_up) and key.startswith(walk.skill + "."):
                 keys.append(key)
         skill = self.defs.skills[walk.skill]
         for block in skill.blocks.values():
@@ -195,6 +197,21 @@ class PathGoals(AvoidedGoals):
             ]
         left = self.left_open()
         return [k for k in dict.fromkeys(keys) if k not in left]
+
+    def locally_written(self, walk: Walk) -> set[str]:
+        """Keys the path's successful runs of local tools write (ones that act on no outside
+        service, `outside_effect`): a status such a tool reads from the project's own data
+        for the record the case fixes is the same on every run, so the branch it picks is
+        asserted by its value (else every branch case of a free argument asserts the same)."""
+        tools = self.defs.tools_for(walk.skill)
+        keys: set[str] = set()
+        for event in walk.tools():
+            tool = tools.get(event.tool or "")
+            if event.error or tool is None or event.skill != walk.skill:
+                continue
+            if outside_effect(self.project, tool) is None:
+                keys.update(self.tool_writes(tool.name, walk.skill))
+        return keys
 
     def left_open(self) -> frozenset[str]:
         """Fields the prose sets only after an ask it leaves to the agent (`optional_fields`:

@@ -9,8 +9,9 @@ A tool's result comes from what the project says about it:
 - **memory writes**: every `context.memory.set(...)` the tool's code makes is replayed, with
   the literal value when the code writes one (`True` when it writes both `True` and
   `False`: the reference agent walks the path where the check passed), else the matching
-  record's field of that name, else (a flag a `next` branches on) the value the path to
-  the skill's goal needs (`branch_values`), else a placeholder typed by the memory field;
+  record's field of that name (a number as text where the memory field is text), else (a
+  flag a `next` branches on) the value the path to the skill's goal needs
+  (`branch_values`), else a placeholder typed by the memory field;
 - **placeholders**: without a record, the result echoes the arguments and the writes, so a
   case asserting on them sees the values it drove the tool with.
 """
@@ -69,6 +70,15 @@ def placeholder(field: MemoryField | None, key: str) -> Any:
         return field.enum_values[0]
     name = key.rsplit(".", 1)[-1]
     return f"{name.upper().replace('_', '-')}-0001"
+
+
+def as_field(field: MemoryField | None, value: Any) -> Any:
+    """A record's number as a text field holds it: the file's `"claim_status": 2` is
+    the `"2"` a tool writing that text field stores (any other value as it is)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if field is not None and field.type == "text" and number:
+        return str(value)
+    return value
 
 
 def _counter(field: MemoryField | None) -> bool:
@@ -183,7 +193,10 @@ class FakeBackend:
                 elif values:
                     writes[key] = values[0]
                 elif record is not None and short in record:
-                    writes[key] = clone(record[short])  # the kept record's, not handed out
+                    # the kept record's, not handed out; a number a text field holds as
+                    # its text (`str(row["status"])`), as the tool must write it there
+                    field = defs.memory_field(key) if defs else None
+                    writes[key] = as_field(field, clone(record[short]))
                 elif key in flags:  # computed (today's date...): the goal-reaching branch
                     writes[key] = flags[key]
                 elif _counter(defs.memory_field(key) if defs else None):

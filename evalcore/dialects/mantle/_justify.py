@@ -38,6 +38,7 @@ from ..._stem import stem
 from ...definitions.skill_model import completion_instruction, tool_keys
 from ...justify import RANK, Judged, Justification, strongest, weakest
 from ...simulator import parse_fact_context
+from ...testdata import DataRecords, load_records
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 
 if TYPE_CHECKING:
@@ -292,6 +293,7 @@ class MantleJustifier:
         self._writing: dict[str, list[Skill]] = {}
         self._judged: dict[bytes, tuple[Judged, ...]] = {}
         self._uttering: dict[str, list[Skill]] = {}
+        self._data: DataRecords | None = None
         self._mentions: dict[
             tuple[str, str, bool], tuple[tuple[str, str | None, bool, int, str], ...]
         ] = {}
@@ -1019,11 +1021,12 @@ class MantleJustifier:
                 if not own and (tool.name in after or needs_it):
                     continue  # it never runs in the case, or only once the entry is set
                 where = tool.source
+                line = self._write_line(where.file, where.line, key, value) if where else None
                 written = Justification(
                     "enforced",
                     where.file if where else md,
-                    self._write_line(where.file, where.line, key, value) if where else None,
-                    f"tool {tool.name} writes {key}",
+                    line,
+                    f"tool {tool.name} writes {key}" + self._read_from(key, value, case),
                 )
                 yield written if own else _via(written, self._tool_in(skill, tool.name, case))
         for skill in skills:
@@ -1071,6 +1074,31 @@ class MantleJustifier:
 
         found = self._writing[name] = [s for s in self.defs.skills.values() if writes(s)]
         return found
+
+    def _read_from(self, key: str, value: Any, case: _Case) -> str:
+        """Where a written value comes from the project's own data: the record (of a file
+        under `data/`) whose `key` field holds `value` and one of whose values the case's
+        user names (`claim_status` "1" of the claim CLAIM1235 they ask about); else ""."""
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            return ""
+        said = case.text.lower()
+        for collection in self._records().collections:
+            for record in collection.records:
+                if str(record.get(key, "\0")) != str(value):
+                    continue
+                named = [
+                    v
+                    for k, v in record.items()
+                    if k != key and isinstance(v, str) and len(v) > 3 and v.lower() in said
+                ]
+                if named:
+                    return f" ({json.dumps(value)}: {key} of {named[0]} in {collection.where})"
+        return ""
+
+    def _records(self) -> DataRecords:
+        if self._data is None:
+            self._data = load_records(self.project.root)
+        return self._data
 
     def _write_line(self, rel: str, start: int | None, key: str, value: Any = None) -> int | None:
         """The line of a tool's code, from its definition at `start` on, that writes `key`
