@@ -72,8 +72,6 @@ def opener_of(project: Project, skill_id: str) -> str | None:
 
 
 def _opener(project: Project, skill_id: str) -> str | None:
-    from .skill_model import code_facts, qualify  # the skill model reads definitions
-
     defs = project.mantle
     if defs is None or opening_seeds(project, skill_id) is not None:
         return None
@@ -84,14 +82,76 @@ def _opener(project: Project, skill_id: str) -> str | None:
         skill = defs.skills[other]
         if other == skill_id or skill.disabled or precondition_of(defs, other):
             continue
-        written = {
-            qualify(w.key, other, defs)
-            for tool in defs.tools_for(other).values()
-            for w in code_facts(project, tool).writes
-        }
+        written = _writes(project, other)
         if needed and needed <= written:
             return other
     return None
+
+
+def gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
+    """Seed project fields -> values that open the `requires` of the skill's tools, for the
+    fields nothing in the project writes: no tool's code, no `set_memory` step, no initial
+    value, and never the model (Rasa's `set_fields` offers no project entry). Such a field
+    is channel context (`project.lease_holder` from a signed-in app), so a case that calls
+    the tool says so in `setup.initial_slots`; a field no case can seed keeps the gate
+    shut (the interpreter never fills it)."""
+    return memoized(project, ("gate_seeds", skill_id), lambda: _gate_seeds(project, skill_id))
+
+
+def _writes(project: Project, skill_id: str, *, steps: bool = False) -> set[str]:
+    """The entries the skill's tools' code writes (with `steps`, its `set_memory` steps
+    too), qualified as Rasa resolves them."""
+    from .skill_model import code_facts, qualify  # the skill model reads definitions
+
+    defs = project.mantle
+    assert defs is not None
+    out = {
+        qualify(w.key, skill_id, defs)
+        for tool in defs.tools_for(skill_id).values()
+        for w in code_facts(project, tool).writes
+    }
+    if steps:
+        out |= {
+            qualify(str(key), skill_id, defs)
+            for block in defs.skills[skill_id].blocks.values()
+            for step in block.steps
+            if step.kind == "set_memory" and isinstance(step.target, dict)
+            for key in step.target
+        }
+    return out
+
+
+def _gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
+    defs = project.mantle
+    skill = defs.skills.get(skill_id) if defs is not None else None
+    if defs is None or skill is None:
+        return {}
+    fields = defs.memory_names()
+    written = {k for other in defs.skills for k in _writes(project, other, steps=True)}
+    out: dict[str, Any] = {}
+    for constraint in skill.tool_constraints.values():
+        condition = constraint.requires
+        keys = condition_keys(condition) if condition else []
+        seeded = [
+            k
+            for k in keys
+            if k.startswith("project.")
+            and k in fields
+            and fields[k].seed
+            and fields[k].initial_value is None
+            and k not in written
+        ]
+        if not seeded or any(k not in fields for k in keys):
+            continue
+        choices = [
+            [out[k]] if k in out else _candidates(fields[k], str(condition), k) for k in keys
+        ]
+        for values in itertools.islice(itertools.product(*choices), _MAX_TRIES):
+            memory = dict(zip(keys, values, strict=True))
+            if evaluate(str(condition), memory):
+                out.update({k: memory[k] for k in seeded})
+                break
+    return out
 
 
 def _candidates(field: Any, condition: str, key: str) -> list[Any]:
@@ -113,4 +173,4 @@ def _candidates(field: Any, condition: str, key: str) -> list[Any]:
     return list(dict.fromkeys(values)) or ["yes"]
 
 
-__all__ = ["opener_of", "opening_seeds", "precondition_of"]
+__all__ = ["gate_seeds", "opener_of", "opening_seeds", "precondition_of"]
