@@ -6,7 +6,8 @@ targets, never a project entry, and `requires` is evaluated over declared memory
 - an entry marked `seed: true` that nothing writes is channel context: the case seeds it in
   `setup.initial_slots` so the gate holds, and the tool's call is asserted;
 - an entry no case can seed and nothing writes keeps the gate shut: the interpreter never
-  fills it, and no case asserts the tool ran;
+  fills it, no case asserts the tool ran, and the goal case is written `needs-review` with
+  the requires line and the entry;
 - an entry a sign-in skill's tool writes opens when the skill's prose runs that skill.
 """
 
@@ -83,4 +84,9 @@ def test_an_entry_nothing_can_write_keeps_the_gate_shut(tmp_path: Path) -> None:
     row, case = _happy(generate_offline(root, ["guest_pass"], tmp_path))
     assert not _ran(case, "issue_pass"), case
     assert "initial_slots" not in str(case)
-    assert row["verified"] != "yes", row
+    # its goal is out of reach: written for a person, with where and why
+    assert row["verified"] == "needs-review", row
+    reason = row["needs_review"]
+    assert "skills/guest_pass/skill.md:9: issue_pass has `requires:" in reason, reason
+    assert "nothing can write project.lease_holder" in reason
+    assert "gating condition not met" in reason

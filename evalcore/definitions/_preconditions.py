@@ -154,6 +154,64 @@ def _gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
     return out
 
 
+def shut_gates(project: Project, skill_id: str) -> dict[str, str]:
+    """Tool -> why its `requires` never holds: it reads a project entry nothing can write
+    (not `seed: true`, no initial value, no tool's code or `set_memory` step writes it, and
+    Rasa's `set_fields` never offers a project entry), or one no memory.yml declares (Rasa
+    evaluates `requires` over declared memory). Rasa refuses every call of such a tool
+    ("gating condition not met"); the reason names the file, line and entry."""
+    return memoized(project, ("shut_gates", skill_id), lambda: _shut(project, skill_id))
+
+
+def _shut(project: Project, skill_id: str) -> dict[str, str]:
+    defs = project.mantle
+    skill = defs.skills.get(skill_id) if defs is not None else None
+    if defs is None or skill is None:
+        return {}
+    fields = defs.memory_names()
+    written = {k for other in defs.skills for k in _writes(project, other, steps=True)}
+    try:
+        lines = (project.root / skill.path / "skill.md").read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    out: dict[str, str] = {}
+    for tool, constraint in skill.tool_constraints.items():
+        condition = str(constraint.requires or "")
+        keys = condition_keys(condition) if condition else []
+        shut = [
+            k
+            for k in keys
+            if k.startswith("project.")
+            and (
+                k not in fields
+                or not (fields[k].seed or fields[k].initial_value is not None or k in written)
+            )
+        ]
+        if not shut:
+            continue
+        others = [k for k in keys if k not in shut]
+        choices = [_candidates(fields[k], condition, k) if k in fields else [True] for k in others]
+        tries = itertools.islice(itertools.product(*choices), _MAX_TRIES)
+        if any(evaluate(condition, dict(zip(others, v, strict=True))) for v in tries):
+            continue  # another branch of the condition opens it
+        at = next((n for n, t in enumerate(lines, 1) if "requires:" in t and shut[0] in t), None)
+        place = f"{skill.path}/skill.md:{at}" if at else f"{skill.path}/skill.md"
+        key = shut[0]
+        why = (
+            "no memory.yml declares it (Rasa evaluates `requires` over declared memory)"
+            if key not in fields
+            else "it is not `seed: true`, has no initial_value, no tool's code or set_memory "
+            "step writes it, and Rasa's set_fields never offers a project entry"
+        )
+        out[tool] = (
+            f"{place}: {tool} has `requires: {condition}`, and nothing can write {key}: {why}; "
+            f"Rasa refuses every call of {tool} (gating condition not met), so no run reaches "
+            f"it and no case can assert it ran. Mark {key} `seed: true` in memory.yml if the "
+            "channel provides it, or write it from a tool."
+        )
+    return out
+
+
 def _candidates(field: Any, condition: str, key: str) -> list[Any]:
     """Values worth trying for one field: truth first, the literals the condition compares
     with, then the field's enum values."""
@@ -173,4 +231,4 @@ def _candidates(field: Any, condition: str, key: str) -> list[Any]:
     return list(dict.fromkeys(values)) or ["yes"]
 
 
-__all__ = ["gate_seeds", "opener_of", "opening_seeds", "precondition_of"]
+__all__ = ["gate_seeds", "opener_of", "opening_seeds", "precondition_of", "shut_gates"]
