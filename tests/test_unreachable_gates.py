@@ -90,3 +90,67 @@ def test_an_entry_nothing_can_write_keeps_the_gate_shut(tmp_path: Path) -> None:
     assert "skills/guest_pass/skill.md:9: issue_pass has `requires:" in reason, reason
     assert "nothing can write project.lease_holder" in reason
     assert "gating condition not met" in reason
+
+
+# --- a gate a sign-in skill's tool opens ------------------------------------------------------
+
+BORROW_SKILL = """\
+---
+name: Borrow a tool
+description: >
+  Borrow a tool from the workshop's shelf. "Can I take the drill home?"
+import_tools:
+  - mcp/shelf:lend_tool
+tool_constraints:
+  - lend_tool:
+      requires: session.project.signed_in and session.borrow.tool_name
+      on_success: utter_tool_lent
+---
+
+If @memory.project.signed_in is not true, run @skill.sign_in first.
+
+Ask which tool they want (set tool_name). Then lend it with @tool.lend_tool.
+"""
+
+SIGN_IN_SKILL = """\
+---
+name: Sign in
+description: Sign a member in with their member number.
+---
+
+Ask for their member number (set member_number), then call @tool.check_member.
+"""
+
+SIGN_IN_FILES = {
+    "agent.yml": "agent:\n  name: Workshop desk\n  persona: You help the workshop's members.\n",
+    "integrations.yml": INTEGRATIONS
+    + "mcp_servers:\n  shelf:\n    url: http://shelf.invalid/mcp\n",
+    "memory.yml": "signed_in:\n  type: bool\n  # True once check_member matched the member.\n",
+    "responses.yml": "responses:\n  utter_tool_lent:\n    - text: It's yours for a week.\n",
+    "skills/borrow/skill.md": BORROW_SKILL,
+    "skills/borrow/memory.yml": (
+        "schema:\n  public:\n    tool_name:\n      type: text\n"
+        "      description: The tool they want.\n      llm_settable: true\n"
+    ),
+    "skills/sign_in/skill.md": SIGN_IN_SKILL,
+    "skills/sign_in/memory.yml": (
+        "schema:\n  public:\n    member_number:\n      type: text\n"
+        "      description: Member number, M- and four digits.\n      llm_settable: true\n"
+    ),
+    "skills/sign_in/tools.py": (
+        "from rasa.mantle.tools.decorator import ToolContext, tool\n\n\n"
+        '@tool(description="Check a member number.")\n'
+        "async def check_member(member_number: str, context: ToolContext = None):\n"
+        '    context.memory.set("project.signed_in", True)\n'
+        '    return {"ok": True}\n'
+    ),
+}
+
+
+def test_the_sign_in_the_prose_names_opens_the_gate_its_tool_writes(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "workshop", SIGN_IN_FILES)
+    events = play_lines(root, ["Can I take the drill home?", "M-1234", "the drill", "yes"])
+    ran = [e["tool_name"] for e in events if e["event"] == "tool_executed"]
+    assert ran == ["check_member", "lend_tool"], events
+    activated = [e.get("skill_id") for e in events if e["event"] == "skill_activated"]
+    assert activated[:2] == ["borrow", "sign_in"], activated
