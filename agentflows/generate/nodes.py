@@ -10,6 +10,7 @@ then pass over it, and what follows the last answer is the steps that look at ev
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,7 +18,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from evalcore.dedupe import Fingerprint, fingerprint
-from evalcore.definitions import undeclared_set_fields
+from evalcore.definitions import shut_gates, undeclared_set_fields
 from evalcore.findings import Finding
 from evalcore.redact import redact
 from evalcore.repair import repair_data
@@ -336,6 +337,10 @@ def _reviewed(work: CaseWork, ctx: GenerateContext) -> CaseWork | None:
         work["repairs"] = [*work["repairs"], *justified.fixes]
         if justified.needs_review:
             work["needs_review"] = _with_causes(justified.needs_review, ctx, work)
+    shut = _behind_shut_gate(work, ctx)
+    if shut and not work.get("needs_review"):
+        work = changed = CaseWork(**work)
+        work["needs_review"] = _with_causes(shut, ctx, work)
     outcome = prewrite(
         work["data"],
         ctx.dialect.name,
@@ -387,6 +392,23 @@ def _needs_review(
     return Verdict("needs-review", "none", data, reason=reason, method="none").to_json()
 
 
+def _behind_shut_gate(work: CaseWork, ctx: GenerateContext) -> str | None:
+    """The needs-review reason of a must-cover case that asserts none of its skill's
+    tools while a tool of the skill sits behind a gate nothing can open (`shut_gates`):
+    its goal is out of reach of every run, so the case checks less than its purpose."""
+    behavior = Behavior.model_validate(work["behavior"])
+    if not (ctx.request.verify and must_cover(behavior)) or ctx.project.mantle is None:
+        return None
+    shut = shut_gates(ctx.project, behavior.source)
+    if not shut:
+        return None
+    text = json.dumps(work["data"])
+    if any(json.dumps(tool) in text for tool in ctx.project.mantle.tools_for(behavior.source)):
+        return None
+    tools = ", ".join(sorted(shut))
+    return f"goal-behind-shut-gate: {tools} can never run, so the case asserts none of its tools"
+
+
 def _with_causes(reason: str, ctx: GenerateContext, work: CaseWork) -> str:
     """The needs-review reason, and what in the project keeps the goal out of reach (a
     value the prose keeps with `set_fields` in an entry no memory.yml declares), with file,
@@ -394,6 +416,8 @@ def _with_causes(reason: str, ctx: GenerateContext, work: CaseWork) -> str:
     defs = ctx.project.mantle
     skill = defs.skills.get(str(work["behavior"].get("source"))) if defs is not None else None
     causes = undeclared_set_fields(ctx.project.root, defs, skill) if skill is not None else []
+    if skill is not None:
+        causes += list(shut_gates(ctx.project, skill.id).values())
     return "; ".join([reason, *(f"in the project: {c}" for c in causes)])
 
 

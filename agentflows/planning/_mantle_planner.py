@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions._preconditions import opener_of, opening_seeds
+from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
 from evalcore.definitions.skill_model import skill_model
 
 from ..drafting.offline._direction import Direction
@@ -74,10 +74,11 @@ class PlannerBase:
         self.skill = skill
         self.direction = direction
         # the channel context the case seeds: its caller, and what opens the skill (its
-        # precondition's seed fields)
+        # precondition's seed fields, and those its tools' `requires` read)
         self.memory = {
             **channel_memory(self.defs),
             **{f.qualified: SET for f in session_fields(project, skill.id)},
+            **gate_seeds(project, skill.id),
             **(opening_seeds(project, skill.id) or {}),
         }
         prelude = sign_in_prelude(project, skill.id, self.memory)

@@ -45,6 +45,7 @@ from ._model_anychat import (
 from ._model_base import (
     SourceRef,
 )
+from ._preconditions import shut_gates
 
 __all__ = [
     "FRAMEWORK_TOOLS",
@@ -82,5 +83,6 @@ __all__ = [
     "project_kind_of",
     "rasa_errors",
     "rasa_refusal",
+    "shut_gates",
     "undeclared_set_fields",
 ]

@@ -72,8 +72,6 @@ def opener_of(project: Project, skill_id: str) -> str | None:
 
 
 def _opener(project: Project, skill_id: str) -> str | None:
-    from .skill_model import code_facts, qualify  # the skill model reads definitions
-
     defs = project.mantle
     if defs is None or opening_seeds(project, skill_id) is not None:
         return None
@@ -84,14 +82,134 @@ def _opener(project: Project, skill_id: str) -> str | None:
         skill = defs.skills[other]
         if other == skill_id or skill.disabled or precondition_of(defs, other):
             continue
-        written = {
-            qualify(w.key, other, defs)
-            for tool in defs.tools_for(other).values()
-            for w in code_facts(project, tool).writes
-        }
+        written = _writes(project, other)
         if needed and needed <= written:
             return other
     return None
+
+
+def gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
+    """Seed project fields -> values that open the `requires` of the skill's tools, for the
+    fields nothing in the project writes: no tool's code, no `set_memory` step, no initial
+    value, and never the model (Rasa's `set_fields` offers no project entry). Such a field
+    is channel context (`project.lease_holder` from a signed-in app), so a case that calls
+    the tool says so in `setup.initial_slots`; a field no case can seed keeps the gate
+    shut (the interpreter never fills it)."""
+    return memoized(project, ("gate_seeds", skill_id), lambda: _gate_seeds(project, skill_id))
+
+
+def _writes(project: Project, skill_id: str, *, steps: bool = False) -> set[str]:
+    """The entries the skill's tools' code writes (with `steps`, its `set_memory` steps
+    too), qualified as Rasa resolves them."""
+    from .skill_model import code_facts, qualify  # the skill model reads definitions
+
+    defs = project.mantle
+    assert defs is not None
+    out = {
+        qualify(w.key, skill_id, defs)
+        for tool in defs.tools_for(skill_id).values()
+        for w in code_facts(project, tool).writes
+    }
+    if steps:
+        out |= {
+            qualify(str(key), skill_id, defs)
+            for block in defs.skills[skill_id].blocks.values()
+            for step in block.steps
+            if step.kind == "set_memory" and isinstance(step.target, dict)
+            for key in step.target
+        }
+    return out
+
+
+def _gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
+    defs = project.mantle
+    skill = defs.skills.get(skill_id) if defs is not None else None
+    if defs is None or skill is None:
+        return {}
+    fields = defs.memory_names()
+    written = {k for other in defs.skills for k in _writes(project, other, steps=True)}
+    out: dict[str, Any] = {}
+    for constraint in skill.tool_constraints.values():
+        condition = constraint.requires
+        keys = condition_keys(condition) if condition else []
+        seeded = [
+            k
+            for k in keys
+            if k.startswith("project.")
+            and k in fields
+            and fields[k].seed
+            and fields[k].initial_value is None
+            and k not in written
+        ]
+        if not seeded or any(k not in fields for k in keys):
+            continue
+        choices = [
+            [out[k]] if k in out else _candidates(fields[k], str(condition), k) for k in keys
+        ]
+        for values in itertools.islice(itertools.product(*choices), _MAX_TRIES):
+            memory = dict(zip(keys, values, strict=True))
+            if evaluate(str(condition), memory):
+                out.update({k: memory[k] for k in seeded})
+                break
+    return out
+
+
+def shut_gates(project: Project, skill_id: str) -> dict[str, str]:
+    """Tool -> why its `requires` never holds: it reads a project entry nothing can write
+    (not `seed: true`, no initial value, no tool's code or `set_memory` step writes it, and
+    Rasa's `set_fields` never offers a project entry), or one no memory.yml declares (Rasa
+    evaluates `requires` over declared memory). Rasa refuses every call of such a tool
+    ("gating condition not met"); the reason names the file, line and entry."""
+    return memoized(project, ("shut_gates", skill_id), lambda: _shut(project, skill_id))
+
+
+def _shut(project: Project, skill_id: str) -> dict[str, str]:
+    defs = project.mantle
+    skill = defs.skills.get(skill_id) if defs is not None else None
+    if defs is None or skill is None:
+        return {}
+    fields = defs.memory_names()
+    written = {k for other in defs.skills for k in _writes(project, other, steps=True)}
+    try:
+        lines = (project.root / skill.path / "skill.md").read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    out: dict[str, str] = {}
+    for tool, constraint in skill.tool_constraints.items():
+        condition = str(constraint.requires or "")
+        keys = condition_keys(condition) if condition else []
+        shut = [
+            k
+            for k in keys
+            if k.startswith("project.")
+            and (
+                k not in fields
+                or not (fields[k].seed or fields[k].initial_value is not None or k in written)
+            )
+        ]
+        if not shut:
+            continue
+        others = [k for k in keys if k not in shut]
+        choices = [_candidates(fields[k], condition, k) if k in fields else [True] for k in others]
+        tries = itertools.islice(itertools.product(*choices), _MAX_TRIES)
+        if any(evaluate(condition, dict(zip(others, v, strict=True))) for v in tries):
+            continue  # another branch of the condition opens it
+        at = next((n for n, t in enumerate(lines, 1) if "requires:" in t and shut[0] in t), None)
+        place = f"{skill.path}/skill.md:{at}" if at else f"{skill.path}/skill.md"
+        key = shut[0]
+        why = (
+            "no memory.yml declares it (Rasa evaluates `requires` over declared memory)"
+            if key not in fields
+            else "it is not `seed: true`, has no initial_value, no tool's code or set_memory "
+            "step writes it, and Rasa's set_fields never offers a project entry"
+        )
+        out[tool] = (
+            f"{place}: {tool} has `requires: {condition}`, and nothing can write {key}: {why}; "
+            f"Rasa refuses every call of {tool} (gating condition not met), so no run reaches "
+            f"it and no case can assert it ran. Mark {key} `seed: true` in memory.yml if the "
+            "channel provides it, or write it from a tool."
+        )
+    return out
 
 
 def _candidates(field: Any, condition: str, key: str) -> list[Any]:
@@ -113,4 +231,4 @@ def _candidates(field: Any, condition: str, key: str) -> list[Any]:
     return list(dict.fromkeys(values)) or ["yes"]
 
 
-__all__ = ["opener_of", "opening_seeds", "precondition_of"]
+__all__ = ["gate_seeds", "opener_of", "opening_seeds", "precondition_of", "shut_gates"]

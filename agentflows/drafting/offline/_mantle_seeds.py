@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.definitions._preconditions import opening_seeds
+from evalcore.definitions._preconditions import gate_seeds, opening_seeds
 from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata import Caller, SheetBuilder
 from evalcore.testdata._accounts import account_of, account_value
@@ -118,9 +118,11 @@ def answer_account(
 def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     """Channel context that opens the skills the case talks to: the seed fields their
     `precondition` reads, set so it holds (the runtime routes to no other; see
-    `evalcore.definitions._preconditions`)."""
+    `evalcore.definitions._preconditions`), and those their tools' `requires` read that
+    nothing else writes (`gate_seeds`)."""
     out: dict[str, Any] = {}
     for skill_id in _case_skills(behavior):
+        out.update(gate_seeds(project, skill_id))
         out.update(opening_seeds(project, skill_id) or {})
     return out
 

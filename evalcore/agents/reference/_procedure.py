@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
-from ...definitions.skill_model import asks_for, instruction_prompt
+from ...definitions.skill_model import asks_for, code_facts, instruction_prompt, qualify
 from ...definitions.skill_model.cues import heard
 from ...definitions.skill_model.prose_items import hands_over, with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
@@ -163,7 +163,9 @@ class Runner:
                 self.stop("cue")  # the alternative the user asked for: it ends there
         elif item.kind == "tool" and item.name in self.tools:
             yield from self.call_tool(item.name or "", item.when)
-        elif hands_over(item) and item.name in ctx.engine.defs.skills:
+        elif (
+            hands_over(item) or self.opens_gate(item.name or "")
+        ) and item.name in ctx.engine.defs.skills:
             # `@skill.x` delegates and the parent resumes afterwards (reference §1.6)
             outcome = yield from ctx.engine.call_skill(ctx, item.name or "")
             if str(outcome).startswith("linked:"):
@@ -264,12 +266,51 @@ class Runner:
                 declared = ctx.defs.memory_field(key)
                 if spec is not None:
                     yield from self.brain.ask_group(ctx, [spec], None, None)
+                elif not self.settable(key):
+                    continue  # the gate stays shut: nothing the model has can write it
                 elif declared is not None and declared.type == "bool":
                     ctx.engine.remember(key, True)
                 elif declared is not None:  # a value the agent records itself
                     ctx.engine.remember(key, self.brain.chosen(ctx, key))
             if self.ready(name, when):
                 yield from self.call_tool(name, when)
+
+    def opens_gate(self, skill_id: str) -> bool:
+        """Whether the skill the prose names (`run @skill.verify_patient first`) is how a
+        gate of this skill opens: its tools' code writes an entry a `requires` here reads,
+        that is not yet set and the model cannot set itself (a sign-in)."""
+        defs = self.ctx.defs
+        if skill_id not in defs.skills:
+            return False
+        needed = {
+            key
+            for c in self.skill.tool_constraints.values()
+            for key in condition_keys(c.requires)
+            if self.ctx.engine.memory.get(key) in (None, False, "") and not self.settable(key)
+        }
+        if not needed:
+            return False
+        written = {
+            qualify(w.key, skill_id, defs)
+            for tool in defs.tools_for(skill_id).values()
+            for w in code_facts(self.ctx.engine.project, tool).writes
+        }
+        return bool(needed & written)
+
+    def settable(self, key: str) -> bool:
+        """Whether the model can record `key` itself: Rasa's `set_fields` offers only the
+        running skill's declared `llm_settable` fields and collect targets, never a project
+        entry (`settable_fields_for_turn`); a project entry comes from the case's seeds,
+        the initial value, a tool's code or a `set_memory` step, never from the model."""
+        namespace, _, name = key.partition(".")
+        field = self.skill.memory.get(name) if namespace == self.skill.id else None
+        if field is None:
+            return False
+        return field.llm_settable is True or any(
+            step.kind == "collect" and str(step.target).split(".")[-1] == name
+            for block in self.skill.blocks.values()
+            for step in block.steps
+        )
 
     def step_tools(self, block: str, step: str | None, kind: str) -> Procedure:
         """Tools the model lets the LLM call at this step (instructions) or in this block
