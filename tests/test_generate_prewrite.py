@@ -111,6 +111,8 @@ def test_the_flow_drops_a_draft_review_rejects_and_says_why(
     report = asyncio.run(run_generation(request, engine=UndecidedHappyPath()))
     assert not report["failed"]  # a dropped draft is reported, not a failed run
     dropped = {d["behavior"]: d for d in report["dropped"]}
+    # not the behaviours planned only to be reported (no sound case exists for them)
+    dropped = {b: d for b, d in dropped.items() if not d["reason"].startswith("not written:")}
     assert dropped and all(":" in b for b in dropped)
     for item in dropped.values():
         assert item["reason"].startswith("no-decisive-assertion at /scenario/goals/assertions: ")

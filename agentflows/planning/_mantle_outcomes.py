@@ -8,7 +8,7 @@ from typing import Any
 
 from evalcore.agents.reference import optional_fields
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import branch_target, branch_values
+from evalcore.definitions.skill_model import branch_target, branch_values, outside_effect
 
 from ..drafting.offline._direction import value_words
 from ._behavior import NOT_WRITTEN, Behavior
@@ -206,6 +206,12 @@ class OutcomeBehaviors(ThresholdBehaviors):
                 "and the skill does not complete."
             )
             case = f"{tool}_fails"
+            outside = self._outside(tool)
+            if outside is not None:  # planned only to be reported dropped, with why
+                facts[NOT_WRITTEN] = (
+                    f"{tool} {outside}: it fails only on what that service answers, which "
+                    "nothing in a case decides, so no real run of the case is sure to fail"
+                )
             outcome = failure_outcome(self.project, self.skill.id, tool)
             if outcome is not None:  # a result the prose has a branch for: named as it is
                 facts["outcome"] = outcome.code or "error_result"
@@ -229,6 +235,16 @@ class OutcomeBehaviors(ThresholdBehaviors):
                 )
             )
         return out
+
+    def _outside(self, tool: str) -> str | None:
+        """How `tool` reaches a service outside the agent, in words (None: it does not): an
+        MCP server's tool, or one whose code calls a service (`outside_effect`). Neither
+        refuses any input of its own, so its failure is the service's answer alone."""
+        found = self.defs.tools_for(self.skill.id)[tool]
+        if found.scope == "mcp":
+            return f"is a tool of the MCP server {found.mcp_server or ''}".rstrip()
+        effect = outside_effect(self.project, found)
+        return f"calls a service outside the agent ({effect.calls[0]})" if effect else None
 
     def negatives(self, elements: list[str]) -> list[Behavior]:
         """A branch on what a tool wrote (`replacement_eligible`) taking its `else`."""

@@ -56,13 +56,56 @@ class PathGoals(AvoidedGoals):
         self.success: Success = success_of(project, self.skill)
         self.criteria: list[str] = []
         self.assertions: list[Check] = []
+        self._answered: frozenset[str] | None = None
 
     # --- collecting ----------------------------------------------------------------------
 
     def add(self, check: Check | None) -> None:
-        check = self._exact_arguments(check)
+        check = self._unanswered(self._exact_arguments(check))
         if check and check not in self.assertions and self._known(check):
             self.assertions.append(check)
+
+    def answered_keys(self) -> frozenset[str]:
+        """Memory a tool writes from what a service outside the agent answers
+        (`OutsideEffect.answered`: `order["order_number"]`, a flag set only on a busy reply),
+        qualified for each skill that can call it: whether and what it writes no case can fix,
+        so a case asserts that the tool ran, never these."""
+        kept = self._answered
+        if kept is None:
+            found: set[str] = set()
+            other: set[str] = set()  # also written by the user, a step, the prose or code
+            for skill_id, skill in self.defs.skills.items():
+                for tool in self.defs.tools_for(skill_id).values():
+                    effect = outside_effect(self.project, tool)
+                    answered = set(effect.answered) if effect is not None else set()
+                    for write in code_facts(self.project, tool).writes:
+                        key = qualify(write.key, skill_id, self.defs)
+                        (found if write.key in answered else other).add(key)
+                for block in skill.blocks.values():
+                    for step in block.steps:
+                        if step.kind == "collect":
+                            other.add(qualify(str(step.target), skill_id, self.defs))
+                        elif step.kind == "set_memory" and isinstance(step.target, dict):
+                            other |= {qualify(str(k), skill_id, self.defs) for k in step.target}
+            found = {k for k in found - other if not self.model_sets(k)}
+            kept = self._answered = frozenset(found)
+        return kept
+
+    def _unanswered(self, check: Check | None) -> Check | None:
+        """`check` without the `memory_was_set` entries of `answered_keys` (a sequencing
+        left with fewer than two steps goes)."""
+        answered = self.answered_keys()
+        if not check or not answered:
+            return check
+        items = check.get("memory_was_set")
+        if isinstance(items, list):
+            kept = [i for i in items if not (isinstance(i, dict) and i.get("name") in answered)]
+            return {"memory_was_set": kept} if kept else None
+        steps = check.get("sequencing")
+        if isinstance(steps, list):
+            kept = [c for c in steps if c.get("memory_was_set") not in answered]
+            return {"sequencing": kept} if len(kept) > 1 else None
+        return check
 
     def _exact_arguments(self, check: Check | None) -> Check | None:
         """`check` without the tool arguments that hold free text the user said (a date,

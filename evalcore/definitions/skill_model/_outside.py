@@ -130,6 +130,11 @@ class OutsideEffect:
     finds nothing (`channel = await slack_client.resolve_channel(channel_id)`, then `if
     channel is None: return {"error": …}`): whether the service knows a value no case can
     tell, and on that result a correct agent asks for it again."""
+    answered: tuple[str, ...] = ()
+    """The memory keys (unqualified, as written) the function writes at or after its first
+    call on the service: the value, or whether the write is made at all, rests on what the
+    service answers (`order["order_number"]`, a flag set only on a busy reply), which no
+    case can fix."""
 
     def sentence(self) -> str:
         """One line a reviewer reads in the case file and the run's output."""
@@ -179,6 +184,7 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
     if function is None:
         return None
     services = _service_names(module)
+    services.update(_builders(module, services))
     clients = dict(services)
     for node in ast.walk(function):  # `client = httpx.AsyncClient()`: the client reaches it too
         if isinstance(node, ast.Assign | ast.withitem):
@@ -216,7 +222,65 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
         service=service,
         reads=_reads(function),
         resolves=_resolves(function, clients),
+        answered=_answered(function, clients),
     )
+
+
+def _builders(module: ast.Module, services: dict[str, str | None]) -> dict[str, str | None]:
+    """The file's own functions that return a client a service library builds (`def
+    _pipeline(): return httpx.AsyncClient(...)`): a call of one builds that client too."""
+    out: dict[str, str | None] = {}
+    for node in module.body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for sub in ast.walk(node):
+            value = sub.value if isinstance(sub, ast.Return) else None
+            root = _root(value.func) if isinstance(value, ast.Call) else None
+            if root in services:
+                out[node.name] = services[root]
+    return out
+
+
+def _outside_calls(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, clients: dict[str, str | None]
+) -> list[ast.Call]:
+    """The function's calls on a service client (not a class of it: the client built)."""
+    return [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and _root(node.func, through_calls=False) in clients
+        and not node.func.attr[:1].isupper()
+    ]
+
+
+def _first_line(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, clients: dict[str, str | None]
+) -> int | None:
+    """The line of the function's first call on the service (None: it makes none)."""
+    lines = [c.lineno for c in _outside_calls(function, clients)]
+    return min(lines) if lines else None
+
+
+def _answered(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, clients: dict[str, str | None]
+) -> tuple[str, ...]:
+    """The keys of `*.memory.set("<key>", …)` calls at or after the first service call (see
+    `OutsideEffect.answered`)."""
+    first = _first_line(function, clients)
+    if first is None:
+        return ()
+    keys = []
+    for node in ast.walk(function):
+        func = node.func if isinstance(node, ast.Call) else None
+        if not (isinstance(func, ast.Attribute) and func.attr == "set" and node.args):
+            continue
+        owner, key = func.value, node.args[0]
+        memory = isinstance(owner, ast.Attribute) and owner.attr == "memory"
+        if memory and isinstance(key, ast.Constant) and node.lineno >= first:
+            keys.append(str(key.value))
+    return tuple(dict.fromkeys(keys))
 
 
 def _reads(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
