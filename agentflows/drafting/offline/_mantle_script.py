@@ -79,6 +79,7 @@ from ._mantle_facts import (
     spoken,
     value_label,
 )
+from ._mantle_identity import identity_facts
 from ._mantle_intent import intent_clause, own_opening, routes, without_month
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
@@ -509,6 +510,11 @@ class _Writer:
             self.fact(ask)
             if skill.is_handoff and ask.skill == skill.id and kind != "escalation":
                 self.own_reason(ask)
+        if self.account:  # what a check another skill runs first compares, from the record
+            walked = {a.skill for a in self.script.walk.asks}
+            customer = self.script.customer
+            for label, value in identity_facts(self.defs, skill, walked, customer):
+                self.sheet.add(label, value)
         if kind != "escalation":
             self.unplaced_fields()
             self.prose_choice_facts()
