@@ -22,6 +22,7 @@ from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
 from ._records import Collection, DataRecords, load_records, record_name
 from ._rng import case_rng
+from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, spoken_value
 from ._told import incident_for, told_value
 from ._values import (
@@ -66,11 +67,14 @@ __all__ = [
     "load_records",
     "month_on_record",
     "names_role",
+    "own_key",
+    "people_of",
     "persona_for",
     "record_entries",
     "record_name",
     "record_questions",
     "roles_for",
+    "session_person",
     "shaped_like",
     "spoken_date",
     "spoken_value",

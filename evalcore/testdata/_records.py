@@ -59,6 +59,20 @@ class DataRecords:
     """Record key -> the seeded caller's value (`customer_id: "123"` from project memory's
     `initial_value`): a record carrying the key is the caller's only with that value, and a
     case draws the caller's own records (a router of customer 123, not of customer 124)."""
+    _held: set[str] | None = field(default=None, repr=False, compare=False)
+
+    def defines(self, value: str) -> bool:
+        """Whether a record of the project's data files holds `value` (`R-30418`, `mchen`):
+        an id of the project's own set, which a case never turns into another."""
+        if self._held is None:
+            self._held = {
+                str(v).strip().lower()
+                for c in self.collections
+                for r in c.records
+                for v in r.values()
+                if _scalar(v)
+            }
+        return value.strip().lower() in self._held
 
     def owned(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
         """The caller's records of `records` (see `identity`); all of them when the seeded

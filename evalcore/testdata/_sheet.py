@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._people import Persona, persona_for
@@ -24,6 +24,15 @@ from ._rng import case_rng
 from ._values import _MONEY, FieldSpec, date_format, spoken_date, typed_value
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+#: Record keys that say a person's job (`role: shift_lead`, `title: engineering manager`).
+_ROLE_KEYS = ("role", "job_title", "title", "position")
+
+
+def _a(role: str) -> str:
+    """A record's role with its article, as a persona says it (`shift_lead` -> `a shift
+    lead`)."""
+    words = " ".join(role.replace("_", " ").split())
+    return f"{'an' if words[:1].lower() in 'aeiou' else 'a'} {words}"
 
 
 @dataclass(frozen=True)
@@ -120,6 +129,9 @@ class SheetBuilder:
                 holder = record_name(record)
                 if holder:  # the record's own surname, not a drawn one
                     self.sheet.persona = self.sheet.persona.renamed(holder)
+                role = next((record[k] for k in _ROLE_KEYS if isinstance(record.get(k), str)), "")
+                if role.strip():  # the job the record gives them, not a drawn one
+                    self.sheet.persona = replace(self.sheet.persona, role=_a(role))
                 self._named = True
                 return
 

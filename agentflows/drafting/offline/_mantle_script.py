@@ -79,6 +79,7 @@ from ._mantle_facts import (
     spoken,
     value_label,
 )
+from ._mantle_identity import identity_facts
 from ._mantle_intent import intent_clause, own_opening, routes, without_month
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
@@ -169,7 +170,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
     # the failing or negative test account goes in a seeded id where no phone is seeded
     marked = None if phones else behavior.facts.get("account")
-    seeds.update(session_seeds(project, behavior, sheet, account=marked))
+    seeds.update(session_seeds(project, behavior, sheet, account=marked, fixed=seeds))
     # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
     prelude = sign_in_prelude(project, behavior.source, seeds)
     opened = {**seeds, **(after_identity(prelude) if prelude else {})}
@@ -181,7 +182,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     # where a tool acts on a real service, the user names a test-only target for it
     values = sandboxed(project, skill.id, values, set(setup.values))
     stated = request_values(project, skill.id, first, values, sheet)
-    values = answer_account(project, behavior, values, seeds)
+    values = answer_account(project, behavior, values, seeds, sheet.records)
     setup = replace(setup, values={**values, **stated})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
@@ -509,6 +510,11 @@ class _Writer:
             self.fact(ask)
             if skill.is_handoff and ask.skill == skill.id and kind != "escalation":
                 self.own_reason(ask)
+        if self.account:  # what a check another skill runs first compares, from the record
+            walked = {a.skill for a in self.script.walk.asks}
+            customer = self.script.customer
+            for label, value in identity_facts(self.defs, skill, walked, customer):
+                self.sheet.add(label, value)
         if kind != "escalation":
             self.unplaced_fields()
             self.prose_choice_facts()

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalcore.definitions import Project
+from evalcore.definitions import MemoryField, Project
 from evalcore.definitions._preconditions import gate_seeds, opening_seeds
 from evalcore.definitions.skill_model import skill_model
-from evalcore.testdata import Caller, SheetBuilder
+from evalcore.testdata import Caller, DataRecords, SheetBuilder, own_key, people_of, session_person
 from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
@@ -62,28 +62,43 @@ def _case_skills(behavior: Behavior) -> list[str]:
 
 
 def session_seeds(
-    project: Project, behavior: Behavior, sheet: SheetBuilder, *, account: str | None = None
+    project: Project,
+    behavior: Behavior,
+    sheet: SheetBuilder,
+    *,
+    account: str | None = None,
+    fixed: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The signed-in session's seed fields the case's tools read (`project.resident_id`),
-    from the case's test data (`planning._mantle_session`). `account` (`failing`,
-    `negative`): the first id among them is the test account's (`R-50150`), for a project
-    that seeds no caller phone the account could go in."""
+    from the case's test data (`planning._mantle_session`): all of one person's where the
+    project's records hold its people (`evalcore.testdata.session_person`), that one of
+    them who agrees with the seeds the case already has (`fixed`: a precondition's
+    `project.role`). `account` (`failing`, `negative`): the first id among them is the test
+    account's (`R-50150`), for a project that seeds no caller phone the account could go
+    in."""
+    fields = [f for skill_id in _case_skills(behavior) for f in session_fields(project, skill_id)]
+    person = _person(sheet, [f.name for f in fields], fixed or {})
     out: dict[str, Any] = {}
     ids: list[str] = []  # the free-text ids among them, which may be widened
-    for skill_id in _case_skills(behavior):
-        for field_def in session_fields(project, skill_id):
-            if field_def.qualified not in out:
-                value = sheet.value(spec_of(field_def))
-                if value is not None:
-                    out[field_def.qualified] = value
-                    if field_def.type == "text" and not field_def.enum_values:
-                        ids.append(field_def.qualified)
+    for field_def in fields:
+        if field_def.qualified in out:
+            continue
+        value = _own_value(person, field_def) if person is not None else None
+        if value is None:
+            value = sheet.value(spec_of(field_def))
+        if value is not None:
+            out[field_def.qualified] = value
+            if field_def.type == "text" and not field_def.enum_values:
+                ids.append(field_def.qualified)
     if account is None:
         return out
-    # an id of the account's shape first; else the first text id, widened (never a choice)
+    # an id of the account's shape first; else the first text id, widened (never a choice,
+    # nor an id the project's data files hold: the project defines that set)
     tries = [(k, False) for k in out] + [(k, True) for k in ids]
     for key, widen in tries:
         value = out[key]
+        if isinstance(value, str) and sheet.records.defines(value):
+            continue
         marked = account_value(value, account, widen=widen) if isinstance(value, str) else value
         if isinstance(marked, str) and account_of({marked}) == account:
             out[key] = marked
@@ -91,14 +106,48 @@ def session_seeds(
     return out
 
 
+def _person(
+    sheet: SheetBuilder, names: list[str], fixed: dict[str, Any]
+) -> tuple[dict[str, Any], str] | None:
+    """The case's signed-in person and the file they are in: the record the case already
+    holds of the people file the seeded ids name (the caller a phone seeded), else one
+    that agrees with the `fixed` project seeds, which the case then holds."""
+    collection = people_of(sheet.records, names)
+    if collection is None:
+        return None
+    held = sheet.sheet.records.get(collection.name)
+    if held is None:
+        own = {k.removeprefix("project."): v for k, v in fixed.items() if k.startswith("project.")}
+        held = session_person(sheet.records, collection, own, sheet.key, sheet.slot)
+        sheet.hold(held)
+    return held, collection.name
+
+
+def _own_value(person: tuple[dict[str, Any], str], field_def: MemoryField) -> Any:
+    """The person's own value for a seeded field, or None where their record holds none
+    (or none the field allows)."""
+    record, collection = person
+    key = own_key(record, field_def.name, collection)
+    value = record.get(key) if key is not None else None
+    if value is None or isinstance(value, list | dict):
+        return None
+    if field_def.enum_values and value not in field_def.enum_values:
+        return None
+    return value
+
+
 def answer_account(
-    project: Project, behavior: Behavior, values: dict[str, Any], seeds: dict[str, Any]
+    project: Project,
+    behavior: Behavior,
+    values: dict[str, Any],
+    seeds: dict[str, Any],
+    records: DataRecords | None = None,
 ) -> dict[str, Any]:
     """`values` (the user's answers) with the failing account in the answer for an argument
     of the tool the case fails (`bag_tag: SK550150`), for a case whose `seeds` carry no
     account: the reference backend fails a call whose argument names the failing account.
     Only an answer that has an id's digits (a run of four) carries it; a name or a choice
-    never does."""
+    never does, nor an id the project's data `records` hold."""
     account = "failing"
     carried = account_of({v for v in seeds.values() if isinstance(v, str)})
     if behavior.facts.get("account") != account or carried == account:
@@ -108,7 +157,7 @@ def answer_account(
         use = model.tool(str(name))
         for key in use.arguments.values() if use is not None else ():
             value = values.get(key)
-            if isinstance(value, str):
+            if isinstance(value, str) and not (records and records.defines(value)):
                 marked = account_value(value, account)
                 if marked != value and account_of({marked}) == account:
                     return {**values, key: marked}
