@@ -147,7 +147,10 @@ def answer_account(
     of the tool the case fails (`bag_tag: SK550150`), for a case whose `seeds` carry no
     account: the reference backend fails a call whose argument names the failing account.
     Only an answer that has an id's digits (a run of four) carries it; a name or a choice
-    never does, nor an id the project's data `records` hold."""
+    never does. An id outside the set the project's data `records` hold is what makes the
+    lookup fail: the tools a failure case is planned for read the project's own data
+    (a tool that calls an outside service gets none), so that id is the case's failing
+    input, not an invented customer."""
     account = "failing"
     carried = account_of({v for v in seeds.values() if isinstance(v, str)})
     if behavior.facts.get("account") != account or carried == account:
@@ -157,7 +160,7 @@ def answer_account(
         use = model.tool(str(name))
         for key in use.arguments.values() if use is not None else ():
             value = values.get(key)
-            if isinstance(value, str) and not (records and records.defines(value)):
+            if isinstance(value, str):
                 marked = account_value(value, account)
                 if marked != value and account_of({marked}) == account:
                     return {**values, key: marked}
