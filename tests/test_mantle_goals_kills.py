@@ -48,14 +48,19 @@ def repairs() -> dict[str, dict[str, Any]]:
     return _happy(OAKLINE, "maintenance_request")
 
 
-def test_a_happy_path_names_what_its_tools_write(claims, repairs) -> None:
+def test_a_happy_path_asserts_the_call_never_what_the_service_answers(claims, repairs) -> None:
+    """The claim number and the work order id come from the outside service's reply (the
+    tools post to it and write what it answers): a case asserts the call, never the answer,
+    which the service decides (a refusal comes back as an ordinary result)."""
     auto = claims["file_claim:auto"]
-    names = {i["name"]: i.get("value") for c in _checks(auto, "memory_was_set") for i in c}
-    # the claim number the backend chooses: by name, never by value
-    assert "file_claim.claim_number" in names and names["file_claim.claim_number"] is None
+    names = {i["name"] for c in _checks(auto, "memory_was_set") for i in c}
+    assert "file_claim.claim_number" not in names
+    assert "file_claim.claim_type" in names  # what the user said stays
+    assert "submit_claim" in {t["tool_name"] for t in _checks(auto, "tool_executed")}
     repair = next(iter(repairs.values()))
     names = {i["name"] for c in _checks(repair, "memory_was_set") for i in c}
-    assert "maintenance_request.work_order_id" in names
+    assert "maintenance_request.work_order_id" not in names
+    assert "submit_work_order" in {t["tool_name"] for t in _checks(repair, "tool_executed")}
 
 
 def test_a_happy_path_asserts_each_lookup_and_the_arguments_the_user_fixes(claims) -> None:
@@ -100,9 +105,8 @@ def test_the_new_assertions_kill_their_mutants_on_a_corpus_project(claims, tmp_p
 
 
 def test_a_skipped_lookup_step_is_caught_on_another_project(repairs, tmp_path) -> None:
-    wanted = [
+    wanted = [  # (the work order id is the service's answer: no case asserts it)
         "skip_step:maintenance_request.describe_repair.load_profile",
-        "forget_memory:maintenance_request.work_order_id",
         "skip_confirmation:submit_work_order",
     ]
     report = _kills(OAKLINE, repairs, wanted, tmp_path)
