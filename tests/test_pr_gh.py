@@ -136,3 +136,10 @@ def test_description_carries_caveats_and_review_findings(real_repo: Path, run_cl
             "offline scripted simulator"
         ) in text
     assert "## Review findings" in text and "`casegen review` (rules)" in text
+    # a committed case that runs a tool acting on a real service is named in the caveats
+    outside = [c for c in payload["cases"] if c.get("outside")]
+    assert outside, "the bank's card tools post to its API"
+    for case in outside:
+        tool = case["outside"][0]["tool"]
+        assert f"- `{tool}` acts on a real service" in caveats
+        assert f"`{case['path']}`" in caveats.split(f"- `{tool}` acts", 1)[1].split("\n")[0]

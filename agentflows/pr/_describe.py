@@ -139,9 +139,35 @@ def _caveats(data: DescriptionInput) -> list[str]:
                 f"- {unjudged} passing run(s) cover the assertions only: no judge model was "
                 "configured, so no criterion was judged"
             )
+    lines += _outside(report, data.committed)
     if not lines:
         return []
     return ["## Caveats", "", *lines, ""]
+
+
+def _outside(report: dict[str, Any], committed: list[str]) -> list[str]:
+    """One line per tool acting on a real service that committed cases expect to run:
+    merged and run with its credentials set, each of them does that for real (the case
+    files say so above their scenario too)."""
+    paths: dict[str, list[str]] = {}
+    effects: dict[str, dict[str, Any]] = {}
+    for case in report.get("cases") or []:
+        if case.get("path") not in committed:
+            continue
+        for effect in case.get("outside") or []:
+            paths.setdefault(effect["tool"], []).append(f"`{case['path']}`")
+            effects[effect["tool"]] = effect
+    lines = []
+    for tool, files in paths.items():
+        keys = effects[tool].get("credentials") or []
+        where = f" ({', '.join(f'`{k}`' for k in keys)})" if keys else ""
+        calls = ", ".join(f"`{c}`" for c in (effects[tool].get("calls") or [])[:2])
+        lines.append(
+            f"- `{tool}` acts on a real service ({calls}): with its credentials set{where}, "
+            f"running {len(files)} of these case(s) does that for real — point them at a "
+            f"sandbox: {', '.join(files)}"
+        )
+    return lines
 
 
 def _review(review: list[tuple[str, list[Any]]] | None) -> list[str]:
