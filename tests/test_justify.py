@@ -172,6 +172,17 @@ def test_a_blocks_detour_events_name_the_runtime_rule_at_the_block(shop: Any) ->
     assert "detour handling" not in entered.element
 
 
+def test_a_success_response_says_when_the_runtime_counts_a_result_as_a_failure(
+    shop: Any,
+) -> None:
+    """Rasa counts a tool result with its `error` key set as a failure (no `on_success`
+    response follows); a reviewer reading `{"ok": false, "error": ...}` as an ordinary
+    answer sees the rule beside the check."""
+    placed = _one(shop, {"bot_did_not_utter": {"utter_name": "utter_order_placed"}})
+    assert "on_success utter_order_placed" in placed.element
+    assert "without an `error` key" in placed.element
+
+
 def test_unconditional_prose_is_instructed(shop: Any) -> None:
     placed = _one(shop, {"tool_executed": {"tool_name": "place_order", "skill_id": "order"}})
     assert placed.kind == "instructed" and placed.line == 29

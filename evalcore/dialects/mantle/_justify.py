@@ -159,6 +159,18 @@ _DETOUR = {
     "skill_cancelled": "detour handling: {} is cancelled when the user abandons it",
 }
 
+#: When the runtime counts a tool's result as a failure (Rasa's skill executor: a raised
+#: error, or a result whose `error`/`errors` key is set): the rule an `on_success` or
+#: `on_failure` response rests on, where a reviewer may read `{"ok": false, "error": ...}`
+#: as an ordinary answer.
+_RESULT_RULE = {
+    "on_success": (
+        " (said only for a result without an `error` key: the runtime counts such a result"
+        " as a failure)"
+    ),
+    "on_failure": " (a raised error or a result with its `error` key set)",
+}
+
 #: A block's own detour events: the runtime records them with the skill's when the step
 #: it parks or resumes is a step of that block (`ordered_block_resumed` beside
 #: `skill_resumed`, with the same `step_id`).
@@ -1214,7 +1226,8 @@ class MantleJustifier:
             for role, response in roles.items():
                 if response == name:
                     line = self._frontmatter_line(skill, name)
-                    at = Justification("enforced", md, line, f"{tool} {role} {name}")
+                    element = f"{tool} {role} {name}" + _RESULT_RULE.get(role, "")
+                    at = Justification("enforced", md, line, element)
                     out.append(at if own else _via(at, self._tool_in(skill, tool, case)))
         for block in skill.blocks.values():
             for step in block.steps:
