@@ -121,13 +121,26 @@ def _writes(project: Project, skill_id: str, *, steps: bool = False) -> set[str]
     return out
 
 
+def _written_anywhere(project: Project) -> frozenset[str]:
+    """Every entry some skill's tools' code or `set_memory` steps write: one set per
+    project, which each skill's gate seeds and shut gates read (built per skill, it read
+    every skill again for each)."""
+
+    def build() -> frozenset[str]:
+        defs = project.mantle
+        assert defs is not None
+        return frozenset(k for other in defs.skills for k in _writes(project, other, steps=True))
+
+    return memoized(project, ("written_anywhere",), build)
+
+
 def _gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
     defs = project.mantle
     skill = defs.skills.get(skill_id) if defs is not None else None
     if defs is None or skill is None:
         return {}
     fields = defs.memory_names()
-    written = {k for other in defs.skills for k in _writes(project, other, steps=True)}
+    written = _written_anywhere(project)
     out: dict[str, Any] = {}
     for constraint in skill.tool_constraints.values():
         condition = constraint.requires
@@ -169,7 +182,7 @@ def _shut(project: Project, skill_id: str) -> dict[str, str]:
     if defs is None or skill is None:
         return {}
     fields = defs.memory_names()
-    written = {k for other in defs.skills for k in _writes(project, other, steps=True)}
+    written = _written_anywhere(project)
     try:
         lines = (project.root / skill.path / "skill.md").read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
