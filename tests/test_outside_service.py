@@ -11,7 +11,9 @@ from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.outside_services import outside_by_tool
 from agentflows.planning import plan_source
+from agentflows.pr._describe import _outside as describe_outside
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import outside_effect
 from evalcore.dialects import get_dialect
@@ -206,6 +208,28 @@ def test_generate_verifies_them_and_lists_the_cases_that_act_for_real(tmp_path: 
         assert rows[kind]["verification"]["verified"] == "yes", rows[kind]["verification"]
         assert rows[kind]["outside"][0]["tool"] == "post_team_message"
         assert rows[kind]["outside"][0]["credentials"] == ["TEAM_CHAT_TOKEN"]
+
+
+def test_the_summary_and_the_pr_caveats_group_the_same_cases_under_each_tool() -> None:
+    report = {
+        "cases": [
+            {"behavior": "a:happy", "path": "a/happy.yml", "outside": [_POST]},
+            {"behavior": "a:edge", "path": "a/edge.yml", "outside": [_POST, _MAIL]},
+            {"behavior": "b:happy", "path": "b/happy.yml"},
+        ]
+    }
+    grouped = outside_by_tool(report["cases"])
+    assert [(g.tool, [r["behavior"] for r in g.rows]) for g in grouped] == [
+        ("post_team_message", ["a:happy", "a:edge"]),
+        ("send_mail", ["a:edge"]),
+    ]
+    caveats = describe_outside(report, ["a/edge.yml"])
+    assert len(caveats) == 2 and all("1 of these case(s)" in line for line in caveats)
+    assert "`TEAM_CHAT_TOKEN`" in caveats[0] and "`a/edge.yml`" in caveats[0]
+
+
+_POST = {"tool": "post_team_message", "calls": ["client.post"], "credentials": ["TEAM_CHAT_TOKEN"]}
+_MAIL = {"tool": "send_mail", "calls": ["smtplib.SMTP"], "credentials": []}
 
 
 def test_run_says_which_cases_act_for_real_and_that_mantle_runs_no_tool_code(

@@ -4,6 +4,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from ..outside_services import outside_by_tool
 from ._output import stderr, stdout
 
 
@@ -85,20 +86,13 @@ def _listed(items: list[str]) -> str:
 def _print_outside(rows: list[dict[str, Any]]) -> None:
     """One line per tool acting on a real service that written cases run: running them
     with its credentials set does it for real (the case files say so too)."""
-    cases: dict[str, list[str]] = {}
-    effects: dict[str, dict[str, Any]] = {}
-    for row in rows:
-        for effect in row.get("outside") or []:
-            cases.setdefault(effect["tool"], []).append(str(row.get("behavior")))
-            effects[effect["tool"]] = effect
-    for tool, behaviors in cases.items():
-        keys = effects[tool].get("credentials") or []
-        where = f" ({', '.join(keys)})" if keys else ""
+    for found in outside_by_tool(rows):
+        where = f" ({', '.join(found.credentials)})" if found.credentials else ""
         stdout.print(
-            f"[yellow]outside service:[/] {escape(tool)} acts on a real service "
-            f"({escape(', '.join(effects[tool]['calls'][:2]))}); with its credentials "
-            f"set{escape(where)}, running {len(behaviors)} case(s) does that for real: "
-            + escape(_listed(behaviors))
+            f"[yellow]outside service:[/] {escape(found.tool)} acts on a real service "
+            f"({escape(', '.join(found.calls[:2]))}); with its credentials "
+            f"set{escape(where)}, running {len(found.rows)} case(s) does that for real: "
+            + escape(_listed([str(row.get("behavior")) for row in found.rows]))
         )
 
 

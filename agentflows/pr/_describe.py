@@ -10,6 +10,7 @@ from typing import Any
 
 from evalcore.findings import FileReport
 
+from ..outside_services import outside_by_tool
 from ._run import RunOutcome
 from ._verification import verification_lines
 
@@ -149,23 +150,16 @@ def _outside(report: dict[str, Any], committed: list[str]) -> list[str]:
     """One line per tool acting on a real service that committed cases expect to run:
     merged and run with its credentials set, each of them does that for real (the case
     files say so above their scenario too)."""
-    paths: dict[str, list[str]] = {}
-    effects: dict[str, dict[str, Any]] = {}
-    for case in report.get("cases") or []:
-        if case.get("path") not in committed:
-            continue
-        for effect in case.get("outside") or []:
-            paths.setdefault(effect["tool"], []).append(f"`{case['path']}`")
-            effects[effect["tool"]] = effect
+    rows = [case for case in report.get("cases") or [] if case.get("path") in committed]
     lines = []
-    for tool, files in paths.items():
-        keys = effects[tool].get("credentials") or []
-        where = f" ({', '.join(f'`{k}`' for k in keys)})" if keys else ""
-        calls = ", ".join(f"`{c}`" for c in (effects[tool].get("calls") or [])[:2])
+    for found in outside_by_tool(rows):
+        where = f" ({', '.join(f'`{k}`' for k in found.credentials)})" if found.credentials else ""
+        calls = ", ".join(f"`{c}`" for c in found.calls[:2])
+        files = ", ".join(f"`{row['path']}`" for row in found.rows)
         lines.append(
-            f"- `{tool}` acts on a real service ({calls}): with its credentials set{where}, "
-            f"running {len(files)} of these case(s) does that for real — point them at a "
-            f"sandbox: {', '.join(files)}"
+            f"- `{found.tool}` acts on a real service ({calls}): with its credentials set{where}, "
+            f"running {len(found.rows)} of these case(s) does that for real — point them at a "
+            f"sandbox: {files}"
         )
     return lines
 
