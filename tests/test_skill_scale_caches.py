@@ -163,3 +163,23 @@ def test_the_strongest_writer_read_lazily_is_the_strongest_of_all(seed: int) -> 
         for i in range(rng.randint(0, 8))
     ]
     assert _justify._strongest(iter(items)) == _justify.strongest(items)
+
+
+def test_finding_who_utters_a_response_reads_only_the_prose_that_names_it(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read: dict[int, list[str]] = {}
+    found: dict[int, list[str]] = {}
+    real = _justify.MantleJustifier._mentioning
+    for size, project in projects.items():
+        seen = read[size] = []
+
+        def counted(self: Any, skill: Any, *args: Any, seen: list[str] = seen, **kw: Any) -> Any:
+            seen.append(skill.id)
+            return real(self, skill, *args, **kw)
+
+        monkeypatch.setattr(_justify.MantleJustifier, "_mentioning", counted)
+        utterers = _justify.MantleJustifier(project)._may_utter("utter_order_placed_s01")
+        found[size] = [skill.id for skill in utterers]
+    assert found[8] == found[32] == ["card_replace_s01"]  # its tool constraint's on_success
+    assert read[8] == read[32] == []  # no other skill's prose names it: none is searched

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Project
+from evalcore.definitions import MantleDefinitions, Project, memoized
 from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import code_facts, skill_model
 
@@ -20,6 +20,9 @@ from ...planning._mantle_tools import qualify, tool_keys
 from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_checks import Success, terminal_tools
 from ._mantle_facts import declined_only
+
+#: Where one sentence of a skill's text ends.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
 class AvoidedGoals:
@@ -40,7 +43,7 @@ class AvoidedGoals:
         skill = self.defs.skills.get(skill_id)
         if skill is None or not name:
             return False
-        sentences = re.split(r"(?<=[.!?])\s+|\n\s*\n", skill.body)
+        sentences = memoized(skill, "sentences", lambda: _SENTENCE_END.split(skill.body))
         said = re.compile(rf"\bset\b[^.!?]*\b{re.escape(name)}\b", re.I)
         return any(said.search(s) for s in sentences)
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from evalcore.agents.reference import optional_fields
-from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import (
     code_facts,
     normalised_parameters,
@@ -69,27 +69,30 @@ class PathGoals(AvoidedGoals):
         """Memory a tool writes from what a service outside the agent answers
         (`OutsideEffect.answered`: `order["order_number"]`, a flag set only on a busy reply),
         qualified for each skill that can call it: whether and what it writes no case can fix,
-        so a case asserts that the tool ran, never these."""
+        so a case asserts that the tool ran, never these. One set per project: it reads every
+        skill, and each case's goals ask for it."""
         kept = self._answered
         if kept is None:
-            found: set[str] = set()
-            other: set[str] = set()  # also written by the user, a step, the prose or code
-            for skill_id, skill in self.defs.skills.items():
-                for tool in self.defs.tools_for(skill_id).values():
-                    effect = outside_effect(self.project, tool)
-                    answered = set(effect.answered) if effect is not None else set()
-                    for write in code_facts(self.project, tool).writes:
-                        key = qualify(write.key, skill_id, self.defs)
-                        (found if write.key in answered else other).add(key)
-                for block in skill.blocks.values():
-                    for step in block.steps:
-                        if step.kind == "collect":
-                            other.add(qualify(str(step.target), skill_id, self.defs))
-                        elif step.kind == "set_memory" and isinstance(step.target, dict):
-                            other |= {qualify(str(k), skill_id, self.defs) for k in step.target}
-            found = {k for k in found - other if not self.model_sets(k)}
-            kept = self._answered = frozenset(found)
+            kept = self._answered = memoized(self.defs, "outside_answered_keys", self._answered_now)
         return kept
+
+    def _answered_now(self) -> frozenset[str]:
+        found: set[str] = set()
+        other: set[str] = set()  # also written by the user, a step, the prose or code
+        for skill_id, skill in self.defs.skills.items():
+            for tool in self.defs.tools_for(skill_id).values():
+                effect = outside_effect(self.project, tool)
+                answered = set(effect.answered) if effect is not None else set()
+                for write in code_facts(self.project, tool).writes:
+                    key = qualify(write.key, skill_id, self.defs)
+                    (found if write.key in answered else other).add(key)
+            for block in skill.blocks.values():
+                for step in block.steps:
+                    if step.kind == "collect":
+                        other.add(qualify(str(step.target), skill_id, self.defs))
+                    elif step.kind == "set_memory" and isinstance(step.target, dict):
+                        other |= {qualify(str(k), skill_id, self.defs) for k in step.target}
+        return frozenset(k for k in found - other if not self.model_sets(k))
 
     def _unanswered(self, check: Check | None) -> Check | None:
         """`check` without the `memory_was_set` entries of `answered_keys` (a sequencing

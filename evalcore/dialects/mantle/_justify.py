@@ -271,6 +271,10 @@ def _strongest(items: Iterator[Justification | None]) -> Justification | None:
     return best
 
 
+#: An id as `_id_pattern` finds it whole: letters, digits, `_` and `-`.
+_PLAIN_ID = re.compile(r"[\w-]+")
+
+
 @functools.lru_cache(maxsize=8192)
 def _id_pattern(name: str) -> re.Pattern[str]:
     """A pattern finding `name` as a whole id (not inside a longer one). Kept here: a
@@ -309,6 +313,7 @@ class MantleJustifier:
         self._mentions: dict[
             tuple[str, str, bool], tuple[tuple[str, str | None, bool, int, str], ...]
         ] = {}
+        self._named: dict[str, frozenset[str]] = {}
 
     # --- reading the definitions ---------------------------------------------------------
 
@@ -360,6 +365,20 @@ class MantleJustifier:
                         out.append((s.text, at, s.condition, paragraph + s.paragraph))
         self._prose[skill.id] = out
         return out
+
+    def _names(self, skill: Skill, name: str) -> bool:
+        """False when no sentence of `skill` names `name` as a whole id, from one set of the
+        ids its prose holds: finding every skill that mentions an entry or a response by
+        searching each one's sentences made a case cost more with every skill. True for a
+        name that is no plain id (the sentences are searched as before)."""
+        if not _PLAIN_ID.fullmatch(name):
+            return True
+        named = self._named.get(skill.id)
+        if named is None:
+            named = self._named[skill.id] = frozenset(
+                token for text, *_ in self._sentences(skill) for token in _PLAIN_ID.findall(text)
+            )
+        return name in named
 
     def _prose_mentions(
         self,
@@ -1077,7 +1096,9 @@ class MantleJustifier:
                         return True
                     if _requires_entry(step.fields.get("complete_when"), name):
                         return True
-            if any(pattern.search(text) for text, *_ in self._sentences(skill)):
+            if self._names(skill, key) and any(
+                pattern.search(text) for text, *_ in self._sentences(skill)
+            ):
                 return True
             if any(_requires_entry(c.requires, name) for c in skill.tool_constraints.values()):
                 return True
@@ -1194,7 +1215,7 @@ class MantleJustifier:
                         said = f"utter_ask_{str(step.target).split('.')[-1]}"
                     if said == name:
                         return True
-            return bool(self._mentioning(skill, pattern, False))
+            return self._names(skill, name) and bool(self._mentioning(skill, pattern, False))
 
         found = self._uttering[name] = [s for s in self.defs.skills.values() if utters(s)]
         return found
