@@ -346,6 +346,21 @@ class Goals(GoalPieces):
                 )
         self.rules(limit=1)
 
+    def _ambiguity(self) -> None:
+        """The happy path's goals, first the one the case is for: an answer that fits two
+        of a field's values is no answer, so the agent asks which one is meant; recording
+        either on its own would be a guess the conversation does not support."""
+        spec = self.facts.get("ambiguity") or {}
+        between = [value_words(v) for v in spec.get("between") or []]
+        if spec.get("field") and len(between) == 2:
+            words = value_words(str(spec["field"]).split(".", 1)[-1])
+            self.criterion(
+                f"When the customer's first answer about the {words} fits both {between[0]} "
+                f"and {between[1]}, the agent asks which one they mean instead of choosing one "
+                "itself"
+            )
+        self._happy()
+
     def _correction(self) -> None:
         spec = self.facts["correction"]
         key, wrong, right = str(spec["field"]), spec["from"], spec["to"]
