@@ -183,3 +183,24 @@ def test_finding_who_utters_a_response_reads_only_the_prose_that_names_it(
         found[size] = [skill.id for skill in utterers]
     assert found[8] == found[32] == ["card_replace_s01"]  # its tool constraint's on_success
     assert read[8] == read[32] == []  # no other skill's prose names it: none is searched
+
+
+@pytest.mark.parametrize(
+    "name", ["card_replace_refused_place_replacement_order_edge_case.yml", CASE.name]
+)
+def test_the_gates_looked_up_by_name_judge_as_reading_every_skill_does(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    project = projects[8]
+    text = (CASE.parent / name).read_text(encoding="utf-8")
+    for skill in ("card_replace", "check_balance", "dispute_charge", "human_handoff"):
+        text = text.replace(skill, f"{skill}_s01")
+    data = load_yaml(text)
+    indexed = _justify.MantleJustifier(project).judge(copy.deepcopy(data))
+
+    def every(self: Any, *_: Any) -> list[tuple[Any, str, Any]]:
+        skills = self.defs.skills.values()
+        return [(s, tool, c) for s in skills for tool, c in s.tool_constraints.items()]
+
+    monkeypatch.setattr(_justify.MantleJustifier, "_constraints_among", every)
+    assert _justify.MantleJustifier(project).judge(data) == indexed

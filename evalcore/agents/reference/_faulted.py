@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...definitions import Project
+from ...definitions import MantleDefinitions, Project, memoized
 from ...testdata._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of, account_value
 from ..demo._mantle_engine import MantleEngine, MantleFlags
 from ..demo._mantle_words import routing_words
@@ -78,16 +78,9 @@ class FaultedEngine(MantleEngine):
         self._model_key: str | None = None
         self.last_model_write = -1
         self.held_writes: list[tuple[str, dict[str, Any]]] = []
-        self._collected = {
-            f"{s.id}.{step.target}"
-            for s in self.defs.skills.values()
-            for b in s.blocks.values()
-            for step in b.steps
-            if step.kind == "collect"
-        }
-        self._when_responses = {
-            rule.response for s in self.defs.skills.values() for rule in s.utter if rule.when
-        }
+        self._collected, self._when_responses = memoized(
+            self.defs, "faulted-engine-sets", lambda: _collected_and_when(self.defs)
+        )
 
     def fault(self, kind: str, target: str | None = None) -> bool:
         """Whether the mutant's fault applies here; every mutant-dependent choice of a run
@@ -213,3 +206,18 @@ class FaultedEngine(MantleEngine):
 
 
 __all__ = ["FAILING_ACCOUNT", "NEGATIVE_ACCOUNT", "FaultedEngine", "account_of", "account_value"]
+
+
+def _collected_and_when(defs: MantleDefinitions) -> tuple[frozenset[str], frozenset[str]]:
+    """Entries a block's `collect` step fills (the runtime writes them, not the model) and
+    responses an `utter: when:` rule says: one pair per project, where each played run
+    built them again over every skill."""
+    collected = frozenset(
+        f"{s.id}.{step.target}"
+        for s in defs.skills.values()
+        for b in s.blocks.values()
+        for step in b.steps
+        if step.kind == "collect"
+    )
+    when = frozenset(rule.response for s in defs.skills.values() for rule in s.utter if rule.when)
+    return collected, when

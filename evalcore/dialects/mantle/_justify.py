@@ -314,6 +314,8 @@ class MantleJustifier:
             tuple[str, str, bool], tuple[tuple[str, str | None, bool, int, str], ...]
         ] = {}
         self._named: dict[str, frozenset[str]] = {}
+        self._constraint_index: dict[str, list[tuple[int, Skill, str, Any]]] | None = None
+        self._keys_by_namespace: dict[str, list[tuple[str, str]]] | None = None
 
     # --- reading the definitions ---------------------------------------------------------
 
@@ -563,6 +565,31 @@ class MantleJustifier:
                 return False
         return True
 
+    def _constraints_among(
+        self, tools: set[str], said: set[str], skills: set[str]
+    ) -> list[tuple[Skill, str, Any]]:
+        """The tool constraints, in the project's order, on one of `tools`, asking or
+        answering with one of the responses `said`, or of one of `skills`: the only ones
+        `_gated_by` can find anything in, looked up by name rather than read from every
+        skill for each case."""
+        index = self._constraint_index
+        if index is None:
+            index = self._constraint_index = {}
+            for skill in self.defs.skills.values():
+                for tool, constraint in skill.tool_constraints.items():
+                    entry = (len(index.get("", [])), skill, tool, constraint)
+                    index.setdefault("", []).append(entry)
+                    gate = constraint.requires_confirmation
+                    names = {tool, f"skill:{skill.id}"}
+                    if gate:
+                        names |= {f"utter:{gate.utter_for_confirmation}"}
+                        names |= {f"utter:{gate.utter_on_user_denial}"}
+                    for name in names:
+                        index.setdefault(name, []).append(entry)
+        keys = tools | {f"utter:{u}" for u in said} | {f"skill:{s}" for s in skills}
+        found = {entry[0]: entry for key in keys for entry in index.get(key, [])}
+        return [found[at][1:] for at in sorted(found)]
+
     def _gated_by(self, data: dict[str, Any], case: _Case) -> set[str]:
         """Entries the runtime makes true before a tool the case asserts was called (it ran,
         or its confirmation was asked): its `requires` (a tool is not called until it
@@ -590,23 +617,22 @@ class MantleJustifier:
         declined = told.confirm == "decline"
         unseen: list[str] = []
         out: set[str] = set()
-        for skill in self.defs.skills.values():
-            for tool, constraint in skill.tool_constraints.items():
-                gate = constraint.requires_confirmation
-                utters = {gate.utter_for_confirmation, gate.utter_on_user_denial} if gate else set()
-                if tool in ran or utters & said:
-                    case.called.add(tool)
-                    if constraint.requires:
-                        out |= set(condition_keys(constraint.requires))
-                if gate and gate.utter_on_user_denial in said and tool not in ran:
-                    case.refused.add(tool)
-                elif gate and declined and skill.id in activated and tool not in run_at_all:
-                    # a refusal the case shows by what never comes: the tool's success reply
-                    # or what its code writes (the agent may have asked in its own words)
-                    tool_def = self.defs.tools_for(skill.id).get(tool)
-                    writes = set(tool_keys(self.project, tool_def, skill.id)) if tool_def else set()
-                    if constraint.on_success in not_said or writes & unset:
-                        unseen.append(tool)
+        for skill, tool, constraint in self._constraints_among(ran | run_at_all, said, activated):
+            gate = constraint.requires_confirmation
+            utters = {gate.utter_for_confirmation, gate.utter_on_user_denial} if gate else set()
+            if tool in ran or utters & said:
+                case.called.add(tool)
+                if constraint.requires:
+                    out |= set(condition_keys(constraint.requires))
+            if gate and gate.utter_on_user_denial in said and tool not in ran:
+                case.refused.add(tool)
+            elif gate and declined and skill.id in activated and tool not in run_at_all:
+                # a refusal the case shows by what never comes: the tool's success reply
+                # or what its code writes (the agent may have asked in its own words)
+                tool_def = self.defs.tools_for(skill.id).get(tool)
+                writes = set(tool_keys(self.project, tool_def, skill.id)) if tool_def else set()
+                if constraint.on_success in not_said or writes & unset:
+                    unseen.append(tool)
         if unseen:  # of several, the one the user's decline names ("order the replacement")
             act = words(told.gate or "")
             case.refused.add(max(unseen, key=lambda t: len(act & words(t)) / len(words(t) or {t})))
@@ -1366,13 +1392,19 @@ class MantleJustifier:
         lower = text.lower()
         for skill in runs:  # "the check claim status" names the skill, not its claim_status
             lower = lower.replace(skill.id.replace("_", " "), " ").replace(skill.id, " ")
-        found: list[tuple[str, str]] = []
-        for name in self.defs.memory_names():
-            namespace, _, key = name.partition(".")
-            if namespace != "project" and namespace not in {s.id for s in runs}:
-                continue
-            if "_" in key and _said(key, lower):  # one word (`reason`) names nothing
-                found.append((name, key))
+        spaces = self._keys_by_namespace
+        if spaces is None:  # entries of several words (one word, `reason`, names nothing)
+            spaces = self._keys_by_namespace = {}
+            for name in self.defs.memory_names():
+                namespace, _, key = name.partition(".")
+                if "_" in key:
+                    spaces.setdefault(namespace, []).append((name, key))
+        found = [
+            (name, key)
+            for namespace in dict.fromkeys(["project", *(s.id for s in runs)])
+            for name, key in spaces.get(namespace, [])
+            if _said(key, lower)
+        ]
         if not found:
             return None
         name, key = max(found, key=lambda f: (len(f[1]), f[0]))
