@@ -189,6 +189,36 @@ def _ascii(text: str) -> str:
     return re.sub(r"[^a-z]", "", plain.lower())
 
 
+#: The values a number may take, as its description states them: "2 or 3", "1, 2 or 3",
+#: "0 to 200", "1-5", "between 1 and 10".
+_NUMBER = r"(\d+(?:\.\d+)?)"
+_END = r"(?![\w/%-]|\.\d)"
+_ONE_OF = re.compile(rf"(?<![\w./-]){_NUMBER}((?:\s*,\s*{_NUMBER})*)\s+or\s+{_NUMBER}{_END}")
+_SPAN = re.compile(
+    rf"(?:\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}"
+    rf"|(?<![\w./-]){_NUMBER}\s*(?:to|through|[-–])\s*{_NUMBER}{_END})",
+    re.I,
+)
+
+
+def stated_numbers(description: str) -> tuple[float, float, list[int | float]] | None:
+    """(lowest, highest, the values listed one by one) a number field's description allows,
+    or None where it states none: a draw outside them ("8 installments" where plans are
+    "2 or 3") is an answer a correct agent must refuse."""
+    text = " ".join((description or "").split())
+    one_of = _ONE_OF.search(text)
+    if one_of is not None:
+        numbers = [one_of[1], *re.findall(_NUMBER, one_of[2] or ""), one_of[4]]
+        listed = [float(n) if "." in n else int(n) for n in numbers]
+        return float(min(listed)), float(max(listed)), listed
+    span = _SPAN.search(text)
+    if span is not None:
+        low, high = (float(n) for n in span.groups() if n is not None)
+        if low < high:
+            return low, high, []
+    return None
+
+
 def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = None) -> Any:
     """A value for the field of its type (see module doc); None when nothing fits."""
     kind = spec.type
@@ -197,6 +227,15 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
     if kind == "bool":
         return rng.random() < 0.5
     words = spec.text.lower()
+    allowed = stated_numbers(spec.description)
+    if kind in ("int", "float") and allowed is not None:
+        low, high, listed = allowed
+        if listed:
+            return rng.choice(listed)
+        if kind == "int" or (low.is_integer() and high.is_integer()):
+            number = rng.randint(int(low), int(high))
+            return number if kind == "int" else float(number)
+        return round(rng.uniform(low, high), 1)
     if kind == "int":
         if re.search(r"\byear\b", words):
             return rng.randrange(2012, 2026)
