@@ -1,14 +1,17 @@
-"""A number the simulated user gives keeps the case on its path: within the values the
-field's description allows ("2 or 3", "1 to 96"), and on the skill's side of a line the
-prose leaves the skill across ("Under 55°F is an emergency: go to @skill.emergency_line").
+"""A number or a date the simulated user gives keeps the case on its path: within the values
+the field's description allows ("2 or 3", "1 to 96"), on the skill's side of a line the
+prose leaves the skill across ("Under 55°F is an emergency: go to @skill.emergency_line"),
+and the end of a span (`override_end`, `return_date`) after its start, in the future.
 
 Before, every int was drawn from 1 to 8 whatever the description said: a payment plan of 8
 installments where plans are 2 or 3, and a thermostat reading of 4°F in a routine repair
-case, which a correct agent hands to the emergency line instead of filing the repair.
+case, which a correct agent hands to the emergency line instead of filing the repair; an
+on-call override ending a month before it starts, a trip returning weeks ago.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import yaml
@@ -16,8 +19,8 @@ from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
 from agentflows.drafting.offline._mantle_facts import on_the_path
 from evalcore.definitions import load_project
-from evalcore.testdata import FieldSpec, case_rng
-from evalcore.testdata._values import typed_value
+from evalcore.testdata import FieldSpec, SheetBuilder, case_rng
+from evalcore.testdata._values import REFERENCE_DAY, typed_value
 
 
 def _draws(spec: FieldSpec) -> set[object]:
@@ -102,3 +105,16 @@ def test_a_reading_stays_on_the_side_that_keeps_the_case_in_its_skill(tmp_path: 
             if fact.startswith("- ") and "thermostat" in fact:
                 readings.append(int(fact.rsplit(":", 1)[1]))
     assert readings and all(r >= 55 for r in readings), readings
+
+
+def test_the_end_of_a_span_comes_after_its_start() -> None:
+    start = FieldSpec("override_start", "text", "Override start, ISO 8601 (2026-12-05).")
+    end = FieldSpec("override_end", "text", "Override end, ISO 8601.")
+    back = FieldSpec("return_date", "text", "Return date, MM/DD/YYYY.")
+    for n in range(30):
+        sheet = SheetBuilder(f"case{n}", "")
+        first, last = sheet.value(start), sheet.value(end)
+        assert first < last, (first, last)  # ISO days compare as text
+        # an end with no start in the case is still a coming day, never a past one
+        came = dt.datetime.strptime(SheetBuilder(f"c{n}", "").value(back), "%m/%d/%Y").date()
+        assert came > REFERENCE_DAY, came

@@ -21,7 +21,17 @@ from typing import Any
 from ._people import Persona, persona_for
 from ._records import Collection, DataRecords, record_name, role_prefix
 from ._rng import case_rng
-from ._values import _MONEY, FieldSpec, date_format, spoken_date, typed_value
+from ._values import (
+    _MONEY,
+    FieldSpec,
+    date_format,
+    draw_day,
+    is_date,
+    span_role,
+    spoken_date,
+    typed_value,
+    written_day,
+)
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
 #: Record keys that say a person's job (`role: shift_lead`, `title: engineering manager`).
@@ -119,6 +129,8 @@ class SheetBuilder:
         if full_name:  # the caller the project's session already knows
             self.sheet.persona = self.sheet.persona.renamed(full_name)
         self._named = first_name is not None or bool(full_name)
+        self._span_start: dt.date | None = None
+        """The day the case's span starts (`override_start`), for its end to follow."""
         self._others: dict[str, dict[str, Any]] = {}
         """A field's first word (`coworker`) -> the other person's record it drew."""
 
@@ -285,7 +297,14 @@ class SheetBuilder:
             if self.slot is not None:
                 return spec.listed[self.slot % len(spec.listed)]
             return case_rng(self.key, f"listed:{spec.name}").choice(spec.listed)
-        return typed_value(spec, case_rng(self.key, f"value:{spec.name}"), self.persona)
+        rng = case_rng(self.key, f"value:{spec.name}")
+        role = span_role(spec) if is_date(spec) else None
+        if role is not None:  # one end of a span: the end after the case's start
+            day = draw_day(spec, rng, self._span_start if role == "end" else None)
+            if role == "start" and isinstance(day, dt.date):
+                self._span_start = day
+            return written_day(spec, day)
+        return typed_value(spec, rng, self.persona)
 
     def add(self, label: str, value: Any, *, field: str | None = None) -> Fact | None:
         """Record a fact (once per label); None values are left out, never filler."""
