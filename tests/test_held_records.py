@@ -82,3 +82,18 @@ def test_a_coworker_the_caller_names_is_another_person_of_the_file_with_their_id
         assert sheet.from_records(partner) == coworker["employee_id"]
         # the caller's own facts stay the caller's
         assert sheet.persona.name.startswith("Maya")
+
+
+def test_a_record_the_held_person_points_at_is_drawn_first() -> None:
+    stores = Collection(
+        "stores", tuple({"store_id": f"S-{n}", "name": f"Store {n}"} for n in (1, 2, 3))
+    )
+    records = DataRecords([EMPLOYEES, stores])
+    pickup = FieldSpec("pickup_store_id", "text", "Store for pickup, S-#.")
+    for person in (STAFF[0], STAFF[3]):  # of S-1, of S-2
+        drawn = set()
+        for slot in range(6):
+            sheet = SheetBuilder(f"case{slot}", "", records, slot=slot)
+            sheet.hold(person)
+            drawn.add(sheet.from_records(pickup))
+        assert drawn == {person["home_store"]}, (person["first_name"], drawn)

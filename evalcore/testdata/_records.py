@@ -146,6 +146,7 @@ class DataRecords:
         slot: int | None = None,
         require: dict[str, frozenset[str]] | None = None,
         linked: dict[str, str] | None = None,
+        referenced: frozenset[str] = frozenset(),
     ) -> dict[str, Any]:
         """A record: one holding a value in `prefer` (the case's enum values) first, and one
         in good standing (not lapsed, closed, expired …) before one that is not.
@@ -158,7 +159,9 @@ class DataRecords:
         share a record only when the pool is smaller than the suite; without it, at random.
 
         With `linked` (ids of the records the case holds), the records that carry one of
-        those ids with the same value (see `owned`)."""
+        those ids with the same value (see `owned`); with `referenced` (the values of the
+        records the case holds), a record whose own id is one of them first (the held
+        patient's `home_store: ST-022` picks store ST-022)."""
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
@@ -171,12 +174,23 @@ class DataRecords:
         needed = require or {}
         fit = [r for r in own if all(str(r[k]) in v for k, v in needed.items() if k in r)]
         own = fit or own
+        named = [r for r in own if any(str(r[k]) in referenced for k in _id_keys(r))]
+        own = named or own
         best = max(rank(r) for r in own)
         pool = [r for r in own if rank(r) == best]
         if slot is None:
             return pool[rng.randrange(len(pool))]
         start = int(sha256(collection.name.encode()).hexdigest()[:8], 16)
         return pool[(start + slot) % len(pool)]
+
+
+def _id_keys(record: dict[str, Any]) -> list[str]:
+    """The keys of `record` that hold an id (`store_id`, `id`)."""
+    return [
+        k
+        for k, v in record.items()
+        if _scalar(v) and (k.lower() == "id" or k.lower().endswith("_id"))
+    ]
 
 
 def _same(value: Any, seeded: str) -> bool:

@@ -165,6 +165,7 @@ class SheetBuilder:
                 slot=self.slot,
                 require=self.require,
                 linked=self.linked(),
+                referenced=self.referenced(),
             )
             self.sheet.records[collection.name] = chosen
             holder = record_name(chosen)
@@ -202,6 +203,17 @@ class SheetBuilder:
             return None
         keys = [k for k in record if k.lower().endswith("_id") and _scalar(record[k])]
         return record[keys[0]] if keys else None
+
+    def referenced(self) -> frozenset[str]:
+        """The scalar values of the records this case holds (`home_store: ST-022`): a
+        record of another file whose own id is one of them is the one they point at."""
+        return frozenset(
+            str(v)
+            for name, record in self.sheet.records.items()
+            if "#" not in name
+            for v in record.values()
+            if _scalar(v) and str(v).strip()
+        )
 
     def other_record(self, collection: Collection) -> dict[str, Any] | None:
         """A record of `collection` other than the one the case holds (the coworker the
