@@ -74,15 +74,37 @@ class DataRecords:
             }
         return value.strip().lower() in self._held
 
-    def owned(self, records: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-        """The caller's records of `records` (see `identity`); all of them when the seeded
-        identity names none (no key of it in the records, or no record of that value)."""
-        keys = [k for k in self.identity if any(k in r for r in records)]
+    def owned(
+        self, records: tuple[dict[str, Any], ...], linked: dict[str, str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The caller's records of `records` (see `identity`, and `linked`: the ids of the
+        records the case already holds, `employee_id: E20931` of its caller's record, so a
+        shift drawn is that person's); all of them when neither names any (no key of them
+        in the records, or no record of that value)."""
+        seeded = {**(linked or {}), **self.identity}
+        keys = [k for k in seeded if any(k in r for r in records)]
         if not keys:
             return list(records)
-        seeded = self.identity
         mine = [r for r in records if all(_same(r[k], seeded[k]) for k in keys if k in r)]
         return mine or list(records)
+
+    def owns_all(self, person: dict[str, Any], skill: str) -> bool:
+        """Whether `person` (a record of one file) holds a record of their own in each
+        other file `skill`'s tools read that carries one of their ids (`employee_id` in
+        shifts): a case of that skill about them has their own shift, prescription or
+        order to name. A file no reader is known for asks nothing."""
+        ids = {k: str(v) for k, v in person.items() if k.lower().endswith("_id") and _scalar(v)}
+        for collection in self.collections:
+            if skill not in self.readers.get(collection.name, ()):
+                continue
+            if any(r is person for r in collection.records):
+                continue
+            keys = [k for k in ids if any(k in r for r in collection.records)]
+            if keys and not any(
+                all(_same(r[k], ids[k]) for k in keys if k in r) for r in collection.records
+            ):
+                return False
+        return True
 
     def match(
         self,
@@ -123,6 +145,8 @@ class DataRecords:
         *,
         slot: int | None = None,
         require: dict[str, frozenset[str]] | None = None,
+        linked: dict[str, str] | None = None,
+        referenced: frozenset[str] = frozenset(),
     ) -> dict[str, Any]:
         """A record: one holding a value in `prefer` (the case's enum values) first, and one
         in good standing (not lapsed, closed, expired …) before one that is not.
@@ -132,7 +156,12 @@ class DataRecords:
 
         With `slot` (the case's place among the suite's cases of one skill), cases take the
         pool's records in turn from a start fixed by the collection, so two cases of a suite
-        share a record only when the pool is smaller than the suite; without it, at random."""
+        share a record only when the pool is smaller than the suite; without it, at random.
+
+        With `linked` (ids of the records the case holds), the records that carry one of
+        those ids with the same value (see `owned`); with `referenced` (the values of the
+        records the case holds), a record whose own id is one of them first (the held
+        patient's `home_store: ST-022` picks store ST-022)."""
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
@@ -140,17 +169,28 @@ class DataRecords:
             standing = not any(_INACTIVE.fullmatch(v.lower()) for v in values)
             return 2 * fits + standing
 
-        own = self.owned(collection.records)
+        own = self.owned(collection.records, linked)
         # the values a tool of the case works only with (`claim_status: 2` for a booking)
         needed = require or {}
         fit = [r for r in own if all(str(r[k]) in v for k, v in needed.items() if k in r)]
         own = fit or own
+        named = [r for r in own if any(str(r[k]) in referenced for k in _id_keys(r))]
+        own = named or own
         best = max(rank(r) for r in own)
         pool = [r for r in own if rank(r) == best]
         if slot is None:
             return pool[rng.randrange(len(pool))]
         start = int(sha256(collection.name.encode()).hexdigest()[:8], 16)
         return pool[(start + slot) % len(pool)]
+
+
+def _id_keys(record: dict[str, Any]) -> list[str]:
+    """The keys of `record` that hold an id (`store_id`, `id`)."""
+    return [
+        k
+        for k, v in record.items()
+        if _scalar(v) and (k.lower() == "id" or k.lower().endswith("_id"))
+    ]
 
 
 def _same(value: Any, seeded: str) -> bool:

@@ -82,12 +82,17 @@ def session_person(
     fixed: Mapping[str, Any],
     key: str,
     slot: int | None = None,
+    skill: str | None = None,
 ) -> dict[str, Any]:
     """The case's signed-in person of `collection`: one of the caller's own records
-    (`DataRecords.owned`) that agrees with the `fixed` seeds where any does; dealt in turn
-    by `slot` (the case's place among its skill's cases), else chosen stably by `key`."""
+    (`DataRecords.owned`) that agrees with the `fixed` seeds where any does, and, with
+    `skill`, who holds their own record in each file the skill's tools read by their id
+    (`DataRecords.owns_all`) where anyone does; dealt in turn by `slot` (the case's place
+    among its skill's cases), else chosen stably by `key`."""
     own = records.owned(collection.records)
     pool = [r for r in own if _agrees(r, fixed)] or own
+    if skill is not None:
+        pool = [r for r in pool if records.owns_all(r, skill)] or pool
     if slot is None:
         return pool[case_rng(key, "person").randrange(len(pool))]
     start = int(sha256(collection.name.encode()).hexdigest()[:8], 16)

@@ -21,11 +21,25 @@ from typing import Any
 from ._people import Persona, persona_for
 from ._records import Collection, DataRecords, record_name, role_prefix
 from ._rng import case_rng
-from ._values import _MONEY, FieldSpec, date_format, spoken_date, typed_value
+from ._values import (
+    _MONEY,
+    FieldSpec,
+    date_format,
+    draw_day,
+    is_date,
+    span_role,
+    spoken_date,
+    typed_value,
+    written_day,
+)
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
 #: Record keys that say a person's job (`role: shift_lead`, `title: engineering manager`).
 _ROLE_KEYS = ("role", "job_title", "title", "position")
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
 def _a(role: str) -> str:
@@ -115,6 +129,10 @@ class SheetBuilder:
         if full_name:  # the caller the project's session already knows
             self.sheet.persona = self.sheet.persona.renamed(full_name)
         self._named = first_name is not None or bool(full_name)
+        self._span_start: dt.date | None = None
+        """The day the case's span starts (`override_start`), for its end to follow."""
+        self._others: dict[str, dict[str, Any]] = {}
+        """A field's first word (`coworker`) -> the other person's record it drew."""
 
     @property
     def persona(self) -> Persona:
@@ -141,13 +159,88 @@ class SheetBuilder:
         if chosen is None:
             rng = case_rng(self.key, f"record:{collection.name}")
             chosen = self.records.pick(
-                collection, rng, self.prefer, slot=self.slot, require=self.require
+                collection,
+                rng,
+                self.prefer,
+                slot=self.slot,
+                require=self.require,
+                linked=self.linked(),
+                referenced=self.referenced(),
             )
             self.sheet.records[collection.name] = chosen
             holder = record_name(chosen)
             if holder and not self._named:
                 self.sheet.persona = self.sheet.persona.renamed(holder)
                 self._named = True
+        return chosen
+
+    def linked(self) -> dict[str, str]:
+        """The ids (`*_id` keys) of the records this case holds, each with its value where
+        they agree: a record of another file that carries one is the case's only with that
+        value (the caller's own shift, the held patient's prescription), so the facts of
+        one case come from one person's records."""
+        out: dict[str, str] = {}
+        clash: set[str] = set()
+        for name, record in self.sheet.records.items():
+            if "#" in name:  # one role's record (`from_station`): not the case's own
+                continue
+            for key, value in record.items():
+                if not key.lower().endswith("_id") or not isinstance(value, str | int):
+                    continue
+                if isinstance(value, bool) or not str(value).strip():
+                    continue
+                if key in out and out[key] != str(value):
+                    clash.add(key)
+                out.setdefault(key, str(value))
+        return {k: v for k, v in out.items() if k not in clash}
+
+    def _same_thing(self, name: str) -> Any:
+        """The id of the other person a field of the same first word drew (`coworker_id`
+        after `coworker_name` named Lucía: Lucía's `employee_id`), else None."""
+        head, _, rest = name.lower().partition("_")
+        record = self._others.get(head)
+        if record is None or rest not in ("id", "number"):
+            return None
+        keys = [k for k in record if k.lower().endswith("_id") and _scalar(record[k])]
+        return record[keys[0]] if keys else None
+
+    def referenced(self) -> frozenset[str]:
+        """The scalar values of the records this case holds (`home_store: ST-022`): a
+        record of another file whose own id is one of them is the one they point at."""
+        return frozenset(
+            str(v)
+            for name, record in self.sheet.records.items()
+            if "#" not in name
+            for v in record.values()
+            if _scalar(v) and str(v).strip()
+        )
+
+    def other_record(self, collection: Collection) -> dict[str, Any] | None:
+        """A record of `collection` other than the one the case holds (the coworker the
+        user names, not the user), among them one sharing most of the held record's values,
+        a reference (a value with digits: the same store, unit or team) before a word (the
+        same job); drawn once, then kept. None where the file holds nobody else."""
+        name = f"{collection.name}#other"
+        chosen = self.sheet.records.get(name)
+        held = self.sheet.records.get(collection.name)
+        if chosen is None:
+            others = [r for r in collection.records if r is not held]
+            if not others:
+                return None
+
+            def shared(record: dict[str, Any]) -> int:
+                if held is None:
+                    return 0
+                return sum(
+                    2 if any(c.isdigit() for c in str(v)) else 1
+                    for k, v in record.items()
+                    if _scalar(v) and held.get(k) == v
+                )
+
+            best = max(shared(r) for r in others)
+            pool = [r for r in others if shared(r) == best]
+            chosen = pool[case_rng(self.key, f"record:{name}").randrange(len(pool))]
+            self.sheet.records[name] = chosen
         return chosen
 
     def role_record(self, collection: Collection, prefix: str) -> dict[str, Any]:
@@ -168,22 +261,34 @@ class SheetBuilder:
 
     def from_records(self, spec: FieldSpec) -> Any:
         """The field's value in this case's record of the collection it matches, if any."""
+        same = self._same_thing(spec.name)
+        if same is not None:  # `coworker_id` of the coworker `coworker_name` named
+            return same
         drawn = frozenset(self.sheet.records)
         found = self.records.match(spec.name, drawn, spec.narrative_of)
+        other = False
         for alias in spec.aliases:
             if found is not None:
                 break
-            # by a parameter's name only a collection the case holds no record of yet: the
-            # record it holds is the user's own (`coworker_name` fills `first_name`, and the
-            # case's record of the employees is the user's)
+            # by a parameter's name in a collection the case holds a record of: the record
+            # it holds is the user's own (`coworker_name` fills `first_name`, and the case's
+            # record of the employees is the user's), so the value is someone else's there
             found = self.records.match(alias, drawn, spec.narrative_of)
-            if found is not None and found[0].name in drawn:
-                found = None
+            other = found is not None and found[0].name in drawn
         if found is None:
             return None
         collection, key = found
         prefix = role_prefix(spec.name, key)
-        record = self.role_record(collection, prefix) if prefix else self.record_for(collection)
+        if other:
+            record = self.other_record(collection)
+            if record is not None and "_" in spec.name:
+                self._others[spec.name.split("_", 1)[0].lower()] = record
+        elif prefix:
+            record = self.role_record(collection, prefix)
+        else:
+            record = self.record_for(collection)
+        if record is None:
+            return None
         value = record.get(key)
         if spec.enum_values and value not in spec.enum_values:
             return None
@@ -204,7 +309,14 @@ class SheetBuilder:
             if self.slot is not None:
                 return spec.listed[self.slot % len(spec.listed)]
             return case_rng(self.key, f"listed:{spec.name}").choice(spec.listed)
-        return typed_value(spec, case_rng(self.key, f"value:{spec.name}"), self.persona)
+        rng = case_rng(self.key, f"value:{spec.name}")
+        role = span_role(spec) if is_date(spec) else None
+        if role is not None:  # one end of a span: the end after the case's start
+            day = draw_day(spec, rng, self._span_start if role == "end" else None)
+            if role == "start" and isinstance(day, dt.date):
+                self._span_start = day
+            return written_day(spec, day)
+        return typed_value(spec, rng, self.persona)
 
     def add(self, label: str, value: Any, *, field: str | None = None) -> Fact | None:
         """Record a fact (once per label); None values are left out, never filler."""

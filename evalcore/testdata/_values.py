@@ -147,19 +147,54 @@ def spoken_date(day: dt.date) -> str:
     return f"{day.day} {day.strftime('%B %Y')}"
 
 
-def draw_date(spec: FieldSpec, rng: random.Random) -> str:
-    """A date for the field: a birth date for birth fields, else a recent or coming day."""
+#: Words of a date field's name that make it the start or the end of a span
+#: (`override_start`, `depart_date`; `override_end`, `return_date`, `check_out`).
+_SPAN_START = frozenset({"start", "from", "depart", "departure", "outbound", "begin", "checkin"})
+_SPAN_END = frozenset({"end", "until", "return", "checkout"})
+
+
+def span_role(spec: FieldSpec) -> str | None:
+    """`start` or `end` for a date field named as one end of a span, else None."""
+    words = {w for w in spec.name.lower().split("_") if w}
+    joined = spec.name.lower().replace("_", "").replace("-", "")
+    words |= {w for w in ("checkin", "checkout") if w in joined}
+    if words & _SPAN_END:
+        return "end"
+    return "start" if words & _SPAN_START else None
+
+
+def draw_day(spec: FieldSpec, rng: random.Random, after: dt.date | None = None) -> dt.date | str:
+    """The day of `draw_date`, or "yesterday" where the description allows it. The end of
+    a span (`override_end`, `return_date`) is a coming day one to seven days after `after`
+    (the case's start of the span), never before it."""
     words = spec.text.lower()
+    role = span_role(spec)
     if "birth" in words or re.search(r"\bdob\b", words):
-        day = dt.date(1950, 1, 1) + dt.timedelta(days=rng.randrange(0, 54 * 365))
-    elif re.search(r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words):
-        day = REFERENCE_DAY + dt.timedelta(days=rng.randrange(3, 60))
-    else:
-        if allows_relative(spec.description) and rng.random() < 0.4:
-            return "yesterday"
-        day = REFERENCE_DAY - dt.timedelta(days=rng.randrange(1, 45))
+        return dt.date(1950, 1, 1) + dt.timedelta(days=rng.randrange(0, 54 * 365))
+    if role == "end":
+        start = after or REFERENCE_DAY + dt.timedelta(days=rng.randrange(3, 60))
+        return max(start, REFERENCE_DAY) + dt.timedelta(days=rng.randrange(1, 8))
+    if role == "start" or re.search(
+        r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words
+    ):
+        return REFERENCE_DAY + dt.timedelta(days=rng.randrange(3, 60))
+    if allows_relative(spec.description) and rng.random() < 0.4:
+        return "yesterday"
+    return REFERENCE_DAY - dt.timedelta(days=rng.randrange(1, 45))
+
+
+def written_day(spec: FieldSpec, day: dt.date | str) -> str:
+    """`day` as the field's description writes dates (`MM/DD/YYYY`, ISO), else spoken."""
+    if isinstance(day, str):
+        return day
     fmt = date_format(spec.description)
     return day.strftime(fmt) if fmt else spoken_date(day)
+
+
+def draw_date(spec: FieldSpec, rng: random.Random, after: dt.date | None = None) -> str:
+    """A date for the field: a birth date for birth fields, else a recent or coming day
+    (see `draw_day`)."""
+    return written_day(spec, draw_day(spec, rng, after))
 
 
 def shaped_like(example: str, rng: random.Random) -> str:
@@ -167,7 +202,7 @@ def shaped_like(example: str, rng: random.Random) -> str:
     return "".join(str(rng.randrange(10)) if c.isdigit() else c for c in example)
 
 
-def _is_date(spec: FieldSpec) -> bool:
+def is_date(spec: FieldSpec) -> bool:
     return bool(
         re.search(r"(?:^|_)(?:date|day|dob|birthday|when)(?:_|$)", spec.name)
         or date_format(spec.description)
@@ -189,6 +224,36 @@ def _ascii(text: str) -> str:
     return re.sub(r"[^a-z]", "", plain.lower())
 
 
+#: The values a number may take, as its description states them: "2 or 3", "1, 2 or 3",
+#: "0 to 200", "1-5", "between 1 and 10".
+_NUMBER = r"(\d+(?:\.\d+)?)"
+_END = r"(?![\w/%-]|\.\d)"
+_ONE_OF = re.compile(rf"(?<![\w./-]){_NUMBER}((?:\s*,\s*{_NUMBER})*)\s+or\s+{_NUMBER}{_END}")
+_SPAN = re.compile(
+    rf"(?:\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}"
+    rf"|(?<![\w./-]){_NUMBER}\s*(?:to|through|[-–])\s*{_NUMBER}{_END})",
+    re.I,
+)
+
+
+def stated_numbers(description: str) -> tuple[float, float, list[int | float]] | None:
+    """(lowest, highest, the values listed one by one) a number field's description allows,
+    or None where it states none: a draw outside them ("8 installments" where plans are
+    "2 or 3") is an answer a correct agent must refuse."""
+    text = " ".join((description or "").split())
+    one_of = _ONE_OF.search(text)
+    if one_of is not None:
+        numbers = [one_of[1], *re.findall(_NUMBER, one_of[2] or ""), one_of[4]]
+        listed = [float(n) if "." in n else int(n) for n in numbers]
+        return float(min(listed)), float(max(listed)), listed
+    span = _SPAN.search(text)
+    if span is not None:
+        low, high = (float(n) for n in span.groups() if n is not None)
+        if low < high:
+            return low, high, []
+    return None
+
+
 def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = None) -> Any:
     """A value for the field of its type (see module doc); None when nothing fits."""
     kind = spec.type
@@ -197,6 +262,15 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
     if kind == "bool":
         return rng.random() < 0.5
     words = spec.text.lower()
+    allowed = stated_numbers(spec.description)
+    if kind in ("int", "float") and allowed is not None:
+        low, high, listed = allowed
+        if listed:
+            return rng.choice(listed)
+        if kind == "int" or (low.is_integer() and high.is_integer()):
+            number = rng.randint(int(low), int(high))
+            return number if kind == "int" else float(number)
+        return round(rng.uniform(low, high), 1)
     if kind == "int":
         if re.search(r"\byear\b", words):
             return rng.randrange(2012, 2026)
@@ -246,7 +320,7 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     words = spec.text.lower()
     example = _EXAMPLE.search(spec.description)
     shaped = _SHAPED_ID.search(spec.description)
-    if _is_date(spec):
+    if is_date(spec):
         return draw_date(spec, rng)
     if re.search(r"e-?mail", name):
         return _email(persona)
@@ -302,7 +376,11 @@ __all__ = [
     "allows_relative",
     "date_format",
     "draw_date",
+    "draw_day",
+    "is_date",
     "shaped_like",
+    "span_role",
     "spoken_date",
     "typed_value",
+    "written_day",
 ]

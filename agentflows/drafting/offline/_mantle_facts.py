@@ -138,12 +138,61 @@ def field_value(
     if field.type == "text" and is_internal(field):
         return sheet.from_records(spec_of(field, defs)) or example_value(defs, field)
     value = sheet.value(spec_of(field, defs))
+    if field.type in ("int", "float") and isinstance(value, int | float):
+        return on_the_path(defs, field, value)
     if value is None and field.type == "text":
         value = (
             example_value(defs, field)
             or in_own_words(defs, field, sheet, fixed)
             or told(defs, field, sheet, fixed, asked)
         )
+    return value
+
+
+#: A number the prose compares with ("Under 55°F is an emergency", "over 10 items").
+_COMPARED = re.compile(
+    r"\b(?:(?P<low>under|below|less than|lower than|fewer than)"
+    r"|(?P<high>over|above|more than|higher than|greater than))\s+(?P<n>\d+(?:\.\d+)?)",
+    re.I,
+)
+
+
+def leaving_sides(defs: MantleDefinitions, field: MemoryField) -> list[tuple[bool, float]]:
+    """(below, number) for each line the skill's text draws for a number field where the
+    sentence leaves the skill on that side ("Ask what the thermostat reads inside (set
+    indoor_temp_f). Under 55°F is an emergency: go to @skill.emergency_line."): the
+    sentences right after the text names the field, and its description."""
+    skill = defs.skills.get(field.namespace)
+    body = skill.body or "" if skill is not None else ""
+    windows = [field.description or ""]
+    for match in re.finditer(rf"\b{re.escape(field.name)}\b", body):
+        windows.append(re.split(r"\n\s*\n", body[match.end() : match.end() + 300])[0])
+    out: list[tuple[bool, float]] = []
+    for window in windows:
+        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(window.split()))[:3]:
+            if not _LEAVES.search(sentence):
+                continue
+            for compared in _COMPARED.finditer(sentence):
+                side = (compared["low"] is not None, float(compared["n"]))
+                if side not in out:
+                    out.append(side)
+    return out
+
+
+def on_the_path(defs: MantleDefinitions, field: MemoryField, value: float) -> float:
+    """`value`, or one on the other side of a line the prose leaves the skill across (an
+    indoor reading of 4 where "under 55°F is an emergency: go to @skill.emergency_line"
+    becomes 69): a case that stays in its skill gives a number that keeps it there; a
+    case that leaves is planned with its value fixed."""
+    for below, number in leaving_sides(defs, field):
+        step = max(1.0, abs(number) / 4)
+        if below and value < number:
+            value = number + step
+        elif not below and value > number:
+            value = max(0.0, number - step)
+        else:
+            continue
+        value = round(value) if field.type == "int" else round(value, 1)
     return value
 
 
@@ -661,6 +710,7 @@ __all__ = [
     "named_instead",
     "offers",
     "offers_into",
+    "on_the_path",
     "question_answer",
     "reported",
     "reported_label",

@@ -25,6 +25,7 @@ from evalcore.definitions.skill_model import code_facts, data_readers, sentences
 from evalcore.simulator import CHANCE_NOTE, CLOSING, ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
+    Caller,
     DataRecords,
     FieldSpec,
     SheetBuilder,
@@ -130,7 +131,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         behavior.id,
         behavior.facts.get("account"),
         callers,
-        lambda caller: holdings(records, caller, fixed),
+        # whose records hold the case's choices first, then who has records of their own
+        lambda caller: 2 * holdings(records, caller, fixed) + _owns_all(records, caller, behavior),
         slot,
     )
     seeds = {
@@ -192,6 +194,12 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     script.prelude = prelude
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
+
+
+def _owns_all(records: DataRecords, caller: Caller, behavior: Behavior) -> bool:
+    """Whether the caller holds their own record in each file the case's skill reads by
+    their id (`DataRecords.owns_all`): a refill's caller has a prescription to name."""
+    return caller.record is not None and records.owns_all(caller.record, behavior.source)
 
 
 def shared_records(project: Project) -> DataRecords:

@@ -77,7 +77,7 @@ def session_seeds(
     account's (`R-50150`), for a project that seeds no caller phone the account could go
     in."""
     fields = [f for skill_id in _case_skills(behavior) for f in session_fields(project, skill_id)]
-    person = _person(sheet, [f.name for f in fields], fixed or {})
+    person = _person(sheet, [f.name for f in fields], fixed or {}, behavior.source)
     out: dict[str, Any] = {}
     ids: list[str] = []  # the free-text ids among them, which may be widened
     for field_def in fields:
@@ -107,18 +107,19 @@ def session_seeds(
 
 
 def _person(
-    sheet: SheetBuilder, names: list[str], fixed: dict[str, Any]
+    sheet: SheetBuilder, names: list[str], fixed: dict[str, Any], skill: str
 ) -> tuple[dict[str, Any], str] | None:
     """The case's signed-in person and the file they are in: the record the case already
     holds of the people file the seeded ids name (the caller a phone seeded), else one
-    that agrees with the `fixed` project seeds, which the case then holds."""
+    that agrees with the `fixed` project seeds and holds their own records in the files
+    `skill`'s tools read (a shift swap's caller has a shift), which the case then holds."""
     collection = people_of(sheet.records, names)
     if collection is None:
         return None
     held = sheet.sheet.records.get(collection.name)
     if held is None:
         own = {k.removeprefix("project."): v for k, v in fixed.items() if k.startswith("project.")}
-        held = session_person(sheet.records, collection, own, sheet.key, sheet.slot)
+        held = session_person(sheet.records, collection, own, sheet.key, sheet.slot, skill)
         sheet.hold(held)
     return held, collection.name
 
