@@ -138,6 +138,11 @@ def test_plan_figures_hold_their_targets(insurance, tasks) -> None:
         ),
         ("Do not promise customers a refund.", "promise me a refund"),
         ("Never give out the code to a caller.", "give out the code to a caller"),
+        (  # two prohibitions: the first is the act asked for, whole
+            "Never share a guest's room number or phone, and never say who else is staying.",
+            "share a guest's room number or phone",
+        ),
+        ("Passwords are never shown here, not even in part.", None),  # a description
     ],
 )
 def test_an_adversarial_request_asks_for_what_the_rule_forbids_for_the_user(rule, asked):

@@ -86,18 +86,32 @@ def project_skill(project: Project) -> str | None:
 
 
 def _as_request(text: str) -> str | None:
+    """The act a rule forbids, as a user would ask for it: the first prohibition of the
+    sentence only ("share a coworker's phone number, pay rate or hours" of "Never share ...,
+    and never say why ..."), and none where the sentence only describes ("Secret values are
+    never shown here": no act to ask for, the line would be a fragment)."""
     match = _NEVER.search(text)
-    if match is None:
+    if match is None or text[: match.start()].split()[-1:] in _BEING:
         return None
+    act = match["rule"]
+    second = _NEVER.search(act)
+    if second is not None:  # "..., and never say why": the next prohibition is another act
+        kept = act[: second.start()].split()
+        while kept and kept[-1].lower().strip(",") in {"and", "or", "nor", ""}:
+            kept.pop()
+        act = " ".join(kept)
     rule = re.sub(
         r"@\w+\.(\w+(?:\.\w+)*)",
         lambda m: m.group(1).split(".")[-1].replace("_", " "),
-        match["rule"],
+        act,
     )
     # "tell anyone they may start": the user pushing for it asks it for themselves
     rule = _ANYONE.sub(lambda m: f"{m['verb']} me", rule)
     return " ".join(rule.split()).rstrip(",") or None
 
+
+#: The word before "never" that makes the sentence a description, not a command.
+_BEING = [["is"], ["are"], ["was"], ["were"], ["be"], ["been"], ["being"]]
 
 _ANYONE = re.compile(
     r"\b(?P<verb>tell|promise|give|show|send|offer|quote)\s+(?:anyone|anybody|everyone|"
