@@ -24,11 +24,13 @@ Instructions steps ask for what `complete_when` waits for (one question naming t
 missing field; once the step's choice is made, a field it does not ask for by name on that
 side is set by the model, not asked), set a choice the step sets beside it from the record
 the answer picks, then ask each field an `if:` line of the step asks whose condition holds; the
-tools the step lets the model call run after it, and a block's `tools:` after its steps.
+tools the step lets the model call run after it, and a block's `tools:` after its steps (but
+not one that only steps the run skipped name).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from ...definitions import Step
@@ -312,10 +314,15 @@ class Runner:
             for step in block.steps
         )
 
-    def step_tools(self, block: str, step: str | None, kind: str) -> Procedure:
+    def step_tools(
+        self, block: str, step: str | None, kind: str, unused: Collection[str] = ()
+    ) -> Procedure:
         """Tools the model lets the LLM call at this step (instructions) or in this block
-        (block-level `tools:`), when their scope holds."""
+        (block-level `tools:`), when their scope holds; never one of `unused` (a block tool
+        only steps the run skipped had a use for: `skipped_tools`)."""
         for use in self.model.tools if self.model else []:
+            if use.name in unused:
+                continue
             for call in use.calls:
                 if call.kind != kind or call.block != block or call.step != step:
                     continue
