@@ -166,6 +166,22 @@ def set_from_answer(field: MemoryField, text: str) -> bool:
     return False
 
 
+def set_at(field: MemoryField, text: str) -> int | None:
+    """Where `text` first sets the field from the user's words ("Set new_flight to the
+    flight number they pick"), None where it only mentions it or the agent sets it from
+    something else (a tool's answer, its own doing)."""
+    for part in _SENTENCE.finditer(text):
+        if prose_verb(field, part.group()) in ("prose", "request"):
+            found = next(_mentions(field, part.group()), None)
+            return part.start() + found.start() if found is not None else None
+    return None
+
+
+#: A sentence of a text with where it starts (read one at a time: a clause of the one
+#: before, "… if it is not today.", says nothing of how the next sets its field).
+_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
+
+
 #: Who the user is, as prose names them ("they", "the caller", "the patients").
 _USER = (
     r"(?:they|he|she|the\s+(?:user|caller|customer|member|client|patient|rider|driver|owner|"
