@@ -117,8 +117,9 @@ class Note:
     text: str
     label: str = "test data"
     """What the remark is about: `test data`, `outside service` (running the case acts
-    on a real service where its credentials are set) or `needs-review` (why the case is
-    written unverified)."""
+    on a real service where its credentials are set), `run date` (what a tool answers
+    depends on the date the case runs) or `needs-review` (why the case is written
+    unverified)."""
     wrap: bool = False
     """Over several comment lines (a long reason), the further ones indented by two."""
 

@@ -388,3 +388,24 @@ def test_a_sentence_naming_a_tool_calls_no_other_by_what_it_does(tmp_path: Path)
     model = build_skill_model(load_project(write_project(tmp_path, files)), "plots")
     use = model.tool("get_site")  # imported, and called by no sentence now
     assert use is None or not [c for c in use.calls if "find_site_record" in (c.sentence or "")]
+
+
+def test_a_call_after_otherwise_is_the_first_calls_alternative(tmp_path: Path):
+    """ "If they have the number use @tool.a; otherwise list them with @tool.b": one of the
+    two runs, the one the conversation's facts pick; a walk takes the first and never
+    asserts both."""
+    files = dict(FILES)
+    files["skills/plots/skill.md"] = PLOTS.replace(
+        "Ask for the reservation number, set reservation_id, and release it.",
+        "If they have the reservation number use @tool.release_plot; otherwise list the plots "
+        "with @tool.list_free_plots and ask which one.",
+    )
+    project = load_project(write_project(tmp_path, files))
+    model = build_skill_model(project, "plots")
+    listing, release = model.tool("list_free_plots"), model.tool("release_plot")
+    assert listing is not None and release is not None
+    said = [c for c in [*listing.calls, *release.calls] if "otherwise" in (c.sentence or "")]
+    assert [(c.optional, c in listing.calls) for c in said] == [(True, True), (False, False)]
+    assert any("otherwise" in u.why for u in model.uncertainties)
+    walk = walk_skill(project, "plots", Setup(values={"plots.mode": "release"}))
+    assert [e.tool for e in walk.events if e.kind == "tool"] == ["release_plot"]

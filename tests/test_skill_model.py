@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from skill_model_fixtures import INSURANCE, TASKS, write_project
+from skill_model_fixtures import INSURANCE, TASKS, generate_offline, write_project
 
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import SkillModel, build_skill_model, skill_model
@@ -175,3 +175,56 @@ def test_same_case_goes_by_path_first() -> None:
     other = json.loads(json.dumps(case))
     other["scenario"]["goals"]["assertions"].append({"skill_completed": {"skill_id": "file_claim"}})
     assert not same_case(a, fingerprint(other, "mantle"), path_a="car")
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "from its `status` field",
+        "from it",
+        "from transfer_to_agent",
+        "from @tool.transfer_to_agent",
+    ],
+)
+def test_a_field_set_from_the_tools_answer_is_not_asked_of_the_user(
+    tmp_path: Path, words: str
+) -> None:
+    """ "Hand over with @tool.x and set queue_state from its `status` field": the value is the
+    tool's answer, known only once it ran, so no walk asks the user for it before the call."""
+    files = _from_answer(words)
+    project = load_project(write_project(tmp_path / "p", files))
+    model = build_skill_model(project, "human_handoff")
+    asked = model.field("human_handoff.queue_state")
+    assert asked is None or asked.asked_by not in ("prose", "request")
+    files["skills/human_handoff/skill.md"] = files["skills/human_handoff/skill.md"].replace(
+        f"set queue_state {words}", "ask which queue they want (set queue_state)"
+    )
+    project = load_project(write_project(tmp_path / "q", files))
+    asked = build_skill_model(project, "human_handoff").field("human_handoff.queue_state")
+    assert asked is not None and asked.asked_by == "prose"  # the user's answer: still asked
+
+
+def _from_answer(words: str) -> dict[str, str]:
+    """The insurance project whose hand-off sets `queue_state` from the transfer's answer."""
+    files = dict(INSURANCE)
+    files["skills/human_handoff/skill.md"] = files["skills/human_handoff/skill.md"].replace(
+        "with @tool.transfer_to_agent.",
+        f"with @tool.transfer_to_agent and set queue_state {words}.",
+    )
+    files["skills/human_handoff/memory.yml"] = (
+        "schema:\n  public:\n    transferred: {type: bool}\n"
+        "    queue_state:\n      type: categorical\n      enum_values: [waiting, connected]\n"
+        "      llm_settable: true\n"
+    )
+    return files
+
+
+def test_the_user_is_given_no_fact_for_a_value_the_tools_answer_sets(tmp_path: Path) -> None:
+    """The simulated user cannot know what the tool will answer: no case lists it among
+    what the user knows (an agent would never ask for it)."""
+    root = write_project(tmp_path / "p", _from_answer("from its `status` field"))
+    report = generate_offline(root, ["human_handoff"], tmp_path / "out")
+    assert report["cases"]
+    for row in report["cases"]:
+        text = Path(row["path"]).read_text("utf-8")
+        assert "queue state" not in text.lower() and "queue_state:" not in text

@@ -21,7 +21,13 @@ from evalcore.agents.reference import asked_request
 from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import code_facts, data_readers, sentences, skill_model
+from evalcore.definitions.skill_model import (
+    code_facts,
+    data_readers,
+    sentences,
+    set_from_answer,
+    skill_model,
+)
 from evalcore.simulator import CHANCE_NOTE, CLOSING, ContextFact, CueLine, opening_line
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
@@ -340,8 +346,10 @@ class _Writer:
     def unplaced_fields(self) -> None:
         """Facts for the skill's own inputs when the walk placed none of its questions (the
         prose asks in words the walk does not read): public fields the agent may set, that
-        no tool writes, with a value the test data can give (`order number: R-20461877`)."""
+        no tool writes, with a value the test data can give (`order number: R-20461877`);
+        never one the prose sets from a tool's answer (the user does not know it)."""
         skill = self.defs.skills[self.script.behavior.source]
+        parts = [part.text for part in sentences(skill.body or "")]
         asked = {a.field for a in self.script.walk.asks}
         if any(key and key.startswith(skill.id + ".") for key in asked):
             return  # the walk reads this skill's questions: nothing is missing
@@ -349,6 +357,8 @@ class _Writer:
         for field_def in skill.memory.values():
             key = field_def.qualified
             if key in asked or key in written or field_def.visibility != "public":
+                continue
+            if any(set_from_answer(field_def, part) for part in parts):
                 continue
             if field_def.llm_settable and field_def.type == "categorical":
                 self.choice_fact(field_def)

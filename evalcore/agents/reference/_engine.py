@@ -20,7 +20,7 @@ from typing import Any
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
-from ...definitions.skill_model import UNKNOWN, code_facts, qualify, skipped_keys
+from ...definitions.skill_model import UNKNOWN, code_facts, qualify, skipped_keys, skipped_tools
 from ..demo._mantle_engine import (
     Frame,
     Procedure,
@@ -214,7 +214,8 @@ class ReferenceEngine(Listening):
         # what the steps this run left out gather: the prose does not play them (a branch's END)
         skipped = skipped_keys(block, visited, skill.id)
         ctx.frame.scratch.setdefault("_skipped", set()).update(skipped)
-        yield from Runner(self.brain, ctx).step_tools(block_id, None, "block_tools")
+        unused = skipped_tools(block, visited)
+        yield from Runner(self.brain, ctx).step_tools(block_id, None, "block_tools", unused)
         ctx.frame.blocks.pop()
         if not ctx.frame.scratch.get("_stopped"):
             self.emit("ordered_block_completed", skill_id=skill.id, block_id=block_id, step_id=last)

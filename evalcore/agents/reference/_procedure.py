@@ -24,16 +24,24 @@ Instructions steps ask for what `complete_when` waits for (one question naming t
 missing field; once the step's choice is made, a field it does not ask for by name on that
 side is set by the model, not asked), set a choice the step sets beside it from the record
 the answer picks, then ask each field an `if:` line of the step asks whose condition holds; the
-tools the step lets the model call run after it, and a block's `tools:` after its steps.
+tools the step lets the model call run after it, and a block's `tools:` after its steps (but
+not one that only steps the run skipped name).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
-from ...definitions.skill_model import asks_for, code_facts, instruction_prompt, qualify
+from ...definitions.skill_model import (
+    asks_for,
+    code_facts,
+    instruction_prompt,
+    qualify,
+    set_at,
+)
 from ...definitions.skill_model.cues import heard
 from ...definitions.skill_model.prose_items import hands_over, with_entry_block
 from ..demo._mantle_engine import Procedure, SkillContext
@@ -312,10 +320,15 @@ class Runner:
             for step in block.steps
         )
 
-    def step_tools(self, block: str, step: str | None, kind: str) -> Procedure:
+    def step_tools(
+        self, block: str, step: str | None, kind: str, unused: Collection[str] = ()
+    ) -> Procedure:
         """Tools the model lets the LLM call at this step (instructions) or in this block
-        (block-level `tools:`), when their scope holds."""
+        (block-level `tools:`), when their scope holds; never one of `unused` (a block tool
+        only steps the run skipped had a use for: `skipped_tools`)."""
         for use in self.model.tools if self.model else []:
+            if use.name in unused:
+                continue
             for call in use.calls:
                 if call.kind != kind or call.block != block or call.step != step:
                     continue
@@ -344,6 +357,7 @@ class Runner:
             keys = self.model.step_waits(block, step.id, keys)
         text = str(step.target or "")
         when = step.fields.get("complete_when")
+        self.set_before_completion(text, keys)
         for _ in range(3):
             missing = [k for k in keys if not self.known(k)]
             if not missing or (when is not None and missing != keys and ctx.holds(str(when))):
@@ -379,6 +393,38 @@ class Runner:
                 yield from self.brain.ask_group(ctx, [spec], step.id, block)
         yield from self.step_tools(block, step.id, "instructions")
         return "done"
+
+    def set_before_completion(self, text: str, keys: list[str]) -> None:
+        """What the step sets from the user's pick before the field it completes on, for a
+        tool's `requires` ("Set selected_flight_id from their pick, then read the whole
+        trip back and set details_verified when they agree"): recorded there, in the order
+        the text sets it, not only once the tool that needs it comes to run."""
+        ctx = self.ctx
+        marks = [
+            at
+            for key in keys
+            for field in [ctx.defs.memory_field(key)]
+            if field is not None
+            for at in [set_at(field, text)]
+            if at is not None
+        ]
+        if not marks:
+            return
+        head = text[: min(marks)]
+        needed = {
+            key
+            for constraint in self.skill.tool_constraints.values()
+            for key in condition_keys(constraint.requires)
+            if key not in keys and not self.known(key) and self.settable(key)
+        }
+        placed = []
+        for key in needed:
+            field = ctx.defs.memory_field(key)
+            at = set_at(field, head) if field is not None else None
+            if at is not None and (self.model is None or self.model.field(key) is None):
+                placed.append((at, key))
+        for _, key in sorted(placed):
+            ctx.engine.remember(key, self.brain.chosen(ctx, key))
 
     def set_from_pick(self, specs: list, keys: list[str]) -> None:
         """A choice the step sets beside what it waits for ("Set policy_number and

@@ -13,8 +13,8 @@ from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
 from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
 from ._fields import asking_sentence, asks_for, instruction_prompt, skill_fields
-from ._flags import branch_target, branch_values, skipped_keys
-from ._mentions import asked_to
+from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
+from ._mentions import asked_to, set_at, set_from_answer
 from ._normalised import normalised_parameters
 from ._outside import OutsideEffect, outside_effect
 from ._text import Paragraph, Sentence, paragraphs, sentences
@@ -77,9 +77,12 @@ __all__ = [
     "paragraphs",
     "qualify",
     "sentences",
+    "set_at",
+    "set_from_answer",
     "skill_fields",
     "skill_model",
     "skill_models",
     "skipped_keys",
+    "skipped_tools",
     "tool_keys",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,10 @@ class CodeFacts:
     chance: bool = False
     """The tool draws at random (`random.randint(10, 140)`): what it returns and writes, and
     so any branch on it, is up to chance in a real run; no case can fix it."""
+    clock: bool = False
+    """The tool compares the run's date or time with something (`date.today() < earliest`,
+    `now.hour < 20` in a helper it calls, a data row's date against `datetime.now() - …`):
+    what it returns and writes depends on when the case runs, which no case fixes."""
 
 
 def qualify(key: str, skill_id: str, defs: Any = None) -> str:
@@ -287,6 +291,41 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
         tuple(dict.fromkeys(requires)),
         codes=tuple(dict.fromkeys(codes)),
         chance=any(_draws(n) for n in nodes),
+        clock=_compares_clock(nodes),
+    )
+
+
+#: `date.today()`, `datetime.now(…)`, `datetime.utcnow()`, `time.time()`: the run's clock.
+_CLOCK_CALLS = frozenset(
+    {("date", "today"), ("datetime", "today"), ("datetime", "now"), ("datetime", "utcnow")}
+    | {("time", "time"), ("time", "monotonic")}
+)
+
+
+def _reads_clock(node: ast.AST) -> bool:
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    base = node.func.value
+    owner = base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)
+    return (owner, node.func.attr) in _CLOCK_CALLS
+
+
+def _compares_clock(nodes: list[ast.AST]) -> bool:
+    """Whether a comparison of the function reads the clock, at once or through a name
+    assigned from it (`now = datetime.now(...)`, `since = date.today() - timedelta(...)`)."""
+    timed = {
+        target.id
+        for node in nodes
+        if isinstance(node, ast.Assign) and any(_reads_clock(n) for n in ast.walk(node.value))
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    return any(
+        isinstance(node, ast.Compare)
+        and any(
+            _reads_clock(n) or (isinstance(n, ast.Name) and n.id in timed) for n in ast.walk(node)
+        )
+        for node in nodes
     )
 
 
@@ -331,9 +370,19 @@ def _file_facts(text: str) -> dict[str, CodeFacts]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     out: dict[str, CodeFacts] = {}
+    called: dict[str, set[str]] = {}
     for node in _walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             out[node.name] = _facts(node)
+            called[node.name] = {
+                n.func.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            }
+    for name, facts in out.items():
+        # a helper of the same file that compares the clock (`if not _open_now():`)
+        if not facts.clock and any(out[c].clock for c in called[name] if c in out):
+            out[name] = replace(facts, clock=True)
     return out
 
 

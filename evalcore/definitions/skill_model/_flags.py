@@ -14,6 +14,7 @@ account plays the other value.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .._memo import memoized
@@ -114,6 +115,26 @@ def skipped_keys(block: Block, visited: set[str], skill_id: str) -> set[str]:
             out.update(condition_keys(str(step.fields.get("complete_when") or "")))
         elif step.kind == "set_memory" and isinstance(step.target, dict):
             out.update(qualify(str(k), skill_id) for k in step.target)
+    return out
+
+
+def skipped_tools(block: Block, visited: set[str]) -> set[str]:
+    """The block's `tools:` that only steps this run did not visit name in their
+    instructions ("Go through the par sheet from lookup_par_levels" on the weekly step of a
+    daily count): a block-level tool is one the model may call in the block, and it needs
+    one where a step asks for what it gives; a run that skipped every such step has no use
+    for it. A tool no step names stays offered."""
+    tools = [str(t) for t in block.tools]
+    out: set[str] = set()
+    for name in tools:
+        naming = {
+            step.id
+            for step in block.steps
+            if step.kind == "instructions"
+            and re.search(rf"(?<![\w]){re.escape(name)}(?!\w)", str(step.target or ""))
+        }
+        if naming and not naming & visited:
+            out.add(name)
     return out
 
 

@@ -107,11 +107,21 @@ _FROM_REQUEST = re.compile(
 )
 
 
+#: "set x from the lookup's result", "from @tool.y", "from get_status": a tool's answer;
+#: "from its `status` field", "from it": the thing "it" names is the tool the sentence
+#: calls (the user is "they"), so the value is its answer too.
 _FROM_RESULT = re.compile(
     r"`?\s+(?:from|with|using|to)\s+(?:its|the|that|their|this)\s+(?:\w+\s+)?"
-    r"(?:result|response|output|lookup|answer\s+of\s+the\s+tool)\b|`?\s+from\s+@tool\.",
+    r"(?:result|response|output|lookup|answer\s+of\s+the\s+tool)\b|`?\s+from\s+@tool\."
+    r"|`?\s+from\s+(?:its\b|it\b(?!\s+(?:is|was|has)\b)|`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?"
+    r"(?:[\s.,;)]|$))",
     re.I,
 )
+
+
+#: Where the clause that holds a field's name starts, and the verbs by which it asks for it.
+_CLAUSE_CUT = re.compile(r"[,;:]\s|\bthen\b")
+_ASKS = re.compile(r"\b(ask|asks|find\s+out|request|collect)\b", re.I)
 
 
 def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str | None:
@@ -120,8 +130,8 @@ def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str 
     only an ask counts (a project field the prose sets is the agent's write, not a question)."""
     for match in _mentions(field, text):
         before = text[: match.start()]
-        clause = re.split(r"[,;:]\s|\bthen\b", before)[-1]
-        asks = re.search(r"\b(ask|asks|find\s+out|request|collect)\b", clause, re.I)
+        clause = _CLAUSE_CUT.split(before)[-1]
+        asks = _ASKS.search(clause)
         sets = None if ask_only else _SET.search(clause)
         if not (asks or sets):
             continue
@@ -141,6 +151,35 @@ def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str 
             return "agent"
         return "request" if _FROM_REQUEST.search(text) else "prose"
     return None
+
+
+def set_from_answer(field: MemoryField, text: str) -> bool:
+    """Whether the sentence sets the field from a tool's answer ("Get the status with
+    @tool.get_claim_status and set claim_state from its `status` field"): the user is never
+    the one to give that value, not even when no walk reached the call."""
+    for match in _mentions(field, text):
+        clause = _CLAUSE_CUT.split(text[: match.start()])[-1]
+        if _ASKS.search(clause):
+            continue
+        if _SET.search(clause) and _FROM_RESULT.match(text[match.end() : match.end() + 60]):
+            return True
+    return False
+
+
+def set_at(field: MemoryField, text: str) -> int | None:
+    """Where `text` first sets the field from the user's words ("Set new_flight to the
+    flight number they pick"), None where it only mentions it or the agent sets it from
+    something else (a tool's answer, its own doing)."""
+    for part in _SENTENCE.finditer(text):
+        if prose_verb(field, part.group()) in ("prose", "request"):
+            found = next(_mentions(field, part.group()), None)
+            return part.start() + found.start() if found is not None else None
+    return None
+
+
+#: A sentence of a text with where it starts (read one at a time: a clause of the one
+#: before, "… if it is not today.", says nothing of how the next sets its field).
+_SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 
 
 #: Who the user is, as prose names them ("they", "the caller", "the patients").

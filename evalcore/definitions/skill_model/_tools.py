@@ -32,6 +32,9 @@ _TRIGGER = re.compile(
 )
 #: Trigger words that make a call an alternative (not a step every path takes).
 _ALTERNATIVE = {"if", "unless", "for", "in case"}
+#: Words that, between two calls of one sentence, make the second the first's alternative
+#: ("If they have an order number use @tool.a; otherwise list them with @tool.b").
+_OTHERWISE = frozenset({"otherwise", "else"})
 #: Trigger words that make a circumstance written after the call ("Call `list_channels`
 #: when they are unsure of the names.") the call's condition: it is made only then.
 _AFTER_WORDS = {"when", "if", "unless", "in case"}
@@ -81,6 +84,17 @@ def _mentions(sentence: str, name: str) -> list[int]:
         if _VERB_BEFORE.search(before) or re.match(r"`?\s+tool\b", after):
             out.append(match.start())
     return sorted(out)
+
+
+def _instead_of(text: str, name: str, at: int, calls: dict[str, list[int]]) -> str | None:
+    """The call of the same sentence that `name` is the alternative to: the nearest one
+    before it when the words between them say "otherwise" or "else" (None: no such)."""
+    earlier = [(p[0], other) for other, p in calls.items() if other != name and p[0] < at]
+    if not earlier:
+        return None
+    start, other = max(earlier)
+    between = re.findall(r"[a-z]+", text[start + len(other) : at].lower())
+    return other if _OTHERWISE.intersection(between) else None
 
 
 def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField]) -> str | None:
@@ -239,7 +253,19 @@ class ToolReader:
             read = None
             optional = False
             cue = None
-            if trigger and trigger.end() <= positions[0] and "@tool." not in trigger.group(0):
+            instead = _instead_of(text, name, positions[0], calls)
+            if instead is not None:
+                trigger_text = "otherwise"
+                optional = True
+                self.uncertainties.append(
+                    Uncertainty(
+                        what=f"when {name} is called",
+                        where=where,
+                        why=f"the prose calls it only where {instead} does not apply "
+                        "('otherwise'); walks take the first and leave this call out",
+                    )
+                )
+            elif trigger and trigger.end() <= positions[0] and "@tool." not in trigger.group(0):
                 trigger_text = trigger.group(0).rstrip(",")
                 read = trigger_condition(trigger["clause"], self.skill, self.memory)
                 word = " ".join(trigger["word"].lower().split())

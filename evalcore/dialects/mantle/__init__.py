@@ -16,6 +16,7 @@ from ...testdata import built_in_phones, load_records
 from .. import register
 from .._base import Dialect
 from ._outside import outside_effects, outside_notes
+from ._run_date import run_date_notes
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -85,9 +86,14 @@ class MantleDialect(Dialect):
     def dump_justified(self, data: Any, project: Project | None, notes: Sequence[Note] = ()) -> str:
         """Canonical YAML with `notes` (`# needs-review: …`) at the top, a `# <kind>:
         <file>:<line> <element>` line above each check, a `# test data: …` line where a
-        seeded caller is a built-in test account, and an `# outside service: …` line above
-        the scenario per tool it expects to run whose code acts on a real service."""
-        found = [*outside_notes(data, project), *_built_in_notes(data, project)]
+        seeded caller is a built-in test account, an `# outside service: …` line above the
+        scenario per tool it expects to run whose code acts on a real service, and a `# run
+        date: …` line per such tool whose code compares the run's date with its data."""
+        found = [
+            *outside_notes(data, project),
+            *run_date_notes(data, project),
+            *_built_in_notes(data, project),
+        ]
         return annotate_yaml(self.dump(data), [*notes, *self.justify(data, project), *found])
 
     def outside_effects(self, data: Any, project: Project | None) -> list[dict[str, Any]]:
