@@ -18,6 +18,7 @@ from evalcore.definitions.skill_model import (
     code_facts,
     normalised_parameters,
     outside_effect,
+    reported_fields,
     sentences,
     skill_model,
 )
@@ -88,6 +89,8 @@ class PathGoals(AvoidedGoals):
                         elif step.kind == "set_memory" and isinstance(step.target, dict):
                             other |= {qualify(str(k), skill_id, self.defs) for k in step.target}
             found = {k for k in found - other if not self.model_sets(k)}
+            for skill_id in self.defs.skills:  # what a service reports, whoever writes it
+                found |= reported_fields(self.project, skill_id)
             kept = self._answered = frozenset(found)
         return kept
 
