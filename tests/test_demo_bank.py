@@ -68,7 +68,9 @@ def run(case: RunCase, **flags: Any) -> list[Any]:
 
 
 def test_there_are_cases_to_play():
-    assert len(GENERATED) >= 30
+    # (the not-eligible and dispute-not-opened sad paths are no longer written: only the
+    # card and disputes services' answers take those branches)
+    assert len(GENERATED) >= 28
     assert len(HANDWRITTEN) == 5
 
 
