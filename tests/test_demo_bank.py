@@ -68,7 +68,9 @@ def run(case: RunCase, **flags: Any) -> list[Any]:
 
 
 def test_there_are_cases_to_play():
-    assert len(GENERATED) >= 30
+    # (the not-eligible and dispute-not-opened sad paths are no longer written: only the
+    # card and disputes services' answers take those branches)
+    assert len(GENERATED) >= 28
     assert len(HANDWRITTEN) == 5
 
 
@@ -140,9 +142,11 @@ def test_skip_confirmation_breaks_refused_confirmation():
     assert failing("hand:card_replace_refused_confirmation", skip_confirmation=True)
 
 
-def test_fail_tool_breaks_the_happy_path():
-    broken = failing("card_replace_lost_happy_path", fail_tool="place_replacement_order")
-    assert {"tool_executed", "skill_completed", "bot_uttered"} <= broken
+def test_a_happy_path_asserts_the_outside_call_never_the_service_answer():
+    # the bank's tools call its card service over HTTP: whether that service accepts the
+    # order no case decides, so a correct agent whose order the service refuses still
+    # passes (the call was made; its success reply is only a conditional criterion)
+    assert not failing("card_replace_lost_happy_path", fail_tool="place_replacement_order")
     assert not failing("card_replace_damaged_happy_path", fail_tool="place_replacement_order")
 
 

@@ -151,19 +151,24 @@ def test_no_draft_puts_an_unsupported_step_in_sequencing(name, bank, claims) -> 
 # --- happy paths --------------------------------------------------------------------------
 
 
-def test_a_happy_path_asserts_its_success_signal(bank) -> None:
+def test_a_happy_path_asserts_the_call_its_success_rests_on_never_the_answer(bank) -> None:
     for behavior, data in drafts(bank):
         if behavior.type != "happy_path" or behavior.source != "card_replace":
             continue
         items = assertions(data)
-        assert {"skill_completed": {"skill_id": "card_replace"}} in items
-        assert {"bot_uttered": {"utter_name": "utter_order_placed"}} in items
+        # the card service answers whether the order went through: the case asserts the
+        # call the order rests on (the order itself, or the block it `requires`), never the
+        # answer (no `is_error: false`, no success reply, no completion on the order id)
+        assert {"skill_completed": {"skill_id": "card_replace"}} not in items
+        assert {"bot_uttered": {"utter_name": "utter_order_placed"}} not in items
         ran = [i["tool_executed"] for i in items if "tool_executed" in i]
         assert any(
-            t["tool_name"] in ("place_replacement_order", "order_replacement")
-            and t["is_error"] is False
+            t["tool_name"] in ("place_replacement_order", "order_replacement", "block_card")
             for t in ran
         )
+        assert not any("is_error" in t for t in ran)
+        criteria = data["scenario"]["goals"]["criteria"]
+        assert any(c.startswith("If ") and " succeeds, the agent " in c for c in criteria)
 
 
 @pytest.mark.parametrize("name", ["bank", "claims"])

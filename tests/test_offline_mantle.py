@@ -162,7 +162,8 @@ def test_refusal_asserts_what_every_correct_agent_does_after_a_decline(bank):
 def test_happy_path_assertions_are_structural(bank):
     plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
     assertions = draft(bank, plan["damaged"])["scenario"]["goals"]["assertions"]
-    assert {"skill_completed": {"skill_id": "card_replace"}} in assertions
+    # complete_when waits for the order id the card service answers: no case's to assert
+    assert {"skill_completed": {"skill_id": "card_replace"}} not in assertions
     completed = {"skill_id": "card_replace", "block_id": "pick_card", "step_id": "ask_shipping"}
     assert {"ordered_block_completed": completed} in assertions
     memory = next(a["memory_was_set"] for a in assertions if "memory_was_set" in a)
@@ -183,11 +184,10 @@ def test_happy_path_assertions_are_structural(bank):
         "source": "local",
         "skill_id": "card_replace",
         "arguments": {"shipping": "standard"},
-        "is_error": False,
-    }
+    }  # the call and its arguments; whether the card service accepts it is its answer
     sequencing = next(a["sequencing"] for a in assertions if "sequencing" in a)
     assert sequencing[0] == {"skill_activated": {"skill_id": "card_replace"}}
-    assert sequencing[-1] == {"skill_completed": {"skill_id": "card_replace"}}
+    assert {"skill_completed": {"skill_id": "card_replace"}} not in sequencing
     assert not any("text_matches" in str(a) for a in assertions)
 
 
@@ -199,13 +199,19 @@ def test_digression_and_escalation_assertions(bank):
     )
     assert {"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}} in digression
     # and what the resumed skill still does: its block completes after the resume, and the
-    # order the user's answers fix is placed
-    order = next(
+    # card is blocked for the reason the user gave; the order `requires` the block to have
+    # gone through at the card service, which no case decides: a conditional criterion
+    block = next(
         a["tool_executed"]
         for a in digression
-        if a.get("tool_executed", {}).get("tool_name") == "place_replacement_order"
+        if a.get("tool_executed", {}).get("tool_name") == "block_card"
     )
-    assert order["is_error"] is False and order["arguments"]["reason"] == "lost"
+    assert "is_error" not in block and block["arguments"]["reason"] == "lost"
+    assert not any(
+        a.get("tool_executed", {}).get("tool_name") == "place_replacement_order" for a in digression
+    )
+    criteria = draft(bank, plan["digression"])["scenario"]["goals"]["criteria"]
+    assert "If block_card succeeds, the agent goes on to place_replacement_order" in criteria
     steps = next(a["sequencing"] for a in digression if "sequencing" in a)
     resumed = steps.index({"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}})
     done = [i for i, s in enumerate(steps) if "ordered_block_completed" in s]
@@ -228,7 +234,6 @@ def test_direction_changes_persona_criteria_assertions_and_value(bank):
     assert "impatient" not in before["simulation_context"]
     assert "The reason is never asked twice" in after["goals"]["criteria"]
     assert "The reason is never asked twice" not in before["goals"]["criteria"]
-    assert {"skill_completed": {"skill_id": "card_replace"}} in after["goals"]["assertions"]
     # value choice: the correction case now replaces a damaged card (order_replacement)
     corrected = draft(bank, directed["correction"], DIRECTION)["scenario"]
     facts = parse_fact_context(corrected["simulation_context"]).facts

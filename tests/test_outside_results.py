@@ -16,7 +16,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning import NOT_WRITTEN, plan_source
 from evalcore.definitions import load_project
-from evalcore.definitions.skill_model import outside_effect
+from evalcore.definitions.skill_model import outside_effect, reported_fields
 
 SKILL = """\
 ---
@@ -153,3 +153,189 @@ def test_what_a_tool_writes_from_the_service_answer_is_never_asserted(tmp_path: 
     named += [s.get("memory_was_set") for a in assertions for s in a.get("sequencing") or []]
     assert "order_parts.part_checked" in named  # the project's own check still is
     assert "order_parts.order_number" not in named
+
+
+def _happy_goals(project, skill: str = "order_parts") -> dict:
+    behaviors = plan_source(project, "mantle", skill, None).behaviors
+    happy = next(b for b in behaviors if b.facts.get("kind") == "happy")
+    return draft_mantle(DraftContext(project, "mantle", happy))["scenario"]["goals"]
+
+
+def _runs(assertions: list[dict]) -> dict[str, dict]:
+    return {
+        a["tool_executed"]["tool_name"]: a["tool_executed"]
+        for a in assertions
+        if "tool_executed" in a
+    }
+
+
+def test_the_call_is_asserted_never_what_the_service_answers(tmp_path: Path) -> None:
+    goals = _happy_goals(_project(tmp_path))
+    runs = _runs(goals["assertions"])
+    assert "is_error" not in runs["submit_order"]  # the shop's answer, not the agent's
+    assert runs["check_part"]["is_error"] is False  # the project's own code
+    said = [a["bot_uttered"]["utter_name"] for a in goals["assertions"] if "bot_uttered" in a]
+    assert "utter_order_placed" not in said  # said only when the shop accepts
+    assert (
+        "If submit_order succeeds, the agent tells the customer it went through"
+        in (goals["criteria"])
+    )
+
+
+def _checked_on_the_shop(tmp_path: Path, method: str) -> dict:
+    """The happy path's goals where check_part asks the shop (`method`: `get` looks the
+    part up, `post` puts a hold on it) and writes `part_checked` from its answer."""
+    tools = TOOLS.replace(
+        """    if part_number not in PARTS:
+        raise ValueError("unknown part")""",
+        f"""    async with _shop() as api:
+        response = await api.{method}(f"/parts/{{part_number}}")
+    if response.status_code >= 400:
+        raise ValueError("unknown part")""",
+    )
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_parts/skill.md": SKILL,
+        "skills/order_parts/tools.py": tools,
+        "skills/order_parts/memory.yml": MEMORY,
+    }
+    return _happy_goals(load_project(write_project(tmp_path / method, files)))
+
+
+def test_what_runs_only_once_an_outside_write_went_through_is_not_asserted(
+    tmp_path: Path,
+) -> None:
+    goals = _checked_on_the_shop(tmp_path, "post")
+    runs = _runs(goals["assertions"])
+    # the hold is the goal: the order runs only where the shop took it (`requires`)
+    assert set(runs) == {"check_part"} and "is_error" not in runs["check_part"]
+    named = [i.get("name") for a in goals["assertions"] for i in a.get("memory_was_set") or []]
+    assert "order_parts.part_checked" not in named
+    assert "If check_part succeeds, the agent goes on to submit_order" in goals["criteria"]
+
+
+def test_what_follows_an_outside_lookup_is_still_asserted(tmp_path: Path) -> None:
+    runs = _runs(_checked_on_the_shop(tmp_path, "get")["assertions"])
+    assert set(runs) == {"check_part", "submit_order"}
+    assert not any("is_error" in body for body in runs.values())
+
+
+STATUS_SKILL = """\
+---
+name: Order status
+description: >
+  Where an order is: "where is my order", "has my filter shipped".
+---
+
+Ask for the order number and set `order_number`, then call get_status with it.
+
+if: session.order_status.status == "delayed"
+Apologise once and give the new date.
+
+if: session.order_status.status == "shipped"
+Give the tracking link.
+"""
+
+STATUS_TOOLS = '''\
+import os
+
+import httpx
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Look the order up at the shop.")
+async def get_status(order_number: str, context: ToolContext = None):
+    """Look it up.
+
+    Args:
+        order_number: The order id (ORD-12345).
+    """
+    async with httpx.AsyncClient(base_url=os.environ["SHOP_URL"]) as api:
+        response = await api.get(f"/orders/{order_number}")
+    return response.json()
+'''
+
+STATUS_MEMORY = """\
+schema:
+  public:
+    order_number:
+      type: text
+      description: Order id, ORD- and five digits.
+      llm_settable: true
+    status:
+      type: categorical
+      enum_values: [shipped, delayed]
+      description: Order status as get_status reports it.
+      llm_settable: true
+"""
+
+
+def test_branches_only_the_service_answer_picks_collapse_into_one_case(tmp_path: Path) -> None:
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_status/skill.md": STATUS_SKILL,
+        "skills/order_status/tools.py": STATUS_TOOLS,
+        "skills/order_status/memory.yml": STATUS_MEMORY,
+    }
+    project = load_project(write_project(tmp_path / "status", files))
+    assert reported_fields(project, "order_status") == {"order_status.status"}
+    behaviors = plan_source(project, "mantle", "order_status", None).behaviors
+    happy = [b for b in behaviors if b.facts.get("kind") == "happy"]
+    written = [b for b in happy if NOT_WRITTEN not in b.facts]
+    assert len(written) == 1 and len(happy) > 1
+    assert all("outside the agent reports" in str(b.facts.get(NOT_WRITTEN, "")) for b in happy[1:])
+    case = draft_mantle(DraftContext(project, "mantle", written[0]))["scenario"]
+    assert "shipped" not in case["simulation_context"].lower()  # no user can say it
+    assert "delayed" not in case["simulation_context"].lower()
+    named = [
+        i.get("name") for a in case["goals"]["assertions"] for i in a.get("memory_was_set") or []
+    ]
+    assert "order_status.status" not in named
+
+
+def _permit_negative(tmp_path: Path, body: str):
+    """The permit fixture's check, here on a registry service (`body`: how it sets
+    `lapsed`), and its planned `negative` behaviour (the `lapsed` branch)."""
+    from test_computed_branch import FILES as PERMITS
+
+    tools = PERMITS["skills/renew_permit/tools.py"].replace(
+        """    expires = date(2026, 6, 1)
+    context.memory.set("lapsed", date.today() > expires)""",
+        body,
+    )
+    tools = "import httpx\n" + tools
+    files = {**PERMITS, "skills/renew_permit/tools.py": tools}
+    project = load_project(write_project(tmp_path / "permits", files))
+    behaviors = plan_source(project, "mantle", "renew_permit", None).behaviors
+    return project, next(b for b in behaviors if b.facts.get("kind") == "negative")
+
+
+def test_a_branch_the_service_answer_picks_is_reported_dropped(tmp_path: Path) -> None:
+    project, negative = _permit_negative(
+        tmp_path,
+        """    async with httpx.AsyncClient() as api:
+        response = await api.get(f"https://registry.example/permits/{permit_number}")
+    context.memory.set("lapsed", response.json()["lapsed"])""",
+    )
+    tool = project.mantle.tools_for("renew_permit")["check_permit"]
+    assert outside_effect(project, tool).valued == ("lapsed",)
+    assert "comes back negative only on what that service answers" in str(
+        negative.facts.get(NOT_WRITTEN)
+    )
+
+
+def test_a_branch_the_code_works_out_before_it_calls_is_still_written(tmp_path: Path) -> None:
+    project, negative = _permit_negative(
+        tmp_path,
+        """    lapsed = date.today() > date(2026, 6, 1)
+    async with httpx.AsyncClient() as api:
+        await api.post("https://registry.example/checks", json={"permit": permit_number})
+    context.memory.set("lapsed", lapsed)""",
+    )
+    tool = project.mantle.tools_for("renew_permit")["check_permit"]
+    assert outside_effect(project, tool).valued == ()
+    assert NOT_WRITTEN not in negative.facts

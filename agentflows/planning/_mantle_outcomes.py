@@ -8,7 +8,12 @@ from typing import Any
 
 from evalcore.agents.reference import optional_fields
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import branch_target, branch_values, outside_effect
+from evalcore.definitions.skill_model import (
+    branch_target,
+    branch_values,
+    outside_effect,
+    reported_fields,
+)
 
 from ..drafting.offline._direction import value_words
 from ._behavior import NOT_WRITTEN, Behavior
@@ -35,6 +40,41 @@ class OutcomeBehaviors(ThresholdBehaviors):
             branches = self._branch_paths(elements)
             return [
                 self._plain_happy(elements),
+                *(
+                    b.model_copy(
+                        update={"priority": 31 + i, "facts": {**b.facts, NOT_WRITTEN: reason}}
+                    )
+                    for i, b in enumerate(branches)
+                ),
+            ]
+        reported = reported_fields(self.project, self.skill.id)
+        if self.routing and all(f.qualified in reported for f in self.routing):
+            # every branch rests on a value a service outside the agent reports ("status
+            # as fulfilment reports it"): no case can pick it, so one plain happy path
+            # asserts the call, and the branches are planned only to be reported unwritten
+            names = ", ".join(f"`{f.qualified}`" for f in self.routing)
+            reason = (
+                f"the branch rests on {names}, which a service outside the agent reports: "
+                "nothing in a case decides that answer, so no sound case can require it"
+            )
+            branches = self._branch_paths(elements)
+            # the plain case walks the base choice (the first branch that completes): the
+            # service answers something, and the walk needs one answer to go on with
+            values = dict(branches[0].facts.get("values") or {})
+            walk = self.walk({"values": values})
+            plain = self.behavior(
+                "happy",
+                "happy_path",
+                "happy",
+                f"{self.name}: happy path",
+                self._happy_text(walk, None, None),
+                {"values": values},
+                walk,
+                elements,
+                10,
+            )
+            return [
+                plain,
                 *(
                     b.model_copy(
                         update={"priority": 31 + i, "facts": {**b.facts, NOT_WRITTEN: reason}}
@@ -246,6 +286,19 @@ class OutcomeBehaviors(ThresholdBehaviors):
         effect = outside_effect(self.project, found)
         return f"calls a service outside the agent ({effect.calls[0]})" if effect else None
 
+    def _picked_outside(self, tool: str, keys: set[str]) -> str | None:
+        """How `tool` reaches a service outside the agent (`_outside`) where that service's
+        answer picks the branch on `keys`: any key of an MCP server's tool, a key the code
+        reads off the answer (`OutsideEffect.valued`); not one the code works out from the
+        case's own inputs and data before it calls (None then)."""
+        found = self.defs.tools_for(self.skill.id)[tool]
+        effect = outside_effect(self.project, found)
+        if found.scope != "mcp":
+            bare = {k.rsplit(".", 1)[-1] for k in keys}
+            if effect is None or not bare & set(effect.valued):
+                return None
+        return self._outside(tool)
+
     def negatives(self, elements: list[str]) -> list[Behavior]:
         """A branch on what a tool wrote (`replacement_eligible`) taking its `else`."""
         out = []
@@ -274,6 +327,12 @@ class OutcomeBehaviors(ThresholdBehaviors):
                 if found is None:
                     continue
                 walk, facts = found
+                outside = self._picked_outside(tool, keys)
+                if outside is not None:  # planned only to be reported dropped, with why
+                    facts[NOT_WRITTEN] = (
+                        f"{tool} {outside}: it comes back negative only on what that service "
+                        "answers, which nothing in a case decides"
+                    )
                 facts["branch"] = {
                     "block": block.id,
                     "step": step.id,

@@ -20,6 +20,12 @@ from typing import Any
 
 from evalcore.definitions import Block, Confirmation, Project, Skill, Step
 from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import (
+    answer_writers,
+    outside_effect,
+    reported_fields,
+    runtime_reads,
+)
 
 from ..planning._mantle_tools import UNKNOWN, tool_keys
 
@@ -108,6 +114,10 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
             found.setdefault(name, set()).update(responses)
     for name, responses in _block_success(skill, names).items():
         found.setdefault(name, set()).update(responses)
+    for name in _reporting(project, skill):
+        found.setdefault(name, set())
+    for name in _rested_on(project, skill, list(found)):
+        found.setdefault(name, set())
     if not found:
         found = {name: set() for name in names}
     success = {n: Evidence(dict(per_tool.get(n, {})), r) for n, r in found.items()}
@@ -125,6 +135,41 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
         if not condition and not _last_in(c.paragraph, names, known)
     ) + (("",) if answers_only(skill, names) else ())
     return SkillSignals(skill_id, frozenset(names), success, fields, gates, requires, answers)
+
+
+def _rested_on(project: Project, skill: Skill, tools: list[str]) -> list[str]:
+    """The tools that change something outside whose answer a success tool rests on (its
+    `requires` or its block step's parameters read what they write from the service's
+    answer, `answer_writers`): no case can assert the success tool's run, which waits on
+    that answer, so the call it rests on is the success a case shows."""
+    writers = answer_writers(project)
+    out: list[str] = []
+    for tool in tools:
+        for key in sorted(runtime_reads(project, skill.id, tool)):
+            if key in writers and writers[key] not in out + tools:
+                out.append(writers[key])
+    return out
+
+
+def _reporting(project: Project, skill: Skill) -> list[str]:
+    """The skill's tools on a service outside the agent (MCP, or code that calls one) where
+    its `if:` paragraphs branch on a field that service reports (`reported_fields`): what
+    the skill answers is the service's, so asking it is the success a case can show."""
+    reported = reported_fields(project, skill.id)
+    read = {
+        k.removeprefix("session.")
+        for c in skill.prose_conditions
+        for k in condition_keys(c.condition)
+    }
+    if not reported & read:
+        return []
+    defs = project.mantle
+    assert defs is not None
+    return [
+        name
+        for name, tool in defs.tools_for(skill.id).items()
+        if tool.scope == "mcp" or outside_effect(project, tool) is not None
+    ]
 
 
 def answers_only(skill: Skill, tools: Iterable[str]) -> bool:

@@ -5,6 +5,8 @@ id and value is real and every check holds for an agent that does what the defin
 skills activated and completed, the ordered block completed, the values recorded, the tools
 run (with the arguments the behaviour fixes and `is_error`), the responses uttered or never
 uttered, memory the path avoids, and a `sequencing` of the allowed steps where order matters.
+Of a call on a service outside the agent, only the call and its arguments: never what the
+service answers, nor what the path reaches only on that answer (`_mantle_answers`).
 
 - happy path: the success signal the walk reaches (terminal tool without error, its success
   response, `skill_completed`) and nothing that contradicts it;
@@ -28,6 +30,7 @@ from ...planning._mantle_phrases import declining_detour, request_phrase, subjec
 from ...planning._mantle_tools import failure_outcome, qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
+from ._mantle_answers import without_answers
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_condition_words import condition_words
@@ -68,6 +71,15 @@ class Goals(GoalPieces):
         if self.script.other is not None:
             drawn -= {self.script.other.skill}
         self.assertions = without_skills(self.assertions, drawn | responses_of(self.project, drawn))
+        if kind != "failure":  # a failure case asserts the error run it is about
+            self.assertions, conditional = without_answers(
+                self.project,
+                self.walk,
+                self.assertions,
+                self.answered_keys(),
+            )
+            for text in conditional:
+                self.criterion(text)
         return self.criteria, self.assertions
 
     def _happy(self) -> None:

@@ -18,6 +18,7 @@ from evalcore.definitions.skill_model import (
     code_facts,
     normalised_parameters,
     outside_effect,
+    reported_fields,
     sentences,
     skill_model,
 )
@@ -92,7 +93,10 @@ class PathGoals(AvoidedGoals):
                         other.add(qualify(str(step.target), skill_id, self.defs))
                     elif step.kind == "set_memory" and isinstance(step.target, dict):
                         other |= {qualify(str(k), skill_id, self.defs) for k in step.target}
-        return frozenset(k for k in found - other if not self.model_sets(k))
+        found = {k for k in found - other if not self.model_sets(k)}
+        for skill_id in self.defs.skills:  # what a service reports, whoever writes it
+            found |= reported_fields(self.project, skill_id)
+        return frozenset(found)
 
     def _unanswered(self, check: Check | None) -> Check | None:
         """`check` without the `memory_was_set` entries of `answered_keys` (a sequencing

@@ -24,6 +24,7 @@ from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
+    reported_fields,
     sentences,
     set_from_answer,
     skill_model,
@@ -713,7 +714,10 @@ class _Writer:
     def requested(self) -> dict[str, Any]:
         """Fields the skill sets from the user's first message ("From the request, set mode
         to …"): the opening has to say them, since nobody asks for them later."""
-        return {**(self.facts.get("request_values") or {}), **self.script.stated}
+        given = {**(self.facts.get("request_values") or {}), **self.script.stated}
+        # not a value a service outside the agent reports: the user cannot say it
+        reported = reported_fields(self.project, self.script.behavior.source)
+        return {k: v for k, v in given.items() if k not in reported}
 
     def opening(self) -> str:
         """The first message: the skill's phrasing plus every value it gives up front (the

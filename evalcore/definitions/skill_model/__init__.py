@@ -16,7 +16,13 @@ from ._fields import asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
 from ._mentions import asked_to, set_at, set_from_answer
 from ._normalised import normalised_parameters
-from ._outside import OutsideEffect, outside_effect
+from ._outside import (
+    OutsideEffect,
+    answer_writers,
+    outside_effect,
+    reported_fields,
+    runtime_reads,
+)
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
     Branch,
@@ -61,6 +67,7 @@ __all__ = [
     "Uncertainty",
     "Where",
     "Write",
+    "answer_writers",
     "asked_to",
     "asking_sentence",
     "asks_for",
@@ -76,6 +83,8 @@ __all__ = [
     "outside_effect",
     "paragraphs",
     "qualify",
+    "reported_fields",
+    "runtime_reads",
     "sentences",
     "set_at",
     "set_from_answer",

@@ -26,7 +26,8 @@ from typing import Any
 from .._memo import memoized
 from .._model import Project, ToolDef
 from .._tools_ast import parsed_module
-from ._code import error_of, tool_source
+from ..conditions import condition_keys
+from ._code import error_of, qualify, tool_source
 
 #: Top-level modules that reach a service over the network (HTTP clients, mail, cloud and
 #: vendor SDKs, message brokers). Not a model provider's SDK: a completion changes nothing
@@ -135,6 +136,11 @@ class OutsideEffect:
     call on the service: the value, or whether the write is made at all, rests on what the
     service answers (`order["order_number"]`, a flag set only on a busy reply), which no
     case can fix."""
+    valued: tuple[str, ...] = ()
+    """Of `answered`, the keys whose value is read off the answer (`response.json()[…]`,
+    or a name assigned from it), not worked out from the case's own inputs and data
+    (`bool(short)` of a list the code computed before it posts): which branch such a value
+    takes is the service's to pick."""
 
     def sentence(self) -> str:
         """One line a reviewer reads in the case file and the run's output."""
@@ -223,7 +229,98 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
         reads=_reads(function),
         resolves=_resolves(function, clients),
         answered=_answered(function, clients),
+        valued=_valued(function, clients),
     )
+
+
+def reported_fields(project: Project, skill_id: str) -> frozenset[str]:
+    """The skill's own memory fields (qualified) whose value a service outside the agent
+    decides: written by an outside tool's code from its answer (`OutsideEffect.answered`;
+    not a field the model may set too), or described as what such a tool or its MCP server
+    reports ("Order status as fulfilment reports it": a choice or a yes/no; an id "as
+    list_cards returned it" is the customer's pick of what the service listed). No case
+    can choose their value, so no case can play a branch on one; a field a `collect` step
+    asks the user for is the user's, never one of these."""
+    defs = project.mantle
+    if defs is None or skill_id not in defs.skills:
+        return frozenset()
+    key = ("reported_fields", skill_id)
+    return memoized(project, key, lambda: _reported(project, skill_id))
+
+
+def _reported(project: Project, skill_id: str) -> frozenset[str]:
+    defs = project.mantle
+    assert defs is not None
+    skill = defs.skills[skill_id]
+    names: set[str] = set()
+    found: set[str] = set()
+    for name, tool in defs.tools_for(skill_id).items():
+        effect = outside_effect(project, tool)
+        if tool.scope != "mcp" and effect is None:
+            continue
+        names |= {name.lower(), name.lower().replace("_", " ")}
+        names |= {tool.mcp_server.lower()} if tool.mcp_server else set()
+        answered = {qualify(k, skill_id, defs) for k in (effect.answered if effect else ())}
+        memory = defs.memory_names()
+        # a field the model may also set (the customer's pick from what the tool listed)
+        # is the model's as much as the service's: only its description can say otherwise
+        found |= {k for k in answered if not getattr(memory.get(k), "llm_settable", False)}
+    asked = {
+        f"{skill_id}.{step.target}"
+        for block in skill.blocks.values()
+        for step in block.steps
+        if step.kind == "collect"
+    }
+    for field in defs.memory_names().values():
+        if field.namespace != skill_id or not field.description:
+            continue
+        if field.type not in ("categorical", "bool"):
+            continue
+        text = field.description.lower()
+        if any(re.search(rf"\b{re.escape(n)}\b", text) for n in names):
+            found.add(field.qualified)
+    return frozenset(k for k in found - asked if k.startswith(f"{skill_id}."))
+
+
+def answer_writers(project: Project) -> dict[str, str]:
+    """Key (qualified) -> the tool that changes something outside and writes it from the
+    service's answer (`OutsideEffect.answered` of a call that posts, books, creates: the
+    id of what it made, a flag on what it saved): whether that write went through no case
+    decides. A lookup's answer is a fact the case's records hold (the customer's cards, a
+    coworker's id): not one of these. Kept per loaded project."""
+    defs = project.mantle
+    if defs is None:
+        return {}
+    return memoized(project, ("answer_writers",), lambda: _answer_writers(project))
+
+
+def _answer_writers(project: Project) -> dict[str, str]:
+    defs = project.mantle
+    assert defs is not None
+    found: dict[str, str] = {}
+    for skill_id in defs.skills:
+        for name, tool in defs.tools_for(skill_id).items():
+            effect = outside_effect(project, tool)
+            if effect is not None and effect.changes:
+                found.update({qualify(k, skill_id, defs): name for k in effect.answered})
+    return found
+
+
+def runtime_reads(project: Project, skill_id: str, tool: str) -> set[str]:
+    """The qualified keys the runtime reads before it runs `tool` in `skill_id`: its
+    `requires` and the parameters an `execute_tool` step passes it."""
+    defs = project.mantle
+    skill = defs.skills.get(skill_id) if defs is not None else None
+    if skill is None:
+        return set()
+    constraint = skill.tool_constraints.get(tool)
+    keys = set(condition_keys(constraint.requires or "")) if constraint is not None else set()
+    for block in skill.blocks.values():
+        for step in block.steps:
+            parameters = step.fields.get("parameters")
+            if step.kind == "execute_tool" and step.target == tool and isinstance(parameters, dict):
+                keys |= {str(v) for v in parameters.values() if isinstance(v, str)}
+    return {k.removeprefix("session.") for k in keys}
 
 
 def _builders(module: ast.Module, services: dict[str, str | None]) -> dict[str, str | None]:
@@ -279,6 +376,37 @@ def _answered(
         owner, key = func.value, node.args[0]
         memory = isinstance(owner, ast.Attribute) and owner.attr == "memory"
         if memory and isinstance(key, ast.Constant) and node.lineno >= first:
+            keys.append(str(key.value))
+    return tuple(dict.fromkeys(keys))
+
+
+def _valued(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, clients: dict[str, str | None]
+) -> tuple[str, ...]:
+    """The keys of `*.memory.set("<key>", value)` calls whose value reads a service call's
+    result, directly or through names assigned from it (see `OutsideEffect.valued`)."""
+    calls = {id(c) for c in _outside_calls(function, clients)}
+    carrying: set[str] = set()
+
+    def reads_answer(node: ast.AST) -> bool:
+        return any(
+            id(sub) in calls or (isinstance(sub, ast.Name) and sub.id in carrying)
+            for sub in ast.walk(node)
+        )
+
+    nodes = [n for n in ast.walk(function) if isinstance(n, ast.Assign | ast.AnnAssign)]
+    for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if node.value is not None and reads_answer(node.value):
+            carrying |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    keys = []
+    for node in ast.walk(function):
+        func = node.func if isinstance(node, ast.Call) else None
+        if not (isinstance(func, ast.Attribute) and func.attr == "set" and len(node.args) > 1):
+            continue
+        owner, key = func.value, node.args[0]
+        memory = isinstance(owner, ast.Attribute) and owner.attr == "memory"
+        if memory and isinstance(key, ast.Constant) and reads_answer(node.args[1]):
             keys.append(str(key.value))
     return tuple(dict.fromkeys(keys))
 
@@ -439,4 +567,10 @@ def _reads_environment(node: ast.expr) -> bool:
     return text in ("os.environ", "os.environ.get", "os.getenv", "environ", "getenv")
 
 
-__all__ = ["OutsideEffect", "outside_effect"]
+__all__ = [
+    "OutsideEffect",
+    "answer_writers",
+    "outside_effect",
+    "reported_fields",
+    "runtime_reads",
+]

@@ -1459,7 +1459,10 @@ class MantleJustifier:
                     why = f"{tool} utter_on_user_denial {denial}: said instead of running it"
                     return Justification("enforced", md, line, why)
                 success = constraint.on_success
-                if tool in case.ran and tool in named and success in case.uttered:
+                # the success reply is asserted, or the criterion waits for the success
+                # itself (a call on an outside service: "If <tool> succeeds, ...")
+                waits = success in case.uttered or "succeed" in lower
+                if success and tool in case.ran and tool in named and waits:
                     line = self._constraint_line(skill, tool, "on_success")
                     why = f"{tool} on_success {success}: said only once it succeeds"
                     return Justification("enforced", md, line, why)

@@ -1,0 +1,227 @@
+"""What a case may assert about a call on a service outside the agent: the call, never its answer.
+
+A tool of an MCP server, or one whose code calls a service (`outside_effect`), returns what
+that service answers, and nothing in a case decides that: the service may refuse, time out
+or find nothing for a correct agent. So a case asserts that the call is made, with the
+arguments the agent controls, and not
+
+- its `is_error: false` (the service's answer);
+- its `on_success` response (said only when the service accepts);
+- the memory it writes from the answer (`PathGoals.answered_keys`, `reported_fields`);
+- what the runtime does only where a write went through: from the first tool whose
+  `requires`, or whose block step's parameters, read a key a tool that changes something
+  outside writes from its answer (an order placed with the count id the service returned
+  when it saved the count) on, the tools, memory, responses and completion the path
+  reaches, and a skill's completion whose `complete_when` reads an answered key. (A
+  lookup's answer is a fact the case's records hold: what follows it stays.)
+
+What follows only on a good answer becomes a conditional criterion ("If <tool> succeeds,
+the agent ..."), which a judge reads against the conversation the real service gave. The
+last outside call the case can assert, with the arguments the agent gives it, is then the
+goal the case shows the agent reached. A project key (who the caller is, whether they are
+verified) is no such answer: the case seeds it, or the caller's record fixes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Project
+from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import answer_writers, outside_effect, runtime_reads
+
+from ._mantle_checks import Check
+from ._mantle_path import Event, Walk  # the planner's walk, as the goals read it
+
+#: Checks of something the path does: dropped where only an outside answer lets it happen.
+_DOES = frozenset(
+    {
+        "tool_executed",
+        "bot_uttered",
+        "memory_was_set",
+        "skill_completed",
+        "ordered_block_completed",
+        "skill_activated",
+    }
+)
+
+
+def outside_tools(project: Project) -> frozenset[str]:
+    """The tools of any skill whose result is an outside service's answer: an MCP server's
+    tools and those whose code calls a service (`outside_effect`, kept per tool)."""
+    defs = project.mantle
+    return _outside_tools(project, defs) if defs is not None else frozenset()
+
+
+def _outside_tools(project: Project, defs: MantleDefinitions) -> frozenset[str]:
+    found: set[str] = set()
+    for skill_id in defs.skills:
+        for name, tool in defs.tools_for(skill_id).items():
+            if tool.scope == "mcp" or outside_effect(project, tool) is not None:
+                found.add(name)
+    return frozenset(found)
+
+
+def without_answers(
+    project: Project,
+    walk: Walk,
+    assertions: list[Check],
+    answered: frozenset[str],
+) -> tuple[list[Check], list[str]]:
+    """`assertions` without what rests on an outside service's answer (see the module
+    docstring), and the conditional criteria that say it instead. `answered` are
+    the memory keys whose value an outside service's answer decides (a key of the
+    project's, such as who the caller is, is the case's own seeded fact: not one)."""
+    outside = outside_tools(project)
+    if not outside:
+        return assertions, []
+    answered = frozenset(k for k in answered if not k.startswith("project."))
+    writers = {k: t for k, t in answer_writers(project).items() if k in answered}
+    cut, writer = _first_resting(project, walk, writers)
+    defs = project.mantle
+    assert defs is not None
+    ran = [e.tool for e in walk.events if e.kind == "tool" and not e.error]
+    successes: dict[str, str] = {}  # an outside tool's `on_success` response -> the tool
+    for skill in defs.skills.values():
+        for tool, c in skill.tool_constraints.items():
+            if tool in outside and c.on_success and successes.get(c.on_success) not in ran:
+                successes[c.on_success] = tool  # the one the path runs, where two share it
+    kept: list[Check] = []
+    dropped_tools: list[str] = []
+    dropped_success: list[str] = []
+    for check in assertions:
+        ((kind, body),) = check.items()
+        if kind == "sequencing" and isinstance(body, list):
+            steps = [
+                _without_answer(s, outside)
+                for s in body
+                if not _after(s, walk, cut)
+                and not _completes_on(project, s.get("skill_completed"), answered)
+            ]
+            if len(steps) > 1:
+                kept.append({"sequencing": steps})
+            continue
+        if kind == "bot_uttered" and isinstance(body, dict):
+            tool = successes.get(str(body.get("utter_name")))
+            if tool is not None:
+                dropped_success.append(tool)
+                continue
+        if kind == "memory_was_set" and isinstance(body, list):
+            items = [i for i in body if not _after({kind: i.get("name")}, walk, cut)]
+            if items:
+                kept.append({kind: items})
+            continue
+        if kind == "skill_completed" and _completes_on(project, body, answered):
+            continue
+        if kind in _DOES and _after(check, walk, cut):
+            if kind == "tool_executed":
+                dropped_tools.append(str(body.get("tool_name")))
+            continue
+        kept.append(_without_answer(check, outside))
+    late = set(dropped_tools)
+    criteria = [
+        f"If {tool} succeeds, the agent tells the customer it went through"
+        for tool in dict.fromkeys(dropped_success)
+        if tool not in late
+    ]
+    resting = walk.events[cut].tool if cut is not None else None
+    if writer and resting in late:
+        criteria.append(f"If {writer} succeeds, the agent goes on to {resting}")
+    return kept, criteria
+
+
+def _first_resting(
+    project: Project, walk: Walk, writers: dict[str, str]
+) -> tuple[int | None, str | None]:
+    """The place of the walk's first tool run that rests on an outside write's answer (its
+    `requires`, or the parameters its block step passes, read a key of `writers` an
+    earlier call wrote: the runtime runs it only where that answer allows), and the tool
+    that wrote the key; (None, None) where none does."""
+    defs = project.mantle
+    if defs is None or not writers:
+        return None, None
+    written: set[str] = set()
+    for index, event in enumerate(walk.events):
+        if event.kind == "memory" and event.key in writers:
+            written.add(event.key)
+        elif event.kind == "tool" and written and not event.error:
+            reads = runtime_reads(project, event.skill or walk.skill, event.tool or "") & written
+            if reads:
+                return index, writers[sorted(reads)[0]]
+    return None, None
+
+
+def _completes_on(project: Project, body: Any, answered: frozenset[str]) -> bool:
+    """Whether the skill's `complete_when` reads a key an outside answer decides."""
+    defs = project.mantle
+    skill = defs.skills.get(str(body.get("skill_id"))) if defs and isinstance(body, dict) else None
+    when = skill.complete_when if skill is not None else None
+    condition = when.get("condition") if isinstance(when, dict) else when
+    if not isinstance(condition, str):
+        return False
+    return bool({k.removeprefix("session.") for k in condition_keys(condition)} & answered)
+
+
+def _without_answer(check: Check, outside: frozenset[str]) -> Check:
+    """A `tool_executed` of an outside tool without `is_error: false` (an error run that a
+    case asserts stays: that is what the case is about)."""
+    body = check.get("tool_executed")
+    if not isinstance(body, dict) or body.get("tool_name") not in outside:
+        return check
+    if body.get("is_error") is not False:
+        return check
+    return {"tool_executed": {k: v for k, v in body.items() if k != "is_error"}}
+
+
+def _after(check: Check, walk: Walk, cut: int | None) -> bool:
+    """Whether the path does what `check` asserts only from the run at `cut` on (the run
+    that rests on an outside answer; a check the walk does not show stays)."""
+    if cut is None or len(check) != 1:
+        return False
+    ((kind, body),) = check.items()
+    if kind not in _DOES:
+        return False
+    at = _place(kind, body, walk)
+    return at is not None and at >= cut
+
+
+def _place(kind: str, body: Any, walk: Walk) -> int | None:
+    """Where the walk first does what a check of `kind` with `body` asserts."""
+    wanted = _signature(kind, body)
+    if wanted is None:
+        return None
+    return next((i for i, e in enumerate(walk.events) if _of_event(e) == wanted), None)
+
+
+def _signature(kind: str, body: Any) -> tuple[str, Any, Any] | None:
+    """What a check names, as `_of_event` reads an event (None: nothing a walk records)."""
+    if kind == "memory_was_set":
+        return ("memory", None, body) if isinstance(body, str) else None
+    if not isinstance(body, dict):
+        return None
+    if kind == "tool_executed":
+        return ("tool", None, body.get("tool_name"))
+    if kind == "bot_uttered":
+        return ("utter", None, body.get("utter_name"))
+    if kind in ("skill_completed", "skill_activated"):
+        return (kind, body.get("skill_id"), None)
+    if kind == "ordered_block_completed":
+        return ("block_completed", body.get("skill_id"), body.get("block_id"))
+    return None
+
+
+def _of_event(event: Event) -> tuple[str, Any, Any] | None:
+    if event.kind == "tool":
+        return None if event.error else ("tool", None, event.tool)
+    if event.kind == "utter":
+        return ("utter", None, event.utter)
+    if event.kind == "memory":
+        return ("memory", None, event.key)
+    if event.kind in ("skill_completed", "skill_activated"):
+        return (event.kind, event.skill, None)
+    if event.kind == "block_completed":
+        return ("block_completed", event.skill, event.block)
+    return None
+
+
+__all__ = ["outside_tools", "without_answers"]
