@@ -146,7 +146,8 @@ async def test_draft_merges_the_models_words_into_the_planned_case(
     path = _section_text(request, "Path")
     assert path.index("which one needs replacing") < path.index("What happened to the card")
     assert plan["simulation_context"].split(".")[0] in _section_text(request, "Facts")
-    assert '"tool_name":"place_replacement_order"' in _section_text(request, "Assertions")
+    # the order itself waits on the card service blocking the card: an "If ... succeeds" criterion
+    assert '"tool_name":"block_card"' in _section_text(request, "Assertions")
     assert "The agent does not read out the internal card id" in _section_text(request, "Rules")
     assert "Customer reports a stolen card" in prompt
     assert "customers who are in a hurry" in prompt
