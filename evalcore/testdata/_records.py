@@ -15,6 +15,7 @@ import io
 import json
 import random
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -147,6 +148,7 @@ class DataRecords:
         require: dict[str, frozenset[str]] | None = None,
         linked: dict[str, str] | None = None,
         referenced: frozenset[str] = frozenset(),
+        holds: Mapping[str, Callable[[Any], bool]] | None = None,
     ) -> dict[str, Any]:
         """A record: one holding a value in `prefer` (the case's enum values) first, and one
         in good standing (not lapsed, closed, expired …) before one that is not.
@@ -161,7 +163,11 @@ class DataRecords:
         With `linked` (ids of the records the case holds), the records that carry one of
         those ids with the same value (see `owned`); with `referenced` (the values of the
         records the case holds), a record whose own id is one of them first (the held
-        patient's `home_store: ST-022` picks store ST-022)."""
+        patient's `home_store: ST-022` picks store ST-022).
+
+        With `holds` (field -> a test its value passes on the case's path: a gate's side,
+        `refills_left != 0` where the case submits the refill), a record that carries the
+        field is drawn only among those that pass it."""
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
@@ -174,6 +180,9 @@ class DataRecords:
         needed = require or {}
         fit = [r for r in own if all(str(r[k]) in v for k, v in needed.items() if k in r)]
         own = fit or own
+        tests = holds or {}
+        passing = [r for r in own if all(test(r[k]) for k, test in tests.items() if k in r)]
+        own = passing or own
         named = [r for r in own if any(str(r[k]) in referenced for k in _id_keys(r))]
         own = named or own
         best = max(rank(r) for r in own)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -110,6 +111,8 @@ class SheetBuilder:
     ) -> None:
         self.key = key
         self.require = require or {}
+        self.holds: dict[str, Callable[[Any], bool]] = {}
+        """Field -> a test a record's value passes on the case's path (see `DataRecords.pick`)."""
         """Field -> the values a tool of the case works only with (see `DataRecords.pick`)."""
         self.slot = slot
         """The case's place among the suite's cases of its skill (records are dealt in turn)."""
@@ -166,6 +169,7 @@ class SheetBuilder:
                 require=self.require,
                 linked=self.linked(),
                 referenced=self.referenced(),
+                holds=self.holds,
             )
             self.sheet.records[collection.name] = chosen
             holder = record_name(chosen)

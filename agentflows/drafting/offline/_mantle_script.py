@@ -54,6 +54,7 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
+from ._mantle_data_sides import gate_sides
 from ._mantle_facts import (
     DECLINED,
     QUESTION_WORDS,
@@ -180,6 +181,9 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     if prelude is not None:  # the sign-in asks too: the user knows what it asks for
         prelude = answered_walk(project, prelude, Setup(memory=dict(seeds)), sheet)
     first = walk_skill(project, behavior.source, setup)
+    # a record a gate decides by is drawn on the side of the tools the case runs
+    calls = frozenset(e.tool for e in first.events if e.kind == "tool" and e.tool)
+    sheet.holds.update(gate_sides(project, skill.id, calls))
     values = fill_values(defs, first, dict(setup.values), sheet)
     # where a tool acts on a real service, the user names a test-only target for it
     values = sandboxed(project, skill.id, values, set(setup.values))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,9 @@ class Write:
     """Made on the tool's error branch only: the write sits in an `if` body that returns an
     error result (`if not row: memory.set("claim_status", "5"); return {"error": …}`), so
     a call that finds its record never makes it."""
+    source: str | None = None
+    """The record field the value is read from (`rx["refills_left"]`, `row.get("par")`):
+    the key holds what the record the tool finds holds in that field."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,22 @@ def _write_of(call: ast.AST) -> Write | None:
     value: Any = UNKNOWN
     if len(call.args) > 1 and isinstance(call.args[1], ast.Constant):
         value = call.args[1].value
-    return Write(key.value, value)
+    source = record_field(call.args[1]) if len(call.args) > 1 else None
+    return Write(key.value, value, source=source)
+
+
+def record_field(node: ast.expr) -> str | None:
+    """The field a value reads off a record, `rx["refills_left"]`, `row.get("par")`, also
+    through `int(…)`/`str(…)` (None for anything else: a variable, a literal, a sum)."""
+    while isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Name):
+        node = node.args[0]
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return str(node.slice.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+        key = node.args[0]
+        if node.func.attr == "get" and isinstance(key, ast.Constant):
+            return str(key.value)
+    return None
 
 
 def error_of(sub: ast.AST) -> str | None:
@@ -272,7 +290,7 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
                 guarded = _guarded(sub, write.key, parents)
                 failure = _on_failure(sub, parents)
                 if guarded or failure:
-                    write = Write(write.key, write.value, guarded=guarded, failure=failure)
+                    write = replace(write, guarded=guarded, failure=failure)
                 writes.append(write)
         elif isinstance(sub, ast.Raise | ast.keyword | ast.Dict):
             error = error_of(sub)

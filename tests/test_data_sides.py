@@ -1,0 +1,135 @@
+"""A record a gate decides by keeps the case on its path: where a gate's `requires` compares
+a field the tool copies from a record with a number (`refills_left == 0` for the renewal),
+a case that submits the refill names a prescription with refills left, and a case that asks
+for the renewal one with none.
+
+Before, the prescription was drawn from the whole file: a refill case named one with no
+refills left, where a correct agent offers the renewal instead of the refill.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
+
+from agentflows.drafting.offline._mantle_data_sides import gate_sides, record_sources
+from evalcore.definitions import load_project
+
+REFILL = """\
+---
+name: Refill
+description: Refilling a medicine, "I need a refill of my pills".
+tool_constraints:
+  - request_renewal:
+      requires: session.refill.rx_number and session.refill.refills_left == 0
+---
+
+Run @block.details. If no refills are left, offer @tool.request_renewal.
+When the details are read back, call submit_refill with the Rx number.
+
+:::ordered_block id=details
+steps:
+  - id: pick
+    instructions: |
+      Ask which prescription they need, by Rx number (set rx_number).
+    complete_when: session.refill.rx_number
+  - id: check
+    execute_tool: check_rx
+    parameters:
+      rx_number: session.refill.rx_number
+:::
+"""
+
+TOOLS = '''\
+import json
+from pathlib import Path
+
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+RX = Path(__file__).resolve().parents[2] / "data" / "prescriptions.json"
+
+
+@tool(description="Look the prescription up.")
+async def check_rx(rx_number: str, context: ToolContext = None):
+    """Its refills.
+
+    Args:
+        rx_number: Seven-digit prescription number.
+    """
+    rx = next(r for r in json.loads(RX.read_text()) if r["rx_number"] == rx_number)
+    context.memory.set("refills_left", rx["refills_left"])
+    return {"found": True}
+
+
+@tool(description="Queue the refill.")
+async def submit_refill(rx_number: str, context: ToolContext = None):
+    """Queue it.
+
+    Args:
+        rx_number: Seven-digit prescription number.
+    """
+    return {"ok": True}
+
+
+@tool(description="Ask the prescriber for a renewal.")
+async def request_renewal(rx_number: str, context: ToolContext = None):
+    """Ask.
+
+    Args:
+        rx_number: Seven-digit prescription number.
+    """
+    return {"ok": True}
+'''
+
+PRESCRIPTIONS = [
+    {"rx_number": f"61000{n:02d}", "drug": f"Drug {n}", "refills_left": left}
+    for n, left in enumerate((0, 3, 0, 0, 2, 0, 0, 1))
+]
+
+FILES = {
+    "agent.yml": "name: Pharmacy\npersona: You help patients refill prescriptions.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": "{}\n",
+    "skills/refill/skill.md": REFILL,
+    "skills/refill/memory.yml": (
+        "schema:\n  public:\n    rx_number:\n      type: text\n"
+        "      description: Prescription number, seven digits from the label.\n"
+        "      llm_settable: true\n"
+        "  private:\n    refills_left:\n      type: int\n"
+    ),
+    "skills/refill/tools.py": TOOLS,
+}
+
+
+def test_a_gate_on_a_record_copied_field_gives_the_side_each_path_needs(tmp_path: Path) -> None:
+    import json
+
+    root = write_project(
+        tmp_path / "p", {**FILES, "data/prescriptions.json": json.dumps(PRESCRIPTIONS)}
+    )
+    project = load_project(root)
+    assert record_sources(project, "refill")["refill.refills_left"] == "refills_left"
+    submit = gate_sides(project, "refill", frozenset({"check_rx", "submit_refill"}))
+    renew = gate_sides(project, "refill", frozenset({"check_rx", "request_renewal"}))
+    assert [submit["refills_left"](r["refills_left"]) for r in PRESCRIPTIONS] == [
+        r["refills_left"] != 0 for r in PRESCRIPTIONS
+    ]
+    assert renew["refills_left"](0) and not renew["refills_left"]("2")
+
+
+def test_a_refill_case_names_a_prescription_with_refills_left(tmp_path: Path) -> None:
+    import json
+
+    root = write_project(
+        tmp_path / "p", {**FILES, "data/prescriptions.json": json.dumps(PRESCRIPTIONS)}
+    )
+    generate_offline(root, ["refill"], tmp_path / "out")
+    left = {r["rx_number"]: r["refills_left"] for r in PRESCRIPTIONS}
+    named = []
+    for path in sorted((tmp_path / "out" / "cases").rglob("*.yml")):
+        context = yaml.safe_load(path.read_text("utf-8"))["scenario"]["simulation_context"]
+        named += [rx for rx in left if rx in context]
+    assert named, "no case names a prescription"
+    assert all(left[rx] != 0 for rx in named), named
