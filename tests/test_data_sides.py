@@ -133,3 +133,135 @@ def test_a_refill_case_names_a_prescription_with_refills_left(tmp_path: Path) ->
         named += [rx for rx in left if rx in context]
     assert named, "no case names a prescription"
     assert all(left[rx] != 0 for rx in named), named
+
+
+COUNT = """\
+---
+name: Shelf count
+description: The nightly shelf count of the pantry, "let's do the pantry count".
+tool_constraints:
+  - place_order:
+      requires: session.shelf_count.order_lines
+---
+
+Count the shelves, then order what is under the minimum. Run @block.count.
+
+:::ordered_block id=count
+steps:
+  - id: rice
+    collect: rice_sacks
+    utterance: utter_ask_rice
+    description: Sealed sacks of rice, a whole number.
+  - id: flour
+    collect: flour_bags
+    utterance: utter_ask_flour
+    description: Sealed bags of flour, a whole number.
+  - id: record
+    execute_tool: save_count
+    parameters:
+      rice_sacks: session.shelf_count.rice_sacks
+      flour_bags: session.shelf_count.flour_bags
+    next:
+      - if: session.shelf_count.short
+        then: order
+      - else: enough
+  - id: order
+    instructions: |
+      Read the lines to order and set order_lines when they agree.
+    complete_when: session.shelf_count.order_lines
+    next: END
+  - id: enough
+    action: utter_enough
+  - id: END
+:::
+
+When there are order lines, call place_order.
+"""
+
+COUNT_TOOLS = '''\
+import csv
+from pathlib import Path
+
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+MINIMA = Path(__file__).resolve().parents[2] / "data" / "minimums.csv"
+ITEMS = {"rice_sacks": "RICE", "flour_bags": "FLOUR"}
+
+
+def _minima() -> dict[str, dict]:
+    with MINIMA.open(newline="") as handle:
+        return {row["item"]: row for row in csv.DictReader(handle)}
+
+
+@tool(description="Save the count and flag what is under the minimum.")
+async def save_count(rice_sacks: int, flour_bags: int, context: ToolContext = None):
+    """Save it.
+
+    Args:
+        rice_sacks: Sealed sacks.
+        flour_bags: Sealed bags.
+    """
+    counts = {ITEMS[k]: v for k, v in {"rice_sacks": rice_sacks, "flour_bags": flour_bags}.items()}
+    minima = _minima()
+    under = [item for item, n in counts.items() if n < int(minima[item]["minimum"])]
+    context.memory.set("short", bool(under))
+    return {"under": under}
+
+
+@tool(description="Place the order.")
+async def place_order(order_lines: list, context: ToolContext = None):
+    """Order.
+
+    Args:
+        order_lines: The lines.
+    """
+    return {"ok": True}
+'''
+
+COUNT_FILES = {
+    "agent.yml": "name: Kitchen\npersona: You help cooks with the pantry.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": "{}\n",
+    "skills/shelf_count/skill.md": COUNT,
+    "skills/shelf_count/memory.yml": (
+        "schema:\n  public:\n"
+        "    rice_sacks:\n      type: int\n      description: Sealed sacks of rice.\n"
+        "      llm_settable: true\n"
+        "    flour_bags:\n      type: int\n      description: Sealed bags of flour.\n"
+        "      llm_settable: true\n"
+        "    order_lines:\n      type: text\n      description: The lines to order.\n"
+        "      llm_settable: true\n"
+        "  private:\n    short:\n      type: bool\n"
+    ),
+    "skills/shelf_count/responses.yml": (
+        "responses:\n  utter_ask_rice:\n    - text: How many sacks of rice?\n"
+        "  utter_ask_flour:\n    - text: How many bags of flour?\n"
+        "  utter_enough:\n    - text: Nothing to order.\n"
+    ),
+    "skills/shelf_count/tools.py": COUNT_TOOLS,
+    "data/minimums.csv": "item,minimum\nRICE,40\nFLOUR,25\n",
+}
+
+
+def test_counts_are_on_the_side_of_the_minimum_the_case_plays(tmp_path: Path) -> None:
+    root = write_project(tmp_path / "p", COUNT_FILES)
+    generate_offline(root, ["shelf_count"], tmp_path / "out")
+    minimum = {"rice": 40, "flour": 25}
+    seen = {}
+    for path in sorted((tmp_path / "out" / "cases").rglob("*.yml")):
+        scenario = yaml.safe_load(path.read_text("utf-8"))["scenario"]
+        counts = {}
+        for line in scenario["simulation_context"].splitlines():
+            fact = line.strip().lower()
+            for item in minimum:
+                if fact.startswith("- ") and item in fact and fact[-1].isdigit():
+                    counts[item] = int(fact.rsplit(":", 1)[1])
+        if len(counts) == len(minimum):
+            seen[path.stem] = counts
+    enough = [c for stem, c in seen.items() if "enough" in stem]
+    ordering = [c for stem, c in seen.items() if "happy" in stem]
+    assert enough and ordering, seen
+    # nothing to order: every count at or over its own item's minimum
+    assert all(c[i] >= minimum[i] for c in enough for i in minimum), enough
+    # an order: some count under its minimum
+    assert all(any(c[i] < minimum[i] for i in minimum) for c in ordering), ordering

@@ -54,7 +54,7 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
-from ._mantle_data_sides import gate_sides
+from ._mantle_data_sides import gate_sides, numbers_on_side
 from ._mantle_facts import (
     DECLINED,
     QUESTION_WORDS,
@@ -185,6 +185,11 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     calls = frozenset(e.tool for e in first.events if e.kind == "tool" and e.tool)
     sheet.holds.update(gate_sides(project, skill.id, calls))
     values = fill_values(defs, first, dict(setup.values), sheet)
+    # a number a tool compares with the data's rows is on the side the path's branch needs
+    known = sheet.referenced() | {str(v) for v in opened.values() if isinstance(v, str | int)}
+    values = numbers_on_side(
+        project, skill.id, dict(setup.negative), values, sheet.records, frozenset(known)
+    )
     # where a tool acts on a real service, the user names a test-only target for it
     values = sandboxed(project, skill.id, values, set(setup.values))
     stated = request_values(project, skill.id, first, values, sheet)
