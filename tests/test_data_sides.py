@@ -265,3 +265,23 @@ def test_counts_are_on_the_side_of_the_minimum_the_case_plays(tmp_path: Path) ->
     assert all(c[i] >= minimum[i] for c in enough for i in minimum), enough
     # an order: some count under its minimum
     assert all(any(c[i] < minimum[i] for i in minimum) for c in ordering), ordering
+
+
+def test_a_case_no_record_keeps_on_its_path_is_written_for_review(tmp_path: Path) -> None:
+    import json
+
+    none_left = [{**r, "refills_left": 0} for r in PRESCRIPTIONS]
+    root = write_project(
+        tmp_path / "p", {**FILES, "data/prescriptions.json": json.dumps(none_left)}
+    )
+    report = generate_offline(root, ["refill"], tmp_path / "out")
+    reasons = {c["behavior"]: c.get("needs_review") or "" for c in report["cases"]}
+    marked = {b: r for b, r in reasons.items() if "no-fitting-record" in r}
+    # every refill case names a prescription with none left: each says so, with the file,
+    # the field and the gate behind it, and none is passed off as verified
+    assert marked and marked.keys() == reasons.keys(), reasons
+    assert all(
+        "data/prescriptions.json" in r and "refills_left" in r and "request_renewal" in r
+        for r in marked.values()
+    ), marked
+    assert all(c["verified"] == "needs-review" for c in report["cases"])

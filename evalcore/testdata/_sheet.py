@@ -68,6 +68,9 @@ class FactSheet:
     facts: list[Fact] = field(default_factory=list)
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Collection name -> the record this case uses."""
+    misfits: list[str] = field(default_factory=list)
+    """Why a record the case names is off its path: the file holds none that fits (a
+    prescription with refills left for this patient), so the case needs review."""
 
 
 def spoken_value(value: Any, spec: FieldSpec | None = None) -> str:
@@ -113,6 +116,8 @@ class SheetBuilder:
         self.require = require or {}
         self.holds: dict[str, Callable[[Any], bool]] = {}
         """Field -> a test a record's value passes on the case's path (see `DataRecords.pick`)."""
+        self.holds_why: dict[str, str] = {}
+        """Field -> what its test asks, in the words of the definition behind it."""
         """Field -> the values a tool of the case works only with (see `DataRecords.pick`)."""
         self.slot = slot
         """The case's place among the suite's cases of its skill (records are dealt in turn)."""
@@ -172,11 +177,33 @@ class SheetBuilder:
                 holds=self.holds,
             )
             self.sheet.records[collection.name] = chosen
+            self._check_fit(collection, chosen)
             holder = record_name(chosen)
             if holder and not self._named:
                 self.sheet.persona = self.sheet.persona.renamed(holder)
                 self._named = True
         return chosen
+
+    def _check_fit(self, collection: Collection, record: dict[str, Any]) -> None:
+        """Note in `misfits` a path condition the drawn record fails (see `FactSheet`): the
+        file held no record of the case's that passes it, and a case is never silently
+        about another one."""
+        where = collection.where or collection.name
+        for key, values in self.require.items():
+            if key in record and str(record[key]) not in values:
+                wanted = " or ".join(sorted(values))
+                self.sheet.misfits.append(
+                    f"no-fitting-record: {where} holds no record of this case with "
+                    f"{key} {wanted}, which the tool's code works only with (drawn: "
+                    f"{key} {record[key]})"
+                )
+        for key, test in self.holds.items():
+            if key in record and not test(record[key]):
+                why = self.holds_why.get(key, "the case's path")
+                self.sheet.misfits.append(
+                    f"no-fitting-record: {where} holds no record of this case whose {key} "
+                    f"fits {why} (drawn: {key} {record[key]})"
+                )
 
     def linked(self) -> dict[str, str]:
         """The ids (`*_id` keys) of the records this case holds, each with its value where

@@ -61,21 +61,36 @@ def gate_sides(project: Project, skill_id: str, calls: frozenset[str]) -> Holds:
     """Record field -> the test a record the case names passes: for each gate of the skill
     whose `requires` compares a record-copied field with a number, the gate's side where
     the case runs the tool (`calls`), the other side where it does not (see module doc)."""
+    return {k: test for k, (test, _) in _gate_sides(project, skill_id, calls).items()}
+
+
+def gate_reasons(project: Project, skill_id: str, calls: frozenset[str]) -> dict[str, str]:
+    """Record field -> the gate behind its test in `gate_sides`, for a needs-review note."""
+    return {k: why for k, (_, why) in _gate_sides(project, skill_id, calls).items()}
+
+
+def _gate_sides(
+    project: Project, skill_id: str, calls: frozenset[str]
+) -> dict[str, tuple[Callable[[Any], bool], str]]:
     assert project.mantle is not None
     skill = project.mantle.skills.get(skill_id)
     if skill is None:
         return {}
     sources = record_sources(project, skill_id)
-    out: Holds = {}
+    out: dict[str, tuple[Callable[[Any], bool], str]] = {}
     for name, constraint in skill.tool_constraints.items():
         tool = constraint.tool or name
         for key, op, number in compared_numbers(constraint.requires):
             field = sources.get(key)
             if field is None or op not in COMPARE:
                 continue
-            test = _side(COMPARE[op], number, tool in calls)
+            played = tool in calls
+            test = _side(COMPARE[op], number, played)
+            why = f"{'the' if played else 'not the'} {tool} gate ({key} {op} {number:g})"
             earlier = out.get(field)
-            out[field] = test if earlier is None else _both(earlier, test)
+            if earlier is not None:
+                test, why = _both(earlier[0], test), f"{earlier[1]} and {why}"
+            out[field] = (test, why)
     return out
 
 
@@ -162,4 +177,4 @@ def _moved(value: Any, op: str, bounds: list[float], *, on: bool) -> Any:
     return int(moved) if isinstance(value, int) else float(moved)
 
 
-__all__ = ["Holds", "gate_sides", "numbers_on_side", "record_sources"]
+__all__ = ["Holds", "gate_reasons", "gate_sides", "numbers_on_side", "record_sources"]

@@ -54,7 +54,7 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
-from ._mantle_data_sides import gate_sides, numbers_on_side
+from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
     DECLINED,
     QUESTION_WORDS,
@@ -184,6 +184,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     # a record a gate decides by is drawn on the side of the tools the case runs
     calls = frozenset(e.tool for e in first.events if e.kind == "tool" and e.tool)
     sheet.holds.update(gate_sides(project, skill.id, calls))
+    sheet.holds_why.update(gate_reasons(project, skill.id, calls))
     values = fill_values(defs, first, dict(setup.values), sheet)
     # a number a tool compares with the data's rows is on the side the path's branch needs
     known = sheet.referenced() | {str(v) for v in opened.values() if isinstance(v, str | int)}
