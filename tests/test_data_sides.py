@@ -16,6 +16,7 @@ from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
 from agentflows.drafting.offline._mantle_data_sides import gate_sides, record_sources
 from evalcore.definitions import load_project
+from evalcore.testdata import Collection
 
 REFILL = """\
 ---
@@ -285,3 +286,98 @@ def test_a_case_no_record_keeps_on_its_path_is_written_for_review(tmp_path: Path
         for r in marked.values()
     ), marked
     assert all(c["verified"] == "needs-review" for c in report["cases"])
+
+
+PICK_UP = """\
+---
+name: Pick up a shift
+description: Picking up an open shift at the store, "can I grab an extra shift".
+tool_constraints:
+  - claim_open_shift:
+      requires: session.pick_up.open_shift_id
+---
+
+Call list_open_shifts for their store and read out date, time and position.
+When they pick one, set open_shift_id and call claim_open_shift.
+"""
+
+PICK_UP_TOOLS = '''\
+import httpx
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="List open shifts at a store.")
+async def list_open_shifts(store_id: str, context: ToolContext = None):
+    """Open shifts.
+
+    Args:
+        store_id: Store number like ST-0417.
+    """
+    async with httpx.AsyncClient(base_url="https://shifts.example") as api:
+        response = await api.get("/open-shifts", params={"store": store_id})
+    return {"open_shifts": response.json()["items"]}
+
+
+@tool(description="Claim an open shift.")
+async def claim_open_shift(open_shift_id: str, context: ToolContext = None):
+    """Claim it.
+
+    Args:
+        open_shift_id: OPN-#####.
+    """
+    async with httpx.AsyncClient(base_url="https://shifts.example") as api:
+        await api.post(f"/open-shifts/{open_shift_id}/claims")
+    return {"claimed": True}
+'''
+
+SHIFTS = [
+    {"shift_id": f"SH-0417-120{n}-A", "store": "ST-0417", "date": f"2026-12-0{n}"}
+    for n in range(1, 5)
+]
+
+PICK_UP_FILES = {
+    "agent.yml": "name: Store desk\npersona: You help store staff with their shifts.\n",
+    "integrations.yml": INTEGRATIONS,
+    "memory.yml": "{}\n",
+    "skills/pick_up/skill.md": PICK_UP,
+    "skills/pick_up/memory.yml": (
+        "schema:\n  public:\n    open_shift_id:\n      type: text\n"
+        "      description: Id of the open shift they want to pick up, OPN-#####.\n"
+        "      llm_settable: true\n"
+    ),
+    "skills/pick_up/tools.py": PICK_UP_TOOLS,
+}
+
+
+def test_an_id_only_a_service_lists_is_picked_from_the_agents_list(tmp_path: Path) -> None:
+    import json
+
+    files = {**PICK_UP_FILES, "data/shifts.json": json.dumps(SHIFTS)}
+    root = write_project(tmp_path / "p", files)
+    generate_offline(root, ["pick_up"], tmp_path / "out")
+    texts = [p.read_text("utf-8") for p in sorted((tmp_path / "out" / "cases").rglob("*.yml"))]
+    assert texts
+    happy = [t for t in texts if "claim_open_shift" in t and "happy_path" in t]
+    assert happy, texts
+    for text in texts:
+        # never a shift of the shifts file (another thing's id), never an invented OPN id
+        assert "SH-0417" not in text and "OPN-" not in text, text
+    for text in happy:
+        context = yaml.safe_load(text)["scenario"]["simulation_context"]
+        assert "When the agent reads out the open shifts, pick the first one." in context
+
+
+def test_an_id_the_user_knows_has_the_shape_its_description_writes_out() -> None:
+    import re
+
+    from evalcore.testdata import DataRecords, FieldSpec, SheetBuilder
+
+    incident = FieldSpec("incident_ref", "text", "Incident number during a freeze, INC-####.")
+    ticket = FieldSpec("work_order_id", "text", "FixIt ticket number, FX-######.")
+    shifts = DataRecords([Collection("shifts", tuple(SHIFTS))])
+    shift = FieldSpec("open_shift_id", "text", "Id of the open shift, OPN-#####.")
+    for n in range(20):
+        assert re.fullmatch(r"INC-\d{4}", SheetBuilder(f"c{n}", "").value(incident))
+        assert re.fullmatch(r"FX-\d{6}", SheetBuilder(f"c{n}", "").value(ticket))
+        # a record of another shape is another thing's id, never this one
+        assert SheetBuilder(f"c{n}", "", shifts).from_records(shift) is None

@@ -75,6 +75,11 @@ class DataRecords:
             }
         return value.strip().lower() in self._held
 
+    def holds_shape(self, shape: re.Pattern[str]) -> bool:
+        """Whether a value of the project's data files has `shape` (`OPN-\\d{5}`)."""
+        self.defines("")  # the values, read once
+        return any(shape.fullmatch(v.upper()) for v in self._held or ())
+
     def owned(
         self, records: tuple[dict[str, Any], ...], linked: dict[str, str] | None = None
     ) -> list[dict[str, Any]]:

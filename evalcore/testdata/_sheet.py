@@ -35,6 +35,39 @@ from ._values import (
 )
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+#: An id's shape a description writes out (`OPN-#####`, `E#####`, `HM-XX-#######`,
+#: `CLM-YYYY-#####`): a prefix, maybe placeholder parts, then `#` for each digit.
+_HASHED = re.compile(r"\b[A-Z]{1,6}(?:-(?:[A-Z]{1,6}|#+))*-?#{2,}(?![#\w])")
+
+
+def described_shape(description: str) -> re.Pattern[str] | None:
+    """The id shapes a field's description writes out with `#` for each digit (`OPN-#####`
+    -> `OPN-\\d{5}`; a later part in capitals, `XX` or `YYYY`, stands for any), else None."""
+    shapes = []
+    for found in _HASHED.findall(description or ""):
+        first, *rest = re.split(r"(-)", found, maxsplit=0)
+        parts = [_part(first, literal=True), *(_part(p) for p in rest)]
+        shapes.append("".join(parts))
+    return re.compile("|".join(shapes)) if shapes else None
+
+
+def names_an_id(name: str) -> bool:
+    """A field named as an id (`open_shift_id`, `policy_number`), not a reason or a note."""
+    return name.lower().rsplit("_", 1)[-1] in ("id", "number", "ref", "reference", "code", "no")
+
+
+def _part(text: str, *, literal: bool = False) -> str:
+    """One part of a written-out id shape as a pattern (see `described_shape`)."""
+    if text == "-":
+        return "-"
+    head = text.rstrip("#")
+    hashes = len(text) - len(head)
+    if not head:
+        return rf"\d{{{hashes}}}"
+    lead = re.escape(head) if literal else "[A-Z0-9]+"
+    return lead + (rf"\d{{{hashes}}}" if hashes else "")
+
+
 #: Record keys that say a person's job (`role: shift_lead`, `title: engineering manager`).
 _ROLE_KEYS = ("role", "job_title", "title", "position")
 
@@ -323,6 +356,9 @@ class SheetBuilder:
         value = record.get(key)
         if spec.enum_values and value not in spec.enum_values:
             return None
+        shape = described_shape(spec.description) if names_an_id(spec.name) else None
+        if shape is not None and not shape.fullmatch(str(value)):
+            return None  # another thing's id (a shift's `SH-…` for an `OPN-#####`)
         if isinstance(value, str) and _ISO_DAY.fullmatch(value):
             day = dt.date.fromisoformat(value)
             fmt = date_format(spec.description)
@@ -341,6 +377,10 @@ class SheetBuilder:
                 return spec.listed[self.slot % len(spec.listed)]
             return case_rng(self.key, f"listed:{spec.name}").choice(spec.listed)
         rng = case_rng(self.key, f"value:{spec.name}")
+        written = _HASHED.search(spec.description) if names_an_id(spec.name) else None
+        if written is not None and re.fullmatch(r"[A-Z]+-?#+", written.group()):
+            # the shape the description writes out (`INC-####`), never another one
+            return "".join(str(rng.randrange(10)) if c == "#" else c for c in written.group())
         role = span_role(spec) if is_date(spec) else None
         if role is not None:  # one end of a span: the end after the case's start
             day = draw_day(spec, rng, self._span_start if role == "end" else None)
@@ -361,4 +401,11 @@ class SheetBuilder:
         return fact
 
 
-__all__ = ["Fact", "FactSheet", "SheetBuilder", "spoken_value"]
+__all__ = [
+    "Fact",
+    "FactSheet",
+    "SheetBuilder",
+    "described_shape",
+    "names_an_id",
+    "spoken_value",
+]

@@ -66,9 +66,11 @@ from ._mantle_facts import (
     field_value,
     fill_values,
     first_word,
+    from_the_agents_list,
     gate_words,
     holds,
     label_for,
+    listing_tool,
     named_instead,
     offers,
     offers_into,
@@ -341,6 +343,14 @@ class _Writer:
         if named is not None:  # a channel named as a person names it, not its id
             label = self._labels[(ask.kind, ask.prompt, ask.details, ask.field)] = named[0]
             self.sheet.add(label, named[1], field=ask.field)
+            return label
+        lister = listing_tool(self.defs, skill.id, field_def) if field_def is not None else None
+        if lister and given is SET and from_the_agents_list(field_def, self.sheet):
+            # no id of the project's to give: the user picks one the agent lists
+            things = value_words(lister.split("_", 1)[-1])
+            note = f"When the agent reads out the {things}, pick the first one."
+            if note not in self.context.notes:
+                self.context.notes.append(note)
             return label
         said = spoken(self.defs, ask.field, given)
         if said is not None:
