@@ -381,3 +381,26 @@ def test_an_id_the_user_knows_has_the_shape_its_description_writes_out() -> None
         assert re.fullmatch(r"FX-\d{6}", SheetBuilder(f"c{n}", "").value(ticket))
         # a record of another shape is another thing's id, never this one
         assert SheetBuilder(f"c{n}", "", shifts).from_records(shift) is None
+
+
+def test_a_record_of_someone_else_is_named_only_with_a_needs_review_reason() -> None:
+    from evalcore.testdata import DataRecords, FieldSpec, SheetBuilder
+
+    staff = Collection(
+        "employees",
+        (
+            {"employee_id": "E1", "first_name": "Ana", "last_name": "Ruiz"},
+            {"employee_id": "E2", "first_name": "Ben", "last_name": "Cole"},
+        ),
+        "data/employees.json",
+    )
+    shifts = Collection("shifts", ({"shift_id": "SH-1", "employee_id": "E2"},), "data/shifts.json")
+    shift = FieldSpec("shift_id", "text", "Id of their shift.")
+    own = SheetBuilder("c1", "", DataRecords([staff, shifts]))
+    own.hold(staff.records[1])  # Ben holds SH-1: nothing to note
+    assert own.from_records(shift) == "SH-1" and not own.sheet.misfits
+    other = SheetBuilder("c2", "", DataRecords([staff, shifts]))
+    other.hold(staff.records[0])  # Ana holds no shift: the one named is Ben's, and it says so
+    assert other.from_records(shift) == "SH-1"
+    assert other.sheet.misfits and "data/shifts.json" in other.sheet.misfits[0]
+    assert "employee_id E1" in other.sheet.misfits[0]

@@ -94,6 +94,17 @@ class DataRecords:
         mine = [r for r in records if all(_same(r[k], seeded[k]) for k in keys if k in r)]
         return mine or list(records)
 
+    def none_owned(
+        self, records: tuple[dict[str, Any], ...], linked: dict[str, str] | None = None
+    ) -> str | None:
+        """`key value` of the caller's ids `owned` follows where `records` carry the key
+        but none holds the value (`owned` then falls back to every record), else None."""
+        seeded = {**(linked or {}), **self.identity}
+        keys = [k for k in seeded if any(k in r for r in records)]
+        if not keys or any(all(_same(r[k], seeded[k]) for k in keys if k in r) for r in records):
+            return None
+        return ", ".join(f"{k} {seeded[k]}" for k in keys)
+
     def owns_all(self, person: dict[str, Any], skill: str) -> bool:
         """Whether `person` (a record of one file) holds a record of their own in each
         other file `skill`'s tools read that carries one of their ids (`employee_id` in

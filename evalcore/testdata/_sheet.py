@@ -199,29 +199,37 @@ class SheetBuilder:
         chosen = self.sheet.records.get(collection.name)
         if chosen is None:
             rng = case_rng(self.key, f"record:{collection.name}")
+            linked = self.linked()
             chosen = self.records.pick(
                 collection,
                 rng,
                 self.prefer,
                 slot=self.slot,
                 require=self.require,
-                linked=self.linked(),
+                linked=linked,
                 referenced=self.referenced(),
                 holds=self.holds,
             )
             self.sheet.records[collection.name] = chosen
-            self._check_fit(collection, chosen)
+            self._check_fit(collection, chosen, self.records.none_owned(collection.records, linked))
             holder = record_name(chosen)
             if holder and not self._named:
                 self.sheet.persona = self.sheet.persona.renamed(holder)
                 self._named = True
         return chosen
 
-    def _check_fit(self, collection: Collection, record: dict[str, Any]) -> None:
+    def _check_fit(
+        self, collection: Collection, record: dict[str, Any], foreign: str | None = None
+    ) -> None:
         """Note in `misfits` a path condition the drawn record fails (see `FactSheet`): the
         file held no record of the case's that passes it, and a case is never silently
         about another one."""
         where = collection.where or collection.name
+        if foreign:  # the caller holds none: `owned` fell back to the whole file
+            self.sheet.misfits.append(
+                f"no-fitting-record: {where} holds no record of this case's {foreign}; "
+                "the case names another's"
+            )
         for key, values in self.require.items():
             if key in record and str(record[key]) not in values:
                 wanted = " or ".join(sorted(values))
