@@ -1,10 +1,14 @@
-"""A record a gate decides by keeps the case on its path: where a gate's `requires` compares
-a field the tool copies from a record with a number (`refills_left == 0` for the renewal),
-a case that submits the refill names a prescription with refills left, and a case that asks
-for the renewal one with none.
+"""A case's facts keep it on its path where the project's data decides it.
 
-Before, the prescription was drawn from the whole file: a refill case named one with no
-refills left, where a correct agent offers the renewal instead of the refill.
+- A gate's `requires` comparing a field a tool copies from a record with a number
+  (`refills_left == 0` for the renewal): a refill case names a prescription with refills
+  left (before: one with none, which a correct agent sends to the renewal).
+- A tool's code comparing the user's numbers with a data file's rows (`n < par`): an
+  "all good" count is at or over each item's minimum (before: 7 and 1 under 40 and 25).
+- No record fits: the case is written needs-review with the file and the condition.
+- An id of a written-out shape (`OPN-#####`) is never another file's id nor invented: the
+  user picks one the agent lists (before: a shift's `SH-…`), and an id the user knows is
+  drawn in that shape (before: `I-42769` for `INC-####`).
 """
 
 from __future__ import annotations
