@@ -20,6 +20,9 @@ class DraftResult(BaseModel):
     data: dict[str, Any] | None = None
     error: str | None = None
     usage: Usage = Field(default_factory=Usage)
+    needs_review: str | None = None
+    """Why the case is written for review, not as verified (no record of the project's
+    data keeps it on its path), as the drafter knows it."""
     planned: dict[str, Any] | None = None
     """The offline plan's document a model's words were merged into (None: none), so
     telling the model's parts from the plan's needs no second plan of the case."""

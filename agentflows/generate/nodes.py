@@ -186,6 +186,8 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
         usage=result.usage.model_dump(),
         error_kind=kind,
     )
+    if result.data is not None and result.needs_review:
+        work["needs_review"] = result.needs_review
     if result.data is not None and ctx.engine.name != "offline":
         from ._engines import model_parts
 
@@ -336,7 +338,8 @@ def _reviewed(work: CaseWork, ctx: GenerateContext) -> CaseWork | None:
         work["data"] = justified.data
         work["repairs"] = [*work["repairs"], *justified.fixes]
         if justified.needs_review:
-            work["needs_review"] = _with_causes(justified.needs_review, ctx, work)
+            reasons = [work.get("needs_review"), _with_causes(justified.needs_review, ctx, work)]
+            work["needs_review"] = "; ".join(r for r in reasons if r)
     shut = _behind_shut_gate(work, ctx)
     if shut and not work.get("needs_review"):
         work = changed = CaseWork(**work)

@@ -23,7 +23,7 @@ from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users
 from ._records import Collection, DataRecords, load_records, record_name
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
-from ._sheet import Fact, FactSheet, SheetBuilder, spoken_value
+from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
 from ._told import incident_for, told_value
 from ._values import (
     REFERENCE_DAY,
@@ -58,6 +58,7 @@ __all__ = [
     "callers_in",
     "case_rng",
     "date_format",
+    "described_shape",
     "draw_date",
     "holdings",
     "incident_for",
@@ -66,6 +67,7 @@ __all__ = [
     "listed_values",
     "load_records",
     "month_on_record",
+    "names_an_id",
     "names_role",
     "own_key",
     "people_of",

@@ -15,6 +15,7 @@ import io
 import json
 import random
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,11 @@ class DataRecords:
             }
         return value.strip().lower() in self._held
 
+    def holds_shape(self, shape: re.Pattern[str]) -> bool:
+        """Whether a value of the project's data files has `shape` (`OPN-\\d{5}`)."""
+        self.defines("")  # the values, read once
+        return any(shape.fullmatch(v.upper()) for v in self._held or ())
+
     def owned(
         self, records: tuple[dict[str, Any], ...], linked: dict[str, str] | None = None
     ) -> list[dict[str, Any]]:
@@ -87,6 +93,17 @@ class DataRecords:
             return list(records)
         mine = [r for r in records if all(_same(r[k], seeded[k]) for k in keys if k in r)]
         return mine or list(records)
+
+    def none_owned(
+        self, records: tuple[dict[str, Any], ...], linked: dict[str, str] | None = None
+    ) -> str | None:
+        """`key value` of the caller's ids `owned` follows where `records` carry the key
+        but none holds the value (`owned` then falls back to every record), else None."""
+        seeded = {**(linked or {}), **self.identity}
+        keys = [k for k in seeded if any(k in r for r in records)]
+        if not keys or any(all(_same(r[k], seeded[k]) for k in keys if k in r) for r in records):
+            return None
+        return ", ".join(f"{k} {seeded[k]}" for k in keys)
 
     def owns_all(self, person: dict[str, Any], skill: str) -> bool:
         """Whether `person` (a record of one file) holds a record of their own in each
@@ -147,6 +164,7 @@ class DataRecords:
         require: dict[str, frozenset[str]] | None = None,
         linked: dict[str, str] | None = None,
         referenced: frozenset[str] = frozenset(),
+        holds: Mapping[str, Callable[[Any], bool]] | None = None,
     ) -> dict[str, Any]:
         """A record: one holding a value in `prefer` (the case's enum values) first, and one
         in good standing (not lapsed, closed, expired …) before one that is not.
@@ -161,7 +179,11 @@ class DataRecords:
         With `linked` (ids of the records the case holds), the records that carry one of
         those ids with the same value (see `owned`); with `referenced` (the values of the
         records the case holds), a record whose own id is one of them first (the held
-        patient's `home_store: ST-022` picks store ST-022)."""
+        patient's `home_store: ST-022` picks store ST-022).
+
+        With `holds` (field -> a test its value passes on the case's path: a gate's side,
+        `refills_left != 0` where the case submits the refill), a record that carries the
+        field is drawn only among those that pass it."""
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
@@ -174,6 +196,9 @@ class DataRecords:
         needed = require or {}
         fit = [r for r in own if all(str(r[k]) in v for k, v in needed.items() if k in r)]
         own = fit or own
+        tests = holds or {}
+        passing = [r for r in own if all(test(r[k]) for k, test in tests.items() if k in r)]
+        own = passing or own
         named = [r for r in own if any(str(r[k]) in referenced for k in _id_keys(r))]
         own = named or own
         best = max(rank(r) for r in own)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,6 +35,39 @@ from ._values import (
 )
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+#: An id's shape a description writes out (`OPN-#####`, `E#####`, `HM-XX-#######`,
+#: `CLM-YYYY-#####`): a prefix, maybe placeholder parts, then `#` for each digit.
+_HASHED = re.compile(r"\b[A-Z]{1,6}(?:-(?:[A-Z]{1,6}|#+))*-?#{2,}(?![#\w])")
+
+
+def described_shape(description: str) -> re.Pattern[str] | None:
+    """The id shapes a field's description writes out with `#` for each digit (`OPN-#####`
+    -> `OPN-\\d{5}`; a later part in capitals, `XX` or `YYYY`, stands for any), else None."""
+    shapes = []
+    for found in _HASHED.findall(description or ""):
+        first, *rest = re.split(r"(-)", found, maxsplit=0)
+        parts = [_part(first, literal=True), *(_part(p) for p in rest)]
+        shapes.append("".join(parts))
+    return re.compile("|".join(shapes)) if shapes else None
+
+
+def names_an_id(name: str) -> bool:
+    """A field named as an id (`open_shift_id`, `policy_number`), not a reason or a note."""
+    return name.lower().rsplit("_", 1)[-1] in ("id", "number", "ref", "reference", "code", "no")
+
+
+def _part(text: str, *, literal: bool = False) -> str:
+    """One part of a written-out id shape as a pattern (see `described_shape`)."""
+    if text == "-":
+        return "-"
+    head = text.rstrip("#")
+    hashes = len(text) - len(head)
+    if not head:
+        return rf"\d{{{hashes}}}"
+    lead = re.escape(head) if literal else "[A-Z0-9]+"
+    return lead + (rf"\d{{{hashes}}}" if hashes else "")
+
+
 #: Record keys that say a person's job (`role: shift_lead`, `title: engineering manager`).
 _ROLE_KEYS = ("role", "job_title", "title", "position")
 
@@ -67,6 +101,9 @@ class FactSheet:
     facts: list[Fact] = field(default_factory=list)
     records: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Collection name -> the record this case uses."""
+    misfits: list[str] = field(default_factory=list)
+    """Why a record the case names is off its path: the file holds none that fits (a
+    prescription with refills left for this patient), so the case needs review."""
 
 
 def spoken_value(value: Any, spec: FieldSpec | None = None) -> str:
@@ -110,6 +147,10 @@ class SheetBuilder:
     ) -> None:
         self.key = key
         self.require = require or {}
+        self.holds: dict[str, Callable[[Any], bool]] = {}
+        """Field -> a test a record's value passes on the case's path (see `DataRecords.pick`)."""
+        self.holds_why: dict[str, str] = {}
+        """Field -> what its test asks, in the words of the definition behind it."""
         """Field -> the values a tool of the case works only with (see `DataRecords.pick`)."""
         self.slot = slot
         """The case's place among the suite's cases of its skill (records are dealt in turn)."""
@@ -158,21 +199,52 @@ class SheetBuilder:
         chosen = self.sheet.records.get(collection.name)
         if chosen is None:
             rng = case_rng(self.key, f"record:{collection.name}")
+            linked = self.linked()
             chosen = self.records.pick(
                 collection,
                 rng,
                 self.prefer,
                 slot=self.slot,
                 require=self.require,
-                linked=self.linked(),
+                linked=linked,
                 referenced=self.referenced(),
+                holds=self.holds,
             )
             self.sheet.records[collection.name] = chosen
+            self._check_fit(collection, chosen, self.records.none_owned(collection.records, linked))
             holder = record_name(chosen)
             if holder and not self._named:
                 self.sheet.persona = self.sheet.persona.renamed(holder)
                 self._named = True
         return chosen
+
+    def _check_fit(
+        self, collection: Collection, record: dict[str, Any], foreign: str | None = None
+    ) -> None:
+        """Note in `misfits` a path condition the drawn record fails (see `FactSheet`): the
+        file held no record of the case's that passes it, and a case is never silently
+        about another one."""
+        where = collection.where or collection.name
+        if foreign:  # the caller holds none: `owned` fell back to the whole file
+            self.sheet.misfits.append(
+                f"no-fitting-record: {where} holds no record of this case's {foreign}; "
+                "the case names another's"
+            )
+        for key, values in self.require.items():
+            if key in record and str(record[key]) not in values:
+                wanted = " or ".join(sorted(values))
+                self.sheet.misfits.append(
+                    f"no-fitting-record: {where} holds no record of this case with "
+                    f"{key} {wanted}, which the tool's code works only with (drawn: "
+                    f"{key} {record[key]})"
+                )
+        for key, test in self.holds.items():
+            if key in record and not test(record[key]):
+                why = self.holds_why.get(key, "the case's path")
+                self.sheet.misfits.append(
+                    f"no-fitting-record: {where} holds no record of this case whose {key} "
+                    f"fits {why} (drawn: {key} {record[key]})"
+                )
 
     def linked(self) -> dict[str, str]:
         """The ids (`*_id` keys) of the records this case holds, each with its value where
@@ -292,6 +364,9 @@ class SheetBuilder:
         value = record.get(key)
         if spec.enum_values and value not in spec.enum_values:
             return None
+        shape = described_shape(spec.description) if names_an_id(spec.name) else None
+        if shape is not None and not shape.fullmatch(str(value)):
+            return None  # another thing's id (a shift's `SH-…` for an `OPN-#####`)
         if isinstance(value, str) and _ISO_DAY.fullmatch(value):
             day = dt.date.fromisoformat(value)
             fmt = date_format(spec.description)
@@ -310,6 +385,10 @@ class SheetBuilder:
                 return spec.listed[self.slot % len(spec.listed)]
             return case_rng(self.key, f"listed:{spec.name}").choice(spec.listed)
         rng = case_rng(self.key, f"value:{spec.name}")
+        written = _HASHED.search(spec.description) if names_an_id(spec.name) else None
+        if written is not None and re.fullmatch(r"[A-Z]+-?#+", written.group()):
+            # the shape the description writes out (`INC-####`), never another one
+            return "".join(str(rng.randrange(10)) if c == "#" else c for c in written.group())
         role = span_role(spec) if is_date(spec) else None
         if role is not None:  # one end of a span: the end after the case's start
             day = draw_day(spec, rng, self._span_start if role == "end" else None)
@@ -330,4 +409,11 @@ class SheetBuilder:
         return fact
 
 
-__all__ = ["Fact", "FactSheet", "SheetBuilder", "spoken_value"]
+__all__ = [
+    "Fact",
+    "FactSheet",
+    "SheetBuilder",
+    "described_shape",
+    "names_an_id",
+    "spoken_value",
+]

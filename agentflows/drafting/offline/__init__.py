@@ -19,17 +19,28 @@ from .._engine import DraftContext, DraftResult, Usage
 Drafter = Callable[[DraftContext], dict[str, Any]]
 
 
-#: The offline drafter of each dialect, imported only when that dialect is drafted.
-_DRAFTERS = {
-    "mantle": ("._mantle", "draft_mantle"),
+#: The offline drafter of each dialect, imported only when that dialect is drafted; a third
+#: name is its drafter that also says why a case needs review (`(document, reason)`).
+_DRAFTERS: dict[str, tuple[str, ...]] = {
+    "mantle": ("._mantle", "draft_mantle", "draft_mantle_reviewed"),
     "anychat": ("._anychat", "draft_anychat"),
     "base44": ("._base44", "draft_base44"),
 }
 
 
 def _drafter(dialect: str) -> Drafter:
-    module, name = _DRAFTERS[dialect]
+    module, name, *_ = _DRAFTERS[dialect]
     return getattr(importlib.import_module(module, __package__), name)
+
+
+def _drafted(ctx: DraftContext) -> DraftResult:
+    """The offline draft of `ctx`, with the drafter's needs-review reason where it has one."""
+    module, name, *reviewed = _DRAFTERS[ctx.dialect]
+    loaded = importlib.import_module(module, __package__)
+    if not reviewed:
+        return DraftResult(data=getattr(loaded, name)(ctx))
+    data, reason = getattr(loaded, reviewed[0])(ctx)
+    return DraftResult(data=data, needs_review=reason)
 
 
 class OfflineEngine:
@@ -40,7 +51,7 @@ class OfflineEngine:
     can_repair = False
 
     async def draft(self, ctx: DraftContext) -> DraftResult:
-        return DraftResult(data=_drafter(ctx.dialect)(ctx))
+        return _drafted(ctx)
 
     async def repair(
         self, ctx: DraftContext, data: dict[str, Any], findings: list[Finding]

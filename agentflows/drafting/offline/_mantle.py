@@ -42,7 +42,17 @@ def suite_slot(ctx: DraftContext) -> int | None:
 
 def draft_mantle(ctx: DraftContext) -> dict[str, Any]:
     """The scenario document (`{"scenario": {...}}`) for `ctx.behavior`."""
+    return draft_mantle_reviewed(ctx)[0]
+
+
+def draft_mantle_reviewed(ctx: DraftContext) -> tuple[dict[str, Any], str | None]:
+    """`draft_mantle`'s document, and why the case needs review where its facts cannot
+    keep it on its path (no record of the project's data fits: `FactSheet.misfits`)."""
     script = build_script(ctx.project, ctx.behavior, slot=suite_slot(ctx))
+    return _document(ctx, script), "; ".join(dict.fromkeys(script.sheet.misfits)) or None
+
+
+def _document(ctx: DraftContext, script: Script) -> dict[str, Any]:
     criteria, assertions = goals_for(ctx.project, script)
     criteria = in_users_words(ctx.project, criteria)
     scenario: dict[str, Any] = {

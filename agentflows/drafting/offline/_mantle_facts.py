@@ -25,7 +25,9 @@ from evalcore.testdata import (
     FieldSpec,
     SheetBuilder,
     case_rng,
+    described_shape,
     listed_values,
+    names_an_id,
     spoken_value,
     told_value,
 )
@@ -137,6 +139,9 @@ def field_value(
         return None
     if field.type == "text" and is_internal(field):
         return sheet.from_records(spec_of(field, defs)) or example_value(defs, field)
+    lister = listing_tool(defs, field.namespace, field) if field.namespace in defs.skills else None
+    if field.type == "text" and lister and from_the_agents_list(field, sheet):
+        return None  # the user picks one of those the agent reads out
     value = sheet.value(spec_of(field, defs))
     if field.type in ("int", "float") and isinstance(value, int | float):
         return on_the_path(defs, field, value)
@@ -147,6 +152,25 @@ def field_value(
             or told(defs, field, sheet, fixed, asked)
         )
     return value
+
+
+def from_the_agents_list(field: MemoryField, sheet: SheetBuilder) -> bool:
+    """Whether the field is an id of a shape its description writes out (`OPN-#####`) that
+    no record of the project's data files has, in a project that has data files: its
+    values come from a tool's answer (the open shifts a service lists), so the user picks
+    one the agent reads out, and a case never names one of another file or an invented
+    one."""
+    shape = described_shape(field.description or "") if names_an_id(field.name) else None
+    records = sheet.records
+    return shape is not None and bool(records.collections) and not records.holds_shape(shape)
+
+
+def listing_tool(defs: MantleDefinitions, skill_id: str, field: MemoryField) -> str | None:
+    """The skill's tool that lists the things the field names one of (`list_open_shifts`
+    for `open_shift_id`: its name holds the things' plural), else None."""
+    thing = field.name.lower().rsplit("_", 1)[0]
+    plural = thing[:-1] + "ies" if thing.endswith("y") else thing + "s"
+    return next((t for t in defs.tools_for(skill_id) if plural in t.lower()), None)
 
 
 #: A number the prose compares with ("Under 55°F is an emergency", "over 10 items").
@@ -702,11 +726,13 @@ __all__ = [
     "field_value",
     "fill_values",
     "first_word",
+    "from_the_agents_list",
     "gate_words",
     "holds",
     "in_own_words",
     "is_internal",
     "label_for",
+    "listing_tool",
     "named_instead",
     "offers",
     "offers_into",

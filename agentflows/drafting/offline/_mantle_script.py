@@ -61,6 +61,7 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
+from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
     DECLINED,
     QUESTION_WORDS,
@@ -72,9 +73,11 @@ from ._mantle_facts import (
     field_value,
     fill_values,
     first_word,
+    from_the_agents_list,
     gate_words,
     holds,
     label_for,
+    listing_tool,
     named_instead,
     offers,
     offers_into,
@@ -187,7 +190,16 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     if prelude is not None:  # the sign-in asks too: the user knows what it asks for
         prelude = answered_walk(project, prelude, Setup(memory=dict(seeds)), sheet)
     first = walk_skill(project, behavior.source, setup)
+    # a record a gate decides by is drawn on the side of the tools the case runs
+    calls = frozenset(e.tool for e in first.events if e.kind == "tool" and e.tool)
+    sheet.holds.update(gate_sides(project, skill.id, calls))
+    sheet.holds_why.update(gate_reasons(project, skill.id, calls))
     values = fill_values(defs, first, dict(setup.values), sheet)
+    # a number a tool compares with the data's rows is on the side the path's branch needs
+    known = sheet.referenced() | {str(v) for v in opened.values() if isinstance(v, str | int)}
+    values = numbers_on_side(
+        project, skill.id, dict(setup.negative), values, sheet.records, frozenset(known)
+    )
     # where a tool acts on a real service, the user names a test-only target for it
     values = sandboxed(project, skill.id, values, set(setup.values))
     stated = request_values(project, skill.id, first, values, sheet)
@@ -338,6 +350,14 @@ class _Writer:
         if named is not None:  # a channel named as a person names it, not its id
             label = self._labels[(ask.kind, ask.prompt, ask.details, ask.field)] = named[0]
             self.sheet.add(label, named[1], field=ask.field)
+            return label
+        lister = listing_tool(self.defs, skill.id, field_def) if field_def is not None else None
+        if lister and given is SET and from_the_agents_list(field_def, self.sheet):
+            # no id of the project's to give: the user picks one the agent lists
+            things = value_words(lister.split("_", 1)[-1])
+            note = f"When the agent reads out the {things}, pick the first one."
+            if note not in self.context.notes:
+                self.context.notes.append(note)
             return label
         said = spoken(self.defs, ask.field, given)
         if said is not None:

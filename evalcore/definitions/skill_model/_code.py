@@ -50,6 +50,29 @@ class Write:
     """Made on the tool's error branch only: the write sits in an `if` body that returns an
     error result (`if not row: memory.set("claim_status", "5"); return {"error": …}`), so
     a call that finds its record never makes it."""
+    source: str | None = None
+    """The record field the value is read from (`rx["refills_left"]`, `row.get("par")`):
+    the key holds what the record the tool finds holds in that field."""
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A flag the tool writes from comparing number arguments of its own with a field of a
+    data file's rows (`short = [s for s, n in counts.items() if n < int(pars[s]["par"])]`,
+    then `memory.set("below_par", bool(short))`): which side of the rows' field the user's
+    numbers are on decides the flag, and so the branch on it."""
+
+    key: str
+    """The flag, as written (`below_par`)."""
+    field: str
+    """The rows' field compared (`par`)."""
+    op: str
+    """`<`, `<=`, `>` or `>=`: the flag holds where an argument is `op` the field."""
+    parameters: tuple[str, ...]
+    """The number arguments compared (`whole_milk_gallons`, …)."""
+    labels: tuple[tuple[str, str], ...] = ()
+    """Argument -> the value a dict of the file maps its name to (`"whole_milk_gallons":
+    "MLK-WHL-GAL"`): the row of that value is the one the argument is compared with."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +87,8 @@ class CodeFacts:
     codes: tuple[str, ...] = ()
     """The literal values of the `error` key of its error results (`"claim_not_found"`,
     `"invalid_date"`): what the code calls each way it refuses an input."""
+    thresholds: tuple[Threshold, ...] = ()
+    """Flags it writes from its number arguments against a data file's field (`Threshold`)."""
     chance: bool = False
     """The tool draws at random (`random.randint(10, 140)`): what it returns and writes, and
     so any branch on it, is up to chance in a real run; no case can fix it."""
@@ -123,7 +148,22 @@ def _write_of(call: ast.AST) -> Write | None:
     value: Any = UNKNOWN
     if len(call.args) > 1 and isinstance(call.args[1], ast.Constant):
         value = call.args[1].value
-    return Write(key.value, value)
+    source = record_field(call.args[1]) if len(call.args) > 1 else None
+    return Write(key.value, value, source=source)
+
+
+def record_field(node: ast.expr) -> str | None:
+    """The field a value reads off a record, `rx["refills_left"]`, `row.get("par")`, also
+    through `int(…)`/`str(…)` (None for anything else: a variable, a literal, a sum)."""
+    while isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Name):
+        node = node.args[0]
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return str(node.slice.value)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+        key = node.args[0]
+        if node.func.attr == "get" and isinstance(key, ast.Constant):
+            return str(key.value)
+    return None
 
 
 def error_of(sub: ast.AST) -> str | None:
@@ -262,9 +302,91 @@ def _required(node: ast.If) -> tuple[str, tuple[Any, ...]] | None:
     return (name, values) if refuses else None
 
 
-def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_ORDER_OPS: dict[type, str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _thresholds(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    writes: list[tuple[ast.Call, Write]],
+    labels: dict[str, str],
+) -> list[Threshold]:
+    """The flags of `node` written from its number arguments against a row's field (see
+    `Threshold`): the written value is followed back through the function's assignments to
+    a comparison of a record field with something the arguments feed."""
+    numbers = {
+        a.arg
+        for a in (*node.args.args, *node.args.kwonlyargs)
+        if isinstance(a.annotation, ast.Name) and a.annotation.id in ("int", "float")
+    }
+    if not numbers:
+        return []
+    assigned: dict[str, list[ast.expr]] = {}
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Assign):
+            for target in sub.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(sub.value)
+    out: list[Threshold] = []
+    for call, write in writes:
+        if len(call.args) < 2 or write.value is not UNKNOWN or write.source:
+            continue
+        exprs: list[ast.expr] = [call.args[1]]
+        seen: set[str] = set()
+        todo = list(_names(call.args[1]))
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for value in assigned.get(name, ()):
+                exprs.append(value)
+                todo.extend(_names(value))
+        fed = tuple(sorted(numbers & seen))
+        if not fed:
+            continue
+        for expr in exprs:
+            for cmp in ast.walk(expr):
+                if not (isinstance(cmp, ast.Compare) and len(cmp.ops) == 1):
+                    continue
+                op = _ORDER_OPS.get(type(cmp.ops[0]))
+                left, right = record_field(cmp.left), record_field(cmp.comparators[0])
+                if op is None or (left is None) == (right is None):
+                    continue
+                field = right or left
+                assert field is not None
+                oriented = op if right else _FLIPPED[op]
+                named = tuple((p, labels[p]) for p in fed if p in labels)
+                out.append(Threshold(write.key, field, oriented, fed, named))
+    return list(dict.fromkeys(out))
+
+
+def _labels(tree: ast.AST) -> dict[str, str]:
+    """Every `"<name>": "<value>"` pair of a dict literal in a file (see `Threshold`)."""
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if (
+                    isinstance(key, ast.Constant)
+                    and isinstance(key.value, str)
+                    and isinstance(value, ast.Constant)
+                    and isinstance(value.value, str)
+                ):
+                    out.setdefault(key.value, value.value)
+    return out
+
+
+def _facts(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, labels: dict[str, str] | None = None
+) -> CodeFacts:
     """Writes and errors of one function, from one walk of its code (in `ast.walk` order)."""
     writes: list[Write] = []
+    calls: list[tuple[ast.Call, Write]] = []
     found: list[str] = []
     codes: list[str] = []
     nodes = _walk(node)
@@ -276,8 +398,9 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
                 guarded = _guarded(sub, write.key, parents)
                 failure = _on_failure(sub, parents)
                 if guarded or failure:
-                    write = Write(write.key, write.value, guarded=guarded, failure=failure)
+                    write = replace(write, guarded=guarded, failure=failure)
                 writes.append(write)
+                calls.append((sub, write))
         elif isinstance(sub, ast.Raise | ast.keyword | ast.Dict):
             error = error_of(sub)
             if error is not None:
@@ -290,6 +413,7 @@ def _facts(node: ast.FunctionDef | ast.AsyncFunctionDef) -> CodeFacts:
         tuple(dict.fromkeys(found)),
         tuple(dict.fromkeys(requires)),
         codes=tuple(dict.fromkeys(codes)),
+        thresholds=tuple(_thresholds(node, calls, labels or {})),
         chance=any(_draws(n) for n in nodes),
         clock=_compares_clock(nodes),
     )
@@ -371,9 +495,10 @@ def _file_facts(text: str) -> dict[str, CodeFacts]:
         return {}
     out: dict[str, CodeFacts] = {}
     called: dict[str, set[str]] = {}
+    labels = _labels(tree)
     for node in _walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            out[node.name] = _facts(node)
+            out[node.name] = _facts(node, labels)
             called[node.name] = {
                 n.func.id
                 for n in ast.walk(node)
