@@ -16,6 +16,7 @@ recorded unasked are exactly the ones its user lines name strongly (see `_direct
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
@@ -69,13 +70,49 @@ _CLAUSE_OPENERS = frozenset(
 
 
 def request_phrase(skill: Skill) -> str:
-    """ "the account balance request": the skill's subject as the name of a request. A
-    subject that is a clause ("Where a refill or delivery is") reads wrong there, so the
-    request is named by the skill's name instead."""
-    about = subject(skill)
-    if about.split() and about.split()[0].lower() not in _CLAUSE_OPENERS:
-        return f"the {about.lower()} request"
-    return f"the customer's other request ({skill.name or skill.id.replace('_', ' ')})"
+    """ "the account balance request": what the skill does as the name of a request, for a
+    criterion to say ("does not say the account balance request is done"). The subject
+    where it names a thing; where it is a clause, a gerund, a pronoun phrase or a verb
+    phrase ("Something in the apartment is broken", "Changing who works a shift",
+    "Anything about shipping a service") it reads wrong there, so the skill's name; where
+    that is a verb phrase too, "the request to <name>"."""
+    name = _lowered(skill.name or skill.id)
+    verb_name = _intent().name_intent(skill) is not None
+    for about, is_name in ((subject(skill), False), (name, True)):
+        about = _lowered(about)
+        if not about or not _names_thing(about) or (is_name and verb_name):
+            continue
+        if not is_name and _starts_with_verb(about):
+            continue
+        about = re.sub(r"^the\s+", "", about)
+        return f"the {about}" if re.search(r"\brequests?$", about) else f"the {about} request"
+    return f"the request to {name}" if verb_name else f"the request about {name}"
+
+
+def _lowered(phrase: str) -> str:
+    """A name as words in a sentence: lower case but for acronyms ("Insurance FAQ" ->
+    "insurance FAQ"), an id's underscores as spaces."""
+    words = phrase.replace("_", " ").split()
+    return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in words)
+
+
+#: Words of a phrase that make it a clause or a pronoun phrase, not the name of a thing.
+_NOT_A_THING = re.compile(
+    r"^(?:anything|something|everything|nothing|someone|anyone)\b"
+    r"|\b(?:is|are|was|were|did|does|do|has|have|had|can|will|won't|isn't|didn't)\b",
+    re.IGNORECASE,
+)
+
+
+def _names_thing(phrase: str) -> bool:
+    first = phrase.split()[0].lower()
+    if first in _CLAUSE_OPENERS or _NOT_A_THING.search(phrase):
+        return False
+    return not first.endswith("ing")
+
+
+def _starts_with_verb(phrase: str) -> bool:
+    return phrase.split()[0].lower() in _intent().VERBS
 
 
 def is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
@@ -113,6 +150,26 @@ def _routed(defs: MantleDefinitions, skill: Skill) -> list[str]:
     words = routing_words(defs)
     routed = [line for line in candidates if routed_skill(defs, words, line) == skill.id]
     return routed or candidates[:1]
+
+
+#: A request that names no task ("I need help with anything about shipping a service").
+_VAGUE = re.compile(r"\b(?:anything|something|everything)\b", re.IGNORECASE)
+
+
+def plain_opening(
+    defs: MantleDefinitions, skill: Skill, neutral: Callable[[str], bool]
+) -> str | None:
+    """The first of `_openings` that is none of the description's examples, is `neutral`
+    and routes to the skill ("Hi, I'd like help with building access."): an example is
+    one request of one branch, this asks for the skill alone; None where no line does."""
+    examples = {_as_sentence(p) for p in description_phrases(skill)}
+    words = routing_words(defs)
+    for line in _openings(defs, skill):
+        if line in examples or _VAGUE.search(line) or not neutral(line):
+            continue
+        if routed_skill(defs, words, line) == skill.id:
+            return line
+    return None
 
 
 def _intent() -> Any:
@@ -400,7 +457,13 @@ def topic(skill: Skill) -> str:
     return about if not id_like(skill) else "request"
 
 
-_NEVER = re.compile(r"\bnever\s+([^.;]+)", re.I)
+#: "Never <act>": not a passive ("secret values are never shown here"), nor a quote whose
+#: verb went before it ("say "requested", never "done""): neither is an act to ask for.
+_NEVER = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )"
+    r"\bnever\s+(?![\"“'])([^.;]+)",
+    re.I,
+)
 
 
 def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
@@ -534,6 +597,7 @@ __all__ = [
     "own_phrase",
     "own_phrases",
     "person_phrases",
+    "plain_opening",
     "rule_to_break",
     "second_person",
     "strong_phrases",

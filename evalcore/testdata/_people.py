@@ -233,6 +233,11 @@ _WRITERS = re.compile(
     r"(?:^|[.;:!?]\s+|\band\s+)(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)\s+"
     r"(?:write|talk|speak|chat|message|come)\s+to\s+you\b"
 )
+# "Patients and caregivers call or text to refill ...": the first people who get in touch
+_CALLERS = re.compile(
+    r"(?:^|[.;:!?]\s+)(?P<who>[a-z][a-z-]+)(?:\s+(?:and|or)\s+[a-z][a-z-]+)?\s+"
+    r"(?:call|text|write|message|phone|email)(?:\s+or\s+\w+)?\s+(?:to|in|us|you)\b"
+)
 #: Nouns for a group of people: one of them is "one of the staff", not "a staff".
 _COLLECTIVE = {"staff", "crew", "team", "personnel"}
 #: Words of a person word's shape that are no noun at all ("for another week").
@@ -244,7 +249,7 @@ _FUNCTION_WORDS = {
 
 # A word that names people by what they do: "drivers", "researchers", "nurses", "tenants".
 _PERSON_WORD = re.compile(
-    r"(?:[a-z]{2,}(?:er|or|ist|ian|ee|ant|ent|man|woman)|staff|crew|nurse)s?$"
+    r"(?:[a-z]{2,}(?:er|or|ist|ian|ee|ant|ent|man|woman)|staff|crew|nurse|executive)s?$"
 )
 # ... and words of that shape that do not ("orders", "payments", "monitors").
 _THINGS = re.compile(
@@ -308,13 +313,21 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     begins with the project's words): its scans are kept, so each text costs what follows
     it (`_shared_scan`), not the whole."""
     scan = Scan(text, shared)
-    roles = scan.first_answer(_AUDIENCE, _audience_roles)
+
+    def audience(match: re.Match[str]) -> tuple[str, ...] | None:
+        if len(text) == len(scan.text) and _proper(text[match.start("who") : match.end("who")]):
+            return None  # the scan reads lower case; the text says whether it is a name
+        return _audience_roles(match)
+
+    roles = scan.first_answer(_AUDIENCE, audience)
     if roles:
         return _fitting(roles, scan)
     listed = _listed_roles(scan)
     if listed:
         return _fitting(listed, scan)
-    roles = scan.first_answer(_WRITERS, _writers_roles)
+    roles = scan.first_answer(_WRITERS, _writers_roles) or scan.first_answer(
+        _CALLERS, _writers_roles
+    )
     if roles:
         return roles
     best: tuple[int, tuple[str, ...]] | None = None
@@ -348,25 +361,38 @@ def users_word(text: str) -> str | None:
     -> "employee", "helps truck drivers" -> "truck driver"), as personas find the audience;
     None where the text names no one."""
     said = [m["who"] for p in (_AUDIENCE, _WRITERS) for m in p.finditer(text)]
+    said = [who for who in said if not _proper(who)]  # "for Brewline Coffee stores"
+    said += [m["who"] for m in _CALLERS.finditer(text.lower())]
     for who in [*said, *_reaching(text)]:
         named = _people_named(who.lower().split())
         if named:
             return named
-    return None
+    # the agent's list of its callers: its one kind, or "user" for several ("baristas and
+    # shift leads"), never "customer" for people the agent does not sell to
+    people = listed_people(text.lower(), _listed_person)
+    if len(people) == 1:
+        return people[0][0]
+    return "user" if people else None
 
 
 def _audience_roles(match: re.Match[str]) -> tuple[str, ...] | None:
-    """The roles "helps truck drivers", "for tenants" names; None when it names no one."""
-    who = [w.rstrip("s") for w in match["who"].split()]
+    """The roles "helps truck drivers", "talk to tenants" names: a person of the kind the
+    agent's own words name, with nothing the project does not say (never a role of a
+    generic table, "a parent renting a terraced house", for an agent of apartment
+    buildings); None when it names no one, or only a proper name ("for Brewline Coffee
+    stores" names the business, not its users)."""
+    if _proper(match["who"]):
+        return None
+    who = [w.rstrip("s") for w in match["who"].lower().split()]
     if who[0] in _GENERIC:
         return None
-    if match.group(0).lower().startswith("for") and not _people_named(match["who"].split()):
-        return None  # "for leave balances" names what, not whom ("for truck drivers" does)
-    for domain_words, roles in DOMAINS.values():
-        if any(w in (d.rstrip("s") for d in domain_words) for w in who):
-            return roles
-    named = _people_named(match["who"].split())
+    named = _people_named(match["who"].lower().split())
     return _roles_of(named) if named else None
+
+
+def _proper(phrase: str) -> bool:
+    """Whether a phrase met mid-sentence is a proper name ("Brewline Coffee")."""
+    return phrase[:1].isupper()
 
 
 def _writers_roles(match: re.Match[str]) -> tuple[str, ...] | None:
@@ -382,11 +408,10 @@ def _listed_roles(scan: Scan) -> tuple[str, ...]:
     people = listed_people(scan.text, _listed_person, search=scan.first)
     if not people:
         return ()
-    kinds = {_domain_of(who.split()[-1]) for who, _ in people}
-    if len(kinds) == 1 and None not in kinds:
-        return DOMAINS[str(kinds.pop())][1]
-    if len(people) == 1:
-        return _roles_of(people[0][1])
+    if len(people) == 1:  # its head: what the list says of them may be cut at a comma
+        return _roles_of(people[0][0])
+    # each kind the list names, in its words: "baristas and shift leads" are a barista and
+    # a shift lead, not the owner of a café a generic table adds
     return tuple(_one(who, p) for who, p in people)
 
 

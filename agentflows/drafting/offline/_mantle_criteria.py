@@ -40,13 +40,19 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 _THIRD = {"read back": "reads back"}
-#: What an instruction says when it says nothing a judge can check out of its sentence.
-_EMPTY = {"so", "it", "this", "that", "them"}
+#: What an instruction says when it says nothing a judge can check out of its sentence:
+#: a bare pronoun, alone or under a condition ("say so if asked").
+_SAYS_NOTHING = re.compile(
+    r"^(?:so|it|this|that|them)(?:\s+(?:if|when|once|unless|whenever)\b.*)?$", re.IGNORECASE
+)
 #: Where one prose sentence holds several instructions: "…, and never say …", "…; tell …".
 _CLAUSES = re.compile(
     r",?\s+(?:and|but|then)\s+(?=(?:never|do\s+not|don't|tell|say|explain|ask|offer|mention"
     r"|name|suggest|thank|apologi[sz]e|share|give|list|wish|point|direct|refer|send|speak"
-    r"|invite|invoke|call|end|set)\b)|;\s+|\s+[—–-]\s+",
+    r"|invite|invoke|call|end|set)\b)|;\s+|\s+[—–-]\s+"
+    # a list of instructions ("apologise once, give the new date"): each its own check
+    r"|,\s+(?=(?:tell|say|give|explain|mention|offer|suggest|share|list|apologi[sz]e|thank"
+    r"|warn|send|direct|refer|point)\s)",
     re.IGNORECASE,
 )
 #: Words of a rule that say which kind of path it matters on (stems, read as patterns: "no"
@@ -137,6 +143,10 @@ _NOT_A_VERB = re.compile(
 )
 
 
+#: A lead that says what to say, whose verb a quoted prohibition after it leaves out.
+_QUOTING = re.compile(r"^(?P<verb>say|write|use|call\s+it)\s+[\"“']", re.IGNORECASE)
+
+
 def _acts(rest: str) -> bool:
     """Whether what follows "never" is an action the agent takes, whole without its
     paragraph ("give out the code"), not a passive or a bare pronoun ("refilled early",
@@ -204,11 +214,59 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _conditioned(text: str) -> list[str]:
-    first, *rest = _CLAUSES.split(text)
-    condition = _CONDITION.match(first)
-    if condition is None:
-        return [first, *rest]
-    return [first, *(c if _CONDITION.match(c) else condition.group(0) + c for c in rest)]
+    """A sentence's clauses, each carrying the sentence's opening condition. A clause joined
+    by "and" to one with its own subject ("they are on bar and do not need the whole card")
+    shares that subject: it says nothing the agent does, and is left out."""
+    condition = _CONDITION.match(text)
+    lead = condition.group(0) if condition else ""
+    body = text[len(lead) :]
+    pieces = _CLAUSES.split(body)
+    joints = [m.group(0) for m in _CLAUSES.finditer(body)]
+    out: list[str] = []
+    subject = False  # the clause before has a subject of its own (not the agent's)
+    for at, piece in enumerate(pieces):
+        joint = joints[at - 1] if at else ""
+        if not _AND_JOINT.match(joint):
+            subject = False  # a ";", a dash or a comma starts a clause of its own
+        if subject:
+            continue
+        if re.fullmatch(r",\s+", joint) and not _IMPERATIVE.match(out[-1]):
+            # a comma after a condition or a scope ("if they are equal, say …", "Outside
+            # those hours, offer …"), not after an instruction: one clause
+            out[-1] += joint + piece
+            continue
+        listed = re.fullmatch(r",\s+|,?\s+and\s+", joint, re.IGNORECASE)
+        if out and listed and _TELLS_TO.search(out[-1]) and not _NEGATED.match(piece):
+            # "tell them to leave the room, close the door and call ...": what they are told
+            out[-1] += joint + piece
+            continue
+        subject = bool(_OWN_SUBJECT.match(piece))
+        own = _CONDITION.match(piece)
+        out.append(piece if own or not lead else lead + piece)
+    return out
+
+
+#: A clause that is an instruction (after its condition, if any): a list may follow it.
+_IMPERATIVE = re.compile(
+    r"^(?:(?:when|if|once|after|before)\b[^,]*,\s+)?(?:tell|say|explain|mention|name|offer"
+    r"|suggest|read|warn|thank|apologi[sz]e|share|give|list|wish|point|direct|refer|send"
+    r"|speak|ask|check|look|call|use|confirm)\b",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"^(?:never|do\s+not|don't|must\s+not)\b", re.IGNORECASE)
+#: An instruction whose object is what the user is to do: a list after it is theirs.
+_TELLS_TO = re.compile(
+    r"\b(?:tell|ask|remind|advise)\s+(?:them|him|her|the\s+\w+)\s+to\s+\w+", re.IGNORECASE
+)
+#: A joint of `_CLAUSES` that joins with "and", "but" or "then" (the clauses share a subject).
+_AND_JOINT = re.compile(r",?\s+(?:and|but|then)\s+$", re.IGNORECASE)
+#: A clause that opens with a subject of its own, not an imperative ("they are on bar").
+_OWN_SUBJECT = re.compile(
+    r"^(?:they|he|she|it|we|there|this|that|these|those|the\s+\w+|a\s+\w+|an\s+\w+)"
+    r"\s+(?:are|is|was|were|have|has|had|do|does|did|can|cannot|can't|will|would|should"
+    r"|must|may|might|need|needs|want|wants|get|gets|\w+ed)\b",
+    re.IGNORECASE,
+)
 
 
 def sentence_rule(sentence: str) -> str | None:
@@ -220,6 +278,10 @@ def sentence_rule(sentence: str) -> str | None:
 def _rule(sentence: str) -> str | None:
     plain = _plain(sentence)
     found = _PROHIBITION.match(plain)
+    if found and found["rest"][:1] in "\"“'" and _QUOTING.match(found["lead"]):
+        # "say "requested", never "done"": the prohibited act is the verb of the lead
+        verb = _QUOTING.match(found["lead"])["verb"]  # type: ignore[index]
+        return f"The agent does not {verb.lower()} {found['rest']}"
     if found:
         if not _acts(found["rest"]) or _lost_condition(found["lead"]):
             return None
@@ -231,7 +293,7 @@ def _rule(sentence: str) -> str | None:
         return None  # "…; after that, say …": holds only after a clause it no longer has
     if found and found["verb"].lower() == "thank" and found["rest"].split()[0].lower() == "you":
         return None  # "Thank you for your email": text for a reader, not an instruction
-    if found and found["rest"].strip().lower() not in _EMPTY:
+    if found and not _SAYS_NOTHING.match(found["rest"].strip()):
         verb = found["verb"].lower()
         third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))
         return f"{_lead(found['lead'])} {third} {_agent_voice(found['rest'])}"
