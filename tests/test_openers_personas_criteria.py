@@ -43,6 +43,11 @@ from evalcore.testdata import Caller, Collection, DataRecords, roles_for, users_
             "Answer only what they asked; they are on bar and do not need the whole card.",
             [],
         ),
+        # "but" turns to what the agent does: the rule after it stays
+        (
+            "The case can still be opened, but tell them the merchant answers faster.",
+            ["The agent tells them the merchant answers faster"],
+        ),
         # a list of instructions: each a whole sentence, the verb in agreement
         (
             "If the status is delayed, apologise once, give the new date from the tool.",

@@ -227,7 +227,9 @@ def _conditioned(text: str) -> list[str]:
     for at, piece in enumerate(pieces):
         joint = joints[at - 1] if at else ""
         if not _AND_JOINT.match(joint):
-            subject = False  # a ";", a dash or a comma starts a clause of its own
+            # a ";", a dash, a comma or "but" starts a clause of its own ("The dispute can
+            # still be opened, but tell them ...")
+            subject = False
         if subject:
             continue
         if re.fullmatch(r",\s+", joint) and not _IMPERATIVE.match(out[-1]):
@@ -258,8 +260,8 @@ _NEGATED = re.compile(r"^(?:never|do\s+not|don't|must\s+not)\b", re.IGNORECASE)
 _TELLS_TO = re.compile(
     r"\b(?:tell|ask|remind|advise)\s+(?:them|him|her|the\s+\w+)\s+to\s+\w+", re.IGNORECASE
 )
-#: A joint of `_CLAUSES` that joins with "and", "but" or "then" (the clauses share a subject).
-_AND_JOINT = re.compile(r",?\s+(?:and|but|then)\s+$", re.IGNORECASE)
+#: A joint of `_CLAUSES` that joins with "and" (the clauses may share a subject).
+_AND_JOINT = re.compile(r",?\s+and\s+$", re.IGNORECASE)
 #: A clause that opens with a subject of its own, not an imperative ("they are on bar").
 _OWN_SUBJECT = re.compile(
     r"^(?:they|he|she|it|we|there|this|that|these|those|the\s+\w+|a\s+\w+|an\s+\w+)"
