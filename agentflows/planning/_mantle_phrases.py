@@ -84,8 +84,9 @@ def request_phrase(skill: Skill) -> str:
             continue
         if not is_name and _starts_with_verb(about):
             continue
-        about = re.sub(r"^the\s+", "", about)
-        return f"the {about}" if re.search(r"\brequests?$", about) else f"the {about} request"
+        about = about.removeprefix("the ")
+        last = about.split()[-1] if about.split() else ""
+        return f"the {about}" if last in ("request", "requests") else f"the {about} request"
     return f"the request to {name}" if verb_name else f"the request about {name}"
 
 
@@ -96,17 +97,19 @@ def _lowered(phrase: str) -> str:
     return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in words)
 
 
-#: Words of a phrase that make it a clause or a pronoun phrase, not the name of a thing.
-_NOT_A_THING = re.compile(
-    r"^(?:anything|something|everything|nothing|someone|anyone)\b"
-    r"|\b(?:is|are|was|were|did|does|do|has|have|had|can|will|won't|isn't|didn't)\b",
-    re.IGNORECASE,
+#: Words that make a phrase a pronoun phrase ("Anything about shipping a service") or a
+#: clause ("Something in the apartment is broken"), not the name of a thing.
+_PRONOUNS = frozenset({"anything", "something", "everything", "nothing", "someone", "anyone"})
+_FINITE = frozenset(
+    {"is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "will"}
+    | {"won't", "isn't", "didn't"}
 )
 
 
 def _names_thing(phrase: str) -> bool:
-    first = phrase.split()[0].lower()
-    if first in _CLAUSE_OPENERS or _NOT_A_THING.search(phrase):
+    words = phrase.lower().replace(",", " ").split()
+    first = words[0]
+    if first in _CLAUSE_OPENERS or first in _PRONOUNS or _FINITE & set(words):
         return False
     return not first.endswith("ing")
 
@@ -152,10 +155,6 @@ def _routed(defs: MantleDefinitions, skill: Skill) -> list[str]:
     return routed or candidates[:1]
 
 
-#: A request that names no task ("I need help with anything about shipping a service").
-_VAGUE = re.compile(r"\b(?:anything|something|everything)\b", re.IGNORECASE)
-
-
 def plain_opening(
     defs: MantleDefinitions, skill: Skill, neutral: Callable[[str], bool]
 ) -> str | None:
@@ -165,7 +164,8 @@ def plain_opening(
     examples = {_as_sentence(p) for p in description_phrases(skill)}
     words = routing_words(defs)
     for line in _openings(defs, skill):
-        if line in examples or _VAGUE.search(line) or not neutral(line):
+        vague = _PRONOUNS & set(line.lower().split())  # "help with anything about ..."
+        if line in examples or vague or not neutral(line):
             continue
         if routed_skill(defs, words, line) == skill.id:
             return line
@@ -411,6 +411,13 @@ def own_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | Non
     return None
 
 
+def named_value(defs: MantleDefinitions, qualified: str, text: str) -> Any:
+    """The value of a field `text` names, strongly or not ("the milk count" names `daily`
+    where daily "covers milk"); None where it names none."""
+    best = best_value(text, field_choices(defs, qualified))
+    return best.value if best is not None else None
+
+
 def names_strongly(defs: MantleDefinitions, qualified: str, value: Any, text: str) -> bool:
     """True when `text` names `value` strongly enough to be recorded without asking."""
     best = best_value(text, field_choices(defs, qualified))
@@ -593,6 +600,7 @@ __all__ = [
     "escalation_line",
     "first_person",
     "is_neutral",
+    "named_value",
     "names_strongly",
     "own_phrase",
     "own_phrases",

@@ -233,11 +233,27 @@ _WRITERS = re.compile(
     r"(?:^|[.;:!?]\s+|\band\s+)(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)\s+"
     r"(?:write|talk|speak|chat|message|come)\s+to\s+you\b"
 )
-# "Patients and caregivers call or text to refill ...": the first people who get in touch
-_CALLERS = re.compile(
-    r"(?:^|[.;:!?]\s+)(?P<who>[a-z][a-z-]+)(?:\s+(?:and|or)\s+[a-z][a-z-]+)?\s+"
-    r"(?:call|text|write|message|phone|email)(?:\s+or\s+\w+)?\s+(?:to|in|us|you)\b"
-)
+#: Verbs of the agent's users getting in touch ("Patients and caregivers call or text to
+#: refill ...").
+_GET_IN_TOUCH = frozenset({"call", "text", "write", "message", "phone", "email"})
+_TOWARDS = frozenset({"to", "in", "us", "you"})
+
+
+def _callers(text: str) -> list[str]:
+    """The first people of each sentence whose subject gets in touch ("Patients and
+    caregivers call or text to ..." -> "patients"), lower case."""
+    out: list[str] = []
+    for sentence in re.split(r"[.;:!?]\s+", text.lower()):
+        words = sentence.split()
+        at = 3 if words[1:2] in (["and"], ["or"]) else 1
+        verbs = words[at:]
+        if verbs[:1] and verbs[0] in _GET_IN_TOUCH:
+            rest = verbs[3:] if verbs[1:2] == ["or"] else verbs[1:]
+            if rest[:1] and rest[0] in _TOWARDS:
+                out.append(words[0])
+    return out
+
+
 #: Nouns for a group of people: one of them is "one of the staff", not "a staff".
 _COLLECTIVE = {"staff", "crew", "team", "personnel"}
 #: Words of a person word's shape that are no noun at all ("for another week").
@@ -325,11 +341,13 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     listed = _listed_roles(scan)
     if listed:
         return _fitting(listed, scan)
-    roles = scan.first_answer(_WRITERS, _writers_roles) or scan.first_answer(
-        _CALLERS, _writers_roles
-    )
+    roles = scan.first_answer(_WRITERS, _writers_roles)
     if roles:
         return roles
+    for who in _callers(scan.text):
+        named = _people_named([who])
+        if named:
+            return _roles_of(named)
     best: tuple[int, tuple[str, ...]] | None = None
     for domain_words, roles in DOMAINS.values():
         score = sum(_count(w, scan) for w in domain_words)
@@ -362,7 +380,7 @@ def users_word(text: str) -> str | None:
     None where the text names no one."""
     said = [m["who"] for p in (_AUDIENCE, _WRITERS) for m in p.finditer(text)]
     said = [who for who in said if not _proper(who)]  # "for Brewline Coffee stores"
-    said += [m["who"] for m in _CALLERS.finditer(text.lower())]
+    said += _callers(text)
     for who in [*said, *_reaching(text)]:
         named = _people_named(who.lower().split())
         if named:

@@ -42,9 +42,15 @@ _INSTRUCTION = re.compile(
 _THIRD = {"read back": "reads back"}
 #: What an instruction says when it says nothing a judge can check out of its sentence:
 #: a bare pronoun, alone or under a condition ("say so if asked").
-_SAYS_NOTHING = re.compile(
-    r"^(?:so|it|this|that|them)(?:\s+(?:if|when|once|unless|whenever)\b.*)?$", re.IGNORECASE
-)
+_EMPTY = frozenset({"so", "it", "this", "that", "them"})
+_CONDITION_WORDS = frozenset({"if", "when", "once", "unless", "whenever"})
+
+
+def _says_nothing(rest: str) -> bool:
+    words = rest.lower().split()
+    return bool(words) and words[0] in _EMPTY and (len(words) == 1 or words[1] in _CONDITION_WORDS)
+
+
 #: Where one prose sentence holds several instructions: "…, and never say …", "…; tell …".
 _CLAUSES = re.compile(
     r",?\s+(?:and|but|then)\s+(?=(?:never|do\s+not|don't|tell|say|explain|ask|offer|mention"
@@ -143,8 +149,10 @@ _NOT_A_VERB = re.compile(
 )
 
 
-#: A lead that says what to say, whose verb a quoted prohibition after it leaves out.
-_QUOTING = re.compile(r"^(?P<verb>say|write|use|call\s+it)\s+[\"“']", re.IGNORECASE)
+#: A lead that says what to say ("say "requested", "), whose verb a quoted prohibition after
+#: it leaves out.
+_QUOTING = frozenset({"say", "write", "use"})
+_QUOTES = "\"“'"
 
 
 def _acts(rest: str) -> bool:
@@ -226,49 +234,73 @@ def _conditioned(text: str) -> list[str]:
     subject = False  # the clause before has a subject of its own (not the agent's)
     for at, piece in enumerate(pieces):
         joint = joints[at - 1] if at else ""
-        if not _AND_JOINT.match(joint):
+        kind = _joint(joint)
+        if kind != "and":
             # a ";", a dash, a comma or "but" starts a clause of its own ("The dispute can
             # still be opened, but tell them ...")
             subject = False
         if subject:
             continue
-        if re.fullmatch(r",\s+", joint) and not _IMPERATIVE.match(out[-1]):
+        if kind == "comma" and not _INSTRUCTION.match(out[-1]):
             # a comma after a condition or a scope ("if they are equal, say …", "Outside
             # those hours, offer …"), not after an instruction: one clause
             out[-1] += joint + piece
             continue
-        listed = re.fullmatch(r",\s+|,?\s+and\s+", joint, re.IGNORECASE)
-        if out and listed and _TELLS_TO.search(out[-1]) and not _NEGATED.match(piece):
+        listed = kind in ("comma", "and")
+        if out and listed and _tells_to(out[-1]) and not _PROHIBITION.match(piece):
             # "tell them to leave the room, close the door and call ...": what they are told
             out[-1] += joint + piece
             continue
-        subject = bool(_OWN_SUBJECT.match(piece))
+        subject = _own_subject(piece)
         own = _CONDITION.match(piece)
         out.append(piece if own or not lead else lead + piece)
     return out
 
 
-#: A clause that is an instruction (after its condition, if any): a list may follow it.
-_IMPERATIVE = re.compile(
-    r"^(?:(?:when|if|once|after|before)\b[^,]*,\s+)?(?:tell|say|explain|mention|name|offer"
-    r"|suggest|read|warn|thank|apologi[sz]e|share|give|list|wish|point|direct|refer|send"
-    r"|speak|ask|check|look|call|use|confirm)\b",
-    re.IGNORECASE,
+#: Verbs of an instruction whose object is what the user is to do ("tell them to leave the
+#: room, close the door and call ..."): a list after it is theirs.
+_TELLING = frozenset({"tell", "ask", "remind", "advise"})
+
+
+def _tells_to(text: str) -> bool:
+    words = text.lower().split()
+    for at, word in enumerate(words):
+        if word in _TELLING:
+            after = words[at + 1 : at + 4]
+            if after[1:2] == ["to"] or (after[:1] == ["the"] and after[2:3] == ["to"]):
+                return True
+    return False
+
+
+def _joint(joint: str) -> str:
+    """What joins two clauses: "comma" (a bare comma), "and", or "other" (";", a dash,
+    "but", "then")."""
+    words = joint.replace(",", " , ").split()
+    if words == [","]:
+        return "comma"
+    return "and" if words and words[-1].lower() == "and" else "other"
+
+
+#: A clause that opens with a subject of its own, not an imperative ("they are on bar"):
+#: the subject, then a verb that agrees with it or a modal.
+_SUBJECTS = frozenset({"they", "he", "she", "it", "we", "there", "this", "that", "these"})
+_ARTICLES = frozenset({"the", "a", "an"})
+_SUBJECT_VERBS = frozenset(
+    {"are", "is", "was", "were", "have", "has", "had", "do", "does", "did", "can", "cannot"}
+    | {"can't", "will", "would", "should", "must", "may", "might", "need", "needs", "want"}
+    | {"wants", "get", "gets"}
 )
-_NEGATED = re.compile(r"^(?:never|do\s+not|don't|must\s+not)\b", re.IGNORECASE)
-#: An instruction whose object is what the user is to do: a list after it is theirs.
-_TELLS_TO = re.compile(
-    r"\b(?:tell|ask|remind|advise)\s+(?:them|him|her|the\s+\w+)\s+to\s+\w+", re.IGNORECASE
-)
-#: A joint of `_CLAUSES` that joins with "and" (the clauses may share a subject).
-_AND_JOINT = re.compile(r",?\s+and\s+$", re.IGNORECASE)
-#: A clause that opens with a subject of its own, not an imperative ("they are on bar").
-_OWN_SUBJECT = re.compile(
-    r"^(?:they|he|she|it|we|there|this|that|these|those|the\s+\w+|a\s+\w+|an\s+\w+)"
-    r"\s+(?:are|is|was|were|have|has|had|do|does|did|can|cannot|can't|will|would|should"
-    r"|must|may|might|need|needs|want|wants|get|gets|\w+ed)\b",
-    re.IGNORECASE,
-)
+
+
+def _own_subject(clause: str) -> bool:
+    words = clause.lower().split()
+    if words[:1] and words[0] in _SUBJECTS:
+        verb = words[1:2]
+    elif words[:1] and words[0] in _ARTICLES:
+        verb = words[2:3]
+    else:
+        return False
+    return bool(verb) and (verb[0] in _SUBJECT_VERBS or verb[0].endswith("ed"))
 
 
 def sentence_rule(sentence: str) -> str | None:
@@ -280,10 +312,15 @@ def sentence_rule(sentence: str) -> str | None:
 def _rule(sentence: str) -> str | None:
     plain = _plain(sentence)
     found = _PROHIBITION.match(plain)
-    if found and found["rest"][:1] in "\"“'" and _QUOTING.match(found["lead"]):
+    verb = found["lead"].split(" ", 1)[0].lower() if found else ""
+    if (
+        found
+        and found["rest"][:1] in _QUOTES
+        and verb in _QUOTING
+        and found["lead"][len(verb) :].strip()[:1] in _QUOTES
+    ):
         # "say "requested", never "done"": the prohibited act is the verb of the lead
-        verb = _QUOTING.match(found["lead"])["verb"]  # type: ignore[index]
-        return f"The agent does not {verb.lower()} {found['rest']}"
+        return f"The agent does not {verb} {found['rest']}"
     if found:
         if not _acts(found["rest"]) or _lost_condition(found["lead"]):
             return None
@@ -295,7 +332,7 @@ def _rule(sentence: str) -> str | None:
         return None  # "…; after that, say …": holds only after a clause it no longer has
     if found and found["verb"].lower() == "thank" and found["rest"].split()[0].lower() == "you":
         return None  # "Thank you for your email": text for a reader, not an instruction
-    if found and not _SAYS_NOTHING.match(found["rest"].strip()):
+    if found and not _says_nothing(found["rest"]):
         verb = found["verb"].lower()
         third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))
         return f"{_lead(found['lead'])} {third} {_agent_voice(found['rest'])}"

@@ -21,14 +21,14 @@ from ...planning._mantle_phrases import (
     cue_line,
     description_phrases,
     is_neutral,
+    named_value,
     person_phrases,
     plain_opening,
     second_person,
     subject,
 )
 from ...planning._mantle_requests import Request, id_like, instruction_request, requests
-from ...planning._mantle_vocab import field_choices
-from ._direction import best_value, content_stems
+from ._direction import content_stems
 
 VERBS = frozenset(
     [
@@ -414,9 +414,9 @@ def _names_all(
     """Whether `phrase` names each branch value (strongly, or by a word that shares its
     stem: "I'm locked out" names `lockout`) and no other value of its field."""
     for qualified, (value, others) in branches.items():
-        named = best_value(phrase, field_choices(defs, qualified))
+        named = named_value(defs, qualified, phrase)
         if named is not None:  # weakly too: "the milk count" is `daily` "covers milk"
-            if named.value != value:
+            if named != value:
                 return False
             continue
         if not _stem_shared(value, phrase) or any(_stem_shared(o, phrase) for o in others):
@@ -429,8 +429,8 @@ def _names_no_other(
 ) -> bool:
     """Whether the value `phrase` names of each branch field, if any, is the case's."""
     for qualified, (value, _) in branches.items():
-        named = best_value(phrase, field_choices(defs, qualified))
-        if named is not None and named.value != value:
+        named = named_value(defs, qualified, phrase)
+        if named is not None and named != value:
             return False
     return True
 
@@ -440,7 +440,7 @@ def _names_none(
 ) -> bool:
     """Whether `phrase` names no value of the branch fields (so the agent asks)."""
     return not any(
-        best_value(phrase, field_choices(defs, q)) is not None
+        named_value(defs, q, phrase) is not None
         or any(_stem_shared(v, phrase) for v in (value, *others))
         for q, (value, others) in branches.items()
     )

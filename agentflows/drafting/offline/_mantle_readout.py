@@ -63,9 +63,9 @@ def readout_criterion(skill: Skill, records: DataRecords, caller: Caller) -> str
 _OBJECT_WORDS = 15
 #: Where one prose sentence ends.
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
-#: A sentence that forbids ("never read back the date of birth"): what it names is not
-#: what the agent presents.
-_FORBIDS = re.compile(r"\b(?:never|do\s+not|don't|must\s+not|not\s+even)\b", re.IGNORECASE)
+#: Words of a sentence that forbids ("never read back the date of birth"): what it names is
+#: not what the agent presents.
+_FORBIDS = frozenset({"never", "not", "don't"})
 
 
 def _presented(body: str) -> list[str]:
@@ -76,7 +76,8 @@ def _presented(body: str) -> list[str]:
     for paragraph in _PARAGRAPH.split(body):
         for sentence in _SENTENCE.split(" ".join(paragraph.split())):
             found = _PRESENTS.search(sentence)
-            if found is not None and not _FORBIDS.search(sentence):
+            words = set(sentence.lower().replace(",", " ").split())
+            if found is not None and not _FORBIDS & words:
                 # what it presents: the words right after the verb, to the clause's end
                 said = re.split(r"[;(]|\s-\s|\.\s", sentence[found.end() :])[0]
                 out.append(" ".join(said.split()[:_OBJECT_WORDS]))
