@@ -166,14 +166,15 @@ ACCESS = """\
 ---
 name: Building access
 description: >
-  Getting in: "can my sister get in Saturday", "I lost my key fob", "I'm locked out".
+  Getting in: "can my sister get in Saturday", "I lost my key fob", "I'm locked out",
+  "I'm stuck in the garage".
 ---
 
 if: session.access.request == "guest_pin"
 Ask for the guest's name.
 
 if: session.access.request == "lockout"
-Tell them the office lets them in during hours.
+Ask which door they are at (set door). Tell them the office lets them in during hours.
 """
 FILES = {
     "agent.yml": "name: Residents\npersona: You talk to tenants.\n",
@@ -184,6 +185,8 @@ FILES = {
         "schema:\n  public:\n    request:\n      type: categorical\n"
         "      enum_values: [guest_pin, lost_fob, lockout]\n      llm_settable: true\n"
         "      description: What they need.\n"
+        "    door:\n      type: categorical\n      enum_values: [lobby, garage]\n"
+        "      llm_settable: true\n      description: Which door.\n"
     ),
 }
 
@@ -204,3 +207,7 @@ def test_an_opener_asks_for_the_branch_the_case_plays(tmp_path: Path) -> None:
     # an example of the case's own branch stays as it is
     own = "I lost my key fob. Lost fob, please."
     assert one_request(defs, skill, own, {"access.request": "lost_fob"}) == own
+    # an example chosen for the value it gives up front stays
+    given = "I'm stuck in the garage."
+    memory = {"access.request": "lockout", "access.door": "garage"}
+    assert one_request(defs, skill, given, memory) == given

@@ -25,6 +25,7 @@ from ...planning._mantle_phrases import (
     person_phrases,
     plain_opening,
     second_person,
+    strong_phrases,
     subject,
 )
 from ...planning._mantle_requests import Request, id_like, instruction_request, requests
@@ -363,8 +364,12 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
     head = next((e for e in _examples(skill) if line == e or line.startswith(e + " ")), None)
     if head is None or not branches or _names_all(defs, head, branches):
         return line
-    if _names_no_other(defs, head, branches) and _stem_shared(_skill_words(skill), head):
-        return line  # "Fun mode." for "Activate fun mode": a request for the skill itself
+    if _names_no_other(defs, head, branches) and (
+        _stem_shared(_skill_words(skill), head)  # "Fun mode.": a request for the skill itself
+        or head in {without_month(p) for p, _ in strong_phrases(defs, skill)}
+    ):
+        # an example chosen for the value it gives ("A tree came down on the roof.")
+        return line
     rest = line[len(head) :]
     if rest.strip() and _names_all(defs, rest, branches):
         # what follows states the case's values: an example naming them may open, or the
