@@ -365,7 +365,7 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
     if head is None or not branches or _names_all(defs, head, branches):
         return line
     if _names_no_other(defs, head, branches) and (
-        _stem_shared(_skill_words(skill), head)  # "Fun mode.": a request for the skill itself
+        _only_skill_words(skill, head)  # "Fun mode.": a request for the skill itself
         or head in {without_month(p) for p, _ in strong_phrases(defs, skill)}
     ):
         # an example chosen for the value it gives ("A tree came down on the roof.")
@@ -377,15 +377,42 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
         for example in _examples(skill):
             if _names_all(defs, example, branches) and routes(defs, skill, example):
                 return example + rest
-        plain = plain_opening(defs, skill, lambda said: _names_no_other(defs, said, branches))
+        stated = True
     else:  # nothing states them: the agent has to ask, so the line names none
-        plain = plain_opening(defs, skill, lambda said: _names_none(defs, said, branches))
+        stated = False
+
+    def fits(said: str) -> bool:
+        if stated:
+            return _names_no_other(defs, said, branches)
+        return _names_none(defs, said, branches)
+
+    plain = plain_opening(defs, skill, fits)
     if plain:
         return plain + rest
+    # the intent in words ("Hi, I'd like help with changing who works a shift."): where the
+    # skill's name names one branch ("Shift swaps and cover" names `swap`)
+    intent = opening_line(intent_clause(defs, skill))
+    if fits(intent) and not _vague(intent) and routes(defs, skill, intent):
+        return intent + rest
     said = rest.strip()  # "Status, please. The service is push-gateway.": the request alone
     if said and _names_all(defs, said, branches) and routes(defs, skill, said):
         return said
     return line
+
+
+def _vague(line: str) -> bool:
+    """A request that names no task ("help with anything about shipping a service")."""
+    return bool({"anything", "something", "everything"} & set(line.lower().split()))
+
+
+def _only_skill_words(skill: Skill, phrase: str) -> bool:
+    """Whether most content words of `phrase` are the skill's own ("Fun mode." for
+    "Activate fun mode", "Can I speak to the safety officer?" for "Radiation safety
+    officer"; not "I need someone to cover my Sunday close" for "Shift swaps and cover"): a
+    request for the skill itself, of no branch."""
+    words = content_stems(phrase)
+    own = [w for w in words if _stem_shared(_skill_words(skill), w)]
+    return bool(words) and 2 * len(own) >= len(words)
 
 
 def _skill_words(skill: Skill) -> str:
