@@ -155,6 +155,13 @@ def _routed(defs: MantleDefinitions, skill: Skill) -> list[str]:
     return routed or candidates[:1]
 
 
+def says_label(skill: Skill, line: str) -> bool:
+    """Whether `line` says the skill's name where that is a label ("Pass to the EA team",
+    capitals inside it), which no caller says."""
+    name = skill.name or ""
+    return any(c.isupper() for c in name[1:]) and name[1:].lower() in line.lower()
+
+
 def plain_opening(
     defs: MantleDefinitions, skill: Skill, neutral: Callable[[str], bool]
 ) -> str | None:
@@ -165,7 +172,7 @@ def plain_opening(
     words = routing_words(defs)
     for line in _openings(defs, skill):
         vague = _PRONOUNS & set(line.lower().split())  # "help with anything about ..."
-        if line in examples or vague or not neutral(line):
+        if line in examples or vague or says_label(skill, line) or not neutral(line):
             continue
         if routed_skill(defs, words, line) == skill.id:
             return line
@@ -607,6 +614,7 @@ __all__ = [
     "person_phrases",
     "plain_opening",
     "rule_to_break",
+    "says_label",
     "second_person",
     "strong_phrases",
     "subject",

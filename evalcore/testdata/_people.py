@@ -347,7 +347,7 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     for who in _callers(scan.text):
         named = _people_named([who])
         if named:
-            return _roles_of(named)
+            return (_a(named),)
     best: tuple[int, tuple[str, ...]] | None = None
     for domain_words, roles in DOMAINS.values():
         score = sum(_count(w, scan) for w in domain_words)
@@ -405,7 +405,7 @@ def _audience_roles(match: re.Match[str]) -> tuple[str, ...] | None:
     if who[0] in _GENERIC:
         return None
     named = _people_named(match["who"].lower().split())
-    return _roles_of(named) if named else None
+    return (_a(named),) if named else None
 
 
 def _proper(phrase: str) -> bool:
@@ -427,7 +427,7 @@ def _listed_roles(scan: Scan) -> tuple[str, ...]:
     if not people:
         return ()
     if len(people) == 1:  # its head: what the list says of them may be cut at a comma
-        return _roles_of(people[0][0])
+        return (_a(people[0][0]),)
     # each kind the list names, in its words: "baristas and shift leads" are a barista and
     # a shift lead, not the owner of a café a generic table adds
     return tuple(_one(who, p) for who, p in people)
@@ -478,6 +478,12 @@ def _singular(word: str) -> str:
     if word.endswith("men"):
         return word[:-3] + "man"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _a(who: str) -> str:
+    """One person of the kind the agent's words name, and nothing the project does not say
+    ("a tenant"): any more ("who has done this before") is words two cases share."""
+    return f"{'an' if who[:1] in 'aeiou' else 'a'} {who}"
 
 
 def _roles_of(who: str) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from ...planning._mantle_phrases import (
     named_value,
     person_phrases,
     plain_opening,
+    says_label,
     second_person,
     strong_phrases,
     subject,
@@ -392,7 +393,12 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
     # the intent in words ("Hi, I'd like help with changing who works a shift."): where the
     # skill's name names one branch ("Shift swaps and cover" names `swap`)
     intent = opening_line(intent_clause(defs, skill))
-    if fits(intent) and not _vague(intent) and routes(defs, skill, intent):
+    if (
+        fits(intent)
+        and not _vague(intent)
+        and not says_label(skill, intent)
+        and routes(defs, skill, intent)
+    ):
         return intent + rest
     said = rest.strip()  # "Status, please. The service is push-gateway.": the request alone
     if said and _names_all(defs, said, branches) and routes(defs, skill, said):
