@@ -216,7 +216,7 @@ _LINES: dict[str, tuple[str, ...]] = {
 def _fitting(roles: tuple[str, ...], scan: Scan) -> tuple[str, ...]:
     """The roles whose line the text names (see `_LINES`); all of them when none does."""
     kept = tuple(r for r in roles if r not in _LINES or any(_count(w, scan) for w in _LINES[r]))
-    return kept or roles
+    return roles if len(kept) == len(roles) else kept or roles
 
 
 _AUDIENCE = re.compile(
@@ -347,7 +347,7 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     for who in _callers(scan.text):
         named = _people_named([who])
         if named:
-            return (_a(named),)
+            return _roles_of(named)
     best: tuple[int, tuple[str, ...]] | None = None
     for domain_words, roles in DOMAINS.values():
         score = sum(_count(w, scan) for w in domain_words)
@@ -405,7 +405,7 @@ def _audience_roles(match: re.Match[str]) -> tuple[str, ...] | None:
     if who[0] in _GENERIC:
         return None
     named = _people_named(match["who"].lower().split())
-    return (_a(named),) if named else None
+    return _roles_of(named) if named else None
 
 
 def _proper(phrase: str) -> bool:
@@ -427,10 +427,10 @@ def _listed_roles(scan: Scan) -> tuple[str, ...]:
     if not people:
         return ()
     if len(people) == 1:  # its head: what the list says of them may be cut at a comma
-        return (_a(people[0][0]),)
+        return _roles_of(people[0][0])
     # each kind the list names, in its words: "baristas and shift leads" are a barista and
     # a shift lead, not the owner of a café a generic table adds
-    return tuple(_one(who, p) for who, p in people)
+    return OwnWords(_one(who, p) for who, p in people)
 
 
 def _one(who: str, described: str) -> str:
@@ -480,20 +480,22 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
-def _a(who: str) -> str:
-    """One person of the kind the agent's words name, and nothing the project does not say
-    ("a tenant"): any more ("who has done this before") is words two cases share."""
-    return f"{'an' if who[:1] in 'aeiou' else 'a'} {who}"
-
-
 def _roles_of(who: str) -> tuple[str, ...]:
     """Roles for an audience no domain lists: the people the agent's own words name."""
     article = "an" if who[:1] in "aeiou" else "a"
-    return (
-        f"{article} {who}",
-        f"{article} {who} who has done this before",
-        f"{article} {who} doing this for the first time",
+    return OwnWords(
+        (
+            f"{article} {who}",
+            f"{article} {who} who has done this before",
+            f"{article} {who} doing this for the first time",
+        )
     )
+
+
+class OwnWords(tuple[str, ...]):
+    """Roles in the agent's own words, which differ only in whether the person has done it
+    before: dealt to a skill's cases in turn (`persona_for`'s `slot`), so two cases of the
+    same facts do not meet the same person by chance."""
 
 
 def names_role(value: str, role: str) -> bool:
@@ -512,6 +514,7 @@ def persona_for(
     role_value: str | None = None,
     shared: str = "",
     fits: frozenset[str] = frozenset(),
+    slot: int | None = None,
 ) -> Persona:
     """The persona of case `key` for an agent described by `audience_text`.
 
@@ -519,6 +522,8 @@ def persona_for(
     `role_value` (a seeded role the case's session carries: `contractor`) keeps to the roles
     that name it, else makes one of it ("a technician"); else `fits` (values the case fixes:
     `Homeowner`) keeps to the roles that hold one of them. `shared`: see `roles_for`.
+    `slot`: the case's place among its skill's cases (roles in the agent's own words are
+    dealt by it).
     """
     rng: random.Random = case_rng(key, "persona")
     roles = roles_for(audience_text, shared)
@@ -536,6 +541,8 @@ def persona_for(
         )
         roles = matching or roles
     role = rng.choice(roles)
+    if slot is not None and isinstance(roles, OwnWords):
+        role = roles[slot % len(roles)]  # the agent's own words, dealt in turn
     first = rng.choice(FIRST_NAMES)
     last = rng.choice(LAST_NAMES)
     manner = rng.choice(MANNERS)
