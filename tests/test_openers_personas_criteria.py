@@ -23,7 +23,7 @@ from agentflows.drafting.offline._mantle_readout import readout_criterion
 from agentflows.planning._mantle_phrases import request_phrase, rule_to_break
 from agentflows.review.rules._criteria import split_compound
 from evalcore.definitions import Skill, load_project
-from evalcore.testdata import Caller, Collection, DataRecords, roles_for, users_word
+from evalcore.testdata import Caller, Collection, DataRecords, persona_for, roles_for, users_word
 
 # --- criteria ---------------------------------------------------------------------------
 
@@ -211,3 +211,9 @@ def test_an_opener_asks_for_the_branch_the_case_plays(tmp_path: Path) -> None:
     given = "I'm stuck in the garage."
     memory = {"access.request": "lockout", "access.door": "garage"}
     assert one_request(defs, skill, given, memory) == given
+
+
+def test_the_agents_own_people_are_dealt_to_a_skills_cases_in_turn() -> None:
+    text = "You are the resident assistant. You talk to tenants in the app."
+    roles = [persona_for(text, "maintenance:correction", slot=s).role for s in range(3)]
+    assert len(set(roles)) == 3 and all(r.startswith("a tenant") for r in roles)
