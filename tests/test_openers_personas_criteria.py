@@ -20,7 +20,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 from agentflows.drafting.offline._mantle_criteria import _clauses, sentence_rule
 from agentflows.drafting.offline._mantle_intent import one_request
 from agentflows.drafting.offline._mantle_readout import readout_criterion
-from agentflows.planning._mantle_phrases import request_phrase, rule_to_break
+from agentflows.planning._mantle_phrases import request_phrase, rule_to_break, says_label
 from agentflows.review.rules._criteria import split_compound
 from evalcore.definitions import Skill, load_project
 from evalcore.testdata import Caller, Collection, DataRecords, persona_for, roles_for, users_word
@@ -217,3 +217,12 @@ def test_the_agents_own_people_are_dealt_to_a_skills_cases_in_turn() -> None:
     text = "You are the resident assistant. You talk to tenants in the app."
     roles = [persona_for(text, "maintenance:correction", slot=s).role for s in range(3)]
     assert len(set(roles)) == 3 and all(r.startswith("a tenant") for r in roles)
+
+
+def test_a_plain_opening_never_says_the_skills_id_or_label() -> None:
+    calendar = _skill("calendar", "Calendar", 'The executive\'s own calendar: "move my 3pm".')
+    assert says_label(calendar, "Hi, I need help with the executive's own calendar.")
+    handoff = _skill("ea_team_handoff", "Pass to the EA team", "Hand over.")
+    assert says_label(handoff, "Hi, I'd like to pass to the EA team.")
+    access = _skill("door_access", "Building access", "Getting in.")
+    assert not says_label(access, "Hi, I'd like help with building access.")

@@ -157,9 +157,12 @@ def _routed(defs: MantleDefinitions, skill: Skill) -> list[str]:
 
 def says_label(skill: Skill, line: str) -> bool:
     """Whether `line` says the skill's name where that is a label ("Pass to the EA team",
-    capitals inside it), which no caller says."""
+    capitals inside it), or its id ("calendar", "travel"), which no caller says as such."""
     name = skill.name or ""
-    return any(c.isupper() for c in name[1:]) and name[1:].lower() in line.lower()
+    if any(c.isupper() for c in name[1:]) and name[1:].lower() in line.lower():
+        return True
+    words = line.lower().replace(".", " ").replace(",", " ").replace("?", " ").split()
+    return skill.id.lower() in words
 
 
 def plain_opening(
