@@ -343,11 +343,9 @@ def test_a_digression_criterion_names_the_request_in_words_that_read() -> None:
     }
     data = draft_mantle(DraftContext(project, "mantle", plan["digression"]))
     criteria = data["scenario"]["goals"]["criteria"]
-    # order_status's description opens with a clause ("Where a refill or delivery is: ...")
-    assert (
-        "The agent deals with the customer's other request (Order status) before going back"
-        in criteria
-    )
+    # order_status's description opens with a clause ("Where a refill or delivery is: ..."):
+    # the request is named by the skill's name
+    assert "The agent deals with the order status request before going back" in criteria
     assert not any("the where" in c for c in criteria)
 
 

@@ -16,6 +16,7 @@ recorded unasked are exactly the ones its user lines name strongly (see `_direct
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
@@ -69,13 +70,52 @@ _CLAUSE_OPENERS = frozenset(
 
 
 def request_phrase(skill: Skill) -> str:
-    """ "the account balance request": the skill's subject as the name of a request. A
-    subject that is a clause ("Where a refill or delivery is") reads wrong there, so the
-    request is named by the skill's name instead."""
-    about = subject(skill)
-    if about.split() and about.split()[0].lower() not in _CLAUSE_OPENERS:
-        return f"the {about.lower()} request"
-    return f"the customer's other request ({skill.name or skill.id.replace('_', ' ')})"
+    """ "the account balance request": what the skill does as the name of a request, for a
+    criterion to say ("does not say the account balance request is done"). The subject
+    where it names a thing; where it is a clause, a gerund, a pronoun phrase or a verb
+    phrase ("Something in the apartment is broken", "Changing who works a shift",
+    "Anything about shipping a service") it reads wrong there, so the skill's name; where
+    that is a verb phrase too, "the request to <name>"."""
+    name = _lowered(skill.name or skill.id)
+    verb_name = _intent().name_intent(skill) is not None
+    for about, is_name in ((subject(skill), False), (name, True)):
+        about = _lowered(about)
+        if not about or not _names_thing(about) or (is_name and verb_name):
+            continue
+        if not is_name and _starts_with_verb(about):
+            continue
+        about = about.removeprefix("the ")
+        last = about.split()[-1] if about.split() else ""
+        return f"the {about}" if last in ("request", "requests") else f"the {about} request"
+    return f"the request to {name}" if verb_name else f"the request about {name}"
+
+
+def _lowered(phrase: str) -> str:
+    """A name as words in a sentence: lower case but for acronyms ("Insurance FAQ" ->
+    "insurance FAQ"), an id's underscores as spaces."""
+    words = phrase.replace("_", " ").split()
+    return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in words)
+
+
+#: Words that make a phrase a pronoun phrase ("Anything about shipping a service") or a
+#: clause ("Something in the apartment is broken"), not the name of a thing.
+_PRONOUNS = frozenset({"anything", "something", "everything", "nothing", "someone", "anyone"})
+_FINITE = frozenset(
+    {"is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "will"}
+    | {"won't", "isn't", "didn't"}
+)
+
+
+def _names_thing(phrase: str) -> bool:
+    words = phrase.lower().replace(",", " ").split()
+    first = words[0]
+    if first in _CLAUSE_OPENERS or first in _PRONOUNS or _FINITE & set(words):
+        return False
+    return not first.endswith("ing")
+
+
+def _starts_with_verb(phrase: str) -> bool:
+    return phrase.split()[0].lower() in _intent().VERBS
 
 
 def is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
@@ -113,6 +153,33 @@ def _routed(defs: MantleDefinitions, skill: Skill) -> list[str]:
     words = routing_words(defs)
     routed = [line for line in candidates if routed_skill(defs, words, line) == skill.id]
     return routed or candidates[:1]
+
+
+def says_label(skill: Skill, line: str) -> bool:
+    """Whether `line` says the skill's name where that is a label ("Pass to the EA team",
+    capitals inside it), or its id ("calendar", "travel"), which no caller says as such."""
+    name = skill.name or ""
+    if any(c.isupper() for c in name[1:]) and name[1:].lower() in line.lower():
+        return True
+    words = line.lower().replace(".", " ").replace(",", " ").replace("?", " ").split()
+    return skill.id.lower() in words
+
+
+def plain_opening(
+    defs: MantleDefinitions, skill: Skill, neutral: Callable[[str], bool]
+) -> str | None:
+    """The first of `_openings` that is none of the description's examples, is `neutral`
+    and routes to the skill ("Hi, I'd like help with building access."): an example is
+    one request of one branch, this asks for the skill alone; None where no line does."""
+    examples = {_as_sentence(p) for p in description_phrases(skill)}
+    words = routing_words(defs)
+    for line in _openings(defs, skill):
+        vague = _PRONOUNS & set(line.lower().split())  # "help with anything about ..."
+        if line in examples or vague or says_label(skill, line) or not neutral(line):
+            continue
+        if routed_skill(defs, words, line) == skill.id:
+            return line
+    return None
 
 
 def _intent() -> Any:
@@ -354,6 +421,13 @@ def own_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | Non
     return None
 
 
+def named_value(defs: MantleDefinitions, qualified: str, text: str) -> Any:
+    """The value of a field `text` names, strongly or not ("the milk count" names `daily`
+    where daily "covers milk"); None where it names none."""
+    best = best_value(text, field_choices(defs, qualified))
+    return best.value if best is not None else None
+
+
 def names_strongly(defs: MantleDefinitions, qualified: str, value: Any, text: str) -> bool:
     """True when `text` names `value` strongly enough to be recorded without asking."""
     best = best_value(text, field_choices(defs, qualified))
@@ -400,7 +474,13 @@ def topic(skill: Skill) -> str:
     return about if not id_like(skill) else "request"
 
 
-_NEVER = re.compile(r"\bnever\s+([^.;]+)", re.I)
+#: "Never <act>": not a passive ("secret values are never shown here"), nor a quote whose
+#: verb went before it ("say "requested", never "done""): neither is an act to ask for.
+_NEVER = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )"
+    r"\bnever\s+(?![\"“'])([^.;]+)",
+    re.I,
+)
 
 
 def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
@@ -530,11 +610,14 @@ __all__ = [
     "escalation_line",
     "first_person",
     "is_neutral",
+    "named_value",
     "names_strongly",
     "own_phrase",
     "own_phrases",
     "person_phrases",
+    "plain_opening",
     "rule_to_break",
+    "says_label",
     "second_person",
     "strong_phrases",
     "subject",

@@ -216,7 +216,7 @@ _LINES: dict[str, tuple[str, ...]] = {
 def _fitting(roles: tuple[str, ...], scan: Scan) -> tuple[str, ...]:
     """The roles whose line the text names (see `_LINES`); all of them when none does."""
     kept = tuple(r for r in roles if r not in _LINES or any(_count(w, scan) for w in _LINES[r]))
-    return kept or roles
+    return roles if len(kept) == len(roles) else kept or roles
 
 
 _AUDIENCE = re.compile(
@@ -233,6 +233,27 @@ _WRITERS = re.compile(
     r"(?:^|[.;:!?]\s+|\band\s+)(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)\s+"
     r"(?:write|talk|speak|chat|message|come)\s+to\s+you\b"
 )
+#: Verbs of the agent's users getting in touch ("Patients and caregivers call or text to
+#: refill ...").
+_GET_IN_TOUCH = frozenset({"call", "text", "write", "message", "phone", "email"})
+_TOWARDS = frozenset({"to", "in", "us", "you"})
+
+
+def _callers(text: str) -> list[str]:
+    """The first people of each sentence whose subject gets in touch ("Patients and
+    caregivers call or text to ..." -> "patients"), lower case."""
+    out: list[str] = []
+    for sentence in re.split(r"[.;:!?]\s+", text.lower()):
+        words = sentence.split()
+        at = 3 if words[1:2] in (["and"], ["or"]) else 1
+        verbs = words[at:]
+        if verbs[:1] and verbs[0] in _GET_IN_TOUCH:
+            rest = verbs[3:] if verbs[1:2] == ["or"] else verbs[1:]
+            if rest[:1] and rest[0] in _TOWARDS:
+                out.append(words[0])
+    return out
+
+
 #: Nouns for a group of people: one of them is "one of the staff", not "a staff".
 _COLLECTIVE = {"staff", "crew", "team", "personnel"}
 #: Words of a person word's shape that are no noun at all ("for another week").
@@ -244,7 +265,7 @@ _FUNCTION_WORDS = {
 
 # A word that names people by what they do: "drivers", "researchers", "nurses", "tenants".
 _PERSON_WORD = re.compile(
-    r"(?:[a-z]{2,}(?:er|or|ist|ian|ee|ant|ent|man|woman)|staff|crew|nurse)s?$"
+    r"(?:[a-z]{2,}(?:er|or|ist|ian|ee|ant|ent|man|woman)|staff|crew|nurse|executive)s?$"
 )
 # ... and words of that shape that do not ("orders", "payments", "monitors").
 _THINGS = re.compile(
@@ -308,7 +329,13 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     begins with the project's words): its scans are kept, so each text costs what follows
     it (`_shared_scan`), not the whole."""
     scan = Scan(text, shared)
-    roles = scan.first_answer(_AUDIENCE, _audience_roles)
+
+    def audience(match: re.Match[str]) -> tuple[str, ...] | None:
+        if len(text) == len(scan.text) and _proper(text[match.start("who") : match.end("who")]):
+            return None  # the scan reads lower case; the text says whether it is a name
+        return _audience_roles(match)
+
+    roles = scan.first_answer(_AUDIENCE, audience)
     if roles:
         return _fitting(roles, scan)
     listed = _listed_roles(scan)
@@ -317,6 +344,10 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     roles = scan.first_answer(_WRITERS, _writers_roles)
     if roles:
         return roles
+    for who in _callers(scan.text):
+        named = _people_named([who])
+        if named:
+            return _roles_of(named)
     best: tuple[int, tuple[str, ...]] | None = None
     for domain_words, roles in DOMAINS.values():
         score = sum(_count(w, scan) for w in domain_words)
@@ -348,25 +379,38 @@ def users_word(text: str) -> str | None:
     -> "employee", "helps truck drivers" -> "truck driver"), as personas find the audience;
     None where the text names no one."""
     said = [m["who"] for p in (_AUDIENCE, _WRITERS) for m in p.finditer(text)]
+    said = [who for who in said if not _proper(who)]  # "for Brewline Coffee stores"
+    said += _callers(text)
     for who in [*said, *_reaching(text)]:
         named = _people_named(who.lower().split())
         if named:
             return named
-    return None
+    # the agent's list of its callers: its one kind, or "user" for several ("baristas and
+    # shift leads"), never "customer" for people the agent does not sell to
+    people = listed_people(text.lower(), _listed_person)
+    if len(people) == 1:
+        return people[0][0]
+    return "user" if people else None
 
 
 def _audience_roles(match: re.Match[str]) -> tuple[str, ...] | None:
-    """The roles "helps truck drivers", "for tenants" names; None when it names no one."""
-    who = [w.rstrip("s") for w in match["who"].split()]
+    """The roles "helps truck drivers", "talk to tenants" names: a person of the kind the
+    agent's own words name, with nothing the project does not say (never a role of a
+    generic table, "a parent renting a terraced house", for an agent of apartment
+    buildings); None when it names no one, or only a proper name ("for Brewline Coffee
+    stores" names the business, not its users)."""
+    if _proper(match["who"]):
+        return None
+    who = [w.rstrip("s") for w in match["who"].lower().split()]
     if who[0] in _GENERIC:
         return None
-    if match.group(0).lower().startswith("for") and not _people_named(match["who"].split()):
-        return None  # "for leave balances" names what, not whom ("for truck drivers" does)
-    for domain_words, roles in DOMAINS.values():
-        if any(w in (d.rstrip("s") for d in domain_words) for w in who):
-            return roles
-    named = _people_named(match["who"].split())
+    named = _people_named(match["who"].lower().split())
     return _roles_of(named) if named else None
+
+
+def _proper(phrase: str) -> bool:
+    """Whether a phrase met mid-sentence is a proper name ("Brewline Coffee")."""
+    return phrase[:1].isupper()
 
 
 def _writers_roles(match: re.Match[str]) -> tuple[str, ...] | None:
@@ -382,12 +426,11 @@ def _listed_roles(scan: Scan) -> tuple[str, ...]:
     people = listed_people(scan.text, _listed_person, search=scan.first)
     if not people:
         return ()
-    kinds = {_domain_of(who.split()[-1]) for who, _ in people}
-    if len(kinds) == 1 and None not in kinds:
-        return DOMAINS[str(kinds.pop())][1]
-    if len(people) == 1:
-        return _roles_of(people[0][1])
-    return tuple(_one(who, p) for who, p in people)
+    if len(people) == 1:  # its head: what the list says of them may be cut at a comma
+        return _roles_of(people[0][0])
+    # each kind the list names, in its words: "baristas and shift leads" are a barista and
+    # a shift lead, not the owner of a café a generic table adds
+    return OwnWords(_one(who, p) for who, p in people)
 
 
 def _one(who: str, described: str) -> str:
@@ -440,11 +483,19 @@ def _singular(word: str) -> str:
 def _roles_of(who: str) -> tuple[str, ...]:
     """Roles for an audience no domain lists: the people the agent's own words name."""
     article = "an" if who[:1] in "aeiou" else "a"
-    return (
-        f"{article} {who}",
-        f"{article} {who} who has done this before",
-        f"{article} {who} doing this for the first time",
+    return OwnWords(
+        (
+            f"{article} {who}",
+            f"{article} {who} who has done this before",
+            f"{article} {who} doing this for the first time",
+        )
     )
+
+
+class OwnWords(tuple[str, ...]):
+    """Roles in the agent's own words, which differ only in whether the person has done it
+    before: dealt to a skill's cases in turn (`persona_for`'s `slot`), so two cases of the
+    same facts do not meet the same person by chance."""
 
 
 def names_role(value: str, role: str) -> bool:
@@ -463,6 +514,7 @@ def persona_for(
     role_value: str | None = None,
     shared: str = "",
     fits: frozenset[str] = frozenset(),
+    slot: int | None = None,
 ) -> Persona:
     """The persona of case `key` for an agent described by `audience_text`.
 
@@ -470,6 +522,8 @@ def persona_for(
     `role_value` (a seeded role the case's session carries: `contractor`) keeps to the roles
     that name it, else makes one of it ("a technician"); else `fits` (values the case fixes:
     `Homeowner`) keeps to the roles that hold one of them. `shared`: see `roles_for`.
+    `slot`: the case's place among its skill's cases (roles in the agent's own words are
+    dealt by it).
     """
     rng: random.Random = case_rng(key, "persona")
     roles = roles_for(audience_text, shared)
@@ -487,6 +541,8 @@ def persona_for(
         )
         roles = matching or roles
     role = rng.choice(roles)
+    if slot is not None and isinstance(roles, OwnWords):
+        role = roles[slot % len(roles)]  # the agent's own words, dealt in turn
     first = rng.choice(FIRST_NAMES)
     last = rng.choice(LAST_NAMES)
     manner = rng.choice(MANNERS)

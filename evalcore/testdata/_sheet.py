@@ -165,6 +165,7 @@ class SheetBuilder:
                 role_value=role_value,
                 shared=shared,
                 fits=prefer,
+                slot=slot,
             )
         )
         if full_name:  # the caller the project's session already knows

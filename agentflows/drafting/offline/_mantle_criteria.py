@@ -40,13 +40,25 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 _THIRD = {"read back": "reads back"}
-#: What an instruction says when it says nothing a judge can check out of its sentence.
-_EMPTY = {"so", "it", "this", "that", "them"}
+#: What an instruction says when it says nothing a judge can check out of its sentence:
+#: a bare pronoun, alone or under a condition ("say so if asked").
+_EMPTY = frozenset({"so", "it", "this", "that", "them"})
+_CONDITION_WORDS = frozenset({"if", "when", "once", "unless", "whenever"})
+
+
+def _says_nothing(rest: str) -> bool:
+    words = rest.lower().split()
+    return bool(words) and words[0] in _EMPTY and (len(words) == 1 or words[1] in _CONDITION_WORDS)
+
+
 #: Where one prose sentence holds several instructions: "…, and never say …", "…; tell …".
 _CLAUSES = re.compile(
     r",?\s+(?:and|but|then)\s+(?=(?:never|do\s+not|don't|tell|say|explain|ask|offer|mention"
     r"|name|suggest|thank|apologi[sz]e|share|give|list|wish|point|direct|refer|send|speak"
-    r"|invite|invoke|call|end|set)\b)|;\s+|\s+[—–-]\s+",
+    r"|invite|invoke|call|end|set)\b)|;\s+|\s+[—–-]\s+"
+    # a list of instructions ("apologise once, give the new date"): each its own check
+    r"|,\s+(?=(?:tell|say|give|explain|mention|offer|suggest|share|list|apologi[sz]e|thank"
+    r"|warn|send|direct|refer|point)\s)",
     re.IGNORECASE,
 )
 #: Words of a rule that say which kind of path it matters on (stems, read as patterns: "no"
@@ -137,6 +149,12 @@ _NOT_A_VERB = re.compile(
 )
 
 
+#: A lead that says what to say ("say "requested", "), whose verb a quoted prohibition after
+#: it leaves out.
+_QUOTING = frozenset({"say", "write", "use"})
+_QUOTES = "\"“'"
+
+
 def _acts(rest: str) -> bool:
     """Whether what follows "never" is an action the agent takes, whole without its
     paragraph ("give out the code"), not a passive or a bare pronoun ("refilled early",
@@ -204,11 +222,85 @@ def _clauses(sentence: str) -> list[str]:
 
 
 def _conditioned(text: str) -> list[str]:
-    first, *rest = _CLAUSES.split(text)
-    condition = _CONDITION.match(first)
-    if condition is None:
-        return [first, *rest]
-    return [first, *(c if _CONDITION.match(c) else condition.group(0) + c for c in rest)]
+    """A sentence's clauses, each carrying the sentence's opening condition. A clause joined
+    by "and" to one with its own subject ("they are on bar and do not need the whole card")
+    shares that subject: it says nothing the agent does, and is left out."""
+    condition = _CONDITION.match(text)
+    lead = condition.group(0) if condition else ""
+    body = text[len(lead) :]
+    pieces = _CLAUSES.split(body)
+    joints = [m.group(0) for m in _CLAUSES.finditer(body)]
+    out: list[str] = []
+    subject = False  # the clause before has a subject of its own (not the agent's)
+    for at, piece in enumerate(pieces):
+        joint = joints[at - 1] if at else ""
+        kind = _joint(joint)
+        if kind != "and":
+            # a ";", a dash, a comma or "but" starts a clause of its own ("The dispute can
+            # still be opened, but tell them ...")
+            subject = False
+        if subject:
+            continue
+        if kind == "comma" and not _INSTRUCTION.match(out[-1]):
+            # a comma after a condition or a scope ("if they are equal, say …", "Outside
+            # those hours, offer …"), not after an instruction: one clause
+            out[-1] += joint + piece
+            continue
+        listed = kind in ("comma", "and")
+        if out and listed and _tells_to(out[-1]) and not _PROHIBITION.match(piece):
+            # "tell them to leave the room, close the door and call ...": what they are told
+            out[-1] += joint + piece
+            continue
+        subject = _own_subject(piece)
+        own = _CONDITION.match(piece)
+        out.append(piece if own or not lead else lead + piece)
+    return out
+
+
+#: Verbs of an instruction whose object is what the user is to do ("tell them to leave the
+#: room, close the door and call ..."): a list after it is theirs.
+_TELLING = frozenset({"tell", "ask", "remind", "advise"})
+
+
+def _tells_to(text: str) -> bool:
+    words = text.lower().split()
+    for at, word in enumerate(words):
+        if word in _TELLING:
+            after = words[at + 1 : at + 4]
+            if after[1:2] == ["to"] or (after[:1] == ["the"] and after[2:3] == ["to"]):
+                return True
+    return False
+
+
+def _joint(joint: str) -> str:
+    """What joins two clauses: "comma" (a bare comma), "and", or "other" (";", a dash,
+    "but", "then")."""
+    words = joint.replace(",", " , ").split()
+    if words == [","]:
+        return "comma"
+    return "and" if words and words[-1].lower() == "and" else "other"
+
+
+#: A clause that opens with a subject of its own, not an imperative ("they are on bar"):
+#: the subject, then a verb that agrees with it or a modal.
+_SUBJECTS = frozenset({"they", "he", "she", "it", "we", "there", "this", "that", "these"})
+_ARTICLES = frozenset({"the", "a", "an"})
+_SUBJECT_VERBS = frozenset(
+    {"are", "is", "was", "were", "have", "has", "had", "do", "does", "did", "can", "cannot"}
+    | {"can't", "will", "would", "should", "must", "may", "might", "need", "needs", "want"}
+    | {"wants", "get", "gets"}
+)
+
+
+def _own_subject(clause: str) -> bool:
+    words = clause.lower().split()
+    if words[:1] and words[0] in _SUBJECTS:
+        verb = words[1:2]
+    elif words[:1] and words[0] in _ARTICLES:
+        verb = words[2:3]
+    else:
+        return False
+    return bool(verb) and (verb[0] in _SUBJECT_VERBS or verb[0].endswith("ed"))
 
 
 def sentence_rule(sentence: str) -> str | None:
@@ -220,6 +312,15 @@ def sentence_rule(sentence: str) -> str | None:
 def _rule(sentence: str) -> str | None:
     plain = _plain(sentence)
     found = _PROHIBITION.match(plain)
+    verb = found["lead"].split(" ", 1)[0].lower() if found else ""
+    if (
+        found
+        and found["rest"][:1] in _QUOTES
+        and verb in _QUOTING
+        and found["lead"][len(verb) :].strip()[:1] in _QUOTES
+    ):
+        # "say "requested", never "done"": the prohibited act is the verb of the lead
+        return f"The agent does not {verb} {found['rest']}"
     if found:
         if not _acts(found["rest"]) or _lost_condition(found["lead"]):
             return None
@@ -231,7 +332,7 @@ def _rule(sentence: str) -> str | None:
         return None  # "…; after that, say …": holds only after a clause it no longer has
     if found and found["verb"].lower() == "thank" and found["rest"].split()[0].lower() == "you":
         return None  # "Thank you for your email": text for a reader, not an instruction
-    if found and found["rest"].strip().lower() not in _EMPTY:
+    if found and not _says_nothing(found["rest"]):
         verb = found["verb"].lower()
         third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))
         return f"{_lead(found['lead'])} {third} {_agent_voice(found['rest'])}"

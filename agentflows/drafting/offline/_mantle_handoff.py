@@ -6,7 +6,7 @@ import re
 
 from evalcore.definitions import Skill
 
-from ...planning._mantle_phrases import subject
+from ...planning._mantle_phrases import request_phrase
 from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import asks_something, pick, prose_rules
@@ -92,7 +92,7 @@ class HandoffGoals(PathGoals):
                 self.add({"memory_was_not_set": unset})
             self.criterion(
                 f"The agent explains why it is handing over instead of carrying on "
-                f"with the {subject(self.skill).lower()} itself"
+                f"with {request_phrase(self.skill)} itself"
             )
         else:
             self.criterion("The agent hands over without trying to solve the problem itself")

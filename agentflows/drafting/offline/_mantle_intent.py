@@ -19,12 +19,18 @@ from ...planning._mantle_phrases import (
     _as_sentence,
     activation_phrase,
     cue_line,
+    description_phrases,
     is_neutral,
+    named_value,
     person_phrases,
+    plain_opening,
+    says_label,
     second_person,
+    strong_phrases,
     subject,
 )
 from ...planning._mantle_requests import Request, id_like, instruction_request, requests
+from ._direction import content_stems
 
 VERBS = frozenset(
     [
@@ -346,6 +352,148 @@ def own_opening(
     return None
 
 
+def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[str, Any]) -> str:
+    """The first message `line` kept to the one request the case plays. A description
+    example is a request of one branch ("Can my sister get in Saturday" asks for a guest
+    PIN, "why did my deploy fail" to diagnose): a case on another branch of the skill's
+    choice fields (`memory`: the values its path sets) that opens with it asks for two
+    things ("Can my sister get in Saturday? Lockout, please."), or for the wrong one. Such
+    an opening starts instead with an example that names the case's branch, else with the
+    plain request for the skill ("Hi, I'd like help with building access."), keeping what
+    followed the example (the values it states)."""
+    branches = _branches(skill, memory)
+    head = next((e for e in _examples(skill) if line == e or line.startswith(e + " ")), None)
+    if head is None or not branches or _names_all(defs, head, branches):
+        return line
+    if _names_no_other(defs, head, branches) and (
+        _only_skill_words(skill, head)  # "Fun mode.": a request for the skill itself
+        or head in {without_month(p) for p, _ in strong_phrases(defs, skill)}
+    ):
+        # an example chosen for the value it gives ("A tree came down on the roof.")
+        return line
+    rest = line[len(head) :]
+    if rest.strip() and _names_all(defs, rest, branches):
+        # what follows states the case's values: an example naming them may open, or the
+        # plain line that names no other
+        for example in _examples(skill):
+            if _names_all(defs, example, branches) and routes(defs, skill, example):
+                return example + rest
+        stated = True
+    else:  # nothing states them: the agent has to ask, so the line names none
+        stated = False
+
+    def fits(said: str) -> bool:
+        if stated:
+            return _names_no_other(defs, said, branches)
+        return _names_none(defs, said, branches)
+
+    plain = plain_opening(defs, skill, fits)
+    if plain:
+        return plain + rest
+    # the intent in words ("Hi, I'd like help with changing who works a shift."): where the
+    # skill's name names one branch ("Shift swaps and cover" names `swap`)
+    intent = opening_line(intent_clause(defs, skill))
+    if (
+        fits(intent)
+        and not _vague(intent)
+        and not says_label(skill, intent)
+        and routes(defs, skill, intent)
+    ):
+        return intent + rest
+    said = rest.strip()  # "Status, please. The service is push-gateway.": the request alone
+    if said and _names_all(defs, said, branches) and routes(defs, skill, said):
+        return said
+    return line
+
+
+def _vague(line: str) -> bool:
+    """A request that names no task ("help with anything about shipping a service")."""
+    return bool({"anything", "something", "everything"} & set(line.lower().split()))
+
+
+def _only_skill_words(skill: Skill, phrase: str) -> bool:
+    """Whether most content words of `phrase` are the skill's own ("Fun mode." for
+    "Activate fun mode", "Can I speak to the safety officer?" for "Radiation safety
+    officer"; not "I need someone to cover my Sunday close" for "Shift swaps and cover"): a
+    request for the skill itself, of no branch."""
+    words = content_stems(phrase)
+    own = [w for w in words if _stem_shared(_skill_words(skill), w)]
+    return bool(words) and 2 * len(own) >= len(words)
+
+
+def _skill_words(skill: Skill) -> str:
+    """The content words that name the skill itself: its name and its description's
+    subject ("the", "own" name nothing)."""
+    return " ".join(content_stems(f"{skill.name or skill.id.replace('_', ' ')} {subject(skill)}"))
+
+
+def _examples(skill: Skill) -> list[str]:
+    """The description's examples as an opening writes them (a sentence, no month)."""
+    return [without_month(_as_sentence(p)) for p in description_phrases(skill)]
+
+
+def _branches(skill: Skill, memory: dict[str, Any]) -> dict[str, tuple[str, list[str]]]:
+    """The values `memory` gives the skill's choice fields (categorical, set by the model,
+    at least two values), each with the field's other values."""
+    out: dict[str, tuple[str, list[str]]] = {}
+    for field in skill.memory.values():
+        values = [str(v) for v in field.enum_values or []]
+        value = memory.get(field.qualified)
+        if field.type != "categorical" or not field.llm_settable or len(values) < 2:
+            continue
+        if isinstance(value, str) and value in values:
+            out[field.qualified] = (value, [v for v in values if v != value])
+    return out
+
+
+def _names_all(
+    defs: MantleDefinitions, phrase: str, branches: dict[str, tuple[str, list[str]]]
+) -> bool:
+    """Whether `phrase` names each branch value (strongly, or by a word that shares its
+    stem: "I'm locked out" names `lockout`) and no other value of its field."""
+    for qualified, (value, others) in branches.items():
+        named = named_value(defs, qualified, phrase)
+        if named is not None:  # weakly too: "the milk count" is `daily` "covers milk"
+            if named != value:
+                return False
+            continue
+        if not _stem_shared(value, phrase) or any(_stem_shared(o, phrase) for o in others):
+            return False
+    return True
+
+
+def _names_no_other(
+    defs: MantleDefinitions, phrase: str, branches: dict[str, tuple[str, list[str]]]
+) -> bool:
+    """Whether the value `phrase` names of each branch field, if any, is the case's."""
+    for qualified, (value, _) in branches.items():
+        named = named_value(defs, qualified, phrase)
+        if named is not None and named != value:
+            return False
+    return True
+
+
+def _names_none(
+    defs: MantleDefinitions, phrase: str, branches: dict[str, tuple[str, list[str]]]
+) -> bool:
+    """Whether `phrase` names no value of the branch fields (so the agent asks)."""
+    return not any(
+        named_value(defs, q, phrase) is not None
+        or any(_stem_shared(v, phrase) for v in (value, *others))
+        for q, (value, others) in branches.items()
+    )
+
+
+def _stem_shared(value: str, phrase: str) -> bool:
+    """Whether a word of `value` and a word of `phrase` begin alike ("lockout" and "locked":
+    four letters; a shorter word of the value whole: "pay" and "Pay my rent")."""
+    said = re.findall(r"[a-z]+", phrase.lower())
+    for word in re.findall(r"[a-z]{3,}", value.replace("_", " ").lower()):
+        if any(w == word or (len(word) >= 4 and w.startswith(word[:4])) for w in said):
+            return True
+    return False
+
+
 def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], said: str) -> bool:
     """Whether a first message ("Hi, I'd like help with approve a swap.") states a value of
     one of the skill's fields other than the one the case gives it (`values`): the agent
@@ -363,6 +511,7 @@ __all__ = [
     "contradicts",
     "intent_clause",
     "name_intent",
+    "one_request",
     "own_opening",
     "routes",
     "without_month",

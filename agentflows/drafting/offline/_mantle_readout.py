@@ -36,7 +36,7 @@ def readout_criterion(skill: Skill, records: DataRecords, caller: Caller) -> str
     ids = caller_ids(caller) or dict(records.identity)
     if not ids:
         return None
-    presenting = [text for text in _PARAGRAPH.split(skill.body) if _PRESENTS.search(text)]
+    presenting = _presented(skill.body or "")
     for collection in records.collections:
         if skill.id not in records.readers.get(collection.name, ()):
             continue
@@ -48,12 +48,48 @@ def readout_criterion(skill: Skill, records: DataRecords, caller: Caller) -> str
         ]
         if not own or len(own) > _MAX_RECORDS:
             continue
-        named = [k for k in own[0] if k not in ids and any(_names(t, k) for t in presenting)]
+        # a sentence about this file's records ("list their prescriptions", "say each
+        # shift"), not one that names a field's word about something else ("the line")
+        about = [t for t in presenting if _names(t, _singular(collection.name))]
+        named = [k for k in own[0] if k not in ids and any(_names(t, k) for t in about)]
         if not named:
             continue
         said = ", ".join(_record(r, named) for r in own)
         return f"The agent tells the customer their {collection.name.replace('_', ' ')}: {said}"
     return None
+
+
+#: How many words after its verb a presenting clause names what it presents in.
+_OBJECT_WORDS = 15
+#: Where one prose sentence ends.
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
+#: Words of a sentence that forbids ("never read back the date of birth"): what it names is
+#: not what the agent presents.
+_FORBIDS = frozenset({"never", "not", "don't"})
+
+
+def _presented(body: str) -> list[str]:
+    """What the prose tells the agent to present: in each sentence that does not forbid,
+    the words after its presenting verb ("…, offer a renewal and say it takes two days"
+    presents no prescriber; "never read back the ZIP" presents nothing)."""
+    out: list[str] = []
+    for paragraph in _PARAGRAPH.split(body):
+        for sentence in _SENTENCE.split(" ".join(paragraph.split())):
+            found = _PRESENTS.search(sentence)
+            words = set(sentence.lower().replace(",", " ").split())
+            if found is not None and not _FORBIDS & words:
+                # what it presents: the words right after the verb, to the clause's end
+                said = re.split(r"[;(]|\s-\s|\.\s", sentence[found.end() :])[0]
+                out.append(" ".join(said.split()[:_OBJECT_WORDS]))
+    return out
+
+
+def _singular(name: str) -> str:
+    """A file's name as one of its records ("policies" -> "policy", "shifts" -> "shift")."""
+    last = name.lower().replace("-", "_").split("_")[-1]
+    if last.endswith("ies"):
+        return last[:-3] + "y"
+    return last[:-1] if last.endswith("s") and not last.endswith("ss") else last
 
 
 def _names(text: str, key: str) -> bool:

@@ -91,7 +91,7 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_identity import identity_facts
-from ._mantle_intent import intent_clause, own_opening, routes, without_month
+from ._mantle_intent import intent_clause, one_request, own_opening, routes, without_month
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
@@ -568,6 +568,9 @@ class _Writer:
             self.context.opening = self.knowledge_question(skill) or own_opening(
                 self.defs, skill, kind, self.facts
             )
+        if self.context.opening is not None:  # one request: the branch the case plays
+            memory = self.script.walk.memory
+            self.context.opening = one_request(self.defs, skill, self.context.opening, memory)
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":

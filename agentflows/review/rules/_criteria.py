@@ -247,6 +247,8 @@ def _is_concrete(text: str, env: ReviewEnv) -> bool:
 # --- compound ----------------------------------------------------------------------------
 
 _ABBREVIATIONS = ("dr.", "mr.", "mrs.", "ms.", "e.g.", "i.e.", "etc.", "vs.", "st.", "no.")
+#: A name's initial ("A." of "Dr. A. Menon").
+_INITIAL = re.compile(r"\(?[A-Z]\.")
 _SUBJECT = r"(?:it|they|he|she|the\s+(?:agent|bot|assistant))"
 _VERB = (
     r"asks|tells|says|offers|confirms|calls|sends|gives|names|mentions|explains|hands|moves"
@@ -325,8 +327,8 @@ def _sentences(text: str, masked: str) -> list[str]:
     start = 0
     for match in re.finditer(r"[.!?]\s+(?=[A-Z])", masked):
         before = text[start : match.start() + 1].split()
-        if before and before[-1].lower() in _ABBREVIATIONS:
-            continue
+        if before and (before[-1].lower() in _ABBREVIATIONS or _INITIAL.fullmatch(before[-1])):
+            continue  # "Dr. A. Menon": an abbreviation or a name's initial ends no sentence
         out.append(text[start : match.start() + 1].strip())
         start = match.end()
     out.append(text[start:].strip())
