@@ -49,6 +49,8 @@ class ProjectMutation:
     """Mutants that can behave differently (the score's denominator)."""
     killed: int = 0
     equivalent: list[dict[str, str]] = field(default_factory=list)
+    outside: list[dict[str, str]] = field(default_factory=list)
+    """Survivors only an outside service's answer marks (not scored, in the raw figures)."""
     survivors: list[dict[str, str]] = field(default_factory=list)
     failing: list[str] = field(default_factory=list)
     unverified_cases: int = 0
@@ -61,6 +63,8 @@ class ProjectMutation:
         for survivor in self.survivors:
             reason = survivor.get("reason", "unexplained")
             reasons[reason] = reasons.get(reason, 0) + 1
+        if self.outside:
+            reasons["outside"] = len(self.outside)
         return reasons
 
     @property
@@ -80,8 +84,8 @@ class ProjectMutation:
 
     @property
     def raw_score(self) -> float:
-        """Killed over every mutant, the equivalent ones included."""
-        total = self.mutants + len(self.equivalent)
+        """Killed over every mutant, the equivalent and outside ones included."""
+        total = self.mutants + len(self.equivalent) + len(self.outside)
         return self.killed / total if total else 1.0
 
     def to_json(self) -> dict[str, Any]:
@@ -95,11 +99,12 @@ class ProjectMutation:
             "killed": self.killed,
             "score": round(self.score, 4),
             "raw": {
-                "mutants": self.mutants + len(self.equivalent),
+                "mutants": self.mutants + len(self.equivalent) + len(self.outside),
                 "killed": self.killed,
                 "score": round(self.raw_score, 4),
             },
             "equivalent": self.equivalent,
+            "outside": self.outside,
             "survivors_by_kind": self.survivors_by_kind(),
             "survivors_by_reason": self.survivors_by_reason(),
             "unexplained": self.unexplained,
@@ -160,6 +165,10 @@ async def measure(
         }
         for m in report.equivalent
     ]
+    out.outside = [
+        {"id": r.mutant.id, "behaviour": r.mutant.behaviour, **report.reason(r).to_json()}
+        for r in report.outside
+    ]
     out.survivors = [
         {"id": r.mutant.id, "behaviour": r.mutant.behaviour, **report.reason(r).to_json()}
         for r in report.survivors()
@@ -181,7 +190,7 @@ def markdown_table(results: Sequence[ProjectMutation]) -> str:
     for r in results:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(r.survivors_by_kind().items())) or "none"
         raw = f"{r.unverified_passed}/{r.unverified_cases}" if r.unverified_cases else "-"
-        total = r.mutants + len(r.equivalent)
+        total = r.mutants + len(r.equivalent) + len(r.outside)
         lines.append(
             f"| `{Path(r.name).name}` | {r.happy_passed}/{r.happy} | {r.passed}/{r.cases} | "
             f"{raw} | {r.killed}/{r.mutants} | {len(r.equivalent)} | {r.score:.0%} | "
@@ -232,8 +241,9 @@ def markdown_section(results: Sequence[ProjectMutation]) -> str:
         'mutant (`casegen mutate`); "unverified" is the same drafting with `--no-verify`,',
         "played against the reference agent only. Mutants killed counts the mutants that",
         "apply; equivalent ones (no correct conversation tells them apart: the definitions",
-        "or the planner's explored paths prove it) are listed apart and not scored; the raw",
-        "score counts every mutant.",
+        "or the planner's explored paths prove it) and outside ones (only an outside",
+        "service's answer marks them) are listed apart and not scored; the raw score",
+        "counts every mutant.",
         "",
         markdown_table(results),
         "",

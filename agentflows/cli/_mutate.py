@@ -50,6 +50,18 @@ def _print(report: "MutationReport", *, details: bool) -> None:
             else ")"
         )
     )
+    if report.outside:
+        stdout.print(
+            f"  {len(report.outside)} outside: their only marks rest on what an outside "
+            "service answers; left to the cases' criteria, not counted"
+        )
+    shown_outside = report.outside if details else report.outside[:SHOWN]
+    for result in shown_outside:
+        stdout.print(
+            f"  [dim]outside[/] {escape(result.mutant.id)}: {escape(report.reason(result).text)}"
+        )
+    if len(shown_outside) < len(report.outside):
+        stdout.print(f"  [dim]{len(report.outside) - len(shown_outside)} more outside[/]")
     shown = report.equivalent if details else report.equivalent[:SHOWN]
     for mutant in shown:
         stdout.print(f"  [dim]equivalent[/] {escape(mutant.id)}: {escape(mutant.equivalent or '')}")

@@ -114,6 +114,11 @@ class MutateOutput(_Open):
     survivors: list[dict[str, Any]] = Field(
         description="{id, behaviour, reason, why, suggestion}: a direction for generate_cases."
     )
+    outside: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="{id, behaviour, reason}: survivors only an outside service's answer marks "
+        "(left to the cases' criteria; not in the score, in the raw figures).",
+    )
     below_min_score: str | None = Field(description="Why the score fails min_score, or null.")
 
 

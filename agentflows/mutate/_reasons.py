@@ -30,16 +30,24 @@ kills it" alone:
   though some explored path no case takes shows it (else it is equivalent,
   `_equivalence`); without the mutant's runs, an early extra call of a tool that writes no
   memory and utters nothing;
+- `outside`: every mark the fault leaves on the cases that reach it rests on what a service
+  outside the agent answers, read as the drafter reads it (`answer_marks`: an outside
+  call's error flag, its `on_success` response, memory written from its answer, what runs
+  only once an outside write went through): a case asserts the call and its arguments,
+  never the answer, so no justified assertion can catch it; the case's "If <tool>
+  succeeds" criterion is left to the judge. `mutate` lists these apart (not scored, in the
+  raw figures); a mutant a case kills, or one that leaves any other mark, is no such one;
 - `unexplained`: a passing case reaches the site and no proven reason applies: the suite
   could kill it (a drafting gap).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentflows.drafting.offline import answer_marks
 from agentflows.generate._verify_paths import CasePath, _step_on_path, read_path
 from evalcore.agents.reference import Mutant
 from evalcore.definitions import Project
@@ -48,12 +56,16 @@ from ._marks import Run, difference, observed
 from ._reasons_path import TOOL_KINDS, Reason, off_path
 from ._reasons_site import argument_source, no_mark, unseeded_gate
 
+#: A run's tracker events.
+Events = Sequence[Mapping[str, Any]]
+
 REASONS = (
     "off_path",
     "needs_failure",
     "argument_from_result",
     "free_text",
     "no_mark",
+    "outside",
     "unexplained",
 )
 
@@ -66,9 +78,17 @@ class CaseRun:
     events: list[dict[str, Any]]
     checks: Any = None
     path: CasePath = field(init=False)
+    _marks: Callable[[Events], list[dict[str, Any]]] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.path = read_path(self.events, self.checks)
+
+    def assertable(self, project: Project, events: Events) -> list[dict[str, Any]]:
+        """`events` (this run's, or a mutant's run of this case) without the marks that
+        rest on an outside service's answer in this run (`answer_marks`)."""
+        if self._marks is None:
+            self._marks = answer_marks(project, self.events)
+        return self._marks(events)
 
 
 def explain(
@@ -110,9 +130,41 @@ def explain(
                 "early extra call whose marks the real call leaves again, or other wording): "
                 "Mantle has no assertion that a tool ran once, or not before a point",
             )
+        found = _outside(project, reached, played, declared)
+        if found is not None:
+            return found
     names = ", ".join(r.slug for r in reached[:3]) + (" …" if len(reached) > 3 else "")
     hint = _difference(reached, played)
     return Reason("unexplained", f"reached by {names}, but no assertion there catches it{hint}")
+
+
+def _outside(
+    project: Project,
+    reached: Sequence[CaseRun],
+    played: Mapping[str, list[dict[str, Any]]],
+    declared: Callable[[str], bool],
+) -> Reason | None:
+    """`outside` when the mutant's run of every case that reaches its site differs from
+    the reference run only in marks that rest on an outside service's answer (with those
+    left out of both runs, no Mantle assertion tells them apart); None otherwise, or when
+    a reached case's mutant run was not kept."""
+    if any(r.slug not in played for r in reached):
+        return None
+    for run in reached:
+        mine = Run.of(run.assertable(project, run.events))
+        theirs = Run.of(run.assertable(project, played[run.slug]))
+        if difference(mine, theirs, declared) is not None:
+            return None
+    first = reached[0]
+    seen = difference(Run.of(first.events), Run.of(played[first.slug]), declared) or ""
+    names = ", ".join(r.slug for r in reached[:3]) + (" …" if len(reached) > 3 else "")
+    return Reason(
+        "outside",
+        f"on every verified path that reaches it ({names}) its only marks rest on what an "
+        f"outside service answers ({first.slug}: {seen}): a case asserts the call and its "
+        "arguments, never the answer, so this is left to the case's criteria "
+        '("If <tool> succeeds, ..."), which the judge reads',
+    )
 
 
 def _difference(

@@ -47,11 +47,18 @@ class MutationReport:
     """Ids of the equivalent mutants the explored paths proved (the others: the definitions)."""
     reasons: dict[str, Reason] = field(default_factory=dict)
     """Surviving mutant id -> why it survives (`_reasons`: off_path, needs_failure,
-    argument_from_result, no_mark, or unexplained)."""
+    argument_from_result, free_text, no_mark, or unexplained; `outside` for those of
+    `outside`)."""
+    outside: list[MutantResult] = field(default_factory=list)
+    """Survivors whose only marks on the runs that reach them rest on what an outside
+    service answers (`_reasons`, reason `outside`): a case asserts the call, never the
+    answer, so they are left to the cases' criteria. Played, not in the score; in the raw
+    figures."""
 
     @property
     def score(self) -> float:
-        """Killed over the mutants that apply (equivalent ones cannot be killed)."""
+        """Killed over the mutants that apply (equivalent ones cannot be killed, nor can
+        a justified assertion kill those of `outside`)."""
         return self.killed / len(self.results) if self.results else 1.0
 
     @property
@@ -60,8 +67,8 @@ class MutationReport:
 
     @property
     def raw_total(self) -> int:
-        """Every mutant derived from the project, equivalent ones included."""
-        return len(self.results) + len(self.equivalent)
+        """Every mutant derived from the project, equivalent and outside ones included."""
+        return len(self.results) + len(self.equivalent) + len(self.outside)
 
     @property
     def raw_score(self) -> float:
@@ -103,6 +110,10 @@ class MutationReport:
                     "proof": "explored paths" if m.id in self.explored else "definitions",
                 }
                 for m in self.equivalent
+            ],
+            "outside": [
+                {"id": r.mutant.id, "behaviour": r.mutant.behaviour, "reason": self.reason(r).text}
+                for r in self.outside
             ],
             "matrix": {r.mutant.id: r.killed_by for r in self.results},
             "survivors": [
@@ -180,6 +191,9 @@ async def mutate(
     runs = [CaseRun(c.slug, events.get(c.slug, []), c.checks) for c in passing]
     survivors = [r.mutant for r in results if not r.killed]
     reasons = explain_all(reference.project, survivors, runs, played)
+    # only a justified assertion's miss counts: what rests on an outside answer is the judge's
+    outside = [r for r in results if not r.killed and reasons[r.mutant.id].code == "outside"]
+    results = [r for r in results if r not in outside]
     return MutationReport(
         str(project),
         [c.slug for c in cases],
@@ -189,4 +203,5 @@ async def mutate(
         equivalent=equivalent,
         explored={r.mutant.id for r in unkillable},
         reasons=reasons,
+        outside=outside,
     )

@@ -69,4 +69,12 @@ class OfflineEngine:
         return behaviors, Usage()
 
 
-__all__ = ["OfflineEngine"]
+def __getattr__(name: str) -> Any:
+    """`answer_marks`: what of a Mantle run a case may assert, read as the Mantle drafter
+    reads outside answers (`_mantle_answers`); loaded on first use, as the drafters are."""
+    if name == "answer_marks":
+        return importlib.import_module("._mantle_answers", __package__).answer_marks
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["OfflineEngine", "answer_marks"]

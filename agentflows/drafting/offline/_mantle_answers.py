@@ -24,6 +24,8 @@ verified) is no such answer: the case seeds it, or the caller's record fixes it.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project
@@ -31,7 +33,12 @@ from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import answer_writers, outside_effect, runtime_reads
 
 from ._mantle_checks import Check
-from ._mantle_path import Event, Walk  # the planner's walk, as the goals read it
+
+# the planner's walk, as the goals read it, and what an outside service answers
+from ._mantle_path import Event, Walk, answered_keys, unanswered
+
+#: A run's tracker events (the runner's), as `casegen mutate` keeps them.
+Events = Sequence[Mapping[str, Any]]
 
 #: Checks of something the path does: dropped where only an outside answer lets it happen.
 _DOES = frozenset(
@@ -224,4 +231,105 @@ def _of_event(event: Event) -> tuple[str, Any, Any] | None:
     return None
 
 
-__all__ = ["outside_tools", "without_answers"]
+# --- a run, read the same way -------------------------------------------------------------
+
+
+def answer_marks(project: Project, reference: Events) -> Callable[[Events], list[dict[str, Any]]]:
+    """What of a run a case may assert, by the reading above, for the conversation the
+    reference agent played as `reference` (its tracker events): a function that gives a
+    run's events without those that rest on an outside service's answer (an `on_success`
+    response, memory written from the answer, what runs only once an outside write went
+    through) and without the error flag of an outside call (where the reference's call of
+    that tool went through; an error run the case plays stays). `casegen mutate` compares
+    a mutant's run with the reference run through it: a mutant whose every mark goes is
+    one only the case's "If <tool> succeeds" criteria can catch."""
+    outside = outside_tools(project)
+    if not outside:
+        return lambda events: [dict(e) for e in events]
+    walk = _walk_of(reference)
+    answered = answered_keys(project)
+    failed = {str(e.get("tool_name")) for e in reference if _is_call(e) and e.get("is_error")}
+    seen: dict[str, Check | None] = {}
+
+    def verdict(check: Check) -> Check | None:
+        key = json.dumps(check, sort_keys=True, default=repr)
+        if key not in seen:
+            left = unanswered(check, answered)
+            kept = without_answers(project, walk, [left], answered)[0] if left else []
+            seen[key] = kept[0] if kept else None
+        return seen[key]
+
+    def marks(events: Events) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for event in events:
+            check = _check_of(event, failed)
+            now = verdict(check) if check is not None else check
+            if check is not None and now is None:
+                continue  # rests on the answer
+            if _is_call(event) and now != check:  # the answer's error flag
+                out.append({**event, "is_error": None})
+            else:
+                out.append(dict(event))
+        return out
+
+    return marks
+
+
+def _is_call(event: Mapping[str, Any]) -> bool:
+    return event.get("event") == "tool_executed"
+
+
+def _check_of(event: Mapping[str, Any], failed: set[str]) -> Check | None:
+    """The assertion that would name `event` (a call as one that went through, unless the
+    reference run's call of that tool failed), or None for an event no assertion names."""
+    kind = event.get("event")
+    skill = event.get("skill_id")
+    if kind == "tool_executed":
+        tool = str(event.get("tool_name"))
+        return {"tool_executed": {"tool_name": tool, "is_error": tool in failed}}
+    if kind == "bot":
+        utter = (event.get("metadata") or {}).get("utter_action")
+        return {"bot_uttered": {"utter_name": utter}} if utter else None
+    if kind == "memory_set":
+        item = {"name": event.get("key"), "value": event.get("value")}
+        return {"memory_was_set": [item]}
+    if kind in ("skill_activated", "skill_completed"):
+        return {kind: {"skill_id": skill}}
+    if kind == "ordered_block_completed":
+        return {kind: {"skill_id": skill, "block_id": event.get("block_id")}}
+    return None
+
+
+def _walk_of(events: Events) -> Walk:
+    """The planner's `Walk` of a played run: the skills it activated and completed, the
+    blocks it completed, the memory it wrote, the tools it ran (in the skill active then)
+    and the responses it uttered, in order."""
+    skills: list[str] = []
+    walked: list[Event] = []
+    for event in events:
+        kind = event.get("event")
+        skill = str(event.get("skill_id") or "") or None
+        if kind == "skill_activated" and skill:
+            skills.append(skill)
+            walked.append(Event("skill_activated", skill=skill))
+        elif kind in ("skill_completed", "skill_cancelled") and skill:
+            if kind == "skill_completed":
+                walked.append(Event("skill_completed", skill=skill))
+            if skill in skills:
+                skills.remove(skill)
+        elif kind == "ordered_block_completed":
+            walked.append(Event("block_completed", skill=skill, block=event.get("block_id")))
+        elif kind == "memory_set":
+            walked.append(Event("memory", key=str(event.get("key")), value=event.get("value")))
+        elif kind == "tool_executed":
+            current = skills[-1] if skills else None
+            tool = str(event.get("tool_name"))
+            error = bool(event.get("is_error"))
+            walked.append(Event("tool", skill=current, tool=tool, error=error))
+        elif kind == "bot" and (utter := (event.get("metadata") or {}).get("utter_action")):
+            walked.append(Event("utter", utter=str(utter)))
+    first = next((e.skill for e in walked if e.kind == "skill_activated"), None)
+    return Walk(skill=first or "", events=walked)
+
+
+__all__ = ["answer_marks", "outside_tools", "without_answers"]

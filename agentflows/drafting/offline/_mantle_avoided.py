@@ -25,6 +25,19 @@ from ._mantle_facts import declined_only
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
+def model_sets(defs: MantleDefinitions, key: str) -> bool:
+    """True when the skill's text has the model set the entry itself ("Set
+    selected_device_id to the full device id and selected_device_label to the model
+    name."): a step before the gate may write it, so no case asserts it unset."""
+    skill_id, _, name = key.partition(".")
+    skill = defs.skills.get(skill_id)
+    if skill is None or not name:
+        return False
+    sentences = memoized(skill, "sentences", lambda: _SENTENCE_END.split(skill.body))
+    said = re.compile(rf"\bset\b[^.!?]*\b{re.escape(name)}\b", re.I)
+    return any(said.search(s) for s in sentences)
+
+
 class AvoidedGoals:
     """The negative half of a path's goals (mixed into `PathGoals`)."""
 
@@ -36,16 +49,8 @@ class AvoidedGoals:
         return {e.key for e in walk.events if e.kind == "memory" and e.key}
 
     def model_sets(self, key: str) -> bool:
-        """True when the skill's text has the model set the entry itself ("Set
-        selected_device_id to the full device id and selected_device_label to the model
-        name."): a step before the gate may write it, so no case asserts it unset."""
-        skill_id, _, name = key.partition(".")
-        skill = self.defs.skills.get(skill_id)
-        if skill is None or not name:
-            return False
-        sentences = memoized(skill, "sentences", lambda: _SENTENCE_END.split(skill.body))
-        said = re.compile(rf"\bset\b[^.!?]*\b{re.escape(name)}\b", re.I)
-        return any(said.search(s) for s in sentences)
+        """See `model_sets` (the module function)."""
+        return model_sets(self.defs, key)
 
     def tool_writes(self, tool: str, skill_id: str) -> list[str]:
         tools = self.defs.tools_for(skill_id)

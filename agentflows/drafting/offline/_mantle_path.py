@@ -25,7 +25,7 @@ from evalcore.definitions.skill_model import (
 
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
-from ._mantle_avoided import AvoidedGoals
+from ._mantle_avoided import AvoidedGoals, model_sets
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
 from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
@@ -41,6 +41,56 @@ from ._mantle_script import Script
 
 #: How a sentence opens when what it says waits on a condition ("If yes, offer …").
 _CONDITIONAL_LEADS = frozenset({"if", "when", "whenever", "once", "unless", "after", "before"})
+
+
+def answered_keys(project: Project) -> frozenset[str]:
+    """Memory a tool writes from what a service outside the agent answers
+    (`OutsideEffect.answered`: `order["order_number"]`, a flag set only on a busy reply),
+    qualified for each skill that can call it: whether and what it writes no case can fix,
+    so a case asserts that the tool ran, never these. One set per project: it reads every
+    skill, and each case's goals (and `casegen mutate`'s reading of a run) ask for it."""
+    defs = project.mantle
+    if defs is None:
+        return frozenset()
+    return memoized(defs, "outside_answered_keys", lambda: _answered_now(project, defs))
+
+
+def _answered_now(project: Project, defs: MantleDefinitions) -> frozenset[str]:
+    found: set[str] = set()
+    other: set[str] = set()  # also written by the user, a step, the prose or code
+    for skill_id, skill in defs.skills.items():
+        for tool in defs.tools_for(skill_id).values():
+            effect = outside_effect(project, tool)
+            answered = set(effect.answered) if effect is not None else set()
+            for write in code_facts(project, tool).writes:
+                key = qualify(write.key, skill_id, defs)
+                (found if write.key in answered else other).add(key)
+        for block in skill.blocks.values():
+            for step in block.steps:
+                if step.kind == "collect":
+                    other.add(qualify(str(step.target), skill_id, defs))
+                elif step.kind == "set_memory" and isinstance(step.target, dict):
+                    other |= {qualify(str(k), skill_id, defs) for k in step.target}
+    found = {k for k in found - other if not model_sets(defs, k)}
+    for skill_id in defs.skills:  # what a service reports, whoever writes it
+        found |= reported_fields(project, skill_id)
+    return frozenset(found)
+
+
+def unanswered(check: Check | None, answered: frozenset[str]) -> Check | None:
+    """`check` without the `memory_was_set` entries of `answered` (`answered_keys`; a
+    sequencing left with fewer than two steps goes)."""
+    if not check or not answered:
+        return check
+    items = check.get("memory_was_set")
+    if isinstance(items, list):
+        kept = [i for i in items if not (isinstance(i, dict) and i.get("name") in answered)]
+        return {"memory_was_set": kept} if kept else None
+    steps = check.get("sequencing")
+    if isinstance(steps, list):
+        kept = [c for c in steps if c.get("memory_was_set") not in answered]
+        return {"sequencing": kept} if len(kept) > 1 else None
+    return check
 
 
 class PathGoals(AvoidedGoals):
@@ -67,52 +117,14 @@ class PathGoals(AvoidedGoals):
             self.assertions.append(check)
 
     def answered_keys(self) -> frozenset[str]:
-        """Memory a tool writes from what a service outside the agent answers
-        (`OutsideEffect.answered`: `order["order_number"]`, a flag set only on a busy reply),
-        qualified for each skill that can call it: whether and what it writes no case can fix,
-        so a case asserts that the tool ran, never these. One set per project: it reads every
-        skill, and each case's goals ask for it."""
+        """See `answered_keys` (the module function)."""
         kept = self._answered
         if kept is None:
-            kept = self._answered = memoized(self.defs, "outside_answered_keys", self._answered_now)
+            kept = self._answered = answered_keys(self.project)
         return kept
 
-    def _answered_now(self) -> frozenset[str]:
-        found: set[str] = set()
-        other: set[str] = set()  # also written by the user, a step, the prose or code
-        for skill_id, skill in self.defs.skills.items():
-            for tool in self.defs.tools_for(skill_id).values():
-                effect = outside_effect(self.project, tool)
-                answered = set(effect.answered) if effect is not None else set()
-                for write in code_facts(self.project, tool).writes:
-                    key = qualify(write.key, skill_id, self.defs)
-                    (found if write.key in answered else other).add(key)
-            for block in skill.blocks.values():
-                for step in block.steps:
-                    if step.kind == "collect":
-                        other.add(qualify(str(step.target), skill_id, self.defs))
-                    elif step.kind == "set_memory" and isinstance(step.target, dict):
-                        other |= {qualify(str(k), skill_id, self.defs) for k in step.target}
-        found = {k for k in found - other if not self.model_sets(k)}
-        for skill_id in self.defs.skills:  # what a service reports, whoever writes it
-            found |= reported_fields(self.project, skill_id)
-        return frozenset(found)
-
     def _unanswered(self, check: Check | None) -> Check | None:
-        """`check` without the `memory_was_set` entries of `answered_keys` (a sequencing
-        left with fewer than two steps goes)."""
-        answered = self.answered_keys()
-        if not check or not answered:
-            return check
-        items = check.get("memory_was_set")
-        if isinstance(items, list):
-            kept = [i for i in items if not (isinstance(i, dict) and i.get("name") in answered)]
-            return {"memory_was_set": kept} if kept else None
-        steps = check.get("sequencing")
-        if isinstance(steps, list):
-            kept = [c for c in steps if c.get("memory_was_set") not in answered]
-            return {"sequencing": kept} if len(kept) > 1 else None
-        return check
+        return unanswered(check, self.answered_keys())
 
     def _exact_arguments(self, check: Check | None) -> Check | None:
         """`check` without the tool arguments that hold free text the user said (a date,
@@ -552,4 +564,4 @@ def _hashable_value(value: Any) -> bool:
     return value is not SET
 
 
-__all__ = ["PathGoals"]
+__all__ = ["PathGoals", "answered_keys", "unanswered"]
