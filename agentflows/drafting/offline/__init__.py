@@ -16,9 +16,6 @@ from evalcore.findings import Finding
 from ...planning import Behavior
 from .._engine import DraftContext, DraftResult, Usage
 
-Drafter = Callable[[DraftContext], dict[str, Any]]
-
-
 #: The offline drafter of each dialect, imported only when that dialect is drafted; a third
 #: name is its drafter that also says why a case needs review (`(document, reason)`).
 _DRAFTERS: dict[str, tuple[str, ...]] = {
@@ -28,19 +25,20 @@ _DRAFTERS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _drafter(dialect: str) -> Drafter:
-    module, name, *_ = _DRAFTERS[dialect]
-    return getattr(importlib.import_module(module, __package__), name)
+def _drafter(dialect: str) -> Callable[[DraftContext], Any]:
+    """The dialect's drafter: it returns the document, or `(document, needs-review reason)`
+    where the dialect has a drafter that says why a case needs review."""
+    module, name, *reviewed = _DRAFTERS[dialect]
+    return getattr(importlib.import_module(module, __package__), (reviewed or [name])[0])
 
 
 def _drafted(ctx: DraftContext) -> DraftResult:
     """The offline draft of `ctx`, with the drafter's needs-review reason where it has one."""
-    module, name, *reviewed = _DRAFTERS[ctx.dialect]
-    loaded = importlib.import_module(module, __package__)
-    if not reviewed:
-        return DraftResult(data=getattr(loaded, name)(ctx))
-    data, reason = getattr(loaded, reviewed[0])(ctx)
-    return DraftResult(data=data, needs_review=reason)
+    drafted = _drafter(ctx.dialect)(ctx)
+    if isinstance(drafted, tuple):
+        data, reason = drafted
+        return DraftResult(data=data, needs_review=reason)
+    return DraftResult(data=drafted)
 
 
 class OfflineEngine:
