@@ -171,7 +171,7 @@ def test_a_model_that_keeps_failing_fails_one_case_and_the_others_are_written() 
     doomed: list[str] = []
 
     def answer(behavior: dict[str, Any]) -> Any:
-        if behavior["type"] == "sad_path" and (not doomed or doomed[0] == behavior["id"]):
+        if behavior["type"] == "edge_case" and (not doomed or doomed[0] == behavior["id"]):
             doomed.append(behavior["id"])
             return TimeoutError("model timed out")
         return words(behavior)

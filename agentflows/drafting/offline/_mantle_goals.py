@@ -64,7 +64,6 @@ class Goals(GoalPieces):
             self.escalated()
         else:
             getattr(self, f"_{kind}", self._happy)()
-        self.direction()
         # what a skill reached only on a branch chance decides does is no fact of the case
         keys = chance_keys(self.project, self.skill.id)
         drawn = chance_skills(self.project, self.skill.id, keys)
@@ -80,6 +79,9 @@ class Goals(GoalPieces):
             )
             for text in conditional:
                 self.criterion(text)
+        # last: what the person asked for is theirs to ask, service answers included (their
+        # run may point the service at a sandbox)
+        self.direction()
         return self.criteria, self.assertions
 
     def _happy(self) -> None:
