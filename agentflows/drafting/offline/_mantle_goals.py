@@ -462,18 +462,8 @@ class Goals(GoalPieces):
         # starts this skill itself; else it may come as a fresh activation: no resume event
         closed = other is not None and (other.completed or self.script.closed_by_return)
         resumes = closed and not spec.get("leads_back")
-        if resumes:
+        if resumes:  # at the step it waited on: the block's own resume event says no more
             self.add(skill_check("skill_resumed", walk.skill, step))
-        if block and resumes:
-            self.add(
-                {
-                    "ordered_block_resumed": {
-                        "skill_id": walk.skill,
-                        "block_id": block,
-                        "step_id": step,
-                    }
-                }
-            )
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
         self.resumed_goal(walk)
