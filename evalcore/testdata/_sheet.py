@@ -35,6 +35,8 @@ from ._values import (
 )
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+#: A record value that starts with an ISO day (`2026-11-05`, `2026-12-02T10:00`).
+_ISO_START = re.compile(r"(\d{4}-\d\d-\d\d)(?:$|[T ])")
 #: An id's shape a description writes out (`OPN-#####`, `E#####`, `HM-XX-#######`,
 #: `CLM-YYYY-#####`): a prefix, maybe placeholder parts, then `#` for each digit.
 _HASHED = re.compile(r"\b[A-Z]{1,6}(?:-(?:[A-Z]{1,6}|#+))*-?#{2,}(?![#\w])")
@@ -390,13 +392,24 @@ class SheetBuilder:
         if written is not None and re.fullmatch(r"[A-Z]+-?#+", written.group()):
             # the shape the description writes out (`INC-####`), never another one
             return "".join(str(rng.randrange(10)) if c == "#" else c for c in written.group())
-        role = span_role(spec) if is_date(spec) else None
-        if role is not None:  # one end of a span: the end after the case's start
-            day = draw_day(spec, rng, self._span_start if role == "end" else None)
+        if spec.type not in ("categorical", "bool", "int", "float") and is_date(spec):
+            role = span_role(spec)  # one end of a span: the end after the case's start
+            day = draw_day(spec, rng, self._span_start if role == "end" else None, self._since())
             if role == "start" and isinstance(day, dt.date):
                 self._span_start = day
-            return written_day(spec, day)
+            return written_day(spec, day, rng)
         return typed_value(spec, rng, self.persona)
+
+    def _since(self) -> dt.date | None:
+        """The latest day the case's records hold (a prescription's last fill, a ledger's
+        last entry): a day the user gives for something ahead comes after it."""
+        days = [
+            dt.date.fromisoformat(found[1])
+            for record in self.sheet.records.values()
+            for value in record.values()
+            if isinstance(value, str) and (found := _ISO_START.match(value)) is not None
+        ]
+        return max(days, default=None)
 
     def add(self, label: str, value: Any, *, field: str | None = None) -> Fact | None:
         """Record a fact (once per label); None values are left out, never filler."""

@@ -1,0 +1,69 @@
+"""A date the simulated user gives fits the case's time: a day for something ahead (a
+pickup, a guest's arrival) comes after the generation day and after the days the case's
+records hold, with a time of day where the field asks for one; a day for something past
+comes before the generation day. The generation day is `SOURCE_DATE_EPOCH`'s where set.
+
+Before, dates were drawn around a fixed day in March 2026: a refill's preferred pickup day
+months in the past and before the prescription's last fill, and a guest PIN window as bare
+days where the field stores `MM/DD/YYYY HH:MM`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from evalcore.testdata import FieldSpec, SheetBuilder
+from evalcore.testdata._values import reference_day
+
+PICKUP = FieldSpec("pickup_day", "text", "The patient's preferred pickup day, MM/DD/YYYY.")
+INCIDENT = FieldSpec("incident_date", "text", "When the damage happened, MM/DD/YYYY.")
+FROM = FieldSpec("valid_from", "text", "When the guest PIN starts working, MM/DD/YYYY HH:MM.")
+UNTIL = FieldSpec("valid_until", "text", "When it stops working, MM/DD/YYYY HH:MM.")
+NEW_YEAR = "1767225600"  # 2026-01-01T00:00:00Z
+
+
+def _day(text: str, form: str = "%m/%d/%Y") -> dt.date:
+    return dt.datetime.strptime(text, form).date()
+
+
+def test_the_generation_day_is_source_date_epochs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NEW_YEAR)
+    assert reference_day() == dt.date(2026, 1, 1)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert reference_day() == dt.datetime.now(tz=dt.UTC).date()
+
+
+@pytest.mark.parametrize("epoch", [NEW_YEAR, "1798761600"])  # 2026-01-01, 2027-01-01
+def test_a_day_ahead_follows_the_generation_day_and_a_past_one_precedes_it(
+    monkeypatch: pytest.MonkeyPatch, epoch: str
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    today = reference_day()
+    for n in range(30):
+        sheet = SheetBuilder(f"case{n}", "")
+        assert today < _day(sheet.value(PICKUP)) <= today + dt.timedelta(days=30)
+        assert _day(sheet.value(INCIDENT)) < today
+
+
+def test_a_day_ahead_follows_the_days_the_cases_records_hold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NEW_YEAR)
+    for n in range(20):
+        sheet = SheetBuilder(f"case{n}", "")
+        sheet.sheet.records["prescriptions"] = {"rx": "6104428", "last_fill": "2026-09-09"}
+        sheet.sheet.records["orders"] = {"window": "2026-10-02T10:00"}
+        assert _day(sheet.value(PICKUP)) > dt.date(2026, 10, 2)
+
+
+def test_a_window_the_field_stores_with_hh_mm_has_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NEW_YEAR)
+    for n in range(20):
+        sheet = SheetBuilder(f"case{n}", "")
+        start = dt.datetime.strptime(sheet.value(FROM), "%m/%d/%Y %H:%M")
+        end = dt.datetime.strptime(sheet.value(UNTIL), "%m/%d/%Y %H:%M")
+        assert dt.datetime(2026, 1, 1) < start < end, (start, end)
+    spoken = FieldSpec("arrival_date", "text", "The day and time the guest arrives, HH:MM.")
+    assert " at " in SheetBuilder("c", "").value(spoken)
