@@ -14,7 +14,7 @@ import datetime as dt
 
 import pytest
 
-from evalcore.testdata import FieldSpec, SheetBuilder
+from evalcore.testdata import Collection, DataRecords, FieldSpec, SheetBuilder
 from evalcore.testdata._values import reference_day
 
 PICKUP = FieldSpec("pickup_day", "text", "The patient's preferred pickup day, MM/DD/YYYY.")
@@ -51,11 +51,28 @@ def test_a_day_ahead_follows_the_days_the_cases_records_hold(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", NEW_YEAR)
+    fills = [{"rx": f"61044{n}", "last_fill": f"2026-09-{n + 1:02d}"} for n in range(6)]
+    orders = [{"id": "WO-1", "window": "2026-10-02T10:00"}]
+    people = [{"id": "P-1", "passport_expiry": "2029-04-30"}]
+    few = DataRecords([Collection("people", tuple(people * 4))])
+    records = DataRecords(
+        [
+            Collection("prescriptions", tuple(fills)),
+            Collection("orders", tuple(orders)),
+            Collection("people", tuple(people)),
+        ]
+    )
     for n in range(20):
-        sheet = SheetBuilder(f"case{n}", "")
-        sheet.sheet.records["prescriptions"] = {"rx": "6104428", "last_fill": "2026-09-09"}
-        sheet.sheet.records["orders"] = {"window": "2026-10-02T10:00"}
+        sheet = SheetBuilder(f"case{n}", "", records)
+        sheet.sheet.records.update(prescriptions=fills[0], orders=orders[0])
         assert _day(sheet.value(PICKUP)) > dt.date(2026, 10, 2)
+        # a day beyond the data's own present (an expiry) bounds what is ahead: never a floor
+        sheet = SheetBuilder(f"case{n}", "", records)
+        sheet.sheet.records.update(people=people[0])
+        assert _day(sheet.value(PICKUP)) < dt.date(2026, 2, 1)
+        sheet = SheetBuilder(f"case{n}", "", few)  # only expiries: no present to read
+        sheet.sheet.records.update(people=people[0])
+        assert _day(sheet.value(PICKUP)) < dt.date(2026, 2, 1)
 
 
 def test_a_window_the_field_stores_with_hh_mm_has_a_time(monkeypatch: pytest.MonkeyPatch) -> None:

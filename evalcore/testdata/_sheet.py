@@ -130,6 +130,23 @@ def spoken_value(value: Any, spec: FieldSpec | None = None) -> str:
     return text
 
 
+#: The fewest dated values a project's records hold for their own present to be read.
+_FEW_DAYS = 5
+
+
+def _days(record: dict[str, Any]) -> list[dt.date]:
+    """The days a record's values start with (`2026-11-05`, `2026-12-02T10:00`)."""
+    out = []
+    for value in record.values():
+        found = _ISO_START.match(value) if isinstance(value, str) else None
+        if found is not None:
+            try:
+                out.append(dt.date.fromisoformat(found[1]))
+            except ValueError:
+                continue
+    return out
+
+
 class SheetBuilder:
     """Builds one case's `FactSheet` (see module doc)."""
 
@@ -401,15 +418,18 @@ class SheetBuilder:
         return typed_value(spec, rng, self.persona)
 
     def _since(self) -> dt.date | None:
-        """The latest day the case's records hold (a prescription's last fill, a ledger's
-        last entry): a day the user gives for something ahead comes after it."""
-        days = [
-            dt.date.fromisoformat(found[1])
-            for record in self.sheet.records.values()
-            for value in record.values()
-            if isinstance(value, str) and (found := _ISO_START.match(value)) is not None
-        ]
-        return max(days, default=None)
+        """The latest day the case's records hold of the data's past (a prescription's last
+        fill, a ledger's last entry): a day the user gives for something ahead comes after
+        it. A record's day beyond the data's own present (three quarters of the project's
+        record days fall on or before it) bounds what is ahead (a passport's expiry), so it
+        is left out; a project with fewer than `_FEW_DAYS` dated values gives no floor (a
+        handful of expiries has no present)."""
+        every = sorted(day for c in self.records.collections for r in c.records for day in _days(r))
+        if len(every) < _FEW_DAYS:  # too few to tell the data's past from its bounds
+            return None
+        present = every[len(every) * 3 // 4]
+        held = [d for r in self.sheet.records.values() for d in _days(r) if d <= present]
+        return max(held, default=None)
 
     def add(self, label: str, value: Any, *, field: str | None = None) -> Fact | None:
         """Record a fact (once per label); None values are left out, never filler."""
