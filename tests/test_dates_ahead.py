@@ -84,3 +84,42 @@ def test_a_window_the_field_stores_with_hh_mm_has_a_time(monkeypatch: pytest.Mon
         assert dt.datetime(2026, 1, 1) < start < end, (start, end)
     spoken = FieldSpec("arrival_date", "text", "The day and time the guest arrives, HH:MM.")
     assert " at " in SheetBuilder("c", "").value(spoken)
+
+
+def test_the_days_ahead_fall_on_the_weekdays_the_opening_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NEW_YEAR)
+    out = FieldSpec("depart_date", "text", "Departure day, MM/DD/YYYY.")
+    back = FieldSpec("return_date", "text", "Return day, MM/DD/YYYY.")
+    for n in range(20):
+        sheet = SheetBuilder(f"case{n}", "")
+        sheet.add("departure", sheet.value(out))
+        sheet.add("return", sheet.value(back))
+        sheet.add("incident", sheet.value(INCIDENT))
+        was = {f.label: f.value for f in sheet.sheet.facts}
+        sheet.on_weekdays("Book me to Chicago Tuesday, back Wednesday night.")
+        said = {f.label: _day(f.value) for f in sheet.sheet.facts}
+        assert said["departure"].weekday() == 1 and said["return"].weekday() == 2, said
+        assert dt.date(2026, 1, 1) < said["departure"] < said["return"]
+        assert said["return"] - said["departure"] <= dt.timedelta(days=7)
+        assert said["departure"] >= _day(was["departure"])  # never earlier than drawn
+        assert said["incident"] == _day(was["incident"])  # a day past is not moved
+        # a return with no departure in the case goes to the day the user comes back
+        alone = SheetBuilder(f"case{n}", "")
+        alone.add("return", alone.value(back))
+        alone.on_weekdays("Book me to Chicago Tuesday, back Wednesday night.")
+        assert _day(alone.sheet.facts[0].value).weekday() == 2
+
+
+def test_a_moved_window_keeps_its_times_and_its_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NEW_YEAR)
+    for n in range(20):
+        sheet = SheetBuilder(f"case{n}", "")
+        sheet.add("from", sheet.value(FROM))
+        sheet.add("until", sheet.value(UNTIL))
+        was = [dt.datetime.strptime(f.value, "%m/%d/%Y %H:%M") for f in sheet.sheet.facts]
+        sheet.on_weekdays("Can my sister get in Saturday?")
+        now = [dt.datetime.strptime(f.value, "%m/%d/%Y %H:%M") for f in sheet.sheet.facts]
+        assert now[0].weekday() == 5 and now[0].time() == was[0].time()
+        assert now[1] - now[0] == was[1] - was[0]

@@ -28,9 +28,11 @@ from ._values import (
     date_format,
     draw_day,
     is_date,
+    reference_day,
     span_role,
     spoken_date,
     typed_value,
+    weekdays_in,
     written_day,
 )
 
@@ -190,6 +192,8 @@ class SheetBuilder:
         if full_name:  # the caller the project's session already knows
             self.sheet.persona = self.sheet.persona.renamed(full_name)
         self._named = first_name is not None or bool(full_name)
+        self._drawn_days: dict[str, tuple[FieldSpec, dt.date]] = {}
+        """A drawn date as the user says it -> its field and day (`on_weekdays` moves it)."""
         self._span_start: dt.date | None = None
         """The day the case's span starts (`override_start`), for its end to follow."""
         self._others: dict[str, dict[str, Any]] = {}
@@ -414,7 +418,10 @@ class SheetBuilder:
             day = draw_day(spec, rng, self._span_start if role == "end" else None, self._since())
             if role == "start" and isinstance(day, dt.date):
                 self._span_start = day
-            return written_day(spec, day, rng)
+            said = written_day(spec, day, rng)
+            if isinstance(day, dt.date):
+                self._drawn_days[said] = (spec, day)
+            return said
         return typed_value(spec, rng, self.persona)
 
     def _since(self) -> dt.date | None:
@@ -430,6 +437,36 @@ class SheetBuilder:
         present = every[len(every) * 3 // 4]
         held = [d for r in self.sheet.records.values() for d in _days(r) if d <= present]
         return max(held, default=None)
+
+    def on_weekdays(self, opening: str) -> None:
+        """Move the drawn days ahead to the weekdays `opening` names ("Tuesday, back
+        Wednesday night": a span's start or a lone day ahead to the first Tuesday on or after
+        it, a span's end to the first Wednesday after the start): a day the user gives must
+        agree with the weekday they opened with. Where the opening names one weekday only, a
+        span's end keeps its distance from the start."""
+        named = weekdays_in(opening)
+        if not named:
+            return
+        today = reference_day()
+        moved: dt.date | None = None
+        shift = dt.timedelta(0)
+        for n, fact in enumerate(self.sheet.facts):
+            drawn = self._drawn_days.get(fact.value)
+            if drawn is None or drawn[1] <= today:
+                continue
+            spec, day = drawn
+            if span_role(spec) == "end" and len(named) > 1:
+                floor = moved + dt.timedelta(days=1) if moved else day
+                new = floor + dt.timedelta(days=(named[-1] - floor.weekday()) % 7)
+            elif span_role(spec) == "end" or moved is not None:
+                new = day + shift
+            else:
+                new = day + dt.timedelta(days=(named[0] - day.weekday()) % 7)
+                shift = new - day
+            moved = new
+            fmt = date_format(spec.description)
+            was, now = ((d.strftime(fmt) if fmt else spoken_date(d)) for d in (day, new))
+            self.sheet.facts[n] = replace(fact, value=fact.value.replace(was, now, 1))
 
     def add(self, label: str, value: Any, *, field: str | None = None) -> Fact | None:
         """Record a fact (once per label); None values are left out, never filler."""

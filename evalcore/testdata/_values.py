@@ -10,6 +10,7 @@ never already past when the case is written.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import json
 import os
@@ -211,6 +212,12 @@ def draw_day(
     if allows_relative(spec.description) and rng.random() < 0.4:
         return "yesterday"
     return today - dt.timedelta(days=rng.randrange(1, 45))
+
+
+def weekdays_in(text: str) -> list[int]:
+    """The weekdays `text` names, in order (`Monday` = 0), by the calendar's own names."""
+    names = {name.lower(): n for n, name in enumerate(calendar.day_name)}
+    return [names[w] for w in re.findall(r"[a-z]+", text.lower()) if w in names]
 
 
 def written_day(spec: FieldSpec, day: dt.date | str, rng: random.Random | None = None) -> str:
@@ -425,5 +432,6 @@ __all__ = [
     "spoken_date",
     "typed_value",
     "wants_time",
+    "weekdays_in",
     "written_day",
 ]
