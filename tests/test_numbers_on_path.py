@@ -20,7 +20,7 @@ from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 from agentflows.drafting.offline._mantle_facts import on_the_path
 from evalcore.definitions import load_project
 from evalcore.testdata import FieldSpec, SheetBuilder, case_rng
-from evalcore.testdata._values import REFERENCE_DAY, typed_value
+from evalcore.testdata._values import reference_day, typed_value
 
 
 def _draws(spec: FieldSpec) -> set[object]:
@@ -117,4 +117,4 @@ def test_the_end_of_a_span_comes_after_its_start() -> None:
         assert first < last, (first, last)  # ISO days compare as text
         # an end with no start in the case is still a coming day, never a past one
         came = dt.datetime.strptime(SheetBuilder(f"c{n}", "").value(back), "%m/%d/%Y").date()
-        assert came > REFERENCE_DAY, came
+        assert came > reference_day(), came

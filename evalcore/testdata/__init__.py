@@ -26,7 +26,6 @@ from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
 from ._told import incident_for, told_value
 from ._values import (
-    REFERENCE_DAY,
     FieldSpec,
     allows_relative,
     date_format,
@@ -41,7 +40,6 @@ __all__ = [
     "DOMAINS",
     "FAILING_ACCOUNT",
     "NEGATIVE_ACCOUNT",
-    "REFERENCE_DAY",
     "Caller",
     "Collection",
     "DataRecords",

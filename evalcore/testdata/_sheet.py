@@ -28,13 +28,17 @@ from ._values import (
     date_format,
     draw_day,
     is_date,
+    reference_day,
     span_role,
     spoken_date,
     typed_value,
+    weekdays_in,
     written_day,
 )
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+#: A record value that starts with an ISO day (`2026-11-05`, `2026-12-02T10:00`).
+_ISO_START = re.compile(r"(\d{4}-\d\d-\d\d)(?:$|[T ])")
 #: An id's shape a description writes out (`OPN-#####`, `E#####`, `HM-XX-#######`,
 #: `CLM-YYYY-#####`): a prefix, maybe placeholder parts, then `#` for each digit.
 _HASHED = re.compile(r"\b[A-Z]{1,6}(?:-(?:[A-Z]{1,6}|#+))*-?#{2,}(?![#\w])")
@@ -128,6 +132,23 @@ def spoken_value(value: Any, spec: FieldSpec | None = None) -> str:
     return text
 
 
+#: The fewest dated values a project's records hold for their own present to be read.
+_FEW_DAYS = 5
+
+
+def _days(record: dict[str, Any]) -> list[dt.date]:
+    """The days a record's values start with (`2026-11-05`, `2026-12-02T10:00`)."""
+    out = []
+    for value in record.values():
+        found = _ISO_START.match(value) if isinstance(value, str) else None
+        if found is not None:
+            try:
+                out.append(dt.date.fromisoformat(found[1]))
+            except ValueError:
+                continue
+    return out
+
+
 class SheetBuilder:
     """Builds one case's `FactSheet` (see module doc)."""
 
@@ -171,6 +192,8 @@ class SheetBuilder:
         if full_name:  # the caller the project's session already knows
             self.sheet.persona = self.sheet.persona.renamed(full_name)
         self._named = first_name is not None or bool(full_name)
+        self._drawn_days: dict[str, tuple[FieldSpec, dt.date]] = {}
+        """A drawn date as the user says it -> its field and day (`on_weekdays` moves it)."""
         self._span_start: dt.date | None = None
         """The day the case's span starts (`override_start`), for its end to follow."""
         self._others: dict[str, dict[str, Any]] = {}
@@ -390,13 +413,60 @@ class SheetBuilder:
         if written is not None and re.fullmatch(r"[A-Z]+-?#+", written.group()):
             # the shape the description writes out (`INC-####`), never another one
             return "".join(str(rng.randrange(10)) if c == "#" else c for c in written.group())
-        role = span_role(spec) if is_date(spec) else None
-        if role is not None:  # one end of a span: the end after the case's start
-            day = draw_day(spec, rng, self._span_start if role == "end" else None)
+        if spec.type not in ("categorical", "bool", "int", "float") and is_date(spec):
+            role = span_role(spec)  # one end of a span: the end after the case's start
+            day = draw_day(spec, rng, self._span_start if role == "end" else None, self._since())
             if role == "start" and isinstance(day, dt.date):
                 self._span_start = day
-            return written_day(spec, day)
+            said = written_day(spec, day, rng)
+            if isinstance(day, dt.date):
+                self._drawn_days[said] = (spec, day)
+            return said
         return typed_value(spec, rng, self.persona)
+
+    def _since(self) -> dt.date | None:
+        """The latest day the case's records hold of the data's past (a prescription's last
+        fill, a ledger's last entry): a day the user gives for something ahead comes after
+        it. A record's day beyond the data's own present (three quarters of the project's
+        record days fall on or before it) bounds what is ahead (a passport's expiry), so it
+        is left out; a project with fewer than `_FEW_DAYS` dated values gives no floor (a
+        handful of expiries has no present)."""
+        every = sorted(day for c in self.records.collections for r in c.records for day in _days(r))
+        if len(every) < _FEW_DAYS:  # too few to tell the data's past from its bounds
+            return None
+        present = every[len(every) * 3 // 4]
+        held = [d for r in self.sheet.records.values() for d in _days(r) if d <= present]
+        return max(held, default=None)
+
+    def on_weekdays(self, opening: str) -> None:
+        """Move the drawn days ahead to the weekdays `opening` names ("Tuesday, back
+        Wednesday night": a span's start or a lone day ahead to the first Tuesday on or after
+        it, a span's end to the first Wednesday after the start): a day the user gives must
+        agree with the weekday they opened with. Where the opening names one weekday only, a
+        span's end keeps its distance from the start."""
+        named = weekdays_in(opening)
+        if not named:
+            return
+        today = reference_day()
+        moved: dt.date | None = None
+        shift = dt.timedelta(0)
+        for n, fact in enumerate(self.sheet.facts):
+            drawn = self._drawn_days.get(fact.value)
+            if drawn is None or drawn[1] <= today:
+                continue
+            spec, day = drawn
+            if span_role(spec) == "end" and len(named) > 1:
+                floor = moved + dt.timedelta(days=1) if moved else day
+                new = floor + dt.timedelta(days=(named[-1] - floor.weekday()) % 7)
+            elif span_role(spec) == "end" or moved is not None:
+                new = day + shift
+            else:
+                new = day + dt.timedelta(days=(named[0] - day.weekday()) % 7)
+                shift = new - day
+            moved = new
+            fmt = date_format(spec.description)
+            was, now = ((d.strftime(fmt) if fmt else spoken_date(d)) for d in (day, new))
+            self.sheet.facts[n] = replace(fact, value=fact.value.replace(was, now, 1))
 
     def add(self, label: str, value: Any, *, field: str | None = None) -> Fact | None:
         """Record a fact (once per label); None values are left out, never filler."""

@@ -3,13 +3,17 @@ format, an id in the described shape, an e-mail or phone that belongs to the per
 
 `typed_value(spec, rng, persona)` returns None when nothing fits a free-text field: the
 caller then leaves the fact out (or takes it from a data record) rather than saying filler.
-Dates are drawn around a fixed reference day (never the clock), so drafts stay reproducible.
+Dates are drawn around the generation day (`reference_day`): `SOURCE_DATE_EPOCH`'s where set,
+so drafts stay reproducible, else today's, so a day the user gives for something ahead is
+never already past when the case is written.
 """
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import json
+import os
 import random
 import re
 import unicodedata
@@ -18,8 +22,15 @@ from typing import Any
 
 from ._people import FIRST_NAMES, LAST_NAMES, Persona
 
-#: The day relative dates count from: drafts must not depend on when they were written.
-REFERENCE_DAY = dt.date(2026, 3, 16)
+
+def reference_day() -> dt.date:
+    """The day relative dates count from: the generation day, `SOURCE_DATE_EPOCH`'s (UTC)
+    where set (reproducible output), else today's (UTC)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC).date()
+    return dt.datetime.now(tz=dt.UTC).date()
+
 
 _FORMATS = (
     (re.compile(r"\bMM/DD/YYYY\b", re.I), "%m/%d/%Y"),
@@ -30,6 +41,11 @@ _FORMATS = (
     (re.compile(r"\bMM-DD-YYYY\b", re.I), "%m-%d-%Y"),
     (re.compile(r"\bMM/YYYY\b", re.I), "%m/%Y"),
 )
+#: A date field whose description asks for the time of day too ("MM/DD/YYYY HH:MM"): a bare
+#: day would leave the user to invent the hour.
+_WITH_TIME = re.compile(r"\bHH:?MM\b", re.I)
+#: The hours a drawn time of day takes (office hours, on the hour or the half hour).
+_HOURS = tuple(range(9, 18))
 _RELATIVE = re.compile(r"\b(yesterday|today|last (?:week|night)|relative)\b", re.I)
 _SHAPED_ID = re.compile(r"\b([A-Z]{1,5}[-_ ]?\d{3,10}|\d{6,12})\b")
 _NUMBERS = {
@@ -138,6 +154,11 @@ def date_format(description: str) -> str | None:
     return None
 
 
+def wants_time(description: str) -> bool:
+    """Whether a date field's description asks for the time of day as well."""
+    return bool(_WITH_TIME.search(description))
+
+
 def allows_relative(description: str) -> bool:
     """True when the description lets the user say "yesterday" for the date."""
     return bool(_RELATIVE.search(description))
@@ -163,38 +184,66 @@ def span_role(spec: FieldSpec) -> str | None:
     return "start" if words & _SPAN_START else None
 
 
-def draw_day(spec: FieldSpec, rng: random.Random, after: dt.date | None = None) -> dt.date | str:
-    """The day of `draw_date`, or "yesterday" where the description allows it. The end of
-    a span (`override_end`, `return_date`) is a coming day one to seven days after `after`
-    (the case's start of the span), never before it."""
+def draw_day(
+    spec: FieldSpec,
+    rng: random.Random,
+    after: dt.date | None = None,
+    since: dt.date | None = None,
+) -> dt.date | str:
+    """The day of `draw_date`, or "yesterday" where the description allows it. A day for
+    something ahead (a pickup, a booking, a span's start) comes after the generation day and
+    after `since` (the latest day the case's records hold: a pickup follows the last fill);
+    the end of a span (`override_end`, `return_date`) is one to seven days after `after`
+    (the case's start of the span), never before it; a day for something past is before the
+    generation day."""
     words = spec.text.lower()
     role = span_role(spec)
+    today = reference_day()
+    ahead = max(today, since) if since is not None else today
     if "birth" in words or re.search(r"\bdob\b", words):
         return dt.date(1950, 1, 1) + dt.timedelta(days=rng.randrange(0, 54 * 365))
     if role == "end":
-        start = after or REFERENCE_DAY + dt.timedelta(days=rng.randrange(3, 60))
-        return max(start, REFERENCE_DAY) + dt.timedelta(days=rng.randrange(1, 8))
+        start = after or ahead + dt.timedelta(days=rng.randrange(2, 22))
+        return max(start, ahead) + dt.timedelta(days=rng.randrange(1, 8))
     if role == "start" or re.search(
         r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words
     ):
-        return REFERENCE_DAY + dt.timedelta(days=rng.randrange(3, 60))
+        return ahead + dt.timedelta(days=rng.randrange(2, 22))
     if allows_relative(spec.description) and rng.random() < 0.4:
         return "yesterday"
-    return REFERENCE_DAY - dt.timedelta(days=rng.randrange(1, 45))
+    return today - dt.timedelta(days=rng.randrange(1, 45))
 
 
-def written_day(spec: FieldSpec, day: dt.date | str) -> str:
-    """`day` as the field's description writes dates (`MM/DD/YYYY`, ISO), else spoken."""
+def weekdays_in(text: str) -> list[int]:
+    """The weekdays `text` names, in order (`Monday` = 0), by the calendar's own names."""
+    names = {name.lower(): n for n, name in enumerate(calendar.day_name)}
+    return [names[w] for w in re.findall(r"[a-z]+", text.lower()) if w in names]
+
+
+def written_day(spec: FieldSpec, day: dt.date | str, rng: random.Random | None = None) -> str:
+    """`day` as the field's description writes dates (`MM/DD/YYYY`, ISO), else spoken; with
+    a time of day (drawn from `rng`, in office hours) where the description asks for one."""
     if isinstance(day, str):
         return day
     fmt = date_format(spec.description)
-    return day.strftime(fmt) if fmt else spoken_date(day)
+    if not wants_time(spec.description):
+        return day.strftime(fmt) if fmt else spoken_date(day)
+    rng = rng or random.Random(f"{spec.name}:{day.isoformat()}")
+    moment = dt.datetime.combine(day, dt.time(rng.choice(_HOURS), rng.choice((0, 30))))
+    if fmt:
+        return moment.strftime(f"{fmt} %H:%M")
+    return f"{spoken_date(day)} at {moment:%H:%M}"
 
 
-def draw_date(spec: FieldSpec, rng: random.Random, after: dt.date | None = None) -> str:
+def draw_date(
+    spec: FieldSpec,
+    rng: random.Random,
+    after: dt.date | None = None,
+    since: dt.date | None = None,
+) -> str:
     """A date for the field: a birth date for birth fields, else a recent or coming day
-    (see `draw_day`)."""
-    return written_day(spec, draw_day(spec, rng, after))
+    (see `draw_day`), with a time of day where the field asks for one."""
+    return written_day(spec, draw_day(spec, rng, after, since), rng)
 
 
 def shaped_like(example: str, rng: random.Random) -> str:
@@ -371,16 +420,18 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
 
 
 __all__ = [
-    "REFERENCE_DAY",
     "FieldSpec",
     "allows_relative",
     "date_format",
     "draw_date",
     "draw_day",
     "is_date",
+    "reference_day",
     "shaped_like",
     "span_role",
     "spoken_date",
     "typed_value",
+    "wants_time",
+    "weekdays_in",
     "written_day",
 ]

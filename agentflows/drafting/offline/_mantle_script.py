@@ -587,6 +587,8 @@ class _Writer:
                 self.context.cues.append(cue)
             else:
                 self.context.before_end = line
+        if self.context.opening:  # "Tuesday, back Wednesday": the days given agree with it
+            self.sheet.on_weekdays(self.context.opening)
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         self.context.intent = intent_clause(self.defs, skill)
