@@ -69,3 +69,20 @@ def test_cases_on_a_field_come_only_where_the_prose_asks_for_it(tmp_path: Path) 
         "correction": "alarm_line.kind",
         "unclear_answer": "alarm_line.kind",
     }
+
+
+def test_a_detour_waits_only_at_a_question_every_run_asks() -> None:
+    """The alarm-type field of these skills is set from what the user describes (and the
+    emergency skill forbids other questions first): a detour there may never get its cue,
+    so it waits at a block step or is not planned."""
+    corpus = Path(__file__).parent / "data" / "corpus"
+    for name, skill_id in [
+        ("oakline_residents", "emergency_line"),
+        ("brewline_shifts", "inventory_count"),
+    ]:
+        project = load_project(corpus / name)
+        skill = project.mantle.skills[skill_id]
+        steps = {s.id for b in skill.blocks.values() for s in b.steps}
+        for behavior in plan_source(project, "mantle", skill_id, None).behaviors:
+            if behavior.case == "digression":
+                assert behavior.facts["digression"]["step"] in steps, behavior.description
