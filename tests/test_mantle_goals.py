@@ -362,6 +362,8 @@ def test_a_token_that_ends_its_sentence_keeps_its_name():
     [
         ("meadow_pharmacy", "refill_prescription", "delivery", "pickup"),
         ("oakline_residents", "maintenance_request", "heating_cooling", "temp"),
+        # the step reads "for home the damaged area": not on the car path
+        ("harbor_mutual", "file_claim", "auto", "damaged"),
     ],
 )
 def test_a_read_back_criterion_names_only_what_the_read_back_step_says(

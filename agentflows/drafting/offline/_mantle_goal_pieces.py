@@ -204,7 +204,12 @@ class GoalPieces(HandoffGoals):
                 for n in effect.reads
                 if f"{walk.skill}.{n}" in names
                 and names[f"{walk.skill}.{n}"].type != "bool"
-                and (names_field(said, n) if said is not None else f"{walk.skill}.{n}" not in flags)
+                and (
+                    # on this path, and named by the step ("for home the damaged area")
+                    f"{walk.skill}.{n}" in walk.memory and names_field(said, n)
+                    if said is not None
+                    else f"{walk.skill}.{n}" not in flags
+                )
             ]
             what = " and the ".join(shown[::-1]) if shown else "details"
             # in words, not the tool's id (a criterion naming it is a lookup a judge can

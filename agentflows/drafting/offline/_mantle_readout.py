@@ -109,8 +109,17 @@ def read_back_text(skill: Skill | None, flag: str) -> str | None:
     return " ".join(parts) if parts else None
 
 
+#: The shortest last word of a field's name that names the field alone.
+_HEAD_WORD = 4
+
+
 def names_field(text: str, key: str) -> bool:
-    """Whether `text` names a field, word by word ("policy number" names `policy_num`)."""
+    """Whether `text` names a field: by its name, word by word ("policy number" names
+    `policy_num`), or by the last word of it ("the date" names `incident_date`; an `_f` or
+    `_id` suffix names nothing)."""
+    head = key.removesuffix("_id").split("_")[-1]
+    if len(head) >= _HEAD_WORD and re.search(rf"\b{re.escape(head)}\b", text, re.I):
+        return True
     return _names(text, key) or key in text
 
 
