@@ -355,3 +355,26 @@ def test_a_token_that_ends_its_sentence_keeps_its_name():
         "If they want the next inspection, offer to book it with @skill.inspections."
     )
     assert rule is not None and rule.endswith("with inspections"), rule
+
+
+@pytest.mark.parametrize(
+    ("project", "skill", "case", "left_out"),
+    [
+        ("meadow_pharmacy", "refill_prescription", "delivery", "pickup"),
+        ("oakline_residents", "maintenance_request", "heating_cooling", "temp"),
+        # the step reads "for home the damaged area": not on the car path
+        ("harbor_mutual", "file_claim", "auto", "damaged"),
+    ],
+)
+def test_a_read_back_criterion_names_only_what_the_read_back_step_says(
+    project: str, skill: str, case: str, left_out: str
+) -> None:
+    """The step that asks for the yes names what it reads back ("the category, the problem
+    and whether they may enter"): a tool argument it leaves out is no part of a read-back a
+    correct agent gives."""
+    loaded = load_project(Path(__file__).parent / "data" / "corpus" / project)
+    plan = {b.case: b for b in plan_source(loaded, "mantle", skill, None).behaviors}
+    data = draft_mantle(DraftContext(loaded, "mantle", plan[case]))
+    read_backs = [c for c in data["scenario"]["goals"]["criteria"] if "back for the" in c]
+    assert read_backs
+    assert not any(left_out in c for c in read_backs), read_backs

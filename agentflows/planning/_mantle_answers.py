@@ -6,15 +6,36 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.agents.reference import optional_fields
+from evalcore.definitions import Project
+from evalcore.definitions.skill_model import asked_in_paragraph, skill_model
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
 from ._mantle_phrases import names_strongly, value_line
 from ._mantle_planner import PlannerBase
 from ._mantle_vocab import value_groups
+from ._mantle_walk import Ask
 
 #: Values that name no case of their own ("other", "unknown").
 _CATCH_ALL = frozenset({"other", "unknown", "none", "not_sure", "unsure"})
+
+
+def always_asked(project: Project, ask: Ask) -> bool:
+    """Whether every correct run asks this question: a block step that waits for the
+    field, or a prose paragraph naming it that asks the user. A field the agent sets from
+    what the user describes or asks for ("set the type from what they describe") may be
+    settled by the opening, so no correction, vague answer or detour is scripted on it."""
+    if ask.kind in ("collect", "instructions"):
+        return True  # a block step that waits for the field
+    defs = project.mantle
+    owner = defs.skills.get(ask.skill) if defs is not None else None
+    if defs is None or owner is None:
+        return False
+    model = skill_model(project, owner.id)
+    spec = next((f for f in model.fields if f.qualified == ask.field), None)
+    if spec is not None and spec.asked_by == "request":
+        return False
+    return asked_in_paragraph(owner.body or "", defs.memory_field(ask.field or ""))
 
 
 class AnswerBehaviors(PlannerBase):
@@ -85,7 +106,8 @@ class AnswerBehaviors(PlannerBase):
         walk = self.walk({"values": self.base})
         # an answer the agent may never ask for is none a correct agent must take back
         optional = optional_fields(self.project, self.skill.id)
-        asked = [(f, v) for f, v in self._asked_fields(walk) if f not in optional]
+        sure = {a.field for a in walk.asks if a.field and always_asked(self.project, a)}
+        asked = [(f, v) for f, v in self._asked_fields(walk) if f not in optional and f in sure]
         routing = {f.qualified for f in self.routing}
         plain = [(i, f) for i, (f, _) in enumerate(asked) if f not in routing]
         choice = (
@@ -167,7 +189,7 @@ class AnswerBehaviors(PlannerBase):
         for index, ask in enumerate(walk.asks):
             if ask.kind not in ("collect", "ask_field", "instructions") or not ask.field:
                 continue
-            if ask.field in optional:
+            if ask.field in optional or not always_asked(self.project, ask):
                 continue
             field = self.defs.memory_field(ask.field)
             values = field.named_values if field is not None else []
@@ -208,4 +230,4 @@ class AnswerBehaviors(PlannerBase):
         return []
 
 
-__all__ = ["AnswerBehaviors"]
+__all__ = ["AnswerBehaviors", "always_asked"]

@@ -14,6 +14,7 @@ from evalcore.definitions.skill_model import sentences, skill_model
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
+from ._mantle_answers import always_asked
 from ._mantle_paths import project_rule
 from ._mantle_phrases import (
     activation_phrase,
@@ -132,6 +133,8 @@ class DetourBehaviors(PlannerBase):
                 if a.kind != "identity"
                 and a.skill == self.skill.id
                 and not optional_ask(self.skill.body, a.prompt)
+                # a question the opening may settle is no cue a correct run gives
+                and (a.field is None or always_asked(self.project, a))
             ),
             None,
         )

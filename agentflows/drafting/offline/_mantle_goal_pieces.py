@@ -16,6 +16,7 @@ from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import narrowed, pick, prose_rules
 from ._mantle_facts import offers
 from ._mantle_handoff import HandoffGoals
+from ._mantle_readout import names_field, read_back_text
 from ._mantle_said_form import either_form
 
 
@@ -190,14 +191,25 @@ class GoalPieces(HandoffGoals):
             names = self.defs.memory_names()
             asked = {a.field for a in walk.asks if a.value is True}
             flags = [k.removeprefix("session.") for k in keys]
-            if not any(f in asked and getattr(names.get(f), "type", None) == "bool" for f in flags):
+            agreed = [
+                f for f in flags if f in asked and getattr(names.get(f), "type", None) == "bool"
+            ]
+            if not agreed:
                 continue
+            # the step that asks for the yes says what it reads back: a field its text or
+            # its completion does not name may be left out by a correct agent
+            said = read_back_text(self.defs.skills.get(walk.skill), agreed[0])
             shown = [
                 value_words(n.removesuffix("_id"))
                 for n in effect.reads
                 if f"{walk.skill}.{n}" in names
-                and f"{walk.skill}.{n}" not in flags
                 and names[f"{walk.skill}.{n}"].type != "bool"
+                and (
+                    # on this path, and named by the step ("for home the damaged area")
+                    f"{walk.skill}.{n}" in walk.memory and names_field(said, n)
+                    if said is not None
+                    else f"{walk.skill}.{n}" not in flags
+                )
             ]
             what = " and the ".join(shown[::-1]) if shown else "details"
             # in words, not the tool's id (a criterion naming it is a lookup a judge can

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from evalcore.definitions import Skill
+from evalcore.definitions.conditions import condition_keys
 from evalcore.testdata import Caller, DataRecords, caller_ids
 
 #: A paragraph that tells the agent to say what it read.
@@ -92,6 +93,36 @@ def _singular(name: str) -> str:
     return last[:-1] if last.endswith("s") and not last.endswith("ss") else last
 
 
+def read_back_text(skill: Skill | None, flag: str) -> str | None:
+    """What the steps that fill the yes/no `flag` (qualified) say and complete on: the
+    instructions' text and the other fields of their `complete_when`; None where no
+    instructions step fills it (the read-back is then the runtime's own)."""
+    if skill is None:
+        return None
+    parts = [
+        f"{step.target or ''} {step.fields.get('complete_when') or ''}"
+        for block in skill.blocks.values()
+        for step in block.steps
+        if step.kind == "instructions"
+        and flag in condition_keys(str(step.fields.get("complete_when") or ""))
+    ]
+    return " ".join(parts) if parts else None
+
+
+#: The shortest last word of a field's name that names the field alone.
+_HEAD_WORD = 4
+
+
+def names_field(text: str, key: str) -> bool:
+    """Whether `text` names a field: by its name, word by word ("policy number" names
+    `policy_num`), or by the last word of it ("the date" names `incident_date`; an `_f` or
+    `_id` suffix names nothing)."""
+    head = key.removesuffix("_id").split("_")[-1]
+    if len(head) >= _HEAD_WORD and re.search(rf"\b{re.escape(head)}\b", text, re.I):
+        return True
+    return _names(text, key) or key in text
+
+
 def _names(text: str, key: str) -> bool:
     """Whether prose names a field, word by word ("policy number" names `policy_num`)."""
     words = [w for w in key.lower().split("_") if w]
@@ -110,4 +141,4 @@ def _record(record: dict[str, Any], named: list[str]) -> str:
     return f"{head} ({details})"
 
 
-__all__ = ["readout_criterion"]
+__all__ = ["names_field", "read_back_text", "readout_criterion"]

@@ -12,7 +12,7 @@ from ._build import build_skill_model, skill_model, skill_models
 from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
 from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
-from ._fields import asking_sentence, asks_for, instruction_prompt, skill_fields
+from ._fields import asked_in_paragraph, asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
 from ._mentions import asked_to, set_at, set_from_answer
 from ._normalised import normalised_parameters
@@ -68,6 +68,7 @@ __all__ = [
     "Where",
     "Write",
     "answer_writers",
+    "asked_in_paragraph",
     "asked_to",
     "asking_sentence",
     "asks_for",

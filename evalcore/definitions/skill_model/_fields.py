@@ -164,6 +164,17 @@ def asking_sentence(
     return None
 
 
+def asked_in_paragraph(text: str, field: MemoryField | None) -> bool:
+    """Whether a prose paragraph that names the field asks the user something ("Ask for a
+    quick rating. Set `rating` to up or down."): a field only set from what the user
+    describes ("Set the type from what they describe") may be settled by their opening and
+    never asked."""
+    if field is None:
+        return False
+    pattern = name_pattern(field)
+    return any(ASK.search(p.text) and pattern.search(p.text) for p in paragraphs(text))
+
+
 def asks_for(text: str, field: MemoryField | None, holds: Callable[[str], bool]) -> bool:
     """Whether a sentence in scope asks the user for `field` by name (`asking_sentence`)."""
     return asking_sentence(text, field, holds) is not None
