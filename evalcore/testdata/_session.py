@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._sha256 import sha256
-from ._records import ROLE_PREFIXES, Collection, DataRecords, record_name
+from ._records import ROLE_PREFIXES, Collection, DataRecords, in_standing, record_name
 from ._rng import case_rng
 
 #: Words of a field name that say its shape, not what it is (`store_id` is a store).
@@ -85,12 +85,15 @@ def session_person(
     skill: str | None = None,
 ) -> dict[str, Any]:
     """The case's signed-in person of `collection`: one of the caller's own records
-    (`DataRecords.owned`) that agrees with the `fixed` seeds where any does, and, with
+    (`DataRecords.owned`) that agrees with the `fixed` seeds where any does, in good
+    standing where any is (`in_standing`: the sign-in turns an inactive account away, and
+    the case never gets past it), and, with
     `skill`, who holds their own record in each file the skill's tools read by their id
     (`DataRecords.owns_all`) where anyone does; dealt in turn by `slot` (the case's place
     among its skill's cases), else chosen stably by `key`."""
     own = records.owned(collection.records)
     pool = [r for r in own if _agrees(r, fixed)] or own
+    pool = [r for r in pool if in_standing(r)] or pool
     if skill is not None:
         pool = [r for r in pool if records.owns_all(r, skill)] or pool
     if slot is None:

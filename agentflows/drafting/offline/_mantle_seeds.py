@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions import MemoryField, Project
-from evalcore.definitions._preconditions import gate_seeds, opening_seeds
+from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
 from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata import Caller, DataRecords, SheetBuilder, own_key, people_of, session_person
 from evalcore.testdata._accounts import account_of, account_value
@@ -61,6 +61,17 @@ def _case_skills(behavior: Behavior) -> list[str]:
     return skills
 
 
+def _signed_skills(project: Project, behavior: Behavior) -> list[str]:
+    """The case's skills, each after the sign-in skill that opens its precondition
+    (`opener_of`): the channel seeds what that sign-in's tool looks the person up by (the
+    badge a workspace sign-in knows), or the check has nobody to find."""
+    out: list[str] = []
+    for skill_id in _case_skills(behavior):
+        opener = opener_of(project, skill_id)
+        out += [s for s in (opener, skill_id) if s and s not in out]
+    return out
+
+
 def session_seeds(
     project: Project,
     behavior: Behavior,
@@ -76,7 +87,11 @@ def session_seeds(
     `project.role`). `account` (`failing`, `negative`): the first id among them is the test
     account's (`R-50150`), for a project that seeds no caller phone the account could go
     in."""
-    fields = [f for skill_id in _case_skills(behavior) for f in session_fields(project, skill_id)]
+    fields = [
+        f
+        for skill_id in _signed_skills(project, behavior)
+        for f in session_fields(project, skill_id)
+    ]
     person = _person(sheet, [f.name for f in fields], fixed or {}, behavior.source)
     out: dict[str, Any] = {}
     ids: list[str] = []  # the free-text ids among them, which may be widened
