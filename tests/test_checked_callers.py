@@ -5,7 +5,9 @@ skill opens (its tool looks the badge up in the user list and turns an inactive 
 away) seeded no badge where the skill's own tools take none, so the persona was an invented
 name the user list does not hold, and where it did seed one it could be an inactive
 account's: either way a correct agent stops at the check and nothing the case asserts
-happens.
+happens. And a skill whose precondition the channel seeds (`project.signed_in: true`)
+seeded a signed-in session of nobody where its own tools take no id: the persona was no
+one the directory holds.
 """
 
 from __future__ import annotations
@@ -139,9 +141,22 @@ FILES = {
 }
 
 
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    root = write_project(tmp_path_factory.mktemp("makerspace"), FILES)
+#: The same desk where the portal signs the member in (a seeded flag) before the chat.
+SEEDED = {
+    **FILES,
+    "agent.yml": AGENT.replace("session.project.checked", "session.project.signed_in"),
+    "memory.yml": MEMORY
+    + "signed_in:\n  type: bool\n  description: True when the portal signed the member in.\n"
+    + "  seed: true\n",
+}
+
+
+@pytest.fixture(scope="module", params=["sign-in skill", "seeded sign-in"])
+def generated(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
+    files = FILES if request.param == "sign-in skill" else SEEDED
+    root = write_project(tmp_path_factory.mktemp("makerspace"), files)
     return generate_offline(root, ["book"], tmp_path_factory.mktemp("out"))
 
 

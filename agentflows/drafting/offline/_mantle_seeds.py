@@ -72,6 +72,27 @@ def _signed_skills(project: Project, behavior: Behavior) -> list[str]:
     return out
 
 
+def _who_signed_in(project: Project, behavior: Behavior, records: DataRecords) -> list[MemoryField]:
+    """The seed fields that say who signed in, for a case whose seeds open a skill's
+    precondition (`opening_seeds`: `project.authenticated: true`) though its own tools
+    take no id: those a tool of the project looks a person up by (`session_fields` of any
+    skill) whose people file's records hold them (`exec_id`). A signed-in session of
+    nobody is one no channel makes, and the persona is then no person the project knows."""
+    assert project.mantle is not None
+    defs = project.mantle
+    if not any(opening_seeds(project, s) for s in _case_skills(behavior)):
+        return []
+    out: list[MemoryField] = []
+    for skill_id in defs.skills:
+        for field_def in session_fields(project, skill_id):
+            people = people_of(records, [field_def.name])
+            if field_def in out or people is None or not people.records:
+                continue
+            if own_key(people.records[0], field_def.name, people.name) is not None:
+                out.append(field_def)
+    return out
+
+
 def session_seeds(
     project: Project,
     behavior: Behavior,
@@ -92,6 +113,7 @@ def session_seeds(
         for skill_id in _signed_skills(project, behavior)
         for f in session_fields(project, skill_id)
     ]
+    fields += [f for f in _who_signed_in(project, behavior, sheet.records) if f not in fields]
     person = _person(sheet, [f.name for f in fields], fixed or {}, behavior.source)
     out: dict[str, Any] = {}
     ids: list[str] = []  # the free-text ids among them, which may be widened
