@@ -29,7 +29,11 @@ _INACTIVE = re.compile(
     r"lapsed|closed|cancell?ed|expired|inactive|suspended|terminated|blocked|revoked|deleted"
 )
 #: Record keys whose false value says the record is out of standing (`active: false`).
-_STANDING_FLAG = re.compile(r"(?:is_)?(?:active|enabled|valid|current|in_good_standing)")
+_STANDING_FLAGS = frozenset(
+    p + w
+    for p in ("", "is_")
+    for w in ("active", "enabled", "valid", "current", "in_good_standing")
+)
 
 
 def in_standing(record: Mapping[str, Any]) -> bool:
@@ -37,7 +41,7 @@ def in_standing(record: Mapping[str, Any]) -> bool:
     and no flag saying it is active, enabled or valid is false. A sign-in's lookup turns a
     record out of standing away, so a case's caller is one in standing where any is."""
     for key, value in record.items():
-        if value is False and _STANDING_FLAG.fullmatch(key.lower()):
+        if value is False and key.lower() in _STANDING_FLAGS:
             return False
         if isinstance(value, str) and _INACTIVE.fullmatch(value.lower()):
             return False
