@@ -409,3 +409,25 @@ def test_a_case_sent_through_a_verification_knows_what_it_compares(
         assert ("PL-11" in context and "30301" in context) or (
             "PL-12" in context and "30309" in context
         ), context
+
+
+def test_the_signed_in_person_lists_the_choice_the_case_books() -> None:
+    people = (
+        {"badge": "B1", "name": "Ada Park", "trained_on": ["lathe"]},
+        {"badge": "B2", "name": "Bo Lind", "trained_on": ["lathe", "kiln"]},
+        {"badge": "B3", "name": "Cy Ruiz", "trained_on": []},
+    )
+    file = Collection("people", people)
+    records = DataRecords([file])
+
+    def drawn(prefer: frozenset[str]) -> set[str]:
+        return {
+            session_person(records, file, {}, f"k{slot}", slot, prefer=prefer)["badge"]
+            for slot in range(6)
+        }
+
+    # a training gate checks the list: a kiln booking's person is trained on the kiln
+    assert drawn(frozenset({"kiln"})) == {"B2"}
+    assert drawn(frozenset({"lathe"})) == {"B1", "B2"}
+    # a choice nobody lists leaves everyone
+    assert drawn(frozenset({"loom"})) == {"B1", "B2", "B3"}

@@ -156,7 +156,9 @@ def _person(
     held = sheet.sheet.records.get(collection.name)
     if held is None:
         own = {k.removeprefix("project."): v for k, v in fixed.items() if k.startswith("project.")}
-        held = session_person(sheet.records, collection, own, sheet.key, sheet.slot, skill)
+        held = session_person(
+            sheet.records, collection, own, sheet.key, sheet.slot, skill, sheet.prefer
+        )
         sheet.hold(held)
     return held, collection.name
 
