@@ -14,7 +14,9 @@ from ._callers import (
     caller_for,
     caller_ids,
     callers_in,
+    checked_details,
     holdings,
+    in_good_standing,
 )
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._listed import listed_values
@@ -55,10 +57,12 @@ __all__ = [
     "caller_ids",
     "callers_in",
     "case_rng",
+    "checked_details",
     "date_format",
     "described_shape",
     "draw_date",
     "holdings",
+    "in_good_standing",
     "incident_for",
     "knowledge_entries",
     "knowledge_questions",

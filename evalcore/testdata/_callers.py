@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._sha256 import sha256
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
-from ._records import DataRecords, record_name
+from ._records import DataRecords, in_standing, record_name
+from ._session import own_key
 from ._values import spoken_date
 
 #: Where a built-in caller comes from (`Caller.source`).
@@ -225,6 +226,73 @@ def caller_ids(caller: Caller) -> dict[str, str]:
     return {k: v for k, v in caller.details.items() if k.lower().endswith("_id")}
 
 
+def checked_details(
+    records: DataRecords,
+    caller: Caller,
+    names: list[str],
+    held: Iterable[Mapping[str, Any]] = (),
+) -> dict[str, str]:
+    """Field name -> what the caller says, for each of `names` (what a check's tool
+    compares) that the caller's record or one of their own records of another file holds:
+    a policy carrying their `policyholder_id` holds the date of birth and ZIP the check
+    compares with. One such record gives them all (a check matches them on one row): the
+    one the case holds (`held`), else one the case's records name (a held claim's policy
+    number), in good standing before one that is not, with the most of `names`."""
+    record = caller.record
+    if record is None:
+        return {}
+    ids = caller_ids(caller)
+    wanted = [n for n in names if own_key(record, n) is None]
+    named = {str(v) for h in held for v in h.values() if isinstance(v, str | int)}
+
+    def rank(other: Mapping[str, Any]) -> tuple[bool, bool, bool, int]:
+        return (
+            any(other is h for h in held),
+            any(str(v) in named for v in other.values() if isinstance(v, str | int)),
+            in_standing(other),
+            sum(own_key(other, n) is not None for n in wanted),
+        )
+
+    own = [
+        r
+        for c in records.collections
+        for r in c.records
+        if r is not record and any(k in r and str(r[k]) == v for k, v in ids.items())
+    ]
+    linked = max(own, key=rank) if wanted and own else None
+    out: dict[str, str] = {}
+    for name in names:
+        for source in (record, linked):
+            key = own_key(source, name) if source is not None else None
+            if source is not None and key is not None and _scalar_said(source[key]):
+                out[name] = _said(source[key])
+                break
+    return out
+
+
+def in_good_standing(records: DataRecords, caller: Caller) -> bool:
+    """Whether the caller's record and, where they have any, one of their own records of
+    another file are in good standing (`in_standing`): a caller whose only policy has
+    lapsed is turned away by any check of it, and nothing the case asserts happens."""
+    record = caller.record
+    if record is None:
+        return True
+    if not in_standing(record):
+        return False
+    ids = caller_ids(caller)
+    own = [
+        r
+        for c in records.collections
+        for r in c.records
+        if r is not record and any(k in r and str(r[k]) == v for k, v in ids.items())
+    ]
+    return not own or any(in_standing(r) for r in own)
+
+
+def _scalar_said(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
 def holdings(records: DataRecords, caller: Caller, wanted: frozenset[str]) -> int:
     """How many of the `wanted` values (the case's fixed choices, `auto`) the caller's own
     records of the other files hold: a case about an auto claim seeds a caller with an
@@ -250,6 +318,8 @@ __all__ = [
     "caller_for",
     "caller_ids",
     "callers_in",
+    "checked_details",
     "holdings",
+    "in_good_standing",
     "pick",
 ]

@@ -28,6 +28,24 @@ _MAX_BYTES = 2_000_000
 _INACTIVE = re.compile(
     r"lapsed|closed|cancell?ed|expired|inactive|suspended|terminated|blocked|revoked|deleted"
 )
+#: Record keys whose false value says the record is out of standing (`active: false`).
+_STANDING_FLAGS = frozenset(
+    p + w
+    for p in ("", "is_")
+    for w in ("active", "enabled", "valid", "current", "in_good_standing")
+)
+
+
+def in_standing(record: Mapping[str, Any]) -> bool:
+    """Whether a record is in good standing: no value says it is lapsed, closed, inactive …
+    and no flag saying it is active, enabled or valid is false. A sign-in's lookup turns a
+    record out of standing away, so a case's caller is one in standing where any is."""
+    for key, value in record.items():
+        if value is False and key.lower() in _STANDING_FLAGS:
+            return False
+        if isinstance(value, str) and _INACTIVE.fullmatch(value.lower()):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -188,8 +206,7 @@ class DataRecords:
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
             fits = any(v in prefer for v in values)
-            standing = not any(_INACTIVE.fullmatch(v.lower()) for v in values)
-            return 2 * fits + standing
+            return 2 * fits + in_standing(record)
 
         own = self.owned(collection.records, linked)
         # the values a tool of the case works only with (`claim_status: 2` for a booking)
@@ -338,4 +355,4 @@ def load_records(root: Path) -> DataRecords:
     return out
 
 
-__all__ = ["Collection", "DataRecords", "load_records", "record_name"]
+__all__ = ["Collection", "DataRecords", "in_standing", "load_records", "record_name"]

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._sha256 import sha256
-from ._records import ROLE_PREFIXES, Collection, DataRecords, record_name
+from ._records import ROLE_PREFIXES, Collection, DataRecords, in_standing, record_name
 from ._rng import case_rng
 
 #: Words of a field name that say its shape, not what it is (`store_id` is a store).
@@ -76,6 +76,13 @@ def _agrees(record: Mapping[str, Any], fixed: Mapping[str, Any]) -> bool:
     return True
 
 
+def _lists(record: Mapping[str, Any], values: frozenset[str]) -> bool:
+    """Whether one of the record's lists holds one of `values`."""
+    return any(
+        isinstance(v, list) and any(str(item) in values for item in v) for v in record.values()
+    )
+
+
 def session_person(
     records: DataRecords,
     collection: Collection,
@@ -83,14 +90,21 @@ def session_person(
     key: str,
     slot: int | None = None,
     skill: str | None = None,
+    prefer: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     """The case's signed-in person of `collection`: one of the caller's own records
-    (`DataRecords.owned`) that agrees with the `fixed` seeds where any does, and, with
+    (`DataRecords.owned`) that agrees with the `fixed` seeds where any does, in good
+    standing where any is (`in_standing`: the sign-in turns an inactive account away, and
+    the case never gets past it), whose record lists one of the case's fixed choices
+    (`prefer`: `trained_on: [confocal]` for a case that books the confocal, where a gate
+    checks the list) where any does, and, with
     `skill`, who holds their own record in each file the skill's tools read by their id
     (`DataRecords.owns_all`) where anyone does; dealt in turn by `slot` (the case's place
     among its skill's cases), else chosen stably by `key`."""
     own = records.owned(collection.records)
     pool = [r for r in own if _agrees(r, fixed)] or own
+    pool = [r for r in pool if in_standing(r)] or pool
+    pool = [r for r in pool if _lists(r, prefer)] or pool
     if skill is not None:
         pool = [r for r in pool if records.owns_all(r, skill)] or pool
     if slot is None:

@@ -5,14 +5,19 @@ verified patient where their order is (run @skill.verify_patient first …)"): t
 case's own skill does not ask what that check asks, so without these facts the user cannot
 answer, the check fails and the case never reaches what it asserts. The details are the ones
 the check's tool compares with the caller's record (`date_of_birth`, `last_name`), and they
-are the record's own: the same person the seeded phone names.
+are the record's own, or those of one of the caller's own records of another file (the
+policy whose date of birth and ZIP a verification compares): the same person the seeded
+phone names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.skill_model.prose_patterns import SKILL
-from evalcore.testdata import Caller, own_key
+from evalcore.testdata import Caller, DataRecords, checked_details
 
 from ._direction import value_words
 
@@ -21,16 +26,22 @@ _CHECKED = 2
 
 
 def identity_facts(
-    defs: MantleDefinitions, skill: Skill, walked: set[str], caller: Caller
+    defs: MantleDefinitions,
+    skill: Skill,
+    walked: set[str],
+    caller: Caller,
+    records: DataRecords,
+    held: Iterable[Mapping[str, Any]] = (),
 ) -> list[tuple[str, str]]:
     """(label, value) for each detail the identity check of a skill `skill` sends the caller
     to compares with `caller`'s record, where the case's walk asks nothing of that skill
     (`walked`: the skills it asks in): a tool of that skill with `_CHECKED` or more
-    parameters that its blocks collect from the user and the record holds (a seeded phone or
-    id is the session's, never said)."""
-    record = caller.record
-    if record is None:
+    parameters that its blocks collect from the user and the caller's records hold
+    (`checked_details`, the case's `held` records first; a seeded phone or id is the
+    session's, never said)."""
+    if caller.record is None:
         return []
+    held = list(held)
     out: list[tuple[str, str]] = []
     for target in dict.fromkeys(SKILL.findall(skill.body or "")):
         if target == skill.id or target in walked or target not in defs.skills:
@@ -38,12 +49,11 @@ def identity_facts(
         asked = _collected(defs.skills[target])
         for tool in defs.tools_for(target).values():
             names = [p.name for p in tool.parameters if p.name != "context"]
-            held = [n for n in names if n in asked and own_key(record, n)]
-            if len(held) < _CHECKED:
+            said = checked_details(records, caller, [n for n in names if n in asked], held)
+            if len(said) < _CHECKED:
                 continue
-            for name in held:
-                value = caller.detail(value_words(name))
-                if value is not None and (value_words(name), value) not in out:
+            for name, value in said.items():
+                if (value_words(name), value) not in out:
                     out.append((value_words(name), value))
     return out
 

@@ -41,6 +41,7 @@ from evalcore.testdata import (
     caller_ids,
     callers_in,
     holdings,
+    in_good_standing,
     load_records,
     month_on_record,
 )
@@ -141,8 +142,13 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         behavior.id,
         behavior.facts.get("account"),
         callers,
-        # whose records hold the case's choices first, then who has records of their own
-        lambda caller: 2 * holdings(records, caller, fixed) + _owns_all(records, caller, behavior),
+        # whose records hold the case's choices first, then who has records of their own,
+        # then who is in good standing (a check turns a lapsed policy's holder away)
+        lambda caller: (
+            4 * holdings(records, caller, fixed)
+            + 2 * _owns_all(records, caller, behavior)
+            + in_good_standing(records, caller)
+        ),
         slot,
     )
     seeds = {
@@ -552,7 +558,9 @@ class _Writer:
         if self.account:  # what a check another skill runs first compares, from the record
             walked = {a.skill for a in self.script.walk.asks}
             customer = self.script.customer
-            for label, value in identity_facts(self.defs, skill, walked, customer):
+            held = self.sheet.sheet.records.values()
+            found = identity_facts(self.defs, skill, walked, customer, self.sheet.records, held)
+            for label, value in found:
                 self.sheet.add(label, value)
         if kind != "escalation":
             self.unplaced_fields()

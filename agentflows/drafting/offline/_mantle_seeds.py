@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions import MemoryField, Project
-from evalcore.definitions._preconditions import gate_seeds, opening_seeds
+from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
 from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata import Caller, DataRecords, SheetBuilder, own_key, people_of, session_person
 from evalcore.testdata._accounts import account_of, account_value
@@ -61,6 +61,38 @@ def _case_skills(behavior: Behavior) -> list[str]:
     return skills
 
 
+def _signed_skills(project: Project, behavior: Behavior) -> list[str]:
+    """The case's skills, each after the sign-in skill that opens its precondition
+    (`opener_of`): the channel seeds what that sign-in's tool looks the person up by (the
+    badge a workspace sign-in knows), or the check has nobody to find."""
+    out: list[str] = []
+    for skill_id in _case_skills(behavior):
+        opener = opener_of(project, skill_id)
+        out += [s for s in (opener, skill_id) if s and s not in out]
+    return out
+
+
+def _who_signed_in(project: Project, behavior: Behavior, records: DataRecords) -> list[MemoryField]:
+    """The seed fields that say who signed in, for a case whose seeds open a skill's
+    precondition (`opening_seeds`: `project.authenticated: true`) though its own tools
+    take no id: those a tool of the project looks a person up by (`session_fields` of any
+    skill) whose people file's records hold them (`exec_id`). A signed-in session of
+    nobody is one no channel makes, and the persona is then no person the project knows."""
+    assert project.mantle is not None
+    defs = project.mantle
+    if not any(opening_seeds(project, s) for s in _case_skills(behavior)):
+        return []
+    out: list[MemoryField] = []
+    for skill_id in defs.skills:
+        for field_def in session_fields(project, skill_id):
+            people = people_of(records, [field_def.name])
+            if field_def in out or people is None or not people.records:
+                continue
+            if own_key(people.records[0], field_def.name, people.name) is not None:
+                out.append(field_def)
+    return out
+
+
 def session_seeds(
     project: Project,
     behavior: Behavior,
@@ -76,7 +108,12 @@ def session_seeds(
     `project.role`). `account` (`failing`, `negative`): the first id among them is the test
     account's (`R-50150`), for a project that seeds no caller phone the account could go
     in."""
-    fields = [f for skill_id in _case_skills(behavior) for f in session_fields(project, skill_id)]
+    fields = [
+        f
+        for skill_id in _signed_skills(project, behavior)
+        for f in session_fields(project, skill_id)
+    ]
+    fields += [f for f in _who_signed_in(project, behavior, sheet.records) if f not in fields]
     person = _person(sheet, [f.name for f in fields], fixed or {}, behavior.source)
     out: dict[str, Any] = {}
     ids: list[str] = []  # the free-text ids among them, which may be widened
@@ -119,7 +156,9 @@ def _person(
     held = sheet.sheet.records.get(collection.name)
     if held is None:
         own = {k.removeprefix("project."): v for k, v in fixed.items() if k.startswith("project.")}
-        held = session_person(sheet.records, collection, own, sheet.key, sheet.slot, skill)
+        held = session_person(
+            sheet.records, collection, own, sheet.key, sheet.slot, skill, sheet.prefer
+        )
         sheet.hold(held)
     return held, collection.name
 
