@@ -9,6 +9,8 @@ passed for `items: list[dict]`) and the weekly count asserted `other_counts` as 
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,8 @@ from skill_model_fixtures import generate_offline
 
 from agentflows.drafting.offline._mantle_exact import fits, holds
 from evalcore.definitions import load_project
+from evalcore.testdata import FieldSpec
+from evalcore.testdata._values import typed_value
 
 CORPUS = Path(__file__).parent / "data" / "corpus" / "brewline_shifts"
 
@@ -77,3 +81,34 @@ def test_no_asserted_argument_is_of_another_type_than_the_tool_takes(tmp_path: P
                 param = tool.parameter(name) if tool is not None else None
                 assert param is None or fits(param.type, value), (path.name, name, value)
     assert seen
+
+
+def test_a_phone_has_the_digits_the_description_states_laid_out_as_its_example() -> None:
+    spec = FieldSpec(
+        "other_pharmacy_phone", "text", "That pharmacy's phone number, ten digits (412-555-0199)."
+    )
+    for seed in range(5):
+        value = typed_value(spec, random.Random(seed))
+        assert re.fullmatch(r"\d{3}-555-01\d\d", value), value
+    plain = FieldSpec("mobile", "text", "Mobile number, 10 digits.")
+    assert re.fullmatch(r"\d{3}55501\d\d", typed_value(plain, random.Random(1)))
+
+
+def test_a_code_of_letters_followed_by_digits_keeps_its_letters() -> None:
+    spec = FieldSpec(
+        "error_code", "text", "Error code on the machine screen, E followed by two digits (E21)."
+    )
+    for seed in range(5):
+        assert re.fullmatch(r"E\d\d", typed_value(spec, random.Random(seed)))
+
+
+def test_a_number_is_drawn_on_its_own_scale() -> None:
+    hours = FieldSpec(
+        "hours_out_of_temp", "float", "How many hours the unit was above 41°F, if known."
+    )
+    reading = FieldSpec(
+        "fridge_temp_f", "float", "Reading inside a fridge in Fahrenheit, e.g. 44.5."
+    )
+    for seed in range(8):
+        assert 1 <= typed_value(hours, random.Random(seed)) <= 12
+        assert 35 <= typed_value(reading, random.Random(seed)) <= 54

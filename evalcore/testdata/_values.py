@@ -254,6 +254,37 @@ def stated_numbers(description: str) -> tuple[float, float, list[int | float]] |
     return None
 
 
+#: Everyday spans of a duration by its unit, as the field's name or description names it
+#: ("hours_out_of_temp", "How many minutes the line was down"): 45 hours out of temperature
+#: reads as a temperature pasted into the hours field.
+_DURATIONS = (
+    (re.compile(r"\bminutes?\b|(?:^|_)mins?(?:_|$)", re.I), 5, 55),
+    (re.compile(r"\bhours?\b|(?:^|_)(?:hours?|hrs?)(?:_|$)", re.I), 1, 12),
+    (re.compile(r"\bdays?\b|(?:^|_)days?(?:_|$)", re.I), 1, 14),
+    (re.compile(r"\bweeks?\b|(?:^|_)weeks?(?:_|$)", re.I), 1, 8),
+)
+#: The number an example in the description gives ("e.g. 44.5", "such as 12").
+_EXAMPLE_NUMBER = re.compile(
+    r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?(-?\d+(?:\.\d+)?)(?![\d/:-])", re.I
+)
+
+
+def _on_its_scale(spec: FieldSpec, rng: random.Random) -> float | None:
+    """A number on the field's own scale: around the example its description gives (a
+    fridge reading "e.g. 44.5" is in the forties), else the everyday span of the time unit
+    its name says (hours out of temperature: 1 to 12), else None."""
+    example = _EXAMPLE_NUMBER.search(spec.description or "")
+    if example is not None:
+        number = float(example[1])
+        spread = max(1.0, abs(number) / 5)
+        return round(rng.uniform(number - spread, number + spread), 1)
+    unit_words = f"{spec.name} {spec.description.split('.')[0] if spec.description else ''}"
+    for pattern, low, high in _DURATIONS:
+        if pattern.search(spec.name) or pattern.search(unit_words):
+            return float(rng.randint(low, high))
+    return None
+
+
 def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = None) -> Any:
     """A value for the field of its type (see module doc); None when nothing fits."""
     kind = spec.type
@@ -271,6 +302,9 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
             number = rng.randint(int(low), int(high))
             return number if kind == "int" else float(number)
         return round(rng.uniform(low, high), 1)
+    scaled = _on_its_scale(spec, rng)
+    if kind in ("int", "float") and scaled is not None:
+        return round(scaled) if kind == "int" else scaled
     if kind == "int":
         if re.search(r"\byear\b", words):
             return rng.randrange(2012, 2026)
@@ -304,15 +338,34 @@ def _digits(rng: random.Random, size: int) -> str:
     return "".join(str(rng.randrange(10)) for _ in range(size))
 
 
+#: A number written out in a description ("ten digits (412-555-0199)"): its layout.
+_WRITTEN_NUMBER = re.compile(r"\(\d{3}\)\s?\d[\d .-]{4,}\d|\d[\d .-]{5,}\d")
+
+
 def _phone(description: str, rng: random.Random) -> str:
-    """A fictional (555) number, as long as the description says when it says ("+1 and ten
-    digits": +1 then ten digits)."""
+    """A fictional (555-01xx) number, as long as the description says when it says ("+1 and
+    ten digits": +1 then ten digits; "ten digits (412-555-0199)": ten digits laid out as
+    the example is)."""
     code = _COUNTRY_CODE.search(description)
     digits = _N_DIGIT.search(description)
     size = _count(digits) if digits else 0
     if code and 7 <= size <= 12:
         return f"+{code['code']}555{_digits(rng, size - 3)}"
-    return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
+    if not 7 <= size <= 12:
+        return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
+    written = [
+        m.group()
+        for m in _WRITTEN_NUMBER.finditer(description)
+        if sum(c.isdigit() for c in m.group()) == size
+    ]
+    layout = written[0] if written else None
+    area = "".join(c for c in layout if c.isdigit())[:3] if layout else ""
+    area = area or rng.choice(("212", "312", "412", "503", "617"))
+    number = (area + _digits(rng, 5))[: size - 7] + "55501" + _digits(rng, 2)
+    if layout is None:
+        return number
+    laid = iter(number)
+    return "".join(next(laid) if c.isdigit() else c for c in layout)
 
 
 def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) -> str | None:
@@ -347,10 +400,10 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     followed = _FOLLOWED.search(spec.description)
     # "The five-digit client number": digits alone, where no prefix or example shapes it
     plain_number = re.search(r"\bnumber\b", words) and not (followed or shaped or example)
+    if followed:  # "E followed by two digits": the letters belong to the code
+        return followed["prefix"].upper() + _digits(rng, _count(followed))
     if digits and (re.search(r"pin|code|passcode", words) or plain_number):
         return _digits(rng, _count(digits))
-    if followed:
-        return followed["prefix"].upper() + _digits(rng, _count(followed))
     if shaped and re.search(r"id|number|reference|code|ref|no", name):
         return shaped_like(shaped.group(1), rng)
     if example and example.group(1).lstrip()[:1] in "{[":

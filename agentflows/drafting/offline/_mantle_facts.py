@@ -206,10 +206,11 @@ def leaving_sides(defs: MantleDefinitions, field: MemoryField) -> list[tuple[boo
 def on_the_path(defs: MantleDefinitions, field: MemoryField, value: float) -> float:
     """`value`, or one on the other side of a line the prose leaves the skill across (an
     indoor reading of 4 where "under 55°F is an emergency: go to @skill.emergency_line"
-    becomes 69): a case that stays in its skill gives a number that keeps it there; a
-    case that leaves is planned with its value fixed."""
+    becomes 57.8): a case that stays in its skill gives a number that keeps it there, near
+    the line (a warm fridge reads 39 where food is at risk above 41, never 31); a case that
+    leaves is planned with its value fixed."""
     for below, number in leaving_sides(defs, field):
-        step = max(1.0, abs(number) / 4)
+        step = max(1.0, abs(number) / 20)
         if below and value < number:
             value = number + step
         elif not below and value > number:
