@@ -112,3 +112,16 @@ def test_a_number_is_drawn_on_its_own_scale() -> None:
     for seed in range(8):
         assert 1 <= typed_value(hours, random.Random(seed)) <= 12
         assert 35 <= typed_value(reading, random.Random(seed)) <= 54
+
+
+def test_a_code_named_in_a_told_symptom_is_the_code_the_case_gives(tmp_path: Path) -> None:
+    generate_offline(CORPUS, ["equipment_issue"], tmp_path)
+    checked = 0
+    for path in sorted((tmp_path / "cases").rglob("*.yml")):
+        context = yaml.safe_load(path.read_text())["scenario"]["simulation_context"]
+        given = re.search(r"^- error code: (.+)$", context, re.M)
+        named = re.findall(r"\bE\d\d\b", context.split("- error code:")[0])
+        if given and named:
+            checked += 1
+            assert given[1].strip() == named[0], (path.name, context)
+    assert checked

@@ -269,6 +269,16 @@ _EXAMPLE_NUMBER = re.compile(
 )
 
 
+def stated_code(description: str) -> re.Pattern[str] | None:
+    """The code a description spells out as letters followed by digits ("E followed by two
+    digits" -> `E\\d{2}`), as a pattern; None where it states none."""
+    followed = _FOLLOWED.search(description or "")
+    if followed is None:
+        return None
+    prefix = re.escape(followed["prefix"].upper())
+    return re.compile(rf"(?<![\w-]){prefix}\d{{{_count(followed)}}}(?![\w-])")
+
+
 def _on_its_scale(spec: FieldSpec, rng: random.Random) -> float | None:
     """A number on the field's own scale: around the example its description gives (a
     fridge reading "e.g. 44.5" is in the forties), else the everyday span of the time unit
@@ -434,6 +444,7 @@ __all__ = [
     "shaped_like",
     "span_role",
     "spoken_date",
+    "stated_code",
     "typed_value",
     "written_day",
 ]

@@ -29,6 +29,7 @@ from evalcore.testdata import (
     listed_values,
     names_an_id,
     spoken_value,
+    stated_code,
     told_value,
 )
 
@@ -132,11 +133,19 @@ def field_value(
     sheet: SheetBuilder,
     fixed: dict[str, Any],
     asked: str = "",
+    told_so_far: dict[str, Any] | None = None,
 ) -> Any:
     """The case's value for a field the user answers (None: leave it to the walk);
-    `asked`: the question the path asks it with."""
+    `asked`: the question the path asks it with; `told_so_far`: the values the case gave
+    before it, where a code of the field's stated shape already named ("The machine is
+    showing E21") is the field's value too, never a second, different one."""
     if field.type in ("categorical", "bool"):
         return None
+    code = stated_code(field.description or "") if field.type == "text" else None
+    for said in (told_so_far or {}).values() if code is not None else ():
+        found = code.search(said) if isinstance(said, str) and " " in said.strip() else None
+        if found is not None:
+            return found.group()
     if field.type == "text" and is_internal(field):
         return sheet.from_records(spec_of(field, defs)) or example_value(defs, field)
     lister = listing_tool(defs, field.namespace, field) if field.namespace in defs.skills else None
@@ -327,7 +336,7 @@ def fill_values(
         key = ask.field
         if not key or key in out or key not in fields:
             continue
-        value = field_value(defs, fields[key], sheet, chosen, ask.prompt or "")
+        value = field_value(defs, fields[key], sheet, chosen, ask.prompt or "", out)
         if value is not None:
             out[key] = value
     return out
