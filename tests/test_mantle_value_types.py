@@ -125,3 +125,18 @@ def test_a_code_named_in_a_told_symptom_is_the_code_the_case_gives(tmp_path: Pat
             checked += 1
             assert given[1].strip() == named[0], (path.name, context)
     assert checked
+
+
+def test_a_choice_is_one_the_record_the_case_holds_offers(tmp_path: Path) -> None:
+    generate_offline(CORPUS, ["recipe_help"], tmp_path)
+    rows = (CORPUS / "data" / "recipes.csv").read_text().splitlines()[1:]
+    offered = {tuple(row.split(",")[:2]) for row in rows}
+    checked = 0
+    for path in sorted((tmp_path / "cases").rglob("*.yml")):
+        context = yaml.safe_load(path.read_text())["scenario"]["simulation_context"]
+        drink = re.search(r"^- drink: (.+)$", context, re.M)
+        size = re.search(r"^- size: (.+)$", context, re.M)
+        if drink and size:
+            checked += 1
+            assert (drink[1].strip(), size[1].strip()) in offered, (path.name, context)
+    assert checked

@@ -139,7 +139,9 @@ def field_value(
     `asked`: the question the path asks it with; `told_so_far`: the values the case gave
     before it, where a code of the field's stated shape already named ("The machine is
     showing E21") is the field's value too, never a second, different one."""
-    if field.type in ("categorical", "bool"):
+    if field.type == "categorical":
+        return sheet.held_value(spec_of(field, defs))
+    if field.type == "bool":
         return None
     code = stated_code(field.description or "") if field.type == "text" else None
     for said in (told_so_far or {}).values() if code is not None else ():
