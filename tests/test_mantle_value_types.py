@@ -21,7 +21,7 @@ from skill_model_fixtures import generate_offline
 from agentflows.drafting.offline._mantle_exact import fits, holds
 from evalcore.definitions import load_project
 from evalcore.testdata import FieldSpec
-from evalcore.testdata._values import typed_value
+from evalcore.testdata._values import draw_date, typed_value
 
 CORPUS = Path(__file__).parent / "data" / "corpus" / "brewline_shifts"
 
@@ -140,3 +140,9 @@ def test_a_choice_is_one_the_record_the_case_holds_offers(tmp_path: Path) -> Non
             checked += 1
             assert (drink[1].strip(), size[1].strip()) in offered, (path.name, context)
     assert checked
+
+
+def test_a_day_field_draws_its_date_as_before_the_number_scales() -> None:
+    spec = FieldSpec("session_day", "text", "Day of the session, MM/DD/YYYY.")
+    for seed in range(4):
+        assert typed_value(spec, random.Random(seed)) == draw_date(spec, random.Random(seed))

@@ -312,8 +312,8 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
             number = rng.randint(int(low), int(high))
             return number if kind == "int" else float(number)
         return round(rng.uniform(low, high), 1)
-    scaled = _on_its_scale(spec, rng)
-    if kind in ("int", "float") and scaled is not None:
+    scaled = _on_its_scale(spec, rng) if kind in ("int", "float") else None
+    if scaled is not None:
         return round(scaled) if kind == "int" else scaled
     if kind == "int":
         if re.search(r"\byear\b", words):
