@@ -254,19 +254,15 @@ def stated_numbers(description: str) -> tuple[float, float, list[int | float]] |
     return None
 
 
-#: Everyday spans of a duration by its unit, as the field's name or description names it
+#: Everyday spans of a duration by the unit word the field's name or description says
 #: ("hours_out_of_temp", "How many minutes the line was down"): 45 hours out of temperature
 #: reads as a temperature pasted into the hours field.
-_DURATIONS = (
-    (re.compile(r"\bminutes?\b|(?:^|_)mins?(?:_|$)", re.I), 5, 55),
-    (re.compile(r"\bhours?\b|(?:^|_)(?:hours?|hrs?)(?:_|$)", re.I), 1, 12),
-    (re.compile(r"\bdays?\b|(?:^|_)days?(?:_|$)", re.I), 1, 14),
-    (re.compile(r"\bweeks?\b|(?:^|_)weeks?(?:_|$)", re.I), 1, 8),
-)
-#: The number an example in the description gives ("e.g. 44.5", "such as 12").
-_EXAMPLE_NUMBER = re.compile(
-    r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?(-?\d+(?:\.\d+)?)(?![\d/:-])", re.I
-)
+_DURATIONS: dict[str, tuple[int, int]] = {
+    **dict.fromkeys(("minute", "minutes", "min", "mins"), (5, 55)),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs"), (1, 12)),
+    **dict.fromkeys(("day", "days"), (1, 14)),
+    **dict.fromkeys(("week", "weeks"), (1, 8)),
+}
 
 
 def stated_code(description: str) -> re.Pattern[str] | None:
@@ -282,15 +278,18 @@ def stated_code(description: str) -> re.Pattern[str] | None:
 def _on_its_scale(spec: FieldSpec, rng: random.Random) -> float | None:
     """A number on the field's own scale: around the example its description gives (a
     fridge reading "e.g. 44.5" is in the forties), else the everyday span of the time unit
-    its name says (hours out of temperature: 1 to 12), else None."""
-    example = _EXAMPLE_NUMBER.search(spec.description or "")
-    if example is not None:
-        number = float(example[1])
-        spread = max(1.0, abs(number) / 5)
-        return round(rng.uniform(number - spread, number + spread), 1)
-    unit_words = f"{spec.name} {spec.description.split('.')[0] if spec.description else ''}"
-    for pattern, low, high in _DURATIONS:
-        if pattern.search(spec.name) or pattern.search(unit_words):
+    its name or description's first sentence says (hours out of temperature: 1 to 12),
+    else None."""
+    example = _EXAMPLE.search(spec.description or "")
+    number = re.match(r"-?\d+(?:\.\d+)?(?![\d/:-])", example.group(1)) if example else None
+    if number is not None:
+        middle = float(number.group())
+        spread = max(1.0, abs(middle) / 5)
+        return round(rng.uniform(middle - spread, middle + spread), 1)
+    first = (spec.description or "").split(".")[0]
+    for word in re.findall(r"[a-z]+", f"{spec.name.replace('_', ' ')} {first}".lower()):
+        if word in _DURATIONS:
+            low, high = _DURATIONS[word]
             return float(rng.randint(low, high))
     return None
 
