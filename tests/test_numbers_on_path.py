@@ -94,7 +94,7 @@ def test_a_reading_stays_on_the_side_that_keeps_the_case_in_its_skill(tmp_path: 
     defs = load_project(root).mantle
     assert defs is not None
     field = defs.memory_names()["repair.indoor_temp_f"]
-    assert on_the_path(defs, field, 4) >= 55
+    assert 55 <= on_the_path(defs, field, 4) <= 60  # near the line, on its own scale
     assert on_the_path(defs, field, 71) == 71  # already on the skill's side: kept
     generate_offline(root, ["repair"], tmp_path / "out")
     readings = []

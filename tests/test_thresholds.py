@@ -102,9 +102,10 @@ def _field(kind: str) -> MemoryField:
 @pytest.mark.parametrize(
     ("kind", "comparisons", "expected"),
     [
-        ("int", [(">=", 180.0)], [135, 225]),
+        ("int", [(">=", 180.0)], [162, 198]),
         ("float", [("<", 4.0)], [3.0, 5.0]),
-        ("int", [(">=", 10.0), ("<", 100.0)], [8, 12, 125]),
+        ("float", [(">", 41.0)], [37.0, 45.0]),  # a fridge near its line, not freezing
+        ("int", [(">=", 10.0), ("<", 100.0)], [9, 11, 110]),
         ("int", [(">", 0.0)], [0, 1]),  # never negative when no line is
         ("int", [("==", 3.0)], [2, 3]),
     ],
@@ -126,9 +127,9 @@ def test_each_side_gets_a_case_and_both_pass_the_reference_agent(
     project = load_project(kiln)
     behaviors = {b.case: b for b in plan_source(project, "mantle", "refund", None).behaviors}
     happy, over = behaviors["happy"], behaviors["amount_over_200"]
-    assert happy.facts["values"] == {"refund.amount": 150.0}
+    assert happy.facts["values"] == {"refund.amount": 180.0}
     assert over.type == "edge_case" and over.facts["kind"] == "threshold"
-    assert over.facts["values"] == {"refund.amount": 250.0}
+    assert over.facts["values"] == {"refund.amount": 220.0}
     assert "runs request_manager_approval and does not run issue_refund" in over.description
     folder = tmp_path / "cases"
     folder.mkdir()

@@ -9,9 +9,10 @@ so without this one side of each line is never tested.
 
 - `thresholds` reads the literals a number field is compared with in the skill's routing
   conditions and its tools' `requires` (`>=`, `>`, `<=`, `<`, `==`, `!=`).
-- `side_values` gives one value per side: each line's value moved by a quarter of itself
+- `side_values` gives one value per side: each line's value moved by a tenth of itself
   (rounded, at least 1) either way, never negative when no line is, grouped by which comparisons
-  hold, so `>= 180` gives 135 and 225.
+  hold, so `>= 180` gives 162 and 198: near the line, on the field's own scale (a fridge
+  over 41°F reads 45 or 37, never a freezing 31).
 - `ThresholdBehaviors.pin_sides` fixes such a field in a happy path to the side where
   the skill ends by itself and completes, then runs the most tools and reaches the most
   elements (where every side walks alike the answer stays the drawn one), and
@@ -75,7 +76,7 @@ def side_values(field: MemoryField, comparisons: list[tuple[str, float]]) -> lis
     lines = sorted({number for _, number in comparisons})
     candidates: list[float] = []
     for line in lines:
-        step = float(max(1, round(abs(line) * 0.25)))
+        step = float(max(1, round(abs(line) * 0.1)))
         candidates += [line - step, line + step]
     if all(line >= 0 for line in lines):
         candidates = [c for c in candidates if c >= 0]

@@ -34,6 +34,7 @@ from ._values import (
     draw_date,
     shaped_like,
     spoken_date,
+    stated_code,
     typed_value,
 )
 
@@ -82,6 +83,7 @@ __all__ = [
     "shaped_like",
     "spoken_date",
     "spoken_value",
+    "stated_code",
     "told_value",
     "typed_value",
     "users_word",

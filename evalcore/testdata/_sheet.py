@@ -355,6 +355,17 @@ class SheetBuilder:
             self.sheet.records[name] = chosen
         return chosen
 
+    def held_value(self, spec: FieldSpec) -> Any:
+        """The field's value in a record this case already holds (the drink's row of the
+        recipe card gives its size: a cortado only comes single), else None: a choice the
+        data does not offer for that record is never the case's."""
+        drawn = frozenset(self.sheet.records)
+        found = self.records.match(spec.name, drawn, spec.narrative_of)
+        if found is None or found[0].name not in drawn:
+            return None
+        value = self.sheet.records[found[0].name].get(found[1])
+        return value if not spec.enum_values or value in spec.enum_values else None
+
     def from_records(self, spec: FieldSpec) -> Any:
         """The field's value in this case's record of the collection it matches, if any."""
         same = self._same_thing(spec.name)

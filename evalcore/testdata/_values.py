@@ -303,6 +303,46 @@ def stated_numbers(description: str) -> tuple[float, float, list[int | float]] |
     return None
 
 
+#: Everyday spans of a duration by the unit word the field's name or description says
+#: ("hours_out_of_temp", "How many minutes the line was down"): 45 hours out of temperature
+#: reads as a temperature pasted into the hours field.
+_DURATIONS: dict[str, tuple[int, int]] = {
+    **dict.fromkeys(("minute", "minutes", "min", "mins"), (5, 55)),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs"), (1, 12)),
+    **dict.fromkeys(("day", "days"), (1, 14)),
+    **dict.fromkeys(("week", "weeks"), (1, 8)),
+}
+
+
+def stated_code(description: str) -> re.Pattern[str] | None:
+    """The code a description spells out as letters followed by digits ("E followed by two
+    digits" -> `E\\d{2}`), as a pattern; None where it states none."""
+    followed = _FOLLOWED.search(description or "")
+    if followed is None:
+        return None
+    prefix = re.escape(followed["prefix"].upper())
+    return re.compile(rf"(?<![\w-]){prefix}\d{{{_count(followed)}}}(?![\w-])")
+
+
+def _on_its_scale(spec: FieldSpec, rng: random.Random) -> float | None:
+    """A number on the field's own scale: around the example its description gives (a
+    fridge reading "e.g. 44.5" is in the forties), else the everyday span of the time unit
+    its name or description's first sentence says (hours out of temperature: 1 to 12),
+    else None."""
+    example = _EXAMPLE.search(spec.description or "")
+    number = re.match(r"-?\d+(?:\.\d+)?(?![\d/:-])", example.group(1)) if example else None
+    if number is not None:
+        middle = float(number.group())
+        spread = max(1.0, abs(middle) / 5)
+        return round(rng.uniform(middle - spread, middle + spread), 1)
+    first = (spec.description or "").split(".")[0]
+    for word in re.findall(r"[a-z]+", f"{spec.name.replace('_', ' ')} {first}".lower()):
+        if word in _DURATIONS:
+            low, high = _DURATIONS[word]
+            return float(rng.randint(low, high))
+    return None
+
+
 def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = None) -> Any:
     """A value for the field of its type (see module doc); None when nothing fits."""
     kind = spec.type
@@ -320,6 +360,9 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
             number = rng.randint(int(low), int(high))
             return number if kind == "int" else float(number)
         return round(rng.uniform(low, high), 1)
+    scaled = _on_its_scale(spec, rng) if kind in ("int", "float") else None
+    if scaled is not None:
+        return round(scaled) if kind == "int" else scaled
     if kind == "int":
         if re.search(r"\byear\b", words):
             return rng.randrange(2012, 2026)
@@ -353,15 +396,34 @@ def _digits(rng: random.Random, size: int) -> str:
     return "".join(str(rng.randrange(10)) for _ in range(size))
 
 
+#: A number written out in a description ("ten digits (412-555-0199)"): its layout.
+_WRITTEN_NUMBER = re.compile(r"\(\d{3}\)\s?\d[\d .-]{4,}\d|\d[\d .-]{5,}\d")
+
+
 def _phone(description: str, rng: random.Random) -> str:
-    """A fictional (555) number, as long as the description says when it says ("+1 and ten
-    digits": +1 then ten digits)."""
+    """A fictional (555-01xx) number, as long as the description says when it says ("+1 and
+    ten digits": +1 then ten digits; "ten digits (412-555-0199)": ten digits laid out as
+    the example is)."""
     code = _COUNTRY_CODE.search(description)
     digits = _N_DIGIT.search(description)
     size = _count(digits) if digits else 0
     if code and 7 <= size <= 12:
         return f"+{code['code']}555{_digits(rng, size - 3)}"
-    return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
+    if not 7 <= size <= 12:
+        return f"+1 555 01{rng.randrange(10)}{rng.randrange(10)}"
+    written = [
+        m.group()
+        for m in _WRITTEN_NUMBER.finditer(description)
+        if sum(c.isdigit() for c in m.group()) == size
+    ]
+    layout = written[0] if written else None
+    area = "".join(c for c in layout if c.isdigit())[:3] if layout else ""
+    area = area or rng.choice(("212", "312", "412", "503", "617"))
+    number = (area + _digits(rng, 5))[: size - 7] + "55501" + _digits(rng, 2)
+    if layout is None:
+        return number
+    laid = iter(number)
+    return "".join(next(laid) if c.isdigit() else c for c in layout)
 
 
 def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) -> str | None:
@@ -396,10 +458,10 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     followed = _FOLLOWED.search(spec.description)
     # "The five-digit client number": digits alone, where no prefix or example shapes it
     plain_number = re.search(r"\bnumber\b", words) and not (followed or shaped or example)
+    if followed:  # "E followed by two digits": the letters belong to the code
+        return followed["prefix"].upper() + _digits(rng, _count(followed))
     if digits and (re.search(r"pin|code|passcode", words) or plain_number):
         return _digits(rng, _count(digits))
-    if followed:
-        return followed["prefix"].upper() + _digits(rng, _count(followed))
     if shaped and re.search(r"id|number|reference|code|ref|no", name):
         return shaped_like(shaped.group(1), rng)
     if example and example.group(1).lstrip()[:1] in "{[":
@@ -430,6 +492,7 @@ __all__ = [
     "shaped_like",
     "span_role",
     "spoken_date",
+    "stated_code",
     "typed_value",
     "wants_time",
     "weekdays_in",

@@ -29,6 +29,7 @@ from evalcore.testdata import (
     listed_values,
     names_an_id,
     spoken_value,
+    stated_code,
     told_value,
 )
 
@@ -132,11 +133,21 @@ def field_value(
     sheet: SheetBuilder,
     fixed: dict[str, Any],
     asked: str = "",
+    told_so_far: dict[str, Any] | None = None,
 ) -> Any:
     """The case's value for a field the user answers (None: leave it to the walk);
-    `asked`: the question the path asks it with."""
-    if field.type in ("categorical", "bool"):
+    `asked`: the question the path asks it with; `told_so_far`: the values the case gave
+    before it, where a code of the field's stated shape already named ("The machine is
+    showing E21") is the field's value too, never a second, different one."""
+    if field.type == "categorical":
+        return sheet.held_value(spec_of(field, defs))
+    if field.type == "bool":
         return None
+    code = stated_code(field.description or "") if field.type == "text" else None
+    for said in (told_so_far or {}).values() if code is not None else ():
+        found = code.search(said) if isinstance(said, str) and " " in said.strip() else None
+        if found is not None:
+            return found.group()
     if field.type == "text" and is_internal(field):
         return sheet.from_records(spec_of(field, defs)) or example_value(defs, field)
     lister = listing_tool(defs, field.namespace, field) if field.namespace in defs.skills else None
@@ -206,10 +217,11 @@ def leaving_sides(defs: MantleDefinitions, field: MemoryField) -> list[tuple[boo
 def on_the_path(defs: MantleDefinitions, field: MemoryField, value: float) -> float:
     """`value`, or one on the other side of a line the prose leaves the skill across (an
     indoor reading of 4 where "under 55°F is an emergency: go to @skill.emergency_line"
-    becomes 69): a case that stays in its skill gives a number that keeps it there; a
-    case that leaves is planned with its value fixed."""
+    becomes 57.8): a case that stays in its skill gives a number that keeps it there, near
+    the line (a warm fridge reads 39 where food is at risk above 41, never 31); a case that
+    leaves is planned with its value fixed."""
     for below, number in leaving_sides(defs, field):
-        step = max(1.0, abs(number) / 4)
+        step = max(1.0, abs(number) / 20)
         if below and value < number:
             value = number + step
         elif not below and value > number:
@@ -326,7 +338,7 @@ def fill_values(
         key = ask.field
         if not key or key in out or key not in fields:
             continue
-        value = field_value(defs, fields[key], sheet, chosen, ask.prompt or "")
+        value = field_value(defs, fields[key], sheet, chosen, ask.prompt or "", out)
         if value is not None:
             out[key] = value
     return out

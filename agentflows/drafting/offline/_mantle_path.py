@@ -30,6 +30,7 @@ from ._mantle_checks import Check, Success, sequencing, skill_check, success_of,
 from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
+from ._mantle_exact import fits, holds
 from ._mantle_order import (
     block_tool_marks,
     merged,
@@ -129,7 +130,9 @@ class PathGoals(AvoidedGoals):
     def _exact_arguments(self, check: Check | None) -> Check | None:
         """`check` without the tool arguments that hold free text the user said (a date,
         a description): an agent may word or normalize them its own way, so only choices,
-        numbers, yes/no and ids are asserted (`_mantle_exact`). Nor one the tool's code
+        numbers, yes/no and ids are asserted (`_mantle_exact`). Nor one whose value is not
+        of the type the tool's annotation or the source field takes (`items: true` for a
+        `list[dict]`, the text of a JSON field): another type never matches. Nor one the tool's code
         normalises itself (`country.strip().lower()`, `_normalised`): "UK" is as correct as
         "uk" there; the value the user chose stands as a memory fact instead."""
         body = check.get("tool_executed") if check else None
@@ -148,6 +151,10 @@ class PathGoals(AvoidedGoals):
                 continue
             field_def = names.get(sources.get(param) or f"{skill}.{param}")
             said = field_def is not None and field_def.type == "text" and isinstance(value, str)
+            declared = tool.parameter(param) if tool is not None else None
+            field_holds = field_def is None or holds(field_def.type, value, field_def.enum_values)
+            if not (field_holds and fits(declared.type if declared else None, value)):
+                continue  # a value of another type never equals what the agent passes
             if not (said and not _exact("text", value)):
                 kept[param] = value
         if kept == body["arguments"]:
@@ -219,7 +226,8 @@ class PathGoals(AvoidedGoals):
             if value is SET and field is not None and field.type == "categorical":
                 picked = [a.value for a in walk.asks if a.field == event.key]
                 value = picked[-1] if picked and picked[-1] in field.enum_values else SET
-            if value is not SET:
+            kind, choices = (field.type, field.enum_values) if field else (None, None)
+            if value is not SET and holds(kind, value, choices):
                 values[str(event.key)] = value
         return [{"name": k, "value": values[k]} for k in keys if k in values]
 

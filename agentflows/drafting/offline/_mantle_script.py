@@ -88,6 +88,7 @@ from ._mantle_facts import (
     reported_value,
     request_values,
     set_fields_asks,
+    spec_of,
     spoken,
     value_label,
 )
@@ -428,11 +429,14 @@ class _Writer:
 
     def choice_fact(self, field_def: Any, label: str | None = None) -> None:
         """The user's pick for a choice the skill lists and waits on ("invite them to pick
-        one"): the path's value, else one of the listed values that switches something on
-        (not `off`/`none`/`other`), dealt by the case's place in the suite."""
+        one"): the path's value, else the one the record the case holds gives, else one of
+        the listed values that switches something on (not `off`/`none`/`other`), dealt by
+        the case's place in the suite."""
         # a YAML `off` is read as false: a flag-like value, never the pick
         values = [v for v in field_def.enum_values or [] if isinstance(v, str)]
         chosen = self.setup_values.get(field_def.qualified)
+        if chosen is None:  # the record the case holds offers one only (a cortado: single)
+            chosen = self.sheet.held_value(spec_of(field_def, self.defs))
         if chosen is None:
             picks = [v for v in values if v.lower() not in _NO_CHOICE] or values
             if not picks:
