@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ...definitions import Project
+from ...definitions import MantleDefinitions, Project, ToolDef
 from ...justify import Note
 
 if TYPE_CHECKING:
@@ -26,17 +26,25 @@ def outside_effects(data: Any, project: Project | None) -> list[OutsideEffect]:
     # the skill model's types load pydantic: `validate` imports this dialect but never asks
     from ...definitions.skill_model import outside_effect
 
-    defs = project.mantle
     out: dict[str, OutsideEffect] = {}
+    for name, tool in ran_tools(data, project.mantle):
+        effect = outside_effect(project, tool)
+        if effect is not None and effect.changes and name not in out:
+            out[name] = effect
+    return list(out.values())
+
+
+def ran_tools(data: Any, defs: MantleDefinitions) -> Iterator[tuple[str, ToolDef]]:
+    """(name, definition) of each tool the case expects to run without an error, in the
+    order it names them: in the skill its check names, else in every skill that has one
+    by that name (the case's file notes read the tool's code through these)."""
     for body in _ran(data):
         name = str(body.get("tool_name") or "")
         skills = [str(body["skill_id"])] if body.get("skill_id") else list(defs.skills)
         for skill in skills:
             tool = defs.tools_for(skill).get(name) if skill in defs.skills else None
-            effect = outside_effect(project, tool) if tool is not None else None
-            if effect is not None and effect.changes and name not in out:
-                out[name] = effect
-    return list(out.values())
+            if tool is not None:
+                yield name, tool
 
 
 def outside_notes(data: Any, project: Project | None) -> list[Note]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...definitions import Project
 from ...justify import Note
-from ._outside import _ran
+from ._outside import ran_tools
 
 
 def run_date_notes(data: Any, project: Project | None) -> list[Note]:
@@ -26,27 +26,22 @@ def run_date_notes(data: Any, project: Project | None) -> list[Note]:
     # the skill model's types load pydantic: `validate` imports this dialect but never asks
     from ...definitions.skill_model import code_facts
 
-    defs = project.mantle
     out: dict[str, Note] = {}
-    for body in _ran(data):
-        name = str(body.get("tool_name") or "")
-        skills = [str(body["skill_id"])] if body.get("skill_id") else list(defs.skills)
-        for skill in skills:
-            tool = defs.tools_for(skill).get(name) if skill in defs.skills else None
-            if tool is None or name in out or tool.source is None:
-                continue
-            facts = code_facts(project, tool)
-            if not facts.clock:
-                continue
-            keys = list(dict.fromkeys(w.key for w in facts.writes if not w.failure))
-            wrote = f", and what it writes ({', '.join(keys)})," if keys else ""
-            out[name] = Note(
-                "",
-                f"{name} compares the date or time of the run with its data "
-                f"({tool.source.file}): what it answers{wrote} holds for this case only on "
-                "a run date that gives the outcome the case plays",
-                label="run date",
-            )
+    for name, tool in ran_tools(data, project.mantle):
+        if name in out or tool.source is None:
+            continue
+        facts = code_facts(project, tool)
+        if not facts.clock:
+            continue
+        keys = list(dict.fromkeys(w.key for w in facts.writes if not w.failure))
+        wrote = f", and what it writes ({', '.join(keys)})," if keys else ""
+        out[name] = Note(
+            "",
+            f"{name} compares the date or time of the run with its data "
+            f"({tool.source.file}): what it answers{wrote} holds for this case only on "
+            "a run date that gives the outcome the case plays",
+            label="run date",
+        )
     return list(out.values())
 
 
