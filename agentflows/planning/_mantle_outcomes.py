@@ -23,30 +23,31 @@ from ._mantle_vocab import value_groups
 from ._mantle_walk import Walk
 
 
+def _unwritten(branches: list[Behavior], reason: str) -> list[Behavior]:
+    """The branch behaviours behind a plain happy path: planned, ranked after it, and
+    reported as not written for `reason`."""
+    return [
+        b.model_copy(update={"priority": 31 + i, "facts": {**b.facts, NOT_WRITTEN: reason}})
+        for i, b in enumerate(branches)
+    ]
+
+
 class OutcomeBehaviors(ThresholdBehaviors):
     def happy_paths(self, elements: list[str]) -> list[Behavior]:
         optional = optional_fields(self.project, self.skill.id)
         if self.routing and all(f.qualified in optional for f in self.routing):
             # every branch rests on a value the prose only permits ("you may ask for a
             # rating"): a correct agent may never ask, so the goal is the unconditional
-            # prose, one plain happy path; the branches stay behind it
-            # branches stay behind it, planned but never written: their case would have to
-            # require a value a correct agent may never ask for (the report says so)
+            # prose, one plain happy path; the branches stay behind it, planned but never
+            # written: their case would have to require a value a correct agent may never
+            # ask for (the report says so)
             names = ", ".join(f"`{f.qualified}`" for f in self.routing)
             reason = (
                 f"the branch rests on {names}, which the prose only lets the agent ask for: "
                 "a correct agent may never ask, so no sound case can require its value"
             )
             branches = self._branch_paths(elements)
-            return [
-                self._plain_happy(elements),
-                *(
-                    b.model_copy(
-                        update={"priority": 31 + i, "facts": {**b.facts, NOT_WRITTEN: reason}}
-                    )
-                    for i, b in enumerate(branches)
-                ),
-            ]
+            return [self._plain_happy(elements), *_unwritten(branches, reason)]
         reported = reported_fields(self.project, self.skill.id)
         if self.routing and all(f.qualified in reported for f in self.routing):
             # every branch rests on a value a service outside the agent reports ("status
@@ -73,15 +74,7 @@ class OutcomeBehaviors(ThresholdBehaviors):
                 elements,
                 10,
             )
-            return [
-                plain,
-                *(
-                    b.model_copy(
-                        update={"priority": 31 + i, "facts": {**b.facts, NOT_WRITTEN: reason}}
-                    )
-                    for i, b in enumerate(branches)
-                ),
-            ]
+            return [plain, *_unwritten(branches, reason)]
         if not self.routing:
             return [self._plain_happy(elements)]
         return self._branch_paths(elements)
