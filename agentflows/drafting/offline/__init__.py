@@ -1,6 +1,7 @@
 """The offline drafter: deterministic cases from the plan, no model, no network.
 
-Same project + same plan + same direction → byte-identical cases. Each dialect has its own
+Same project + same plan + same direction + same generation day (`SOURCE_DATE_EPOCH`
+pins it) → byte-identical cases. Each dialect has its own
 drafter module; all of them write only ids and values that exist in the project.
 """
 
