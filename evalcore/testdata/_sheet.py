@@ -168,11 +168,11 @@ class SheetBuilder:
     ) -> None:
         self.key = key
         self.require = require or {}
+        """Field -> the values a tool of the case works only with (see `DataRecords.pick`)."""
         self.holds: dict[str, Callable[[Any], bool]] = {}
         """Field -> a test a record's value passes on the case's path (see `DataRecords.pick`)."""
         self.holds_why: dict[str, str] = {}
         """Field -> what its test asks, in the words of the definition behind it."""
-        """Field -> the values a tool of the case works only with (see `DataRecords.pick`)."""
         self.slot = slot
         """The case's place among the suite's cases of its skill (records are dealt in turn)."""
         self.records = records or DataRecords()
