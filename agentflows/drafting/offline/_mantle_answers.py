@@ -28,7 +28,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Project
+from evalcore.definitions import MantleDefinitions, Project, memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import answer_writers, outside_effect, runtime_reads
 
@@ -55,9 +55,12 @@ _DOES = frozenset(
 
 def outside_tools(project: Project) -> frozenset[str]:
     """The tools of any skill whose result is an outside service's answer: an MCP server's
-    tools and those whose code calls a service (`outside_effect`, kept per tool)."""
+    tools and those whose code calls a service (`outside_effect`, kept per tool). One set
+    per project: each case's goals ask for it, and it reads every skill."""
     defs = project.mantle
-    return _outside_tools(project, defs) if defs is not None else frozenset()
+    if defs is None:
+        return frozenset()
+    return memoized(defs, "outside_tools", lambda: _outside_tools(project, defs))
 
 
 def _outside_tools(project: Project, defs: MantleDefinitions) -> frozenset[str]:
