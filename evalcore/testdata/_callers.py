@@ -50,6 +50,12 @@ class Caller:
     """The project's record (None for a built-in account)."""
     collection: str = ""
     """The name of the records' file (`customers`), for a project's caller."""
+    within: dict[str, Any] | None = field(default=None, compare=False)
+    """The record of another file the person is nested in (their booking), whose id
+    (the booking reference) a check asks them for; None for a record of their own."""
+    full_name: str = ""
+    """First and last name, where the record names them with keys `record_name` does not
+    read (a passenger's `first` and `last`)."""
 
     @property
     def built_in(self) -> bool:
@@ -143,7 +149,53 @@ def callers_in(records: DataRecords) -> tuple[Caller, ...]:
                 collection=collection.name,
             )
             (people if _person(record) else named).append(caller)
-    return tuple(people or named)
+    return tuple(people or named or _nested_callers(records))
+
+
+#: Keys of a person's first and last name in a record nested in another file's records.
+_FIRST_KEYS = ("first_name", "first", "given_name")
+_LAST_KEYS = ("last_name", "last", "surname", "family_name")
+
+
+def _scalars(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if _scalar_said(v)}
+
+
+def _nested_callers(records: DataRecords) -> tuple[Caller, ...]:
+    """The people nested in another file's records (a booking's `passengers`), where no
+    record of their own holds a phone: each is a caller whose record is their own fields
+    over the parent record's (the booking reference a check asks for with their last
+    name), seeded by no phone."""
+    out: list[Caller] = []
+    for collection in records.collections:
+        for parent in collection.records:
+            for value in parent.values():
+                if not isinstance(value, list):
+                    continue
+                people = [p for p in value if isinstance(p, dict)]
+                # the people the parent record names (`booked_by: P1`) where it names any:
+                # the one who made the booking calls about it, not their child
+                named = {str(v) for v in _scalars(parent).values()}
+                own = [p for p in people if str(p.get("id", "")) in named]
+                for person in own or people:
+                    first = next((person[k] for k in _FIRST_KEYS if k in person), None)
+                    last = next((person[k] for k in _LAST_KEYS if k in person), None)
+                    if not (isinstance(first, str) and isinstance(last, str) and first):
+                        continue
+                    record = {**_scalars(parent), **_scalars(person)}
+                    out.append(
+                        Caller(
+                            name=first.split()[0],
+                            phone="",
+                            details={k: _said(v) for k, v in record.items()},
+                            source=collection.where or f"{collection.name} records",
+                            record=record,
+                            collection=collection.name,
+                            within=parent,
+                            full_name=f"{first} {last}",
+                        )
+                    )
+    return tuple(out)
 
 
 def _built_in(name: str, phone: str, dob: str, postcode: str, email: str) -> Caller:
@@ -231,14 +283,18 @@ def checked_details(
     caller: Caller,
     names: list[str],
     held: Iterable[Mapping[str, Any]] = (),
+    keys: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """Field name -> what the caller says, for each of `names` (what a check's tool
     compares) that the caller's record or one of their own records of another file holds:
     a policy carrying their `policyholder_id` holds the date of birth and ZIP the check
     compares with. One such record gives them all (a check matches them on one row): the
     one the case holds (`held`), else one the case's records name (a held claim's policy
-    number), in good standing before one that is not, with the most of `names`."""
+    number), in good standing before one that is not, with the most of `names`. `keys`
+    names the record key the check's code compares a name with where it is not the
+    name's own (`last_name` with a passenger's `last`)."""
     record = caller.record
+    keys = keys or {}
     if record is None:
         return {}
     ids = caller_ids(caller)
@@ -263,7 +319,9 @@ def checked_details(
     out: dict[str, str] = {}
     for name in names:
         for source in (record, linked):
-            key = own_key(source, name) if source is not None else None
+            key = None
+            if source is not None:
+                key = keys[name] if keys.get(name) in source else own_key(source, name)
             if source is not None and key is not None and _scalar_said(source[key]):
                 out[name] = _said(source[key])
                 break

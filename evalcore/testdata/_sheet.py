@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ._people import Persona, persona_for
+from ._people import MANNERS, Persona, persona_for
 from ._records import Collection, DataRecords, record_name, role_prefix
 from ._rng import case_rng
 from ._values import (
@@ -203,15 +203,22 @@ class SheetBuilder:
     def persona(self) -> Persona:
         return self.sheet.persona
 
-    def hold(self, record: dict[str, Any]) -> None:
-        """Take `record` (the seeded caller's own) as this case's record of its file, so
-        every fact drawn from that file is the caller's."""
+    def hold(self, record: dict[str, Any], name: str | None = None) -> None:
+        """Take `record` (the seeded caller's own, or the one they are nested in) as this
+        case's record of its file, so every fact drawn from that file is the caller's;
+        `name` is theirs where the record does not name them (a booking)."""
         for collection in self.records.collections:
             if any(r is record for r in collection.records):
                 self.sheet.records[collection.name] = record
-                holder = record_name(record)
+                holder = name or record_name(record)
                 if holder:  # the record's own surname, not a drawn one
                     self.sheet.persona = self.sheet.persona.renamed(holder)
+                if name and self.slot is not None:
+                    # the few people named inside other records (each booking's lead
+                    # passenger) recur among a skill's cases: each of their cases talks in
+                    # another manner, dealt in turn
+                    manner = MANNERS[self.slot % len(MANNERS)]
+                    self.sheet.persona = replace(self.sheet.persona, manner=manner)
                 role = next((record[k] for k in _ROLE_KEYS if isinstance(record.get(k), str)), "")
                 if role.strip():  # the job the record gives them, not a drawn one
                     self.sheet.persona = replace(self.sheet.persona, role=_a(role))

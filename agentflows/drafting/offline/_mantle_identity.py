@@ -12,50 +12,87 @@ phone names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions.skill_model import code_facts
 from evalcore.definitions.skill_model.prose_patterns import SKILL
 from evalcore.testdata import Caller, DataRecords, checked_details
 
 from ._direction import value_words
 
+#: A parameter description's first words name the detail where they are at most this many.
+_NAME_WORDS = 3
+#: A parameter name of at most this many letters and no word break is a code (`pnr`).
+_CODE_LETTERS = 4
 #: A tool that checks who is calling compares at least this many details with the record.
 _CHECKED = 2
 
 
 def identity_facts(
-    defs: MantleDefinitions,
+    project: Project,
     skill: Skill,
     walked: set[str],
     caller: Caller,
     records: DataRecords,
     held: Iterable[Mapping[str, Any]] = (),
+    called: frozenset[str] = frozenset(),
 ) -> list[tuple[str, str]]:
     """(label, value) for each detail the identity check of a skill `skill` sends the caller
     to compares with `caller`'s record, where the case's walk asks nothing of that skill
     (`walked`: the skills it asks in): a tool of that skill with `_CHECKED` or more
     parameters that its blocks collect from the user and the caller's records hold
     (`checked_details`, the case's `held` records first; a seeded phone or id is the
-    session's, never said)."""
-    if caller.record is None:
+    session's, never said). Where its blocks collect nothing (its prose asks for them),
+    the ones no seed fills. Each is the record key the tool's code compares it
+    with (`last_name` with a passenger's `last`), else the key of its own name."""
+    defs = project.mantle
+    if caller.record is None or defs is None:
         return []
     held = list(held)
     out: list[tuple[str, str]] = []
-    for target in dict.fromkeys(SKILL.findall(skill.body or "")):
-        if target == skill.id or target in walked or target not in defs.skills:
+    # the skill itself counts where the case's path runs its check (`called`) and the walk
+    # asks nothing for it (its prose asks for the details)
+    for target in dict.fromkeys([skill.id, *SKILL.findall(skill.body or "")]):
+        if target in walked or target not in defs.skills:
             continue
-        asked = _collected(defs.skills[target])
+        collected = _collected(defs.skills[target])
         for tool in defs.tools_for(target).values():
+            if target == skill.id and tool.name not in called:
+                continue
             names = [p.name for p in tool.parameters if p.name != "context"]
-            said = checked_details(records, caller, [n for n in names if n in asked], held)
+            asked = [n for n in names if n in collected]
+            if not collected:  # a skill of prose only: it asks for what its tool takes
+                asked = [n for n in names if n not in _seeded(defs)]
+            keys = dict(code_facts(project, tool).compared)
+            said = checked_details(records, caller, asked, held, keys)
             if len(said) < _CHECKED:
                 continue
+            described = {p.name: p.description for p in tool.parameters}
             for name, value in said.items():
-                if (value_words(name), value) not in out:
-                    out.append((value_words(name), value))
+                label = _label(name, described.get(name))
+                if (label, value) not in out:
+                    out.append((label, value))
     return out
+
+
+def _label(name: str, description: str | None) -> str:
+    """What the user calls a detail: for a name that is a short code (`pnr`), the first
+    words of the parameter's description where they are a plain name (`Booking reference`
+    of `Booking reference, six characters …`), else the name's words."""
+    head = re.split(r"[,.;:(]", description or "", maxsplit=1)[0].strip()
+    words = head.split()
+    code = len(name) <= _CODE_LETTERS and name.isalpha()
+    if code and 0 < len(words) <= _NAME_WORDS and all(w.isalpha() for w in words):
+        return head[0].lower() + head[1:]
+    return value_words(name)
+
+
+def _seeded(defs: MantleDefinitions) -> set[str]:
+    """The names of the memory fields the channel seeds (`seed: true`)."""
+    return {f.name for f in defs.memory_names().values() if f.seed}
 
 
 def _collected(skill: Skill) -> set[str]:

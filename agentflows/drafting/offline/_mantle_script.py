@@ -163,7 +163,10 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     # draws the persona from its records and seeds a built-in phone (the case says so).
     fields = defs.memory_names()
     phones = [k for k in seeds if k in fields and is_caller_phone(fields[k])]
-    account = bool(phones) and (not customer.built_in or not records.collections)
+    # a person nested in another file's record (a booking's passenger) is found by that
+    # record's id and their name, never by a phone
+    nested = customer.within is not None
+    account = nested or (bool(phones) and (not customer.built_in or not records.collections))
     holder = customer.name if account else None
     skill = defs.skills[behavior.source]
     audience, shared = audience_text(defs, skill), audience_shared(defs)
@@ -184,7 +187,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         full_name=None if holder else seeded_caller(defs),
     )
     if account and customer.record is not None:  # the caller's own record, for every fact
-        sheet.hold(customer.record)
+        sheet.hold(customer.within or customer.record, customer.full_name or None)
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
     # the failing or negative test account goes in a seeded id where no phone is seeded
@@ -563,7 +566,11 @@ class _Writer:
             walked = {a.skill for a in self.script.walk.asks}
             customer = self.script.customer
             held = self.sheet.sheet.records.values()
-            found = identity_facts(self.defs, skill, walked, customer, self.sheet.records, held)
+            events = self.script.walk.events
+            called = frozenset(e.tool for e in events if e.kind == "tool" and e.tool)
+            found = identity_facts(
+                self.project, skill, walked, customer, self.sheet.records, held, called
+            )
             for label, value in found:
                 self.sheet.add(label, value)
         if kind != "escalation":

@@ -96,6 +96,10 @@ class CodeFacts:
     """The tool compares the run's date or time with something (`date.today() < earliest`,
     `now.hour < 20` in a helper it calls, a data row's date against `datetime.now() - …`):
     what it returns and writes depends on when the case runs, which no case fixes."""
+    compared: tuple[tuple[str, str], ...] = ()
+    """(parameter, record key) for each argument the tool compares with a record's field,
+    nested records included: `p["last"].lower() == last_name.strip().lower()` gives
+    `("last_name", "last")`, so a caller is told the value that record key holds."""
 
 
 def qualify(key: str, skill_id: str, defs: Any = None) -> str:
@@ -381,6 +385,42 @@ def _labels(tree: ast.AST) -> dict[str, str]:
     return out
 
 
+def _field_read(node: ast.expr) -> str | None:
+    """The record key a side of a comparison reads, through method calls on it
+    (`p["last"].lower()`, `str(row["pnr"]).strip()`)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+        node = node.func.value
+    return record_field(node)
+
+
+def _compared(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, nodes: list[ast.AST]
+) -> list[tuple[str, str]]:
+    """(parameter, record key) of each comparison of a record's field with one argument,
+    at once or through a name assigned from it (`wanted = pnr.strip().upper()`)."""
+    params = {a.arg for a in [*node.args.args, *node.args.kwonlyargs]} - {"self", "context"}
+    origin = {p: p for p in params}
+
+    def sources(expr: ast.AST) -> set[str]:
+        return {origin[n.id] for n in ast.walk(expr) if isinstance(n, ast.Name) and n.id in origin}
+
+    for sub in nodes:
+        if isinstance(sub, ast.Assign) and len(used := sources(sub.value)) == 1:
+            for target in sub.targets:
+                if isinstance(target, ast.Name):
+                    origin[target.id] = next(iter(used))
+    out: list[tuple[str, str]] = []
+    for sub in nodes:
+        if not (isinstance(sub, ast.Compare) and len(sub.ops) == 1):
+            continue
+        for side, other in ((sub.left, sub.comparators[0]), (sub.comparators[0], sub.left)):
+            key = _field_read(side)
+            names = sources(other)
+            if key is not None and len(names) == 1:
+                out.append((names.pop(), key))
+    return out
+
+
 def _facts(
     node: ast.FunctionDef | ast.AsyncFunctionDef, labels: dict[str, str] | None = None
 ) -> CodeFacts:
@@ -416,6 +456,7 @@ def _facts(
         thresholds=tuple(_thresholds(node, calls, labels or {})),
         chance=any(_draws(n) for n in nodes),
         clock=_compares_clock(nodes),
+        compared=tuple(dict.fromkeys(_compared(node, nodes))),
     )
 
 
