@@ -57,3 +57,15 @@ def test_no_case_asserts_an_offered_call(tmp_path: Path) -> None:
     assert written
     for path in written:
         assert "tool_name: send_upload_link" not in path.read_text(), path.name
+
+
+def test_a_call_limited_to_a_purpose_is_left_to_the_agent() -> None:
+    assert _optional(CORPUS, "file_claim", "lookup_coverage")
+
+
+def test_no_case_asserts_a_block_tool_the_prose_only_permits(tmp_path: Path) -> None:
+    generate_offline(CORPUS, ["file_claim"], tmp_path)
+    written = sorted((tmp_path / "cases").rglob("*.yml"))
+    assert written
+    for path in written:
+        assert "tool_name: lookup_coverage" not in path.read_text(), path.name

@@ -64,10 +64,13 @@ _OFFER_WORDS = frozenset({"offer", "offers", "suggest", "suggests"})
 _MAY_WORDS = frozenset({"may", "might", "can", "could"})
 
 
-def _only_permitted(before: str) -> bool:
-    """Whether the words of a sentence before its call offer it or let the agent choose it
-    ("you may", "the agent can"); a subject's ability ("if they can't …") or what the
-    agent says ("say you could not find it") does not."""
+def _only_permitted(before: str, after: str = "") -> bool:
+    """Whether the words of a sentence around its call offer it, let the agent choose it
+    ("you may", "the agent can") or only limit what it is for ("Use @tool.x only to say
+    what the policy covers"); a subject's ability ("if they can't …") or what the agent
+    says ("say you could not find it") does not."""
+    if re.findall(r"[a-z']+", after.lower())[:1] == ["only"]:
+        return True
     words = re.findall(r"[a-z']+", before.lower())
     if _OFFER_WORDS & set(words):
         return True
@@ -334,7 +337,8 @@ class ToolReader:
                         )
                     else:
                         condition = f"({condition}) and {read}" if condition else read
-            if not optional and cue is None and _only_permitted(text[: positions[0]]):
+            end = text.find(name, positions[0]) + len(name)
+            if not optional and cue is None and _only_permitted(text[: positions[0]], text[end:]):
                 optional = True
                 trigger_text = trigger_text or "offer"
                 self.uncertainties.append(
