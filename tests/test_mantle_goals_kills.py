@@ -66,10 +66,12 @@ def test_a_happy_path_asserts_the_call_never_what_the_service_answers(claims, re
 def test_a_happy_path_asserts_each_lookup_and_the_arguments_the_user_fixes(claims) -> None:
     runs = {t["tool_name"]: t for t in _checks(claims["file_claim:auto"], "tool_executed")}
     assert runs["list_policies"]["is_error"] is False
-    assert runs["lookup_coverage"]["is_error"] is False
+    # "Use @tool.lookup_coverage only to say what the policy covers": the agent's choice
+    assert "lookup_coverage" not in runs
     # a policy number the user reads out is an id the agent passes unchanged
-    number = runs["lookup_coverage"]["arguments"]["policy_number"]
-    assert runs["submit_claim"]["arguments"]["policy_number"] == number
+    number = runs["submit_claim"]["arguments"]["policy_number"]
+    told = claims["file_claim:auto"]["scenario"]["simulation_context"]
+    assert f"- policy number: {number}\n" in told
     # free prose a model may reword is never added as an argument value
     assert "incident_date" not in runs["submit_claim"].get("arguments", {})
 
@@ -93,8 +95,6 @@ def _kills(root: Path, drafts: dict[str, dict[str, Any]], only: list[str], tmp: 
 def test_the_new_assertions_kill_their_mutants_on_a_corpus_project(claims, tmp_path) -> None:
     wanted = [  # (the claim number is the claims service's answer: no case asserts it)
         "fail_silently:list_policies",
-        "fail_silently:lookup_coverage",
-        "wrong_argument:lookup_coverage",
         "skip_confirmation:submit_claim",
     ]
     report = _kills(HARBOR, claims, wanted, tmp_path)

@@ -609,6 +609,39 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
     return out
 
 
+#: "if <what memory holds> and <what the user says of it>," before a call: the second part
+#: names no field; it is the user's answer to how a step they tried went.
+_OPEN_PART = re.compile(
+    r"\bif\s+(?P<known>[^,]+?)\s+and\s+(?P<open>(?:it|they|the\s+\w+)\s[^,]+),",
+    re.I,
+)
+
+
+def open_outcomes(skill: Skill, memory: dict[str, Any], tools: set[str]) -> list[str]:
+    """What the prose waits to hear from the user before a call of `tools` on the case's
+    path ("if fix_attempted is true and it still doesn't work, open a ticket with
+    @tool.create_work_order" -> `it still doesn't work`; "they want a copy" -> `you want
+    a copy`, said to the user): no field holds it, so a case that
+    asserts the call has the user say it, or a correct agent that hears the step helped
+    makes no call and fails the case."""
+    names = [f.name for f in skill.memory.values()]
+    out: list[str] = []
+    for part in sentences(skill.body or ""):
+        if part.condition and not holds(part.condition, memory):
+            continue
+        for name in sorted(tools):
+            at = part.text.find(f"@tool.{name}")
+            found = _OPEN_PART.search(part.text[:at]) if at >= 0 else None
+            if found is None or not any(n in found["known"] for n in names):
+                continue
+            clause = " ".join(found["open"].split())
+            if clause.lower().startswith("they "):  # said to the user: their own answer
+                clause = f"you {clause[5:]}"
+            if not any(n in clause for n in names) and clause not in out:
+                out.append(clause)
+    return out
+
+
 def offers_into(skill: Skill, memory: dict[str, Any], target: str) -> list[str]:
     """The offers on the path (as `offers` labels them) whose paragraph goes on into skill
     `target` ("Offer to help schedule an inspection. If they agree, invoke
@@ -749,6 +782,7 @@ __all__ = [
     "offers",
     "offers_into",
     "on_the_path",
+    "open_outcomes",
     "question_answer",
     "reported",
     "reported_label",

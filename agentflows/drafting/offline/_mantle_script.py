@@ -82,6 +82,7 @@ from ._mantle_facts import (
     named_instead,
     offers,
     offers_into,
+    open_outcomes,
     question_answer,
     reported,
     reported_label,
@@ -475,6 +476,17 @@ class _Writer:
             if label not in known:
                 self.sheet.add(label, answer)
 
+    def outcome_facts(self, walk: Walk) -> None:
+        """The user's answer that the prose waits on before a call the walk makes ("if it
+        still doesn't work, open a ticket"): the case asserts the call, so the step they
+        tried did not help (`open_outcomes`)."""
+        skill = self.defs.skills.get(walk.skill)
+        if skill is None:
+            return
+        made = {e.tool for e in walk.tools() if e.tool}
+        for clause in open_outcomes(skill, walk.memory, made):
+            self.sheet.add(f"whether {clause}", "yes")
+
     def chance_facts(self) -> str | None:
         """What the user answers on the branches a tool's chance decides (a speed test that
         may come back slow or healthy): the questions of each branch the walk did not take,
@@ -577,6 +589,7 @@ class _Writer:
             self.unplaced_fields()
             self.prose_choice_facts()
             self.offer_facts(self.script.walk)
+            self.outcome_facts(self.script.walk)
             gate = self.chance_facts()
         # what the prose asks with `set_fields` comes before any line of the walk's asks
         # (an escalation at a later question still needs the month to get there)

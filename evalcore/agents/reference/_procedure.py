@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
 from ...definitions.skill_model import (
+    ToolUse,
     asks_for,
     code_facts,
     instruction_prompt,
@@ -60,6 +61,14 @@ _PENDING = "_pending"
 
 def _words(key: str) -> str:
     return key.rsplit(".", 1)[-1].replace("_", " ")
+
+
+def _only_permitted(use: ToolUse) -> bool:
+    """A block's tool whose every prose call only offers or permits it ("Use @tool.x only to
+    say what the policy covers"): the block makes it available, the prose leaves its use to
+    the user's yes or the agent's choice, so a run does not call it unasked."""
+    prose = [c for c in use.calls if c.kind == "prose"]
+    return bool(prose) and all(c.optional and c.cue is None for c in prose)
 
 
 class Runner:
@@ -327,7 +336,7 @@ class Runner:
         (block-level `tools:`), when their scope holds; never one of `unused` (a block tool
         only steps the run skipped had a use for: `skipped_tools`)."""
         for use in self.model.tools if self.model else []:
-            if use.name in unused:
+            if use.name in unused or (kind == "block_tools" and _only_permitted(use)):
                 continue
             for call in use.calls:
                 if call.kind != kind or call.block != block or call.step != step:

@@ -57,6 +57,33 @@ def _after_trigger(rest: str) -> re.Match[str] | None:
     return found
 
 
+#: Words before a call that only offer or permit it ("Offer to send an upload link with
+#: @tool.send_upload_link", "you may check @tool.lookup_coverage"): whether it runs is the
+#: user's answer or the agent's choice, not a step every run takes.
+_OFFER_WORDS = frozenset({"offer", "offers", "suggest", "suggests"})
+_MAY_WORDS = frozenset({"may", "might", "can", "could"})
+
+
+def _only_permitted(before: str, after: str = "") -> bool:
+    """Whether the words of a sentence around its call offer it, let the agent choose it
+    ("you may", "the agent can") or only limit what it is for ("Use @tool.x only to say
+    what the policy covers"); a subject's ability ("if they can't …") or what the agent
+    says ("say you could not find it") does not."""
+    if re.findall(r"[a-z']+", after.lower())[:1] == ["only"]:
+        return True
+    words = re.findall(r"[a-z']+", before.lower())
+    if _OFFER_WORDS & set(words):
+        return True
+    padded = ["", *words, "", ""]
+    return any(
+        padded[i] in ("you", "agent", "we")
+        and padded[i + 1] in _MAY_WORDS
+        and padded[i + 2] != "not"  # "say you could not find it": what is said
+        and padded[i - 1] not in ("say", "tell", "that")
+        for i in range(1, len(words) + 1)
+    )
+
+
 _VERB_BEFORE = re.compile(
     r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
     r"triggers|submit|submits|with|via|through|tool)\b(?:\s+(?:the|a|it|them|tool))*\s*`?$",
@@ -310,6 +337,18 @@ class ToolReader:
                         )
                     else:
                         condition = f"({condition}) and {read}" if condition else read
+            end = text.find(name, positions[0]) + len(name)
+            if not optional and cue is None and _only_permitted(text[: positions[0]], text[end:]):
+                optional = True
+                trigger_text = trigger_text or "offer"
+                self.uncertainties.append(
+                    Uncertainty(
+                        what=f"when {name} is called",
+                        where=where,
+                        why="the prose only offers or permits the call; it runs on the "
+                        "user's yes, so walks leave this call out",
+                    )
+                )
             self.add(
                 name,
                 CallSite(

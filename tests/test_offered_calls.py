@@ -1,0 +1,71 @@
+"""A call the prose only offers or permits ("Offer to send an upload link with
+@tool.send_upload_link", "you may check @tool.x") runs on the user's yes or the agent's
+choice: no case asserts it as run, or a correct agent whose user declines fails the case.
+
+Before: the claim-status web-chat case asserted `send_upload_link` while its user had no
+answer to the offer.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from skill_model_fixtures import generate_offline
+
+from evalcore.definitions import load_project
+from evalcore.definitions.skill_model import skill_model
+
+CORPUS = Path(__file__).parent / "data" / "corpus" / "harbor_mutual"
+
+
+def _optional(root: Path, skill: str, tool: str) -> bool:
+    model = skill_model(load_project(root), skill)
+    use = next(u for u in model.tools if u.name == tool)
+    return all(c.optional for c in use.calls if c.kind == "prose")
+
+
+def _with_sentence(tmp_path: Path, sentence: str) -> Path:
+    root = tmp_path / "project"
+    shutil.copytree(CORPUS, root)
+    path = root / "skills" / "claim_status" / "skill.md"
+    old = "Offer to send an upload link with @tool.send_upload_link."
+    path.write_text(path.read_text().replace(old, sentence))
+    return root
+
+
+def test_an_offered_call_is_left_to_the_users_answer() -> None:
+    assert _optional(CORPUS, "claim_status", "send_upload_link")
+
+
+def test_a_permitted_call_is_left_to_the_agent(tmp_path: Path) -> None:
+    root = _with_sentence(tmp_path, "You may send an upload link with @tool.send_upload_link.")
+    assert _optional(root, "claim_status", "send_upload_link")
+
+
+def test_what_the_agent_says_or_the_user_cannot_do_is_no_permission(tmp_path: Path) -> None:
+    root = _with_sentence(
+        tmp_path,
+        "Say you could not see the photos and send an upload link with @tool.send_upload_link.",
+    )
+    assert not _optional(root, "claim_status", "send_upload_link")
+
+
+def test_no_case_asserts_an_offered_call(tmp_path: Path) -> None:
+    generate_offline(CORPUS, ["claim_status"], tmp_path)
+    written = sorted((tmp_path / "cases").rglob("*.yml"))
+    assert written
+    for path in written:
+        assert "tool_name: send_upload_link" not in path.read_text(), path.name
+
+
+def test_a_call_limited_to_a_purpose_is_left_to_the_agent() -> None:
+    assert _optional(CORPUS, "file_claim", "lookup_coverage")
+
+
+def test_no_case_asserts_a_block_tool_the_prose_only_permits(tmp_path: Path) -> None:
+    generate_offline(CORPUS, ["file_claim"], tmp_path)
+    written = sorted((tmp_path / "cases").rglob("*.yml"))
+    assert written
+    for path in written:
+        assert "tool_name: lookup_coverage" not in path.read_text(), path.name
