@@ -37,7 +37,7 @@ tool_constraints:
 Ask for the parcel code, then look it up with @tool.find_parcel and tell them where it is.
 
 if: session.project.channel == "phone"
-Read the status out and offer @tool.text_status to their phone.
+Read the status out, then text it to their phone with @tool.text_status.
 
 if: session.project.channel != "phone"
 Send a tracking link with @tool.send_tracking_link.
