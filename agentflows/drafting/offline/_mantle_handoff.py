@@ -94,8 +94,6 @@ class HandoffGoals(PathGoals):
                 f"The agent explains why it is handing over instead of carrying on "
                 f"with {request_phrase(self.skill)} itself"
             )
-        else:
-            self.criterion("The agent hands over without trying to solve the problem itself")
         if not self.asks_before_handing_over(handoff, walk):
             # a hand-off skill that asks why they want a person asks on purpose
             self.criterion("The agent does not ask the customer to repeat what they already said")
