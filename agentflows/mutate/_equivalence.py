@@ -46,7 +46,7 @@ from typing import Any
 from evalcore.agents.reference import Mutant, reached
 from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import SkillModel, qualify, skill_models
+from evalcore.definitions.skill_model import SkillModel, set_memory_keys, skill_models
 
 from ._marks import difference
 
@@ -156,13 +156,8 @@ def _ways_to_write(defs: Any, skill: Skill, model: SkillModel | None, key: str) 
             gates += _tool_gates(skill, model, use.name)
     for block in skill.blocks.values():
         for step in block.steps:
-            if step.kind == "set_memory" and isinstance(step.target, dict):
-                names = {
-                    str(k) if "." in str(k) else qualify(str(k), skill.id, defs)
-                    for k in step.target
-                }
-                if key in names:
-                    gates.append(None)
+            if key in set_memory_keys(step, skill.id, defs):
+                gates.append(None)
     if model is not None:
         gates += [f.condition for f in model.fields if f.qualified == key]
         gates += [r.condition for r in model.records if r.qualified == key]

@@ -38,7 +38,7 @@ from typing import Any
 
 from ...definitions import MantleDefinitions, Project, Skill, Step
 from ...definitions._memo import memoized
-from ...definitions.skill_model import SkillModel, ToolUse, qualify
+from ...definitions.skill_model import SkillModel, ToolUse, set_memory_keys
 from ._prose import prose_items
 
 
@@ -161,13 +161,8 @@ def written_only_by_uninstructed(
     for skill in defs.skills.values():
         for block in skill.blocks.values():
             for step in block.steps:
-                if step.kind == "set_memory" and isinstance(step.target, dict):
-                    names = {
-                        str(k) if "." in str(k) else qualify(str(k), skill.id, defs)
-                        for k in step.target
-                    }
-                    if key in names:
-                        return None
+                if key in set_memory_keys(step, skill.id, defs):
+                    return None
         model = models.get(skill.id)
         if model is None:
             return None  # a skill the model cannot read: not proven

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...definitions import Project
-from ...definitions.skill_model import qualify, skill_models
+from ...definitions.skill_model import set_memory_keys, skill_models
 from ...errors import UserError
 from ...suggest import did_you_mean
 from ._equivalent import (
@@ -100,12 +100,8 @@ def mutants(project: Project) -> list[Mutant]:
             for step in block.steps:
                 if step.kind not in ("link", "end") and step.id != "END":
                     out.append(Mutant("skip_step", f"{skill_id}.{block.id}.{step.id}", skill_id))
-                if step.kind == "set_memory" and isinstance(step.target, dict):
-                    for key in step.target:
-                        key = str(key)  # where the runtime writes it (a project field too)
-                        written.setdefault(
-                            key if "." in key else qualify(key, skill_id, defs), skill_id
-                        )
+                for key in set_memory_keys(step, skill_id, defs):  # a project field too
+                    written.setdefault(key, skill_id)
         for use in uses:
             for write in use.writes:
                 written.setdefault(write.key, skill_id)

@@ -9,7 +9,7 @@ frontmatter; `casegen sources --explain SKILL` prints it.
 """
 
 from ._build import build_skill_model, skill_model, skill_models
-from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, tool_keys
+from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, set_memory_keys, tool_keys
 from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
 from ._fields import asked_in_paragraph, asking_sentence, asks_for, instruction_prompt, skill_fields
@@ -89,6 +89,7 @@ __all__ = [
     "sentences",
     "set_at",
     "set_from_answer",
+    "set_memory_keys",
     "skill_fields",
     "skill_model",
     "skill_models",

@@ -102,6 +102,15 @@ class CodeFacts:
     `("last_name", "last")`, so a caller is told the value that record key holds."""
 
 
+def set_memory_keys(step: Any, skill_id: str, defs: Any = None) -> list[str]:
+    """The memory slots a block's `set_memory` step writes, where the runtime puts them: a
+    name with a namespace as written, a bare one through `qualify` (a project field too);
+    none for any other step."""
+    if step.kind != "set_memory" or not isinstance(step.target, dict):
+        return []
+    return [k if "." in k else qualify(k, skill_id, defs) for k in map(str, step.target)]
+
+
 def qualify(key: str, skill_id: str, defs: Any = None) -> str:
     """The memory slot a bare name written by `skill_id` lands in, as Rasa resolves it: the
     skill's own field when its memory.yml declares the name, else the project's field of
