@@ -7,6 +7,7 @@ agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
+from ._branch_fit import branch_facts, branch_fit, lacks, moot, ruled_out
 from ._callers import (
     BUILT_IN,
     Caller,
@@ -53,6 +54,8 @@ __all__ = [
     "SheetBuilder",
     "account_of",
     "allows_relative",
+    "branch_facts",
+    "branch_fit",
     "built_in_phones",
     "caller_for",
     "caller_ids",
@@ -67,9 +70,11 @@ __all__ = [
     "incident_for",
     "knowledge_entries",
     "knowledge_questions",
+    "lacks",
     "listed_values",
     "load_records",
     "month_on_record",
+    "moot",
     "names_an_id",
     "names_role",
     "own_key",
@@ -79,6 +84,7 @@ __all__ = [
     "record_name",
     "record_questions",
     "roles_for",
+    "ruled_out",
     "session_person",
     "shaped_like",
     "spoken_date",

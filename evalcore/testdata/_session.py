@@ -13,7 +13,7 @@ that record holds (`store_id` from its `home_store`) comes from it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .._sha256 import sha256
@@ -91,6 +91,7 @@ def session_person(
     slot: int | None = None,
     skill: str | None = None,
     prefer: frozenset[str] = frozenset(),
+    fits: Callable[[dict[str, Any]], int] | None = None,
 ) -> dict[str, Any]:
     """The case's signed-in person of `collection`: one of the caller's own records
     (`DataRecords.owned`) that agrees with the `fixed` seeds where any does, in good
@@ -100,10 +101,14 @@ def session_person(
     checks the list) where any does, and, with
     `skill`, who holds their own record in each file the skill's tools read by their id
     (`DataRecords.owns_all`) where anyone does; dealt in turn by `slot` (the case's place
-    among its skill's cases), else chosen stably by `key`."""
+    among its skill's cases), else chosen stably by `key`. With `fits` (a record's score for
+    the case's branch: whose records hold the branch's value), those that score best."""
     own = records.owned(collection.records)
     pool = [r for r in own if _agrees(r, fixed)] or own
     pool = [r for r in pool if in_standing(r)] or pool
+    if fits is not None and pool:
+        scores = [fits(r) for r in pool]
+        pool = [r for r, score in zip(pool, scores, strict=True) if score == max(scores)]
     pool = [r for r in pool if _lists(r, prefer)] or pool
     if skill is not None:
         pool = [r for r in pool if records.owns_all(r, skill)] or pool

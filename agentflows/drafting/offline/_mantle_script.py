@@ -37,6 +37,7 @@ from evalcore.testdata import (
     FieldSpec,
     SheetBuilder,
     account_of,
+    branch_facts,
     caller_for,
     caller_ids,
     callers_in,
@@ -61,6 +62,7 @@ from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
+from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
@@ -140,14 +142,17 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     callers = memoized(defs, "data_callers", lambda: callers_in(records))
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
+    fits_branch = caller_fit(defs, behavior, records)
     customer = caller_for(
         behavior.id,
         behavior.facts.get("account"),
         callers,
-        # whose records hold the case's choices first, then who has records of their own,
-        # then who is in good standing (a check turns a lapsed policy's holder away)
+        # whose records fit the case's branch first (`_mantle_caller_fit`), then whose
+        # records hold the case's choices, then who has records of their own, then who is
+        # in good standing (a check turns a lapsed policy's holder away)
         lambda caller: (
-            4 * holdings(records, caller, fixed)
+            fits_branch(caller)
+            + 4 * holdings(records, caller, fixed)
             + 2 * _owns_all(records, caller, behavior)
             + in_good_standing(records, caller)
         ),
@@ -584,6 +589,10 @@ class _Writer:
                 self.project, skill, walked, customer, self.sheet.records, held, called
             )
             for label, value in found:
+                self.sheet.add(label, value)
+            # the record the case's branch rests on (their flight, cancelled): the caller knows it
+            planned = self.script.behavior.facts.get("values") or {}
+            for label, value in branch_facts(self.sheet.records, customer, planned.values()):
                 self.sheet.add(label, value)
         if kind != "escalation":
             self.unplaced_fields()

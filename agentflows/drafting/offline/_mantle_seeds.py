@@ -12,6 +12,7 @@ user for.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from evalcore.definitions import MemoryField, Project
@@ -23,6 +24,7 @@ from evalcore.testdata._accounts import account_of, account_value
 from ...planning import Behavior
 from ...planning._mantle_session import session_fields
 from ...planning._mantle_vocab import channel_fields, is_caller_phone
+from ._mantle_caller_fit import caller_fit
 from ._mantle_facts import spec_of
 
 
@@ -114,7 +116,14 @@ def session_seeds(
         for f in session_fields(project, skill_id)
     ]
     fields += [f for f in _who_signed_in(project, behavior, sheet.records) if f not in fields]
-    person = _person(sheet, [f.name for f in fields], fixed or {}, behavior.source)
+    fit = caller_fit(project.mantle, behavior, sheet.records)
+    person = _person(
+        sheet,
+        [f.name for f in fields],
+        fixed or {},
+        behavior.source,
+        lambda record: fit(Caller(name="", phone="", record=record)),
+    )
     out: dict[str, Any] = {}
     ids: list[str] = []  # the free-text ids among them, which may be widened
     for field_def in fields:
@@ -144,12 +153,17 @@ def session_seeds(
 
 
 def _person(
-    sheet: SheetBuilder, names: list[str], fixed: dict[str, Any], skill: str
+    sheet: SheetBuilder,
+    names: list[str],
+    fixed: dict[str, Any],
+    skill: str,
+    fits: Callable[[dict[str, Any]], int] | None = None,
 ) -> tuple[dict[str, Any], str] | None:
     """The case's signed-in person and the file they are in: the record the case already
     holds of the people file the seeded ids name (the caller a phone seeded), else one
     that agrees with the `fixed` project seeds and holds their own records in the files
-    `skill`'s tools read (a shift swap's caller has a shift), which the case then holds."""
+    `skill`'s tools read (a shift swap's caller has a shift) and whose records fit the
+    case's branch best (`fits`), which the case then holds."""
     collection = people_of(sheet.records, names)
     if collection is None:
         return None
@@ -157,7 +171,7 @@ def _person(
     if held is None:
         own = {k.removeprefix("project."): v for k, v in fixed.items() if k.startswith("project.")}
         held = session_person(
-            sheet.records, collection, own, sheet.key, sheet.slot, skill, sheet.prefer
+            sheet.records, collection, own, sheet.key, sheet.slot, skill, sheet.prefer, fits
         )
         sheet.hold(held)
     return held, collection.name

@@ -1,0 +1,104 @@
+"""Which of the project's callers fits the branch a Mantle case plays.
+
+The case's planned values (`disruption_type: cancelled`) are its branch. A caller whose
+records hold that value (their flight's status in the flight file) is preferred, one whose
+records hold another value of the same choices (a delayed flight) is avoided, and one the
+branch's prose rules out ("basic fares cannot be changed"), who has none of what the skill
+acts on (`bags: []`) or who asks to switch on what is already on is never picked while
+another caller fits (`evalcore.testdata` `branch_fit`, `ruled_out`, `lacks`, `moot`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions.skill_model import sentences
+from evalcore.testdata import Caller, DataRecords, branch_fit, lacks, moot, ruled_out
+
+from ...planning import Behavior
+from ._mantle_facts import holds
+
+#: What a caller the branch rules out scores: below any fit, so another caller is picked.
+UNFIT = -1000
+#: What each value of the branch the caller's records hold weighs against the other scores
+#: (whose records hold the case's choices, who has their own records, who is in standing).
+_FIT_WEIGHT = 16
+_QUOTED = re.compile(r"\"([^\"]+)\"")
+
+
+def branch_prose(skill: Skill, memory: dict[str, Any]) -> list[str]:
+    """The sentences of the skill's prose and of its blocks' instructions steps that hold
+    on the branch (no `if:`, or one whose condition `memory` meets)."""
+    texts = [skill.body or ""]
+    texts += [
+        str(step.target)
+        for block in skill.blocks.values()
+        for step in block.steps
+        if step.kind == "instructions" and isinstance(step.target, str)
+    ]
+    return [
+        part.text
+        for text in texts
+        for part in sentences(text)
+        if not part.condition or holds(part.condition, memory)
+    ]
+
+
+def branch_values(defs: MantleDefinitions, behavior: Behavior) -> tuple[set[str], set[str]]:
+    """(the case's planned values, the other values of the same choices: another branch's,
+    with a corrected first answer among them)."""
+    planned = behavior.facts.get("values") or {}
+    wanted = {str(v) for v in planned.values() if isinstance(v, str)}
+    others: set[str] = set()
+    for key in planned:
+        field = defs.memory_field(key)
+        if field is not None and field.enum_values:
+            others |= {str(v) for v in field.enum_values if isinstance(v, str)}
+    correction = behavior.facts.get("correction") or {}
+    if isinstance(correction.get("from"), str):
+        others.add(correction["from"])
+    return wanted, others - wanted
+
+
+def _requests(skill: Skill, wanted: set[str]) -> list[str]:
+    """The description's quoted requests that name one of the branch's values ("turn on
+    autopay" for `autopay`): what the case's caller asks for."""
+    out = []
+    for quoted in _QUOTED.findall(" ".join((skill.description or "").split())):
+        words = set(re.findall(r"[\w-]+", quoted.lower()))
+        if any(set(w.lower().split("_")) <= words for w in wanted):
+            out.append(quoted)
+    return out
+
+
+def _needed_words(skill: Skill) -> set[str]:
+    """The words of the skill's id and fields: the things it acts on (`bag` of `bag_tag`)."""
+    names = [skill.id, *skill.memory]
+    return {w for n in names for w in n.lower().split("_") if w}
+
+
+def caller_fit(
+    defs: MantleDefinitions, behavior: Behavior, records: DataRecords
+) -> Callable[[Caller], int]:
+    """The branch's score of a caller (see module doc): `UNFIT` for one ruled out."""
+    skill = defs.skills[behavior.source]
+    wanted, others = branch_values(defs, behavior)
+    planned = behavior.facts.get("values") or {}
+    prose = branch_prose(skill, dict(planned))
+    requests = _requests(skill, wanted)
+    needed = _needed_words(skill)
+
+    def fit(caller: Caller) -> int:
+        if caller.record is None:
+            return 0
+        if ruled_out(caller, prose) or lacks(caller, needed) or moot(caller, requests):
+            return UNFIT
+        return _FIT_WEIGHT * branch_fit(records, caller, wanted, others)
+
+    return fit
+
+
+__all__ = ["UNFIT", "branch_prose", "branch_values", "caller_fit"]

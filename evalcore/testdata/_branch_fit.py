@@ -1,0 +1,223 @@
+"""Whether a caller's records fit the branch a case plays.
+
+A case about a cancelled flight seeds a passenger whose booking's flight is cancelled in the
+project's flight file, not one whose flight is delayed: the agent checks the status and
+follows what it reads, so a caller whose records say another branch's value leads a correct
+agent down that branch. The caller's records are their own record (and the record they are
+nested in, with its nested lists: a booking's segments and bags) and the records of other
+files that carry one of the ids those hold (a segment's flight number in the flight file).
+
+Two things put a caller out of a branch altogether: a value of their records the branch's
+prose rules out ("basic fares cannot be changed" for a booking whose `fare_family` is
+`basic`), and an empty list of the thing the skill acts on (`bags: []` for a baggage case).
+A request to switch on what the caller's record already has on (`autopay: true` for "turn
+on autopay") asks for nothing, so it does the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ._callers import Caller
+from ._records import Collection, DataRecords
+
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+#: "basic fares cannot be changed", "refunds are not possible": the words before the verb.
+_RULED_OUT = re.compile(
+    r"(?P<what>(?:\b[\w-]+\s+){1,3}?)(?:cannot|can't|can\s+not|may\s+not|are\s+never|is\s+never)"
+    r"\s+be\b",
+    re.I,
+)
+#: "turn on autopay", "switch off paperless": the request's verb and the state it asks for.
+_SWITCH = re.compile(
+    r"\b(?:(?P<on>turn\s+on|switch\s+on|enable|activate|set\s+up|start)"
+    r"|(?P<off>turn\s+off|switch\s+off|disable|deactivate|cancel|stop))\s+(?:my\s+|the\s+)?"
+    r"(?P<what>[\w-]+)",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Held:
+    """One value the caller's records hold, and where."""
+
+    value: str
+    key: str
+    record: Mapping[str, Any]
+    collection: str
+    """The file's name (`flights`), or "" for the caller's own record."""
+    by_item: bool = False
+    """Linked by an item of a list of the caller's records (a booking's segment's flight),
+    not by an id of the record itself (their policyholder id)."""
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+def _id_like(key: str, value: Any) -> bool:
+    """A value that names one thing (`SK1182`, `R-30418`, a `*_id`), not a state or a day:
+    the values another file's records are linked to the caller's by."""
+    if not _scalar(value):
+        return False
+    text = str(value).strip()
+    if key.lower() == "id" or key.lower().endswith("_id"):
+        return bool(text)
+    has_digit = any(c.isdigit() for c in text)
+    has_letter = any(c.isalpha() for c in text)
+    return has_digit and has_letter and len(text) >= 4 and not _ISO_DAY.match(text)
+
+
+def _nested(record: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Every (key, scalar) of `record` and of the dicts and scalars of its lists."""
+    for k, v in record.items():
+        if isinstance(v, Mapping):
+            yield from _nested(v)
+        elif isinstance(v, list):
+            for item in v:
+                if isinstance(item, Mapping):
+                    yield from _nested(item)
+                elif _scalar(item):
+                    yield k, item
+        elif _scalar(v):
+            yield k, v
+
+
+def own_records(caller: Caller) -> list[Mapping[str, Any]]:
+    """The caller's own record and the record they are nested in (their booking)."""
+    return [r for r in (caller.record, caller.within) if r is not None]
+
+
+def held_values(records: DataRecords, caller: Caller) -> list[Held]:
+    """The values of the caller's own records and of the other files' records that carry
+    one of their ids (one hop: a segment's flight -> that flight's row)."""
+    own = own_records(caller)
+    out = [Held(str(v), k, r, "") for r in own for k, v in _nested(r)]
+    ids = {str(v).strip().lower() for r in own for k, v in _nested(r) if _id_like(k, v)}
+    top = {str(v).strip().lower() for r in own for k, v in r.items() if _id_like(k, v)}
+    mine = _own_collection(records, own)
+    for collection in records.collections:
+        if collection is mine:
+            continue
+        for record in collection.records:
+            links = {str(v).strip().lower() for v in record.values() if _scalar(v)} & ids
+            if not links:
+                continue
+            name, by_item = collection.name, not links & top
+            out += [Held(str(v), k, record, name, by_item) for k, v in record.items() if _scalar(v)]
+    return out
+
+
+def _own_collection(records: DataRecords, own: list[Mapping[str, Any]]) -> Collection | None:
+    """The file the caller's record is in: its other records are other people's."""
+    for collection in records.collections:
+        if any(r is o for r in collection.records for o in own):
+            return collection
+    return None
+
+
+#: Words of a key that says what happened to a thing (a flight's `status`): the values a
+#: branch is told by. What a thing is (a work order's `category: plumbing`) is not: a caller
+#: with an open plumbing order is no better for a new plumbing request, rather the reverse.
+_STATUS = frozenset({"status", "state"})
+
+
+def _status(key: str) -> bool:
+    return bool(_STATUS & set(re.split(r"[_\W]+", key.lower())))
+
+
+def branch_fit(
+    records: DataRecords, caller: Caller, wanted: Iterable[str], others: Iterable[str]
+) -> int:
+    """How well the caller's records fit the case's branch: one for each of the branch's
+    values (`cancelled`) a status of their records holds; where none does, less one for
+    each value of the same choices that another branch takes (`delayed`): that caller's
+    flight status leads the agent elsewhere (one with a cancelled and a delayed flight still
+    has what the branch needs)."""
+    held = {h.value.strip().lower() for h in held_values(records, caller) if _status(h.key)}
+    want = {str(w).strip().lower() for w in wanted}
+    other = {str(o).strip().lower() for o in others} - want
+    return len(held & want) or -len(held & other)
+
+
+def branch_facts(
+    records: DataRecords, caller: Caller, wanted: Iterable[str]
+) -> list[tuple[str, str]]:
+    """(label, value) for each record of another file linked to the caller by an item of
+    their records that holds one of the branch's values (`your flight`, `SK0931, cancelled
+    (weather)`): the fact the branch rests on, which the caller knows and says when asked.
+    Only a status (`status`, `state`: what happened to it) is news the case has to tell;
+    a record of their own (their policy, found by their id) the case already names, and
+    what a thing is (a claim's `type`) says nothing of what happened to it."""
+    want = {str(w).strip().lower() for w in wanted}
+    out: list[tuple[str, str]] = []
+    seen: list[Mapping[str, Any]] = []
+    for held in held_values(records, caller):
+        if not held.by_item or not _status(held.key):
+            continue
+        if held.value.strip().lower() not in want:
+            continue
+        if any(held.record is s for s in seen):
+            continue
+        seen.append(held.record)
+        name = next(
+            (str(v) for k, v in held.record.items() if _id_like(k, v) and k != held.key), None
+        )
+        rest = [
+            f"{k.replace('_', ' ')} {v}"
+            for k, v in held.record.items()
+            if _scalar(v) and k != held.key and str(v) != name
+        ]
+        noun = Collection(held.collection, ()).singular.replace("_", " ")
+        said = ", ".join(p for p in (name, held.value) if p)
+        out.append((f"your {noun}", f"{said} ({'; '.join(rest)})" if rest else said))
+    return out
+
+
+def ruled_out(caller: Caller, prose: Iterable[str]) -> str | None:
+    """The value of the caller's own records that a sentence of the branch's prose rules
+    out ("basic fares cannot be changed" for `fare_family: basic`: the word names the
+    value and the next one the key), as `fare_family basic`, else None."""
+    own = [(k, str(v)) for r in own_records(caller) for k, v in r.items() if _scalar(v)]
+    for text in prose:
+        for match in _RULED_OUT.finditer(" ".join(text.split())):
+            words = [w.lower() for w in re.findall(r"[\w-]+", match["what"])]
+            for index, word in enumerate(words):
+                following = [w.rstrip("s") for w in words[index + 1 :]]
+                for key, value in own:
+                    key_words = re.split(r"[_\W]+", key.lower())
+                    if value.lower() == word and any(f in key_words for f in following):
+                        return f"{key} {value}"
+    return None
+
+
+def lacks(caller: Caller, needed: Iterable[str]) -> str | None:
+    """The list of the caller's own records that is empty where the skill acts on one of
+    its items (`bags` where the skill's fields speak of a `bag`), else None."""
+    words = {w.lower() for w in needed}
+    for record in own_records(caller):
+        for key, value in record.items():
+            singular = key.lower().removesuffix("s")
+            if isinstance(value, list) and not value and singular in words:
+                return key
+    return None
+
+
+def moot(caller: Caller, requests: Iterable[str]) -> str | None:
+    """The flag of the caller's own record that a request asks to switch to the state it
+    already holds ("turn on autopay" with `autopay: true`), else None."""
+    for text in requests:
+        for match in _SWITCH.finditer(text):
+            wanted = match["on"] is not None
+            what = match["what"].lower()
+            for record in own_records(caller):
+                for key, value in record.items():
+                    if isinstance(value, bool) and key.lower() == what and value is wanted:
+                        return key
+    return None
+
+
+__all__ = ["Held", "branch_facts", "branch_fit", "held_values", "lacks", "moot", "ruled_out"]

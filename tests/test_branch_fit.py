@@ -1,0 +1,164 @@
+"""A case's caller is one whose records fit the branch the case plays.
+
+Found on an airline's assistant: the "cancelled" case seeded a passenger whose flight the
+flight file lists as delayed, the "delayed" case one whose flight is cancelled, the
+"voluntary" case a basic fare the prose says cannot be changed, baggage cases a booking with
+no bags; on a residents' assistant, "turn on autopay" for a resident whose autopay is on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+from agentflows.drafting.offline._mantle_caller_fit import UNFIT, branch_prose, caller_fit
+from agentflows.drafting.offline._mantle_script import build_script
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
+from evalcore.testdata import (
+    Collection,
+    DataRecords,
+    branch_facts,
+    branch_fit,
+    callers_in,
+    lacks,
+    moot,
+    ruled_out,
+)
+
+SAILINGS = Collection(
+    "sailings",
+    (
+        {"ref": "KT4QZ", "lead": "T1", "cabin_class": "upper", "cars": ["CAR-7741"],
+         "legs": [{"crossing": "FX2041", "day": "2026-05-02"}],
+         "travellers": [{"id": "T1", "first": "Ines", "last": "Marchetti"}]},
+        {"ref": "WB7RN", "lead": "T1", "cabin_class": "economy", "cars": [],
+         "legs": [{"crossing": "FX3310", "day": "2026-05-03"}],
+         "travellers": [{"id": "T1", "first": "Oskar", "last": "Lindahl"}]},
+        {"ref": "PL2MA", "lead": "T1", "cabin_class": "upper", "cars": ["CAR-1200"],
+         "legs": [{"crossing": "FX0907", "day": "2026-05-03"}],
+         "travellers": [{"id": "T1", "first": "Rosa", "last": "Vidal"}]},
+    ),
+)  # fmt: skip
+CROSSINGS = Collection(
+    "crossings",
+    (
+        {"crossing": "FX2041", "status": "delayed", "new_departure": "11:40"},
+        {"crossing": "FX3310", "status": "cancelled", "cause": "storm"},
+        {"crossing": "FX0907", "status": "on_time"},
+    ),
+)
+RECORDS = DataRecords([SAILINGS, CROSSINGS])
+CHOICES = {"cancelled", "delayed", "voluntary"}
+
+
+def _caller(first: str):
+    return next(c for c in callers_in(RECORDS) if c.name == first)
+
+
+def test_a_caller_whose_linked_record_holds_the_branchs_value_fits_it() -> None:
+    ines, oskar, rosa = _caller("Ines"), _caller("Oskar"), _caller("Rosa")
+    cancelled = {"cancelled"}
+    # Oskar's leg's crossing is cancelled in the crossings file: his records fit the branch
+    assert branch_fit(RECORDS, oskar, cancelled, CHOICES - cancelled) == 1
+    # Ines's crossing is delayed, another branch's value: a correct agent goes that way
+    assert branch_fit(RECORDS, ines, cancelled, CHOICES - cancelled) == -1
+    assert branch_fit(RECORDS, rosa, cancelled, CHOICES - cancelled) == 0
+    # the fact the branch rests on, for the persona: the crossing and its status
+    [(label, said)] = branch_facts(RECORDS, oskar, cancelled)
+    assert label == "your crossing"
+    assert said.startswith("FX3310, cancelled") and "storm" in said
+    assert branch_facts(RECORDS, ines, cancelled) == []
+
+
+def test_a_caller_the_branch_rules_out_or_who_lacks_what_it_acts_on_is_unfit() -> None:
+    ines, oskar = _caller("Ines"), _caller("Oskar")
+    prose = ["Upper cabins change for free and economy cabins cannot be changed."]
+    assert ruled_out(oskar, prose) == "cabin_class economy"
+    assert ruled_out(ines, prose) is None
+    # a value the sentence names with another key's word is not ruled out
+    assert ruled_out(oskar, ["Economy meals cannot be refunded."]) is None
+    # a skill about cars has nothing to act on for a booking with no cars
+    assert lacks(oskar, {"car", "plate"}) == "cars"
+    assert lacks(ines, {"car", "plate"}) is None
+    assert lacks(oskar, {"cabin"}) is None
+
+
+def test_a_request_to_switch_on_what_is_already_on_is_moot() -> None:
+    on = _caller("Ines")
+    resident = Collection(
+        "residents",
+        ({"resident_id": "R-1", "first_name": "Jo", "last_name": "Ng", "phone": "+15550101",
+          "autopay": True},),
+    )  # fmt: skip
+    [jo] = callers_in(DataRecords([resident]))
+    assert moot(jo, ["turn on autopay"]) == "autopay"
+    assert moot(jo, ["turn off autopay"]) is None
+    assert moot(on, ["turn on autopay"]) is None
+
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+def _flight_status(root: Path) -> dict[str, str]:
+    flights = json.loads((root / "data" / "flights.json").read_text())
+    return {f["flight"]: f["status"] for f in flights}
+
+
+def test_the_drafted_case_seeds_a_passenger_whose_flight_fits_its_branch() -> None:
+    root = CORPUS / "skyway_air"
+    project = load_project(root)
+    status = _flight_status(root)
+    plan = plan_source(project, "mantle", "rebook_flight", None)
+    for slot, behavior in enumerate(plan.behaviors):
+        wanted = (behavior.facts.get("values") or {}).get("rebook_flight.disruption_type")
+        if behavior.facts.get("account") or wanted not in ("cancelled", "delayed", "voluntary"):
+            continue
+        script = build_script(project, behavior, slot=slot)
+        booking = script.customer.within
+        assert booking is not None
+        flights = {s["flight"]: status.get(s["flight"]) for s in booking["segments"]}
+        if wanted in ("cancelled", "delayed"):
+            assert wanted in flights.values(), (behavior.id, flights)
+            flight = next(f for f, s in flights.items() if s == wanted)
+            said = {f.label: f.value for f in script.sheet.facts}
+            assert said["your flight"].startswith(f"{flight}, {wanted}")
+        else:  # "basic fares cannot be changed": never a basic fare
+            assert booking["fare_family"] != "basic"
+
+
+def test_a_baggage_case_never_seeds_a_booking_without_bags() -> None:
+    root = CORPUS / "skyway_air"
+    project = load_project(root)
+    plan = plan_source(project, "mantle", "baggage", None)
+    for slot, behavior in enumerate(plan.behaviors):
+        if behavior.facts.get("account"):
+            continue
+        booking = build_script(project, behavior, slot=slot).customer.within
+        assert booking is not None and booking["bags"], behavior.id
+
+
+def test_the_autopay_case_is_for_a_resident_whose_autopay_is_off() -> None:
+    project = load_project(CORPUS / "oakline_residents")
+    plan = plan_source(project, "mantle", "rent_account", None)
+    behavior = next(b for b in plan.behaviors if b.id == "rent_account:autopay")
+    for slot in range(4):
+        script = build_script(project, behavior, slot=slot)
+        resident = script.seeds.get("project.resident_id")
+        rows = yaml.safe_load(
+            (CORPUS / "oakline_residents" / "data" / "residents.json").read_text()
+        )
+        row = next(r for r in rows if r["resident_id"] == resident)
+        assert row["autopay"] is False, (slot, resident)
+
+
+def test_the_branch_prose_holds_only_the_cases_branch() -> None:
+    project = load_project(CORPUS / "skyway_air")
+    assert project.mantle is not None
+    skill = project.mantle.skills["rebook_flight"]
+    voluntary = " ".join(branch_prose(skill, {"rebook_flight.disruption_type": "voluntary"}))
+    cancelled = " ".join(branch_prose(skill, {"rebook_flight.disruption_type": "cancelled"}))
+    assert "cannot be changed" in voluntary and "cannot be changed" not in cancelled
+    assert UNFIT < 0 and caller_fit is not None
