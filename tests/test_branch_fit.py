@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import yaml
+from skill_model_fixtures import generate_offline
 
 from agentflows.drafting.offline._mantle_caller_fit import UNFIT, branch_prose, caller_fit
 from agentflows.drafting.offline._mantle_script import build_script
@@ -127,6 +128,19 @@ def test_the_drafted_case_seeds_a_passenger_whose_flight_fits_its_branch() -> No
             assert said["your flight"].startswith(f"{flight}, {wanted}")
         else:  # "basic fares cannot be changed": never a basic fare
             assert booking["fare_family"] != "basic"
+
+
+def test_no_case_asserts_the_flight_the_passenger_picks_from_the_search(tmp_path: Path) -> None:
+    generate_offline(CORPUS / "skyway_air", ["rebook_flight"], tmp_path)
+    written = sorted((tmp_path / "cases").rglob("rebook_flight_*happy_path.yml"))
+    assert written
+    for path in written:
+        case = yaml.safe_load(path.read_text())["scenario"]
+        # the alternatives are search_alternatives' answer: the user picks one offered
+        assert "pick the first one" in case["simulation_context"]
+        for check in case["goals"]["assertions"]:
+            arguments = (check.get("tool_executed") or {}).get("arguments") or {}
+            assert "new_flight" not in arguments, path.name
 
 
 def test_a_baggage_case_never_seeds_a_booking_without_bags() -> None:

@@ -38,6 +38,7 @@ from ...planning._mantle_tools import step_arguments
 from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
 from ._direction import content_stems, value_words
+from ._mantle_picked import picked_from_offer
 
 _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
 _NARRATIVE = re.compile(
@@ -338,6 +339,8 @@ def fill_values(
         key = ask.field
         if not key or key in out or key not in fields:
             continue
+        if picked_from_offer(defs, fields[key]):
+            continue  # the user picks one of the options a tool's answer lists
         value = field_value(defs, fields[key], sheet, chosen, ask.prompt or "", out)
         if value is not None:
             out[key] = value

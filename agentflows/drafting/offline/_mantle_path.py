@@ -38,6 +38,7 @@ from ._mantle_order import (
     runs_before_ask,
     without_own_writes,
 )
+from ._mantle_picked import picked_from_offer
 from ._mantle_script import Script
 
 #: How a sentence opens when what it says waits on a condition ("If yes, offer …").
@@ -134,7 +135,8 @@ class PathGoals(AvoidedGoals):
         of the type the tool's annotation or the source field takes (`items: true` for a
         `list[dict]`, the text of a JSON field): another type never matches. Nor one the tool's code
         normalises itself (`country.strip().lower()`, `_normalised`): "UK" is as correct as
-        "uk" there; the value the user chose stands as a memory fact instead."""
+        "uk" there; the value the user chose stands as a memory fact instead. Nor one the user
+        picks among the options a tool's answer lists (`_mantle_picked`)."""
         body = check.get("tool_executed") if check else None
         if not isinstance(body, dict) or not body.get("arguments"):
             return check
@@ -150,6 +152,8 @@ class PathGoals(AvoidedGoals):
             if param in folded:
                 continue
             field_def = names.get(sources.get(param) or f"{skill}.{param}")
+            if field_def is not None and picked_from_offer(self.defs, field_def):
+                continue  # one of the options a tool's answer lists: no case fixes which
             said = field_def is not None and field_def.type == "text" and isinstance(value, str)
             declared = tool.parameter(param) if tool is not None else None
             field_holds = field_def is None or holds(field_def.type, value, field_def.enum_values)

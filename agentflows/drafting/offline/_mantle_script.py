@@ -97,6 +97,7 @@ from ._mantle_facts import (
 )
 from ._mantle_identity import identity_facts
 from ._mantle_intent import intent_clause, one_request, own_opening, routes, without_month
+from ._mantle_picked import PICK_NOTE, picked_from_offer
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
@@ -380,6 +381,12 @@ class _Writer:
             self.sheet.add(label, said, field=ask.field)
         return label
 
+    def walk_fields(self) -> list[Any]:
+        """The fields the case's walk writes."""
+        keys = [e.key for e in self.script.walk.events if e.kind == "memory" and e.key]
+        found = (self.defs.memory_field(k) for k in dict.fromkeys(keys))
+        return [f for f in found if f is not None]
+
     def unplaced_fields(self) -> None:
         """Facts for the skill's own inputs when the walk placed none of its questions (the
         prose asks in words the walk does not read): public fields the agent may set, that
@@ -594,6 +601,9 @@ class _Writer:
             planned = self.script.behavior.facts.get("values") or {}
             for label, value in branch_facts(self.sheet.records, customer, planned.values()):
                 self.sheet.add(label, value)
+        picks = any(picked_from_offer(self.defs, f) for f in self.walk_fields())
+        if picks and self.script.kind != "escalation":  # they leave before any options
+            self.context.notes.append(PICK_NOTE)  # a tool's answer lists what they pick from
         if kind != "escalation":
             self.unplaced_fields()
             self.prose_choice_facts()
