@@ -17,7 +17,8 @@ from skill_model_fixtures import generate_offline
 from agentflows.drafting.offline._mantle_caller_fit import UNFIT, branch_prose, caller_fit
 from agentflows.drafting.offline._mantle_script import build_script
 from agentflows.planning import plan_source
-from evalcore.definitions import load_project
+from evalcore.definitions import SourceRef, ToolDef, load_project
+from evalcore.definitions.skill_model import summed_writes
 from evalcore.testdata import (
     Collection,
     DataRecords,
@@ -27,6 +28,7 @@ from evalcore.testdata import (
     lacks,
     moot,
     ruled_out,
+    total,
 )
 
 SAILINGS = Collection(
@@ -176,3 +178,48 @@ def test_the_branch_prose_holds_only_the_cases_branch() -> None:
     cancelled = " ".join(branch_prose(skill, {"rebook_flight.disruption_type": "cancelled"}))
     assert "cannot be changed" in voluntary and "cannot be changed" not in cancelled
     assert UNFIT < 0 and caller_fit is not None
+
+
+LEDGER_TOOL = """\
+@tool(description="Balance of the account.")
+async def get_balance(member_id: str, context: ToolContext = None) -> ToolResult:
+    rows = [r for r in load() if r["member_id"] == member_id]
+    owed = round(sum(r["charge"] for r in rows), 2)
+    context.memory.set("amount_owed", owed)
+    context.memory.set("row_count", len(rows))
+    return ToolResult(llm_response={"owed": owed})
+"""
+
+
+def test_a_tools_summed_write_and_a_callers_rows_that_add_up_to_nothing(tmp_path: Path) -> None:
+    (tmp_path / "tools.py").write_text(LEDGER_TOOL)
+    project = load_project(CORPUS / "oakline_residents")
+    tool = ToolDef(name="get_balance", source=SourceRef(file=str(tmp_path / "tools.py")))
+    assert summed_writes(project, tool) == {"amount_owed": "charge"}
+    members = Collection(
+        "members",
+        ({"member_id": "M-101", "first_name": "Ada", "last_name": "Ng", "phone": "+15550101"},
+         {"member_id": "M-102", "first_name": "Bo", "last_name": "Li", "phone": "+15550102"}),
+    )  # fmt: skip
+    charges = Collection(
+        "charges",
+        ({"member_id": "M-101", "charge": 40.0}, {"member_id": "M-101", "charge": -40.0},
+         {"member_id": "M-102", "charge": 25.5}),
+    )  # fmt: skip
+    records = DataRecords([members, charges])
+    ada, bo = callers_in(records)
+    assert total(records, ada, "charge") == 0
+    assert total(records, bo, "charge") == 25.5
+    assert total(records, bo, "fee") is None
+
+
+def test_the_payment_plan_case_is_for_a_resident_who_owes_something() -> None:
+    root = CORPUS / "oakline_residents"
+    project = load_project(root)
+    ledger = json.loads((root / "data" / "ledger.json").read_text())
+    plan = plan_source(project, "mantle", "rent_account", None)
+    behavior = next(b for b in plan.behaviors if b.id == "rent_account:payment_plan")
+    for slot in range(4):
+        resident = build_script(project, behavior, slot=slot).seeds["project.resident_id"]
+        owed = sum(r["amount"] for r in ledger if r["resident_id"] == resident)
+        assert owed > 0, (slot, resident)

@@ -7,7 +7,7 @@ agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
-from ._branch_fit import branch_facts, branch_fit, lacks, moot, ruled_out
+from ._branch_fit import branch_facts, branch_fit, lacks, moot, ruled_out, total
 from ._callers import (
     BUILT_IN,
     Caller,
@@ -91,6 +91,7 @@ __all__ = [
     "spoken_value",
     "stated_code",
     "told_value",
+    "total",
     "typed_value",
     "users_word",
 ]

@@ -206,6 +206,19 @@ def lacks(caller: Caller, needed: Iterable[str]) -> str | None:
     return None
 
 
+def total(records: DataRecords, caller: Caller, key: str) -> float | None:
+    """The sum of `key` over the records of other files linked to the caller (their ledger
+    rows' `amount`), None where none holds a number there."""
+    rows: list[Mapping[str, Any]] = []
+    for held in held_values(records, caller):
+        number = isinstance(held.record.get(key), int | float)
+        if held.collection and number and not any(held.record is r for r in rows):
+            rows.append(held.record)
+    if not rows:
+        return None
+    return round(sum(float(r[key]) for r in rows), 2)
+
+
 def moot(caller: Caller, requests: Iterable[str]) -> str | None:
     """The flag of the caller's own record that a request asks to switch to the state it
     already holds ("turn on autopay" with `autopay: true`), else None."""
@@ -220,4 +233,13 @@ def moot(caller: Caller, requests: Iterable[str]) -> str | None:
     return None
 
 
-__all__ = ["Held", "branch_facts", "branch_fit", "held_values", "lacks", "moot", "ruled_out"]
+__all__ = [
+    "Held",
+    "branch_facts",
+    "branch_fit",
+    "held_values",
+    "lacks",
+    "moot",
+    "ruled_out",
+    "total",
+]

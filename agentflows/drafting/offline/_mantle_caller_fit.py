@@ -4,8 +4,10 @@ The case's planned values (`disruption_type: cancelled`) are its branch. A calle
 records hold that value (their flight's status in the flight file) is preferred, one whose
 records hold another value of the same choices (a delayed flight) is avoided, and one the
 branch's prose rules out ("basic fares cannot be changed"), who has none of what the skill
-acts on (`bags: []`) or who asks to switch on what is already on is never picked while
-another caller fits (`evalcore.testdata` `branch_fit`, `ruled_out`, `lacks`, `moot`).
+acts on (`bags: []`), whose rows of what the branch acts on add up to nothing (a payment
+plan for a zero balance: a tool of the skill sums the rows into a field the branch's prose
+names) or who asks to switch on what is already on is never picked while another caller
+fits (`evalcore.testdata` `branch_fit`, `ruled_out`, `lacks`, `total`, `moot`).
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Skill
-from evalcore.definitions.skill_model import sentences
-from evalcore.testdata import Caller, DataRecords, branch_fit, lacks, moot, ruled_out
+from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions.skill_model import sentences, summed_writes
+from evalcore.testdata import Caller, DataRecords, branch_fit, lacks, moot, ruled_out, total
 
 from ...planning import Behavior
 from ._mantle_facts import holds
@@ -29,9 +31,10 @@ _FIT_WEIGHT = 16
 _QUOTED = re.compile(r"\"([^\"]+)\"")
 
 
-def branch_prose(skill: Skill, memory: dict[str, Any]) -> list[str]:
+def branch_prose(skill: Skill, memory: dict[str, Any], *, conditional: bool = False) -> list[str]:
     """The sentences of the skill's prose and of its blocks' instructions steps that hold
-    on the branch (no `if:`, or one whose condition `memory` meets)."""
+    on the branch (no `if:`, or one whose condition `memory` meets; only the latter where
+    `conditional`: the branch's own)."""
     texts = [skill.body or ""]
     texts += [
         str(step.target)
@@ -43,7 +46,8 @@ def branch_prose(skill: Skill, memory: dict[str, Any]) -> list[str]:
         part.text
         for text in texts
         for part in sentences(text)
-        if not part.condition or holds(part.condition, memory)
+        if (not part.condition and not conditional)
+        or (part.condition and holds(part.condition, memory))
     ]
 
 
@@ -80,25 +84,54 @@ def _needed_words(skill: Skill) -> set[str]:
     return {w for n in names for w in n.lower().split("_") if w}
 
 
+def summed_on_branch(project: Project, skill: Skill, memory: dict[str, Any]) -> list[str]:
+    """The record keys a tool of the skill sums into a field the branch's own prose (under
+    its `if:`) speaks of ("A payment plan splits this month's balance" and get_balance's
+    `balance_due`, the sum of the ledger's `amount`): what the branch acts on."""
+    assert project.mantle is not None
+    words = {
+        w
+        for text in branch_prose(skill, memory, conditional=True)
+        for w in re.findall(r"[a-z]+", text.lower())
+    }
+    out: list[str] = []
+    for tool in project.mantle.tools_for(skill.id).values():
+        for field, key in summed_writes(project, tool).items():
+            named = {w for w in field.lower().split("_") if len(w) > 3}
+            if named & words and key not in out:
+                out.append(key)
+    return out
+
+
 def caller_fit(
-    defs: MantleDefinitions, behavior: Behavior, records: DataRecords
+    project: Project, behavior: Behavior, records: DataRecords
 ) -> Callable[[Caller], int]:
     """The branch's score of a caller (see module doc): `UNFIT` for one ruled out."""
+    defs = project.mantle
+    assert defs is not None
     skill = defs.skills[behavior.source]
     wanted, others = branch_values(defs, behavior)
-    planned = behavior.facts.get("values") or {}
-    prose = branch_prose(skill, dict(planned))
+    planned = dict(behavior.facts.get("values") or {})
+    prose = branch_prose(skill, planned)
     requests = _requests(skill, wanted)
     needed = _needed_words(skill)
+    sums = summed_on_branch(project, skill, planned)
+
+    def nothing_owed(caller: Caller) -> bool:
+        """Their rows of what the branch acts on add up to nothing (a zero balance)."""
+        amounts = (total(records, caller, key) for key in sums)
+        return any(amount is not None and amount <= 0 for amount in amounts)
 
     def fit(caller: Caller) -> int:
         if caller.record is None:
             return 0
         if ruled_out(caller, prose) or lacks(caller, needed) or moot(caller, requests):
             return UNFIT
+        if nothing_owed(caller):
+            return UNFIT
         return _FIT_WEIGHT * branch_fit(records, caller, wanted, others)
 
     return fit
 
 
-__all__ = ["UNFIT", "branch_prose", "branch_values", "caller_fit"]
+__all__ = ["UNFIT", "branch_prose", "branch_values", "caller_fit", "summed_on_branch"]

@@ -143,7 +143,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     callers = memoized(defs, "data_callers", lambda: callers_in(records))
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
-    fits_branch = caller_fit(defs, behavior, records)
+    fits_branch = caller_fit(project, behavior, records)
     customer = caller_for(
         behavior.id,
         behavior.facts.get("account"),

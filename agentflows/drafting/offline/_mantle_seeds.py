@@ -116,7 +116,7 @@ def session_seeds(
         for f in session_fields(project, skill_id)
     ]
     fields += [f for f in _who_signed_in(project, behavior, sheet.records) if f not in fields]
-    fit = caller_fit(project.mantle, behavior, sheet.records)
+    fit = caller_fit(project, behavior, sheet.records)
     person = _person(
         sheet,
         [f.name for f in fields],

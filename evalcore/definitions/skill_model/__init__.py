@@ -23,6 +23,7 @@ from ._outside import (
     reported_fields,
     runtime_reads,
 )
+from ._sums import summed_writes
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
     Branch,
@@ -95,5 +96,6 @@ __all__ = [
     "skill_models",
     "skipped_keys",
     "skipped_tools",
+    "summed_writes",
     "tool_keys",
 ]
