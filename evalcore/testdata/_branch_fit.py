@@ -25,10 +25,9 @@ from ._callers import Caller
 from ._records import Collection, DataRecords
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
-#: "basic fares cannot be changed", "refunds are not possible": the words before the verb.
+#: "basic fares cannot be changed", "gift cards may not be refunded": the words before it.
 _RULED_OUT = re.compile(
-    r"(?P<what>(?:\b[\w-]+\s+){1,3}?)(?:cannot|can't|can\s+not|may\s+not|are\s+never|is\s+never)"
-    r"\s+be\b",
+    r"(?P<what>(?:\b[\w-]+\s+){1,3}?)(?:cannot|can't|can\s+not|may\s+not|must\s+not)\s+be\b",
     re.I,
 )
 #: "turn on autopay", "switch off paperless": the request's verb and the state it asks for.
