@@ -24,6 +24,7 @@ from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
+    related_keys,
     reported_fields,
     sentences,
     set_from_answer,
@@ -184,6 +185,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         slot=slot,
         role_value=kind,
         require=tool_requirements(project, skill.id, behavior),
+        related=case_relations(project, skill.id, behavior),
         shared=shared,
         full_name=None if holder else seeded_caller(defs),
     )
@@ -263,6 +265,17 @@ def tool_requirements(
         for name, values in code_facts(project, tool).requires:
             out.setdefault(name, set()).update(str(v) for v in values)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def case_relations(project: Project, skill_id: str, behavior: Behavior) -> frozenset[str]:
+    """Record keys the skill's checks compare between the caller's record and the target's
+    (`related_keys`: the engineer's `team` and the service's): a case whose tools are to
+    work draws a caller and a target that agree on them (a service of the caller's team,
+    which the permission check lets them change); a failure or a negative result is
+    another pair's."""
+    if behavior.facts.get("kind") in ("failure", "negative"):
+        return frozenset()
+    return related_keys(project, skill_id)
 
 
 def seeded_identity(project: Project) -> dict[str, str]:

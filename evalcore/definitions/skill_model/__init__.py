@@ -23,6 +23,7 @@ from ._outside import (
     reported_fields,
     runtime_reads,
 )
+from ._relations import related_keys
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
     Branch,
@@ -84,6 +85,7 @@ __all__ = [
     "outside_effect",
     "paragraphs",
     "qualify",
+    "related_keys",
     "reported_fields",
     "runtime_reads",
     "sentences",
