@@ -14,6 +14,10 @@ from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
 
+from agentflows.drafting.offline._mantle_intent import own_records_named
+from agentflows.planning._mantle_phrases import strong_phrases
+from evalcore.agents.demo import example_modes
+from evalcore.agents.demo._mantle_words import field_words
 from evalcore.definitions import Project, load_project
 from evalcore.definitions.skill_model import related_keys
 from evalcore.testdata import Collection, DataRecords, FieldSpec, SheetBuilder
@@ -106,6 +110,46 @@ FILES = {
 
 def _project(tmp_path: Path) -> Project:
     return load_project(write_project(tmp_path / "platform", FILES))
+
+
+def test_each_description_example_asks_for_its_own_job(tmp_path: Path) -> None:
+    defs = _project(tmp_path).mantle
+    assert defs is not None
+    modes = example_modes(defs, defs.skills["ship"])
+    assert modes["why did my deploy fail"] == {"ship.mode": "diagnose"}
+    assert modes["deploy v2.4.0 to staging"] == {"ship.mode": "deploy"}
+    assert modes["roll back cart-api"] == {"ship.mode": "rollback"}
+    # the agent reads the diagnose request as diagnose, though its words say "deploy"
+    words = field_words(defs, "ship.mode")
+    assert words.stated("Why did my deploy fail?") == "diagnose"
+    assert words.stated("Why did my deploy fail? Deploy, please.") == "deploy"
+    assert words.stated("Deploy v2.4.0 to staging.") == "deploy"
+    # and a deploy case never opens with it as the request that names its mode
+    named = dict(strong_phrases(defs, defs.skills["ship"]))
+    assert named["Why did my deploy fail?"] == {"ship.mode": "diagnose"}
+
+
+def test_an_example_naming_another_record_names_the_cases_own(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    defs = project.mantle
+    assert defs is not None
+    skill = defs.skills["ship"]
+    services = Collection("services", tuple(SERVICES))
+    records = DataRecords([services])
+    memory = {"ship.service": "search-box", "ship.mode": "rollback"}
+    line = "Roll back cart-api. Rollback, please. The service is search-box."
+    assert own_records_named(defs, skill, line, memory, records) == (
+        "Roll back search-box. Rollback, please."
+    )
+    # the example's version is the other record's: the case's own at the same place
+    memory = {"ship.service": "search-box", "ship.mode": "deploy"}
+    line = "Deploy v2.4.0 to staging. The service is search-box."
+    assert own_records_named(defs, skill, line, memory, records) == (
+        "Deploy v1.9.0 to staging. The service is search-box."
+    )
+    # a value the case's path holds (read from the line) stays
+    held = {**memory, "ship.target_version": "v2.4.0"}
+    assert own_records_named(defs, skill, line, held, records) == line
 
 
 def test_a_check_comparing_two_records_draws_a_pair_that_passes_it(tmp_path: Path) -> None:

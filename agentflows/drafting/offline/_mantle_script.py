@@ -95,7 +95,14 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_identity import identity_facts
-from ._mantle_intent import intent_clause, one_request, own_opening, routes, without_month
+from ._mantle_intent import (
+    intent_clause,
+    one_request,
+    own_opening,
+    own_records_named,
+    routes,
+    without_month,
+)
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
@@ -616,6 +623,9 @@ class _Writer:
         if self.context.opening is not None:  # one request: the branch the case plays
             memory = self.script.walk.memory
             self.context.opening = one_request(self.defs, skill, self.context.opening, memory)
+            opening = self.context.opening
+            records = self.sheet.records
+            self.context.opening = own_records_named(self.defs, skill, opening, memory, records)
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
