@@ -155,6 +155,8 @@ def test_an_example_naming_another_record_names_the_cases_own(tmp_path: Path) ->
 def test_a_check_comparing_two_records_draws_a_pair_that_passes_it(tmp_path: Path) -> None:
     project = _project(tmp_path)
     assert related_keys(project, "ship") == frozenset({"team"})
+    # a path that runs no such check (a diagnose request) relates nothing
+    assert related_keys(project, "ship", frozenset({"get_deploy_logs"})) == frozenset()
     services = Collection("services", tuple(SERVICES))
     engineers = Collection("engineers", tuple(ENGINEERS))
     records = DataRecords([services, engineers])

@@ -192,7 +192,6 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         slot=slot,
         role_value=kind,
         require=tool_requirements(project, skill.id, behavior),
-        related=case_relations(project, skill.id, behavior),
         shared=shared,
         full_name=None if holder else seeded_caller(defs),
     )
@@ -214,6 +213,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     calls = frozenset(e.tool for e in first.events if e.kind == "tool" and e.tool)
     sheet.holds.update(gate_sides(project, skill.id, calls))
     sheet.holds_why.update(gate_reasons(project, skill.id, calls))
+    # a check of the path that relates the caller's record to the target's passes
+    sheet.related = case_relations(project, skill.id, behavior, calls)
     values = fill_values(defs, first, dict(setup.values), sheet)
     # a number a tool compares with the data's rows is on the side the path's branch needs
     known = sheet.referenced() | {str(v) for v in opened.values() if isinstance(v, str | int)}
@@ -274,15 +275,18 @@ def tool_requirements(
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def case_relations(project: Project, skill_id: str, behavior: Behavior) -> frozenset[str]:
-    """Record keys the skill's checks compare between the caller's record and the target's
-    (`related_keys`: the engineer's `team` and the service's): a case whose tools are to
-    work draws a caller and a target that agree on them (a service of the caller's team,
-    which the permission check lets them change); a failure or a negative result is
-    another pair's."""
+def case_relations(
+    project: Project, skill_id: str, behavior: Behavior, called: frozenset[str]
+) -> frozenset[str]:
+    """Record keys the checks the case's path runs (`called`) compare between the caller's
+    record and the target's (`related_keys`: the engineer's `team` and the service's): a
+    case whose tools are to work draws a caller and a target that agree on them (a service
+    of the caller's team, which the permission check lets them change); a failure or a
+    negative result is another pair's, and a path that runs no such check (a diagnose
+    request) any."""
     if behavior.facts.get("kind") in ("failure", "negative"):
         return frozenset()
-    return related_keys(project, skill_id)
+    return related_keys(project, skill_id, called)
 
 
 def seeded_identity(project: Project) -> dict[str, str]:

@@ -12,6 +12,7 @@ of a tool the skill can call (`a["team"]`, `b.get("team")`) names such a key.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 from .._memo import memoized
 from .._model import Project
@@ -19,18 +20,25 @@ from .._tools_ast import parsed_module
 from ._code import record_field, tool_source
 
 
-def related_keys(project: Project, skill_id: str) -> frozenset[str]:
-    """Record keys the tools `skill_id` can call compare between two records (see the
-    module); empty for a skill whose tools compare none. Kept per loaded project."""
-    return memoized(project, ("related_keys", skill_id), lambda: _related(project, skill_id))
+def related_keys(
+    project: Project, skill_id: str, called: Iterable[str] | None = None
+) -> frozenset[str]:
+    """Record keys the tools `skill_id` can call (those of them in `called`, where given:
+    a path's tools) compare between two records (see the module); empty for tools that
+    compare none. Kept per loaded project."""
+    wanted = None if called is None else tuple(sorted(set(called)))
+    key = ("related_keys", skill_id, wanted)
+    return memoized(project, key, lambda: _related(project, skill_id, wanted))
 
 
-def _related(project: Project, skill_id: str) -> frozenset[str]:
+def _related(project: Project, skill_id: str, called: tuple[str, ...] | None) -> frozenset[str]:
     defs = project.mantle
     if defs is None or skill_id not in defs.skills:
         return frozenset()
     out: set[str] = set()
     for tool in defs.tools_for(skill_id).values():
+        if called is not None and tool.name not in called:
+            continue
         text = tool_source(project, tool)
         if text is not None:
             out |= _compared_keys(text, tool.name)
