@@ -15,6 +15,7 @@ from pathlib import Path
 from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.drafting.offline._mantle_intent import own_records_named
+from agentflows.drafting.offline._mantle_owned import owned_facts
 from agentflows.planning._mantle_phrases import strong_phrases
 from evalcore.agents.demo import example_modes
 from evalcore.agents.demo._mantle_words import field_words
@@ -167,3 +168,48 @@ def test_a_check_comparing_two_records_draws_a_pair_that_passes_it(tmp_path: Pat
             sheet.hold(person)
             drawn = sheet.value(spec)
             assert next(s for s in SERVICES if s["service"] == drawn)["team"] == person["team"]
+
+
+CALENDAR = """\
+---
+name: Calendar
+description: The executive's own calendar.
+import_tools:
+  - mcp/workspace:list_events
+  - mcp/workspace:delete_event
+  - mcp/workspace:respond_to_invite
+---
+
+From the request, set mode to agenda or cancel.
+
+if: session.cal.mode == "agenda"
+Call list_events for the day they asked about.
+
+if: session.cal.mode == "cancel"
+Find the meeting with list_events, set event_id, and call delete_event. For meetings the
+executive does not own, decline instead: call respond_to_invite with "declined".
+"""
+
+
+def test_a_target_the_prose_turns_away_unless_owned_is_the_users_own(tmp_path: Path) -> None:
+    files = {
+        "agent.yml": "name: Office\npersona: You help an executive.\n",
+        "integrations.yml": INTEGRATIONS,
+        "skills/cal/skill.md": CALENDAR,
+        "skills/cal/memory.yml": (
+            "schema:\n  public:\n    mode:\n      type: categorical\n"
+            "      enum_values: [agenda, cancel]\n      llm_settable: true\n"
+            "      description: What they want.\n"
+        ),
+    }
+    defs = load_project(write_project(tmp_path / "office", files)).mantle
+    assert defs is not None
+    skill = defs.skills["cal"]
+    cancel = {"cal.mode": "cancel"}
+    assert owned_facts(skill, cancel, {"list_events", "delete_event"}) == [
+        ("the meeting", "one you own")
+    ]
+    assert owned_facts(skill, cancel, {"list_events", "respond_to_invite"}) == [
+        ("the meeting", "one you do not own")
+    ]
+    assert owned_facts(skill, {"cal.mode": "agenda"}, {"list_events"}) == []

@@ -103,6 +103,7 @@ from ._mantle_intent import (
     routes,
     without_month,
 )
+from ._mantle_owned import owned_facts
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
@@ -510,6 +511,8 @@ class _Writer:
         made = {e.tool for e in walk.tools() if e.tool}
         for clause in open_outcomes(skill, walk.memory, made):
             self.sheet.add(f"whether {clause}", "yes")
+        for label, value in owned_facts(skill, walk.memory, made):  # "the meeting: one you own"
+            self.sheet.add(label, value)
 
     def chance_facts(self) -> str | None:
         """What the user answers on the branches a tool's chance decides (a speed test that
