@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from evalcore.agents.demo import QUOTED, description_phrases, mode_named
 from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions._memo import memoized
@@ -29,14 +30,8 @@ from ._mantle_routable import user_routable
 from ._mantle_vocab import buttons_for, field_choices, question_fields, skill_field
 from ._mantle_walk import Walk, walk_skill
 
-_QUOTED = re.compile(r"[\"“]([^\"”]{3,120})[\"”]")
 # an id or a code ("6104428", "R-20461877"), not a road or a temperature ("I-80", "46")
 _NUMBERED = re.compile(r"\b(?:[A-Za-z]+-?)?\d{4,}\b|\b[A-Za-z]+-?\d{3,}\b")
-
-
-def description_phrases(skill: Skill) -> list[str]:
-    """The quoted customer phrasings of a skill's description, in order."""
-    return [" ".join(m.group(1).split()) for m in _QUOTED.finditer(skill.description or "")]
 
 
 def person_phrases(skill: Skill, *, activating: bool = False) -> list[str]:
@@ -51,7 +46,7 @@ def person_phrases(skill: Skill, *, activating: bool = False) -> list[str]:
         lowered = sentence.lower()
         if "activate" in lowered and any(n in lowered for n in ("not ", "n't ", "never ")):
             continue
-        found = [" ".join(m.group(1).split()) for m in _QUOTED.finditer(sentence)]
+        found = [" ".join(m.group(1).split()) for m in QUOTED.finditer(sentence)]
         (first if "activate" in lowered else rest).extend(found)
     return list(dict.fromkeys(first if activating else [*first, *rest]))
 
@@ -297,7 +292,8 @@ def _strong_phrases(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, di
         for field in question_fields(defs, skill):
             best = best_value(phrase, field_choices(defs, field.qualified))
             if best is not None and best.strong:
-                named[field.qualified] = best.value
+                # a job's request names its mode ("why did my deploy fail": diagnose)
+                named[field.qualified] = mode_named(defs, field.qualified, phrase, best.value)
         if named:
             out.append((_as_sentence(phrase), named))
     return out
@@ -425,7 +421,7 @@ def named_value(defs: MantleDefinitions, qualified: str, text: str) -> Any:
     """The value of a field `text` names, strongly or not ("the milk count" names `daily`
     where daily "covers milk"); None where it names none."""
     best = best_value(text, field_choices(defs, qualified))
-    return best.value if best is not None else None
+    return mode_named(defs, qualified, text, best.value if best is not None else None)
 
 
 def names_strongly(defs: MantleDefinitions, qualified: str, value: Any, text: str) -> bool:

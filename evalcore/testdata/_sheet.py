@@ -165,10 +165,14 @@ class SheetBuilder:
         require: dict[str, frozenset[str]] | None = None,
         shared: str = "",
         full_name: str | None = None,
+        related: frozenset[str] = frozenset(),
     ) -> None:
         self.key = key
         self.require = require or {}
         """Field -> the values a tool of the case works only with (see `DataRecords.pick`)."""
+        self.related = related
+        """Record keys a check of the case's path compares between two records (the caller's
+        `team` and the service's): the records drawn agree on them, as `*_id` keys link."""
         self.holds: dict[str, Callable[[Any], bool]] = {}
         """Field -> a test a record's value passes on the case's path (see `DataRecords.pick`)."""
         self.holds_why: dict[str, str] = {}
@@ -278,17 +282,19 @@ class SheetBuilder:
                 )
 
     def linked(self) -> dict[str, str]:
-        """The ids (`*_id` keys) of the records this case holds, each with its value where
-        they agree: a record of another file that carries one is the case's only with that
-        value (the caller's own shift, the held patient's prescription), so the facts of
-        one case come from one person's records."""
+        """The ids (`*_id` keys, and the `related` keys) of the records this case holds,
+        each with its value where they agree: a record of another file that carries one is
+        the case's only with that value (the caller's own shift, the held patient's
+        prescription, a service of the caller's team), so the facts of one case come from
+        one person's records."""
         out: dict[str, str] = {}
         clash: set[str] = set()
         for name, record in self.sheet.records.items():
             if "#" in name:  # one role's record (`from_station`): not the case's own
                 continue
             for key, value in record.items():
-                if not key.lower().endswith("_id") or not isinstance(value, str | int):
+                linking = key.lower().endswith("_id") or key in self.related
+                if not linking or not isinstance(value, str | int):
                     continue
                 if isinstance(value, bool) or not str(value).strip():
                     continue

@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from evalcore.agents.demo import example_mode
 from evalcore.agents.demo._mantle_words import field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.simulator._facts import opening_line
+from evalcore.testdata import DataRecords
 
 from ...planning._mantle_phrases import (
     _as_sentence,
@@ -30,7 +32,7 @@ from ...planning._mantle_phrases import (
     subject,
 )
 from ...planning._mantle_requests import Request, id_like, instruction_request, requests
-from ._direction import content_stems
+from ._direction import content_stems, value_words
 
 VERBS = frozenset(
     [
@@ -363,7 +365,7 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
     followed the example (the values it states)."""
     branches = _branches(skill, memory)
     head = next((e for e in _examples(skill) if line == e or line.startswith(e + " ")), None)
-    if head is None or not branches or _names_all(defs, head, branches):
+    if head is None or not branches or _names_all(defs, head, branches, read="words"):
         return line
     if _names_no_other(defs, head, branches) and (
         _only_skill_words(skill, head)  # "Fun mode.": a request for the skill itself
@@ -376,7 +378,8 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
         # what follows states the case's values: an example naming them may open, or the
         # plain line that names no other
         for example in _examples(skill):
-            if _names_all(defs, example, branches) and routes(defs, skill, example):
+            named = _names_all(defs, example, branches, read="words")
+            if named and routes(defs, skill, example):
                 return example + rest
         stated = True
     else:  # nothing states them: the agent has to ask, so the line names none
@@ -403,7 +406,80 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
     said = rest.strip()  # "Status, please. The service is push-gateway.": the request alone
     if said and _names_all(defs, said, branches) and routes(defs, skill, said):
         return said
+    other_job = not _names_no_other(defs, head, branches)
+    if other_job and stated and fits(intent) and routes(defs, skill, intent + rest):
+        # the example asks for another job, and nothing else routes: the skill's own
+        # request, however general, before the values that name the case's job
+        return intent + rest
     return line
+
+
+def own_records_named(
+    defs: MantleDefinitions,
+    skill: Skill,
+    line: str,
+    memory: dict[str, Any],
+    records: DataRecords,
+) -> str:
+    """`line` naming the case's own records only: a description example names one of the
+    project's records ("Roll back push-gateway.") where the case is about another (its
+    `service` is checkout-api), and says two of them. The case's takes its place, with what
+    the example says of the other record at the same place in the case's (its staging
+    version for "Deploy v2.41.0 to staging"), and the sentence that stated it after the
+    example goes ("Roll back checkout-api."); where the
+    line then asks for another skill (the example's record was what routed it), the
+    sentences that named the other record go instead ("Status, please. The service is
+    ledger-worker.")."""
+    said = line
+    named: list[re.Pattern[str]] = []
+    held = {str(v) for v in memory.values() if isinstance(v, str | int) and str(v).strip()}
+    for field in skill.memory.values():
+        value = memory.get(field.qualified)
+        found = records.match(field.name) if field.type == "text" else None
+        if not isinstance(value, str) or not value.strip() or found is None:
+            continue
+        collection, key = found
+        owns = [r for r in collection.records if str(r.get(key)) == value]
+        # one record of that name (a catalog entry, not one of many log lines): the
+        # example's other values of the record it names are read at the same place
+        mine = _leaves(owns[0]) if len(owns) == 1 else {(key,): value}
+        swaps: dict[str, str] = {}
+        for record in collection.records:
+            if (owns and record is owns[0]) or key not in record:
+                continue
+            for path, other in _leaves(record).items():
+                # the same place in the case's record: its service for the service, its
+                # staging version for the staging version ("v2.41.0" of another service; a
+                # number, never a word many records share, "prod"); never a value the
+                # case's path holds (its own version, read from the line)
+                named_by = path == (key,) or any(c.isdigit() for c in other)
+                fits = path in mine and mine[path] != other and len(other) >= 4
+                if named_by and fits and other not in held:
+                    swaps.setdefault(other, mine[path])
+        for other in sorted(swaps, key=len, reverse=True):
+            pattern = re.compile(rf"(?<![\w.-]){re.escape(other)}(?![\w-]|\.\w)", re.I)
+            if pattern.search(said):
+                said = pattern.sub(swaps[other], said)
+                named.append(pattern)
+        stated = f" The {value_words(field.name)} is {value}."
+        if named and stated in said and said.replace(stated, "").count(value):
+            said = said.replace(stated, "")
+    if not named or routes(defs, skill, said):
+        return said
+    kept = [s for s in re.split(r"(?<=[.!?])\s+", line) if not any(p.search(s) for p in named)]
+    rest = " ".join(kept)
+    return rest if rest and routes(defs, skill, rest) else line
+
+
+def _leaves(record: dict[str, Any], at: tuple[str, ...] = ()) -> dict[tuple[str, ...], str]:
+    """Path -> scalar value (as text) of every leaf of a record's nested mappings."""
+    out: dict[tuple[str, ...], str] = {}
+    for key, value in record.items():
+        if isinstance(value, dict):
+            out.update(_leaves(value, (*at, key)))
+        elif isinstance(value, str | int | float) and not isinstance(value, bool):
+            out[(*at, key)] = str(value)
+    return out
 
 
 def _vague(line: str) -> bool:
@@ -447,12 +523,22 @@ def _branches(skill: Skill, memory: dict[str, Any]) -> dict[str, tuple[str, list
 
 
 def _names_all(
-    defs: MantleDefinitions, phrase: str, branches: dict[str, tuple[str, list[str]]]
+    defs: MantleDefinitions,
+    phrase: str,
+    branches: dict[str, tuple[str, list[str]]],
+    *,
+    read: str = "job",
 ) -> bool:
     """Whether `phrase` names each branch value (strongly, or by a word that shares its
-    stem: "I'm locked out" names `lockout`) and no other value of its field."""
+    stem: "I'm locked out" names `lockout`) and no other value of its field, by `read`:
+    `job`, an example's job or else its words (`_read`); `words`, what its words name, read
+    as its job where they name another ("why did my deploy fail" names `deploy` and asks
+    to diagnose). An example kept or chosen to open a case says the case's branch in so
+    many words, not by details that may not be the case's ("cover my Sunday close" for a
+    Saturday opening shift)."""
     for qualified, (value, others) in branches.items():
-        named = named_value(defs, qualified, phrase)
+        read_as = _read if read == "job" else named_value
+        named = read_as(defs, qualified, phrase)
         if named is not None:  # weakly too: "the milk count" is `daily` "covers milk"
             if named != value:
                 return False
@@ -467,7 +553,7 @@ def _names_no_other(
 ) -> bool:
     """Whether the value `phrase` names of each branch field, if any, is the case's."""
     for qualified, (value, _) in branches.items():
-        named = named_value(defs, qualified, phrase)
+        named = _read(defs, qualified, phrase)
         if named is not None and named != value:
             return False
     return True
@@ -478,10 +564,17 @@ def _names_none(
 ) -> bool:
     """Whether `phrase` names no value of the branch fields (so the agent asks)."""
     return not any(
-        named_value(defs, q, phrase) is not None
-        or any(_stem_shared(v, phrase) for v in (value, *others))
+        _read(defs, q, phrase) is not None or any(_stem_shared(v, phrase) for v in (value, *others))
         for q, (value, others) in branches.items()
     )
+
+
+def _read(defs: MantleDefinitions, qualified: str, phrase: str) -> Any:
+    """The value of a branch field `phrase` asks for: a description example's own job
+    ("What's my day look like?" asks for the agenda, "Why did my deploy fail?" to
+    diagnose), else the value its words name, if any."""
+    mode = example_mode(defs, qualified, phrase)
+    return mode if mode is not None else named_value(defs, qualified, phrase)
 
 
 def _stem_shared(value: str, phrase: str) -> bool:
@@ -513,6 +606,7 @@ __all__ = [
     "name_intent",
     "one_request",
     "own_opening",
+    "own_records_named",
     "routes",
     "without_month",
 ]

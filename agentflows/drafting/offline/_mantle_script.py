@@ -24,6 +24,7 @@ from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
+    related_keys,
     reported_fields,
     sentences,
     set_from_answer,
@@ -96,7 +97,15 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_identity import identity_facts
-from ._mantle_intent import intent_clause, one_request, own_opening, routes, without_month
+from ._mantle_intent import (
+    intent_clause,
+    one_request,
+    own_opening,
+    own_records_named,
+    routes,
+    without_month,
+)
+from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
@@ -211,6 +220,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     calls = frozenset(e.tool for e in first.events if e.kind == "tool" and e.tool)
     sheet.holds.update(gate_sides(project, skill.id, calls))
     sheet.holds_why.update(gate_reasons(project, skill.id, calls))
+    # a check of the path that relates the caller's record to the target's passes
+    sheet.related = case_relations(project, skill.id, behavior, calls)
     values = fill_values(defs, first, dict(setup.values), sheet)
     # a number a tool compares with the data's rows is on the side the path's branch needs
     known = sheet.referenced() | {str(v) for v in opened.values() if isinstance(v, str | int)}
@@ -269,6 +280,20 @@ def tool_requirements(
         for name, values in code_facts(project, tool).requires:
             out.setdefault(name, set()).update(str(v) for v in values)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def case_relations(
+    project: Project, skill_id: str, behavior: Behavior, called: frozenset[str]
+) -> frozenset[str]:
+    """Record keys the checks the case's path runs (`called`) compare between the caller's
+    record and the target's (`related_keys`: the engineer's `team` and the service's): a
+    case whose tools are to work draws a caller and a target that agree on them (a service
+    of the caller's team, which the permission check lets them change); a failure or a
+    negative result is another pair's, and a path that runs no such check (a diagnose
+    request) any."""
+    if behavior.facts.get("kind") in ("failure", "negative"):
+        return frozenset()
+    return related_keys(project, skill_id, called)
 
 
 def seeded_identity(project: Project) -> dict[str, str]:
@@ -498,6 +523,8 @@ class _Writer:
         made = {e.tool for e in walk.tools() if e.tool}
         for clause in open_outcomes(skill, walk.memory, made):
             self.sheet.add(f"whether {clause}", "yes")
+        for label, value in owned_facts(skill, walk.memory, made):  # "the meeting: one you own"
+            self.sheet.add(label, value)
 
     def chance_facts(self) -> str | None:
         """What the user answers on the branches a tool's chance decides (a speed test that
@@ -622,6 +649,9 @@ class _Writer:
         if self.context.opening is not None:  # one request: the branch the case plays
             memory = self.script.walk.memory
             self.context.opening = one_request(self.defs, skill, self.context.opening, memory)
+            opening = self.context.opening
+            records = self.sheet.records
+            self.context.opening = own_records_named(self.defs, skill, opening, memory, records)
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":

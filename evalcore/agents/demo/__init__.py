@@ -21,6 +21,13 @@ from typing import Any
 from ...errors import UserError
 from ...suggest import did_you_mean
 from .._protocol import AgentTarget
+from ._example_modes import (
+    QUOTED,
+    description_phrases,
+    example_mode,
+    example_modes,
+    mode_named,
+)
 from ._mantle_brain import Frame, MantleFlags, SkillContext
 
 DEMOS: dict[str, str] = {
@@ -62,4 +69,16 @@ def _flag_names(target_class: type) -> list[str]:
     return list(flags()) if callable(flags) else []
 
 
-__all__ = ["DEMOS", "Frame", "MantleFlags", "SkillContext", "demo_names", "make_demo_target"]
+__all__ = [
+    "DEMOS",
+    "QUOTED",
+    "Frame",
+    "MantleFlags",
+    "SkillContext",
+    "demo_names",
+    "description_phrases",
+    "example_mode",
+    "example_modes",
+    "make_demo_target",
+    "mode_named",
+]

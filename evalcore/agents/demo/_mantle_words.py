@@ -12,6 +12,7 @@ from typing import Any
 
 from ...definitions import MantleDefinitions, Skill
 from ...definitions._memo import memoized
+from ._example_modes import field_examples
 from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, routing_description, spoken, stems
 
 #: A quoted phrasing in a description: "I'm sick", “book time off”.
@@ -47,6 +48,12 @@ def _said_as(value: Any) -> list[str]:
     if text.isdigit() and int(text) in _NUMBER_WORDS:
         out.append(_NUMBER_WORDS[int(text)])
     return out
+
+
+def _said_pattern(example: str) -> re.Pattern[str]:
+    """The words of `example` in a message, whatever the punctuation and case between."""
+    words = re.findall(r"[a-z0-9']+", example.lower().replace("’", "'"))
+    return re.compile(r"(?<![\w'])" + r"\W+".join(map(re.escape, words)) + r"(?![\w'])", re.I)
 
 
 @dataclass(frozen=True)
@@ -112,7 +119,15 @@ class FieldWords:
                 counts[word] = counts.get(word, 0) + 1
         self.distinct = {v: {w for w in words if counts[w] == 1} for v, words in found.items()}
         self.phrases = phrases
+        # a description example of one job names that job's value, whatever other value
+        # its words say ("why did my deploy fail" asks to diagnose, not to deploy); only
+        # an example whose words name some value: one that names none is read as any
+        # other message
         self._matched: dict[str, tuple[Found, ...]] = {}
+        self.examples: list[tuple[re.Pattern[str], Any]] = []
+        for example, value in field_examples(defs, qualified).items():
+            if self._scored(example):
+                self.examples.append((_said_pattern(example), value))
 
     def matches(self, text: str) -> list[Found]:
         """The values `text` names, best first (kept per text: a case's messages come back
@@ -125,6 +140,21 @@ class FieldWords:
         return list(kept)
 
     def _matches(self, text: str) -> list[Found]:
+        for pattern, value in self.examples:
+            said = pattern.search(text)
+            if said is None:
+                continue
+            # the example's words name no other value; what the rest says still counts
+            blank = " " * (said.end() - said.start())
+            found = self._scored(text[: said.start()] + blank + text[said.end() :])
+            mine = next((f for f in found if f.value == value), None)
+            score = max(10, mine.score if mine else 0)
+            found = [f for f in found if f.value != value]
+            found.append(Found(value, score, said.start()))
+            return sorted(found, key=lambda f: (-f.score, -f.position))
+        return self._scored(text)
+
+    def _scored(self, text: str) -> list[Found]:
         lowered = text.lower()
         cue = _CORRECTION.search(text)
         out = []

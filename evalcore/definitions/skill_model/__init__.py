@@ -23,6 +23,7 @@ from ._outside import (
     reported_fields,
     runtime_reads,
 )
+from ._relations import related_keys
 from ._sums import summed_writes
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
@@ -85,6 +86,7 @@ __all__ = [
     "outside_effect",
     "paragraphs",
     "qualify",
+    "related_keys",
     "reported_fields",
     "runtime_reads",
     "sentences",
