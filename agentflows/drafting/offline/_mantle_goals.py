@@ -10,9 +10,8 @@ service answers, nor what the path reaches only on that answer (`_mantle_answers
 
 - happy path: the success signal the walk reaches (terminal tool without error, its success
   response, `skill_completed`) and nothing that contradicts it;
-- refused confirmation: never the success response, never the tool's written memory (not
-  the gate's own responses: an agent may ask in its own words first, and a decline there
-  never reaches the gate);
+- refused confirmation: the gate's confirmation question and denial response, never the
+  success response, never the tool's written memory;
 - tool failure: the failing run, the failure response, never the success response or memory.
 
 Criteria are a few bot-side deal-breakers a judge has to read the conversation for, taken from
@@ -156,10 +155,13 @@ class Goals(GoalPieces):
         items = [i for n, i in enumerate(items) if i["name"] not in [j["name"] for j in items[:n]]]
         if items:
             self.add({"memory_was_set": items})
-        # Not the gate's confirmation and denial responses: the runtime says them only when
-        # the agent calls the tool, and an agent may ask in its own words first (agents are
-        # told to confirm what cannot be undone); a decline there never reaches the gate.
-        # What every correct agent does either way: the tool's success and writes never come.
+        # the gate's own question and its answer to the decline show the refusal happened
+        # at the gate the case is about (a case that never reaches it fails them)
+        for attribute in ("utter_for_confirmation", "utter_on_user_denial"):
+            said = self.response_of(tool, attribute)
+            if said:
+                self.add({"bot_uttered": {"utter_name": said}})
+        # and what every correct agent does after it: the success and writes never come
         success = self.response_of(tool, "on_success")
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
