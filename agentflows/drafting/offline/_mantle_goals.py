@@ -44,6 +44,7 @@ from ._mantle_criteria import (
 )
 from ._mantle_facts import gate_words
 from ._mantle_goal_pieces import GoalPieces, block_completed
+from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
 from ._mantle_script import Script, shared_records
@@ -290,7 +291,11 @@ class Goals(GoalPieces):
         falsy = [
             {"name": e.key, "value": False}
             for e in walk.events
-            if e.kind == "memory" and e.key in keys and e.value is False
+            if e.kind == "memory"
+            and e.key in keys
+            and e.value is False
+            # never a flag the tool's code only ever writes true: a negative check leaves it
+            and writes_false(self.project, walk.skill, tool, e.key)
         ]
         if falsy:
             self.add({"memory_was_set": [f for i, f in enumerate(falsy) if f not in falsy[:i]]})
