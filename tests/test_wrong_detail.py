@@ -14,6 +14,7 @@ import pytest
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.generate._verify_play import play, reference, run_case
+from agentflows.planning import NOT_WRITTEN
 from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import load_project
 from evalcore.testdata import NEGATIVE_ACCOUNT, changed_detail, load_records, one_detail_off
@@ -74,3 +75,15 @@ def test_a_failed_check_case_gives_a_real_caller_one_wrong_detail(harbor) -> Non
         play(run_case(data, HARBOR / "x.yml", "mantle")[0], reference(harbor), harbor)
     )
     assert played.status == "passed", played.failing
+
+
+def test_a_negative_no_detail_makes_is_planned_unwritten_not_given_an_invented_caller(
+    harbor,
+) -> None:
+    meadow = load_project(HARBOR.parent / "meadow_pharmacy")
+    plan = {b.case: b for b in plan_mantle(meadow, "refill_prescription", None).behaviors}
+    # too_early is computed from the record and the run's date: no wrong detail makes it,
+    # and the project's callers are its own, so a built-in negative account is no caller
+    assert "comes back negative only on" in plan["too_early"].facts[NOT_WRITTEN]
+    plan = {b.case: b for b in plan_mantle(harbor, "verify_policyholder", None).behaviors}
+    assert NOT_WRITTEN not in plan["count_attempt"].facts

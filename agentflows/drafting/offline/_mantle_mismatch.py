@@ -18,41 +18,25 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.definitions.skill_model import (
     UNKNOWN,
-    branch_values,
     code_facts,
     qualify,
-    skill_model,
 )
 from evalcore.testdata import changed_detail
 
-from ...planning import Behavior
+from ...planning import Behavior, wrong_detail_check
 from ._direction import value_words
-
-#: Details a check compares to name one record (fewer: no record to be a character off).
-_NAMING = 2
 
 
 def detail_check(project: Project, behavior: Behavior) -> tuple[str, dict[str, str]] | None:
     """The negated check of a negative case that a wrong detail fails, with the memory key
-    each compared parameter is passed from (`zip_code` -> `verify_policyholder.zip_code`);
-    None where the case is no such case: no negative account, a tool that compares fewer
-    than `_NAMING` of its arguments with a record, or a branch that needs a flag the tool
-    computes to hold (a date too early: no wrong detail makes the tool write it)."""
-    assert project.mantle is not None
+    each compared parameter is passed from (`planning._mantle_wrong_detail`); None where
+    the case is no such case."""
     negated = behavior.facts.get("negative") or {}
     if behavior.facts.get("account") != "negative" or len(negated) != 1:
         return None
     ((name, keys),) = negated.items()
-    tool = project.mantle.tools_for(behavior.source).get(str(name))
-    use = skill_model(project, behavior.source).tool(str(name))
-    if tool is None or use is None:
-        return None
-    flags = branch_values(project, behavior.source)
-    if any(flags.get(str(k), True) is not True for k in keys):
-        return None
-    compared = {p: use.arguments[p] for p, _ in code_facts(project, tool).compared}
-    compared = {p: k for p, k in compared.items() if k}
-    return (str(name), compared) if len(compared) >= _NAMING else None
+    found = wrong_detail_check(project, behavior.source, str(name), [str(k) for k in keys])
+    return (str(name), found) if found else None
 
 
 def one_wrong(
