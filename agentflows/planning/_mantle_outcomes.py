@@ -38,6 +38,18 @@ def _unwritten(branches: list[Behavior], reason: str) -> list[Behavior]:
     ]
 
 
+def numbers_decide(project: Project, skill_id: str, tool: str, keys: Iterable[str]) -> bool:
+    """Whether every flag of `keys` is one `tool` writes from comparing the user's number
+    arguments with a data file's rows (`CodeFacts.thresholds`: `below_par`): the numbers
+    the case gives decide the branch (`_mantle_data_sides.numbers_on_side`)."""
+    assert project.mantle is not None
+    found = project.mantle.tools_for(skill_id).get(tool)
+    limits = code_facts(project, found).thresholds if found is not None else ()
+    decided = {qualify(t.key, skill_id, project.mantle) for t in limits}
+    keys = set(keys)
+    return bool(keys) and keys <= decided
+
+
 def negative_unmade(project: Project, skill_id: str, tool: str, keys: Iterable[str]) -> str | None:
     """Why no case can make `tool` come back negative on `keys` (None: one can): not a
     wrong-detail check, nor a flag the user's own numbers decide (a threshold), the case
@@ -47,9 +59,7 @@ def negative_unmade(project: Project, skill_id: str, tool: str, keys: Iterable[s
     keys = list(keys)
     if wrong_detail_check(project, skill_id, tool, keys) is not None:
         return None
-    found = project.mantle.tools_for(skill_id).get(tool)
-    limits = code_facts(project, found).thresholds if found is not None else ()
-    if {qualify(t.key, skill_id, project.mantle) for t in limits} & set(keys):
+    if numbers_decide(project, skill_id, tool, keys):
         return None  # the user's own numbers decide it (`_mantle_data_sides`)
     if not any(is_caller_phone(f) for f in channel_fields(project.mantle)):
         return None  # the account goes in a session id, not in an invented caller's phone
@@ -370,10 +380,20 @@ class OutcomeBehaviors(ThresholdBehaviors):
                     f"{tool} comes back negative, so {block.id} takes the else branch to "
                     f"{target}; the agent explains it and does not carry on as if it had worked."
                 )
+                kind = "sad_path"
+                if numbers_decide(self.project, self.skill.id, tool, keys):
+                    # the user's own numbers take the other branch (all stock at par):
+                    # an outcome the skill goes on to, not a check that failed
+                    facts["numbers_decide"] = True
+                    kind = "happy_path"
+                    description = (
+                        f"The numbers the user gives leave {', '.join(sorted(keys))} false, so "
+                        f"{block.id} goes on to {target} instead of {step.id}'s other branch."
+                    )
                 out.append(
                     self.behavior(
                         "negative",
-                        "sad_path",
+                        kind,
                         target,
                         title,
                         description,

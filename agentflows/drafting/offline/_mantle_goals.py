@@ -330,6 +330,11 @@ class Goals(GoalPieces):
         unset = [u for u in unset if u["name"] not in self.written(walk)]
         if unset:
             self.add({"memory_was_not_set": unset})
+        if self.facts.get("numbers_decide"):
+            # the user's numbers take the other branch: an outcome, nothing that failed
+            if positive:
+                self.criterion(f"The agent does not go on to {value_words(str(positive))}")
+            return
         self.criterion("The agent explains in plain words why it cannot go ahead")
         self.criterion(f"The agent does not carry on as if {tool} had come back positive")
         if any(s.is_handoff for s in self.defs.skills.values()):
