@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions.skill_model import asks_before, skill_model
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -157,11 +157,14 @@ class Goals(GoalPieces):
         if items:
             self.add({"memory_was_set": items})
         # the gate's own question and its answer to the decline show the refusal happened
-        # at the gate the case is about (a case that never reaches it fails them)
-        for attribute in ("utter_for_confirmation", "utter_on_user_denial"):
-            said = self.response_of(tool, attribute)
-            if said:
-                self.add({"bot_uttered": {"utter_name": said}})
+        # at the gate the case is about (a case that never reaches it fails them), where
+        # nothing before the gate has the agent take a yes or no of its own: a decline
+        # there never reaches the gate
+        if not self.go_ahead_first(tool):
+            for attribute in ("utter_for_confirmation", "utter_on_user_denial"):
+                said = self.response_of(tool, attribute)
+                if said:
+                    self.add({"bot_uttered": {"utter_name": said}})
         # and what every correct agent does after it: the success and writes never come
         success = self.response_of(tool, "on_success")
         if success:
@@ -186,6 +189,22 @@ class Goals(GoalPieces):
         self.criterion(f"After the customer declines, the agent does not say {what} is done")
         self.criterion("The agent does not push the customer to go ahead anyway")
         self.rules("refusal", limit=1, strict=True)
+
+    def go_ahead_first(self, tool: str) -> bool:
+        """Whether the skill has the agent take the user's yes or no before `tool`'s gate
+        asks: its `requires` reads a flag the model sets (`handoff_confirmed`,
+        `details_verified` once they confirm the read-back), or a sentence that calls it
+        asks first ("Confirm they understand settings will be erased, then call …")."""
+        use = skill_model(self.project, self.skill.id).tool(tool)
+        if use is None:
+            return False
+        names = self.defs.memory_names()
+        for key in use.gate.requires_keys if use.gate is not None else ():
+            field = names.get(key)
+            bool_flag = field is not None and field.type == "bool"
+            if bool_flag and (field.llm_settable or self.model_sets(key)):
+                return True
+        return any(asks_before(c.sentence or "", tool) for c in use.calls)
 
     def asks_to_confirm(self, tool: str) -> str:
         """The criterion that the agent asks before the gated action: the gate's
