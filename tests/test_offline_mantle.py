@@ -142,11 +142,9 @@ def test_refusal_asserts_what_every_correct_agent_does_after_a_decline(bank):
     plan = {b.case: b for b in plan_mantle(bank, "card_replace", None).behaviors}
     goals = draft(bank, plan["refused_place_replacement_order"])["scenario"]["goals"]
     assertions = goals["assertions"]
-    # the gate's confirmation and denial are said only if the agent calls the tool; one
-    # that asks in its own words first takes the decline there and never reaches the gate
+    # the gate's question and its denial response show the decline happened at the gate
     said = [a["bot_uttered"]["utter_name"] for a in assertions if "bot_uttered" in a]
-    assert "utter_order_not_placed" not in said
-    assert "utter_confirm_order" not in said
+    assert said == ["utter_confirm_order", "utter_order_not_placed"]
     assert {"bot_did_not_utter": {"utter_name": "utter_order_placed"}} in assertions
     assert {"memory_was_not_set": [{"name": "card_replace.order_id"}]} in assertions
     # what the customer answered before the gate is recorded whoever asks for the go-ahead

@@ -19,6 +19,7 @@ from evalcore.suggest import did_you_mean
 
 from ._behavior import CASE_TYPES, NOT_WRITTEN, Behavior, Plan
 from ._mantle_tools import failure_outcome
+from ._mantle_wrong_detail import wrong_detail_check
 from ._spread import spread
 
 Planner = Callable[[Project, str, "str | None"], Plan]
@@ -154,4 +155,5 @@ __all__ = [
     "select",
     "source_ids",
     "spread",
+    "wrong_detail_check",
 ]

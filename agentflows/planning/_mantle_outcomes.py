@@ -4,23 +4,29 @@ branch."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from evalcore.agents.reference import optional_fields
+from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     branch_target,
     branch_values,
+    code_facts,
     outside_effect,
+    qualify,
     reported_fields,
 )
+from evalcore.testdata import NEGATIVE_ACCOUNT, callers_in, load_records
 
 from ..drafting.offline._direction import value_words
 from ._behavior import NOT_WRITTEN, Behavior
 from ._mantle_thresholds import ThresholdBehaviors
 from ._mantle_tools import failure_outcome, outcome_words, tool_keys
-from ._mantle_vocab import value_groups
+from ._mantle_vocab import channel_fields, is_caller_phone, value_groups
 from ._mantle_walk import Walk
+from ._mantle_wrong_detail import wrong_detail_check
 
 
 def _unwritten(branches: list[Behavior], reason: str) -> list[Behavior]:
@@ -30,6 +36,41 @@ def _unwritten(branches: list[Behavior], reason: str) -> list[Behavior]:
         b.model_copy(update={"priority": 31 + i, "facts": {**b.facts, NOT_WRITTEN: reason}})
         for i, b in enumerate(branches)
     ]
+
+
+def numbers_decide(project: Project, skill_id: str, tool: str, keys: Iterable[str]) -> bool:
+    """Whether every flag of `keys` is one `tool` writes from comparing the user's number
+    arguments with a data file's rows (`CodeFacts.thresholds`: `below_par`): the numbers
+    the case gives decide the branch (`_mantle_data_sides.numbers_on_side`)."""
+    assert project.mantle is not None
+    found = project.mantle.tools_for(skill_id).get(tool)
+    limits = code_facts(project, found).thresholds if found is not None else ()
+    decided = {qualify(t.key, skill_id, project.mantle) for t in limits}
+    keys = set(keys)
+    return bool(keys) and keys <= decided
+
+
+def negative_unmade(project: Project, skill_id: str, tool: str, keys: Iterable[str]) -> str | None:
+    """Why no case can make `tool` come back negative on `keys` (None: one can): not a
+    wrong-detail check, nor a flag the user's own numbers decide (a threshold), the case
+    seeds a caller phone, and the project's records hold callers of their own, none with
+    the negative test account's phone."""
+    assert project.mantle is not None
+    keys = list(keys)
+    if wrong_detail_check(project, skill_id, tool, keys) is not None:
+        return None
+    if numbers_decide(project, skill_id, tool, keys):
+        return None  # the user's own numbers decide it (`_mantle_data_sides`)
+    if not any(is_caller_phone(f) for f in channel_fields(project.mantle)):
+        return None  # the account goes in a session id, not in an invented caller's phone
+    callers = callers_in(load_records(project.root))
+    if not callers or any(c.phone == NEGATIVE_ACCOUNT for c in callers):
+        return None
+    return (
+        f"{tool} comes back negative only on what the project's data and the run give it: no "
+        "detail of the case makes it, and a seeded test account no record holds would be "
+        "turned away as an unknown caller before it"
+    )
 
 
 class OutcomeBehaviors(ThresholdBehaviors):
@@ -326,6 +367,8 @@ class OutcomeBehaviors(ThresholdBehaviors):
                         f"{tool} {outside}: it comes back negative only on what that service "
                         "answers, which nothing in a case decides"
                     )
+                elif unmade := negative_unmade(self.project, self.skill.id, tool, keys):
+                    facts[NOT_WRITTEN] = unmade
                 facts["branch"] = {
                     "block": block.id,
                     "step": step.id,
@@ -337,10 +380,20 @@ class OutcomeBehaviors(ThresholdBehaviors):
                     f"{tool} comes back negative, so {block.id} takes the else branch to "
                     f"{target}; the agent explains it and does not carry on as if it had worked."
                 )
+                kind = "sad_path"
+                if numbers_decide(self.project, self.skill.id, tool, keys):
+                    # the user's own numbers take the other branch (all stock at par):
+                    # an outcome the skill goes on to, not a check that failed
+                    facts["numbers_decide"] = True
+                    kind = "happy_path"
+                    description = (
+                        f"The numbers the user gives leave {', '.join(sorted(keys))} false, so "
+                        f"{block.id} goes on to {target} instead of {step.id}'s other branch."
+                    )
                 out.append(
                     self.behavior(
                         "negative",
-                        "sad_path",
+                        kind,
                         target,
                         title,
                         description,

@@ -21,6 +21,7 @@ from ._callers import (
 )
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._listed import listed_values
+from ._mismatch import changed_detail, one_detail_off
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
 from ._records import Collection, DataRecords, load_records, record_name
@@ -61,6 +62,7 @@ __all__ = [
     "caller_ids",
     "callers_in",
     "case_rng",
+    "changed_detail",
     "checked_details",
     "date_format",
     "described_shape",
@@ -77,6 +79,7 @@ __all__ = [
     "moot",
     "names_an_id",
     "names_role",
+    "one_detail_off",
     "own_key",
     "people_of",
     "persona_for",

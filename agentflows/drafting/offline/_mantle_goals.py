@@ -10,9 +10,8 @@ service answers, nor what the path reaches only on that answer (`_mantle_answers
 
 - happy path: the success signal the walk reaches (terminal tool without error, its success
   response, `skill_completed`) and nothing that contradicts it;
-- refused confirmation: never the success response, never the tool's written memory (not
-  the gate's own responses: an agent may ask in its own words first, and a decline there
-  never reaches the gate);
+- refused confirmation: the gate's confirmation question and denial response, never the
+  success response, never the tool's written memory;
 - tool failure: the failing run, the failure response, never the success response or memory.
 
 Criteria are a few bot-side deal-breakers a judge has to read the conversation for, taken from
@@ -23,7 +22,7 @@ from __future__ import annotations
 
 from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions.skill_model import asks_before, skill_model
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -45,6 +44,7 @@ from ._mantle_criteria import (
 )
 from ._mantle_facts import gate_words
 from ._mantle_goal_pieces import GoalPieces, block_completed
+from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
 from ._mantle_script import Script, shared_records
@@ -156,10 +156,16 @@ class Goals(GoalPieces):
         items = [i for n, i in enumerate(items) if i["name"] not in [j["name"] for j in items[:n]]]
         if items:
             self.add({"memory_was_set": items})
-        # Not the gate's confirmation and denial responses: the runtime says them only when
-        # the agent calls the tool, and an agent may ask in its own words first (agents are
-        # told to confirm what cannot be undone); a decline there never reaches the gate.
-        # What every correct agent does either way: the tool's success and writes never come.
+        # the gate's own question and its answer to the decline show the refusal happened
+        # at the gate the case is about (a case that never reaches it fails them), where
+        # nothing before the gate has the agent take a yes or no of its own: a decline
+        # there never reaches the gate
+        if not self.go_ahead_first(tool):
+            for attribute in ("utter_for_confirmation", "utter_on_user_denial"):
+                said = self.response_of(tool, attribute)
+                if said:
+                    self.add({"bot_uttered": {"utter_name": said}})
+        # and what every correct agent does after it: the success and writes never come
         success = self.response_of(tool, "on_success")
         if success:
             self.add({"bot_did_not_utter": {"utter_name": success}})
@@ -183,6 +189,22 @@ class Goals(GoalPieces):
         self.criterion(f"After the customer declines, the agent does not say {what} is done")
         self.criterion("The agent does not push the customer to go ahead anyway")
         self.rules("refusal", limit=1, strict=True)
+
+    def go_ahead_first(self, tool: str) -> bool:
+        """Whether the skill has the agent take the user's yes or no before `tool`'s gate
+        asks: its `requires` reads a flag the model sets (`handoff_confirmed`,
+        `details_verified` once they confirm the read-back), or a sentence that calls it
+        asks first ("Confirm they understand settings will be erased, then call …")."""
+        use = skill_model(self.project, self.skill.id).tool(tool)
+        if use is None:
+            return False
+        names = self.defs.memory_names()
+        for key in use.gate.requires_keys if use.gate is not None else ():
+            field = names.get(key)
+            bool_flag = field is not None and field.type == "bool"
+            if bool_flag and (field.llm_settable or self.model_sets(key)):
+                return True
+        return any(asks_before(c.sentence or "", tool) for c in use.calls)
 
     def asks_to_confirm(self, tool: str) -> str:
         """The criterion that the agent asks before the gated action: the gate's
@@ -288,7 +310,11 @@ class Goals(GoalPieces):
         falsy = [
             {"name": e.key, "value": False}
             for e in walk.events
-            if e.kind == "memory" and e.key in keys and e.value is False
+            if e.kind == "memory"
+            and e.key in keys
+            and e.value is False
+            # never a flag the tool's code only ever writes true: a negative check leaves it
+            and writes_false(self.project, walk.skill, tool, e.key)
         ]
         if falsy:
             self.add({"memory_was_set": [f for i, f in enumerate(falsy) if f not in falsy[:i]]})
@@ -323,6 +349,11 @@ class Goals(GoalPieces):
         unset = [u for u in unset if u["name"] not in self.written(walk)]
         if unset:
             self.add({"memory_was_not_set": unset})
+        if self.facts.get("numbers_decide"):
+            # the user's numbers take the other branch: an outcome, nothing that failed
+            if positive:
+                self.criterion(f"The agent does not go on to {value_words(str(positive))}")
+            return
         self.criterion("The agent explains in plain words why it cannot go ahead")
         self.criterion(f"The agent does not carry on as if {tool} had come back positive")
         if any(s.is_handoff for s in self.defs.skills.values()):

@@ -107,6 +107,7 @@ from ._mantle_intent import (
 )
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
+from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
@@ -153,9 +154,11 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     planned = behavior.facts.get("values") or {}
     fixed = frozenset(str(v) for v in planned.values() if isinstance(v, str))
     fits_branch = caller_fit(project, behavior, records)
+    # a check a wrong detail fails: one of the project's own people gets one detail wrong
+    check = detail_check(project, behavior)
     customer = caller_for(
         behavior.id,
-        behavior.facts.get("account"),
+        None if check else behavior.facts.get("account"),
         callers,
         # whose records fit the case's branch first (`_mantle_caller_fit`), then whose
         # records hold the case's choices, then who has records of their own, then who is
@@ -207,7 +210,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
     # the failing or negative test account goes in a seeded id where no phone is seeded
-    marked = None if phones else behavior.facts.get("account")
+    marked = None if phones or check else behavior.facts.get("account")
     seeds.update(session_seeds(project, behavior, sheet, account=marked, fixed=seeds))
     # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
     prelude = sign_in_prelude(project, behavior.source, seeds)
@@ -232,6 +235,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     values = sandboxed(project, skill.id, values, set(setup.values))
     stated = request_values(project, skill.id, first, values, sheet)
     values = answer_account(project, behavior, values, seeds, sheet.records)
+    values, wrong = one_wrong(check, values) if check else (values, None)
     setup = replace(setup, values={**values, **stated})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
@@ -239,6 +243,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs, stated=stated
     )
     script.prelude = prelude
+    if wrong is not None:
+        script.context.notes.append(wrong)
     _Writer(project, script, sheet, account, dict(setup.values)).write()
     return script
 

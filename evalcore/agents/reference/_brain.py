@@ -16,14 +16,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...definitions import Project, Skill, Step
+from ...definitions import Project, Skill, Step, memoized
 from ...definitions.skill_model import (
     FieldSpec,
     SkillModel,
     asking_sentence,
     branch_values,
+    code_facts,
     skill_model,
 )
+from ...testdata import load_records, one_detail_off
 from ..demo._mantle_engine import (
     NO_ANSWER,
     Procedure,
@@ -112,7 +114,8 @@ class ModelBrain:
         # a skill another one calls (`call:`) is a sub-check the negative case does not
         # aim at (the planner negates a check of the skill the case is about)
         aimed = ctx.frame.entry != "call"
-        if getattr(ctx.engine, "account", None) == "negative" and branching and aimed:
+        negative = getattr(ctx.engine, "account", None) == "negative"
+        if branching and aimed and (negative or self.detail_off(ctx.skill.id, name, arguments)):
             # the negative account's check: the step whose `next` branches on what it
             # writes comes back negative (a flag false, an id the branch tests not given)
             # (a computed flag: the value off the goal-reaching path, `branch_values`)
@@ -126,6 +129,20 @@ class ModelBrain:
                 ctx.frame.scratch["_negative"] = name
             result.writes = negated
         return result
+
+    def detail_off(self, skill_id: str, name: str, arguments: dict[str, Any]) -> bool:
+        """Whether the user's details for a check tool are one record's with one of them a
+        character off (`evalcore.testdata.one_detail_off`): the tool's code finds no record,
+        so its check comes back negative whatever the backend answers."""
+        assert self.project.mantle is not None
+        tool = self.project.mantle.tools_for(skill_id).get(name)
+        compared = code_facts(self.project, tool).compared if tool is not None else ()
+        if not compared:
+            return False
+        records = memoized(
+            self.project, "reference-records", lambda: load_records(self.project.root)
+        )
+        return one_detail_off(arguments, compared, records)
 
     def procedure(self, ctx: SkillContext) -> Procedure:
         skill, model = ctx.skill, self.model(ctx.skill.id)

@@ -14,7 +14,7 @@ from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
 from ._fields import asked_in_paragraph, asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
-from ._mentions import asked_to, set_at, set_from_answer
+from ._mentions import asked_to, asks_before, set_at, set_from_answer
 from ._normalised import normalised_parameters
 from ._outside import (
     OutsideEffect,
@@ -73,6 +73,7 @@ __all__ = [
     "asked_in_paragraph",
     "asked_to",
     "asking_sentence",
+    "asks_before",
     "asks_for",
     "branch_target",
     "branch_values",

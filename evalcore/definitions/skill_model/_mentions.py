@@ -260,4 +260,12 @@ def _description_name(description: str, name: str) -> re.Pattern[str] | None:
     return re.compile(r"\b" + r"\s+".join(re.escape(w) for w in words) + r"\b", re.I)
 
 
-__all__ = ["ASK", "name_pattern", "prose_verb"]
+def asks_before(text: str, name: str) -> bool:
+    """Whether a sentence asks something of the user before it names `name` ("Confirm they
+    understand settings will be erased, then call factory_reset_router."): the answer
+    comes before the named step."""
+    at = text.find(name)
+    return at > 0 and ASK.search(text, 0, at) is not None
+
+
+__all__ = ["ASK", "asks_before", "name_pattern", "prose_verb"]
