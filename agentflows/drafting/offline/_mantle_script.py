@@ -105,9 +105,9 @@ from ._mantle_intent import (
     routes,
     without_month,
 )
+from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
-from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
