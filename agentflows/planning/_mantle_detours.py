@@ -8,7 +8,7 @@ from typing import Any
 
 from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
-from evalcore.definitions._preconditions import opening_seeds, precondition_of
+from evalcore.definitions._preconditions import opener_of, opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
 
@@ -117,6 +117,44 @@ def leads_back(skill: Skill, parked: str) -> bool:
     )
 
 
+def runs_first(project: Project, skill: Skill) -> frozenset[str]:
+    """The skills `skill` has run before its own work: one its prose runs first ("If
+    @memory.project.authenticated is not true, run @skill.verify_patient first"), one a
+    step of its blocks calls (`call:`), the sign-in its precondition waits on."""
+    defs = project.mantle
+    found: set[str] = set()
+    for part in sentences(skill.body or ""):
+        words = [w.strip(".,;:()").lower() for w in part.text.split()]
+        for index, word in enumerate(words):
+            if word.startswith("@skill.") and "first" in words[max(0, index - 2) : index + 2]:
+                found.add(word.removeprefix("@skill."))
+    for block in skill.blocks.values():
+        found.update(str(step.target) for step in block.steps if step.kind == "call")
+    opener = opener_of(project, skill.id)
+    if opener:
+        found.add(opener)
+    known = set(defs.skills) if defs is not None else set()
+    return frozenset(found & known - {skill.id})
+
+
+def _before(walk: Walk, at: int) -> tuple[set[str], dict[str, Any]]:
+    """The skills completed and the project memory written before the walk waits at ask
+    `at`: the events up to the first write of the field that ask fills (all of them when
+    the ask fills none)."""
+    field = walk.asks[at].field
+    cut = next(
+        (i for i, e in enumerate(walk.events) if e.kind == "memory" and e.key == field),
+        len(walk.events),
+    )
+    done = {e.skill for e in walk.events[:cut] if e.kind == "skill_completed" and e.skill}
+    memory = {
+        e.key: e.value
+        for e in walk.events[:cut]
+        if e.kind == "memory" and e.key and e.key.startswith("project.")
+    }
+    return done, memory
+
+
 def _detour_setup(given: dict[str, Any], memory: dict[str, Any]) -> Setup:
     return Setup(values=dict(given), given=frozenset(given), memory=dict(memory))
 
@@ -146,6 +184,8 @@ class DetourBehaviors(PlannerBase):
             if other.id == self.skill.id or other.is_handoff or not user_routable(other):
                 continue
             if not self._offered(other.id) or self._does_itself(other.id):
+                continue
+            if self._waits_on_unmet(other, walk, at):
                 continue
             phrases = self._detour_lines(other)
             # the skill resumes only once the detour completes: with `complete_when`, the
@@ -209,6 +249,27 @@ class DetourBehaviors(PlannerBase):
                 60,
             )
         ]
+
+    def _waits_on_unmet(self, other: Skill, walk: Walk, at: int) -> bool:
+        """Whether detour `other` first runs a skill that is not done where the customer
+        asks for it (`runs_first`): this skill itself, parked unfinished (a claim form that
+        runs the identity check the customer is in the middle of), or a sign-in still to
+        come. The agent would carry on with, or nest, that skill instead of parking this
+        one, so neither the interruption nor the resume is determined."""
+        needed = runs_first(self.project, other)
+        if self.skill.id in needed:
+            return True
+        if not needed:
+            return False
+        done, memory = _before(walk, at)
+        # what this skill runs first is done by the time it asks its own question
+        done |= runs_first(self.project, self.skill)
+        memory = {**self.memory, **memory}
+        return any(
+            skill_id not in done
+            and walk_skill(self.project, skill_id, Setup(memory=dict(memory))).asks
+            for skill_id in sorted(needed)
+        )
 
     def _detour_lines(self, other: Skill) -> list[tuple[str, dict[str, Any]]]:
         """What the user may say to start `other` mid-way: its phrasings that name a value
@@ -371,4 +432,4 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-__all__ = ["DetourBehaviors", "leads_back", "without_greeting"]
+__all__ = ["DetourBehaviors", "leads_back", "runs_first", "without_greeting"]
