@@ -28,9 +28,10 @@ from ...planning._mantle_phrases import (
     second_person,
     strong_phrases,
     subject,
+    value_line,
 )
 from ...planning._mantle_requests import Request, id_like, instruction_request, requests
-from ._direction import content_stems
+from ._direction import content_stems, value_words
 
 VERBS = frozenset(
     [
@@ -406,6 +407,55 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
     return line
 
 
+def detour_opening(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[str, Any]) -> str:
+    """A digression's first message. The detour hangs on a question the opening leaves
+    open: an opening that carries a detail besides the request ("Can I swap Saturday with
+    Lucía?": a day and a name, which may answer "which shift?" or "who with?", so the agent
+    never asks the question the detour waits for) gives way to the plain request for the
+    case's branch ("Hi, I'd like help with changing who works a shift. Swap, please.")."""
+    if not _carries_detail(skill, line):
+        return line
+    branches = _branches(skill, memory)
+    plain = plain_opening(defs, skill, lambda said: _names_none(defs, said, branches))
+    if plain is None:
+        intent = opening_line(intent_clause(defs, skill))
+        if not _names_none(defs, intent, branches) or _vague(intent):
+            return line
+        plain = intent
+    stated = [_said_plainly(defs, skill, q, value) for q, (value, _) in branches.items()]
+    said = " ".join([plain, *stated])
+    if _carries_detail(skill, said) or not routes(defs, skill, said):
+        return line
+    return said
+
+
+def _said_plainly(defs: MantleDefinitions, skill: Skill, qualified: str, value: str) -> str:
+    """A branch value as the user says it, without a detail (the example phrase that names
+    the value may carry one: then the value in words, "Swap, please.")."""
+    line = value_line(defs, qualified, value)
+    if not _carries_detail(skill, line):
+        return line
+    words = value_words(value)
+    return f"{words[:1].upper()}{words[1:]}, please."
+
+
+def _carries_detail(skill: Skill, line: str) -> bool:
+    """Whether a first message names something besides the request: a number, or a word
+    written with a capital inside its sentence ("Saturday", "Lucía"); not "I", an acronym
+    ("PIN") or a word of the skill's name."""
+    own = {w.lower() for w in (skill.name or "").split()}
+    for sentence in line.replace("?", ".").replace("!", ".").split(". "):
+        words = [w.strip(",.;:()\"'") for w in sentence.split()]
+        for index, word in enumerate(words):
+            if any(c.isdigit() for c in word):
+                return True
+            if index == 0 or not word[:1].isupper() or word.isupper():
+                continue
+            if word.lower() not in own and not word.startswith("I'"):
+                return True
+    return False
+
+
 def _vague(line: str) -> bool:
     """A request that names no task ("help with anything about shipping a service")."""
     return bool({"anything", "something", "everything"} & set(line.lower().split()))
@@ -509,6 +559,7 @@ def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], s
 __all__ = [
     "VERBS",
     "contradicts",
+    "detour_opening",
     "intent_clause",
     "name_intent",
     "one_request",

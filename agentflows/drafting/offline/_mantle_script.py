@@ -94,7 +94,14 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_identity import identity_facts
-from ._mantle_intent import intent_clause, one_request, own_opening, routes, without_month
+from ._mantle_intent import (
+    detour_opening,
+    intent_clause,
+    one_request,
+    own_opening,
+    routes,
+    without_month,
+)
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
@@ -603,6 +610,10 @@ class _Writer:
         if self.context.opening is not None:  # one request: the branch the case plays
             memory = self.script.walk.memory
             self.context.opening = one_request(self.defs, skill, self.context.opening, memory)
+            if kind == "digression":  # the question the detour waits for stays open
+                self.context.opening = detour_opening(
+                    self.defs, skill, self.context.opening, memory
+                )
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
