@@ -14,8 +14,7 @@ from pathlib import Path
 from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.planning import plan_source
-from agentflows.planning._mantle_detours import runs_first
-from evalcore.definitions import load_project
+from evalcore.definitions import load_project, runs_first
 
 VERIFY = """\
 ---

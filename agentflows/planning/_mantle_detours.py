@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import Project, Skill
+from evalcore.definitions import Project, Skill, runs_first
 from evalcore.definitions._memo import memoized
-from evalcore.definitions._preconditions import opener_of, opening_seeds, precondition_of
+from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
 
@@ -115,26 +115,6 @@ def leads_back(skill: Skill, parked: str) -> bool:
         p.paragraph in into and p.text.split(" ", 1)[0].strip(",").lower() not in _WAITS
         for p in parts
     )
-
-
-def runs_first(project: Project, skill: Skill) -> frozenset[str]:
-    """The skills `skill` has run before its own work: one its prose runs first ("If
-    @memory.project.authenticated is not true, run @skill.verify_patient first"), one a
-    step of its blocks calls (`call:`), the sign-in its precondition waits on."""
-    defs = project.mantle
-    found: set[str] = set()
-    for part in sentences(skill.body or ""):
-        words = [w.strip(".,;:()").lower() for w in part.text.split()]
-        for index, word in enumerate(words):
-            if word.startswith("@skill.") and "first" in words[max(0, index - 2) : index + 2]:
-                found.add(word.removeprefix("@skill."))
-    for block in skill.blocks.values():
-        found.update(str(step.target) for step in block.steps if step.kind == "call")
-    opener = opener_of(project, skill.id)
-    if opener:
-        found.add(opener)
-    known = set(defs.skills) if defs is not None else set()
-    return frozenset(found & known - {skill.id})
 
 
 def _before(walk: Walk, at: int) -> tuple[set[str], dict[str, Any]]:
@@ -432,4 +412,4 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-__all__ = ["DetourBehaviors", "leads_back", "runs_first", "without_greeting"]
+__all__ = ["DetourBehaviors", "leads_back", "without_greeting"]

@@ -45,7 +45,7 @@ from ._model_anychat import (
 from ._model_base import (
     SourceRef,
 )
-from ._preconditions import shut_gates
+from ._preconditions import runs_first, shut_gates
 
 __all__ = [
     "FRAMEWORK_TOOLS",
@@ -83,6 +83,7 @@ __all__ = [
     "project_kind_of",
     "rasa_errors",
     "rasa_refusal",
+    "runs_first",
     "shut_gates",
     "undeclared_set_fields",
 ]

@@ -9,7 +9,8 @@ marked `seed: true`, the channel provides them at session start (a signed-in app
 tablet), and `setup.initial_slots` is where a scenario says so; `opening_seeds` finds the
 first such values that make the condition hold. A condition on a field a tool writes (a
 sign-in another skill performs) cannot be seeded: the case has to sign in first, and
-`opener_of` names the skill whose tools write it.
+`opener_of` names the skill whose tools write it. `runs_first` lists every skill a skill has
+run before its own work (that sign-in, one its prose runs first, one its block calls).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import itertools
 from typing import Any
 
 from ._memo import memoized
-from ._model import MantleDefinitions, Project
+from ._model import MantleDefinitions, Project, Skill
 from .conditions import compared_values, condition_keys, evaluate
+from .skill_model import sentences
 
 #: At most this many value combinations are tried (a precondition names a few fields).
 _MAX_TRIES = 256
@@ -86,6 +88,26 @@ def _opener(project: Project, skill_id: str) -> str | None:
         if needed and needed <= written:
             return other
     return None
+
+
+def runs_first(project: Project, skill: Skill) -> frozenset[str]:
+    """The skills `skill` has run before its own work: one its prose runs first ("If
+    @memory.project.authenticated is not true, run @skill.verify_patient first"), one a
+    step of its blocks calls (`call:`), the sign-in its precondition waits on."""
+    defs = project.mantle
+    found: set[str] = set()
+    for part in sentences(skill.body or ""):
+        words = [w.strip(".,;:()").lower() for w in part.text.split()]
+        for index, word in enumerate(words):
+            if word.startswith("@skill.") and "first" in words[max(0, index - 2) : index + 2]:
+                found.add(word.removeprefix("@skill."))
+    for block in skill.blocks.values():
+        found.update(str(step.target) for step in block.steps if step.kind == "call")
+    opener = opener_of(project, skill.id)
+    if opener:
+        found.add(opener)
+    known = set(defs.skills) if defs is not None else set()
+    return frozenset(found & known - {skill.id})
 
 
 def gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
