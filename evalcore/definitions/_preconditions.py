@@ -94,7 +94,27 @@ def runs_first(project: Project, skill: Skill) -> frozenset[str]:
     """The skills `skill` has run before its own work: one its prose runs first ("If
     @memory.project.authenticated is not true, run @skill.verify_patient first"), one a
     step of its blocks calls (`call:`), the sign-in its precondition waits on."""
-    defs = project.mantle
+    found = set(_named_first(project.mantle, skill)) if project.mantle is not None else set()
+    opener = opener_of(project, skill.id)
+    if opener:
+        found.add(opener)
+    return frozenset(found)
+
+
+def is_prerequisite(defs: MantleDefinitions, skill_id: str) -> bool:
+    """Whether other skills run `skill_id` before their own work, by their prose or a block
+    step (`runs_first`, less the precondition's sign-in): a step of their tasks, which a
+    caller asks for in their own words ("can you check it's me on file"), not by its name."""
+    return any(
+        skill_id in _named_first(defs, other)
+        for other in defs.skills.values()
+        if other.id != skill_id
+    )
+
+
+def _named_first(defs: MantleDefinitions, skill: Skill) -> frozenset[str]:
+    """The skills `skill`'s own text runs first: its prose ("run @skill.verify_patient
+    first") and its blocks' `call:` steps."""
     found: set[str] = set()
     for part in sentences(skill.body or ""):
         words = [w.strip(".,;:()").lower() for w in part.text.split()]
@@ -103,11 +123,7 @@ def runs_first(project: Project, skill: Skill) -> frozenset[str]:
                 found.add(word.removeprefix("@skill."))
     for block in skill.blocks.values():
         found.update(str(step.target) for step in block.steps if step.kind == "call")
-    opener = opener_of(project, skill.id)
-    if opener:
-        found.add(opener)
-    known = set(defs.skills) if defs is not None else set()
-    return frozenset(found & known - {skill.id})
+    return frozenset(found & set(defs.skills) - {skill.id})
 
 
 def gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from evalcore.agents.demo._mantle_words import field_words, routed_skill, routing_words
-from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
 from evalcore.simulator._facts import opening_line
 
 from ...planning._mantle_phrases import (
@@ -223,6 +223,10 @@ def _with_object(verb: str, rest: list[str]) -> str:
 
 def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     """The clause after "You" (see module doc)."""
+    if is_prerequisite(defs, skill.id):
+        own = prerequisite_intent(skill)
+        if own is not None:
+            return own
     named = name_intent(skill)
     if named is not None and not id_like(skill):
         return named
@@ -258,6 +262,67 @@ _MONTH = re.compile(
     r"\s+(?:for|in|from|of|since)\s+(?:last\s+|this\s+|next\s+)?(?:January|February|March|"
     r"April|May|June|July|August|September|October|November|December)(?:\s+\d{4})?\b"
 )
+
+
+#: How a caller asks the agent to do something ("can you check it's me on file").
+_ASKING = (("can", "you"), ("could", "you"), ("please",))
+#: How a caller says what they want to do ("I need to log in").
+_WANTING = (("i", "need", "to"), ("i", "want", "to"))
+#: How a description speaks of a caller who asks for the skill ("a caller who asks to be
+#: identified lands here").
+_DESCRIBED = ("who asks to ", "who wants to ")
+#: The words that end what such a caller asks for ("... lands here too").
+_CLAUSE_ENDS = frozenset(("lands", "land", "comes", "come", "goes", "go", "is", "are", "also"))
+#: A caller's own words turned to the second person of a goal line.
+_YOURS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "i'm": "you're"}
+
+
+def prerequisite_intent(skill: Skill) -> str | None:
+    """The intent of a skill other skills run first (`is_prerequisite`), in a caller's words
+    from its description: `want the agent to check it's you on file` from "can you check
+    it's me on file", `want to be identified` from "a caller who asks to be identified";
+    never its name ("verify the policyholder" is the agent's step, not what a caller says).
+    None where the description quotes no request and speaks of no caller who asks."""
+    for phrase in person_phrases(skill):
+        words = phrase.rstrip("?.! ").split()
+        lowered = tuple(w.lower() for w in words)
+        for lead in _ASKING:
+            if lowered[: len(lead)] == lead and len(words) > len(lead):
+                return "want the agent to " + _yours(words[len(lead) :])
+        for lead in _WANTING:
+            if lowered[: len(lead)] == lead and len(words) > len(lead):
+                return "want to " + _yours(words[len(lead) :])
+    text = " ".join((skill.description or "").split())
+    for lead in _DESCRIBED:
+        at = text.lower().find(lead)
+        if at < 0:
+            continue
+        asked: list[str] = []
+        for word in text[at + len(lead) :].split():
+            if word.lower() in _CLAUSE_ENDS:
+                break
+            asked.append(word.rstrip(",.;:"))
+            if word[-1] in ",.;:":
+                break
+        if asked:
+            return "want to " + _yours(asked)
+    return None
+
+
+def prerequisite_opening(defs: MantleDefinitions, skill: Skill) -> str | None:
+    """The first message for a skill other skills run first: the caller's request its
+    description quotes ("Can you check it's me on file?"), where it routes to the skill."""
+    for phrase in person_phrases(skill):
+        lowered = tuple(phrase.lower().split())
+        if any(lowered[: len(lead)] == lead for lead in (*_ASKING, *_WANTING)):
+            line = _as_sentence(phrase)
+            if routes(defs, skill, line):
+                return line
+    return None
+
+
+def _yours(words: list[str]) -> str:
+    return " ".join(_YOURS.get(w.lower(), w) for w in words)
 
 
 def routes(defs: MantleDefinitions, skill: Skill, line: str) -> bool:
@@ -334,6 +399,10 @@ def own_opening(
     cue = (facts.get("cue") or {}).get("said")
     if kind == "cue" and cue:
         return cue_line(defs, skill, str(cue))
+    if is_prerequisite(defs, skill.id):
+        said = prerequisite_opening(defs, skill)
+        if said is not None:
+            return said
     values = facts.get("values") or {}
     named = name_intent(skill)
     asked = _request(defs, skill, routed=True)
@@ -564,6 +633,8 @@ __all__ = [
     "name_intent",
     "one_request",
     "own_opening",
+    "prerequisite_intent",
+    "prerequisite_opening",
     "routes",
     "without_month",
 ]
