@@ -100,7 +100,8 @@ from rasa.mantle.tools.decorator import ToolContext, tool
 
 @tool(description="Check the member number.")
 async def verify_member(member_number: str, context: ToolContext = None):
-    context.memory["project.authenticated"] = member_number == "M-20417"
+    if member_number == "M-20417":
+        context.memory.set("project.authenticated", True)
     return {"ok": member_number == "M-20417"}
 
 
@@ -123,8 +124,8 @@ caller_phone:
 """
 
 
-def _project(tmp_path: Path, orders: str = ORDERS) -> Path:
-    return write_project(
+def _project(tmp_path: Path, orders: str | None = ORDERS) -> Path:
+    root = write_project(
         tmp_path / "shop",
         {
             "agent.yml": "name: Shop desk\npersona: You help members.\n",
@@ -135,7 +136,7 @@ def _project(tmp_path: Path, orders: str = ORDERS) -> Path:
             "skills/verify_member/memory.yml": (
                 "schema:\n  public:\n    member_number: {type: text}\n"
             ),
-            "skills/order_status/skill.md": orders,
+            "skills/order_status/skill.md": orders or ORDERS,
             "skills/order_status/memory.yml": "schema:\n  public:\n    notify: {type: bool}\n",
             "skills/return_item/skill.md": RETURNS,
             "skills/return_item/memory.yml": (
@@ -143,6 +144,11 @@ def _project(tmp_path: Path, orders: str = ORDERS) -> Path:
             ),
         },
     )
+    if orders is None:
+        for path in sorted((root / "skills" / "order_status").iterdir()):
+            path.unlink()
+        (root / "skills" / "order_status").rmdir()
+    return root
 
 
 def _detour(root: Path, skill: str) -> str | None:
@@ -175,3 +181,34 @@ def test_a_detour_whose_prerequisite_is_met_where_it_is_asked_stays(tmp_path) ->
     # the return has verified the member before its first own question: order status,
     # which verifies first too, has nothing left to run first there
     assert _detour(_project(tmp_path), "return_item") == "order_status"
+
+
+SIGNED_IN = """\
+agent:
+  name: Shop desk
+  persona: You help members.
+orchestrator:
+  preconditions:
+    member_signed_in:
+      satisfied_when: session.project.authenticated
+      resolve_with: verify_member
+"""
+
+
+def test_no_detour_to_the_sign_in_the_interrupted_skill_waits_on(tmp_path) -> None:
+    # the return opens only once the member is signed in (its precondition): asking for the
+    # identity check again at its first question starts nothing to come back from
+    root = _project(tmp_path, None)
+    path = root / "skills" / "return_item" / "skill.md"
+    text = path.read_text().replace(
+        "If @memory.project.authenticated is not true, run @skill.verify_member first.\n",
+        "Take the item back.\n",
+    )
+    path.write_text(
+        text.replace("  - start_return\n", "  - start_return\nprecondition: member_signed_in\n")
+    )
+    (root / "agent.yml").write_text(SIGNED_IN)
+    project = load_project(root)
+    assert project.mantle is not None
+    assert runs_first(project, project.mantle.skills["return_item"]) == {"verify_member"}
+    assert _detour(root, "return_item") is None

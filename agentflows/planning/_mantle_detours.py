@@ -167,6 +167,10 @@ class DetourBehaviors(PlannerBase):
                 continue
             if self._waits_on_unmet(other, walk, at):
                 continue
+            if other.id in self._done_before(walk, at):
+                # done before this skill's first question (a sign-in): asking for it again
+                # starts nothing to come back from
+                continue
             phrases = self._detour_lines(other)
             # the skill resumes only once the detour completes: with `complete_when`, the
             # walk has to meet it (an answer-only mode never does), so each phrasing is
@@ -241,15 +245,20 @@ class DetourBehaviors(PlannerBase):
             return True
         if not needed:
             return False
-        done, memory = _before(walk, at)
-        # what this skill runs first is done by the time it asks its own question
-        done |= runs_first(self.project, self.skill)
-        memory = {**self.memory, **memory}
+        done = self._done_before(walk, at)
+        memory = {**self.memory, **_before(walk, at)[1]}
         return any(
             skill_id not in done
             and walk_skill(self.project, skill_id, Setup(memory=dict(memory))).asks
             for skill_id in sorted(needed)
         )
+
+    def _done_before(self, walk: Walk, at: int) -> set[str]:
+        """The skills done where the walk waits at ask `at`: those completed before it, and
+        those this skill has run before its own work (its prose runs them first, or its
+        precondition waits on them), done by the time it asks its own question."""
+        done, _ = _before(walk, at)
+        return done | runs_first(self.project, self.skill, calls=False)
 
     def _detour_lines(self, other: Skill) -> list[tuple[str, dict[str, Any]]]:
         """What the user may say to start `other` mid-way: its phrasings that name a value

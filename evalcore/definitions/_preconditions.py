@@ -90,11 +90,13 @@ def _opener(project: Project, skill_id: str) -> str | None:
     return None
 
 
-def runs_first(project: Project, skill: Skill) -> frozenset[str]:
+def runs_first(project: Project, skill: Skill, *, calls: bool = True) -> frozenset[str]:
     """The skills `skill` has run before its own work: one its prose runs first ("If
     @memory.project.authenticated is not true, run @skill.verify_patient first"), one a
-    step of its blocks calls (`call:`), the sign-in its precondition waits on."""
-    found = set(_named_first(project.mantle, skill)) if project.mantle is not None else set()
+    step of its blocks calls (`call:`; without `calls`, not those: a step may call it
+    partway), the sign-in its precondition waits on."""
+    defs = project.mantle
+    found = set(_named_first(defs, skill, calls=calls)) if defs is not None else set()
     opener = opener_of(project, skill.id)
     if opener:
         found.add(opener)
@@ -112,16 +114,16 @@ def is_prerequisite(defs: MantleDefinitions, skill_id: str) -> bool:
     )
 
 
-def _named_first(defs: MantleDefinitions, skill: Skill) -> frozenset[str]:
+def _named_first(defs: MantleDefinitions, skill: Skill, *, calls: bool = True) -> frozenset[str]:
     """The skills `skill`'s own text runs first: its prose ("run @skill.verify_patient
-    first") and its blocks' `call:` steps."""
+    first") and (with `calls`) its blocks' `call:` steps."""
     found: set[str] = set()
     for part in sentences(skill.body or ""):
         words = [w.strip(".,;:()").lower() for w in part.text.split()]
         for index, word in enumerate(words):
             if word.startswith("@skill.") and "first" in words[max(0, index - 2) : index + 2]:
                 found.add(word.removeprefix("@skill."))
-    for block in skill.blocks.values():
+    for block in skill.blocks.values() if calls else ():
         found.update(str(step.target) for step in block.steps if step.kind == "call")
     return frozenset(found & set(defs.skills) - {skill.id})
 
