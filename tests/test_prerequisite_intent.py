@@ -55,3 +55,13 @@ def test_the_identity_checks_case_speaks_as_a_caller(tmp_path: Path) -> None:
         context = yaml.safe_load(path.read_text())["scenario"]["simulation_context"]
         assert "verify the policyholder" not in context, context
         assert 'Open with: "Can you check it\'s me on file?"' in context
+
+
+def test_a_sign_in_that_resolves_a_precondition_is_asked_for_as_a_caller_would() -> None:
+    # agent.yml: `badge_checked: {resolve_with: identify_researcher}`; two skills wait on it
+    defs = _defs("tidewater_core")
+    assert is_prerequisite(defs, "identify_researcher")
+    skill = defs.skills["identify_researcher"]
+    # 'Sign in to the facility with a university badge number: "I need to log in", ...'
+    assert intent_clause(defs, skill) == "want to log in"
+    assert own_opening(defs, skill, "happy_path", {}) == "I need to log in."

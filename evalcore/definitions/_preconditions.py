@@ -104,9 +104,17 @@ def runs_first(project: Project, skill: Skill, *, calls: bool = True) -> frozens
 
 
 def is_prerequisite(defs: MantleDefinitions, skill_id: str) -> bool:
-    """Whether other skills run `skill_id` before their own work, by their prose or a block
-    step (`runs_first`, less the precondition's sign-in): a step of their tasks, which a
-    caller asks for in their own words ("can you check it's me on file"), not by its name."""
+    """Whether other skills run `skill_id` before their own work, by their prose, a block
+    step or a precondition it resolves (`resolve_with` in agent.yml): a step of their
+    tasks, which a caller asks for in their own words ("can you check it's me on file"),
+    not by its name."""
+    resolvers = (defs.agent or {}).get("precondition_resolvers") or {}
+    if isinstance(resolvers, dict) and any(
+        resolver == skill_id
+        and any(s.frontmatter.get("precondition") == name for s in defs.skills.values())
+        for name, resolver in resolvers.items()
+    ):
+        return True
     return any(
         skill_id in _named_first(defs, other)
         for other in defs.skills.values()
