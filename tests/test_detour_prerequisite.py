@@ -212,3 +212,47 @@ def test_no_detour_to_the_sign_in_the_interrupted_skill_waits_on(tmp_path) -> No
     assert project.mantle is not None
     assert runs_first(project, project.mantle.skills["return_item"]) == {"verify_member"}
     assert _detour(root, "return_item") is None
+
+
+CANCEL = """\
+---
+name: Cancel an order
+description: Stop an order before it ships, "cancel my order", "I don't want it any more".
+tool_constraints:
+  - cancel_order:
+      requires_confirmation:
+        enabled: true
+        utter_for_confirmation: utter_confirm_cancel
+        utter_on_user_denial: utter_not_cancelled
+---
+
+Call @tool.cancel_order for the member's open order.
+"""
+
+CANCEL_TOOLS = """\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Cancel the member's open order.")
+async def cancel_order(context: ToolContext = None):
+    return {"cancelled": True}
+"""
+
+
+def test_no_detour_at_a_gated_tools_confirmation(tmp_path) -> None:
+    # the skill's only wait is the confirmation of its gated tool: while that is pending
+    # the runtime holds the skill on it, so no interruption is determined there
+    root = _project(tmp_path, ORDERS_GATED)
+    write_project(
+        root,
+        {
+            "skills/cancel_order/skill.md": CANCEL,
+            "skills/cancel_order/tools.py": CANCEL_TOOLS,
+            "responses.yml": (
+                "responses:\n"
+                "  utter_confirm_cancel:\n    - text: Cancel your open order?\n"
+                "  utter_not_cancelled:\n    - text: Your order stays as it is.\n"
+            ),
+        },
+    )
+    assert _detour(root, "cancel_order") is None

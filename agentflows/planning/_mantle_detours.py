@@ -143,12 +143,15 @@ class DetourBehaviors(PlannerBase):
     def digression(self, elements: list[str]) -> list[Behavior]:
         walk = self.walk({"values": self.base})
         # The interruption is asserted at a step of this skill, so it happens at one of this
-        # skill's own questions, not one a skill it calls (`call:`) asks on its behalf.
+        # skill's own questions, not one a skill it calls (`call:`) asks on its behalf, nor
+        # a gated tool's confirmation: while one is pending the runtime holds the skill on
+        # it (Rasa parks no skill with a pending confirmation), and a new request there may
+        # be read as the answer.
         at = next(
             (
                 i
                 for i, a in enumerate(walk.asks)
-                if a.kind != "identity"
+                if a.kind not in ("identity", "confirm")
                 and a.skill == self.skill.id
                 and not optional_ask(self.skill.body, a.prompt)
                 # a question the opening may settle is no cue a correct run gives
