@@ -205,7 +205,10 @@ def test_cases_for_a_skill_a_sign_in_opens_sign_in_first(generated: dict[str, An
     assert happy
     for row in happy:
         context = _scenario(row["path"])["simulation_context"]
-        assert 'Open with: "' in context and re.search(r"sign[ -]in", context, re.I), context
+        # one of the sign-in skill's own phrasings ("log me in", "sign in")
+        assert 'Open with: "' in context and re.search(r"sign[ -]in|log me in", context, re.I), (
+            context
+        )
         assert row["verified"] == "yes", row
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import Project, Skill
+from evalcore.definitions import Project, Skill, runs_first
 from evalcore.definitions._memo import memoized
 from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
@@ -117,6 +117,24 @@ def leads_back(skill: Skill, parked: str) -> bool:
     )
 
 
+def _before(walk: Walk, at: int) -> tuple[set[str], dict[str, Any]]:
+    """The skills completed and the project memory written before the walk waits at ask
+    `at`: the events up to the first write of the field that ask fills (all of them when
+    the ask fills none)."""
+    field = walk.asks[at].field
+    cut = next(
+        (i for i, e in enumerate(walk.events) if e.kind == "memory" and e.key == field),
+        len(walk.events),
+    )
+    done = {e.skill for e in walk.events[:cut] if e.kind == "skill_completed" and e.skill}
+    memory = {
+        e.key: e.value
+        for e in walk.events[:cut]
+        if e.kind == "memory" and e.key and e.key.startswith("project.")
+    }
+    return done, memory
+
+
 def _detour_setup(given: dict[str, Any], memory: dict[str, Any]) -> Setup:
     return Setup(values=dict(given), given=frozenset(given), memory=dict(memory))
 
@@ -125,12 +143,15 @@ class DetourBehaviors(PlannerBase):
     def digression(self, elements: list[str]) -> list[Behavior]:
         walk = self.walk({"values": self.base})
         # The interruption is asserted at a step of this skill, so it happens at one of this
-        # skill's own questions, not one a skill it calls (`call:`) asks on its behalf.
+        # skill's own questions, not one a skill it calls (`call:`) asks on its behalf, nor
+        # a gated tool's confirmation: while one is pending the runtime holds the skill on
+        # it (Rasa parks no skill with a pending confirmation), and a new request there may
+        # be read as the answer.
         at = next(
             (
                 i
                 for i, a in enumerate(walk.asks)
-                if a.kind != "identity"
+                if a.kind not in ("identity", "confirm")
                 and a.skill == self.skill.id
                 and not optional_ask(self.skill.body, a.prompt)
                 # a question the opening may settle is no cue a correct run gives
@@ -146,6 +167,12 @@ class DetourBehaviors(PlannerBase):
             if other.id == self.skill.id or other.is_handoff or not user_routable(other):
                 continue
             if not self._offered(other.id) or self._does_itself(other.id):
+                continue
+            if self._waits_on_unmet(other, walk, at):
+                continue
+            if other.id in self._done_before(walk, at):
+                # done before this skill's first question (a sign-in): asking for it again
+                # starts nothing to come back from
                 continue
             phrases = self._detour_lines(other)
             # the skill resumes only once the detour completes: with `complete_when`, the
@@ -209,6 +236,32 @@ class DetourBehaviors(PlannerBase):
                 60,
             )
         ]
+
+    def _waits_on_unmet(self, other: Skill, walk: Walk, at: int) -> bool:
+        """Whether detour `other` first runs a skill that is not done where the customer
+        asks for it (`runs_first`): this skill itself, parked unfinished (a claim form that
+        runs the identity check the customer is in the middle of), or a sign-in still to
+        come. The agent would carry on with, or nest, that skill instead of parking this
+        one, so neither the interruption nor the resume is determined."""
+        needed = runs_first(self.project, other)
+        if self.skill.id in needed:
+            return True
+        if not needed:
+            return False
+        done = self._done_before(walk, at)
+        memory = {**self.memory, **_before(walk, at)[1]}
+        return any(
+            skill_id not in done
+            and walk_skill(self.project, skill_id, Setup(memory=dict(memory))).asks
+            for skill_id in sorted(needed)
+        )
+
+    def _done_before(self, walk: Walk, at: int) -> set[str]:
+        """The skills done where the walk waits at ask `at`: those completed before it, and
+        those this skill has run before its own work (its prose runs them first, or its
+        precondition waits on them), done by the time it asks its own question."""
+        done, _ = _before(walk, at)
+        return done | runs_first(self.project, self.skill, calls=False)
 
     def _detour_lines(self, other: Skill) -> list[tuple[str, dict[str, Any]]]:
         """What the user may say to start `other` mid-way: its phrasings that name a value

@@ -45,7 +45,7 @@ from ._model_anychat import (
 from ._model_base import (
     SourceRef,
 )
-from ._preconditions import shut_gates
+from ._preconditions import is_prerequisite, runs_first, shut_gates
 
 __all__ = [
     "FRAMEWORK_TOOLS",
@@ -78,11 +78,13 @@ __all__ = [
     "ToolParameter",
     "UtterRule",
     "find_project",
+    "is_prerequisite",
     "load_project",
     "memoized",
     "project_kind_of",
     "rasa_errors",
     "rasa_refusal",
+    "runs_first",
     "shut_gates",
     "undeclared_set_fields",
 ]

@@ -9,7 +9,8 @@ marked `seed: true`, the channel provides them at session start (a signed-in app
 tablet), and `setup.initial_slots` is where a scenario says so; `opening_seeds` finds the
 first such values that make the condition hold. A condition on a field a tool writes (a
 sign-in another skill performs) cannot be seeded: the case has to sign in first, and
-`opener_of` names the skill whose tools write it.
+`opener_of` names the skill whose tools write it. `runs_first` lists every skill a skill has
+run before its own work (that sign-in, one its prose runs first, one its block calls).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import itertools
 from typing import Any
 
 from ._memo import memoized
-from ._model import MantleDefinitions, Project
+from ._model import MantleDefinitions, Project, Skill
 from .conditions import compared_values, condition_keys, evaluate
+from .skill_model import sentences
 
 #: At most this many value combinations are tried (a precondition names a few fields).
 _MAX_TRIES = 256
@@ -86,6 +88,52 @@ def _opener(project: Project, skill_id: str) -> str | None:
         if needed and needed <= written:
             return other
     return None
+
+
+def runs_first(project: Project, skill: Skill, *, calls: bool = True) -> frozenset[str]:
+    """The skills `skill` has run before its own work: one its prose runs first ("If
+    @memory.project.authenticated is not true, run @skill.verify_patient first"), one a
+    step of its blocks calls (`call:`; without `calls`, not those: a step may call it
+    partway), the sign-in its precondition waits on."""
+    defs = project.mantle
+    found = set(_named_first(defs, skill, calls=calls)) if defs is not None else set()
+    opener = opener_of(project, skill.id)
+    if opener:
+        found.add(opener)
+    return frozenset(found)
+
+
+def is_prerequisite(defs: MantleDefinitions, skill_id: str) -> bool:
+    """Whether other skills run `skill_id` before their own work, by their prose, a block
+    step or a precondition it resolves (`resolve_with` in agent.yml): a step of their
+    tasks, which a caller asks for in their own words ("can you check it's me on file"),
+    not by its name."""
+    resolvers = (defs.agent or {}).get("precondition_resolvers") or {}
+    if isinstance(resolvers, dict) and any(
+        resolver == skill_id
+        and any(s.frontmatter.get("precondition") == name for s in defs.skills.values())
+        for name, resolver in resolvers.items()
+    ):
+        return True
+    return any(
+        skill_id in _named_first(defs, other)
+        for other in defs.skills.values()
+        if other.id != skill_id
+    )
+
+
+def _named_first(defs: MantleDefinitions, skill: Skill, *, calls: bool = True) -> frozenset[str]:
+    """The skills `skill`'s own text runs first: its prose ("run @skill.verify_patient
+    first") and (with `calls`) its blocks' `call:` steps."""
+    found: set[str] = set()
+    for part in sentences(skill.body or ""):
+        words = [w.strip(".,;:()").lower() for w in part.text.split()]
+        for index, word in enumerate(words):
+            if word.startswith("@skill.") and "first" in words[max(0, index - 2) : index + 2]:
+                found.add(word.removeprefix("@skill."))
+    for block in skill.blocks.values() if calls else ():
+        found.update(str(step.target) for step in block.steps if step.kind == "call")
+    return frozenset(found & set(defs.skills) - {skill.id})
 
 
 def gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from evalcore.agents.demo import example_mode
 from evalcore.agents.demo._mantle_words import field_words, routed_skill, routing_words
-from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
 from evalcore.simulator._facts import opening_line
 from evalcore.testdata import DataRecords
 
@@ -30,6 +30,7 @@ from ...planning._mantle_phrases import (
     second_person,
     strong_phrases,
     subject,
+    value_line,
 )
 from ...planning._mantle_requests import Request, id_like, instruction_request, requests
 from ._direction import content_stems, value_words
@@ -224,6 +225,10 @@ def _with_object(verb: str, rest: list[str]) -> str:
 
 def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     """The clause after "You" (see module doc)."""
+    if is_prerequisite(defs, skill.id):
+        own = prerequisite_intent(skill)
+        if own is not None:
+            return own
     named = name_intent(skill)
     if named is not None and not id_like(skill):
         return named
@@ -259,6 +264,67 @@ _MONTH = re.compile(
     r"\s+(?:for|in|from|of|since)\s+(?:last\s+|this\s+|next\s+)?(?:January|February|March|"
     r"April|May|June|July|August|September|October|November|December)(?:\s+\d{4})?\b"
 )
+
+
+#: How a caller asks the agent to do something ("can you check it's me on file").
+_ASKING = (("can", "you"), ("could", "you"), ("please",))
+#: How a caller says what they want to do ("I need to log in").
+_WANTING = (("i", "need", "to"), ("i", "want", "to"))
+#: How a description speaks of a caller who asks for the skill ("a caller who asks to be
+#: identified lands here").
+_DESCRIBED = ("who asks to ", "who wants to ")
+#: The words that end what such a caller asks for ("... lands here too").
+_CLAUSE_ENDS = frozenset(("lands", "land", "comes", "come", "goes", "go", "is", "are", "also"))
+#: A caller's own words turned to the second person of a goal line.
+_YOURS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "i'm": "you're"}
+
+
+def prerequisite_intent(skill: Skill) -> str | None:
+    """The intent of a skill other skills run first (`is_prerequisite`), in a caller's words
+    from its description: `want the agent to check it's you on file` from "can you check
+    it's me on file", `want to be identified` from "a caller who asks to be identified";
+    never its name ("verify the policyholder" is the agent's step, not what a caller says).
+    None where the description quotes no request and speaks of no caller who asks."""
+    for phrase in person_phrases(skill):
+        words = phrase.rstrip("?.! ").split()
+        lowered = tuple(w.lower() for w in words)
+        for lead in _ASKING:
+            if lowered[: len(lead)] == lead and len(words) > len(lead):
+                return "want the agent to " + _yours(words[len(lead) :])
+        for lead in _WANTING:
+            if lowered[: len(lead)] == lead and len(words) > len(lead):
+                return "want to " + _yours(words[len(lead) :])
+    text = " ".join((skill.description or "").split())
+    for lead in _DESCRIBED:
+        at = text.lower().find(lead)
+        if at < 0:
+            continue
+        asked: list[str] = []
+        for word in text[at + len(lead) :].split():
+            if word.lower() in _CLAUSE_ENDS:
+                break
+            asked.append(word.rstrip(",.;:"))
+            if word[-1] in ",.;:":
+                break
+        if asked:
+            return "want to " + _yours(asked)
+    return None
+
+
+def prerequisite_opening(defs: MantleDefinitions, skill: Skill) -> str | None:
+    """The first message for a skill other skills run first: the caller's request its
+    description quotes ("Can you check it's me on file?"), where it routes to the skill."""
+    for phrase in person_phrases(skill):
+        lowered = tuple(phrase.lower().split())
+        if any(lowered[: len(lead)] == lead for lead in (*_ASKING, *_WANTING)):
+            line = _as_sentence(phrase)
+            if routes(defs, skill, line):
+                return line
+    return None
+
+
+def _yours(words: list[str]) -> str:
+    return " ".join(_YOURS.get(w.lower(), w) for w in words)
 
 
 def routes(defs: MantleDefinitions, skill: Skill, line: str) -> bool:
@@ -335,6 +401,10 @@ def own_opening(
     cue = (facts.get("cue") or {}).get("said")
     if kind == "cue" and cue:
         return cue_line(defs, skill, str(cue))
+    if is_prerequisite(defs, skill.id):
+        said = prerequisite_opening(defs, skill)
+        if said is not None:
+            return said
     values = facts.get("values") or {}
     named = name_intent(skill)
     asked = _request(defs, skill, routed=True)
@@ -482,6 +552,55 @@ def _leaves(record: dict[str, Any], at: tuple[str, ...] = ()) -> dict[tuple[str,
     return out
 
 
+def detour_opening(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[str, Any]) -> str:
+    """A digression's first message. The detour hangs on a question the opening leaves
+    open: an opening that carries a detail besides the request ("Can I swap Saturday with
+    Lucía?": a day and a name, which may answer "which shift?" or "who with?", so the agent
+    never asks the question the detour waits for) gives way to the plain request for the
+    case's branch ("Hi, I'd like help with changing who works a shift. Swap, please.")."""
+    if not _carries_detail(skill, line):
+        return line
+    branches = _branches(skill, memory)
+    plain = plain_opening(defs, skill, lambda said: _names_none(defs, said, branches))
+    if plain is None:
+        intent = opening_line(intent_clause(defs, skill))
+        if not _names_none(defs, intent, branches) or _vague(intent):
+            return line
+        plain = intent
+    stated = [_said_plainly(defs, skill, q, value) for q, (value, _) in branches.items()]
+    said = " ".join([plain, *stated])
+    if _carries_detail(skill, said) or not routes(defs, skill, said):
+        return line
+    return said
+
+
+def _said_plainly(defs: MantleDefinitions, skill: Skill, qualified: str, value: str) -> str:
+    """A branch value as the user says it, without a detail (the example phrase that names
+    the value may carry one: then the value in words, "Swap, please.")."""
+    line = value_line(defs, qualified, value)
+    if not _carries_detail(skill, line):
+        return line
+    words = value_words(value)
+    return f"{words[:1].upper()}{words[1:]}, please."
+
+
+def _carries_detail(skill: Skill, line: str) -> bool:
+    """Whether a first message names something besides the request: a number, or a word
+    written with a capital inside its sentence ("Saturday", "Lucía"); not "I", an acronym
+    ("PIN") or a word of the skill's name."""
+    own = {w.lower() for w in (skill.name or "").split()}
+    for sentence in line.replace("?", ".").replace("!", ".").split(". "):
+        words = [w.strip(",.;:()\"'") for w in sentence.split()]
+        for index, word in enumerate(words):
+            if any(c.isdigit() for c in word):
+                return True
+            if index == 0 or not word[:1].isupper() or word.isupper():
+                continue
+            if word.lower() not in own and not word.startswith("I'"):
+                return True
+    return False
+
+
 def _vague(line: str) -> bool:
     """A request that names no task ("help with anything about shipping a service")."""
     return bool({"anything", "something", "everything"} & set(line.lower().split()))
@@ -602,11 +721,14 @@ def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], s
 __all__ = [
     "VERBS",
     "contradicts",
+    "detour_opening",
     "intent_clause",
     "name_intent",
     "one_request",
     "own_opening",
     "own_records_named",
+    "prerequisite_intent",
+    "prerequisite_opening",
     "routes",
     "without_month",
 ]

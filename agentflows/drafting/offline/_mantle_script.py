@@ -98,6 +98,7 @@ from ._mantle_facts import (
 )
 from ._mantle_identity import identity_facts
 from ._mantle_intent import (
+    detour_opening,
     intent_clause,
     one_request,
     own_opening,
@@ -658,6 +659,10 @@ class _Writer:
             opening = self.context.opening
             records = self.sheet.records
             self.context.opening = own_records_named(self.defs, skill, opening, memory, records)
+            if kind == "digression":  # the question the detour waits for stays open
+                self.context.opening = detour_opening(
+                    self.defs, skill, self.context.opening, memory
+                )
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
