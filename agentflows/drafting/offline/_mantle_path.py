@@ -38,6 +38,7 @@ from ._mantle_order import (
     runs_before_ask,
     without_own_writes,
 )
+from ._mantle_pinned import optional_parameters
 from ._mantle_script import Script
 
 #: How a sentence opens when what it says waits on a condition ("If yes, offer …").
@@ -145,6 +146,8 @@ class PathGoals(AvoidedGoals):
         names = self.defs.memory_names()
         tool = self.defs.tools_for(skill).get(str(body.get("tool_name")))
         folded = normalised_parameters(self.project, tool) if tool is not None else frozenset()
+        if tool is not None:  # the model may leave out a parameter with a default
+            folded |= optional_parameters(self.defs, skill, tool)
         kept = {}
         for param, value in body["arguments"].items():
             if param in folded:
