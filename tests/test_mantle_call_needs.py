@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +104,141 @@ def test_a_parameter_with_a_default_is_never_pinned(handoff: Project) -> None:
     assert pinned, calls  # the required topic is still asserted
     assert all("topic" in a for a in pinned)
     assert not [a for a in pinned if "tier" in a], pinned
+
+
+# --- what the calls need, on the corpus projects -------------------------------------------
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+def _corpus_cases(project: str, skill: str) -> dict[str, dict[str, Any]]:
+    loaded = load_project(CORPUS / project)
+    behaviors = plan_source(loaded, "mantle", skill, None).behaviors
+    titles = tuple(b.title for b in behaviors)
+    return {
+        b.case: draft_mantle(DraftContext(loaded, "mantle", b, siblings=titles)) for b in behaviors
+    }
+
+
+def _facts(case: dict[str, Any]) -> dict[str, str]:
+    out = {}
+    for line in case["scenario"]["simulation_context"].splitlines():
+        if line.startswith("- ") and ": " in line:
+            label, _, value = line[2:].partition(": ")
+            out[label] = value
+    return out
+
+
+def _seeds(case: dict[str, Any]) -> dict[str, Any]:
+    return (case["scenario"].get("setup") or {}).get("initial_slots") or {}
+
+
+def test_a_call_that_passes_the_store_has_the_callers_store_seeded() -> None:
+    """ "Open a ticket with @tool.create_work_order, passing the store, …" (an MCP tool):
+    the seed field `project.store_id` is the caller's home store from their record."""
+    people = json.loads((CORPUS / "brewline_shifts" / "data" / "employees.json").read_text())
+    home = {p["employee_id"]: p["home_store"] for p in people}
+    cases = _corpus_cases("brewline_shifts", "equipment_issue")
+    ticketed = [c for c in cases.values() if _calls(c, "create_work_order")]
+    assert ticketed
+    for case in ticketed:
+        seeds = _seeds(case)
+        assert seeds.get("project.store_id") == home[seeds["project.employee_id"]], seeds
+
+
+def test_the_bag_tag_a_call_needs_is_the_callers_own() -> None:
+    """A bag tag the filing `requires` and the trace is called "with": the user is told the
+    tag their booking lists, and never one of another booking or a made-up one (which
+    caller a case draws is another rule's)."""
+    bookings = json.loads((CORPUS / "skyway_air" / "data" / "bookings.json").read_text())
+    bags = {b["pnr"]: b["bags"] for b in bookings}
+    cases = _corpus_cases("skyway_air", "baggage")
+    told = 0
+    for name, case in cases.items():
+        facts = _facts(case)
+        pnr = facts.get("booking reference")
+        if pnr is None:
+            continue
+        tag = facts.get("bag tag")
+        if bags[pnr]:
+            needs = _calls(case, "trace_bag") or _calls(case, "file_missing_bag_report")
+            assert tag in bags[pnr] or not needs, (name, facts)
+            told += tag is not None
+        elif name == "track":  # nothing asks the tag: no booking's bag, none made up
+            assert tag is None, (name, facts)
+        for call in _calls(case, "file_missing_bag_report"):
+            assert call.get("arguments", {}).get("bag_tag") in (None, tag), (name, call)
+    assert told
+
+
+def test_every_pinned_argument_of_the_access_request_is_one_the_user_gives() -> None:
+    """ "Ask why (set justification) and for how long (set duration_hours, 1 to 8)" and
+    "which scopes they need (set scopes; valid ones are …)": the user knows a duration and
+    a scope, and the call asserts those, not a value nobody said."""
+    cases = _corpus_cases("forge_platform", "access_request")
+    checked = 0
+    for name, case in cases.items():
+        facts = _facts(case)
+        said = {v for v in facts.values()}
+        for call in _calls(case, "request_access"):
+            for param, value in (call.get("arguments") or {}).items():
+                shown = ", ".join(value) if isinstance(value, list) else str(value)
+                assert shown in said, (name, param, value, facts)
+                checked += 1
+    assert checked
+
+
+def test_a_list_a_call_takes_is_given_as_its_first_example_item() -> None:
+    """`items: list[dict]` of the discard log, documented `[{"item": "sweet cream", …}]`:
+    the user says what was discarded, with a quantity."""
+    cases = _corpus_cases("brewline_shifts", "food_safety_hold")
+    logged = [c for c in cases.values() if _calls(c, "log_food_discard")]
+    assert logged
+    for case in logged:
+        facts = _facts(case)
+        assert any("sweet cream" in v and "2" in v for v in facts.values()), facts
+
+
+def test_an_optional_parameter_the_prose_passes_or_the_block_collects_stays_pinned() -> None:
+    """ "Try @tool.find_policyholder with @memory.project.caller_phone" passes the optional
+    `phone`; "call submit_claim with the collected fields" passes what the block's `collect`
+    steps asked (`injuries_reported: bool = False`): both stay asserted."""
+    verify = _corpus_cases("harbor_mutual", "verify_policyholder")
+    found = [c for case in verify.values() for c in _calls(case, "find_policyholder")]
+    assert found
+    seeded = [_seeds(case).get("project.caller_phone") for case in verify.values()]
+    assert any(c.get("arguments", {}).get("phone") in seeded for c in found), found
+    claims = _corpus_cases("harbor_mutual", "file_claim")
+    filed = [c for case in claims.values() for c in _calls(case, "submit_claim")]
+    assert any("injuries_reported" in (c.get("arguments") or {}) for c in filed), filed
+
+
+def test_a_value_the_user_picks_from_a_tools_answer_is_not_told_to_them() -> None:
+    """The offer id of the flight chosen from search_flights, or a summary the agent writes
+    itself: no call needs the user to know one, so no case invents one for them."""
+    for skill, label in (("travel", "selected flight id"), ("ea_team_handoff", "request summary")):
+        for name, case in _corpus_cases("northstar_exec", skill).items():
+            assert label not in _facts(case), (skill, name)
+
+
+def test_a_literal_an_execute_tool_step_passes_stays_pinned() -> None:
+    """`execute_tool: find_recent_deploys` with `parameters: {hours: 6}`: the runtime passes
+    it, whatever the tool's default."""
+    cases = _corpus_cases("forge_platform", "incidents")
+    found = [c for case in cases.values() for c in _calls(case, "find_recent_deploys")]
+    assert found
+    assert all((c.get("arguments") or {}).get("hours") == 6 for c in found), found
+
+
+def test_a_team_the_call_needs_is_the_callers_own() -> None:
+    """`team_slug` a page `requires`, set without a question the walk reads: the user names
+    their own team (`team` of their engineer record), not the description's example."""
+    engineers = json.loads((CORPUS / "forge_platform" / "data" / "engineers.json").read_text())
+    team = {e["handle"]: e["team"] for e in engineers}
+    told = 0
+    for name, case in _corpus_cases("forge_platform", "oncall").items():
+        slug = _facts(case).get("team slug")
+        if name == "page":  # the page `requires` it: `needed_values` tells it
+            assert slug == team[_seeds(case)["project.engineer_handle"]], case
+            told += 1
+    assert told

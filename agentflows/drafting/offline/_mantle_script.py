@@ -95,6 +95,7 @@ from ._mantle_facts import (
 )
 from ._mantle_identity import identity_facts
 from ._mantle_intent import intent_clause, one_request, own_opening, routes, without_month
+from ._mantle_needs import call_seeds, list_examples, needed_values
 from ._mantle_questions import asked_question
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
@@ -194,6 +195,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     # the failing or negative test account goes in a seeded id where no phone is seeded
     marked = None if phones else behavior.facts.get("account")
     seeds.update(session_seeds(project, behavior, sheet, account=marked, fixed=seeds))
+    seeds.update(call_seeds(project, skill.id, sheet, seeds))
     # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
     prelude = sign_in_prelude(project, behavior.source, seeds)
     opened = {**seeds, **(after_identity(prelude) if prelude else {})}
@@ -215,11 +217,25 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     values = sandboxed(project, skill.id, values, set(setup.values))
     stated = request_values(project, skill.id, first, values, sheet)
     values = answer_account(project, behavior, values, seeds, sheet.records)
-    setup = replace(setup, values={**values, **stated})
+    needed = needed_values(project, first, {**values, **stated}, sheet)
+    for key, value in needed.items():  # what a call reads that no question of the walk asks
+        said = spoken(defs, key, value)
+        if said is not None:
+            sheet.add(value_words(key.rsplit(".", 1)[-1]), said, field=key)
+    for label, item in list_examples(project, first).items():  # a list a call takes
+        sheet.add(label, item)
+    setup = replace(setup, values={**values, **stated, **needed})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
     script = Script(
-        behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs, stated=stated
+        behavior,
+        customer,
+        seeds,
+        walk,
+        sheet.sheet,
+        handoff_skills=handoffs,
+        stated=stated,
+        needed=frozenset(needed),
     )
     script.prelude = prelude
     _Writer(project, script, sheet, account, dict(setup.values)).write()
