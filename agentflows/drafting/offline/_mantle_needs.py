@@ -34,10 +34,16 @@ from ._mantle_script_state import Walk
 
 def read_by_calls(project: Project, walk: Walk) -> frozenset[str]:
     """The memory the walk's tool calls read: their `requires` and the fields their
-    arguments are filled from."""
+    arguments are filled from; and the `requires` of a gated call the user is asked to
+    confirm (a declined one too: the question comes only once they hold)."""
     assert project.mantle is not None
     defs = project.mantle
     out: set[str] = set()
+    for ask in walk.asks:
+        skill = defs.skills.get(ask.skill or walk.skill)
+        gate = skill.tool_constraints.get(ask.tool) if skill is not None and ask.tool else None
+        if ask.kind == "confirm" and gate is not None:
+            out |= set(condition_keys(gate.requires))
     for event in walk.events:
         if event.kind != "tool" or not event.tool:
             continue

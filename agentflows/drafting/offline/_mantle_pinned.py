@@ -9,6 +9,8 @@ An argument is pinned only where the case gives its value and the model must pas
   the collected fields"), or the sentence that calls the tool passes it ("try
   @tool.find_policyholder with @memory.project.caller_phone"): a correct agent that omits
   it records a call without it.
+- A list (`scopes: list[str]`) compares by equality, items, order and type alike: the
+  scope the user named is told as a fact, and the list is not pinned.
 - A field the walk set without a question it reads (`Script.needed`: "and for how long
   (set duration_hours)", a bag tag a filing `requires`) is told to the user, but how the
   agent comes by it is not fixed, so its value is not pinned.
@@ -77,7 +79,8 @@ def unpinned_parameters(
         for p in optional_parameters(defs, skill_id, tool)
         if sources.get(p) not in given and not _named_after(p, passed)
     }
-    return frozenset(optional | {p for p, key in sources.items() if key in needed})
+    listed = {p.name for p in tool.parameters if (p.type or "").lower().startswith("list")}
+    return frozenset(optional | listed | {p for p, key in sources.items() if key in needed})
 
 
 def _named_after(param: str, passed: frozenset[str]) -> bool:
