@@ -16,7 +16,7 @@ import ast
 import re
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, MemoryField, Project
+from evalcore.definitions import MantleDefinitions, MemoryField, Project, memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     code_facts,
@@ -60,8 +60,9 @@ def read_by_calls(project: Project, walk: Walk) -> frozenset[str]:
     return frozenset(out)
 
 
-#: What a call's sentence passes: "call trace_bag with the tag", "passing the store, …".
+#: How a sentence names a memory entry it passes (`@memory.project.caller_phone`).
 _MEMORY = "@memory."
+#: What a call's sentence passes: "call trace_bag with the tag", "passing the store, …".
 _PASSING = re.compile(r"\b(?:with|passing)\s+(?:the\s+|their\s+|its\s+)?(?P<what>[^.;:(]+)", re.I)
 
 
@@ -80,7 +81,14 @@ def sentence_fields(project: Project, skill_id: str, tool: str) -> frozenset[str
     """The memory the sentences that call `tool` pass it: `@memory.<key>` ("try
     @tool.find_policyholder with @memory.project.caller_phone") and what follows "with" or
     "passing", named by a field's words ("equipment type"), its last one ("tag" for
-    `bag_tag`) or, for an id, the thing it names ("the store" for `store_id`)."""
+    `bag_tag`) or, for an id, the thing it names ("the store" for `store_id`). Read once
+    per loaded project: every argument of every case's calls asks for it."""
+    assert project.mantle is not None
+    key = ("sentence_fields", skill_id, tool)
+    return memoized(project.mantle, key, lambda: _sentence_fields(project, skill_id, tool))
+
+
+def _sentence_fields(project: Project, skill_id: str, tool: str) -> frozenset[str]:
     assert project.mantle is not None
     defs = project.mantle
     model = skill_model(project, skill_id)
@@ -120,11 +128,16 @@ def _names(name: str, item: list[str]) -> bool:
 
 
 def _tool_written(project: Project, defs: MantleDefinitions) -> frozenset[str]:
-    out: set[str] = set()
-    for skill_id in defs.skills:
-        for tool in defs.tools_for(skill_id).values():
-            out |= {qualify(w.key, skill_id, defs) for w in code_facts(project, tool).writes}
-    return frozenset(out)
+    """Every memory key a tool of the project writes (qualified), read once per project."""
+
+    def build() -> frozenset[str]:
+        out: set[str] = set()
+        for skill_id in defs.skills:
+            for tool in defs.tools_for(skill_id).values():
+                out |= {qualify(w.key, skill_id, defs) for w in code_facts(project, tool).writes}
+        return frozenset(out)
+
+    return memoized(defs, "needs_tool_written", build)
 
 
 def _users_to_give(field: MemoryField | None) -> bool:
@@ -216,7 +229,7 @@ def needed_values(
         if key not in read or key in asked or key in written:
             continue
         field = defs.memory_field(key)
-        if not _users_to_give(field) or field is None or _not_the_users(defs, field):
+        if field is None or not _users_to_give(field) or _not_the_users(defs, field):
             continue
         shape = id_shape(field.description or "") if field.type == "text" else None
         value = own_value(field, sheet) if field.type == "text" else None
