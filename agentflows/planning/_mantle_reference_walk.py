@@ -156,6 +156,15 @@ class _ScriptedBrain(ModelBrain):
             return
         yield from super().from_request(ctx, spec)
 
+    def chosen(self, ctx: Any, key: str) -> Any:
+        """A value the agent records without a question the walk reads ("and for how long
+        (set duration_hours)"): the behaviour's, where it fixed one (the user said it)."""
+        if isinstance(ctx.engine, _ScriptedEngine):
+            value = ctx.engine.script.setup.values.get(key)
+            if value is not None and value is not SET:
+                return value
+        return super().chosen(ctx, key)
+
     def uncertain(self, engine: Any, model: Any, line: int) -> None:
         if isinstance(engine, _ScriptedEngine):
             engine.line = line

@@ -38,6 +38,7 @@ from ...planning._mantle_tools import step_arguments
 from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
 from ._direction import content_stems, value_words
+from ._mantle_list_values import list_value
 from ._mantle_picked import picked_from_offer
 
 _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
@@ -142,8 +143,8 @@ def field_value(
     showing E21") is the field's value too, never a second, different one."""
     if field.type == "categorical":
         return sheet.held_value(spec_of(field, defs))
-    if field.type == "bool":
-        return None
+    if field.type in ("bool", "list"):
+        return list_value(defs, field)  # a list the text lists the items of; never a flag
     code = stated_code(field.description or "") if field.type == "text" else None
     for said in (told_so_far or {}).values() if code is not None else ():
         found = code.search(said) if isinstance(said, str) and " " in said.strip() else None
@@ -523,6 +524,8 @@ def spoken(defs: MantleDefinitions, qualified: str | None, value: Any) -> str | 
     """A walk value as the user says it; None for a value the walk does not know."""
     if value is None or value is SET:
         return None
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return ", ".join(str(v) for v in value)  # the items, as said
     field = defs.memory_field(qualified or "")
     spec = spec_of(field) if field is not None else None
     if isinstance(value, str) and spec is not None and spec.enum_values:

@@ -31,6 +31,7 @@ from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
 from ._mantle_exact import fits, holds
+from ._mantle_needs import sentence_fields
 from ._mantle_order import (
     block_tool_marks,
     merged,
@@ -39,6 +40,7 @@ from ._mantle_order import (
     without_own_writes,
 )
 from ._mantle_picked import picked_from_offer
+from ._mantle_pinned import unpinned_parameters
 from ._mantle_script import Script
 
 #: How a sentence opens when what it says waits on a condition ("If yes, offer …").
@@ -147,6 +149,11 @@ class PathGoals(AvoidedGoals):
         names = self.defs.memory_names()
         tool = self.defs.tools_for(skill).get(str(body.get("tool_name")))
         folded = normalised_parameters(self.project, tool) if tool is not None else frozenset()
+        if tool is not None:  # a default the model may leave out; a value nobody asked
+            answered = frozenset(a.field for a in self._all_asks() if a.field)
+            needed = self.script.needed
+            passed = sentence_fields(self.project, skill, tool.name)
+            folded |= unpinned_parameters(self.defs, skill, tool, sources, answered, needed, passed)
         kept = {}
         for param, value in body["arguments"].items():
             if param in folded:
@@ -167,6 +174,11 @@ class PathGoals(AvoidedGoals):
         if kept:
             pruned = {**pruned, "arguments": kept}
         return {"tool_executed": {k: pruned[k] for k in body if k in pruned}}
+
+    def _all_asks(self) -> list[Any]:
+        """The asks of every walk of the case (the sign-in's, the skill's, a detour's)."""
+        walks = [self.script.prelude, self.walk, self.script.other]
+        return [a for w in walks if w is not None for a in w.asks]
 
     def _known(self, check: Check) -> bool:
         """A message check names a response the project defines (an action step may not)."""

@@ -107,6 +107,7 @@ from ._mantle_intent import (
     without_month,
 )
 from ._mantle_mismatch import detail_check, one_wrong
+from ._mantle_needs import call_seeds, list_examples, needed_values
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
 from ._mantle_questions import asked_question
@@ -213,6 +214,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     # the failing or negative test account goes in a seeded id where no phone is seeded
     marked = None if phones or check else behavior.facts.get("account")
     seeds.update(session_seeds(project, behavior, sheet, account=marked, fixed=seeds))
+    seeds.update(call_seeds(project, skill.id, sheet, seeds))
     # a skill a sign-in opens: the case signs in first (the runtime routes nowhere else)
     prelude = sign_in_prelude(project, behavior.source, seeds)
     opened = {**seeds, **(after_identity(prelude) if prelude else {})}
@@ -237,11 +239,25 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     stated = request_values(project, skill.id, first, values, sheet)
     values = answer_account(project, behavior, values, seeds, sheet.records)
     values, wrong = one_wrong(check, values) if check else (values, None)
-    setup = replace(setup, values={**values, **stated})
+    needed = needed_values(project, first, {**values, **stated}, sheet)
+    for key, value in needed.items():  # what a call reads that no question of the walk asks
+        said = spoken(defs, key, value)
+        if said is not None:
+            sheet.add(value_words(key.rsplit(".", 1)[-1]), said, field=key)
+    for label, item in list_examples(project, first).items():  # a list a call takes
+        sheet.add(label, item)
+    setup = replace(setup, values={**values, **stated, **needed})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
     script = Script(
-        behavior, customer, seeds, walk, sheet.sheet, handoff_skills=handoffs, stated=stated
+        behavior,
+        customer,
+        seeds,
+        walk,
+        sheet.sheet,
+        handoff_skills=handoffs,
+        stated=stated,
+        needed=frozenset(needed),
     )
     script.prelude = prelude
     if wrong is not None:

@@ -32,6 +32,9 @@ class Script:
     stated: dict[str, Any] = field(default_factory=dict)
     """Text fields read from the first message that the drafter gave a value (the opening
     says them): `request_values`."""
+    needed: frozenset[str] = frozenset()
+    """Fields a call reads that the walk set without a question of its own (`needed_values`):
+    the user is told them, and no agent is sure to pass them as told."""
     prelude: Walk | None = None
     """The sign-in skill's walk, for a skill whose precondition only a sign-in makes true."""
     closed_by_return: bool = False

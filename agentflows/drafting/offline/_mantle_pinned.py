@@ -1,0 +1,93 @@
+"""Which arguments of a tool call a case may pin (`tool_executed.arguments`).
+
+An argument is pinned only where the case gives its value and the model must pass it:
+
+- A parameter with a default that no `execute_tool` step passes is the model's to leave
+  out (`loyalty_tier: str = "none"` that the prose says the tool reads itself; a pickup
+  store on a delivery), unless it is filled from a field a `collect` step asked the user
+  for on the case's path (an injury the claim's block collects, "call submit_claim with
+  the collected fields"), or the sentence that calls the tool passes it ("try
+  @tool.find_policyholder with @memory.project.caller_phone"): a correct agent that omits
+  it records a call without it.
+- A list (`scopes: list[str]`) compares by equality, items, order and type alike: the
+  scope the user named is told as a fact, and the list is not pinned.
+- A field the walk set without a question it reads (`Script.needed`: "and for how long
+  (set duration_hours)", a bag tag a filing `requires`) is told to the user, but how the
+  agent comes by it is not fixed, so its value is not pinned.
+"""
+
+from __future__ import annotations
+
+from evalcore.definitions import MantleDefinitions, ToolDef, memoized
+from evalcore.definitions.skill_model import qualify
+
+
+def optional_parameters(defs: MantleDefinitions, skill_id: str, tool: ToolDef) -> frozenset[str]:
+    """The tool's parameters with a default that no `execute_tool` step of `skill_id` passes:
+    the model may leave each out."""
+    return memoized(
+        defs, ("optional_parameters", skill_id, tool.name), lambda: _optional(defs, skill_id, tool)
+    )
+
+
+def _optional(defs: MantleDefinitions, skill_id: str, tool: ToolDef) -> frozenset[str]:
+    passed: set[str] = set()
+    skill = defs.skills.get(skill_id)
+    for block in skill.blocks.values() if skill is not None else ():
+        for step in block.steps:
+            if step.kind == "execute_tool" and str(step.target) == tool.name:
+                params = step.fields.get("parameters")  # memory or a literal (`hours: 6`)
+                passed |= set(params) if isinstance(params, dict) else set()
+    return frozenset(
+        p.name
+        for p in tool.parameters
+        if not p.required and p.name not in passed and "ToolContext" not in (p.type or "")
+    )
+
+
+def collected_fields(defs: MantleDefinitions, skill_id: str) -> frozenset[str]:
+    """The qualified fields the skill's `collect` steps ask for."""
+
+    def build() -> frozenset[str]:
+        skill = defs.skills.get(skill_id)
+        return frozenset(
+            qualify(str(step.target), skill_id, defs)
+            for block in (skill.blocks.values() if skill is not None else ())
+            for step in block.steps
+            if step.kind == "collect"
+        )
+
+    return memoized(defs, ("collected_fields", skill_id), build)
+
+
+def unpinned_parameters(
+    defs: MantleDefinitions,
+    skill_id: str,
+    tool: ToolDef,
+    sources: dict[str, str],
+    answered: frozenset[str],
+    needed: frozenset[str],
+    passed: frozenset[str] = frozenset(),
+) -> frozenset[str]:
+    """The parameters of `tool` a case does not pin (see the module): `sources` maps each to
+    the memory field it is filled from, `answered` holds the fields the user answers a
+    question of the case's walks for, `needed` those the walk set without one, `passed`
+    those the sentence that calls the tool passes it (`sentence_fields`)."""
+    given = (collected_fields(defs, skill_id) & answered) | passed
+    optional = {
+        p
+        for p in optional_parameters(defs, skill_id, tool)
+        if sources.get(p) not in given and not _named_after(p, passed)
+    }
+    listed = {p.name for p in tool.parameters if (p.type or "").lower().startswith("list")}
+    return frozenset(optional | listed | {p for p, key in sources.items() if key in needed})
+
+
+def _named_after(param: str, passed: frozenset[str]) -> bool:
+    """Whether a field the call's sentence passes is the parameter's by name (`phone` for
+    `project.caller_phone`)."""
+    names = (key.rsplit(".", 1)[-1] for key in passed)
+    return any(n == param or n.endswith("_" + param) for n in names)
+
+
+__all__ = ["collected_fields", "optional_parameters", "unpinned_parameters"]
