@@ -284,6 +284,27 @@ schema:
       llm_settable: true
 """,
     ),
+    "call_back": (
+        """\
+---
+name: Call Back
+description: >
+  Arrange a call back from staff. Activate for "call me back" or "ring me later".
+---
+
+Offer a callback. Ask which window suits them (morning or afternoon) and set
+`callback_window`, then call @tool.call_back.
+""",
+        """\
+schema:
+  public:
+    callback_window:
+      type: categorical
+      enum_values: [morning, afternoon]
+      description: When the household wants the call.
+      llm_settable: true
+""",
+    ),
 }
 
 
@@ -317,6 +338,9 @@ def utility(tmp_path_factory) -> Path:
     (root / "memory.yml").write_text(PROJECT_MEMORY)
     (root / "skills" / "book_visit" / "tools.py").write_text(
         NOTICE_TOOLS.replace("post_notice(notice_text", "book_visit(visit_reason")
+    )
+    (root / "skills" / "call_back" / "tools.py").write_text(
+        NOTICE_TOOLS.replace("post_notice(notice_text", "call_back(callback_window")
     )
     return root
 
@@ -353,6 +377,20 @@ def test_an_offer_on_the_branch_is_declined(utility: Path) -> None:
     known = facts(context_of(utility, "restart_hub"))
     assert known.get("whether you want to test the line speed") == "no, thanks"
     assert "whether you want to book an engineer visit" not in known
+
+
+def test_an_offer_that_leads_to_the_asserted_call_is_taken(utility: Path) -> None:
+    """ "Offer a callback. … then call @tool.call_back": the case asserts the call, so its
+    user says yes to the offer; a "no" would contradict it."""
+    project = load_project(utility)
+    behavior = next(
+        b for b in plan_mantle(project, "call_back", None).behaviors if b.type == "happy_path"
+    )
+    data = draft_mantle(DraftContext(project, "mantle", behavior))
+    known = facts(parse_fact_context(data["scenario"]["simulation_context"]))
+    called = [a for a in data["scenario"]["goals"]["assertions"] if "tool_executed" in a]
+    assert called and called[0]["tool_executed"]["tool_name"] == "call_back"
+    assert known["whether you want a callback"] == "yes, please"
 
 
 def test_a_value_asked_as_yes_no_is_named_by_what_it_holds(utility: Path) -> None:

@@ -569,6 +569,7 @@ _OFFER = re.compile(r"\boffers?\s+(?P<to>to\s+)?(?P<what>[^.;:,`]+)", re.I)
 #: Where what is offered ends: its condition or the way it is done ("… if needed").
 _OFFER_END = (" if ", " then ", " when ", " via ", " and ask")
 DECLINED = "no, thanks"
+ACCEPTED = "yes, please"
 DONE = "Yes, I've done it and it worked."
 NOT_DONE = "I've done it, but it still doesn't work."
 _OUTCOME_WORDS = ("success", "done", "finish", "work")
@@ -654,6 +655,24 @@ def offers_into(skill: Skill, memory: dict[str, Any], target: str) -> list[str]:
             continue
         label = _offer_label(part.text)
         if label is not None and label not in out:
+            out.append(label)
+    return out
+
+
+def offers_taken(skill: Skill, memory: dict[str, Any], tools: set[str]) -> list[str]:
+    """The offers on the path (as `offers` labels them) whose paragraph goes on to call one
+    of `tools` ("Offer a callback. Ask which window suits them … then call
+    @tool.schedule_callback"): the case asserts that call, so its user takes the offer; a
+    "no" to it would leave a correct agent without the call the case expects."""
+    parts = sentences(skill.body or "")
+    out: list[str] = []
+    for index, part in enumerate(parts):
+        if part.condition and not holds(part.condition, memory):
+            continue
+        label = _offer_label(part.text)
+        after = [p.text for p in parts[index:] if p.paragraph == part.paragraph]
+        called = any(f"@tool.{name}" in text for text in after for name in tools)
+        if label is not None and called and label not in out:
             out.append(label)
     return out
 
@@ -761,6 +780,7 @@ def reported_value(value: Any) -> str:
 
 
 __all__ = [
+    "ACCEPTED",
     "DECLINED",
     "QUESTION_WORDS",
     "asked_clause",
@@ -781,6 +801,7 @@ __all__ = [
     "named_instead",
     "offers",
     "offers_into",
+    "offers_taken",
     "on_the_path",
     "open_outcomes",
     "question_answer",

@@ -64,6 +64,7 @@ from ._direction import value_words
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
+    ACCEPTED,
     DECLINED,
     QUESTION_WORDS,
     asked_clause,
@@ -82,6 +83,7 @@ from ._mantle_facts import (
     named_instead,
     offers,
     offers_into,
+    offers_taken,
     open_outcomes,
     question_answer,
     reported,
@@ -467,14 +469,18 @@ class _Writer:
     def offer_facts(self, walk: Walk, answer: str = DECLINED) -> None:
         """A decline for each offer the skill makes on the case's branch ("Offer to help
         schedule an inspection"): the case is about its own request, so the user says no
-        rather than being left without an answer where a correct agent waits for one."""
+        rather than being left without an answer where a correct agent waits for one. An
+        offer that leads to a call the walk makes is taken (`offers_taken`): the case
+        asserts the call, and a decline would contradict it."""
         skill = self.defs.skills.get(walk.skill)
         if skill is None:
             return
         known = {f.label for f in self.sheet.sheet.facts}
+        made = {e.tool for e in walk.tools() if e.tool and e.skill in (None, walk.skill)}
+        taken = set(offers_taken(skill, walk.memory, made)) if answer == DECLINED else set()
         for label in offers(skill, walk.memory):
             if label not in known:
-                self.sheet.add(label, answer)
+                self.sheet.add(label, ACCEPTED if label in taken else answer)
 
     def outcome_facts(self, walk: Walk) -> None:
         """The user's answer that the prose waits on before a call the walk makes ("if it
