@@ -107,6 +107,7 @@ from ._mantle_seeds import (
     precondition_seeds,
     seeds_for,
     session_seeds,
+    unset_channel_values,
 )
 from ._mantle_testdata import detail_name, unrelated_for
 
@@ -158,6 +159,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     seeds = {
         **seeds_for(project, customer),
         **precondition_seeds(project, behavior),
+        **unset_channel_values(project, behavior),
         **channel_values(project, behavior),
     }
     # A seeded caller phone resolves to a caller: one of the project's own records with a
