@@ -69,3 +69,26 @@ def test_no_case_asserts_a_block_tool_the_prose_only_permits(tmp_path: Path) -> 
     assert written
     for path in written:
         assert "tool_name: lookup_coverage" not in path.read_text(), path.name
+
+
+def test_a_call_made_only_during_a_window_is_left_to_the_run() -> None:
+    """ "During business hours (…) transfer the call with @tool.transfer_to_queue": whether
+    the run falls in the window no case can fix, so walks leave the call out."""
+    assert _optional(CORPUS, "adjuster_handoff", "transfer_to_queue")
+
+
+def test_the_same_call_without_its_window_is_a_step(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(CORPUS, root)
+    path = root / "skills" / "adjuster_handoff" / "skill.md"
+    old = "During business hours (Monday to Friday, 8am to 8pm Eastern) transfer"
+    path.write_text(path.read_text().replace(old, "Transfer"))
+    assert not _optional(root, "adjuster_handoff", "transfer_to_queue")
+
+
+def test_no_case_asserts_a_call_the_clock_decides(tmp_path: Path) -> None:
+    generate_offline(CORPUS, ["adjuster_handoff"], tmp_path)
+    written = sorted((tmp_path / "cases").rglob("*.yml"))
+    assert written
+    for path in written:
+        assert "tool_name: transfer_to_queue" not in path.read_text(), path.name

@@ -27,11 +27,12 @@ _NEGATED = re.compile(
     r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.;@]*$", re.I
 )
 _TRIGGER = re.compile(
-    r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
+    r"^(?P<word>when|once|after|if|unless|for|during|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
     re.I,
 )
-#: Trigger words that make a call an alternative (not a step every path takes).
-_ALTERNATIVE = {"if", "unless", "for", "in case"}
+#: Trigger words that make a call an alternative (not a step every path takes): "During
+#: business hours, transfer the call with @tool.x" runs only in a window no case can fix.
+_ALTERNATIVE = {"if", "unless", "for", "during", "in case"}
 #: Words that, between two calls of one sentence, make the second the first's alternative
 #: ("If they have an order number use @tool.a; otherwise list them with @tool.b").
 _OTHERWISE = frozenset({"otherwise", "else"})
