@@ -5,8 +5,9 @@ memory, reference §2): the caller's phone and language, and the fields a skill'
 `precondition` reads, set so that it holds (the runtime routes to no skill whose
 precondition is false; `evalcore.definitions._preconditions`), and a categorical channel
 field a skill routes on (`project.channel`), set to the value of the path the case is
-planned on (or, where the plan leaves it unset, one that routes as the unset field does); and the signed-in session's own seed fields the case's tools read
-(`project.resident_id`, `planning._mantle_session`). Never a field the scenario asks the
+planned on (or, where the plan leaves it unset, one that routes as the unset field does);
+and the signed-in session's own seed fields the case's tools read (`project.resident_id`,
+`planning._mantle_session`). Never a field the scenario asks the
 user for.
 """
 
