@@ -604,6 +604,10 @@ class _Writer:
         self.set_fields_facts()
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
+            said = (self.facts.get("cue") or {}).get("said") if kind == "cue" else None
+            if said:  # the branch's request, then the cue the case is about
+                cue = first_person(str(said)).rstrip(".")
+                self.context.opening = f"{self.context.opening} {cue[:1].upper()}{cue[1:]}."
         if self.context.opening is None:
             self.context.opening = self.knowledge_question(skill) or own_opening(
                 self.defs, skill, kind, self.facts

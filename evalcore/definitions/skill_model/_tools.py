@@ -85,6 +85,25 @@ def _only_permitted(before: str, after: str = "") -> bool:
     )
 
 
+def _offer_cue(before: str) -> str | None:
+    """What the user says to take an offered call, as a cue (`cues.user_cue`): "Offer to
+    send an upload link with @tool.x" -> `they want you to send an upload link`, "offer a
+    replacement with @tool.y" -> `they want a replacement`. A case that plays a user who
+    takes the offer says it, and the agent then makes the call; None where no offer word
+    stands before the call."""
+    words = before.split()
+    at = max((i for i, w in enumerate(words) if w.lower() in _OFFER_WORDS), default=None)
+    if at is None:
+        return None
+    what = words[at + 1 :]
+    while what and what[-1].lower().strip("`") in ("with", "via", "using", "through", "tool"):
+        what = what[:-1]
+    if not what or any("@" in w for w in what):
+        return None
+    said = " ".join(what).strip(" ,;:")
+    return user_cue(f"they want you {said}" if what[0].lower() == "to" else f"they want {said}")
+
+
 _VERB_BEFORE = re.compile(
     r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
     r"triggers|submit|submits|with|via|through|tool)\b(?:\s+(?:the|a|it|them|tool))*\s*`?$",
@@ -342,6 +361,7 @@ class ToolReader:
             if not optional and cue is None and _only_permitted(text[: positions[0]], text[end:]):
                 optional = True
                 trigger_text = trigger_text or "offer"
+                cue = _offer_cue(text[: positions[0]])
                 self.uncertainties.append(
                     Uncertainty(
                         what=f"when {name} is called",
