@@ -305,6 +305,40 @@ schema:
       llm_settable: true
 """,
     ),
+    "send_crew": (
+        """\
+---
+name: Send Crew
+description: >
+  Send a repair crew out now. Activate for "send a crew" or "send someone now".
+---
+
+Ask briefly what is wrong and set `crew_reason`, then send the crew with @tool.send_crew.
+Crews cost money: for anything that can wait, suggest booking a visit instead, but send
+the crew if they insist.
+""",
+        """\
+schema:
+  public:
+    crew_reason:
+      type: text
+      description: What is wrong, in the household's words.
+      llm_settable: true
+""",
+    ),
+    "water_quality": (
+        """\
+---
+name: Water Quality
+description: >
+  Explain the water quality report. Activate for "is my water safe" or "water quality".
+---
+
+Explain the latest water quality report in plain words. Never give medical advice; refuse
+and suggest their doctor instead.
+""",
+        None,
+    ),
 }
 
 
@@ -341,6 +375,9 @@ def utility(tmp_path_factory) -> Path:
     )
     (root / "skills" / "call_back" / "tools.py").write_text(
         NOTICE_TOOLS.replace("post_notice(notice_text", "call_back(callback_window")
+    )
+    (root / "skills" / "send_crew" / "tools.py").write_text(
+        NOTICE_TOOLS.replace("post_notice(notice_text", "send_crew(crew_reason")
     )
     return root
 
@@ -391,6 +428,16 @@ def test_an_offer_that_leads_to_the_asserted_call_is_taken(utility: Path) -> Non
     called = [a for a in data["scenario"]["goals"]["assertions"] if "tool_executed" in a]
     assert called and called[0]["tool_executed"]["tool_name"] == "call_back"
     assert known["whether you want a callback"] == "yes, please"
+
+
+def test_a_suggestion_beside_the_asserted_call_is_turned_down(utility: Path) -> None:
+    """ "… send the crew with @tool.send_crew. For anything that can wait, suggest booking a
+    visit instead, but send the crew if they insist": the case asserts the call, so its user
+    turns the alternative down; a suggestion in a paragraph with no call is no question."""
+    known = facts(context_of(utility, "send_crew"))
+    assert known["whether you want to try booking a visit instead"] == "no, thanks"
+    told = facts(context_of(utility, "water_quality"))
+    assert not any("doctor" in label for label in told), told
 
 
 def test_a_value_asked_as_yes_no_is_named_by_what_it_holds(utility: Path) -> None:
