@@ -165,11 +165,25 @@ def test_a_blocks_detour_events_name_the_runtime_rule_at_the_block(shop: Any) ->
     what enters it; the block's own `completed` stays the bare block."""
     body = {"skill_id": "order", "block_id": "pick_item", "step_id": "ask_size"}
     resumed = _one(shop, {"ordered_block_resumed": body})
-    entered = _one(shop, {"ordered_block_completed": {**body, "step_id": "ask_size"}})
+    bare = {"skill_id": "order", "block_id": "pick_item"}
+    entered = _one(shop, {"ordered_block_completed": bare})
     assert (resumed.kind, resumed.file, resumed.line) == (entered.kind, entered.file, entered.line)
     assert resumed.element.startswith(entered.element)
     assert "resuming order at a step of block pick_item records this event too" in resumed.element
     assert "detour handling" not in entered.element
+
+
+def test_a_blocks_completion_step_says_which_step_the_runtime_names(shop: Any) -> None:
+    """The runtime pops a block when the step it runs goes on to END and names that step
+    (the frame's cursor), never END: a `step_id` on the completion says so, so a reader
+    need not guess between the last step run and the END marker."""
+    body = {"skill_id": "order", "block_id": "pick_item"}
+    bare = _one(shop, {"ordered_block_completed": body})
+    named = _one(shop, {"ordered_block_completed": {**body, "step_id": "ask_size"}})
+    assert (named.kind, named.file, named.line) == (bare.kind, bare.file, bare.line)
+    ended = "(the completion event names the last step run, ask_size, never END)"
+    assert named.element == f"{bare.element} {ended}"
+    assert "never END" not in bare.element
 
 
 def test_a_success_response_says_when_the_runtime_counts_a_result_as_a_failure(

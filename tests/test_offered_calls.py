@@ -69,3 +69,52 @@ def test_no_case_asserts_a_block_tool_the_prose_only_permits(tmp_path: Path) -> 
     assert written
     for path in written:
         assert "tool_name: lookup_coverage" not in path.read_text(), path.name
+
+
+def test_a_call_made_only_during_a_window_is_left_to_the_run() -> None:
+    """ "During business hours (…) transfer the call with @tool.transfer_to_queue": whether
+    the run falls in the window no case can fix, so walks leave the call out."""
+    assert _optional(CORPUS, "adjuster_handoff", "transfer_to_queue")
+
+
+def test_the_same_call_without_its_window_is_a_step(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    shutil.copytree(CORPUS, root)
+    path = root / "skills" / "adjuster_handoff" / "skill.md"
+    old = "During business hours (Monday to Friday, 8am to 8pm Eastern) transfer"
+    path.write_text(path.read_text().replace(old, "Transfer"))
+    assert not _optional(root, "adjuster_handoff", "transfer_to_queue")
+
+
+def test_no_case_asserts_a_call_the_clock_decides(tmp_path: Path) -> None:
+    generate_offline(CORPUS, ["adjuster_handoff"], tmp_path)
+    written = sorted((tmp_path / "cases").rglob("*.yml"))
+    assert written
+    for path in written:
+        assert "tool_name: transfer_to_queue" not in path.read_text(), path.name
+
+
+def test_an_offered_call_is_taken_on_what_the_user_says() -> None:
+    """ "Offer to send an upload link with @tool.send_upload_link": the user who takes the
+    offer says they want it, and that is the call's cue."""
+    model = skill_model(load_project(CORPUS), "claim_status")
+    use = next(u for u in model.tools if u.name == "send_upload_link")
+    cues = [c.cue for c in use.calls if c.kind == "prose"]
+    assert cues == ["they want you to send an upload link"]
+
+
+def test_a_case_plays_the_user_who_takes_an_offer(tmp_path: Path) -> None:
+    """ "Then offer a replacement with @tool.order_replacement_fob", on the lost-fob branch:
+    one case opens with that branch's request and the wish for a replacement, and asserts
+    both the branch's own call and the offered one; the plain lost-fob case still does not
+    assert the offered call."""
+    root = Path(__file__).parent / "data" / "corpus" / "oakline_residents"
+    generate_offline(root, ["door_access"], tmp_path)
+    taking: list[str] = []
+    for path in sorted((tmp_path / "cases").rglob("*.yml")):
+        text = path.read_text()
+        if "tool_name: order_replacement_fob" in text:
+            taking.append(path.name)
+            assert "tool_name: deactivate_fob" in text, path.name
+            assert "I want a replacement." in text, path.name
+    assert taking == ["door_access_replacement_edge_case.yml"]

@@ -284,6 +284,61 @@ schema:
       llm_settable: true
 """,
     ),
+    "call_back": (
+        """\
+---
+name: Call Back
+description: >
+  Arrange a call back from staff. Activate for "call me back" or "ring me later".
+---
+
+Offer a callback. Ask which window suits them (morning or afternoon) and set
+`callback_window`, then call @tool.call_back.
+""",
+        """\
+schema:
+  public:
+    callback_window:
+      type: categorical
+      enum_values: [morning, afternoon]
+      description: When the household wants the call.
+      llm_settable: true
+""",
+    ),
+    "send_crew": (
+        """\
+---
+name: Send Crew
+description: >
+  Send a repair crew out now. Activate for "send a crew" or "send someone now".
+---
+
+Ask briefly what is wrong and set `crew_reason`, then send the crew with @tool.send_crew.
+Crews cost money: for anything that can wait, suggest booking a visit instead, but send
+the crew if they insist.
+""",
+        """\
+schema:
+  public:
+    crew_reason:
+      type: text
+      description: What is wrong, in the household's words.
+      llm_settable: true
+""",
+    ),
+    "water_quality": (
+        """\
+---
+name: Water Quality
+description: >
+  Explain the water quality report. Activate for "is my water safe" or "water quality".
+---
+
+Explain the latest water quality report in plain words. Never give medical advice; refuse
+and suggest their doctor instead.
+""",
+        None,
+    ),
 }
 
 
@@ -317,6 +372,12 @@ def utility(tmp_path_factory) -> Path:
     (root / "memory.yml").write_text(PROJECT_MEMORY)
     (root / "skills" / "book_visit" / "tools.py").write_text(
         NOTICE_TOOLS.replace("post_notice(notice_text", "book_visit(visit_reason")
+    )
+    (root / "skills" / "call_back" / "tools.py").write_text(
+        NOTICE_TOOLS.replace("post_notice(notice_text", "call_back(callback_window")
+    )
+    (root / "skills" / "send_crew" / "tools.py").write_text(
+        NOTICE_TOOLS.replace("post_notice(notice_text", "send_crew(crew_reason")
     )
     return root
 
@@ -353,6 +414,30 @@ def test_an_offer_on_the_branch_is_declined(utility: Path) -> None:
     known = facts(context_of(utility, "restart_hub"))
     assert known.get("whether you want to test the line speed") == "no, thanks"
     assert "whether you want to book an engineer visit" not in known
+
+
+def test_an_offer_that_leads_to_the_asserted_call_is_taken(utility: Path) -> None:
+    """ "Offer a callback. … then call @tool.call_back": the case asserts the call, so its
+    user says yes to the offer; a "no" would contradict it."""
+    project = load_project(utility)
+    behavior = next(
+        b for b in plan_mantle(project, "call_back", None).behaviors if b.type == "happy_path"
+    )
+    data = draft_mantle(DraftContext(project, "mantle", behavior))
+    known = facts(parse_fact_context(data["scenario"]["simulation_context"]))
+    called = [a for a in data["scenario"]["goals"]["assertions"] if "tool_executed" in a]
+    assert called and called[0]["tool_executed"]["tool_name"] == "call_back"
+    assert known["whether you want a callback"] == "yes, please"
+
+
+def test_a_suggestion_beside_the_asserted_call_is_turned_down(utility: Path) -> None:
+    """ "… send the crew with @tool.send_crew. For anything that can wait, suggest booking a
+    visit instead, but send the crew if they insist": the case asserts the call, so its user
+    turns the alternative down; a suggestion in a paragraph with no call is no question."""
+    known = facts(context_of(utility, "send_crew"))
+    assert known["whether you want to try booking a visit instead"] == "no, thanks"
+    told = facts(context_of(utility, "water_quality"))
+    assert not any("doctor" in label for label in told), told
 
 
 def test_a_value_asked_as_yes_no_is_named_by_what_it_holds(utility: Path) -> None:

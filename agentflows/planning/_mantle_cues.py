@@ -7,10 +7,14 @@ say the cue), so without this no case runs the tool, and an agent that ignores t
 skill's own success is not what it ends with) opens
 with the cue in the user's words (`_mantle_phrases.cue_line`); the walk takes the call and
 stops there, as the reference agent does once it hears the cue (`skill_model.cues`).
+An offered call ("Then offer a replacement with @tool.order_replacement_fob") has the
+user's wish for it as its cue: its case keeps the branch the offer is made on and plays
+the user who takes it.
 """
 
 from __future__ import annotations
 
+from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model.cues import own_words
 
 from ._behavior import Behavior
@@ -39,8 +43,12 @@ class CueBehaviors(PlannerBase):
             if found is None:
                 continue
             walk, facts = found
-            # only what the walk asks: the alternative never reaches the rest
+            # only what the walk asks, and what the call's own `if:` reads (the branch it is
+            # offered on: `request: lost_fob`): the alternative never reaches the rest
             asked = {a.field for a in walk.asks}
+            asked |= {
+                k for c in use.calls if c.kind == "prose" for k in condition_keys(c.condition)
+            }
             values = {k: v for k, v in (facts.get("values") or {}).items() if k in asked}
             plain = self.walk({"values": facts.get("values") or {}})
             ran = {e.tool for e in walk.tools()}

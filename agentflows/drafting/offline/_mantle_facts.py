@@ -571,10 +571,11 @@ _LEAVES = re.compile(
     re.I,
 )
 #: "Offer to help schedule an inspection", "offer Wi-Fi tips or other help".
-_OFFER = re.compile(r"\boffers?\s+(?P<to>to\s+)?(?P<what>[^.;:,`]+)", re.I)
+_OFFER = re.compile(r"\b(?P<verb>offers?|suggests?)\s+(?P<to>to\s+)?(?P<what>[^.;:,`]+)", re.I)
 #: Where what is offered ends: its condition or the way it is done ("… if needed").
 _OFFER_END = (" if ", " then ", " when ", " via ", " and ask")
 DECLINED = "no, thanks"
+ACCEPTED = "yes, please"
 DONE = "Yes, I've done it and it worked."
 NOT_DONE = "I've done it, but it still doesn't work."
 _OUTCOME_WORDS = ("success", "done", "finish", "work")
@@ -606,13 +607,26 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
     inspection`), for the user to decline: the case is about its own request. An offer of a
     person is the escalation's, not a fact's."""
     out: list[str] = []
-    for part in sentences(skill.body or ""):
+    parts = sentences(skill.body or "")
+    for part in parts:
         if part.condition and not holds(part.condition, memory):
             continue
         label = _offer_label(part.text)
-        if label is not None and label not in out:
+        if label is not None and label not in out and not _aside(part, parts):
             out.append(label)
     return out
+
+
+def _aside(part: Any, parts: list[Any]) -> bool:
+    """Whether `part` only suggests something ("refuse and suggest People Ops instead",
+    "Suggest Wi-Fi tips") in a paragraph that calls no tool: not a question the user
+    answers. A suggestion beside a call ("… then page with @tool.page_responder. For
+    anything that can wait, suggest posting in the team channel instead, but page if they
+    insist") is the alternative a user who wants the call turns down."""
+    found = _OFFER.search(part.text)
+    if found is None or not found["verb"].lower().startswith("suggest"):
+        return False
+    return not any("@tool." in p.text for p in parts if p.paragraph == part.paragraph)
 
 
 #: "if <what memory holds> and <what the user says of it>," before a call: the second part
@@ -664,6 +678,24 @@ def offers_into(skill: Skill, memory: dict[str, Any], target: str) -> list[str]:
     return out
 
 
+def offers_taken(skill: Skill, memory: dict[str, Any], tools: set[str]) -> list[str]:
+    """The offers on the path (as `offers` labels them) whose paragraph goes on to call one
+    of `tools` ("Offer a callback. Ask which window suits them … then call
+    @tool.schedule_callback"): the case asserts that call, so its user takes the offer; a
+    "no" to it would leave a correct agent without the call the case expects."""
+    parts = sentences(skill.body or "")
+    out: list[str] = []
+    for index, part in enumerate(parts):
+        if part.condition and not holds(part.condition, memory):
+            continue
+        label = _offer_label(part.text)
+        after = [p.text for p in parts[index:] if p.paragraph == part.paragraph]
+        called = any(f"@tool.{name}" in text for text in after for name in tools)
+        if label is not None and called and label not in out:
+            out.append(label)
+    return out
+
+
 def _offer_label(text: str) -> str | None:
     """The offer `text` makes, as a fact's label, or None (no offer, a negated one, or an
     offer of a person)."""
@@ -681,6 +713,8 @@ def _offer_label(text: str) -> str | None:
         what = "help to " + what[5:]  # "offer to help schedule an inspection"
     elif match["to"]:
         what = "to " + what  # "offer to continue with …": a thing to do, not to have
+    elif match["verb"].lower().startswith("suggest") and what.split()[0].endswith("ing"):
+        what = "to try " + what  # "suggest posting in the team channel": a thing to do
     return f"whether you want {what}" if what and not _LEAVES.search(what) else None
 
 
@@ -767,6 +801,7 @@ def reported_value(value: Any) -> str:
 
 
 __all__ = [
+    "ACCEPTED",
     "DECLINED",
     "QUESTION_WORDS",
     "asked_clause",
@@ -787,6 +822,7 @@ __all__ = [
     "named_instead",
     "offers",
     "offers_into",
+    "offers_taken",
     "on_the_path",
     "open_outcomes",
     "question_answer",

@@ -67,6 +67,7 @@ from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
+    ACCEPTED,
     DECLINED,
     QUESTION_WORDS,
     asked_clause,
@@ -85,6 +86,7 @@ from ._mantle_facts import (
     named_instead,
     offers,
     offers_into,
+    offers_taken,
     open_outcomes,
     question_answer,
     reported,
@@ -120,6 +122,7 @@ from ._mantle_seeds import (
     precondition_seeds,
     seeds_for,
     session_seeds,
+    unset_channel_values,
 )
 from ._mantle_testdata import detail_name, unrelated_for
 
@@ -176,6 +179,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     seeds = {
         **seeds_for(project, customer),
         **precondition_seeds(project, behavior),
+        **unset_channel_values(project, behavior),
         **channel_values(project, behavior),
     }
     # A seeded caller phone resolves to a caller: one of the project's own records with a
@@ -527,14 +531,18 @@ class _Writer:
     def offer_facts(self, walk: Walk, answer: str = DECLINED) -> None:
         """A decline for each offer the skill makes on the case's branch ("Offer to help
         schedule an inspection"): the case is about its own request, so the user says no
-        rather than being left without an answer where a correct agent waits for one."""
+        rather than being left without an answer where a correct agent waits for one. An
+        offer that leads to a call the walk makes is taken (`offers_taken`): the case
+        asserts the call, and a decline would contradict it."""
         skill = self.defs.skills.get(walk.skill)
         if skill is None:
             return
         known = {f.label for f in self.sheet.sheet.facts}
+        made = {e.tool for e in walk.tools() if e.tool and e.skill in (None, walk.skill)}
+        taken = set(offers_taken(skill, walk.memory, made)) if answer == DECLINED else set()
         for label in offers(skill, walk.memory):
             if label not in known:
-                self.sheet.add(label, answer)
+                self.sheet.add(label, ACCEPTED if label in taken else answer)
 
     def outcome_facts(self, walk: Walk) -> None:
         """The user's answer that the prose waits on before a call the walk makes ("if it
@@ -665,6 +673,10 @@ class _Writer:
         self.set_fields_facts()
         if kind == "out_of_order" or self.requested():
             self.context.opening = self.opening()
+            said = (self.facts.get("cue") or {}).get("said") if kind == "cue" else None
+            if said:  # the branch's request, then the cue the case is about
+                cue = first_person(str(said)).rstrip(".")
+                self.context.opening = f"{self.context.opening} {cue[:1].upper()}{cue[1:]}."
         if self.context.opening is None:
             self.context.opening = self.knowledge_question(skill) or own_opening(
                 self.defs, skill, kind, self.facts

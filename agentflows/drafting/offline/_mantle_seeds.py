@@ -5,8 +5,9 @@ memory, reference §2): the caller's phone and language, and the fields a skill'
 `precondition` reads, set so that it holds (the runtime routes to no skill whose
 precondition is false; `evalcore.definitions._preconditions`), and a categorical channel
 field a skill routes on (`project.channel`), set to the value of the path the case is
-planned on; and the signed-in session's own seed fields the case's tools read
-(`project.resident_id`, `planning._mantle_session`). Never a field the scenario asks the
+planned on (or, where the plan leaves it unset, one that routes as the unset field does);
+and the signed-in session's own seed fields the case's tools read (`project.resident_id`,
+`planning._mantle_session`). Never a field the scenario asks the
 user for.
 """
 
@@ -17,13 +18,19 @@ from typing import Any
 
 from evalcore.definitions import MemoryField, Project
 from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
+from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import skill_model
 from evalcore.testdata import Caller, DataRecords, SheetBuilder, own_key, people_of, session_person
 from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
 from ...planning._mantle_session import session_fields
-from ...planning._mantle_vocab import channel_fields, is_caller_phone
+from ...planning._mantle_vocab import (
+    channel_fields,
+    channel_routing_fields,
+    is_caller_phone,
+    routing_conditions,
+)
 from ._mantle_caller_fit import caller_fit
 from ._mantle_facts import spec_of
 
@@ -51,6 +58,35 @@ def channel_values(project: Project, behavior: Behavior) -> dict[str, Any]:
         for f in channel_fields(project.mantle)
         if f.qualified in values
     }
+
+
+def unset_channel_values(project: Project, behavior: Behavior) -> dict[str, Any]:
+    """A value for each channel field a skill of the case routes on (`channel_routing_fields`)
+    that the plan leaves unset (an escalation to a hand-off that books a callback `if:
+    session.project.channel != "phone"`): the first listed value that takes the same
+    branches as no value (`web_chat`). The case then says which channel it plays, rather
+    than resting on a field a deployed channel always fills; where no value routes as the
+    unset field does, none is seeded."""
+    assert project.mantle is not None
+    defs = project.mantle
+    planned = behavior.facts.get("values") or {}
+    out: dict[str, Any] = {}
+    for skill_id in _case_skills(behavior):
+        skill = defs.skills.get(skill_id)
+        if skill is None:
+            continue
+        for field_def in channel_routing_fields(defs, skill):
+            if field_def.qualified in planned or field_def.qualified in out:
+                continue
+            conditions = [
+                c for c in routing_conditions(skill) if field_def.qualified in condition_keys(c)
+            ]
+            unset = [evaluate(c, {}) for c in conditions]
+            for value in field_def.enum_values or []:
+                if [evaluate(c, {field_def.qualified: value}) for c in conditions] == unset:
+                    out[field_def.qualified] = value
+                    break
+    return out
 
 
 def _case_skills(behavior: Behavior) -> list[str]:
@@ -233,4 +269,11 @@ def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     return out
 
 
-__all__ = ["answer_account", "channel_values", "precondition_seeds", "seeds_for", "session_seeds"]
+__all__ = [
+    "answer_account",
+    "channel_values",
+    "precondition_seeds",
+    "seeds_for",
+    "session_seeds",
+    "unset_channel_values",
+]

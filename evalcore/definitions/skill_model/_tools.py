@@ -27,11 +27,12 @@ _NEGATED = re.compile(
     r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.;@]*$", re.I
 )
 _TRIGGER = re.compile(
-    r"^(?P<word>when|once|after|if|unless|for|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
+    r"^(?P<word>when|once|after|if|unless|for|during|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
     re.I,
 )
-#: Trigger words that make a call an alternative (not a step every path takes).
-_ALTERNATIVE = {"if", "unless", "for", "in case"}
+#: Trigger words that make a call an alternative (not a step every path takes): "During
+#: business hours, transfer the call with @tool.x" runs only in a window no case can fix.
+_ALTERNATIVE = {"if", "unless", "for", "during", "in case"}
 #: Words that, between two calls of one sentence, make the second the first's alternative
 #: ("If they have an order number use @tool.a; otherwise list them with @tool.b").
 _OTHERWISE = frozenset({"otherwise", "else"})
@@ -82,6 +83,25 @@ def _only_permitted(before: str, after: str = "") -> bool:
         and padded[i - 1] not in ("say", "tell", "that")
         for i in range(1, len(words) + 1)
     )
+
+
+def _offer_cue(before: str) -> str | None:
+    """What the user says to take an offered call, as a cue (`cues.user_cue`): "Offer to
+    send an upload link with @tool.x" -> `they want you to send an upload link`, "offer a
+    replacement with @tool.y" -> `they want a replacement`. A case that plays a user who
+    takes the offer says it, and the agent then makes the call; None where no offer word
+    stands before the call."""
+    words = before.split()
+    at = max((i for i, w in enumerate(words) if w.lower() in _OFFER_WORDS), default=None)
+    if at is None:
+        return None
+    what = words[at + 1 :]
+    while what and what[-1].lower().strip("`") in ("with", "via", "using", "through", "tool"):
+        what = what[:-1]
+    if not what or any("@" in w for w in what):
+        return None
+    said = " ".join(what).strip(" ,;:")
+    return user_cue(f"they want you {said}" if what[0].lower() == "to" else f"they want {said}")
 
 
 _VERB_BEFORE = re.compile(
@@ -341,6 +361,7 @@ class ToolReader:
             if not optional and cue is None and _only_permitted(text[: positions[0]], text[end:]):
                 optional = True
                 trigger_text = trigger_text or "offer"
+                cue = _offer_cue(text[: positions[0]])
                 self.uncertainties.append(
                     Uncertainty(
                         what=f"when {name} is called",

@@ -180,6 +180,11 @@ _BLOCK_DETOUR = {
     "cancelled": "detour handling: cancelling {1} at a step of block {0} records this event too",
 }
 
+#: Which step a block's completion names: the runtime pops the block when the step it runs
+#: goes on to END (its `next`, or no step after it) or links away, and the event carries
+#: that step's id (the frame's cursor), never END itself.
+_BLOCK_END = "the completion event names the last step run, {0}, never END"
+
 #: The value of an entry the case sets or its user states without saying which value.
 _STATED = "<stated>"
 
@@ -740,6 +745,9 @@ class MantleJustifier:
             block_id = str(body.get("block_id") or "")
             found = self._block(skill, block_id, case)
             event = check.removeprefix("ordered_block_")
+            step_id = body.get("step_id")
+            if found is not None and event == "completed" and step_id:
+                return replace(found, element=f"{found.element} ({_BLOCK_END.format(step_id)})")
             if found is None or event not in _BLOCK_DETOUR:
                 return found
             # the runtime records the block's event beside the skill's when the parked step
