@@ -278,6 +278,28 @@ def test_different_contexts_are_not_pairs(tmp_path: Path) -> None:
     assert len(near_duplicate_pairs(cases, 0.5)) == 1
 
 
+def test_a_refusal_twin_is_not_a_near_duplicate(tmp_path: Path) -> None:
+    """A happy path and its refusal at the gate share the situation up to one answer; they
+    check different events (the order placed / the denial said), so they are not a pair;
+    the same context checking the same events is."""
+    from agentflows.scoring._cases import load_suite
+
+    happy = BASE.format(name="Ana")
+    refused = happy.replace("confirm the summary", "decline the summary")
+    twin = {
+        "a": scenario("a", "happy_path", [ACTIVATED, ORDERED], context=happy),
+        "b": scenario("b", "edge_case", [ACTIVATED, DENIED], context=refused),
+    }
+    cases, _ = load_suite([write_suite(tmp_path / "twin", twin)])
+    assert near_duplicate_pairs(cases, 0.5) == []
+    repeat = {
+        "a": scenario("a", "happy_path", [ACTIVATED, ORDERED], context=happy),
+        "b": scenario("b", "happy_path", [ACTIVATED, ORDERED], context=refused),
+    }
+    cases, _ = load_suite([write_suite(tmp_path / "repeat", repeat)])
+    assert len(near_duplicate_pairs(cases, 0.5)) == 1
+
+
 # --- 6. Rasa-schema validity -------------------------------------------------------------
 
 
