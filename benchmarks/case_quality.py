@@ -134,12 +134,16 @@ async def measure(
     said_ids: list[str] = []
     shapes: dict[str, str] = {}
     total = bare = 0
-    spelled = {s.id: s.id for s in defs.skills.values()}
+    spelled: dict[str, str] = {}
     for s in defs.skills.values():
         words = s.id.replace("_", " ")
         # the id in words counts where only the id says them: a description that itself
-        # says "wants to leave feedback" makes "I want to leave feedback" a person's words
+        # says "wants to leave feedback" makes "I want to leave feedback" a person's words,
+        # and so a one-word id is a word of the language where the description uses it
+        # ("The executive's own calendar: ..." for `calendar`)
         said_by_description = re.search(rf"\b{re.escape(words)}\b", s.description or "", re.I)
+        if "_" in s.id or not said_by_description:
+            spelled[s.id] = s.id
         if "_" in s.id and (s.name or "").strip().lower() == words and not said_by_description:
             spelled[f"{s.id} (in words)"] = words
     for path, scenario in cases.items():

@@ -4,6 +4,7 @@ meets the coverage figures, and a planted fault shows in its own figure."""
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 from pathlib import Path
 
@@ -66,3 +67,30 @@ def test_an_id_in_words_counts_only_where_the_description_does_not_say_them(
     # the description's own wording is a person's words, whatever the id spells
     skill.write_text(text.replace("Card replacement:", "Card replace:"), encoding="utf-8")
     assert asyncio.run(measure(project, suite, None, runs=False))["ids_in_user_words"] == []
+
+
+def test_a_one_word_id_the_description_uses_is_a_persons_word(tmp_path: Path) -> None:
+    """`calendar` is a skill id and a word: where the description says it ("The executive's
+    own calendar: ..."), an opener saying it is not an id in user words; elsewhere it is."""
+    project = tmp_path / "bank"
+    shutil.copytree(BANK, project)
+    (project / "skills" / "check_balance").rename(project / "skills" / "balance")
+    for path in project.rglob("*"):
+        if path.is_file() and path.suffix in {".md", ".py", ".yml", ".yaml"}:
+            old = path.read_text(encoding="utf-8")
+            path.write_text(old.replace("check_balance", "balance"), encoding="utf-8")
+    skill = project / "skills" / "balance" / "skill.md"
+    text = skill.read_text(encoding="utf-8")
+    suite = tmp_path / "suite"
+    shutil.copytree(SUITE, suite)
+    opener = sorted(suite.glob("card_replace/*.yml"))[0]
+    data = yaml.safe_load(opener.read_text(encoding="utf-8"))
+    data["scenario"]["simulation_context"] += 'Open with: "What is my balance?"\n'
+    opener.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    said = re.search(r"description: >?\n?\s*(.*)", text)
+    assert said is not None and "balance" in said.group(1).lower()
+    flagged = asyncio.run(measure(project, suite, None, runs=False))["ids_in_user_words"]
+    assert str(opener.relative_to(suite)) not in flagged
+    skill.write_text(re.sub(r"(?i)balance", "funds", text), encoding="utf-8")
+    flagged = asyncio.run(measure(project, suite, None, runs=False))["ids_in_user_words"]
+    assert str(opener.relative_to(suite)) in flagged
