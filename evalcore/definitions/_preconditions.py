@@ -21,7 +21,6 @@ from typing import Any
 from ._memo import memoized
 from ._model import MantleDefinitions, Project, Skill
 from .conditions import compared_values, condition_keys, evaluate
-from .skill_model import sentences
 
 #: At most this many value combinations are tried (a precondition names a few fields).
 _MAX_TRIES = 256
@@ -125,6 +124,9 @@ def is_prerequisite(defs: MantleDefinitions, skill_id: str) -> bool:
 def _named_first(defs: MantleDefinitions, skill: Skill, *, calls: bool = True) -> frozenset[str]:
     """The skills `skill`'s own text runs first: its prose ("run @skill.verify_patient
     first") and (with `calls`) its blocks' `call:` steps."""
+    # the skill model's package loads pydantic: light commands read preconditions without it
+    from .skill_model import sentences
+
     found: set[str] = set()
     for part in sentences(skill.body or ""):
         words = [w.strip(".,;:()").lower() for w in part.text.split()]
