@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
@@ -496,16 +495,13 @@ async def test_duplicate_slugs_are_made_unique() -> None:
 async def test_parallel_runs_overlap() -> None:
     target = FunctionTarget(mantle_echo, delay_s=0.02)
     cases = [case(f"c{i}") for i in range(8)]
-    started = time.monotonic()
     await run_cases(cases, target, RunOptions(parallel=4))
-    parallel_s = time.monotonic() - started
+    # overlap is read from the target (conversations open at once), not from wall time,
+    # which a loaded machine stretches for the parallel run as much as for the serial one
     assert target.max_open == 4
     serial_target = FunctionTarget(mantle_echo, delay_s=0.02)
-    started = time.monotonic()
     await run_cases(cases, serial_target, RunOptions(parallel=1))
-    serial_s = time.monotonic() - started
     assert serial_target.max_open == 1
-    assert parallel_s < serial_s * 0.6  # loose: 8 runs × 3 turns × 20 ms, 4 at once
 
 
 async def test_cancellation_writes_finished_runs(tmp_path: Path) -> None:
