@@ -18,7 +18,7 @@ import random
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._people import FIRST_NAMES, LAST_NAMES, Persona
 
@@ -74,6 +74,34 @@ _FOLLOWED = re.compile(
     + r")\s+digits",
     re.I,
 )
+#: A token id a description spells as a prefix and a length of letters and digits ("evt_
+#: followed by 12 characters", "off_ and 10 characters"): what a service hands out.
+_TOKEN = re.compile(
+    r"(?<![\w-])(?P<prefix>[A-Za-z]{1,6}[-_])\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
+    + "|".join(_NUMBERS)
+    + r")\s+(?:alphanumeric\s+)?characters\b",
+    re.I,
+)
+
+
+class TokenShape(NamedTuple):
+    """A token id's shape: its literal prefix and how many letters and digits follow."""
+
+    prefix: str
+    size: int
+
+
+def token_shapes(description: str) -> list[TokenShape]:
+    """The token shapes a description spells out (see `_TOKEN`)."""
+    return [TokenShape(m["prefix"], _count(m)) for m in _TOKEN.finditer(description or "")]
+
+
+def _token(shape: TokenShape, rng: random.Random) -> str:
+    """A token of the shape, in lower-case letters and digits after its prefix."""
+    chars = "abcdefghijklmnopqrstuvwxyz0123456789"
+    return shape.prefix + "".join(rng.choice(chars) for _ in range(shape.size))
+
+
 #: "four-digit PIN", "6-digit code": a secret the user types as that many digits.
 _N_DIGIT = re.compile(r"\b(?P<count>\d{1,2}|" + "|".join(_NUMBERS) + r")[- ]digits?\b", re.I)
 _EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?([^\"”'),;]+)", re.I)
@@ -458,11 +486,18 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     followed = _FOLLOWED.search(spec.description)
     # "The five-digit client number": digits alone, where no prefix or example shapes it
     plain_number = re.search(r"\bnumber\b", words) and not (followed or shaped or example)
+    tokens = token_shapes(spec.description)
+    if tokens:  # "evt_ followed by 12 characters": the service's own token shape
+        return _token(tokens[0], rng)
     if followed:  # "E followed by two digits": the letters belong to the code
         return followed["prefix"].upper() + _digits(rng, _count(followed))
+    id_shaped = shaped is not None and re.search(r"id|number|reference|code|ref|no", name)
+    if id_shaped and shaped is not None and digits and not shaped.group(1).isdigit():
+        # "airport code + SK + five digits (BOSSK12345)": the digits are the example's tail
+        return shaped_like(shaped.group(1), rng)
     if digits and (re.search(r"pin|code|passcode", words) or plain_number):
         return _digits(rng, _count(digits))
-    if shaped and re.search(r"id|number|reference|code|ref|no", name):
+    if id_shaped and shaped is not None:
         return shaped_like(shaped.group(1), rng)
     if example and example.group(1).lstrip()[:1] in "{[":
         return _literal(spec.description, example.start(1))
@@ -493,6 +528,7 @@ __all__ = [
     "span_role",
     "spoken_date",
     "stated_code",
+    "token_shapes",
     "typed_value",
     "wants_time",
     "weekdays_in",

@@ -1,0 +1,58 @@
+"""Values in the project's own forms: an id in the shape the definitions give it, a place
+the user names is a real one, never a test target."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import yaml
+from skill_model_fixtures import generate_offline
+
+from agentflows.drafting.offline._mantle_sandbox import target_fields
+from evalcore.definitions import load_project
+from evalcore.testdata import FieldSpec, typed_value
+from evalcore.testdata._sheet import described_shape
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+def test_a_reference_of_letters_and_digits_keeps_the_examples_letters() -> None:
+    spec = FieldSpec(
+        "report_id",
+        "text",
+        "Baggage report reference, airport code + SK + five digits (BOSSK12345).",
+    )
+    for seed in range(5):
+        value = typed_value(spec, random.Random(seed))
+        assert re.fullmatch(r"BOSSK\d{5}", value), value  # never the five digits alone
+    pin = FieldSpec("door_pin", "text", "Four-digit PIN for the door.")
+    assert re.fullmatch(r"\d{4}", typed_value(pin, random.Random(3)))  # digits stay digits
+
+
+def test_a_token_id_takes_its_prefix_and_length() -> None:
+    description = "Calendar event id from list_events (evt_ followed by 12 characters)."
+    value = typed_value(FieldSpec("event_id", "text", description), random.Random(7))
+    assert re.fullmatch(r"evt_[a-z0-9]{12}", value), value  # never `E-48586`
+    shape = described_shape(description)
+    assert shape is not None and shape.fullmatch(value)
+    assert not shape.fullmatch("E-48586")
+
+
+def test_a_city_a_trip_goes_to_is_no_test_target() -> None:
+    project = load_project(CORPUS / "northstar_exec")
+    assert "travel.destination_city" not in target_fields(project, "travel")
+
+
+def test_a_token_id_the_agent_lists_is_not_a_fact_the_user_knows(tmp_path: Path) -> None:
+    """The calendar's events are listed by the agent (`list_events`): the user picks one
+    it reads out and never quotes an id of another shape."""
+    generate_offline(CORPUS / "northstar_exec", ["calendar"], tmp_path)
+    contexts = [
+        yaml.safe_load(path.read_text(encoding="utf-8"))["scenario"]["simulation_context"]
+        for path in (tmp_path / "cases").rglob("*.yml")
+    ]
+    assert contexts
+    for context in contexts:
+        assert "event id" not in context, context
