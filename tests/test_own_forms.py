@@ -3,6 +3,7 @@ the user names is a real one, never a test target."""
 
 from __future__ import annotations
 
+import csv
 import random
 import re
 from pathlib import Path
@@ -12,7 +13,14 @@ from skill_model_fixtures import generate_offline
 
 from agentflows.drafting.offline._mantle_sandbox import target_fields
 from evalcore.definitions import load_project
-from evalcore.testdata import FieldSpec, typed_value
+from evalcore.testdata import (
+    Collection,
+    DataRecords,
+    FieldSpec,
+    record_limits,
+    typed_value,
+    within,
+)
 from evalcore.testdata._sheet import described_shape
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -56,3 +64,49 @@ def test_a_token_id_the_agent_lists_is_not_a_fact_the_user_knows(tmp_path: Path)
     assert contexts
     for context in contexts:
         assert "event id" not in context, context
+
+
+def _calls(case: dict, tool: str) -> list[dict]:
+    checks = case["scenario"]["goals"].get("assertions", [])
+    return [
+        c["tool_executed"].get("arguments", {})
+        for c in checks
+        if isinstance(c, dict) and c.get("tool_executed", {}).get("tool_name") == tool
+    ]
+
+
+def test_a_number_stays_within_the_limits_of_the_record_it_is_for(tmp_path: Path) -> None:
+    """Hours booked on an instrument stay within its row's `min_hours`/`max_hours` (a
+    confocal takes 1 to 8 hours, a cryo-EM 24 to 48)."""
+    root = CORPUS / "tidewater_core"
+    rows = {r["instrument"]: r for r in csv.DictReader((root / "data/instruments.csv").open())}
+    generate_offline(root, ["instrument_time"], tmp_path)
+    booked = [
+        args
+        for path in (tmp_path / "cases").rglob("*.yml")
+        for args in _calls(yaml.safe_load(path.read_text(encoding="utf-8")), "reserve_instrument")
+        if "hours" in args and args.get("instrument") in rows
+    ]
+    assert len(booked) >= 3
+    for args in booked:
+        row = rows[args["instrument"]]
+        assert float(row["min_hours"]) <= args["hours"] <= float(row["max_hours"]), args
+
+
+def test_limits_are_read_from_the_named_record_only() -> None:
+    records = DataRecords(
+        [
+            Collection(
+                "instruments",
+                (
+                    {"instrument": "confocal", "min_hours": "1", "max_hours": "8"},
+                    {"instrument": "cryo_em", "min_hours": "24", "max_hours": "48"},
+                ),
+            )
+        ]
+    )
+    assert record_limits(records, "hours", ["confocal"]) == (1.0, 8.0)
+    assert record_limits(records, "hours", ["nothing named"]) == (None, None)
+    assert within(11, 1.0, 8.0) == 3  # the same draw maps to the same number inside
+    assert within(5, 1.0, 8.0) == 5
+    assert within(3, 24.0, 48.0) == 28

@@ -28,9 +28,11 @@ from evalcore.testdata import (
     described_shape,
     listed_values,
     names_an_id,
+    record_limits,
     spoken_value,
     stated_code,
     told_value,
+    within,
 )
 
 from ...planning._mantle_phrases import description_phrases, second_person, written_form
@@ -157,6 +159,9 @@ def field_value(
         return None  # the user picks one of those the agent reads out
     value = sheet.value(spec_of(field, defs))
     if field.type in ("int", "float") and isinstance(value, int | float):
+        value = in_the_records_limits(
+            field, sheet, value, [*fixed.values(), *(told_so_far or {}).values()]
+        )
         return on_the_path(defs, field, value)
     if value is None and field.type == "text":
         value = (
@@ -165,6 +170,18 @@ def field_value(
             or told(defs, field, sheet, fixed, asked)
         )
     return value
+
+
+def in_the_records_limits(
+    field: MemoryField, sheet: SheetBuilder, value: float, said: list[Any]
+) -> float:
+    """`value` within the `min_`/`max_` columns the data gives the field in a record the
+    case names (`said`: its values so far; 8 hours at most on the instrument it books)."""
+    low, high = record_limits(sheet.records, field.name, said)
+    kept = within(value, low, high)
+    if kept == value:
+        return value
+    return round(kept) if field.type == "int" else round(kept, 1)
 
 
 def from_the_agents_list(field: MemoryField, sheet: SheetBuilder) -> bool:
