@@ -4,6 +4,7 @@ the user names is a real one, never a test target."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import random
 import re
 from pathlib import Path
@@ -18,10 +19,12 @@ from evalcore.testdata import (
     DataRecords,
     FieldSpec,
     record_limits,
+    spoken_value,
     typed_value,
     within,
 )
 from evalcore.testdata._sheet import described_shape
+from evalcore.testdata._values import draw_day
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -110,3 +113,30 @@ def test_limits_are_read_from_the_named_record_only() -> None:
     assert within(11, 1.0, 8.0) == 3  # the same draw maps to the same number inside
     assert within(5, 1.0, 8.0) == 5
     assert within(3, 24.0, 48.0) == 28
+
+
+def test_a_span_ends_within_the_days_its_description_allows() -> None:
+    """ "At most 7 days after valid_from" with a time of day: the end's day is under seven
+    days after the start's, so no hour of it runs past the limit (never 7 days 7 hours)."""
+    spec = FieldSpec(
+        "valid_until",
+        "text",
+        "When it stops working, MM/DD/YYYY HH:MM, at most 7 days after valid_from.",
+    )
+    start = dt.date(2026, 12, 8)
+    gaps = {(draw_day(spec, random.Random(seed), after=start) - start).days for seed in range(60)}
+    assert gaps and max(gaps) < 7 and min(gaps) >= 1, gaps
+    plain = FieldSpec("return_date", "text", "Return date, MM/DD/YYYY.")
+    assert (
+        max((draw_day(plain, random.Random(s), after=start) - start).days for s in range(60)) == 7
+    )
+
+
+def test_a_quantity_is_said_with_its_unit() -> None:
+    delay = FieldSpec("delay_minutes", "int", "Current delay of the original flight in minutes.")
+    assert spoken_value(24, delay) == "24 minutes"  # never a bare "24"
+    assert spoken_value(1, FieldSpec("hours", "int", "Hours of instrument time.")) == "1 hour"
+    inside = FieldSpec("indoor_temp_f", "int", "Thermostat reading inside the unit in °F.")
+    assert spoken_value(58, inside) == "58°F"
+    assert spoken_value(9, FieldSpec("samples", "int", "How many samples.")) == "9"
+    assert spoken_value(82.4, FieldSpec("refund_amount", "float", "Refund.")) == "$82.40"

@@ -31,9 +31,11 @@ from ._values import (
     reference_day,
     span_role,
     spoken_date,
+    stated_unit,
     token_shapes,
     typed_value,
     weekdays_in,
+    with_unit,
     written_day,
 )
 
@@ -122,9 +124,9 @@ def spoken_value(value: Any, spec: FieldSpec | None = None) -> str:
     if isinstance(value, float):
         if spec is not None and _MONEY.search(spec.text):
             return f"${value:,.2f}"
-        return f"{value:g}"
+        return with_unit(f"{value:g}", stated_unit(spec) if spec is not None else None)
     if isinstance(value, int):
-        return str(value)
+        return with_unit(str(value), stated_unit(spec) if spec is not None else None)
     text = str(value)
     # `not_received` is said "not received"; an upper-case id (`C_GENERAL`) is read out as is
     if (

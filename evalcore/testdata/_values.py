@@ -212,6 +212,21 @@ def span_role(spec: FieldSpec) -> str | None:
     return "start" if words & _SPAN_START else None
 
 
+#: The longest a span may run, as the end's description states it ("at most 7 days after
+#: valid_from", "no more than 14 days").
+_LONGEST = re.compile(
+    r"\b(?:at most|up to|no more than|not more than|within|maximum of|max(?:imum)?)\s+"
+    r"(?P<count>\d{1,3}|" + "|".join(_NUMBERS) + r")\s+days?\b",
+    re.I,
+)
+
+
+def longest_span(description: str) -> int | None:
+    """The most days a span's end may fall after its start, where its description says."""
+    found = _LONGEST.search(description or "")
+    return _count(found) if found else None
+
+
 def draw_day(
     spec: FieldSpec,
     rng: random.Random,
@@ -232,7 +247,9 @@ def draw_day(
         return dt.date(1950, 1, 1) + dt.timedelta(days=rng.randrange(0, 54 * 365))
     if role == "end":
         start = after or ahead + dt.timedelta(days=rng.randrange(2, 22))
-        return max(start, ahead) + dt.timedelta(days=rng.randrange(1, 8))
+        longest = longest_span(spec.description)
+        top = 8 if longest is None else max(2, min(8, longest))
+        return max(start, ahead) + dt.timedelta(days=rng.randrange(1, top))
     if role == "start" or re.search(
         r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words
     ):
@@ -340,6 +357,39 @@ _DURATIONS: dict[str, tuple[int, int]] = {
     **dict.fromkeys(("day", "days"), (1, 14)),
     **dict.fromkeys(("week", "weeks"), (1, 8)),
 }
+
+
+#: The unit a quantity is counted in, as a field's name or its description's first sentence
+#: says it ("delay_minutes", "in minutes", "in Fahrenheit", "41°F"): the first one said.
+_UNIT = re.compile(
+    r"\b(?P<time>minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
+    r"|(?P<f>\bfahrenheit\b|°\s?F\b)|(?P<c>\bcelsius\b|°\s?C\b)",
+    re.I,
+)
+_TIME_UNITS = {"min": "minute", "hr": "hour"}
+
+
+def stated_unit(spec: FieldSpec) -> str | None:
+    """The unit a number field counts in (`minutes`, `hours`, `°F`), else None."""
+    first = (spec.description or "").split(". ")[0]
+    found = _UNIT.search(f"{spec.name.replace('_', ' ')} {first}")
+    if found is None:
+        return None
+    if found["f"]:
+        return "°F"
+    if found["c"]:
+        return "°C"
+    word = found["time"].lower().rstrip("s")
+    return _TIME_UNITS.get(word, word) + "s"
+
+
+def with_unit(number: str, unit: str | None) -> str:
+    """`number` said with its unit (`165 minutes`, `1 hour`, `44.5°F`)."""
+    if unit is None:
+        return number
+    if unit.startswith("°"):
+        return f"{number}{unit}"
+    return f"{number} {unit[:-1] if number == '1' else unit}"
 
 
 def stated_code(description: str) -> re.Pattern[str] | None:
@@ -528,9 +578,11 @@ __all__ = [
     "span_role",
     "spoken_date",
     "stated_code",
+    "stated_unit",
     "token_shapes",
     "typed_value",
     "wants_time",
     "weekdays_in",
+    "with_unit",
     "written_day",
 ]
