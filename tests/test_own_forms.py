@@ -24,7 +24,7 @@ from evalcore.testdata import (
     within,
 )
 from evalcore.testdata._sheet import described_shape
-from evalcore.testdata._values import draw_day
+from evalcore.testdata._values import draw_day, written_day
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -140,3 +140,35 @@ def test_a_quantity_is_said_with_its_unit() -> None:
     assert spoken_value(58, inside) == "58°F"
     assert spoken_value(9, FieldSpec("samples", "int", "How many samples.")) == "9"
     assert spoken_value(82.4, FieldSpec("refund_amount", "float", "Refund.")) == "$82.40"
+
+
+def test_an_address_asked_with_its_postcode_has_one() -> None:
+    spec = FieldSpec(
+        "delivery_address",
+        "text",
+        "Where to deliver the bag in the next three days (home or hotel, with postcode).",
+    )
+    assert re.fullmatch(r"\d+ [A-Z][a-z]+ [A-Z][a-z]+, \d{5}", typed_value(spec, random.Random(2)))
+
+
+def test_a_start_whose_example_has_a_time_is_given_with_one() -> None:
+    spec = FieldSpec(
+        "proposed_start",
+        "text",
+        "Start of the new or moved event, ISO 8601 with offset (2026-12-03T15:00-05:00).",
+    )
+    said = written_day(spec, dt.date(2026, 12, 8), random.Random(1))
+    assert re.fullmatch(r"2026-12-08 \d\d:\d\d", said), said  # never the bare day
+
+
+def test_a_number_the_agent_reads_from_its_tool_is_no_user_fact(tmp_path: Path) -> None:
+    """ "Ask how late the flight is now (set delay_minutes from get_flight_status)": the
+    tool's data knows the delay; a number the user makes up would contradict it."""
+    generate_offline(CORPUS / "skyway_air", ["rebook_flight"], tmp_path)
+    contexts = [
+        yaml.safe_load(path.read_text(encoding="utf-8"))["scenario"]["simulation_context"]
+        for path in (tmp_path / "cases").rglob("*delayed*.yml")
+    ]
+    assert contexts
+    for context in contexts:
+        assert "how late" not in context, context

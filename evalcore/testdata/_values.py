@@ -41,9 +41,10 @@ _FORMATS = (
     (re.compile(r"\bMM-DD-YYYY\b", re.I), "%m-%d-%Y"),
     (re.compile(r"\bMM/YYYY\b", re.I), "%m/%Y"),
 )
-#: A date field whose description asks for the time of day too ("MM/DD/YYYY HH:MM"): a bare
-#: day would leave the user to invent the hour.
-_WITH_TIME = re.compile(r"\bHH:?MM\b", re.I)
+#: A date field whose description asks for the time of day too ("MM/DD/YYYY HH:MM", or an
+#: example with one, "2026-12-03T15:00-05:00"): a bare day would leave the user to invent
+#: the hour.
+_WITH_TIME = re.compile(r"\bHH:?MM\b|\d{4}-\d\d-\d\d[T ]\d\d:\d\d", re.I)
 #: The hours a drawn time of day takes (office hours, on the hour or the half hour).
 _HOURS = tuple(range(9, 18))
 _RELATIVE = re.compile(r"\b(yesterday|today|last (?:week|night)|relative)\b", re.I)
@@ -357,30 +358,29 @@ _DURATIONS: dict[str, tuple[int, int]] = {
     **dict.fromkeys(("day", "days"), (1, 14)),
     **dict.fromkeys(("week", "weeks"), (1, 8)),
 }
+#: The full word of a duration's short form.
+_TIME_UNIT = {"min": "minute", "mins": "minute", "hr": "hour", "hrs": "hour"}
 
 
-#: The unit a quantity is counted in, as a field's name or its description's first sentence
-#: says it ("delay_minutes", "in minutes", "in Fahrenheit", "41°F"): the first one said.
-_UNIT = re.compile(
-    r"\b(?P<time>minutes?|mins?|hours?|hrs?|days?|weeks?)\b"
-    r"|(?P<f>\bfahrenheit\b|°\s?F\b)|(?P<c>\bcelsius\b|°\s?C\b)",
-    re.I,
-)
-_TIME_UNITS = {"min": "minute", "hr": "hour"}
+#: The units a quantity is counted in, by the word a field's name or its description's
+#: first sentence says ("delay_minutes", "in minutes", "in Fahrenheit", "41°F").
+_UNITS = {
+    **{w: f"{_TIME_UNIT.get(w, w).rstrip('s')}s" for w in _DURATIONS},
+    **dict.fromkeys(("fahrenheit", "°f"), "°F"),
+    **dict.fromkeys(("celsius", "°c"), "°C"),
+}
 
 
 def stated_unit(spec: FieldSpec) -> str | None:
-    """The unit a number field counts in (`minutes`, `hours`, `°F`), else None."""
+    """The unit a number field counts in (`minutes`, `hours`, `°F`), the first one its name
+    or description's first sentence says, else None."""
     first = (spec.description or "").split(". ")[0]
-    found = _UNIT.search(f"{spec.name.replace('_', ' ')} {first}")
-    if found is None:
-        return None
-    if found["f"]:
-        return "°F"
-    if found["c"]:
-        return "°C"
-    word = found["time"].lower().rstrip("s")
-    return _TIME_UNITS.get(word, word) + "s"
+    text = f"{spec.name.replace('_', ' ')} {first}".lower().replace("° ", "°")
+    for word in text.replace("°", " °").split():
+        unit = _UNITS.get(word.strip(".,;:()"))
+        if unit is not None:
+            return unit
+    return None
 
 
 def with_unit(number: str, unit: str | None) -> str:
@@ -504,6 +504,10 @@ def _phone(description: str, rng: random.Random) -> str:
     return "".join(next(laid) if c.isdigit() else c for c in layout)
 
 
+#: An address field's description that asks for the postcode with it.
+_POSTCODE = re.compile(r"\b(?:post(?:al)?\s?codes?|zip(?:\s?codes?)?)\b", re.I)
+
+
 def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) -> str | None:
     name = spec.name.lower()
     words = spec.text.lower()
@@ -528,7 +532,7 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         if _OTHER_PERSON.search(name):  # a coworker's or contact's name: never the user's own
             return _other_name(spec, rng, persona)
         return persona.name if "first" not in name else persona.first_name
-    if re.search(r"post_?code|zip", name):
+    if _POSTCODE.search(name.replace("_", " ")):
         return f"{rng.randrange(10000, 99999)}"
     if re.search(r"\btime\b", words) and not re.search(r"\bdate\b", name):
         return rng.choice(("9:30 am", "11:00 am", "2:15 pm", "4:45 pm", "6:00 pm"))
@@ -557,6 +561,8 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return rng.choice(options) if options else None
     if re.search(r"address", name):
         street = rng.choice(("Elm Street", "Harbour Road", "Mill Lane", "Kingsway", "Oak Avenue"))
+        if _POSTCODE.search(spec.description):  # "with postcode": the address is whole
+            return f"{rng.randrange(2, 240)} {street}, {rng.randrange(10000, 99999)}"
         return f"{rng.randrange(2, 240)} {street}"
     if re.search(r"city|town", name):
         return rng.choice(("Leeds", "Porto", "Austin", "Lyon", "Denver", "Utrecht"))

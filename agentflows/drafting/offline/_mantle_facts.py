@@ -172,6 +172,24 @@ def field_value(
     return value
 
 
+def read_from_a_tool(defs: MantleDefinitions, field: MemoryField) -> str | None:
+    """The tool whose answer the skill's prose sets the number field from ("set
+    delay_minutes from get_flight_status"), else None: once that tool has answered, it
+    knows the number, and one the user makes up would contradict the data it reads."""
+    skill = defs.skills.get(field.namespace)
+    if skill is None or field.type not in ("int", "float"):
+        return None
+    tools = defs.tools_for(skill.id)
+    words = [w.strip("`.,;:()") for w in (skill.body or "").split()]
+    for at, word in enumerate(words[1:-2], start=1):
+        if word != field.name or words[at - 1].lower() != "set" or words[at + 1] != "from":
+            continue
+        after = [w.removeprefix("@tool.") for w in words[at + 2 : at + 4] if w != "the"]
+        if after and after[0] in tools:
+            return after[0]
+    return None
+
+
 def in_the_records_limits(
     field: MemoryField, sheet: SheetBuilder, value: float, said: list[Any]
 ) -> float:
