@@ -103,7 +103,7 @@ def test_a_reading_stays_on_the_side_that_keeps_the_case_in_its_skill(tmp_path: 
         for line in scenario["simulation_context"].splitlines():
             fact = line.strip()
             if fact.startswith("- ") and "thermostat" in fact:
-                readings.append(int(fact.rsplit(":", 1)[1]))
+                readings.append(int(fact.rsplit(":", 1)[1].strip().removesuffix("°F")))
     assert readings and all(r >= 55 for r in readings), readings
 
 

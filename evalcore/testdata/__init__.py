@@ -20,6 +20,7 @@ from ._callers import (
     in_good_standing,
 )
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
+from ._limits import record_limits, within
 from ._listed import listed_values
 from ._mismatch import changed_detail, one_detail_off
 from ._months import month_on_record
@@ -84,6 +85,7 @@ __all__ = [
     "people_of",
     "persona_for",
     "record_entries",
+    "record_limits",
     "record_name",
     "record_questions",
     "roles_for",
@@ -97,4 +99,5 @@ __all__ = [
     "total",
     "typed_value",
     "users_word",
+    "within",
 ]

@@ -31,8 +31,11 @@ from ._values import (
     reference_day,
     span_role,
     spoken_date,
+    stated_unit,
+    token_shapes,
     typed_value,
     weekdays_in,
+    with_unit,
     written_day,
 )
 
@@ -46,12 +49,16 @@ _HASHED = re.compile(r"\b[A-Z]{1,6}(?:-(?:[A-Z]{1,6}|#+))*-?#{2,}(?![#\w])")
 
 def described_shape(description: str) -> re.Pattern[str] | None:
     """The id shapes a field's description writes out with `#` for each digit (`OPN-#####`
-    -> `OPN-\\d{5}`; a later part in capitals, `XX` or `YYYY`, stands for any), else None."""
+    -> `OPN-\\d{5}`; a later part in capitals, `XX` or `YYYY`, stands for any), or as a
+    token's prefix and length (`evt_ followed by 12 characters` -> `evt_[A-Za-z0-9]{12}`),
+    else None."""
     shapes = []
     for found in _HASHED.findall(description or ""):
         first, *rest = re.split(r"(-)", found, maxsplit=0)
         parts = [_part(first, literal=True), *(_part(p) for p in rest)]
         shapes.append("".join(parts))
+    for token in token_shapes(description):
+        shapes.append(rf"(?i:{re.escape(token.prefix)})[A-Za-z0-9]{{{token.size}}}")
     return re.compile("|".join(shapes)) if shapes else None
 
 
@@ -117,9 +124,9 @@ def spoken_value(value: Any, spec: FieldSpec | None = None) -> str:
     if isinstance(value, float):
         if spec is not None and _MONEY.search(spec.text):
             return f"${value:,.2f}"
-        return f"{value:g}"
+        return with_unit(f"{value:g}", stated_unit(spec) if spec is not None else None)
     if isinstance(value, int):
-        return str(value)
+        return with_unit(str(value), stated_unit(spec) if spec is not None else None)
     text = str(value)
     # `not_received` is said "not received"; an upper-case id (`C_GENERAL`) is read out as is
     if (

@@ -18,7 +18,7 @@ import random
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._people import FIRST_NAMES, LAST_NAMES, Persona
 
@@ -41,9 +41,10 @@ _FORMATS = (
     (re.compile(r"\bMM-DD-YYYY\b", re.I), "%m-%d-%Y"),
     (re.compile(r"\bMM/YYYY\b", re.I), "%m/%Y"),
 )
-#: A date field whose description asks for the time of day too ("MM/DD/YYYY HH:MM"): a bare
-#: day would leave the user to invent the hour.
-_WITH_TIME = re.compile(r"\bHH:?MM\b", re.I)
+#: A date field whose description asks for the time of day too ("MM/DD/YYYY HH:MM", or an
+#: example with one, "2026-12-03T15:00-05:00"): a bare day would leave the user to invent
+#: the hour.
+_WITH_TIME = re.compile(r"\bHH:?MM\b|\d{4}-\d\d-\d\d[T ]\d\d:\d\d", re.I)
 #: The hours a drawn time of day takes (office hours, on the hour or the half hour).
 _HOURS = tuple(range(9, 18))
 _RELATIVE = re.compile(r"\b(yesterday|today|last (?:week|night)|relative)\b", re.I)
@@ -74,6 +75,34 @@ _FOLLOWED = re.compile(
     + r")\s+digits",
     re.I,
 )
+#: A token id a description spells as a prefix and a length of letters and digits ("evt_
+#: followed by 12 characters", "off_ and 10 characters"): what a service hands out.
+_TOKEN = re.compile(
+    r"(?<![\w-])(?P<prefix>[A-Za-z]{1,6}[-_])\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
+    + "|".join(_NUMBERS)
+    + r")\s+(?:alphanumeric\s+)?characters\b",
+    re.I,
+)
+
+
+class TokenShape(NamedTuple):
+    """A token id's shape: its literal prefix and how many letters and digits follow."""
+
+    prefix: str
+    size: int
+
+
+def token_shapes(description: str) -> list[TokenShape]:
+    """The token shapes a description spells out (see `_TOKEN`)."""
+    return [TokenShape(m["prefix"], _count(m)) for m in _TOKEN.finditer(description or "")]
+
+
+def _token(shape: TokenShape, rng: random.Random) -> str:
+    """A token of the shape, in lower-case letters and digits after its prefix."""
+    chars = "abcdefghijklmnopqrstuvwxyz0123456789"
+    return shape.prefix + "".join(rng.choice(chars) for _ in range(shape.size))
+
+
 #: "four-digit PIN", "6-digit code": a secret the user types as that many digits.
 _N_DIGIT = re.compile(r"\b(?P<count>\d{1,2}|" + "|".join(_NUMBERS) + r")[- ]digits?\b", re.I)
 _EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?([^\"”'),;]+)", re.I)
@@ -184,6 +213,21 @@ def span_role(spec: FieldSpec) -> str | None:
     return "start" if words & _SPAN_START else None
 
 
+#: The longest a span may run, as the end's description states it ("at most 7 days after
+#: valid_from", "no more than 14 days").
+_LONGEST = re.compile(
+    r"\b(?:at most|up to|no more than|not more than|within|maximum of|max(?:imum)?)\s+"
+    r"(?P<count>\d{1,3}|" + "|".join(_NUMBERS) + r")\s+days?\b",
+    re.I,
+)
+
+
+def longest_span(description: str) -> int | None:
+    """The most days a span's end may fall after its start, where its description says."""
+    found = _LONGEST.search(description or "")
+    return _count(found) if found else None
+
+
 def draw_day(
     spec: FieldSpec,
     rng: random.Random,
@@ -204,7 +248,9 @@ def draw_day(
         return dt.date(1950, 1, 1) + dt.timedelta(days=rng.randrange(0, 54 * 365))
     if role == "end":
         start = after or ahead + dt.timedelta(days=rng.randrange(2, 22))
-        return max(start, ahead) + dt.timedelta(days=rng.randrange(1, 8))
+        longest = longest_span(spec.description)
+        top = 8 if longest is None else max(2, min(8, longest))
+        return max(start, ahead) + dt.timedelta(days=rng.randrange(1, top))
     if role == "start" or re.search(
         r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words
     ):
@@ -312,6 +358,38 @@ _DURATIONS: dict[str, tuple[int, int]] = {
     **dict.fromkeys(("day", "days"), (1, 14)),
     **dict.fromkeys(("week", "weeks"), (1, 8)),
 }
+#: The full word of a duration's short form.
+_TIME_UNIT = {"min": "minute", "mins": "minute", "hr": "hour", "hrs": "hour"}
+
+
+#: The units a quantity is counted in, by the word a field's name or its description's
+#: first sentence says ("delay_minutes", "in minutes", "in Fahrenheit", "41°F").
+_UNITS = {
+    **{w: f"{_TIME_UNIT.get(w, w).rstrip('s')}s" for w in _DURATIONS},
+    **dict.fromkeys(("fahrenheit", "°f"), "°F"),
+    **dict.fromkeys(("celsius", "°c"), "°C"),
+}
+
+
+def stated_unit(spec: FieldSpec) -> str | None:
+    """The unit a number field counts in (`minutes`, `hours`, `°F`), the first one its name
+    or description's first sentence says, else None."""
+    first = (spec.description or "").split(". ")[0]
+    text = f"{spec.name.replace('_', ' ')} {first}".lower().replace("° ", "°")
+    for word in text.replace("°", " °").split():
+        unit = _UNITS.get(word.strip(".,;:()"))
+        if unit is not None:
+            return unit
+    return None
+
+
+def with_unit(number: str, unit: str | None) -> str:
+    """`number` said with its unit (`165 minutes`, `1 hour`, `44.5°F`)."""
+    if unit is None:
+        return number
+    if unit.startswith("°"):
+        return f"{number}{unit}"
+    return f"{number} {unit[:-1] if number == '1' else unit}"
 
 
 def stated_code(description: str) -> re.Pattern[str] | None:
@@ -426,6 +504,10 @@ def _phone(description: str, rng: random.Random) -> str:
     return "".join(next(laid) if c.isdigit() else c for c in layout)
 
 
+#: An address field's description that asks for the postcode with it.
+_POSTCODE = re.compile(r"\b(?:post(?:al)?\s?codes?|zip(?:\s?codes?)?)\b", re.I)
+
+
 def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) -> str | None:
     name = spec.name.lower()
     words = spec.text.lower()
@@ -450,7 +532,7 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         if _OTHER_PERSON.search(name):  # a coworker's or contact's name: never the user's own
             return _other_name(spec, rng, persona)
         return persona.name if "first" not in name else persona.first_name
-    if re.search(r"post_?code|zip", name):
+    if _POSTCODE.search(name.replace("_", " ")):
         return f"{rng.randrange(10000, 99999)}"
     if re.search(r"\btime\b", words) and not re.search(r"\bdate\b", name):
         return rng.choice(("9:30 am", "11:00 am", "2:15 pm", "4:45 pm", "6:00 pm"))
@@ -458,11 +540,18 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     followed = _FOLLOWED.search(spec.description)
     # "The five-digit client number": digits alone, where no prefix or example shapes it
     plain_number = re.search(r"\bnumber\b", words) and not (followed or shaped or example)
+    tokens = token_shapes(spec.description)
+    if tokens:  # "evt_ followed by 12 characters": the service's own token shape
+        return _token(tokens[0], rng)
     if followed:  # "E followed by two digits": the letters belong to the code
         return followed["prefix"].upper() + _digits(rng, _count(followed))
+    id_shaped = shaped is not None and re.search(r"id|number|reference|code|ref|no", name)
+    if id_shaped and shaped is not None and digits and not shaped.group(1).isdigit():
+        # "airport code + SK + five digits (BOSSK12345)": the digits are the example's tail
+        return shaped_like(shaped.group(1), rng)
     if digits and (re.search(r"pin|code|passcode", words) or plain_number):
         return _digits(rng, _count(digits))
-    if shaped and re.search(r"id|number|reference|code|ref|no", name):
+    if id_shaped and shaped is not None:
         return shaped_like(shaped.group(1), rng)
     if example and example.group(1).lstrip()[:1] in "{[":
         return _literal(spec.description, example.start(1))
@@ -472,6 +561,8 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return rng.choice(options) if options else None
     if re.search(r"address", name):
         street = rng.choice(("Elm Street", "Harbour Road", "Mill Lane", "Kingsway", "Oak Avenue"))
+        if _POSTCODE.search(spec.description):  # "with postcode": the address is whole
+            return f"{rng.randrange(2, 240)} {street}, {rng.randrange(10000, 99999)}"
         return f"{rng.randrange(2, 240)} {street}"
     if re.search(r"city|town", name):
         return rng.choice(("Leeds", "Porto", "Austin", "Lyon", "Denver", "Utrecht"))
@@ -493,8 +584,11 @@ __all__ = [
     "span_role",
     "spoken_date",
     "stated_code",
+    "stated_unit",
+    "token_shapes",
     "typed_value",
     "wants_time",
     "weekdays_in",
+    "with_unit",
     "written_day",
 ]

@@ -28,9 +28,11 @@ from evalcore.testdata import (
     described_shape,
     listed_values,
     names_an_id,
+    record_limits,
     spoken_value,
     stated_code,
     told_value,
+    within,
 )
 
 from ...planning._mantle_phrases import description_phrases, second_person, written_form
@@ -157,6 +159,9 @@ def field_value(
         return None  # the user picks one of those the agent reads out
     value = sheet.value(spec_of(field, defs))
     if field.type in ("int", "float") and isinstance(value, int | float):
+        value = in_the_records_limits(
+            field, sheet, value, [*fixed.values(), *(told_so_far or {}).values()]
+        )
         return on_the_path(defs, field, value)
     if value is None and field.type == "text":
         value = (
@@ -165,6 +170,36 @@ def field_value(
             or told(defs, field, sheet, fixed, asked)
         )
     return value
+
+
+def read_from_a_tool(defs: MantleDefinitions, field: MemoryField) -> str | None:
+    """The tool whose answer the skill's prose sets the number field from ("set
+    delay_minutes from get_flight_status"), else None: once that tool has answered, it
+    knows the number, and one the user makes up would contradict the data it reads."""
+    skill = defs.skills.get(field.namespace)
+    if skill is None or field.type not in ("int", "float"):
+        return None
+    tools = defs.tools_for(skill.id)
+    words = [w.strip("`.,;:()") for w in (skill.body or "").split()]
+    for at, word in enumerate(words[1:-2], start=1):
+        if word != field.name or words[at - 1].lower() != "set" or words[at + 1] != "from":
+            continue
+        after = [w.removeprefix("@tool.") for w in words[at + 2 : at + 4] if w != "the"]
+        if after and after[0] in tools:
+            return after[0]
+    return None
+
+
+def in_the_records_limits(
+    field: MemoryField, sheet: SheetBuilder, value: float, said: list[Any]
+) -> float:
+    """`value` within the `min_`/`max_` columns the data gives the field in a record the
+    case names (`said`: its values so far; 8 hours at most on the instrument it books)."""
+    low, high = record_limits(sheet.records, field.name, said)
+    kept = within(value, low, high)
+    if kept == value:
+        return value
+    return round(kept) if field.type == "int" else round(kept, 1)
 
 
 def from_the_agents_list(field: MemoryField, sheet: SheetBuilder) -> bool:

@@ -34,6 +34,11 @@ _TARGET_WORDS = frozenset(
         "webhook",
     }
 )
+#: Words of a field's name that make its value a place in the world (`destination_city`):
+#: where a trip goes, never a target a team keeps for tests, so the user names a real one.
+_PLACE_WORDS = frozenset(
+    {"airport", "city", "country", "region", "state", "station", "town", "venue"}
+)
 #: An id of a prefix and words (`C_GENERAL`): the test one keeps the prefix.
 _PREFIXED = re.compile(r"^(?P<prefix>[A-Z]{1,2})_[A-Z0-9_]+$")
 SANDBOX = "sandbox"
@@ -71,7 +76,8 @@ def target_fields(project: Project, skill_id: str) -> list[str]:
             field = skill.memory.get(name)
             if field is None or field.type != "text" or field.enum_values:
                 continue
-            if _TARGET_WORDS & set(name.lower().split("_")):
+            words = set(name.lower().split("_"))
+            if _TARGET_WORDS & words and not _PLACE_WORDS & words:
                 out.append(field.qualified)
     return list(dict.fromkeys(out))
 

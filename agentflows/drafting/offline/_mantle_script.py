@@ -89,6 +89,7 @@ from ._mantle_facts import (
     offers_taken,
     open_outcomes,
     question_answer,
+    read_from_a_tool,
     reported,
     reported_label,
     reported_value,
@@ -428,10 +429,23 @@ class _Writer:
             if note not in self.context.notes:
                 self.context.notes.append(note)
             return label
+        if field_def is not None and self.answered_by_a_tool(field_def):
+            return label  # a number the agent reads from its tool: the user makes none up
         said = spoken(self.defs, ask.field, given)
         if said is not None:
             self.sheet.add(label, said, field=ask.field)
         return label
+
+    def answered_by_a_tool(self, field_def: Any) -> bool:
+        """Whether the tool the prose sets the number field from ran before the walk
+        first writes the field (`get_flight_status` before `delay_minutes`)."""
+        tool = read_from_a_tool(self.defs, field_def)
+        for event in self.script.walk.events if tool is not None else ():
+            if event.kind == "tool" and event.tool == tool:
+                return True
+            if event.kind == "memory" and event.key == field_def.qualified:
+                return False
+        return False
 
     def walk_fields(self) -> list[Any]:
         """The fields the case's walk writes."""
