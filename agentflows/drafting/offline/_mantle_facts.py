@@ -38,6 +38,7 @@ from ...planning._mantle_tools import step_arguments
 from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
 from ._direction import content_stems, value_words
+from ._mantle_branch_phrases import scoped_text, told_phrases
 from ._mantle_list_values import list_value
 from ._mantle_picked import picked_from_offer
 
@@ -275,27 +276,37 @@ def in_own_words(
     skill = defs.skills.get(field.namespace)
     if skill is None:
         return None
-    said = [p for p in description_phrases(skill) if "?" not in p]
-    phrases = [p for p in said if _FIRST_PERSON.search(p)] or said
-    if not phrases:
-        return None
     wanted: set[str] = set()
     unwanted: set[str] = set()
+    scoped: set[str] = set()  # the prose of the case's own values: never a sign of another's
     for key, value in fixed.items():
         field_def = defs.memory_field(key)
         for other in (field_def.enum_values or []) if field_def else [value]:
             stems = _value_stems(defs, skill.body or "", key, other)
+            prose = set(content_stems(scoped_text(skill, key, other)))
             if other == value:
                 wanted |= stems
+                scoped |= prose
             else:
-                unwanted |= stems
-    unwanted -= wanted
+                unwanted |= stems | prose
+    unwanted -= wanted | scoped
+
+    def fit(phrase: str) -> int:
+        said = set(content_stems(phrase))
+        return len(wanted & said) - len(unwanted & said)
+
+    said = [p for p in description_phrases(skill) if "?" not in p]
+    pool = [p for p in said if _FIRST_PERSON.search(p)] or said
     rng = case_rng(sheet.key, f"words:{field.name}")
-    order = rng.sample(phrases, len(phrases))
-    best = max(
-        order,
-        key=lambda p: len(wanted & set(content_stems(p))) - len(unwanted & set(content_stems(p))),
-    )
+    order = rng.sample(pool, len(pool))
+    order += [p for p in rng.sample(said, len(said)) if p not in order]
+    # never a phrase of another branch, nor one that names another of the case's choices
+    # (the oven, for a blender): it tells another story than the case's
+    fitting = {p for p in told_phrases(defs, skill, said, fixed) if fit(p) >= 0}
+    order = [p for p in order if p in fitting]
+    if not order:
+        return None
+    best = max(order, key=fit)
     return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
 
 

@@ -1,0 +1,64 @@
+"""Which of a skill's description examples a case may give as what happened.
+
+A description lists the requests that route to the skill, and not all of them are reports:
+"when is the tech coming" asks about a ticket that already exists, which the prose sends to
+a lookup ("if they ask when a technician is coming, look it up and stop there"), and "why did
+my deploy fail" asks for the diagnose mode. Given as the symptom of a new report, such a
+phrase points a correct agent at the other branch, so the case's facts stop agreeing with
+the path its assertions check. A narrative answer takes only a phrase that tells something
+(not a question) and whose mode, where the description's examples have modes, is the case's;
+the words of the prose an `if:` scopes to another value than the case's ("Ask what they
+have seen (mice, roaches)" under the pest category) tell another story, so that "there are
+mice in the kitchen" is never a lock repair's problem.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.agents.demo import example_modes
+from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions.skill_model import paragraphs
+
+#: Words a spoken question opens with ("when is the tech coming", "where's my bag").
+_ASKING = frozenset(
+    {"when", "where", "what", "why", "how", "who", "which", "whose"}
+    | {"when's", "where's", "what's", "how's", "who's"}
+    | {"is", "are", "was", "were", "can", "could", "do", "does", "did", "will", "would"}
+    | {"has", "have", "should"}
+)
+
+
+def asks(phrase: str) -> bool:
+    """Whether the phrase is a question rather than a statement of what happened."""
+    words = phrase.lower().split()
+    return "?" in phrase or bool(words and words[0] in _ASKING)
+
+
+def told_phrases(
+    defs: MantleDefinitions, skill: Skill, phrases: list[str], fixed: dict[str, Any]
+) -> list[str]:
+    """The phrases a user may give as what happened on the case's branch: statements, and
+    none that the description's examples assign to a mode other than the one `fixed` holds."""
+    modes = example_modes(defs, skill)
+    out = []
+    for phrase in phrases:
+        if asks(phrase):
+            continue
+        wanted = modes.get(phrase, {})
+        if any(key in fixed and fixed[key] != value for key, value in wanted.items()):
+            continue
+        out.append(phrase)
+    return out
+
+
+def scoped_text(skill: Skill, qualified: str, value: Any) -> str:
+    """The prose (the body's and its `instructions:` steps') that an `if:` scopes to
+    `qualified == value`."""
+    tested = re.compile(rf"\b{re.escape(qualified)}\s*==\s*[\"']{re.escape(str(value))}[\"']")
+    texts = [skill.body or ""]
+    texts += [s.target for b in skill.blocks.values() for s in b.steps if s.kind == "instructions"]
+    return " ".join(
+        p.text for t in texts if t for p in paragraphs(t) if tested.search(p.condition or "")
+    )

@@ -1,0 +1,143 @@
+"""A narrative fact (what the equipment is doing, what the problem is) is never a description
+example that asks something, nor one the description's examples give to another mode: such a
+phrase sends a correct agent down another branch than the one the case checks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from agentflows.drafting.offline._mantle_facts import in_own_words
+from evalcore.definitions import load_project
+from evalcore.testdata import SheetBuilder
+
+REPAIR = """\
+---
+name: Broken equipment
+description: >
+  Equipment that stopped working: "the oven won't heat", "grinder 2 is jammed",
+  "when is the tech coming", "is my repair booked".
+---
+
+If they ask when a technician is coming for an existing ticket, look it up and stop there.
+
+Otherwise ask what it is doing (set symptom).
+"""
+
+SHIP = """\
+---
+name: Shipping
+description: >
+  Anything about a deploy: "deploy v2.4.0 to staging", "my deploy of cart-api failed
+  with an error".
+---
+
+Set mode to one of deploy or diagnose, and ask in a sentence what happened (set details).
+
+if: session.ship.mode == "deploy"
+Ask for the environment (staging or prod) and the version tag, then call start_deploy.
+
+if: session.ship.mode == "diagnose"
+Call get_deploy_logs for the failed deploy and summarise the first error.
+"""
+
+
+def _defs(tmp_path: Path, skill_id: str, skill: str, memory: str):
+    files = {
+        "agent.yml": "name: Shop\npersona: You help staff.\n",
+        "integrations.yml": INTEGRATIONS,
+        f"skills/{skill_id}/skill.md": skill,
+        f"skills/{skill_id}/memory.yml": memory,
+    }
+    return load_project(write_project(tmp_path, files)).mantle
+
+
+def test_a_symptom_is_never_a_question_the_description_lists(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    symptom: {type: text, description: What it is doing, in"
+        " their words., llm_settable: true}\n"
+    )
+    defs = _defs(tmp_path, "repair", REPAIR, memory)
+    field = defs.memory_field("repair.symptom")
+    said = {in_own_words(defs, field, SheetBuilder(f"case-{n}", "staff"), {}) for n in range(40)}
+    assert said == {"The oven won't heat.", "Grinder 2 is jammed."}
+
+
+def test_a_narrative_is_never_another_modes_example(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    mode: {type: categorical, enum_values: [deploy, diagnose],"
+        " description: What they want., llm_settable: true}\n"
+        "    details: {type: text, description: What happened in their words.,"
+        " llm_settable: true}\n"
+    )
+    defs = _defs(tmp_path, "ship", SHIP, memory)
+    field = defs.memory_field("ship.details")
+    said = {
+        in_own_words(defs, field, SheetBuilder(f"case-{n}", "staff"), {"ship.mode": "deploy"})
+        for n in range(40)
+    }
+    assert said == {"Deploy v2.4.0 to staging."}
+
+
+def test_a_symptom_never_names_another_choice_of_the_case(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    equipment_type: {type: categorical, enum_values: [oven,"
+        " grinder, blender], description: Which machine., llm_settable: true}\n"
+        "    symptom: {type: text, description: What it is doing, in their words.,"
+        " llm_settable: true}\n"
+    )
+    defs = _defs(tmp_path, "repair", REPAIR, memory)
+    field = defs.memory_field("repair.symptom")
+    for machine, wanted in (("oven", "The oven won't heat."), ("blender", None)):
+        fixed = {"repair.equipment_type": machine}
+        said = {in_own_words(defs, field, SheetBuilder(f"c{n}", "staff"), fixed) for n in range(30)}
+        assert said == {wanted}
+
+
+UNIT = """\
+---
+name: Repair request
+description: >
+  Something in the unit is broken: "there are mice in the kitchen", "my bedroom latch is
+  loose".
+---
+
+Run @block.describe.
+
+:::ordered_block id=describe
+steps:
+  - id: category
+    collect: category
+    utterance: utter_ask_category
+  - id: what
+    collect: problem
+    utterance: utter_ask_problem
+  - id: specifics
+    instructions: |
+      if: @memory.unit.category == "pest"
+      Ask what they have seen (mice, roaches, ants).
+
+      if: @memory.unit.category == "lock_door"
+      Ask which door, and whether the latch or the lock is broken.
+    complete_when: session.unit.problem
+:::
+"""
+
+
+def test_the_words_an_if_scopes_to_another_value_are_another_story(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    category: {type: categorical, enum_values: [pest, lock_door],"
+        " description: Kind of repair., llm_settable: true}\n"
+        "    problem: {type: text, description: What is wrong in their words.,"
+        " llm_settable: true}\n"
+    )
+    defs = _defs(tmp_path, "unit", UNIT, memory)
+    field = defs.memory_field("unit.problem")
+    for category, wanted in (
+        ("pest", "There are mice in the kitchen."),
+        ("lock_door", "My bedroom latch is loose."),
+    ):
+        fixed = {"unit.category": category}
+        said = {in_own_words(defs, field, SheetBuilder(f"c{n}", "staff"), fixed) for n in range(30)}
+        assert said == {wanted}
