@@ -4,13 +4,14 @@ phrase sends a correct agent down another branch than the one the case checks.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
 
-from agentflows.drafting.offline._mantle_facts import in_own_words
+from agentflows.drafting.offline._mantle_facts import field_value, in_own_words
 from evalcore.definitions import load_project
-from evalcore.testdata import SheetBuilder
+from evalcore.testdata import SheetBuilder, load_records
 
 REPAIR = """\
 ---
@@ -141,3 +142,41 @@ def test_the_words_an_if_scopes_to_another_value_are_another_story(tmp_path: Pat
         fixed = {"unit.category": category}
         said = {in_own_words(defs, field, SheetBuilder(f"c{n}", "staff"), fixed) for n in range(30)}
         assert said == {wanted}
+
+
+INCIDENTS = """\
+---
+name: Incidents
+description: >
+  Declaring an incident: "checkout is down".
+---
+
+Ask which service is affected (set service) and one line of what is observed (set summary).
+"""
+
+
+def test_a_summary_names_the_cases_own_service_not_the_examples(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    service: {type: text, description: Catalog name of the"
+        " service., llm_settable: true}\n"
+        "    summary: {type: text, description: 'One observed line, e.g. \"5xx at 12% on"
+        " checkout-api since 09:40 UTC\".', llm_settable: true}\n"
+    )
+    files = {
+        "agent.yml": "name: Platform\npersona: You help engineers.\n",
+        "integrations.yml": INTEGRATIONS,
+        "skills/incidents/skill.md": INCIDENTS,
+        "skills/incidents/memory.yml": memory,
+        "data/services.json": json.dumps(
+            [{"service": "checkout-api", "tier": 1}, {"service": "push-gateway", "tier": 2}]
+        ),
+    }
+    root = write_project(tmp_path, files)
+    defs = load_project(root).mantle
+    sheet = SheetBuilder("case-1", "engineers", load_records(root))
+    field = defs.memory_field("incidents.summary")
+    said = field_value(defs, field, sheet, {}, told_so_far={"incidents.service": "push-gateway"})
+    assert said == "5xx at 12% on push-gateway since 09:40 UTC"
+    # the example's own service keeps its summary as written
+    said = field_value(defs, field, sheet, {}, told_so_far={"incidents.service": "checkout-api"})
+    assert said == "5xx at 12% on checkout-api since 09:40 UTC"

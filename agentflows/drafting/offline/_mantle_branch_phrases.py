@@ -20,6 +20,7 @@ from typing import Any
 from evalcore.agents.demo import example_modes
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.skill_model import paragraphs
+from evalcore.testdata import DataRecords
 
 #: Words a spoken question opens with ("when is the tech coming", "where's my bag").
 _ASKING = frozenset(
@@ -62,3 +63,43 @@ def scoped_text(skill: Skill, qualified: str, value: Any) -> str:
     return " ".join(
         p.text for t in texts if t for p in paragraphs(t) if tested.search(p.condition or "")
     )
+
+
+#: A name of the data's own making (`push-gateway`, `SK480016`), not a word of the language
+#: (`open`, `closed`): hyphenated, dotted or joined with underscores, or holding a digit.
+_NAME = re.compile(r"\w+(?:[-_.]\w+)+|\w*\d\w*")
+
+
+def own_names(records: DataRecords, text: str, values: list[Any]) -> str:
+    """`text` (a field's example, "5xx at 12% on checkout-api since 09:40 UTC") naming the
+    case's own records: a name the project's data holds under the same key as one of the
+    case's `values` (`checkout-api` beside the case's `push-gateway`, both a `service`) is
+    replaced by that value (the first that fits, in one pass), so a push-gateway incident's
+    summary names push-gateway. A text that is itself one name is left as it is."""
+    if not text.strip() or _NAME.fullmatch(text.strip()):
+        return text
+    instead: dict[str, str] = {}
+    for value in values:
+        name = value.strip() if isinstance(value, str) else ""
+        if _NAME.fullmatch(name):
+            for other in _siblings(records, name):
+                instead.setdefault(other, name)
+    found = [o for o in sorted(instead, key=len, reverse=True) if o not in instead.values()]
+    if not found:
+        return text
+    named = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, found)) + r")(?![\w-])")
+    return named.sub(lambda m: instead[m.group()], text)
+
+
+def _siblings(records: DataRecords, value: str) -> set[str]:
+    """The other names the data holds under a key that holds `value`."""
+    out: set[str] = set()
+    for collection in records.collections:
+        keys = {k for r in collection.records for k, v in r.items() if str(v) == value}
+        for key in keys:
+            out |= {
+                str(r[key])
+                for r in collection.records
+                if isinstance(r.get(key), str) and _NAME.fullmatch(r[key]) and r[key] != value
+            }
+    return out

@@ -38,7 +38,7 @@ from ...planning._mantle_tools import step_arguments
 from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
 from ._direction import content_stems, value_words
-from ._mantle_branch_phrases import scoped_text, told_phrases
+from ._mantle_branch_phrases import own_names, scoped_text, told_phrases
 from ._mantle_list_values import list_value
 from ._mantle_picked import picked_from_offer
 
@@ -165,6 +165,10 @@ def field_value(
             or in_own_words(defs, field, sheet, fixed)
             or told(defs, field, sheet, fixed, asked)
         )
+    if isinstance(value, str) and field.type == "text":  # the case's own records, by name
+        given = {**fixed, **(told_so_far or {})}
+        near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
+        value = own_names(sheet.records, value, near + list(given.values()))
     return value
 
 
