@@ -9,6 +9,7 @@ from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
 
+from agentflows.drafting.offline._mantle_branch_phrases import branch_intent
 from agentflows.drafting.offline._mantle_facts import field_value, in_own_words
 from evalcore.definitions import load_project
 from evalcore.testdata import SheetBuilder, load_records
@@ -180,3 +181,28 @@ def test_a_summary_names_the_cases_own_service_not_the_examples(tmp_path: Path) 
     # the example's own service keeps its summary as written
     said = field_value(defs, field, sheet, {}, told_so_far={"incidents.service": "checkout-api"})
     assert said == "5xx at 12% on checkout-api since 09:40 UTC"
+
+
+SAMPLES = """\
+---
+name: Sample drop-off
+description: >
+  Submitting samples to the sequencing, proteomics or metabolomics core.
+---
+
+Ask which core the samples are for (set service) and how many there are.
+"""
+
+
+def test_the_goal_line_names_the_cases_own_branch(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    service: {type: categorical, enum_values: [sequencing,"
+        " proteomics, metabolomics, other], description: Which core., llm_settable: true}\n"
+    )
+    defs = _defs(tmp_path, "samples", SAMPLES, memory)
+    skill = defs.skills["samples"]
+    intent = "want help with submitting samples to the sequencing"  # the list's first item
+    said = branch_intent(skill, intent, {"samples.service": "metabolomics"})
+    assert "metabolomics" in said and "sequencing" not in said
+    assert branch_intent(skill, intent, {"samples.service": "sequencing"}) == intent
+    assert branch_intent(skill, intent, {"samples.service": "other"}) == intent

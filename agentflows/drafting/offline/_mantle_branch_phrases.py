@@ -65,6 +65,9 @@ def scoped_text(skill: Skill, qualified: str, value: Any) -> str:
     )
 
 
+#: Choice values that are words of any request, not the name of a branch.
+_PLAIN = frozenset({"other", "none", "yes", "no", "unknown", "general", "help", "more"})
+
 #: A name of the data's own making (`push-gateway`, `SK480016`), not a word of the language
 #: (`open`, `closed`): hyphenated, dotted or joined with underscores, or holding a digit.
 _NAME = re.compile(r"\w+(?:[-_.]\w+)+|\w*\d\w*")
@@ -103,3 +106,25 @@ def _siblings(records: DataRecords, value: str) -> set[str]:
                 if isinstance(r.get(key), str) and _NAME.fullmatch(r[key]) and r[key] != value
             }
     return out
+
+
+def branch_intent(skill: Skill, intent: str, memory: dict[str, Any]) -> str:
+    """The goal line naming the case's branch: a value of one of the skill's choice fields
+    that the line names (the description's "to the sequencing, proteomics or metabolomics
+    core", cut to its first item) becomes the case's value where its path sets another: a
+    metabolomics case wants help with submitting samples to the metabolomics, never to the
+    sequencing. A value that is a word of any request ("other") is no branch's name."""
+    for field in skill.memory.values():
+        value = memory.get(field.qualified)
+        if field.type != "categorical" or not isinstance(value, str) or not field.enum_values:
+            continue
+        own = value.replace("_", " ")
+        if own in _PLAIN:  # "other" names no branch: the line stays as the skill says it
+            continue
+        for other in field.enum_values:
+            words = str(other).replace("_", " ")
+            if other == value or not isinstance(other, str) or words in _PLAIN:
+                continue
+            named = re.compile(rf"\b{re.escape(words)}\b", re.I)
+            intent = named.sub(lambda _, said=own: said, intent)
+    return intent

@@ -63,6 +63,7 @@ from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
+from ._mantle_branch_phrases import branch_intent
 from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
@@ -711,7 +712,8 @@ class _Writer:
             self.sheet.on_weekdays(self.context.opening)
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
-        self.context.intent = intent_clause(self.defs, skill)
+        intent = intent_clause(self.defs, skill)
+        self.context.intent = branch_intent(skill, intent, self.script.walk.memory)
         if kind == "digression":  # the case asserts the return: the user takes the offer
             self.context.resume = self.resume_task()
         if prelude is not None:
