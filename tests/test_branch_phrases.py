@@ -5,6 +5,7 @@ phrase sends a correct agent down another branch than the one the case checks.""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
@@ -12,7 +13,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 from agentflows.drafting.offline._mantle_branch_phrases import branch_intent
 from agentflows.drafting.offline._mantle_facts import field_value, in_own_words
 from evalcore.definitions import load_project
-from evalcore.testdata import SheetBuilder, load_records
+from evalcore.testdata import Collection, DataRecords, SheetBuilder, load_records
 
 REPAIR = """\
 ---
@@ -206,3 +207,22 @@ def test_the_goal_line_names_the_cases_own_branch(tmp_path: Path) -> None:
     assert "metabolomics" in said and "sequencing" not in said
     assert branch_intent(skill, intent, {"samples.service": "sequencing"}) == intent
     assert branch_intent(skill, intent, {"samples.service": "other"}) == intent
+
+
+def test_of_two_items_on_one_booking_the_one_whose_status_the_branch_names_is_drawn() -> None:
+    bags = Collection(
+        "bag_tags",
+        (
+            {"tag": "SK480015", "pnr": "ZN2KWD", "status": "delivered"},
+            {"tag": "SK480016", "pnr": "ZN2KWD", "status": "missing"},
+        ),
+    )
+    records = DataRecords([bags])
+    for slot in range(4):
+        drawn = records.pick(bags, random.Random(slot), frozenset({"report_missing"}), slot=slot)
+        assert drawn["tag"] == "SK480016"
+    # a branch no status names keeps the draw as it was: both bags, in turn
+    drawn = {
+        records.pick(bags, random.Random(0), frozenset({"track"}), slot=s)["tag"] for s in range(4)
+    }
+    assert drawn == {"SK480015", "SK480016"}

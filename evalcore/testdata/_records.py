@@ -15,7 +15,7 @@ import io
 import json
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -205,7 +205,7 @@ class DataRecords:
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
-            fits = any(v in prefer for v in values)
+            fits = any(v in prefer for v in values) or status_named(record, prefer)
             return 2 * fits + in_standing(record)
 
         own = self.owned(collection.records, linked)
@@ -224,6 +224,18 @@ class DataRecords:
             return pool[rng.randrange(len(pool))]
         start = int(sha256(collection.name.encode()).hexdigest()[:8], 16)
         return pool[(start + slot) % len(pool)]
+
+
+def status_named(record: Mapping[str, Any], values: Iterable[str]) -> bool:
+    """Whether a status of `record` (`status: missing`) is a word of one of the case's
+    values (`report_missing`): of a booking's two bags, the missing one is the one a
+    missing-bag report is about, never the one delivered beside it."""
+    words = {w for v in values for w in re.split(r"[_\W]+", str(v).lower()) if len(w) > 3}
+    return any(
+        isinstance(v, str) and v.strip().lower() in words
+        for k, v in record.items()
+        if {"status", "state"} & set(re.split(r"[_\W]+", k.lower()))
+    )
 
 
 def _id_keys(record: dict[str, Any]) -> list[str]:
