@@ -226,3 +226,29 @@ def test_of_two_items_on_one_booking_the_one_whose_status_the_branch_names_is_dr
         records.pick(bags, random.Random(0), frozenset({"track"}), slot=s)["tag"] for s in range(4)
     }
     assert drawn == {"SK480015", "SK480016"}
+
+
+COUNT = """\
+---
+name: Inventory count
+description: >
+  The daily or weekly stock count, and rent, balance and payments.
+---
+
+Ask which count it is (set kind) and what they want (set topic).
+"""
+
+
+def test_a_goal_line_naming_every_branch_or_a_topic_word_stays(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    kind: {type: categorical, enum_values: [daily, weekly],"
+        " description: Which count., llm_settable: true}\n"
+        "    topic: {type: categorical, enum_values: [balance, pay, receipt],"
+        " description: What they want., llm_settable: true}\n"
+    )
+    defs = _defs(tmp_path, "count", COUNT, memory)
+    skill = defs.skills["count"]
+    both = "want help with the daily or weekly stock count"
+    assert branch_intent(skill, both, {"count.kind": "weekly"}) == both
+    topic = "want help with rent, balance and payments"
+    assert branch_intent(skill, topic, {"count.topic": "receipt"}) == topic

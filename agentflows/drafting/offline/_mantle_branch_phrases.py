@@ -109,22 +109,28 @@ def _siblings(records: DataRecords, value: str) -> set[str]:
 
 
 def branch_intent(skill: Skill, intent: str, memory: dict[str, Any]) -> str:
-    """The goal line naming the case's branch: a value of one of the skill's choice fields
-    that the line names (the description's "to the sequencing, proteomics or metabolomics
-    core", cut to its first item) becomes the case's value where its path sets another: a
-    metabolomics case wants help with submitting samples to the metabolomics, never to the
-    sequencing. A value that is a word of any request ("other") is no branch's name."""
+    """The goal line naming the case's branch: where the line names one value of a choice
+    field of the skill, and that only as the head of the description's list of its values
+    ("to the sequencing, proteomics or metabolomics core", cut to its first item), the
+    case's value takes its place where its path sets another: a metabolomics case wants
+    help with submitting samples to the metabolomics, never to the sequencing. A line that
+    names several ("the daily or weekly count") asks for them all, and one whose word is
+    no list's head ("rent, balance and payments") names the skill's topic: both stay."""
+    description = " ".join((skill.description or "").split())
     for field in skill.memory.values():
         value = memory.get(field.qualified)
         if field.type != "categorical" or not isinstance(value, str) or not field.enum_values:
             continue
-        own = value.replace("_", " ")
-        if own in _PLAIN:  # "other" names no branch: the line stays as the skill says it
+        words = {str(v): str(v).replace("_", " ") for v in field.enum_values}
+        named = [v for v, w in words.items() if re.search(rf"\b{re.escape(w)}\b", intent, re.I)]
+        own = words.get(value, value)
+        if len(named) != 1 or named[0] == value or own in _PLAIN:
             continue
-        for other in field.enum_values:
-            words = str(other).replace("_", " ")
-            if other == value or not isinstance(other, str) or words in _PLAIN:
-                continue
-            named = re.compile(rf"\b{re.escape(words)}\b", re.I)
-            intent = named.sub(lambda _, said=own: said, intent)
+        head = words[named[0]]
+        listed = "|".join(re.escape(w) for v, w in words.items() if v != named[0])
+        if not re.search(
+            rf"\b{re.escape(head)}\s*(?:,|\bor\b)\s*(?:{listed})\b", description, re.I
+        ):
+            continue
+        intent = re.sub(rf"\b{re.escape(head)}\b", lambda _, said=own: said, intent, flags=re.I)
     return intent
