@@ -11,9 +11,14 @@ from pathlib import Path
 from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.drafting.offline._mantle_branch_phrases import branch_intent
-from agentflows.drafting.offline._mantle_facts import field_value, in_own_words
+from agentflows.drafting.offline._mantle_facts import (
+    field_value,
+    in_own_words,
+    offers,
+    offers_passed,
+)
 from evalcore.definitions import load_project
-from evalcore.testdata import Collection, DataRecords, SheetBuilder, load_records
+from evalcore.testdata import Collection, DataRecords, SheetBuilder, by_status, load_records
 
 REPAIR = """\
 ---
@@ -252,3 +257,53 @@ def test_a_goal_line_naming_every_branch_or_a_topic_word_stays(tmp_path: Path) -
     assert branch_intent(skill, both, {"count.kind": "weekly"}) == both
     topic = "want help with rent, balance and payments"
     assert branch_intent(skill, topic, {"count.topic": "receipt"}) == topic
+
+
+BAGS = """\
+---
+name: Baggage
+description: >
+  Checked bags that did not arrive: "my bag did not arrive".
+---
+
+Set mode to one of track or report_missing.
+
+if: session.bags.mode == "report_missing"
+Check trace_bag first; if the bag is already on its way, say so and offer delivery. If
+not, ask for a delivery address (set delivery_address). Then call file_report.
+
+if: session.bags.mode == "track"
+Call trace_bag and say where it is. Offer a callback when it lands.
+"""
+
+
+def test_an_offer_the_path_passes_by_is_not_declined_beside_its_other_side(
+    tmp_path: Path,
+) -> None:
+    memory = (
+        "schema:\n  public:\n    mode: {type: categorical, enum_values: [track,"
+        " report_missing], description: What they need., llm_settable: true}\n"
+        "    delivery_address: {type: text, description: Where to deliver., llm_settable: true}\n"
+    )
+    defs = _defs(tmp_path, "bags", BAGS, memory)
+    skill = defs.skills["bags"]
+    missing = {"bags.mode": "report_missing", "bags.delivery_address": "118 Harbour Road"}
+    assert "whether you want delivery" in offers(skill, missing)
+    assert offers_passed(skill, missing) == ["whether you want delivery"]
+    # on its way (no address asked), the offer is made; an unconditioned offer always is
+    assert offers_passed(skill, {"bags.mode": "report_missing"}) == []
+    assert offers_passed(skill, {"bags.mode": "track"}) == []
+
+
+def test_of_the_tags_a_booking_lists_the_one_the_branch_names_comes_first() -> None:
+    bags = Collection(
+        "bag_tags",
+        (
+            {"tag": "SK480015", "pnr": "ZN2KWD", "status": "delivered"},
+            {"tag": "SK480016", "pnr": "ZN2KWD", "status": "missing"},
+        ),
+    )
+    records = DataRecords([bags])
+    listed = ["SK480015", "SK480016"]
+    assert by_status(records, listed, {"report_missing"}) == ["SK480016", "SK480015"]
+    assert by_status(records, listed, {"report_damaged"}) == listed

@@ -238,6 +238,24 @@ def status_named(record: Mapping[str, Any], values: Iterable[str]) -> bool:
     )
 
 
+def by_status(records: DataRecords, items: list[str], values: Iterable[str]) -> list[str]:
+    """`items` (the bag tags a booking lists), those whose own record in the data (the bag's
+    row of the tag file) has a status named by one of the case's `values` first
+    (`status_named`), else in their order."""
+    wanted = list(values)
+
+    def named(item: str) -> bool:
+        return any(
+            status_named(r, wanted)
+            for c in records.collections
+            for r in c.records
+            if any(isinstance(v, str) and v == item for v in r.values())
+        )
+
+    fits = [i for i in items if named(i)]
+    return fits + [i for i in items if i not in fits]
+
+
 def _id_keys(record: dict[str, Any]) -> list[str]:
     """The keys of `record` that hold an id (`store_id`, `id`)."""
     return [

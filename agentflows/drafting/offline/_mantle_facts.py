@@ -632,6 +632,32 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
     return out
 
 
+def offers_passed(skill: Skill, memory: dict[str, Any]) -> list[str]:
+    """The offers (as `offers` labels them) the case's path passes by: one a sentence makes
+    only under its own condition ("if the bag is already on its way, say so and offer
+    delivery") whose next sentence is the other side ("If not, ask for a delivery address
+    (set delivery_address)") and sets a field the path holds: the agent never makes it,
+    and a "no, thanks" to it beside the address reads as refusing what the path arranges."""
+    parts = sentences(skill.body or "")
+    out: list[str] = []
+    for index, part in enumerate(parts):
+        if part.condition and not holds(part.condition, memory):
+            continue
+        label = _offer_label(part.text)
+        found = _OFFER.search(part.text)
+        if label is None or found is None or " if " not in f" {part.text[: found.start()]}":
+            continue
+        after = parts[index + 1] if index + 1 < len(parts) else None
+        if after is None or after.paragraph != part.paragraph:
+            continue
+        other = after.text.lower()
+        if not other.startswith(("if not", "otherwise", "else")):
+            continue
+        if any(f"set {f.name}" in other and f.qualified in memory for f in skill.memory.values()):
+            out.append(label)
+    return out
+
+
 def _aside(part: Any, parts: list[Any]) -> bool:
     """Whether `part` only suggests something ("refuse and suggest People Ops instead",
     "Suggest Wi-Fi tips") in a paragraph that calls no tool: not a question the user
@@ -837,6 +863,7 @@ __all__ = [
     "named_instead",
     "offers",
     "offers_into",
+    "offers_passed",
     "offers_taken",
     "on_the_path",
     "open_outcomes",

@@ -87,6 +87,7 @@ from ._mantle_facts import (
     named_instead,
     offers,
     offers_into,
+    offers_passed,
     offers_taken,
     open_outcomes,
     question_answer,
@@ -541,8 +542,9 @@ class _Writer:
         known = {f.label for f in self.sheet.sheet.facts}
         made = {e.tool for e in walk.tools() if e.tool and e.skill in (None, walk.skill)}
         taken = set(offers_taken(skill, walk.memory, made)) if answer == DECLINED else set()
+        passed = set(offers_passed(skill, walk.memory))  # the path takes the other side
         for label in offers(skill, walk.memory):
-            if label not in known:
+            if label not in known and label not in passed:
                 self.sheet.add(label, ACCEPTED if label in taken else answer)
 
     def outcome_facts(self, walk: Walk) -> None:
