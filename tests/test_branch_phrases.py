@@ -10,7 +10,7 @@ from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
 
-from agentflows.drafting.offline._mantle_branch_phrases import branch_intent
+from agentflows.drafting.offline._mantle_branch_phrases import branch_intent, handed_values
 from agentflows.drafting.offline._mantle_facts import (
     field_value,
     in_own_words,
@@ -307,3 +307,34 @@ def test_of_the_tags_a_booking_lists_the_one_the_branch_names_comes_first() -> N
     listed = ["SK480015", "SK480016"]
     assert by_status(records, listed, {"report_missing"}) == ["SK480016", "SK480015"]
     assert by_status(records, listed, {"report_damaged"}) == listed
+
+
+HANDOFF = """\
+---
+name: Agent handoff
+description: >
+  The passenger wants a person: "let me talk to someone".
+---
+
+Set topic from what they need, then call transfer_to_agent.
+"""
+
+
+def test_a_hand_off_from_a_skill_takes_the_topic_that_names_it(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    topic: {type: categorical, enum_values: [rebooking, baggage,"
+        " other], description: What they need a person for., llm_settable: true}\n"
+    )
+    files = {
+        "agent.yml": "name: Air\npersona: You help passengers.\n",
+        "integrations.yml": INTEGRATIONS,
+        "skills/agent_handoff/skill.md": HANDOFF,
+        "skills/agent_handoff/memory.yml": memory,
+        "skills/baggage/skill.md": BAGS,
+        "skills/rebook_flight/skill.md": SHIP.replace("Shipping", "Rebook a flight"),
+    }
+    defs = load_project(write_project(tmp_path, files)).mantle
+    handoff = defs.skills["agent_handoff"]
+    topic = "agent_handoff.topic"
+    assert handed_values(handoff, defs.skills["baggage"]) == {topic: "baggage"}
+    assert handed_values(handoff, defs.skills["rebook_flight"]) == {topic: "rebooking"}

@@ -22,6 +22,8 @@ from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.skill_model import paragraphs
 from evalcore.testdata import DataRecords
 
+from ._direction import content_stems
+
 #: Words a spoken question opens with ("when is the tech coming", "where's my bag").
 _ASKING = frozenset(
     {"when", "where", "what", "why", "how", "who", "which", "whose"}
@@ -134,3 +136,26 @@ def branch_intent(skill: Skill, intent: str, memory: dict[str, Any]) -> str:
             continue
         intent = re.sub(rf"\b{re.escape(head)}\b", lambda _, said=own: said, intent, flags=re.I)
     return intent
+
+
+def handed_values(handoff: Skill, source: Skill) -> dict[str, str]:
+    """The hand-off's choices the skill it takes over from names: a topic value whose words
+    are the source skill's id or name (`baggage` from the baggage skill, `rebooking` from
+    rebook_flight), so a passenger who asks for a person about their bags is handed over
+    about bags, not about the topic list's first value."""
+    own = set(content_stems(f"{source.id.replace('_', ' ')} {source.name or ''}"))
+    out: dict[str, str] = {}
+    for field in handoff.memory.values():
+        if field.type != "categorical" or not field.enum_values:
+            continue
+        named = [
+            v
+            for v in field.enum_values
+            if isinstance(v, str)
+            and v not in _PLAIN
+            and (said := set(content_stems(v.replace("_", " "))))
+            and said <= own
+        ]
+        if len(named) == 1:
+            out[field.qualified] = named[0]
+    return out

@@ -63,7 +63,7 @@ from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
-from ._mantle_branch_phrases import branch_intent
+from ._mantle_branch_phrases import branch_intent, handed_values
 from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
@@ -1016,10 +1016,12 @@ class _Writer:
         else:
             self.context.after_first = line
         # a hand-off's own questions (a reason) are the escalation line's: no values drawn
+        source = self.defs.skills[self.script.behavior.source]
+        handed = handed_values(self.defs.skills[str(spec["skill"])], source)
         handoff = walk_skill(
             self.project,
             str(spec["skill"]),
-            Setup(memory={**self.script.seeds}, entry="escalation", context=line),
+            Setup(values=handed, memory={**self.script.seeds}, entry="escalation", context=line),
         )
         self.script.other = handoff
         for ask in handoff.asks:
