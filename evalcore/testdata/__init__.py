@@ -25,7 +25,7 @@ from ._listed import listed_values
 from ._mismatch import changed_detail, one_detail_off
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
-from ._records import Collection, DataRecords, load_records, record_name
+from ._records import Collection, DataRecords, by_status, load_records, record_name
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
@@ -59,6 +59,7 @@ __all__ = [
     "branch_facts",
     "branch_fit",
     "built_in_phones",
+    "by_status",
     "caller_for",
     "caller_ids",
     "callers_in",

@@ -15,7 +15,7 @@ import io
 import json
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -205,7 +205,7 @@ class DataRecords:
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
-            fits = any(v in prefer for v in values)
+            fits = any(v in prefer for v in values) or status_named(record, prefer)
             return 2 * fits + in_standing(record)
 
         own = self.owned(collection.records, linked)
@@ -224,6 +224,36 @@ class DataRecords:
             return pool[rng.randrange(len(pool))]
         start = int(sha256(collection.name.encode()).hexdigest()[:8], 16)
         return pool[(start + slot) % len(pool)]
+
+
+def status_named(record: Mapping[str, Any], values: Iterable[str]) -> bool:
+    """Whether a status of `record` (`status: missing`) is a word of one of the case's
+    values (`report_missing`): of a booking's two bags, the missing one is the one a
+    missing-bag report is about, never the one delivered beside it."""
+    words = {w for v in values for w in re.split(r"[_\W]+", str(v).lower()) if len(w) > 3}
+    return any(
+        isinstance(v, str) and v.strip().lower() in words
+        for k, v in record.items()
+        if {"status", "state"} & set(re.split(r"[_\W]+", k.lower()))
+    )
+
+
+def by_status(records: DataRecords, items: list[str], values: Iterable[str]) -> list[str]:
+    """`items` (the bag tags a booking lists), those whose own record in the data (the bag's
+    row of the tag file) has a status named by one of the case's `values` first
+    (`status_named`), else in their order."""
+    wanted = list(values)
+
+    def named(item: str) -> bool:
+        return any(
+            status_named(r, wanted)
+            for c in records.collections
+            for r in c.records
+            if any(isinstance(v, str) and v == item for v in r.values())
+        )
+
+    fits = [i for i in items if named(i)]
+    return fits + [i for i in items if i not in fits]
 
 
 def _id_keys(record: dict[str, Any]) -> list[str]:

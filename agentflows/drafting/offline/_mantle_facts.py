@@ -40,6 +40,7 @@ from ...planning._mantle_tools import step_arguments
 from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
 from ._direction import content_stems, value_words
+from ._mantle_branch_phrases import own_names, scoped_text, told_phrases
 from ._mantle_list_values import list_value
 from ._mantle_picked import picked_from_offer
 
@@ -169,6 +170,10 @@ def field_value(
             or in_own_words(defs, field, sheet, fixed)
             or told(defs, field, sheet, fixed, asked)
         )
+    if isinstance(value, str) and field.type == "text":  # the case's own records, by name
+        given = {**fixed, **(told_so_far or {})}
+        near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
+        value = own_names(sheet.records, value, near + list(given.values()))
     return value
 
 
@@ -310,27 +315,37 @@ def in_own_words(
     skill = defs.skills.get(field.namespace)
     if skill is None:
         return None
-    said = [p for p in description_phrases(skill) if "?" not in p]
-    phrases = [p for p in said if _FIRST_PERSON.search(p)] or said
-    if not phrases:
-        return None
     wanted: set[str] = set()
     unwanted: set[str] = set()
+    scoped: set[str] = set()  # the prose of the case's own values: never a sign of another's
     for key, value in fixed.items():
         field_def = defs.memory_field(key)
         for other in (field_def.enum_values or []) if field_def else [value]:
             stems = _value_stems(defs, skill.body or "", key, other)
+            prose = set(content_stems(scoped_text(skill, key, other)))
             if other == value:
                 wanted |= stems
+                scoped |= prose
             else:
-                unwanted |= stems
-    unwanted -= wanted
+                unwanted |= stems | prose
+    unwanted -= wanted | scoped
+
+    def fit(phrase: str) -> int:
+        said = set(content_stems(phrase))
+        return len(wanted & said) - len(unwanted & said)
+
+    said = [p for p in description_phrases(skill) if "?" not in p]
+    pool = [p for p in said if _FIRST_PERSON.search(p)] or said
     rng = case_rng(sheet.key, f"words:{field.name}")
-    order = rng.sample(phrases, len(phrases))
-    best = max(
-        order,
-        key=lambda p: len(wanted & set(content_stems(p))) - len(unwanted & set(content_stems(p))),
-    )
+    order = rng.sample(pool, len(pool))
+    order += [p for p in rng.sample(said, len(said)) if p not in order]
+    # never a phrase of another branch, nor one that names another of the case's choices
+    # (the oven, for a blender): it tells another story than the case's
+    fitting = {p for p in told_phrases(defs, skill, said, fixed) if fit(p) >= 0}
+    order = [p for p in order if p in fitting]
+    if not order:
+        return None
+    best = max(order, key=fit)
     return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
 
 
@@ -652,6 +667,32 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
     return out
 
 
+def offers_passed(skill: Skill, memory: dict[str, Any]) -> list[str]:
+    """The offers (as `offers` labels them) the case's path passes by: one a sentence makes
+    only under its own condition ("if the bag is already on its way, say so and offer
+    delivery") whose next sentence is the other side ("If not, ask for a delivery address
+    (set delivery_address)") and sets a field the path holds: the agent never makes it,
+    and a "no, thanks" to it beside the address reads as refusing what the path arranges."""
+    parts = sentences(skill.body or "")
+    out: list[str] = []
+    for index, part in enumerate(parts):
+        if part.condition and not holds(part.condition, memory):
+            continue
+        label = _offer_label(part.text)
+        found = _OFFER.search(part.text)
+        if label is None or found is None or " if " not in f" {part.text[: found.start()]}":
+            continue
+        after = parts[index + 1] if index + 1 < len(parts) else None
+        if after is None or after.paragraph != part.paragraph:
+            continue
+        other = after.text.lower()
+        if not other.startswith(("if not", "otherwise", "else")):
+            continue
+        if any(f"set {f.name}" in other and f.qualified in memory for f in skill.memory.values()):
+            out.append(label)
+    return out
+
+
 def _aside(part: Any, parts: list[Any]) -> bool:
     """Whether `part` only suggests something ("refuse and suggest People Ops instead",
     "Suggest Wi-Fi tips") in a paragraph that calls no tool: not a question the user
@@ -857,6 +898,7 @@ __all__ = [
     "named_instead",
     "offers",
     "offers_into",
+    "offers_passed",
     "offers_taken",
     "on_the_path",
     "open_outcomes",

@@ -25,7 +25,7 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
-from evalcore.testdata import SheetBuilder, own_key, stated_code
+from evalcore.testdata import SheetBuilder, by_status, own_key, stated_code
 
 from ._direction import value_words
 from ._mantle_facts import field_value, is_internal, spec_of
@@ -180,11 +180,14 @@ def own_value(field: MemoryField, sheet: SheetBuilder) -> str | None:
     invented one."""
     shape = id_shape(field.description or "")
     held = [(n, r) for n, r in sheet.sheet.records.items() if "#" not in n]  # not a role's
+    listed: list[str] = []
     for _, record in held if shape is not None else ():
         for value in record.values():
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, str) and shape is not None and shape.fullmatch(item.strip()):
-                    return item.strip()
+                    listed.append(item.strip())
+    if listed:  # of a booking's two bags, the one whose status the case's branch names
+        return by_status(sheet.records, listed, sheet.prefer)[0]
     head, _, tail = field.name.partition("_")
     for name, record in held:
         key = own_key(record, field.name, name)

@@ -63,6 +63,7 @@ from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
+from ._mantle_branch_phrases import branch_intent, handed_values
 from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
@@ -86,6 +87,7 @@ from ._mantle_facts import (
     named_instead,
     offers,
     offers_into,
+    offers_passed,
     offers_taken,
     open_outcomes,
     question_answer,
@@ -554,8 +556,9 @@ class _Writer:
         known = {f.label for f in self.sheet.sheet.facts}
         made = {e.tool for e in walk.tools() if e.tool and e.skill in (None, walk.skill)}
         taken = set(offers_taken(skill, walk.memory, made)) if answer == DECLINED else set()
+        passed = set(offers_passed(skill, walk.memory))  # the path takes the other side
         for label in offers(skill, walk.memory):
-            if label not in known:
+            if label not in known and label not in passed:
                 self.sheet.add(label, ACCEPTED if label in taken else answer)
 
     def outcome_facts(self, walk: Walk) -> None:
@@ -725,7 +728,8 @@ class _Writer:
             self.sheet.on_weekdays(self.context.opening)
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
-        self.context.intent = intent_clause(self.defs, skill)
+        intent = intent_clause(self.defs, skill)
+        self.context.intent = branch_intent(skill, intent, self.script.walk.memory)
         if kind == "digression":  # the case asserts the return: the user takes the offer
             self.context.resume = self.resume_task()
         if prelude is not None:
@@ -1026,10 +1030,12 @@ class _Writer:
         else:
             self.context.after_first = line
         # a hand-off's own questions (a reason) are the escalation line's: no values drawn
+        source = self.defs.skills[self.script.behavior.source]
+        handed = handed_values(self.defs.skills[str(spec["skill"])], source)
         handoff = walk_skill(
             self.project,
             str(spec["skill"]),
-            Setup(memory={**self.script.seeds}, entry="escalation", context=line),
+            Setup(values=handed, memory={**self.script.seeds}, entry="escalation", context=line),
         )
         self.script.other = handoff
         for ask in handoff.asks:
