@@ -30,7 +30,14 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
-from evalcore.simulator import CHANCE_NOTE, CLOSING, ContextFact, CueLine, opening_line
+from evalcore.simulator import (
+    CHANCE_NOTE,
+    CLOSING,
+    ContextFact,
+    CueLine,
+    FollowUp,
+    opening_line,
+)
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
     Caller,
@@ -904,17 +911,15 @@ class _Writer:
             for f in self.sheet.sheet.facts
         ]
         wrong_line = value_line(self.defs, qualified, wrong)
+        meant = _lower_first(fixed, written_form(self.defs, right))
         if spec["mode"] == "same_turn":
-            line = (
-                f"{wrong_line} Sorry, I mean {_lower_first(fixed, written_form(self.defs, right))}"
-            )
+            line = f"{wrong_line} Sorry, I mean {meant}"
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
             return
+        # the wrong answer is taken first; the fix comes on the agent's next turn, whatever
+        # it says then (on the wrong value's branch, its question is not the right path's)
         self.context.cues.append(CueLine(self.cue(asks[at]), wrong_line))
-        following = asks[at + 1]
-        self.context.cues.append(
-            CueLine(self.cue(following), f"Sorry, I got that wrong. {fixed}", first=True)
-        )
+        self.context.follow_ups.append(FollowUp(wrong_line, f"Sorry, I meant {meant}"))
 
     def ambiguity(self, asks: list[Ask]) -> None:
         """The first answer to the choice fits two values; the fact answers the agent's
