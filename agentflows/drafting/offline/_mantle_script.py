@@ -132,6 +132,7 @@ from ._mantle_seeds import (
     unset_channel_values,
 )
 from ._mantle_testdata import detail_name, unrelated_for
+from ._mantle_up_front import asks_one_request, case_values, names_the_job, plain_value
 
 #: Values of a choice that pick nothing (the user who asks for a mode wants one that is on).
 _NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", "no"})
@@ -851,7 +852,10 @@ class _Writer:
         # one line for all of them reads as one case written many times
         phrases = activation_phrases(self.defs, opener)
         self.context.opening = phrases[(self.sheet.slot or 0) % len(phrases)]
-        if not self.context.before_end:
+        if self.script.kind == "out_of_order" and not prelude.asks and not self.context.after_first:
+            # details up front: the task's first message, right after the sign-in
+            self.context.after_first = request
+        elif not self.context.before_end:
             self.context.before_end = request
 
     def persona(self) -> str:
@@ -877,12 +881,25 @@ class _Writer:
         skill = self.defs.skills[self.script.behavior.source]
         text = activation_phrase(self.defs, skill)
         given = {**(self.facts.get("given") or {}), **self.requested()}
+        # one request: no phrase states another value the case fixes, or asks another job
+        values = case_values(skill, self.script.walk.memory, given)
+        one = lambda said: asks_one_request(self.defs, skill, values, said)  # noqa: E731
         for phrase, named in [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]:
-            if named and all(given.get(k) == v for k, v in named.items()):
+            if (
+                named
+                and all(given.get(k) == v for k, v in named.items())
+                and names_the_job(self.defs, skill, given, named)
+                and one(phrase)
+            ):
                 text = phrase
                 given = {k: v for k, v in given.items() if k not in named}
                 break
-        answers = [self.stated(k, v) for k, v in given.items()]
+        if not one(text) and one(opening_line(intent_clause(self.defs, skill))):
+            text = opening_line(intent_clause(self.defs, skill))
+        answers = [
+            said if one(said) else plain_value(written_form(self.defs, v) or value_words(v))
+            for said, v in ((self.stated(k, v), v) for k, v in given.items())
+        ]
         return " ".join([without_month(text), *answers])
 
     def stated(self, qualified: str, value: Any) -> str:
