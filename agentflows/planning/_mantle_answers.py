@@ -119,7 +119,8 @@ class AnswerBehaviors(PlannerBase):
         if len(values) < 2:
             return []
         ask_index = next(i for i, a in enumerate(walk.asks) if a.field == qualified)
-        if qualified not in routing:
+        follows = ask_index + 1 < len(walk.asks)
+        if follows and qualified not in routing:
             wrong, right = values[0], values[1]
         else:
             # a catch-all ("other") is nothing a caller corrects to: a real value
