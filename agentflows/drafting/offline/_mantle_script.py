@@ -881,14 +881,19 @@ class _Writer:
         skill = self.defs.skills[self.script.behavior.source]
         text = activation_phrase(self.defs, skill)
         given = {**(self.facts.get("given") or {}), **self.requested()}
-        # one request: no phrase states another value the case fixes, or asks another job
+        # details up front: one request, no phrase states another value the case fixes or
+        # asks another job (`_mantle_up_front`)
         values = case_values(skill, self.script.walk.memory, given)
-        one = lambda said: asks_one_request(self.defs, skill, values, said)  # noqa: E731
+        up_front = self.script.kind == "out_of_order"
+
+        def one(said: str) -> bool:
+            return not up_front or asks_one_request(self.defs, skill, values, said)
+
         for phrase, named in [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]:
             if (
                 named
                 and all(given.get(k) == v for k, v in named.items())
-                and names_the_job(self.defs, skill, given, named)
+                and (not up_front or names_the_job(self.defs, skill, given, named))
                 and one(phrase)
             ):
                 text = phrase
