@@ -526,12 +526,13 @@ def test_the_hand_off_skills_own_case_gives_a_reason(utility: Path) -> None:
 
 
 def test_a_correction_of_a_routing_answer_comes_a_turn_later(utility: Path) -> None:
-    """The wrong place is said, stored and routed on; the fix comes at the next question,
-    so the case tests a correction of stored memory, not one message's parsing."""
+    """The wrong place is said, stored and routed on; the fix comes on the agent's next
+    turn, so the case tests a correction of stored memory, not one message's parsing."""
     context = context_of(utility, "report_leak", "correction")
     lines = [c.line for c in context.cues]
-    assert len(lines) == 2 and "Sorry" not in lines[0], lines
-    assert lines[1].startswith("Sorry, I got that wrong."), lines
+    assert len(lines) == 1 and "Sorry" not in lines[0], lines
+    assert [f.after for f in context.follow_ups] == lines, context.follow_ups
+    assert context.follow_ups[0].line.startswith("Sorry, I meant "), context.follow_ups
 
 
 def test_a_draft_to_approve_before_a_gated_tool_gets_an_approval_line(utility: Path) -> None:
@@ -551,14 +552,14 @@ def test_a_choice_the_prose_asks_by_its_noun_has_an_answer(utility: Path) -> Non
     )
 
 
-def test_a_routing_answer_whose_paths_part_is_corrected_in_one_message(utility: Path) -> None:
-    """A reading and a replacement ask different next questions: a fix said at the next
-    question would answer the wrong path's question, so it comes with the wrong value."""
+def test_a_routing_answer_whose_paths_part_is_corrected_on_the_next_turn(utility: Path) -> None:
+    """A reading and a replacement ask different next questions: the fix is said on the
+    agent's next turn whatever it asks then (the wrong path's question), never in the same
+    message as the wrong value."""
     context = context_of(utility, "meter_visit", "correction")
-    assert [c.line for c in context.cues if "Sorry" in c.line] == [c.line for c in context.cues], (
-        context.cues
-    )
-    assert len(context.cues) == 1 and "Sorry, I mean" in context.cues[0].line
+    assert len(context.cues) == 1 and "Sorry" not in context.cues[0].line, context.cues
+    assert [f.after for f in context.follow_ups] == [context.cues[0].line]
+    assert "Sorry, I meant" in context.follow_ups[0].line
 
 
 def test_a_listed_code_is_written_the_way_the_project_writes_it(tmp_path: Path) -> None:

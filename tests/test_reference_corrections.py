@@ -1,7 +1,7 @@
 """A message that takes back an earlier answer corrects that answer, whatever is asked now:
 "Sorry, I got that wrong. Scrub trousers." at the size question changes the item and asks
 the size again; it is never taken as the size (a free-text field accepts any words). A
-drafted correction said at a read-back is said when the agent asks to confirm, and a value
+drafted correction said on the agent's next turn (a read-back) is heard there, and a value
 written in digits is heard in words."""
 
 from __future__ import annotations
@@ -138,7 +138,8 @@ def test_a_correction_at_a_read_back_is_said_when_the_agent_asks_to_confirm(
     tmp_path: Path,
 ) -> None:
     """The ask after the corrected one is a yes/no the agent fills by reading the details
-    back ("Is that all correct?"): the correction is said there, so the case verifies."""
+    back ("Is that all correct?"): the correction is said on that turn, so the case
+    verifies."""
     files = {
         **{k: v for k, v in FILES.items() if not k.startswith("skills/")},
         "skills/plan/skill.md": PLAN,
@@ -158,7 +159,108 @@ def test_a_correction_at_a_read_back_is_said_when_the_agent_asks_to_confirm(
     behaviors = {b.case: b for b in plan_source(project, "mantle", "plan", None).behaviors}
     data = draft_mantle(DraftContext(project, "mantle", behaviors["correction"]))
     context = data["scenario"]["simulation_context"]
-    assert "When the agent asks you to confirm the first time, say instead" in context
+    assert "When the agent next speaks after you say" in context
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "correction.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    report = asyncio.run(mutate(collect_cases([folder], project=root), root, only=[]))
+    assert report.reference == {"correction": "passed"}
+
+
+PARCEL = """\
+---
+name: Parcel help
+description: Tracking a parcel, "where is my parcel".
+---
+
+:::ordered_block id=main
+steps:
+  - id: ask_carrier
+    collect: carrier
+    utterance: utter_ask_carrier
+    next:
+      - if: session.parcel.carrier == "rapid"
+        then: ask_code
+      - else: ask_postcode
+  - id: ask_code
+    collect: tracking_code
+    utterance: utter_ask_code
+    next: look_up
+  - id: ask_postcode
+    collect: postcode
+    utterance: utter_ask_postcode
+    next: look_up
+  - id: look_up
+    execute_tool: track_parcel
+    parameters:
+      carrier: session.parcel.carrier
+  - id: END
+:::
+"""
+
+PARCEL_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Track the parcel with its carrier.")
+async def track_parcel(carrier: str, context: ToolContext = None):
+    """Track it."""
+    return {"status": "on its way"}
+'''
+
+PARCEL_FILES = {
+    **{k: v for k, v in FILES.items() if not k.startswith("skills/")},
+    "skills/parcel/skill.md": PARCEL,
+    "skills/parcel/tools.py": PARCEL_TOOLS,
+    "skills/parcel/memory.yml": (
+        "schema:\n  public:\n    carrier:\n      type: categorical\n"
+        "      enum_values: [rapid, northpost]\n      description: The carrier.\n"
+        "    tracking_code:\n      type: text\n      description: Rapid's tracking code.\n"
+        "    postcode:\n      type: text\n      description: The delivery postcode.\n"
+    ),
+    "skills/parcel/responses.yml": (
+        "responses:\n"
+        "  utter_ask_carrier:\n    - text: Which carrier, Rapid or Northpost?\n"
+        "  utter_ask_code:\n    - text: What is the Rapid tracking code?\n"
+        "  utter_ask_postcode:\n    - text: What is the delivery postcode?\n"
+    ),
+}
+
+
+def test_a_correction_of_a_value_the_block_routed_on_takes_the_right_branch(
+    tmp_path: Path,
+) -> None:
+    """Rapid asks for a code, Northpost for the postcode: corrected at Rapid's question, the
+    block goes on from the carrier's step, so the postcode is asked and the tool takes the
+    corrected carrier."""
+    root = write_project(tmp_path / "parcels", PARCEL_FILES)
+    lines = ["Where is my parcel?", "Rapid.", "Sorry, I meant Northpost.", "EH1 1AA"]
+    assert _writes(root, lines) == [
+        ("parcel.carrier", "rapid"),
+        ("parcel.carrier", "northpost"),
+        ("parcel.postcode", "EH1 1AA"),
+    ]
+
+
+def test_a_correction_case_on_a_routing_field_corrects_a_turn_later_and_verifies(
+    tmp_path: Path,
+) -> None:
+    """The wrong carrier is answered and stored; the fix comes on the agent's next turn (the
+    wrong branch's question), and the drafted case passes against the reference agent."""
+    root = write_project(tmp_path / "parcels", PARCEL_FILES)
+    project = load_project(root)
+    behaviors = {b.case: b for b in plan_source(project, "mantle", "parcel", None).behaviors}
+    case = behaviors["correction"]
+    assert case.facts["correction"]["mode"] == "next_turn"
+    data = draft_mantle(DraftContext(project, "mantle", case))
+    assert "When the agent next speaks after you say" in data["scenario"]["simulation_context"]
+    wrong, right = case.facts["correction"]["from"], case.facts["correction"]["to"]
+    assert {
+        "memory_was_set": [
+            {"name": "parcel.carrier", "value": wrong},
+            {"name": "parcel.carrier", "value": right},
+        ]
+    } in data["scenario"]["goals"]["assertions"]
     folder = tmp_path / "cases"
     folder.mkdir()
     (folder / "correction.yml").write_text(yaml.safe_dump(data, sort_keys=False))

@@ -379,3 +379,38 @@ async def test_after_a_digression_an_offer_to_go_back_is_taken():
 )
 def test_first_person_makes_a_you_that_does_something_i(said: str, own: str) -> None:
     assert first_person(said) == own
+
+
+CORRECTED = CONTEXT.replace(
+    "When the agent reads",
+    'When the agent asks what was damaged, say instead: "The trailer."\n'
+    'When the agent next speaks after you say "The trailer.", say: "Sorry, I meant the van."\n'
+    "When the agent reads",
+)
+
+
+def test_a_follow_up_line_round_trips():
+    parsed = parse_fact_context(CORRECTED)
+    assert [(f.after, f.line) for f in parsed.follow_ups] == [
+        ("The trailer.", "Sorry, I meant the van.")
+    ]
+    assert parsed.render() == CORRECTED
+
+
+async def test_a_correction_comes_on_the_agents_next_turn_whatever_it_says():
+    said = await converse(
+        simulator(CORRECTED),
+        [
+            "What was damaged?",
+            "Got it, the trailer. When did it happen?",
+            "Thanks. When did it happen?",
+            "And what was damaged?",
+        ],
+    )
+    # the wrong answer is taken first; the fix comes instead of the next answer, once
+    assert [m for m, _ in said[1:]] == [
+        "The trailer.",
+        "Sorry, I meant the van.",
+        "03/14/2026",
+        "van",
+    ]

@@ -87,22 +87,18 @@ class AnswerBehaviors(PlannerBase):
             ]
         return []
 
-    def _next_ask_alike(self, qualified: str, at: int, wrong: Any, right: Any) -> bool:
-        """Whether the question after the one at `at` is the same with either value: a
-        correction said there is heard on the path it belongs to."""
-        after = []
-        for value in (wrong, right):
-            asks = self.walk({"values": {**self.base, qualified: value}}).asks
-            after.append(asks[at + 1].field if at + 1 < len(asks) else None)
-        return after[0] is not None and after[0] == after[1]
+    def _asks_after(self, qualified: str, at: int, wrong: Any) -> bool:
+        """Whether the agent, having taken the wrong value at the ask `at`, asks something
+        more of this skill: the turn the correction is said at."""
+        asks = self.walk({"values": {**self.base, qualified: wrong}}).asks
+        return at + 1 < len(asks) and asks[at + 1].skill == self.skill.id
 
     def correction(self, elements: list[str]) -> list[Behavior]:
-        """The customer corrects an answer in a later turn, once the wrong one is stored (at
-        the next question); for a field the path routes on, only where both values lead to
-        the same next question and it is asked in words, not a block's `collect` (the
-        correction is said there and the path goes on; where the wrong value leads elsewhere
-        or a block routes on it as soon as it is recorded, it comes in the same turn), and in
-        the same turn where no question follows to say it at."""
+        """The customer corrects an answer on the agent's next turn, once the wrong one is
+        stored and the agent has gone on with it (for a field the path routes on, on the
+        wrong value's path: the runtime takes the block back to the corrected value's
+        branch); in the same turn only where the agent, having taken the wrong value, asks
+        nothing more of the skill to say it at."""
         walk = self.walk({"values": self.base})
         # an answer the agent may never ask for is none a correct agent must take back
         optional = optional_fields(self.project, self.skill.id)
@@ -124,8 +120,7 @@ class AnswerBehaviors(PlannerBase):
             return []
         ask_index = next(i for i, a in enumerate(walk.asks) if a.field == qualified)
         follows = ask_index + 1 < len(walk.asks)
-        mode = "next_turn" if follows and qualified not in routing else "same_turn"
-        if mode == "next_turn":
+        if follows and qualified not in routing:
             wrong, right = values[0], values[1]
         else:
             # a catch-all ("other") is nothing a caller corrects to: a real value
@@ -136,14 +131,8 @@ class AnswerBehaviors(PlannerBase):
             groups = value_groups(self.skill, field)
             own = next((g for g in groups if right in g), [right])
             wrong = next((v for v in values if v not in own), next(v for v in values if v != right))
-            # a block's `collect` routes its steps the moment it is filled: said there
-            asked_in_words = walk.asks[ask_index].kind != "collect"
-            if (
-                follows
-                and asked_in_words
-                and self._next_ask_alike(qualified, ask_index, wrong, right)
-            ):
-                mode = "next_turn"
+        asks_on = self._asks_after(qualified, ask_index, wrong)
+        mode = "next_turn" if asks_on else "same_turn"
         chosen = {**self.base, qualified: right}
         facts = {
             "values": chosen,

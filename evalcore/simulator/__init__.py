@@ -20,6 +20,7 @@ from ._context import (
     ContextFact,
     CueLine,
     FactContext,
+    FollowUp,
     is_fact_context,
     parse_fact_context,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "CueLine",
     "FactContext",
     "FactSimulator",
+    "FollowUp",
     "LLMSimulator",
     "OfflineSimulator",
     "QuotedLine",

@@ -7,7 +7,8 @@ rules are in docs/simulation-contexts.md):
     What you know (share each only when the agent asks):
     - policy number: PL-20931
     - when it happened: 03/14/2026
-    When the agent asks what was damaged, say instead: "Sorry, I mean the roof."
+    When the agent asks what was damaged, say instead: "The basement."
+    When the agent next speaks after you say "The basement.", say: "Sorry, I meant the roof."
     When the agent reads the details back and asks you to confirm, agree.
     When the agent offers to go back to your request to file a claim, say yes; if it asks
     whether there is anything else before that, say no and ask to go back to it.
@@ -16,7 +17,8 @@ rules are in docs/simulation-contexts.md):
 
 Lines are read one by one; a line that matches no rule is description for a model-backed
 simulator only. Quoted lines (`Open with`, `When the agent asks …, say instead`, `After the
-agent's first answer, say`, `Before you finish, say`) are played word for word, once each.
+agent's first answer, say`, `When the agent next speaks after you say …`, `Before you finish,
+say`) are played word for word, once each.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ _OPEN = re.compile(rf"^Open with:\s*{_QUOTE}", re.I)
 _CUE = re.compile(
     rf"^When the agent asks (?P<cue>.+?)(?P<first> the first time)?,\s*say(?: instead)?:\s*"
     rf"{_QUOTE}(?P<then>,? then answer it)?",
+    re.I,
+)
+_FOLLOW_UP = re.compile(
+    rf"^When the agent next speaks after you say\s*[\"“](?P<after>[^\"”]+)[\"”],\s*say:\s*{_QUOTE}",
     re.I,
 )
 _AFTER_FIRST = re.compile(rf"^After the agent's first answer,\s*say:\s*{_QUOTE}", re.I)
@@ -73,6 +79,16 @@ class CueLine:
     ask again."""
 
 
+@dataclass(frozen=True)
+class FollowUp:
+    """A line said word for word on the agent's next turn after the user said `after`,
+    whatever the agent says then: a correction that comes once the wrong answer has been
+    taken (stored, and the agent gone on), not in the same breath."""
+
+    after: str
+    line: str
+
+
 @dataclass
 class FactContext:
     """A parsed fact-sheet context (see module doc)."""
@@ -84,6 +100,7 @@ class FactContext:
     facts: list[ContextFact] = field(default_factory=list)
     opening: str | None = None
     cues: list[CueLine] = field(default_factory=list)
+    follow_ups: list[FollowUp] = field(default_factory=list)
     after_first: str | None = None
     before_end: str | None = None
     confirm: str = "agree"
@@ -119,6 +136,11 @@ class FactContext:
             when = f"{cue.cue} the first time" if cue.first else cue.cue
             then = ", then answer it." if cue.then_answer else ""
             lines.append(f'When the agent asks {when}, say instead: "{_clean(cue.line)}"{then}')
+        for follow in self.follow_ups:
+            lines.append(
+                f'When the agent next speaks after you say "{_clean(follow.after)}", '
+                f'say: "{_clean(follow.line)}"'
+            )
         if self.before_end:
             lines.append(f'Before you finish, say: "{_clean(self.before_end)}"')
         if self.read_back:
@@ -192,6 +214,10 @@ def _read_line(out: FactContext, line: str) -> None:
     if match:
         out.before_end = match["line"].strip()
         return
+    match = _FOLLOW_UP.match(line)
+    if match:
+        out.follow_ups.append(FollowUp(match["after"].strip(), match["line"].strip()))
+        return
     match = _CUE.match(line)
     if match:
         first, then = bool(match["first"]), bool(match["then"])
@@ -229,6 +255,7 @@ __all__ = [
     "ContextFact",
     "CueLine",
     "FactContext",
+    "FollowUp",
     "is_fact_context",
     "parse_fact_context",
 ]

@@ -11,7 +11,8 @@ Each turn it reads the agent's messages since the user last spoke and decides, i
    that asks nothing gets the cue's fact (an off-topic question comes before the answer);
    after a digression (a context that goes back to its task): an offer to go back is
    taken, and an "anything else?" before the interrupted question comes again is answered
-   by asking to go back;
+   by asking to go back; before all of these, a `When the agent next speaks after you say`
+   line right after its first line was said (whatever the agent said in between);
 4. a hand-off ("passing you to a colleague") when the stopping point is about one: done
    (an offer to hand over that asks, "Shall I connect you?", is a confirmation: rule 5);
 5. a read-back confirmation ("Shall I place the order?"): agree or decline, as the context says
@@ -174,6 +175,9 @@ class FactSimulator:
         self._closed = False
         self._unplaced = 0
         self._turns = 0
+        self._followed: set[int] = set()
+        self._last = ""
+        """The user's last line (a follow-up line is said on the turn after it)."""
         self._owed: str | None = None
         """The cue whose answer the user gives next (a line said before it, not instead)."""
         self._detour: str | None = None
@@ -193,6 +197,8 @@ class FactSimulator:
         return {
             "usage": self.usage.model_copy(),
             "_played": set(self._played),
+            "_followed": set(self._followed),
+            "_last": self._last,
             "_said_before_end": self._said_before_end,
             "_closed": self._closed,
             "_unplaced": self._unplaced,
@@ -208,6 +214,7 @@ class FactSimulator:
         other = self.fresh()
         other.__dict__.update(state)
         other._played = set(state["_played"])
+        other._followed = set(state["_followed"])
         other.usage = state["usage"].model_copy()
         return other
 
@@ -227,6 +234,10 @@ class FactSimulator:
         question = asked(message)
         said = stems(question)
         owed, self._owed = self._owed, None
+        for index, follow in enumerate(self.context.follow_ups):
+            if index not in self._followed and follow.after == self._last:
+                self._followed.add(index)
+                return self._say(follow.line)
         for index, cue in enumerate(self.context.cues):
             if index not in self._played and self._cue_matches(cue.cue, question, message):
                 self._played.add(index)
@@ -394,6 +405,7 @@ class FactSimulator:
 
     def _say(self, line: str) -> SimulatorStep:
         self._unplaced = 0
+        self._last = line
         return SimulatorStep(line, False)
 
 

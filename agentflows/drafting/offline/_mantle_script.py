@@ -30,7 +30,14 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
-from evalcore.simulator import CHANCE_NOTE, CLOSING, ContextFact, CueLine, opening_line
+from evalcore.simulator import (
+    CHANCE_NOTE,
+    CLOSING,
+    ContextFact,
+    CueLine,
+    FollowUp,
+    opening_line,
+)
 from evalcore.simulator import first_person as own_words
 from evalcore.testdata import (
     Caller,
@@ -128,6 +135,7 @@ from ._mantle_seeds import (
     unset_channel_values,
 )
 from ._mantle_testdata import detail_name, unrelated_for
+from ._mantle_up_front import asks_one_request, case_values, names_the_job, plain_value
 
 #: Values of a choice that pick nothing (the user who asks for a mode wants one that is on).
 _NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", "no"})
@@ -862,7 +870,10 @@ class _Writer:
         # one line for all of them reads as one case written many times
         phrases = activation_phrases(self.defs, opener)
         self.context.opening = phrases[(self.sheet.slot or 0) % len(phrases)]
-        if not self.context.before_end:
+        if self.script.kind == "out_of_order" and not prelude.asks and not self.context.after_first:
+            # details up front: the task's first message, right after the sign-in
+            self.context.after_first = request
+        elif not self.context.before_end:
             self.context.before_end = request
 
     def persona(self) -> str:
@@ -888,12 +899,30 @@ class _Writer:
         skill = self.defs.skills[self.script.behavior.source]
         text = activation_phrase(self.defs, skill)
         given = {**(self.facts.get("given") or {}), **self.requested()}
+        # details up front: one request, no phrase states another value the case fixes or
+        # asks another job (`_mantle_up_front`)
+        values = case_values(skill, self.script.walk.memory, given)
+        up_front = self.script.kind == "out_of_order"
+
+        def one(said: str) -> bool:
+            return not up_front or asks_one_request(self.defs, skill, values, said)
+
         for phrase, named in [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]:
-            if named and all(given.get(k) == v for k, v in named.items()):
+            if (
+                named
+                and all(given.get(k) == v for k, v in named.items())
+                and (not up_front or names_the_job(self.defs, skill, given, named))
+                and one(phrase)
+            ):
                 text = phrase
                 given = {k: v for k, v in given.items() if k not in named}
                 break
-        answers = [self.stated(k, v) for k, v in given.items()]
+        if not one(text) and one(opening_line(intent_clause(self.defs, skill))):
+            text = opening_line(intent_clause(self.defs, skill))
+        answers = [
+            said if one(said) else plain_value(written_form(self.defs, v) or value_words(v))
+            for said, v in ((self.stated(k, v), v) for k, v in given.items())
+        ]
         return " ".join([without_month(text), *answers])
 
     def stated(self, qualified: str, value: Any) -> str:
@@ -922,17 +951,15 @@ class _Writer:
             for f in self.sheet.sheet.facts
         ]
         wrong_line = value_line(self.defs, qualified, wrong)
+        meant = _lower_first(fixed, written_form(self.defs, right))
         if spec["mode"] == "same_turn":
-            line = (
-                f"{wrong_line} Sorry, I mean {_lower_first(fixed, written_form(self.defs, right))}"
-            )
+            line = f"{wrong_line} Sorry, I mean {meant}"
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
             return
+        # the wrong answer is taken first; the fix comes on the agent's next turn, whatever
+        # it says then (on the wrong value's branch, its question is not the right path's)
         self.context.cues.append(CueLine(self.cue(asks[at]), wrong_line))
-        following = asks[at + 1]
-        self.context.cues.append(
-            CueLine(self.cue(following), f"Sorry, I got that wrong. {fixed}", first=True)
-        )
+        self.context.follow_ups.append(FollowUp(wrong_line, f"Sorry, I meant {meant}"))
 
     def ambiguity(self, asks: list[Ask]) -> None:
         """The first answer to the choice fits two values; the fact answers the agent's

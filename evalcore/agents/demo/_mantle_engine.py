@@ -70,7 +70,16 @@ from ._mantle_brain import (
     holds,
 )
 from ._mantle_session import MantleSession
-from ._mantle_text import ADVERSARIAL, CANCEL, CLOSING, parse_amount, spoken, stems, yes_or_no
+from ._mantle_text import (
+    ADVERSARIAL,
+    CANCEL,
+    CLOSING,
+    CORRECTING,
+    parse_amount,
+    spoken,
+    stems,
+    yes_or_no,
+)
 from ._mantle_words import FieldWords, SkillWords, field_words, skill_words
 
 
@@ -273,6 +282,7 @@ __all__ = [
     "ADVERSARIAL",
     "CANCEL",
     "CLOSING",
+    "CORRECTING",
     "NO_ANSWER",
     "Ask",
     "Brain",

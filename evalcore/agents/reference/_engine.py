@@ -1,17 +1,18 @@
 """The demo agents' Mantle engine, extended with what the reference agent adds to it.
 
 `ReferenceEngine` is `MantleEngine` plus: `call:` steps that run another skill and return
-(`skill_activated` ... `skill_completed` of the callee, then the caller goes on), block-level
-`tools:` run once the block's steps are done (when their arguments are known), the test
-accounts (a seeded value of the failing account, or a call's argument that names it, makes
-every tool fail that the definitions expect can: a documented error or an `on_failure`
+(`skill_activated` ... `skill_completed` of the callee, then the caller goes on),
+block-level `tools:` run once the block's steps are done (when their arguments are known), the
+test accounts (a seeded value of the failing account, or a call's argument that names it,
+makes every tool fail that the definitions expect can: a documented error or an `on_failure`
 response; the negative account's checks come back false), asides (a digression or hand-off
 by its words after "Before that, …"; a question aside that asks for no skill gets the
-cannot-help response), run notes, and the hooks every `Mutant` needs. Nothing here knows a
-project: the brain reads the skill model.
+cannot-help response), a correction of a value a running block collected (the block goes
+on from the step after that `collect`, on the corrected value's branch), run notes, and the
+hooks every `Mutant` needs. Nothing here knows a project: the brain reads the skill model.
 
-By job: `_faulted` (fault sites, test accounts, memory and response hooks),
-`_listening` (routing and answers) and this module (tools, blocks, `call:`).
+By job: `_faulted` (fault sites, test accounts, memory and response hooks), `_listening`
+(routing and answers) and this module (tools, blocks, `call:`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ...definitions import Step
 from ...definitions.conditions import condition_keys
 from ...definitions.skill_model import UNKNOWN, code_facts, qualify, skipped_keys, skipped_tools
 from ..demo._mantle_engine import (
+    CORRECTING,
     Frame,
     Procedure,
     SkillContext,
@@ -36,8 +38,66 @@ from ._shared import once
 from ._variants import reformatted, said_date
 
 
+class Reroute(Exception):
+    """Thrown into a skill's procedure where the user corrects `key`, a value a running
+    block collected: the block goes on from the step after that `collect`."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _collected_at(block: Any, key: str, skill_id: str, defs: Any) -> int | None:
+    """The index of the block's `collect` step for `key`, else None."""
+    return next(
+        (
+            i
+            for i, step in enumerate(block.steps)
+            if step.kind == "collect"
+            and qualify(str(step.target).removeprefix("session."), skill_id, defs) == key
+        ),
+        None,
+    )
+
+
 class ReferenceEngine(Listening):
     """The reference agent's engine: `Listening` plus tools, blocks and `call:` steps."""
+
+    # --- corrections -------------------------------------------------------------------------
+
+    def route(self, frame: Frame, text: str) -> None:
+        if frame.pending is not None and CORRECTING.search(text) and self.rerouted(frame, text):
+            return
+        super().route(frame, text)
+
+    def rerouted(self, frame: Frame, text: str) -> bool:
+        """A correction ("Sorry, I meant cancelled") of a value a running block collected:
+        recorded, and the block goes on from the step after its `collect`, so what the
+        wrong value led to runs again with the right one (its branch, the tool that took
+        it), as the runtime's correction does; what already ran stays done. False where
+        the text corrects no such value (a correction in prose keeps its question)."""
+        skill = frame.skill
+        running = [skill.blocks[b] for b in frame.blocks if b in skill.blocks]
+        for key, value in list(self.memory.items()):
+            if not key.startswith(skill.id + ".") or value is None:
+                continue
+            if not any(_collected_at(b, key, skill.id, self.defs) is not None for b in running):
+                continue
+            words = self.field_words(key)
+            stated = words.stated(text) if words.values else None
+            if stated is None or stated == value or frame.procedure is None:
+                continue
+            self.remember(key, stated)
+            try:
+                ask = frame.procedure.throw(Reroute(key))
+            except StopIteration as stop:
+                frame.pending = None
+                self.finish(frame, str(stop.value or "completed"))
+                return True
+            frame.pending = ask
+            ask.render()
+            return True
+        return False
 
     # --- tools -------------------------------------------------------------------------------
 
@@ -200,7 +260,18 @@ class ReferenceEngine(Listening):
                     "ordered_block_completed", skill_id=skill.id, block_id=block_id, step_id=step.id
                 )
                 return f"linked:{step.target}"
-            outcome = yield from self.run_step(ctx, block, step)
+            try:
+                outcome = yield from self.run_step(ctx, block, step)
+            except Reroute as back:
+                at = _collected_at(block, back.key, skill.id, self.defs)
+                if at is None:  # a block further out collected it
+                    ctx.frame.blocks.pop()
+                    raise
+                target = self.next_step(block.steps[at], at, ids)
+                if target is None:
+                    break
+                index = target
+                continue
             if outcome.startswith("linked:"):
                 ctx.frame.blocks.pop()
                 return outcome

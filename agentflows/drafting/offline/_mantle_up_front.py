@@ -1,0 +1,91 @@
+"""The details a user gives up front: one request, said in the first message of the task.
+
+A details-up-front case opens with the values it gives ("Book the flow cytometer. Thursday,
+please."). Each phrase of that message must ask for the case's own request: a description
+example picked for one value may state another value of a field the case gives ("book the
+confocal for Thursday" for a flow-cytometer booking, "I have 24 DNA samples" where the case
+has 83), be the example of another job (a cancellation's "cancel my mass spec slot" in a
+booking case) or name only a detail of some job's request ("can I have two more hours on
+the flow cytometer", an extension, for the instrument of a booking), and the message then
+asks for two things or says what the facts deny. Such a
+phrase gives way to the value in plain words ("Book, please."). Behind a sign-in, the
+request is the first thing said once the sign-in is done, not a closing line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from evalcore.agents.demo import description_phrases, example_mode
+from evalcore.definitions import MantleDefinitions, Skill
+
+from ._mantle_intent import contradicts
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def case_values(skill: Skill, *sources: dict[str, Any]) -> dict[str, Any]:
+    """The skill's own values the case fixes (later sources win), without the walk's
+    placeholders for values nobody states (anything but text, a number or a yes/no)."""
+    out: dict[str, Any] = {}
+    for source in sources:
+        for key, value in source.items():
+            if key.startswith(skill.id + ".") and isinstance(value, str | int | float | bool):
+                out[key] = value
+    return out
+
+
+def asks_one_request(
+    defs: MantleDefinitions, skill: Skill, values: dict[str, Any], phrase: str
+) -> bool:
+    """Whether `phrase` asks for the case's request only: it states no other value (or
+    count) of a field the case fixes, and it is no description example of another value
+    of a mode field the case fixes (an example of another job)."""
+    if contradicts(defs, skill, values, phrase) or _other_count(values, phrase):
+        return False
+    for qualified, value in values.items():
+        mode = example_mode(defs, qualified, phrase)
+        if mode is not None and mode != value:
+            return False
+    return True
+
+
+def names_the_job(
+    defs: MantleDefinitions, skill: Skill, given: dict[str, Any], named: dict[str, Any]
+) -> bool:
+    """Whether a phrase chosen for the values it names (`named`) names the value of every
+    mode field the case gives: the job is the request, and a phrase naming only a detail
+    ("can I have two more hours on the flow cytometer" for the instrument) is the request
+    of whichever job it was written for."""
+    return all(k in named for k in given if _is_mode(defs, skill, k))
+
+
+def plain_value(words: str) -> str:
+    """A value in plain words ("Flow cytometer, please."), naming nothing else."""
+    return f"{words[:1].upper()}{words[1:]}, please."
+
+
+def _is_mode(defs: MantleDefinitions, skill: Skill, qualified: str) -> bool:
+    """Whether some description example asks for a value of `qualified` (a mode field)."""
+    return any(example_mode(defs, qualified, e) is not None for e in description_phrases(skill))
+
+
+def _other_count(values: dict[str, Any], phrase: str) -> bool:
+    """Whether `phrase` counts a thing the case gives another number of ("I have 24 DNA
+    samples" where the case has 83 samples): a number followed, within three words, by a
+    word of the field's name."""
+    words = re.findall(r"[\w.]+", phrase.lower())
+    for qualified, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        names = {w.rstrip("s") for w in qualified.split(".", 1)[-1].split("_") if len(w) > 2}
+        for i, word in enumerate(words):
+            if not _NUMBER.fullmatch(word) or float(word) == float(value):
+                continue
+            if any(w.rstrip("s") in names for w in words[i + 1 : i + 4]):
+                return True
+    return False
+
+
+__all__ = ["asks_one_request", "case_values", "names_the_job", "plain_value"]

@@ -1,0 +1,67 @@
+"""Details given up front come in the task's first message and ask for one request: behind a
+sign-in, the request is said right after it (not as a closing line), and no phrase of it
+states another value of a field the case fixes or asks for another job."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.mutate import mutate
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
+from evalcore.runner import collect_cases
+from evalcore.simulator import parse_fact_context
+
+LAB = Path(__file__).resolve().parent / "data" / "corpus" / "tidewater_core"
+
+
+@pytest.fixture(scope="module")
+def drafts() -> dict[str, dict]:
+    project = load_project(LAB)
+    out = {}
+    for skill in ("instrument_time", "sample_drop_off"):
+        behaviors = plan_source(project, "mantle", skill, None).behaviors
+        case = next(b for b in behaviors if b.facts.get("kind") == "out_of_order")
+        out[skill] = {"case": case, "data": draft_mantle(DraftContext(project, "mantle", case))}
+    return out
+
+
+def _context(drafts: dict[str, dict], skill: str):
+    return parse_fact_context(drafts[skill]["data"]["scenario"]["simulation_context"])
+
+
+def test_behind_a_sign_in_the_details_come_right_after_it(drafts: dict[str, dict]) -> None:
+    for skill in drafts:
+        context = _context(drafts, skill)
+        assert context.after_first and not context.before_end, context
+
+
+def test_the_request_names_no_other_value_and_no_other_job(drafts: dict[str, dict]) -> None:
+    """A flow-cytometer booking never opens with "book the confocal" or an extension's
+    "two more hours"; a case with 83 samples never says it has 24."""
+    booking = _context(drafts, "instrument_time").after_first or ""
+    assert "flow cytometer" in booking.lower(), booking
+    assert "confocal" not in booking.lower() and "more hours" not in booking.lower(), booking
+    samples = _context(drafts, "sample_drop_off")
+    count = next(f.value for f in samples.facts if "how many" in f.label)
+    said = re.findall(r"\d+", samples.after_first or "")
+    assert all(n == count for n in said), (samples.after_first, count)
+
+
+def test_the_request_said_after_the_sign_in_verifies(
+    drafts: dict[str, dict], tmp_path: Path
+) -> None:
+    assert _context(drafts, "instrument_time").after_first
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    data = drafts["instrument_time"]["data"]
+    (folder / "up_front.yml").write_text(yaml.safe_dump(data, sort_keys=False))
+    report = asyncio.run(mutate(collect_cases([folder], project=LAB), LAB, only=[]))
+    assert report.reference == {"up_front": "passed"}, report.reference
