@@ -50,6 +50,7 @@ from ._mantle_readout import readout_criterion
 from ._mantle_script import Script, shared_records
 from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
+from ._mantle_topic import other_request_criteria, topic_tools
 
 #: The longest branch paragraph a criterion quotes whole.
 _QUOTED = 160
@@ -231,8 +232,13 @@ class Goals(GoalPieces):
         keys = [k for t in skips for k in self.tool_writes(t, self.skill.id) if k not in written]
         if keys:
             self.add({"memory_was_not_set": [{"name": k} for k in dict.fromkeys(keys)][:2]})
-        if skips:  # the last tool the plain path runs: the one that does the skill's work
-            ran = (self.facts.get("cue") or {}).get("tools") or []
+        ran = (self.facts.get("cue") or {}).get("tools") or []
+        if topic_tools(self.project, self.skill.id, ran):
+            # the request one paragraph is about: the others' rules are no part of it, and
+            # serving them too is no fault
+            other = other_request_criteria(self.project, self.skill.id, self.criteria, skips)
+            self.criteria = [c for c in self.criteria if c not in other]
+        elif skips:  # the last tool the plain path runs: the one that does the skill's work
             self.criterion(f"The agent does not go on to {skips[-1]} after {ran[0]}")
 
     def _failure(self) -> None:
