@@ -98,6 +98,7 @@ from ._mantle_facts import (
     spoken,
     value_label,
 )
+from ._mantle_held import held_lines
 from ._mantle_identity import identity_facts
 from ._mantle_intent import (
     detour_opening,
@@ -691,6 +692,11 @@ class _Writer:
                 self.context.opening = detour_opening(
                     self.defs, skill, self.context.opening, memory
                 )
+        ran = [e.tool or "" for e in self.script.walk.tools()]
+        held = held_lines(self.project, skill.id, ran, self.sheet.sheet.facts)
+        if held:  # what a call waits for the user to have, said with the request
+            said = self.context.opening or opening_line(intent_clause(self.defs, skill))
+            self.context.opening = " ".join([said, *held])
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
