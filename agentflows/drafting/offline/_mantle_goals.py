@@ -30,6 +30,7 @@ from ...planning._mantle_tools import failure_outcome, qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_answers import without_answers
+from ._mantle_branch_says import branch_says
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_condition_words import condition_words
@@ -115,8 +116,11 @@ class Goals(GoalPieces):
             # success a correct agent gives, not the skill's completion (where a fixed
             # response is the answer, or the skill is there to decline, it says nothing;
             # where the prose says what to answer, that is the criterion)
+            # the branch's own paragraph, where it has one: its answer may be a referral
+            taken = {e.skill for e in walk.events if e.skill} | {e.tool for e in walk.tools()}
             self.criterion(
-                "The agent answers the customer's request itself instead of declining or "
+                branch_says(self.skill, walk.memory, {t for t in taken if t})
+                or "The agent answers the customer's request itself instead of declining or "
                 "deflecting it"
             )
         if said:
