@@ -24,6 +24,9 @@ description: >
 
 Handle building access for the resident.
 
+if: not session.door.request
+Ask what they need to get in.
+
 if: session.door.request == "lockout"
 During office hours the leasing office can let them in with ID. After hours, the on-call
 lockout service costs $75. If it is below freezing, go to @skill.emergency.
@@ -74,7 +77,7 @@ def test_the_branch_paragraph_less_what_the_path_does_not_take(tower: Path) -> N
     assert branch_says(skill, {"door.request": "lockout"}, []) == SAID
     taken = branch_says(skill, {"door.request": "lockout"}, ["emergency"])
     assert taken is not None and "@skill.emergency" in taken
-    assert branch_says(skill, {}, []) is None
+    assert branch_says(skill, {}, []) is None  # a paragraph that asks, on an empty field
 
 
 def test_the_lockout_case_is_judged_by_its_paragraph(tower: Path) -> None:

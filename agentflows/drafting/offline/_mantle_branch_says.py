@@ -11,7 +11,6 @@ take ("If it is below freezing …, go to @skill.emergency_line").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -25,17 +24,30 @@ from ._mantle_condition_words import condition_words
 _LONGEST = 240
 
 
+def _by_value(condition: str | None) -> bool:
+    """A branch the case picks by a value (`request == "lockout"`), not one that waits for
+    a field still empty (`not bill_month`), whose paragraph asks rather than answers."""
+    if not condition or "!=" in condition or "==" not in condition:
+        return False
+    return "not" not in condition.replace("(", " ").split()
+
+
 def branch_says(skill: Skill, memory: Mapping[str, Any], taken: Iterable[str]) -> str | None:
     """`When the request is lockout, the agent does what the skill says: "…"` for the first
-    `if:` paragraph the path's memory meets, its sentences naming a skill or tool not in
-    `taken` left out; None where there is none, nothing is left, or it is too long."""
+    `if:` paragraph picked by a value the path's memory meets, its sentences naming a skill
+    or tool not in `taken` left out; None where there is none, nothing is left, or it is too
+    long."""
     taken = set(taken)
     by_paragraph: dict[int, list[str]] = {}
     conditions: dict[int, str] = {}
     for sentence in sentences(skill.body):
-        if sentence.condition is None or not evaluate(sentence.condition, memory):
+        if not _by_value(sentence.condition) or not evaluate(sentence.condition, memory):
             continue
-        named = re.findall(r"@(?:skill|tool)\.(\w+)", sentence.text)
+        named = [
+            w.split(".", 1)[1].strip(".,;:()`'\"")
+            for w in sentence.text.split()
+            if w.startswith(("@skill.", "@tool."))
+        ]
         if any(name not in taken for name in named):
             continue
         by_paragraph.setdefault(sentence.paragraph, []).append(sentence.text)
