@@ -65,6 +65,7 @@ from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
+from ._mantle_circumstances import circumstance_facts
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
     ACCEPTED,
@@ -668,6 +669,10 @@ class _Writer:
             self.prose_choice_facts()
             self.offer_facts(self.script.walk)
             self.outcome_facts(self.script.walk)
+            walked = self.script.walk  # what the path's prose branches on: its circumstances
+            taken = {e.skill for e in walked.events if e.skill}
+            for label, value in circumstance_facts(skill, walked.memory, taken):
+                self.sheet.add(label, value)
             gate = self.chance_facts()
         # what the prose asks with `set_fields` comes before any line of the walk's asks
         # (an escalation at a later question still needs the month to get there)
