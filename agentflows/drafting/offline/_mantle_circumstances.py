@@ -26,18 +26,16 @@ from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import user_cue
 
-from ...planning._mantle_phrases import second_person
-
 _SUBJECTS = frozenset({"they", "he", "she"})
 _SAYING = frozenset({"say", "says", "tell", "tells", "confirm", "confirms"})
 
 
-def _whether(clause: str, holds: bool) -> tuple[str, str]:
-    """("whether you are safe", "yes") for `they are not safe` that does not hold."""
+def _turned(clause: str, holds: bool) -> tuple[str, bool]:
+    """(`they are safe`, True) for `they are not safe` that does not hold."""
     words = clause.split()
     if "not" in (w.lower() for w in words):
-        words, holds = [w for w in words if w.lower() != "not"], not holds
-    return f"whether {second_person(' '.join(words))}", "yes" if holds else "no"
+        return " ".join(w for w in words if w.lower() != "not"), not holds
+    return clause, holds
 
 
 def _until_said(text: str) -> list[str]:
@@ -74,15 +72,16 @@ def _unmet(text: str, taken: set[str]) -> list[str]:
 
 def circumstance_facts(
     skill: Skill, memory: Mapping[str, Any], taken: Iterable[str]
-) -> list[tuple[str, str]]:
-    """(label, value) facts of the circumstances the path's sentences branch on."""
+) -> list[tuple[str, bool]]:
+    """(circumstance as the prose words it, whether it holds) for each the path's sentences
+    branch on: `("it is below freezing", False)`, `("they are safe", True)`."""
     taken = set(taken)
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, bool]] = []
     for sentence in sentences(skill.body):
         if sentence.condition is not None and not evaluate(sentence.condition, memory):
             continue
-        out += [_whether(c, holds=False) for c in _unmet(sentence.text, taken)]
-        out += [_whether(c, holds=True) for c in _until_said(sentence.text)]
+        out += [_turned(c, holds=False) for c in _unmet(sentence.text, taken)]
+        out += [_turned(c, holds=True) for c in _until_said(sentence.text)]
     return list(dict.fromkeys(out))
 
 

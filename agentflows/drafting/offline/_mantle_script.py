@@ -55,6 +55,7 @@ from ...planning._mantle_phrases import (
     activation_phrases,
     first_person,
     own_phrases,
+    second_person,
     strong_phrases,
     value_line,
     written_form,
@@ -671,8 +672,8 @@ class _Writer:
             self.outcome_facts(self.script.walk)
             walked = self.script.walk  # what the path's prose branches on: its circumstances
             taken = {e.skill for e in walked.events if e.skill}
-            for label, value in circumstance_facts(skill, walked.memory, taken):
-                self.sheet.add(label, value)
+            for clause, holds in circumstance_facts(skill, walked.memory, taken):
+                self.sheet.add(f"whether {second_person(clause)}", "yes" if holds else "no")
             gate = self.chance_facts()
         # what the prose asks with `set_fields` comes before any line of the walk's asks
         # (an escalation at a later question still needs the month to get there)
