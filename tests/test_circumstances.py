@@ -28,7 +28,8 @@ Handle building access for the resident.
 
 if: session.door.request == "lockout"
 The leasing office can let them in with ID. If it is below freezing or they are not safe,
-go to @skill.emergency. If they need a person, go to @skill.emergency.
+go to @skill.emergency. If they need a person, go to @skill.emergency. If no technician is
+free, go to @skill.emergency.
 
 if: session.door.request == "fire"
 Tell them to leave the building now. Do not ask any other questions until they say they
@@ -74,6 +75,11 @@ def test_the_circumstances_fit_the_path(tower: Path) -> None:
     assert circumstance_facts(skill, {"door.request": "lockout"}, []) == UNMET
     assert circumstance_facts(skill, {"door.request": "lockout"}, ["emergency"]) == []
     assert circumstance_facts(skill, {"door.request": "fire"}, []) == [("they are out", True)]
+    assert circumstance_facts(
+        skill.model_copy(update={"body": "If they do not know the code, go to @skill.emergency."}),
+        {},
+        [],
+    ) == [("they know the code", True)]
 
 
 def test_the_lockout_persona_knows_them(tower: Path) -> None:
@@ -88,3 +94,4 @@ def test_the_lockout_persona_knows_them(tower: Path) -> None:
     for line in FACTS:
         assert line in context
     assert "need a person" not in context  # a wish, not a circumstance
+    assert "technician" not in context  # the service's to know, not the user's

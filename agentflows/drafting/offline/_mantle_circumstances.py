@@ -13,7 +13,9 @@ the sentences the path reads (unconditional, or under an `if:` its memory meets)
 - "until they say <something>": it holds ("whether you are out: yes").
 
 A clause about what the user says or wants ("if they need a person") is their request,
-not a circumstance (`cues.user_cue`), and is left to the case's own kind.
+not a circumstance (`cues.user_cue`), and is left to the case's own kind; one about a
+record or a tool's answer ("if no alternative reaches the destination") is the service's
+to know, and left out.
 """
 
 from __future__ import annotations
@@ -28,14 +30,23 @@ from evalcore.definitions.skill_model.cues import user_cue
 
 _SUBJECTS = frozenset({"they", "he", "she"})
 _SAYING = frozenset({"say", "says", "tell", "tells", "confirm", "confirms"})
+_DO = frozenset({"do", "does", "did"})
+#: What a user perceives: themselves and the weather or time ("it is below freezing");
+#: a clause about a record or a tool's answer ("no alternative reaches the destination")
+#: is the service's to know, not the user's.
+_PERCEIVED = _SUBJECTS | {"it", "you"}
 
 
 def _turned(clause: str, holds: bool) -> tuple[str, bool]:
-    """(`they are safe`, True) for `they are not safe` that does not hold."""
+    """(`they are safe`, True) for `they are not safe` that does not hold; `they do not know
+    …` turns to `they know …`."""
     words = clause.split()
-    if "not" in (w.lower() for w in words):
-        return " ".join(w for w in words if w.lower() != "not"), not holds
-    return clause, holds
+    lowered = [w.lower() for w in words]
+    if "not" not in lowered:
+        return clause, holds
+    at = lowered.index("not")
+    drop = {at, at - 1} if at and lowered[at - 1] in _DO else {at}
+    return " ".join(w for k, w in enumerate(words) if k not in drop), not holds
 
 
 def _until_said(text: str) -> list[str]:
@@ -67,7 +78,7 @@ def _unmet(text: str, taken: set[str]) -> list[str]:
     if not targets or any(t in taken for t in targets) or "@" in head:
         return []
     parts = [p.strip() for p in head.replace(" or ", "|").split("|") if p.strip()]
-    return [p for p in parts if user_cue(p) is None]
+    return [p for p in parts if p.split()[0].lower() in _PERCEIVED and user_cue(p) is None]
 
 
 def circumstance_facts(
