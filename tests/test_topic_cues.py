@@ -14,6 +14,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning import plan_source
+from agentflows.scoring._skills import skill_signals
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import skill_models
 from evalcore.definitions.skill_model.cues import topic_cue
@@ -118,3 +119,7 @@ def test_the_topic_case_asks_for_it_and_asserts_only_its_calls(studio: Path) -> 
     assert _tools(data) == {"check_log_access", "read_kiln_log"}
     criteria = scenario["goals"].get("criteria") or []
     assert not any("briefing" in c or "list_firings" in c for c in criteria)
+
+
+def test_the_topic_call_is_not_the_skills_success(studio: Path) -> None:
+    assert set(skill_signals(load_project(studio), "briefing").success) == {"list_firings"}
