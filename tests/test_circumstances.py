@@ -80,6 +80,8 @@ def test_the_circumstances_fit_the_path(tower: Path) -> None:
         {},
         [],
     ) == [("they know the code", True)]
+    answer = "Ask whether they saw it. If they have, offer @skill.emergency."
+    assert circumstance_facts(skill.model_copy(update={"body": answer}), {}, []) == []
 
 
 def test_the_lockout_persona_knows_them(tower: Path) -> None:

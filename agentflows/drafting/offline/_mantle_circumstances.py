@@ -78,7 +78,13 @@ def _unmet(text: str, taken: set[str]) -> list[str]:
     if not targets or any(t in taken for t in targets) or "@" in head:
         return []
     parts = [p.strip() for p in head.replace(" or ", "|").split("|") if p.strip()]
-    return [p for p in parts if p.split()[0].lower() in _PERCEIVED and user_cue(p) is None]
+    # a subject, a verb and what about them ("they are safe"); "If they have, offer …"
+    # answers the question before it and names nothing
+    return [
+        p
+        for p in parts
+        if len(p.split()) >= 3 and p.split()[0].lower() in _PERCEIVED and user_cue(p) is None
+    ]
 
 
 def circumstance_facts(
