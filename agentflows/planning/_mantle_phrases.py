@@ -23,6 +23,7 @@ from evalcore.agents.demo import QUOTED, description_phrases, mode_named
 from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions._memo import memoized
+from evalcore.definitions.skill_model.cues import heard
 
 from ..drafting.offline._direction import best_value, content_stems, match_values, value_words
 from ._mantle_requests import id_like, requests
@@ -549,6 +550,9 @@ def cue_line(defs: MantleDefinitions, skill: Skill, cue: str) -> str:
     """The user's first message saying a prose cue (`skill_model.cues`) in their words:
     "they ask about an existing request" -> "I'm asking about an existing request."; with
     the skill's opening before it when the cue alone does not ask for the skill."""
+    described = _described_cue(defs, skill, cue)
+    if described is not None:
+        return described
     said = first_person(cue)
     said = _ASKS_ABOUT.sub(lambda m: f"I'm {m[1] or ''}asking about", said)
     said = _ASKS_WHEN.sub(lambda m: f"I {m[1] or ''}want to know {m[2]}", said)
@@ -556,6 +560,26 @@ def cue_line(defs: MantleDefinitions, skill: Skill, cue: str) -> str:
     if routed_skill(defs, routing_words(defs), line) == skill.id:
         return line
     return f"{activation_phrase(defs, skill)} {line}"
+
+
+#: First words that make a description example a question ("what's in the board pack").
+_QUESTION_WORDS = frozenset(
+    ["what", "when", "where", "which", "who", "why", "how", "is", "are", "did", "do", "does", "can"]
+)
+
+
+def _described_cue(defs: MantleDefinitions, skill: Skill, cue: str) -> str | None:
+    """The description's own example that says the cue ("what's in the board pack" for
+    `they ask about board packs`), as the user's first message, where it routes here."""
+    for example in description_phrases(skill):
+        if heard(cue, example):
+            said = example.strip().rstrip(".?!")
+            first = (said.lower().split() or [""])[0].split("'")[0]
+            mark = "?" if first in _QUESTION_WORDS else "."
+            line = said[:1].upper() + said[1:] + mark
+            if routed_skill(defs, routing_words(defs), line) == skill.id:
+                return line
+    return None
 
 
 def first_person(text: str) -> str:

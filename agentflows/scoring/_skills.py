@@ -25,6 +25,7 @@ from evalcore.definitions.skill_model import (
     outside_effect,
     reported_fields,
     runtime_reads,
+    skill_model,
 )
 
 from ..planning._mantle_tools import UNKNOWN, tool_keys
@@ -109,8 +110,11 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
     # The prose's last tool is a guess, used when no lever names the success; the last
     # tool of an `if:` paragraph is the success of that branch or mode.
     texts = [c.paragraph for c in skill.prose_conditions] + ([] if found else [prose])
+    # a call that waits for the request its paragraph is about (`they ask about board
+    # packs`) is that request's, not the skill's success on every path
+    topical = {u.name for u in skill_model(project, skill_id).tools if _topical(u.calls)}
     for text in texts:
-        for name, responses in _last_in(text, names, known).items():
+        for name, responses in _last_in(text, names - topical, known).items():
             found.setdefault(name, set()).update(responses)
     for name, responses in _block_success(skill, names).items():
         found.setdefault(name, set()).update(responses)
@@ -135,6 +139,12 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
         if not condition and not _last_in(c.paragraph, names, known)
     ) + (("",) if answers_only(skill, names) else ())
     return SkillSignals(skill_id, frozenset(names), success, fields, gates, requires, answers)
+
+
+def _topical(calls: Iterable[Any]) -> bool:
+    """Whether every prose call of a tool waits for a paragraph's topic cue."""
+    prose = [c for c in calls if c.kind == "prose"]
+    return bool(prose) and all(c.topic for c in prose)
 
 
 def _rested_on(project: Project, skill: Skill, tools: list[str]) -> list[str]:

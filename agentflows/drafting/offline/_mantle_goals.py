@@ -30,6 +30,7 @@ from ...planning._mantle_tools import failure_outcome, qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_answers import without_answers
+from ._mantle_branch_says import branch_says
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_condition_words import condition_words
@@ -50,6 +51,7 @@ from ._mantle_readout import readout_criterion
 from ._mantle_script import Script, shared_records
 from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
+from ._mantle_topic import other_request_criteria, topic_tools
 
 #: The longest branch paragraph a criterion quotes whole.
 _QUOTED = 160
@@ -114,8 +116,11 @@ class Goals(GoalPieces):
             # success a correct agent gives, not the skill's completion (where a fixed
             # response is the answer, or the skill is there to decline, it says nothing;
             # where the prose says what to answer, that is the criterion)
+            # the branch's own paragraph, where it has one: its answer may be a referral
+            taken = {e.skill for e in walk.events if e.skill} | {e.tool for e in walk.tools()}
             self.criterion(
-                "The agent answers the customer's request itself instead of declining or "
+                branch_says(self.skill, walk.memory, {t for t in taken if t})
+                or "The agent answers the customer's request itself instead of declining or "
                 "deflecting it"
             )
         if said:
@@ -231,8 +236,13 @@ class Goals(GoalPieces):
         keys = [k for t in skips for k in self.tool_writes(t, self.skill.id) if k not in written]
         if keys:
             self.add({"memory_was_not_set": [{"name": k} for k in dict.fromkeys(keys)][:2]})
-        if skips:  # the last tool the plain path runs: the one that does the skill's work
-            ran = (self.facts.get("cue") or {}).get("tools") or []
+        ran = (self.facts.get("cue") or {}).get("tools") or []
+        if topic_tools(self.project, self.skill.id, ran):
+            # the request one paragraph is about: the others' rules are no part of it, and
+            # serving them too is no fault
+            other = other_request_criteria(self.project, self.skill.id, self.criteria, skips)
+            self.criteria = [c for c in self.criteria if c not in other]
+        elif skips:  # the last tool the plain path runs: the one that does the skill's work
             self.criterion(f"The agent does not go on to {skips[-1]} after {ran[0]}")
 
     def _failure(self) -> None:

@@ -62,6 +62,7 @@ from ...planning._mantle_phrases import (
     activation_phrases,
     first_person,
     own_phrases,
+    second_person,
     strong_phrases,
     value_line,
     written_form,
@@ -73,6 +74,7 @@ from ._direction import value_words
 from ._mantle_branch_phrases import branch_intent, handed_values
 from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
+from ._mantle_circumstances import circumstance_facts
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
     ACCEPTED,
@@ -108,6 +110,7 @@ from ._mantle_facts import (
     spoken,
     value_label,
 )
+from ._mantle_held import held_lines
 from ._mantle_identity import identity_facts
 from ._mantle_intent import (
     detour_opening,
@@ -692,6 +695,10 @@ class _Writer:
             self.prose_choice_facts()
             self.offer_facts(self.script.walk)
             self.outcome_facts(self.script.walk)
+            walked = self.script.walk  # what the path's prose branches on: its circumstances
+            taken = {e.skill for e in walked.events if e.skill}
+            for clause, holds in circumstance_facts(skill, walked.memory, taken):
+                self.sheet.add(f"whether {second_person(clause)}", "yes" if holds else "no")
             gate = self.chance_facts()
         # what the prose asks with `set_fields` comes before any line of the walk's asks
         # (an escalation at a later question still needs the month to get there)
@@ -716,6 +723,11 @@ class _Writer:
                 self.context.opening = detour_opening(
                     self.defs, skill, self.context.opening, memory
                 )
+        ran = [e.tool or "" for e in self.script.walk.tools()]
+        held = held_lines(self.project, skill.id, ran, self.sheet.sheet.facts)
+        if held:  # what a call waits for the user to have, said with the request
+            said = self.context.opening or opening_line(intent_clause(self.defs, skill))
+            self.context.opening = " ".join([said, *held])
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":

@@ -57,6 +57,8 @@ _STOP = "_stopped"
 _CHECK_TRIES = 3
 """Times a person is asked for identity details the check did not accept."""
 _PENDING = "_pending"
+_PLAN = "_plan"
+"""The plan being run (its items in order), read where a cue's last item is found."""
 
 
 def _words(key: str) -> str:
@@ -116,6 +118,7 @@ class Runner:
         ctx, skill = self.ctx, self.skill
         assert self.model is not None
         items = with_entry_block(skill, prose_items(skill, self.model))
+        ctx.frame.scratch[_PLAN] = items
         runs = ask_runs(items)
         if runs and self.free("reorder_asks", skill.id):
             for run in runs:
@@ -169,6 +172,10 @@ class Runner:
             spec = self.model.field(item.name) if self.model else None
             if spec is not None:
                 yield from self.brain.ask_group(ctx, [spec], None, None)
+        elif item.kind == "record" and item.cue:
+            if item.name and not self.known(item.name) and heard(item.cue, self.user_text()):
+                ctx.engine.remember(item.name, True)
+                self.after_cue(item)
         elif item.kind == "record" and item.name and not self.known(item.name):
             ctx.engine.remember(item.name, True)  # the agent's own flag, never asked
         elif item.kind == "question":
@@ -177,8 +184,8 @@ class Runner:
         elif item.kind == "tool" and item.cue:
             if item.name in self.tools and heard(item.cue, self.user_text()):
                 yield from self.call_tool(item.name or "")
-                self.stop("cue")  # the alternative the user asked for: it ends there
-        elif item.kind == "tool" and item.name in self.tools:
+                self.after_cue(item)
+        elif item.kind == "tool" and item.name in self.tools and not self.other_topic():
             yield from self.call_tool(item.name or "", item.when)
         elif (
             hands_over(item) or self.opens_gate(item.name or "")
@@ -187,6 +194,21 @@ class Runner:
             outcome = yield from ctx.engine.call_skill(ctx, item.name or "")
             if str(outcome).startswith("linked:"):
                 self.stop(str(outcome))
+
+    def other_topic(self) -> bool:
+        """Whether the user asked for the request a paragraph of the prose is about (a topic
+        cue): the prose's plain calls serve its other requests and wait."""
+        plan = self.ctx.frame.scratch.get(_PLAN) or []
+        said = self.user_text()
+        return any(i.topic and i.cue and heard(i.cue, said) for i in plan)
+
+    def after_cue(self, item: ProseItem) -> None:
+        """Stop once the last item waiting for `item`'s cue ran: the request the user asked
+        for ends there ("check access first; only then read the board pack": both run)."""
+        plan = self.ctx.frame.scratch.get(_PLAN) or []
+        at = next((k for k, other in enumerate(plan) if other is item), len(plan))
+        if not any(other.cue == item.cue for other in plan[at + 1 :]):
+            self.stop("cue")
 
     def check_identity(self, item: ProseItem) -> Procedure:
         """Ask for the details in one message and run the check, unless its key is already

@@ -21,7 +21,7 @@ from ._code import UNKNOWN, code_facts, qualify
 from ._text import Sentence, sentences
 from ._tool_words import ToolWords, described_calls, indefinite, stems
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
-from .cues import user_cue
+from .cues import topic_cue, user_cue
 
 _NEGATED = re.compile(
     r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.;@]*$", re.I
@@ -273,8 +273,13 @@ class ToolReader:
 
     def read_prose(self, first_line: int) -> None:
         before: list[str] = []
+        leads: dict[int, str] = {}
         for sentence in sentences(self.skill.body, first_line):
-            self._read_sentence(sentence, "prose", None, None, before)
+            lead = leads.setdefault(sentence.paragraph, sentence.text)
+            topic = None
+            if lead != sentence.text:  # the calls after a paragraph's statement of its topic
+                topic = topic_cue(lead, self.skill.description)
+            self._read_sentence(sentence, "prose", None, None, before, topic)
 
     def _read_sentence(
         self,
@@ -283,9 +288,11 @@ class ToolReader:
         block: str | None,
         step: str | None,
         before: list[str],
+        topic: str | None = None,
     ) -> None:
         """The calls of one sentence; `before` holds the stems of the text before it (a
-        pronoun's antecedent) and gets this sentence's."""
+        pronoun's antecedent) and gets this sentence's; `topic` is the cue of the request
+        its paragraph is about (`cues.topic_cue`), which an unconditional call waits for."""
         text = sentence.text
         part = "prose" if block is None else f"block {block} step {step}"
         where = Where(file=self.file, line=sentence.line if block is None else None, part=part)
@@ -370,6 +377,17 @@ class ToolReader:
                         "user's yes, so walks leave this call out",
                     )
                 )
+            on_topic = topic is not None and not optional and cue is None
+            if on_topic:
+                optional, cue, trigger_text = True, topic, trigger_text or topic
+                self.uncertainties.append(
+                    Uncertainty(
+                        what=f"when {name} is called",
+                        where=where,
+                        why=f"its paragraph is about a request the description lists ({topic}); "
+                        "walks leave this call out unless the user asks for it",
+                    )
+                )
             self.add(
                 name,
                 CallSite(
@@ -383,6 +401,7 @@ class ToolReader:
                     where=where,
                     optional=optional,
                     cue=cue,
+                    topic=on_topic,
                 ),
             )
         for match in _CALL_WORD.finditer(text):

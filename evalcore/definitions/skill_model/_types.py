@@ -110,6 +110,9 @@ class CallSite(_Frozen):
     cue: str | None = None
     """An optional call's circumstance when it is what the user says ("they ask about an
     existing request"): walks that say it take the call (`cues.py`)."""
+    topic: bool = False
+    """The cue is the request its paragraph is about (`cues.topic_cue`), not an alternative
+    of one sentence: a user who asks for it asked for that request, not the others."""
 
 
 class Gate(_Frozen):

@@ -49,6 +49,49 @@ def user_cue(clause: str) -> str | None:
     return text if cue_words(text) else None
 
 
+#: The verb after a paragraph's topic in its opening statement ("Board packs and
+#: compensation papers are restricted."), and the words that join the things it names.
+_BE = frozenset({"is", "are"})
+_JOINS = frozenset({"and", "or"})
+_QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
+
+
+def _topic(lead: str) -> list[str]:
+    """The things a statement with no call in it names before its "is/are" ("Board packs",
+    "compensation papers"); none for a step, a question or a call."""
+    text = " ".join(lead.split())
+    if "@" in text or not text[:1].isupper() or not text.endswith((".", "!")):
+        return []
+    words = text.rstrip(".!").split()
+    at = next((k for k, w in enumerate(words) if w.lower() in _BE), 0)
+    parts: list[list[str]] = [[]]
+    for word in words[:at]:
+        if word.lower() in _JOINS:
+            parts.append([])
+            continue
+        parts[-1].append(word.strip(",").lower())
+        if word.endswith(","):
+            parts.append([])
+    return [" ".join(p) for p in parts if p]
+
+
+def topic_cue(lead: str, description: str | None) -> str | None:
+    """The cue of a paragraph that opens by naming what it is about ("Board packs and
+    compensation papers are restricted.") where the skill's description lists that as a
+    request of its own ("what's in the board pack"): the paragraph's calls serve that
+    request only, so they wait for the user to ask about it (`they ask about board packs`).
+    None when the lead names no such topic."""
+    examples = [
+        {stem(w) for w in re.findall(r"[a-z]+", e.lower())}
+        for e in _QUOTED.findall(description or "")
+    ]
+    for part in _topic(lead):
+        cue = user_cue(f"they ask about {part}")
+        if cue is not None and any(cue_words(cue) <= said for said in examples):
+            return cue
+    return None
+
+
 def own_words(cue: str) -> list[str]:
     """The cue's words that say what it is about, in order (`existing`, `request`)."""
     return [w for w in re.findall(r"[a-z]+", cue.lower()) if w not in _FILLER and len(w) > 1]
@@ -67,4 +110,4 @@ def heard(cue: str, text: str) -> bool:
     return bool(wanted) and wanted <= said
 
 
-__all__ = ["cue_words", "heard", "own_words", "user_cue"]
+__all__ = ["cue_words", "heard", "own_words", "topic_cue", "user_cue"]

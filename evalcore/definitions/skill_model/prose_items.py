@@ -39,7 +39,11 @@ class ProseItem:
     """The sentence's line in the skill file (0 when the reader does not track it)."""
     cue: str | None = None
     """tool: what the user says for the prose to take this call (`cues.py`); the call runs
-    only once they said it, and the skill stops there."""
+    only once they said it, and the skill stops after the last item waiting for it.
+    record: the cue of a call in its sentence, which the record waits for too."""
+    topic: bool = False
+    """The cue is the request the item's paragraph is about (`cues.topic_cue`): a user who
+    says it asks for that request only, so the prose's other plain calls wait."""
 
 
 def _names_a_field(details: re.Match[str], skill: Skill) -> bool:
@@ -120,7 +124,15 @@ def classify(
                         "tool", condition, sentence, use.name, when=call.when, line=line
                     )
                 elif call.kind == "prose" and call.sentence == sentence and call.cue:
-                    tool = ProseItem("tool", condition, sentence, use.name, line=line, cue=call.cue)
+                    tool = ProseItem(
+                        "tool",
+                        condition,
+                        sentence,
+                        use.name,
+                        line=line,
+                        cue=call.cue,
+                        topic=call.topic,
+                    )
                 else:
                     continue
                 items.append(tool)
@@ -129,9 +141,23 @@ def classify(
         for match in pp.TOOL.finditer(sentence):
             if not _NEGATED.search(sentence[: match.start()]):
                 items.append(ProseItem("tool", condition, sentence, match.group(1), line=line))
+    # a record beside a call that waits for the user's cue waits for it too ("Check
+    # @tool.x first and set board_access from it" in a paragraph about board packs)
+    waiting = next((i for i in items if i.kind == "tool" and i.cue), None)
+    waits, topic = (waiting.cue, waiting.topic) if waiting is not None else (None, False)
     for record in model.records if model is not None else []:
         if record.sentence == sentence:  # after the sentence's calls: "…, then set paged"
-            items.append(ProseItem("record", condition, sentence, record.qualified, line=line))
+            items.append(
+                ProseItem(
+                    "record",
+                    condition,
+                    sentence,
+                    record.qualified,
+                    line=line,
+                    cue=waits,
+                    topic=topic,
+                )
+            )
     for target in pp.SKILL.findall(sentence):
         items.append(ProseItem("delegate", condition, sentence, target, line=line))
     return items

@@ -1,0 +1,105 @@
+"""The circumstances the prose branches on, in the persona's facts, fitting the case's path.
+
+"If it is below freezing or they are not safe, go to @skill.emergency_line." A lockout
+case that stays with the office-hours answer needs a user who is safe and not freezing;
+without it the simulator invents either, and a correct agent may leave the path the case
+asserts. "Do not ask any other questions until they say they are out." A fire case needs a
+user who is out once told to leave, or the conversation stalls before the page. So, for
+the sentences the path reads (unconditional, or under an `if:` its memory meets):
+
+- "If <circumstance>[ or <circumstance>], go to @skill.x" with `x` not taken: each
+  circumstance does not hold ("whether it is below freezing: no"; a "not" in it turned
+  round: "whether you are safe: yes");
+- "until they say <something>": it holds ("whether you are out: yes").
+
+A clause about what the user says or wants ("if they need a person") is their request,
+not a circumstance (`cues.user_cue`), and is left to the case's own kind; one about a
+record or a tool's answer ("if no alternative reaches the destination") is the service's
+to know, and left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from evalcore.definitions import Skill
+from evalcore.definitions.conditions import evaluate
+from evalcore.definitions.skill_model import sentences
+from evalcore.definitions.skill_model.cues import user_cue
+
+_SUBJECTS = frozenset({"they", "he", "she"})
+_SAYING = frozenset({"say", "says", "tell", "tells", "confirm", "confirms"})
+_DO = frozenset({"do", "does", "did"})
+#: What a user perceives: themselves and the weather or time ("it is below freezing");
+#: a clause about a record or a tool's answer ("no alternative reaches the destination")
+#: is the service's to know, not the user's.
+_PERCEIVED = _SUBJECTS | {"it", "you"}
+
+
+def _turned(clause: str, holds: bool) -> tuple[str, bool]:
+    """(`they are safe`, True) for `they are not safe` that does not hold; `they do not know
+    …` turns to `they know …`."""
+    words = clause.split()
+    lowered = [w.lower() for w in words]
+    if "not" not in lowered:
+        return clause, holds
+    at = lowered.index("not")
+    drop = {at, at - 1} if at and lowered[at - 1] in _DO else {at}
+    return " ".join(w for k, w in enumerate(words) if k not in drop), not holds
+
+
+def _until_said(text: str) -> list[str]:
+    """`they are out` from "… until they say they are out."."""
+    words = text.rstrip(".!").split()
+    out: list[str] = []
+    for at, word in enumerate(words[:-3]):
+        if (
+            word.lower() == "until"
+            and words[at + 1].lower() in _SUBJECTS
+            and words[at + 2].lower() in _SAYING
+        ):
+            said = words[at + 3 :]
+            if said and said[0].lower() == "that":
+                said = said[1:]
+            if said:
+                out.append(" ".join(said))
+    return out
+
+
+def _unmet(text: str, taken: set[str]) -> list[str]:
+    """The circumstances of "If <a> or <b>, go to @skill.x." where `x` is not taken."""
+    if not text.lower().startswith("if ") or "," not in text:
+        return []
+    head, rest = text[3:].split(",", 1)
+    targets = [
+        w.split(".", 1)[1].strip(".,;:()`'\"") for w in rest.split() if w.startswith("@skill.")
+    ]
+    if not targets or any(t in taken for t in targets) or "@" in head:
+        return []
+    parts = [p.strip() for p in head.replace(" or ", "|").split("|") if p.strip()]
+    # a subject, a verb and what about them ("they are safe"); "If they have, offer …"
+    # answers the question before it and names nothing
+    return [
+        p
+        for p in parts
+        if len(p.split()) >= 3 and p.split()[0].lower() in _PERCEIVED and user_cue(p) is None
+    ]
+
+
+def circumstance_facts(
+    skill: Skill, memory: Mapping[str, Any], taken: Iterable[str]
+) -> list[tuple[str, bool]]:
+    """(circumstance as the prose words it, whether it holds) for each the path's sentences
+    branch on: `("it is below freezing", False)`, `("they are safe", True)`."""
+    taken = set(taken)
+    out: list[tuple[str, bool]] = []
+    for sentence in sentences(skill.body):
+        if sentence.condition is not None and not evaluate(sentence.condition, memory):
+            continue
+        out += [_turned(c, holds=False) for c in _unmet(sentence.text, taken)]
+        out += [_turned(c, holds=True) for c in _until_said(sentence.text)]
+    return list(dict.fromkeys(out))
+
+
+__all__ = ["circumstance_facts"]

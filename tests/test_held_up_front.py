@@ -1,0 +1,97 @@
+"""A call the prose makes only if the user has something ("If they have an order number use
+@tool.find_order; otherwise list their orders") holds only where the user says it: nothing
+tells the agent to ask for it, so a case asserting the call has the user give it in the
+first message, not only when asked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_held import held_thing
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
+
+ORDERS = """\
+---
+name: Order status
+description: Potters ask where their clay order is.
+---
+
+If they have an order number (ORD- and five digits) use @tool.find_order; otherwise list
+their open orders with @tool.list_orders and ask which one.
+"""
+
+TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Find an order by its number.")
+async def find_order(order_number: str, context: ToolContext = None):
+    """The order's status.
+
+    Args:
+        order_number: ORD- and five digits, for example "ORD-20417".
+    """
+    return {"status": "shipped"}
+
+
+@tool(description="The potter's open orders.")
+async def list_orders(context: ToolContext = None):
+    """Open orders."""
+    return {"orders": []}
+'''
+
+FILES: dict[str, str] = {
+    "agent.yml": "name: Kiln supplies\npersona: You help potters.\n",
+    "integrations.yml": INTEGRATIONS,
+    "responses.yml": (
+        "responses:\n  utter_anything_else:\n    - text: Anything else?\n"
+        "  utter_goodbye:\n    - text: Goodbye!\n"
+    ),
+    "skills/orders/skill.md": ORDERS,
+    "skills/orders/tools.py": TOOLS,
+    "skills/orders/memory.yml": (
+        "schema:\n  public:\n    order_number:\n      type: text\n"
+        "      description: Clay order number, ORD- followed by five digits.\n"
+        "      llm_settable: true\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "thing"),
+    [
+        (
+            "If they have an order number (R- and eight digits) use @tool.x; otherwise …",
+            "order number",
+        ),
+        ("If the caller has a claim number, call @tool.find_claim.", "claim number"),
+        ("If they have more than one policy, ask which one.", None),  # no article: a count
+        ("If they ask about an order, use @tool.x.", None),
+        ("Check @tool.x first.", None),
+    ],
+)
+def test_what_the_user_has_is_read_from_the_sentence(sentence: str, thing: str | None) -> None:
+    assert held_thing(sentence) == thing
+
+
+def test_the_case_that_takes_the_call_says_the_number_up_front(tmp_path: Path) -> None:
+    project = load_project(write_project(tmp_path / "kiln", FILES))
+    behaviors = plan_source(project, "mantle", "orders", None).behaviors
+    happy = next(b for b in behaviors if b.facts.get("kind") == "happy")
+    scenario = draft_mantle(DraftContext(project, "mantle", happy))["scenario"]
+    ran = {
+        a["tool_executed"]["tool_name"]
+        for a in scenario["goals"]["assertions"]
+        if "tool_executed" in a
+    }
+    assert ran == {"find_order"}
+    opening = next(
+        line for line in scenario["simulation_context"].splitlines() if "Open with" in line
+    )
+    assert "My order number is ORD-" in opening
