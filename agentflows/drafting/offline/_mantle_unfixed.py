@@ -36,7 +36,10 @@ _JOINERS = frozenset({",", "and"})
 #: Words that end a "set" list rather than name an entry ("set mode to one of …").
 _NOT_NAMES = frozenset({"set", "to", "from", "and", "it", "the", "a"})
 #: Words that put one call before the rest of the skill's work ("Check trace_bag first").
-_FIRST_WORDS = ("first", "before anything else")
+_FIRST_WORDS = ("first", "before")
+#: Verbs that have the model keep what a sentence names as `@memory.x` ("record the answer
+#: in @memory.check_balance.account_type").
+_KEEP_VERBS = frozenset({"record", "store", "save", "keep", "write", "update", "remember"})
 #: A block of a skill's body (`:::ordered_block … :::`): its steps are read as steps.
 _BLOCK = re.compile(r"^:::\w.*?^:::\s*$", re.MULTILINE | re.DOTALL)
 
@@ -119,7 +122,7 @@ def _keys(condition: Any) -> list[str]:
 
 def _set_in(texts: Iterable[str], skill_id: str, defs: MantleDefinitions) -> set[str]:
     """Qualified entries the texts tell the model to set: "set X", "(set `X`", "set X and
-    Y", "set X, Y and Z", "set @memory.x.y"."""
+    Y", "set X, Y and Z", "set @memory.x.y", "record the answer in @memory.x.y"."""
     out: set[str] = set()
     for text in texts:
         for mark in "(),;":
@@ -128,6 +131,9 @@ def _set_in(texts: Iterable[str], skill_id: str, defs: MantleDefinitions) -> set
         for at, word in enumerate(words):
             if word.lower() == "set":
                 out |= {qualify(n, skill_id, defs) for n in _listed(words[at + 1 :])}
+        if _KEEP_VERBS & {w.lower() for w in words}:
+            named = [w.strip("`.:").removeprefix("@memory.") for w in words if "@memory." in w]
+            out |= {qualify(n, skill_id, defs) for n in named if n}
     return out
 
 
@@ -241,7 +247,8 @@ def ordered_tools(defs: MantleDefinitions, skill: Skill) -> frozenset[str]:
     """The skill's tools whose place on a path the definitions fix: gated ones (the task's
     end waits on the confirmation), those a block's `execute_tool` step runs (block order),
     and those the skill's prose, outside its blocks, puts first ("Check the live status …
-    with @tool.get_flight_status before anything else"): the one named nearest the word.
+    with @tool.get_flight_status before anything else", "Before ordering, look up the
+    address with @tool.get_mailing_address"): the one named nearest the word.
     Another prose call ("today's meetings (from @tool.list_events), emails (from
     @tool.search_inbox)") keeps no order against the rest."""
     return memoized(defs, ("ordered_tools", skill.id), lambda: frozenset(_ordered(defs, skill)))
