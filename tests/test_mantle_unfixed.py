@@ -20,15 +20,17 @@ from typing import Any
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_unfixed import ordered_tools, unfixed_keys
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
+BANK = Path(__file__).parent.parent / "examples" / "bank"
 
 
 @cache
 def _cases(project: str, skill: str) -> dict[str, dict[str, Any]]:
-    loaded = load_project(CORPUS / project)
+    loaded = load_project(BANK if project == "bank" else CORPUS / project)
     behaviors = plan_source(loaded, "mantle", skill, None).behaviors
     titles = tuple(b.title for b in behaviors)
     return {
@@ -124,3 +126,46 @@ def test_sequencing_keeps_no_order_the_prose_alone_gives() -> None:
         if "tool_executed" in names:
             given = [s for s in steps if s.get("memory_was_set") == "expenses.currency"]
             assert not given, steps
+
+
+NOTE_SKILL = """---
+name: Take a note
+description: >
+  Notes: "take a note", "remember this for me".
+---
+
+Ask what kind of note it is and record the answer in @memory.notes.kind. Ask for the
+colour too. Then call save_note with the kind and the colour.
+"""
+NOTE_MEMORY = """schema:
+  public:
+    kind:
+      type: categorical
+      enum_values: [todo, idea]
+      description: The kind of note.
+      llm_settable: true
+    colour:
+      type: text
+      description: The colour of the note.
+      llm_settable: true
+"""
+
+
+def test_an_entry_the_prose_records_is_fixed_and_one_it_only_asks_for_is_not(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "agent.yml").write_text("agent:\n  name: Notes\n  persona: You keep notes.\n")
+    (tmp_path / "memory.yml").write_text("")
+    folder = tmp_path / "skills" / "notes"
+    folder.mkdir(parents=True)
+    (folder / "skill.md").write_text(NOTE_SKILL)
+    (folder / "memory.yml").write_text(NOTE_MEMORY)
+    assert unfixed_keys(load_project(tmp_path), "notes") == {"notes.colour"}
+
+
+def test_a_lookup_the_prose_puts_before_the_order_keeps_its_place() -> None:
+    """ "Before ordering, look up the address on file with @tool.get_mailing_address"."""
+    bank = load_project(BANK)
+    assert bank.mantle is not None
+    card = bank.mantle.skills["card_replace"]
+    assert "get_mailing_address" in ordered_tools(bank.mantle, card)

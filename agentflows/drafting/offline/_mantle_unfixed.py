@@ -130,11 +130,21 @@ def _set_in(texts: Iterable[str], skill_id: str, defs: MantleDefinitions) -> set
         words = text.split()
         for at, word in enumerate(words):
             if word.lower() == "set":
-                out |= {qualify(n, skill_id, defs) for n in _listed(words[at + 1 :])}
+                out |= {_qualified(n, skill_id, defs) for n in _listed(words[at + 1 :])}
         if _KEEP_VERBS & {w.lower() for w in words}:
             named = [w.strip("`.:").removeprefix("@memory.") for w in words if "@memory." in w]
-            out |= {qualify(n, skill_id, defs) for n in named if n}
+            out |= {_qualified(n, skill_id, defs) for n in named if n}
     return out
+
+
+def _qualified(name: str, skill_id: str, defs: MantleDefinitions) -> str:
+    """`name` qualified for the skill, unless it names its namespace already."""
+    head = name.split(".", 1)[0]
+    return (
+        name
+        if "." in name and (head == "project" or head in defs.skills)
+        else (qualify(name, skill_id, defs))
+    )
 
 
 def _listed(words: list[str]) -> list[str]:
