@@ -42,6 +42,16 @@ from ._mantle_order import (
 from ._mantle_picked import picked_from_offer
 from ._mantle_pinned import unpinned_parameters
 from ._mantle_script import Script
+from ._mantle_unfixed import (
+    fixed_by_tools,
+    inferred_keys,
+    loose_parameters,
+    ordered_tools,
+    unfixed_keys,
+    without_initial,
+    without_unfixed,
+    without_values,
+)
 
 #: How a sentence opens when what it says waits on a condition ("If yes, offer …").
 _CONDITIONAL_LEADS = frozenset({"if", "when", "whenever", "once", "unless", "after", "before"})
@@ -117,8 +127,23 @@ class PathGoals(AvoidedGoals):
 
     def add(self, check: Check | None) -> None:
         check = self._unanswered(self._exact_arguments(check))
+        check = without_initial(without_unfixed(check, self.unfixed()), self.defs)
+        check = without_values(check, self.unsaid())
         if check and check not in self.assertions and self._known(check):
             self.assertions.append(check)
+
+    def unfixed(self) -> frozenset[str]:
+        """Entries of the case's skills no definition has a correct agent write
+        (`_mantle_unfixed`), less those a tool the case runs `requires`."""
+        walks = [w for w in (self.script.prelude, self.walk, self.script.other) if w]
+        out: set[str] = set()
+        for walk in walks:
+            skill = self.defs.skills.get(walk.skill)
+            if skill is None:
+                continue
+            ran = {e.tool for e in walk.tools() if e.tool and not e.error}
+            out |= unfixed_keys(self.project, skill.id) - fixed_by_tools(skill, ran)
+        return frozenset(out)
 
     def answered_keys(self) -> frozenset[str]:
         """See `answered_keys` (the module function)."""
@@ -142,7 +167,7 @@ class PathGoals(AvoidedGoals):
         body = check.get("tool_executed") if check else None
         if not isinstance(body, dict) or not body.get("arguments"):
             return check
-        skill = str(body.get("skill_id") or self.skill.id)
+        skill = str(body.get("skill_id") or self._tool_owner(str(body.get("tool_name"))))
         model = skill_model(self.project, skill)
         use = model.tool(str(body.get("tool_name"))) if model is not None else None
         sources = dict(use.arguments) if use is not None else {}
@@ -154,6 +179,7 @@ class PathGoals(AvoidedGoals):
             needed = self.script.needed
             passed = sentence_fields(self.project, skill, tool.name)
             folded |= unpinned_parameters(self.defs, skill, tool, sources, answered, needed, passed)
+            folded |= loose_parameters(tool, body["arguments"], sources, skill, self.unsaid())
         kept = {}
         for param, value in body["arguments"].items():
             if param in folded:
@@ -174,6 +200,29 @@ class PathGoals(AvoidedGoals):
         if kept:
             pruned = {**pruned, "arguments": kept}
         return {"tool_executed": {k: pruned[k] for k in body if k in pruned}}
+
+    def _tool_owner(self, tool: str) -> str:
+        """The skill of the case whose tools hold `tool` (a hand-off's tool runs under the
+        skill it hands to), else the case's own."""
+        walks = [w for w in (self.walk, self.script.other, self.script.prelude) if w]
+        for skill in [w.skill for w in walks] + self.called(self.walk):
+            if skill in self.defs.skills and tool in self.defs.tools_for(skill):
+                return skill
+        return self.skill.id
+
+    def unsaid(self) -> frozenset[str]:
+        """Entries of the case's skills the model infers from the user's words ("Set
+        question_type from what they ask") where no fact, answer or request of the case
+        gives them: the walk's value for such an entry is a guess the case cannot fix."""
+        walks = [w for w in (self.script.prelude, self.walk, self.script.other) if w]
+        told = {f.field for f in self.script.sheet.facts if f.field}
+        told |= {*(self.facts.get("values") or {}), *(self.facts.get("given") or {})}
+        told |= {*(self.facts.get("request_values") or {}), *self.script.stated}
+        told |= {a.field for a in self._all_asks() if a.field}
+        out: set[str] = set()
+        for walk in walks:
+            out |= inferred_keys(self.project, walk.skill)
+        return frozenset(out - told)
 
     def _all_asks(self) -> list[Any]:
         """The asks of every walk of the case (the sign-in's, the skill's, a detour's)."""
@@ -550,12 +599,16 @@ class PathGoals(AvoidedGoals):
                 len(walk.events),
             )
             placed.append((first, {"memory_was_set": chosen[0]}))
+        # a tool only the prose calls keeps no walk order against another: only one whose
+        # place the definitions fix (`ordered_tools`; a terminal one, a called skill's)
+        skill = self.defs.skills[walk.skill]
+        ends = ordered_tools(self.defs, skill) | set(terminal_tools(self.project, self.skill))
+        called = set(self.called(walk))
         for event in self.main_tools(walk):
-            if not event.error:
+            if not event.error and (event.tool in ends or event.skill in called):
                 at = next((i for i, e in enumerate(walk.events) if e is event), len(walk.events))
                 placed.append((at, short_tool(event)))
         # orders the definitions fix for every agent (`_mantle_order`)
-        skill = self.defs.skills[walk.skill]
         placed += block_tool_marks(skill, walk)
         # a value the user gave before being asked is the model's to record at once or only
         # at the block step that waits for it: no order holds against the runtime's steps
@@ -567,6 +620,8 @@ class PathGoals(AvoidedGoals):
             if c.get("memory_was_set") not in early
             or not any(j > i for j, _ in runs_before_ask(skill, str(c["memory_was_set"]), placed))
         ]
+        # nor against a call the prose puts first: the model may record it before or after
+        placed = [(i, c) for i, c in placed if not _before_first(i, c, early, placed)]
         placed += requires_marks(skill, walk, lambda tool: self.tool_writes(tool, skill.id))
         declared = self.defs.memory_names()
         placed = [
@@ -578,6 +633,13 @@ class PathGoals(AvoidedGoals):
         if walk.completed:
             steps.append(skill_check("skill_completed", walk.skill))
         return steps
+
+
+def _before_first(at: int, check: Check, early: set[str], placed: list[tuple[int, Check]]) -> bool:
+    """Whether `check` writes a value the user gave up front and is placed before a tool."""
+    if check.get("memory_was_set") not in early:
+        return False
+    return any(j > at and "tool_executed" in c for j, c in placed)
 
 
 def _hashable_value(value: Any) -> bool:

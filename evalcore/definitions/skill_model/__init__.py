@@ -8,6 +8,7 @@ Planners, drafters, lint rules and prompts read this instead of re-reading block
 frontmatter; `casegen sources --explain SKILL` prints it.
 """
 
+from ._branches import branched_keys, skill_branches
 from ._build import build_skill_model, skill_model, skill_models
 from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, set_memory_keys, tool_keys
 from ._completion import Completion, completes_at, completion_instruction
@@ -77,6 +78,7 @@ __all__ = [
     "asks_for",
     "branch_target",
     "branch_values",
+    "branched_keys",
     "build_skill_model",
     "code_facts",
     "completes_at",
@@ -94,6 +96,7 @@ __all__ = [
     "set_at",
     "set_from_answer",
     "set_memory_keys",
+    "skill_branches",
     "skill_fields",
     "skill_model",
     "skill_models",
