@@ -20,7 +20,7 @@ from agentflows.planning._mantle_phrases import strong_phrases
 from evalcore.agents.demo import example_modes
 from evalcore.agents.demo._mantle_words import field_words
 from evalcore.definitions import Project, load_project
-from evalcore.definitions.skill_model import related_keys
+from evalcore.definitions.skill_model import related_keys, relation_waivers
 from evalcore.testdata import Collection, DataRecords, FieldSpec, SheetBuilder
 
 SHIP = """\
@@ -168,6 +168,31 @@ def test_a_check_comparing_two_records_draws_a_pair_that_passes_it(tmp_path: Pat
             sheet.hold(person)
             drawn = sheet.value(spec)
             assert next(s for s in SERVICES if s["service"] == drawn)["team"] == person["team"]
+
+
+def test_a_flag_the_check_accepts_instead_frees_the_caller_from_the_relation(
+    tmp_path: Path,
+) -> None:
+    """`person["sre"] or person["team"] == entry["team"]`: an SRE may change any service, and
+    their team owns none; the case draws a service for them and never reports that the file
+    holds no service of their team."""
+    project = _project(tmp_path)
+    assert relation_waivers(project, "ship") == {"team": frozenset({"sre"})}
+    sre = {"handle": "tobi", "team": "sre", "sre": True}
+    services = Collection("services", tuple(SERVICES))
+    engineers = Collection("engineers", (*ENGINEERS, sre))
+    records = DataRecords([services, engineers])
+    spec = FieldSpec("service", "text", "Catalog name of the service.")
+    sheet = SheetBuilder("c0", "", records, related=frozenset({"team"}))
+    sheet.waivers = relation_waivers(project, "ship")
+    sheet.hold(sre)
+    assert sheet.value(spec) in {s["service"] for s in SERVICES}
+    assert not [m for m in sheet.sheet.misfits if "no-fitting-record" in m]
+    # without the flag the caller is tied to their team's services, as before
+    plain = SheetBuilder("c0", "", records, related=frozenset({"team"}))
+    plain.hold(sre)
+    plain.value(spec)
+    assert [m for m in plain.sheet.misfits if "no-fitting-record" in m]
 
 
 CALENDAR = """\

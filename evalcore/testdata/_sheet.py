@@ -180,6 +180,9 @@ class SheetBuilder:
         self.related = related
         """Record keys a check of the case's path compares between two records (the caller's
         `team` and the service's): the records drawn agree on them, as `*_id` keys link."""
+        self.waivers: dict[str, frozenset[str]] = {}
+        """Related key -> record flags the check accepts instead (`sre`): a caller whose
+        flag holds is not tied to a target that agrees on the key."""
         self.holds: dict[str, Callable[[Any], bool]] = {}
         """Field -> a test a record's value passes on the case's path (see `DataRecords.pick`)."""
         self.holds_why: dict[str, str] = {}
@@ -296,11 +299,18 @@ class SheetBuilder:
         one person's records."""
         out: dict[str, str] = {}
         clash: set[str] = set()
+        held = [r for name, r in self.sheet.records.items() if "#" not in name]
+        waived = {
+            key
+            for key, flags in self.waivers.items()
+            if any(r.get(flag) is True for r in held for flag in flags)
+        }
         for name, record in self.sheet.records.items():
             if "#" in name:  # one role's record (`from_station`): not the case's own
                 continue
             for key, value in record.items():
-                linking = key.lower().endswith("_id") or key in self.related
+                related = key in self.related and key not in waived
+                linking = key.lower().endswith("_id") or related
                 if not linking or not isinstance(value, str | int):
                     continue
                 if isinstance(value, bool) or not str(value).strip():

@@ -25,6 +25,7 @@ from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
     related_keys,
+    relation_waivers,
     reported_fields,
     sentences,
     set_from_answer,
@@ -246,6 +247,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     sheet.holds_why.update(gate_reasons(project, skill.id, calls))
     # a check of the path that relates the caller's record to the target's passes
     sheet.related = case_relations(project, skill.id, behavior, calls)
+    sheet.waivers = relation_waivers(project, skill.id, calls) if sheet.related else {}
     values = fill_values(defs, first, dict(setup.values), sheet)
     # a number a tool compares with the data's rows is on the side the path's branch needs
     known = sheet.referenced() | {str(v) for v in opened.values() if isinstance(v, str | int)}

@@ -24,7 +24,7 @@ from ._outside import (
     reported_fields,
     runtime_reads,
 )
-from ._relations import related_keys
+from ._relations import related_keys, relation_waivers
 from ._sums import summed_writes
 from ._text import Paragraph, Sentence, paragraphs, sentences
 from ._types import (
@@ -90,6 +90,7 @@ __all__ = [
     "paragraphs",
     "qualify",
     "related_keys",
+    "relation_waivers",
     "reported_fields",
     "runtime_reads",
     "sentences",
