@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalcore.agents.demo import QUOTED, description_phrases, mode_named
+from evalcore.agents.demo import QUOTED, description_phrases, field_examples, mode_named
 from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions._memo import memoized
@@ -396,6 +396,13 @@ def own_phrases(defs: MantleDefinitions, given: dict[str, Any]) -> list[tuple[st
     return [(line, named) for line, named in out if line is not None]
 
 
+def paired_phrases(defs: MantleDefinitions, given: dict[str, Any]) -> list[tuple[str, dict]]:
+    """`paired_phrase` of each given choice, with the value it asks for (an opening says
+    it: a person asks for a job in its words, not by the value's name)."""
+    out = [(paired_phrase(defs, k, v), {k: v}) for k, v in given.items()]
+    return [(line, named) for line, named in out if line is not None]
+
+
 def own_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | None:
     """The skill's own phrasing of one choice (a mode): the first quoted description example
     that names `value` by its own words, no other value of the field, and that routes to the
@@ -413,6 +420,21 @@ def own_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | Non
             continue
         line = _as_sentence(phrase)
         if routed_skill(defs, words, line) == skill.id:
+            return line
+    return None
+
+
+def paired_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | None:
+    """The description example that asks for mode `value` by the prose its `if:` paragraphs
+    hold (`field_examples`: "move my 3pm to tomorrow" for `reschedule`), where it routes to
+    the skill."""
+    skill = defs.skills.get(qualified.split(".", 1)[0])
+    if skill is None:
+        return None
+    words = routing_words(defs)
+    for example, paired in field_examples(defs, qualified).items():
+        line = _as_sentence(example)
+        if paired == value and routed_skill(defs, words, line) == skill.id:
             return line
     return None
 

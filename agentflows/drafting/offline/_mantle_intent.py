@@ -20,6 +20,7 @@ from evalcore.testdata import DataRecords
 from ...planning._mantle_phrases import (
     _as_sentence,
     activation_phrase,
+    activation_phrases,
     cue_line,
     description_phrases,
     is_neutral,
@@ -323,6 +324,16 @@ def prerequisite_opening(defs: MantleDefinitions, skill: Skill) -> str | None:
     return None
 
 
+def sign_in_openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    """The openings a sign-in (a skill other skills run first) takes in turn: the phrasings
+    its description quotes a person saying ("I need to log in", "Here's my badge number")
+    that route to it; its name only where none does. The name says the agent's step from
+    the agent's side ("Check the researcher's badge"), which no researcher asks for."""
+    phrases = activation_phrases(defs, skill)
+    said = {_as_sentence(p) for p in person_phrases(skill)}
+    return [p for p in phrases if p in said] or phrases
+
+
 def _yours(words: list[str]) -> str:
     return " ".join(_YOURS.get(w.lower(), w) for w in words)
 
@@ -533,12 +544,50 @@ def own_records_named(
                 named.append(pattern)
         stated = f" The {value_words(field.name)} is {value}."
         if named and stated in said and said.replace(stated, "").count(value):
-            said = said.replace(stated, "")
+            # said twice now; kept where the request routes only with it
+            shorter = said.replace(stated, "")
+            said = shorter if routes(defs, skill, shorter) else said
     if not named or routes(defs, skill, said):
         return said
     kept = [s for s in re.split(r"(?<=[.!?])\s+", line) if not any(p.search(s) for p in named)]
     rest = " ".join(kept)
     return rest if rest and routes(defs, skill, rest) else line
+
+
+def not_self_named(line: str, caller: str, records: DataRecords) -> str:
+    """`line` with the caller's own first name, where a description example names it
+    ("Find 30 minutes with Raj this week" said by Raj Patel), given to another person of
+    the record list that holds the caller (the colleague the example means): no one asks
+    for a meeting with themselves."""
+    first = caller.split(" ", 1)[0]
+    pattern = re.compile(rf"(?<![\w'-]){re.escape(first)}(?![\w-])")
+    if not first or not pattern.search(line):
+        return line
+    for collection in records.collections:
+        for mine in collection.records:
+            key = next((k for k, v in mine.items() if v == caller), None)
+            if key is None:
+                continue
+            for record in collection.records:
+                other = str(record.get(key) or "").split(" ", 1)[0]
+                if other and other != first and other not in line:
+                    return pattern.sub(other, line)
+    return line
+
+
+def modes_said(defs: MantleDefinitions, line: str, requested: dict[str, Any]) -> str:
+    """`line` saying each choice the skill sets from the request (`requested`): an example
+    that asked for it in its own words ("Roll back push-gateway.") may name it no longer
+    once the case's record takes the example's place ("Roll back checkout-api."), and
+    nobody asks for it later; the value's own words follow then ("Rollback, please.")."""
+    said = line
+    for qualified, value in requested.items():
+        field = defs.memory_field(qualified)
+        if field is None or field.type != "categorical" or not isinstance(value, str):
+            continue
+        if field_words(defs, qualified).stated(said) != value:
+            said = f"{said} {value_line(defs, qualified, value)}"
+    return said
 
 
 def _leaves(record: dict[str, Any], at: tuple[str, ...] = ()) -> dict[tuple[str, ...], str]:
@@ -723,12 +772,15 @@ __all__ = [
     "contradicts",
     "detour_opening",
     "intent_clause",
+    "modes_said",
     "name_intent",
+    "not_self_named",
     "one_request",
     "own_opening",
     "own_records_named",
     "prerequisite_intent",
     "prerequisite_opening",
     "routes",
+    "sign_in_openings",
     "without_month",
 ]

@@ -52,9 +52,9 @@ from ...planning import Behavior, failure_outcome, not_a_goal
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
-    activation_phrases,
     first_person,
     own_phrases,
+    paired_phrases,
     strong_phrases,
     value_line,
     written_form,
@@ -102,10 +102,13 @@ from ._mantle_identity import identity_facts
 from ._mantle_intent import (
     detour_opening,
     intent_clause,
+    modes_said,
+    not_self_named,
     one_request,
     own_opening,
     own_records_named,
     routes,
+    sign_in_openings,
     without_month,
 )
 from ._mantle_mismatch import detail_check, one_wrong
@@ -687,6 +690,11 @@ class _Writer:
             opening = self.context.opening
             records = self.sheet.records
             self.context.opening = own_records_named(self.defs, skill, opening, memory, records)
+            caller = self.sheet.persona.name
+            self.context.opening = not_self_named(self.context.opening, caller, records)
+            if kind == "out_of_order" or self.requested():
+                said = modes_said(self.defs, self.context.opening, self.requested())
+                self.context.opening = said
             if kind == "digression":  # the question the detour waits for stays open
                 self.context.opening = detour_opening(
                     self.defs, skill, self.context.opening, memory
@@ -842,7 +850,7 @@ class _Writer:
         request = self.context.opening or opening_line(self.context.intent)
         # the sign-in's openings in turn: every case behind it opens with the sign-in, and
         # one line for all of them reads as one case written many times
-        phrases = activation_phrases(self.defs, opener)
+        phrases = sign_in_openings(self.defs, opener)
         self.context.opening = phrases[(self.sheet.slot or 0) % len(phrases)]
         if not self.context.before_end:
             self.context.before_end = request
@@ -870,7 +878,8 @@ class _Writer:
         skill = self.defs.skills[self.script.behavior.source]
         text = activation_phrase(self.defs, skill)
         given = {**(self.facts.get("given") or {}), **self.requested()}
-        for phrase, named in [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]:
+        said = [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]
+        for phrase, named in [*said, *paired_phrases(self.defs, given)]:
             if named and all(given.get(k) == v for k, v in named.items()):
                 text = phrase
                 given = {k: v for k, v in given.items() if k not in named}

@@ -26,6 +26,7 @@ from ._example_modes import (
     description_phrases,
     example_mode,
     example_modes,
+    field_examples,
     mode_named,
 )
 from ._mantle_brain import Frame, MantleFlags, SkillContext
@@ -79,6 +80,7 @@ __all__ = [
     "description_phrases",
     "example_mode",
     "example_modes",
+    "field_examples",
     "make_demo_target",
     "mode_named",
 ]

@@ -61,10 +61,8 @@ def example_modes(defs: MantleDefinitions, skill: Skill) -> dict[str, dict[str, 
 def mode_named(defs: MantleDefinitions, qualified: str, phrase: str, named: Any) -> Any:
     """The value of mode field `qualified` that `phrase` asks for, given the value its words
     name (`named`, None for none): where it is (or starts with) a description example of a
-    clear mode, that mode ("why did my deploy fail" names `deploy` and asks to diagnose),
-    else `named`. A phrase whose words name no value stays of none."""
-    if named is None:
-        return named
+    clear mode, that mode ("why did my deploy fail" names `deploy` and asks to diagnose;
+    "what's my day look like" names none and asks for the agenda), else `named`."""
     mode = example_mode(defs, qualified, phrase)
     return named if mode is None else mode
 
@@ -129,7 +127,8 @@ def _mode_sections(skill: Skill) -> dict[str, dict[Any, str]]:
 
 def _paired(examples: tuple[str, ...], sections: dict[Any, str]) -> dict[str, Any]:
     """Example -> the value it asks for (see the module)."""
-    stems = {v: set(_stems(f"{spoken(v)} {text}")) for v, text in sections.items()}
+    # a tool or field the prose names is words of its section too ("call move_event" moves)
+    stems = {v: set(_stems(f"{spoken(v)} {_worded(text)}")) for v, text in sections.items()}
     shared: dict[str, int] = {}
     for found in stems.values():
         for item in found:
@@ -146,7 +145,26 @@ def _paired(examples: tuple[str, ...], sections: dict[Any, str]) -> dict[str, An
         top = max(row.values(), default=0.0)
         # only the values it weighs most towards, and clearly: one shared word is no request
         weights[example] = {v: w for v, w in row.items() if w == top and w >= _CLEAR}
-    return _best_pairing(weights, list(sections))
+    return _last_left(_best_pairing(weights, list(sections)), weights, list(sections))
+
+
+def _last_left(
+    paired: dict[str, Any], weights: dict[str, dict[Any, float]], values: list[Any]
+) -> dict[str, Any]:
+    """`paired` with the one example left over given the one value left over, where the
+    description gives as many examples as the field has values (one request per job:
+    "find 30 minutes with Raj" is the schedule job's once every other job has its own) and
+    that example weighs towards no value clearly (it is no second request of a job)."""
+    left = [e for e in weights if e not in paired]
+    free = [v for v in values if v not in paired.values()]
+    if len(weights) != len(values) or len(left) != 1 or len(free) != 1 or weights[left[0]]:
+        return paired
+    return {**paired, left[0]: free[0]}
+
+
+def _worded(text: str) -> str:
+    """Identifiers in prose as the words they join (`move_event` -> "move event")."""
+    return re.sub(r"(?<=[a-z])_(?=[a-z])", " ", text)
 
 
 def _stems(text: str) -> list[str]:
