@@ -18,6 +18,7 @@ import yaml
 from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
 from agentflows.drafting.offline._mantle_intent import (
+    job_opening,
     modes_said,
     not_self_named,
     sign_in_openings,
@@ -82,6 +83,41 @@ schema:
       llm_settable: true
 """
 
+BAGS = """\
+---
+name: Bags
+description: >
+  Checked bags: "where is my suitcase", "the handle on my bag is broken", "can you
+  deliver my bag to my hotel instead".
+---
+
+Set mode from what they need: track, report_damaged or change_delivery.
+
+if: session.bags.mode == "track"
+Call trace_bag with the tag and say the last scan.
+
+if: session.bags.mode == "report_damaged"
+Ask what part of the bag is damaged (set damage_type), then call file_damage_report.
+
+if: session.bags.mode == "change_delivery"
+Ask for the bag's report reference and the new address, then call update_address.
+"""
+
+BAGS_MEMORY = """\
+schema:
+  public:
+    mode:
+      type: categorical
+      enum_values: [track, report_damaged, change_delivery]
+      description: What the passenger needs for their bag.
+      llm_settable: true
+    damage_type:
+      type: categorical
+      enum_values: [wheel, handle, zipper]
+      description: What part of the bag is damaged.
+      llm_settable: true
+"""
+
 EXECUTIVES = [
     {"exec_id": "NS-001", "name": "Helen Marsh", "home_office": "New York"},
     {"exec_id": "NS-002", "name": "Raj Patel", "home_office": "New York"},
@@ -94,6 +130,8 @@ FILES = {
     "skills/cal/memory.yml": CAL_MEMORY,
     "skills/badge/skill.md": SIGN_IN,
     "skills/badge/memory.yml": SIGN_IN_MEMORY,
+    "skills/bags/skill.md": BAGS,
+    "skills/bags/memory.yml": BAGS_MEMORY,
 }
 
 
@@ -133,6 +171,28 @@ def test_the_opening_asks_for_the_job_in_a_persons_words(tmp_path: Path) -> None
         "Hi, I need my calendar. Reschedule, please."
     )
     assert modes_said(defs, "Move my 9am to tomorrow.", given) == "Move my 9am to tomorrow."
+
+
+def test_a_job_the_agent_asks_for_is_told_as_a_request(tmp_path: Path) -> None:
+    defs = _defs(tmp_path)
+    skill = defs.skills["bags"]
+    modes = example_modes(defs, skill)
+    # a value of a field only the damage section sets ("handle": damage_type)
+    assert modes["the handle on my bag is broken"] == {"bags.mode": "report_damaged"}
+    # the verb of the job's own words ("deliver" of "delivery")
+    assert modes["can you deliver my bag to my hotel instead"] == {"bags.mode": "change_delivery"}
+    memory = {"bags.mode": "change_delivery"}
+    expected = "Can you deliver my bag to my hotel instead?"
+    assert job_opening(defs, skill, memory, frozenset()) == expected
+    # not where the case's turn waits for that question
+    assert job_opening(defs, skill, memory, frozenset({"bags.mode"})) is None
+    # nor where the request states another value than the case's (a broken wheel)
+    damaged = {"bags.mode": "report_damaged", "bags.damage_type": "wheel"}
+    assert job_opening(defs, skill, damaged, frozenset()) is None
+    # nor where it names a detail the case's path does not hold
+    assert job_opening(defs, skill, {"bags.mode": "report_damaged"}, frozenset()) is None
+    damaged = {"bags.mode": "report_damaged", "bags.damage_type": "handle"}
+    assert job_opening(defs, skill, damaged, frozenset()) == "The handle on my bag is broken."
 
 
 def test_a_request_never_names_the_caller_as_someone_else(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from ...planning._mantle_phrases import (
     description_phrases,
     is_neutral,
     named_value,
+    paired_phrase,
     person_phrases,
     plain_opening,
     says_label,
@@ -590,6 +591,57 @@ def modes_said(defs: MantleDefinitions, line: str, requested: dict[str, Any]) ->
     return said
 
 
+def job_opening(
+    defs: MantleDefinitions, skill: Skill, memory: dict[str, Any], held: frozenset[str]
+) -> str | None:
+    """The first message of a case whose path sets a job the agent asks for ("Set mode
+    from what they need"): the description's request for that job (`paired_phrase`:
+    "Where is my suitcase?" is no job's, "The handle on my bag is broken." the damage
+    report's), where it routes to the skill, the agent reads the job from it and it states
+    no other value than the case's of another field (nor one of a field the case leaves
+    unset); None for a request that states a field in `held` (one the case's turn hangs
+    on: its question has to be asked)."""
+    for field in skill.memory.values():
+        value = memory.get(field.qualified)
+        if field.qualified in held or not isinstance(value, str):
+            continue
+        line = paired_phrase(defs, field.qualified, value)
+        if line is None or contradicts(defs, skill, memory, line) or _answers(defs, line, held):
+            continue  # "The handle on my bag is broken." for a broken wheel
+        if _foreign(defs, skill, memory, line):
+            continue  # "Is the cryo-EM free next week?" where the path names no instrument
+        if field_words(defs, field.qualified).stated(line) == value:
+            return line
+    return None
+
+
+def _foreign(defs: MantleDefinitions, skill: Skill, memory: dict[str, Any], line: str) -> bool:
+    """Whether `line` states a value of one of the skill's choice fields the case's path
+    sets none of: a detail the case does not hold."""
+    return any(
+        f.type == "categorical"
+        and f.qualified not in memory
+        and field_words(defs, f.qualified).stated(line) is not None
+        for f in skill.memory.values()
+    )
+
+
+def _answers(defs: MantleDefinitions, line: str, held: frozenset[str]) -> bool:
+    """Whether `line` states a value of one of the `held` fields (their questions must
+    come)."""
+    return any(
+        defs.memory_field(q) is not None and field_words(defs, q).stated(line) is not None
+        for q in held
+    )
+
+
+def says_value(defs: MantleDefinitions, line: str, qualified: str, value: Any) -> bool:
+    """Whether the agent reads `value` for choice field `qualified` from `line`."""
+    if defs.memory_field(qualified) is None:
+        return False
+    return field_words(defs, qualified).stated(line) == value
+
+
 def _leaves(record: dict[str, Any], at: tuple[str, ...] = ()) -> dict[tuple[str, ...], str]:
     """Path -> scalar value (as text) of every leaf of a record's nested mappings."""
     out: dict[tuple[str, ...], str] = {}
@@ -772,6 +824,7 @@ __all__ = [
     "contradicts",
     "detour_opening",
     "intent_clause",
+    "job_opening",
     "modes_said",
     "name_intent",
     "not_self_named",
@@ -781,6 +834,7 @@ __all__ = [
     "prerequisite_intent",
     "prerequisite_opening",
     "routes",
+    "says_value",
     "sign_in_openings",
     "without_month",
 ]

@@ -102,12 +102,14 @@ from ._mantle_identity import identity_facts
 from ._mantle_intent import (
     detour_opening,
     intent_clause,
+    job_opening,
     modes_said,
     not_self_named,
     one_request,
     own_opening,
     own_records_named,
     routes,
+    says_value,
     sign_in_openings,
     without_month,
 )
@@ -134,6 +136,9 @@ _NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", 
 #: The escalation line's reason where the skill gives no topic: it says nothing a hand-off
 #: that asks why could pass on.
 _VAGUE_REASON = "It's about my request."
+#: Kinds whose turn waits for a question of the skill's own (a correction of the answer, a
+#: vague answer, a detour, a cue) or that give their values up front themselves.
+_HANGS_ON_A_QUESTION = frozenset({"correction", "ambiguity", "digression", "cue", "out_of_order"})
 #: The hand-off's question for its reason, as the user's fact names it.
 _WHY_PERSON = "why you want a person"
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -680,6 +685,10 @@ class _Writer:
             if said:  # the branch's request, then the cue the case is about
                 cue = first_person(str(said)).rstrip(".")
                 self.context.opening = f"{self.context.opening} {cue[:1].upper()}{cue[1:]}."
+        if self.context.opening is None and kind not in _HANGS_ON_A_QUESTION:
+            memory = self.script.walk.memory
+            self.context.opening = job_opening(self.defs, skill, memory, self.hung_on())
+            self.told_in_opening()
         if self.context.opening is None:
             self.context.opening = self.knowledge_question(skill) or own_opening(
                 self.defs, skill, kind, self.facts
@@ -841,6 +850,32 @@ class _Writer:
                 if field is not None and field.type == "bool" and "confirm" in said:
                     return True
         return False
+
+    def hung_on(self) -> frozenset[str]:
+        """The fields whose question the case's turn waits for (an off-topic line or a
+        request for a person when the agent asks one): the opening must answer none of
+        them, and a request for a job may carry other details ("Book the confocal for
+        Thursday"), so every field the path asks for up to that turn."""
+        at, asks = self.facts.get("at"), self.script.walk.asks
+        if at is None and self.script.kind == "escalation":
+            at = (self.facts.get("escalation") or {}).get("at")
+        if at is None:
+            return frozenset()
+        return frozenset(a.field for a in asks[: int(at) + 1] if a.field)
+
+    def told_in_opening(self) -> None:
+        """Facts the first message already gives (the job its request asks for) leave the
+        list the user answers from: nobody asks for them, and a line "mode: track" is no
+        one's way of saying what they need."""
+        opening = self.context.opening
+        if not opening:
+            return
+        memory = self.script.walk.memory
+        self.sheet.sheet.facts = [
+            f
+            for f in self.sheet.sheet.facts
+            if not (f.field in memory and says_value(self.defs, opening, f.field, memory[f.field]))
+        ]
 
     def sign_in_first(self, prelude: Walk) -> None:
         """Open with the sign-in, and ask for what the case is about once it is done (when

@@ -24,6 +24,7 @@ from .._protocol import AgentTarget
 from ._example_modes import (
     QUOTED,
     description_phrases,
+    every_value_sectioned,
     example_mode,
     example_modes,
     field_examples,
@@ -78,6 +79,7 @@ __all__ = [
     "SkillContext",
     "demo_names",
     "description_phrases",
+    "every_value_sectioned",
     "example_mode",
     "example_modes",
     "field_examples",
