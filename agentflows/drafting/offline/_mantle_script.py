@@ -852,16 +852,19 @@ class _Writer:
         return False
 
     def hung_on(self) -> frozenset[str]:
-        """The fields whose question the case's turn waits for (an off-topic line or a
-        request for a person when the agent asks one): the opening must answer none of
-        them, and a request for a job may carry other details ("Book the confocal for
-        Thursday"), so every field the path asks for up to that turn."""
+        """The fields whose question the case asserts or waits for: a block step's (its
+        question is asserted), and where an off-topic line or a request for a person comes
+        when the agent asks one, every field asked up to that turn (a request for a job may
+        carry other details: "Book the confocal for Thursday"). The opening answers none."""
         at, asks = self.facts.get("at"), self.script.walk.asks
         if at is None and self.script.kind == "escalation":
             at = (self.facts.get("escalation") or {}).get("at")
-        if at is None:
-            return frozenset()
-        return frozenset(a.field for a in asks[: int(at) + 1] if a.field)
+        # a block step's question is the case's too (its utterance is asserted): a step
+        # runs its question whatever the opening said
+        held = {a.field for a in asks if a.kind == "collect" and a.field}
+        if at is not None:
+            held |= {a.field for a in asks[: int(at) + 1] if a.field}
+        return frozenset(held)
 
     def told_in_opening(self) -> None:
         """Facts the first message already gives (the job its request asks for) leave the
