@@ -21,6 +21,7 @@ from agentflows.drafting.offline._mantle_intent import (
     job_opening,
     modes_said,
     not_self_named,
+    other_day,
     sign_in_openings,
 )
 from agentflows.planning._mantle_phrases import paired_phrases, value_line
@@ -200,6 +201,18 @@ def test_a_request_never_names_the_caller_as_someone_else(tmp_path: Path) -> Non
     line = "Find 30 minutes with Raj this week."
     assert not_self_named(line, "Raj Patel", records) == "Find 30 minutes with Helen this week."
     assert not_self_named(line, "Helen Marsh", records) == line
+
+
+def test_a_request_naming_a_day_names_the_cases_day(tmp_path: Path) -> None:
+    shifts = [
+        {"shift_id": "SH-0522-1205-A", "date": "2026-12-05", "position": "opening"},
+        {"shift_id": "SH-0417-1206-B", "date": "2026-12-06", "position": "close"},
+    ]
+    records = DataRecords([Collection("shifts", tuple(shifts))])
+    line = "I need someone to cover my Sunday close."
+    assert other_day(line, {"SH-0522-1205-A"}, records)  # a Saturday
+    assert not other_day(line, {"SH-0417-1206-B"}, records)
+    assert not other_day("Cover my close, please.", {"SH-0522-1205-A"}, records)
 
 
 def test_a_sign_in_opens_with_what_a_person_says(tmp_path: Path) -> None:

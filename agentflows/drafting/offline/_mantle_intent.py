@@ -8,6 +8,8 @@ equipment`, `want to know where an existing claim stands`). Never the id.
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import re
 from typing import Any
 
@@ -642,6 +644,28 @@ def says_value(defs: MantleDefinitions, line: str, qualified: str, value: Any) -
     return field_words(defs, qualified).stated(line) == value
 
 
+def other_day(line: str, held: set[str], records: DataRecords) -> bool:
+    """Whether `line` names a weekday on which no dated record the case holds falls (a
+    record with one of the `held` values: "I need someone to cover my Sunday close" for a
+    case about a Saturday shift). A request naming a day says the case's day or none."""
+    days = {name.lower(): n for n, name in enumerate(calendar.day_name)}
+    said = {days[w] for w in re.findall(r"[a-z]+", line.lower()) if w in days}
+    if not said:
+        return False
+    held = {v for v in held if len(v) >= 5}
+    found: set[int] = set()
+    for collection in records.collections:
+        for record in collection.records:
+            leaves = set(_leaves(record).values())
+            if not held & leaves:
+                continue
+            for value in leaves:
+                iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", value)
+                if iso:
+                    found.add(dt.date(*map(int, iso.groups())).weekday())
+    return bool(found) and not said & found
+
+
 def _leaves(record: dict[str, Any], at: tuple[str, ...] = ()) -> dict[tuple[str, ...], str]:
     """Path -> scalar value (as text) of every leaf of a record's nested mappings."""
     out: dict[tuple[str, ...], str] = {}
@@ -829,6 +853,7 @@ __all__ = [
     "name_intent",
     "not_self_named",
     "one_request",
+    "other_day",
     "own_opening",
     "own_records_named",
     "prerequisite_intent",

@@ -55,6 +55,7 @@ from ...planning._mantle_phrases import (
     first_person,
     own_phrases,
     paired_phrases,
+    plain_opening,
     strong_phrases,
     value_line,
     written_form,
@@ -106,6 +107,7 @@ from ._mantle_intent import (
     modes_said,
     not_self_named,
     one_request,
+    other_day,
     own_opening,
     own_records_named,
     routes,
@@ -914,10 +916,17 @@ class _Writer:
         """The first message: the skill's phrasing plus every value it gives up front (the
         out-of-order values and the fields set from the request)."""
         skill = self.defs.skills[self.script.behavior.source]
+        held = {str(f.value) for f in self.sheet.sheet.facts}
+        records = self.sheet.records
         text = activation_phrase(self.defs, skill)
+        if other_day(text, held, records):  # "cover my Sunday close" for a Saturday shift
+            intent = opening_line(intent_clause(self.defs, skill))
+            plain = plain_opening(self.defs, skill, lambda _: True)
+            text = intent if routes(self.defs, skill, intent) else plain or text
         given = {**(self.facts.get("given") or {}), **self.requested()}
         said = [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]
-        for phrase, named in [*said, *paired_phrases(self.defs, given)]:
+        said += [p for p in paired_phrases(self.defs, given) if not other_day(p[0], held, records)]
+        for phrase, named in said:
             if named and all(given.get(k) == v for k, v in named.items()):
                 text = phrase
                 given = {k: v for k, v in given.items() if k not in named}
