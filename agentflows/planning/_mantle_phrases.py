@@ -19,7 +19,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalcore.agents.demo import QUOTED, description_phrases, mode_named
+from evalcore.agents.demo import (
+    QUOTED,
+    description_phrases,
+    every_value_sectioned,
+    field_examples,
+    mode_named,
+)
 from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions._memo import memoized
@@ -397,6 +403,13 @@ def own_phrases(defs: MantleDefinitions, given: dict[str, Any]) -> list[tuple[st
     return [(line, named) for line, named in out if line is not None]
 
 
+def paired_phrases(defs: MantleDefinitions, given: dict[str, Any]) -> list[tuple[str, dict]]:
+    """`paired_phrase` of each given choice, with the value it asks for (an opening says
+    it: a person asks for a job in its words, not by the value's name)."""
+    out = [(paired_phrase(defs, k, v), {k: v}) for k, v in given.items()]
+    return [(line, named) for line, named in out if line is not None]
+
+
 def own_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | None:
     """The skill's own phrasing of one choice (a mode): the first quoted description example
     that names `value` by its own words, no other value of the field, and that routes to the
@@ -414,6 +427,27 @@ def own_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | Non
             continue
         line = _as_sentence(phrase)
         if routed_skill(defs, words, line) == skill.id:
+            return line
+    return None
+
+
+def paired_phrase(defs: MantleDefinitions, qualified: str, value: Any) -> str | None:
+    """The description example that asks for mode `value` by the prose its `if:` paragraphs
+    hold (`field_examples`: "move my 3pm to tomorrow" for `reschedule`), where it routes to
+    the skill and its words name no other value of the field; only for a field the prose
+    gives a section for each value (`every_value_sectioned`)."""
+    skill = defs.skills.get(qualified.split(".", 1)[0])
+    if skill is None or not every_value_sectioned(defs, qualified):
+        return None
+    words = routing_words(defs)
+    choices = field_choices(defs, qualified)
+    for example, paired in field_examples(defs, qualified).items():
+        line = _as_sentence(example)
+        # its words name no other value ("I didn't make it" says a payment is unrecognised)
+        said = best_value(line, choices)
+        if said is not None and said.value != value:
+            continue
+        if paired == value and routed_skill(defs, words, line) == skill.id:
             return line
     return None
 

@@ -8,6 +8,8 @@ equipment`, `want to know where an existing claim stands`). Never the id.
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import re
 from typing import Any
 
@@ -20,10 +22,12 @@ from evalcore.testdata import DataRecords
 from ...planning._mantle_phrases import (
     _as_sentence,
     activation_phrase,
+    activation_phrases,
     cue_line,
     description_phrases,
     is_neutral,
     named_value,
+    paired_phrase,
     person_phrases,
     plain_opening,
     says_label,
@@ -323,6 +327,16 @@ def prerequisite_opening(defs: MantleDefinitions, skill: Skill) -> str | None:
     return None
 
 
+def sign_in_openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
+    """The openings a sign-in (a skill other skills run first) takes in turn: the phrasings
+    its description quotes a person saying ("I need to log in", "Here's my badge number")
+    that route to it; its name only where none does. The name says the agent's step from
+    the agent's side ("Check the researcher's badge"), which no researcher asks for."""
+    phrases = activation_phrases(defs, skill)
+    said = {_as_sentence(p) for p in person_phrases(skill)}
+    return [p for p in phrases if p in said] or phrases
+
+
 def _yours(words: list[str]) -> str:
     return " ".join(_YOURS.get(w.lower(), w) for w in words)
 
@@ -533,12 +547,123 @@ def own_records_named(
                 named.append(pattern)
         stated = f" The {value_words(field.name)} is {value}."
         if named and stated in said and said.replace(stated, "").count(value):
-            said = said.replace(stated, "")
+            # said twice now; kept where the request routes only with it
+            shorter = said.replace(stated, "")
+            said = shorter if routes(defs, skill, shorter) else said
     if not named or routes(defs, skill, said):
         return said
     kept = [s for s in re.split(r"(?<=[.!?])\s+", line) if not any(p.search(s) for p in named)]
     rest = " ".join(kept)
     return rest if rest and routes(defs, skill, rest) else line
+
+
+def not_self_named(line: str, caller: str, records: DataRecords) -> str:
+    """`line` with the caller's own first name, where a description example names it
+    ("Find 30 minutes with Raj this week" said by Raj Patel), given to another person of
+    the record list that holds the caller (the colleague the example means): no one asks
+    for a meeting with themselves."""
+    first = caller.split(" ", 1)[0]
+    pattern = re.compile(rf"(?<![\w'-]){re.escape(first)}(?![\w-])")
+    if not first or not pattern.search(line):
+        return line
+    for collection in records.collections:
+        for mine in collection.records:
+            key = next((k for k, v in mine.items() if v == caller), None)
+            if key is None:
+                continue
+            for record in collection.records:
+                other = str(record.get(key) or "").split(" ", 1)[0]
+                if other and other != first and other not in line:
+                    return pattern.sub(other, line)
+    return line
+
+
+def modes_said(defs: MantleDefinitions, line: str, requested: dict[str, Any]) -> str:
+    """`line` saying each choice the skill sets from the request (`requested`): an example
+    that asked for it in its own words ("Roll back push-gateway.") may name it no longer
+    once the case's record takes the example's place ("Roll back checkout-api."), and
+    nobody asks for it later; the value's own words follow then ("Rollback, please.")."""
+    said = line
+    for qualified, value in requested.items():
+        field = defs.memory_field(qualified)
+        if field is None or field.type != "categorical" or not isinstance(value, str):
+            continue
+        if field_words(defs, qualified).stated(said) != value:
+            said = f"{said} {value_line(defs, qualified, value)}"
+    return said
+
+
+def job_opening(
+    defs: MantleDefinitions, skill: Skill, memory: dict[str, Any], held: frozenset[str]
+) -> str | None:
+    """The first message of a case whose path sets a job the agent asks for ("Set mode
+    from what they need"): the description's request for that job (`paired_phrase`:
+    "Where is my suitcase?" is no job's, "The handle on my bag is broken." the damage
+    report's), where it routes to the skill, the agent reads the job from it and it states
+    no other value than the case's of another field (nor one of a field the case leaves
+    unset); None for a request that states a field in `held` (one the case's turn hangs
+    on: its question has to be asked)."""
+    for field in skill.memory.values():
+        value = memory.get(field.qualified)
+        if field.qualified in held or not isinstance(value, str):
+            continue
+        line = paired_phrase(defs, field.qualified, value)
+        if line is None or contradicts(defs, skill, memory, line) or _answers(defs, line, held):
+            continue  # "The handle on my bag is broken." for a broken wheel
+        if _foreign(defs, skill, memory, line):
+            continue  # "Is the cryo-EM free next week?" where the path names no instrument
+        if field_words(defs, field.qualified).stated(line) == value:
+            return line
+    return None
+
+
+def _foreign(defs: MantleDefinitions, skill: Skill, memory: dict[str, Any], line: str) -> bool:
+    """Whether `line` states a value of one of the skill's choice fields the case's path
+    sets none of: a detail the case does not hold."""
+    return any(
+        f.type == "categorical"
+        and f.qualified not in memory
+        and field_words(defs, f.qualified).stated(line) is not None
+        for f in skill.memory.values()
+    )
+
+
+def _answers(defs: MantleDefinitions, line: str, held: frozenset[str]) -> bool:
+    """Whether `line` states a value of one of the `held` fields (their questions must
+    come)."""
+    return any(
+        defs.memory_field(q) is not None and field_words(defs, q).stated(line) is not None
+        for q in held
+    )
+
+
+def says_value(defs: MantleDefinitions, line: str, qualified: str, value: Any) -> bool:
+    """Whether the agent reads `value` for choice field `qualified` from `line`."""
+    if defs.memory_field(qualified) is None:
+        return False
+    return field_words(defs, qualified).stated(line) == value
+
+
+def other_day(line: str, held: set[str], records: DataRecords) -> bool:
+    """Whether `line` names a weekday on which no dated record the case holds falls (a
+    record with one of the `held` values: "I need someone to cover my Sunday close" for a
+    case about a Saturday shift). A request naming a day says the case's day or none."""
+    days = {name.lower(): n for n, name in enumerate(calendar.day_name)}
+    said = {days[w] for w in re.findall(r"[a-z]+", line.lower()) if w in days}
+    if not said:
+        return False
+    held = {v for v in held if len(v) >= 5}
+    found: set[int] = set()
+    for collection in records.collections:
+        for record in collection.records:
+            leaves = set(_leaves(record).values())
+            if not held & leaves:
+                continue
+            for value in leaves:
+                iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", value)
+                if iso:
+                    found.add(dt.date(*map(int, iso.groups())).weekday())
+    return bool(found) and not said & found
 
 
 def _leaves(record: dict[str, Any], at: tuple[str, ...] = ()) -> dict[tuple[str, ...], str]:
@@ -723,12 +848,18 @@ __all__ = [
     "contradicts",
     "detour_opening",
     "intent_clause",
+    "job_opening",
+    "modes_said",
     "name_intent",
+    "not_self_named",
     "one_request",
+    "other_day",
     "own_opening",
     "own_records_named",
     "prerequisite_intent",
     "prerequisite_opening",
     "routes",
+    "says_value",
+    "sign_in_openings",
     "without_month",
 ]

@@ -60,9 +60,10 @@ from ...planning import Behavior, failure_outcome, not_a_goal
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
-    activation_phrases,
     first_person,
     own_phrases,
+    paired_phrases,
+    plain_opening,
     second_person,
     strong_phrases,
     value_line,
@@ -116,10 +117,16 @@ from ._mantle_identity import identity_facts
 from ._mantle_intent import (
     detour_opening,
     intent_clause,
+    job_opening,
+    modes_said,
+    not_self_named,
     one_request,
+    other_day,
     own_opening,
     own_records_named,
     routes,
+    says_value,
+    sign_in_openings,
     without_month,
 )
 from ._mantle_mismatch import detail_check, one_wrong
@@ -146,6 +153,9 @@ _NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", 
 #: The escalation line's reason where the skill gives no topic: it says nothing a hand-off
 #: that asks why could pass on.
 _VAGUE_REASON = "It's about my request."
+#: Kinds whose turn waits for a question of the skill's own (a correction of the answer, a
+#: vague answer, a detour, a cue) or that give their values up front themselves.
+_HANGS_ON_A_QUESTION = frozenset({"correction", "ambiguity", "digression", "cue", "out_of_order"})
 #: The hand-off's question for its reason, as the user's fact names it.
 _WHY_PERSON = "why you want a person"
 STOP_AFTER_HANDOFF = "the agent says it is passing you to someone"
@@ -711,6 +721,10 @@ class _Writer:
             if said:  # the branch's request, then the cue the case is about
                 cue = first_person(str(said)).rstrip(".")
                 self.context.opening = f"{self.context.opening} {cue[:1].upper()}{cue[1:]}."
+        if self.context.opening is None and kind not in _HANGS_ON_A_QUESTION:
+            memory = self.script.walk.memory
+            self.context.opening = job_opening(self.defs, skill, memory, self.hung_on())
+            self.told_in_opening()
         if self.context.opening is None:
             self.context.opening = self.knowledge_question(skill) or own_opening(
                 self.defs, skill, kind, self.facts
@@ -721,6 +735,11 @@ class _Writer:
             opening = self.context.opening
             records = self.sheet.records
             self.context.opening = own_records_named(self.defs, skill, opening, memory, records)
+            caller = self.sheet.persona.name
+            self.context.opening = not_self_named(self.context.opening, caller, records)
+            if kind == "out_of_order" or self.requested():
+                said = modes_said(self.defs, self.context.opening, self.requested())
+                self.context.opening = said
             if kind == "digression":  # the question the detour waits for stays open
                 self.context.opening = detour_opening(
                     self.defs, skill, self.context.opening, memory
@@ -874,6 +893,35 @@ class _Writer:
                     return True
         return False
 
+    def hung_on(self) -> frozenset[str]:
+        """The fields whose question the case asserts or waits for: a block step's (its
+        question is asserted), and where an off-topic line or a request for a person comes
+        when the agent asks one, every field asked up to that turn (a request for a job may
+        carry other details: "Book the confocal for Thursday"). The opening answers none."""
+        at, asks = self.facts.get("at"), self.script.walk.asks
+        if at is None and self.script.kind == "escalation":
+            at = (self.facts.get("escalation") or {}).get("at")
+        # a block step's question is the case's too (its utterance is asserted): a step
+        # runs its question whatever the opening said
+        held = {a.field for a in asks if a.kind == "collect" and a.field}
+        if at is not None:
+            held |= {a.field for a in asks[: int(at) + 1] if a.field}
+        return frozenset(held)
+
+    def told_in_opening(self) -> None:
+        """Facts the first message already gives (the job its request asks for) leave the
+        list the user answers from: nobody asks for them, and a line "mode: track" is no
+        one's way of saying what they need."""
+        opening = self.context.opening
+        if not opening:
+            return
+        memory = self.script.walk.memory
+        self.sheet.sheet.facts = [
+            f
+            for f in self.sheet.sheet.facts
+            if not (f.field in memory and says_value(self.defs, opening, f.field, memory[f.field]))
+        ]
+
     def sign_in_first(self, prelude: Walk) -> None:
         """Open with the sign-in, and ask for what the case is about once it is done (when
         the agent asks whether there is anything else)."""
@@ -882,7 +930,7 @@ class _Writer:
         request = self.context.opening or opening_line(self.context.intent)
         # the sign-in's openings in turn: every case behind it opens with the sign-in, and
         # one line for all of them reads as one case written many times
-        phrases = activation_phrases(self.defs, opener)
+        phrases = sign_in_openings(self.defs, opener)
         self.context.opening = phrases[(self.sheet.slot or 0) % len(phrases)]
         if self.script.kind == "out_of_order" and not prelude.asks and not self.context.after_first:
             # details up front: the task's first message, right after the sign-in
@@ -911,17 +959,25 @@ class _Writer:
         """The first message: the skill's phrasing plus every value it gives up front (the
         out-of-order values and the fields set from the request)."""
         skill = self.defs.skills[self.script.behavior.source]
+        held = {str(f.value) for f in self.sheet.sheet.facts}
+        records = self.sheet.records
         text = activation_phrase(self.defs, skill)
+        if other_day(text, held, records):  # "cover my Sunday close" for a Saturday shift
+            intent = opening_line(intent_clause(self.defs, skill))
+            plain = plain_opening(self.defs, skill, lambda _: True)
+            text = intent if routes(self.defs, skill, intent) else plain or text
         given = {**(self.facts.get("given") or {}), **self.requested()}
         # details up front: one request, no phrase states another value the case fixes or
         # asks another job (`_mantle_up_front`)
         values = case_values(skill, self.script.walk.memory, given)
         up_front = self.script.kind == "out_of_order"
 
-        def one(said: str) -> bool:
-            return not up_front or asks_one_request(self.defs, skill, values, said)
+        def one(line: str) -> bool:
+            return not up_front or asks_one_request(self.defs, skill, values, line)
 
-        for phrase, named in [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]:
+        said = [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]
+        said += [p for p in paired_phrases(self.defs, given) if not other_day(p[0], held, records)]
+        for phrase, named in said:
             if (
                 named
                 and all(given.get(k) == v for k, v in named.items())

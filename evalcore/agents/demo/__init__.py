@@ -24,8 +24,10 @@ from .._protocol import AgentTarget
 from ._example_modes import (
     QUOTED,
     description_phrases,
+    every_value_sectioned,
     example_mode,
     example_modes,
+    field_examples,
     mode_named,
 )
 from ._mantle_brain import Frame, MantleFlags, SkillContext
@@ -77,8 +79,10 @@ __all__ = [
     "SkillContext",
     "demo_names",
     "description_phrases",
+    "every_value_sectioned",
     "example_mode",
     "example_modes",
+    "field_examples",
     "make_demo_target",
     "mode_named",
 ]

@@ -61,10 +61,8 @@ def example_modes(defs: MantleDefinitions, skill: Skill) -> dict[str, dict[str, 
 def mode_named(defs: MantleDefinitions, qualified: str, phrase: str, named: Any) -> Any:
     """The value of mode field `qualified` that `phrase` asks for, given the value its words
     name (`named`, None for none): where it is (or starts with) a description example of a
-    clear mode, that mode ("why did my deploy fail" names `deploy` and asks to diagnose),
-    else `named`. A phrase whose words name no value stays of none."""
-    if named is None:
-        return named
+    clear mode, that mode ("why did my deploy fail" names `deploy` and asks to diagnose;
+    "what's my day look like" names none and asks for the agenda), else `named`."""
     mode = example_mode(defs, qualified, phrase)
     return named if mode is None else mode
 
@@ -96,11 +94,24 @@ def field_examples(defs: MantleDefinitions, qualified: str) -> dict[str, Any]:
     return {example: modes[qualified] for example, modes in found if qualified in modes}
 
 
+def every_value_sectioned(defs: MantleDefinitions, qualified: str) -> bool:
+    """Whether the prose gives every value of mode field `qualified` its own `if:` section:
+    only then does each job's request pair with a job it reads as its own (where two of
+    four values have one, a request of a third pairs with the nearest)."""
+    skill = defs.skills.get(qualified.split(".", 1)[0])
+    field = defs.memory_field(qualified)
+    if skill is None or field is None:
+        return False
+    sections = _mode_sections(skill).get(qualified, {})
+    return bool(sections) and all(v in sections for v in field.enum_values or [])
+
+
 def _example_modes(defs: MantleDefinitions, skill: Skill) -> dict[str, dict[str, Any]]:
     examples = tuple(description_phrases(skill))
     out: dict[str, dict[str, Any]] = {}
     for qualified, sections in _mode_sections(skill).items():
-        for example, value in _paired(examples, sections).items():
+        others = _other_choices(skill, qualified)
+        for example, value in _paired(examples, sections, others).items():
             out.setdefault(example, {})[qualified] = value
     return out
 
@@ -127,9 +138,23 @@ def _mode_sections(skill: Skill) -> dict[str, dict[Any, str]]:
     return out
 
 
-def _paired(examples: tuple[str, ...], sections: dict[Any, str]) -> dict[str, Any]:
+def _other_choices(skill: Skill, qualified: str) -> dict[str, list[str]]:
+    """The skill's other choice fields (name -> their values as words): an example that
+    names one of their values ("the handle on my bag is broken": `damage_type` handle)
+    asks for the job whose section sets that field."""
+    return {
+        f.name: [spoken(v) for v in f.enum_values or []]
+        for f in skill.memory.values()
+        if f.qualified != qualified and f.type == "categorical" and f.enum_values
+    }
+
+
+def _paired(
+    examples: tuple[str, ...], sections: dict[Any, str], others: dict[str, list[str]] | None = None
+) -> dict[str, Any]:
     """Example -> the value it asks for (see the module)."""
-    stems = {v: set(_stems(f"{spoken(v)} {text}")) for v, text in sections.items()}
+    # a tool or field the prose names is words of its section too ("call move_event" moves)
+    stems = {v: set(_stems(f"{spoken(v)} {_worded(text)}")) for v, text in sections.items()}
     shared: dict[str, int] = {}
     for found in stems.values():
         for item in found:
@@ -137,16 +162,67 @@ def _paired(examples: tuple[str, ...], sections: dict[Any, str]) -> dict[str, An
     weights: dict[str, dict[Any, float]] = {}
     for example in examples:
         said = _stems(example)
+        setting = [_setting(sections, name) for name in _named_fields(example, others or {})]
         row: dict[Any, float] = {}
         for value, found in stems.items():
             weight = sum(1 / shared[s] for s in said if s in found)
             if re.search(rf"(?<![\w-]){re.escape(spoken(value))}(?![\w-])", example.lower()):
                 weight += 1.0  # the value's own words ("Promote staging to prod.")
+            elif _verb_of(spoken(value), example):
+                weight += 1.0  # its verb ("deliver my bag" for `change_delivery`)
+            weight += sum(w.get(value, 0.0) for w in setting)
             row[value] = weight
         top = max(row.values(), default=0.0)
         # only the values it weighs most towards, and clearly: one shared word is no request
         weights[example] = {v: w for v, w in row.items() if w == top and w >= _CLEAR}
-    return _best_pairing(weights, list(sections))
+    return _last_left(_best_pairing(weights, list(sections)), weights, list(sections))
+
+
+def _named_fields(example: str, others: dict[str, list[str]]) -> list[str]:
+    """The other choice fields a value of which `example` names by its own words."""
+    lowered = example.lower()
+    return [
+        name
+        for name, values in others.items()
+        if any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", lowered) for v in values)
+    ]
+
+
+def _setting(sections: dict[Any, str], name: str) -> dict[Any, float]:
+    """Value -> weight of the sections that name field `name` ("set damage_type"), shared
+    among them."""
+    naming = [v for v, text in sections.items() if re.search(rf"\b{re.escape(name)}\b", text)]
+    return {v: 1 / len(naming) for v in naming}
+
+
+def _verb_of(value: str, example: str) -> bool:
+    """Whether a word of `example` is a word of `value` short of its noun ending ("deliver"
+    of "delivery", "cancel" of "cancellation"): six letters at least, so no short word."""
+    said = re.findall(r"[a-z]{6,}", example.lower())
+    return any(
+        len(word) > len(verb) and word.startswith(verb)
+        for word in re.findall(r"[a-z]+", value)
+        for verb in said
+    )
+
+
+def _last_left(
+    paired: dict[str, Any], weights: dict[str, dict[Any, float]], values: list[Any]
+) -> dict[str, Any]:
+    """`paired` with the one example left over given the one value left over, where the
+    description gives as many examples as the field has values (one request per job:
+    "find 30 minutes with Raj" is the schedule job's once every other job has its own) and
+    that example weighs towards no value clearly (it is no second request of a job)."""
+    left = [e for e in weights if e not in paired]
+    free = [v for v in values if v not in paired.values()]
+    if len(weights) != len(values) or len(left) != 1 or len(free) != 1 or weights[left[0]]:
+        return paired
+    return {**paired, left[0]: free[0]}
+
+
+def _worded(text: str) -> str:
+    """Identifiers in prose as the words they join (`move_event` -> "move event")."""
+    return re.sub(r"(?<=[a-z])_(?=[a-z])", " ", text)
 
 
 def _stems(text: str) -> list[str]:
@@ -192,6 +268,7 @@ def _best_pairing(weights: dict[str, dict[Any, float]], values: list[Any]) -> di
 __all__ = [
     "QUOTED",
     "description_phrases",
+    "every_value_sectioned",
     "example_mode",
     "example_modes",
     "field_examples",

@@ -51,9 +51,19 @@ def _said_as(value: Any) -> list[str]:
 
 
 def _said_pattern(example: str) -> re.Pattern[str]:
-    """The words of `example` in a message, whatever the punctuation and case between."""
-    words = re.findall(r"[a-z0-9']+", example.lower().replace("’", "'"))
-    return re.compile(r"(?<![\w'])" + r"\W+".join(map(re.escape, words)) + r"(?![\w'])", re.I)
+    """The words of `example` in a message, whatever the punctuation and case between; a
+    detail of the example (a name inside it, a number, a hyphened id: "Raj", "3pm",
+    "push-gateway") any one such word, since one case's request names its own ("roll back
+    checkout-api" asks for the rollback as "roll back push-gateway" does)."""
+    parts: list[str] = []
+    for index, token in enumerate(example.replace("’", "'").split()):
+        token = token.strip('.,;:!?"()')
+        capital = index > 0 and token[:1].isupper() and not token.startswith("I'") and token != "I"
+        if token and (capital or any(c.isdigit() for c in token) or "-" in token.strip("-")):
+            parts.append(r"[\w'.-]+")
+            continue
+        parts += [re.escape(w) for w in re.findall(r"[a-z0-9']+", token.lower())]
+    return re.compile(r"(?<![\w'])" + r"\W+".join(parts) + r"(?![\w'])", re.I)
 
 
 @dataclass(frozen=True)
@@ -120,14 +130,12 @@ class FieldWords:
         self.distinct = {v: {w for w in words if counts[w] == 1} for v, words in found.items()}
         self.phrases = phrases
         # a description example of one job names that job's value, whatever other value
-        # its words say ("why did my deploy fail" asks to diagnose, not to deploy); only
-        # an example whose words name some value: one that names none is read as any
-        # other message
+        # its words say ("why did my deploy fail" asks to diagnose, not to deploy), and
+        # where its words name none ("what's my day look like" asks for the agenda)
         self._matched: dict[str, tuple[Found, ...]] = {}
         self.examples: list[tuple[re.Pattern[str], Any]] = []
         for example, value in field_examples(defs, qualified).items():
-            if self._scored(example):
-                self.examples.append((_said_pattern(example), value))
+            self.examples.append((_said_pattern(example), value))
 
     def matches(self, text: str) -> list[Found]:
         """The values `text` names, best first (kept per text: a case's messages come back
