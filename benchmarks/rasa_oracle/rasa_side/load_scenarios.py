@@ -65,8 +65,10 @@ def main() -> None:
     _common.quiet_logs()
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="rasa-oracle-scenarios-") as folder:
-        for case in payload["cases"]:
-            path = Path(folder) / f"{case['id']}.yml"
+        for index, case in enumerate(payload["cases"]):
+            # a numbered file in the temporary folder: an id is a caller's label (often the
+            # case's own path), and joined as a path it would write beside the case itself
+            path = Path(folder) / f"case-{index}.yml"
             path.write_text(case["text"], encoding="utf-8")
             try:
                 scenario = load_scenario(path)
