@@ -217,7 +217,9 @@ def test_digression_and_escalation_assertions(bank):
     escalation = draft(bank, plan["escalation"])["scenario"]["goals"]["assertions"]
     assert {"skill_activated": {"skill_id": "human_handoff"}} in escalation
     recorded = [i for a in escalation for i in a.get("memory_was_set") or []]
-    assert {"name": "human_handoff.handoff_queue", "value": "cards"} in recorded
+    # the queue is the model's reading of the request ("the team that fits": a lost card is
+    # cards, a stolen one may be fraud): asserted written, its value left to the agent
+    assert {"name": "human_handoff.handoff_queue"} in recorded
     # the transfer's reference is what the outside service answers: never asserted
     assert "human_handoff.transfer_reference" not in [i["name"] for i in recorded]
 

@@ -27,7 +27,13 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill, ToolDef, memoized
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import code_facts, qualify, sentences, skill_branches
+from evalcore.definitions.skill_model import (
+    code_facts,
+    qualify,
+    sentences,
+    skill_branches,
+    skill_model,
+)
 
 Check = dict[str, Any]
 
@@ -201,8 +207,9 @@ def without_initial(check: Check | None, defs: MantleDefinitions) -> Check | Non
 
 def inferred_keys(project: Project, skill_id: str) -> frozenset[str]:
     """The skill's own entries only the model writes, from what it reads in the user's
-    words (no step or tool writes them): their value is fixed only where the case's user
-    says it."""
+    words (no step or tool writes them, and the prose does not have the agent set them on
+    its own doing: "Set paged once the page goes out" fixes `paged` true): their value is
+    fixed only where the case's user says it."""
     defs = project.mantle
     if defs is None or skill_id not in defs.skills:
         return frozenset()
@@ -210,7 +217,8 @@ def inferred_keys(project: Project, skill_id: str) -> frozenset[str]:
     def build() -> frozenset[str]:
         skill = defs.skills[skill_id]
         own = {k for k in defs.memory_names() if k.startswith(skill_id + ".")}
-        return frozenset(own - _runtime_written(project, defs, skill))
+        records = {r.qualified for r in skill_model(project, skill_id).records}
+        return frozenset(own - _runtime_written(project, defs, skill) - records)
 
     return memoized(defs, ("inferred_keys", skill_id), build)
 
