@@ -142,7 +142,10 @@ async def measure(
         # and so a one-word id is a word of the language where the description uses it
         # ("The executive's own calendar: ..." for `calendar`)
         said_by_description = re.search(rf"\b{re.escape(words)}\b", s.description or "", re.I)
-        if "_" in s.id or not said_by_description:
+        # a one-word id is a word where a longer name says it too ("Book travel")
+        name = (s.name or "").strip().lower()
+        said_by_name = name != words and re.search(rf"\b{re.escape(words)}\b", name)
+        if "_" in s.id or not (said_by_description or said_by_name):
             spelled[s.id] = s.id
         if "_" in s.id and (s.name or "").strip().lower() == words and not said_by_description:
             spelled[f"{s.id} (in words)"] = words

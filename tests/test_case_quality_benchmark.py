@@ -94,3 +94,10 @@ def test_a_one_word_id_the_description_uses_is_a_persons_word(tmp_path: Path) ->
     skill.write_text(re.sub(r"(?i)balance", "funds", text), encoding="utf-8")
     flagged = asyncio.run(measure(project, suite, None, runs=False))["ids_in_user_words"]
     assert str(opener.relative_to(suite)) in flagged
+    # a name longer than the id that says it ("Check a balance") makes it a word too
+    named = re.sub(r"(?i)balance", "funds", text).replace(
+        "name: Check a funds", "name: Check a balance"
+    )
+    skill.write_text(named, encoding="utf-8")
+    flagged = asyncio.run(measure(project, suite, None, runs=False))["ids_in_user_words"]
+    assert str(opener.relative_to(suite)) not in flagged
