@@ -722,7 +722,10 @@ class _Writer:
                 cue = first_person(str(said)).rstrip(".")
                 self.context.opening = f"{self.context.opening} {cue[:1].upper()}{cue[1:]}."
         if self.context.opening is None and kind not in _HANGS_ON_A_QUESTION:
-            memory = self.script.walk.memory
+            # a field the outside service reports is no job the user asks for ("has my
+            # filter shipped" pairs with `status: shipped`, which only the shop's answer sets)
+            reported = reported_fields(self.project, skill.id)
+            memory = {k: v for k, v in self.script.walk.memory.items() if k not in reported}
             self.context.opening = job_opening(self.defs, skill, memory, self.hung_on())
             self.told_in_opening()
         if self.context.opening is None:
