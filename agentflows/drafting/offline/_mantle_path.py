@@ -40,12 +40,11 @@ from ._mantle_order import (
     without_own_writes,
 )
 from ._mantle_picked import picked_from_offer
-from ._mantle_pinned import unpinned_parameters
+from ._mantle_pinned import loose_parameters, unpinned_parameters
 from ._mantle_script import Script
 from ._mantle_unfixed import (
     fixed_by_tools,
     inferred_keys,
-    loose_parameters,
     ordered_tools,
     unfixed_keys,
     without_initial,

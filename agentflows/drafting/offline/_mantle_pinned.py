@@ -14,9 +14,13 @@ An argument is pinned only where the case gives its value and the model must pas
 - A field the walk set without a question it reads (`Script.needed`: "and for how long
   (set duration_hours)", a bag tag a filing `requires`) is told to the user, but how the
   agent comes by it is not fixed, so its value is not pinned.
+- An amount the model formats (`loose_parameters`: an optional float, or a whole one) and
+  one filled from an entry whose value the model reads into the user's words.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from evalcore.definitions import MantleDefinitions, ToolDef, memoized
 from evalcore.definitions.skill_model import qualify
@@ -90,4 +94,30 @@ def _named_after(param: str, passed: frozenset[str]) -> bool:
     return any(n == param or n.endswith("_" + param) for n in names)
 
 
-__all__ = ["collected_fields", "optional_parameters", "unpinned_parameters"]
+def loose_parameters(
+    tool: ToolDef,
+    arguments: dict[str, Any],
+    sources: dict[str, str],
+    skill_id: str,
+    unsaid: frozenset[str],
+) -> frozenset[str]:
+    """Parameters of `tool` a case does not pin: an amount the model formats (a `float`
+    that is optional, or whole: 3980 and 3980.0 differ to a type-strict comparison, and an
+    optional one may be left out; a stated 99.30 is passed as said), and one filled from an
+    entry of `unsaid` (`without_values`)."""
+    formatted = {
+        p.name
+        for p in tool.parameters
+        if "float" in (p.type or "") and (not p.required or _whole(arguments.get(p.name)))
+    }
+    guessed = {
+        p.name for p in tool.parameters if (sources.get(p.name) or f"{skill_id}.{p.name}") in unsaid
+    }
+    return frozenset(formatted | guessed)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value)
+
+
+__all__ = ["collected_fields", "loose_parameters", "optional_parameters", "unpinned_parameters"]

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Project, Skill, ToolDef, memoized
+from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     code_facts,
@@ -235,32 +235,6 @@ def without_values(check: Check | None, unsaid: frozenset[str]) -> Check | None:
     return {"memory_was_set": kept}
 
 
-def loose_parameters(
-    tool: ToolDef,
-    arguments: dict[str, Any],
-    sources: dict[str, str],
-    skill_id: str,
-    unsaid: frozenset[str],
-) -> frozenset[str]:
-    """Parameters of `tool` a case does not pin: an amount the model formats (a `float`
-    that is optional, or whole: 3980 and 3980.0 differ to a type-strict comparison, and an
-    optional one may be left out; a stated 99.30 is passed as said), and one filled from an
-    entry of `unsaid` (`without_values`)."""
-    formatted = {
-        p.name
-        for p in tool.parameters
-        if "float" in (p.type or "") and (not p.required or _whole(arguments.get(p.name)))
-    }
-    guessed = {
-        p.name for p in tool.parameters if (sources.get(p.name) or f"{skill_id}.{p.name}") in unsaid
-    }
-    return frozenset(formatted | guessed)
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value)
-
-
 def ordered_tools(defs: MantleDefinitions, skill: Skill) -> frozenset[str]:
     """The skill's tools whose place on a path the definitions fix: gated ones (the task's
     end waits on the confirmation), those a block's `execute_tool` step runs (block order),
@@ -310,7 +284,6 @@ def _marks(text: str) -> list[int]:
 __all__ = [
     "fixed_by_tools",
     "inferred_keys",
-    "loose_parameters",
     "ordered_tools",
     "unfixed_keys",
     "without_initial",
