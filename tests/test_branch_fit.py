@@ -270,3 +270,23 @@ def test_an_international_trip_is_for_an_executive_whose_passport_lets_it_go_ahe
         assert expiry[exec_id] >= date(2027, 6, 6), (behavior.id, exec_id)
         checked += 1
     assert checked
+
+
+def test_a_city_the_case_travels_to_is_never_the_callers_own(monkeypatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796515200")  # 2026-12-06
+    root = CORPUS / "northstar_exec"
+    project = load_project(root)
+    rows = json.loads((root / "data" / "executives.json").read_text())
+    home = {r["exec_id"]: r["home_office"] for r in rows}
+    plan = plan_source(project, "mantle", "travel", None)
+    checked = 0
+    for slot, behavior in enumerate(plan.behaviors):
+        script = build_script(project, behavior, slot=slot)
+        said = {f.label: f.value for f in script.sheet.facts}
+        city = said.get("destination city")
+        if city is None:
+            continue
+        # the field's examples name two cities, one a home office: the other one is said
+        assert city != home[script.seeds["project.exec_id"]], (behavior.id, city)
+        checked += 1
+    assert checked >= 2
