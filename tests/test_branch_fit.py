@@ -3,12 +3,15 @@
 Found on an airline's assistant: the "cancelled" case seeded a passenger whose flight the
 flight file lists as delayed, the "delayed" case one whose flight is cancelled, the
 "voluntary" case a basic fare the prose says cannot be changed, baggage cases a booking with
-no bags; on a residents' assistant, "turn on autopay" for a resident whose autopay is on.
+no bags; on a residents' assistant, "turn on autopay" for a resident whose autopay is on;
+on an executive assistant's, an international trip for an executive whose passport expires
+within the six months past the return date the prose requires, so the trip is handed off.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
 import yaml
@@ -25,6 +28,7 @@ from evalcore.testdata import (
     branch_facts,
     branch_fit,
     callers_in,
+    expires_short,
     lacks,
     moot,
     ruled_out,
@@ -100,6 +104,27 @@ def test_a_request_to_switch_on_what_is_already_on_is_moot() -> None:
     assert moot(jo, ["turn on autopay"]) == "autopay"
     assert moot(jo, ["turn off autopay"]) is None
     assert moot(on, ["turn on autopay"]) is None
+
+
+def test_a_record_date_short_of_the_months_the_prose_requires_is_unfit() -> None:
+    people = Collection(
+        "staff",
+        ({"staff_id": "S-1", "first_name": "Ada", "last_name": "Ro", "phone": "+15550101",
+          "badge_expiry": "2027-03-01"},
+         {"staff_id": "S-2", "first_name": "Bo", "last_name": "Li", "phone": "+15550102",
+          "badge_expiry": "2027-09-30"}),
+    )  # fmt: skip
+    ada, bo = callers_in(DataRecords([people]))
+    prose = ["Check badge_expiry: it must be valid six months past the visit date."]
+    today = date(2026, 12, 6)
+    # the visit comes after today, so a badge ending before June 2027 fails the check
+    assert expires_short(ada, prose, today) == "badge_expiry 2027-03-01"
+    assert expires_short(bo, prose, today) is None
+    two = ["Check badge_expiry: it must be valid 2 months past it."]
+    assert expires_short(ada, two, today) is None
+    # a sentence that names no date of the record, or no months past, rules nothing out
+    assert expires_short(ada, ["It must be valid six months past the visit."], today) is None
+    assert expires_short(ada, ["Check badge_expiry before the visit."], today) is None
 
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -223,3 +248,45 @@ def test_the_payment_plan_case_is_for_a_resident_who_owes_something() -> None:
         resident = build_script(project, behavior, slot=slot).seeds["project.resident_id"]
         owed = sum(r["amount"] for r in ledger if r["resident_id"] == resident)
         assert owed > 0, (slot, resident)
+
+
+def test_an_international_trip_is_for_an_executive_whose_passport_lets_it_go_ahead(
+    monkeypatch,
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796515200")  # 2026-12-06
+    root = CORPUS / "northstar_exec"
+    project = load_project(root)
+    rows = json.loads((root / "data" / "executives.json").read_text())
+    expiry = {r["exec_id"]: date.fromisoformat(r["passport_expiry"]) for r in rows}
+    plan = plan_source(project, "mantle", "travel", None)
+    checked = 0
+    for slot, behavior in enumerate(plan.behaviors):
+        values = behavior.facts.get("values") or {}
+        if values.get("travel.trip_type") != "international" or behavior.facts.get("account"):
+            continue
+        script = build_script(project, behavior, slot=slot)
+        exec_id = script.seeds.get("project.exec_id")
+        # valid six months past any return after 2026-12-06: on or after 2027-06-06
+        assert expiry[exec_id] >= date(2027, 6, 6), (behavior.id, exec_id)
+        checked += 1
+    assert checked
+
+
+def test_a_city_the_case_travels_to_is_never_the_callers_own(monkeypatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796515200")  # 2026-12-06
+    root = CORPUS / "northstar_exec"
+    project = load_project(root)
+    rows = json.loads((root / "data" / "executives.json").read_text())
+    home = {r["exec_id"]: r["home_office"] for r in rows}
+    plan = plan_source(project, "mantle", "travel", None)
+    checked = 0
+    for slot, behavior in enumerate(plan.behaviors):
+        script = build_script(project, behavior, slot=slot)
+        said = {f.label: f.value for f in script.sheet.facts}
+        city = said.get("destination city")
+        if city is None:
+            continue
+        # the field's examples name two cities, one a home office: the other one is said
+        assert city != home[script.seeds["project.exec_id"]], (behavior.id, city)
+        checked += 1
+    assert checked >= 2

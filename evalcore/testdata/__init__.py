@@ -7,7 +7,15 @@ agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
-from ._branch_fit import branch_facts, branch_fit, lacks, moot, ruled_out, total
+from ._branch_fit import (
+    branch_facts,
+    branch_fit,
+    expires_short,
+    lacks,
+    moot,
+    ruled_out,
+    total,
+)
 from ._callers import (
     BUILT_IN,
     Caller,
@@ -69,6 +77,7 @@ __all__ = [
     "date_format",
     "described_shape",
     "draw_date",
+    "expires_short",
     "holdings",
     "in_good_standing",
     "incident_for",

@@ -11,11 +11,15 @@ Two things put a caller out of a branch altogether: a value of their records the
 prose rules out ("basic fares cannot be changed" for a booking whose `fare_family` is
 `basic`), and an empty list of the thing the skill acts on (`bags: []` for a baggage case).
 A request to switch on what the caller's record already has on (`autopay: true` for "turn
-on autopay") asks for nothing, so it does the same.
+on autopay") asks for nothing, so it does the same, and so does a date of their record the
+prose says must reach some months past a day the case gives ("passport_expiry ... must be
+valid six months past the return date") where it falls short of that many months after the
+generation day: the case's days come after it, so the check fails whatever day is said.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -23,6 +27,7 @@ from typing import Any
 
 from ._callers import Caller
 from ._records import Collection, DataRecords
+from ._values import _NUMBERS, reference_day
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 #: "basic fares cannot be changed", "gift cards may not be refunded": the words before it.
@@ -35,6 +40,14 @@ _SWITCH = re.compile(
     r"\b(?:(?P<on>turn\s+on|switch\s+on|enable|activate|set\s+up|start)"
     r"|(?P<off>turn\s+off|switch\s+off|disable|deactivate|cancel|stop))\s+(?:my\s+|the\s+)?"
     r"(?P<what>[\w-]+)",
+    re.I,
+)
+
+#: "must be valid six months past the return date": the months a date must reach beyond another.
+_MONTHS_PAST = re.compile(
+    r"\b(?:must|has\s+to|needs?\s+to|should)\s+be\s+valid\s+(?:for\s+)?(?:at\s+least\s+)?"
+    r"(?P<n>\d+|" + "|".join(_NUMBERS) + r")\s+months?\s+"
+    r"(?:past|after|beyond)\b",
     re.I,
 )
 
@@ -232,10 +245,55 @@ def moot(caller: Caller, requests: Iterable[str]) -> str | None:
     return None
 
 
+def _plus_months(day: dt.date, months: int) -> dt.date:
+    """`day` moved on `months` calendar months (the 31st becomes the month's last day)."""
+    year, month = divmod(day.month - 1 + months, 12)
+    month += 1
+    year += day.year
+    for last in (31, 30, 29, 28):
+        try:
+            return dt.date(year, month, min(day.day, last))
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
+
+
+def expires_short(caller: Caller, prose: Iterable[str], today: dt.date | None = None) -> str | None:
+    """The date of the caller's own record that a sentence of the branch's prose names
+    and says must be valid some months past a day the case gives ("Check passport_expiry
+    ...: it must be valid six months past the return date"), where it comes before that
+    many months after `today` (the generation day by default: the case's days are after
+    it, so the check fails whatever day the case says), as
+    `passport_expiry 2026-12-20`, else None."""
+    today = today or reference_day()
+    dates: list[tuple[str, dt.date]] = []
+    for record in own_records(caller):
+        for key, value in record.items():
+            if isinstance(value, str) and _ISO_DAY.match(value.strip()):
+                try:
+                    dates.append((key, dt.date.fromisoformat(value.strip()[:10])))
+                except ValueError:
+                    continue
+    for text in prose:
+        flat = " ".join(text.split())
+        match = _MONTHS_PAST.search(flat)
+        if match is None:
+            continue
+        count = match["n"].lower()
+        months = int(count) if count.isdigit() else _NUMBERS[count]
+        words = flat.lower()
+        for key, day in dates:
+            named = key.lower() in words or key.lower().replace("_", " ") in words
+            if named and day < _plus_months(today, months):
+                return f"{key} {day.isoformat()}"
+    return None
+
+
 __all__ = [
     "Held",
     "branch_facts",
     "branch_fit",
+    "expires_short",
     "held_values",
     "lacks",
     "moot",

@@ -8,7 +8,9 @@
 Values come from, in order: what the case fixes (the path's enum value), the record this case
 drew from the project's data files (one record per collection per case, so a policy number
 and its holder's name belong together), the ids the project's text lists for the field
-(`FieldSpec.listed`), then `typed_value`. Everything is keyed by the case id.
+(`FieldSpec.listed`), then `typed_value`, whose draw is made again where it lands on a value
+the case's own records hold (a trip to "Chicago or London" for a London-based caller goes to
+Chicago). Everything is keyed by the case id.
 """
 
 from __future__ import annotations
@@ -438,6 +440,18 @@ class SheetBuilder:
             return day.strftime(fmt) if fmt else spoken_date(day)
         return value
 
+    def _held(self, value: str) -> bool:
+        """Whether a record of the case's own holds `value` (the caller's `home_office`):
+        an example drawn for what the user asks for that is what they already have (a trip
+        to the city they are based in) is no request."""
+        said = value.strip().lower()
+        return any(
+            isinstance(v, str) and v.strip().lower() == said
+            for name, record in self.sheet.records.items()
+            if "#" not in name
+            for v in record.values()
+        )
+
     def value(self, spec: FieldSpec, fixed: Any = None) -> Any:
         """The value of `spec` in this case (fixed by the path, else a record, else typed)."""
         if fixed is not None:
@@ -463,7 +477,14 @@ class SheetBuilder:
             if isinstance(day, dt.date):
                 self._drawn_days[said] = (spec, day)
             return said
-        return typed_value(spec, rng, self.persona)
+        typed = typed_value(spec, rng, self.persona)
+        if not isinstance(typed, str) or not self._held(typed):
+            return typed
+        for turn in range(1, 8):  # one of the examples the case's records do not hold
+            other = typed_value(spec, case_rng(self.key, f"value:{spec.name}:{turn}"), self.persona)
+            if isinstance(other, str) and not self._held(other):
+                return other
+        return typed
 
     def _since(self) -> dt.date | None:
         """The latest day the case's records hold of the data's past (a prescription's last

@@ -6,8 +6,10 @@ records hold another value of the same choices (a delayed flight) is avoided, an
 branch's prose rules out ("basic fares cannot be changed"), who has none of what the skill
 acts on (`bags: []`), whose rows of what the branch acts on add up to nothing (a payment
 plan for a zero balance: a tool of the skill sums the rows into a field the branch's prose
-names) or who asks to switch on what is already on is never picked while another caller
-fits (`evalcore.testdata` `branch_fit`, `ruled_out`, `lacks`, `total`, `moot`).
+names), who asks to switch on what is already on or whose record's date falls short of
+what the branch's prose requires ("must be valid six months past the return date") is
+never picked while another caller fits (`evalcore.testdata` `branch_fit`, `ruled_out`,
+`lacks`, `total`, `moot`, `expires_short`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,16 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions.skill_model import sentences, summed_writes
-from evalcore.testdata import Caller, DataRecords, branch_fit, lacks, moot, ruled_out, total
+from evalcore.testdata import (
+    Caller,
+    DataRecords,
+    branch_fit,
+    expires_short,
+    lacks,
+    moot,
+    ruled_out,
+    total,
+)
 
 from ...planning import Behavior
 from ._mantle_facts import holds
@@ -127,7 +138,7 @@ def caller_fit(
             return 0
         if ruled_out(caller, prose) or lacks(caller, needed) or moot(caller, requests):
             return UNFIT
-        if nothing_owed(caller):
+        if nothing_owed(caller) or expires_short(caller, prose):
             return UNFIT
         return _FIT_WEIGHT * branch_fit(records, caller, wanted, others)
 
