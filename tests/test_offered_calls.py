@@ -13,6 +13,7 @@ from pathlib import Path
 
 from skill_model_fixtures import generate_offline
 
+from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import skill_model
 
@@ -118,3 +119,29 @@ def test_a_case_plays_the_user_who_takes_an_offer(tmp_path: Path) -> None:
             assert "tool_name: deactivate_fob" in text, path.name
             assert "I want a replacement." in text, path.name
     assert taking == ["door_access_replacement_edge_case.yml"]
+
+
+def test_a_clause_a_flags_description_says_is_its_condition() -> None:
+    """ "If the car cannot be driven, offer a rental with @tool.request_rental_car" names no
+    field, but `vehicle_drivable` is "True when the car can still be driven safely": the
+    offer waits for that flag's false side, and the user who takes it says they want one."""
+    model = skill_model(load_project(CORPUS), "file_claim")
+    use = next(u for u in model.tools if u.name == "request_rental_car")
+    (call,) = [c for c in use.calls if c.kind == "prose"]
+    assert call.when == "not session.file_claim.vehicle_drivable"
+    assert call.cue == "they want a rental"
+
+
+def test_a_case_makes_an_offers_condition_hold(tmp_path: Path) -> None:
+    """No plain case has the car undrivable, so none runs the rental: one case answers that
+    it cannot be driven and asks for a rental; the rental waits for the claim number the
+    claims service answers, so the case says it as what follows that success."""
+    behaviors = plan_source(load_project(CORPUS), "mantle", "file_claim", None).behaviors
+    (taking,) = [b for b in behaviors if "request_rental_car" in str(b.facts.get("cue"))]
+    assert taking.facts["values"]["file_claim.vehicle_drivable"] is False
+    generate_offline(CORPUS, ["file_claim"], tmp_path)
+    (case,) = (tmp_path / "cases").rglob("file_claim_rental_edge_case.yml")
+    text = case.read_text()
+    assert "whether the car can still be driven: no" in text
+    assert "I want a rental." in text
+    assert "If submit_claim succeeds, the agent goes on to request_rental_car" in text

@@ -156,7 +156,7 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
         )
     ]
     if not named:
-        return _values_condition(clause, skill)
+        return _values_condition(clause, skill) or _described_condition(clause, fields)
     if len(named) != 1:
         return None
     field = named[0]
@@ -168,6 +168,35 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
     if re.search(r"\b(false|not|no longer|empty|missing)\b", lowered):
         return f"not {name}"
     return name
+
+
+#: Words that turn a clause or a flag's description around ("the car cannot be driven").
+_NEGATIONS = frozenset({"not", "cannot", "can't", "no", "never", "isn't", "won't", "unable"})
+#: Words a clause and a description share that say nothing of what they are about.
+_NOISE = frozenset(stems("the a an it its is are be been they their can could still when true"))
+
+
+def _described_condition(clause: str, fields: list[MemoryField]) -> str | None:
+    """`the car cannot be driven` -> `not session.file_claim.vehicle_drivable` where the
+    clause names no field but says what exactly one flag the user answers is true of
+    ("True when the car can still be driven safely"): every word of the clause is in the
+    description, and a negation on one side only makes it the flag's false side."""
+    words = re.findall(r"[a-z']+", clause.lower())
+    said = set(stems(" ".join(w for w in words if w not in _NEGATIONS))) - _NOISE
+    if not said:
+        return None
+    found = []
+    for field in fields:
+        if field.type != "bool" or not field.llm_settable or not field.description:
+            continue
+        described = field.description.lower()
+        if said <= set(stems(described)):
+            negated = bool(_NEGATIONS & set(re.findall(r"[a-z']+", described)))
+            found.append((field, negated != bool(_NEGATIONS & set(words))))
+    if len(found) != 1:
+        return None
+    field, false_side = found[0]
+    return f"{'not ' if false_side else ''}session.{field.qualified}"
 
 
 def _values_condition(clause: str, skill: Skill) -> str | None:
