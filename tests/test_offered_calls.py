@@ -64,12 +64,26 @@ def test_a_call_limited_to_a_purpose_is_left_to_the_agent() -> None:
     assert _optional(CORPUS, "file_claim", "lookup_coverage")
 
 
-def test_no_case_asserts_a_block_tool_the_prose_only_permits(tmp_path: Path) -> None:
+def test_a_call_limited_to_answering_a_question_waits_for_it() -> None:
+    """ "Use @tool.lookup_coverage only to say what the policy covers in general words": the
+    user who asks what the policy covers is the call's cue (the clause's own words only)."""
+    model = skill_model(load_project(CORPUS), "file_claim")
+    use = next(u for u in model.tools if u.name == "lookup_coverage")
+    cues = [c.cue for c in use.calls if c.kind == "prose"]
+    assert cues == ["they ask what the policy covers"]
+
+
+def test_only_the_case_whose_user_asks_asserts_a_block_tool_the_prose_permits(
+    tmp_path: Path,
+) -> None:
+    """The block lists lookup_coverage, but no run calls it unasked: only the case that
+    opens with the question asserts it."""
     generate_offline(CORPUS, ["file_claim"], tmp_path)
     written = sorted((tmp_path / "cases").rglob("*.yml"))
-    assert written
-    for path in written:
-        assert "tool_name: lookup_coverage" not in path.read_text(), path.name
+    asserting = [p for p in written if "tool_name: lookup_coverage" in p.read_text()]
+    assert [p.name for p in asserting] == ["file_claim_policy_covers_edge_case.yml"]
+    text = asserting[0].read_text()
+    assert "I want to know what the policy covers." in text
 
 
 def test_a_call_made_only_during_a_window_is_left_to_the_run() -> None:

@@ -104,6 +104,32 @@ def _offer_cue(before: str) -> str | None:
     return user_cue(f"they want you {said}" if what[0].lower() == "to" else f"they want {said}")
 
 
+#: Verbs of a purpose a call is limited to that answer the user's question ("only to say
+#: what the policy covers"), and the words that end the question's own clause.
+_ANSWERING = frozenset({"say", "tell", "explain", "answer"})
+_CLAUSE_ENDS = frozenset({"in", "for", "with", "by", "when", "if", "using", "from"})
+
+
+def _purpose_cue(after: str) -> str | None:
+    """What the user asks that a call limited to answering it waits for (`cues.user_cue`):
+    "Use @tool.x only to say what the policy covers in general words" -> `they ask what the
+    policy covers`; None where the call's purpose is no question of theirs."""
+    words = after.split()
+    if [w.lower() for w in words[:2]] != ["only", "to"] or len(words) < 4:
+        return None
+    if words[2].lower() not in _ANSWERING or words[3].lower() not in ("what", "whether", "how"):
+        return None
+    clause: list[str] = []
+    for word in words[3:]:
+        bare = word.strip(",;:.()\"'")
+        if bare.lower() in _CLAUSE_ENDS or not bare:
+            break
+        clause.append(bare)
+        if bare != word.rstrip():
+            break  # punctuation closes the clause
+    return user_cue(f"they ask {' '.join(clause)}") if len(clause) > 1 else None
+
+
 _VERB_BEFORE = re.compile(
     r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
     r"triggers|submit|submits|with|via|through|tool)\b(?:\s+(?:the|a|it|them|tool))*\s*`?$",
@@ -397,7 +423,7 @@ class ToolReader:
             if not optional and cue is None and _only_permitted(text[: positions[0]], text[end:]):
                 optional = True
                 trigger_text = trigger_text or "offer"
-                cue = _offer_cue(text[: positions[0]])
+                cue = _offer_cue(text[: positions[0]]) or _purpose_cue(text[end:])
                 self.uncertainties.append(
                     Uncertainty(
                         what=f"when {name} is called",
