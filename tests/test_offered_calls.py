@@ -13,6 +13,7 @@ from pathlib import Path
 
 from skill_model_fixtures import generate_offline
 
+from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import skill_model
 
@@ -63,12 +64,26 @@ def test_a_call_limited_to_a_purpose_is_left_to_the_agent() -> None:
     assert _optional(CORPUS, "file_claim", "lookup_coverage")
 
 
-def test_no_case_asserts_a_block_tool_the_prose_only_permits(tmp_path: Path) -> None:
+def test_a_call_limited_to_answering_a_question_waits_for_it() -> None:
+    """ "Use @tool.lookup_coverage only to say what the policy covers in general words": the
+    user who asks what the policy covers is the call's cue (the clause's own words only)."""
+    model = skill_model(load_project(CORPUS), "file_claim")
+    use = next(u for u in model.tools if u.name == "lookup_coverage")
+    cues = [c.cue for c in use.calls if c.kind == "prose"]
+    assert cues == ["they ask what the policy covers"]
+
+
+def test_only_the_case_whose_user_asks_asserts_a_block_tool_the_prose_permits(
+    tmp_path: Path,
+) -> None:
+    """The block lists lookup_coverage, but no run calls it unasked: only the case that
+    opens with the question asserts it."""
     generate_offline(CORPUS, ["file_claim"], tmp_path)
     written = sorted((tmp_path / "cases").rglob("*.yml"))
-    assert written
-    for path in written:
-        assert "tool_name: lookup_coverage" not in path.read_text(), path.name
+    asserting = [p for p in written if "tool_name: lookup_coverage" in p.read_text()]
+    assert [p.name for p in asserting] == ["file_claim_policy_covers_edge_case.yml"]
+    text = asserting[0].read_text()
+    assert "I want to know what the policy covers." in text
 
 
 def test_a_call_made_only_during_a_window_is_left_to_the_run() -> None:
@@ -118,3 +133,29 @@ def test_a_case_plays_the_user_who_takes_an_offer(tmp_path: Path) -> None:
             assert "tool_name: deactivate_fob" in text, path.name
             assert "I want a replacement." in text, path.name
     assert taking == ["door_access_replacement_edge_case.yml"]
+
+
+def test_a_clause_a_flags_description_says_is_its_condition() -> None:
+    """ "If the car cannot be driven, offer a rental with @tool.request_rental_car" names no
+    field, but `vehicle_drivable` is "True when the car can still be driven safely": the
+    offer waits for that flag's false side, and the user who takes it says they want one."""
+    model = skill_model(load_project(CORPUS), "file_claim")
+    use = next(u for u in model.tools if u.name == "request_rental_car")
+    (call,) = [c for c in use.calls if c.kind == "prose"]
+    assert call.when == "not session.file_claim.vehicle_drivable"
+    assert call.cue == "they want a rental"
+
+
+def test_a_case_makes_an_offers_condition_hold(tmp_path: Path) -> None:
+    """No plain case has the car undrivable, so none runs the rental: one case answers that
+    it cannot be driven and asks for a rental; the rental waits for the claim number the
+    claims service answers, so the case says it as what follows that success."""
+    behaviors = plan_source(load_project(CORPUS), "mantle", "file_claim", None).behaviors
+    (taking,) = [b for b in behaviors if "request_rental_car" in str(b.facts.get("cue"))]
+    assert taking.facts["values"]["file_claim.vehicle_drivable"] is False
+    generate_offline(CORPUS, ["file_claim"], tmp_path)
+    (case,) = (tmp_path / "cases").rglob("file_claim_rental_edge_case.yml")
+    text = case.read_text()
+    assert "whether the car can still be driven: no" in text
+    assert "I want a rental." in text
+    assert "If submit_claim succeeds, the agent goes on to request_rental_car" in text

@@ -14,7 +14,9 @@ the user who takes it.
 
 from __future__ import annotations
 
-from evalcore.definitions.conditions import condition_keys
+from typing import Any
+
+from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model.cues import own_words
 
 from ._behavior import Behavior
@@ -33,12 +35,14 @@ class CueBehaviors(PlannerBase):
         out: list[Behavior] = []
         own = self.defs.tools_for(self.skill.id)
         for use in self.model.tools:
-            cue = next((c.cue for c in use.calls if c.kind == "prose" and c.cue), None)
-            if cue is None or use.name not in own:
+            call = next((c for c in use.calls if c.kind == "prose" and c.cue), None)
+            if call is None or call.cue is None or use.name not in own:
                 continue
-            found = self._reaching(
-                lambda w, t=use.name: bool(w.tools(t)),
-                {"cue": {"tools": [use.name], "said": cue}},
+            cue = call.cue
+            check = lambda w, t=use.name: bool(w.tools(t))  # noqa: E731
+            said = {"cue": {"tools": [use.name], "said": cue}}
+            found = self._reaching(check, said) or self._first_reaching(
+                check, said, self._making(call.when)
             )
             if found is None:
                 continue
@@ -74,6 +78,23 @@ class CueBehaviors(PlannerBase):
                     35 + len(out),
                 )
             )
+        return out
+
+    def _making(self, when: str | None) -> list[dict[str, Any]]:
+        """Value sets where the user's answers make a call's condition hold ("If the car
+        cannot be driven, offer a rental": `vehicle_drivable` false), beside each candidate;
+        a condition on a field only a tool's answer fills is none of the user's to make."""
+        out: list[dict[str, Any]] = []
+        for key in condition_keys(when) if when else []:
+            field = self.defs.memory_field(key)
+            if field is None or not field.llm_settable:
+                continue
+            choices = [True, False] if field.type == "bool" else list(field.enum_values or [])
+            for base in self.candidate_values():
+                for value in choices:
+                    values = {**base, key: value}
+                    if values not in out and evaluate(when, values) is True:
+                        out.append(values)
         return out
 
 

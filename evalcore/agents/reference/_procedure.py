@@ -70,7 +70,9 @@ def _only_permitted(use: ToolUse) -> bool:
     say what the policy covers"): the block makes it available, the prose leaves its use to
     the user's yes or the agent's choice, so a run does not call it unasked."""
     prose = [c for c in use.calls if c.kind == "prose"]
-    return bool(prose) and all(c.optional and c.cue is None for c in prose)
+    return bool(prose) and all(
+        c.optional and (c.cue is None or c.trigger == "offer") for c in prose
+    )
 
 
 class Runner:

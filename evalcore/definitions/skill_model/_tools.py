@@ -104,6 +104,32 @@ def _offer_cue(before: str) -> str | None:
     return user_cue(f"they want you {said}" if what[0].lower() == "to" else f"they want {said}")
 
 
+#: Verbs of a purpose a call is limited to that answer the user's question ("only to say
+#: what the policy covers"), and the words that end the question's own clause.
+_ANSWERING = frozenset({"say", "tell", "explain", "answer"})
+_CLAUSE_ENDS = frozenset({"in", "for", "with", "by", "when", "if", "using", "from"})
+
+
+def _purpose_cue(after: str) -> str | None:
+    """What the user asks that a call limited to answering it waits for (`cues.user_cue`):
+    "Use @tool.x only to say what the policy covers in general words" -> `they ask what the
+    policy covers`; None where the call's purpose is no question of theirs."""
+    words = after.split()
+    if [w.lower() for w in words[:2]] != ["only", "to"] or len(words) < 4:
+        return None
+    if words[2].lower() not in _ANSWERING or words[3].lower() not in ("what", "whether", "how"):
+        return None
+    clause: list[str] = []
+    for word in words[3:]:
+        bare = word.strip(",;:.()\"'")
+        if bare.lower() in _CLAUSE_ENDS or not bare:
+            break
+        clause.append(bare)
+        if bare != word.rstrip():
+            break  # punctuation closes the clause
+    return user_cue(f"they ask {' '.join(clause)}") if len(clause) > 1 else None
+
+
 _VERB_BEFORE = re.compile(
     r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
     r"triggers|submit|submits|with|via|through|tool)\b(?:\s+(?:the|a|it|them|tool))*\s*`?$",
@@ -156,7 +182,7 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
         )
     ]
     if not named:
-        return _values_condition(clause, skill)
+        return _values_condition(clause, skill) or _described_condition(clause, fields)
     if len(named) != 1:
         return None
     field = named[0]
@@ -168,6 +194,35 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
     if re.search(r"\b(false|not|no longer|empty|missing)\b", lowered):
         return f"not {name}"
     return name
+
+
+#: Words that turn a clause or a flag's description around ("the car cannot be driven").
+_NEGATIONS = frozenset({"not", "cannot", "can't", "no", "never", "isn't", "won't", "unable"})
+#: Words a clause and a description share that say nothing of what they are about.
+_NOISE = frozenset(stems("the a an it its is are be been they their can could still when true"))
+
+
+def _described_condition(clause: str, fields: list[MemoryField]) -> str | None:
+    """`the car cannot be driven` -> `not session.file_claim.vehicle_drivable` where the
+    clause names no field but says what exactly one flag the user answers is true of
+    ("True when the car can still be driven safely"): every word of the clause is in the
+    description, and a negation on one side only makes it the flag's false side."""
+    words = re.findall(r"[a-z']+", clause.lower())
+    said = set(stems(" ".join(w for w in words if w not in _NEGATIONS))) - _NOISE
+    if not said:
+        return None
+    found = []
+    for field in fields:
+        if field.type != "bool" or not field.llm_settable or not field.description:
+            continue
+        described = field.description.lower()
+        if said <= set(stems(described)):
+            negated = bool(_NEGATIONS & set(re.findall(r"[a-z']+", described)))
+            found.append((field, negated != bool(_NEGATIONS & set(words))))
+    if len(found) != 1:
+        return None
+    field, false_side = found[0]
+    return f"{'not ' if false_side else ''}session.{field.qualified}"
 
 
 def _values_condition(clause: str, skill: Skill) -> str | None:
@@ -368,7 +423,7 @@ class ToolReader:
             if not optional and cue is None and _only_permitted(text[: positions[0]], text[end:]):
                 optional = True
                 trigger_text = trigger_text or "offer"
-                cue = _offer_cue(text[: positions[0]])
+                cue = _offer_cue(text[: positions[0]]) or _purpose_cue(text[end:])
                 self.uncertainties.append(
                     Uncertainty(
                         what=f"when {name} is called",
