@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from evalcore.definitions import Skill
+from evalcore.definitions.skill_model import sentences
 
 from ...planning._mantle_phrases import request_phrase
 from ...planning._mantle_walk import SET, Event, Walk
@@ -167,9 +168,10 @@ class HandoffGoals(PathGoals):
         steps = [skill_check("skill_activated", skill), skill_check("skill_activated", other.skill)]
         steps += self.transfer_steps(other, other.skill, transfers)
         self.add_sequence(steps)
-        self.criterion(
-            "The agent hands over without first insisting on finishing the current request"
-        )
+        if not defers_handoff(self.defs.skills[skill], other.skill):
+            self.criterion(
+                "The agent hands over without first insisting on finishing the current request"
+            )
         self.criterion("The agent does not try to talk the customer out of speaking to a person")
         handoff = self.defs.skills[other.skill]
         if not self.asks_before_handing_over(handoff, other):
@@ -177,4 +179,17 @@ class HandoffGoals(PathGoals):
         self.handoff_rule(handoff, other)
 
 
-__all__ = ["HandoffGoals"]
+def defers_handoff(skill: Skill, handoff: str) -> bool:
+    """Whether `skill`'s prose has a request for a person wait for its own work ("If they
+    ask to speak to someone, … offer @skill.adjuster_handoff after the claim is filed"):
+    then finishing first is what the skill says, and "hands over without first insisting
+    on finishing" would fail a correct agent."""
+    for sentence in sentences(skill.body or ""):
+        words = re.findall(r"[@\w.]+", sentence.text.lower())
+        named = f"@skill.{handoff}" in (w.rstrip(".") for w in words)
+        if named and "after" in words and any(w.startswith("ask") for w in words):
+            return True
+    return False
+
+
+__all__ = ["HandoffGoals", "defers_handoff"]
