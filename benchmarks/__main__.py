@@ -10,6 +10,7 @@ from . import (
     case_quality,
     corpus,
     generation,
+    goldens,
     llm_prompts,
     mutation,
     rasa_oracle_cli,
@@ -41,6 +42,7 @@ BENCHMARKS = {
     "skill-scale": skill_scale.main,
     "architecture": architecture.main,
     "case-quality": case_quality.main,
+    "goldens": goldens.main,
 }
 
 

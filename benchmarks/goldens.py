@@ -1,0 +1,193 @@
+"""Golden outputs: what offline `generate all` writes, file by file, for every project we ship.
+
+A change to what `generate` writes must show in the commit that makes it. The examples'
+output is committed whole in `generated_cases/` (bank → `mantle/`, clinic → `anychat/`,
+skills → `base44/`) and compared byte for byte; the corpus projects' output is too large to
+commit, so `tests/data/goldens/<project>.json` holds one sha256 per written file, and a
+commit that changes a case changes a line of that file. The manifest is digested without
+its run id and project path (they name the run, not its output).
+
+    python -m benchmarks goldens                      # compare; exit 1 listing each difference
+    python -m benchmarks goldens --update             # rewrite tests/data/goldens/*.json
+    python -m benchmarks goldens --project forge_platform --project clinic
+
+Every project is generated in this one process with the generation day pinned
+(`SOURCE_DATE_EPOCH`, the day the README's command for `generated_cases/` uses), so the
+check runs in the time generation takes and nothing else. `--update` never touches
+`generated_cases/`: that folder is refreshed with the README's `casegen generate` command,
+which also keeps its manifest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from agentflows.generate import build_request, run_generation
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "tests" / "data" / "corpus"
+GOLDENS = REPO / "tests" / "data" / "goldens"
+#: The generation day every golden was written on (2026-01-01, as in the README's command).
+GENERATED_ON = "1767225600"
+#: Each example and the folder of `generated_cases/` holding its committed output.
+EXAMPLES = {
+    "bank": REPO / "generated_cases" / "mantle",
+    "clinic": REPO / "generated_cases" / "anychat",
+    "skills": REPO / "generated_cases" / "base44",
+}
+MANIFEST = "manifest.json"
+#: Manifest fields that name the run (its id, the path it was given), not what it wrote.
+RUN_FIELDS = ("run_id", "project")
+REFRESH_EXAMPLES = (
+    "SOURCE_DATE_EPOCH=1767225600 casegen generate all --project examples/{name} "
+    "--model offline --force"
+)
+
+
+def corpus_names() -> list[str]:
+    """The corpus projects (folders with an `agent.yml` under `tests/data/corpus`)."""
+    return sorted(p.name for p in CORPUS.iterdir() if (p / "agent.yml").is_file())
+
+
+def project_dir(name: str) -> Path:
+    return REPO / "examples" / name if name in EXAMPLES else CORPUS / name
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def manifest_digest(data: bytes) -> str:
+    """The manifest's sha256 with the run's own fields dropped from every entry."""
+    manifest = json.loads(data)
+    for entry in manifest.get("cases", {}).values():
+        for field in RUN_FIELDS:
+            entry.pop(field, None)
+    return _sha(json.dumps(manifest, indent=2, sort_keys=True).encode())
+
+
+def digests(root: Path, *, manifest: bool = True) -> dict[str, str]:
+    """{path relative to `root`: sha256} for every file under `root` (POSIX separators)."""
+    found: dict[str, str] = {}
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        name = path.relative_to(root).as_posix()
+        if name == MANIFEST:
+            if manifest:
+                found[name] = manifest_digest(path.read_bytes())
+            continue
+        found[name] = _sha(path.read_bytes())
+    return found
+
+
+async def generate(project: Path, out: Path) -> dict[str, Any]:
+    """`casegen generate all --project PROJECT --model offline --out OUT`, as the command runs
+    it (verification included), with the generation day pinned."""
+    os.environ["SOURCE_DATE_EPOCH"] = GENERATED_ON
+    request = build_request(["all"], project=project, model="offline", out=str(out / "cases"))
+    return await run_generation(request, checkpoints=out / "checkpoints.sqlite")
+
+
+def expected(name: str) -> dict[str, str]:
+    """The golden of one project: the committed example output, or the corpus digest file."""
+    if name in EXAMPLES:
+        return digests(EXAMPLES[name], manifest=False)
+    path = GOLDENS / f"{name}.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["files"]
+
+
+def differences(name: str, written: dict[str, str], golden: dict[str, str]) -> list[str]:
+    """One line per file written differently, written but not in the golden, or missing."""
+    lines = [f"{name}: changed {f}" for f in written if f in golden and written[f] != golden[f]]
+    lines += [f"{name}: new {f}" for f in written if f not in golden]
+    lines += [f"{name}: no longer written {f}" for f in golden if f not in written]
+    return lines
+
+
+def write_golden(name: str, written: dict[str, str]) -> Path:
+    """`tests/data/goldens/<name>.json`, written atomically."""
+    GOLDENS.mkdir(parents=True, exist_ok=True)
+    path = GOLDENS / f"{name}.json"
+    body = {
+        "project": f"tests/data/corpus/{name}",
+        "command": "python -m benchmarks goldens --update",
+        "generated_on": GENERATED_ON,
+        "files": written,
+    }
+    part = path.with_suffix(".json.part")
+    part.write_text(json.dumps(body, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    part.replace(path)
+    return path
+
+
+async def check(names: list[str], *, update: bool = False) -> tuple[list[str], list[str]]:
+    """(differences, updated golden files) over `names`, each generated once here."""
+    found: list[str] = []
+    updated: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="casegen-goldens-") as tmp:
+        for name in names:
+            out = Path(tmp) / name
+            await generate(project_dir(name), out)
+            example = name in EXAMPLES
+            written = digests(out / "cases", manifest=not example)
+            diff = differences(name, written, expected(name))
+            if update and not example:
+                if diff:
+                    updated.append(str(write_golden(name, written).relative_to(REPO)))
+                continue
+            found += diff
+    return found, updated
+
+
+async def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks goldens")
+    parser.add_argument(
+        "--project",
+        action="append",
+        help="only this project: a corpus project or bank, clinic, skills (repeat)",
+    )
+    parser.add_argument(
+        "--update", action="store_true", help="rewrite the corpus digests that differ"
+    )
+    args = parser.parse_args(argv)
+    every = [*EXAMPLES, *corpus_names()]
+    names = args.project or every
+    unknown = [n for n in names if n not in every]
+    if unknown:
+        print(f"no project {', '.join(unknown)} (projects: {', '.join(every)})")
+        return 2
+    started = time.perf_counter()
+    found, updated = await check(names, update=args.update)
+    for line in updated:
+        print(f"updated {line}")
+    for line in found:
+        print(line)
+    spent = time.perf_counter() - started
+    if found:
+        stale = sorted({line.split(":", 1)[0] for line in found})
+        for name in stale:
+            fix = (
+                REFRESH_EXAMPLES.format(name=name)
+                if name in EXAMPLES
+                else "python -m benchmarks goldens --update"
+            )
+            print(f"{name}: if the change is meant, refresh with: {fix}")
+        return 1
+    noun = "project writes its golden" if len(names) == 1 else "projects write their goldens"
+    print(f"{len(names)} {noun} ({spent:.1f} s)")
+    return 0
+
+
+# `python -m benchmarks.goldens` runs it without importing every other benchmark.
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main(sys.argv[1:])))
