@@ -1,37 +1,67 @@
-"""The committed Mantle goldens are exactly what offline `generate` writes for the bank.
+"""What offline `generate` writes is its golden, file for file, in all three dialects.
 
-Other tests compare files `generate` writes with the committed ones; this one also catches
-the reverse: a committed case that `generate` no longer writes (dropped as a duplicate,
-say) stays in `generated_cases/` as if it were current output, and nothing else notices.
+The examples' goldens are the committed `generated_cases/` (bank → `mantle/`, clinic →
+`anychat/`, skills → `base44/`), compared byte for byte; the corpus projects' are one sha256
+per written file in `tests/data/goldens/<project>.json`. Both directions count: a committed
+case that `generate` no longer writes (dropped as a duplicate, say) would otherwise stay as
+if it were current output. `python -m benchmarks goldens` does the generating, every project
+in one process with the generation day pinned; `--update` refreshes the corpus digests
+(docs/testing.md).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.goldens import EXAMPLES, corpus_names, differences, manifest_digest
+
 REPO = Path(__file__).resolve().parents[1]
-GOLDENS = REPO / "generated_cases" / "mantle"
-#: The date the goldens were generated on (`SOURCE_DATE_EPOCH`, as the README's command pins).
-GENERATED_ON = "1767225600"
 
 
-def _cases(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.yml"))}
-
-
-def test_the_bank_goldens_are_what_generate_writes_no_more_no_less(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    env = {**os.environ, "SOURCE_DATE_EPOCH": GENERATED_ON, "PYTHONPATH": str(REPO)}
-    done = subprocess.run(
-        [sys.executable, "-c", "from agentflows.cli import run; run()", "generate", "all",
-         "--project", "examples/bank", "--model", "offline", "--out", str(out)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+def _goldens(*names: str) -> subprocess.CompletedProcess[str]:
+    """`python -m benchmarks goldens --project NAME...` in a fresh process."""
+    projects = [arg for name in names for arg in ("--project", name)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.goldens", *projects],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=280,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    written, committed = _cases(out), _cases(GOLDENS)
-    assert sorted(written) == sorted(committed), "regenerate the goldens (README)"
-    changed = [name for name in written if written[name] != committed[name]]
-    assert not changed, changed
+
+
+def test_the_examples_goldens_are_what_generate_writes_no_more_no_less() -> None:
+    done = _goldens(*EXAMPLES)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_every_corpus_project_writes_its_golden_digest() -> None:
+    names = corpus_names()
+    assert len(names) >= 8 and all(
+        (REPO / "tests/data/goldens" / f"{n}.json").is_file() for n in names
+    )
+    done = _goldens(*names)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_a_difference_is_named_in_both_directions() -> None:
+    golden = {"a.yml": "1", "b.yml": "2"}
+    written = {"a.yml": "9", "c.yml": "3"}
+    assert differences("p", written, golden) == [
+        "p: changed a.yml",
+        "p: new c.yml",
+        "p: no longer written b.yml",
+    ]
+
+
+def test_the_manifest_digest_ignores_the_run_but_not_what_it_wrote() -> None:
+    entry = {"type": "happy_path", "run_id": "gen-1", "project": "../x", "content_sha256": "ab"}
+
+    def digest(**changed: str) -> str:
+        return manifest_digest(json.dumps({"cases": {"a.yml": {**entry, **changed}}}).encode())
+
+    assert digest(run_id="gen-2", project="../../y") == digest()
+    assert digest(type="edge_case") != digest()
+    assert digest(content_sha256="cd") != digest()
