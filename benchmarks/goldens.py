@@ -22,16 +22,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
+import io
 import json
 import os
+import re
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from agentflows.cli import main as cli_main
 from agentflows.generate import build_request, run_generation
+from evalcore.writer import atomic_write_text
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "corpus"
@@ -114,6 +119,87 @@ def differences(name: str, written: dict[str, str], golden: dict[str, str]) -> l
     return lines
 
 
+#: `run`, `report` and `assert` on fixed inputs: a suite of two cases (one passes against
+#: `demo:bank`, one fails), the recorded batch and the recorded tracker under tests/data.
+COMMANDS_NAME = "commands"
+COMMANDS = GOLDENS / COMMANDS_NAME
+SUITE = COMMANDS / "cases"
+BATCH = REPO / "tests" / "data" / "results" / "2026-03-02_14-05-11"
+EVENTS = REPO / "tests" / "data" / "events"
+#: What a run measures rather than decides: a time stamp, a duration or latency (free text
+#: "0.4s", "3 ms"; a field named `*_s` or `*_ms`). Each is pinned to a fixed value.
+_STAMP = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}[T_]\d{2}[:-]\d{2}[:-]\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?"
+)
+_MEASURED_FIELD = re.compile(r'(\b\w+_m?s"?\s*[:=]\s*)-?\d+(?:\.\d+)?')
+_DURATION = re.compile(r"\b\d+(?:\.\d+)?(\s?m?s)\b")
+PINNED_STAMP = "2026-01-01T00:00:00+00:00"
+
+
+def pinned(text: str, folders: dict[Path, str]) -> str:
+    """`text` with every time stamp, duration and latency pinned and each folder of
+    `folders` written as its placeholder (the results of a run land in a fresh folder)."""
+    for folder, name in folders.items():
+        text = text.replace(str(folder), name)
+    text = _STAMP.sub(PINNED_STAMP, text)
+    text = _MEASURED_FIELD.sub(r"\g<1>0", text)
+    return _DURATION.sub(r"0\1", text)
+
+
+def _cli(*args: str | Path) -> tuple[int, str]:
+    """`casegen ARGS`, in this process; (exit code, stdout)."""
+    with (
+        contextlib.redirect_stdout(io.StringIO()) as out,
+        contextlib.redirect_stderr(io.StringIO()),
+    ):
+        code = cli_main([str(a) for a in args])
+    return code, out.getvalue()
+
+
+def command_outputs(tmp: Path) -> dict[str, str]:
+    """{golden file under tests/data/goldens/commands: its text} for `report` (terminal,
+    JSON, HTML) on the recorded batch, `assert` on the recorded tracker, and `run` of the
+    fixed suite against `demo:bank` offline (stdout and every results file, measured
+    times pinned)."""
+    found: dict[str, str] = {}
+    for name, extra in (("report.txt", ()), ("report.json", ("--json",))):
+        code, out = _cli("report", BATCH, *extra)
+        found[name] = f"exit {code}\n{out}"
+    _cli("report", BATCH, "--html", tmp / "report.html")
+    found["report.html"] = (tmp / "report.html").read_text(encoding="utf-8")
+    scenario = EVENTS / "card_replace_damaged.scenario.yml"
+    code, out = _cli("assert", scenario, "--events", EVENTS / "card_replace_damaged.json", "--json")
+    found["assert.json"] = f"exit {code}\n{out}"
+    results = tmp / "results"
+    args = ("--target", "demo:bank", "--model", "offline", "--parallel", "1")
+    code, out = _cli("run", SUITE, *args, "--results", results)
+    folders = {results: "<results>", REPO: "."}
+    found["run/stdout.txt"] = pinned(f"exit {code}\n{out}", folders)
+    for path in sorted(p for p in results.rglob("*") if p.is_file()):
+        name = "run/" + "/".join(path.relative_to(results).parts[1:])  # without the stamp
+        found[name] = pinned(path.read_text(encoding="utf-8"), folders)
+    return {name: text.replace(str(REPO), ".") for name, text in found.items()}
+
+
+def command_goldens() -> dict[str, str]:
+    """The committed outputs of `command_outputs` (the suite's cases are inputs)."""
+    return {
+        p.relative_to(COMMANDS).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(COMMANDS.rglob("*"))
+        if p.is_file() and SUITE not in p.parents
+    }
+
+
+def write_command_goldens(outputs: dict[str, str]) -> None:
+    """Replace the committed command outputs with `outputs` (each file atomically)."""
+    for name in set(command_goldens()) - set(outputs):
+        (COMMANDS / name).unlink()
+    for name, text in outputs.items():
+        path = COMMANDS / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, text)
+
+
 def write_golden(name: str, written: dict[str, str]) -> Path:
     """`tests/data/goldens/<name>.json`, written atomically."""
     GOLDENS.mkdir(parents=True, exist_ok=True)
@@ -137,6 +223,16 @@ async def check(names: list[str], *, update: bool = False) -> tuple[list[str], l
     with tempfile.TemporaryDirectory(prefix="casegen-goldens-") as tmp:
         for name in names:
             out = Path(tmp) / name
+            if name == COMMANDS_NAME:
+                out.mkdir()
+                outputs = await asyncio.to_thread(command_outputs, out)
+                diff = differences(name, outputs, command_goldens())
+                if update and diff:
+                    write_command_goldens(outputs)
+                    updated.append(str(COMMANDS.relative_to(REPO)))
+                    continue
+                found += diff
+                continue
             await generate(project_dir(name), out)
             example = name in EXAMPLES
             written = digests(out / "cases", manifest=not example)
@@ -154,13 +250,14 @@ async def main(argv: list[str]) -> int:
     parser.add_argument(
         "--project",
         action="append",
-        help="only this project: a corpus project or bank, clinic, skills (repeat)",
+        help="only this project: a corpus project, bank, clinic, skills, or commands "
+        "(run, report and assert on fixed inputs); repeat",
     )
     parser.add_argument(
         "--update", action="store_true", help="rewrite the corpus digests that differ"
     )
     args = parser.parse_args(argv)
-    every = [*EXAMPLES, *corpus_names()]
+    every = [*EXAMPLES, *corpus_names(), COMMANDS_NAME]
     names = args.project or every
     unknown = [n for n in names if n not in every]
     if unknown:
