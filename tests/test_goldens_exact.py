@@ -17,7 +17,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.goldens import EXAMPLES, corpus_names, differences, manifest_digest
+from benchmarks.goldens import (
+    EXAMPLES,
+    command_goldens,
+    command_outputs,
+    corpus_names,
+    differences,
+    manifest_digest,
+    pinned,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -44,6 +52,28 @@ def test_every_corpus_project_writes_its_golden_digest() -> None:
     )
     done = _goldens(*names)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_run_report_and_assert_on_fixed_inputs_write_their_goldens(tmp_path: Path) -> None:
+    """`report` (terminal, JSON, HTML) on the recorded batch, `assert` on the recorded
+    tracker, `run` of tests/data/goldens/commands/cases against demo:bank: byte for byte,
+    with the run's time stamps and durations pinned."""
+    written, golden = command_outputs(tmp_path), command_goldens()
+    assert {"report.html", "run/stdout.txt", "run/summary.json"} <= set(golden)
+    assert differences("commands", written, golden) == [], "python -m benchmarks goldens --update"
+
+
+def test_pinning_fixes_what_a_run_measures_and_nothing_it_decides(tmp_path: Path) -> None:
+    text = (
+        f"results: {tmp_path}/2026-12-06_20-05-38\n"
+        '  "timestamp": "2026-12-06T19:58:32+00:00",\n  "latency_ms": 7.71,\n'
+        "turn 2 [simulator]: 12 ms (after 0.44 ms) · 8 turns, 0.2s · 3 steps · 15s\n"
+    )
+    assert pinned(text, {tmp_path: "<results>"}) == (
+        "results: <results>/2026-01-01T00:00:00+00:00\n"
+        '  "timestamp": "2026-01-01T00:00:00+00:00",\n  "latency_ms": 0,\n'
+        "turn 2 [simulator]: 0 ms (after 0 ms) · 8 turns, 0s · 3 steps · 0s\n"
+    )
 
 
 def test_a_difference_is_named_in_both_directions() -> None:
