@@ -1,21 +1,23 @@
-"""Golden outputs: what offline `generate all` writes, file by file, for every project we ship.
+"""Golden outputs: what casegen writes, file by file, for every project we ship (docs/testing.md).
 
-A change to what `generate` writes must show in the commit that makes it. The examples'
-output is committed whole in `generated_cases/` (bank → `mantle/`, clinic → `anychat/`,
-skills → `base44/`) and compared byte for byte; the corpus projects' output is too large to
-commit, so `tests/data/goldens/<project>.json` holds one sha256 per written file, and a
-commit that changes a case changes a line of that file. The manifest is digested without
-its run id and project path (they name the run, not its output).
+A change to what casegen writes must show in the commit that makes it. The examples'
+offline `generate all` output is committed whole in `generated_cases/` (bank → `mantle/`,
+clinic → `anychat/`, skills → `base44/`) and compared byte for byte; the corpus projects'
+output is too large to commit, so `tests/data/goldens/<project>.json` holds one sha256 per
+written file, and a commit that changes a case changes a line of that file (the manifest
+is digested without its run id and project path: they name the run, not its output).
+`run`, `report` and `assert` on fixed inputs are compared with
+`tests/data/goldens/commands/`, the run's measured times pinned.
 
     python -m benchmarks goldens                      # compare; exit 1 listing each difference
-    python -m benchmarks goldens --update             # rewrite tests/data/goldens/*.json
-    python -m benchmarks goldens --project forge_platform --project clinic
+    python -m benchmarks goldens --update             # rewrite tests/data/goldens/
+    python -m benchmarks goldens --project forge_platform --project clinic --project commands
 
 Every project is generated in this one process with the generation day pinned
-(`SOURCE_DATE_EPOCH`, the day the README's command for `generated_cases/` uses), so the
-check runs in the time generation takes and nothing else. `--update` never touches
-`generated_cases/`: that folder is refreshed with the README's `casegen generate` command,
-which also keeps its manifest.
+(`SOURCE_DATE_EPOCH`: 2026-01-01), so the check costs what generation costs. `--update`
+never touches `generated_cases/`: an example is refreshed with `casegen generate all
+--project examples/<name> --model offline --force` (the same day pinned), which also keeps
+its manifest.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from evalcore.writer import atomic_write_text
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "corpus"
 GOLDENS = REPO / "tests" / "data" / "goldens"
-#: The generation day every golden was written on (2026-01-01, as in the README's command).
+#: The generation day every golden was written on (2026-01-01).
 GENERATED_ON = "1767225600"
 #: Each example and the folder of `generated_cases/` holding its committed output.
 EXAMPLES = {
