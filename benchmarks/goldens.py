@@ -173,7 +173,8 @@ def command_outputs(tmp: Path) -> dict[str, str]:
     code, out = _cli("assert", scenario, "--events", EVENTS / "card_replace_damaged.json", "--json")
     found["assert.json"] = f"exit {code}\n{out}"
     results = tmp / "results"
-    args = ("--target", "demo:bank", "--model", "offline", "--parallel", "1")
+    args = ("--target", "demo:bank", "--model", "offline", "--judge-model", "offline")
+    args += ("--parallel", "1")
     code, out = _cli("run", SUITE, *args, "--results", results)
     folders = {results: "<results>", REPO: "."}
     found["run/stdout.txt"] = pinned(f"exit {code}\n{out}", folders)
