@@ -52,11 +52,12 @@ EXAMPLES = {
     "skills": REPO / "generated_cases" / "base44",
 }
 MANIFEST = "manifest.json"
+EXAMPLES_MANIFEST = REPO / "generated_cases" / MANIFEST
 #: Manifest fields that name the run (its id, the path it was given), not what it wrote.
 RUN_FIELDS = ("run_id", "project")
 REFRESH_EXAMPLES = (
     "SOURCE_DATE_EPOCH=1767225600 casegen generate all --project examples/{name} "
-    "--model offline --force"
+    "--model offline --force (and remove the manifest entries of cases no longer written)"
 )
 
 
@@ -111,6 +112,17 @@ def expected(name: str) -> dict[str, str]:
     if not path.is_file():
         return {}
     return json.loads(path.read_text(encoding="utf-8"))["files"]
+
+
+def manifest_differences(name: str, written: dict[str, str], manifest: dict[str, Any]) -> list[str]:
+    """An example's entries in `generated_cases/manifest.json` are its written cases: an
+    entry left for a case `generate` no longer writes makes `casegen status` report it."""
+    folder = EXAMPLES[name].name + "/"
+    listed = {
+        key.removeprefix(folder) for key in manifest.get("cases", {}) if key.startswith(folder)
+    }
+    lines = [f"{name}: the manifest lists {f}, not written" for f in sorted(listed - set(written))]
+    return lines + [f"{name}: the manifest lacks {f}" for f in sorted(set(written) - listed)]
 
 
 def differences(name: str, written: dict[str, str], golden: dict[str, str]) -> list[str]:
@@ -240,6 +252,9 @@ async def check(names: list[str], *, update: bool = False) -> tuple[list[str], l
             example = name in EXAMPLES
             written = digests(out / "cases", manifest=not example)
             diff = differences(name, written, expected(name))
+            if example:
+                committed = json.loads(EXAMPLES_MANIFEST.read_text(encoding="utf-8"))
+                diff += manifest_differences(name, written, committed)
             if update and not example:
                 if diff:
                     updated.append(str(write_golden(name, written).relative_to(REPO)))

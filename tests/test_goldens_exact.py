@@ -23,6 +23,7 @@ from benchmarks.goldens import (
     command_outputs,
     corpus_names,
     differences,
+    manifest_differences,
     manifest_digest,
     pinned,
 )
@@ -83,6 +84,15 @@ def test_a_difference_is_named_in_both_directions() -> None:
         "p: changed a.yml",
         "p: new c.yml",
         "p: no longer written b.yml",
+    ]
+
+
+def test_an_examples_manifest_entries_are_its_written_cases() -> None:
+    manifest = {"cases": {"anychat/a.json": {}, "anychat/gone.json": {}, "mantle/x.yml": {}}}
+    written = {"a.json": "1", "new.json": "2"}
+    assert manifest_differences("clinic", written, manifest) == [
+        "clinic: the manifest lists gone.json, not written",
+        "clinic: the manifest lacks new.json",
     ]
 
 
