@@ -48,6 +48,7 @@ from ._values import (
     stated_code,
     typed_value,
 )
+from ._versions import is_tag, names_the_next, next_release
 
 __all__ = [
     "BUILT_IN",
@@ -81,6 +82,7 @@ __all__ = [
     "holdings",
     "in_good_standing",
     "incident_for",
+    "is_tag",
     "knowledge_entries",
     "knowledge_questions",
     "lacks",
@@ -90,6 +92,8 @@ __all__ = [
     "moot",
     "names_an_id",
     "names_role",
+    "names_the_next",
+    "next_release",
     "one_detail_off",
     "own_key",
     "people_of",
