@@ -15,6 +15,7 @@ from ._branch_fit import (
     moot,
     ruled_out,
     total,
+    unaffected,
 )
 from ._callers import (
     BUILT_IN,
@@ -112,6 +113,7 @@ __all__ = [
     "told_value",
     "total",
     "typed_value",
+    "unaffected",
     "users_word",
     "within",
 ]
