@@ -11,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from agentflows.drafting.offline._mantle_needs import own_value
+from agentflows.drafting.offline._mantle_own_example import own_example
 from evalcore.definitions import MemoryField
 from evalcore.testdata import Collection, DataRecords, FieldSpec, SheetBuilder, next_release
 from tests.skill_model_fixtures import generate_offline
@@ -94,3 +95,30 @@ def test_deploy_cases_ship_a_tag_of_their_own_service(tmp_path: Path) -> None:
             assert f"Deploy {tag} " in text, case.name
         checked += 1
     assert checked >= 2
+
+
+PRESCRIPTIONS = (
+    {"rx_number": "6104428", "drug": "Lisinopril 10 mg tablet", "status": "active"},
+    {"rx_number": "6120312", "drug": "Albuterol HFA inhaler", "status": "active"},
+)  # fmt: skip
+EXAMPLES = [
+    "I need a refill of my blood pressure pills.",
+    "Refill prescription 6104428.",
+    "I'm almost out of my inhaler.",
+    "Refill my mom's lisinopril.",
+]
+
+
+def test_the_opening_example_names_the_callers_own_record() -> None:
+    records = DataRecords([Collection("prescriptions", PRESCRIPTIONS)])
+    inhaler = {"prescriptions": PRESCRIPTIONS[1]}
+    lisinopril = {"prescriptions": PRESCRIPTIONS[0]}
+    # names none of the case's records: the example naming the inhaler the caller holds,
+    # never another patient's number or medicine
+    said = own_example(EXAMPLES, records, inhaler, lambda _: True, EXAMPLES[0])
+    assert said == "I'm almost out of my inhaler."
+    # one that names the case's own record stays
+    assert own_example(EXAMPLES, records, lisinopril, lambda _: True, EXAMPLES[1]) == EXAMPLES[1]
+    # an example the case cannot use (`fits` refuses it) is never taken
+    refused = own_example(EXAMPLES, records, inhaler, lambda s: "inhaler" not in s, EXAMPLES[0])
+    assert refused == EXAMPLES[0]
