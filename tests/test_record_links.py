@@ -122,3 +122,28 @@ def test_the_opening_example_names_the_callers_own_record() -> None:
     # an example the case cannot use (`fits` refuses it) is never taken
     refused = own_example(EXAMPLES, records, inhaler, lambda s: "inhaler" not in s, EXAMPLES[0])
     assert refused == EXAMPLES[0]
+
+
+BOOKINGS = (
+    {"pnr": "QX7LMB", "segments": [{"from": "DEN", "to": "ORD"}, {"from": "ORD", "to": "BOS"}]},
+    {"pnr": "ZN2KWD", "segments": [{"from": "JFK", "to": "LIS"}]},
+)  # fmt: skip
+REPORT = FieldSpec(
+    "report_id", "text", "Baggage report reference, airport code + SK + five digits (BOSSK12345)."
+)
+
+
+def _report_for(booking: dict) -> str:
+    sheet = SheetBuilder("baggage:change_delivery", "Passengers.", DataRecords(
+        [Collection("bookings", BOOKINGS)]
+    ))  # fmt: skip
+    sheet.hold(booking, "Lena Vogel")
+    return str(sheet.value(REPORT))
+
+
+def test_a_reference_that_opens_with_a_code_of_the_data_opens_with_the_cases_own() -> None:
+    # a Boston reference for a trip that ends in Lisbon is no report of hers
+    lisbon = _report_for(BOOKINGS[1])
+    assert lisbon.startswith("LISSK") and len(lisbon) == len("LISSK12345"), lisbon
+    # a trip through Boston keeps the example's code
+    assert _report_for(BOOKINGS[0]).startswith("BOSSK")

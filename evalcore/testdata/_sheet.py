@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ._codes import own_code
 from ._people import MANNERS, Persona, persona_for
 from ._records import Collection, DataRecords, record_name, role_prefix
 from ._rng import case_rng
@@ -457,9 +458,17 @@ class SheetBuilder:
         )
 
     def value(self, spec: FieldSpec, fixed: Any = None) -> Any:
-        """The value of `spec` in this case (fixed by the path, else a record, else typed)."""
+        """The value of `spec` in this case (fixed by the path, else a record, else typed);
+        an id that opens with a code of the data opens with the case's own (`_codes`)."""
         if fixed is not None:
             return fixed
+        drawn = self._drawn(spec)
+        if not names_an_id(spec.name):
+            return drawn
+        held = [r for name, r in self.sheet.records.items() if "#" not in name]
+        return own_code(drawn, self.records, held)
+
+    def _drawn(self, spec: FieldSpec) -> Any:
         ahead = self._next_release(spec)
         if ahead is not None:
             return ahead
