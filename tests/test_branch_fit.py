@@ -155,6 +155,9 @@ def test_the_drafted_case_seeds_a_passenger_whose_flight_fits_its_branch() -> No
             assert said["your flight"].startswith(f"{flight}, {wanted}")
         else:  # "basic fares cannot be changed": never a basic fare
             assert booking["fare_family"] != "basic"
+            # a flight the change can move, not only one another branch is about (a
+            # voluntary change of a cancelled flight is a cancellation)
+            assert set(flights.values()) - {"cancelled", "delayed"}, (behavior.id, flights)
 
 
 def test_no_case_asserts_the_flight_the_passenger_picks_from_the_search(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from ._branch_fit import (
     moot,
     ruled_out,
     total,
+    unaffected,
 )
 from ._callers import (
     BUILT_IN,
@@ -48,6 +49,7 @@ from ._values import (
     stated_code,
     typed_value,
 )
+from ._versions import is_tag, names_the_next, next_release
 
 __all__ = [
     "BUILT_IN",
@@ -81,6 +83,7 @@ __all__ = [
     "holdings",
     "in_good_standing",
     "incident_for",
+    "is_tag",
     "knowledge_entries",
     "knowledge_questions",
     "lacks",
@@ -90,6 +93,8 @@ __all__ = [
     "moot",
     "names_an_id",
     "names_role",
+    "names_the_next",
+    "next_release",
     "one_detail_off",
     "own_key",
     "people_of",
@@ -108,6 +113,7 @@ __all__ = [
     "told_value",
     "total",
     "typed_value",
+    "unaffected",
     "users_word",
     "within",
 ]

@@ -155,6 +155,19 @@ def branch_fit(
     return len(held & want) or -len(held & other)
 
 
+def unaffected(
+    records: DataRecords, caller: Caller, wanted: Iterable[str], others: Iterable[str]
+) -> bool:
+    """Whether a status of the caller's records is none of the choices' values (an
+    `on_time` flight beside a `delayed` one): where no caller holds the branch's value (a
+    voluntary change), one with such a thing still has what the branch acts on, while one
+    whose every status is another branch's (their only flight is cancelled) leads a
+    correct agent down that branch."""
+    held = {h.value.strip().lower() for h in held_values(records, caller) if _status(h.key)}
+    choices = {str(v).strip().lower() for v in (*wanted, *others)}
+    return bool(held - choices)
+
+
 def branch_facts(
     records: DataRecords, caller: Caller, wanted: Iterable[str]
 ) -> list[tuple[str, str]]:

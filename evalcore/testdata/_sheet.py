@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ._codes import own_code
 from ._people import MANNERS, Persona, persona_for
 from ._records import Collection, DataRecords, record_name, role_prefix
 from ._rng import case_rng
@@ -40,6 +41,7 @@ from ._values import (
     with_unit,
     written_day,
 )
+from ._versions import names_the_next, next_release, tags_in
 
 _ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
 #: A record value that starts with an ISO day (`2026-11-05`, `2026-12-02T10:00`).
@@ -214,6 +216,8 @@ class SheetBuilder:
         """The day the case's span starts (`override_start`), for its end to follow."""
         self._others: dict[str, dict[str, Any]] = {}
         """A field's first word (`coworker`) -> the other person's record it drew."""
+        self.caller: str | None = None
+        """The collection whose record `hold` took as the caller's own (`engineers`)."""
 
     @property
     def persona(self) -> Persona:
@@ -226,6 +230,7 @@ class SheetBuilder:
         for collection in self.records.collections:
             if any(r is record for r in collection.records):
                 self.sheet.records[collection.name] = record
+                self.caller = collection.name
                 holder = name or record_name(record)
                 if holder:  # the record's own surname, not a drawn one
                     self.sheet.persona = self.sheet.persona.renamed(holder)
@@ -453,9 +458,20 @@ class SheetBuilder:
         )
 
     def value(self, spec: FieldSpec, fixed: Any = None) -> Any:
-        """The value of `spec` in this case (fixed by the path, else a record, else typed)."""
+        """The value of `spec` in this case (fixed by the path, else a record, else typed);
+        an id that opens with a code of the data opens with the case's own (`_codes`)."""
         if fixed is not None:
             return fixed
+        drawn = self._drawn(spec)
+        if not names_an_id(spec.name):
+            return drawn
+        held = [r for name, r in self.sheet.records.items() if "#" not in name]
+        return own_code(drawn, self.records, held)
+
+    def _drawn(self, spec: FieldSpec) -> Any:
+        ahead = self._next_release(spec)
+        if ahead is not None:
+            return ahead
         found = self.from_records(spec)
         if found is not None:
             return found
@@ -485,6 +501,20 @@ class SheetBuilder:
             if isinstance(other, str) and not self._held(other):
                 return other
         return typed
+
+    def _next_release(self, spec: FieldSpec) -> str | None:
+        """The tag a change moves the case's own record to (`target_version` of the service
+        the case holds, running v1.9.0 in staging: v1.9.1), else None: never another
+        service's tag, the one it already runs, nor one below it (see `_versions`)."""
+        if not names_the_next(spec.name):
+            return None
+        held = [
+            tag
+            for name, record in self.sheet.records.items()
+            if "#" not in name
+            for tag in tags_in(record)
+        ]
+        return next_release(held)
 
     def _since(self) -> dt.date | None:
         """The latest day the case's records hold of the data's past (a prescription's last

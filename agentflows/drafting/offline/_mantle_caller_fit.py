@@ -2,7 +2,9 @@
 
 The case's planned values (`disruption_type: cancelled`) are its branch. A caller whose
 records hold that value (their flight's status in the flight file) is preferred, one whose
-records hold another value of the same choices (a delayed flight) is avoided, and one the
+records hold another value of the same choices (a delayed flight) is avoided (less so
+where another of their things holds none of the choices: an on-time flight beside the
+delayed one for a voluntary change), and one the
 branch's prose rules out ("basic fares cannot be changed"), who has none of what the skill
 acts on (`bags: []`), whose rows of what the branch acts on add up to nothing (a payment
 plan for a zero balance: a tool of the skill sums the rows into a field the branch's prose
@@ -29,6 +31,7 @@ from evalcore.testdata import (
     moot,
     ruled_out,
     total,
+    unaffected,
 )
 
 from ...planning import Behavior
@@ -140,7 +143,10 @@ def caller_fit(
             return UNFIT
         if nothing_owed(caller) or expires_short(caller, prose):
             return UNFIT
-        return _FIT_WEIGHT * branch_fit(records, caller, wanted, others)
+        score = _FIT_WEIGHT * branch_fit(records, caller, wanted, others)
+        if score < 0 and unaffected(records, caller, wanted, others):
+            score += _FIT_WEIGHT // 2  # below a caller clear of other branches, above none
+        return score
 
     return fit
 

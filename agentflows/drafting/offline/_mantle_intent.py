@@ -17,7 +17,7 @@ from evalcore.agents.demo import example_mode
 from evalcore.agents.demo._mantle_words import field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
 from evalcore.simulator._facts import opening_line
-from evalcore.testdata import DataRecords
+from evalcore.testdata import DataRecords, is_tag, names_the_next
 
 from ...planning._mantle_phrases import (
     _as_sentence,
@@ -517,6 +517,14 @@ def own_records_named(
     said = line
     named: list[re.Pattern[str]] = []
     held = {str(v) for v in memory.values() if isinstance(v, str | int) and str(v).strip()}
+    # the tag the case moves its record to (`target_version`): an example's tag says it,
+    # never the one the record already runs at that place ("Deploy v1.9.0" where staging
+    # runs v1.9.0 is no change)
+    ahead = [
+        memory[f.qualified]
+        for f in skill.memory.values()
+        if names_the_next(f.name) and is_tag(memory.get(f.qualified))
+    ]
     for field in skill.memory.values():
         value = memory.get(field.qualified)
         found = records.match(field.name) if field.type == "text" else None
@@ -539,7 +547,8 @@ def own_records_named(
                 named_by = path == (key,) or any(c.isdigit() for c in other)
                 fits = path in mine and mine[path] != other and len(other) >= 4
                 if named_by and fits and other not in held:
-                    swaps.setdefault(other, mine[path])
+                    own = ahead[0] if len(ahead) == 1 and is_tag(other) else mine[path]
+                    swaps.setdefault(other, own)
         for other in sorted(swaps, key=len, reverse=True):
             pattern = re.compile(rf"(?<![\w.-]){re.escape(other)}(?![\w-]|\.\w)", re.I)
             if pattern.search(said):

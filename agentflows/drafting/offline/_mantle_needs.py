@@ -188,12 +188,16 @@ def own_value(field: MemoryField, sheet: SheetBuilder) -> str | None:
                     listed.append(item.strip())
     if listed:  # of a booking's two bags, the one whose status the case's branch names
         return by_status(sheet.records, listed, sheet.prefer)[0]
-    head, _, tail = field.name.partition("_")
     for name, record in held:
-        key = own_key(record, field.name, name)
-        if key is None and tail in _ID_TAILS and head in record:
-            key = head  # `team_slug` of the caller's `team`
-        value = record.get(key) if key is not None else None
+        value = record.get(own_key(record, field.name, name) or "")
+        if isinstance(value, str) and value.strip():
+            return value
+    head, _, tail = field.name.partition("_")
+    # `team_slug` of a record's `team`: of the record the case is about (the service it
+    # pages for, whose owner is the team to wake) before the caller's own team
+    held.sort(key=lambda item: item[0] == sheet.caller)
+    for _, record in held if tail in _ID_TAILS else ():
+        value = record.get(head)
         if isinstance(value, str) and value.strip():
             return value
     return None

@@ -60,6 +60,7 @@ from ...planning import Behavior, failure_outcome, not_a_goal
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
+    activation_phrases,
     first_person,
     own_phrases,
     paired_phrases,
@@ -131,6 +132,7 @@ from ._mantle_intent import (
 )
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
+from ._mantle_own_example import own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
 from ._mantle_questions import asked_question
@@ -977,6 +979,13 @@ class _Writer:
 
         def one(line: str) -> bool:
             return not up_front or asks_one_request(self.defs, skill, values, line)
+
+        # the example names the caller's own record ("I'm almost out of my inhaler" for
+        # the inhaler they hold), never another's medicine or number
+        caller = self.sheet.caller  # what the case is about, not who the caller is
+        mine = {n: r for n, r in self.sheet.sheet.records.items() if "#" not in n and n != caller}
+        candidates = activation_phrases(self.defs, skill)
+        text = own_example(candidates, records, mine, one, text)
 
         said = [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]
         said += [p for p in paired_phrases(self.defs, given) if not other_day(p[0], held, records)]
