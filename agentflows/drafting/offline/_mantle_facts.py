@@ -662,9 +662,26 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
         if part.condition and not holds(part.condition, memory):
             continue
         label = _offer_label(part.text)
-        if label is not None and label not in out and not _aside(part, parts):
+        if label is None or label in out or _aside(part, parts):
+            continue
+        if not _requested(skill, memory, label):
             out.append(label)
     return out
+
+
+def _requested(skill: Skill, memory: dict[str, Any], label: str) -> bool:
+    """Whether the offer `label` names the request the case's path already holds (a
+    "guest PIN instead" where the skill's `request` is `guest_pin`): the user asked for
+    it, so a "no, thanks" to it would contradict their own request."""
+    offered = set(re.findall(r"[a-z0-9]+", label.lower()))
+    for field in skill.memory.values():
+        value = memory.get(field.qualified)
+        if field.type != "categorical" or not isinstance(value, str):
+            continue
+        words = [w for w in re.split(r"[_\W]+", value.lower()) if w]
+        if words and set(words) <= offered:
+            return True
+    return False
 
 
 def offers_passed(skill: Skill, memory: dict[str, Any]) -> list[str]:
