@@ -5,6 +5,7 @@ for a read-back the skill never does."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -550,6 +551,28 @@ def test_a_choice_the_prose_asks_by_its_noun_has_an_answer(utility: Path) -> Non
         "central",
         "harbour",
     )
+
+
+def test_each_thing_the_prose_asks_for_by_its_noun_has_an_answer(tmp_path: Path) -> None:
+    """ "Ask which district and which day": the day names no field, but one field's
+    description starts with it (`Day of the visit`), so the user knows a day as well."""
+    skill = tmp_path / "skills" / "open_slots"
+    skill.mkdir(parents=True)
+    (tmp_path / "agent.yml").write_text(AGENT)
+    (skill / "skill.md").write_text(
+        "---\nname: Open slots\ndescription: >\n  Say when an engineer is free.\n---\n\n"
+        "Ask which district and which day, then read the free slots back.\n"
+        "Set visit_district to the district they name.\n"
+    )
+    (skill / "memory.yml").write_text(
+        "schema:\n  public:\n    visit_district:\n      type: categorical\n"
+        "      enum_values: [central, harbour]\n      llm_settable: true\n"
+        "    visit_date:\n      type: text\n      description: Day of the visit, MM/DD/YYYY.\n"
+        "      llm_settable: true\n"
+    )
+    known = facts(context_of(tmp_path, "open_slots"))
+    assert known.get("visit district") in ("central", "harbour")
+    assert re.fullmatch(r"\d\d/\d\d/\d{4}", known.get("which day", "")), known
 
 
 def test_a_routing_answer_whose_paths_part_is_corrected_on_the_next_turn(utility: Path) -> None:

@@ -522,17 +522,38 @@ class _Writer:
         for part in sentences(skill.body or ""):
             if part.condition and not holds(part.condition, walk.memory):
                 continue
-            clause = asked_clause(part.text)
-            words = (clause or "").split()
-            if len(words) < 2 or words[0] not in ("which", "what"):
+            # "which instrument and which day": each thing asked for is the user's to say
+            for asked_for in (asked_clause(part.text) or "").split(" and "):
+                words = asked_for.split()
+                if len(words) < 2 or words[0] not in ("which", "what"):
+                    continue
+                noun = words[1].strip(",.?").lower()
+                known = " ".join(f.label for f in self.sheet.sheet.facts)
+                if noun in known.split():
+                    continue  # already asked by its own name ("employment country")
+                field = next((f for f in fields if f.name.split("_")[-1] == noun), None)
+                if field is not None:
+                    self.choice_fact(field, f"which {noun}")
+                else:
+                    self.described_fact(skill, walk, noun)
+
+    def described_fact(self, skill: Skill, walk: Walk, noun: str) -> None:
+        """A value for what the prose asks by a noun that names no field but one field's
+        description ("which day" -> `session_date`, "Day of the session, MM/DD/YYYY"): a
+        correct agent asks it on this branch, and a user without it makes one up."""
+        asked = {a.field for a in walk.asks if a.field}
+        asked |= {f.field for f in self.sheet.sheet.facts if f.field}  # told already
+        for field_def in skill.memory.values():
+            first = (field_def.description or "").split()[:1]
+            if field_def.qualified in asked or [w.lower() for w in first] != [noun]:
                 continue
-            noun = words[1].strip(",.?").lower()
-            known = " ".join(f.label for f in self.sheet.sheet.facts)
-            if noun in known.split():
-                continue  # already asked by its own name ("employment country")
-            field = next((f for f in fields if f.name.split("_")[-1] == noun), None)
-            if field is not None:
-                self.choice_fact(field, f"which {noun}")
+            if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
+                continue
+            value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
+            said = spoken(self.defs, field_def.qualified, value)
+            if said is not None:
+                self.sheet.add(f"which {noun}", said, field=field_def.qualified)
+            return
 
     def choice_fact(self, field_def: Any, label: str | None = None) -> None:
         """The user's pick for a choice the skill lists and waits on ("invite them to pick
