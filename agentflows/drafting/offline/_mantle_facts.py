@@ -344,9 +344,31 @@ def in_own_words(
     fitting = {p for p in told_phrases(defs, skill, said, fixed) if fit(p) >= 0}
     order = [p for p in order if p in fitting]
     if not order:
-        return None
+        return _in_the_leads_words(defs, skill, fixed)
     best = max(order, key=fit)
     return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
+
+
+def _in_the_leads_words(defs: MantleDefinitions, skill: Skill, fixed: dict[str, Any]) -> str | None:
+    """The case's own thing in the state the description's lead gives ("The blender stopped
+    working."), where none of its phrasings is about that thing: the user still says what
+    it is doing rather than leaving the simulator to make something up. None without such
+    a lead or without one choice of the skill the case holds."""
+    lead = " ".join((skill.description or "").split())
+    for stop in (":", ";", ",", ".", '"', " or "):  # "Equipment that stopped working or …"
+        lead = lead.split(stop, 1)[0]
+    subject, that, state = lead.partition(" that ")
+    things = [
+        value
+        for key, value in fixed.items()
+        if key.startswith(f"{skill.id}.")
+        and isinstance(value, str)
+        and (field := defs.memory_field(key)) is not None
+        and field.enum_values
+    ]
+    if not that or not state or len(subject.split()) > 2 or len(things) != 1:
+        return None
+    return f"The {value_words(things[0])} {state.strip()}."
 
 
 def set_fields_asks(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, str, str]]:
