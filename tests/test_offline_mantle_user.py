@@ -25,7 +25,9 @@ from evalcore.testdata import (
     DataRecords,
     knowledge_entries,
     knowledge_questions,
+    load_records,
     month_on_record,
+    named_by,
     record_entries,
     record_questions,
 )
@@ -719,3 +721,17 @@ def test_a_closing_skill_is_said_after_a_short_question(tmp_path: Path) -> None:
     assert (context.opening or "").lower().endswith("how do i read my water meter?"), context
     closing = (context.after_first or "").lower().rstrip(".")
     assert closing in ("goodbye", "that's all, thanks"), context
+
+
+def test_a_place_is_given_by_its_name_not_the_projects_code() -> None:
+    """`data/stores.csv` names store ST-022 "Meadow Pharmacy Lawrenceville": a patient asked
+    which store should receive a transfer names the store, never its internal code."""
+    root = Path(__file__).parent / "data" / "corpus" / "meadow_pharmacy"
+    known = facts(context_of(root, "transfer_prescription"))
+    store = known.get("which Meadow store should receive it", "")
+    assert store.startswith("Meadow Pharmacy "), known
+    assert not any(v.startswith("ST-") for v in known.values()), known
+    records = load_records(root)
+    assert named_by(records, "store", "ST-014") == "Meadow Pharmacy Squirrel Hill"
+    assert named_by(records, "store", "ST-999") is None
+    assert named_by(records, "patient", "MP-1977420") is None  # a patient record names no place

@@ -33,7 +33,14 @@ from ._listed import listed_values
 from ._mismatch import changed_detail, one_detail_off
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
-from ._records import Collection, DataRecords, by_status, load_records, record_name
+from ._records import (
+    Collection,
+    DataRecords,
+    by_status,
+    load_records,
+    named_by,
+    record_name,
+)
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
@@ -88,6 +95,7 @@ __all__ = [
     "load_records",
     "month_on_record",
     "moot",
+    "named_by",
     "names_an_id",
     "names_role",
     "one_detail_off",

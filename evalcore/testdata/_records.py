@@ -336,6 +336,22 @@ def record_name(record: dict[str, Any]) -> str | None:
     return None
 
 
+def named_by(records: DataRecords, thing: str, value: str) -> str | None:
+    """The name of the `thing` whose id is `value` (`store`, `ST-022` -> `Meadow Pharmacy
+    Lawrenceville` from `data/stores.csv`): a place a person names by its name, not by the
+    project's code for it. None where no `<thing>s` record holds that id under
+    `<thing>_id` or the record has no name."""
+    key = f"{thing}_id"
+    for collection in records.collections:
+        if collection.singular != thing:
+            continue
+        for record in collection.records:
+            name = record.get("name")
+            if str(record.get(key, "")).strip() == value.strip() and isinstance(name, str):
+                return name
+    return None
+
+
 def _collections_in(data: Any) -> list[dict[str, Any]] | None:
     if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
         return data
@@ -385,4 +401,4 @@ def load_records(root: Path) -> DataRecords:
     return out
 
 
-__all__ = ["Collection", "DataRecords", "in_standing", "load_records", "record_name"]
+__all__ = ["Collection", "DataRecords", "in_standing", "load_records", "named_by", "record_name"]

@@ -54,6 +54,7 @@ from evalcore.testdata import (
     in_good_standing,
     load_records,
     month_on_record,
+    named_by,
 )
 
 from ...planning import Behavior, failure_outcome, not_a_goal
@@ -457,6 +458,13 @@ class _Writer:
         if field_def is not None and self.answered_by_a_tool(field_def):
             return label  # a number the agent reads from its tool: the user makes none up
         said = spoken(self.defs, ask.field, given)
+        thing = field_def.name.removesuffix("_id").split("_")[-1] if field_def else ""
+        name = named_by(self.sheet.records, thing, said) if said and thing else None
+        if name is not None:  # "pickup store: Meadow Pharmacy Lawrenceville", not ST-022
+            label = self._labels[(ask.kind, ask.prompt, ask.details, ask.field)] = (
+                label.removesuffix(" id")
+            )
+            said = name
         if said is not None:
             self.sheet.add(label, said, field=ask.field)
         return label
