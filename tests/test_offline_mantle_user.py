@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -735,3 +736,24 @@ def test_a_place_is_given_by_its_name_not_the_projects_code() -> None:
     assert named_by(records, "store", "ST-014") == "Meadow Pharmacy Squirrel Hill"
     assert named_by(records, "store", "ST-999") is None
     assert named_by(records, "patient", "MP-1977420") is None  # a patient record names no place
+
+
+def test_every_day_and_time_a_steps_instructions_ask_for_has_an_answer() -> None:
+    """The trip's "when" step completes on the return date but asks for the outbound date
+    and the arrival time too: the user knows all three, and never departs after returning."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "northstar_exec")
+    seen = 0
+    for behavior in plan_mantle(project, "travel", None).behaviors:
+        if behavior.type == "escalation":
+            continue
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        known = facts(parse_fact_context(data["scenario"]["simulation_context"]))
+        if "return date" not in known:
+            continue
+        seen += 1
+        depart, back = (
+            datetime.strptime(known[k], "%m/%d/%Y") for k in ("depart date", "return date")
+        )
+        assert depart <= back, known
+        assert known.get("arrive by"), known
+    assert seen >= 3

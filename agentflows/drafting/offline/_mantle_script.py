@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.agents.reference import asked_request
@@ -28,6 +29,7 @@ from evalcore.definitions.skill_model import (
     relation_waivers,
     reported_fields,
     sentences,
+    set_at,
     set_from_answer,
     skill_model,
 )
@@ -373,6 +375,24 @@ def answered_walk(project: Project, walk: Walk, setup: Setup, sheet: SheetBuilde
     return walk_skill(project, walk.skill, replace(setup, values=values))
 
 
+def _day(said: str) -> datetime | None:
+    """`12/15/2026` as a day; None for anything else."""
+    try:
+        return datetime.strptime(said.strip(), "%m/%d/%Y")
+    except ValueError:
+        return None
+
+
+def _time(said: str) -> datetime | None:
+    """`4:45 pm` or `16:45` as a time of day; None for anything else."""
+    for shape in ("%I:%M %p", "%H:%M"):
+        try:
+            return datetime.strptime(said.strip().upper(), shape)
+        except ValueError:
+            continue
+    return None
+
+
 class _Writer:
     def __init__(
         self,
@@ -512,6 +532,46 @@ class _Writer:
             said = spoken(self.defs, key, value)
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
+
+    def instruction_facts(self) -> None:
+        """Facts for the other fields a step's instructions have the agent set from the
+        user's words ("Ask for the outbound date and the return date … Ask what time they
+        need to be there (set arrive_by)"): the walk asks for the field the step completes
+        on, but a correct agent asks for each, and a user without them makes them up. Never
+        a field set from a tool's answer, one the user picks from a list (nor the others a
+        step that offers a list sets: the pick gives them), or a flag; and only a day or a
+        time (a free-text value drawn from examples may belong to another branch: an
+        `Uber` for airfare). A day set before another in the same step ("the outbound date
+        and the return date") is never after it."""
+        skill = self.defs.skills[self.script.behavior.source]
+        told = {f.field: f.value for f in self.sheet.sheet.facts if f.field}
+        written = {e.key for e in self.script.walk.events if e.kind == "memory"}
+        for ask in self.script.walk.asks:
+            if ask.kind != "instructions" or ask.skill != skill.id or not ask.prompt:
+                continue
+            fields = [f for f in skill.memory.values() if set_at(f, ask.prompt) is not None]
+            if any(picked_from_offer(self.defs, f) for f in fields):
+                continue
+            for field_def in fields:
+                key = field_def.qualified
+                if key in told or key == ask.field or key in written:
+                    continue
+                if field_def.type != "text" or not field_def.llm_settable:
+                    continue
+                if set_from_answer(field_def, ask.prompt):
+                    continue
+                value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
+                said = spoken(self.defs, key, value)
+                if said is None or (_day(said) is None and _time(said) is None):
+                    continue
+                at = set_at(field_def, ask.prompt) or 0
+                for other in fields:  # "the outbound date and the return date"
+                    later = _day(str(told.get(other.qualified, "")))
+                    day = _day(said)
+                    if later and day and (set_at(other, ask.prompt) or 0) > at and day > later:
+                        said = (later - timedelta(days=(day - later).days % 4)).strftime("%m/%d/%Y")
+                self.sheet.add(value_words(field_def.name), said, field=key)
+                told[key] = said
 
     def prose_choice_facts(self, skill: Skill | None = None, walk: Walk | None = None) -> None:
         """A pick for what the prose asks by a choice's noun where no field of the walk is
@@ -733,6 +793,7 @@ class _Writer:
             self.context.notes.append(PICK_NOTE)  # a tool's answer lists what they pick from
         if kind != "escalation":
             self.unplaced_fields()
+            self.instruction_facts()
             self.prose_choice_facts()
             self.offer_facts(self.script.walk)
             self.outcome_facts(self.script.walk)
