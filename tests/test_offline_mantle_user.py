@@ -16,6 +16,7 @@ from conftest import EXAMPLES
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_facts import label_for, spoken
+from agentflows.drafting.offline._mantle_script import counted
 from agentflows.planning._mantle import plan_mantle
 from agentflows.planning._mantle_phrases import value_line
 from agentflows.planning._mantle_walk import Ask
@@ -757,3 +758,24 @@ def test_every_day_and_time_a_steps_instructions_ask_for_has_an_answer() -> None
         assert depart <= back, known
         assert known.get("arrive by"), known
     assert seen >= 3
+
+
+def test_a_detour_that_states_a_count_is_never_answered_with_another() -> None:
+    """The detour line "I have 24 DNA samples for sequencing" states the count: the user
+    never answers the sample question with a different number drawn for it."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "tidewater_core")
+    assert project.mantle is not None
+    drop_off = project.mantle.skills["sample_drop_off"]
+    line = "Before that, I have 24 DNA samples for sequencing."
+    assert counted(drop_off, line, {}) == {"sample_drop_off.sample_count": 24}
+    assert counted(drop_off, "Before that, where do I drop off my samples?", {}) == {}
+    played = 0
+    for behavior in plan_mantle(project, "instrument_time", None).behaviors:
+        detour = behavior.facts.get("digression") or {}
+        if "24 DNA samples" not in str(detour.get("line")):
+            continue
+        played += 1
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        known = facts(parse_fact_context(data["scenario"]["simulation_context"]))
+        assert known.get("how many samples", "24") == "24", known
+    assert played

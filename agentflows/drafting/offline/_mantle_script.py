@@ -76,6 +76,7 @@ from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
+from ._direction_values import content_stems
 from ._mantle_branch_phrases import branch_intent, handed_values
 from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
@@ -373,6 +374,25 @@ def answered_walk(project: Project, walk: Walk, setup: Setup, sheet: SheetBuilde
     if values == setup.values:
         return walk
     return walk_skill(project, walk.skill, replace(setup, values=values))
+
+
+def counted(skill: Skill, line: str, given: dict[str, Any]) -> dict[str, int]:
+    """The counts `line` states of the skill's number fields ("I have 24 DNA samples" ->
+    `sample_count: 24`): a number followed within two words by a word of the field's name.
+    The user who said it answers the field's question with the same number, never another
+    one drawn for it."""
+    said = line.replace(",", " ").split()
+    out: dict[str, int] = {}
+    for field_def in skill.memory.values():
+        if field_def.type != "int" or field_def.qualified in given:
+            continue
+        named = set(content_stems(field_def.name.replace("_", " "))) - {"count", "number"}
+        for index, word in enumerate(said):
+            after = set(content_stems(" ".join(said[index + 1 : index + 3])))
+            if word.isdigit() and named & after:
+                out[field_def.qualified] = int(word)
+                break
+    return out
 
 
 def _day(said: str) -> datetime | None:
@@ -1141,6 +1161,7 @@ class _Writer:
         at = int(spec["at"])
         self.context.cues.append(CueLine(self.cue(asks[at]), str(spec["line"]), first=True))
         given = dict(spec.get("given") or {})
+        given |= counted(self.defs.skills[str(spec["skill"])], str(spec["line"]), given)
         memory = {**after_identity(self.script.walk), **self.script.seeds}
         setup = Setup(values=given, given=frozenset(given), memory=memory)
         walk = walk_skill(self.project, str(spec["skill"]), setup)
