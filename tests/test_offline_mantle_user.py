@@ -779,3 +779,19 @@ def test_a_detour_that_states_a_count_is_never_answered_with_another() -> None:
         known = facts(parse_fact_context(data["scenario"]["simulation_context"]))
         assert known.get("how many samples", "24") == "24", known
     assert played
+
+
+def test_what_happened_is_the_story_the_opening_told() -> None:
+    """A caller who opens with one of the description's losses ("A tree came down on the
+    roof.") answers "what happened?" with the same loss, never another of its phrasings."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "harbor_mutual")
+    played = 0
+    for behavior in plan_mantle(project, "file_claim", None).behaviors:
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        context = parse_fact_context(data["scenario"]["simulation_context"])
+        story = facts(context).get("what happened")
+        if story is None or context.opening is None or not context.opening.startswith("A tree"):
+            continue
+        played += 1
+        assert story == context.opening, (story, context.opening)
+    assert played

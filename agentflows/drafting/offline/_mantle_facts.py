@@ -101,10 +101,10 @@ def _listed(defs: MantleDefinitions, field: MemoryField) -> tuple[str, ...]:
 
 def _narrative(field: MemoryField) -> bool:
     """A free-text field that says what happened or why (not an id, a name or a choice)."""
-    return field.type == "text" and not field.enum_values and _tells_what_happened(field)
+    return field.type == "text" and not field.enum_values and tells_what_happened(field)
 
 
-def _tells_what_happened(field: MemoryField) -> bool:
+def tells_what_happened(field: MemoryField) -> bool:
     """Whether the field's name or description asks what happened or why."""
     return bool(_NARRATIVE.search(f"{field.name} {field.description or ''}"))
 
@@ -310,7 +310,7 @@ def in_own_words(
     """A narrative field ("what happened, in the caller's words") answered with one of the
     skill description's own first-person phrasings, the one that fits the case's fixed
     values best ("someone backed into my car" for an auto claim)."""
-    if not _tells_what_happened(field):
+    if not tells_what_happened(field):
         return None
     skill = defs.skills.get(field.namespace)
     if skill is None:
@@ -949,6 +949,7 @@ __all__ = [
     "set_fields_asks",
     "spec_of",
     "spoken",
+    "tells_what_happened",
     "told",
     "value_label",
 ]

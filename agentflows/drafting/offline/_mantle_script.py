@@ -63,6 +63,7 @@ from ...planning import Behavior, failure_outcome, not_a_goal
 from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
+    description_phrases,
     first_person,
     own_phrases,
     paired_phrases,
@@ -114,6 +115,7 @@ from ._mantle_facts import (
     set_fields_asks,
     spec_of,
     spoken,
+    tells_what_happened,
     value_label,
 )
 from ._mantle_held import held_lines
@@ -857,6 +859,7 @@ class _Writer:
                 self.context.opening = detour_opening(
                     self.defs, skill, self.context.opening, memory
                 )
+        self.same_story(skill)
         ran = [e.tool or "" for e in self.script.walk.tools()]
         held = held_lines(self.project, skill.id, ran, self.sheet.sheet.facts)
         if held:  # what a call waits for the user to have, said with the request
@@ -1033,6 +1036,26 @@ class _Writer:
             f
             for f in self.sheet.sheet.facts
             if not (f.field in memory and says_value(self.defs, opening, f.field, memory[f.field]))
+        ]
+
+    def same_story(self, skill: Skill) -> None:
+        """Where the opening is one of the description's phrasings ("A tree came down on
+        the roof."), a narrative fact of the skill (what happened, in their words) tells
+        that story, never another phrasing ("My basement flooded."): a caller who opened
+        with one loss and answers with another contradicts themselves."""
+        opening = " ".join((self.context.opening or "").split()).rstrip(".!").lower()
+        phrases = {p.rstrip(".!").lower() for p in description_phrases(skill)}
+        if opening not in phrases:
+            return
+        told = str(self.context.opening)
+        self.sheet.sheet.facts = [
+            replace(f, value=told)
+            if (field := self.defs.memory_field(f.field or "")) is not None
+            and field.namespace == skill.id
+            and tells_what_happened(field)
+            and f.value.rstrip(".!").lower() in phrases
+            else f
+            for f in self.sheet.sheet.facts
         ]
 
     def sign_in_first(self, prelude: Walk) -> None:
