@@ -32,6 +32,7 @@ from evalcore.testdata import (
     named_by,
     record_entries,
     record_questions,
+    sheet_lines,
 )
 
 AGENT = """\
@@ -795,3 +796,31 @@ def test_what_happened_is_the_story_the_opening_told() -> None:
         played += 1
         assert story == context.opening, (story, context.opening)
     assert played
+
+
+def test_a_sheet_the_agent_walks_is_counted_line_by_line_in_words() -> None:
+    """The weekly count walks the rest of the par sheet and keeps the counts by SKU: the
+    user has a count for every line the skill's own fields do not count, by its name,
+    never a JSON blob of SKU keys."""
+    root = Path(__file__).parent / "data" / "corpus" / "brewline_shifts"
+    records = load_records(root)
+    counted = ["whole milk gallons", "oat milk cartons", "espresso bags"]
+    lines = sheet_lines(records, {"SYR-VAN-750": 6}, counted)
+    assert [name for _, name in lines or []] == [
+        "Almond milk",
+        "Decaf espresso beans",
+        "Vanilla syrup",
+        "12 oz hot cups",
+        "16 oz cold cups",
+    ]
+    assert sheet_lines(records, {"NO-SUCH-SKU": 1}, counted) is None
+    project = load_project(root)
+    weekly = next(
+        b
+        for b in plan_mantle(project, "inventory_count", None).behaviors
+        if b.type == "happy_path" and "weekly" in b.id
+    )
+    data = draft_mantle(DraftContext(project, "mantle", weekly))
+    said = facts(parse_fact_context(data["scenario"]["simulation_context"]))["other counts"]
+    assert "SYR-" not in said and "{" not in said, said
+    assert "vanilla syrup: 6" in said and "16 oz cold cups: " in said, said

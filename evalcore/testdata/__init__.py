@@ -40,6 +40,7 @@ from ._records import (
     load_records,
     named_by,
     record_name,
+    sheet_lines,
 )
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
@@ -110,6 +111,7 @@ __all__ = [
     "ruled_out",
     "session_person",
     "shaped_like",
+    "sheet_lines",
     "spoken_date",
     "spoken_value",
     "stated_code",

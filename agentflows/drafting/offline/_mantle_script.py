@@ -13,6 +13,7 @@ offline simulator plays exactly what the drafter wrote (docs/simulation-contexts
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -52,11 +53,13 @@ from evalcore.testdata import (
     caller_for,
     caller_ids,
     callers_in,
+    case_rng,
     holdings,
     in_good_standing,
     load_records,
     month_on_record,
     named_by,
+    sheet_lines,
 )
 
 from ...planning import Behavior, failure_outcome, not_a_goal
@@ -499,7 +502,7 @@ class _Writer:
             return label
         if field_def is not None and self.answered_by_a_tool(field_def):
             return label  # a number the agent reads from its tool: the user makes none up
-        said = spoken(self.defs, ask.field, given)
+        said = self.sheet_said(field_def, given) or spoken(self.defs, ask.field, given)
         thing = field_def.name.removesuffix("_id").split("_")[-1] if field_def else ""
         name = named_by(self.sheet.records, thing, said) if said and thing else None
         if name is not None:  # "pickup store: Meadow Pharmacy Lawrenceville", not ST-022
@@ -510,6 +513,30 @@ class _Writer:
         if said is not None:
             self.sheet.add(label, said, field=ask.field)
         return label
+
+    def sheet_said(self, field_def: Any, given: Any) -> str | None:
+        """A count per line of a data file's sheet, by the line's name, for a field that
+        keeps counts by the sheet's keys (`{"SYR-VAN-750": 6}` -> "almond milk: 9, …,
+        vanilla syrup: 6, …"): the agent walks every line, so the user has a count for
+        each, in words a person says, never the keys. The lines the skill's own number
+        fields count are left out; None where no data file holds the keys."""
+        if isinstance(given, str) and given.lstrip().startswith("{"):
+            try:  # the field's example, as its description writes it
+                given = json.loads(given)
+            except ValueError:
+                return None
+        if field_def is None or not isinstance(given, dict):
+            return None
+        skill = self.defs.skills.get(field_def.namespace)
+        numbers = [
+            f for f in (skill.memory.values() if skill else ()) if f.type in ("int", "float")
+        ]
+        lines = sheet_lines(self.sheet.records, given, [value_words(f.name) for f in numbers])
+        if not lines:
+            return None
+        rng = case_rng(self.sheet.key, f"sheet:{field_def.name}")
+        counts = [(name, given.get(key, rng.randint(2, 15))) for key, name in lines]
+        return "; ".join(f"{name[:1].lower()}{name[1:]}: {count}" for name, count in counts)
 
     def answered_by_a_tool(self, field_def: Any) -> bool:
         """Whether the tool the prose sets the number field from ran before the walk
