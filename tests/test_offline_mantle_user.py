@@ -824,3 +824,19 @@ def test_a_sheet_the_agent_walks_is_counted_line_by_line_in_words() -> None:
     said = facts(parse_fact_context(data["scenario"]["simulation_context"]))["other counts"]
     assert "SYR-" not in said and "{" not in said, said
     assert "vanilla syrup: 6" in said and "16 oz cold cups: " in said, said
+
+
+def test_a_detour_that_names_a_weekday_gets_a_day_on_it() -> None:
+    """ "Before that, book the confocal for Thursday": the day the user gives the booking
+    question is a Thursday, never another day of the week."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "tidewater_core")
+    played = 0
+    for behavior in plan_mantle(project, "sample_drop_off", None).behaviors:
+        detour = behavior.facts.get("digression") or {}
+        if "Thursday" not in str(detour.get("line")):
+            continue
+        played += 1
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        day = facts(parse_fact_context(data["scenario"]["simulation_context"]))["which day"]
+        assert datetime.strptime(day, "%m/%d/%Y").strftime("%A") == "Thursday", day
+    assert played

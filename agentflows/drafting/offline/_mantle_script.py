@@ -13,6 +13,7 @@ offline simulator plays exactly what the drafter wrote (docs/simulation-contexts
 
 from __future__ import annotations
 
+import calendar
 import json
 import re
 from dataclasses import replace
@@ -1251,6 +1252,24 @@ class _Writer:
         # what the detour's prose may ask by a choice's noun ("ask which country only if
         # they need local requirements"): the user has an answer ready
         self.prose_choice_facts(self.defs.skills[other.skill], other)
+        self.on_the_named_weekday(other.skill, str(spec["line"]))
+
+    def on_the_named_weekday(self, skill_id: str, line: str) -> None:
+        """A detour line that names a weekday ("book the confocal for Thursday"): the
+        detour skill's day facts fall on that weekday (the first one on or after the day
+        drawn), never on another day of the week than the one the user said."""
+        said = {w.strip(".,!?").lower() for w in line.split()}
+        named = [i for i, day in enumerate(calendar.day_name) if day.lower() in said]
+        if len(named) != 1:
+            return
+        facts = []
+        for fact in self.sheet.sheet.facts:
+            day = _day(fact.value) if (fact.field or "").startswith(f"{skill_id}.") else None
+            if day is not None:
+                day += timedelta(days=(named[0] - day.weekday()) % 7)
+                fact = replace(fact, value=day.strftime("%m/%d/%Y"))
+            facts.append(fact)
+        self.sheet.sheet.facts = facts
 
     def written_branch(self, walk: Walk, setup: Setup) -> Walk | None:
         """The detour played again with each number its tools read from the data as the
