@@ -97,7 +97,11 @@ def test_a_symptom_never_names_another_choice_of_the_case(tmp_path: Path) -> Non
     )
     defs = _defs(tmp_path, "repair", REPAIR, memory)
     field = defs.memory_field("repair.symptom")
-    for machine, wanted in (("oven", "The oven won't heat."), ("blender", None)):
+    # no phrasing is about a blender: the description's lead says what state it is in
+    for machine, wanted in (
+        ("oven", "The oven won't heat."),
+        ("blender", "The blender stopped working."),
+    ):
         fixed = {"repair.equipment_type": machine}
         said = {in_own_words(defs, field, SheetBuilder(f"c{n}", "staff"), fixed) for n in range(30)}
         assert said == {wanted}
@@ -293,6 +297,36 @@ def test_an_offer_the_path_passes_by_is_not_declined_beside_its_other_side(
     # on its way (no address asked), the offer is made; an unconditioned offer always is
     assert offers_passed(skill, {"bags.mode": "report_missing"}) == []
     assert offers_passed(skill, {"bags.mode": "track"}) == []
+
+
+DOORS = """\
+---
+name: Building access
+description: >
+  Guest codes and lost fobs: "can my sister get in Saturday", "I lost my key fob".
+---
+
+If someone asks for the building code, offer a guest PIN instead.
+
+if: session.doors.request == "guest_pin"
+Ask for the guest's name (set guest_name), then issue the PIN.
+
+if: session.doors.request == "lost_fob"
+Deactivate the fob.
+"""
+
+
+def test_an_offer_of_what_the_case_already_requests_is_not_declined(tmp_path: Path) -> None:
+    memory = (
+        "schema:\n  public:\n    request: {type: categorical, enum_values: [guest_pin,"
+        " lost_fob], description: What they need., llm_settable: true}\n"
+        "    guest_name: {type: text, description: The guest., llm_settable: true}\n"
+    )
+    defs = _defs(tmp_path, "doors", DOORS, memory)
+    skill = defs.skills["doors"]
+    # the user asked for a guest PIN: "no, thanks" to one would contradict the request
+    assert offers(skill, {"doors.request": "guest_pin", "doors.guest_name": "Ana"}) == []
+    assert offers(skill, {"doors.request": "lost_fob"}) == ["whether you want a guest PIN instead"]
 
 
 def test_of_the_tags_a_booking_lists_the_one_the_branch_names_comes_first() -> None:

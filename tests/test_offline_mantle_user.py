@@ -5,7 +5,9 @@ for a read-back the skill never does."""
 
 from __future__ import annotations
 
+import re
 import shutil
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from conftest import EXAMPLES
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_facts import label_for, spoken
+from agentflows.drafting.offline._mantle_script import counted
 from agentflows.planning._mantle import plan_mantle
 from agentflows.planning._mantle_phrases import value_line
 from agentflows.planning._mantle_walk import Ask
@@ -24,9 +27,12 @@ from evalcore.testdata import (
     DataRecords,
     knowledge_entries,
     knowledge_questions,
+    load_records,
     month_on_record,
+    named_by,
     record_entries,
     record_questions,
+    sheet_lines,
 )
 
 AGENT = """\
@@ -552,6 +558,28 @@ def test_a_choice_the_prose_asks_by_its_noun_has_an_answer(utility: Path) -> Non
     )
 
 
+def test_each_thing_the_prose_asks_for_by_its_noun_has_an_answer(tmp_path: Path) -> None:
+    """ "Ask which district and which day": the day names no field, but one field's
+    description starts with it (`Day of the visit`), so the user knows a day as well."""
+    skill = tmp_path / "skills" / "open_slots"
+    skill.mkdir(parents=True)
+    (tmp_path / "agent.yml").write_text(AGENT)
+    (skill / "skill.md").write_text(
+        "---\nname: Open slots\ndescription: >\n  Say when an engineer is free.\n---\n\n"
+        "Ask which district and which day, then read the free slots back.\n"
+        "Set visit_district to the district they name.\n"
+    )
+    (skill / "memory.yml").write_text(
+        "schema:\n  public:\n    visit_district:\n      type: categorical\n"
+        "      enum_values: [central, harbour]\n      llm_settable: true\n"
+        "    visit_date:\n      type: text\n      description: Day of the visit, MM/DD/YYYY.\n"
+        "      llm_settable: true\n"
+    )
+    known = facts(context_of(tmp_path, "open_slots"))
+    assert known.get("visit district") in ("central", "harbour")
+    assert re.fullmatch(r"\d\d/\d\d/\d{4}", known.get("which day", "")), known
+
+
 def test_a_routing_answer_whose_paths_part_is_corrected_on_the_next_turn(utility: Path) -> None:
     """A reading and a replacement ask different next questions: the fix is said on the
     agent's next turn whatever it asks then (the wrong path's question), never in the same
@@ -696,3 +724,119 @@ def test_a_closing_skill_is_said_after_a_short_question(tmp_path: Path) -> None:
     assert (context.opening or "").lower().endswith("how do i read my water meter?"), context
     closing = (context.after_first or "").lower().rstrip(".")
     assert closing in ("goodbye", "that's all, thanks"), context
+
+
+def test_a_place_is_given_by_its_name_not_the_projects_code() -> None:
+    """`data/stores.csv` names store ST-022 "Meadow Pharmacy Lawrenceville": a patient asked
+    which store should receive a transfer names the store, never its internal code."""
+    root = Path(__file__).parent / "data" / "corpus" / "meadow_pharmacy"
+    known = facts(context_of(root, "transfer_prescription"))
+    store = known.get("which Meadow store should receive it", "")
+    assert store.startswith("Meadow Pharmacy "), known
+    assert not any(v.startswith("ST-") for v in known.values()), known
+    records = load_records(root)
+    assert named_by(records, "store", "ST-014") == "Meadow Pharmacy Squirrel Hill"
+    assert named_by(records, "store", "ST-999") is None
+    assert named_by(records, "patient", "MP-1977420") is None  # a patient record names no place
+
+
+def test_every_day_and_time_a_steps_instructions_ask_for_has_an_answer() -> None:
+    """The trip's "when" step completes on the return date but asks for the outbound date
+    and the arrival time too: the user knows all three, and never departs after returning."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "northstar_exec")
+    seen = 0
+    for behavior in plan_mantle(project, "travel", None).behaviors:
+        if behavior.type == "escalation":
+            continue
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        known = facts(parse_fact_context(data["scenario"]["simulation_context"]))
+        if "return date" not in known:
+            continue
+        seen += 1
+        depart, back = (
+            datetime.strptime(known[k], "%m/%d/%Y") for k in ("depart date", "return date")
+        )
+        assert depart <= back, known
+        assert known.get("arrive by"), known
+    assert seen >= 3
+
+
+def test_a_detour_that_states_a_count_is_never_answered_with_another() -> None:
+    """The detour line "I have 24 DNA samples for sequencing" states the count: the user
+    never answers the sample question with a different number drawn for it."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "tidewater_core")
+    assert project.mantle is not None
+    drop_off = project.mantle.skills["sample_drop_off"]
+    line = "Before that, I have 24 DNA samples for sequencing."
+    assert counted(drop_off, line, {}) == {"sample_drop_off.sample_count": 24}
+    assert counted(drop_off, "Before that, where do I drop off my samples?", {}) == {}
+    played = 0
+    for behavior in plan_mantle(project, "instrument_time", None).behaviors:
+        detour = behavior.facts.get("digression") or {}
+        if "24 DNA samples" not in str(detour.get("line")):
+            continue
+        played += 1
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        known = facts(parse_fact_context(data["scenario"]["simulation_context"]))
+        assert known.get("how many samples", "24") == "24", known
+    assert played
+
+
+def test_what_happened_is_the_story_the_opening_told() -> None:
+    """A caller who opens with one of the description's losses ("A tree came down on the
+    roof.") answers "what happened?" with the same loss, never another of its phrasings."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "harbor_mutual")
+    played = 0
+    for behavior in plan_mantle(project, "file_claim", None).behaviors:
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        context = parse_fact_context(data["scenario"]["simulation_context"])
+        story = facts(context).get("what happened")
+        if story is None or context.opening is None or not context.opening.startswith("A tree"):
+            continue
+        played += 1
+        assert story == context.opening, (story, context.opening)
+    assert played
+
+
+def test_a_sheet_the_agent_walks_is_counted_line_by_line_in_words() -> None:
+    """The weekly count walks the rest of the par sheet and keeps the counts by SKU: the
+    user has a count for every line the skill's own fields do not count, by its name,
+    never a JSON blob of SKU keys."""
+    root = Path(__file__).parent / "data" / "corpus" / "brewline_shifts"
+    records = load_records(root)
+    counted = ["whole milk gallons", "oat milk cartons", "espresso bags"]
+    lines = sheet_lines(records, {"SYR-VAN-750": 6}, counted)
+    assert [name for _, name in lines or []] == [
+        "Almond milk",
+        "Decaf espresso beans",
+        "Vanilla syrup",
+        "12 oz hot cups",
+        "16 oz cold cups",
+    ]
+    assert sheet_lines(records, {"NO-SUCH-SKU": 1}, counted) is None
+    project = load_project(root)
+    weekly = next(
+        b
+        for b in plan_mantle(project, "inventory_count", None).behaviors
+        if b.type == "happy_path" and "weekly" in b.id
+    )
+    data = draft_mantle(DraftContext(project, "mantle", weekly))
+    said = facts(parse_fact_context(data["scenario"]["simulation_context"]))["other counts"]
+    assert "SYR-" not in said and "{" not in said, said
+    assert "vanilla syrup: 6" in said and "16 oz cold cups: " in said, said
+
+
+def test_a_detour_that_names_a_weekday_gets_a_day_on_it() -> None:
+    """ "Before that, book the confocal for Thursday": the day the user gives the booking
+    question is a Thursday, never another day of the week."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "tidewater_core")
+    played = 0
+    for behavior in plan_mantle(project, "sample_drop_off", None).behaviors:
+        detour = behavior.facts.get("digression") or {}
+        if "Thursday" not in str(detour.get("line")):
+            continue
+        played += 1
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        day = facts(parse_fact_context(data["scenario"]["simulation_context"]))["which day"]
+        assert datetime.strptime(day, "%m/%d/%Y").strftime("%A") == "Thursday", day
+    assert played

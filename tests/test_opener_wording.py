@@ -135,3 +135,15 @@ def test_asking_for_a_person_names_what_it_is_about_in_a_person_words() -> None:
 def test_an_id_like_skill_first_sentence_that_is_a_topic_is_not_an_instruction() -> None:
     line = _line('Where an existing claim stands: "any news on my claim".', "claim_status")
     assert line == "Hi, I'd like to know where an existing claim stands."  # not "can you where"
+
+
+def test_a_topic_cut_at_a_list_of_choices_names_none_of_them() -> None:
+    """ "to the sequencing, proteomics or metabolomics core": cut at the comma, the topic
+    would name one choice, answering the question the skill asks about it (and a case
+    correcting that answer would never hear the question)."""
+    line = _line("Submitting samples to the sequencing, proteomics or metabolomics core.")
+    assert line == "Hi, I need help with submitting samples."
+    # a comma that starts no list keeps the clause whole
+    assert _line("Submitting samples to the core, with a quote first.") == (
+        "Hi, I need help with submitting samples to the core."
+    )

@@ -378,12 +378,33 @@ def _questions_about(clause: str) -> str | None:
     return None
 
 
+def _without_listed(clause: str, rest: str) -> str:
+    """`clause` without the first item of a list the comma after it goes on with
+    ("Submitting samples to the sequencing, proteomics or metabolomics core" ->
+    "Submitting samples"): cut at the comma, the item names one of the choices the skill
+    asks about, and a request that names it already answers that question."""
+    listed = rest.lstrip(",").split(":", 1)[0].split()
+    if not rest.startswith(",") or not {"or", "and"} & set(listed[:4]):
+        return clause
+    words = clause.split()
+    if len(words) > 3 and words[-2].lower() in ("the", "a", "an"):
+        words = [*words[:-2], words[-1]]  # "to the sequencing" -> "to sequencing"
+    if len(words) > 2 and words[-2].lower() in _LIST_LEADS:
+        return " ".join(words[:-2])
+    return clause
+
+
+#: Words a list of choices follows ("samples to the sequencing, proteomics or …").
+_LIST_LEADS = frozenset({"to", "for", "with", "in", "on", "at", "of", "from"})
+
+
 def _topic(skill: Skill) -> Request | None:
     """The description's first clause as the subject of the request."""
     sentences = _sentences(skill)
     if not sentences:
         return None
     clause = re.split(r",|\s+-\s+|\s+–\s+|:|\s+\(", sentences[0].rstrip("."), maxsplit=1)[0]
+    clause = _without_listed(clause, sentences[0][len(clause) :])
     clause = " ".join(clause.split())
     if len(clause.split()) < 2:
         return None

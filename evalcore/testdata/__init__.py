@@ -34,7 +34,15 @@ from ._listed import listed_values
 from ._mismatch import changed_detail, one_detail_off
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
-from ._records import Collection, DataRecords, by_status, load_records, record_name
+from ._records import (
+    Collection,
+    DataRecords,
+    by_status,
+    load_records,
+    named_by,
+    record_name,
+    sheet_lines,
+)
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
@@ -91,6 +99,7 @@ __all__ = [
     "load_records",
     "month_on_record",
     "moot",
+    "named_by",
     "names_an_id",
     "names_role",
     "names_the_next",
@@ -107,6 +116,7 @@ __all__ = [
     "ruled_out",
     "session_person",
     "shaped_like",
+    "sheet_lines",
     "spoken_date",
     "spoken_value",
     "stated_code",

@@ -336,6 +336,52 @@ def record_name(record: dict[str, Any]) -> str | None:
     return None
 
 
+def named_by(records: DataRecords, thing: str, value: str) -> str | None:
+    """The name of the `thing` whose id is `value` (`store`, `ST-022` -> `Meadow Pharmacy
+    Lawrenceville` from `data/stores.csv`): a place a person names by its name, not by the
+    project's code for it. None where no `<thing>s` record holds that id under
+    `<thing>_id` or the record has no name."""
+    key = f"{thing}_id"
+    for collection in records.collections:
+        if collection.singular != thing:
+            continue
+        for record in collection.records:
+            name = record.get("name")
+            if str(record.get(key, "")).strip() == value.strip() and isinstance(name, str):
+                return name
+    return None
+
+
+def sheet_lines(
+    records: DataRecords, keyed: Mapping[str, Any], counted: Iterable[str]
+) -> list[tuple[str, str]] | None:
+    """(key, name) of each line of the sheet whose keys `keyed` uses (`{"SYR-VAN-750": 6}`:
+    the `sku` column of `data/par_levels.csv`, named by its `item` column), in the file's
+    order, without the lines another field already counts (`counted`: their names' words,
+    `whole milk gallons`; each takes the line its words name most). None where no file
+    holds every key of `keyed` in one column beside a name column."""
+    if not keyed:
+        return None
+    for collection in records.collections:
+        rows = collection.records
+        columns = list(rows[0]) if rows else []
+        key = next(
+            (c for c in columns if all(any(str(r.get(c)) == k for r in rows) for k in keyed)), None
+        )
+        name = next((c for c in ("item", "name", "label", "title") if c in columns), None)
+        if key is None or name is None:
+            continue
+        lines = list(dict.fromkeys((str(r[key]), str(r[name])) for r in rows))
+        for words in counted:
+            wanted = set(words.lower().split())
+            scored = [(len(wanted & set(n.lower().split())), -i) for i, (_, n) in enumerate(lines)]
+            best = max(scored, default=(0, 0))  # the first of equals: house beans, not decaf
+            if best[0] > 0:
+                lines.pop(-best[1])
+        return lines
+    return None
+
+
 def _collections_in(data: Any) -> list[dict[str, Any]] | None:
     if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
         return data
@@ -385,4 +431,12 @@ def load_records(root: Path) -> DataRecords:
     return out
 
 
-__all__ = ["Collection", "DataRecords", "in_standing", "load_records", "record_name"]
+__all__ = [
+    "Collection",
+    "DataRecords",
+    "in_standing",
+    "load_records",
+    "named_by",
+    "record_name",
+    "sheet_lines",
+]

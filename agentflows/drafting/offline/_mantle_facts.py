@@ -101,10 +101,10 @@ def _listed(defs: MantleDefinitions, field: MemoryField) -> tuple[str, ...]:
 
 def _narrative(field: MemoryField) -> bool:
     """A free-text field that says what happened or why (not an id, a name or a choice)."""
-    return field.type == "text" and not field.enum_values and _tells_what_happened(field)
+    return field.type == "text" and not field.enum_values and tells_what_happened(field)
 
 
-def _tells_what_happened(field: MemoryField) -> bool:
+def tells_what_happened(field: MemoryField) -> bool:
     """Whether the field's name or description asks what happened or why."""
     return bool(_NARRATIVE.search(f"{field.name} {field.description or ''}"))
 
@@ -310,7 +310,7 @@ def in_own_words(
     """A narrative field ("what happened, in the caller's words") answered with one of the
     skill description's own first-person phrasings, the one that fits the case's fixed
     values best ("someone backed into my car" for an auto claim)."""
-    if not _tells_what_happened(field):
+    if not tells_what_happened(field):
         return None
     skill = defs.skills.get(field.namespace)
     if skill is None:
@@ -344,9 +344,31 @@ def in_own_words(
     fitting = {p for p in told_phrases(defs, skill, said, fixed) if fit(p) >= 0}
     order = [p for p in order if p in fitting]
     if not order:
-        return None
+        return _in_the_leads_words(defs, skill, fixed)
     best = max(order, key=fit)
     return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
+
+
+def _in_the_leads_words(defs: MantleDefinitions, skill: Skill, fixed: dict[str, Any]) -> str | None:
+    """The case's own thing in the state the description's lead gives ("The blender stopped
+    working."), where none of its phrasings is about that thing: the user still says what
+    it is doing rather than leaving the simulator to make something up. None without such
+    a lead or without one choice of the skill the case holds."""
+    lead = " ".join((skill.description or "").split())
+    for stop in (":", ";", ",", ".", '"', " or "):  # "Equipment that stopped working or …"
+        lead = lead.split(stop, 1)[0]
+    subject, that, state = lead.partition(" that ")
+    things = [
+        value
+        for key, value in fixed.items()
+        if key.startswith(f"{skill.id}.")
+        and isinstance(value, str)
+        and (field := defs.memory_field(key)) is not None
+        and field.enum_values
+    ]
+    if not that or not state or len(subject.split()) > 2 or len(things) != 1:
+        return None
+    return f"The {value_words(things[0])} {state.strip()}."
 
 
 def set_fields_asks(defs: MantleDefinitions, skill: Skill) -> list[tuple[str, str, str]]:
@@ -662,9 +684,26 @@ def offers(skill: Skill, memory: dict[str, Any]) -> list[str]:
         if part.condition and not holds(part.condition, memory):
             continue
         label = _offer_label(part.text)
-        if label is not None and label not in out and not _aside(part, parts):
+        if label is None or label in out or _aside(part, parts):
+            continue
+        if not _requested(skill, memory, label):
             out.append(label)
     return out
+
+
+def _requested(skill: Skill, memory: dict[str, Any], label: str) -> bool:
+    """Whether the offer `label` names the request the case's path already holds (a
+    "guest PIN instead" where the skill's `request` is `guest_pin`): the user asked for
+    it, so a "no, thanks" to it would contradict their own request."""
+    offered = set(re.findall(r"[a-z0-9]+", label.lower()))
+    for field in skill.memory.values():
+        value = memory.get(field.qualified)
+        if field.type != "categorical" or not isinstance(value, str):
+            continue
+        words = [w for w in re.split(r"[_\W]+", value.lower()) if w]
+        if words and set(words) <= offered:
+            return True
+    return False
 
 
 def offers_passed(skill: Skill, memory: dict[str, Any]) -> list[str]:
@@ -910,6 +949,7 @@ __all__ = [
     "set_fields_asks",
     "spec_of",
     "spoken",
+    "tells_what_happened",
     "told",
     "value_label",
 ]

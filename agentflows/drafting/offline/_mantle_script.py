@@ -13,8 +13,11 @@ offline simulator plays exactly what the drafter wrote (docs/simulation-contexts
 
 from __future__ import annotations
 
+import calendar
+import json
 import re
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.agents.reference import asked_request
@@ -28,6 +31,7 @@ from evalcore.definitions.skill_model import (
     relation_waivers,
     reported_fields,
     sentences,
+    set_at,
     set_from_answer,
     skill_model,
 )
@@ -50,10 +54,13 @@ from evalcore.testdata import (
     caller_for,
     caller_ids,
     callers_in,
+    case_rng,
     holdings,
     in_good_standing,
     load_records,
     month_on_record,
+    named_by,
+    sheet_lines,
 )
 
 from ...planning import Behavior, failure_outcome, not_a_goal
@@ -61,6 +68,7 @@ from ...planning._mantle import after_identity, behavior_setup
 from ...planning._mantle_phrases import (
     activation_phrase,
     activation_phrases,
+    description_phrases,
     first_person,
     own_phrases,
     paired_phrases,
@@ -74,6 +82,7 @@ from ...planning._mantle_planner import sign_in_prelude
 from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
+from ._direction_values import content_stems
 from ._mantle_branch_phrases import branch_intent, handed_values
 from ._mantle_caller_fit import caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
@@ -111,6 +120,7 @@ from ._mantle_facts import (
     set_fields_asks,
     spec_of,
     spoken,
+    tells_what_happened,
     value_label,
 )
 from ._mantle_held import held_lines
@@ -374,6 +384,43 @@ def answered_walk(project: Project, walk: Walk, setup: Setup, sheet: SheetBuilde
     return walk_skill(project, walk.skill, replace(setup, values=values))
 
 
+def counted(skill: Skill, line: str, given: dict[str, Any]) -> dict[str, int]:
+    """The counts `line` states of the skill's number fields ("I have 24 DNA samples" ->
+    `sample_count: 24`): a number followed within two words by a word of the field's name.
+    The user who said it answers the field's question with the same number, never another
+    one drawn for it."""
+    said = line.replace(",", " ").split()
+    out: dict[str, int] = {}
+    for field_def in skill.memory.values():
+        if field_def.type != "int" or field_def.qualified in given:
+            continue
+        named = set(content_stems(field_def.name.replace("_", " "))) - {"count", "number"}
+        for index, word in enumerate(said):
+            after = set(content_stems(" ".join(said[index + 1 : index + 3])))
+            if word.isdigit() and named & after:
+                out[field_def.qualified] = int(word)
+                break
+    return out
+
+
+def _day(said: str) -> datetime | None:
+    """`12/15/2026` as a day; None for anything else."""
+    try:
+        return datetime.strptime(said.strip(), "%m/%d/%Y")
+    except ValueError:
+        return None
+
+
+def _time(said: str) -> datetime | None:
+    """`4:45 pm` or `16:45` as a time of day; None for anything else."""
+    for shape in ("%I:%M %p", "%H:%M"):
+        try:
+            return datetime.strptime(said.strip().upper(), shape)
+        except ValueError:
+            continue
+    return None
+
+
 class _Writer:
     def __init__(
         self,
@@ -458,10 +505,41 @@ class _Writer:
             return label
         if field_def is not None and self.answered_by_a_tool(field_def):
             return label  # a number the agent reads from its tool: the user makes none up
-        said = spoken(self.defs, ask.field, given)
+        said = self.sheet_said(field_def, given) or spoken(self.defs, ask.field, given)
+        thing = field_def.name.removesuffix("_id").split("_")[-1] if field_def else ""
+        name = named_by(self.sheet.records, thing, said) if said and thing else None
+        if name is not None:  # "pickup store: Meadow Pharmacy Lawrenceville", not ST-022
+            label = self._labels[(ask.kind, ask.prompt, ask.details, ask.field)] = (
+                label.removesuffix(" id")
+            )
+            said = name
         if said is not None:
             self.sheet.add(label, said, field=ask.field)
         return label
+
+    def sheet_said(self, field_def: Any, given: Any) -> str | None:
+        """A count per line of a data file's sheet, by the line's name, for a field that
+        keeps counts by the sheet's keys (`{"SYR-VAN-750": 6}` -> "almond milk: 9, …,
+        vanilla syrup: 6, …"): the agent walks every line, so the user has a count for
+        each, in words a person says, never the keys. The lines the skill's own number
+        fields count are left out; None where no data file holds the keys."""
+        if isinstance(given, str) and given.lstrip().startswith("{"):
+            try:  # the field's example, as its description writes it
+                given = json.loads(given)
+            except ValueError:
+                return None
+        if field_def is None or not isinstance(given, dict):
+            return None
+        skill = self.defs.skills.get(field_def.namespace)
+        numbers = [
+            f for f in (skill.memory.values() if skill else ()) if f.type in ("int", "float")
+        ]
+        lines = sheet_lines(self.sheet.records, given, [value_words(f.name) for f in numbers])
+        if not lines:
+            return None
+        rng = case_rng(self.sheet.key, f"sheet:{field_def.name}")
+        counts = [(name, given.get(key, rng.randint(2, 15))) for key, name in lines]
+        return "; ".join(f"{name[:1].lower()}{name[1:]}: {count}" for name, count in counts)
 
     def answered_by_a_tool(self, field_def: Any) -> bool:
         """Whether the tool the prose sets the number field from ran before the walk
@@ -507,6 +585,46 @@ class _Writer:
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
 
+    def instruction_facts(self) -> None:
+        """Facts for the other fields a step's instructions have the agent set from the
+        user's words ("Ask for the outbound date and the return date … Ask what time they
+        need to be there (set arrive_by)"): the walk asks for the field the step completes
+        on, but a correct agent asks for each, and a user without them makes them up. Never
+        a field set from a tool's answer, one the user picks from a list (nor the others a
+        step that offers a list sets: the pick gives them), or a flag; and only a day or a
+        time (a free-text value drawn from examples may belong to another branch: an
+        `Uber` for airfare). A day set before another in the same step ("the outbound date
+        and the return date") is never after it."""
+        skill = self.defs.skills[self.script.behavior.source]
+        told = {f.field: f.value for f in self.sheet.sheet.facts if f.field}
+        written = {e.key for e in self.script.walk.events if e.kind == "memory"}
+        for ask in self.script.walk.asks:
+            if ask.kind != "instructions" or ask.skill != skill.id or not ask.prompt:
+                continue
+            fields = [f for f in skill.memory.values() if set_at(f, ask.prompt) is not None]
+            if any(picked_from_offer(self.defs, f) for f in fields):
+                continue
+            for field_def in fields:
+                key = field_def.qualified
+                if key in told or key == ask.field or key in written:
+                    continue
+                if field_def.type != "text" or not field_def.llm_settable:
+                    continue
+                if set_from_answer(field_def, ask.prompt):
+                    continue
+                value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
+                said = spoken(self.defs, key, value)
+                if said is None or (_day(said) is None and _time(said) is None):
+                    continue
+                at = set_at(field_def, ask.prompt) or 0
+                for other in fields:  # "the outbound date and the return date"
+                    later = _day(str(told.get(other.qualified, "")))
+                    day = _day(said)
+                    if later and day and (set_at(other, ask.prompt) or 0) > at and day > later:
+                        said = (later - timedelta(days=(day - later).days % 4)).strftime("%m/%d/%Y")
+                self.sheet.add(value_words(field_def.name), said, field=key)
+                told[key] = said
+
     def prose_choice_facts(self, skill: Skill | None = None, walk: Walk | None = None) -> None:
         """A pick for what the prose asks by a choice's noun where no field of the walk is
         asked ("ask which country only if they need local requirements", with the project's
@@ -524,17 +642,38 @@ class _Writer:
         for part in sentences(skill.body or ""):
             if part.condition and not holds(part.condition, walk.memory):
                 continue
-            clause = asked_clause(part.text)
-            words = (clause or "").split()
-            if len(words) < 2 or words[0] not in ("which", "what"):
+            # "which instrument and which day": each thing asked for is the user's to say
+            for asked_for in (asked_clause(part.text) or "").split(" and "):
+                words = asked_for.split()
+                if len(words) < 2 or words[0] not in ("which", "what"):
+                    continue
+                noun = words[1].strip(",.?").lower()
+                known = " ".join(f.label for f in self.sheet.sheet.facts)
+                if noun in known.split():
+                    continue  # already asked by its own name ("employment country")
+                field = next((f for f in fields if f.name.split("_")[-1] == noun), None)
+                if field is not None:
+                    self.choice_fact(field, f"which {noun}")
+                else:
+                    self.described_fact(skill, walk, noun)
+
+    def described_fact(self, skill: Skill, walk: Walk, noun: str) -> None:
+        """A value for what the prose asks by a noun that names no field but one field's
+        description ("which day" -> `session_date`, "Day of the session, MM/DD/YYYY"): a
+        correct agent asks it on this branch, and a user without it makes one up."""
+        asked = {a.field for a in walk.asks if a.field}
+        asked |= {f.field for f in self.sheet.sheet.facts if f.field}  # told already
+        for field_def in skill.memory.values():
+            first = (field_def.description or "").split()[:1]
+            if field_def.qualified in asked or [w.lower() for w in first] != [noun]:
                 continue
-            noun = words[1].strip(",.?").lower()
-            known = " ".join(f.label for f in self.sheet.sheet.facts)
-            if noun in known.split():
-                continue  # already asked by its own name ("employment country")
-            field = next((f for f in fields if f.name.split("_")[-1] == noun), None)
-            if field is not None:
-                self.choice_fact(field, f"which {noun}")
+            if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
+                continue
+            value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
+            said = spoken(self.defs, field_def.qualified, value)
+            if said is not None:
+                self.sheet.add(f"which {noun}", said, field=field_def.qualified)
+            return
 
     def choice_fact(self, field_def: Any, label: str | None = None) -> None:
         """The user's pick for a choice the skill lists and waits on ("invite them to pick
@@ -706,6 +845,7 @@ class _Writer:
             self.context.notes.append(PICK_NOTE)  # a tool's answer lists what they pick from
         if kind != "escalation":
             self.unplaced_fields()
+            self.instruction_facts()
             self.prose_choice_facts()
             self.offer_facts(self.script.walk)
             self.outcome_facts(self.script.walk)
@@ -749,6 +889,7 @@ class _Writer:
                 self.context.opening = detour_opening(
                     self.defs, skill, self.context.opening, memory
                 )
+        self.same_story(skill)
         ran = [e.tool or "" for e in self.script.walk.tools()]
         held = held_lines(self.project, skill.id, ran, self.sheet.sheet.facts)
         if held:  # what a call waits for the user to have, said with the request
@@ -927,6 +1068,26 @@ class _Writer:
             if not (f.field in memory and says_value(self.defs, opening, f.field, memory[f.field]))
         ]
 
+    def same_story(self, skill: Skill) -> None:
+        """Where the opening is one of the description's phrasings ("A tree came down on
+        the roof."), a narrative fact of the skill (what happened, in their words) tells
+        that story, never another phrasing ("My basement flooded."): a caller who opened
+        with one loss and answers with another contradicts themselves."""
+        opening = " ".join((self.context.opening or "").split()).rstrip(".!").lower()
+        phrases = {p.rstrip(".!").lower() for p in description_phrases(skill)}
+        if opening not in phrases:
+            return
+        told = str(self.context.opening)
+        self.sheet.sheet.facts = [
+            replace(f, value=told)
+            if (field := self.defs.memory_field(f.field or "")) is not None
+            and field.namespace == skill.id
+            and tells_what_happened(field)
+            and f.value.rstrip(".!").lower() in phrases
+            else f
+            for f in self.sheet.sheet.facts
+        ]
+
     def sign_in_first(self, prelude: Walk) -> None:
         """Open with the sign-in, and ask for what the case is about once it is done (when
         the agent asks whether there is anything else)."""
@@ -1060,6 +1221,7 @@ class _Writer:
         at = int(spec["at"])
         self.context.cues.append(CueLine(self.cue(asks[at]), str(spec["line"]), first=True))
         given = dict(spec.get("given") or {})
+        given |= counted(self.defs.skills[str(spec["skill"])], str(spec["line"]), given)
         memory = {**after_identity(self.script.walk), **self.script.seeds}
         setup = Setup(values=given, given=frozenset(given), memory=memory)
         walk = walk_skill(self.project, str(spec["skill"]), setup)
@@ -1099,6 +1261,24 @@ class _Writer:
         # what the detour's prose may ask by a choice's noun ("ask which country only if
         # they need local requirements"): the user has an answer ready
         self.prose_choice_facts(self.defs.skills[other.skill], other)
+        self.on_the_named_weekday(other.skill, str(spec["line"]))
+
+    def on_the_named_weekday(self, skill_id: str, line: str) -> None:
+        """A detour line that names a weekday ("book the confocal for Thursday"): the
+        detour skill's day facts fall on that weekday (the first one on or after the day
+        drawn), never on another day of the week than the one the user said."""
+        said = {w.strip(".,!?").lower() for w in line.split()}
+        named = [i for i, day in enumerate(calendar.day_name) if day.lower() in said]
+        if len(named) != 1:
+            return
+        facts = []
+        for fact in self.sheet.sheet.facts:
+            day = _day(fact.value) if (fact.field or "").startswith(f"{skill_id}.") else None
+            if day is not None:
+                day += timedelta(days=(named[0] - day.weekday()) % 7)
+                fact = replace(fact, value=day.strftime("%m/%d/%Y"))
+            facts.append(fact)
+        self.sheet.sheet.facts = facts
 
     def written_branch(self, walk: Walk, setup: Setup) -> Walk | None:
         """The detour played again with each number its tools read from the data as the
