@@ -14,7 +14,7 @@ from ._direction import value_words
 from ._mantle_chance import chance_keys, on_chance, paired_rule
 from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import narrowed, pick, prose_rules
-from ._mantle_facts import offers
+from ._mantle_facts import confirms, offers
 from ._mantle_handoff import HandoffGoals
 from ._mantle_readout import names_field, read_back_text
 from ._mantle_said_form import either_form
@@ -189,7 +189,13 @@ class GoalPieces(HandoffGoals):
                 continue
             keys = condition_keys(constraint.requires or "")
             names = self.defs.memory_names()
-            asked = {a.field for a in walk.asks if a.value is True}
+            # a yes that reads something back: the runtime's confirmation question, or an
+            # ask that says it reads back or confirms; a yes to "have you pulled the items"
+            # is a fact, and an agent that acts on it reads nothing back
+            gate = constraint.requires_confirmation is not None
+            asked = {
+                a.field for a in walk.asks if a.value is True and (gate or confirms(self.defs, a))
+            }
             flags = [k.removeprefix("session.") for k in keys]
             agreed = [
                 f for f in flags if f in asked and getattr(names.get(f), "type", None) == "bool"

@@ -1,0 +1,73 @@
+"""Criteria the definitions back, in the case's own conversation: a read-back only where a
+gate or a read-back ask has one, and after a declined gate, what the denial response cannot
+contradict (the gated act never claimed, named by that gate's own denial response), with
+no "does not push" that nothing in Mantle defines."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.planning import plan_source
+from evalcore.definitions import Project, load_project
+from evalcore.dialects.mantle._justify import judge_case
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+@cache
+def _project(name: str) -> Project:
+    return load_project(CORPUS / name)
+
+
+def _draft(project: str, skill: str, behavior_id: str) -> dict[str, Any]:
+    loaded = _project(project)
+    behaviors = plan_source(loaded, "mantle", skill, None).behaviors
+    behavior = next(b for b in behaviors if b.id == behavior_id)
+    return draft_mantle(DraftContext(loaded, "mantle", behavior))
+
+
+def _criteria(data: dict[str, Any]) -> list[str]:
+    return list(data["scenario"]["goals"].get("criteria") or [])
+
+
+def test_a_yes_that_states_a_fact_is_no_read_back_before_the_action() -> None:
+    """`requires: items_pulled` waits for "have you pulled the items?": a fact, not a
+    read-back, and the tool has no confirmation gate, so a correct agent logs at once."""
+    food = _criteria(_draft("brewline_shifts", "food_safety_hold", "food_safety_hold:happy"))
+    assert not [c for c in food if "back for the" in c], food
+    # a gated tool still gets it: the runtime reads the request back before it runs
+    swap = _criteria(_draft("brewline_shifts", "shift_swap", "shift_swap:swap"))
+    assert [c for c in swap if "back for the" in c], swap
+
+
+def test_after_a_decline_the_criterion_names_the_gated_act_not_the_request() -> None:
+    """The count is recorded before the order's gate, and the denial response says so: the
+    criterion is about the order, and no "does not push" comes with it."""
+    data = _draft(
+        "brewline_shifts", "inventory_count", "inventory_count:refused_submit_restock_order"
+    )
+    criteria = _criteria(data)
+    said = [c for c in criteria if "declines, the agent does not say" in c]
+    assert said == [
+        "After the user declines, the agent does not say it went on to submit the restock order"
+    ], criteria
+    assert not [c for c in criteria if "is done" in c or "push" in c], criteria
+    judged = {j.path: j for j in judge_case(data, _project("brewline_shifts"))}
+    index = criteria.index(said[0])
+    found = judged[f"/scenario/goals/criteria/{index}"].justification
+    assert found is not None and "submit_restock_order utter_on_user_denial" in found.element
+
+
+def test_of_gates_sharing_a_denial_response_the_criterion_is_backed_by_the_one_it_names() -> None:
+    """file_missing_bag_report and file_damage_report share their denial response: the
+    criterion about the damage report is backed by the damage report's gate."""
+    data = _draft("skyway_air", "baggage", "baggage:refused_file_damage_report")
+    criteria = _criteria(data)
+    index = next(i for i, c in enumerate(criteria) if "declines, the agent does not say" in c)
+    judged = {j.path: j for j in judge_case(data, _project("skyway_air"))}
+    found = judged[f"/scenario/goals/criteria/{index}"].justification
+    assert found is not None and found.element.startswith("file_damage_report "), found
