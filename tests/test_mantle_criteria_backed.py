@@ -71,3 +71,14 @@ def test_of_gates_sharing_a_denial_response_the_criterion_is_backed_by_the_one_i
     judged = {j.path: j for j in judge_case(data, _project("skyway_air"))}
     found = judged[f"/scenario/goals/criteria/{index}"].justification
     assert found is not None and found.element.startswith("file_damage_report "), found
+
+
+def test_a_hand_off_by_a_link_step_asks_no_explanation_of_the_agent() -> None:
+    """`link: safety_officer` hands over at the runtime's word, saying nothing: no line tells
+    the agent to explain why, so no criterion asks it to."""
+    data = _draft("tidewater_core", "sample_drop_off", "sample_drop_off:hazard_radioactive")
+    criteria = _criteria(data)
+    assert {"skill_activated": {"skill_id": "safety_officer"}} in data["scenario"]["goals"][
+        "assertions"
+    ]
+    assert not [c for c in criteria if "handing over" in c], criteria
