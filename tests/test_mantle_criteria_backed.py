@@ -11,6 +11,7 @@ from typing import Any
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_criteria import prose_rules
 from agentflows.planning import plan_source
 from evalcore.definitions import Project, load_project
 from evalcore.dialects.mantle._justify import judge_case
@@ -82,3 +83,22 @@ def test_a_hand_off_by_a_link_step_asks_no_explanation_of_the_agent() -> None:
         "assertions"
     ]
     assert not [c for c in criteria if "handing over" in c], criteria
+
+
+def test_a_paragraph_about_other_values_of_a_field_gives_no_rule() -> None:
+    """ "db:write and k8s:exec on a tier-1 service need a second approver; say …": a rule on a
+    db:write path, none on a logs:read one (the scopes the field's description lists); a
+    format's examples ("Tags look like `v2.41.0`") are no such list and keep their rule."""
+    defs = _project("forge_platform").mantle
+    assert defs is not None
+    skill = defs.skills["access_request"]
+
+    def approver(scopes: list[str]) -> list[str]:
+        memory = {"access_request.scopes": scopes, "access_request.service": "ledger-worker"}
+        return [r.text for r in prose_rules(defs, skill, memory) if "leads" in r.text]
+
+    assert approver(["db:write"]), "the paragraph's own values keep its rule"
+    assert approver(["logs:read"]) == []
+    deploy = defs.skills["deployments"]
+    memory = {"deployments.mode": "deploy", "deployments.target_version": "v5.2.3"}
+    assert [r for r in prose_rules(defs, deploy, memory) if "branch name" in r.text]

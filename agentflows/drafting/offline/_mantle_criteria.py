@@ -25,6 +25,7 @@ from ...planning._mantle_prose import paragraphs
 from ...review.rules._criteria import split_compound
 from ._direction import content_stems
 from ._mantle_condition_words import condition_words
+from ._mantle_other_values import about_other_values
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
 _REF = re.compile(r"@(?:tool|block|skill|memory)\.(\w+(?:\.\w+)*)")
@@ -373,6 +374,8 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
         mentioned = [n for n in own if _mentions(text, n)]
         if mentioned and not any(memory.get(f"{skill.id}.{n}") is not None for n in mentioned):
             continue
+        if about_other_values(defs, skill.id, text, memory):
+            continue  # "db:write and k8s:exec need a second approver" on a logs:read path
         (conditional if condition else general).extend(rules)
     seen: set[str] = set()
     out: list[Rule] = []
