@@ -102,3 +102,12 @@ def test_a_paragraph_about_other_values_of_a_field_gives_no_rule() -> None:
     deploy = defs.skills["deployments"]
     memory = {"deployments.mode": "deploy", "deployments.target_version": "v5.2.3"}
     assert [r for r in prose_rules(defs, deploy, memory) if "branch name" in r.text]
+
+
+def test_an_ambiguity_case_does_not_count_its_clarifying_question_as_asking_again() -> None:
+    """The case is about asking which severity an answer that fits sev1 and sev2 means: its
+    "does not ask again" says that question does not count, so the two never conflict."""
+    criteria = _criteria(_draft("forge_platform", "incidents", "incidents:unclear_answer"))
+    assert any("asks which one they mean" in c for c in criteria), criteria
+    again = [c for c in criteria if "does not ask again" in c]
+    assert len(again) == 1 and "asking which one they mean" in again[0], criteria

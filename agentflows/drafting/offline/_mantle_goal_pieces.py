@@ -303,6 +303,10 @@ class GoalPieces(HandoffGoals):
                 "asking to confirm before the action, in its own words or with the "
                 "confirmation question"
             )
+        if (self.facts.get("ambiguity") or {}).get("field"):
+            # the case is about asking again: an answer that fits two values is no answer
+            # (the field unnamed: a criterion naming it reads as restating its collect step)
+            excused.append("asking which one they mean after an answer that fits two values")
         offered = offers(self.skill, walk.memory)
         if len(offered) > 1:
             # the skill itself offers more than once on this path ("offer a speed test", then
