@@ -111,3 +111,30 @@ def test_an_ambiguity_case_does_not_count_its_clarifying_question_as_asking_agai
     assert any("asks which one they mean" in c for c in criteria), criteria
     again = [c for c in criteria if "does not ask again" in c]
     assert len(again) == 1 and "asking which one they mean" in again[0], criteria
+
+
+def test_a_clause_keeps_the_condition_of_the_clause_it_is_joined_to() -> None:
+    """ "Check trace_bag first; if the bag is already on its way, say so and offer delivery":
+    the offer holds only when the bag is on its way, never on the branch alone."""
+    defs = _project("skyway_air").mantle
+    assert defs is not None
+    memory = {
+        "baggage.mode": "report_missing",
+        "baggage.delivery_address": "12 Elm St",
+        "baggage.bag_description": "black suitcase",
+    }
+    rules = [r.text for r in prose_rules(defs, defs.skills["baggage"], memory)]
+    offers = [r for r in rules if r.endswith("offers delivery")]
+    assert offers == [
+        "When the mode is report missing, if the bag is already on its way, the agent offers "
+        "delivery"
+    ], rules
+
+
+def test_a_rule_with_a_situation_of_its_own_under_an_if_is_not_picked_for_a_path() -> None:
+    """ "If there is an open report, give its reference" under `if: mode == "track"`: the
+    path fixes the mode, not whether a report is open, so the criterion would be vacuous
+    or a guess; the branch's unconditional rule is picked instead."""
+    criteria = _criteria(_draft("skyway_air", "baggage", "baggage:track"))
+    assert not [c for c in criteria if "open report" in c], criteria
+    assert [c for c in criteria if "last scan" in c], criteria
