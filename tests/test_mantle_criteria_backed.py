@@ -138,3 +138,15 @@ def test_a_rule_with_a_situation_of_its_own_under_an_if_is_not_picked_for_a_path
     criteria = _criteria(_draft("skyway_air", "baggage", "baggage:track"))
     assert not [c for c in criteria if "open report" in c], criteria
     assert [c for c in criteria if "last scan" in c], criteria
+
+
+def test_a_value_already_inside_another_answer_is_not_in_does_not_ask_again() -> None:
+    """The symptom says "showing E21" and the details step still asks for an error code: a
+    correct agent following the step asks for it, so the criterion names only the details
+    nothing asks for twice."""
+    data = _draft("brewline_shifts", "equipment_issue", "equipment_issue:espresso_machine")
+    context = data["scenario"]["simulation_context"]
+    assert "E21" in context.split("- error code:")[0], context  # in the symptom already
+    again = [c for c in _criteria(data) if "does not ask again" in c]
+    assert len(again) == 1 and "the symptom" in again[0], again
+    assert "error code" not in again[0]

@@ -313,7 +313,7 @@ class GoalPieces(HandoffGoals):
             # "offer to run diagnostics again"): a correct agent may ask a second time
             said = " or ".join(o.removeprefix("whether you want ") for o in offered)
             excused.append(f"asking whether they want {_their(said)}")
-        again = self.asked_again_for(walk)
+        again = self.asked_again_for(walk) | self.asked_twice_by_design(walk)
         if again:  # name only the details no result on this path can send the agent back for
             kept = [a.field for a in asked if a.field and a.field not in again and _said(a.value)]
             if not kept:
@@ -330,6 +330,25 @@ class GoalPieces(HandoffGoals):
             return lead
         verb = "does" if len(excused) == 1 else "do"
         return f"{lead} ({', and '.join(excused)}, {verb} not count, even twice)"
+
+    def asked_twice_by_design(self, walk: Walk) -> set[str]:
+        """The fields the path asks for whose value the customer already gave in answer to
+        another ask (a sign-in's policy number, then the skill's pick of the policy; an
+        error code the symptom already held): a step that asks for it anyway is the
+        skill's own design, and a correct agent following it asks again."""
+        prelude = self.script.prelude
+        earlier = list(prelude.asks) if prelude is not None and prelude is not walk else []
+        out: set[str] = set()
+        for ask in walk.asks:
+            value = str(ask.value).lower() if isinstance(ask.value, str | int) else ""
+            given = ask.field and _said(ask.value) and len(value) >= _GIVEN_LEAST
+            if given and any(
+                e.field != ask.field and _said(e.value) and value in str(e.value).lower()
+                for e in earlier
+            ):
+                out.add(str(ask.field))
+            earlier.append(ask)
+        return out
 
     def asked_again_for(self, walk: Walk) -> set[str]:
         """The fields the path asks for that a tool it runs looks up on a service outside
@@ -416,6 +435,10 @@ class GoalPieces(HandoffGoals):
 def _their(text: str) -> str:
     """An offer's words to the customer ("your router") as words about them."""
     return " ".join({"you": "they", "your": "their"}.get(w, w) for w in text.split())
+
+
+#: The shortest value counted as given inside another answer ("E21"; not "1" or "no").
+_GIVEN_LEAST = 3
 
 
 def _said(value: object) -> bool:
