@@ -336,7 +336,7 @@ class GoalPieces(HandoffGoals):
         another ask (a sign-in's policy number, then the skill's pick of the policy; an
         error code the symptom already held): a step that asks for it anyway is the
         skill's own design, and a correct agent following it asks again."""
-        prelude = self.script.prelude
+        prelude = getattr(self.script, "prelude", None)
         earlier = list(prelude.asks) if prelude is not None and prelude is not walk else []
         out: set[str] = set()
         for ask in walk.asks:
