@@ -333,9 +333,9 @@ class GoalPieces(HandoffGoals):
 
     def asked_twice_by_design(self, walk: Walk) -> set[str]:
         """The fields the path asks for whose value the customer already gave in answer to
-        another ask (a sign-in's policy number, then the skill's pick of the policy; an
-        error code the symptom already held): a step that asks for it anyway is the
-        skill's own design, and a correct agent following it asks again."""
+        another ask, the sign-in's or an earlier one of the path (an error code the symptom
+        already held, a damaged area the description named): a step that asks for it anyway
+        is the skill's own design, and a correct agent following it asks again."""
         prelude = getattr(self.script, "prelude", None)
         earlier = list(prelude.asks) if prelude is not None and prelude is not walk else []
         out: set[str] = set()
