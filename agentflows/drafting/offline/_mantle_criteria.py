@@ -25,6 +25,7 @@ from ...planning._mantle_prose import paragraphs
 from ...review.rules._criteria import split_compound
 from ._direction import content_stems
 from ._mantle_condition_words import condition_words
+from ._mantle_other_values import about_other_values
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
 _REF = re.compile(r"@(?:tool|block|skill|memory)\.(\w+(?:\.\w+)*)")
@@ -90,11 +91,18 @@ class Rule:
     runtime records that as `skill_completed`, which a case asserting it checks already;
     as a criterion, a judge may fail every agent, since each waits for the next message."""
 
+    inner: bool = False
+    """Under an `if:`, says a situation of its own besides ("When the mode is track, if
+    there is an open report, ..."): the `if:` the path takes does not fix it."""
+
     @property
     def situational(self) -> bool:
         """Only for a situation ("If the customer says no, ..."): vacuous on other paths
-        (not one under an `if:` the path takes: the case fixes its condition)."""
-        return not self.conditional and not self.staged and not self.text.startswith("The agent ")
+        (not one under an `if:` the path takes: the case fixes its condition, unless the
+        rule says a situation of its own too)."""
+        if self.staged:
+            return False
+        return self.inner if self.conditional else not self.text.startswith("The agent ")
 
     @property
     def prohibition(self) -> bool:
@@ -232,6 +240,9 @@ def _conditioned(text: str) -> list[str]:
     joints = [m.group(0) for m in _CLAUSES.finditer(body)]
     out: list[str] = []
     subject = False  # the clause before has a subject of its own (not the agent's)
+    # a clause's own condition holds for the clauses "and" or a comma joins to it ("if the
+    # bag is already on its way, say so and offer delivery": the offer too)
+    local = ""
     for at, piece in enumerate(pieces):
         joint = joints[at - 1] if at else ""
         kind = _joint(joint)
@@ -239,12 +250,16 @@ def _conditioned(text: str) -> list[str]:
             # a ";", a dash, a comma or "but" starts a clause of its own ("The dispute can
             # still be opened, but tell them ...")
             subject = False
+        if kind == "other":
+            local = ""
         if subject:
             continue
         if kind == "comma" and not _INSTRUCTION.match(out[-1]):
             # a comma after a condition or a scope ("if they are equal, say …", "Outside
             # those hours, offer …"), not after an instruction: one clause
             out[-1] += joint + piece
+            own = _CONDITION.match(out[-1])
+            local = own.group(0) if own else local
             continue
         listed = kind in ("comma", "and")
         if out and listed and _tells_to(out[-1]) and not _PROHIBITION.match(piece):
@@ -253,7 +268,10 @@ def _conditioned(text: str) -> list[str]:
             continue
         subject = _own_subject(piece)
         own = _CONDITION.match(piece)
-        out.append(piece if own or not lead else lead + piece)
+        carried = local or lead
+        out.append(piece if own or not carried else carried + piece)
+        if own:
+            local = own.group(0)
     return out
 
 
@@ -373,6 +391,8 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
         mentioned = [n for n in own if _mentions(text, n)]
         if mentioned and not any(memory.get(f"{skill.id}.{n}") is not None for n in mentioned):
             continue
+        if about_other_values(defs, skill.id, text, memory):
+            continue  # "db:write and k8s:exec need a second approver" on a logs:read path
         (conditional if condition else general).extend(rules)
     seen: set[str] = set()
     out: list[Rule] = []
@@ -425,11 +445,14 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                     # "do not wait for more input" holds once the skill's job is done: while
                     # the user is still choosing, a correct agent waits
                     piece = f"After {moment}, the agent {piece.removeprefix('The agent ')}"
+                inner = bool(condition) and not piece.startswith(("The agent ", "After "))
                 if condition:
                     if said is None:
                         continue
                     piece = f"When {said}, {piece[:1].lower()}{piece[1:]}"
-                rules.append(Rule(piece, bool(condition), staged, sent, condition, completion))
+                rules.append(
+                    Rule(piece, bool(condition), staged, sent, condition, completion, inner)
+                )
         out.append((condition, text, tuple(rules)))
     return tuple(out)
 

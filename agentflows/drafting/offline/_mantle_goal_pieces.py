@@ -14,7 +14,7 @@ from ._direction import value_words
 from ._mantle_chance import chance_keys, on_chance, paired_rule
 from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import narrowed, pick, prose_rules
-from ._mantle_facts import offers
+from ._mantle_facts import confirms, offers
 from ._mantle_handoff import HandoffGoals
 from ._mantle_readout import names_field, read_back_text
 from ._mantle_said_form import either_form
@@ -189,7 +189,13 @@ class GoalPieces(HandoffGoals):
                 continue
             keys = condition_keys(constraint.requires or "")
             names = self.defs.memory_names()
-            asked = {a.field for a in walk.asks if a.value is True}
+            # a yes that reads something back: the runtime's confirmation question, or an
+            # ask that says it reads back or confirms; a yes to "have you pulled the items"
+            # is a fact, and an agent that acts on it reads nothing back
+            gate = constraint.requires_confirmation is not None
+            asked = {
+                a.field for a in walk.asks if a.value is True and (gate or confirms(self.defs, a))
+            }
             flags = [k.removeprefix("session.") for k in keys]
             agreed = [
                 f for f in flags if f in asked and getattr(names.get(f), "type", None) == "bool"
@@ -297,13 +303,17 @@ class GoalPieces(HandoffGoals):
                 "asking to confirm before the action, in its own words or with the "
                 "confirmation question"
             )
+        if (self.facts.get("ambiguity") or {}).get("field"):
+            # the case is about asking again: an answer that fits two values is no answer
+            # (the field unnamed: a criterion naming it reads as restating its collect step)
+            excused.append("asking which one they mean after an answer that fits two values")
         offered = offers(self.skill, walk.memory)
         if len(offered) > 1:
             # the skill itself offers more than once on this path ("offer a speed test", then
             # "offer to run diagnostics again"): a correct agent may ask a second time
             said = " or ".join(o.removeprefix("whether you want ") for o in offered)
             excused.append(f"asking whether they want {_their(said)}")
-        again = self.asked_again_for(walk)
+        again = self.asked_again_for(walk) | self.asked_twice_by_design(walk)
         if again:  # name only the details no result on this path can send the agent back for
             kept = [a.field for a in asked if a.field and a.field not in again and _said(a.value)]
             if not kept:
@@ -320,6 +330,25 @@ class GoalPieces(HandoffGoals):
             return lead
         verb = "does" if len(excused) == 1 else "do"
         return f"{lead} ({', and '.join(excused)}, {verb} not count, even twice)"
+
+    def asked_twice_by_design(self, walk: Walk) -> set[str]:
+        """The fields the path asks for whose value the customer already gave in answer to
+        another ask, the sign-in's or an earlier one of the path (an error code the symptom
+        already held, a damaged area the description named): a step that asks for it anyway
+        is the skill's own design, and a correct agent following it asks again."""
+        prelude = getattr(self.script, "prelude", None)
+        earlier = list(prelude.asks) if prelude is not None and prelude is not walk else []
+        out: set[str] = set()
+        for ask in walk.asks:
+            value = str(ask.value).lower() if isinstance(ask.value, str | int) else ""
+            given = ask.field and _said(ask.value) and len(value) >= _GIVEN_LEAST
+            if given and any(
+                e.field != ask.field and _said(e.value) and value in str(e.value).lower()
+                for e in earlier
+            ):
+                out.add(str(ask.field))
+            earlier.append(ask)
+        return out
 
     def asked_again_for(self, walk: Walk) -> set[str]:
         """The fields the path asks for that a tool it runs looks up on a service outside
@@ -406,6 +435,10 @@ class GoalPieces(HandoffGoals):
 def _their(text: str) -> str:
     """An offer's words to the customer ("your router") as words about them."""
     return " ".join({"you": "they", "your": "their"}.get(w, w) for w in text.split())
+
+
+#: The shortest value counted as given inside another answer ("E21"; not "1" or "no").
+_GIVEN_LEAST = 3
 
 
 def _said(value: object) -> bool:

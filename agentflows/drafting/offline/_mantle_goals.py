@@ -185,14 +185,18 @@ class Goals(GoalPieces):
         if writes:
             self.add({"memory_was_not_set": [{"name": k} for k in writes]})
         self.add_sequence(self.sequence(walk))
-        what = request_phrase(self.skill)
         # What every correct agent does and one that never tries the action does not: it
         # asks before the gated action (in prose first, or the gate's own question).
         self.criterion(self.asks_to_confirm(tool))
         # No Mantle check says "never ran": the criterion says it, next to the denial response.
         self.criterion(f"{tool} never runs after the customer declines")
-        self.criterion(f"After the customer declines, the agent does not say {what} is done")
-        self.criterion("The agent does not push the customer to go ahead anyway")
+        # The gated action, not the whole request: work done before the gate (a count
+        # recorded) stands, and the denial response may say so. Nothing in Mantle defines
+        # "pushing" after a no (the denial response itself may point to a later try), so no
+        # criterion says it.
+        self.criterion(
+            f"After the customer declines, the agent does not say it went on to {self.act(tool)}"
+        )
         self.rules("refusal", limit=1, strict=True)
 
     def go_ahead_first(self, tool: str) -> bool:
@@ -214,18 +218,22 @@ class Goals(GoalPieces):
     def asks_to_confirm(self, tool: str) -> str:
         """The criterion that the agent asks before the gated action: the gate's
         `requires_confirmation` makes a correct agent ask before `tool` runs, whether in its
-        own words or with the gate's question (the act in the question's words, else the
-        tool's), so the case shows the action was reached before it was refused."""
+        own words or with the gate's question, so the case shows the action was reached
+        before it was refused."""
+        return (
+            f"The agent asks the customer to confirm before it goes on to {self.act(tool)} "
+            "(in its own words or with the confirmation question)"
+        )
+
+    def act(self, tool: str) -> str:
+        """`tool`'s gated action in words: the confirmation question's, else the tool's."""
         ask = next((a for a in self.walk.asks if a.kind == "confirm" and a.tool == tool), None)
         act = gate_words(ask) if ask is not None else None
         act = _customer_side(act or value_words(tool))
         thing = value_words(tool).split()[-1]
         if act.endswith(" it") and thing not in act.split():
             act = f"{act[:-3]} the {thing}"  # "factory-reset it": the value filled in at the end
-        return (
-            f"The agent asks the customer to confirm before it goes on to {act} "
-            "(in its own words or with the confirmation question)"
-        )
+        return act
 
     def _cue(self) -> None:
         """The happy path of the alternative the user's cue asks for, and that the skill

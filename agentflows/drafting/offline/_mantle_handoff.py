@@ -91,10 +91,14 @@ class HandoffGoals(PathGoals):
             unset = self.avoided(first, limit=1)
             if unset:
                 self.add({"memory_was_not_set": unset})
-            self.criterion(
-                f"The agent explains why it is handing over instead of carrying on "
-                f"with {request_phrase(self.skill)} itself"
-            )
+            # a `link:` step hands over at the runtime's word, silently: no line tells the
+            # agent to explain it, so a terse correct agent would fail the criterion
+            linked = any(e.kind == "link" and e.key == handoff_skill for e in walk.events)
+            if not linked:
+                self.criterion(
+                    f"The agent explains why it is handing over instead of carrying on "
+                    f"with {request_phrase(self.skill)} itself"
+                )
         if not self.asks_before_handing_over(handoff, walk):
             # a hand-off skill that asks why they want a person asks on purpose
             self.criterion("The agent does not ask the customer to repeat what they already said")

@@ -1449,6 +1449,7 @@ class MantleJustifier:
         if asked is not None:
             return asked
         named = set(re.findall(r"[\w-]+", text))
+        act = self._declined_act(lower, named, runs, case)
         for skill in runs:
             md = self._md(skill)
             text_words = re.findall(r"[a-z]+", lower)
@@ -1461,7 +1462,7 @@ class MantleJustifier:
                     line = self._constraint_line(skill, tool, "requires_confirmation")
                     why = f"{tool} requires_confirmation: the runtime runs it only after a yes"
                     return Justification("enforced", md, line, why)
-                if tool in case.refused and gate is not None and by_skill:
+                if tool in case.refused and gate is not None and (tool == act if act else by_skill):
                     denial = gate.utter_on_user_denial
                     line = self._constraint_line(skill, tool, "utter_on_user_denial")
                     why = f"{tool} utter_on_user_denial {denial}: said instead of running it"
@@ -1475,6 +1476,28 @@ class MantleJustifier:
                     why = f"{tool} on_success {success}: said only once it succeeds"
                     return Justification("enforced", md, line, why)
         return None
+
+    def _declined_act(
+        self, lower: str, named: set[str], runs: list[Skill], case: _Case
+    ) -> str | None:
+        """The refused gated tool a criterion about the decline names by its act in words
+        ("After the user declines, the agent does not say it went on to file the damage
+        report"): the one whose name shares most words with it (file_damage_report, not
+        file_missing_bag_report), or the only one refused; None where it names a tool by
+        its id or does not speak of a decline."""
+        refused = [
+            tool
+            for skill in runs
+            for tool, constraint in skill.tool_constraints.items()
+            if tool in case.refused and constraint.requires_confirmation is not None
+        ]
+        if "declines" not in lower or not refused or named & set(refused):
+            return None
+        said = words(lower)
+        best = max(refused, key=lambda t: len(words(t.replace("_", " ")) & said))
+        if len(refused) > 1 and not words(best.replace("_", " ")) & said:
+            return None
+        return best
 
     def _criterion_asks_to_confirm(
         self, lower: str, runs: list[Skill], case: _Case
