@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import asks_before, skill_model
+from evalcore.definitions.skill_model import asks_before, sentences, set_from_answer, skill_model
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -43,7 +43,7 @@ from ._mantle_criteria import (
     pick,
     prose_rules,
 )
-from ._mantle_facts import gate_words
+from ._mantle_facts import confirms_by_read_back, gate_words
 from ._mantle_goal_pieces import GoalPieces, block_completed
 from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
@@ -196,19 +196,27 @@ class Goals(GoalPieces):
         self.rules("refusal", limit=1, strict=True)
 
     def go_ahead_first(self, tool: str) -> bool:
-        """Whether the skill has the agent take the user's yes or no before `tool`'s gate
-        asks: its `requires` reads a flag the model sets (`handoff_confirmed`,
-        `details_verified` once they confirm the read-back), or a sentence that calls it
-        asks first ("Confirm they understand settings will be erased, then call …")."""
+        """Whether the skill has the agent take the user's go-ahead before `tool`'s gate
+        asks, so the user's decline comes there and the gate never speaks: its `requires`
+        reads a flag the model sets on the user's yes (`handoff_confirmed`), or a sentence
+        that calls it asks first ("Confirm they understand settings will be erased, then
+        call …"). Not a flag set from a tool's result ("set permission_ok from its result":
+        no question at all), nor one set when the user agrees to a read-back of the details
+        (`details_verified`): the simulated user agrees there and declines at the gate."""
         use = skill_model(self.project, self.skill.id).tool(tool)
         if use is None:
             return False
         names = self.defs.memory_names()
+        read_back = {a.field for a in self.walk.asks if confirms_by_read_back(self.defs, a)}
+        said = [s.text for s in sentences(self.skill.body)]
         for key in use.gate.requires_keys if use.gate is not None else ():
             field = names.get(key)
             bool_flag = field is not None and field.type == "bool"
-            if bool_flag and (field.llm_settable or self.model_sets(key)):
-                return True
+            if not bool_flag or not (field.llm_settable or self.model_sets(key)):
+                continue
+            if key in read_back or any(set_from_answer(field, text) for text in said):
+                continue
+            return True
         return any(asks_before(c.sentence or "", tool) for c in use.calls)
 
     def asks_to_confirm(self, tool: str) -> str:
