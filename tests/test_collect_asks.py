@@ -48,3 +48,21 @@ def test_a_field_the_prose_asks_for_is_not_asserted() -> None:
     said = _said("tidewater_core", "instrument_time", "instrument_confocal")
     assert "utter_ask_instrument" not in said
     assert "utter_ask_hours" in said
+
+
+def _pins(project_name: str, skill: str) -> dict[str, object]:
+    project = load_project(CORPUS / project_name)
+    plan = {b.case: b for b in plan_mantle(project, skill, None).behaviors}
+    data = draft_mantle(DraftContext(project, "mantle", plan["digression"]))
+    checks = data["scenario"]["goals"]["assertions"]
+    return {k: c[k].get("step_id") for c in checks for k in c if k.startswith("skill_")}
+
+
+def test_an_interruption_the_prose_may_ask_first_pins_no_step() -> None:
+    # "Ask which instrument and which day": the agent may ask it before the block does
+    assert _pins("tidewater_core", "instrument_time")["skill_interrupted"] is None
+    # "Anything that sounds like an emergency … goes straight to @skill.emergency_line":
+    # the agent may ask what is wrong before the block's first question
+    assert _pins("oakline_residents", "maintenance_request")["skill_interrupted"] is None
+    # nothing before the expense block asks: the block's own step is where it waits
+    assert _pins("northstar_exec", "expenses")["skill_interrupted"] == "amount"

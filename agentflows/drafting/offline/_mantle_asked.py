@@ -29,6 +29,8 @@ from ._mantle_facts import spoken
 #: Words of a step description that leave the question to the model: what to assume or
 #: work out instead of asking ("without asking").
 _LEFT_TO_MODEL = frozenset({"asking", "assume", "infer", "default"})
+#: Words that open a sentence waiting on something first ("When no attempts are left").
+_WAITS = frozenset({"if", "when", "whenever", "unless", "once"})
 #: Words that, together, say when only to ask ("Only ask when the claim type is auto").
 _ONLY_WHEN = frozenset({"only", "ask"})
 
@@ -91,4 +93,24 @@ def _asked_in_prose(defs: MantleDefinitions, skill: Skill, qualified: str) -> bo
     )
 
 
-__all__ = ["framework_asks"]
+def prose_asks_first(defs: MantleDefinitions, skill: Skill, block: str, qualified: str) -> bool:
+    """Whether the agent may ask for `qualified` in its own words before `block`'s step
+    does: the prose asks for or sets the field ("Ask which instrument and which day"), or,
+    before the sentence that runs the block, sends some requests elsewhere on what the user
+    says ("Anything that sounds like an emergency goes straight to @skill.emergency_line"),
+    where an agent may ask what is wrong first. A question asked there is the skill's, at
+    no step (`autonomous`)."""
+    if _asked_in_prose(defs, skill, qualified):
+        return True
+    for sentence in sentences(skill.body or ""):
+        if f"@block.{block}" in sentence.text:
+            return False
+        # a hand-off on what the request is, not one that waits on an outcome ("When no
+        # attempts are left, hand over to …", "If @memory.project.… is not true, run …")
+        first = sentence.text.split(None, 1)[0].strip(",").lower() if sentence.text else ""
+        if "@skill." in sentence.text and first not in _WAITS:
+            return True
+    return False
+
+
+__all__ = ["framework_asks", "prose_asks_first"]

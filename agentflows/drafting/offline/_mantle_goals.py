@@ -30,6 +30,7 @@ from ...planning._mantle_tools import failure_outcome, qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_answers import without_answers
+from ._mantle_asked import prose_asks_first
 from ._mantle_branch_says import branch_says
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
@@ -499,8 +500,11 @@ class Goals(GoalPieces):
     def _digression(self) -> None:
         spec = self.facts["digression"]
         walk, other = self.walk, self.script.other
-        step = str(spec.get("step") or "autonomous")
+        step: str | None = str(spec.get("step") or "autonomous")
         block = spec.get("block")
+        field = next((a.field for a in walk.asks[int(spec.get("at") or 0) :][:1] if a.field), None)
+        if block and field and prose_asks_first(self.defs, self.skill, str(block), field):
+            step = None  # the agent may ask it in its own words before the step does
         self.add(skill_check("skill_interrupted", walk.skill, step))
         if other is not None:
             self.add(skill_check("skill_activated", other.skill))
