@@ -49,6 +49,7 @@ from ._mantle_goal_pieces import GoalPieces, block_completed
 from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
+from ._mantle_record_answer import record_answer
 from ._mantle_script import Script, shared_records
 from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
@@ -110,6 +111,7 @@ class Goals(GoalPieces):
         self.criterion(
             readout_criterion(self.skill, shared_records(self.project), self.script.customer)
         )
+        self.criterion(self.record_values())
         if self.answers_only(walk) and not (
             said or instructed or directed or answer or declines(self.skill)
         ):
@@ -195,6 +197,20 @@ class Goals(GoalPieces):
         self.criterion(f"After the customer declines, the agent does not say {what} is done")
         self.criterion("The agent does not push the customer to go ahead anyway")
         self.rules("refusal", limit=1, strict=True)
+
+    def record_values(self) -> str | None:
+        """On a path that only reads (no gated tool runs), the values of the record the
+        user names that the prose calling the lookup has the agent give
+        (`_mantle_record_answer`)."""
+        walk = self.walk
+        ran = [e.tool for e in walk.tools() if e.tool and not e.error]
+        gates = self.skill.tool_constraints
+        if not ran or any(gates[t].requires_confirmation for t in ran if t in gates):
+            return None
+        named = [f.value for f in self.script.sheet.facts]
+        named += [*self.script.stated.values(), *(self.facts.get("request_values") or {}).values()]
+        records = shared_records(self.project)
+        return record_answer(self.skill, records, self.project.root, ran, walk.memory, named)
 
     def go_ahead_first(self, tool: str) -> bool:
         """Whether the skill has the agent take the user's go-ahead before `tool`'s gate
