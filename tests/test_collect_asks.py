@@ -66,3 +66,17 @@ def test_an_interruption_the_prose_may_ask_first_pins_no_step() -> None:
     assert _pins("oakline_residents", "maintenance_request")["skill_interrupted"] is None
     # nothing before the expense block asks: the block's own step is where it waits
     assert _pins("northstar_exec", "expenses")["skill_interrupted"] == "amount"
+
+
+def test_a_block_parked_at_its_step_is_asserted_to_resume() -> None:
+    # the expense block waits at `amount` while the briefing runs: the runtime holds its
+    # place and offers to go on, which the user takes; the briefing's end is the model's,
+    # so the return names the skill only
+    project = load_project(CORPUS / "northstar_exec")
+    plan = {b.case: b for b in plan_mantle(project, "expenses", None).behaviors}
+    data = draft_mantle(DraftContext(project, "mantle", plan["digression"]))
+    checks = data["scenario"]["goals"]["assertions"]
+    assert {"skill_resumed": {"skill_id": "expenses"}} in checks
+    order = next(c["sequencing"] for c in checks if "sequencing" in c)
+    kinds = [next(iter(c)) for c in order]
+    assert kinds.index("skill_interrupted") < kinds.index("skill_resumed")

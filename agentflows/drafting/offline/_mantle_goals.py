@@ -530,9 +530,15 @@ class Goals(GoalPieces):
         # rule, or ends on a question the user answers by asking to go back) and it never
         # starts this skill itself; else it may come as a fresh activation: no resume event
         closed = other is not None and (other.completed or self.script.closed_by_return)
-        resumes = closed and not spec.get("leads_back")
-        if resumes:  # at the step it waited on: the block's own resume event says no more
-            self.add(skill_check("skill_resumed", walk.skill, step))
+        # a block parked at one of its steps holds its place: once the detour's work is
+        # done the runtime offers to go on from that step, which the user takes
+        held = block is not None and step not in (None, "autonomous")
+        resumes = (closed or held) and not spec.get("leads_back")
+        # at the step it waited on where the detour's end is fixed; a held block's return
+        # names the skill only (the user may take the offer at another turn)
+        back = step if closed else None
+        if resumes:  # the block's own resume event says no more
+            self.add(skill_check("skill_resumed", walk.skill, back))
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
         self.resumed_goal(walk)
@@ -555,7 +561,7 @@ class Goals(GoalPieces):
                 if other is not None and other.completed
                 else []
             ),
-            *([skill_check("skill_resumed", walk.skill, step)] if resumes else []),
+            *([skill_check("skill_resumed", walk.skill, back)] if resumes else []),
             # after the resume, in the walk's order: the task's goal tools (an agent that
             # resumes and stalls, or ran them before the detour, fails) and the block
             # interrupted at one of its steps, which can only complete after the resume
