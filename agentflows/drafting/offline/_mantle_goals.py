@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import asks_before, skill_model
+from evalcore.definitions.skill_model import asks_before, sentences, set_from_answer, skill_model
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -30,6 +30,7 @@ from ...planning._mantle_tools import failure_outcome, qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_answers import without_answers
+from ._mantle_asked import prose_asks_first
 from ._mantle_branch_says import branch_says
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
@@ -43,11 +44,12 @@ from ._mantle_criteria import (
     pick,
     prose_rules,
 )
-from ._mantle_facts import gate_words
+from ._mantle_facts import confirms_by_read_back, gate_words
 from ._mantle_goal_pieces import GoalPieces, block_completed
 from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
+from ._mantle_record_answer import record_answer
 from ._mantle_script import Script, shared_records
 from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
@@ -109,6 +111,7 @@ class Goals(GoalPieces):
         self.criterion(
             readout_criterion(self.skill, shared_records(self.project), self.script.customer)
         )
+        self.criterion(self.record_values())
         if self.answers_only(walk) and not (
             said or instructed or directed or answer or declines(self.skill)
         ):
@@ -199,20 +202,42 @@ class Goals(GoalPieces):
         )
         self.rules("refusal", limit=1, strict=True)
 
+    def record_values(self) -> str | None:
+        """On a path that only reads (no gated tool runs), the values of the record the
+        user names that the prose calling the lookup has the agent give
+        (`_mantle_record_answer`)."""
+        walk = self.walk
+        ran = [e.tool for e in walk.tools() if e.tool and not e.error]
+        gates = self.skill.tool_constraints
+        if not ran or any(gates[t].requires_confirmation for t in ran if t in gates):
+            return None
+        named = [f.value for f in self.script.sheet.facts]
+        named += [*self.script.stated.values(), *(self.facts.get("request_values") or {}).values()]
+        records = shared_records(self.project)
+        return record_answer(self.skill, records, self.project.root, ran, walk.memory, named)
+
     def go_ahead_first(self, tool: str) -> bool:
-        """Whether the skill has the agent take the user's yes or no before `tool`'s gate
-        asks: its `requires` reads a flag the model sets (`handoff_confirmed`,
-        `details_verified` once they confirm the read-back), or a sentence that calls it
-        asks first ("Confirm they understand settings will be erased, then call …")."""
+        """Whether the skill has the agent take the user's go-ahead before `tool`'s gate
+        asks, so the user's decline comes there and the gate never speaks: its `requires`
+        reads a flag the model sets on the user's yes (`handoff_confirmed`), or a sentence
+        that calls it asks first ("Confirm they understand settings will be erased, then
+        call …"). Not a flag set from a tool's result ("set permission_ok from its result":
+        no question at all), nor one set when the user agrees to a read-back of the details
+        (`details_verified`): the simulated user agrees there and declines at the gate."""
         use = skill_model(self.project, self.skill.id).tool(tool)
         if use is None:
             return False
         names = self.defs.memory_names()
+        read_back = {a.field for a in self.walk.asks if confirms_by_read_back(self.defs, a)}
+        said = [s.text for s in sentences(self.skill.body)]
         for key in use.gate.requires_keys if use.gate is not None else ():
             field = names.get(key)
             bool_flag = field is not None and field.type == "bool"
-            if bool_flag and (field.llm_settable or self.model_sets(key)):
-                return True
+            if not bool_flag or not (field.llm_settable or self.model_sets(key)):
+                continue
+            if key in read_back or any(set_from_answer(field, text) for text in said):
+                continue
+            return True
         return any(asks_before(c.sentence or "", tool) for c in use.calls)
 
     def asks_to_confirm(self, tool: str) -> str:
@@ -499,8 +524,11 @@ class Goals(GoalPieces):
     def _digression(self) -> None:
         spec = self.facts["digression"]
         walk, other = self.walk, self.script.other
-        step = str(spec.get("step") or "autonomous")
+        step: str | None = str(spec.get("step") or "autonomous")
         block = spec.get("block")
+        field = next((a.field for a in walk.asks[int(spec.get("at") or 0) :][:1] if a.field), None)
+        if block and field and prose_asks_first(self.defs, self.skill, str(block), field):
+            step = None  # the agent may ask it in its own words before the step does
         self.add(skill_check("skill_interrupted", walk.skill, step))
         if other is not None:
             self.add(skill_check("skill_activated", other.skill))
@@ -510,9 +538,15 @@ class Goals(GoalPieces):
         # rule, or ends on a question the user answers by asking to go back) and it never
         # starts this skill itself; else it may come as a fresh activation: no resume event
         closed = other is not None and (other.completed or self.script.closed_by_return)
-        resumes = closed and not spec.get("leads_back")
-        if resumes:  # at the step it waited on: the block's own resume event says no more
-            self.add(skill_check("skill_resumed", walk.skill, step))
+        # a block parked at one of its steps holds its place: once the detour's work is
+        # done the runtime offers to go on from that step, which the user takes
+        held = block is not None and step not in (None, "autonomous")
+        resumes = (closed or held) and not spec.get("leads_back")
+        # at the step it waited on where the detour's end is fixed; a held block's return
+        # names the skill only (the user may take the offer at another turn)
+        back = step if closed else None
+        if resumes:  # the block's own resume event says no more
+            self.add(skill_check("skill_resumed", walk.skill, back))
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
         self.resumed_goal(walk)
@@ -535,7 +569,7 @@ class Goals(GoalPieces):
                 if other is not None and other.completed
                 else []
             ),
-            *([skill_check("skill_resumed", walk.skill, step)] if resumes else []),
+            *([skill_check("skill_resumed", walk.skill, back)] if resumes else []),
             # after the resume, in the walk's order: the task's goal tools (an agent that
             # resumes and stalls, or ran them before the detour, fails) and the block
             # interrupted at one of its steps, which can only complete after the resume

@@ -25,6 +25,7 @@ from evalcore.definitions.skill_model import (
 
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
+from ._mantle_asked import framework_asks
 from ._mantle_avoided import AvoidedGoals, model_sets
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
 from ._mantle_criteria import Rule
@@ -555,18 +556,14 @@ class PathGoals(AvoidedGoals):
         return out
 
     def collect_utters(self, walk: Walk) -> list[str]:
-        """The `utterance` of each `collect` step the path asks (the walk uttered it): the
-        framework runs such a step without a model, so every agent asks with that response,
-        and an agent that skips the step and asks later in its own words fails it."""
-        said = set(walk.utters())
-        out = []
-        for block in self.skill.blocks.values():
-            for step in block.steps:
-                element = f"step:{self.skill.id}.{block.id}.{step.id}"
-                name = step.fields.get("utterance")
-                if step.kind == "collect" and element in walk.elements and name in said:
-                    out.append(str(name))
-        return list(dict.fromkeys(out))
+        """The `utterance` of each `collect` step the path asks that every correct agent
+        asks with it (`_mantle_asked`): the framework runs such a step without a model, so
+        an agent that skips the step and asks later in its own words fails it; never one
+        whose slot the model may fill before the step."""
+        context = self.script.context
+        first = " ".join(str(t or "") for t in (context.opening, context.after_first))
+        path = (walk.elements, set(walk.utters()), walk.memory)
+        return framework_asks(self.defs, self.skill, path, first)
 
     def response_of(self, tool: str, attribute: str, skill: Skill | None = None) -> str | None:
         constraint = (skill or self.skill).tool_constraints.get(tool)

@@ -15,7 +15,7 @@ from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
 from ._fields import asked_in_paragraph, asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
-from ._mentions import asked_to, asks_before, set_at, set_from_answer
+from ._mentions import asked_to, asks_before, prose_verb, set_at, set_from_answer
 from ._normalised import normalised_parameters
 from ._outside import (
     OutsideEffect,
@@ -88,6 +88,7 @@ __all__ = [
     "normalised_parameters",
     "outside_effect",
     "paragraphs",
+    "prose_verb",
     "qualify",
     "related_keys",
     "relation_waivers",

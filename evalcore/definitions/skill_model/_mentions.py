@@ -261,11 +261,27 @@ def _description_name(description: str, name: str) -> re.Pattern[str] | None:
 
 
 def asks_before(text: str, name: str) -> bool:
-    """Whether a sentence asks something of the user before it names `name` ("Confirm they
+    """Whether a sentence takes the user's yes or no before it names `name` ("Confirm they
     understand settings will be erased, then call factory_reset_router."): the answer
-    comes before the named step."""
+    comes before the named step. A question for a value first ("Ask how many installments
+    (set plan_installments), then call request_payment_plan") is not one: its answer never
+    declines the step."""
     at = text.find(name)
-    return at > 0 and ASK.search(text, 0, at) is not None
+    return at > 0 and any(_go_ahead(text, m) for m in ASK.finditer(text, 0, at))
+
+
+#: The words after "ask" that make it a yes or no ("ask whether they want", "ask if").
+_YES_NO = frozenset({"whether", "if"})
+
+
+def _go_ahead(text: str, ask: re.Match[str]) -> bool:
+    """Whether the ask takes a yes or no ("Confirm they understand", "ask whether they
+    want"), not a value ("Ask how many installments")."""
+    verb = ask.group(1).lower()
+    after = text[ask.end() :].split(None, 1)
+    return verb == "confirm" or (
+        verb in ("ask", "asks") and bool(after) and after[0].lower() in _YES_NO
+    )
 
 
 __all__ = ["ASK", "asks_before", "name_pattern", "prose_verb"]

@@ -621,6 +621,7 @@ class MantleJustifier:
         told = parse_fact_context(context)
         declined = told.confirm == "decline"
         unseen: list[str] = []
+        shown: set[str] = set()  # refusals the case shows by the gate's denial response
         out: set[str] = set()
         for skill, tool, constraint in self._constraints_among(ran | run_at_all, said, activated):
             gate = constraint.requires_confirmation
@@ -630,7 +631,7 @@ class MantleJustifier:
                 if constraint.requires:
                     out |= set(condition_keys(constraint.requires))
             if gate and gate.utter_on_user_denial in said and tool not in ran:
-                case.refused.add(tool)
+                shown.add(tool)
             elif gate and declined and skill.id in activated and tool not in run_at_all:
                 # a refusal the case shows by what never comes: the tool's success reply
                 # or what its code writes (the agent may have asked in its own words)
@@ -638,7 +639,10 @@ class MantleJustifier:
                 writes = set(tool_keys(self.project, tool_def, skill.id)) if tool_def else set()
                 if constraint.on_success in not_said or writes & unset:
                     unseen.append(tool)
-        if unseen:  # of several, the one the user's decline names ("order the replacement")
+        case.refused |= shown
+        # of several, the one the user's decline names ("order the replacement"); none where
+        # the denial response shows which gate the decline came at
+        if unseen and not shown:
             act = words(told.gate or "")
             case.refused.add(max(unseen, key=lambda t: len(act & words(t)) / len(words(t) or {t})))
         case.ran |= ran

@@ -1,0 +1,116 @@
+"""Which `collect` step questions every correct agent asks with the step's own response.
+
+A `collect` step runs without a model, so where its slot is still empty the runtime asks
+with the step's `utterance`; but a slot the model may fill before the step is reached is
+never asked, and an agent that fills it says nothing of the kind. A case asserts the
+response only where nothing but the step fills the slot first:
+
+- the user does not say the value before the step (the opening "Someone backed into my
+  car." already holds what happened, and the agent keeps it);
+- the skill's prose outside the block does not ask for or set the field (in any branch: "Ask
+  which instrument and which day" has the agent ask it in its own words while it works out
+  the request);
+- the step's own description does not leave the question to the model ("Only ask when the
+  claim type is auto", "Work it out from the city without asking", "Assume USD for US
+  merchants").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.definitions.skill_model import prose_verb, sentences
+
+from ._direction_values import words
+from ._mantle_facts import spoken
+
+#: Words of a step description that leave the question to the model: what to assume or
+#: work out instead of asking ("without asking").
+_LEFT_TO_MODEL = frozenset({"asking", "assume", "infer", "default"})
+#: Words that open a sentence waiting on something first ("When no attempts are left").
+_WAITS = frozenset({"if", "when", "whenever", "unless", "once"})
+#: Words that, together, say when only to ask ("Only ask when the claim type is auto").
+_ONLY_WHEN = frozenset({"only", "ask"})
+
+
+def framework_asks(
+    defs: MantleDefinitions,
+    skill: Skill,
+    path: tuple[Collection[str], Collection[str], Mapping[str, Any]],
+    said_first: str,
+) -> list[str]:
+    """The `utterance` of each `collect` step a path asked that every correct agent asks
+    with it; `path` is what the walk went through, the responses it uttered and the values
+    it recorded, and `said_first` what the user says before any question (the opening)."""
+    elements, said, memory = path
+    before = " ".join(said_first.lower().split())
+    out: list[str] = []
+    for block in skill.blocks.values():
+        for step in block.steps:
+            element = f"step:{skill.id}.{block.id}.{step.id}"
+            name = step.fields.get("utterance")
+            if step.kind != "collect" or element not in elements or name not in said:
+                continue
+            key = str(step.target)
+            qualified = key if key.startswith("project.") else f"{skill.id}.{key}"
+            if _said_before(defs, qualified, memory.get(qualified), before):
+                continue
+            if _asked_in_prose(defs, skill, qualified):
+                continue
+            said_how = set(words(str(step.fields.get("description") or "")))
+            if said_how & _LEFT_TO_MODEL or said_how >= _ONLY_WHEN:
+                continue
+            out.append(str(name))
+    return list(dict.fromkeys(out))
+
+
+def _said_before(defs: MantleDefinitions, qualified: str, value: Any, before: str) -> bool:
+    """Whether the user's first words hold the value (a sentence or more: a bare word or
+    number may be said for something else)."""
+    text = spoken(defs, qualified, value)
+    if not text or len(text.split()) < 2:
+        return False
+    return " ".join(text.lower().split()).rstrip(".") in before
+
+
+def _asked_in_prose(defs: MantleDefinitions, skill: Skill, qualified: str) -> bool:
+    """Whether a sentence of the skill's prose asks for or sets the field."""
+    field = defs.memory_field(qualified)
+    if field is None:
+        return False
+    # not a sentence on a field whose name holds this one's ("extra hours" for `hours`)
+    longer = [
+        f.name.replace("_", " ")
+        for f in skill.memory.values()
+        if f.name != field.name and field.name in f.name
+    ]
+    return any(
+        prose_verb(field, s.text) is not None
+        and not any(name in s.text.replace("_", " ") for name in longer)
+        for s in sentences(skill.body or "")
+    )
+
+
+def prose_asks_first(defs: MantleDefinitions, skill: Skill, block: str, qualified: str) -> bool:
+    """Whether the agent may ask for `qualified` in its own words before `block`'s step
+    does: the prose asks for or sets the field ("Ask which instrument and which day"), or,
+    before the sentence that runs the block, sends some requests elsewhere on what the user
+    says ("Anything that sounds like an emergency goes straight to @skill.emergency_line"),
+    where an agent may ask what is wrong first. A question asked there is the skill's, at
+    no step (`autonomous`)."""
+    if _asked_in_prose(defs, skill, qualified):
+        return True
+    for sentence in sentences(skill.body or ""):
+        if f"@block.{block}" in sentence.text:
+            return False
+        # a hand-off on what the request is, not one that waits on an outcome ("When no
+        # attempts are left, hand over to …", "If @memory.project.… is not true, run …")
+        first = sentence.text.split(None, 1)[0].strip(",").lower() if sentence.text else ""
+        if "@skill." in sentence.text and first not in _WAITS:
+            return True
+    return False
+
+
+__all__ = ["framework_asks", "prose_asks_first"]
