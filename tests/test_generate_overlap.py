@@ -107,3 +107,25 @@ def test_a_model_draft_plans_its_case_once(monkeypatch: pytest.MonkeyPatch) -> N
     report = asyncio.run(run_generation(request, engine=engine))
     assert report["cases"] and {c["engine"] for c in report["cases"]} == {"llm:fake"}
     assert sorted(planned) == sorted(chat.calls)  # one plan per drafted case
+
+
+def test_a_model_draft_walks_its_case_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planned document and the script the prompt is made from come from one walk of
+    the behaviour (the walk cost as much as the document)."""
+    from agentflows.drafting.offline import _mantle as offline_mantle
+    from agentflows.drafting.offline import _mantle_script
+
+    walked: list[str] = []
+    real = _mantle_script.build_script
+
+    def counting(project: Any, behavior: Any, **options: Any) -> Any:
+        walked.append(behavior.id)
+        return real(project, behavior, **options)
+
+    monkeypatch.setattr(_mantle_script, "build_script", counting)
+    monkeypatch.setattr(offline_mantle, "build_script", counting)
+    engine, chat = llm_engine(words)
+    request = build_request(["card_replace"], project=BANK, out="out", verify=False)
+    report = asyncio.run(run_generation(request, engine=engine))
+    assert report["cases"] and chat.calls
+    assert sorted(walked) == sorted(chat.calls)  # one walk per drafted case

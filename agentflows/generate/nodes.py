@@ -10,6 +10,7 @@ then pass over it, and what follows the last answer is the steps that look at ev
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any, Literal
@@ -72,14 +73,8 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     plans: list[dict[str, Any]] = []
     usage = Usage()
     chosen: list[Behavior] = []
-    for source in request.targets:
-        source_plan = plan_source(ctx.project, request.dialect, source, request.direction)
-        behaviors = source_plan.behaviors
-        if ctx.engine.name != "offline":
-            behaviors, spent = await ctx.engine.refine_plan(
-                ctx.project, request.dialect, source, behaviors, request.direction
-            )
-            usage = usage + spent
+    for source_plan, behaviors, spent in await _planned(ctx):
+        usage = usage + spent
         chosen += select(behaviors, count=request.count, types=request.types)
         plans.append(source_plan.model_dump(mode="json"))
     trimmed: list[Behavior] = []
@@ -94,6 +89,39 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
         "spread": left_out,
         "plan_usage": usage.model_dump(),
     }
+
+
+async def _planned(ctx: GenerateContext) -> list[tuple[Any, list[Behavior], Usage]]:
+    """Each target's plan and its behaviours as the engine refines them, in target order.
+    The targets' refining requests are awaited together (at most `--concurrency` at once),
+    not one after another; the answers are taken in the targets' order, so the result is
+    what refining them one by one gives, and a failed request raises its own error."""
+    request = ctx.request
+    plans = [
+        plan_source(ctx.project, request.dialect, source, request.direction)
+        for source in request.targets
+    ]
+    if ctx.engine.name == "offline":
+        return [(plan, plan.behaviors, Usage()) for plan in plans]
+    places = asyncio.Semaphore(request.concurrency)
+
+    async def refined(source: str, behaviors: list[Behavior]) -> tuple[list[Behavior], Usage]:
+        async with places:
+            return await ctx.engine.refine_plan(
+                ctx.project, request.dialect, source, behaviors, request.direction
+            )
+
+    tasks = [
+        asyncio.create_task(refined(source, plan.behaviors))
+        for source, plan in zip(request.targets, plans, strict=True)
+    ]
+    try:
+        return [(plan, *(await task)) for plan, task in zip(plans, tasks, strict=True)]
+    finally:  # a failed request: the others still out are not left running
+        waiting = [task for task in tasks if not task.done()]
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
 
 
 # --- draft, validate, repair -------------------------------------------------------------

@@ -62,10 +62,9 @@ WORDS = MantleWords
 
 def planned_case(ctx: DraftContext) -> tuple[dict[str, Any], Any]:
     """The offline draft of the behaviour (the plan's document) and its script."""
-    from ..offline._mantle import draft_mantle, suite_slot
-    from ..offline._mantle_script import build_script
+    from ..offline._mantle import draft_mantle_scripted
 
-    return draft_mantle(ctx), build_script(ctx.project, ctx.behavior, slot=suite_slot(ctx))
+    return draft_mantle_scripted(ctx)
 
 
 def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> dict[str, str]:

@@ -45,6 +45,13 @@ def draft_mantle(ctx: DraftContext) -> dict[str, Any]:
     return draft_mantle_reviewed(ctx)[0]
 
 
+def draft_mantle_scripted(ctx: DraftContext) -> tuple[dict[str, Any], Script]:
+    """`draft_mantle`'s document and the script it was written from: a model's draft is
+    prompted with both, and walking the behaviour again cost as much as the document."""
+    script = build_script(ctx.project, ctx.behavior, slot=suite_slot(ctx))
+    return _document(ctx, script), script
+
+
 def draft_mantle_reviewed(ctx: DraftContext) -> tuple[dict[str, Any], str | None]:
     """`draft_mantle`'s document, and why the case needs review where its facts cannot
     keep it on its path (no record of the project's data fits: `FactSheet.misfits`)."""
