@@ -13,10 +13,10 @@ from benchmarks.architecture import circles, measure
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
     "dialect_branches": 71,
-    "private_imports": 203,
+    "private_imports": 202,
     "english_regexes": 378,
     "circles": 11,
-    "function_imports": 343,
+    "function_imports": 342,
 }
 
 
