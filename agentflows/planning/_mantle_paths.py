@@ -28,7 +28,9 @@ from ._mantle_routable import user_routable
 from ._mantle_walk import Walk
 
 _NEVER = re.compile(
-    r"\b(?:never|do\s+not|don't|must\s+not|under\s+no\s+circumstances)\s+(?P<rule>[^.;]+)", re.I
+    r"\b(?:never|do\s+not|don't|must\s+not|under\s+no\s+circumstances)\s+"
+    r"(?P<rule>(?:[^.;:]|:(?!\s))+)",  # ": that is the adjuster's call": a reason, not the act
+    re.I,
 )
 
 #: Rules about giving something away rank first (the last one stated wins a tie).
