@@ -808,6 +808,13 @@ class _Writer:
             return f"you to {act}"
         if first_word(label) in {*QUESTION_WORDS, "if"}:
             return label
+        asked = self.asked_with(ask) if ask.kind == "collect" else None
+        said = set(content_stems(asked or ""))
+        if asked and asked.rstrip().endswith("?") and set(content_stems(label)) <= said:
+            # the label is the step's own question ("is that a domestic trip", "paid in
+            # dollars"): "for the <question>" is no thing a person hears asked; the question
+            # as the agent says it is
+            return "'" + " ".join(asked.split()) + "'"
         return f"for the {label}"
 
     # --- the context ---------------------------------------------------------------------

@@ -1,0 +1,88 @@
+"""A line the user says instead of an answer waits for a moment a person can hear: a
+question every correct run asks (not a field the agent may set from the opening), named
+as the agent asks it (not "for the is that a domestic trip")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
+from evalcore.simulator import parse_fact_context
+
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
+
+_SKILL = """---
+name: Alarm line
+description: A resident reports an alarm going off.
+---
+
+Set kind from what they describe: gas or fire.
+
+Ask which floor the alarm is on and set floor.
+
+Then page the technician with @tool.page_technician and give the call-back time.
+"""
+
+
+def _files() -> dict[str, str]:
+    return {
+        "agent.yml": "name: Alarm desk\npersona: You help residents with alarms.\n",
+        "integrations.yml": INTEGRATIONS,
+        "memory.yml": "caller_phone:\n  type: text\n  seed: true\n",
+        "skills/alarm_line/skill.md": _SKILL,
+        "skills/alarm_line/memory.yml": (
+            "schema:\n  public:\n    kind:\n      type: categorical\n"
+            "      enum_values: [gas, fire]\n"
+            "      description: Which alarm went off.\n"
+            "    floor:\n      type: text\n      description: The floor of the alarm.\n"
+        ),
+        "skills/alarm_line/tools.py": (
+            "from rasa.mantle.tools.decorator import ToolContext, tool\n\n\n"
+            '@tool(description="Page the technician.")\n'
+            "async def page_technician(kind: str, floor: str, context: ToolContext = None):\n"
+            '    return "in 10 minutes"\n'
+        ),
+        "skills/handoff/skill.md": (
+            "---\nname: Human handoff\ndescription: The user asks for a person.\n---\n\n"
+            "Transfer the conversation to a person with @tool.transfer.\n"
+        ),
+        "skills/handoff/tools.py": (
+            "from rasa.mantle.tools.decorator import ToolContext, tool\n\n\n"
+            '@tool(description="Transfer to a person.")\n'
+            "async def transfer(context: ToolContext = None):\n"
+            '    return "ok"\n'
+        ),
+    }
+
+
+def test_a_line_said_partway_waits_for_a_question_every_run_asks(tmp_path: Path) -> None:
+    project = load_project(write_project(tmp_path / "alarm", _files()))
+    behaviors = plan_source(project, "mantle", "alarm_line", None).behaviors
+    seen = set()
+    for behavior in behaviors:
+        spec = behavior.facts.get("escalation") or behavior.facts
+        if behavior.case not in ("escalation", "unrelated_request"):
+            continue
+        draft = draft_mantle(DraftContext(project, "mantle", behavior))
+        context = parse_fact_context(draft["scenario"]["simulation_context"])
+        assert spec.get("at") is not None, behavior.case
+        # the cue is the floor question, never the kind the opening may settle
+        assert [c.cue for c in context.cues] == ["which floor the alarm is on"], behavior.case
+        seen.add(behavior.case)
+    assert seen == {"escalation", "unrelated_request"}
+
+
+def test_a_cue_on_a_yes_no_step_quotes_the_question_the_agent_asks() -> None:
+    project = load_project(CORPUS / "northstar_exec")
+    behaviors = plan_source(project, "mantle", "travel", None).behaviors
+    case = next(b for b in behaviors if b.case == "correction")
+    draft = draft_mantle(DraftContext(project, "mantle", case))
+    text = draft["scenario"]["simulation_context"]
+    assert "asks for the is that" not in text
+    cues = [c.cue for c in parse_fact_context(text).cues]
+    assert cues == ["'Is that a domestic trip?'"], cues
