@@ -4,6 +4,7 @@ as the agent asks it (not "for the is that a domestic trip")."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
@@ -12,7 +13,8 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
-from evalcore.simulator import parse_fact_context
+from evalcore.runner._case import SimulationSpec
+from evalcore.simulator import SimulatorSettings, Utterance, make_simulator, parse_fact_context
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 
@@ -84,5 +86,11 @@ def test_a_cue_on_a_yes_no_step_quotes_the_question_the_agent_asks() -> None:
     draft = draft_mantle(DraftContext(project, "mantle", case))
     text = draft["scenario"]["simulation_context"]
     assert "asks for the is that" not in text
-    cues = [c.cue for c in parse_fact_context(text).cues]
-    assert cues == ["'Is that a domestic trip?'"], cues
+    context = parse_fact_context(text)
+    assert [c.cue for c in context.cues] == ["'Is that a domestic trip?'"], context.cues
+    # the offline user still hears it: the line comes when the agent asks that question
+    settings = SimulatorSettings(project=project)
+    sim = make_simulator(SimulationSpec(context=text), dialect="mantle", settings=settings)
+    history = [Utterance(1, "user", asyncio.run(sim.next_step([])).message)]
+    history.append(Utterance(1, "agent", "Got it, Chicago. Is that a domestic trip?"))
+    assert asyncio.run(sim.next_step(history)).message == context.cues[0].line
