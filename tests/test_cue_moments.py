@@ -94,3 +94,17 @@ def test_a_cue_on_a_yes_no_step_quotes_the_question_the_agent_asks() -> None:
     history = [Utterance(1, "user", asyncio.run(sim.next_step([])).message)]
     history.append(Utterance(1, "agent", "Got it, Chicago. Is that a domestic trip?"))
     assert asyncio.run(sim.next_step(history)).message == context.cues[0].line
+
+
+def test_a_fact_names_only_the_value_it_gives() -> None:
+    """ "Ask for the merchant and the date (set merchant and expense_date)": the data lists
+    no merchants, so the user gives the date alone, labelled as the date, not as both."""
+    project = load_project(CORPUS / "northstar_exec")
+    behaviors = plan_source(project, "mantle", "expenses", None).behaviors
+    case = next(b for b in behaviors if b.type == "happy_path")
+    draft = draft_mantle(DraftContext(project, "mantle", case))
+    facts = {
+        f.label: f.value for f in parse_fact_context(draft["scenario"]["simulation_context"]).facts
+    }
+    assert "expense date" in facts, facts
+    assert not any("merchant" in label for label in facts), facts
