@@ -25,7 +25,7 @@ from ._mantle_phrases import (
 )
 from ._mantle_planner import PlannerBase, after_identity
 from ._mantle_routable import user_routable
-from ._mantle_walk import SET, Setup, Walk, note_walk, walk_skill
+from ._mantle_walk import SET, Ask, Setup, Walk, note_walk, walk_skill
 
 #: A question the prose leaves to the agent ("you may ask for a quick rating"): a correct
 #: agent may never ask it, so no detour or hand-off may ride on it.
@@ -137,6 +137,23 @@ def _before(walk: Walk, at: int) -> tuple[set[str], dict[str, Any]]:
 
 def _detour_setup(given: dict[str, Any], memory: dict[str, Any]) -> Setup:
     return Setup(values=dict(given), given=frozenset(given), memory=dict(memory))
+
+
+def _waited_for(project: Project, ask: Ask) -> bool:
+    """Whether every correct run stops at `ask` for the user: a sign-in's question, or one
+    `always_asked`."""
+    return ask.kind == "identity" or always_asked(project, ask)
+
+
+def _cue_turn(project: Project, walk: Walk) -> int | None:
+    """The ask a line said partway is tied to: the first after the sign-in that every
+    correct run asks (a field the agent may set from the opening is no moment the user can
+    wait for), else the first after the sign-in, else the first."""
+    turns = [i for i, a in enumerate(walk.asks) if a.kind != "identity"]
+    asked = next((i for i in turns if _waited_for(project, walk.asks[i])), None)
+    if asked is not None:
+        return asked
+    return turns[0] if turns else (0 if walk.asks else None)
 
 
 class DetourBehaviors(PlannerBase):
@@ -310,9 +327,12 @@ class DetourBehaviors(PlannerBase):
         # the person is asked for at this skill's own first question: one a skill it calls
         # asks (a sign-in) or hands over to (a goodbye that moves on to a rating) is that
         # other skill's, and a skill that asks nothing itself gets no escalation case
-        at = next((i for i, a in enumerate(walk.asks) if a.skill == self.skill.id), None)
-        if at is None or optional_ask(self.skill.body, walk.asks[at].prompt):
+        own = [i for i, a in enumerate(walk.asks) if a.skill == self.skill.id]
+        if not own or optional_ask(self.skill.body, walk.asks[own[0]].prompt):
             return []
+        # ... at the first one every correct run asks: a field the agent sets from what the
+        # user describes ("set mode from what they need") may never be asked
+        at = next((i for i in own if _waited_for(self.project, walk.asks[i])), own[0])
         line = escalation_line(self.defs, self.skill, handoff)
         ask = walk.asks[at]
         facts = {
@@ -349,9 +369,7 @@ class DetourBehaviors(PlannerBase):
 
     def out_of_scope(self, elements: list[str]) -> list[Behavior]:
         walk = self.walk({"values": self.base})
-        at = self._first_turn_after_identity(walk)
-        if at is None:
-            at = 0 if walk.asks else None
+        at = _cue_turn(self.project, walk)
         facts = {"values": self.base, "at": at}
         title = f"{self.name}: an unrelated request partway"
         description = (
@@ -379,9 +397,7 @@ class DetourBehaviors(PlannerBase):
             return []
         _, rule, where = found
         walk = self.walk({"values": self.base})
-        at = self._first_turn_after_identity(walk)
-        if at is None:
-            at = 0 if walk.asks else None
+        at = _cue_turn(self.project, walk)
         facts = {"values": self.base, "at": at, "rule": rule, "rule_where": where}
         title = f"{self.name}: the customer pushes the agent to {rule}"
         description = (

@@ -202,9 +202,6 @@ class PlannerBase:
             if a.field in wanted and a.kind in ("collect", "ask_field", "instructions")
         ]
 
-    def _first_turn_after_identity(self, walk: Walk) -> int | None:
-        return next((i for i, a in enumerate(walk.asks) if a.kind != "identity"), None)
-
 
 __all__ = [
     "DIALECT",

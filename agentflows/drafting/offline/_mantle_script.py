@@ -514,7 +514,23 @@ class _Writer:
             )
             said = name
         if said is not None:
-            self.sheet.add(label, said, field=ask.field)
+            self.sheet.add(self.own_label(ask, label), said, field=ask.field)
+        return label
+
+    def own_label(self, ask: Ask, label: str) -> str:
+        """The label of the one value `ask`'s fact gives, where its question also names
+        another field the same instructions set ("Ask for the merchant and the date (set
+        merchant and expense_date)" gives the date alone: `expense date: yesterday`, never
+        `merchant and the date: yesterday`); the question's own label otherwise."""
+        if ask.kind != "instructions" or not ask.prompt or not ask.field:
+            return label
+        named = set(content_stems(label))
+        owner = self.defs.skills.get(ask.skill)
+        for field_def in owner.memory.values() if owner is not None else ():
+            if field_def.qualified == ask.field or set_at(field_def, ask.prompt) is None:
+                continue
+            if set(content_stems(value_words(field_def.name))) <= named:
+                return value_words(ask.field.split(".", 1)[-1])
         return label
 
     def sheet_said(self, field_def: Any, given: Any) -> str | None:
@@ -808,6 +824,13 @@ class _Writer:
             return f"you to {act}"
         if first_word(label) in {*QUESTION_WORDS, "if"}:
             return label
+        asked = self.asked_with(ask) if ask.kind == "collect" else None
+        said = set(content_stems(asked or ""))
+        if asked and asked.rstrip().endswith("?") and set(content_stems(label)) <= said:
+            # the label is the step's own question ("is that a domestic trip", "paid in
+            # dollars"): "for the <question>" is no thing a person hears asked; the question
+            # as the agent says it is
+            return "'" + " ".join(asked.split()) + "'"
         return f"for the {label}"
 
     # --- the context ---------------------------------------------------------------------
