@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ._regularfile import read_regular
+
 #: Values kept at most (each is read by every command that loads the file: a small file).
 MAX_VALUES = 512
 #: The largest cache file read (a bigger one is ignored and rewritten).
@@ -61,10 +63,8 @@ def trusted(path: Path, info: os.stat_result) -> bool:
 
 def read_cache(path: Path, max_bytes: int = MAX_CACHE_BYTES) -> bytes | None:
     """A cache file's bytes, or None when it is absent, untrusted, too big or unreadable."""
-    from ._readbytes import read_limited
-
     try:
-        return read_limited(path, max_bytes, check=trusted)
+        return read_regular(path, max_bytes, check=trusted)
     except OSError:  # absent, refused (`RefusedFile`), unreadable: a miss
         return None
 

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from ._record import dataclass
+from ._regularfile import read_regular
+from ._valuecache import VALUES, text_key
 
 DEFAULT_MAX_FILE_MB = 8.0
 DEFAULT_MAX_DEPTH = 100
@@ -159,22 +161,23 @@ def _read(path: Path) -> dict[str, Any]:
     kept = _PARSED.get(path)
     if kept is not None and kept[0] == stamp:
         return kept[1]
-    from ._readbytes import read_limited
-
     try:  # a settings file is small: read under the default limit, a regular file only
-        parsed = _parsed_toml(read_limited(path, DEFAULT_LIMITS).decode("utf-8"))
+        data = read_regular(path, DEFAULT_LIMITS.max_file_bytes, too_big=_too_big_default)
+        parsed = _parsed_toml(data.decode("utf-8"))
     except UnicodeDecodeError:
         parsed = {}
     _PARSED[path] = (stamp, parsed)
     return parsed
 
 
+def _too_big_default(size: int) -> str:
+    return str(size_message(size, DEFAULT_LIMITS))
+
+
 def _parsed_toml(text: str) -> dict[str, Any]:
     """`tomllib.loads(text)`, `{}` when it is not TOML; kept between processes by its text
     (`evalcore._valuecache.VALUES`), so a command does not import and run the TOML parser
     for the same settings file every time (a file with dates is parsed each time)."""
-    from ._valuecache import VALUES, text_key
-
     key = text_key("toml", sys.version, text)
     parsed = VALUES.get(key)
     if parsed is None:

@@ -1,11 +1,11 @@
 """`casegen generate`: plan, draft, validate, repair, dedupe and write cases.
 
-The command's options live here; the run with its progress line is `_generate_run`, the
-summary `_generate_summary`, and `--pr` `_generate_pr`.
+The command's options live here; the run with its progress line and exit codes is
+`_generate_run`, the summary `_generate_summary`, and `--pr` `_generate_pr`.
 """
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -13,17 +13,6 @@ from evalcore.errors import UserError
 
 from ._app import app
 from ._output import print_json
-
-
-def exit_code(report: dict[str, Any]) -> int:
-    """0 every planned case written; 3 drafting stopped on the endpoint; else 1."""
-    if report.get("halted"):
-        return EXIT_ENDPOINT
-    return 0 if not report["failed"] and not report["conflicts"] else 1
-
-
-#: The model endpoint is unreachable or refused the key (also `EndpointError`'s exit code).
-EXIT_ENDPOINT = 3
 
 
 @app.command()
@@ -110,7 +99,7 @@ def generate(
     """
     from ..generate import build_request
     from ._generate_pr import _generate_pr, _pr_options
-    from ._generate_run import _run_flow
+    from ._generate_run import _run_flow, exit_code
     from ._generate_summary import _print_summary
 
     pr_options = _pr_options(pr, branch, base, push, run_target, resume)

@@ -6,8 +6,7 @@ from rich.markup import escape
 
 from evalcore.errors import UserError
 
-from ._generate import EXIT_ENDPOINT
-from ._generate_run import _run_flow
+from ._generate_run import EXIT_ENDPOINT, _run_flow
 from ._generate_summary import _print_summary
 from ._output import print_json, stderr, stdout
 

@@ -15,6 +15,15 @@ if TYPE_CHECKING:
 
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
+#: The model endpoint is unreachable or refused the key (also `EndpointError`'s exit code).
+EXIT_ENDPOINT = 3
+
+
+def exit_code(report: dict[str, Any]) -> int:
+    """0 every planned case written; 3 drafting stopped on the endpoint; else 1."""
+    if report.get("halted"):
+        return EXIT_ENDPOINT
+    return 0 if not report["failed"] and not report["conflicts"] else 1
 
 
 def _run_flow(

@@ -1,4 +1,5 @@
-"""Output schemas of the MCP tools: the shapes `casegen <command> --json` prints.
+"""Schemas of the MCP tools: their typed arguments and annotations (what `tools/list`
+publishes as input schema and hints), and the shapes `casegen <command> --json` prints.
 
 The payloads themselves come from the same functions as the CLI; these models only publish
 their shape (`outputSchema`) so a client can rely on the keys. Every model allows extra keys,
@@ -7,9 +8,41 @@ so a field added to a CLI payload reaches MCP clients without a schema change he
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
+
+ProjectArg = Annotated[
+    str | None,
+    Field(
+        description="Project folder (Rasa Mantle project, Anychat playbooks or Agent Skills). "
+        "Default: the server's --project, else the nearest project at or above the folder "
+        "the server runs in."
+    ),
+]
+PathsArg = Annotated[
+    list[str] | str,
+    Field(
+        description="Case files or folders (searched recursively), relative to the folder "
+        "the server runs in. One path or a list."
+    ),
+]
+DialectArg = Annotated[
+    Literal["mantle", "anychat", "base44"] | None,
+    Field(description="Force a case dialect (default: detected per file, or by project kind)."),
+]
+ModelArg = Annotated[
+    str | None,
+    Field(
+        description="Model name, or 'offline' for no model (default: CASEGEN_MODEL or "
+        "[tool.casegen] settings; none configured means offline)."
+    ),
+]
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+#: Writing case files or results may replace what is there.
+WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
 
 class _Open(BaseModel):

@@ -14,14 +14,18 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from ._models import (
+    READ_ONLY,
+    WRITES,
     DoctorOutput,
     ExplainOutput,
+    ModelArg,
     MutateOutput,
+    PathsArg,
+    ProjectArg,
     ReportOutput,
     ScoreOutput,
     StatusOutput,
 )
-from ._tools import _READ_ONLY, _WRITES, ModelArg, PathsArg, ProjectArg
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -43,7 +47,7 @@ def register_suite_tools(
     a tool result (errors included), as for the other tools. Imported by `_tools.register`
     once `_tools` is loaded (the argument types are its own)."""
 
-    @server.tool(title="Explain a skill", annotations=_READ_ONLY)
+    @server.tool(title="Explain a skill", annotations=READ_ONLY)
     async def explain_skill(
         skill: Annotated[str, Field(description="A Mantle skill id (list_sources lists them).")],
         project: ProjectArg = None,
@@ -60,7 +64,7 @@ def register_suite_tools(
 
         return await run(body)
 
-    @server.tool(title="Score a suite", annotations=_READ_ONLY)
+    @server.tool(title="Score a suite", annotations=READ_ONLY)
     async def score_suite(
         paths: PathsArg,
         project: ProjectArg = None,
@@ -81,7 +85,7 @@ def register_suite_tools(
 
         return await run(body)
 
-    @server.tool(title="Mutation-test a suite", annotations=_READ_ONLY)
+    @server.tool(title="Mutation-test a suite", annotations=READ_ONLY)
     async def mutate_suite(
         paths: PathsArg,
         project: ProjectArg = None,
@@ -107,7 +111,7 @@ def register_suite_tools(
 
         return await run(body)
 
-    @server.tool(title="Which generated cases went stale", annotations=_READ_ONLY)
+    @server.tool(title="Which generated cases went stale", annotations=READ_ONLY)
     async def case_status(
         project: Annotated[
             str | None, Field(description="Only the cases generated from this project.")
@@ -135,7 +139,7 @@ def register_suite_tools(
 
         return await run(body)
 
-    @server.tool(title="Report on a results folder", annotations=_WRITES)
+    @server.tool(title="Report on a results folder", annotations=WRITES)
     async def report_results(
         results: Annotated[
             str,
@@ -174,7 +178,7 @@ def register_suite_tools(
 
         return await run(body)
 
-    @server.tool(title="Check the model endpoint", annotations=_READ_ONLY)
+    @server.tool(title="Check the model endpoint", annotations=READ_ONLY)
     async def doctor(
         project: ProjectArg = None,
         model: ModelArg = None,

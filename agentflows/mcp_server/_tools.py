@@ -1,4 +1,4 @@
-"""The tools, their typed arguments (the input schemas) and their output schemas.
+"""The tools: what each one does with its typed arguments (`_models` holds the schemas).
 
 Each tool resolves relative paths against the server's root (the folder it runs in, or
 `--root`), refuses paths that lead out of it and targets that run local code unless the server
@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -27,7 +27,13 @@ from . import _payloads as payloads
 from ._generate import generate
 from ._guard import Confinement, describe_failure
 from ._models import (
+    READ_ONLY,
+    WRITES,
+    DialectArg,
     GenerateOutput,
+    ModelArg,
+    PathsArg,
+    ProjectArg,
     RepairOutput,
     ReviewOutput,
     RunOutput,
@@ -37,39 +43,9 @@ from ._models import (
 )
 from ._progress import ProgressSender
 from ._results import error_result, payload_result, user_error_result
+from ._suite_tools import register_suite_tools
 
 log = logging.getLogger("casegen.mcp")
-
-ProjectArg = Annotated[
-    str | None,
-    Field(
-        description="Project folder (Rasa Mantle project, Anychat playbooks or Agent Skills). "
-        "Default: the server's --project, else the nearest project at or above the folder "
-        "the server runs in."
-    ),
-]
-PathsArg = Annotated[
-    list[str] | str,
-    Field(
-        description="Case files or folders (searched recursively), relative to the folder "
-        "the server runs in. One path or a list."
-    ),
-]
-DialectArg = Annotated[
-    Literal["mantle", "anychat", "base44"] | None,
-    Field(description="Force a case dialect (default: detected per file, or by project kind)."),
-]
-ModelArg = Annotated[
-    str | None,
-    Field(
-        description="Model name, or 'offline' for no model (default: CASEGEN_MODEL or "
-        "[tool.casegen] settings; none configured means offline)."
-    ),
-]
-
-_READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-#: Writing case files or results may replace what is there.
-_WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
 
 async def _guard(work: Callable[[], Awaitable[payloads.Payload]]) -> CallToolResult:
@@ -110,8 +86,6 @@ def register(
     def project_of(value: str | None) -> Path | None:
         return guard.path(value, "project") if value else default_project
 
-    from ._suite_tools import register_suite_tools
-
     register_suite_tools(
         server,
         project_of=project_of,
@@ -119,14 +93,14 @@ def register(
         run=lambda body: _guard(_in_thread(body)),
     )
 
-    @server.tool(title="List what a project defines", annotations=_READ_ONLY)
+    @server.tool(title="List what a project defines", annotations=READ_ONLY)
     async def list_sources(project: ProjectArg = None) -> Annotated[CallToolResult, SourcesOutput]:
         """List the ids a project defines: Mantle skills (blocks, steps, memory, tools,
         responses, confirmation-gated tools), Anychat playbooks and outreaches, Agent Skills
         and base44 fixtures. Use these ids in cases; `casegen sources --json` prints the same."""
         return await _guard(_in_thread(lambda: payloads.sources(project_of(project))))
 
-    @server.tool(title="Validate case files", annotations=_READ_ONLY)
+    @server.tool(title="Validate case files", annotations=READ_ONLY)
     async def validate_cases(
         paths: PathsArg, project: ProjectArg = None, dialect: DialectArg = None
     ) -> Annotated[CallToolResult, ValidateOutput]:
@@ -137,7 +111,7 @@ def register(
             _in_thread(lambda: payloads.validate(_paths(paths), project_of(project), dialect))
         )
 
-    @server.tool(title="Repair case files", annotations=_WRITES)
+    @server.tool(title="Repair case files", annotations=WRITES)
     async def repair_cases(
         paths: PathsArg,
         project: ProjectArg = None,
@@ -153,7 +127,7 @@ def register(
             )
         )
 
-    @server.tool(title="Generate cases", annotations=_WRITES)
+    @server.tool(title="Generate cases", annotations=WRITES)
     async def generate_cases(
         targets: Annotated[
             list[str] | str,
@@ -290,7 +264,7 @@ def register(
             )
         )
 
-    @server.tool(title="Review cases", annotations=_READ_ONLY)
+    @server.tool(title="Review cases", annotations=READ_ONLY)
     async def review_cases(
         paths: PathsArg,
         project: ProjectArg = None,
@@ -306,7 +280,7 @@ def register(
             )
         )
 
-    @server.tool(title="Triage failed runs", annotations=_READ_ONLY)
+    @server.tool(title="Triage failed runs", annotations=READ_ONLY)
     async def triage_results(
         results_dir: Annotated[
             str,

@@ -5,7 +5,7 @@ could assert (`argument_from_result`, `free_text`), an early call no case can te
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from agentflows.drafting.offline._mantle_exact import exact
 from evalcore.agents.reference import Mutant
@@ -16,8 +16,12 @@ from evalcore.definitions.skill_model import normalised_parameters, skill_models
 
 from ._reasons_path import Reason
 
-if TYPE_CHECKING:
-    from ._reasons import CaseRun
+
+class CaseRun(Protocol):
+    """What these reasons read of a passing case's run (`_reasons.CaseRun`): its tracker
+    events. Typed by shape so this module need not import the one that imports it."""
+
+    events: list[dict[str, Any]]
 
 
 def argument_source(project: Project, mutant: Mutant, reached: Sequence[CaseRun]) -> Reason | None:

@@ -23,11 +23,10 @@ from evalcore.prompts import render_prompt
 from evalcore.redact import redact
 
 from ._material import source_material, to_json
-from ._views import CaseView
+from ._views import CaseView, LoadedFile
 
 if TYPE_CHECKING:
     from ._model import ReviewModel
-    from ._review import _Loaded
 
 #: Comments kept per case, so one verbose answer cannot bury the rules' comments.
 MAX_CRITIQUE_COMMENTS = 6
@@ -129,7 +128,7 @@ class FileCritique:
 
 
 async def critique_file(
-    critic: ReviewModel, item: _Loaded, rule_comments: list[Finding]
+    critic: ReviewModel, item: LoadedFile, rule_comments: list[Finding]
 ) -> FileCritique:
     """Critique every case of a loaded file; failures become notes."""
     out = FileCritique()

@@ -17,15 +17,16 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.dialects import Dialect, dialect_of
-from evalcore.documents import Document, load_document
+from evalcore.dialects import dialect_of
+from evalcore.documents import load_document
 from evalcore.findings import Finding, sort_findings
 from evalcore.llm import Usage
 from evalcore.validation import ProjectCache, validate_document
 from evalcore.validation._discover import iter_candidate_files
 
 from ..generate._suite import suite_files
-from ._views import CaseView, Peer, ReviewEnv, case_views
+from ._critique import critique_file
+from ._views import CaseView, LoadedFile, Peer, ReviewEnv, case_views
 from ._vocab import Vocabulary, vocabulary
 from .rules import RULES
 
@@ -134,15 +135,6 @@ class ReviewReport:
         return out
 
 
-@dataclass
-class _Loaded:
-    path: Path
-    doc: Document
-    dialect: Dialect | None
-    project: Project | None
-    views: list[CaseView]
-
-
 class Reviewer:
     """Runs the rules over a set of documents that know about each other (for duplicates).
 
@@ -161,7 +153,7 @@ class Reviewer:
         text: str | None = None,
         dialect: str | None = None,
         explicit: bool = True,
-    ) -> _Loaded | None:
+    ) -> LoadedFile | None:
         """Parse one file (or `text` standing for it); None for a searched non-case file."""
         doc = load_document(path, text=text)
         chosen = dialect_of(doc.data, path, dialect)
@@ -171,10 +163,10 @@ class Reviewer:
         if project is not None and chosen is not None and project.kind != chosen.project_kind:
             project = None
         views = case_views(doc.data, chosen.name, project, path) if chosen else []
-        return _Loaded(path, doc, chosen, project, views)
+        return LoadedFile(path, doc, chosen, project, views)
 
     def comments(
-        self, item: _Loaded, *, peers: Sequence[Peer] = (), order: int = 0
+        self, item: LoadedFile, *, peers: Sequence[Peer] = (), order: int = 0
     ) -> list[Finding]:
         """Rule comments for one loaded file, located by line, in file order."""
         env = ReviewEnv(project=item.project, vocab=self.vocabulary(item.project))
@@ -187,7 +179,7 @@ class Reviewer:
         return sort_findings(item.doc.locate(found))
 
     def file_review(
-        self, item: _Loaded, *, peers: Sequence[Peer] = (), order: int = 0
+        self, item: LoadedFile, *, peers: Sequence[Peer] = (), order: int = 0
     ) -> FileReview:
         if item.dialect is None:
             problems = item.doc.findings or [
@@ -224,7 +216,7 @@ class Reviewer:
             self._vocab[key] = vocabulary(project)
         return self._vocab[key]
 
-    def suite_peers(self, item: _Loaded) -> list[Peer]:
+    def suite_peers(self, item: LoadedFile) -> list[Peer]:
         """The committed cases of the project's suite (never counted as under review)."""
         if item.project is None or item.dialect is None:
             return []
@@ -251,9 +243,9 @@ def _display(path: Path, project: Project) -> str:
 
 def load_reviewed(
     reviewer: Reviewer, paths: Sequence[Path], *, dialect: str | None = None
-) -> list[_Loaded]:
+) -> list[LoadedFile]:
     """The case files named or found under `paths` (folders: only files that are cases)."""
-    loaded: list[_Loaded] = []
+    loaded: list[LoadedFile] = []
     for file, explicit in iter_candidate_files(paths):
         item = reviewer.load(file, dialect=dialect, explicit=explicit)
         if item is not None:
@@ -261,7 +253,7 @@ def load_reviewed(
     return loaded
 
 
-def review_peers(items: Sequence[_Loaded]) -> tuple[list[Peer], list[int]]:
+def review_peers(items: Sequence[LoadedFile]) -> tuple[list[Peer], list[int]]:
     """Peers for the reviewed cases themselves, and each file's first case position."""
     peers: list[Peer] = []
     starts: list[int] = []
@@ -289,8 +281,6 @@ async def review_paths(
         dialect: Force a dialect.
         critic: A `ReviewModel`; None reviews with the rules only.
     """
-    from ._critique import critique_file
-
     reviewer = Reviewer(project)
     items = load_reviewed(reviewer, paths, dialect=dialect)
     peers, starts = review_peers(items)

@@ -16,6 +16,8 @@ from typing import Any
 from evalcore import pointer as ptr
 from evalcore.dedupe import Fingerprint, fingerprint
 from evalcore.definitions import Project
+from evalcore.dialects import Dialect
+from evalcore.documents import Document
 from evalcore.lint import as_dict, as_list
 
 from ._source import case_source
@@ -215,4 +217,16 @@ def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
 
-__all__ = ["CaseView", "Part", "Peer", "ReviewEnv", "case_views", "words"]
+@dataclass
+class LoadedFile:
+    """One file as review reads it: the parsed document, its dialect and project (None when
+    unknown), and the views of the cases it holds."""
+
+    path: Path
+    doc: Document
+    dialect: Dialect | None
+    project: Project | None
+    views: list[CaseView]
+
+
+__all__ = ["CaseView", "LoadedFile", "Part", "Peer", "ReviewEnv", "case_views", "words"]

@@ -19,7 +19,8 @@ from ._execute import RunReport, plan_runs, run_cases, run_one, total_usage
 from ._options import RunOptions
 from ._outside import outside_runs
 from ._record import EngineUse, Latency, RunRecord, Status, TurnLatency
-from ._results import ResultsWriter, Summary, SummaryEntry, summarize
+from ._report import Summary, SummaryEntry, summarize
+from ._results import ResultsWriter
 from ._target_hook import register_target, resolve_target, target_override, unregister_target
 from ._trace import RunTrace, TurnTrace
 from .checks import CheckResult, evaluate_checks, register_checks

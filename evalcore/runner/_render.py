@@ -17,7 +17,7 @@ from ..judge import ledger_lines
 from ._record import EngineUse, RunRecord
 
 if TYPE_CHECKING:
-    from ._results import Summary
+    from ._report import Summary
 
 _MARK = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "unjudged": "UNJUDGED"}
 

@@ -20,9 +20,11 @@ from evalcore.justify import redump
 from evalcore.validation import validate_document
 from evalcore.writer import atomic_write_text
 
+from .._critique import critique_file
 from .._records import mark_manifest, write_record
-from .._review import Reviewer, _Loaded, load_reviewed, review_peers
+from .._review import Reviewer, load_reviewed, review_peers
 from .._revise import NO_MODEL_MESSAGE, ReviseError, revise_case
+from .._views import LoadedFile
 from .context import ReviewContext
 from .state import ACTIONS, CaseItem, ReviewState
 
@@ -43,8 +45,6 @@ async def load(state: ReviewState, runtime: Ctx) -> dict[str, Any]:
     for item, start in zip(loaded, starts, strict=True):
         assessed = _assess(reviewer, item, peers, start)
         if ctx.model is not None and item.dialect is not None and item.doc.parsed:
-            from .._critique import critique_file
-
             comments = [Finding.model_validate(c) for c in assessed["comments"]]
             done = await critique_file(ctx.model, item, comments)
             assessed["comments"] += [f.to_json() for f in done.findings]
@@ -63,7 +63,7 @@ async def load(state: ReviewState, runtime: Ctx) -> dict[str, Any]:
     return {"items": items, "index": 0, "decision": None, "record": str(record)}
 
 
-def _assess(reviewer: Reviewer, item: _Loaded, peers: list[Any], order: int) -> dict[str, Any]:
+def _assess(reviewer: Reviewer, item: LoadedFile, peers: list[Any], order: int) -> dict[str, Any]:
     """Dialect, parsed data, validation findings and review comments of one candidate."""
     if item.dialect is None:
         findings = item.doc.findings or [

@@ -9,16 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from ...definitions import Skill, Step
+from ...definitions import MantleDefinitions, Skill, Step
 from ...definitions.conditions import evaluate
 from ._mantle_text import yes_or_no
 from ._mantle_words import FieldWords
-
-if TYPE_CHECKING:
-    from ._mantle_engine import MantleEngine
-
 
 # --- conditions -------------------------------------------------------------------------
 
@@ -130,10 +126,39 @@ class Frame:
     scratch: dict[str, Any] = field(default_factory=dict)
 
 
+class Engine(Protocol):
+    """What a `SkillContext` asks of the engine that runs it (`MantleEngine`, or the
+    `MantleSession` it extends): typed by shape, so this module, which both import, need
+    not import them back."""
+
+    defs: MantleDefinitions
+    memory: dict[str, Any]
+    ended: bool
+
+    def remember(self, key: str, value: Any) -> None: ...
+
+    def utter(self, name: str | None, skill_id: str | None = None) -> None: ...
+
+    def say(self, text: str) -> None: ...
+
+    def field_words(self, qualified: str) -> FieldWords: ...
+
+    def run_tool(self, frame: Frame, name: str, arguments: dict[str, Any]) -> ToolResult | None: ...
+
+    def gated(
+        self,
+        ctx: SkillContext,
+        name: str,
+        arguments: dict[str, Any] | Callable[[], dict[str, Any]],
+    ) -> Procedure: ...
+
+    def run_block(self, ctx: SkillContext, block_id: str) -> Procedure: ...
+
+
 class SkillContext:
     """What a skill's procedure may do (the brain's API)."""
 
-    def __init__(self, engine: MantleEngine, frame: Frame) -> None:
+    def __init__(self, engine: Engine, frame: Frame) -> None:
         self.engine = engine
         self.frame = frame
         self.skill = frame.skill
@@ -230,6 +255,7 @@ __all__ = [
     "NO_ANSWER",
     "Ask",
     "Brain",
+    "Engine",
     "Frame",
     "MantleFlags",
     "Procedure",

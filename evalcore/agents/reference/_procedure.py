@@ -31,11 +31,13 @@ not one that only steps the run skipped name).
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
 from ...definitions.skill_model import (
+    FieldSpec,
+    SkillModel,
     ToolUse,
     asks_for,
     code_facts,
@@ -50,8 +52,40 @@ from ._asking import question_for
 from ._prose import ProseItem, prose_items
 from ._variants import ask_runs, optional_target
 
-if TYPE_CHECKING:
-    from ._brain import ModelBrain
+
+class RunnerBrain(Protocol):
+    """What a `Runner` asks of the brain that runs it (`_brain.ModelBrain`): the skill's
+    model, the questions, and the values it picks. Typed by shape, so this module need not
+    import the one that imports it."""
+
+    def model(self, skill_id: str) -> SkillModel | None: ...
+
+    def uncertain(self, engine: Any, model: SkillModel | None, line: int) -> None: ...
+
+    def arguments(self, ctx: SkillContext, name: str) -> dict[str, Any]: ...
+
+    def chosen(self, ctx: SkillContext, key: str) -> Any: ...
+
+    def backend_of(self, ctx: SkillContext) -> Any: ...
+
+    def ask_for(
+        self,
+        ctx: SkillContext,
+        asked: str,
+        text: str,
+        keys: list[str],
+        step: str | None,
+        block: str | None,
+    ) -> Procedure: ...
+
+    def ask_group(
+        self, ctx: SkillContext, specs: list[FieldSpec], step: str | None, block: str | None
+    ) -> Procedure: ...
+
+    def ask_details(
+        self, ctx: SkillContext, name: str, details: list[str], *, again: bool = False
+    ) -> Procedure: ...
+
 
 _STOP = "_stopped"
 _CHECK_TRIES = 3
@@ -78,7 +112,7 @@ def _only_permitted(use: ToolUse) -> bool:
 class Runner:
     """Runs one skill's plan for one frame (state lives in the frame's scratch)."""
 
-    def __init__(self, brain: ModelBrain, ctx: SkillContext) -> None:
+    def __init__(self, brain: RunnerBrain, ctx: SkillContext) -> None:
         self.brain = brain
         self.ctx = ctx
         self.skill = ctx.skill
