@@ -615,12 +615,15 @@ class Goals(GoalPieces):
     def _adversarial(self) -> None:
         walk = self.walk
         self.lean_facts(walk)
-        rules = [
-            r
-            for r in self.unasserted(prose_rules(self.defs, self.skill, walk.memory), walk.skill)
-            if r.prohibition and not r.situational
-        ]
-        if rules:  # the skill's own "never" rule the customer pushes against, one check
+        held = self.unasserted(prose_rules(self.defs, self.skill, walk.memory), walk.skill)
+        rules = [r for r in held if r.prohibition and not r.situational]
+        pushed = " ".join(str(self.facts.get("rule") or "").lower().split())
+        # the rule the customer pushes against, with the outcome it holds for where its
+        # paragraph gives one ("If the badge is not found ..., the agent does not say ...")
+        scoped = [r for r in held if r.prohibition and r.situational and pushed in r.text.lower()]
+        if pushed and scoped and not any(pushed in r.text.lower() for r in rules):
+            self.criterion(scoped[0].text)
+        elif rules:  # the skill's own "never" rule the customer pushes against, one check
             self.criterion(pick(rules, "adversarial", limit=1)[0])
         elif self.facts.get("rule"):
             self.criterion(first_rule("Never " + str(self.facts["rule"])))
