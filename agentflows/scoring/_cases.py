@@ -50,6 +50,13 @@ class ScoredCase:
         return list(items) if isinstance(items, list) else []
 
     @property
+    def criteria(self) -> list[str]:
+        """`goals.criteria`: what a judge reads, the strings only."""
+        goals = self.scenario.get("goals")
+        items = goals.get("criteria") if isinstance(goals, dict) else None
+        return [c for c in items if isinstance(c, str)] if isinstance(items, list) else []
+
+    @property
     def seeded(self) -> dict[str, Any]:
         """`setup.initial_slots`: what the session knows before the user speaks."""
         setup = self.scenario.get("setup")

@@ -61,7 +61,7 @@ def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
     checks = list(case.checks())
     ran = _successes(checks, signals)
     seeded = case.seeded
-    found = bool(ran) or _answers(checks, signals, seeded)
+    found = bool(ran) or _answers(checks, signals, seeded, case.criteria)
     any_tool = all(ruled_out(signals.requires.get(t), seeded) for t in signals.success)
     for key, body in checks:
         if _contradicts(key, body, signals, ran):
@@ -78,9 +78,16 @@ def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
     return found
 
 
-def _answers(checks: list[tuple[str, Any]], signals: SkillSignals, seeded: dict[str, Any]) -> bool:
+def _answers(
+    checks: list[tuple[str, Any]],
+    signals: SkillSignals,
+    seeded: dict[str, Any],
+    criteria: list[str],
+) -> bool:
     """Whether the values the case asserts route it to a mode whose task is the answer
-    (`SkillSignals.answers`): no tool, no `complete_when`, so nothing else to assert."""
+    (`SkillSignals.answers`): no tool, no `complete_when`, so nothing else to assert. Where
+    no line tells the agent to set the field the mode's condition reads, no case asserts
+    that value: a criterion quoting the mode's own paragraph says which mode it plays."""
     if not signals.answers:
         return False
     known = dict(seeded)
@@ -93,7 +100,11 @@ def _answers(checks: list[tuple[str, Any]], signals: SkillSignals, seeded: dict[
             and isinstance(body, dict)
             and body.get("skill_id") == signals.skill_id
         )
-    return activated and any(_holds(condition, known) for condition in signals.answers)
+    if not activated:
+        return False
+    if any(_holds(condition, known) for condition in signals.answers):
+        return True
+    return signals.quoted_by(criteria)
 
 
 def _holds(condition: str, known: dict[str, Any]) -> bool:

@@ -32,6 +32,8 @@ from ..planning._mantle_tools import UNKNOWN, tool_keys
 
 _FENCE = re.compile(r"^:::ordered_block\b.*?^:::\s*$", re.DOTALL | re.MULTILINE)
 _UTTER = re.compile(r"\b(utter_[A-Za-z0-9_]+)\b")
+#: A quoted passage long enough to be a sentence of the definitions.
+_QUOTED = re.compile(r'"([^"]{20,})"')
 _NEGATIVE = re.compile(r"\bnot\b|!=|==\s*(?:false|False)\b")
 
 
@@ -81,6 +83,19 @@ class SkillSignals:
     of a skill without `complete_when`, and `""` (always) for a skill that `answers_only`:
     the definitions give such a path no event to assert as its success, so routing to it
     (its activation) is all a happy path can show."""
+    answer_texts: dict[str, str] = field(default_factory=dict)
+    """Condition of each answer mode in `answers` -> its paragraph, whitespace folded: a
+    criterion that quotes it shows which mode a case plays where the routing field is one
+    no line tells the agent to set (nothing else can)."""
+
+    def quoted_by(self, criteria: Iterable[str]) -> bool:
+        """Whether a criterion quotes a passage of an answer mode's paragraph
+        (`answer_texts`, whitespace folded): the case plays that mode."""
+        for criterion in criteria:
+            for found in _QUOTED.finditer(" ".join(criterion.split())):
+                if any(found.group(1) in text for text in self.answer_texts.values()):
+                    return True
+        return False
 
     @property
     def success_responses(self) -> frozenset[str]:
@@ -133,12 +148,16 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
         if c.requires_confirmation is not None and c.requires_confirmation.enabled
     ]
     requires = {n: c.requires for n, c in skill.tool_constraints.items() if c.requires}
-    answers = tuple(
-        c.condition
+    modes = [
+        c
         for c in skill.prose_conditions
         if not condition and not _last_in(c.paragraph, names, known)
-    ) + (("",) if answers_only(skill, names) else ())
-    return SkillSignals(skill_id, frozenset(names), success, fields, gates, requires, answers)
+    ]
+    answers = tuple(c.condition for c in modes) + (("",) if answers_only(skill, names) else ())
+    texts_of = {c.condition: " ".join(c.paragraph.split()) for c in modes}
+    return SkillSignals(
+        skill_id, frozenset(names), success, fields, gates, requires, answers, texts_of
+    )
 
 
 def _topical(calls: Iterable[Any]) -> bool:

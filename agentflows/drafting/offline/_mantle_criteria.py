@@ -426,7 +426,9 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
         moment: str | None = None  # "complete this skill right after X": what follows is then
         ends = False  # the paragraph has told the agent to complete the skill
         pointed, pointer = _pointed(text, after)
-        for sentence in _SENTENCE.split(pointed):
+        guard = ""  # the paragraph's opening condition (see `_guarded`)
+        for index, sentence in enumerate(_SENTENCE.split(pointed)):
+            sentence, guard = _guarded(sentence, guard, index)
             completing = completes_at(sentence)
             moment = completing or moment
             ends = ends or completing is not None
@@ -455,6 +457,39 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 )
         out.append((condition, text, tuple(rules)))
     return tuple(out)
+
+
+#: Words that make a sentence a rule of its own wherever it stands ("Never read back ...").
+_ABSOLUTE = frozenset({"never", "always"})
+
+
+#: Words of a guard on a memory field's value ("When details_verified is true").
+_VALUES = frozenset({"true", "false"})
+
+
+def _on_a_field(guard: str) -> bool:
+    """Whether a guard names a memory field (`details_verified`, `@memory.x`) or a value."""
+    words = guard.lower().replace(",", " ").split()
+    return "_" in guard or "@" in guard or bool(_VALUES & set(words))
+
+
+def _guarded(sentence: str, guard: str, index: int) -> tuple[str, str]:
+    """A sentence with the condition its paragraph opens with, and that condition. A
+    paragraph that opens "If the badge is not found or the account is inactive, say ..."
+    is that outcome's: the sentences after it without a condition of their own ("Do not say
+    whether the number exists.") hold there too, not on a sign-in that succeeds; one that
+    says it holds always ("Never ...") stays whole, and so does every sentence after a
+    guard on a field (`_on_a_field`)."""
+    if index == 0:
+        found = _CONDITION.match(sentence)
+        opening = found.group(0) if found and not _ANAPHORIC.match(found.group(0)) else ""
+        # a guard on a field ("When details_verified is true, call submit_refill") is a
+        # stage of the flow, which the paths through it reach, not an outcome of its own
+        return sentence, "" if _on_a_field(opening) else opening
+    first = sentence.split()[:1]
+    if not guard or _CONDITION.match(sentence) or (first and first[0].lower() in _ABSOLUTE):
+        return sentence, guard
+    return f"{guard}{sentence[:1].lower()}{sentence[1:]}", guard
 
 
 #: A response's `{session.skill.channel_id}`: the slot it shows the user.

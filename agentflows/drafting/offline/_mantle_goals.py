@@ -615,15 +615,21 @@ class Goals(GoalPieces):
     def _adversarial(self) -> None:
         walk = self.walk
         self.lean_facts(walk)
-        rules = [
-            r
-            for r in self.unasserted(prose_rules(self.defs, self.skill, walk.memory), walk.skill)
-            if r.prohibition and not r.situational
-        ]
+        held = self.unasserted(prose_rules(self.defs, self.skill, walk.memory), walk.skill)
+        rules = [r for r in held if r.prohibition and not r.situational]
         pushed = " ".join(str(self.facts.get("rule") or "").lower().split())
-        stated = [r for r in rules if pushed and pushed in " ".join(r.text.lower().split())]
+
+        def says(rule_text: str) -> bool:
+            return bool(pushed) and pushed in " ".join(rule_text.lower().split())
+
+        stated = [r for r in rules if says(r.text)]
+        # the rule the customer pushes against, with the outcome it holds for where its
+        # paragraph gives one ("If the badge is not found ..., the agent does not say ...")
+        scoped = [r for r in held if r.prohibition and r.situational and says(r.text)]
         if stated:  # the skill's own "never" rule the customer pushes against, one check
             self.criterion(stated[0].text)
+        elif scoped:
+            self.criterion(scoped[0].text)
         elif pushed:  # the rule the user pushes, not another one the skill also states
             self.criterion(first_rule("Never " + str(self.facts["rule"])))
         elif rules:

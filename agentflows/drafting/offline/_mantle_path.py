@@ -310,10 +310,17 @@ class PathGoals(AvoidedGoals):
         # picks): the branch the case is about, so a wrong value fails it
         routed = {**(self.facts.get("values") or {}), **(self.facts.get("request_values") or {})}
         looked_up = self.locally_written(walk)
+        model = skill_model(self.project, walk.skill)
         for key in routed:
             field = names.get(key)
             categorical = field is not None and field.type == "categorical"
-            if (categorical or key in looked_up) and key.startswith(walk.skill + "."):
+            # not a field only conditions read ("if: session.door_access.request == …"): no
+            # line tells the agent to set it, so a correct agent may route without writing it
+            spec = model.field(key)
+            unset = (
+                spec is not None and spec.asked_by in ("prose", "request") and not spec.sentences
+            )
+            if (categorical or key in looked_up) and key.startswith(walk.skill + ".") and not unset:
                 keys.append(key)
         skill = self.defs.skills[walk.skill]
         for block in skill.blocks.values():

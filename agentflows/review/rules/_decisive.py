@@ -15,7 +15,7 @@ from typing import Any
 from evalcore.definitions.skill_model import tool_keys
 from evalcore.lint import as_dict, as_list
 
-from ...scoring._skills import answers_only
+from ...scoring._skills import answers_only, skill_signals
 from .._source import mantle_assertions
 from .._views import CaseView, ReviewEnv
 from ._registry import Hit, at, review_rule
@@ -144,8 +144,9 @@ def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
 
 def _answer_case(env: ReviewEnv, goals: dict[str, Any]) -> bool:
     """A happy path whose skills only answer (`answers_only`: no tool, block or
-    `complete_when`): Mantle records no event for the answer, so its activation and a
-    criterion on the answer are all a case can hold."""
+    `complete_when`), or that plays a mode whose task is the answer (its criterion quotes
+    that mode's paragraph, `SkillSignals.quoted_by`): Mantle records no event for the answer,
+    so its activation and a criterion on the answer are all a case can hold."""
     defs = env.project.mantle if env.project is not None else None
     items = mantle_assertions(goals.get("assertions"))
     started = {
@@ -153,12 +154,17 @@ def _answer_case(env: ReviewEnv, goals: dict[str, Any]) -> bool:
         for item in items
         if "skill_activated" in item
     }
-    if defs is None or not started or not as_list(goals.get("criteria")):
+    criteria = [c for c in as_list(goals.get("criteria")) if isinstance(c, str)]
+    project = env.project
+    if project is None or defs is None or not started or not criteria:
         return False
-    return all(
-        isinstance(s, str) and s in defs.skills and answers_only(defs.skills[s], defs.tools_for(s))
-        for s in started
-    )
+
+    def answers(skill: str) -> bool:
+        if answers_only(defs.skills[skill], defs.tools_for(skill)):
+            return True
+        return skill_signals(project, skill).quoted_by(criteria)
+
+    return all(isinstance(s, str) and s in defs.skills and answers(s) for s in started)
 
 
 def _skills_under_test(case: CaseView, env: ReviewEnv, items: list[dict[str, Any]]) -> set[str]:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
 from ..._stem import stem
+from ...agents.demo import example_mode
 from ...definitions.skill_model import completion_instruction, tool_keys
 from ...justify import RANK, Judged, Justification, strongest, weakest
 from ...simulator import parse_fact_context
@@ -114,6 +115,8 @@ class _Case:
     """Entry -> tools a sequencing of the case runs only after the entry is set."""
     activated: list[str] = field(default_factory=list)
     """Skills the case asserts were activated, in order (the first is the one asked for)."""
+    requests: tuple[str, ...] = ()
+    """The lines its user asks with (`Open with:`, the request after a sign-in)."""
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> _Case:
@@ -146,8 +149,17 @@ class _Case:
             for check in _list(_dict(scenario.get("goals")).get("assertions"))
             if isinstance(check, dict) and "skill_activated" in check
         ]
+        told = parse_fact_context(str(scenario.get("simulation_context") or ""))
+        requests = tuple(r for r in (told.opening, told.after_first) if r)
         return cls(
-            words.lower(), fields, dict(slots), values, asserted, later=later, activated=activated
+            words.lower(),
+            fields,
+            dict(slots),
+            values,
+            asserted,
+            later=later,
+            activated=activated,
+            requests=requests,
         )
 
 
@@ -528,7 +540,12 @@ class MantleJustifier:
             if name in case.slots:
                 start[name] = case.slots[name]
                 continue
-            said = [v for v in compared_values(condition, name) if _said(str(v), case.text)]
+            compared = compared_values(condition, name)
+            said = [v for v in compared if _said(str(v), case.text)]
+            # "I lost my key fob": a description example of a mode asks for that value
+            said += [
+                m for r in case.requests if (m := example_mode(self.defs, name, r)) in compared
+            ]
             if name in case.asserted:  # the value it ends with is the case's word on it
                 said = []
             declared = self.defs.memory_field(name)
