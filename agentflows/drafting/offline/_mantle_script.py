@@ -27,6 +27,7 @@ from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
+    prose_verb,
     related_keys,
     relation_waivers,
     reported_fields,
@@ -84,7 +85,7 @@ from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._direction_values import content_stems
 from ._mantle_branch_phrases import branch_intent, handed_values
-from ._mantle_caller_fit import caller_fit
+from ._mantle_caller_fit import branch_prose, caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_circumstances import circumstance_facts
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
@@ -123,7 +124,7 @@ from ._mantle_facts import (
     tells_what_happened,
     value_label,
 )
-from ._mantle_held import held_lines
+from ._mantle_held import held_lines, held_thing
 from ._mantle_identity import identity_facts
 from ._mantle_intent import (
     detour_opening,
@@ -575,6 +576,8 @@ class _Writer:
                 continue
             if any(set_from_answer(field_def, part) for part in parts):
                 continue
+            if not self.on_path(skill, field_def):
+                continue  # another branch's input (a target version in a status case)
             if field_def.llm_settable and field_def.type == "categorical":
                 self.choice_fact(field_def)
                 continue
@@ -584,6 +587,30 @@ class _Writer:
             said = spoken(self.defs, key, value)
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
+
+    def on_path(self, skill: Skill, field_def: Any) -> bool:
+        """Whether the case's path uses the field: a sentence of the skill's prose that
+        holds on its branch (no `if:`, or one the walk's memory meets) asks for or sets it
+        or names it as what the user has ("If they have an order number ... use
+        @tool.get_order_status"), or a tool the walk runs or such a sentence names takes
+        it; a call the walk runs whose inputs the project does not declare may take any. A
+        field only another branch asks ("Ask for ... the version tag" under
+        `mode == "deploy"`) is no fact of a status case."""
+        memory = dict(self.script.walk.memory)
+        prose = branch_prose(skill, memory)
+        if any(prose_verb(field_def, text) for text in prose):
+            return True
+        words = field_def.name.replace("_", " ").lower()
+        if any(held_thing(text) == words for text in prose):
+            return True  # "If they have an order number … use @tool.get_order_status"
+        ran = {e.tool for e in self.script.walk.events if e.kind == "tool" and e.tool}
+        tools = self.project.mantle.tools_for(skill.id) if self.project.mantle else {}
+        if any(t in tools and not tools[t].parameters for t in ran):
+            return True  # a call whose inputs the project does not declare (an MCP import)
+        named = {t for t in tools for text in prose if re.search(rf"\b{re.escape(t)}\b", text)}
+        return any(
+            tools[t].parameter(field_def.name) is not None for t in ran | named if t in tools
+        )
 
     def instruction_facts(self) -> None:
         """Facts for the other fields a step's instructions have the agent set from the

@@ -1,0 +1,42 @@
+"""A case's user knows only what the case's path uses.
+
+Found on a platform assistant: the status, history and rollback cases of a deployments
+skill gave the user a "target version" (a field only the deploy branch asks for, under its
+own `if:`), which a blind reviewer read as the user contradicting the request. A field the
+walk places no question for is a fact only where a sentence that holds on the case's branch
+asks for it, names it as what the user has, or a tool the path runs takes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentflows.drafting.offline._mantle_script import build_script
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+def _facts(project_name: str, skill: str) -> dict[str, dict[str, str]]:
+    project = load_project(CORPUS / project_name)
+    plan = plan_source(project, "mantle", skill, None)
+    out: dict[str, dict[str, str]] = {}
+    for slot, behavior in enumerate(plan.behaviors):
+        script = build_script(project, behavior, slot=slot)
+        out[behavior.id] = {f.field or f.label: f.value for f in script.sheet.facts}
+    return out
+
+
+def test_a_field_only_another_branch_asks_is_no_fact_of_the_case() -> None:
+    facts = _facts("forge_platform", "deployments")
+    for case in ("deployments:status", "deployments:history", "deployments:rollback"):
+        assert "deployments.target_version" not in facts[case], (case, facts[case])
+    # the deploy branch asks for the version tag: its case still knows one
+    assert facts["deployments:deploy"].get("deployments.target_version"), facts
+
+
+def test_a_field_the_branch_names_as_what_the_user_has_stays_a_fact() -> None:
+    # "If they have an order number (R- and eight digits) use @tool.get_order_status"
+    facts = _facts("meadow_pharmacy", "order_status")
+    assert any("order_status.order_number" in f for f in facts.values()), facts
