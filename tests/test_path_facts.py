@@ -9,11 +9,15 @@ asks for it, names it as what the user has, or a tool the path runs takes it.
 
 from __future__ import annotations
 
+import datetime as dt
+import random
 from pathlib import Path
 
+from agentflows.drafting.offline._mantle_facts import spec_of
 from agentflows.drafting.offline._mantle_script import build_script
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
+from evalcore.testdata import draw_date
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -40,3 +44,19 @@ def test_a_field_the_branch_names_as_what_the_user_has_stays_a_fact() -> None:
     # "If they have an order number (R- and eight digits) use @tool.get_order_status"
     facts = _facts("meadow_pharmacy", "order_status")
     assert any("order_status.order_number" in f for f in facts.values()), facts
+
+
+def test_a_day_a_tool_books_something_for_lies_ahead_of_the_run(monkeypatch) -> None:
+    # "session_date: Day of the session, MM/DD/YYYY." says nothing of the future, but
+    # reserve_instrument(session_date) books it: a day gone by is no day to book
+    defs = load_project(CORPUS / "tidewater_core").mantle
+    assert defs is not None
+    field = defs.memory_field("instrument_time.session_date")
+    assert field is not None
+    spec = spec_of(field, defs)
+    assert spec.ahead
+    today = dt.date(2026, 12, 6)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796515200")  # 2026-12-06, the run's day
+    for seed in range(20):
+        said = draw_date(spec, random.Random(seed))
+        assert dt.datetime.strptime(said, "%m/%d/%Y").date() > today, said
