@@ -14,10 +14,11 @@ import random
 from pathlib import Path
 
 from agentflows.drafting.offline._mantle_facts import spec_of
+from agentflows.drafting.offline._mantle_own_example import example_record
 from agentflows.drafting.offline._mantle_script import build_script
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
-from evalcore.testdata import draw_date
+from evalcore.testdata import Collection, DataRecords, draw_date
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -60,3 +61,40 @@ def test_a_day_a_tool_books_something_for_lies_ahead_of_the_run(monkeypatch) -> 
     for seed in range(20):
         said = draw_date(spec, random.Random(seed))
         assert dt.datetime.strptime(said, "%m/%d/%Y").date() > today, said
+
+
+SERVICES = Collection(
+    "services",
+    (
+        {"service": "ledger-worker", "team": "payments-core"},
+        {"service": "search-indexer", "team": "discovery"},
+    ),
+)
+ENGINEERS = Collection(
+    "engineers",
+    (
+        {"handle": "rvargas", "name": "Rosa Vargas", "team": "discovery"},
+        {"handle": "abose", "name": "Arjun Bose", "team": "payments-core"},
+    ),
+)
+
+
+def test_the_record_an_opening_example_names_is_the_cases() -> None:
+    records = DataRecords([SERVICES, ENGINEERS])
+    held = {"engineers": ENGINEERS.records[0]}
+    # "page the ledger on-call": the ledger service, whose team the facts then name
+    named = example_record(records, held, {}, "Page the ledger on-call.")
+    assert named == ("services", SERVICES.records[0])
+    # a person the example names is someone else, never the case's record
+    assert example_record(records, {}, {}, "Swap my on-call with Arjun next week.") is None
+    assert example_record(records, held, {}, "Who is on call?") is None
+
+
+def test_the_page_case_names_the_team_of_the_service_its_opening_names() -> None:
+    project = load_project(CORPUS / "forge_platform")
+    plan = plan_source(project, "mantle", "oncall", None)
+    behavior = next(b for b in plan.behaviors if b.id == "oncall:page")
+    for slot in range(4):  # whoever calls (Rosa of discovery too), the ledger's team
+        script = build_script(project, behavior, slot=slot)
+        said = {f.field: f.value for f in script.sheet.facts if f.field}
+        assert said.get("oncall.team_slug") == "payments-core", (slot, said)

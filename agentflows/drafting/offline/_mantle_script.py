@@ -143,7 +143,7 @@ from ._mantle_intent import (
 )
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
-from ._mantle_own_example import own_example
+from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
 from ._mantle_questions import asked_question
@@ -251,6 +251,12 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     )
     if account and customer.record is not None:  # the caller's own record, for every fact
         sheet.hold(customer.within or customer.record, customer.full_name or None)
+    # the example the case opens with for its choice names one record (a service): the
+    # case holds it, so its facts name the same one (the team that owns it)
+    for phrase, _ in own_phrases(defs, planned):
+        named = example_record(records, sheet.sheet.records, sheet.linked(), phrase)
+        if named is not None:
+            sheet.sheet.records[named[0]] = named[1]
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
     # the failing or negative test account goes in a seeded id where no phone is seeded
