@@ -27,11 +27,13 @@ from evalcore.testdata import (
     DataRecords,
     branch_facts,
     branch_fit,
+    by_status,
     callers_in,
     expires_short,
     lacks,
     moot,
     ruled_out,
+    status_fit,
     total,
 )
 
@@ -182,6 +184,65 @@ def test_a_baggage_case_never_seeds_a_booking_without_bags() -> None:
             continue
         booking = build_script(project, behavior, slot=slot).customer.within
         assert booking is not None and booking["bags"], behavior.id
+
+
+PARCELS = Collection(
+    "parcels",
+    (
+        {"parcel": "PX-1001", "ref": "KT4QZ", "status": "delivered"},
+        {"parcel": "PX-1002", "ref": "WB7RN", "status": "in_transit"},
+        {"parcel": "PX-1003", "ref": "WB7RN", "status": "lost"},
+    ),
+)
+WITH_PARCELS = DataRecords([SAILINGS, CROSSINGS, PARCELS])
+
+
+def test_a_thing_whose_state_the_branch_presupposes_fits_it() -> None:
+    delivered, in_transit, lost = PARCELS.records
+    # a damage report is about a thing that reached its owner; tracking one that did not
+    assert status_fit(delivered, {"report_damaged"}) == 1
+    assert status_fit(in_transit, {"report_damaged"}) == -1
+    assert status_fit(delivered, {"track"}) == -1
+    assert status_fit(in_transit, {"track"}) == 1
+    # a status the branch's value names beats one it only presupposes
+    assert status_fit(lost, {"report_lost"}) == 2
+    assert status_fit(in_transit, {"voluntary"}) == 0
+    # of one booking's things, the one the branch is about comes first
+    assert by_status(WITH_PARCELS, ["PX-1001", "PX-1002"], {"track"}) == ["PX-1002", "PX-1001"]
+    assert by_status(WITH_PARCELS, ["PX-1002", "PX-1003"], {"report_lost"})[0] == "PX-1003"
+    # Ines's only parcel was delivered: she fits a damage report, Oskar (none delivered) not
+    others = {"track", "report_lost"}
+    assert branch_fit(WITH_PARCELS, _caller("Ines"), {"report_damaged"}, others) == 1
+    assert branch_fit(WITH_PARCELS, _caller("Oskar"), {"report_damaged"}, others) == -1
+    assert branch_fit(WITH_PARCELS, _caller("Oskar"), {"report_lost"}, {"track"}) == 2
+
+
+def test_a_baggage_case_names_a_bag_whose_scan_status_fits_its_mode() -> None:
+    root = CORPUS / "skyway_air"
+    project = load_project(root)
+    tags = {
+        t["tag"]: t["status"] for t in json.loads((root / "data" / "bag_tags.json").read_text())
+    }
+    plan = plan_source(project, "mantle", "baggage", None)
+    seen = set()
+    for slot, behavior in enumerate(plan.behaviors):
+        mode = (behavior.facts.get("values") or {}).get("baggage.mode")
+        if behavior.facts.get("account") or mode not in (
+            "track",
+            "report_missing",
+            "report_damaged",
+        ):
+            continue
+        said = {f.label: f.value for f in build_script(project, behavior, slot=slot).sheet.facts}
+        status = tags[said["bag tag"]]
+        if mode == "report_damaged":  # only a bag that came off the belt arrived damaged
+            assert status == "delivered", (behavior.id, said["bag tag"])
+        elif mode == "report_missing":
+            assert status == "missing", (behavior.id, said["bag tag"])
+        else:  # nobody tracks a bag they already have
+            assert status != "delivered", (behavior.id, said["bag tag"])
+        seen.add(mode)
+    assert seen == {"track", "report_missing", "report_damaged"}
 
 
 def test_the_autopay_case_is_for_a_resident_whose_autopay_is_off() -> None:

@@ -230,9 +230,14 @@ def test_of_two_items_on_one_booking_the_one_whose_status_the_branch_names_is_dr
     for slot in range(4):
         drawn = records.pick(bags, random.Random(slot), frozenset({"report_missing"}), slot=slot)
         assert drawn["tag"] == "SK480016"
-    # a branch no status names keeps the draw as it was: both bags, in turn
+    # tracking is for a bag not yet delivered: never the one that came off the belt
     drawn = {
         records.pick(bags, random.Random(0), frozenset({"track"}), slot=s)["tag"] for s in range(4)
+    }
+    assert drawn == {"SK480016"}
+    # a branch whose value says nothing of a state keeps the draw as it was: both, in turn
+    drawn = {
+        records.pick(bags, random.Random(0), frozenset({"other"}), slot=s)["tag"] for s in range(4)
     }
     assert drawn == {"SK480015", "SK480016"}
 

@@ -233,15 +233,22 @@ def test_a_literal_an_execute_tool_step_passes_stays_pinned() -> None:
     assert all((c.get("arguments") or {}).get("hours") == 6 for c in found), found
 
 
-def test_a_team_the_call_needs_is_the_callers_own() -> None:
-    """`team_slug` a page `requires`, set without a question the walk reads: the user names
-    their own team (`team` of their engineer record), not the description's example."""
-    engineers = json.loads((CORPUS / "forge_platform" / "data" / "engineers.json").read_text())
+def test_a_team_the_call_needs_is_the_one_the_case_is_about() -> None:
+    """`team_slug` a page `requires`, set without a question the walk reads: the team that
+    owns the service the opening names ("page the ledger on-call": ledger-worker's team),
+    else the user's own team (`team` of their engineer record); never a team that
+    contradicts the opening."""
+    root = CORPUS / "forge_platform"
+    engineers = json.loads((root / "data" / "engineers.json").read_text())
+    services = json.loads((root / "data" / "services.json").read_text())
     team = {e["handle"]: e["team"] for e in engineers}
     told = 0
     for name, case in _corpus_cases("forge_platform", "oncall").items():
         slug = _facts(case).get("team slug")
         if name == "page":  # the page `requires` it: `needed_values` tells it
-            assert slug == team[_seeds(case)["project.engineer_handle"]], case
+            opening = case["scenario"]["simulation_context"].lower()
+            named = [s for s in services if s["service"].split("-")[0] in opening]
+            owner = named[0]["team"] if len(named) == 1 else None
+            assert slug == (owner or team[_seeds(case)["project.engineer_handle"]]), case
             told += 1
     assert told

@@ -42,6 +42,7 @@ from ._records import (
     named_by,
     record_name,
     sheet_lines,
+    status_fit,
 )
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
@@ -120,6 +121,7 @@ __all__ = [
     "spoken_date",
     "spoken_value",
     "stated_code",
+    "status_fit",
     "told_value",
     "total",
     "typed_value",

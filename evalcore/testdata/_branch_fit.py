@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._callers import Caller
-from ._records import Collection, DataRecords
+from ._records import Collection, DataRecords, status_fit
 from ._values import _NUMBERS, reference_day
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -148,11 +148,22 @@ def branch_fit(
     values (`cancelled`) a status of their records holds; where none does, less one for
     each value of the same choices that another branch takes (`delayed`): that caller's
     flight status leads the agent elsewhere (one with a cancelled and a delayed flight still
-    has what the branch needs)."""
-    held = {h.value.strip().lower() for h in held_values(records, caller) if _status(h.key)}
+    has what the branch needs); where none holds a choice's value, two if a status of
+    theirs is a word of the branch's value, one if it is the state the value presupposes,
+    less one if one is in the other and none fits (`status_fit`: a damage report wants a
+    bag that arrived)."""
+    statuses = [h for h in held_values(records, caller) if _status(h.key)]
+    held = {h.value.strip().lower() for h in statuses}
     want = {str(w).strip().lower() for w in wanted}
     other = {str(o).strip().lower() for o in others} - want
-    return len(held & want) or -len(held & other)
+    named = len(held & want) or -len(held & other)
+    if named:
+        return named
+    # no status is a choice's value: whether a status of theirs is a word of the branch's
+    # value (`missing`) or the state it presupposes (a delivered bag for `report_damaged`)
+    fits = [status_fit(h.record, want) for h in statuses]
+    best = max(fits, default=0)
+    return best if best > 0 else -1 if -1 in fits else 0
 
 
 def unaffected(

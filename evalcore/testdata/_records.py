@@ -205,8 +205,9 @@ class DataRecords:
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
-            fits = any(v in prefer for v in values) or status_named(record, prefer)
-            return 2 * fits + in_standing(record)
+            fit = status_fit(record, prefer)
+            fits = any(v in prefer for v in values) or fit > 0
+            return 2 * fits - 2 * (fit < 0) + in_standing(record)
 
         own = self.owned(collection.records, linked)
         # the values a tool of the case works only with (`claim_status: 2` for a booking)
@@ -226,34 +227,72 @@ class DataRecords:
         return pool[(start + slot) % len(pool)]
 
 
-def status_named(record: Mapping[str, Any], values: Iterable[str]) -> bool:
-    """Whether a status of `record` (`status: missing`) is a word of one of the case's
-    values (`report_missing`): of a booking's two bags, the missing one is the one a
-    missing-bag report is about, never the one delivered beside it."""
-    words = {w for v in values for w in re.split(r"[_\W]+", str(v).lower()) if len(w) > 3}
-    return any(
-        isinstance(v, str) and v.strip().lower() in words
+#: Statuses that say a thing reached the person it was for (a bag `delivered`, a flight
+#: `landed`): what a branch about the state of a thing they have needs, and what one about
+#: finding or sending a thing they are still waiting for rules out.
+_REACHED = frozenset({"delivered", "received", "collected", "picked_up", "arrived", "landed"})
+#: Words of a branch's value that speak of the state of a thing the person has
+#: (`report_damaged`): only a thing that reached them arrived damaged.
+_HAD = frozenset({"damaged", "damage", "broken", "defective", "faulty", "cracked", "torn"})
+#: Words of a branch's value that speak of a thing the person is still waiting for
+#: (`track`, `report_missing`, `change_delivery`): one already delivered needs none of it.
+_AWAITED = frozenset({"track", "trace", "locate", "missing", "lost", "delivery", "redeliver"})
+
+
+def _statuses(record: Mapping[str, Any]) -> list[str]:
+    """The values of `record`'s status keys (`status`, `bag_state`), lower case."""
+    return [
+        v.strip().lower()
         for k, v in record.items()
-        if {"status", "state"} & set(re.split(r"[_\W]+", k.lower()))
-    )
+        if isinstance(v, str) and {"status", "state"} & set(re.split(r"[_\W]+", k.lower()))
+    ]
+
+
+def status_fit(record: Mapping[str, Any], values: Iterable[str]) -> int:
+    """How a status of `record` fits the case's `values` (its branch): 2 where it is a word
+    of one of them (`missing` for `report_missing`), 1 where it is the state their words
+    presuppose (`delivered` for `report_damaged`: a damage report is about a bag that
+    arrived; not `delivered` for `track`); -1 where it is the other state (a bag still
+    `checked` for a damage report, a `delivered` one to track); 0 where the record has no
+    status or the values say nothing of one."""
+    states = _statuses(record)
+    if not states:
+        return 0
+    words = {w for v in values for w in re.split(r"[_\W]+", str(v).lower()) if len(w) > 3}
+    if any(s in words for s in states):
+        return 2
+    reached = any(s in _REACHED for s in states)
+    if words & _HAD:
+        return 1 if reached else -1
+    if words & _AWAITED:
+        return -1 if reached else 1
+    return 0
+
+
+def status_named(record: Mapping[str, Any], values: Iterable[str]) -> bool:
+    """Whether a status of `record` fits the case's values (`status_fit`): of a booking's
+    two bags, the missing one is the one a missing-bag report is about, never the one
+    delivered beside it."""
+    return status_fit(record, values) > 0
 
 
 def by_status(records: DataRecords, items: list[str], values: Iterable[str]) -> list[str]:
     """`items` (the bag tags a booking lists), those whose own record in the data (the bag's
-    row of the tag file) has a status named by one of the case's `values` first
-    (`status_named`), else in their order."""
+    row of the tag file) has a status that fits the case's `values` first, those whose
+    status leads elsewhere last (`status_fit`: a delivered bag is not the one to track),
+    else in their order."""
     wanted = list(values)
 
-    def named(item: str) -> bool:
-        return any(
-            status_named(r, wanted)
+    def fit(item: str) -> int:
+        fits = [
+            status_fit(r, wanted)
             for c in records.collections
             for r in c.records
             if any(isinstance(v, str) and v == item for v in r.values())
-        )
+        ]
+        return max(fits, default=0)
 
-    fits = [i for i in items if named(i)]
-    return fits + [i for i in items if i not in fits]
+    return sorted(items, key=lambda item: -fit(item))
 
 
 def _id_keys(record: dict[str, Any]) -> list[str]:

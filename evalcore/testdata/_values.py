@@ -169,6 +169,9 @@ class FieldSpec:
     listed: tuple[str, ...] = ()
     """The ids the project's text enumerates for the field (`listed_values`): the set a
     case draws from instead of inventing one of the same shape."""
+    ahead: bool = False
+    """The field is a day a tool books or schedules something for (`reserve_instrument`'s
+    `session_date`): a day after the run date, never one gone by."""
 
     @property
     def text(self) -> str:
@@ -238,8 +241,8 @@ def draw_day(
     something ahead (a pickup, a booking, a span's start) comes after the generation day and
     after `since` (the latest day the case's records hold: a pickup follows the last fill);
     the end of a span (`override_end`, `return_date`) is one to seven days after `after`
-    (the case's start of the span), never before it; a day for something past is before the
-    generation day."""
+    (the case's start of the span), never before it; a day a tool books something for
+    (`ahead`) is a coming one; a day for something past is before the generation day."""
     words = spec.text.lower()
     role = span_role(spec)
     today = reference_day()
@@ -251,8 +254,12 @@ def draw_day(
         longest = longest_span(spec.description)
         top = 8 if longest is None else max(2, min(8, longest))
         return max(start, ahead) + dt.timedelta(days=rng.randrange(1, top))
-    if role == "start" or re.search(
-        r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words
+    if (
+        spec.ahead
+        or role == "start"
+        or re.search(
+            r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words
+        )
     ):
         return ahead + dt.timedelta(days=rng.randrange(2, 22))
     if allows_relative(spec.description) and rng.random() < 0.4:

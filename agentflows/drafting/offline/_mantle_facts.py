@@ -83,7 +83,24 @@ def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldS
         if field.namespace != "project" and _narrative(field)
         else None,
         listed=listed,
+        ahead=defs is not None and _booked_for(defs, field),
     )
+
+
+#: Words of a tool's name that say it books or schedules something (`reserve_instrument`).
+_BOOKS = frozenset({"reserve", "book", "schedule", "reschedule", "appointment", "reservation"})
+
+
+def _booked_for(defs: MantleDefinitions, field: MemoryField) -> bool:
+    """Whether a tool of the field's skill that books or schedules something takes it by
+    name (`reserve_instrument(session_date)`): a day it holds lies ahead of the run."""
+    if field.namespace not in defs.skills:
+        return False
+    for tool in defs.tools_for(field.namespace).values():
+        words = set(tool.name.lower().split("_"))
+        if words & _BOOKS and tool.parameter(field.name) is not None:
+            return True
+    return False
 
 
 def _listed(defs: MantleDefinitions, field: MemoryField) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalcore.testdata import DataRecords
+from evalcore.testdata import DataRecords, record_name
 
 #: A word of a record value that can name it: four letters or more, or a number of four
 #: digits or more.
@@ -78,4 +78,36 @@ def own_example(
     return current
 
 
-__all__ = ["named_records", "own_example"]
+def example_record(
+    records: DataRecords, held: dict[str, dict[str, Any]], linked: dict[str, str], line: str
+) -> tuple[str, dict[str, Any]] | None:
+    """(file name, record) of the one record `line` (an example the case may open with:
+    "page the ledger on-call") names by a word only that record of its file has
+    (`ledger` of `ledger-worker`, the value that names it), in a file of things (not of
+    people) the case holds no record of and among the
+    records the case may hold (`owned`: never another person's claim); None where it names
+    none, or more than one. The case then holds it, so its facts are that record's (the
+    team that owns the service it pages for), the ones the opening names."""
+    said = set(_WORD.findall(line.lower()))
+    found: list[tuple[str, dict[str, Any]]] = []
+    for collection in records.collections:
+        if collection.name in held or len(collection.records) < 2:
+            continue
+        if any(record_name(r) for r in collection.records):
+            continue  # a person the example names ("swap with Arjun") is not the case's record
+        each = [_words(r) for r in collection.records]
+        for index, record in enumerate(collection.records):
+            rest = set().union(*(ws for i, ws in enumerate(each) if i != index))
+            # by the word of what names it (its first value: `ledger-worker`), never by a
+            # state it is in (`cancelled`)
+            if said & (_words(next(iter(record.values()), None)) - rest):
+                found.append((collection.name, record))
+    if len(found) != 1:
+        return None
+    name, record = found[0]
+    collection = next(c for c in records.collections if c.name == name)
+    owned = records.owned(collection.records, linked)
+    return found[0] if any(r is record for r in owned) else None
+
+
+__all__ = ["example_record", "named_records", "own_example"]

@@ -27,6 +27,7 @@ from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
+    prose_verb,
     related_keys,
     relation_waivers,
     reported_fields,
@@ -84,7 +85,7 @@ from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._direction_values import content_stems
 from ._mantle_branch_phrases import branch_intent, handed_values
-from ._mantle_caller_fit import caller_fit
+from ._mantle_caller_fit import branch_prose, caller_fit
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_circumstances import circumstance_facts
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
@@ -123,7 +124,7 @@ from ._mantle_facts import (
     tells_what_happened,
     value_label,
 )
-from ._mantle_held import held_lines
+from ._mantle_held import held_lines, held_thing
 from ._mantle_identity import identity_facts
 from ._mantle_intent import (
     detour_opening,
@@ -142,7 +143,7 @@ from ._mantle_intent import (
 )
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
-from ._mantle_own_example import own_example
+from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
 from ._mantle_questions import asked_question
@@ -250,6 +251,12 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     )
     if account and customer.record is not None:  # the caller's own record, for every fact
         sheet.hold(customer.within or customer.record, customer.full_name or None)
+    # the example the case opens with for its choice names one record (a service): the
+    # case holds it, so its facts name the same one (the team that owns it)
+    for phrase, _ in own_phrases(defs, planned):
+        named = example_record(records, sheet.sheet.records, sheet.linked(), phrase)
+        if named is not None:
+            sheet.sheet.records[named[0]] = named[1]
     if role is not None and role.qualified not in seeds:  # the session says who they are
         seeds.update({role.qualified: kind} if kind else role_seed(role, sheet.persona.role))
     # the failing or negative test account goes in a seeded id where no phone is seeded
@@ -591,6 +598,8 @@ class _Writer:
                 continue
             if any(set_from_answer(field_def, part) for part in parts):
                 continue
+            if not self.on_path(skill, field_def):
+                continue  # another branch's input (a target version in a status case)
             if field_def.llm_settable and field_def.type == "categorical":
                 self.choice_fact(field_def)
                 continue
@@ -600,6 +609,30 @@ class _Writer:
             said = spoken(self.defs, key, value)
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
+
+    def on_path(self, skill: Skill, field_def: Any) -> bool:
+        """Whether the case's path uses the field: a sentence of the skill's prose that
+        holds on its branch (no `if:`, or one the walk's memory meets) asks for or sets it
+        or names it as what the user has ("If they have an order number ... use
+        @tool.get_order_status"), or a tool the walk runs or such a sentence names takes
+        it; a call the walk runs whose inputs the project does not declare may take any. A
+        field only another branch asks ("Ask for ... the version tag" under
+        `mode == "deploy"`) is no fact of a status case."""
+        memory = dict(self.script.walk.memory)
+        prose = branch_prose(skill, memory)
+        if any(prose_verb(field_def, text) for text in prose):
+            return True
+        words = field_def.name.replace("_", " ").lower()
+        if any(held_thing(text) == words for text in prose):
+            return True  # "If they have an order number … use @tool.get_order_status"
+        ran = {e.tool for e in self.script.walk.events if e.kind == "tool" and e.tool}
+        tools = self.project.mantle.tools_for(skill.id) if self.project.mantle else {}
+        if any(t in tools and not tools[t].parameters for t in ran):
+            return True  # a call whose inputs the project does not declare (an MCP import)
+        named = {t for t in tools for text in prose if re.search(rf"\b{re.escape(t)}\b", text)}
+        return any(
+            tools[t].parameter(field_def.name) is not None for t in ran | named if t in tools
+        )
 
     def instruction_facts(self) -> None:
         """Facts for the other fields a step's instructions have the agent set from the
