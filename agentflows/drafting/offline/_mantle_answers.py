@@ -12,8 +12,9 @@ arguments the agent controls, and not
   `requires`, or whose block step's parameters, read a key a tool that changes something
   outside writes from its answer (an order placed with the count id the service returned
   when it saved the count) on, the tools, memory, responses and completion the path
-  reaches, and a skill's completion whose `complete_when` reads an answered key. (A
-  lookup's answer is a fact the case's records hold: what follows it stays.)
+  reaches, and a skill's completion whose `complete_when` reads an answered key (with
+  what the runtime does after it, once a write's answer decided it). (A lookup's answer is
+  a fact the case's records hold: what follows it stays.)
 
 What follows only on a good answer becomes a conditional criterion ("If <tool> succeeds,
 the agent ..."), which a judge reads against the conversation the real service gave. The
@@ -145,8 +146,10 @@ def _first_resting(
 ) -> tuple[int | None, str | None]:
     """The place of the walk's first tool run that rests on an outside write's answer (its
     `requires`, or the parameters its block step passes, read a key of `writers` an
-    earlier call wrote: the runtime runs it only where that answer allows), and the tool
-    that wrote the key; (None, None) where none does."""
+    earlier call wrote: the runtime runs it only where that answer allows), or of the
+    first skill completion whose `complete_when` reads such a key (what the runtime does
+    next, the "anything else?" or a resumed skill, follows only that completion), and the
+    tool that wrote the key; (None, None) where none does."""
     defs = project.mantle
     if defs is None or not writers:
         return None, None
@@ -158,18 +161,29 @@ def _first_resting(
             reads = runtime_reads(project, event.skill or walk.skill, event.tool or "") & written
             if reads:
                 return index, writers[sorted(reads)[0]]
+        elif event.kind == "skill_completed" and written:
+            reads = _completion_reads(project, event.skill) & written
+            if reads:
+                return index, writers[sorted(reads)[0]]
     return None, None
+
+
+def _completion_reads(project: Project, skill_id: str | None) -> frozenset[str]:
+    """The memory keys a skill's `complete_when` reads."""
+    defs = project.mantle
+    skill = defs.skills.get(skill_id or "") if defs is not None else None
+    when = skill.complete_when if skill is not None else None
+    condition = when.get("condition") if isinstance(when, dict) else when
+    if not isinstance(condition, str):
+        return frozenset()
+    return frozenset(k.removeprefix("session.") for k in condition_keys(condition))
 
 
 def _completes_on(project: Project, body: Any, answered: frozenset[str]) -> bool:
     """Whether the skill's `complete_when` reads a key an outside answer decides."""
-    defs = project.mantle
-    skill = defs.skills.get(str(body.get("skill_id"))) if defs and isinstance(body, dict) else None
-    when = skill.complete_when if skill is not None else None
-    condition = when.get("condition") if isinstance(when, dict) else when
-    if not isinstance(condition, str):
+    if not isinstance(body, dict):
         return False
-    return bool({k.removeprefix("session.") for k in condition_keys(condition)} & answered)
+    return bool(_completion_reads(project, str(body.get("skill_id"))) & answered)
 
 
 def _without_answer(check: Check, outside: frozenset[str]) -> Check:
