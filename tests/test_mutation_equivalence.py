@@ -249,6 +249,18 @@ def test_an_extra_call_in_a_turn_of_two_calls_leaves_a_mark():
     assert difference(_Run([_tool("a")]), _Run([_tool("c"), _tool("a")])) is None
 
 
+def _said(utter: str | None = None) -> dict[str, Any]:
+    return {"event": "bot", "text": "Here you go.", "metadata": {"utter_action": utter}}
+
+
+def test_a_message_no_response_names_leaves_no_mark_a_named_response_does():
+    # the agent's own wording: only `text_matches` names it, and no wording is one every
+    # correct agent says, so a run without it is one no justified assertion tells apart
+    correct = _Run([_tool("a"), _said(), _said("utter_done")])
+    assert difference(correct, _Run([_tool("a"), _said("utter_done")])) is None
+    assert "utter_done" in (difference(correct, _Run([_tool("a"), _said()])) or "")
+
+
 def test_an_early_call_that_takes_the_real_calls_place_is_a_gap_not_no_mark(seeded: Path):
     """count_lines writes nothing and says nothing, but called before the month is known it
     is not called again: `sequencing` (the month, then the call) tells it apart."""

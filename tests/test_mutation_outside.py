@@ -13,9 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_outside_results import _project
+from skill_model_fixtures import INTEGRATIONS, write_project
+from test_outside_results import MEMORY, RESPONSES, SKILL, TOOLS, _project
 
 from agentflows.drafting.offline import answer_marks
+from evalcore.definitions import load_project
 
 #: The order_parts happy path as the drafter writes it: the shop's answer is not asserted.
 HAPPY = """\
@@ -112,3 +114,86 @@ def test_a_mark_a_case_may_assert_is_kept(tmp_path: Path) -> None:
     # where the case plays the shop's failure, its error run is the case's to assert
     failed = [started, called, checked, {**shop, "is_error": True}]
     assert answer_marks(project, failed)(failed) == failed
+
+
+def test_what_follows_a_completion_on_an_answered_key_rests_on_the_answer(
+    tmp_path: Path,
+) -> None:
+    # the skill is done once the shop returned an order number: the runtime's "anything
+    # else?" after it follows only that answer, like the completion itself
+    skill = SKILL.replace(
+        "tool_constraints:",
+        "complete_when:\n  condition: session.order_parts.order_number\ntool_constraints:",
+    )
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_parts/skill.md": skill,
+        "skills/order_parts/tools.py": TOOLS,
+        "skills/order_parts/memory.yml": MEMORY,
+    }
+    project = load_project(write_project(tmp_path / "parts", files))
+    started = {"event": "skill_activated", "skill_id": "order_parts"}
+    checked = {"event": "memory_set", "key": "order_parts.part_checked", "value": True}
+    shop = {"event": "tool_executed", "tool_name": "submit_order", "is_error": False}
+    answered = {"event": "memory_set", "key": "order_parts.order_number", "value": "O-1"}
+    done = {"event": "skill_completed", "skill_id": "order_parts"}
+    more = {"event": "bot", "metadata": {"utter_action": "utter_anything_else"}}
+    reference = [started, checked, shop, answered, done, more]
+    assert answer_marks(project, reference)(reference) == [
+        started,
+        checked,
+        {**shop, "is_error": None},
+    ]
+    # without the answered key's write nothing rests on it: the reply stays
+    unanswered = [started, checked, shop, done, more]
+    assert more in answer_marks(project, unanswered)(unanswered)
+
+
+#: submit_order as a block step whose `next` branches on the number the shop returns.
+ROUTED = """\
+
+:::ordered_block id=order
+steps:
+  - id: place
+    execute_tool: submit_order
+    parameters:
+      part_number: session.order_parts.part_number
+    next:
+      - if: session.order_parts.order_number
+        then: placed
+      - else: not_placed
+  - id: placed
+    action: utter_order_placed
+    next: END
+  - id: not_placed
+    action: utter_order_failed
+    next: END
+  - id: END
+:::
+"""
+
+
+def test_the_branch_an_outside_answer_picks_rests_on_that_answer(tmp_path: Path) -> None:
+    # the step after submit_order follows the order number the shop returned: the reply of
+    # either branch is the answer's, in the correct run and in a mutant's run alike
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_parts/skill.md": SKILL + ROUTED,
+        "skills/order_parts/tools.py": TOOLS,
+        "skills/order_parts/memory.yml": MEMORY,
+    }
+    project = load_project(write_project(tmp_path / "parts", files))
+    started = {"event": "skill_activated", "skill_id": "order_parts"}
+    shop = {"event": "tool_executed", "tool_name": "submit_order", "is_error": False}
+    answered = {"event": "memory_set", "key": "order_parts.order_number", "value": "O-1"}
+    placed = {"event": "bot", "metadata": {"utter_action": "utter_order_placed"}}
+    failed = {"event": "bot", "metadata": {"utter_action": "utter_order_failed"}}
+    reference = [started, shop, answered, placed]
+    marks = answer_marks(project, reference)
+    call = {**shop, "is_error": None}
+    assert marks(reference) == [started, call]
+    assert marks([started, shop, failed]) == [started, call]

@@ -339,3 +339,22 @@ def test_a_branch_the_code_works_out_before_it_calls_is_still_written(tmp_path: 
     tool = project.mantle.tools_for("renew_permit")["check_permit"]
     assert outside_effect(project, tool).valued == ()
     assert NOT_WRITTEN not in negative.facts
+
+
+def test_a_call_whose_only_write_is_the_answer_stands_for_itself_in_the_order(
+    tmp_path: Path,
+) -> None:
+    # submit_order `requires` part_checked: the runtime runs it only once that is set. Its
+    # one write, the order number, is the shop's answer and never asserted, so the call
+    # itself follows the check in the case's `sequencing`
+    goals = _happy_goals(_project(tmp_path))
+    orders = [a["sequencing"] for a in goals["assertions"] if "sequencing" in a]
+    assert any(
+        {"memory_was_set": "order_parts.part_checked"} in steps
+        and steps.index({"memory_was_set": "order_parts.part_checked"})
+        < next(
+            (i for i, s in enumerate(steps) if "submit_order" in str(s.get("tool_executed"))),
+            -1,
+        )
+        for steps in orders
+    ), orders

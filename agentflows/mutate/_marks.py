@@ -37,9 +37,9 @@ Declared = Callable[[str], bool] | None
 def observed(events: Sequence[dict[str, Any]], declared: Declared = None) -> list[tuple[Any, ...]]:
     """What Mantle's assertions can check of a run, in order: skill and block lifecycle,
     memory writes with their values, tool calls (arguments, error, source) and the
-    responses uttered by name (reference §2.1). With `declared`, only writes of entries a
-    memory schema declares: an assertion naming another is an unknown memory name, and
-    Rasa rejects such a write at runtime."""
+    responses uttered by name (reference §2.1); a message no response names is none. With
+    `declared`, only writes of entries a memory schema declares: an assertion naming
+    another is an unknown memory name, and Rasa rejects such a write at runtime."""
     out: list[tuple[Any, ...]] = []
     for event in events:
         kind = event.get("event")
@@ -50,7 +50,10 @@ def observed(events: Sequence[dict[str, Any]], declared: Declared = None) -> lis
             arguments = json.dumps(event.get("arguments") or {}, sort_keys=True, default=repr)
             out.append((kind, event.get("tool_name"), arguments, event.get("is_error")))
         elif kind == "bot":
-            out.append((kind, (event.get("metadata") or {}).get("utter_action")))
+            # a message no response names is the agent's own wording: only `text_matches`
+            # could name it, and no wording of it is one every correct agent says
+            if name := (event.get("metadata") or {}).get("utter_action"):
+                out.append((kind, name))
         elif isinstance(kind, str) and kind.startswith(("skill_", "ordered_block_")):
             out.append((kind, event.get("skill_id"), event.get("block_id"), event.get("step_id")))
     return out

@@ -12,8 +12,11 @@ arguments the agent controls, and not
   `requires`, or whose block step's parameters, read a key a tool that changes something
   outside writes from its answer (an order placed with the count id the service returned
   when it saved the count) on, the tools, memory, responses and completion the path
-  reaches, and a skill's completion whose `complete_when` reads an answered key. (A
-  lookup's answer is a fact the case's records hold: what follows it stays.)
+  reaches, and a skill's completion whose `complete_when` reads an answered key (with
+  what the runtime does after it, once a write's answer decided it); and all that follows
+  an outside write whose answered key a block step's `next` branches on (the shop's
+  order number picks "placed" or "not placed"). (A lookup's answer is
+  a fact the case's records hold: what follows it stays.)
 
 What follows only on a good answer becomes a conditional criterion ("If <tool> succeeds,
 the agent ..."), which a judge reads against the conversation the real service gave. The
@@ -134,7 +137,8 @@ def without_answers(
         for tool in dict.fromkeys(dropped_success)
         if tool not in late
     ]
-    resting = walk.events[cut].tool if cut is not None else None
+    later = walk.events[cut:] if cut is not None else []
+    resting = next((e.tool for e in later if e.kind == "tool"), None)
     if writer and resting in late:
         criteria.append(f"If {writer} succeeds, the agent goes on to {resting}")
     return kept, criteria
@@ -145,31 +149,68 @@ def _first_resting(
 ) -> tuple[int | None, str | None]:
     """The place of the walk's first tool run that rests on an outside write's answer (its
     `requires`, or the parameters its block step passes, read a key of `writers` an
-    earlier call wrote: the runtime runs it only where that answer allows), and the tool
-    that wrote the key; (None, None) where none does."""
+    earlier call wrote: the runtime runs it only where that answer allows), or of the
+    first skill completion whose `complete_when` reads such a key (what the runtime does
+    next, the "anything else?" or a resumed skill, follows only that completion), and the
+    tool that wrote the key; (None, None) where none does."""
     defs = project.mantle
     if defs is None or not writers:
         return None, None
+    routing = routing_writers(project, writers)
     written: set[str] = set()
     for index, event in enumerate(walk.events):
         if event.kind == "memory" and event.key in writers:
             written.add(event.key)
-        elif event.kind == "tool" and written and not event.error:
+        elif event.kind == "tool" and not event.error:
             reads = runtime_reads(project, event.skill or walk.skill, event.tool or "") & written
+            if reads:
+                return index, writers[sorted(reads)[0]]
+            if event.tool in routing and index + 1 < len(walk.events):
+                return index + 1, event.tool  # the branch it answers routes what follows
+        elif event.kind == "skill_completed" and written:
+            reads = _completion_reads(project, event.skill) & written
             if reads:
                 return index, writers[sorted(reads)[0]]
     return None, None
 
 
-def _completes_on(project: Project, body: Any, answered: frozenset[str]) -> bool:
-    """Whether the skill's `complete_when` reads a key an outside answer decides."""
+def routing_writers(project: Project, writers: Mapping[str, str]) -> frozenset[str]:
+    """The outside writes (of `writers`, key -> tool) that write from their answer a key a
+    block step's `next` branches on: which step follows one of them is the answer's, not
+    the case's (a count saved below par goes on to restock, one at par to "all good")."""
     defs = project.mantle
-    skill = defs.skills.get(str(body.get("skill_id"))) if defs and isinstance(body, dict) else None
+    if defs is None or not writers:
+        return frozenset()
+    found: set[str] = set()
+    for skill in defs.skills.values():
+        for block in skill.blocks.values():
+            for step in block.steps:
+                if not isinstance(step.next, list):
+                    continue
+                for branch in step.next:
+                    for key in condition_keys(branch.condition or ""):
+                        tool = writers.get(key.removeprefix("session."))
+                        if tool is not None:
+                            found.add(tool)
+    return frozenset(found)
+
+
+def _completion_reads(project: Project, skill_id: str | None) -> frozenset[str]:
+    """The memory keys a skill's `complete_when` reads."""
+    defs = project.mantle
+    skill = defs.skills.get(skill_id or "") if defs is not None else None
     when = skill.complete_when if skill is not None else None
     condition = when.get("condition") if isinstance(when, dict) else when
     if not isinstance(condition, str):
+        return frozenset()
+    return frozenset(k.removeprefix("session.") for k in condition_keys(condition))
+
+
+def _completes_on(project: Project, body: Any, answered: frozenset[str]) -> bool:
+    """Whether the skill's `complete_when` reads a key an outside answer decides."""
+    if not isinstance(body, dict):
         return False
-    return bool({k.removeprefix("session.") for k in condition_keys(condition)} & answered)
+    return bool(_completion_reads(project, str(body.get("skill_id"))) & answered)
 
 
 def _without_answer(check: Check, outside: frozenset[str]) -> Check:
@@ -252,6 +293,8 @@ def answer_marks(project: Project, reference: Events) -> Callable[[Events], list
     walk = _walk_of(reference)
     answered = answered_keys(project)
     failed = {str(e.get("tool_name")) for e in reference if _is_call(e) and e.get("is_error")}
+    writers = {k: t for k, t in answer_writers(project).items() if k in answered}
+    routing = routing_writers(project, writers) - failed
     seen: dict[str, Check | None] = {}
 
     def verdict(check: Check) -> Check | None:
@@ -264,11 +307,13 @@ def answer_marks(project: Project, reference: Events) -> Callable[[Events], list
 
     def marks(events: Events) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
+        routed = False  # past a call whose answer picks the branch: the run's own reading
         for event in events:
             check = _check_of(event, failed)
             now = verdict(check) if check is not None else check
-            if check is not None and now is None:
+            if check is not None and (now is None or routed):
                 continue  # rests on the answer
+            routed = routed or (_is_call(event) and event.get("tool_name") in routing)
             if _is_call(event) and now != check:  # the answer's error flag
                 out.append({**event, "is_error": None})
             else:

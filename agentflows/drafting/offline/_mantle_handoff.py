@@ -25,7 +25,7 @@ class HandoffGoals(PathGoals):
         where the path writes it (then the tool's first write stands for the call: a tool
         is never ordered against its own writes, `_mantle_order`)."""
         skill = self.defs.skills[handoff_skill]
-        marks = requires_marks(skill, walk, lambda tool: self.tool_writes(tool, skill.id))
+        marks = requires_marks(skill, walk, lambda tool: self.asserted_writes(tool, skill.id))
         declared = self.defs.memory_names()
         placed = [
             (i, c)
@@ -34,7 +34,7 @@ class HandoffGoals(PathGoals):
         ]
         if transfers:
             last = transfers[-1]
-            own = {str(k) for k in self.tool_writes(last.tool or "", skill.id)}
+            own = {str(k) for k in self.asserted_writes(last.tool or "", skill.id)}
             stands = any(
                 c == short_tool(last) or str(c.get("memory_was_set", "")) in own for _, c in placed
             )

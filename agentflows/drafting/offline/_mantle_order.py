@@ -11,7 +11,8 @@ each matched after the previous one, gaps allowed):
   the tool later, once the user answered, fails it;
 - a tool whose `requires` names memory can run only once that memory is written, so what the
   tool writes is first written after the last of those keys the path writes before the call
-  (a tool that writes nothing: the call itself comes after it). An agent that calls the tool
+  (a tool that writes nothing a case may assert, or only what an outside service answers:
+  the call itself comes after it). An agent that calls the tool
   before its `requires` holds wrote its key too early (a later call that writes the same
   value again records nothing new).
 

@@ -389,6 +389,13 @@ class PathGoals(AvoidedGoals):
                 named.append(key)
         return items
 
+    def asserted_writes(self, tool: str, skill_id: str) -> list[str]:
+        """The keys `tool`'s code writes that a case may assert: not one written from an
+        outside service's answer (`answered_keys`), so a call that writes only such keys
+        stands for itself where an order is asserted."""
+        answered = answered_keys(self.project)
+        return [k for k in self.tool_writes(tool, skill_id) if k not in answered]
+
     def tool_written(self, walk: Walk) -> list[str]:
         """Keys the path's successful tool runs write (as the walk recorded them)."""
         written = self.written(walk)
@@ -625,7 +632,7 @@ class PathGoals(AvoidedGoals):
         ]
         # nor against a call the prose puts first: the model may record it before or after
         placed = [(i, c) for i, c in placed if not _before_first(i, c, early, placed)]
-        placed += requires_marks(skill, walk, lambda tool: self.tool_writes(tool, skill.id))
+        placed += requires_marks(skill, walk, lambda tool: self.asserted_writes(tool, skill.id))
         declared = self.defs.memory_names()
         placed = [
             (i, c)
