@@ -189,10 +189,25 @@ def routing_writers(project: Project, writers: Mapping[str, str]) -> frozenset[s
                     continue
                 for branch in step.next:
                     for key in condition_keys(branch.condition or ""):
-                        tool = writers.get(key.removeprefix("session."))
-                        if tool is not None:
+                        key = key.removeprefix("session.")
+                        tool = writers.get(key)
+                        if tool is not None and _picks_value(project, tool, key):
                             found.add(tool)
     return frozenset(found)
+
+
+def _picks_value(project: Project, tool: str, key: str) -> bool:
+    """Whether the service's answer picks `key`'s value: any key of an MCP server's tool,
+    one the code reads off the answer (`OutsideEffect.valued`); not a flag the code works
+    out from the case's own counts and data before it posts (`bool(short)`), whose branch
+    the case decides once the write goes through."""
+    defs = project.mantle
+    assert defs is not None
+    found = next((t for s in defs.skills for n, t in defs.tools_for(s).items() if n == tool), None)
+    if found is None or found.scope == "mcp":
+        return True
+    effect = outside_effect(project, found)
+    return effect is None or key.rsplit(".", 1)[-1] in effect.valued
 
 
 def _completion_reads(project: Project, skill_id: str | None) -> frozenset[str]:
