@@ -84,6 +84,42 @@ def test_the_circumstances_fit_the_path(tower: Path) -> None:
     assert circumstance_facts(skill.model_copy(update={"body": answer}), {}, []) == []
 
 
+LEAK = """\
+---
+name: Repair
+description: Something is broken, "my sink is leaking".
+---
+
+Run @block.describe.
+
+:::ordered_block id=describe
+steps:
+  - id: category
+    collect: category
+    utterance: utter_ask_category
+    description: plumbing or other.
+  - id: specifics
+    instructions: |
+      if: @memory.repair.category == "plumbing"
+      Ask whether water is leaking now. If it is, ask them to close the valve, and if it is
+      spreading, go to @skill.emergency.
+    complete_when: session.repair.category
+:::
+"""
+
+
+def test_a_block_steps_circumstances_fit_the_path(tower: Path) -> None:
+    """A step's `if:` paragraph branches like the body's; of "If it is, ask them to close the
+    valve, and if it is spreading, go to @skill.x" only the clause that hands off counts."""
+    leak = write_project(tower.parent / "leak", {**FILES, "skills/repair/skill.md": LEAK})
+    skill = load_project(leak).mantle.skills["repair"]  # type: ignore[union-attr]
+    assert circumstance_facts(skill, {"repair.category": "plumbing"}, []) == [
+        ("it is spreading", False)
+    ]
+    assert circumstance_facts(skill, {"repair.category": "plumbing"}, ["emergency"]) == []
+    assert circumstance_facts(skill, {"repair.category": "other"}, []) == []
+
+
 def test_the_lockout_persona_knows_them(tower: Path) -> None:
     project = load_project(tower)
     behaviors = plan_source(project, "mantle", "door", None).behaviors

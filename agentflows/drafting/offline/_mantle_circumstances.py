@@ -5,7 +5,9 @@ case that stays with the office-hours answer needs a user who is safe and not fr
 without it the simulator invents either, and a correct agent may leave the path the case
 asserts. "Do not ask any other questions until they say they are out." A fire case needs a
 user who is out once told to leave, or the conversation stalls before the page. So, for
-the sentences the path reads (unconditional, or under an `if:` its memory meets):
+the sentences the path reads (unconditional, or under an `if:` its memory meets), in the
+body and in the blocks' instruction steps (a plumbing step's "if it is spreading, go to
+@skill.emergency_line"), each `if` clause of a sentence on its own:
 
 - "If <circumstance>[ or <circumstance>], go to @skill.x" with `x` not taken: each
   circumstance does not hold ("whether it is below freezing: no"; a "not" in it turned
@@ -31,6 +33,7 @@ from evalcore.definitions.skill_model.cues import user_cue
 _SUBJECTS = frozenset({"they", "he", "she"})
 _SAYING = frozenset({"say", "says", "tell", "tells", "confirm", "confirms"})
 _DO = frozenset({"do", "does", "did"})
+_JOINS = frozenset({"and", "but"})
 #: What a user perceives: themselves and the weather or time ("it is below freezing");
 #: a clause about a record or a tool's answer ("no alternative reaches the destination")
 #: is the service's to know, not the user's.
@@ -68,7 +71,28 @@ def _until_said(text: str) -> list[str]:
 
 
 def _unmet(text: str, taken: set[str]) -> list[str]:
-    """The circumstances of "If <a> or <b>, go to @skill.x." where `x` is not taken."""
+    """The circumstances of "If <a> or <b>, go to @skill.x." where `x` is not taken, for
+    each `if` clause of the sentence."""
+    return [c for clause in _if_clauses(text) for c in _unmet_clause(clause, taken)]
+
+
+def _if_clauses(text: str) -> list[str]:
+    """The sentence cut before each `if` that follows a comma or a semicolon ("…, and if it
+    is spreading, go to …"): "If it is, ask them to close the valve, and if it is spreading,
+    go to @skill.x." reads as two clauses, each with its own consequence."""
+    words = text.split()
+    cuts, ends = [0], []
+    for at, word in enumerate(words[1:], 1):
+        before = words[at - 1]
+        joined = before.lower() in _JOINS and at > 1 and words[at - 2][-1:] in ",;"
+        if word.lower() == "if" and (before[-1:] in ",;" or joined):
+            ends.append(at - 1 if joined else at)  # "…the valve," without its "and"
+            cuts.append(at)
+    ends.append(len(words))
+    return [" ".join(words[a:b]).rstrip(",;") for a, b in zip(cuts, ends, strict=True)]
+
+
+def _unmet_clause(text: str, taken: set[str]) -> list[str]:
     if not text.lower().startswith("if ") or "," not in text:
         return []
     head, rest = text[3:].split(",", 1)
@@ -94,7 +118,19 @@ def circumstance_facts(
     branch on: `("it is below freezing", False)`, `("they are safe", True)`."""
     taken = set(taken)
     out: list[tuple[str, bool]] = []
-    for sentence in sentences(skill.body):
+    # the body, then the blocks' instruction steps ("if: @memory.x.category == "plumbing"
+    # … if it is spreading, go to @skill.emergency_line"): a step's prose branches the same
+    said = [
+        *sentences(skill.body),
+        *(
+            sentence
+            for block in skill.blocks.values()
+            for step in block.steps
+            if step.kind == "instructions" and isinstance(step.target, str)
+            for sentence in sentences(step.target)
+        ),
+    ]
+    for sentence in said:
         if sentence.condition is not None and not evaluate(sentence.condition, memory):
             continue
         out += [_turned(c, holds=False) for c in _unmet(sentence.text, taken)]
