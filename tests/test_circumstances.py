@@ -110,11 +110,12 @@ steps:
 
 def test_a_block_steps_circumstances_fit_the_path(tower: Path) -> None:
     """A step's `if:` paragraph branches like the body's; of "If it is, ask them to close the
-    valve, and if it is spreading, go to @skill.x" only the clause that hands off counts."""
+    valve, and if it is spreading, go to @skill.x" only the clause that hands off counts, and
+    its `it` is what the question before asked about (water)."""
     leak = write_project(tower.parent / "leak", {**FILES, "skills/repair/skill.md": LEAK})
     skill = load_project(leak).mantle.skills["repair"]  # type: ignore[union-attr]
     assert circumstance_facts(skill, {"repair.category": "plumbing"}, []) == [
-        ("it is spreading", False)
+        ("water is spreading", False)
     ]
     assert circumstance_facts(skill, {"repair.category": "plumbing"}, ["emergency"]) == []
     assert circumstance_facts(skill, {"repair.category": "other"}, []) == []

@@ -27,13 +27,14 @@ from typing import Any
 
 from evalcore.definitions import Skill
 from evalcore.definitions.conditions import evaluate
-from evalcore.definitions.skill_model import sentences
+from evalcore.definitions.skill_model import Sentence, sentences
 from evalcore.definitions.skill_model.cues import user_cue
 
 _SUBJECTS = frozenset({"they", "he", "she"})
 _SAYING = frozenset({"say", "says", "tell", "tells", "confirm", "confirms"})
 _DO = frozenset({"do", "does", "did"})
 _JOINS = frozenset({"and", "but"})
+_BE = frozenset({"is", "are", "was", "were"})
 #: What a user perceives: themselves and the weather or time ("it is below freezing");
 #: a clause about a record or a tool's answer ("no alternative reaches the destination")
 #: is the service's to know, not the user's.
@@ -111,6 +112,25 @@ def _unmet_clause(text: str, taken: set[str]) -> list[str]:
     ]
 
 
+def _asked_about(sentence: Sentence) -> str | None:
+    """`water` of "Ask whether water is actively leaking right now.": what the `it` of the
+    next sentence ("if it is spreading") stands for."""
+    words = sentence.text.split()
+    if [w.lower() for w in words[:2]] != ["ask", "whether"]:
+        return None
+    verb = next((k for k, w in enumerate(words) if k > 2 and w.lower() in _BE), None)
+    return " ".join(words[2:verb]) if verb is not None else None
+
+
+def _named(clause: str, asked: str | None) -> str:
+    """ "water is spreading" for "it is spreading" after a question about water: the fact
+    says what is spreading, not a bare `it`."""
+    words = clause.split()
+    if asked is None or not words or words[0].lower() != "it":
+        return clause
+    return " ".join([asked, *words[1:]])
+
+
 def circumstance_facts(
     skill: Skill, memory: Mapping[str, Any], taken: Iterable[str]
 ) -> list[tuple[str, bool]]:
@@ -120,21 +140,26 @@ def circumstance_facts(
     out: list[tuple[str, bool]] = []
     # the body, then the blocks' instruction steps ("if: @memory.x.category == "plumbing"
     # … if it is spreading, go to @skill.emergency_line"): a step's prose branches the same
-    said = [
-        *sentences(skill.body),
+    texts = [
+        skill.body,
         *(
-            sentence
+            step.target
             for block in skill.blocks.values()
             for step in block.steps
             if step.kind == "instructions" and isinstance(step.target, str)
-            for sentence in sentences(step.target)
         ),
     ]
-    for sentence in said:
-        if sentence.condition is not None and not evaluate(sentence.condition, memory):
-            continue
-        out += [_turned(c, holds=False) for c in _unmet(sentence.text, taken)]
-        out += [_turned(c, holds=True) for c in _until_said(sentence.text)]
+    for text in texts:
+        before: Sentence | None = None
+        for sentence in sentences(text):
+            same = before is not None and before.paragraph == sentence.paragraph
+            asked = _asked_about(before) if before is not None and same else None
+            before = sentence
+            if sentence.condition is not None and not evaluate(sentence.condition, memory):
+                continue
+            unmet = [_named(c, asked) for c in _unmet(sentence.text, taken)]
+            out += [_turned(c, holds=False) for c in unmet]
+            out += [_turned(c, holds=True) for c in _until_said(sentence.text)]
     return list(dict.fromkeys(out))
 
 
