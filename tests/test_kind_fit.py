@@ -98,3 +98,18 @@ def test_every_travel_case_sends_the_caller_to_a_city_of_its_trip_type() -> None
         assert same == (kind == "domestic"), (behavior.id, caller["exec_id"], city, kind)
         seen += 1
     assert seen >= 3
+
+
+def test_no_case_hangs_a_line_on_a_question_the_step_has_the_agent_work_out() -> None:
+    """The trip type step says "Work it out from the city without asking": no correction,
+    vague answer or detour is scripted on its question (a correct agent never asks it)."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "northstar_exec")
+    hung = [
+        (behavior.id, key)
+        for behavior in plan_mantle(project, "travel", None).behaviors
+        for key in ("correction", "ambiguity", "digression")
+        if (behavior.facts.get(key) or {}).get("field") == "travel.trip_type"
+    ]
+    assert not hung
+    ids = {behavior.id for behavior in plan_mantle(project, "travel", None).behaviors}
+    assert "travel:digression" in ids  # a detour on a question the agent does ask stays
