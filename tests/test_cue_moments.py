@@ -81,18 +81,18 @@ def test_a_line_said_partway_waits_for_a_question_every_run_asks(tmp_path: Path)
 
 def test_a_cue_on_a_yes_no_step_quotes_the_question_the_agent_asks() -> None:
     project = load_project(CORPUS / "northstar_exec")
-    behaviors = plan_source(project, "mantle", "travel", None).behaviors
+    behaviors = plan_source(project, "mantle", "expenses", None).behaviors
     case = next(b for b in behaviors if b.case == "correction")
     draft = draft_mantle(DraftContext(project, "mantle", case))
     text = draft["scenario"]["simulation_context"]
-    assert "asks for the is that" not in text
+    assert "asks for the paid in" not in text
     context = parse_fact_context(text)
-    assert [c.cue for c in context.cues] == ["'Is that a domestic trip?'"], context.cues
+    assert [c.cue for c in context.cues] == ["'Paid in dollars?'"], context.cues
     # the offline user still hears it: the line comes when the agent asks that question
     settings = SimulatorSettings(project=project)
     sim = make_simulator(SimulationSpec(context=text), dialect="mantle", settings=settings)
     history = [Utterance(1, "user", asyncio.run(sim.next_step([])).message)]
-    history.append(Utterance(1, "agent", "Got it, Chicago. Is that a domestic trip?"))
+    history.append(Utterance(1, "agent", "Got it, 91.80. Paid in dollars?"))
     assert asyncio.run(sim.next_step(history)).message == context.cues[0].line
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.agents.reference import optional_fields
-from evalcore.definitions import Project
+from evalcore.definitions import MantleDefinitions, Project
 from evalcore.definitions.skill_model import asked_in_paragraph, skill_model
 
 from ..drafting.offline._direction import value_words
@@ -20,14 +20,29 @@ from ._mantle_walk import Ask
 _CATCH_ALL = frozenset({"other", "unknown", "none", "not_sure", "unsure"})
 
 
+def worked_out(defs: MantleDefinitions, ask: Ask) -> bool:
+    """Whether the `collect` step waiting at `ask` tells the agent to work the value out
+    itself ("Work it out from the city without asking when it is obvious"): the user is
+    given no answer to it and no case hangs a line on its question."""
+    owner = defs.skills.get(ask.skill)
+    block = owner.blocks.get(ask.block or "") if owner is not None else None
+    if ask.kind != "collect" or block is None:
+        return False
+    step = next((s for s in block.steps if s.id == ask.step), None)
+    said = " ".join(str(step.fields.get("description") or "").lower().split()) if step else ""
+    return "without asking" in said
+
+
 def always_asked(project: Project, ask: Ask) -> bool:
     """Whether every correct run asks this question: a block step that waits for the
     field, or a prose paragraph naming it that asks the user. A field the agent sets from
     what the user describes or asks for ("set the type from what they describe") may be
     settled by the opening, so no correction, vague answer or detour is scripted on it."""
+    defs = project.mantle
+    if ask.kind == "collect" and defs is not None and worked_out(defs, ask):
+        return False  # the step has the agent work it out without asking
     if ask.kind in ("collect", "instructions"):
         return True  # a block step that waits for the field
-    defs = project.mantle
     owner = defs.skills.get(ask.skill) if defs is not None else None
     if defs is None or owner is None:
         return False
@@ -219,4 +234,4 @@ class AnswerBehaviors(PlannerBase):
         return []
 
 
-__all__ = ["AnswerBehaviors", "always_asked"]
+__all__ = ["AnswerBehaviors", "always_asked", "worked_out"]

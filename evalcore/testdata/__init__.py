@@ -28,6 +28,7 @@ from ._callers import (
     holdings,
     in_good_standing,
 )
+from ._kind_fit import kind_fit, kind_of, kind_unfit
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._limits import record_limits, within
 from ._listed import listed_values
@@ -53,6 +54,7 @@ from ._values import (
     allows_relative,
     date_format,
     draw_date,
+    examples_of,
     shaped_like,
     spoken_date,
     stated_code,
@@ -88,11 +90,15 @@ __all__ = [
     "date_format",
     "described_shape",
     "draw_date",
+    "examples_of",
     "expires_short",
     "holdings",
     "in_good_standing",
     "incident_for",
     "is_tag",
+    "kind_fit",
+    "kind_of",
+    "kind_unfit",
     "knowledge_entries",
     "knowledge_questions",
     "lacks",

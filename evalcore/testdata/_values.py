@@ -515,6 +515,15 @@ def _phone(description: str, rng: random.Random) -> str:
 _POSTCODE = re.compile(r"\b(?:post(?:al)?\s?codes?|zip(?:\s?codes?)?)\b", re.I)
 
 
+def examples_of(description: str) -> list[str]:
+    """The examples a description lists, in its order ("e.g. Chicago or London")."""
+    example = _EXAMPLE.search(description)
+    if example is None:
+        return []
+    options = [o.strip(" .") for o in re.split(r"\s+or\s+|\s*/\s*", example.group(1))]
+    return [o for o in options if o]
+
+
 def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) -> str | None:
     name = spec.name.lower()
     words = spec.text.lower()
@@ -563,8 +572,7 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     if example and example.group(1).lstrip()[:1] in "{[":
         return _literal(spec.description, example.start(1))
     if example:
-        options = [o.strip(" .") for o in re.split(r"\s+or\s+|\s*/\s*", example.group(1))]
-        options = [o for o in options if o]
+        options = examples_of(spec.description)
         return rng.choice(options) if options else None
     if re.search(r"address", name):
         street = rng.choice(("Elm Street", "Harbour Road", "Mill Lane", "Kingsway", "Oak Avenue"))
@@ -585,6 +593,7 @@ __all__ = [
     "date_format",
     "draw_date",
     "draw_day",
+    "examples_of",
     "is_date",
     "reference_day",
     "shaped_like",

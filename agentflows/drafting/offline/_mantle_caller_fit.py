@@ -9,9 +9,11 @@ branch's prose rules out ("basic fares cannot be changed"), who has none of what
 acts on (`bags: []`), whose rows of what the branch acts on add up to nothing (a payment
 plan for a zero balance: a tool of the skill sums the rows into a field the branch's prose
 names), who asks to switch on what is already on or whose record's date falls short of
-what the branch's prose requires ("must be valid six months past the return date") is
-never picked while another caller fits (`evalcore.testdata` `branch_fit`, `ruled_out`,
-`lacks`, `total`, `moot`, `expires_short`).
+what the branch's prose requires ("must be valid six months past the return date"), or for
+whom no example of a place the case gives fits the kind it plays (a domestic trip for the
+one executive based in the only US city listed) is never picked while another caller fits
+(`evalcore.testdata` `branch_fit`, `ruled_out`, `lacks`, `total`, `moot`, `expires_short`,
+`kind_unfit`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from evalcore.testdata import (
     Caller,
     DataRecords,
     branch_fit,
+    examples_of,
     expires_short,
+    kind_unfit,
     lacks,
     moot,
     ruled_out,
@@ -130,18 +134,38 @@ def caller_fit(
     requests = _requests(skill, wanted)
     needed = _needed_words(skill)
     sums = summed_on_branch(project, skill, planned)
+    names = defs.memory_names()
+    kinds = [
+        (v, names[k].description or "")
+        for k, v in planned.items()
+        if isinstance(v, str) and k in names and names[k].type == "categorical"
+    ]
+    places = [
+        (f, examples_of(f.description or ""))
+        for f in names.values()
+        if f.namespace == skill.id and f.type == "text"
+    ]
 
     def nothing_owed(caller: Caller) -> bool:
         """Their rows of what the branch acts on add up to nothing (a zero balance)."""
         amounts = (total(records, caller, key) for key in sums)
         return any(amount is not None and amount <= 0 for amount in amounts)
 
+    def no_place(caller: Caller) -> bool:
+        """No example of a place the case gives fits the kind it plays for this caller
+        (`kind_unfit`: a domestic trip for the one executive based in the only US city
+        the destination's examples list)."""
+        return any(
+            kind_unfit(field.name, examples, kinds, records, [caller.record or {}])
+            for field, examples in places
+        )
+
     def fit(caller: Caller) -> int:
         if caller.record is None:
             return 0
         if ruled_out(caller, prose) or lacks(caller, needed) or moot(caller, requests):
             return UNFIT
-        if nothing_owed(caller) or expires_short(caller, prose):
+        if nothing_owed(caller) or expires_short(caller, prose) or no_place(caller):
             return UNFIT
         score = _FIT_WEIGHT * branch_fit(records, caller, wanted, others)
         if score < 0 and unaffected(records, caller, wanted, others):

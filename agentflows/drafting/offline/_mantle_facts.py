@@ -26,6 +26,9 @@ from evalcore.testdata import (
     SheetBuilder,
     case_rng,
     described_shape,
+    examples_of,
+    kind_fit,
+    kind_of,
     listed_values,
     names_an_id,
     record_limits,
@@ -162,7 +165,8 @@ def field_value(
     before it, where a code of the field's stated shape already named ("The machine is
     showing E21") is the field's value too, never a second, different one."""
     if field.type == "categorical":
-        return sheet.held_value(spec_of(field, defs))
+        given = {**fixed, **(told_so_far or {})}
+        return of_the_kind(defs, field, sheet, given) or sheet.held_value(spec_of(field, defs))
     if field.type in ("bool", "list"):
         return list_value(defs, field)  # a list the text lists the items of; never a flag
     code = stated_code(field.description or "") if field.type == "text" else None
@@ -175,7 +179,8 @@ def field_value(
     lister = listing_tool(defs, field.namespace, field) if field.namespace in defs.skills else None
     if field.type == "text" and lister and from_the_agents_list(field, sheet):
         return None  # the user picks one of those the agent reads out
-    value = sheet.value(spec_of(field, defs))
+    fitted = fits_the_kind(defs, field, sheet, fixed) if field.type == "text" else None
+    value = fitted if fitted is not None else sheet.value(spec_of(field, defs))
     if field.type in ("int", "float") and isinstance(value, int | float):
         value = in_the_records_limits(
             field, sheet, value, [*fixed.values(), *(told_so_far or {}).values()]
@@ -192,6 +197,45 @@ def field_value(
         near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
         value = own_names(sheet.records, value, near + list(given.values()))
     return value
+
+
+def fits_the_kind(
+    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, fixed: dict[str, Any]
+) -> str | None:
+    """The example of `field` that fits a kind the case fixes of another field ("domestic
+    for US cities" beside a destination city), placed by the project's records
+    (`evalcore.testdata.kind_fit`); None where no such kind is fixed or nothing decides."""
+    examples = examples_of(field.description or "")
+    if len(examples) < 2:
+        return None
+    fields = defs.memory_names()
+    kinds = [
+        (value, fields[key].description or "")
+        for key, value in fixed.items()
+        if isinstance(value, str) and key in fields and fields[key].type == "categorical"
+    ]
+    own = [r for name, r in sheet.sheet.records.items() if "#" not in name]
+    return kind_fit(field.name, examples, kinds, sheet.records, own)
+
+
+def of_the_kind(
+    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, given: dict[str, Any]
+) -> str | None:
+    """The value of categorical `field` that fits a place the case already gave (a city
+    the trip goes to: "domestic for US cities"), see `fits_the_kind`; None where nothing
+    decides."""
+    fields = defs.memory_names()
+    own = [r for name, r in sheet.sheet.records.items() if "#" not in name]
+    for key, place in given.items():
+        other = fields.get(key)
+        if other is None or other.type != "text" or not isinstance(place, str):
+            continue
+        kind = kind_of(
+            other.name, place, field.enum_values or (), field.description or "", sheet.records, own
+        )
+        if kind is not None:
+            return kind
+    return None
 
 
 def read_from_a_tool(defs: MantleDefinitions, field: MemoryField) -> str | None:
@@ -944,6 +988,7 @@ __all__ = [
     "field_value",
     "fill_values",
     "first_word",
+    "fits_the_kind",
     "from_the_agents_list",
     "gate_words",
     "holds",
