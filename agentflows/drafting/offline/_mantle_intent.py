@@ -32,11 +32,18 @@ from ...planning._mantle_phrases import (
     plain_opening,
     says_label,
     second_person,
+    shared_request,
     strong_phrases,
     subject,
     value_line,
 )
-from ...planning._mantle_requests import Request, id_like, instruction_request, requests
+from ...planning._mantle_requests import (
+    Request,
+    activation_items,
+    id_like,
+    instruction_request,
+    requests,
+)
 from ._direction import content_stems, value_words
 
 VERBS = frozenset(
@@ -233,7 +240,7 @@ def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
         own = prerequisite_intent(skill)
         if own is not None:
             return own
-    named = name_intent(skill)
+    named = distinct_name_intent(defs, skill)
     if named is not None and not id_like(skill):
         return named
     asked = _request(defs, skill, routed=True)
@@ -357,6 +364,27 @@ def name_intent(skill: Skill) -> str | None:
     return None
 
 
+def distinct_name_intent(defs: MantleDefinitions, skill: Skill) -> str | None:
+    """`name_intent`, made to pick out the skill among those a user can ask for. "Reset
+    Panel" routes "I want to reset a panel" by its name alone where another skill's words
+    fit the line as well ("guides a panel restart and moves on to a factory reset"): a
+    person's "reset" may mean a restart there. Then the name's verb takes the words the
+    skill's own activation list puts before it ("factory reset" -> `want to factory reset a
+    panel`), where that line routes to it; else the name stays."""
+    named = name_intent(skill)
+    if named is None or not shared_request(defs, skill, opening_line(named)):
+        return named
+    verb = (skill.name or "").split()[0].lower()
+    for item in activation_items(skill):
+        words = item.lower().split()
+        if len(words) < 2 or words[-1] != verb or not all(w.isalpha() for w in words):
+            continue
+        intent = named.replace(f"to {verb} ", f"to {' '.join(words)} ", 1)
+        if routes(defs, skill, opening_line(intent)):
+            return intent
+    return named
+
+
 def _request(defs: MantleDefinitions, skill: Skill, *, routed: bool = False) -> Request | None:
     """Where the skill's name is its id in words, the description's request that routes to
     it (with `routed`, only that; else the first request, else the first quoted phrasing),
@@ -420,7 +448,7 @@ def own_opening(
         if said is not None:
             return said
     values = facts.get("values") or {}
-    named = name_intent(skill)
+    named = distinct_name_intent(defs, skill)
     asked = _request(defs, skill, routed=True)
     if named is not None and routes(defs, skill, opening_line(named)):
         # the name's verb phrase routes: `opening_line` of the intent says it, unless a
