@@ -214,3 +214,52 @@ def test_a_name_another_skill_describes_as_well_opens_with_the_skill_own_words(
     # a name no other description fits as well keeps its own verb phrase
     replace = defs.skills["replace_panel"]
     assert distinct_name_intent(defs, replace) == name_intent(replace) == "want to replace a panel"
+
+
+PARCELS = """\
+---
+name: parcels
+description: >
+  Parcels that never came or came broken.
+---
+
+Set `mode` from what they need.
+
+if: session.parcels.mode == "trace"
+Trace the parcel.
+
+if: session.parcels.mode == "report_broken"
+Report the broken parcel.
+"""
+
+PARCEL_MEMORY = """\
+schema:
+  public:
+    mode:
+      type: categorical
+      enum_values: [trace, report_broken]
+      description: What the customer needs.
+      llm_settable: true
+"""
+
+
+def test_an_opening_that_lists_alternatives_says_the_one_the_case_plays(tmp_path) -> None:
+    root = write_project(
+        tmp_path / "post",
+        {
+            "agent.yml": "name: Post desk\npersona: You help customers.\n",
+            "integrations.yml": INTEGRATIONS,
+            "skills/parcels/skill.md": PARCELS,
+            "skills/parcels/memory.yml": PARCEL_MEMORY,
+        },
+    )
+    defs = load_project(root).mantle
+    assert defs is not None
+    skill = defs.skills["parcels"]
+    plain = own_opening(defs, skill, "happy", {})
+    assert plain is not None and "never came or came broken" in plain
+    broken = own_opening(defs, skill, "happy", {"values": {"parcels.mode": "report_broken"}})
+    assert broken == plain.replace("never came or came broken", "came broken")
+    # a value no alternative's own words name plays the alternative no value claims
+    trace = own_opening(defs, skill, "happy", {"values": {"parcels.mode": "trace"}})
+    assert trace == plain.replace("never came or came broken", "never came")

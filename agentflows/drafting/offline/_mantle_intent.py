@@ -458,12 +458,62 @@ def own_opening(
         asked = _request(defs, skill)
     if asked is not None and not contradicts(defs, skill, values, asked.line):
         # the name is the id in words: the opening is the request the intent names
-        return asked.line
+        return _one_alternative(defs, skill, values, asked.line)
     if contradicts(defs, skill, values, opening_line(intent_clause(defs, skill))):
         neutral = activation_phrase(defs, skill)
         if not contradicts(defs, skill, values, neutral):
             return neutral
     return None
+
+
+#: Words that start the clause a description's alternatives stand in ("bags that ...").
+_RELATIVES = ("that", "which", "who")
+
+
+def _alternatives(line: str) -> tuple[str, list[str], str] | None:
+    """ "Hi, I need help with bags that never came or came broken." -> the text up to the
+    relative word, the two alternatives, the end mark; None where the line ends otherwise."""
+    words = line.split()
+    at = next((i for i, w in enumerate(words) if w.lower() in _RELATIVES), None)
+    end = line[-1:] if line[-1:] in ".?!" else ""
+    if at is None or not end:
+        return None
+    rest = " ".join(words[at + 1 :])[: -len(end)].split(" or ")
+    if len(rest) != 2 or not all(rest) or "," in rest[0] + rest[1]:
+        return None
+    return " ".join(words[: at + 1]) + " ", rest, end
+
+
+def _one_alternative(
+    defs: MantleDefinitions, skill: Skill, values: dict[str, Any], line: str
+) -> str:
+    """`line` with one of the two alternatives its last clause lists ("parcels that never
+    came or came broken"), the one the case plays: a case of `report_broken` says "that
+    came broken" (the alternative's own words, those the other does not share, name the
+    value), one of a value no alternative names says the alternative no value claims
+    ("that never came"). A line reciting both asks for two things where the case plays one.
+    Unchanged where the case plays no value of the skill's choice fields or nothing
+    decides."""
+    found = _alternatives(line)
+    if found is None:
+        return line
+    head, alternatives, end = found
+    stems = [set(content_stems(a)) for a in alternatives]
+    own = [s - (stems[0] & stems[1]) for s in stems]
+    for qualified, value in values.items():
+        field = defs.memory_field(qualified)
+        if not qualified.startswith(skill.id + ".") or field is None or not field.enum_values:
+            continue
+        claims = {v: set(content_stems(value_words(v))) for v in field.enum_values}
+        claimed = [{v for v, c in claims.items() if c & o} for o in own]
+        if not any(claimed):
+            continue
+        pick = next((a for a, c in zip(alternatives, claimed, strict=True) if value in c), None)
+        if pick is None:
+            pick = next((a for a, c in zip(alternatives, claimed, strict=True) if not c), None)
+        if pick is not None:
+            return f"{head}{pick}{end}"
+    return line
 
 
 def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[str, Any]) -> str:
