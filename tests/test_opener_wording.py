@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from skill_model_fixtures import INTEGRATIONS, write_project
 
-from agentflows.drafting.offline._mantle_intent import intent_clause, own_opening
+from agentflows.drafting.offline._mantle_intent import (
+    distinct_name_intent,
+    intent_clause,
+    name_intent,
+    own_opening,
+    routes,
+)
 from agentflows.planning._mantle_phrases import person_phrases, topic
 from agentflows.planning._mantle_requests import requests
 from evalcore.definitions import load_project
@@ -147,3 +153,113 @@ def test_a_topic_cut_at_a_list_of_choices_names_none_of_them() -> None:
     assert _line("Submitting samples to the core, with a quote first.") == (
         "Hi, I need help with submitting samples to the core."
     )
+
+
+RESET_PANEL = """\
+---
+name: Reset Panel
+description: >
+  Remotely wipe a customer alarm panel back to its shipped state when a restart did not clear a
+  fault. Activate for factory reset, full wipe, or reset after restart failed.
+---
+
+Reset the panel.
+"""
+
+PANEL_HELP = """\
+---
+name: Panel Troubleshooting
+description: >
+  Help customers with a faulty alarm panel by guiding a panel restart and moving on to a
+  factory reset when needed. Activate for beeping, false alarms, or a frozen panel.
+---
+
+Help with the panel.
+"""
+
+REPLACE_PANEL = """\
+---
+name: Replace Panel
+description: >
+  Order a new alarm panel for the customer's home. Activate for quick replace, or a
+  broken case.
+---
+
+Replace the panel.
+"""
+
+
+def test_a_name_another_skill_describes_as_well_opens_with_the_skill_own_words(
+    tmp_path,
+) -> None:
+    root = write_project(
+        tmp_path / "alarms",
+        {
+            "agent.yml": "name: Alarm desk\npersona: You help alarm customers.\n",
+            "integrations.yml": INTEGRATIONS,
+            "skills/reset_panel/skill.md": RESET_PANEL,
+            "skills/panel_help/skill.md": PANEL_HELP,
+            "skills/replace_panel/skill.md": REPLACE_PANEL,
+        },
+    )
+    defs = load_project(root).mantle
+    assert defs is not None
+    reset = defs.skills["reset_panel"]
+    # "reset a panel" fits the troubleshooting skill's words as well (its name alone
+    # routes it): the activation list's "factory reset" says which reset is meant
+    intent = intent_clause(defs, reset)
+    assert intent == "want to factory reset a panel"
+    assert routes(defs, reset, opening_line(intent))
+    assert own_opening(defs, reset, "happy", {}) in (None, opening_line(intent))
+    # a name no other description fits as well keeps its own verb phrase
+    replace = defs.skills["replace_panel"]
+    assert distinct_name_intent(defs, replace) == name_intent(replace) == "want to replace a panel"
+
+
+PARCELS = """\
+---
+name: parcels
+description: >
+  Parcels that never came or came broken.
+---
+
+Set `mode` from what they need.
+
+if: session.parcels.mode == "trace"
+Trace the parcel.
+
+if: session.parcels.mode == "report_broken"
+Report the broken parcel.
+"""
+
+PARCEL_MEMORY = """\
+schema:
+  public:
+    mode:
+      type: categorical
+      enum_values: [trace, report_broken]
+      description: What the customer needs.
+      llm_settable: true
+"""
+
+
+def test_an_opening_that_lists_alternatives_says_the_one_the_case_plays(tmp_path) -> None:
+    root = write_project(
+        tmp_path / "post",
+        {
+            "agent.yml": "name: Post desk\npersona: You help customers.\n",
+            "integrations.yml": INTEGRATIONS,
+            "skills/parcels/skill.md": PARCELS,
+            "skills/parcels/memory.yml": PARCEL_MEMORY,
+        },
+    )
+    defs = load_project(root).mantle
+    assert defs is not None
+    skill = defs.skills["parcels"]
+    plain = own_opening(defs, skill, "happy", {})
+    assert plain is not None and "never came or came broken" in plain
+    broken = own_opening(defs, skill, "happy", {"values": {"parcels.mode": "report_broken"}})
+    assert broken == plain.replace("never came or came broken", "came broken")
+    # a value no alternative's own words name plays the alternative no value claims
+    trace = own_opening(defs, skill, "happy", {"values": {"parcels.mode": "trace"}})
+    assert trace == plain.replace("never came or came broken", "never came")

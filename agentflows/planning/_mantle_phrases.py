@@ -167,6 +167,19 @@ def says_label(skill: Skill, line: str) -> bool:
     return skill.id.lower() in words
 
 
+def shared_request(defs: MantleDefinitions, skill: Skill, line: str) -> bool:
+    """Whether another user-routable skill's words (name, id, description) fit `line` as
+    well as the skill's own do, leaving out the weight the router gives a line that says a
+    skill's whole name: the line then routes by the name alone."""
+    hits = routing_words(defs).hits(line)
+    own = hits.get(skill.id, 0.0)
+    return any(
+        other != skill.id and score >= own and user_routable(defs.skills[other])
+        for other, score in hits.items()
+        if other in defs.skills
+    )
+
+
 def plain_opening(
     defs: MantleDefinitions, skill: Skill, neutral: Callable[[str], bool]
 ) -> str | None:
@@ -248,7 +261,8 @@ def _openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
     from evalcore.simulator._facts import opening_line
 
     lines += [r.line for r in requests(skill)]
-    verb_phrase = _intent().name_intent(skill)  # "Reset Router": `want to reset a router`
+    # "Reset Panel": `want to factory reset a panel` (`distinct_name_intent`)
+    verb_phrase = _intent().distinct_name_intent(defs, skill)
     if verb_phrase is not None:
         lines.append(opening_line(verb_phrase))
     return lines or [named]

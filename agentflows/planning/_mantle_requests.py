@@ -337,6 +337,17 @@ def _person_words(skill: Skill) -> list[Request]:
     return [r._replace(strong=True) for r in out]
 
 
+def activation_items(skill: Skill) -> list[str]:
+    """The items of the description's "Activate for ..." lists, in order ("factory reset",
+    "full wipe"; no quoted phrasing): the words the team expects a person to use."""
+    text = " ".join((skill.description or "").split())
+    out: list[str] = []
+    for match in _ACTIVATE.finditer(text):
+        if match["how"].lower() == "for" and match["rest"].strip()[:1] not in "\"“'":
+            out += [item for item in _items(match["rest"]) if item[:1] not in "\"“'"]
+    return out
+
+
 def _sentences(skill: Skill) -> list[str]:
     text = " ".join((skill.description or "").split())
     return [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
@@ -439,4 +450,11 @@ def requests(skill: Skill) -> list[Request]:
     return list(dict.fromkeys(found))
 
 
-__all__ = ["Request", "id_like", "instruction_request", "plain_words", "requests"]
+__all__ = [
+    "Request",
+    "activation_items",
+    "id_like",
+    "instruction_request",
+    "plain_words",
+    "requests",
+]

@@ -32,11 +32,18 @@ from ...planning._mantle_phrases import (
     plain_opening,
     says_label,
     second_person,
+    shared_request,
     strong_phrases,
     subject,
     value_line,
 )
-from ...planning._mantle_requests import Request, id_like, instruction_request, requests
+from ...planning._mantle_requests import (
+    Request,
+    activation_items,
+    id_like,
+    instruction_request,
+    requests,
+)
 from ._direction import content_stems, value_words
 
 VERBS = frozenset(
@@ -233,7 +240,7 @@ def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
         own = prerequisite_intent(skill)
         if own is not None:
             return own
-    named = name_intent(skill)
+    named = distinct_name_intent(defs, skill)
     if named is not None and not id_like(skill):
         return named
     asked = _request(defs, skill, routed=True)
@@ -357,6 +364,27 @@ def name_intent(skill: Skill) -> str | None:
     return None
 
 
+def distinct_name_intent(defs: MantleDefinitions, skill: Skill) -> str | None:
+    """`name_intent`, made to pick out the skill among those a user can ask for. "Reset
+    Panel" routes "I want to reset a panel" by its name alone where another skill's words
+    fit the line as well ("guides a panel restart and moves on to a factory reset"): a
+    person's "reset" may mean a restart there. Then the name's verb takes the words the
+    skill's own activation list puts before it ("factory reset" -> `want to factory reset a
+    panel`), where that line routes to it; else the name stays."""
+    named = name_intent(skill)
+    if named is None or not shared_request(defs, skill, opening_line(named)):
+        return named
+    verb = (skill.name or "").split()[0].lower()
+    for item in activation_items(skill):
+        words = item.lower().split()
+        if len(words) < 2 or words[-1] != verb or not all(w.isalpha() for w in words):
+            continue
+        intent = named.replace(f"to {verb} ", f"to {' '.join(words)} ", 1)
+        if routes(defs, skill, opening_line(intent)):
+            return intent
+    return named
+
+
 def _request(defs: MantleDefinitions, skill: Skill, *, routed: bool = False) -> Request | None:
     """Where the skill's name is its id in words, the description's request that routes to
     it (with `routed`, only that; else the first request, else the first quoted phrasing),
@@ -420,7 +448,7 @@ def own_opening(
         if said is not None:
             return said
     values = facts.get("values") or {}
-    named = name_intent(skill)
+    named = distinct_name_intent(defs, skill)
     asked = _request(defs, skill, routed=True)
     if named is not None and routes(defs, skill, opening_line(named)):
         # the name's verb phrase routes: `opening_line` of the intent says it, unless a
@@ -430,12 +458,62 @@ def own_opening(
         asked = _request(defs, skill)
     if asked is not None and not contradicts(defs, skill, values, asked.line):
         # the name is the id in words: the opening is the request the intent names
-        return asked.line
+        return _one_alternative(defs, skill, values, asked.line)
     if contradicts(defs, skill, values, opening_line(intent_clause(defs, skill))):
         neutral = activation_phrase(defs, skill)
         if not contradicts(defs, skill, values, neutral):
             return neutral
     return None
+
+
+#: Words that start the clause a description's alternatives stand in ("bags that ...").
+_RELATIVES = ("that", "which", "who")
+
+
+def _alternatives(line: str) -> tuple[str, list[str], str] | None:
+    """ "Hi, I need help with bags that never came or came broken." -> the text up to the
+    relative word, the two alternatives, the end mark; None where the line ends otherwise."""
+    words = line.split()
+    at = next((i for i, w in enumerate(words) if w.lower() in _RELATIVES), None)
+    end = line[-1:] if line[-1:] in ".?!" else ""
+    if at is None or not end:
+        return None
+    rest = " ".join(words[at + 1 :])[: -len(end)].split(" or ")
+    if len(rest) != 2 or not all(rest) or "," in rest[0] + rest[1]:
+        return None
+    return " ".join(words[: at + 1]) + " ", rest, end
+
+
+def _one_alternative(
+    defs: MantleDefinitions, skill: Skill, values: dict[str, Any], line: str
+) -> str:
+    """`line` with one of the two alternatives its last clause lists ("parcels that never
+    came or came broken"), the one the case plays: a case of `report_broken` says "that
+    came broken" (the alternative's own words, those the other does not share, name the
+    value), one of a value no alternative names says the alternative no value claims
+    ("that never came"). A line reciting both asks for two things where the case plays one.
+    Unchanged where the case plays no value of the skill's choice fields or nothing
+    decides."""
+    found = _alternatives(line)
+    if found is None:
+        return line
+    head, alternatives, end = found
+    stems = [set(content_stems(a)) for a in alternatives]
+    own = [s - (stems[0] & stems[1]) for s in stems]
+    for qualified, value in values.items():
+        field = defs.memory_field(qualified)
+        if not qualified.startswith(skill.id + ".") or field is None or not field.enum_values:
+            continue
+        claims = {v: set(content_stems(value_words(v))) for v in field.enum_values}
+        claimed = [{v for v, c in claims.items() if c & o} for o in own]
+        if not any(claimed):
+            continue
+        pick = next((a for a, c in zip(alternatives, claimed, strict=True) if value in c), None)
+        if pick is None:
+            pick = next((a for a, c in zip(alternatives, claimed, strict=True) if not c), None)
+        if pick is not None:
+            return f"{head}{pick}{end}"
+    return line
 
 
 def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[str, Any]) -> str:
