@@ -490,8 +490,10 @@ def _one_alternative(
     """`line` with one of the two alternatives its last clause lists ("parcels that never
     came or came broken"), the one the case plays: a case of `report_broken` says "that
     came broken" (the alternative's own words, those the other does not share, name the
-    value), one of a value no alternative names says the alternative no value claims
-    ("that never came"). A line reciting both asks for two things where the case plays one.
+    value), one of a value no alternative names says neither ("Hi, I need help with
+    parcels."): "that never came" would read as the request of the value that claims it
+    (a missing-parcel report, not a trace). A line reciting both asks for two things where
+    the case plays one.
     Unchanged where the case plays no value of the skill's choice fields or nothing
     decides."""
     found = _alternatives(line)
@@ -509,10 +511,10 @@ def _one_alternative(
         if not any(claimed):
             continue
         pick = next((a for a, c in zip(alternatives, claimed, strict=True) if value in c), None)
-        if pick is None:
-            pick = next((a for a, c in zip(alternatives, claimed, strict=True) if not c), None)
         if pick is not None:
             return f"{head}{pick}{end}"
+        if value in claims:  # "trace": either alternative reads as another value's request
+            return head.rstrip().rsplit(" ", 1)[0] + end
     return line
 
 
