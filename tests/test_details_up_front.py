@@ -65,3 +65,47 @@ def test_the_request_said_after_the_sign_in_verifies(
     (folder / "up_front.yml").write_text(yaml.safe_dump(data, sort_keys=False))
     report = asyncio.run(mutate(collect_cases([folder], project=LAB), LAB, only=[]))
     assert report.reference == {"up_front": "passed"}, report.reference
+
+
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
+
+
+@pytest.fixture(scope="module")
+def several() -> dict[str, dict]:
+    """Details-up-front drafts whose paths ask several values the user holds (the
+    behaviour's values given up front beside the scenario)."""
+    out = {}
+    for name, skill in (("northstar_exec", "travel"), ("skyway_air", "baggage")):
+        project = load_project(CORPUS / name)
+        behaviors = plan_source(project, "mantle", skill, None).behaviors
+        case = next(b for b in behaviors if b.facts.get("kind") == "out_of_order")
+        scenario = draft_mantle(DraftContext(project, "mantle", case))["scenario"]
+        out[skill] = {"scenario": scenario, "given": dict(case.facts.get("given") or {})}
+    return out
+
+
+def test_an_up_front_opening_says_its_values_as_values_in_one_sentence(
+    several: dict[str, dict],
+) -> None:
+    """ "Domestic, please." and "Track, please." are a template's words, not a traveller's:
+    the values follow the request in the same sentence."""
+    for skill, drafted in several.items():
+        context = parse_fact_context(drafted["scenario"]["simulation_context"])
+        opening = context.opening or ""
+        assert not re.search(r"\b\w+, please\.", opening), (skill, opening)
+        assert opening.count(". ") == 0, (skill, opening)
+
+
+def test_an_up_front_opening_gives_several_held_details_and_they_are_not_asked_again(
+    several: dict[str, dict],
+) -> None:
+    """One detail up front (the mode) makes the case a happy path again: the opening
+    also lists held facts the path asks (a bag tag, a destination), and a criterion says
+    the agent does not ask for them again."""
+    for skill, drafted in several.items():
+        context = parse_fact_context(drafted["scenario"]["simulation_context"])
+        opening = context.opening or ""
+        held = [f for f in context.facts if f.value in opening]
+        assert held and len(held) + len(drafted["given"]) >= 2, (skill, opening, context.facts)
+        criteria = " ".join(drafted["scenario"]["goals"]["criteria"])
+        assert all(f.label in criteria for f in held), (skill, criteria)

@@ -794,7 +794,8 @@ def test_what_happened_is_the_story_the_opening_told() -> None:
         if story is None or context.opening is None or not context.opening.startswith("A tree"):
             continue
         played += 1
-        assert story == context.opening, (story, context.opening)
+        # a details-up-front opening lists held details after the story it tells
+        assert context.opening.startswith(story), (story, context.opening)
     assert played
 
 

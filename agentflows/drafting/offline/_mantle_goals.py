@@ -432,6 +432,15 @@ class Goals(GoalPieces):
                     f"The agent does not make the customer give the {words} again from "
                     "scratch (proposing or confirming the one already given is fine)"
                 )
+        # the held details the first message lists besides (`Script.told`): a collect step
+        # is skipped only where the model wrote the value, so a judge reads it
+        told = list(self.script.told)
+        if told:
+            listed = told[0] if len(told) == 1 else f"{', '.join(told[:-1])} and {told[-1]}"
+            self.criterion(
+                f"The agent does not ask again for what the first message gave ({listed}), "
+                "though it may confirm it"
+            )
         self.rules(limit=1)
 
     def _ambiguity(self) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 from evalcore.agents.reference import asked_request
 from evalcore.definitions import Project, Skill
 from evalcore.definitions._memo import memoized
-from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
@@ -159,7 +159,14 @@ from ._mantle_seeds import (
     unset_channel_values,
 )
 from ._mantle_testdata import detail_name, unrelated_for
-from ._mantle_up_front import asks_one_request, case_values, names_the_job, plain_value
+from ._mantle_up_front import (
+    asks_one_request,
+    case_values,
+    in_one_sentence,
+    listed_detail,
+    names_the_job,
+    plain_value,
+)
 
 #: Values of a choice that pick nothing (the user who asks for a mode wants one that is on).
 _NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", "no"})
@@ -951,6 +958,10 @@ class _Writer:
         if held:  # what a call waits for the user to have, said with the request
             said = self.context.opening or opening_line(intent_clause(self.defs, skill))
             self.context.opening = " ".join([said, *held])
+        if self.context.opening and (kind == "out_of_order" or self.requested()):
+            self.context.opening = in_one_sentence(
+                self.context.opening, self.up_front_details(skill), self.listed_value
+            )
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
@@ -1223,6 +1234,47 @@ class _Writer:
             for said, v in ((self.stated(k, v), v) for k, v in given.items())
         ]
         return " ".join([without_month(text), *answers])
+
+    def up_front_details(self, skill: Skill) -> list[tuple[str, str]]:
+        """The held facts a details-up-front opening lists besides its choices, so that it
+        gives several of the values the path asks (about three in all): facts of the
+        skill's fields, in the order asked, that a list can name
+        (`listed_detail`); each is recorded in `Script.told`."""
+        if self.script.kind != "out_of_order":
+            return []
+        given = {**(self.facts.get("given") or {}), **self.requested()}
+        room = 3 - len(given)
+        specs = {f.qualified: f for f in skill_model(self.project, skill.id).fields}
+        memory = dict(self.script.walk.memory)
+        out: list[tuple[str, str]] = []
+        for fact in self.sheet.sheet.facts:
+            if room <= len(out):
+                break
+            # a detail of no field of the skill is an identity check's (a date of birth):
+            # the check asks for it, whatever the first message said
+            key = fact.field or ""
+            if not key.startswith(skill.id + ".") or key in given:
+                continue
+            if key in self.script.told.values():
+                continue
+            # a field another branch asks (a report id to change a delivery) is none of
+            # this path's, nor one the agent may leave unasked
+            spec = specs.get(key)
+            if spec is not None and (not spec.required or not evaluate(spec.condition, memory)):
+                continue
+            detail = listed_detail(fact.label, fact.value)
+            if detail is not None:
+                out.append(detail)
+                self.script.told[fact.label] = key
+        return out
+
+    def listed_value(self, said: str) -> str:
+        """A bare value ("Fire", "USD") as an item of a list: in lower case unless the
+        project writes it with a capital or it is an abbreviation."""
+        written = written_form(self.defs, said.lower())
+        if written is not None:
+            return written
+        return said if said[1:2].isupper() else said[:1].lower() + said[1:]
 
     def stated(self, qualified: str, value: Any) -> str:
         """One value as the user says it: a choice in its own words, a text value named by

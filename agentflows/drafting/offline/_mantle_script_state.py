@@ -32,6 +32,9 @@ class Script:
     stated: dict[str, Any] = field(default_factory=dict)
     """Text fields read from the first message that the drafter gave a value (the opening
     says them): `request_values`."""
+    told: dict[str, str] = field(default_factory=dict)
+    """Held facts a details-up-front opening lists (label -> the field it fills): the agent
+    has them from the first message and does not ask for them again."""
     needed: frozenset[str] = frozenset()
     """Fields a call reads that the walk set without a question of its own (`needed_values`):
     the user is told them, and no agent is sure to pass them as told."""

@@ -15,6 +15,7 @@ request is the first thing said once the sign-in is done, not a closing line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from evalcore.agents.demo import description_phrases, example_mode
@@ -88,4 +89,92 @@ def _other_count(values: dict[str, Any], phrase: str) -> bool:
     return False
 
 
-__all__ = ["asks_one_request", "case_values", "names_the_job", "plain_value"]
+#: A bare value said as its own sentence ("Fire, please.", "USD, please."): a template, not
+#: a person's words, in a first message.
+_PLEASE = ", please."
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$0-9\"'])")
+#: First words of a label that is a question ("whether you are out", "what was the total")
+#: or a prompt's words ("a time or a place"): no name of a detail a person lists.
+_NO_NAME = frozenset(
+    [
+        "what",
+        "whether",
+        "which",
+        "who",
+        "when",
+        "where",
+        "why",
+        "how",
+        "if",
+        "is",
+        "are",
+        "do",
+        "a",
+        "an",
+        "the",
+    ]
+)
+
+
+def listed_detail(label: str, value: str) -> tuple[str, str] | None:
+    """A fact a first message can name among details ("bag tag", "SK480016"); None for a
+    question label, a yes/no answer or a sentence of its own."""
+    said = " ".join(value.split())
+    first = (label.split() or [""])[0].lower()
+    if not said or first in _NO_NAME or " or " in label or said.lower() in ("yes", "no"):
+        return None
+    if re.search(r"[.!?]\s", said + " ") and not re.fullmatch(r"\$?[\d.,]+", said):
+        return None  # "The back door sticks." is a story, not a detail
+    if len(said.split()) > 5:
+        return None
+    return label, said
+
+
+def in_one_sentence(line: str, details: list[tuple[str, str]], words: Callable[[str], str]) -> str:
+    """`line` with its bare values ("Fire, please. Lodging, please.") said as values in one
+    plain sentence after the request ("Hi, I need help with an expense: lodging and USD.")
+    and the held `details` (label, value) said with them ("..., bag tag SK480016"), else
+    in a sentence of their own ("The booking reference is ZN2KWD."). Values that follow
+    no request sentence (a question, "It never arrived.") are one sentence of their own
+    ("Standard, please."). `words` writes a bare value as a list says it ("fire", "USD")."""
+    sentences = _SENTENCE.split(" ".join(line.split()))
+    values: list[str] = []
+    kept: list[str] = []
+    at: int | None = None  # where the values are said
+    for sentence in sentences:
+        bare = sentence.removesuffix(_PLEASE) if sentence.endswith(_PLEASE) else None
+        if bare and kept and len(bare.split()) <= 4 and not set(bare) & set(".!?:"):
+            at = len(kept) if at is None else at
+            values.append(words(bare.strip()))
+        else:
+            kept.append(sentence)
+    if not kept:
+        return line
+    said = " ".join(kept).lower()
+    details = [(label, value) for label, value in details if value.lower() not in said]
+    if at == 1 and kept[0].endswith("."):  # right after the request: one sentence
+        listed = _listed([*values, *(f"{label} {value}" for label, value in details)])
+        kept[0] = f"{kept[0][:-1]}: {listed}."
+        return " ".join(kept)
+    if at is not None:
+        listed = _listed(values)
+        kept.insert(at, f"{listed[:1].upper()}{listed[1:]}{_PLEASE}")
+    if details:
+        told = _listed([f"the {label} is {value}" for label, value in details])
+        kept.append(f"{told[:1].upper()}{told[1:]}.")
+    return " ".join(kept)
+
+
+def _listed(items: list[str]) -> str:
+    """ "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+__all__ = [
+    "asks_one_request",
+    "case_values",
+    "in_one_sentence",
+    "listed_detail",
+    "names_the_job",
+    "plain_value",
+]
