@@ -841,3 +841,22 @@ def test_a_detour_that_names_a_weekday_gets_a_day_on_it() -> None:
         day = facts(parse_fact_context(data["scenario"]["simulation_context"]))["which day"]
         assert datetime.strptime(day, "%m/%d/%Y").strftime("%A") == "Thursday", day
     assert played
+
+
+def test_an_escalation_says_the_callers_own_trouble_not_the_description() -> None:
+    """A passenger whose flight was cancelled asks for a person about that flight ("It's
+    about my flight SK0931, cancelled."), not in the skill description's words ("It's
+    about changing flights, mostly after a disruption."), and "I" stays a capital."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "skyway_air")
+    behavior = next(
+        b
+        for b in plan_mantle(project, "rebook_flight", None).behaviors
+        if b.facts.get("kind") == "escalation"
+    )
+    data = draft_mantle(DraftContext(project, "mantle", behavior))
+    context = parse_fact_context(data["scenario"]["simulation_context"])
+    line = next(c.line for c in context.cues if "person" in c.line)
+    flight = next(f.value for f in context.facts if f.label == "your flight")
+    assert flight.split(",", 1)[0] in line, (line, flight)
+    assert "mostly after a disruption" not in line.lower(), line
+    assert " i " not in f" {line} ", line

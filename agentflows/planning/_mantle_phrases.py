@@ -483,7 +483,8 @@ def escalation_line(defs: MantleDefinitions, skill: Skill, handoff: Skill) -> st
     """Asking for a person partway: the hand-off skill's opening plus what it is about (a
     hand-off routes by it)."""
     opening = activation_phrase(defs, handoff)
-    opening = opening[:1].lower() + opening[1:]
+    if opening.split(" ", 1)[0] not in ("I", "I'm", "I'd", "I've", "I'll"):  # "I want …"
+        opening = opening[:1].lower() + opening[1:]
     about = topic(skill).lower()
     first = about.split(" ", 1)[0]
     # "getting an expense into the system", "the executive's own calendar": no "my"

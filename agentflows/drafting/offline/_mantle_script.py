@@ -1422,6 +1422,7 @@ class _Writer:
         reason = self.handoff_reason()
         if reason and line.endswith(_VAGUE_REASON):  # a hand-off asks why: say it
             line = f"{line[: -len(_VAGUE_REASON)]}{reason}"
+        line = self.about_own_record(line)
         if at < len(asks):
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
         else:
@@ -1442,6 +1443,18 @@ class _Writer:
                 # named by the question, not the field: "handoff reason" would also answer
                 # the skill's own "reason for the reset?" when an agent does not hand over
                 self.sheet.add(_WHY_PERSON, reason, field=ask.field)
+
+    def about_own_record(self, line: str) -> str:
+        """`line` saying what it is about with the caller's own record the branch rests on
+        ("It's about my flight SK0931, cancelled.") instead of the skill's description
+        ("It's about changing flights, mostly after a disruption."): a person asking for
+        someone names their own trouble."""
+        head, about, _ = line.rpartition(" It's about ")
+        owned = next((f for f in self.sheet.sheet.facts if f.label.startswith("your ")), None)
+        if not about or owned is None:
+            return line
+        said = owned.value.split(" (", 1)[0].strip().rstrip(".")
+        return f"{head} It's about my {owned.label.removeprefix('your ')} {said}."
 
     def own_reason(self, ask: Ask) -> None:
         """A reason for a hand-off skill's own case where it asks why they want a person:
