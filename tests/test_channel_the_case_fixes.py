@@ -4,7 +4,8 @@ seeds a channel that takes the callback branch, rather than resting on an unset 
 deployed channel always fills.
 
 Before: harbor_mutual's escalation cases asserted the callback booking with no channel
-seeded.
+seeded; its failed identity check, which hands over with a block's `link:` step, still
+gave the user a callback window and seeded no channel.
 """
 
 from __future__ import annotations
@@ -35,3 +36,13 @@ def test_an_escalation_seeds_the_channel_its_hand_off_branch_needs(tmp_path: Pat
     assert slots["project.channel"] != "phone"
     asserted = [a for a in scenario["goals"]["assertions"] if "tool_executed" in a]
     assert any(a["tool_executed"]["tool_name"] == "schedule_callback" for a in asserted)
+
+
+def test_a_path_that_links_to_the_hand_off_seeds_the_channel_too(tmp_path: Path) -> None:
+    generate_offline(CORPUS, ["verify_policyholder"], tmp_path)
+    path = next((tmp_path / "cases").rglob("verify_policyholder_count_attempt_sad_path.yml"))
+    scenario = yaml.safe_load(path.read_text())["scenario"]
+    # the case plays the hand-off's callback branch (the user has a window to give) ...
+    assert "which window suits you" in scenario["simulation_context"]
+    # ... so it seeds a channel that takes that branch
+    assert scenario["setup"]["initial_slots"].get("project.channel") not in (None, "phone")

@@ -45,7 +45,7 @@ def test_a_step_that_says_what_to_work_out_is_not_asserted() -> None:
 def test_a_field_the_prose_asks_for_is_not_asserted() -> None:
     # "Ask which instrument and which day": the agent may ask it in its own words first;
     # `hours` is not `extra_hours`, which the prose asks for
-    said = _said("tidewater_core", "instrument_time", "instrument_confocal")
+    said = _said("tidewater_core", "instrument_time", "request_type_book")
     assert "utter_ask_instrument" not in said
     assert "utter_ask_hours" in said
 

@@ -162,6 +162,7 @@ def test_a_detour_case_tells_the_user_to_take_the_offer_to_go_back(tmp_path: Pat
     task = "your request to book a workshop slot"
     assert line == (
         f"When the agent offers to go back to {task}, say yes; if it asks whether there is "
-        "anything else before that, say no and ask to go back to it."
+        "anything else before that, or stops without a word about it, say no and ask to go "
+        "back to it."
     )
     assert parse_fact_context(context).resume == "your request to book a workshop slot"

@@ -336,7 +336,8 @@ DETOUR = CONTEXT.replace(
 ).replace(
     "When the agent asks whether there is anything else, say no.",
     "When the agent offers to go back to your request to file a claim, say yes; if it asks "
-    "whether there is anything else before that, say no and ask to go back to it.\n"
+    "whether there is anything else before that, or stops without a word about it, say no "
+    "and ask to go back to it.\n"
     "When the agent asks whether there is anything else, say no.",
 )
 
@@ -357,6 +358,20 @@ async def test_after_a_digression_anything_else_asks_to_go_back_not_to_stop():
         "No, thanks. Can we go back to my request to file a claim?",
         "van",
         CLOSING,
+    ]
+
+
+async def test_after_a_digression_a_turn_that_asks_nothing_asks_to_go_back_not_to_stop():
+    # the detour's skill tells its outcome and waits: without a word about the task, the
+    # user asks for it rather than ending the conversation with it undone
+    said = await converse(
+        simulator(DETOUR),
+        ["What was damaged?", "You hold a van policy.", "What was damaged?"],
+    )
+    assert [m for m, _ in said[1:]] == [
+        "Before that, what policies do I have?",
+        "Thanks. Can we go back to my request to file a claim?",
+        "van",
     ]
 
 

@@ -154,8 +154,15 @@ class OutcomeBehaviors(ThresholdBehaviors):
             self.base.update(done[0][4])
         out = []
         failing = self._failure_values()
+        planned: list[dict[str, Any]] = []
         for index, (_, _, (qualified, value), walk, values) in enumerate(candidates):
             self.used_values.add((qualified, value))
+            if values in planned:
+                # the same choices as a branch already planned (one field's base value is
+                # the branch another field plays: "book" with the base instrument is the
+                # "confocal" case): one case plays them, not two that differ in filler
+                continue
+            planned.append(values)
             multiple = len(self.routing) > 1
             case = (f"{qualified.split('.', 1)[1]}_" if multiple else "") + str(value)
             type_ = "escalation" if walk.outcome == "handoff" else "happy_path"

@@ -11,7 +11,8 @@ rules are in docs/simulation-contexts.md):
     When the agent next speaks after you say "The basement.", say: "Sorry, I meant the roof."
     When the agent reads the details back and asks you to confirm, agree.
     When the agent offers to go back to your request to file a claim, say yes; if it asks
-    whether there is anything else before that, say no and ask to go back to it.
+    whether there is anything else before that, or stops without a word about it, say no
+    and ask to go back to it.
     When the agent asks whether there is anything else, say no.
     Stop once the agent tells you the claim is filed.
 
@@ -154,7 +155,8 @@ class FactContext:
             task = _clean(self.resume)
             lines.append(
                 f"When the agent offers to go back to {task}, say yes; if it asks whether "
-                "there is anything else before that, say no and ask to go back to it."
+                "there is anything else before that, or stops without a word about it, say "
+                "no and ask to go back to it."
             )
         if self.closes_on_else:
             lines.append("When the agent asks whether there is anything else, say no.")

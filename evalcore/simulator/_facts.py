@@ -278,8 +278,9 @@ class FactSimulator:
     def _back(self, question: str, message: str) -> str | None:
         """After a digression, the way back to the task: the interrupted question asked
         again ends the detour (answered as usual); an offer to go back is taken; an
-        "anything else?" before either is declined with a request to go back (it would
-        otherwise end the conversation before the task is done)."""
+        "anything else?" before either is declined with a request to go back, and so is a
+        turn that asks nothing (the detour's skill told its outcome and stopped): either
+        would otherwise end the conversation before the task is done."""
         if not self._detour or not self.context.resume:
             return None
         if self._cue_matches(self._detour, question, message):
@@ -291,6 +292,9 @@ class FactSimulator:
         if _ANYTHING_ELSE.search(question):
             self._detour = ""
             return f"No, thanks. Can we go back to {first_person(self.context.resume)}?"
+        if not question and message.strip():
+            self._detour = ""
+            return f"Thanks. Can we go back to {first_person(self.context.resume)}?"
         return None
 
     def _owed_answer(self, cue: str) -> str | None:

@@ -1,7 +1,9 @@
 """The identity details a case's caller gives to a check another skill runs first.
 
 A skill's prose may send the caller through another skill before it helps ("Tell the
-verified patient where their order is (run @skill.verify_patient first …)"): the walk of the
+verified patient where their order is (run @skill.verify_patient first …)"), or read project
+memory only another skill's tool writes ("the store from @memory.project.home_store_id",
+which the verification fills), so a correct agent may well verify first: the walk of the
 case's own skill does not ask what that check asks, so without these facts the user cannot
 answer, the check fails and the case never reaches what it asserts. The details are the ones
 the check's tool compares with the caller's record (`date_of_birth`, `last_name`), and they
@@ -17,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions.skill_model import code_facts
+from evalcore.definitions.skill_model import code_facts, qualify
 from evalcore.definitions.skill_model.prose_patterns import SKILL
 from evalcore.testdata import Caller, DataRecords, checked_details
 
@@ -29,6 +31,28 @@ _NAME_WORDS = 3
 _CODE_LETTERS = 4
 #: A tool that checks who is calling compares at least this many details with the record.
 _CHECKED = 2
+
+
+#: A project memory reference in prose (`@memory.project.home_store_id`).
+_PROJECT_READ = re.compile(r"@memory\.(project\.\w+)")
+
+
+def _writers_of_read(project: Project, skill: Skill) -> list[str]:
+    """The other skills whose tools write project memory `skill`'s prose reads: the agent
+    may run one of them first to get it."""
+    defs = project.mantle
+    read = set(_PROJECT_READ.findall(skill.body or ""))
+    if defs is None or not read:
+        return []
+    out: list[str] = []
+    for other in defs.skills:
+        if other == skill.id:
+            continue
+        for tool in defs.tools_for(other).values():
+            written = {qualify(w.key, other, defs) for w in code_facts(project, tool).writes}
+            if read & written and other not in out:
+                out.append(other)
+    return out
 
 
 def identity_facts(
@@ -55,7 +79,8 @@ def identity_facts(
     out: list[tuple[str, str]] = []
     # the skill itself counts where the case's path runs its check (`called`) and the walk
     # asks nothing for it (its prose asks for the details)
-    for target in dict.fromkeys([skill.id, *SKILL.findall(skill.body or "")]):
+    targets = [skill.id, *SKILL.findall(skill.body or ""), *_writers_of_read(project, skill)]
+    for target in dict.fromkeys(targets):
         if target in walked or target not in defs.skills:
             continue
         collected = _collected(defs.skills[target])

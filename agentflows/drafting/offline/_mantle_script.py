@@ -277,6 +277,11 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     if prelude is not None:  # the sign-in asks too: the user knows what it asks for
         prelude = answered_walk(project, prelude, Setup(memory=dict(seeds)), sheet)
     first = walk_skill(project, behavior.source, setup)
+    # a skill the path hands over to with `link:` says which channel it plays too; the value
+    # routes as the unset field does, so the walk stands
+    linked = [e.key for e in first.events if e.kind == "link" and e.key]
+    for key, value in unset_channel_values(project, behavior, linked).items():
+        seeds.setdefault(key, value)
     # a record a gate decides by is drawn on the side of the tools the case runs
     calls = frozenset(e.tool for e in first.events if e.kind == "tool" and e.tool)
     sheet.holds.update(gate_sides(project, skill.id, calls))

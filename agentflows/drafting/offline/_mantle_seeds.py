@@ -13,7 +13,7 @@ user for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from evalcore.definitions import MemoryField, Project
@@ -60,18 +60,22 @@ def channel_values(project: Project, behavior: Behavior) -> dict[str, Any]:
     }
 
 
-def unset_channel_values(project: Project, behavior: Behavior) -> dict[str, Any]:
+def unset_channel_values(
+    project: Project, behavior: Behavior, linked: Iterable[str] = ()
+) -> dict[str, Any]:
     """A value for each channel field a skill of the case routes on (`channel_routing_fields`)
     that the plan leaves unset (an escalation to a hand-off that books a callback `if:
     session.project.channel != "phone"`): the first listed value that takes the same
     branches as no value (`web_chat`). The case then says which channel it plays, rather
     than resting on a field a deployed channel always fills; where no value routes as the
-    unset field does, none is seeded."""
+    unset field does, none is seeded. `linked`: the skills the case's path hands over to
+    with a block's `link:` step (a failed identity check's hand-off), which the case plays
+    as much as its own."""
     assert project.mantle is not None
     defs = project.mantle
     planned = behavior.facts.get("values") or {}
     out: dict[str, Any] = {}
-    for skill_id in _case_skills(behavior):
+    for skill_id in dict.fromkeys([*_case_skills(behavior), *linked]):
         skill = defs.skills.get(skill_id)
         if skill is None:
             continue
