@@ -38,12 +38,14 @@ _PROJECT_READ = re.compile(r"@memory\.(project\.\w+)")
 
 
 def _writers_of_read(project: Project, skill: Skill) -> list[str]:
-    """The other skills whose tools write project memory `skill`'s prose reads: the agent
-    may run one of them first to get it."""
+    """The other skills whose tools write project memory `skill`'s prose reads and its own
+    tools do not: the agent may run one of them first to get it."""
     defs = project.mantle
     read = set(_PROJECT_READ.findall(skill.body or ""))
     if defs is None or not read:
         return []
+    for tool in defs.tools_for(skill.id).values():
+        read -= {qualify(w.key, skill.id, defs) for w in code_facts(project, tool).writes}
     out: list[str] = []
     for other in defs.skills:
         if other == skill.id:
