@@ -10,32 +10,8 @@ a reason that merely uses the word ("the payment failed") is left alone.
 
 from __future__ import annotations
 
-import re
-
+from ..lexicon.en import verdicts as en
 from ._types import JudgedVerdict
-
-_WORD = {
-    "pass": "pass",
-    "passed": "pass",
-    "passes": "pass",
-    "fail": "fail",
-    "failed": "fail",
-    "fails": "fail",
-    "inconclusive": "inconclusive",
-}
-_TOKEN = r"(pass(?:ed|es)?|fail(?:ed|s)?|inconclusive)"
-_BARE = re.compile(rf"^\W*(?:verdict\W*)?{_TOKEN}\W*$", re.I)
-_LEADING = re.compile(rf"^\W*(?:verdict\s*(?:is|:|=)\s*)?{_TOKEN}\s*(?:[:\-–—|.,;]|$)", re.I)
-_TRAILING = re.compile(rf"(?:[:\-–—|→>=]|\bverdict\b(?:\s+is)?)\s*{_TOKEN}\W*$", re.I)
-_LABELLED = re.compile(rf"\bverdict\s*(?:is|:|=)\s*{_TOKEN}\b", re.I)
-_NOT_MET = re.compile(
-    r"\b(?:criterion|requirement|it)\s+(?:is|was|has)\s+not\s+(?:been\s+)?(?:met|satisfied|fulfilled)\b",
-    re.I,
-)
-_MET = re.compile(
-    r"\b(?:criterion|requirement|it)\s+(?:is|was|has)\s+(?:been\s+)?(?:fully\s+)?(?:met|satisfied|fulfilled)\b",
-    re.I,
-)
 
 
 def stated_verdicts(reason: str) -> set[JudgedVerdict]:
@@ -45,12 +21,12 @@ def stated_verdicts(reason: str) -> set[JudgedVerdict]:
     found: set[JudgedVerdict] = set()
     if not text:
         return found
-    for pattern in (_BARE, _LABELLED, _LEADING, _TRAILING):
+    for pattern in (en.BARE, en.LABELLED, en.LEADING, en.TRAILING):
         match = pattern.search(text)
         if match:
-            found.add(_WORD[match.group(1).lower()])  # type: ignore[arg-type]
+            found.add(en.VERDICT_OF[match.group(1).lower()])  # type: ignore[arg-type]
     if not found:
-        not_met, met = bool(_NOT_MET.search(text)), bool(_MET.search(text))
+        not_met, met = bool(en.NOT_MET.search(text)), bool(en.MET.search(text))
         if not_met != met:
             found.add("fail" if not_met else "pass")
     return found

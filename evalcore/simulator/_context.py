@@ -24,40 +24,13 @@ say`) are played word for word, once each.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+
+from ..lexicon.en import simulation_context as en
 
 FACTS_HEADER = "What you know (share each only when the agent asks):"
 #: The words of a note line that says a tool's result is up to chance (`FactContext.notes`).
 CHANCE_NOTE = "is up to chance"
-
-_PERSONA = re.compile(r"^You are (?P<who>[^.]+)\.\s*(?P<rest>.*)$")
-_INTENT = re.compile(r"\bYou (?P<verb>want|need|would like|'d like)(?P<rest>[^.?!]*)[.?!]", re.I)
-_FACT = re.compile(r"^\s*[-*•]\s*(?P<label>[^:]+?)\s*:\s*(?P<value>.+?)\s*$")
-_QUOTE = r"[\"“](?P<line>[^\"”]+)[\"”]"
-_OPEN = re.compile(rf"^Open with:\s*{_QUOTE}", re.I)
-_CUE = re.compile(
-    rf"^When the agent asks (?P<cue>.+?)(?P<first> the first time)?,\s*say(?: instead)?:\s*"
-    rf"{_QUOTE}(?P<then>,? then answer it)?",
-    re.I,
-)
-_FOLLOW_UP = re.compile(
-    rf"^When the agent next speaks after you say\s*[\"“](?P<after>[^\"”]+)[\"”],\s*say:\s*{_QUOTE}",
-    re.I,
-)
-_AFTER_FIRST = re.compile(rf"^After the agent's first answer,\s*say:\s*{_QUOTE}", re.I)
-_BEFORE_END = re.compile(rf"^Before you finish,\s*say:\s*{_QUOTE}", re.I)
-_CONFIRM = re.compile(
-    r"^When the agent (?P<back>reads .+? back and )?asks you to confirm,"
-    r"\s*(?P<answer>agree|decline)",
-    re.I,
-)
-_GATE = re.compile(
-    r"^When the agent asks whether to (?P<act>.+?),\s*(?P<answer>agree|decline)\b", re.I
-)
-_ELSE = re.compile(r"^When the agent asks whether there is anything else,\s*say no", re.I)
-_RESUME = re.compile(r"^When the agent offers to go back to (?P<task>.+?),\s*say yes", re.I)
-_STOP = re.compile(r"^Stop (?:once|when|after) (?P<until>.+?)\.?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -173,7 +146,7 @@ def is_fact_context(context: str) -> bool:
     """True for a context in this grammar (a persona line and an intent or facts)."""
     text = context.lstrip()
     return text.startswith("You are ") and (
-        FACTS_HEADER in context or _INTENT.search(context) is not None
+        FACTS_HEADER in context or en.INTENT.search(context) is not None
     )
 
 
@@ -189,7 +162,7 @@ def parse_fact_context(context: str) -> FactContext:
         if line.startswith(FACTS_HEADER[:13]):
             in_facts = True
             continue
-        fact = _FACT.match(line) if in_facts else None
+        fact = en.FACT.match(line) if in_facts else None
         if fact:
             out.facts.append(ContextFact(fact["label"].strip(), fact["value"].strip()))
             continue
@@ -199,51 +172,51 @@ def parse_fact_context(context: str) -> FactContext:
 
 
 def _read_line(out: FactContext, line: str) -> None:
-    persona = _PERSONA.match(line)
+    persona = en.PERSONA.match(line)
     if persona and not out.persona:
         out.persona = persona["who"].strip()
         line = persona["rest"]
-    intent = _INTENT.search(line)
+    intent = en.INTENT.search(line)
     if intent and not out.intent:
         out.intent = f"{intent['verb']}{intent['rest']}".strip()
         return
-    for pattern, attr in ((_OPEN, "opening"), (_AFTER_FIRST, "after_first")):
+    for pattern, attr in ((en.OPEN_WITH, "opening"), (en.AFTER_FIRST, "after_first")):
         match = pattern.match(line)
         if match:
             setattr(out, attr, match["line"].strip())
             return
-    match = _BEFORE_END.match(line)
+    match = en.BEFORE_END.match(line)
     if match:
         out.before_end = match["line"].strip()
         return
-    match = _FOLLOW_UP.match(line)
+    match = en.FOLLOW_UP.match(line)
     if match:
         out.follow_ups.append(FollowUp(match["after"].strip(), match["line"].strip()))
         return
-    match = _CUE.match(line)
+    match = en.CUE.match(line)
     if match:
         first, then = bool(match["first"]), bool(match["then"])
         out.cues.append(CueLine(match["cue"].strip(), match["line"].strip(), first, then))
         return
-    match = _GATE.match(line)
+    match = en.GATE.match(line)
     if match:
         out.gate = match["act"].strip()
         out.confirm = match["answer"].lower()
         return
-    match = _CONFIRM.match(line)
+    match = en.CONFIRM.match(line)
     if match:
         out.read_back = out.read_back or bool(match["back"])
         if out.gate is None:  # a gate's own line says the answer before the action
             out.confirm = match["answer"].lower()
         return
-    if _ELSE.match(line):
+    if en.ANYTHING_ELSE_NO.match(line):
         out.closes_on_else = True
         return
-    match = _RESUME.match(line)
+    match = en.RESUME_YES.match(line)
     if match:
         out.resume = match["task"].strip()
         return
-    match = _STOP.match(line)
+    match = en.STOP.match(line)
     if match:
         out.until = match["until"].strip()
         return

@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..lexicon.en import agent_turns as en
 from ..llm.usage import Usage
 from ._base import SimulatorStep, Utterance
 from ._context import ContextFact, FactContext
@@ -49,31 +50,6 @@ AGREE = "Yes, that's right. Please go ahead."
 DECLINE = "No, please don't. I've changed my mind."
 UNKNOWN = "Sorry, I don't know that."
 
-_CONFIRMATION = re.compile(
-    r"\b(?:shall i|should i|do you want me to|would you like me to|can i go ahead|"
-    r"(?:ok|okay) to (?:proceed|go ahead)|is (?:that|this|everything)(?: all)? (?:correct|right)|"
-    r"does (?:that|this|everything) (?:look|sound) (?:right|correct|good)|are you sure|"
-    r"do you confirm|please confirm(?! your)|to confirm:|confirm (?:that|this|the order|"
-    r"the details)|go ahead\?)",
-    re.I,
-)
-_ANYTHING_ELSE = re.compile(
-    r"\b(?:anything else|is there something else|any other (?:question|thing)s?|"
-    r"else (?:i|we) can (?:help|do))",
-    re.I,
-)
-_ASKING = re.compile(
-    r"\?|\b(?:(?:please )?tell me|please (?:give|share|provide|confirm|send|choose|pick|select|"
-    r"read|say|spell|enter|type|describe)|let me know|"
-    r"could you|can you|what is your|which one)\b"
-    r"|^(?:describe|enter|type|give|share|provide|spell|choose|pick|select|read me|say)\b",
-    re.I,
-)
-_HANDOFF = re.compile(
-    r"\b(?:pass(?:ing)? you|transfer(?:ring)? you|connect(?:ing)? you|hand(?:ing)? you over|"
-    r"a colleague|member of (?:our|the) team will|an agent will|someone will)\b",
-    re.I,
-)
 #: Words of an offer to go back to the task a digression left ("Shall we continue with it?").
 _BACK = (
     "go back to",
@@ -86,7 +62,6 @@ _BACK = (
     "carry on with",
 )
 RESUME_YES = "Yes, please, let's go back to it."
-_PERSON_STOP = re.compile(r"\b(?:person|human|colleague|someone|passing|transfer)", re.I)
 
 
 def _hands_over(message: str) -> bool:
@@ -94,7 +69,8 @@ def _hands_over(message: str) -> bool:
     not an offer it asks about ("Shall I connect you to a specialist?"), which is a
     confirmation to answer first."""
     return any(
-        _HANDOFF.search(s) and not _ASKING.search(s) for s in re.split(r"(?<=[.!?])\s+", message)
+        en.HANDOFF.search(s) and not en.ASKING.search(s)
+        for s in re.split(r"(?<=[.!?])\s+", message)
     )
 
 
@@ -245,7 +221,7 @@ class FactSimulator:
                 if cue.first and self.context.resume and self._detour is None:
                     self._detour = cue.cue  # the digression: the task waits on this ask
                 return self._say(cue.line)
-        if _hands_over(message) and _PERSON_STOP.search(self.context.until or ""):
+        if _hands_over(message) and en.PERSON_STOP.search(self.context.until or ""):
             return SimulatorStep("", True, note="offline: handed over, as the context says")
         back = self._back(question, message)
         if back is not None:
@@ -259,7 +235,7 @@ class FactSimulator:
             return self._say(DECLINE if declines else AGREE)
         # "anything else you want on file?" is a fact's question when it names the fact in
         # full; "anything else I can help with?" is the closing one
-        if _ANYTHING_ELSE.search(question) and not any(stems(f.label) <= said for f in facts):
+        if en.ANYTHING_ELSE.search(question) and not any(stems(f.label) <= said for f in facts):
             return self._finish(CLOSING)
         if facts:
             return self._say(_answer(facts))
@@ -289,7 +265,7 @@ class FactSimulator:
         if any(f" {words} " in f" {_plain(question)} " for words in _BACK):
             self._detour = ""
             return RESUME_YES
-        if _ANYTHING_ELSE.search(question):
+        if en.ANYTHING_ELSE.search(question):
             self._detour = ""
             return f"No, thanks. Can we go back to {first_person(self.context.resume)}?"
         if not question and message.strip():
@@ -325,7 +301,7 @@ class FactSimulator:
     def _reads_back(self, message: str) -> bool:
         """A read-back confirmation: the usual words, or one of the project's own."""
         plain = " ".join(message.split())
-        return _CONFIRMATION.search(plain) is not None or any(
+        return en.CONFIRMATION.search(plain) is not None or any(
             p.search(plain) for p in self.readbacks
         )
 
@@ -421,7 +397,7 @@ def asked(message: str) -> str:
     """The sentences of `message` that ask something (a question mark or a request); kept
     per message (every play of a case reads the same agent messages)."""
     parts = _SENTENCE.split(" ".join(message.split()))
-    return " ".join(p for p in parts if _ASKING.search(p))
+    return " ".join(p for p in parts if en.ASKING.search(p))
 
 
 def _literal_words(text: str) -> int:

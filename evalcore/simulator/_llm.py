@@ -10,12 +10,12 @@ as an agent failure (simulator errors cause a large share of false failures in p
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from ..lexicon.en import agent_turns as en
 from ..llm.usage import Usage
 from ..prompts import render_prompt
 from ._base import SimulationError, SimulatorStep, Utterance
@@ -42,15 +42,6 @@ class SimulatedMessage(BaseModel):
 PROMPTS = {"mantle": "run/simulate_mantle", "anychat": "run/simulate_anychat"}
 RETRY_PROMPT = "run/simulate_retry"
 
-_ROLE_LABEL = re.compile(
-    r"^\s*\**\s*(user|customer|agent|assistant|bot|system|you)\s*\**\s*:", re.I
-)
-_OUT_OF_ROLE = re.compile(
-    r"\b(as an ai\b|an ai language model|i am an ai\b|i'm an ai\b|as the simulated|"
-    r"simulated (user|customer)|how (can|may) i (help|assist) you)",
-    re.I,
-)
-
 
 def unusable(step: SimulatedMessage, last_agent: str | None) -> str | None:
     """Why an answer cannot be sent, or None when it can (see the module docstring)."""
@@ -59,9 +50,9 @@ def unusable(step: SimulatedMessage, last_agent: str | None) -> str | None:
         return None
     if not text:
         return "the message was empty although done was false"
-    if _ROLE_LABEL.match(text):
+    if en.ROLE_LABEL.match(text):
         return f"the message starts with a role label ({text.split(':', 1)[0].strip()}:)"
-    found = _OUT_OF_ROLE.search(text)
+    found = en.OUT_OF_ROLE.search(text)
     if found:
         return f"the message is out of role ('{found.group(0)}')"
     if last_agent and " ".join(text.split()).lower() == " ".join(last_agent.split()).lower():

@@ -1,0 +1,1 @@
+"""English phrases, one module per kind of text read (see `evalcore.lexicon`)."""
