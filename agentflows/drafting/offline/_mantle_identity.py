@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from itertools import takewhile
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
@@ -33,15 +34,25 @@ _CODE_LETTERS = 4
 _CHECKED = 2
 
 
-#: A project memory reference in prose (`@memory.project.home_store_id`).
-_PROJECT_READ = re.compile(r"@memory\.(project\.\w+)")
+#: How prose refers to project memory (`@memory.project.home_store_id`).
+_PROJECT_REF = "@memory.project."
+
+
+def _project_reads(text: str) -> set[str]:
+    """The project memory keys `text` refers to (`project.home_store_id`)."""
+    out: set[str] = set()
+    for after in text.split(_PROJECT_REF)[1:]:
+        name = "".join(takewhile(lambda c: c.isalnum() or c == "_", after))
+        if name:
+            out.add(f"project.{name}")
+    return out
 
 
 def _writers_of_read(project: Project, skill: Skill) -> list[str]:
     """The other skills whose tools write project memory `skill`'s prose reads and its own
     tools do not: the agent may run one of them first to get it."""
     defs = project.mantle
-    read = set(_PROJECT_READ.findall(skill.body or ""))
+    read = _project_reads(skill.body or "")
     if defs is None or not read:
         return []
     for tool in defs.tools_for(skill.id).values():
