@@ -178,7 +178,7 @@ def test_the_user_never_speaks_a_skill_id(report) -> None:
         context = scenario["simulation_context"]
         assert not re.search(r"card[ _]replace", context, re.I), context
         assert "You want to order a new card." in context, context
-        assert 'Open with: "Hi, I want to order a new card.' in context, context
+        assert 'Open with: "Hi, I want to order a new card' in context, context
 
 
 class _Twins(OfflineEngine):
