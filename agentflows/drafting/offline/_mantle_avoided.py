@@ -87,7 +87,8 @@ class AvoidedGoals:
                 elif step.kind == "execute_tool" and str(step.target) in tools:
                     keys += list(tool_keys(self.project, tools[str(step.target)], skill.id))
         for name in self.blocked(walk):
-            keys += list(tool_keys(self.project, tools[name], skill.id))
+            if not self.callable_anyway(walk, name):
+                keys += list(tool_keys(self.project, tools[name], skill.id))
         keep = self.written(walk) | set(self.success.keys)
         for name in terminal_tools(self.project, skill):
             keep |= set(self.tool_writes(name, skill.id))
@@ -129,6 +130,20 @@ class AvoidedGoals:
             ) or declined_only(skill, use.calls, dict(walk.memory)):
                 out.append(use.name)
         return out
+
+    def callable_anyway(self, walk: Walk, name: str) -> bool:
+        """Whether a blocked tool stays one a correct agent may still call: it has no
+        `tool_constraints` entry (no `requires`, no confirmation), and it is blocked only
+        because every call sits under another branch's `if:`, not by an offer the user
+        declines. The runtime leaves that paragraph out of the prompt, not the tool: an
+        agent in payment-plan mode may look the balance up to say what it splits, so what
+        the lookup writes is no memory the path avoids."""
+        skill = self.defs.skills[walk.skill]
+        if name in skill.tool_constraints:
+            return False
+        model = skill_model(self.project, skill.id)
+        use = next((u for u in model.tools if u.name == name), None) if model else None
+        return use is not None and not declined_only(skill, use.calls, dict(walk.memory))
 
     def blocked_responses(self, walk: Walk) -> list[str]:
         """`on_success` responses of blocked tools that nothing else on the path says. A
