@@ -25,7 +25,7 @@ from evalcore.definitions.skill_model import (
 
 from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
-from ._mantle_asked import framework_asks
+from ._mantle_asked import framework_asks, looked_up
 from ._mantle_avoided import AvoidedGoals, model_sets
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
 from ._mantle_criteria import Rule
@@ -577,7 +577,7 @@ class PathGoals(AvoidedGoals):
         context = self.script.context
         first = " ".join(str(t or "") for t in (context.opening, context.after_first))
         path = (walk.elements, set(walk.utters()), walk.memory)
-        return framework_asks(self.defs, self.skill, path, first)
+        return framework_asks(self.defs, self.skill, path, first, looked_up(walk))
 
     def response_of(self, tool: str, attribute: str, skill: Skill | None = None) -> str | None:
         constraint = (skill or self.skill).tool_constraints.get(tool)
