@@ -95,13 +95,20 @@ class Rule:
     """Under an `if:`, says a situation of its own besides ("When the mode is track, if
     there is an open report, ..."): the `if:` the path takes does not fix it."""
 
+    fallback: bool = False
+    """What to do instead of a prohibited act ("Never put focus time over an existing
+    meeting; say what is in the way instead"): it holds only where that act would happen
+    (a meeting is in the way), which a path that runs the act's tool never meets."""
+
     @property
     def situational(self) -> bool:
         """Only for a situation ("If the customer says no, ..."): vacuous on other paths
         (not one under an `if:` the path takes: the case fixes its condition, unless the
-        rule says a situation of its own too)."""
+        rule says a situation of its own too, or is what to do instead of something)."""
         if self.staged:
             return False
+        if self.fallback:
+            return True
         return self.inner if self.conditional else not self.text.startswith("The agent ")
 
     @property
@@ -452,13 +459,19 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                     if said is None:
                         continue
                     piece = f"When {said}, {piece[:1].lower()}{piece[1:]}"
+                fallback = " does not " not in piece and _INSTEAD.search(piece) is not None
                 rules.append(
-                    Rule(piece, bool(condition), staged, sent, condition, completion, inner)
+                    Rule(
+                        piece, bool(condition), staged, sent, condition, completion, inner, fallback
+                    )
                 )
         out.append((condition, text, tuple(rules)))
     return tuple(out)
 
 
+#: An instruction that ends in "instead": what to do in place of something the text rules
+#: out ("say what is in the way instead").
+_INSTEAD = re.compile(r"\binstead\W*$", re.IGNORECASE)
 #: Words that make a sentence a rule of its own wherever it stands ("Never read back ...").
 _ABSOLUTE = frozenset({"never", "always"})
 
