@@ -104,10 +104,11 @@ class Rule:
     def situational(self) -> bool:
         """Only for a situation ("If the customer says no, ..."): vacuous on other paths
         (not one under an `if:` the path takes: the case fixes its condition, unless the
-        rule says a situation of its own too, or is what to do instead of something)."""
+        rule says a situation of its own too, is what to do instead of something, or
+        guards another person's records, `_OTHER_PARTY`)."""
         if self.staged:
             return False
-        if self.fallback:
+        if self.fallback or (self.prohibition and _OTHER_PARTY.search(self.text)):
             return True
         return self.inner if self.conditional else not self.text.startswith("The agent ")
 
@@ -469,6 +470,15 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
     return tuple(out)
 
 
+#: A rule that guards another person's records ("another lab's reservation", "an expense
+#: for another executive", "a coworker's phone number", "someone's personal phone number"):
+#: it holds only where the conversation brings that person in, which a case whose user asks
+#: about their own never does (the reviewers' "trivially met").
+_OTHER_PARTY = re.compile(
+    r"\b(?:another|someone|somebody|others)\b|\bother\s+\w+'s\b"
+    r"|\b(?:colleague|coworker|co-worker|roommate)'s\b",
+    re.IGNORECASE,
+)
 #: An instruction that ends in "instead": what to do in place of something the text rules
 #: out ("say what is in the way instead").
 _INSTEAD = re.compile(r"\binstead\W*$", re.IGNORECASE)
