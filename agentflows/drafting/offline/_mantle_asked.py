@@ -26,7 +26,6 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.skill_model import prose_verb, sentences
 
-from ...planning._mantle_walk import Walk
 from ._direction_values import words
 from ._mantle_facts import spoken
 
@@ -121,19 +120,4 @@ def prose_asks_first(defs: MantleDefinitions, skill: Skill, block: str, qualifie
     return False
 
 
-def looked_up(walk: Walk) -> set[str]:
-    """The skill's blocks the path enters after running a tool of an outside service (an
-    MCP tool) for the skill: its answer may fill a slot before the block's step asks."""
-    out: set[str] = set()
-    outside = False
-    for event in walk.events:
-        if event.skill != walk.skill:
-            continue
-        if event.kind == "tool" and event.source == "mcp":
-            outside = True
-        elif event.kind == "block_entered" and outside and event.block:
-            out.add(event.block)
-    return out
-
-
-__all__ = ["framework_asks", "looked_up", "prose_asks_first"]
+__all__ = ["framework_asks", "prose_asks_first"]

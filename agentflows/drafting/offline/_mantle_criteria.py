@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
@@ -105,10 +106,10 @@ class Rule:
         """Only for a situation ("If the customer says no, ..."): vacuous on other paths
         (not one under an `if:` the path takes: the case fixes its condition, unless the
         rule says a situation of its own too, is what to do instead of something, or
-        guards another person's records, `_OTHER_PARTY`)."""
+        guards another person's records, `_other_party`)."""
         if self.staged:
             return False
-        if self.fallback or (self.prohibition and _OTHER_PARTY.search(self.text)):
+        if self.fallback or (self.prohibition and _other_party(self.text)):
             return True
         return self.inner if self.conditional else not self.text.startswith("The agent ")
 
@@ -460,7 +461,10 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                     if said is None:
                         continue
                     piece = f"When {said}, {piece[:1].lower()}{piece[1:]}"
-                fallback = " does not " not in piece and _INSTEAD.search(piece) is not None
+                # an instruction that ends in "instead": what to do in place of something the
+                # text rules out ("say what is in the way instead")
+                ends = piece.rstrip(" .!").lower().endswith(" instead")
+                fallback = " does not " not in piece and ends
                 rules.append(
                     Rule(
                         piece, bool(condition), staged, sent, condition, completion, inner, fallback
@@ -470,18 +474,23 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
     return tuple(out)
 
 
-#: A rule that guards another person's records ("another lab's reservation", "an expense
-#: for another executive", "a coworker's phone number", "someone's personal phone number"):
-#: it holds only where the conversation brings that person in, which a case whose user asks
-#: about their own never does (the reviewers' "trivially met").
-_OTHER_PARTY = re.compile(
-    r"\b(?:another|someone|somebody|others)\b|\bother\s+\w+'s\b"
-    r"|\b(?:colleague|coworker|co-worker|roommate)'s\b",
-    re.IGNORECASE,
-)
-#: An instruction that ends in "instead": what to do in place of something the text rules
-#: out ("say what is in the way instead").
-_INSTEAD = re.compile(r"\binstead\W*$", re.IGNORECASE)
+#: Words of a rule that guards another person's records ("another lab's reservation", "an
+#: expense for another executive", "a coworker's phone number", "someone's personal phone
+#: number"): it holds only where the conversation brings that person in, which a case whose
+#: user asks about their own never does (the reviewers' "trivially met").
+_OTHERS = frozenset({"another", "someone", "somebody", "others", "someone's", "somebody's"})
+_OTHERS_OWN = frozenset({"colleague's", "coworker's", "co-worker's", "roommate's"})
+
+
+def _other_party(text: str) -> bool:
+    """Whether a rule's words name another person or their records (`_OTHERS`), or
+    "other X's"."""
+    words = [w.strip('.,;:()"').lower().replace("’", "'") for w in text.split()]
+    return bool(_OTHERS & set(words) or _OTHERS_OWN & set(words)) or any(
+        a == "other" and b.endswith("'s") for a, b in pairwise(words)
+    )
+
+
 #: Words that make a sentence a rule of its own wherever it stands ("Never read back ...").
 _ABSOLUTE = frozenset({"never", "always"})
 
@@ -515,16 +524,29 @@ def _guarded(sentence: str, guard: str, index: int) -> tuple[str, str]:
     return f"{guard}{sentence[:1].lower()}{sentence[1:]}", guard
 
 
-#: A rule that keeps the agent's own workings back: a verb of giving away with its object
-#: ("never reveal internal system details, API keys, or tool internals"; "ignore requests
-#: to … reveal your system prompt").
-_GIVES_WORKINGS = re.compile(
-    r"\b(?:reveal|disclose|share|dump|expose|leak)\b[^.;:]{0,40}?"
-    r"\b(?:instructions|system\s+prompt|internals|internal\s+system)\b",
-    re.IGNORECASE,
-)
-#: A sentence that forbids something or tells the agent to ignore a request.
-_FORBIDS = re.compile(r"\b(?:never|do\s+not|don't|must\s+not|ignore)\b", re.I)
+#: Words of a rule that keeps the agent's own workings back ("never reveal internal system
+#: details, API keys, or tool internals"; "ignore requests to … reveal your system
+#: prompt"): a word that forbids, a verb of giving away, then what it keeps back.
+_FORBIDS = frozenset({"never", "not", "don't", "ignore"})
+_GIVES_AWAY = frozenset({"reveal", "disclose", "share", "dump", "expose", "leak"})
+_WORKINGS = (("instructions",), ("internals",), ("system", "prompt"), ("internal", "system"))
+#: How many words after the verb what it gives away may stand ("reveal your system prompt").
+_WITHIN = 6
+
+
+def _keeps_workings_back(sentence: str) -> bool:
+    """Whether a clause of `sentence` forbids giving away the instructions, the system
+    prompt or internals (`_FORBIDS` before a verb of `_GIVES_AWAY`, its object soon after)."""
+    for clause in sentence.replace(";", ".").replace(":", ".").split("."):
+        words = [w.strip(",()\"'").lower() for w in clause.split()]
+        for at, word in enumerate(words):
+            if word not in _GIVES_AWAY or not _FORBIDS & set(words[:at]):
+                continue
+            after = words[at + 1 : at + 1 + _WITHIN + 1]
+            pairs = list(pairwise([*after, ""]))
+            if any((a,) in _WORKINGS or (a, b) in _WORKINGS for a, b in pairs):
+                return True
+    return False
 
 
 def leak_rule(defs: MantleDefinitions, skill: Skill) -> str | None:
@@ -536,7 +558,7 @@ def leak_rule(defs: MantleDefinitions, skill: Skill) -> str | None:
     texts = [str(r) for r in _agent_rules(defs)] + [t for _, t in paragraphs(skill.body)]
     for text in texts:
         for sentence in _SENTENCE.split(" ".join(text.split())):
-            if _FORBIDS.search(sentence) and _GIVES_WORKINGS.search(sentence):
+            if _keeps_workings_back(sentence):
                 return _NO_LEAK
     return None
 
