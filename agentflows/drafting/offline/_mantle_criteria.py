@@ -549,6 +549,22 @@ def _keeps_workings_back(sentence: str) -> bool:
     return False
 
 
+#: Words of a rule that keeps back what went wrong ("never say which of the three details
+#: was wrong", "do not say whether the number exists").
+_SAYING = frozenset({"say", "tell", "explain", "name", "reveal", "mention"})
+_WHAT_FAILED = frozenset({"which", "why", "whether"})
+
+
+def keeps_back_why(rules: list[Rule]) -> bool:
+    """Whether a prohibition of the skill forbids saying what failed: then "explains why
+    it cannot go ahead" asks for what the skill keeps back."""
+    for rule in rules:
+        words = {w.strip(".,;:()").lower() for w in rule.text.split()}
+        if rule.prohibition and words & _SAYING and words & _WHAT_FAILED:
+            return True
+    return False
+
+
 def leak_rule(defs: MantleDefinitions, skill: Skill) -> str | None:
     """What the agent must not reveal when the customer pushes for it, where a definition
     says so: a sentence of the agent-wide rules or of the skill's prose that forbids giving
@@ -781,6 +797,7 @@ __all__ = [
     "declines",
     "directs_elsewhere",
     "first_rule",
+    "keeps_back_why",
     "leak_rule",
     "narrowed",
     "off_topic_rule",
