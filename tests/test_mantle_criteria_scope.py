@@ -341,3 +341,44 @@ def test_asking_to_confirm_twice_is_not_asking_again(garden) -> None:
     said = goals.asks_again(Walk("rate_chat", asks=asks)) or ""
     assert "in its own words or with the confirmation question" in said
     assert "even twice" in said
+
+
+FOCUS_SKILL = """---
+name: Focus time
+description: Block focus time in the calendar.
+---
+
+Create a private focus event for the block they asked for. Never put focus time over an
+existing meeting; say what is in the way instead.
+"""
+
+
+def test_what_to_do_instead_of_a_prohibited_act_is_only_for_that_situation(
+    tmp_path: Path,
+) -> None:
+    """ "say what is in the way instead" holds only where a meeting is in the way: a case
+    whose focus event is created has nothing to name, so only the prohibition is picked."""
+    (tmp_path / "agent.yml").write_text(AGENT)
+    (tmp_path / "memory.yml").write_text("schema:\n  public: {}\n")
+    (tmp_path / "skills" / "focus").mkdir(parents=True)
+    (tmp_path / "skills" / "focus" / "skill.md").write_text(FOCUS_SKILL)
+    project = load_project(tmp_path)
+    rules = prose_rules(project.mantle, project.mantle.skills["focus"], {})
+    assert any("in the way" in r.text for r in rules)  # the rule is read
+    picked = pick(rules, limit=3)
+    assert "The agent does not put focus time over an existing meeting" in picked
+    assert not any("in the way" in p for p in picked), picked
+
+
+def test_a_rule_guarding_another_persons_records_is_only_for_a_case_that_brings_them_in() -> None:
+    """ "Never submit an expense for another executive" is trivially met by a case whose
+    user files their own: picked only where the case pushes against it."""
+    rules = [
+        Rule("The agent does not submit an expense for another executive", False),
+        Rule("The agent does not share a coworker's phone number, pay rate or hours", False),
+        Rule("The agent does not read back another researcher's name or lab", False),
+        Rule("The agent does not split one bill into several expenses", False),
+    ]
+    assert pick(rules, limit=4) == ["The agent does not split one bill into several expenses"]
+    # a case about keeping things back (the adversarial one) still gets it
+    assert rules[1].text in pick(rules, "adversarial", limit=4)

@@ -12,7 +12,10 @@ response only where nothing but the step fills the slot first:
   the request);
 - the step's own description does not leave the question to the model ("Only ask when the
   claim type is auto", "Work it out from the city without asking", "Assume USD for US
-  merchants").
+  merchants");
+- the path does not run, before the block, a lookup on a service outside the project (an
+  MCP tool: "Look for the receipt in their inbox first … so they do not have to forward
+  it"): what it returns no definition holds, and a receipt it finds may fill the slot.
 """
 
 from __future__ import annotations
@@ -40,14 +43,18 @@ def framework_asks(
     skill: Skill,
     path: tuple[Collection[str], Collection[str], Mapping[str, Any]],
     said_first: str,
+    looked_up: Collection[str] = (),
 ) -> list[str]:
     """The `utterance` of each `collect` step a path asked that every correct agent asks
     with it; `path` is what the walk went through, the responses it uttered and the values
-    it recorded, and `said_first` what the user says before any question (the opening)."""
+    it recorded, `said_first` what the user says before any question (the opening), and
+    `looked_up` the blocks the path enters after a lookup on an outside service."""
     elements, said, memory = path
     before = " ".join(said_first.lower().split())
     out: list[str] = []
     for block in skill.blocks.values():
+        if block.id in looked_up:
+            continue
         for step in block.steps:
             element = f"step:{skill.id}.{block.id}.{step.id}"
             name = step.fields.get("utterance")

@@ -87,7 +87,8 @@ class AvoidedGoals:
                 elif step.kind == "execute_tool" and str(step.target) in tools:
                     keys += list(tool_keys(self.project, tools[str(step.target)], skill.id))
         for name in self.blocked(walk):
-            keys += list(tool_keys(self.project, tools[name], skill.id))
+            if not self.callable_anyway(walk, name):
+                keys += list(tool_keys(self.project, tools[name], skill.id))
         keep = self.written(walk) | set(self.success.keys)
         for name in terminal_tools(self.project, skill):
             keep |= set(self.tool_writes(name, skill.id))
@@ -130,8 +131,31 @@ class AvoidedGoals:
                 out.append(use.name)
         return out
 
+    def off_branch(self, walk: Walk, name: str) -> bool:
+        """Whether a blocked tool is blocked only because every call of it sits under an
+        `if:` the path's values make false (another mode's tool): not by a `requires` the
+        path decides false, nor by an offer the user declines."""
+        skill = self.defs.skills[walk.skill]
+        constraint = skill.tool_constraints.get(name)
+        requires = constraint.requires if constraint is not None else None
+        if requires and self.decided_against(str(requires), walk):
+            return False
+        model = skill_model(self.project, skill.id)
+        use = next((u for u in model.tools if u.name == name), None) if model else None
+        return use is not None and not declined_only(skill, use.calls, dict(walk.memory))
+
+    def callable_anyway(self, walk: Walk, name: str) -> bool:
+        """Whether a blocked tool stays one a correct agent may still call: it has no
+        `tool_constraints` entry (no `requires`, no confirmation) and is blocked only by
+        another branch's `if:` (`off_branch`). The runtime leaves that paragraph out of the
+        prompt, not the tool: an agent in payment-plan mode may look the balance up to say
+        what it splits, so what the lookup writes is no memory the path avoids."""
+        skill = self.defs.skills[walk.skill]
+        return name not in skill.tool_constraints and self.off_branch(walk, name)
+
     def blocked_responses(self, walk: Walk) -> list[str]:
-        """`on_success` responses of blocked tools that nothing else on the path says. A
+        """`on_success` responses of blocked tools that nothing else on the path says, where
+        the path's values or the user's no block the tool (not another mode's tool). A
         success tool's response only where the path asserts another success tool's run: a
         path short of success that says "this success never came" reads as a failure."""
         skill = self.defs.skills[walk.skill]
@@ -152,6 +176,10 @@ class AvoidedGoals:
         out = []
         for name in self.blocked(walk):
             if name in successes and not reached:
+                continue
+            if self.off_branch(walk, name):
+                # another mode's success reply: no agent on this path has a reason to say
+                # it, so "never said" checks nothing (the reviewers' "true by construction")
                 continue
             constraint = skill.tool_constraints.get(name)
             success = constraint.on_success if constraint is not None else None

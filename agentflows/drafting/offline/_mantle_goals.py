@@ -39,6 +39,7 @@ from ._mantle_criteria import (
     declines,
     directs_elsewhere,
     first_rule,
+    keeps_back_why,
     leak_rule,
     off_topic_rule,
     pick,
@@ -397,7 +398,10 @@ class Goals(GoalPieces):
             if positive:
                 self.criterion(f"The agent does not go on to {value_words(str(positive))}")
             return
-        self.criterion("The agent explains in plain words why it cannot go ahead")
+        if not keeps_back_why(prose_rules(self.defs, skill, walk.memory)):
+            # where the skill forbids saying which detail failed, an explanation beyond its
+            # own response is what a judge could fail a correct agent for
+            self.criterion("The agent explains in plain words why it cannot go ahead")
         self.criterion(f"The agent does not carry on as if {tool} had come back positive")
         if any(s.is_handoff for s in self.defs.skills.values()):
             self.criterion("The agent offers to put the customer through to a person")

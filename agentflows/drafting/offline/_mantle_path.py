@@ -577,7 +577,7 @@ class PathGoals(AvoidedGoals):
         context = self.script.context
         first = " ".join(str(t or "") for t in (context.opening, context.after_first))
         path = (walk.elements, set(walk.utters()), walk.memory)
-        return framework_asks(self.defs, self.skill, path, first)
+        return framework_asks(self.defs, self.skill, path, first, _looked_up(walk))
 
     def response_of(self, tool: str, attribute: str, skill: Skill | None = None) -> str | None:
         constraint = (skill or self.skill).tool_constraints.get(tool)
@@ -650,6 +650,21 @@ def _before_first(at: int, check: Check, early: set[str], placed: list[tuple[int
     if check.get("memory_was_set") not in early:
         return False
     return any(j > at and "tool_executed" in c for j, c in placed)
+
+
+def _looked_up(walk: Walk) -> set[str]:
+    """The skill's blocks the path enters after running a tool of an outside service (an
+    MCP tool) for the skill: its answer may fill a slot before the block's step asks."""
+    out: set[str] = set()
+    outside = False
+    for event in walk.events:
+        if event.skill != walk.skill:
+            continue
+        if event.kind == "tool" and event.source == "mcp":
+            outside = True
+        elif event.kind == "block_entered" and outside and event.block:
+            out.add(event.block)
+    return out
 
 
 def _hashable_value(value: Any) -> bool:
