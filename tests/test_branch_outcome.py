@@ -55,3 +55,12 @@ def test_a_field_the_prose_sets_is_asserted_on_a_happy_path() -> None:
     valid_from and valid_until …)": each is the model's to write on this path."""
     names = _set(_draft("oakline_residents", "door_access", "guest_pin"))
     assert {"door_access.guest_name", "door_access.valid_from"} <= set(names), names
+
+
+def test_the_branch_act_comes_before_its_prohibition() -> None:
+    """With room for one rule, a fire given up front gets "leave and call 911 from outside",
+    not only "ask nothing else until they are out"."""
+    criteria = _draft("oakline_residents", "emergency_line", "details_up_front")["scenario"][
+        "goals"
+    ]["criteria"]
+    assert any("call 911 from outside" in c for c in criteria), criteria
