@@ -64,3 +64,19 @@ def test_the_branch_act_comes_before_its_prohibition() -> None:
         "goals"
     ]["criteria"]
     assert any("call 911 from outside" in c for c in criteria), criteria
+
+
+def test_a_sibling_branchs_gated_act_is_asserted_absent() -> None:
+    """Declining an invite runs respond_to_invite, which the cancel branch also runs for a
+    meeting the executive does not own: delete_event's `requires` holds on the decline path,
+    so an agent that cancels instead reaches its confirmation question. A path that runs a
+    gated tool of its own (rescheduling moves the meeting) is told apart by that gate."""
+    decline = _draft("northstar_exec", "calendar", "decline")["scenario"]["goals"]
+    absent = [
+        a["bot_did_not_utter"]["utter_name"]
+        for a in decline["assertions"]
+        if "bot_did_not_utter" in a
+    ]
+    assert absent == ["utter_confirm_cancel"], decline["assertions"]
+    move = _draft("northstar_exec", "calendar", "reschedule")["scenario"]["goals"]
+    assert not [a for a in move["assertions"] if "bot_did_not_utter" in a]
