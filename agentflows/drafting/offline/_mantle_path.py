@@ -14,6 +14,7 @@ from typing import Any
 
 from evalcore.agents.reference import optional_fields
 from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
+from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import (
     code_facts,
     normalised_parameters,
@@ -314,11 +315,16 @@ class PathGoals(AvoidedGoals):
         for key in routed:
             field = names.get(key)
             categorical = field is not None and field.type == "categorical"
-            # not a field only conditions read ("if: session.door_access.request == …"): no
-            # line tells the agent to set it, so a correct agent may route without writing it
+            # a field no line tells the agent to set is asserted only where a prose `if:`
+            # scopes a paragraph on the value ("if: session.door_access.request ==
+            # \"lockout\""): the runtime strips that paragraph from the prompt until it holds,
+            # so an agent that does what it says has written the value
             spec = model.field(key)
             unset = (
-                spec is not None and spec.asked_by in ("prose", "request") and not spec.sentences
+                spec is not None
+                and spec.asked_by in ("prose", "request")
+                and not spec.sentences
+                and not _scopes_prose(model.branches, key, routed[key])
             )
             if (categorical or key in looked_up) and key.startswith(walk.skill + ".") and not unset:
                 keys.append(key)
@@ -671,3 +677,16 @@ def _hashable_value(value: Any) -> bool:
 
 
 __all__ = ["PathGoals", "answered_keys", "unanswered"]
+
+
+def _scopes_prose(branches: list[Any], key: str, value: Any) -> bool:
+    """Whether a prose `if:` paragraph holds once `key` is `value` and not before."""
+    return any(
+        branch.kind == "prose_if"
+        and key in branch.keys
+        and any(
+            o.condition and evaluate(o.condition, {key: value}) and not evaluate(o.condition, {})
+            for o in branch.options
+        )
+        for branch in branches
+    )
