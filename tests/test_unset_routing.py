@@ -1,9 +1,9 @@
-"""A case asserts the value it routes on only where a line of the definitions tells the
-agent to set that field: a field only `if:` conditions read ("if: session.door_access.request
-== \"lockout\"") may be routed on without ever being written, so a correct agent fails
-`memory_was_set` on it; one the prose sets ("Set mode from the request") keeps it. Without
-that value, the mode a case plays shows in its user's words (a description example of the
-mode) and in the criterion quoting the mode's paragraph."""
+"""A case asserts the value it routes on where a line of the definitions tells the agent to
+set that field ("Set mode from the request"), or where a prose `if:` scopes a paragraph on
+that value ("if: session.door_access.request == \"lockout\""): the runtime strips that
+paragraph from the prompt until the value holds, so an agent that does what the paragraph
+says has written it. The mode a case plays also shows in its user's words (a description
+example of the mode) and in the criterion quoting the mode's paragraph."""
 
 from __future__ import annotations
 
@@ -37,8 +37,19 @@ def _set(project_name: str, skill: str, case: str) -> list[str]:
     return [i["name"] for c in checks for i in c.get("memory_was_set") or [] if "name" in i]
 
 
-def test_a_field_no_line_sets_is_not_asserted() -> None:
-    assert "door_access.request" not in _set("oakline_residents", "door_access", "lockout")
+def test_a_field_an_if_paragraph_is_scoped_on_is_asserted_with_its_value() -> None:
+    """No line sets `request`, but the lockout paragraph is in the prompt only once it is
+    lockout: the case asserts that value, justified at the `if:` line."""
+    lockout = _draft("oakline_residents", "door_access", "lockout")
+    checks = lockout["scenario"]["goals"]["assertions"]
+    items = [i for c in checks for i in c.get("memory_was_set") or []]
+    assert {"name": "door_access.request", "value": "lockout"} in items, checks
+    judged = [
+        j.justification
+        for j in get_dialect("mantle").justify(lockout, load_project(OAKLINE))
+        if j.check == "memory_was_set" and j.top
+    ]
+    assert [(j.kind, j.line) for j in judged if j is not None] == [("instructed", 42)], judged
 
 
 def test_a_field_the_prose_sets_from_the_request_is_asserted() -> None:
@@ -50,9 +61,9 @@ def test_a_criterion_quoting_an_answer_mode_shows_its_success(tmp_path) -> None:
     are its success, for `casegen score` and for the review alike; a criterion in other
     words is not."""
     lockout = _draft("oakline_residents", "door_access", "lockout")
-    assert [next(iter(a)) for a in lockout["scenario"]["goals"]["assertions"]] == [
-        "skill_activated"
-    ]
+    assert "tool_executed" not in {
+        next(iter(a)) for a in lockout["scenario"]["goals"]["assertions"]
+    }
     signals = skill_signals(load_project(OAKLINE), "door_access")
     (tmp_path / "lockout.yml").write_text(yaml.safe_dump(lockout, sort_keys=False))
     [case], _ = load_suite([tmp_path])
@@ -62,6 +73,7 @@ def test_a_criterion_quoting_an_answer_mode_shows_its_success(tmp_path) -> None:
     assert item is not None
     assert "no-decisive-assertion" not in {f.code for f in reviewer.comments(item)}
     lockout["scenario"]["goals"]["criteria"] = ['The agent says "what the tenant should do now"']
+    lockout["scenario"]["goals"]["assertions"] = [{"skill_activated": {"skill_id": "door_access"}}]
     (tmp_path / "lockout.yml").write_text(yaml.safe_dump(lockout, sort_keys=False))
     [case], _ = load_suite([tmp_path])
     assert not asserts_success(case, signals)

@@ -187,6 +187,38 @@ class AvoidedGoals:
                 out.append(success)
         return out
 
+    def rival_confirmations(self, walk: Walk) -> list[str]:
+        """The confirmation questions (`utter_for_confirmation`) of the skill's gated tools
+        that only another branch's `if:` paragraph calls, the path's own values ruling each
+        of those out, while every key of the tool's `requires` holds at the end of the path:
+        the runtime lets such a tool run here, so an agent that takes the branch for its
+        sibling (cancels the meeting it was asked to decline) reaches its question, and a
+        correct one never does. Only where the path runs no gated tool of its own: its
+        act then leaves no confirmation of its own that a sibling's act would lack
+        (declining an invite runs respond_to_invite, which the cancel branch also runs for
+        a meeting the executive does not own). Not a question the path asks itself."""
+        model = skill_model(self.project, walk.skill)
+        if model is None:
+            return []
+        ran = {e.tool for e in walk.tools()}
+        gated = {u.name for u in model.tools if u.gate is not None and u.gate.confirmation}
+        if ran & gated:
+            return []
+        said = set(walk.utters())
+        out: list[str] = []
+        for use in model.tools:
+            gate = use.gate
+            ask = gate.utter_for_confirmation if gate is not None else None
+            if gate is None or not gate.confirmation or not ask or use.name in ran:
+                continue
+            conditions = [c.condition for c in use.calls]
+            if not conditions or not all(c and self.decided_against(c, walk) for c in conditions):
+                continue
+            held = all(walk.memory.get(k) not in (None, False) for k in gate.requires_keys)
+            if held and gate.requires_keys and ask not in said and ask not in out:
+                out.append(ask)
+        return out
+
     @staticmethod
     def decided_against(condition: str, walk: Walk) -> bool:
         """The path's own values make `condition` false (not merely values it never got): the

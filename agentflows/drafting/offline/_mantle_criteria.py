@@ -703,17 +703,22 @@ def pick(
     """Up to `limit` rules: those on the topic first, then the path's own branch, then the
     rest (`strict`: only rules on the topic and prohibitions; a refusal case has no place
     for what the skill says once the job is done, "say a specialist will join shortly").
-    A rule for a situation ("If the customer says no, ...") only on its topic."""
+    A rule for a situation ("If the customer says no, ...") only on its topic. Of the
+    branch's own paragraph, what it tells the agent to do comes before what it forbids
+    ("Tell them to leave the building now and call 911 from outside" before "Do not ask any
+    other questions"): the act the branch is there for is what an agent that only routes
+    there misses; elsewhere a prohibition comes first."""
     words = TOPICS.get(topic or "", ())
 
     def rank(item: tuple[int, Rule]) -> tuple[int, ...]:
         index, rule = item
         on_topic = any(re.search(rf"\b{w}", rule.text.lower()) for w in words)
+        leads = rule.prohibition != rule.conditional  # an act under `if:`, else a "does not"
         return (
             0 if on_topic else 1,
             0 if rule.conditional else 1,
             1 if rule.situational else 0,
-            0 if rule.prohibition else 1,
+            0 if leads else 1,
             index,
         )
 

@@ -146,6 +146,8 @@ class Goals(GoalPieces):
             self.add({"memory_was_not_set": unset})
         for name in self.blocked_responses(walk)[:2]:  # tools the path never runs
             self.add({"bot_did_not_utter": {"utter_name": name}})
+        for name in self.rival_confirmations(walk)[:1]:  # a sibling branch's gated act
+            self.add({"bot_did_not_utter": {"utter_name": name}})
         self.add_sequence(self.sequence(walk))
         self.criterion(self.identity_criterion(walk))
         self.criterion(self.completion_claim(walk))

@@ -14,6 +14,7 @@ from typing import Any
 
 from evalcore.agents.reference import optional_fields
 from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
+from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import (
     code_facts,
     normalised_parameters,
@@ -314,11 +315,16 @@ class PathGoals(AvoidedGoals):
         for key in routed:
             field = names.get(key)
             categorical = field is not None and field.type == "categorical"
-            # not a field only conditions read ("if: session.door_access.request == …"): no
-            # line tells the agent to set it, so a correct agent may route without writing it
+            # a field no line tells the agent to set is asserted only where a prose `if:`
+            # scopes a paragraph on the value ("if: session.door_access.request ==
+            # \"lockout\""): the runtime strips that paragraph from the prompt until it holds,
+            # so an agent that does what it says has written the value
             spec = model.field(key)
             unset = (
-                spec is not None and spec.asked_by in ("prose", "request") and not spec.sentences
+                spec is not None
+                and spec.asked_by in ("prose", "request")
+                and not spec.sentences
+                and not _scopes_prose(model.branches, key, routed[key])
             )
             if (categorical or key in looked_up) and key.startswith(walk.skill + ".") and not unset:
                 keys.append(key)
@@ -385,7 +391,12 @@ class PathGoals(AvoidedGoals):
         extra.sort(key=lambda k: not k.startswith(walk.skill + "."))
         for key in dict.fromkeys(extra):
             if key not in named and len(items) < limit:
-                items.append({"name": key})
+                # a yes/no the user's own answer fixes keeps its value ("Set `reboot_done`
+                # to true when they confirm success": the case's user confirms)
+                value = walk.memory.get(key)
+                told = any(a.field == key and a.value is value and not a.step for a in walk.asks)
+                fixed = isinstance(value, bool) and told
+                items.append({"name": key, "value": value} if fixed else {"name": key})
                 named.append(key)
         return items
 
@@ -407,17 +418,22 @@ class PathGoals(AvoidedGoals):
         return list(dict.fromkeys(keys))
 
     def step_fields(self, walk: Walk) -> list[str]:
-        """Fields the block steps on the path wait for (`collect`, `complete_when`) that the
-        case's user has an answer for (a fact, or a value given up front)."""
+        """Fields the block steps on the path wait for (`collect`, `complete_when`), and those
+        the prose outside the blocks tells the model to set from the user's answer ("Ask in
+        one sentence what they need help with and set handoff_reason": not `unfixed_keys`),
+        that the case's user has an answer for (a fact, or a value given up front)."""
         written = self.written(walk)
         answered = {f.field for f in self.script.sheet.facts if f.field}
         answered |= set(self.facts.get("given") or {})
+        unfixed = unfixed_keys(self.project, walk.skill)
         keys = [
             a.field
             for a in walk.asks
-            if a.step
-            and a.field
-            and a.kind in ("collect", "instructions")
+            if a.field
+            and (
+                (a.step and a.kind in ("collect", "instructions"))
+                or (not a.step and a.kind == "ask_field" and a.field not in unfixed)
+            )
             and a.field in written
             and a.field in answered
         ]
@@ -676,3 +692,16 @@ def _hashable_value(value: Any) -> bool:
 
 
 __all__ = ["PathGoals", "answered_keys", "unanswered"]
+
+
+def _scopes_prose(branches: list[Any], key: str, value: Any) -> bool:
+    """Whether a prose `if:` paragraph holds once `key` is `value` and not before."""
+    return any(
+        branch.kind == "prose_if"
+        and key in branch.keys
+        and any(
+            o.condition and evaluate(o.condition, {key: value}) and not evaluate(o.condition, {})
+            for o in branch.options
+        )
+        for branch in branches
+    )

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 from ... import pointer as ptr
 from ..._stem import stem
 from ...agents.demo import example_mode
-from ...definitions.skill_model import completion_instruction, tool_keys
+from ...definitions.conditions import evaluate as holds_on
+from ...definitions.skill_model import completion_instruction, skill_model, tool_keys
 from ...justify import RANK, Judged, Justification, strongest, weakest
 from ...simulator import parse_fact_context
 from ...testdata import DataRecords, load_records
@@ -993,7 +994,11 @@ class MantleJustifier:
         name = str(item.get("name") or "")
         if check == "memory_was_set":
             value = item.get("value")
-            return _strongest(self._each_writer(name, case, not_yet=not_yet, value=value))
+            found = _strongest(self._each_writer(name, case, not_yet=not_yet, value=value))
+            skill = self.defs.skills.get(name.partition(".")[0])
+            if found is None and value is not None and skill is not None:
+                return self._scoping(skill, name, value)  # no line writes it: a paragraph's scope
+            return found
         # Not set (or cleared): sound when only the runtime writes the entry, so what the
         # case leaves out (a refused gate, a tool not run) keeps it unwritten.
         field = self.defs.memory_field(name)
@@ -1130,6 +1135,28 @@ class MantleJustifier:
                         why += f" (set as {said.place} says)"
                     needs = Justification("enforced", self._md(skill), line, why)
                     yield _via(needs, self._tool_in(skill, tool, case))
+
+    def _scoping(self, skill: Skill, name: str, value: Any) -> Justification | None:
+        """The prose `if:` line whose paragraph holds once `name` is `value` and not before
+        (`if: session.door_access.request == "lockout"`): the runtime strips a paragraph
+        whose `if:` fails from the prompt (reference §1.2), so an agent that does what the
+        paragraph says has written the value first."""
+        model = skill_model(self.project, skill.id)
+        for branch in model.branches if model is not None else []:
+            if branch.kind != "prose_if" or name not in branch.keys:
+                continue
+            for option in branch.options:
+                cond = option.condition
+                if cond and holds_on(cond, {name: value}) and not holds_on(cond, {}):
+                    where = branch.where
+                    return Justification(
+                        "instructed",
+                        where.file if where else self._md(skill),
+                        where.line if where else None,
+                        f"the paragraph under `if: {cond}` is in the prompt only once "
+                        f"{name.split('.', 1)[1]} is {value}",
+                    )
+        return None
 
     def _may_write(self, name: str) -> list[Skill]:
         """The skills, in the project's order, where `_writers` can find a writer of the
