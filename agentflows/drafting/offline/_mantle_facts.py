@@ -45,6 +45,7 @@ from ...planning._mantle_walk import SET, Ask, Walk
 from ._direction import content_stems, value_words
 from ._mantle_branch_phrases import own_names, scoped_text, told_phrases
 from ._mantle_list_values import list_value
+from ._mantle_on_record import note_invented
 from ._mantle_picked import picked_from_offer
 
 _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
@@ -196,6 +197,7 @@ def field_value(
         given = {**fixed, **(told_so_far or {})}
         near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
         value = own_names(sheet.records, value, near + list(given.values()))
+    note_invented(field, sheet, value)  # a report id the caller's bag row says is none
     return value
 
 

@@ -143,6 +143,7 @@ from ._mantle_intent import (
 )
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
+from ._mantle_on_record import lacked_on_record
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
@@ -605,6 +606,8 @@ class _Writer:
                 continue
             if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
                 continue
+            if lacked_on_record(field_def, self.sheet) is not None:
+                continue  # a report the caller's bag row says they have none of
             value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
             said = spoken(self.defs, key, value)
             if said is not None:
@@ -718,6 +721,8 @@ class _Writer:
                 continue
             if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
                 continue
+            if lacked_on_record(field_def, self.sheet) is not None:
+                continue  # a report the caller's bag row says they have none of
             value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
             said = spoken(self.defs, field_def.qualified, value)
             if said is not None:
