@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agentflows.drafting.offline._mantle_branch_phrases import scoping_values
 from agentflows.drafting.offline._mantle_script import build_script
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
@@ -115,3 +116,34 @@ def test_no_skyway_case_invents_a_report_unasked_and_an_asked_one_needs_review()
         else:  # no bag row of the data holds a report: none is a fact of the case
             assert "baggage.report_id" not in facts, behavior.id
     assert asked == 1
+
+
+def test_a_detour_to_what_the_caller_has_none_of_needs_review() -> None:
+    # the rebooking digression detours to the baggage skill ("the handle on my bag is
+    # broken"); the only passenger whose flight is cancelled checked no bag
+    project = load_project(CORPUS / "skyway_air")
+    plan = plan_source(project, "mantle", "rebook_flight", None)
+    slot, behavior = next(
+        (n, b) for n, b in enumerate(plan.behaviors) if b.id.endswith(":digression")
+    )
+    script = build_script(project, behavior, slot=slot)
+    booking = script.customer.within
+    assert booking is not None
+    if booking["bags"]:
+        assert not any("detour" in m for m in script.sheet.misfits)
+    else:
+        assert any("bags: []" in m and "baggage" in m for m in script.sheet.misfits)
+    # the user's line names a damaged handle: no fact gives them another mode
+    facts = {f.field: f.value for f in script.sheet.facts}
+    assert facts.get("baggage.mode") in (None, "report damaged"), facts
+
+
+def test_a_given_value_plays_the_choice_whose_prose_alone_asks_for_it() -> None:
+    project = load_project(CORPUS / "skyway_air")
+    assert project.mantle is not None
+    baggage = project.mantle.skills["baggage"]
+    said = scoping_values(baggage, {"baggage.damage_type": "handle"})
+    assert said == {"baggage.mode": "report_damaged"}
+    # a choice already given is kept; a field no `if:` scopes fixes nothing
+    assert scoping_values(baggage, {"baggage.mode": "track", "baggage.damage_type": "x"}) == {}
+    assert scoping_values(baggage, {"baggage.bag_tag": "SK482177"}) == {}

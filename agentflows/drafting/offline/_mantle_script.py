@@ -84,8 +84,8 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._direction_values import content_stems
-from ._mantle_branch_phrases import branch_intent, handed_values
-from ._mantle_caller_fit import branch_prose, caller_fit
+from ._mantle_branch_phrases import branch_intent, handed_values, scoping_values
+from ._mantle_caller_fit import branch_prose, caller_fit, detour_lacked
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_circumstances import circumstance_facts
 from ._mantle_currency import facts_in_currency, in_currency, paid_currency
@@ -253,6 +253,9 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     )
     if account and customer.record is not None:  # the caller's own record, for every fact
         sheet.hold(customer.within or customer.record, customer.full_name or None)
+        lacked = detour_lacked(defs, behavior, customer)
+        if lacked is not None:  # a bag complaint from a passenger who checked no bag
+            sheet.sheet.misfits.append(lacked)
     # the example the case opens with for its choice names one record (a service): the
     # case holds it, so its facts name the same one (the team that owns it)
     for phrase, _ in own_phrases(defs, planned):
@@ -1288,7 +1291,10 @@ class _Writer:
         at = int(spec["at"])
         self.context.cues.append(CueLine(self.cue(asks[at]), str(spec["line"]), first=True))
         given = dict(spec.get("given") or {})
-        given |= counted(self.defs.skills[str(spec["skill"])], str(spec["line"]), given)
+        detour = self.defs.skills[str(spec["skill"])]
+        given |= counted(detour, str(spec["line"]), given)
+        # "the handle on my bag is broken" plays the mode whose prose asks for damage_type
+        given = {**scoping_values(detour, given), **given}
         memory = {**after_identity(self.script.walk), **self.script.seeds}
         setup = Setup(values=given, given=frozenset(given), memory=memory)
         walk = walk_skill(self.project, str(spec["skill"]), setup)
