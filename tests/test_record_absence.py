@@ -62,6 +62,9 @@ def test_the_callers_own_row_decides_a_membership_not_another_passengers() -> No
     assert said is not None and not said.held
     # a field whose thing no row of the data has says nothing
     assert recorded(DATA, [lia], "Lia Berg", "seat_row") is None
+    # nor does a flag: `lounge: false` is a yes-or-no, not a thing held or lacked
+    flagged = Collection("members", ({"first": "Lia", "last": "Berg", "lounge": False},))
+    assert recorded(DataRecords([flagged]), flagged.records, "Lia Berg", "lounge") is None
 
 
 def test_a_reference_the_linked_row_leaves_out_or_nulls_is_none() -> None:

@@ -133,6 +133,8 @@ def recorded(
         if not own and "." in where:
             continue  # a nested row without the key: not one of the file's rows
         values = [row.get(k) for k in own] or [None]
+        if any(isinstance(v, bool) for v in values):
+            return None  # a flag (`has_pets: false`) says yes or no, not what is held
         if any(not _empty(v) for v in values):
             return Absence(True, where)
         if empty is None:
