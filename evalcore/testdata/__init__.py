@@ -33,6 +33,7 @@ from ._knowledge import knowledge_entries, knowledge_questions, record_entries, 
 from ._limits import record_limits, within
 from ._listed import listed_values
 from ._mismatch import changed_detail, one_detail_off
+from ._money import currency_codes, in_currency
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
 from ._records import (
@@ -87,12 +88,14 @@ __all__ = [
     "case_rng",
     "changed_detail",
     "checked_details",
+    "currency_codes",
     "date_format",
     "described_shape",
     "draw_date",
     "examples_of",
     "expires_short",
     "holdings",
+    "in_currency",
     "in_good_standing",
     "incident_for",
     "is_tag",

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ._absent import NONE_VALUES, Absence, recorded
 from ._codes import own_code
 from ._people import MANNERS, Persona, persona_for
 from ._records import Collection, DataRecords, record_name, role_prefix
@@ -475,6 +476,15 @@ class SheetBuilder:
         found = self.from_records(spec)
         if found is not None:
             return found
+        if spec.type == "categorical" and spec.enum_values:
+            fits = self._by_membership(spec)
+            if len(fits.enum_values) == 1:
+                return fits.enum_values[0]
+            if fits != spec:  # the same draw as without the records where it fits them
+                drawn = typed_value(spec, case_rng(self.key, f"value:{spec.name}"), self.persona)
+                if drawn in fits.enum_values:
+                    return drawn
+                spec = fits
         if spec.listed:  # the project's own set: dealt in turn across the suite's cases
             if self.slot is not None:
                 return spec.listed[self.slot % len(spec.listed)]
@@ -501,6 +511,23 @@ class SheetBuilder:
             if isinstance(other, str) and not self._held(other):
                 return other
         return typed
+
+    def recorded(self, spec: FieldSpec) -> Absence | None:
+        """What the case's records say of the field's thing (`_absent.recorded`): a bag
+        whose row says `report: null` has no report, a passenger with no loyalty number no
+        tier."""
+        held = [r for name, r in self.sheet.records.items() if "#" not in name]
+        return recorded(self.records, held, self.persona.name, spec.name, spec.description)
+
+    def _by_membership(self, spec: FieldSpec) -> FieldSpec:
+        """A choice with a value for "none of it" (`loyalty_tier: none`): that value alone
+        where the case's records hold none of the thing, the others where they hold one."""
+        none = [v for v in spec.enum_values if str(v).strip().lower() in NONE_VALUES]
+        said = self.recorded(spec) if none else None
+        if said is None:
+            return spec
+        kept = [v for v in spec.enum_values if (v in none) != said.held]
+        return replace(spec, enum_values=tuple(kept)) if kept else spec
 
     def _next_release(self, spec: FieldSpec) -> str | None:
         """The tag a change moves the case's own record to (`target_version` of the service

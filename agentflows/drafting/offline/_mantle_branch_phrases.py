@@ -67,6 +67,26 @@ def scoped_text(skill: Skill, qualified: str, value: Any) -> str:
     )
 
 
+def scoping_values(skill: Skill, given: dict[str, Any]) -> dict[str, Any]:
+    """The choices the `given` values' fields are scoped by: where only the prose under
+    `if: mode == "report_damaged"` names `damage_type`, a request that gives a damage type
+    plays that mode (the walk would otherwise take the choice's first value, `track`, and
+    the user would hold a mode their own words contradict). Choices `given` already has,
+    and a field several values' prose names, fix nothing."""
+    out: dict[str, Any] = {}
+    for field in skill.memory.values():
+        key = field.qualified
+        if field.type != "categorical" or key in given or not field.enum_values:
+            continue
+        for other in given:
+            name = re.compile(rf"\b{re.escape(other.rsplit('.', 1)[-1])}\b")
+            scoped = [v for v in field.enum_values if name.search(scoped_text(skill, key, v))]
+            if len(scoped) == 1:
+                out[key] = scoped[0]
+                break
+    return out
+
+
 #: Choice values that are words of any request, not the name of a branch.
 _PLAIN = frozenset({"other", "none", "yes", "no", "unknown", "general", "help", "more"})
 

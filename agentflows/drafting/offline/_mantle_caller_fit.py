@@ -121,6 +121,27 @@ def summed_on_branch(project: Project, skill: Skill, memory: dict[str, Any]) -> 
     return out
 
 
+def detour_skill(defs: MantleDefinitions, behavior: Behavior) -> Skill | None:
+    """The skill a digression case detours to, None for another case."""
+    spec = behavior.facts.get("digression")
+    skill_id = spec.get("skill") if isinstance(spec, dict) else None
+    return defs.skills.get(str(skill_id)) if skill_id else None
+
+
+def detour_lacked(defs: MantleDefinitions, behavior: Behavior, caller: Caller) -> str | None:
+    """The misfit of a digression case whose caller has none of what its detour acts on
+    (`bags: []` for a detour to the baggage skill), else None: the detour is one the
+    caller cannot have, and the case says so instead of playing it as theirs."""
+    detour = detour_skill(defs, behavior)
+    empty = lacks(caller, _needed_words(detour)) if detour is not None and caller.record else None
+    if detour is None or empty is None:
+        return None
+    return (
+        f"no-fitting-record: the caller's record lists no {empty} ({empty}: []), which the "
+        f"detour to {detour.id} acts on; the case's branch is played with a caller who has none"
+    )
+
+
 def caller_fit(
     project: Project, behavior: Behavior, records: DataRecords
 ) -> Callable[[Caller], int]:
@@ -160,6 +181,9 @@ def caller_fit(
             for field, examples in places
         )
 
+    detour = detour_skill(defs, behavior)
+    detour_needs = _needed_words(detour) if detour is not None else set()
+
     def fit(caller: Caller) -> int:
         if caller.record is None:
             return 0
@@ -170,9 +194,21 @@ def caller_fit(
         score = _FIT_WEIGHT * branch_fit(records, caller, wanted, others)
         if score < 0 and unaffected(records, caller, wanted, others):
             score += _FIT_WEIGHT // 2  # below a caller clear of other branches, above none
+        if detour_needs and lacks(caller, detour_needs):
+            # a detour to what they have none of (a bag complaint with no bags checked):
+            # below one who has it, above one whose records lead to another branch
+            score -= _FIT_WEIGHT // 2
         return score
 
     return fit
 
 
-__all__ = ["UNFIT", "branch_prose", "branch_values", "caller_fit", "summed_on_branch"]
+__all__ = [
+    "UNFIT",
+    "branch_prose",
+    "branch_values",
+    "caller_fit",
+    "detour_lacked",
+    "detour_skill",
+    "summed_on_branch",
+]

@@ -44,7 +44,8 @@ from ...planning._mantle_vocab import example_value, field_choices
 from ...planning._mantle_walk import SET, Ask, Walk
 from ._direction import content_stems, value_words
 from ._mantle_branch_phrases import own_names, scoped_text, told_phrases
-from ._mantle_list_values import list_value
+from ._mantle_list_values import list_value, listed_items
+from ._mantle_on_record import note_invented
 from ._mantle_picked import picked_from_offer
 
 _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
@@ -189,13 +190,15 @@ def field_value(
     if value is None and field.type == "text":
         value = (
             example_value(defs, field)
-            or in_own_words(defs, field, sheet, fixed)
+            # what the case told before counts too: a reason never names another scope
+            or in_own_words(defs, field, sheet, {**fixed, **(told_so_far or {})})
             or told(defs, field, sheet, fixed, asked)
         )
     if isinstance(value, str) and field.type == "text":  # the case's own records, by name
         given = {**fixed, **(told_so_far or {})}
         near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
         value = own_names(sheet.records, value, near + list(given.values()))
+    note_invented(field, sheet, value)  # a report id the caller's bag row says is none
     return value
 
 
@@ -379,8 +382,21 @@ def in_own_words(
     wanted: set[str] = set()
     unwanted: set[str] = set()
     scoped: set[str] = set()  # the prose of the case's own values: never a sign of another's
+    named_others: list[str] = []  # other listed values ("db:read"), said by a phrase as "DB read"
+    own_items: list[str] = []  # the case's own listed values (`logs:read`)
     for key, value in fixed.items():
         field_def = defs.memory_field(key)
+        if field_def is not None and field_def.type == "list" and isinstance(value, list):
+            own = {str(v) for v in value}
+            for item in listed_items(field_def.description or ""):
+                stems = set(content_stems(value_words(item)))
+                if item in own:
+                    wanted |= stems
+                    own_items.append(item)
+                else:
+                    unwanted |= stems
+                    named_others.append(item)
+            continue
         for other in (field_def.enum_values or []) if field_def else [value]:
             stems = _value_stems(defs, skill.body or "", key, other)
             prose = set(content_stems(scoped_text(skill, key, other)))
@@ -392,8 +408,17 @@ def in_own_words(
     unwanted -= wanted | scoped
 
     def fit(phrase: str) -> int:
-        said = set(content_stems(phrase))
+        said = set(content_stems(as_own(phrase)))
         return len(wanted & said) - len(unwanted & said)
+
+    def as_own(phrase: str) -> str:
+        """ "I need prod DB read access" beside `scopes: [logs:read]` says logs:read: a
+        phrase that names another listed value whole names the case's own instead."""
+        for item in named_others if own_items else ():
+            words = [re.escape(w) for w in re.findall(r"[a-z0-9]+", item.lower())]
+            found = re.compile(r"\b" + r"[\s:_-]*".join(words) + r"\b", re.I)
+            phrase = found.sub(" and ".join(own_items), phrase)
+        return phrase
 
     said = [p for p in description_phrases(skill) if "?" not in p]
     pool = [p for p in said if _FIRST_PERSON.search(p)] or said
@@ -406,7 +431,7 @@ def in_own_words(
     order = [p for p in order if p in fitting]
     if not order:
         return _in_the_leads_words(defs, skill, fixed)
-    best = max(order, key=fit)
+    best = as_own(max(order, key=fit))
     return best[:1].upper() + best[1:] + ("" if best[-1:] in ".!" else ".")
 
 

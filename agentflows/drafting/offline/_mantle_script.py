@@ -84,10 +84,11 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._direction_values import content_stems
-from ._mantle_branch_phrases import branch_intent, handed_values
-from ._mantle_caller_fit import branch_prose, caller_fit
+from ._mantle_branch_phrases import branch_intent, handed_values, scoping_values
+from ._mantle_caller_fit import branch_prose, caller_fit, detour_lacked
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_circumstances import circumstance_facts
+from ._mantle_currency import facts_in_currency, in_currency, paid_currency
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
     ACCEPTED,
@@ -143,6 +144,7 @@ from ._mantle_intent import (
 )
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
+from ._mantle_on_record import lacked_on_record
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
@@ -258,6 +260,9 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     )
     if account and customer.record is not None:  # the caller's own record, for every fact
         sheet.hold(customer.within or customer.record, customer.full_name or None)
+        lacked = detour_lacked(defs, behavior, customer)
+        if lacked is not None:  # a bag complaint from a passenger who checked no bag
+            sheet.sheet.misfits.append(lacked)
     # the example the case opens with for its choice names one record (a service): the
     # case holds it, so its facts name the same one (the team that owns it)
     for phrase, _ in own_phrases(defs, planned):
@@ -617,6 +622,8 @@ class _Writer:
                 continue
             if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
                 continue
+            if lacked_on_record(field_def, self.sheet) is not None:
+                continue  # a report the caller's bag row says they have none of
             value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
             said = spoken(self.defs, key, value)
             if said is not None:
@@ -730,6 +737,8 @@ class _Writer:
                 continue
             if not field_def.llm_settable or field_def.type not in ("text", "int", "float"):
                 continue
+            if lacked_on_record(field_def, self.sheet) is not None:
+                continue  # a report the caller's bag row says they have none of
             value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
             said = spoken(self.defs, field_def.qualified, value)
             if said is not None:
@@ -985,6 +994,11 @@ class _Writer:
                 self.context.before_end = line
         if self.context.opening:  # "Tuesday, back Wednesday": the days given agree with it
             self.sheet.on_weekdays(self.context.opening)
+        # amounts in the currency the case pays in ("£91.80" beside GBP, never "$91.80")
+        paid = paid_currency(self.defs, self.script.walk.memory, self.sheet.sheet.facts)
+        self.sheet.sheet.facts = facts_in_currency(self.sheet.sheet.facts, paid)
+        if self.context.opening and paid is not None:
+            self.context.opening = in_currency(self.context.opening, paid)
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         intent = intent_clause(self.defs, skill)
@@ -1334,7 +1348,10 @@ class _Writer:
         at = int(spec["at"])
         self.context.cues.append(CueLine(self.cue(asks[at]), str(spec["line"]), first=True))
         given = dict(spec.get("given") or {})
-        given |= counted(self.defs.skills[str(spec["skill"])], str(spec["line"]), given)
+        detour = self.defs.skills[str(spec["skill"])]
+        given |= counted(detour, str(spec["line"]), given)
+        # "the handle on my bag is broken" plays the mode whose prose asks for damage_type
+        given = {**scoping_values(detour, given), **given}
         memory = {**after_identity(self.script.walk), **self.script.seeds}
         setup = Setup(values=given, given=frozenset(given), memory=memory)
         walk = walk_skill(self.project, str(spec["skill"]), setup)

@@ -14,13 +14,22 @@ user for.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions import MemoryField, Project
 from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import skill_model
-from evalcore.testdata import Caller, DataRecords, SheetBuilder, own_key, people_of, session_person
+from evalcore.testdata import (
+    Caller,
+    DataRecords,
+    FieldSpec,
+    SheetBuilder,
+    own_key,
+    people_of,
+    session_person,
+)
 from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
@@ -171,7 +180,7 @@ def session_seeds(
             continue
         value = _own_value(person, field_def) if person is not None else None
         if value is None:
-            value = sheet.value(spec_of(field_def))
+            value = sheet.value(_with_note(project, spec_of(field_def), field_def))
         if value is not None:
             out[field_def.qualified] = value
             if field_def.type == "text" and not field_def.enum_values:
@@ -190,6 +199,28 @@ def session_seeds(
             out[key] = marked
             break
     return out
+
+
+def _with_note(project: Project, spec: FieldSpec, field_def: MemoryField) -> FieldSpec:
+    """`spec` described by the comment its memory file writes under the field where it has
+    no description (`# SkyMiles tier of the signed-in app user`): what the seeded value is
+    a property of, which the caller's records may say they lack (`SheetBuilder.recorded`)."""
+    if spec.description or field_def.source is None or field_def.source.line is None:
+        return spec
+    try:
+        lines = (project.root / field_def.source.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return spec
+    start = field_def.source.line  # the line after the field's name (1-based)
+    indent = len(lines[start - 1]) - len(lines[start - 1].lstrip()) if start <= len(lines) else 0
+    notes: list[str] = []
+    for line in lines[start:]:
+        text = line.strip()
+        if text and len(line) - len(line.lstrip()) <= indent:
+            break  # the next field
+        if text.startswith("#"):
+            notes.append(text.lstrip("#").strip())
+    return replace(spec, description=" ".join(notes)) if notes else spec
 
 
 def _person(

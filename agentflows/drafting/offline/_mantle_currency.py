@@ -1,0 +1,37 @@
+"""The case's amounts in the currency its currency field says it pays in
+(`evalcore.testdata._money`): a total read out as `$91.80` beside `currency: GBP` is two
+currencies at once."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions
+from evalcore.testdata import Fact, currency_codes, in_currency
+
+
+def paid_currency(defs: MantleDefinitions, memory: dict[str, Any], facts: list[Fact]) -> str | None:
+    """The code of the currency the case pays in: the value its walk leaves in a field whose
+    choices are currency codes (the corrected one, after a correction), else the value a
+    fact gives such a field; None where the case has none."""
+    for key, field in defs.memory_names().items():
+        if field.type != "categorical" or not currency_codes(field.enum_values or []):
+            continue
+        value = memory.get(key)
+        if isinstance(value, str) and value in (field.enum_values or []):
+            return value
+        for fact in facts:
+            if fact.field == key and fact.value.strip().upper() in (field.enum_values or []):
+                return fact.value.strip().upper()
+    return None
+
+
+def facts_in_currency(facts: list[Fact], code: str | None) -> list[Fact]:
+    """`facts` with their dollar amounts said in `code`."""
+    if code is None:
+        return facts
+    return [replace(f, value=in_currency(f.value, code)) for f in facts]
+
+
+__all__ = ["facts_in_currency", "in_currency", "paid_currency"]
