@@ -1472,6 +1472,8 @@ class MantleJustifier:
             if shared < 2 or score < least or all(_spells(w, named) for w in common):
                 continue
             taken = self._holds(condition, case) if condition else None
+            if condition and self._contradicts(condition, case):
+                continue  # a branch the case does not play backs nothing in it
             key = (score, {True: 1, None: 0, False: -1}[taken], likeness(text, sentence))
             if key > best[0]:
                 kind = self._classify(sentence, condition, case, skill)
