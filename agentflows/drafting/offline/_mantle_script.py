@@ -670,7 +670,10 @@ class _Writer:
                     later = _day(str(told.get(other.qualified, "")))
                     day = _day(said)
                     if later and day and (set_at(other, ask.prompt) or 0) > at and day > later:
-                        said = (later - timedelta(days=(day - later).days % 4)).strftime("%m/%d/%Y")
+                        start = later - timedelta(days=(day - later).days % 4)
+                        # a working day, as drawn days ahead are: the Friday before a weekend
+                        start -= timedelta(days=max(start.weekday() - 4, 0))
+                        said = start.strftime("%m/%d/%Y")
                 self.sheet.add(value_words(field_def.name), said, field=key)
                 told[key] = said
 
