@@ -38,7 +38,10 @@ from typing import Any
 
 from agentflows.cli import main as cli_main
 from agentflows.generate import build_request, run_generation
+from evalcore.definitions import load_project
+from evalcore.dialects.mantle.citations import misplaced_citations
 from evalcore.writer import atomic_write_text
+from evalcore.yamlio import load_yaml
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "data" / "corpus"
@@ -231,6 +234,21 @@ def write_golden(name: str, written: dict[str, str]) -> Path:
     return path
 
 
+def misplaced(name: str, cases: Path) -> list[str]:
+    """`<project>: <case> <check>: <why>` for each written citation that points at a line
+    not backing its check (`misplaced_citations`): another skill's file, another tool's
+    entry, another branch's paragraph. Not a digest: `--update` does not clear it."""
+    project = load_project(project_dir(name))
+    if project.mantle is None:
+        return []
+    out: list[str] = []
+    for path in sorted(cases.rglob("*.yml")):
+        data = load_yaml(path.read_text(encoding="utf-8"))
+        rel = path.relative_to(cases)
+        out += [f"{name}: {rel} {line}" for line in misplaced_citations(data, project)]
+    return out
+
+
 async def check(names: list[str], *, update: bool = False) -> tuple[list[str], list[str]]:
     """(differences, updated golden files) over `names`, each generated once here."""
     found: list[str] = []
@@ -252,6 +270,7 @@ async def check(names: list[str], *, update: bool = False) -> tuple[list[str], l
             example = name in EXAMPLES
             written = digests(out / "cases", manifest=not example)
             diff = differences(name, written, expected(name))
+            diff += misplaced(name, out / "cases")
             if example:
                 committed = json.loads(EXAMPLES_MANIFEST.read_text(encoding="utf-8"))
                 diff += manifest_differences(name, written, committed)

@@ -354,3 +354,43 @@ def test_a_city_the_case_travels_to_is_never_the_callers_own(monkeypatch) -> Non
         assert city != home[script.seeds["project.exec_id"]], (behavior.id, city)
         checked += 1
     assert checked >= 2
+
+
+def test_a_skill_that_reads_times_in_the_persons_zone_gets_their_zone_seeded() -> None:
+    """ "Times are in @memory.project.time_zone": the calendar's cases seed the signed-in
+    executive's own zone from their record (never another's, never an invented one); a
+    skill whose prose reads no zone seeds none."""
+    root = CORPUS / "northstar_exec"
+    project = load_project(root)
+    people = {r["exec_id"]: r for r in json.loads((root / "data" / "executives.json").read_text())}
+    for skill, reads in (("calendar", True), ("daily_briefing", False)):
+        plan = plan_source(project, "mantle", skill, None)
+        for slot, behavior in enumerate(plan.behaviors):
+            seeds = build_script(project, behavior, slot=slot).seeds
+            if not reads:
+                assert "project.time_zone" not in seeds, behavior.id
+                continue
+            who = people[seeds["project.exec_id"]]
+            assert seeds["project.time_zone"] == who["time_zone"], behavior.id
+
+
+def test_the_user_picks_a_slot_the_agent_proposes_only_on_the_path_that_proposes() -> None:
+    """ "propose the first two slots that work … Set proposed_start from the slot they pick":
+    on the schedule path the user takes the first proposed slot and dictates no start (a
+    fixed day cut across the proposal and fell on a Sunday); the focus path's block is the
+    user's own, so it keeps its start."""
+    project = load_project(CORPUS / "northstar_exec")
+    plan = plan_source(project, "mantle", "calendar", None)
+    seen = set()
+    for slot, behavior in enumerate(plan.behaviors):
+        script = build_script(project, behavior, slot=slot)
+        mode = script.walk.memory.get("calendar.mode")
+        starts = [f for f in script.sheet.facts if f.field == "calendar.proposed_start"]
+        picks = any("pick the first one it offers" in n for n in script.context.notes)
+        if mode == "schedule":
+            assert picks and not starts, behavior.id
+            seen.add(mode)
+        elif mode == "focus":
+            assert starts and not picks, behavior.id
+            seen.add(mode)
+    assert seen == {"schedule", "focus"}

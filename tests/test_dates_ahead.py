@@ -123,3 +123,42 @@ def test_a_moved_window_keeps_its_times_and_its_length(monkeypatch: pytest.Monke
         now = [dt.datetime.strptime(f.value, "%m/%d/%Y %H:%M") for f in sheet.sheet.facts]
         assert now[0].weekday() == 5 and now[0].time() == was[0].time()
         assert now[1] - now[0] == was[1] - was[0]
+
+
+@pytest.mark.parametrize("epoch", [NEW_YEAR, "1798761600", "1765065600"])
+def test_a_day_ahead_the_user_asks_for_falls_on_a_working_day(
+    monkeypatch: pytest.MonkeyPatch, epoch: str
+) -> None:
+    """A meeting, a booking or a pickup asked for ahead: Monday to Friday, never the
+    Sunday a slot drawn two to three weeks out may land on."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    start = FieldSpec("proposed_start", "text", "Start of the new event, YYYY-MM-DD HH:MM.")
+    days = set()
+    for n in range(60):
+        sheet = SheetBuilder(f"case{n}", "")
+        days.add(_day(sheet.value(PICKUP)).weekday())
+        days.add(dt.datetime.strptime(sheet.value(start), "%Y-%m-%d %H:%M").weekday())
+    assert days <= {0, 1, 2, 3, 4}, days
+    # a day the opening names still wins: the case says Saturday, the day is a Saturday
+    sheet = SheetBuilder("case1", "")
+    sheet.add("from", sheet.value(FROM))
+    sheet.on_weekdays("Can my sister get in Saturday?")
+    assert dt.datetime.strptime(sheet.sheet.facts[0].value, "%m/%d/%Y %H:%M").weekday() == 5
+
+
+def test_a_day_the_opening_calls_tomorrow_is_said_as_tomorrow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "Move my 3pm to tomorrow": a start fixed on the day the case was written is not
+    tomorrow on the day it runs; the fact says the word with its time of day."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NEW_YEAR)
+    start = FieldSpec("proposed_start", "text", "Start of the new event, YYYY-MM-DD HH:MM.")
+    for n in range(10):
+        sheet = SheetBuilder(f"case{n}", "")
+        sheet.add("proposed start", sheet.value(start))
+        sheet.add("incident", sheet.value(INCIDENT))
+        was = {f.label: f.value for f in sheet.sheet.facts}
+        sheet.on_weekdays("Move my 3pm to tomorrow.")
+        said = {f.label: f.value for f in sheet.sheet.facts}
+        assert said["proposed start"] == "tomorrow " + was["proposed start"].split()[1]
+        assert said["incident"] == was["incident"]  # a day past is not moved

@@ -148,6 +148,10 @@ def spoken_value(value: Any, spec: FieldSpec | None = None) -> str:
 _FEW_DAYS = 5
 
 
+#: Words of an opening that fix the day relative to the run ("move my 3pm to tomorrow").
+_RELATIVE_DAYS = ("tomorrow", "today")
+
+
 def _days(record: dict[str, Any]) -> list[dt.date]:
     """The days a record's values start with (`2026-11-05`, `2026-12-02T10:00`)."""
     out = []
@@ -563,10 +567,15 @@ class SheetBuilder:
         it, a span's end to the first Wednesday after the start): a day the user gives must
         agree with the weekday they opened with. Where the opening names one weekday only, a
         span's end keeps its distance from the start."""
+        today = reference_day()
+        said = set(opening.lower().replace(",", " ").replace(".", " ").replace("!", " ").split())
+        relative = next((w for w in _RELATIVE_DAYS if w in said), None)
+        if relative is not None:  # "move my 3pm to tomorrow": the day is that word
+            self._say_relative(relative, today)
+            return
         named = weekdays_in(opening)
         if not named:
             return
-        today = reference_day()
         moved: dt.date | None = None
         shift = dt.timedelta(0)
         for n, fact in enumerate(self.sheet.facts):
@@ -586,6 +595,20 @@ class SheetBuilder:
             fmt = date_format(spec.description)
             was, now = ((d.strftime(fmt) if fmt else spoken_date(d)) for d in (day, new))
             self.sheet.facts[n] = replace(fact, value=fact.value.replace(was, now, 1))
+
+    def _say_relative(self, word: str, today: dt.date) -> None:
+        """The first drawn day ahead (not a span's end) said as the opening says it
+        ("tomorrow 09:30" for 2026-12-08 09:30): a date fixed on the day the case was
+        written contradicts "tomorrow" on every other day it runs."""
+        for n, fact in enumerate(self.sheet.facts):
+            drawn = self._drawn_days.get(fact.value)
+            if drawn is None or drawn[1] <= today or span_role(drawn[0]) == "end":
+                continue
+            spec, day = drawn
+            fmt = date_format(spec.description)
+            was = day.strftime(fmt) if fmt else spoken_date(day)
+            self.sheet.facts[n] = replace(fact, value=fact.value.replace(was, word, 1))
+            return
 
     def add(self, label: str, value: Any, *, field: str | None = None) -> Fact | None:
         """Record a fact (once per label); None values are left out, never filler."""

@@ -261,10 +261,17 @@ def draw_day(
             r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words
         )
     ):
-        return ahead + dt.timedelta(days=rng.randrange(2, 22))
+        return working_day(ahead + dt.timedelta(days=rng.randrange(2, 22)))
     if allows_relative(spec.description) and rng.random() < 0.4:
         return "yesterday"
     return today - dt.timedelta(days=rng.randrange(1, 45))
+
+
+def working_day(day: dt.date) -> dt.date:
+    """`day`, or the Monday after it where it falls on a weekend: a meeting, a booking or a
+    pickup the user asks for lands on a working day (a case that names a weekend day moves
+    it there itself, `SheetBuilder.on_weekdays`)."""
+    return day + dt.timedelta(days=(7 - day.weekday()) % 7 if day.weekday() >= 5 else 0)
 
 
 def weekdays_in(text: str) -> list[int]:
@@ -606,5 +613,6 @@ __all__ = [
     "wants_time",
     "weekdays_in",
     "with_unit",
+    "working_day",
     "written_day",
 ]

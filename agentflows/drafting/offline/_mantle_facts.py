@@ -498,7 +498,7 @@ def fill_values(
         key = ask.field
         if not key or key in out or key not in fields:
             continue
-        if picked_from_offer(defs, fields[key]):
+        if picked_from_offer(defs, fields[key], walk.memory):
             continue  # the user picks one of the options a tool's answer lists
         value = field_value(defs, fields[key], sheet, chosen, ask.prompt or "", out)
         if value is not None:

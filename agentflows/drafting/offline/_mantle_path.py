@@ -186,7 +186,9 @@ class PathGoals(AvoidedGoals):
             if param in folded:
                 continue
             field_def = names.get(sources.get(param) or f"{skill}.{param}")
-            if field_def is not None and picked_from_offer(self.defs, field_def):
+            if field_def is not None and picked_from_offer(
+                self.defs, field_def, self.script.walk.memory
+            ):
                 continue  # one of the options a tool's answer lists: no case fixes which
             said = field_def is not None and field_def.type == "text" and isinstance(value, str)
             declared = tool.parameter(param) if tool is not None else None

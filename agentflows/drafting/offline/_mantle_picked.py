@@ -4,14 +4,22 @@
 that runs search_alternatives: which flights come back is the tool's answer, which no case
 fixes, so the case never names one (not from the project's flight file, least of all
 another passenger's flight) and never asserts the value. The user picks from what the agent
-offers instead.
+offers instead. So too where the agent proposes the options from what a tool found
+("propose the first two slots that work for everyone … Set proposed_start from the slot
+they pick"): a start time the user dictated would cut across the proposal, and fixed on the
+day the case was written it falls on a weekend or a past day on the day it runs. Only on
+the path that reads that paragraph: the same field set from the user's own block in
+another mode ("Create a private Focus event … for the block they asked for") is theirs.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
+from evalcore.definitions.conditions import evaluate
 
 #: "set new_flight to the flight number they pick", "… the slot the caller chooses".
 _PICKS = (
@@ -19,15 +27,20 @@ _PICKS = (
     r"\s+(?:pick|choose|select)s?\b"
 )
 #: Words of a text that offers the user a list to pick from.
-_OFFERS = frozenset({"offer", "option", "options", "alternative", "alternatives", "list"})
+_OFFERS = frozenset(
+    {"offer", "option", "options", "alternative", "alternatives", "list", "propose", "suggest"}
+)
 #: The note a case whose user picks from the agent's offer carries.
 PICK_NOTE = "When the agent offers you options, pick the first one it offers."
 
 
-def _texts(skill: Skill) -> list[tuple[str, bool]]:
+def _texts(
+    skill: Skill, tools: frozenset[str], memory: Mapping[str, Any] | None
+) -> list[tuple[str, bool]]:
     """(text, whether a tool ran before it): each instructions step of a block (after an
     `execute_tool` step of that block, or in a block with `tools:`) and each paragraph of
-    the prose (naming a `@tool.`)."""
+    the prose (naming a `@tool.`, or one of the skill's `tools` by its name), but for a
+    paragraph whose `if:` the path's `memory` rules out."""
     out: list[tuple[str, bool]] = []
     for block in skill.blocks.values():
         ran = bool(block.tools)
@@ -37,20 +50,30 @@ def _texts(skill: Skill) -> list[tuple[str, bool]]:
             elif step.kind == "instructions" and isinstance(step.target, str):
                 out.append((step.target, ran))
     for paragraph in re.split(r"\n\s*\n", skill.body or ""):
-        out.append((paragraph, "@tool." in paragraph))
+        head = paragraph.strip().split("\n", 1)[0]
+        if memory is not None and head.startswith("if:") and not evaluate(head[3:], memory):
+            continue
+        named = "@tool." in paragraph or bool(tools & set(re.findall(r"\w+", paragraph)))
+        out.append((paragraph, named))
     return out
 
 
-def picked_from_offer(defs: MantleDefinitions, field: MemoryField) -> bool:
+def picked_from_offer(
+    defs: MantleDefinitions, field: MemoryField, memory: Mapping[str, Any] | None = None
+) -> bool:
     """Whether the skill sets `field` to what the user picks among options it offers from a
-    tool's answer (see module doc)."""
+    tool's answer (see module doc); with `memory` (the path's), only in a paragraph that
+    path reads."""
     skill = defs.skills.get(field.namespace)
     if skill is None:
         return False
+    # "set x to the one they pick", "set x from the slot they pick"
     sets = re.compile(
-        rf"\bset\s+(?:@memory\.\w+\.)?{re.escape(field.name)}\s+to\s+[^.;]*?{_PICKS}", re.I
+        rf"\bset\s+(?:@memory\.\w+\.)?{re.escape(field.name)}\s+(?:to|from)\s+[^.;]*?{_PICKS}",
+        re.I,
     )
-    for text, ran in _texts(skill):
+    tools = frozenset(defs.tools_for(skill.id))
+    for text, ran in _texts(skill, tools, memory):
         flat = " ".join(text.split())
         words = set(re.findall(r"\w+", flat.lower()))
         if ran and sets.search(flat) and _OFFERS & words:

@@ -670,7 +670,7 @@ class _Writer:
             if ask.kind != "instructions" or ask.skill != skill.id or not ask.prompt:
                 continue
             fields = [f for f in skill.memory.values() if set_at(f, ask.prompt) is not None]
-            if any(picked_from_offer(self.defs, f) for f in fields):
+            if any(picked_from_offer(self.defs, f, self.script.walk.memory) for f in fields):
                 continue
             for field_def in fields:
                 key = field_def.qualified
@@ -689,7 +689,10 @@ class _Writer:
                     later = _day(str(told.get(other.qualified, "")))
                     day = _day(said)
                     if later and day and (set_at(other, ask.prompt) or 0) > at and day > later:
-                        said = (later - timedelta(days=(day - later).days % 4)).strftime("%m/%d/%Y")
+                        start = later - timedelta(days=(day - later).days % 4)
+                        # a working day, as drawn days ahead are: the Friday before a weekend
+                        start -= timedelta(days=max(start.weekday() - 4, 0))
+                        said = start.strftime("%m/%d/%Y")
                 self.sheet.add(value_words(field_def.name), said, field=key)
                 told[key] = said
 
@@ -917,7 +920,8 @@ class _Writer:
             planned = self.script.behavior.facts.get("values") or {}
             for label, value in branch_facts(self.sheet.records, customer, planned.values()):
                 self.sheet.add(label, value)
-        picks = any(picked_from_offer(self.defs, f) for f in self.walk_fields())
+        memory = self.script.walk.memory
+        picks = any(picked_from_offer(self.defs, f, memory) for f in self.walk_fields())
         if picks and self.script.kind != "escalation":  # they leave before any options
             self.context.notes.append(PICK_NOTE)  # a tool's answer lists what they pick from
         if kind != "escalation":

@@ -7,7 +7,8 @@ precondition is false; `evalcore.definitions._preconditions`), and a categorical
 field a skill routes on (`project.channel`), set to the value of the path the case is
 planned on (or, where the plan leaves it unset, one that routes as the unset field does);
 and the signed-in session's own seed fields the case's tools read (`project.resident_id`,
-`planning._mantle_session`). Never a field the scenario asks the
+`planning._mantle_session`) or its skills' prose reads by reference, from the person's own
+record (`@memory.project.time_zone`). Never a field the scenario asks the
 user for.
 """
 
@@ -185,6 +186,12 @@ def session_seeds(
             out[field_def.qualified] = value
             if field_def.type == "text" and not field_def.enum_values:
                 ids.append(field_def.qualified)
+    if person is not None:  # what the prose reads of the person ("Times are in
+        # @memory.project.time_zone"): their record's own value, never an invented one
+        for field_def in _read_by_prose(project, behavior, fields):
+            value = _own_value(person, field_def)
+            if value is not None and field_def.qualified not in out:
+                out[field_def.qualified] = value
     if account is None:
         return out
     # an id of the account's shape first; else the first text id, widened (never a choice,
@@ -221,6 +228,27 @@ def _with_note(project: Project, spec: FieldSpec, field_def: MemoryField) -> Fie
         if text.startswith("#"):
             notes.append(text.lstrip("#").strip())
     return replace(spec, description=" ".join(notes)) if notes else spec
+
+
+def _read_by_prose(
+    project: Project, behavior: Behavior, taken: list[MemoryField]
+) -> list[MemoryField]:
+    """Seed project fields the case's skills read in their prose by reference
+    (`@memory.project.time_zone`, a channel field the channel leaves unset), beside those
+    already `taken`: a skill that reads times in the person's zone needs the zone seeded,
+    or the offset of every time it sets is undefined."""
+    assert project.mantle is not None
+    defs = project.mantle
+    bodies = [defs.skills[s].body or "" for s in _case_skills(behavior) if s in defs.skills]
+    return [
+        f
+        for f in defs.memory.values()
+        if f.seed
+        and f.namespace == "project"
+        and f.type == "text"
+        and f not in taken
+        and any(f"@memory.project.{f.name}" in body for body in bodies)
+    ]
 
 
 def _person(

@@ -14,6 +14,7 @@ from typing import Any
 
 from evalcore.definitions.skill_model import tool_keys
 from evalcore.lint import as_dict, as_list
+from evalcore.simulator import parse_fact_context
 
 from ...scoring._skills import answers_only, skill_signals
 from .._source import mantle_assertions
@@ -82,10 +83,27 @@ def _refuses(scenario: dict, name: str) -> bool:
     """A refused-confirmation case: the context declines the read-back; without such a
     line, the title or file name says so ("declines", "refused_..."). A value in the title
     ("card problem: declined") does not make a case a refusal when its context agrees."""
-    said = _CONFIRM_ANSWER.search(str(scenario.get("simulation_context") or ""))
+    context = str(scenario.get("simulation_context") or "")
+    if parse_fact_context(context).gate is not None:  # "asks whether to move it, decline"
+        return parse_fact_context(context).confirm == "decline"
+    said = _CONFIRM_ANSWER.search(context)
     if said is not None:
         return said.group("answer").lower() == "decline"
+    # a value the case asserts (`mode: decline`) names the branch it plays, not a refusal
+    for value in _asserted_values(scenario):
+        name = re.sub(rf"(?<![a-z]){re.escape(value)}(?![a-z])", " ", name, flags=re.I)
     return _REFUSAL.search(name) is not None
+
+
+def _asserted_values(scenario: dict) -> set[str]:
+    """The text values the case's `memory_was_set` checks assert (`decline`)."""
+    goals = as_dict(scenario.get("goals"))
+    return {
+        str(as_dict(entry).get("value"))
+        for item in mantle_assertions(goals.get("assertions"))
+        for entry in as_list(item.get("memory_was_set"))
+        if isinstance(as_dict(entry).get("value"), str)
+    }
 
 
 def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:

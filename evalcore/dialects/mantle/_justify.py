@@ -61,6 +61,9 @@ _GUARD = re.compile(
 #: after it ("(the Rx number helps but is optional). Then call ...").
 _OWN_SCOPE = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[a-z][a-z_]{2,}")
+#: What a guard set off by commas follows when it scopes what comes after it, not the act
+#: named before it ("call x with A and, if they gave one, a note").
+_CONJUNCTIONS = ("and,", "or,", "then,")
 #: A clause that opens the other branch of the guard before it.
 _OTHERWISE = frozenset({"otherwise", "otherwise,", "else", "else,"})
 #: What names an element in prose: a backticked name or an `@reference`.
@@ -247,6 +250,20 @@ def _via(own: Justification, entry: Justification | None) -> Justification | Non
     return Justification(entry.kind, own.file, own.line, f"{own.element}{via}{reach}")
 
 
+def _later_guards_cut(tail: str) -> str:
+    """`tail` without the guards set off by commas after a conjunction (", and, if they gave
+    one, a note"): each scopes what follows it."""
+    cuts = [
+        (m.start(), m.end())
+        for m in _GUARD.finditer(tail)
+        if tail[: m.start()].rstrip().lower().endswith(_CONJUNCTIONS)
+        and tail[m.end() :].startswith(",")
+    ]
+    for start, end in reversed(cuts):
+        tail = tail[:start] + tail[end + 1 :]
+    return tail
+
+
 def _spells(word: str, parts: list[str]) -> bool:
     """`word` is one of `parts` in some form (`replacement` of `replace`, `claims`)."""
     return any(word.startswith(p[: max(len(p) - 1, 3)]) for p in parts)
@@ -326,6 +343,8 @@ class MantleJustifier:
         self._agent: list[Line] | None = None
         self._writing: dict[str, list[Skill]] = {}
         self._judged: dict[bytes, tuple[Judged, ...]] = {}
+        self.kept_cases: dict[str, tuple[Judged, ...]] = {}
+        """`judge_case`'s cases, by their JSON."""
         self._uttering: dict[str, list[Skill]] = {}
         self._data: DataRecords | None = None
         self._mentions: dict[
@@ -415,6 +434,8 @@ class MantleJustifier:
         md = self._md(skill)
         found: list[Justification | None] = []
         for text, condition, conditional, line, quoted in self._mentioning(skill, pattern, setting):
+            if condition is not None and self._contradicts(condition, case):
+                continue  # another branch's paragraph: the case plays this one
             kind = (
                 "conditional"
                 if conditional
@@ -456,6 +477,9 @@ class MantleJustifier:
             )
             quoted = text if len(text) <= 70 else text[:67].rstrip() + "..."
             guarded = " ".join(clauses[: upto + 1])
+            named = pattern.search(guarded)
+            if named is not None:  # "call x with A and, if they gave one, B": B's guard
+                guarded = guarded[: named.end()] + _later_guards_cut(guarded[named.end() :])
             out.append((guarded, condition, otherwise or permissive, line, quoted))
         found = self._mentions[slot] = tuple(out)
         return found
@@ -527,14 +551,15 @@ class MantleJustifier:
                 return False
         return True
 
-    def _holds(self, condition: str, case: _Case) -> bool | None:
+    def _holds(self, condition: str, case: _Case, *, known: bool = False) -> bool | None:
         """Whether a Mantle condition (`if:`, `when:`, a branch) holds in the case: at the
         start (what it seeds, the values its user states, initial values, else unset) or
-        at the end (what it asserts). None when the condition names no entry."""
+        at the end (what it asserts). None when the condition names no entry (with
+        `known`, also when it names one the case neither seeds nor asserts a value of)."""
         from ...definitions.conditions import compared_values, condition_keys, evaluate
 
         names = condition_keys(condition)
-        if not names:
+        if not names or (known and not set(names) <= set(case.slots) | set(case.asserted)):
             return None
         start: dict[str, Any] = {}
         for name in names:
@@ -558,6 +583,12 @@ class MantleJustifier:
                 start[name] = _STATED  # the user states it (its value is theirs)
         end = {**start, **{n: _STATED for n in case.fields if n in names}, **case.asserted}
         return evaluate(condition, start) or evaluate(condition, end)
+
+    def _contradicts(self, condition: str, case: _Case) -> bool:
+        """An `if:` condition the case rules out: every entry it names is one the case
+        seeds or asserts a value of, and it holds neither at the start nor at the end (the
+        cancel paragraph in a case that asserts the decline mode)."""
+        return self._holds(condition, case, known=True) is False
 
     def _fixes(self, condition: str, case: _Case, *, at_start: bool = False) -> bool:
         """A condition the case fixes: every entry it names is one the case seeds or
@@ -657,6 +688,17 @@ class MantleJustifier:
                 writes = set(tool_keys(self.project, tool_def, skill.id)) if tool_def else set()
                 if constraint.on_success in not_said or writes & unset:
                     unseen.append(tool)
+        if len(shown) > 1:  # a denial reply several gates share: the gate whose question
+            # the case asserts was asked, else the one its decline names
+            asked = {
+                tool
+                for skill, tool, constraint in self._constraints_among(shown, said, activated)
+                if constraint.requires_confirmation
+                and constraint.requires_confirmation.utter_for_confirmation in said
+            }
+            act = words(told.gate or "")
+            named = {t for t in shown if len(act & words(t.replace("_", " "))) > 1}
+            shown = (asked & shown) or named or shown
         case.refused |= shown
         # of several, the one the user's decline names ("order the replacement"); none where
         # the denial response shows which gate the decline came at
@@ -832,11 +874,16 @@ class MantleJustifier:
             for step in other.steps:
                 if step.kind == "call" and str(step.target).removeprefix("@block.") == block_id:
                     entered.append(self._step(skill, step, f"call {block_id}", case))
-        mention = self._prose_mentions(
-            skill, re.compile(rf"@block\.{re.escape(block_id)}\b"), case, "invokes the block:"
-        )
+        pattern = re.compile(rf"@block\.{re.escape(block_id)}\b")
+        mention = self._prose_mentions(skill, pattern, case, "invokes the block:")
         entry = strongest([*entered, mention])
         own = Justification("enforced", self._md(skill), block.line, f"ordered block {block_id}")
+        if entry is None and not entered:
+            aside = self._mentioning(skill, pattern, False)
+            if aside:  # only another branch's paragraph enters it: this case never does
+                line, quoted = aside[0][3], aside[0][4]
+                why = f'invokes the block: "{quoted}" (a branch the case does not take)'
+                return Justification("conditional", self._md(skill), line, why)
         if entry is None:
             return own
         return _via(own, entry)
@@ -968,11 +1015,20 @@ class MantleJustifier:
             return [self.defs.skills[skill_id]]
         return [s for s in self.defs.skills.values() if name in self.defs.tools_for(s.id)]
 
+    @staticmethod
+    def _of_case(skills: list[Skill], case: _Case) -> list[Skill]:
+        """Of the skills that could do a check's act, those the case activates, in the
+        order it does (a tool another skill also imports is cited in the skill that runs
+        in the case, not in one that never starts); all of them where none is."""
+        order = {skill_id: at for at, skill_id in enumerate(case.activated)}
+        own = sorted((s for s in skills if s.id in order), key=lambda s: order[s.id])
+        return own or skills
+
     def _tool(self, body: dict[str, Any], case: _Case) -> Justification | None:
         name = str(body.get("tool_name") or body.get("name") or "")
         skill_id = body.get("skill_id") if isinstance(body.get("skill_id"), str) else None
         found: list[Justification | None] = []
-        for skill in self._skills_for_tool(name, skill_id):
+        for skill in self._of_case(self._skills_for_tool(name, skill_id), case):
             found.append(self._tool_in(skill, name, case))
         return strongest(found)
 
@@ -1248,7 +1304,10 @@ class MantleJustifier:
             return None
         found: list[Justification | None] = []
         own = check != "bot_uttered"  # not uttered: the runtime's utters happen only where it goes
-        for skill in self._may_utter(name):
+        # a response said is cited in a skill the case runs; one never said needs every
+        # skill that could say it (one the case does not assert may still start)
+        skills = self._may_utter(name)
+        for skill in self._of_case(skills, case) if check == "bot_uttered" else skills:
             found += [j for j in self._utterers(skill, name, case, own=own) if j is not None]
         if check == "bot_uttered":
             return strongest(found)
@@ -1318,7 +1377,9 @@ class MantleJustifier:
             else:
                 how = f"on {rule.on}" if rule.on else f"when {rule.when}"
                 out.append(Justification("enforced", md, line, f"utter {name} {how}"))
-        for tool, constraint in skill.tool_constraints.items():
+        # of several gates sharing the response, the one the case calls is cited first
+        gates = sorted(skill.tool_constraints.items(), key=lambda t: t[0] not in case.called)
+        for tool, constraint in gates:
             confirm = constraint.requires_confirmation
             roles = {
                 "on_success": constraint.on_success,
@@ -1328,7 +1389,11 @@ class MantleJustifier:
             }
             for role, response in roles.items():
                 if response == name:
-                    line = self._frontmatter_line(skill, name)
+                    # the tool's own entry: a response several gates share is cited where
+                    # this tool names it, not where the first one does
+                    line = self._constraint_line(skill, tool, role) or self._frontmatter_line(
+                        skill, name
+                    )
                     element = f"{tool} {role} {name}" + _RESULT_RULE.get(role, "")
                     at = Justification("enforced", md, line, element)
                     out.append(at if own else _via(at, self._tool_in(skill, tool, case)))
@@ -1379,7 +1444,9 @@ class MantleJustifier:
                 break
         return [Judged(path, "sequencing", overall, True), *parts]
 
-    def _criterion(self, text: str, data: dict[str, Any], case: _Case) -> Justification | None:
+    def _criterion(
+        self, text: str, data: dict[str, Any], case: _Case, *, by_entry: bool = True
+    ) -> Justification | None:
         """The element a criterion restates: the gate or success reply of a tool it names,
         else the prose sentence sharing most of its words, of a skill the case runs or of
         `agent.yml` (its persona and rules hold in every skill); of equals, the sentence on
@@ -1396,7 +1463,7 @@ class MantleJustifier:
         gate = self._criterion_gate(text, runs, case) or self._criterion_detour(text, data, runs)
         if gate is not None:
             return gate
-        entry = self._entry_named(text, runs)
+        entry = self._entry_named(text, runs) if by_entry else None
         own = {w for w in words(text) if w not in _NOISE and w != "agent"}
         if len(own) < 2:
             return None
@@ -1432,6 +1499,8 @@ class MantleJustifier:
             if shared < 2 or score < least or all(_spells(w, named) for w in common):
                 continue
             taken = self._holds(condition, case) if condition else None
+            if condition and self._contradicts(condition, case):
+                continue  # a branch the case does not play backs nothing in it
             key = (score, {True: 1, None: 0, False: -1}[taken], likeness(text, sentence))
             if key > best[0]:
                 kind = self._classify(sentence, condition, case, skill)
@@ -1439,7 +1508,10 @@ class MantleJustifier:
                 best = (key, Justification(kind, file, line, f'"{quoted}"'))  # type: ignore[arg-type]
         if best[1] is None and entry is not None:  # the element that takes it from the user
             found = self._writers(entry[0], case)
-            return strongest([j for j in found if j and not j.element.startswith("tool ")])
+            writer = strongest([j for j in found if j and not j.element.startswith("tool ")])
+            if writer is None:  # nothing on this case's branch writes it: a rule naming it
+                return self._criterion(text, data, case, by_entry=False)
+            return writer
         return best[1]
 
     def _entry_named(self, text: str, runs: list[Skill]) -> tuple[str, re.Pattern[str]] | None:
@@ -1555,7 +1627,8 @@ class MantleJustifier:
         `requires_confirmation` (the runtime asks its question before the tool runs; an
         agent may ask in its own words first). The gate is the refused one, else the one
         whose name the act says, else the only one of the skills the case runs."""
-        if "asks the customer to confirm" not in lower:
+        before, asks, _ = lower.partition(" to confirm before")
+        if not asks or " asks " not in f" {before} ":  # "asks the executive to confirm"
             return None
         said = words(lower)
         gates = [
@@ -1565,6 +1638,8 @@ class MantleJustifier:
             if constraint.requires_confirmation is not None
         ]
         chosen = [g for g in gates if g[1] in case.refused]
+        # of several refused (gates sharing one denial reply), the one the act names
+        chosen = [g for g in chosen if len(words(g[1].replace("_", " ")) & said) > 1] or chosen
         chosen = chosen or [g for g in gates if len(words(g[1].replace("_", " ")) & said) > 1]
         chosen = chosen or (gates if len(gates) == 1 else [])
         if not chosen:
@@ -1578,23 +1653,26 @@ class MantleJustifier:
         return Justification("enforced", self._md(skill), line, why)
 
 
+def justifier_for(project: Project) -> MantleJustifier:
+    """The project's justifier, made once per loaded project."""
+    from ...definitions._memo import memoized
+
+    return memoized(project, ("mantle-justifier",), lambda: MantleJustifier(project))
+
+
 def judge_case(data: Any, project: Project | None) -> list[Judged]:
     """The checks of one Mantle scenario with their justification (empty without Mantle
     definitions: there is nothing to justify against)."""
     if project is None or project.mantle is None or not isinstance(data, dict):
         return []
-    from ...definitions._memo import memoized
-
-    justifier: MantleJustifier = memoized(
-        project, ("mantle-justifier",), lambda: MantleJustifier(project)
-    )
+    justifier = justifier_for(project)
     # Generation asks this of one case up to four times (review, its rules, the written
     # comments, the report) with the same content: kept per project by the case's JSON.
     try:
         key = json.dumps(data, ensure_ascii=False)
     except (TypeError, ValueError):  # not JSON (a hand-written file's dates): not kept
         return justifier.judge(data)
-    kept: dict[str, tuple[Judged, ...]] = memoized(project, ("mantle-judged",), dict)
+    kept = justifier.kept_cases
     found = kept.get(key)
     if found is None:
         if len(kept) >= _KEPT_CASES:
@@ -1607,4 +1685,4 @@ def judge_case(data: Any, project: Project | None) -> list[Judged]:
 _KEPT_CASES = 512
 
 
-__all__ = ["MantleJustifier", "judge_case"]
+__all__ = ["MantleJustifier", "judge_case", "justifier_for"]
