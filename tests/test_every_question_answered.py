@@ -4,8 +4,14 @@ answer too."""
 
 from __future__ import annotations
 
+import pytest
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_facts import offers, offers_taken
-from evalcore.definitions import Skill
+from agentflows.planning import plan_source
+from evalcore.definitions import Project, Skill, load_project
+from evalcore.simulator import parse_fact_context
 
 LOST_FOB = """\
 if: session.door_access.request == "lost_fob"
@@ -29,3 +35,117 @@ def test_an_offer_whose_call_the_path_makes_is_taken() -> None:
     memory = {"door_access.request": "lost_fob"}
     taken = offers_taken(_skill(LOST_FOB), memory, {"order_replacement_fob"})
     assert taken == ["whether you want a replacement"]
+
+
+TRIP_SKILL = """---
+name: Log a trip cost
+description: >
+  Logging a trip cost: "log my taxi from the airport", "log the hotel".
+---
+
+Run @block.trip_details, then call log_cost with the collected fields.
+
+:::ordered_block id=trip_details
+steps:
+  - id: kind
+    collect: kind
+    utterance: utter_ask_kind
+    description: hotel, ground (taxi, Cabco, train) or meal (the traveller alone).
+  - id: specifics
+    instructions: |
+      Ask for the vendor and the date (set vendor and cost_date, MM/DD/YYYY).
+
+      if: @memory.trip_cost.kind == "ground"
+      Ask where from and to in a few words (set route, e.g. "airport to office").
+
+      if: @memory.trip_cost.kind == "meal"
+      Ask who paid the tip (set tipper, e.g. "the traveller").
+    complete_when: session.trip_cost.cost_date
+:::
+"""
+TRIP_MEMORY = """schema:
+  public:
+    kind:
+      type: categorical
+      enum_values: [hotel, ground, meal]
+      description: What the cost was for.
+      llm_settable: true
+    vendor:
+      type: text
+      description: Vendor as on the receipt, e.g. Blue Door Inn or Cabco.
+      llm_settable: true
+    cost_date:
+      type: text
+      description: Date of the cost, MM/DD/YYYY.
+      llm_settable: true
+    route:
+      type: text
+      description: A few words on the trip.
+      llm_settable: true
+    tipper:
+      type: text
+      description: Who paid the tip.
+      llm_settable: true
+"""
+TRIP_TOOLS = '''"""Trip costs."""
+
+from rasa.mantle.tools.decorator import ToolContext, tool
+from rasa.mantle.tools.result import ToolResult
+
+
+@tool(description="Log one trip cost.")
+async def log_cost(
+    kind: str, vendor: str, cost_date: str, route: str = "", context: ToolContext = None
+) -> ToolResult:
+    """Log it.
+
+    Args:
+        kind: hotel, ground or meal.
+        vendor: As on the receipt.
+        cost_date: MM/DD/YYYY.
+        route: Ground only.
+    """
+    return ToolResult(llm_response={"logged": True})
+'''
+
+
+@pytest.fixture(scope="module")
+def trips(tmp_path_factory) -> Project:
+    root = tmp_path_factory.mktemp("trips")
+    (root / "agent.yml").write_text("agent:\n  name: Trips\n  persona: You log trip costs.\n")
+    folder = root / "skills" / "trip_cost"
+    folder.mkdir(parents=True)
+    (folder / "skill.md").write_text(TRIP_SKILL)
+    (folder / "memory.yml").write_text(TRIP_MEMORY)
+    (folder / "tools.py").write_text(TRIP_TOOLS)
+    return load_project(root)
+
+
+def _facts_by_kind(project: Project) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for behavior in plan_source(project, "mantle", "trip_cost", None).behaviors:
+        kind = (behavior.facts.get("values") or {}).get("trip_cost.kind")
+        if behavior.type != "happy_path" or kind is None:
+            continue
+        data = draft_mantle(DraftContext(project, "mantle", behavior))
+        context = parse_fact_context(data["scenario"]["simulation_context"])
+        out[kind] = {f.label: f.value for f in context.facts}
+    return out
+
+
+def test_a_steps_question_under_the_cases_branch_gets_its_own_example(trips: Project) -> None:
+    """ "if: kind == "ground" / Ask where from and to (set route, e.g. "airport to office")":
+    the ground case's user has the route; the other branches' users are not given it, nor the
+    meal branch's tip answer outside the meal case."""
+    facts = _facts_by_kind(trips)
+    assert facts["ground"]["route"] == "airport to office"
+    assert "route" not in facts["hotel"] and "who paid the tip" not in facts["hotel"]
+    assert facts["meal"]["who paid the tip"] == "the traveller"
+
+
+def test_a_value_only_the_cases_choice_names_is_given(trips: Project) -> None:
+    """The vendor's examples are "Blue Door Inn or Cabco", and only the ground choice names
+    Cabco: the ground case's user paid Cabco; a hotel case is given no cab company."""
+    facts = _facts_by_kind(trips)
+    assert facts["ground"]["vendor"] == "Cabco"
+    assert facts["hotel"].get("vendor") != "Cabco"

@@ -158,6 +158,7 @@ from ._mantle_seeds import (
     session_seeds,
     unset_channel_values,
 )
+from ._mantle_step_values import on_the_path, step_text, step_value, step_values
 from ._mantle_testdata import detail_name, unrelated_for
 from ._mantle_up_front import asks_one_request, case_values, names_the_job, plain_value
 
@@ -278,6 +279,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     sheet.related = case_relations(project, skill.id, behavior, calls)
     sheet.waivers = relation_waivers(project, skill.id, calls) if sheet.related else {}
     values = fill_values(defs, first, dict(setup.values), sheet)
+    values = step_values(defs, first, values)  # a step's own example on the branch
     # a number a tool compares with the data's rows is on the side the path's branch needs
     known = sheet.referenced() | {str(v) for v in opened.values() if isinstance(v, str | int)}
     values = numbers_on_side(
@@ -641,16 +643,20 @@ class _Writer:
         on, but a correct agent asks for each, and a user without them makes them up. Never
         a field set from a tool's answer, one the user picks from a list (nor the others a
         step that offers a list sets: the pick gives them), or a flag; and only a day or a
-        time (a free-text value drawn from examples may belong to another branch: an
-        `Uber` for airfare). A day set before another in the same step ("the outbound date
-        and the return date") is never after it."""
+        time, or a value the step's words tie to the case's branch (`step_value`: a
+        free-text value drawn from examples may belong to another branch, an `Uber` for
+        airfare); never a field only another branch's sentence sets. A day set before
+        another in the same step ("the outbound date and the return date") is never after
+        it."""
         skill = self.defs.skills[self.script.behavior.source]
         told = {f.field: f.value for f in self.sheet.sheet.facts if f.field}
         written = {e.key for e in self.script.walk.events if e.kind == "memory"}
+        memory = dict(self.script.walk.memory)
         for ask in self.script.walk.asks:
             if ask.kind != "instructions" or ask.skill != skill.id or not ask.prompt:
                 continue
-            fields = [f for f in skill.memory.values() if set_at(f, ask.prompt) is not None]
+            prompt = step_text(skill, ask.block, ask.step) or ask.prompt  # its `if:` parts too
+            fields = [f for f in skill.memory.values() if set_at(f, prompt) is not None]
             if any(picked_from_offer(self.defs, f) for f in fields):
                 continue
             for field_def in fields:
@@ -661,9 +667,13 @@ class _Writer:
                     continue
                 if set_from_answer(field_def, ask.prompt):
                     continue
+                if not on_the_path(prompt, field_def, memory):
+                    continue  # another branch's question (attendees of a client dinner)
                 value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
                 said = spoken(self.defs, key, value)
                 if said is None or (_day(said) is None and _time(said) is None):
+                    said = step_value(self.defs, prompt, field_def, memory)
+                if said is None:
                     continue
                 at = set_at(field_def, ask.prompt) or 0
                 for other in fields:  # "the outbound date and the return date"
