@@ -4,11 +4,14 @@ answer too."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_facts import offers, offers_taken
+from agentflows.drafting.offline._mantle_offer_gates import blocked_offers
 from agentflows.planning import plan_source
 from evalcore.definitions import Project, Skill, load_project
 from evalcore.simulator import parse_fact_context
@@ -149,3 +152,37 @@ def test_a_value_only_the_cases_choice_names_is_given(trips: Project) -> None:
     facts = _facts_by_kind(trips)
     assert facts["ground"]["vendor"] == "Cabco"
     assert facts["hotel"].get("vendor") != "Cabco"
+
+
+RENEW_SKILL = """---
+name: Refill
+description: >
+  Refilling a prescription: "refill my inhaler".
+tool_constraints:
+  - request_renewal:
+      requires: session.refill.rx_number and session.refill.refills_left == 0
+---
+
+Look the prescription up. If no refills are left, offer to ask the prescriber for a renewal
+with @tool.request_renewal.
+"""
+
+
+def _refill(tmp_path: Path) -> Skill:
+    (tmp_path / "agent.yml").write_text("agent:\n  name: Pharmacy\n  persona: You refill.\n")
+    folder = tmp_path / "skills" / "refill"
+    folder.mkdir(parents=True)
+    (folder / "skill.md").write_text(RENEW_SKILL)
+    project = load_project(tmp_path)
+    assert project.mantle is not None
+    return project.mantle.skills["refill"]
+
+
+def test_an_offer_whose_call_the_cases_values_bar_needs_no_answer(tmp_path: Path) -> None:
+    """The renewal `requires` no refills left: with refills left it never runs, so nobody
+    offers it; a part of the gate still unknown (the rx number) does not save it."""
+    skill = _refill(tmp_path)
+    label = "whether you want to ask the prescriber for a renewal"
+    assert blocked_offers(skill, {"refill.refills_left": 2}) == {label}
+    assert blocked_offers(skill, {"refill.refills_left": 0}) == frozenset()
+    assert blocked_offers(skill, {}) == frozenset()  # nothing known: the offer may come

@@ -143,6 +143,7 @@ from ._mantle_intent import (
 )
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
+from ._mantle_offer_gates import blocked_offers
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
@@ -780,6 +781,7 @@ class _Writer:
         made = {e.tool for e in walk.tools() if e.tool and e.skill in (None, walk.skill)}
         taken = set(offers_taken(skill, walk.memory, made)) if answer == DECLINED else set()
         passed = set(offers_passed(skill, walk.memory))  # the path takes the other side
+        passed |= blocked_offers(skill, walk.memory) - taken  # its own values bar the call
         for label in offers(skill, walk.memory):
             if label not in known and label not in passed:
                 self.sheet.add(label, ACCEPTED if label in taken else answer)
