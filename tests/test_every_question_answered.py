@@ -15,6 +15,7 @@ from agentflows.drafting.offline._mantle_offer_gates import blocked_offers
 from agentflows.planning import plan_source
 from evalcore.definitions import Project, Skill, load_project
 from evalcore.simulator import parse_fact_context
+from evalcore.testdata import REASONS, case_rng, reason_for
 
 LOST_FOB = """\
 if: session.door_access.request == "lost_fob"
@@ -186,3 +187,83 @@ def test_an_offer_whose_call_the_cases_values_bar_needs_no_answer(tmp_path: Path
     assert blocked_offers(skill, {"refill.refills_left": 2}) == {label}
     assert blocked_offers(skill, {"refill.refills_left": 0}) == frozenset()
     assert blocked_offers(skill, {}) == frozenset()  # nothing known: the offer may come
+
+
+PLAN_SKILL = """---
+name: Rent plans
+description: >
+  Splitting this month's rent balance: "I can't pay the full rent this month".
+---
+
+A plan splits this month's balance into installments. Ask how many installments (set
+installments) and the reason in a few words, then call request_plan.
+"""
+PLAN_MEMORY = """schema:
+  public:
+    installments:
+      type: int
+      description: 2 or 3.
+      llm_settable: true
+"""
+PLAN_TOOLS = '''"""Rent plans."""
+
+from rasa.mantle.tools.decorator import ToolContext, tool
+from rasa.mantle.tools.result import ToolResult
+
+
+@tool(description="Ask for a plan on this month's rent balance.")
+async def request_plan(installments: int, reason: str, context: ToolContext = None) -> ToolResult:
+    """Request it.
+
+    Args:
+        installments: 2 or 3.
+        reason: A few words from the tenant.
+    """
+    return ToolResult(llm_response={"requested": True})
+'''
+PAGE_SKILL = """---
+name: Paging
+description: >
+  Paging the on-call engineer of a team: "page the payments on-call".
+---
+
+Ask what the page is about in one line if they did not say, then page the team's primary
+with @tool.page_primary.
+"""
+
+
+def _one_skill(root: Path, name: str, files: dict[str, str]) -> Project:
+    (root / "agent.yml").write_text("agent:\n  name: Desk\n  persona: You help people.\n")
+    folder = root / "skills" / name
+    folder.mkdir(parents=True)
+    for file, text in files.items():
+        (folder / file).write_text(text)
+    return load_project(root)
+
+
+def _happy_facts(project: Project, skill: str) -> dict[str, str]:
+    behavior = next(
+        b for b in plan_source(project, "mantle", skill, None).behaviors if b.type == "happy_path"
+    )
+    data = draft_mantle(DraftContext(project, "mantle", behavior))
+    context = parse_fact_context(data["scenario"]["simulation_context"])
+    return {f.label: f.value for f in context.facts}
+
+
+def test_a_reason_a_call_takes_that_no_field_holds_is_the_users(tmp_path: Path) -> None:
+    """`request_plan(installments, reason)`: no memory entry holds the reason, so the user
+    has one of the kind the skill is about (rent), never none."""
+    files = {"skill.md": PLAN_SKILL, "memory.yml": PLAN_MEMORY, "tools.py": PLAN_TOOLS}
+    facts = _happy_facts(_one_skill(tmp_path, "rent_plan", files), "rent_plan")
+    assert facts.get("reason") in REASONS[0].why
+
+
+def test_what_a_request_is_about_is_the_users_to_say(tmp_path: Path) -> None:
+    """ "Ask what the page is about": the user says what is wrong, a page's kind of reason."""
+    facts = _happy_facts(_one_skill(tmp_path, "paging", {"skill.md": PAGE_SKILL}), "paging")
+    assert facts.get("what the page is about") in REASONS[1].why
+
+
+def test_no_reason_where_the_skill_names_no_kind() -> None:
+    """A skill about nothing the catalogue knows gets no reason: never filler."""
+    assert reason_for("Book a table for dinner at the restaurant.", case_rng("x", "r")) is None

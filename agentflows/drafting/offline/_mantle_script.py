@@ -148,6 +148,7 @@ from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
 from ._mantle_questions import asked_question
+from ._mantle_reasons import reason_facts
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
 from ._mantle_script_state import Script
@@ -298,6 +299,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
             sheet.add(value_words(key.rsplit(".", 1)[-1]), said, field=key)
     for label, item in list_examples(project, first).items():  # a list a call takes
         sheet.add(label, item)
+    for label, why in reason_facts(project, first, behavior.id):  # a reason no field holds
+        sheet.add(label, why)
     setup = replace(setup, values={**values, **stated, **needed})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
