@@ -1,5 +1,6 @@
 """What a person says for a free-text field that no record, list or format gives: what
-happened, where it happened, whether there is anything to add, and the message to post.
+happened, where it happened, whether there is anything to add, the message to post, and
+why they ask for what they ask (`reason_for`: a payment plan, a page).
 
 A claim, a report or a complaint asks "what happened and what caused the damage"; a user who
 cannot answer leaves the conversation short of its goal. The answer is an everyday incident
