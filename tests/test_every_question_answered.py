@@ -12,6 +12,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_facts import offers, offers_taken
 from agentflows.drafting.offline._mantle_offer_gates import blocked_offers
+from agentflows.drafting.offline._mantle_step_questions import step_offers
 from agentflows.planning import plan_source
 from evalcore.definitions import Project, Skill, load_project
 from evalcore.simulator import parse_fact_context
@@ -267,3 +268,56 @@ def test_what_a_request_is_about_is_the_users_to_say(tmp_path: Path) -> None:
 def test_no_reason_where_the_skill_names_no_kind() -> None:
     """A skill about nothing the catalogue knows gets no reason: never filler."""
     assert reason_for("Book a table for dinner at the restaurant.", case_rng("x", "r")) is None
+
+
+TRAVEL_SKILL = """---
+name: Trips
+description: >
+  Booking a trip: "book me to Chicago".
+---
+
+Run @block.trip.
+
+:::ordered_block id=trip
+steps:
+  - id: kind
+    collect: trip_type
+    utterance: utter_ask_trip_type
+  - id: when
+    instructions: |
+      Ask what time they need to be there (set arrive_by, HH:MM local).
+
+      if: @memory.trips.trip_type == "domestic"
+      Only ask whether they want to fly out the evening before when arrive_by is before 10:00.
+    complete_when: session.trips.arrive_by
+:::
+"""
+TRAVEL_MEMORY = """schema:
+  public:
+    trip_type:
+      type: categorical
+      enum_values: [domestic, international]
+      llm_settable: true
+    arrive_by:
+      type: text
+      description: Time they need to be there, HH:MM.
+      llm_settable: true
+"""
+
+
+def test_a_steps_passing_offer_is_declined_where_the_case_meets_its_condition(
+    tmp_path: Path,
+) -> None:
+    """ "Only ask whether they want to fly out the evening before when arrive_by is before
+    10:00": an early domestic arrival declines; a later one, or an international trip, is
+    never asked and gets no line."""
+    files = {"skill.md": TRAVEL_SKILL, "memory.yml": TRAVEL_MEMORY}
+    project = _one_skill(tmp_path, "trips", files)
+    assert project.mantle is not None
+    skill = project.mantle.skills["trips"]
+    domestic = {"trips.trip_type": "domestic"}
+    label = ("whether you want to fly out the evening before", "no, thanks")
+    assert step_offers(skill, domestic, {"trips.arrive_by": "9:30 am"}) == [label]
+    assert step_offers(skill, domestic, {"trips.arrive_by": "11:00 am"}) == []
+    international = {"trips.trip_type": "international"}
+    assert step_offers(skill, international, {"trips.arrive_by": "9:30 am"}) == []

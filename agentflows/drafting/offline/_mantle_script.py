@@ -160,6 +160,7 @@ from ._mantle_seeds import (
     session_seeds,
     unset_channel_values,
 )
+from ._mantle_step_questions import step_offers
 from ._mantle_step_values import on_the_path, step_text, step_value, step_values
 from ._mantle_testdata import detail_name, unrelated_for
 from ._mantle_up_front import asks_one_request, case_values, names_the_job, plain_value
@@ -919,6 +920,9 @@ class _Writer:
             self.instruction_facts()
             self.prose_choice_facts()
             self.offer_facts(self.script.walk)
+            said = {**self.setup_values, **{f.field: f.value for f in self.sheet.sheet.facts}}
+            for label, answer in step_offers(skill, dict(self.script.walk.memory), said):
+                self.sheet.add(label, answer)  # "only ask whether they want to fly out …"
             self.outcome_facts(self.script.walk)
             walked = self.script.walk  # what the path's prose branches on: its circumstances
             taken = {e.skill for e in walked.events if e.skill}
