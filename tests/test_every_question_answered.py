@@ -321,3 +321,9 @@ def test_a_steps_passing_offer_is_declined_where_the_case_meets_its_condition(
     assert step_offers(skill, domestic, {"trips.arrive_by": "11:00 am"}) == []
     international = {"trips.trip_type": "international"}
     assert step_offers(skill, international, {"trips.arrive_by": "9:30 am"}) == []
+
+
+def test_a_word_in_passing_is_no_kind_of_reason() -> None:
+    """A dispute that mentions one rent payment is no rent request: no reason drawn."""
+    text = "Dispute a card charge, such as a rent payment taken twice."
+    assert reason_for(text, case_rng("x", "r")) is None

@@ -179,14 +179,14 @@ class Reason:
 #: Reasons a person gives for a request the agent files for them (a payment plan, a page).
 REASONS = (
     Reason(
-        frozenset(["rent", "balance", "installments", "installment", "instalments", "owe"]),
+        frozenset(["rent", "installments", "installment", "instalments"]),
         (
             "My hours were cut this month, so I am short until my next paycheck.",
             "I had an unexpected car repair this month.",
         ),
     ),
     Reason(
-        frozenset(["page", "paging", "pages", "pager", "outage", "alert", "alerts"]),
+        frozenset(["page", "paging", "pager", "responder"]),
         (
             "Error rates on the service have been climbing for the last twenty minutes.",
             "The job queue has been backing up for half an hour and nothing is draining it.",
@@ -196,11 +196,12 @@ REASONS = (
 
 
 def reason_for(context: str, rng: random.Random) -> str | None:
-    """A reason of the kind `context` (the skill's text and the call's name) names most
-    often, drawn by the case's `rng`; None where it names none: never filler."""
+    """A reason of the kind `context` (the skill's text) names most often, drawn by the
+    case's `rng`; None where no kind is named twice (a word in passing is no topic: a bank's
+    dispute that mentions a rent payment is no rent request): never filler."""
     counts = [(sum(1 for w in _words(context) if w in r.topic), n) for n, r in enumerate(REASONS)]
     best, at = max(counts, key=lambda c: (c[0], -c[1]))
-    return rng.choice(REASONS[at].why) if best else None
+    return rng.choice(REASONS[at].why) if best >= 2 else None
 
 
 #: Short notices a person posts to a team channel or notice board.
