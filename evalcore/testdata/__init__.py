@@ -49,7 +49,7 @@ from ._records import (
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
-from ._told import incident_for, told_value
+from ._told import REASONS, incident_for, reason_for, told_value
 from ._values import (
     FieldSpec,
     allows_relative,
@@ -68,6 +68,7 @@ __all__ = [
     "DOMAINS",
     "FAILING_ACCOUNT",
     "NEGATIVE_ACCOUNT",
+    "REASONS",
     "Caller",
     "Collection",
     "DataRecords",
@@ -118,6 +119,7 @@ __all__ = [
     "own_key",
     "people_of",
     "persona_for",
+    "reason_for",
     "record_entries",
     "record_limits",
     "record_name",

@@ -1,5 +1,6 @@
 """What a person says for a free-text field that no record, list or format gives: what
-happened, where it happened, whether there is anything to add, and the message to post.
+happened, where it happened, whether there is anything to add, the message to post, and
+why they ask for what they ask (`reason_for`: a payment plan, a page).
 
 A claim, a report or a complaint asks "what happened and what caused the damage"; a user who
 cannot answer leaves the conversation short of its goal. The answer is an everyday incident
@@ -165,6 +166,44 @@ INCIDENTS = (
     ),
 )
 
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a person asks for a thing of one kind: the words that say the kind, and what a
+    person tells as their reason, in a few words."""
+
+    topic: frozenset[str]
+    why: tuple[str, ...]
+
+
+#: Reasons a person gives for a request the agent files for them (a payment plan, a page).
+REASONS = (
+    Reason(
+        frozenset(["rent", "installments", "installment", "instalments"]),
+        (
+            "My hours were cut this month, so I am short until my next paycheck.",
+            "I had an unexpected car repair this month.",
+        ),
+    ),
+    Reason(
+        frozenset(["page", "paging", "pager", "responder"]),
+        (
+            "Error rates on the service have been climbing for the last twenty minutes.",
+            "The job queue has been backing up for half an hour and nothing is draining it.",
+        ),
+    ),
+)
+
+
+def reason_for(context: str, rng: random.Random) -> str | None:
+    """A reason of the kind `context` (the skill's text) names most often, drawn by the
+    case's `rng`; None where no kind is named twice (a word in passing is no topic: a bank's
+    dispute that mentions a rent payment is no rent request): never filler."""
+    counts = [(sum(1 for w in _words(context) if w in r.topic), n) for n, r in enumerate(REASONS)]
+    best, at = max(counts, key=lambda c: (c[0], -c[1]))
+    return rng.choice(REASONS[at].why) if best >= 2 else None
+
+
 #: Short notices a person posts to a team channel or notice board.
 NOTICES = (
     "Reminder: the team lunch moves to Thursday at 12:30.",
@@ -256,4 +295,13 @@ def _nothing_more(description: str) -> str:
     return said[:1].upper() + said[1:] + "."
 
 
-__all__ = ["INCIDENTS", "NOTICES", "Incident", "incident_for", "told_value"]
+__all__ = [
+    "INCIDENTS",
+    "NOTICES",
+    "REASONS",
+    "Incident",
+    "Reason",
+    "incident_for",
+    "reason_for",
+    "told_value",
+]

@@ -732,6 +732,8 @@ _LEAVES = re.compile(
 _OFFER = re.compile(r"\b(?P<verb>offers?|suggests?)\s+(?P<to>to\s+)?(?P<what>[^.;:,`]+)", re.I)
 #: Where what is offered ends: its condition or the way it is done ("… if needed").
 _OFFER_END = (" if ", " then ", " when ", " via ", " and ask")
+#: Words that lead to the call that makes an offer good ("… with @tool.order_replacement_fob").
+_BY_TOOL = frozenset({"with", "using", "via", "through", "by", "calling"})
 DECLINED = "no, thanks"
 ACCEPTED = "yes, please"
 DONE = "Yes, I've done it and it worked."
@@ -905,7 +907,13 @@ def _offer_label(text: str) -> str | None:
     if match is None or {"not", "never", "don't", "without"} & set(before[-3:]):
         return None
     what = " ".join(match["what"].split())
-    if "@" in what:  # "offer @skill.human_handoff": a hand-off, the escalation's
+    # "offer a replacement with @tool.order_replacement_fob": the call that makes the offer
+    # good is how it is done, not what is offered
+    words = what[: what.find("@tool")].split() if "@tool" in what else what.split()
+    while "@tool" in what and words and words[-1].lower() in _BY_TOOL:
+        words.pop()
+    what = " ".join(words)
+    if "@" in what or not what:  # "offer @skill.human_handoff": a hand-off, the escalation's
         return None
     for end in _OFFER_END:
         what = what.split(end, 1)[0]

@@ -144,11 +144,13 @@ from ._mantle_intent import (
 )
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
+from ._mantle_offer_gates import blocked_offers
 from ._mantle_on_record import lacked_on_record
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, picked_from_offer
 from ._mantle_questions import asked_question
+from ._mantle_reasons import reason_facts
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
 from ._mantle_sandbox import sandboxed
 from ._mantle_script_state import Script
@@ -160,6 +162,8 @@ from ._mantle_seeds import (
     session_seeds,
     unset_channel_values,
 )
+from ._mantle_step_questions import step_offers
+from ._mantle_step_values import on_the_path, step_text, step_value, step_values
 from ._mantle_testdata import detail_name, unrelated_for
 from ._mantle_up_front import (
     asks_one_request,
@@ -295,6 +299,7 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     sheet.related = case_relations(project, skill.id, behavior, calls)
     sheet.waivers = relation_waivers(project, skill.id, calls) if sheet.related else {}
     values = fill_values(defs, first, dict(setup.values), sheet)
+    values = step_values(defs, first, values)  # a step's own example on the branch
     # a number a tool compares with the data's rows is on the side the path's branch needs
     known = sheet.referenced() | {str(v) for v in opened.values() if isinstance(v, str | int)}
     values = numbers_on_side(
@@ -312,6 +317,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
             sheet.add(value_words(key.rsplit(".", 1)[-1]), said, field=key)
     for label, item in list_examples(project, first).items():  # a list a call takes
         sheet.add(label, item)
+    for label, why in reason_facts(project, first, behavior.id):  # a reason no field holds
+        sheet.add(label, why)
     setup = replace(setup, values={**values, **stated, **needed})
     walk = walk_skill(project, behavior.source, setup)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
@@ -660,16 +667,20 @@ class _Writer:
         on, but a correct agent asks for each, and a user without them makes them up. Never
         a field set from a tool's answer, one the user picks from a list (nor the others a
         step that offers a list sets: the pick gives them), or a flag; and only a day or a
-        time (a free-text value drawn from examples may belong to another branch: an
-        `Uber` for airfare). A day set before another in the same step ("the outbound date
-        and the return date") is never after it."""
+        time, or a value the step's words tie to the case's branch (`step_value`: a
+        free-text value drawn from examples may belong to another branch, an `Uber` for
+        airfare); never a field only another branch's sentence sets. A day set before
+        another in the same step ("the outbound date and the return date") is never after
+        it."""
         skill = self.defs.skills[self.script.behavior.source]
         told = {f.field: f.value for f in self.sheet.sheet.facts if f.field}
         written = {e.key for e in self.script.walk.events if e.kind == "memory"}
+        memory = dict(self.script.walk.memory)
         for ask in self.script.walk.asks:
             if ask.kind != "instructions" or ask.skill != skill.id or not ask.prompt:
                 continue
-            fields = [f for f in skill.memory.values() if set_at(f, ask.prompt) is not None]
+            prompt = step_text(skill, ask.block, ask.step) or ask.prompt  # its `if:` parts too
+            fields = [f for f in skill.memory.values() if set_at(f, prompt) is not None]
             if any(picked_from_offer(self.defs, f, self.script.walk.memory) for f in fields):
                 continue
             for field_def in fields:
@@ -680,9 +691,13 @@ class _Writer:
                     continue
                 if set_from_answer(field_def, ask.prompt):
                     continue
+                if not on_the_path(prompt, field_def, memory):
+                    continue  # another branch's question (attendees of a client dinner)
                 value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
                 said = spoken(self.defs, key, value)
                 if said is None or (_day(said) is None and _time(said) is None):
+                    said = step_value(self.defs, prompt, field_def, memory)
+                if said is None:
                     continue
                 at = set_at(field_def, ask.prompt) or 0
                 for other in fields:  # "the outbound date and the return date"
@@ -794,6 +809,7 @@ class _Writer:
         made = {e.tool for e in walk.tools() if e.tool and e.skill in (None, walk.skill)}
         taken = set(offers_taken(skill, walk.memory, made)) if answer == DECLINED else set()
         passed = set(offers_passed(skill, walk.memory))  # the path takes the other side
+        passed |= blocked_offers(skill, walk.memory) - taken  # its own values bar the call
         for label in offers(skill, walk.memory):
             if label not in known and label not in passed:
                 self.sheet.add(label, ACCEPTED if label in taken else answer)
@@ -929,6 +945,9 @@ class _Writer:
             self.instruction_facts()
             self.prose_choice_facts()
             self.offer_facts(self.script.walk)
+            said = {**self.setup_values, **{f.field: f.value for f in self.sheet.sheet.facts}}
+            for label, answer in step_offers(skill, dict(self.script.walk.memory), said):
+                self.sheet.add(label, answer)  # "only ask whether they want to fly out …"
             self.outcome_facts(self.script.walk)
             walked = self.script.walk  # what the path's prose branches on: its circumstances
             taken = {e.skill for e in walked.events if e.skill}
