@@ -82,12 +82,10 @@ def block_tool_marks(skill: Skill, walk: Walk) -> Placed:
 
 def requires_marks(skill: Skill, walk: Walk, writes: Callable[[str], list[str]]) -> Placed:
     """For each tool run whose `requires` names memory the path writes after activation: the
-    last such write before the call (the last one the user answers, where one is), then the
-    first key the call writes (`writes(tool)`: the keys the tool's code writes) that nothing
-    wrote before it, else the call."""
+    last such write before the call, then the first key the call writes (`writes(tool)`: the
+    keys the tool's code writes) that nothing wrote before it, else the call."""
     events = walk.events
     start = next((i for i, e in enumerate(events) if e.kind == "skill_activated"), 0)
-    asked = {a.field for a in walk.asks if a.field and a.kind != "confirm"}
     out: Placed = []
     for index, event in enumerate(events):
         if event.kind != "tool" or event.error or event.skill != skill.id:
@@ -96,16 +94,13 @@ def requires_marks(skill: Skill, walk: Walk, writes: Callable[[str], list[str]])
         keys = set(condition_keys(str(constraint.requires))) if constraint else set()
         if not keys:
             continue
-        writes_before = [
-            i
-            for i in range(index - 1, start, -1)
-            if events[i].kind == "memory" and events[i].key in keys
-        ]
-        # of those, one the user answers (its ask, under the branch the path takes, fixes
-        # its place): a key the path fills unasked ("bag_tag" from the booking) has no
-        # place against the routing value, whatever order the walk wrote it in
         anchor = next(
-            (i for i in writes_before if events[i].key in asked), next(iter(writes_before), None)
+            (
+                i
+                for i in range(index - 1, start, -1)
+                if events[i].kind == "memory" and events[i].key in keys
+            ),
+            None,
         )
         written = set(writes(event.tool or ""))
         before = {e.key for e in events[:index] if e.kind == "memory"}
