@@ -21,7 +21,7 @@ from agentflows.planning._mantle_phrases import activation_phrase
 from evalcore.agents.demo._mantle_words import routed_skill, routing_words
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import skill_model
-from evalcore.simulator._facts import _ASKING
+from evalcore.lexicon.en.agent_turns import ASKING as _ASKING
 from evalcore.testdata import load_records
 
 AGENT = """\
