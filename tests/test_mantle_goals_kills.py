@@ -113,18 +113,17 @@ def test_a_skipped_lookup_step_is_caught_on_another_project(repairs, tmp_path) -
     assert [r.mutant.id for r in report.survivors()] == []
 
 
-def test_another_modes_tool_is_asserted_never_to_answer(tmp_path) -> None:
-    """door_access calls deactivate_fob only under `if: request == "lost_fob"`: a guest-PIN
-    path asserts its success response never comes, which catches an agent that runs it
-    anyway (its `requires` ignored)."""
+def test_another_modes_tool_is_not_asserted_never_to_answer() -> None:
+    """door_access calls deactivate_fob only under `if: request == "lost_fob"`: no agent on a
+    guest-PIN path has a reason to say its success reply, so "never said" there checks
+    nothing (blind reviewers called such checks noise); the lost-fob path asserts the call
+    itself."""
     drafts = _happy(OAKLINE, "door_access")
     guest = drafts["door_access:guest_pin"]
-    assert {"utter_name": "utter_fob_deactivated"} in _checks(guest, "bot_did_not_utter")
+    assert {"utter_name": "utter_fob_deactivated"} not in _checks(guest, "bot_did_not_utter")
     lost = drafts["door_access:lost_fob"]
     assert {"utter_name": "utter_fob_deactivated"} not in _checks(lost, "bot_did_not_utter")
-    report = _kills(OAKLINE, drafts, ["ignore_requires:deactivate_fob"], tmp_path)
-    assert set(report.reference.values()) == {"passed"}, report.reference
-    assert report.survivors() == []
+    assert any(c["tool_name"] == "deactivate_fob" for c in _checks(lost, "tool_executed"))
 
 
 @pytest.mark.parametrize(

@@ -34,8 +34,8 @@ def test_a_sentence_after_an_outcome_guard_holds_for_that_outcome() -> None:
         "whether the number exists"
     )
     assert rules[scoped] is True  # only where the case's story is that outcome
-    # a rule that says it holds always stays whole
-    assert rules["The agent does not read back another researcher's name or lab"] is False
+    # a rule that guards another person's records holds only where a case pushes on it
+    assert rules["The agent does not read back another researcher's name or lab"] is True
 
 
 def test_a_sentence_after_a_guard_on_a_field_stays_plain() -> None:
@@ -50,7 +50,7 @@ def _criteria(case: str) -> list[str]:
     project = load_project(TIDEWATER)
     plan = {b.case: b for b in plan_mantle(project, "identify_researcher", None).behaviors}
     data = draft_mantle(DraftContext(project, "mantle", plan[case]))
-    return [" ".join(c.split()) for c in data["scenario"]["goals"]["criteria"]]
+    return [" ".join(c.split()) for c in data["scenario"]["goals"].get("criteria") or []]
 
 
 def test_the_happy_sign_in_has_no_criterion_of_the_failed_one() -> None:
