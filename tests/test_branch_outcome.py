@@ -1,8 +1,7 @@
-"""A case asserts what its branch is there for: the field the prose tells the agent to set
-from the user's answer ("Ask in one sentence what they need help with and set
-handoff_reason"), and, of the branch's own `if:` paragraph, the act it tells the agent to
-do ("Tell them to leave the building now and call 911 from outside") before what it
-forbids, so an agent that only routes to the branch fails something."""
+"""A case asserts what its branch is there for: of the branch's own `if:` paragraph, the act
+it tells the agent to do ("Tell them to leave the building now and call 911 from outside")
+before what it forbids, and a sibling branch's gated act as absent, so an agent that only
+routes to the branch fails something."""
 
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import Project, load_project
-from evalcore.dialects import get_dialect
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -33,28 +31,6 @@ def _draft(project_name: str, skill: str, case: str) -> dict[str, Any]:
 def _set(data: dict[str, Any]) -> list[str]:
     checks = data["scenario"]["goals"]["assertions"]
     return [i["name"] for c in checks for i in c.get("memory_was_set") or [] if "name" in i]
-
-
-def test_a_field_the_prose_sets_from_the_answer_is_asserted_on_a_hand_off() -> None:
-    """The phone hand-off asks why and sets handoff_reason: an agent that activates the
-    skill and stops no longer passes on activation alone."""
-    data = _draft("harbor_mutual", "adjuster_handoff", "phone")
-    assert "adjuster_handoff.handoff_reason" in _set(data)
-    # the other branch's field stays out: the phone path never asks for a window
-    assert "adjuster_handoff.callback_window" not in _set(data)
-    judged = [
-        j
-        for j in get_dialect("mantle").justify(data, _project("harbor_mutual"))
-        if j.check == "memory_was_set" and j.top
-    ]
-    assert [j.kind for j in judged] == ["instructed"], judged
-
-
-def test_a_field_the_prose_sets_is_asserted_on_a_happy_path() -> None:
-    """ "Ask for the guest's name (set guest_name) and when they arrive and leave (set
-    valid_from and valid_until …)": each is the model's to write on this path."""
-    names = _set(_draft("oakline_residents", "door_access", "guest_pin"))
-    assert {"door_access.guest_name", "door_access.valid_from"} <= set(names), names
 
 
 def test_the_branch_act_comes_before_its_prohibition() -> None:

@@ -121,15 +121,10 @@ class HandoffGoals(PathGoals):
             self.criterion(text)
 
     def written_names(self, walk: Walk, skill: str, have: list[dict]) -> list[dict]:
-        """By name, what the hand-off skill's tools write (a ticket, a callback id) and the
-        fields it asks the user for and sets (`step_fields`: "set handoff_reason")."""
+        """By name, what the hand-off skill's tools write (a ticket, a callback id)."""
         known = {i["name"] for i in have}
         declared = self.defs.memory_names()
-        keys = [
-            k
-            for k in [*self.step_fields(walk), *self.tool_written(walk)]
-            if k.startswith(skill + ".")
-        ]
+        keys = [k for k in self.tool_written(walk) if k.startswith(skill + ".")]
         return [{"name": k} for k in keys if k not in known and k in declared]
 
     def handoff_summary_criterion(self, handoff: Skill) -> None:

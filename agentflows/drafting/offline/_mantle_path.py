@@ -393,12 +393,7 @@ class PathGoals(AvoidedGoals):
         extra.sort(key=lambda k: not k.startswith(walk.skill + "."))
         for key in dict.fromkeys(extra):
             if key not in named and len(items) < limit:
-                # a yes/no the user's own answer fixes keeps its value ("Set `reboot_done`
-                # to true when they confirm success": the case's user confirms)
-                value = walk.memory.get(key)
-                told = any(a.field == key and a.value is value and not a.step for a in walk.asks)
-                fixed = isinstance(value, bool) and told
-                items.append({"name": key, "value": value} if fixed else {"name": key})
+                items.append({"name": key})
                 named.append(key)
         return items
 
@@ -420,22 +415,17 @@ class PathGoals(AvoidedGoals):
         return list(dict.fromkeys(keys))
 
     def step_fields(self, walk: Walk) -> list[str]:
-        """Fields the block steps on the path wait for (`collect`, `complete_when`), and those
-        the prose outside the blocks tells the model to set from the user's answer ("Ask in
-        one sentence what they need help with and set handoff_reason": not `unfixed_keys`),
-        that the case's user has an answer for (a fact, or a value given up front)."""
+        """Fields the block steps on the path wait for (`collect`, `complete_when`) that the
+        case's user has an answer for (a fact, or a value given up front)."""
         written = self.written(walk)
         answered = {f.field for f in self.script.sheet.facts if f.field}
         answered |= set(self.facts.get("given") or {})
-        unfixed = unfixed_keys(self.project, walk.skill)
         keys = [
             a.field
             for a in walk.asks
-            if a.field
-            and (
-                (a.step and a.kind in ("collect", "instructions"))
-                or (not a.step and a.kind == "ask_field" and a.field not in unfixed)
-            )
+            if a.step
+            and a.field
+            and a.kind in ("collect", "instructions")
             and a.field in written
             and a.field in answered
         ]
