@@ -35,6 +35,7 @@ from evalcore.definitions.skill_model import (
     set_at,
     set_from_answer,
     skill_model,
+    written_by_agent,
 )
 from evalcore.simulator import (
     CHANCE_NOTE,
@@ -536,6 +537,8 @@ class _Writer:
             return label
         if field_def is not None and self.answered_by_a_tool(field_def):
             return label  # a number the agent reads from its tool: the user makes none up
+        if field_def is not None and ask.prompt and written_by_agent(field_def, ask.prompt):
+            return label  # "write a two-line summary": the agent's own text, never asked
         said = self.sheet_said(field_def, given) or spoken(self.defs, ask.field, given)
         thing = field_def.name.removesuffix("_id").split("_")[-1] if field_def else ""
         name = named_by(self.sheet.records, thing, said) if said and thing else None

@@ -15,7 +15,14 @@ from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
 from ._fields import asked_in_paragraph, asking_sentence, asks_for, instruction_prompt, skill_fields
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
-from ._mentions import asked_to, asks_before, prose_verb, set_at, set_from_answer
+from ._mentions import (
+    asked_to,
+    asks_before,
+    prose_verb,
+    set_at,
+    set_from_answer,
+    written_by_agent,
+)
 from ._normalised import normalised_parameters
 from ._outside import (
     OutsideEffect,
@@ -106,4 +113,5 @@ __all__ = [
     "skipped_tools",
     "summed_writes",
     "tool_keys",
+    "written_by_agent",
 ]

@@ -166,6 +166,25 @@ def set_from_answer(field: MemoryField, text: str) -> bool:
     return False
 
 
+def written_by_agent(field: MemoryField, text: str) -> bool:
+    """Whether the sentence has the agent write the field itself ("write a two-line summary
+    of what happened", "Write request_summary in two or three lines"): a text it composes
+    from the conversation, never a value the user is asked for."""
+    if field.type != "text":
+        return False
+    for match in _mentions(field, text):
+        clause = _CLAUSE_CUT.split(text[: match.start()])[-1]
+        if _ASKS.search(clause):
+            continue
+        if _WRITES & {w.lower() for w in clause.split()}:
+            return True
+    return False
+
+
+#: A verb that has the agent compose a text ("write a two-line summary", "draft a note").
+_WRITES = frozenset({"write", "writes", "compose", "composes", "draft", "drafts"})
+
+
 def set_at(field: MemoryField, text: str) -> int | None:
     """Where `text` first sets the field from the user's words ("Set new_flight to the
     flight number they pick"), None where it only mentions it or the agent sets it from
