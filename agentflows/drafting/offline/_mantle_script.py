@@ -172,6 +172,7 @@ from ._mantle_up_front import (
     in_one_sentence,
     listed_detail,
     names_the_job,
+    not_said_twice,
     plain_value,
 )
 
@@ -987,7 +988,9 @@ class _Writer:
             self.context.opening = not_self_named(self.context.opening, caller, records)
             if kind == "out_of_order" or self.requested():
                 said = modes_said(self.defs, self.context.opening, self.requested())
-                self.context.opening = said
+                given = {**(self.facts.get("given") or {}), **self.requested()}
+                plain = opening_line(intent_clause(self.defs, skill))
+                self.context.opening = not_said_twice(self.defs, said, given, plain)
             if kind == "digression":  # the question the detour waits for stays open
                 self.context.opening = detour_opening(
                     self.defs, skill, self.context.opening, memory

@@ -21,7 +21,7 @@ from typing import Any
 from evalcore.agents.demo import description_phrases, example_mode
 from evalcore.definitions import MantleDefinitions, Skill
 
-from ._mantle_intent import contradicts
+from ._mantle_intent import contradicts, says_value
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
@@ -165,6 +165,26 @@ def in_one_sentence(line: str, details: list[tuple[str, str]], words: Callable[[
     return " ".join(kept)
 
 
+def not_said_twice(defs: MantleDefinitions, line: str, values: dict[str, Any], plain: str) -> str:
+    """`line` without a bare value sentence ("Lockout, please.") whose values (of
+    `values`, the choices the case gives) the rest of the line already names, as the
+    agent reads them ("I'm locked out" says lockout, "Who deployed it last?" is the
+    description's request for the history): said twice, the first message reads as a
+    form ("I'm locked out: lockout."). The skill's plain request (`plain`: "Hi, I'd like
+    help with rent, balance and payments.") names what the skill covers, not which of
+    its jobs the user wants, so it names no value here."""
+    sentences = _SENTENCE.split(" ".join(line.split()))
+    kept = list(range(len(sentences)))
+    for index, sentence in enumerate(sentences):
+        if not sentence.endswith(_PLEASE) or len(kept) < 2:
+            continue
+        rest = " ".join(sentences[i] for i in kept if i != index and sentences[i] != plain)
+        named = [(q, v) for q, v in values.items() if says_value(defs, sentence, q, v)]
+        if named and all(says_value(defs, rest, q, v) for q, v in named):
+            kept.remove(index)
+    return " ".join(sentences[i] for i in kept)
+
+
 def _listed(items: list[str]) -> str:
     """ "a, b and c"."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
@@ -176,5 +196,6 @@ __all__ = [
     "in_one_sentence",
     "listed_detail",
     "names_the_job",
+    "not_said_twice",
     "plain_value",
 ]

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
+from ..._stem import stem
 from ...definitions import MantleDefinitions, Skill
 from ...definitions._memo import memoized
 from ._example_modes import field_examples
@@ -64,6 +66,23 @@ def _said_pattern(example: str) -> re.Pattern[str]:
             continue
         parts += [re.escape(w) for w in re.findall(r"[a-z0-9']+", token.lower())]
     return re.compile(r"(?<![\w'])" + r"\W+".join(parts) + r"(?![\w'])", re.I)
+
+
+def _joined_at(value: Any, text: str) -> list[int]:
+    """Where two words of `text` say a one-word value as the compound it writes them as
+    ("locked out" says `lockout`, "log in" `login`, "check-in" `checkin`): the first word
+    or its stem, then the second, with only a space or a hyphen between."""
+    word = spoken(value)
+    if " " in word or len(word) < 5:
+        return []
+    lowered = text.lower()
+    tokens = list(re.finditer(r"[a-z]+", lowered))
+    return [
+        first.start()
+        for first, second in pairwise(tokens)
+        if re.fullmatch(r"[\s-]+", lowered[first.end() : second.start()])
+        and word in (first[0] + second[0], stem(first[0]) + second[0])
+    ]
 
 
 @dataclass(frozen=True)
@@ -177,15 +196,14 @@ class FieldWords:
                 + r")(?![\w])",
                 re.I,
             )
+            starts = [m.start() for m in own.finditer(text)] + _joined_at(value, text)
             mentions = [
-                m.start()
-                for m in own.finditer(text)
-                if not re.search(
-                    r"(?:\bnot|\bno|n't|\bnever)\s+$", text[max(0, m.start() - 8) : m.start()], re.I
-                )
+                at
+                for at in starts
+                if not re.search(r"(?:\bnot|\bno|n't|\bnever)\s+$", text[max(0, at - 8) : at], re.I)
             ]
             if mentions:
-                score, position = 10, mentions[-1]
+                score, position = 10, max(mentions)
             hits = [w for w in words if w in self.distinct.get(value, set())]
             score += len(hits)
             for hit in hits:
