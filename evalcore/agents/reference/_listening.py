@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from ...definitions import Step
+from ...definitions import Step, resolver_of
 from ..demo._mantle_engine import (
     ADVERSARIAL,
     CANCEL,
@@ -66,6 +66,11 @@ def _questions_back(text: str) -> bool:
 
 class Listening(FaultedEngine):
     """`FaultedEngine` with the reference agent's routing and reading of answers."""
+
+    waiting: tuple[str, str, str] | None = None
+    """(resolver, skill, request): a request for a skill whose precondition was false, held
+    while its resolver (`resolve_with`) runs; the skill takes it up once the resolver made
+    the condition true."""
 
     # --- routing ----------------------------------------------------------------------------
 
@@ -144,7 +149,46 @@ class Listening(FaultedEngine):
             if skill_id is not None:
                 self.activate(skill_id, text, entry="user")
                 return
+            if self.resolve_first(text):
+                return
         super().idle(text)
+
+    def resolve_first(self, text: str) -> bool:
+        """A request for a skill whose precondition is false and names a resolver skill
+        (`resolve_with`): the runtime runs the resolver first and keeps the request."""
+        closed = self.closed()
+        blocked = {s for s in closed if (r := resolver_of(self.defs, s)) and r not in closed}
+        if not blocked:
+            return False
+        skill_id = routed_skill(self.defs, self.skill_words, text, closed - blocked)
+        if skill_id is None or skill_id not in blocked:
+            return False
+        resolver = resolver_of(self.defs, skill_id)
+        assert resolver is not None
+        self.waiting = (resolver, skill_id, text)
+        self.activate(resolver, text, entry="user")
+        return True
+
+    def finish(self, frame: Frame, outcome: str) -> None:
+        waiting, self.waiting = self.waiting, None
+        resolved = (
+            waiting is not None
+            and frame.skill.id == waiting[0]
+            and outcome in ("completed", "done")
+            and waiting[1] not in self.closed()
+        )
+        if not resolved or waiting is None:
+            self.waiting = waiting if outcome == "open" else None
+            super().finish(frame, outcome)
+            return
+        # the resolver is done and the condition holds: the held request goes on, without
+        # asking whether there is anything else
+        if frame in self.stack:
+            self.stack.remove(frame)
+        if outcome == "completed":
+            self.brain.uncertain_about(self, frame.skill.id, "completion")
+            self.emit("skill_completed", skill_id=frame.skill.id)
+        self.activate(waiting[1], waiting[2], entry="user")
 
     def routed(self, text: str) -> str | None:
         """The skill a message asks for, among the open ones (see `routed_skill`); where
