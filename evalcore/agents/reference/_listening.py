@@ -67,10 +67,12 @@ def _questions_back(text: str) -> bool:
 class Listening(FaultedEngine):
     """`FaultedEngine` with the reference agent's routing and reading of answers."""
 
-    waiting: tuple[str, str, str] | None = None
-    """(resolver, skill, request): a request for a skill whose precondition was false, held
-    while its resolver (`resolve_with`) runs; the skill takes it up once the resolver made
-    the condition true."""
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.waiting: tuple[str, str, str] | None = None
+        """(resolver, skill, request): a request for a skill whose precondition was false,
+        held while its resolver (`resolve_with`) runs; the skill takes it up once the
+        resolver made the condition true."""
 
     # --- routing ----------------------------------------------------------------------------
 
@@ -146,28 +148,24 @@ class Listening(FaultedEngine):
             return
         if not ADVERSARIAL.search(text):
             skill_id = self.routed(text)
+            shut = skill_id is not None and skill_id in self.closed()
+            resolver = resolver_of(self.defs, skill_id) if skill_id and shut else None
+            if skill_id is not None and resolver is not None:
+                # its precondition is false: the runtime runs the resolver (`resolve_with`)
+                # first and keeps the request for the skill
+                self.waiting = (resolver, skill_id, text)
+                self.activate(resolver, text, entry="user")
+                return
             if skill_id is not None:
                 self.activate(skill_id, text, entry="user")
                 return
-            if self.resolve_first(text):
-                return
         super().idle(text)
 
-    def resolve_first(self, text: str) -> bool:
-        """A request for a skill whose precondition is false and names a resolver skill
-        (`resolve_with`): the runtime runs the resolver first and keeps the request."""
+    def resolvable(self) -> set[str]:
+        """The skills whose precondition is false but names an open resolver skill: a
+        request still routes to them (the runtime runs the resolver first)."""
         closed = self.closed()
-        blocked = {s for s in closed if (r := resolver_of(self.defs, s)) and r not in closed}
-        if not blocked:
-            return False
-        skill_id = routed_skill(self.defs, self.skill_words, text, closed - blocked)
-        if skill_id is None or skill_id not in blocked:
-            return False
-        resolver = resolver_of(self.defs, skill_id)
-        assert resolver is not None
-        self.waiting = (resolver, skill_id, text)
-        self.activate(resolver, text, entry="user")
-        return True
+        return {s for s in closed if (r := resolver_of(self.defs, s)) and r not in closed}
 
     def finish(self, frame: Frame, outcome: str) -> None:
         waiting, self.waiting = self.waiting, None
@@ -191,10 +189,10 @@ class Listening(FaultedEngine):
         self.activate(waiting[1], waiting[2], entry="user")
 
     def routed(self, text: str) -> str | None:
-        """The skill a message asks for, among the open ones (see `routed_skill`); where
-        other skills match it exactly as well, the run says so: which one a real router
-        takes is not in the definitions."""
-        closed = self.closed()
+        """The skill a message asks for, among the open ones and those a resolver skill
+        opens (see `routed_skill`, `resolvable`); where other skills match it exactly as
+        well, the run says so: which one a real router takes is not in the definitions."""
+        closed = self.closed() - self.resolvable()
         skill_id = routed_skill(self.defs, self.skill_words, text, closed)
         tied = routing_ties(self.defs, self.skill_words, text, closed) if skill_id else []
         if tied:
