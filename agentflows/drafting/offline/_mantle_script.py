@@ -1198,8 +1198,9 @@ class _Writer:
         ]
 
     def sign_in_first(self, prelude: Walk) -> None:
-        """Open with the sign-in, and ask for what the case is about once it is done (when
-        the agent asks whether there is anything else)."""
+        """Behind a sign-in the runtime runs for the request (`resolve_with`), open with the
+        request; behind another, open with the sign-in and ask for what the case is about
+        once it is done (when the agent asks whether there is anything else)."""
         opener = self.defs.skills[prelude.skill]
         # the request as the opening would have said it: its own line, else the intent's
         request = self.context.opening or opening_line(self.context.intent)
