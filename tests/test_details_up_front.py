@@ -1,6 +1,7 @@
 """Details given up front come in the task's first message and ask for one request: behind a
-sign-in, the request is said right after it (not as a closing line), and no phrase of it
-states another value of a field the case fixes or asks for another job."""
+sign-in the runtime runs for the request (`resolve_with`), the request is the opening (the
+sign-in follows because the agent requires it), and no phrase of it states another value
+of a field the case fixes or asks for another job."""
 
 from __future__ import annotations
 
@@ -37,28 +38,34 @@ def _context(drafts: dict[str, dict], skill: str):
     return parse_fact_context(drafts[skill]["data"]["scenario"]["simulation_context"])
 
 
-def test_behind_a_sign_in_the_details_come_right_after_it(drafts: dict[str, dict]) -> None:
+def test_behind_a_sign_in_the_details_are_the_opening(drafts: dict[str, dict]) -> None:
+    """A sign-in is no opening: "It says my badge isn't recognised" from a researcher whose
+    badge is valid, with the real request later, is not how such a case starts."""
+    project = load_project(LAB)
+    sign_in = " ".join(project.mantle.skills["identify_researcher"].description.split()).lower()
     for skill in drafts:
         context = _context(drafts, skill)
-        assert context.after_first and not context.before_end, context
+        assert not context.after_first and not context.before_end, context
+        opening = (context.opening or "").lower().rstrip(".")
+        assert opening and opening not in sign_in, (skill, context.opening)
 
 
 def test_the_request_names_no_other_value_and_no_other_job(drafts: dict[str, dict]) -> None:
     """A flow-cytometer booking never opens with "book the confocal" or an extension's
     "two more hours"; a case with 83 samples never says it has 24."""
-    booking = _context(drafts, "instrument_time").after_first or ""
+    booking = _context(drafts, "instrument_time").opening or ""
     assert "flow cytometer" in booking.lower(), booking
     assert "confocal" not in booking.lower() and "more hours" not in booking.lower(), booking
     samples = _context(drafts, "sample_drop_off")
     count = next(f.value for f in samples.facts if "how many" in f.label)
-    said = re.findall(r"\d+", samples.after_first or "")
-    assert all(n == count for n in said), (samples.after_first, count)
+    said = re.findall(r"\d+", samples.opening or "")
+    assert all(n == count for n in said), (samples.opening, count)
 
 
-def test_the_request_said_after_the_sign_in_verifies(
-    drafts: dict[str, dict], tmp_path: Path
-) -> None:
-    assert _context(drafts, "instrument_time").after_first
+def test_the_request_that_needs_a_sign_in_verifies(drafts: dict[str, dict], tmp_path: Path) -> None:
+    """The reference agent runs the resolver skill for a request whose skill's precondition
+    is false, then takes the request up: the case passes against it."""
+    assert "book" in (_context(drafts, "instrument_time").opening or "")
     folder = tmp_path / "cases"
     folder.mkdir()
     data = drafts["instrument_time"]["data"]

@@ -45,7 +45,7 @@ from ._model_anychat import (
 from ._model_base import (
     SourceRef,
 )
-from ._preconditions import is_prerequisite, runs_first, shut_gates
+from ._preconditions import is_prerequisite, resolver_of, runs_first, shut_gates
 
 __all__ = [
     "FRAMEWORK_TOOLS",
@@ -84,6 +84,7 @@ __all__ = [
     "project_kind_of",
     "rasa_errors",
     "rasa_refusal",
+    "resolver_of",
     "runs_first",
     "shut_gates",
     "undeclared_set_fields",

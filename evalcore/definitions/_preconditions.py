@@ -37,6 +37,17 @@ def precondition_of(defs: MantleDefinitions, skill_id: str) -> str | None:
     return str(condition) if condition else None
 
 
+def resolver_of(defs: MantleDefinitions, skill_id: str) -> str | None:
+    """The skill the runtime runs first when the skill's precondition is false
+    (`resolve_with` in agent.yml naming a skill, not a response): a request for the skill
+    opens the resolver, and the skill follows once it made the condition true."""
+    skill = defs.skills.get(skill_id)
+    name = skill.frontmatter.get("precondition") if skill is not None else None
+    resolvers = (defs.agent or {}).get("precondition_resolvers") or {}
+    resolver = resolvers.get(str(name)) if name and isinstance(resolvers, dict) else None
+    return str(resolver) if resolver in defs.skills and resolver != skill_id else None
+
+
 def opening_seeds(project: Project, skill_id: str) -> dict[str, Any] | None:
     """Seed project fields -> values that make the skill's precondition true; `{}` for a
     skill without one, None when it reads a field the channel cannot seed."""
@@ -294,4 +305,11 @@ def _candidates(field: Any, condition: str, key: str) -> list[Any]:
     return list(dict.fromkeys(values)) or ["yes"]
 
 
-__all__ = ["gate_seeds", "opener_of", "opening_seeds", "precondition_of", "shut_gates"]
+__all__ = [
+    "gate_seeds",
+    "opener_of",
+    "opening_seeds",
+    "precondition_of",
+    "resolver_of",
+    "shut_gates",
+]

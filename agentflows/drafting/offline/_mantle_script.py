@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.agents.reference import asked_request
-from evalcore.definitions import Project, Skill
+from evalcore.definitions import Project, Skill, resolver_of
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
@@ -1204,11 +1204,17 @@ class _Writer:
         ]
 
     def sign_in_first(self, prelude: Walk) -> None:
-        """Open with the sign-in, and ask for what the case is about once it is done (when
-        the agent asks whether there is anything else)."""
+        """Behind a sign-in the runtime runs for the request (`resolve_with`), open with the
+        request; behind another, open with the sign-in and ask for what the case is about
+        once it is done (when the agent asks whether there is anything else)."""
         opener = self.defs.skills[prelude.skill]
         # the request as the opening would have said it: its own line, else the intent's
         request = self.context.opening or opening_line(self.context.intent)
+        if resolver_of(self.defs, self.script.behavior.source) == opener.id:
+            # the runtime runs the sign-in for the request (`resolve_with`): the user opens
+            # with the request and answers the sign-in's questions from the facts
+            self.context.opening = request
+            return
         # the sign-in's openings in turn: every case behind it opens with the sign-in, and
         # one line for all of them reads as one case written many times
         phrases = sign_in_openings(self.defs, opener)

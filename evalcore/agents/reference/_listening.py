@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from ...definitions import Step
+from ...definitions import Step, resolver_of
 from ..demo._mantle_engine import (
     ADVERSARIAL,
     CANCEL,
@@ -66,6 +66,13 @@ def _questions_back(text: str) -> bool:
 
 class Listening(FaultedEngine):
     """`FaultedEngine` with the reference agent's routing and reading of answers."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.waiting: tuple[str, str, str] | None = None
+        """(resolver, skill, request): a request for a skill whose precondition was false,
+        held while its resolver (`resolve_with`) runs; the skill takes it up once the
+        resolver made the condition true."""
 
     # --- routing ----------------------------------------------------------------------------
 
@@ -141,16 +148,51 @@ class Listening(FaultedEngine):
             return
         if not ADVERSARIAL.search(text):
             skill_id = self.routed(text)
+            shut = skill_id is not None and skill_id in self.closed()
+            resolver = resolver_of(self.defs, skill_id) if skill_id and shut else None
+            if skill_id is not None and resolver is not None:
+                # its precondition is false: the runtime runs the resolver (`resolve_with`)
+                # first and keeps the request for the skill
+                self.waiting = (resolver, skill_id, text)
+                self.activate(resolver, text, entry="user")
+                return
             if skill_id is not None:
                 self.activate(skill_id, text, entry="user")
                 return
         super().idle(text)
 
-    def routed(self, text: str) -> str | None:
-        """The skill a message asks for, among the open ones (see `routed_skill`); where
-        other skills match it exactly as well, the run says so: which one a real router
-        takes is not in the definitions."""
+    def resolvable(self) -> set[str]:
+        """The skills whose precondition is false but names an open resolver skill: a
+        request still routes to them (the runtime runs the resolver first)."""
         closed = self.closed()
+        return {s for s in closed if (r := resolver_of(self.defs, s)) and r not in closed}
+
+    def finish(self, frame: Frame, outcome: str) -> None:
+        waiting, self.waiting = self.waiting, None
+        resolved = (
+            waiting is not None
+            and frame.skill.id == waiting[0]
+            and outcome in ("completed", "done")
+            and waiting[1] not in self.closed()
+        )
+        if not resolved or waiting is None:
+            self.waiting = waiting if outcome == "open" else None
+            super().finish(frame, outcome)
+            return
+        # the resolver is done and the condition holds: the held request goes on, without
+        # asking whether there is anything else
+        if frame in self.stack:
+            self.stack.remove(frame)
+        if outcome == "completed":
+            self.brain.uncertain_about(self, frame.skill.id, "completion")
+            self.emit("skill_completed", skill_id=frame.skill.id)
+        self.activate(waiting[1], waiting[2], entry="user")
+
+    def routed(self, text: str) -> str | None:
+        """The skill a message asks for, among the open ones and those a resolver skill
+        opens (see `routed_skill`, `resolvable`); where other skills match it exactly as
+        well, the run says so: which one a real router takes is not in the definitions."""
+        closed = self.closed() - self.resolvable()
         skill_id = routed_skill(self.defs, self.skill_words, text, closed)
         tied = routing_ties(self.defs, self.skill_words, text, closed) if skill_id else []
         if tied:

@@ -72,6 +72,8 @@ class Snapshot:
     """Where the model's last memory write stands in `events` (`reorder_writes`)."""
     held: tuple[tuple[str, dict[str, Any]], ...] = ()
     """Late writes not yet recorded (`set_late`)."""
+    waiting: tuple[str, str, str] | None = None
+    """A request held while its skill's precondition resolver runs (`Listening.waiting`)."""
 
 
 def _frame_data(frame: Frame) -> dict[str, Any]:
@@ -106,6 +108,7 @@ def take(engine: Any) -> Snapshot | None:
         ended=engine.ended,
         last_model_write=engine.last_model_write,
         held=tuple((event, dict(payload)) for event, payload in engine.held_writes),
+        waiting=engine.waiting,
     )
 
 
@@ -136,6 +139,7 @@ def restore(engine: Any, snapshot: Snapshot) -> None:
     engine.ended = snapshot.ended
     engine.last_model_write = snapshot.last_model_write
     engine.held_writes = [(event, dict(payload)) for event, payload in snapshot.held]
+    engine.waiting = snapshot.waiting
 
 
 __all__ = ["Snapshot", "clone", "restore", "running", "take"]
