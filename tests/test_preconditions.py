@@ -199,16 +199,16 @@ def test_cases_for_a_seedable_precondition_seed_it(generated: dict[str, Any]) ->
         assert slots.get("project.role") == "dockhand", row["path"]
 
 
-def test_cases_for_a_skill_a_sign_in_opens_sign_in_first(generated: dict[str, Any]) -> None:
+def test_cases_for_a_skill_a_sign_in_opens_open_with_their_own_request(generated: dict[str, Any]) -> None:
     rows = [r for r in generated["cases"] if "/berth" in r["path"] or "berth_" in r["path"]]
     happy = [r for r in rows if r["type"] == "happy_path"]
     assert happy
     for row in happy:
         context = _scenario(row["path"])["simulation_context"]
-        # one of the sign-in skill's own phrasings ("log me in", "sign in")
-        assert 'Open with: "' in context and re.search(r"sign[ -]in|log me in", context, re.I), (
-            context
-        )
+        # the case's own request: the precondition's `resolve_with` names the sign-in
+        # skill, which runs first because the agent requires it, not because the user asks
+        assert 'Open with: "' in context, context
+        assert not re.search(r"sign[ -]in|log me in", context, re.I), context
         assert row["verified"] == "yes", row
 
 
