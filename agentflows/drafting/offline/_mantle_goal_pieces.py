@@ -6,9 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from evalcore.definitions import runs_first
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import outside_effect, skill_model
+from evalcore.definitions.skill_model import outside_effect
 
 from ...planning._mantle_walk import SET, Event, Walk
 from ._direction import value_words
@@ -315,7 +314,6 @@ class GoalPieces(HandoffGoals):
             said = " or ".join(o.removeprefix("whether you want ") for o in offered)
             excused.append(f"asking whether they want {_their(said)}")
         again = self.asked_again_for(walk) | self.asked_twice_by_design(walk)
-        again |= {str(a.field) for a in asked if a.field and self.asked_elsewhere(a.field)}
         if again:  # name only the details no result on this path can send the agent back for
             kept = [a.field for a in asked if a.field and a.field not in again and _said(a.value)]
             if not kept:
@@ -332,23 +330,6 @@ class GoalPieces(HandoffGoals):
             return lead
         verb = "does" if len(excused) == 1 else "do"
         return f"{lead} ({', and '.join(excused)}, {verb} not count, even twice)"
-
-    def asked_elsewhere(self, key: str) -> bool:
-        """Whether a skill this one runs first (`runs_first`: an identity check) collects a
-        field of the same name into its own memory: whatever the customer said before or
-        after, that skill asks for it by design (an identity check's policy number, then
-        the claim's choice of policy), so "does not ask again" would fail a correct agent.
-        Only this skill's own fields: the check's own asks on a path that calls it are the
-        path's questions like any other."""
-        if not key.startswith(f"{self.skill.id}."):
-            return False
-        name = key.rsplit(".", 1)[-1]
-        return any(
-            f.qualified.rsplit(".", 1)[-1] == name
-            for other in runs_first(self.project, self.skill)
-            if other != self.skill.id
-            for f in skill_model(self.project, other).fields
-        )
 
     def asked_twice_by_design(self, walk: Walk) -> set[str]:
         """The fields the path asks for whose value the customer already gave in answer to

@@ -429,11 +429,7 @@ class Goals(GoalPieces):
             if step is not None and step.fields.get("utterance"):
                 self.add({"bot_did_not_utter": {"utter_name": str(step.fields["utterance"])}})
         self.add_sequence(self.sequence(walk))
-        # the value the behaviour gives up front: a skill run first with its own field for
-        # the same thing (an identity check's policy number) asks for it by design
         for key in given:
-            if self.asked_elsewhere(key):
-                continue
             words = value_words(key.split(".", 1)[1])
             if key in collected:  # the runtime skips a `collect` step already filled
                 self.criterion(f"The agent does not ask for the {words} the customer already gave")
@@ -443,9 +439,8 @@ class Goals(GoalPieces):
                     "scratch (proposing or confirming the one already given is fine)"
                 )
         # the held details the first message lists besides (`Script.told`): a collect step
-        # is skipped only where the model wrote the value, so a judge reads it; a step told
-        # to ask "if missing" does not ask either (a skill run first asks for its own field)
-        told = [label for label, key in self.script.told.items() if not self.asked_elsewhere(key)]
+        # is skipped only where the model wrote the value, so a judge reads it
+        told = list(self.script.told)
         if told:
             listed = told[0] if len(told) == 1 else f"{', '.join(told[:-1])} and {told[-1]}"
             self.criterion(
