@@ -199,7 +199,9 @@ def test_cases_for_a_seedable_precondition_seed_it(generated: dict[str, Any]) ->
         assert slots.get("project.role") == "dockhand", row["path"]
 
 
-def test_cases_for_a_skill_a_sign_in_opens_open_with_their_own_request(generated: dict[str, Any]) -> None:
+def test_cases_for_a_skill_a_sign_in_opens_open_with_their_own_request(
+    generated: dict[str, Any],
+) -> None:
     rows = [r for r in generated["cases"] if "/berth" in r["path"] or "berth_" in r["path"]]
     happy = [r for r in rows if r["type"] == "happy_path"]
     assert happy
