@@ -56,3 +56,21 @@ def test_a_sibling_branchs_gated_act_is_asserted_absent() -> None:
     assert absent == ["utter_confirm_cancel"], decline["assertions"]
     move = _draft("northstar_exec", "calendar", "reschedule")["scenario"]["goals"]
     assert not [a for a in move["assertions"] if "bot_did_not_utter" in a]
+
+
+def _tool_args(data: dict[str, Any], tool: str) -> list[dict[str, Any]]:
+    checks = data["scenario"]["goals"]["assertions"]
+    return [
+        c["tool_executed"].get("arguments") or {}
+        for c in checks
+        if (c.get("tool_executed") or {}).get("tool_name") == tool
+    ]
+
+
+def test_an_argument_the_calling_sentence_sets_is_asserted_on_its_branch() -> None:
+    """ "then call @tool.page_safety_officer with urgent set to true": a spill paged as routine
+    fails the case; the other branch's call, whose sentence sets nothing, pins nothing."""
+    spill = _draft("tidewater_core", "safety_officer", "spill_or_exposure")
+    assert _tool_args(spill, "page_safety_officer") == [{"urgent": True}]
+    other = _draft("tidewater_core", "safety_officer", "radioactive_samples")
+    assert all("urgent" not in a for a in _tool_args(other, "page_safety_officer"))
