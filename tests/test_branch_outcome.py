@@ -13,6 +13,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import Project, load_project
+from evalcore.dialects import get_dialect
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -74,3 +75,18 @@ def test_an_argument_the_calling_sentence_sets_is_asserted_on_its_branch() -> No
     assert _tool_args(spill, "page_safety_officer") == [{"urgent": True}]
     other = _draft("tidewater_core", "safety_officer", "radioactive_samples")
     assert all("urgent" not in a for a in _tool_args(other, "page_safety_officer"))
+
+
+def test_a_call_in_a_window_the_tool_checks_itself_is_asserted_with_its_run_date() -> None:
+    """ "During business hours (...) transfer the call with @tool.transfer_to_queue": the tool
+    answers "outside_business_hours" itself, so the phone hand-off plays the window and
+    asserts the transfer (an agent that only activates the skill fails), and the file says
+    which window the run must fall in."""
+    data = _draft("harbor_mutual", "adjuster_handoff", "phone")
+    assert _tool_args(data, "transfer_to_queue") == [{}]
+    text = get_dialect("mantle").dump_justified(data, _project("harbor_mutual"))
+    dated = [line for line in text.splitlines() if line.startswith("# run date:")]
+    assert len(dated) == 1 and "During business hours" in dated[0], dated
+    # the other channel's paragraph never reaches the call
+    web = _draft("harbor_mutual", "adjuster_handoff", "web_chat")
+    assert _tool_args(web, "transfer_to_queue") == []
