@@ -90,3 +90,27 @@ def test_a_call_in_a_window_the_tool_checks_itself_is_asserted_with_its_run_date
     # the other channel's paragraph never reaches the call
     web = _draft("harbor_mutual", "adjuster_handoff", "web_chat")
     assert _tool_args(web, "transfer_to_queue") == []
+
+
+def _criteria(data: dict[str, Any]) -> list[str]:
+    return list(data["scenario"]["goals"]["criteria"])
+
+
+def test_a_hand_off_branch_gets_its_own_paragraphs_instruction() -> None:
+    """ "if: topic == medical / If someone needs medical help at the airport right now, tell
+    them to ask any Skyway staff member or call airport emergency services first": the
+    medical hand-off is judged on it, besides the skill's general rule; the rebooking one
+    is not (its branch has no such paragraph)."""
+    medical = _criteria(_draft("skyway_air", "agent_handoff", "medical"))
+    assert any("emergency services first" in c for c in medical), medical
+    assert any("troubleshooting" in c for c in medical), medical
+    rebooking = _criteria(_draft("skyway_air", "agent_handoff", "rebooking"))
+    assert not any("emergency services" in c for c in rebooking), rebooking
+
+
+def test_a_cue_case_gets_the_prohibition_of_its_calls_paragraph() -> None:
+    """ "Use @tool.lookup_coverage only to say what the policy covers in general words ...
+    Never say whether this loss will be paid, how much, ...": the coverage question's case
+    holds the agent to it; the plain filing case is not about that question."""
+    covers = _criteria(_draft("harbor_mutual", "file_claim", "policy_covers"))
+    assert any("whether this loss will be paid" in c for c in covers), covers

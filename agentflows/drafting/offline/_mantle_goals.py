@@ -22,7 +22,13 @@ from __future__ import annotations
 
 from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import asks_before, sentences, set_from_answer, skill_model
+from evalcore.definitions.skill_model import (
+    asks_before,
+    paragraphs,
+    sentences,
+    set_from_answer,
+    skill_model,
+)
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -280,6 +286,27 @@ class Goals(GoalPieces):
             self.criteria = [c for c in self.criteria if c not in other]
         elif skips:  # the last tool the plain path runs: the one that does the skill's work
             self.criterion(f"The agent does not go on to {skips[-1]} after {ran[0]}")
+        self.criterion(self.cue_paragraph_rule([str(t) for t in ran]))
+
+    def cue_paragraph_rule(self, ran: list[str]) -> str | None:
+        """The prohibition of the paragraph that makes the call the user's cue asks for ("Use
+        @tool.lookup_coverage only to say what the policy covers in general words ... Never
+        say whether this loss will be paid, how much, ..."): how not to answer the question
+        the case is about, which an agent that answers it badly fails. (Its acts may rest on
+        what a lookup finds, "point them to that channel": not those.)"""
+        calls = [f"@tool.{t}" for t in ran]
+        texts = [
+            " ".join(p.text.lower().split())
+            for p in paragraphs(self.skill.body)
+            if any(c in p.text for c in calls)
+        ]
+        if not texts:
+            return None
+        for rule in prose_rules(self.defs, self.skill, self.walk.memory):
+            tail = " ".join(rule.text.lower().split()[-6:])
+            if rule.prohibition and any(tail in text for text in texts):
+                return rule.text
+        return None
 
     def _failure(self) -> None:
         tool = str(self.facts["tool"])
