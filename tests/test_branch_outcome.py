@@ -114,3 +114,13 @@ def test_a_cue_case_gets_the_prohibition_of_its_calls_paragraph() -> None:
     holds the agent to it; the plain filing case is not about that question."""
     covers = _criteria(_draft("harbor_mutual", "file_claim", "policy_covers"))
     assert any("whether this loss will be paid" in c for c in covers), covers
+
+
+def test_a_refusal_behind_an_outside_answer_still_shows_the_gate() -> None:
+    """The restock order's gate follows the count an outside service saved: the refusal
+    case asserts the gate's question and its denial response all the same, so an agent
+    that never offers the order fails it."""
+    data = _draft("brewline_shifts", "inventory_count", "refused_submit_restock_order")
+    checks = data["scenario"]["goals"]["assertions"]
+    said = [c["bot_uttered"]["utter_name"] for c in checks if "bot_uttered" in c]
+    assert {"utter_confirm_restock", "utter_restock_skipped"} <= set(said), said

@@ -82,6 +82,7 @@ class Goals(GoalPieces):
             drawn -= {self.script.other.skill}
         self.assertions = without_skills(self.assertions, drawn | responses_of(self.project, drawn))
         if kind != "failure":  # a failure case asserts the error run it is about
+            before = list(self.assertions)
             self.assertions, conditional = without_answers(
                 self.project,
                 self.walk,
@@ -90,6 +91,8 @@ class Goals(GoalPieces):
             )
             for text in conditional:
                 self.criterion(text)
+            if kind == "refusal":
+                self.keep_gate_messages(before)
         # last: what the person asked for is theirs to ask, service answers included (their
         # run may point the service at a sandbox)
         self.direction()
@@ -163,6 +166,21 @@ class Goals(GoalPieces):
         # the read-back is what this conversation can show: one prose rule beside it
         self.rules(limit=1 if confirms else 2)
         self.criterion(self.asks_again(walk))
+
+    def keep_gate_messages(self, before: list[Check]) -> None:
+        """A refusal case keeps the gate's question and its answer to the decline where they
+        follow an outside write's answer (a restock order behind the count the service
+        saved): without them nothing shows the gate was reached, and an agent that never
+        offers the order passes. The case then holds only where that service accepts, as
+        its `# outside service:` note says of the earlier call."""
+        tool = str(self.facts["tool"])
+        gate = {
+            self.response_of(tool, a) for a in ("utter_for_confirmation", "utter_on_user_denial")
+        }
+        for check in before:
+            said = (check.get("bot_uttered") or {}).get("utter_name")
+            if said and said in gate and check not in self.assertions:
+                self.assertions.append(check)
 
     def _refusal(self) -> None:
         tool = str(self.facts["tool"])
