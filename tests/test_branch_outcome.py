@@ -13,6 +13,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import Project, load_project
+from evalcore.dialects import get_dialect
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -56,3 +57,70 @@ def test_a_sibling_branchs_gated_act_is_asserted_absent() -> None:
     assert absent == ["utter_confirm_cancel"], decline["assertions"]
     move = _draft("northstar_exec", "calendar", "reschedule")["scenario"]["goals"]
     assert not [a for a in move["assertions"] if "bot_did_not_utter" in a]
+
+
+def _tool_args(data: dict[str, Any], tool: str) -> list[dict[str, Any]]:
+    checks = data["scenario"]["goals"]["assertions"]
+    return [
+        c["tool_executed"].get("arguments") or {}
+        for c in checks
+        if (c.get("tool_executed") or {}).get("tool_name") == tool
+    ]
+
+
+def test_an_argument_the_calling_sentence_sets_is_asserted_on_its_branch() -> None:
+    """ "then call @tool.page_safety_officer with urgent set to true": a spill paged as routine
+    fails the case; the other branch's call, whose sentence sets nothing, pins nothing."""
+    spill = _draft("tidewater_core", "safety_officer", "spill_or_exposure")
+    assert _tool_args(spill, "page_safety_officer") == [{"urgent": True}]
+    other = _draft("tidewater_core", "safety_officer", "radioactive_samples")
+    assert all("urgent" not in a for a in _tool_args(other, "page_safety_officer"))
+
+
+def test_a_call_in_a_window_the_tool_checks_itself_is_asserted_with_its_run_date() -> None:
+    """ "During business hours (...) transfer the call with @tool.transfer_to_queue": the tool
+    answers "outside_business_hours" itself, so the phone hand-off plays the window and
+    asserts the transfer (an agent that only activates the skill fails), and the file says
+    which window the run must fall in."""
+    data = _draft("harbor_mutual", "adjuster_handoff", "phone")
+    assert _tool_args(data, "transfer_to_queue") == [{}]
+    text = get_dialect("mantle").dump_justified(data, _project("harbor_mutual"))
+    dated = [line for line in text.splitlines() if line.startswith("# run date:")]
+    assert len(dated) == 1 and "During business hours" in dated[0], dated
+    # the other channel's paragraph never reaches the call
+    web = _draft("harbor_mutual", "adjuster_handoff", "web_chat")
+    assert _tool_args(web, "transfer_to_queue") == []
+
+
+def _criteria(data: dict[str, Any]) -> list[str]:
+    return list(data["scenario"]["goals"]["criteria"])
+
+
+def test_a_hand_off_branch_gets_its_own_paragraphs_instruction() -> None:
+    """ "if: topic == medical / If someone needs medical help at the airport right now, tell
+    them to ask any Skyway staff member or call airport emergency services first": the
+    medical hand-off is judged on it, besides the skill's general rule; the rebooking one
+    is not (its branch has no such paragraph)."""
+    medical = _criteria(_draft("skyway_air", "agent_handoff", "medical"))
+    assert any("emergency services first" in c for c in medical), medical
+    assert any("troubleshooting" in c for c in medical), medical
+    rebooking = _criteria(_draft("skyway_air", "agent_handoff", "rebooking"))
+    assert not any("emergency services" in c for c in rebooking), rebooking
+
+
+def test_a_cue_case_gets_the_prohibition_of_its_calls_paragraph() -> None:
+    """ "Use @tool.lookup_coverage only to say what the policy covers in general words ...
+    Never say whether this loss will be paid, how much, ...": the coverage question's case
+    holds the agent to it; the plain filing case is not about that question."""
+    covers = _criteria(_draft("harbor_mutual", "file_claim", "policy_covers"))
+    assert any("whether this loss will be paid" in c for c in covers), covers
+
+
+def test_a_refusal_behind_an_outside_answer_still_shows_the_gate() -> None:
+    """The restock order's gate follows the count an outside service saved: the refusal
+    case asserts the gate's question and its denial response all the same, so an agent
+    that never offers the order fails it."""
+    data = _draft("brewline_shifts", "inventory_count", "refused_submit_restock_order")
+    checks = data["scenario"]["goals"]["assertions"]
+    said = [c["bot_uttered"]["utter_name"] for c in checks if "bot_uttered" in c]
+    assert {"utter_confirm_restock", "utter_restock_skipped"} <= set(said), said

@@ -86,10 +86,21 @@ def test_only_the_case_whose_user_asks_asserts_a_block_tool_the_prose_permits(
     assert "I want to know what the policy covers." in text
 
 
-def test_a_call_made_only_during_a_window_is_left_to_the_run() -> None:
-    """ "During business hours (…) transfer the call with @tool.transfer_to_queue": whether
-    the run falls in the window no case can fix, so walks leave the call out."""
-    assert _optional(CORPUS, "adjuster_handoff", "transfer_to_queue")
+def test_a_call_made_during_a_window_its_tool_checks_is_played_in_that_window() -> None:
+    """ "During business hours (…) transfer the call with @tool.transfer_to_queue", and the
+    tool answers "outside_business_hours" itself: the transfer is the paragraph's act, so a
+    walk makes it (the case plays the window; its run-date note says which)."""
+    assert not _optional(CORPUS, "adjuster_handoff", "transfer_to_queue")
+
+
+def test_a_window_no_code_checks_leaves_the_call_to_the_run(tmp_path: Path) -> None:
+    """The same sentence to a tool that never reads the clock: nothing says whether the run
+    falls in the window, so walks leave the call out."""
+    root = tmp_path / "project"
+    shutil.copytree(CORPUS, root)
+    path = root / "skills" / "adjuster_handoff" / "tools.py"
+    path.write_text(path.read_text().replace("    if not _open_now():", "    if False:"))
+    assert _optional(root, "adjuster_handoff", "transfer_to_queue")
 
 
 def test_the_same_call_without_its_window_is_a_step(tmp_path: Path) -> None:
@@ -101,12 +112,14 @@ def test_the_same_call_without_its_window_is_a_step(tmp_path: Path) -> None:
     assert not _optional(root, "adjuster_handoff", "transfer_to_queue")
 
 
-def test_no_case_asserts_a_call_the_clock_decides(tmp_path: Path) -> None:
+def test_a_case_asserting_a_call_the_clock_decides_says_its_window(tmp_path: Path) -> None:
     generate_offline(CORPUS, ["adjuster_handoff"], tmp_path)
     written = sorted((tmp_path / "cases").rglob("*.yml"))
-    assert written
-    for path in written:
-        assert "tool_name: transfer_to_queue" not in path.read_text(), path.name
+    asserting = [p for p in written if "tool_name: transfer_to_queue" in p.read_text()]
+    assert asserting
+    for path in asserting:
+        dated = [x for x in path.read_text().splitlines() if x.startswith("# run date:")]
+        assert any("During business hours" in x for x in dated), path.name
 
 
 def test_an_offered_call_is_taken_on_what_the_user_says() -> None:

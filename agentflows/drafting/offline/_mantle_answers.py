@@ -21,8 +21,10 @@ arguments the agent controls, and not
 What follows only on a good answer becomes a conditional criterion ("If <tool> succeeds,
 the agent ..."), which a judge reads against the conversation the real service gave. The
 last outside call the case can assert, with the arguments the agent gives it, is then the
-goal the case shows the agent reached. A project key (who the caller is, whether they are
-verified) is no such answer: the case seeds it, or the caller's record fixes it.
+goal the case shows the agent reached (a refusal case keeps its gate's question and denial
+response all the same: `Goals.keep_gate_messages`). A project key (who the caller is,
+whether they are verified) is no such answer: the case seeds it, or the caller's record
+fixes it.
 """
 
 from __future__ import annotations

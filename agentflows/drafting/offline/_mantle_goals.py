@@ -22,7 +22,13 @@ from __future__ import annotations
 
 from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import asks_before, sentences, set_from_answer, skill_model
+from evalcore.definitions.skill_model import (
+    asks_before,
+    paragraphs,
+    sentences,
+    set_from_answer,
+    skill_model,
+)
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -76,6 +82,7 @@ class Goals(GoalPieces):
             drawn -= {self.script.other.skill}
         self.assertions = without_skills(self.assertions, drawn | responses_of(self.project, drawn))
         if kind != "failure":  # a failure case asserts the error run it is about
+            before = list(self.assertions)
             self.assertions, conditional = without_answers(
                 self.project,
                 self.walk,
@@ -84,6 +91,8 @@ class Goals(GoalPieces):
             )
             for text in conditional:
                 self.criterion(text)
+            if kind == "refusal":
+                self.keep_gate_messages(before)
         # last: what the person asked for is theirs to ask, service answers included (their
         # run may point the service at a sandbox)
         self.direction()
@@ -157,6 +166,21 @@ class Goals(GoalPieces):
         # the read-back is what this conversation can show: one prose rule beside it
         self.rules(limit=1 if confirms else 2)
         self.criterion(self.asks_again(walk))
+
+    def keep_gate_messages(self, before: list[Check]) -> None:
+        """A refusal case keeps the gate's question and its answer to the decline where they
+        follow an outside write's answer (a restock order behind the count the service
+        saved): without them nothing shows the gate was reached, and an agent that never
+        offers the order passes. The case then holds only where that service accepts, as
+        its `# outside service:` note says of the earlier call."""
+        tool = str(self.facts["tool"])
+        gate = {
+            self.response_of(tool, a) for a in ("utter_for_confirmation", "utter_on_user_denial")
+        }
+        for check in before:
+            said = (check.get("bot_uttered") or {}).get("utter_name")
+            if said and said in gate and check not in self.assertions:
+                self.assertions.append(check)
 
     def _refusal(self) -> None:
         tool = str(self.facts["tool"])
@@ -280,6 +304,27 @@ class Goals(GoalPieces):
             self.criteria = [c for c in self.criteria if c not in other]
         elif skips:  # the last tool the plain path runs: the one that does the skill's work
             self.criterion(f"The agent does not go on to {skips[-1]} after {ran[0]}")
+        self.criterion(self.cue_paragraph_rule([str(t) for t in ran]))
+
+    def cue_paragraph_rule(self, ran: list[str]) -> str | None:
+        """The prohibition of the paragraph that makes the call the user's cue asks for ("Use
+        @tool.lookup_coverage only to say what the policy covers in general words ... Never
+        say whether this loss will be paid, how much, ..."): how not to answer the question
+        the case is about, which an agent that answers it badly fails. (Its acts may rest on
+        what a lookup finds, "point them to that channel": not those.)"""
+        calls = [f"@tool.{t}" for t in ran]
+        texts = [
+            " ".join(p.text.lower().split())
+            for p in paragraphs(self.skill.body)
+            if any(c in p.text for c in calls)
+        ]
+        if not texts:
+            return None
+        for rule in prose_rules(self.defs, self.skill, self.walk.memory):
+            tail = " ".join(rule.text.lower().split()[-6:])
+            if rule.prohibition and any(tail in text for text in texts):
+                return rule.text
+        return None
 
     def _failure(self) -> None:
         tool = str(self.facts["tool"])

@@ -115,9 +115,17 @@ class HandoffGoals(PathGoals):
 
     def handoff_rule(self, handoff: Skill, walk: Walk) -> None:
         """One thing the hand-off skill's own prose tells the agent to say or never do on
-        the way out ("share the ticket id")."""
+        the way out ("share the ticket id"), after what the paragraph of the branch the path
+        takes tells it to do in a circumstance of its own ("if: topic == medical / If someone
+        needs medical help at the airport right now, tell them to ask any staff member or
+        call emergency services first"): that branch is what the case is about, so an agent
+        that transfers a medical need like any other fails something. The criterion says
+        the circumstance; a judge holds the agent to it where the conversation has it."""
         rules = self.unasserted(prose_rules(self.defs, handoff, walk.memory), handoff.id)
-        for text in pick(rules, limit=1):
+        own = [r.text for r in rules if r.conditional and r.inner and not r.prohibition]
+        for text in own[:1]:
+            self.criterion(text)
+        for text in pick([r for r in rules if r.text not in own[:1]], limit=1):
             self.criterion(text)
 
     def written_names(self, walk: Walk, skill: str, have: list[dict]) -> list[dict]:

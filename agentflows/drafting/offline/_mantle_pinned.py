@@ -16,14 +16,18 @@ An argument is pinned only where the case gives its value and the model must pas
   agent comes by it is not fixed, so its value is not pinned.
 - An amount the model formats (`loose_parameters`: an optional float, or a whole one) and
   one filled from an entry whose value the model reads into the user's words.
+
+A value the calling sentence sets in so many words ("then call @tool.page_safety_officer
+with urgent set to true") is pinned on the path of that sentence whatever the rules above
+say (`sentence_pinned`): the prose leaves the model no choice there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, ToolDef, memoized
-from evalcore.definitions.skill_model import qualify
+from evalcore.definitions import MantleDefinitions, Project, ToolDef, memoized
+from evalcore.definitions.skill_model import qualify, sentence_arguments, skill_model
 
 
 def optional_parameters(defs: MantleDefinitions, skill_id: str, tool: ToolDef) -> frozenset[str]:
@@ -116,8 +120,34 @@ def loose_parameters(
     return frozenset(formatted | guessed)
 
 
+def sentence_pinned(
+    project: Project, skill_id: str, tool: ToolDef, arguments: dict[str, Any]
+) -> frozenset[str]:
+    """The parameters of `arguments` whose very value (and type) a sentence of the skill's
+    prose that calls `tool` sets ("with urgent set to true")."""
+    model = skill_model(project, skill_id)
+    use = model.tool(tool.name) if model is not None else None
+    said: list[tuple[str, Any]] = [
+        item
+        for call in (use.calls if use is not None else [])
+        if call.sentence
+        for item in sentence_arguments(call.sentence, tool).items()
+    ]
+    return frozenset(
+        param
+        for param, value in arguments.items()
+        if any(p == param and type(v) is type(value) and v == value for p, v in said)
+    )
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value)
 
 
-__all__ = ["collected_fields", "loose_parameters", "optional_parameters", "unpinned_parameters"]
+__all__ = [
+    "collected_fields",
+    "loose_parameters",
+    "optional_parameters",
+    "sentence_pinned",
+    "unpinned_parameters",
+]

@@ -37,7 +37,7 @@ from ..demo._mantle_engine import (
 )
 from ._asking import answer_parts, question_for
 from ._backend import FakeBackend, placeholder
-from ._procedure import Runner
+from ._procedure import FIXED, Runner
 
 _RUN_BLOCK = re.compile(r"@block\.(\w+)")
 _CLARIFIED = ("categorical", "bool", "int", "float")
@@ -437,6 +437,7 @@ class ModelBrain:
                 if key and memory.get(key) is not None:
                     out.setdefault(param, memory[key])
                     break
+        out.update(ctx.frame.scratch.get(FIXED, {}).get(name) or {})
         return out
 
 

@@ -43,6 +43,7 @@ from ...definitions.skill_model import (
     code_facts,
     instruction_prompt,
     qualify,
+    sentence_arguments,
     set_at,
 )
 from ...definitions.skill_model.cues import heard
@@ -93,6 +94,8 @@ _CHECK_TRIES = 3
 _PENDING = "_pending"
 _PLAN = "_plan"
 """The plan being run (its items in order), read where a cue's last item is found."""
+FIXED = "_fixed_arguments"
+"""Per tool, the arguments its calling sentence sets in so many words (`fix_arguments`)."""
 
 
 def _words(key: str) -> str:
@@ -222,6 +225,7 @@ class Runner:
                 yield from self.call_tool(item.name or "")
                 self.after_cue(item)
         elif item.kind == "tool" and item.name in self.tools and not self.other_topic():
+            self.fix_arguments(item)
             yield from self.call_tool(item.name or "", item.when)
         elif (
             hands_over(item) or self.opens_gate(item.name or "")
@@ -230,6 +234,14 @@ class Runner:
             outcome = yield from ctx.engine.call_skill(ctx, item.name or "")
             if str(outcome).startswith("linked:"):
                 self.stop(str(outcome))
+
+    def fix_arguments(self, item: ProseItem) -> None:
+        """The arguments the calling sentence sets in so many words ("with urgent set to
+        true"), kept for the call whenever it runs (`ModelBrain.arguments`)."""
+        tool = self.ctx.defs.tools_for(self.skill.id).get(item.name or "")
+        fixed = sentence_arguments(item.sentence, tool) if tool is not None else {}
+        if fixed:
+            self.ctx.frame.scratch.setdefault(FIXED, {})[item.name] = fixed
 
     def other_topic(self) -> bool:
         """Whether the user asked for the request a paragraph of the prose is about (a topic
@@ -517,4 +529,4 @@ class Runner:
         return declared is not None and declared.type == "categorical"
 
 
-__all__ = ["Runner"]
+__all__ = ["FIXED", "Runner"]

@@ -8,6 +8,7 @@ Planners, drafters, lint rules and prompts read this instead of re-reading block
 frontmatter; `casegen sources --explain SKILL` prints it.
 """
 
+from ._arguments import sentence_arguments
 from ._branches import branched_keys, skill_branches
 from ._build import build_skill_model, skill_model, skill_models
 from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, set_memory_keys, tool_keys
@@ -101,6 +102,7 @@ __all__ = [
     "relation_waivers",
     "reported_fields",
     "runtime_reads",
+    "sentence_arguments",
     "sentences",
     "set_at",
     "set_from_answer",

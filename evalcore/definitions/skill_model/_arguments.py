@@ -3,6 +3,10 @@ tool the prose calls, the memory field each parameter names."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from ...lexicon.en.skill_prose import ARGUMENT_SET
 from .._model import MemoryField, Skill, Step, ToolDef
 
 
@@ -42,4 +46,35 @@ def parameter_fields(
     return out
 
 
-__all__ = ["parameter_fields", "step_arguments"]
+def sentence_arguments(sentence: str, tool: ToolDef) -> dict[str, Any]:
+    """The arguments of `tool` its calling sentence sets to a literal ("call
+    @tool.page_safety_officer with urgent set to true"): the prose fixes them, so the model
+    passes that value where that sentence applies, not its own choice. A value of another
+    type than the parameter's annotation is left out (it never equals what is passed)."""
+    params = {p.name: p for p in tool.parameters if "ToolContext" not in (p.type or "")}
+    out: dict[str, Any] = {}
+    for match in ARGUMENT_SET.finditer(sentence):
+        param = params.get(match.group("param"))
+        if param is None:
+            continue
+        value: Any = json.loads(
+            match.group("value").lower() if match.group("value")[0] != '"' else match.group("value")
+        )
+        kind = (param.type or "").lower()
+        fits = (
+            not kind
+            or (kind == "bool" and isinstance(value, bool))
+            or (
+                kind in ("int", "float")
+                and isinstance(value, int | float)
+                and not isinstance(value, bool)
+            )
+            or (kind == "str" and isinstance(value, str))
+            or (bool(param.choices) and value in (param.choices or []))
+        )
+        if fits:
+            out[param.name] = value
+    return out
+
+
+__all__ = ["parameter_fields", "sentence_arguments", "step_arguments"]

@@ -24,7 +24,15 @@ def run_date_notes(data: Any, project: Project | None) -> list[Note]:
     if project is None or project.mantle is None:
         return []
     # the skill model's types load pydantic: `validate` imports this dialect but never asks
-    from ...definitions.skill_model import code_facts
+    from ...definitions.skill_model import code_facts, skill_models
+
+    windows = {
+        use.name: call.sentence
+        for model in skill_models(project).values()
+        for use in model.tools
+        for call in use.calls
+        if call.sentence and not call.optional and _in_a_window(call.trigger)
+    }
 
     out: dict[str, Note] = {}
     for name, tool in ran_tools(data, project.mantle):
@@ -35,14 +43,26 @@ def run_date_notes(data: Any, project: Project | None) -> list[Note]:
             continue
         keys = list(dict.fromkeys(w.key for w in facts.writes if not w.failure))
         wrote = f", and what it writes ({', '.join(keys)})," if keys else ""
+        window = windows.get(name)
+        made = (
+            f'; the prose makes the call only in a window of time ("{window}"): run this '
+            "case inside it"
+            if window
+            else ""
+        )
         out[name] = Note(
             "",
             f"{name} compares the date or time of the run with its data "
             f"({tool.source.file}): what it answers{wrote} holds for this case only on "
-            "a run date that gives the outcome the case plays",
+            f"a run date that gives the outcome the case plays{made}",
             label="run date",
         )
     return list(out.values())
+
+
+def _in_a_window(trigger: str | None) -> bool:
+    """A call's trigger that is a span of time ("During business hours (...)")."""
+    return bool(trigger) and str(trigger).split(maxsplit=1)[0].lower() == "during"
 
 
 __all__ = ["run_date_notes"]
