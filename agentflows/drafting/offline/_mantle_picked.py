@@ -81,4 +81,28 @@ def picked_from_offer(
     return False
 
 
-__all__ = ["PICK_NOTE", "picked_from_offer"]
+#: "the tool marks which ones they can take": the list holds items this user may not pick.
+_MARKED = re.compile(
+    r"\bwhich\s+(?:ones?|of\s+them)\s+(?:they|the\s+(?:user|caller|customer))\s+can\s+([a-z]+)",
+    re.I,
+)
+
+
+def list_pick_note(things: str, prose: list[str]) -> str:
+    """The note for a pick from what the agent reads out of a listing tool's answer. Where
+    the branch's prose says the list marks which ones the user can take ("Opening and
+    closing shifts need the matching certification; the tool marks which ones they can
+    take"), the first item may be one the agent steers them away from: the user picks the
+    first one the agent says they can take, and with none, says so and ends there."""
+    for text in prose:
+        found = _MARKED.search(" ".join(text.split()))
+        if found is not None:
+            verb = found.group(1).lower()
+            return (
+                f"When the agent reads out the {things}, pick the first one it says you can "
+                f"{verb}; if it says there is none you can {verb}, say that is fine and stop."
+            )
+    return f"When the agent reads out the {things}, pick the first one."
+
+
+__all__ = ["PICK_NOTE", "list_pick_note", "picked_from_offer"]

@@ -149,7 +149,7 @@ from ._mantle_offer_gates import blocked_offers
 from ._mantle_on_record import lacked_on_record
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
-from ._mantle_picked import PICK_NOTE, picked_from_offer
+from ._mantle_picked import PICK_NOTE, list_pick_note, picked_from_offer
 from ._mantle_questions import asked_question
 from ._mantle_reasons import reason_facts
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
@@ -532,7 +532,7 @@ class _Writer:
         if lister and given is SET and from_the_agents_list(field_def, self.sheet):
             # no id of the project's to give: the user picks one the agent lists
             things = value_words(lister.split("_", 1)[-1])
-            note = f"When the agent reads out the {things}, pick the first one."
+            note = list_pick_note(things, branch_prose(skill, dict(self.script.walk.memory)))
             if note not in self.context.notes:
                 self.context.notes.append(note)
             return label

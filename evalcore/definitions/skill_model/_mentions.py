@@ -166,6 +166,15 @@ def set_from_answer(field: MemoryField, text: str) -> bool:
     return False
 
 
+def record_key(name: str, text: str) -> str | None:
+    """The key of the record a lookup returned that the text sets field `name` to ("If
+    find_coworker returned exactly one match, set coworker_id to its employee_id" ->
+    `employee_id`), else None: the agent copies it from the tool's answer, and the user,
+    who named the person or thing, never knows it."""
+    found = re.search(rf"\bset\s+`?{re.escape(name)}`?\s+to\s+its\s+`?([a-z]\w*)", text, re.I)
+    return found.group(1) if found is not None else None
+
+
 def written_by_agent(field: MemoryField, text: str) -> bool:
     """Whether the sentence has the agent write the field itself ("write a two-line summary
     of what happened", "Write request_summary in two or three lines"): a text it composes

@@ -1,0 +1,68 @@
+"""A case's persona knows only what a person in that place knows, and picks what the data let
+them have: the id of a coworker is the lookup's to give, not the barista's; a pick from a list
+that marks what the user may take is the first one the agent says they can take."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from skill_model_fixtures import generate_offline
+
+from agentflows.drafting.offline._mantle_picked import list_pick_note
+from agentflows.planning._mantle_reference_walk import reference_walk
+from agentflows.planning._mantle_walk_records import Setup
+from evalcore.definitions import load_project
+from evalcore.definitions.skill_model import record_key
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+def test_the_record_key_a_step_copies_from_a_lookup() -> None:
+    text = "If find_coworker returned exactly one match, set coworker_id to its employee_id."
+    assert record_key("coworker_id", text) == "employee_id"
+    assert record_key("coworker", text) is None  # a field whose name begins another's
+    assert record_key("service", "Ask which service, and set service from the answer.") is None
+
+
+def test_the_agent_copies_the_one_match_of_a_lookup_and_never_asks_for_its_id() -> None:
+    project = load_project(CORPUS / "brewline_shifts")
+    setup = Setup(
+        values={"shift_swap.request_type": "swap", "shift_swap.coworker_name": "Maya"},
+        memory={
+            "project.authenticated": True,
+            "project.store_id": "BL-0417",
+            "project.employee_id": "E19877",
+        },
+    )
+    walk = reference_walk(project, "shift_swap", setup)
+    assert "shift_swap.coworker_id" not in {a.field for a in walk.asks}
+    assert walk.memory.get("shift_swap.coworker_id") == "E20931"  # Maya's, from the data
+
+
+def test_no_swap_case_makes_the_user_give_the_coworkers_id(tmp_path: Path) -> None:
+    generate_offline(CORPUS / "brewline_shifts", ["shift_swap"], tmp_path)
+    written = sorted((tmp_path / "cases").rglob("shift_swap_*.yml"))
+    swaps = [p for p in written if "Lucía" in p.read_text() or "Maya" in p.read_text()]
+    assert swaps
+    for path in written:
+        context = yaml.safe_load(path.read_text())["scenario"]["simulation_context"]
+        assert "which one by role" not in context, path.name
+        assert "E20931" not in context and "E19877" not in context, path.name
+    happy = yaml.safe_load(
+        next(p for p in written if p.name == "shift_swap_swap_happy_path.yml").read_text()
+    )
+    calls = [
+        c["tool_executed"] for c in happy["scenario"]["goals"]["assertions"] if "tool_executed" in c
+    ]
+    swap = next(c for c in calls if c["tool_name"] == "request_swap")
+    assert swap["arguments"].get("coworker_id", "").startswith("E")  # the data's, still pinned
+
+
+def test_a_list_that_marks_what_the_user_can_take_is_picked_from_among_those() -> None:
+    prose = ["Opening and closing shifts need it; the tool marks which ones they can take."]
+    note = list_pick_note("open shifts", prose)
+    assert "pick the first one it says you can take" in note
+    assert "none you can take" in note
+    plain = list_pick_note("events", ["Call list_events and read them out."])
+    assert plain == "When the agent reads out the events, pick the first one."
