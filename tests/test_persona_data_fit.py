@@ -9,11 +9,13 @@ from pathlib import Path
 import yaml
 from skill_model_fixtures import generate_offline
 
+from agentflows.drafting.offline._mantle_intent import other_kind
 from agentflows.drafting.offline._mantle_picked import list_pick_note
 from agentflows.planning._mantle_reference_walk import reference_walk
 from agentflows.planning._mantle_walk_records import Setup
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import record_key
+from evalcore.testdata import Collection, DataRecords
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -66,3 +68,28 @@ def test_a_list_that_marks_what_the_user_can_take_is_picked_from_among_those() -
     assert "none you can take" in note
     plain = list_pick_note("events", ["Call list_events and read them out."])
     assert plain == "When the agent reads out the events, pick the first one."
+
+
+SHIFTS = Collection(
+    "shifts",
+    (
+        {"shift_id": "SH-0001", "date": "2026-12-06", "position": "bar", "employee_id": "E1"},
+        {"shift_id": "SH-0002", "date": "2026-12-07", "position": "closing", "employee_id": "E2"},
+        {"shift_id": "SH-0003", "date": "2026-12-05", "position": "opening", "employee_id": "E2"},
+    ),
+)
+
+
+def test_an_example_that_names_another_kind_than_the_held_record_is_not_the_opening() -> None:
+    records = DataRecords([SHIFTS])
+    assert other_kind("I need someone to cover my Sunday close", {"SH-0001"}, records)
+    assert not other_kind("I need someone to cover my Sunday close", {"SH-0002"}, records)
+    assert not other_kind("I can't make my shift tomorrow", {"SH-0001"}, records)
+
+
+def test_the_give_away_opening_fits_the_baristas_own_shift(tmp_path: Path) -> None:
+    generate_offline(CORPUS / "brewline_shifts", ["shift_swap"], tmp_path)
+    path = next((tmp_path / "cases").rglob("shift_swap_refused_post_shift_giveaway_*.yml"))
+    context = yaml.safe_load(path.read_text())["scenario"]["simulation_context"]
+    assert "SH-0417-1206-B" in context  # her Sunday shift: a midday bar shift
+    assert "close" not in context.split("Open with:", 1)[1].splitlines()[0]

@@ -136,6 +136,7 @@ from ._mantle_intent import (
     not_self_named,
     one_request,
     other_day,
+    other_kind,
     own_opening,
     own_records_named,
     routes,
@@ -1249,7 +1250,8 @@ class _Writer:
         held = {str(f.value) for f in self.sheet.sheet.facts}
         records = self.sheet.records
         text = activation_phrase(self.defs, skill)
-        if other_day(text, held, records):  # "cover my Sunday close" for a Saturday shift
+        # "cover my Sunday close" for a Saturday shift, or for a midday bar shift
+        if other_day(text, held, records) or other_kind(text, held, records):
             intent = opening_line(intent_clause(self.defs, skill))
             plain = plain_opening(self.defs, skill, lambda _: True)
             text = intent if routes(self.defs, skill, intent) else plain or text
@@ -1270,7 +1272,11 @@ class _Writer:
         text = own_example(candidates, records, mine, one, text)
 
         said = [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]
-        said += [p for p in paired_phrases(self.defs, given) if not other_day(p[0], held, records)]
+        said += [
+            p
+            for p in paired_phrases(self.defs, given)
+            if not other_day(p[0], held, records) and not other_kind(p[0], held, records)
+        ]
         for phrase, named in said:
             if (
                 named
