@@ -7,10 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from skill_model_fixtures import generate_offline
+from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_intent import other_kind
 from agentflows.drafting.offline._mantle_picked import list_pick_note
+from agentflows.planning import plan_source
 from agentflows.planning._mantle_reference_walk import reference_walk
 from agentflows.planning._mantle_walk_records import Setup
 from evalcore.definitions import load_project
@@ -93,3 +96,83 @@ def test_the_give_away_opening_fits_the_baristas_own_shift(tmp_path: Path) -> No
     context = yaml.safe_load(path.read_text())["scenario"]["simulation_context"]
     assert "SH-0417-1206-B" in context  # her Sunday shift: a midday bar shift
     assert "close" not in context.split("Open with:", 1)[1].splitlines()[0]
+
+
+_TICKET_SKILL = """\
+---
+name: Ticket status
+description: >
+  Look up a support ticket by its number: "where is my ticket TK-2041?".
+tool_constraints:
+  - find_ticket:
+      requires: session.ticket_status.ticket_number
+---
+
+Help the customer with a ticket. Do not invent ticket numbers.
+
+if: not session.ticket_status.ticket_number
+Ask for the ticket number and set `ticket_number`.
+
+if: session.ticket_status.ticket_number
+Call find_ticket with that ticket number and say what it found.
+"""
+
+_TICKET_TOOLS = '''\
+import json
+from pathlib import Path
+
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "tickets.json"
+
+
+@tool(description="Look up a ticket by number.")
+async def find_ticket(ticket_number: str, context: ToolContext = None):
+    """Look up a ticket.
+
+    Args:
+        ticket_number: The ticket id, TK- and four digits.
+    """
+    tickets = {t["ticket"]: t for t in json.loads(DATA.read_text())}
+    found = tickets.get(ticket_number.strip().upper())
+    if not found:
+        return {"ok": False, "error": "ticket_not_found"}
+    return {"ok": True, "state": found["state"]}
+'''
+
+
+def test_a_failing_id_outside_the_data_is_one_the_user_noted_and_is_not_sure_of(
+    tmp_path: Path,
+) -> None:
+    root = write_project(
+        tmp_path / "desk",
+        {
+            "agent.yml": "name: Desk\npersona: You help customers.\n",
+            "integrations.yml": INTEGRATIONS,
+            "memory.yml": "caller_name:\n  type: text\n  description: Name of the caller.\n",
+            "responses.yml": (
+                "responses:\n  utter_anything_else:\n    - text: Anything else?\n"
+                "  utter_goodbye:\n    - text: Goodbye!\n"
+            ),
+            "data/tickets.json": '[{"ticket": "TK-2041", "state": "open"},'
+            ' {"ticket": "TK-2042", "state": "closed"}]',
+            "skills/ticket_status/skill.md": _TICKET_SKILL,
+            "skills/ticket_status/tools.py": _TICKET_TOOLS,
+            "skills/ticket_status/memory.yml": (
+                "schema:\n  public:\n    ticket_number:\n      type: text\n"
+                "      description: Ticket id, TK- and four digits (TK-2041).\n"
+                "      llm_settable: true\n"
+            ),
+        },
+    )
+    project = load_project(root)
+    behaviors = plan_source(project, "mantle", "ticket_status", None).behaviors
+    failure = next(b for b in behaviors if b.facts.get("kind") == "failure")
+    data = draft_mantle(DraftContext(project, "mantle", failure))
+    context = data["scenario"]["simulation_context"]
+    facts = [line for line in context.splitlines() if line.startswith("- ticket number: ")]
+    assert facts, context
+    number = facts[0].removeprefix("- ticket number: ")
+    assert number not in ("TK-2041", "TK-2042")  # an id the data do not hold
+    noted = [line for line in context.splitlines() if "not sure it is right" in line]
+    assert len(noted) == 1 and number in noted[0], context

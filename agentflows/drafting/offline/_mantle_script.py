@@ -1042,6 +1042,8 @@ class _Writer:
         self.confirmations()
         if kind == "failure" and self.facts.get("outcome"):
             self.confirm_again()
+        if kind == "failure":
+            self.misremembered()
         if kind != "escalation" and gate is not None and self.context.gate is None:
             # a branch chance decides may go on to an action the user is asked to confirm: on
             # a happy path the user takes what leads to the goal; elsewhere the case is about
@@ -1071,6 +1073,29 @@ class _Writer:
             f"When the agent asks you to confirm the {what}, give {value} once more; if it "
             "still cannot help with it, say you will check it yourself and end the conversation."
         )
+
+    def misremembered(self) -> None:
+        """A failure case whose failing input is an id the project's data do not hold
+        (`CLAIM0150` among claims CLAIM1234-CLAIM1238): the story says why the user has it,
+        a number they noted down and are not sure of, so a reader sees a person, not a
+        made-up record, and the user accepts that it is not found rather than inventing
+        another."""
+        tool = str(self.facts.get("tool") or "")
+        failed = [e for e in self.script.walk.tools(tool) if e.error and e.arguments]
+        if not failed or not self.sheet.records.collections:
+            return
+        arguments = failed[-1].arguments
+        marked = [k for k, v in arguments.items() if account_of({str(v)}) == "failing"]
+        value = str(arguments[marked[0]]) if marked else ""
+        if not value or self.sheet.records.defines(value):
+            return
+        what = value_words(marked[0])
+        note = (
+            f"The {what} {value} is one you noted down yourself and you are not sure it is "
+            "right; if the agent cannot find it, accept that and do not make up another."
+        )
+        if not any(n.startswith("When the agent asks you to confirm") for n in self.context.notes):
+            self.context.notes.append(note)
 
     def knowledge_question(self, skill: Skill) -> str | None:
         """For a skill that answers from a knowledge file (a FAQ list, its reference notes,
