@@ -176,3 +176,15 @@ def test_a_failing_id_outside_the_data_is_one_the_user_noted_and_is_not_sure_of(
     assert number not in ("TK-2041", "TK-2042")  # an id the data do not hold
     noted = [line for line in context.splitlines() if "not sure it is right" in line]
     assert len(noted) == 1 and number in noted[0], context
+
+
+def test_an_order_number_no_data_file_holds_marks_the_case_for_review(tmp_path: Path) -> None:
+    generate_offline(CORPUS / "meadow_pharmacy", ["order_status"], tmp_path)
+    path = next((tmp_path / "cases").rglob("order_status_happy_happy_path.yml"))
+    text = path.read_text()
+    number = yaml.safe_load(text)["scenario"]["simulation_context"].split("- order number: ")
+    assert len(number) == 2  # the case still gives one: the skill looks orders up by it
+    said = number[1].split()[0]
+    header = [line for line in text.splitlines() if line.startswith("#")]
+    assert header[0].startswith("# needs-review: no-fitting-record: no data file")
+    assert "an order number" in header[0] and said in " ".join(header)

@@ -147,7 +147,7 @@ from ._mantle_intent import (
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
 from ._mantle_offer_gates import blocked_offers
-from ._mantle_on_record import lacked_on_record
+from ._mantle_on_record import lacked_on_record, note_unheld
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
 from ._mantle_picked import PICK_NOTE, list_pick_note, picked_from_offer
@@ -640,6 +640,7 @@ class _Writer:
             said = spoken(self.defs, key, value)
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
+                note_unheld(field_def, self.sheet, said)
 
     def on_path(self, skill: Skill, field_def: Any) -> bool:
         """Whether the case's path uses the field: a sentence of the skill's prose that
