@@ -13,6 +13,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_intent import other_kind
 from agentflows.drafting.offline._mantle_picked import list_pick_note
+from agentflows.drafting.offline._mantle_script import build_script
 from agentflows.planning import plan_source
 from agentflows.planning._mantle_reference_walk import reference_walk
 from agentflows.planning._mantle_walk_records import Setup
@@ -188,3 +189,17 @@ def test_an_order_number_no_data_file_holds_marks_the_case_for_review(tmp_path: 
     header = [line for line in text.splitlines() if line.startswith("#")]
     assert header[0].startswith("# needs-review: no-fitting-record: no data file")
     assert "an order number" in header[0] and said in " ".join(header)
+
+
+def test_a_detour_to_baggage_is_played_by_a_passenger_with_a_checked_bag() -> None:
+    project = load_project(CORPUS / "skyway_air")
+    plan = plan_source(project, "mantle", "rebook_flight", None)
+    detour = next(b for b in plan.behaviors if b.facts.get("kind") == "digression")
+    assert detour.facts["digression"]["skill"] == "baggage"
+    script = build_script(project, detour, slot=plan.behaviors.index(detour))
+    booking = script.customer.within
+    assert booking is not None and booking["bags"], booking  # a bag the detour can be about
+    said = {f.label: f.value for f in script.sheet.facts}
+    status = detour.facts["values"]["rebook_flight.disruption_type"]
+    assert said["your flight"].split(", ")[1].startswith(status)  # the branch fits the flight
+    assert not script.sheet.misfits

@@ -39,6 +39,7 @@ from evalcore.testdata import (
 )
 
 from ...planning import Behavior
+from ...planning._mantle_detours import needed_words
 from ._mantle_facts import holds
 
 #: What a caller the branch rules out scores: below any fit, so another caller is picked.
@@ -96,12 +97,6 @@ def _requests(skill: Skill, wanted: set[str]) -> list[str]:
     return out
 
 
-def _needed_words(skill: Skill) -> set[str]:
-    """The words of the skill's id and fields: the things it acts on (`bag` of `bag_tag`)."""
-    names = [skill.id, *skill.memory]
-    return {w for n in names for w in n.lower().split("_") if w}
-
-
 def summed_on_branch(project: Project, skill: Skill, memory: dict[str, Any]) -> list[str]:
     """The record keys a tool of the skill sums into a field the branch's own prose (under
     its `if:`) speaks of ("A payment plan splits this month's balance" and get_balance's
@@ -133,7 +128,7 @@ def detour_lacked(defs: MantleDefinitions, behavior: Behavior, caller: Caller) -
     (`bags: []` for a detour to the baggage skill), else None: the detour is one the
     caller cannot have, and the case says so instead of playing it as theirs."""
     detour = detour_skill(defs, behavior)
-    empty = lacks(caller, _needed_words(detour)) if detour is not None and caller.record else None
+    empty = lacks(caller, needed_words(detour)) if detour is not None and caller.record else None
     if detour is None or empty is None:
         return None
     return (
@@ -153,7 +148,7 @@ def caller_fit(
     planned = dict(behavior.facts.get("values") or {})
     prose = branch_prose(skill, planned)
     requests = _requests(skill, wanted)
-    needed = _needed_words(skill)
+    needed = needed_words(skill)
     sums = summed_on_branch(project, skill, planned)
     names = defs.memory_names()
     kinds = [
@@ -182,7 +177,7 @@ def caller_fit(
         )
 
     detour = detour_skill(defs, behavior)
-    detour_needs = _needed_words(detour) if detour is not None else set()
+    detour_needs = needed_words(detour) if detour is not None else set()
 
     def fit(caller: Caller) -> int:
         if caller.record is None:
