@@ -11,7 +11,7 @@ from evalcore.definitions._memo import memoized
 from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
-from evalcore.testdata import branch_fit, callers_in, lacks, load_records
+from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
@@ -157,12 +157,6 @@ def _cue_turn(project: Project, walk: Walk) -> int | None:
     return turns[0] if turns else (0 if walk.asks else None)
 
 
-def needed_words(skill: Skill) -> set[str]:
-    """The words of the skill's id and fields: the things it acts on (`bag` of `bag_tag`)."""
-    names = [skill.id, *skill.memory]
-    return {w for n in names for w in n.lower().split("_") if w}
-
-
 class DetourBehaviors(PlannerBase):
     def digression(self, elements: list[str]) -> list[Behavior]:
         """The detour case, on the base branch, or on the first other completed branch
@@ -198,7 +192,7 @@ class DetourBehaviors(PlannerBase):
             if field is not None and field.enum_values:
                 others |= {str(v) for v in field.enum_values if isinstance(v, str)}
         fitting = [c for c in callers if branch_fit(records, c, wanted, others - wanted) > 0]
-        needs = needed_words(detour)
+        needs = acted_on(detour.id, detour.memory)
         return not fitting or any(lacks(c, needs) is None for c in fitting)
 
     def _digression(self, elements: list[str], values: dict[str, Any]) -> list[Behavior] | None:

@@ -27,6 +27,7 @@ from evalcore.definitions.skill_model import sentences, summed_writes
 from evalcore.testdata import (
     Caller,
     DataRecords,
+    acted_on,
     branch_fit,
     examples_of,
     expires_short,
@@ -39,7 +40,6 @@ from evalcore.testdata import (
 )
 
 from ...planning import Behavior
-from ...planning._mantle_detours import needed_words
 from ._mantle_facts import holds
 
 #: What a caller the branch rules out scores: below any fit, so another caller is picked.
@@ -128,7 +128,11 @@ def detour_lacked(defs: MantleDefinitions, behavior: Behavior, caller: Caller) -
     (`bags: []` for a detour to the baggage skill), else None: the detour is one the
     caller cannot have, and the case says so instead of playing it as theirs."""
     detour = detour_skill(defs, behavior)
-    empty = lacks(caller, needed_words(detour)) if detour is not None and caller.record else None
+    empty = (
+        lacks(caller, acted_on(detour.id, detour.memory))
+        if detour is not None and caller.record
+        else None
+    )
     if detour is None or empty is None:
         return None
     return (
@@ -148,7 +152,7 @@ def caller_fit(
     planned = dict(behavior.facts.get("values") or {})
     prose = branch_prose(skill, planned)
     requests = _requests(skill, wanted)
-    needed = needed_words(skill)
+    needed = acted_on(skill.id, skill.memory)
     sums = summed_on_branch(project, skill, planned)
     names = defs.memory_names()
     kinds = [
@@ -177,7 +181,7 @@ def caller_fit(
         )
 
     detour = detour_skill(defs, behavior)
-    detour_needs = needed_words(detour) if detour is not None else set()
+    detour_needs = acted_on(detour.id, detour.memory) if detour is not None else set()
 
     def fit(caller: Caller) -> int:
         if caller.record is None:

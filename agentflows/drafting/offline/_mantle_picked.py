@@ -20,6 +20,7 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
 from evalcore.definitions.conditions import evaluate
+from evalcore.lexicon.en.skill_prose import MARKED_PICKS
 
 #: "set new_flight to the flight number they pick", "… the slot the caller chooses".
 _PICKS = (
@@ -81,13 +82,6 @@ def picked_from_offer(
     return False
 
 
-#: "the tool marks which ones they can take": the list holds items this user may not pick.
-_MARKED = re.compile(
-    r"\bwhich\s+(?:ones?|of\s+them)\s+(?:they|the\s+(?:user|caller|customer))\s+can\s+([a-z]+)",
-    re.I,
-)
-
-
 def list_pick_note(things: str, prose: list[str]) -> str:
     """The note for a pick from what the agent reads out of a listing tool's answer. Where
     the branch's prose says the list marks which ones the user can take ("Opening and
@@ -95,9 +89,9 @@ def list_pick_note(things: str, prose: list[str]) -> str:
     take"), the first item may be one the agent steers them away from: the user picks the
     first one the agent says they can take, and with none, says so and ends there."""
     for text in prose:
-        found = _MARKED.search(" ".join(text.split()))
+        found = MARKED_PICKS.search(" ".join(text.split()))
         if found is not None:
-            verb = found.group(1).lower()
+            verb = found["verb"].lower()
             return (
                 f"When the agent reads out the {things}, pick the first one it says you can "
                 f"{verb}; if it says there is none you can {verb}, say that is fine and stop."

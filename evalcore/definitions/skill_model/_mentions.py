@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ...lexicon.en.skill_prose import RECORD_KEY
 from .._model import MemoryField
 
 ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
@@ -171,8 +172,8 @@ def record_key(name: str, text: str) -> str | None:
     find_coworker returned exactly one match, set coworker_id to its employee_id" ->
     `employee_id`), else None: the agent copies it from the tool's answer, and the user,
     who named the person or thing, never knows it."""
-    found = re.search(rf"\bset\s+`?{re.escape(name)}`?\s+to\s+its\s+`?([a-z]\w*)", text, re.I)
-    return found.group(1) if found is not None else None
+    found = (m for m in RECORD_KEY.finditer(text) if m["field"] == name)
+    return next((m["key"] for m in found), None)
 
 
 def written_by_agent(field: MemoryField, text: str) -> bool:
