@@ -11,6 +11,7 @@ from evalcore.definitions._memo import memoized
 from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
+from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
@@ -158,7 +159,45 @@ def _cue_turn(project: Project, walk: Walk) -> int | None:
 
 class DetourBehaviors(PlannerBase):
     def digression(self, elements: list[str]) -> list[Behavior]:
-        walk = self.walk({"values": self.base})
+        """The detour case, on the base branch, or on the first other completed branch
+        where the base branch's callers have none of what the detour acts on and that
+        branch's have (`_detour_fits`: a rebooking detouring to baggage is played with the
+        passenger whose delayed flight has a checked bag, not with the one whose cancelled
+        flight has none)."""
+        first = self._digression(elements, self.base)
+        if first is None or self._detour_fits(self.base, first):
+            return first or []
+        for values in self.completed_values:
+            if values == self.base:
+                continue
+            other = self._digression(elements, values)
+            if other is not None and self._detour_fits(values, other):
+                return other
+        return first
+
+    def _detour_fits(self, values: dict[str, Any], found: list[Behavior]) -> bool:
+        """Whether a caller of the project's data whose records fit the branch `values`
+        plays (`branch_fit`) has what the detour of `found` acts on (no empty `bags: []`);
+        true where no caller fits the branch or the data hold no callers."""
+        spec = found[0].facts.get("digression") if found else None
+        detour = self.defs.skills.get(str(spec.get("skill"))) if isinstance(spec, dict) else None
+        if detour is None:
+            return True
+        records = memoized(self.defs, "planner_records", lambda: load_records(self.project.root))
+        callers = [c for c in callers_in(records) if c.record is not None]
+        wanted = {str(v) for v in values.values() if isinstance(v, str)}
+        others: set[str] = set()
+        for key in values:
+            field = self.defs.memory_field(key)
+            if field is not None and field.enum_values:
+                others |= {str(v) for v in field.enum_values if isinstance(v, str)}
+        fitting = [c for c in callers if branch_fit(records, c, wanted, others - wanted) > 0]
+        needs = acted_on(detour.id, detour.memory)
+        return not fitting or any(lacks(c, needs) is None for c in fitting)
+
+    def _digression(self, elements: list[str], values: dict[str, Any]) -> list[Behavior] | None:
+        """The digression case on the branch `values` (None where none can be planned)."""
+        walk = self.walk({"values": values})
         # The interruption is asserted at a step of this skill, so it happens at one of this
         # skill's own questions, not one a skill it calls (`call:`) asks on its behalf, nor
         # a gated tool's confirmation: while one is pending the runtime holds the skill on
@@ -177,7 +216,7 @@ class DetourBehaviors(PlannerBase):
             None,
         )
         if at is None or walk.outcome != "done":
-            return []
+            return None
         memory = {**after_identity(walk), **{k: SET for k in self.memory}}
         best: tuple[tuple[bool, int], str, str, dict[str, Any], Walk] | None = None
         for other in sorted(self.defs.skills.values(), key=lambda s: s.id):
@@ -205,7 +244,7 @@ class DetourBehaviors(PlannerBase):
                         best = (rank, other.id, line, given, inner)
                     break
         if best is None:
-            return []
+            return None
         rank, other_id, line, given, inner = best
         ask = walk.asks[at]
         inner_model = skill_model(self.project, other_id)
@@ -215,7 +254,7 @@ class DetourBehaviors(PlannerBase):
             if f.asked_by == "request" and inner.memory.get(f.qualified) not in (None, SET)
         }
         facts = {
-            "values": self.base,
+            "values": values,
             "digression": {
                 "skill": other_id,
                 "line": f"Before that, {_lower_first(without_greeting(line))}",

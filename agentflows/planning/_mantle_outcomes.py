@@ -150,6 +150,7 @@ class OutcomeBehaviors(ThresholdBehaviors):
         candidates.sort(key=lambda c: (c[0], c[1]))
         # The base choice is the first branch that completes (the direction's, if any).
         done = [c for c in candidates if not c[0]]
+        self.completed_values = [dict(c[4]) for c in done]
         if done and self.direction_value(first_field.qualified) is None:
             self.base.update(done[0][4])
         out = []

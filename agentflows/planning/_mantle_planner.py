@@ -93,6 +93,9 @@ class PlannerBase:
         )
         self.base: dict[str, Any] = {}
         self.used_values: set[tuple[str, Any]] = set()
+        #: The values of each branch a happy path completes on, in the order planned: the
+        #: other branches a case that may play any of them (a digression) can take.
+        self.completed_values: list[dict[str, Any]] = []
 
     # --- helpers -------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ agent's description text and field specs (see docs/simulation-contexts.md).
 
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
 from ._branch_fit import (
+    acted_on,
     branch_facts,
     branch_fit,
     expires_short,
@@ -78,6 +79,7 @@ __all__ = [
     "Persona",
     "SheetBuilder",
     "account_of",
+    "acted_on",
     "allows_relative",
     "branch_facts",
     "branch_fit",

@@ -230,6 +230,12 @@ def ruled_out(caller: Caller, prose: Iterable[str]) -> str | None:
     return None
 
 
+def acted_on(skill_id: str, fields: Iterable[str]) -> set[str]:
+    """The words of a skill's id and field names: the things it acts on (`bag` of
+    `bag_tag`), which `lacks` looks for among a caller's empty lists."""
+    return {w for n in [skill_id, *fields] for w in n.lower().split("_") if w}
+
+
 def lacks(caller: Caller, needed: Iterable[str]) -> str | None:
     """The list of the caller's own records that is empty where the skill acts on one of
     its items (`bags` where the skill's fields speak of a `bag`), else None."""

@@ -27,6 +27,7 @@ from evalcore.definitions.skill_model import sentences, summed_writes
 from evalcore.testdata import (
     Caller,
     DataRecords,
+    acted_on,
     branch_fit,
     examples_of,
     expires_short,
@@ -96,12 +97,6 @@ def _requests(skill: Skill, wanted: set[str]) -> list[str]:
     return out
 
 
-def _needed_words(skill: Skill) -> set[str]:
-    """The words of the skill's id and fields: the things it acts on (`bag` of `bag_tag`)."""
-    names = [skill.id, *skill.memory]
-    return {w for n in names for w in n.lower().split("_") if w}
-
-
 def summed_on_branch(project: Project, skill: Skill, memory: dict[str, Any]) -> list[str]:
     """The record keys a tool of the skill sums into a field the branch's own prose (under
     its `if:`) speaks of ("A payment plan splits this month's balance" and get_balance's
@@ -133,7 +128,11 @@ def detour_lacked(defs: MantleDefinitions, behavior: Behavior, caller: Caller) -
     (`bags: []` for a detour to the baggage skill), else None: the detour is one the
     caller cannot have, and the case says so instead of playing it as theirs."""
     detour = detour_skill(defs, behavior)
-    empty = lacks(caller, _needed_words(detour)) if detour is not None and caller.record else None
+    empty = (
+        lacks(caller, acted_on(detour.id, detour.memory))
+        if detour is not None and caller.record
+        else None
+    )
     if detour is None or empty is None:
         return None
     return (
@@ -153,7 +152,7 @@ def caller_fit(
     planned = dict(behavior.facts.get("values") or {})
     prose = branch_prose(skill, planned)
     requests = _requests(skill, wanted)
-    needed = _needed_words(skill)
+    needed = acted_on(skill.id, skill.memory)
     sums = summed_on_branch(project, skill, planned)
     names = defs.memory_names()
     kinds = [
@@ -182,7 +181,7 @@ def caller_fit(
         )
 
     detour = detour_skill(defs, behavior)
-    detour_needs = _needed_words(detour) if detour is not None else set()
+    detour_needs = acted_on(detour.id, detour.memory) if detour is not None else set()
 
     def fit(caller: Caller) -> int:
         if caller.record is None:

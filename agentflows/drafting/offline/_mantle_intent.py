@@ -755,6 +755,30 @@ def other_day(line: str, held: set[str], records: DataRecords) -> bool:
     return bool(found) and not said & found
 
 
+def other_kind(line: str, held: set[str], records: DataRecords) -> bool:
+    """Whether `line` names a kind of thing (a one-word value of a record key, by its first
+    four letters: "close" of `closing`) that no record the case holds is of, where other
+    records of the same file are ("I need someone to cover my Sunday close" for a case
+    about a midday bar shift): a request names what the case's record is, or no kind."""
+    said = {w[:4] for w in re.findall(r"[a-z]{4,}", line.lower())}
+    held = {v for v in held if len(v) >= 5}
+    for collection in records.collections:
+        mine = [r for r in collection.records if held & set(_leaves(r).values())]
+        if not mine or len(mine) == len(collection.records):
+            continue
+        keys = {k for r in collection.records for k, v in r.items() if isinstance(v, str)}
+        for key in sorted(keys):
+            kinds = {
+                str(r[key]).lower()
+                for r in collection.records
+                if isinstance(r.get(key), str) and re.fullmatch(r"[a-z]{4,}", str(r[key]).lower())
+            }
+            named = {k for k in kinds if k[:4] in said}
+            if len(kinds) > 1 and named and not any(str(r.get(key)).lower() in named for r in mine):
+                return True
+    return False
+
+
 def _leaves(record: dict[str, Any], at: tuple[str, ...] = ()) -> dict[tuple[str, ...], str]:
     """Path -> scalar value (as text) of every leaf of a record's nested mappings."""
     out: dict[tuple[str, ...], str] = {}
@@ -943,6 +967,7 @@ __all__ = [
     "not_self_named",
     "one_request",
     "other_day",
+    "other_kind",
     "own_opening",
     "own_records_named",
     "prerequisite_intent",

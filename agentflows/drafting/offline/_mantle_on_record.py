@@ -6,7 +6,8 @@ the data contradicts, and a correct agent that looks the bag up finds none. Wher
 only mentions such an id in passing (a field no question of its path asks), it is no fact of
 the case; where the path asks for it (changing the delivery address of a report), no record
 of the caller fits the branch, and the case says so (`FactSheet.misfits`: needs review)
-instead of passing an invented id off as the caller's.
+instead of passing an invented id off as the caller's. So too an id of a kind no data file
+holds at all (`note_unheld`).
 """
 
 from __future__ import annotations
@@ -40,4 +41,25 @@ def note_invented(field: MemoryField, sheet: SheetBuilder, value: Any) -> None:
     )
 
 
-__all__ = ["lacked_on_record", "note_invented"]
+def note_unheld(field: MemoryField, sheet: SheetBuilder, value: Any) -> None:
+    """Note in the case's misfits an id the user gives of a kind no data file of the
+    project holds (an order number where the data hold patients and prescriptions, and
+    only the fulfilment service knows orders): the value is drawn to the field's shape, so
+    the case says it is invented (needs review) rather than pass it off as a real order
+    the service will find."""
+    records = sheet.records
+    if value is None or field.type != "text" or not names_an_id(field.name):
+        return
+    if not records.collections or records.defines(str(value)):
+        return
+    if any(field.name in r for c in records.collections for r in c.records):
+        return
+    thing = value_words(field.name)
+    article = "an" if thing[:1] in "aeiou" else "a"
+    sheet.sheet.misfits.append(
+        f"no-fitting-record: no data file of the project holds {article} {thing}; "
+        f"the case's {value} is invented, and the service that looks it up may not know it"
+    )
+
+
+__all__ = ["lacked_on_record", "note_invented", "note_unheld"]

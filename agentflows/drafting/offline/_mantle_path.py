@@ -14,11 +14,12 @@ from typing import Any
 
 from evalcore.agents.reference import optional_fields
 from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
-from evalcore.definitions.conditions import evaluate
+from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     code_facts,
     normalised_parameters,
     outside_effect,
+    record_key,
     reported_fields,
     sentences,
     skill_model,
@@ -226,6 +227,7 @@ class PathGoals(AvoidedGoals):
         out: set[str] = set()
         for walk in walks:
             out |= inferred_keys(self.project, walk.skill)
+            told |= set(self.looked_up(walk))  # copied from the one record a lookup returned
         return frozenset(out - told)
 
     def _all_asks(self) -> list[Any]:
@@ -430,7 +432,26 @@ class PathGoals(AvoidedGoals):
             and a.field in written
             and a.field in answered
         ]
-        return list(dict.fromkeys(keys))
+        return list(dict.fromkeys(keys + self.looked_up(walk)))
+
+    def looked_up(self, walk: Walk) -> list[str]:
+        """Fields an instructions step on the path waits for and sets from the one record
+        a lookup returned ("set coworker_id to its employee_id", `record_key`), which the
+        walk wrote without asking: the step goes on only once it is set."""
+        written = self.written(walk)
+        skill = self.defs.skills[walk.skill]
+        asked = {a.field for a in walk.asks if a.field}
+        keys = []
+        for block in skill.blocks.values():
+            for step in block.steps:
+                if f"step:{skill.id}.{block.id}.{step.id}" not in walk.elements:
+                    continue
+                waits = condition_keys(str(step.fields.get("complete_when") or ""))
+                for key in waits:
+                    own = record_key(key.split(".", 1)[-1], str(step.target or ""))
+                    if own and key in written and key not in asked:
+                        keys.append(key)
+        return keys
 
     def with_arguments(self, event: Event, walk: Walk) -> Event:
         """`event` with the arguments the user's own answers fix added (the field a parameter
@@ -464,7 +485,7 @@ class PathGoals(AvoidedGoals):
         out: dict[str, Any] = {}
         asked = {a.field for a in walk.asks if a.field} | set(self.facts.get("given") or {})
         asked |= set(self.script.stated) if walk is self.walk else set()
-        for key in asked:
+        for key in asked | set(self.looked_up(walk) if walk.skill in self.defs.skills else ()):
             value = walk.memory.get(key)
             if key in names and value is not None and _exact(names[key].type, value):
                 out[key] = value

@@ -20,6 +20,7 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
 from evalcore.definitions.conditions import evaluate
+from evalcore.lexicon.en.skill_prose import MARKED_PICKS
 
 #: "set new_flight to the flight number they pick", "… the slot the caller chooses".
 _PICKS = (
@@ -81,4 +82,21 @@ def picked_from_offer(
     return False
 
 
-__all__ = ["PICK_NOTE", "picked_from_offer"]
+def list_pick_note(things: str, prose: list[str]) -> str:
+    """The note for a pick from what the agent reads out of a listing tool's answer. Where
+    the branch's prose says the list marks which ones the user can take ("Opening and
+    closing shifts need the matching certification; the tool marks which ones they can
+    take"), the first item may be one the agent steers them away from: the user picks the
+    first one the agent says they can take, and with none, says so and ends there."""
+    for text in prose:
+        found = MARKED_PICKS.search(" ".join(text.split()))
+        if found is not None:
+            verb = found["verb"].lower()
+            return (
+                f"When the agent reads out the {things}, pick the first one it says you can "
+                f"{verb}; if it says there is none you can {verb}, say that is fine and stop."
+            )
+    return f"When the agent reads out the {things}, pick the first one."
+
+
+__all__ = ["PICK_NOTE", "list_pick_note", "picked_from_offer"]

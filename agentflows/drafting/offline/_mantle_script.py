@@ -136,6 +136,7 @@ from ._mantle_intent import (
     not_self_named,
     one_request,
     other_day,
+    other_kind,
     own_opening,
     own_records_named,
     routes,
@@ -146,10 +147,10 @@ from ._mantle_intent import (
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
 from ._mantle_offer_gates import blocked_offers
-from ._mantle_on_record import lacked_on_record
+from ._mantle_on_record import lacked_on_record, note_unheld
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
-from ._mantle_picked import PICK_NOTE, picked_from_offer
+from ._mantle_picked import PICK_NOTE, list_pick_note, picked_from_offer
 from ._mantle_questions import asked_question
 from ._mantle_reasons import reason_facts
 from ._mantle_roles import case_role, role_field, role_seed, seeded_caller, seeded_kind
@@ -532,7 +533,7 @@ class _Writer:
         if lister and given is SET and from_the_agents_list(field_def, self.sheet):
             # no id of the project's to give: the user picks one the agent lists
             things = value_words(lister.split("_", 1)[-1])
-            note = f"When the agent reads out the {things}, pick the first one."
+            note = list_pick_note(things, branch_prose(skill, dict(self.script.walk.memory)))
             if note not in self.context.notes:
                 self.context.notes.append(note)
             return label
@@ -639,6 +640,7 @@ class _Writer:
             said = spoken(self.defs, key, value)
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
+                note_unheld(field_def, self.sheet, said)
 
     def on_path(self, skill: Skill, field_def: Any) -> bool:
         """Whether the case's path uses the field: a sentence of the skill's prose that
@@ -1041,6 +1043,8 @@ class _Writer:
         self.confirmations()
         if kind == "failure" and self.facts.get("outcome"):
             self.confirm_again()
+        if kind == "failure":
+            self.misremembered()
         if kind != "escalation" and gate is not None and self.context.gate is None:
             # a branch chance decides may go on to an action the user is asked to confirm: on
             # a happy path the user takes what leads to the goal; elsewhere the case is about
@@ -1070,6 +1074,29 @@ class _Writer:
             f"When the agent asks you to confirm the {what}, give {value} once more; if it "
             "still cannot help with it, say you will check it yourself and end the conversation."
         )
+
+    def misremembered(self) -> None:
+        """A failure case whose failing input is an id the project's data do not hold
+        (`CLAIM0150` among claims CLAIM1234-CLAIM1238): the story says why the user has it,
+        a number they noted down and are not sure of, so a reader sees a person, not a
+        made-up record, and the user accepts that it is not found rather than inventing
+        another."""
+        tool = str(self.facts.get("tool") or "")
+        failed = [e for e in self.script.walk.tools(tool) if e.error and e.arguments]
+        if not failed or not self.sheet.records.collections:
+            return
+        arguments = failed[-1].arguments
+        marked = [k for k, v in arguments.items() if account_of({str(v)}) == "failing"]
+        value = str(arguments[marked[0]]) if marked else ""
+        if not value or self.sheet.records.defines(value):
+            return
+        what = value_words(marked[0])
+        note = (
+            f"The {what} {value} is one you noted down yourself and you are not sure it is "
+            "right; if the agent cannot find it, accept that and do not make up another."
+        )
+        if not any(n.startswith("When the agent asks you to confirm") for n in self.context.notes):
+            self.context.notes.append(note)
 
     def knowledge_question(self, skill: Skill) -> str | None:
         """For a skill that answers from a knowledge file (a FAQ list, its reference notes,
@@ -1249,7 +1276,8 @@ class _Writer:
         held = {str(f.value) for f in self.sheet.sheet.facts}
         records = self.sheet.records
         text = activation_phrase(self.defs, skill)
-        if other_day(text, held, records):  # "cover my Sunday close" for a Saturday shift
+        # "cover my Sunday close" for a Saturday shift, or for a midday bar shift
+        if other_day(text, held, records) or other_kind(text, held, records):
             intent = opening_line(intent_clause(self.defs, skill))
             plain = plain_opening(self.defs, skill, lambda _: True)
             text = intent if routes(self.defs, skill, intent) else plain or text
@@ -1270,7 +1298,11 @@ class _Writer:
         text = own_example(candidates, records, mine, one, text)
 
         said = [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]
-        said += [p for p in paired_phrases(self.defs, given) if not other_day(p[0], held, records)]
+        said += [
+            p
+            for p in paired_phrases(self.defs, given)
+            if not other_day(p[0], held, records) and not other_kind(p[0], held, records)
+        ]
         for phrase, named in said:
             if (
                 named

@@ -30,6 +30,7 @@ not one that only steps the run skipped name).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Any, Protocol
 
@@ -43,7 +44,11 @@ from ...definitions.skill_model import (
     code_facts,
     instruction_prompt,
     qualify,
+<<<<<<< HEAD
     sentence_arguments,
+=======
+    record_key,
+>>>>>>> issue-29be
     set_at,
 )
 from ...definitions.skill_model.cues import heard
@@ -437,6 +442,7 @@ class Runner:
         text = str(step.target or "")
         when = step.fields.get("complete_when")
         self.set_before_completion(text, keys)
+        self.set_from_lookup(text, keys)
         for _ in range(3):
             missing = [k for k in keys if not self.known(k)]
             if not missing or (when is not None and missing != keys and ctx.holds(str(when))):
@@ -505,6 +511,26 @@ class Runner:
         for _, key in sorted(placed):
             ctx.engine.remember(key, self.brain.chosen(ctx, key))
 
+    def set_from_lookup(self, text: str, keys: list[str]) -> None:
+        """What the step sets from the one record a lookup it ran returned ("If
+        find_coworker returned exactly one match, set coworker_id to its employee_id"): the
+        record's own key, never asked (the user, who named the coworker, does not know
+        it). Several records or none: left to the question the step asks then."""
+        for key in keys:
+            if self.known(key):
+                continue
+            own = record_key(key.split(".", 1)[-1], text)
+            if own is None:
+                continue
+            listed = [
+                record
+                for name, result in self.ctx.frame.results.items()
+                if name != "_ran" and re.search(rf"\b{re.escape(name)}\b", text)
+                for record in _records(result)
+            ]
+            if len(listed) == 1 and listed[0].get(own) is not None:
+                self.ctx.engine.remember(key, listed[0][own])
+
     def set_from_pick(self, specs: list, keys: list[str]) -> None:
         """A choice the step sets beside what it waits for ("Set policy_number and
         claim_type (auto for a car policy, home for a home policy) from the one they
@@ -529,4 +555,18 @@ class Runner:
         return declared is not None and declared.type == "categorical"
 
 
+<<<<<<< HEAD
 __all__ = ["FIXED", "Runner"]
+=======
+def _records(result: Any) -> list[dict[str, Any]]:
+    """The records a tool's answer holds: itself (one record), or the items of its lists
+    (`{"matches": [...]}`)."""
+    if not isinstance(result, dict):
+        return []
+    lists = [v for v in result.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
+    listed = [r for v in lists for r in v if isinstance(r, dict)]
+    return listed if lists else [result]
+
+
+__all__ = ["Runner"]
+>>>>>>> issue-29be

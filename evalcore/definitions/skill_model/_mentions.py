@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ...lexicon.en.skill_prose import RECORD_KEY
 from .._model import MemoryField
 
 ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
@@ -164,6 +165,15 @@ def set_from_answer(field: MemoryField, text: str) -> bool:
         if _SET.search(clause) and _FROM_RESULT.match(text[match.end() : match.end() + 60]):
             return True
     return False
+
+
+def record_key(name: str, text: str) -> str | None:
+    """The key of the record a lookup returned that the text sets field `name` to ("If
+    find_coworker returned exactly one match, set coworker_id to its employee_id" ->
+    `employee_id`), else None: the agent copies it from the tool's answer, and the user,
+    who named the person or thing, never knows it."""
+    found = (m for m in RECORD_KEY.finditer(text) if m["field"] == name)
+    return next((m["key"] for m in found), None)
 
 
 def written_by_agent(field: MemoryField, text: str) -> bool:

@@ -1,5 +1,9 @@
+<<<<<<< HEAD
 """What a skill's prose fixes about a tool call in so many words: "call @tool.page with
 urgent set to true" passes that argument that value, whatever the model would choose."""
+=======
+"""Phrases of a skill's own prose that say where a value comes from or what a list marks."""
+>>>>>>> issue-29be
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import re
 
 from .. import phrase
 
+<<<<<<< HEAD
 #: One argument a calling sentence sets to a literal (`param`, `value`: true, false, a
 #: number or a quoted text).
 ARGUMENT_SET = phrase(
@@ -23,4 +28,31 @@ ARGUMENT_SET = phrase(
         "Call @tool.page_safety_officer with a one-line summary for the officer.",
         "Set urgent to true.",
     ),
+=======
+#: "set coworker_id to its employee_id": the field takes a key of the record a lookup
+#: returned (`field`, `key`).
+RECORD_KEY = phrase(
+    "en.prose.record_key",
+    r"\bset\s+`?(?P<field>\w+)`?\s+to\s+its\s+`?(?P<key>[a-z]\w*)",
+    re.I,
+    matches=(
+        "If find_coworker returned exactly one match, set coworker_id to its employee_id.",
+        "set `ticket_id` to its `id`",
+    ),
+    misses=("Set coworker_id from the answer.", "set mode to track"),
+)
+
+#: "the tool marks which ones they can take": a list that holds items this user may not
+#: pick (`verb`: what they do with one).
+MARKED_PICKS = phrase(
+    "en.prose.marked_picks",
+    r"\bwhich\s+(?:ones?|of\s+them)\s+(?:they|the\s+(?:user|caller|customer))\s+can\s+"
+    r"(?P<verb>[a-z]+)",
+    re.I,
+    matches=(
+        "Opening shifts need a certification; the tool marks which ones they can take.",
+        "it flags which of them the caller can book",
+    ),
+    misses=("Ask which one they want.", "show which ones are open"),
+>>>>>>> issue-29be
 )
