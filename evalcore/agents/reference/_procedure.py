@@ -44,11 +44,8 @@ from ...definitions.skill_model import (
     code_facts,
     instruction_prompt,
     qualify,
-<<<<<<< HEAD
-    sentence_arguments,
-=======
     record_key,
->>>>>>> issue-29be
+    sentence_arguments,
     set_at,
 )
 from ...definitions.skill_model.cues import heard
@@ -555,9 +552,6 @@ class Runner:
         return declared is not None and declared.type == "categorical"
 
 
-<<<<<<< HEAD
-__all__ = ["FIXED", "Runner"]
-=======
 def _records(result: Any) -> list[dict[str, Any]]:
     """The records a tool's answer holds: itself (one record), or the items of its lists
     (`{"matches": [...]}`)."""
@@ -568,5 +562,4 @@ def _records(result: Any) -> list[dict[str, Any]]:
     return listed if lists else [result]
 
 
-__all__ = ["Runner"]
->>>>>>> issue-29be
+__all__ = ["FIXED", "Runner"]

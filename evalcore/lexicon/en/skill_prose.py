@@ -1,9 +1,6 @@
-<<<<<<< HEAD
-"""What a skill's prose fixes about a tool call in so many words: "call @tool.page with
-urgent set to true" passes that argument that value, whatever the model would choose."""
-=======
-"""Phrases of a skill's own prose that say where a value comes from or what a list marks."""
->>>>>>> issue-29be
+"""Phrases of a skill's own prose that fix something in so many words: an argument a calling
+sentence sets ("call @tool.page with urgent set to true" passes that value, whatever the model
+would choose), where a value comes from, what a list marks."""
 
 from __future__ import annotations
 
@@ -11,7 +8,6 @@ import re
 
 from .. import phrase
 
-<<<<<<< HEAD
 #: One argument a calling sentence sets to a literal (`param`, `value`: true, false, a
 #: number or a quoted text).
 ARGUMENT_SET = phrase(
@@ -28,7 +24,8 @@ ARGUMENT_SET = phrase(
         "Call @tool.page_safety_officer with a one-line summary for the officer.",
         "Set urgent to true.",
     ),
-=======
+)
+
 #: "set coworker_id to its employee_id": the field takes a key of the record a lookup
 #: returned (`field`, `key`).
 RECORD_KEY = phrase(
@@ -54,5 +51,4 @@ MARKED_PICKS = phrase(
         "it flags which of them the caller can book",
     ),
     misses=("Ask which one they want.", "show which ones are open"),
->>>>>>> issue-29be
 )
