@@ -21,7 +21,7 @@ from typing import Any
 from evalcore.definitions import MemoryField, Project
 from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions.skill_model import prose_reads, skill_model
 from evalcore.testdata import (
     Caller,
     DataRecords,
@@ -227,7 +227,9 @@ def _read_by_prose(
     or the offset of every time it sets is undefined."""
     assert project.mantle is not None
     defs = project.mantle
-    bodies = [defs.skills[s].body or "" for s in _case_skills(behavior) if s in defs.skills]
+    read = {
+        k for s in _case_skills(behavior) if s in defs.skills for k in prose_reads(defs.skills[s])
+    }
     return [
         f
         for f in defs.memory.values()
@@ -235,7 +237,7 @@ def _read_by_prose(
         and f.namespace == "project"
         and f.type == "text"
         and f not in taken
-        and any(f"@memory.project.{f.name}" in body for body in bodies)
+        and f.qualified in read
     ]
 
 

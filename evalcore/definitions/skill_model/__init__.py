@@ -18,6 +18,7 @@ from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
 from ._mentions import (
     asked_to,
     asks_before,
+    prose_reads,
     prose_verb,
     set_at,
     set_from_answer,
@@ -95,6 +96,7 @@ __all__ = [
     "normalised_parameters",
     "outside_effect",
     "paragraphs",
+    "prose_reads",
     "prose_verb",
     "qualify",
     "related_keys",
