@@ -532,3 +532,20 @@ def test_unreadable_files_still_count_as_sources(copy: Path) -> None:
     assert any(w.startswith("memory.yml:2: invalid YAML") for w in project.warnings), (
         project.warnings
     )
+
+
+def test_memory_field_note_is_the_comment_in_its_block(copy: Path) -> None:
+    """A field's `note` is the comment its memory file writes under it (what the field is
+    about where it has no description), never the next field's."""
+    _write(
+        copy / "memory.yml",
+        "loyalty_tier:\n  # Loyalty tier of the\n  type: text\n"
+        "  #   signed-in app user.\n  seed: true\n"
+        "caller_phone:\n  type: text\n  seed: true\n"
+        "# the channel fills the next one\n"
+        "channel: {type: text}\n",
+    )
+    memory = load_project(copy).mantle.memory
+    assert memory["loyalty_tier"].note == "Loyalty tier of the signed-in app user."
+    assert memory["caller_phone"].note is None
+    assert memory["channel"].note is None

@@ -99,14 +99,33 @@ def _read_fields(
     visibility: Literal["public", "private", "project"],
 ) -> dict[str, MemoryField]:
     fields: dict[str, MemoryField] = {}
+    lines = doc.text.splitlines()
     for name, spec in mapping.items():
         at = (*tokens, str(name))
         if not isinstance(spec, dict):
             ctx.warn_at(doc, at, f"memory field '{name}' must be a mapping like {{type: text}}")
             continue
-        field = _read_field(ctx, doc, str(name), spec, at, namespace, visibility)
+        field = _read_field(ctx, doc, str(name), spec, at, namespace, visibility, lines)
         fields[field.name] = field
     return fields
+
+
+def _note(lines: list[str], start: int | None) -> str | None:
+    """The comment lines the file writes inside a field's block (`# SkyMiles tier of the
+    signed-in app user` under `loyalty_tier:`), joined: YAML drops comments, yet a project
+    without `description:` says there what the field is about. `start`: the line of the
+    field's name (1-based); its block ends at the next line indented no deeper."""
+    if start is None:
+        return None
+    indent = len(lines[start - 1]) - len(lines[start - 1].lstrip()) if start <= len(lines) else 0
+    notes: list[str] = []
+    for line in lines[start:]:
+        text = line.strip()
+        if text and len(line) - len(line.lstrip()) <= indent:
+            break  # the next field
+        if text.startswith("#"):
+            notes.append(text.lstrip("#").strip())
+    return " ".join(notes) or None
 
 
 def _read_field(
@@ -117,6 +136,7 @@ def _read_field(
     at: Tokens,
     namespace: str,
     visibility: Literal["public", "private", "project"],
+    lines: list[str],
 ) -> MemoryField:
     ctx.warn_unknown_keys(doc, spec, _FIELD_KEYS, at, f"memory field '{name}'")
     kind = spec.get("type", "any")
@@ -148,18 +168,20 @@ def _read_field(
         ctx.warn_at(doc, (*at, "seed"), f"'seed: true' is allowed on project fields only ({name})")
         seed = False
     description = spec.get("description")
+    line = ctx.line(doc, *at)
     return MemoryField(
         name=name,
         namespace=namespace,
         type=kind,
         visibility=visibility,
         description=str(description) if description is not None else None,
+        note=_note(lines, line),
         enum_values=enum_values,
         seed=seed,
         initial_value=spec.get("initial_value"),
         llm_settable=_strict_bool(ctx, doc, spec, at, "llm_settable", name),
         pii=_strict_bool(ctx, doc, spec, at, "pii", name),
-        source=ctx.ref(doc.path or Path(), ctx.line(doc, *at)),
+        source=ctx.ref(doc.path or Path(), line),
     )
 
 

@@ -40,6 +40,9 @@ class MemoryField(_Model):
     type: MemoryType = "any"
     visibility: Literal["public", "private", "project"] = "project"
     description: str | None = None
+    note: str | None = None
+    """The comment the memory file writes under the field, its lines joined (`# SkyMiles
+    tier of the signed-in app user`): what a field without a description is about."""
     enum_values: list[Any] | None = None
     seed: bool = False
     initial_value: Any = None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .._stem import stem
+
 STOP = frozenset(
     [
         "a",
@@ -124,15 +126,6 @@ STOP = frozenset(
     ]
 )
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-
-
-def stem(word: str) -> str:
-    for suffix in ("ing", "ied", "ies", "ed", "es", "s", "ly"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            base = word[: -len(suffix)]
-            word = base + "y" if suffix in ("ied", "ies") else base
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def stems(text: str) -> set[str]:

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from itertools import takewhile
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions.skill_model import code_facts, qualify
+from evalcore.definitions.skill_model import code_facts, prose_reads, qualify
 from evalcore.definitions.skill_model.prose_patterns import SKILL
 from evalcore.testdata import Caller, DataRecords, checked_details
 
@@ -34,25 +33,11 @@ _CODE_LETTERS = 4
 _CHECKED = 2
 
 
-#: How prose refers to project memory (`@memory.project.home_store_id`).
-_PROJECT_REF = "@memory.project."
-
-
-def _project_reads(text: str) -> set[str]:
-    """The project memory keys `text` refers to (`project.home_store_id`)."""
-    out: set[str] = set()
-    for after in text.split(_PROJECT_REF)[1:]:
-        name = "".join(takewhile(lambda c: c.isalnum() or c == "_", after))
-        if name:
-            out.add(f"project.{name}")
-    return out
-
-
 def _writers_of_read(project: Project, skill: Skill) -> list[str]:
     """The other skills whose tools write project memory `skill`'s prose reads and its own
     tools do not: the agent may run one of them first to get it."""
     defs = project.mantle
-    read = _project_reads(skill.body or "")
+    read = prose_reads(skill)
     if defs is None or not read:
         return []
     for tool in defs.tools_for(skill.id).values():

@@ -21,7 +21,7 @@ from typing import Any
 from evalcore.definitions import MemoryField, Project
 from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import skill_model
+from evalcore.definitions.skill_model import prose_reads, skill_model
 from evalcore.testdata import (
     Caller,
     DataRecords,
@@ -181,7 +181,7 @@ def session_seeds(
             continue
         value = _own_value(person, field_def) if person is not None else None
         if value is None:
-            value = sheet.value(_with_note(project, spec_of(field_def), field_def))
+            value = sheet.value(_with_note(spec_of(field_def), field_def))
         if value is not None:
             out[field_def.qualified] = value
             if field_def.type == "text" and not field_def.enum_values:
@@ -208,26 +208,14 @@ def session_seeds(
     return out
 
 
-def _with_note(project: Project, spec: FieldSpec, field_def: MemoryField) -> FieldSpec:
+def _with_note(spec: FieldSpec, field_def: MemoryField) -> FieldSpec:
     """`spec` described by the comment its memory file writes under the field where it has
-    no description (`# SkyMiles tier of the signed-in app user`): what the seeded value is
-    a property of, which the caller's records may say they lack (`SheetBuilder.recorded`)."""
-    if spec.description or field_def.source is None or field_def.source.line is None:
+    no description (`MemoryField.note`: `# SkyMiles tier of the signed-in app user`): what
+    the seeded value is a property of, which the caller's records may say they lack
+    (`SheetBuilder.recorded`)."""
+    if spec.description or not field_def.note:
         return spec
-    try:
-        lines = (project.root / field_def.source.file).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return spec
-    start = field_def.source.line  # the line after the field's name (1-based)
-    indent = len(lines[start - 1]) - len(lines[start - 1].lstrip()) if start <= len(lines) else 0
-    notes: list[str] = []
-    for line in lines[start:]:
-        text = line.strip()
-        if text and len(line) - len(line.lstrip()) <= indent:
-            break  # the next field
-        if text.startswith("#"):
-            notes.append(text.lstrip("#").strip())
-    return replace(spec, description=" ".join(notes)) if notes else spec
+    return replace(spec, description=field_def.note)
 
 
 def _read_by_prose(
@@ -239,7 +227,9 @@ def _read_by_prose(
     or the offset of every time it sets is undefined."""
     assert project.mantle is not None
     defs = project.mantle
-    bodies = [defs.skills[s].body or "" for s in _case_skills(behavior) if s in defs.skills]
+    read = {
+        k for s in _case_skills(behavior) if s in defs.skills for k in prose_reads(defs.skills[s])
+    }
     return [
         f
         for f in defs.memory.values()
@@ -247,7 +237,7 @@ def _read_by_prose(
         and f.namespace == "project"
         and f.type == "text"
         and f not in taken
-        and any(f"@memory.project.{f.name}" in body for body in bodies)
+        and f.qualified in read
     ]
 
 

@@ -19,6 +19,7 @@ from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
 from ._mentions import (
     asked_to,
     asks_before,
+    prose_reads,
     prose_verb,
     record_key,
     set_at,
@@ -97,6 +98,7 @@ __all__ = [
     "normalised_parameters",
     "outside_effect",
     "paragraphs",
+    "prose_reads",
     "prose_verb",
     "qualify",
     "record_key",

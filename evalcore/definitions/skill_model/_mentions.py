@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from ...lexicon.en.skill_prose import RECORD_KEY
-from .._model import MemoryField
+from .._model import MemoryField, Skill
 
 ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
 #: Whom the prose asks to do something: "ask them to", "ask the customer to".
@@ -43,6 +43,19 @@ def asked_to(text: str) -> str | None:
             act = _END.split(" ".join(words[at + 1 :]), maxsplit=1)[0].strip()
             return act or None
     return None
+
+
+#: How the reader writes a memory reference among a skill's tokens (`Skill.tokens`).
+_MEMORY_TOKEN = "@memory."
+
+
+def prose_reads(skill: Skill, namespace: str = "project") -> set[str]:
+    """The qualified keys of `namespace`'s memory that `skill`'s prose refers to
+    (`@memory.project.home_store_id` -> `project.home_store_id`): whole names, as the
+    definitions reader found them (`Skill.tokens`), so a reference to `unit_id` is none to
+    `unit`."""
+    prefix = f"{_MEMORY_TOKEN}{namespace}."
+    return {t.removeprefix(_MEMORY_TOKEN) for t in skill.tokens if t.startswith(prefix)}
 
 
 def name_pattern(field: MemoryField) -> _NamePattern:

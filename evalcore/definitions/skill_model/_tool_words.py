@@ -23,15 +23,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..._stem import stem
 from .._model import ToolDef
 
-_FAMILIES = (
-    frozenset({"get", "find", "look", "fetch", "list", "search", "retrieve", "lookup"}),
-    frozenset({"create", "open", "file", "submit", "raise", "log"}),
-    frozenset({"cancel", "delete", "remove", "withdraw"}),
-    frozenset({"verify", "validate", "check"}),
-    frozenset({"book", "schedule", "reserve"}),
-    frozenset({"update", "change", "amend"}),
+_FAMILIES = tuple(
+    frozenset(stem(w) for w in family)
+    for family in (
+        ("get", "find", "look", "fetch", "list", "search", "retrieve", "lookup"),
+        ("create", "open", "file", "submit", "raise", "log"),
+        ("cancel", "delete", "remove", "withdraw"),
+        ("verify", "validate", "check"),
+        ("book", "schedule", "reserve"),
+        ("update", "change", "amend"),
+    )
 )
 #: Verbs whose tool sense needs a particle ("look the permit up", "look up the permit").
 _PARTICLE = {"look": "up"}
@@ -48,21 +52,12 @@ _WISH = re.compile(
 )
 _ARTICLES = {"a", "an", "the", "their", "his", "her", "its", "your", "our", "my"}
 #: Object words too general to say which tool is meant.
-_GENERIC = {"number", "id", "type", "name", "code", "date", "detail", "info", "data", "record"}
+_GENERIC = frozenset(
+    stem(w)
+    for w in ("number", "id", "type", "name", "code", "date", "detail", "info", "data", "record")
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
 _WINDOW = 5
-
-
-def stem(word: str) -> str:
-    """Light stemming: verified/verifies -> verify, booking -> book, cancelled -> cancel."""
-    w = word.lower()
-    for suffix, repl in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("s", "")):
-        if w.endswith(suffix) and len(w) > len(suffix) + 2:
-            w = w[: -len(suffix)] + repl
-            break
-    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiou":
-        w = w[:-1]
-    return w
 
 
 @dataclass(frozen=True)
@@ -82,7 +77,7 @@ class ToolWords:
         description = (tool.description if tool else None) or ""
         said = [m.group(0) for m in _WORD.finditer(description)]
         if said:
-            verbs.add(stem(said[0]))
+            verbs.add(stem(said[0].lower()))
             rest = said[1:]
             if said[0].lower() in _PARTICLE and rest and rest[0].lower() == _PARTICLE["look"]:
                 rest = rest[1:]
@@ -135,7 +130,7 @@ def _tokens(text: str) -> list[tuple[int, str, str, bool]]:
             or low in _CONVERSATION
             or any(a <= at < b for a, b in inside)
         )
-        out.append((at, word, stem(word), verb))
+        out.append((at, word, stem(low), verb))
     return out
 
 
