@@ -59,6 +59,7 @@ from ._values import (
     shaped_like,
     spoken_date,
     stated_code,
+    stated_unit,
     typed_value,
 )
 from ._versions import is_tag, names_the_next, next_release
@@ -132,6 +133,7 @@ __all__ = [
     "spoken_date",
     "spoken_value",
     "stated_code",
+    "stated_unit",
     "status_fit",
     "told_value",
     "total",
