@@ -33,7 +33,7 @@ from ._knowledge import knowledge_entries, knowledge_questions, record_entries, 
 from ._limits import record_limits, within
 from ._listed import listed_values
 from ._mismatch import changed_detail, one_detail_off
-from ._money import currency_codes, in_currency
+from ._money import currency_codes, in_currency, unsigned
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
 from ._records import (
@@ -139,6 +139,7 @@ __all__ = [
     "total",
     "typed_value",
     "unaffected",
+    "unsigned",
     "users_word",
     "within",
 ]
