@@ -16,7 +16,7 @@ from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
 from ._branches import branched_keys
-from ._mentions import ASK, asked_to, name_pattern, prose_verb
+from ._mentions import ASK, asked_to, name_pattern, prose_verb, set_from_answer
 from ._text import Sentence, paragraphs, sentences
 from ._types import FieldSpec, Where
 
@@ -183,7 +183,9 @@ def asks_for(text: str, field: MemoryField | None, holds: Callable[[str], bool])
 def instruction_fields(
     skill: Skill, step: Step, memory: dict[str, MemoryField]
 ) -> list[tuple[MemoryField, str | None]]:
-    """Fields an instructions step waits for (`complete_when`) or names, with their `if:`."""
+    """Fields an instructions step waits for (`complete_when`) or names, with their `if:`;
+    never one a paragraph only sets from a tool's answer ("Set fare_difference_usd from
+    search_alternatives for the flight they pick"): nobody asks the user for it."""
     text = str(step.target or "")
     out: dict[str, tuple[MemoryField, str | None]] = {}
     for key in condition_keys(str(step.fields.get("complete_when") or "")):
@@ -196,7 +198,7 @@ def instruction_fields(
         for field in own:
             if field.qualified in out and para.condition is None:
                 continue
-            if name_pattern(field).search(para.text):
+            if name_pattern(field).search(para.text) and not set_from_answer(field, para.text):
                 current = out.get(field.qualified)
                 if current is None or (current[1] is not None and para.condition is None):
                     out[field.qualified] = (field, para.condition)
