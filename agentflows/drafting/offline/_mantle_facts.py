@@ -183,9 +183,9 @@ def field_value(
     fitted = fits_the_kind(defs, field, sheet, fixed) if field.type == "text" else None
     value = fitted if fitted is not None else sheet.value(spec_of(field, defs))
     if field.type in ("int", "float") and isinstance(value, int | float):
-        value = in_the_records_limits(
-            field, sheet, value, [*fixed.values(), *(told_so_far or {}).values()]
-        )
+        said = [*fixed.values(), *(told_so_far or {}).values()]
+        value = in_the_records_limits(field, sheet, value, said)
+        value = in_whole_blocks(defs, field, sheet, value, {**fixed, **(told_so_far or {})}, said)
         return on_the_path(defs, field, value)
     if value is None and field.type == "text":
         value = (
@@ -269,6 +269,47 @@ def in_the_records_limits(
     if kept == value:
         return value
     return round(kept) if field.type == "int" else round(kept, 1)
+
+
+#: "round the hours up to 24 or 48": what is rounded, and the numbers it is rounded to.
+_ROUNDED = re.compile(
+    r"\bround(?:s|ed|ing)?\b(?P<what>[^.:;]{0,40}?)\bto\s+(?:a\s+)?(?:whole\s+)?"
+    r"(?P<numbers>\d+(?:\.\d+)?(?:\s*(?:,|or|and)\s*\d+(?:\.\d+)?)*)",
+    re.I,
+)
+
+
+def in_whole_blocks(
+    defs: MantleDefinitions,
+    field: MemoryField,
+    sheet: SheetBuilder,
+    value: float,
+    given: dict[str, Any],
+    said: list[Any],
+) -> float:
+    """`value`, or the nearest of the numbers the prose of the case's own branch rounds the
+    field to ("if: instrument == cryo_em … round the hours up to 24 or 48"), within the
+    records' limits: the user asks for a whole block (24 hours), never a number (28) a
+    correct agent books as another (48)."""
+    skill = defs.skills.get(field.namespace)
+    if skill is None:
+        return value
+    words = {w for w in field.name.lower().split("_") if len(w) > 2}
+    texts = [
+        scoped_text(skill, key, chosen)
+        for key, chosen in given.items()
+        if isinstance(chosen, str) and key.startswith(f"{skill.id}.")
+    ]
+    for text in (t for t in texts if t):
+        for match in _ROUNDED.finditer(text):
+            if not words & set(re.findall(r"[a-z]+", match["what"].lower())):
+                continue
+            numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", match["numbers"])]
+            low, high = record_limits(sheet.records, field.name, said)
+            kept = [n for n in numbers if (low is None or n >= low) and (high is None or n <= high)]
+            best = min(kept or numbers, key=lambda n: (abs(n - value), n))
+            return round(best) if field.type == "int" else best
+    return value
 
 
 def from_the_agents_list(field: MemoryField, sheet: SheetBuilder) -> bool:
@@ -1026,6 +1067,7 @@ __all__ = [
     "gate_words",
     "holds",
     "in_own_words",
+    "in_whole_blocks",
     "is_internal",
     "label_for",
     "listing_tool",
