@@ -49,7 +49,7 @@ from ._records import (
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
-from ._told import REASONS, incident_for, reason_for, told_value
+from ._told import REASONS, fault_for, incident_for, reason_for, told_value
 from ._values import (
     FieldSpec,
     allows_relative,
@@ -96,6 +96,7 @@ __all__ = [
     "draw_date",
     "examples_of",
     "expires_short",
+    "fault_for",
     "holdings",
     "in_currency",
     "in_good_standing",
