@@ -241,3 +241,31 @@ def test_an_instructions_step_that_sets_a_field_from_a_later_tool_does_not_ask_i
     assert fare is None or fare.asked_by != "instructions"
     delay = model.field("rebook_flight.delay_minutes")
     assert delay is not None and delay.asked_by == "instructions"
+
+
+def test_a_branch_that_sets_a_field_to_a_quoted_value_asks_nobody_for_it() -> None:
+    """ "if: severity is sev3 or sev4 … Do not ask about impact. Set customer_impact to "none
+    reported"": on that branch the model writes the value; the user was told an impact of
+    "~30% of checkouts fail" beside a sev3, which no sev3 has."""
+    from agentflows.drafting.offline._mantle_script import build_script
+    from agentflows.planning import plan_source
+    from evalcore.definitions.skill_model import literal_sets
+
+    said = literal_sets('if: @memory.s.level == "low"\nSkip it. Set impact to "none reported".')
+    assert said == [("impact", "none reported", 'session.s.level == "low"')]
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "forge_platform")
+    plan = plan_source(project, "mantle", "incidents", None)
+    seen = set()
+    for slot, behavior in enumerate(plan.behaviors):
+        if behavior.type != "happy_path":
+            continue
+        script = build_script(project, behavior, slot=slot)
+        severity = script.walk.memory.get("incidents.severity")
+        told = [f for f in script.sheet.facts if f.field == "incidents.customer_impact"]
+        if severity in ("sev3", "sev4"):
+            assert not told, behavior.id
+            assert script.walk.memory.get("incidents.customer_impact") == "none reported"
+        elif severity in ("sev1", "sev2"):
+            assert told, behavior.id  # on the other branch the agent still asks
+        seen.add(severity)
+    assert "sev3" in seen and "sev1" in seen

@@ -205,6 +205,25 @@ def instruction_fields(
     return list(out.values())
 
 
+#: "Set customer_impact to "none reported" and move on": a field set to a quoted value.
+_SET_LITERAL = re.compile(
+    r"\bset\s+`?(?P<name>[a-z][a-z0-9_]*)`?\s+to\s+(?:[\"\u201c](?P<value>[^\"\u201d]+)[\"\u201d])",
+    re.I,
+)
+
+
+def literal_sets(text: str) -> list[tuple[str, str, str | None]]:
+    """(field name, value, `if:` condition) for each paragraph of an instructions step that
+    sets a field to a quoted value ("if: severity == sev3 … Do not ask about impact. Set
+    customer_impact to "none reported""): on that branch the model writes the value itself
+    and asks nobody for it."""
+    return [
+        (match["name"], match["value"], para.condition)
+        for para in paragraphs(text)
+        for match in _SET_LITERAL.finditer(para.text)
+    ]
+
+
 def skill_fields(
     defs: MantleDefinitions, skill: Skill, file: str, prose_first_line: int
 ) -> list[FieldSpec]:
@@ -333,6 +352,7 @@ __all__ = [
     "field_format",
     "instruction_fields",
     "instruction_prompt",
+    "literal_sets",
     "response_text",
     "skill_fields",
 ]
