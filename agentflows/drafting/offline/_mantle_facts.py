@@ -20,6 +20,7 @@ from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
 from evalcore.definitions.skill_model.prose_patterns import QUESTION
+from evalcore.lexicon.en.prose_values import ROUNDED_TO
 from evalcore.simulator import stems
 from evalcore.testdata import (
     FieldSpec,
@@ -271,14 +272,6 @@ def in_the_records_limits(
     return round(kept) if field.type == "int" else round(kept, 1)
 
 
-#: "round the hours up to 24 or 48": what is rounded, and the numbers it is rounded to.
-_ROUNDED = re.compile(
-    r"\bround(?:s|ed|ing)?\b(?P<what>[^.:;]{0,40}?)\bto\s+(?:a\s+)?(?:whole\s+)?"
-    r"(?P<numbers>\d+(?:\.\d+)?(?:\s*(?:,|or|and)\s*\d+(?:\.\d+)?)*)",
-    re.I,
-)
-
-
 def in_whole_blocks(
     defs: MantleDefinitions,
     field: MemoryField,
@@ -301,7 +294,7 @@ def in_whole_blocks(
         if isinstance(chosen, str) and key.startswith(f"{skill.id}.")
     ]
     for text in (t for t in texts if t):
-        for match in _ROUNDED.finditer(text):
+        for match in ROUNDED_TO.finditer(text):
             if not words & set(re.findall(r"[a-z]+", match["what"].lower())):
                 continue
             numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", match["numbers"])]

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ...lexicon.en.prose_values import SET_LITERAL
 from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
@@ -205,13 +206,6 @@ def instruction_fields(
     return list(out.values())
 
 
-#: "Set customer_impact to "none reported" and move on": a field set to a quoted value.
-_SET_LITERAL = re.compile(
-    r"\bset\s+`?(?P<name>[a-z][a-z0-9_]*)`?\s+to\s+(?:[\"\u201c](?P<value>[^\"\u201d]+)[\"\u201d])",
-    re.I,
-)
-
-
 def literal_sets(text: str) -> list[tuple[str, str, str | None]]:
     """(field name, value, `if:` condition) for each paragraph of an instructions step that
     sets a field to a quoted value ("if: severity == sev3 … Do not ask about impact. Set
@@ -220,7 +214,7 @@ def literal_sets(text: str) -> list[tuple[str, str, str | None]]:
     return [
         (match["name"], match["value"], para.condition)
         for para in paragraphs(text)
-        for match in _SET_LITERAL.finditer(para.text)
+        for match in SET_LITERAL.finditer(para.text)
     ]
 
 
