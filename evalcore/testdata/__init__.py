@@ -28,6 +28,7 @@ from ._callers import (
     holdings,
     in_good_standing,
 )
+from ._degrees import SHARE_OF, Degree, degree_of
 from ._kind_fit import kind_fit, kind_of, kind_unfit
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._limits import record_limits, within
@@ -70,9 +71,11 @@ __all__ = [
     "FAILING_ACCOUNT",
     "NEGATIVE_ACCOUNT",
     "REASONS",
+    "SHARE_OF",
     "Caller",
     "Collection",
     "DataRecords",
+    "Degree",
     "Fact",
     "FactSheet",
     "FieldSpec",
@@ -92,6 +95,7 @@ __all__ = [
     "checked_details",
     "currency_codes",
     "date_format",
+    "degree_of",
     "described_shape",
     "draw_date",
     "examples_of",

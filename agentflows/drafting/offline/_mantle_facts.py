@@ -23,9 +23,11 @@ from evalcore.definitions.skill_model.prose_patterns import QUESTION
 from evalcore.lexicon.en.prose_values import ROUNDED_TO
 from evalcore.simulator import stems
 from evalcore.testdata import (
+    SHARE_OF,
     FieldSpec,
     SheetBuilder,
     case_rng,
+    degree_of,
     described_shape,
     examples_of,
     kind_fit,
@@ -197,9 +199,71 @@ def field_value(
         )
     if isinstance(value, str) and field.type == "text":  # the case's own records, by name
         given = {**fixed, **(told_so_far or {})}
+        value = of_the_degree(defs, field, sheet, value, given)
         near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
         value = own_names(sheet.records, value, near + list(given.values()))
     note_invented(field, sheet, value)  # a report id the caller's bag row says is none
+    return value
+
+
+#: A share of requests or users ("5xx at 12%", "~30% of checkouts fail"): an observation.
+_SHARE = re.compile(r"\d+(?:\.\d+)?\s*%")
+
+
+def of_the_degree(
+    defs: MantleDefinitions,
+    field: MemoryField,
+    sheet: SheetBuilder,
+    value: str,
+    given: dict[str, Any],
+) -> str:
+    """`value`, an observed share ("5xx at 12% on checkout-api since 09:40 UTC"), or the
+    observation of the degree a choice of the case names in its own words (`sev3: minor,
+    has workaround`: rising latency, retries succeed), about the thing the case names
+    (`evalcore.testdata.degree_of`); a field that says who is affected gets the degree's
+    reach instead ("all users, every region and platform" for an outage)."""
+    if not _SHARE.search(value):
+        return value
+    skill = field.namespace
+    own = {k: v for k, v in given.items() if k.startswith(f"{skill}.")}
+    degree = None
+    for key, chosen in own.items():
+        said = [p for c in field_choices(defs, key) if c.value == chosen for p in c.phrases]
+        degree = degree_of(said) if said else None
+        if degree is not None:
+            break
+    names = [
+        v
+        for k, v in own.items()
+        if isinstance(v, str)
+        and (other := defs.memory_field(k)) is not None
+        and other.type == "text"
+        and sheet.records.defines(v)
+    ]
+    if degree is None:
+        return _of_its_own(sheet, value, names[0]) if names else value
+    if {"impact", "affected"} & set(re.findall(r"[a-z]+", f"{field.name} {field.description}")):
+        return degree.affected
+    return degree.observed.format(name=names[0]) if names else value
+
+
+def _of_its_own(sheet: SheetBuilder, value: str, name: str) -> str:
+    """`value` ("~30% of checkouts fail") where a word of it is the head of another
+    record's name (`checkout` of `checkout-api`) than the case's own (`push-gateway`): the
+    share of the case's own thing instead ("~30% of requests fail"); a word inside a name
+    (`checkout-api`, which `own_names` swaps) is left."""
+    heads = {
+        str(v).split("-", 1)[0].lower()
+        for c in sheet.records.collections
+        for r in c.records
+        for v in r.values()
+        if isinstance(v, str) and "-" in v and " " not in v and v != name
+    }
+    heads -= {name.split("-", 1)[0].lower()}
+    for token in value.split():
+        word = token.strip(".,;:()")
+        if word.isalpha() and word.lower().removesuffix("s") in heads:
+            return re.sub(rf"(?<![\w-]){word}(?![\w-])", SHARE_OF, value, count=1)
     return value
 
 
@@ -1065,6 +1129,7 @@ __all__ = [
     "label_for",
     "listing_tool",
     "named_instead",
+    "of_the_degree",
     "offers",
     "offers_into",
     "offers_passed",
