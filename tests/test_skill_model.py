@@ -228,3 +228,44 @@ def test_the_user_is_given_no_fact_for_a_value_the_tools_answer_sets(tmp_path: P
     for row in report["cases"]:
         text = Path(row["path"]).read_text("utf-8")
         assert "queue state" not in text.lower() and "queue_state:" not in text
+
+
+def test_an_instructions_step_that_sets_a_field_from_a_later_tool_does_not_ask_it() -> None:
+    """ "Set fare_difference_usd from search_alternatives for the flight they pick", in the
+    step before the search: the difference is the search's answer, which a passenger cannot
+    know, so no walk asks it there. "Ask how late the flight is now (set delay_minutes from
+    get_flight_status)" still asks."""
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "skyway_air")
+    model = build_skill_model(project, "rebook_flight")
+    fare = model.field("rebook_flight.fare_difference_usd")
+    assert fare is None or fare.asked_by != "instructions"
+    delay = model.field("rebook_flight.delay_minutes")
+    assert delay is not None and delay.asked_by == "instructions"
+
+
+def test_a_branch_that_sets_a_field_to_a_quoted_value_asks_nobody_for_it() -> None:
+    """ "if: severity is sev3 or sev4 … Do not ask about impact. Set customer_impact to "none
+    reported"": on that branch the model writes the value; the user was told an impact of
+    "~30% of checkouts fail" beside a sev3, which no sev3 has."""
+    from agentflows.drafting.offline._mantle_script import build_script
+    from agentflows.planning import plan_source
+    from evalcore.definitions.skill_model import literal_sets
+
+    said = literal_sets('if: @memory.s.level == "low"\nSkip it. Set impact to "none reported".')
+    assert said == [("impact", "none reported", 'session.s.level == "low"')]
+    project = load_project(Path(__file__).parent / "data" / "corpus" / "forge_platform")
+    plan = plan_source(project, "mantle", "incidents", None)
+    seen = set()
+    for slot, behavior in enumerate(plan.behaviors):
+        if behavior.type != "happy_path":
+            continue
+        script = build_script(project, behavior, slot=slot)
+        severity = script.walk.memory.get("incidents.severity")
+        told = [f for f in script.sheet.facts if f.field == "incidents.customer_impact"]
+        if severity in ("sev3", "sev4"):
+            assert not told, behavior.id
+            assert script.walk.memory.get("incidents.customer_impact") == "none reported"
+        elif severity in ("sev1", "sev2"):
+            assert told, behavior.id  # on the other branch the agent still asks
+        seen.add(severity)
+    assert "sev3" in seen and "sev1" in seen

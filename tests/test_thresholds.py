@@ -104,7 +104,7 @@ def _field(kind: str) -> MemoryField:
     [
         ("int", [(">=", 180.0)], [162, 198]),
         ("float", [("<", 4.0)], [3.0, 5.0]),
-        ("float", [(">", 41.0)], [37.0, 45.0]),  # a fridge near its line, not freezing
+        ("float", [(">", 41.0)], [37.0, 45.0]),  # a count near its line
         ("int", [(">=", 10.0), ("<", 100.0)], [9, 11, 110]),
         ("int", [(">", 0.0)], [0, 1]),  # never negative when no line is
         ("int", [("==", 3.0)], [2, 3]),
@@ -114,6 +114,22 @@ def test_one_value_per_side_of_the_lines(
     kind: str, comparisons: list[tuple[str, float]], expected: list[float]
 ) -> None:
     assert side_values(_field(kind), comparisons) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "expected"),
+    [
+        ("fridge_temp_f", "Thermometer reading inside a fridge in Fahrenheit.", [40.0, 42.0]),
+        ("room_temp", "Reading in °C; over 41 is too hot.", [40.0, 42.0]),
+        ("minutes", "Minutes waited.", [37.0, 45.0]),
+    ],
+)
+def test_a_temperature_moves_by_one_degree(
+    name: str, description: str, expected: list[float]
+) -> None:
+    """A fridge that feels warm but holds reads 40 beside a line of 41, never a cold 37."""
+    field = MemoryField(name=name, namespace="s", type="float", description=description)
+    assert side_values(field, [(">", 41.0)]) == expected
 
 
 def test_the_comparisons_come_from_branches_and_requires(kiln: Path) -> None:

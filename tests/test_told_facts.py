@@ -246,6 +246,19 @@ def test_what_happened_fits_the_path_choice_before_the_skill_text() -> None:
     assert told_value(spec, rng, "Change my e-mail address.") is None  # nothing fits: None
 
 
+def test_what_is_wrong_with_a_named_thing_is_its_fault_not_a_place() -> None:
+    """A repair case on a lock category asked "what is wrong and where in the unit": the
+    user told a place ("at home, at the back door"), leaving the fault to be made up, and a
+    made-up "it won't lock" is an emergency elsewhere. The fault is an everyday one that
+    keeps the door locking."""
+    spec = FieldSpec("problem_description", "text", "What is wrong and where, in their words.")
+    text = "Something in the apartment is broken: my sink is leaking."
+    said = told_value(spec, case_rng("k", "told"), text, "lock_door")
+    assert said is not None and "lock" in said and "still locks" in said
+    other = told_value(spec, case_rng("k", "told"), text, "plumbing")
+    assert other is None or "lock" not in other  # no fault of a thing the case names not
+
+
 def test_an_id_with_a_word_prefix_is_still_asserted_but_a_date_is_not() -> None:
     from agentflows.drafting.offline._mantle_exact import exact
 

@@ -11,8 +11,10 @@ so without this one side of each line is never tested.
   conditions and its tools' `requires` (`>=`, `>`, `<=`, `<`, `==`, `!=`).
 - `side_values` gives one value per side: each line's value moved by a tenth of itself
   (rounded, at least 1) either way, never negative when no line is, grouped by which comparisons
-  hold, so `>= 180` gives 162 and 198: near the line, on the field's own scale (a fridge
-  over 41°F reads 45 or 37, never a freezing 31).
+  hold, so `>= 180` gives 162 and 198: near the line, on the field's own scale. A
+  temperature has no zero to take a tenth of (°F, °C): it moves by one degree, so a fridge
+  whose food is at risk over 41°F reads 42 or 40 (a warm fridge that still holds, never a
+  cold 37 beside a story that it feels warm).
 - `ThresholdBehaviors.pin_sides` fixes such a field in a happy path to the side where
   the skill ends by itself and completes, then runs the most tools and reaches the most
   elements (where every side walks alike the answer stays the drawn one), and
@@ -29,6 +31,7 @@ from typing import Any
 from evalcore.definitions import MemoryField, Skill
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import COMPARE, compared_numbers
+from evalcore.testdata import FieldSpec, stated_unit
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
@@ -75,8 +78,9 @@ def side_values(field: MemoryField, comparisons: list[tuple[str, float]]) -> lis
     """One value per side of the field's lines, in ascending order (see the module)."""
     lines = sorted({number for _, number in comparisons})
     candidates: list[float] = []
+    degrees = _in_degrees(field)
     for line in lines:
-        step = float(max(1, round(abs(line) * 0.1)))
+        step = 1.0 if degrees else float(max(1, round(abs(line) * 0.1)))
         candidates += [line - step, line + step]
     if all(line >= 0 for line in lines):
         candidates = [c for c in candidates if c >= 0]
@@ -87,6 +91,12 @@ def side_values(field: MemoryField, comparisons: list[tuple[str, float]]) -> lis
         seen.setdefault(side, value)
     values = sorted(seen.values())
     return [int(v) if field.type == "int" else v for v in values]
+
+
+def _in_degrees(field: MemoryField) -> bool:
+    """Whether the field counts in degrees (°F, °C): a scale without a true zero."""
+    unit = stated_unit(FieldSpec(field.name, field.type, field.description or ""))
+    return unit is not None and unit.startswith("°")
 
 
 def _relation(value: float, comparisons: list[tuple[str, float]]) -> tuple[str, float]:

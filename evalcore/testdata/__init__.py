@@ -29,12 +29,13 @@ from ._callers import (
     holdings,
     in_good_standing,
 )
+from ._degrees import SHARE_OF, Degree, degree_of
 from ._kind_fit import kind_fit, kind_of, kind_unfit
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._limits import record_limits, within
 from ._listed import listed_values
 from ._mismatch import changed_detail, one_detail_off
-from ._money import currency_codes, in_currency
+from ._money import currency_codes, in_currency, unsigned
 from ._months import month_on_record
 from ._people import DOMAINS, Persona, names_role, persona_for, roles_for, users_word
 from ._records import (
@@ -50,7 +51,7 @@ from ._records import (
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
-from ._told import REASONS, incident_for, reason_for, told_value
+from ._told import REASONS, fault_for, incident_for, reason_for, told_value
 from ._values import (
     FieldSpec,
     allows_relative,
@@ -60,6 +61,7 @@ from ._values import (
     shaped_like,
     spoken_date,
     stated_code,
+    stated_unit,
     typed_value,
 )
 from ._versions import is_tag, names_the_next, next_release
@@ -70,9 +72,11 @@ __all__ = [
     "FAILING_ACCOUNT",
     "NEGATIVE_ACCOUNT",
     "REASONS",
+    "SHARE_OF",
     "Caller",
     "Collection",
     "DataRecords",
+    "Degree",
     "Fact",
     "FactSheet",
     "FieldSpec",
@@ -93,10 +97,12 @@ __all__ = [
     "checked_details",
     "currency_codes",
     "date_format",
+    "degree_of",
     "described_shape",
     "draw_date",
     "examples_of",
     "expires_short",
+    "fault_for",
     "holdings",
     "in_currency",
     "in_good_standing",
@@ -134,11 +140,13 @@ __all__ = [
     "spoken_date",
     "spoken_value",
     "stated_code",
+    "stated_unit",
     "status_fit",
     "told_value",
     "total",
     "typed_value",
     "unaffected",
+    "unsigned",
     "users_word",
     "within",
 ]

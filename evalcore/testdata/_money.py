@@ -4,7 +4,9 @@ An amount is spoken with a dollar sign (`spoken_value`: `$91.80`); a case whose 
 field says GBP and whose total reads `$91.80` tells the agent two currencies at once, and a
 correct agent asks which one, or stores the wrong one. So once the case's currency is known,
 its amounts are said in it: with the currency's sign where it has a common one (`£91.80`),
-else with its ISO 4217 code after the number (`91.80 CHF`).
+else with its ISO 4217 code after the number (`91.80 CHF`). A case about correcting the
+currency says its amounts bare (`unsigned`: `91.80`): a sign would answer the question the
+user is to answer wrongly first, and a correct agent would take the currency from it.
 """
 
 from __future__ import annotations
@@ -35,4 +37,9 @@ def in_currency(text: str, code: str) -> str:
     return _DOLLARS.sub(lambda m: f"{sign}{m[1]}" if sign else f"{m[1]} {code}", text)
 
 
-__all__ = ["currency_codes", "in_currency"]
+def unsigned(text: str) -> str:
+    """`text` with each dollar amount said without its sign (`$91.80` -> `91.80`)."""
+    return _DOLLARS.sub(lambda m: m[1], text)
+
+
+__all__ = ["currency_codes", "in_currency", "unsigned"]

@@ -1,6 +1,7 @@
 """What a person says for a free-text field that no record, list or format gives: what
-happened, where it happened, whether there is anything to add, the message to post, and
-why they ask for what they ask (`reason_for`: a payment plan, a page).
+happened, where it happened, what is wrong with a thing the case names (`fault_for`: a
+loose door handle for a lock repair), whether there is anything to add, the message to post,
+and why they ask for what they ask (`reason_for`: a payment plan, a page).
 
 A claim, a report or a complaint asks "what happened and what caused the damage"; a user who
 cannot answer leaves the conversation short of its goal. The answer is an everyday incident
@@ -168,6 +169,42 @@ INCIDENTS = (
 
 
 @dataclass(frozen=True)
+class Fault:
+    """A fault of one household thing, told as a repair request tells it: the words that
+    name the thing (a category such as `lock_door`), and what is wrong with it. Each is an
+    everyday, non-urgent fault: a door that no longer locks or a leak that spreads is an
+    emergency elsewhere, which a routine repair case must not turn into."""
+
+    thing: frozenset[str]
+    what: str
+
+
+#: Everyday faults by the thing that has them (see `Fault`).
+FAULTS = (
+    Fault(
+        frozenset(["lock", "locks", "door", "doors", "key", "keys"]),
+        "The back-door handle is loose and the key sticks in the lock, though it still locks.",
+    ),
+    Fault(
+        frozenset(["window", "windows"]),
+        "The bedroom window sticks and will not open more than a few inches.",
+    ),
+    Fault(
+        frozenset(["light", "lights", "lighting", "lamp", "bulb"]),
+        "The ceiling light in the hallway flickers and sometimes goes off.",
+    ),
+)
+#: Words of a field that asks what is wrong with something (not what happened to someone).
+_WRONG = frozenset(["wrong", "broken", "fault", "faulty", "defect"])
+
+
+def fault_for(fixed: str) -> Fault | None:
+    """The fault of the thing `fixed` (the case's chosen values) names, else None."""
+    words = set(_words(fixed))
+    return next((f for f in FAULTS if f.thing & words), None)
+
+
+@dataclass(frozen=True)
 class Reason:
     """Why a person asks for a thing of one kind: the words that say the kind, and what a
     person tells as their reason, in a few words."""
@@ -268,6 +305,9 @@ def told_value(
     pairs = _pairs(words)
     if _MORE & set(words) or {("anything", "else"), ("other", "notes")} & pairs:
         return _nothing_more(asked or spec.description)
+    fault = fault_for(fixed) if _WRONG & set(words) else None
+    if fault is not None:  # "what is wrong and where" for a lock: the fault, never a place
+        return fault.what
     incident = incident_for(context, fixed)
     if incident is None:
         return None
@@ -296,11 +336,14 @@ def _nothing_more(description: str) -> str:
 
 
 __all__ = [
+    "FAULTS",
     "INCIDENTS",
     "NOTICES",
     "REASONS",
+    "Fault",
     "Incident",
     "Reason",
+    "fault_for",
     "incident_for",
     "reason_for",
     "told_value",

@@ -1,6 +1,7 @@
 """The case's amounts in the currency its currency field says it pays in
 (`evalcore.testdata._money`): a total read out as `$91.80` beside `currency: GBP` is two
-currencies at once."""
+currencies at once. A case that corrects the currency says them bare (`91.80`): the sign would
+give away the answer the user first gives wrongly."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions
-from evalcore.testdata import Fact, currency_codes, in_currency
+from evalcore.testdata import Fact, currency_codes, in_currency, unsigned
 
 
 def paid_currency(defs: MantleDefinitions, memory: dict[str, Any], facts: list[Fact]) -> str | None:
@@ -27,11 +28,30 @@ def paid_currency(defs: MantleDefinitions, memory: dict[str, Any], facts: list[F
     return None
 
 
-def facts_in_currency(facts: list[Fact], code: str | None) -> list[Fact]:
-    """`facts` with their dollar amounts said in `code`."""
+def is_currency(defs: MantleDefinitions, key: str) -> bool:
+    """Whether the field `key` names is a choice of currency codes (`[USD, GBP, EUR]`)."""
+    field = defs.memory_field(key)
+    return (
+        field is not None
+        and field.type == "categorical"
+        and currency_codes(field.enum_values or [])
+    )
+
+
+def facts_in_currency(facts: list[Fact], code: str | None, bare: bool = False) -> list[Fact]:
+    """`facts` with their dollar amounts said in `code`; `bare`: said without a sign."""
+    if bare:
+        return [replace(f, value=unsigned(f.value)) for f in facts]
     if code is None:
         return facts
     return [replace(f, value=in_currency(f.value, code)) for f in facts]
 
 
-__all__ = ["facts_in_currency", "in_currency", "paid_currency"]
+def said_in(text: str, code: str | None, bare: bool = False) -> str:
+    """`text` with its dollar amounts said in `code` (bare: without a sign)."""
+    if bare:
+        return unsigned(text)
+    return text if code is None else in_currency(text, code)
+
+
+__all__ = ["facts_in_currency", "in_currency", "is_currency", "paid_currency", "said_in"]

@@ -20,11 +20,14 @@ from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
 from evalcore.definitions.skill_model.prose_patterns import QUESTION
+from evalcore.lexicon.en.prose_values import ROUNDED_TO
 from evalcore.simulator import stems
 from evalcore.testdata import (
+    SHARE_OF,
     FieldSpec,
     SheetBuilder,
     case_rng,
+    degree_of,
     described_shape,
     examples_of,
     kind_fit,
@@ -183,9 +186,9 @@ def field_value(
     fitted = fits_the_kind(defs, field, sheet, fixed) if field.type == "text" else None
     value = fitted if fitted is not None else sheet.value(spec_of(field, defs))
     if field.type in ("int", "float") and isinstance(value, int | float):
-        value = in_the_records_limits(
-            field, sheet, value, [*fixed.values(), *(told_so_far or {}).values()]
-        )
+        said = [*fixed.values(), *(told_so_far or {}).values()]
+        value = in_the_records_limits(field, sheet, value, said)
+        value = in_whole_blocks(defs, field, sheet, value, {**fixed, **(told_so_far or {})}, said)
         return on_the_path(defs, field, value)
     if value is None and field.type == "text":
         value = (
@@ -196,9 +199,71 @@ def field_value(
         )
     if isinstance(value, str) and field.type == "text":  # the case's own records, by name
         given = {**fixed, **(told_so_far or {})}
+        value = of_the_degree(defs, field, sheet, value, given)
         near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
         value = own_names(sheet.records, value, near + list(given.values()))
     note_invented(field, sheet, value)  # a report id the caller's bag row says is none
+    return value
+
+
+#: A share of requests or users ("5xx at 12%", "~30% of checkouts fail"): an observation.
+_SHARE = re.compile(r"\d+(?:\.\d+)?\s*%")
+
+
+def of_the_degree(
+    defs: MantleDefinitions,
+    field: MemoryField,
+    sheet: SheetBuilder,
+    value: str,
+    given: dict[str, Any],
+) -> str:
+    """`value`, an observed share ("5xx at 12% on checkout-api since 09:40 UTC"), or the
+    observation of the degree a choice of the case names in its own words (`sev3: minor,
+    has workaround`: rising latency, retries succeed), about the thing the case names
+    (`evalcore.testdata.degree_of`); a field that says who is affected gets the degree's
+    reach instead ("all users, every region and platform" for an outage)."""
+    if not _SHARE.search(value):
+        return value
+    skill = field.namespace
+    own = {k: v for k, v in given.items() if k.startswith(f"{skill}.")}
+    degree = None
+    for key, chosen in own.items():
+        said = [p for c in field_choices(defs, key) if c.value == chosen for p in c.phrases]
+        degree = degree_of(said) if said else None
+        if degree is not None:
+            break
+    names = [
+        v
+        for k, v in own.items()
+        if isinstance(v, str)
+        and (other := defs.memory_field(k)) is not None
+        and other.type == "text"
+        and sheet.records.defines(v)
+    ]
+    if degree is None:
+        return _of_its_own(sheet, value, names[0]) if names else value
+    if {"impact", "affected"} & set(re.findall(r"[a-z]+", f"{field.name} {field.description}")):
+        return degree.affected
+    return degree.observed.format(name=names[0]) if names else value
+
+
+def _of_its_own(sheet: SheetBuilder, value: str, name: str) -> str:
+    """`value` ("~30% of checkouts fail") where a word of it is the head of another
+    record's name (`checkout` of `checkout-api`) than the case's own (`push-gateway`): the
+    share of the case's own thing instead ("~30% of requests fail"); a word inside a name
+    (`checkout-api`, which `own_names` swaps) is left."""
+    heads = {
+        str(v).split("-", 1)[0].lower()
+        for c in sheet.records.collections
+        for r in c.records
+        for v in r.values()
+        if isinstance(v, str) and "-" in v and " " not in v and v != name
+    }
+    heads -= {name.split("-", 1)[0].lower()}
+    for token in value.split():
+        word = token.strip(".,;:()")
+        if word.isalpha() and word.lower().removesuffix("s") in heads:
+            return re.sub(rf"(?<![\w-]){word}(?![\w-])", SHARE_OF, value, count=1)
     return value
 
 
@@ -269,6 +334,39 @@ def in_the_records_limits(
     if kept == value:
         return value
     return round(kept) if field.type == "int" else round(kept, 1)
+
+
+def in_whole_blocks(
+    defs: MantleDefinitions,
+    field: MemoryField,
+    sheet: SheetBuilder,
+    value: float,
+    given: dict[str, Any],
+    said: list[Any],
+) -> float:
+    """`value`, or the nearest of the numbers the prose of the case's own branch rounds the
+    field to ("if: instrument == cryo_em … round the hours up to 24 or 48"), within the
+    records' limits: the user asks for a whole block (24 hours), never a number (28) a
+    correct agent books as another (48)."""
+    skill = defs.skills.get(field.namespace)
+    if skill is None:
+        return value
+    words = {w for w in field.name.lower().split("_") if len(w) > 2}
+    texts = [
+        scoped_text(skill, key, chosen)
+        for key, chosen in given.items()
+        if isinstance(chosen, str) and key.startswith(f"{skill.id}.")
+    ]
+    for text in (t for t in texts if t):
+        for match in ROUNDED_TO.finditer(text):
+            if not words & set(re.findall(r"[a-z]+", match["what"].lower())):
+                continue
+            numbers = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", match["numbers"])]
+            low, high = record_limits(sheet.records, field.name, said)
+            kept = [n for n in numbers if (low is None or n >= low) and (high is None or n <= high)]
+            best = min(kept or numbers, key=lambda n: (abs(n - value), n))
+            return round(best) if field.type == "int" else best
+    return value
 
 
 def from_the_agents_list(field: MemoryField, sheet: SheetBuilder) -> bool:
@@ -1026,10 +1124,12 @@ __all__ = [
     "gate_words",
     "holds",
     "in_own_words",
+    "in_whole_blocks",
     "is_internal",
     "label_for",
     "listing_tool",
     "named_instead",
+    "of_the_degree",
     "offers",
     "offers_into",
     "offers_passed",

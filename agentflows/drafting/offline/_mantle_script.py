@@ -89,7 +89,7 @@ from ._mantle_branch_phrases import branch_intent, handed_values, scoping_values
 from ._mantle_caller_fit import branch_prose, caller_fit, detour_lacked
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_circumstances import circumstance_facts
-from ._mantle_currency import facts_in_currency, in_currency, paid_currency
+from ._mantle_currency import facts_in_currency, is_currency, paid_currency, said_in
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
     ACCEPTED,
@@ -1025,11 +1025,15 @@ class _Writer:
                 self.context.before_end = line
         if self.context.opening:  # "Tuesday, back Wednesday": the days given agree with it
             self.sheet.on_weekdays(self.context.opening)
-        # amounts in the currency the case pays in ("£91.80" beside GBP, never "$91.80")
+        # amounts in the currency the case pays in ("£91.80" beside GBP, never "$91.80");
+        # bare where the case corrects the currency: a sign would give the answer away
         paid = paid_currency(self.defs, self.script.walk.memory, self.sheet.sheet.facts)
-        self.sheet.sheet.facts = facts_in_currency(self.sheet.sheet.facts, paid)
-        if self.context.opening and paid is not None:
-            self.context.opening = in_currency(self.context.opening, paid)
+        bare = kind == "correction" and is_currency(
+            self.defs, str(self.facts["correction"]["field"])
+        )
+        self.sheet.sheet.facts = facts_in_currency(self.sheet.sheet.facts, paid, bare)
+        if self.context.opening:
+            self.context.opening = said_in(self.context.opening, paid, bare)
         self.context.facts = [ContextFact(f.label, f.value) for f in self.sheet.sheet.facts]
         self.context.persona = self.persona()
         intent = intent_clause(self.defs, skill)

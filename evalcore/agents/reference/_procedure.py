@@ -43,6 +43,7 @@ from ...definitions.skill_model import (
     asks_for,
     code_facts,
     instruction_prompt,
+    literal_sets,
     qualify,
     record_key,
     sentence_arguments,
@@ -440,6 +441,10 @@ class Runner:
         when = step.fields.get("complete_when")
         self.set_before_completion(text, keys)
         self.set_from_lookup(text, keys)
+        for name, value, scope in literal_sets(text):
+            key = f"{skill.id}.{name}"  # "Set customer_impact to "none reported"": no ask
+            if key in keys and not self.known(key) and (scope is None or ctx.holds(scope)):
+                ctx.engine.remember(key, value)
         for _ in range(3):
             missing = [k for k in keys if not self.known(k)]
             if not missing or (when is not None and missing != keys and ctx.holds(str(when))):

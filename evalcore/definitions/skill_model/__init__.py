@@ -14,7 +14,14 @@ from ._build import build_skill_model, skill_model, skill_models
 from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, set_memory_keys, tool_keys
 from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
-from ._fields import asked_in_paragraph, asking_sentence, asks_for, instruction_prompt, skill_fields
+from ._fields import (
+    asked_in_paragraph,
+    asking_sentence,
+    asks_for,
+    instruction_prompt,
+    literal_sets,
+    skill_fields,
+)
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
 from ._mentions import (
     asked_to,
@@ -95,6 +102,7 @@ __all__ = [
     "completion_instruction",
     "data_readers",
     "instruction_prompt",
+    "literal_sets",
     "normalised_parameters",
     "outside_effect",
     "paragraphs",

@@ -12,11 +12,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ...lexicon.en.prose_values import SET_LITERAL
 from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
 from ._branches import branched_keys
-from ._mentions import ASK, asked_to, name_pattern, prose_verb
+from ._mentions import ASK, asked_to, name_pattern, prose_verb, set_from_answer
 from ._text import Sentence, paragraphs, sentences
 from ._types import FieldSpec, Where
 
@@ -183,7 +184,9 @@ def asks_for(text: str, field: MemoryField | None, holds: Callable[[str], bool])
 def instruction_fields(
     skill: Skill, step: Step, memory: dict[str, MemoryField]
 ) -> list[tuple[MemoryField, str | None]]:
-    """Fields an instructions step waits for (`complete_when`) or names, with their `if:`."""
+    """Fields an instructions step waits for (`complete_when`) or names, with their `if:`;
+    never one a paragraph only sets from a tool's answer ("Set fare_difference_usd from
+    search_alternatives for the flight they pick"): nobody asks the user for it."""
     text = str(step.target or "")
     out: dict[str, tuple[MemoryField, str | None]] = {}
     for key in condition_keys(str(step.fields.get("complete_when") or "")):
@@ -196,11 +199,23 @@ def instruction_fields(
         for field in own:
             if field.qualified in out and para.condition is None:
                 continue
-            if name_pattern(field).search(para.text):
+            if name_pattern(field).search(para.text) and not set_from_answer(field, para.text):
                 current = out.get(field.qualified)
                 if current is None or (current[1] is not None and para.condition is None):
                     out[field.qualified] = (field, para.condition)
     return list(out.values())
+
+
+def literal_sets(text: str) -> list[tuple[str, str, str | None]]:
+    """(field name, value, `if:` condition) for each paragraph of an instructions step that
+    sets a field to a quoted value ("if: severity == sev3 … Do not ask about impact. Set
+    customer_impact to "none reported""): on that branch the model writes the value itself
+    and asks nobody for it."""
+    return [
+        (match["name"], match["value"], para.condition)
+        for para in paragraphs(text)
+        for match in SET_LITERAL.finditer(para.text)
+    ]
 
 
 def skill_fields(
@@ -331,6 +346,7 @@ __all__ = [
     "field_format",
     "instruction_fields",
     "instruction_prompt",
+    "literal_sets",
     "response_text",
     "skill_fields",
 ]

@@ -1,0 +1,34 @@
+"""Values a skill's prose fixes for a memory field in so many words: a field set to a quoted
+value on a branch ("Set customer_impact to "none reported""), a number rounded to whole
+blocks ("round the hours up to 24 or 48")."""
+
+from __future__ import annotations
+
+import re
+
+from .. import phrase
+
+#: A field (`name`) set to a quoted value (`value`).
+SET_LITERAL = phrase(
+    "en.prose.set_literal",
+    r"\bset\s+`?(?P<name>[a-z][a-z0-9_]*)`?\s+to\s+[\"\u201c](?P<value>[^\"\u201d]+)[\"\u201d]",
+    re.I,
+    matches=(
+        'Do not ask about impact. Set customer_impact to "none reported" and move on.',
+        "Set `queue` to \u201cbilling\u201d.",
+    ),
+    misses=("Set customer_impact from their answer.", "Set fix_attempted to true."),
+)
+
+#: What is rounded (`what`) and the numbers it is rounded to (`numbers`).
+ROUNDED_TO = phrase(
+    "en.prose.rounded_to",
+    r"\bround(?:s|ed|ing)?\b(?P<what>[^.:;]{0,40}?)\bto\s+(?:a\s+)?(?:whole\s+)?"
+    r"(?P<numbers>\d+(?:\.\d+)?(?:\s*(?:,|or|and)\s*\d+(?:\.\d+)?)*)",
+    re.I,
+    matches=(
+        "Cryo-EM runs in 24-hour blocks: round the hours up to 24 or 48 and say so.",
+        "Round the amount to 5, 10 or 20.",
+    ),
+    misses=("Cryo-EM runs in 24-hour blocks.", "Go round to the back door."),
+)
