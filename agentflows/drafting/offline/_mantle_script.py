@@ -1128,6 +1128,13 @@ class _Writer:
         refused = [a for a in gates if a.confirm is False]
         gate = (refused or gates or [None])[0]
         self.context.gate = gate_words(gate) if gate is not None else None
+        if not refused:  # every further gate the case meets (a detour's own) is taken too
+            said = {self.context.gate}
+            for other in gates[1:]:
+                words = gate_words(other)
+                if words is not None and words not in said:
+                    said.add(words)
+                    self.context.agreed.append(words)
 
     def confirms_in_words(self, walk: Walk) -> bool:
         """Whether the walk calls a tool that `requires` a yes/no the customer gives in words
