@@ -67,7 +67,6 @@ from evalcore.testdata import (
 
 from ...planning import Behavior, failure_outcome, not_a_goal
 from ...planning._mantle import after_identity, behavior_setup
-from ...planning._mantle_answers import always_asked
 from ...planning._mantle_phrases import (
     activation_phrase,
     activation_phrases,
@@ -1488,7 +1487,7 @@ class _Writer:
         if reason and line.endswith(_VAGUE_REASON):  # a hand-off asks why: say it
             line = f"{line[: -len(_VAGUE_REASON)]}{reason}"
         line = self.about_own_record(line)
-        sure = self.sure_question(asks[at]) if at < len(asks) else None
+        sure = self.sure_question() if at < len(asks) and not spec.get("sure", True) else None
         if sure is not None:  # said there; the planned ask stays for an agent that skips it
             self.context.cues.append(CueLine(sure, line))
         if at < len(asks):
@@ -1512,22 +1511,21 @@ class _Writer:
                 # the skill's own "reason for the reset?" when an agent does not hand over
                 self.sheet.add(_WHY_PERSON, reason, field=ask.field)
 
-    def sure_question(self, ask: Ask) -> str | None:
-        """The question an escalation rides on where the planned `ask` may never come (a
+    def sure_question(self) -> str | None:
+        """The question an escalation rides on where the planned ask may never come (a
         yes/no offer after a lookup, which a correct agent may skip): the first one the
         prose has the agent ask and keep with `set_fields` ("Ask which month they want to
-        review"), asked whenever its paragraph runs — one with no `if:` of its own, or
-        whose `if:` only waits for the field to be empty. Its answer is then never given,
-        so its fact goes; the line stays at `ask` too, for an agent that does not ask it.
-        None where `ask` is one every correct run asks."""
-        if ask.kind == "identity" or always_asked(self.project, ask):
-            return None
+        review"), asked whenever its paragraph runs: every `if:` of the paragraph holds
+        on the case's memory while the field is still empty. Its answer is then never
+        given, so its fact goes; the line stays at the planned ask too, for an agent that
+        does not ask it."""
         skill = self.defs.skills[self.script.behavior.source]
         paragraphs = re.split(r"\n\s*\n", skill.body or "")
         for label, name, sentence in set_fields_asks(self.defs, skill):
             where = next((p for p in paragraphs if sentence in " ".join(p.split())), "")
-            scopes = [ln for ln in where.splitlines() if ln.strip().startswith("if:")]
-            if all(re.search(rf"\bnot\s+[\w.]*\b{name}\b", ln) for ln in scopes):
+            scopes = [ln.strip()[3:] for ln in where.splitlines() if ln.strip().startswith("if:")]
+            empty = {k: v for k, v in self.script.walk.memory.items() if k != f"{skill.id}.{name}"}
+            if all(evaluate(scope, empty) for scope in scopes):
                 facts = self.sheet.sheet.facts
                 self.sheet.sheet.facts = [f for f in facts if f.label != label]
                 return label if first_word(label) in {*QUESTION_WORDS, "if"} else f"for {label}"
