@@ -88,7 +88,7 @@ from ._direction_values import content_stems
 from ._mantle_branch_phrases import branch_intent, handed_values, scoping_values
 from ._mantle_caller_fit import branch_prose, caller_fit, detour_lacked
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
-from ._mantle_circumstances import circumstance_facts
+from ._mantle_circumstances import circumstance_facts, said_unasked
 from ._mantle_currency import facts_in_currency, in_currency, paid_currency
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
@@ -1005,6 +1005,8 @@ class _Writer:
             self.context.opening = in_one_sentence(
                 self.context.opening, self.up_front_details(skill), self.listed_value
             )
+        if kind == "out_of_order" and self.context.opening:
+            self.urgent(skill)
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
@@ -1510,6 +1512,25 @@ class _Writer:
                 # named by the question, not the field: "handoff reason" would also answer
                 # the skill's own "reason for the reset?" when an agent does not hand over
                 self.sheet.add(_WHY_PERSON, reason, field=ask.field)
+
+    def urgent(self, skill: Skill) -> None:
+        """A details-up-front opening of an emergency skill (its name says so) sounds like
+        one ("Please help, it's an emergency: fire!", not "Hi, I'd like help with
+        maintenance emergency: fire."), and what the prose waits for the user to say once
+        told what to do ("until they say they are out") comes on the agent's next turn:
+        the agent asks nothing then, and a user who waits to be asked stalls the case."""
+        if "emergency" not in (skill.name or "").lower().split():
+            return
+        opening = str(self.context.opening)
+        plain = opening_line(intent_clause(self.defs, skill)).rstrip(".")
+        if opening.startswith(f"{plain}: ") and opening.endswith("."):
+            said = opening[len(plain) + 2 : -1]
+            self.context.opening = opening = f"Please help, it's an emergency: {said}!"
+        for clause in said_unasked(skill, self.script.walk.memory):
+            said = own_words(second_person(clause)).replace("I am ", "I'm ", 1)
+            line = f"OK, {said} now."
+            self.context.follow_ups.append(FollowUp(opening, line))
+            return
 
     def sure_question(self) -> str | None:
         """The question an escalation rides on where the planned ask may never come (a
