@@ -109,3 +109,63 @@ def test_an_old_context_reads_as_before():
     assert (parsed.confirm, parsed.gate, parsed.read_back) == ("decline", None, True)
     assert parsed.render() == old
     assert "reads the details back" in FactContext("A", "want x").render()
+
+
+#: A second skill with a gate of its own: the claim's detour to it meets both gates.
+WITH_DETOUR: dict[str, str] = {
+    **PROJECT,
+    "skills/order_brochure/skill.md": """\
+---
+name: Order a brochure
+description: Customers order a printed brochure about our cover.
+tool_constraints:
+  - send_brochure:
+      requires_confirmation:
+        enabled: true
+        utter_for_confirmation: utter_confirm_send
+        utter_on_user_denial: utter_not_sent
+complete_when:
+  condition: session.order_brochure.brochure_sent
+---
+
+Call @tool.send_brochure and set brochure_sent.
+""",
+    "skills/order_brochure/memory.yml": """\
+schema:
+  public:
+    brochure_sent:
+      type: bool
+      description: True once the brochure is on its way.
+""",
+    "skills/order_brochure/responses.yml": """\
+responses:
+  utter_confirm_send:
+    - text: Shall I post the brochure now?
+  utter_not_sent:
+    - text: Okay, I will not post it.
+""",
+    "skills/order_brochure/tools.py": '''\
+"""Brochures."""
+
+from rasa.mantle.tools.decorator import ToolContext, tool
+from rasa.mantle.tools.result import ToolResult
+
+
+@tool(description="Post a brochure.")
+async def send_brochure(context: ToolContext = None) -> ToolResult:
+    """Post the brochure."""
+    return ToolResult(llm_response={"ok": True})
+''',
+}
+
+
+def test_a_detour_gate_gets_its_own_line_beside_the_task_gate(tmp_path):
+    cases = _contexts(tmp_path, WITH_DETOUR, "file_claim")
+    detours = [c for n, c in cases.items() if "digression" in n]
+    assert detours, list(cases)
+    context = detours[0]["simulation_context"]
+    assert "When the agent asks whether to submit the claim now, agree." in context
+    assert "When the agent asks whether to post the brochure now, agree." in context
+    parsed = parse_fact_context(context)
+    assert (parsed.gate, parsed.agreed) == ("submit the claim now", ["post the brochure now"])
+    assert parsed.render() == context

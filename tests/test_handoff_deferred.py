@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentflows.drafting.offline._mantle_handoff import defers_handoff
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.planning._mantle import plan_mantle
+from agentflows.planning._mantle_phrases import defers_handoff
 from evalcore.definitions import load_project
+from evalcore.simulator import parse_fact_context
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 
@@ -33,3 +37,23 @@ def test_the_escalation_case_keeps_no_criterion_the_skill_contradicts(tmp_path: 
     text = escalations[0].read_text("utf-8")
     assert "without first insisting on finishing" not in text
     assert "out of speaking to a person" in text  # the other hand-off criterion stays
+
+
+def test_the_escalation_says_plainly_it_will_not_go_on_at_the_skills_own_question() -> None:
+    """Where the skill would have the request wait, the user says they will not go on; the
+    request comes at a question of the skill itself that every run asks: never one a skill
+    run first asks too (the sign-in's policy number), nor one the prose keeps when the
+    opening already answered it ("If they already told you what happened, … do not ask
+    again")."""
+    harbor = load_project(CORPUS / "harbor_mutual")
+    behavior = next(
+        b
+        for b in plan_mantle(harbor, "file_claim", None).behaviors
+        if b.facts.get("kind") == "escalation"
+    )
+    spec = behavior.facts["escalation"]
+    assert spec["line"].startswith("Actually, I don't want to go on with this here. "), spec
+    assert spec["step"] == "when_and_where", spec
+    data = draft_mantle(DraftContext(harbor, "mantle", behavior))
+    context = parse_fact_context(data["scenario"]["simulation_context"])
+    assert [c.cue for c in context.cues] == ["when it happened and where"], context.cues

@@ -11,6 +11,7 @@ from evalcore.definitions._memo import memoized
 from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
+from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
 from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records
 
 from ..drafting.offline._direction import value_words
@@ -144,6 +145,29 @@ def _waited_for(project: Project, ask: Ask) -> bool:
     """Whether every correct run stops at `ask` for the user: a sign-in's question, or one
     `always_asked`."""
     return ask.kind == "identity" or always_asked(project, ask)
+
+
+def _asked_first(project: Project, skill: Skill) -> frozenset[str]:
+    """The field names (without their skill) of the skills `skill` runs before its own work
+    (a sign-in it runs first): what the conversation asks for before this skill does."""
+    defs = project.mantle
+    if defs is None:
+        return frozenset()
+    first = runs_first(project, skill)
+    return frozenset(
+        name.rsplit(".", 1)[-1] for name in defs.memory_names() if name.split(".", 1)[0] in first
+    )
+
+
+def _kept_if_told(skill: Skill, ask: Ask) -> bool:
+    """Whether the prose has the agent keep `ask`'s answer when the user already gave it
+    (see `KEPT_IF_TOLD`): an opening that tells it means the question never comes."""
+    asked = " ".join(re.findall(r"[a-z']+", (ask.prompt or "").lower()))
+    for match in KEPT_IF_TOLD.finditer(" ".join((skill.body or "").split())):
+        named = " ".join(re.findall(r"[a-z']+", match["what"].lower()))
+        if named and re.search(rf"\b{re.escape(named)}\b", asked):
+            return True
+    return False
 
 
 def _cue_turn(project: Project, walk: Walk) -> int | None:
@@ -371,7 +395,17 @@ class DetourBehaviors(PlannerBase):
             return []
         # ... at the first one every correct run asks: a field the agent sets from what the
         # user describes ("set mode from what they need") may never be asked
-        at = next((i for i in own if _waited_for(self.project, walk.asks[i])), own[0])
+        # and never at one a skill that runs first asks too (a sign-in's policy number
+        # beside "which policy is this about"): a line cued on it comes during the sign-in
+        before = _asked_first(self.project, self.skill)
+        sure = [i for i in own if _waited_for(self.project, walk.asks[i])]
+        fresh = [
+            i
+            for i in sure
+            if (walk.asks[i].field or "").rsplit(".", 1)[-1] not in before
+            and not _kept_if_told(self.skill, walk.asks[i])
+        ]
+        at = (fresh or sure or own)[0]
         line = escalation_line(self.defs, self.skill, handoff)
         ask = walk.asks[at]
         facts = {
@@ -382,6 +416,8 @@ class DetourBehaviors(PlannerBase):
                 "at": at,
                 "step": ask.step_id,
                 "block": ask.block,
+                # whether every correct run asks it: else the line rides on a surer question
+                "sure": at in sure,
             },
         }
         prefix = Walk(self.skill.id, elements=[f"skill:{self.skill.id}"])

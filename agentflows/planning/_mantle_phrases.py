@@ -29,6 +29,7 @@ from evalcore.agents.demo import (
 from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions._memo import memoized
+from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
 
 from ..drafting.offline._direction import best_value, content_stems, match_values, value_words
@@ -481,16 +482,28 @@ def names_strongly(defs: MantleDefinitions, qualified: str, value: Any, text: st
 
 def escalation_line(defs: MantleDefinitions, skill: Skill, handoff: Skill) -> str:
     """Asking for a person partway: the hand-off skill's opening plus what it is about (a
-    hand-off routes by it)."""
+    hand-off routes by it). Where the skill has a request for a person wait for its own
+    work (`defers_handoff`), the user first says plainly they will not go on with it."""
     opening = activation_phrase(defs, handoff)
+    if defers_handoff(skill, handoff.id):
+        return f"Actually, {_WONT_GO_ON} {opening} It's about {_about(skill)}."
     if opening.split(" ", 1)[0] not in ("I", "I'm", "I'd", "I've", "I'll"):  # "I want …"
         opening = opening[:1].lower() + opening[1:]
+    return f"Actually, {opening} It's about {_about(skill)}."
+
+
+#: What a user says first when asking for a person where the skill would have them finish.
+_WONT_GO_ON = "I don't want to go on with this here."
+
+
+def _about(skill: Skill) -> str:
+    """What an escalation is about: the skill's topic, with "my" where it reads as a thing."""
     about = topic(skill).lower()
     first = about.split(" ", 1)[0]
     # "getting an expense into the system", "the executive's own calendar": no "my"
     plain = first.endswith("ing") or first in ("the", "a", "an", "to", "my", *_CLAUSE_OPENERS)
     whose = "" if plain else "my "
-    return f"Actually, {opening} It's about {whose}{about}."
+    return f"{whose}{about}"
 
 
 def topic(skill: Skill) -> str:
@@ -671,10 +684,24 @@ def declining_detour(project: Project, skill_id: str, text: str) -> Walk | None:
     return walk
 
 
+def defers_handoff(skill: Skill, handoff: str) -> bool:
+    """Whether `skill`'s prose has a request for a person wait for its own work ("If they
+    ask to speak to someone, … offer @skill.adjuster_handoff after the claim is filed"):
+    then finishing first is what the skill says, and "hands over without first insisting
+    on finishing" would fail a correct agent."""
+    for sentence in sentences(skill.body or ""):
+        words = re.findall(r"[@\w.]+", sentence.text.lower())
+        named = f"@skill.{handoff}" in (w.rstrip(".") for w in words)
+        if named and "after" in words and any(w.startswith("ask") for w in words):
+            return True
+    return False
+
+
 __all__ = [
     "activation_phrase",
     "cue_line",
     "declining_detour",
+    "defers_handoff",
     "description_phrases",
     "escalation_line",
     "first_person",

@@ -86,6 +86,10 @@ class FactContext:
     gate: str | None = None
     """The gated action in words (`connect you to a human specialist now`): its own line
     (`When the agent asks whether to …, decline.`); a read-back before it is agreed to."""
+    agreed: list[str] = field(default_factory=list)
+    """Further gated actions the case meets and the user takes (a detour's own `submit the
+    samples` beside the task's gate): each its own line, so the user is never left without
+    an answer to a confirmation the conversation reaches."""
     closes_on_else: bool = False
     resume: str | None = None
     """The task in words (`your request to file a claim`) the user goes back to when the
@@ -124,6 +128,7 @@ class FactContext:
             )
         if self.gate:
             lines.append(f"When the agent asks whether to {_clean(self.gate)}, {self.confirm}.")
+        lines += [f"When the agent asks whether to {_clean(act)}, agree." for act in self.agreed]
         if self.resume:
             task = _clean(self.resume)
             lines.append(
@@ -199,6 +204,9 @@ def _read_line(out: FactContext, line: str) -> None:
         out.cues.append(CueLine(match["cue"].strip(), match["line"].strip(), first, then))
         return
     match = en.GATE.match(line)
+    if match and out.gate is not None and match["answer"].lower() == "agree":
+        out.agreed.append(match["act"].strip())  # a further gate's line (see `agreed`)
+        return
     if match:
         out.gate = match["act"].strip()
         out.confirm = match["answer"].lower()

@@ -163,4 +163,25 @@ def circumstance_facts(
     return list(dict.fromkeys(out))
 
 
-__all__ = ["circumstance_facts"]
+def said_unasked(skill: Skill, memory: Mapping[str, Any]) -> list[str]:
+    """What the prose has the agent wait for the user to say on the path ("Do not ask any
+    other questions until they say they are out": `they are out`): no question asks it, so
+    a user who is told what to do says it themselves."""
+    texts = [
+        skill.body,
+        *(
+            step.target
+            for block in skill.blocks.values()
+            for step in block.steps
+            if step.kind == "instructions" and isinstance(step.target, str)
+        ),
+    ]
+    out: list[str] = []
+    for text in texts:
+        for sentence in sentences(text):
+            if sentence.condition is None or evaluate(sentence.condition, memory):
+                out += _until_said(sentence.text)
+    return list(dict.fromkeys(out))
+
+
+__all__ = ["circumstance_facts", "said_unasked"]

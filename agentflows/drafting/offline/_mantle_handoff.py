@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 from evalcore.definitions import Skill
-from evalcore.definitions.skill_model import sentences
 
-from ...planning._mantle_phrases import request_phrase
+from ...planning._mantle_phrases import defers_handoff, request_phrase
 from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import asks_something, pick, prose_rules
@@ -191,17 +190,4 @@ class HandoffGoals(PathGoals):
         self.handoff_rule(handoff, other)
 
 
-def defers_handoff(skill: Skill, handoff: str) -> bool:
-    """Whether `skill`'s prose has a request for a person wait for its own work ("If they
-    ask to speak to someone, … offer @skill.adjuster_handoff after the claim is filed"):
-    then finishing first is what the skill says, and "hands over without first insisting
-    on finishing" would fail a correct agent."""
-    for sentence in sentences(skill.body or ""):
-        words = re.findall(r"[@\w.]+", sentence.text.lower())
-        named = f"@skill.{handoff}" in (w.rstrip(".") for w in words)
-        if named and "after" in words and any(w.startswith("ask") for w in words):
-            return True
-    return False
-
-
-__all__ = ["HandoffGoals", "defers_handoff"]
+__all__ = ["HandoffGoals"]

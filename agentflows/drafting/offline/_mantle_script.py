@@ -88,7 +88,7 @@ from ._direction_values import content_stems
 from ._mantle_branch_phrases import branch_intent, handed_values, scoping_values
 from ._mantle_caller_fit import branch_prose, caller_fit, detour_lacked
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
-from ._mantle_circumstances import circumstance_facts
+from ._mantle_circumstances import circumstance_facts, said_unasked
 from ._mantle_currency import facts_in_currency, is_currency, paid_currency, said_in
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
@@ -1007,6 +1007,8 @@ class _Writer:
             self.context.opening = in_one_sentence(
                 self.context.opening, self.up_front_details(skill), self.listed_value
             )
+        if kind == "out_of_order" and self.context.opening:
+            self.urgent(skill)
         if kind == "correction":
             self.correction(asks)
         elif kind == "digression":
@@ -1159,6 +1161,13 @@ class _Writer:
         refused = [a for a in gates if a.confirm is False]
         gate = (refused or gates or [None])[0]
         self.context.gate = gate_words(gate) if gate is not None else None
+        if not refused:  # every further gate the case meets (a detour's own) is taken too
+            said = {self.context.gate}
+            for other in gates[1:]:
+                words = gate_words(other)
+                if words is not None and words not in said:
+                    said.add(words)
+                    self.context.agreed.append(words)
 
     def confirms_in_words(self, walk: Walk) -> bool:
         """Whether the walk calls a tool that `requires` a yes/no the customer gives in words
@@ -1516,6 +1525,9 @@ class _Writer:
         if reason and line.endswith(_VAGUE_REASON):  # a hand-off asks why: say it
             line = f"{line[: -len(_VAGUE_REASON)]}{reason}"
         line = self.about_own_record(line)
+        sure = self.sure_question() if at < len(asks) and not spec.get("sure", True) else None
+        if sure is not None:  # said there; the planned ask stays for an agent that skips it
+            self.context.cues.append(CueLine(sure, line))
         if at < len(asks):
             self.context.cues.append(CueLine(self.cue(asks[at]), line))
         else:
@@ -1536,6 +1548,45 @@ class _Writer:
                 # named by the question, not the field: "handoff reason" would also answer
                 # the skill's own "reason for the reset?" when an agent does not hand over
                 self.sheet.add(_WHY_PERSON, reason, field=ask.field)
+
+    def urgent(self, skill: Skill) -> None:
+        """A details-up-front opening of an emergency skill (its name says so) sounds like
+        one ("Please help, it's an emergency: fire!", not "Hi, I'd like help with
+        maintenance emergency: fire."), and what the prose waits for the user to say once
+        told what to do ("until they say they are out") comes on the agent's next turn:
+        the agent asks nothing then, and a user who waits to be asked stalls the case."""
+        if "emergency" not in (skill.name or "").lower().split():
+            return
+        opening = str(self.context.opening)
+        plain = opening_line(intent_clause(self.defs, skill)).rstrip(".")
+        if opening.startswith(f"{plain}: ") and opening.endswith("."):
+            said = opening[len(plain) + 2 : -1]
+            self.context.opening = opening = f"Please help, it's an emergency: {said}!"
+        for clause in said_unasked(skill, self.script.walk.memory):
+            said = own_words(second_person(clause)).replace("I am ", "I'm ", 1)
+            line = f"OK, {said} now."
+            self.context.follow_ups.append(FollowUp(opening, line))
+            return
+
+    def sure_question(self) -> str | None:
+        """The question an escalation rides on where the planned ask may never come (a
+        yes/no offer after a lookup, which a correct agent may skip): the first one the
+        prose has the agent ask and keep with `set_fields` ("Ask which month they want to
+        review"), asked whenever its paragraph runs: every `if:` of the paragraph holds
+        on the case's memory while the field is still empty. Its answer is then never
+        given, so its fact goes; the line stays at the planned ask too, for an agent that
+        does not ask it."""
+        skill = self.defs.skills[self.script.behavior.source]
+        paragraphs = re.split(r"\n\s*\n", skill.body or "")
+        for label, name, sentence in set_fields_asks(self.defs, skill):
+            where = next((p for p in paragraphs if sentence in " ".join(p.split())), "")
+            scopes = [ln.strip()[3:] for ln in where.splitlines() if ln.strip().startswith("if:")]
+            empty = {k: v for k, v in self.script.walk.memory.items() if k != f"{skill.id}.{name}"}
+            if all(evaluate(scope, empty) for scope in scopes):
+                facts = self.sheet.sheet.facts
+                self.sheet.sheet.facts = [f for f in facts if f.label != label]
+                return label if first_word(label) in {*QUESTION_WORDS, "if"} else f"for {label}"
+        return None
 
     def about_own_record(self, line: str) -> str:
         """`line` saying what it is about with the caller's own record the branch rests on

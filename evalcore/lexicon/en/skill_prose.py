@@ -1,6 +1,7 @@
 """Phrases of a skill's own prose that fix something in so many words: an argument a calling
 sentence sets ("call @tool.page with urgent set to true" passes that value, whatever the model
-would choose), where a value comes from, what a list marks."""
+would choose), where a value comes from, what a list marks, and a question the agent skips
+when the user already answered it (the planner never hangs a request for a person on one)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,22 @@ MARKED_PICKS = phrase(
     ),
     misses=("Ask which one they want.", "show which ones are open"),
 )
+
+#: "If they already told you what happened, keep it and do not ask again": `what` names
+#: the question.
+KEPT_IF_TOLD = phrase(
+    "en.skill_prose.kept_if_told",
+    r"\balready\s+(?:told|said|gave|described)\s+(?:you\s+)?(?P<what>[^,.;]+?)\s*,"
+    r"[^.]*\b(?:do not|don't|never)\s+ask\b[^.]*\bagain\b",
+    re.I,
+    matches=(
+        "If they already told you what happened, keep it and do not ask again.",
+        "If the caller already gave the address, never ask for it again.",
+    ),
+    misses=(
+        "Ask what happened.",
+        "If they already told you what happened, read it back.",
+    ),
+)
+
+__all__ = ["KEPT_IF_TOLD"]
