@@ -16,7 +16,7 @@ from typing import Any
 from evalcore import pointer as ptr
 from evalcore.dedupe import Fingerprint, fingerprint
 from evalcore.definitions import Project
-from evalcore.dialects import Dialect
+from evalcore.dialects import Dialect, get_dialect
 from evalcore.documents import Document
 from evalcore.lint import as_dict, as_list
 
@@ -105,8 +105,8 @@ def case_views(
         view.source = case_source(project, dialect, view.data, path)
         view.label = label if not view.base else f"{label}#{view.title}"
         if fingerprints:
-            unit = {"prompts": [view.data]} if dialect == "base44" else view.data
-            view.fingerprint = fingerprint(unit, dialect)
+            plugin = get_dialect(dialect)
+            view.fingerprint = fingerprint(plugin.as_unit(view.data), plugin)
     return views
 
 

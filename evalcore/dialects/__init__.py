@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..suggest import did_you_mean
-from ._base import Dialect
+from ._base import Dialect, Provenance
 
 _REGISTRY: dict[str, Dialect] = {}
 
@@ -86,6 +86,7 @@ def dialect_of(data: Any, path: Path, asked: str | None = None) -> Dialect | Non
 
 __all__ = [
     "Dialect",
+    "Provenance",
     "all_dialects",
     "detect_dialect",
     "dialect_names",

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -24,6 +25,23 @@ if TYPE_CHECKING:
     from ..definitions import Project
     from ..justify import Judged, Note
     from ..repair import RepairRule
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a generated case comes from, for a dialect whose cases say so inline."""
+
+    source: str
+    """The skill / playbook / agent skill the case is for."""
+    case: str
+    case_type: str | None
+    engine: str
+    """The drafting engine's name."""
+    behavior: str
+    """The planned behaviour's id."""
+    sources: Mapping[str, str]
+    """The project files the case depends on (path -> sha256; `Dialect.depends_on`)."""
+    generated_at: str
 
 
 class Dialect:
@@ -118,6 +136,75 @@ class Dialect:
     def case_title(self, data: Any) -> str | None:
         """The human name of a case (for tables and PR descriptions)."""
         return None
+
+    # --- the cases a document holds -------------------------------------------------------
+
+    def depends_on(self, path: str, source: str) -> bool:
+        """True when a case for `source` (a skill, playbook) depends on the project file
+        `path` (relative to the root): a change to it makes the case stale. By default every
+        file."""
+        return True
+
+    def case_filename(self, source: str, case: str, case_type: str | None) -> str:
+        """The file name of a generated case (inside its source's folder)."""
+        raise NotImplementedError
+
+    provenance_inline: ClassVar[bool] = False
+    """Its cases carry their provenance (`with_provenance`); otherwise only the manifest does,
+    since the schema has no place for it."""
+
+    def with_provenance(self, data: dict[str, Any], provenance: Provenance) -> dict[str, Any]:
+        """A copy of `data` that says where it comes from (as is where the format cannot)."""
+        return data
+
+    def same_but_time(self, old: Any, new: dict[str, Any]) -> bool:
+        """True when `old` (the file on disk) is the case `new` with only the time its
+        provenance gives different: rewriting it would change nothing else."""
+        return False
+
+    suite_folder: ClassVar[str | None] = None
+    """Where a project of this dialect keeps its committed cases (relative to its root)."""
+
+    def suite_files(self, project: Project) -> list[Path]:
+        """The project's committed cases of this dialect."""
+        if self.suite_folder is None:
+            return []
+        folder = project.root / self.suite_folder
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.rglob("*") if p.suffix in self.suffixes and p.is_file())
+
+    cases_per_file: ClassVar[bool] = False
+    """One file holds several cases (a base44 eval: one per prompt), so the cases of one
+    source are written together into one file."""
+
+    def combine_cases(
+        self, source: str, cases: Sequence[dict[str, Any]], project: Project
+    ) -> dict[str, Any]:
+        """The one file that holds the cases of `source`, in order (`cases_per_file`)."""
+        raise NotImplementedError
+
+    def case_units(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Each case `data` holds, by name, as a document of its own (`as_unit`); the whole
+        document, unnamed, where a file is one case."""
+        return [("", data)]
+
+    def as_unit(self, case: dict[str, Any]) -> dict[str, Any]:
+        """A document that holds only `case` (one of the cases a file holds)."""
+        return case
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        """What tells this case from another (`evalcore.dedupe`): its facts (each check in
+        canonical JSON, how it starts) and its free text (persona, prompt)."""
+        return set(), ""
+
+    def count_assertions(self, data: dict[str, Any]) -> int:
+        """How many structural checks the case makes."""
+        return 0
+
+    def count_criteria(self, data: dict[str, Any]) -> int:
+        """How many criteria the case gives the judge (0 where the format has no judge)."""
+        return 0
 
     def __repr__(self) -> str:
         return f"<Dialect {self.name}>"

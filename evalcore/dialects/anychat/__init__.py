@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...findings import Finding
+from ...writer import anychat_case_key
 from .. import register
-from .._base import Dialect
+from .._base import Dialect, Provenance
+from . import _shape
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -70,6 +72,35 @@ class AnychatDialect(Dialect):
     def case_title(self, data: Any) -> str | None:
         title = data.get("title") if isinstance(data, dict) else None
         return title if isinstance(title, str) else None
+
+    def depends_on(self, path: str, source: str) -> bool:
+        """The playbook plus the project-wide agent, people, tools and outreaches."""
+        top = path.split("/", 1)[0]
+        if top == "playbooks":
+            return Path(path).stem == source
+        return top != "cases"
+
+    def case_filename(self, source: str, case: str, case_type: str | None) -> str:
+        return anychat_case_key(source, case, case_type) + ".json"
+
+    provenance_inline = True
+
+    def with_provenance(self, data: dict[str, Any], provenance: Provenance) -> dict[str, Any]:
+        return _shape.with_provenance(data, provenance)
+
+    def same_but_time(self, old: Any, new: dict[str, Any]) -> bool:
+        return _shape.same_but_time(old, new)
+
+    suite_folder = "cases"
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        return _shape.fingerprint_facts(data)
+
+    def count_assertions(self, data: dict[str, Any]) -> int:
+        return _shape.count_checks(data)
+
+    def count_criteria(self, data: dict[str, Any]) -> int:
+        return _shape.count_criteria(data)
 
 
 def in_case_folder(path: Path) -> bool:

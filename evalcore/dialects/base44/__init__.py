@@ -6,6 +6,7 @@ evaluation = dialect.validate_model(data)   # Base44Eval
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,8 @@ from ...lint import as_dict, as_list
 from ...suggest import did_you_mean
 from .. import register
 from .._base import Dialect
+from . import _shape
+from ._shape import assemble, prompt_entries
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -64,6 +67,43 @@ class Base44Dialect(Dialect):
     def case_title(self, data: Any) -> str | None:
         name = data.get("name") if isinstance(data, dict) else None
         return name if isinstance(name, str) else None
+
+    def depends_on(self, path: str, source: str) -> bool:
+        """The agent skill's folder."""
+        return path.startswith(f"skills/{source}/")
+
+    def case_filename(self, source: str, case: str, case_type: str | None) -> str:
+        """One `eval.json` per agent skill (`cases_per_file`)."""
+        return "eval.json"
+
+    def suite_files(self, project: Project) -> list[Path]:
+        """The `eval.json` of each agent skill's fixture folder."""
+        fixtures = project.agent_skills.fixtures if project.agent_skills else []
+        return [project.root / f.path / "eval.json" for f in fixtures]
+
+    cases_per_file = True
+
+    def combine_cases(
+        self, source: str, cases: Sequence[dict[str, Any]], project: Project
+    ) -> dict[str, Any]:
+        """The agent skill's generated `eval.json`: every prompt of every case, described
+        by the skill's first sentence."""
+        entries = [e for case in cases for e in prompt_entries(case)]
+        skills = project.agent_skills.skills if project.agent_skills else {}
+        skill = skills.get(source)
+        return _shape.assemble(source, entries, skill.description if skill else None)
+
+    def case_units(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        return [(str(e.get("name", "?")), self.as_unit(e)) for e in prompt_entries(data)]
+
+    def as_unit(self, case: dict[str, Any]) -> dict[str, Any]:
+        return {"prompts": [case]}
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        return _shape.fingerprint_facts(data)
+
+    def count_assertions(self, data: dict[str, Any]) -> int:
+        return _shape.count_checks(data)
 
 
 def _check_paths(data: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -147,4 +187,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Base44Dialect", "Base44Eval", "Check", "PromptEntry", "dump_eval", "ignored_keys"]
+__all__ = [
+    "Base44Dialect",
+    "Base44Eval",
+    "Check",
+    "PromptEntry",
+    "assemble",
+    "dump_eval",
+    "ignored_keys",
+    "prompt_entries",
+]

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any
 from ...findings import Finding
 from ...justify import Note, annotate_yaml
 from ...testdata import built_in_phones, load_records
+from ...writer import mantle_case_filename, safe_slug
 from .. import register
 from .._base import Dialect
+from . import _shape
 from ._outside import outside_effects, outside_notes
 from ._run_date import run_date_notes
 
@@ -103,6 +105,25 @@ class MantleDialect(Dialect):
         scenario = data.get("scenario") if isinstance(data, dict) else None
         name = scenario.get("name") if isinstance(scenario, dict) else None
         return name if isinstance(name, str) and name.strip() else None
+
+    def depends_on(self, path: str, source: str) -> bool:
+        """The skill's folder plus the project-wide memory, responses, tools and agent files."""
+        top = path.split("/", 1)[0]
+        return path.startswith(f"skills/{source}/") or top not in ("skills", "eval")
+
+    def case_filename(self, source: str, case: str, case_type: str | None) -> str:
+        return mantle_case_filename(safe_slug(source), case, case_type)
+
+    suite_folder = "eval/scenarios"
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        return _shape.fingerprint_facts(data)
+
+    def count_assertions(self, data: dict[str, Any]) -> int:
+        return len(_shape.goals(data).get("assertions") or [])
+
+    def count_criteria(self, data: dict[str, Any]) -> int:
+        return len(_shape.goals(data).get("criteria") or [])
 
 
 def _built_in_notes(data: Any, project: Project | None) -> list[Note]:
