@@ -44,6 +44,25 @@ class Provenance:
     generated_at: str
 
 
+@dataclass(frozen=True)
+class CaseProse:
+    """One case of a document as readers of its prose see it (`Dialect.case_prose`);
+    pointers are relative to the case."""
+
+    base: str
+    """Pointer of the case inside its document ("" where the document is the case)."""
+    data: dict[str, Any]
+    """The case's own mapping."""
+    title: str
+    title_path: str
+    """Pointer of the title ("" when the case has none)."""
+    type: str | None
+    criteria: tuple[tuple[str, str], ...] = ()
+    """What the judge grades: (pointer, text)."""
+    contexts: tuple[tuple[str, str], ...] = ()
+    """What the simulated user is told (persona, facts, goal): (pointer, text)."""
+
+
 class Dialect:
     """Base class of the three dialects; subclasses set the class attributes and hooks."""
 
@@ -53,6 +72,10 @@ class Dialect:
     project_kind: ClassVar[str]
     """The project kind whose definitions this dialect's lint checks against."""
     schema_resource: ClassVar[str] = "schema.json"
+    cases_noun: ClassVar[str] = "cases"
+    """What its cases are called in prose (`Rasa Mantle scenarios`)."""
+    setup_field: ClassVar[str] = "setup"
+    """Where a case keeps the starting state (which must not skip the step it tests)."""
 
     @property
     def model(self) -> type[BaseModel]:
@@ -137,7 +160,48 @@ class Dialect:
         """The human name of a case (for tables and PR descriptions)."""
         return None
 
+    # --- running -------------------------------------------------------------------------
+
+    def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:
+        """The cases of a schema-valid file as the runner plays them: the fields of
+        `evalcore.runner.RunCase` (setup, scripted turns, simulation, checks, criteria)."""
+        raise NotImplementedError
+
+    checks_module: ClassVar[str | None] = None
+    """The module that registers this dialect's checks evaluator
+    (`evalcore.runner.checks.register_checks`), imported on first use."""
+
+    results_folder: ClassVar[str | None] = None
+    """Where a project of this dialect keeps run results (relative to its root), when its
+    runtime has a place for them; elsewhere `casegen run` writes to `./results`."""
+
+    reports_activations: ClassVar[bool] = False
+    """Its runtime reports every skill activation as an event (Mantle's skill events), so a
+    run without one shows that no skill ran."""
+
+    simulation_prompt: ClassVar[str | None] = None
+    """The prompt a model plays this dialect's simulated user with (`prompts/<name>.md`);
+    None: a model cannot simulate its cases."""
+
+    def simulation_values(self, spec: Any) -> dict[str, str]:
+        """What `simulation_prompt` is filled with besides the conversation, from the case's
+        `SimulationSpec` (what the simulated user is told)."""
+        return {}
+
     # --- the cases a document holds -------------------------------------------------------
+
+    def source_ids(self, project: Project) -> set[str]:
+        """The ids of what this dialect's cases test in `project` (skills, playbooks)."""
+        return set()
+
+    def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
+        """The source ids the case itself names, most telling first (unchecked)."""
+        return []
+
+    def source_stem(self, path: Path) -> str:
+        """The part of a case file's path that begins with its source's id (by the naming
+        convention of generated and hand-written cases): the file name by default."""
+        return path.stem
 
     def depends_on(self, path: str, source: str) -> bool:
         """True when a case for `source` (a skill, playbook) depends on the project file
@@ -173,6 +237,11 @@ class Dialect:
         if not folder.is_dir():
             return []
         return sorted(p for p in folder.rglob("*") if p.suffix in self.suffixes and p.is_file())
+
+    def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
+        """The cases of one parsed document with their title, type, criteria and persona
+        text (none for a shape the dialect does not know)."""
+        return []
 
     cases_per_file: ClassVar[bool] = False
     """One file holds several cases (a base44 eval: one per prompt), so the cases of one

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from ...findings import Finding
 from ...writer import anychat_case_key
 from .. import register
-from .._base import Dialect, Provenance
-from . import _shape
+from .._base import CaseProse, Dialect, Provenance
+from . import _run, _shape
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -32,6 +32,8 @@ class AnychatDialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "anychat"
+    cases_noun = "Anychat test cases"
+    setup_field = "`scenario` setup (history, appointments, stubs)"
 
     @property
     def model(self) -> type[BaseModel]:
@@ -73,6 +75,15 @@ class AnychatDialect(Dialect):
         title = data.get("title") if isinstance(data, dict) else None
         return title if isinstance(title, str) else None
 
+    def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
+        return [_shape.case_prose(data)]
+
+    def source_ids(self, project: Project) -> set[str]:
+        return set(project.anychat.playbooks) if project.anychat is not None else set()
+
+    def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
+        return _shape.named_playbooks(data, project)
+
     def depends_on(self, path: str, source: str) -> bool:
         """The playbook plus the project-wide agent, people, tools and outreaches."""
         top = path.split("/", 1)[0]
@@ -92,6 +103,23 @@ class AnychatDialect(Dialect):
         return _shape.same_but_time(old, new)
 
     suite_folder = "cases"
+
+    def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:
+        return _run.run_cases(path, data)
+
+    checks_module = "evalcore.runner.checks._anychat"
+    simulation_prompt = "run/simulate_anychat"
+
+    def simulation_values(self, spec: Any) -> dict[str, str]:
+        """A `simulate` turn's scenario, goal, persona, what the user knows and when to stop."""
+        knows = "\n".join(f"- {k}" for k in spec.knows) or "(nothing beyond the goal)"
+        return {
+            "scenario": spec.context.strip() or "(none given)",
+            "goal": spec.goal or "",
+            "persona": spec.persona or "(not described)",
+            "knows": knows,
+            "until": spec.until or "(the goal is reached or the agent cannot help)",
+        }
 
     def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
         return _shape.fingerprint_facts(data)

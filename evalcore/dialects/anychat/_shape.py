@@ -4,11 +4,16 @@ case from another, how many checks and criteria it makes) and the provenance it 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ... import pointer as ptr
 from ...dedupe import canon
+from ...lint import as_list
 from ...writer import anychat_case_key
-from .._base import Provenance
+from .._base import CaseProse, Provenance
+
+if TYPE_CHECKING:
+    from ...definitions import Project
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -67,3 +72,78 @@ def same_but_time(old: Any, new: dict[str, Any]) -> bool:
     if isinstance(old.get("origin"), dict):
         old["origin"]["generatedAt"] = new["origin"].get("generatedAt")
     return old == new
+
+
+def named_playbooks(data: dict[str, Any], project: Project) -> list[str]:
+    """`origin.playbookId`, the playbook the case expects active at its end, the playbook of
+    the outreach it starts from, then its tags."""
+    origin = _dict(data.get("origin"))
+    checks = _dict(_dict(data.get("expect")).get("checks"))
+    start = _dict(_dict(data.get("scenario")).get("start"))
+    outreach_id = _dict(start.get("outreach")).get("outreachId")
+    outreach = (
+        project.anychat.outreaches.get(outreach_id)
+        if project.anychat and isinstance(outreach_id, str)
+        else None
+    )
+    candidates = [origin.get("playbookId"), checks.get("activePlaybookAtEnd")]
+    candidates.append(outreach.playbook if outreach else None)
+    candidates += as_list(data.get("tags"))
+    return [c for c in candidates if isinstance(c, str)]
+
+
+def case_prose(data: dict[str, Any]) -> CaseProse:
+    """The title, the type its tags give, the judge's criteria, and the brief's scenario with
+    each `simulate` turn's persona, goal and facts."""
+    judge = _dict(_dict(data.get("expect")).get("judge"))
+    criteria = tuple(
+        (ptr.join("/expect/judge/criteria", i, "text"), item["text"])
+        for i, item in enumerate(as_list(judge.get("criteria")))
+        if isinstance(item, dict) and isinstance(item.get("text"), str)
+    )
+    contexts: list[tuple[str, str]] = []
+    scenario = _dict(data.get("brief")).get("scenario")
+    if isinstance(scenario, str):
+        contexts.append(("/brief/scenario", scenario))
+    for index, turn in enumerate(as_list(data.get("turns"))):
+        simulate = _dict(_dict(turn).get("simulate"))
+        base = ptr.join("/turns", index, "simulate")
+        for key in ("persona", "goal"):
+            if isinstance(simulate.get(key), str):
+                contexts.append((ptr.join(base, key), simulate[key]))
+        for k, fact in enumerate(as_list(simulate.get("knows"))):
+            if isinstance(fact, str):
+                contexts.append((ptr.join(base, "knows", k), fact))
+    return CaseProse(
+        base="",
+        data=data,
+        title=str(data.get("title") or ""),
+        title_path="/title" if "title" in data else "",
+        type=_case_type(data),
+        criteria=criteria,
+        contexts=tuple(contexts),
+    )
+
+
+#: The case type each tag stands for (Anychat cases have no type field; generated ones
+#: carry it as a tag).
+_TYPE_TAGS = {
+    "happy_path": "happy_path",
+    "happy-path": "happy_path",
+    "sad-path": "sad_path",
+    "sad_path": "sad_path",
+    "edge-case": "edge_case",
+    "edge_case": "edge_case",
+    "escalation": "escalation",
+    "out-of-scope": "out_of_scope",
+    "out_of_scope": "out_of_scope",
+    "adversarial": "adversarial",
+    "ambiguity": "ambiguity",
+}
+
+
+def _case_type(data: dict[str, Any]) -> str | None:
+    for tag in as_list(data.get("tags")):
+        if isinstance(tag, str) and tag.lower() in _TYPE_TAGS:
+            return _TYPE_TAGS[tag.lower()]
+    return None

@@ -15,8 +15,8 @@ from ...findings import Finding
 from ...lint import as_dict, as_list
 from ...suggest import did_you_mean
 from .. import register
-from .._base import Dialect
-from . import _shape
+from .._base import CaseProse, Dialect
+from . import _run, _shape
 from ._shape import assemble, prompt_entries
 
 if TYPE_CHECKING:
@@ -37,6 +37,8 @@ class Base44Dialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "agent_skills"
+    cases_noun = "base44 evals"
+    setup_field = "the fixture"
 
     @property
     def model(self) -> type[BaseModel]:
@@ -68,6 +70,44 @@ class Base44Dialect(Dialect):
         name = data.get("name") if isinstance(data, dict) else None
         return name if isinstance(name, str) else None
 
+    def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
+        """One case per prompt entry (or the eval itself, where it is one prompt), titled by
+        its name or the eval's; the judge grades no prose of them."""
+        prompts = as_list(data.get("prompts"))
+        if prompts:
+            units = [(ptr.join("/prompts", i), as_dict(p)) for i, p in enumerate(prompts)]
+        elif "prompt" in data or "checks" in data:
+            units = [("", data)]
+        else:
+            units = []
+        return [
+            CaseProse(
+                base=base,
+                data=unit,
+                title=str(unit.get("name") or data.get("name") or ""),
+                title_path="/name" if "name" in unit else "",
+                type=None,
+            )
+            for base, unit in units
+        ]
+
+    def source_ids(self, project: Project) -> set[str]:
+        return set(project.agent_skills.skills) if project.agent_skills is not None else set()
+
+    def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
+        """The `expectedSkills` of each prompt."""
+        units = as_list(data.get("prompts")) or [data]
+        return [
+            s
+            for unit in units
+            for s in as_list(as_dict(unit).get("expectedSkills"))
+            if isinstance(s, str)
+        ]
+
+    def source_stem(self, path: Path) -> str:
+        """The folder: an agent skill's `eval.json` sits in the skill's fixture folder."""
+        return path.parent.name
+
     def depends_on(self, path: str, source: str) -> bool:
         """The agent skill's folder."""
         return path.startswith(f"skills/{source}/")
@@ -82,6 +122,11 @@ class Base44Dialect(Dialect):
         return [project.root / f.path / "eval.json" for f in fixtures]
 
     cases_per_file = True
+
+    def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:
+        return _run.run_cases(path, data)
+
+    checks_module = "evalcore.runner.checks._base44"
 
     def combine_cases(
         self, source: str, cases: Sequence[dict[str, Any]], project: Project

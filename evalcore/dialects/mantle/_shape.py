@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import pointer as ptr
 from ...dedupe import canon
+from ...lint import as_dict, as_list
+from .._base import CaseProse
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -25,3 +28,50 @@ def fingerprint_facts(data: dict[str, Any]) -> tuple[set[str], str]:
 
 def goals(data: dict[str, Any]) -> dict[str, Any]:
     return (data.get("scenario") or {}).get("goals") or {}
+
+
+def assertion_items(items: Any) -> list[dict[str, Any]]:
+    """Top-level assertions plus the checks inside `sequencing`, as single-key mappings."""
+    out: list[dict[str, Any]] = []
+    for item in as_list(items):
+        item = as_dict(item)
+        out.append(item)
+        for inner in as_list(item.get("sequencing")):
+            if isinstance(inner, dict):
+                out.append(inner)
+    return out
+
+
+def named_skills(data: dict[str, Any]) -> list[str]:
+    """The `skill_id` of each skill and ordered-block assertion, in order."""
+    goals = as_dict(as_dict(data.get("scenario")).get("goals"))
+    out: list[str] = []
+    for item in assertion_items(goals.get("assertions")):
+        for key, body in item.items():
+            if key.startswith(("skill_", "ordered_block_")):
+                skill = as_dict(body).get("skill_id")
+                if isinstance(skill, str):
+                    out.append(skill)
+    return out
+
+
+def case_prose(data: dict[str, Any]) -> CaseProse:
+    """The scenario's name, type, criteria and simulation context."""
+    scenario = as_dict(data.get("scenario"))
+    goals = as_dict(scenario.get("goals"))
+    criteria = tuple(
+        (ptr.join("/scenario/goals/criteria", i), text)
+        for i, text in enumerate(as_list(goals.get("criteria")))
+        if isinstance(text, str)
+    )
+    context = scenario.get("simulation_context")
+    kind = scenario.get("type")
+    return CaseProse(
+        base="",
+        data=data,
+        title=str(scenario.get("name") or ""),
+        title_path="/scenario/name" if "name" in scenario else "",
+        type=kind if isinstance(kind, str) else None,
+        criteria=criteria,
+        contexts=(("/scenario/simulation_context", context),) if isinstance(context, str) else (),
+    )
