@@ -160,6 +160,20 @@ class Dialect:
         """The human name of a case (for tables and PR descriptions)."""
         return None
 
+    # --- review's advice -------------------------------------------------------------------
+
+    criterion_mentions: ClassVar[frozenset[str]] = frozenset({"tool"})
+    """The kinds of thing a criterion may say happened (a tool called, a memory value set, a
+    skill activated) that this dialect's checks can state, so review advises a check."""
+
+    def structural_check(
+        self, kind: str, name: str | None, *, negated: bool, project: Project | None
+    ) -> str | None:
+        """The check that says what a criterion states about the `kind` (tool, response,
+        memory, skill, block, playbook, outcome, field) named `name` (None: unnamed), as
+        review's advice; None where no check of the format can say it."""
+        return None
+
     # --- running -------------------------------------------------------------------------
 
     def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ from ...findings import Finding
 from ...writer import anychat_case_key
 from .. import register
 from .._base import CaseProse, Dialect, Provenance
-from . import _run, _shape
+from . import _advice, _run, _shape
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -74,6 +74,11 @@ class AnychatDialect(Dialect):
     def case_title(self, data: Any) -> str | None:
         title = data.get("title") if isinstance(data, dict) else None
         return title if isinstance(title, str) else None
+
+    def structural_check(
+        self, kind: str, name: str | None, *, negated: bool, project: Project | None
+    ) -> str | None:
+        return _advice.structural_check(kind, name, negated=negated)
 
     def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
         return [_shape.case_prose(data)]

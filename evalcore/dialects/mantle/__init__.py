@@ -16,7 +16,7 @@ from ...testdata import built_in_phones, load_records
 from ...writer import mantle_case_filename, safe_slug
 from .. import register
 from .._base import CaseProse, Dialect
-from . import _run, _shape
+from . import _advice, _run, _shape
 from ._outside import outside_effects, outside_notes
 from ._run_date import run_date_notes
 
@@ -107,6 +107,13 @@ class MantleDialect(Dialect):
         scenario = data.get("scenario") if isinstance(data, dict) else None
         name = scenario.get("name") if isinstance(scenario, dict) else None
         return name if isinstance(name, str) and name.strip() else None
+
+    criterion_mentions = frozenset({"tool", "memory", "skill"})
+
+    def structural_check(
+        self, kind: str, name: str | None, *, negated: bool, project: Project | None
+    ) -> str | None:
+        return _advice.structural_check(kind, name, negated=negated, project=project)
 
     def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
         return [_shape.case_prose(data)]
