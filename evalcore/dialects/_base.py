@@ -1,8 +1,11 @@
 """What every case dialect provides, and the shared behaviour built on it.
 
 A dialect owns its file format: schema, loader, pydantic model, sniffing, dumping, reference
-lint and deterministic repair rules. Everything downstream (validate, repair, generate, run)
-talks to `Dialect`, never to a particular format.
+lint and deterministic repair rules, and what the engine asks about its cases (where they
+live and are written, the cases a file holds, what tells two apart, how the runner plays
+them, what review reads in them; docs/architecture.md lists each question). Everything
+downstream (validate, repair, generate, review, run) talks to `Dialect`, never to a
+particular format.
 """
 
 from __future__ import annotations
