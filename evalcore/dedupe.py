@@ -18,7 +18,7 @@ import json
 import re
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, Protocol
 
 _WORD = re.compile(r"[a-z0-9']+")
 
@@ -37,7 +37,8 @@ class Fingerprint:
 _ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str)
 
 
-def _canon(value: Any) -> str:
+def canon(value: Any) -> str:
+    """`value` as canonical JSON: one fact of a fingerprint (see `Dialect.fingerprint_facts`)."""
     return _ENCODER.encode(value)
 
 
@@ -46,51 +47,17 @@ def _shingles(text: str) -> frozenset[str]:
     return frozenset(f"{a} {b}" for a, b in pairwise(words)) or frozenset(words)
 
 
-def fingerprint(data: Any, dialect: str) -> Fingerprint:
+class _Facts(Protocol):
+    """What `fingerprint` asks of a dialect (`evalcore.dialects.Dialect`)."""
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]: ...
+
+
+def fingerprint(data: Any, dialect: _Facts) -> Fingerprint:
     """Facts and words of a case document of `dialect` (tolerates malformed data)."""
-    facts: set[str] = set()
-    text = ""
     if not isinstance(data, dict):
         return Fingerprint(frozenset(), frozenset())
-    if dialect == "mantle":
-        scenario = data.get("scenario") if isinstance(data.get("scenario"), dict) else {}
-        facts.add("type:" + str(scenario.get("type")))
-        goals = scenario.get("goals") if isinstance(scenario.get("goals"), dict) else {}
-        for item in goals.get("assertions") or []:
-            facts.add("assert:" + _canon(item))
-        setup = scenario.get("setup") if isinstance(scenario.get("setup"), dict) else {}
-        for key, value in (setup.get("initial_slots") or {}).items():
-            facts.add(f"slot:{key}={_canon(value)}")
-        text = str(scenario.get("simulation_context", ""))
-    elif dialect == "anychat":
-        scenario = data.get("scenario") if isinstance(data.get("scenario"), dict) else {}
-        facts.add("start:" + _canon(scenario.get("start")))
-        expect = data.get("expect") if isinstance(data.get("expect"), dict) else {}
-        checks = expect.get("checks") if isinstance(expect.get("checks"), dict) else {}
-        for name, value in checks.items():
-            facts.add(f"check:{name}={_canon(value)}")
-        turns = data.get("turns") if isinstance(data.get("turns"), list) else []
-        for turn in turns:
-            if not isinstance(turn, str):
-                facts.add("turn:" + _canon(turn))
-        text = (
-            " ".join(t for t in turns if isinstance(t, str))
-            + " "
-            + str(
-                (data.get("brief") or {}).get("scenario", "")
-                if isinstance(data.get("brief"), dict)
-                else ""
-            )
-        )
-    elif dialect == "base44":
-        entries = data.get("prompts") if isinstance(data.get("prompts"), list) else [data]
-        for entry in entries:
-            if not isinstance(entry, dict):
-                continue
-            for check in entry.get("checks") or []:
-                facts.add("check:" + _canon(check))
-            facts.add("skills:" + _canon(sorted(map(str, entry.get("expectedSkills") or []))))
-            text += " " + str(entry.get("prompt", ""))
+    facts, text = dialect.fingerprint_facts(data)
     return Fingerprint(frozenset(facts), _shingles(text))
 
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from .definitions import Project
+from .dialects import get_dialect
 from .documents import UnreadableFile, read_json
 from .errors import UserError
 from .writer import atomic_write_text
@@ -144,23 +145,7 @@ def save_manifest(path: Path, manifest: Manifest) -> None:
 
 
 def relevant_sources(project: Project, dialect: str, source: str) -> dict[str, str]:
-    """Hashes of the definition files a case for `source` depends on.
-
-    Mantle: the skill's folder plus the project-wide memory, responses, tools and agent
-    files; Anychat: the playbook plus the project-wide agent, people, tools and outreaches;
-    base44: the agent skill's folder.
-    """
-
-    def wanted(path: str) -> bool:
-        top = path.split("/", 1)[0]
-        if dialect == "mantle":
-            own_skill = path.startswith(f"skills/{source}/")
-            project_wide = top not in ("skills", "eval")
-            return own_skill or project_wide
-        if dialect == "anychat":
-            if top == "playbooks":
-                return Path(path).stem == source
-            return top != "cases"
-        return path.startswith(f"skills/{source}/")
-
-    return {s.path: s.sha256 for s in project.sources if wanted(s.path)}
+    """Hashes of the definition files a case for `source` depends on (the dialect says which:
+    `Dialect.depends_on`)."""
+    depends_on = get_dialect(dialect).depends_on
+    return {s.path: s.sha256 for s in project.sources if depends_on(s.path, source)}

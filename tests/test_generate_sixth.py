@@ -232,7 +232,9 @@ def test_every_content_hash_is_the_hash_of_the_file_as_written(tmp_path) -> None
 def test_a_written_hash_is_of_the_bytes_on_disk_even_for_a_lone_surrogate(tmp_path) -> None:
     text = "scenario:\n  name: half \ud800 a pair\n"
     ctx = SimpleNamespace(
-        dialect=SimpleNamespace(name="mantle", dump_justified=lambda *_: text),
+        dialect=SimpleNamespace(
+            name="mantle", dump_justified=lambda *_: text, provenance_inline=False
+        ),
         project=None,
         request=SimpleNamespace(force=True),
         written_sha256={},

@@ -63,8 +63,8 @@ def test_offline_engine_drafts_through_the_dispatcher() -> None:
 
 def test_drafts_are_not_duplicates_of_each_other_or_the_suite() -> None:
     suite = [json.loads(p.read_text()) for p in (REPO / "examples/clinic/cases").glob("*.json")]
-    marks = [fingerprint(draft(b), "anychat") for b in BEHAVIORS]
-    marks += [fingerprint(d, "anychat") for d in suite]
+    marks = [fingerprint(draft(b), DIALECT) for b in BEHAVIORS]
+    marks += [fingerprint(d, DIALECT) for d in suite]
     worst = max(similarity(a, b) for a, b in itertools.combinations(marks, 2))
     assert worst < DUPLICATE_THRESHOLD
 

@@ -13,14 +13,13 @@ import pytest
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._base44 import draft_base44
 from agentflows.drafting.offline._base44_patterns import code_pattern, json_patterns, loose
-from agentflows.generate._suite import as_prompt_entries
-from agentflows.generate._write import assemble_base44
 from agentflows.planning import Behavior
 from agentflows.planning._base44 import plan_base44
 from agentflows.planning._base44_skillmd import read_skill
 from agentflows.planning._base44_targets import pair_kind
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
+from evalcore.dialects.base44 import assemble, prompt_entries
 from evalcore.validation import check_data
 
 REPO = Path(__file__).resolve().parents[1]
@@ -65,8 +64,8 @@ def test_every_behaviour_drafts_one_valid_prompt(behavior: Behavior) -> None:
 
 def test_merged_file_is_valid() -> None:
     for name in sorted(SKILLS.agent_skills.skills):
-        entries = [e for b in BEHAVIORS if b.source == name for e in as_prompt_entries(draft(b))]
-        merged = assemble_base44(name, entries, SKILLS.agent_skills.skills[name].description)
+        entries = [e for b in BEHAVIORS if b.source == name for e in prompt_entries(draft(b))]
+        merged = assemble(name, entries, SKILLS.agent_skills.skills[name].description)
         assert check_data(merged, DIALECT, SKILLS) == []
         assert len({e["name"] for e in merged["prompts"]}) == len(entries)
 

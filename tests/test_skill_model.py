@@ -157,7 +157,9 @@ def test_sources_explain_prints_the_model(tmp_path: Path, run_cli, run_cli_json)
 
 def test_same_case_goes_by_path_first() -> None:
     from evalcore.dedupe import fingerprint, same_case
+    from evalcore.dialects import get_dialect
 
+    mantle = get_dialect("mantle")
     case = {
         "scenario": {
             "type": "happy_path",
@@ -167,14 +169,14 @@ def test_same_case_goes_by_path_first() -> None:
     }
     reworded = json.loads(json.dumps(case))
     reworded["scenario"]["simulation_context"] = "You want to file a claim for your car, please."
-    a, b = fingerprint(case, "mantle"), fingerprint(reworded, "mantle")
+    a, b = fingerprint(case, mantle), fingerprint(reworded, mantle)
     assert same_case(a, b)  # no paths known: facts and words decide
     assert not same_case(a, b, path_a="car", path_b="homeowner")
     assert same_case(a, b, path_a="car", path_b="car")
     assert same_case(a, b, path_a="car")  # a committed file with exactly the same facts
     other = json.loads(json.dumps(case))
     other["scenario"]["goals"]["assertions"].append({"skill_completed": {"skill_id": "file_claim"}})
-    assert not same_case(a, fingerprint(other, "mantle"), path_a="car")
+    assert not same_case(a, fingerprint(other, mantle), path_a="car")
 
 
 @pytest.mark.parametrize(

@@ -166,7 +166,7 @@ def _smoke(report: DoctorReport, config: ModelConfig, start: Path) -> None:
 
     from ..drafting import DraftContext
     from ..drafting.llm import LLMEngine
-    from ..generate import DIALECT_FOR_KIND
+    from ..generate import default_dialect
     from ..generate._prewrite import prewrite
     from ..planning import plan_source, source_ids
 
@@ -175,7 +175,7 @@ def _smoke(report: DoctorReport, config: ModelConfig, start: Path) -> None:
         report.add("smoke-draft", "skip", "no project here (pass --project DIR)")
         return
     loaded = load_project(root)
-    dialect = DIALECT_FOR_KIND[loaded.kind]
+    dialect = default_dialect(loaded.kind)
     sources = source_ids(loaded, dialect)
     plan = plan_source(loaded, dialect, sources[0], None) if sources else None
     if plan is None or not plan.behaviors:

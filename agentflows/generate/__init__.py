@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.definitions import find_project, load_project
-from evalcore.dialects import get_dialect
+from evalcore.dialects import dialect_for_kind, get_dialect
 from evalcore.errors import UserError
 from evalcore.workdir import ensure_dir
 
@@ -27,7 +27,15 @@ from ._checkpoints import DEFAULT_KEEP_RUNS, DURABILITY, prune_runs
 from .context import GenerateContext, GenerateRequest, now_iso
 
 DEFAULT_CHECKPOINTS = Path(".casegen/checkpoints.sqlite")
-DIALECT_FOR_KIND = {"mantle": "mantle", "anychat": "anychat", "agent_skills": "base44"}
+
+
+def default_dialect(kind: str) -> str:
+    """The dialect a project of `kind` is tested in (the one whose `project_kind` it is)."""
+    plugin = dialect_for_kind(kind)
+    if plugin is None:
+        raise UserError(f"no dialect tests a project of kind '{kind}'")
+    return plugin.name
+
 
 UpdateHandler = Callable[[str, dict[str, Any]], None]
 
@@ -44,7 +52,7 @@ def build_request(
     if root is None:
         raise UserError("no project folder here or above", hint="pass --project DIR")
     loaded = load_project(root)
-    chosen = dialect or DIALECT_FOR_KIND[loaded.kind]
+    chosen = dialect or default_dialect(loaded.kind)
     get_dialect(chosen)
     resolved = resolve_targets(loaded, chosen, targets)
     request = GenerateRequest(targets=resolved, project=str(root), dialect=chosen, **options)

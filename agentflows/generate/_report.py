@@ -123,8 +123,8 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 "valid": True,
                 "repairs": [{k: v for k, v in r.items()} for r in work["repairs"]],
                 "attempts": work["attempts"],
-                "assertions": _count_assertions(ctx.dialect.name, data),
-                "criteria": _count_criteria(ctx.dialect.name, data),
+                "assertions": ctx.dialect.count_assertions(data),
+                "criteria": ctx.dialect.count_criteria(data),
                 **_justifications(ctx, data),
                 **_outside(ctx, data),
                 "usage": work["usage"],
@@ -223,21 +223,3 @@ def _coverage(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
             "touched": [e for e in elements if e in planned_on and e not in asserted],
         }
     return coverage
-
-
-def _count_assertions(dialect: str, data: dict[str, Any]) -> int:
-    if dialect == "mantle":
-        goals = (data.get("scenario") or {}).get("goals") or {}
-        return len(goals.get("assertions") or [])
-    if dialect == "anychat":
-        return len((data.get("expect") or {}).get("checks") or {})
-    return sum(len(e.get("checks") or []) for e in data.get("prompts") or [])
-
-
-def _count_criteria(dialect: str, data: dict[str, Any]) -> int:
-    if dialect == "mantle":
-        goals = (data.get("scenario") or {}).get("goals") or {}
-        return len(goals.get("criteria") or [])
-    if dialect == "anychat":
-        return len(((data.get("expect") or {}).get("judge") or {}).get("criteria") or [])
-    return 0

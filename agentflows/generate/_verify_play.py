@@ -21,7 +21,8 @@ from evalcore.agents.reference import Mutant, ReferenceTarget, Variant
 from evalcore.assertions import parse_events
 from evalcore.assertions._mantle import compiled, evaluate_one
 from evalcore.definitions import Project
-from evalcore.runner import RunCase, RunTrace, evaluate_checks, event_log
+from evalcore.dialects import get_dialect
+from evalcore.runner import RunCase, RunTrace, as_run_cases, evaluate_checks, event_log
 from evalcore.runner._events import message_text
 from evalcore.simulator import SimulatorSettings, make_simulator
 
@@ -61,9 +62,7 @@ class Played:
 
 def run_case(data: dict[str, Any], path: Path, dialect: str) -> list[RunCase]:
     """The run cases of an in-memory document (a base44 file holds several)."""
-    from evalcore.runner._case import _MAPPERS  # the dialect's case reader, minus the file
-
-    return _MAPPERS[dialect](path, data)
+    return as_run_cases(data, path, get_dialect(dialect))
 
 
 _TARGETS: dict[tuple[str, str | None, str | None], ReferenceTarget] = {}

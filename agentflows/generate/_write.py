@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from evalcore._readbytes import read_limited
+from evalcore.dialects import Provenance
 from evalcore.documents import load_document
 from evalcore.justify import needs_review_note
 from evalcore.manifest import (
@@ -21,13 +20,7 @@ from evalcore.manifest import (
     save_manifest,
 )
 from evalcore.redact import redact, redact_fresh
-from evalcore.writer import (
-    anychat_case_key,
-    contained_child,
-    mantle_case_filename,
-    safe_slug,
-    write_case_file,
-)
+from evalcore.writer import contained_child, safe_slug, write_case_file
 
 from ..planning import Behavior
 from .context import GenerateContext
@@ -41,12 +34,7 @@ def case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
 def case_target(ctx: GenerateContext, behavior: Behavior) -> tuple[Path, Path]:
     """`case_path` and the same path resolved; each out folder is resolved once per run."""
     out = ctx.out_dir(behavior.source)
-    if ctx.dialect.name == "mantle":
-        name = mantle_case_filename(safe_slug(behavior.source), behavior.case, behavior.type)
-    elif ctx.dialect.name == "anychat":
-        name = anychat_case_key(behavior.source, behavior.case, behavior.type) + ".json"
-    else:
-        name = "eval.json"
+    name = ctx.dialect.case_filename(behavior.source, behavior.case, behavior.type)
     root = ctx.resolved_dirs.get(out)
     if root is None:
         root = ctx.resolved_dirs[out] = out.resolve()
@@ -56,36 +44,20 @@ def case_target(ctx: GenerateContext, behavior: Behavior) -> tuple[Path, Path]:
 def with_provenance(
     ctx: GenerateContext, behavior: Behavior, data: dict[str, Any], generated_at: str
 ) -> dict[str, Any]:
-    """Anychat cases carry their provenance inline (`origin`); the other dialects use the
-    manifest only, since their schemas have no place for it."""
-    if ctx.dialect.name != "anychat":
+    """The case with its provenance inline where the dialect's cases carry it; the other
+    dialects leave it to the manifest, since their schemas have no place for it."""
+    if not ctx.dialect.provenance_inline:
         return data
-    data = copy.deepcopy(data)
-    data["key"] = anychat_case_key(behavior.source, behavior.case, behavior.type)
-    origin = data.get("origin") if isinstance(data.get("origin"), dict) else {}
-    if origin.get("kind") != "playbookExample":
-        origin["kind"] = "generated"
-    sources = relevant_sources(ctx.project, "anychat", behavior.source)
-    playbook_file = next((p for p in sources if p.startswith("playbooks/")), None)
-    origin["generatedFrom"] = (
-        f"{ctx.engine.name}: {playbook_file or behavior.source}"
-        + (f"@sha256:{sources[playbook_file][:12]}" if playbook_file else "")
-        + f" behaviour {behavior.id}"
-    )[:4000]
-    origin["generatedAt"] = generated_at
-    data["origin"] = origin
-    return data
-
-
-def _same_but_time(path: Path, data: dict[str, Any]) -> bool:
-    """True when the file on disk is this case with only `origin.generatedAt` different."""
-    doc = load_document(path)
-    if not isinstance(doc.data, dict) or not isinstance(data.get("origin"), dict):
-        return False
-    old = copy.deepcopy(doc.data)
-    if isinstance(old.get("origin"), dict):
-        old["origin"]["generatedAt"] = data["origin"].get("generatedAt")
-    return old == data
+    provenance = Provenance(
+        source=behavior.source,
+        case=behavior.case,
+        case_type=behavior.type,
+        engine=ctx.engine.name,
+        behavior=behavior.id,
+        sources=relevant_sources(ctx.project, ctx.dialect.name, behavior.source),
+        generated_at=generated_at,
+    )
+    return ctx.dialect.with_provenance(data, provenance)
 
 
 def write_one(
@@ -101,7 +73,11 @@ def write_one(
         text = ctx.dialect.dump_justified(data, ctx.project, notes)
     else:
         text = render(ctx, data)
-    if path.exists() and ctx.dialect.name == "anychat" and _same_but_time(path, data):
+    if (
+        path.exists()
+        and ctx.dialect.provenance_inline
+        and ctx.dialect.same_but_time(load_document(path).data, data)
+    ):
         return "unchanged"
     status = write_case_file(path, text, force=ctx.request.force).status
     if status in ("created", "overwritten"):  # these bytes, as `atomic_write_text` wrote them
@@ -137,27 +113,6 @@ def prerender(ctx: GenerateContext, behavior: Behavior, data: dict[str, Any]) ->
     where the text costs work: a dialect that justifies each check."""
     if ctx.dialect.justifies:
         render(ctx, redact_fresh(with_provenance(ctx, behavior, data, ctx.started_at)), keep=True)
-
-
-def assemble_base44(
-    source: str, entries: list[dict[str, Any]], skill_description: str | None
-) -> dict[str, Any]:
-    """One multi-prompt `eval.json` per agent skill, prompts in plan order."""
-    return {
-        "name": f"{source}-generated",
-        "description": (
-            f"Generated evals for the {source} skill"
-            + (f": {_first_sentence(skill_description)}" if skill_description else "")
-        )[:300],
-        "prompts": entries,
-    }
-
-
-def _first_sentence(text: str) -> str:
-    """Up to the first sentence end (a dot followed by a space or the end), not any dot:
-    descriptions are full of `base44.entities` and `config.jsonc`."""
-    match = re.search(r"\.(\s|$)", text)
-    return text[: match.start()] if match else text
 
 
 def manifest_file_for(ctx: GenerateContext, case_file: Path) -> Path:

@@ -30,12 +30,11 @@ from ..planning import NOT_WRITTEN, Behavior, plan_source, select, spread
 from ._dedupe import Pool
 from ._report import prejustify
 from ._routes import siblings
-from ._suite import as_prompt_entries, suite_files, unit_fingerprints
+from ._suite import suite_files, unit_fingerprints
 from ._verify import must_cover, verify_case
 from ._verify_report import row_fields
 from ._verify_types import Verdict
 from ._write import (
-    assemble_base44,
     case_path,
     case_target,
     check_manifest,
@@ -487,12 +486,8 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
         work = cases.get(behavior["id"])
         if work is None or work["status"] != "valid":
             continue
-        units = (
-            [{"prompts": [e]} for e in as_prompt_entries(work["data"])]
-            if ctx.dialect.name == "base44"
-            else [work["data"]]
-        )
-        mark = fingerprint(units[0], ctx.dialect.name)
+        units = [unit for _, unit in ctx.dialect.case_units(work["data"])]
+        mark = fingerprint(units[0], ctx.dialect)
         path = (behavior.get("facts") or {}).get("path")
         same = pool.same(mark, path)
         if same:
@@ -547,15 +542,13 @@ async def write(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
 def _write_all(
     ctx: Any, cases: dict[str, Any], kept: list[Behavior], written: list[dict[str, Any]]
 ) -> None:
-    if ctx.dialect.name == "base44":
+    if ctx.dialect.cases_per_file:
         by_source: dict[str, list[Behavior]] = {}
         for behavior in kept:
             by_source.setdefault(behavior.source, []).append(behavior)
         for source, behaviors in by_source.items():
-            entries = [e for b in behaviors for e in as_prompt_entries(cases[b.id]["data"])]
-            skills = ctx.project.agent_skills.skills if ctx.project.agent_skills else {}
-            skill = skills.get(source)
-            data = assemble_base44(source, entries, skill.description if skill else None)
+            own = [cases[b.id]["data"] for b in behaviors]
+            data = ctx.dialect.combine_cases(source, own, ctx.project)
             path = case_path(ctx, behaviors[0])
             reasons = [r for b in behaviors for r in _needs_review_of(ctx, cases[b.id])]
             status = write_one(ctx, path, data, reasons)

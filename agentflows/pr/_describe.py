@@ -8,24 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from evalcore.dialects import Dialect, dialect_names, get_dialect
 from evalcore.findings import FileReport
 
 from ..outside_services import outside_by_tool
 from ._run import RunOutcome
 from ._verification import verification_lines
 
-DIALECT_NAMES = {
-    "mantle": "Rasa Mantle scenarios",
-    "anychat": "Anychat test cases",
-    "base44": "base44 evals",
-}
 
-#: Where each dialect keeps the starting state a case must not use to skip the tested step.
-SETUP_FIELD = {
-    "mantle": "`setup.initial_slots`",
-    "anychat": "`scenario` setup (history, appointments, stubs)",
-    "base44": "the fixture",
-}
+def _known(dialect: str) -> Dialect | None:
+    return get_dialect(dialect) if dialect in dialect_names() else None
 
 
 @dataclass(frozen=True)
@@ -82,7 +74,8 @@ def _summary(data: DescriptionInput) -> list[str]:
     statuses = [c["status"] for c in report["cases"] if c["path"] in data.committed]
     created = statuses.count("created")
     changed = len(statuses) - created
-    dialect = DIALECT_NAMES.get(data.dialect, data.dialect)
+    known = _known(data.dialect)
+    dialect = known.cases_noun if known is not None else data.dialect
     lines = [
         f"# Drafted test cases: {', '.join(data.targets)}",
         "",
@@ -299,6 +292,8 @@ def _run(data: DescriptionInput) -> list[str]:
 
 
 def _checklist(data: DescriptionInput) -> list[str]:
+    known = _known(data.dialect)
+    setup = known.setup_field if known is not None else "setup"
     items = [
         "Each persona is realistic: a customer this agent really gets, with the facts they "
         "need and a clear point to stop.",
@@ -307,7 +302,7 @@ def _checklist(data: DescriptionInput) -> list[str]:
         "Assertions pin the non-negotiable facts (tool calls, memory values, completion); "
         "anything deterministic is an assertion, not a criterion.",
         "Structural assertions are preferred over text matches.",
-        f"No {SETUP_FIELD.get(data.dialect, 'setup')} skips the step the case tests.",
+        f"No {setup} skips the step the case tests.",
         "One behaviour per case, and none repeats a case the suite already has.",
         "File names, paths and titles say what each case shows.",
         "Uncovered elements above are acceptable for now (or get an issue).",

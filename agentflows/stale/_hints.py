@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import shlex
 
-from ..generate import DIALECT_FOR_KIND
+from evalcore.dialects import dialect_for_kind
+
 from ._model import CaseState
 
 
@@ -28,7 +29,8 @@ def hints_for(cases: list[CaseState], kinds: dict[str, str]) -> list[str]:
         if regenerate:
             edited_sources = {c.source for c in members if c.edited}
             command = ["casegen", "generate", *regenerate, "--project", project]
-            if DIALECT_FOR_KIND.get(kinds.get(project, "")) != dialect:
+            plugin = dialect_for_kind(kinds.get(project))
+            if (plugin.name if plugin is not None else None) != dialect:
                 command += ["--dialect", dialect]
             if not edited_sources & set(regenerate):
                 command.append("--force")

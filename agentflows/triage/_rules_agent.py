@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from evalcore.dialects import dialect_names, get_dialect
+
 from ._definitions import Subject, skill_linked, steps_for
 from ._diagnosis import (
     Diagnosis,
@@ -93,7 +95,8 @@ def skill_routing(facts: Facts) -> Diagnosis | None:
         # Only a runtime that reports every activation (Mantle's skill events) proves that
         # no skill ran; an Anychat playbook entered by an outreach has no switch event.
         dialect = facts.case.dialect or facts.record.raw.get("dialect")
-        reports_skills = dialect == "mantle" or any(
+        plugin = get_dialect(dialect) if dialect in dialect_names() else None
+        reports_skills = (plugin is not None and plugin.reports_activations) or any(
             e.type.startswith(("skill_", "ordered_block_")) for e in facts.events
         )
         if (

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..suggest import did_you_mean
-from ._base import Dialect
+from ._base import CaseProse, Dialect, Provenance
 
 _REGISTRY: dict[str, Dialect] = {}
 
@@ -58,6 +58,11 @@ def all_dialects() -> list[Dialect]:
     return [_REGISTRY[n] for n in sorted(_REGISTRY)]
 
 
+def dialect_for_kind(kind: str | None) -> Dialect | None:
+    """The dialect whose cases test a project of `kind` (`Dialect.project_kind`)."""
+    return next((d for d in all_dialects() if d.project_kind == kind), None)
+
+
 #: Suffix -> the dialects (in name order) whose files may have it: `detect_dialect` runs for
 #: every file validated, and the list is the same for every file of a suffix.
 _BY_SUFFIX: dict[str, list[Dialect]] = {}
@@ -85,9 +90,12 @@ def dialect_of(data: Any, path: Path, asked: str | None = None) -> Dialect | Non
 
 
 __all__ = [
+    "CaseProse",
     "Dialect",
+    "Provenance",
     "all_dialects",
     "detect_dialect",
+    "dialect_for_kind",
     "dialect_names",
     "dialect_of",
     "get_dialect",

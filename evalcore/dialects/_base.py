@@ -1,15 +1,19 @@
 """What every case dialect provides, and the shared behaviour built on it.
 
 A dialect owns its file format: schema, loader, pydantic model, sniffing, dumping, reference
-lint and deterministic repair rules. Everything downstream (validate, repair, generate, run)
-talks to `Dialect`, never to a particular format.
+lint and deterministic repair rules, and what the engine asks about its cases (where they
+live and are written, the cases a file holds, what tells two apart, how the runner plays
+them, what review reads in them; docs/architecture.md lists each question). Everything
+downstream (validate, repair, generate, review, run) talks to `Dialect`, never to a
+particular format.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -26,6 +30,42 @@ if TYPE_CHECKING:
     from ..repair import RepairRule
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """Where a generated case comes from, for a dialect whose cases say so inline."""
+
+    source: str
+    """The skill / playbook / agent skill the case is for."""
+    case: str
+    case_type: str | None
+    engine: str
+    """The drafting engine's name."""
+    behavior: str
+    """The planned behaviour's id."""
+    sources: Mapping[str, str]
+    """The project files the case depends on (path -> sha256; `Dialect.depends_on`)."""
+    generated_at: str
+
+
+@dataclass(frozen=True)
+class CaseProse:
+    """One case of a document as readers of its prose see it (`Dialect.case_prose`);
+    pointers are relative to the case."""
+
+    base: str
+    """Pointer of the case inside its document ("" where the document is the case)."""
+    data: dict[str, Any]
+    """The case's own mapping."""
+    title: str
+    title_path: str
+    """Pointer of the title ("" when the case has none)."""
+    type: str | None
+    criteria: tuple[tuple[str, str], ...] = ()
+    """What the judge grades: (pointer, text)."""
+    contexts: tuple[tuple[str, str], ...] = ()
+    """What the simulated user is told (persona, facts, goal): (pointer, text)."""
+
+
 class Dialect:
     """Base class of the three dialects; subclasses set the class attributes and hooks."""
 
@@ -35,6 +75,10 @@ class Dialect:
     project_kind: ClassVar[str]
     """The project kind whose definitions this dialect's lint checks against."""
     schema_resource: ClassVar[str] = "schema.json"
+    cases_noun: ClassVar[str] = "cases"
+    """What its cases are called in prose (`Rasa Mantle scenarios`)."""
+    setup_field: ClassVar[str] = "setup"
+    """Where a case keeps the starting state (which must not skip the step it tests)."""
 
     @property
     def model(self) -> type[BaseModel]:
@@ -118,6 +162,135 @@ class Dialect:
     def case_title(self, data: Any) -> str | None:
         """The human name of a case (for tables and PR descriptions)."""
         return None
+
+    # --- review's advice -------------------------------------------------------------------
+
+    criterion_mentions: ClassVar[frozenset[str]] = frozenset({"tool"})
+    """The kinds of thing a criterion may say happened (a tool called, a memory value set, a
+    skill activated) that this dialect's checks can state, so review advises a check."""
+
+    def structural_check(
+        self, kind: str, name: str | None, *, negated: bool, project: Project | None
+    ) -> str | None:
+        """The check that says what a criterion states about the `kind` (tool, response,
+        memory, skill, block, playbook, outcome, field) named `name` (None: unnamed), as
+        review's advice; None where no check of the format can say it."""
+        return None
+
+    # --- running -------------------------------------------------------------------------
+
+    def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:
+        """The cases of a schema-valid file as the runner plays them: the fields of
+        `evalcore.runner.RunCase` (setup, scripted turns, simulation, checks, criteria)."""
+        raise NotImplementedError
+
+    checks_module: ClassVar[str | None] = None
+    """The module that registers this dialect's checks evaluator
+    (`evalcore.runner.checks.register_checks`), imported on first use."""
+
+    results_folder: ClassVar[str | None] = None
+    """Where a project of this dialect keeps run results (relative to its root), when its
+    runtime has a place for them; elsewhere `casegen run` writes to `./results`."""
+
+    reports_activations: ClassVar[bool] = False
+    """Its runtime reports every skill activation as an event (Mantle's skill events), so a
+    run without one shows that no skill ran."""
+
+    simulation_prompt: ClassVar[str | None] = None
+    """The prompt a model plays this dialect's simulated user with (`prompts/<name>.md`);
+    None: a model cannot simulate its cases."""
+
+    def simulation_values(self, spec: Any) -> dict[str, str]:
+        """What `simulation_prompt` is filled with besides the conversation, from the case's
+        `SimulationSpec` (what the simulated user is told)."""
+        return {}
+
+    # --- the cases a document holds -------------------------------------------------------
+
+    def source_ids(self, project: Project) -> set[str]:
+        """The ids of what this dialect's cases test in `project` (skills, playbooks)."""
+        return set()
+
+    def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
+        """The source ids the case itself names, most telling first (unchecked)."""
+        return []
+
+    def source_stem(self, path: Path) -> str:
+        """The part of a case file's path that begins with its source's id (by the naming
+        convention of generated and hand-written cases): the file name by default."""
+        return path.stem
+
+    def depends_on(self, path: str, source: str) -> bool:
+        """True when a case for `source` (a skill, playbook) depends on the project file
+        `path` (relative to the root): a change to it makes the case stale. By default every
+        file."""
+        return True
+
+    def case_filename(self, source: str, case: str, case_type: str | None) -> str:
+        """The file name of a generated case (inside its source's folder)."""
+        raise NotImplementedError
+
+    provenance_inline: ClassVar[bool] = False
+    """Its cases carry their provenance (`with_provenance`); otherwise only the manifest does,
+    since the schema has no place for it."""
+
+    def with_provenance(self, data: dict[str, Any], provenance: Provenance) -> dict[str, Any]:
+        """A copy of `data` that says where it comes from (as is where the format cannot)."""
+        return data
+
+    def same_but_time(self, old: Any, new: dict[str, Any]) -> bool:
+        """True when `old` (the file on disk) is the case `new` with only the time its
+        provenance gives different: rewriting it would change nothing else."""
+        return False
+
+    suite_folder: ClassVar[str | None] = None
+    """Where a project of this dialect keeps its committed cases (relative to its root)."""
+
+    def suite_files(self, project: Project) -> list[Path]:
+        """The project's committed cases of this dialect."""
+        if self.suite_folder is None:
+            return []
+        folder = project.root / self.suite_folder
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.rglob("*") if p.suffix in self.suffixes and p.is_file())
+
+    def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
+        """The cases of one parsed document with their title, type, criteria and persona
+        text (none for a shape the dialect does not know)."""
+        return []
+
+    cases_per_file: ClassVar[bool] = False
+    """One file holds several cases (a base44 eval: one per prompt), so the cases of one
+    source are written together into one file."""
+
+    def combine_cases(
+        self, source: str, cases: Sequence[dict[str, Any]], project: Project
+    ) -> dict[str, Any]:
+        """The one file that holds the cases of `source`, in order (`cases_per_file`)."""
+        raise NotImplementedError
+
+    def case_units(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """Each case `data` holds, by name, as a document of its own (`as_unit`); the whole
+        document, unnamed, where a file is one case."""
+        return [("", data)]
+
+    def as_unit(self, case: dict[str, Any]) -> dict[str, Any]:
+        """A document that holds only `case` (one of the cases a file holds)."""
+        return case
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        """What tells this case from another (`evalcore.dedupe`): its facts (each check in
+        canonical JSON, how it starts) and its free text (persona, prompt)."""
+        return set(), ""
+
+    def count_assertions(self, data: dict[str, Any]) -> int:
+        """How many structural checks the case makes."""
+        return 0
+
+    def count_criteria(self, data: dict[str, Any]) -> int:
+        """How many criteria the case gives the judge (0 where the format has no judge)."""
+        return 0
 
     def __repr__(self) -> str:
         return f"<Dialect {self.name}>"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..definitions import Project, find_project, load_project, project_kind_of
+from ..dialects import dialect_for_kind, dialect_names, get_dialect
 from ..errors import UserError
 from ..validation import ProjectCache, validate_file
 from ..validation._discover import iter_candidate_files
@@ -68,23 +69,27 @@ def collect_cases(
 def default_results_dir(
     cases: Sequence[RunCase], *, project: Path | None = None, cwd: Path | None = None
 ) -> Path:
-    """`<project>/eval/results` for Mantle projects (Rasa's place), else `./results`.
+    """The project's own results folder where its dialect has one (Mantle's
+    `eval/results`, Rasa's place), else `./results`.
 
-    The project is `--project` when it is a Mantle project, else the one Mantle project
-    every case sits in; cases from several projects or other dialects go to `./results`.
+    The project is `--project`, else the one project of the cases' dialect every case sits
+    in; cases from several projects or dialects go to `./results`.
     """
     here = cwd or Path.cwd()
     if project is not None:
-        return (
-            Path(project) / "eval" / "results"
-            if project_kind_of(Path(project)) == "mantle"
-            else here / "results"
-        )
-    roots = {find_project(Path(c.path).parent, kind="mantle") for c in cases}
-    if len(roots) == 1 and None not in roots and all(c.dialect == "mantle" for c in cases):
+        plugin = dialect_for_kind(project_kind_of(Path(project)))
+        folder = plugin.results_folder if plugin is not None else None
+        return Path(project) / folder if folder else here / "results"
+    dialects = {c.dialect for c in cases}
+    known = len(dialects) == 1 and dialects <= set(dialect_names())
+    plugin = get_dialect(dialects.pop()) if known else None
+    if plugin is None or plugin.results_folder is None:
+        return here / "results"
+    roots = {find_project(Path(c.path).parent, kind=plugin.project_kind) for c in cases}
+    if len(roots) == 1 and None not in roots:
         root = roots.pop()
         assert root is not None
-        return root / "eval" / "results"
+        return root / plugin.results_folder
     return here / "results"
 
 

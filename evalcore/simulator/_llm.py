@@ -1,7 +1,8 @@
 """The model-backed simulator: one structured `{message, done}` call per user turn.
 
-The prompt (`prompts/run/simulate_<dialect>.md`) tells the model who it plays and what it
-may reveal; the answer is schema-forced, so "done" is a field, not a stop word to parse.
+The dialect's prompt (`Dialect.simulation_prompt`, `prompts/run/simulate_*.md`) tells the
+model who it plays and what it may reveal; the answer is schema-forced, so "done" is a
+field, not a stop word to parse.
 An unusable answer (empty while not done, or out of role: speaking as the agent, as an AI,
 or with a role label) is retried once with a note saying what was wrong; a second unusable
 answer errors the run with that reason, because a broken simulator would otherwise show up
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from ..dialects import dialect_names, get_dialect
 from ..lexicon.en import agent_turns as en
 from ..llm.usage import Usage
 from ..prompts import render_prompt
@@ -38,8 +40,6 @@ class SimulatedMessage(BaseModel):
     )
 
 
-#: The prompt for each dialect; a dialect without one cannot be simulated by a model.
-PROMPTS = {"mantle": "run/simulate_mantle", "anychat": "run/simulate_anychat"}
 RETRY_PROMPT = "run/simulate_retry"
 
 
@@ -77,10 +77,13 @@ class LLMSimulator:
     def __init__(self, spec: SimulationSpec, dialect: str, settings: SimulatorSettings) -> None:
         if settings.model is None:
             raise ValueError("LLMSimulator needs a model")
-        if dialect not in PROMPTS:
+        plugin = get_dialect(dialect) if dialect in dialect_names() else None
+        if plugin is None or plugin.simulation_prompt is None:
             raise SimulationError(f"no simulator prompt for {dialect} cases")
         self.spec = spec
         self.dialect = dialect
+        self.prompt: str = plugin.simulation_prompt
+        self._plugin = plugin
         self.config = settings.model
         self.model: str | None = settings.model.model
         self.cache = settings.cache
@@ -88,24 +91,16 @@ class LLMSimulator:
         self.usage = Usage()
 
     def prompt_values(self, history: Sequence[Utterance]) -> dict[str, Any]:
-        conversation = render_conversation(history)
-        if self.dialect == "mantle":
-            return {"simulation_context": self.spec.context.strip(), "conversation": conversation}
-        knows = "\n".join(f"- {k}" for k in self.spec.knows) or "(nothing beyond the goal)"
-        return {
-            "scenario": self.spec.context.strip() or "(none given)",
-            "goal": self.spec.goal or "",
-            "persona": self.spec.persona or "(not described)",
-            "knows": knows,
-            "until": self.spec.until or "(the goal is reached or the agent cannot help)",
-            "conversation": conversation,
-        }
+        """The prompt's values: what the dialect tells the simulated user, and the
+        conversation so far."""
+        values: dict[str, Any] = self._plugin.simulation_values(self.spec)
+        return {**values, "conversation": render_conversation(history)}
 
     async def next_step(self, history: Sequence[Utterance]) -> SimulatorStep:
         from ..llm import structured_call
 
         messages: list[tuple[str, str]] = list(
-            render_prompt(PROMPTS[self.dialect], **self.prompt_values(history)).messages
+            render_prompt(self.prompt, **self.prompt_values(history)).messages
         )
         last_agent = next((u.text for u in reversed(history) if u.role == "agent"), None)
         problem: str | None = None
@@ -137,4 +132,4 @@ def _llm(spec: SimulationSpec, dialect: str, settings: SimulatorSettings) -> LLM
     return LLMSimulator(spec, dialect, settings)
 
 
-__all__ = ["PROMPTS", "LLMSimulator", "SimulatedMessage", "render_conversation", "unusable"]
+__all__ = ["LLMSimulator", "SimulatedMessage", "render_conversation", "unusable"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from evalcore.dialects import get_dialect
+
 from .._views import CaseView, Part, ReviewEnv
 from .._vocab import Mention
 from ._registry import Hit, review_rule
@@ -91,17 +93,13 @@ def _lookup(part: Part, env: ReviewEnv, dialect: str) -> tuple[str, str | None] 
             return f"it names the {_NOUN[mention.kind]} '{mention.id}'", suggestion
     masked = _mask_quotes(text)
     for pattern, kind in _GENERIC:
-        if dialect != "mantle" and kind != "tool":
+        if kind not in get_dialect(dialect).criterion_mentions:
             continue  # memory keys and skills are Mantle's
         match = pattern.search(masked)
         if match:
             name = match.group(1) if match.groups() else None
             negated = bool(_NEGATION.search(masked[: match.start()].rsplit(",", 1)[-1]))
-            suggestion = (
-                structural(env, dialect, kind, name, negated=negated)
-                if name
-                else ("use skill_activated / skill_completed with the skill_id")
-            )
+            suggestion = structural(env, dialect, kind, name, negated=negated)
             if suggestion is None and negated:
                 continue  # "does not call x again": no structural check can say it
             return f"it says '{match.group(0)}'", suggestion
@@ -140,63 +138,8 @@ def structural(
     env: ReviewEnv, dialect: str, kind: str, name: str | None, *, negated: bool
 ) -> str | None:
     """The assertion / check that says the same thing structurally, or None if none can."""
-    if dialect == "anychat":
-        return _anychat_check(kind, name, negated)
-    return _mantle_assertion(env, kind, name, negated)
-
-
-def _mantle_assertion(env: ReviewEnv, kind: str, name: str | None, negated: bool) -> str | None:
-    if kind == "response":
-        key = "bot_did_not_utter" if negated else "bot_uttered"
-        return f"assert `{key}: {{utter_name: {name}}}`"
-    if kind == "memory":
-        key = "memory_was_not_set" if negated else "memory_was_set"
-        return f"assert `{key}: [{{name: {name}}}]` (add `value:` to pin the value)"
-    if kind == "tool":
-        if negated:
-            # Mantle has no "tool was not executed" check: the conventions keep that as a
-            # criterion next to the assertions that its success never came, so it is not a
-            # lookup.
-            return None
-        return f"assert `tool_executed: {{tool_name: {name}, source: {_source(env, name)}}}`"
-    if kind == "skill" and not negated:
-        return f"assert `skill_activated` / `skill_completed: {{skill_id: {name}}}`"
-    if kind == "block" and not negated:
-        return (
-            "assert `ordered_block_entered` / `ordered_block_completed` with its skill_id "
-            f"and block_id: {name}"
-        )
-    return None
-
-
-def _anychat_check(kind: str, name: str | None, negated: bool) -> str | None:
-    if kind == "tool":
-        return (
-            f"check `toolsNotCalled: [{name}]`"
-            if negated
-            else (f'check `toolsCalled: {{"{name}": 1}}`')
-        )
-    if kind == "playbook" and not negated:
-        return f'check `activePlaybookAtEnd: "{name}"`'
-    if kind == "outcome" and not negated:
-        return f'check `outcomes: ["{name}"]`'
-    if kind == "field" and not negated:
-        return f'check `personFields: {{"{name}": <expected value>}}`'
-    return None
-
-
-def _source(env: ReviewEnv, tool: str | None) -> str:
-    defs = env.project.mantle if env.project is not None else None
-    if defs is not None and tool is not None:
-        for skill_id in defs.skills:
-            found = defs.tools_for(skill_id).get(tool)
-            if found is not None:
-                return (
-                    "mcp, mcp_server: " + str(found.mcp_server)
-                    if found.scope == "mcp"
-                    else ("local")
-                )
-    return "local"
+    plugin = get_dialect(dialect)
+    return plugin.structural_check(kind, name, negated=negated, project=env.project)
 
 
 # --- vague -------------------------------------------------------------------------------

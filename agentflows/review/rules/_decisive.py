@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.definitions.skill_model import tool_keys
+from evalcore.dialects.mantle import assertion_items
 from evalcore.lint import as_dict, as_list
 from evalcore.simulator import parse_fact_context
 
 from ...scoring._skills import answers_only, skill_signals
-from .._source import mantle_assertions
 from .._views import CaseView, ReviewEnv
 from ._registry import Hit, at, review_rule
 
@@ -100,7 +100,7 @@ def _asserted_values(scenario: dict) -> set[str]:
     goals = as_dict(scenario.get("goals"))
     return {
         str(as_dict(entry).get("value"))
-        for item in mantle_assertions(goals.get("assertions"))
+        for item in assertion_items(goals.get("assertions"))
         for entry in as_list(item.get("memory_was_set"))
         if isinstance(as_dict(entry).get("value"), str)
     }
@@ -114,7 +114,7 @@ def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
         if "assertions" in goals
         else (at("scenario", "goals") if "goals" in scenario else at("scenario"))
     )
-    items = mantle_assertions(goals.get("assertions"))
+    items = assertion_items(goals.get("assertions"))
     keys = {key for item in items for key in item}
     name = f"{scenario.get('name', '')} {case.path.stem if case.path else ''}"
     skills = _skills_under_test(case, env, items)
@@ -166,7 +166,7 @@ def _answer_case(env: ReviewEnv, goals: dict[str, Any]) -> bool:
     that mode's paragraph, `SkillSignals.quoted_by`): Mantle records no event for the answer,
     so its activation and a criterion on the answer are all a case can hold."""
     defs = env.project.mantle if env.project is not None else None
-    items = mantle_assertions(goals.get("assertions"))
+    items = assertion_items(goals.get("assertions"))
     started = {
         as_dict(item.get("skill_activated")).get("skill_id")
         for item in items

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...findings import Finding
+from ...writer import anychat_case_key
 from .. import register
-from .._base import Dialect
+from .._base import CaseProse, Dialect, Provenance
+from . import _advice, _run, _shape
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -30,6 +32,8 @@ class AnychatDialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "anychat"
+    cases_noun = "Anychat test cases"
+    setup_field = "`scenario` setup (history, appointments, stubs)"
 
     @property
     def model(self) -> type[BaseModel]:
@@ -70,6 +74,66 @@ class AnychatDialect(Dialect):
     def case_title(self, data: Any) -> str | None:
         title = data.get("title") if isinstance(data, dict) else None
         return title if isinstance(title, str) else None
+
+    def structural_check(
+        self, kind: str, name: str | None, *, negated: bool, project: Project | None
+    ) -> str | None:
+        return _advice.structural_check(kind, name, negated=negated)
+
+    def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
+        return [_shape.case_prose(data)]
+
+    def source_ids(self, project: Project) -> set[str]:
+        return set(project.anychat.playbooks) if project.anychat is not None else set()
+
+    def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
+        return _shape.named_playbooks(data, project)
+
+    def depends_on(self, path: str, source: str) -> bool:
+        """The playbook plus the project-wide agent, people, tools and outreaches."""
+        top = path.split("/", 1)[0]
+        if top == "playbooks":
+            return Path(path).stem == source
+        return top != "cases"
+
+    def case_filename(self, source: str, case: str, case_type: str | None) -> str:
+        return anychat_case_key(source, case, case_type) + ".json"
+
+    provenance_inline = True
+
+    def with_provenance(self, data: dict[str, Any], provenance: Provenance) -> dict[str, Any]:
+        return _shape.with_provenance(data, provenance)
+
+    def same_but_time(self, old: Any, new: dict[str, Any]) -> bool:
+        return _shape.same_but_time(old, new)
+
+    suite_folder = "cases"
+
+    def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:
+        return _run.run_cases(path, data)
+
+    checks_module = "evalcore.runner.checks._anychat"
+    simulation_prompt = "run/simulate_anychat"
+
+    def simulation_values(self, spec: Any) -> dict[str, str]:
+        """A `simulate` turn's scenario, goal, persona, what the user knows and when to stop."""
+        knows = "\n".join(f"- {k}" for k in spec.knows) or "(nothing beyond the goal)"
+        return {
+            "scenario": spec.context.strip() or "(none given)",
+            "goal": spec.goal or "",
+            "persona": spec.persona or "(not described)",
+            "knows": knows,
+            "until": spec.until or "(the goal is reached or the agent cannot help)",
+        }
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        return _shape.fingerprint_facts(data)
+
+    def count_assertions(self, data: dict[str, Any]) -> int:
+        return _shape.count_checks(data)
+
+    def count_criteria(self, data: dict[str, Any]) -> int:
+        return _shape.count_criteria(data)
 
 
 def in_case_folder(path: Path) -> bool:

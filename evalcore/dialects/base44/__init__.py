@@ -6,6 +6,7 @@ evaluation = dialect.validate_model(data)   # Base44Eval
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,9 @@ from ...findings import Finding
 from ...lint import as_dict, as_list
 from ...suggest import did_you_mean
 from .. import register
-from .._base import Dialect
+from .._base import CaseProse, Dialect
+from . import _run, _shape
+from ._shape import assemble, prompt_entries
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -34,6 +37,8 @@ class Base44Dialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "agent_skills"
+    cases_noun = "base44 evals"
+    setup_field = "the fixture"
 
     @property
     def model(self) -> type[BaseModel]:
@@ -64,6 +69,86 @@ class Base44Dialect(Dialect):
     def case_title(self, data: Any) -> str | None:
         name = data.get("name") if isinstance(data, dict) else None
         return name if isinstance(name, str) else None
+
+    def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
+        """One case per prompt entry (or the eval itself, where it is one prompt), titled by
+        its name or the eval's; the judge grades no prose of them."""
+        prompts = as_list(data.get("prompts"))
+        if prompts:
+            units = [(ptr.join("/prompts", i), as_dict(p)) for i, p in enumerate(prompts)]
+        elif "prompt" in data or "checks" in data:
+            units = [("", data)]
+        else:
+            units = []
+        return [
+            CaseProse(
+                base=base,
+                data=unit,
+                title=str(unit.get("name") or data.get("name") or ""),
+                title_path="/name" if "name" in unit else "",
+                type=None,
+            )
+            for base, unit in units
+        ]
+
+    def source_ids(self, project: Project) -> set[str]:
+        return set(project.agent_skills.skills) if project.agent_skills is not None else set()
+
+    def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
+        """The `expectedSkills` of each prompt."""
+        units = as_list(data.get("prompts")) or [data]
+        return [
+            s
+            for unit in units
+            for s in as_list(as_dict(unit).get("expectedSkills"))
+            if isinstance(s, str)
+        ]
+
+    def source_stem(self, path: Path) -> str:
+        """The folder: an agent skill's `eval.json` sits in the skill's fixture folder."""
+        return path.parent.name
+
+    def depends_on(self, path: str, source: str) -> bool:
+        """The agent skill's folder."""
+        return path.startswith(f"skills/{source}/")
+
+    def case_filename(self, source: str, case: str, case_type: str | None) -> str:
+        """One `eval.json` per agent skill (`cases_per_file`)."""
+        return "eval.json"
+
+    def suite_files(self, project: Project) -> list[Path]:
+        """The `eval.json` of each agent skill's fixture folder."""
+        fixtures = project.agent_skills.fixtures if project.agent_skills else []
+        return [project.root / f.path / "eval.json" for f in fixtures]
+
+    cases_per_file = True
+
+    def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:
+        return _run.run_cases(path, data)
+
+    checks_module = "evalcore.runner.checks._base44"
+
+    def combine_cases(
+        self, source: str, cases: Sequence[dict[str, Any]], project: Project
+    ) -> dict[str, Any]:
+        """The agent skill's generated `eval.json`: every prompt of every case, described
+        by the skill's first sentence."""
+        entries = [e for case in cases for e in prompt_entries(case)]
+        skills = project.agent_skills.skills if project.agent_skills else {}
+        skill = skills.get(source)
+        return _shape.assemble(source, entries, skill.description if skill else None)
+
+    def case_units(self, data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        return [(str(e.get("name", "?")), self.as_unit(e)) for e in prompt_entries(data)]
+
+    def as_unit(self, case: dict[str, Any]) -> dict[str, Any]:
+        return {"prompts": [case]}
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        return _shape.fingerprint_facts(data)
+
+    def count_assertions(self, data: dict[str, Any]) -> int:
+        return _shape.count_checks(data)
 
 
 def _check_paths(data: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -147,4 +232,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Base44Dialect", "Base44Eval", "Check", "PromptEntry", "dump_eval", "ignored_keys"]
+__all__ = [
+    "Base44Dialect",
+    "Base44Eval",
+    "Check",
+    "PromptEntry",
+    "assemble",
+    "dump_eval",
+    "ignored_keys",
+    "prompt_entries",
+]

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any
 from ...findings import Finding
 from ...justify import Note, annotate_yaml
 from ...testdata import built_in_phones, load_records
+from ...writer import mantle_case_filename, safe_slug
 from .. import register
-from .._base import Dialect
+from .._base import CaseProse, Dialect
+from . import _advice, _run, _shape
 from ._outside import outside_effects, outside_notes
 from ._run_date import run_date_notes
 
@@ -43,6 +45,8 @@ class MantleDialect(Dialect):
     file_format = "yaml"
     suffixes = (".yml", ".yaml")
     project_kind = "mantle"
+    cases_noun = "Rasa Mantle scenarios"
+    setup_field = "`setup.initial_slots`"
     quality_metrics = True
 
     @property
@@ -104,6 +108,54 @@ class MantleDialect(Dialect):
         name = scenario.get("name") if isinstance(scenario, dict) else None
         return name if isinstance(name, str) and name.strip() else None
 
+    criterion_mentions = frozenset({"tool", "memory", "skill"})
+
+    def structural_check(
+        self, kind: str, name: str | None, *, negated: bool, project: Project | None
+    ) -> str | None:
+        return _advice.structural_check(kind, name, negated=negated, project=project)
+
+    def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
+        return [_shape.case_prose(data)]
+
+    def source_ids(self, project: Project) -> set[str]:
+        return set(project.mantle.skills) if project.mantle is not None else set()
+
+    def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
+        """The skills its skill and ordered-block assertions name."""
+        return _shape.named_skills(data)
+
+    def depends_on(self, path: str, source: str) -> bool:
+        """The skill's folder plus the project-wide memory, responses, tools and agent files."""
+        top = path.split("/", 1)[0]
+        return path.startswith(f"skills/{source}/") or top not in ("skills", "eval")
+
+    def case_filename(self, source: str, case: str, case_type: str | None) -> str:
+        return mantle_case_filename(safe_slug(source), case, case_type)
+
+    suite_folder = "eval/scenarios"
+
+    def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:
+        return _run.run_cases(path, data)
+
+    checks_module = "evalcore.runner.checks._mantle"
+    results_folder = "eval/results"
+    reports_activations = True
+    simulation_prompt = "run/simulate_mantle"
+
+    def simulation_values(self, spec: Any) -> dict[str, str]:
+        """The scenario's `simulation_context`, as Rasa's own simulator reads it."""
+        return {"simulation_context": spec.context.strip()}
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        return _shape.fingerprint_facts(data)
+
+    def count_assertions(self, data: dict[str, Any]) -> int:
+        return len(_shape.goals(data).get("assertions") or [])
+
+    def count_criteria(self, data: dict[str, Any]) -> int:
+        return len(_shape.goals(data).get("criteria") or [])
+
 
 def _built_in_notes(data: Any, project: Project | None) -> list[Note]:
     """A note on the seeds that are a built-in test account's phone the project's own
@@ -131,4 +183,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["MantleCase", "MantleDialect"]
+assertion_items = _shape.assertion_items
+
+__all__ = ["MantleCase", "MantleDialect", "assertion_items"]

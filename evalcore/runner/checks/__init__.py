@@ -30,13 +30,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from ...assertions import AssertionResult
+from ...dialects import dialect_names, get_dialect
 from .._trace import RunTrace
 
 #: The one result type of every check: `{index, type, passed, detail}`.
 CheckResult = AssertionResult
 
-#: The module that registers each built-in dialect's evaluator.
-_BUILTIN = {"mantle": "_mantle", "anychat": "_anychat", "base44": "_base44"}
 _LOADING = threading.Lock()
 
 
@@ -75,7 +74,7 @@ def checks_evaluator(dialect: str) -> ChecksEvaluator | None:
 
 def checks_dialects() -> list[str]:
     """Dialects with an evaluator (built-in modules that are missing are left out)."""
-    for dialect in _BUILTIN:
+    for dialect in dialect_names():
         _load_builtin(dialect)
     return sorted(_EVALUATORS)
 
@@ -110,15 +109,15 @@ def _as_result(position: int, result: CheckResult | Mapping[str, Any]) -> CheckR
 
 
 def _load_builtin(dialect: str) -> None:
-    """Import the built-in evaluator once. Checks run in worker threads, so the lock keeps a
-    second run from seeing the dialect as tried while the first is still importing it."""
-    module = _BUILTIN.get(dialect)
-    if module is None:
+    """Import the evaluator the dialect names (`Dialect.checks_module`) once. Checks run in
+    worker threads, so the lock keeps a second run from seeing the dialect as tried while
+    the first is still importing it."""
+    name = get_dialect(dialect).checks_module if dialect in dialect_names() else None
+    if name is None:
         return
     with _LOADING:
         if dialect in _TRIED:
             return
-        name = f"{__name__}.{module}"
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -1,0 +1,82 @@
+"""The engine asks a dialect what it needs and never names one: a dialect it has never heard
+of (registered here for one test) gets its own answers used, by the manifest, the runner's
+results folder, review and dedupe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import evalcore.dialects as dialects
+from agentflows.review._views import case_views
+from evalcore.dedupe import fingerprint
+from evalcore.definitions import load_project
+from evalcore.dialects import CaseProse, Dialect
+from evalcore.manifest import relevant_sources
+from evalcore.runner import RunCase
+from evalcore.runner._discover import default_results_dir
+
+BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
+
+
+class NotesDialect(Dialect):
+    """A made-up format: a case is `{"note": ..., "goal": ...}`, kept in a Mantle project."""
+
+    name = "notes"
+    file_format = "json"
+    suffixes = (".json",)
+    project_kind = "mantle"
+    results_folder = "runs/notes"
+
+    def depends_on(self, path: str, source: str) -> bool:
+        return path == "agent.yml"
+
+    def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
+        return [
+            CaseProse(
+                base="",
+                data=data,
+                title=str(data.get("note", "")),
+                title_path="/note",
+                type="happy_path",
+                criteria=(("/goal", str(data.get("goal", ""))),),
+            )
+        ]
+
+    def fingerprint_facts(self, data: dict[str, Any]) -> tuple[set[str], str]:
+        return {f"goal:{data.get('goal')}"}, str(data.get("note", ""))
+
+
+@pytest.fixture
+def notes(monkeypatch: pytest.MonkeyPatch) -> NotesDialect:
+    dialects.all_dialects()  # the built-in three first, so the registry is complete
+    dialect = NotesDialect()
+    monkeypatch.setitem(dialects._REGISTRY, dialect.name, dialect)
+    return dialect
+
+
+def test_the_manifest_hashes_the_files_the_dialect_says_a_case_depends_on(notes) -> None:
+    assert list(relevant_sources(load_project(BANK), notes.name, "card_replace")) == ["agent.yml"]
+
+
+def test_run_results_go_where_the_dialect_keeps_them(notes, tmp_path: Path) -> None:
+    case = RunCase(
+        slug="a",
+        name="a",
+        dialect=notes.name,
+        path=str(BANK / "eval" / "scenarios" / "a.json"),
+    )
+    assert default_results_dir([case], cwd=tmp_path) == BANK.resolve() / "runs" / "notes"
+    elsewhere = RunCase(slug="b", name="b", dialect=notes.name, path=str(tmp_path / "b.json"))
+    assert default_results_dir([elsewhere], cwd=tmp_path) == tmp_path / "results"
+
+
+def test_review_reads_the_cases_the_dialect_says_a_document_holds(notes) -> None:
+    data = {"note": "replace a card", "goal": "the card is replaced"}
+    (view,) = case_views(data, notes.name, None)
+    assert (view.title, view.type) == ("replace a card", "happy_path")
+    assert [(p.path, p.text) for p in view.criteria] == [("/goal", "the card is replaced")]
+    assert view.fingerprint == fingerprint(data, notes)
+    assert "goal:the card is replaced" in view.fingerprint.facts
