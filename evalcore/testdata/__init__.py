@@ -28,6 +28,7 @@ from ._callers import (
     holdings,
     in_good_standing,
 )
+from ._everyday import EVERYDAY, everyday_item
 from ._kind_fit import kind_fit, kind_of, kind_unfit
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._limits import record_limits, within
@@ -66,6 +67,7 @@ from ._versions import is_tag, names_the_next, next_release
 __all__ = [
     "BUILT_IN",
     "DOMAINS",
+    "EVERYDAY",
     "FAILING_ACCOUNT",
     "NEGATIVE_ACCOUNT",
     "REASONS",
@@ -93,6 +95,7 @@ __all__ = [
     "date_format",
     "described_shape",
     "draw_date",
+    "everyday_item",
     "examples_of",
     "expires_short",
     "holdings",

@@ -169,7 +169,7 @@ def field_value(
         given = {**fixed, **(told_so_far or {})}
         return of_the_kind(defs, field, sheet, given) or sheet.held_value(spec_of(field, defs))
     if field.type in ("bool", "list"):
-        return list_value(defs, field)  # a list the text lists the items of; never a flag
+        return list_value(defs, field, sheet, fixed)  # a list of listed or everyday items
     code = stated_code(field.description or "") if field.type == "text" else None
     for said in (told_so_far or {}).values() if code is not None else ():
         found = code.search(said) if isinstance(said, str) and " " in said.strip() else None

@@ -1,0 +1,72 @@
+"""Everyday things a person names for a free field the project gives no value for: the
+medicine they want moved to another pharmacy.
+
+A list field such as "Medicines to move, as named on the old labels" has no example and
+no record to draw from, so a case used to leave it out: the simulated user then invented
+one, possibly a controlled drug that changes the path the case asserts. The items here are
+common, uncontrolled ones (nothing a rule about Schedule II drugs applies to), and an item
+the project's own data already names (a prescription filled at this pharmacy) is passed
+over: moving what is already here is no transfer. Nothing fits: None, never filler.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from ._records import DataRecords
+
+
+@dataclass(frozen=True)
+class Things:
+    """Things of one kind: the words of a field that names them, and what a person says."""
+
+    topic: frozenset[str]
+    items: tuple[str, ...]
+
+
+#: Kinds of things a person names; medicines are uncontrolled and in wide use.
+EVERYDAY = (
+    Things(
+        frozenset(["medicine", "medicines", "medication", "medications", "drug", "drugs"]),
+        (
+            "Metformin 500 mg tablet",
+            "Levothyroxine 50 mcg tablet",
+            "Amlodipine 5 mg tablet",
+            "Omeprazole 20 mg capsule",
+            "Losartan 50 mg tablet",
+        ),
+    ),
+)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.lower()))
+
+
+def _named_in(records: DataRecords) -> set[str]:
+    """The words of every text value of the project's data files."""
+    out: set[str] = set()
+    for collection in records.collections:
+        for record in collection.records:
+            for value in record.values():
+                if isinstance(value, str):
+                    out |= _words(value)
+    return out
+
+
+def everyday_item(name: str, records: DataRecords, rng: random.Random) -> str | None:
+    """One thing of the kind field `name` names (`medications`), drawn by the case's `rng`
+    among those the project's records never name; None where no kind fits or all are
+    named."""
+    words = _words(name.replace("_", " "))
+    kind = next((t for t in EVERYDAY if t.topic & words), None)
+    if kind is None:
+        return None
+    named = _named_in(records)
+    free = [item for item in kind.items if item.split()[0].lower() not in named]
+    return rng.choice(free) if free else None
+
+
+__all__ = ["EVERYDAY", "Things", "everyday_item"]
