@@ -10,12 +10,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
+from skill_model_fixtures import generate_offline, play_lines
+
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 from evalcore.simulator import parse_fact_context
-from evalcore.testdata import EVERYDAY, case_rng, everyday_item, load_records
+from evalcore.testdata import (
+    EVERYDAY,
+    case_rng,
+    caught_by,
+    everyday_item,
+    load_records,
+    other_than,
+)
 
 SKILL = """---
 name: Transfer a prescription
@@ -93,3 +103,88 @@ def test_no_everyday_item_for_a_field_of_no_known_kind(tmp_path: Path) -> None:
     records = load_records(tmp_path)
     assert everyday_item("attendees", records, case_rng("x")) is None
     assert everyday_item("medications", records, case_rng("x")) in MEDICINES
+
+
+PAYSLIP = """---
+name: Payslips
+description: >
+  Where to find a payslip, by the country the employee works in.
+---
+
+:::ordered_block id=main
+steps:
+  - id: ask_country
+    collect: country
+    utterance: utter_ask_country
+    next:
+      - if: session.payslips.country == "germany"
+        then: answer_germany
+      - if: session.payslips.country == "uk"
+        then: answer_uk
+      - else: answer_elsewhere
+  - id: answer_germany
+    action: utter_payslip_germany
+    next: END
+  - id: answer_uk
+    action: utter_payslip_uk
+    next: END
+  - id: answer_elsewhere
+    action: utter_payslip_elsewhere
+    next: END
+:::
+"""
+PAYSLIP_MEMORY = """schema:
+  public:
+    country:
+      type: categorical
+      enum_values: [germany, uk, other]
+      description: Country the employee works in.
+"""
+PAYSLIP_RESPONSES = """responses:
+  utter_ask_country:
+    - text: Which country are you employed in?
+  utter_payslip_germany:
+    - text: Your payslip is in the German payroll portal.
+  utter_payslip_uk:
+    - text: Your payslip is in the UK payroll portal.
+  utter_payslip_elsewhere:
+    - text: Your payslip is with our employer-of-record partner.
+"""
+
+
+def _payslips(root: Path) -> Path:
+    root.mkdir()
+    (root / "agent.yml").write_text("agent:\n  name: HR\n  persona: You help employees.\n")
+    folder = root / "skills" / "payslips"
+    folder.mkdir(parents=True)
+    (folder / "skill.md").write_text(PAYSLIP)
+    (folder / "memory.yml").write_text(PAYSLIP_MEMORY)
+    (folder / "responses.yml").write_text(PAYSLIP_RESPONSES)
+    return root
+
+
+def test_the_catch_all_choice_is_answered_with_a_country_no_other_choice_covers(
+    tmp_path: Path,
+) -> None:
+    """The `other` path's user names a real country (never the word "other"), and the
+    reference agent reads it as `other`, so the case is verified, not marked needs-review."""
+    root = _payslips(tmp_path / "hr")
+    report = generate_offline(root, ["payslips"], tmp_path / "out")
+    [row] = [r for r in report["cases"] if "other" in r["path"]]
+    text = Path(row["path"]).read_text()
+    data = yaml.safe_load(text)
+    facts = parse_fact_context(data["scenario"]["simulation_context"]).facts
+    said = [f.value for f in facts]
+    assert said and said[0] not in ("other", "Other")
+    assert other_than("country", "other", ["germany", "uk", "other"]) == said[0]
+    assert "needs-review" not in text
+
+
+def test_the_reference_agent_reads_a_country_of_no_choice_as_the_catch_all(
+    tmp_path: Path,
+) -> None:
+    root = _payslips(tmp_path / "hr")
+    events = play_lines(root, ["Where can I find my payslip?", "Portugal"])
+    set_to = [e.get("value") for e in events if e.get("key") == "payslips.country"]
+    assert set_to == ["other"]
+    assert caught_by("country", "Germany", ["germany", "uk", "other"]) is None

@@ -28,7 +28,7 @@ from ._callers import (
     holdings,
     in_good_standing,
 )
-from ._everyday import EVERYDAY, everyday_item
+from ._everyday import CATCH_ALL, EVERYDAY, caught_by, everyday_item, other_than
 from ._kind_fit import kind_fit, kind_of, kind_unfit
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._limits import record_limits, within
@@ -66,6 +66,7 @@ from ._versions import is_tag, names_the_next, next_release
 
 __all__ = [
     "BUILT_IN",
+    "CATCH_ALL",
     "DOMAINS",
     "EVERYDAY",
     "FAILING_ACCOUNT",
@@ -89,6 +90,7 @@ __all__ = [
     "caller_ids",
     "callers_in",
     "case_rng",
+    "caught_by",
     "changed_detail",
     "checked_details",
     "currency_codes",
@@ -119,6 +121,7 @@ __all__ = [
     "names_the_next",
     "next_release",
     "one_detail_off",
+    "other_than",
     "own_key",
     "people_of",
     "persona_for",

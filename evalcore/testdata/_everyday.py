@@ -1,12 +1,15 @@
 """Everyday things a person names for a free field the project gives no value for: the
-medicine they want moved to another pharmacy.
+medicine they want moved to another pharmacy, the country they live in where the project's
+choices end in a catch-all ("other").
 
 A list field such as "Medicines to move, as named on the old labels" has no example and
 no record to draw from, so a case used to leave it out: the simulated user then invented
 one, possibly a controlled drug that changes the path the case asserts. The items here are
 common, uncontrolled ones (nothing a rule about Schedule II drugs applies to), and an item
 the project's own data already names (a prescription filled at this pharmacy) is passed
-over: moving what is already here is no transfer. Nothing fits: None, never filler.
+over: moving what is already here is no transfer. A choice's catch-all value is what a
+person never says: they name a real thing none of the other choices covers (a country
+without a section of its own), `other_than`. Nothing fits: None, never filler.
 """
 
 from __future__ import annotations
@@ -38,7 +41,13 @@ EVERYDAY = (
             "Losartan 50 mg tablet",
         ),
     ),
+    Things(
+        frozenset(["country", "countries", "nation", "nationality"]),
+        ("Portugal", "Brazil", "Canada", "Poland", "Japan"),
+    ),
 )
+#: The values of a choice that stand for everything its other values do not cover.
+CATCH_ALL = frozenset(["other", "others", "something_else", "anything_else", "elsewhere"])
 
 
 def _words(text: str) -> set[str]:
@@ -69,4 +78,33 @@ def everyday_item(name: str, records: DataRecords, rng: random.Random) -> str | 
     return rng.choice(free) if free else None
 
 
-__all__ = ["EVERYDAY", "Things", "everyday_item"]
+def other_than(name: str, value: str, values: tuple[str, ...] | list[str]) -> str | None:
+    """What a person says for `value` of choice field `name` when it is a catch-all
+    (`other`): the first thing of the field's kind that no other choice names; None for any
+    other value or a field of no known kind."""
+    if value.strip().lower().replace("-", "_").replace(" ", "_") not in CATCH_ALL:
+        return None
+    words = _words(name.replace("_", " "))
+    kind = next((t for t in EVERYDAY if t.topic & words), None)
+    if kind is None:
+        return None
+    named = {w for v in values for w in _words(str(v).replace("_", " "))}
+    return next((item for item in kind.items if not _words(item) & named), None)
+
+
+def caught_by(name: str, text: str, values: tuple[str, ...] | list[str]) -> str | None:
+    """The catch-all value of choice field `name` that an answer naming a thing of the
+    field's kind no other value names falls under ("Portugal" under `other`, as the runtime's
+    model reads it); None where the answer names none or the choice has no catch-all."""
+    catch = next((v for v in values if str(v).lower() in CATCH_ALL), None)
+    words = _words(name.replace("_", " "))
+    kind = next((t for t in EVERYDAY if t.topic & words), None)
+    if catch is None or kind is None:
+        return None
+    said = _words(text)
+    named = {w for v in values for w in _words(str(v).replace("_", " "))}
+    hit = any(_words(item) <= said and not _words(item) & named for item in kind.items)
+    return catch if hit else None
+
+
+__all__ = ["CATCH_ALL", "EVERYDAY", "Things", "caught_by", "everyday_item", "other_than"]

@@ -31,6 +31,7 @@ from evalcore.testdata import (
     kind_of,
     listed_values,
     names_an_id,
+    other_than,
     record_limits,
     spoken_value,
     stated_code,
@@ -687,7 +688,8 @@ def spoken(defs: MantleDefinitions, qualified: str | None, value: Any) -> str | 
     field = defs.memory_field(qualified or "")
     spec = spec_of(field) if field is not None else None
     if isinstance(value, str) and spec is not None and spec.enum_values:
-        return written_form(defs, value) or value_words(value)
+        real = other_than(spec.name, value, spec.enum_values)  # "other": a country of none
+        return real or written_form(defs, value) or value_words(value)
     return spoken_value(value, spec)
 
 
