@@ -28,7 +28,15 @@ from ._callers import (
     holdings,
     in_good_standing,
 )
-from ._everyday import CATCH_ALL, EVERYDAY, caught_by, everyday_item, other_than
+from ._everyday import (
+    CATCH_ALL,
+    EVERYDAY,
+    MERCHANTS,
+    caught_by,
+    everyday_item,
+    merchant_for,
+    other_than,
+)
 from ._kind_fit import kind_fit, kind_of, kind_unfit
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._limits import record_limits, within
@@ -70,6 +78,7 @@ __all__ = [
     "DOMAINS",
     "EVERYDAY",
     "FAILING_ACCOUNT",
+    "MERCHANTS",
     "NEGATIVE_ACCOUNT",
     "REASONS",
     "Caller",
@@ -113,6 +122,7 @@ __all__ = [
     "lacks",
     "listed_values",
     "load_records",
+    "merchant_for",
     "month_on_record",
     "moot",
     "named_by",

@@ -1,6 +1,6 @@
 """Everyday things a person names for a free field the project gives no value for: the
 medicine they want moved to another pharmacy, the country they live in where the project's
-choices end in a catch-all ("other").
+choices end in a catch-all ("other"), the merchant on an expense's receipt.
 
 A list field such as "Medicines to move, as named on the old labels" has no example and
 no record to draw from, so a case used to leave it out: the simulated user then invented
@@ -9,7 +9,9 @@ common, uncontrolled ones (nothing a rule about Schedule II drugs applies to), a
 the project's own data already names (a prescription filled at this pharmacy) is passed
 over: moving what is already here is no transfer. A choice's catch-all value is what a
 person never says: they name a real thing none of the other choices covers (a country
-without a section of its own), `other_than`. Nothing fits: None, never filler.
+without a section of its own), `other_than`. A merchant fits the kind of expense the case
+chose (a hotel for lodging, never a taxi firm), `merchant_for`. Nothing fits: None, never
+filler.
 """
 
 from __future__ import annotations
@@ -46,6 +48,27 @@ EVERYDAY = (
         ("Portugal", "Brazil", "Canada", "Poland", "Japan"),
     ),
 )
+#: Words of a field that names who was paid (`merchant`).
+_PAID = frozenset(["merchant", "vendor", "payee", "supplier"])
+#: Merchants by the words of the expense kind they fit (`lodging`, `ground_transport`).
+MERCHANTS = (
+    Things(
+        frozenset(["lodging", "hotel", "hotels", "accommodation"]),
+        ("Marriott Marquis", "Hilton Garden Inn", "Hyatt Regency"),
+    ),
+    Things(
+        frozenset(["airfare", "flight", "flights", "air", "airline"]),
+        ("Delta Air Lines", "United Airlines", "British Airways"),
+    ),
+    Things(
+        frozenset(["ground", "transport", "taxi", "car", "rail", "train", "parking"]),
+        ("Uber", "Yellow Cab", "Amtrak"),
+    ),
+    Things(
+        frozenset(["meals", "meal", "dinner", "lunch", "food", "entertainment", "restaurant"]),
+        ("The Capital Grille", "Le Pain Quotidien", "Nobu"),
+    ),
+)
 #: The values of a choice that stand for everything its other values do not cover.
 CATCH_ALL = frozenset(["other", "others", "something_else", "anything_else", "elsewhere"])
 
@@ -78,6 +101,20 @@ def everyday_item(name: str, records: DataRecords, rng: random.Random) -> str | 
     return rng.choice(free) if free else None
 
 
+def merchant_for(name: str, kinds: list[str], rng: random.Random) -> str | None:
+    """A merchant for field `name` (`merchant`) that fits the first of the case's chosen
+    values (`kinds`: `lodging`) a merchant kind fits, drawn by `rng`; None where the field
+    names no payee or no chosen value says the kind of expense."""
+    if not _PAID & _words(name.replace("_", " ")):
+        return None
+    for kind in kinds:
+        said = _words(kind.replace("_", " "))
+        fits = next((m for m in MERCHANTS if m.topic & said), None)
+        if fits is not None:
+            return rng.choice(fits.items)
+    return None
+
+
 def other_than(name: str, value: str, values: tuple[str, ...] | list[str]) -> str | None:
     """What a person says for `value` of choice field `name` when it is a catch-all
     (`other`): the first thing of the field's kind that no other choice names; None for any
@@ -107,4 +144,13 @@ def caught_by(name: str, text: str, values: tuple[str, ...] | list[str]) -> str 
     return catch if hit else None
 
 
-__all__ = ["CATCH_ALL", "EVERYDAY", "Things", "caught_by", "everyday_item", "other_than"]
+__all__ = [
+    "CATCH_ALL",
+    "EVERYDAY",
+    "MERCHANTS",
+    "Things",
+    "caught_by",
+    "everyday_item",
+    "merchant_for",
+    "other_than",
+]

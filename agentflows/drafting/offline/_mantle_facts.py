@@ -30,6 +30,7 @@ from evalcore.testdata import (
     kind_fit,
     kind_of,
     listed_values,
+    merchant_for,
     names_an_id,
     other_than,
     record_limits,
@@ -191,6 +192,7 @@ def field_value(
     if value is None and field.type == "text":
         value = (
             example_value(defs, field)
+            or paid_to(defs, field, sheet, fixed)  # a hotel for a lodging expense
             # what the case told before counts too: a reason never names another scope
             or in_own_words(defs, field, sheet, {**fixed, **(told_so_far or {})})
             or told(defs, field, sheet, fixed, asked)
@@ -201,6 +203,20 @@ def field_value(
         value = own_names(sheet.records, value, near + list(given.values()))
     note_invented(field, sheet, value)  # a report id the caller's bag row says is none
     return value
+
+
+def paid_to(
+    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, fixed: dict[str, Any]
+) -> str | None:
+    """A merchant that fits the kind of expense the case chose (`evalcore.testdata.
+    merchant_for`); None where the field names no payee or nothing chosen says the kind."""
+    fields = defs.memory_names()
+    kinds = [
+        value
+        for key, value in fixed.items()
+        if isinstance(value, str) and key in fields and fields[key].type == "categorical"
+    ]
+    return merchant_for(field.name, kinds, case_rng(sheet.key, field.qualified))
 
 
 def fits_the_kind(
@@ -1038,6 +1054,7 @@ __all__ = [
     "offers_taken",
     "on_the_path",
     "open_outcomes",
+    "paid_to",
     "question_answer",
     "reported",
     "reported_label",

@@ -114,6 +114,7 @@ from ._mantle_facts import (
     offers_passed,
     offers_taken,
     open_outcomes,
+    paid_to,
     question_answer,
     read_from_a_tool,
     reported,
@@ -700,7 +701,9 @@ class _Writer:
                 value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
                 said = spoken(self.defs, key, value)
                 if said is None or (_day(said) is None and _time(said) is None):
-                    said = step_value(self.defs, prompt, field_def, memory)
+                    said = step_value(self.defs, prompt, field_def, memory) or spoken(
+                        self.defs, key, paid_to(self.defs, field_def, self.sheet, memory)
+                    )  # the project's example the branch names, else a merchant that fits it
                 if said is None:
                     continue
                 at = set_at(field_def, ask.prompt) or 0
