@@ -128,7 +128,7 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_held import held_lines, held_thing
-from ._mantle_identity import identity_facts
+from ._mantle_identity import identity_facts, read_facts, tools_write
 from ._mantle_intent import (
     detour_opening,
     intent_clause,
@@ -939,6 +939,22 @@ class _Writer:
             )
             for label, value in found:
                 self.sheet.add(label, value)
+            # what the prose reads from another skill's write the path never makes (the
+            # home store an unverified caller's transfer goes to): the caller's own
+            memory = self.script.walk.memory
+            ran = [e.skill for e in events if e.kind == "skill_activated" and e.skill]
+            reads = {other: memory for other in [skill.id, *ran]}  # the hand-off's it goes to
+            escalation = (self.facts.get("escalation") or {}) if kind == "escalation" else {}
+            if escalation.get("skill") in self.defs.skills:  # asked for before some writes
+                late = {a.skill for a in asks[int(escalation.get("at") or 0) :]}
+                unwritten = tools_write(self.project, late)
+                reads[escalation["skill"]] = {k: v for k, v in memory.items() if k not in unwritten}
+            for other, known in reads.items():
+                found = read_facts(
+                    self.project, self.defs.skills[other], customer, self.sheet.records, known
+                )
+                for label, value in found:
+                    self.sheet.add(label, value)
             # the record the case's branch rests on (their flight, cancelled): the caller knows it
             planned = self.script.behavior.facts.get("values") or {}
             for label, value in branch_facts(self.sheet.records, customer, planned.values()):
