@@ -58,7 +58,7 @@ from ._records import (
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
-from ._told import REASONS, incident_for, reason_for, told_value
+from ._told import REASONS, SITUATIONS, incident_for, reason_for, situation_for, told_value
 from ._values import (
     FieldSpec,
     allows_relative,
@@ -81,6 +81,7 @@ __all__ = [
     "MERCHANTS",
     "NEGATIVE_ACCOUNT",
     "REASONS",
+    "SITUATIONS",
     "Caller",
     "Collection",
     "DataRecords",
@@ -145,6 +146,7 @@ __all__ = [
     "session_person",
     "shaped_like",
     "sheet_lines",
+    "situation_for",
     "spoken_date",
     "spoken_value",
     "stated_code",

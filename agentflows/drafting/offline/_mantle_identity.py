@@ -154,13 +154,13 @@ def identity_facts(
                 continue
             described = {p.name: p.description for p in tool.parameters}
             for name, value in said.items():
-                label = _label(name, described.get(name))
+                label = label_of(name, described.get(name))
                 if (label, value) not in out:
                     out.append((label, value))
     return out
 
 
-def _label(name: str, description: str | None) -> str:
+def label_of(name: str, description: str | None) -> str:
     """What the user calls a detail: for a name that is a short code (`pnr`), the first
     words of the parameter's description where they are a plain name (`Booking reference`
     of `Booking reference, six characters …`), else the name's words."""
@@ -187,4 +187,4 @@ def _collected(skill: Skill) -> set[str]:
     }
 
 
-__all__ = ["identity_facts", "read_facts", "tools_write"]
+__all__ = ["identity_facts", "label_of", "read_facts", "tools_write"]

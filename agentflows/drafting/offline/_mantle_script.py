@@ -127,6 +127,7 @@ from ._mantle_facts import (
     tells_what_happened,
     value_label,
 )
+from ._mantle_handoff_facts import handoff_facts
 from ._mantle_held import held_lines, held_thing
 from ._mantle_identity import identity_facts, read_facts, tools_write
 from ._mantle_intent import (
@@ -928,6 +929,10 @@ class _Writer:
             self.fact(ask)
             if skill.is_handoff and ask.skill == skill.id and kind != "escalation":
                 self.own_reason(ask)
+        if skill.is_handoff and kind != "escalation":  # their matter, for the summary
+            memory = self.script.walk.memory
+            for label, value in handoff_facts(self.defs, skill, self.script.customer, memory):
+                self.sheet.add(label, value)
         if self.account:  # what a check another skill runs first compares, from the record
             walked = {a.skill for a in self.script.walk.asks}
             customer = self.script.customer

@@ -1,0 +1,78 @@
+"""What the user of a hand-off case knows of their own matter: why they want a person, and the
+references the hand-off's summary is to carry.
+
+A hand-off skill that writes "a two-line summary of what happened so far (flight numbers,
+what was tried)" and sets a topic from what the user needs gets nothing from a user whose
+only fact is the label "topic: medical": a correct agent asks what happened, and which
+flight, and the simulated user makes both up. So the user has a situation of the chosen
+topic (`evalcore.testdata.situation_for`: a refund they want on their own booking, a
+medical need at the airport), the reference of their own record (its leading key) under the
+name a tool of the project gives it (`pnr`: "Booking reference"), and the items of their
+record the summary names by their codes (`flight numbers`: the flights on their booking).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.testdata import Caller, situation_for
+
+from ._mantle_identity import label_of
+
+#: A code a record lists items by (`SK0460`): letters and digits, no spaces.
+_CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9-]{3,}")
+#: Words of a hand-off's prose that say it writes a summary for the person taking over.
+_SUMMARY = re.compile(r"\bsummary\b|\bsummari[sz]e\b", re.I)
+
+
+def handoff_facts(
+    defs: MantleDefinitions, skill: Skill, caller: Caller, memory: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """(label, value) for the user of a case of hand-off `skill` (see module doc); none for
+    a skill that writes no summary."""
+    body = skill.body or ""
+    if not skill.is_handoff or not _SUMMARY.search(body):
+        return []
+    out: list[tuple[str, str]] = []
+    chosen = [
+        str(memory[f.qualified])
+        for f in skill.memory.values()
+        if f.type == "categorical" and isinstance(memory.get(f.qualified), str)
+    ]
+    situation = next((s for s in (situation_for(c) for c in chosen) if s), None)
+    if situation:
+        out.append(("what you need a person for", situation))
+    record = caller.record or {}
+    key, value = next(iter(record.items()), (None, None))  # a record's own id leads it
+    described = _parameter(defs, key) if key else None
+    if described is not None and isinstance(value, str) and value.strip():
+        out.append((label_of(key, described), value))
+    said = " ".join(body.lower().split())
+    words = set(re.findall(r"[a-z]+", said))
+    for value in (caller.within or {}).values():
+        if not isinstance(value, list):
+            continue
+        for name in sorted({k for item in value if isinstance(item, dict) for k in item}):
+            items = [str(i[name]) for i in value if isinstance(i, dict) and i.get(name)]
+            named = {name, f"{name}s"} & words
+            if named and items and all(_CODE.fullmatch(i) for i in items):
+                label = f"{name} numbers" if f"{name} number" in said else f"{name}s"
+                out.append((label, ", ".join(dict.fromkeys(items))))
+    return out
+
+
+def _parameter(defs: MantleDefinitions, name: str) -> str | None:
+    """The description of a tool parameter of the project named `name` (`pnr`), where one
+    is described; None where no tool takes it."""
+    for skill in defs.skills:
+        for tool in defs.tools_for(skill).values():
+            param = tool.parameter(name)
+            if param is not None and param.description:
+                return param.description
+    return None
+
+
+__all__ = ["handoff_facts"]
