@@ -47,7 +47,9 @@ def handoff_facts(
         out.append(("what you need a person for", situation))
     record = caller.record or {}
     key, value = next(iter(record.items()), (None, None))  # a record's own id leads it
-    described = _parameter(defs, key) if key else None
+    seeded = {f.name for f in defs.memory_names().values() if f.seed}
+    # a seeded id is the session's (the customer the channel knows), never the user's to say
+    described = _parameter(defs, key) if key and key not in seeded else None
     if described is not None and isinstance(value, str) and value.strip():
         out.append((label_of(key, described), value))
     said = " ".join(body.lower().split())
