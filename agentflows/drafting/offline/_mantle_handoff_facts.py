@@ -25,7 +25,7 @@ from ._mantle_identity import label_of
 #: A code a record lists items by (`SK0460`): letters and digits, no spaces.
 _CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9-]{3,}")
 #: Words of a hand-off's prose that say it writes a summary for the person taking over.
-_SUMMARY = re.compile(r"\bsummary\b|\bsummari[sz]e\b", re.I)
+_SUMMARY = frozenset(["summary", "summarise", "summarize"])
 
 
 def handoff_facts(
@@ -34,7 +34,9 @@ def handoff_facts(
     """(label, value) for the user of a case of hand-off `skill` (see module doc); none for
     a skill that writes no summary."""
     body = skill.body or ""
-    if not skill.is_handoff or not _SUMMARY.search(body):
+    said = " ".join(body.lower().split())
+    words = set(re.findall(r"[a-z]+", said))
+    if not skill.is_handoff or not _SUMMARY & words:
         return []
     out: list[tuple[str, str]] = []
     chosen = [
@@ -52,8 +54,6 @@ def handoff_facts(
     described = _parameter(defs, key) if key and key not in seeded else None
     if described is not None and isinstance(value, str) and value.strip():
         out.append((label_of(key, described), value))
-    said = " ".join(body.lower().split())
-    words = set(re.findall(r"[a-z]+", said))
     for value in (caller.within or {}).values():
         if not isinstance(value, list):
             continue
