@@ -16,7 +16,7 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 from evalcore.simulator import parse_fact_context
-from evalcore.testdata import situation_for
+from evalcore.testdata import REASONS, situation_for
 
 AIRLINE = Path(__file__).parent / "data" / "corpus" / "skyway_air"
 
@@ -49,3 +49,26 @@ def test_a_handoff_user_knows_their_situation_booking_and_flights() -> None:
 def test_a_topic_no_situation_names_gets_none() -> None:
     assert situation_for("other") is None
     assert situation_for("refund")
+
+
+def _handoff_facts(project_name: str, skill: str) -> list[dict[str, str]]:
+    project = load_project(AIRLINE.parent / project_name)
+    out = []
+    for behavior in plan_source(project, "mantle", skill, None).behaviors:
+        if behavior.type in ("escalation", "edge_case", "happy_path"):
+            data = draft_mantle(DraftContext(project, "mantle", behavior))
+            context = parse_fact_context(data["scenario"]["simulation_context"])
+            out.append({f.label: f.value for f in context.facts})
+    return out
+
+
+def test_with_only_a_time_chosen_the_request_is_of_the_skills_kind() -> None:
+    """The assistants' hand-off chooses only when it is needed (`urgency`): the user asks
+    an errand an executive's assistants do. A lab's safety hand-off chooses what the
+    researcher needs (`concern`), which no line fits: no errand of another kind."""
+    errands = next(r for r in REASONS if "ea" in r.topic).why
+    cases = _handoff_facts("northstar_exec", "ea_team_handoff")
+    assert cases
+    assert all(c.get("what you need a person for") in errands for c in cases)
+    for facts in _handoff_facts("tidewater_core", "safety_officer"):
+        assert "what you need a person for" not in facts

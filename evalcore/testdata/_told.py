@@ -192,6 +192,13 @@ REASONS = (
             "The job queue has been backing up for half an hour and nothing is draining it.",
         ),
     ),
+    Reason(
+        frozenset(["ea", "assistant", "assistants"]),
+        (
+            "Please book a car and a hotel for a board member who is visiting our office.",
+            "Please get my out-of-policy flight for the investor trip approved.",
+        ),
+    ),
 )
 
 

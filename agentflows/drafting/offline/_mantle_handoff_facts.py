@@ -13,12 +13,13 @@ record the summary names by their codes (`flight numbers`: the flights on their 
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
-from evalcore.testdata import Caller, situation_for
+from evalcore.testdata import Caller, reason_for, situation_for
 
 from ._mantle_identity import label_of
 
@@ -29,10 +30,15 @@ _SUMMARY = frozenset(["summary", "summarise", "summarize"])
 
 
 def handoff_facts(
-    defs: MantleDefinitions, skill: Skill, caller: Caller, memory: Mapping[str, Any]
+    defs: MantleDefinitions,
+    skill: Skill,
+    caller: Caller,
+    memory: Mapping[str, Any],
+    rng: random.Random,
 ) -> list[tuple[str, str]]:
     """(label, value) for the user of a case of hand-off `skill` (see module doc); none for
-    a skill that writes no summary."""
+    a skill that writes no summary. `rng`: the case's, for a request of the skill's kind
+    where no topic says the situation."""
     body = skill.body or ""
     said = " ".join(body.lower().split())
     words = set(re.findall(r"[a-z]+", said))
@@ -40,11 +46,16 @@ def handoff_facts(
         return []
     out: list[tuple[str, str]] = []
     chosen = [
-        str(memory[f.qualified])
+        (f, str(memory[f.qualified]))
         for f in skill.memory.values()
         if f.type == "categorical" and isinstance(memory.get(f.qualified), str)
     ]
-    situation = next((s for s in (situation_for(c) for c in chosen) if s), None)
+    situation = next((s for s in (situation_for(v) for _, v in chosen) if s), None)
+    # a topic chosen (what they need a person for) is the situation's kind, even where no
+    # line fits it; with only a time chosen (when it is needed), the skill's own kind
+    timed = all((f.description or "").lower().startswith("when") for f, _ in chosen)
+    if situation is None and timed:
+        situation = reason_for(f"{skill.description or ''} {body}", rng)
     if situation:
         out.append(("what you need a person for", situation))
     record = caller.record or {}

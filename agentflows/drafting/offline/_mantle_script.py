@@ -931,7 +931,9 @@ class _Writer:
                 self.own_reason(ask)
         if skill.is_handoff and kind != "escalation":  # their matter, for the summary
             memory = self.script.walk.memory
-            for label, value in handoff_facts(self.defs, skill, self.script.customer, memory):
+            rng = case_rng(self.sheet.key, "handoff")
+            customer = self.script.customer
+            for label, value in handoff_facts(self.defs, skill, customer, memory, rng):
                 self.sheet.add(label, value)
         if self.account:  # what a check another skill runs first compares, from the record
             walked = {a.skill for a in self.script.walk.asks}
