@@ -6,7 +6,8 @@ what was tried)" and sets a topic from what the user needs gets nothing from a u
 only fact is the label "topic: medical": a correct agent asks what happened, and which
 flight, and the simulated user makes both up. So the user has a situation of the chosen
 topic (`evalcore.testdata.situation_for`: a refund they want on their own booking, a
-medical need at the airport), the reference of their own record (its leading key) under the
+medical need at the airport; where the case chose only when it is needed, a request of the
+skill's own kind, `reason_for`), the reference of their own record (its leading key) under the
 name a tool of the project gives it (`pnr`: "Booking reference"), and the items of their
 record the summary names by their codes (`flight numbers`: the flights on their booking).
 """
