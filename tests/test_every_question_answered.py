@@ -16,7 +16,7 @@ from agentflows.drafting.offline._mantle_step_questions import step_offers
 from agentflows.planning import plan_source
 from evalcore.definitions import Project, Skill, load_project
 from evalcore.simulator import parse_fact_context
-from evalcore.testdata import REASONS, case_rng, reason_for
+from evalcore.testdata import MERCHANTS, REASONS, case_rng, reason_for
 
 LOST_FOB = """\
 if: session.door_access.request == "lost_fob"
@@ -154,6 +154,16 @@ def test_a_value_only_the_cases_choice_names_is_given(trips: Project) -> None:
     facts = _facts_by_kind(trips)
     assert facts["ground"]["vendor"] == "Cabco"
     assert facts["hotel"].get("vendor") != "Cabco"
+
+
+def test_a_vendor_no_example_fits_is_one_of_the_cases_kind(trips: Project) -> None:
+    """Neither example fits a hotel or a meal ("Blue Door Inn" is named by no choice): the
+    hotel case's user paid a hotel and the meal case's a restaurant, never nobody."""
+    facts = _facts_by_kind(trips)
+    hotels = next(m for m in MERCHANTS if "hotel" in m.topic).items
+    restaurants = next(m for m in MERCHANTS if "meal" in m.topic).items
+    assert facts["hotel"].get("vendor") in hotels
+    assert facts["meal"].get("vendor") in restaurants
 
 
 RENEW_SKILL = """---

@@ -30,6 +30,15 @@ from ._callers import (
     in_good_standing,
 )
 from ._degrees import SHARE_OF, Degree, degree_of
+from ._everyday import (
+    CATCH_ALL,
+    EVERYDAY,
+    MERCHANTS,
+    caught_by,
+    everyday_item,
+    merchant_for,
+    other_than,
+)
 from ._kind_fit import kind_fit, kind_of, kind_unfit
 from ._knowledge import knowledge_entries, knowledge_questions, record_entries, record_questions
 from ._limits import record_limits, within
@@ -51,7 +60,15 @@ from ._records import (
 from ._rng import case_rng
 from ._session import own_key, people_of, session_person
 from ._sheet import Fact, FactSheet, SheetBuilder, described_shape, names_an_id, spoken_value
-from ._told import REASONS, fault_for, incident_for, reason_for, told_value
+from ._told import (
+    REASONS,
+    SITUATIONS,
+    fault_for,
+    incident_for,
+    reason_for,
+    situation_for,
+    told_value,
+)
 from ._values import (
     FieldSpec,
     allows_relative,
@@ -68,11 +85,15 @@ from ._versions import is_tag, names_the_next, next_release
 
 __all__ = [
     "BUILT_IN",
+    "CATCH_ALL",
     "DOMAINS",
+    "EVERYDAY",
     "FAILING_ACCOUNT",
+    "MERCHANTS",
     "NEGATIVE_ACCOUNT",
     "REASONS",
     "SHARE_OF",
+    "SITUATIONS",
     "Caller",
     "Collection",
     "DataRecords",
@@ -93,6 +114,7 @@ __all__ = [
     "caller_ids",
     "callers_in",
     "case_rng",
+    "caught_by",
     "changed_detail",
     "checked_details",
     "currency_codes",
@@ -100,6 +122,7 @@ __all__ = [
     "degree_of",
     "described_shape",
     "draw_date",
+    "everyday_item",
     "examples_of",
     "expires_short",
     "fault_for",
@@ -116,6 +139,7 @@ __all__ = [
     "lacks",
     "listed_values",
     "load_records",
+    "merchant_for",
     "month_on_record",
     "moot",
     "named_by",
@@ -124,6 +148,7 @@ __all__ = [
     "names_the_next",
     "next_release",
     "one_detail_off",
+    "other_than",
     "own_key",
     "people_of",
     "persona_for",
@@ -137,6 +162,7 @@ __all__ = [
     "session_person",
     "shaped_like",
     "sheet_lines",
+    "situation_for",
     "spoken_date",
     "spoken_value",
     "stated_code",

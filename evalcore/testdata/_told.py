@@ -229,6 +229,13 @@ REASONS = (
             "The job queue has been backing up for half an hour and nothing is draining it.",
         ),
     ),
+    Reason(
+        frozenset(["ea", "assistant", "assistants"]),
+        (
+            "Please book a car and a hotel for a board member who is visiting our office.",
+            "Please get my out-of-policy flight for the investor trip approved.",
+        ),
+    ),
 )
 
 
@@ -239,6 +246,44 @@ def reason_for(context: str, rng: random.Random) -> str | None:
     counts = [(sum(1 for w in _words(context) if w in r.topic), n) for n, r in enumerate(REASONS)]
     best, at = max(counts, key=lambda c: (c[0], -c[1]))
     return rng.choice(REASONS[at].why) if best >= 2 else None
+
+
+#: What a person tells of the matter they want a person for, by the words of its kind (the
+#: topic a hand-off sets: `refund`, `medical`); one line each, in their own words.
+SITUATIONS = (
+    Reason(
+        frozenset(["refund", "refunds", "money"]),
+        ("I can no longer make this trip and I would like my money back for the booking.",),
+    ),
+    Reason(
+        frozenset(["medical", "medicine", "health"]),
+        ("I feel faint and short of breath here at the airport and need medical help.",),
+    ),
+    Reason(
+        frozenset(["rebooking", "rebook", "change", "changes"]),
+        ("My flight no longer works for me and I would rather a person rebooked me.",),
+    ),
+    Reason(
+        frozenset(["complaint", "complaints", "complain"]),
+        ("The crew on my last flight was rude to my family and I want to complain.",),
+    ),
+    Reason(
+        frozenset(["accessibility", "wheelchair", "disability", "assistance"]),
+        ("I use a wheelchair and need assistance getting to the gate and boarding.",),
+    ),
+    Reason(
+        frozenset(["baggage", "bag", "bags", "luggage"]),
+        ("My suitcase came off the belt with a broken handle and I want to sort it out.",),
+    ),
+)
+
+
+def situation_for(kind: str) -> str | None:
+    """What a person tells of a matter of `kind` (a hand-off topic value: `refund`), the
+    first line of the situation whose words name it; None for a kind none names (`other`)."""
+    words = set(_words(kind))
+    found = next((s for s in SITUATIONS if s.topic & words), None)
+    return found.why[0] if found else None
 
 
 #: Short notices a person posts to a team channel or notice board.
@@ -340,11 +385,13 @@ __all__ = [
     "INCIDENTS",
     "NOTICES",
     "REASONS",
+    "SITUATIONS",
     "Fault",
     "Incident",
     "Reason",
     "fault_for",
     "incident_for",
     "reason_for",
+    "situation_for",
     "told_value",
 ]

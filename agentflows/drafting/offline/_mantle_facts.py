@@ -33,7 +33,9 @@ from evalcore.testdata import (
     kind_fit,
     kind_of,
     listed_values,
+    merchant_for,
     names_an_id,
+    other_than,
     record_limits,
     spoken_value,
     stated_code,
@@ -172,7 +174,7 @@ def field_value(
         given = {**fixed, **(told_so_far or {})}
         return of_the_kind(defs, field, sheet, given) or sheet.held_value(spec_of(field, defs))
     if field.type in ("bool", "list"):
-        return list_value(defs, field)  # a list the text lists the items of; never a flag
+        return list_value(defs, field, sheet, fixed)  # a list of listed or everyday items
     code = stated_code(field.description or "") if field.type == "text" else None
     for said in (told_so_far or {}).values() if code is not None else ():
         found = code.search(said) if isinstance(said, str) and " " in said.strip() else None
@@ -193,6 +195,7 @@ def field_value(
     if value is None and field.type == "text":
         value = (
             example_value(defs, field)
+            or paid_to(defs, field, sheet, fixed)  # a hotel for a lodging expense
             # what the case told before counts too: a reason never names another scope
             or in_own_words(defs, field, sheet, {**fixed, **(told_so_far or {})})
             or told(defs, field, sheet, fixed, asked)
@@ -265,6 +268,20 @@ def _of_its_own(sheet: SheetBuilder, value: str, name: str) -> str:
         if word.isalpha() and word.lower().removesuffix("s") in heads:
             return re.sub(rf"(?<![\w-]){word}(?![\w-])", SHARE_OF, value, count=1)
     return value
+
+
+def paid_to(
+    defs: MantleDefinitions, field: MemoryField, sheet: SheetBuilder, fixed: dict[str, Any]
+) -> str | None:
+    """A merchant that fits the kind of expense the case chose (`evalcore.testdata.
+    merchant_for`); None where the field names no payee or nothing chosen says the kind."""
+    fields = defs.memory_names()
+    kinds = [
+        value
+        for key, value in fixed.items()
+        if isinstance(value, str) and key in fields and fields[key].type == "categorical"
+    ]
+    return merchant_for(field.name, kinds, case_rng(sheet.key, field.qualified))
 
 
 def fits_the_kind(
@@ -785,7 +802,8 @@ def spoken(defs: MantleDefinitions, qualified: str | None, value: Any) -> str | 
     field = defs.memory_field(qualified or "")
     spec = spec_of(field) if field is not None else None
     if isinstance(value, str) and spec is not None and spec.enum_values:
-        return written_form(defs, value) or value_words(value)
+        real = other_than(spec.name, value, spec.enum_values)  # "other": a country of none
+        return real or written_form(defs, value) or value_words(value)
     return spoken_value(value, spec)
 
 
@@ -1136,6 +1154,7 @@ __all__ = [
     "offers_taken",
     "on_the_path",
     "open_outcomes",
+    "paid_to",
     "question_answer",
     "reported",
     "reported_label",

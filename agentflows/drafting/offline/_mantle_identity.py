@@ -21,7 +21,7 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions.skill_model import code_facts, prose_reads, qualify
 from evalcore.definitions.skill_model.prose_patterns import SKILL
-from evalcore.testdata import Caller, DataRecords, checked_details
+from evalcore.testdata import Caller, DataRecords, checked_details, named_by, own_key
 
 from ._direction import value_words
 
@@ -50,6 +50,50 @@ def _writers_of_read(project: Project, skill: Skill) -> list[str]:
             written = {qualify(w.key, other, defs) for w in code_facts(project, tool).writes}
             if read & written and other not in out:
                 out.append(other)
+    return out
+
+
+def tools_write(project: Project, skills: Iterable[str]) -> set[str]:
+    """The memory keys the tools of `skills` write."""
+    defs = project.mantle
+    out: set[str] = set()
+    for skill in skills if defs is not None else ():
+        for tool in defs.tools_for(skill).values() if skill in defs.skills else ():
+            out |= {qualify(w.key, skill, defs) for w in code_facts(project, tool).writes}
+    return out
+
+
+def read_facts(
+    project: Project, skill: Skill, caller: Caller, records: DataRecords, memory: Mapping[str, Any]
+) -> list[tuple[str, str]]:
+    """(label, value) for each project memory entry `skill`'s prose reads that only another
+    skill's tool writes and the case's walk leaves unset (`memory`): "call
+    @tool.transfer_to_pharmacist with the store from @memory.project.home_store_id", where
+    nothing verified the caller. A correct agent may then ask for it, so the user knows
+    their own: the value of `caller`'s record under the same thing (`home_store`), said by
+    the name the project's records give it (`Meadow Pharmacy Lawrenceville`, not ST-022)."""
+    defs = project.mantle
+    if caller.record is None or defs is None:
+        return []
+    read = prose_reads(skill)
+    for tool in defs.tools_for(skill.id).values():
+        read -= {qualify(w.key, skill.id, defs) for w in code_facts(project, tool).writes}
+    written = tools_write(project, [s for s in defs.skills if s != skill.id])
+    out: list[tuple[str, str]] = []
+    for key in sorted(read & written):
+        field = defs.memory_field(key)
+        if field is None or memory.get(key) is not None:
+            continue
+        thing = field.name.removesuffix("_id")
+        collection = caller.collection or ""
+        own = own_key(caller.record, field.name, collection) or own_key(
+            caller.record, thing, collection
+        )
+        value = caller.record.get(own or "")
+        if not isinstance(value, str) or not value.strip():
+            continue
+        said = named_by(records, thing.rsplit("_", 1)[-1], value) or value
+        out.append((value_words(thing), said))
     return out
 
 
@@ -95,13 +139,13 @@ def identity_facts(
                 continue
             described = {p.name: p.description for p in tool.parameters}
             for name, value in said.items():
-                label = _label(name, described.get(name))
+                label = label_of(name, described.get(name))
                 if (label, value) not in out:
                     out.append((label, value))
     return out
 
 
-def _label(name: str, description: str | None) -> str:
+def label_of(name: str, description: str | None) -> str:
     """What the user calls a detail: for a name that is a short code (`pnr`), the first
     words of the parameter's description where they are a plain name (`Booking reference`
     of `Booking reference, six characters …`), else the name's words."""
@@ -128,4 +172,4 @@ def _collected(skill: Skill) -> set[str]:
     }
 
 
-__all__ = ["identity_facts"]
+__all__ = ["identity_facts", "label_of", "read_facts", "tools_write"]

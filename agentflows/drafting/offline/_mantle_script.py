@@ -114,6 +114,7 @@ from ._mantle_facts import (
     offers_passed,
     offers_taken,
     open_outcomes,
+    paid_to,
     question_answer,
     read_from_a_tool,
     reported,
@@ -126,8 +127,9 @@ from ._mantle_facts import (
     tells_what_happened,
     value_label,
 )
+from ._mantle_handoff_facts import handoff_facts
 from ._mantle_held import held_lines, held_thing
-from ._mantle_identity import identity_facts
+from ._mantle_identity import identity_facts, read_facts, tools_write
 from ._mantle_intent import (
     detour_opening,
     intent_clause,
@@ -702,7 +704,9 @@ class _Writer:
                 value = field_value(self.defs, field_def, self.sheet, dict(self.setup_values))
                 said = spoken(self.defs, key, value)
                 if said is None or (_day(said) is None and _time(said) is None):
-                    said = step_value(self.defs, prompt, field_def, memory)
+                    said = step_value(self.defs, prompt, field_def, memory) or spoken(
+                        self.defs, key, paid_to(self.defs, field_def, self.sheet, memory)
+                    )  # the project's example the branch names, else a merchant that fits it
                 if said is None:
                     continue
                 at = set_at(field_def, ask.prompt) or 0
@@ -927,6 +931,12 @@ class _Writer:
             self.fact(ask)
             if skill.is_handoff and ask.skill == skill.id and kind != "escalation":
                 self.own_reason(ask)
+        if skill.is_handoff and kind != "escalation":  # their matter, for the summary
+            memory = self.script.walk.memory
+            rng = case_rng(self.sheet.key, "handoff")
+            customer = self.script.customer
+            for label, value in handoff_facts(self.defs, skill, customer, memory, rng):
+                self.sheet.add(label, value)
         if self.account:  # what a check another skill runs first compares, from the record
             walked = {a.skill for a in self.script.walk.asks}
             customer = self.script.customer
@@ -938,6 +948,22 @@ class _Writer:
             )
             for label, value in found:
                 self.sheet.add(label, value)
+            # what the prose reads from another skill's write the path never makes (the
+            # home store an unverified caller's transfer goes to): the caller's own
+            memory = self.script.walk.memory
+            ran = [e.skill for e in events if e.kind == "skill_activated" and e.skill]
+            reads = {other: memory for other in [skill.id, *ran]}  # the hand-off's it goes to
+            escalation = (self.facts.get("escalation") or {}) if kind == "escalation" else {}
+            if escalation.get("skill") in self.defs.skills:  # asked for before some writes
+                late = {a.skill for a in asks[int(escalation.get("at") or 0) :]}
+                unwritten = tools_write(self.project, late)
+                reads[escalation["skill"]] = {k: v for k, v in memory.items() if k not in unwritten}
+            for other, known in reads.items():
+                found = read_facts(
+                    self.project, self.defs.skills[other], customer, self.sheet.records, known
+                )
+                for label, value in found:
+                    self.sheet.add(label, value)
             # the record the case's branch rests on (their flight, cancelled): the caller knows it
             planned = self.script.behavior.facts.get("values") or {}
             for label, value in branch_facts(self.sheet.records, customer, planned.values()):

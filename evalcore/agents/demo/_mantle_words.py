@@ -14,6 +14,7 @@ from typing import Any
 from ..._stem import stem
 from ...definitions import MantleDefinitions, Skill
 from ...definitions._memo import memoized
+from ...testdata import caught_by
 from ._example_modes import field_examples
 from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, routing_description, spoken, stems
 
@@ -120,6 +121,7 @@ class FieldWords:
     def __init__(self, defs: MantleDefinitions, qualified: str) -> None:
         self.qualified = qualified
         namespace, _, name = qualified.partition(".")
+        self.name = name
         field = defs.memory_field(qualified)
         self.values: list[Any] = list(field.enum_values or []) if field else []
         texts = [field.description or ""] if field else []
@@ -234,7 +236,9 @@ class FieldWords:
         said = set(stems(text))
         shared = [(len(said & self.words.get(v, set())), -i, v) for i, v in enumerate(self.values)]
         best = max(shared, default=(0, 0, None))
-        return best[2] if best[0] else None
+        if best[0]:
+            return best[2]
+        return caught_by(self.name, text, self.values)  # "Portugal": the choice's `other`
 
     def stated(self, text: str) -> Any:
         """A value stated without being asked: own words or two distinctive stems."""
