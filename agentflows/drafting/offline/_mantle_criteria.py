@@ -402,6 +402,7 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
             continue
         if about_other_values(defs, skill.id, text, memory):
             continue  # "db:write and k8s:exec need a second approver" on a logs:read path
+        rules = tuple(r for r in rules if not _nothing_to_state(r.text, text, memory))
         (conditional if condition else general).extend(rules)
     seen: set[str] = set()
     out: list[Rule] = []
@@ -410,6 +411,28 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
             seen.add(rule.text.lower())
             out.append(rule)
     return out
+
+
+#: A rule that has the agent state something ("says the fee before they confirm").
+_STATES = re.compile(r"\b(?:says?|states?|quotes?|gives?|names?)\s+the\s+(\w+)", re.I)
+
+
+def _nothing_to_state(rule: str, paragraph: str, memory: Mapping[str, Any]) -> bool:
+    """Whether the rule has the agent state a thing the paragraph says the path's own
+    choice does not have ("Card payments have a 2.9% fee; bank (ACH) payments are free;
+    say the fee before they confirm" on a path that pays by ACH): a correct agent may say
+    nothing of it there."""
+    stated = _STATES.search(rule)
+    if stated is None:
+        return False
+    thing = re.escape(stated.group(1).lower().rstrip("s"))
+    chosen = {v.lower() for v in memory.values() if isinstance(v, str) and len(v) > 1}
+    for clause in re.split(r"[;.]", paragraph):
+        if re.search(rf"\b(?:free|no\s+{thing}s?)\b", clause, re.I) and chosen & set(
+            re.findall(r"\w+", clause.lower())
+        ):
+            return True
+    return False
 
 
 def _mentions(text: str, name: str) -> bool:
@@ -465,6 +488,7 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 # text rules out ("say what is in the way instead")
                 ends = piece.rstrip(" .!").lower().endswith(" instead")
                 fallback = " does not " not in piece and ends
+                piece = with_asked_thing(without_record_example(piece), sentence)
                 rules.append(
                     Rule(
                         piece, bool(condition), staged, sent, condition, completion, inner, fallback
@@ -472,6 +496,38 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 )
         out.append((condition, text, tuple(rules)))
     return tuple(out)
+
+
+#: A quoted example in parentheses ("say the last scan in plain words ("it was loaded in
+#: Chicago at 14:10 …")"), with the space before it.
+_EXAMPLE = re.compile(r"\s*\((?:e\.g\.,?\s*|for example,?\s*)?[\"“]([^\"”]*)[\"”]\)")
+#: A word of an example that names a record's value: a figure, or a capitalised word inside
+#: the sentence (a place, a flight).
+_CONCRETE = re.compile(r"\d|(?<=\w[\s,])[A-Z][a-z]")
+
+
+def without_record_example(rule: str) -> str:
+    """The rule without a quoted example that names a record's values (a city, a time): the
+    skill's illustration, not what this case's records hold, and a judge may read it as the
+    expected answer. An example of wording alone ("is it OK to take two?") stays."""
+    return _EXAMPLE.sub(lambda m: "" if _CONCRETE.search(m.group(1)) else m.group(0), rule)
+
+
+#: "asks for the go-ahead itself": what a sentence says is asked for.
+_ASKED_FOR = re.compile(r"\basks?\s+for\s+(the\s+[\w-]+)", re.I)
+
+
+def with_asked_thing(rule: str, sentence: str) -> str:
+    """ "does not ask again" with what it is about where an earlier clause of the sentence
+    says it ("The tool reads the summary back and asks for the go-ahead itself; do not ask
+    again in your own words": the go-ahead), so a judge does not read it as a ban on every
+    question the path asks twice (the read-back's own)."""
+    if "does not ask again" not in rule or "does not ask again for" in rule:
+        return rule
+    asked = _ASKED_FOR.search(sentence.split(";")[0])
+    if asked is None:
+        return rule
+    return rule.replace("does not ask again", f"does not ask for {asked.group(1)} again", 1)
 
 
 #: Words of a rule that guards another person's records ("another lab's reservation", "an

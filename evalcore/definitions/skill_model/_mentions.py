@@ -166,6 +166,21 @@ def set_from_answer(field: MemoryField, text: str) -> bool:
     return False
 
 
+def recorded_early(field: MemoryField, text: str) -> bool:
+    """Whether the sentence has the agent record the field from what the user already said
+    ("If the customer already told you why, record it in @memory.x.reason instead of
+    letting the block ask again; do the same for @memory.x.method"): only then does a
+    value given before its block starts skip the block's question; elsewhere when the model
+    writes it is the model's to choose."""
+    if not _ALREADY.search(text) or not _SET.search(text):
+        return False
+    return next(_mentions(field, text), None) is not None
+
+
+#: What the user said before now ("If they already told you …").
+_ALREADY = re.compile(r"\balready\b", re.I)
+
+
 def written_by_agent(field: MemoryField, text: str) -> bool:
     """Whether the sentence has the agent write the field itself ("write a two-line summary
     of what happened", "Write request_summary in two or three lines"): a text it composes
