@@ -125,18 +125,45 @@ def test_the_input_an_outside_lookup_can_leave_unresolved_is_read_from_the_code(
     assert effect is not None and effect.resolves == ()
 
 
+#: The same skill, its two details asked by a block's `collect` steps.
+COLLECTED = (
+    SKILL.replace(
+        "Ask which channel and what to say if either is missing. ",
+        "Run @block.compose. ",
+    )
+    + """
+:::ordered_block id=compose
+steps:
+  - id: which_channel
+    collect: channel_id
+    description: Channel to post to.
+  - id: what_text
+    collect: message_text
+    description: The message to post.
+:::
+"""
+)
+
+
 def test_no_repeat_names_only_the_details_the_tool_cannot_send_the_agent_back_for(
     tmp_path: Path,
 ) -> None:
-    criteria = _criteria(_project(tmp_path / "a", RESOLVING), "happy")
+    criteria = _criteria(_project(tmp_path / "a", RESOLVING, skill=COLLECTED), "happy")
     again = [c for c in criteria if "ask again" in c]
     assert len(again) == 1, criteria
     assert again[0].startswith("The agent does not ask again for the message text, which")
     assert "channel" not in again[0]
     # where nothing looks a detail up, every detail given stays in it
-    criteria = _criteria(_project(tmp_path / "b", PLAIN), "happy")
+    criteria = _criteria(_project(tmp_path / "b", PLAIN, skill=COLLECTED), "happy")
     again = [c for c in criteria if "ask again" in c]
-    assert again and again[0].startswith("The agent does not ask again for a detail"), criteria
+    assert again and "the channel id and the message text" in again[0], criteria
+
+
+def test_no_repeat_needs_a_step_the_runtime_skips(tmp_path: Path) -> None:
+    """Details only the prose asks for: whether a correct agent asks one twice the
+    definitions leave to the model, so no "does not ask again"."""
+    criteria = _criteria(_project(tmp_path / "b", PLAIN), "happy")
+    assert not [c for c in criteria if "ask again" in c], criteria
 
 
 def test_the_leak_criterion_comes_only_from_a_rule_that_forbids_it(tmp_path: Path) -> None:

@@ -618,9 +618,11 @@ class Goals(GoalPieces):
         field = next((a.field for a in walk.asks[int(spec.get("at") or 0) :][:1] if a.field), None)
         if block and field and prose_asks_first(self.defs, self.skill, str(block), field):
             step = None  # the agent may ask it in its own words before the step does
-        elif block and field and self._answered_by_lookup(str(block), field):
-            step = None  # the model may fill it from an answer it already has, unasked
-        self.add(skill_check("skill_interrupted", walk.skill, step))
+        # the block still waits at one of its steps, but maybe not this one: the model may
+        # fill its field from an answer it already has and never ask
+        unpinned = bool(block and field and self._answered_by_lookup(str(block), field))
+        at = None if unpinned else step
+        self.add(skill_check("skill_interrupted", walk.skill, at))
         if other is not None:
             self.add(skill_check("skill_activated", other.skill))
             if other.completed:
@@ -635,7 +637,7 @@ class Goals(GoalPieces):
         resumes = (closed or held) and not spec.get("leads_back")
         # at the step it waited on where the detour's end is fixed; a held block's return
         # names the skill only (the user may take the offer at another turn)
-        back = step if closed else None
+        back = at if closed else None
         if resumes:  # the block's own resume event says no more
             self.add(skill_check("skill_resumed", walk.skill, back))
         if walk.completed:
@@ -654,7 +656,7 @@ class Goals(GoalPieces):
             if block and e.skill == walk.skill and e.block == block
         ]
         steps = [
-            skill_check("skill_interrupted", walk.skill, step),
+            skill_check("skill_interrupted", walk.skill, at),
             *(
                 [skill_check("skill_completed", other.skill)]
                 if other is not None and other.completed
