@@ -33,10 +33,27 @@ def block_completed(skill: str, block: str | None, step: str | None) -> dict[str
 class GoalPieces(HandoffGoals):
     def block_done(self, skill: str, block: str | None, step: str | None) -> dict[str, Any]:
         """`block_completed`, without the step where the block has a block-level
-        `complete_when`: the definitions then let it end at whichever step the condition
-        comes to hold, so which step the completion event names is not theirs to fix."""
-        ends_by_condition = block in skill_model(self.project, skill).block_complete_when
-        return block_completed(skill, block, None if ends_by_condition else step)
+        `complete_when` that an earlier step can make true (`incident_id`, written by the
+        `open` step's tool before `done`): the definitions then let it end at whichever step
+        the condition comes to hold, so which step the completion event names is not theirs
+        to fix. A condition the last step itself waits for (`details_verified` at
+        `read_back`) ends it there either way."""
+        condition = skill_model(self.project, skill).block_complete_when.get(block or "")
+        if condition is None or step is None:
+            return block_completed(skill, block, step)
+        owner = self.defs.skills.get(skill)
+        found = owner.blocks.get(block or "") if owner is not None else None
+        last = found.step(step) if found is not None else None
+        waits = set()
+        if last is not None:
+            waits = set(condition_keys(str(last.fields.get("complete_when") or "")))
+            if last.kind == "collect":
+                waits.add(f"session.{qualify(str(last.target), skill)}")
+        keys = set(condition_keys(condition))
+        own = bool(keys) and {k.removeprefix("session.") for k in keys} <= {
+            k.removeprefix("session.") for k in waits
+        }
+        return block_completed(skill, block, step if own else None)
 
     def path_facts(self, walk: Walk, *, completes: bool = True) -> None:
         skill = walk.skill
@@ -300,10 +317,10 @@ class GoalPieces(HandoffGoals):
         )
 
     def asks_again(self, walk: Walk) -> str | None:
-        """ "Does not ask again" for the values the customer gave that a `collect` step of
-        the path would ask for: the runtime skips a step already filled, so only there do
-        the definitions fix that a correct agent asks once (a question the prose or a
-        step's instructions leave to the model they do not)."""
+        """ "Does not ask again" for the values the customer gave before a `collect` step
+        of the path that waits for them: the runtime skips a step already filled, so only
+        there do the definitions fix that a correct agent asks once (whether it asks the
+        prose's or a step's own question twice they leave to the model)."""
         asked = [a for a in walk.asks if a.kind in ("collect", "ask_field", "instructions")]
         if len(asked) < 2:
             return None
@@ -344,7 +361,8 @@ class GoalPieces(HandoffGoals):
 
     def collected_answers(self, walk: Walk) -> set[str]:
         """The fields a `collect` step of a block the path enters waits for whose value the
-        customer gave: once filled, the runtime skips the step and asks nothing more."""
+        customer gave before the step came (to the prose's question, a step's
+        instructions): the runtime finds them filled and skips the step."""
         entered = {e.block for e in walk.events if e.kind == "block_entered" and e.skill}
         collected = {
             qualify(str(step.target), self.skill.id)
@@ -353,7 +371,11 @@ class GoalPieces(HandoffGoals):
             for step in block.steps
             if step.kind == "collect"
         }
-        return {str(a.field) for a in walk.asks if a.field in collected and _said(a.value)}
+        return {
+            str(a.field)
+            for a in walk.asks
+            if a.field in collected and a.kind != "collect" and _said(a.value)
+        }
 
     def asked_twice_by_design(self, walk: Walk) -> set[str]:
         """The fields the path asks for whose value the customer already gave in answer to
