@@ -21,6 +21,7 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import completes_at
+from evalcore.lexicon.en.skill_prose import ASKS_FOR_THE, FREE_OR_NONE, QUOTED_EXAMPLE, STATES_THE
 
 from ...planning._mantle_prose import paragraphs
 from ...review.rules._criteria import split_compound
@@ -413,24 +414,21 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
     return out
 
 
-#: A rule that has the agent state something ("says the fee before they confirm").
-_STATES = re.compile(r"\b(?:says?|states?|quotes?|gives?|names?)\s+the\s+(\w+)", re.I)
-
-
 def _nothing_to_state(rule: str, paragraph: str, memory: Mapping[str, Any]) -> bool:
     """Whether the rule has the agent state a thing the paragraph says the path's own
     choice does not have ("Card payments have a 2.9% fee; bank (ACH) payments are free;
     say the fee before they confirm" on a path that pays by ACH): a correct agent may say
     nothing of it there."""
-    stated = _STATES.search(rule)
+    stated = STATES_THE.search(rule)
     if stated is None:
         return False
-    thing = re.escape(stated.group(1).lower().rstrip("s"))
+    thing = stated.group(1).lower().rstrip("s")
     chosen = {v.lower() for v in memory.values() if isinstance(v, str) and len(v) > 1}
     for clause in re.split(r"[;.]", paragraph):
-        if re.search(rf"\b(?:free|no\s+{thing}s?)\b", clause, re.I) and chosen & set(
-            re.findall(r"\w+", clause.lower())
-        ):
+        nothing = any(
+            m.group(1) is None or m.group(1).lower() == thing for m in FREE_OR_NONE.finditer(clause)
+        )
+        if nothing and chosen & set(re.findall(r"\w+", clause.lower())):
             return True
     return False
 
@@ -498,9 +496,6 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
     return tuple(out)
 
 
-#: A quoted example in parentheses ("say the last scan in plain words ("it was loaded in
-#: Chicago at 14:10 …")"), with the space before it.
-_EXAMPLE = re.compile(r"\s*\((?:e\.g\.,?\s*|for example,?\s*)?[\"“]([^\"”]*)[\"”]\)")
 #: A word of an example that names a record's value: a figure, or a capitalised word inside
 #: the sentence (a place, a flight).
 _CONCRETE = re.compile(r"\d|(?<=\w[\s,])[A-Z][a-z]")
@@ -510,11 +505,7 @@ def without_record_example(rule: str) -> str:
     """The rule without a quoted example that names a record's values (a city, a time): the
     skill's illustration, not what this case's records hold, and a judge may read it as the
     expected answer. An example of wording alone ("is it OK to take two?") stays."""
-    return _EXAMPLE.sub(lambda m: "" if _CONCRETE.search(m.group(1)) else m.group(0), rule)
-
-
-#: "asks for the go-ahead itself": what a sentence says is asked for.
-_ASKED_FOR = re.compile(r"\basks?\s+for\s+(the\s+[\w-]+)", re.I)
+    return QUOTED_EXAMPLE.sub(lambda m: "" if _CONCRETE.search(m.group(1)) else m.group(0), rule)
 
 
 def with_asked_thing(rule: str, sentence: str) -> str:
@@ -524,7 +515,7 @@ def with_asked_thing(rule: str, sentence: str) -> str:
     question the path asks twice (the read-back's own)."""
     if "does not ask again" not in rule or "does not ask again for" in rule:
         return rule
-    asked = _ASKED_FOR.search(sentence.split(";")[0])
+    asked = ASKS_FOR_THE.search(sentence.split(";")[0])
     if asked is None:
         return rule
     return rule.replace("does not ask again", f"does not ask for {asked.group(1)} again", 1)

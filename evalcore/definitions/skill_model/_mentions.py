@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ...lexicon.en.skill_prose import ALREADY
 from .._model import MemoryField
 
 ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
@@ -172,13 +173,9 @@ def recorded_early(field: MemoryField, text: str) -> bool:
     letting the block ask again; do the same for @memory.x.method"): only then does a
     value given before its block starts skip the block's question; elsewhere when the model
     writes it is the model's to choose."""
-    if not _ALREADY.search(text) or not _SET.search(text):
+    if not ALREADY.search(text) or not _SET.search(text):
         return False
     return next(_mentions(field, text), None) is not None
-
-
-#: What the user said before now ("If they already told you …").
-_ALREADY = re.compile(r"\balready\b", re.I)
 
 
 def written_by_agent(field: MemoryField, text: str) -> bool:
