@@ -64,8 +64,15 @@ def test_an_interruption_the_prose_may_ask_first_pins_no_step() -> None:
     # "Anything that sounds like an emergency … goes straight to @skill.emergency_line":
     # the agent may ask what is wrong before the block's first question
     assert _pins("oakline_residents", "maintenance_request")["skill_interrupted"] is None
-    # nothing before the expense block asks: the block's own step is where it waits
-    assert _pins("northstar_exec", "expenses")["skill_interrupted"] == "amount"
+    # nothing before the sample block asks or looks anything up: its own step is where it
+    # waits
+    assert _pins("tidewater_core", "sample_drop_off")["skill_interrupted"] == "service"
+
+
+def test_an_interruption_at_a_question_a_lookup_may_answer_pins_no_step() -> None:
+    # the inbox search for the receipt runs before the expense block: the model may take
+    # the amount from it and never ask, so the detour is not pinned to `amount`
+    assert _pins("northstar_exec", "expenses")["skill_interrupted"] is None
 
 
 def test_a_block_parked_at_its_step_is_asserted_to_resume() -> None:

@@ -1,5 +1,6 @@
 """An ambiguity case is for the clarification: its criteria ask the judge whether the agent
-asked which of the two values the customer meant, instead of picking one itself."""
+cleared up which of the two values the customer meant (in its own way: asking which one, or
+what is going on), instead of picking one itself."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from evalcore.definitions import load_project
 BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
 
 
-def test_the_vague_answer_case_asks_the_judge_whether_the_agent_asked_which_one() -> None:
+def test_the_vague_answer_case_asks_the_judge_whether_the_agent_clarified() -> None:
     project = load_project(BANK)
     behaviors = plan_source(project, "mantle", "card_replace", None).behaviors
     (behavior,) = [b for b in behaviors if b.facts.get("kind") == "ambiguity"]
@@ -21,6 +22,6 @@ def test_the_vague_answer_case_asks_the_judge_whether_the_agent_asked_which_one(
     data = draft_mantle(DraftContext(project, "mantle", behavior))
     criteria = data["scenario"]["goals"]["criteria"]
     first, other = spec["between"]
-    asked = [c for c in criteria if "asks which one they mean" in c]
+    asked = [c for c in criteria if "clarifies it instead of choosing one itself" in c]
     assert len(asked) == 1, criteria
     assert f"fits both {first} and {other}" in asked[0]

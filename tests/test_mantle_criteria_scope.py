@@ -338,6 +338,8 @@ def test_asking_to_confirm_twice_is_not_asking_again(garden) -> None:
         Ask("confirm", "rate_chat", tool="save", confirm=True),
     ]
     goals = _goals(garden, "rate_chat", Walk("rate_chat", asks=asks), {})
+    # as where a block's `collect` steps wait for both (the skill here has no block)
+    goals.collected_answers = lambda walk: {"rate_chat.chat_rating", "rate_chat.voice_style"}  # type: ignore[method-assign]
     said = goals.asks_again(Walk("rate_chat", asks=asks)) or ""
     assert "in its own words or with the confirmation question" in said
     assert "even twice" in said

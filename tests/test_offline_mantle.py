@@ -154,7 +154,10 @@ def test_refusal_asserts_what_every_correct_agent_does_after_a_decline(bank):
         "tool_executed" in a and a["tool_executed"]["tool_name"] == "place_replacement_order"
         for a in assertions
     )
-    assert any("place_replacement_order never runs" in c for c in goals["criteria"])
+    # the unsaid success response and unset order id say the tool never ran; a criterion
+    # naming the run would ask a judge for what no transcript shows
+    assert not any("never runs" in c for c in goals["criteria"])
+    assert any("does not say it went on to" in c for c in goals["criteria"])
 
 
 def test_happy_path_assertions_are_structural(bank):

@@ -21,6 +21,7 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import completes_at
+from evalcore.lexicon.en.skill_prose import ASKS_FOR_THE, FREE_OR_NONE, QUOTED_EXAMPLE, STATES_THE
 
 from ...planning._mantle_prose import paragraphs
 from ...review.rules._criteria import split_compound
@@ -402,6 +403,7 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
             continue
         if about_other_values(defs, skill.id, text, memory):
             continue  # "db:write and k8s:exec need a second approver" on a logs:read path
+        rules = tuple(r for r in rules if not _nothing_to_state(r.text, text, memory))
         (conditional if condition else general).extend(rules)
     seen: set[str] = set()
     out: list[Rule] = []
@@ -410,6 +412,25 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
             seen.add(rule.text.lower())
             out.append(rule)
     return out
+
+
+def _nothing_to_state(rule: str, paragraph: str, memory: Mapping[str, Any]) -> bool:
+    """Whether the rule has the agent state a thing the paragraph says the path's own
+    choice does not have ("Card payments have a 2.9% fee; bank (ACH) payments are free;
+    say the fee before they confirm" on a path that pays by ACH): a correct agent may say
+    nothing of it there."""
+    stated = STATES_THE.search(rule)
+    if stated is None:
+        return False
+    thing = stated.group(1).lower().rstrip("s")
+    chosen = {v.lower() for v in memory.values() if isinstance(v, str) and len(v) > 1}
+    for clause in re.split(r"[;.]", paragraph):
+        nothing = any(
+            m.group(1) is None or m.group(1).lower() == thing for m in FREE_OR_NONE.finditer(clause)
+        )
+        if nothing and chosen & set(re.findall(r"\w+", clause.lower())):
+            return True
+    return False
 
 
 def _mentions(text: str, name: str) -> bool:
@@ -465,6 +486,7 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 # text rules out ("say what is in the way instead")
                 ends = piece.rstrip(" .!").lower().endswith(" instead")
                 fallback = " does not " not in piece and ends
+                piece = with_asked_thing(without_record_example(piece), sentence)
                 rules.append(
                     Rule(
                         piece, bool(condition), staged, sent, condition, completion, inner, fallback
@@ -472,6 +494,31 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 )
         out.append((condition, text, tuple(rules)))
     return tuple(out)
+
+
+#: A word of an example that names a record's value: a figure, or a capitalised word inside
+#: the sentence (a place, a flight).
+_CONCRETE = re.compile(r"\d|(?<=\w[\s,])[A-Z][a-z]")
+
+
+def without_record_example(rule: str) -> str:
+    """The rule without a quoted example that names a record's values (a city, a time): the
+    skill's illustration, not what this case's records hold, and a judge may read it as the
+    expected answer. An example of wording alone ("is it OK to take two?") stays."""
+    return QUOTED_EXAMPLE.sub(lambda m: "" if _CONCRETE.search(m.group(1)) else m.group(0), rule)
+
+
+def with_asked_thing(rule: str, sentence: str) -> str:
+    """ "does not ask again" with what it is about where an earlier clause of the sentence
+    says it ("The tool reads the summary back and asks for the go-ahead itself; do not ask
+    again in your own words": the go-ahead), so a judge does not read it as a ban on every
+    question the path asks twice (the read-back's own)."""
+    if "does not ask again" not in rule or "does not ask again for" in rule:
+        return rule
+    asked = ASKS_FOR_THE.search(sentence.split(";")[0])
+    if asked is None:
+        return rule
+    return rule.replace("does not ask again", f"does not ask for {asked.group(1)} again", 1)
 
 
 #: Words of a rule that guards another person's records ("another lab's reservation", "an

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import outside_effect
+from evalcore.definitions.skill_model import outside_effect, qualify, skill_model
 
 from ...planning._mantle_walk import SET, Event, Walk
 from ._direction import value_words
@@ -30,6 +30,30 @@ def block_completed(skill: str, block: str | None, step: str | None) -> dict[str
 
 
 class GoalPieces(HandoffGoals):
+    def block_done(self, skill: str, block: str | None, step: str | None) -> dict[str, Any]:
+        """`block_completed`, without the step where the block has a block-level
+        `complete_when` that an earlier step can make true (`incident_id`, written by the
+        `open` step's tool before `done`): the definitions then let it end at whichever step
+        the condition comes to hold, so which step the completion event names is not theirs
+        to fix. A condition the last step itself waits for (`details_verified` at
+        `read_back`) ends it there either way."""
+        condition = skill_model(self.project, skill).block_complete_when.get(block or "")
+        if condition is None or step is None:
+            return block_completed(skill, block, step)
+        owner = self.defs.skills.get(skill)
+        found = owner.blocks.get(block or "") if owner is not None else None
+        last = found.step(step) if found is not None else None
+        waits = set()
+        if last is not None:
+            waits = set(condition_keys(str(last.fields.get("complete_when") or "")))
+            if last.kind == "collect":
+                waits.add(f"session.{qualify(str(last.target), skill)}")
+        keys = set(condition_keys(condition))
+        own = bool(keys) and {k.removeprefix("session.") for k in keys} <= {
+            k.removeprefix("session.") for k in waits
+        }
+        return block_completed(skill, block, step if own else None)
+
     def path_facts(self, walk: Walk, *, completes: bool = True) -> None:
         skill = walk.skill
         self.add(skill_check("skill_activated", skill))
@@ -39,7 +63,7 @@ class GoalPieces(HandoffGoals):
             self.add(skill_check("skill_completed", skill))
         blocks = [e for e in walk.events if e.kind == "block_completed" and e.skill == skill]
         if blocks:
-            self.add(block_completed(skill, blocks[-1].block, blocks[-1].step))
+            self.add(self.block_done(skill, blocks[-1].block, blocks[-1].step))
         items = self.recorded(walk)
         if items:
             self.add({"memory_was_set": items})
@@ -126,7 +150,7 @@ class GoalPieces(HandoffGoals):
         that resumes and then stalls fails."""
         done = [e for e in walk.events if e.kind == "block_completed" and e.skill == walk.skill]
         if done:
-            self.add(block_completed(walk.skill, done[-1].block, done[-1].step))
+            self.add(self.block_done(walk.skill, done[-1].block, done[-1].step))
         said = self.block_utters(walk)
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})
@@ -292,8 +316,16 @@ class GoalPieces(HandoffGoals):
         )
 
     def asks_again(self, walk: Walk) -> str | None:
+        """ "Does not ask again" for the values the customer gave before a `collect` step
+        of the path that waits for them: the runtime skips a step already filled, so only
+        there do the definitions fix that a correct agent asks once (whether it asks the
+        prose's or a step's own question twice they leave to the model)."""
         asked = [a for a in walk.asks if a.kind in ("collect", "ask_field", "instructions")]
         if len(asked) < 2:
+            return None
+        collected = self.collected_answers(walk)
+        asked = [a for a in asked if a.field in collected]
+        if not asked:
             return None
         excused: list[str] = []
         if any(a.kind == "confirm" for a in walk.asks) or "confirm" in self.skill.body.lower():
@@ -314,22 +346,35 @@ class GoalPieces(HandoffGoals):
             said = " or ".join(o.removeprefix("whether you want ") for o in offered)
             excused.append(f"asking whether they want {_their(said)}")
         again = self.asked_again_for(walk) | self.asked_twice_by_design(walk)
-        if again:  # name only the details no result on this path can send the agent back for
-            kept = [a.field for a in asked if a.field and a.field not in again and _said(a.value)]
-            if not kept:
-                return None
-            what = " and ".join(
-                f"the {value_words(k.split('.', 1)[-1])}" for k in dict.fromkeys(kept)
-            )
-            lead = f"The agent does not ask again for {what}, which the customer already gave"
-        elif not excused:
-            return "The agent does not ask again for something the customer already gave"
-        else:
-            lead = "The agent does not ask again for a detail the customer already gave"
+        again.add(str((self.facts.get("ambiguity") or {}).get("field")))
+        # name only the details no result on this path can send the agent back for
+        kept = [a.field for a in asked if a.field and a.field not in again and _said(a.value)]
+        if not kept:
+            return None
+        what = " and ".join(f"the {value_words(k.split('.', 1)[-1])}" for k in dict.fromkeys(kept))
+        lead = f"The agent does not ask again for {what}, which the customer already gave"
         if not excused:
             return lead
         verb = "does" if len(excused) == 1 else "do"
         return f"{lead} ({', and '.join(excused)}, {verb} not count, even twice)"
+
+    def collected_answers(self, walk: Walk) -> set[str]:
+        """The fields a `collect` step of a block the path enters waits for whose value the
+        customer gave before the step came (to the prose's question, a step's
+        instructions): the runtime finds them filled and skips the step."""
+        entered = {e.block for e in walk.events if e.kind == "block_entered" and e.skill}
+        collected = {
+            qualify(str(step.target), self.skill.id)
+            for block_id, block in self.skill.blocks.items()
+            if block_id in entered
+            for step in block.steps
+            if step.kind == "collect"
+        }
+        return {
+            str(a.field)
+            for a in walk.asks
+            if a.field in collected and a.kind != "collect" and _said(a.value)
+        }
 
     def asked_twice_by_design(self, walk: Walk) -> set[str]:
         """The fields the path asks for whose value the customer already gave in answer to

@@ -20,11 +20,12 @@ the skill's prose rules and the path (`_mantle_criteria`); never a restatement o
 
 from __future__ import annotations
 
-from evalcore.definitions import Project
+from evalcore.definitions import Project, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     asks_before,
     paragraphs,
+    recorded_early,
     sentences,
     set_from_answer,
     skill_model,
@@ -52,7 +53,7 @@ from ._mantle_criteria import (
     prose_rules,
 )
 from ._mantle_facts import confirms_by_read_back, gate_words
-from ._mantle_goal_pieces import GoalPieces, block_completed
+from ._mantle_goal_pieces import GoalPieces
 from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
@@ -218,8 +219,11 @@ class Goals(GoalPieces):
         # What every correct agent does and one that never tries the action does not: it
         # asks before the gated action (in prose first, or the gate's own question).
         self.criterion(self.asks_to_confirm(tool))
-        # No Mantle check says "never ran": the criterion says it, next to the denial response.
-        self.criterion(f"{tool} never runs after the customer declines")
+        # No Mantle check says "never ran", and a tool run is no part of the transcript a
+        # judge reads: the criterion says it only where no response or write the tool leaves
+        # is asserted absent
+        if not success and not writes:
+            self.criterion(f"{tool} never runs after the customer declines")
         # The gated action, not the whole request: work done before the gate (a count
         # recorded) stands, and the denial response may say so. Nothing in Mantle defines
         # "pushing" after a no (the denial response itself may point to a later try), so no
@@ -238,6 +242,9 @@ class Goals(GoalPieces):
         gates = self.skill.tool_constraints
         if not ran or any(gates[t].requires_confirmation for t in ran if t in gates):
             return None
+        # a lookup on a service outside the agent (an MCP server) answers from that service,
+        # not from the project's files: which values it gives no file of the project fixes
+        ran = [e.tool for e in walk.tools() if e.tool and not e.error and e.source != "mcp"]
         named = [f.value for f in self.script.sheet.facts]
         named += [*self.script.stated.values(), *(self.facts.get("request_values") or {}).values()]
         records = shared_records(self.project)
@@ -454,24 +461,37 @@ class Goals(GoalPieces):
             self.criterion("The agent offers to put the customer through to a person")
         self.rules("negative", limit=1)
 
+    def _collect_step(self, key: str) -> Step | None:
+        """The block step of the skill that `collect`s `key`, if any."""
+        return next(
+            (
+                s
+                for b in self.skill.blocks.values()
+                for s in b.steps
+                if s.kind == "collect" and qualify(str(s.target), self.skill.id) == key
+            ),
+            None,
+        )
+
+    def _recorded_early(self, key: str) -> bool:
+        """Whether the skill tells the agent to record `key` from what the user already
+        said: the opening comes before the block starts, so only then does the block's
+        question surely stay unasked (the criterion says the rest)."""
+        field = self.defs.memory_field(key)
+        return field is not None and any(
+            recorded_early(field, s.text) for s in sentences(self.skill.body or "")
+        )
+
     def _out_of_order(self) -> None:
         walk = self.walk
         self.path_facts(walk)
         given = self.facts.get("given") or {}
         collected: set[str] = set()
         for key in given:
-            step = next(
-                (
-                    s
-                    for b in self.skill.blocks.values()
-                    for s in b.steps
-                    if s.kind == "collect" and qualify(str(s.target), self.skill.id) == key
-                ),
-                None,
-            )
+            step = self._collect_step(key)
             if step is not None:
                 collected.add(key)
-            if step is not None and step.fields.get("utterance"):
+            if step is not None and step.fields.get("utterance") and self._recorded_early(key):
                 self.add({"bot_did_not_utter": {"utter_name": str(step.fields["utterance"])}})
         self.add_sequence(self.sequence(walk))
         for key in given:
@@ -502,12 +522,38 @@ class Goals(GoalPieces):
         between = [value_words(v) for v in spec.get("between") or []]
         if spec.get("field") and len(between) == 2:
             words = value_words(str(spec["field"]).split(".", 1)[-1])
+            # how to clarify the skill leaves to the model: asking which one, or what is
+            # going on (whose answer may fill a later step's free text first)
             self.criterion(
                 f"When the customer's first answer about the {words} fits both {between[0]} "
-                f"and {between[1]}, the agent asks which one they mean instead of choosing one "
-                "itself"
+                f"and {between[1]}, the agent clarifies it instead of choosing one itself"
             )
         self._happy()
+        if spec.get("field"):
+            cleared = self._cleared_by_clarifying(str(spec["field"]))
+            self.assertions = [
+                a for a in self.assertions if (a.get("bot_uttered") or {}) not in cleared
+            ]
+
+    def _cleared_by_clarifying(self, key: str) -> list[dict[str, str]]:
+        """The questions of the free-text `collect` steps after the one for `key`: an agent
+        that clarifies the vague answer by asking what is going on gets that text first, and
+        the runtime then skips those steps."""
+        out: list[dict[str, str]] = []
+        after = False
+        for block in self.skill.blocks.values():
+            for step in block.steps:
+                if step.kind != "collect":
+                    continue
+                target = qualify(str(step.target), self.skill.id)
+                if target == key:
+                    after = True
+                    continue
+                field = self.defs.memory_field(target)
+                utterance = step.fields.get("utterance")
+                if after and utterance and field is not None and field.type == "text":
+                    out.append({"utter_name": str(utterance)})
+        return out
 
     def _correction(self) -> None:
         spec = self.facts["correction"]
@@ -516,7 +562,9 @@ class Goals(GoalPieces):
         self.add(skill_check("skill_activated", walk.skill))
         if walk.completed:
             self.add(skill_check("skill_completed", walk.skill))
-        if spec["mode"] == "next_turn":
+        if spec["mode"] == "next_turn" and self._collect_step(key) is not None:
+            # a `collect` step records the answer as given; a value an instructions step or
+            # the prose sets the model may confirm first, and the correction comes next turn
             self.add(
                 {"memory_was_set": [{"name": key, "value": wrong}, {"name": key, "value": right}]}
             )
@@ -555,7 +603,7 @@ class Goals(GoalPieces):
         later = walk.events[at:]
         done = [e for e in later if e.kind == "block_completed" and e.skill == walk.skill]
         if done:
-            self.add(block_completed(walk.skill, done[-1].block, done[-1].step))
+            self.add(self.block_done(walk.skill, done[-1].block, done[-1].step))
         uttered = {e.utter for e in later if e.kind == "utter"}
         for name in said:
             if name in uttered:
@@ -581,6 +629,27 @@ class Goals(GoalPieces):
             elif same_turn and evaluate(rule.when, {**memory, key: wrong}):
                 self.add({"bot_did_not_utter": {"utter_name": rule.response}})
 
+    def _answered_by_lookup(self, block: str, key: str) -> bool:
+        """Whether a tool of the skill runs before `block` starts while its step waits for
+        `key` as a `collect`: the model may set the field from what the tool answered ("the
+        status already shows the cancellation") and the step's question never comes."""
+        step = self._collect_step(key)
+        if step is None:
+            return False
+        walk = self.walk
+        entered = next(
+            (
+                i
+                for i, e in enumerate(walk.events)
+                if e.kind == "block_entered" and e.skill == walk.skill and e.block == block
+            ),
+            None,
+        )
+        return entered is not None and any(
+            e.kind == "tool" and e.skill == walk.skill and not e.error
+            for e in walk.events[:entered]
+        )
+
     def _digression(self) -> None:
         spec = self.facts["digression"]
         walk, other = self.walk, self.script.other
@@ -589,7 +658,11 @@ class Goals(GoalPieces):
         field = next((a.field for a in walk.asks[int(spec.get("at") or 0) :][:1] if a.field), None)
         if block and field and prose_asks_first(self.defs, self.skill, str(block), field):
             step = None  # the agent may ask it in its own words before the step does
-        self.add(skill_check("skill_interrupted", walk.skill, step))
+        # the block still waits at one of its steps, but maybe not this one: the model may
+        # fill its field from an answer it already has and never ask
+        unpinned = bool(block and field and self._answered_by_lookup(str(block), field))
+        at = None if unpinned else step
+        self.add(skill_check("skill_interrupted", walk.skill, at))
         if other is not None:
             self.add(skill_check("skill_activated", other.skill))
             if other.completed:
@@ -604,7 +677,7 @@ class Goals(GoalPieces):
         resumes = (closed or held) and not spec.get("leads_back")
         # at the step it waited on where the detour's end is fixed; a held block's return
         # names the skill only (the user may take the offer at another turn)
-        back = step if closed else None
+        back = at if closed else None
         if resumes:  # the block's own resume event says no more
             self.add(skill_check("skill_resumed", walk.skill, back))
         if walk.completed:
@@ -618,12 +691,12 @@ class Goals(GoalPieces):
             after += [(i, {"memory_was_set": key}) for i, key in self.resumed_writes(walk)[:1]]
         ends = [(i, e) for i, e in enumerate(walk.events) if e.kind == "block_completed"][-1:]
         after += [
-            (i, block_completed(walk.skill, e.block, e.step))
+            (i, self.block_done(walk.skill, e.block, e.step))
             for i, e in ends
             if block and e.skill == walk.skill and e.block == block
         ]
         steps = [
-            skill_check("skill_interrupted", walk.skill, step),
+            skill_check("skill_interrupted", walk.skill, at),
             *(
                 [skill_check("skill_completed", other.skill)]
                 if other is not None and other.completed

@@ -653,15 +653,16 @@ class PathGoals(AvoidedGoals):
         # a value the user gave before being asked is the model's to record at once or only
         # at the block step that waits for it: no order holds against the runtime's steps
         # before that one (a tool's `requires` still orders it before that tool)
-        early = {*(self.facts.get("given") or {}), *self.script.stated}
+        # nor against a tool run before it (the model may record it before or after), nor
+        # against one the prose puts first
+        early = {*(self.facts.get("given") or {}), *self.script.stated, *self.script.told.values()}
         placed = [
             (i, c)
             for i, c in placed
             if c.get("memory_was_set") not in early
             or not any(j > i for j, _ in runs_before_ask(skill, str(c["memory_was_set"]), placed))
         ]
-        # nor against a call the prose puts first: the model may record it before or after
-        placed = [(i, c) for i, c in placed if not _before_first(i, c, early, placed)]
+        placed = [(i, c) for i, c in placed if not _around_tool(i, c, early, placed)]
         placed += requires_marks(skill, walk, lambda tool: self.asserted_writes(tool, skill.id))
         declared = self.defs.memory_names()
         placed = [
@@ -675,11 +676,13 @@ class PathGoals(AvoidedGoals):
         return steps
 
 
-def _before_first(at: int, check: Check, early: set[str], placed: list[tuple[int, Check]]) -> bool:
-    """Whether `check` writes a value the user gave up front and is placed before a tool."""
+def _around_tool(at: int, check: Check, early: set[str], placed: list[tuple[int, Check]]) -> bool:
+    """Whether `check` writes a value the user gave up front and is placed against a tool,
+    before or after it: an llm-settable value may be recorded from the opening or only at
+    the step that waits for it (a tool's `requires` orders it again, `requires_marks`)."""
     if check.get("memory_was_set") not in early:
         return False
-    return any(j > at and "tool_executed" in c for j, c in placed)
+    return any(j != at and "tool_executed" in c for j, c in placed)
 
 
 def _looked_up(walk: Walk) -> set[str]:

@@ -1,0 +1,129 @@
+"""A case asserts only what the definitions fix: where they leave a point to the model (when
+an llm-settable value is written, which question clarifies, which step a block-level
+completion ends on), a correct agent may do either, so the case asserts neither."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.planning._mantle import plan_mantle
+from evalcore.definitions import Project, load_project
+
+ROOT = Path(__file__).parent
+CORPUS = ROOT / "data" / "corpus"
+
+
+@cache
+def _project(path: Path) -> Project:
+    return load_project(path)
+
+
+@cache
+def _goals(project: str, skill: str, case: str) -> dict[str, Any]:
+    where = ROOT.parent / "examples" / "bank" if project == "bank" else CORPUS / project
+    loaded = _project(where)
+    plan = {b.case: b for b in plan_mantle(loaded, skill, None).behaviors}
+    return draft_mantle(DraftContext(loaded, "mantle", plan[case]))["scenario"]["goals"]
+
+
+def _checks(goals: dict[str, Any], kind: str) -> list[Any]:
+    return [a[kind] for a in goals["assertions"] if kind in a]
+
+
+def _criteria(goals: dict[str, Any]) -> str:
+    return "\n".join(goals["criteria"])
+
+
+def test_a_block_with_its_own_completion_condition_names_no_step() -> None:
+    """The incident block completes by `complete_when: incident_id`: which step its
+    completion event names the definitions do not fix. A block without one keeps its step."""
+    done = _checks(_goals("forge_platform", "incidents", "sev3"), "ordered_block_completed")
+    assert done == [{"skill_id": "incidents", "block_id": "declare"}]
+    # the claim block ends by `details_verified`, which its last step waits for: it ends there
+    kept = _checks(_goals("harbor_mutual", "file_claim", "auto"), "ordered_block_completed")
+    assert kept == [{"skill_id": "file_claim", "block_id": "loss_details", "step_id": "read_back"}]
+
+
+def test_a_value_given_up_front_leaves_the_blocks_question_unasserted() -> None:
+    """The instrument named in the opening comes before the booking block starts: whether
+    the model records it then or the block asks is the model's, so no `bot_did_not_utter`;
+    the criterion stays. The bank's card_replace tells the agent to record what the customer
+    already said, so its question stays asserted unasked."""
+    goals = _goals("tidewater_core", "instrument_time", "details_up_front")
+    assert not _checks(goals, "bot_did_not_utter"), goals["assertions"]
+    assert "does not ask for the instrument" in _criteria(goals)
+    bank = _goals("bank", "card_replace", "details_up_front")
+    unsaid = [b["utter_name"] for b in _checks(bank, "bot_did_not_utter")]
+    assert "utter_ask_replacement_reason" in unsaid, unsaid
+
+
+def test_a_value_given_up_front_is_not_ordered_after_a_tool() -> None:
+    """The pickup store in the opening may be recorded at once, before the eligibility
+    check: the sequencing does not place its write after that tool."""
+    goals = _goals("meadow_pharmacy", "refill_prescription", "details_up_front")
+    order = [step for seq in _checks(goals, "sequencing") for step in seq]
+    assert {"memory_was_set": "refill_prescription.pickup_store_id"} not in order, order
+
+
+def test_an_interruption_at_a_question_a_lookup_may_answer_names_no_step() -> None:
+    """The flight status runs before the rebooking block: the model may take the disruption
+    type from it and never ask, so the detour is not pinned to that question's step."""
+    goals = _goals("skyway_air", "rebook_flight", "digression")
+    stopped = _checks(goals, "skill_interrupted")
+    assert stopped == [{"skill_id": "rebook_flight"}], stopped
+
+
+def test_a_refusal_does_not_name_a_tool_run_its_assertions_cover() -> None:
+    """A tool run is no part of the transcript a judge reads; the success response and the
+    tool's writes asserted absent already say it never ran."""
+    goals = _goals("harbor_mutual", "file_claim", "refused_submit_claim")
+    assert "never runs" not in _criteria(goals), goals["criteria"]
+
+
+def test_a_lookup_on_an_outside_service_is_not_held_to_a_local_file() -> None:
+    """trace_bag answers from the bagtrace server, not from the project's snapshot: no
+    criterion holds its answer to data/bag_tags.json, and the skill's Chicago example is no
+    expected answer for this bag. A local lookup keeps its record criterion."""
+    track = _criteria(_goals("skyway_air", "baggage", "track"))
+    assert "data/" not in track and "Chicago" not in track, track
+    assert "says the last scan in plain words" in track, track
+    recipe = _criteria(_goals("brewline_shifts", "recipe_help", "happy"))
+    assert "data/" in recipe, recipe
+
+
+def test_an_unclear_answer_may_be_clarified_by_asking_what_is_wrong() -> None:
+    """An agent may clear up "plumbing or electrical" by asking what is going on: the
+    description then comes first and its step never asks, so that question is not asserted,
+    and the criterion does not demand one way of clarifying."""
+    goals = _goals("oakline_residents", "maintenance_request", "unclear_answer")
+    said = [b["utter_name"] for b in _checks(goals, "bot_uttered")]
+    assert "utter_ask_problem" not in said, said
+    assert "utter_ask_category" in said, said
+    text = _criteria(goals)
+    assert "clarifies it instead of choosing one itself" in text, text
+    assert "asks which one they mean instead" not in text, text
+
+
+def test_no_fee_is_demanded_on_the_branch_that_has_none() -> None:
+    """Paying by ACH is free: "say the fee before they confirm" is no criterion there."""
+    goals = _goals("oakline_residents", "rent_account", "pay")
+    assert "says the fee" not in _criteria(goals), goals["criteria"]
+
+
+def test_does_not_ask_again_says_what_is_not_asked_again() -> None:
+    """ "The tool … asks for the go-ahead itself; do not ask again in your own words" becomes
+    a criterion about the go-ahead, not a ban on asking anything twice."""
+    text = _criteria(_goals("harbor_mutual", "file_claim", "refused_submit_claim"))
+    assert "does not ask for the go-ahead again in its own words" in text, text
+
+
+def test_the_generic_no_repeat_criterion_needs_a_step_the_runtime_skips() -> None:
+    """A happy path whose values each come at the step that asks for them gets no "does not
+    ask again": whether a correct agent asks one twice the definitions leave to the model."""
+    for case in ("grinder", "espresso_machine"):
+        text = _criteria(_goals("brewline_shifts", "equipment_issue", case))
+        assert "ask again" not in text, text
