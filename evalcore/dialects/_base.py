@@ -11,6 +11,7 @@ particular format.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -64,6 +65,15 @@ class CaseProse:
     """What the judge grades: (pointer, text)."""
     contexts: tuple[tuple[str, str], ...] = ()
     """What the simulated user is told (persona, facts, goal): (pointer, text)."""
+
+
+def pattern_problems(pattern: str) -> list[str]:
+    """Why a check's regular expression cannot match anything: it does not compile."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return [f"pattern {pattern!r} does not compile: {exc}"]
+    return []
 
 
 class Dialect:
@@ -133,6 +143,18 @@ class Dialect:
     def justify(self, data: Any, project: Project | None) -> list[Judged]:
         """Each check of the case with the definition element behind it (empty where the
         dialect does not read its project's definitions for that)."""
+        return []
+
+    plays_reference: ClassVar[bool] = False
+    """A reference agent plays its projects' definitions (`evalcore.agents.reference`, with
+    mutants of them): generate verifies a draft by playing it there. Otherwise generate
+    plays it against a demo agent written for the project, or checks it statically
+    (`unsatisfiable`)."""
+
+    def unsatisfiable(self, data: Any, project: Project) -> list[str]:
+        """What the case asks that no agent can give, whatever it does: an id the project
+        lacks, a check the runner does not know, two checks that contradict each other, a
+        pattern that does not compile (empty where the dialect cannot tell)."""
         return []
 
     def outside_effects(self, data: Any, project: Project | None) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from ...writer import anychat_case_key
 from .. import register
 from .._base import CaseProse, Dialect, Provenance
 from . import _advice, _run, _shape
+from ._satisfiable import unsatisfiable
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -79,6 +80,9 @@ class AnychatDialect(Dialect):
         self, kind: str, name: str | None, *, negated: bool, project: Project | None
     ) -> str | None:
         return _advice.structural_check(kind, name, negated=negated)
+
+    def unsatisfiable(self, data: Any, project: Project) -> list[str]:
+        return unsatisfiable(data, project)
 
     def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
         return [_shape.case_prose(data)]

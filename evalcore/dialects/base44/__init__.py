@@ -70,6 +70,11 @@ class Base44Dialect(Dialect):
         name = data.get("name") if isinstance(data, dict) else None
         return name if isinstance(name, str) else None
 
+    def unsatisfiable(self, data: Any, project: Project) -> list[str]:
+        from ._satisfiable import unsatisfiable  # its check table lives beside the runner
+
+        return unsatisfiable(data, project)
+
     def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
         """One case per prompt entry (or the eval itself, where it is one prompt), titled by
         its name or the eval's; the judge grades no prose of them."""

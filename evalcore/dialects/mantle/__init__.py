@@ -81,6 +81,7 @@ class MantleDialect(Dialect):
         return list(MANTLE_RULES)
 
     justifies = True
+    plays_reference = True
 
     def justify(self, data: Any, project: Project | None) -> list[Judged]:
         from ._justify import judge_case
