@@ -10,7 +10,8 @@ drops), except a case for what every suite must cover (a happy path to a skill's
 refusal at a confirmation gate): that one is written as drafted and marked `needs-review`
 with the reason, never lost in silence. Every
 other draft keeps a `verification` record the report shows. A verifier that crashes skips
-that draft's verification (said in the report), never the run. `--no-verify` routes review
+that draft's verification, never the run: the case is written `skipped` with `failed`, and
+both the report and the case's top say that verification failed and why. `--no-verify` routes review
 straight to dedupe.
 """
 
@@ -81,12 +82,11 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
     try:
         verdict = await _verifier(ctx.dialect)(work["data"] or {}, env)
     except Exception as exc:  # a verifier bug skips this draft's verification only
+        reason = redact(f"verification failed: {type(exc).__name__}: {exc}")
+        if work.get("needs_review"):
+            reason = f"{work['needs_review']}; {reason}"
         verdict = Verdict(
-            "skipped",
-            "none",
-            work["data"] or {},
-            reason=redact(f"verification failed: {type(exc).__name__}: {exc}"),
-            method="none",
+            "skipped", "none", work["data"] or {}, reason=reason, method="none", failed=True
         )
     if verdict.outcome == "dropped" and must_cover(behavior):
         verdict = Verdict(
