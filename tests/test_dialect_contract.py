@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 import evalcore.dialects as dialects
-from agentflows.review._views import case_views
+from agentflows.review._views import ReviewEnv, case_views
+from agentflows.review._vocab import vocabulary
+from agentflows.review.rules import RULES
 from evalcore.dedupe import fingerprint
 from evalcore.definitions import load_project
-from evalcore.dialects import CaseProse, Dialect
+from evalcore.dialects import EVENT_ASSERTIONS, CaseProse, Dialect
 from evalcore.manifest import relevant_sources
 from evalcore.runner import RunCase
 from evalcore.runner._discover import default_results_dir
@@ -80,3 +82,30 @@ def test_review_reads_the_cases_the_dialect_says_a_document_holds(notes) -> None
     assert [(p.path, p.text) for p in view.criteria] == [("/goal", "the card is replaced")]
     assert view.fingerprint == fingerprint(data, notes)
     assert "goal:the card is replaced" in view.fingerprint.facts
+
+
+def _review(data: dict[str, Any], dialect: str) -> set[str]:
+    env = ReviewEnv(project=None, vocab=vocabulary(None))
+    return {
+        f.code
+        for view in case_views(data, dialect, None)
+        for r in RULES.values()
+        for f in r.check(view, env)
+    }
+
+
+def test_review_gives_every_case_the_rules_on_what_every_dialect_answers(notes) -> None:
+    """Its criteria are reviewed like any other (a vague one is flagged); a rule on what
+    checks show says nothing, since the dialect names no checks vocabulary."""
+    codes = _review({"note": "replace a card", "goal": "the agent helps appropriately"}, "notes")
+    assert codes == {"vague-criterion"}
+
+
+def test_a_rule_for_a_checks_vocabulary_reads_every_dialect_that_writes_its_checks_so(
+    notes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dialect says its checks are event assertions: the happy path with none gets the
+    rule written for that vocabulary, whatever the dialect is called."""
+    monkeypatch.setattr(NotesDialect, "checks_vocabulary", EVENT_ASSERTIONS)
+    codes = _review({"note": "replace a card", "goal": "the card is replaced"}, "notes")
+    assert codes == {"no-decisive-assertion"}

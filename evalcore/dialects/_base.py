@@ -67,6 +67,19 @@ class CaseProse:
     """What the simulated user is told (persona, facts, goal): (pointer, text)."""
 
 
+#: The vocabularies a dialect writes its checks in (`Dialect.checks_vocabulary`): review
+#: rules about what checks show are written per vocabulary, not per dialect.
+EVENT_ASSERTIONS = "event assertions"
+"""Assertions on the runtime's event log: a response by name, memory set, a skill activated
+or completed, a tool executed (Rasa Mantle's `goals.assertions`)."""
+END_STATE_CHECKS = "end-state checks"
+"""Checks on what the conversation left behind: outcomes, appointments, the Person record,
+tools called (Anychat's `expect.checks`)."""
+WORKSPACE_CHECKS = "workspace checks"
+"""Checks on the answer and the files an agent wrote (base44's `checks` and
+`expectedSkills`)."""
+
+
 def pattern_problems(pattern: str) -> list[str]:
     """Why a check's regular expression cannot match anything: it does not compile."""
     try:
@@ -89,6 +102,11 @@ class Dialect:
     """What its cases are called in prose (`Rasa Mantle scenarios`)."""
     setup_field: ClassVar[str] = "setup"
     """Where a case keeps the starting state (which must not skip the step it tests)."""
+
+    checks_vocabulary: ClassVar[str | None] = None
+    """What its checks are written in (`EVENT_ASSERTIONS`, `END_STATE_CHECKS`,
+    `WORKSPACE_CHECKS`), so review's rules written for that vocabulary read its cases; None:
+    only the rules every case gets."""
 
     @property
     def model(self) -> type[BaseModel]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ...findings import Finding
 from ...writer import anychat_case_key
 from .. import register
-from .._base import CaseProse, Dialect, Provenance
+from .._base import END_STATE_CHECKS, CaseProse, Dialect, Provenance
 from . import _advice, _run, _shape
 from ._satisfiable import unsatisfiable
 
@@ -33,6 +33,7 @@ class AnychatDialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "anychat"
+    checks_vocabulary = END_STATE_CHECKS
     cases_noun = "Anychat test cases"
     setup_field = "`scenario` setup (history, appointments, stubs)"
 
