@@ -255,6 +255,12 @@ class Dialect:
         """The source ids the case itself names, most telling first (unchecked)."""
         return []
 
+    def expected_sources(self, data: dict[str, Any], project: Project | None) -> list[str]:
+        """The sources (skills, playbooks) a run of the case is expected to go through, in
+        the order its checks first name them, as triage reads a failed run (empty where the
+        checks name none)."""
+        return []
+
     def source_stem(self, path: Path) -> str:
         """The part of a case file's path that begins with its source's id (by the naming
         convention of generated and hand-written cases): the file name by default."""

@@ -94,6 +94,9 @@ class AnychatDialect(Dialect):
     def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
         return _shape.named_playbooks(data, project)
 
+    def expected_sources(self, data: dict[str, Any], project: Project | None) -> list[str]:
+        return _shape.expected_playbooks(data, project)
+
     def depends_on(self, path: str, source: str) -> bool:
         """The playbook plus the project-wide agent, people, tools and outreaches."""
         top = path.split("/", 1)[0]

@@ -127,6 +127,9 @@ class MantleDialect(Dialect):
         """The skills its skill and ordered-block assertions name."""
         return _shape.named_skills(data)
 
+    def expected_sources(self, data: dict[str, Any], project: Project | None) -> list[str]:
+        return _shape.expected_skills(data, project)
+
     def depends_on(self, path: str, source: str) -> bool:
         """The skill's folder plus the project-wide memory, responses, tools and agent files."""
         top = path.split("/", 1)[0]
