@@ -15,6 +15,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 import agentflows.generate._verify_mantle as verify_mantle
 from agentflows.drafting.offline import OfflineEngine
 from agentflows.generate import build_request, run_generation
+from agentflows.pr._verification import verification_lines
 from evalcore.justify import carried_notes
 
 TOOLS = """\
@@ -82,3 +83,11 @@ def test_the_case_file_says_at_its_top_that_verification_failed(report) -> None:
         assert note.text == row["needs_review"]
         assert text.startswith("# needs-review: verification failed: RuntimeError")
         assert yaml.safe_load(text)["scenario"]["goals"]
+
+
+def test_the_pr_description_counts_them_and_gives_the_error(report) -> None:
+    lines = verification_lines(report, [row["path"] for row in report["cases"]])
+    count = len(report["cases"])
+    assert any(f"{count} skipped ({count} because verification failed)" in x for x in lines)
+    rows = [x for x in lines if x.startswith("| `")]
+    assert rows and all("verification failed: RuntimeError" in x for x in rows)
