@@ -12,11 +12,11 @@ from benchmarks.architecture import circles, measure
 
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
-    "dialect_branches": 31,
+    "dialect_branches": 21,
     "private_imports": 201,
     "english_regexes": 345,
     "circles": 2,
-    "function_imports": 334,
+    "function_imports": 331,
 }
 
 

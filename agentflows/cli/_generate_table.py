@@ -171,6 +171,7 @@ def _print_verification(report: dict[str, Any]) -> None:
     line = (
         f"verified against {against}: {summary['yes']} yes, {summary['repaired']} repaired, "
         f"{summary['weak']} weak, {summary['dropped']} dropped, {summary['skipped']} skipped"
+        + (f" ({summary['failed']} because verification failed)" if summary.get("failed") else "")
         + (
             f", {summary['needs_review']} written for review (the verifier fails them, or"
             " nothing in the definitions checks their goal)"

@@ -2,14 +2,16 @@
 
 review → verify (fan-out, one task per valid draft) → dedupe
 
-A Mantle draft is played against the reference agent and the mutants on its path
-(`_verify_mantle.py`); Anychat and base44 drafts against a demo agent or a static check
-(`_verify_other.py`). A draft the verifier proves wrong is repaired or dropped with the
-reason (status `dropped`, like review's drops), except a case for what every suite must
-cover (a happy path to a skill's goal, the refusal at a confirmation gate): that one is
-written as drafted and marked `needs-review` with the reason, never lost in silence. Every
+A draft whose dialect has a reference agent (`Dialect.plays_reference`: Mantle) is played
+against it and the mutants on its path (`_verify_mantle.py`); any other against a demo
+agent written for the project or a static check (`_verify_other.py`). A draft the verifier
+proves wrong is repaired or dropped with the reason (status `dropped`, like review's
+drops), except a case for what every suite must cover (a happy path to a skill's goal, the
+refusal at a confirmation gate): that one is written as drafted and marked `needs-review`
+with the reason, never lost in silence. Every
 other draft keeps a `verification` record the report shows. A verifier that crashes skips
-that draft's verification (said in the report), never the run. `--no-verify` routes review
+that draft's verification, never the run: the case is written `skipped` with `failed`, and
+both the report and the case's top say that verification failed and why. `--no-verify` routes review
 straight to dedupe.
 """
 
@@ -22,6 +24,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from evalcore.dialects import Dialect
 from evalcore.findings import Finding
 from evalcore.redact import redact
 
@@ -34,11 +37,16 @@ from .state import CaseWork, DraftTask, GenerateState
 Verifier = Callable[[dict[str, Any], VerifyEnv], Awaitable[Verdict]]
 
 
-def _verifiers() -> dict[str, Verifier]:
-    from ._verify_mantle import verify_mantle
+def _verifier(dialect: Dialect) -> Verifier:
+    """Playing the draft against the reference agent and its mutants where the dialect has
+    one (`Dialect.plays_reference`), else against a demo agent or the static check."""
+    if dialect.plays_reference:
+        from ._verify_mantle import verify_mantle  # the reference agent loads on first use
+
+        return verify_mantle
     from ._verify_other import verify_other
 
-    return {"mantle": verify_mantle, "anychat": verify_other, "base44": verify_other}
+    return verify_other
 
 
 def route_verify(state: GenerateState) -> list[Send] | Literal["dedupe"]:
@@ -72,14 +80,13 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
         model_repair=_model_repair(ctx, behavior, spent) if _can_repair(ctx) else None,
     )
     try:
-        verdict = await _verifiers()[ctx.dialect.name](work["data"] or {}, env)
+        verdict = await _verifier(ctx.dialect)(work["data"] or {}, env)
     except Exception as exc:  # a verifier bug skips this draft's verification only
+        reason = redact(f"verification failed: {type(exc).__name__}: {exc}")
+        if work.get("needs_review"):
+            reason = f"{work['needs_review']}; {reason}"
         verdict = Verdict(
-            "skipped",
-            "none",
-            work["data"] or {},
-            reason=redact(f"verification failed: {type(exc).__name__}: {exc}"),
-            method="none",
+            "skipped", "none", work["data"] or {}, reason=reason, method="none", failed=True
         )
     if verdict.outcome == "dropped" and must_cover(behavior):
         verdict = Verdict(

@@ -12,7 +12,8 @@ def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
     `mutants_killed`, `mutants_played`, `variants_passed`, `variants_played` (allowed
     variants of the reference agent: a sound case passes every one), the whole
     `verification` record of a written case, and `needs_review`: why it is written
-    unverified (a case the suite must have that the verifier fails), else None."""
+    unverified (a case the suite must have that the verifier fails, or one whose
+    verification failed), else None."""
     record = work.get("verification") or {
         "verified": "skipped",
         "outcome": "skipped",
@@ -26,9 +27,12 @@ def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
         "variants_passed": [],
         "repairs": [],
         "notes": [],
+        "failed": False,
     }
     if not work.get("verification") and work.get("needs_review"):  # unverified: still said
         record = {**record, "verified": "needs-review", "reason": work["needs_review"]}
+    # the case is written unverified where the verifier failed, and says why at its top
+    unverified = record["verified"] == "needs-review" or record.get("failed")
     return {
         "verified": record["verified"],
         "verified_against": record["against"],
@@ -37,7 +41,7 @@ def row_fields(work: dict[str, Any], enabled: bool) -> dict[str, Any]:
         "variants_passed": len(record.get("variants_passed") or []),
         "variants_played": len(record.get("variants_played") or []),
         "verification": record,
-        "needs_review": record.get("reason") if record["verified"] == "needs-review" else None,
+        "needs_review": record.get("reason") if unverified else None,
     }
 
 
@@ -62,6 +66,7 @@ def verification_summary(
         "enabled": enabled,
         **counts,
         "dropped": sum(d.get("stage") == "verify" for d in dropped),
+        "failed": sum(bool(r["verification"].get("failed")) for r in rows),
         "against": sorted({r["verified_against"] for r in rows} - {"none"}),
         "mutants_played": sum(r["mutants_played"] for r in rows),
         "mutants_killed": sum(r["mutants_killed"] for r in rows),

@@ -55,6 +55,9 @@ class Verdict:
     method: str = "reference"
     """`reference` (Mantle reference agent + mutants), `demo` (a demo agent), `static`
     (every referenced id and check can be satisfied), `none` (skipped)."""
+    failed: bool = False
+    """The verifier itself failed (raised): the case is written unverified, `skipped`, and
+    says so at its top with `reason`."""
 
     @property
     def label(self) -> str:
@@ -78,6 +81,7 @@ class Verdict:
             "variants_passed": self.variants_passed,
             "repairs": self.fixes,
             "notes": self.notes,
+            "failed": self.failed,
         }
 
 

@@ -99,7 +99,7 @@ def checked_mantle(
     `evaluate_checks` gives them for a Mantle case (each assertion read once, the log parsed
     once, and that parse kept for the case's mutant plays); None when the case is not a
     Mantle one with valid assertions (the caller evaluates it the runner's way)."""
-    if case.dialect != "mantle" or checks_evaluator("mantle") is not mantle_checks:
+    if checks_evaluator(case.dialect) is not mantle_checks:
         return None
     items = list(case.checks or [])
     checks = compiled(items)

@@ -24,6 +24,7 @@ def verification_lines(report: dict[str, Any], committed: list[str]) -> list[str
         "the mutants on its path. "
         f"{summary['yes']} yes, {summary['repaired']} repaired, {summary['weak']} weak, "
         f"{summary['dropped']} dropped, {summary['skipped']} skipped"
+        + (f" ({summary['failed']} because verification failed)" if summary.get("failed") else "")
         + (
             f", {summary['needs_review']} needs-review (a case the suite must have that the "
             "verifier fails, or whose goal nothing in the definitions lets it check: written as "

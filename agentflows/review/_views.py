@@ -1,9 +1,10 @@
 """One case as review rules see it: its criteria, its persona text, its type, its source.
 
 Rules that read prose (criteria, persona) work on `CaseView.criteria` / `.contexts` and never
-ask which dialect a document is; rules about dialect-specific structure read `CaseView.data`
-and say which dialects they apply to when they register. A base44 eval holds one case per
-prompt, so one document can give several views, each with its own pointer `base`.
+ask which dialect a document is; rules about what checks show read `CaseView.data` and say
+which checks vocabulary they read when they register (`Dialect.checks_vocabulary`). A
+base44 eval holds one case per prompt, so one document can give several views, each with
+its own pointer `base`.
 """
 
 from __future__ import annotations

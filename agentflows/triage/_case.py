@@ -1,21 +1,24 @@
 """The case a run played and the project it belongs to, as far as they can be found.
 
-Triage reads the case file for what the run record does not carry: the assertions as
-written, `setup.initial_slots`, the simulation context, and whether the case still lints
-clean against the project's real ids. Everything is optional: a run whose case moved or
-whose project is not on disk is still triaged, from the record alone.
+Triage reads the case file for what the run record does not carry: the checks as written,
+the seeded slots, the simulation context (as the dialect's runner reads them,
+`Dialect.run_cases`), the sources the case expects (`Dialect.expected_sources`), and
+whether the case still lints clean against the project's real ids. Everything is optional:
+a run whose case moved or whose project is not on disk is still triaged, from the record
+alone.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from evalcore.definitions import Project, find_project, load_project
-from evalcore.dialects import dialect_of
+from evalcore.dialects import dialect_of, get_dialect
 from evalcore.documents import load_document
 from evalcore.errors import UserError
 from evalcore.findings import Finding
@@ -31,10 +34,8 @@ _SKIP = {"results", "node_modules", ".git", ".casegen", ".venv"}
 class CaseContext:
     path: Path | None = None
     dialect: str | None = None
-    scenario: Mapping[str, Any] = field(default_factory=dict)
-    """Mantle: the `scenario` mapping of the case file."""
-    checks: Mapping[str, Any] = field(default_factory=dict)
-    """Anychat: `expect.checks` of the case file."""
+    document: Mapping[str, Any] = field(default_factory=dict)
+    """The case file as parsed (empty where it is not a mapping)."""
     project: Project | None = None
     errors: list[Finding] = field(default_factory=list)
     """Schema and reference-lint errors of the case against the project."""
@@ -49,16 +50,28 @@ class CaseContext:
         except ValueError:
             return str(self.path)
 
+    @cached_property
+    def run(self) -> Mapping[str, Any]:
+        """The case as the dialect's runner plays it (`RunCase` fields: setup, simulate,
+        checks); empty where the file does not read as one case."""
+        if self.dialect is None or not self.document:
+            return {}
+        try:
+            cases = get_dialect(self.dialect).run_cases(self.path or Path(), dict(self.document))
+        except Exception:  # a case that does not validate: triage goes on from the record
+            return {}
+        return cases[0] if len(cases) == 1 else {}
+
     @property
     def assertions(self) -> list[Any]:
-        goals = self.scenario.get("goals")
-        items = goals.get("assertions") if isinstance(goals, Mapping) else None
+        """The checks as a list of assertions, where the dialect writes them so."""
+        items = self.run.get("checks")
         return list(items) if isinstance(items, list) else []
 
     @property
     def initial_slots(self) -> dict[str, Any]:
-        """`setup.initial_slots` with bare project keys written `project.<key>`."""
-        setup = self.scenario.get("setup")
+        """The seeded slots with bare project keys written `project.<key>`."""
+        setup = self.run.get("setup")
         slots = setup.get("initial_slots") if isinstance(setup, Mapping) else None
         if not isinstance(slots, Mapping):
             return {}
@@ -66,7 +79,8 @@ class CaseContext:
 
     @property
     def simulation_context(self) -> str:
-        value = self.scenario.get("simulation_context")
+        simulate = self.run.get("simulate")
+        value = simulate.get("context") if isinstance(simulate, Mapping) else None
         return value if isinstance(value, str) else ""
 
     @property
@@ -75,30 +89,15 @@ class CaseContext:
         return set(mantle.skills) if mantle is not None else set()
 
     def expected_skills(self, record: RunRecord) -> list[str]:
-        """Skills the case expects, in the order its assertions first name them.
-
-        A `skill_id` anywhere in an assertion, a memory key's skill namespace, or the skill
-        that owns a local tool the case expects. Without the case file, skill events named
-        in the assertion details; last, the skill the case's file name starts with
-        (`<skill>_<case>.yml`, the Mantle naming convention).
+        """Skills (playbooks) the case expects, in the order its checks first name them
+        (`Dialect.expected_sources`). Without the case file, or where its checks name none,
+        skill events named in the assertion details; last, the skill the case's file name
+        starts with (`<skill>_<case>.yml`, the Mantle naming convention).
         """
-        if self.dialect == "anychat":
-            return self._expected_playbooks()
         found: list[str] = []
+        if self.dialect is not None and self.document:
+            found = get_dialect(self.dialect).expected_sources(dict(self.document), self.project)
         known = self.skill_ids
-        mantle = self.project.mantle if self.project is not None else None
-        for item in self.assertions:
-            for key, value in _walk(item):
-                if key == "skill_id" and isinstance(value, str):
-                    found.append(value)
-                elif key in ("name", "memory_was_set", "memory_was_cleared") and isinstance(
-                    value, str
-                ):
-                    namespace = value.partition(".")[0]
-                    if namespace in known:
-                        found.append(namespace)
-                elif key == "tool_name" and isinstance(value, str) and mantle is not None:
-                    found += [s.id for s in mantle.skills.values() if value in s.tools]
         if not found:
             for check in record.assertions:
                 match = re.search(r"skill_(?:activated|completed) ([\w-]+)", check.detail)
@@ -109,23 +108,6 @@ class CaseContext:
             found += sorted(prefixes, key=len, reverse=True)[:1]
         return list(dict.fromkeys(found))
 
-    def _expected_playbooks(self) -> list[str]:
-        """Anychat: `activePlaybookAtEnd`; without it, the playbooks that alone can call a
-        tool the case expects to be called (a tool shared by several says nothing)."""
-        end = self.checks.get("activePlaybookAtEnd")
-        if isinstance(end, str) and end.strip():
-            return [end.strip()]
-        anychat = self.project.anychat if self.project is not None else None
-        called = self.checks.get("toolsCalled")
-        if anychat is None or not isinstance(called, Mapping):
-            return []
-        found: list[str] = []
-        for tool in called:
-            owners = [p.id for p in anychat.playbooks.values() if tool in p.tools]
-            if len(owners) == 1:
-                found.append(owners[0])
-        return list(dict.fromkeys(found))
-
     def definition_of(self, skill_id: str) -> str:
         """The file that defines a skill (Mantle) or playbook (Anychat), for fixes."""
         anychat = self.project.anychat if self.project is not None else None
@@ -133,16 +115,6 @@ class CaseContext:
             source = anychat.playbooks[skill_id].source
             return source.file if source is not None else f"playbooks/{skill_id}.yml"
         return f"skills/{skill_id}/skill.md"
-
-
-def _walk(value: Any) -> Iterator[tuple[str, Any]]:
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield str(key), item
-            yield from _walk(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _walk(item)
 
 
 class CaseLoader:
@@ -171,12 +143,7 @@ class CaseLoader:
         if self.explicit is None:
             project = self._project_at(path.parent) or self._from_manifest(path, dialect) or project
         context = CaseContext(path=path, dialect=dialect.name if dialect else None, project=project)
-        data = doc.data if isinstance(doc.data, Mapping) else {}
-        if context.dialect == "mantle" and isinstance(data.get("scenario"), Mapping):
-            context.scenario = data["scenario"]
-        expect = data.get("expect") if context.dialect == "anychat" else None
-        if isinstance(expect, Mapping) and isinstance(expect.get("checks"), Mapping):
-            context.checks = expect["checks"]
+        context.document = doc.data if isinstance(doc.data, Mapping) else {}
         if dialect is not None:
             projects = ProjectCache(project.root if project is not None else None)
             report = validate_file(path, projects=projects, explicit=True)

@@ -11,7 +11,14 @@ from typing import Any
 
 from ..errors import UserError
 from ..suggest import did_you_mean
-from ._base import CaseProse, Dialect, Provenance
+from ._base import (
+    END_STATE_CHECKS,
+    EVENT_ASSERTIONS,
+    WORKSPACE_CHECKS,
+    CaseProse,
+    Dialect,
+    Provenance,
+)
 
 _REGISTRY: dict[str, Dialect] = {}
 
@@ -90,6 +97,9 @@ def dialect_of(data: Any, path: Path, asked: str | None = None) -> Dialect | Non
 
 
 __all__ = [
+    "END_STATE_CHECKS",
+    "EVENT_ASSERTIONS",
+    "WORKSPACE_CHECKS",
     "CaseProse",
     "Dialect",
     "Provenance",

@@ -11,6 +11,7 @@ particular format.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -66,6 +67,28 @@ class CaseProse:
     """What the simulated user is told (persona, facts, goal): (pointer, text)."""
 
 
+#: The vocabularies a dialect writes its checks in (`Dialect.checks_vocabulary`): review
+#: rules about what checks show are written per vocabulary, not per dialect.
+EVENT_ASSERTIONS = "event assertions"
+"""Assertions on the runtime's event log: a response by name, memory set, a skill activated
+or completed, a tool executed (Rasa Mantle's `goals.assertions`)."""
+END_STATE_CHECKS = "end-state checks"
+"""Checks on what the conversation left behind: outcomes, appointments, the Person record,
+tools called (Anychat's `expect.checks`)."""
+WORKSPACE_CHECKS = "workspace checks"
+"""Checks on the answer and the files an agent wrote (base44's `checks` and
+`expectedSkills`)."""
+
+
+def pattern_problems(pattern: str) -> list[str]:
+    """Why a check's regular expression cannot match anything: it does not compile."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return [f"pattern {pattern!r} does not compile: {exc}"]
+    return []
+
+
 class Dialect:
     """Base class of the three dialects; subclasses set the class attributes and hooks."""
 
@@ -79,6 +102,11 @@ class Dialect:
     """What its cases are called in prose (`Rasa Mantle scenarios`)."""
     setup_field: ClassVar[str] = "setup"
     """Where a case keeps the starting state (which must not skip the step it tests)."""
+
+    checks_vocabulary: ClassVar[str | None] = None
+    """What its checks are written in (`EVENT_ASSERTIONS`, `END_STATE_CHECKS`,
+    `WORKSPACE_CHECKS`), so review's rules written for that vocabulary read its cases; None:
+    only the rules every case gets."""
 
     @property
     def model(self) -> type[BaseModel]:
@@ -133,6 +161,18 @@ class Dialect:
     def justify(self, data: Any, project: Project | None) -> list[Judged]:
         """Each check of the case with the definition element behind it (empty where the
         dialect does not read its project's definitions for that)."""
+        return []
+
+    plays_reference: ClassVar[bool] = False
+    """A reference agent plays its projects' definitions (`evalcore.agents.reference`, with
+    mutants of them): generate verifies a draft by playing it there. Otherwise generate
+    plays it against a demo agent written for the project, or checks it statically
+    (`unsatisfiable`)."""
+
+    def unsatisfiable(self, data: Any, project: Project) -> list[str]:
+        """What the case asks that no agent can give, whatever it does: an id the project
+        lacks, a check the runner does not know, two checks that contradict each other, a
+        pattern that does not compile (empty where the dialect cannot tell)."""
         return []
 
     def outside_effects(self, data: Any, project: Project | None) -> list[dict[str, Any]]:
@@ -213,6 +253,12 @@ class Dialect:
 
     def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
         """The source ids the case itself names, most telling first (unchecked)."""
+        return []
+
+    def expected_sources(self, data: dict[str, Any], project: Project | None) -> list[str]:
+        """The sources (skills, playbooks) a run of the case is expected to go through, in
+        the order its checks first name them, as triage reads a failed run (empty where the
+        checks name none)."""
         return []
 
     def source_stem(self, path: Path) -> str:

@@ -6,6 +6,6 @@ for rule in RULES.values():
 
 from . import _context, _criteria, _decisive, _duplicates, _justified, _structure, _words  # noqa: F401
 from ._duplicates import NEAR_DUPLICATE_THRESHOLD
-from ._registry import ALL_DIALECTS, RULES, Hit, ReviewRule, review_rule
+from ._registry import RULES, Hit, ReviewRule, define_rule, review_rule
 
-__all__ = ["ALL_DIALECTS", "NEAR_DUPLICATE_THRESHOLD", "RULES", "Hit", "ReviewRule", "review_rule"]
+__all__ = ["NEAR_DUPLICATE_THRESHOLD", "RULES", "Hit", "ReviewRule", "define_rule", "review_rule"]

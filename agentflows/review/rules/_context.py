@@ -28,7 +28,6 @@ _OUTCOME = re.compile(
 @review_rule(
     "leaky-context",
     severity="error",
-    dialects=("mantle", "anychat"),
     summary="The persona / simulation context names internals (responses, tools, memory "
     "keys; error) or spells out the expected outcome (warning).",
 )

@@ -17,8 +17,6 @@ from .._views import CaseView, Part, ReviewEnv
 from .._vocab import Mention
 from ._registry import Hit, review_rule
 
-CRITERIA_DIALECTS = ("mantle", "anychat")
-
 _NEGATION = re.compile(
     r"\b(?:not|never|no|without|nor|neither|doesn't|don't|didn't|isn't|aren't|won't|cannot|"
     r"can't|avoids?)\b",
@@ -58,7 +56,6 @@ _GENERIC = [
 @review_rule(
     "criterion-is-deterministic",
     severity="warning",
-    dialects=CRITERIA_DIALECTS,
     summary="A criterion that is a lookup against events (a tool, skill, response or memory "
     "value): write it as an assertion.",
 )
@@ -156,7 +153,6 @@ _CONCRETE = re.compile(r"\d|\"[^\"]+\"|“[^”]+”|'[^']{2,}'|`[^`]+`")
 @review_rule(
     "vague-criterion",
     severity="warning",
-    dialects=CRITERIA_DIALECTS,
     summary="A criterion built on a judgement word (appropriately, properly, helpful, ...) "
     "with nothing concrete to observe.",
 )
@@ -209,7 +205,6 @@ _AND_CLAUSE = re.compile(
 @review_rule(
     "compound-criterion",
     severity="warning",
-    dialects=CRITERIA_DIALECTS,
     summary="Two checks in one criterion (joined by 'and'/'but', ';' or two sentences): "
     "split it so a failure says which one broke.",
 )

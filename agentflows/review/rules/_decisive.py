@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.definitions.skill_model import tool_keys
+from evalcore.dialects import END_STATE_CHECKS, EVENT_ASSERTIONS, WORKSPACE_CHECKS
 from evalcore.dialects.mantle import assertion_items
 from evalcore.lint import as_dict, as_list
 from evalcore.simulator import parse_fact_context
 
 from ...scoring._skills import answers_only, skill_signals
 from .._views import CaseView, ReviewEnv
-from ._registry import Hit, at, review_rule
+from ._registry import Hit, at, define_rule
 
 #: Assertions that show a Mantle task actually got done.
 _MANTLE_DONE = {
@@ -60,20 +61,13 @@ _FILE_PATH = re.compile(
 )
 
 
-@review_rule(
+NO_DECISIVE_ASSERTION = define_rule(
     "no-decisive-assertion",
     severity="error",
     summary="No assertion or check on the fact the case exists to show (a happy path that "
     "never checks completion, a refusal with nothing that shows the gated tool held back, a "
     "booking without the appointment, a file-writing prompt without file checks).",
 )
-def no_decisive_assertion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
-    if case.dialect == "mantle":
-        yield from _mantle(case, env)
-    elif case.dialect == "anychat":
-        yield from _anychat(case, env)
-    else:
-        yield from _base44(case)
 
 
 # --- Mantle --------------------------------------------------------------------------------
@@ -106,6 +100,7 @@ def _asserted_values(scenario: dict) -> set[str]:
     }
 
 
+@NO_DECISIVE_ASSERTION.written_for(EVENT_ASSERTIONS)
 def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     scenario = as_dict(case.data.get("scenario"))
     goals = as_dict(scenario.get("goals"))
@@ -263,6 +258,7 @@ def _hands_off(env: ReviewEnv, items: list[dict[str, Any]]) -> bool:
 # --- Anychat -------------------------------------------------------------------------------
 
 
+@NO_DECISIVE_ASSERTION.written_for(END_STATE_CHECKS)
 def _anychat(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     expect = as_dict(case.data.get("expect"))
     # `outcomes: []` is a real check (nothing was recorded); only absent/null ones are not.
@@ -326,7 +322,8 @@ def _is_booking(case: CaseView, playbook: Any) -> bool:
 # --- base44 --------------------------------------------------------------------------------
 
 
-def _base44(case: CaseView) -> Iterator[Hit]:
+@NO_DECISIVE_ASSERTION.written_for(WORKSPACE_CHECKS)
+def _base44(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     checks = [as_dict(c) for c in as_list(case.data.get("checks"))]
     prompt = case.data.get("prompt")
     where = at("checks") if "checks" in case.data else ""

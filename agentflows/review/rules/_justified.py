@@ -20,7 +20,6 @@ from ._registry import Hit, review_rule
 @review_rule(
     "unjustified-assertion",
     severity="warning",
-    dialects=("mantle",),
     summary="An assertion no definition element justifies, or whose only basis is "
     "conditional prose the case does not fix (a correct agent may fail it).",
 )

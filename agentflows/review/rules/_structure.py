@@ -13,10 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from evalcore import pointer as ptr
+from evalcore.dialects import END_STATE_CHECKS, EVENT_ASSERTIONS
 from evalcore.lint import as_dict, as_list
 
 from .._views import CaseView, ReviewEnv
-from ._registry import Hit, review_rule
+from ._registry import Hit, define_rule, review_rule
 
 _BOT_KEYS = ("bot_uttered", "bot_did_not_utter")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -25,7 +26,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 @review_rule(
     "text-matches-over-structure",
     severity="warning",
-    dialects=("mantle",),
+    checks=EVENT_ASSERTIONS,
     summary="bot_uttered / bot_did_not_utter with text_matches whose pattern matches a "
     "known response's text: name the response (utter_name) instead.",
 )
@@ -89,20 +90,15 @@ def _sample(text: str) -> str:
 # --- slots ---------------------------------------------------------------------------------
 
 
-@review_rule(
+SLOT_SKIPS_STEP = define_rule(
     "slot-skips-step",
     severity="error",
-    dialects=("mantle", "anychat"),
     summary="Starting state that pre-fills what the skill under test collects or what the "
     "case asserts gets set: the scenario skips the step it tests.",
 )
-def slot_skips_step(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
-    if case.dialect == "mantle":
-        yield from _mantle_slots(case, env)
-    else:
-        yield from _anychat_person(case)
 
 
+@SLOT_SKIPS_STEP.written_for(EVENT_ASSERTIONS)
 def _mantle_slots(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     scenario = as_dict(case.data.get("scenario"))
     slots = as_dict(as_dict(scenario.get("setup")).get("initial_slots"))
@@ -170,7 +166,8 @@ def _asserted_memory(scenario: dict[str, Any]) -> set[str]:
     return out
 
 
-def _anychat_person(case: CaseView) -> Iterator[Hit]:
+@SLOT_SKIPS_STEP.written_for(END_STATE_CHECKS)
+def _anychat_person(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     expect = as_dict(as_dict(case.data.get("expect")).get("checks")).get("personFields")
     persona = as_dict(as_dict(case.data.get("scenario")).get("persona"))
     fields = as_dict(as_dict(persona.get("preset")).get("fields"))

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 from ...findings import Finding
 from ...writer import anychat_case_key
 from .. import register
-from .._base import CaseProse, Dialect, Provenance
+from .._base import END_STATE_CHECKS, CaseProse, Dialect, Provenance
 from . import _advice, _run, _shape
+from ._satisfiable import unsatisfiable
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -32,6 +33,7 @@ class AnychatDialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "anychat"
+    checks_vocabulary = END_STATE_CHECKS
     cases_noun = "Anychat test cases"
     setup_field = "`scenario` setup (history, appointments, stubs)"
 
@@ -80,6 +82,9 @@ class AnychatDialect(Dialect):
     ) -> str | None:
         return _advice.structural_check(kind, name, negated=negated)
 
+    def unsatisfiable(self, data: Any, project: Project) -> list[str]:
+        return unsatisfiable(data, project)
+
     def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
         return [_shape.case_prose(data)]
 
@@ -88,6 +93,9 @@ class AnychatDialect(Dialect):
 
     def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
         return _shape.named_playbooks(data, project)
+
+    def expected_sources(self, data: dict[str, Any], project: Project | None) -> list[str]:
+        return _shape.expected_playbooks(data, project)
 
     def depends_on(self, path: str, source: str) -> bool:
         """The playbook plus the project-wide agent, people, tools and outreaches."""

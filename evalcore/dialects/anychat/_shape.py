@@ -92,6 +92,25 @@ def named_playbooks(data: dict[str, Any], project: Project) -> list[str]:
     return [c for c in candidates if isinstance(c, str)]
 
 
+def expected_playbooks(data: dict[str, Any], project: Project | None) -> list[str]:
+    """`activePlaybookAtEnd`; without it, the playbooks that alone can call a tool the case
+    expects to be called (a tool shared by several says nothing)."""
+    checks = _dict(_dict(data.get("expect")).get("checks"))
+    end = checks.get("activePlaybookAtEnd")
+    if isinstance(end, str) and end.strip():
+        return [end.strip()]
+    anychat = project.anychat if project is not None else None
+    called = checks.get("toolsCalled")
+    if anychat is None or not isinstance(called, dict):
+        return []
+    found: list[str] = []
+    for tool in called:
+        owners = [p.id for p in anychat.playbooks.values() if tool in p.tools]
+        if len(owners) == 1:
+            found.append(owners[0])
+    return list(dict.fromkeys(found))
+
+
 def case_prose(data: dict[str, Any]) -> CaseProse:
     """The title, the type its tags give, the judge's criteria, and the brief's scenario with
     each `simulate` turn's persona, goal and facts."""

@@ -15,7 +15,7 @@ from ...findings import Finding
 from ...lint import as_dict, as_list
 from ...suggest import did_you_mean
 from .. import register
-from .._base import CaseProse, Dialect
+from .._base import WORKSPACE_CHECKS, CaseProse, Dialect
 from . import _run, _shape
 from ._shape import assemble, prompt_entries
 
@@ -37,6 +37,7 @@ class Base44Dialect(Dialect):
     file_format = "json"
     suffixes = (".json",)
     project_kind = "agent_skills"
+    checks_vocabulary = WORKSPACE_CHECKS
     cases_noun = "base44 evals"
     setup_field = "the fixture"
 
@@ -69,6 +70,11 @@ class Base44Dialect(Dialect):
     def case_title(self, data: Any) -> str | None:
         name = data.get("name") if isinstance(data, dict) else None
         return name if isinstance(name, str) else None
+
+    def unsatisfiable(self, data: Any, project: Project) -> list[str]:
+        from ._satisfiable import unsatisfiable  # its check table lives beside the runner
+
+        return unsatisfiable(data, project)
 
     def case_prose(self, data: dict[str, Any]) -> list[CaseProse]:
         """One case per prompt entry (or the eval itself, where it is one prompt), titled by

@@ -15,7 +15,7 @@ from ...justify import Note, annotate_yaml
 from ...testdata import built_in_phones, load_records
 from ...writer import mantle_case_filename, safe_slug
 from .. import register
-from .._base import CaseProse, Dialect
+from .._base import EVENT_ASSERTIONS, CaseProse, Dialect
 from . import _advice, _run, _shape
 from ._outside import outside_effects, outside_notes
 from ._run_date import run_date_notes
@@ -45,6 +45,7 @@ class MantleDialect(Dialect):
     file_format = "yaml"
     suffixes = (".yml", ".yaml")
     project_kind = "mantle"
+    checks_vocabulary = EVENT_ASSERTIONS
     cases_noun = "Rasa Mantle scenarios"
     setup_field = "`setup.initial_slots`"
     quality_metrics = True
@@ -81,6 +82,7 @@ class MantleDialect(Dialect):
         return list(MANTLE_RULES)
 
     justifies = True
+    plays_reference = True
 
     def justify(self, data: Any, project: Project | None) -> list[Judged]:
         from ._justify import judge_case
@@ -124,6 +126,9 @@ class MantleDialect(Dialect):
     def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
         """The skills its skill and ordered-block assertions name."""
         return _shape.named_skills(data)
+
+    def expected_sources(self, data: dict[str, Any], project: Project | None) -> list[str]:
+        return _shape.expected_skills(data, project)
 
     def depends_on(self, path: str, source: str) -> bool:
         """The skill's folder plus the project-wide memory, responses, tools and agent files."""

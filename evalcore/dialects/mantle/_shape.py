@@ -3,12 +3,16 @@ one case from another, how many assertions and criteria it makes, the skills it 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
 from ...dedupe import canon
 from ...lint import as_dict, as_list
 from .._base import CaseProse
+
+if TYPE_CHECKING:
+    from ...definitions import Project
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -53,6 +57,38 @@ def named_skills(data: dict[str, Any]) -> list[str]:
                 if isinstance(skill, str):
                     out.append(skill)
     return out
+
+
+def expected_skills(data: dict[str, Any], project: Project | None) -> list[str]:
+    """The skills the case's assertions name, in the order they first do: a `skill_id`
+    anywhere in an assertion, a memory key's skill namespace, the skill that owns a local
+    tool the case expects to run."""
+    mantle = project.mantle if project is not None else None
+    known = set(mantle.skills) if mantle is not None else set()
+    found: list[str] = []
+    for item in as_list(as_dict(as_dict(data.get("scenario")).get("goals")).get("assertions")):
+        for key, value in _walk(item):
+            if not isinstance(value, str):
+                continue
+            if key == "skill_id":
+                found.append(value)
+            elif key in ("name", "memory_was_set", "memory_was_cleared"):
+                namespace = value.partition(".")[0]
+                if namespace in known:
+                    found.append(namespace)
+            elif key == "tool_name" and mantle is not None:
+                found += [s.id for s in mantle.skills.values() if value in s.tools]
+    return list(dict.fromkeys(found))
+
+
+def _walk(value: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key), item
+            yield from _walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk(item)
 
 
 def case_prose(data: dict[str, Any]) -> CaseProse:
