@@ -14,6 +14,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_up_front import not_a_greeting
 from agentflows.planning import plan_source
+from agentflows.planning._mantle import plan_mantle
 from evalcore.definitions import load_project
 from evalcore.runner._case import SimulationSpec
 from evalcore.simulator import (
@@ -23,6 +24,8 @@ from evalcore.simulator import (
     make_simulator,
     parse_fact_context,
 )
+from tests.skill_model_fixtures import write_project
+from tests.test_confirm_lines import PROJECT as READ_BACK
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 
@@ -60,6 +63,30 @@ def test_a_refusal_declines_the_runtime_question_and_takes_the_proposal() -> Non
     # the skill proposes the new time itself: the question declined is the runtime's own
     assert parsed.gate_question == "Move '…' to …? Attendees get an updated invite."
     assert "say yes to what the agent proposes" in text
+
+
+def _refused(root: Path) -> str:
+    project = load_project(root)
+    plan = {b.case: b for b in plan_mantle(project, "file_claim", None).behaviors}
+    data = draft_mantle(DraftContext(project, "mantle", plan["refused_submit_claim"]))
+    return data["scenario"]["simulation_context"]
+
+
+def test_a_go_ahead_the_agent_takes_first_keeps_the_decline_there(tmp_path: Path) -> None:
+    # where the agent asks whether they want it filed and sets the flag on a yes, the
+    # decline comes at that question: no line holds it back for the runtime's
+    files = dict(READ_BACK)
+    files["skills/file_claim/skill.md"] = files["skills/file_claim/skill.md"].replace(
+        "Read back a short summary and ask if everything\nlooks correct; if they confirm, "
+        "set details_verified to True.",
+        "Ask whether they want it filed; if they agree, set details_verified to True.",
+    )
+    assert files["skills/file_claim/skill.md"] != READ_BACK["skills/file_claim/skill.md"]
+    go_ahead = _refused(write_project(tmp_path / "go_ahead", files))
+    assert parse_fact_context(go_ahead).confirm == "decline"
+    assert "Decline only" not in go_ahead
+    read_back = _refused(write_project(tmp_path / "read_back", READ_BACK))
+    assert parse_fact_context(read_back).gate_question is not None
 
 
 @pytest.mark.parametrize(("skill", "case"), [("calendar", "reschedule")])
