@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from ..lexicon.en import simulation_context as en
 
 FACTS_HEADER = "What you know (share each only when the agent asks):"
+#: The start of the line that names the one question a refusal declines (`gate_question`).
+DECLINE_ONLY = "Decline only the last question before the agent acts"
 #: The words of a note line that says a tool's result is up to chance (`FactContext.notes`).
 CHANCE_NOTE = "is up to chance"
 
@@ -98,6 +100,12 @@ class FactContext:
     notes: list[str] = field(default_factory=list)
     """Plain lines for a reader and a model-backed simulator (no rule reads them): that a
     tool's result is up to chance, so the facts cover every branch."""
+    gate_question: str | None = None
+    """Where the user declines a gate: the runtime's own confirmation question, its slots
+    as `…` (`Move '…' to …?`). A model-backed simulator told only "when the agent asks
+    whether to move the event, decline" may decline the agent's own proposal or read-back
+    before it, and the gated call, its question and its denial response never happen: the
+    line this renders has it decline that question alone and take what comes before."""
 
     def render(self) -> str:
         """The context text (the inverse of `parse_fact_context`)."""
@@ -128,6 +136,12 @@ class FactContext:
             )
         if self.gate:
             lines.append(f"When the agent asks whether to {_clean(self.gate)}, {self.confirm}.")
+        if self.gate and self.confirm == "decline" and self.gate_question:
+            lines.append(
+                f'{DECLINE_ONLY}, worded like: "{_clean(self.gate_question)}" Before it, say '
+                "yes to what the agent proposes or reads back, even when it asks in its own "
+                "words whether to go ahead."
+            )
         lines += [f"When the agent asks whether to {_clean(act)}, agree." for act in self.agreed]
         if self.resume:
             task = _clean(self.resume)
@@ -211,6 +225,10 @@ def _read_line(out: FactContext, line: str) -> None:
         out.gate = match["act"].strip()
         out.confirm = match["answer"].lower()
         return
+    match = en.DECLINE_ONLY.match(line)
+    if match:
+        out.gate_question = match["line"].strip()
+        return
     match = en.CONFIRM.match(line)
     if match:
         out.read_back = out.read_back or bool(match["back"])
@@ -234,6 +252,7 @@ def _read_line(out: FactContext, line: str) -> None:
 
 __all__ = [
     "CHANCE_NOTE",
+    "DECLINE_ONLY",
     "FACTS_HEADER",
     "ContextFact",
     "CueLine",

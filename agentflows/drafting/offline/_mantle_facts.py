@@ -696,6 +696,16 @@ def gate_words(ask: Ask) -> str | None:
     return " ".join([words[0], "the", *words[1:]]) if len(words) > 1 else words[0]
 
 
+def gate_question(ask: Ask) -> str | None:
+    """The runtime's own confirmation question of a `confirm` ask, its slots as `…`
+    ("Move '…' to …? Attendees get an updated invite."): the one question a refusal
+    declines, told apart from the agent's own proposal or read-back before it."""
+    prompt = " ".join((ask.prompt or "").split())
+    if ask.kind != "confirm" or not prompt:
+        return None
+    return _PLACEHOLDER.sub("…", prompt)
+
+
 def label_for(ask: Ask) -> str:
     """What the fact of `ask` is, in plain words (the agent's question, else the field); a
     question too short to recognise ("Where to?") is named by its field."""
@@ -1139,6 +1149,7 @@ __all__ = [
     "first_word",
     "fits_the_kind",
     "from_the_agents_list",
+    "gate_question",
     "gate_words",
     "holds",
     "in_own_words",

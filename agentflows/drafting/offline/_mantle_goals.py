@@ -196,7 +196,11 @@ class Goals(GoalPieces):
         # at the gate the case is about (a case that never reaches it fails them), where
         # nothing before the gate has the agent take a yes or no of its own: a decline
         # there never reaches the gate
-        if not self.go_ahead_first(tool):
+        if self.go_ahead_first(tool):
+            # the decline belongs at the agent's own question there: the context names no
+            # runtime question for the user to hold the decline for
+            self.script.context.gate_question = None
+        else:
             for attribute in ("utter_for_confirmation", "utter_on_user_denial"):
                 said = self.response_of(tool, attribute)
                 if said:

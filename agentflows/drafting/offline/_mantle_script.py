@@ -37,6 +37,7 @@ from evalcore.definitions.skill_model import (
     skill_model,
     written_by_agent,
 )
+from evalcore.definitions.skill_model.cues import heard
 from evalcore.simulator import (
     CHANCE_NOTE,
     CLOSING,
@@ -104,6 +105,7 @@ from ._mantle_facts import (
     fill_values,
     first_word,
     from_the_agents_list,
+    gate_question,
     gate_words,
     holds,
     label_for,
@@ -175,6 +177,7 @@ from ._mantle_up_front import (
     in_one_sentence,
     listed_detail,
     names_the_job,
+    not_a_greeting,
     not_said_twice,
     plain_value,
 )
@@ -1023,6 +1026,8 @@ class _Writer:
                 self.context.opening = detour_opening(
                     self.defs, skill, self.context.opening, memory
                 )
+        if kind == "cue" and self.context.opening:
+            self.cue_again(self.context.opening)
         self.same_story(skill)
         ran = [e.tool or "" for e in self.script.walk.tools()]
         held = held_lines(self.project, skill.id, ran, self.sheet.sheet.facts)
@@ -1130,6 +1135,22 @@ class _Writer:
         if not any(n.startswith("When the agent asks you to confirm") for n in self.context.notes):
             self.context.notes.append(note)
 
+    def cue_again(self, opening: str) -> None:
+        """A cue said in the opening whose call needs what a later question asks (a
+        coverage question before the policy is picked) is said again once that answer is
+        in: its sentence of the opening, at the next question, before its answer. Asked
+        only at the start, it waits for a step the agent may reach without coming back."""
+        cue = str((self.facts.get("cue") or {}).get("said") or "")
+        said = [p.text for p in sentences(opening) if cue and heard(cue, p.text)]
+        line = said[-1] if said else opening
+        tools = set((self.facts.get("cue") or {}).get("tools") or [])
+        wanted = {k for e in self.script.walk.tools() if e.tool in tools for k in e.arguments}
+        asks = self.script.walk.asks
+        filled = [i for i, a in enumerate(asks) if a.field and a.field.split(".")[-1] in wanted]
+        if filled and filled[-1] + 1 < len(asks):
+            after = asks[filled[-1] + 1]
+            self.context.cues.append(CueLine(self.cue(after), line, first=True, then_answer=True))
+
     def knowledge_question(self, skill: Skill) -> str | None:
         """For a skill that answers from a knowledge file (a FAQ list, its reference notes,
         a file its tools read), a first message asking one question the file answers: a
@@ -1187,7 +1208,9 @@ class _Writer:
         refused = [a for a in gates if a.confirm is False]
         gate = (refused or gates or [None])[0]
         self.context.gate = gate_words(gate) if gate is not None else None
-        if not refused:  # every further gate the case meets (a detour's own) is taken too
+        if refused:  # declined at the runtime's own question, not at a proposal before it
+            self.context.gate_question = gate_question(refused[0])
+        else:  # every further gate the case meets (a detour's own) is taken too
             said = {self.context.gate}
             for other in gates[1:]:
                 words = gate_words(other)
@@ -1358,6 +1381,10 @@ class _Writer:
             said if one(said) else plain_value(written_form(self.defs, v) or value_words(v))
             for said, v in ((self.stated(k, v), v) for k, v in given.items())
         ]
+        # a value that is also a greeting ("Can I talk to a person? Morning, please.") is
+        # said with what it is the value of
+        fields = [value_words(k.split(".", 1)[-1]) for k in given]
+        answers = [not_a_greeting(a, f) for a, f in zip(answers, fields, strict=True)]
         return " ".join([without_month(text), *answers])
 
     def up_front_details(self, skill: Skill) -> list[tuple[str, str]]:

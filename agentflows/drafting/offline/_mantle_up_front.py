@@ -20,6 +20,7 @@ from typing import Any
 
 from evalcore.agents.demo import description_phrases, example_mode
 from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.lexicon.en.simulation_context import GREETING_WORD
 
 from ._mantle_intent import contradicts, says_value
 
@@ -65,6 +66,16 @@ def names_the_job(
 def plain_value(words: str) -> str:
     """A value in plain words ("Flow cytometer, please."), naming nothing else."""
     return f"{words[:1].upper()}{words[1:]}, please."
+
+
+def not_a_greeting(answer: str, field: str) -> str:
+    """A bare value that is also a greeting ("Morning, please." after "Can I talk to a
+    person?"), named by its field ("Morning for the callback window, please."): alone it
+    reads as the user saying good morning. Any other answer stays as it is."""
+    bare = answer.removesuffix(_PLEASE) if answer.endswith(_PLEASE) else None
+    if not bare or not field or GREETING_WORD.match(bare.strip()) is None:
+        return answer
+    return f"{bare} for the {field}{_PLEASE}"
 
 
 def _is_mode(defs: MantleDefinitions, skill: Skill, qualified: str) -> bool:
@@ -196,6 +207,7 @@ __all__ = [
     "in_one_sentence",
     "listed_detail",
     "names_the_job",
+    "not_a_greeting",
     "not_said_twice",
     "plain_value",
 ]

@@ -93,6 +93,23 @@ GATE = phrase(
     matches=("When the agent asks whether to submit the claim, decline.",),
     misses=("When the agent asks whether there is anything else, say no.",),
 )
+DECLINE_ONLY = phrase(
+    "en.context.decline_only",
+    rf"^Decline only the last question before the agent acts, worded like:\s*{QUOTE}",
+    re.I,
+    matches=(
+        'Decline only the last question before the agent acts, worded like: "Move it?" Before'
+        " it, say yes.",
+    ),
+    misses=('Decline only the last question before the agent acts: "Move it?"',),
+)
+GREETING_WORD = phrase(
+    "en.context.greeting_word",
+    r"^(?:good\s+)?(?:morning|afternoon|evening|night|day)$|^(?:hi|hello|hey)$",
+    re.I,
+    matches=("Morning", "good evening", "hello"),
+    misses=("tomorrow morning", "mornings only", "daytime"),
+)
 ANYTHING_ELSE_NO = phrase(
     "en.context.anything_else_no",
     r"^When the agent asks whether there is anything else,\s*say no",
