@@ -36,7 +36,7 @@ from ...planning._mantle_phrases import declining_detour, request_phrase
 from ...planning._mantle_tools import failure_outcome, qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
-from ._mantle_answers import without_answers
+from ._mantle_answers import approved_calls, without_answers
 from ._mantle_asked import prose_asks_first
 from ._mantle_branch_says import branch_says
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
@@ -89,6 +89,7 @@ class Goals(GoalPieces):
                 self.walk,
                 self.assertions,
                 self.answered_keys(),
+                approved_calls(self.project, self.walk) if kind != "refusal" else frozenset(),
             )
             for text in conditional:
                 self.criterion(text)
