@@ -23,15 +23,20 @@ def outside_effects(data: Any, project: Project | None) -> list[OutsideEffect]:
     the order the case names them (one per tool)."""
     if project is None or project.mantle is None:
         return []
-    # the skill model's types load pydantic: `validate` imports this dialect but never asks
-    from ...definitions.skill_model import outside_effect
-
     out: dict[str, OutsideEffect] = {}
     for name, tool in ran_tools(data, project.mantle):
-        effect = outside_effect(project, tool)
+        effect = _skill_model().outside_effect(project, tool)
         if effect is not None and effect.changes and name not in out:
             out[name] = effect
     return list(out.values())
+
+
+def _skill_model() -> Any:
+    """The skill model, imported on first use: its types load pydantic, and `validate`
+    imports this dialect but never asks."""
+    from ...definitions import skill_model
+
+    return skill_model
 
 
 def ran_tools(data: Any, defs: MantleDefinitions) -> Iterator[tuple[str, ToolDef]]:
@@ -71,8 +76,7 @@ def _resting_on(data: Any, project: Project | None, effect: OutsideEffect) -> li
     read a key `effect`'s tool writes from its service's answer, in the case's order."""
     if project is None or project.mantle is None or not effect.answered:
         return []
-    from ...definitions.skill_model import runtime_reads  # pydantic: see `outside_effects`
-
+    runtime_reads = _skill_model().runtime_reads
     defs = project.mantle
     out: list[str] = []
     for body in _ran(data):
