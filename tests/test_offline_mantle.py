@@ -201,18 +201,19 @@ def test_digression_and_escalation_assertions(bank):
     assert {"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}} in digression
     # and what the resumed skill still does: its block completes after the resume, and the
     # card is blocked for the reason the user gave; the order `requires` the block to have
-    # gone through at the card service, which no case decides: a conditional criterion
+    # gone through at the card service, and the user approves it at its gate: asserted (the
+    # case holds where the card service accepts the block), never left to a criterion
     block = next(
         a["tool_executed"]
         for a in digression
         if a.get("tool_executed", {}).get("tool_name") == "block_card"
     )
     assert "is_error" not in block and block["arguments"]["reason"] == "lost"
-    assert not any(
+    assert any(
         a.get("tool_executed", {}).get("tool_name") == "place_replacement_order" for a in digression
     )
     criteria = draft(bank, plan["digression"])["scenario"]["goals"]["criteria"]
-    assert "If block_card succeeds, the agent goes on to place_replacement_order" in criteria
+    assert not any(c.startswith("If block_card succeeds") for c in criteria)
     steps = next(a["sequencing"] for a in digression if "sequencing" in a)
     resumed = steps.index({"skill_resumed": {"skill_id": "card_replace", "step_id": "select_card"}})
     done = [i for i, s in enumerate(steps) if "ordered_block_completed" in s]

@@ -18,6 +18,13 @@ arguments the agent controls, and not
   order number picks "placed" or "not placed"). (A lookup's answer is
   a fact the case's records hold: what follows it stays.)
 
+One exception: a gated call the case's user approves (the restock order the user agrees
+to after the count the service saved, the rental after intake returned its claim number)
+stays, with what leads to it, up to and including that call: without it nothing shows the
+agent reached what the user asked for, and an agent that stops after the earlier write
+passes. The case then holds where the service accepts the earlier request (or a sandbox
+stands in for it), as its `# outside service:` note says (`approved_calls`).
+
 What follows only on a good answer becomes a conditional criterion ("If <tool> succeeds,
 the agent ..."), which a judge reads against the conversation the real service gave. The
 last outside call the case can assert, with the arguments the agent gives it, is then the
@@ -82,17 +89,22 @@ def without_answers(
     walk: Walk,
     assertions: list[Check],
     answered: frozenset[str],
+    approved: frozenset[str] = frozenset(),
 ) -> tuple[list[Check], list[str]]:
     """`assertions` without what rests on an outside service's answer (see the module
     docstring), and the conditional criteria that say it instead. `answered` are
     the memory keys whose value an outside service's answer decides (a key of the
-    project's, such as who the caller is, is the case's own seeded fact: not one)."""
+    project's, such as who the caller is, is the case's own seeded fact: not one);
+    `approved`: the gated tools the case's user agrees to, kept up to the last of them."""
     outside = outside_tools(project)
     if not outside:
         return assertions, []
     answered = frozenset(k for k in answered if not k.startswith("project."))
     writers = {k: t for k, t in answer_writers(project).items() if k in answered}
     cut, writer = _first_resting(project, walk, writers)
+    past = _past_approved(walk, cut, approved)
+    if past != cut:
+        cut, writer = past, None  # what follows the approved call rests on its own answer
     defs = project.mantle
     assert defs is not None
     ran = [e.tool for e in walk.events if e.kind == "tool" and not e.error]
@@ -174,6 +186,38 @@ def _first_resting(
             if reads:
                 return index, writers[sorted(reads)[0]]
     return None, None
+
+
+def approved_calls(project: Project, walk: Walk) -> frozenset[str]:
+    """The tools behind a confirmation gate (`requires_confirmation`) the walk runs without
+    an error: the user agreed to each (a case whose user declines never runs its gate's
+    tool)."""
+    defs = project.mantle
+    if defs is None:
+        return frozenset()
+    found: set[str] = set()
+    for event in walk.events:
+        if event.kind != "tool" or event.error or not event.tool:
+            continue
+        skill = defs.skills.get(event.skill or walk.skill)
+        gate = skill.tool_constraints.get(event.tool) if skill is not None else None
+        confirm = gate.requires_confirmation if gate is not None else None
+        if confirm is not None and confirm.enabled:
+            found.add(event.tool)
+    return frozenset(found)
+
+
+def _past_approved(walk: Walk, cut: int | None, approved: frozenset[str]) -> int | None:
+    """`cut` moved past the walk's last run of an `approved` tool at or after it: the user
+    asked for that call, so the case asserts it where the earlier write went through."""
+    if cut is None or not approved:
+        return cut
+    runs = [
+        i
+        for i, e in enumerate(walk.events)
+        if i >= cut and e.kind == "tool" and not e.error and e.tool in approved
+    ]
+    return runs[-1] + 1 if runs else cut
 
 
 def routing_writers(project: Project, writers: Mapping[str, str]) -> frozenset[str]:
@@ -312,25 +356,31 @@ def answer_marks(project: Project, reference: Events) -> Callable[[Events], list
     failed = {str(e.get("tool_name")) for e in reference if _is_call(e) and e.get("is_error")}
     writers = {k: t for k, t in answer_writers(project).items() if k in answered}
     routing = routing_writers(project, writers) - failed
+    approved = approved_calls(project, walk)  # the reference user's yes at each gate
     seen: dict[str, Check | None] = {}
 
     def verdict(check: Check) -> Check | None:
         key = json.dumps(check, sort_keys=True, default=repr)
         if key not in seen:
             left = unanswered(check, answered)
-            kept = without_answers(project, walk, [left], answered)[0] if left else []
+            kept = without_answers(project, walk, [left], answered, approved)[0] if left else []
             seen[key] = kept[0] if kept else None
         return seen[key]
 
     def marks(events: Events) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         routed = False  # past a call whose answer picks the branch: the run's own reading
+        branch = False  # past such a call, before the approved call that follows it
         for event in events:
             check = _check_of(event, failed)
             now = verdict(check) if check is not None else check
             if check is not None and (now is None or routed):
                 continue  # rests on the answer
-            routed = routed or (_is_call(event) and event.get("tool_name") in routing)
+            call = _is_call(event) and event.get("tool_name")
+            if call in routing:
+                branch = True
+            if branch and (not approved or call in approved):
+                routed = True
             if _is_call(event) and now != check:  # the answer's error flag
                 out.append({**event, "is_error": None})
             else:

@@ -36,7 +36,7 @@ from ...planning._mantle_phrases import declining_detour, request_phrase
 from ...planning._mantle_tools import failure_outcome, qualify
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
-from ._mantle_answers import without_answers
+from ._mantle_answers import approved_calls, without_answers
 from ._mantle_asked import prose_asks_first
 from ._mantle_branch_says import branch_says
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
@@ -89,6 +89,7 @@ class Goals(GoalPieces):
                 self.walk,
                 self.assertions,
                 self.answered_keys(),
+                approved_calls(self.project, self.walk) if kind != "refusal" else frozenset(),
             )
             for text in conditional:
                 self.criterion(text)
@@ -139,6 +140,8 @@ class Goals(GoalPieces):
             )
         if said:
             self.add({"bot_uttered": {"utter_name": said[-1]}})
+        for name in self.rule_utters()[:2]:
+            self.add({"bot_uttered": {"utter_name": name}})
         for asked in self.collect_utters(walk)[:3]:  # the framework asks a collect step
             self.add({"bot_uttered": {"utter_name": asked}})
         for event in self.terminal_runs(walk) + [e for e in walk.tools() if not e.error]:
@@ -617,6 +620,22 @@ class Goals(GoalPieces):
         for name in branch_responses(self.defs, self.skill, key, {**memory, key: wrong}):
             if name not in said:
                 self.add({"bot_did_not_utter": {"utter_name": name}})
+
+    def rule_utters(self) -> list[str]:
+        """The skill's own `utter:` rules the walk says: the runtime sends each verbatim on
+        activation (`on: activate`, a briefing's intro) or as its `when:` comes true (the
+        cryo-EM note once the instrument is the cryo-EM), whatever the model decides, so an
+        agent that skips the branch's note fails."""
+        walk = self.walk
+        said = {e.utter for e in walk.events if e.kind == "utter" and e.skill == walk.skill}
+        out: list[str] = []
+        for rule in self.skill.utter:
+            fires = rule.on == "activate" or (
+                rule.when is not None and bool(evaluate(rule.when, walk.memory))
+            )
+            if fires and rule.response in said and rule.response not in out:
+                out.append(rule.response)
+        return out
 
     def when_rules(self, key: str, wrong: object, right: object, *, same_turn: bool) -> None:
         """The skill's `utter: when:` rules on the corrected field: the runtime says one as

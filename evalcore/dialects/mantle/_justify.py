@@ -1054,6 +1054,8 @@ class MantleJustifier:
             skill = self.defs.skills.get(name.partition(".")[0])
             if found is None and value is not None and skill is not None:
                 return self._scoping(skill, name, value)  # no line writes it: a paragraph's scope
+            if found is not None and found.kind == "conditional" and value is not None:
+                return self._requested_choice(name, value, case) or found
             return found
         # Not set (or cleared): sound when only the runtime writes the entry, so what the
         # case leaves out (a refused gate, a tool not run) keeps it unwritten.
@@ -1191,6 +1193,21 @@ class MantleJustifier:
                         why += f" (set as {said.place} says)"
                     needs = Justification("enforced", self._md(skill), line, why)
                     yield _via(needs, self._tool_in(skill, tool, case))
+
+    def _requested_choice(self, name: str, value: Any, case: _Case) -> Justification | None:
+        """A choice the prose sets under a guard ("Set urgency to today if it is needed
+        before end of day, else this_week") that the user's own request names ("Ask Priya to
+        sort it: today"): the user settled the guard, so the value is instructed. Only an
+        enum value of the entry, and only in a line the user asks with."""
+        field = self.defs.memory_field(name)
+        options = [str(v) for v in (field.enum_values or [])] if field is not None else []
+        if str(value) not in options:
+            return None
+        if not any(_said(str(value).lower(), r.lower()) for r in case.requests):
+            return None
+        skill = self.defs.skills.get(name.partition(".")[0])
+        md = self._md(skill) if skill is not None else "(the case)"
+        return Justification("instructed", md, None, f"the user's request names {name} {value}")
 
     def _scoping(self, skill: Skill, name: str, value: Any) -> Justification | None:
         """The prose `if:` line whose paragraph holds once `name` is `value` and not before

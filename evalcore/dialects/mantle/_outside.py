@@ -23,15 +23,20 @@ def outside_effects(data: Any, project: Project | None) -> list[OutsideEffect]:
     the order the case names them (one per tool)."""
     if project is None or project.mantle is None:
         return []
-    # the skill model's types load pydantic: `validate` imports this dialect but never asks
-    from ...definitions.skill_model import outside_effect
-
     out: dict[str, OutsideEffect] = {}
     for name, tool in ran_tools(data, project.mantle):
-        effect = outside_effect(project, tool)
+        effect = _skill_model().outside_effect(project, tool)
         if effect is not None and effect.changes and name not in out:
             out[name] = effect
     return list(out.values())
+
+
+def _skill_model() -> Any:
+    """The skill model, imported on first use: its types load pydantic, and `validate`
+    imports this dialect but never asks."""
+    from ...definitions import skill_model
+
+    return skill_model
 
 
 def ran_tools(data: Any, defs: MantleDefinitions) -> Iterator[tuple[str, ToolDef]]:
@@ -48,8 +53,42 @@ def ran_tools(data: Any, defs: MantleDefinitions) -> Iterator[tuple[str, ToolDef
 
 
 def outside_notes(data: Any, project: Project | None) -> list[Note]:
-    """One `# outside service: …` comment line above the scenario per such tool."""
-    return [Note("", e.sentence(), label="outside service") for e in outside_effects(data, project)]
+    """One `# outside service: …` comment line above the scenario per such tool; where the
+    case expects a later tool the runtime runs only on what that tool's service answered
+    (a restock order placed with the count id the service returned), the line says those
+    checks hold where the service, or a sandbox standing in for it, accepts the request."""
+    notes: list[Note] = []
+    for effect in outside_effects(data, project):
+        text = effect.sentence()
+        after = _resting_on(data, project, effect)
+        if after:
+            text += (
+                f"; the checks of {', '.join(after)} hold only where the service (or a sandbox "
+                f"standing in for it) accepts that request, since the runtime runs "
+                f"{'them' if len(after) > 1 else 'it'} on its answer"
+            )
+        notes.append(Note("", text, label="outside service"))
+    return notes
+
+
+def _resting_on(data: Any, project: Project | None, effect: OutsideEffect) -> list[str]:
+    """The tools `data` expects to run whose `requires`, or whose block step's parameters,
+    read a key `effect`'s tool writes from its service's answer, in the case's order."""
+    if project is None or project.mantle is None or not effect.answered:
+        return []
+    runtime_reads = _skill_model().runtime_reads
+    defs = project.mantle
+    out: list[str] = []
+    for body in _ran(data):
+        name = str(body.get("tool_name") or "")
+        skills = [str(body["skill_id"])] if body.get("skill_id") else list(defs.skills)
+        for skill in skills:
+            if name == effect.tool or name in out or effect.tool not in defs.tools_for(skill):
+                continue
+            reads = runtime_reads(project, skill, name)
+            if any(k == f"{skill}.{a}" for k in reads for a in effect.answered):
+                out.append(name)
+    return out
 
 
 def _ran(data: Any) -> Iterator[dict[str, Any]]:
