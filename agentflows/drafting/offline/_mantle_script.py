@@ -149,6 +149,7 @@ from ._mantle_intent import (
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
 from ._mantle_offer_gates import blocked_offers
+from ._mantle_on_file import on_file
 from ._mantle_on_record import lacked_on_record, note_unheld
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
@@ -553,6 +554,9 @@ class _Writer:
             said = name
         if said is not None:
             self.sheet.add(self.own_label(ask, label), said, field=ask.field)
+        held = on_file(field_def, ask.prompt, self.script.customer) if self.account else None
+        if held is not None:  # "the address on file" the yes confirms: the user knows it
+            self.sheet.add(*held)
         return label
 
     def own_label(self, ask: Ask, label: str) -> str:
