@@ -31,6 +31,7 @@ from ._callers import (
 )
 from ._degrees import SHARE_OF, Degree, degree_of
 from ._everyday import (
+    ABROAD,
     CATCH_ALL,
     EVERYDAY,
     MERCHANTS,
@@ -84,6 +85,7 @@ from ._values import (
 from ._versions import is_tag, names_the_next, next_release
 
 __all__ = [
+    "ABROAD",
     "BUILT_IN",
     "CATCH_ALL",
     "DOMAINS",

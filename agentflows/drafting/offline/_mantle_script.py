@@ -113,6 +113,7 @@ from ._mantle_facts import (
     offers_into,
     offers_passed,
     offers_taken,
+    one_choice_asked,
     open_outcomes,
     paid_to,
     question_answer,
@@ -913,10 +914,17 @@ class _Writer:
             return label
         asked = self.asked_with(ask) if ask.kind == "collect" else None
         said = set(content_stems(asked or ""))
-        if asked and asked.rstrip().endswith("?") and set(content_stems(label)) <= said:
+        field = self.defs.memory_field(ask.field) if ask.field else None
+        offered = field is not None and one_choice_asked(label_for(ask), field)
+        if (
+            asked
+            and asked.rstrip().endswith("?")
+            and (set(content_stems(label)) <= said or offered)
+        ):
             # the label is the step's own question ("is that a domestic trip", "paid in
             # dollars"): "for the <question>" is no thing a person hears asked; the question
-            # as the agent says it is
+            # as the agent says it is; so too a question offering one choice ("paid in
+            # dollars?" for the currency)
             return "'" + " ".join(asked.split()) + "'"
         return f"for the {label}"
 
