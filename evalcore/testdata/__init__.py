@@ -9,6 +9,7 @@ agent's description text and field specs (see docs/simulation-contexts.md).
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
 from ._branch_fit import (
     acted_on,
+    allowed_by,
     branch_facts,
     branch_fit,
     expires_short,
@@ -107,6 +108,7 @@ __all__ = [
     "SheetBuilder",
     "account_of",
     "acted_on",
+    "allowed_by",
     "allows_relative",
     "branch_facts",
     "branch_fit",
