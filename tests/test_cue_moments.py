@@ -15,6 +15,7 @@ from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 from evalcore.runner._case import SimulationSpec
 from evalcore.simulator import SimulatorSettings, Utterance, make_simulator, parse_fact_context
+from evalcore.testdata import ABROAD
 
 CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 
@@ -88,6 +89,13 @@ def test_a_cue_on_a_yes_no_step_quotes_the_question_the_agent_asks() -> None:
     assert "asks for the paid in" not in text
     context = parse_fact_context(text)
     assert [c.cue for c in context.cues] == ["'Paid in dollars?'"], context.cues
+    # the fact names what the answer is (a currency code answers no yes/no question), and
+    # the merchant is one of the country of that currency: the step assumes dollars for a
+    # US merchant, so a US one would never be asked about the currency at all
+    facts = {f.label: f.value for f in context.facts}
+    assert facts.get("currency") == "GBP", facts
+    assert "paid in dollars" not in facts
+    assert facts["merchant"] in {m for t in ABROAD["GBP"] for m in t.items}, facts
     # the offline user still hears it: the line comes when the agent asks that question
     settings = SimulatorSettings(project=project)
     sim = make_simulator(SimulationSpec(context=text), dialect="mantle", settings=settings)

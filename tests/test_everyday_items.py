@@ -24,6 +24,7 @@ from evalcore.testdata import (
     caught_by,
     everyday_item,
     load_records,
+    merchant_for,
     other_than,
 )
 
@@ -188,3 +189,17 @@ def test_the_reference_agent_reads_a_country_of_no_choice_as_the_catch_all(
     set_to = [e.get("value") for e in events if e.get("key") == "payslips.country"]
     assert set_to == ["other"]
     assert caught_by("country", "Germany", ["germany", "uk", "other"]) is None
+
+
+def test_a_merchant_is_of_the_country_whose_currency_the_case_pays_in() -> None:
+    pounds = {
+        merchant_for("merchant", ["airfare"], case_rng(f"k{n}", "m"), "GBP") for n in range(8)
+    }
+    assert pounds and pounds <= {"British Airways"}
+    meals = {merchant_for("merchant", ["meals"], case_rng(f"k{n}", "m"), "EUR") for n in range(8)}
+    assert meals == {"Brasserie Lipp"}
+    # dollars: never a merchant whose receipt is in another currency
+    dollars = {
+        merchant_for("merchant", ["airfare"], case_rng(f"k{n}", "m"), "USD") for n in range(12)
+    }
+    assert "British Airways" not in dollars and dollars

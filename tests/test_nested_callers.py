@@ -16,10 +16,15 @@ import pytest
 import yaml
 from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.planning import plan_source
+from evalcore.definitions import load_project
 from evalcore.testdata import (
     Collection,
     DataRecords,
     SheetBuilder,
+    allowed_by,
     callers_in,
     checked_details,
 )
@@ -51,6 +56,27 @@ def test_a_person_nested_in_another_files_record_is_a_caller_with_its_id() -> No
         "customers", ({"first_name": "Rosa", "last_name": "Vidal", "phone": "+15550101"},)
     )
     assert [c.name for c in callers_in(DataRecords([people, SAILINGS]))] == ["Rosa"]
+
+
+def test_a_refund_branch_fits_a_refundable_fare_and_not_a_nonrefundable_one() -> None:
+    fares = Collection(
+        "sailings",
+        (
+            {"ref": "KT4QZ", "lead": "T1", "fare": "nonrefundable",
+             "travellers": [{"id": "T1", "first": "Ines", "last": "Marchetti"}]},
+            {"ref": "WB7RN", "lead": "T1", "fare": "refundable",
+             "travellers": [{"id": "T1", "first": "Oskar", "last": "Lindahl"}]},
+            {"ref": "ZZ1AB", "lead": "T1", "fare": "saver",
+             "travellers": [{"id": "T1", "first": "Lea", "last": "Stein"}]},
+        ),
+    )  # fmt: skip
+    records = DataRecords([fares])
+    ines, oskar, lea = callers_in(records)
+    assert allowed_by(records, oskar, ["refund"]) == 1
+    assert allowed_by(records, ines, ["refund"]) == -1
+    assert allowed_by(records, lea, ["refund"]) == 0
+    # a branch whose value has no "can be done" form says nothing
+    assert allowed_by(records, ines, ["seat"]) == 0
 
 
 FIND = """\
@@ -193,3 +219,19 @@ def test_a_travellers_cases_each_talk_in_another_manner() -> None:
         assert sheet.persona.name == "Ines Marchetti"
         manners.add(sheet.persona.manner)
     assert len(manners) == 8, manners
+
+
+def test_a_refund_hand_off_is_played_by_a_passenger_whose_fare_is_refundable() -> None:
+    project = load_project(Path(__file__).resolve().parent / "data" / "corpus" / "skyway_air")
+    behaviors = plan_source(project, "mantle", "agent_handoff", None).behaviors
+    refunds = [
+        b for b in behaviors if (b.facts.get("values") or {}).get("agent_handoff.topic") == "refund"
+    ]
+    assert refunds
+    bookings = json.loads((Path(project.root) / "data" / "bookings.json").read_text("utf-8"))
+    nonrefundable = {b["pnr"] for b in bookings if b["ticket_type"] == "nonrefundable"}
+    for behavior in refunds:
+        text = draft_mantle(DraftContext(project, "mantle", behavior))["scenario"][
+            "simulation_context"
+        ]
+        assert not any(pnr in text for pnr in nonrefundable), text

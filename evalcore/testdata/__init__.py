@@ -9,6 +9,7 @@ agent's description text and field specs (see docs/simulation-contexts.md).
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
 from ._branch_fit import (
     acted_on,
+    allowed_by,
     branch_facts,
     branch_fit,
     expires_short,
@@ -31,6 +32,7 @@ from ._callers import (
 )
 from ._degrees import SHARE_OF, Degree, degree_of
 from ._everyday import (
+    ABROAD,
     CATCH_ALL,
     EVERYDAY,
     MERCHANTS,
@@ -84,6 +86,7 @@ from ._values import (
 from ._versions import is_tag, names_the_next, next_release
 
 __all__ = [
+    "ABROAD",
     "BUILT_IN",
     "CATCH_ALL",
     "DOMAINS",
@@ -105,6 +108,7 @@ __all__ = [
     "SheetBuilder",
     "account_of",
     "acted_on",
+    "allowed_by",
     "allows_relative",
     "branch_facts",
     "branch_fit",

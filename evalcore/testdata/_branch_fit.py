@@ -166,6 +166,32 @@ def branch_fit(
     return best if best > 0 else -1 if -1 in fits else 0
 
 
+#: What makes a word the record's "can be done" of a branch's value (`refundable` for
+#: `refund`), and what denies it (`nonrefundable`, `non-refundable`, `not_refundable`).
+_ABLE = ("able", "ible")
+_DENIED = ("non", "non-", "non_", "not_", "not-", "un")
+
+
+def allowed_by(records: DataRecords, caller: Caller, wanted: Iterable[str]) -> int:
+    """Whether the caller's records allow what the branch asks for: 1 where a value of
+    theirs is the branch's value made "can be done" (`ticket_type: refundable` for a
+    `refund` hand-off), -1 where one denies it (`nonrefundable`: a refund the fare rules
+    out leads a correct agent to say no, not to the hand-off the case plays), else 0."""
+    forms = {
+        w + end
+        for v in wanted
+        for w in re.split(r"[_\W]+", str(v).lower())
+        if len(w) > 3
+        for end in _ABLE
+    }
+    if not forms:
+        return 0
+    held = {h.value.strip().lower() for h in held_values(records, caller)}
+    if any(d + f in held for d in _DENIED for f in forms):
+        return -1
+    return 1 if forms & held else 0
+
+
 def unaffected(
     records: DataRecords, caller: Caller, wanted: Iterable[str], others: Iterable[str]
 ) -> bool:

@@ -91,12 +91,14 @@ _HINTS: tuple[tuple[tuple[str, ...], Callable[[str], bool]], ...] = (
 )
 
 
-def _said(value: Any) -> str:
-    """A record value as the person says it (an ISO day as `14 March 1986`)."""
+def _said(value: Any, form: str | None = None) -> str:
+    """A record value as the person says it (an ISO day as `14 March 1986`, or in `form`,
+    a strftime form, where the check that hears it states one)."""
     text = str(value)
     if _ISO_DAY.match(text):
         try:
-            return spoken_date(dt.date.fromisoformat(text))
+            day = dt.date.fromisoformat(text)
+            return day.strftime(form) if form else spoken_date(day)
         except ValueError:
             return text
     return text
@@ -284,6 +286,7 @@ def checked_details(
     names: list[str],
     held: Iterable[Mapping[str, Any]] = (),
     keys: Mapping[str, str] | None = None,
+    forms: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
     """Field name -> what the caller says, for each of `names` (what a check's tool
     compares) that the caller's record or one of their own records of another file holds:
@@ -292,9 +295,12 @@ def checked_details(
     one the case holds (`held`), else one the case's records name (a held claim's policy
     number), in good standing before one that is not, with the most of `names`. `keys`
     names the record key the check's code compares a name with where it is not the
-    name's own (`last_name` with a passenger's `last`)."""
+    name's own (`last_name` with a passenger's `last`). `forms` gives the strftime form a
+    name's day is said in where the check states one (`date_of_birth`: `%m/%d/%Y`): the
+    tool's own parser may not read the spoken `3 February 1979`."""
     record = caller.record
     keys = keys or {}
+    forms = forms or {}
     if record is None:
         return {}
     ids = caller_ids(caller)
@@ -323,7 +329,7 @@ def checked_details(
             if source is not None:
                 key = keys[name] if keys.get(name) in source else own_key(source, name)
             if source is not None and key is not None and _scalar_said(source[key]):
-                out[name] = _said(source[key])
+                out[name] = _said(source[key], forms.get(name))
                 break
     return out
 

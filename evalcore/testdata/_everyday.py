@@ -69,6 +69,37 @@ MERCHANTS = (
         ("The Capital Grille", "Le Pain Quotidien", "Nobu"),
     ),
 )
+#: The currency each merchant above is paid in where it is not US dollars: a case paying in
+#: dollars names a US merchant, and a skill may assume dollars for one.
+_PAID_IN = {"British Airways": "GBP"}
+#: Merchants of the countries that pay in another currency, by currency code: a case that
+#: pays in pounds names a UK merchant, never a US one whose receipt would be in dollars.
+ABROAD = {
+    "GBP": (
+        Things(frozenset(["lodging", "hotel", "hotels", "accommodation"]), ("The Savoy",)),
+        Things(frozenset(["airfare", "flight", "flights", "air", "airline"]), ("British Airways",)),
+        Things(
+            frozenset(["ground", "transport", "taxi", "car", "rail", "train", "parking"]),
+            ("Addison Lee", "Heathrow Express"),
+        ),
+        Things(
+            frozenset(["meals", "meal", "dinner", "lunch", "food", "entertainment", "restaurant"]),
+            ("Dishoom", "Rules Restaurant"),
+        ),
+    ),
+    "EUR": (
+        Things(frozenset(["lodging", "hotel", "hotels", "accommodation"]), ("Hotel Adlon",)),
+        Things(frozenset(["airfare", "flight", "flights", "air", "airline"]), ("Lufthansa",)),
+        Things(
+            frozenset(["ground", "transport", "taxi", "car", "rail", "train", "parking"]),
+            ("Deutsche Bahn", "G7 Taxi"),
+        ),
+        Things(
+            frozenset(["meals", "meal", "dinner", "lunch", "food", "entertainment", "restaurant"]),
+            ("Brasserie Lipp",),
+        ),
+    ),
+}
 #: The values of a choice that stand for everything its other values do not cover.
 CATCH_ALL = frozenset(["other", "others", "something_else", "anything_else", "elsewhere"])
 
@@ -101,17 +132,29 @@ def everyday_item(name: str, records: DataRecords, rng: random.Random) -> str | 
     return rng.choice(free) if free else None
 
 
-def merchant_for(name: str, kinds: list[str], rng: random.Random) -> str | None:
+def merchant_for(
+    name: str, kinds: list[str], rng: random.Random, currency: str | None = None
+) -> str | None:
     """A merchant for field `name` (`merchant`) that fits the first of the case's chosen
-    values (`kinds`: `lodging`) a merchant kind fits, drawn by `rng`; None where the field
-    names no payee or no chosen value says the kind of expense."""
+    values (`kinds`: `lodging`) a merchant kind fits, drawn by `rng`, and is paid in
+    `currency` where the case says one (`GBP`: a UK merchant; `USD`: a US one); None where
+    the field names no payee, no chosen value says the kind of expense, or no merchant of
+    that kind takes the currency."""
     if not _PAID & _words(name.replace("_", " ")):
         return None
+    code = (currency or "").upper()
+    catalogue = ABROAD.get(code, MERCHANTS)
     for kind in kinds:
         said = _words(kind.replace("_", " "))
-        fits = next((m for m in MERCHANTS if m.topic & said), None)
-        if fits is not None:
-            return rng.choice(fits.items)
+        fits = next((m for m in catalogue if m.topic & said), None)
+        if fits is None:
+            continue
+        items = fits.items
+        if code == "USD":
+            items = tuple(m for m in items if _PAID_IN.get(m, "USD") == "USD")
+        if not items:
+            return None
+        return rng.choice(items)
     return None
 
 
@@ -145,6 +188,7 @@ def caught_by(name: str, text: str, values: tuple[str, ...] | list[str]) -> str 
 
 
 __all__ = [
+    "ABROAD",
     "CATCH_ALL",
     "EVERYDAY",
     "MERCHANTS",

@@ -28,6 +28,7 @@ from evalcore.testdata import (
     Caller,
     DataRecords,
     acted_on,
+    allowed_by,
     branch_fit,
     examples_of,
     expires_short,
@@ -191,6 +192,8 @@ def caller_fit(
         if nothing_owed(caller) or expires_short(caller, prose) or no_place(caller):
             return UNFIT
         score = _FIT_WEIGHT * branch_fit(records, caller, wanted, others)
+        # a refund hand-off for a refundable fare, never a nonrefundable one
+        score += _FIT_WEIGHT * allowed_by(records, caller, wanted)
         if score < 0 and unaffected(records, caller, wanted, others):
             score += _FIT_WEIGHT // 2  # below a caller clear of other branches, above none
         if detour_needs and lacks(caller, detour_needs):

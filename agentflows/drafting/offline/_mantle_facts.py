@@ -27,6 +27,7 @@ from evalcore.testdata import (
     FieldSpec,
     SheetBuilder,
     case_rng,
+    currency_codes,
     degree_of,
     described_shape,
     examples_of,
@@ -281,7 +282,17 @@ def paid_to(
         for key, value in fixed.items()
         if isinstance(value, str) and key in fields and fields[key].type == "categorical"
     ]
-    return merchant_for(field.name, kinds, case_rng(sheet.key, field.qualified))
+    # the currency the case pays in: a merchant of that country (a skill may assume
+    # dollars for a US merchant, and a pound receipt comes from a UK one)
+    paid = next(
+        (
+            v
+            for k, v in fixed.items()
+            if isinstance(v, str) and k in fields and currency_codes(fields[k].enum_values or [])
+        ),
+        None,
+    )
+    return merchant_for(field.name, kinds, case_rng(sheet.key, field.qualified), paid)
 
 
 def fits_the_kind(
@@ -735,6 +746,8 @@ def value_label(label: str, field: MemoryField | None) -> str:
     that is correct for your employment country" for `parental_country: uk`), named by what
     the value is (`employment country`): the user gives the value, and with nothing detected
     the agent asks for it outright. A yes/no field keeps its question."""
+    if field is not None and one_choice_asked(label, field):
+        return value_words(field.name)
     if field is None or field.type == "bool" or not label.startswith("whether "):
         return label
     words = label.split()
@@ -744,6 +757,23 @@ def value_label(label: str, field: MemoryField | None) -> str:
         if 0 < len(named.split()) <= 4:
             return named
     return value_words(field.name)
+
+
+def one_choice_asked(label: str, field: MemoryField) -> bool:
+    """A question that offers one choice of a field of several ("paid in dollars" for
+    `currency: [USD, GBP, EUR]`): a yes or no is no value of the field, so the user's
+    answer (`GBP`) is named by what the field holds (`currency`), not by that question."""
+    values = {str(v).lower() for v in field.enum_values or []}
+    words = label.lower().split()
+    return (
+        field.type == "categorical"
+        and len(values) > 2
+        and not values & {"yes", "no", "true", "false"}
+        and bool(words)
+        and first_word(label) not in QUESTION_WORDS
+        and "or" not in words
+        and not any(w.strip(",") in values for w in words)
+    )
 
 
 def _plain_label(label: str) -> str:
@@ -1164,6 +1194,7 @@ __all__ = [
     "offers_passed",
     "offers_taken",
     "on_the_path",
+    "one_choice_asked",
     "open_outcomes",
     "paid_to",
     "question_answer",

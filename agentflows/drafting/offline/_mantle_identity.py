@@ -21,7 +21,14 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, Project, Skill
 from evalcore.definitions.skill_model import code_facts, prose_reads, qualify
 from evalcore.definitions.skill_model.prose_patterns import SKILL
-from evalcore.testdata import Caller, DataRecords, checked_details, named_by, own_key
+from evalcore.testdata import (
+    Caller,
+    DataRecords,
+    checked_details,
+    date_format,
+    named_by,
+    own_key,
+)
 
 from ._direction import value_words
 
@@ -134,7 +141,8 @@ def identity_facts(
             if not collected:  # a skill of prose only: it asks for what its tool takes
                 asked = [n for n in names if n not in _seeded(defs)]
             keys = dict(code_facts(project, tool).compared)
-            said = checked_details(records, caller, asked, held, keys)
+            forms = _date_forms(defs, target, tool.parameters)
+            said = checked_details(records, caller, asked, held, keys, forms)
             if len(said) < _CHECKED:
                 continue
             described = {p.name: p.description for p in tool.parameters}
@@ -155,6 +163,24 @@ def label_of(name: str, description: str | None) -> str:
     if code and 0 < len(words) <= _NAME_WORDS and all(w.isalpha() for w in words):
         return head[0].lower() + head[1:]
     return value_words(name)
+
+
+def _date_forms(
+    defs: MantleDefinitions, skill_id: str, parameters: Iterable[Any]
+) -> dict[str, str]:
+    """Parameter name -> the strftime form its day is said in, where the parameter's
+    description or the skill's memory entry of that name states one (`MM/DD/YYYY`): the
+    form the check's own parser reads, which a spoken day need not be."""
+    fields = defs.memory_names()
+    out: dict[str, str] = {}
+    for param in parameters:
+        entry = fields.get(f"{skill_id}.{param.name}")
+        for text in (param.description, entry.description if entry is not None else None):
+            form = date_format(text or "")
+            if form is not None:
+                out[param.name] = form
+                break
+    return out
 
 
 def _seeded(defs: MantleDefinitions) -> set[str]:

@@ -115,6 +115,7 @@ from ._mantle_facts import (
     offers_into,
     offers_passed,
     offers_taken,
+    one_choice_asked,
     open_outcomes,
     paid_to,
     question_answer,
@@ -151,6 +152,7 @@ from ._mantle_intent import (
 from ._mantle_mismatch import detail_check, one_wrong
 from ._mantle_needs import call_seeds, list_examples, needed_values
 from ._mantle_offer_gates import blocked_offers
+from ._mantle_on_file import on_file
 from ._mantle_on_record import lacked_on_record, note_unheld
 from ._mantle_own_example import example_record, own_example
 from ._mantle_owned import owned_facts
@@ -556,6 +558,9 @@ class _Writer:
             said = name
         if said is not None:
             self.sheet.add(self.own_label(ask, label), said, field=ask.field)
+        held = on_file(field_def, ask.prompt, self.script.customer) if self.account else None
+        if held is not None:  # "the address on file" the yes confirms: the user knows it
+            self.sheet.add(*held)
         return label
 
     def own_label(self, ask: Ask, label: str) -> str:
@@ -912,10 +917,17 @@ class _Writer:
             return label
         asked = self.asked_with(ask) if ask.kind == "collect" else None
         said = set(content_stems(asked or ""))
-        if asked and asked.rstrip().endswith("?") and set(content_stems(label)) <= said:
+        field = self.defs.memory_field(ask.field) if ask.field else None
+        offered = field is not None and one_choice_asked(label_for(ask), field)
+        if (
+            asked
+            and asked.rstrip().endswith("?")
+            and (set(content_stems(label)) <= said or offered)
+        ):
             # the label is the step's own question ("is that a domestic trip", "paid in
             # dollars"): "for the <question>" is no thing a person hears asked; the question
-            # as the agent says it is
+            # as the agent says it is; so too a question offering one choice ("paid in
+            # dollars?" for the currency)
             return "'" + " ".join(asked.split()) + "'"
         return f"for the {label}"
 

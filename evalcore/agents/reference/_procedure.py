@@ -44,6 +44,7 @@ from ...definitions.skill_model import (
     code_facts,
     instruction_prompt,
     literal_sets,
+    paragraphs,
     qualify,
     record_key,
     sentence_arguments,
@@ -103,6 +104,17 @@ FIXED = "_fixed_arguments"
 
 def _words(key: str) -> str:
     return key.rsplit(".", 1)[-1].replace("_", " ")
+
+
+def _other_side(text: str, key: str, holds: Any) -> bool:
+    """Whether `key` belongs to another side of the step: every paragraph of its text that
+    names the field is under an `if:` the session does not meet ("if: fulfilment ==
+    "pickup" … Set pickup_store_id" in a delivery run), so a `complete_when` that waits for
+    it or another side's field ("pickup_store_id or delivery_confirmed") is met on this
+    side by the other one, and nobody asks for it."""
+    name = re.compile(rf"\b{re.escape(key.rsplit('.', 1)[-1])}\b")
+    naming = [p for p in paragraphs(text) if name.search(p.text)]
+    return bool(naming) and all(p.condition and not holds(p.condition) for p in naming)
 
 
 def _only_permitted(use: ToolUse) -> bool:
@@ -439,6 +451,9 @@ class Runner:
             keys = self.model.step_waits(block, step.id, keys)
         text = str(step.target or "")
         when = step.fields.get("complete_when")
+        sides = [k for k in keys if not _other_side(text, k, ctx.holds)]
+        if sides and len(sides) < len(keys) and " or " in str(when or ""):
+            keys = sides  # the other side's field never completes this side's step
         self.set_before_completion(text, keys)
         self.set_from_lookup(text, keys)
         for name, value, scope in literal_sets(text):

@@ -111,3 +111,15 @@ FREE_OR_NONE = phrase(
     matches=("bank (ACH) payments are free", "debit cards have no fee"),
     misses=("card payments have a 2.9% fee",),
 )
+#: "the address on file", "their email on file": a thing of the caller's record a step
+#: confirms (`thing`, one to three words after the determiner).
+ON_FILE = phrase(
+    "en.prose.on_file",
+    r"\b(?:the|their|your|his|her)\s+(?P<thing>[a-z]+(?:\s+[a-z]+){0,2}?)\s+on\s+file\b",
+    re.I,
+    matches=(
+        "True when the patient confirmed the address on file for delivery.",
+        "Read their email on file back",
+    ),
+    misses=("Confirm the address they give", "file a report"),
+)
