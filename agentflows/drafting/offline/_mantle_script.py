@@ -161,6 +161,7 @@ from ._mantle_script_state import Script
 from ._mantle_seeds import (
     answer_account,
     channel_values,
+    idle_seeds,
     precondition_seeds,
     seeds_for,
     session_seeds,
@@ -326,6 +327,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         sheet.add(label, why)
     setup = replace(setup, values={**values, **stated, **needed})
     walk = walk_skill(project, behavior.source, setup)
+    for key in idle_seeds(project, behavior, walk, seeds):  # a flag the path never meets
+        seeds.pop(key, None)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
     script = Script(
         behavior,
