@@ -646,6 +646,37 @@ def own_records_named(
     return rest if rest and routes(defs, skill, rest) else line
 
 
+#: A sentence that states one text value by its field ("The service is ledger-worker.").
+_STATED = re.compile(r"^The (?P<field>[a-z][a-z ]*?) is (?P<value>\S(?:.*\S)?)\.$")
+
+
+def named_once(defs: MantleDefinitions, skill: Skill, line: str) -> str:
+    """`line` without a sentence stating a value ("The service is ledger-worker.") that
+    another sentence already names ("What's running in prod for ledger-worker?"): a first
+    message that says it twice reads as a form. Where the line routes to the skill only
+    with the field's word beside the value, the first mention takes it ("for the
+    ledger-worker service") instead of a sentence of its own."""
+    sentences = re.split(r"(?<=[.!?])\s+", line.strip())
+    for index, sentence in enumerate(sentences):
+        found = _STATED.match(sentence)
+        if found is None or len(sentences) < 2:
+            continue
+        value, field = found.group("value"), found.group("field")
+        pattern = re.compile(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", re.I)
+        rest = [s for i, s in enumerate(sentences) if i != index]
+        at = next((i for i, s in enumerate(rest) if pattern.search(s)), None)
+        if at is None:
+            continue
+        shorter = " ".join(rest)
+        if routes(defs, skill, shorter):
+            return named_once(defs, skill, shorter)
+        rest[at] = pattern.sub(lambda m: f"the {m.group(0)} {field}", rest[at], count=1)
+        folded = " ".join(rest)
+        if routes(defs, skill, folded):
+            return named_once(defs, skill, folded)
+    return line
+
+
 def not_self_named(line: str, caller: str, records: DataRecords) -> str:
     """`line` with the caller's own first name, where a description example names it
     ("Find 30 minutes with Raj this week" said by Raj Patel), given to another person of
@@ -960,6 +991,7 @@ __all__ = [
     "VERBS",
     "contradicts",
     "detour_opening",
+    "named_once",
     "intent_clause",
     "job_opening",
     "modes_said",

@@ -132,6 +132,7 @@ from ._mantle_held import held_lines, held_thing
 from ._mantle_identity import identity_facts, read_facts, tools_write
 from ._mantle_intent import (
     detour_opening,
+    named_once,
     intent_clause,
     job_opening,
     modes_said,
@@ -1017,6 +1018,7 @@ class _Writer:
             self.context.opening = own_records_named(self.defs, skill, opening, memory, records)
             caller = self.sheet.persona.name
             self.context.opening = not_self_named(self.context.opening, caller, records)
+            self.context.opening = named_once(self.defs, skill, self.context.opening)
             if kind == "out_of_order" or self.requested():
                 said = modes_said(self.defs, self.context.opening, self.requested())
                 given = {**(self.facts.get("given") or {}), **self.requested()}
