@@ -670,7 +670,11 @@ def named_once(defs: MantleDefinitions, skill: Skill, line: str) -> str:
         shorter = " ".join(rest)
         if routes(defs, skill, shorter):
             return named_once(defs, skill, shorter)
-        rest[at] = pattern.sub(lambda m: f"the {m.group(0)} {field}", rest[at], count=1)
+        first = pattern.search(rest[at])
+        assert first is not None
+        rest[at] = (
+            f"{rest[at][: first.start()]}the {first.group(0)} {field}{rest[at][first.end() :]}"
+        )
         folded = " ".join(rest)
         if routes(defs, skill, folded):
             return named_once(defs, skill, folded)
@@ -991,11 +995,11 @@ __all__ = [
     "VERBS",
     "contradicts",
     "detour_opening",
-    "named_once",
     "intent_clause",
     "job_opening",
     "modes_said",
     "name_intent",
+    "named_once",
     "not_self_named",
     "one_request",
     "other_day",

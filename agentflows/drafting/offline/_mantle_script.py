@@ -132,10 +132,10 @@ from ._mantle_held import held_lines, held_thing
 from ._mantle_identity import identity_facts, read_facts, tools_write
 from ._mantle_intent import (
     detour_opening,
-    named_once,
     intent_clause,
     job_opening,
     modes_said,
+    named_once,
     not_self_named,
     one_request,
     other_day,

@@ -34,7 +34,6 @@ from evalcore.testdata import (
 from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
-from ...planning._mantle_walk import Walk
 from ...planning._mantle_session import session_fields
 from ...planning._mantle_vocab import (
     channel_fields,
@@ -42,6 +41,7 @@ from ...planning._mantle_vocab import (
     is_caller_phone,
     routing_conditions,
 )
+from ...planning._mantle_walk import Walk
 from ._mantle_caller_fit import caller_fit
 from ._mantle_facts import spec_of
 
@@ -323,9 +323,7 @@ def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     return out
 
 
-def idle_seeds(
-    project: Project, behavior: Behavior, walk: Walk, seeds: dict[str, Any]
-) -> set[str]:
+def idle_seeds(project: Project, behavior: Behavior, walk: Walk, seeds: dict[str, Any]) -> set[str]:
     """The seeds that open a gate of the case's own skill (`gate_seeds`) and have no effect
     on its path: no tool the path runs `requires` them, and no condition of the skill that
     reads them (an `utter` rule's `when`, an `if:` section, a step's `next`) comes out other
@@ -376,8 +374,8 @@ def _holds(condition: str, memory: dict[str, Any]) -> bool | None:
 
 __all__ = [
     "answer_account",
-    "idle_seeds",
     "channel_values",
+    "idle_seeds",
     "precondition_seeds",
     "seeds_for",
     "session_seeds",
