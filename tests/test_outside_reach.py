@@ -71,3 +71,13 @@ def test_a_detour_names_what_its_skill_and_the_skill_it_calls_do(forge: Project)
     assert [n for n in avoided if "open_incident" in n] == []
     assert len(avoided) == 2
     assert _notes(_case({"skill_activated": {"skill_id": "incidents"}}), forge) == []
+
+
+def test_a_detour_into_a_skill_of_modes_names_none_of_one_modes_tools() -> None:
+    oakline = load_project(FORGE.parent / "oakline_residents")
+    data = _case(
+        {"skill_interrupted": {"skill_id": "door_access"}},
+        {"skill_activated": {"skill_id": "rent_account"}},
+    )
+    # a payment, a plan, a receipt, autopay: each only under its own `if: mode == …`
+    assert _notes(data, oakline) == []

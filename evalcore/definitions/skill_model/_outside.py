@@ -200,6 +200,7 @@ _READS = frozenset(
         "search",
         "show",
         "status",
+        "trace",
         "track",
         "validate",
         "verify",
@@ -247,8 +248,9 @@ def _server_entry(project: Project, server: str) -> dict[str, Any]:
 
 def detour_effects(project: Project, skill_id: str) -> list[OutsideEffect]:
     """The outside effects of a run that detours into `skill_id` (a case about another
-    skill, whose assertions name none of the detour's tools): every tool of the skill that
-    changes something outside, and of each skill a step of its blocks calls, the tools the
+    skill, whose assertions name none of the detour's tools): each tool the skill runs
+    whatever the request (`_runs`) that changes something outside, and of each skill a
+    step of its blocks calls, the tools the
     called skill's prose runs on the caller's behalf (its sections whose `if:` reads the
     caller's memory; all of its tools that change something where it has none). The
     detour is played to its end, every confirmation taken."""
@@ -257,7 +259,7 @@ def detour_effects(project: Project, skill_id: str) -> list[OutsideEffect]:
         return []
     out: list[OutsideEffect] = []
     seen: set[str] = set()
-    for owner, names in [(skill_id, None), *_called(project, skill_id)]:
+    for owner, names in [(skill_id, _runs(project, skill_id)), *_called(project, skill_id)]:
         for name, tool in defs.tools_for(owner).items():
             if (names is not None and name not in names) or name in seen:
                 continue
@@ -266,6 +268,28 @@ def detour_effects(project: Project, skill_id: str) -> list[OutsideEffect]:
                 seen.add(name)
                 out.append(replace(effect, entered=skill_id))
     return out
+
+
+def _runs(project: Project, skill_id: str) -> set[str]:
+    """The tools the skill runs whatever the request: those a step of its blocks executes
+    and those its prose names outside an `if:` section ("When intake_confirmed is true,
+    call submit_samples"); a tool only one of its modes runs (`if: …mode == "pay"`) is
+    not the detour's to run."""
+    defs = project.mantle
+    assert defs is not None
+    skill = defs.skills[skill_id]
+    tools = set(defs.tools_for(skill_id))
+    out = {
+        str(step.target)
+        for block in skill.blocks.values()
+        for step in block.steps
+        if step.kind == "execute_tool"
+    }
+    for sentence in sentences(skill.body or ""):
+        if sentence.condition is None:
+            out |= {t for t in tools if re.search(rf"(?<![\w.]){re.escape(t)}\b", sentence.text)}
+            out |= {t for t in tools if f"@tool.{t}" in sentence.text}
+    return out & tools
 
 
 def _called(project: Project, skill_id: str) -> list[tuple[str, set[str] | None]]:
