@@ -34,3 +34,12 @@ def test_a_gate_seed_the_path_never_meets_is_not_seeded() -> None:
         assert seeds.get("project.sso_verified") is True  # the precondition's stays
     for behavior in ("deployments:promote", "deployments:refused_promote_release"):
         assert _seeds(behavior).get(FREEZE) is True, behavior
+
+
+def test_a_gate_seed_the_prose_reads_stays() -> None:
+    oakline = load_project(FORGE.parent / "oakline_residents")
+    behaviors = plan_source(oakline, "mantle", "rent_account", None).behaviors
+    behavior = next(b for b in behaviors if b.id == "rent_account:balance")
+    # "an occupant who is not on the lease (@memory.project.lease_holder is false) can only
+    # see whether rent for the month is paid": the balance case is a lease holder's
+    assert build_script(oakline, behavior).seeds.get("project.lease_holder") is True

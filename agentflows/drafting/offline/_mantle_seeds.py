@@ -329,8 +329,8 @@ def idle_seeds(project: Project, behavior: Behavior, walk: Walk, seeds: dict[str
     reads them (an `utter` rule's `when`, an `if:` section, a step's `next`) comes out other
     than it would without them (a change freeze on a staging deploy, which only gates a
     promotion to prod). A case seeds none of them: a reviewer reads a seeded flag as part
-    of what the case tests. A precondition's seed, or one a detour's skill's gate reads,
-    is kept."""
+    of what the case tests. A precondition's seed, one a detour's skill's gate reads, or
+    one the skill's prose reads (`@memory.project.lease_holder`) is kept."""
     defs = project.mantle
     assert defs is not None
     skill = defs.skills[behavior.source]
@@ -353,9 +353,10 @@ def idle_seeds(project: Project, behavior: Behavior, walk: Walk, seeds: dict[str
         b.condition for block in skill.blocks.values() for step in block.steps for b in step.next
     ]
     idle: set[str] = set()
+    body = skill.body or ""
     for key in gate_seeds(project, skill.id):
-        if key in kept or key not in seeds:
-            continue
+        if key in kept or key not in seeds or f"@memory.{key}" in body:
+            continue  # a flag the prose reads ("an occupant not on the lease sees no amounts")
         with_seed = {**walk.memory, key: seeds[key]}
         without = {k: v for k, v in walk.memory.items() if k != key}
         read = [c for c in conditions if c and key in condition_keys(c)]
