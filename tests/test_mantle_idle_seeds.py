@@ -43,3 +43,9 @@ def test_a_gate_seed_the_prose_reads_stays() -> None:
     # "an occupant who is not on the lease (@memory.project.lease_holder is false) can only
     # see whether rent for the month is paid": the balance case is a lease holder's
     assert build_script(oakline, behavior).seeds.get("project.lease_holder") is True
+
+
+def test_a_step_that_names_its_next_step_plainly_is_read_too() -> None:
+    brewline = load_project(FORGE.parent / "brewline_shifts")
+    for behavior in plan_source(brewline, "mantle", "shift_swap", None).behaviors[:2]:
+        assert build_script(brewline, behavior).seeds is not None  # `next: read_back`

@@ -350,7 +350,11 @@ def idle_seeds(project: Project, behavior: Behavior, walk: Walk, seeds: dict[str
     conditions = [u.when for u in skill.utter if u.when]
     conditions += [s.condition for s in sentences(skill.body or "") if s.condition]
     conditions += [
-        b.condition for block in skill.blocks.values() for step in block.steps for b in step.next
+        b.condition
+        for block in skill.blocks.values()
+        for step in block.steps
+        if isinstance(step.next, list)
+        for b in step.next
     ]
     idle: set[str] = set()
     body = skill.body or ""
