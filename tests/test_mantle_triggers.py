@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_triggers import provoked
 from agentflows.planning import plan_source
+from agentflows.planning._mantle_walk import Walk
 from evalcore.definitions import Project, load_project
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -45,3 +48,12 @@ def test_a_rule_against_another_form_is_left_out_where_the_user_gives_the_shown_
 def test_a_rule_about_a_question_nobody_asks_is_left_out() -> None:
     criteria = _criteria("meadow_pharmacy", "pharmacist_consult", "pharmacist_consult:dosage")
     assert not [c for c in criteria if "clinical question" in c]
+
+
+def test_the_agents_word_for_its_users_is_no_thing_only_a_tool_answers_with() -> None:
+    tidewater = _project("tidewater_core")
+    assert tidewater.mantle is not None
+    # `lookup_researcher` never runs here, but "researcher" is who the agent serves
+    script = SimpleNamespace(prelude=None, walk=Walk(skill="identify_researcher"), other=None)
+    rule = "The agent does not try to talk the researcher out of speaking to a person"
+    assert provoked(tidewater.mantle, script, [rule], "Can I talk to a person?") == [rule]  # type: ignore[arg-type]

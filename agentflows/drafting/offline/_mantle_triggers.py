@@ -40,7 +40,9 @@ def provoked(defs: MantleDefinitions, script: Script, criteria: list[str], said:
     the module); `said`: everything the simulated user knows and says."""
     skills = _skills(defs, script)
     ran = {e.tool for w in _walks(script) for e in w.tools() if e.tool and not e.error}
-    said_words = _words(said)
+    # the words the agent's own description uses (its users: "customer") name no thing
+    # only a tool answers with, even where a tool's name has them (`load_customer_profile`)
+    said_words = _words(said) | _words(" ".join(_texts(defs.agent)))
     return [c for c in criteria if not _unprovoked(defs, skills, ran, c, said, said_words)]
 
 
@@ -98,6 +100,17 @@ def _shape(value: str) -> re.Pattern[str]:
         "[A-Za-z]+" if p.isalpha() else r"\d+" if p.isdigit() else re.escape(p) for p in parts
     )
     return re.compile(rf"(?<![\w.-]){body}(?![\w-])")
+
+
+def _texts(value: object) -> list[str]:
+    """Every string inside a loaded YAML value (agent.yml's persona, rules, …)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return []
 
 
 def _words(text: str) -> set[str]:
