@@ -646,10 +646,6 @@ def own_records_named(
     return rest if rest and routes(defs, skill, rest) else line
 
 
-#: A sentence that states one text value by its field ("The service is ledger-worker.").
-_STATED = re.compile(r"^The (?P<field>[a-z][a-z ]*?) is (?P<value>\S(?:.*\S)?)\.$")
-
-
 def named_once(defs: MantleDefinitions, skill: Skill, line: str) -> str:
     """`line` without a sentence stating a value ("The service is ledger-worker.") that
     another sentence already names ("What's running in prod for ledger-worker?"): a first
@@ -658,10 +654,10 @@ def named_once(defs: MantleDefinitions, skill: Skill, line: str) -> str:
     ledger-worker service") instead of a sentence of its own."""
     sentences = re.split(r"(?<=[.!?])\s+", line.strip())
     for index, sentence in enumerate(sentences):
-        found = _STATED.match(sentence)
-        if found is None or len(sentences) < 2:
+        stated = _stated(sentence)
+        if stated is None or len(sentences) < 2:
             continue
-        value, field = found.group("value"), found.group("field")
+        field, value = stated
         pattern = re.compile(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", re.I)
         rest = [s for i, s in enumerate(sentences) if i != index]
         at = next((i for i, s in enumerate(rest) if pattern.search(s)), None)
@@ -679,6 +675,18 @@ def named_once(defs: MantleDefinitions, skill: Skill, line: str) -> str:
         if routes(defs, skill, folded):
             return named_once(defs, skill, folded)
     return line
+
+
+def _stated(sentence: str) -> tuple[str, str] | None:
+    """(field words, value) of a sentence that states one value by its field ("The service
+    is ledger-worker.", `Writer.stated`), else None."""
+    if not (sentence.startswith("The ") and sentence.endswith(".")):
+        return None
+    field, _, value = sentence[len("The ") : -1].partition(" is ")
+    words = field.replace(" ", "")
+    if not value.strip() or not words.isalpha() or not words.islower() or field[:1] == " ":
+        return None
+    return field, value
 
 
 def not_self_named(line: str, caller: str, records: DataRecords) -> str:

@@ -328,7 +328,8 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         sheet.add(label, why)
     setup = replace(setup, values={**values, **stated, **needed})
     walk = walk_skill(project, behavior.source, setup)
-    for key in idle_seeds(project, behavior, walk, seeds):  # a flag the path never meets
+    met = [(e.kind, e.tool, e.utter) for e in walk.events]
+    for key in idle_seeds(project, behavior, seeds, walk.memory, met):  # a flag never met
         seeds.pop(key, None)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
     script = Script(

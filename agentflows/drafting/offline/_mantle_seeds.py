@@ -41,7 +41,6 @@ from ...planning._mantle_vocab import (
     is_caller_phone,
     routing_conditions,
 )
-from ...planning._mantle_walk import Walk
 from ._mantle_caller_fit import caller_fit
 from ._mantle_facts import spec_of
 
@@ -323,14 +322,21 @@ def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     return out
 
 
-def idle_seeds(project: Project, behavior: Behavior, walk: Walk, seeds: dict[str, Any]) -> set[str]:
+def idle_seeds(
+    project: Project,
+    behavior: Behavior,
+    seeds: dict[str, Any],
+    memory: dict[str, Any],
+    events: Iterable[tuple[str, str | None, str | None]],
+) -> set[str]:
     """The seeds that open a gate of the case's own skill (`gate_seeds`) and have no effect
     on its path: no tool the path runs `requires` them, and no condition of the skill that
     reads them (an `utter` rule's `when`, an `if:` section, a step's `next`) comes out other
     than it would without them (a change freeze on a staging deploy, which only gates a
     promotion to prod). A case seeds none of them: a reviewer reads a seeded flag as part
     of what the case tests. A precondition's seed, one a detour's skill's gate reads, or
-    one the skill's prose reads (`@memory.project.lease_holder`) is kept."""
+    one the skill's prose reads (`@memory.project.lease_holder`) is kept. `memory`: the
+    path's memory at its end; `events`: its (kind, tool, utter) events."""
     defs = project.mantle
     assert defs is not None
     skill = defs.skills[behavior.source]
@@ -338,8 +344,9 @@ def idle_seeds(project: Project, behavior: Behavior, walk: Walk, seeds: dict[str
     for skill_id in _case_skills(behavior):
         kept |= set(opening_seeds(project, skill_id) or {})
         kept |= set(gate_seeds(project, skill_id)) if skill_id != skill.id else set()
-    ran = {e.tool for e in walk.events if e.kind == "tool" and e.tool}
-    said = set(walk.utters())
+    events = list(events)
+    ran = {tool for kind, tool, _ in events if kind == "tool" and tool}
+    said = {utter for kind, _, utter in events if kind == "utter" and utter}
     for tool, constraint in skill.tool_constraints.items():
         asked = constraint.requires_confirmation  # a gate met and declined counts too
         met = asked is not None and bool(
@@ -361,8 +368,8 @@ def idle_seeds(project: Project, behavior: Behavior, walk: Walk, seeds: dict[str
     for key in gate_seeds(project, skill.id):
         if key in kept or key not in seeds or f"@memory.{key}" in body:
             continue  # a flag the prose reads ("an occupant not on the lease sees no amounts")
-        with_seed = {**walk.memory, key: seeds[key]}
-        without = {k: v for k, v in walk.memory.items() if k != key}
+        with_seed = {**memory, key: seeds[key]}
+        without = {k: v for k, v in memory.items() if k != key}
         read = [c for c in conditions if c and key in condition_keys(c)]
         if all(_holds(c, with_seed) == _holds(c, without) for c in read):
             idle.add(key)

@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from evalcore.definitions import MantleDefinitions
 from evalcore.definitions.skill_model import sentences
 
-from ...planning._mantle_walk import Walk
 from ._mantle_script import Script
 
 #: What a prohibition criterion says before the forbidden act.
-_FORBIDS = re.compile(r"\b(?:does not|never)\s+(?P<act>.+)$", re.IGNORECASE)
+_FORBIDS = (" does not ", " never ")
 #: A value in backticks a sentence shows as the form it takes (`v2.41.0`).
 _SHOWN = re.compile(r"`([^`\s]+)`")
 #: A question a sentence quotes as its example ("is it OK to take two?").
@@ -54,10 +54,12 @@ def _unprovoked(
     said: str,
     said_words: set[str],
 ) -> bool:
-    found = _FORBIDS.search(criterion)
-    if found is None:
+    text = " " + " ".join(criterion.split())
+    found = [(text.lower().find(m), m) for m in _FORBIDS if m in text.lower()]
+    if not found:
         return False
-    act = found.group("act")
+    at, marker = min(found)
+    act = text[at + len(marker) :]
     if _only_from_unrun_tool(defs, skills, ran, act, said_words):
         return True
     for sentence in _sources(defs, skills, act):
@@ -121,7 +123,8 @@ def _words(text: str) -> set[str]:
     return out
 
 
-def _walks(script: Script) -> list[Walk]:
+def _walks(script: Script) -> list[Any]:
+    """The case's walks: the sign-in's, its own, a detour's or hand-off's."""
     return [w for w in (script.prelude, script.walk, script.other) if w is not None]
 
 
