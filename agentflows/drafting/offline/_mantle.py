@@ -29,6 +29,7 @@ from evalcore.testdata._accounts import account_of
 from .._engine import DraftContext
 from ._mantle_goals import goals_for
 from ._mantle_script import Script, build_script
+from ._mantle_triggers import provoked
 
 
 def suite_slot(ctx: DraftContext) -> int | None:
@@ -62,10 +63,13 @@ def draft_mantle_reviewed(ctx: DraftContext) -> tuple[dict[str, Any], str | None
 def _document(ctx: DraftContext, script: Script) -> dict[str, Any]:
     criteria, assertions = goals_for(ctx.project, script)
     criteria = in_users_words(ctx.project, criteria)
+    context = simulation_context(ctx, script)
+    if ctx.project.mantle is not None:  # a rule whose trigger the case never brings about
+        criteria = provoked(ctx.project.mantle, script, criteria, context)
     scenario: dict[str, Any] = {
         "name": _title(ctx, script),
         "type": ctx.behavior.type,
-        "simulation_context": simulation_context(ctx, script),
+        "simulation_context": context,
     }
     if script.seeds:
         scenario["setup"] = {"initial_slots": dict(script.seeds)}

@@ -646,6 +646,49 @@ def own_records_named(
     return rest if rest and routes(defs, skill, rest) else line
 
 
+def named_once(defs: MantleDefinitions, skill: Skill, line: str) -> str:
+    """`line` without a sentence stating a value ("The service is ledger-worker.") that
+    another sentence already names ("What's running in prod for ledger-worker?"): a first
+    message that says it twice reads as a form. Where the line routes to the skill only
+    with the field's word beside the value, the first mention takes it ("for the
+    ledger-worker service") instead of a sentence of its own."""
+    sentences = re.split(r"(?<=[.!?])\s+", line.strip())
+    for index, sentence in enumerate(sentences):
+        stated = _stated(sentence)
+        if stated is None or len(sentences) < 2:
+            continue
+        field, value = stated
+        pattern = re.compile(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", re.I)
+        rest = [s for i, s in enumerate(sentences) if i != index]
+        at = next((i for i, s in enumerate(rest) if pattern.search(s)), None)
+        if at is None:
+            continue
+        shorter = " ".join(rest)
+        if routes(defs, skill, shorter):
+            return named_once(defs, skill, shorter)
+        first = pattern.search(rest[at])
+        assert first is not None
+        rest[at] = (
+            f"{rest[at][: first.start()]}the {first.group(0)} {field}{rest[at][first.end() :]}"
+        )
+        folded = " ".join(rest)
+        if routes(defs, skill, folded):
+            return named_once(defs, skill, folded)
+    return line
+
+
+def _stated(sentence: str) -> tuple[str, str] | None:
+    """(field words, value) of a sentence that states one value by its field ("The service
+    is ledger-worker.", `Writer.stated`), else None."""
+    if not (sentence.startswith("The ") and sentence.endswith(".")):
+        return None
+    field, _, value = sentence[len("The ") : -1].partition(" is ")
+    words = field.replace(" ", "")
+    if not value.strip() or not words.isalpha() or not words.islower() or field[:1] == " ":
+        return None
+    return field, value
+
+
 def not_self_named(line: str, caller: str, records: DataRecords) -> str:
     """`line` with the caller's own first name, where a description example names it
     ("Find 30 minutes with Raj this week" said by Raj Patel), given to another person of
@@ -964,6 +1007,7 @@ __all__ = [
     "job_opening",
     "modes_said",
     "name_intent",
+    "named_once",
     "not_self_named",
     "one_request",
     "other_day",

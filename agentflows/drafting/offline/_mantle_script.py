@@ -138,6 +138,7 @@ from ._mantle_intent import (
     intent_clause,
     job_opening,
     modes_said,
+    named_once,
     not_self_named,
     one_request,
     other_day,
@@ -165,6 +166,7 @@ from ._mantle_script_state import Script
 from ._mantle_seeds import (
     answer_account,
     channel_values,
+    idle_seeds,
     precondition_seeds,
     seeds_for,
     session_seeds,
@@ -331,6 +333,9 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
         sheet.add(label, why)
     setup = replace(setup, values={**values, **stated, **needed})
     walk = walk_skill(project, behavior.source, setup)
+    met = [(e.kind, e.tool, e.utter) for e in walk.events]
+    for key in idle_seeds(project, behavior, seeds, walk.memory, met):  # a flag never met
+        seeds.pop(key, None)
     handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
     script = Script(
         behavior,
@@ -1029,6 +1034,7 @@ class _Writer:
             self.context.opening = own_records_named(self.defs, skill, opening, memory, records)
             caller = self.sheet.persona.name
             self.context.opening = not_self_named(self.context.opening, caller, records)
+            self.context.opening = named_once(self.defs, skill, self.context.opening)
             if kind == "out_of_order" or self.requested():
                 said = modes_said(self.defs, self.context.opening, self.requested())
                 given = {**(self.facts.get("given") or {}), **self.requested()}

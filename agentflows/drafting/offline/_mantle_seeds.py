@@ -21,7 +21,7 @@ from typing import Any
 from evalcore.definitions import MemoryField, Project
 from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
 from evalcore.definitions.conditions import condition_keys, evaluate
-from evalcore.definitions.skill_model import prose_reads, skill_model
+from evalcore.definitions.skill_model import prose_reads, sentences, skill_model
 from evalcore.testdata import (
     Caller,
     DataRecords,
@@ -322,9 +322,72 @@ def precondition_seeds(project: Project, behavior: Behavior) -> dict[str, Any]:
     return out
 
 
+def idle_seeds(
+    project: Project,
+    behavior: Behavior,
+    seeds: dict[str, Any],
+    memory: dict[str, Any],
+    events: Iterable[tuple[str, str | None, str | None]],
+) -> set[str]:
+    """The seeds that open a gate of the case's own skill (`gate_seeds`) and have no effect
+    on its path: no tool the path runs `requires` them, and no condition of the skill that
+    reads them (an `utter` rule's `when`, an `if:` section, a step's `next`) comes out other
+    than it would without them (a change freeze on a staging deploy, which only gates a
+    promotion to prod). A case seeds none of them: a reviewer reads a seeded flag as part
+    of what the case tests. A precondition's seed, one a detour's skill's gate reads, or
+    one the skill's prose reads (`@memory.project.lease_holder`) is kept. `memory`: the
+    path's memory at its end; `events`: its (kind, tool, utter) events."""
+    defs = project.mantle
+    assert defs is not None
+    skill = defs.skills[behavior.source]
+    kept: set[str] = set()
+    for skill_id in _case_skills(behavior):
+        kept |= set(opening_seeds(project, skill_id) or {})
+        kept |= set(gate_seeds(project, skill_id)) if skill_id != skill.id else set()
+    events = list(events)
+    ran = {tool for kind, tool, _ in events if kind == "tool" and tool}
+    said = {utter for kind, _, utter in events if kind == "utter" and utter}
+    for tool, constraint in skill.tool_constraints.items():
+        asked = constraint.requires_confirmation  # a gate met and declined counts too
+        met = asked is not None and bool(
+            {asked.utter_for_confirmation, asked.utter_on_user_denial} & said
+        )
+        if (tool in ran or met) and constraint.requires:
+            kept |= set(condition_keys(constraint.requires))
+    conditions = [u.when for u in skill.utter if u.when]
+    conditions += [s.condition for s in sentences(skill.body or "") if s.condition]
+    conditions += [
+        b.condition
+        for block in skill.blocks.values()
+        for step in block.steps
+        if isinstance(step.next, list)
+        for b in step.next
+    ]
+    idle: set[str] = set()
+    body = skill.body or ""
+    for key in gate_seeds(project, skill.id):
+        if key in kept or key not in seeds or f"@memory.{key}" in body:
+            continue  # a flag the prose reads ("an occupant not on the lease sees no amounts")
+        with_seed = {**memory, key: seeds[key]}
+        without = {k: v for k, v in memory.items() if k != key}
+        read = [c for c in conditions if c and key in condition_keys(c)]
+        if all(_holds(c, with_seed) == _holds(c, without) for c in read):
+            idle.add(key)
+    return idle
+
+
+def _holds(condition: str, memory: dict[str, Any]) -> bool | None:
+    """The condition's value on `memory` (None: it cannot be read)."""
+    try:
+        return bool(evaluate(condition, memory))
+    except Exception:  # an unreadable condition decides nothing the case can rest on
+        return None
+
+
 __all__ = [
     "answer_account",
     "channel_values",
+    "idle_seeds",
     "precondition_seeds",
     "seeds_for",
     "session_seeds",

@@ -38,9 +38,11 @@ from ._normalised import normalised_parameters
 from ._outside import (
     OutsideEffect,
     answer_writers,
+    detour_effects,
     outside_effect,
     reported_fields,
     runtime_reads,
+    tool_effect,
 )
 from ._relations import related_keys, relation_waivers
 from ._sums import summed_writes
@@ -102,6 +104,7 @@ __all__ = [
     "completes_at",
     "completion_instruction",
     "data_readers",
+    "detour_effects",
     "instruction_prompt",
     "literal_sets",
     "normalised_parameters",
@@ -128,6 +131,7 @@ __all__ = [
     "skipped_keys",
     "skipped_tools",
     "summed_writes",
+    "tool_effect",
     "tool_keys",
     "written_by_agent",
 ]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .._memo import memoized
@@ -28,6 +28,7 @@ from .._model import Project, ToolDef
 from .._tools_ast import parsed_module
 from ..conditions import condition_keys
 from ._code import error_of, qualify, tool_source
+from ._text import sentences
 
 #: Top-level modules that reach a service over the network (HTTP clients, mail, cloud and
 #: vendor SDKs, message brokers). Not a model provider's SDK: a completion changes nothing
@@ -141,15 +142,22 @@ class OutsideEffect:
     or a name assigned from it), not worked out from the case's own inputs and data
     (`bool(short)` of a list the code computed before it posts): which branch such a value
     takes is the service's to pick."""
+    server: str | None = None
+    """The MCP server the tool belongs to (None: a tool whose own code reaches the service)."""
+    entered: str | None = None
+    """The skill a case's detour enters that runs the tool, where the case itself asserts
+    nothing of it (see `detour_effects`)."""
 
     def sentence(self) -> str:
         """One line a reviewer reads in the case file and the run's output."""
         act = "acts on" if self.changes else "reads from"
         where = f"the {self.service} service" if self.service else "a service outside the agent"
+        where = f"the MCP server {self.server}" if self.server else where
         keys = f" ({', '.join(self.credentials)})" if self.credentials else ""
+        via = f", where the run enters {self.entered}" if self.entered else ""
         return (
             f"{self.tool} {act} {where} ({', '.join(self.calls[:2])}): with its credentials "
-            f"in the environment{keys}, running this case does that for real"
+            f"in the environment{keys}, running this case does that for real{via}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -159,6 +167,8 @@ class OutsideEffect:
             "calls": list(self.calls),
             "changes": self.changes,
             "credentials": list(self.credentials),
+            "server": self.server,
+            "entered": self.entered,
         }
 
 
@@ -169,6 +179,139 @@ def outside_effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
         return None
     key = ("outside_effect", tool.source.file, tool.name)
     return memoized(project, key, lambda: _effect(project, tool))
+
+
+#: First words of an MCP tool's name that only read (`get_current_oncall`, `list_events`).
+_READS = frozenset(
+    {
+        "check",
+        "count",
+        "describe",
+        "estimate",
+        "fetch",
+        "find",
+        "get",
+        "list",
+        "lookup",
+        "preview",
+        "query",
+        "quote",
+        "read",
+        "search",
+        "show",
+        "status",
+        "trace",
+        "track",
+        "validate",
+        "verify",
+        "view",
+    }
+)
+_ENV_NAME = re.compile(r"\$\{([A-Z][A-Z0-9_]*)\}")
+
+
+def tool_effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
+    """What running `tool` does outside the agent: its code's calls (`outside_effect`), or
+    for an MCP tool the server it is a tool of. No code of the project shows what an MCP
+    tool does, so its name says whether it changes something: one that does not start with
+    a verb that only reads (`page_responder`, `create_override`) is taken to, since a
+    warning too many costs a reviewer a line and one too few a real page or booking."""
+    if tool.scope != "mcp":
+        return outside_effect(project, tool)
+    if not tool.mcp_server:
+        return None
+    server = tool.mcp_server
+    entry = _server_entry(project, server)
+    credentials = tuple(dict.fromkeys(_ENV_NAME.findall(" ".join(map(str, entry.values())))))
+    return OutsideEffect(
+        tool=tool.name,
+        calls=(f"mcp/{server}:{tool.name}",),
+        changes=tool.name.lower().split("_")[0] not in _READS,
+        credentials=credentials,
+        server=server,
+    )
+
+
+def _server_entry(project: Project, server: str) -> dict[str, Any]:
+    """The `mcp_servers` entry of integrations.yml for `server` (a list of `{name, url,
+    token}` or a `{name: {...}}` map; empty when it has none)."""
+    defs = project.mantle
+    servers = defs.integrations.get("mcp_servers") if defs is not None else None
+    if isinstance(servers, dict):
+        entry = servers.get(server)
+        return entry if isinstance(entry, dict) else {}
+    for entry in servers if isinstance(servers, list) else []:
+        if isinstance(entry, dict) and entry.get("name") == server:
+            return entry
+    return {}
+
+
+def detour_effects(project: Project, skill_id: str) -> list[OutsideEffect]:
+    """The outside effects of a run that detours into `skill_id` (a case about another
+    skill, whose assertions name none of the detour's tools): each tool the skill runs
+    whatever the request (`_runs`) that changes something outside, and of each skill a
+    step of its blocks calls, the tools the
+    called skill's prose runs on the caller's behalf (its sections whose `if:` reads the
+    caller's memory; all of its tools that change something where it has none). The
+    detour is played to its end, every confirmation taken."""
+    defs = project.mantle
+    if defs is None or skill_id not in defs.skills:
+        return []
+    out: list[OutsideEffect] = []
+    seen: set[str] = set()
+    for owner, names in [(skill_id, _runs(project, skill_id)), *_called(project, skill_id)]:
+        for name, tool in defs.tools_for(owner).items():
+            if (names is not None and name not in names) or name in seen:
+                continue
+            effect = tool_effect(project, tool)
+            if effect is not None and effect.changes:
+                seen.add(name)
+                out.append(replace(effect, entered=skill_id))
+    return out
+
+
+def _runs(project: Project, skill_id: str) -> set[str]:
+    """The tools the skill runs whatever the request: those a step of its blocks executes
+    and those its prose names outside an `if:` section ("When intake_confirmed is true,
+    call submit_samples"); a tool only one of its modes runs (`if: …mode == "pay"`) is
+    not the detour's to run."""
+    defs = project.mantle
+    assert defs is not None
+    skill = defs.skills[skill_id]
+    tools = set(defs.tools_for(skill_id))
+    out = {
+        str(step.target)
+        for block in skill.blocks.values()
+        for step in block.steps
+        if step.kind == "execute_tool"
+    }
+    for sentence in sentences(skill.body or ""):
+        if sentence.condition is None:
+            out |= {t for t in tools if re.search(rf"(?<![\w.]){re.escape(t)}\b", sentence.text)}
+            out |= {t for t in tools if f"@tool.{t}" in sentence.text}
+    return out & tools
+
+
+def _called(project: Project, skill_id: str) -> list[tuple[str, set[str] | None]]:
+    """(skill, the tools it runs for `skill_id`; None: any) of each skill a `call` step of
+    `skill_id`'s blocks runs."""
+    defs = project.mantle
+    assert defs is not None
+    caller = defs.skills[skill_id]
+    out: list[tuple[str, set[str] | None]] = []
+    for block in caller.blocks.values():
+        for step in block.steps:
+            target = str(step.target)
+            if step.kind != "call" or target not in defs.skills or target == skill_id:
+                continue
+            tools = set(defs.tools_for(target))
+            named: set[str] = set()
+            for sentence in sentences(defs.skills[target].body or ""):
+                keys = condition_keys(sentence.condition or "")
+                if any(k.removeprefix("session.").startswith(f"{skill_id}.") for k in keys):
+                    named |= {t for t in tools if f"@tool.{t}" in sentence.text}
+            out.append((target, named or None))
+    return out
 
 
 def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
@@ -570,7 +713,9 @@ def _reads_environment(node: ast.expr) -> bool:
 __all__ = [
     "OutsideEffect",
     "answer_writers",
+    "detour_effects",
     "outside_effect",
     "reported_fields",
     "runtime_reads",
+    "tool_effect",
 ]

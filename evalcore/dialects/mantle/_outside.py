@@ -19,15 +19,23 @@ if TYPE_CHECKING:
 
 
 def outside_effects(data: Any, project: Project | None) -> list[OutsideEffect]:
-    """The effects of the tools `data` expects to run that change something outside, in
-    the order the case names them (one per tool)."""
+    """The effects of the tools a run of `data` makes that change something outside (one
+    per tool): those it expects to run, local or an MCP server's, in the order it names
+    them, then those of a detour's skill it names none of (`detour_effects`), less those it
+    expects not to run."""
     if project is None or project.mantle is None:
         return []
+    model = _skill_model()
     out: dict[str, OutsideEffect] = {}
     for name, tool in ran_tools(data, project.mantle):
-        effect = _skill_model().outside_effect(project, tool)
+        effect = model.tool_effect(project, tool)
         if effect is not None and effect.changes and name not in out:
             out[name] = effect
+    avoided = set(_names(data, "tool_not_executed"))
+    for skill in _detours(data):
+        for effect in model.detour_effects(project, skill):
+            if effect.tool not in out and effect.tool not in avoided:
+                out[effect.tool] = effect
     return list(out.values())
 
 
@@ -37,6 +45,21 @@ def _skill_model() -> Any:
     from ...definitions import skill_model
 
     return skill_model
+
+
+def _detours(data: Any) -> list[str]:
+    """The skills a case's detour enters: activated while a skill it names is parked
+    (`skill_interrupted`), other than a parked one."""
+    parked = set(_names(data, "skill_interrupted", "skill_id"))
+    if not parked:
+        return []
+    entered = _names(data, "skill_activated", "skill_id")
+    return [s for s in dict.fromkeys(entered) if s not in parked]
+
+
+def _names(data: Any, kind: str, key: str = "tool_name") -> list[str]:
+    """`key` of every `kind` body of the case's assertions (in `sequencing` too)."""
+    return [str(b[key]) for k, b in _bodies(data) if k == kind and b.get(key)]
 
 
 def ran_tools(data: Any, defs: MantleDefinitions) -> Iterator[tuple[str, ToolDef]]:
@@ -94,6 +117,13 @@ def _resting_on(data: Any, project: Project | None, effect: OutsideEffect) -> li
 def _ran(data: Any) -> Iterator[dict[str, Any]]:
     """Every `tool_executed` body of the case's assertions (in `sequencing` too) that
     does not expect an error."""
+    for key, body in _bodies(data):
+        if key == "tool_executed" and body.get("tool_name") and body.get("is_error") is not True:
+            yield body
+
+
+def _bodies(data: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(kind, body) of every mapping-bodied assertion of the case, `sequencing`'s too."""
     scenario = data.get("scenario") if isinstance(data, dict) else None
     goals = scenario.get("goals") if isinstance(scenario, dict) else None
     todo = list(goals.get("assertions") or []) if isinstance(goals, dict) else []
@@ -104,8 +134,8 @@ def _ran(data: Any) -> Iterator[dict[str, Any]]:
         for key, body in item.items():
             if key == "sequencing" and isinstance(body, list):
                 todo.extend(body)
-            elif key == "tool_executed" and isinstance(body, dict) and body.get("tool_name"):
-                yield from [body] if body.get("is_error") is not True else []
+            elif isinstance(body, dict):
+                yield str(key), body
 
 
 __all__ = ["outside_effects", "outside_notes"]
