@@ -104,7 +104,7 @@ def test_an_unclear_answer_may_be_clarified_by_asking_what_is_wrong() -> None:
     assert "utter_ask_problem" not in said, said
     assert "utter_ask_category" in said, said
     text = _criteria(goals)
-    assert "clarifies it instead of choosing one itself" in text, text
+    assert "has not stated or confirmed" in text, text
     assert "asks which one they mean instead" not in text, text
 
 
@@ -127,3 +127,30 @@ def test_the_generic_no_repeat_criterion_needs_a_step_the_runtime_skips() -> Non
     for case in ("grinder", "espresso_machine"):
         text = _criteria(_goals("brewline_shifts", "equipment_issue", case))
         assert "ask again" not in text, text
+
+
+def test_a_block_with_an_end_step_of_its_own_names_no_step() -> None:
+    """The identity block writes out `- id: END`: whether its completion event names
+    `verified` or that step the definitions do not say, so no `step_id`."""
+    done = _checks(
+        _goals("harbor_mutual", "verify_policyholder", "happy"), "ordered_block_completed"
+    )
+    assert done == [{"skill_id": "verify_policyholder", "block_id": "identity_check"}]
+
+
+def test_an_escalation_from_a_check_others_wait_for_may_finish_it_first() -> None:
+    """Other skills run the identity check first (they read `project.authenticated`, which
+    its tool writes): finishing it before handing over is as correct as handing over, so no
+    "without first insisting on finishing". A baggage request nobody waits for keeps it."""
+    verify = _criteria(_goals("harbor_mutual", "verify_policyholder", "escalation"))
+    assert "insisting on finishing" not in verify, verify
+    baggage = _criteria(_goals("skyway_air", "baggage", "escalation"))
+    assert "insisting on finishing" in baggage, baggage
+
+
+def test_an_escalation_allows_one_line_on_self_service() -> None:
+    """The agent's persona may have it say what it can do first: the criterion against
+    talking the customer out of a person lets one line of that pass."""
+    text = _criteria(_goals("skyway_air", "rebook_flight", "escalation"))
+    talk = [c for c in text.splitlines() if "talk the" in c]
+    assert talk and all("one line on what it could do instead is fine" in c for c in talk), text

@@ -516,17 +516,20 @@ class Goals(GoalPieces):
 
     def _ambiguity(self) -> None:
         """The happy path's goals, first the one the case is for: an answer that fits two
-        of a field's values is no answer, so the agent asks which one is meant; recording
-        either on its own would be a guess the conversation does not support."""
+        of a field's values is no answer; recording either before the customer states or
+        confirms it would be a guess the conversation does not support. How the agent
+        settles it (asking which, or proposing one to confirm) the definitions leave open."""
         spec = self.facts.get("ambiguity") or {}
         between = [value_words(v) for v in spec.get("between") or []]
         if spec.get("field") and len(between) == 2:
             words = value_words(str(spec["field"]).split(".", 1)[-1])
-            # how to clarify the skill leaves to the model: asking which one, or what is
-            # going on (whose answer may fill a later step's free text first)
+            # how to clarify the skill leaves to the model: asking which one, what is going
+            # on (whose answer may fill a later step's free text first), or proposing one
+            # for the customer to confirm; only recording a value nobody said is wrong
             self.criterion(
                 f"When the customer's first answer about the {words} fits both {between[0]} "
-                f"and {between[1]}, the agent clarifies it instead of choosing one itself"
+                f"and {between[1]}, the agent does not record a {words} the customer has not "
+                "stated or confirmed"
             )
         self._happy()
         if spec.get("field"):
