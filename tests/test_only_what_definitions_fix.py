@@ -154,3 +154,25 @@ def test_an_escalation_allows_one_line_on_self_service() -> None:
     text = _criteria(_goals("skyway_air", "rebook_flight", "escalation"))
     talk = [c for c in text.splitlines() if "talk the" in c]
     assert talk and all("one line on what it could do instead is fine" in c for c in talk), text
+
+
+def test_a_write_the_prose_asks_for_before_the_mode_is_not_ordered_against_it() -> None:
+    """The bag tag is introduced in the general prose, before the `if: mode == ...`
+    paragraphs, and none of them names it: the agent may record the tag or the mode first,
+    so the sequence keeps tag before report but not mode before tag."""
+    goals = _goals("skyway_air", "baggage", "report_missing")
+    (steps,) = _checks(goals, "sequencing")
+    written = [s["memory_was_set"] for s in steps if "memory_was_set" in s]
+    assert "baggage.mode" not in written, steps
+    assert written.index("baggage.bag_tag") < written.index("baggage.report_id"), steps
+
+
+def test_a_correction_does_not_rerun_the_block_tool_with_the_corrected_value() -> None:
+    """The training check runs right after the instrument is collected, so with the wrong
+    one; nothing says the correction sends the block back to it, so its check names no
+    instrument. The booking the corrected value feeds keeps it."""
+    goals = _goals("tidewater_core", "instrument_time", "correction")
+    runs = {t["tool_name"]: t for t in _checks(goals, "tool_executed")}
+    assert "instrument" not in runs["check_training"].get("arguments", {}), runs
+    assert runs["check_training"]["arguments"]["badge_id"], runs
+    assert runs["reserve_instrument"]["arguments"]["instrument"] == "confocal", runs

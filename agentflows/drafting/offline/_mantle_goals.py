@@ -579,6 +579,8 @@ class Goals(GoalPieces):
             self.add(tool_check(event, skill=walk.skill, is_error=False))
         self.branch_taken(key, wrong, right, same_turn=spec["mode"] != "next_turn")
         self.goal_tools(walk)  # the task still gets done with the corrected value
+        if spec["mode"] == "next_turn":
+            self._ran_before_correction(key, right)
         steps: list[Check] = [{"memory_was_set": key}]
         if fed:
             steps.append(short_tool(fed[-1]))
@@ -589,6 +591,33 @@ class Goals(GoalPieces):
             "on, not " + value_words(wrong)
         )
         self.criterion("The agent takes the correction without making the customer start over")
+
+    def _ran_before_correction(self, key: str, right: object) -> None:
+        """The `tool_executed` checks of a block's `execute_tool` steps that run between the
+        step collecting `key` and the block's next question, without the argument the
+        correction fixes: they ran with the wrong value before the user's next turn, and
+        nothing says a correction sends the block back to run them again."""
+        step = self._collect_step(key)
+        if step is None:
+            return
+        block = next(b for b in self.skill.blocks.values() if step in b.steps)
+        ran: set[str] = set()
+        for later in block.steps[block.steps.index(step) + 1 :]:
+            if later.kind == "execute_tool":
+                ran.add(str(later.target))
+            elif later.kind == "collect" or later.fields.get("complete_when"):
+                break
+        for check in self.assertions:
+            body = check.get("tool_executed")
+            if not isinstance(body, dict) or body.get("tool_name") not in ran:
+                continue
+            arguments = body.get("arguments")
+            if isinstance(arguments, dict):
+                kept = {k: v for k, v in arguments.items() if v != right}
+                if kept:
+                    body["arguments"] = kept
+                else:
+                    body.pop("arguments")
 
     def branch_taken(self, key: str, wrong: object, right: object, *, same_turn: bool) -> None:
         """Where a block branches on the corrected field, the branch the right value takes
