@@ -176,3 +176,22 @@ def test_a_correction_does_not_rerun_the_block_tool_with_the_corrected_value() -
     assert "instrument" not in runs["check_training"].get("arguments", {}), runs
     assert runs["check_training"]["arguments"]["badge_id"], runs
     assert runs["reserve_instrument"]["arguments"]["instrument"] == "confocal", runs
+
+
+def test_a_value_the_skill_has_the_agent_ask_for_gets_no_not_asked_again() -> None:
+    """ "Ask which window suits them … and set callback_window": a correct agent asks for
+    the window even where the first message named one, so no "again" criterion for it. A
+    question the prose asks only "if they did not say" keeps its criterion."""
+    handoff = _criteria(_goals("harbor_mutual", "adjuster_handoff", "details_up_front"))
+    assert "callback window again" not in handoff, handoff
+    deploy = _criteria(_goals("forge_platform", "deployments", "details_up_front"))
+    assert "again" in deploy, deploy
+
+
+def test_a_value_another_skills_block_collects_is_not_claimed_unasked() -> None:
+    """The identity check collects its own `policy_number`: its step asks whatever the
+    first message said, so "does not ask again" names the police report number only."""
+    text = _criteria(_goals("harbor_mutual", "file_claim", "details_up_front"))
+    again = [c for c in text.split("\n") if "what the first message gave" in c]
+    assert again and "police report number" in again[0], text
+    assert "policy number" not in again[0], again

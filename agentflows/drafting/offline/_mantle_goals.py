@@ -30,6 +30,7 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
+from evalcore.lexicon.en.skill_prose import ASKS_OUTRIGHT, UNLESS_SAID
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -482,6 +483,33 @@ class Goals(GoalPieces):
             recorded_early(field, s.text) for s in sentences(self.skill.body or "")
         )
 
+    def _asked_outright(self, key: str) -> bool:
+        """Whether the skill's prose has the agent ask for `key` ("Ask which window suits
+        them … and set callback_window") with no word of keeping what the user already said:
+        a correct agent then asks, whatever the first message gave."""
+        spec = skill_model(self.project, self.skill.id).field(key)
+        if spec is None or spec.asked_by not in ("prose", "instructions"):
+            return False
+        texts = [*spec.sentences, spec.question or ""]
+        if not any(ASKS_OUTRIGHT.search(t) for t in texts if t):
+            return False
+        field = self.defs.memory_field(key)
+        kept = self._recorded_early(key) or any(UNLESS_SAID.search(t) for t in texts if t)
+        return field is not None and not kept
+
+    def _collected_elsewhere(self, key: str) -> bool:
+        """Whether another skill's block collects a value of the same name under its own key
+        (the identity check's `policy_number`): its step asks for it whatever the first
+        message gave, so "does not ask again" cannot hold for it."""
+        name = key.split(".", 1)[-1]
+        return any(
+            step.kind == "collect" and str(step.target).split(".")[-1] == name
+            for other in self.defs.skills.values()
+            if other.id != self.skill.id
+            for block in other.blocks.values()
+            for step in block.steps
+        )
+
     def _out_of_order(self) -> None:
         walk = self.walk
         self.path_facts(walk)
@@ -496,6 +524,8 @@ class Goals(GoalPieces):
         self.add_sequence(self.sequence(walk))
         for key in given:
             words = value_words(key.split(".", 1)[1])
+            if key not in collected and self._asked_outright(key):
+                continue  # the skill has the agent ask for it: a correct agent may ask again
             if key in collected:  # the runtime skips a `collect` step already filled
                 self.criterion(f"The agent does not ask for the {words} the customer already gave")
             else:  # the model's step may still present the choice or confirm it
@@ -505,7 +535,9 @@ class Goals(GoalPieces):
                 )
         # the held details the first message lists besides (`Script.told`): a collect step
         # is skipped only where the model wrote the value, so a judge reads it
-        told = list(self.script.told)
+        told = [
+            label for label, key in self.script.told.items() if not self._collected_elsewhere(key)
+        ]
         if told:
             listed = told[0] if len(told) == 1 else f"{', '.join(told[:-1])} and {told[-1]}"
             self.criterion(
