@@ -22,10 +22,12 @@ class HandoffGoals(PathGoals):
         return field is not None and field.type == "categorical"
 
     def others_wait_for(self, skill: str) -> bool:
-        """Whether another skill waits for what `skill`'s tools write to project memory
-        (`project.authenticated`, read by a claim's "run @skill.verify_policyholder first"
-        or a tool's `requires`): `skill` is a check others run first, and finishing it
-        before handing over to a person is as correct as handing over at once."""
+        """Whether another skill sends the user through `skill` and waits for what its
+        tools write to project memory ("If @memory.project.authenticated is not true yet,
+        run @skill.verify_policyholder first", or a tool's `requires` on it): `skill` is a
+        check others run first, and finishing it before handing over to a person is as
+        correct as handing over at once. A skill that only uses the same identity tool is
+        none: a skill naming it whose own tools write the key does not wait for it."""
         written = {k for t in self.defs.tools_for(skill) for k in self.tool_writes(t, skill)}
         written = {k for k in written if k.startswith("project.")}
         for other in self.defs.skills.values():
@@ -37,7 +39,11 @@ class HandoffGoals(PathGoals):
                     read |= {
                         k.removeprefix("session.") for k in condition_keys(constraint.requires)
                     }
-            if written & read:
+            # what its own tools write it does not need `skill` for
+            read -= {
+                k for t in self.defs.tools_for(other.id) for k in self.tool_writes(t, other.id)
+            }
+            if written & read and f"@skill.{skill}" in other.tokens:
                 return True
         return False
 
