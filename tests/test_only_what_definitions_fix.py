@@ -195,3 +195,13 @@ def test_a_value_another_skills_block_collects_is_not_claimed_unasked() -> None:
     again = [c for c in text.split("\n") if "what the first message gave" in c]
     assert again and "police report number" in again[0], text
     assert "policy number" not in again[0], again
+
+
+def test_a_lookup_another_tools_answer_covers_is_not_asserted() -> None:
+    """The flight search answers with `in_policy`: an agent may keep to the policy from
+    that and never run the policy lookup, so the case does not assert it; the search and
+    the booking stay."""
+    goals = _goals("northstar_exec", "travel", "details_up_front")
+    ran = {t["tool_name"] for t in _checks(goals, "tool_executed")}
+    assert "get_travel_policy" not in ran, ran
+    assert {"search_flights", "book_trip"} <= ran, ran

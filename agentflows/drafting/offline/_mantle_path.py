@@ -35,6 +35,7 @@ from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
 from ._mantle_exact import fits, holds
+from ._mantle_flagged import covered_lookup
 from ._mantle_needs import sentence_fields
 from ._mantle_order import (
     block_tool_marks,
@@ -565,6 +566,16 @@ class PathGoals(AvoidedGoals):
         main = [e for e in main if last.get(e.tool or "") is e]
         rest = [e for e in last.values() if e not in main and e not in terminal]
         rest = [e for e in rest if not end or e.tool != end[0].tool]
+        # a reference lookup another run's answer already covers (`in_policy` in the flight
+        # search's offers) a correct agent may skip (`_mantle_flagged`)
+        ran = [self.defs.tools_for(e.skill or walk.skill).get(e.tool or "") for e in last.values()]
+        others = [t for t in ran if t is not None]
+        rest = [
+            e
+            for e in rest
+            if (tool := self.defs.tools_for(e.skill or walk.skill).get(e.tool or "")) is None
+            or not covered_lookup(self.project, tool, others)
+        ]
         return (main + rest)[: limit - len(end)] + end
 
     def own_skills(self, walk: Walk) -> set[str | None]:
