@@ -205,3 +205,9 @@ def test_a_lookup_another_tools_answer_covers_is_not_asserted() -> None:
     ran = {t["tool_name"] for t in _checks(goals, "tool_executed")}
     assert "get_travel_policy" not in ran, ran
     assert {"search_flights", "book_trip"} <= ran, ran
+
+
+def test_an_ambiguity_criterion_takes_the_article_its_field_needs() -> None:
+    """ "does not record an instrument", not "a instrument"."""
+    text = _criteria(_goals("tidewater_core", "instrument_time", "unclear_answer"))
+    assert "does not record an instrument the researcher" in text, text

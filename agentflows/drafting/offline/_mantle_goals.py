@@ -558,10 +558,11 @@ class Goals(GoalPieces):
             # how to clarify the skill leaves to the model: asking which one, what is going
             # on (whose answer may fill a later step's free text first), or proposing one
             # for the customer to confirm; only recording a value nobody said is wrong
+            article = "an" if words[:1].lower() in "aeiou" else "a"
             self.criterion(
                 f"When the customer's first answer about the {words} fits both {between[0]} "
-                f"and {between[1]}, the agent does not record a {words} the customer has not "
-                "stated or confirmed"
+                f"and {between[1]}, the agent does not record {article} {words} the customer "
+                "has not stated or confirmed"
             )
         self._happy()
         if spec.get("field"):
