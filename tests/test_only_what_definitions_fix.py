@@ -211,3 +211,15 @@ def test_an_ambiguity_criterion_takes_the_article_its_field_needs() -> None:
     """ "does not record an instrument", not "a instrument"."""
     text = _criteria(_goals("tidewater_core", "instrument_time", "unclear_answer"))
     assert "does not record an instrument the researcher" in text, text
+
+
+def test_a_branch_of_alternatives_asks_for_the_one_that_applies() -> None:
+    """The lockout paragraph gives one way in for office hours and another after hours;
+    the case does not fix the time, so the criterion asks for whichever applies, in its
+    own words, not "does what the skill says" over the pasted paragraph."""
+    text = _criteria(_goals("oakline_residents", "door_access", "lockout"))
+    assert "whichever applies" in text, text
+    assert "does what the skill says" not in text, text
+    # one criterion: the alternatives are not split into two checks
+    assert len([c for c in text.split("\n") if "after hours" in c]) == 1, text
+    assert "after hours" in next(c for c in text.split("\n") if "whichever applies" in c), text

@@ -135,3 +135,16 @@ UNLESS_SAID = phrase(
     ),
     misses=("Ask which window suits them and set callback_window.",),
 )
+
+#: A sentence that opens on the circumstance it holds in ("During office hours …", "After
+#: hours, …"): two of them side by side are alternatives, of which one applies at a time.
+CIRCUMSTANCE_OPENER = phrase(
+    "en.prose.circumstance_opener",
+    r"^\s*(?:during|after|before|outside|within|on\s+weekends|at\s+night)\b",
+    re.I,
+    matches=(
+        "During office hours (Mon-Sat 9-6) the leasing office can let them in with ID.",
+        "After hours, the on-call lockout service costs $75.",
+    ),
+    misses=("Say you could not find that claim number and ask them to confirm it.",),
+)
