@@ -60,10 +60,12 @@ FILES: dict[str, str] = {
     "skills/emergency/skill.md": EMERGENCY,
 }
 
+# two sentences each opening on when it holds: one applies at a time, so the criterion
+# asks for whichever does, in its own words
 SAID = (
-    'When the request is lockout, the agent does what the skill says: "During office hours '
-    "the leasing office can let them in with ID. After hours, the on-call lockout service "
-    'costs $75."'
+    "When the request is lockout, the agent tells the customer whichever applies: during "
+    "office hours the leasing office can let them in with ID, or after hours, the on-call "
+    "lockout service costs $75"
 )
 
 
@@ -89,5 +91,6 @@ def test_the_lockout_case_is_judged_by_its_paragraph(tower: Path) -> None:
     criteria = draft_mantle(DraftContext(project, "mantle", lockout))["scenario"]["goals"][
         "criteria"
     ]
-    assert SAID in criteria
+    said = SAID.replace("customer", "resident")
+    assert SAID in criteria or said in criteria, criteria
     assert not any("deflecting" in c for c in criteria)

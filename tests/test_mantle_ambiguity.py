@@ -22,6 +22,6 @@ def test_the_vague_answer_case_asks_the_judge_whether_the_agent_clarified() -> N
     data = draft_mantle(DraftContext(project, "mantle", behavior))
     criteria = data["scenario"]["goals"]["criteria"]
     first, other = spec["between"]
-    asked = [c for c in criteria if "clarifies it instead of choosing one itself" in c]
+    asked = [c for c in criteria if "has not stated or confirmed" in c]
     assert len(asked) == 1, criteria
     assert f"fits both {first} and {other}" in asked[0]

@@ -165,7 +165,8 @@ def test_happy_path_assertions_are_structural(bank):
     assertions = draft(bank, plan["damaged"])["scenario"]["goals"]["assertions"]
     # complete_when waits for the order id the card service answers: no case's to assert
     assert {"skill_completed": {"skill_id": "card_replace"}} not in assertions
-    completed = {"skill_id": "card_replace", "block_id": "pick_card", "step_id": "ask_shipping"}
+    # the block writes out its own END step: which step the completion names is not fixed
+    completed = {"skill_id": "card_replace", "block_id": "pick_card"}
     assert {"ordered_block_completed": completed} in assertions
     memory = next(a["memory_was_set"] for a in assertions if "memory_was_set" in a)
     assert {"name": "card_replace.replacement_reason", "value": "damaged"} in memory

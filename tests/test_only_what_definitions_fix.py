@@ -104,7 +104,7 @@ def test_an_unclear_answer_may_be_clarified_by_asking_what_is_wrong() -> None:
     assert "utter_ask_problem" not in said, said
     assert "utter_ask_category" in said, said
     text = _criteria(goals)
-    assert "clarifies it instead of choosing one itself" in text, text
+    assert "has not stated or confirmed" in text, text
     assert "asks which one they mean instead" not in text, text
 
 
@@ -127,3 +127,99 @@ def test_the_generic_no_repeat_criterion_needs_a_step_the_runtime_skips() -> Non
     for case in ("grinder", "espresso_machine"):
         text = _criteria(_goals("brewline_shifts", "equipment_issue", case))
         assert "ask again" not in text, text
+
+
+def test_a_block_with_an_end_step_of_its_own_names_no_step() -> None:
+    """The identity block writes out `- id: END`: whether its completion event names
+    `verified` or that step the definitions do not say, so no `step_id`."""
+    done = _checks(
+        _goals("harbor_mutual", "verify_policyholder", "happy"), "ordered_block_completed"
+    )
+    assert done == [{"skill_id": "verify_policyholder", "block_id": "identity_check"}]
+
+
+def test_an_escalation_from_a_check_others_wait_for_may_finish_it_first() -> None:
+    """Other skills run the identity check first (they read `project.authenticated`, which
+    its tool writes): finishing it before handing over is as correct as handing over, so no
+    "without first insisting on finishing". A baggage request nobody waits for keeps it."""
+    verify = _criteria(_goals("harbor_mutual", "verify_policyholder", "escalation"))
+    assert "insisting on finishing" not in verify, verify
+    baggage = _criteria(_goals("skyway_air", "baggage", "escalation"))
+    assert "insisting on finishing" in baggage, baggage
+
+
+def test_an_escalation_allows_one_line_on_self_service() -> None:
+    """The agent's persona may have it say what it can do first: the criterion against
+    talking the customer out of a person lets one line of that pass."""
+    text = _criteria(_goals("skyway_air", "rebook_flight", "escalation"))
+    talk = [c for c in text.splitlines() if "talk the" in c]
+    assert talk and all("one line on what it could do instead is fine" in c for c in talk), text
+
+
+def test_a_write_the_prose_asks_for_before_the_mode_is_not_ordered_against_it() -> None:
+    """The bag tag is introduced in the general prose, before the `if: mode == ...`
+    paragraphs, and none of them names it: the agent may record the tag or the mode first,
+    so the sequence keeps tag before report but not mode before tag."""
+    goals = _goals("skyway_air", "baggage", "report_missing")
+    (steps,) = _checks(goals, "sequencing")
+    written = [s["memory_was_set"] for s in steps if "memory_was_set" in s]
+    assert "baggage.mode" not in written, steps
+    assert written.index("baggage.bag_tag") < written.index("baggage.report_id"), steps
+
+
+def test_a_correction_does_not_rerun_the_block_tool_with_the_corrected_value() -> None:
+    """The training check runs right after the instrument is collected, so with the wrong
+    one; nothing says the correction sends the block back to it, so its check names no
+    instrument. The booking the corrected value feeds keeps it."""
+    goals = _goals("tidewater_core", "instrument_time", "correction")
+    runs = {t["tool_name"]: t for t in _checks(goals, "tool_executed")}
+    assert "instrument" not in runs["check_training"].get("arguments", {}), runs
+    assert runs["check_training"]["arguments"]["badge_id"], runs
+    assert runs["reserve_instrument"]["arguments"]["instrument"] == "confocal", runs
+
+
+def test_a_value_the_skill_has_the_agent_ask_for_gets_no_not_asked_again() -> None:
+    """ "Ask which window suits them … and set callback_window": a correct agent asks for
+    the window even where the first message named one, so no "again" criterion for it. A
+    question the prose asks only "if they did not say" keeps its criterion."""
+    handoff = _criteria(_goals("harbor_mutual", "adjuster_handoff", "details_up_front"))
+    assert "callback window again" not in handoff, handoff
+    deploy = _criteria(_goals("forge_platform", "deployments", "details_up_front"))
+    assert "again" in deploy, deploy
+
+
+def test_a_value_another_skills_block_collects_is_not_claimed_unasked() -> None:
+    """The identity check collects its own `policy_number`: its step asks whatever the
+    first message said, so "does not ask again" names the police report number only."""
+    text = _criteria(_goals("harbor_mutual", "file_claim", "details_up_front"))
+    again = [c for c in text.split("\n") if "what the first message gave" in c]
+    assert again and "police report number" in again[0], text
+    assert "policy number" not in again[0], again
+
+
+def test_a_lookup_another_tools_answer_covers_is_not_asserted() -> None:
+    """The flight search answers with `in_policy`: an agent may keep to the policy from
+    that and never run the policy lookup, so the case does not assert it; the search and
+    the booking stay."""
+    goals = _goals("northstar_exec", "travel", "details_up_front")
+    ran = {t["tool_name"] for t in _checks(goals, "tool_executed")}
+    assert "get_travel_policy" not in ran, ran
+    assert {"search_flights", "book_trip"} <= ran, ran
+
+
+def test_an_ambiguity_criterion_takes_the_article_its_field_needs() -> None:
+    """ "does not record an instrument", not "a instrument"."""
+    text = _criteria(_goals("tidewater_core", "instrument_time", "unclear_answer"))
+    assert "does not record an instrument the researcher" in text, text
+
+
+def test_a_branch_of_alternatives_asks_for_the_one_that_applies() -> None:
+    """The lockout paragraph gives one way in for office hours and another after hours;
+    the case does not fix the time, so the criterion asks for whichever applies, in its
+    own words, not "does what the skill says" over the pasted paragraph."""
+    text = _criteria(_goals("oakline_residents", "door_access", "lockout"))
+    assert "whichever applies" in text, text
+    assert "does what the skill says" not in text, text
+    # one criterion: the alternatives are not split into two checks
+    assert len([c for c in text.split("\n") if "after hours" in c]) == 1, text
+    assert "after hours" in next(c for c in text.split("\n") if "whichever applies" in c), text

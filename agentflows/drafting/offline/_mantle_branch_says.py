@@ -6,7 +6,10 @@ leasing office can let them in with ID. After hours, the on-call lockout service
 The right answer there is a referral; a criterion that the agent "answers instead of
 deflecting" could fail the agent that gives it. The paragraph itself is what a correct
 agent says, less the sentences that hand over to a skill or call a tool the path does not
-take ("If it is below freezing …, go to @skill.emergency_line").
+take ("If it is below freezing …, go to @skill.emergency_line"). Where each sentence left
+opens on the circumstance it holds in ("During office hours …", "After hours, …"), the
+criterion asks for whichever applies, in its own words: a judge reading the pasted
+paragraph could demand both.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 from evalcore.definitions import Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences
+from evalcore.lexicon.en.skill_prose import CIRCUMSTANCE_OPENER
 
 from ._mantle_condition_words import condition_words
 
@@ -56,8 +60,21 @@ def branch_says(skill: Skill, memory: Mapping[str, Any], taken: Iterable[str]) -
         text = " ".join(kept)
         said = condition_words(conditions[index])
         if said and len(text) <= _LONGEST:
+            options = _alternatives(kept)
+            if options:
+                return f"When {said}, the agent tells the customer whichever applies: {options}"
             return f'When {said}, the agent does what the skill says: "{text}"'
     return None
+
+
+def _alternatives(kept: list[str]) -> str | None:
+    """The paragraph's sentences as the one check they make where each opens on the
+    circumstance it holds in ("During office hours … After hours, …"): one applies at a
+    time, which the case does not fix, so the agent gives the one that does, not all."""
+    if len(kept) < 2 or not all(CIRCUMSTANCE_OPENER.search(s) for s in kept):
+        return None
+    parts = [s.strip().rstrip(".") for s in kept]
+    return ", or ".join(p[:1].lower() + p[1:] for p in parts)
 
 
 __all__ = ["branch_says"]

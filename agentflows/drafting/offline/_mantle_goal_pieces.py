@@ -36,12 +36,16 @@ class GoalPieces(HandoffGoals):
         `open` step's tool before `done`): the definitions then let it end at whichever step
         the condition comes to hold, so which step the completion event names is not theirs
         to fix. A condition the last step itself waits for (`details_verified` at
-        `read_back`) ends it there either way."""
+        `read_back`) ends it there either way. Nor where the block writes out an `END` step
+        of its own (`- id: END`): whether the completion event names the step before it or
+        that step is not something the definitions say."""
+        owner = self.defs.skills.get(skill)
+        found = owner.blocks.get(block or "") if owner is not None else None
+        if found is not None and found.step("END") is not None:
+            return block_completed(skill, block, None)
         condition = skill_model(self.project, skill).block_complete_when.get(block or "")
         if condition is None or step is None:
             return block_completed(skill, block, step)
-        owner = self.defs.skills.get(skill)
-        found = owner.blocks.get(block or "") if owner is not None else None
         last = found.step(step) if found is not None else None
         waits = set()
         if last is not None:

@@ -30,6 +30,7 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
+from evalcore.lexicon.en.skill_prose import ASKS_OUTRIGHT, UNLESS_SAID
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -489,6 +490,33 @@ class Goals(GoalPieces):
             recorded_early(field, s.text) for s in sentences(self.skill.body or "")
         )
 
+    def _asked_outright(self, key: str) -> bool:
+        """Whether the skill's prose has the agent ask for `key` ("Ask which window suits
+        them … and set callback_window") with no word of keeping what the user already said:
+        a correct agent then asks, whatever the first message gave."""
+        spec = skill_model(self.project, self.skill.id).field(key)
+        if spec is None or spec.asked_by not in ("prose", "instructions"):
+            return False
+        texts = [*spec.sentences, spec.question or ""]
+        if not any(ASKS_OUTRIGHT.search(t) for t in texts if t):
+            return False
+        field = self.defs.memory_field(key)
+        kept = self._recorded_early(key) or any(UNLESS_SAID.search(t) for t in texts if t)
+        return field is not None and not kept
+
+    def _collected_elsewhere(self, key: str) -> bool:
+        """Whether another skill's block collects a value of the same name under its own key
+        (the identity check's `policy_number`): its step asks for it whatever the first
+        message gave, so "does not ask again" cannot hold for it."""
+        name = key.split(".", 1)[-1]
+        return any(
+            step.kind == "collect" and str(step.target).split(".")[-1] == name
+            for other in self.defs.skills.values()
+            if other.id != self.skill.id
+            for block in other.blocks.values()
+            for step in block.steps
+        )
+
     def _out_of_order(self) -> None:
         walk = self.walk
         self.path_facts(walk)
@@ -503,6 +531,8 @@ class Goals(GoalPieces):
         self.add_sequence(self.sequence(walk))
         for key in given:
             words = value_words(key.split(".", 1)[1])
+            if key not in collected and self._asked_outright(key):
+                continue  # the skill has the agent ask for it: a correct agent may ask again
             if key in collected:  # the runtime skips a `collect` step already filled
                 self.criterion(f"The agent does not ask for the {words} the customer already gave")
             else:  # the model's step may still present the choice or confirm it
@@ -512,7 +542,9 @@ class Goals(GoalPieces):
                 )
         # the held details the first message lists besides (`Script.told`): a collect step
         # is skipped only where the model wrote the value, so a judge reads it
-        told = list(self.script.told)
+        told = [
+            label for label, key in self.script.told.items() if not self._collected_elsewhere(key)
+        ]
         if told:
             listed = told[0] if len(told) == 1 else f"{', '.join(told[:-1])} and {told[-1]}"
             self.criterion(
@@ -523,17 +555,21 @@ class Goals(GoalPieces):
 
     def _ambiguity(self) -> None:
         """The happy path's goals, first the one the case is for: an answer that fits two
-        of a field's values is no answer, so the agent asks which one is meant; recording
-        either on its own would be a guess the conversation does not support."""
+        of a field's values is no answer; recording either before the customer states or
+        confirms it would be a guess the conversation does not support. How the agent
+        settles it (asking which, or proposing one to confirm) the definitions leave open."""
         spec = self.facts.get("ambiguity") or {}
         between = [value_words(v) for v in spec.get("between") or []]
         if spec.get("field") and len(between) == 2:
             words = value_words(str(spec["field"]).split(".", 1)[-1])
-            # how to clarify the skill leaves to the model: asking which one, or what is
-            # going on (whose answer may fill a later step's free text first)
+            # how to clarify the skill leaves to the model: asking which one, what is going
+            # on (whose answer may fill a later step's free text first), or proposing one
+            # for the customer to confirm; only recording a value nobody said is wrong
+            article = "an" if words[:1].lower() in "aeiou" else "a"
             self.criterion(
                 f"When the customer's first answer about the {words} fits both {between[0]} "
-                f"and {between[1]}, the agent clarifies it instead of choosing one itself"
+                f"and {between[1]}, the agent does not record {article} {words} the customer "
+                "has not stated or confirmed"
             )
         self._happy()
         if spec.get("field"):
@@ -583,6 +619,8 @@ class Goals(GoalPieces):
             self.add(tool_check(event, skill=walk.skill, is_error=False))
         self.branch_taken(key, wrong, right, same_turn=spec["mode"] != "next_turn")
         self.goal_tools(walk)  # the task still gets done with the corrected value
+        if spec["mode"] == "next_turn":
+            self._ran_before_correction(key, right)
         steps: list[Check] = [{"memory_was_set": key}]
         if fed:
             steps.append(short_tool(fed[-1]))
@@ -593,6 +631,33 @@ class Goals(GoalPieces):
             "on, not " + value_words(wrong)
         )
         self.criterion("The agent takes the correction without making the customer start over")
+
+    def _ran_before_correction(self, key: str, right: object) -> None:
+        """The `tool_executed` checks of a block's `execute_tool` steps that run between the
+        step collecting `key` and the block's next question, without the argument the
+        correction fixes: they ran with the wrong value before the user's next turn, and
+        nothing says a correction sends the block back to run them again."""
+        step = self._collect_step(key)
+        if step is None:
+            return
+        block = next(b for b in self.skill.blocks.values() if step in b.steps)
+        ran: set[str] = set()
+        for later in block.steps[block.steps.index(step) + 1 :]:
+            if later.kind == "execute_tool":
+                ran.add(str(later.target))
+            elif later.kind == "collect" or later.fields.get("complete_when"):
+                break
+        for check in self.assertions:
+            body = check.get("tool_executed")
+            if not isinstance(body, dict) or body.get("tool_name") not in ran:
+                continue
+            arguments = body.get("arguments")
+            if isinstance(arguments, dict):
+                kept = {k: v for k, v in arguments.items() if v != right}
+                if kept:
+                    body["arguments"] = kept
+                else:
+                    body.pop("arguments")
 
     def branch_taken(self, key: str, wrong: object, right: object, *, same_turn: bool) -> None:
         """Where a block branches on the corrected field, the branch the right value takes

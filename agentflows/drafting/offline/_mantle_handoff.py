@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from evalcore.definitions import Skill
+from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import prose_reads
 
 from ...planning._mantle_phrases import defers_handoff, request_phrase
 from ...planning._mantle_walk import SET, Event, Walk
@@ -18,6 +20,32 @@ class HandoffGoals(PathGoals):
     def _categorical(self, key: str) -> bool:
         field = self.defs.memory_field(key)
         return field is not None and field.type == "categorical"
+
+    def others_wait_for(self, skill: str) -> bool:
+        """Whether another skill sends the user through `skill` and waits for what its
+        tools write to project memory ("If @memory.project.authenticated is not true yet,
+        run @skill.verify_policyholder first", or a tool's `requires` on it): `skill` is a
+        check others run first, and finishing it before handing over to a person is as
+        correct as handing over at once. A skill that only uses the same identity tool is
+        none: a skill naming it whose own tools write the key does not wait for it."""
+        written = {k for t in self.defs.tools_for(skill) for k in self.tool_writes(t, skill)}
+        written = {k for k in written if k.startswith("project.")}
+        for other in self.defs.skills.values():
+            if other.id == skill:
+                continue
+            read = set(prose_reads(other))
+            for constraint in other.tool_constraints.values():
+                if constraint.requires:
+                    read |= {
+                        k.removeprefix("session.") for k in condition_keys(constraint.requires)
+                    }
+            # what its own tools write it does not need `skill` for
+            read -= {
+                k for t in self.defs.tools_for(other.id) for k in self.tool_writes(t, other.id)
+            }
+            if written & read and f"@skill.{skill}" in other.tokens:
+                return True
+        return False
 
     def transfer_steps(self, walk: Walk, handoff_skill: str, transfers: list[Event]) -> list[Check]:
         """The transfer in order: the hand-off tool, after the memory its `requires` reads
@@ -179,11 +207,18 @@ class HandoffGoals(PathGoals):
         steps = [skill_check("skill_activated", skill), skill_check("skill_activated", other.skill)]
         steps += self.transfer_steps(other, other.skill, transfers)
         self.add_sequence(steps)
-        if not defers_handoff(self.defs.skills[skill], other.skill):
+        if not defers_handoff(self.defs.skills[skill], other.skill) and not self.others_wait_for(
+            skill
+        ):
             self.criterion(
                 "The agent hands over without first insisting on finishing the current request"
             )
-        self.criterion("The agent does not try to talk the customer out of speaking to a person")
+        # the agent's persona may have it say what it can do first: one line of that is
+        # not talking the customer out of it
+        self.criterion(
+            "The agent does not try to talk the customer out of speaking to a person "
+            "(one line on what it could do instead is fine)"
+        )
         handoff = self.defs.skills[other.skill]
         if not self.asks_before_handing_over(handoff, other):
             self.criterion("The agent does not ask the customer to repeat what they already said")

@@ -9,6 +9,7 @@ writes (a happy path that asserts its own task did not happen is a contradiction
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -34,6 +35,7 @@ from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
 from ._mantle_exact import fits, holds
+from ._mantle_flagged import covered_lookup
 from ._mantle_needs import sentence_fields
 from ._mantle_order import (
     block_tool_marks,
@@ -609,6 +611,16 @@ class PathGoals(AvoidedGoals):
         main = [e for e in main if last.get(e.tool or "") is e]
         rest = [e for e in last.values() if e not in main and e not in terminal]
         rest = [e for e in rest if not end or e.tool != end[0].tool]
+        # a reference lookup another run's answer already covers (`in_policy` in the flight
+        # search's offers) a correct agent may skip (`_mantle_flagged`)
+        ran = [self.defs.tools_for(e.skill or walk.skill).get(e.tool or "") for e in last.values()]
+        others = [t for t in ran if t is not None]
+        rest = [
+            e
+            for e in rest
+            if (tool := self.defs.tools_for(e.skill or walk.skill).get(e.tool or "")) is None
+            or not covered_lookup(self.project, tool, others)
+        ]
         return (main + rest)[: limit - len(end)] + end
 
     def own_skills(self, walk: Walk) -> set[str | None]:
@@ -715,10 +727,49 @@ class PathGoals(AvoidedGoals):
             for i, c in placed
             if str(c.get("memory_was_set", "")) in declared or "memory_was_set" not in c
         ]
+        if chosen:
+            by_tools = {
+                k for e in walk.events if e.kind == "tool" for k in self.own_writes(str(e.tool))
+            }
+            placed = _route_left_open(skill, chosen[0], walk, placed, by_tools)
         steps += merged(placed)
         if walk.completed:
             steps.append(skill_check("skill_completed", walk.skill))
         return steps
+
+
+def _route_left_open(
+    skill: Skill, key: str, walk: Walk, placed: list[tuple[int, Check]], by_tools: set[str]
+) -> list[tuple[int, Check]]:
+    """`placed` without the routing value's write where the prose routes on it (`if:
+    session.baggage.mode == ...` paragraphs) and a later step writes a value the agent
+    records itself (no block step asks for it, no tool writes it) that none of those
+    paragraphs names (the bag tag, introduced before the mode is set): the prose leaves the
+    order of the two open, so the agent may record either first."""
+    scoped = [
+        c.paragraph
+        for c in skill.prose_conditions
+        if key in {k.removeprefix("session.") for k in condition_keys(c.condition)}
+    ]
+    if not scoped:
+        return placed
+    at = next((i for i, c in placed if c.get("memory_was_set") == key), None)
+    if at is None:
+        return placed
+    block_asked = {a.field for a in walk.asks if a.field and a.block is not None}
+
+    def outside(name: str) -> bool:
+        short = re.escape(name.split(".", 1)[-1])
+        return not any(re.search(rf"(?<![\w.]){short}(?!\w)", p) for p in scoped)
+
+    later = [
+        str(c["memory_was_set"])
+        for i, c in placed
+        if i > at and isinstance(c.get("memory_was_set"), str) and c["memory_was_set"] != key
+    ]
+    if any(k not in block_asked and k not in by_tools and outside(k) for k in later):
+        return [(i, c) for i, c in placed if c.get("memory_was_set") != key]
+    return placed
 
 
 def _around_tool(at: int, check: Check, early: set[str], placed: list[tuple[int, Check]]) -> bool:

@@ -8,6 +8,7 @@ Planners, drafters, lint rules and prompts read this instead of re-reading block
 frontmatter; `casegen sources --explain SKILL` prints it.
 """
 
+from ._answer_keys import answer_keys
 from ._arguments import sentence_arguments
 from ._branches import branched_keys, skill_branches
 from ._build import build_skill_model, skill_model, skill_models
@@ -90,6 +91,7 @@ __all__ = [
     "Uncertainty",
     "Where",
     "Write",
+    "answer_keys",
     "answer_writers",
     "asked_in_paragraph",
     "asked_to",
