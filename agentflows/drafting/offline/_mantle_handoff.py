@@ -106,7 +106,7 @@ class HandoffGoals(PathGoals):
         transfers = [e for e in walk.tools() if e.skill == handoff_skill]
         announce = [e.utter for e in walk.events if e.kind == "utter" and e.skill == handoff_skill]
         if transfers:
-            self.add(tool_check(self.with_seeded(transfers[-1]), is_error=False))
+            self.add(tool_check(transfers[-1], is_error=False))
         if announce:
             self.add({"bot_uttered": {"utter_name": announce[0]}})
         steps: list[Check] = [skill_check("skill_activated", first.skill)]
@@ -196,7 +196,7 @@ class HandoffGoals(PathGoals):
             self.add({"memory_was_set": items})
         transfers = other.tools()
         if transfers:
-            self.add(tool_check(self.with_seeded(transfers[-1]), is_error=False))
+            self.add(tool_check(transfers[-1], is_error=False))
         writes = [k for t in self.gated() for k in self.tool_writes(t, skill)]
         writes += [k for k in self.success.keys if k not in writes]
         written = self.written(self.walk) | self.written(other)

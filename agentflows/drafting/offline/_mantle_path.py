@@ -185,10 +185,6 @@ class PathGoals(AvoidedGoals):
             folded |= unpinned_parameters(self.defs, skill, tool, sources, answered, needed, passed)
             folded |= loose_parameters(tool, body["arguments"], sources, skill, self.unsaid())
             folded -= sentence_pinned(self.project, skill, tool, body["arguments"])
-            # the case seeds it and the prose names that entry: passed on as seeded
-            folded -= {
-                p for p, v in body["arguments"].items() if self.seeded_argument(skill, p) == v
-            }
         kept = {}
         for param, value in body["arguments"].items():
             if param in folded:
@@ -481,50 +477,9 @@ class PathGoals(AvoidedGoals):
                 if key and key in told:
                     added[param.name] = told[key]
                     break
-            else:
-                seeded = self.seeded_argument(skill, param.name)
-                if seeded is not None:
-                    added[param.name] = seeded
         if not added:
             return event
         return replace(event, arguments={**event.arguments, **added})
-
-    def with_seeded(self, event: Event) -> Event:
-        """`event` with the arguments the case's seeds fix (`seeded_argument`) added."""
-        skill = event.skill or self.walk.skill
-        tool = self.defs.tools_for(skill).get(event.tool or "")
-        if tool is None:
-            return event
-        added = {
-            p.name: value
-            for p in tool.parameters
-            if p.name not in event.arguments
-            and (value := self.seeded_argument(skill, p.name)) is not None
-        }
-        return replace(event, arguments={**event.arguments, **added}) if added else event
-
-    def seeded_argument(self, skill_id: str, name: str) -> Any:
-        """The value the case seeds for the project entry of a parameter's name, where the
-        skill's prose names that entry (`@memory.project.loyalty_tier`: the transfer passes
-        the seeded tier on), as an agent passes it as is; None otherwise."""
-        key = f"project.{name}"
-        value = self.script.seeds.get(key)
-        skill = self.defs.skills.get(skill_id)
-        if value is None or skill is None:
-            return None
-        field = self.defs.memory_names().get(key)
-        if field is None or not _exact(field.type, value):
-            return None
-        tool_params = [
-            p
-            for t in self.defs.tools_for(skill_id).values()
-            for p in t.parameters
-            if p.name == name
-        ]
-        if any(not p.required and p.default == value for p in tool_params):
-            return None  # the default: an agent that leaves it out passes it all the same
-        named = f"@memory.{key}" in skill.body or f"session.{key}" in skill.body
-        return value if named else None
 
     def told_values(self, walk: Walk) -> dict[str, Any]:
         """Qualified field -> the value the user's facts fix, where an agent passes it as is."""
