@@ -715,14 +715,19 @@ class Goals(GoalPieces):
             **(self.facts.get("given") or {}),
         }.items():
             given.setdefault(key, value)
-        literals, copied = tool_values(self.project, walk)
+        runs = [
+            (e.skill, e.tool)
+            for e in walk.tools()
+            if e.skill and e.tool and not e.error and e.source != "mcp"
+        ]
+        literals, copied = tool_values(self.project, runs)
         named = [f.value for f in self.script.sheet.facts]
         named += [*self.script.stated.values(), *self.script.seeds.values()]
         named += list((self.facts.get("request_values") or {}).values())
         return case_fixes(
             condition,
             given=given,
-            set_on_path=block_literals(self.defs, walk),
+            set_on_path=block_literals(self.defs, walk.skill, walk.elements),
             literals=literals,
             copied=copied,
             records=shared_records(self.project),

@@ -20,42 +20,42 @@ from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import UNKNOWN, code_facts, qualify
 from evalcore.testdata import DataRecords
 
-from ...planning._mantle_walk_records import Walk
-
 
 def _bare(key: str) -> str:
     return key.removeprefix("session.")
 
 
-def block_literals(defs: MantleDefinitions, walk: Walk) -> set[str]:
-    """Keys a `set_memory` step on the walk's path sets to a literal."""
-    skill = defs.skills[walk.skill]
+def block_literals(defs: MantleDefinitions, skill_id: str, elements: Iterable[str]) -> set[str]:
+    """Keys a `set_memory` step on the path (the walk's covered `elements`) sets to a literal."""
+    skill = defs.skills[skill_id]
+    covered = set(elements)
     out: set[str] = set()
     for block in skill.blocks.values():
         for step in block.steps:
-            on_path = f"step:{skill.id}.{block.id}.{step.id}" in walk.elements
+            on_path = f"step:{skill.id}.{block.id}.{step.id}" in covered
             if on_path and step.kind == "set_memory" and isinstance(step.target, dict):
                 out |= {qualify(str(k), skill.id, defs) for k in step.target}
     return out
 
 
-def tool_values(project: Project, walk: Walk) -> tuple[dict[str, Any], dict[str, str]]:
-    """What the walk's successful tool runs write: key -> the literal written on success,
-    and key -> the record field a value is copied from."""
+def tool_values(
+    project: Project, runs: Iterable[tuple[str, str]]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """What the path's successful runs of the project's own tools (`runs`: skill, tool)
+    write: key -> the literal written on success, and key -> the record field a value is
+    copied from."""
     defs = project.mantle
     assert defs is not None
     literals: dict[str, Any] = {}
     copied: dict[str, str] = {}
-    for event in walk.tools():
-        if event.error or not event.tool or not event.skill:
-            continue
-        tool = defs.tools_for(event.skill).get(event.tool)
-        if tool is None or event.source == "mcp":
+    for skill_id, name in runs:
+        tool = defs.tools_for(skill_id).get(name)
+        if tool is None:
             continue
         for write in code_facts(project, tool).writes:
             if write.failure or write.guarded:
                 continue
-            key = qualify(write.key, event.skill, defs)
+            key = qualify(write.key, skill_id, defs)
             if write.value is not UNKNOWN:
                 literals[key] = write.value
             elif write.source:
