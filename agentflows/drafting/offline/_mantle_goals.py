@@ -59,6 +59,7 @@ from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
 from ._mantle_record_answer import record_answer
+from ._mantle_rule_fixed import block_literals, case_fixes, tool_values
 from ._mantle_script import Script, shared_records
 from ._mantle_sections import section_criterion
 from ._mantle_testdata import unrelated_for
@@ -696,11 +697,42 @@ class Goals(GoalPieces):
         out: list[str] = []
         for rule in self.skill.utter:
             fires = rule.on == "activate" or (
-                rule.when is not None and bool(evaluate(rule.when, walk.memory))
+                rule.when is not None
+                and bool(evaluate(rule.when, walk.memory))
+                and self.fixes(rule.when)
             )
             if fires and rule.response in said and rule.response not in out:
                 out.append(rule.response)
         return out
+
+    def fixes(self, condition: str) -> bool:
+        """Whether the case itself makes `condition` true (`case_fixes`), not only the walk's
+        stand-in for what a tool writes from a record."""
+        walk = self.walk
+        given = {**self.script.seeds, **self.told_values(walk)}
+        for key, value in {
+            **(self.facts.get("values") or {}),
+            **(self.facts.get("given") or {}),
+        }.items():
+            given.setdefault(key, value)
+        runs = [
+            (e.skill, e.tool)
+            for e in walk.tools()
+            if e.skill and e.tool and not e.error and e.source != "mcp"
+        ]
+        literals, copied = tool_values(self.project, runs)
+        named = [f.value for f in self.script.sheet.facts]
+        named += [*self.script.stated.values(), *self.script.seeds.values()]
+        named += list((self.facts.get("request_values") or {}).values())
+        return case_fixes(
+            condition,
+            given=given,
+            set_on_path=block_literals(self.defs, walk.skill, walk.elements),
+            literals=literals,
+            copied=copied,
+            records=shared_records(self.project),
+            named=named,
+        )
 
     def when_rules(self, key: str, wrong: object, right: object, *, same_turn: bool) -> None:
         """The skill's `utter: when:` rules on the corrected field: the runtime says one as
