@@ -8,6 +8,9 @@
 - `memory_was_not_set` never names an entry with an `initial_value`.
 - A float the model formats (an optional estimate, a whole amount) and a parameter filled
   from a value the model reads into words the user never says are not pinned.
+- A choice whose branch gives a threshold under which it counts as another value of the
+  same field ("a delay of 180 minutes or more ...; under that, it counts as voluntary") is
+  not pinned as a tool argument: a correct agent may re-record it before the call.
 - `sequencing` keeps no order between two calls only the prose makes, nor a value the
   user gave up front against a call.
 """
@@ -169,3 +172,13 @@ def test_a_lookup_the_prose_puts_before_the_order_keeps_its_place() -> None:
     assert bank.mantle is not None
     card = bank.mantle.skills["card_replace"]
     assert "get_mailing_address" in ordered_tools(bank.mantle, card)
+
+
+def test_a_choice_its_branch_may_reclassify_is_not_pinned_and_others_are() -> None:
+    pinned = {
+        (c.get("arguments") or {}).get("disruption_type")
+        for v in _cases("skyway_air", "rebook_flight").values()
+        for c in _calls(v, "search_alternatives")
+    }
+    assert "delayed" not in pinned, pinned
+    assert {"cancelled", "voluntary"} <= pinned, pinned

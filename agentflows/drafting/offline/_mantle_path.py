@@ -45,7 +45,12 @@ from ._mantle_order import (
     without_own_writes,
 )
 from ._mantle_picked import picked_from_offer
-from ._mantle_pinned import loose_parameters, sentence_pinned, unpinned_parameters
+from ._mantle_pinned import (
+    loose_parameters,
+    reclassified,
+    sentence_pinned,
+    unpinned_parameters,
+)
 from ._mantle_script import Script
 from ._mantle_unfixed import (
     fixed_by_tools,
@@ -184,6 +189,7 @@ class PathGoals(AvoidedGoals):
             passed = sentence_fields(self.project, skill, tool.name)
             folded |= unpinned_parameters(self.defs, skill, tool, sources, answered, needed, passed)
             folded |= loose_parameters(tool, body["arguments"], sources, skill, self.unsaid())
+            folded |= reclassified(self.defs, skill, sources, self.script.walk.memory)
             folded -= sentence_pinned(self.project, skill, tool, body["arguments"])
         kept = {}
         for param, value in body["arguments"].items():

@@ -20,14 +20,27 @@ An argument is pinned only where the case gives its value and the model must pas
 A value the calling sentence sets in so many words ("then call @tool.page_safety_officer
 with urgent set to true") is pinned on the path of that sentence whatever the rules above
 say (`sentence_pinned`): the prose leaves the model no choice there.
+
+A choice the branch it selects may re-record is not pinned either (`reclassified`): where
+the prose scoped to `disruption_type == "delayed"` gives a threshold under which the
+change counts as another value of the same field ("180 minutes or more ...; under that, it
+counts as voluntary"), a correct agent may write that other value before the call, and
+whether the case's record meets the threshold is not read here.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Project, ToolDef, memoized
-from evalcore.definitions.skill_model import qualify, sentence_arguments, skill_model
+from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import qualify, sentence_arguments, sentences, skill_model
+
+from ._mantle_facts import holds
+
+_NUMBER = re.compile(r"\d+")
 
 
 def optional_parameters(defs: MantleDefinitions, skill_id: str, tool: ToolDef) -> frozenset[str]:
@@ -140,6 +153,45 @@ def sentence_pinned(
     )
 
 
+def reclassified(
+    defs: MantleDefinitions,
+    skill_id: str,
+    sources: Mapping[str, str],
+    memory: Mapping[str, Any],
+) -> frozenset[str]:
+    """Parameters filled from a choice the branch it selects may re-record: a sentence of
+    the skill's instructions scoped by an `if:` on that field, which the case's `memory`
+    meets, gives a number (a threshold) and names another value of the field's choices."""
+    skill = defs.skills.get(skill_id)
+    if skill is None:
+        return frozenset()
+    names = defs.memory_names()
+    texts = [skill.body or ""] + [
+        str(step.target)
+        for block in skill.blocks.values()
+        for step in block.steps
+        if step.kind == "instructions" and isinstance(step.target, str)
+    ]
+    scoped = [
+        part
+        for text in texts
+        for part in sentences(text)
+        if part.condition and _NUMBER.search(part.text) and holds(part.condition, dict(memory))
+    ]
+    out: set[str] = set()
+    for param, key in sources.items():
+        field_def = names.get(key)
+        chosen = memory.get(key)
+        others = [v for v in (field_def.enum_values or []) if v != chosen] if field_def else []
+        if not others or chosen is None:
+            continue
+        for part in scoped:
+            words = set(re.findall(r"[\w-]+", part.text))
+            if key in condition_keys(part.condition) and words & set(map(str, others)):
+                out.add(param)
+    return frozenset(out)
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value == int(value)
 
@@ -148,6 +200,7 @@ __all__ = [
     "collected_fields",
     "loose_parameters",
     "optional_parameters",
+    "reclassified",
     "sentence_pinned",
     "unpinned_parameters",
 ]
