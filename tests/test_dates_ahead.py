@@ -103,13 +103,60 @@ def test_the_days_ahead_fall_on_the_weekdays_the_opening_names(
         assert said["departure"].weekday() == 1 and said["return"].weekday() == 2, said
         assert dt.date(2026, 1, 1) < said["departure"] < said["return"]
         assert said["return"] - said["departure"] <= dt.timedelta(days=7)
-        assert said["departure"] >= _day(was["departure"])  # never earlier than drawn
+        assert said["departure"] == dt.date(2026, 1, 6)  # the coming Tuesday
         assert said["incident"] == _day(was["incident"])  # a day past is not moved
         # a return with no departure in the case goes to the day the user comes back
         alone = SheetBuilder(f"case{n}", "")
         alone.add("return", alone.value(back))
         alone.on_weekdays("Book me to Chicago Tuesday, back Wednesday night.")
         assert _day(alone.sheet.facts[0].value).weekday() == 2
+
+
+@pytest.mark.parametrize(
+    ("epoch", "meant", "opening"),
+    [
+        # a Monday: "Friday" is the 11th, never the Friday of the week after
+        ("1796601600", dt.date(2026, 12, 11), "Block Friday morning for the board deck."),
+        # a Friday: the coming Friday is a week later
+        ("1796947200", dt.date(2026, 12, 18), "Block Friday morning for the board deck."),
+    ],
+)
+def test_a_named_weekday_is_the_coming_one(
+    monkeypatch: pytest.MonkeyPatch, epoch: str, meant: dt.date, opening: str
+) -> None:
+    """ "Block Friday morning" said on Monday 2026-12-07 means Friday the 11th: a start
+    drawn two to three weeks out (the 18th) is a Friday too, but not the one the user
+    names; the opening is said unchanged."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    start = FieldSpec("proposed_start", "text", "Start of the new event, YYYY-MM-DD HH:MM.")
+    for n in range(20):
+        sheet = SheetBuilder(f"case{n}", "")
+        sheet.add("proposed start", sheet.value(start))
+        as_said = sheet.on_weekdays(opening)
+        said = dt.datetime.strptime(sheet.sheet.facts[0].value, "%Y-%m-%d %H:%M").date()
+        assert said == meant, (n, said)
+        assert as_said == opening
+
+
+def test_a_weekday_after_the_records_days_is_said_as_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the case's records push the day past the coming Friday (a pickup after a last
+    fill on Thursday the 10th), the user says "next Friday", or the date beyond that."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796601600")  # Monday 2026-12-07
+    for last, meant, said in [
+        ("2026-12-10", dt.date(2026, 12, 11), "Can I pick it up Friday?"),
+        ("2026-12-12", dt.date(2026, 12, 18), "Can I pick it up next Friday?"),
+        ("2026-12-19", dt.date(2026, 12, 25), "Can I pick it up Friday 25 December 2026?"),
+    ]:
+        fills = [{"rx": f"61044{n}", "last_fill": last} for n in range(6)]
+        records = DataRecords([Collection("prescriptions", tuple(fills))])
+        sheet = SheetBuilder("case1", "", records)
+        sheet.sheet.records.update(prescriptions=fills[-1])
+        sheet.add("pickup", sheet.value(PICKUP))
+        as_said = sheet.on_weekdays("Can I pick it up Friday?")
+        assert _day(sheet.sheet.facts[0].value) == meant
+        assert as_said == said
 
 
 def test_a_moved_window_keeps_its_times_and_its_length(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,12 +32,14 @@ from ._values import (
     date_format,
     draw_day,
     is_date,
+    next_weekday,
     reference_day,
     span_role,
     spoken_date,
     stated_unit,
     token_shapes,
     typed_value,
+    weekday_said,
     weekdays_in,
     with_unit,
     written_day,
@@ -561,21 +563,34 @@ class SheetBuilder:
         held = [d for r in self.sheet.records.values() for d in _days(r) if d <= present]
         return max(held, default=None)
 
-    def on_weekdays(self, opening: str) -> None:
+    def named_day(self, weekday: int, line: str) -> tuple[dt.date, str]:
+        """The day a user who names `weekday` in `line` asks for, and `line` as they say
+        it: the first such day after the generation day, or after the days the case's
+        records hold where those are later (a pickup follows the last fill), with "next"
+        or the date in the line where it is not the coming one (`weekday_said`)."""
+        today = reference_day()
+        since = self._since()
+        day = next_weekday(weekday, max(today, since) if since is not None else today)
+        return day, weekday_said(line, day, today)
+
+    def on_weekdays(self, opening: str) -> str:
         """Move the drawn days ahead to the weekdays `opening` names ("Tuesday, back
-        Wednesday night": a span's start or a lone day ahead to the first Tuesday on or after
-        it, a span's end to the first Wednesday after the start): a day the user gives must
-        agree with the weekday they opened with. Where the opening names one weekday only, a
-        span's end keeps its distance from the start."""
+        Wednesday night": a span's start or a lone day ahead to the coming Tuesday
+        (`named_day`), a span's end to the first Wednesday after the start): a day the user
+        gives must agree with the weekday they opened with, on the day the case is written.
+        Where the opening names one weekday only, a span's end keeps its distance from the
+        start. Returns the opening as the user says it ("next Friday" where the day is not
+        the coming one)."""
         today = reference_day()
         said = set(opening.lower().replace(",", " ").replace(".", " ").replace("!", " ").split())
         relative = next((w for w in _RELATIVE_DAYS if w in said), None)
         if relative is not None:  # "move my 3pm to tomorrow": the day is that word
             self._say_relative(relative, today)
-            return
+            return opening
         named = weekdays_in(opening)
         if not named:
-            return
+            return opening
+        first, as_said = self.named_day(named[0], opening)
         moved: dt.date | None = None
         shift = dt.timedelta(0)
         for n, fact in enumerate(self.sheet.facts):
@@ -584,17 +599,18 @@ class SheetBuilder:
                 continue
             spec, day = drawn
             if span_role(spec) == "end" and len(named) > 1:
-                floor = moved + dt.timedelta(days=1) if moved else day
-                new = floor + dt.timedelta(days=(named[-1] - floor.weekday()) % 7)
+                floor = moved if moved else first
+                new = next_weekday(named[-1], floor)
             elif span_role(spec) == "end" or moved is not None:
                 new = day + shift
             else:
-                new = day + dt.timedelta(days=(named[0] - day.weekday()) % 7)
+                new = first
                 shift = new - day
             moved = new
             fmt = date_format(spec.description)
             was, now = ((d.strftime(fmt) if fmt else spoken_date(d)) for d in (day, new))
             self.sheet.facts[n] = replace(fact, value=fact.value.replace(was, now, 1))
+        return as_said if moved is not None else opening
 
     def _say_relative(self, word: str, today: dt.date) -> None:
         """The first drawn day ahead (not a span's end) said as the opening says it

@@ -274,6 +274,29 @@ def working_day(day: dt.date) -> dt.date:
     return day + dt.timedelta(days=(7 - day.weekday()) % 7 if day.weekday() >= 5 else 0)
 
 
+def next_weekday(weekday: int, after: dt.date) -> dt.date:
+    """The first `weekday` (Monday = 0) after `after`: the day a user means by a bare
+    "Friday" said on `after`, never the Friday of a week later."""
+    return after + dt.timedelta(days=(weekday - after.weekday() - 1) % 7 + 1)
+
+
+def weekday_said(text: str, day: dt.date, today: dt.date) -> str:
+    """`text` with its first mention of `day`'s weekday as a user says it on `today`:
+    "Friday" for the first one after today, "next Friday" for the one after, else the
+    weekday with its date; a bare weekday names no later day than the coming one."""
+    name = calendar.day_name[day.weekday()]
+    gap = (day - today).days
+    if 0 < gap <= 7:
+        return text
+    said = f"next {name}" if 7 < gap <= 14 else f"{name} {spoken_date(day)}"
+    found = re.search(rf"\b{name}\b", text, re.I)
+    if found is None:
+        return text
+    if found.start() == 0 or text[: found.start()].rstrip().endswith((".", "!", "?", '"')):
+        said = said[0].upper() + said[1:]
+    return text[: found.start()] + said + text[found.end() :]
+
+
 def weekdays_in(text: str) -> list[int]:
     """The weekdays `text` names, in order (`Monday` = 0), by the calendar's own names."""
     names = {name.lower(): n for n, name in enumerate(calendar.day_name)}
@@ -602,6 +625,7 @@ __all__ = [
     "draw_day",
     "examples_of",
     "is_date",
+    "next_weekday",
     "reference_day",
     "shaped_like",
     "span_role",
@@ -611,6 +635,7 @@ __all__ = [
     "token_shapes",
     "typed_value",
     "wants_time",
+    "weekday_said",
     "weekdays_in",
     "with_unit",
     "working_day",

@@ -1075,7 +1075,7 @@ class _Writer:
             else:
                 self.context.before_end = line
         if self.context.opening:  # "Tuesday, back Wednesday": the days given agree with it
-            self.sheet.on_weekdays(self.context.opening)
+            self.context.opening = self.sheet.on_weekdays(self.context.opening)
         # amounts in the currency the case pays in ("£91.80" beside GBP, never "$91.80");
         # bare where the case corrects the currency: a sign would give the answer away
         paid = paid_currency(self.defs, self.script.walk.memory, self.sheet.sheet.facts)
@@ -1546,20 +1546,26 @@ class _Writer:
 
     def on_the_named_weekday(self, skill_id: str, line: str) -> None:
         """A detour line that names a weekday ("book the confocal for Thursday"): the
-        detour skill's day facts fall on that weekday (the first one on or after the day
-        drawn), never on another day of the week than the one the user said."""
+        detour skill's day facts fall on the day the user means (the coming Thursday after
+        the day the case is written, `SheetBuilder.named_day`), never on another day of the
+        week nor a Thursday weeks later; the line says "next Thursday" where it is the one
+        after."""
         said = {w.strip(".,!?").lower() for w in line.split()}
         named = [i for i, day in enumerate(calendar.day_name) if day.lower() in said]
         if len(named) != 1:
             return
-        facts = []
+        meant, as_said = self.sheet.named_day(named[0], line)
+        facts, moved = [], False
         for fact in self.sheet.sheet.facts:
             day = _day(fact.value) if (fact.field or "").startswith(f"{skill_id}.") else None
             if day is not None:
-                day += timedelta(days=(named[0] - day.weekday()) % 7)
-                fact = replace(fact, value=day.strftime("%m/%d/%Y"))
+                fact, moved = replace(fact, value=meant.strftime("%m/%d/%Y")), True
             facts.append(fact)
         self.sheet.sheet.facts = facts
+        if moved and as_said != line:
+            self.context.cues = [
+                replace(c, line=as_said) if c.line == line else c for c in self.context.cues
+            ]
 
     def written_branch(self, walk: Walk, setup: Setup) -> Walk | None:
         """The detour played again with each number its tools read from the data as the
