@@ -177,6 +177,25 @@ def first_text(response: Response | None) -> str | None:
     return default.text
 
 
+def seen_text(
+    response: Response | None, memory: dict[str, Any], untold: set[str]
+) -> tuple[str | None, bool]:
+    """The variant's text the runtime says over `memory` (the first whose condition holds,
+    else the default), and whether it can be told: not where a variant's condition reads a
+    name the case leaves open (absent from `memory`, or in `untold`: a tool's write whose
+    value only the real tool knows). Untold gives `(None, True)`."""
+    if response is None or not response.variants:
+        return None, False
+    keys = {k for v in response.variants if v.condition for k in condition_keys(v.condition)}
+    if any(k in untold or k not in memory for k in keys):
+        return None, True
+    chosen = next(
+        (v for v in response.variants if v.condition and evaluate(v.condition, memory)),
+        None,
+    )
+    return (chosen.text if chosen else first_text(response)), False
+
+
 def question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
     """Categorical fields of the skill the agent asks the customer for (read once per skill)."""
     key = ("question_fields", skill.id, id(skill))
@@ -240,6 +259,7 @@ __all__ = [
     "question_fields",
     "routing_conditions",
     "routing_fields",
+    "seen_text",
     "setting_steps",
     "skill_field",
     "value_groups",
