@@ -158,6 +158,18 @@ def test_a_variant_the_case_cannot_tell_is_named_by_its_tool() -> None:
     # absent, or only a tool's write whose value the real tool knows: no quote
     assert seen_text(response, {}, set()) == (None, True)
     assert seen_text(response, {"pay.method": "card"}, {"pay.method"}) == (None, True)
+    # a part the case fixes that is false settles it, whatever the open part holds
+    fee = Response(
+        name="utter_confirm",
+        variants=[
+            ResponseVariant(
+                text="Pay a fee?", condition="session.pay.method == 'card' and session.pay.fee > 0"
+            ),
+            ResponseVariant(text="Pay at no cost?"),
+        ],
+    )
+    assert seen_text(fee, {"pay.method": "ach"}, set()) == ("Pay at no cost?", False)
+    assert seen_text(fee, {"pay.method": "card"}, set()) == (None, True)
     context = FactContext("Ana, a customer", "want to pay rent", read_back=False)
     context.gate, context.confirm, context.gate_tool = "make the payment", "decline", "make_payment"
     text = context.render()

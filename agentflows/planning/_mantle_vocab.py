@@ -18,7 +18,7 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step
 from evalcore.definitions._memo import memoized
-from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import paragraphs, skill_fields
 
 from ..drafting.offline._direction import Choice, value_phrases
@@ -181,19 +181,28 @@ def seen_text(
     response: Response | None, memory: dict[str, Any], untold: set[str]
 ) -> tuple[str | None, bool]:
     """The variant's text the runtime says over `memory` (the first whose condition holds,
-    else the default), and whether it can be told: not where a variant's condition reads a
-    name the case leaves open (absent from `memory`, or in `untold`: a tool's write whose
-    value only the real tool knows). Untold gives `(None, True)`."""
+    else the default), and whether it can be told: not where a variant's condition turns on
+    a name the case leaves open (absent from `memory`, or in `untold`: a tool's write whose
+    value only the real tool knows) and no part of it the case fixes is false already.
+    Untold gives `(None, True)`."""
     if response is None or not response.variants:
         return None, False
-    keys = {k for v in response.variants if v.condition for k in condition_keys(v.condition)}
-    if any(k in untold or k not in memory for k in keys):
-        return None, True
-    chosen = next(
-        (v for v in response.variants if v.condition and evaluate(v.condition, memory)),
-        None,
-    )
-    return (chosen.text if chosen else first_text(response)), False
+
+    def told(condition: str) -> bool:
+        return all(k not in untold and k in memory for k in condition_keys(condition))
+
+    for variant in response.variants:
+        condition = str(variant.condition or "")
+        if not condition:
+            return variant.text, False
+        if told(condition):
+            if evaluate(condition, memory):
+                return variant.text, False
+            continue
+        parts = conjuncts(condition)  # `a and b`: one fixed part false settles it
+        if not any(told(p) and not evaluate(p, memory) for p in parts):
+            return None, True
+    return first_text(response), False
 
 
 def question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
