@@ -155,8 +155,9 @@ def test_a_variant_the_case_cannot_tell_is_named_by_its_tool() -> None:
     )
     assert seen_text(response, {"pay.method": "card"}, set()) == ("Pay by card?", False)
     assert seen_text(response, {"pay.method": "ach"}, set()) == ("Pay from your bank?", False)
-    # absent, or only a tool's write whose value the real tool knows: no quote
-    assert seen_text(response, {}, set()) == (None, True)
+    # never set on the path: unset, as at runtime; only a tool's write whose value the
+    # real tool knows: no quote
+    assert seen_text(response, {}, set()) == ("Pay from your bank?", False)
     assert seen_text(response, {"pay.method": "card"}, {"pay.method"}) == (None, True)
     # a part the case fixes that is false settles it, whatever the open part holds
     fee = Response(
@@ -168,8 +169,8 @@ def test_a_variant_the_case_cannot_tell_is_named_by_its_tool() -> None:
             ResponseVariant(text="Pay at no cost?"),
         ],
     )
-    assert seen_text(fee, {"pay.method": "ach"}, set()) == ("Pay at no cost?", False)
-    assert seen_text(fee, {"pay.method": "card"}, set()) == (None, True)
+    assert seen_text(fee, {"pay.method": "ach"}, {"pay.fee"}) == ("Pay at no cost?", False)
+    assert seen_text(fee, {"pay.method": "card"}, {"pay.fee"}) == (None, True)
     context = FactContext("Ana, a customer", "want to pay rent", read_back=False)
     context.gate, context.confirm, context.gate_tool = "make the payment", "decline", "make_payment"
     text = context.render()

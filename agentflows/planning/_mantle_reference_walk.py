@@ -32,6 +32,7 @@ from evalcore.agents.reference import ModelBrain, Mutant, ReferenceEngine, place
 from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import (
+    UNKNOWN,
     SkillModel,
     branch_values,
     completion_instruction,
@@ -386,7 +387,8 @@ def _play(
 
 def _tool_written(project: Project, events: list[dict[str, Any]]) -> set[str]:
     """Memory names a tool's call wrote last (a write its code makes, recorded right after
-    the call): their value is the fake backend's, not one the case fixes."""
+    the call, of a value the code does not spell out): their value is the fake backend's,
+    not one the case fixes."""
     defs = project.mantle
     assert defs is not None
     written: set[str] = set()
@@ -397,7 +399,8 @@ def _tool_written(project: Project, events: list[dict[str, Any]]) -> set[str]:
             skill = str((record.get("metadata") or {}).get("skill_id") or "")
             tool = defs.tools_for(skill).get(str(record.get("tool_name"))) if skill else None
             writes = tool_writes(project, tool) if tool is not None else ()
-            declared = {w.key.rsplit(".", 1)[-1] for w in writes}
+            # a literal the code writes (`memory.set("card_blocked", True)`) is known
+            declared = {w.key.rsplit(".", 1)[-1] for w in writes if w.value is UNKNOWN}
         elif kind == "memory_set":
             key = str(record.get("key"))
             (written.add if key.rsplit(".", 1)[-1] in declared else written.discard)(key)

@@ -181,15 +181,15 @@ def seen_text(
     response: Response | None, memory: dict[str, Any], untold: set[str]
 ) -> tuple[str | None, bool]:
     """The variant's text the runtime says over `memory` (the first whose condition holds,
-    else the default), and whether it can be told: not where a variant's condition turns on
-    a name the case leaves open (absent from `memory`, or in `untold`: a tool's write whose
-    value only the real tool knows) and no part of it the case fixes is false already.
-    Untold gives `(None, True)`."""
+    else the default; a name the path never sets reads as unset, as at runtime), and
+    whether it can be told: not where a variant's condition turns on a name in `untold` (a
+    tool's write whose value only the real tool knows) and no part of it the case fixes is
+    false already. Untold gives `(None, True)`."""
     if response is None or not response.variants:
         return None, False
 
     def told(condition: str) -> bool:
-        return all(k not in untold and k in memory for k in condition_keys(condition))
+        return not untold.intersection(condition_keys(condition))
 
     for variant in response.variants:
         condition = str(variant.condition or "")
