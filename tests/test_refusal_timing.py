@@ -15,7 +15,8 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_up_front import not_a_greeting
 from agentflows.planning import plan_source
 from agentflows.planning._mantle import plan_mantle
-from evalcore.definitions import load_project
+from agentflows.planning._mantle_vocab import seen_text
+from evalcore.definitions import Response, ResponseVariant, load_project
 from evalcore.runner._case import SimulationSpec
 from evalcore.simulator import (
     FactContext,
@@ -119,3 +120,62 @@ def test_a_value_that_is_a_greeting_is_said_with_its_field() -> None:
     assert "Morning for the callback window, please." in opening
     assert not_a_greeting("Dosage, please.", "question type") == "Dosage, please."
     assert not_a_greeting("Evening, please.", "slot") == "Evening for the slot, please."
+
+
+@pytest.mark.parametrize(
+    ("project", "skill", "case", "seen", "not_seen"),
+    [
+        # the user grants entry: the runtime asks the variant whose condition that meets
+        (
+            "oakline_residents",
+            "maintenance_request",
+            "refused_submit_work_order",
+            "maintenance may enter?",
+            "someone will be home?",
+        ),
+        # an auto claim: the auto policy's wording, not the home policy's default
+        ("harbor_mutual", "file_claim", "refused_submit_claim", "auto policy", "home policy"),
+    ],
+)
+def test_the_declined_question_is_the_variant_the_case_selects(
+    project: str, skill: str, case: str, seen: str, not_seen: str
+) -> None:
+    _, text = _context(project, skill, case)
+    quoted = parse_fact_context(text).gate_question or ""
+    assert seen in quoted and not_seen not in quoted, quoted
+
+
+def test_a_variant_the_case_cannot_tell_is_named_by_its_tool() -> None:
+    response = Response(
+        name="utter_confirm",
+        variants=[
+            ResponseVariant(text="Pay by card?", condition="session.pay.method == 'card'"),
+            ResponseVariant(text="Pay from your bank?"),
+        ],
+    )
+    assert seen_text(response, {"pay.method": "card"}, set()) == ("Pay by card?", False)
+    assert seen_text(response, {"pay.method": "ach"}, set()) == ("Pay from your bank?", False)
+    # never set on the path: unset, as at runtime; only a tool's write whose value the
+    # real tool knows: no quote
+    assert seen_text(response, {}, set()) == ("Pay from your bank?", False)
+    assert seen_text(response, {"pay.method": "card"}, {"pay.method"}) == (None, True)
+    # a part the case fixes that is false settles it, whatever the open part holds
+    fee = Response(
+        name="utter_confirm",
+        variants=[
+            ResponseVariant(
+                text="Pay a fee?", condition="session.pay.method == 'card' and session.pay.fee > 0"
+            ),
+            ResponseVariant(text="Pay at no cost?"),
+        ],
+    )
+    assert seen_text(fee, {"pay.method": "ach"}, {"pay.fee"}) == ("Pay at no cost?", False)
+    assert seen_text(fee, {"pay.method": "card"}, {"pay.fee"}) == (None, True)
+    context = FactContext("Ana, a customer", "want to pay rent", read_back=False)
+    context.gate, context.confirm, context.gate_tool = "make the payment", "decline", "make_payment"
+    text = context.render()
+    assert "worded like" not in text
+    assert "the confirmation question before make_payment runs." in text
+    parsed = parse_fact_context(text)
+    assert (parsed.gate_tool, parsed.gate_question) == ("make_payment", None)
+    assert parsed.render() == text

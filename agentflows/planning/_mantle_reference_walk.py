@@ -32,6 +32,7 @@ from evalcore.agents.reference import ModelBrain, Mutant, ReferenceEngine, place
 from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import (
+    UNKNOWN,
     SkillModel,
     branch_values,
     completion_instruction,
@@ -40,7 +41,8 @@ from evalcore.definitions.skill_model import (
 )
 
 from ._mantle_prose import prose_items
-from ._mantle_vocab import first_text
+from ._mantle_tools import tool_writes
+from ._mantle_vocab import first_text, seen_text
 from ._mantle_walk_records import SET, Ask, Event, Setup, Walk, sample_value
 
 RecordSets = dict[str, list[dict[str, Any]]]
@@ -383,6 +385,30 @@ def _play(
     return engine, asks, turns
 
 
+def _tool_written(project: Project, events: list[dict[str, Any]]) -> set[str]:
+    """Memory names a tool's call wrote last (a write its code makes, recorded right after
+    the call, of a value the code does not spell out): their value is the fake backend's,
+    not one the case fixes."""
+    defs = project.mantle
+    assert defs is not None
+    written: set[str] = set()
+    declared: set[str] = set()
+    for record in events:
+        kind = record.get("event")
+        if kind == "tool_executed":
+            skill = str((record.get("metadata") or {}).get("skill_id") or "")
+            tool = defs.tools_for(skill).get(str(record.get("tool_name"))) if skill else None
+            writes = tool_writes(project, tool) if tool is not None else ()
+            # a literal the code writes (`memory.set("card_blocked", True)`) is known
+            declared = {w.key.rsplit(".", 1)[-1] for w in writes if w.value is UNKNOWN}
+        elif kind == "memory_set":
+            key = str(record.get("key"))
+            (written.add if key.rsplit(".", 1)[-1] in declared else written.discard)(key)
+        elif kind != "bot":  # a response a write fires stays inside the tool's run
+            declared = set()
+    return written
+
+
 def _answer(engine: _ScriptedEngine, frame: Any, ask: Any) -> tuple[Any, Ask]:
     """The script's answer to `ask`, and the ask as the planner records it: the prompt is
     what the definitions tell the agent to ask (a response's text, the instruction, the
@@ -395,8 +421,14 @@ def _answer(engine: _ScriptedEngine, frame: Any, ask: Any) -> tuple[Any, Ask]:
         yes = script.setup.confirm.get(tool or "", True)
         constraint = skill.tool_constraints.get(tool or "")
         gate = constraint.requires_confirmation if constraint is not None else None
-        prompt = first_text(defs.response(gate.utter_for_confirmation or "")) if gate else None
-        return yes, Ask("confirm", skill_id, tool=tool, confirm=yes, prompt=prompt)
+        response = defs.response(gate.utter_for_confirmation or "") if gate else None
+        # a value the case gives a tool's write (the record it sets up) is the case's own
+        fixed = {k for k, v in script.setup.values.items() if v is not None and v is not SET}
+        untold = _tool_written(engine.project, engine.events) - fixed
+        prompt, untold = seen_text(response, engine.memory, untold)
+        return yes, Ask(
+            "confirm", skill_id, tool=tool, confirm=yes, prompt=prompt, prompt_untold=untold
+        )
     item = engine.prose_item(skill_id, kind)
     if kind in ("question", "identity"):
         details = item.details if item is not None else ()

@@ -18,7 +18,7 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step
 from evalcore.definitions._memo import memoized
-from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import paragraphs, skill_fields
 
 from ..drafting.offline._direction import Choice, value_phrases
@@ -177,6 +177,34 @@ def first_text(response: Response | None) -> str | None:
     return default.text
 
 
+def seen_text(
+    response: Response | None, memory: dict[str, Any], untold: set[str]
+) -> tuple[str | None, bool]:
+    """The variant's text the runtime says over `memory` (the first whose condition holds,
+    else the default; a name the path never sets reads as unset, as at runtime), and
+    whether it can be told: not where a variant's condition turns on a name in `untold` (a
+    tool's write whose value only the real tool knows) and no part of it the case fixes is
+    false already. Untold gives `(None, True)`."""
+    if response is None or not response.variants:
+        return None, False
+
+    def told(condition: str) -> bool:
+        return not untold.intersection(condition_keys(condition))
+
+    for variant in response.variants:
+        condition = str(variant.condition or "")
+        if not condition:
+            return variant.text, False
+        if told(condition):
+            if evaluate(condition, memory):
+                return variant.text, False
+            continue
+        parts = conjuncts(condition)  # `a and b`: one fixed part false settles it
+        if not any(told(p) and not evaluate(p, memory) for p in parts):
+            return None, True
+    return first_text(response), False
+
+
 def question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]:
     """Categorical fields of the skill the agent asks the customer for (read once per skill)."""
     key = ("question_fields", skill.id, id(skill))
@@ -240,6 +268,7 @@ __all__ = [
     "question_fields",
     "routing_conditions",
     "routing_fields",
+    "seen_text",
     "setting_steps",
     "skill_field",
     "value_groups",

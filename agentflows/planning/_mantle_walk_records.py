@@ -39,7 +39,11 @@ class Ask:
     details: tuple[str, ...] = ()
     """identity: the details asked for; question: the question."""
     prompt: str | None = None
-    """What the agent says when asking (response text, instructions or prose sentence)."""
+    """What the agent says when asking (response text, instructions or prose sentence);
+    confirm: the variant the case's values select."""
+    prompt_untold: bool = False
+    """confirm: the confirmation's variants turn on a value the case leaves open, so which
+    one the user hears cannot be told (`prompt` is then None)."""
 
     @property
     def step_id(self) -> str:

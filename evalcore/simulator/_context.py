@@ -106,6 +106,10 @@ class FactContext:
     whether to move the event, decline" may decline the agent's own proposal or read-back
     before it, and the gated call, its question and its denial response never happen: the
     line this renders has it decline that question alone and take what comes before."""
+    gate_tool: str | None = None
+    """Where the declined question's wording turns on a value the case leaves open (a
+    response variant by a condition): the gated tool, named instead of a quote
+    (`the confirmation question before submit_work_order runs`)."""
 
     def render(self) -> str:
         """The context text (the inverse of `parse_fact_context`)."""
@@ -136,11 +140,15 @@ class FactContext:
             )
         if self.gate:
             lines.append(f"When the agent asks whether to {_clean(self.gate)}, {self.confirm}.")
-        if self.gate and self.confirm == "decline" and self.gate_question:
+        if self.gate and self.confirm == "decline" and (self.gate_question or self.gate_tool):
+            which = (
+                f'worded like: "{_clean(self.gate_question)}"'
+                if self.gate_question
+                else f"the confirmation question before {_clean(self.gate_tool or '')} runs."
+            )
             lines.append(
-                f'{DECLINE_ONLY}, worded like: "{_clean(self.gate_question)}" Before it, say '
-                "yes to what the agent proposes or reads back, even when it asks in its own "
-                "words whether to go ahead."
+                f"{DECLINE_ONLY}, {which} Before it, say yes to what the agent proposes or "
+                "reads back, even when it asks in its own words whether to go ahead."
             )
         lines += [f"When the agent asks whether to {_clean(act)}, agree." for act in self.agreed]
         if self.resume:
@@ -227,7 +235,10 @@ def _read_line(out: FactContext, line: str) -> None:
         return
     match = en.DECLINE_ONLY.match(line)
     if match:
-        out.gate_question = match["line"].strip()
+        if match["line"]:
+            out.gate_question = match["line"].strip()
+        else:
+            out.gate_tool = match["tool"]
         return
     match = en.CONFIRM.match(line)
     if match:

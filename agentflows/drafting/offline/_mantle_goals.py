@@ -204,7 +204,7 @@ class Goals(GoalPieces):
         if self.go_ahead_first(tool):
             # the decline belongs at the agent's own question there: the context names no
             # runtime question for the user to hold the decline for
-            self.script.context.gate_question = None
+            self.script.context.gate_question = self.script.context.gate_tool = None
         else:
             for attribute in ("utter_for_confirmation", "utter_on_user_denial"):
                 said = self.response_of(tool, attribute)

@@ -1228,6 +1228,8 @@ class _Writer:
         self.context.gate = gate_words(gate) if gate is not None else None
         if refused:  # declined at the runtime's own question, not at a proposal before it
             self.context.gate_question = gate_question(refused[0])
+            # its wording turns on a value the case leaves open: named by the tool it gates
+            self.context.gate_tool = refused[0].tool if refused[0].prompt_untold else None
         else:  # every further gate the case meets (a detour's own) is taken too
             said = {self.context.gate}
             for other in gates[1:]:

@@ -95,11 +95,14 @@ GATE = phrase(
 )
 DECLINE_ONLY = phrase(
     "en.context.decline_only",
-    rf"^Decline only the last question before the agent acts, worded like:\s*{QUOTE}",
+    rf"^Decline only the last question before the agent acts, (?:worded like:\s*{QUOTE}"
+    r"|the confirmation question before (?P<tool>[^.]+?) runs\.)",
     re.I,
     matches=(
         'Decline only the last question before the agent acts, worded like: "Move it?" Before'
         " it, say yes.",
+        "Decline only the last question before the agent acts, the confirmation question"
+        " before move_event runs. Before it, say yes.",
     ),
     misses=('Decline only the last question before the agent acts: "Move it?"',),
 )
