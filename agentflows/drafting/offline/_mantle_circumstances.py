@@ -131,16 +131,10 @@ def _named(clause: str, asked: str | None) -> str:
     return " ".join([asked, *words[1:]])
 
 
-def circumstance_facts(
-    skill: Skill, memory: Mapping[str, Any], taken: Iterable[str]
-) -> list[tuple[str, bool]]:
-    """(circumstance as the prose words it, whether it holds) for each the path's sentences
-    branch on: `("it is below freezing", False)`, `("they are safe", True)`."""
-    taken = set(taken)
-    out: list[tuple[str, bool]] = []
-    # the body, then the blocks' instruction steps ("if: @memory.x.category == "plumbing"
-    # … if it is spreading, go to @skill.emergency_line"): a step's prose branches the same
-    texts = [
+def _prose_texts(skill: Skill) -> list[str]:
+    """The body, then the blocks' instruction steps ("if: @memory.x.category == "plumbing"
+    … if it is spreading, go to @skill.emergency_line"): a step's prose branches the same."""
+    return [
         skill.body,
         *(
             step.target
@@ -149,7 +143,16 @@ def circumstance_facts(
             if step.kind == "instructions" and isinstance(step.target, str)
         ),
     ]
-    for text in texts:
+
+
+def circumstance_facts(
+    skill: Skill, memory: Mapping[str, Any], taken: Iterable[str]
+) -> list[tuple[str, bool]]:
+    """(circumstance as the prose words it, whether it holds) for each the path's sentences
+    branch on: `("it is below freezing", False)`, `("they are safe", True)`."""
+    taken = set(taken)
+    out: list[tuple[str, bool]] = []
+    for text in _prose_texts(skill):
         before: Sentence | None = None
         for sentence in sentences(text):
             same = before is not None and before.paragraph == sentence.paragraph
@@ -167,17 +170,8 @@ def said_unasked(skill: Skill, memory: Mapping[str, Any]) -> list[str]:
     """What the prose has the agent wait for the user to say on the path ("Do not ask any
     other questions until they say they are out": `they are out`): no question asks it, so
     a user who is told what to do says it themselves."""
-    texts = [
-        skill.body,
-        *(
-            step.target
-            for block in skill.blocks.values()
-            for step in block.steps
-            if step.kind == "instructions" and isinstance(step.target, str)
-        ),
-    ]
     out: list[str] = []
-    for text in texts:
+    for text in _prose_texts(skill):
         for sentence in sentences(text):
             if sentence.condition is None or evaluate(sentence.condition, memory):
                 out += _until_said(sentence.text)
