@@ -17,10 +17,10 @@ filler.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 
 from ._records import DataRecords
+from ._told import _words as told_words
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,8 @@ CATCH_ALL = frozenset(["other", "others", "something_else", "anything_else", "el
 
 
 def _words(text: str) -> set[str]:
-    return set(re.findall(r"[a-z]+", text.lower()))
+    """The lower-case words of `text`, a field name's parts too (`medications_list`)."""
+    return set(told_words(text))
 
 
 def _named_in(records: DataRecords) -> set[str]:
@@ -123,7 +124,7 @@ def everyday_item(name: str, records: DataRecords, rng: random.Random) -> str | 
     """One thing of the kind field `name` names (`medications`), drawn by the case's `rng`
     among those the project's records never name; None where no kind fits or all are
     named."""
-    words = _words(name.replace("_", " "))
+    words = _words(name)
     kind = next((t for t in EVERYDAY if t.topic & words), None)
     if kind is None:
         return None
@@ -140,12 +141,12 @@ def merchant_for(
     `currency` where the case says one (`GBP`: a UK merchant; `USD`: a US one); None where
     the field names no payee, no chosen value says the kind of expense, or no merchant of
     that kind takes the currency."""
-    if not _PAID & _words(name.replace("_", " ")):
+    if not _PAID & _words(name):
         return None
     code = (currency or "").upper()
     catalogue = ABROAD.get(code, MERCHANTS)
     for kind in kinds:
-        said = _words(kind.replace("_", " "))
+        said = _words(kind)
         fits = next((m for m in catalogue if m.topic & said), None)
         if fits is None:
             continue
@@ -164,11 +165,11 @@ def other_than(name: str, value: str, values: tuple[str, ...] | list[str]) -> st
     other value or a field of no known kind."""
     if value.strip().lower().replace("-", "_").replace(" ", "_") not in CATCH_ALL:
         return None
-    words = _words(name.replace("_", " "))
+    words = _words(name)
     kind = next((t for t in EVERYDAY if t.topic & words), None)
     if kind is None:
         return None
-    named = {w for v in values for w in _words(str(v).replace("_", " "))}
+    named = {w for v in values for w in _words(str(v))}
     return next((item for item in kind.items if not _words(item) & named), None)
 
 
@@ -177,12 +178,12 @@ def caught_by(name: str, text: str, values: tuple[str, ...] | list[str]) -> str 
     field's kind no other value names falls under ("Portugal" under `other`, as the runtime's
     model reads it); None where the answer names none or the choice has no catch-all."""
     catch = next((v for v in values if str(v).lower() in CATCH_ALL), None)
-    words = _words(name.replace("_", " "))
+    words = _words(name)
     kind = next((t for t in EVERYDAY if t.topic & words), None)
     if catch is None or kind is None:
         return None
     said = _words(text)
-    named = {w for v in values for w in _words(str(v).replace("_", " "))}
+    named = {w for v in values for w in _words(str(v))}
     hit = any(_words(item) <= said and not _words(item) & named for item in kind.items)
     return catch if hit else None
 
