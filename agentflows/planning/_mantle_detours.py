@@ -170,6 +170,23 @@ def _kept_if_told(skill: Skill, ask: Ask) -> bool:
     return False
 
 
+def _known_before(project: Project, walk: Walk, at: int) -> bool:
+    """Whether the agent may already hold the answer to ask `at` when its step comes, so
+    the runtime skips it (a `collect` runs without asking when the value is known): a field
+    the model may set (`llm_settable`) that a tool of the same skill answered before, which
+    the agent can set from its result ("the live status already shows the train is
+    cancelled") instead of asking."""
+    ask = walk.asks[at]
+    field = project.mantle.memory_field(ask.field) if project.mantle and ask.field else None
+    if ask.kind != "collect" or field is None or field.llm_settable is not True:
+        return False
+    cut = next(
+        (i for i, e in enumerate(walk.events) if e.kind == "memory" and e.key == ask.field),
+        len(walk.events),
+    )
+    return any(e.kind == "tool" and e.skill == ask.skill for e in walk.events[:cut])
+
+
 def _cue_turn(project: Project, walk: Walk) -> int | None:
     """The ask a line said partway is tied to: the first after the sign-in that every
     correct run asks (a field the agent may set from the opening is no moment the user can
@@ -394,11 +411,16 @@ class DetourBehaviors(PlannerBase):
         if not own or optional_ask(self.skill.body, walk.asks[own[0]].prompt):
             return []
         # ... at the first one every correct run asks: a field the agent sets from what the
-        # user describes ("set mode from what they need") may never be asked
+        # user describes ("set mode from what they need") may never be asked, nor one a
+        # lookup before it may answer (`_known_before`)
         # and never at one a skill that runs first asks too (a sign-in's policy number
         # beside "which policy is this about"): a line cued on it comes during the sign-in
         before = _asked_first(self.project, self.skill)
-        sure = [i for i in own if _waited_for(self.project, walk.asks[i])]
+        sure = [
+            i
+            for i in own
+            if _waited_for(self.project, walk.asks[i]) and not _known_before(self.project, walk, i)
+        ]
         fresh = [
             i
             for i in sure

@@ -492,6 +492,59 @@ def escalation_line(defs: MantleDefinitions, skill: Skill, handoff: Skill) -> st
     return f"Actually, {opening} It's about {_about(skill)}."
 
 
+def told_example(defs: MantleDefinitions, skill: Skill, values: dict[str, Any]) -> str | None:
+    """The skill's own description example that tells the user's trouble ("My parcel never
+    came."), for a line that asks for a person about it: a person names their trouble in
+    their own words, never in the skill's description ("parcels that did
+    not arrive or arrived damaged"). A statement (not a question or a request of the agent,
+    which the agent would answer instead of handing over), naming no value of the skill's
+    choices other than the case's own `values`, and routed to the skill; None where the
+    description gives none."""
+    words = routing_words(defs)
+    choices = [
+        name
+        for name in defs.memory_names()
+        if name.startswith(f"{skill.id}.") and _is_choice(defs, name)
+    ]
+    for example in description_phrases(skill):
+        said = example.strip().rstrip(".?!")
+        if not _tells_trouble(said):
+            continue
+        if any(named_value(defs, name, said) not in (None, values.get(name)) for name in choices):
+            continue
+        line = said[:1].upper() + said[1:] + "."
+        if routed_skill(defs, words, line) == skill.id:
+            return line
+    return None
+
+
+def _tells_trouble(said: str) -> bool:
+    """Whether a description example tells what is wrong in the user's own person ("my
+    parcel never came", "the box arrived crushed"): not a question or a request of the
+    agent ("where is my parcel", "send me to Leeds", "I need a new box"), which the
+    agent would answer or act on instead of handing over, and naming nothing the case's
+    records may contradict (a name, a day, a place, a number)."""
+    words = said.split()
+    if len(words) < 3 or any(c.isdigit() for c in said):
+        return False
+    first, second = (w.lower().split("'")[0] for w in words[:2])
+    if first not in _TELLERS or second in _WANTS:
+        return False
+    return not any(w[:1].isupper() and w.split("'")[0] != "I" for w in words[1:])
+
+
+def _is_choice(defs: MantleDefinitions, qualified: str) -> bool:
+    field = defs.memory_field(qualified)
+    return field is not None and bool(field.enum_values)
+
+
+#: First words of a description example told in the user's own person ("my parcel …", "I
+#: was …", "someone opened my box", "the lid on my box …").
+_TELLERS = frozenset(["my", "i", "it", "someone", "somebody", "the", "our", "we"])
+#: Second words that make such an example a request ("I need a new box", "I want to …").
+_WANTS = frozenset(["need", "want", "would", "d", "like", "can", "could", "will", "ll"])
+
+
 #: What a user says first when asking for a person where the skill would have them finish.
 _WONT_GO_ON = "I don't want to go on with this here."
 
@@ -717,6 +770,7 @@ __all__ = [
     "second_person",
     "strong_phrases",
     "subject",
+    "told_example",
     "topic",
     "value_line",
 ]

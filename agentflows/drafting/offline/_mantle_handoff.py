@@ -6,7 +6,7 @@ import re
 
 from evalcore.definitions import Skill
 from evalcore.definitions.conditions import condition_keys
-from evalcore.definitions.skill_model import prose_reads
+from evalcore.definitions.skill_model import prose_reads, skill_model
 
 from ...planning._mantle_phrases import defers_handoff, request_phrase
 from ...planning._mantle_walk import SET, Event, Walk
@@ -201,7 +201,15 @@ class HandoffGoals(PathGoals):
         writes += [k for k in self.success.keys if k not in writes]
         written = self.written(self.walk) | self.written(other)
         declared = self.defs.memory_names()
-        unset = [{"name": k} for k in dict.fromkeys(writes) if k not in written and k in declared]
+        # an entry the agent also takes from the user (a report reference asked in another
+        # mode) is the model's to write, not the runtime's alone: no case can say it stays
+        # unwritten
+        asked = {f.qualified for f in skill_model(self.project, skill).fields}
+        unset = [
+            {"name": k}
+            for k in dict.fromkeys(writes)
+            if k not in written and k in declared and k not in asked
+        ]
         if unset:
             self.add({"memory_was_not_set": unset})
         steps = [skill_check("skill_activated", skill), skill_check("skill_activated", other.skill)]

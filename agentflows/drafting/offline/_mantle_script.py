@@ -20,7 +20,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from evalcore.agents.reference import asked_request
+from evalcore.agents.reference import asked_request, wanted_clause
 from evalcore.definitions import Project, Skill, resolver_of
 from evalcore.definitions._memo import memoized
 from evalcore.definitions.conditions import condition_keys, evaluate
@@ -78,6 +78,7 @@ from ...planning._mantle_phrases import (
     plain_opening,
     second_person,
     strong_phrases,
+    told_example,
     value_line,
     written_form,
 )
@@ -934,6 +935,9 @@ class _Writer:
             # as the agent says it is; so too a question offering one choice ("paid in
             # dollars?" for the currency)
             return "'" + " ".join(asked.split()) + "'"
+        wanted = _asked_as_wanted(field, label)
+        if wanted is not None:
+            return wanted
         return f"for the {label}"
 
     # --- the context ---------------------------------------------------------------------
@@ -990,8 +994,10 @@ class _Writer:
                 self.sheet.add(label, value)
         memory = self.script.walk.memory
         picks = any(picked_from_offer(self.defs, f, memory) for f in self.walk_fields())
-        if picks and self.script.kind != "escalation":  # they leave before any options
-            self.context.notes.append(PICK_NOTE)  # a tool's answer lists what they pick from
+        # a tool's answer lists what they pick from; an escalation leaves before any
+        # options, unless it comes at the read-back of the pick itself
+        if picks and (kind != "escalation" or self.escalates_at_read_back(asks)):
+            self.context.notes.append(PICK_NOTE)
         if kind != "escalation":
             self.unplaced_fields()
             self.instruction_facts()
@@ -1667,15 +1673,35 @@ class _Writer:
                 return label if first_word(label) in {*QUESTION_WORDS, "if"} else f"for {label}"
         return None
 
+    def escalates_at_read_back(self, asks: list[Ask]) -> bool:
+        """Whether the escalation's line comes at a read-back (`confirms_by_read_back`): the
+        surest moment of a step that offers options and reads the pick back, so the user
+        has picked one by then."""
+        at = int((self.facts.get("escalation") or {}).get("at") or 0)
+        return at < len(asks) and confirms_by_read_back(self.defs, asks[at])
+
     def about_own_record(self, line: str) -> str:
         """`line` saying what it is about with the caller's own record the branch rests on
-        ("It's about my flight SK0931, cancelled.") instead of the skill's description
-        ("It's about changing flights, mostly after a disruption."): a person asking for
-        someone names their own trouble."""
+        ("It's about my flight SK0931, cancelled."), else with the description's example
+        that tells the trouble (`told_example`), instead of the skill's description ("It's
+        about changing flights, mostly after a disruption."): a person asking for someone
+        names their own trouble."""
         head, about, _ = line.rpartition(" It's about ")
         owned = next((f for f in self.sheet.sheet.facts if f.label.startswith("your ")), None)
-        if not about or owned is None:
+        if not about:
             return line
+        if owned is None:
+            # else the trouble as the description's own example says it ("My parcel never
+            # came."), never the description's summary of the skill; only before any
+            # choice of the skill's own is answered, which the example could contradict
+            # (a lost receipt for a room, on a claim whose category is already taxi)
+            skill = self.defs.skills[self.script.behavior.source]
+            for fact in self.sheet.sheet.facts:
+                field = self.defs.memory_field(fact.field) if fact.field else None
+                if field is not None and field.namespace == skill.id and field.enum_values:
+                    return line
+            told = told_example(self.defs, skill, dict(self.facts.get("values") or {}))
+            return f"{head} {told}" if told else line
         said = owned.value.split(" (", 1)[0].strip().rstrip(".")
         return f"{head} It's about my {owned.label.removeprefix('your ')} {said}."
 
@@ -1728,6 +1754,15 @@ class _Writer:
                 task = task.removeprefix("help me ")
                 return f"I need help to {task}, and I'd rather go through it with a person."
         return f"I want to {task}, and I'd rather do that with a person."
+
+
+def _asked_as_wanted(field: Any, label: str) -> str | None:
+    """The question for a field named by its bare name ("mode") whose description says what
+    the user wants (`wanted_clause`: "what you need for your parcel"), in the words the agent
+    asks it, never "for the mode"."""
+    if field is None or label != value_words(field.name):
+        return None
+    return wanted_clause(field.description)
 
 
 def _with_value(fact: Any, value: str | None) -> Any:

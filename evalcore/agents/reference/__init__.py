@@ -12,7 +12,7 @@ other way (`variants(project)`); a case every correct agent passes passes them a
 docs/verification.md.
 """
 
-from ._asking import asked_request
+from ._asking import asked_request, wanted_clause
 from ._backend import placeholder
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
@@ -37,4 +37,5 @@ __all__ = [
     "placeholder",
     "reached",
     "variants",
+    "wanted_clause",
 ]

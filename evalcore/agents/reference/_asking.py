@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 
 from ...definitions.skill_model import asked_to
+from ...lexicon.en.skill_prose import WHAT_THE_USER_WANTS
 
 _ASK_CLAUSE = re.compile(
     r"\b(?:ask(?:s)?|find\s+out|work\s+out|check|confirm|establish|get|collect|"
@@ -70,13 +71,28 @@ def reads_back(prompt: str | None) -> bool:
     return bool(_READ_BACK.search(" ".join((prompt or "").split())))
 
 
+def wanted_clause(description: str | None) -> str | None:
+    """A field's description that says what the user wants ("What the customer needs for
+    their parcel.") as the agent asks it, in the second person (`what you need for your
+    parcel`); None for any other description. The words a person hears for a field set
+    from what they need (`mode`), which the agent and a drafted case's cue both use."""
+    said = WHAT_THE_USER_WANTS.match(" ".join(str(description or "").split()))
+    if said is None:
+        return None
+    rest = second_person(said["rest"].strip())
+    return " ".join([said["wh"].lower(), "you", said["verb"][:-1], rest]).strip()
+
+
 @lru_cache(maxsize=4096)
-def question_for(prompt: str | None, field_words: str, *, boolean: bool = False) -> str:
+def question_for(
+    prompt: str | None, field_words: str, *, boolean: bool = False, wanted: str | None = None
+) -> str:
     """The question the agent asks for what `prompt` (prose, instructions or a response)
     tells it to ask: the asking clause and the field's name (`field_words`), so that both
-    the user's words for it and its name are heard. A yes/no field the prompt fills by
-    reading the details back is a confirmation ("Is that all correct?"). Kept per
-    arguments: every play of a case asks the same questions again."""
+    the user's words for it and its name are heard; where the prompt gives no clause, what
+    the field's description says the user wants (`wanted`, see `wanted_clause`). A yes/no
+    field the prompt fills by reading the details back is a confirmation ("Is that all
+    correct?"). Kept per arguments: every play of a case asks the same questions again."""
     text = " ".join((prompt or "").split())
     if boolean and reads_back(text):
         return "To confirm, I have read the details back to you. Is that all correct?"
@@ -98,6 +114,8 @@ def question_for(prompt: str | None, field_words: str, *, boolean: bool = False)
         if set(field_words.split()) <= set(act.lower().split()):
             return f"Could you {act}?"
         return f"Could you {act} (the {field_words})?"
+    if wanted:
+        return f"Could you tell me {wanted} (the {field_words})?"
     return f"Could you tell me the {field_words}?"
 
 
@@ -124,4 +142,11 @@ def answer_parts(text: str) -> dict[str, str]:
     return parts if len(parts) >= 2 else {}
 
 
-__all__ = ["answer_parts", "asked_request", "question_for", "reads_back", "second_person"]
+__all__ = [
+    "answer_parts",
+    "asked_request",
+    "question_for",
+    "reads_back",
+    "second_person",
+    "wanted_clause",
+]

@@ -35,7 +35,7 @@ from ..demo._mantle_engine import (
     stems,
     yes_or_no,
 )
-from ._asking import answer_parts, question_for
+from ._asking import answer_parts, question_for, wanted_clause
 from ._backend import FakeBackend, placeholder
 from ._procedure import FIXED, Runner
 
@@ -228,7 +228,8 @@ class ModelBrain:
         # the step's own sentence for it, where one asks for it by name
         own = None if boolean else asking_sentence(text, declared, ctx.holds)
         words = asked.rsplit(".", 1)[-1].replace("_", " ")
-        question = question_for(own or text, words, boolean=boolean)
+        wanted = wanted_clause(declared.description) if declared is not None else None
+        question = question_for(own or text, words, boolean=boolean, wanted=wanted)
         answer = yield from ctx.ask(
             "instructions",
             lambda: ctx.say(question),
@@ -283,8 +284,12 @@ class ModelBrain:
     ) -> Procedure:
         """Ask one question, then read each of its fields from the answer by type."""
         spec = specs[0]
+        declared = ctx.defs.memory_field(spec.qualified)
         question = question_for(
-            spec.question, spec.name.replace("_", " "), boolean=spec.type == "bool"
+            spec.question,
+            spec.name.replace("_", " "),
+            boolean=spec.type == "bool",
+            wanted=wanted_clause(declared.description) if declared is not None else None,
         )
         answer = yield from ctx.ask(
             "instructions",

@@ -97,6 +97,19 @@ STATES_THE = phrase(
     matches=("the agent says the fee before they confirm", "gives the reservation number"),
     misses=("the agent asks which method", "say so once"),
 )
+#: A field's description that says what the user wants ("What the customer needs for
+#: their parcel."): how the agent asks for it, where the field's name ("mode") is no word a
+#: person hears (`wh`, `verb`: needs or wants, `rest`).
+WHAT_THE_USER_WANTS = phrase(
+    "en.prose.what_the_user_wants",
+    r"^(?P<wh>what|which)\s+the\s+[a-z]+\s+(?P<verb>needs|wants)\b(?P<rest>[^.;]*)",
+    re.I,
+    matches=(
+        "What the customer needs for their parcel.",
+        "What the member wants to do with a booking.",
+    ),
+    misses=("Why the customer needs another train.", "Kind of repair."),
+)
 ASKS_FOR_THE = phrase(
     "en.prose.asks_for_the",
     r"\basks?\s+for\s+(the\s+[\w-]+)",
