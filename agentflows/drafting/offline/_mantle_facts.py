@@ -245,10 +245,27 @@ def of_the_degree(
         and sheet.records.defines(v)
     ]
     if degree is None:
-        return _of_its_own(sheet, value, names[0]) if names else value
+        value = _of_its_own(sheet, value, names[0]) if names else value
+        return _one_share(value, [v for k, v in own.items() if k != field.qualified])
     if {"impact", "affected"} & set(re.findall(r"[a-z]+", f"{field.name} {field.description}")):
         return degree.affected
     return degree.observed.format(name=names[0]) if names else value
+
+
+def _one_share(value: str, told: list[Any]) -> str:
+    """`value` ("~30% of requests fail") with the share another line of the case already
+    told of the same thing ("5xx at 12% on push-gateway"): "~12% of requests fail". Two
+    examples of a field each draw their own number, and a story whose error rate is 12%
+    while 30% of its requests fail contradicts itself; a value that counts no requests
+    (`SHARE_OF`) is left."""
+    if not re.search(rf"\b{SHARE_OF}\b", value) or len(_SHARE.findall(value)) != 1:
+        return value
+    shares = [m for t in told if isinstance(t, str) for m in _SHARE.findall(t)]
+    if len(set(shares)) != 1:
+        return value
+    number = re.match(r"\d+(?:\.\d+)?", shares[0])
+    assert number is not None
+    return _SHARE.sub(lambda m: number.group() + m.group()[-1], value, count=1)
 
 
 def _of_its_own(sheet: SheetBuilder, value: str, name: str) -> str:
