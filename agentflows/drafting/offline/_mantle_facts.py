@@ -53,6 +53,7 @@ from ._mantle_branch_phrases import own_names, scoped_text, told_phrases
 from ._mantle_list_values import list_value, listed_items
 from ._mantle_on_record import note_invented
 from ._mantle_picked import picked_from_offer
+from ._mantle_reading_words import fits_the_reading
 
 _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
 _NARRATIVE = re.compile(
@@ -204,6 +205,7 @@ def field_value(
     if isinstance(value, str) and field.type == "text":  # the case's own records, by name
         given = {**fixed, **(told_so_far or {})}
         value = of_the_degree(defs, field, sheet, value, given)
+        value = fits_the_reading(defs, field, value, given)
         near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
         value = own_names(sheet.records, value, near + list(given.values()))
     note_invented(field, sheet, value)  # a report id the caller's bag row says is none
