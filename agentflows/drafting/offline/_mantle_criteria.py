@@ -347,8 +347,11 @@ def _rule(sentence: str) -> str | None:
         and verb in _QUOTING
         and found["lead"][len(verb) :].strip()[:1] in _QUOTES
     ):
-        # "say "requested", never "done"": the prohibited act is the verb of the lead
-        return f"The agent does not {verb} {found['rest']}"
+        # "say "requested", never "done"": the lead's word against the prohibited ones,
+        # as what the agent calls the thing: "it still has to be approved" calls nothing
+        # "approved"
+        said = found["lead"][len(verb) :].strip().rstrip(",;: ")
+        return f"The agent does not describe it as {found['rest']} (the word is {said})"
     if found:
         if not _acts(found["rest"]) or _lost_condition(found["lead"]):
             return None
