@@ -31,10 +31,11 @@ from evalcore.testdata import Caller, Collection, DataRecords, persona_for, role
 @pytest.mark.parametrize(
     ("sentence", "criteria"),
     [
-        # the quoted words are what the lead's verb says: the prohibition keeps the verb
+        # the quoted words are what the lead's verb says: what the agent calls the change,
+        # the lead's word against the prohibited ones ("it still needs approval" is fine)
         (
             'Every change needs approval; say "requested", never "done" or "approved".',
-            ['The agent does not say "done" or "approved"'],
+            ['The agent does not describe it as "done" or "approved" (the word is "requested")'],
         ),
         # "so" under a condition says nothing out of its sentence
         ("We do not reimburse repairs; say so if asked.", []),

@@ -105,7 +105,14 @@ def _token(shape: TokenShape, rng: random.Random) -> str:
 
 #: "four-digit PIN", "6-digit code": a secret the user types as that many digits.
 _N_DIGIT = re.compile(r"\b(?P<count>\d{1,2}|" + "|".join(_NUMBERS) + r")[- ]digits?\b", re.I)
-_EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“']?([^\"”'),;]+)", re.I)
+#: An example a description gives: a quoted one whole, to its closing quote ("e.g. \"~30% of
+#: checkouts fail, EU and US web\"" is one example, its comma part of it), else up to the
+#: first comma.
+_EXAMPLE = re.compile(
+    r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*(?P<q>[\"“])?'?"
+    r"(?P<text>(?(q)[^\"”]+|[^\"”'),;]+))",
+    re.I,
+)
 _MONEY = re.compile(
     r"amount|price|cost|fee|charge|total|pay|budget|salary|refund|spend|usd|eur|gbp|dollar|"
     r"damage|estimate|repair",
@@ -445,7 +452,7 @@ def _on_its_scale(spec: FieldSpec, rng: random.Random) -> float | None:
     its name or description's first sentence says (hours out of temperature: 1 to 12),
     else None."""
     example = _EXAMPLE.search(spec.description or "")
-    number = re.match(r"-?\d+(?:\.\d+)?(?![\d/:-])", example.group(1)) if example else None
+    number = re.match(r"-?\d+(?:\.\d+)?(?![\d/:-])", example.group("text")) if example else None
     if number is not None:
         middle = float(number.group())
         spread = max(1.0, abs(middle) / 5)
@@ -550,7 +557,7 @@ def examples_of(description: str) -> list[str]:
     example = _EXAMPLE.search(description)
     if example is None:
         return []
-    options = [o.strip(" .") for o in re.split(r"\s+or\s+|\s*/\s*", example.group(1))]
+    options = [o.strip(" .") for o in re.split(r"\s+or\s+|\s*/\s*", example.group("text"))]
     return [o for o in options if o]
 
 
@@ -599,8 +606,8 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return _digits(rng, _count(digits))
     if id_shaped and shaped is not None:
         return shaped_like(shaped.group(1), rng)
-    if example and example.group(1).lstrip()[:1] in "{[":
-        return _literal(spec.description, example.start(1))
+    if example and example.group("text").lstrip()[:1] in "{[":
+        return _literal(spec.description, example.start("text"))
     if example:
         options = examples_of(spec.description)
         return rng.choice(options) if options else None

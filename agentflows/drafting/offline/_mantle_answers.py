@@ -17,6 +17,8 @@ arguments the agent controls, and not
   an outside write whose answered key a block step's `next` branches on (the shop's
   order number picks "placed" or "not placed"). (A lookup's answer is
   a fact the case's records hold: what follows it stays.)
+- an id the user picks from what an outside service lists, where no record holds one
+  (`_mantle_listed`): its write, and what the runtime runs only once it is written.
 
 One exception: a gated call the case's user approves (the restock order the user agrees
 to after the count the service saved, the rental after intake returned its claim number)
@@ -45,6 +47,7 @@ from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import answer_writers, outside_effect, runtime_reads
 
 from ._mantle_checks import Check
+from ._mantle_listed import listed_picks
 
 # the planner's walk, as the goals read it, and what an outside service answers
 from ._mantle_path import Event, Walk, answered_keys, unanswered
@@ -101,6 +104,8 @@ def without_answers(
         return assertions, []
     answered = frozenset(k for k in answered if not k.startswith("project."))
     writers = {k: t for k, t in answer_writers(project).items() if k in answered}
+    picks = listed_picks(project, outside)  # an id picked from an outside list
+    writers.update(picks)
     cut, writer = _first_resting(project, walk, writers)
     past = _past_approved(walk, cut, approved)
     if past != cut:
@@ -123,6 +128,7 @@ def without_answers(
                 _without_answer(s, outside)
                 for s in body
                 if not _after(s, walk, cut)
+                and s.get("memory_was_set") not in picks
                 and not _completes_on(project, s.get("skill_completed"), answered)
             ]
             if len(steps) > 1:
@@ -134,7 +140,11 @@ def without_answers(
                 dropped_success.append(tool)
                 continue
         if kind == "memory_was_set" and isinstance(body, list):
-            items = [i for i in body if not _after({kind: i.get("name")}, walk, cut)]
+            items = [
+                i
+                for i in body
+                if not _after({kind: i.get("name")}, walk, cut) and i.get("name") not in picks
+            ]
             if items:
                 kept.append({kind: items})
             continue
@@ -154,7 +164,12 @@ def without_answers(
     later = walk.events[cut:] if cut is not None else []
     resting = next((e.tool for e in later if e.kind == "tool"), None)
     if writer and resting in late:
-        criteria.append(f"If {writer} succeeds, the agent goes on to {resting}")
+        if writer in picks.values():
+            criteria.append(
+                f"If the customer picks one of what {writer} lists, the agent goes on to {resting}"
+            )
+        else:
+            criteria.append(f"If {writer} succeeds, the agent goes on to {resting}")
     return kept, criteria
 
 

@@ -347,8 +347,11 @@ def _rule(sentence: str) -> str | None:
         and verb in _QUOTING
         and found["lead"][len(verb) :].strip()[:1] in _QUOTES
     ):
-        # "say "requested", never "done"": the prohibited act is the verb of the lead
-        return f"The agent does not {verb} {found['rest']}"
+        # "say "requested", never "done"": the lead's word against the prohibited ones,
+        # as what the agent calls the thing: "it still has to be approved" calls nothing
+        # "approved"
+        said = found["lead"][len(verb) :].strip().rstrip(",;: ")
+        return f"The agent does not describe it as {found['rest']} (the word is {said})"
     if found:
         if not _acts(found["rest"]) or _lost_condition(found["lead"]):
             return None
@@ -395,9 +398,15 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
     own = [n.split(".", 1)[1] for n in defs.memory_names() if n.startswith(skill.id + ".")]
     conditional: list[Rule] = []
     general: list[Rule] = []
-    for condition, text, rules in _paragraph_rules(skill.body):
+    read = _paragraph_rules(skill.body)
+    # what the path's own `if:` paragraphs have the agent say ("say each request's state
+    # (waiting for manager, approved, declined)"): a general rule never bans it there
+    branch = " ".join(t for c, t, _ in read if c and _holds(c, memory)).lower()
+    for condition, text, rules in read:
         if condition and not _holds(condition, memory):
             continue
+        if not condition:
+            rules = tuple(r for r in rules if not _banned_here(r.text, branch))
         mentioned = [n for n in own if _mentions(text, n)]
         if mentioned and not any(memory.get(f"{skill.id}.{n}") is not None for n in mentioned):
             continue
@@ -412,6 +421,16 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
             seen.add(rule.text.lower())
             out.append(rule)
     return out
+
+
+def _banned_here(rule: str, branch: str) -> bool:
+    """Whether `rule` bans a quoted word ("does not describe it as "approved"") that the
+    branch's own paragraphs (`branch`, lower case) have the agent say."""
+    if " does not " not in f" {rule} ":
+        return False
+    banned = rule.split(" (", 1)[0]  # not "(the word is "requested")"
+    quoted = re.findall(r"[\"“]([^\"”]+)[\"”]", banned)
+    return any(re.search(rf"(?<![\w-]){re.escape(q.lower())}(?![\w-])", branch) for q in quoted)
 
 
 def _nothing_to_state(rule: str, paragraph: str, memory: Mapping[str, Any]) -> bool:

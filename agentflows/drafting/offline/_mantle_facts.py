@@ -53,6 +53,7 @@ from ._mantle_branch_phrases import own_names, scoped_text, told_phrases
 from ._mantle_list_values import list_value, listed_items
 from ._mantle_on_record import note_invented
 from ._mantle_picked import picked_from_offer
+from ._mantle_reading_words import fits_the_reading
 
 _INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
 _NARRATIVE = re.compile(
@@ -204,6 +205,7 @@ def field_value(
     if isinstance(value, str) and field.type == "text":  # the case's own records, by name
         given = {**fixed, **(told_so_far or {})}
         value = of_the_degree(defs, field, sheet, value, given)
+        value = fits_the_reading(defs, field, value, given)
         near = [v for k, v in given.items() if k.split(".")[0] == field.namespace]
         value = own_names(sheet.records, value, near + list(given.values()))
     note_invented(field, sheet, value)  # a report id the caller's bag row says is none
@@ -245,10 +247,27 @@ def of_the_degree(
         and sheet.records.defines(v)
     ]
     if degree is None:
-        return _of_its_own(sheet, value, names[0]) if names else value
+        value = _of_its_own(sheet, value, names[0]) if names else value
+        return _one_share(value, [v for k, v in own.items() if k != field.qualified])
     if {"impact", "affected"} & set(re.findall(r"[a-z]+", f"{field.name} {field.description}")):
         return degree.affected
     return degree.observed.format(name=names[0]) if names else value
+
+
+def _one_share(value: str, told: list[Any]) -> str:
+    """`value` ("~30% of requests fail") with the share another line of the case already
+    told of the same thing ("5xx at 12% on push-gateway"): "~12% of requests fail". Two
+    examples of a field each draw their own number, and a story whose error rate is 12%
+    while 30% of its requests fail contradicts itself; a value that counts no requests
+    (`SHARE_OF`) is left."""
+    if not re.search(rf"\b{SHARE_OF}\b", value) or len(_SHARE.findall(value)) != 1:
+        return value
+    shares = [m for t in told if isinstance(t, str) for m in _SHARE.findall(t)]
+    if len(set(shares)) != 1:
+        return value
+    number = re.match(r"\d+(?:\.\d+)?", shares[0])
+    assert number is not None
+    return _SHARE.sub(lambda m: number.group() + m.group()[-1], value, count=1)
 
 
 def _of_its_own(sheet: SheetBuilder, value: str, name: str) -> str:

@@ -32,3 +32,28 @@ ROUNDED_TO = phrase(
     ),
     misses=("Cryo-EM runs in 24-hour blocks.", "Go round to the back door."),
 )
+
+#: A person saying a thing runs warm ("the reach-in fridge feels warm", "it's running
+#: hot"): a temperature on the high side, whatever the reading.
+RUNS_WARM = phrase(
+    "en.prose.runs_warm",
+    r"\b(?:feels?|is|seems?|gets?|runs?|running)\s+(?:too\s+|a\s+bit\s+|very\s+|really\s+)?"
+    r"(?:warm|hot)(?:er)?\b",
+    re.I,
+    matches=("The reach-in fridge feels warm.", "The freezer is running hot."),
+    misses=("The oven won't heat.", "Keep it warm until service."),
+)
+
+#: A person saying a thing runs cold ("the oven feels cold", "the walk-in is freezing").
+RUNS_COLD = phrase(
+    "en.prose.runs_cold",
+    r"\b(?:feels?|is|seems?|gets?|runs?|running)\s+(?:too\s+|a\s+bit\s+|very\s+|really\s+)?"
+    r"(?:cold|cool|freezing)(?:er)?\b",
+    re.I,
+    matches=("The oven feels cold.", "The hot well is running cool."),
+    misses=("The fridge feels warm.", "Serve it cold."),
+)
+
+#: What a person says of a machine instead, where the reading the case gives is in range:
+#: a fault no reading explains, so the reading and the story agree.
+UNEXPLAINED_FAULT = "is making a loud rattling noise"
