@@ -41,6 +41,7 @@ from ._mantle_asked import prose_asks_first
 from ._mantle_branch_says import branch_says
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
+from ._mantle_clock_branch import clock_branch
 from ._mantle_condition_words import condition_words
 from ._mantle_criteria import (
     declines,
@@ -77,6 +78,8 @@ class Goals(GoalPieces):
             self.escalated()
         else:
             getattr(self, f"_{kind}", self._happy)()
+        # a call the run's clock decides (business hours) is no assertion: either side is
+        self.criterion(clock_branch(self.project, self.skill, self.walk.memory))
         # what a skill reached only on a branch chance decides does is no fact of the case
         keys = chance_keys(self.project, self.skill.id)
         drawn = chance_skills(self.project, self.skill.id, keys)
