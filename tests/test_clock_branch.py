@@ -11,6 +11,8 @@ import shutil
 from pathlib import Path
 
 from agentflows.drafting.offline._mantle_clock_branch import clock_branch, clock_offers
+from agentflows.mutate._reasons_path import off_path
+from evalcore.agents.reference import Mutant
 from evalcore.definitions import load_project
 
 CORPUS = Path(__file__).parent / "data" / "corpus" / "harbor_mutual"
@@ -59,3 +61,19 @@ def test_a_window_no_code_checks_gets_no_clock_criterion(tmp_path: Path) -> None
     project = load_project(root)
     skill = project.mantle.skills["adjuster_handoff"]
     assert clock_branch(project, skill, {"project.channel": "phone"}) is None
+
+
+def test_a_fault_only_a_clock_window_reaches_is_not_scored(tmp_path: Path) -> None:
+    """No case can pin the side of the window, so a fault behind it (the transfer's
+    argument, what only the transfer writes) is left to the criterion, like an outside
+    service's answer; with the window's check gone from the tool, it is off the path."""
+    windowed = load_project(_project(tmp_path / "a", " ".join(_WINDOW.split())))
+    for kind, target in (
+        ("wrong_argument", "transfer_to_queue"),
+        ("forget_memory", "adjuster_handoff.transferred"),
+    ):
+        reason = off_path(windowed, Mutant(kind, target, "adjuster_handoff"))
+        assert reason.code == "outside" and "run's clock" in reason.text, reason
+    plain = load_project(_project(tmp_path / "b", " ".join(_WINDOW.split()), clock=False))
+    reason = off_path(plain, Mutant("wrong_argument", "transfer_to_queue", "adjuster_handoff"))
+    assert reason.code == "off_path", reason
