@@ -126,6 +126,8 @@ def test_no_case_asserts_a_call_the_clock_decides(tmp_path: Path) -> None:
     assert '"Outside those hours, offer a callback instead."' in flat, phone
     dated = [x for x in phone.splitlines() if x.startswith("# run date:")]
     assert len(dated) == 1 and "its criterion allows either" in dated[0], dated
+    # inside the window a correct agent transfers for real: the file says so
+    assert "# outside service: transfer_to_queue" in phone, phone
     assert "or once you have answered whether you want a callback instead" in flat, phone
     assert "needs-review" not in phone, phone
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...definitions import Project
 from ...justify import Note
-from ._outside import ran_tools
+from ._outside import case_criteria, ran_tools
 
 
 def run_date_notes(data: Any, project: Project | None) -> list[Note]:
@@ -44,7 +44,7 @@ def run_date_notes(data: Any, project: Project | None) -> list[Note]:
             "a run date that gives the outcome the case plays",
             label="run date",
         )
-    for skill_id, name, call in quoted_windows(project, _criteria(data)):
+    for skill_id, name, call in quoted_windows(project, case_criteria(data)):
         tool = project.mantle.tools_for(skill_id).get(name)
         if name not in out and tool is not None and tool.source is not None:
             sentence, file = plain_sentence(call), tool.source.file
@@ -57,14 +57,6 @@ def run_date_notes(data: Any, project: Project | None) -> list[Note]:
                 label="run date",
             )
     return list(out.values())
-
-
-def _criteria(data: Any) -> list[str]:
-    """The case's criteria (none where its document has no goals)."""
-    scenario = data.get("scenario") if isinstance(data, dict) else None
-    goals = scenario.get("goals") if isinstance(scenario, dict) else None
-    criteria = goals.get("criteria") if isinstance(goals, dict) else None
-    return [c for c in criteria or [] if isinstance(c, str)]
 
 
 __all__ = ["run_date_notes"]
