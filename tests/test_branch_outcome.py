@@ -77,50 +77,19 @@ def test_an_argument_the_calling_sentence_sets_is_asserted_on_its_branch() -> No
     assert all("urgent" not in a for a in _tool_args(other, "page_safety_officer"))
 
 
-def test_a_call_in_a_window_the_tool_checks_itself_is_asserted_with_its_run_date() -> None:
-    """ "During business hours (...) transfer the call with @tool.transfer_to_queue": the tool
-    answers "outside_business_hours" itself, so the phone hand-off plays the window and
-    asserts the transfer (an agent that only activates the skill fails), and the file says
-    which window the run must fall in."""
+def test_a_call_in_a_window_the_tool_checks_itself_is_judged_on_either_side() -> None:
+    """ "During business hours (...) transfer the call with @tool.transfer_to_queue.
+    Outside those hours, offer a callback instead.": the tool answers
+    "outside_business_hours" itself, so the run's clock picks the side; the phone hand-off
+    asserts neither, its criterion allows either, and the file says so."""
     data = _draft("harbor_mutual", "adjuster_handoff", "phone")
-    assert _tool_args(data, "transfer_to_queue") == [{}]
+    assert _tool_args(data, "transfer_to_queue") == []
+    criteria = " ".join(data["scenario"]["goals"]["criteria"])
+    assert "either side is correct" in criteria and "Outside those hours" in criteria
     text = get_dialect("mantle").dump_justified(data, _project("harbor_mutual"))
     dated = [line for line in text.splitlines() if line.startswith("# run date:")]
     assert len(dated) == 1 and "During business hours" in dated[0], dated
-    # the other channel's paragraph never reaches the call
+    # the other channel's paragraph never reaches the call, nor the criterion
     web = _draft("harbor_mutual", "adjuster_handoff", "web_chat")
     assert _tool_args(web, "transfer_to_queue") == []
-
-
-def _criteria(data: dict[str, Any]) -> list[str]:
-    return list(data["scenario"]["goals"]["criteria"])
-
-
-def test_a_hand_off_branch_gets_its_own_paragraphs_instruction() -> None:
-    """ "if: topic == medical / If someone needs medical help at the airport right now, tell
-    them to ask any Skyway staff member or call airport emergency services first": the
-    medical hand-off is judged on it, besides the skill's general rule; the rebooking one
-    is not (its branch has no such paragraph)."""
-    medical = _criteria(_draft("skyway_air", "agent_handoff", "medical"))
-    assert any("emergency services first" in c for c in medical), medical
-    assert any("troubleshooting" in c for c in medical), medical
-    rebooking = _criteria(_draft("skyway_air", "agent_handoff", "rebooking"))
-    assert not any("emergency services" in c for c in rebooking), rebooking
-
-
-def test_a_cue_case_gets_the_prohibition_of_its_calls_paragraph() -> None:
-    """ "Use @tool.lookup_coverage only to say what the policy covers in general words ...
-    Never say whether this loss will be paid, how much, ...": the coverage question's case
-    holds the agent to it; the plain filing case is not about that question."""
-    covers = _criteria(_draft("harbor_mutual", "file_claim", "policy_covers"))
-    assert any("whether this loss will be paid" in c for c in covers), covers
-
-
-def test_a_refusal_behind_an_outside_answer_still_shows_the_gate() -> None:
-    """The restock order's gate follows the count an outside service saved: the refusal
-    case asserts the gate's question and its denial response all the same, so an agent
-    that never offers the order fails it."""
-    data = _draft("brewline_shifts", "inventory_count", "refused_submit_restock_order")
-    checks = data["scenario"]["goals"]["assertions"]
-    said = [c["bot_uttered"]["utter_name"] for c in checks if "bot_uttered" in c]
-    assert {"utter_confirm_restock", "utter_restock_skipped"} <= set(said), said
+    assert "Outside those hours" not in " ".join(web["scenario"]["goals"]["criteria"])

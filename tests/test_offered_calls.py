@@ -86,11 +86,11 @@ def test_only_the_case_whose_user_asks_asserts_a_block_tool_the_prose_permits(
     assert "I want to know what the policy covers." in text
 
 
-def test_a_call_made_during_a_window_its_tool_checks_is_played_in_that_window() -> None:
+def test_a_call_made_during_a_window_its_tool_checks_is_left_to_the_run() -> None:
     """ "During business hours (…) transfer the call with @tool.transfer_to_queue", and the
-    tool answers "outside_business_hours" itself: the transfer is the paragraph's act, so a
-    walk makes it (the case plays the window; its run-date note says which)."""
-    assert not _optional(CORPUS, "adjuster_handoff", "transfer_to_queue")
+    tool answers "outside_business_hours" itself: which side of the window a run falls on
+    no case can pin, so walks leave the call out (a criterion judges either side)."""
+    assert _optional(CORPUS, "adjuster_handoff", "transfer_to_queue")
 
 
 def test_a_window_no_code_checks_leaves_the_call_to_the_run(tmp_path: Path) -> None:
@@ -112,14 +112,24 @@ def test_the_same_call_without_its_window_is_a_step(tmp_path: Path) -> None:
     assert not _optional(root, "adjuster_handoff", "transfer_to_queue")
 
 
-def test_a_case_asserting_a_call_the_clock_decides_says_its_window(tmp_path: Path) -> None:
+def test_no_case_asserts_a_call_the_clock_decides(tmp_path: Path) -> None:
+    """The phone hand-off asserts neither side of the business-hours window: its criterion
+    quotes both sentences, its run-date note says the clock decides, and its user stops on
+    the other side's offer too."""
     generate_offline(CORPUS, ["adjuster_handoff"], tmp_path)
     written = sorted((tmp_path / "cases").rglob("*.yml"))
-    asserting = [p for p in written if "tool_name: transfer_to_queue" in p.read_text()]
-    assert asserting
-    for path in asserting:
-        dated = [x for x in path.read_text().splitlines() if x.startswith("# run date:")]
-        assert any("During business hours" in x for x in dated), path.name
+    assert written
+    for path in written:
+        assert "tool_name: transfer_to_queue" not in path.read_text(), path.name
+    phone = next(p.read_text() for p in written if "phone_happy_path" in p.name)
+    flat = " ".join(phone.split())
+    assert '"Outside those hours, offer a callback instead."' in flat, phone
+    dated = [x for x in phone.splitlines() if x.startswith("# run date:")]
+    assert len(dated) == 1 and "its criterion allows either" in dated[0], dated
+    # inside the window a correct agent transfers for real: the file says so
+    assert "# outside service: transfer_to_queue" in phone, phone
+    assert "or once you have answered whether you want a callback instead" in flat, phone
+    assert "needs-review" not in phone, phone
 
 
 def test_an_offered_call_is_taken_on_what_the_user_says() -> None:

@@ -53,7 +53,8 @@ def _print(report: "MutationReport", *, details: bool) -> None:
     if report.outside:
         stdout.print(
             f"  {len(report.outside)} outside: their only marks rest on what an outside "
-            "service answers; left to the cases' criteria, not counted"
+            "service answers or the run's clock decides; left to the cases' criteria, not "
+            "counted"
         )
     shown_outside = report.outside if details else report.outside[:SHOWN]
     for result in shown_outside:

@@ -36,7 +36,10 @@ kills it" alone:
   only once an outside write went through): a case asserts the call and its arguments,
   never the answer, so no justified assertion can catch it; the case's "If <tool>
   succeeds" criterion is left to the judge. `mutate` lists these apart (not scored, in the
-  raw figures); a mutant a case kills, or one that leaves any other mark, is no such one;
+  raw figures); a mutant a case kills, or one that leaves any other mark, is no such one.
+  So is a site only a call the prose makes in a window of time its tool checks on the
+  run's clock reaches ("During business hours … transfer the call", `clock_window_calls`):
+  which side a run falls on no case pins, and the case's criterion judges that branch;
 - `unexplained`: a passing case reaches the site and no proven reason applies: the suite
   could kill it (a drafting gap).
 """

@@ -8,7 +8,7 @@ from typing import Any
 
 from evalcore.agents.reference import Mutant
 from evalcore.definitions import Block, Project, Skill
-from evalcore.definitions.skill_model import skill_models, tool_keys
+from evalcore.definitions.skill_model import clock_window_calls, skill_models, tool_keys
 
 from ..planning._mantle_session import session_fields
 
@@ -33,6 +33,14 @@ def off_path(project: Project, mutant: Mutant) -> Reason:
     defs = project.mantle
     skill = defs.skills.get(mutant.skill or "") if defs is not None else None
     site, gate = _site(project, skill, mutant)
+    window = _clock_window(project, skill, mutant) if skill is not None else None
+    if window is not None:
+        return Reason(
+            "outside",
+            f"{site}: the prose makes the call only in a window of time its tool checks on "
+            f'the run\'s clock ("{window}"), and which side of it a run falls on nothing in a '
+            "case pins: the case judges that branch by its criterion, never an assertion",
+        )
     if skill is not None and _past_negative(project, skill, mutant) and not _account_field(project):
         return Reason(
             "needs_failure",
@@ -41,6 +49,28 @@ def off_path(project: Project, mutant: Mutant) -> Reason:
         )
     where = f" ({gate})" if gate else ""
     return Reason("off_path", f"only on a path no verified case takes: {site}{where}")
+
+
+def _clock_window(project: Project, skill: Skill, mutant: Mutant) -> str | None:
+    """The sentence of the clock window the mutant's site lies behind (`clock_window_calls`:
+    a tool the prose calls only "During business hours …", whose code checks the clock, or
+    a key only such a tool writes), or None."""
+    windows: dict[str, str] = {}
+    for name, call in clock_window_calls(project, skill.id):
+        windows.setdefault(name, call.sentence or "")
+    if not windows:
+        return None
+    model = skill_models(project).get(skill.id)
+    if mutant.kind in TOOL_KINDS:
+        use = model.tool(mutant.target or "") if model is not None else None
+        only = use is not None and all(c.sentence == windows.get(use.name) for c in use.calls)
+        return windows[use.name] if use is not None and only else None
+    if mutant.kind in ("forget_memory", "wrong_enum") and project.mantle is not None:
+        tools = project.mantle.tools_for(skill.id)
+        writers = [n for n, t in tools.items() if mutant.target in tool_keys(project, t, skill.id)]
+        if writers and all(n in windows for n in writers):
+            return windows[writers[0]]
+    return None
 
 
 def _site(project: Project, skill: Skill | None, mutant: Mutant) -> tuple[str, str | None]:

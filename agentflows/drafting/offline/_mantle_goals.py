@@ -30,7 +30,6 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
-from evalcore.lexicon.en.skill_prose import ASKS_OUTRIGHT, UNLESS_SAID
 from evalcore.testdata._accounts import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -42,6 +41,7 @@ from ._mantle_asked import prose_asks_first
 from ._mantle_branch_says import branch_says
 from ._mantle_chance import chance_keys, chance_skills, responses_of, without_skills
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
+from ._mantle_clock_branch import clock_branch
 from ._mantle_condition_words import condition_words
 from ._mantle_criteria import (
     declines,
@@ -78,6 +78,8 @@ class Goals(GoalPieces):
             self.escalated()
         else:
             getattr(self, f"_{kind}", self._happy)()
+        # a call the run's clock decides (business hours) is no assertion: either side is
+        self.criterion(clock_branch(self.project, self.skill, self.walk.memory))
         # what a skill reached only on a branch chance decides does is no fact of the case
         keys = chance_keys(self.project, self.skill.id)
         drawn = chance_skills(self.project, self.skill.id, keys)
@@ -491,20 +493,6 @@ class Goals(GoalPieces):
             recorded_early(field, s.text) for s in sentences(self.skill.body or "")
         )
 
-    def _asked_outright(self, key: str) -> bool:
-        """Whether the skill's prose has the agent ask for `key` ("Ask which window suits
-        them … and set callback_window") with no word of keeping what the user already said:
-        a correct agent then asks, whatever the first message gave."""
-        spec = skill_model(self.project, self.skill.id).field(key)
-        if spec is None or spec.asked_by not in ("prose", "instructions"):
-            return False
-        texts = [*spec.sentences, spec.question or ""]
-        if not any(ASKS_OUTRIGHT.search(t) for t in texts if t):
-            return False
-        field = self.defs.memory_field(key)
-        kept = self._recorded_early(key) or any(UNLESS_SAID.search(t) for t in texts if t)
-        return field is not None and not kept
-
     def _collected_elsewhere(self, key: str) -> bool:
         """Whether another skill's block collects a value of the same name under its own key
         (the identity check's `policy_number`): its step asks for it whatever the first
@@ -532,11 +520,10 @@ class Goals(GoalPieces):
         self.add_sequence(self.sequence(walk))
         for key in given:
             words = value_words(key.split(".", 1)[1])
-            if key not in collected and self._asked_outright(key):
-                continue  # the skill has the agent ask for it: a correct agent may ask again
             if key in collected:  # the runtime skips a `collect` step already filled
                 self.criterion(f"The agent does not ask for the {words} the customer already gave")
-            else:  # the model's step may still present the choice or confirm it
+            else:  # the model's step (or a prose "Ask which window suits them") may still
+                # present the choice or confirm it; making the user give it afresh is wrong
                 self.criterion(
                     f"The agent does not make the customer give the {words} again from "
                     "scratch (proposing or confirming the one already given is fine)"

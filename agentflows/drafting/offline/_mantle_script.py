@@ -91,6 +91,7 @@ from ._mantle_branch_phrases import branch_intent, handed_values, scoping_values
 from ._mantle_caller_fit import branch_prose, caller_fit, detour_lacked
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
 from ._mantle_circumstances import circumstance_facts, said_unasked
+from ._mantle_clock_branch import clock_offers
 from ._mantle_currency import facts_in_currency, is_currency, paid_currency, said_in
 from ._mantle_data_sides import gate_reasons, gate_sides, numbers_on_side
 from ._mantle_facts import (
@@ -1116,6 +1117,9 @@ class _Writer:
         handoff = self.script.ends_in_handoff
         self.context.closes_on_else = not handoff
         self.context.until = _handoff_stop(self.script.handoff_outcome) if handoff else STOP_DONE
+        # the other side of a window of time the run's clock decides ends on its offer
+        for label in clock_offers(self.project, skill, self.script.walk.memory)[:1]:
+            self.context.until += f", or once you have answered {label}"
 
     def confirm_again(self) -> None:
         """A result the prose answers by asking the user to confirm their input ("say you

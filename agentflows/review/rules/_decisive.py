@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from evalcore.definitions.skill_model import tool_keys
+from evalcore.definitions.skill_model import quoted_windows, tool_keys
 from evalcore.dialects import END_STATE_CHECKS, EVENT_ASSERTIONS, WORKSPACE_CHECKS
 from evalcore.dialects.mantle import assertion_items
 from evalcore.lint import as_dict, as_list
@@ -113,7 +113,12 @@ def _mantle(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
     keys = {key for item in items for key in item}
     name = f"{scenario.get('name', '')} {case.path.stem if case.path else ''}"
     skills = _skills_under_test(case, env, items)
-    if case.type == "happy_path" and not keys & _MANTLE_DONE and not _answer_case(env, goals):
+    if (
+        case.type == "happy_path"
+        and not keys & _MANTLE_DONE
+        and not _answer_case(env, goals)
+        and not _clock_decides(env, goals)
+    ):
         yield Hit(
             where,
             "happy path with no assertion that the task got done: it passes even if the "
@@ -178,6 +183,26 @@ def _answer_case(env: ReviewEnv, goals: dict[str, Any]) -> bool:
         return skill_signals(project, skill).quoted_by(criteria)
 
     return all(isinstance(s, str) and s in defs.skills and answers(s) for s in started)
+
+
+def _clock_decides(env: ReviewEnv, goals: dict[str, Any]) -> bool:
+    """A happy path whose activated skill does its work only in a window of time its tool
+    checks on the run's clock ("During business hours … transfer the call"), with a
+    criterion quoting that sentence and its other side (`quoted_windows`): which side a
+    run falls on nothing in the case pins, so no assertion on the work holds on both, and
+    the criterion is what judges it."""
+    project = env.project
+    if project is None or project.mantle is None:
+        return False
+    items = assertion_items(goals.get("assertions"))
+    started = {
+        as_dict(item.get("skill_activated")).get("skill_id")
+        for item in items
+        if "skill_activated" in item
+    }
+    criteria = [c for c in as_list(goals.get("criteria")) if isinstance(c, str)]
+    judged = {skill for skill, _name, _call in quoted_windows(project, criteria)}
+    return bool(started) and started <= judged
 
 
 def _skills_under_test(case: CaseView, env: ReviewEnv, items: list[dict[str, Any]]) -> set[str]:

@@ -12,6 +12,7 @@ from ._answer_keys import answer_keys
 from ._arguments import sentence_arguments
 from ._branches import branched_keys, skill_branches
 from ._build import build_skill_model, skill_model, skill_models
+from ._clock_windows import clock_window_calls, in_a_window, plain_sentence, quoted_windows
 from ._code import UNKNOWN, CodeFacts, Write, code_facts, qualify, set_memory_keys, tool_keys
 from ._completion import Completion, completes_at, completion_instruction
 from ._data_files import data_readers
@@ -102,19 +103,23 @@ __all__ = [
     "branch_values",
     "branched_keys",
     "build_skill_model",
+    "clock_window_calls",
     "code_facts",
     "completes_at",
     "completion_instruction",
     "data_readers",
     "detour_effects",
+    "in_a_window",
     "instruction_prompt",
     "literal_sets",
     "normalised_parameters",
     "outside_effect",
     "paragraphs",
+    "plain_sentence",
     "prose_reads",
     "prose_verb",
     "qualify",
+    "quoted_windows",
     "record_key",
     "recorded_early",
     "related_keys",

@@ -381,7 +381,7 @@ class ToolReader:
                 if read is not None and word == "unless":
                     read = f"not ({read})"  # "Unless X is true, call y": y runs while X is not
                 if read is None:
-                    optional = word in _ALTERNATIVE and not self._keeps_own_hours(name, word)
+                    optional = word in _ALTERNATIVE
                     cue = user_cue(trigger["clause"]) if word == "if" else None
                     self.uncertainties.append(
                         Uncertainty(
@@ -390,15 +390,12 @@ class ToolReader:
                             why=f"the prose says '{trigger_text}', which names no one memory "
                             "field; "
                             + (
-                                "walks leave this call out"
+                                "walks leave this call out (a window of time: no case "
+                                "fixes which side of it the run falls on)"
+                                if optional and word == "during"
+                                else "walks leave this call out"
                                 if optional
                                 else "the walk calls it where the sentence stands"
-                                + (
-                                    " (the tool checks the run's clock itself: a case "
-                                    "plays the window and says so in its run-date note)"
-                                    if word in _ALTERNATIVE
-                                    else ""
-                                )
                             ),
                         )
                     )
@@ -550,15 +547,6 @@ class ToolReader:
             steps = [c for c in calls if (name, c.sentence or "") not in self.kinds]
             out.append(self._use(name, steps or calls))
         return out
-
-    def _keeps_own_hours(self, name: str, word: str) -> bool:
-        """Whether "During <a window>, <call @tool.name>" names a window of time the tool's
-        own code checks against the run's clock (`CodeFacts.clock`: "transfer the call
-        during business hours" to a tool that answers "outside_business_hours" itself): the
-        call is the sentence's act, made in the window; the case plays that window and its
-        file says the run date decides it (`run_date_notes`), instead of leaving the act out."""
-        tool = self.callable.get(name)
-        return word == "during" and tool is not None and code_facts(self.project, tool).clock
 
     def _use(self, name: str, calls: list[CallSite]) -> ToolUse:
         tool = self.callable.get(name)

@@ -31,6 +31,13 @@ def outside_effects(data: Any, project: Project | None) -> list[OutsideEffect]:
         effect = model.tool_effect(project, tool)
         if effect is not None and effect.changes and name not in out:
             out[name] = effect
+    # a call its criterion judges on either side of a clock window: inside it, a correct
+    # agent makes the call for real (`quoted_windows`)
+    for skill_id, name, _call in model.quoted_windows(project, case_criteria(data)):
+        tool = project.mantle.tools_for(skill_id).get(name)
+        effect = model.tool_effect(project, tool) if tool is not None else None
+        if effect is not None and effect.changes and name not in out:
+            out[name] = effect
     avoided = set(_names(data, "tool_not_executed"))
     for skill in _detours(data):
         for effect in model.detour_effects(project, skill):
@@ -45,6 +52,14 @@ def _skill_model() -> Any:
     from ...definitions import skill_model
 
     return skill_model
+
+
+def case_criteria(data: Any) -> list[str]:
+    """The case's criteria (none where its document has no goals)."""
+    scenario = data.get("scenario") if isinstance(data, dict) else None
+    goals = scenario.get("goals") if isinstance(scenario, dict) else None
+    criteria = goals.get("criteria") if isinstance(goals, dict) else None
+    return [c for c in criteria or [] if isinstance(c, str)]
 
 
 def _detours(data: Any) -> list[str]:

@@ -15,24 +15,18 @@ from typing import Any
 
 from ...definitions import Project
 from ...justify import Note
-from ._outside import ran_tools
+from ._outside import case_criteria, ran_tools
 
 
 def run_date_notes(data: Any, project: Project | None) -> list[Note]:
     """One `# run date: …` comment line above the scenario per tool the case expects to
-    run whose code compares the run's date or time with something."""
+    run whose code compares the run's date or time with something, and per call made only
+    in a window of time such a tool checks whose criterion the case carries instead
+    (`clock_window_calls`: "During business hours …, transfer the call …")."""
     if project is None or project.mantle is None:
         return []
     # the skill model's types load pydantic: `validate` imports this dialect but never asks
-    from ...definitions.skill_model import code_facts, skill_models
-
-    windows = {
-        use.name: call.sentence
-        for model in skill_models(project).values()
-        for use in model.tools
-        for call in use.calls
-        if call.sentence and not call.optional and _in_a_window(call.trigger)
-    }
+    from ...definitions.skill_model import code_facts, plain_sentence, quoted_windows
 
     out: dict[str, Note] = {}
     for name, tool in ran_tools(data, project.mantle):
@@ -43,26 +37,26 @@ def run_date_notes(data: Any, project: Project | None) -> list[Note]:
             continue
         keys = list(dict.fromkeys(w.key for w in facts.writes if not w.failure))
         wrote = f", and what it writes ({', '.join(keys)})," if keys else ""
-        window = windows.get(name)
-        made = (
-            f'; the prose makes the call only in a window of time ("{window}"): run this '
-            "case inside it"
-            if window
-            else ""
-        )
         out[name] = Note(
             "",
             f"{name} compares the date or time of the run with its data "
             f"({tool.source.file}): what it answers{wrote} holds for this case only on "
-            f"a run date that gives the outcome the case plays{made}",
+            "a run date that gives the outcome the case plays",
             label="run date",
         )
+    for skill_id, name, call in quoted_windows(project, case_criteria(data)):
+        tool = project.mantle.tools_for(skill_id).get(name)
+        if name not in out and tool is not None and tool.source is not None:
+            sentence, file = plain_sentence(call), tool.source.file
+            out[name] = Note(
+                "",
+                f"{name} compares the date or time of the run with its data ({file}), and "
+                f'the prose makes the call only in a window of time ("{sentence}"): which '
+                "side of it a run falls on nothing in the case pins, so the case asserts "
+                "what holds on both sides and its criterion allows either",
+                label="run date",
+            )
     return list(out.values())
-
-
-def _in_a_window(trigger: str | None) -> bool:
-    """A call's trigger that is a span of time ("During business hours (...)")."""
-    return bool(trigger) and str(trigger).split(maxsplit=1)[0].lower() == "during"
 
 
 __all__ = ["run_date_notes"]

@@ -137,30 +137,6 @@ ON_FILE = phrase(
     misses=("Confirm the address they give", "file a report"),
 )
 
-#: A sentence that has the agent ask for a value ("Ask which window suits them …"): a
-#: correct agent asks, even where the user said it before.
-ASKS_OUTRIGHT = phrase(
-    "en.prose.asks_outright",
-    r"^\s*(?:then\s+)?(?:ask|find\s+out)\b",
-    re.I,
-    matches=("Ask which window suits them and set callback_window.", "Then ask for the date."),
-    misses=("Set urgency to today if it is needed before end of day.",),
-)
-
-#: A question the prose asks only where the user has not answered it ("Ask for the
-#: environment and the version tag if they did not say").
-UNLESS_SAID = phrase(
-    "en.prose.unless_said",
-    r"\b(?:if|unless)\s+(?:they|the\s+\w+)\s+(?:did\s+not|didn't|have\s+not|haven't|has\s+not"
-    r"|hasn't|already)\s+(?:say|said|give|given|gave|mention|mentioned|told|tell)\b",
-    re.I,
-    matches=(
-        "Ask for the environment and the version tag if they did not say.",
-        "Ask for the date unless they already gave it.",
-    ),
-    misses=("Ask which window suits them and set callback_window.",),
-)
-
 #: A sentence that opens on the circumstance it holds in ("During office hours …", "After
 #: hours, …"): two of them side by side are alternatives, of which one applies at a time.
 CIRCUMSTANCE_OPENER = phrase(
