@@ -17,6 +17,7 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning import NOT_WRITTEN, plan_source
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import outside_effect, reported_fields
+from evalcore.dialects.mantle._justify import judge_case
 
 SKILL = """\
 ---
@@ -358,3 +359,37 @@ def test_a_call_whose_only_write_is_the_answer_stands_for_itself_in_the_order(
         )
         for steps in orders
     ), orders
+
+
+def test_what_the_prose_says_after_an_outside_call_holds_once_it_succeeds(
+    tmp_path: Path,
+) -> None:
+    """ "call submit_order ... Give the delivery date from the tool": a shop that refuses
+    the order gives no date, so the criterion waits for the call's success."""
+    skill = SKILL.replace(
+        "call submit_order with the part number and tell them the\norder number.",
+        "call submit_order with the part number. Give the delivery date from the\n"
+        "tool, not your own estimate.",
+    )
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_parts/skill.md": skill,
+        "skills/order_parts/tools.py": TOOLS,
+        "skills/order_parts/memory.yml": MEMORY,
+    }
+    project = load_project(write_project(tmp_path / "dated", files))
+    behaviors = plan_source(project, "mantle", "order_parts", None).behaviors
+    happy = next(b for b in behaviors if b.facts.get("kind") == "happy")
+    data = draft_mantle(DraftContext(project, "mantle", happy))
+    criteria = data["scenario"]["goals"]["criteria"]
+    said = "the agent gives the delivery date from the tool, not its own estimate"
+    assert f"If submit_order succeeds, {said}" in criteria
+    assert f"T{said[1:]}" not in criteria
+    # cited at the sentence that says it, not at the success reply of the call
+    cited = {j.path: j.justification for j in judge_case(data, project)}
+    backing = cited[
+        f"/scenario/goals/criteria/{criteria.index(f'If submit_order succeeds, {said}')}"
+    ]
+    assert backing is not None and "Give the delivery date" in backing.element

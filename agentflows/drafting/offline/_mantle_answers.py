@@ -37,6 +37,7 @@ fixes it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -186,6 +187,26 @@ def _first_resting(
             if reads:
                 return index, writers[sorted(reads)[0]]
     return None, None
+
+
+def after_outside_call(project: Project, text: str, preceded: str, ran: Sequence[str]) -> str:
+    """A prose rule's criterion `text`, said as following on an outside call's success where
+    an earlier sentence of its paragraph calls a tool the path runs whose answer a service
+    outside the agent gives ("call submit_refill with ... Give the ready time from the
+    tool"): what the agent says after the call rests on that answer, and a correct agent
+    whose call the service refuses has nothing of it to say. A prohibition holds whatever
+    the answer, and a rule already said under a condition keeps it."""
+    if " does not " in text or not text.startswith("The agent "):
+        return text
+    outside = outside_tools(project)
+    called = [
+        tool
+        for tool in dict.fromkeys(ran)
+        if tool in outside and re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", preceded)
+    ]
+    if not called:
+        return text
+    return f"If {called[-1]} succeeds, the agent {text.removeprefix('The agent ')}"
 
 
 def approved_calls(project: Project, walk: Walk) -> frozenset[str]:
@@ -447,4 +468,4 @@ def _walk_of(events: Events) -> Walk:
     return Walk(skill=first or "", events=walked)
 
 
-__all__ = ["answer_marks", "outside_tools", "without_answers"]
+__all__ = ["after_outside_call", "answer_marks", "outside_tools", "without_answers"]

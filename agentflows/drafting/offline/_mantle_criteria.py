@@ -102,6 +102,11 @@ class Rule:
     meeting; say what is in the way instead"): it holds only where that act would happen
     (a meeting is in the way), which a path that runs the act's tool never meets."""
 
+    preceded: str = ""
+    """The paragraph's sentences before the rule's own: a tool one of them calls ("call
+    submit_refill ... Give the ready time from the tool") is what the rule follows on
+    (`_mantle_answers.after_outside_call`)."""
+
     @property
     def situational(self) -> bool:
         """Only for a situation ("If the customer says no, ..."): vacuous on other paths
@@ -457,7 +462,9 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
         ends = False  # the paragraph has told the agent to complete the skill
         pointed, pointer = _pointed(text, after)
         guard = ""  # the paragraph's opening condition (see `_guarded`)
-        for index, sentence in enumerate(_SENTENCE.split(pointed)):
+        split = _SENTENCE.split(pointed)
+        for index, sentence in enumerate(split):
+            preceded = " ".join(split[:index])
             sentence, guard = _guarded(sentence, guard, index)
             completing = completes_at(sentence)
             moment = completing or moment
@@ -489,7 +496,15 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 piece = with_asked_thing(without_record_example(piece), sentence)
                 rules.append(
                     Rule(
-                        piece, bool(condition), staged, sent, condition, completion, inner, fallback
+                        piece,
+                        bool(condition),
+                        staged,
+                        sent,
+                        condition,
+                        completion,
+                        inner,
+                        fallback,
+                        preceded,
                     )
                 )
         out.append((condition, text, tuple(rules)))
