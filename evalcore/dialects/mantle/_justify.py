@@ -854,6 +854,13 @@ class MantleJustifier:
         caller = self.defs.skills.get(case.activated[0])
         if caller is None:
             return None
+        # a block step that calls it (`call: verify_patient`): the runtime starts it there
+        for block in caller.blocks.values():
+            for step in block.steps:
+                if step.kind == "call" and str(step.target).removeprefix("@skill.") == skill.id:
+                    called = self._step(caller, step, f"call {skill.id}", case)
+                    if called.kind == "enforced":
+                        return called
         pattern = re.compile(re.escape(f"@skill.{skill.id}") + r"\b")
         found = self._prose_mentions(caller, pattern, case, "invokes the skill:")
         return found if found is not None and found.kind == "instructed" else None
