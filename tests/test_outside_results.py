@@ -14,6 +14,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_answers import on_unknown_id
 from agentflows.planning import NOT_WRITTEN, plan_source
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import outside_effect, reported_fields
@@ -393,3 +394,31 @@ def test_what_the_prose_says_after_an_outside_call_holds_once_it_succeeds(
         f"/scenario/goals/criteria/{criteria.index(f'If submit_order succeeds, {said}')}"
     ]
     assert backing is not None and "Give the delivery date" in backing.element
+
+
+def test_what_is_told_of_an_id_no_data_holds_waits_for_the_lookup_to_find_it(
+    tmp_path: Path,
+) -> None:
+    """An order number no data file holds is drawn to its shape: the shop may not know it,
+    so what the agent tells from looking it up holds only where the lookup finds it; a
+    write (placing an order) is no lookup, and a prohibition holds whatever it answers."""
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_status/skill.md": STATUS_SKILL,
+        "skills/order_status/tools.py": STATUS_TOOLS,
+        "skills/order_status/memory.yml": STATUS_MEMORY,
+    }
+    status = load_project(write_project(tmp_path / "status", files))
+    said = "The agent says the status in plain words"
+    assert (
+        on_unknown_id(status, said, ["get_status"], ["order number"])
+        == "If get_status finds the order number they give, the agent says the status in "
+        "plain words"
+    )
+    assert on_unknown_id(status, said, ["get_status"], []) == said  # an id a record holds
+    never = "The agent does not quote a price"
+    assert on_unknown_id(status, never, ["get_status"], ["order number"]) == never
+    parts = _project(tmp_path)
+    assert on_unknown_id(parts, said, ["submit_order"], ["order number"]) == said

@@ -209,6 +209,35 @@ def after_outside_call(project: Project, text: str, preceded: str, ran: Sequence
     return f"If {called[-1]} succeeds, the agent {text.removeprefix('The agent ')}"
 
 
+def on_unknown_id(project: Project, text: str, ran: Sequence[str], unheld: Sequence[str]) -> str:
+    """A positive rule's criterion `text`, said as holding where an outside lookup the path
+    runs finds the id the user gave, where that id is one no data file of the project holds
+    (`unheld`, the ids in words: "order number"): the case draws it to the field's shape,
+    and a service that does not know it gives a correct agent nothing to tell."""
+    if not unheld or " does not " in text or not text.startswith("The agent "):
+        return text
+    defs = project.mantle
+    outside = outside_tools(project)
+    lookups = [
+        tool
+        for tool in dict.fromkeys(ran)
+        if tool in outside and defs is not None and not _changes(project, tool)
+    ]
+    if not lookups:
+        return text
+    rest = text.removeprefix("The agent ")
+    return f"If {lookups[-1]} finds the {unheld[0]} they give, the agent {rest}"
+
+
+def _changes(project: Project, tool: str) -> bool:
+    """Whether a tool's call changes something at its service (a write, not a lookup)."""
+    defs = project.mantle
+    assert defs is not None
+    found = next((t for s in defs.skills for n, t in defs.tools_for(s).items() if n == tool), None)
+    effect = outside_effect(project, found) if found is not None else None
+    return bool(effect is not None and effect.changes)
+
+
 def approved_calls(project: Project, walk: Walk) -> frozenset[str]:
     """The tools behind a confirmation gate (`requires_confirmation`) the walk runs without
     an error: the user agreed to each (a case whose user declines never runs its gate's
@@ -468,4 +497,10 @@ def _walk_of(events: Events) -> Walk:
     return Walk(skill=first or "", events=walked)
 
 
-__all__ = ["after_outside_call", "answer_marks", "outside_tools", "without_answers"]
+__all__ = [
+    "after_outside_call",
+    "answer_marks",
+    "on_unknown_id",
+    "outside_tools",
+    "without_answers",
+]

@@ -465,7 +465,7 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
         split = _SENTENCE.split(pointed)
         for index, sentence in enumerate(split):
             preceded = " ".join(split[:index])
-            sentence, guard = _guarded(sentence, guard, index)
+            sentence, guard = _guarded(_without_aside(sentence), guard, index)
             completing = completes_at(sentence)
             moment = completing or moment
             ends = ends or completing is not None
@@ -509,6 +509,16 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 )
         out.append((condition, text, tuple(rules)))
     return tuple(out)
+
+
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)")
+
+
+def _without_aside(sentence: str) -> str:
+    """The sentence without a parenthesis that points at another element ("Tell the
+    patient where their order is (run @skill.verify_patient first if ...)"): an
+    instruction of its own, not the behaviour the sentence states."""
+    return _PARENTHESIS.sub(lambda m: "" if _REF.search(m.group(0)) else m.group(0), sentence)
 
 
 #: A word of an example that names a record's value: a figure, or a capitalised word inside

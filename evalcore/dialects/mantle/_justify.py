@@ -98,13 +98,13 @@ _FIELD_REF = re.compile(r"(?:session|@memory)\.([\w-]+)\.([\w-]+)|(?<![\w.])proj
 
 def _after_success(text: str, case: _Case) -> tuple[str, str] | None:
     """The tool a criterion waits on and what it says the agent does once that tool, which
-    the case runs, succeeds ("If submit_refill succeeds, the agent gives the ready time"),
+    the case runs, answers so ("If submit_refill succeeds, the agent gives the ready time"),
     said unconditionally ("The agent gives the ready time"); None for any other."""
     head, sep, rest = text.partition(", the agent ")
     said = head.split()
-    if not sep or len(said) != 3 or said[0] != "If" or said[2] != "succeeds":
+    if not sep or len(said) < 3 or said[0] != "If" or said[1] not in case.called:
         return None
-    return (said[1], f"The agent {rest}") if said[1] in case.called else None
+    return said[1], f"The agent {rest}"
 
 
 @dataclass
@@ -1507,7 +1507,10 @@ class MantleJustifier:
             # prose sentence of the call's own paragraph saying what to do once it is made
             tool, rest = after
             said = self._criterion(rest, data, case, by_entry=by_entry, gated=False)
-            if said is not None and self._beside_call(said, tool, runs):
+            # a success reply's wait ("If X succeeds, the agent tells them it went
+            # through") is the gate's, unless the sentence stands beside the call
+            quoted = said is not None and said.element.startswith('"')
+            if quoted and (" succeeds, " not in text or self._beside_call(said, tool, runs)):
                 return said
         if gated:
             gate = self._criterion_gate(text, runs, case)
@@ -1565,12 +1568,12 @@ class MantleJustifier:
             return writer
         return best[1]
 
-    def _beside_call(self, said: Justification, tool: str, runs: list[Skill]) -> bool:
+    def _beside_call(self, said: Justification | None, tool: str, runs: list[Skill]) -> bool:
         """Whether a prose sentence backing a criterion stands in a paragraph of a skill the
         case runs that also calls `tool` by its name: what that paragraph says after the
         call follows on its answer."""
         for skill in runs:
-            if said.file != self._md(skill) or not said.element.startswith('"'):
+            if said is None or said.file != self._md(skill):
                 continue
             read = self._sentences(skill)
             at = {p for _, line, _, p in read if line == said.line}
