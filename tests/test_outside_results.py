@@ -14,7 +14,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
-from agentflows.drafting.offline._mantle_answers import on_unknown_id
+from agentflows.drafting.offline._mantle_answers import after_outside_call, on_unknown_id
 from agentflows.planning import NOT_WRITTEN, plan_source
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import outside_effect, reported_fields
@@ -370,15 +370,20 @@ def test_what_the_prose_says_after_an_outside_call_holds_once_it_succeeds(
     skill = SKILL.replace(
         "call submit_order with the part number and tell them the\norder number.",
         "call submit_order with the part number. Give the delivery date from the\n"
-        "tool, not your own estimate.",
+        "tool, not your own estimate. Thank them for waiting.",
+    )
+    tools = TOOLS.replace(
+        '    context.memory.set("order_number", response.json()["order_number"])\n',
+        '    context.memory.set("order_number", response.json()["order_number"])\n'
+        '    context.memory.set("delivery_date", response.json()["delivery_date"])\n',
     )
     files = {
         "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
         "integrations.yml": INTEGRATIONS,
         "responses.yml": RESPONSES,
         "skills/order_parts/skill.md": skill,
-        "skills/order_parts/tools.py": TOOLS,
-        "skills/order_parts/memory.yml": MEMORY,
+        "skills/order_parts/tools.py": tools,
+        "skills/order_parts/memory.yml": MEMORY + "    delivery_date:\n      type: text\n",
     }
     project = load_project(write_project(tmp_path / "dated", files))
     behaviors = plan_source(project, "mantle", "order_parts", None).behaviors
@@ -394,6 +399,10 @@ def test_what_the_prose_says_after_an_outside_call_holds_once_it_succeeds(
         f"/scenario/goals/criteria/{criteria.index(f'If submit_order succeeds, {said}')}"
     ]
     assert backing is not None and "Give the delivery date" in backing.element
+    # what the service's answer does not hold waits for nothing
+    call = "When part_checked is true, call submit_order with the part number."
+    thanks = "The agent thanks them for waiting"
+    assert after_outside_call(project, thanks, call, ["submit_order"]) == thanks
 
 
 def test_what_is_told_of_an_id_no_data_holds_waits_for_the_lookup_to_find_it(

@@ -199,14 +199,35 @@ def after_outside_call(project: Project, text: str, preceded: str, ran: Sequence
     if " does not " in text or not text.startswith("The agent "):
         return text
     outside = outside_tools(project)
+    said = set(text.lower().split())
     called = [
         tool
         for tool in dict.fromkeys(ran)
-        if tool in outside and re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", preceded)
+        if tool in outside
+        and re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", preceded)
+        and _tells_answer(project, tool, said)
     ]
     if not called:
         return text
     return f"If {called[-1]} succeeds, the agent {text.removeprefix('The agent ')}"
+
+
+def _tells_answer(project: Project, tool: str, said: set[str]) -> bool:
+    """Whether a rule's words (`said`) name what the tool's code writes from its service's
+    answer ("the ready time" for `ready_at`): a rule about what another tool returned ("the
+    ticket number the log returns" after a hold the service puts) does not wait on this
+    one, nor one after an MCP server's tool, whose answer no code of the project shows."""
+    found = _tool_def(project, tool)
+    effect = outside_effect(project, found) if found is not None else None
+    if effect is None:
+        return False
+    return any(len(w) > 2 and w in said for key in effect.answered for w in key.split("_"))
+
+
+def _tool_def(project: Project, tool: str) -> Any:
+    defs = project.mantle
+    assert defs is not None
+    return next((t for s in defs.skills for n, t in defs.tools_for(s).items() if n == tool), None)
 
 
 def on_unknown_id(project: Project, text: str, ran: Sequence[str], unheld: Sequence[str]) -> str:
@@ -231,9 +252,7 @@ def on_unknown_id(project: Project, text: str, ran: Sequence[str], unheld: Seque
 
 def _changes(project: Project, tool: str) -> bool:
     """Whether a tool's call changes something at its service (a write, not a lookup)."""
-    defs = project.mantle
-    assert defs is not None
-    found = next((t for s in defs.skills for n, t in defs.tools_for(s).items() if n == tool), None)
+    found = _tool_def(project, tool)
     effect = outside_effect(project, found) if found is not None else None
     return bool(effect is not None and effect.changes)
 
