@@ -384,3 +384,26 @@ def test_a_rule_guarding_another_persons_records_is_only_for_a_case_that_brings_
     assert pick(rules, limit=4) == ["The agent does not split one bill into several expenses"]
     # a case about keeping things back (the adversarial one) still gets it
     assert rules[1].text in pick(rules, "adversarial", limit=4)
+
+
+def test_a_parenthesis_pointing_at_another_element_is_left_out_of_the_rule(
+    tmp_path: Path,
+) -> None:
+    """ "Tell the member where their parcel is (run @skill.check_member first if ...)": the
+    parenthesis is an instruction of its own, not the behaviour the criterion checks."""
+    root = tmp_path / "parcels"
+    skill = root / "skills" / "parcel_status"
+    skill.mkdir(parents=True)
+    (root / "agent.yml").write_text(AGENT)
+    (root / "memory.yml").write_text("schema:\n  public: {}\n")
+    (skill / "skill.md").write_text(
+        "---\nname: Parcel status\ndescription: Where a parcel is.\n---\n\n"
+        "Tell the member where their parcel is (run @skill.check_member first if they are "
+        "not signed in). Tell them the delivery window (morning or afternoon).\n"
+    )
+    project = load_project(root)
+    defs = project.mantle
+    texts = [r.text for r in prose_rules(defs, defs.skills["parcel_status"], {})]
+    assert "The agent tells the member where their parcel is" in texts
+    assert not any("check member" in t for t in texts)
+    assert any("(morning or afternoon)" in t for t in texts)  # no element named: kept

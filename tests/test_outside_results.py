@@ -14,9 +14,11 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
+from agentflows.drafting.offline._mantle_answers import after_outside_call, on_unknown_id
 from agentflows.planning import NOT_WRITTEN, plan_source
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import outside_effect, reported_fields
+from evalcore.dialects.mantle._justify import judge_case
 
 SKILL = """\
 ---
@@ -358,3 +360,74 @@ def test_a_call_whose_only_write_is_the_answer_stands_for_itself_in_the_order(
         )
         for steps in orders
     ), orders
+
+
+def test_what_the_prose_says_after_an_outside_call_holds_once_it_succeeds(
+    tmp_path: Path,
+) -> None:
+    """ "call submit_order ... Give the delivery date from the tool": a shop that refuses
+    the order gives no date, so the criterion waits for the call's success."""
+    skill = SKILL.replace(
+        "call submit_order with the part number and tell them the\norder number.",
+        "call submit_order with the part number. Give the delivery date from the\n"
+        "tool, not your own estimate. Thank them for waiting.",
+    )
+    tools = TOOLS.replace(
+        '    context.memory.set("order_number", response.json()["order_number"])\n',
+        '    context.memory.set("order_number", response.json()["order_number"])\n'
+        '    context.memory.set("delivery_date", response.json()["delivery_date"])\n',
+    )
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_parts/skill.md": skill,
+        "skills/order_parts/tools.py": tools,
+        "skills/order_parts/memory.yml": MEMORY + "    delivery_date:\n      type: text\n",
+    }
+    project = load_project(write_project(tmp_path / "dated", files))
+    behaviors = plan_source(project, "mantle", "order_parts", None).behaviors
+    happy = next(b for b in behaviors if b.facts.get("kind") == "happy")
+    data = draft_mantle(DraftContext(project, "mantle", happy))
+    criteria = data["scenario"]["goals"]["criteria"]
+    said = "the agent gives the delivery date from the tool, not its own estimate"
+    assert f"If submit_order succeeds, {said}" in criteria
+    assert f"T{said[1:]}" not in criteria
+    # cited at the sentence that says it, not at the success reply of the call
+    cited = {j.path: j.justification for j in judge_case(data, project)}
+    backing = cited[
+        f"/scenario/goals/criteria/{criteria.index(f'If submit_order succeeds, {said}')}"
+    ]
+    assert backing is not None and "Give the delivery date" in backing.element
+    # what the service's answer does not hold waits for nothing
+    call = "When part_checked is true, call submit_order with the part number."
+    thanks = "The agent thanks them for waiting"
+    assert after_outside_call(project, thanks, call, ["submit_order"]) == thanks
+
+
+def test_what_is_told_of_an_id_no_data_holds_waits_for_the_lookup_to_find_it(
+    tmp_path: Path,
+) -> None:
+    """An order number no data file holds is drawn to its shape: the shop may not know it,
+    so what the agent tells from looking it up holds only where the lookup finds it; a
+    write (placing an order) is no lookup, and a prohibition holds whatever it answers."""
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_status/skill.md": STATUS_SKILL,
+        "skills/order_status/tools.py": STATUS_TOOLS,
+        "skills/order_status/memory.yml": STATUS_MEMORY,
+    }
+    status = load_project(write_project(tmp_path / "status", files))
+    said = "The agent says the status in plain words"
+    assert (
+        on_unknown_id(status, said, ["get_status"], ["order number"])
+        == "If get_status finds the order number they give, the agent says the status in "
+        "plain words"
+    )
+    assert on_unknown_id(status, said, ["get_status"], []) == said  # an id a record holds
+    never = "The agent does not quote a price"
+    assert on_unknown_id(status, never, ["get_status"], ["order number"]) == never
+    parts = _project(tmp_path)
+    assert on_unknown_id(parts, said, ["submit_order"], ["order number"]) == said

@@ -39,6 +39,7 @@ fixes it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -201,6 +202,74 @@ def _first_resting(
             if reads:
                 return index, writers[sorted(reads)[0]]
     return None, None
+
+
+def after_outside_call(project: Project, text: str, preceded: str, ran: Sequence[str]) -> str:
+    """A prose rule's criterion `text`, said as following on an outside call's success where
+    an earlier sentence of its paragraph calls a tool the path runs whose answer a service
+    outside the agent gives ("call submit_refill with ... Give the ready time from the
+    tool"): what the agent says after the call rests on that answer, and a correct agent
+    whose call the service refuses has nothing of it to say. A prohibition holds whatever
+    the answer, and a rule already said under a condition keeps it."""
+    if " does not " in text or not text.startswith("The agent "):
+        return text
+    outside = outside_tools(project)
+    said = set(text.lower().split())
+    called = [
+        tool
+        for tool in dict.fromkeys(ran)
+        if tool in outside
+        and re.search(rf"(?<!\w){re.escape(tool)}(?!\w)", preceded)
+        and _tells_answer(project, tool, said)
+    ]
+    if not called:
+        return text
+    return f"If {called[-1]} succeeds, the agent {text.removeprefix('The agent ')}"
+
+
+def _tells_answer(project: Project, tool: str, said: set[str]) -> bool:
+    """Whether a rule's words (`said`) name what the tool's code writes from its service's
+    answer ("the ready time" for `ready_at`): a rule about what another tool returned ("the
+    ticket number the log returns" after a hold the service puts) does not wait on this
+    one, nor one after an MCP server's tool, whose answer no code of the project shows."""
+    found = _tool_def(project, tool)
+    effect = outside_effect(project, found) if found is not None else None
+    if effect is None:
+        return False
+    return any(len(w) > 2 and w in said for key in effect.answered for w in key.split("_"))
+
+
+def _tool_def(project: Project, tool: str) -> Any:
+    defs = project.mantle
+    assert defs is not None
+    return next((t for s in defs.skills for n, t in defs.tools_for(s).items() if n == tool), None)
+
+
+def on_unknown_id(project: Project, text: str, ran: Sequence[str], unheld: Sequence[str]) -> str:
+    """A positive rule's criterion `text`, said as holding where an outside lookup the path
+    runs finds the id the user gave, where that id is one no data file of the project holds
+    (`unheld`, the ids in words: "order number"): the case draws it to the field's shape,
+    and a service that does not know it gives a correct agent nothing to tell."""
+    if not unheld or " does not " in text or not text.startswith("The agent "):
+        return text
+    defs = project.mantle
+    outside = outside_tools(project)
+    lookups = [
+        tool
+        for tool in dict.fromkeys(ran)
+        if tool in outside and defs is not None and not _changes(project, tool)
+    ]
+    if not lookups:
+        return text
+    rest = text.removeprefix("The agent ")
+    return f"If {lookups[-1]} finds the {unheld[0]} they give, the agent {rest}"
+
+
+def _changes(project: Project, tool: str) -> bool:
+    """Whether a tool's call changes something at its service (a write, not a lookup)."""
+    found = _tool_def(project, tool)
+    effect = outside_effect(project, found) if found is not None else None
+    return bool(effect is not None and effect.changes)
 
 
 def approved_calls(project: Project, walk: Walk) -> frozenset[str]:
@@ -462,4 +531,10 @@ def _walk_of(events: Events) -> Walk:
     return Walk(skill=first or "", events=walked)
 
 
-__all__ = ["answer_marks", "outside_tools", "without_answers"]
+__all__ = [
+    "after_outside_call",
+    "answer_marks",
+    "on_unknown_id",
+    "outside_tools",
+    "without_answers",
+]

@@ -102,6 +102,11 @@ class Rule:
     meeting; say what is in the way instead"): it holds only where that act would happen
     (a meeting is in the way), which a path that runs the act's tool never meets."""
 
+    preceded: str = ""
+    """The paragraph's sentences before the rule's own: a tool one of them calls ("call
+    submit_refill ... Give the ready time from the tool") is what the rule follows on
+    (`_mantle_answers.after_outside_call`)."""
+
     @property
     def situational(self) -> bool:
         """Only for a situation ("If the customer says no, ..."): vacuous on other paths
@@ -476,8 +481,10 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
         ends = False  # the paragraph has told the agent to complete the skill
         pointed, pointer = _pointed(text, after)
         guard = ""  # the paragraph's opening condition (see `_guarded`)
-        for index, sentence in enumerate(_SENTENCE.split(pointed)):
-            sentence, guard = _guarded(sentence, guard, index)
+        split = _SENTENCE.split(pointed)
+        for index, sentence in enumerate(split):
+            preceded = " ".join(split[:index])
+            sentence, guard = _guarded(_without_aside(sentence), guard, index)
             completing = completes_at(sentence)
             moment = completing or moment
             ends = ends or completing is not None
@@ -508,11 +515,29 @@ def _paragraph_rules(body: str) -> tuple[tuple[str | None, str, tuple[Rule, ...]
                 piece = with_asked_thing(without_record_example(piece), sentence)
                 rules.append(
                     Rule(
-                        piece, bool(condition), staged, sent, condition, completion, inner, fallback
+                        piece,
+                        bool(condition),
+                        staged,
+                        sent,
+                        condition,
+                        completion,
+                        inner,
+                        fallback,
+                        preceded,
                     )
                 )
         out.append((condition, text, tuple(rules)))
     return tuple(out)
+
+
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)")
+
+
+def _without_aside(sentence: str) -> str:
+    """The sentence without a parenthesis that points at another element ("Tell the
+    patient where their order is (run @skill.verify_patient first if ...)"): an
+    instruction of its own, not the behaviour the sentence states."""
+    return _PARENTHESIS.sub(lambda m: "" if _REF.search(m.group(0)) else m.group(0), sentence)
 
 
 #: A word of an example that names a record's value: a figure, or a capitalised word inside

@@ -11,6 +11,7 @@ from evalcore.definitions.skill_model import outside_effect, qualify, skill_mode
 
 from ...planning._mantle_walk import SET, Event, Walk
 from ._direction import value_words
+from ._mantle_answers import after_outside_call, on_unknown_id
 from ._mantle_chance import chance_keys, on_chance, paired_rule
 from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import narrowed, pick, prose_rules
@@ -280,6 +281,13 @@ class GoalPieces(HandoffGoals):
         replies = [self.defs.response(n) for n in self.walk.utters()]
         sent = [v.text or "" for r in replies if r is not None for v in r.variants]
         picked = [t for t in pick(rules, topic, limit, strict=strict) if t not in covered]
+        # a rule that follows an outside call in its paragraph holds where that call succeeds
+        ran = [e.tool for e in self.walk.tools() if e.tool and not e.error]
+        before = {r.text: r.preceded for r in rules}
+        picked = [after_outside_call(self.project, t, before.get(t, ""), ran) for t in picked]
+        # an id no data file holds, looked up outside: what is told of it holds where found
+        unheld = list(self.script.unheld.values())
+        picked = [on_unknown_id(self.project, t, ran, unheld) for t in picked]
         return [either_form(text, sent) for text in picked]
 
     def chance_rule(self) -> str | None:

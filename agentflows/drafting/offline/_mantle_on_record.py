@@ -41,25 +41,26 @@ def note_invented(field: MemoryField, sheet: SheetBuilder, value: Any) -> None:
     )
 
 
-def note_unheld(field: MemoryField, sheet: SheetBuilder, value: Any) -> None:
+def note_unheld(field: MemoryField, sheet: SheetBuilder, value: Any) -> bool:
     """Note in the case's misfits an id the user gives of a kind no data file of the
     project holds (an order number where the data hold patients and prescriptions, and
     only the fulfilment service knows orders): the value is drawn to the field's shape, so
     the case says it is invented (needs review) rather than pass it off as a real order
-    the service will find."""
+    the service will find. True where it noted one."""
     records = sheet.records
     if value is None or field.type != "text" or not names_an_id(field.name):
-        return
+        return False
     if not records.collections or records.defines(str(value)):
-        return
+        return False
     if any(field.name in r for c in records.collections for r in c.records):
-        return
+        return False
     thing = value_words(field.name)
     article = "an" if thing[:1] in "aeiou" else "a"
     sheet.sheet.misfits.append(
         f"no-fitting-record: no data file of the project holds {article} {thing}; "
         f"the case's {value} is invented, and the service that looks it up may not know it"
     )
+    return True
 
 
 __all__ = ["lacked_on_record", "note_invented", "note_unheld"]

@@ -657,7 +657,8 @@ class _Writer:
             said = spoken(self.defs, key, value)
             if said is not None:
                 self.sheet.add(value_words(field_def.name), said, field=key)
-                note_unheld(field_def, self.sheet, said)
+                if note_unheld(field_def, self.sheet, said):
+                    self.script.unheld[key] = value_words(field_def.name)
 
     def on_path(self, skill: Skill, field_def: Any) -> bool:
         """Whether the case's path uses the field: a sentence of the skill's prose that

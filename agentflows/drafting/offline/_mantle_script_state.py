@@ -29,6 +29,10 @@ class Script:
     context: FactContext = field(default_factory=FactContext)
     handoff_skills: frozenset[str] = frozenset()
     """Skills that hand the conversation to a person (the conversation ends there)."""
+    unheld: dict[str, str] = field(default_factory=dict)
+    """Ids the user gives that no data file of the project holds (qualified field -> its
+    name in words): drawn to the field's shape, so a service may not know them
+    (`note_unheld`); what the agent tells from looking one up holds only where it does."""
     stated: dict[str, Any] = field(default_factory=dict)
     """Text fields read from the first message that the drafter gave a value (the opening
     says them): `request_values`."""

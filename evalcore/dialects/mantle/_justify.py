@@ -96,6 +96,17 @@ _ONLY_WHEN_ASKED = re.compile(r"only when (?:the agent|they|it|someone) asks?\b"
 _FIELD_REF = re.compile(r"(?:session|@memory)\.([\w-]+)\.([\w-]+)|(?<![\w.])project\.([\w-]+)")
 
 
+def _after_success(text: str, case: _Case) -> tuple[str, str] | None:
+    """The tool a criterion waits on and what it says the agent does once that tool, which
+    the case runs, answers so ("If submit_refill succeeds, the agent gives the ready time"),
+    said unconditionally ("The agent gives the ready time"); None for any other."""
+    head, sep, rest = text.partition(", the agent ")
+    said = head.split()
+    if not sep or len(said) < 3 or said[0] != "If" or said[1] not in case.called:
+        return None
+    return said[1], f"The agent {rest}"
+
+
 @dataclass
 class _Case:
     """What the case itself fixes: its user's words and the memory it seeds or asserts."""
@@ -843,6 +854,13 @@ class MantleJustifier:
         caller = self.defs.skills.get(case.activated[0])
         if caller is None:
             return None
+        # a block step that calls it (`call: verify_patient`): the runtime starts it there
+        for block in caller.blocks.values():
+            for step in block.steps:
+                if step.kind == "call" and str(step.target).removeprefix("@skill.") == skill.id:
+                    called = self._step(caller, step, f"call {skill.id}", case)
+                    if called.kind == "enforced":
+                        return called
         pattern = re.compile(re.escape(f"@skill.{skill.id}") + r"\b")
         found = self._prose_mentions(caller, pattern, case, "invokes the skill:")
         return found if found is not None and found.kind == "instructed" else None
@@ -1462,7 +1480,13 @@ class MantleJustifier:
         return [Judged(path, "sequencing", overall, True), *parts]
 
     def _criterion(
-        self, text: str, data: dict[str, Any], case: _Case, *, by_entry: bool = True
+        self,
+        text: str,
+        data: dict[str, Any],
+        case: _Case,
+        *,
+        by_entry: bool = True,
+        gated: bool = True,
     ) -> Justification | None:
         """The element a criterion restates: the gate or success reply of a tool it names,
         else the prose sentence sharing most of its words, of a skill the case runs or of
@@ -1477,9 +1501,22 @@ class MantleJustifier:
             if str(_dict(v).get("skill_id")) in self.defs.skills
         )
         runs = [self.defs.skills[s] for s in dict.fromkeys(skills)]
-        gate = self._criterion_gate(text, runs, case) or self._criterion_detour(text, data, runs)
-        if gate is not None:
-            return gate
+        after = _after_success(text, case) if gated else None
+        if after is not None:
+            # "If submit_refill succeeds, the agent gives the ready time from the tool": the
+            # prose sentence of the call's own paragraph saying what to do once it is made
+            tool, rest = after
+            said = self._criterion(rest, data, case, by_entry=by_entry, gated=False)
+            # a success reply's wait ("If X succeeds, the agent tells them it went
+            # through") is the gate's, unless the sentence stands beside the call
+            quoted = said is not None and said.element.startswith('"')
+            if quoted and (" succeeds, " not in text or self._beside_call(said, tool, runs)):
+                return said
+        if gated:
+            gate = self._criterion_gate(text, runs, case)
+            gate = gate or self._criterion_detour(text, data, runs)
+            if gate is not None:
+                return gate
         entry = self._entry_named(text, runs) if by_entry else None
         own = {w for w in words(text) if w not in _NOISE and w != "agent"}
         if len(own) < 2:
@@ -1527,9 +1564,22 @@ class MantleJustifier:
             found = self._writers(entry[0], case)
             writer = strongest([j for j in found if j and not j.element.startswith("tool ")])
             if writer is None:  # nothing on this case's branch writes it: a rule naming it
-                return self._criterion(text, data, case, by_entry=False)
+                return self._criterion(text, data, case, by_entry=False, gated=gated)
             return writer
         return best[1]
+
+    def _beside_call(self, said: Justification | None, tool: str, runs: list[Skill]) -> bool:
+        """Whether a prose sentence backing a criterion stands in a paragraph of a skill the
+        case runs that also calls `tool` by its name: what that paragraph says after the
+        call follows on its answer."""
+        for skill in runs:
+            if said is None or said.file != self._md(skill):
+                continue
+            read = self._sentences(skill)
+            at = {p for _, line, _, p in read if line == said.line}
+            if any(p in at and tool in text for text, _, _, p in read):
+                return True
+        return False
 
     def _entry_named(self, text: str, runs: list[Skill]) -> tuple[str, re.Pattern[str]] | None:
         """The memory entry of a skill the case runs that a criterion names (`the reset
