@@ -197,3 +197,46 @@ def test_the_branch_an_outside_answer_picks_rests_on_that_answer(tmp_path: Path)
     call = {**shop, "is_error": None}
     assert marks(reference) == [started, call]
     assert marks([started, shop, failed]) == [started, call]
+
+
+def test_a_wrong_argument_taken_from_an_outside_answer_is_listed_apart(
+    tmp_path: Path, run_cli_json
+) -> None:
+    """A call that runs on what the shop answered (tracking the order number it returned)
+    leaves marks on that answer alone: no case asserts it, so its wrong argument is no
+    survivor of the suite but one left to the criteria."""
+    skill = SKILL.replace(
+        "  - submit_order:",
+        "  - track_order:\n      requires: session.order_parts.order_number\n  - submit_order:",
+    ).replace("order number.\n", "order number. Then call track_order with the order number.\n")
+    tools = (
+        TOOLS
+        + '''
+
+@tool(description="Follow an order's delivery.")
+async def track_order(order_number: str, context: ToolContext = None):
+    """Track it.
+
+    Args:
+        order_number: The order the shop returned.
+    """
+    return {"tracked": bool(order_number)}
+'''
+    )
+    files = {
+        "agent.yml": "name: Parts desk\npersona: You help customers order parts.\n",
+        "integrations.yml": INTEGRATIONS,
+        "responses.yml": RESPONSES,
+        "skills/order_parts/skill.md": skill,
+        "skills/order_parts/tools.py": tools,
+        "skills/order_parts/memory.yml": MEMORY,
+    }
+    root = write_project(tmp_path / "parts", files)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "happy.yml").write_text(HAPPY)
+    code, data = run_cli_json("mutate", cases, "--project", root)
+    assert code == 0 and data["reference"] == {"happy": "passed"}
+    outside = {m["id"] for m in data["outside"]}
+    assert "wrong_argument:track_order" in outside
+    assert "wrong_argument:track_order" not in {s["id"] for s in data["survivors"]}

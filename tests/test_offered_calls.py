@@ -52,12 +52,16 @@ def test_what_the_agent_says_or_the_user_cannot_do_is_no_permission(tmp_path: Pa
     assert not _optional(root, "claim_status", "send_upload_link")
 
 
-def test_no_case_asserts_an_offered_call(tmp_path: Path) -> None:
+def test_no_case_asserts_an_offered_call_its_user_did_not_ask_for(tmp_path: Path) -> None:
+    """Only the case whose user asks for the link outright (the call's cue) asserts it."""
     generate_offline(CORPUS, ["claim_status"], tmp_path)
     written = sorted((tmp_path / "cases").rglob("*.yml"))
     assert written
     for path in written:
-        assert "tool_name: send_upload_link" not in path.read_text(), path.name
+        text = path.read_text()
+        opener = next((line for line in text.splitlines() if "Open with:" in line), "")
+        if "tool_name: send_upload_link" in text:
+            assert "upload link" in opener, path.name
 
 
 def test_a_call_limited_to_a_purpose_is_left_to_the_agent() -> None:

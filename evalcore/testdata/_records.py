@@ -108,9 +108,34 @@ class DataRecords:
         seeded = {**(linked or {}), **self.identity}
         keys = [k for k in seeded if any(k in r for r in records)]
         if not keys:
-            return list(records)
+            return self._owned_through(records, seeded) or list(records)
         mine = [r for r in records if all(_same(r[k], seeded[k]) for k in keys if k in r)]
         return mine or list(records)
+
+    def _owned_through(
+        self, records: tuple[dict[str, Any], ...], seeded: dict[str, str]
+    ) -> list[dict[str, Any]]:
+        """The caller's records of a file that carries none of the caller's ids, through a
+        file that does: a claim is the caller's when its `policy_number` is one of the
+        caller's policies' (a key the other file holds one record per value of). Empty
+        where no such file links them."""
+        for collection in self.collections:
+            others = collection.records
+            if not others or any(r is o for r in records for o in others):
+                continue
+            keys = [k for k in seeded if any(k in o for o in others)]
+            if not keys:
+                continue
+            mine = [o for o in others if all(_same(o[k], seeded[k]) for k in keys if k in o)]
+            for key in sorted({k for o in others for k in o if k not in keys}):
+                values = [str(o[key]) for o in others if key in o and _scalar(o[key])]
+                if len(values) < len(others) or len(set(values)) < len(values):
+                    continue  # no key that names one record of the other file
+                held = {str(o[key]).strip().lower() for o in mine if key in o}
+                found = [r for r in records if key in r and str(r[key]).strip().lower() in held]
+                if found:
+                    return found
+        return []
 
     def none_owned(
         self, records: tuple[dict[str, Any], ...], linked: dict[str, str] | None = None

@@ -53,7 +53,7 @@ from ._mantle_criteria import (
     pick,
     prose_rules,
 )
-from ._mantle_facts import confirms_by_read_back, gate_words
+from ._mantle_facts import _offer_label, confirms_by_read_back, gate_words
 from ._mantle_goal_pieces import GoalPieces
 from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
@@ -323,6 +323,25 @@ class Goals(GoalPieces):
         elif skips:  # the last tool the plain path runs: the one that does the skill's work
             self.criterion(f"The agent does not go on to {skips[-1]} after {ran[0]}")
         self.criterion(self.cue_paragraph_rule([str(t) for t in ran]))
+        offered = self.offered_rules([str(t) for t in ran])
+        self.criteria = [c for c in self.criteria if c not in offered]
+
+    def offered_rules(self, ran: list[str]) -> set[str]:
+        """The prose's rules that the agent offers a call the user asks for outright ("Offer
+        to send an upload link with @tool.send_upload_link" where the user's opening asks
+        for the link): a correct agent may just make the call, with no offer first."""
+        offers = [
+            t
+            for t in ran
+            for part in sentences(self.skill.body or "")
+            if f"@tool.{t}" in part.text and _offer_label(part.text) is not None
+        ]
+        names = [value_words(t) for t in offers]
+        return {
+            r.text
+            for r in prose_rules(self.defs, self.skill, self.walk.memory)
+            if any(n in r.text for n in names)
+        }
 
     def cue_paragraph_rule(self, ran: list[str]) -> str | None:
         """The prohibition of the paragraph that makes the call the user's cue asks for ("Use

@@ -251,6 +251,30 @@ def needed_values(
     return out
 
 
+def gate_inputs(project: Project, walk: Walk) -> frozenset[str]:
+    """Text fields a call's `requires` on the path reads that the walk recorded with no
+    question and no tool writes, and that are the user's to give (the claim an upload link
+    is for): the agent filled the gate itself, but the user still has the value to tell. A
+    choice is not one: the agent reads it off the request (`question_type`)."""
+    assert project.mantle is not None
+    defs = project.mantle
+    asked = {a.field for a in walk.asks if a.field}
+    gates: set[str] = set()
+    for event in walk.events:
+        skill = defs.skills.get(event.skill or walk.skill) if event.kind == "tool" else None
+        constraint = skill.tool_constraints.get(event.tool or "") if skill is not None else None
+        if constraint is not None:
+            gates |= set(condition_keys(constraint.requires))
+    written = _tool_written(project, defs)
+    return frozenset(
+        k
+        for k in gates - asked - written
+        if _users_to_give(defs.memory_field(k))
+        and defs.memory_field(k).type == "text"  # type: ignore[union-attr]
+        and not _not_the_users(defs, defs.memory_field(k))  # type: ignore[arg-type]
+    )
+
+
 def list_examples(project: Project, walk: Walk) -> dict[str, str]:
     """Label -> value, for each list parameter of a call of `walk` that no memory list
     fills ("log what was discarded, item by item with quantities": `items: list[dict]`)
@@ -326,6 +350,7 @@ def call_seeds(
 
 __all__ = [
     "call_seeds",
+    "gate_inputs",
     "list_examples",
     "named_in_call",
     "needed_values",

@@ -153,7 +153,7 @@ from ._mantle_intent import (
     without_month,
 )
 from ._mantle_mismatch import detail_check, one_wrong
-from ._mantle_needs import call_seeds, list_examples, needed_values
+from ._mantle_needs import call_seeds, gate_inputs, list_examples, needed_values
 from ._mantle_offer_gates import blocked_offers
 from ._mantle_on_file import on_file
 from ._mantle_on_record import lacked_on_record, note_unheld
@@ -638,6 +638,7 @@ class _Writer:
         if any(key and key.startswith(skill.id + ".") for key in asked):
             return  # the walk reads this skill's questions: nothing is missing
         written = {e.key for e in self.script.walk.events if e.kind == "memory"}
+        written -= gate_inputs(self.project, self.script.walk)  # the user still tells them
         for field_def in skill.memory.values():
             key = field_def.qualified
             if key in asked or key in written or field_def.visibility != "public":

@@ -238,6 +238,9 @@ class Runner:
         elif item.kind == "tool" and item.cue:
             if item.name in self.tools and heard(item.cue, self.user_text()):
                 yield from self.call_tool(item.name or "")
+                # the user asked for it: what its `requires` still lacks is asked for now,
+                # before the request ends ("send me an upload link" needs the claim number)
+                yield from self.settle_pending(only=item.name)
                 self.after_cue(item)
         elif item.kind == "tool" and item.name in self.tools and not self.other_topic():
             self.fix_arguments(item)
@@ -342,15 +345,15 @@ class Runner:
                 yield from self.call_tool(name, when)
 
     def settle_pending(
-        self, *, only_requires: bool = False, before: str | None = None
+        self, *, only_requires: bool = False, before: str | None = None, only: str | None = None
     ) -> Procedure:
         """A waiting tool's missing inputs: fields the skill asks are asked for, flags the
-        agent records itself are set; then it runs."""
+        agent records itself are set; then it runs (`only`: that tool alone)."""
         ctx = self.ctx
         for name, when in list(self.pending):
             if self.stopped:
                 return
-            if name == before or (only_requires and when is not None):
+            if name == before or (only_requires and when is not None) or only not in (None, name):
                 continue
             if (name, when) in self.pending:
                 self.pending.remove((name, when))

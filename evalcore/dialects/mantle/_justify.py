@@ -331,12 +331,16 @@ def _id_pattern(name: str) -> re.Pattern[str]:
 
 def _requires_entry(condition: Any, name: str) -> bool:
     """True when a step's `complete_when` cannot hold without `name` set: the entry is one
-    of its `and`-joined terms (no `or`, no negation of it)."""
+    of its `and`-joined terms (no `or`), and not one that negates it or compares it with
+    `!=` (an unset entry is not equal to 'phone'); another term's `!=` takes nothing from
+    it (`claim_number and channel != 'phone'` still needs the claim number)."""
     from ...definitions.conditions import condition_keys
 
-    if not isinstance(condition, str) or re.search(r"\bor\b|\bnot\b|!", condition):
+    if not isinstance(condition, str) or "or" in condition.replace("(", " ").split():
         return False
-    return name in condition_keys(condition)
+    spaced = " ".join(condition.replace("(", " ( ").replace(")", " ) ").split())
+    terms = [t for t in spaced.split(" and ") if name in condition_keys(t)]
+    return bool(terms) and not any("not" in t.split() or "!" in t for t in terms)
 
 
 #: Cases whose judgement a justifier keeps (the oldest is dropped first).
