@@ -15,8 +15,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._actions import RepairAction, RepairRule
 from ._generic import GENERIC_RULES, coerce_lossless
+from .actions import RepairAction, RepairRule
 
 if TYPE_CHECKING:
     from ..definitions import Project

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from .. import pointer as ptr
 from ..lint import as_dict, as_list
-from ._actions import RepairAction, RepairRule
 from ._generic import wrap_in_list_rule
+from .actions import RepairAction, RepairRule
 
 if TYPE_CHECKING:
     from ..definitions import Project

@@ -10,8 +10,8 @@ compile or a json-schema check's broken schema each need the author's intent.
 
 from __future__ import annotations
 
-from ._actions import RepairRule
 from ._anychat import fix_enum_spelling, string_list_rule
+from .actions import RepairRule
 
 BASE44_RULES: list[RepairRule] = [fix_enum_spelling, string_list_rule({"expectedSkills"})]
 

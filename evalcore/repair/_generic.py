@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import pointer as ptr
 from ..suggest import unique_close_match
-from ._actions import RepairAction, RepairRule
+from .actions import RepairAction, RepairRule
 
 if TYPE_CHECKING:
     from ..definitions import Project

@@ -11,7 +11,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from .. import pointer as ptr
-from ._actions import RepairAction
+from .actions import RepairAction
 
 if TYPE_CHECKING:
     from ..definitions import Project
