@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from ..definitions._memo import memoized
+from ..definitions import memoized
 
 if TYPE_CHECKING:
     from ..definitions import MantleDefinitions, MemoryField, Skill, ToolDef

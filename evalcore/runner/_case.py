@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..agents._protocol import UserTurn
+from ..agents import UserTurn
 from ..dialects import Dialect, dialect_of
 from ..documents import load_document
 from ..errors import UserError

@@ -18,7 +18,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from ..agents._protocol import AgentReply, AgentSession, UserTurn
+from ..agents import AgentReply, AgentSession, UserTurn
 from ..simulator import SimulationError, Simulator, Utterance
 from ._case import RunCase
 from ._events import transcript

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
-from ..agents._protocol import AgentSession, AgentTarget, FinalRecord
+from ..agents import AgentSession, AgentTarget, FinalRecord
 from ..errors import UserError
 from ..judge import Judge, make_judge, unjudged
 from ..judge._metrics import MetricsOutcome, make_metrics_judge

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..agents._protocol import AgentTarget, FinalRecord
+from ..agents import AgentTarget, FinalRecord
 from ..assertions import AssertionResult
 from ..judge import CriterionResult
 from ..judge._metrics import MetricsOutcome

@@ -19,7 +19,7 @@ import pickle
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..agents._protocol import AgentTarget
+from ..agents import AgentTarget
 from ..judge import Judge, make_judge
 from ..redact import register_secret
 from ._case import RunCase

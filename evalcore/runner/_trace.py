@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..agents._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
+from ..agents import AgentMessage, AgentReply, FinalRecord, UserTurn
 from ..simulator import Utterance
 from ._case import RunCase
 

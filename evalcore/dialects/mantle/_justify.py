@@ -44,8 +44,7 @@ from ...testdata import DataRecords, load_records
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 
 if TYPE_CHECKING:
-    from ...definitions import Project
-    from ...definitions._model import MantleDefinitions, Skill, Step
+    from ...definitions import MantleDefinitions, Project, Skill, Step
 
 _PERMISSIVE = re.compile(
     r"\b(may|might|optionally|optional|if needed|if necessary|if appropriate|"
@@ -1672,7 +1671,7 @@ class MantleJustifier:
 
 def justifier_for(project: Project) -> MantleJustifier:
     """The project's justifier, made once per loaded project."""
-    from ...definitions._memo import memoized
+    from ...definitions import memoized
 
     return memoized(project, ("mantle-justifier",), lambda: MantleJustifier(project))
 
