@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..agents import AgentSession, AgentTarget, FinalRecord
 from ..errors import UserError
-from ..judge import Judge, make_judge, unjudged
-from ..judge._metrics import MetricsOutcome, make_metrics_judge
+from ..judge import Judge, MetricsOutcome, make_judge, make_metrics_judge, unjudged
 from ..llm import LLMError
 from ..llm.inflight import request_limit
 from ..llm.usage import Usage
@@ -258,7 +257,7 @@ async def _check_and_judge(
 def _discard_workdir(final: FinalRecord) -> None:
     """Remove a command target's project copy once the checks have read it."""
     if final.workdir:
-        from ..agents._command import discard_workdir
+        from ..agents import discard_workdir
 
         discard_workdir(final)
 

@@ -10,8 +10,7 @@ from typing import Any
 
 from ..agents import AgentTarget, FinalRecord
 from ..assertions import AssertionResult
-from ..judge import CriterionResult
-from ..judge._metrics import MetricsOutcome
+from ..judge import CriterionResult, MetricsOutcome
 from ..redact import redact_fresh
 from ..simulator import Simulator
 from ._case import RunCase

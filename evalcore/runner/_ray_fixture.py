@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..agents._fixture_context import CONTEXT_KEY, FixtureContext
+from ..agents import CONTEXT_KEY, FixtureContext
 from ..errors import UserError
 from ..limits import limits_for
 from ._case import RunCase

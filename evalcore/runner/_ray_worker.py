@@ -67,7 +67,7 @@ def _setup(blob: bytes, loop: asyncio.AbstractEventLoop) -> _Setup:
     kept = _SETUPS.get(blob)
     if kept is not None and kept.loop is loop:
         return kept
-    from ..judge._metrics import make_metrics_judge
+    from ..judge import make_metrics_judge
 
     target, options = pickle.loads(blob)
     _register_keys(options)
