@@ -25,10 +25,11 @@ from evalcore.agents.demo import (
     every_value_sectioned,
     field_examples,
     mode_named,
+    routed_skill,
+    routing_ties,
+    routing_words,
 )
-from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
-from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
 from evalcore.simulator import opening_line

@@ -13,10 +13,9 @@ import datetime as dt
 import re
 from typing import Any
 
-from evalcore.agents.demo import example_mode
-from evalcore.agents.demo._mantle_words import field_words, routed_skill, routing_words
+from evalcore.agents.demo import example_mode, field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
-from evalcore.simulator._facts import opening_line
+from evalcore.simulator import opening_line
 from evalcore.testdata import DataRecords, is_tag, names_the_next
 
 from ...planning._mantle_names import VERBS, name_intent
