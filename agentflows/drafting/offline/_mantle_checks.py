@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.assertions import SEQUENCING_MAP_STEPS, SEQUENCING_NAME_STEPS
-from evalcore.definitions import Project, Skill
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import Project, Skill, memoized
 from evalcore.definitions.conditions import condition_keys
 
 from ...planning._mantle_tools import tool_keys

@@ -31,7 +31,7 @@ from evalcore.definitions.skill_model import (
     skill_model,
 )
 from evalcore.lexicon.en.skill_prose import ASKS_OUTRIGHT, UNLESS_SAID
-from evalcore.testdata._accounts import account_of
+from evalcore.testdata import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
 from ...planning._mantle_tools import failure_outcome, qualify

@@ -384,7 +384,7 @@ class MantleJustifier:
         step's `instructions:` (which carry the step's line)."""
         if skill.id in self._prose:
             return self._prose[skill.id]
-        from ...definitions.skill_model._text import body_first_line, sentences
+        from ...definitions.skill_model import body_first_line, sentences
 
         lines = self._file_lines(self._md(skill))
         first = body_first_line("\n".join(lines)) if lines else 1
@@ -853,7 +853,7 @@ class MantleJustifier:
             line = self._frontmatter_line(skill, "complete_when")
             return Justification("enforced", self._md(skill), line, "complete_when")
         lines = self._file_lines(self._md(skill))
-        from ...definitions.skill_model._text import body_first_line
+        from ...definitions.skill_model import body_first_line
 
         first = body_first_line("\n".join(lines)) if lines else 1
         told = completion_instruction(skill)
