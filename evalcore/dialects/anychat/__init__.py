@@ -69,7 +69,7 @@ class AnychatDialect(Dialect):
         return lint_anychat(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ...repair._anychat import ANYCHAT_RULES
+        from ._repair import ANYCHAT_RULES
 
         return list(ANYCHAT_RULES)
 

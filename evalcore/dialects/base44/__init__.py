@@ -63,7 +63,7 @@ class Base44Dialect(Dialect):
         return lint_base44(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ...repair._base44 import BASE44_RULES
+        from ._repair import BASE44_RULES
 
         return list(BASE44_RULES)
 

@@ -77,7 +77,7 @@ class MantleDialect(Dialect):
         return lint_mantle(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ...repair._mantle import MANTLE_RULES
+        from ._repair import MANTLE_RULES
 
         return list(MANTLE_RULES)
 
