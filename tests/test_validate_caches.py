@@ -16,7 +16,7 @@ from mantle_fixtures import bank_project, case_with
 
 from evalcore.definitions import ToolDef, load_project
 from evalcore.dialects import get_dialect
-from evalcore.lint._mantle import lint_mantle
+from evalcore.dialects.mantle._lint import lint_mantle
 from evalcore.manifest import Manifest, ManifestEntry, save_manifest
 from evalcore.schemas import _fast_check, _for_fast_check, make_validator
 from evalcore.validation import ProjectCache, validate_paths

@@ -58,7 +58,7 @@ class Base44Dialect(Dialect):
         return findings + ignored_keys(data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        from ...lint._base44 import lint_base44  # only files that lint, with a project
+        from ._lint import lint_base44  # only files that lint, with a project
 
         return lint_base44(data, project)
 

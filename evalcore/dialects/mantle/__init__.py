@@ -72,7 +72,7 @@ class MantleDialect(Dialect):
         return as_loaded(doc.text, doc.data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        from ...lint._mantle import lint_mantle  # only files that lint, with a project
+        from ._lint import lint_mantle  # only files that lint, with a project
 
         return lint_mantle(data, project)
 
