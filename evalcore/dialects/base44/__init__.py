@@ -199,7 +199,7 @@ def ignored_keys(data: Any) -> list[Finding]:
     found = _unknown(data, "", _EVAL_KEYS)
     for index, entry in enumerate(as_list(data.get("prompts"))):
         found += _unknown(as_dict(entry), ptr.join("/prompts", index), _PROMPT_KEYS)
-    from ...runner.checks._base44_keys import CHECK_KEYS, accepted_keys
+    from ._check_keys import CHECK_KEYS, accepted_keys
 
     for path, check in _check_paths(data):
         kind = check.get("type")
