@@ -11,7 +11,7 @@ Plug-in points: `register_checks(dialect)` for a dialect's deterministic checks,
 simulator engines of `evalcore.simulator`.
 """
 
-from ._case import Criterion, RunCase, SimulationSpec, as_run_cases, load_run_cases
+from ..runcase import Criterion, RunCase, SimulationSpec, as_run_cases, load_run_cases
 from ._conversation import HarnessError
 from ._discover import cases_project, collect_cases, default_results_dir
 from ._events import bot_event, event_log, message_text, transcript

@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass, field
 
 from ..agents import AgentReply, AgentSession, UserTurn
+from ..runcase import RunCase
 from ..simulator import SimulationError, Simulator, Utterance
-from ._case import RunCase
 from ._events import transcript
 from ._trace import TurnSource, TurnTrace
 

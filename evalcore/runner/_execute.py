@@ -30,8 +30,8 @@ from ..llm import LLMError
 from ..llm.inflight import request_limit
 from ..llm.usage import Usage
 from ..redact import redact
+from ..runcase import RunCase
 from ..simulator import SimulationError, make_simulator
-from ._case import RunCase
 from ._conversation import Conversation, HarnessError, play
 from ._events import event_log
 from ._metrics import MetricsJudge, measure_run

@@ -12,8 +12,8 @@ from ..agents import AgentTarget, FinalRecord
 from ..assertions import AssertionResult
 from ..judge import CriterionResult, MetricsOutcome
 from ..redact import redact_fresh
+from ..runcase import RunCase
 from ..simulator import Simulator
-from ._case import RunCase
 from ._conversation import Conversation
 from ._events import event_log, transcript
 from ._metrics import metrics_fields

@@ -22,7 +22,7 @@ from typing import Any
 from ..agents import AgentTarget
 from ..judge import Judge, make_judge
 from ..redact import register_secret
-from ._case import RunCase
+from ..runcase import RunCase
 from ._execute import checks_inline, run_one
 from ._metrics import MetricsJudge
 from ._options import RunOptions

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..agents import AgentMessage, AgentReply, FinalRecord, UserTurn
+from ..runcase import RunCase
 from ..simulator import Utterance
-from ._case import RunCase
 
 TurnSource = Literal["start", "script", "simulator"]
 
