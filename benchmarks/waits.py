@@ -253,8 +253,8 @@ async def parallel_cap(parallel: int = 20, delay_s: float = 0.2) -> Result:
 
     from evalcore.judge import JudgeSettings
     from evalcore.llm import ModelConfig
+    from evalcore.runcase import Criterion
     from evalcore.runner import RunCase, RunOptions, SimulationSpec, run_cases
-    from evalcore.runner._case import Criterion
     from evalcore.runner.testing import FunctionTarget, mantle_echo
     from evalcore.simulator import SimulatorSettings
 

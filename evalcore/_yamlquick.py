@@ -20,7 +20,7 @@ from . import yamlio
 from ._pyyaml import yaml
 from ._yamllines import read_lines
 from .limits import InputLimits
-from .yamlbuild import _token
+from .pointer import key_token
 from .yamlio import deferred_loader
 
 _SCALAR, _SEQUENCE, _MAPPING = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
@@ -216,7 +216,7 @@ def node_lines(root: yaml.Node | str) -> dict[str, int]:
             stack.extend(reversed(items))
         elif kind is _MAPPING:
             pairs = [
-                (value, pointer + "/" + _token(key.value), key.start_mark.line + 1)
+                (value, pointer + "/" + key_token(key.value), key.start_mark.line + 1)
                 for key, value in node.value
             ]
             stack.extend(reversed(pairs))

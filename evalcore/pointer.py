@@ -13,6 +13,15 @@ def escape(token: str | int) -> str:
     return text
 
 
+def key_token(key: Any) -> str:
+    """`escape(str(key))`, without the two replaces for the usual plain key (the YAML
+    readers name every mapping key this way)."""
+    text = str(key)
+    if "~" in text or "/" in text:
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
+
+
 def unescape(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 

@@ -17,6 +17,7 @@ from typing import Any
 from ._pyyaml import yaml
 from .findings import Finding
 from .limits import InputLimits, LimitExceeded, depth_message
+from .pointer import key_token
 
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
@@ -62,14 +63,6 @@ class Build:
             return None
 
 
-def _token(key: Any) -> str:
-    """`pointer.escape(str(key))`, without the two replaces for the usual plain key."""
-    text = str(key)
-    if "~" in text or "/" in text:
-        return text.replace("~", "~0").replace("/", "~1")
-    return text
-
-
 def walk(node: yaml.Node, pointer: str, state: Build, depth: int, limits: InputLimits) -> Any:
     """Record `node`'s line (and its children's), repeated keys as `parse` findings, refuse
     nodes deeper than the limit (the root is at depth 1 and keys count as children, as in
@@ -111,7 +104,7 @@ def walk(node: yaml.Node, pointer: str, state: Build, depth: int, limits: InputL
                 if state.stop is None:
                     state.stop = exc
                 key = key_node.value
-        child = pointer + "/" + _token(key)
+        child = pointer + "/" + key_token(key)
         line = key_node.start_mark.line + 1
         marker = (type(key).__name__, key)
         if marker in seen:

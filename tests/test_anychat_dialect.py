@@ -16,8 +16,8 @@ from pydantic import ValidationError
 
 from evalcore.dialects import detect_dialect, get_dialect
 from evalcore.dialects.anychat import AnychatCase, dump_case
+from evalcore.dialects.anychat._lint import lint_anychat
 from evalcore.documents import parse_text
-from evalcore.lint._anychat import lint_anychat
 from evalcore.repair import repair_data
 from evalcore.validation import check_data, validate_document
 

@@ -21,8 +21,8 @@ from pydantic import ValidationError
 
 from evalcore import pointer as ptr
 from evalcore.dialects import detect_dialect, get_dialect
+from evalcore.dialects.base44._lint import js_regex_error, lint_base44
 from evalcore.documents import parse_text
-from evalcore.lint._base44 import js_regex_error, lint_base44
 from evalcore.repair import repair_data
 from evalcore.validation import check_data, validate_document
 

@@ -13,9 +13,9 @@ import pytest
 
 from evalcore.agents import FinalRecord, parse_target
 from evalcore.dialects import get_dialect
+from evalcore.dialects.base44._check_keys import CHECK_KEYS, COMMON_KEYS
 from evalcore.runner import RunOptions, collect_cases, load_run_cases, run_cases
 from evalcore.runner.checks._base44 import check_types, evaluate_base44
-from evalcore.runner.checks._base44_keys import CHECK_KEYS, COMMON_KEYS
 
 DOCS = Path(__file__).parents[1] / "docs" / "checks.md"
 

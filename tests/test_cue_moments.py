@@ -13,7 +13,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
-from evalcore.runner._case import SimulationSpec
+from evalcore.runcase import SimulationSpec
 from evalcore.simulator import SimulatorSettings, Utterance, make_simulator, parse_fact_context
 from evalcore.testdata import ABROAD
 

@@ -9,8 +9,8 @@ import pytest
 from mantle_fixtures import bank_project, case_with, clean_case
 
 from evalcore.dialects import get_dialect
+from evalcore.dialects.mantle._lint import lint_mantle
 from evalcore.findings import FINDING_CODES, Finding
-from evalcore.lint._mantle import lint_mantle
 from evalcore.validation import check_data, validate_paths
 
 PROJECT = bank_project()

@@ -11,8 +11,8 @@ from mantle_fixtures import bank_project, case_with, clean_case
 
 from evalcore import pointer as ptr
 from evalcore.dialects import get_dialect
+from evalcore.dialects.mantle._repair import MANTLE_RULES
 from evalcore.repair import RepairAction, repair_data
-from evalcore.repair._mantle import MANTLE_RULES
 from evalcore.validation import check_data
 
 MANTLE = get_dialect("mantle")

@@ -116,7 +116,7 @@ def test_a_run_reads_the_case_as_rasa_loads_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from evalcore.errors import UserError
-    from evalcore.runner._case import load_run_cases
+    from evalcore.runcase import load_run_cases
 
     case = tmp_path / "case.yml"
     case.write_text(HEAD.format(name="${CASEGEN_TEST_NAME}"), encoding="utf-8")

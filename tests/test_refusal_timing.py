@@ -17,7 +17,7 @@ from agentflows.planning import plan_source
 from agentflows.planning._mantle import plan_mantle
 from agentflows.planning._mantle_vocab import seen_text
 from evalcore.definitions import Response, ResponseVariant, load_project
-from evalcore.runner._case import SimulationSpec
+from evalcore.runcase import SimulationSpec
 from evalcore.simulator import (
     FactContext,
     SimulatorSettings,

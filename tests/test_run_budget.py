@@ -14,8 +14,8 @@ from agentflows.cli._run_progress import progress_line, waiting_counter
 from evalcore.judge import JudgeSettings
 from evalcore.llm import ModelConfig
 from evalcore.llm import budget as budget_module
+from evalcore.runcase import Criterion
 from evalcore.runner import RunCase, RunOptions, SimulationSpec, run_cases
-from evalcore.runner._case import Criterion
 from evalcore.runner.testing import FunctionTarget, mantle_echo
 from evalcore.simulator import SimulatorSettings
 

@@ -6,7 +6,7 @@ import pytest
 from conftest import EXAMPLES
 
 from evalcore.definitions import load_project
-from evalcore.runner._case import SimulationSpec
+from evalcore.runcase import SimulationSpec
 from evalcore.simulator import (
     FactContext,
     SimulatorSettings,

@@ -193,8 +193,8 @@ LIGHT_HEAVY += ("rich", "rich.console", "rich.text", "rich.markup", "typer.rich_
 LIGHT_HEAVY += ("evalcore.definitions._anychat", "evalcore.definitions._agent_skills")
 LIGHT_HEAVY += (
     "evalcore.definitions._playbooks",
-    "evalcore.lint._anychat",
-    "evalcore.lint._base44",
+    "evalcore.dialects.anychat._lint",
+    "evalcore.dialects.base44._lint",
 )
 LIGHT_HEAVY += ("evalcore.repair", "evalcore.redact", "importlib.resources", "zipfile")
 #: ... nor OpenSSL: file contents are hashed with CPython's own SHA-256 (`evalcore._sha256`).

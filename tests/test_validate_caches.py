@@ -16,7 +16,7 @@ from mantle_fixtures import bank_project, case_with
 
 from evalcore.definitions import ToolDef, load_project
 from evalcore.dialects import get_dialect
-from evalcore.lint._mantle import lint_mantle
+from evalcore.dialects.mantle._lint import lint_mantle
 from evalcore.manifest import Manifest, ManifestEntry, save_manifest
 from evalcore.schemas import _fast_check, _for_fast_check, make_validator
 from evalcore.validation import ProjectCache, validate_paths
@@ -294,8 +294,8 @@ def test_depth_is_checked_level_by_level_at_the_same_limit() -> None:
 
 
 def test_the_shipped_schema_checks_match_the_schemas() -> None:
-    """`evalcore/_fastchecks` is what `python -m evalcore._fastcheck` writes now: regenerate
-    it after changing a dialect's schema or the gate (or upgrading fastjsonschema)."""
+    """`evalcore/_fastchecks` is what `python -m evalcore.dialects.schema_checks` writes now:
+    regenerate it after changing a dialect's schema or the gate (or upgrading fastjsonschema)."""
     from evalcore import _fastcheck
     from evalcore._fastchecks import SHIPPED
     from evalcore.dialects import all_dialects
@@ -303,7 +303,7 @@ def test_the_shipped_schema_checks_match_the_schemas() -> None:
     folder = Path(_fastcheck.__file__).with_name("_fastchecks")
     for dialect in all_dialects():
         shipped = (folder / f"{dialect.name}.py").read_text("utf-8")
-        assert shipped == _fastcheck.shipped_module(dialect.name), dialect.name
+        assert shipped == _fastcheck.shipped_module(dialect.name, dialect.schema), dialect.name
         key = _fastcheck.definition_key(_fastcheck.for_fast_check(dialect.schema))
         assert SHIPPED[key] == dialect.name
 

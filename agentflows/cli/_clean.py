@@ -31,8 +31,7 @@ def clean(
 ) -> None:
     """Delete old generation runs (so `--resume` of them is no longer possible) and, with
     --cache, cached model answers. Each `generate` already keeps only its newest 20 runs."""
-    from ..generate import DEFAULT_CHECKPOINTS
-    from ..generate._checkpoints import prune_runs
+    from ..generate import DEFAULT_CHECKPOINTS, prune_runs
 
     store = checkpoints or DEFAULT_CHECKPOINTS
     before = store.stat().st_size if store.is_file() else 0

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ..commands._progress import GenerateCounters
+from ..commands import GenerateCounters
 from ._output import print_json, stderr
 
 if TYPE_CHECKING:

@@ -60,7 +60,7 @@ def mcp_command(
         sys.stderr.flush()
     front = None
     if not sys.stdin.isatty() and os.environ.get("CASEGEN_MCP_QUICK", "1") != "0":
-        from ..mcp_server._quick import quick_front
+        from ..mcp_server import quick_front
 
         options = {"project": project and str(project.resolve()), "root": root and str(root)}
         front = quick_front({**options, "allow_exec": allow_exec})

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from ..commands._repair import repair_payload
+from ..commands import repair_payload
 from ._app import app
 from ._output import print_json, print_report, stdout
 

@@ -18,8 +18,7 @@ from ._output import print_json, stderr, stdout
 from ._run_progress import waiting_counter, with_progress
 
 if TYPE_CHECKING:
-    from evalcore.runner import RunCase, RunRecord, RunReport
-    from evalcore.runner._execute import RunExecutor
+    from evalcore.runner import RunCase, RunExecutor, RunRecord, RunReport
 
 EXIT_INTERRUPTED = 130
 _COLOUR = {"passed": "green", "failed": "red", "errored": "yellow"}
@@ -152,8 +151,8 @@ def _select(
 ) -> "list[RunCase]":
     """The cases `-k` and `--last-failed` keep (a note on stderr says what was chosen)."""
     from evalcore.errors import UserError
-    from evalcore.runner._select import last_failed as read_last_failed
-    from evalcore.runner._select import select_cases
+    from evalcore.runner import last_failed as read_last_failed
+    from evalcore.runner import select_cases
 
     only = None
     why: list[str] = []
@@ -340,6 +339,8 @@ def run(
     import asyncio
 
     from evalcore.runner import (
+        DEFAULT_MAX_TURNS,
+        DEFAULT_PARALLEL,
         ResultsWriter,
         RunOptions,
         cases_project,
@@ -349,7 +350,6 @@ def run(
         resolve_target,
         run_cases,
     )
-    from evalcore.runner._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL
 
     runs_on = _executor(executor, ray_address)
     cases = collect_cases(paths, project=project)

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..commands._project import resolve_project, sources_payload
+from ..commands import resolve_project, sources_payload
 from ._app import app
 from ._output import print_json, stdout
 from ._plain import escape
@@ -91,7 +91,7 @@ def sources(
     """List what the project defines: skills, blocks, memory, tools, responses, playbooks."""
     loaded = resolve_project(project)
     if explain is not None:
-        from ..commands._project import explain_payload
+        from ..commands import explain_payload
         from ._explain import print_explain
 
         payload = explain_payload(loaded, explain)

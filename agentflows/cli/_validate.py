@@ -127,8 +127,7 @@ def _require_project(report: "FileReport") -> "FileReport":
 def _schema_only(paths: Sequence[Path], dialect: str | None) -> "list[FileReport]":
     """`validate_paths` without a project: schema findings only, no `no-project` note (not
     made at all: placing it built each file's whole line map)."""
-    from evalcore.validation import ProjectCache, validate_file
-    from evalcore.validation._discover import iter_candidate_files
+    from evalcore.validation import ProjectCache, iter_candidate_files, validate_file
 
     class _NoProject(ProjectCache):
         def for_file(self, path: Path, dialect: object) -> None:  # type: ignore[override]

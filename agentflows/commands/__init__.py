@@ -8,6 +8,7 @@ return the JSON. Nothing heavy is imported here: each function imports what it n
 
 from __future__ import annotations
 
+from ._progress import GenerateCounters
 from ._project import explain_payload, resolve_project, sources_payload
 from ._repair import repair_payload
 from ._run import run_settings
@@ -27,6 +28,7 @@ from ._suite import (
 
 __all__ = [
     "STALE",
+    "GenerateCounters",
     "Mutation",
     "Reported",
     "doctor",

@@ -126,8 +126,7 @@ def repair_payload(
     force: bool = False,
 ) -> dict[str, Any]:
     """What `casegen repair --json` prints (the MCP tool returns the same)."""
-    from evalcore.validation import ProjectCache
-    from evalcore.validation._discover import iter_candidate_files
+    from evalcore.validation import ProjectCache, iter_candidate_files
 
     projects = ProjectCache(project)
     records = []

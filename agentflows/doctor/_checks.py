@@ -123,7 +123,7 @@ def _structured(report: DoctorReport, config: ModelConfig) -> None:
     """Each method probed once; then whether the `structured` setting gets one that works
     (`auto` takes the strongest: json_schema, tools, json, else text with the JSON
     extracted, as the model layer does)."""
-    from evalcore.llm._methods import ORDER
+    from evalcore.llm import METHOD_ORDER as ORDER
 
     probes = probe_methods(config)
     for probe in probes:

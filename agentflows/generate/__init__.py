@@ -223,4 +223,4 @@ def _preflight(request: GenerateRequest) -> None:
     preflight(config)
 
 
-__all__ = ["GenerateRequest", "build_request", "new_run_id", "run_generation"]
+__all__ = ["GenerateRequest", "build_request", "new_run_id", "prune_runs", "run_generation"]

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evalcore import pointer as ptr
-from evalcore.definitions import Project
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import Project, memoized
 from evalcore.dialects import Dialect
 from evalcore.documents import Document
 from evalcore.justify import Judged

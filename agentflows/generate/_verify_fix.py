@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from evalcore.assertions import evaluate_mantle, parse_events
-from evalcore.simulator._context import is_fact_context, parse_fact_context
+from evalcore.simulator import is_fact_context, parse_fact_context
 
 
 def fix_assertions(

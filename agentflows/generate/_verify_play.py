@@ -22,8 +22,14 @@ from evalcore.assertions import parse_events
 from evalcore.assertions._mantle import compiled, evaluate_one
 from evalcore.definitions import Project
 from evalcore.dialects import get_dialect
-from evalcore.runner import RunCase, RunTrace, as_run_cases, evaluate_checks, event_log
-from evalcore.runner._events import message_text
+from evalcore.runner import (
+    RunCase,
+    RunTrace,
+    as_run_cases,
+    evaluate_checks,
+    event_log,
+    message_text,
+)
 from evalcore.simulator import SimulatorSettings, make_simulator
 
 from ._verify_replay import Driven, Recording, Replay, drive, recordable, resume_point

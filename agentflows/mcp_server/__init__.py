@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from evalcore.errors import UserError
 
+from ._quick import quick_front
+
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
@@ -86,4 +88,4 @@ def serve(
     build_server(project, root=Path.cwd(), allow_exec=allow_exec).run("stdio")
 
 
-__all__ = ["INSTRUCTIONS", "SERVER_NAME", "build_server", "serve"]
+__all__ = ["INSTRUCTIONS", "SERVER_NAME", "build_server", "quick_front", "serve"]

@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from ..commands._progress import GenerateCounters
+from ..commands import GenerateCounters
 
 _Item = tuple[float, float | None, str]
 T = TypeVar("T")

@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import Project, Skill, runs_first
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import Project, Skill, memoized, runs_first
 from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model

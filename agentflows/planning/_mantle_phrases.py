@@ -25,15 +25,18 @@ from evalcore.agents.demo import (
     every_value_sectioned,
     field_examples,
     mode_named,
+    routed_skill,
+    routing_ties,
+    routing_words,
 )
-from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
-from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
+from evalcore.simulator import opening_line
 
 from ..drafting.offline._direction import best_value, content_stems, match_values, value_words
-from ._mantle_requests import id_like, requests
+from ._mantle_names import VERBS, name_intent
+from ._mantle_requests import activation_items, first_person, id_like, requests, second_person
 from ._mantle_routable import user_routable
 from ._mantle_vocab import buttons_for, field_choices, question_fields, skill_field
 from ._mantle_walk import Walk, walk_skill
@@ -80,7 +83,7 @@ def request_phrase(skill: Skill) -> str:
     "Anything about shipping a service") it reads wrong there, so the skill's name; where
     that is a verb phrase too, "the request to <name>"."""
     name = _lowered(skill.name or skill.id)
-    verb_name = _intent().name_intent(skill) is not None
+    verb_name = name_intent(skill) is not None
     for about, is_name in ((subject(skill), False), (name, True)):
         about = _lowered(about)
         if not about or not _names_thing(about) or (is_name and verb_name):
@@ -118,7 +121,7 @@ def _names_thing(phrase: str) -> bool:
 
 
 def _starts_with_verb(phrase: str) -> bool:
-    return phrase.split()[0].lower() in _intent().VERBS
+    return phrase.split()[0].lower() in VERBS
 
 
 def is_neutral(defs: MantleDefinitions, skill: Skill, text: str) -> bool:
@@ -198,12 +201,25 @@ def plain_opening(
     return None
 
 
-def _intent() -> Any:
-    """The offline drafter's intent reading (`name_intent`, `VERBS`): it reads these
-    phrases, so it is imported when first used."""
-    from ..drafting.offline import _mantle_intent
-
-    return _mantle_intent
+def distinct_name_intent(defs: MantleDefinitions, skill: Skill) -> str | None:
+    """`name_intent`, made to pick out the skill among those a user can ask for. "Reset
+    Panel" routes "I want to reset a panel" by its name alone where another skill's words
+    fit the line as well ("guides a panel restart and moves on to a factory reset"): a
+    person's "reset" may mean a restart there. Then the name's verb takes the words the
+    skill's own activation list puts before it ("factory reset" -> `want to factory reset a
+    panel`), where that line routes to it; else the name stays."""
+    named = name_intent(skill)
+    if named is None or not shared_request(defs, skill, opening_line(named)):
+        return named
+    verb = (skill.name or "").split()[0].lower()
+    for item in activation_items(skill):
+        words = item.lower().split()
+        if len(words) < 2 or words[-1] != verb or not all(w.isalpha() for w in words):
+            continue
+        intent = named.replace(f"to {verb} ", f"to {' '.join(words)} ", 1)
+        if routed_skill(defs, routing_words(defs), opening_line(intent)) == skill.id:
+            return intent
+    return named
 
 
 def _named(skill: Skill) -> str:
@@ -211,7 +227,7 @@ def _named(skill: Skill) -> str:
     "I'd like help with member sign-in" (never "I'd like to member sign-in")."""
     name = skill.name or skill.id.replace("_", " ")
     name = f"{name[:1].lower()}{name[1:]}"
-    if _intent().name_intent(skill) is None:
+    if name_intent(skill) is None:
         return f"Hi, I'd like help with {name}."
     return f"Hi, I'd like to {name}."
 
@@ -259,11 +275,9 @@ def _openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
         return [*lines, named]
     # a name that is the id in words is the team's label, not what a person says: the
     # description's requests instead, and the name only when there is nothing else
-    from evalcore.simulator._facts import opening_line
-
     lines += [r.line for r in requests(skill)]
     # "Reset Panel": `want to factory reset a panel` (`distinct_name_intent`)
-    verb_phrase = _intent().distinct_name_intent(defs, skill)
+    verb_phrase = distinct_name_intent(defs, skill)
     if verb_phrase is not None:
         lines.append(opening_line(verb_phrase))
     return lines or [named]
@@ -580,7 +594,7 @@ def topic(skill: Skill) -> str:
     # a name that is a verb phrase ("File Claim", "Refill a prescription"): what it acts
     # on; not a person it acts on ("Verify the patient"), never the verb phrase itself
     words = name.split()
-    if len(words) > 1 and words[0].lower() in _intent().VERBS:
+    if len(words) > 1 and words[0].lower() in VERBS:
         rest = [w for w in words[1:] if w.lower() not in ("a", "an", "my", "your")]
         return " ".join(rest) if rest and rest[0].lower() != "the" else "request"
     return about if not id_like(skill) else "request"
@@ -614,47 +628,6 @@ def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
         r"@\w+\.(\w+(?:\.\w+)*)", lambda m: m.group(1).split(".")[-1].replace("_", " "), found[-1]
     )
     return " ".join(rule.split())
-
-
-_IRREGULAR = {
-    "has": "have",
-    "is": "are",
-    "does": "do",
-    "was": "were",
-    "doesn't": "don't",
-    "isn't": "aren't",
-    "hasn't": "haven't",
-    "wasn't": "weren't",
-}
-_SUBJECT_VERB = re.compile(r"\b(?P<who>the customer|they|he|she)\s+(?P<verb>[a-z']+)", re.I)
-
-
-def _plain_verb(verb: str, *, first: bool) -> str:
-    lowered = verb.lower()
-    if lowered in _IRREGULAR:
-        plain = _IRREGULAR[lowered]
-        return (
-            {"are": "am", "were": "was", "aren't": "am not", "weren't": "wasn't"}.get(plain, plain)
-            if first
-            else plain
-        )
-    if lowered.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
-        return verb[:-2]
-    if lowered.endswith("s") and not lowered.endswith("ss") and len(lowered) > 3:
-        return verb[:-1]
-    return verb
-
-
-def _person(text: str, *, first: bool) -> str:
-    me, my, mine = ("I", "my", "me") if first else ("you", "your", "you")
-
-    def subject_verb(match: re.Match[str]) -> str:
-        return f"{me} {_plain_verb(match['verb'], first=first)}"
-
-    text = re.sub(r"\bthe customer's\b|\btheir\b", my, text, flags=re.I)
-    text = _SUBJECT_VERB.sub(subject_verb, text)
-    text = re.sub(r"\bthe customer\b|\bthem\b|\bthey\b", mine, text, flags=re.I)
-    return text
 
 
 _ASKS_ABOUT = re.compile(r"^I (only |just )?ask about\b", re.I)
@@ -695,17 +668,6 @@ def _described_cue(defs: MantleDefinitions, skill: Skill, cue: str) -> str | Non
             if routed_skill(defs, routing_words(defs), line) == skill.id:
                 return line
     return None
-
-
-def first_person(text: str) -> str:
-    """`payments the customer disagrees with` -> `payments I disagree with`."""
-    return _person(text, first=True)
-
-
-def second_person(text: str) -> str:
-    """`they have seen payments they don't recognise` -> `you have seen payments you don't
-    recognise`."""
-    return _person(text, first=False)
 
 
 def declining_detour(project: Project, skill_id: str, text: str) -> Walk | None:

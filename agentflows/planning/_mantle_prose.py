@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import re
 
-from evalcore.definitions import Skill
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import Skill, memoized
 from evalcore.definitions.skill_model import SkillModel
 from evalcore.definitions.skill_model import sentences as model_sentences
 from evalcore.definitions.skill_model.prose_items import ProseItem, classify

@@ -18,7 +18,8 @@ name is the id in words (`id_like`), what the user says comes from the descripti
   to plan or book vacation`).
 
 Each is an intent clause in the second person, as `You <clause>.` reads in a case's context
-(`opening_line` turns it into the first message).
+(`opening_line` turns it into the first message): the description's third person turned to
+the user's (`second_person`; `first_person` for the user's own line).
 """
 
 from __future__ import annotations
@@ -74,6 +75,58 @@ def id_like(skill: Skill) -> bool:
     return not name or set(name) <= set(_WORDS.findall(skill.id.lower()))
 
 
+_IRREGULAR = {
+    "has": "have",
+    "is": "are",
+    "does": "do",
+    "was": "were",
+    "doesn't": "don't",
+    "isn't": "aren't",
+    "hasn't": "haven't",
+    "wasn't": "weren't",
+}
+_SUBJECT_VERB = re.compile(r"\b(?P<who>the customer|they|he|she)\s+(?P<verb>[a-z']+)", re.I)
+
+
+def _plain_verb(verb: str, *, first: bool) -> str:
+    lowered = verb.lower()
+    if lowered in _IRREGULAR:
+        plain = _IRREGULAR[lowered]
+        return (
+            {"are": "am", "were": "was", "aren't": "am not", "weren't": "wasn't"}.get(plain, plain)
+            if first
+            else plain
+        )
+    if lowered.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return verb[:-2]
+    if lowered.endswith("s") and not lowered.endswith("ss") and len(lowered) > 3:
+        return verb[:-1]
+    return verb
+
+
+def _person(text: str, *, first: bool) -> str:
+    me, my, mine = ("I", "my", "me") if first else ("you", "your", "you")
+
+    def subject_verb(match: re.Match[str]) -> str:
+        return f"{me} {_plain_verb(match['verb'], first=first)}"
+
+    text = re.sub(r"\bthe customer's\b|\btheir\b", my, text, flags=re.I)
+    text = _SUBJECT_VERB.sub(subject_verb, text)
+    text = re.sub(r"\bthe customer\b|\bthem\b|\bthey\b", mine, text, flags=re.I)
+    return text
+
+
+def first_person(text: str) -> str:
+    """`payments the customer disagrees with` -> `payments I disagree with`."""
+    return _person(text, first=True)
+
+
+def second_person(text: str) -> str:
+    """`they have seen payments they don't recognise` -> `you have seen payments you don't
+    recognise`."""
+    return _person(text, first=False)
+
+
 def _first_item(text: str) -> str:
     """The first of a listed series ("claim status, claim progress, or an open claim")."""
     head = re.split(r",\s*|\s+\(", text.strip(), maxsplit=1)[0]
@@ -88,16 +141,12 @@ def _others(text: str) -> str:
 
 
 def _you(text: str) -> str:
-    from ._mantle_phrases import second_person
-
     return second_person(_others(text))
 
 
 def _said(text: str) -> str:
     """The customer as the speaker, subject or object ("what policies they have" → "what
     policies I have")."""
-    from ._mantle_phrases import first_person
-
     return first_person(_others(text))
 
 
@@ -453,8 +502,10 @@ def requests(skill: Skill) -> list[Request]:
 __all__ = [
     "Request",
     "activation_items",
+    "first_person",
     "id_like",
     "instruction_request",
     "plain_words",
     "requests",
+    "second_person",
 ]

@@ -13,8 +13,7 @@ seeded; flags (`bool`) and the caller's channel (`channel_fields`) have their ow
 
 from __future__ import annotations
 
-from evalcore.definitions import MemoryField, Project
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import MemoryField, Project, memoized
 from evalcore.definitions.skill_model import code_facts, qualify
 
 from ._mantle_tools import step_arguments

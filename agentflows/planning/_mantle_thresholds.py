@@ -28,8 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalcore.definitions import MemoryField, Skill
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import MemoryField, Skill, memoized
 from evalcore.definitions.conditions import COMPARE, compared_numbers
 from evalcore.testdata import FieldSpec, stated_unit
 

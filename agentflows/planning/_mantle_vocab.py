@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step, memoized
 from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import paragraphs, skill_fields
 

@@ -17,8 +17,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
-from evalcore.definitions import Project
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import Project, memoized
 
 from ._mantle_reference_walk import reference_walk
 from ._mantle_walk_records import SET, Ask, Event, Setup, Walk, sample_value

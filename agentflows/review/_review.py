@@ -21,8 +21,7 @@ from evalcore.dialects import dialect_of
 from evalcore.documents import load_document
 from evalcore.findings import Finding, sort_findings
 from evalcore.llm import Usage
-from evalcore.validation import ProjectCache, validate_document
-from evalcore.validation._discover import iter_candidate_files
+from evalcore.validation import ProjectCache, iter_candidate_files, validate_document
 
 from ..generate._suite import suite_files
 from ._critique import critique_file

@@ -15,7 +15,7 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.dialects import detect_dialect
 from evalcore.documents import Document, load_document
-from evalcore.validation._discover import iter_candidate_files
+from evalcore.validation import iter_candidate_files
 
 #: Case types that are not about reaching a skill's goal (figure 3 leaves them out).
 NOT_GOAL_DIRECTED = frozenset({"out_of_scope", "adversarial"})

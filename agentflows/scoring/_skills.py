@@ -21,14 +21,14 @@ from typing import Any
 from evalcore.definitions import Block, Confirmation, Project, Skill, Step
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
+    UNKNOWN,
     answer_writers,
     outside_effect,
     reported_fields,
     runtime_reads,
     skill_model,
+    tool_keys,
 )
-
-from ..planning._mantle_tools import UNKNOWN, tool_keys
 
 _FENCE = re.compile(r"^:::ordered_block\b.*?^:::\s*$", re.DOTALL | re.MULTILINE)
 _UTTER = re.compile(r"\b(utter_[A-Za-z0-9_]+)\b")

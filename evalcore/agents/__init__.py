@@ -1,5 +1,9 @@
-"""Agents under test: one interface, several targets (`--target SPEC`)."""
+"""Agents under test: one interface, several targets (`--target SPEC`), and the process
+helpers a check that runs a command shares with the command target."""
 
+from ._command import discard_workdir
+from ._fixture_context import CONTEXT_KEY, FixtureContext
+from ._procs import child_env, exec_settings, kill_tree, new_token
 from ._protocol import (
     AgentMessage,
     AgentReply,
@@ -11,10 +15,17 @@ from ._protocol import (
 from ._targets import parse_target as parse_target
 
 __all__ = [
+    "CONTEXT_KEY",
     "AgentMessage",
     "AgentReply",
     "AgentSession",
     "AgentTarget",
     "FinalRecord",
+    "FixtureContext",
     "UserTurn",
+    "child_env",
+    "discard_workdir",
+    "exec_settings",
+    "kill_tree",
+    "new_token",
 ]

@@ -32,7 +32,7 @@ CONTEXT_KEY = "fixture_context"
 
 def skill_sources(fixture: str | Path) -> dict[str, Path]:
     """name → skill folder: the project's skills first, then the fixture's own."""
-    from ..definitions._discover import find_project
+    from ..definitions import find_project
 
     fixture = Path(fixture).resolve()
     sources: dict[str, Path] = {}

@@ -6,6 +6,7 @@ mantle = get_dialect("mantle")
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +31,20 @@ def register(cls: type[Dialect]) -> type[Dialect]:
     return cls
 
 
+#: The dialects that ship with casegen: the one place a dialect is registered, by module
+#: name. The registry imports them by name on first use, so the engine around it (and this
+#: contract) depends on no plugin, while each plugin depends on the engine it plugs into.
+BUILT_IN = ("evalcore.dialects.anychat", "evalcore.dialects.base44", "evalcore.dialects.mantle")
+
+
 def _ensure_loaded() -> None:
-    # Import all three (once; an import statement costs a call into importlib each time,
-    # and every file validated asks): importing one dialect package directly must not
-    # leave the others unregistered.
+    # Import all of them (once; an import costs a call into importlib each time, and every
+    # file validated asks): importing one dialect package directly must not leave the
+    # others unregistered.
     global _LOADED
     if not _LOADED:
-        from . import anychat, base44, mantle  # noqa: F401  (registration side effect)
-
+        for module in BUILT_IN:
+            import_module(module)  # registers itself (`@register`)
         _LOADED = True
 
 
@@ -97,6 +104,7 @@ def dialect_of(data: Any, path: Path, asked: str | None = None) -> Dialect | Non
 
 
 __all__ = [
+    "BUILT_IN",
     "END_STATE_CHECKS",
     "EVENT_ASSERTIONS",
     "WORKSPACE_CHECKS",

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from ..definitions import Project
     from ..justify import Judged, Note
-    from ..repair import RepairRule
+    from ..repair.actions import RepairRule
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from ._judge import (
     verdict_schema,
 )
 from ._ledger import ledger_lines, render_ledger, render_transcript, tool_status
+from ._metrics import LLMMetricsJudge, MetricsOutcome, NoMetricsJudge, make_metrics_judge
 from ._types import CriterionResult, JudgedVerdict, VerdictName
 from ._vote import Tally, Vote, majority
 
@@ -38,13 +39,17 @@ __all__ = [
     "JudgeSettings",
     "JudgedVerdict",
     "LLMJudge",
+    "LLMMetricsJudge",
+    "MetricsOutcome",
     "NoJudge",
+    "NoMetricsJudge",
     "Tally",
     "VerdictName",
     "Vote",
     "ledger_lines",
     "majority",
     "make_judge",
+    "make_metrics_judge",
     "render_ledger",
     "render_transcript",
     "tool_status",

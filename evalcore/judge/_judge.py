@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
     from ..llm import ModelConfig, ResponseCache
-    from ..runner._case import Criterion
+    from ..runcase import Criterion
 
 JUDGE_PROMPT = "run/judge"
 

@@ -1,6 +1,6 @@
 """Reference lint: does every id a case names exist in the project?
 
-One module per dialect (`_mantle`, `_anychat`, `_base44`); each exposes
+Each dialect's lint lives in its plugin (`evalcore/dialects/<name>/_lint.py`); each exposes
 `lint_<dialect>(data, project) -> list[Finding]` and builds findings with the helpers below so
 that every unknown id carries a "did you mean" and the candidates repair needs.
 Lint must never raise on malformed data: schema findings already cover shape problems, so

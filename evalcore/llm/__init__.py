@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cache import ResponseCache, cache_key
-from .config import ModelConfig, Role, find_settings, resolve_model_config
+from .config import METHOD_ORDER, ModelConfig, Role, find_settings, resolve_model_config
 from .errors import InvalidOutputError, LLMError, ModelRequestError, ModelUnavailableError
 from .usage import Usage, cost_usd
 
@@ -41,6 +41,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "METHOD_ORDER",
     "InvalidOutputError",
     "LLMError",
     "ModelConfig",

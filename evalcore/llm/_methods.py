@@ -21,11 +21,10 @@ from typing import Any
 import openai
 
 from ._schema import without_descriptions
+from .config import METHOD_ORDER as ORDER
 from .config import Method, ModelConfig, normalize_method
 
 log = logging.getLogger("casegen.llm")
-
-ORDER: tuple[Method, ...] = ("json_schema", "tools", "json", "text")
 
 #: Words in an error body that say the request's output format (not the server) is the
 #: problem. Matched case-insensitively on the status error's message.

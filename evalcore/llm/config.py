@@ -48,6 +48,8 @@ Role = Literal["draft", "simulator", "judge"]
 Method = Literal["json_schema", "tools", "json", "text"]
 """How a structured answer is requested: `response_format: json_schema`, one forced tool
 call, `response_format: json_object`, or plain text with the JSON extracted."""
+#: The methods strongest first: the order `structured = "auto"` tries them in.
+METHOD_ORDER: tuple[Method, ...] = ("json_schema", "tools", "json", "text")
 StructuredSetting = Literal["auto", "json_schema", "tools", "json", "text"]
 StructuredMethod = Literal["auto", "json_schema", "tools", "json", "text", "function_calling"]
 """What callers and older settings may name; `function_calling` is the old name of `tools`."""
@@ -333,6 +335,7 @@ def _parse_settings(table: dict[str, Any], path: Path) -> FileSettings:
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
+    "METHOD_ORDER",
     "PLACEHOLDER_API_KEY",
     "CallKind",
     "FileSettings",

@@ -15,8 +15,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._actions import RepairAction, RepairRule
-from ._generic import GENERIC_RULES, coerce_lossless
+from ._generic import GENERIC_RULES, coerce_lossless, fix_enum_spelling, string_list_rule
+from .actions import RepairAction, RepairRule
 
 if TYPE_CHECKING:
     from ..definitions import Project
@@ -68,4 +68,12 @@ def repair_data(data: Any, dialect: Dialect, project: Project | None) -> RepairO
     return RepairOutcome(data=current, actions=actions, findings=findings)
 
 
-__all__ = ["RepairAction", "RepairOutcome", "RepairRule", "coerce_lossless", "repair_data"]
+__all__ = [
+    "RepairAction",
+    "RepairOutcome",
+    "RepairRule",
+    "coerce_lossless",
+    "fix_enum_spelling",
+    "repair_data",
+    "string_list_rule",
+]

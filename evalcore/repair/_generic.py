@@ -8,17 +8,22 @@ They read the machine-readable `Finding.context` that schema translation and lin
 - `{"coerce_to": "bool"|"int"|"float"}`: a value of the wrong type, converted when lossless.
 - schema rules `type` (wrap a single map in a list, lossless scalar coercion), `enum` (case),
   `unknown-key` (a typo of an allowed key).
+
+Two more a dialect opts into with its `repair_rules` (its format allows what they assume):
+`fix_enum_spelling`, an enum value written with other separators or case (`opt-out` ->
+`optOut`) where exactly one allowed value matches once both are ignored, and
+`string_list_rule(keys)`, one string where those keys take a list of strings.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .. import pointer as ptr
 from ..suggest import unique_close_match
-from ._actions import RepairAction, RepairRule
+from .actions import RepairAction, RepairRule
 
 if TYPE_CHECKING:
     from ..definitions import Project
@@ -173,3 +178,36 @@ def fix_key_typo(data: Any, finding: Finding, project: Project | None) -> Repair
 
 
 GENERIC_RULES = [fix_unknown_id, fix_coercion, fix_wrap_in_list, fix_enum_case, fix_key_typo]
+
+_SEPARATORS = re.compile(r"[\s_.\-]+")
+
+
+def _squash(text: str) -> str:
+    return _SEPARATORS.sub("", text).lower()
+
+
+def fix_enum_spelling(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
+    if finding.context.get("rule") != "enum" or not isinstance(finding.value, str):
+        return None
+    allowed = [a for a in finding.context.get("allowed", []) if isinstance(a, str)]
+    if any(a.lower() == finding.value.lower() for a in allowed):
+        return None  # a case-only difference: the generic rule says so more plainly
+    same = [a for a in allowed if _squash(a) == _squash(finding.value)]
+    if len(same) != 1 or not _squash(finding.value):
+        return None
+    return RepairAction(
+        code=finding.code,
+        path=finding.path,
+        before=finding.value,
+        after=same[0],
+        reason=f"'{finding.value}' is '{same[0]}' spelt with other separators or case",
+    )
+
+
+def string_list_rule(keys: Iterable[str]) -> RepairRule:
+    """A rule wrapping a lone string in a list, for the keys in `keys` only."""
+    names = frozenset(keys)
+    return wrap_in_list_rule(
+        lambda key, value: key in names and isinstance(value, str),
+        "one string where a list is expected; wrapped in a list",
+    )

@@ -11,21 +11,24 @@ Plug-in points: `register_checks(dialect)` for a dialect's deterministic checks,
 simulator engines of `evalcore.simulator`.
 """
 
-from ._case import Criterion, RunCase, SimulationSpec, as_run_cases, load_run_cases
+from ..runcase import Criterion, RunCase, SimulationSpec, as_run_cases, load_run_cases
 from ._conversation import HarnessError
 from ._discover import cases_project, collect_cases, default_results_dir
 from ._events import bot_event, event_log, message_text, transcript
-from ._execute import RunReport, plan_runs, run_cases, run_one, total_usage
-from ._options import RunOptions
+from ._execute import RunExecutor, RunReport, plan_runs, run_cases, run_one, total_usage
+from ._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL, RunOptions
 from ._outside import outside_runs
 from ._record import EngineUse, Latency, RunRecord, Status, TurnLatency
 from ._report import Summary, SummaryEntry, summarize
 from ._results import ResultsWriter
+from ._select import last_failed, select_cases
 from ._target_hook import register_target, resolve_target, target_override, unregister_target
 from ._trace import RunTrace, TurnTrace
 from .checks import CheckResult, evaluate_checks, register_checks
 
 __all__ = [
+    "DEFAULT_MAX_TURNS",
+    "DEFAULT_PARALLEL",
     "CheckResult",
     "Criterion",
     "EngineUse",
@@ -33,6 +36,7 @@ __all__ = [
     "Latency",
     "ResultsWriter",
     "RunCase",
+    "RunExecutor",
     "RunOptions",
     "RunRecord",
     "RunReport",
@@ -50,6 +54,7 @@ __all__ = [
     "default_results_dir",
     "evaluate_checks",
     "event_log",
+    "last_failed",
     "load_run_cases",
     "message_text",
     "outside_runs",
@@ -59,6 +64,7 @@ __all__ = [
     "resolve_target",
     "run_cases",
     "run_one",
+    "select_cases",
     "summarize",
     "target_override",
     "total_usage",

@@ -18,9 +18,9 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from ..agents._protocol import AgentReply, AgentSession, UserTurn
+from ..agents import AgentReply, AgentSession, UserTurn
+from ..runcase import RunCase
 from ..simulator import SimulationError, Simulator, Utterance
-from ._case import RunCase
 from ._events import transcript
 from ._trace import TurnSource, TurnTrace
 

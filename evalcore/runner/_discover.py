@@ -14,9 +14,8 @@ from pathlib import Path
 from ..definitions import Project, find_project, load_project, project_kind_of
 from ..dialects import dialect_for_kind, dialect_names, get_dialect
 from ..errors import UserError
-from ..validation import ProjectCache, validate_file
-from ..validation._discover import iter_candidate_files
-from ._case import RunCase, load_run_cases
+from ..runcase import RunCase, load_run_cases
+from ..validation import ProjectCache, iter_candidate_files, validate_file
 
 _SHOWN = 10
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..agents._protocol import AgentMessage, FinalRecord
+from ..agents import AgentMessage, FinalRecord
 from ..simulator import Utterance
 from ._trace import TurnTrace
 

@@ -23,16 +23,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
-from ..agents._protocol import AgentSession, AgentTarget, FinalRecord
+from ..agents import AgentSession, AgentTarget, FinalRecord
 from ..errors import UserError
-from ..judge import Judge, make_judge, unjudged
-from ..judge._metrics import MetricsOutcome, make_metrics_judge
+from ..judge import Judge, MetricsOutcome, make_judge, make_metrics_judge, unjudged
 from ..llm import LLMError
 from ..llm.inflight import request_limit
 from ..llm.usage import Usage
 from ..redact import redact
+from ..runcase import RunCase
 from ..simulator import SimulationError, make_simulator
-from ._case import RunCase
 from ._conversation import Conversation, HarnessError, play
 from ._events import event_log
 from ._metrics import MetricsJudge, measure_run
@@ -258,7 +257,7 @@ async def _check_and_judge(
 def _discard_workdir(final: FinalRecord) -> None:
     """Remove a command target's project copy once the checks have read it."""
     if final.workdir:
-        from ..agents._command import discard_workdir
+        from ..agents import discard_workdir
 
         discard_workdir(final)
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..dialects import get_dialect
-from ..judge._metrics import LLMMetricsJudge, MetricsOutcome, NoMetricsJudge
+from ..judge import LLMMetricsJudge, MetricsOutcome, NoMetricsJudge
 from ..simulator import Utterance
 from ._record import EngineUse
 

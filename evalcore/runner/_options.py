@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..judge import JudgeSettings
+from ..runcase import RunCase
 from ..simulator import SimulatorSettings
-from ._case import RunCase
 
 DEFAULT_MAX_TURNS = 30
 DEFAULT_TIMEOUT_S = 600.0

@@ -8,13 +8,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..agents._protocol import AgentTarget, FinalRecord
+from ..agents import AgentTarget, FinalRecord
 from ..assertions import AssertionResult
-from ..judge import CriterionResult
-from ..judge._metrics import MetricsOutcome
+from ..judge import CriterionResult, MetricsOutcome
 from ..redact import redact_fresh
+from ..runcase import RunCase
 from ..simulator import Simulator
-from ._case import RunCase
 from ._conversation import Conversation
 from ._events import event_log, transcript
 from ._metrics import metrics_fields

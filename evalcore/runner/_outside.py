@@ -12,7 +12,7 @@ from typing import Any
 
 from ..definitions import Project
 from ..dialects import get_dialect
-from ._case import RunCase
+from ..runcase import RunCase
 
 
 def outside_runs(cases: Sequence[RunCase], project: Project | None) -> list[dict[str, Any]]:

@@ -39,7 +39,7 @@ from ._ray_fixture import fixture_of, pack_fixtures, shared_context, shared_path
 from ._record import RunRecord
 
 if TYPE_CHECKING:
-    from ..agents._protocol import AgentTarget
+    from ..agents import AgentTarget
     from ._options import RunOptions
 
 log = logging.getLogger("casegen.runner.ray")

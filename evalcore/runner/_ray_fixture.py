@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..agents._fixture_context import CONTEXT_KEY, FixtureContext
+from ..agents import CONTEXT_KEY, FixtureContext
 from ..errors import UserError
 from ..limits import limits_for
-from ._case import RunCase
+from ..runcase import RunCase
 
 SHARED_PATHS_ENV = "CASEGEN_RAY_SHARED_PATHS"
 _SKIP = {".git"}

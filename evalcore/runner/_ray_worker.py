@@ -19,10 +19,10 @@ import pickle
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..agents._protocol import AgentTarget
+from ..agents import AgentTarget
 from ..judge import Judge, make_judge
 from ..redact import register_secret
-from ._case import RunCase
+from ..runcase import RunCase
 from ._execute import checks_inline, run_one
 from ._metrics import MetricsJudge
 from ._options import RunOptions
@@ -67,7 +67,7 @@ def _setup(blob: bytes, loop: asyncio.AbstractEventLoop) -> _Setup:
     kept = _SETUPS.get(blob)
     if kept is not None and kept.loop is loop:
         return kept
-    from ..judge._metrics import make_metrics_judge
+    from ..judge import make_metrics_judge
 
     target, options = pickle.loads(blob)
     _register_keys(options)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..documents import UnreadableFile, read_json
 from ..errors import UserError
-from ._case import RunCase
+from ..runcase import RunCase
 
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 _OPERATORS = {"and", "or", "not"}

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..agents._protocol import AgentTarget
+from ..agents import AgentTarget
 from ..errors import UserError
 
 if TYPE_CHECKING:

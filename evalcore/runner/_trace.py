@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..agents._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
+from ..agents import AgentMessage, AgentReply, FinalRecord, UserTurn
+from ..runcase import RunCase
 from ..simulator import Utterance
-from ._case import RunCase
 
 TurnSource = Literal["start", "script", "simulator"]
 

@@ -24,7 +24,7 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
-from ..agents._protocol import AgentMessage, AgentReply, FinalRecord, UserTurn
+from ..agents import AgentMessage, AgentReply, FinalRecord, UserTurn
 
 Respond = Callable[[UserTurn, dict[str, Any]], AgentReply | Awaitable[AgentReply]]
 

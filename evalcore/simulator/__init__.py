@@ -24,7 +24,7 @@ from ._context import (
     is_fact_context,
     parse_fact_context,
 )
-from ._facts import CLOSING, FactSimulator, first_person, opening_line
+from ._facts import CLOSING, UNKNOWN, FactSimulator, first_person, opening_line
 from ._llm import LLMSimulator, SimulatedMessage, render_conversation
 from ._offline import NO_LINES, PROSE_NOTE, OfflineSimulator, offline_lines, offline_note
 from ._quoted import QuotedLine, numbered_steps, quoted_lines, quoted_user_lines
@@ -37,6 +37,7 @@ __all__ = [
     "FACTS_HEADER",
     "NO_LINES",
     "PROSE_NOTE",
+    "UNKNOWN",
     "ContextFact",
     "CueLine",
     "FactContext",

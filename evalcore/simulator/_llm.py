@@ -24,7 +24,7 @@ from ._base import SimulationError, SimulatorStep, Utterance
 from ._registry import SimulatorSettings, simulator_engine
 
 if TYPE_CHECKING:
-    from ..runner._case import SimulationSpec
+    from ..runcase import SimulationSpec
 
 
 class SimulatedMessage(BaseModel):

@@ -36,7 +36,7 @@ from ._quoted import quoted_user_lines
 from ._registry import SimulatorSettings, simulator_engine
 
 if TYPE_CHECKING:
-    from ..runner._case import SimulationSpec
+    from ..runcase import SimulationSpec
 
 NO_LINES = "offline simulator needs quoted user lines"
 _HINT = (

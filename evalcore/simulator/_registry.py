@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from ..definitions import Project
     from ..llm import ModelConfig, ResponseCache
-    from ..runner._case import SimulationSpec
+    from ..runcase import SimulationSpec
     from ._base import Simulator
 
 

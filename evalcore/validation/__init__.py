@@ -17,7 +17,7 @@ from ..documents import Document, load_document, locate_json
 from ..findings import FileReport, Finding, sort_findings
 from ..limits import InputLimits, limits_for
 from ..schemas import schema_findings
-from ._discover import iter_listed_files
+from ._discover import iter_candidate_files, iter_listed_files
 
 if TYPE_CHECKING:
     from ..manifest import Manifest
@@ -318,6 +318,7 @@ def summary(reports: Sequence[FileReport]) -> dict[str, int]:
 __all__ = [
     "ProjectCache",
     "check_data",
+    "iter_candidate_files",
     "schema_findings",
     "summary",
     "validate_document",

@@ -9,15 +9,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..yamlio import dump_yaml
 
-if TYPE_CHECKING:
-    from ..dialects import Dialect
+
+class Written(Protocol):
+    """What the writer reads of a dialect (`evalcore.dialects.Dialect` has both): the
+    writer sits below the dialects, which write through it."""
+
+    @property
+    def schema(self) -> dict[str, Any]: ...
+
+    @property
+    def file_format(self) -> str: ...
 
 
-def canonical_text(data: Any, dialect: Dialect) -> str:
+def canonical_text(data: Any, dialect: Written) -> str:
     ordered = order_keys(data, dialect.schema, dialect.schema)
     if dialect.file_format == "json":
         return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"

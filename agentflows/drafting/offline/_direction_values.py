@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore._stem import stem
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import memoized
 
 #: Function words (and words every domain uses) that never identify a value.
 _STOPWORD_TEXT = """

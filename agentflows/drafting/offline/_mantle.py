@@ -23,8 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.testdata import users_word
-from evalcore.testdata._accounts import account_of
+from evalcore.testdata import account_of, users_word
 
 from .._engine import DraftContext
 from ._mantle_goals import goals_for

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.assertions import SEQUENCING_MAP_STEPS, SEQUENCING_NAME_STEPS
-from evalcore.definitions import Project, Skill
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import Project, Skill, memoized
 from evalcore.definitions.conditions import condition_keys
+from evalcore.definitions.skill_model import tool_keys
 
-from ...planning._mantle_tools import tool_keys
 from ...planning._mantle_walk import Event
 
 Check = dict[str, Any]

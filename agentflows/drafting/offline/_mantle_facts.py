@@ -15,8 +15,7 @@ import re
 from typing import Any
 
 from evalcore.agents.reference._asking import reads_back
-from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill, memoized
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
 from evalcore.definitions.skill_model.prose_patterns import QUESTION

@@ -30,7 +30,7 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
-from evalcore.testdata._accounts import account_of
+from evalcore.testdata import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
 from ...planning._mantle_tools import failure_outcome, qualify

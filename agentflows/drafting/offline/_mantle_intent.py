@@ -13,18 +13,19 @@ import datetime as dt
 import re
 from typing import Any
 
-from evalcore.agents.demo import example_mode
-from evalcore.agents.demo._mantle_words import field_words, routed_skill, routing_words
+from evalcore.agents.demo import example_mode, field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
-from evalcore.simulator._facts import opening_line
+from evalcore.simulator import opening_line
 from evalcore.testdata import DataRecords, is_tag, names_the_next
 
+from ...planning._mantle_names import VERBS, name_intent
 from ...planning._mantle_phrases import (
     _as_sentence,
     activation_phrase,
     activation_phrases,
     cue_line,
     description_phrases,
+    distinct_name_intent,
     is_neutral,
     named_value,
     paired_phrase,
@@ -32,185 +33,17 @@ from ...planning._mantle_phrases import (
     plain_opening,
     says_label,
     second_person,
-    shared_request,
     strong_phrases,
     subject,
     value_line,
 )
 from ...planning._mantle_requests import (
     Request,
-    activation_items,
     id_like,
     instruction_request,
     requests,
 )
 from ._direction import content_stems, value_words
-
-VERBS = frozenset(
-    [
-        "activate",
-        "add",
-        "apply",
-        "arrange",
-        "ask",
-        "block",
-        "book",
-        "buy",
-        "cancel",
-        "change",
-        "check",
-        "choose",
-        "close",
-        "create",
-        "declare",
-        "delete",
-        "dispute",
-        "download",
-        "edit",
-        "file",
-        "find",
-        "fix",
-        "get",
-        "join",
-        "leave",
-        "list",
-        "log",
-        "make",
-        "manage",
-        "move",
-        "open",
-        "order",
-        "pass",
-        "pay",
-        "plan",
-        "print",
-        "raise",
-        "rebook",
-        "redeem",
-        "refill",
-        "refund",
-        "register",
-        "reissue",
-        "remove",
-        "renew",
-        "rent",
-        "replace",
-        "report",
-        "request",
-        "reschedule",
-        "reserve",
-        "reset",
-        "return",
-        "review",
-        "schedule",
-        "search",
-        "see",
-        "send",
-        "set",
-        "sign",
-        "start",
-        "stop",
-        "submit",
-        "swap",
-        "switch",
-        "talk",
-        "speak",
-        "top",
-        "track",
-        "transfer",
-        "update",
-        "upgrade",
-        "upload",
-        "verify",
-        "view",
-        "withdraw",
-    ]
-)
-_DETERMINERS = frozenset(
-    ["a", "an", "the", "my", "your", "our", "their", "this", "that", "some", "any"]
-)
-_PREPOSITIONS = frozenset(
-    ["to", "with", "for", "about", "on", "in", "at", "from", "into", "up", "out", "off"]
-)
-_MASS = frozenset(
-    [
-        "travel",
-        "help",
-        "access",
-        "money",
-        "rent",
-        "insurance",
-        "information",
-        "advice",
-        "support",
-        "equipment",
-        "feedback",
-        "time",
-        "cover",
-        "coverage",
-        "leave",
-        "stock",
-        "inventory",
-    ]
-)
-_POSSESSED = frozenset(
-    [
-        "account",
-        "balance",
-        "booking",
-        "appointment",
-        "subscription",
-        "password",
-        "address",
-        "profile",
-        "card",
-        "policy",
-        "payment",
-        "reservation",
-        "plan",
-        "details",
-        "delivery",
-        "prescription",
-        "lease",
-        "order",
-        "orders",
-        "bill",
-        "statement",
-        "pin",
-        "limit",
-        "shift",
-        "schedule",
-    ]
-)
-
-
-_NOUN_HEADS = frozenset(
-    [
-        "status",
-        "history",
-        "details",
-        "info",
-        "overview",
-        "options",
-        "settings",
-        "payments",
-        "summary",
-        "support",
-        "help",
-        "count",
-        "issues",
-        "questions",
-    ]
-)
-
-
-def _verb_phrase(words: list[str]) -> bool:
-    """`Replace a card`, `File Claim`: a verb and its object; not `Order status`, `Rent and
-    payments` (a noun compound that starts with a verb-like word)."""
-    if not words or words[0].lower() not in VERBS:
-        return False
-    rest = [w.lower() for w in words[1:]]
-    return not ("and" in rest or (rest and rest[-1] in _NOUN_HEADS))
 
 
 def _third_to_plain(word: str) -> str | None:
@@ -221,17 +54,6 @@ def _third_to_plain(word: str) -> str | None:
             if base in VERBS:
                 return base
     return None
-
-
-def _with_object(verb: str, rest: list[str]) -> str:
-    words = [w if w.isupper() and len(w) > 1 else w.lower() for w in rest]
-    if words and words[0] not in _DETERMINERS | _PREPOSITIONS:
-        noun = words[-1].strip(".,")
-        if noun in _POSSESSED or words[0] in _POSSESSED:
-            words.insert(0, "your")
-        elif not noun.endswith("s") and noun not in _MASS:
-            words.insert(0, "an" if words[0][:1] in "aeiou" else "a")
-    return " ".join([verb, *words])
 
 
 def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
@@ -352,37 +174,6 @@ def routes(defs: MantleDefinitions, skill: Skill, line: str) -> bool:
     """Whether `line`, said as the first message, asks for `skill` (the reference agent's
     router)."""
     return routed_skill(defs, routing_words(defs), line) == skill.id
-
-
-def name_intent(skill: Skill) -> str | None:
-    """`want to replace a card` from a name that is a verb phrase ("Replace a card", "File
-    Claim"), else None."""
-    name = (skill.name or "").strip()
-    words = name.replace("_", " ").split()
-    if "_" not in name and _verb_phrase(words):
-        return "want to " + _with_object(words[0].lower(), words[1:])
-    return None
-
-
-def distinct_name_intent(defs: MantleDefinitions, skill: Skill) -> str | None:
-    """`name_intent`, made to pick out the skill among those a user can ask for. "Reset
-    Panel" routes "I want to reset a panel" by its name alone where another skill's words
-    fit the line as well ("guides a panel restart and moves on to a factory reset"): a
-    person's "reset" may mean a restart there. Then the name's verb takes the words the
-    skill's own activation list puts before it ("factory reset" -> `want to factory reset a
-    panel`), where that line routes to it; else the name stays."""
-    named = name_intent(skill)
-    if named is None or not shared_request(defs, skill, opening_line(named)):
-        return named
-    verb = (skill.name or "").split()[0].lower()
-    for item in activation_items(skill):
-        words = item.lower().split()
-        if len(words) < 2 or words[-1] != verb or not all(w.isalpha() for w in words):
-            continue
-        intent = named.replace(f"to {verb} ", f"to {' '.join(words)} ", 1)
-        if routes(defs, skill, opening_line(intent)):
-            return intent
-    return named
 
 
 def _request(defs: MantleDefinitions, skill: Skill, *, routed: bool = False) -> Request | None:

@@ -20,13 +20,13 @@ from evalcore.definitions.skill_model import (
     code_facts,
     normalised_parameters,
     outside_effect,
+    qualify,
     record_key,
     reported_fields,
     sentences,
     skill_model,
 )
 
-from ...planning._mantle_tools import qualify
 from ...planning._mantle_walk import SET, Event, Walk
 from ._mantle_asked import framework_asks
 from ._mantle_avoided import AvoidedGoals, model_sets

@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, MemoryField, Skill
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import MantleDefinitions, MemoryField, Skill, memoized
 from evalcore.testdata import DataRecords, names_role, roles_for
 
 

@@ -21,8 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.agents.reference import asked_request, wanted_clause
-from evalcore.definitions import Project, Skill, resolver_of
-from evalcore.definitions._memo import memoized
+from evalcore.definitions import Project, Skill, memoized, resolver_of
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     code_facts,

@@ -31,6 +31,22 @@ from ._example_modes import (
     mode_named,
 )
 from ._mantle_brain import Frame, MantleFlags, SkillContext
+from ._mantle_engine import (
+    ADVERSARIAL,
+    CANCEL,
+    CORRECTING,
+    NO_ANSWER,
+    Ask,
+    MantleEngine,
+    Procedure,
+    ToolResult,
+    holds,
+    parse_amount,
+    stems,
+    yes_or_no,
+)
+from ._mantle_words import field_words, routed_skill, routing_ties, routing_words
+from ._replies import play_turn
 
 DEMOS: dict[str, str] = {
     "bank": "evalcore.agents.demo._bank:BankTarget",
@@ -72,17 +88,34 @@ def _flag_names(target_class: type) -> list[str]:
 
 
 __all__ = [
+    "ADVERSARIAL",
+    "CANCEL",
+    "CORRECTING",
     "DEMOS",
+    "NO_ANSWER",
     "QUOTED",
+    "Ask",
     "Frame",
+    "MantleEngine",
     "MantleFlags",
+    "Procedure",
     "SkillContext",
+    "ToolResult",
     "demo_names",
     "description_phrases",
     "every_value_sectioned",
     "example_mode",
     "example_modes",
     "field_examples",
+    "field_words",
+    "holds",
     "make_demo_target",
     "mode_named",
+    "parse_amount",
+    "play_turn",
+    "routed_skill",
+    "routing_ties",
+    "routing_words",
+    "stems",
+    "yes_or_no",
 ]

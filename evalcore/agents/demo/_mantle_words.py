@@ -12,8 +12,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..._stem import stem
-from ...definitions import MantleDefinitions, Skill
-from ...definitions._memo import memoized
+from ...definitions import MantleDefinitions, Skill, memoized
 from ...testdata import caught_by
 from ._example_modes import field_examples
 from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, routing_description, spoken, stems

@@ -24,8 +24,8 @@ from typing import Any
 
 from ...definitions import MemoryField, Project
 from ...definitions.skill_model import UNKNOWN, branch_values, code_facts, qualify
-from ...testdata._records import load_records as read_collections
-from ..demo._mantle_engine import ToolResult
+from ...testdata import load_records as read_collections
+from ..demo import ToolResult
 from ._shared import once
 from ._snapshot import clone
 

@@ -26,7 +26,7 @@ from ...definitions.skill_model import (
     skill_model,
 )
 from ...testdata import load_records, one_detail_off
-from ..demo._mantle_engine import (
+from ..demo import (
     NO_ANSWER,
     Procedure,
     SkillContext,

@@ -22,7 +22,7 @@ from typing import Any
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
 from ...definitions.skill_model import UNKNOWN, code_facts, qualify, skipped_keys, skipped_tools
-from ..demo._mantle_engine import (
+from ..demo import (
     CORRECTING,
     Frame,
     Procedure,

@@ -36,8 +36,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ...definitions import MantleDefinitions, Project, Skill, Step
-from ...definitions._memo import memoized
+from ...definitions import MantleDefinitions, Project, Skill, Step, memoized
 from ...definitions.skill_model import SkillModel, ToolUse, set_memory_keys
 from ._prose import prose_items
 

@@ -17,8 +17,7 @@ from typing import Any
 
 from ...definitions import MantleDefinitions, Project, memoized
 from ...testdata._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of, account_value
-from ..demo._mantle_engine import MantleEngine, MantleFlags
-from ..demo._mantle_words import routing_words
+from ..demo import MantleEngine, MantleFlags, routing_words
 from ._mutants import Mutant
 from ._reach import WatchedFlags
 from ._variants import Variant

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...definitions import Step, resolver_of
-from ..demo._mantle_engine import (
+from ..demo import (
     ADVERSARIAL,
     CANCEL,
     NO_ANSWER,
@@ -21,8 +21,9 @@ from ..demo._mantle_engine import (
     Frame,
     Procedure,
     SkillContext,
+    routed_skill,
+    routing_ties,
 )
-from ..demo._mantle_words import routed_skill, routing_ties
 from ._asking import question_for
 from ._brain import said_value
 from ._faulted import FaultedEngine

@@ -22,7 +22,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ..demo._mantle_brain import Frame
+from ..demo import Frame
 
 _SCALARS = (str, int, float, bool, type(None))
 

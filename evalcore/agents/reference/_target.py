@@ -24,8 +24,7 @@ from typing import Any
 from ...definitions import Project, load_project
 from ...errors import UserError
 from .._protocol import AgentReply, FinalRecord, UserTurn
-from ..demo import MantleFlags
-from ..demo._replies import play_turn
+from ..demo import MantleFlags, play_turn
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
 from ._mutants import Mutant, find_mutant

@@ -48,7 +48,7 @@ from ._outside import (
 )
 from ._relations import related_keys, relation_waivers
 from ._sums import summed_writes
-from ._text import Paragraph, Sentence, paragraphs, sentences
+from ._text import Paragraph, Sentence, body_first_line, paragraphs, sentences
 from ._types import (
     Branch,
     BranchOption,
@@ -99,6 +99,7 @@ __all__ = [
     "asking_sentence",
     "asks_before",
     "asks_for",
+    "body_first_line",
     "branch_target",
     "branch_values",
     "branched_keys",

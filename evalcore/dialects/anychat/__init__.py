@@ -64,12 +64,12 @@ class AnychatDialect(Dialect):
         return [_explain_pattern(f) for f in findings]
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        from ...lint._anychat import lint_anychat  # only files that lint, with a project
+        from ._lint import lint_anychat  # only files that lint, with a project
 
         return lint_anychat(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ...repair._anychat import ANYCHAT_RULES
+        from ._repair import ANYCHAT_RULES
 
         return list(ANYCHAT_RULES)
 

@@ -58,12 +58,12 @@ class Base44Dialect(Dialect):
         return findings + ignored_keys(data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        from ...lint._base44 import lint_base44  # only files that lint, with a project
+        from ._lint import lint_base44  # only files that lint, with a project
 
         return lint_base44(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ...repair._base44 import BASE44_RULES
+        from ._repair import BASE44_RULES
 
         return list(BASE44_RULES)
 
@@ -199,7 +199,7 @@ def ignored_keys(data: Any) -> list[Finding]:
     found = _unknown(data, "", _EVAL_KEYS)
     for index, entry in enumerate(as_list(data.get("prompts"))):
         found += _unknown(as_dict(entry), ptr.join("/prompts", index), _PROMPT_KEYS)
-    from ...runner.checks._base44_keys import CHECK_KEYS, accepted_keys
+    from ._check_keys import CHECK_KEYS, accepted_keys
 
     for path, check in _check_paths(data):
         kind = check.get("type")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...runner.checks._base44_keys import CHECK_KEYS
 from .._base import pattern_problems
+from ._check_keys import CHECK_KEYS
 from ._shape import prompt_entries
 
 if TYPE_CHECKING:

@@ -72,12 +72,12 @@ class MantleDialect(Dialect):
         return as_loaded(doc.text, doc.data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        from ...lint._mantle import lint_mantle  # only files that lint, with a project
+        from ._lint import lint_mantle  # only files that lint, with a project
 
         return lint_mantle(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ...repair._mantle import MANTLE_RULES
+        from ._repair import MANTLE_RULES
 
         return list(MANTLE_RULES)
 

@@ -44,8 +44,7 @@ from ...testdata import DataRecords, load_records
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 
 if TYPE_CHECKING:
-    from ...definitions import Project
-    from ...definitions._model import MantleDefinitions, Skill, Step
+    from ...definitions import MantleDefinitions, Project, Skill, Step
 
 _PERMISSIVE = re.compile(
     r"\b(may|might|optionally|optional|if needed|if necessary|if appropriate|"
@@ -400,7 +399,7 @@ class MantleJustifier:
         step's `instructions:` (which carry the step's line)."""
         if skill.id in self._prose:
             return self._prose[skill.id]
-        from ...definitions.skill_model._text import body_first_line, sentences
+        from ...definitions.skill_model import body_first_line, sentences
 
         lines = self._file_lines(self._md(skill))
         first = body_first_line("\n".join(lines)) if lines else 1
@@ -876,7 +875,7 @@ class MantleJustifier:
             line = self._frontmatter_line(skill, "complete_when")
             return Justification("enforced", self._md(skill), line, "complete_when")
         lines = self._file_lines(self._md(skill))
-        from ...definitions.skill_model._text import body_first_line
+        from ...definitions.skill_model import body_first_line
 
         first = body_first_line("\n".join(lines)) if lines else 1
         told = completion_instruction(skill)
@@ -1726,7 +1725,7 @@ class MantleJustifier:
 
 def justifier_for(project: Project) -> MantleJustifier:
     """The project's justifier, made once per loaded project."""
-    from ...definitions._memo import memoized
+    from ...definitions import memoized
 
     return memoized(project, ("mantle-justifier",), lambda: MantleJustifier(project))
 

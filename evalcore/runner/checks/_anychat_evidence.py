@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...agents._protocol import AgentMessage, AgentReply
+from ...agents import AgentMessage, AgentReply
 from .._trace import RunTrace
 
 PICKER_PARTS = ("ask.time", "ask.choice")

@@ -22,8 +22,7 @@ from typing import IO, Any
 from jsonschema import FormatChecker, validators
 from jsonschema.exceptions import SchemaError
 
-from ...agents._procs import child_env, exec_settings, kill_tree, new_token
-from ...agents._protocol import FinalRecord
+from ...agents import FinalRecord, child_env, exec_settings, kill_tree, new_token
 from ...assertions import Verdict
 from ...suggest import did_you_mean
 from .._trace import RunTrace

@@ -7,7 +7,7 @@ import os
 from pathlib import Path, PurePosixPath
 
 from ..._readbytes import read_limited
-from ...agents._protocol import FinalRecord
+from ...agents import FinalRecord
 from ...suggest import similarity
 
 #: The most of one file a check reads from the project copy (an agent may leave anything).

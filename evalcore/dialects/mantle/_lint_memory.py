@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..findings import Finding
-from ..schemas import json_type
-from ..suggest import close_matches
-from . import as_dict, as_list, unknown_id
+from ...findings import Finding
+from ...lint import as_dict, as_list, unknown_id
+from ...schemas import json_type
+from ...suggest import close_matches
 
 if TYPE_CHECKING:
-    from ..definitions import MantleDefinitions, MemoryField
+    from ...definitions import MantleDefinitions, MemoryField
 
 #: Field type -> (accepts value?, coerce_to target for generic repair).
 _TYPE_RULES: dict[str, tuple[Callable[[Any], bool], str | None]] = {

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import pointer as ptr
-from ..findings import Finding
-from . import as_dict, as_list, regex_error, unknown_id
-from ._mantle_expected import expected_tools_findings
-from ._mantle_memory import MemoryChecks
-from ._mantle_tables import lint_tables
-from ._mantle_tools import ToolChecks
+from ... import pointer as ptr
+from ...findings import Finding
+from ...lint import as_dict, as_list, regex_error, unknown_id
+from ._lint_expected import expected_tools_findings
+from ._lint_memory import MemoryChecks
+from ._lint_tables import lint_tables
+from ._lint_tools import ToolChecks
 
 if TYPE_CHECKING:
-    from ..definitions import MantleDefinitions, Project, Skill
+    from ...definitions import MantleDefinitions, Project, Skill
 
 
 _SKILL_ONLY = {"skill_activated", "skill_completed"}

@@ -27,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .. import pointer as ptr
-from ..findings import Finding
-from . import as_dict, as_list, unknown_id
+from ... import pointer as ptr
+from ...findings import Finding
+from ...lint import as_dict, as_list, unknown_id
 
 if TYPE_CHECKING:
-    from ..definitions import AnychatDefinitions, Project
+    from ...definitions import AnychatDefinitions, Project
 
 
 class _Named(Protocol):

@@ -10,12 +10,12 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from .. import pointer as ptr
-from ._actions import RepairAction
+from ... import pointer as ptr
+from ...repair.actions import RepairAction
 
 if TYPE_CHECKING:
-    from ..definitions import Project
-    from ..findings import Finding
+    from ...definitions import Project
+    from ...findings import Finding
 
 _SESSION = "session."
 _SEQUENCE_MEMORY = ("memory_was_set", "memory_was_cleared")

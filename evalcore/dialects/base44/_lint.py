@@ -20,12 +20,12 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .. import pointer as ptr
-from ..findings import Finding
-from . import as_dict, as_list, regex_error, unknown_id
+from ... import pointer as ptr
+from ...findings import Finding
+from ...lint import as_dict, as_list, regex_error, unknown_id
 
 if TYPE_CHECKING:
-    from ..definitions import Project
+    from ...definitions import Project
 
 _REGEX_CHECKS = ("file-content", "file-content-excluded")
 _JS_GROUP = re.compile(r"\(\?<([A-Za-z_][A-Za-z0-9_]*)>")

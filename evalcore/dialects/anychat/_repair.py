@@ -4,31 +4,28 @@ Each rule keeps the author's meaning exactly:
 
 - `fix_name_to_id`: a Playbook or Outreach named by its display name becomes its id (lint
   found exactly one definition with that name, `context["by_name"]`).
-- `fix_enum_spelling`: an enum value written with other separators or case
-  (`ask_time` -> `ask.time`, `apple_messages` -> `appleMessages`, `opt-out` -> `optOut`); only
-  when exactly one allowed value matches once case and separators are ignored.
+- `fix_enum_spelling` (`evalcore.repair`): an enum value written with other separators or
+  case (`ask_time` -> `ask.time`, `apple_messages` -> `appleMessages`, `opt-out` -> `optOut`).
 - `fix_kebab_id`: a case `key` or a judge criterion `id` that breaks only the kebab-case
   pattern by case or separators (`Offers_Friday` -> `offers-friday`), unless that id is taken.
-- `string_list_rule`: one string where a list of strings is expected (`"textIncludes": "Hi"`)
-  becomes a one-item list; the text itself is never split.
+- `string_list_rule(STRING_LISTS)` (`evalcore.repair`): one string where a list of strings is
+  expected (`"textIncludes": "Hi"`) becomes a one-item list; the text itself is never split.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from .. import pointer as ptr
-from ..lint import as_dict, as_list
-from ._actions import RepairAction, RepairRule
-from ._generic import wrap_in_list_rule
+from ... import pointer as ptr
+from ...lint import as_dict, as_list
+from ...repair import fix_enum_spelling, string_list_rule
+from ...repair.actions import RepairAction, RepairRule
+from ._model import CRITERION_ID_PATTERN, KEY_PATTERN
 
 if TYPE_CHECKING:
-    from ..definitions import Project
-    from ..findings import Finding
-
-_SEPARATORS = re.compile(r"[\s_.\-]+")
+    from ...definitions import Project
+    from ...findings import Finding
 
 #: Anychat keys whose value is a list of strings (or, for `turns`, of turns, text included).
 STRING_LISTS = frozenset(
@@ -61,36 +58,12 @@ def fix_name_to_id(data: Any, finding: Finding, project: Project | None) -> Repa
     )
 
 
-def _squash(text: str) -> str:
-    return _SEPARATORS.sub("", text).lower()
-
-
-def fix_enum_spelling(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
-    if finding.context.get("rule") != "enum" or not isinstance(finding.value, str):
-        return None
-    allowed = [a for a in finding.context.get("allowed", []) if isinstance(a, str)]
-    if any(a.lower() == finding.value.lower() for a in allowed):
-        return None  # a case-only difference: the generic rule says so more plainly
-    same = [a for a in allowed if _squash(a) == _squash(finding.value)]
-    if len(same) != 1 or not _squash(finding.value):
-        return None
-    return RepairAction(
-        code=finding.code,
-        path=finding.path,
-        before=finding.value,
-        after=same[0],
-        reason=f"'{finding.value}' is '{same[0]}' spelt with other separators or case",
-    )
-
-
 _KEBAB_SEPARATORS = re.compile(r"[\s_]+")
 
 
 def fix_kebab_id(data: Any, finding: Finding, project: Project | None) -> RepairAction | None:
     if finding.context.get("rule") != "pattern" or not isinstance(finding.value, str):
         return None
-    from ..dialects.anychat._model import CRITERION_ID_PATTERN, KEY_PATTERN  # import cycle
-
     tokens = ptr.split(finding.path)
     taken: set[Any] = set()
     if tokens == ["key"]:
@@ -113,15 +86,6 @@ def fix_kebab_id(data: Any, finding: Finding, project: Project | None) -> Repair
     )
 
 
-def string_list_rule(keys: Iterable[str]) -> RepairRule:
-    """A rule wrapping a lone string in a list, for the keys in `keys` only."""
-    names = frozenset(keys)
-    return wrap_in_list_rule(
-        lambda key, value: key in names and isinstance(value, str),
-        "one string where a list is expected; wrapped in a list",
-    )
-
-
 ANYCHAT_RULES: list[RepairRule] = [
     fix_name_to_id,
     fix_enum_spelling,
@@ -129,11 +93,4 @@ ANYCHAT_RULES: list[RepairRule] = [
     string_list_rule(STRING_LISTS),
 ]
 
-__all__ = [
-    "ANYCHAT_RULES",
-    "STRING_LISTS",
-    "fix_enum_spelling",
-    "fix_kebab_id",
-    "fix_name_to_id",
-    "string_list_rule",
-]
+__all__ = ["ANYCHAT_RULES", "STRING_LISTS", "fix_kebab_id", "fix_name_to_id"]

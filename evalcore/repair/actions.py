@@ -1,4 +1,5 @@
-"""Repair actions: one recorded, reversible-to-read change to a document."""
+"""The repair rule contract: a rule (`RepairRule`, what a dialect's `repair_rules` gives) and
+the one recorded, reversible-to-read change it makes to a document (`RepairAction`)."""
 
 from __future__ import annotations
 

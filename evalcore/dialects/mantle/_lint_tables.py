@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from ..definitions._memo import memoized
+from ...definitions import memoized
 
 if TYPE_CHECKING:
-    from ..definitions import MantleDefinitions, MemoryField, Skill, ToolDef
+    from ...definitions import MantleDefinitions, MemoryField, Skill, ToolDef
 
 
 def _skills_shape(skills: Sequence[Skill]) -> tuple[Hashable, ...]:

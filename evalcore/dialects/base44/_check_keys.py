@@ -1,9 +1,10 @@
 """The keys each base44 check type reads: the one table the runner, lint and docs agree on.
 
-The runner reads exactly these keys (`_base44.py`); `validate` warns about any other key of a
-check (a typo such as `filepath` silently turns a check off); docs/checks.md lists the same
-fields, and a test holds the three together. No imports: the dialect's lint reads this table
-without loading the runner.
+The runner reads exactly these keys (`evalcore/runner/checks/_base44.py`); `validate` warns
+about any other key of a check (a typo such as `filepath` silently turns a check off);
+docs/checks.md lists the same fields, and a test holds the three together. It is the
+dialect's table, so it lives in the dialect's package. No imports: the dialect's lint reads
+it without loading the runner.
 """
 
 from __future__ import annotations

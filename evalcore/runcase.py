@@ -4,6 +4,9 @@ Each dialect's file maps onto the same shape (`Dialect.run_cases`); only `checks
 its dialect's own form, because each dialect's checks have their own documented semantics
 (evalcore.runner checks are registered per dialect). A base44 eval file yields one case per
 prompt.
+
+A layer below the runner, the simulator and the judge, which all read it (`evalcore.runner`
+offers it too): the runner imports those two, so the case model cannot live inside it.
 """
 
 from __future__ import annotations
@@ -13,10 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..agents._protocol import UserTurn
-from ..dialects import Dialect, dialect_of
-from ..documents import load_document
-from ..errors import UserError
+from .agents import UserTurn
+from .dialects import Dialect, dialect_of
+from .documents import load_document
+from .errors import UserError
 
 
 class Criterion(BaseModel):

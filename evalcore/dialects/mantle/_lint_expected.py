@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .. import pointer as ptr
-from ..definitions import FRAMEWORK_TOOLS
-from ..findings import Finding
-from . import as_dict, as_list, unknown_id
+from ... import pointer as ptr
+from ...definitions import FRAMEWORK_TOOLS
+from ...findings import Finding
+from ...lint import as_dict, as_list, unknown_id
 
 
 def expected_tools_findings(
     goals: dict[str, Any], known: frozenset[str], base: str
 ) -> list[Finding]:
     """`unknown-tool` findings for the tool names of `goals.expected_tools` (at `base`);
-    `known` is every tool name some skill can call (`_mantle_tables.known_tools`)."""
+    `known` is every tool name some skill can call (`_lint_tables.known_tools`)."""
     findings: list[Finding] = []
     for name, path in _tool_names(
         as_list(goals.get("expected_tools")), ptr.join(base, "expected_tools")

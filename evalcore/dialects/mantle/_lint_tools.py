@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import pointer as ptr
-from ..definitions import FRAMEWORK_TOOLS
-from ..findings import Finding
-from . import unknown_id
+from ... import pointer as ptr
+from ...definitions import FRAMEWORK_TOOLS
+from ...findings import Finding
+from ...lint import unknown_id
 
 if TYPE_CHECKING:
-    from ..definitions import MantleDefinitions, Skill, ToolDef
-    from ._mantle_tables import LintTables
+    from ...definitions import MantleDefinitions, Skill, ToolDef
+    from ._lint_tables import LintTables
 
 
 class ToolChecks:
