@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from collections.abc import Collection
 from typing import Any
 
 from evalcore.agents.demo import example_mode, field_words, routed_skill, routing_words
@@ -309,7 +310,13 @@ def _one_alternative(
     return line
 
 
-def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[str, Any]) -> str:
+def one_request(
+    defs: MantleDefinitions,
+    skill: Skill,
+    line: str,
+    memory: dict[str, Any],
+    later: Collection[str] = (),
+) -> str:
     """The first message `line` kept to the one request the case plays. A description
     example is a request of one branch ("Can my sister get in Saturday" asks for a guest
     PIN, "why did my deploy fail" to diagnose): a case on another branch of the skill's
@@ -317,14 +324,28 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
     things ("Can my sister get in Saturday? Lockout, please."), or for the wrong one. Such
     an opening starts instead with an example that names the case's branch, else with the
     plain request for the skill ("Hi, I'd like help with building access."), keeping what
-    followed the example (the values it states)."""
-    branches = _branches(skill, memory)
+    followed the example (the values it states). On a happy path the example states no
+    value of a field the path asks for later (`later`): "deploy v2.41.0 to staging" answers
+    the environment question before it is asked, which is the details-up-front case's
+    story, not the happy path's."""
+    # the fields asked later are no part of the request
+    branches = {q: b for q, b in _branches(skill, memory).items() if q not in later}
     head = next((e for e in _examples(skill) if line == e or line.startswith(e + " ")), None)
-    if head is None or not branches or _names_all(defs, head, branches, read="words"):
+
+    def early(said: str) -> bool:  # answers a later question in the first message
+        return any(states_value(defs, q, said) for q in later)
+
+    if head is None or not branches:
         return line
-    if _names_no_other(defs, head, branches) and (
-        _only_skill_words(skill, head)  # "Fun mode.": a request for the skill itself
-        or head in {without_month(p) for p, _ in strong_phrases(defs, skill)}
+    if _names_all(defs, head, branches, read="words") and not early(head):
+        return line
+    if (
+        _names_no_other(defs, head, branches)
+        and not early(head)
+        and (
+            _only_skill_words(skill, head)  # "Fun mode.": a request for the skill itself
+            or head in {without_month(p) for p, _ in strong_phrases(defs, skill)}
+        )
     ):
         # an example chosen for the value it gives ("A tree came down on the roof.")
         return line
@@ -334,7 +355,7 @@ def one_request(defs: MantleDefinitions, skill: Skill, line: str, memory: dict[s
         # plain line that names no other
         for example in _examples(skill):
             named = _names_all(defs, example, branches, read="words")
-            if named and routes(defs, skill, example):
+            if named and routes(defs, skill, example) and not early(example):
                 return example + rest
         stated = True
     else:  # nothing states them: the agent has to ask, so the line names none
@@ -778,6 +799,13 @@ def _stem_shared(value: str, phrase: str) -> bool:
     return False
 
 
+def states_value(defs: MantleDefinitions, qualified: str, said: str) -> bool:
+    """Whether the agent reads some value of field `qualified` from `said`."""
+    if defs.memory_field(qualified) is None:
+        return False
+    return field_words(defs, qualified).stated(said) is not None
+
+
 def contradicts(defs: MantleDefinitions, skill: Skill, values: dict[str, Any], said: str) -> bool:
     """Whether a first message ("Hi, I'd like help with approve a swap.") states a value of
     one of the skill's fields other than the one the case gives it (`values`): the agent
@@ -810,5 +838,6 @@ __all__ = [
     "routes",
     "says_value",
     "sign_in_openings",
+    "states_value",
     "without_month",
 ]

@@ -180,6 +180,7 @@ from ._mantle_up_front import (
     asks_one_request,
     case_values,
     in_one_sentence,
+    leaves_for_later,
     listed_detail,
     names_the_job,
     not_a_greeting,
@@ -1036,7 +1037,11 @@ class _Writer:
             )
         if self.context.opening is not None:  # one request: the branch the case plays
             memory = self.script.walk.memory
-            self.context.opening = one_request(self.defs, skill, self.context.opening, memory)
+            # the happy path leaves to their turns the questions it asks (the details-up-front
+            # case answers them early)
+            self.context.opening = one_request(
+                self.defs, skill, self.context.opening, memory, self.asked_later()
+            )
             opening = self.context.opening
             records = self.sheet.records
             self.context.opening = own_records_named(self.defs, skill, opening, memory, records)
@@ -1362,6 +1367,13 @@ class _Writer:
         reported = reported_fields(self.project, self.script.behavior.source)
         return {k: v for k, v in given.items() if k not in reported}
 
+    def asked_later(self) -> set[str]:
+        """On a happy path, the fields it asks for in a turn of their own (not the ones the
+        request sets): its first message leaves them to their questions."""
+        if self.script.kind != "happy":
+            return set()
+        return {a.field for a in self.script.walk.asks if a.field} - set(self.requested())
+
     def opening(self) -> str:
         """The first message: the skill's phrasing plus every value it gives up front (the
         out-of-order values and the fields set from the request)."""
@@ -1379,8 +1391,11 @@ class _Writer:
         # asks another job (`_mantle_up_front`)
         values = case_values(skill, self.script.walk.memory, given)
         up_front = self.script.kind == "out_of_order"
+        later = self.asked_later()
 
         def one(line: str) -> bool:
+            if not leaves_for_later(self.defs, later, line):
+                return False  # the happy path asks what the up-front case gives
             return not up_front or asks_one_request(self.defs, skill, values, line)
 
         # the example names the caller's own record ("I'm almost out of my inhaler" for

@@ -22,7 +22,7 @@ from evalcore.agents.demo import description_phrases, example_mode
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.lexicon.en.simulation_context import GREETING_WORD
 
-from ._mantle_intent import contradicts, says_value
+from ._mantle_intent import contradicts, says_value, states_value
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
@@ -51,6 +51,14 @@ def asks_one_request(
         if mode is not None and mode != value:
             return False
     return True
+
+
+def leaves_for_later(defs: MantleDefinitions, later: set[str], phrase: str) -> bool:
+    """Whether a happy path's first message (`phrase`) states no value of a field the path
+    asks for in a later turn (`later`): an example that says one ("deploy v2.41.0 to
+    staging" says the environment) skips that question, and the happy path then plays the
+    details-up-front case's story, so the two cases check the same thing."""
+    return not any(states_value(defs, q, phrase) for q in later)
 
 
 def names_the_job(
@@ -205,6 +213,7 @@ __all__ = [
     "asks_one_request",
     "case_values",
     "in_one_sentence",
+    "leaves_for_later",
     "listed_detail",
     "names_the_job",
     "not_a_greeting",
