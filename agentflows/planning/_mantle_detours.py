@@ -17,6 +17,7 @@ from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_reco
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
 from ._mantle_answers import always_asked
+from ._mantle_own_handoff import own_reason, reason_line, reason_said
 from ._mantle_paths import project_rule
 from ._mantle_phrases import (
     activation_phrase,
@@ -429,6 +430,11 @@ class DetourBehaviors(PlannerBase):
         ]
         at = (fresh or sure or own)[0]
         line = escalation_line(self.defs, self.skill, handoff)
+        # where the skill says when a person is the way on, the case plays that reason
+        reason = own_reason(self.skill, handoff.id, walk.asks, own)
+        if reason is not None:
+            at = reason.at
+            line = reason_line(reason, activation_phrase(self.defs, handoff))
         ask = walk.asks[at]
         facts = {
             "values": self.base,
@@ -440,6 +446,9 @@ class DetourBehaviors(PlannerBase):
                 "block": ask.block,
                 # whether every correct run asks it: else the line rides on a surer question
                 "sure": at in sure,
+                # whom the user calls for, where the skill's own reason names them
+                "calling_for": reason.whom if reason is not None else None,
+                "reason": reason_said(reason) if reason is not None else None,
             },
         }
         prefix = Walk(self.skill.id, elements=[f"skill:{self.skill.id}"])
