@@ -458,6 +458,13 @@ class DetourBehaviors(PlannerBase):
             f"At its first question the customer asks for a person: {handoff.id} takes over "
             f"and transfers the conversation; {self.skill.id} does not carry on."
         )
+        if reason is not None:
+            title = f"{self.name}: the caller does not know the {reason.thing}"
+            description = (
+                f"Asked for the {reason.thing}, the caller says they do not know it and asks "
+                f"for a person, as the skill offers then: {handoff.id} takes over and "
+                f"transfers the conversation; {self.skill.id} does not carry on."
+            )
         return [
             self.behavior(
                 "escalation",

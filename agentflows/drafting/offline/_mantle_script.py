@@ -1356,7 +1356,7 @@ class _Writer:
         # record, and so the details, are that person's
         whom = (self.facts.get("escalation") or {}).get("calling_for")
         if whom and self.script.kind == "escalation":
-            return f"calling for your {whom} {persona.name} ({persona.role}), {persona.manner}"
+            return f"calling for your {whom} {persona.name}, {persona.manner}"
         return f"{persona.name}, {persona.role}, {persona.manner}"
 
     def requested(self) -> dict[str, Any]:
