@@ -16,6 +16,7 @@ from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_reco
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
 from ._mantle_answers import always_asked
+from ._mantle_own_handoff import own_reason, reason_line, reason_said
 from ._mantle_paths import project_rule
 from ._mantle_phrases import (
     activation_phrase,
@@ -428,6 +429,11 @@ class DetourBehaviors(PlannerBase):
         ]
         at = (fresh or sure or own)[0]
         line = escalation_line(self.defs, self.skill, handoff)
+        # where the skill says when a person is the way on, the case plays that reason
+        reason = own_reason(self.skill, handoff.id, walk.asks, own)
+        if reason is not None:
+            at = reason.at
+            line = reason_line(reason, activation_phrase(self.defs, handoff))
         ask = walk.asks[at]
         facts = {
             "values": self.base,
@@ -439,6 +445,9 @@ class DetourBehaviors(PlannerBase):
                 "block": ask.block,
                 # whether every correct run asks it: else the line rides on a surer question
                 "sure": at in sure,
+                # whom the user calls for, where the skill's own reason names them
+                "calling_for": reason.whom if reason is not None else None,
+                "reason": reason_said(reason) if reason is not None else None,
             },
         }
         prefix = Walk(self.skill.id, elements=[f"skill:{self.skill.id}"])
@@ -448,6 +457,13 @@ class DetourBehaviors(PlannerBase):
             f"At its first question the customer asks for a person: {handoff.id} takes over "
             f"and transfers the conversation; {self.skill.id} does not carry on."
         )
+        if reason is not None:
+            title = f"{self.name}: the caller does not know the {reason.thing}"
+            description = (
+                f"Asked for the {reason.thing}, the caller says they do not know it and asks "
+                f"for a person, as the skill offers then: {handoff.id} takes over and "
+                f"transfers the conversation; {self.skill.id} does not carry on."
+            )
         return [
             self.behavior(
                 "escalation",

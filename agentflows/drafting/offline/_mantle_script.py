@@ -1357,6 +1357,11 @@ class _Writer:
         if told:
             told = told.removeprefix("You are ").rstrip(".")
             return f"{persona.name}, {told}"
+        # an escalation the skill names for someone calling for another person: the
+        # record, and so the details, are that person's
+        whom = (self.facts.get("escalation") or {}).get("calling_for")
+        if whom and self.script.kind == "escalation":
+            return f"calling for your {whom} {persona.name}, {persona.manner}"
         return f"{persona.name}, {persona.role}, {persona.manner}"
 
     def requested(self) -> dict[str, Any]:
@@ -1626,7 +1631,8 @@ class _Writer:
         spec = self.facts["escalation"]
         at = int(spec.get("at") or 0)
         line = str(spec["line"])
-        reason = self.handoff_reason()
+        # the skill's own reason to offer a person, where the case plays it
+        reason = str(spec.get("reason") or "") or self.handoff_reason()
         if reason and line.endswith(_VAGUE_REASON):  # a hand-off asks why: say it
             line = f"{line[: -len(_VAGUE_REASON)]}{reason}"
         line = self.about_own_record(line)

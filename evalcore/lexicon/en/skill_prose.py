@@ -149,3 +149,31 @@ CIRCUMSTANCE_OPENER = phrase(
     ),
     misses=("Say you could not find that claim number and ask them to confirm it.",),
 )
+
+#: A hand-off the skill names for a caller who lacks something it asks ("If they do not
+#: know the patient's date of birth, we cannot go on; offer @skill.pharmacist_consult"):
+#: `thing`, what they do not know, which the case's escalation plays in the user's words.
+NOT_KNOWN = phrase(
+    "en.prose.not_known",
+    r"\bif\s+(?:they|the\s+caller|the\s+user)\s+(?:do\s+not|don't|does\s+not|doesn't)\s+"
+    r"(?:know|have|remember)\s+(?:the\s+|their\s+)?(?P<thing>[\w' ]+?)\s*[,;.]",
+    re.I,
+    matches=(
+        "If they do not know the patient's date of birth, we cannot go on; offer @skill.x.",
+        "If the caller doesn't have their policy number, offer @skill.agent_handoff.",
+    ),
+    misses=("If they know the date of birth, go on.", "Ask for the date of birth."),
+)
+
+#: Who the skill says may call for someone else ("A caregiver calling for a parent or a
+#: child"): `whom`, the first kind of person named, whose details the caller gives.
+CALLING_FOR = phrase(
+    "en.prose.calling_for",
+    r"\bcalling\s+(?:for|on\s+behalf\s+of)\s+(?:a|an|their)\s+(?P<whom>[a-z]+)",
+    re.I,
+    matches=(
+        "A caregiver calling for a parent or a child must give the patient's details.",
+        "Someone calling on behalf of a tenant",
+    ),
+    misses=("Callers must give their own details.",),
+)
