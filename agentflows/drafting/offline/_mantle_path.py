@@ -339,7 +339,10 @@ class PathGoals(AvoidedGoals):
                 and not spec.sentences
                 and not _scopes_prose(model.branches, key, routed[key])
             )
-            if (categorical or key in looked_up) and key.startswith(walk.skill + ".") and not unset:
+            # the flag an aside case is about (`aside`: its yes sets off the aside)
+            point = key == self.facts.get("aside")
+            mine = key.startswith(walk.skill + ".")
+            if (categorical or key in looked_up or point) and mine and not unset:
                 keys.append(key)
         skill = self.defs.skills[walk.skill]
         for block in skill.blocks.values():

@@ -86,6 +86,7 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._direction_values import content_stems
+from ._mantle_asides_heard import aside_notes
 from ._mantle_branch_phrases import branch_intent, handed_values, scoping_values
 from ._mantle_caller_fit import branch_prose, caller_fit, detour_lacked
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
@@ -1100,6 +1101,9 @@ class _Writer:
             self.confirm_again()
         if kind == "failure":
             self.misremembered()
+        self.context.notes += aside_notes(
+            self.defs, self.script.walk.utters(), self.facts.get("aside")
+        )
         if kind != "escalation" and gate is not None and self.context.gate is None:
             # a branch chance decides may go on to an action the user is asked to confirm: on
             # a happy path the user takes what leads to the goal; elsewhere the case is about
