@@ -61,127 +61,22 @@ def test_a_value_given_up_front_leaves_the_blocks_question_unasserted() -> None:
     assert "utter_ask_replacement_reason" in unsaid, unsaid
 
 
-def test_a_value_given_up_front_is_not_ordered_after_a_tool() -> None:
-    """The pickup store in the opening may be recorded at once, before the eligibility
-    check: the sequencing does not place its write after that tool."""
-    goals = _goals("meadow_pharmacy", "refill_prescription", "details_up_front")
-    order = [step for seq in _checks(goals, "sequencing") for step in seq]
-    assert {"memory_was_set": "refill_prescription.pickup_store_id"} not in order, order
+def test_a_detail_that_ends_its_step_early_is_not_said_up_front() -> None:
+    """The pickup store ends the logistics step, which also asks for a pickup day: said in
+    the opening, the step is done before the day is asked, so the opening leaves it out
+    (and the sequencing then orders its write where the step records it)."""
+    plan = {
+        b.case: b
+        for b in plan_mantle(
+            _project(CORPUS / "meadow_pharmacy"), "refill_prescription", None
+        ).behaviors
+    }
+    loaded = _project(CORPUS / "meadow_pharmacy")
+    data = draft_mantle(DraftContext(loaded, "mantle", plan["details_up_front"]))
+    context = data["scenario"]["simulation_context"]
+    opening = next(line for line in context.splitlines() if line.startswith("Open with"))
+    assert "store is" not in opening, opening
 
-
-def test_an_interruption_at_a_question_a_lookup_may_answer_names_no_step() -> None:
-    """The flight status runs before the rebooking block: the model may take the disruption
-    type from it and never ask, so the detour is not pinned to that question's step."""
-    goals = _goals("skyway_air", "rebook_flight", "digression")
-    stopped = _checks(goals, "skill_interrupted")
-    assert stopped == [{"skill_id": "rebook_flight"}], stopped
-
-
-def test_a_refusal_does_not_name_a_tool_run_its_assertions_cover() -> None:
-    """A tool run is no part of the transcript a judge reads; the success response and the
-    tool's writes asserted absent already say it never ran."""
-    goals = _goals("harbor_mutual", "file_claim", "refused_submit_claim")
-    assert "never runs" not in _criteria(goals), goals["criteria"]
-
-
-def test_a_lookup_on_an_outside_service_is_not_held_to_a_local_file() -> None:
-    """trace_bag answers from the bagtrace server, not from the project's snapshot: no
-    criterion holds its answer to data/bag_tags.json, and the skill's Chicago example is no
-    expected answer for this bag. A local lookup keeps its record criterion."""
-    track = _criteria(_goals("skyway_air", "baggage", "track"))
-    assert "data/" not in track and "Chicago" not in track, track
-    assert "says the last scan in plain words" in track, track
-    recipe = _criteria(_goals("brewline_shifts", "recipe_help", "happy"))
-    assert "data/" in recipe, recipe
-
-
-def test_an_unclear_answer_may_be_clarified_by_asking_what_is_wrong() -> None:
-    """An agent may clear up "plumbing or electrical" by asking what is going on: the
-    description then comes first and its step never asks, so that question is not asserted,
-    and the criterion does not demand one way of clarifying."""
-    goals = _goals("oakline_residents", "maintenance_request", "unclear_answer")
-    said = [b["utter_name"] for b in _checks(goals, "bot_uttered")]
-    assert "utter_ask_problem" not in said, said
-    assert "utter_ask_category" in said, said
-    text = _criteria(goals)
-    assert "has not stated or confirmed" in text, text
-    assert "asks which one they mean instead" not in text, text
-
-
-def test_no_fee_is_demanded_on_the_branch_that_has_none() -> None:
-    """Paying by ACH is free: "say the fee before they confirm" is no criterion there."""
-    goals = _goals("oakline_residents", "rent_account", "pay")
-    assert "says the fee" not in _criteria(goals), goals["criteria"]
-
-
-def test_does_not_ask_again_says_what_is_not_asked_again() -> None:
-    """ "The tool … asks for the go-ahead itself; do not ask again in your own words" becomes
-    a criterion about the go-ahead, not a ban on asking anything twice."""
-    text = _criteria(_goals("harbor_mutual", "file_claim", "refused_submit_claim"))
-    assert "does not ask for the go-ahead again in its own words" in text, text
-
-
-def test_the_generic_no_repeat_criterion_needs_a_step_the_runtime_skips() -> None:
-    """A happy path whose values each come at the step that asks for them gets no "does not
-    ask again": whether a correct agent asks one twice the definitions leave to the model."""
-    for case in ("grinder", "espresso_machine"):
-        text = _criteria(_goals("brewline_shifts", "equipment_issue", case))
-        assert "ask again" not in text, text
-
-
-def test_a_block_with_an_end_step_of_its_own_names_no_step() -> None:
-    """The identity block writes out `- id: END`: whether its completion event names
-    `verified` or that step the definitions do not say, so no `step_id`."""
-    done = _checks(
-        _goals("harbor_mutual", "verify_policyholder", "happy"), "ordered_block_completed"
-    )
-    assert done == [{"skill_id": "verify_policyholder", "block_id": "identity_check"}]
-
-
-def test_an_escalation_from_a_check_others_wait_for_may_finish_it_first() -> None:
-    """Other skills run the identity check first (they read `project.authenticated`, which
-    its tool writes): finishing it before handing over is as correct as handing over, so no
-    "without first insisting on finishing". A baggage request nobody waits for keeps it."""
-    verify = _criteria(_goals("harbor_mutual", "verify_policyholder", "escalation"))
-    assert "insisting on finishing" not in verify, verify
-    baggage = _criteria(_goals("skyway_air", "baggage", "escalation"))
-    assert "insisting on finishing" in baggage, baggage
-
-
-def test_an_escalation_allows_one_line_on_self_service() -> None:
-    """The agent's persona may have it say what it can do first: the criterion against
-    talking the customer out of a person lets one line of that pass."""
-    text = _criteria(_goals("skyway_air", "rebook_flight", "escalation"))
-    talk = [c for c in text.splitlines() if "talk the" in c]
-    assert talk and all("one line on what it could do instead is fine" in c for c in talk), text
-
-
-def test_a_write_the_prose_asks_for_before_the_mode_is_not_ordered_against_it() -> None:
-    """The bag tag is introduced in the general prose, before the `if: mode == ...`
-    paragraphs, and none of them names it: the agent may record the tag or the mode first,
-    so the sequence keeps tag before report but not mode before tag."""
-    goals = _goals("skyway_air", "baggage", "report_missing")
-    (steps,) = _checks(goals, "sequencing")
-    written = [s["memory_was_set"] for s in steps if "memory_was_set" in s]
-    assert "baggage.mode" not in written, steps
-    assert written.index("baggage.bag_tag") < written.index("baggage.report_id"), steps
-
-
-def test_a_correction_does_not_rerun_the_block_tool_with_the_corrected_value() -> None:
-    """The training check runs right after the instrument is collected, so with the wrong
-    one; nothing says the correction sends the block back to it, so its check names no
-    instrument. The booking the corrected value feeds keeps it."""
-    goals = _goals("tidewater_core", "instrument_time", "correction")
-    runs = {t["tool_name"]: t for t in _checks(goals, "tool_executed")}
-    assert "instrument" not in runs["check_training"].get("arguments", {}), runs
-    assert runs["check_training"]["arguments"]["badge_id"], runs
-    assert runs["reserve_instrument"]["arguments"]["instrument"] == "confocal", runs
-
-
-def test_a_value_the_skill_has_the_agent_ask_for_gets_no_not_asked_again() -> None:
-    """ "Ask which window suits them … and set callback_window": a correct agent asks for
-    the window even where the first message named one, so no "again" criterion for it. A
-    question the prose asks only "if they did not say" keeps its criterion."""
     handoff = _criteria(_goals("harbor_mutual", "adjuster_handoff", "details_up_front"))
     assert "callback window again" not in handoff, handoff
     deploy = _criteria(_goals("forge_platform", "deployments", "details_up_front"))
@@ -190,11 +85,14 @@ def test_a_value_the_skill_has_the_agent_ask_for_gets_no_not_asked_again() -> No
 
 def test_a_value_another_skills_block_collects_is_not_claimed_unasked() -> None:
     """The identity check collects its own `policy_number`: its step asks whatever the
-    first message said, so "does not ask again" names the police report number only."""
+    first message said, so "does not ask again" never names it. The claim's prose keeps
+    what happened once told ("keep it and do not ask again"): the check is about that, and
+    a detail no definition keeps (a police report number) is left to the model."""
     text = _criteria(_goals("harbor_mutual", "file_claim", "details_up_front"))
     again = [c for c in text.split("\n") if "what the first message gave" in c]
-    assert again and "police report number" in again[0], text
+    assert again and "what happened" in again[0], text
     assert "policy number" not in again[0], again
+    assert "police report number" not in again[0], again
 
 
 def test_a_lookup_another_tools_answer_covers_is_not_asserted() -> None:

@@ -81,6 +81,13 @@ ALREADY = phrase(
     matches=("If the customer already told you why, record it in @memory.x.reason.",),
     misses=("Ask why they want a new card.",),
 )
+KEEP_SAID = phrase(
+    "en.prose.keep_said",
+    r"\bkeep\s+(?:it|them|that|those|their\s+\w+)\b(?:\s+and)?\s+(?:do\s+not|don't|never)\s+ask\b",
+    re.I,
+    matches=("If they already told you what happened, keep it and do not ask again.",),
+    misses=("Keep it short.", "Keep the receipts."),
+)
 QUOTED_EXAMPLE = phrase(
     "en.prose.quoted_example",
     r"\s*\((?:e\.g\.,?\s*|for example,?\s*)?[\"“]([^\"”]*)[\"”]\)",
