@@ -61,12 +61,21 @@ def test_a_value_given_up_front_leaves_the_blocks_question_unasserted() -> None:
     assert "utter_ask_replacement_reason" in unsaid, unsaid
 
 
-def test_a_value_given_up_front_is_not_ordered_after_a_tool() -> None:
-    """The pickup store in the opening may be recorded at once, before the eligibility
-    check: the sequencing does not place its write after that tool."""
-    goals = _goals("meadow_pharmacy", "refill_prescription", "details_up_front")
-    order = [step for seq in _checks(goals, "sequencing") for step in seq]
-    assert {"memory_was_set": "refill_prescription.pickup_store_id"} not in order, order
+def test_a_detail_that_ends_its_step_early_is_not_said_up_front() -> None:
+    """The pickup store ends the logistics step, which also asks for a pickup day: said in
+    the opening, the step is done before the day is asked, so the opening leaves it out
+    (and the sequencing then orders its write where the step records it)."""
+    plan = {
+        b.case: b
+        for b in plan_mantle(
+            _project(CORPUS / "meadow_pharmacy"), "refill_prescription", None
+        ).behaviors
+    }
+    loaded = _project(CORPUS / "meadow_pharmacy")
+    data = draft_mantle(DraftContext(loaded, "mantle", plan["details_up_front"]))
+    context = data["scenario"]["simulation_context"]
+    opening = next(line for line in context.splitlines() if line.startswith("Open with"))
+    assert "store is" not in opening, opening
 
 
 def test_an_interruption_at_a_question_a_lookup_may_answer_names_no_step() -> None:
@@ -191,11 +200,14 @@ def test_a_value_given_up_front_that_the_prose_asks_for_is_not_asked_afresh() ->
 
 def test_a_value_another_skills_block_collects_is_not_claimed_unasked() -> None:
     """The identity check collects its own `policy_number`: its step asks whatever the
-    first message said, so "does not ask again" names the police report number only."""
+    first message said, so "does not ask again" never names it. The claim's prose keeps
+    what happened once told ("keep it and do not ask again"): the check is about that, and
+    a detail no definition keeps (a police report number) is left to the model."""
     text = _criteria(_goals("harbor_mutual", "file_claim", "details_up_front"))
     again = [c for c in text.split("\n") if "what the first message gave" in c]
-    assert again and "police report number" in again[0], text
+    assert again and "what happened" in again[0], text
     assert "policy number" not in again[0], again
+    assert "police report number" not in again[0], again
 
 
 def test_a_lookup_another_tools_answer_covers_is_not_asserted() -> None:

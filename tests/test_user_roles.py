@@ -180,3 +180,14 @@ def test_the_seed_of_a_who_field_is_the_kind_and_a_channel_is_not(tmp_path: Path
     defs = load_project(write_project(tmp_path, files)).mantle
     assert seeded_kind(defs, {"project.account_type": "technician"}) == "technician"
     assert seeded_kind(defs, {"project.channel": "web"}) is None
+
+
+def test_a_person_the_data_holds_is_not_told_whether_they_did_this_before():
+    # the records may show their earlier claims or orders: a role never contradicts them
+    text = "Helps policyholders report a loss."
+    roles = {persona_for(text, "c", slot=n).role for n in range(3)}
+    assert any("first time" in r for r in roles) and any("before" in r for r in roles)
+    for n in range(3):
+        renamed = persona_for(text, "c", slot=n).renamed("Dana Whitfield")
+        assert renamed.role == "a policyholder", renamed.role
+        assert renamed.name == "Dana Whitfield"

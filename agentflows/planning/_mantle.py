@@ -58,6 +58,7 @@ from evalcore.suggest import did_you_mean
 from ..drafting.offline._direction import parse_direction
 from ._behavior import Behavior, Plan
 from ._mantle_answers import AnswerBehaviors
+from ._mantle_asides import AsideBehaviors
 from ._mantle_cues import CueBehaviors
 from ._mantle_detours import DetourBehaviors, _detour_walk
 from ._mantle_elements import plan_elements
@@ -107,7 +108,7 @@ def plan_mantle(project: Project, skill_id: str, direction: str | None) -> Plan:
     return Plan(source=skill_id, dialect=DIALECT, behaviors=behaviors, elements=elements)
 
 
-class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors, CueBehaviors):
+class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors, CueBehaviors, AsideBehaviors):
     """Every behaviour kind of one skill, in plan order, ranked by the direction."""
 
     # --- behaviours ----------------------------------------------------------------------
@@ -119,6 +120,7 @@ class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors, CueBehaviors)
         behaviors += self.failures(elements)
         behaviors += self.negatives(elements)
         behaviors += self.thresholds_cases(elements)
+        behaviors += self.aside_cases(elements)
         if not self.skill.is_handoff:
             behaviors += self.out_of_order(elements)
             behaviors += self.correction(elements)

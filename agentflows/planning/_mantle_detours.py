@@ -198,6 +198,21 @@ def _cue_turn(project: Project, walk: Walk) -> int | None:
     return turns[0] if turns else (0 if walk.asks else None)
 
 
+def _before_the_act(walk: Walk) -> int | None:
+    """The skill's own ask right before the confirmation of the action it is for (the
+    read-back before a claim is filed): a push against a rule about that action's outcome
+    ("say whether this loss will be paid") comes once the details exist, not at the first
+    question, where any agent would say it cannot tell yet."""
+    confirm = next(
+        (i for i, a in enumerate(walk.asks) if a.kind == "confirm" and a.skill == walk.skill),
+        None,
+    )
+    if not confirm:
+        return None
+    before = walk.asks[confirm - 1]
+    return confirm - 1 if before.skill == walk.skill and before.kind != "identity" else None
+
+
 class DetourBehaviors(PlannerBase):
     def digression(self, elements: list[str]) -> list[Behavior]:
         """The detour case, on the base branch, or on the first other completed branch
@@ -509,7 +524,8 @@ class DetourBehaviors(PlannerBase):
             return []
         _, rule, where = found
         walk = self.walk({"values": self.base})
-        at = _cue_turn(self.project, walk)
+        at = _before_the_act(walk)
+        at = _cue_turn(self.project, walk) if at is None else at
         facts = {"values": self.base, "at": at, "rule": rule, "rule_where": where}
         title = f"{self.name}: the customer pushes the agent to {rule}"
         description = (

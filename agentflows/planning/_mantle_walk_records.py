@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField
+from evalcore.definitions.conditions import condition_keys, evaluate
 
 from ._mantle_tools import UNKNOWN
 from ._mantle_vocab import example_value
@@ -144,8 +145,19 @@ def sample_value(defs: MantleDefinitions, field_def: MemoryField) -> Any:
     if field_def.type == "int":
         return 2
     if field_def.type == "bool":
-        return True
+        return not sets_off_an_aside(defs, field_def)
     return example_value(defs, field_def) or SET
 
 
-__all__ = ["SET", "Ask", "Event", "Setup", "Walk", "sample_value"]
+def sets_off_an_aside(defs: MantleDefinitions, field_def: MemoryField) -> bool:
+    """Whether a yes to the flag makes a skill say one of its `utter: when:` asides (an
+    emergency warning on "was anyone hurt"): a circumstance the skill stops its procedure
+    to answer, which a user whose case is not about it does not have. The plain answer
+    keeps the main path; a behaviour about the aside fixes the flag itself."""
+    rules = [r.when for skill in defs.skills.values() for r in skill.utter if r.when]
+    read = [w for w in rules if field_def.qualified in condition_keys(w)]
+    yes, no = {field_def.qualified: True}, {field_def.qualified: False}
+    return any(evaluate(w, yes) and not evaluate(w, no) for w in read)
+
+
+__all__ = ["SET", "Ask", "Event", "Setup", "Walk", "sample_value", "sets_off_an_aside"]

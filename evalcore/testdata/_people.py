@@ -296,9 +296,14 @@ class Persona:
         return f"You are {self.name}, {self.role}, {self.manner}."
 
     def renamed(self, full_name: str) -> Persona:
-        """The same persona under a name a data record fixes (a policy's holder)."""
+        """The same persona under a name a data record fixes (a policy's holder). A person
+        the project's data holds has the history it records (an open claim, past orders),
+        which the role never reads: it keeps no word of having done this before or not."""
         first, _, last = full_name.strip().partition(" ")
-        return Persona(first, last or self.last_name, self.role, self.manner)
+        role = self.role
+        for clause in _HISTORY:
+            role = role.removesuffix(clause)
+        return Persona(first, last or self.last_name, role, self.manner)
 
 
 @lru_cache(maxsize=256)
@@ -486,10 +491,14 @@ def _roles_of(who: str) -> tuple[str, ...]:
     return OwnWords(
         (
             f"{article} {who}",
-            f"{article} {who} who has done this before",
-            f"{article} {who} doing this for the first time",
+            f"{article} {who}{_HISTORY[0]}",
+            f"{article} {who}{_HISTORY[1]}",
         )
     )
+
+
+#: What a role in the agent's own words says of the person's past with it.
+_HISTORY = (" who has done this before", " doing this for the first time")
 
 
 class OwnWords(tuple[str, ...]):

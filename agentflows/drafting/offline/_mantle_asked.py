@@ -24,7 +24,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
-from evalcore.definitions.skill_model import prose_verb, sentences
+from evalcore.definitions.skill_model import prose_verb, recorded_early, sentences
 
 from ._direction_values import words
 from ._mantle_facts import spoken
@@ -64,6 +64,8 @@ def framework_asks(
             qualified = key if key.startswith("project.") else f"{skill.id}.{key}"
             if _said_before(defs, qualified, memory.get(qualified), before):
                 continue
+            if not before and _kept_once_told(defs, skill, qualified):
+                continue  # an unscripted first message may already tell it: kept, not asked
             if _asked_in_prose(defs, skill, qualified):
                 continue
             said_how = set(words(str(step.fields.get("description") or "")))
@@ -71,6 +73,16 @@ def framework_asks(
                 continue
             out.append(str(name))
     return list(dict.fromkeys(out))
+
+
+def _kept_once_told(defs: MantleDefinitions, skill: Skill, qualified: str) -> bool:
+    """Whether the prose keeps the field once the user told it ("If they already told you
+    what happened, keep it and do not ask again"): with no first message pinned, the
+    simulated user may open with it and the step's question never comes."""
+    field = defs.memory_field(qualified)
+    return field is not None and any(
+        recorded_early(field, s.text) for s in sentences(skill.body or "")
+    )
 
 
 def _said_before(defs: MantleDefinitions, qualified: str, value: Any, before: str) -> bool:

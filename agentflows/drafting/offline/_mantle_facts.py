@@ -677,7 +677,10 @@ def request_values(
 
 def asked_clause(text: str) -> str | None:
     """`... and ask which one needs replacing.` -> `which one needs replacing`."""
-    match = _ASK_CLAUSE.search(" ".join(text.split()))
+    text = " ".join(text.split())
+    # "Do not ask for a time or a place; ... ask only the date": a question it must not ask
+    # names nothing the user is asked for
+    match = next((m for m in _ASK_CLAUSE.finditer(text) if not _negated(text[: m.start()])), None)
     if match is None:
         return None
     clause = match["clause"].strip().rstrip(",")
@@ -690,6 +693,12 @@ def asked_clause(text: str) -> str | None:
     if len(clause.split(" and ")) > 1 and len(clause.split()) > 6:
         return None  # "the environment (staging or prod) and the version tag": two things
     return re.sub(r"^for\s+(?:the\s+)?", "", clause)
+
+
+def _negated(before: str) -> bool:
+    """Whether the words before an "ask" forbid it ("do not", "never", "don't")."""
+    words = before.lower().split()[-2:]
+    return bool(words) and (words[-1] in ("not", "never") or words[-1].endswith("n't"))
 
 
 def confirms_by_read_back(defs: MantleDefinitions, ask: Ask) -> bool:

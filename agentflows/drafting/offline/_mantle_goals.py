@@ -30,6 +30,7 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
+from evalcore.lexicon.en.skill_prose import UNLESS_SAID
 from evalcore.testdata import account_of
 
 from ...planning._mantle_phrases import declining_detour, request_phrase
@@ -512,6 +513,28 @@ class Goals(GoalPieces):
             recorded_early(field, s.text) for s in sentences(self.skill.body or "")
         )
 
+    def _kept_from_opening(self) -> dict[str, str]:
+        """Label -> key of the skill's facts the first message says word for word (the loss
+        in the caller's words, "A tree came down on the roof.") that the prose tells the
+        agent to keep once told ("If they already told you what happened, keep it and do
+        not ask again"): the not-asked-again check a details-up-front case is for."""
+        opening = " ".join((self.script.context.opening or "").split()).lower()
+        out: dict[str, str] = {}
+        for fact in self.script.sheet.facts:
+            key, said = fact.field or "", " ".join(str(fact.value).split()).lower()
+            if not key.startswith(self.skill.id + ".") or len(said.split()) < 3:
+                continue
+            if said.rstrip(".") in opening and self._recorded_early(key):
+                out[fact.label] = key
+        return out
+
+    def _kept_when_said(self, key: str) -> bool:
+        """Whether the prose keeps `key` once the user said it ("unless they already gave
+        it", "record it instead of letting the block ask again")."""
+        spec = skill_model(self.project, self.skill.id).field(key)
+        texts = [*(spec.sentences if spec else []), (spec.question if spec else None) or ""]
+        return self._recorded_early(key) or any(UNLESS_SAID.search(t) for t in texts if t)
+
     def _collected_elsewhere(self, key: str) -> bool:
         """Whether another skill's block collects a value of the same name under its own key
         (the identity check's `policy_number`): its step asks for it whatever the first
@@ -549,8 +572,19 @@ class Goals(GoalPieces):
                 )
         # the held details the first message lists besides (`Script.told`): a collect step
         # is skipped only where the model wrote the value, so a judge reads it
-        told = [
-            label for label, key in self.script.told.items() if not self._collected_elsewhere(key)
+        kept = self._kept_from_opening()
+        for key in kept.values():  # the prose keeps it: the block's question never comes
+            step = self._collect_step(key)
+            if step is not None and step.fields.get("utterance"):
+                self.add({"bot_did_not_utter": {"utter_name": str(step.fields["utterance"])}})
+        # where the prose names what it keeps once told, the check is about that: another
+        # detail is the model's to take from the first message or to ask again
+        told = [*kept] + [
+            label
+            for label, key in self.script.told.items()
+            if not self._collected_elsewhere(key)
+            and key not in kept.values()
+            and (not kept or self._kept_when_said(key))
         ]
         if told:
             listed = told[0] if len(told) == 1 else f"{', '.join(told[:-1])} and {told[-1]}"

@@ -215,18 +215,32 @@ class HandoffGoals(PathGoals):
         steps = [skill_check("skill_activated", skill), skill_check("skill_activated", other.skill)]
         steps += self.transfer_steps(other, other.skill, transfers)
         self.add_sequence(steps)
-        if not defers_handoff(self.defs.skills[skill], other.skill) and not self.others_wait_for(
-            skill
-        ):
+        defers = defers_handoff(self.defs.skills[skill], other.skill)
+        if not defers and not self.others_wait_for(skill):
             self.criterion(
                 "The agent hands over without first insisting on finishing the current request"
             )
-        # the agent's persona may have it say what it can do first: one line of that is
-        # not talking the customer out of it
-        self.criterion(
-            "The agent does not try to talk the customer out of speaking to a person "
-            "(one line on what it could do instead is fine)"
-        )
+        if defers:
+            # the skill says to offer the hand-off once its own work is done: one suggestion
+            # to finish first is what it says; a customer who asks again is handed over
+            self.criterion(
+                "The agent does not keep the customer from a person: it may suggest once "
+                "finishing the current request first, but when the customer asks again it "
+                "hands over"
+            )
+            note = (
+                "If the agent suggests finishing the request first, say no and ask for a "
+                "person again."
+            )
+            if note not in self.script.context.notes:
+                self.script.context.notes.append(note)
+        else:
+            # the agent's persona may have it say what it can do first: one line of that is
+            # not talking the customer out of it
+            self.criterion(
+                "The agent does not try to talk the customer out of speaking to a person "
+                "(one line on what it could do instead is fine)"
+            )
         handoff = self.defs.skills[other.skill]
         if not self.asks_before_handing_over(handoff, other):
             self.criterion("The agent does not ask the customer to repeat what they already said")

@@ -27,7 +27,7 @@ from evalcore.definitions.skill_model import (
     skill_model,
 )
 
-from ...planning._mantle_walk import SET, Event, Walk
+from ...planning._mantle_walk import SET, Ask, Event, Walk
 from ._mantle_asked import framework_asks
 from ._mantle_avoided import AvoidedGoals, model_sets
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
@@ -339,7 +339,10 @@ class PathGoals(AvoidedGoals):
                 and not spec.sentences
                 and not _scopes_prose(model.branches, key, routed[key])
             )
-            if (categorical or key in looked_up) and key.startswith(walk.skill + ".") and not unset:
+            # the flag an aside case is about (`aside`: its yes sets off the aside)
+            point = key == self.facts.get("aside")
+            mine = key.startswith(walk.skill + ".")
+            if (categorical or key in looked_up or point) and mine and not unset:
                 keys.append(key)
         skill = self.defs.skills[walk.skill]
         for block in skill.blocks.values():
@@ -436,11 +439,24 @@ class PathGoals(AvoidedGoals):
             for a in walk.asks
             if a.step
             and a.field
-            and a.kind in ("collect", "instructions")
+            and (a.kind == "collect" or (a.kind == "instructions" and self._waits_on(a)))
             and a.field in written
             and a.field in answered
         ]
         return list(dict.fromkeys(keys + self.looked_up(walk)))
+
+    def _waits_on(self, ask: Ask) -> bool:
+        """Whether the instructions step of `ask` waits for its field (`complete_when`): one
+        it only sets on the way ("Ask whether the car can still be driven") may be left
+        unset by a correct agent once the step's own condition holds."""
+        skill = self.defs.skills.get(ask.skill)
+        block = skill.blocks.get(ask.block or "") if skill is not None else None
+        step = next((s for s in block.steps if s.id == ask.step), None) if block else None
+        if step is None or not ask.field:
+            return True
+        ends = str(step.fields.get("complete_when") or "")
+        keys = {k.removeprefix("session.") for k in condition_keys(ends)}
+        return not ends or ask.field in keys or ask.field in {qualify(k, ask.skill) for k in keys}
 
     def looked_up(self, walk: Walk) -> list[str]:
         """Fields an instructions step on the path waits for and sets from the one record

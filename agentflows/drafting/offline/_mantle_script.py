@@ -86,6 +86,7 @@ from ...planning._mantle_vocab import is_caller_phone
 from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._direction_values import content_stems
+from ._mantle_asides_heard import aside_notes
 from ._mantle_branch_phrases import branch_intent, handed_values, scoping_values
 from ._mantle_caller_fit import branch_prose, caller_fit, detour_lacked
 from ._mantle_chance import chance_keys, chance_tools, gated_callees, other_branches
@@ -958,6 +959,15 @@ class _Writer:
             self.fact(ask)
             if skill.is_handoff and ask.skill == skill.id and kind != "escalation":
                 self.own_reason(ask)
+        if kind == "out_of_order":
+            # said up front, and still known when a block's instructions step that asks it
+            # among other things asks it again (the damaged area beside the date)
+            held = {f.field for f in self.sheet.sheet.facts}
+            model = skill_model(self.project, skill.id)
+            for key, value in (self.facts.get("given") or {}).items():
+                spec = model.field(key)
+                if key not in held and spec is not None and spec.asked_by == "instructions":
+                    self.fact(Ask("ask_field", skill.id, field=key, value=value))
         if skill.is_handoff and kind != "escalation":  # their matter, for the summary
             memory = self.script.walk.memory
             rng = case_rng(self.sheet.key, "handoff")
@@ -1113,6 +1123,9 @@ class _Writer:
             self.confirm_again()
         if kind == "failure":
             self.misremembered()
+        self.context.notes += aside_notes(
+            self.defs, self.script.walk.utters(), self.facts.get("aside")
+        )
         if kind != "escalation" and gate is not None and self.context.gate is None:
             # a branch chance decides may go on to an action the user is asked to confirm: on
             # a happy path the user takes what leads to the goal; elsewhere the case is about
@@ -1465,11 +1478,44 @@ class _Writer:
             spec = specs.get(key)
             if spec is not None and (not spec.required or not evaluate(spec.condition, memory)):
                 continue
+            if self._closes_its_step(
+                skill, key, specs, memory, {*given, *self.script.told.values()}
+            ):
+                continue
             detail = listed_detail(fact.label, fact.value)
             if detail is not None:
                 out.append(detail)
                 self.script.told[fact.label] = key
         return out
+
+    def _closes_its_step(
+        self,
+        skill: Skill,
+        key: str,
+        specs: dict[str, Any],
+        memory: dict[str, Any],
+        said: set[str],
+    ) -> bool:
+        """Whether `key` is what an instructions step's `complete_when` waits for while the
+        step asks other things on this path that the first message does not say (`said`;
+        the date a home claim's step ends on, beside the damaged area): said up front, it
+        ends the step before those are asked."""
+        spec = specs.get(key)
+        if spec is None or spec.asked_by != "instructions" or not spec.block:
+            return False
+        block = skill.blocks.get(spec.block)
+        step = next((s for s in block.steps if s.id == spec.step), None) if block else None
+        ends = str(step.fields.get("complete_when") or "") if step is not None else ""
+        if key not in condition_keys(ends):
+            return False
+        return any(
+            other.qualified != key
+            and other.qualified not in said
+            and other.block == spec.block
+            and other.step == spec.step
+            and evaluate(other.condition, memory)
+            for other in specs.values()
+        )
 
     def listed_value(self, said: str) -> str:
         """A bare value ("Fire", "USD") as an item of a list: in lower case unless the

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ...lexicon.en.skill_prose import ALREADY, RECORD_KEY
+from ...lexicon.en.skill_prose import ALREADY, KEEP_SAID, RECORD_KEY
 from .._model import MemoryField, Skill
 
 ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
@@ -192,10 +192,11 @@ def record_key(name: str, text: str) -> str | None:
 def recorded_early(field: MemoryField, text: str) -> bool:
     """Whether the sentence has the agent record the field from what the user already said
     ("If the customer already told you why, record it in @memory.x.reason instead of
-    letting the block ask again; do the same for @memory.x.method"): only then does a
+    letting the block ask again; do the same for @memory.x.method", "If they already told
+    you what happened, keep it and do not ask again"): only then does a
     value given before its block starts skip the block's question; elsewhere when the model
     writes it is the model's to choose."""
-    if not ALREADY.search(text) or not _SET.search(text):
+    if not ALREADY.search(text) or not (_SET.search(text) or KEEP_SAID.search(text)):
         return False
     return next(_mentions(field, text), None) is not None
 

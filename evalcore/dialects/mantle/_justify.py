@@ -191,8 +191,8 @@ _DETOUR = {
 #: as an ordinary answer.
 _RESULT_RULE = {
     "on_success": (
-        " (said only for a result without an `error` key: the runtime counts such a result"
-        " as a failure)"
+        " (said only for a result without an `error` key: the runtime counts a result with"
+        " one as a failure)"
     ),
     "on_failure": " (a raised error or a result with its `error` key set)",
 }

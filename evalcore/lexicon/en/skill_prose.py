@@ -81,6 +81,13 @@ ALREADY = phrase(
     matches=("If the customer already told you why, record it in @memory.x.reason.",),
     misses=("Ask why they want a new card.",),
 )
+KEEP_SAID = phrase(
+    "en.prose.keep_said",
+    r"\bkeep\s+(?:it|them|that|those|their\s+\w+)\b(?:\s+and)?\s+(?:do\s+not|don't|never)\s+ask\b",
+    re.I,
+    matches=("If they already told you what happened, keep it and do not ask again.",),
+    misses=("Keep it short.", "Keep the receipts."),
+)
 QUOTED_EXAMPLE = phrase(
     "en.prose.quoted_example",
     r"\s*\((?:e\.g\.,?\s*|for example,?\s*)?[\"“]([^\"”]*)[\"”]\)",
@@ -135,6 +142,20 @@ ON_FILE = phrase(
         "Read their email on file back",
     ),
     misses=("Confirm the address they give", "file a report"),
+)
+
+#: A question the prose asks only where the user has not answered it ("Ask for the
+#: environment and the version tag if they did not say").
+UNLESS_SAID = phrase(
+    "en.prose.unless_said",
+    r"\b(?:if|unless)\s+(?:they|the\s+\w+)\s+(?:did\s+not|didn't|have\s+not|haven't|has\s+not"
+    r"|hasn't|already)\s+(?:say|said|give|given|gave|mention|mentioned|told|tell)\b",
+    re.I,
+    matches=(
+        "Ask for the environment and the version tag if they did not say.",
+        "Ask for the date unless they already gave it.",
+    ),
+    misses=("Ask which window suits them and set callback_window.",),
 )
 
 #: A sentence that opens on the circumstance it holds in ("During office hours …", "After
