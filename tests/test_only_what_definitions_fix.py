@@ -69,12 +69,13 @@ def test_a_value_given_up_front_is_not_ordered_after_a_tool() -> None:
     assert {"memory_was_set": "refill_prescription.pickup_store_id"} not in order, order
 
 
-def test_an_interruption_at_a_question_a_lookup_may_answer_names_no_step() -> None:
+def test_an_interruption_never_rides_on_a_question_a_lookup_may_answer() -> None:
     """The flight status runs before the rebooking block: the model may take the disruption
-    type from it and never ask, so the detour is not pinned to that question's step."""
+    type (and the delay) from it and never ask, so the detour waits for the read-back of
+    the new flight, a step every run reaches, and is pinned there."""
     goals = _goals("skyway_air", "rebook_flight", "digression")
     stopped = _checks(goals, "skill_interrupted")
-    assert stopped == [{"skill_id": "rebook_flight"}], stopped
+    assert stopped == [{"skill_id": "rebook_flight", "step_id": "pick"}], stopped
 
 
 def test_a_refusal_does_not_name_a_tool_run_its_assertions_cover() -> None:
