@@ -76,6 +76,8 @@ def test_an_interruption_never_rides_on_a_question_a_lookup_may_answer() -> None
     goals = _goals("skyway_air", "rebook_flight", "digression")
     stopped = _checks(goals, "skill_interrupted")
     assert stopped == [{"skill_id": "rebook_flight", "step_id": "pick"}], stopped
+    # the disruption type the status may have given is not said to be the passenger's words
+    assert "from its lookup" in _criteria(goals), _criteria(goals)
 
 
 def test_a_refusal_does_not_name_a_tool_run_its_assertions_cover() -> None:
