@@ -78,12 +78,15 @@ def test_a_detail_that_ends_its_step_early_is_not_said_up_front() -> None:
     assert "store is" not in opening, opening
 
 
-def test_an_interruption_at_a_question_a_lookup_may_answer_names_no_step() -> None:
+def test_an_interruption_never_rides_on_a_question_a_lookup_may_answer() -> None:
     """The flight status runs before the rebooking block: the model may take the disruption
-    type from it and never ask, so the detour is not pinned to that question's step."""
+    type (and the delay) from it and never ask, so the detour waits for the read-back of
+    the new flight, a step every run reaches, and is pinned there."""
     goals = _goals("skyway_air", "rebook_flight", "digression")
     stopped = _checks(goals, "skill_interrupted")
-    assert stopped == [{"skill_id": "rebook_flight"}], stopped
+    assert stopped == [{"skill_id": "rebook_flight", "step_id": "pick"}], stopped
+    # the disruption type the status may have given is not said to be the passenger's words
+    assert "from its lookup" in _criteria(goals), _criteria(goals)
 
 
 def test_a_refusal_does_not_name_a_tool_run_its_assertions_cover() -> None:

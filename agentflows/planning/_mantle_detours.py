@@ -9,9 +9,9 @@ from typing import Any
 from evalcore.definitions import Project, Skill, memoized, runs_first
 from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
-from evalcore.definitions.skill_model import sentences, skill_model
+from evalcore.definitions.skill_model import sentences, set_from_answer, skill_model
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
-from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records
+from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records, story_fit
 
 from ..drafting.offline._direction import value_words
 from ._behavior import Behavior
@@ -187,6 +187,33 @@ def _known_before(project: Project, walk: Walk, at: int) -> bool:
     return any(e.kind == "tool" and e.skill == ask.skill for e in walk.events[:cut])
 
 
+def _read_before(project: Project, walk: Walk, at: int) -> bool:
+    """Whether a lookup before ask `at` may hand the agent its answer, so a correct run
+    may never ask it: the ask's own words set the field from a tool ("Ask how late the
+    flight is now (set delay_minutes from get_flight_status)": a number the tool reports,
+    not an id set from a list, which still answers what the user picks), or a choice the
+    agent may set (`_known_before`) whose values the project's records hold (a flight
+    `delayed` in the flight file: the live status the skill checks first already says
+    it). A name only the user knows (the coworker to swap with) stays a sure question."""
+    ask = walk.asks[at]
+    field = project.mantle.memory_field(ask.field) if project.mantle and ask.field else None
+    if field is None:
+        return False
+    if field.type != "text" and ask.prompt and set_from_answer(field, ask.prompt):
+        return True  # a number the tool reports; an id set from a list answers a pick
+    if not _known_before(project, walk, at) or not field.enum_values:
+        return False
+    records = memoized(project.mantle, "planner_records", lambda: load_records(project.root))
+    held = {
+        str(v).strip().lower()
+        for c in records.collections
+        for r in c.records
+        for v in r.values()
+        if isinstance(v, str)
+    }
+    return any(str(v).lower() in held for v in field.enum_values)
+
+
 def _cue_turn(project: Project, walk: Walk) -> int | None:
     """The ask a line said partway is tied to: the first after the sign-in that every
     correct run asks (a field the agent may set from the opening is no moment the user can
@@ -239,7 +266,14 @@ class DetourBehaviors(PlannerBase):
         detour = self.defs.skills.get(str(spec.get("skill"))) if isinstance(spec, dict) else None
         if detour is None:
             return True
-        records = memoized(self.defs, "planner_records", lambda: load_records(self.project.root))
+        fitting = self._branch_callers(values)
+        needs = acted_on(detour.id, detour.memory)
+        return not fitting or any(lacks(c, needs) is None for c in fitting)
+
+    def _branch_callers(self, values: dict[str, Any]) -> list[Any]:
+        """The callers of the project's data whose records fit the branch `values` plays
+        (`branch_fit`)."""
+        records = self._records()
         callers = [c for c in callers_in(records) if c.record is not None]
         wanted = {str(v) for v in values.values() if isinstance(v, str)}
         others: set[str] = set()
@@ -247,9 +281,24 @@ class DetourBehaviors(PlannerBase):
             field = self.defs.memory_field(key)
             if field is not None and field.enum_values:
                 others |= {str(v) for v in field.enum_values if isinstance(v, str)}
-        fitting = [c for c in callers if branch_fit(records, c, wanted, others - wanted) > 0]
-        needs = acted_on(detour.id, detour.memory)
-        return not fitting or any(lacks(c, needs) is None for c in fitting)
+        return [c for c in callers if branch_fit(records, c, wanted, others - wanted) > 0]
+
+    def _records(self) -> Any:
+        return memoized(self.defs, "planner_records", lambda: load_records(self.project.root))
+
+    def _story_fits(
+        self, values: dict[str, Any], other: Skill, line: str, given: dict[str, Any]
+    ) -> bool:
+        """Whether what the detour's line says of the thing `other` acts on fits the things
+        of a caller the branch `values` plays (`story_fit`: a broken handle only for a bag
+        that arrived, never for one still checked in at the departure airport); true where
+        no caller fits the branch."""
+        fitting = self._branch_callers(values)
+        if not fitting:
+            return True
+        story = [line, *given, *(str(v) for v in given.values())]
+        needs = acted_on(other.id, other.memory)
+        return any(story_fit(self._records(), c, story, needs) >= 0 for c in fitting)
 
     def _digression(self, elements: list[str], values: dict[str, Any]) -> list[Behavior] | None:
         """The digression case on the branch `values` (None where none can be planned)."""
@@ -266,8 +315,10 @@ class DetourBehaviors(PlannerBase):
                 if a.kind not in ("identity", "confirm")
                 and a.skill == self.skill.id
                 and not optional_ask(self.skill.body, a.prompt)
-                # a question the opening may settle is no cue a correct run gives
+                # a question the opening may settle is no cue a correct run gives, nor
+                # one a lookup before it may answer (`_known_before`: never asked then)
                 and (a.field is None or always_asked(self.project, a))
+                and not _read_before(self.project, walk, i)
             ),
             None,
         )
@@ -286,7 +337,7 @@ class DetourBehaviors(PlannerBase):
                 # done before this skill's first question (a sign-in): asking for it again
                 # starts nothing to come back from
                 continue
-            phrases = self._detour_lines(other)
+            phrases = self._detour_lines(other, values)
             # the skill resumes only once the detour completes: with `complete_when`, the
             # walk has to meet it (an answer-only mode never does), so each phrasing is
             # tried, the first one first, until one completes
@@ -375,17 +426,29 @@ class DetourBehaviors(PlannerBase):
         done, _ = _before(walk, at)
         return done | runs_first(self.project, self.skill, calls=False)
 
-    def _detour_lines(self, other: Skill) -> list[tuple[str, dict[str, Any]]]:
+    def _detour_lines(
+        self, other: Skill, values: dict[str, Any]
+    ) -> list[tuple[str, dict[str, Any]]]:
         """What the user may say to start `other` mid-way: its phrasings that name a value
         strongly, else its openings; only those that name no value of this skill's fields
         ("the chip on my card stopped working" answers "checking, savings or credit card?"
-        with the credit card, and no detour happens)."""
+        with the credit card, and no detour happens), and whose story fits the caller's
+        things (`_story_fits`), a question about the thing ("where is my suitcase?") first
+        among the openings: it presupposes no state of it the data must bear out."""
         phrases = strong_phrases(self.defs, other) or [(activation_phrase(self.defs, other), {})]
-        neutral = [(line, given) for line, given in phrases if self._neutral(line)]
+        neutral = [
+            (line, given)
+            for line, given in phrases
+            if self._neutral(line) and self._story_fits(values, other, line, given)
+        ]
         if not neutral:
-            neutral = [
-                (line, {}) for line in activation_phrases(self.defs, other) if self._neutral(line)
+            openings = [
+                line
+                for line in activation_phrases(self.defs, other)
+                if self._neutral(line) and self._story_fits(values, other, line, {})
             ]
+            asked = [line for line in openings if line.rstrip().endswith("?")]
+            neutral = [(line, {}) for line in asked or openings]
         return neutral
 
     def _neutral(self, line: str) -> bool:

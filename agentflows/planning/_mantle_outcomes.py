@@ -18,7 +18,7 @@ from evalcore.definitions.skill_model import (
     qualify,
     reported_fields,
 )
-from evalcore.testdata import NEGATIVE_ACCOUNT, callers_in, load_records
+from evalcore.testdata import NEGATIVE_ACCOUNT, callers_in, load_records, names_an_id, recorded
 
 from ..drafting.offline._direction import value_words
 from ._behavior import NOT_WRITTEN, Behavior
@@ -176,6 +176,9 @@ class OutcomeBehaviors(ThresholdBehaviors):
                     f"only {tool}'s error branch writes {qualified} = {value}: its failure "
                     "case is that branch (a found record never takes it)"
                 )
+            unheld = self._unheld_id(walk) if tool is None else None
+            if unheld is not None:  # the user would have to give an id nobody holds
+                facts[NOT_WRITTEN] = unheld
             out.append(
                 self.behavior(
                     "happy",
@@ -190,6 +193,41 @@ class OutcomeBehaviors(ThresholdBehaviors):
                 )
             )
         return out
+
+    def _unheld_id(self, walk: Walk) -> str | None:
+        """Why no sound case plays the branch of `walk` where it asks the user for an id
+        that every caller of the project's data lacks (each one's bag row says `report:
+        null`): the case would have to invent a report the data contradict, and a correct
+        agent that looks it up finds none; else None. A case that first files the report
+        in the same conversation is the way to play it (not planned here)."""
+        records = load_records(self.project.root)
+        callers = [c for c in callers_in(records) if c.record is not None]
+        if not callers:
+            return None
+        for ask in walk.asks:
+            field = self.defs.memory_field(ask.field) if ask.field else None
+            if field is None or field.type != "text" or not names_an_id(field.name):
+                continue
+            said = [
+                recorded(
+                    records,
+                    [c.within or c.record],
+                    c.full_name,
+                    field.name,
+                    field.description or "",
+                )
+                for c in callers
+                if c.record is not None
+            ]
+            # a caller none of whose rows has the thing (no bags at all) holds none either
+            found = [a for a in said if a is not None]
+            if found and not any(a.held for a in found):
+                where = found[0].where
+                return (
+                    f"the branch asks the user for {field.qualified}, which no caller of the "
+                    f"project's data holds ({where}): a case would invent it"
+                )
+        return None
 
     def _failure_values(self) -> dict[tuple[str, str], str]:
         """(key, value) -> the tool whose error branch alone writes it, where the skill's

@@ -6,6 +6,7 @@ values, and the cases of one suite differ. Nothing here knows a dialect: drafter
 agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
+from ._absent import recorded
 from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
 from ._branch_fit import (
     acted_on,
@@ -16,6 +17,7 @@ from ._branch_fit import (
     lacks,
     moot,
     ruled_out,
+    story_fit,
     total,
     unaffected,
 )
@@ -161,6 +163,7 @@ __all__ = [
     "record_limits",
     "record_name",
     "record_questions",
+    "recorded",
     "roles_for",
     "ruled_out",
     "session_person",
@@ -172,6 +175,7 @@ __all__ = [
     "stated_code",
     "stated_unit",
     "status_fit",
+    "story_fit",
     "told_value",
     "total",
     "typed_value",

@@ -274,6 +274,27 @@ def lacks(caller: Caller, needed: Iterable[str]) -> str | None:
     return None
 
 
+def story_fit(
+    records: DataRecords, caller: Caller, story: Iterable[str], needed: Iterable[str]
+) -> int:
+    """How the caller's things the skill acts on (records of a file named by a word of
+    `needed`: `bag_tags` for a skill about a `bag`) fit what the user says of them
+    (`status_fit` of the story's words: "the handle on my bag is broken" presupposes a bag
+    that arrived, and one still `checked` at the departure airport cannot have): the best
+    fit among them, 0 where the caller holds none with a status."""
+    words = {w.lower() for w in needed}
+    told = list(story)
+    fits: list[int] = []
+    seen: list[Mapping[str, Any]] = []
+    for held in held_values(records, caller):
+        named = {w.removesuffix("s") for w in held.collection.lower().split("_") if w}
+        if not named & words or any(held.record is r for r in seen):
+            continue
+        seen.append(held.record)
+        fits.append(status_fit(held.record, told))
+    return max(fits, default=0)
+
+
 def total(records: DataRecords, caller: Caller, key: str) -> float | None:
     """The sum of `key` over the records of other files linked to the caller (their ledger
     rows' `amount`), None where none holds a number there."""

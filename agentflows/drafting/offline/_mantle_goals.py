@@ -878,10 +878,17 @@ class Goals(GoalPieces):
                 f"the {value_words(k.split('.', 1)[-1])} ({value_words(v)})"
                 for k, v in given.items()
             )
-            self.criterion(
-                f"After the detour, the agent does not ask again for {named}, "
-                "which the customer gave before it"
+            # a value a lookup before the block may give (the flight status says
+            # "delayed") may never have been the customer's words
+            looked_up = block is not None and any(
+                self._answered_by_lookup(str(block), k) for k in given
             )
+            source = (
+                "which it already had before it, from the customer or from its lookup"
+                if looked_up
+                else "which the customer gave before it"
+            )
+            self.criterion(f"After the detour, the agent does not ask again for {named}, {source}")
 
     def _out_of_scope(self) -> None:
         walk = self.walk

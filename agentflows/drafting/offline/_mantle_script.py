@@ -1587,6 +1587,12 @@ class _Writer:
         walk = walk_skill(self.project, str(spec["skill"]), setup)
         other = answered_walk(self.project, walk, setup, self.sheet)
         self.script.other = other
+        # what the detour's calls read that no question of it asks ("Call trace_bag with
+        # the tag"): the user has it ready, as in a case about that skill
+        for key, value in needed_values(self.project, other, given, self.sheet).items():
+            said = spoken(self.defs, key, value)
+            if said is not None:
+                self.sheet.add(value_words(key.rsplit(".", 1)[-1]), said, field=key)
         # the detour's own follow-up ("anything else?", an offer of more) is declined with
         # a request to finish the task the case is about, never a bare "no" that ends it
         back = f"no, thanks; I'd like to go back to {own_words(self.resume_task())}"

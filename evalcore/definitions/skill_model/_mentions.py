@@ -172,7 +172,9 @@ def set_from_answer(field: MemoryField, text: str) -> bool:
     @tool.get_claim_status and set claim_state from its `status` field"): the user is never
     the one to give that value, not even when no walk reached the call."""
     for match in _mentions(field, text):
-        clause = _CLAUSE_CUT.split(text[: match.start()])[-1]
+        # a bracket opens a clause of its own: "Ask how late it is (set delay_minutes
+        # from get_flight_status)" sets the field from the tool, whatever the agent asks
+        clause = _CLAUSE_CUT.split(text[: match.start()])[-1].rsplit("(", 1)[-1]
         if _ASKS.search(clause):
             continue
         if _SET.search(clause) and _FROM_RESULT.match(text[match.end() : match.end() + 60]):
