@@ -58,6 +58,24 @@ def test_happy_path_asserting_the_order_counts(tmp_path: Path) -> None:
     assert figures(suite)["happy"]["value"] == 1.0
 
 
+def test_a_success_left_to_the_judge_counts_only_where_a_criterion_names_its_tool(
+    tmp_path: Path,
+) -> None:
+    """Where the case cannot fix whether the success comes (an outside list, the clock), the
+    drafter says it as a criterion naming the success tool: that path asserts its success;
+    one whose criterion names no success tool does not."""
+    judged = "If the customer confirms, the agent goes on to place_replacement_order"
+    suite = write_suite(
+        tmp_path / "s",
+        {
+            "a": scenario("a", "happy_path", [ACTIVATED], criteria=[judged]),
+            "b": scenario("b", "happy_path", [ACTIVATED], criteria=["The agent is polite"]),
+        },
+    )
+    happy = figures(suite)["happy"]
+    assert happy["missed"] == [str(suite / "b.yml")], happy
+
+
 def test_happy_path_asserting_the_tool_key_unset_scores_zero(tmp_path: Path) -> None:
     not_ordered = {"memory_was_not_set": [{"name": "card_replace.order_id"}]}
     suite = write_suite(

@@ -37,9 +37,11 @@ def _facts(skill: str, kind: str) -> list[tuple[str, dict[str, str]]]:
 
 
 def _home_store_of(context: str) -> str:
-    """The name of the store the record of the persona the context opens with names."""
+    """The name of the store the record of the patient the context opens with names (the
+    caller, or the parent a caller speaks for)."""
     patients = json.loads((PHARMACY / "data" / "patients.json").read_text())
-    person = next(p for p in patients if f"You are {p['first_name']} {p['last_name']}," in context)
+    opening = context.splitlines()[0]
+    person = next(p for p in patients if f" {p['first_name']} {p['last_name']}," in opening)
     with (PHARMACY / "data" / "stores.csv").open(newline="") as handle:
         stores = {r["store_id"]: r["name"] for r in csv.DictReader(handle)}
     return stores[person["home_store"]]

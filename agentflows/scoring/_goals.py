@@ -59,7 +59,7 @@ def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
     of a skill whose upload link needs another channel), the path's own work is its
     success: the run of any tool of the skill counts."""
     checks = list(case.checks())
-    ran = _successes(checks, signals)
+    ran = _successes(checks, signals) | _judged(case.criteria, signals)
     seeded = case.seeded
     found = bool(ran) or _answers(checks, signals, seeded, case.criteria)
     any_tool = all(ruled_out(signals.requires.get(t), seeded) for t in signals.success)
@@ -76,6 +76,16 @@ def asserts_success(case: ScoredCase, signals: SkillSignals) -> bool:
                 for name, has_value, value in memory_entries(body)
             )
     return found
+
+
+def _judged(criteria: list[str], signals: SkillSignals) -> set[str]:
+    """The success tools of the skill a criterion names: where the case cannot fix
+    whether the success comes (the clock picks the branch, an outside list may hold nothing
+    the user can take), the drafter leaves it to the judge ("If the user picks one …, the
+    agent goes on to claim_open_shift") instead of asserting a run a correct agent may
+    not make."""
+    words = {w.strip(".,;:()\"'") for c in criteria for w in c.split()}
+    return words & set(signals.success)
 
 
 def _answers(
