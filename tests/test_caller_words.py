@@ -8,7 +8,10 @@ still hears it as a push; the place a caller names fits the incident their openi
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from agentflows.drafting.offline._mantle_criteria import with_asked_thing
+from agentflows.drafting.offline._mantle_flag_offer import flag_offer
 from agentflows.drafting.offline._mantle_testdata import pushed_request
 from evalcore.agents.demo import ADVERSARIAL
 from evalcore.testdata import incident_for, place_of_story
@@ -47,3 +50,19 @@ def test_no_ask_again_for_the_go_ahead_counts_the_read_back_check() -> None:
     text = with_asked_thing("The agent does not ask again in its own words", sentence)
     assert text.startswith("The agent does not ask for the go-ahead again in its own words")
     assert "other than checking that the details it read back are right" in text
+
+
+def test_an_aside_case_gets_what_the_skill_does_because_its_flag_holds() -> None:
+    """ "If they ask for a person, or someone was hurt, offer @skill.x after ..." holds in the
+    case whose caller answers yes to `someone_hurt`; never for a flag it does not name."""
+    body = (
+        "Take the report and file it.\n\n"
+        "If they ask for a person, or the fall hurt someone, offer @skill.nurse_line after "
+        "the report is filed.\n"
+    )
+    skill = SimpleNamespace(body=body)
+    text = flag_offer(skill, "report.anyone_hurt")  # type: ignore[arg-type]
+    assert text == (
+        "Since the fall hurt someone, the agent offers the nurse line after the report is filed"
+    )
+    assert flag_offer(skill, "report.wet_floor") is None  # type: ignore[arg-type]
