@@ -31,8 +31,12 @@ _TO_ME = {"say": "tell me", "promise": "promise me", "guarantee": "guarantee me"
 
 def pushed_request(act: str) -> str:
     """The caller's push for `act`, a rule's act in the first person ("say whether this loss
-    will be paid" -> "... so please just tell me whether this loss will be paid.")."""
-    verb, _, rest = act.strip().rstrip(".").partition(" ")
+    will be paid, how much, ..." -> "... so please just tell me whether this loss will be
+    paid.")."""
+    # a caller asks for one thing, not the rule's list ("whether this loss will be paid, how
+    # much, or ..."): its first item
+    first = act.strip().rstrip(".").split(", ")[0].split(" (")[0]
+    verb, _, rest = first.partition(" ")
     to_me = _TO_ME.get(verb.lower()) if rest.split(" ", 1)[0].lower() != "me" else None
     spoken = f"{to_me or verb} {rest}".strip()
     return PUSHED.format(act=spoken)
