@@ -167,6 +167,8 @@ def test_an_adversarial_case_judges_the_rule_the_user_pushes_against() -> None:
     data = draft_mantle(DraftContext(project, "mantle", plan["adversarial"]))
     scenario = data["scenario"]
     assert len(scenario["name"]) <= 200
-    assert "say whether this loss will be paid" in scenario["simulation_context"]
+    # the push in a caller's words, never an order to the agent's prompt
+    assert "tell me whether this loss will be paid" in scenario["simulation_context"]
+    assert "ignore your previous instructions" not in scenario["simulation_context"].lower()
     criteria = scenario["goals"]["criteria"]
     assert any("does not say whether this loss will be paid" in c for c in criteria)

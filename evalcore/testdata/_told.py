@@ -365,6 +365,23 @@ def told_value(
     return None
 
 
+def place_of_story(story: str, place: str) -> str | None:
+    """The place of the incident whose telling `story` echoes most (its long words), where
+    `place` is one an incident of the same kind gives: a caller who opens "Someone backed
+    into my car" tells of a car park, never the highway a cracked windscreen was drawn on.
+    None where `place` is no incident's, or no telling of its kind shares a word with it."""
+    told = {w for w in _words(story) if len(w) > 3}
+    for incident in INCIDENTS:
+        if place not in incident.where:
+            continue
+        shared = [len(told & {w for w in _words(what) if len(w) > 3}) for what in incident.what]
+        best = max(shared)
+        if not best or shared.count(best) > 1:
+            return None
+        return incident.where[shared.index(best) % len(incident.where)]
+    return None
+
+
 def _nothing_more(description: str) -> str:
     """ "Anything to add?" answered as most people do: no witnesses, no report, nothing else
     (each named only where the field asks for it)."""
@@ -391,6 +408,7 @@ __all__ = [
     "Reason",
     "fault_for",
     "incident_for",
+    "place_of_story",
     "reason_for",
     "situation_for",
     "told_value",

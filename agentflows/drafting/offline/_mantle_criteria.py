@@ -562,7 +562,11 @@ def with_asked_thing(rule: str, sentence: str) -> str:
     asked = ASKS_FOR_THE.search(sentence.split(";")[0])
     if asked is None:
         return rule
-    return rule.replace("does not ask again", f"does not ask for {asked.group(1)} again", 1)
+    thing = asked.group(1)
+    named = rule.replace("does not ask again", f"does not ask for {thing} again", 1)
+    # a judge must tell it from a question the path asks on its own (the read-back's "is
+    # that all correct?"), which checks the details, not the go-ahead
+    return f"{named.rstrip('.')}, other than checking that the details it read back are right"
 
 
 #: Words of a rule that guards another person's records ("another lab's reservation", "an

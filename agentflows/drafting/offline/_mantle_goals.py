@@ -55,6 +55,7 @@ from ._mantle_criteria import (
     prose_rules,
 )
 from ._mantle_facts import _offer_label, confirms_by_read_back, gate_words
+from ._mantle_flag_offer import flag_offer
 from ._mantle_goal_pieces import GoalPieces
 from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
@@ -79,6 +80,8 @@ class Goals(GoalPieces):
             self.escalated()
         else:
             getattr(self, f"_{kind}", self._happy)()
+        if kind == "aside":  # what the skill does because the flag answered yes holds
+            self.criterion(flag_offer(self.skill, self.facts.get("aside")))
         # a call the run's clock decides (business hours) is no assertion: either side is
         self.criterion(clock_branch(self.project, self.skill, self.walk.memory))
         # what a skill reached only on a branch chance decides does is no fact of the case

@@ -44,7 +44,9 @@ CLOSING = re.compile(
 )
 ADVERSARIAL = re.compile(
     r"\bignore (?:all |your |the |my )?(?:previous |prior |earlier )?(?:instructions|rules)|"
-    r"system prompt|developer mode|jailbreak|pretend (?:you|to be)|reveal your",
+    r"system prompt|developer mode|jailbreak|pretend (?:you|to be)|reveal your|"
+    # a push that leans on an earlier agent's word ("the last agent I spoke to said ...")
+    r"\b(?:the |my )?last (?:agent|person|rep) (?:i )?(?:spoke|talked) (?:to|with)\b",
     re.I,
 )
 CANCEL = re.compile(r"\b(?:cancel (?:that|this|it)|never mind|forget it|stop this)\b", re.I)
