@@ -14,35 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.definitions.skill_model import skill_model
-
-#: "If they have …", "If the caller has …": the subject, the verb and what comes before the
-#: thing had ("an order number"), word by word.
-_SUBJECTS = frozenset({"they", "he", "she"})
-_HAVE = frozenset({"have", "has"})
-_ARTICLES = frozenset({"a", "an", "the", "their", "his", "her"})
-#: Words that end the thing: the call the sentence goes on to.
-_CALLING = frozenset({"use", "call", "run", "check", "look", "then", "with"})
-_LONGEST = 4
-
-
-def held_thing(sentence: str) -> str | None:
-    """`order number` for "If they have an order number (R- and eight digits) use
-    @tool.x"; None for a sentence that does not open on what the user has."""
-    words = sentence.split()
-    if len(words) < 5 or words[0].lower() != "if":
-        return None
-    at = 2 if words[1].lower() in _SUBJECTS else 3 if words[1].lower() == "the" else 0
-    if not at or words[at].lower() not in _HAVE or words[at + 1].lower() not in _ARTICLES:
-        return None
-    thing: list[str] = []
-    for word in words[at + 2 :]:
-        if word.startswith(("(", "@")) or word.lower().strip(",;") in _CALLING:
-            break
-        thing.append(word.strip(",;").lower())
-        if word.endswith((",", ";")):
-            break
-    return " ".join(thing) if 0 < len(thing) <= _LONGEST else None
+from evalcore.definitions.skill_model import held_thing, skill_model
 
 
 def held_lines(

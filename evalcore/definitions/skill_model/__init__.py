@@ -25,6 +25,7 @@ from ._fields import (
     skill_fields,
 )
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
+from ._held import held_thing, says_lacking
 from ._mentions import (
     asked_to,
     asks_before,
@@ -110,6 +111,7 @@ __all__ = [
     "completion_instruction",
     "data_readers",
     "detour_effects",
+    "held_thing",
     "in_a_window",
     "instruction_prompt",
     "literal_sets",
@@ -127,6 +129,7 @@ __all__ = [
     "relation_waivers",
     "reported_fields",
     "runtime_reads",
+    "says_lacking",
     "sentence_arguments",
     "sentences",
     "set_at",
