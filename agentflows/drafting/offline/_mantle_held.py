@@ -29,7 +29,9 @@ def held_lines(
         for use in model.tools
         if use.name in ran
         for call in use.calls
-        if call.kind == "prose" and (thing := held_thing(call.sentence or ""))
+        if call.kind == "prose"
+        and call.trigger != "otherwise"  # the other call: made for a user without it
+        and (thing := held_thing(call.sentence or ""))
     }
     return [f"My {f.label} is {f.value}." for f in facts if str(f.label).lower() in things]
 

@@ -26,6 +26,7 @@ from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
+    lacked_in_cue,
     prose_verb,
     related_keys,
     relation_waivers,
@@ -675,6 +676,9 @@ class _Writer:
         if any(prose_verb(field_def, text) for text in prose):
             return True
         words = field_def.name.replace("_", " ").lower()
+        said = str((self.facts.get("cue") or {}).get("said") or "")
+        if lacked_in_cue(said) == words:
+            return False  # the user says they do not have it: no value of theirs
         if any(held_thing(text) == words for text in prose):
             return True  # "If they have an order number … use @tool.get_order_status"
         ran = {e.tool for e in self.script.walk.events if e.kind == "tool" and e.tool}

@@ -52,4 +52,22 @@ def says_lacking(thing: str, text: str) -> bool:
     return False
 
 
-__all__ = ["held_thing", "says_lacking"]
+def lacking_cue(sentence: str) -> str | None:
+    """The cue of the other call of a sentence that opens on what the user has: `they say
+    they do not have an order number` (`cues.user_cue`, heard by `says_lacking`)."""
+    thing = held_thing(sentence)
+    if thing is None:
+        return None
+    article = "an" if thing[:1] in "aeiou" else "a"
+    return f"they say they do not have {article} {thing}"
+
+
+def lacked_in_cue(cue: str) -> str | None:
+    """The thing a `lacking_cue` says the user lacks (`order number`), else None."""
+    head = "they say they do not have "
+    if not cue.startswith(head):
+        return None
+    return cue[len(head) :].split(" ", 1)[-1]
+
+
+__all__ = ["held_thing", "lacked_in_cue", "lacking_cue", "says_lacking"]
