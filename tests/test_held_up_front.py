@@ -130,3 +130,33 @@ def test_with_the_number_the_reference_agent_looks_it_up(tmp_path: Path) -> None
     assert _tools_run(tmp_path, "Where is my clay order? My order number is ORD-20417.") == [
         "find_order"
     ]
+
+
+def _drafted(project_root: Path, case: str) -> dict:
+    project = load_project(project_root)
+    behaviors = plan_source(project, "mantle", "orders", None).behaviors
+    found = next(b for b in behaviors if b.case == case)
+    return draft_mantle(DraftContext(project, "mantle", found))["scenario"]
+
+
+def test_the_case_without_the_number_says_so_and_picks_from_the_list(tmp_path: Path) -> None:
+    scenario = _drafted(write_project(tmp_path / "kiln", FILES), "no_order_number")
+    context = scenario["simulation_context"]
+    assert "I don't have my order number." in context
+    assert "ORD-" not in context  # no number of theirs, drawn or said
+    assert "When the agent reads out your open orders, pick the first one" in context
+    ran = [
+        a["tool_executed"]["tool_name"]
+        for a in scenario["goals"]["assertions"]
+        if "tool_executed" in a
+    ]
+    assert ran == ["list_orders"]
+    assert any("asks which one" in c for c in scenario["goals"]["criteria"])
+
+
+def test_a_happy_path_of_a_number_no_data_file_holds_is_not_written(tmp_path: Path) -> None:
+    files = {**FILES, "data/potters.json": '[{"name": "Ada Clay", "phone": "+15550100"}]'}
+    project = load_project(write_project(tmp_path / "kiln", files))
+    behaviors = plan_source(project, "mantle", "orders", None).behaviors
+    happy = next(b for b in behaviors if b.facts.get("kind") == "happy")
+    assert "order number" in str(happy.facts.get("not_written") or "")

@@ -56,6 +56,7 @@ from ._mantle_criteria import (
 )
 from ._mantle_facts import _offer_label, confirms_by_read_back, gate_words
 from ._mantle_goal_pieces import GoalPieces
+from ._mantle_held import lacked_listing
 from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
@@ -324,6 +325,12 @@ class Goals(GoalPieces):
         elif skips:  # the last tool the plain path runs: the one that does the skill's work
             self.criterion(f"The agent does not go on to {skips[-1]} after {ran[0]}")
         self.criterion(self.cue_paragraph_rule([str(t) for t in ran]))
+        listing = lacked_listing(self.project, self.skill.id, dict(self.facts))
+        if listing is not None:  # "otherwise list their open orders … and ask which one"
+            tool, things = listing
+            self.criterion(
+                f"If {tool} lists more than one of their {things}, the agent asks which one"
+            )
         offered = self.offered_rules([str(t) for t in ran])
         self.criteria = [c for c in self.criteria if c not in offered]
 

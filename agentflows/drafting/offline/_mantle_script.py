@@ -134,7 +134,7 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_handoff_facts import handoff_facts
-from ._mantle_held import held_lines, held_thing
+from ._mantle_held import held_lines, held_thing, lacked_listing, pick_line
 from ._mantle_identity import identity_facts, read_facts, tools_write
 from ._mantle_intent import (
     detour_opening,
@@ -1073,6 +1073,9 @@ class _Writer:
                 )
         if kind == "cue" and self.context.opening:
             self.cue_again(self.context.opening)
+        listing = lacked_listing(self.project, skill.id, dict(self.facts))
+        if kind == "cue" and listing is not None:  # no number: they pick from the list
+            self.context.notes.append(pick_line(listing[1]))
         self.same_story(skill)
         ran = [e.tool or "" for e in self.script.walk.tools()]
         held = held_lines(self.project, skill.id, ran, self.sheet.sheet.facts)

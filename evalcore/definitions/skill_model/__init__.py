@@ -25,7 +25,7 @@ from ._fields import (
     skill_fields,
 )
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
-from ._held import held_thing, lacked_in_cue, lacking_cue, says_lacking
+from ._held import held_thing, lacked_in_cue, lacking_cue, listed_things, says_lacking
 from ._mentions import (
     asked_to,
     asks_before,
@@ -116,6 +116,7 @@ __all__ = [
     "instruction_prompt",
     "lacked_in_cue",
     "lacking_cue",
+    "listed_things",
     "literal_sets",
     "normalised_parameters",
     "outside_effect",

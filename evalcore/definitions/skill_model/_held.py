@@ -10,6 +10,7 @@ reference agent to take the other call when the user says they lack it.
 
 from __future__ import annotations
 
+from ...lexicon.en.skill_prose import LISTED_OTHERWISE
 from ...lexicon.en.user_turns import LACKS
 
 #: "If they have …", "If the caller has …": the subject, the verb and what comes before the
@@ -70,4 +71,11 @@ def lacked_in_cue(cue: str) -> str | None:
     return cue[len(head) :].split(" ", 1)[-1]
 
 
-__all__ = ["held_thing", "lacked_in_cue", "lacking_cue", "says_lacking"]
+def listed_things(sentence: str) -> str | None:
+    """What the sentence's other way in lists for the user to pick from (`open orders` for
+    "… otherwise list their open orders with @tool.list_open_orders and ask which one")."""
+    found = LISTED_OTHERWISE.search(" ".join(sentence.split()))
+    return found["things"].lower() if found is not None else None
+
+
+__all__ = ["held_thing", "lacked_in_cue", "lacking_cue", "listed_things", "says_lacking"]
