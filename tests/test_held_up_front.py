@@ -151,7 +151,10 @@ def test_the_case_without_the_number_says_so_and_picks_from_the_list(tmp_path: P
         if "tool_executed" in a
     ]
     assert ran == ["list_orders"]
-    assert any("asks which one" in c for c in scenario["goals"]["criteria"])
+    criteria = scenario["goals"]["criteria"]
+    assert any("asks which one" in c for c in criteria)
+    # once they pick one, a correct agent may look it up by its number
+    assert not any("find_order" in c for c in criteria), criteria
 
 
 def test_a_happy_path_of_a_number_no_data_file_holds_is_not_written(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from evalcore.definitions import Project, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     asks_before,
+    lacked_in_cue,
     paragraphs,
     recorded_early,
     sentences,
@@ -312,6 +313,10 @@ class Goals(GoalPieces):
         stops there: what the tools the plain path runs would write stays unwritten."""
         self._happy()
         skips = [str(t) for t in (self.facts.get("cue") or {}).get("skips") or []]
+        if lacked_in_cue(str((self.facts.get("cue") or {}).get("said") or "")) is not None:
+            # no order number: once they pick one of the orders listed, the plain call may
+            # look it up, so what it writes and the call itself may still come
+            skips = []
         written = self.written(self.walk)
         keys = [k for t in skips for k in self.tool_writes(t, self.skill.id) if k not in written]
         if keys:
