@@ -116,6 +116,7 @@ class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors, CueBehaviors,
     def build(self, elements: list[str]) -> list[Behavior]:
         behaviors = self.happy_paths(elements)
         behaviors += self.cue_cases(elements)
+        behaviors = self.unheld_happy(behaviors)
         behaviors += self.refusals(elements)
         behaviors += self.failures(elements)
         behaviors += self.negatives(elements)

@@ -17,15 +17,31 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions.conditions import condition_keys, evaluate
+from evalcore.definitions.skill_model import held_thing, lacked_in_cue
 from evalcore.definitions.skill_model.cues import own_words
+from evalcore.testdata import load_records
 
-from ._behavior import Behavior
+from ._behavior import NOT_WRITTEN, Behavior
 from ._mantle_planner import PlannerBase
 
 
 def _case(cue: str) -> str:
-    """`they ask about an existing request` -> `existing_request`: the cue's own words."""
+    """`they ask about an existing request` -> `existing_request`: the cue's own words;
+    `they say they do not have an order number` -> `no_order_number`."""
+    lacked = lacked_in_cue(cue)
+    if lacked is not None:
+        return "_".join(["no", *lacked.split()])
     return "_".join(own_words(cue)[:3]) or "cue"
+
+
+def _title(cue: str) -> str:
+    """What the case is about in its name: the cue, or `the caller has no order number`."""
+    lacked = lacked_in_cue(cue)
+    return f"the caller has no {lacked}" if lacked is not None else cue
+
+
+def _article(thing: str) -> str:
+    return "an" if thing[:1] in "aeiou" else "a"
 
 
 class CueBehaviors(PlannerBase):
@@ -60,7 +76,7 @@ class CueBehaviors(PlannerBase):
             skips = list(dict.fromkeys(t for t in own_runs if t not in ran))
             facts = {"cue": {**facts["cue"], "skips": skips}, "values": values}
             walk = self.walk(facts)
-            title = f"{self.name}: {cue}"
+            title = f"{self.name}: {_title(cue)}"
             description = (
                 f"The customer says what the prose waits for ({cue}): the agent runs "
                 f"{use.name} and stops there, doing nothing else the skill would."
@@ -78,6 +94,54 @@ class CueBehaviors(PlannerBase):
                     35 + len(out),
                 )
             )
+        return out
+
+    def unheld_happy(self, behaviors: list[Behavior]) -> list[Behavior]:
+        """The happy paths that give a thing no data file holds ("If they have an order
+        number … use @tool.get_order_status" where only an outside service knows orders)
+        planned but not written, where a case plays the user who does not have it (the
+        prose's "otherwise" call): that case's number would be invented, and a reviewer
+        cannot merge a case whose lookup may find nothing."""
+        lacking = [
+            (b, thing)
+            for b in behaviors
+            if b.facts.get("kind") == "cue"
+            and (thing := lacked_in_cue(str((b.facts.get("cue") or {}).get("said") or "")))
+        ]
+        if not lacking:
+            return behaviors
+        records = load_records(self.project.root)
+        out = []
+        for behavior in behaviors:
+            for case, thing in lacking:
+                name = thing.replace(" ", "_")
+                held = any(name in r for c in records.collections for r in c.records)
+                kind = behavior.facts.get("kind")
+                if (
+                    held
+                    or not records.collections
+                    or kind != "happy"
+                    or NOT_WRITTEN in behavior.facts
+                ):
+                    continue
+                waits = {
+                    use.name
+                    for use in self.model.tools
+                    for call in use.calls
+                    if call.kind == "prose"
+                    and call.trigger != "otherwise"
+                    and held_thing(call.sentence or "") == thing
+                }
+                ran = {e.tool for e in self.walk(behavior.facts).tools()}
+                if waits & ran:
+                    why = (
+                        f"no data file of the project holds {_article(thing)} {thing}: one "
+                        f"given here would be invented; {case.case} plays the user who has none"
+                    )
+                    behavior = behavior.model_copy(
+                        update={"facts": {**behavior.facts, NOT_WRITTEN: why}}
+                    )
+            out.append(behavior)
         return out
 
     def _making(self, when: str | None) -> list[dict[str, Any]]:

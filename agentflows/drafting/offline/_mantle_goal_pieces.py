@@ -17,6 +17,7 @@ from ._mantle_checks import short_tool, skill_check, tool_check
 from ._mantle_criteria import narrowed, pick, prose_rules
 from ._mantle_facts import confirms, offers
 from ._mantle_handoff import HandoffGoals
+from ._mantle_held import lacked_listing, on_listed
 from ._mantle_readout import names_field, read_back_text
 from ._mantle_said_form import either_form
 
@@ -288,6 +289,10 @@ class GoalPieces(HandoffGoals):
         # an id no data file holds, looked up outside: what is told of it holds where found
         unheld = list(self.script.unheld.values())
         picked = [on_unknown_id(self.project, t, ran, unheld) for t in picked]
+        # a pick from a list the user is read out (they have no number): holds where it lists one
+        listing = lacked_listing(self.project, self.skill.id, dict(self.facts))
+        if listing is not None:
+            picked = [on_listed(t, *listing) for t in picked]
         return [either_form(text, sent) for text in picked]
 
     def chance_rule(self) -> str | None:

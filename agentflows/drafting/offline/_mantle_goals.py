@@ -24,6 +24,7 @@ from evalcore.definitions import Project, Step
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     asks_before,
+    lacked_in_cue,
     paragraphs,
     recorded_early,
     sentences,
@@ -57,6 +58,7 @@ from ._mantle_criteria import (
 from ._mantle_facts import _offer_label, confirms_by_read_back, gate_words
 from ._mantle_flag_offer import flag_offer
 from ._mantle_goal_pieces import GoalPieces
+from ._mantle_held import lacked_listing
 from ._mantle_mismatch import writes_false
 from ._mantle_questions import answer_criterion
 from ._mantle_readout import readout_criterion
@@ -314,6 +316,10 @@ class Goals(GoalPieces):
         stops there: what the tools the plain path runs would write stays unwritten."""
         self._happy()
         skips = [str(t) for t in (self.facts.get("cue") or {}).get("skips") or []]
+        if lacked_in_cue(str((self.facts.get("cue") or {}).get("said") or "")) is not None:
+            # no order number: once they pick one of the orders listed, the plain call may
+            # look it up, so what it writes and the call itself may still come
+            skips = []
         written = self.written(self.walk)
         keys = [k for t in skips for k in self.tool_writes(t, self.skill.id) if k not in written]
         if keys:
@@ -327,6 +333,12 @@ class Goals(GoalPieces):
         elif skips:  # the last tool the plain path runs: the one that does the skill's work
             self.criterion(f"The agent does not go on to {skips[-1]} after {ran[0]}")
         self.criterion(self.cue_paragraph_rule([str(t) for t in ran]))
+        listing = lacked_listing(self.project, self.skill.id, dict(self.facts))
+        if listing is not None:  # "otherwise list their open orders … and ask which one"
+            tool, things = listing
+            self.criterion(
+                f"If {tool} lists more than one of their {things}, the agent asks which one"
+            )
         offered = self.offered_rules([str(t) for t in ran])
         self.criteria = [c for c in self.criteria if c not in offered]
 

@@ -14,35 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.definitions.skill_model import skill_model
-
-#: "If they have …", "If the caller has …": the subject, the verb and what comes before the
-#: thing had ("an order number"), word by word.
-_SUBJECTS = frozenset({"they", "he", "she"})
-_HAVE = frozenset({"have", "has"})
-_ARTICLES = frozenset({"a", "an", "the", "their", "his", "her"})
-#: Words that end the thing: the call the sentence goes on to.
-_CALLING = frozenset({"use", "call", "run", "check", "look", "then", "with"})
-_LONGEST = 4
-
-
-def held_thing(sentence: str) -> str | None:
-    """`order number` for "If they have an order number (R- and eight digits) use
-    @tool.x"; None for a sentence that does not open on what the user has."""
-    words = sentence.split()
-    if len(words) < 5 or words[0].lower() != "if":
-        return None
-    at = 2 if words[1].lower() in _SUBJECTS else 3 if words[1].lower() == "the" else 0
-    if not at or words[at].lower() not in _HAVE or words[at + 1].lower() not in _ARTICLES:
-        return None
-    thing: list[str] = []
-    for word in words[at + 2 :]:
-        if word.startswith(("(", "@")) or word.lower().strip(",;") in _CALLING:
-            break
-        thing.append(word.strip(",;").lower())
-        if word.endswith((",", ";")):
-            break
-    return " ".join(thing) if 0 < len(thing) <= _LONGEST else None
+from evalcore.definitions.skill_model import held_thing, lacked_in_cue, listed_things, skill_model
 
 
 def held_lines(
@@ -57,9 +29,48 @@ def held_lines(
         for use in model.tools
         if use.name in ran
         for call in use.calls
-        if call.kind == "prose" and (thing := held_thing(call.sentence or ""))
+        if call.kind == "prose"
+        and call.trigger != "otherwise"  # the other call: made for a user without it
+        and (thing := held_thing(call.sentence or ""))
     }
     return [f"My {f.label} is {f.value}." for f in facts if str(f.label).lower() in things]
 
 
-__all__ = ["held_lines", "held_thing"]
+def lacked_listing(
+    project: Project, skill_id: str, facts: dict[str, Any]
+) -> tuple[str, str] | None:
+    """(tool, things) where the case's user says they do not have what the prose's first
+    call waits for and its other call lists things to pick from ("otherwise list their
+    open orders with @tool.list_open_orders and ask which one": `list_open_orders`, `open
+    orders`); None for any other case. What that list holds is the service's answer: the
+    user picks from what the agent reads out, and what is told of the pick holds where the
+    list holds one."""
+    cue = facts.get("cue") or {}
+    if lacked_in_cue(str(cue.get("said") or "")) is None or not cue.get("tools"):
+        return None
+    tool = str(cue["tools"][0])
+    use = skill_model(project, skill_id).tool(tool)
+    for call in use.calls if use is not None else []:
+        things = listed_things(call.sentence or "") if call.trigger == "otherwise" else None
+        if things:
+            return tool, things
+    return None
+
+
+def pick_line(things: str) -> str:
+    """The user's part once the agent reads out the list (`lacked_listing`)."""
+    return (
+        f"When the agent reads out your {things}, pick the first one it names; if it says "
+        f"you have none, say that is fine and stop."
+    )
+
+
+def on_listed(text: str, tool: str, things: str) -> str:
+    """A positive rule's criterion said as holding where the list holds something: "If
+    list_open_orders lists any of their open orders, the agent says the status …"."""
+    if " does not " in text or not text.startswith("The agent "):
+        return text
+    return f"If {tool} lists any of their {things}, the agent {text.removeprefix('The agent ')}"
+
+
+__all__ = ["held_lines", "held_thing", "lacked_listing", "on_listed", "pick_line"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from evalcore.agents.demo import example_mode, field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
+from evalcore.definitions.skill_model import lacked_in_cue
 from evalcore.simulator import opening_line
 from evalcore.testdata import DataRecords, is_tag, names_the_next
 
@@ -233,6 +234,9 @@ def own_opening(
     approve a swap.") states another value of the skill's fields than the case gives it
     opens with the skill's value-neutral phrasing."""
     cue = (facts.get("cue") or {}).get("said")
+    lacked = lacked_in_cue(str(cue or ""))
+    if kind == "cue" and lacked is not None:  # "they say they do not have an order number"
+        return f"{opening_line(intent_clause(defs, skill))} I don't have my {lacked}."
     if kind == "cue" and cue:
         return cue_line(defs, skill, str(cue))
     if is_prerequisite(defs, skill.id):

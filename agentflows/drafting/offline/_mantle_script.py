@@ -26,6 +26,7 @@ from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
+    lacked_in_cue,
     prose_verb,
     related_keys,
     relation_waivers,
@@ -134,7 +135,7 @@ from ._mantle_facts import (
     value_label,
 )
 from ._mantle_handoff_facts import handoff_facts
-from ._mantle_held import held_lines, held_thing
+from ._mantle_held import held_lines, held_thing, lacked_listing, pick_line
 from ._mantle_identity import identity_facts, read_facts, tools_write
 from ._mantle_intent import (
     detour_opening,
@@ -676,6 +677,9 @@ class _Writer:
         if any(prose_verb(field_def, text) for text in prose):
             return True
         words = field_def.name.replace("_", " ").lower()
+        said = str((self.facts.get("cue") or {}).get("said") or "")
+        if lacked_in_cue(said) == words:
+            return False  # the user says they do not have it: no value of theirs
         if any(held_thing(text) == words for text in prose):
             return True  # "If they have an order number … use @tool.get_order_status"
         ran = {e.tool for e in self.script.walk.events if e.kind == "tool" and e.tool}
@@ -1070,6 +1074,9 @@ class _Writer:
                 )
         if kind == "cue" and self.context.opening:
             self.cue_again(self.context.opening)
+        listing = lacked_listing(self.project, skill.id, dict(self.facts))
+        if kind == "cue" and listing is not None:  # no number: they pick from the list
+            self.context.notes.append(pick_line(listing[1]))
         self.same_story(skill)
         ran = [e.tool or "" for e in self.script.walk.tools()]
         held = held_lines(self.project, skill.id, ran, self.sheet.sheet.facts)

@@ -42,11 +42,13 @@ from ...definitions.skill_model import (
     ToolUse,
     asks_for,
     code_facts,
+    held_thing,
     instruction_prompt,
     literal_sets,
     paragraphs,
     qualify,
     record_key,
+    says_lacking,
     sentence_arguments,
     set_at,
 )
@@ -243,6 +245,10 @@ class Runner:
                 yield from self.settle_pending(only=item.name)
                 self.after_cue(item)
         elif item.kind == "tool" and item.name in self.tools and not self.other_topic():
+            other = self.lacked_alternative(item)
+            if other is not None:  # "otherwise list their open orders with @tool.b"
+                yield from self.call_tool(other)
+                return
             self.fix_arguments(item)
             yield from self.call_tool(item.name or "", item.when)
         elif (
@@ -252,6 +258,29 @@ class Runner:
             outcome = yield from ctx.engine.call_skill(ctx, item.name or "")
             if str(outcome).startswith("linked:"):
                 self.stop(str(outcome))
+
+    def lacked_alternative(self, item: ProseItem) -> str | None:
+        """The sentence's other call where its call waits for a thing the user has and the
+        user said they do not have it ("If they have an order number … use @tool.a;
+        otherwise list their open orders with @tool.b" after "I don't have my order
+        number"): a correct agent takes the other way in. None where the user did not say
+        so (the call runs as the prose has it) or the sentence offers no other call."""
+        thing = held_thing(item.sentence)
+        if thing is None or self.model is None or not says_lacking(thing, self.user_text()):
+            return None
+        return next(
+            (
+                use.name
+                for use in self.model.tools
+                if use.name != item.name
+                and use.name in self.tools
+                and any(
+                    c.kind == "prose" and c.sentence == item.sentence and c.trigger == "otherwise"
+                    for c in use.calls
+                )
+            ),
+            None,
+        )
 
     def fix_arguments(self, item: ProseItem) -> None:
         """The arguments the calling sentence sets in so many words ("with urgent set to

@@ -25,6 +25,7 @@ from ._fields import (
     skill_fields,
 )
 from ._flags import branch_target, branch_values, skipped_keys, skipped_tools
+from ._held import held_thing, lacked_in_cue, lacking_cue, listed_things, says_lacking
 from ._mentions import (
     asked_to,
     asks_before,
@@ -110,8 +111,12 @@ __all__ = [
     "completion_instruction",
     "data_readers",
     "detour_effects",
+    "held_thing",
     "in_a_window",
     "instruction_prompt",
+    "lacked_in_cue",
+    "lacking_cue",
+    "listed_things",
     "literal_sets",
     "normalised_parameters",
     "outside_effect",
@@ -127,6 +132,7 @@ __all__ = [
     "relation_waivers",
     "reported_fields",
     "runtime_reads",
+    "says_lacking",
     "sentence_arguments",
     "sentences",
     "set_at",

@@ -18,6 +18,7 @@ from ..conditions import condition_keys
 from ._arguments import parameter_fields, step_arguments
 from ._block_keys import block_complete_when, raw_block_keys, raw_block_tools
 from ._code import UNKNOWN, code_facts, qualify
+from ._held import lacking_cue
 from ._text import Sentence, sentences
 from ._tool_words import ToolWords, described_calls, indefinite, stems
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
@@ -366,6 +367,7 @@ class ToolReader:
             if instead is not None:
                 trigger_text = "otherwise"
                 optional = True
+                cue = lacking_cue(text[: positions[0]])
                 self.uncertainties.append(
                     Uncertainty(
                         what=f"when {name} is called",

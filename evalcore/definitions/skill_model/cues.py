@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from ..._stem import stem
+from ._held import lacked_in_cue, says_lacking
 
 _PEOPLE = (
     "customer|caller|user|patient|guest|member|tenant|resident|client|passenger|engineer|employee"
@@ -104,7 +105,13 @@ def cue_words(cue: str) -> frozenset[str]:
 
 
 def heard(cue: str, text: str) -> bool:
-    """Whether `text` (the user's messages) says the cue: every one of its words."""
+    """Whether `text` (the user's messages) says the cue: every one of its words; a cue of
+    lacking a thing (`they say they do not have an order number`) where the user says they
+    lack it ("I don't have my order number": no "do", no "not"; while "I have my order
+    number, I do not have the receipt" holds every word and says no such thing)."""
+    lacked = lacked_in_cue(cue)
+    if lacked is not None:
+        return says_lacking(lacked, text)
     wanted = cue_words(cue)
     said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
     return bool(wanted) and wanted <= said

@@ -37,7 +37,13 @@ from ... import pointer as ptr
 from ..._stem import stem
 from ...agents.demo import example_mode
 from ...definitions.conditions import evaluate as holds_on
-from ...definitions.skill_model import completion_instruction, skill_model, tool_keys
+from ...definitions.skill_model import (
+    completion_instruction,
+    held_thing,
+    says_lacking,
+    skill_model,
+    tool_keys,
+)
 from ...justify import RANK, Judged, Justification, strongest, weakest
 from ...simulator import parse_fact_context
 from ...testdata import DataRecords, load_records
@@ -226,6 +232,19 @@ def _condition_words(clause: str) -> str:
         if len(before) >= 2:
             text = " ".join(before[:-1])
     return text.lower()
+
+
+def _lacked_guard(text: str, said: str) -> bool:
+    """Whether `text` is "If they have an order number … use @tool.a; otherwise … @tool.b"
+    and the case's user says they do not have the thing ("I don't have my order number"):
+    the otherwise branch is then the one the prose tells the agent to take."""
+    thing = held_thing(text)
+    later = re.split(r"(?<=;)\s+", text)[1:]
+    return (
+        thing is not None
+        and any(c.split()[:1] and c.split()[0].lower() in _OTHERWISE for c in later)
+        and says_lacking(thing, said)
+    )
 
 
 def _compared(condition: str, name: str) -> set[str]:
@@ -452,8 +471,10 @@ class MantleJustifier:
                 continue  # another branch's paragraph: the case plays this one
             kind = (
                 "conditional"
-                if conditional
+                if conditional and not _lacked_guard(text, case.text)
                 else self._classify(text, condition, case, skill, pattern)
+                if not conditional
+                else "instructed"
             )
             found.append(Justification(kind, md, line, f'{what} "{quoted}"'))  # type: ignore[arg-type]
         return strongest(found)

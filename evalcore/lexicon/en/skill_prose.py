@@ -198,3 +198,18 @@ CALLING_FOR = phrase(
     ),
     misses=("Callers must give their own details.",),
 )
+
+#: What the prose's other way in lists for the user to pick from ("otherwise list their
+#: open orders with @tool.list_open_orders and ask which one"): `things`.
+LISTED_OTHERWISE = phrase(
+    "en.prose.listed_otherwise",
+    r"\b(?:otherwise|else),?\s+list\s+(?:their|the|all|his|her)\s+(?P<things>[a-z][\w ]*?)\s+"
+    r"(?:with|using|via|through|from)\b",
+    re.I,
+    matches=(
+        "If they have an order number use @tool.a; otherwise list their open orders with "
+        "@tool.list_open_orders and ask which one.",
+        "otherwise, list the parcels using @tool.list_parcels",
+    ),
+    misses=("List their open orders with @tool.x.", "Otherwise hand over to @skill.y."),
+)
