@@ -14,7 +14,7 @@ from pathlib import Path
 
 from agentflows.drafting.offline._mantle_branch_phrases import scoping_values
 from agentflows.drafting.offline._mantle_script import build_script
-from agentflows.planning import plan_source
+from agentflows.planning import CHAINED, plan_source
 from evalcore.definitions import load_project
 from evalcore.testdata import Collection, DataRecords, FieldSpec, SheetBuilder
 from evalcore.testdata._absent import recorded
@@ -105,20 +105,21 @@ def test_no_skyway_case_seeds_a_tier_its_passenger_has_no_loyalty_number_for() -
     assert seen == {True, False}  # both kinds of passenger were seeded
 
 
-def test_no_skyway_case_invents_a_report_unasked_and_an_asked_one_needs_review() -> None:
+def test_no_skyway_case_invents_a_report_the_change_of_delivery_files_one_first() -> None:
     project = load_project(CORPUS / "skyway_air")
     plan = plan_source(project, "mantle", "baggage", None)
-    asked = 0
+    chained = 0
     for slot, behavior in enumerate(plan.behaviors):
         script = build_script(project, behavior, slot=slot)
         facts = {f.field: f.value for f in script.sheet.facts}
+        # no bag row of the data holds a report: none is a fact of any case
+        assert "baggage.report_id" not in facts, behavior.id
         if behavior.id.endswith(":change_delivery"):  # its path asks for the reference
-            asked += 1
-            assert "baggage.report_id" in facts
-            assert any("report id" in m and "invented" in m for m in script.sheet.misfits)
-        else:  # no bag row of the data holds a report: none is a fact of the case
-            assert "baggage.report_id" not in facts, behavior.id
-    assert asked == 1
+            chained += 1
+            # the case files the missing-bag report first, which writes the reference
+            assert behavior.facts[CHAINED]["id"] == "baggage.report_id"
+            assert not script.sheet.misfits, script.sheet.misfits
+    assert chained == 1
 
 
 def test_a_detour_to_what_the_caller_has_none_of_needs_review() -> None:

@@ -17,7 +17,7 @@ from evalcore.definitions import Project
 from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
-from ._behavior import CASE_TYPES, NOT_WRITTEN, Behavior, Plan
+from ._behavior import CASE_TYPES, CHAINED, NOT_WRITTEN, Behavior, Plan
 from ._mantle_tools import failure_outcome
 from ._mantle_wrong_detail import wrong_detail_check
 from ._spread import spread
@@ -143,6 +143,7 @@ def select(
 
 __all__ = [
     "CASE_TYPES",
+    "CHAINED",
     "NOT_WRITTEN",
     "Behavior",
     "Plan",

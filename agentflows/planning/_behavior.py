@@ -20,6 +20,12 @@ CASE_TYPES = (
 #: The `facts` key of a behaviour planned but never written, with the reason (a branch on a
 #: value a correct agent may never ask for): the generate report lists it as dropped.
 NOT_WRITTEN = "not_written"
+#: A behaviour's fact for a branch that needs an id only another branch of its skill writes:
+#: {"field", "value": the branch, "after": the value of the branch played first, "id": the
+#: key it writes, "tools": the branch's tools, "asks": what else it asks the user for}. The
+#: case plays `after` first, then asks for `value` in the same conversation (the drafter's
+#: `chained` adds the request and its checks).
+CHAINED = "chained"
 
 
 class Behavior(BaseModel):

@@ -21,7 +21,7 @@ from evalcore.definitions.skill_model import (
 from evalcore.testdata import NEGATIVE_ACCOUNT, callers_in, load_records, names_an_id, recorded
 
 from ..drafting.offline._direction import value_words
-from ._behavior import NOT_WRITTEN, Behavior
+from ._behavior import CHAINED, NOT_WRITTEN, Behavior
 from ._mantle_thresholds import ThresholdBehaviors
 from ._mantle_tools import failure_outcome, outcome_words, tool_keys
 from ._mantle_vocab import channel_fields, is_caller_phone, value_groups
@@ -177,7 +177,21 @@ class OutcomeBehaviors(ThresholdBehaviors):
                     "case is that branch (a found record never takes it)"
                 )
             unheld = self._unheld_id(walk) if tool is None else None
-            if unheld is not None:  # the user would have to give an id nobody holds
+            chain = self._chained(walk, done, qualified, value) if unheld is not None else None
+            extra: list[str] = []
+            description = self._happy_text(walk, qualified, value)
+            if chain is not None:  # first the branch that writes the id, then this one
+                first, facts = chain
+                extra, walk = list(walk.elements), first
+                after = value_words(str(facts[CHAINED]["after"]))
+                title = f"{title}, after {after}"
+                description = (
+                    f"In one conversation the customer first takes the {after} branch of "
+                    f"{self.skill.id}, which writes {facts[CHAINED]['id']}, then asks for "
+                    f"{qualified} = {value}: the agent uses the reference it just got and "
+                    f"runs {', '.join(facts[CHAINED]['tools'])}."
+                )
+            elif unheld is not None:  # the user would have to give an id nobody holds
                 facts[NOT_WRITTEN] = unheld
             out.append(
                 self.behavior(
@@ -185,14 +199,57 @@ class OutcomeBehaviors(ThresholdBehaviors):
                     type_,
                     case,
                     title,
-                    self._happy_text(walk, qualified, value),
+                    description,
                     facts,
                     walk,
                     elements,
                     10 if index == 0 else 30 + index,
+                    extra,
                 )
             )
         return out
+
+    def _chained(
+        self, walk: Walk, done: list[Any], qualified: str, value: Any
+    ) -> tuple[Walk, dict[str, Any]] | None:
+        """Where the branch of `walk` asks for an id no caller holds but another branch of
+        the same skill writes it (a tool's answer: "report the bag missing" gives the report
+        reference "change the delivery" asks for), the walk and facts of a case that plays
+        that branch first and then asks for this one in the same conversation; else None."""
+        asked = [
+            a.field
+            for a in walk.asks
+            if a.field
+            and (f := self.defs.memory_field(a.field)) is not None
+            and f.type == "text"
+            and names_an_id(f.name)
+        ]
+        tools = list(dict.fromkeys(e.tool for e in walk.tools() if e.tool))
+        if not asked or not tools:
+            return None
+        for _, _, (other, first_value), first, values in done:
+            if other != qualified or first_value == value or first.outcome != "done":
+                continue
+            written = [
+                e.key
+                for e in first.events
+                if e.kind == "memory" and e.key in asked and any(first.tools())
+            ]
+            # the follow-up's own calls: those the first branch does not make (its sign-in)
+            ran = {e.tool for e in first.tools()}
+            own = [t for t in tools if t not in ran]
+            if not written or not own:
+                continue
+            chain = {
+                "field": qualified,
+                "value": value,
+                "after": first_value,
+                "id": written[0],
+                "tools": own,
+                "asks": [a.field for a in walk.asks if a.field and a.field != written[0]],
+            }
+            return first, {"values": dict(values), CHAINED: chain}
+        return None
 
     def _unheld_id(self, walk: Walk) -> str | None:
         """Why no sound case plays the branch of `walk` where it asks the user for an id

@@ -26,6 +26,7 @@ from evalcore.definitions import Project
 from evalcore.testdata import account_of, users_word
 
 from .._engine import DraftContext
+from ._mantle_chained import chain_of, chained
 from ._mantle_goals import goals_for
 from ._mantle_script import Script, build_script
 from ._mantle_triggers import provoked
@@ -61,6 +62,9 @@ def draft_mantle_reviewed(ctx: DraftContext) -> tuple[dict[str, Any], str | None
 
 def _document(ctx: DraftContext, script: Script) -> dict[str, Any]:
     criteria, assertions = goals_for(ctx.project, script)
+    chain = chain_of(ctx.behavior.facts)
+    if chain is not None and ctx.project.mantle is not None:
+        criteria, assertions = chained(ctx.project.mantle, script, chain, criteria, assertions)
     criteria = in_users_words(ctx.project, criteria)
     context = simulation_context(ctx, script)
     if ctx.project.mantle is not None:  # a rule whose trigger the case never brings about

@@ -275,6 +275,14 @@ class MantleSession:
         frame.procedure = self.brain.procedure(SkillContext(self, frame))
         self.advance(frame, None, first=True)
 
+    def ran_before(self, skill_id: str) -> bool:
+        """Whether `skill_id` already ran to its end in this conversation: a new request for
+        it is read afresh ("now send the bag to my hotel" after the report was filed)."""
+        return any(
+            e.get("event") == "skill_completed" and e.get("skill_id") == skill_id
+            for e in self.events
+        )
+
     def question_fields(self, skill: Skill) -> list[str]:
         fields = [
             f"{skill.id}.{s.target}"

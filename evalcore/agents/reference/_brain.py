@@ -156,11 +156,25 @@ class ModelBrain:
                 if outcome.startswith("linked:"):
                     return outcome
             return "completed"
+        if ctx.entry == "user" and ctx.engine.ran_before(skill.id):
+            self.read_again(ctx, model)
         for spec in model.fields:
             if spec.asked_by == "request" and ctx.get(spec.qualified) is None:
                 yield from self.from_request(ctx, spec)
         outcome = yield from Runner(self, ctx).run()
         return outcome
+
+    def read_again(self, ctx: SkillContext, model: SkillModel) -> None:
+        """A second request of a skill that already ran in this conversation ("now change
+        where the bag is delivered" once the report is filed): the choice it states
+        replaces the earlier one; what the first run recorded stays (the reference a tool
+        just wrote is used, not asked for again)."""
+        for spec in model.fields:
+            if spec.type != "categorical" or spec.condition is not None:
+                continue
+            stated = ctx.words(spec.qualified).stated(ctx.context)
+            if stated is not None and stated != ctx.get(spec.qualified):
+                ctx.engine.remember(spec.qualified, stated)
 
     def from_request(self, ctx: SkillContext, spec: FieldSpec) -> Procedure:
         """A field set "from the request": read from the opening message, else asked."""

@@ -123,6 +123,9 @@ class _Case:
     """Entry -> the values the case seeds or asserts for it (as lower-case text)."""
     asserted: dict[str, Any] = field(default_factory=dict)
     """Entry -> the value the case asserts it ends with (the last one asserted)."""
+    passed: dict[str, list[Any]] = field(default_factory=dict)
+    """Entry -> the values asserted before its last one: a case that takes one branch and
+    then asks for another (the missing-bag report, then its delivery change) passes each."""
     ran: set[str] = field(default_factory=set)
     """Tools the case asserts ran without an error."""
     called: set[str] = field(default_factory=set)
@@ -146,12 +149,15 @@ class _Case:
         fields = set(slots)
         values: dict[str, set[str]] = {k: {str(v).lower()} for k, v in slots.items()}
         asserted: dict[str, Any] = {}
+        passed: dict[str, list[Any]] = {}
         for check in _walk_checks(_list(_dict(scenario.get("goals")).get("assertions"))):
             for item in _items(check.get("memory_was_set")):
                 if isinstance(item.get("name"), str):
                     fields.add(item["name"])
                     if "value" in item:
                         values.setdefault(item["name"], set()).add(str(item["value"]).lower())
+                        if item["name"] in asserted and asserted[item["name"]] != item["value"]:
+                            passed.setdefault(item["name"], []).append(asserted[item["name"]])
                         asserted[item["name"]] = item["value"]
         words = str(scenario.get("simulation_context") or "")
         for name, value in slots.items():
@@ -177,6 +183,7 @@ class _Case:
             dict(slots),
             values,
             asserted,
+            passed=passed,
             later=later,
             activated=activated,
             requests=requests,
@@ -617,7 +624,9 @@ class MantleJustifier:
             elif _said(name.split(".")[-1].replace("_", " "), case.text):
                 start[name] = _STATED  # the user states it (its value is theirs)
         end = {**start, **{n: _STATED for n in case.fields if n in names}, **case.asserted}
-        return evaluate(condition, start) or evaluate(condition, end)
+        # a value asserted before the last one holds on the stretch of the case it took
+        ways = [{**end, n: v} for n in names for v in case.passed.get(n, [])]
+        return any(evaluate(condition, memory) for memory in [start, end, *ways])
 
     def _contradicts(self, condition: str, case: _Case) -> bool:
         """An `if:` condition the case rules out: every entry it names is one the case
