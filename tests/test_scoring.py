@@ -72,8 +72,9 @@ def test_a_success_left_to_the_judge_counts_only_where_a_criterion_names_its_too
             "b": scenario("b", "happy_path", [ACTIVATED], criteria=["The agent is polite"]),
         },
     )
-    happy = figures(suite)["happy"]
-    assert happy["missed"] == [str(suite / "b.yml")], happy
+    scored = figures(suite)
+    assert scored["happy"]["missed"] == [str(suite / "b.yml")], scored["happy"]
+    assert scored["decisive"]["missed"] == [str(suite / "b.yml")], scored["decisive"]
 
 
 def test_happy_path_asserting_the_tool_key_unset_scores_zero(tmp_path: Path) -> None:

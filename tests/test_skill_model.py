@@ -235,14 +235,15 @@ def test_the_user_is_given_no_fact_for_a_value_the_tools_answer_sets(tmp_path: P
 def test_an_instructions_step_that_sets_a_field_from_a_later_tool_does_not_ask_it() -> None:
     """ "Set fare_difference_usd from search_alternatives for the flight they pick", in the
     step before the search: the difference is the search's answer, which a passenger cannot
-    know, so no walk asks it there. "Ask how late the flight is now (set delay_minutes from
-    get_flight_status)" still asks."""
+    know, so no walk asks it there. The bracketed "Ask how late the flight is now (set
+    delay_minutes from get_flight_status)" is read the same way: the value is the status
+    lookup's, which no case fixes, so no walk takes it from the passenger either."""
     project = load_project(Path(__file__).parent / "data" / "corpus" / "skyway_air")
     model = build_skill_model(project, "rebook_flight")
     fare = model.field("rebook_flight.fare_difference_usd")
     assert fare is None or fare.asked_by != "instructions"
     delay = model.field("rebook_flight.delay_minutes")
-    assert delay is not None and delay.asked_by == "instructions"
+    assert delay is None or delay.asked_by != "instructions"
 
 
 def test_a_branch_that_sets_a_field_to_a_quoted_value_asks_nobody_for_it() -> None:

@@ -186,7 +186,10 @@ def refuses(case: ScoredCase, gate: Gate, skill_id: str) -> bool:
 
 
 def decisive(case: ScoredCase) -> bool:
-    """It asserts something beyond which skill started."""
+    """It asserts something beyond which skill started. (`goal_figures` also counts a case
+    whose success is left to the judge by a criterion naming the success tool: the clock or
+    an outside answer decides which side a correct agent takes, as `no-decisive-assertion`
+    in review accepts.)"""
     return any(key != "skill_activated" for key, _ in case.checks())
 
 
@@ -224,7 +227,9 @@ def goal_figures(
             if skill_id in defs.skills:
                 by_skill.setdefault(skill_id, []).append(case)
         if case.type not in NOT_GOAL_DIRECTED:
-            out.decisive.add(decisive(case), label)
+            primary = case.primary_skill(project)
+            judged = primary in defs.skills and bool(_judged(case.criteria, of(primary)))  # type: ignore[arg-type]
+            out.decisive.add(decisive(case) or judged, label)
         if case.type == "happy_path":
             primary = case.primary_skill(project)
             ok = primary in defs.skills and asserts_success(case, of(primary))  # type: ignore[arg-type]
