@@ -163,3 +163,6 @@ def test_a_happy_path_of_a_number_no_data_file_holds_is_not_written(tmp_path: Pa
     behaviors = plan_source(project, "mantle", "orders", None).behaviors
     happy = next(b for b in behaviors if b.facts.get("kind") == "happy")
     assert "order number" in str(happy.facts.get("not_written") or "")
+    # the user who has none takes its place as the skill's happy path
+    lacking = next(b for b in behaviors if b.case == "no_order_number")
+    assert lacking.type == "happy_path", lacking.type

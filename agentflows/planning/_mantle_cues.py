@@ -112,6 +112,7 @@ class CueBehaviors(PlannerBase):
             return behaviors
         records = load_records(self.project.root)
         out = []
+        standing_in: set[str] = set()
         for behavior in behaviors:
             for case, thing in lacking:
                 name = thing.replace(" ", "_")
@@ -141,8 +142,14 @@ class CueBehaviors(PlannerBase):
                     behavior = behavior.model_copy(
                         update={"facts": {**behavior.facts, NOT_WRITTEN: why}}
                     )
+                    standing_in.add(case.id)
             out.append(behavior)
-        return out
+        # the user who has none is how this project's callers reach the skill's goal: that
+        # case is the skill's happy path now, not an edge of one no case can write
+        return [
+            b.model_copy(update={"type": "happy_path"}) if b.id in standing_in else b
+            for b in out
+        ]
 
     def _making(self, when: str | None) -> list[dict[str, Any]]:
         """Value sets where the user's answers make a call's condition hold ("If the car
