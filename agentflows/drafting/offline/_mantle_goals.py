@@ -825,6 +825,15 @@ class Goals(GoalPieces):
             for e in walk.events[:entered]
         )
 
+    def _confirm_cued(self, at: int) -> bool:
+        """Whether the detour is cued on a confirmation the agent asks (the script cues a
+        read-back as `you to confirm`): the step it stands for is not the only place a
+        correct agent asks one, so the interruption's step is not pinned."""
+        asks = self.walk.asks
+        return at < len(asks) and (
+            asks[at].kind == "confirm" or confirms_by_read_back(self.defs, asks[at])
+        )
+
     def _digression(self) -> None:
         spec = self.facts["digression"]
         walk, other = self.walk, self.script.other
@@ -836,7 +845,11 @@ class Goals(GoalPieces):
         # the block still waits at one of its steps, but maybe not this one: the model may
         # fill its field from an answer it already has and never ask
         unpinned = bool(block and field and self._answered_by_lookup(str(block), field))
-        at = None if unpinned else step
+        # a cue that is a bare confirmation ("when the agent asks you to confirm") may come
+        # at any step before this one: an agent may check what it heard, or ask the user to
+        # accept a condition an instruction step explains, before the read-back it stands for
+        confirmed = self._confirm_cued(int(spec.get("at") or 0))
+        at = None if unpinned or confirmed else step
         self.add(skill_check("skill_interrupted", walk.skill, at))
         if other is not None:
             self.add(skill_check("skill_activated", other.skill))
@@ -848,7 +861,7 @@ class Goals(GoalPieces):
         closed = other is not None and (other.completed or self.script.closed_by_return)
         # a block parked at one of its steps holds its place: once the detour's work is
         # done the runtime offers to go on from that step, which the user takes
-        held = block is not None and step not in (None, "autonomous")
+        held = block is not None and step not in (None, "autonomous") and not confirmed
         resumes = (closed or held) and not spec.get("leads_back")
         # at the step it waited on where the detour's end is fixed; a held block's return
         # names the skill only (the user may take the offer at another turn)
@@ -888,6 +901,22 @@ class Goals(GoalPieces):
         digressed = self.defs.skills[str(spec["skill"])]
         self.criterion(f"The agent deals with {request_phrase(digressed)} before going back")
         given = self.given_before(int(spec.get("at") or 0))
+        if confirmed:  # the detour may come at the skill's first own question: only what
+            # was said before it, or what a lookup before the block answers, is held then
+            first = next(
+                (
+                    i
+                    for i, a in enumerate(walk.asks)
+                    if a.skill == walk.skill and a.kind != "identity"
+                ),
+                0,
+            )
+            early = self.given_before(first)
+            given = {
+                k: v
+                for k, v in given.items()
+                if k in early or (block and self._answered_by_lookup(str(block), k))
+            }
         if given:  # only what the customer said before the detour: the rest is asked after
             named = " and ".join(
                 f"the {value_words(k.split('.', 1)[-1])} ({value_words(v)})"
