@@ -25,3 +25,8 @@ def test_a_bare_noun_is_not_enough() -> None:
 def test_an_instruction_is_left_alone() -> None:
     rule = "The agent tells the tenant the late fee"
     assert allowing_reply(rule, ["No late fee is added."]) == rule
+
+
+def test_a_reply_filling_in_a_value_is_no_statement_about_it() -> None:
+    rule = "The agent does not invent claim numbers"
+    assert allowing_reply(rule, ["Shall I book it for claim {claim_number}?"]) == rule
