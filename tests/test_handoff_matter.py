@@ -52,14 +52,30 @@ def test_a_topic_no_situation_names_gets_none() -> None:
 
 
 def _handoff_facts(project_name: str, skill: str) -> list[dict[str, str]]:
+    """The facts of each case, the first message under "opening" (a details-up-front case
+    says the matter there)."""
     project = load_project(AIRLINE.parent / project_name)
     out = []
     for behavior in plan_source(project, "mantle", skill, None).behaviors:
         if behavior.type in ("escalation", "edge_case", "happy_path"):
             data = draft_mantle(DraftContext(project, "mantle", behavior))
             context = parse_fact_context(data["scenario"]["simulation_context"])
-            out.append({f.label: f.value for f in context.facts})
+            facts = {f.label: f.value for f in context.facts}
+            if behavior.facts.get("kind") == "out_of_order":
+                facts["opening"] = context.opening or ""
+            out.append(facts)
     return out
+
+
+def test_details_up_front_say_the_matter_they_are_for() -> None:
+    """A details-up-front hand-off opens with the matter, not "ask Priya to sort it:
+    today", whose "it" refers to nothing while the matter waits to be asked for."""
+    cases = [c for c in _handoff_facts("northstar_exec", "ea_team_handoff") if "opening" in c]
+    errands = next(r for r in REASONS if "ea" in r.topic).why
+    assert cases
+    for facts in cases:
+        assert "what you need a person for" not in facts
+        assert any(e in facts["opening"] for e in errands)
 
 
 def test_with_only_a_time_chosen_the_request_is_of_the_skills_kind() -> None:
@@ -69,6 +85,7 @@ def test_with_only_a_time_chosen_the_request_is_of_the_skills_kind() -> None:
     errands = next(r for r in REASONS if "ea" in r.topic).why
     cases = _handoff_facts("northstar_exec", "ea_team_handoff")
     assert cases
-    assert all(c.get("what you need a person for") in errands for c in cases)
+    held = [c.get("what you need a person for") or c["opening"] for c in cases]
+    assert all(any(e in h for e in errands) for h in held)
     for facts in _handoff_facts("tidewater_core", "safety_officer"):
         assert "what you need a person for" not in facts

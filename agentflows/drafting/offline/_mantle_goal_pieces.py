@@ -18,6 +18,7 @@ from ._mantle_criteria import narrowed, pick, prose_rules
 from ._mantle_facts import confirms, offers
 from ._mantle_handoff import HandoffGoals
 from ._mantle_held import lacked_listing, on_listed
+from ._mantle_own_reply import allowing_reply
 from ._mantle_readout import names_field, read_back_text
 from ._mantle_said_form import either_form
 
@@ -293,7 +294,8 @@ class GoalPieces(HandoffGoals):
         listing = lacked_listing(self.project, self.skill.id, dict(self.facts))
         if listing is not None:
             picked = [on_listed(t, *listing) for t in picked]
-        return [either_form(text, sent) for text in picked]
+        # a prohibition a reply the runtime sends on the path could be read as breaking
+        return [allowing_reply(either_form(text, sent), sent) for text in picked]
 
     def chance_rule(self) -> str | None:
         """The skill's first rule on a branch chance decides, with the other branch's."""

@@ -26,6 +26,9 @@ from ._mantle_identity import label_of
 
 #: A code a record lists items by (`SK0460`): letters and digits, no spaces.
 _CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9-]{3,}")
+#: The label of the user's matter (what they want a person for): a details-up-front case
+#: says it in its first message, as the request the details go with.
+NEED = "what you need a person for"
 #: Words of a hand-off's prose that say it writes a summary for the person taking over.
 _SUMMARY = frozenset(["summary", "summarise", "summarize"])
 
@@ -58,7 +61,7 @@ def handoff_facts(
     if situation is None and timed:
         situation = reason_for(f"{skill.description or ''} {body}", rng)
     if situation:
-        out.append(("what you need a person for", situation))
+        out.append((NEED, situation))
     record = caller.record or {}
     key, value = next(iter(record.items()), (None, None))  # a record's own id leads it
     seeded = {f.name for f in defs.memory_names().values() if f.seed}
@@ -89,4 +92,4 @@ def _parameter(defs: MantleDefinitions, name: str) -> str | None:
     return None
 
 
-__all__ = ["handoff_facts"]
+__all__ = ["NEED", "handoff_facts"]

@@ -134,7 +134,7 @@ from ._mantle_facts import (
     tells_what_happened,
     value_label,
 )
-from ._mantle_handoff_facts import handoff_facts
+from ._mantle_handoff_facts import NEED, handoff_facts
 from ._mantle_held import held_lines, held_thing, lacked_listing, pick_line
 from ._mantle_identity import identity_facts, read_facts, tools_write
 from ._mantle_intent import (
@@ -491,6 +491,8 @@ class _Writer:
         self.facts = script.facts
         self.context = script.context
         self._labels: dict[tuple[Any, ...], str] = {}
+        self.need: str | None = None
+        """A hand-off's matter said in a details-up-front first message (`opening`)."""
 
     # --- facts ---------------------------------------------------------------------------
 
@@ -978,6 +980,11 @@ class _Writer:
             rng = case_rng(self.sheet.key, "handoff")
             customer = self.script.customer
             for label, value in handoff_facts(self.defs, skill, customer, memory, rng):
+                # details up front come with the request they are for ("today" alone, or
+                # "ask Priya to sort it: today", asks for nothing): the matter opens
+                if kind == "out_of_order" and label == NEED:
+                    self.need = value
+                    continue
                 self.sheet.add(label, value)
         if self.account:  # what a check another skill runs first compares, from the record
             walked = {a.skill for a in self.script.walk.asks}
@@ -1455,6 +1462,11 @@ class _Writer:
                 break
         if not one(text) and one(opening_line(intent_clause(self.defs, skill))):
             text = opening_line(intent_clause(self.defs, skill))
+        if up_front and self.need:
+            # the matter before the example that routes ("... approved. Ask Priya to sort
+            # it."), which then refers to something; alone where it routes by itself
+            tried = [self.need, f"{self.need} {text}", f"{text} {self.need}"]
+            text = next((t for t in tried if routes(self.defs, skill, t)), tried[-1])
         answers = [
             said if one(said) else plain_value(written_form(self.defs, v) or value_words(v))
             for said, v in ((self.stated(k, v), v) for k, v in given.items())

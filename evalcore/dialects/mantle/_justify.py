@@ -45,6 +45,7 @@ from ...definitions.skill_model import (
     tool_keys,
 )
 from ...justify import RANK, Judged, Justification, strongest, weakest
+from ...lexicon.en.skill_prose import OWN_REPLY_CLOSE, OWN_REPLY_OPEN
 from ...simulator import parse_fact_context
 from ...testdata import DataRecords, load_records
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
@@ -1525,6 +1526,8 @@ class MantleJustifier:
         else the prose sentence sharing most of its words, of a skill the case runs or of
         `agent.yml` (its persona and rules hold in every skill); of equals, the sentence on
         a branch the case takes, then the one that reads most alike."""
+        if text.endswith(OWN_REPLY_CLOSE):  # the aside allowing the project's own reply
+            text = text[: text.rfind(OWN_REPLY_OPEN)]
         skills = sorted(
             str(_dict(v).get("skill_id"))
             for check in _walk_checks(

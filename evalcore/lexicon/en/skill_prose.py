@@ -213,3 +213,9 @@ LISTED_OTHERWISE = phrase(
     ),
     misses=("List their open orders with @tool.x.", "Otherwise hand over to @skill.y."),
 )
+
+#: How a prohibition criterion says a reply the project itself sends on the path is fine
+#: (`agentflows.drafting.offline._mantle_own_reply`): the opening and the close of that
+#: aside, which the justifier cuts off before it finds the sentence the rule restates.
+OWN_REPLY_OPEN = ' (saying "'
+OWN_REPLY_CLOSE = '", as the reply the project sends does, is fine)'
