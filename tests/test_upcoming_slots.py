@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from evalcore.testdata import Collection, DataRecords
+from evalcore.testdata import Collection, DataRecords, SheetBuilder
 from evalcore.testdata._slots import past_slot
 
 RUN_DAY = "1796601600"  # 2026-12-07
@@ -64,3 +64,20 @@ def test_a_dated_record_without_a_time_of_day_is_not_a_slot() -> None:
     assert not past_slot({"date": "2026-11-01", "amount": 1200})
     assert not past_slot({"date": "11/01/2026", "kind": "payment"})
     assert past_slot({"date": "12/06/2026", "dep": "08:10"})
+
+
+def test_a_case_left_with_a_past_slot_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")  # 2027-01-01: every shift is past
+    records = _records()
+    sheet = SheetBuilder("swap:give_away", "Staff trade shifts.", records)
+    sheet.hold(PEOPLE[0])
+    assert sheet.record_for(records.collections[1])["shift_id"] == "S-2"
+    assert any("on or after the run day" in m for m in sheet.sheet.misfits)
+
+
+def test_a_slot_still_to_come_leaves_no_note() -> None:
+    records = _records()
+    sheet = SheetBuilder("swap:give_away", "Staff trade shifts.", records)
+    sheet.hold(PEOPLE[1])
+    assert sheet.record_for(records.collections[1])["shift_id"] == "S-3"
+    assert not sheet.sheet.misfits
