@@ -4,8 +4,10 @@ that marks what the user may take is the first one the agent says they can take.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
 import yaml
 from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
@@ -19,7 +21,7 @@ from agentflows.planning._mantle_reference_walk import reference_walk
 from agentflows.planning._mantle_walk_records import Setup
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import record_key
-from evalcore.testdata import Collection, DataRecords
+from evalcore.testdata import Collection, DataRecords, load_records
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 
@@ -91,7 +93,11 @@ def test_an_example_that_names_another_kind_than_the_held_record_is_not_the_open
     assert not other_kind("I can't make my shift tomorrow", {"SH-0001"}, records)
 
 
-def test_the_give_away_opening_fits_the_baristas_own_shift(tmp_path: Path) -> None:
+def test_the_give_away_opening_fits_the_baristas_own_shift(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the goldens' generation day, on which every shift of the data is still to come
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
     generate_offline(CORPUS / "brewline_shifts", ["shift_swap"], tmp_path)
     path = next((tmp_path / "cases").rglob("shift_swap_refused_post_shift_giveaway_*.yml"))
     context = yaml.safe_load(path.read_text())["scenario"]["simulation_context"]
@@ -203,3 +209,26 @@ def test_a_detour_to_baggage_is_played_by_a_passenger_with_a_checked_bag() -> No
     status = detour.facts["values"]["rebook_flight.disruption_type"]
     assert said["your flight"].split(", ")[1].startswith(status)  # the branch fits the flight
     assert not script.sheet.misfits
+
+
+@pytest.mark.parametrize("epoch", ["1767225600", "1796601600"])
+def test_an_opening_names_no_person_but_the_ones_the_case_is_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, epoch: str
+) -> None:
+    """A description example ("can I swap with <name>", "did <name> accept my swap") opens
+    a case only where the person it names is one the case's facts name, never the caller
+    and never someone else of the data: no one asks about their own reply."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    root = CORPUS / "brewline_shifts"
+    generate_offline(root, ["shift_swap"], tmp_path)
+    people = load_records(root).collections
+    firsts = {str(r["first_name"]) for c in people for r in c.records if "first_name" in r}
+    assert firsts
+    for path in sorted((tmp_path / "cases").rglob("*.yml")):
+        context = yaml.safe_load(path.read_text())["scenario"]["simulation_context"]
+        you = context.split("You are ", 1)[1].split()[0]
+        opening = context.split('Open with: "', 1)[1].split('"', 1)[0]
+        facts = context.split("What you know", 1)[-1]
+        for first in firsts:
+            if re.search(rf"\b{re.escape(first)}\b", opening):
+                assert first != you and re.search(rf"\b{re.escape(first)}\b", facts), path.name

@@ -22,6 +22,7 @@ from typing import Any
 
 from .._readbytes import RefusedFile, read_limited
 from .._sha256 import sha256
+from ._slots import upcoming
 
 _NAME_KEYS = ("full_name", "holder_name", "customer_name", "name", "holder", "owner")
 _MAX_BYTES = 2_000_000
@@ -152,7 +153,8 @@ class DataRecords:
         """Whether `person` (a record of one file) holds a record of their own in each
         other file `skill`'s tools read that carries one of their ids (`employee_id` in
         shifts): a case of that skill about them has their own shift, prescription or
-        order to name. A file no reader is known for asks nothing."""
+        order to name. A file no reader is known for asks nothing. Of a file of slots that
+        holds some still to come on the run day, their own must be one of those."""
         ids = {k: str(v) for k, v in person.items() if k.lower().endswith("_id") and _scalar(v)}
         for collection in self.collections:
             if skill not in self.readers.get(collection.name, ()):
@@ -160,9 +162,9 @@ class DataRecords:
             if any(r is person for r in collection.records):
                 continue
             keys = [k for k in ids if any(k in r for r in collection.records)]
-            if keys and not any(
-                all(_same(r[k], ids[k]) for k in keys if k in r) for r in collection.records
-            ):
+            # where the file holds slots still to come, one of theirs (a shift to swap)
+            pool = upcoming(collection.records) or list(collection.records)
+            if keys and not any(all(_same(r[k], ids[k]) for k in keys if k in r) for r in pool):
                 return False
         return True
 
@@ -226,7 +228,10 @@ class DataRecords:
 
         With `holds` (field -> a test its value passes on the case's path: a gate's side,
         `refills_left != 0` where the case submits the refill), a record that carries the
-        field is drawn only among those that pass it."""
+        field is drawn only among those that pass it.
+
+        A slot (a shift, an appointment: `_slots`) dated before the run day is drawn only
+        where the pool holds no other: the user acts on it as something still to come."""
 
         def rank(record: dict[str, Any]) -> int:
             values = [str(v) for v in record.values() if _scalar(v)]
@@ -242,6 +247,8 @@ class DataRecords:
         tests = holds or {}
         passing = [r for r in own if all(test(r[k]) for k, test in tests.items() if k in r)]
         own = passing or own
+        # a slot the user acts on is one still to come: none dated before the run day
+        own = upcoming(own) or own
         named = [r for r in own if any(str(r[k]) in referenced for k in _id_keys(r))]
         own = named or own
         best = max(rank(r) for r in own)

@@ -26,6 +26,7 @@ from ._codes import own_code
 from ._people import MANNERS, Persona, persona_for
 from ._records import Collection, DataRecords, record_name, role_prefix
 from ._rng import case_rng
+from ._slots import past_slot, slot_days
 from ._values import (
     _MONEY,
     FieldSpec,
@@ -297,6 +298,12 @@ class SheetBuilder:
                     f"{key} {wanted}, which the tool's code works only with (drawn: "
                     f"{key} {record[key]})"
                 )
+        if past_slot(record):
+            day = max(slot_days(record)).isoformat()
+            self.sheet.misfits.append(
+                f"no-fitting-record: {where} holds no record of this case dated on or after "
+                f"the run day, which the user acts on as still to come (drawn: {day})"
+            )
         for key, test in self.holds.items():
             if key in record and not test(record[key]):
                 why = self.holds_why.get(key, "the case's path")

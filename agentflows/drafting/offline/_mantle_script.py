@@ -64,6 +64,7 @@ from evalcore.testdata import (
     month_on_record,
     named_by,
     place_of_story,
+    record_name,
     sheet_lines,
 )
 
@@ -1051,7 +1052,8 @@ class _Writer:
             # filter shipped" pairs with `status: shipped`, which only the shop's answer sets)
             reported = reported_fields(self.project, skill.id)
             memory = {k: v for k, v in self.script.walk.memory.items() if k not in reported}
-            self.context.opening = job_opening(self.defs, skill, memory, self.hung_on())
+            line = job_opening(self.defs, skill, memory, self.hung_on())
+            self.context.opening = line if line is None or self.names_own(line) else None
             self.told_in_opening()
         if self.context.opening is None:
             self.context.opening = self.knowledge_question(skill) or own_opening(
@@ -1421,7 +1423,11 @@ class _Writer:
         records = self.sheet.records
         text = activation_phrase(self.defs, skill)
         # "cover my Sunday close" for a Saturday shift, or for a midday bar shift
-        if other_day(text, held, records) or other_kind(text, held, records):
+        if (
+            other_day(text, held, records)
+            or other_kind(text, held, records)
+            or not self.names_own_people(text)
+        ):
             intent = opening_line(intent_clause(self.defs, skill))
             plain = plain_opening(self.defs, skill, lambda _: True)
             text = intent if routes(self.defs, skill, intent) else plain or text
@@ -1442,13 +1448,21 @@ class _Writer:
         caller = self.sheet.caller  # what the case is about, not who the caller is
         mine = {n: r for n, r in self.sheet.sheet.records.items() if "#" not in n and n != caller}
         candidates = activation_phrases(self.defs, skill)
-        text = own_example(candidates, records, mine, one, text)
+        text = own_example(
+            candidates, records, mine, lambda line: one(line) and self.names_own_people(line), text
+        )
 
-        said = [*strong_phrases(self.defs, skill), *own_phrases(self.defs, given)]
+        # a phrase that names a day names the case's ("Can I swap Saturday …" only for a
+        # Saturday shift)
+        said = [
+            p
+            for p in (*strong_phrases(self.defs, skill), *own_phrases(self.defs, given))
+            if self.names_own(p[0])
+        ]
         said += [
             p
             for p in paired_phrases(self.defs, given)
-            if not other_day(p[0], held, records) and not other_kind(p[0], held, records)
+            if self.names_own(p[0]) and not other_kind(p[0], held, records)
         ]
         for phrase, named in said:
             if (
@@ -1468,7 +1482,9 @@ class _Writer:
             tried = [self.need, f"{self.need} {text}", f"{text} {self.need}"]
             text = next((t for t in tried if routes(self.defs, skill, t)), tried[-1])
         answers = [
-            said if one(said) else plain_value(written_form(self.defs, v) or value_words(v))
+            said
+            if one(said) and self.names_own(said)
+            else plain_value(written_form(self.defs, v) or value_words(v))
             for said, v in ((self.stated(k, v), v) for k, v in given.items())
         ]
         # a value that is also a greeting ("Can I talk to a person? Morning, please.") is
@@ -1550,6 +1566,27 @@ class _Writer:
         if written is not None:
             return written
         return said if said[1:2].isupper() else said[:1].lower() + said[1:]
+
+    def names_own(self, line: str) -> bool:
+        """Whether `line` names no day and no person but the case's own (see
+        `names_own_people`, `other_day`)."""
+        held = {str(f.value) for f in self.sheet.sheet.facts}
+        return not other_day(line, held, self.sheet.records) and self.names_own_people(line)
+
+    def names_own_people(self, line: str) -> bool:
+        """Whether every person of the project's records `line` names by first name is one
+        the case's facts name other than the caller: "Can I swap Saturday with Lucía?" only
+        where the case trades with Lucía, never "Did Theo accept my swap?" said by Theo."""
+        caller = self.sheet.persona.name.split()[0].lower() if self.sheet.persona.name else ""
+        facts = {str(f.value).strip().lower() for f in self.sheet.sheet.facts}
+        words = set(re.findall(r"\w+", line.lower()))
+        for collection in self.sheet.records.collections:
+            for record in collection.records:
+                name = record_name(record)
+                first = name.split()[0].lower() if name else ""
+                if first in words and (first == caller or first not in facts):
+                    return False
+        return True
 
     def stated(self, qualified: str, value: Any) -> str:
         """One value as the user says it: a choice in its own words, a text value named by
