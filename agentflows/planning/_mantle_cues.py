@@ -147,8 +147,7 @@ class CueBehaviors(PlannerBase):
         # the user who has none is how this project's callers reach the skill's goal: that
         # case is the skill's happy path now, not an edge of one no case can write
         return [
-            b.model_copy(update={"type": "happy_path"}) if b.id in standing_in else b
-            for b in out
+            b.model_copy(update={"type": "happy_path"}) if b.id in standing_in else b for b in out
         ]
 
     def _making(self, when: str | None) -> list[dict[str, Any]]:
