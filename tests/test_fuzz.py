@@ -601,6 +601,7 @@ def test_cache_files_with_junk_are_misses(text: str) -> None:
     from evalcore._valuecache import ValueCache
     from evalcore.llm.cache import ResponseCache
 
+    before = os.environ.get("CASEGEN_CACHE_DIR")
     with tempfile.TemporaryDirectory() as folder:
         os.environ["CASEGEN_CACHE_DIR"] = folder
         try:
@@ -617,5 +618,8 @@ def test_cache_files_with_junk_are_misses(text: str) -> None:
             responses.path_for(key).parent.mkdir(parents=True, exist_ok=True)
             responses.path_for(key).write_text(text, encoding="utf-8", errors="surrogatepass")
             assert responses.get(key) is None
-        finally:
-            del os.environ["CASEGEN_CACHE_DIR"]
+        finally:  # the session's cache folder again (conftest): later tests' commands use it
+            if before is None:
+                del os.environ["CASEGEN_CACHE_DIR"]
+            else:
+                os.environ["CASEGEN_CACHE_DIR"] = before
