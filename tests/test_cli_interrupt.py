@@ -22,7 +22,15 @@ from stub_openai import slow, stub_fixture
 from agentflows.cli._generate_run import _TermAsInterrupt
 
 openai_stub = stub_fixture(handler=lambda request: slow(120, {}))
-CASEGEN = [sys.executable, "-c", "from agentflows.cli import run; run()"]
+#: A shell that starts the tests in the background (`make test &`, nohup) hands them SIGINT
+#: ignored, and a child inherits an ignored signal: the run starts with the dispositions an
+#: interactive shell gives a command instead.
+CASEGEN = [
+    sys.executable,
+    "-c",
+    "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "signal.signal(signal.SIGTERM, signal.SIG_DFL); from agentflows.cli import run; run()",
+]
 #: Model settings a user's environment may carry; the run must see only the stub's.
 MODEL_ENV = ("CASEGEN_MODEL", "OPENAI_MODEL", "CASEGEN_SETTINGS")
 
