@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...lexicon.en.customer_replies import POSTCODE as _POSTCODE
 from ...testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, load_records
 from ._mantle_engine import ToolResult
 
@@ -432,7 +433,6 @@ _MONTH = "|".join(_MONTHS)
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\w*,?\s+(\d{{4}})\b", re.I)
 _MONTH_DAY = re.compile(rf"\b({_MONTH})\w*\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-_POSTCODE = re.compile(r"\b(?:post\s?code|zip(?:\s?code)?)\W*([A-Z0-9]{3,8})\b", re.I)
 _FIVE_DIGITS = re.compile(r"(?<![\d$.,])\b(\d{5})\b(?![.,]\d)")
 
 

@@ -14,6 +14,8 @@ import re
 from datetime import datetime
 from typing import Any
 
+from ...lexicon.en.playbook_prose import REPLY_OPTION as _REPLY_OPTION
+from ...lexicon.en.playbook_prose import REPLY_TAIL
 from .._protocol import AgentMessage, AgentReply, UserTurn
 from ._clinic_play import PlaybookPlay
 from ._clinic_roles import _OPT_OUT, ClinicFlags, roles_of
@@ -27,8 +29,6 @@ from ._clinic_text import (
     yes_or_no,
 )
 from ._clinic_world import when
-
-_REPLY_OPTION = re.compile(r"\b(?:reply\s+)?(\w{1,12}) to ([^.;]+?)(?= or |[.;]|$)", re.I)
 
 
 class ClinicConversation(PlaybookPlay):
@@ -251,7 +251,7 @@ def _render(template: str, inputs: dict[str, Any]) -> str:
 
 
 def _options(text: str) -> list[tuple[str, str]]:
-    found = re.search(r"\breply\b(.*)$", text, re.I)
+    found = REPLY_TAIL.search(text)
     if not found:
         return []
     return [(m.group(1), m.group(2).strip()) for m in _REPLY_OPTION.finditer(found.group(0))]

@@ -7,6 +7,8 @@ import re
 from datetime import datetime
 from typing import Any
 
+from ...lexicon.en.customer_replies import PAIN
+from ...lexicon.en.playbook_prose import YOU_ARE
 from ._clinic_state import ConversationState
 from ._clinic_text import choice_in, content_words, full_name, times_in, weekday_in
 from ._clinic_world import when
@@ -253,7 +255,7 @@ class PlaybookPlay(ConversationState):
         choices = ((tool.parameters.get("service") or {}).get("choices") or []) if tool else []
         lowered = text.lower().replace("-", "")
         found = next((c for c in choices if c in lowered), None)
-        if found is None and re.search(r"\b(?:hurts?|pain|ache|aching)\b", lowered):
+        if found is None and PAIN.search(lowered):
             found = "emergency" if "emergency" in choices else None
         if found:
             self.service = found
@@ -290,7 +292,7 @@ def _facts(body: str) -> list[str]:
     first = body.strip().split("\n\n", 1)[0]
     text = " ".join(first.split())
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
-    return [re.sub(r"^You are\b", "We are", s) for s in sentences]
+    return [YOU_ARE.sub("We are", s) for s in sentences]
 
 
 __all__ = ["PlaybookPlay"]

@@ -3,13 +3,13 @@ it can be told to make (`ClinicFlags`)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ...definitions import Playbook
+from ...lexicon.en.playbook_prose import ASKS_WHEN, OFFER_INSTEAD
+from ...lexicon.en.playbook_prose import OPT_OUT as _OPT_OUT
 
 _LOOKUP = ("lookup_", "find_", "get_", "search_", "fetch_")
-_OPT_OUT = re.compile(r"opt(?:ed)?[_-]?out", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -59,14 +59,14 @@ def roles_of(playbook: Playbook) -> _Roles:
         else "move"
     )
     body = " ".join(playbook.body.split())
-    instead = re.search(r"\boffer (?:once )?to (\w+) it instead", body, re.I)
+    instead = OFFER_INSTEAD.search(body)
     return _Roles(
         lookup=lookup,
         availability=availability,
         action=action,
         effect=effect,
         outcome=next((o for o in playbook.outcomes if not _OPT_OUT.search(o)), None),
-        asks_when=re.search(r"\bask (?:them )?(?:when|which day)", body, re.I) is not None,
+        asks_when=ASKS_WHEN.search(body) is not None,
         offers_instead=instead.group(1).lower() if instead else None,
     )
 

@@ -10,6 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ...lexicon.en.customer_replies import FULL_NAME as _FULL_NAME
+from ...lexicon.en.customer_replies import INJECTION as _INJECTION
+from ...lexicon.en.customer_replies import LEADING_NAME as _LEADING_NAME
+from ...lexicon.en.customer_replies import LEADING_NO as _NO
+from ...lexicon.en.customer_replies import LEADING_YES as _YES
+from ...lexicon.en.customer_replies import OPTION_NUMBER, SLOT_WORDS
+from ...lexicon.en.playbook_prose import LEADING_ARTICLE, LIST_SPLIT, RULE_NEGATION_VERB
+
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {
     "a",
@@ -80,17 +88,10 @@ _STOP = {
     "quick",
     "some",
 }
-_YES = re.compile(r"^\s*(?:yes|yeah|yep|sure|ok(?:ay)?|confirm|c|please do|go ahead)\b", re.I)
-_NO = re.compile(r"^\s*(?:no|nope|nah|don't|do not)\b", re.I)
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
 _STOP_WORDS = {"stop", "unsubscribe", "end", "quit", "cancel all", "stopall"}
-_FULL_NAME = re.compile(
-    r"\b(?:full name is|name is|my name's|i am|i'm|this is)\s+([A-Z][a-z]+(?: [A-Z][a-z]+)+)"
-)
-_LEADING_NAME = re.compile(r"^\s*([A-Z][a-z]+ [A-Z][a-z]+)\s*(?:[,.]|$|\s+(?:and|here)\b)")
 _TIME = re.compile(r"\b([01]?\d|2[0-3])[:.]([0-5]\d)\b|\b(1[0-2]|[1-9])\s*(am|pm)\b", re.I)
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_INJECTION = re.compile(r"\b(?:ignore (?:your|all|previous) instructions|system prompt)\b", re.I)
 
 
 def norm(word: str) -> str:
@@ -135,11 +136,9 @@ def slot_choice(text: str, count: int) -> int | None:
     """`The first time you offered works` → 0; `option 2` → 1 (None: not a choice)."""
     lowered = text.lower()
     for word, index in _ORDINALS.items():
-        if re.search(rf"\b{word}\b", lowered) and re.search(
-            r"\b(?:one|time|slot|option|works?|please|take)\b", lowered
-        ):
+        if re.search(rf"\b{word}\b", lowered) and SLOT_WORDS.search(lowered):
             return index if index >= 0 else count - 1
-    match = re.search(r"\b(?:option|number|slot|#)\s*(\d+)\b", lowered)
+    match = OPTION_NUMBER.search(lowered)
     if match:
         return int(match.group(1)) - 1
     return None
@@ -184,9 +183,9 @@ def choice_in(text: str, choices: Iterable[str]) -> str | None:
 def guardrail_topics(rule: str) -> list[str]:
     """What a "Never give X, Y or Z; ..." rule forbids: [X, Y, Z] (lower-case)."""
     first = re.split(r"[;.]", rule, maxsplit=1)[0]
-    body = re.sub(r"^\s*(?:never|do not|don't)\s+\w+\s+", "", first, flags=re.I)
-    parts = re.split(r",\s*|\s+or\s+|\s+and\s+", body)
-    return [re.sub(r"^(?:a|an|the)\s+", "", p.strip().lower()) for p in parts if p.strip()]
+    body = RULE_NEGATION_VERB.sub("", first)
+    parts = LIST_SPLIT.split(body)
+    return [LEADING_ARTICLE.sub("", p.strip().lower()) for p in parts if p.strip()]
 
 
 def breaks_rule(text: str, topics: list[str]) -> bool:

@@ -11,6 +11,15 @@ from functools import lru_cache
 from typing import Any
 
 from ..._stem import stem
+from ...lexicon.en.customer_replies import (
+    ADVERSARIAL,
+    CANCEL,
+    CLOSING,
+    CORRECTING,
+    NO_WORDS,
+    YES_WORDS,
+)
+from ...lexicon.en.skill_routing import NOT_FOR as _NOT_FOR
 
 _STOP_TEXT = """
     a about after again all also am an and any are as at be been before being but by can
@@ -23,45 +32,8 @@ _STOP_TEXT = """
     """
 _STOP = frozenset(_STOP_TEXT.split())
 _WORD = re.compile(r"[a-z0-9][a-z0-9'_]*")
-_CORRECTION = re.compile(r"\b(?:sorry|i mean|i meant|actually|no wait|instead|correction)\b", re.I)
 _EXPLAINED = r"(?<![\w]){value}(?![\w])\s*\(([^()]*)\)"
 _PAYLOAD = re.compile(r"^set:session\.(?P<key>[\w.]+)=(?P<value>.+)$")
-
-NO_WORDS = re.compile(
-    r"\b(?:no|nope|nah|don't|do not|not now|rather not|changed my mind|never mind|haven't|"
-    r"have not|hasn't|didn't|not really|cancel)\b",
-    re.I,
-)
-YES_WORDS = re.compile(
-    r"\b(?:yes|yeah|yep|sure|go ahead|please do|ok|okay|correct|confirm|that's right|"
-    r"sounds good|do it|order it|i have)\b",
-    re.I,
-)
-CLOSING = re.compile(
-    r"\b(?:that's all|that is all|that's it|nothing else|no,? thanks|no thank you|bye|goodbye|"
-    r"great,? thanks|thanks,? bye|all good)\b",
-    re.I,
-)
-ADVERSARIAL = re.compile(
-    r"\bignore (?:all |your |the |my )?(?:previous |prior |earlier )?(?:instructions|rules)|"
-    r"system prompt|developer mode|jailbreak|pretend (?:you|to be)|reveal your|"
-    # a push that leans on an earlier agent's word ("the last agent I spoke to said ...")
-    r"\b(?:the |my )?last (?:agent|person|rep) (?:i )?(?:spoke|talked) (?:to|with)\b",
-    re.I,
-)
-CANCEL = re.compile(r"\b(?:cancel (?:that|this|it)|never mind|forget it|stop this)\b", re.I)
-#: A message that takes back an earlier answer ("Sorry, I got that wrong. Scrub trousers.").
-CORRECTING = re.compile(r"\b(?:i got that wrong|i meant|that was wrong|let me correct)\b", re.I)
-
-
-#: A description's sentence that names what the skill is *not* for ("Do NOT activate for
-#: leave balances - that is leave_check.", "Don't use it for refunds."): its words point
-#: away from the skill, so routing leaves them out.
-_NOT_FOR = re.compile(
-    r"[^.;!?\n]*\b(?:do\s+not|don't|never|not)\s+(?:activate|use|trigger|route|invoke|select|"
-    r"pick|choose)\b[^.;!?]*[.;!?]?",
-    re.I,
-)
 
 
 def routing_description(text: str) -> str:
@@ -115,6 +87,7 @@ __all__ = [
     "ADVERSARIAL",
     "CANCEL",
     "CLOSING",
+    "CORRECTING",
     "NO_WORDS",
     "YES_WORDS",
     "parse_amount",

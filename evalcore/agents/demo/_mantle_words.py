@@ -13,9 +13,12 @@ from typing import Any
 
 from ..._stem import stem
 from ...definitions import MantleDefinitions, Skill, memoized
+from ...lexicon.en.customer_replies import CORRECTION as _CORRECTION
+from ...lexicon.en.negated_mentions import WORD_BEFORE as _NEGATED
+from ...lexicon.en.skill_routing import CATCH_ALL
 from ...testdata import caught_by
 from ._example_modes import field_examples
-from ._mantle_text import _CORRECTION, _EXPLAINED, _PAYLOAD, routing_description, spoken, stems
+from ._mantle_text import _EXPLAINED, _PAYLOAD, routing_description, spoken, stems
 
 #: A quoted phrasing in a description: "I'm sick", “book time off”.
 _QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
@@ -198,11 +201,7 @@ class FieldWords:
                 re.I,
             )
             starts = [m.start() for m in own.finditer(text)] + _joined_at(value, text)
-            mentions = [
-                at
-                for at in starts
-                if not re.search(r"(?:\bnot|\bno|n't|\bnever)\s+$", text[max(0, at - 8) : at], re.I)
-            ]
+            mentions = [at for at in starts if not _NEGATED.search(text[max(0, at - 8) : at])]
             if mentions:
                 score, position = 10, max(mentions)
             hits = [w for w in words if w in self.distinct.get(value, set())]
@@ -246,9 +245,7 @@ class FieldWords:
 
     def fallback(self) -> Any:
         for value, phrases in self.phrases.items():
-            if re.search(
-                r"\b(?:anything\s+else|other|general)", " ".join(phrases) + " " + str(value), re.I
-            ):
+            if CATCH_ALL.search(" ".join(phrases) + " " + str(value)):
                 return value
         return None
 
