@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from evalcore.lexicon.en.written_contexts import PERSONA as _PERSONA
 from evalcore.simulator import FactContext, is_fact_context, parse_fact_context
 
 from ...planning._mantle_phrases import subject
@@ -30,7 +31,6 @@ from .._engine import DraftContext
 CHARS_PER_TOKEN = 4
 _MAX_CRITERION = 240
 _MAX_NAME = 120
-_PERSONA = re.compile(r"You are ([^.\n]{3,160})\.")
 
 
 class MantleWords(BaseModel):

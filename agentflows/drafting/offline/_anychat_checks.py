@@ -23,11 +23,11 @@ import re
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
+from evalcore.lexicon.en.playbook_prose import CONFIRM as _CONFIRM
+from evalcore.lexicon.en.playbook_prose import RULE_WORD as _RULE
 
 from ...planning._anychat_elements import PlaybookFacts, tool_roles
 
-_RULE = re.compile(r"\b(?:never|only|do not|don't|must not)\b", re.IGNORECASE)
-_CONFIRM = re.compile(r"\bconfirm\b", re.IGNORECASE)
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s*")
 _PICKERS = ("ask.time", "ask.choice")
 

@@ -55,6 +55,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from evalcore.lexicon.en.case_directions import ABOUT_THE_CASE as _ABOUT_THE_CASE
+from evalcore.lexicon.en.case_directions import AND_SPLIT, WHERE_LEAD, YOU_ARE
+from evalcore.lexicon.en.case_directions import BEFORE_REQUIREMENT as _BEFORE_REQUIREMENT
+from evalcore.lexicon.en.case_directions import LEAD_IN as _LEAD_IN
+from evalcore.lexicon.en.case_directions import PERSONA as _PERSONA
+from evalcore.lexicon.en.case_directions import RELATIVE as _RELATIVE
+from evalcore.lexicon.en.case_directions import REQUIREMENT_START as _REQUIREMENT_START
+
 from ._direction_values import (
     STOPWORDS,
     Choice,
@@ -71,39 +79,6 @@ from ._direction_values import (
 )
 
 _SPLIT_CLAUSES = re.compile(r"[;.!?\n]+(?:\s+|$)|[;!?\n]+")
-_REQUIREMENT_START = re.compile(
-    r"^(?:and\s+|then\s+|but\s+|also\s+)*(?:assert|check|make\s+sure|ensure|verify|expect)"
-    r"(?:s|ed|ing)?\b(?:\s+that\b)?\s*",
-    re.IGNORECASE,
-)
-_BEFORE_REQUIREMENT = re.compile(
-    r"(?:,\s*|\s+)(?:and|then|but)\s+(?=(?:assert|check|make\s+sure|ensure|verify|expect)\b)"
-    r"|,\s*(?=(?:assert|check|make\s+sure|ensure|verify|expect)\b)",
-    re.IGNORECASE,
-)
-_LEAD_IN = re.compile(
-    r"^(?:please\s+)?(?:generate|write|create|draft|make|add)\s+(?:me\s+)?"
-    r"(?:a|an|one|some|two|three|\d+)?\s*(?:new\s+)?(?:scenario|case|test|conversation)s?"
-    r"(?:\s+(?:where|in\s+which|for|with|about|of|in))?\s*"
-    # `casegen mutate`'s suggestion: "a case that fails when the agent ..." (the case's
-    # failing is what it is for, not a failure the person asks to see)
-    r"|^(?:a|an|one)\s+(?:scenario|case|test)\s+(?:that|which)\s+(?:fails|catches\s+it)"
-    r"\s+(?:when|if)\s+",
-    re.IGNORECASE,
-)
-_WHO = (
-    r"customer|user|caller|client|person|member|patient|visitor|buyer|shopper|traveller|"
-    r"traveler|student|parent|owner|tenant|guest|account\s+holder|cardholder"
-)
-_PERSONA = re.compile(
-    rf"^(?:(?P<article>a|an|the|one)\s+)?(?P<adjectives>(?:[\w'-]+\s+){{0,4}}?)"
-    rf"(?P<noun>{_WHO})\b(?P<rest>.*)$",
-    re.IGNORECASE,
-)
-_RELATIVE = re.compile(
-    r"^(?:who|whose|with|without|that|from|in|on|at|whom|and|,|of|living|calling|writing)\b",
-    re.IGNORECASE,
-)
 _NEW_STATEMENT_TEXT = "the that it no nothing a an they he she this there every each its"
 _NEW_STATEMENT = frozenset(_NEW_STATEMENT_TEXT.split())
 
@@ -245,7 +220,7 @@ def clauses(text: str) -> list[str]:
     for raw in _SPLIT_CLAUSES.split(text or ""):
         for piece in _BEFORE_REQUIREMENT.split(raw):
             piece = _LEAD_IN.sub("", piece.strip()).strip(" ,:-")
-            piece = re.sub(r"^(?:where|in\s+which)\s+", "", piece, flags=re.IGNORECASE)
+            piece = WHERE_LEAD.sub("", piece)
             if piece:
                 out.append(piece)
     return out
@@ -278,7 +253,7 @@ def _structural(part: str, skills: Sequence[str], tools: Sequence[str]) -> tuple
 def _split_requirement(body: str, skills: Sequence[str], tools: Sequence[str]) -> list[str]:
     """Rule 2: split at " and " where a new statement starts."""
     ids = [*skills, *tools]
-    pieces = re.split(r"\s*,?\s+and\s+(?:that\s+)?", body, flags=re.IGNORECASE)
+    pieces = AND_SPLIT.split(body)
     parts: list[str] = []
     for piece in pieces:
         piece = piece.strip()
@@ -307,7 +282,7 @@ def _sentence(text: str) -> str:
 def persona_sentence(clause: str) -> str:
     """Rule 4: one persona clause as a second-person sentence."""
     clause = clause.strip().rstrip(".")
-    you = re.match(r"^(?:you\s+are|you're)\s+(.*)$", clause, re.IGNORECASE)
+    you = YOU_ARE.match(clause)
     if you:
         return f"You are {you.group(1)}."
     match = _PERSONA.match(clause)
@@ -389,14 +364,6 @@ def parse_direction(
             if not themes_of(c) and not any(best_value(c, options) for options in fields.values())
         ),
     )
-
-
-#: A clause about the case or the agent, not about the person (rule 4).
-_ABOUT_THE_CASE = re.compile(
-    r"^(?:(?:an?|one|more|some|the|another)\s+)?(?:case|scenario|test|suite|conversation)s?\b"
-    r"|\bthe agent\b",
-    re.IGNORECASE,
-)
 
 
 __all__ = [

@@ -14,6 +14,7 @@ from typing import Any
 
 from evalcore._stem import stem
 from evalcore.definitions import memoized
+from evalcore.lexicon.en.negated_mentions import WORD_BEFORE as _NEGATED
 
 #: Function words (and words every domain uses) that never identify a value.
 _STOPWORD_TEXT = """
@@ -108,9 +109,6 @@ def value_phrases(text: str | None, values: Iterable[Any]) -> dict[Any, list[str
 def _name_pattern(value: Any) -> re.Pattern[str]:
     parts = [re.escape(p) for p in value_words(value).split()]
     return re.compile(r"(?<![\w'])" + r"[\s_\-]+".join(parts) + r"(?![\w])", re.IGNORECASE)
-
-
-_NEGATED = re.compile(r"(?:\bnot|\bno|n't|\bnever)\s+$", re.IGNORECASE)
 
 
 def _name_position(text: str, value: Any) -> int | None:

@@ -45,6 +45,11 @@ from ...definitions.skill_model import (
     tool_keys,
 )
 from ...justify import RANK, Judged, Justification, strongest, weakest
+from ...lexicon.en.guard_conditions import CLAUSE_SUBJECT
+from ...lexicon.en.guard_conditions import GUARD as _GUARD
+from ...lexicon.en.guard_conditions import NOT_SAID as _NOT_SAID
+from ...lexicon.en.guard_conditions import ONLY_WHEN_ASKED as _ONLY_WHEN_ASKED
+from ...lexicon.en.guard_conditions import PERMISSIVE as _PERMISSIVE
 from ...lexicon.en.skill_prose import OWN_REPLY_CLOSE, OWN_REPLY_OPEN
 from ...simulator import parse_fact_context
 from ...testdata import DataRecords, load_records
@@ -53,16 +58,6 @@ from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
 if TYPE_CHECKING:
     from ...definitions import MantleDefinitions, Project, Skill, Step
 
-_PERMISSIVE = re.compile(
-    r"\b(may|might|optionally|optional|if needed|if necessary|if appropriate|"
-    r"if relevant|feel free)\b",
-    re.I,
-)
-_GUARD = re.compile(
-    r"(?<!even )\b(if|when|whenever|unless|only if|in case)\b"
-    r"(?P<clause>(?:[^,.;:]|\.(?=\w))*)",
-    re.I,
-)
 #: A permission in parentheses qualifies only what it stands beside, not the sentences
 #: after it ("(the Rx number helps but is optional). Then call ...").
 _OWN_SCOPE = re.compile(r"\([^()]*\)")
@@ -91,14 +86,6 @@ _SPEECH = ("share", "shares", "say", "says", "tell", "tells", "give", "gives")
 _NOISE = (_DIALOG | frozenset(stem(w) for w in _DIALOG)) - {
     w for s in _SPEECH for w in (s, stem(s))
 }
-#: A guard on what the user has not said yet ("If the customer did not say which account").
-_NOT_SAID = re.compile(
-    r"\b(?:did not|didn't|has not|hasn't|have not|haven't|does not|doesn't)\s+"
-    r"(?:yet\s+)?(?:say|said|tell|told|give|given|mention|mentioned|provide|provided|share|shared)\b",
-    re.I,
-)
-#: The case's user shares facts only when asked (so a "not said yet" guard holds).
-_ONLY_WHEN_ASKED = re.compile(r"only when (?:the agent|they|it|someone) asks?\b", re.I)
 _FIELD_REF = re.compile(r"(?:session|@memory)\.([\w-]+)\.([\w-]+)|(?<![\w.])project\.([\w-]+)")
 
 
@@ -537,7 +524,7 @@ class MantleJustifier:
         spaced = f" {' '.join(re.findall(r'[a-z0-9]+', clause.lower()))} "
         words |= {k for k in skill.memory if "_" in k and f" {k.replace('_', ' ')} " in spaced}
         # "When checked is True": a bare subject the skill declares is a field too
-        subject = re.match(r"\s*(?:the\s+)?([a-z][a-z0-9]*)\s+(?:is|are|was|==)\b", clause)
+        subject = CLAUSE_SUBJECT.match(clause)
         if subject is not None:
             words.add(subject.group(1))
         for word in words:
