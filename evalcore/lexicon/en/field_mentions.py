@@ -23,7 +23,7 @@ SET = phrase(
     "en.field_mentions.set",
     r"\b(set|sets|record|records|store|stores|save|saves|note|capture|fill)\b",
     re.I,
-    matches=("Set delivery_date to the day they pick.", "Record the reason they give."),
+    matches=("Set visit_date to the day they pick.", "Record the reason they give."),
     misses=("Ask for their postcode.", "Reset the router first."),
 )
 #: The value is taken from the user's request ("from their first message", "from what
@@ -50,7 +50,7 @@ FROM_RESULT = phrase(
     matches=(
         " from the lookup's result.",
         "` from its `status` field.",
-        " from get_claim_status.",
+        " from get_invoice_state.",
         " from @tool.get_status.",
     ),
     misses=(" from their first message.", " from it is fine", " to the day they pick."),
@@ -128,12 +128,12 @@ SET_ANOTHER = phrase(
     matches=("Ask what is wrong (set reason), then page the vet.",),
     misses=("Ask what is wrong, then page the vet.",),
 )
-#: Where the leading noun phrase of a field's description ends ("ZIP code| of the address").
+#: Where the leading noun phrase of a field's description ends ("PIN code| of the card").
 HEAD_END = phrase(
     "en.field_mentions.head_end",
     r"[,.;:(]|\s(?:of|for|on|in|at|from|that|which|who|when|where|to|the)\s",
     re.I,
-    matches=("Five-digit ZIP code of the address", "Preferred date (local)"),
+    matches=("Four-digit PIN code of the card", "Chosen date (local)"),
     misses=("Preferred delivery date", "Offer code"),
 )
 #: A measure in a description's noun phrase ("Five-digit", "4-digit"), dropped from the name.
@@ -142,14 +142,14 @@ MEASURE = phrase(
     r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten)-",
     re.I,
     matches=("Five-digit", "4-digit"),
-    misses=("ZIP", "none-such"),
+    misses=("PIN", "none-such"),
 )
-#: A format a description states in words: "formatted as "HH:MM"".
+#: A format a description states in words: "formatted as "XX-99"".
 FORMAT_WORDS = phrase(
     "en.field_mentions.format_words",
     r"\bformat(?:ted)?\s+(?:as|like|is)?\s*[\"“`']([^\"”`']{2,30})[\"”`']",
     re.I,
-    matches=('The time, formatted as "HH:MM".', "Format like `AB-1234`."),
+    matches=('The code, formatted as "XX-99".', "Format like `AB-1234`."),
     misses=("The time they prefer.", "Use the same format."),
 )
 #: A quoted example value: for example "…", e.g. "…", such as "…".
@@ -157,7 +157,7 @@ EXAMPLE = phrase(
     "en.field_mentions.example",
     r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“`']([^\"”`']{1,60})[\"”`']",
     re.I,
-    matches=('An order id, e.g. "A-1042".', "A colour such as 'teal'."),
+    matches=('An order id, e.g. "A-1042".', "A colour such as 'red'."),
     misses=("An order id from the receipt.", "Any colour they like."),
 )
 #: What one value means, written right after it: `value (why)`, `value: why`,

@@ -28,7 +28,7 @@ ESCALATED_TO = phrase(
     "en.skill_handoffs.escalated_to",
     r"escalat\w*\s+(?:to|into)\s+((?:\S+\s+){0,3}\S+)",
     re.IGNORECASE,
-    matches=("escalating to a remote factory reset", "Escalate to the duty manager."),
+    matches=("escalating to a full device restart", "Escalate to the duty manager."),
     misses=("escalation", "Escalate it."),
 )
 #: The words that make the thing escalated to a person ("a supervisor", "the team").
@@ -38,5 +38,5 @@ SOMEONE = phrase(
     r"representative|colleague|operator|officer|expert|advisor|adviser|lead)s?\b",
     re.IGNORECASE,
     matches=("the duty manager", "a billing specialist"),
-    misses=("a remote factory reset", "the next agenda item"),
+    misses=("a full device restart", "the next agenda item"),
 )

@@ -49,14 +49,14 @@ UNLESS = phrase(
     matches=("Verify them unless @memory.skill.verified is already true.",),
     misses=("Verify them unless @memory.skill.verified is false.", "Verify them first."),
 )
-#: "Run @block.x", "Start with @block.intake", "go through the @block.x": the prose enters it.
+#: "Run @block.x", "Start with @block.opening", "go through the @block.x": the prose enters it.
 RUN_BLOCK = phrase(
     "en.skill_procedure.run_block",
     r"\b(?:run|runs|start|starts|begin|begins|enter|enters|use|uses|go\s+through|follow|"
     r"follows|continue|proceed)\s+(?:(?:with|into|through|to|in)\s+)?(?:the\s+)?@block\.(\w+)",
     re.I,
-    matches=("Start with @block.intake.", "Then go through the @block.checks."),
-    misses=("See @block.intake for the questions.", "Start with a greeting."),
+    matches=("Start with @block.opening.", "Then go through the @block.checks."),
+    misses=("See @block.opening for the questions.", "Start with a greeting."),
 )
 #: "Ask for their email and keep it in @memory.skill.email": a memory field asked in prose.
 ASK_FIELD = phrase(

@@ -1,8 +1,8 @@
 """How a sentence of a skill's prose speaks of calling a tool: the verbs that call it by its
-bare name ("call submit_claim", "the lookup tool"), the words that forbid the call before the
-name, a leading circumstance that triggers it ("When the claim is filed, …"), a wish of the
+bare name ("call post_invoice", "the lookup tool"), the words that forbid the call before the
+name, a leading circumstance that triggers it ("When the form is sent, …"), a wish of the
 user's asked about rather than acted on, and the clause of the user's that cues an
-alternative call ("If they ask about an existing request, …")."""
+alternative call ("If they ask about an earlier booking, …")."""
 
 from __future__ import annotations
 
@@ -19,26 +19,26 @@ NEGATED = phrase(
     matches=("Avoid calling ", "Use the paper form instead of "),
     misses=("Call ", "Never guess. Then call "),
 )
-#: A leading circumstance and its clause, up to the comma: "When the claim is filed, …".
+#: A leading circumstance and its clause, up to the comma: "When the form is sent, …".
 TRIGGER = phrase(
     "en.skill_tool_calls.trigger",
     r"^(?P<word>when|once|after|if|unless|for|during|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
     re.I,
     matches=(
-        "When the claim is filed, call @tool.notify.",
+        "When the form is sent, call @tool.post_invoice.",
         "During business hours, transfer the call.",
     ),
-    misses=("Call @tool.notify when the claim is filed.", "If they agree"),
+    misses=("Call @tool.post_invoice when the form is sent.", "If they agree"),
 )
-#: A calling word right before a tool's bare name (`name`): "call submit_claim",
+#: A calling word right before a tool's bare name (`name`): "call post_invoice",
 #: "via `find_order`".
 CALL_WORD = phrase(
     "en.skill_tool_calls.call_word",
     r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
     r"submit|via|with)\s+(?:the\s+)?`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?",
     re.I,
-    matches=("Call submit_claim with the details.", "Look it up via `find_order`."),
-    misses=("Call @tool.submit_claim.", "Use the paper form."),
+    matches=("Call post_invoice with the details.", "Look it up via `find_order`."),
+    misses=("Call @tool.post_invoice.", "Use the paper form."),
 )
 #: A calling word at the end of the text before a bare name ("then call ", "with the `",
 #: "use the tool ").
@@ -88,13 +88,13 @@ PEOPLE = (
 )
 _SUBJECT = rf"(?:they|he|she|the\s+(?:{PEOPLE}))"
 #: A clause whose subject is the user and whose verb is one of saying or wanting ("they ask
-#: about an existing request"): the user's cue (read at the clause's start).
+#: about an earlier booking"): the user's cue (read at the clause's start).
 USER_CLAUSE = phrase(
     "en.skill_tool_calls.user_clause",
     rf"^{_SUBJECT}\s+(?:only\s+|just\s+)?"
     r"(?:ask|asks|want|wants|need|needs|say|says|mention|mentions|request|requests|call|calls"
     r"|write|writes)\b",
     re.I,
-    matches=("they ask about an existing request", "the caller only wants a quote"),
+    matches=("they ask about an earlier booking", "the caller only wants a price"),
     misses=("the order is late", "ask them about it"),
 )

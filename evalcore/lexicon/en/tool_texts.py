@@ -12,8 +12,8 @@ from .. import phrase
 LOOKUP_NAME = phrase(
     "en.tool_texts.lookup_name",
     r"^(get|list|lookup|look_up|find|check|verify|search|fetch|read|load)_",
-    matches=("get_balance", "look_up_order"),
-    misses=("submit_claim", "target_date"),
+    matches=("get_invoice", "look_up_order"),
+    misses=("post_invoice", "target_date"),
 )
 #: A docstring line that names a failure the tool reports.
 ERROR_DOC = phrase(
