@@ -7,11 +7,13 @@ The folder name is the skill id. `skill.md` gives the frontmatter levers and the
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Literal
 
 from ..documents import Document
+from ..lexicon.en.skill_handoffs import ESCALATED_TO as _ESCALATED_TO
+from ..lexicon.en.skill_handoffs import HANDOFF_WORDS
+from ..lexicon.en.skill_handoffs import SOMEONE as _SOMEONE
 from ._blocks import check_block_tools, read_block
 from ._context import ReadContext
 from ._frontmatter import CONFIRMATION_KEYS, CONSTRAINT_KEYS, FRONTMATTER_KEYS, split_frontmatter
@@ -21,14 +23,6 @@ from ._skill_md import parse_body
 from ._tools_ast import read_tool_file
 
 _STRICT_BOOLS = ("hidden", "disabled", "always_include_in_prompt")
-
-HANDOFF_WORDS = re.compile(
-    r"hand[\s_-]?(?:off|over)|human[\s_-]?(?:agent|representative|operator|support)"
-    r"|live[\s_-]?(?:agent|person|support)|escalat|transfer[\s_-]?to[\s_-]?(?:a[\s_-]?)?"
-    r"(?:human|agent|person|representative)",
-    re.IGNORECASE,
-)
-"""Wording that marks a hand-off to a person (see `is_handoff`)."""
 
 Tokens = tuple[str | int, ...]
 
@@ -82,16 +76,6 @@ def is_handoff(skill: Skill) -> bool:
     for tool in skill.tools.values():
         texts += [tool.name, tool.description or ""]
     return any(_hands_off(text) for text in texts)
-
-
-#: "escalating to <what>": a hand-off only when <what> is someone ("escalating to a remote
-#: factory reset" is the next step of a fix, not a person).
-_ESCALATED_TO = re.compile(r"escalat\w*\s+(?:to|into)\s+((?:\S+\s+){0,3}\S+)", re.IGNORECASE)
-_SOMEONE = re.compile(
-    r"\b(?:human|person|people|someone|agent|specialist|team|supervisor|manager|staff|"
-    r"representative|colleague|operator|officer|expert|advisor|adviser|lead)s?\b",
-    re.IGNORECASE,
-)
 
 
 def _hands_off(text: str) -> bool:

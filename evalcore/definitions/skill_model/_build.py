@@ -15,6 +15,9 @@ import re
 import weakref
 
 from ...errors import UserError
+from ...lexicon.en.skill_rules import DISCLOSE as _DISCLOSE
+from ...lexicon.en.skill_rules import MECHANICS as _MECHANICS
+from ...lexicon.en.skill_rules import RULE as _RULE
 from .._memo import memoized
 from .._model import MantleDefinitions, Project, Skill
 from ..conditions import condition_keys
@@ -35,17 +38,6 @@ from ._types import (
     Uncertainty,
     Where,
 )
-
-_RULE = re.compile(
-    r"\b(never|do\s+not|don't|must\s+not|under\s+no\s+circumstances|not\s+allowed)\b", re.I
-)
-_DISCLOSE = re.compile(
-    r"\b(?:never|not|under\s+no\s+circumstances)\s+(?:\w+\s+){0,3}?"
-    r"(disclose|reveal|share|read\s+out|say|tell|give|show|expose|mention|repeat|spell|"
-    r"confirm\s+which|promise|guarantee|invent|make\s+up|advise|recommend|diagnos)\w*",
-    re.I,
-)
-_MECHANICS = re.compile(r"@tool\.|\bconfirm(ation)?\b.*\bown\s+words\b|\border\s+again\b", re.I)
 
 _CACHE: dict[int, tuple[weakref.ref[Project], dict[str, SkillModel]]] = {}
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ...lexicon.en.tool_texts import ERROR_DOC as _ERROR_DOC
 from .._memo import memoized
 from .._model import Project, ToolDef
 from .._tools_ast import parsed_module
@@ -31,8 +32,6 @@ class _Unknown:
 
 
 UNKNOWN: Any = _Unknown()
-
-_ERROR_DOC = re.compile(r"\b(error|errors|fail|fails|failure|not\s+found|invalid|raises?)\b", re.I)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ...lexicon.en.field_mentions import EXAMPLE as _EXAMPLE
+from ...lexicon.en.field_mentions import FORMAT_WORDS as _FORMAT_WORDS
+from ...lexicon.en.field_mentions import VALUE_GLOSS as _VALUE_GLOSS
 from ...lexicon.en.prose_values import SET_LITERAL
 from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
@@ -24,12 +27,6 @@ from ._types import FieldSpec, Where
 _FORMAT = re.compile(
     r"\b(?:MM|DD|YYYY|YY|HH)(?:[/.\-: ](?:MM|DD|YYYY|YY|HH|mm|ss)){1,4}\b"
     r"|\bE\.164\b|\bISO[ -]?8601\b"
-)
-_FORMAT_WORDS = re.compile(
-    r"\bformat(?:ted)?\s+(?:as|like|is)?\s*[\"“`']([^\"”`']{2,30})[\"”`']", re.I
-)
-_EXAMPLE = re.compile(
-    r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*[\"“`']([^\"”`']{1,60})[\"”`']", re.I
 )
 
 
@@ -66,8 +63,7 @@ def explained_values(values: list[Any], *texts: str | None) -> dict[str, str]:
         word = re.escape(str(value))
         spaced = re.escape(str(value).replace("_", " "))
         pattern = re.compile(
-            rf"[`\"'“]?\b(?:{word}|{spaced})\b[`\"'”]?\s*"
-            rf"(?:\((?P<paren>[^)]+)\)|(?::|—|–| - |\bmeans\b|=)\s*(?P<tail>[^;.\n]+))",
+            rf"[`\"'“]?\b(?:{word}|{spaced})\b[`\"'”]?\s*" + _VALUE_GLOSS.pattern,
             re.I,
         )
         for text in texts:

@@ -14,10 +14,23 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from ...lexicon.en.field_mentions import ASK
+from ...lexicon.en.field_mentions import ASKED as _ASKED
+from ...lexicon.en.field_mentions import ASKS as _ASKS
+from ...lexicon.en.field_mentions import CLAUSE_CUT as _CLAUSE_CUT
+from ...lexicon.en.field_mentions import CONDITION_OPEN as _CONDITION_OPEN
+from ...lexicon.en.field_mentions import CONDITIONAL as _CONDITIONAL
+from ...lexicon.en.field_mentions import FROM_REQUEST as _FROM_REQUEST
+from ...lexicon.en.field_mentions import FROM_RESULT as _FROM_RESULT
+from ...lexicon.en.field_mentions import HEAD_END as _HEAD_END
+from ...lexicon.en.field_mentions import MEASURE as _MEASURE
+from ...lexicon.en.field_mentions import SET as _SET
+from ...lexicon.en.field_mentions import SET_ANOTHER as _SET_ANOTHER
+from ...lexicon.en.field_mentions import USER_GIVES as _USER_GIVES
+from ...lexicon.en.field_mentions import USER_REPLY as _USER_REPLY
 from ...lexicon.en.skill_prose import ALREADY, KEEP_SAID, RECORD_KEY
 from .._model import MemoryField, Skill
 
-ASK = re.compile(r"\b(ask|asks|request|collect|confirm|find out|get)\b", re.I)
 #: Whom the prose asks to do something: "ask them to", "ask the customer to".
 _WHOM = frozenset({"them", "him", "her"})
 _END = re.compile(r"[.;:?!]")
@@ -113,31 +126,6 @@ def _compiled_name_pattern(name: str, qualified: str) -> re.Pattern[str]:
     )
 
 
-_SET = re.compile(r"\b(set|sets|record|records|store|stores|save|saves|note|capture|fill)\b", re.I)
-_FROM_REQUEST = re.compile(
-    r"\bfrom\s+(?:the|their|the\s+customer's|the\s+user's)\s+(?:first\s+)?"
-    r"(?:request|message|question|words)\b|\bfrom\s+what\s+(?:they|the\s+\w+)\s+(?:say|said|ask)",
-    re.I,
-)
-
-
-#: "set x from the lookup's result", "from @tool.y", "from get_status": a tool's answer;
-#: "from its `status` field", "from it": the thing "it" names is the tool the sentence
-#: calls (the user is "they"), so the value is its answer too.
-_FROM_RESULT = re.compile(
-    r"`?\s+(?:from|with|using|to)\s+(?:its|the|that|their|this)\s+(?:\w+\s+)?"
-    r"(?:result|response|output|lookup|answer\s+of\s+the\s+tool)\b|`?\s+from\s+@tool\."
-    r"|`?\s+from\s+(?:its\b|it\b(?!\s+(?:is|was|has)\b)|`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?"
-    r"(?:[\s.,;)]|$))",
-    re.I,
-)
-
-
-#: Where the clause that holds a field's name starts, and the verbs by which it asks for it.
-_CLAUSE_CUT = re.compile(r"[,;:]\s|\bthen\b")
-_ASKS = re.compile(r"\b(ask|asks|find\s+out|request|collect)\b", re.I)
-
-
 def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str | None:
     """`prose` when the sentence asks for or sets the field, `request` when it sets it from
     the user's request; None when it only mentions it (a condition, a read). `ask_only`:
@@ -149,13 +137,13 @@ def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str 
         sets = None if ask_only else _SET.search(clause)
         if not (asks or sets):
             continue
-        if re.search(r"\b(if|unless|when|whether)\b[^,]*$", clause, re.I) and not asks:
+        if _CONDITION_OPEN.search(clause) and not asks:
             if _USER_GIVES.search(clause):
                 return "prose"  # "… use another if they give one (set x)": their answer
             continue
         sentence = re.split(r"[.!?]\s", before)[-1]
-        asked = re.search(r"\b(?:ask|find\s+out|collect)\b", sentence.split(",", 1)[-1], re.I)
-        conditional = re.match(r"\s*(?:if|when|whenever|unless|once)\b", sentence, re.I)
+        asked = _ASKED.search(sentence.split(",", 1)[-1])
+        conditional = _CONDITIONAL.match(sentence)
         if conditional and not asked and not _USER_GIVES.search(sentence):
             continue  # "If someone asks for X, set y": the agent sets it on a condition
         after = text[match.end() : match.end() + 60]
@@ -238,29 +226,6 @@ def set_at(field: MemoryField, text: str) -> int | None:
 _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+|$)")
 
 
-#: Who the user is, as prose names them ("they", "the caller", "the patients").
-_USER = (
-    r"(?:they|he|she|the\s+(?:user|caller|customer|member|client|patient|rider|driver|owner|"
-    r"person)s?)"
-)
-#: "use another if they give one", "When they pick a valid mode", "When they confirm, set
-#: ...": the value set is what the user gives, picks or approves.
-_USER_GIVES = re.compile(
-    rf"\b(?:if|when|unless|once)\s+{_USER}\s+(?:(?:give|gives|provide|provides|name|names|"
-    r"prefer|prefers|offer|offers|say|says|tell|tells|pick|picks|choose|chooses|select|selects)"
-    r"\s+(?:one|another|a|an|us|you|it|other)\b|(?:confirm|confirms|approve|approves)\s*,)",
-    re.I,
-)
-
-
-#: "… when they agree", "once the caller has": the value is the user's answer.
-_USER_REPLY = re.compile(
-    rf"\b(?:when|once|after|if|as\s+soon\s+as)\s+(?:you|{_USER})\b"
-    r"|\b(?:they|the\s+(?:user|caller|customer))\s+(?:agree|confirm|say|accept|answer)",
-    re.I,
-)
-
-
 def _records_itself(field: MemoryField, text: str, start: int, end: int, *, asks: bool) -> bool:
     """A flag the sentence has the agent set on its own doing ("Tell them …; set
     balance_told.", "Set paged once the page goes out."): a bool, set, in a sentence whose
@@ -273,10 +238,6 @@ def _records_itself(field: MemoryField, text: str, start: int, end: int, *, asks
     return _USER_REPLY.search(text[end:]) is None
 
 
-#: "(set reason)" between an ask and the flag: that ask's answer is another field.
-_SET_ANOTHER = re.compile(r"\bset\s+\w+", re.I)
-
-
 def _mentions(field: MemoryField, text: str) -> Iterator[re.Match[str]]:
     """Where `text` names the field: by its name, else by what its description calls it
     ("Five-digit ZIP code of ..." names `service_zip` "ZIP code")."""
@@ -287,12 +248,6 @@ def _mentions(field: MemoryField, text: str) -> Iterator[re.Match[str]]:
     alias = _description_name(field.description or "", field.name)
     if not found and alias is not None:
         yield from alias.finditer(text)
-
-
-_HEAD_END = re.compile(
-    r"[,.;:(]|\s(?:of|for|on|in|at|from|that|which|who|when|where|to|the)\s", re.I
-)
-_MEASURE = re.compile(r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten)-", re.I)
 
 
 @lru_cache(maxsize=4096)

@@ -10,13 +10,10 @@ branch runs are never terminal. Signals: the terminal tools, the memory they wri
 
 from __future__ import annotations
 
-import re
-
+from ...lexicon.en.tool_texts import LOOKUP_NAME as _LOOKUP
 from .._model import Skill
 from ..conditions import condition_keys
 from ._types import Mode, SuccessSignal, ToolUse
-
-_LOOKUP = re.compile(r"^(get|list|lookup|look_up|find|check|verify|search|fetch|read|load)_")
 
 
 def _else_tools(skill: Skill) -> set[str]:

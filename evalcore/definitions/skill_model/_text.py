@@ -11,13 +11,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ...lexicon.en.skill_sentences import SENTENCE_END as _SENTENCE_END
+
 _FENCE_OPEN = re.compile(r"^\s*:::\s*ordered_block\b")
 _FENCE_CLOSE = re.compile(r"^\s*:::\s*$")
 _CODE = re.compile(r"^\s*(```|~~~)")
 _IF = re.compile(r"^\s*(?:[-*]\s+)?if:(?P<cond>.*)$")
-_SENTENCE_END = re.compile(
-    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bapprox\.)(?<=[.!?])\s+(?=[A-Z@`\"“])"
-)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..._stem import stem
+from ...lexicon.en.skill_tool_calls import INDEFINITE as _INDEFINITE
+from ...lexicon.en.skill_tool_calls import WISH as _WISH
 from .._model import ToolDef
 
 _FAMILIES = tuple(
@@ -47,9 +49,6 @@ _STOP = {
     "whether", "that", "which", "who", "is", "are",
 }  # fmt: skip
 #: "Ask whether they want to book one": the user's wish, asked about, not the call.
-_WISH = re.compile(
-    r"\b(?:whether|if)\b[^,;.]*\b(?:want|wants|like|need|needs)\s+to\b[^,;.]*$", re.I
-)
 _ARTICLES = {"a", "an", "the", "their", "his", "her", "its", "your", "our", "my"}
 #: Object words too general to say which tool is meant.
 _GENERIC = frozenset(
@@ -208,7 +207,7 @@ def stems(text: str) -> list[str]:
 def indefinite(text: str, position: int) -> bool:
     """The verb at `position` takes "a"/"an"/"one" ("Open a permit application for the work"):
     the kind of thing the skill is for, not the one a step acts on."""
-    return bool(re.match(r"[A-Za-z]+\s+(?:a|an|one)\b", text[position:], re.I))
+    return bool(_INDEFINITE.match(text[position:]))
 
 
 __all__ = ["ToolWords", "described_call", "described_calls", "indefinite", "stem", "stems"]

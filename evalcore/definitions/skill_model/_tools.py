@@ -12,6 +12,12 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from ...lexicon.en.skill_tool_calls import CALL_WORD as _CALL_WORD
+from ...lexicon.en.skill_tool_calls import NEGATED as _NEGATED
+from ...lexicon.en.skill_tool_calls import NEGATIVE_STATE as _NEGATIVE_STATE
+from ...lexicon.en.skill_tool_calls import TOOL_AFTER as _TOOL_AFTER
+from ...lexicon.en.skill_tool_calls import TRIGGER as _TRIGGER
+from ...lexicon.en.skill_tool_calls import VERB_BEFORE as _VERB_BEFORE
 from .._memo import memoized
 from .._model import Block, MantleDefinitions, MemoryField, Project, Skill, Step
 from ..conditions import condition_keys
@@ -24,13 +30,6 @@ from ._tool_words import ToolWords, described_calls, indefinite, stems
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
 from .cues import topic_cue, user_cue
 
-_NEGATED = re.compile(
-    r"\b(?:do\s+not|don't|never|without|must\s+not|avoid|instead\s+of)\b[^.;@]*$", re.I
-)
-_TRIGGER = re.compile(
-    r"^(?P<word>when|once|after|if|unless|for|during|in\s+case|as\s+soon\s+as)\s+(?P<clause>.+),",
-    re.I,
-)
 #: Trigger words that make a call an alternative (not a step every path takes): "During
 #: business hours, transfer the call with @tool.x" runs only in a window no case can fix.
 _ALTERNATIVE = {"if", "unless", "for", "during", "in case"}
@@ -40,11 +39,6 @@ _OTHERWISE = frozenset({"otherwise", "else"})
 #: Trigger words that make a circumstance written after the call ("Call `list_channels`
 #: when they are unsure of the names.") the call's condition: it is made only then.
 _AFTER_WORDS = {"when", "if", "unless", "in case"}
-_CALL_WORD = re.compile(
-    r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
-    r"submit|via|with)\s+(?:the\s+)?`?(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?",
-    re.I,
-)
 
 
 def _after_trigger(rest: str) -> re.Match[str] | None:
@@ -131,13 +125,6 @@ def _purpose_cue(after: str) -> str | None:
     return user_cue(f"they ask {' '.join(clause)}") if len(clause) > 1 else None
 
 
-_VERB_BEFORE = re.compile(
-    r"\b(?:call|calls|calling|use|uses|using|run|runs|invoke|invokes|execute|executes|trigger|"
-    r"triggers|submit|submits|with|via|through|tool)\b(?:\s+(?:the|a|it|them|tool))*\s*`?$",
-    re.I,
-)
-
-
 @lru_cache(maxsize=4096)
 def _mention_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """`@tool.name` and the bare name, compiled once per name (more than `re` caches)."""
@@ -155,7 +142,7 @@ def _mentions(sentence: str, name: str) -> list[int]:
     for match in bare.finditer(sentence):
         before = sentence[: match.start()]
         after = sentence[match.end() :]
-        if _VERB_BEFORE.search(before) or re.match(r"`?\s+tool\b", after):
+        if _VERB_BEFORE.search(before) or _TOOL_AFTER.match(after):
             out.append(match.start())
     return sorted(out)
 
@@ -192,7 +179,7 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
     for value in field.enum_values or []:
         if re.search(rf"\b{re.escape(str(value).lower())}\b", lowered.replace(field.name, "")):
             return f"{name} == '{value}'"
-    if re.search(r"\b(false|not|no longer|empty|missing)\b", lowered):
+    if _NEGATIVE_STATE.search(lowered):
         return f"not {name}"
     return name
 

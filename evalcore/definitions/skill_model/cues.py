@@ -16,18 +16,10 @@ import re
 from functools import lru_cache
 
 from ..._stem import stem
+from ...lexicon.en.skill_tool_calls import PEOPLE as _PEOPLE
+from ...lexicon.en.skill_tool_calls import USER_CLAUSE as _USER_CLAUSE
 from ._held import lacked_in_cue, says_lacking
 
-_PEOPLE = (
-    "customer|caller|user|patient|guest|member|tenant|resident|client|passenger|engineer|employee"
-)
-_SUBJECT = rf"(?:they|he|she|the\s+(?:{_PEOPLE}))"
-_USER_CLAUSE = re.compile(
-    rf"^{_SUBJECT}\s+(?:only\s+|just\s+)?"
-    r"(?:ask|asks|want|wants|need|needs|say|says|mention|mentions|request|requests|call|calls"
-    r"|write|writes)\b",
-    re.I,
-)
 #: Words every cue has that say nothing of what it is about.
 _FILLER_WORDS = (
     "they he she the a an to of for about is are be being been it its their them if only just "

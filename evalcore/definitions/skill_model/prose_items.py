@@ -9,14 +9,13 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ...lexicon.en.skill_procedure import ASKS_FOR_THE, DETAIL_SEPARATOR
+from ...lexicon.en.skill_procedure import NEGATED_CALL as _NEGATED
 from . import prose_patterns as pp
 
 if TYPE_CHECKING:
     from .. import Skill
     from ._types import SkillModel
-
-#: "do not / never / without" before a tool: the prose forbids the call (read without a model).
-_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.;@]*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ class ProseItem:
 def _names_a_field(details: re.Match[str], skill: Skill) -> bool:
     """ "Ask for the <x>" where <x> is one of the skill's memory fields by its words: the
     field is asked and kept, not a detail passed only to the tool (a PIN)."""
-    if not re.match(r"\S+\s+(?:them\s+)?for\s+the\s", details.group(0), re.I):
+    if not ASKS_FOR_THE.match(details.group(0)):
         return False
     said = " ".join(re.findall(r"[a-z0-9]+", details["details"].lower()))
     return any(f.name.replace("_", " ") in said for f in skill.memory.values())
@@ -88,7 +87,7 @@ def classify(
     if details and _names_a_field(details, skill):
         details = None  # "ask for the parcel code": a field the skill keeps, asked as one
     if tools and details:
-        parts = re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", details["details"])
+        parts = DETAIL_SEPARATOR.split(details["details"])
         unless = pp.UNLESS.search(sentence)
         found = tuple(p.strip() for p in parts if p.strip())
         key = unless["key"] if unless else None
