@@ -25,23 +25,16 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..lexicon.en.branch_rules import RULED_OUT, SWITCH
 from ._callers import Caller
 from ._records import Collection, DataRecords, status_fit
 from ._values import _NUMBERS, reference_day
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 #: "basic fares cannot be changed", "gift cards may not be refunded": the words before it.
-_RULED_OUT = re.compile(
-    r"(?P<what>(?:\b[\w-]+\s+){1,3}?)(?:cannot|can't|can\s+not|may\s+not|must\s+not)\s+be\b",
-    re.I,
-)
+_RULED_OUT = RULED_OUT
 #: "turn on autopay", "switch off paperless": the request's verb and the state it asks for.
-_SWITCH = re.compile(
-    r"\b(?:(?P<on>turn\s+on|switch\s+on|enable|activate|set\s+up|start)"
-    r"|(?P<off>turn\s+off|switch\s+off|disable|deactivate|cancel|stop))\s+(?:my\s+|the\s+)?"
-    r"(?P<what>[\w-]+)",
-    re.I,
-)
+_SWITCH = SWITCH
 
 #: "must be valid six months past the return date": the months a date must reach beyond another.
 _MONTHS_PAST = re.compile(
