@@ -55,6 +55,13 @@ from ..lexicon.en.field_specs import (
     TIME_WORD,
     YEAR_WORD,
 )
+from ..lexicon.en.spelled_counts import (
+    FOLLOWED_BY_DIGITS,
+    LONGEST_SPAN,
+    N_DIGITS,
+    NUMBER_WORDS,
+    TOKEN_SHAPE,
+)
 from ._people import FIRST_NAMES, LAST_NAMES, Persona
 
 
@@ -84,40 +91,11 @@ _WITH_TIME = re.compile(r"\bHH:?MM\b|\d{4}-\d\d-\d\d[T ]\d\d:\d\d", re.I)
 _HOURS = tuple(range(9, 18))
 _RELATIVE = RELATIVE_DAY
 _SHAPED_ID = re.compile(r"\b([A-Z]{1,5}[-_ ]?\d{3,10}|\d{6,12})\b")
-_NUMBERS = {
-    w: n
-    for n, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ]
-    )
-}
-_FOLLOWED = re.compile(
-    r"\b(?P<prefix>[A-Z]{1,5}-?)\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
-    + "|".join(_NUMBERS)
-    + r")\s+digits",
-    re.I,
-)
+_NUMBERS = NUMBER_WORDS
+_FOLLOWED = FOLLOWED_BY_DIGITS
 #: A token id a description spells as a prefix and a length of letters and digits ("evt_
 #: followed by 12 characters", "off_ and 10 characters"): what a service hands out.
-_TOKEN = re.compile(
-    r"(?<![\w-])(?P<prefix>[A-Za-z]{1,6}[-_])\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
-    + "|".join(_NUMBERS)
-    + r")\s+(?:alphanumeric\s+)?characters\b",
-    re.I,
-)
+_TOKEN = TOKEN_SHAPE
 
 
 class TokenShape(NamedTuple):
@@ -139,8 +117,7 @@ def _token(shape: TokenShape, rng: random.Random) -> str:
 
 
 #: "four-digit PIN", "6-digit code": a secret the user types as that many digits.
-_N_DIGIT = re.compile(r"\b(?P<count>\d{1,2}|" + "|".join(_NUMBERS) + r")[- ]digits?\b", re.I)
-#: An example a description gives (see `EXAMPLE`).
+_N_DIGIT = N_DIGITS
 _EXAMPLE = EXAMPLE
 _MONEY = MONEY
 _LARGE = LARGE_SUM
@@ -243,11 +220,7 @@ def span_role(spec: FieldSpec) -> str | None:
 
 #: The longest a span may run, as the end's description states it ("at most 7 days after
 #: valid_from", "no more than 14 days").
-_LONGEST = re.compile(
-    r"\b(?:at most|up to|no more than|not more than|within|maximum of|max(?:imum)?)\s+"
-    r"(?P<count>\d{1,3}|" + "|".join(_NUMBERS) + r")\s+days?\b",
-    re.I,
-)
+_LONGEST = LONGEST_SPAN
 
 
 def longest_span(description: str) -> int | None:
