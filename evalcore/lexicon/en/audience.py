@@ -1,6 +1,6 @@
 """How an agent's prose says who talks to it (`evalcore.testdata._audience_list`,
-`evalcore.testdata._people`): the list of its callers ("Callers are account holders,
-tenants who pay the bill ..."), the people it helps or serves, and the words that name
+`evalcore.testdata._people`): the list of its callers ("Callers are members, parents
+who pay the fees ..."), the people it helps or serves, and the words that name
 people by what they do. The personas a case's user plays are drawn from what these read,
 so a miss gives a generic "customer" where the agent named its own people."""
 
@@ -21,8 +21,8 @@ CALLER_LIST = phrase(
     r"\s+(?:here\s+)?are\s+(?:mostly\s+|usually\s+|often\s+)?(?P<list>[^.;:]+)",
     re.I,
     matches=(
-        "Callers are account holders and tenants.",
-        "The people talking to you are mostly students.",
+        "Callers are members and parents.",
+        "The people talking to you are mostly retirees.",
         "Those who write to you are nurses.",
     ),
     misses=("Callers ask about their bills.", "The people are friendly."),
@@ -40,42 +40,42 @@ CALLER_KINDS = phrase(
 LIST_ITEMS = phrase(
     "en.audience.list_items",
     r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+",
-    matches=("tenants, and landlords", "tenants or landlords"),
-    misses=("tenants/landlords", "landlords"),
+    matches=("members, and parents", "members or parents"),
+    misses=("members/parents", "members"),
 )
 #: Where an item's head (who they are) ends and what describes them begins.
 ITEM_TAIL = phrase(
     "en.audience.item_tail",
     r"\s+(?:who|whose|with|on|at|in|from|that|for|of|[a-z]{2,}ing)\b",
-    matches=("tenants who pay the bill", "drivers using the app", "staff at the desk"),
-    misses=("account holders", "property managers"),
+    matches=("parents who pay the fees", "painters using the app", "staff at the desk"),
+    misses=("card holders", "team leaders"),
 )
-#: "with the odd architect", "and the occasional landlord": one kind of person, named singly.
+#: "with the odd plumber", "and the occasional courier": one kind of person, named singly.
 NOW_AND_THEN = phrase(
     "en.audience.now_and_then",
     r"^(?:(?:with|plus|also)\s+)?(?:the\s+odd|the\s+occasional|an?\s+occasional|the\s+rare|"
     r"some|a\s+few)\s+",
-    matches=("with the odd architect", "the occasional landlord", "a few teachers"),
-    misses=("landlords, occasionally", "the oddest request"),
+    matches=("with the odd plumber", "the occasional courier", "a few teachers"),
+    misses=("couriers, occasionally", "the oddest request"),
 )
 #: "who pay", "that run": the verb of an item's description (to say it of one person).
 WHO_VERB = phrase(
     "en.audience.who_verb",
     r"\b(who|that)\s+([a-z]+)\b",
-    matches=("tenants who pay the bill", "firms that run fleets"),
-    misses=("tenants paying the bill", "whoever calls"),
+    matches=("parents who pay the fees", "firms that run shops"),
+    misses=("parents paying the fees", "whoever calls"),
 )
-#: A list item's head in the plural, as a list of people names them ("account holders").
+#: A list item's head in the plural, as a list of people names them ("card holders").
 PLURAL_PEOPLE = phrase(
     "en.audience.plural_people",
     r"(?:[^s]s|men|staff)$",
-    matches=("account holders", "firemen", "branch staff"),
+    matches=("card holders", "firemen", "branch staff"),
     misses=("nurse", "address", "older"),
 )
 
 # --- the people the agent serves, and person words ----------------------------------------
 
-#: "helps members", "serving the tenants", "used by riders": who the agent is for.
+#: "helps members", "serving the parents", "used by riders": who the agent is for.
 SERVES = phrase(
     "en.audience.serves",
     r"\b(?:helps?|helping|assists?|assisting|supports?|supporting|serves?|serving|answers?|"
@@ -94,11 +94,11 @@ WRITERS = phrase(
     matches=("riders write to you from the app.", "staff and parents talk to you"),
     misses=("you write to riders.", "riders write to the office."),
 )
-#: A word that names people by what they do: "drivers", "researchers", "nurses", "tenants".
+#: A word that names people by what they do: "painters", "nurses", "accountants".
 PERSON_WORD = phrase(
     "en.audience.person_word",
     r"(?:[a-z]{2,}(?:er|or|ist|ian|ee|ant|ent|man|woman)|staff|crew|nurse|executive)s?$",
-    matches=("drivers", "nurse", "tenants", "librarian"),
+    matches=("painters", "nurse", "accountants", "librarian"),
     misses=("invoice", "bills"),
 )
 #: ... and words of that shape that do not ("orders", "payments", "monitors").
@@ -110,5 +110,5 @@ THINGS = phrase(
     r"factor|floor|door|color|colour|vendor|behavior|behaviour|question|container|"
     r"cluster|router|trailer|timer|poster|barrier|assistant)s?$",
     matches=("payments", "orders", "monitor"),
-    misses=("drivers", "tenants"),
+    misses=("painters", "accountants"),
 )

@@ -2,7 +2,7 @@
 (`evalcore.testdata._values`): a date, a time, a sum of money, a phone, an address, an id,
 a person's or a thing's name, the examples and the numeric span it gives.
 
-Names are snake_case words (`visit_date`, `coworker_name`) and are matched lower case;
+Names are snake_case words (`visit_date`, `colleague_name`) and are matched lower case;
 descriptions are prose. Each pattern decides which kind of value a drafted user says, so
 a miss means the user says the wrong kind of thing (a name for a date, filler for an id).
 """
@@ -85,15 +85,15 @@ TIME_WORD = phrase(
 
 # --- descriptions: examples, numbers, money -----------------------------------------------
 
-#: An example a description gives: a quoted one whole, to its closing quote ("e.g. \"~30%
-#: of checkouts fail, EU and US web\"" is one example, its comma part of it), else up to the
+#: An example a description gives: a quoted one whole, to its closing quote ('e.g. "late, and the
+#: box was torn"' is one example, its comma part of it), else up to the
 #: first comma.
 EXAMPLE = phrase(
     "en.field_specs.example",
     r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*(?P<q>[\"“])?'?"
     r"(?P<text>(?(q)[^\"”]+|[^\"”'),;]+))",
     re.I,
-    matches=("A city, e.g. Chicago or London", 'A reason such as "late delivery"'),
+    matches=("A colour, e.g. red or blue", 'A reason such as "wrong size"'),
     misses=("The city the parcel goes to.", "The reason for the return"),
 )
 #: A number in a description, and where one must end (not a date, a share or a version).
@@ -151,7 +151,7 @@ SECRET_DIGITS = phrase(
     "en.field_specs.secret_digits",
     r"pin|code|passcode",
     matches=("the four-digit pin", "one-time passcode"),
-    misses=("the account holder's city", "the reason for the call"),
+    misses=("the customer's city", "the reason for the call"),
 )
 
 # --- descriptions: phone, e-mail, postcode ------------------------------------------------
@@ -184,22 +184,22 @@ POSTCODE = phrase(
 
 # --- field names (lower case) -------------------------------------------------------------
 
-#: A name field about someone other than the user (`coworker_name`, `contact_name`).
+#: A name field about someone other than the user (`colleague_name`, `contact_name`).
 OTHER_PERSON = phrase(
     "en.field_specs.other_person",
     r"(?:^|_)(?:co_?worker|colleague|contact|recipient|beneficiary|partner|friend|guest|"
     r"visitor|other|emergency|manager|supervisor|technician|prescriber|doctor)_",
-    matches=("coworker_name", "emergency_contact_name", "other_name"),
+    matches=("colleague_name", "recipient_phone", "other_name"),
     misses=("customer_name", "first_name"),
 )
-#: A name field about a thing, not a person (`drug_`, `other_pharmacy_`, the part before
-#: `name`): its value comes from the description's example or the other rules.
+#: A name field about a thing, not a person (`product_`, `other_company_`, the part
+#: before `name`): its value comes from the description's example or the other rules.
 THING_NAME = phrase(
     "en.field_specs.thing_name",
     r"(?:^|_)(?:drug|medicine|medication|pharmacy|company|business|shop|store|product|"
     r"project|event|team|file|vessel|ship|street|venue|site|room|course|plan|item|brand|"
     r"device|app|school|hospital|clinic|practice|bank|branch)(?:_|$)",
-    matches=("drug_", "other_pharmacy_", "venue"),
+    matches=("product_", "other_company_", "venue"),
     misses=("customer_", "first_", "shipping_"),
 )
 #: A name field about an animal (`animal_`, `pet_`): a pet's name.
@@ -241,14 +241,14 @@ NAME_FIELD = phrase(
 ID_IN_NAME = phrase(
     "en.field_specs.id_in_name",
     r"id|number|reference|code|ref|no",
-    matches=("booking_ref", "order_no", "card_id"),
+    matches=("ticket_ref", "invoice_no", "card_id"),
     misses=("city", "amount"),
 )
 #: A field name that holds an address.
 ADDRESS_NAME = phrase(
     "en.field_specs.address_name",
     r"address",
-    matches=("delivery_address", "address"),
+    matches=("billing_address", "address"),
     misses=("city", "street_name"),
 )
 #: A field name that holds a city or town.
@@ -262,6 +262,6 @@ CITY_NAME = phrase(
 ID_NAME = phrase(
     "en.field_specs.id_name",
     r"(?:^|_)(?:id|number|reference|ref|code)$",
-    matches=("booking_reference", "order_id", "code"),
+    matches=("ticket_reference", "order_id", "code"),
     misses=("reference_note", "zipcode", "paid"),
 )

@@ -1,5 +1,5 @@
 """How a project's own text states a range of ids (`evalcore.testdata._listed`):
-"CLAIM1234 to CLAIM1238", "CLAIM1234–1238", "R-101 through R-120". The ids in the range
+"ORD100 to ORD120", "ORD100–120", "T-101 through T-120". The ids in the range
 are the ones the project's backend knows, so a case draws from them, never invents one."""
 
 from __future__ import annotations
@@ -13,6 +13,6 @@ ID_RANGE = phrase(
     r"\b(?P<prefix>[A-Z][A-Z_-]*?)(?P<start>\d{2,})\s*"
     r"(?:to|through|thru|until|–|—|-|\.\.)\s*"
     r"(?:(?P<again>[A-Z][A-Z_-]*?)(?=\d))?(?P<end>\d{2,})\b",
-    matches=("Claims CLAIM1234 through CLAIM1238 exist", "Seats A10–20", "R-101 to R-120"),
-    misses=("RTR-100 and RTR-120", "claims 1234 through 1238"),
+    matches=("Orders ORD100 through ORD120 exist", "Seats B10–20", "T-101 to T-120"),
+    misses=("ORD-100 and ORD-120", "orders 100 through 120"),
 )

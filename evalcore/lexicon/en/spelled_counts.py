@@ -1,7 +1,7 @@
 """How a description spells a count (`evalcore.testdata._values`,
-`evalcore.testdata._branch_fit`): "E followed by five digits", "evt_ followed by 12
-characters", "a four-digit PIN", "at most 7 days after", "valid six months past the
-return date". The count is a numeral or one of `NUMBER_WORDS`; the drafted value or day
+`evalcore.testdata._branch_fit`): "X followed by five digits", "tok_ followed by 12
+characters", "a four-digit PIN", "at most 7 days after", "valid three months past the
+end date". The count is a numeral or one of `NUMBER_WORDS`; the drafted value or day
 takes exactly that many digits, characters, days or months."""
 
 from __future__ import annotations
@@ -33,27 +33,27 @@ NUMBER_WORDS: dict[str, int] = {
 }
 _WORDS = "|".join(NUMBER_WORDS)
 
-#: A code a description spells as letters and a count of digits ("E followed by two
-#: digits", "CL-then 6 digits").
+#: A code a description spells as letters and a count of digits ("X followed by four
+#: digits", "TK- then 6 digits").
 FOLLOWED_BY_DIGITS = phrase(
     "en.spelled_counts.followed_by_digits",
     r"\b(?P<prefix>[A-Z]{1,5}-?)\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
     + _WORDS
     + r")\s+digits",
     re.I,
-    matches=("E followed by two digits", "The claim id, CL- then 6 digits"),
-    misses=("Two digits", "E followed by letters"),
+    matches=("X followed by four digits", "The ticket, TK- then 6 digits"),
+    misses=("Two digits", "X followed by letters"),
 )
-#: A token id a description spells as a prefix and a length of letters and digits ("evt_
-#: followed by 12 characters", "off_ and 10 characters"): what a service hands out.
+#: A token id a description spells as a prefix and a length of letters and digits ("tok_
+#: followed by 12 characters", "key_ and 10 characters"): what a service hands out.
 TOKEN_SHAPE = phrase(
     "en.spelled_counts.token_shape",
     r"(?<![\w-])(?P<prefix>[A-Za-z]{1,6}[-_])\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
     + _WORDS
     + r")\s+(?:alphanumeric\s+)?characters\b",
     re.I,
-    matches=("evt_ followed by 12 characters", "off_ and ten alphanumeric characters"),
-    misses=("evt followed by 12 characters", "12 characters at most"),
+    matches=("tok_ followed by 12 characters", "key_ and ten alphanumeric characters"),
+    misses=("tok followed by 12 characters", "12 characters at most"),
 )
 #: "four-digit PIN", "6-digit code": a secret the user types as that many digits.
 N_DIGITS = phrase(
@@ -64,16 +64,16 @@ N_DIGITS = phrase(
     misses=("a digit or two", "twenty-digit"),
 )
 #: The longest a span may run, as the end's description states it ("at most 7 days after
-#: valid_from", "no more than 14 days").
+#: the start", "no more than 14 days").
 LONGEST_SPAN = phrase(
     "en.spelled_counts.longest_span",
     r"\b(?:at most|up to|no more than|not more than|within|maximum of|max(?:imum)?)\s+"
     r"(?P<count>\d{1,3}|" + _WORDS + r")\s+days?\b",
     re.I,
-    matches=("At most 7 days after valid_from", "no more than 14 days", "within ten days"),
-    misses=("7 days after valid_from", "up to 3 weeks"),
+    matches=("At most 7 days after the start", "no more than 14 days", "within ten days"),
+    misses=("7 days after the start", "up to 3 weeks"),
 )
-#: "must be valid six months past the return date": the months a date must reach beyond
+#: "must be valid three months past the end date": the months a date must reach beyond
 #: another.
 MONTHS_PAST = phrase(
     "en.spelled_counts.months_past",
@@ -82,8 +82,8 @@ MONTHS_PAST = phrase(
     r"(?:past|after|beyond)\b",
     re.I,
     matches=(
-        "The passport must be valid six months past the return date.",
-        "It needs to be valid for at least 3 months after travel",
+        "The card must be valid three months past the end date.",
+        "It needs to be valid for at least 2 months after renewal",
     ),
-    misses=("The passport must be valid.", "valid six months past the date"),
+    misses=("The card must be valid.", "valid three months past the date"),
 )
