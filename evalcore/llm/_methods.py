@@ -20,6 +20,7 @@ from typing import Any
 
 import openai
 
+from ..lexicon.en.server_errors import JSON_OBJECT_REFUSED, JSON_SCHEMA_REFUSED, TOOLS_REFUSED
 from ._schema import without_descriptions
 from .config import METHOD_ORDER as ORDER
 from .config import Method, ModelConfig, normalize_method
@@ -29,9 +30,9 @@ log = logging.getLogger("casegen.llm")
 #: Words in an error body that say the request's output format (not the server) is the
 #: problem. Matched case-insensitively on the status error's message.
 _NAMES: dict[Method, re.Pattern[str]] = {
-    "json_schema": re.compile(r"response_format|json_schema|json schema|schema|grammar", re.I),
-    "tools": re.compile(r"tool|function|grammar|schema", re.I),
-    "json": re.compile(r"response_format|json_object|grammar|schema", re.I),
+    "json_schema": JSON_SCHEMA_REFUSED,
+    "tools": TOOLS_REFUSED,
+    "json": JSON_OBJECT_REFUSED,
     "text": re.compile(r"(?!)"),
 }
 

@@ -12,32 +12,25 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-# "Callers are ...", "The people talking to you are ...", "Your users are ..."
-_LIST = re.compile(
-    r"\b(?:callers|users|customers|clients|members|visitors|"
-    r"(?:the\s+)?people\s+(?:who\s+\w+\s+(?:to\s+)?you|talking\s+to\s+you|you\s+\w+(?:\s+(?:to|with))?)|"
-    r"those\s+who\s+\w+(?:\s+to)?\s+you)"
-    r"\s+(?:here\s+)?are\s+(?:mostly\s+|usually\s+|often\s+)?(?P<list>[^.;:]+)",
-    re.I,
+from ..lexicon.en.audience import (
+    CALLER_KINDS,
+    CALLER_LIST,
+    ITEM_TAIL,
+    LIST_ITEMS,
+    NOW_AND_THEN,
+    PLURAL_PEOPLE,
+    WHO_VERB,
 )
-# "Two kinds of people talk to you: library members on the website chat, and branch staff"
-_KINDS = re.compile(
-    r"\b(?:kinds?|types?|groups?)\s+of\s+(?:people|users|callers|customers)\b[^.;:]*:\s*"
-    r"(?P<list>[^.;:]+)",
-    re.I,
-)
+
+_LIST = CALLER_LIST
+_KINDS = CALLER_KINDS
 _PARENS = re.compile(r"\([^)]*\)")
-_ITEMS = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
-# where an item's head (who they are) ends and what describes them begins
-_TAIL = re.compile(r"\s+(?:who|whose|with|on|at|in|from|that|for|of|[a-z]{2,}ing)\b")
-# "with the odd architect", "and the occasional landlord": one kind of person, named singly
-_NOW_AND_THEN = re.compile(
-    r"^(?:(?:with|plus|also)\s+)?(?:the\s+odd|the\s+occasional|an?\s+occasional|the\s+rare|"
-    r"some|a\s+few)\s+"
-)
-_WHO_VERB = re.compile(r"\b(who|that)\s+([a-z]+)\b")
+_ITEMS = LIST_ITEMS
+_TAIL = ITEM_TAIL
+_NOW_AND_THEN = NOW_AND_THEN
+_WHO_VERB = WHO_VERB
 _NO_S = ("s", "sh", "ch", "x", "z")
-_PLURAL = re.compile(r"(?:[^s]s|men|staff)$")
+_PLURAL = PLURAL_PEOPLE
 
 
 def listed_people(

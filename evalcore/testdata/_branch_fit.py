@@ -25,31 +25,20 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..lexicon.en.branch_rules import RULED_OUT, SWITCH
+from ..lexicon.en.spelled_counts import MONTHS_PAST, NUMBER_WORDS
 from ._callers import Caller
 from ._records import Collection, DataRecords, status_fit
-from ._values import _NUMBERS, reference_day
+from ._values import reference_day
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 #: "basic fares cannot be changed", "gift cards may not be refunded": the words before it.
-_RULED_OUT = re.compile(
-    r"(?P<what>(?:\b[\w-]+\s+){1,3}?)(?:cannot|can't|can\s+not|may\s+not|must\s+not)\s+be\b",
-    re.I,
-)
+_RULED_OUT = RULED_OUT
 #: "turn on autopay", "switch off paperless": the request's verb and the state it asks for.
-_SWITCH = re.compile(
-    r"\b(?:(?P<on>turn\s+on|switch\s+on|enable|activate|set\s+up|start)"
-    r"|(?P<off>turn\s+off|switch\s+off|disable|deactivate|cancel|stop))\s+(?:my\s+|the\s+)?"
-    r"(?P<what>[\w-]+)",
-    re.I,
-)
+_SWITCH = SWITCH
 
 #: "must be valid six months past the return date": the months a date must reach beyond another.
-_MONTHS_PAST = re.compile(
-    r"\b(?:must|has\s+to|needs?\s+to|should)\s+be\s+valid\s+(?:for\s+)?(?:at\s+least\s+)?"
-    r"(?P<n>\d+|" + "|".join(_NUMBERS) + r")\s+months?\s+"
-    r"(?:past|after|beyond)\b",
-    re.I,
-)
+_MONTHS_PAST = MONTHS_PAST
 
 
 @dataclass(frozen=True)
@@ -357,7 +346,7 @@ def expires_short(caller: Caller, prose: Iterable[str], today: dt.date | None = 
         if match is None:
             continue
         count = match["n"].lower()
-        months = int(count) if count.isdigit() else _NUMBERS[count]
+        months = int(count) if count.isdigit() else NUMBER_WORDS[count]
         words = flat.lower()
         for key, day in dates:
             named = key.lower() in words or key.lower().replace("_", " ") in words

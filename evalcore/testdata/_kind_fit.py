@@ -17,14 +17,11 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..lexicon.en.record_states import TRIP_KIND
 from ._records import DataRecords
 
 #: The kind that stays in the caller's own area (`home`), and the one that leaves it (`away`).
-_KIND = re.compile(
-    r"^(?:(?P<home>domestic|local|inland|national|in[-_ ]?country)"
-    r"|(?P<away>international|foreign|abroad|overseas|out[-_ ]?of[-_ ]?country))$",
-    re.I,
-)
+_KIND = TRIP_KIND
 #: An IANA time zone (`Europe/London`): its area is the part before the slash.
 _ZONE = re.compile(r"^(?P<area>[A-Z][A-Za-z]+)/[A-Z][A-Za-z_/-]+$")
 

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon.en.id_ranges import ID_RANGE
+
 #: An id: capitals (and dashes) then digits, maybe more dash-separated parts (`RTR-123-01`).
 _ID = r"[A-Z][A-Z_-]*\d{2,}(?:-\d+)*"
 _TOKEN = re.compile(rf"\b{_ID}\b")
-_RANGE = re.compile(
-    r"\b(?P<prefix>[A-Z][A-Z_-]*?)(?P<start>\d{2,})\s*"
-    r"(?:to|through|thru|until|–|—|-|\.\.)\s*"
-    r"(?:(?P<again>[A-Z][A-Z_-]*?)(?=\d))?(?P<end>\d{2,})\b"
-)
+_RANGE = ID_RANGE
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 #: The most values one range may stand for (a wider one is a range of something else).
 _MOST = 50

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..lexicon.en.audience import PERSON_WORD, SERVES, THINGS, WRITERS
 from ._audience_list import listed_people
 from ._rng import case_rng
 from ._shared_scan import Scan
@@ -219,20 +220,12 @@ def _fitting(roles: tuple[str, ...], scan: Scan) -> tuple[str, ...]:
     return roles if len(kept) == len(roles) else kept or roles
 
 
-_AUDIENCE = re.compile(
-    r"\b(?:helps?|helping|assists?|assisting|supports?|supporting|serves?|serving|answers?|"
-    r"answering|talks? to|works? with|for|used by)\s+(?:our\s+|the\s+|its\s+|your\s+|their\s+)?"
-    r"(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)",
-    re.I,
-)
+_AUDIENCE = SERVES
 
 
 _GENERIC = {"customer", "user", "client", "people", "person", "you", "example", "them"}
 # "Riders write to you from the app": the people as the subject of talking to the agent
-_WRITERS = re.compile(
-    r"(?:^|[.;:!?]\s+|\band\s+)(?P<who>[a-z][a-z-]+(?:\s[a-z][a-z-]+)?)\s+"
-    r"(?:write|talk|speak|chat|message|come)\s+to\s+you\b"
-)
+_WRITERS = WRITERS
 #: Verbs of the agent's users getting in touch ("Patients and caregivers call or text to
 #: refill ...").
 _GET_IN_TOUCH = frozenset({"call", "text", "write", "message", "phone", "email"})
@@ -264,17 +257,9 @@ _FUNCTION_WORDS = {
 }  # fmt: skip
 
 # A word that names people by what they do: "drivers", "researchers", "nurses", "tenants".
-_PERSON_WORD = re.compile(
-    r"(?:[a-z]{2,}(?:er|or|ist|ian|ee|ant|ent|man|woman)|staff|crew|nurse|executive)s?$"
-)
+_PERSON_WORD = PERSON_WORD
 # ... and words of that shape that do not ("orders", "payments", "monitors").
-_THINGS = re.compile(
-    r"(?:ment|order|number|answer|matter|letter|paper|offer|water|transfer|register|computer|"
-    r"counter|filter|folder|printer|reminder|server|error|sensor|monitor|calendar|event|"
-    r"content|incident|element|component|agent|parent|percent|patent|talent|shipper|"
-    r"factor|floor|door|color|colour|vendor|behavior|behaviour|question|container|"
-    r"cluster|router|trailer|timer|poster|barrier|assistant)s?$"
-)
+_THINGS = THINGS
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,12 @@ from typing import Any
 
 from .._readbytes import RefusedFile, read_limited
 from .._sha256 import sha256
+from ..lexicon.en.record_states import INACTIVE
 from ._slots import upcoming
 
 _NAME_KEYS = ("full_name", "holder_name", "customer_name", "name", "holder", "owner")
 _MAX_BYTES = 2_000_000
-_INACTIVE = re.compile(
-    r"lapsed|closed|cancell?ed|expired|inactive|suspended|terminated|blocked|revoked|deleted"
-)
+_INACTIVE = INACTIVE
 #: Record keys whose false value says the record is out of standing (`active: false`).
 _STANDING_FLAGS = frozenset(
     p + w

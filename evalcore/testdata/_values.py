@@ -20,6 +20,48 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..lexicon.en.field_specs import (
+    ADDRESS_NAME,
+    AGE_WORD,
+    BIRTH_DATE,
+    CITY_NAME,
+    DATE_IN_NAME,
+    DATE_NAME,
+    DATE_WORD,
+    DAY_AHEAD,
+    EMAIL_NAME,
+    EMAIL_WORD,
+    EXAMPLE,
+    ID_IN_NAME,
+    ID_NAME,
+    ID_WORDS,
+    ISO_DATE,
+    LARGE_SUM,
+    MONEY,
+    NAME_FIELD,
+    NAME_IN_NAME,
+    NUMBER,
+    NUMBER_END,
+    NUMBER_WORD,
+    OTHER_PERSON,
+    PET_NAME,
+    PHONE_NAME,
+    PHONE_WORDS,
+    POSTCODE,
+    RELATIVE_DAY,
+    SECRET_DIGITS,
+    SPAN,
+    THING_NAME,
+    TIME_WORD,
+    YEAR_WORD,
+)
+from ..lexicon.en.spelled_counts import (
+    FOLLOWED_BY_DIGITS,
+    LONGEST_SPAN,
+    N_DIGITS,
+    NUMBER_WORDS,
+    TOKEN_SHAPE,
+)
 from ._people import FIRST_NAMES, LAST_NAMES, Persona
 
 
@@ -35,7 +77,7 @@ def reference_day() -> dt.date:
 _FORMATS = (
     (re.compile(r"\bMM/DD/YYYY\b", re.I), "%m/%d/%Y"),
     (re.compile(r"\bDD/MM/YYYY\b", re.I), "%d/%m/%Y"),
-    (re.compile(r"\bYYYY-MM-DD\b|\bISO[ -]?8601\b|\bISO date", re.I), "%Y-%m-%d"),
+    (ISO_DATE, "%Y-%m-%d"),
     (re.compile(r"\bDD\.MM\.YYYY\b", re.I), "%d.%m.%Y"),
     (re.compile(r"\bDD-MM-YYYY\b", re.I), "%d-%m-%Y"),
     (re.compile(r"\bMM-DD-YYYY\b", re.I), "%m-%d-%Y"),
@@ -47,42 +89,13 @@ _FORMATS = (
 _WITH_TIME = re.compile(r"\bHH:?MM\b|\d{4}-\d\d-\d\d[T ]\d\d:\d\d", re.I)
 #: The hours a drawn time of day takes (office hours, on the hour or the half hour).
 _HOURS = tuple(range(9, 18))
-_RELATIVE = re.compile(r"\b(yesterday|today|last (?:week|night)|relative)\b", re.I)
+_RELATIVE = RELATIVE_DAY
 _SHAPED_ID = re.compile(r"\b([A-Z]{1,5}[-_ ]?\d{3,10}|\d{6,12})\b")
-_NUMBERS = {
-    w: n
-    for n, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ]
-    )
-}
-_FOLLOWED = re.compile(
-    r"\b(?P<prefix>[A-Z]{1,5}-?)\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
-    + "|".join(_NUMBERS)
-    + r")\s+digits",
-    re.I,
-)
+_NUMBERS = NUMBER_WORDS
+_FOLLOWED = FOLLOWED_BY_DIGITS
 #: A token id a description spells as a prefix and a length of letters and digits ("evt_
 #: followed by 12 characters", "off_ and 10 characters"): what a service hands out.
-_TOKEN = re.compile(
-    r"(?<![\w-])(?P<prefix>[A-Za-z]{1,6}[-_])\s*(?:followed by|then|and)\s+(?P<count>\d{1,2}|"
-    + "|".join(_NUMBERS)
-    + r")\s+(?:alphanumeric\s+)?characters\b",
-    re.I,
-)
+_TOKEN = TOKEN_SHAPE
 
 
 class TokenShape(NamedTuple):
@@ -104,39 +117,21 @@ def _token(shape: TokenShape, rng: random.Random) -> str:
 
 
 #: "four-digit PIN", "6-digit code": a secret the user types as that many digits.
-_N_DIGIT = re.compile(r"\b(?P<count>\d{1,2}|" + "|".join(_NUMBERS) + r")[- ]digits?\b", re.I)
-#: An example a description gives: a quoted one whole, to its closing quote ("e.g. \"~30% of
-#: checkouts fail, EU and US web\"" is one example, its comma part of it), else up to the
-#: first comma.
-_EXAMPLE = re.compile(
-    r"(?:for\s+example|e\.g\.|such\s+as|like)\s*,?\s*(?P<q>[\"“])?'?"
-    r"(?P<text>(?(q)[^\"”]+|[^\"”'),;]+))",
-    re.I,
-)
-_MONEY = re.compile(
-    r"amount|price|cost|fee|charge|total|pay|budget|salary|refund|spend|usd|eur|gbp|dollar|"
-    r"damage|estimate|repair",
-    re.I,
-)
-_LARGE = re.compile(r"damage|repair|estimate|loss|salary|budget|rent", re.I)
+_N_DIGIT = N_DIGITS
+_EXAMPLE = EXAMPLE
+_MONEY = MONEY
+_LARGE = LARGE_SUM
 
 
 #: Name fields about someone other than the user (`coworker_name`, `contact_name`).
-_OTHER_PERSON = re.compile(
-    r"(?:^|_)(?:co_?worker|colleague|contact|recipient|beneficiary|partner|friend|guest|"
-    r"visitor|other|emergency|manager|supervisor|technician|prescriber|doctor)_",
-)
+_OTHER_PERSON = OTHER_PERSON
 
 
 #: Name fields about a thing, not a person (`drug_name`, `other_pharmacy_name`): their value
 #: comes from the description's example or the other rules, never from a person's names.
-_THING_NAME = re.compile(
-    r"(?:^|_)(?:drug|medicine|medication|pharmacy|company|business|shop|store|product|"
-    r"project|event|team|file|vessel|ship|street|venue|site|room|course|plan|item|brand|"
-    r"device|app|school|hospital|clinic|practice|bank|branch)(?:_|$)"
-)
+_THING_NAME = THING_NAME
 #: Name fields about an animal (`animal_name`, `pet_name`): a pet's name.
-_PET_NAME = re.compile(r"(?:^|_)(?:animal|pet|dog|cat|horse|puppy|kitten)(?:_|$)")
+_PET_NAME = PET_NAME
 PET_NAMES = ("Biscuit", "Luna", "Pepper", "Rosie", "Bramble", "Milo", "Willow", "Juniper")
 
 
@@ -225,11 +220,7 @@ def span_role(spec: FieldSpec) -> str | None:
 
 #: The longest a span may run, as the end's description states it ("at most 7 days after
 #: valid_from", "no more than 14 days").
-_LONGEST = re.compile(
-    r"\b(?:at most|up to|no more than|not more than|within|maximum of|max(?:imum)?)\s+"
-    r"(?P<count>\d{1,3}|" + "|".join(_NUMBERS) + r")\s+days?\b",
-    re.I,
-)
+_LONGEST = LONGEST_SPAN
 
 
 def longest_span(description: str) -> int | None:
@@ -254,20 +245,14 @@ def draw_day(
     role = span_role(spec)
     today = reference_day()
     ahead = max(today, since) if since is not None else today
-    if "birth" in words or re.search(r"\bdob\b", words):
+    if "birth" in words or BIRTH_DATE.search(words):
         return dt.date(1950, 1, 1) + dt.timedelta(days=rng.randrange(0, 54 * 365))
     if role == "end":
         start = after or ahead + dt.timedelta(days=rng.randrange(2, 22))
         longest = longest_span(spec.description)
         top = 8 if longest is None else max(2, min(8, longest))
         return max(start, ahead) + dt.timedelta(days=rng.randrange(1, top))
-    if (
-        spec.ahead
-        or role == "start"
-        or re.search(
-            r"\b(?:next|upcoming|preferred|future|start|check-?in|appointment|book)", words
-        )
-    ):
+    if spec.ahead or role == "start" or DAY_AHEAD.search(words):
         return working_day(ahead + dt.timedelta(days=rng.randrange(2, 22)))
     if allows_relative(spec.description) and rng.random() < 0.4:
         return "yesterday"
@@ -343,12 +328,9 @@ def shaped_like(example: str, rng: random.Random) -> str:
 
 def is_date(spec: FieldSpec) -> bool:
     return bool(
-        re.search(r"(?:^|_)(?:date|day|dob|birthday|when)(?:_|$)", spec.name)
+        DATE_NAME.search(spec.name)
         or date_format(spec.description)
-        or (
-            re.search(r"\bdate\b", spec.description, re.I)
-            and not re.search(r"\b(?:id|number|reference)\b", spec.name.replace("_", " "))
-        )
+        or (DATE_WORD.search(spec.description) and not ID_WORDS.search(spec.name.replace("_", " ")))
     )
 
 
@@ -365,14 +347,10 @@ def _ascii(text: str) -> str:
 
 #: The values a number may take, as its description states them: "2 or 3", "1, 2 or 3",
 #: "0 to 200", "1-5", "between 1 and 10".
-_NUMBER = r"(\d+(?:\.\d+)?)"
-_END = r"(?![\w/%-]|\.\d)"
+_NUMBER = NUMBER
+_END = NUMBER_END
 _ONE_OF = re.compile(rf"(?<![\w./-]){_NUMBER}((?:\s*,\s*{_NUMBER})*)\s+or\s+{_NUMBER}{_END}")
-_SPAN = re.compile(
-    rf"(?:\bbetween\s+{_NUMBER}\s+and\s+{_NUMBER}"
-    rf"|(?<![\w./-]){_NUMBER}\s*(?:to|through|[-–])\s*{_NUMBER}{_END})",
-    re.I,
-)
+_SPAN = SPAN
 
 
 def stated_numbers(description: str) -> tuple[float, float, list[int | float]] | None:
@@ -486,9 +464,9 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
     if scaled is not None:
         return round(scaled) if kind == "int" else scaled
     if kind == "int":
-        if re.search(r"\byear\b", words):
+        if YEAR_WORD.search(words):
             return rng.randrange(2012, 2026)
-        if re.search(r"\bage\b", words):
+        if AGE_WORD.search(words):
             return rng.randrange(18, 80)
         return rng.randrange(1, 9)
     if kind == "float":
@@ -502,9 +480,7 @@ def typed_value(spec: FieldSpec, rng: random.Random, persona: Persona | None = N
 
 #: A description of a number to call or text: "The number the vet calls back, +1 and ten
 #: digits", "Mobile to text the code to".
-_PHONE_WORDS = re.compile(
-    r"\b(?:tele)?phone\b|\bmobile\b|\bnumber\b[^.]{0,40}\bcalls?\s+(?:\w+\s+)?back\b", re.I
-)
+_PHONE_WORDS = PHONE_WORDS
 _COUNTRY_CODE = re.compile(r"(?<![\w+])\+(?P<code>\d{1,3})\b")
 
 
@@ -549,7 +525,7 @@ def _phone(description: str, rng: random.Random) -> str:
 
 
 #: An address field's description that asks for the postcode with it.
-_POSTCODE = re.compile(r"\b(?:post(?:al)?\s?codes?|zip(?:\s?codes?)?)\b", re.I)
+_POSTCODE = POSTCODE
 
 
 def examples_of(description: str) -> list[str]:
@@ -568,15 +544,15 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     shaped = _SHAPED_ID.search(spec.description)
     if is_date(spec):
         return draw_date(spec, rng)
-    if re.search(r"e-?mail", name):
+    if EMAIL_NAME.search(name):
         return _email(persona)
-    if re.search(r"phone|mobile|call_?back", name):
+    if PHONE_NAME.search(name):
         return _phone(spec.description, rng)
-    if re.search(r"\be-?mail\b", spec.description, re.I) and not re.search(r"name", name):
+    if EMAIL_WORD.search(spec.description) and not NAME_IN_NAME.search(name):
         return _email(persona)  # "An email address or phone number to reply to"
     if _PHONE_WORDS.search(spec.description):
         return _phone(spec.description, rng)
-    named = re.search(r"(?:^|_)(?:full_)?name$", name) is not None
+    named = NAME_FIELD.search(name) is not None
     head = name.rsplit("name", 1)[0]
     if named and _PET_NAME.search(head):
         return rng.choice(PET_NAMES)  # the animal's name, never its owner's
@@ -587,22 +563,22 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
         return persona.name if "first" not in name else persona.first_name
     if _POSTCODE.search(name.replace("_", " ")):
         return f"{rng.randrange(10000, 99999)}"
-    if re.search(r"\btime\b", words) and not re.search(r"\bdate\b", name):
+    if TIME_WORD.search(words) and not DATE_IN_NAME.search(name):
         return rng.choice(("9:30 am", "11:00 am", "2:15 pm", "4:45 pm", "6:00 pm"))
     digits = _N_DIGIT.search(spec.description)
     followed = _FOLLOWED.search(spec.description)
     # "The five-digit client number": digits alone, where no prefix or example shapes it
-    plain_number = re.search(r"\bnumber\b", words) and not (followed or shaped or example)
+    plain_number = NUMBER_WORD.search(words) and not (followed or shaped or example)
     tokens = token_shapes(spec.description)
     if tokens:  # "evt_ followed by 12 characters": the service's own token shape
         return _token(tokens[0], rng)
     if followed:  # "E followed by two digits": the letters belong to the code
         return followed["prefix"].upper() + _digits(rng, _count(followed))
-    id_shaped = shaped is not None and re.search(r"id|number|reference|code|ref|no", name)
+    id_shaped = shaped is not None and ID_IN_NAME.search(name)
     if id_shaped and shaped is not None and digits and not shaped.group(1).isdigit():
         # "airport code + SK + five digits (BOSSK12345)": the digits are the example's tail
         return shaped_like(shaped.group(1), rng)
-    if digits and (re.search(r"pin|code|passcode", words) or plain_number):
+    if digits and (SECRET_DIGITS.search(words) or plain_number):
         return _digits(rng, _count(digits))
     if id_shaped and shaped is not None:
         return shaped_like(shaped.group(1), rng)
@@ -611,14 +587,14 @@ def _text_value(spec: FieldSpec, rng: random.Random, persona: Persona | None) ->
     if example:
         options = examples_of(spec.description)
         return rng.choice(options) if options else None
-    if re.search(r"address", name):
+    if ADDRESS_NAME.search(name):
         street = rng.choice(("Elm Street", "Harbour Road", "Mill Lane", "Kingsway", "Oak Avenue"))
         if _POSTCODE.search(spec.description):  # "with postcode": the address is whole
             return f"{rng.randrange(2, 240)} {street}, {rng.randrange(10000, 99999)}"
         return f"{rng.randrange(2, 240)} {street}"
-    if re.search(r"city|town", name):
+    if CITY_NAME.search(name):
         return rng.choice(("Leeds", "Porto", "Austin", "Lyon", "Denver", "Utrecht"))
-    if re.search(r"(?:^|_)(?:id|number|reference|ref|code)$", name):
+    if ID_NAME.search(name):
         prefix = "".join(w[0] for w in name.split("_")[:-1]).upper() or "REF"
         return f"{prefix}-{rng.randrange(10000, 99999)}"
     return None
