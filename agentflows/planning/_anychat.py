@@ -34,7 +34,7 @@ from __future__ import annotations
 from evalcore.definitions import AnychatDefinitions, Project
 from evalcore.errors import UserError
 
-from ..drafting.offline._direction import Choice, Direction, parse_direction
+from ..drafting.offline import Choice, Direction, parse_direction
 from ._anychat_builder import DIALECT
 from ._anychat_elements import plan_elements, playbook_facts, words
 from ._anychat_inbound import InboundBehaviors

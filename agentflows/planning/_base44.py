@@ -36,7 +36,7 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.errors import UserError
 
-from ..drafting.offline._direction import Direction, parse_direction
+from ..drafting.offline import Direction, parse_direction
 from ._base44_skillmd import Command, Pair, Resource, SkillText, read_skill
 from ._base44_targets import (
     Instance,

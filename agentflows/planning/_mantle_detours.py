@@ -13,7 +13,7 @@ from evalcore.definitions.skill_model import sentences, set_from_answer, skill_m
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
 from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records, story_fit
 
-from ..drafting.offline._direction import value_words
+from ..drafting.offline import value_words
 from ._behavior import Behavior
 from ._mantle_answers import always_asked
 from ._mantle_own_handoff import own_reason, reason_line, reason_said

@@ -3,6 +3,10 @@
 Same project + same plan + same direction + same generation day (`SOURCE_DATE_EPOCH`
 pins it) → byte-identical cases. Each dialect has its own
 drafter module; all of them write only ids and values that exist in the project.
+
+The person's direction, parsed (`parse_direction`, `Direction`, `Choice`), and the value
+words it is read with are offered here too: every dialect's planner reads the direction
+the same way its drafter does (`_direction`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,16 @@ from evalcore.findings import Finding
 
 from ...planning import Behavior
 from .._engine import DraftContext, DraftResult, Usage
+from ._direction import (
+    Choice,
+    Direction,
+    best_value,
+    content_stems,
+    match_values,
+    parse_direction,
+    value_phrases,
+    value_words,
+)
 
 #: The offline drafter of each dialect, imported only when that dialect is drafted; a third
 #: name is its drafter that also says why a case needs review (`(document, reason)`).
@@ -76,4 +90,15 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["OfflineEngine", "answer_marks"]
+__all__ = [
+    "Choice",
+    "Direction",
+    "OfflineEngine",
+    "answer_marks",
+    "best_value",
+    "content_stems",
+    "match_values",
+    "parse_direction",
+    "value_phrases",
+    "value_words",
+]
