@@ -41,7 +41,7 @@ def _planner(dialect: str) -> Planner:
 #: Which elements a case's assertions check, per dialect (`covers`: what it was planned on).
 _ASSERTED = {
     "mantle": ("._mantle_elements", "asserted_elements"),
-    "anychat": ("._anychat_elements", "asserted_elements"),
+    "anychat": (".anychat_elements", "asserted_elements"),
     "base44": ("._base44", "asserted_elements"),
 }
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
 
-from ...planning._anychat_elements import PlaybookFacts, tool_roles
+from ...planning.anychat_elements import PlaybookFacts, tool_roles
 
 _RULE = re.compile(r"\b(?:never|only|do not|don't|must not)\b", re.IGNORECASE)
 _CONFIRM = re.compile(r"\bconfirm\b", re.IGNORECASE)

@@ -24,7 +24,7 @@ from typing import Any
 
 from evalcore.definitions import Playbook
 
-from ...planning._anychat_elements import PlaybookFacts, action_verb
+from ...planning.anychat_elements import PlaybookFacts, action_verb
 
 PREFERENCE = "Later this week would suit me, in the morning if possible."
 SLOT_TEXT = "The first time you offered works for me."
