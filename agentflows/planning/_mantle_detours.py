@@ -6,8 +6,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import Project, Skill, memoized, runs_first
-from evalcore.definitions._preconditions import opening_seeds, precondition_of
+from evalcore.definitions import (
+    Project,
+    Skill,
+    memoized,
+    opening_seeds,
+    precondition_of,
+    runs_first,
+)
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, set_from_answer, skill_model
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD

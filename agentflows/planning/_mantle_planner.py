@@ -10,8 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
+from evalcore.definitions import (
+    MantleDefinitions,
+    Project,
+    Skill,
+    gate_seeds,
+    opener_of,
+    opening_seeds,
+)
 from evalcore.definitions.skill_model import skill_model
 
 from ..drafting.offline import Direction

@@ -23,8 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.definitions import AgentSkill, Project
-from evalcore.definitions._frontmatter import split_frontmatter
+from evalcore.definitions import AgentSkill, Project, split_frontmatter
 
 _CODE = re.compile(r"`([^`]+)`")
 _PATH = re.compile(
