@@ -6,7 +6,7 @@ project.mantle.skills["card_replace"].blocks
 
 from ._blocks import FRAMEWORK_TOOLS
 from ._discover import find_project, project_kind_of
-from ._frontmatter import split_frontmatter
+from ._frontmatter import body_on_disk
 from ._load import load_project
 from ._mantle_rasa_rules import RASA_RULES_VERSION, rasa_errors, rasa_refusal
 from ._mantle_set_fields import undeclared_set_fields
@@ -87,6 +87,7 @@ __all__ = [
     "ToolDef",
     "ToolParameter",
     "UtterRule",
+    "body_on_disk",
     "find_project",
     "gate_seeds",
     "is_prerequisite",
@@ -102,6 +103,5 @@ __all__ = [
     "resolver_of",
     "runs_first",
     "shut_gates",
-    "split_frontmatter",
     "undeclared_set_fields",
 ]
