@@ -15,8 +15,8 @@ from agentflows.drafting.offline._base44 import draft_base44
 from agentflows.drafting.offline._base44_patterns import code_pattern, json_patterns, loose
 from agentflows.planning import Behavior
 from agentflows.planning._base44 import plan_base44
-from agentflows.planning._base44_skillmd import read_skill
-from agentflows.planning._base44_targets import pair_kind
+from agentflows.planning.base44_skillmd import read_skill
+from agentflows.planning.base44_targets import pair_kind
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
 from evalcore.dialects.base44 import assemble, prompt_entries

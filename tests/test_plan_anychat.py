@@ -9,7 +9,7 @@ import pytest
 
 from agentflows.planning import CASE_TYPES, plan_source, select
 from agentflows.planning._anychat import plan_anychat
-from agentflows.planning._anychat_elements import (
+from agentflows.planning.anychat_elements import (
     main_reply,
     playbook_facts,
     reply_options,

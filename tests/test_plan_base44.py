@@ -9,8 +9,8 @@ import pytest
 
 from agentflows.planning import CASE_TYPES, plan_source, select
 from agentflows.planning._base44 import plan_base44
-from agentflows.planning._base44_skillmd import read_skill, triggers
-from agentflows.planning._base44_targets import (
+from agentflows.planning.base44_skillmd import read_skill, triggers
+from agentflows.planning.base44_targets import (
     code_pairs,
     instantiate,
     pair_kind,

@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from evalcore.definitions import Project
+from evalcore.definitions import Project, Skill
 from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
@@ -41,7 +41,7 @@ def _planner(dialect: str) -> Planner:
 #: Which elements a case's assertions check, per dialect (`covers`: what it was planned on).
 _ASSERTED = {
     "mantle": ("._mantle_elements", "asserted_elements"),
-    "anychat": ("._anychat_elements", "asserted_elements"),
+    "anychat": (".anychat_elements", "asserted_elements"),
     "base44": ("._base44", "asserted_elements"),
 }
 
@@ -120,6 +120,13 @@ def explore_mantle(project: Project) -> Any:
     return importlib.import_module("._mantle_explore", __package__).explore(project)
 
 
+def mantle_subject(skill: Skill) -> str:
+    """What a Mantle skill is about, as the planner's requests name it: its description's
+    text before a first colon, else its name (`_mantle_phrases`; imported only when asked)."""
+    subject: str = importlib.import_module("._mantle_phrases", __package__).subject(skill)
+    return subject
+
+
 def plan_source(project: Project, dialect: str, source: str, direction: str | None) -> Plan:
     return _planner(dialect)(project, source, direction)
 
@@ -150,6 +157,7 @@ __all__ = [
     "asserted_elements",
     "explore_mantle",
     "failure_outcome",
+    "mantle_subject",
     "not_a_goal",
     "plan_source",
     "resolve_targets",

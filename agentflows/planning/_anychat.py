@@ -23,7 +23,7 @@ Behaviours (`facts["kind"]`, the case slug, the type):
 - `guardrail` (`guardrail`, adversarial): the person pushes the agent to break a guardrail;
 - `example` (`example_<i>`, happy_path or edge_case): one per Playbook example, replayed.
 
-Element grammar: `_anychat_elements`. A direction (`drafting.offline._direction`) moves the
+Element grammar: `anychat_elements`. A direction (`drafting.offline.parse_direction`) moves the
 behaviours it asks for ahead of the rest, so `--count` keeps them, and picks the values of
 People fields it names (a patient "with Cigna" gives `insuranceProvider: Cigna`); the drafter
 uses it for the simulated person and for extra checks and judge criteria.
@@ -31,15 +31,15 @@ uses it for the simulated person and for extra checks and judge criteria.
 
 from __future__ import annotations
 
-from evalcore.definitions import AnychatDefinitions, Project
+from evalcore.definitions import Project
 from evalcore.errors import UserError
 
-from ..drafting.offline._direction import Choice, Direction, parse_direction
+from ..drafting.offline import Direction
 from ._anychat_builder import DIALECT
-from ._anychat_elements import plan_elements, playbook_facts, words
 from ._anychat_inbound import InboundBehaviors
 from ._anychat_replies import ReplyBehaviors
 from ._behavior import Behavior, Plan
+from .anychat_elements import parse_anychat_direction, plan_elements, playbook_facts, words
 
 #: How far a behaviour that shares words with the direction moves up the ranking.
 DIRECTION_BOOST = 100
@@ -59,19 +59,6 @@ def plan_anychat(project: Project, playbook_id: str, direction: str | None) -> P
         behaviors=_rank(behaviors, parsed),
         elements=plan_elements(facts, defs),
     )
-
-
-def parse_anychat_direction(text: str | None, defs: AnychatDefinitions) -> Direction:
-    """The direction read against this project: Playbooks as sources, its tools, and the
-    declared choices of custom People fields as selectable values."""
-    choices = [
-        Choice(spec.key, choice)
-        for spec in defs.person_fields.values()
-        if not spec.builtin and spec.type == "choice"
-        for choice in spec.choices or []
-    ]
-    tools = sorted(set(defs.tools) | {t for p in defs.playbooks.values() for t in p.tools})
-    return parse_direction(text, skills=sorted(defs.playbooks), tools=tools, choices=choices)
 
 
 #: Which behaviours a direction theme asks for (`_direction.THEMES`).

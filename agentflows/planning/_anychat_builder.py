@@ -7,9 +7,9 @@ from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
 
-from ._anychat_elements import PlaybookFacts
-from ._anychat_people import APPOINTMENT, preset
 from ._behavior import Behavior
+from .anychat_elements import PlaybookFacts
+from .anychat_people import APPOINTMENT, preset
 
 DIALECT = "anychat"
 _CASE_CHANNELS = ("rcs", "sms", "whatsapp", "appleMessages")

@@ -2,7 +2,7 @@
 
 An example lists only the conversation; the case also needs a start, a person and any
 appointment the conversation works on. They are read from the example where it says them and
-filled in from the frozen world (`_anychat_people`) where it does not:
+filled in from the frozen world (`anychat_people`) where it does not:
 
 - start: the Default Playbook's examples start inbound; an example whose title shares a word
   with an Outreach of its Playbook ("Reminder reply ...", Outreach "Visit reminder") starts
@@ -21,8 +21,8 @@ from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
 
-from ._anychat_elements import PlaybookFacts, words
-from ._anychat_people import APPOINTMENT, outreach_inputs, person, preset
+from .anychat_elements import PlaybookFacts, words
+from .anychat_people import APPOINTMENT, outreach_inputs, person, preset
 
 _GREETING = re.compile(r"\b(?:Hi|Hello|Hey|Thanks|Thank you),? ([A-Z][a-z]+)\b")
 _NAME_FIELDS = {"fullName", "firstName", "lastName", "name"}

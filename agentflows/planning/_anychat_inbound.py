@@ -4,9 +4,9 @@ simulated person, an off-topic request, a hand-off, a guardrail pushed and each 
 from __future__ import annotations
 
 from ._anychat_builder import BuilderBase
-from ._anychat_elements import plan_elements, playbook_facts
 from ._anychat_examples import example_scene
-from ._anychat_people import field_value, person
+from .anychat_elements import plan_elements, playbook_facts
+from .anychat_people import field_value, person
 
 
 class InboundBehaviors(BuilderBase):

@@ -4,8 +4,8 @@ under way: an Outreach and its replies, a reminder, a resumed conversation, an o
 from __future__ import annotations
 
 from ._anychat_builder import BuilderBase
-from ._anychat_elements import main_reply, opt_out_outcome, reply_options
-from ._anychat_people import outreach_inputs, person
+from .anychat_elements import main_reply, opt_out_outcome, reply_options
+from .anychat_people import outreach_inputs, person
 
 
 class ReplyBehaviors(BuilderBase):

@@ -3,7 +3,7 @@
     plan = plan_base44(project, "base44-cli", direction=None)
 
 One behaviour per prompt (the flow merges a skill's prompts into one multi-prompt
-`eval.json`). From the skill's SKILL.md (`_base44_skillmd`, `_base44_targets`):
+`eval.json`). From the skill's SKILL.md (`base44_skillmd`, `base44_targets`):
 
 - `trigger` (happy_path), one per trigger phrase of the description, as one of
   - `resource`: the resource the phrase asks for, at its prescribed path, with the naming
@@ -36,9 +36,10 @@ from typing import Any
 from evalcore.definitions import Project
 from evalcore.errors import UserError
 
-from ..drafting.offline._direction import Direction, parse_direction
-from ._base44_skillmd import Command, Pair, Resource, SkillText, read_skill
-from ._base44_targets import (
+from ..drafting.offline import Direction, parse_direction
+from ._behavior import Behavior, Plan
+from .base44_skillmd import Command, Pair, Resource, SkillText, read_skill
+from .base44_targets import (
     Instance,
     client_path,
     code_pairs,
@@ -52,7 +53,6 @@ from ._base44_targets import (
     trigger_target,
     word_set,
 )
-from ._behavior import Behavior, Plan
 
 DIALECT = "base44"
 DIRECTION_BOOST = 100

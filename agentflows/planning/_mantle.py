@@ -55,7 +55,7 @@ from evalcore.definitions import Project
 from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
-from ..drafting.offline._direction import parse_direction
+from ..drafting.offline import parse_direction
 from ._behavior import Behavior, Plan
 from ._mantle_answers import AnswerBehaviors
 from ._mantle_asides import AsideBehaviors

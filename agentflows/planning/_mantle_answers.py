@@ -9,7 +9,7 @@ from evalcore.agents.reference import optional_fields
 from evalcore.definitions import MantleDefinitions, Project
 from evalcore.definitions.skill_model import asked_in_paragraph, skill_model
 
-from ..drafting.offline._direction import value_words
+from ..drafting.offline import value_words
 from ._behavior import Behavior
 from ._mantle_phrases import names_strongly, value_line
 from ._mantle_planner import PlannerBase

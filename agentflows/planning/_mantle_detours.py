@@ -6,14 +6,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.definitions import Project, Skill, memoized, runs_first
-from evalcore.definitions._preconditions import opening_seeds, precondition_of
+from evalcore.definitions import (
+    Project,
+    Skill,
+    memoized,
+    opening_seeds,
+    precondition_of,
+    runs_first,
+)
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, set_from_answer, skill_model
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
 from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records, story_fit
 
-from ..drafting.offline._direction import value_words
+from ..drafting.offline import value_words
 from ._behavior import Behavior
 from ._mantle_answers import always_asked
 from ._mantle_own_handoff import own_reason, reason_line, reason_said

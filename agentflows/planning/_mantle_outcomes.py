@@ -20,7 +20,7 @@ from evalcore.definitions.skill_model import (
 )
 from evalcore.testdata import NEGATIVE_ACCOUNT, callers_in, load_records, names_an_id, recorded
 
-from ..drafting.offline._direction import value_words
+from ..drafting.offline import value_words
 from ._behavior import CHAINED, NOT_WRITTEN, Behavior
 from ._mantle_thresholds import ThresholdBehaviors
 from ._mantle_tools import failure_outcome, outcome_words, tool_keys

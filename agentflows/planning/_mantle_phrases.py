@@ -34,7 +34,7 @@ from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
 from evalcore.simulator import opening_line
 
-from ..drafting.offline._direction import best_value, content_stems, match_values, value_words
+from ..drafting.offline import best_value, content_stems, match_values, value_words
 from ._mantle_names import VERBS, name_intent
 from ._mantle_requests import activation_items, first_person, id_like, requests, second_person
 from ._mantle_routable import user_routable

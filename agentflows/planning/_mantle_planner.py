@@ -10,11 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Project, Skill
-from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
+from evalcore.definitions import (
+    MantleDefinitions,
+    Project,
+    Skill,
+    gate_seeds,
+    opener_of,
+    opening_seeds,
+)
 from evalcore.definitions.skill_model import skill_model
 
-from ..drafting.offline._direction import Direction
+from ..drafting.offline import Direction
 from ._behavior import Behavior
 from ._mantle_paths import mode_fields, path_id
 from ._mantle_session import session_fields

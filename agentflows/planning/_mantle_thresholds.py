@@ -32,7 +32,7 @@ from evalcore.definitions import MemoryField, Skill, memoized
 from evalcore.definitions.conditions import COMPARE, compared_numbers
 from evalcore.testdata import FieldSpec, stated_unit
 
-from ..drafting.offline._direction import value_words
+from ..drafting.offline import value_words
 from ._behavior import Behavior
 from ._mantle_planner import PlannerBase
 from ._mantle_vocab import routing_conditions

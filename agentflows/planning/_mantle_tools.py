@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, MemoryField, Project, Step, ToolDef
-from evalcore.definitions._memo import memo_of
+from evalcore.definitions import MantleDefinitions, MemoryField, Project, Step, ToolDef, memo_of
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     UNKNOWN,
@@ -26,7 +25,7 @@ from evalcore.definitions.skill_model import (
     qualify,
     tool_keys,
 )
-from evalcore.definitions.skill_model._tools import parameter_fields as skill_parameter_fields
+from evalcore.definitions.skill_model import parameter_fields as skill_parameter_fields
 
 
 def tool_writes(project: Project, tool: ToolDef) -> tuple[Write, ...]:

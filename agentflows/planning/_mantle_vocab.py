@@ -20,7 +20,7 @@ from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill
 from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import paragraphs, skill_fields
 
-from ..drafting.offline._direction import Choice, value_phrases
+from ..drafting.offline import Choice, value_phrases
 from ._mantle_prose import prose_items
 
 _EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as)\s*,?\s*[\"“]([^\"”]+)[\"”]", re.I)

@@ -6,10 +6,11 @@ project.mantle.skills["card_replace"].blocks
 
 from ._blocks import FRAMEWORK_TOOLS
 from ._discover import find_project, project_kind_of
+from ._frontmatter import body_on_disk
 from ._load import load_project
 from ._mantle_rasa_rules import RASA_RULES_VERSION, rasa_errors, rasa_refusal
 from ._mantle_set_fields import undeclared_set_fields
-from ._memo import memoized
+from ._memo import memo_of, memoized
 from ._model import (
     Block,
     Branch,
@@ -45,7 +46,16 @@ from ._model_anychat import (
 from ._model_base import (
     SourceRef,
 )
-from ._preconditions import is_prerequisite, resolver_of, runs_first, shut_gates
+from ._preconditions import (
+    gate_seeds,
+    is_prerequisite,
+    opener_of,
+    opening_seeds,
+    precondition_of,
+    resolver_of,
+    runs_first,
+    shut_gates,
+)
 
 __all__ = [
     "FRAMEWORK_TOOLS",
@@ -77,10 +87,16 @@ __all__ = [
     "ToolDef",
     "ToolParameter",
     "UtterRule",
+    "body_on_disk",
     "find_project",
+    "gate_seeds",
     "is_prerequisite",
     "load_project",
+    "memo_of",
     "memoized",
+    "opener_of",
+    "opening_seeds",
+    "precondition_of",
     "project_kind_of",
     "rasa_errors",
     "rasa_refusal",

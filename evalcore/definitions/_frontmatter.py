@@ -6,6 +6,9 @@ line numbers so that warnings about a frontmatter key or a body line point into 
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from .._readbytes import read_text
 from .._record import dataclass
 
 _DELIMITER = "---"
@@ -53,6 +56,15 @@ def split_frontmatter(text: str, *, filename: str) -> Split:
         1,
         (1, f"{filename} frontmatter is not closed by a '---' line"),
     )
+
+
+def body_on_disk(path: Path, kept: str) -> str:
+    """The body of the markdown file at `path` as it is on disk now (frontmatter split off),
+    or `kept`, the reader's copy, where the file is gone or is not UTF-8 text."""
+    try:
+        return split_frontmatter(read_text(path), filename=path.name).body
+    except (OSError, UnicodeDecodeError):
+        return kept
 
 
 #: The skill.md frontmatter keys Mantle defines (Rasa's frontmatter model allows no other):

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from evalcore.lexicon.en.written_contexts import PERSONA as _PERSONA
 from evalcore.simulator import FactContext, is_fact_context, parse_fact_context
 
-from ...planning._mantle_phrases import subject
+from ...planning import mantle_subject
 from .._engine import DraftContext
 
 #: Characters per token of the documented estimate (no tokenizer offline: BPE tokenizers
@@ -62,14 +62,14 @@ WORDS = MantleWords
 
 def planned_case(ctx: DraftContext) -> tuple[dict[str, Any], Any]:
     """The offline draft of the behaviour (the plan's document) and its script."""
-    from ..offline._mantle import draft_mantle_scripted
+    from ..offline import draft_mantle_scripted
 
     return draft_mantle_scripted(ctx)
 
 
 def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> dict[str, str]:
     """The compact prompt's values: skill, rules, behaviour, path, facts, assertions."""
-    from ..offline._mantle_criteria import pick, prose_rules
+    from ..offline import pick, prose_rules
 
     assert ctx.project.mantle is not None
     defs = ctx.project.mantle
@@ -84,8 +84,9 @@ def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> di
         "title": ctx.behavior.title,
         "description": ctx.behavior.description,
     }
+    named = skill.name or mantle_subject(skill)
     return {
-        "skill": f"{agent}, skill '{skill.name or subject(skill)}': {_first(skill.description)}",
+        "skill": f"{agent}, skill '{named}': {_first(skill.description)}",
         "rules": "\n".join(f"- {r}" for r in rules) or "none",
         "behavior": _json(behavior),
         "path": _path(script.walk),

@@ -3,6 +3,10 @@
 Same project + same plan + same direction + same generation day (`SOURCE_DATE_EPOCH`
 pins it) → byte-identical cases. Each dialect has its own
 drafter module; all of them write only ids and values that exist in the project.
+
+The person's direction, parsed (`parse_direction`, `Direction`, `Choice`), and the value
+words it is read with are offered here too: every dialect's planner reads the direction
+the same way its drafter does (`_direction`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,16 @@ from evalcore.findings import Finding
 
 from ...planning import Behavior
 from .._engine import DraftContext, DraftResult, Usage
+from ._direction import (
+    Choice,
+    Direction,
+    best_value,
+    content_stems,
+    match_values,
+    parse_direction,
+    value_phrases,
+    value_words,
+)
 
 #: The offline drafter of each dialect, imported only when that dialect is drafted; a third
 #: name is its drafter that also says why a case needs review (`(document, reason)`).
@@ -68,12 +82,38 @@ class OfflineEngine:
         return behaviors, Usage()
 
 
+#: What the Mantle drafter offers other flows, each loaded on first use as the drafters are:
+#: the name and the module that defines it.
+_MANTLE_OFFERS = {
+    # what of a Mantle run a case may assert, read as the drafter reads outside answers
+    "answer_marks": "._mantle_answers",
+    # the drafted document and the script it was written from (the LLM drafter's plan)
+    "draft_mantle_scripted": "._mantle",
+    # a skill's rules that hold on a path, and up to `limit` of them, the topic's first
+    "prose_rules": "._mantle_criteria",
+    "pick": "._mantle_criteria",
+}
+
+
 def __getattr__(name: str) -> Any:
-    """`answer_marks`: what of a Mantle run a case may assert, read as the Mantle drafter
-    reads outside answers (`_mantle_answers`); loaded on first use, as the drafters are."""
-    if name == "answer_marks":
-        return importlib.import_module("._mantle_answers", __package__).answer_marks
+    """What the Mantle drafter offers (`_MANTLE_OFFERS`), loaded on first use."""
+    if name in _MANTLE_OFFERS:
+        return getattr(importlib.import_module(_MANTLE_OFFERS[name], __package__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["OfflineEngine", "answer_marks"]
+__all__ = [
+    "Choice",
+    "Direction",
+    "OfflineEngine",
+    "answer_marks",
+    "best_value",
+    "content_stems",
+    "draft_mantle_scripted",
+    "match_values",
+    "parse_direction",
+    "pick",
+    "prose_rules",
+    "value_phrases",
+    "value_words",
+]

@@ -6,7 +6,7 @@ The planner (`agentflows.planning._anychat`) decides the scene in `behavior.fact
 person, appointments, channel, the Outreach, the hand-off target, the guardrail, the
 example); this module writes the person's turns (`_anychat_script`), the checks and criteria
 (`_anychat_checks`, `_anychat_example`) and the brief. Every case uses the frozen clock of
-`_anychat_people.CLOCK`, so dates and slots mean the same on every run.
+`anychat_people.CLOCK`, so dates and slots mean the same on every run.
 
 The direction shapes the case without inventing ids: its persona becomes the simulated
 person and a line of the brief; each plain requirement becomes a `direction-<n>` judge
@@ -22,9 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...planning._anychat import parse_anychat_direction
-from ...planning._anychat_elements import playbook_facts
-from ...planning._anychat_people import CLOCK
+from ...planning.anychat_elements import parse_anychat_direction, playbook_facts
+from ...planning.anychat_people import CLOCK
 from .._engine import DraftContext
 from ._anychat_case import Parts, _Case, _tidy
 from ._anychat_inbound import _example, _guardrail, _handoff, _happy, _off_topic, _simulate

@@ -9,8 +9,8 @@ from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
 
-from ...planning._anychat_elements import PlaybookFacts
-from ...planning._anychat_people import appointment_start, day_label
+from ...planning.anychat_elements import PlaybookFacts
+from ...planning.anychat_people import appointment_start, day_label
 from ._anychat_script import Step
 from ._direction import Direction
 

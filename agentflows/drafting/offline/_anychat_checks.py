@@ -26,7 +26,7 @@ from evalcore.definitions import AnychatDefinitions, Playbook
 from evalcore.lexicon.en.playbook_prose import CONFIRM as _CONFIRM
 from evalcore.lexicon.en.playbook_prose import RULE_WORD as _RULE
 
-from ...planning._anychat_elements import PlaybookFacts, tool_roles
+from ...planning.anychat_elements import PlaybookFacts, tool_roles
 
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s*")
 _PICKERS = ("ask.time", "ask.choice")

@@ -8,7 +8,7 @@ from typing import Any
 
 from evalcore.definitions import Playbook
 
-from ...planning._anychat_elements import playbook_facts
+from ...planning.anychat_elements import playbook_facts
 from ._anychat_case import (
     DEFAULT_PERSONA,
     SIMULATE_MAX_TURNS,

@@ -27,7 +27,7 @@ from evalcore.lexicon.en.playbook_prose import QUESTION as _QUESTION
 from evalcore.lexicon.en.playbook_prose import RULE_NEGATION, WANTED_ARTICLE
 from evalcore.lexicon.en.playbook_prose import WANTS as _WANTS
 
-from ...planning._anychat_elements import PlaybookFacts, action_verb
+from ...planning.anychat_elements import PlaybookFacts, action_verb
 
 PREFERENCE = "Later this week would suit me, in the morning if possible."
 SLOT_TEXT = "The first time you offered works for me."

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...planning._base44_skillmd import Pair, read_skill
+from ...planning.base44_skillmd import Pair, read_skill
 from .._engine import DraftContext
 from ._base44_patterns import code_pattern, json_keys, json_patterns, loose
 from ._direction import parse_direction

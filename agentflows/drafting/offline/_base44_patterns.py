@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from ...planning._base44_targets import JSON_KEY
+from ...planning.base44_targets import JSON_KEY
 
 _SPECIAL = set(".^$*+?()[]{}|\\")
 _JSON_PAIR = re.compile(r'"([^"]+)"\s*:\s*("(?:[^"\\]|\\.)*"|\{|\[|[-\w.]+)?')

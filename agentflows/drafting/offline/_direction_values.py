@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evalcore._stem import stem
 from evalcore.definitions import memoized
+from evalcore.lexicon.en import stem
 from evalcore.lexicon.en.negated_mentions import WORD_BEFORE as _NEGATED
 
 #: Function words (and words every domain uses) that never identify a value.

@@ -9,7 +9,7 @@ frontmatter; `casegen sources --explain SKILL` prints it.
 """
 
 from ._answer_keys import answer_keys
-from ._arguments import sentence_arguments
+from ._arguments import parameter_fields, sentence_arguments
 from ._branches import branched_keys, skill_branches
 from ._build import build_skill_model, skill_model, skill_models
 from ._clock_windows import clock_window_calls, in_a_window, plain_sentence, quoted_windows
@@ -121,6 +121,7 @@ __all__ = [
     "normalised_parameters",
     "outside_effect",
     "paragraphs",
+    "parameter_fields",
     "plain_sentence",
     "prose_reads",
     "prose_verb",

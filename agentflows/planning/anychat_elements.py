@@ -19,6 +19,8 @@ Element grammar (the ids in `Behavior.covers` and `Plan.elements` of an Anychat 
 Everything here reads only the definitions, so the same project always gives the same answer.
 Words such as "lookup" or "availability" in tool names decide a tool's role; the roles decide
 which turns a scripted conversation needs, never which ids exist.
+The person's direction is read against the same definitions (`parse_anychat_direction`:
+Playbooks as sources, its tools, the choices of custom People fields as values).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
+
+from ..drafting.offline import Choice, Direction, parse_direction
 
 #: Built-in People fields whose one-word labels would match almost any body text.
 _VAGUE_FIELDS = {"name", "title", "status", "source"}
@@ -371,6 +375,19 @@ def asserted_elements(
     return found
 
 
+def parse_anychat_direction(text: str | None, defs: AnychatDefinitions) -> Direction:
+    """The direction read against this project: Playbooks as sources, its tools, and the
+    declared choices of custom People fields as selectable values."""
+    choices = [
+        Choice(spec.key, choice)
+        for spec in defs.person_fields.values()
+        if not spec.builtin and spec.type == "choice"
+        for choice in spec.choices or []
+    ]
+    tools = sorted(set(defs.tools) | {t for p in defs.playbooks.values() for t in p.tools})
+    return parse_direction(text, skills=sorted(defs.playbooks), tools=tools, choices=choices)
+
+
 __all__ = [
     "PlaybookFacts",
     "ReplyOption",
@@ -379,6 +396,7 @@ __all__ = [
     "asserted_elements",
     "main_reply",
     "opt_out_outcome",
+    "parse_anychat_direction",
     "plan_elements",
     "playbook_facts",
     "reply_options",

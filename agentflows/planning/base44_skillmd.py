@@ -23,8 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evalcore.definitions import AgentSkill, Project
-from evalcore.definitions._frontmatter import split_frontmatter
+from evalcore.definitions import AgentSkill, Project, body_on_disk
 
 _CODE = re.compile(r"`([^`]+)`")
 _PATH = re.compile(
@@ -96,13 +95,7 @@ class SkillText:
 
 def skill_body(project: Project, skill: AgentSkill) -> str:
     """The SKILL.md body as it is on disk now (the reader's copy when the file is gone)."""
-    path = Path(project.root) / skill.path / "SKILL.md"
-    from evalcore._readbytes import read_text
-
-    try:
-        return split_frontmatter(read_text(path), filename="SKILL.md").body
-    except (OSError, UnicodeDecodeError):
-        return skill.body
+    return body_on_disk(Path(project.root) / skill.path / "SKILL.md", skill.body)
 
 
 def read_skill(project: Project, skill: AgentSkill, known_skills: set[str]) -> SkillText:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._base44_skillmd import Command, Pair, Resource, SkillText
+from .base44_skillmd import Command, Pair, Resource, SkillText
 
 _SAMPLES = {"entity": ("note",), "function": ("archive", "note"), "agent": ("note", "helper")}
 _WORD = re.compile(r"[A-Za-z0-9]+")
