@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
+from evalcore.lexicon.en.playbook_prose import HANDOFF, OPT_OUT, OR_OPTION, REPLY_OPTION
 
 #: Built-in People fields whose one-word labels would match almost any body text.
 _VAGUE_FIELDS = {"name", "title", "status", "source"}
@@ -35,12 +36,10 @@ _LOOKUP_PREFIXES = ("lookup_", "find_", "get_", "search_", "fetch_")
 _AVAILABILITY_WORDS = ("availability", "available", "slots", "check_")
 _CREATE_VERBS = {"book", "create", "schedule", "add", "make"}
 _CANCEL_VERBS = {"cancel", "delete", "remove"}
-_HANDOFF = re.compile(r"\bhand(?:s|ing)?[ -]?off to (?:the )?([a-z0-9_-]+)", re.IGNORECASE)
-_REPLY_OPTION = re.compile(
-    r"\breply (\w{1,12}) to ([^.;]+?)(?= or reply | or \w{1,12} to |[.;]|$)", re.IGNORECASE
-)
-_OR_OPTION = re.compile(r"\bor (\w{1,12}) to ([^.;]+?)(?=[.;]|$)", re.IGNORECASE)
-_OPT_OUT = re.compile(r"opt(?:ed)?[_-]?out", re.IGNORECASE)
+_HANDOFF = HANDOFF
+_REPLY_OPTION = REPLY_OPTION
+_OR_OPTION = OR_OPTION
+_OPT_OUT = OPT_OUT
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {
     "a",

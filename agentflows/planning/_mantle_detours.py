@@ -11,6 +11,7 @@ from evalcore.definitions._preconditions import opening_seeds, precondition_of
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, set_from_answer, skill_model
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
+from evalcore.lexicon.en.skill_rules import OPTIONAL_ASK
 from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records, story_fit
 
 from ..drafting.offline._direction import value_words
@@ -31,9 +32,7 @@ from ._mantle_walk import SET, Ask, Setup, Walk, note_walk, walk_skill
 
 #: A question the prose leaves to the agent ("you may ask for a quick rating"): a correct
 #: agent may never ask it, so no detour or hand-off may ride on it.
-_OPTIONAL = re.compile(
-    r"\b(?:you|agent|they)\s+(?:may|might|could)\b|\boptional(?:ly)?\b|\bif you like\b", re.I
-)
+_OPTIONAL = OPTIONAL_ASK
 
 
 def optional_ask(body: str, prompt: str | None) -> bool:
