@@ -52,3 +52,11 @@ NEVER_ACT = phrase(
     matches=("Never read out the internal card id.",),
     misses=("Secret values are never shown here.", 'Say "requested", never "done".'),
 )
+#: A word that makes the prose before a step a condition on it ("only if", "unless").
+CONDITION_WORD = phrase(
+    "en.skill_rules.condition_word",
+    r"\b(if|unless|when|once|only)\b",
+    re.I,
+    matches=("Only ask for the PIN if the card is lost.", "Unless they refuse, book it."),
+    misses=("Ask for the date.", "Confirm the iffy address."),
+)
