@@ -32,7 +32,7 @@ from evalcore.agents.demo import (
 from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
-from evalcore.lexicon.en.field_words import MONEY
+from evalcore.lexicon.en.field_words import MONEY, own_words
 from evalcore.lexicon.en.skill_requests import ASKS_ABOUT, ASKS_WHEN
 from evalcore.lexicon.en.skill_rules import NEVER_ACT
 from evalcore.simulator import opening_line
@@ -424,7 +424,7 @@ def _own_words(value: Any) -> re.Pattern[str]:
     """A value named by its own words, as the reference agent hears it ("swap", "swap's")."""
     words = re.sub(r"[_\-]+", " ", str(value)).split()
     joined = r"[\s_\-]+".join(re.escape(w) for w in words)
-    return re.compile(rf"(?<![\w'])(?<!not )(?<!no ){joined}(?!\w)", re.I)
+    return own_words(joined)
 
 
 def own_phrases(defs: MantleDefinitions, given: dict[str, Any]) -> list[tuple[str, dict]]:

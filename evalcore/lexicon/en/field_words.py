@@ -53,3 +53,19 @@ PHONE_WORDS = phrase(
     matches=("The caller's number in E.164 form.", "The number the call came from."),
     misses=("The order number.", "A phone model."),
 )
+#: A value named by its own words, not negated ("swap", "swap's"; not "not swap", "no
+#: swap"); `own_words` puts the value's words where `{words}` is.
+_OWN_WORDS = r"(?<![\w'])(?<!not )(?<!no ){words}(?!\w)"
+phrase(
+    "en.field_words.own_words",
+    _OWN_WORDS.format(words=r"swap"),
+    re.I,
+    matches=("I'd like to swap my shift.", "The swap's date moved.", "Swap, please."),
+    misses=("I do not swap shifts.", "No swap this week.", "swapping", "reswap"),
+)
+
+
+def own_words(words: str) -> re.Pattern[str]:
+    """The pattern for a value whose words are `words` (a regex: the words escaped and
+    joined), matched case-blind and never after "not"/"no" (see `en.field_words.own_words`)."""
+    return re.compile(_OWN_WORDS.format(words=words), re.I)
