@@ -28,7 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
-from evalcore.lexicon.en.playbook_prose import HANDOFF, OPT_OUT, OR_OPTION, REPLY_OPTION
+from evalcore.lexicon.en.playbook_prose import (
+    ASKS_WHEN,
+    HANDOFF,
+    OFFERS_INSTEAD,
+    OPT_OUT,
+    OR_OPTION,
+    REPLY_OPTION,
+)
 
 #: Built-in People fields whose one-word labels would match almost any body text.
 _VAGUE_FIELDS = {"name", "title", "status", "source"}
@@ -285,13 +292,11 @@ def mentions_reminder(playbook: Playbook) -> bool:
 
 
 def asks_when(playbook: Playbook) -> bool:
-    pattern = r"\bask (?:them )?(?:when|which day|what day|what time)\b"
-    return re.search(pattern, _flat(playbook.body), re.IGNORECASE) is not None
+    return ASKS_WHEN.search(_flat(playbook.body)) is not None
 
 
 def offers_instead(playbook: Playbook) -> str | None:
-    pattern = r"\boffer (?:once )?to (\w+) it instead"
-    match = re.search(pattern, _flat(playbook.body), re.IGNORECASE)
+    match = OFFERS_INSTEAD.search(_flat(playbook.body))
     return match.group(1).lower() if match else None
 
 

@@ -17,6 +17,7 @@ from evalcore.lexicon.en.case_wording import (
     AND_CLAUSE,
     AND_LEAD,
     CALLS_TOOL,
+    EVENT_VERBS,
     NEGATION,
     SETS_KEY,
     SUBJECT,
@@ -29,20 +30,7 @@ from ._registry import Hit, review_rule
 
 _NEGATION = NEGATION
 #: Verbs that make a named tool / skill / memory key an event lookup, by the id's kind.
-_EVENT_VERBS = {
-    "tool": r"call(?:s|ed|ing)?|runs?|ran|running|execut(?:e|es|ed|ing)|invok(?:e|es|ed|ing)"
-    r"|trigger(?:s|ed)?|fir(?:e|es|ed)|us(?:e|es|ed|ing)|look(?:s|ed)?\s+up|quer(?:y|ies|ied)",
-    "skill": r"activat(?:e|es|ed|ing)|start(?:s|ed)?|complet(?:e|es|ed)|finish(?:es|ed)?"
-    r"|hands?\s+(?:off|over)|rout(?:e|es|ed)|enter(?:s|ed)?|cancel(?:s|led|ed)?",
-    "block": r"enter(?:s|ed)?|complet(?:e|es|ed)|finish(?:es|ed)?|run(?:s)?|ran",
-    "memory": r"set(?:s)?|record(?:s|ed)?|sav(?:e|es|ed)|stor(?:e|es|ed)|writ(?:e|es|ten)"
-    r"|fill(?:s|ed)?|updat(?:e|es|ed)|clear(?:s|ed)?",
-    "field": r"set(?:s)?|record(?:s|ed)?|sav(?:e|es|ed)|stor(?:e|es|ed)|writ(?:e|es|ten)"
-    r"|fill(?:s|ed)?|updat(?:e|es|ed)",
-    "playbook": r"hands?\s+off|switch(?:es|ed)?|ends?\s+(?:up\s+)?in|stays?\s+in|activ(?:e|ates)"
-    r"|mov(?:e|es|ed)\s+to",
-    "outcome": r"record(?:s|ed)?|reach(?:es|ed)?|set(?:s)?",
-}
+_EVENT_VERBS = EVENT_VERBS
 #: Kinds whose mere mention is a lookup (a response name, a qualified memory name).
 _ALWAYS = {"response"}
 #: Event phrasings without a known id ("calls some_tool", "sets x.y", "activates ... skill").
@@ -128,7 +116,7 @@ def _clause(text: str, mention: Mention) -> str:
 
 def _has_verb(clause: str, kind: str) -> bool:
     verbs = _EVENT_VERBS.get(kind)
-    return bool(verbs and re.search(rf"\b(?:{verbs})\b", clause, re.IGNORECASE))
+    return bool(verbs and verbs.search(clause))
 
 
 def structural(

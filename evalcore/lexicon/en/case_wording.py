@@ -129,3 +129,68 @@ BOOKING = phrase(
     matches=("Booking a cleaning", "books a slot"),
     misses=("Cancel a visit", "bookkeeping question"),
 )
+
+
+def _event_verbs(
+    kind: str, verbs: str, matches: tuple[str, ...], misses: tuple[str, ...]
+) -> re.Pattern[str]:
+    return phrase(
+        f"en.case_wording.event_verbs.{kind}",
+        rf"\b(?:{verbs})\b",
+        re.IGNORECASE,
+        matches=matches,
+        misses=misses,
+    )
+
+
+#: Verbs that make a named id of each kind (tool, skill, memory key, ...) an event lookup
+#: in a criterion ("calls lookup_order", "sets order.status", "hands off to billing").
+EVENT_VERBS = {
+    "tool": _event_verbs(
+        "tool",
+        r"call(?:s|ed|ing)?|runs?|ran|running|execut(?:e|es|ed|ing)|invok(?:e|es|ed|ing)"
+        r"|trigger(?:s|ed)?|fir(?:e|es|ed)|us(?:e|es|ed|ing)|look(?:s|ed)?\s+up|quer(?:y|ies|ied)",
+        ("The agent calls lookup_order.", "It looks up the order."),
+        ("The agent names lookup_order.",),
+    ),
+    "skill": _event_verbs(
+        "skill",
+        r"activat(?:e|es|ed|ing)|start(?:s|ed)?|complet(?:e|es|ed)|finish(?:es|ed)?"
+        r"|hands?\s+(?:off|over)|rout(?:e|es|ed)|enter(?:s|ed)?|cancel(?:s|led|ed)?",
+        ("The agent activates the refund skill.", "It hands off to billing."),
+        ("The agent names the refund skill.",),
+    ),
+    "block": _event_verbs(
+        "block",
+        r"enter(?:s|ed)?|complet(?:e|es|ed)|finish(?:es|ed)?|run(?:s)?|ran",
+        ("The agent enters the checkout block.",),
+        ("The agent names the checkout block.",),
+    ),
+    "memory": _event_verbs(
+        "memory",
+        r"set(?:s)?|record(?:s|ed)?|sav(?:e|es|ed)|stor(?:e|es|ed)|writ(?:e|es|ten)"
+        r"|fill(?:s|ed)?|updat(?:e|es|ed)|clear(?:s|ed)?",
+        ("The agent sets order.status.", "It records the address."),
+        ("The agent reads order.status.",),
+    ),
+    "field": _event_verbs(
+        "field",
+        r"set(?:s)?|record(?:s|ed)?|sav(?:e|es|ed)|stor(?:e|es|ed)|writ(?:e|es|ten)"
+        r"|fill(?:s|ed)?|updat(?:e|es|ed)",
+        ("The agent updates the email field.",),
+        ("The agent clears the email field.",),
+    ),
+    "playbook": _event_verbs(
+        "playbook",
+        r"hands?\s+off|switch(?:es|ed)?|ends?\s+(?:up\s+)?in|stays?\s+in|activ(?:e|ates)"
+        r"|mov(?:e|es|ed)\s+to",
+        ("The chat hands off to billing.", "It moves to the reschedule playbook."),
+        ("The chat mentions billing.",),
+    ),
+    "outcome": _event_verbs(
+        "outcome",
+        r"record(?:s|ed)?|reach(?:es|ed)?|set(?:s)?",
+        ("The chat reaches booked.",),
+        ("The chat mentions booked.",),
+    ),
+}

@@ -47,3 +47,19 @@ GREETING = phrase(
     matches=("Hi Maria, your visit is tomorrow.", "Thanks, Jo!"),
     misses=("Hi there, your visit is tomorrow.", "hi maria"),
 )
+#: A playbook that asks the person when (which day, what time) before it books.
+ASKS_WHEN = phrase(
+    "en.playbook_prose.asks_when",
+    r"\bask (?:them )?(?:when|which day|what day|what time)\b",
+    re.IGNORECASE,
+    matches=("Ask them which day suits.", "Ask what time works best."),
+    misses=("Ask for their name.", "Tell them when it is."),
+)
+#: What a playbook offers to do instead ("offer once to move it instead"): the verb.
+OFFERS_INSTEAD = phrase(
+    "en.playbook_prose.offers_instead",
+    r"\boffer (?:once )?to (\w+) it instead",
+    re.IGNORECASE,
+    matches=("Offer once to move it instead of cancelling.",),
+    misses=("Offer to move it.", "Move it instead."),
+)
