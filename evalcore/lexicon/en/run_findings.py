@@ -113,3 +113,17 @@ USER_AS_ASSISTANT = phrase(
     matches=("Hello! How can I help you today?", "I'm an AI assistant."),
     misses=("Can you help me with my card?", "I am a nurse."),
 )
+#: A failing assertion's detail that expected `{event}` of `{subject}` (up to its first
+#: `;`, where what the run recorded instead begins); `expected_event` fills both in.
+_EXPECTED_EVENT = r"expected[^;]*{event} {subject}\b"
+phrase(
+    "en.run_findings.expected_event",
+    _EXPECTED_EVENT.format(event="skill_completed", subject="refund"),
+    matches=('"detail": "expected skill_completed refund (complete_when)"',),
+    misses=("expected skill_activated refund; skill_completed refund at turn 3",),
+)
+
+
+def expected_event(event: str, subject: str) -> re.Pattern[str]:
+    """The pattern for a detail that expected `event` (a regex) of `subject` (a regex)."""
+    return re.compile(_EXPECTED_EVENT.format(event=event, subject=subject))
