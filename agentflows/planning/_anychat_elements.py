@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
-from evalcore.lexicon.en.playbook_prose import (
+from evalcore.lexicon.en.playbook_outreach import (
     ASKS_WHEN,
     HANDOFF,
     OFFERS_INSTEAD,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
-from evalcore.lexicon.en.playbook_prose import GREETING
+from evalcore.lexicon.en.playbook_outreach import GREETING
 
 from ._anychat_elements import PlaybookFacts, words
 from ._anychat_people import APPOINTMENT, outreach_inputs, person, preset

@@ -10,7 +10,7 @@ from .. import phrase
 #: A prohibition and the act it forbids (`rule`), up to the clause's end; a colon that
 #: gives a reason (": that is the adjuster's call") ends it, one inside a value does not.
 NEVER_RULE = phrase(
-    "en.skill_rules.never_rule",
+    "en.rule_lines.never_rule",
     r"\b(?:never|do\s+not|don't|must\s+not|under\s+no\s+circumstances)\s+"
     r"(?P<rule>(?:[^.;:]|:(?!\s))+)",
     re.I,
@@ -19,7 +19,7 @@ NEVER_RULE = phrase(
 )
 #: A rule about giving something away (disclosing, reading out, a secret).
 GIVING_AWAY = phrase(
-    "en.skill_rules.giving_away",
+    "en.rule_lines.giving_away",
     r"\b(disclose|reveal|read\s+out|share|give\s+out|leak|expose|pin|password|secret)\b",
     re.I,
     matches=("never read out the card id", "do not reveal the PIN"),
@@ -27,7 +27,7 @@ GIVING_AWAY = phrase(
 )
 #: Telling, promising or showing something to other people ("tell anyone they may start").
 TELL_ANYONE = phrase(
-    "en.skill_rules.tell_anyone",
+    "en.rule_lines.tell_anyone",
     r"\b(?P<verb>tell|promise|give|show|send|offer|quote)\s+(?:anyone|anybody|everyone|"
     r"someone|callers?|customers?|the\s+(?:caller|customer|user|patient|member)|them)\b",
     re.I,
@@ -36,7 +36,7 @@ TELL_ANYONE = phrase(
 )
 #: A question the prose leaves to the agent ("you may ask for a quick rating").
 OPTIONAL_ASK = phrase(
-    "en.skill_rules.optional_ask",
+    "en.rule_lines.optional_ask",
     r"\b(?:you|agent|they)\s+(?:may|might|could)\b|\boptional(?:ly)?\b|\bif you like\b",
     re.I,
     matches=("You may ask for a quick rating.", "Optionally ask for a phone number."),
@@ -45,7 +45,7 @@ OPTIONAL_ASK = phrase(
 #: "Never <act>", not a passive ("secret values are never shown") nor a quote after a verb
 #: ("say "requested", never "done"").
 NEVER_ACT = phrase(
-    "en.skill_rules.never_act",
+    "en.rule_lines.never_act",
     r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )"
     r"\bnever\s+(?![\"“'])([^.;]+)",
     re.I,
@@ -54,7 +54,7 @@ NEVER_ACT = phrase(
 )
 #: A word that makes the prose before a step a condition on it ("only if", "unless").
 CONDITION_WORD = phrase(
-    "en.skill_rules.condition_word",
+    "en.rule_lines.condition_word",
     r"\b(if|unless|when|once|only)\b",
     re.I,
     matches=("Only ask for the PIN if the card is lost.", "Unless they refuse, book it."),
