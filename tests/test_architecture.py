@@ -13,8 +13,7 @@ from benchmarks.architecture import circles, measure
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
     "dialect_branches": 21,
-    "private_imports": 72,
-    "english_regexes": 196,
+    "english_regexes": 135,
     "circles": 0,
     "function_imports": 318,
 }

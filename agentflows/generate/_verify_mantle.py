@@ -27,6 +27,7 @@ from typing import Any
 
 from evalcore.agents.reference import Mutant, mutants, reached
 from evalcore.findings import Finding
+from evalcore.lexicon.en.run_findings import NOTE_NAMES, expected_event
 from evalcore.runner import RunCase
 from evalcore.validation import check_data
 
@@ -134,7 +135,7 @@ _DONE = ("does not say which; asked again",)
 #: Notes that can explain only a failing assertion about this event.
 _ABOUT = {"completion (no complete_when": "skill_completed"}
 #: What a note is about: a skill file, a qualified memory key, a tool.
-_NAMED = re.compile(r"skills/(\w+)/|\b(\w+)\.(\w+)\b|\b(?:when|requires of) (\w+)")
+_NAMED = NOTE_NAMES
 
 
 def _named(note: str) -> set[str]:
@@ -166,8 +167,8 @@ def _doubts(notes: list[str], failing: list[dict[str, Any]]) -> list[str]:
         about = next((event for key, event in _ABOUT.items() if key in note), None)
         if about is not None:
             skills = _named(note) or {r"\w+"}
-            expected = (rf"expected[^;]*{about} {re.escape(k)}\b" for k in skills)
-            if any(re.search(pattern, text) for pattern in expected):
+            expected = (expected_event(about, re.escape(k)) for k in skills)
+            if any(pattern.search(text) for pattern in expected):
                 out.append(note)
             continue
         named = _named(note)

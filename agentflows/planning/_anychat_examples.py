@@ -16,15 +16,15 @@ filled in from the frozen world (`anychat_people`) where it does not:
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
+from evalcore.lexicon.en.playbook_outreach import GREETING
 
 from .anychat_elements import PlaybookFacts, words
 from .anychat_people import APPOINTMENT, outreach_inputs, person, preset
 
-_GREETING = re.compile(r"\b(?:Hi|Hello|Hey|Thanks|Thank you),? ([A-Z][a-z]+)\b")
+_GREETING = GREETING
 _NAME_FIELDS = {"fullName", "firstName", "lastName", "name"}
 
 

@@ -16,6 +16,7 @@ from evalcore.definitions import (
 )
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, set_from_answer, skill_model
+from evalcore.lexicon.en.rule_lines import OPTIONAL_ASK
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
 from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records, story_fit
 
@@ -37,9 +38,7 @@ from ._mantle_walk import SET, Ask, Setup, Walk, note_walk, walk_skill
 
 #: A question the prose leaves to the agent ("you may ask for a quick rating"): a correct
 #: agent may never ask it, so no detour or hand-off may ride on it.
-_OPTIONAL = re.compile(
-    r"\b(?:you|agent|they)\s+(?:may|might|could)\b|\boptional(?:ly)?\b|\bif you like\b", re.I
-)
+_OPTIONAL = OPTIONAL_ASK
 
 
 def optional_ask(body: str, prompt: str | None) -> bool:

@@ -23,20 +23,16 @@ from typing import Any
 
 from evalcore.definitions import MemoryField, Project
 from evalcore.definitions.skill_model import skill_model
+from evalcore.lexicon.en.rule_lines import GIVING_AWAY, NEVER_RULE, TELL_ANYONE
 
 from ._mantle_routable import user_routable
 from ._mantle_walk import Walk
 
-_NEVER = re.compile(
-    r"\b(?:never|do\s+not|don't|must\s+not|under\s+no\s+circumstances)\s+"
-    r"(?P<rule>(?:[^.;:]|:(?!\s))+)",  # ": that is the adjuster's call": a reason, not the act
-    re.I,
-)
+# ": that is the adjuster's call": a reason, not the act
+_NEVER = NEVER_RULE
 
 #: Rules about giving something away rank first (the last one stated wins a tie).
-_STRONG = re.compile(
-    r"\b(disclose|reveal|read\s+out|share|give\s+out|leak|expose|pin|password|secret)\b", re.I
-)
+_STRONG = GIVING_AWAY
 
 
 def path_id(kind: str, walk: Walk, facts: dict[str, Any]) -> str:
@@ -115,11 +111,7 @@ def _as_request(text: str) -> str | None:
 #: The word before "never" that makes the sentence a description, not a command.
 _BEING = [["is"], ["are"], ["was"], ["were"], ["be"], ["been"], ["being"]]
 
-_ANYONE = re.compile(
-    r"\b(?P<verb>tell|promise|give|show|send|offer|quote)\s+(?:anyone|anybody|everyone|"
-    r"someone|callers?|customers?|the\s+(?:caller|customer|user|patient|member)|them)\b",
-    re.I,
-)
+_ANYONE = TELL_ANYONE
 
 
 def project_rule(project: Project) -> tuple[str, str, str] | None:

@@ -32,6 +32,9 @@ from evalcore.agents.demo import (
 from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
+from evalcore.lexicon.en.field_words import MONEY, own_words
+from evalcore.lexicon.en.rule_lines import NEVER_ACT
+from evalcore.lexicon.en.skill_requests import ASKS_ABOUT, ASKS_WHEN
 from evalcore.simulator import opening_line
 
 from ..drafting.offline import best_value, content_stems, match_values, value_words
@@ -347,9 +350,7 @@ def value_line(defs: MantleDefinitions, qualified: str, value: Any) -> str:
     if isinstance(value, bool):
         return "Yes." if value else "No."
     if isinstance(value, int | float):
-        money = field is not None and re.search(
-            r"amount|price|cost|fee|charge|pay", f"{field.name} {field.description or ''}", re.I
-        )
+        money = field is not None and MONEY.search(f"{field.name} {field.description or ''}")
         text = f"${value:,.2f}" if money else f"{value:g}"
         return f"It should be {text}." if money else f"{text}."
     title = buttons_for(defs, qualified).get(str(value))
@@ -423,7 +424,7 @@ def _own_words(value: Any) -> re.Pattern[str]:
     """A value named by its own words, as the reference agent hears it ("swap", "swap's")."""
     words = re.sub(r"[_\-]+", " ", str(value)).split()
     joined = r"[\s_\-]+".join(re.escape(w) for w in words)
-    return re.compile(rf"(?<![\w'])(?<!not )(?<!no ){joined}(?!\w)", re.I)
+    return own_words(joined)
 
 
 def own_phrases(defs: MantleDefinitions, given: dict[str, Any]) -> list[tuple[str, dict]]:
@@ -602,11 +603,7 @@ def topic(skill: Skill) -> str:
 
 #: "Never <act>": not a passive ("secret values are never shown here"), nor a quote whose
 #: verb went before it ("say "requested", never "done""): neither is an act to ask for.
-_NEVER = re.compile(
-    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )"
-    r"\bnever\s+(?![\"“'])([^.;]+)",
-    re.I,
-)
+_NEVER = NEVER_ACT
 
 
 def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
@@ -630,8 +627,8 @@ def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
     return " ".join(rule.split())
 
 
-_ASKS_ABOUT = re.compile(r"^I (only |just )?ask about\b", re.I)
-_ASKS_WHEN = re.compile(r"^I (only |just )?ask (when|whether|if|what|how|why|who|where)\b", re.I)
+_ASKS_ABOUT = ASKS_ABOUT
+_ASKS_WHEN = ASKS_WHEN
 
 
 def cue_line(defs: MantleDefinitions, skill: Skill, cue: str) -> str:

@@ -28,6 +28,20 @@ import re
 from typing import NamedTuple
 
 from evalcore.definitions import Skill
+from evalcore.lexicon.en.skill_requests import (
+    ACTIVATE,
+    ANY_OBJECT,
+    ANY_POSSESSIVE,
+    CUSTOMER_OBJECT,
+    CUSTOMER_POSSESSIVE,
+    CUT,
+    INFLECTED,
+    LIKE_LEAD,
+    OR_CONDITION,
+    OTHERS,
+    SUBJECT_VERB,
+    WHO,
+)
 
 
 class Request(NamedTuple):
@@ -43,16 +57,8 @@ class Request(NamedTuple):
 
 _WORDS = re.compile(r"[a-z0-9]+")
 #: "Activate when ...", not "Do NOT activate for ..." (a skill it is not for).
-_ACTIVATE = re.compile(
-    r"(?<!not\s)(?<!n't\s)(?<!never\s)\bactivate\s+(?:only\s+)?(?P<how>when|if|for)\s+"
-    r"(?P<rest>[^.;]+)",
-    re.I,
-)
-_WHO = re.compile(
-    r"^(?:the\s+)?(?:customer|user|caller|member|patient|employee|person|client|they|someone|"
-    r"people|he|she)s?\s+",
-    re.I,
-)
+_ACTIVATE = ACTIVATE
+_WHO = WHO
 _WH = ("what", "how", "when", "where", "which", "whether", "why", "who", "if")
 #: Words after which a first sentence's first word reads as an instruction ("Look up the
 #: status", "Connect the customer", "Post or announce").
@@ -61,11 +67,8 @@ _OBJECT_HEADS = frozenset(
     and common any all some what how which where""".split()  # noqa: SIM905
 )
 #: Where a first sentence's request ends ("... by claim number", ", compare it ...").
-_CUT = re.compile(r"[,:;]|\s+(?:by|when|using|after|if|via|so that|-|–|—)\s+|\s+\(")
-_OTHERS = re.compile(
-    r"\bcustomers\b|\busers\b|\bcallers\b|\bpeople\b|\ba customer's\b|\bthe user's\b|\bthe user\b",
-    re.I,
-)
+_CUT = CUT
+_OTHERS = OTHERS
 
 
 def id_like(skill: Skill) -> bool:
@@ -85,7 +88,7 @@ _IRREGULAR = {
     "hasn't": "haven't",
     "wasn't": "weren't",
 }
-_SUBJECT_VERB = re.compile(r"\b(?P<who>the customer|they|he|she)\s+(?P<verb>[a-z']+)", re.I)
+_SUBJECT_VERB = SUBJECT_VERB
 
 
 def _plain_verb(verb: str, *, first: bool) -> str:
@@ -110,9 +113,9 @@ def _person(text: str, *, first: bool) -> str:
     def subject_verb(match: re.Match[str]) -> str:
         return f"{me} {_plain_verb(match['verb'], first=first)}"
 
-    text = re.sub(r"\bthe customer's\b|\btheir\b", my, text, flags=re.I)
+    text = CUSTOMER_POSSESSIVE.sub(my, text)
     text = _SUBJECT_VERB.sub(subject_verb, text)
-    text = re.sub(r"\bthe customer\b|\bthem\b|\bthey\b", mine, text, flags=re.I)
+    text = CUSTOMER_OBJECT.sub(mine, text)
     return text
 
 
@@ -131,7 +134,7 @@ def _first_item(text: str) -> str:
     """The first of a listed series ("claim status, claim progress, or an open claim")."""
     head = re.split(r",\s*|\s+\(", text.strip(), maxsplit=1)[0]
     # "leave feedback or after goodbye": an `or` that starts another condition ends it
-    head = re.split(r"\s+or\s+(?=(?:after|before|when|if|while|once)\b)", head)[0]
+    head = OR_CONDITION.split(head)[0]
     return " ".join(head.split()).rstrip(".")
 
 
@@ -153,8 +156,8 @@ def _said(text: str) -> str:
 def _me(text: str) -> str:
     """The customer as the speaker: an object here ("connect the customer to" → "connect
     me to"), a subject only after the subject was taken off."""
-    text = re.sub(r"\bthe customer's\b|\btheir\b|\byour\b", "my", _others(text), flags=re.I)
-    return re.sub(r"\bthe customer\b|\bthem\b|\bthey\b|\byou\b", "me", text, flags=re.I)
+    text = ANY_POSSESSIVE.sub("my", _others(text))
+    return ANY_OBJECT.sub("me", text)
 
 
 #: Words of the team's wording that a person never says of their own message or request
@@ -259,7 +262,7 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
         if match["how"].lower() == "for":
             if rest[:1] in "\"“'":
                 continue  # a quoted phrasing: the description's own words, read elsewhere
-            item = _first_item(re.sub(r"^(?:phrases|requests|things)\s+like\s+", "", rest))
+            item = _first_item(LIKE_LEAD.sub("", rest))
             if item[:1] in "\"“'":
                 continue
             asked = _thing_checked(item, skill)
@@ -413,7 +416,7 @@ def instruction_request(skill: Skill) -> Request | None:
         return None
     if words[0].lower() in _WH:
         return None  # "Where an existing claim stands": a topic, not an instruction
-    if re.search(r"(?:ing|ed|s)$", words[0].lower()):
+    if INFLECTED.search(words[0].lower()):
         return None  # "Reporting a loss", "Books a table": a description, not an instruction
     clause = _CUT.split(sentences[0].rstrip("."), maxsplit=1)[0].strip()
     clause = plain_words(_until_agent_part(clause[:1].lower() + clause[1:]))

@@ -19,11 +19,18 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step, memoized
 from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import paragraphs, skill_fields
+from evalcore.lexicon.en.field_words import (
+    CHANNEL,
+    EXAMPLE,
+    ID_SUFFIX,
+    PHONE_NAME,
+    PHONE_WORDS,
+)
 
 from ..drafting.offline import Choice, value_phrases
 from ._mantle_prose import prose_items
 
-_EXAMPLE = re.compile(r"(?:for\s+example|e\.g\.|such\s+as)\s*,?\s*[\"“]([^\"”]+)[\"”]", re.I)
+_EXAMPLE = EXAMPLE
 _SET_PAYLOAD = re.compile(r"^set:session\.(?P<key>[\w.]+)=(?P<value>.+)$")
 
 
@@ -157,7 +164,7 @@ def example_value(defs: MantleDefinitions, field: MemoryField) -> str | None:
     candidates = [field]
     skill = defs.skills.get(field.namespace)
     if skill is not None:
-        stem = re.sub(r"_(?:id|label|name|ref|reference|code)$", "", field.name)
+        stem = ID_SUFFIX.sub("", field.name)
         candidates += [
             f for f in skill.memory.values() if f is not field and f.name.startswith(stem + "_")
         ]
@@ -230,11 +237,11 @@ def _question_fields(defs: MantleDefinitions, skill: Skill) -> list[MemoryField]
 
 
 #: Seed project fields a channel knows before the conversation (never the identity under test).
-_CHANNEL = re.compile(r"phone|language|locale|channel|country|time_?zone|region|market", re.I)
+_CHANNEL = CHANNEL
 
 
-_PHONE_NAME = re.compile(r"phone|mobile|msisdn|^(?:caller_?(?:number|id)|ani)$")
-_PHONE_WORDS = re.compile(r"\bE\.164\b|\bphone number\b|\bnumber the call(?:er)? came from\b", re.I)
+_PHONE_NAME = PHONE_NAME
+_PHONE_WORDS = PHONE_WORDS
 
 
 def is_caller_phone(field_def: MemoryField) -> bool:

@@ -30,6 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
+from evalcore.lexicon.en.playbook_outreach import (
+    ASKS_WHEN,
+    HANDOFF,
+    OFFERS_INSTEAD,
+    OPT_OUT,
+    OR_OPTION,
+    REPLY_OPTION,
+)
 
 from ..drafting.offline import Choice, Direction, parse_direction
 
@@ -39,12 +47,10 @@ _LOOKUP_PREFIXES = ("lookup_", "find_", "get_", "search_", "fetch_")
 _AVAILABILITY_WORDS = ("availability", "available", "slots", "check_")
 _CREATE_VERBS = {"book", "create", "schedule", "add", "make"}
 _CANCEL_VERBS = {"cancel", "delete", "remove"}
-_HANDOFF = re.compile(r"\bhand(?:s|ing)?[ -]?off to (?:the )?([a-z0-9_-]+)", re.IGNORECASE)
-_REPLY_OPTION = re.compile(
-    r"\breply (\w{1,12}) to ([^.;]+?)(?= or reply | or \w{1,12} to |[.;]|$)", re.IGNORECASE
-)
-_OR_OPTION = re.compile(r"\bor (\w{1,12}) to ([^.;]+?)(?=[.;]|$)", re.IGNORECASE)
-_OPT_OUT = re.compile(r"opt(?:ed)?[_-]?out", re.IGNORECASE)
+_HANDOFF = HANDOFF
+_REPLY_OPTION = REPLY_OPTION
+_OR_OPTION = OR_OPTION
+_OPT_OUT = OPT_OUT
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {
     "a",
@@ -290,13 +296,11 @@ def mentions_reminder(playbook: Playbook) -> bool:
 
 
 def asks_when(playbook: Playbook) -> bool:
-    pattern = r"\bask (?:them )?(?:when|which day|what day|what time)\b"
-    return re.search(pattern, _flat(playbook.body), re.IGNORECASE) is not None
+    return ASKS_WHEN.search(_flat(playbook.body)) is not None
 
 
 def offers_instead(playbook: Playbook) -> str | None:
-    pattern = r"\boffer (?:once )?to (\w+) it instead"
-    match = re.search(pattern, _flat(playbook.body), re.IGNORECASE)
+    match = OFFERS_INSTEAD.search(_flat(playbook.body))
     return match.group(1).lower() if match else None
 
 

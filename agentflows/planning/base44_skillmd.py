@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.definitions import AgentSkill, Project, body_on_disk
+from evalcore.lexicon.en.skill_guides import ROUTE, USE_WHEN
 
 _CODE = re.compile(r"`([^`]+)`")
 _PATH = re.compile(
@@ -33,8 +34,8 @@ _FILE_EXT = re.compile(r"\.(?:jsonc?|[jt]sx?|mjs|cjs|md|ya?ml|toml)$")
 _COMMAND_ITEM = re.compile(r"^\s*[-*]\s+`([^`]+)`\s*[:—–-]\s*(.+)$")
 _COMMENT_PATH = re.compile(r"^\s*(?://|#)\s*(\S+\.\w+)\s*$")
 _QUOTED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”")
-_USE_WHEN = re.compile(r"\buse (?:it |this skill )?when\b", re.IGNORECASE)
-_ROUTE = re.compile(r"use (?:the )?\*{0,2}`?([a-z0-9][a-z0-9-]*)`?\*{0,2}(?: skill)?", re.I)
+_USE_WHEN = USE_WHEN
+_ROUTE = ROUTE
 _ENTITY = re.compile(r"\bentities\.([A-Z]\w*)\.")
 _COMMAND_START = ("npx ", "npm ", "yarn ", "pnpm ", "base44 ", "git ")
 _RUNNERS = ("npx ", "npm ", "yarn ", "pnpm ", "git ")

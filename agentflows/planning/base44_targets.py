@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from evalcore.lexicon.en.skill_guides import CASE_STYLE, NAME_CASE
+
 from .base44_skillmd import Command, Pair, Resource, SkillText
 
 _SAMPLES = {"entity": ("note",), "function": ("archive", "note"), "agent": ("note", "helper")}
@@ -143,11 +145,11 @@ def _path_style(rule: str) -> str:
 
 def _name_style(rule: str, path_style: str) -> str | None:
     lowered = rule.lower()
-    named = re.search(r'"name"`?\s*([a-z_-]+case)|([a-z_-]+case)\s*`?"name"', lowered)
+    named = NAME_CASE.search(lowered)
     word = (named.group(1) or named.group(2)) if named else None
-    if word is None and not re.search(r"[a-z]+[_-]?case", lowered):
+    if word is None and not CASE_STYLE.search(lowered):
         return None
-    word = word or re.search(r"([a-z]+[_-]?case)", lowered).group(1)  # type: ignore[union-attr]
+    word = word or CASE_STYLE.search(lowered).group(1)  # type: ignore[union-attr]
     if "pascal" in word:
         return "pascal"
     if "kebab" in word:

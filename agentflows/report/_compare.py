@@ -11,9 +11,10 @@ both run files.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from evalcore.lexicon.en.run_findings import DETAIL_SUBJECT
 
 from ._load import Batch, CaseRuns
 
@@ -150,7 +151,7 @@ def _flips(before: CaseRuns, after: CaseRuns) -> tuple[tuple[str, ...], tuple[st
 
 #: The id an assertion's detail names first: `expected tool_executed order_replacement
 #: (source local); …` and `tool_executed order_replacement: matched …` alike.
-_SUBJECT = re.compile(r"^(?:expected\s+)?[a-z_]+\s+([A-Za-z_][\w.:-]*?)(?=[\s:;,(]|$)")
+_SUBJECT = DETAIL_SUBJECT
 
 
 def _subject(detail: str) -> str:

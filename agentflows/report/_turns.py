@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.judge import ledger_lines
+from evalcore.lexicon.en.run_findings import TURN_REF
 from evalcore.runner import RunRecord
 
-_TURN_REF = re.compile(r"\[T(\d+)\]|\bturns? (\d+)\b", re.IGNORECASE)
+_TURN_REF = TURN_REF
 _LEDGER = re.compile(r"^\[T(\d+)\] (.*)$", re.DOTALL)
 
 

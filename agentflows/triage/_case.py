@@ -10,7 +10,6 @@ alone.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,6 +21,7 @@ from evalcore.dialects import dialect_of, get_dialect
 from evalcore.documents import load_document
 from evalcore.errors import UserError
 from evalcore.findings import Finding
+from evalcore.lexicon.en.run_findings import SKILL_CHECKED
 from evalcore.validation import ProjectCache, validate_file
 
 from ._records import RunRecord
@@ -100,7 +100,7 @@ class CaseContext:
         known = self.skill_ids
         if not found:
             for check in record.assertions:
-                match = re.search(r"skill_(?:activated|completed) ([\w-]+)", check.detail)
+                match = SKILL_CHECKED.search(check.detail)
                 if match:
                     found.append(match.group(1))
         if not found and known:

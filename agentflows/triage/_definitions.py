@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.definitions import Project, Skill, Step
+from evalcore.lexicon.en.rule_lines import CONDITION_WORD
+from evalcore.lexicon.en.run_findings import DETAIL
 
 _MEMORY_TOKEN = re.compile(r"@memory\.(\w+(?:\.\w+)*)")
-_CONDITION_WORD = re.compile(r"\b(if|unless|when|once|only)\b", re.I)
+_CONDITION_WORD = CONDITION_WORD
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
@@ -89,10 +91,7 @@ def _unwrap(item: Any, key: str) -> Any:
     return item
 
 
-_DETAIL = re.compile(
-    r"expected (?:no )?(tool_executed|bot message|memory_set|memory_cleared|skill_\w+|"
-    r"ordered_block_\w+) ([\w./:-]+)"
-)
+_DETAIL = DETAIL
 
 
 def subjects_from_detail(detail: str) -> list[Subject]:

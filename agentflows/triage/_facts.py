@@ -21,17 +21,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from evalcore.lexicon.en.run_findings import AFTER_STEP, CLOSEST, HAPPENED, STEP_OF, WORD_TURN
+
 from ._case import CaseContext
 from ._definitions import Subject, previous_steps, subjects_from_detail, subjects_of
 from ._ledger import ACTIVATIONS, TOOL_EVENTS, Ev
 from ._records import CheckResult, CriterionResult, RunRecord
 
-_HAPPENED = re.compile(r"(?:sent .*?|set to .*?|it is,) at turn (\d+)")
-_AFTER_STEP = re.compile(r"after step \d+ \(.*? at turn (\d+) \(event (\d+)\)\)")
-_CLOSEST = re.compile(r"(?:closest: .*?|first) at turn (\d+)")
-_STEP_OF = re.compile(r"expected step (\d+) of \d+")
+_HAPPENED = HAPPENED
+_AFTER_STEP = AFTER_STEP
+_CLOSEST = CLOSEST
+_STEP_OF = STEP_OF
 _JUDGE_TURN = re.compile(r"\[T(\d+)\]")
-_WORD_TURN = re.compile(r"\bturns? (\d+)\b", re.I)
+_WORD_TURN = WORD_TURN
 _AGENT_SIDE = {"bot", "memory_set", "memory_cleared", *TOOL_EVENTS} | {
     "skill_activated",
     "skill_completed",

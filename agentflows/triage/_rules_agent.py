@@ -3,9 +3,8 @@ skill did wrong (Instruction, the rule that always applies last)."""
 
 from __future__ import annotations
 
-import re
-
 from evalcore.dialects import dialect_names, get_dialect
+from evalcore.lexicon.en.run_findings import REASK, SEQUENCE_STEP
 
 from ._definitions import Subject, skill_linked, steps_for
 from ._diagnosis import (
@@ -21,8 +20,8 @@ from ._diagnosis import (
 from ._facts import Facts, FailedCheck
 from ._ledger import Ev
 
-_REASK_WORDS = re.compile(r"\b(twice|again|repeat|re-?ask)", re.I)
-_SEQUENCE_STEP = re.compile(r"expected step \d+ of \d+ \((\w+)")
+_REASK_WORDS = REASK
+_SEQUENCE_STEP = SEQUENCE_STEP
 
 
 def _expects_error(facts: Facts, tool: str) -> bool:

@@ -7,15 +7,13 @@ from __future__ import annotations
 import difflib
 import re
 
+from evalcore.lexicon.en.run_findings import USER_AS_ASSISTANT
+
 from ._definitions import gating_keys
 from ._diagnosis import Diagnosis, Evidence, check_item, criterion_item
 from ._facts import Facts
 
-_OUT_OF_ROLE = re.compile(
-    r"\b(how (can|may) i (help|assist) you|as an ai\b|i('m| am) (an ai|an assistant|a virtual "
-    r"assistant|a language model|the assistant)|is there anything else i can help)",
-    re.I,
-)
+_OUT_OF_ROLE = USER_AS_ASSISTANT
 
 
 def case_contradicts_definitions(facts: Facts) -> Diagnosis | None:

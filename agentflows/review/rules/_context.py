@@ -7,8 +7,9 @@ its answer; either way the run stops testing the agent.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
+
+from evalcore.lexicon.en.case_wording import OUTCOME
 
 from .._views import CaseView, ReviewEnv
 from .._vocab import internal_tokens
@@ -16,13 +17,7 @@ from ._registry import Hit, review_rule
 
 #: Id kinds that are internals when a persona names them.
 _INTERNAL = {"response", "memory", "tool", "skill", "block", "playbook", "field"}
-_OUTCOME = re.compile(
-    r"\bthe\s+(?:agent|bot|assistant)\s+(?:should|must|has\s+to|needs\s+to|is\s+expected\s+to)\b"
-    r"|\bexpected(?:\s+(?:outcome|result|behaviou?r))?\b|\bexpects?\s+the\s+(?:agent|bot)\b"
-    r"|\bassert(?:s|ion|ions)?\b|\bthis\s+(?:scenario|case|test)\s+(?:tests|checks|verifies)\b"
-    r"|\b(?:passes|fails)\s+(?:if|when)\b",
-    re.IGNORECASE,
-)
+_OUTCOME = OUTCOME
 
 
 @review_rule(

@@ -12,44 +12,32 @@ import re
 from collections.abc import Iterator
 
 from evalcore.dialects import get_dialect
+from evalcore.lexicon.en.case_wording import (
+    ACTIVATES_SKILL,
+    AND_CLAUSE,
+    AND_LEAD,
+    CALLS_TOOL,
+    EVENT_VERBS,
+    NEGATION,
+    SETS_KEY,
+    SUBJECT,
+    VAGUE,
+)
 
 from .._views import CaseView, Part, ReviewEnv
 from .._vocab import Mention
 from ._registry import Hit, review_rule
 
-_NEGATION = re.compile(
-    r"\b(?:not|never|no|without|nor|neither|doesn't|don't|didn't|isn't|aren't|won't|cannot|"
-    r"can't|avoids?)\b",
-    re.IGNORECASE,
-)
+_NEGATION = NEGATION
 #: Verbs that make a named tool / skill / memory key an event lookup, by the id's kind.
-_EVENT_VERBS = {
-    "tool": r"call(?:s|ed|ing)?|runs?|ran|running|execut(?:e|es|ed|ing)|invok(?:e|es|ed|ing)"
-    r"|trigger(?:s|ed)?|fir(?:e|es|ed)|us(?:e|es|ed|ing)|look(?:s|ed)?\s+up|quer(?:y|ies|ied)",
-    "skill": r"activat(?:e|es|ed|ing)|start(?:s|ed)?|complet(?:e|es|ed)|finish(?:es|ed)?"
-    r"|hands?\s+(?:off|over)|rout(?:e|es|ed)|enter(?:s|ed)?|cancel(?:s|led|ed)?",
-    "block": r"enter(?:s|ed)?|complet(?:e|es|ed)|finish(?:es|ed)?|run(?:s)?|ran",
-    "memory": r"set(?:s)?|record(?:s|ed)?|sav(?:e|es|ed)|stor(?:e|es|ed)|writ(?:e|es|ten)"
-    r"|fill(?:s|ed)?|updat(?:e|es|ed)|clear(?:s|ed)?",
-    "field": r"set(?:s)?|record(?:s|ed)?|sav(?:e|es|ed)|stor(?:e|es|ed)|writ(?:e|es|ten)"
-    r"|fill(?:s|ed)?|updat(?:e|es|ed)",
-    "playbook": r"hands?\s+off|switch(?:es|ed)?|ends?\s+(?:up\s+)?in|stays?\s+in|activ(?:e|ates)"
-    r"|mov(?:e|es|ed)\s+to",
-    "outcome": r"record(?:s|ed)?|reach(?:es|ed)?|set(?:s)?",
-}
+_EVENT_VERBS = EVENT_VERBS
 #: Kinds whose mere mention is a lookup (a response name, a qualified memory name).
 _ALWAYS = {"response"}
 #: Event phrasings without a known id ("calls some_tool", "sets x.y", "activates ... skill").
 _GENERIC = [
-    (
-        re.compile(
-            r"\b(?:calls?|called|invokes?|invoked|executes?|executed|runs?)\s+(?:the\s+)?"
-            r"`?([a-z][a-z0-9]*_[a-z0-9_]+)`?"
-        ),
-        "tool",
-    ),
-    (re.compile(r"\bsets?\s+(?:the\s+)?`?([a-z][a-z0-9_]*\.[a-z0-9_.]+)`?"), "memory"),
-    (re.compile(r"\bactivat(?:e|es|ed)\b[^.;]*\bskill\b", re.IGNORECASE), "skill"),
+    (CALLS_TOOL, "tool"),
+    (SETS_KEY, "memory"),
+    (ACTIVATES_SKILL, "skill"),
 ]
 
 
@@ -128,7 +116,7 @@ def _clause(text: str, mention: Mention) -> str:
 
 def _has_verb(clause: str, kind: str) -> bool:
     verbs = _EVENT_VERBS.get(kind)
-    return bool(verbs and re.search(rf"\b(?:{verbs})\b", clause, re.IGNORECASE))
+    return bool(verbs and verbs.search(clause))
 
 
 def structural(
@@ -141,12 +129,7 @@ def structural(
 
 # --- vague -------------------------------------------------------------------------------
 
-_VAGUE = re.compile(
-    r"\b(appropriate(?:ly)?|proper(?:ly)?|good|helpful(?:ly)?|correct(?:ly)?|(?<!as )well"
-    r"|nice(?:ly)?|adequate(?:ly)?|reasonabl[ey]|satisfactor(?:y|ily)|suitabl[ey]"
-    r"|sensibl[ey]|effective(?:ly)?)\b(?![-])",
-    re.IGNORECASE,
-)
+_VAGUE = VAGUE
 _CONCRETE = re.compile(r"\d|\"[^\"]+\"|“[^”]+”|'[^']{2,}'|`[^`]+`")
 
 
@@ -188,18 +171,8 @@ def _is_concrete(text: str, env: ReviewEnv) -> bool:
 _ABBREVIATIONS = ("dr.", "mr.", "mrs.", "ms.", "e.g.", "i.e.", "etc.", "vs.", "st.", "no.")
 #: A name's initial ("A." of "Dr. A. Menon").
 _INITIAL = re.compile(r"\(?[A-Z]\.")
-_SUBJECT = r"(?:it|they|he|she|the\s+(?:agent|bot|assistant))"
-_VERB = (
-    r"asks|tells|says|offers|confirms|calls|sends|gives|names|mentions|explains|hands|moves"
-    r"|books|records|saves|stops|ends|refuses|declines|apologi[sz]es|escalates|keeps|addresses"
-    r"|uses|avoids|reads|lists|shows|repeats|cancels|reschedules|blocks|orders|places|checks"
-    r"|verifies|greets|thanks|transfers|answers|responds|replies|provides|informs|suggests"
-    r"|requests|collects|waits|invents|claims|promises|pushes|treats|stays|does|doesn't|never"
-    r"|always|only|also|then"
-)
-_AND_CLAUSE = re.compile(
-    rf"\s(?:and|but)\s+(?:then\s+|also\s+)?(?:{_SUBJECT}\s+)?(?:{_VERB})\b", re.IGNORECASE
-)
+_SUBJECT = SUBJECT.pattern
+_AND_CLAUSE = AND_CLAUSE
 
 
 @review_rule(
@@ -244,7 +217,7 @@ def split_compound(text: str) -> list[str]:
         if match is not None:
             left = text[: match.start()].rstrip(" ,")
             right = text[match.start() :].strip()
-            right = re.sub(r"^(?:and|but)\s+(?:then\s+|also\s+)?", "", right, flags=re.I)
+            right = AND_LEAD.sub("", right)
             if not re.match(_SUBJECT, right, re.IGNORECASE):
                 right = f"{_subject_of(left)} {right}"
             pieces = [left, right[0].upper() + right[1:]]

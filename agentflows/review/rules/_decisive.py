@@ -15,6 +15,7 @@ from typing import Any
 from evalcore.definitions.skill_model import quoted_windows, tool_keys
 from evalcore.dialects import END_STATE_CHECKS, EVENT_ASSERTIONS, WORKSPACE_CHECKS
 from evalcore.dialects.mantle import assertion_items
+from evalcore.lexicon.en.case_wording import BOOKING, CONFIRM_ANSWER, REFUSAL, WRITES
 from evalcore.lint import as_dict, as_list
 from evalcore.simulator import parse_fact_context
 
@@ -31,12 +32,8 @@ _MANTLE_DONE = {
     "tools_within_one_turn",
 }
 #: A fact-sheet context's own word on the read-back: it says whether the user refuses.
-_CONFIRM_ANSWER = re.compile(r"asks you to confirm,\s*(?P<answer>agree|decline)", re.I)
-_REFUSAL = re.compile(
-    r"declin|refus|reject|\bdenie|\bdeny|says?\s+no\b|chang\w*\s+(?:\w+\s+)?mind|don't\s+order"
-    r"|no[_-]confirm",
-    re.IGNORECASE,
-)
+_CONFIRM_ANSWER = CONFIRM_ANSWER
+_REFUSAL = REFUSAL
 #: Anychat checks on what the conversation changed (as opposed to how it sounded).
 _ANYCHAT_STATE = {
     "outcomes",
@@ -51,11 +48,7 @@ _BOOKING_STATE = {"appointmentCreated", "outcomes", "activeAppointments"}
 _NEGATIVE_STATE = {"withheld", "noReplyTo", "handoff"}
 _FILE_CHECKS = {"file-exists", "file-content", "file-content-excluded", "valid-json"}
 _CONFIG_CHECKS = {"entity-config", "agent-config", "function-def"}
-_WRITES = re.compile(
-    r"\b(?:create|add|write|make|generate|update|edit|modify|implement|build|scaffold|set\s+up"
-    r"|rename|refactor|fix)\b",
-    re.IGNORECASE,
-)
+_WRITES = WRITES
 _FILE_PATH = re.compile(
     r"[\w.-]+/[\w./-]+|\b[\w-]+\.(?:jsx?|tsx?|jsonc?|md|py|css|html|ya?ml|toml|sql|sh)\b"
 )
@@ -341,7 +334,7 @@ def _is_booking(case: CaseView, playbook: Any) -> bool:
     text = " ".join(
         [case.title, *[t for t in as_list(case.data.get("tags")) if isinstance(t, str)]]
     )
-    return bool(re.search(r"\bbook(?:s|ing|ed)?\b", text, re.IGNORECASE))
+    return bool(BOOKING.search(text))
 
 
 # --- base44 --------------------------------------------------------------------------------
