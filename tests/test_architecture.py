@@ -12,11 +12,11 @@ from benchmarks.architecture import circles, measure
 
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
-    "dialect_branches": 21,
-    "private_imports": 102,
+    "dialect_branches": 1,
+    "private_imports": 101,
     "english_regexes": 345,
     "circles": 0,
-    "function_imports": 319,
+    "function_imports": 318,
 }
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evalcore.dialects import get_dialect
 from evalcore.errors import UserError
 
 if TYPE_CHECKING:
@@ -110,7 +111,8 @@ def mutate(
 
     root = suite_project(paths, project)
     cases = collect_cases(list(paths), project=root)
-    if any(c.dialect != "mantle" for c in cases):
+    # mutants are of the reference agent: only cases it plays can be scored against them
+    if any(not get_dialect(c.dialect).plays_reference for c in cases):
         raise UserError("casegen mutate plays Mantle cases only", hint="pass Mantle scenarios")
     reference = ReferenceTarget(root)
     for mutant_id in only or []:
