@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evalcore.dialects import get_dialect
 from evalcore.errors import UserError
 
 if TYPE_CHECKING:
@@ -105,6 +104,7 @@ def mutate(
 ) -> Mutation:
     """`casegen mutate`: the suite against the reference agent and each mutant of it."""
     from evalcore.agents.reference import ReferenceTarget, find_mutant
+    from evalcore.dialects import get_dialect  # not at `--help`, which imports this module
     from evalcore.runner import collect_cases
 
     from ..mutate import mutate as run_mutate
