@@ -12,7 +12,8 @@ from benchmarks.architecture import circles, measure
 
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
-    "dialect_branches": 21,
+    "dialect_branches": 1,
+    "private_imports": 71,
     "english_regexes": 135,
     "circles": 0,
     "function_imports": 318,

@@ -104,13 +104,15 @@ def mutate(
 ) -> Mutation:
     """`casegen mutate`: the suite against the reference agent and each mutant of it."""
     from evalcore.agents.reference import ReferenceTarget, find_mutant
+    from evalcore.dialects import get_dialect  # not at `--help`, which imports this module
     from evalcore.runner import collect_cases
 
     from ..mutate import mutate as run_mutate
 
     root = suite_project(paths, project)
     cases = collect_cases(list(paths), project=root)
-    if any(c.dialect != "mantle" for c in cases):
+    # mutants are of the reference agent: only cases it plays can be scored against them
+    if any(not get_dialect(c.dialect).plays_reference for c in cases):
         raise UserError("casegen mutate plays Mantle cases only", hint="pass Mantle scenarios")
     reference = ReferenceTarget(root)
     for mutant_id in only or []:

@@ -17,6 +17,9 @@ from evalcore.errors import UserError
 
 #: Target schemes that import or start code on the server's machine.
 EXEC_SCHEMES = ("python", "command")
+#: Target schemes whose value is a folder on the server's machine (`mantle:DIR`, the reference
+#: agent of a project folder), which must lie inside the served root.
+FOLDER_SCHEMES = ("mantle",)
 
 
 class Confinement:
@@ -65,7 +68,7 @@ class Confinement:
         (the reference agent of a project folder) whose folder lies outside the root."""
         scheme, _, rest = spec.strip().partition(":")
         scheme = scheme.lower()
-        if scheme == "mantle":
+        if scheme in FOLDER_SCHEMES:
             self.path(rest.partition("?")[0] or ".", "target")
         if scheme in EXEC_SCHEMES and not self.allow_exec:
             raise UserError(
@@ -92,4 +95,4 @@ def describe_failure(exc: BaseException) -> tuple[str, str] | None:
     return None
 
 
-__all__ = ["EXEC_SCHEMES", "Confinement", "describe_failure"]
+__all__ = ["EXEC_SCHEMES", "FOLDER_SCHEMES", "Confinement", "describe_failure"]

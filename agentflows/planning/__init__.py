@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from evalcore.definitions import Project, Skill
+from evalcore.dialects import get_dialect, load_entry
 from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
@@ -25,62 +26,41 @@ from ._spread import spread
 Planner = Callable[[Project, str, "str | None"], Plan]
 
 
-#: The planner of each dialect, imported only when that dialect is planned.
-_PLANNERS = {
-    "mantle": ("._mantle", "plan_mantle"),
-    "anychat": ("._anychat", "plan_anychat"),
-    "base44": ("._base44", "plan_base44"),
-}
-
-
 def _planner(dialect: str) -> Planner:
-    module, name = _PLANNERS[dialect]
-    return getattr(importlib.import_module(module, __package__), name)
+    """The dialect's planner (`Dialect.planner`), imported only when that dialect is planned."""
+    return _entry(dialect, "planner")
 
 
-#: Which elements a case's assertions check, per dialect (`covers`: what it was planned on).
-_ASSERTED = {
-    "mantle": ("._mantle_elements", "asserted_elements"),
-    "anychat": (".anychat_elements", "asserted_elements"),
-    "base44": ("._base44", "asserted_elements"),
-}
+def _entry(dialect: str, part: str) -> Any:
+    """The part of the flows the dialect names (`Dialect.<part>`: an entry point)."""
+    entry = getattr(get_dialect(dialect), part)
+    if entry is None:
+        raise UserError(f"casegen cannot generate {dialect} cases (no {part.replace('_', ' ')})")
+    return load_entry(entry)
 
 
 def asserted_elements(
     project: Project, dialect: str, source: str, data: dict[str, Any], covers: list[str]
 ) -> set[str]:
     """The plan elements `data`'s assertions check: coverage counts these, not what a
-    criterion or the scripted conversation merely touches."""
-    module, name = _ASSERTED[dialect]
-    func = getattr(importlib.import_module(module, __package__), name)
-    return set(func(project, source, data, covers))
-
-
-#: Why a target is no user's goal (None when it is one), per dialect that has such targets.
-_NOT_GOALS = {"mantle": ("._mantle_routable", "not_a_goal")}
+    criterion or the scripted conversation merely touches (`Dialect.asserted_elements`)."""
+    return set(_entry(dialect, "asserted_elements")(project, source, data, covers))
 
 
 def not_a_goal(project: Project, dialect: str, source: str) -> str | None:
     """Why no case may have `source` as its user's goal (an engine-managed, hidden or
-    disabled Mantle skill), or None."""
-    if dialect not in _NOT_GOALS:
+    disabled Mantle skill), or None (`Dialect.not_a_goal`; None where the dialect has no
+    such sources)."""
+    entry = get_dialect(dialect).not_a_goal
+    if entry is None:
         return None
-    module, name = _NOT_GOALS[dialect]
-    reason: str | None = getattr(importlib.import_module(module, __package__), name)(
-        project, source
-    )
+    reason: str | None = load_entry(entry)(project, source)
     return reason
 
 
 def source_ids(project: Project, dialect: str) -> list[str]:
     """The targets a dialect can generate for in this project."""
-    if dialect == "mantle" and project.mantle is not None:
-        return sorted(project.mantle.skills)
-    if dialect == "anychat" and project.anychat is not None:
-        return sorted(project.anychat.playbooks)
-    if dialect == "base44" and project.agent_skills is not None:
-        return sorted(project.agent_skills.skills)
-    return []
+    return sorted(get_dialect(dialect).source_ids(project))
 
 
 def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[str]:
@@ -102,7 +82,7 @@ def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[
                 hint="targets: all, " + ", ".join(goals),
             )
         if target not in known:
-            what = {"mantle": "skill", "anychat": "playbook", "base44": "agent skill"}[dialect]
+            what = get_dialect(dialect).source_noun
             raise UserError(
                 f"unknown target '{target}': not a {what} of {project.root}",
                 hint=(did_you_mean(target, known, what=what) or "")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.definitions import Project
-from evalcore.dialects import detect_dialect
+from evalcore.dialects import EVENT_ASSERTIONS, detect_dialect
 from evalcore.documents import Document, load_document
 from evalcore.validation import iter_candidate_files
 
@@ -135,7 +135,8 @@ def load_suite(paths: Sequence[Path]) -> tuple[list[ScoredCase], list[str]]:
                 cases.append(ScoredCase(file, doc))
             continue
         dialect = detect_dialect(doc.data, file)
-        if dialect is None or dialect.name != "mantle":
+        # the figures read scenarios' event assertions (`goals.assertions`)
+        if dialect is None or dialect.checks_vocabulary != EVENT_ASSERTIONS:
             if explicit or file.suffix.lower() in (".yml", ".yaml"):
                 shown = dialect.name if dialect else "no known dialect"
                 notes.append(f"{file}: skipped ({shown}, not a Mantle scenario)")

@@ -29,7 +29,9 @@ from ._rasa import RasaTarget
 if TYPE_CHECKING:
     from ..definitions import Project
 
-SCHEMES = ("rasa", "http", "python", "demo", "command", "mantle")
+#: `mantle:DIR`: the reference agent, playing the definitions of the project folder DIR.
+REFERENCE_SCHEME = "mantle"
+SCHEMES = ("rasa", "http", "python", "demo", "command", REFERENCE_SCHEME)
 DEFAULT_RASA_URL = "http://localhost:5005"
 
 _EXAMPLES = (
@@ -134,7 +136,7 @@ def parse_target(
         return _demo(rest)
     if scheme == "command":
         return _command(spec, rest, timeout_s)
-    if scheme == "mantle":
+    if scheme == REFERENCE_SCHEME:
         from .reference import parse_reference
 
         return parse_reference(rest)

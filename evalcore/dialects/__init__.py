@@ -19,6 +19,7 @@ from ._base import (
     CaseProse,
     Dialect,
     Provenance,
+    load_entry,
 )
 
 _REGISTRY: dict[str, Dialect] = {}
@@ -117,5 +118,6 @@ __all__ = [
     "dialect_names",
     "dialect_of",
     "get_dialect",
+    "load_entry",
     "register",
 ]

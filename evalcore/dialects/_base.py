@@ -16,6 +16,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -87,6 +88,13 @@ def pattern_problems(pattern: str) -> list[str]:
     except re.error as exc:
         return [f"pattern {pattern!r} does not compile: {exc}"]
     return []
+
+
+def load_entry(spec: str) -> Any:
+    """What an entry point names: `module:attribute`, or a whole module."""
+    module, _, attribute = spec.partition(":")
+    loaded = import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
 
 
 class Dialect:
@@ -199,6 +207,12 @@ class Dialect:
         """Parse into the dialect's pydantic model (raises pydantic.ValidationError)."""
         return self.model.model_validate(data)
 
+    def case_data(self, value: BaseModel) -> dict[str, Any]:
+        """The case its pydantic model holds, as file data (a model's answer written out): by
+        default only the keys that were set, so a model that keeps a real null (an Anychat
+        `persona: null`) round-trips."""
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
     def case_title(self, data: Any) -> str | None:
         """The human name of a case (for tables and PR descriptions)."""
         return None
@@ -247,9 +261,23 @@ class Dialect:
 
     # --- the cases a document holds -------------------------------------------------------
 
+    source_noun: ClassVar[str] = "source"
+    """What one of the things its cases test is called (`skill`, `playbook`), in messages."""
+
     def source_ids(self, project: Project) -> set[str]:
         """The ids of what this dialect's cases test in `project` (skills, playbooks)."""
         return set()
+
+    def definition_text(self, project: Project, source: str) -> str:
+        """The source's definition as its author wrote it (a skill's prose, a playbook's
+        YAML), for a model that drafts or reviews its cases."""
+        raise ValueError(f"no definition text for dialect '{self.name}'")
+
+    def definition_ids(self, project: Project, source: str) -> dict[str, Any]:
+        """Every real id a case for `source` may use (skills, blocks, memory, tools,
+        responses, with their types and values), as JSON-ready data: a model that sees the
+        exact names writes them instead of inventing them."""
+        raise ValueError(f"no ids for dialect '{self.name}'")
 
     def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
         """The source ids the case itself names, most telling first (unchecked)."""
@@ -337,6 +365,30 @@ class Dialect:
     def count_criteria(self, data: dict[str, Any]) -> int:
         """How many criteria the case gives the judge (0 where the format has no judge)."""
         return 0
+
+    # --- generating: the flows written for this dialect -------------------------------------
+    # Each names where its code lives, as an entry point (`module:function`, or a module),
+    # imported on first use (`load_entry`): the flows of `agentflows` ask the dialect instead
+    # of keeping tables by dialect name, and nothing here imports them.
+
+    planner: ClassVar[str | None] = None
+    """The planner: `(project, source, direction) -> Plan`, the behaviours worth a case."""
+
+    asserted_elements: ClassVar[str | None] = None
+    """`(project, source, data, covers) -> elements`: the plan elements a case's checks
+    check (coverage counts these)."""
+
+    not_a_goal: ClassVar[str | None] = None
+    """`(project, source) -> reason | None`: why no user's goal may be `source`; None: every
+    source may be one."""
+
+    offline_drafter: ClassVar[str | None] = None
+    """The offline drafter: `(DraftContext) -> document`, or `(document, needs-review
+    reason)`."""
+
+    planned_drafting: ClassVar[str | None] = None
+    """The module a model drafts this dialect's cases with on the offline plan (the model
+    writes the words, the plan keeps ids and checks); None: a model drafts a case whole."""
 
     def __repr__(self) -> str:
         return f"<Dialect {self.name}>"

@@ -7,7 +7,6 @@ hands back the case as plain JSON data for validation, repair and writing.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 from types import ModuleType
@@ -16,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from evalcore.definitions import Project
-from evalcore.dialects import get_dialect
+from evalcore.dialects import get_dialect, load_entry
 from evalcore.errors import ConfigError
 from evalcore.findings import Finding
 from evalcore.llm import (
@@ -38,16 +37,14 @@ from ._plan import RefinedPlan, merge_plan
 
 log = logging.getLogger("casegen.llm")
 
-#: Dialects drafted on the offline plan: the model writes the words, the plan keeps the ids
-#: and assertions. Each module offers `WORDS` (the answer model), `planned_case`,
-#: `prompt_values`, `merge_words` and `keep_planned`.
-_PLANNED = {"mantle": "._mantle"}
-
 
 def planned_drafting(dialect: str) -> ModuleType | None:
-    """The plan-based drafting module of `dialect`, None for dialects drafted whole."""
-    name = _PLANNED.get(dialect)
-    return importlib.import_module(name, __package__) if name else None
+    """The plan-based drafting module of `dialect` (`Dialect.planned_drafting`: the model
+    writes the words, the plan keeps the ids and assertions), None for dialects drafted whole.
+    It offers `WORDS` (the answer model), `planned_case`, `prompt_values`, `merge_words` and
+    `keep_planned`."""
+    entry = get_dialect(dialect).planned_drafting
+    return load_entry(entry) if entry else None
 
 
 class DraftingError(RuntimeError):
@@ -245,15 +242,9 @@ class LLMEngine:
 
 
 def dump_case(dialect: str, value: BaseModel) -> dict[str, Any]:
-    """The case as file data, the way each dialect's model round-trips.
-
-    Mantle models never carry a meaningful null, so nulls are dropped; the Anychat and base44
-    models drop "null = absent" keys on validation and keep real nulls (an Anychat
-    `persona: null`), so only the keys that were set are dumped.
-    """
-    if dialect == "mantle":
-        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    """The case as file data, the way the dialect's model round-trips
+    (`Dialect.case_data`)."""
+    return get_dialect(dialect).case_data(value)
 
 
 def _behavior(behavior: Behavior) -> dict[str, Any]:

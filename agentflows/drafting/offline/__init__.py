@@ -16,6 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from evalcore.definitions import Project
+from evalcore.dialects import get_dialect, load_entry
+from evalcore.errors import UserError
 from evalcore.findings import Finding
 
 from ...planning import Behavior
@@ -31,20 +33,16 @@ from ._direction import (
     value_words,
 )
 
-#: The offline drafter of each dialect, imported only when that dialect is drafted; a third
-#: name is its drafter that also says why a case needs review (`(document, reason)`).
-_DRAFTERS: dict[str, tuple[str, ...]] = {
-    "mantle": ("._mantle", "draft_mantle", "draft_mantle_reviewed"),
-    "anychat": ("._anychat", "draft_anychat"),
-    "base44": ("._base44", "draft_base44"),
-}
-
 
 def _drafter(dialect: str) -> Callable[[DraftContext], Any]:
-    """The dialect's drafter: it returns the document, or `(document, needs-review reason)`
-    where the dialect has a drafter that says why a case needs review."""
-    module, name, *reviewed = _DRAFTERS[dialect]
-    return getattr(importlib.import_module(module, __package__), (reviewed or [name])[0])
+    """The dialect's drafter (`Dialect.offline_drafter`, imported only when that dialect is
+    drafted): it returns the document, or `(document, needs-review reason)` where the
+    drafter also says why a case needs review."""
+    entry = get_dialect(dialect).offline_drafter
+    if entry is None:
+        raise UserError(f"casegen has no offline drafter for {dialect} cases")
+    drafter: Callable[[DraftContext], Any] = load_entry(entry)
+    return drafter
 
 
 def _drafted(ctx: DraftContext) -> DraftResult:

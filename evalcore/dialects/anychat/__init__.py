@@ -14,7 +14,7 @@ from ...findings import Finding
 from ...writer import anychat_case_key
 from .. import register
 from .._base import END_STATE_CHECKS, CaseProse, Dialect, Provenance
-from . import _advice, _run, _shape
+from . import _advice, _definition, _run, _shape
 from ._satisfiable import unsatisfiable
 
 if TYPE_CHECKING:
@@ -36,6 +36,10 @@ class AnychatDialect(Dialect):
     checks_vocabulary = END_STATE_CHECKS
     cases_noun = "Anychat test cases"
     setup_field = "`scenario` setup (history, appointments, stubs)"
+    source_noun = "playbook"
+    planner = "agentflows.planning._anychat:plan_anychat"
+    asserted_elements = "agentflows.planning.anychat_elements:asserted_elements"
+    offline_drafter = "agentflows.drafting.offline._anychat:draft_anychat"
 
     @property
     def model(self) -> type[BaseModel]:
@@ -90,6 +94,12 @@ class AnychatDialect(Dialect):
 
     def source_ids(self, project: Project) -> set[str]:
         return set(project.anychat.playbooks) if project.anychat is not None else set()
+
+    def definition_text(self, project: Project, source: str) -> str:
+        return _definition.definition_text(project, source)
+
+    def definition_ids(self, project: Project, source: str) -> dict[str, Any]:
+        return _definition.definition_ids(project, source)
 
     def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
         return _shape.named_playbooks(data, project)

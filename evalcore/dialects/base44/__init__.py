@@ -16,7 +16,7 @@ from ...lint import as_dict, as_list
 from ...suggest import did_you_mean
 from .. import register
 from .._base import WORKSPACE_CHECKS, CaseProse, Dialect
-from . import _run, _shape
+from . import _definition, _run, _shape
 from ._shape import assemble, prompt_entries
 
 if TYPE_CHECKING:
@@ -40,6 +40,10 @@ class Base44Dialect(Dialect):
     checks_vocabulary = WORKSPACE_CHECKS
     cases_noun = "base44 evals"
     setup_field = "the fixture"
+    source_noun = "agent skill"
+    planner = "agentflows.planning._base44:plan_base44"
+    asserted_elements = "agentflows.planning._base44:asserted_elements"
+    offline_drafter = "agentflows.drafting.offline._base44:draft_base44"
 
     @property
     def model(self) -> type[BaseModel]:
@@ -99,6 +103,12 @@ class Base44Dialect(Dialect):
 
     def source_ids(self, project: Project) -> set[str]:
         return set(project.agent_skills.skills) if project.agent_skills is not None else set()
+
+    def definition_text(self, project: Project, source: str) -> str:
+        return _definition.definition_text(project, source)
+
+    def definition_ids(self, project: Project, source: str) -> dict[str, Any]:
+        return _definition.definition_ids(project, source)
 
     def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
         """The `expectedSkills` of each prompt."""

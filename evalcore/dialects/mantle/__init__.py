@@ -16,7 +16,7 @@ from ...testdata import built_in_phones, load_records
 from ...writer import mantle_case_filename, safe_slug
 from .. import register
 from .._base import EVENT_ASSERTIONS, CaseProse, Dialect
-from . import _advice, _run, _shape
+from . import _advice, _definition, _run, _shape
 from ._outside import outside_effects, outside_notes
 from ._run_date import run_date_notes
 
@@ -49,6 +49,12 @@ class MantleDialect(Dialect):
     cases_noun = "Rasa Mantle scenarios"
     setup_field = "`setup.initial_slots`"
     quality_metrics = True
+    source_noun = "skill"
+    planner = "agentflows.planning._mantle:plan_mantle"
+    asserted_elements = "agentflows.planning._mantle_elements:asserted_elements"
+    not_a_goal = "agentflows.planning._mantle_routable:not_a_goal"
+    offline_drafter = "agentflows.drafting.offline._mantle:draft_mantle_reviewed"
+    planned_drafting = "agentflows.drafting.llm._mantle"
 
     @property
     def model(self) -> type[BaseModel]:
@@ -105,6 +111,10 @@ class MantleDialect(Dialect):
     def outside_effects(self, data: Any, project: Project | None) -> list[dict[str, Any]]:
         return [e.to_json() for e in outside_effects(data, project)]
 
+    def case_data(self, value: BaseModel) -> dict[str, Any]:
+        """Nulls dropped: a Mantle scenario never carries a meaningful null."""
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+
     def case_title(self, data: Any) -> str | None:
         scenario = data.get("scenario") if isinstance(data, dict) else None
         name = scenario.get("name") if isinstance(scenario, dict) else None
@@ -122,6 +132,12 @@ class MantleDialect(Dialect):
 
     def source_ids(self, project: Project) -> set[str]:
         return set(project.mantle.skills) if project.mantle is not None else set()
+
+    def definition_text(self, project: Project, source: str) -> str:
+        return _definition.definition_text(project, source)
+
+    def definition_ids(self, project: Project, source: str) -> dict[str, Any]:
+        return _definition.definition_ids(project, source)
 
     def named_sources(self, data: dict[str, Any], project: Project) -> list[str]:
         """The skills its skill and ordered-block assertions name."""
