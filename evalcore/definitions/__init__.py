@@ -45,7 +45,13 @@ from ._model_anychat import (
 from ._model_base import (
     SourceRef,
 )
-from ._preconditions import is_prerequisite, resolver_of, runs_first, shut_gates
+from ._preconditions import (
+    is_prerequisite,
+    precondition_of,
+    resolver_of,
+    runs_first,
+    shut_gates,
+)
 
 __all__ = [
     "FRAMEWORK_TOOLS",
@@ -81,6 +87,7 @@ __all__ = [
     "is_prerequisite",
     "load_project",
     "memoized",
+    "precondition_of",
     "project_kind_of",
     "rasa_errors",
     "rasa_refusal",
