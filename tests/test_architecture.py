@@ -13,7 +13,7 @@ from benchmarks.architecture import circles, measure
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
     "dialect_branches": 21,
-    "private_imports": 76,
+    "private_imports": 71,
     "english_regexes": 345,
     "circles": 0,
     "function_imports": 319,
