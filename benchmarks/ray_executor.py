@@ -144,7 +144,7 @@ async def main(argv: list[str]) -> int:
         print("## Ray executor\nskipped: Ray is not installed (pip install 'casegen[ray]')\n")
         return 0
     from evalcore.agents import parse_target
-    from evalcore.runner._ray import RayExecutor
+    from evalcore.runner.ray_executor import RayExecutor
 
     python_target = parse_target("python:benchmarks.ray_executor:sleepy_agent")
     command_target = parse_target(f'command:"sleep {args.delay} && echo done {{prompt}}"')

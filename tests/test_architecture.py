@@ -13,10 +13,10 @@ from benchmarks.architecture import circles, measure
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
     "dialect_branches": 1,
-    "private_imports": 71,
+    "private_imports": 40,
     "english_regexes": 135,
     "circles": 0,
-    "function_imports": 318,
+    "function_imports": 312,
 }
 
 

@@ -155,7 +155,7 @@ def test_a_mode_that_only_answers_does_not_assert_that_the_skill_completes(tmp_p
     success."""
     from agentflows.scoring._cases import load_suite
     from agentflows.scoring._goals import asserts_success
-    from agentflows.scoring._skills import skill_signals
+    from agentflows.scoring.skills import skill_signals
 
     drafts = _happy(OAKLINE, "door_access")
     lockout = drafts["door_access:lockout"]

@@ -22,7 +22,7 @@ ray = pytest.importorskip("ray")
 
 from evalcore.agents import UserTurn, parse_target  # noqa: E402
 from evalcore.runner import ResultsWriter, RunCase, RunOptions, run_cases  # noqa: E402
-from evalcore.runner._ray import RayExecutor  # noqa: E402
+from evalcore.runner.ray_executor import RayExecutor  # noqa: E402
 
 TESTS = Path(__file__).resolve().parent
 CODER = TESTS / "scripted_coder.py"
@@ -227,12 +227,14 @@ async def test_target_and_options_reach_the_workers_inline_or_by_reference(
     """The target and options, pickled once for the command, travel inside each task's one
     argument when small; over `INLINE_BYTES` they go by object ref, fetched once per
     worker. Either way every run gets them."""
-    from evalcore.runner import _ray
+    from evalcore.runner import ray_executor
 
-    monkeypatch.setattr(_ray, "INLINE_BYTES", inline_bytes)
+    monkeypatch.setattr(ray_executor, "INLINE_BYTES", inline_bytes)
     shipped: list[Any] = []
-    boxed = _ray._boxed
-    monkeypatch.setattr(_ray, "_boxed", lambda r, v: shipped.append(boxed(r, v)) or shipped[-1])
+    boxed = ray_executor._boxed
+    monkeypatch.setattr(
+        ray_executor, "_boxed", lambda r, v: shipped.append(boxed(r, v)) or shipped[-1]
+    )
     target = parse_target("python:benchmarks.ray_executor:sleepy_agent")
     cases = [_case(f"box-{inline_bytes}-{i}") for i in range(4)]
     report = await run_cases(cases, target, RunOptions(parallel=2), executor=RayExecutor())

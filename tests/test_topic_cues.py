@@ -14,7 +14,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning import plan_source
-from agentflows.scoring._skills import skill_signals
+from agentflows.scoring.skills import skill_signals
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import skill_models
 from evalcore.definitions.skill_model.cues import topic_cue

@@ -18,7 +18,7 @@ from agentflows.planning._mantle import plan_mantle
 from agentflows.review import Reviewer
 from agentflows.scoring._cases import load_suite
 from agentflows.scoring._goals import asserts_success
-from agentflows.scoring._skills import skill_signals
+from agentflows.scoring.skills import skill_signals
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
 

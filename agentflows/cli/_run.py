@@ -197,7 +197,7 @@ def _executor(name: str, address: str | None) -> "RunExecutor | None":
         if address:
             raise UserError("--ray-address needs --executor ray")
         return None
-    from evalcore.runner._ray import RayExecutor, import_ray
+    from evalcore.runner.ray_executor import RayExecutor, import_ray
 
     import_ray()  # fail before any case is read when the extra is missing
     return RayExecutor(address=address)

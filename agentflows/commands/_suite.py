@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from evalcore.errors import UserError
 
 if TYPE_CHECKING:
-    from ..doctor._checks import DoctorReport
+    from ..doctor.checks import DoctorReport
     from ..mutate import MutationReport
     from ..report import Batch, Comparison
     from ..scoring import ProjectScore
@@ -193,7 +193,7 @@ def doctor(
     model: str | None, project: Path | None, *, smoke: bool = True, start: Path | None = None
 ) -> DoctorReport:
     """`casegen doctor`: the model endpoint's checks (exit code: `report.exit_code`)."""
-    from ..doctor._checks import run_doctor
+    from ..doctor.checks import run_doctor
 
     return run_doctor(model, start=start or Path.cwd(), project=project, smoke=smoke)
 

@@ -1,5 +1,9 @@
 """Pre-flight checks of the configured model endpoint (`casegen doctor`, and the quick
-reachability check every model-backed command makes before its first call)."""
+reachability check every model-backed command makes before its first call).
+
+`casegen doctor`'s full report (`run_doctor`, `DoctorReport`) is the public module
+`agentflows.doctor.checks`, not re-exported here: its smoke draft uses the generation flow,
+which imports this package for `preflight`."""
 
 from __future__ import annotations
 

@@ -24,6 +24,8 @@ from evalcore.workdir import ensure_dir
 from ..drafting import DraftEngine, make_engine
 from ..planning import resolve_targets
 from ._checkpoints import DEFAULT_KEEP_RUNS, DURABILITY, prune_runs
+from ._engines import differing
+from ._prewrite import prewrite
 from .context import GenerateContext, GenerateRequest, now_iso
 
 DEFAULT_CHECKPOINTS = Path(".casegen/checkpoints.sqlite")
@@ -223,4 +225,13 @@ def _preflight(request: GenerateRequest) -> None:
     preflight(config)
 
 
-__all__ = ["GenerateRequest", "build_request", "new_run_id", "prune_runs", "run_generation"]
+__all__ = [
+    "GenerateRequest",
+    "build_request",
+    "default_dialect",
+    "differing",
+    "new_run_id",
+    "prewrite",
+    "prune_runs",
+    "run_generation",
+]

@@ -31,7 +31,7 @@ def model_parts(
     `document`: that plan's document, when the engine kept it (`DraftResult.planned`)."""
     if ctx.engine.name == "offline" or data is None:
         return []
-    from ..drafting.llm._engine import planned_drafting
+    from ..drafting.llm import planned_drafting
 
     planned = planned_drafting(ctx.request.dialect)
     if planned is None:

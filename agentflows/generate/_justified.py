@@ -23,9 +23,7 @@ from evalcore.dialects import Dialect
 from evalcore.documents import Document
 from evalcore.justify import Judged
 
-from ..scoring._cases import ScoredCase
-from ..scoring._goals import asserts_success, refuses
-from ..scoring._skills import skill_signals
+from ..scoring import ScoredCase, asserts_success, refuses, skill_signals
 
 _ASSERTIONS = "/scenario/goals/assertions"
 #: Checks that alone say nothing about what the case is for.

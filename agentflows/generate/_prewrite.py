@@ -45,9 +45,7 @@ class PrewriteOutcome:
 
 def review_findings(data: dict[str, Any], dialect: str, project: Project | None) -> list[Finding]:
     """Rule comments on one in-memory document (what `casegen review` says about the file)."""
-    from ..review._views import ReviewEnv, case_views
-    from ..review._vocab import vocabulary
-    from ..review.rules import RULES
+    from ..review import RULES, ReviewEnv, case_views, vocabulary
 
     env = ReviewEnv(project=project, vocab=_vocab(project, vocabulary))
     # No peers: near-duplicates are the dedupe step's job, so neither that rule nor the
@@ -141,7 +139,7 @@ def _fix(
             return None
         ptr.replace(data, path, after)
     elif finding.code == "compound-criterion" and isinstance(before, str):
-        from ..review.rules._criteria import split_compound
+        from ..review.rules import split_compound
 
         pieces = split_compound(before)
         item = _list_item(data, path)
@@ -166,7 +164,7 @@ def _fix(
 
 def _plain_words(text: str, names: str) -> str:
     """`text` with each named internal (and every `@kind.x` / `session.x.y` token) in words."""
-    from ..review._vocab import internal_tokens
+    from ..review import internal_tokens
 
     for match in reversed(internal_tokens(text)):
         words = match.group(0).split(".")[-1].replace("_", " ")

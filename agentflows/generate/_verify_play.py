@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from evalcore.agents.reference import Mutant, ReferenceTarget, Variant
-from evalcore.assertions import parse_events
-from evalcore.assertions._mantle import compiled, evaluate_one
+from evalcore.assertions import compiled, evaluate_one, parse_events
 from evalcore.definitions import Project
 from evalcore.dialects import get_dialect
 from evalcore.runner import (
+    Conversation,
     RunCase,
     RunTrace,
     as_run_cases,
@@ -30,6 +30,7 @@ from evalcore.runner import (
     event_log,
     message_text,
 )
+from evalcore.runner import play as converse
 from evalcore.simulator import SimulatorSettings, make_simulator
 
 from ._verify_replay import Driven, Recording, Replay, drive, recordable, resume_point
@@ -106,9 +107,6 @@ def reference(
 async def _converse(case: RunCase, target: Any, project: Project | None) -> _Run:
     """The conversation of `case` with `target` and the offline simulator (raises on the
     agent's or the simulator's failure; the caller makes it an `errored` result)."""
-    from evalcore.runner._conversation import Conversation
-    from evalcore.runner._conversation import play as converse
-
     session = None
     try:
         simulator = _simulator(case, project)

@@ -26,9 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalcore.agents.reference._reach import SITES, sites
-from evalcore.agents.reference._snapshot import Snapshot, restore, take
-from evalcore.runner._events import _label
+from evalcore.agents.reference import SITES, Snapshot, restore, sites, take
+from evalcore.runner import choice_label
 from evalcore.simulator import SimulationError, SimulatorStep, Utterance
 
 #: A turn's answer as the simulator sees it: the agent's lines, and whether it ended.
@@ -96,7 +95,7 @@ def agent_lines(events: Sequence[dict[str, Any]]) -> list[str]:
         pieces = [text] if text else []
         buttons = (e.get("data") or {}).get("buttons")
         if buttons:
-            pieces.append("[buttons: " + " | ".join(_label(b) for b in buttons) + "]")
+            pieces.append("[buttons: " + " | ".join(choice_label(b) for b in buttons) + "]")
         lines.append(" ".join(pieces))
     return lines
 

@@ -27,8 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from evalcore.assertions import AssertionResult, parse_events
-from evalcore.assertions._mantle import compiled
+from evalcore.assertions import AssertionResult, compiled, parse_events
 from evalcore.runner.checks import checks_evaluator
 from evalcore.runner.checks._mantle import mantle_checks
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evalcore._readbytes import read_limited
+from evalcore import read_limited
 from evalcore.dialects import Provenance
 from evalcore.documents import load_document
 from evalcore.justify import needs_review_note

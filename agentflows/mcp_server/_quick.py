@@ -58,7 +58,7 @@ def _code_state() -> list[Any]:
 
 def answers_path(options: dict[str, Any]) -> Path:
     """The file of kept answers for this code, SDK and these options."""
-    from evalcore._valuecache import cache_root
+    from evalcore import cache_root
 
     state = json.dumps([_code_state(), options, os.getcwd()], default=str).encode()
     return cache_root() / "mcp" / f"answers-{hashlib.sha256(state).hexdigest()[:32]}.json"
@@ -73,7 +73,7 @@ class QuickFront:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        from evalcore._valuecache import read_cache  # bounded, and only a file this user owns
+        from evalcore import read_cache  # bounded, and only a file this user owns
 
         raw = read_cache(path)
         try:

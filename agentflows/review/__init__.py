@@ -17,6 +17,8 @@ from ._revise import (
     revise_case,
     unified_diff,
 )
+from ._views import ReviewEnv, case_views
+from ._vocab import internal_tokens, vocabulary
 from .rules import NEAR_DUPLICATE_THRESHOLD, RULES, Hit, ReviewRule, review_rule
 
 __all__ = [
@@ -29,15 +31,19 @@ __all__ = [
     "CritiqueComment",
     "FileReview",
     "Hit",
+    "ReviewEnv",
     "ReviewModel",
     "ReviewReport",
     "ReviewRule",
     "Reviewer",
     "ReviseError",
     "Revision",
+    "case_views",
+    "internal_tokens",
     "review_model",
     "review_paths",
     "review_rule",
     "revise_case",
     "unified_diff",
+    "vocabulary",
 ]

@@ -23,7 +23,6 @@ from evalcore.findings import Finding, sort_findings
 from evalcore.llm import Usage
 from evalcore.validation import ProjectCache, iter_candidate_files, validate_document
 
-from ..generate._suite import suite_files
 from ._critique import critique_file
 from ._views import CaseView, LoadedFile, Peer, ReviewEnv, case_views
 from ._vocab import Vocabulary, vocabulary
@@ -222,7 +221,7 @@ class Reviewer:
         key = (id(item.project), item.dialect.name)
         if key not in self._suite:
             peers: list[Peer] = []
-            for file in suite_files(item.project, item.dialect):
+            for file in item.dialect.suite_files(item.project):
                 loaded = self.load(file, dialect=item.dialect.name)
                 for view in loaded.views if loaded else []:
                     peers.append(_peer(view, _display(file, item.project)))

@@ -7,7 +7,9 @@
 Definitions: docs/scoring.md. `casegen score` and `python -m benchmarks corpus` print them.
 """
 
+from ._cases import ScoredCase
 from ._duplicates import NEAR_DUPLICATE_JACCARD
+from ._goals import asserts_success, refuses
 from ._score import (
     FIGURE_BY_KEY,
     FIGURES,
@@ -18,6 +20,7 @@ from ._score import (
     score_suite_sync,
 )
 from .filler import FILLER_PATTERNS
+from .skills import answers_only, skill_signals
 
 __all__ = [
     "FIGURES",
@@ -27,6 +30,11 @@ __all__ = [
     "Figure",
     "FigureValue",
     "ProjectScore",
+    "ScoredCase",
+    "answers_only",
+    "asserts_success",
+    "refuses",
     "score_suite",
     "score_suite_sync",
+    "skill_signals",
 ]

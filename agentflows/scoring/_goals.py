@@ -14,7 +14,7 @@ from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 
 from ._cases import NOT_GOAL_DIRECTED, ScoredCase, memory_entries
-from ._skills import Gate, SkillSignals, skill_signals
+from .skills import Gate, SkillSignals, skill_signals
 
 
 @dataclass

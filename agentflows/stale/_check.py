@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from evalcore._readbytes import read_limited
+from evalcore import read_limited
 from evalcore.definitions import Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.documents import load_document

@@ -18,7 +18,7 @@ from typing import Any
 
 from . import _bot  # noqa: F401  (registers bot_uttered and bot_did_not_utter)
 from ._events import Event, parse_events
-from ._mantle import check_names, evaluate_one, mantle_check
+from ._mantle import check_names, compiled, evaluate_one, mantle_check
 from ._results import AssertionResult, Verdict
 from ._sequencing import (
     SEQUENCING_MAP_STEPS,
@@ -45,7 +45,9 @@ __all__ = [
     "Event",
     "Verdict",
     "check_names",
+    "compiled",
     "evaluate_mantle",
+    "evaluate_one",
     "mantle_check",
     "parse_events",
     "sequencing_step_problem",

@@ -12,9 +12,9 @@ simulator engines of `evalcore.simulator`.
 """
 
 from ..runcase import Criterion, RunCase, SimulationSpec, as_run_cases, load_run_cases
-from ._conversation import HarnessError
+from ._conversation import Conversation, HarnessError, play
 from ._discover import cases_project, collect_cases, default_results_dir
-from ._events import bot_event, event_log, message_text, transcript
+from ._events import bot_event, choice_label, event_log, message_text, transcript
 from ._execute import RunExecutor, RunReport, plan_runs, run_cases, run_one, total_usage
 from ._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL, RunOptions
 from ._outside import outside_runs
@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_MAX_TURNS",
     "DEFAULT_PARALLEL",
     "CheckResult",
+    "Conversation",
     "Criterion",
     "EngineUse",
     "HarnessError",
@@ -50,6 +51,7 @@ __all__ = [
     "as_run_cases",
     "bot_event",
     "cases_project",
+    "choice_label",
     "collect_cases",
     "default_results_dir",
     "evaluate_checks",
@@ -59,6 +61,7 @@ __all__ = [
     "message_text",
     "outside_runs",
     "plan_runs",
+    "play",
     "register_checks",
     "register_target",
     "resolve_target",

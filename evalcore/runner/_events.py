@@ -34,9 +34,9 @@ def message_text(message: AgentMessage) -> str:
         label = part.get("prompt") or part.get("title") or part.get("intentId") or ""
         pieces.append(f"[{kind}{': ' + str(label) if label else ''}]")
     if message.chips:
-        pieces.append("[chips: " + " | ".join(_label(c) for c in message.chips) + "]")
+        pieces.append("[chips: " + " | ".join(choice_label(c) for c in message.chips) + "]")
     if message.buttons:
-        pieces.append("[buttons: " + " | ".join(_label(b) for b in message.buttons) + "]")
+        pieces.append("[buttons: " + " | ".join(choice_label(b) for b in message.buttons) + "]")
     return " ".join(pieces)
 
 
@@ -85,7 +85,8 @@ def bot_event(message: AgentMessage) -> dict[str, Any]:
     return event
 
 
-def _label(item: dict[str, Any]) -> str:
+def choice_label(item: dict[str, Any]) -> str:
+    """How a chip or button reads in a transcript: its title, label, text, id or payload."""
     return str(
         item.get("title")
         or item.get("label")
@@ -96,4 +97,4 @@ def _label(item: dict[str, Any]) -> str:
     )
 
 
-__all__ = ["bot_event", "event_log", "message_text", "transcript"]
+__all__ = ["bot_event", "choice_label", "event_log", "message_text", "transcript"]

@@ -312,7 +312,7 @@ async def run_cases(
         results: Where to write run files and summaries as runs finish; None: nowhere.
         on_run: Called with each record as its run finishes (progress display).
         executor: Where the runs happen; None: here, as asyncio tasks
-            (`RayExecutor` from `_ray.py`: as Ray tasks on a cluster).
+            (`RayExecutor` from `ray_executor.py`: as Ray tasks on a cluster).
 
     Raises:
         ConfigError: a configured model cannot be used (before any run starts).

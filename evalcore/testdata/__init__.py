@@ -7,7 +7,7 @@ agent's description text and field specs (see docs/simulation-contexts.md).
 """
 
 from ._absent import recorded
-from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
+from ._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of, account_value
 from ._branch_fit import (
     acted_on,
     allowed_by,
@@ -110,6 +110,7 @@ __all__ = [
     "Persona",
     "SheetBuilder",
     "account_of",
+    "account_value",
     "acted_on",
     "allowed_by",
     "allows_relative",

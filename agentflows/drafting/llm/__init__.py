@@ -10,7 +10,7 @@ dialect's cases follow are `prompts/generate/conventions_<dialect>.md`.
 from __future__ import annotations
 
 from ._context import definition_ids, definition_text
-from ._engine import DraftingError, LLMEngine, dump_case
+from ._engine import DraftingError, LLMEngine, dump_case, planned_drafting
 from ._plan import PlannedBehavior, RefinedPlan, merge_plan
 
 __all__ = [
@@ -22,4 +22,5 @@ __all__ = [
     "definition_text",
     "dump_case",
     "merge_plan",
+    "planned_drafting",
 ]

@@ -111,7 +111,7 @@ def _reassess(ctx: ReviewContext, state: ReviewState, index: int, text: str) -> 
 
 def _on_disk(path: Path) -> str | None:
     """The case file's text now (None when it is gone or is not a readable regular file)."""
-    from evalcore._readbytes import read_text
+    from evalcore import read_text
 
     try:
         return read_text(path)

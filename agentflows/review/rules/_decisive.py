@@ -19,7 +19,7 @@ from evalcore.lexicon.en.case_wording import BOOKING, CONFIRM_ANSWER, REFUSAL, W
 from evalcore.lint import as_dict, as_list
 from evalcore.simulator import parse_fact_context
 
-from ...scoring._skills import answers_only, skill_signals
+from ...scoring.skills import answers_only, skill_signals
 from .._views import CaseView, ReviewEnv
 from ._registry import Hit, at, define_rule
 

@@ -10,8 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ...definitions import MantleDefinitions, Project, Skill
-from ...definitions._preconditions import precondition_of
+from ...definitions import MantleDefinitions, Project, Skill, precondition_of
 from ._mantle_brain import NO_ANSWER, Ask, Brain, Frame, MantleFlags, SkillContext, holds
 from ._mantle_text import ADVERSARIAL, CANCEL, CLOSING, CORRECTING, spoken, yes_or_no
 from ._mantle_words import FieldWords, field_words, skill_words

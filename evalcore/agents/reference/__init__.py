@@ -17,16 +17,19 @@ from ._backend import placeholder
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
 from ._mutants import KINDS, Mutant, find_mutant, mutants
-from ._reach import reached
+from ._reach import SITES, reached, sites
+from ._snapshot import Snapshot, restore, take
 from ._target import ReferenceTarget, parse_reference
 from ._variants import Variant, ask_runs, optional_fields, variants
 
 __all__ = [
     "KINDS",
+    "SITES",
     "ModelBrain",
     "Mutant",
     "ReferenceEngine",
     "ReferenceTarget",
+    "Snapshot",
     "Variant",
     "ask_runs",
     "asked_request",
@@ -36,6 +39,9 @@ __all__ = [
     "parse_reference",
     "placeholder",
     "reached",
+    "restore",
+    "sites",
+    "take",
     "variants",
     "wanted_clause",
 ]

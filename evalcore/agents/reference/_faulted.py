@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...definitions import MantleDefinitions, Project, memoized
-from ...testdata._accounts import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of, account_value
+from ...testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of, account_value
 from ..demo import MantleEngine, MantleFlags, routing_words
 from ._mutants import Mutant
 from ._reach import WatchedFlags

@@ -166,8 +166,7 @@ def _smoke(report: DoctorReport, config: ModelConfig, start: Path) -> None:
 
     from ..drafting import DraftContext
     from ..drafting.llm import LLMEngine
-    from ..generate import default_dialect
-    from ..generate._prewrite import prewrite
+    from ..generate import default_dialect, prewrite
     from ..planning import plan_source, source_ids
 
     root = find_project(start)
@@ -220,9 +219,8 @@ def _smoke(report: DoctorReport, config: ModelConfig, start: Path) -> None:
 def _model_wrote(ctx: Any, data: dict[str, Any], title: str) -> bool:
     """Whether the reviewed `data` differs from the reviewed offline plan (always, for
     dialects drafted whole)."""
-    from ..drafting.llm._engine import planned_drafting
-    from ..generate._engines import differing
-    from ..generate._prewrite import prewrite
+    from ..drafting.llm import planned_drafting
+    from ..generate import differing, prewrite
 
     planned = planned_drafting(ctx.dialect)
     if planned is None:
