@@ -56,7 +56,7 @@ def test_a_pattern_built_per_name_is_the_one_its_examples_pin() -> None:
     assert mantle_references.block_reference("verify_identity").pattern == (
         pinned["notation.mantle_references.block"].pattern
     )
-    built = mantle_references.field_mention("delivery_date", "order.delivery_date")
+    built = mantle_references.field_mention("renewal_day", "plan.renewal_day")
     assert (built.pattern, built.flags) == (
         pinned["notation.mantle_references.field_mention"].pattern,
         pinned["notation.mantle_references.field_mention"].flags,

@@ -123,19 +123,19 @@ def _field_mention_source(name: str, qualified: str) -> str:
 
 phrase(
     "notation.mantle_references.field_mention",
-    _field_mention_source("delivery_date", "order.delivery_date"),
+    _field_mention_source("renewal_day", "plan.renewal_day"),
     re.I,
     matches=(
-        "see @memory.order.delivery_date",
-        "ask for `delivery_date`",
-        "ask for the Delivery Date",
+        "see @memory.plan.renewal_day",
+        "ask for `renewal_day`",
+        "ask for the Renewal Day",
     ),
-    misses=("ask for the date of delivery", "x.delivery_date", "the delivery_dates"),
+    misses=("ask for the day it renews", "x.renewal_day", "the renewal_days"),
 )
 
 
 def field_mention(name: str, qualified: str) -> re.Pattern[str]:
-    """A memory field named by reference, by its key (`delivery_date`, back-ticked or not)
-    or by its key's words (`delivery date`), case-insensitively
+    """A memory field named by reference, by its key (`renewal_day`, back-ticked or not)
+    or by its key's words (`renewal day`), case-insensitively
     (`notation.mantle_references.field_mention`)."""
     return re.compile(_field_mention_source(name, qualified), re.I)
