@@ -16,9 +16,11 @@ module that no longer matches) is compiled in the process that uses it.
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 from typing import Any
+
+from .lexicon.notation.python_source import DEFINITION_CONSTANT as _DEFINITION
+from .lexicon.notation.python_source import FUNCTION_DEF as _FIRST_FUNCTION
 
 _FAST: dict[int, tuple[dict[str, Any], Any]] = {}
 _OPTIONS: dict[str, bool] = {"use_formats": False, "use_default": False}
@@ -134,7 +136,7 @@ def write_shipped(schemas: dict[str, dict[str, Any]], folder: Path | None = None
         path = folder / f"{dialect}.py"
         path.write_text(text, "utf-8")
         written.append(path)
-        index[re.search(r"^DEFINITION = '(\w+)'", text, re.M).group(1)] = dialect  # type: ignore[union-attr]
+        index[_DEFINITION.search(text).group(1)] = dialect  # type: ignore[union-attr]
     (folder / "__init__.py").write_text(_index_module(index), "utf-8")
     return written
 
@@ -185,9 +187,6 @@ class _YesNo(ast.NodeTransformer):
         ):
             node.args[2] = ast.Constant(None)
         return node
-
-
-_FIRST_FUNCTION = re.compile(r"^def (\w+)\(", re.MULTILINE)
 
 
 def _as_draft7(node: Any, *, root: bool = True) -> Any:

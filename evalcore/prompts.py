@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UserError
+from .lexicon.notation.prompt_files import SECTION as _SECTION
 from .suggest import did_you_mean
 
 _CHECKOUT = Path(__file__).resolve().parents[1]
@@ -47,7 +48,6 @@ PROMPT_DIRS = (
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _NAME = re.compile(r"^[a-z0-9_]+(?:/[a-z0-9_]+)+$")
-_SECTION = re.compile(r"^<(System|User)>[ \t]*\n(.*?)\n^</\1>[ \t]*$", re.S | re.M)
 _ROLES = {"System": "system", "User": "user"}
 
 

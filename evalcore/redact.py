@@ -24,27 +24,18 @@ import re
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+# Variables whose values are secrets by name (`SECRET_NAME`), the shapes of secrets in text
+# (`_BEARER`, `_TOKEN`, `_USERINFO`) and what every match of those three contains (`_MAYBE`):
+# text without `_MAYBE` skips the three. Most texts are ids and words, and one search costs
+# less than three subs.
+from .lexicon.notation.secret_shapes import BEARER as _BEARER
+from .lexicon.notation.secret_shapes import MAYBE_SECRET as _MAYBE
+from .lexicon.notation.secret_shapes import SECRET_NAME
+from .lexicon.notation.secret_shapes import TOKEN as _TOKEN
+from .lexicon.notation.secret_shapes import USERINFO as _USERINFO
+
 MASK = "***"
 MIN_SECRET_CHARS = 6
-
-#: Variables whose values are secrets by name.
-SECRET_NAME = re.compile(r"(?:^OPENAI_API_KEY$|_KEY$|_TOKEN$|_SECRET$|PASSWORD$|^CASEGEN_.*KEY)")
-
-_BEARER = re.compile(
-    r"\b(Bearer|Authorization:\s*(?:Basic|Token))\s+[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE
-)
-_TOKEN = re.compile(
-    r"\b(?:sk|pk|rk)-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_-]{16,}"
-    r"|\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}"
-    r"|\bxox[abprs]-[A-Za-z0-9-]{10,}"
-    r"|\bAKIA[0-9A-Z]{16}\b"
-)
-_USERINFO = re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s@:]+(?::[^/\s@]*)?@")
-#: What every match of the three patterns above contains (same flags): text without any of
-#: it skips them. Most texts are ids and words, and one search costs less than three subs.
-_MAYBE = re.compile(
-    r"(?i:bearer|authorization)|[spr]k-|gh[pousr]_|github_pat_|xox[abprs]-|AKIA|://"
-)
 
 _REGISTERED: set[str] = set()
 

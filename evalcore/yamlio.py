@@ -31,6 +31,7 @@ import re
 from typing import Any
 
 from ._pyyaml import yaml
+from .lexicon.notation import yaml_literals
 
 
 class CaseLoader(yaml.SafeLoader):
@@ -46,37 +47,23 @@ CaseLoader.yaml_implicit_resolvers = {}
 _CORE_RESOLVERS = [
     (
         "tag:yaml.org,2002:bool",
-        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+        yaml_literals.BOOL,
         list("tTfF"),
     ),
     # Numbers as ruamel.yaml reads YAML 1.2 (the reader Rasa's `load_scenario` uses):
     # `_` separates digits (`1_000` is 1000) and `0b101` is binary.
     (
         "tag:yaml.org,2002:float",
-        re.compile(
-            r"""^(?:
-             [-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
-            |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
-            |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
-            |[-+]?\.(?:inf|Inf|INF)
-            |\.(?:nan|NaN|NAN))$""",
-            re.X,
-        ),
+        yaml_literals.FLOAT,
         list("-+0123456789."),
     ),
     (
         "tag:yaml.org,2002:int",
-        re.compile(
-            r"""^(?:[-+]?0b[0-1_]+
-            |[-+]?0o?[0-7_]+
-            |[-+]?[0-9_]+
-            |[-+]?0x[0-9a-fA-F_]+)$""",
-            re.X,
-        ),
+        yaml_literals.INT,
         list("-+0123456789"),
     ),
     ("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"]),
-    ("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:null", yaml_literals.NULL, ["~", "n", "N", ""]),
     ("tag:yaml.org,2002:value", re.compile(r"^(?:=)$"), ["="]),
 ]
 for _tag, _regexp, _first in _CORE_RESOLVERS:

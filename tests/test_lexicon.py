@@ -1,4 +1,5 @@
-"""Every phrase of the lexicon matches the lines it names and misses the ones it names."""
+"""Every phrase of the lexicon, English and notation, matches the lines it names and misses
+the ones it names."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ import re
 import pytest
 
 from evalcore.lexicon import Phrase, phrase, phrases
+from evalcore.lexicon.notation import mantle_conditions, mantle_references
 
 ENGLISH = phrases("en")
+NOTATION = phrases("notation")
+EVERY = [*ENGLISH, *NOTATION]
 
 
-@pytest.mark.parametrize("item", ENGLISH, ids=[p.name for p in ENGLISH])
+@pytest.mark.parametrize("item", EVERY, ids=[p.name for p in EVERY])
 def test_each_phrase_matches_its_examples_and_misses_its_counterexamples(item: Phrase) -> None:
     unmatched = [line for line in item.matches if not item.regex.search(line)]
     wrongly = [line for line in item.misses if item.regex.search(line)]
@@ -23,6 +27,40 @@ def test_the_english_lexicon_holds_the_simulator_and_judge_phrases() -> None:
     names = {p.name for p in ENGLISH}
     assert {"en.context.open_with", "en.agent.confirmation", "en.verdict.bare"} <= names
     assert all(p.name.startswith("en.") for p in ENGLISH)
+
+
+def test_the_notation_lexicon_holds_format_shapes_apart_from_english() -> None:
+    names = {p.name for p in NOTATION}
+    assert {
+        "notation.mantle_references.tool_exact",
+        "notation.mantle_conditions.compared",
+        "notation.date_masks.format_mask",
+        "notation.yaml_literals.bool",
+        "notation.secret_shapes.token",
+    } <= names
+    assert all(p.name.startswith("notation.") for p in NOTATION)
+    assert not names & {p.name for p in ENGLISH}
+
+
+def test_a_pattern_built_per_name_is_the_one_its_examples_pin() -> None:
+    pinned = {p.name: p.regex for p in NOTATION}
+    assert mantle_conditions.compared("order.status").pattern == (
+        pinned["notation.mantle_conditions.compared"].pattern
+    )
+    assert mantle_conditions.equal("order.status").pattern == (
+        pinned["notation.mantle_conditions.equal"].pattern
+    )
+    assert mantle_conditions.equal_short(re.escape("status")).pattern == (
+        pinned["notation.mantle_conditions.equal_short"].pattern
+    )
+    assert mantle_references.block_reference("verify_identity").pattern == (
+        pinned["notation.mantle_references.block"].pattern
+    )
+    built = mantle_references.field_mention("renewal_day", "plan.renewal_day")
+    assert (built.pattern, built.flags) == (
+        pinned["notation.mantle_references.field_mention"].pattern,
+        pinned["notation.mantle_references.field_mention"].flags,
+    )
 
 
 def test_a_phrase_without_examples_both_ways_is_refused() -> None:

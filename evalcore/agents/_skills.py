@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..lexicon.notation.file_names import SKILL_FILE as _SKILL_FILE
 
 #: Record types that mark stdout as an event stream rather than an answer that is JSON.
 _STREAM_TYPES = {"system", "assistant", "user", "result", "stream_event", "tool_use", "skill"}
-_SKILL_FILE = re.compile(r"(?:^|[/\\\s'\"])skills[/\\]([A-Za-z0-9][A-Za-z0-9_.-]*)[/\\]SKILL\.md")
 _SKILL_TOOLS = {"skill", "useskill", "use_skill", "activate_skill"}
 
 #: The original runner's detection words (reference/base44-evals.md §5), used for these two

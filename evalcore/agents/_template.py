@@ -27,6 +27,9 @@ import shlex
 from collections.abc import Iterator
 
 from ..errors import UserError
+from ..lexicon.notation.agent_commands import INTERPRETERS
+from ..lexicon.notation.agent_commands import NAMES_VARIABLE as _NAMES_VARIABLE
+from ..lexicon.notation.agent_commands import PLACEHOLDER as _PLACEHOLDER
 
 PROMPT_ENV = "CASEGEN_PROMPT"
 PROMPT_FILE_ENV = "CASEGEN_PROMPT_FILE"
@@ -37,8 +40,6 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_PLACEHOLDER = re.compile(r"\{(prompt|prompt_file)\}")
-_NAMES_VARIABLE = re.compile(r"\$\{?(CASEGEN_PROMPT|CASEGEN_PROMPT_FILE)\b")
 #: What a placeholder stands for while the template is parsed (a plain word to `shlex`).
 _MARKER = "__casegen_placeholder__"
 
@@ -47,12 +48,8 @@ SHELLS = _names(
     "sh bash dash zsh ksh mksh pdksh oksh yash posh ash busybox-sh fish tcsh csh rc es "
     "elvish nu xonsh pwsh powershell"
 )
-#: ... interpreters (a code flag, a script path as first operand, or stdin) ...
-INTERPRETERS = re.compile(
-    r"^(?:python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl[\d.]*|ruby[\d.]*|php[\d.]*|lua[\d.]*"
-    r"|luajit|tclsh[\d.]*|wish|Rscript|R|julia|osascript|gawk|mawk|nawk|awk|sed|gsed|jshell"
-    r"|groovy|scala|kotlin|erl|escript|elixir|guile|racket|sbcl|clisp|ghci|runghc|expect)$"
-)
+# ... interpreters (a code flag, a script path as first operand, or stdin): `INTERPRETERS`,
+# imported from the lexicon ...
 #: ... interpreters whose first operand is code, not a script path ...
 _CODE_FIRST = _names("awk gawk mawk nawk sed gsed")
 #: ... builtins that run their operands as code (`eval`, `trap`) or a file (`source`) ...

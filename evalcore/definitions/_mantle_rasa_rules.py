@@ -21,6 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from ..documents import load_document
+from ..lexicon.notation.mantle_references import MEMORY_LOOKALIKE as _MEMORY_LOOKALIKE
+from ..lexicon.notation.mantle_references import MEMORY_REFERENCE_EXACT as _MEMORY_REF
+from ..lexicon.notation.mantle_references import SESSION_REFERENCE as _SESSION_REF
+from ..lexicon.notation.mantle_references import SKILL_REFERENCE_EXACT as _SKILL_REF
+from ..lexicon.notation.mantle_references import TOOL_REFERENCE_EXACT as _TOOL_REF
+from ..lexicon.notation.project_warnings import RASA_ERROR as _ERROR
 from ..limits import InputLimits
 from ._blocks import FRAMEWORK_TOOLS
 from ._context import ReadContext
@@ -30,7 +36,6 @@ from ._tools_ast import parsed_module
 
 RASA_RULES_VERSION = "3.22"
 _TAG = f"(rasa-pro {RASA_RULES_VERSION} rule)"
-_ERROR = re.compile(r": rasa error \[[\w.]+\] ")
 
 DEFAULT_SKILL_PUBLIC_MEMORY: dict[str, tuple[str, ...]] = {
     "default_completed": ("wants_to_continue",),
@@ -67,11 +72,6 @@ _INTEGRATION_KEYS = frozenset(
 _CALM_ONLY_KEYS = frozenset(
     {"nlg", "action_endpoint", "vector_store", "nlu", "interaction_handling"}
 )
-_SESSION_REF = re.compile(r"(?<![\w.])session\.([\w-]+)\.([\w-]+)")
-_SKILL_REF = re.compile(r"(?<![\w])@skill\.([\w-]+)(?![\w-])(?!\.[\w-])")
-_TOOL_REF = re.compile(r"(?<![\w])@tool\.([\w-]+)(?![\w-])(?!\.[\w-])")
-_MEMORY_REF = re.compile(r"(?<![\w])@memory\.([\w-]+)\.([\w-]+)(?![\w-])(?!\.[\w-])")
-_MEMORY_LOOKALIKE = re.compile(r"(?<![\w])@memory(?:\.[\w-]+)*")
 _AT_LOOKALIKES = tuple(
     (
         re.compile(rf"(?<![\w])@{kind}\.([\w-]+)(?![\w-])(?!\.[\w-])"),

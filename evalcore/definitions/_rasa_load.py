@@ -19,14 +19,11 @@ from functools import lru_cache
 from typing import Any
 
 from ..documents import parse_text
+from ..lexicon.notation.mantle_blocks import ORDERED_BLOCK
 from ..limits import InputLimits
 from ._frontmatter import CONFIRMATION_KEYS, CONSTRAINT_KEYS, FRONTMATTER_KEYS
 from ._model import Skill
 
-ORDERED_BLOCK = re.compile(
-    r":::ordered_block(?:\s+id=(?P<block_id>[\w-]+))?\s*\n(?P<block_body>.*?)^:::\s*$",
-    re.DOTALL | re.MULTILINE,
-)
 """Rasa's own pattern for an ordered block (`_ORDERED_BLOCK_PATTERN`)."""
 _PARAGRAPH_SPLIT = re.compile(r"\n\s*\n")
 

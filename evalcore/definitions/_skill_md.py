@@ -16,17 +16,14 @@ import re
 from dataclasses import field
 
 from .._record import dataclass
+from ..lexicon.notation.mantle_blocks import BLOCK_OPEN as _BLOCK_OPEN
+from ..lexicon.notation.mantle_references import SKILL_FILE_TOKEN as _TOKEN
 from ._model import ProseCondition
 
-_BLOCK_OPEN = re.compile(r"^\s*:::\s*ordered_block\b(?P<attrs>.*)$")
 _BLOCK_CLOSE = re.compile(r"^\s*:::\s*$")
 _ID_ATTR = re.compile(r"""\bid\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\s"']+))""")
 _IF_LINE = re.compile(r"^\s*if:(?P<cond>.*)$")
 _CODE_FENCE = re.compile(r"^\s*(```|~~~)")
-_TOKEN = re.compile(
-    r"(?<![\w@.])@(?:(?P<kind>tool|block|skill)\.(?P<name>[A-Za-z0-9_-]+)"
-    r"|memory\.(?P<memory>[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*))"
-)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from ..lexicon.notation.python_source import DOCSTRING_SECTION
 from ._context import ReadContext
 from ._model import ToolDef, ToolParameter
 
@@ -25,16 +26,13 @@ _SKIPPED_PARAMS = {"self", "cls", "context"}
 
 @lru_cache(maxsize=1)
 def _docstring_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A docstring's section heading and `Args:` entry patterns, compiled when a tool file
-    is read (not at import: tool definitions usually come from the cache)."""
-    section = re.compile(
-        r"^\s*(Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Examples?|"
-        r"Notes?|Attributes|See Also)\s*:\s*$"
-    )
+    """A docstring's section heading (the lexicon's) and `Args:` entry patterns, the entry
+    one compiled when a tool file is read (not at import: tool definitions usually come from
+    the cache)."""
     arg_line = re.compile(
         r"^(?P<indent>\s*)\*{0,2}(?P<name>\w+)\s*(\([^)]*\))?\s*:\s*(?P<desc>.*)$"
     )
-    return section, arg_line
+    return DOCSTRING_SECTION, arg_line
 
 
 @lru_cache(maxsize=256)

@@ -18,11 +18,15 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from ..lexicon.notation.mantle_conditions import JOINT as _JOINT
+from ..lexicon.notation.mantle_conditions import NUMBER_COMPARISON as _NUMBER_COMPARISON
+from ..lexicon.notation.mantle_conditions import SESSION_NAME as _NAME
+from ..lexicon.notation.mantle_conditions import compared
+
 _TOKEN = re.compile(
     r"\s*(?:(?P<str>'[^']*'|\"[^\"]*\")|(?P<num>-?\d+(?:\.\d+)?)|(?P<op>==|!=|>=|<=|>|<|\(|\))"
     r"|(?P<name>[A-Za-z_][\w.]*))"
 )
-_NAME = re.compile(r"(?<![\w.'\"])session\.([A-Za-z_]\w*\.[A-Za-z_]\w*)")
 
 
 class _Unparsable(ValueError):
@@ -194,7 +198,7 @@ def conjuncts(condition: str) -> list[str]:
     """The parts of a condition joined by a top-level `and` (none when a top-level `or`
     joins them), each without its wrapping parentheses."""
     parts, depth, start, text = [], 0, 0, condition.strip()
-    for match in re.finditer(r"[()]|\s+(and|or)\s+", text):
+    for match in _JOINT.finditer(text):
         token = match.group(0)
         if token == "(":
             depth += 1
@@ -245,10 +249,6 @@ def compared_values(condition: str | None, key: str) -> list[Any]:
     return out
 
 
-#: `session.<key> <op> <number>`: a number compared with a literal.
-_NUMBER_COMPARISON = re.compile(
-    r"session\.(?P<key>[\w.]+)\s*(?P<op>>=|<=|==|!=|>|<)\s*(?P<number>-?\d+(?:\.\d+)?)(?![\w.])"
-)
 #: Every operator a condition compares with, as the evaluator applies it to numbers.
 COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     **_ORDER,
@@ -270,9 +270,7 @@ def compared_numbers(condition: str | None) -> list[tuple[str, str, float]]:
 @lru_cache(maxsize=4096)
 def _compared_pattern(key: str) -> re.Pattern[str]:
     """Compiled once per key: a many-skill project has more keys than `re` caches."""
-    return re.compile(
-        rf"session\.{re.escape(key)}\s*(?:==|!=)\s*('[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false)"
-    )
+    return compared(key)
 
 
 __all__ = [

@@ -8,12 +8,12 @@ shapes a chat answer comes in (a tool call, JSON content, a fenced block, a cut-
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, TypeVar
 
 from langchain_core.messages import AIMessage, BaseMessage
 from pydantic import BaseModel, ValidationError
 
+from ..lexicon.notation.markdown_fences import FENCED_JSON as _FENCED_JSON
 from . import _methods
 from .config import Method
 
@@ -60,7 +60,7 @@ def cut_off(message: BaseMessage) -> str | None:
 
 def strip_fence(text: str) -> str:
     """Some servers wrap JSON in a markdown fence even when asked for a JSON schema."""
-    match = re.fullmatch(r"\s*```(?:json)?\s*\n(.*?)\n\s*```\s*", text, re.S)
+    match = _FENCED_JSON.fullmatch(text)
     return match.group(1) if match else text
 
 

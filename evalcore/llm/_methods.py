@@ -21,6 +21,7 @@ from typing import Any
 import openai
 
 from ..lexicon.en.server_errors import JSON_OBJECT_REFUSED, JSON_SCHEMA_REFUSED, TOOLS_REFUSED
+from ..lexicon.notation.python_source import PYTHON_CONSTANT as _PYTHON_CONSTANT
 from ._schema import without_descriptions
 from .config import METHOD_ORDER as ORDER
 from .config import Method, ModelConfig, normalize_method
@@ -220,7 +221,7 @@ def _first_object(text: str) -> str | None:
 
 def _repaired(block: str) -> str:
     out = re.sub(r",\s*([}\]])", r"\1", block)
-    return re.sub(r"(?<![\"\w])(True|False|None)(?![\"\w])", _literal, out)
+    return _PYTHON_CONSTANT.sub(_literal, out)
 
 
 def _literal(match: re.Match[str]) -> str:

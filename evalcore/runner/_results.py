@@ -16,12 +16,12 @@ numbering instead of overwriting.
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..lexicon.notation.file_names import RUN_FILE as _RUN_FILE
 from ..writer import atomic_write_text, contained, safe_slug
 from ._junit import junit_xml
 from ._record import RunRecord
@@ -29,7 +29,6 @@ from ._render import run_text, summary_markdown, summary_text
 from ._report import RunReport, Summary, summarize
 
 TIMESTAMP_FORMAT = "%Y-%m-%d_%H-%M-%S"
-_RUN_FILE = re.compile(r"^run_(\d+)\.json$")
 
 
 class ResultsWriter:

@@ -62,6 +62,7 @@ from ..lexicon.en.spelled_counts import (
     NUMBER_WORDS,
     TOKEN_SHAPE,
 )
+from ..lexicon.notation import date_masks
 from ._people import FIRST_NAMES, LAST_NAMES, Persona
 
 
@@ -75,13 +76,13 @@ def reference_day() -> dt.date:
 
 
 _FORMATS = (
-    (re.compile(r"\bMM/DD/YYYY\b", re.I), "%m/%d/%Y"),
-    (re.compile(r"\bDD/MM/YYYY\b", re.I), "%d/%m/%Y"),
+    (date_masks.MM_DD_YYYY, "%m/%d/%Y"),
+    (date_masks.DD_MM_YYYY, "%d/%m/%Y"),
     (ISO_DATE, "%Y-%m-%d"),
-    (re.compile(r"\bDD\.MM\.YYYY\b", re.I), "%d.%m.%Y"),
-    (re.compile(r"\bDD-MM-YYYY\b", re.I), "%d-%m-%Y"),
-    (re.compile(r"\bMM-DD-YYYY\b", re.I), "%m-%d-%Y"),
-    (re.compile(r"\bMM/YYYY\b", re.I), "%m/%Y"),
+    (date_masks.DD_DOT_MM_YYYY, "%d.%m.%Y"),
+    (date_masks.DD_DASH_MM_YYYY, "%d-%m-%Y"),
+    (date_masks.MM_DASH_DD_YYYY, "%m-%d-%Y"),
+    (date_masks.MM_YYYY, "%m/%Y"),
 )
 #: A date field whose description asks for the time of day too ("MM/DD/YYYY HH:MM", or an
 #: example with one, "2026-12-03T15:00-05:00"): a bare day would leave the user to invent

@@ -33,7 +33,6 @@ _STOP_TEXT = """
 _STOP = frozenset(_STOP_TEXT.split())
 _WORD = re.compile(r"[a-z0-9][a-z0-9'_]*")
 _EXPLAINED = r"(?<![\w]){value}(?![\w])\s*\(([^()]*)\)"
-_PAYLOAD = re.compile(r"^set:session\.(?P<key>[\w.]+)=(?P<value>.+)$")
 
 
 def routing_description(text: str) -> str:

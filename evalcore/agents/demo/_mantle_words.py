@@ -16,9 +16,10 @@ from ...definitions import MantleDefinitions, Skill, memoized
 from ...lexicon.en.customer_replies import CORRECTION as _CORRECTION
 from ...lexicon.en.negated_mentions import WORD_BEFORE as _NEGATED
 from ...lexicon.en.skill_routing import CATCH_ALL
+from ...lexicon.notation.mantle_references import SET_PAYLOAD as _PAYLOAD
 from ...testdata import caught_by
 from ._example_modes import field_examples
-from ._mantle_text import _EXPLAINED, _PAYLOAD, routing_description, spoken, stems
+from ._mantle_text import _EXPLAINED, routing_description, spoken, stems
 
 #: A quoted phrasing in a description: "I'm sick", “book time off”.
 _QUOTED = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")

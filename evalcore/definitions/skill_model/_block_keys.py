@@ -3,15 +3,12 @@ read from the block's YAML where the reader does not keep them."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..._pyyaml import yaml
+from ...lexicon.notation.mantle_blocks import FENCE_IDS as _FENCE
 from .._memo import memoized
 from .._model import Skill
-
-_FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)", re.M)
-
 
 _C_SAFE = getattr(yaml, "CSafeLoader", None)
 _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from ...lexicon.notation.mantle_conditions import equal
 from .._model import Skill
 from ..conditions import compared_values, condition_keys
 from ._text import paragraphs
@@ -98,9 +99,7 @@ def equal_values(condition: str | None, key: str) -> list[Any]:
 @lru_cache(maxsize=4096)
 def _equal_pattern(key: str) -> re.Pattern[str]:
     """Compiled once per key: a many-skill project has more keys than `re` caches."""
-    return re.compile(
-        rf"session\.{re.escape(key)}\s*==\s*('[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false)"
-    )
+    return equal(key)
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -11,13 +11,13 @@ and `skill_completed` when the skill has a `complete_when` condition.
 
 from __future__ import annotations
 
-import re
 import weakref
 
 from ...errors import UserError
 from ...lexicon.en.skill_rules import DISCLOSE as _DISCLOSE
 from ...lexicon.en.skill_rules import MECHANICS as _MECHANICS
 from ...lexicon.en.skill_rules import RULE as _RULE
+from ...lexicon.notation.mantle_references import SKILL_TARGET as _SKILL_TARGET
 from .._memo import memoized
 from .._model import MantleDefinitions, Project, Skill
 from ..conditions import condition_keys
@@ -194,7 +194,7 @@ def _delegations(defs: MantleDefinitions, skill: Skill, file: str, first: int) -
                     )
                 )
     for sentence in sentences(skill.body, first):
-        for target in re.findall(r"@skill\.([\w-]+)", sentence.text):
+        for target in _SKILL_TARGET.findall(sentence.text):
             if target in defs.skills and target != skill.id:
                 out.append(
                     Delegation(

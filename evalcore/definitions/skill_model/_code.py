@@ -11,7 +11,6 @@ error or failure.
 from __future__ import annotations
 
 import ast
-import re
 from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ...lexicon.en.tool_texts import ERROR_DOC as _ERROR_DOC
+from ...lexicon.notation.python_source import DOCSTRING_RESULT as _DOCSTRING_RESULT
 from .._memo import memoized
 from .._model import Project, ToolDef
 from .._tools_ast import parsed_module
@@ -523,7 +523,7 @@ def _doc_errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     section = False
     for line in doc.splitlines():
         stripped = line.strip()
-        if re.match(r"^(Returns?|Raises)\s*:", stripped):
+        if _DOCSTRING_RESULT.match(stripped):
             section = True
             rest = stripped.split(":", 1)[1].strip()
             if rest and _ERROR_DOC.search(rest):

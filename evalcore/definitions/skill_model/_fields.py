@@ -16,6 +16,7 @@ from ...lexicon.en.field_mentions import EXAMPLE as _EXAMPLE
 from ...lexicon.en.field_mentions import FORMAT_WORDS as _FORMAT_WORDS
 from ...lexicon.en.field_mentions import VALUE_GLOSS as _VALUE_GLOSS
 from ...lexicon.en.prose_values import SET_LITERAL
+from ...lexicon.notation.date_masks import FORMAT_MASK as _FORMAT
 from .._memo import memoized
 from .._model import MantleDefinitions, MemoryField, Response, Skill, Step
 from ..conditions import condition_keys
@@ -23,11 +24,6 @@ from ._branches import branched_keys
 from ._mentions import ASK, asked_to, name_pattern, prose_verb, set_from_answer
 from ._text import Sentence, paragraphs, sentences
 from ._types import FieldSpec, Where
-
-_FORMAT = re.compile(
-    r"\b(?:MM|DD|YYYY|YY|HH)(?:[/.\-: ](?:MM|DD|YYYY|YY|HH|mm|ss)){1,4}\b"
-    r"|\bE\.164\b|\bISO[ -]?8601\b"
-)
 
 
 def response_text(defs: MantleDefinitions, name: str | None) -> str | None:

@@ -29,6 +29,7 @@ from ...lexicon.en.field_mentions import SET_ANOTHER as _SET_ANOTHER
 from ...lexicon.en.field_mentions import USER_GIVES as _USER_GIVES
 from ...lexicon.en.field_mentions import USER_REPLY as _USER_REPLY
 from ...lexicon.en.skill_prose import ALREADY, KEEP_SAID, RECORD_KEY
+from ...lexicon.notation.mantle_references import field_mention
 from .._model import MemoryField, Skill
 
 #: Whom the prose asks to do something: "ask them to", "ask the customer to".
@@ -118,12 +119,7 @@ def _kept_name_pattern(name: str, qualified: str) -> _NamePattern:
 @lru_cache(maxsize=4096)
 def _compiled_name_pattern(name: str, qualified: str) -> re.Pattern[str]:
     """Compiled once per field: a many-skill project has more of these than `re` caches."""
-    spaced = re.escape(name.replace("_", " "))
-    return re.compile(
-        rf"@memory\.{re.escape(qualified)}\b|(?<![\w.])`?{re.escape(name)}`?\b"
-        rf"|\b{spaced}\b",
-        re.I,
-    )
+    return field_mention(name, qualified)
 
 
 def prose_verb(field: MemoryField, text: str, *, ask_only: bool = False) -> str | None:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ...lexicon.en.skill_sentences import SENTENCE_END as _SENTENCE_END
+from ...lexicon.notation.mantle_blocks import FENCE_OPEN as _FENCE_OPEN
+from ...lexicon.notation.mantle_references import LIVE_MEMORY_VALUE as _LIVE_VALUE
 
-_FENCE_OPEN = re.compile(r"^\s*:::\s*ordered_block\b")
 _FENCE_CLOSE = re.compile(r"^\s*:::\s*$")
 _CODE = re.compile(r"^\s*(```|~~~)")
 _IF = re.compile(r"^\s*(?:[-*]\s+)?if:(?P<cond>.*)$")
@@ -27,9 +28,6 @@ def _unquote(text: str) -> str:
         if text[0] not in inner:
             return inner
     return text
-
-
-_LIVE_VALUE = re.compile(r"(?<![\w.])@memory\.(?=[\w-]+\.[\w-]+)")
 
 
 def _as_condition(text: str) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ...lexicon.en.skill_procedure import ASKS_FOR_THE, DETAIL_SEPARATOR
 from ...lexicon.en.skill_procedure import NEGATED_CALL as _NEGATED
+from ...lexicon.notation.mantle_blocks import FENCE_ID as _FENCE
 from . import prose_patterns as pp
 
 if TYPE_CHECKING:
@@ -175,9 +176,6 @@ def hands_over(item: ProseItem) -> bool:
         and not pp.HAND_OVER_UNLESS.search(item.sentence)
         and not pp.HAND_OVER_MAY.search(item.sentence[: max(token, 0)])
     )
-
-
-_FENCE = re.compile(r"^\s*:::\s*ordered_block\b.*?\bid\s*=\s*[\"']?(?P<id>[\w-]+)")
 
 
 def with_entry_block(skill: Skill, items: list[ProseItem]) -> list[ProseItem]:

@@ -1,11 +1,9 @@
 """The phrases of a prose procedure that name what the agent does: shared by the planner's
 walk (which paths a skill has) and the reference agent (how it plays them), so both read
-a skill's prose the same way. The English ones live in the lexicon; the references to a
-tool or a skill are Mantle syntax and stay here."""
+a skill's prose the same way. The English ones live in the lexicon's `en`, the references to
+a tool or a skill (Mantle syntax) in its `notation`."""
 
 from __future__ import annotations
-
-import re
 
 from ...lexicon.en.skill_procedure import (
     ASK_DETAILS,
@@ -19,9 +17,8 @@ from ...lexicon.en.skill_procedure import (
     UNLESS,
     USER_ASKS,
 )
-
-TOOL = re.compile(r"@tool\.(\w+)")
-SKILL = re.compile(r"@skill\.(\w+)")
+from ...lexicon.notation.mantle_references import SKILL_NAME as SKILL
+from ...lexicon.notation.mantle_references import TOOL_NAME as TOOL
 
 __all__ = [
     "ASK_DETAILS",

@@ -51,6 +51,9 @@ from ...lexicon.en.guard_conditions import NOT_SAID as _NOT_SAID
 from ...lexicon.en.guard_conditions import ONLY_WHEN_ASKED as _ONLY_WHEN_ASKED
 from ...lexicon.en.guard_conditions import PERMISSIVE as _PERMISSIVE
 from ...lexicon.en.skill_prose import OWN_REPLY_CLOSE, OWN_REPLY_OPEN
+from ...lexicon.notation.mantle_conditions import equal_short
+from ...lexicon.notation.mantle_references import FIELD_REFERENCE as _FIELD_REF
+from ...lexicon.notation.mantle_references import block_reference
 from ...simulator import parse_fact_context
 from ...testdata import DataRecords, load_records
 from ._prose_lines import SETTING, Line, agent_lines, likeness, locate, words
@@ -86,7 +89,6 @@ _SPEECH = ("share", "shares", "say", "says", "tell", "tells", "give", "gives")
 _NOISE = (_DIALOG | frozenset(stem(w) for w in _DIALOG)) - {
     w for s in _SPEECH for w in (s, stem(s))
 }
-_FIELD_REF = re.compile(r"(?:session|@memory)\.([\w-]+)\.([\w-]+)|(?<![\w.])project\.([\w-]+)")
 
 
 def _after_success(text: str, case: _Case) -> tuple[str, str] | None:
@@ -245,9 +247,7 @@ def _lacked_guard(text: str, said: str) -> bool:
 def _compared(condition: str, name: str) -> set[str]:
     """The values `condition` compares entry `name` with (`== 'lost'`), lower-case."""
     short = re.escape(name.split(".", 1)[1])
-    found = re.findall(
-        rf"(?:session\.)?[\w-]*\.?{short}\s*==\s*(?:'([^']*)'|\"([^\"]*)\"|(\w+))", condition
-    )
+    found = equal_short(short).findall(condition)
     return {next(v for v in groups if v).lower() for groups in found if any(groups)}
 
 
@@ -913,7 +913,7 @@ class MantleJustifier:
             for step in other.steps:
                 if step.kind == "call" and str(step.target).removeprefix("@block.") == block_id:
                     entered.append(self._step(skill, step, f"call {block_id}", case))
-        pattern = re.compile(rf"@block\.{re.escape(block_id)}\b")
+        pattern = block_reference(block_id)
         mention = self._prose_mentions(skill, pattern, case, "invokes the block:")
         entry = strongest([*entered, mention])
         own = Justification("enforced", self._md(skill), block.line, f"ordered block {block_id}")
