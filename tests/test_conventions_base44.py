@@ -10,6 +10,7 @@ from pathlib import Path
 
 from evalcore.agents import FinalRecord
 from evalcore.dialects.base44._check_keys import CHECK_KEYS, COMMON_KEYS
+from evalcore.dialects.base44._model import Check
 from evalcore.runner.checks._base44 import check_types, evaluate_one
 from evalcore.runner.checks._base44_files import ProjectFiles
 
@@ -104,3 +105,10 @@ def test_an_excluded_pattern_in_a_missing_file_passes_as_the_prompt_says(tmp_pat
     assert passed, detail
     said = _segments()["file-content-excluded"]
     assert "missing file passes" in said and "makes it fail" not in said
+
+
+def test_the_answer_schema_describes_the_same_behaviour() -> None:
+    """The field descriptions of the eval model are what the drafting model reads too."""
+    fields = Check.model_json_schema()["properties"]
+    assert "/bin/sh -c" in fields["command"]["description"]
+    assert "filePath" in fields["schema"]["description"]
