@@ -87,11 +87,16 @@ def test_a_missing_expected_skill_stops_the_run_naming_it(tmp_path: Path) -> Non
         collect_cases([missing], project=root)
 
 
-def test_a_fixture_with_no_skills_at_all_is_named_in_a_note(tmp_path: Path) -> None:
+def test_a_fixture_with_no_skills_at_all_is_named_in_a_note(tmp_path: Path, run_cli) -> None:
     case_file = _fixture(tmp_path / "elsewhere" / "report", [])
     cases = collect_cases([case_file])
     note = no_skills_note(cases)
     assert note is not None and cases[0].slug in note
+    agent = f"command:{sys.executable} -c pass {{prompt}}"
+    _, _, err = run_cli("run", case_file, "-t", agent, "--results", tmp_path / "r")
+    assert "no Agent Skills are installed" in " ".join(err.split())
+    _, out, _ = run_cli("run", case_file, "-t", agent, "--results", tmp_path / "r", "--json")
+    assert json.loads(out)["no_skills"] == note
     root = _skills_project(tmp_path / "repo")
     assert no_skills_note(collect_cases([case_file], project=root)) is None
 

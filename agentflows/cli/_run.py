@@ -421,7 +421,8 @@ def run(
             )
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if as_json:
-        print_json({**report.to_json(), **({"outside": outside} if outside else {})})
+        notes = {"outside": outside} if outside else {}
+        print_json({**report.to_json(), **notes, **({"no_skills": bare} if bare else {})})
     else:
         _print_summary(report)
     raise typer.Exit(report.exit_code)
