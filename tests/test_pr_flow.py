@@ -423,3 +423,20 @@ def test_run_target_runs_the_new_cases(repo: Path, run_cli) -> None:
 def test_run_refuses_an_unknown_target_before_writing(repo: Path, run_cli) -> None:
     pytest.importorskip("evalcore.runner")
     _refused(repo, run_cli, "--run", "nosuchscheme:x", message="nosuchscheme")
+
+
+def test_all_targets_with_out_commit_the_one_manifest_in_out(repo: Path, run_cli) -> None:
+    """`--out DIR` for several targets keeps their one manifest in DIR (DIR/<target>/ holds
+    each target's cases): that manifest is what the branch commits and points at the project."""
+    code, out, err = run_cli(
+        "generate",
+        *("all", "--project", "bank", "--model", "offline", "--out", "cases"),
+        *("--pr", "--no-verify", "--branch", "casegen/all-out", "--json"),
+    )
+    assert code == 0, err
+    pr = json.loads(out)["pr"]
+    assert "cases/manifest.json" in pr["files"]
+    targets = {f.split("/")[1] for f in pr["files"] if f != "cases/manifest.json"}
+    assert len(targets) > 1 and all(f.startswith("cases/") for f in pr["files"])
+    manifest = json.loads(git(repo, "show", "casegen/all-out:cases/manifest.json"))
+    assert {e["project"] for e in manifest["cases"].values()} == {"../bank"}

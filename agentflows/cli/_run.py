@@ -346,6 +346,7 @@ def run(
         cases_project,
         collect_cases,
         default_results_dir,
+        no_skills_note,
         outside_runs,
         resolve_target,
         run_cases,
@@ -383,6 +384,9 @@ def run(
     preflight_roles({"simulator": simulator.model, "judge": judge.model})
     if simulator.engine == "offline" and not as_json:
         _note_offline_prose(cases)
+    bare = no_skills_note(cases)
+    if bare and not as_json:
+        stderr.print(f"[yellow]note:[/] {escape(bare)}", highlight=False)
     outside = outside_runs(cases, definitions)
     if not as_json:
         _note_outside(outside, plays_code=getattr(agent, "runs_tool_code", True))
@@ -417,7 +421,8 @@ def run(
             )
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if as_json:
-        print_json({**report.to_json(), **({"outside": outside} if outside else {})})
+        notes = {"outside": outside} if outside else {}
+        print_json({**report.to_json(), **notes, **({"no_skills": bare} if bare else {})})
     else:
         _print_summary(report)
     raise typer.Exit(report.exit_code)

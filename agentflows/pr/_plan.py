@@ -128,7 +128,9 @@ def prepare_pr(
     if options.push:
         _git.check_remote(repo, options.push)
     out_dirs = sorted({_inside(root, cwd / request.out_dir(source)) for source in request.targets})
-    manifest = _inside(root, manifest_path_for(cwd / request.out_dir(request.targets[0])))
+    # where the run writes it: `--out DIR` for several targets keeps one manifest in DIR
+    manifest_home = request.manifest_root() or request.out_dir(request.targets[0])
+    manifest = _inside(root, manifest_path_for(cwd / manifest_home))
     ignored = _git.ignored_paths(repo, [f"{d}/" for d in out_dirs] + [manifest])
     if ignored:
         raise UserError(

@@ -2,7 +2,7 @@
 helpers a check that runs a command shares with the command target."""
 
 from ._command import discard_workdir
-from ._fixture_context import CONTEXT_KEY, FixtureContext
+from ._fixture_context import CONTEXT_KEY, SKILLS_PROJECT_KEY, FixtureContext, skill_sources
 from ._procs import child_env, exec_settings, kill_tree, new_token
 from ._protocol import (
     AgentMessage,
@@ -16,6 +16,7 @@ from ._targets import parse_target as parse_target
 
 __all__ = [
     "CONTEXT_KEY",
+    "SKILLS_PROJECT_KEY",
     "AgentMessage",
     "AgentReply",
     "AgentSession",
@@ -28,4 +29,5 @@ __all__ = [
     "exec_settings",
     "kill_tree",
     "new_token",
+    "skill_sources",
 ]

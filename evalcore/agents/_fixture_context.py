@@ -13,6 +13,11 @@ copied into the agent's copy of `project/` under each of `SKILL_DESTINATIONS`: `
 where the original setup puts them, and `.claude/skills/`, where Claude Code reads project
 skills natively. A skill the fixture's project already holds at a destination is left as the
 fixture has it.
+
+The project is the one the runner found for the case (`setup["skills_project"]`: `--project`,
+else the enclosing one, else the one a generated case's manifest names), so a fixture kept
+outside its project (`generate --out DIR`, a copy) gets the same skills; without it, the
+Agent Skills project above the fixture.
 """
 
 from __future__ import annotations
@@ -28,15 +33,18 @@ from ._skills import load_vocabulary
 #: Where, inside the agent's project copy, the skills are installed.
 SKILL_DESTINATIONS = ("skills", ".claude/skills")
 CONTEXT_KEY = "fixture_context"
+#: `setup` key: the Agent Skills project whose skills a case's agent gets (set by the runner).
+SKILLS_PROJECT_KEY = "skills_project"
 
 
-def skill_sources(fixture: str | Path) -> dict[str, Path]:
-    """name → skill folder: the project's skills first, then the fixture's own."""
+def skill_sources(fixture: str | Path, project: str | Path | None = None) -> dict[str, Path]:
+    """name → skill folder: the project's skills first (`project`, else the Agent Skills
+    project above the fixture), then the fixture's own."""
     from ..definitions import find_project
 
     fixture = Path(fixture).resolve()
     sources: dict[str, Path] = {}
-    root = find_project(fixture.parent, kind="agent_skills")
+    root = Path(project) if project else find_project(fixture.parent, kind="agent_skills")
     folders = ([root / "skills"] if root is not None else []) + [fixture / "skills"]
     for folder in folders:
         if not folder.is_dir():
@@ -63,14 +71,17 @@ class FixtureContext:
     """name → folder holding the skill's SKILL.md (and its references)."""
 
     @classmethod
-    def resolve(cls, fixture: str | Path, case_path: str | None = None) -> FixtureContext:
-        """Look everything up from the files around the fixture (and the case file)."""
+    def resolve(
+        cls, fixture: str | Path, case_path: str | None = None, project: str | None = None
+    ) -> FixtureContext:
+        """Look everything up from the files around the fixture (and the case file); the
+        skills from `project` when the runner named one."""
         max_output_bytes, pass_env = exec_settings(case_path or fixture)
         return cls(
             max_output_bytes=max_output_bytes,
             pass_env=pass_env,
             vocabulary=load_vocabulary(fixture),
-            skills={name: str(path) for name, path in skill_sources(fixture).items()},
+            skills={name: str(path) for name, path in skill_sources(fixture, project).items()},
         )
 
     @classmethod
@@ -80,7 +91,9 @@ class FixtureContext:
         shipped = setup.get(CONTEXT_KEY)
         if isinstance(shipped, dict):
             return cls.from_json(shipped)
-        return cls.resolve(setup["fixture"], getattr(case, "path", None))
+        return cls.resolve(
+            setup["fixture"], getattr(case, "path", None), setup.get(SKILLS_PROJECT_KEY)
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,4 +129,10 @@ class FixtureContext:
         return installed
 
 
-__all__ = ["CONTEXT_KEY", "SKILL_DESTINATIONS", "FixtureContext", "skill_sources"]
+__all__ = [
+    "CONTEXT_KEY",
+    "SKILLS_PROJECT_KEY",
+    "SKILL_DESTINATIONS",
+    "FixtureContext",
+    "skill_sources",
+]

@@ -16,6 +16,7 @@ from ._conversation import Conversation, HarnessError, play
 from ._discover import cases_project, collect_cases, default_results_dir
 from ._events import bot_event, choice_label, event_log, message_text, transcript
 from ._execute import RunExecutor, RunReport, plan_runs, run_cases, run_one, total_usage
+from ._fixture_skills import no_skills_note
 from ._options import DEFAULT_MAX_TURNS, DEFAULT_PARALLEL, RunOptions
 from ._outside import outside_runs
 from ._record import EngineUse, Latency, RunRecord, Status, TurnLatency
@@ -59,6 +60,7 @@ __all__ = [
     "last_failed",
     "load_run_cases",
     "message_text",
+    "no_skills_note",
     "outside_runs",
     "plan_runs",
     "play",

@@ -16,6 +16,7 @@ from ..dialects import dialect_for_kind, dialect_names, get_dialect
 from ..errors import UserError
 from ..runcase import RunCase, load_run_cases
 from ..validation import ProjectCache, iter_candidate_files, validate_file
+from ._fixture_skills import check_fixture_skills, with_skills_project
 
 _SHOWN = 10
 
@@ -25,9 +26,12 @@ def collect_cases(
 ) -> list[RunCase]:
     """Every runnable case under `paths`, files in sorted order.
 
+    A fixture case (base44) names the Agent Skills project its agent gets skills from
+    (`with_skills_project`): the project it is validated against.
+
     Raises:
-        UserError: a path does not exist, a file is invalid (all are listed), or no case
-            was found.
+        UserError: a path does not exist, a file is invalid (all are listed), no case
+            was found, or a fixture case expects a skill that cannot be installed.
     """
     projects = ProjectCache(project)
     cases: list[RunCase] = []
@@ -45,7 +49,11 @@ def collect_cases(
                 + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else "")
             )
             continue
-        cases.extend(load_run_cases(file, dialect=report.dialect))
+        loaded = load_run_cases(file, dialect=report.dialect)
+        if report.dialect and any(case.setup.get("fixture") for case in loaded):
+            project = projects.for_file(file, get_dialect(report.dialect))
+            loaded = with_skills_project(loaded, project)
+        cases.extend(loaded)
     if invalid:
         shown = "\n  ".join(invalid[:_SHOWN])
         more = f"\n  … and {len(invalid) - _SHOWN} more" if len(invalid) > _SHOWN else ""
@@ -62,6 +70,7 @@ def collect_cases(
             hint="give Mantle scenario YAML, Anychat test-case JSON or base44 eval JSON files, "
             "or folders that contain them",
         )
+    check_fixture_skills(cases)
     return cases
 
 

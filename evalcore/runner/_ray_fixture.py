@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..agents import CONTEXT_KEY, FixtureContext
+from ..agents import CONTEXT_KEY, SKILLS_PROJECT_KEY, FixtureContext
 from ..errors import UserError
 from ..limits import limits_for
 from ..runcase import RunCase
@@ -68,13 +68,16 @@ def _under(prefix: str, name: str) -> str:
     return prefix if name == "." else f"{prefix}/{name}"
 
 
-def pack_fixture(fixture: Path, case_paths: Iterable[str]) -> FixturePack:
-    """The fixture and its skills as tar bytes, within the fixture's `max_file_mb`.
+def pack_fixture(
+    fixture: Path, case_paths: Iterable[str], project: str | None = None
+) -> FixturePack:
+    """The fixture and its skills (from `project`, the case's Agent Skills project, when the
+    runner named one) as tar bytes, within the fixture's `max_file_mb`.
 
     Raises:
         UserError: the pack is over the size limit.
     """
-    context = FixtureContext.resolve(fixture, next(iter(case_paths), None))
+    context = FixtureContext.resolve(fixture, next(iter(case_paths), None), project)
     leave_out = {Path(p).resolve() for p in case_paths}
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
@@ -109,11 +112,16 @@ def fixture_of(case: RunCase) -> Path | None:
 def pack_fixtures(cases: Iterable[RunCase]) -> dict[str, FixturePack]:
     """fixture path → pack, for every fixture the cases name (once each)."""
     paths: dict[str, list[str]] = {}
+    projects: dict[str, str | None] = {}
     for case in cases:
         fixture = fixture_of(case)
         if fixture is not None:
             paths.setdefault(str(fixture), []).append(case.path)
-    return {fixture: pack_fixture(Path(fixture), sorted(set(p))) for fixture, p in paths.items()}
+            projects.setdefault(str(fixture), case.setup.get(SKILLS_PROJECT_KEY))
+    return {
+        fixture: pack_fixture(Path(fixture), sorted(set(p)), projects[fixture])
+        for fixture, p in paths.items()
+    }
 
 
 def shared_context(case: RunCase) -> RunCase:
@@ -121,7 +129,7 @@ def shared_context(case: RunCase) -> RunCase:
     fixture = fixture_of(case)
     if fixture is None:
         return case
-    context = FixtureContext.resolve(fixture, case.path)
+    context = FixtureContext.resolve(fixture, case.path, case.setup.get(SKILLS_PROJECT_KEY))
     return case.model_copy(update={"setup": {**case.setup, CONTEXT_KEY: context.to_json()}})
 
 

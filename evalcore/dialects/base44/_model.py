@@ -101,9 +101,10 @@ class Check(Base44Model):
     pattern: AnyString = None
     """file-content(-excluded): regular expression, matched case-insensitively."""
     command: AnyString = None
-    """command-passes: command that must exit 0."""
+    """command-passes: shell command (`/bin/sh -c`, in the project folder) that must exit 0."""
     schema_: AnyObject = Field(None, alias="schema")
-    """json-schema: the JSON Schema the output must satisfy."""
+    """json-schema: the JSON Schema the file at filePath (else the JSON in the output) must
+    satisfy."""
     target: AnyTarget = None
     """entity-config / agent-config / function-def: read the config from output or file."""
     expectedValid: AnyBool = None
