@@ -16,8 +16,8 @@ from evalcore.definitions import (
 )
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, set_from_answer, skill_model
-from evalcore.lexicon.en.rule_lines import OPTIONAL_ASK
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
+from evalcore.lexicon.en.skill_rules import OPTIONAL_ASK
 from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records, story_fit
 
 from ..drafting.offline import value_words

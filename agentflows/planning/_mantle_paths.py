@@ -23,7 +23,7 @@ from typing import Any
 
 from evalcore.definitions import MemoryField, Project
 from evalcore.definitions.skill_model import skill_model
-from evalcore.lexicon.en.rule_lines import GIVING_AWAY, NEVER_RULE, TELL_ANYONE
+from evalcore.lexicon.en.skill_rules import GIVING_AWAY, NEVER_RULE, TELL_ANYONE
 
 from ._mantle_routable import user_routable
 from ._mantle_walk import Walk

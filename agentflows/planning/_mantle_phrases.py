@@ -33,8 +33,8 @@ from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
 from evalcore.lexicon.en.field_words import MONEY, own_words
-from evalcore.lexicon.en.rule_lines import NEVER_ACT
 from evalcore.lexicon.en.skill_requests import ASKS_ABOUT, ASKS_WHEN
+from evalcore.lexicon.en.skill_rules import NEVER_ACT
 from evalcore.simulator import opening_line
 
 from ..drafting.offline import best_value, content_stems, match_values, value_words

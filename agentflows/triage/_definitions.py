@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.definitions import Project, Skill, Step
-from evalcore.lexicon.en.rule_lines import CONDITION_WORD
 from evalcore.lexicon.en.run_findings import DETAIL
+from evalcore.lexicon.en.skill_rules import CONDITION_WORD
 
 _MEMORY_TOKEN = re.compile(r"@memory\.(\w+(?:\.\w+)*)")
 _CONDITION_WORD = CONDITION_WORD
