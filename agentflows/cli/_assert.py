@@ -6,7 +6,6 @@ be written and debugged without an agent or a judge running.
 """
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -15,6 +14,7 @@ import typer
 from rich.markup import escape
 
 from evalcore.errors import UserError
+from evalcore.lexicon.notation.case_pointers import ASSERTION as ASSERTION_POINTER
 
 from ._app import app
 from ._output import print_json, stderr, stdout
@@ -64,9 +64,6 @@ def load_assertions(path: Path) -> tuple[Any, list[Any]]:
     return doc.data, assertions
 
 
-_ASSERTION_PATH = re.compile(r"^/scenario/goals/assertions/(\d+)(?:/|$)")
-
-
 def schema_rejected(data: Any) -> dict[int, list[str]]:
     """The scenario schema's errors (the ones `casegen validate` reports) by assertion index:
     an assertion `validate` rejects is never judged, whatever the engine would say."""
@@ -74,7 +71,7 @@ def schema_rejected(data: Any) -> dict[int, list[str]]:
 
     rejected: dict[int, list[str]] = {}
     for finding in get_dialect("mantle").schema_findings(data):
-        match = _ASSERTION_PATH.match(finding.path or "")
+        match = ASSERTION_POINTER.match(finding.path or "")
         if match and finding.severity == "error":
             rejected.setdefault(int(match.group(1)), []).append(
                 f"{finding.path}: {finding.message}"

@@ -25,8 +25,8 @@ from evalcore.definitions import Skill, memoized
 from evalcore.definitions.skill_model import SkillModel
 from evalcore.definitions.skill_model import sentences as model_sentences
 from evalcore.definitions.skill_model.prose_items import ProseItem, classify
+from evalcore.lexicon.notation.mantle_blocks import FENCE_OPEN
 
-_FENCE_OPEN = re.compile(r"^\s*:::\s*ordered_block\b")
 _FENCE_CLOSE = re.compile(r"^\s*:::\s*$")
 _CODE = re.compile(r"^\s*(```|~~~)")
 _IF = re.compile(r"^\s*if:(?P<cond>.*)$")
@@ -57,9 +57,9 @@ def paragraphs(body: str) -> list[tuple[str | None, str]]:
             if _CODE.match(line):
                 skipping = None
             continue
-        if _FENCE_OPEN.match(line) or _CODE.match(line):
+        if FENCE_OPEN.match(line) or _CODE.match(line):
             flush()
-            skipping = "block" if _FENCE_OPEN.match(line) else "code"
+            skipping = "block" if FENCE_OPEN.match(line) else "code"
             continue
         matched = _IF.match(line)
         if matched:

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Response, Skill, Step, memoized
@@ -26,12 +25,12 @@ from evalcore.lexicon.en.field_words import (
     PHONE_NAME,
     PHONE_WORDS,
 )
+from evalcore.lexicon.notation.mantle_references import SET_PAYLOAD
 
 from ..drafting.offline import Choice, value_phrases
 from ._mantle_prose import prose_items
 
 _EXAMPLE = EXAMPLE
-_SET_PAYLOAD = re.compile(r"^set:session\.(?P<key>[\w.]+)=(?P<value>.+)$")
 
 
 def skill_field(defs: MantleDefinitions, qualified: str) -> MemoryField | None:
@@ -63,7 +62,7 @@ def _button_index(defs: MantleDefinitions) -> dict[str, dict[Any, str]]:
     for response in defs.all_responses().values():
         for variant in response.variants:
             for button in variant.buttons:
-                match = _SET_PAYLOAD.match(button.payload or "")
+                match = SET_PAYLOAD.match(button.payload or "")
                 if match:
                     index.setdefault(match["key"], {}).setdefault(
                         match["value"].strip(), button.title

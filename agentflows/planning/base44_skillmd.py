@@ -25,18 +25,16 @@ from pathlib import Path
 
 from evalcore.definitions import AgentSkill, Project, body_on_disk
 from evalcore.lexicon.en.skill_guides import ROUTE, USE_WHEN
+from evalcore.lexicon.notation.base44_sdk import ENTITY as _ENTITY
+from evalcore.lexicon.notation.file_names import APP_FILE_EXT as _FILE_EXT
+from evalcore.lexicon.notation.file_names import RELATIVE_PATH as _PATH
 
 _CODE = re.compile(r"`([^`]+)`")
-_PATH = re.compile(
-    r"^(?![/~])(?!https?:)[\w.<>@-]+(?:/[\w.<>*@-]+)+$|^[\w<>-]+\.(?:jsonc?|[jt]sx?)$"
-)
-_FILE_EXT = re.compile(r"\.(?:jsonc?|[jt]sx?|mjs|cjs|md|ya?ml|toml)$")
 _COMMAND_ITEM = re.compile(r"^\s*[-*]\s+`([^`]+)`\s*[:—–-]\s*(.+)$")
 _COMMENT_PATH = re.compile(r"^\s*(?://|#)\s*(\S+\.\w+)\s*$")
 _QUOTED = re.compile(r"\"([^\"]{2,80})\"|“([^”]{2,80})”")
 _USE_WHEN = USE_WHEN
 _ROUTE = ROUTE
-_ENTITY = re.compile(r"\bentities\.([A-Z]\w*)\.")
 _COMMAND_START = ("npx ", "npm ", "yarn ", "pnpm ", "base44 ", "git ")
 _RUNNERS = ("npx ", "npm ", "yarn ", "pnpm ", "git ")
 

@@ -8,7 +8,6 @@ kept as a problem the report shows, so one damaged file does not hide the other 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,9 +15,8 @@ from pydantic import ValidationError
 
 from evalcore.documents import UnreadableFile, read_json
 from evalcore.errors import UserError
+from evalcore.lexicon.notation.file_names import RUN_FILE
 from evalcore.runner import RunRecord, Summary, summarize
-
-_RUN_FILE = re.compile(r"^run_(\d+)\.json$")
 
 
 @dataclass(frozen=True)
@@ -110,7 +108,7 @@ def _is_batch(path: Path) -> bool:
     if (path / "summary.json").is_file():
         return True
     return any(
-        _RUN_FILE.match(f.name) for case in path.iterdir() if case.is_dir() for f in case.iterdir()
+        RUN_FILE.match(f.name) for case in path.iterdir() if case.is_dir() for f in case.iterdir()
     )
 
 
@@ -149,9 +147,9 @@ def _run_files(folder: Path) -> list[Path]:
         for case in folder.iterdir()
         if case.is_dir()
         for f in case.iterdir()
-        if _RUN_FILE.match(f.name)
+        if RUN_FILE.match(f.name)
     ]
-    return sorted(files, key=lambda f: (f.parent.name, int(_RUN_FILE.match(f.name).group(1))))
+    return sorted(files, key=lambda f: (f.parent.name, int(RUN_FILE.match(f.name).group(1))))
 
 
 def _summary(folder: Path, records: list[RunRecord], problems: list[Problem]) -> Summary:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from evalcore.definitions import Project
+from evalcore.lexicon.notation.mantle_references import INTERNAL_TOKEN as _INTERNAL_TOKEN
+from evalcore.lexicon.notation.response_names import RESPONSE_NAME as _UTTER
 
 IdKind = Literal["response", "memory", "tool", "skill", "block", "playbook", "outcome", "field"]
 
@@ -39,8 +41,6 @@ _NOUNS: dict[IdKind, str] = {
     "outcome": r"outcome",
     "field": r"field",
 }
-_UTTER = re.compile(r"(?<![\w.])utter_[a-z0-9_]+")
-_INTERNAL_TOKEN = re.compile(r"@(?:tool|memory|skill|block)\.[\w.]+|\bsession\.\w+\.\w+")
 
 
 #: Texts whose mentions a vocabulary keeps (then it starts again).

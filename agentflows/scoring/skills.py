@@ -29,12 +29,13 @@ from evalcore.definitions.skill_model import (
     skill_model,
     tool_keys,
 )
+from evalcore.lexicon.notation.mantle_blocks import WHOLE_BLOCK
+from evalcore.lexicon.notation.mantle_conditions import NEGATED
+from evalcore.lexicon.notation.mantle_references import block_reference
+from evalcore.lexicon.notation.response_names import RESPONSE_WORD
 
-_FENCE = re.compile(r"^:::ordered_block\b.*?^:::\s*$", re.DOTALL | re.MULTILINE)
-_UTTER = re.compile(r"\b(utter_[A-Za-z0-9_]+)\b")
 #: A quoted passage long enough to be a sentence of the definitions.
 _QUOTED = re.compile(r'"([^"]{20,})"')
-_NEGATIVE = re.compile(r"\bnot\b|!=|==\s*(?:false|False)\b")
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ def skill_signals(project: Project, skill_id: str) -> SkillSignals:
     for name, keys in per_tool.items():
         if fields & set(keys):
             found.setdefault(name, set())
-    prose = _FENCE.sub("", skill.body)
+    prose = WHOLE_BLOCK.sub("", skill.body)
     # The prose's last tool is a guess, used when no lever names the success; the last
     # tool of an `if:` paragraph is the success of that branch or mode.
     texts = [c.paragraph for c in skill.prose_conditions] + ([] if found else [prose])
@@ -214,7 +215,7 @@ def _last_in(text: str, tools: set[str], known: set[str]) -> dict[str, set[str]]
     last = max(positions.values(), default=-1)
     if last < 0:
         return {}
-    said = {m.group(1) for m in _UTTER.finditer(text, last) if m.group(1) in known}
+    said = {m.group(1) for m in RESPONSE_WORD.finditer(text, last) if m.group(1) in known}
     return {n: set(said) for n, at in positions.items() if at == last}
 
 
@@ -243,11 +244,11 @@ def _last_tool_mention(prose: str, tools: set[str]) -> int:
 def _block_success(skill: Skill, tools: set[str]) -> dict[str, set[str]]:
     """Tools that end an ordered block, with the `action:` responses sent after them, for
     blocks the prose does not follow with another tool call (then the prose's is last)."""
-    prose = _FENCE.sub("", skill.body)
+    prose = WHOLE_BLOCK.sub("", skill.body)
     last_tool = _last_tool_mention(prose, tools)
     out: dict[str, set[str]] = {}
     for block in skill.blocks.values():
-        mentions = [m.end() for m in re.finditer(rf"@block\.{re.escape(block.id)}\b", prose)]
+        mentions = [m.end() for m in block_reference(block.id).finditer(prose)]
         if mentions and last_tool > max(mentions):
             continue
         for step, responses in _terminal_tools(block):
@@ -279,7 +280,7 @@ def _ways_on(steps: list[Step], index: int) -> list[int | None]:
     return [
         _index(steps, b.target)
         for b in step.next
-        if b.condition is not None and not _NEGATIVE.search(b.condition)
+        if b.condition is not None and not NEGATED.search(b.condition)
     ]
 
 

@@ -21,8 +21,8 @@ from typing import Any
 from evalcore.definitions import Project, Skill, Step
 from evalcore.lexicon.en.run_findings import DETAIL
 from evalcore.lexicon.en.skill_rules import CONDITION_WORD
+from evalcore.lexicon.notation.mantle_references import MEMORY_PATH
 
-_MEMORY_TOKEN = re.compile(r"@memory\.(\w+(?:\.\w+)*)")
 _CONDITION_WORD = CONDITION_WORD
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
@@ -188,7 +188,7 @@ def gating_keys(
             before = sentence[:at]
             if not _CONDITION_WORD.search(before):
                 continue
-            for token_key in _MEMORY_TOKEN.findall(before):
+            for token_key in MEMORY_PATH.findall(before):
                 key = token_key.rstrip(".")
                 gates.setdefault(key, f"skills/{skill.id}/skill.md: “{' '.join(sentence.split())}”")
     return gates

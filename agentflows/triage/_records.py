@@ -9,7 +9,6 @@ other writers are accepted so that a renamed key degrades a diagnosis instead of
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,10 +16,9 @@ from typing import Any
 
 from evalcore.documents import UnreadableFile, read_json
 from evalcore.errors import UserError
+from evalcore.lexicon.notation.file_names import RUN_FILE
 
 from ._ledger import Ev, Line, parse_ledger, parse_transcript
-
-_RUN_FILE = re.compile(r"^run_(\d+)\.json$")
 
 
 @dataclass(frozen=True)
@@ -114,7 +112,7 @@ def find_run_files(results_dir: Path) -> list[Path]:
             f"{results_dir} is not a folder",
             hint="give a results folder: <results>/<timestamp>/ or the folder above it",
         )
-    files = [p for p in results_dir.rglob("run_*.json") if _RUN_FILE.match(p.name)]
+    files = [p for p in results_dir.rglob("run_*.json") if RUN_FILE.match(p.name)]
     if not files:
         raise UserError(
             f"no run results in {results_dir}",
@@ -124,7 +122,7 @@ def find_run_files(results_dir: Path) -> list[Path]:
 
 
 def _run_number(path: Path) -> int:
-    match = _RUN_FILE.match(path.name)
+    match = RUN_FILE.match(path.name)
     return int(match.group(1)) if match else 0
 
 

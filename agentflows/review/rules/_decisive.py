@@ -16,6 +16,7 @@ from evalcore.definitions.skill_model import quoted_windows, tool_keys
 from evalcore.dialects import END_STATE_CHECKS, EVENT_ASSERTIONS, WORKSPACE_CHECKS
 from evalcore.dialects.mantle import assertion_items
 from evalcore.lexicon.en.case_wording import BOOKING, CONFIRM_ANSWER, REFUSAL, WRITES
+from evalcore.lexicon.notation.file_names import PATH_MENTION as _FILE_PATH
 from evalcore.lint import as_dict, as_list
 from evalcore.simulator import parse_fact_context
 
@@ -49,9 +50,6 @@ _NEGATIVE_STATE = {"withheld", "noReplyTo", "handoff"}
 _FILE_CHECKS = {"file-exists", "file-content", "file-content-excluded", "valid-json"}
 _CONFIG_CHECKS = {"entity-config", "agent-config", "function-def"}
 _WRITES = WRITES
-_FILE_PATH = re.compile(
-    r"[\w.-]+/[\w./-]+|\b[\w-]+\.(?:jsx?|tsx?|jsonc?|md|py|css|html|ya?ml|toml|sql|sh)\b"
-)
 
 
 NO_DECISIVE_ASSERTION = define_rule(

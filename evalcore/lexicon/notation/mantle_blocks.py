@@ -46,3 +46,12 @@ FENCE_IDS = phrase(
     matches=("text\n:::ordered_block id=verify\n1. ask\n:::",),
     misses=("text\n:::ordered_block\n1. ask\n:::", "text\nid=verify"),
 )
+#: A whole ordered block from its opening line (at the start of a line, attributes and all)
+#: to its closing `:::` line: what to cut from a body to keep only its prose.
+WHOLE_BLOCK = phrase(
+    "notation.mantle_blocks.whole_block",
+    r"^:::ordered_block\b.*?^:::\s*$",
+    re.DOTALL | re.MULTILINE,
+    matches=("Ask first.\n:::ordered_block id=verify\n1. ask\n:::\nThen go on.",),
+    misses=(":::ordered_block id=verify\n1. ask\n", "  :::ordered_block\n1. ask\n:::"),
+)

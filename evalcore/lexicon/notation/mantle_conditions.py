@@ -86,3 +86,13 @@ def equal_short(short: str) -> re.Pattern[str]:
     without its namespace and `session.`, equal to a quoted or bare value, the value in one
     of groups 1-3 (`notation.mantle_conditions.equal_short`)."""
     return re.compile(_compared_short_source(short))
+
+
+#: A condition that holds when something is absent or false: a `not`, a `!=`, or an
+#: equality with `false`.
+NEGATED = phrase(
+    "notation.mantle_conditions.negated",
+    r"\bnot\b|!=|==\s*(?:false|False)\b",
+    matches=("not session.card.lost", "session.order.status != 'open'", "session.a.b == false"),
+    misses=("session.card.lost", "session.a.b == true", "session.notes.count > 2"),
+)

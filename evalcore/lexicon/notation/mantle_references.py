@@ -139,3 +139,20 @@ def field_mention(name: str, qualified: str) -> re.Pattern[str]:
     or by its key's words (`renewal day`), case-insensitively
     (`notation.mantle_references.field_mention`)."""
     return re.compile(_field_mention_source(name, qualified), re.I)
+
+
+#: Any reference a reader of a case should not see in a user's line: `@tool.x`,
+#: `@memory.<ns>.<key>`, `@skill.x`, `@block.x` or `session.<ns>.<key>`.
+INTERNAL_TOKEN = phrase(
+    "notation.mantle_references.internal_token",
+    r"@(?:tool|memory|skill|block)\.[\w.]+|\bsession\.\w+\.\w+",
+    matches=("call @tool.find_order", "it is in session.order.status", "run @block.verify"),
+    misses=("call the order tool", "a session.order value", "mail @form.x"),
+)
+#: A memory reference with its whole dotted key (`@memory.order.status` → `order.status`).
+MEMORY_PATH = phrase(
+    "notation.mantle_references.memory_path",
+    r"@memory\.(\w+(?:\.\w+)*)",
+    matches=("store it in @memory.order.status", "keep @memory.total"),
+    misses=("store it in memory.order.status", "keep @memory"),
+)
