@@ -33,6 +33,7 @@ from ._model_agent_skills import (
     AgentSkill,
     AgentSkillsDefinitions,
     Base44Fixture,
+    SkillElement,
 )
 from ._model_anychat import (
     AnychatDefinitions,
@@ -70,6 +71,7 @@ __all__ = [
     "ResponseButton",
     "ResponseVariant",
     "Skill",
+    "SkillElement",
     "SourceFile",
     "SourceRef",
     "Step",
