@@ -1,0 +1,76 @@
+"""The offline draft of a `task` prompt: a person asks for one task an Agent Skill supports.
+
+    prompt, checks = draft_task(behavior.facts)
+
+The planner (`agentflows.planning._base44_tasks`) chose the task, the language, the file the
+prompt names and what the skill prescribes for its code; this module words the request as a
+person would and writes the checks. Each holds for every correct agent: the file is where the
+person asked for it, Python compiles, the library the skill's code uses is imported, the
+calls the skill's do-lines prescribe are there and the ones its don't-lines warn about are
+not. An agent that writes nothing (or only echoes the request) fails the first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Check = dict[str, Any]
+#: Regex flags of code checks: case matters in code; `^` anchors at each line.
+CODE_FLAGS = "m"
+
+
+def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
+    """The prompt text and checks of a `task` behaviour's facts."""
+    path, language = facts["path"], facts["language"]
+    prompt = (
+        f"Can you help me with {facts['phrase']}? Use {language}, and put the code in `{path}`."
+    )
+    checks: list[Check] = [
+        {
+            "type": "file-exists",
+            "description": f"The {language} file is where the request asked for it: {path}",
+            "filePath": path,
+        }
+    ]
+    if path.endswith(".py"):
+        checks.append(
+            {
+                "type": "command-passes",
+                "description": f"{path} is valid Python (compiled, not run)",
+                "command": f"python3 -m py_compile {path}",
+            }
+        )
+    if facts.get("imports"):
+        checks.append(
+            {
+                "type": "file-content",
+                "description": "Imports the library the skill's code uses",
+                "filePath": path,
+                "pattern": facts["imports"],
+                "flags": CODE_FLAGS,
+            }
+        )
+    checks += [
+        {
+            "type": "file-content",
+            "description": "Makes the call the skill says to make",
+            "filePath": path,
+            "pattern": pattern,
+            "flags": CODE_FLAGS,
+        }
+        for pattern in facts.get("do") or ()
+    ]
+    checks += [
+        {
+            "type": "file-content-excluded",
+            "description": "Does not make a call the skill warns against",
+            "filePath": path,
+            "pattern": pattern,
+            "flags": CODE_FLAGS,
+        }
+        for pattern in facts.get("dont") or ()
+    ]
+    return prompt, checks
+
+
+__all__ = ["draft_task"]
