@@ -4,10 +4,12 @@
 
 The planner (`agentflows.planning._base44_tasks`) chose the task, the language, the file the
 prompt names and what the skill prescribes for its code; this module words the request as a
-person would and writes the checks. Each holds for every correct agent: the file is where the
-person asked for it, Python compiles, the library the skill's code uses is imported, the
-calls the skill's do-lines prescribe are there and the ones its don't-lines warn about are
-not. An agent that writes nothing (or only echoes the request) fails the first.
+person would (in one turn: the person says to assume what they left out, so a correct agent
+writes the file rather than asking back) and writes the checks. Each holds for every correct
+agent: the file is where the person asked for it, Python compiles, the library the skill's
+code uses is imported, the calls the skill's do-lines prescribe are there and the ones its
+don't-lines warn about are not. An agent that writes nothing (or only echoes the request)
+fails the first.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     """The prompt text and checks of a `task` behaviour's facts."""
     path, language = facts["path"], facts["language"]
     prompt = (
-        f"Can you help me with {facts['phrase']}? Use {language}, and put the code in `{path}`."
+        f"Can you help me with {facts['phrase']}? Use {language}, and put the code in "
+        f"`{path}`. Where I have not said something, make a reasonable assumption instead "
+        "of asking me."
     )
     checks: list[Check] = [
         {
