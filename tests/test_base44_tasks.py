@@ -89,3 +89,53 @@ def test_a_skill_with_quoted_triggers_gets_no_task_prompts(tmp_path: Path) -> No
     )
     plan = plan_base44(load_project(tmp_path), "note-maker", direction=None)
     assert not [b for b in plan.behaviors if b.facts["kind"] == "task"]
+
+
+FORMAT_SKILL = """\
+---
+name: quiz-maker
+description: Writes quizzes. Use when preparing lessons for a class.
+---
+
+# Quiz maker
+
+## Phase 2: Create Quizzes
+
+### Output Format
+
+```xml
+<quiz>
+  <item><q>What is two plus two?</q><a>4</a></item>
+</quiz>
+```
+
+## Reference
+
+```xml
+<notes></notes>
+```
+"""
+
+
+def test_a_data_sample_under_an_imperative_heading_is_a_format_task(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "quiz-maker"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(FORMAT_SKILL, encoding="utf-8")
+    project = load_project(tmp_path)
+    plan = plan_base44(project, "quiz-maker", direction=None)
+    (task,) = [b for b in plan.behaviors if b.facts["kind"] == "task"]
+    assert task.facts["phrase"] == "create quizzes" and task.facts["path"] == "quizzes.xml"
+    assert task.facts["source"] == "SKILL.md:8"
+    prompt, checks = draft_task(task.facts)
+    assert prompt.startswith(
+        "I'm preparing lessons for a class. Can you help me create quizzes? Put the result in "
+        "`quizzes.xml`"
+    )
+    assert [c["type"] for c in checks] == ["file-exists", "command-passes"] + ["file-content"] * 4
+    assert [c["pattern"] for c in checks[2:]] == [
+        r"<quiz[\s>/]",
+        r"<item[\s>/]",
+        r"<q[\s>/]",
+        r"<a[\s>/]",
+    ]
+    assert "xml.dom.minidom" in checks[1]["command"] and "quizzes.xml" in checks[1]["command"]

@@ -57,7 +57,7 @@ from ._base44_targets import (
     trigger_target,
     word_set,
 )
-from ._base44_tasks import LANGUAGES, Task, skill_tasks
+from ._base44_tasks import Task, kind_name, skill_tasks
 from ._behavior import Behavior, Plan
 
 DIALECT = "base44"
@@ -244,9 +244,9 @@ class _Builder:
         )
 
     def task(self, task: Task, priority: int) -> None:
-        language = LANGUAGES[task.language][1]
+        language = kind_name(task)
         self.add(
-            slug(" ".join([*task.phrase.split()[:4], task.language])),
+            slug(" ".join([*task.phrase.split()[:4], task.format or task.language])),
             "happy_path",
             f"{self.text.name}: {task.phrase} ({language})",
             f"The skill supports {task.phrase} ({task.file}:{task.line}); a person asks for it "
@@ -263,6 +263,9 @@ class _Builder:
                 "dont": list(task.dont),
                 "source": f"{task.file}:{task.line}",
                 "example": task.example,
+                "format": task.format,
+                "tags": list(task.tags),
+                "context": task.context,
             },
             priority,
         )
@@ -348,7 +351,7 @@ class _Builder:
 
 
 def task_element(task: Task) -> str:
-    return f"task:{task.phrase} ({LANGUAGES[task.language][1]})"
+    return f"task:{task.phrase} ({kind_name(task)})"
 
 
 def target_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[str], str]:

@@ -26,11 +26,18 @@ import ast
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evalcore.definitions import AgentSkill, Project, SkillElement
-from evalcore.lexicon.en.skill_contents import CLAUSE_END, GERUND, TASK_LEAD, TASK_SPLIT
+from evalcore.lexicon.en.skill_contents import (
+    CLAUSE_END,
+    GERUND,
+    IMPERATIVE_HEADING,
+    STEP_PREFIX,
+    TASK_LEAD,
+    TASK_SPLIT,
+)
 
 #: Code-block languages of programs: (file extension, name a person writes).
 LANGUAGES = {
@@ -46,6 +53,9 @@ LANGUAGES = {
     "java": (".java", "Java"),
 }
 _BY_EXT = {ext: lang for lang, (ext, _) in LANGUAGES.items() if len(lang) > 2}
+#: Code-block languages of data a skill tells the agent to produce: (extension, name).
+FORMATS = {"xml": (".xml", "XML"), "json": (".json", "JSON"), "yaml": (".yaml", "YAML")}
+_TAG = re.compile(r"<([A-Za-z_][\w.-]*)[\s>/]")
 MAX_TASKS = 8
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PAREN = re.compile(r"\s*\([^)]*\)")
@@ -70,6 +80,13 @@ class Task:
     do: tuple[str, ...] = ()
     dont: tuple[str, ...] = ()
     example: str = ""
+    format: str = ""
+    """A data format (`FORMATS`) the task's file is in, instead of a program language."""
+    tags: tuple[str, ...] = ()
+    """XML elements the skill's sample of the format shows, outermost first."""
+    context: str = ""
+    """What the person is doing when they ask (the description's first task), for a task
+    whose own words do not name the skill's subject."""
 
 
 def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
@@ -79,11 +96,14 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
     contents = skill.contents
     languages = _languages(contents)
     named = skill.description or ""
+    phrases = description_tasks(named)
+    context = phrases[0] if phrases else ""
+    formats = [replace(t, context=context) for t in format_tasks(contents)]
     if not languages:
-        return []
+        return formats[:MAX_TASKS]
     found: list[tuple[str, str, int, str]] = []  # phrase, file, line, example
     described = next((e for e in contents if e.kind == "description"), None)
-    for phrase in description_tasks(skill.description or ""):
+    for phrase in phrases:
         found.append((phrase, "SKILL.md", described.line if described else 1, ""))
     examples = {e.file for e in contents if e.kind in ("example", "script")}
     for element in contents:
@@ -109,7 +129,55 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
             tasks += [
                 _task(phrase, file, line, lang, contents, None, "", named) for lang in languages
             ]
+    for task in formats:
+        words = _content_words(task.phrase)
+        if not any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
+            seen.append(words)
+            tasks.append(task)
     return tasks[:MAX_TASKS]
+
+
+def format_tasks(contents: list[SkillElement]) -> list[Task]:
+    """A sample of a data format (an `xml`/`json`/`yaml` block of SKILL.md) under a heading
+    that names a task in the imperative ("Phase 4: Create Evaluations" > "Output Format"):
+    the task is that heading, its file in that format, its XML elements those of the sample."""
+    out: list[Task] = []
+    stack: list[tuple[int, str, int]] = []  # level, heading text, line
+    for element in contents:
+        if element.file != "SKILL.md":
+            continue
+        if element.kind == "section":
+            level = int(element.detail or 1)
+            stack = [s for s in stack if s[0] < level] + [(level, element.text, element.line)]
+            continue
+        if element.kind != "code" or element.detail not in FORMATS:
+            continue
+        heading = next(
+            (
+                (STEP_PREFIX.sub("", text), line)
+                for _, text, line in reversed(stack)
+                if IMPERATIVE_HEADING.search(STEP_PREFIX.sub("", text))
+            ),
+            None,
+        )
+        phrase = " ".join(_sentence_case(w) for w in heading[0].split()) if heading else ""
+        if heading is None or any(t.phrase == phrase for t in out):
+            continue
+        ext, _ = FORMATS[element.detail]
+        words = [w.lower() for w in _WORD.findall(heading[0])][1:4]
+        tags = tuple(dict.fromkeys(_TAG.findall(element.text)))[:4]
+        out.append(
+            Task(
+                phrase=phrase,
+                file="SKILL.md",
+                line=heading[1],
+                language="",
+                path="_".join(words or ["output"]) + ext,
+                format=element.detail,
+                tags=tags if element.detail == "xml" else (),
+            )
+        )
+    return out
 
 
 def description_tasks(description: str) -> list[str]:
@@ -180,6 +248,11 @@ def _task(
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
         example=example,
     )
+
+
+def kind_name(task: Task) -> str:
+    """The language or format a person names for the task's file ("Python", "XML")."""
+    return FORMATS[task.format][1] if task.format else LANGUAGES[task.language][1]
 
 
 def _lang(name: str) -> str | None:
@@ -299,6 +372,11 @@ def _content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
 
 
+def _sentence_case(word: str) -> str:
+    """A Title Case heading word in running text ("Evaluations" → "evaluations"; "MCP" stays)."""
+    return word.lower() if word[:1].isupper() and word[1:].islower() else word
+
+
 def _lower_first(text: str) -> str:
     text = text.strip().rstrip(".")
     return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) == 1 else text
@@ -311,4 +389,12 @@ def _read(path: Path) -> str | None:
         return None
 
 
-__all__ = ["LANGUAGES", "Task", "description_tasks", "skill_tasks"]
+__all__ = [
+    "FORMATS",
+    "LANGUAGES",
+    "Task",
+    "description_tasks",
+    "format_tasks",
+    "kind_name",
+    "skill_tasks",
+]

@@ -14,9 +14,13 @@ fails the first.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 Check = dict[str, Any]
+ASSUME = "Where I have not said something, make a reasonable assumption instead of asking me."
+#: Parses an XML file without running anything of it (the standard library's parser).
+XML_PARSES = 'python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" {path}'
 #: Regex flags of code checks: case matters in code; `^` anchors at each line.
 CODE_FLAGS = "m"
 
@@ -24,10 +28,11 @@ CODE_FLAGS = "m"
 def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     """The prompt text and checks of a `task` behaviour's facts."""
     path, language = facts["path"], facts["language"]
+    if facts.get("format"):
+        return _format_task(facts)
     prompt = (
         f"Can you help me with {facts['phrase']}? Use {language}, and put the code in "
-        f"`{path}`. Where I have not said something, make a reasonable assumption instead "
-        "of asking me."
+        f"`{path}`. {ASSUME}"
     )
     checks: list[Check] = [
         {
@@ -73,6 +78,45 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
             "flags": CODE_FLAGS,
         }
         for pattern in facts.get("dont") or ()
+    ]
+    return prompt, checks
+
+
+def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
+    """A file in the data format the skill shows a sample of: it exists, it parses, and an
+    XML file has the sample's elements (the skill prescribes that structure)."""
+    path, name = facts["path"], facts["language"]
+    prompt = f"Can you help me {facts['phrase']}? Put the result in `{path}` as {name}. {ASSUME}"
+    if facts.get("context"):
+        prompt = f"I'm {facts['context']}. {prompt}"
+    checks: list[Check] = [
+        {
+            "type": "file-exists",
+            "description": f"The {name} file is where the request asked for it: {path}",
+            "filePath": path,
+        }
+    ]
+    if facts["format"] == "json":
+        checks.append(
+            {"type": "valid-json", "description": f"{path} is valid JSON", "filePath": path}
+        )
+    elif facts["format"] == "xml":
+        checks.append(
+            {
+                "type": "command-passes",
+                "description": f"{path} is well-formed XML",
+                "command": XML_PARSES.format(path=path),
+            }
+        )
+    checks += [
+        {
+            "type": "file-content",
+            "description": f"Has <{tag}> elements, as the skill's {name} sample shows",
+            "filePath": path,
+            "pattern": f"<{re.escape(tag)}[\\s>/]",
+            "flags": CODE_FLAGS,
+        }
+        for tag in facts.get("tags") or ()
     ]
     return prompt, checks
 

@@ -97,6 +97,27 @@ __all__ = [
     "DO_COLUMN",
     "DO_MARK",
     "GERUND",
+    "IMPERATIVE_HEADING",
+    "STEP_PREFIX",
     "TASK_LEAD",
     "TASK_SPLIT",
 ]
+
+#: A heading that names a task in the imperative ("Create Evaluations", "Phase 2: Build the
+#: Server"); a numbering or "Phase/Step N:" prefix is dropped before matching.
+IMPERATIVE_HEADING = phrase(
+    "en.skill_contents.imperative_heading",
+    r"^(?:create|build|write|generate|make|add|design|produce|draft|convert|export)\s+\w",
+    re.I,
+    matches=("Create Evaluations", "Write the report", "Build a server"),
+    misses=("Output Format", "Creating things", "Reference Files"),
+)
+
+#: A heading's step prefix ("Phase 4:", "Step 2 -", "4.1").
+STEP_PREFIX = phrase(
+    "en.skill_contents.step_prefix",
+    r"^(?:(?:phase|step|part)\s+\d+\s*[:.—–-]\s*|\d+(?:\.\d+)*\.?\s+)",
+    re.I,
+    matches=("Phase 4: Create Evaluations", "Step 2 - Build", "4.2 Create Questions"),
+    misses=("Create Evaluations", "Phases of work"),
+)
