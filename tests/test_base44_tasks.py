@@ -28,6 +28,9 @@ def test_description_tasks_are_its_gerund_phrases() -> None:
         "Use when building servers for an API, whether in one language or another."
     ) == ["building servers for an API"]
     assert description_tasks('Use when the user says "create a note".') == []
+    assert description_tasks("Use when implementing any feature, before writing code") == [
+        "implementing a feature"
+    ]
 
 
 def test_one_task_per_description_phrase_and_described_example(project: Project) -> None:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from evalcore.definitions import AgentSkill, Project, SkillElement
 from evalcore.lexicon.en.skill_contents import (
+    ANY_DETERMINER,
     CLAUSE_END,
     GERUND,
     IMPERATIVE_HEADING,
@@ -198,7 +199,7 @@ def description_tasks(description: str) -> list[str]:
                 pieces.append(piece)
             else:  # "buttons, links, and inputs": one task's list, not a new task
                 pieces[-1] += f", {piece}"
-        out += [_lower_first(p) for p in pieces if GERUND.search(p)]
+        out += [_lower_first(ANY_DETERMINER.sub("a", p)) for p in pieces if GERUND.search(p)]
     return list(dict.fromkeys(out))
 
 

@@ -91,6 +91,7 @@ DONT_COLUMN = phrase(
 )
 
 __all__ = [
+    "ANY_DETERMINER",
     "CLAUSE_END",
     "DONT_COLUMN",
     "DONT_MARK",
@@ -120,4 +121,14 @@ STEP_PREFIX = phrase(
     re.I,
     matches=("Phase 4: Create Evaluations", "Step 2 - Build", "4.2 Create Questions"),
     misses=("Create Evaluations", "Phases of work"),
+)
+
+#: "any" as a determiner in a task clause ("implementing any feature"): a person asking for one
+#: piece of work says "a".
+ANY_DETERMINER = phrase(
+    "en.skill_contents.any_determiner",
+    r"\bany\b(?=\s+[a-z])",
+    re.I,
+    matches=("implementing any feature", "fixing any bug"),
+    misses=("fixing bugs in anything", "any"),
 )
