@@ -249,9 +249,17 @@ class _Builder:
             slug(" ".join([*task.phrase.split()[:4], task.format or task.language])),
             "happy_path",
             f"{self.text.name}: {task.phrase} ({language})",
-            f"The skill supports {task.phrase} ({task.file}:{task.line}); a person asks for it "
-            f"in {language} at `{task.path}`, and the checks verify the file and what the "
-            "skill prescribes for its code.",
+            (
+                f"The skill shows how to {task.phrase} ({task.file}:{task.line}) with a sample "
+                f"of the {language} it produces; a person asks for it at `{task.path}`, and "
+                "the checks verify the file, that it parses and the sample's structure."
+            )
+            if task.format
+            else (
+                f"The skill supports {task.phrase} ({task.file}:{task.line}); a person asks for "
+                f"it in {language} at `{task.path}`, and the checks verify the file and what "
+                "the skill prescribes for its code."
+            ),
             [task_element(task)],
             {
                 "kind": "task",
