@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from evalcore.definitions import Project, load_project
+from evalcore.definitions._agent_skill_contents import markdown_elements
 from tests.agent_skill_fixtures import write_skill_project
 
 
@@ -61,3 +62,15 @@ def test_bundled_files_are_read_without_running_scripts(project: Project) -> Non
         "skills/page-checker/NOTES.md",
         "skills/page-checker/scripts/serve.py",
     } <= sources
+
+
+def test_a_code_comment_that_says_always_is_a_do_line() -> None:
+    block = (
+        "```python\n"
+        "b = w.launch(quiet=True)  # Always launch quietly\n"
+        "b.visit('http://localhost:8000')  # the site must be up\n"
+        "```\n"
+    )
+    found = [(e.kind, e.text, e.line) for e in markdown_elements(block, "SKILL.md")]
+    assert ("do", "`b = w.launch(quiet=True)` Always launch quietly", 2) in found
+    assert [k for k, _, _ in found if k in ("do", "dont")] == ["do"]

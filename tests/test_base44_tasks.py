@@ -4,6 +4,7 @@ one per task its text says it supports, with checks an agent that writes nothing
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,19 @@ def test_a_data_sample_under_an_imperative_heading_is_a_format_task(tmp_path: Pa
         r"<a[\s>/]",
     ]
     assert "xml.dom.minidom" in checks[1]["command"] and "quizzes.xml" in checks[1]["command"]
+
+
+def test_a_do_line_with_a_setting_requires_the_setting(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "quiet-runner"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: quiet-runner\ndescription: Supports running pages quietly.\n---\n\n"
+        "```python\nimport widget\n\nb = widget.launch(quiet=True)  # Always launch quietly\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["quiet-runner"])
+    (pattern,) = task.do
+    assert re.search(pattern, "b = widget.launch(\n    quiet=True)", re.M)
+    assert not re.search(pattern, "b = widget.launch()", re.M)
+    assert not re.search(pattern, "b = widget.launch(quiet=False)", re.M)

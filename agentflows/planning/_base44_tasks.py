@@ -63,6 +63,7 @@ _PAREN = re.compile(r"\s*\([^)]*\)")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_$][\w$.]*)\(([^()]*)\)")
 _SPAN = re.compile(r"`([^`\n]+)`")
 _QUOTED_ARG = re.compile(r"^\s*(['\"])([^'\"]*)\1\s*$")
+_KEYWORD_ARG = re.compile(r"^\s*(\w+)\s*=\s*(\w+)\s*$")
 _STOP = {"a", "an", "the", "to", "of", "for", "and", "or", "on", "in", "with", "any", "your"}
 
 
@@ -355,6 +356,11 @@ def _call_patterns(text: str, *, single: bool) -> list[str]:
             continue
         prefix = r"\." if "." in call.group(1) else r"\b"
         tail = r"\(\s*['\"]" + re.escape(arg.group(2)) + r"['\"]\s*\)" if arg else r"\("
+        for part in call.group(2).split(",") if single and not arg else ():
+            keyword = _KEYWORD_ARG.match(part)
+            if keyword:  # `launch(headless=True)`: the setting is what the line prescribes
+                name_, value = (re.escape(g) for g in keyword.groups())
+                tail += rf"(?=[^)]*\b{name_}\s*=\s*{value}\b)"
         out.append(prefix + re.escape(name) + tail)
     return out
 

@@ -10,8 +10,9 @@ its line, first):
 - `section`: a markdown heading (`detail`: its level);
 - `code`: a fenced code block (`detail`: its language, `text`: its lines);
 - `command`: one command line of a shell block (`$ ` prompts dropped, `\\` lines joined);
-- `do` / `dont`: a line marked ✅ / ❌ or `**Do**` / `**Don't**`, or a cell of a do/don't
-  (correct/wrong) table column;
+- `do` / `dont`: a line marked ✅ / ❌ or `**Do**` / `**Don't**`, a cell of a do/don't
+  (correct/wrong) table column, or a code line whose comment says always / never (the code
+  as a span, then the comment);
 - `file`: a code span naming a file (`detail`: what the list item says it is, if anything);
 - `doc`: a bundled markdown file other than SKILL.md (`text`: its first heading);
 - `script`: a program under `scripts/` (`detail`: its docstring's first line);
@@ -146,6 +147,7 @@ def markdown_elements(text: str, rel: str, first_line: int = 1) -> list[SkillEle
 def _code(language: str, line: int, lines: list[str], rel: str) -> list[SkillElement]:
     text = "\n".join(lines)
     out = [SkillElement(kind="code", text=text, file=rel, line=line + 1, detail=language)]
+    out += _commented(lines, line + 1, rel)
     if language in _SHELLS:
         pending, start = "", 0
         for offset, raw in enumerate(lines, 1):
@@ -161,6 +163,24 @@ def _code(language: str, line: int, lines: list[str], rel: str) -> list[SkillEle
             command = (pending + part).strip()
             pending = ""
             out.append(SkillElement(kind="command", text=command, file=rel, line=line + start))
+    return out
+
+
+def _commented(lines: list[str], first: int, rel: str) -> list[SkillElement]:
+    """Code lines whose trailing comment says always / never do it (`launch(headless=True)
+    # Always launch headless`): a do / don't of that code (`# ` and ` // ` with spaces, so a
+    URL's `//` is not a comment)."""
+    out: list[SkillElement] = []
+    for offset, raw in enumerate(lines):
+        for marker in (" # ", " // "):
+            code, found, comment = raw.rpartition(marker)
+            if not found or not code.strip():
+                continue
+            kind = _marked("**" + comment.strip())
+            if kind is not None:
+                text = f"`{code.strip()}` {comment.strip()}"
+                out.append(SkillElement(kind=kind, text=text, file=rel, line=first + offset))
+            break
     return out
 
 
