@@ -58,6 +58,7 @@ _BY_EXT = {ext: lang for lang, (ext, _) in LANGUAGES.items() if len(lang) > 2}
 FORMATS = {"xml": (".xml", "XML"), "json": (".json", "JSON"), "yaml": (".yaml", "YAML")}
 _TAG = re.compile(r"<([A-Za-z_][\w.-]*)[\s>/]")
 MAX_TASKS = 8
+MAX_EXAMPLE_CHARS = 200_000
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PAREN = re.compile(r"\s*\([^)]*\)")
 _CALL = re.compile(r"(?<![\w.])([A-Za-z_$][\w$.]*)\(([^()]*)\)")
@@ -390,8 +391,13 @@ def _lower_first(text: str) -> str:
 
 
 def _read(path: Path) -> str | None:
+    """An example's text (the first `MAX_EXAMPLE_CHARS`: its imports and calls are near the
+    top; a huge file is not read whole), or None when it is not a readable text file."""
+    if path.is_symlink() or not path.is_file():
+        return None
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as handle:
+            return handle.read(MAX_EXAMPLE_CHARS)
     except (OSError, UnicodeDecodeError):
         return None
 
