@@ -20,12 +20,17 @@ One behaviour per prompt (the flow merges a skill's prompts into one multi-promp
 - `negative` (out_of_scope): a general programming question no skill covers, with
   `expectedSkills: []`. The base44 runner counts an empty list as passed whatever the agent
   used, so this prompt cannot fail for triggering the skill; it documents the boundary and
-  its `contains` check keeps the answer on topic.
+  its `contains` check wants a word of the answer that the question lacks, so an agent
+  that echoes the question fails.
 
 Element grammar (`Behavior.covers`, `Plan.elements`): `skill:<name>`, `trigger:<phrase>`,
 `path:<template>` (prescribed paths, `<name>` kept), `json:<template>` (JSON/JSONC files),
 `pair:<n>` (WRONG → CORRECT rows, 1-based in body order), `command:<command>`,
-`route:<skill>`, `negative`.
+`route:<skill>`, `negative`, `task:<phrase> (<language>)`.
+
+A skill whose description quotes no trigger phrases gets one `task` (happy_path) prompt per
+task its text says it supports, in a language its code is written in (`_base44_tasks`):
+the person asks for that work in a file at a path the prompt names.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from evalcore.definitions import Project
 from evalcore.errors import UserError
 
 from ..drafting.offline import Direction, parse_direction
+from ._base44_tasks import Task, kind_name, skill_tasks
 from ._behavior import Behavior, Plan
 from .base44_skillmd import Command, Pair, Resource, SkillText, read_skill
 from .base44_targets import (
@@ -57,14 +63,15 @@ from .base44_targets import (
 DIALECT = "base44"
 DIRECTION_BOOST = 100
 MAX_ADVERSARIAL_PAIRS = 3
-#: General questions for the negative prompt: (topic, a word its answer must use).
+#: General questions for the negative prompt: (topic, a word every correct answer uses that
+#: the question itself does not, so an agent that only repeats the question fails).
 NEGATIVE_TOPICS: tuple[tuple[str, str], ...] = (
-    ("a JavaScript Promise", "promise"),
-    ("a CSS flexbox container", "flex"),
-    ("a Git rebase", "rebase"),
-    ("an HTTP 404 status code", "404"),
-    ("a SQL join", "join"),
-    ("a Python list comprehension", "list"),
+    ("a JavaScript Promise", "async"),
+    ("a DNS lookup", "address"),
+    ("a Git rebase", "commit"),
+    ("an HTTP 404 status code", "not found"),
+    ("a SQL join", "table"),
+    ("an HTTP 500 status code", "server"),
 )
 
 
@@ -76,18 +83,20 @@ def plan_base44(project: Project, skill_name: str, direction: str | None) -> Pla
     known = set(defs.skills) | {s for f in defs.fixtures for s in f.skills}
     texts = {name: read_skill(project, skill, known) for name, skill in defs.skills.items()}
     text = texts[skill_name]
-    builder = _Builder(text, texts, sorted(defs.skills))
+    # A skill that quotes no trigger phrases is asked for the tasks it is read to support.
+    tasks = [] if text.triggers else skill_tasks(project, defs.skills[skill_name])
+    builder = _Builder(text, texts, sorted(defs.skills), tasks)
     behaviors = builder.build()
     parsed = parse_direction(direction, skills=sorted(known))
     return Plan(
         source=skill_name,
         dialect=DIALECT,
         behaviors=_rank(behaviors, parsed),
-        elements=elements(text),
+        elements=elements(text, tasks),
     )
 
 
-def elements(text: SkillText) -> list[str]:
+def elements(text: SkillText, tasks: list[Task] | None = None) -> list[str]:
     """Every element the skill's eval could cover; example files of a `<name>` template
     (`base44/entities/todo.jsonc`) count as the template."""
     templates = [
@@ -103,6 +112,7 @@ def elements(text: SkillText) -> list[str]:
     ]
     out = [f"skill:{text.name}"]
     out += [f"trigger:{t}" for t in text.triggers]
+    out += [task_element(t) for t in tasks or ()]
     out += [f"path:{p}" for p in paths]
     out += [f"json:{p}" for p in paths if p.endswith((".json", ".jsonc"))]
     out += [f"pair:{p.index}" for p in text.pairs]
@@ -113,7 +123,7 @@ def elements(text: SkillText) -> list[str]:
 
 
 #: Elements a prompt's checks verify as a whole (the skill answered that prompt).
-_PROMPT_KINDS = ("skill:", "trigger:", "pair:", "command:", "route:", "negative")
+_PROMPT_KINDS = ("skill:", "trigger:", "task:", "pair:", "command:", "route:", "negative")
 
 
 def asserted_elements(
@@ -162,8 +172,15 @@ def slug(text: str) -> str:
 
 
 class _Builder:
-    def __init__(self, text: SkillText, texts: dict[str, SkillText], skills: list[str]) -> None:
+    def __init__(
+        self,
+        text: SkillText,
+        texts: dict[str, SkillText],
+        skills: list[str],
+        tasks: list[Task] | None = None,
+    ) -> None:
         self.text = text
+        self.tasks = tasks or []
         self.texts = texts
         self.skills = skills
         self.out: list[Behavior] = []
@@ -172,6 +189,8 @@ class _Builder:
     def build(self) -> list[Behavior]:
         for index, trigger in enumerate(self.text.triggers):
             self.trigger(trigger, 10 + index)
+        for index, task in enumerate(self.tasks):
+            self.task(task, 10 + index)
         self.adversarial()
         for index, route in enumerate(self.text.routes):
             self.route(route.skill, route.condition, 40 + index)
@@ -221,6 +240,41 @@ class _Builder:
             f"verify {what} as the skill prescribes.",
             [f"trigger:{trigger}", *covers],
             facts,
+            priority,
+        )
+
+    def task(self, task: Task, priority: int) -> None:
+        language = kind_name(task)
+        self.add(
+            slug(" ".join([*task.phrase.split()[:4], task.format or task.language])),
+            "happy_path",
+            f"{self.text.name}: {task.phrase} ({language})",
+            (
+                f"The skill shows how to {task.phrase} ({task.file}:{task.line}) with a sample "
+                f"of the {language} it produces; a person asks for it at `{task.path}`, and "
+                "the checks verify the file, that it parses and the sample's structure."
+            )
+            if task.format
+            else (
+                f"The skill supports {task.phrase} ({task.file}:{task.line}); a person asks for "
+                f"it in {language} at `{task.path}`, and the checks verify the file and what "
+                "the skill prescribes for its code."
+            ),
+            [task_element(task)],
+            {
+                "kind": "task",
+                "phrase": task.phrase,
+                "language": language,
+                "path": task.path,
+                "imports": task.imports,
+                "do": list(task.do),
+                "dont": list(task.dont),
+                "source": f"{task.file}:{task.line}",
+                "example": task.example,
+                "format": task.format,
+                "tags": list(task.tags),
+                "context": task.context,
+            },
             priority,
         )
 
@@ -294,13 +348,18 @@ class _Builder:
             "unrelated",
             "out_of_scope",
             f"{self.text.name}: an unrelated question uses no skill",
-            f"A general programming question ({topic}) that no Base44 skill covers; the agent "
-            "answers it without the skill (an empty expectedSkills list cannot fail on that, "
-            "so the check only keeps the answer on topic).",
+            f"A general programming question ({topic}) that no skill of the project covers; the "
+            "agent answers it without the skill (an empty expectedSkills list cannot fail on "
+            "that, so the check wants a word every correct answer uses and the question does "
+            "not: an agent that only repeats the question fails).",
             ["negative"],
             {"kind": "negative", "topic": topic, "keyword": keyword},
             50,
         )
+
+
+def task_element(task: Task) -> str:
+    return f"task:{task.phrase} ({kind_name(task)})"
 
 
 def target_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[str], str]:

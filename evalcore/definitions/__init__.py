@@ -34,6 +34,7 @@ from ._model_agent_skills import (
     AgentSkill,
     AgentSkillsDefinitions,
     Base44Fixture,
+    SkillElement,
 )
 from ._model_anychat import (
     AnychatDefinitions,
@@ -80,6 +81,7 @@ __all__ = [
     "ResponseButton",
     "ResponseVariant",
     "Skill",
+    "SkillElement",
     "SourceFile",
     "SourceRef",
     "Step",

@@ -1,9 +1,10 @@
 """The Agent Skills reader (base44): `skills/<name>/SKILL.md` and base44 eval fixtures.
 
-A skill is YAML frontmatter plus a markdown body, with optional `references/*.md`. A fixture
-is any folder under the project holding an `eval.json` (dot-folders skipped, no descent below a
-fixture, sorted), with the agent's working copy in `project/` and optionally its own `skills/`,
-which count as skills of the project too (a root skill of the same name wins).
+A skill is YAML frontmatter plus a markdown body, with optional `references/*.md`; the body
+and every bundled file are read whole into `AgentSkill.contents` (`_agent_skill_contents`).
+A fixture is any folder under the project holding an `eval.json` (dot-folders skipped, no
+descent below a fixture, sorted), with the agent's working copy in `project/` and optionally its
+own `skills/`, which count as skills of the project too (a root skill of the same name wins).
 """
 
 from __future__ import annotations
@@ -15,9 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from .._readbytes import RefusedFile, describe, read_limited
+from ._agent_skill_contents import skill_contents
 from ._context import ReadContext
 from ._frontmatter import split_frontmatter
-from ._model_agent_skills import AgentSkill, AgentSkillsDefinitions, Base44Fixture
+from ._model_agent_skills import (
+    AgentSkill,
+    AgentSkillsDefinitions,
+    Base44Fixture,
+    SkillElement,
+)
 
 FRONTMATTER_KEYS = {
     "name",
@@ -83,15 +90,15 @@ def _read_skill(ctx: ReadContext, folder: Path) -> AgentSkill:
     if split.problem is not None:
         ctx.warn(path, *split.problem)
     frontmatter: dict[str, Any] = {}
+    description_line = 1
     if split.frontmatter is not None:
         doc = ctx.parse_yaml(split.frontmatter, path, line_offset=split.frontmatter_offset)
         if isinstance(doc.data, dict):
             frontmatter = doc.data
             ctx.warn_unknown_keys(doc, frontmatter, FRONTMATTER_KEYS, (), "SKILL.md frontmatter")
             _check_name(ctx, path, ctx.line(doc, "name"), frontmatter.get("name"), folder.name)
-            _check_description(
-                ctx, path, ctx.line(doc, "description"), frontmatter.get("description")
-            )
+            description_line = ctx.line(doc, "description") or 1
+            _check_description(ctx, path, description_line, frontmatter.get("description"))
         elif doc.data is not None:
             ctx.warn(path, 2, "SKILL.md frontmatter must be a YAML mapping")
     description = frontmatter.get("description")
@@ -102,6 +109,14 @@ def _read_skill(ctx: ReadContext, folder: Path) -> AgentSkill:
         frontmatter=frontmatter,
         body=split.body,
         references=_references(ctx, folder),
+        contents=[
+            *(
+                [SkillElement(kind="description", text=str(description), line=description_line)]
+                if description is not None
+                else []
+            ),
+            *skill_contents(ctx, folder, split.body, split.body_first_line),
+        ],
     )
 
 

@@ -10,6 +10,18 @@ from ._model_base import _Model
 
 
 @record
+class SkillElement(_Model):
+    """One thing a skill's files say (see `_agent_skill_contents` for the kinds)."""
+
+    kind: str
+    text: str
+    file: str = "SKILL.md"
+    """Relative to the skill folder (`SKILL.md`, `reference/guide.md`, `scripts/run.py`)."""
+    line: int = 1
+    detail: str = ""
+
+
+@record
 class AgentSkill(_Model):
     name: str
     """The folder name (must equal frontmatter `name`)."""
@@ -18,6 +30,8 @@ class AgentSkill(_Model):
     frontmatter: dict[str, Any] = field(default_factory=dict)
     body: str = ""
     references: list[str] = field(default_factory=list)
+    contents: list[SkillElement] = field(default_factory=list)
+    """The body and every bundled file, element by element, with file and line."""
 
 
 @record

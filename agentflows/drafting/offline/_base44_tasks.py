@@ -1,0 +1,124 @@
+"""The offline draft of a `task` prompt: a person asks for one task an Agent Skill supports.
+
+    prompt, checks = draft_task(behavior.facts)
+
+The planner (`agentflows.planning._base44_tasks`) chose the task, the language, the file the
+prompt names and what the skill prescribes for its code; this module words the request as a
+person would (in one turn: the person says to assume what they left out, so a correct agent
+writes the file rather than asking back) and writes the checks. Each holds for every correct
+agent: the file is where the person asked for it, Python compiles, the library the skill's
+code uses is imported, the calls the skill's do-lines prescribe are there and the ones its
+don't-lines warn about are not. An agent that writes nothing (or only echoes the request)
+fails the first.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Check = dict[str, Any]
+ASSUME = "Where I have not said something, make a reasonable assumption instead of asking me."
+#: Parses an XML file without running anything of it (the standard library's parser).
+XML_PARSES = 'python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" {path}'
+#: Regex flags of code checks: case matters in code; `^` anchors at each line.
+CODE_FLAGS = "m"
+
+
+def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
+    """The prompt text and checks of a `task` behaviour's facts."""
+    path, language = facts["path"], facts["language"]
+    if facts.get("format"):
+        return _format_task(facts)
+    prompt = (
+        f"Can you help me with {facts['phrase']}? Use {language}, and put the code in "
+        f"`{path}`. {ASSUME}"
+    )
+    checks: list[Check] = [
+        {
+            "type": "file-exists",
+            "description": f"The {language} file is where the request asked for it: {path}",
+            "filePath": path,
+        }
+    ]
+    if path.endswith(".py"):
+        checks.append(
+            {
+                "type": "command-passes",
+                "description": f"{path} is valid Python (compiled, not run)",
+                "command": f"python3 -m py_compile {path}",
+            }
+        )
+    if facts.get("imports"):
+        checks.append(
+            {
+                "type": "file-content",
+                "description": "Imports the library the skill's code uses",
+                "filePath": path,
+                "pattern": facts["imports"],
+                "flags": CODE_FLAGS,
+            }
+        )
+    checks += [
+        {
+            "type": "file-content",
+            "description": "Makes the call the skill says to make",
+            "filePath": path,
+            "pattern": pattern,
+            "flags": CODE_FLAGS,
+        }
+        for pattern in facts.get("do") or ()
+    ]
+    checks += [
+        {
+            "type": "file-content-excluded",
+            "description": "Does not make a call the skill warns against",
+            "filePath": path,
+            "pattern": pattern,
+            "flags": CODE_FLAGS,
+        }
+        for pattern in facts.get("dont") or ()
+    ]
+    return prompt, checks
+
+
+def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
+    """A file in the data format the skill shows a sample of: it exists, it parses, and an
+    XML file has the sample's elements (the skill prescribes that structure)."""
+    path, name = facts["path"], facts["language"]
+    prompt = f"Can you help me {facts['phrase']}? Put the result in `{path}` as {name}. {ASSUME}"
+    if facts.get("context"):
+        prompt = f"I'm {facts['context']}. {prompt}"
+    checks: list[Check] = [
+        {
+            "type": "file-exists",
+            "description": f"The {name} file is where the request asked for it: {path}",
+            "filePath": path,
+        }
+    ]
+    if facts["format"] == "json":
+        checks.append(
+            {"type": "valid-json", "description": f"{path} is valid JSON", "filePath": path}
+        )
+    elif facts["format"] == "xml":
+        checks.append(
+            {
+                "type": "command-passes",
+                "description": f"{path} is well-formed XML",
+                "command": XML_PARSES.format(path=path),
+            }
+        )
+    checks += [
+        {
+            "type": "file-content",
+            "description": f"Has <{tag}> elements, as the skill's {name} sample shows",
+            "filePath": path,
+            "pattern": f"<{re.escape(tag)}[\\s>/]",
+            "flags": CODE_FLAGS,
+        }
+        for tag in facts.get("tags") or ()
+    ]
+    return prompt, checks
+
+
+__all__ = ["draft_task"]

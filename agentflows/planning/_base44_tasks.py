@@ -1,0 +1,413 @@
+"""The tasks a person uses an Agent Skill for, read from the skill whole, and what a correct
+agent's work on each must show.
+
+    tasks = skill_tasks(project, skill)
+
+A skill whose description quotes no trigger phrases ("Use when the user says ...") still says
+what it is for: the gerund phrases of its description's task clause ("Use when building
+...", "Supports verifying ..., capturing ...") and of the list items that describe its
+bundled example files ("`logging.py` - Capturing console logs"). Each becomes one task,
+in the skill's own words. A task asks for code in a language the skill's code is written
+in (one task per language where the skill's code comes in two), at a path the prompt names,
+so every check below holds for every correct agent and fails for one that writes nothing:
+
+- the file exists at that path (the person asked for it there);
+- Python compiles (`python3 -m py_compile`, safe: it runs nothing of the file);
+- the file imports the library the skill's code of that language imports in most blocks
+  (its examples: the example's own imports);
+- the calls the skill's do-lines prescribe (one call per line, shown in the skill's code of
+  that language, and followed by the example where the task comes from one) and none of
+  the calls its don't-lines warn about (in a file whose code is in that language).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from evalcore.definitions import AgentSkill, Project, SkillElement
+from evalcore.lexicon.en.skill_contents import (
+    ANY_DETERMINER,
+    CLAUSE_END,
+    GERUND,
+    IMPERATIVE_HEADING,
+    STEP_PREFIX,
+    TASK_LEAD,
+    TASK_SPLIT,
+)
+
+#: Code-block languages of programs: (file extension, name a person writes).
+LANGUAGES = {
+    "python": (".py", "Python"),
+    "py": (".py", "Python"),
+    "typescript": (".ts", "TypeScript"),
+    "ts": (".ts", "TypeScript"),
+    "javascript": (".js", "JavaScript"),
+    "js": (".js", "JavaScript"),
+    "go": (".go", "Go"),
+    "rust": (".rs", "Rust"),
+    "ruby": (".rb", "Ruby"),
+    "java": (".java", "Java"),
+}
+_BY_EXT = {ext: lang for lang, (ext, _) in LANGUAGES.items() if len(lang) > 2}
+#: Code-block languages of data a skill tells the agent to produce: (extension, name).
+FORMATS = {"xml": (".xml", "XML"), "json": (".json", "JSON"), "yaml": (".yaml", "YAML")}
+_TAG = re.compile(r"<([A-Za-z_][\w.-]*)[\s>/]")
+MAX_TASKS = 8
+MAX_EXAMPLE_CHARS = 200_000
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_PAREN = re.compile(r"\s*\([^)]*\)")
+_CALL = re.compile(r"(?<![\w.])([A-Za-z_$][\w$.]*)\(([^()]*)\)")
+_SPAN = re.compile(r"`([^`\n]+)`")
+_QUOTED_ARG = re.compile(r"^\s*(['\"])([^'\"]*)\1\s*$")
+_KEYWORD_ARG = re.compile(r"^\s*(\w+)\s*=\s*(\w+)\s*$")
+_STOP = {"a", "an", "the", "to", "of", "for", "and", "or", "on", "in", "with", "any", "your"}
+
+
+@dataclass(frozen=True)
+class Task:
+    phrase: str
+    """The task in the skill's words ("capturing browser screenshots")."""
+    file: str
+    """Where it was read, relative to the skill folder, and the line."""
+    line: int
+    language: str
+    path: str
+    """The file the prompt asks for."""
+    imports: str = ""
+    """A regex a correct file matches: the import of the library the skill's code uses."""
+    do: tuple[str, ...] = ()
+    dont: tuple[str, ...] = ()
+    example: str = ""
+    format: str = ""
+    """A data format (`FORMATS`) the task's file is in, instead of a program language."""
+    tags: tuple[str, ...] = ()
+    """XML elements the skill's sample of the format shows, outermost first."""
+    context: str = ""
+    """What the person is doing when they ask (the description's first task), for a task
+    whose own words do not name the skill's subject."""
+
+
+def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
+    """The skill's tasks, description clause first, then its described examples (deduped by
+    words, at most `MAX_TASKS`)."""
+    folder = Path(project.root) / skill.path
+    contents = skill.contents
+    languages = _languages(contents)
+    named = skill.description or ""
+    phrases = description_tasks(named)
+    context = phrases[0] if phrases else ""
+    formats = [replace(t, context=context) for t in format_tasks(contents)]
+    if not languages:
+        return formats[:MAX_TASKS]
+    found: list[tuple[str, str, int, str]] = []  # phrase, file, line, example
+    described = next((e for e in contents if e.kind == "description"), None)
+    for phrase in phrases:
+        found.append((phrase, "SKILL.md", described.line if described else 1, ""))
+    examples = {e.file for e in contents if e.kind in ("example", "script")}
+    for element in contents:
+        if element.kind != "file" or not element.detail or not GERUND.search(element.detail):
+            continue
+        match = next((f for f in examples if f == element.text or _ends(f, element.text)), "")
+        if match:
+            found.append((_lower_first(element.detail), element.file, element.line, match))
+    tasks: list[Task] = []
+    seen: list[set[str]] = []
+    for phrase, file, line, example in found:
+        words = _content_words(phrase)
+        if not words or any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
+            continue
+        seen.append(words)
+        if example:
+            language = _BY_EXT.get(Path(example).suffix.lower())
+            if language is None:
+                continue
+            text = _read(folder / example)
+            tasks.append(_task(phrase, file, line, language, contents, text, example, named))
+        else:
+            tasks += [
+                _task(phrase, file, line, lang, contents, None, "", named) for lang in languages
+            ]
+    for task in formats:
+        words = _content_words(task.phrase)
+        if not any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
+            seen.append(words)
+            tasks.append(task)
+    return tasks[:MAX_TASKS]
+
+
+def format_tasks(contents: list[SkillElement]) -> list[Task]:
+    """A sample of a data format (an `xml`/`json`/`yaml` block of SKILL.md) under a heading
+    that names a task in the imperative ("Phase 4: Create Evaluations" > "Output Format"):
+    the task is that heading, its file in that format, its XML elements those of the sample."""
+    out: list[Task] = []
+    stack: list[tuple[int, str, int]] = []  # level, heading text, line
+    for element in contents:
+        if element.file != "SKILL.md":
+            continue
+        if element.kind == "section":
+            level = int(element.detail or 1)
+            stack = [s for s in stack if s[0] < level] + [(level, element.text, element.line)]
+            continue
+        if element.kind != "code" or element.detail not in FORMATS:
+            continue
+        heading = next(
+            (
+                (STEP_PREFIX.sub("", text), line)
+                for _, text, line in reversed(stack)
+                if IMPERATIVE_HEADING.search(STEP_PREFIX.sub("", text))
+            ),
+            None,
+        )
+        phrase = " ".join(_sentence_case(w) for w in heading[0].split()) if heading else ""
+        if heading is None or any(t.phrase == phrase for t in out):
+            continue
+        ext, _ = FORMATS[element.detail]
+        words = [w.lower() for w in _WORD.findall(heading[0])][1:4]
+        tags = tuple(dict.fromkeys(_TAG.findall(element.text)))[:4]
+        out.append(
+            Task(
+                phrase=phrase,
+                file="SKILL.md",
+                line=heading[1],
+                language="",
+                path="_".join(words or ["output"]) + ext,
+                format=element.detail,
+                tags=tags if element.detail == "xml" else (),
+            )
+        )
+    return out
+
+
+def description_tasks(description: str) -> list[str]:
+    """Gerund phrases of the description's task clauses ("Use when building X, whether in A
+    or B" → "building X"; "Supports verifying A, debugging B, and viewing C" → three)."""
+    text = _PAREN.sub("", " ".join(description.split()))
+    out: list[str] = []
+    for lead in TASK_LEAD.finditer(text):
+        rest = text[lead.end() :]
+        end = CLAUSE_END.search(rest)
+        clause = rest[: end.start()] if end else rest
+        pieces: list[str] = []
+        for piece in TASK_SPLIT.split(clause):
+            piece = piece.strip()
+            if not piece:
+                continue
+            if GERUND.search(piece) or not pieces:
+                pieces.append(piece)
+            else:  # "buttons, links, and inputs": one task's list, not a new task
+                pieces[-1] += f", {piece}"
+        out += [_lower_first(ANY_DETERMINER.sub("a", p)) for p in pieces if GERUND.search(p)]
+    return list(dict.fromkeys(out))
+
+
+# --- what a task's file must show ------------------------------------------------------------
+
+
+def _task(
+    phrase: str,
+    file: str,
+    line: int,
+    language: str,
+    contents: list[SkillElement],
+    example_text: str | None,
+    example: str,
+    named: str = "",
+) -> Task:
+    ext, _ = LANGUAGES[language]
+    words = [w.lower() for w in _WORD.findall(phrase) if w.lower() not in _STOP][:3]
+    joiner = "_" if ext == ".py" else "-"
+    path = joiner.join(words or ["task"]) + ext
+    blocks = [e.text for e in contents if e.kind == "code" and _lang(e.detail) == language]
+    sample = [example_text] if example_text is not None else blocks
+    imports = _import_pattern(language, sample, named)
+    code = "\n".join(blocks)
+    do = [
+        p
+        for e in contents
+        if e.kind == "do"
+        for p in _call_patterns(e.text, single=True)
+        if _shown(p, code) and (example_text is None or re.search(p, example_text, re.M))
+    ]
+    file_langs = _file_languages(contents)
+    dont = [
+        p
+        for e in contents
+        if e.kind == "dont" and file_langs.get(e.file) == language
+        for p in _call_patterns(e.text, single=False)
+    ]
+    return Task(
+        phrase=phrase,
+        file=file,
+        line=line,
+        language=language,
+        path=path,
+        imports=imports,
+        do=tuple(dict.fromkeys(do)),
+        dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
+        example=example,
+    )
+
+
+def kind_name(task: Task) -> str:
+    """The language or format a person names for the task's file ("Python", "XML")."""
+    return FORMATS[task.format][1] if task.format else LANGUAGES[task.language][1]
+
+
+def _lang(name: str) -> str | None:
+    entry = LANGUAGES.get(name)
+    return _BY_EXT.get(entry[0]) if entry else None
+
+
+def _languages(contents: list[SkillElement]) -> list[str]:
+    """Program languages of the skill's code blocks and examples, most used first; a second
+    one only when it has at least a third of the first's blocks (at most two)."""
+    counts: Counter[str] = Counter()
+    for e in contents:
+        if e.kind == "code" and _lang(e.detail):
+            counts[_lang(e.detail) or ""] += 1
+        elif e.kind == "example" and Path(e.file).suffix.lower() in _BY_EXT:
+            counts[_BY_EXT[Path(e.file).suffix.lower()]] += 1
+    ranked = counts.most_common()
+    if not ranked:
+        return []
+    top = ranked[0][1]
+    return [lang for lang, n in ranked[:2] if n * 3 >= top]
+
+
+def _file_languages(contents: list[SkillElement]) -> dict[str, str]:
+    """Each markdown file's program language (the one most of its code blocks are in)."""
+    per: dict[str, Counter[str]] = {}
+    for e in contents:
+        lang = _lang(e.detail) if e.kind == "code" else None
+        if lang:
+            per.setdefault(e.file, Counter())[lang] += 1
+    return {f: c.most_common(1)[0][0] for f, c in per.items()}
+
+
+def _import_pattern(language: str, texts: list[str], named: str) -> str:
+    """A regex for the import of the library the skill's code uses: a non-standard package
+    the description names ("... using Playwright"), else the one at least half of the
+    importing blocks import ("" when neither)."""
+    counts: Counter[str] = Counter()
+    importing = 0
+    for text in texts:
+        packages = _python_imports(text) if language == "python" else _js_imports(text)
+        if packages:
+            importing += 1
+            counts.update(set(packages))
+    if not counts:
+        return ""
+    words = {w.lower() for w in _WORD.findall(named)}
+    package, n = counts.most_common(1)[0]
+    by_name = [p for p, _ in counts.most_common() if p.lower().lstrip("@").split("/")[0] in words]
+    if by_name:
+        package = by_name[0]
+    elif n * 2 < importing:
+        return ""
+    if language == "python":
+        return rf"^\s*(?:from|import)\s+{re.escape(package)}\b"
+    return r"(?:from\s+|require\(\s*)['\"]" + re.escape(package)
+
+
+def _python_imports(text: str) -> list[str]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module.split(".")[0])
+    return [n for n in names if n not in sys.stdlib_module_names and n != "__future__"]
+
+
+def _js_imports(text: str) -> list[str]:
+    found: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("import ") or " from " not in line:
+            continue
+        spec = line.rsplit(" from ", 1)[1].strip().strip(";").strip("'\"")
+        if spec.startswith("."):
+            continue
+        parts = spec.split("/")
+        found.append("/".join(parts[:2]) if spec.startswith("@") else parts[0])
+    return found
+
+
+def _call_patterns(text: str, *, single: bool) -> list[str]:
+    """Regexes for the calls a do / don't line names (in code spans or bare); a do-line
+    with more than one call names alternatives or a list, so it gives none."""
+    spans = _SPAN.findall(text) or [text]
+    calls = [m for span in spans for m in _CALL.finditer(span)]
+    if single and len(calls) != 1:
+        return []
+    out = []
+    for call in calls:
+        name = call.group(1).rsplit(".", 1)[-1]
+        arg = _QUOTED_ARG.match(call.group(2))
+        if len(name) < 3 or (arg and not single):  # a bad literal is an example, not an API
+            continue
+        prefix = r"\." if "." in call.group(1) else r"\b"
+        tail = r"\(\s*['\"]" + re.escape(arg.group(2)) + r"['\"]\s*\)" if arg else r"\("
+        for part in call.group(2).split(",") if single and not arg else ():
+            keyword = _KEYWORD_ARG.match(part)
+            if keyword:  # `launch(headless=True)`: the setting is what the line prescribes
+                name_, value = (re.escape(g) for g in keyword.groups())
+                tail += rf"(?=[^)]*\b{name_}\s*=\s*{value}\b)"
+        out.append(prefix + re.escape(name) + tail)
+    return out
+
+
+def _shown(pattern: str, code: str) -> bool:
+    """The skill's own code of the language uses the call (its name at least)."""
+    name = re.sub(r"\\\(.*$", "", pattern).replace("\\.", "").replace("\\b", "")
+    return bool(name) and re.search(re.escape(name.replace("\\", "")) + r"\(", code) is not None
+
+
+def _ends(path: str, name: str) -> bool:
+    return path.endswith("/" + name)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
+
+
+def _sentence_case(word: str) -> str:
+    """A Title Case heading word in running text ("Evaluations" → "evaluations"; "MCP" stays)."""
+    return word.lower() if word[:1].isupper() and word[1:].islower() else word
+
+
+def _lower_first(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) == 1 else text
+
+
+def _read(path: Path) -> str | None:
+    """An example's text (the first `MAX_EXAMPLE_CHARS`: its imports and calls are near the
+    top; a huge file is not read whole), or None when it is not a readable text file."""
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return handle.read(MAX_EXAMPLE_CHARS)
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+__all__ = [
+    "FORMATS",
+    "LANGUAGES",
+    "Task",
+    "description_tasks",
+    "format_tasks",
+    "kind_name",
+    "skill_tasks",
+]

@@ -1,0 +1,161 @@
+"""The task prompts planned for an Agent Skill whose description quotes no trigger phrases:
+one per task its text says it supports, with checks an agent that writes nothing fails."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from agentflows.drafting.offline._base44_tasks import draft_task
+from agentflows.planning._base44 import plan_base44
+from agentflows.planning._base44_tasks import description_tasks, skill_tasks
+from evalcore.definitions import Project, load_project
+from tests.agent_skill_fixtures import write_skill_project
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return load_project(write_skill_project(tmp_path))
+
+
+def test_description_tasks_are_its_gerund_phrases() -> None:
+    assert description_tasks(
+        "A toolkit. Supports verifying forms, capturing screenshots of pages, and viewing logs."
+    ) == ["verifying forms", "capturing screenshots of pages", "viewing logs"]
+    assert description_tasks(
+        "Use when building servers for an API, whether in one language or another."
+    ) == ["building servers for an API"]
+    assert description_tasks('Use when the user says "create a note".') == []
+    assert description_tasks("Use when implementing any feature, before writing code") == [
+        "implementing a feature"
+    ]
+
+
+def test_one_task_per_description_phrase_and_described_example(project: Project) -> None:
+    tasks = skill_tasks(project, project.agent_skills.skills["page-checker"])
+    assert [(t.phrase, t.path, t.example) for t in tasks] == [
+        ("measuring load times", "measuring_load_times.py", ""),
+        ("recording console errors", "recording_console_errors.py", ""),
+        ("finding broken links on a page", "finding_broken_links.py", ""),
+        ("stamping each page with a timestamp", "stamping_each_page.py", "examples/stamp.py"),
+    ]
+    first, example = tasks[0], tasks[-1]
+    assert first.file == "SKILL.md" and first.line == 3
+    assert first.imports == r"^\s*(?:from|import)\s+widget\b"
+    # the one-call do-line, shown in the skill's code; the table's wrong call and the guide's
+    assert first.do == (r"\.settle\(\s*['\"]quiet['\"]\s*\)", r"\.visit\(")
+    assert first.dont == (r"\.fetch_raw\(", r"\.legacy_read\(")
+    # the example does not settle or visit: its task does not require what it does not show
+    assert example.do == ()
+
+
+def test_task_prompts_fail_an_agent_that_writes_nothing(project: Project) -> None:
+    plan = plan_base44(project, "page-checker", direction=None)
+    tasks = [b for b in plan.behaviors if b.facts["kind"] == "task"]
+    assert len(tasks) == 4 and all(b.type == "happy_path" for b in tasks)
+    assert "task:measuring load times (Python)" in plan.elements
+    prompt, checks = draft_task(tasks[0].facts)
+    assert "`measuring_load_times.py`" in prompt and "Python" in prompt
+    assert checks[0] == {
+        "type": "file-exists",
+        "description": "The Python file is where the request asked for it: measuring_load_times.py",
+        "filePath": "measuring_load_times.py",
+    }
+    types = [c["type"] for c in checks]
+    assert types == [
+        "file-exists",
+        "command-passes",
+        "file-content",
+        "file-content",
+        "file-content",
+        "file-content-excluded",
+        "file-content-excluded",
+    ]
+    json.dumps(checks)  # facts and checks travel as JSON
+
+
+def test_negative_keyword_is_not_in_its_own_question(project: Project) -> None:
+    plan = plan_base44(project, "page-checker", direction=None)
+    negative = next(b for b in plan.behaviors if b.facts["kind"] == "negative")
+    assert negative.facts["keyword"].lower() not in negative.facts["topic"].lower()
+
+
+def test_a_skill_with_quoted_triggers_gets_no_task_prompts(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "note-maker"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        '---\nname: note-maker\ndescription: Notes. Use when the user says "add a note". '
+        "Supports writing notes.\n---\n\n```python\nimport notes\n```\n",
+        encoding="utf-8",
+    )
+    plan = plan_base44(load_project(tmp_path), "note-maker", direction=None)
+    assert not [b for b in plan.behaviors if b.facts["kind"] == "task"]
+
+
+FORMAT_SKILL = """\
+---
+name: quiz-maker
+description: Writes quizzes. Use when preparing lessons for a class.
+---
+
+# Quiz maker
+
+## Phase 2: Create Quizzes
+
+### Output Format
+
+```xml
+<quiz>
+  <item><q>What is two plus two?</q><a>4</a></item>
+</quiz>
+```
+
+## Reference
+
+```xml
+<notes></notes>
+```
+"""
+
+
+def test_a_data_sample_under_an_imperative_heading_is_a_format_task(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "quiz-maker"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(FORMAT_SKILL, encoding="utf-8")
+    project = load_project(tmp_path)
+    plan = plan_base44(project, "quiz-maker", direction=None)
+    (task,) = [b for b in plan.behaviors if b.facts["kind"] == "task"]
+    assert task.facts["phrase"] == "create quizzes" and task.facts["path"] == "quizzes.xml"
+    assert task.facts["source"] == "SKILL.md:8"
+    prompt, checks = draft_task(task.facts)
+    assert prompt.startswith(
+        "I'm preparing lessons for a class. Can you help me create quizzes? Put the result in "
+        "`quizzes.xml`"
+    )
+    assert [c["type"] for c in checks] == ["file-exists", "command-passes"] + ["file-content"] * 4
+    assert [c["pattern"] for c in checks[2:]] == [
+        r"<quiz[\s>/]",
+        r"<item[\s>/]",
+        r"<q[\s>/]",
+        r"<a[\s>/]",
+    ]
+    assert "xml.dom.minidom" in checks[1]["command"] and "quizzes.xml" in checks[1]["command"]
+
+
+def test_a_do_line_with_a_setting_requires_the_setting(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "quiet-runner"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: quiet-runner\ndescription: Supports running pages quietly.\n---\n\n"
+        "```python\nimport widget\n\nb = widget.launch(quiet=True)  # Always launch quietly\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["quiet-runner"])
+    (pattern,) = task.do
+    assert re.search(pattern, "b = widget.launch(\n    quiet=True)", re.M)
+    assert not re.search(pattern, "b = widget.launch()", re.M)
+    assert not re.search(pattern, "b = widget.launch(quiet=False)", re.M)
