@@ -57,7 +57,9 @@ def example_scene(
         for outreach in facts.outreaches:
             if title & words(f"{outreach.name or outreach.id} {outreach.id}"):
                 who = {**person(key), **persona["fields"]}
-                inputs = outreach_inputs(outreach, who, appointments[0] if appointments else None)
+                inputs = outreach_inputs(
+                    outreach, who, appointments[0] if appointments else None, defs
+                )
                 start = {"outreach": {"outreachId": outreach.id, "inputs": inputs}}
                 break
     return {"start": start, "persona": persona, "appointments": appointments}

@@ -18,7 +18,7 @@ class ReplyBehaviors(BuilderBase):
             start = {
                 "outreach": {
                     "outreachId": outreach.id,
-                    "inputs": outreach_inputs(outreach, who, appointment),
+                    "inputs": outreach_inputs(outreach, who, appointment, self.defs),
                 }
             }
             label = outreach.name or outreach.id
@@ -122,7 +122,7 @@ class ReplyBehaviors(BuilderBase):
             start = {
                 "outreach": {
                     "outreachId": outreach.id,
-                    "inputs": outreach_inputs(outreach, person(key), appointment),
+                    "inputs": outreach_inputs(outreach, person(key), appointment, self.defs),
                 }
             }
             label = outreach.name or outreach.id

@@ -11,7 +11,7 @@ from evalcore.definitions import AnychatDefinitions, Playbook
 
 from ...planning.anychat_elements import PlaybookFacts
 from ...planning.anychat_people import appointment_start, day_label
-from ._anychat_script import Step
+from ._anychat_script import Step, knows_line
 from ._direction import Direction
 
 Turn = str | dict[str, Any]
@@ -55,6 +55,12 @@ class _Case:
     @property
     def fields(self) -> dict[str, Any]:
         return dict(self.facts.get("persona", {}).get("fields") or {})
+
+    def told_lines(self) -> list[str]:
+        """The person's answers to what the body asks before acting ("My card number is
+        ...")."""
+        told = self.facts.get("told") or {}
+        return [knows_line(self.defs.person_fields[k].label or k, v) for k, v in told.items()]
 
     @property
     def seeded(self) -> int:

@@ -33,10 +33,10 @@ _PICKERS = ("ask.time", "ask.choice")
 
 
 def state_tools(defs: AnychatDefinitions) -> list[str]:
-    """Every tool that does some Playbook's job (books, moves, cancels): nothing else changes
-    state, so a conversation that must change nothing calls none of them."""
-    found = {tool_roles(p, defs).action for p in defs.playbooks.values()}
-    return sorted(t for t in found if t)
+    """Every tool some Playbook acts with (books, renews, cancels), not only each one's job:
+    nothing else changes state, so a conversation that must change nothing calls none."""
+    found = {t for p in defs.playbooks.values() for t in tool_roles(p, defs).actions}
+    return sorted(found)
 
 
 def job_tools(facts: PlaybookFacts) -> list[str]:

@@ -12,8 +12,8 @@ from ._anychat_script import CARRY_ON, STILL_THERE, bare, job_steps, request_lin
 
 def _outreach(case: _Case) -> Parts:
     outreach = case.defs.outreaches[case.facts["outreach"]]
-    steps = job_steps(case.pf)
-    reply = case.facts.get("reply") or bare(request_line(case.pb))
+    steps = job_steps(case.pf, case.told_lines())
+    reply = case.facts.get("reply") or bare(request_line(case.pb, case.pf.roles.action))
     turns: list[Turn] = [reply, *[s.turn for s in steps]]
     label = outreach.name or outreach.id
     return Parts(
@@ -71,8 +71,9 @@ def _outreach_reply(case: _Case) -> Parts:
 
 
 def _reminder(case: _Case) -> Parts:
-    steps = job_steps(case.pf)
-    reply = "Sorry, that time doesn't work for me. " + bare(request_line(case.pb))
+    steps = job_steps(case.pf, case.told_lines())
+    request = bare(request_line(case.pb, case.pf.roles.action))
+    reply = "Sorry, that time doesn't work for me. " + request
     turns: list[Turn] = [reply, *[s.turn for s in steps]]
     return Parts(
         turns=turns,
@@ -95,8 +96,8 @@ def _reminder(case: _Case) -> Parts:
 
 
 def _resume(case: _Case) -> Parts:
-    steps = job_steps(case.pf)
-    request = request_line(case.pb)
+    steps = job_steps(case.pf, case.told_lines())
+    request = request_line(case.pb, case.pf.roles.action)
     history = [
         {"role": "user", "content": request},
         {
@@ -107,7 +108,7 @@ def _resume(case: _Case) -> Parts:
     turns: list[Turn] = [CARRY_ON, *[s.turn for s in steps]]
     checks = (
         job_checks(case.pf, seeded=case.seeded, replies=len(turns))
-        if case.pf.roles.action
+        if case.pf.has_job
         else {"finalReplyNonEmpty": True, "activePlaybookAtEnd": case.pb.id, "noWarnings": True}
     )
     return Parts(
@@ -137,7 +138,7 @@ def _opt_out(case: _Case) -> Parts:
     turns: list[Turn] = []
     replies = 0
     if outreach_id is None:
-        turns.append(request_line(case.pb))
+        turns.append(request_line(case.pb, case.pf.roles.action))
         replies = 1
     else:
         replies = 1  # the opener
