@@ -69,7 +69,8 @@ activation: The member wants to extend a tool they have borrowed or to reserve a
 body: |
   Ask for their member number first if you do not have it, then look them up with
   find_member. If this is their first visit, ask for their nickname.
-  To extend, call extend_loan. To reserve, call reserve_tool. Record extended or reserved.
+  To extend, call extend_loan. To reserve, call reserve_tool and confirm the pickup spot.
+  Record extended or reserved.
 tools: [find_member, extend_loan, reserve_tool]
 outcomes: [extended, reserved]
 """
@@ -188,3 +189,13 @@ def test_guardrail_cases_leave_the_playbooks_own_job_open(project: Project) -> N
         "extend_loan",
         "reserve_tool",
     }
+
+
+def test_criteria_and_saved_fields_follow_the_cases_job(project: Project) -> None:
+    drafted = cases(project, "loans")
+    for case in ("inbound", "resume", "simulated"):
+        texts = [c["text"] for c in drafted[case]["expect"]["judge"]["criteria"]]
+        assert not [t for t in texts if "reserve_tool" in t]
+    # the member number is asked to look the member up, never said to be saved
+    simulated = drafted["simulated"]["expect"]["checks"]
+    assert "memberNumber" not in simulated.get("personFields", {})

@@ -30,7 +30,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
-from evalcore.lexicon.en.playbook_voice import ASK_CONDITION, ASKS_FOR, CALENDAR_WORD, LACKS_IT
+from evalcore.lexicon.en.playbook_voice import (
+    ASK_CONDITION,
+    ASKS_FOR,
+    CALENDAR_WORD,
+    LACKS_IT,
+    SAVES,
+)
 
 from ..drafting.offline import Choice, Direction, parse_direction
 
@@ -147,6 +153,9 @@ class PlaybookFacts:
     """Known tools this Playbook does not list (it must never call them)."""
     asked: tuple[str, ...] = field(default=())
     """People fields the body asks the person for before acting, whoever they are."""
+    saved: tuple[str, ...] = field(default=())
+    """People fields the Playbook keeps on the record: a body sentence saves them, or an
+    example's end sets them."""
 
     @property
     def has_job(self) -> bool:
@@ -288,6 +297,21 @@ def asked_fields(
     return tuple(dict.fromkeys(found))
 
 
+def saved_fields(
+    playbook: Playbook, fields: tuple[str, ...], defs: AnychatDefinitions
+) -> tuple[str, ...]:
+    """Fields of `fields` the Playbook writes to the person's record: named in a body sentence
+    that saves ("save both to their Person record") or set by an example's `end`."""
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", _flat(playbook.body)):
+        if SAVES.search(sentence):
+            lowered = sentence.lower()
+            found += [k for k in fields if (defs.person_fields[k].label or k).lower() in lowered]
+    for example in playbook.examples:
+        found += [k for k in example.end.get("personFields") or {} if k in fields]
+    return tuple(k for k in fields if k in found)
+
+
 def handoff_targets(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str, ...]:
     """Where this Playbook hands off to.
 
@@ -393,6 +417,7 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
         offers_instead=offers_instead(playbook),
         other_tools=tuple(sorted(known - set(playbook.tools))),
         asked=asked_fields(playbook, fields, defs),
+        saved=saved_fields(playbook, fields, defs),
     )
 
 

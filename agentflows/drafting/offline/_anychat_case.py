@@ -56,6 +56,12 @@ class _Case:
     def fields(self) -> dict[str, Any]:
         return dict(self.facts.get("persona", {}).get("fields") or {})
 
+    @property
+    def other_actions(self) -> tuple[str, ...]:
+        """The Playbook's actions other than the job's (`place_hold` beside `renew_loan`)."""
+        roles = self.pf.roles
+        return tuple(a for a in roles.actions if a != roles.action)
+
     def told_lines(self) -> list[str]:
         """The person's answers to what the body asks before acting ("My card number is
         ...")."""

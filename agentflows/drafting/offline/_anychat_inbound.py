@@ -42,7 +42,7 @@ def _happy(case: _Case) -> Parts:
     return Parts(
         turns=turns,
         checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns)),
-        criteria=[*playbook_criteria(case.pb), *tone_criterion(case.defs)],
+        criteria=[*playbook_criteria(case.pb, skip=case.other_actions), *tone_criterion(case.defs)],
         scenario=case.writes_in(request) + _steps_prose(steps),
         expected=_job_prose(case),
     )
@@ -70,7 +70,7 @@ def _question(case: _Case, request: str) -> Parts:
                 f"The agent answers from what the {case.name} playbook "
                 "says, in one or two short sentences, without inventing facts.",
             ),
-            *playbook_criteria(case.pb, confirm=False, rules=0),
+            *playbook_criteria(case.pb, skip=case.other_actions, confirm=False, rules=0),
             *tone_criterion(case.defs),
         ],
         scenario=case.writes_in(request),
@@ -104,7 +104,7 @@ def _simulate(case: _Case) -> Parts:
     if collect:
         checks["personFields"] = collect
     checks["maxTurnsToOutcome"] = 1 + SIMULATE_MAX_TURNS
-    criteria = [*playbook_criteria(case.pb), *tone_criterion(case.defs)]
+    criteria = [*playbook_criteria(case.pb, skip=case.other_actions), *tone_criterion(case.defs)]
     labels = _and([(case.defs.person_fields[k].label or k).lower() for k in collect])
     if collect:
         criteria.insert(

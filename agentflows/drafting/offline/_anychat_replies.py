@@ -27,7 +27,7 @@ def _outreach(case: _Case) -> Parts:
                 + (f", whose goal is: {_lower_first(outreach.goal)}" if outreach.goal else "")
                 + "; it does not ask what the reply is about.",
             ),
-            *playbook_criteria(case.pb),
+            *playbook_criteria(case.pb, skip=case.other_actions),
             *tone_criterion(case.defs),
         ],
         scenario=f"The agent opens with the {label} outreach to {case.who()} over "
@@ -61,7 +61,7 @@ def _outreach_reply(case: _Case) -> Parts:
                 f"The agent takes “{reply}” as “{meaning}”, thanks the "
                 "person in one short message and changes nothing.",
             ),
-            *playbook_criteria(case.pb, confirm=False, rules=1),
+            *playbook_criteria(case.pb, skip=case.other_actions, confirm=False, rules=1),
         ],
         scenario=f"The agent opens with the {label} outreach to {case.who()} over "
         f"{case.via()}." + case.appointment_text() + f" They reply “{reply}” ({meaning}).",
@@ -84,7 +84,7 @@ def _reminder(case: _Case) -> Parts:
                 "The agent understands the reply refers to the "
                 "appointment the reminder was about and does not ask which one.",
             ),
-            *playbook_criteria(case.pb),
+            *playbook_criteria(case.pb, skip=case.other_actions),
         ],
         scenario=f"An appointment reminder goes to {case.who()} over {case.via()}."
         + case.appointment_text()
@@ -121,7 +121,7 @@ def _resume(case: _Case) -> Parts:
                 "The agent continues from the earlier messages: it does not greet "
                 "the person again or ask what they want.",
             ),
-            *playbook_criteria(case.pb),
+            *playbook_criteria(case.pb, skip=case.other_actions),
         ],
         scenario=f"{case.who()} wrote “{request}” earlier and the conversation resumes with "
         f"the {case.name} playbook active."

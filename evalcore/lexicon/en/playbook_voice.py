@@ -94,3 +94,11 @@ LACKS_IT = phrase(
     matches=("Ask for their card number if you do not have it.",),
     misses=("If there is no record, ask for it.", "Ask when they have time."),
 )
+#: A body sentence that keeps what the person said on their record.
+SAVES = phrase(
+    "en.playbook_voice.saves",
+    r"\b(?:save|saves|saving|store|stores|update|updates)\b|\bto (?:their|the) (?:\w+ )?record\b",
+    re.I,
+    matches=("Ask for their name and save it.", "Add the bike type to their Person record."),
+    misses=("Ask for their card number first.", "Record the booked outcome."),
+)
