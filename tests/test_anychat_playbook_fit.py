@@ -15,7 +15,8 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import request_line
 from agentflows.planning._anychat import plan_anychat
-from evalcore.definitions import Project, load_project
+from agentflows.planning.anychat_elements import reply_options
+from evalcore.definitions import Outreach, Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
 
@@ -85,7 +86,7 @@ OUTREACH = """\
 name: Due back
 opener: >-
   Hi {firstName}, the {toolName} is due back at {spotName} on {dueDate}. Reply EXTEND to
-  extend it.
+  extend it or OK if you will bring it back.
 inputs: [firstName, toolName, spotName, dueDate]
 playbook: loans
 goal: The member extends the loan or knows when to bring it back.
@@ -199,3 +200,14 @@ def test_criteria_and_saved_fields_follow_the_cases_job(project: Project) -> Non
     # the member number is asked to look the member up, never said to be saved
     simulated = drafted["simulated"]["expect"]["checks"]
     assert "memberNumber" not in simulated.get("personFields", {})
+
+
+def test_opener_replies_offered_with_for_and_if(project: Project) -> None:
+    drafted = cases(project, "loans")
+    assert drafted["outreach_due_back"]["turns"][0] == "EXTEND"
+    other = [d for c, d in drafted.items() if c.startswith("outreach_due_back_reply_")]
+    assert [d["turns"] for d in other] == [["OK"]]
+    options = reply_options(
+        Outreach(id="ready", opener="It is ready. Reply S for the details.", playbook="status")
+    )
+    assert [(o.reply, o.meaning) for o in options] == [("S", "the details")]

@@ -48,9 +48,10 @@ _CREATE_VERBS = {"book", "create", "schedule", "add", "make"}
 _CANCEL_VERBS = {"cancel", "delete", "remove"}
 _HANDOFF = re.compile(r"\bhand(?:s|ing)?[ -]?off to (?:the )?([a-z0-9_-]+)", re.IGNORECASE)
 _REPLY_OPTION = re.compile(
-    r"\breply (\w{1,12}) to ([^.;]+?)(?= or reply | or \w{1,12} to |[.;]|$)", re.IGNORECASE
+    r"\breply (\w{1,12}) (?:to|for|if) ([^.;]+?)(?= or reply | or \w{1,12} (?:to|for|if) |[.;]|$)",
+    re.IGNORECASE,
 )
-_OR_OPTION = re.compile(r"\bor (\w{1,12}) to ([^.;]+?)(?=[.;]|$)", re.IGNORECASE)
+_OR_OPTION = re.compile(r"\bor (\w{1,12}) (?:to|for|if) ([^.;]+?)(?=[.;]|$)", re.IGNORECASE)
 _OPT_OUT = re.compile(r"opt(?:ed)?[_-]?out", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {

@@ -44,11 +44,13 @@ def _outreach_reply(case: _Case) -> Parts:
     outreach = case.defs.outreaches[case.facts["outreach"]]
     label = outreach.name or outreach.id
     reply, meaning = case.facts["reply"], case.facts["meaning"]
+    checks: dict[str, Any] = {"finalReplyNonEmpty": True}
+    if case.seeded or case.pf.roles.effect:
+        checks["activeAppointments"] = case.seeded
     return Parts(
         turns=[reply],
-        checks={
-            "finalReplyNonEmpty": True,
-            "activeAppointments": case.seeded,
+        checks=checks
+        | {
             "outcomes": [],
             "activePlaybookAtEnd": case.pb.id,
             "toolsNotCalled": state_tools(case.defs),
@@ -66,7 +68,10 @@ def _outreach_reply(case: _Case) -> Parts:
         scenario=f"The agent opens with the {label} outreach to {case.who()} over "
         f"{case.via()}." + case.appointment_text() + f" They reply “{reply}” ({meaning}).",
         expected=f"The agent acknowledges that the person chose to {meaning}, leaves the "
-        "appointment as it is and calls no tool that changes anything.",
+        "appointment as it is and calls no tool that changes anything."
+        if "activeAppointments" in checks
+        else f"The agent acknowledges the reply “{reply}” ({meaning}) and calls no tool that "
+        "changes anything.",
     )
 
 
