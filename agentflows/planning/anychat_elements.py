@@ -37,6 +37,8 @@ from evalcore.lexicon.en.playbook_voice import (
     LACKS_IT,
     SAVES,
 )
+from evalcore.lexicon.en.playbook_voice import OPENER_OPTION as _REPLY_OPTION
+from evalcore.lexicon.en.playbook_voice import OPENER_OR_OPTION as _OR_OPTION
 
 from ..drafting.offline import Choice, Direction, parse_direction
 
@@ -47,11 +49,6 @@ _AVAILABILITY_WORDS = ("availability", "available", "slots", "check_")
 _CREATE_VERBS = {"book", "create", "schedule", "add", "make"}
 _CANCEL_VERBS = {"cancel", "delete", "remove"}
 _HANDOFF = re.compile(r"\bhand(?:s|ing)?[ -]?off to (?:the )?([a-z0-9_-]+)", re.IGNORECASE)
-_REPLY_OPTION = re.compile(
-    r"\breply (\w{1,12}) (?:to|for|if) ([^.;]+?)(?= or reply | or \w{1,12} (?:to|for|if) |[.;]|$)",
-    re.IGNORECASE,
-)
-_OR_OPTION = re.compile(r"\bor (\w{1,12}) (?:to|for|if) ([^.;]+?)(?=[.;]|$)", re.IGNORECASE)
 _OPT_OUT = re.compile(r"opt(?:ed)?[_-]?out", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {

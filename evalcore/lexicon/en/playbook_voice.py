@@ -102,3 +102,20 @@ SAVES = phrase(
     matches=("Ask for their name and save it.", "Add the bike type to their Person record."),
     misses=("Ask for their card number first.", "Record the booked outcome."),
 )
+#: An option an Outreach opener offers (group 1: the keyword, group 2: what it means), up to
+#: the next option: "Reply C to confirm", "Reply S for the details", "OK if you will come".
+OPENER_OPTION = phrase(
+    "en.playbook_voice.opener_option",
+    r"\breply (\w{1,12}) (?:to|for|if) ([^.;]+?)(?= or reply | or \w{1,12} (?:to|for|if) |[.;]|$)",
+    re.I,
+    matches=("Reply C to confirm or R to pick another time.", "Reply S for the details."),
+    misses=("Reply now.", "We will reply to you soon"),
+)
+#: A further option after the first ("or R to pick another time", "or OK if you will come").
+OPENER_OR_OPTION = phrase(
+    "en.playbook_voice.opener_or_option",
+    r"\bor (\w{1,12}) (?:to|for|if) ([^.;]+?)(?=[.;]|$)",
+    re.I,
+    matches=("or R to pick another time.", "or OK if you will bring it back"),
+    misses=("or later", "or not at all."),
+)
