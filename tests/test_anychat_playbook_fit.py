@@ -74,6 +74,19 @@ body: |
   Record extended or reserved.
 tools: [find_member, extend_loan, reserve_tool]
 outcomes: [extended, reserved]
+examples:
+  - title: Due back soon, wants another week
+    turns:
+      - user: Can I keep the drill another week? My member number is 5521.
+      - tool: extend_loan
+    end: {outcomes: [extended]}
+  - title: Answers the reminder
+    turns:
+      - user: EXTEND
+      - agent: What is your member number?
+      - user: "5521"
+      - tool: extend_loan
+    end: {outcomes: [extended]}
 """
 STATUS = """\
 name: Return status
@@ -210,3 +223,9 @@ def test_opener_replies_offered_with_for_and_if(project: Project) -> None:
         Outreach(id="ready", opener="It is ready. Reply S for the details.", playbook="status")
     )
     assert [(o.reply, o.meaning) for o in options] == [("S", "the details")]
+
+
+def test_an_example_starts_with_an_outreach_only_when_it_answers_it(project: Project) -> None:
+    drafted = cases(project, "loans")
+    assert drafted["example_0"]["scenario"]["start"] == {"inbound": True}
+    assert drafted["example_1"]["scenario"]["start"]["outreach"]["outreachId"] == "due_back"
