@@ -229,3 +229,27 @@ def test_an_example_starts_with_an_outreach_only_when_it_answers_it(project: Pro
     drafted = cases(project, "loans")
     assert drafted["example_0"]["scenario"]["start"] == {"inbound": True}
     assert drafted["example_1"]["scenario"]["start"]["outreach"]["outreachId"] == "due_back"
+
+
+def test_a_yes_asked_for_in_words_is_given(tmp_path: Path) -> None:
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Crumb Bakery}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [ordered]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  place_order:\n    description: Order a cake.\n"
+        "    parameters: {item: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "order.yml").write_text(
+        "name: Order\nactivation: The customer wants to order a birthday cake.\n"
+        "body: Read the order back and ask them to confirm, then call place_order. "
+        "Record ordered.\ntools: [place_order]\noutcomes: [ordered]\n"
+    )
+    inbound = cases(load_project(tmp_path), "order")["inbound"]
+    assert inbound["turns"] == [
+        "Hi, I'd like to order my birthday cake, please.",
+        "Yes, that's right, please go ahead.",
+    ]
+    assert inbound["expect"]["checks"]["replyCount"] == {"max": 2}

@@ -32,6 +32,7 @@ from typing import Any
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
 from evalcore.lexicon.en.playbook_voice import (
     ASK_CONDITION,
+    ASKS_CONFIRM,
     ASKS_FOR,
     CALENDAR_WORD,
     LACKS_IT,
@@ -151,6 +152,8 @@ class PlaybookFacts:
     """Known tools this Playbook does not list (it must never call them)."""
     asked: tuple[str, ...] = field(default=())
     """People fields the body asks the person for before acting, whoever they are."""
+    asks_confirm: bool = False
+    """The body asks the person for a yes in words before it acts."""
     saved: tuple[str, ...] = field(default=())
     """People fields the Playbook keeps on the record: a body sentence saves them, or an
     example's end sets them."""
@@ -416,6 +419,7 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
         other_tools=tuple(sorted(known - set(playbook.tools))),
         asked=asked_fields(playbook, fields, defs),
         saved=saved_fields(playbook, fields, defs),
+        asks_confirm=ASKS_CONFIRM.search(_flat(playbook.body)) is not None,
     )
 
 

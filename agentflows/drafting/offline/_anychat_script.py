@@ -38,6 +38,7 @@ from ...planning.anychat_elements import PlaybookFacts, action_verb
 
 PREFERENCE = "Later this week would suit me, in the morning if possible."
 SLOT_TEXT = "The first time you offered works for me."
+GO_AHEAD = "Yes, that's right, please go ahead."
 CARRY_ON = "Sorry, I got pulled away. Can we carry on from where we were?"
 STILL_THERE = "Hello? Are you still there?"
 OFF_TOPIC = "Can you recommend a good pizza place nearby?"
@@ -156,6 +157,8 @@ def job_steps(facts: PlaybookFacts, told: list[str] | None = None) -> list[Step]
             steps.append(Step(line, line))
         yes = f"Yes, please {verb} it."
         steps.append(Step({"confirm": True, "fallback": yes}, yes))
+    elif facts.asks_confirm and roles.action:
+        steps.append(Step(GO_AHEAD, GO_AHEAD))
     return steps
 
 
@@ -184,6 +187,7 @@ def knows_line(label: str, value: Any) -> str:
 
 __all__ = [
     "CARRY_ON",
+    "GO_AHEAD",
     "INJECTION",
     "INSIST_TIME",
     "OFF_TOPIC",

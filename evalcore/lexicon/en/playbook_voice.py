@@ -119,3 +119,11 @@ OPENER_OR_OPTION = phrase(
     matches=("or R to pick another time.", "or OK if you will bring it back"),
     misses=("or later", "or not at all."),
 )
+#: The body asks the person to confirm before it acts (a yes in words, not a confirm part).
+ASKS_CONFIRM = phrase(
+    "en.playbook_voice.asks_confirm",
+    r"\bask (?:them |the \w+ )?(?:to confirm|for (?:a |their )?(?:yes|go-ahead|confirmation))\b",
+    re.I,
+    matches=("Read the order back and ask them to confirm.", "Ask for a yes before renewing."),
+    misses=("Confirm the time in one message.", "Ask for their card number."),
+)
