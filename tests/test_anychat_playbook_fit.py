@@ -15,7 +15,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import request_line
 from agentflows.planning._anychat import plan_anychat
-from agentflows.planning.anychat_elements import reply_options
+from agentflows.planning.anychat_elements import reply_options, tool_roles
 from evalcore.definitions import Outreach, Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
@@ -253,3 +253,22 @@ def test_a_yes_asked_for_in_words_is_given(tmp_path: Path) -> None:
         "Yes, that's right, please go ahead.",
     ]
     assert inbound["expect"]["checks"]["replyCount"] == {"max": 2}
+
+
+def test_a_tool_that_names_a_booking_is_on_the_calendar(tmp_path: Path) -> None:
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Kayak Hire}\ndefault_playbook: help\nchannels: [sms]\noutcomes: [moved]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  move_trip:\n    description: Move a trip to another day.\n"
+        "    parameters: {booking_id: {type: string}, day: {type: date}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "move.yml").write_text(
+        "name: Move\nactivation: The customer wants to move their trip to another day.\n"
+        "body: Call move_trip. Record moved.\ntools: [move_trip]\noutcomes: [moved]\n"
+    )
+    project = load_project(tmp_path)
+    roles = tool_roles(project.anychat.playbooks["move"], project.anychat)
+    assert (roles.action, roles.effect) == ("move_trip", "move")

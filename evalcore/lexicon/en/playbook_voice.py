@@ -65,9 +65,9 @@ ALTERNATIVE_ACTIONS = phrase(
 #: A tool's words that put it on the calendar: it books, moves or cancels a time.
 CALENDAR_WORD = phrase(
     "en.playbook_voice.calendar_word",
-    r"\b(?:appointments?|slots?|visits?|time slots?|calendar|reservations? for|sessions?)\b",
+    r"\b(?:appointments?|slots?|visits?|calendar|bookings?|reservations?|sessions?)\b",
     re.I,
-    matches=("Book an offered slot for the person.", "cancel appointment", "appointment id"),
+    matches=("Book an offered slot for the person.", "cancel appointment", "booking id"),
     misses=("Renew one loan for another three weeks.", "Place a hold on a title."),
 )
 #: A body sentence that asks the person for something.
