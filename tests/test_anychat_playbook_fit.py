@@ -272,3 +272,9 @@ def test_a_tool_that_names_a_booking_is_on_the_calendar(tmp_path: Path) -> None:
     project = load_project(tmp_path)
     roles = tool_roles(project.anychat.playbooks["move"], project.anychat)
     assert (roles.action, roles.effect) == ("move_trip", "move")
+
+
+def test_the_brief_names_each_lookup_once_for_what_it_does(project: Project) -> None:
+    expected = cases(project, "status")["inbound"]["brief"]["expected"]
+    assert "looks the person up with find_member" in expected
+    assert "calls get_loan_status" in expected

@@ -140,7 +140,9 @@ def _steps_prose(steps: list[Step]) -> str:
 def _job_prose(case: _Case) -> str:
     pf, roles = case.pf, case.pf.roles
     did = [f"works in the {case.name} playbook"]
-    did += [f"looks the person up with {t}" for t in roles.lookup if t in case.pb.body]
+    named = [t for t in roles.lookup if t in case.pb.body]
+    did += [f"looks the person up with {t}" for t in named[:1]]
+    did += [f"calls {t}" for t in named[1:]]
     if "ask.time" in case.pb.pickers and roles.availability:
         did.append(f"offers times from {roles.availability[0]} as a time picker")
     elif "confirm" in case.pb.pickers and roles.action:
