@@ -9,7 +9,7 @@ from evalcore.definitions import AnychatDefinitions, Playbook
 
 from ._behavior import Behavior
 from .anychat_elements import PlaybookFacts
-from .anychat_people import APPOINTMENT, preset
+from .anychat_people import APPOINTMENT, field_value, preset
 
 DIALECT = "anychat"
 _CASE_CHANNELS = ("rcs", "sms", "whatsapp", "appleMessages")
@@ -90,14 +90,32 @@ class BuilderBase:
         extra: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         seeded = self.f.needs_appointment if appointment is None else appointment
+        persona = preset(key, self.defs, known=known, extra=extra)
+        told = self.told(key, persona) if self.has_job else {}
         return {
-            "persona": preset(key, self.defs, known=known, extra=extra),
+            "persona": persona,
             "appointments": [dict(APPOINTMENT)] if seeded else [],
+            **({"told": told} if told else {}),
         }
+
+    def told(self, key: str, persona: dict[str, Any]) -> dict[str, Any]:
+        """What the person answers when the body asks before acting: each asked field the
+        person's record does not already hold, with a value the case can check."""
+        fields = persona.get("fields") or {}
+        held = set(fields) | set(fields.get("customFields") or {})
+        out: dict[str, Any] = {}
+        for field_key in self.f.asked:
+            if field_key in held:
+                continue
+            spec = self.defs.person_fields[field_key]
+            value = self.values.get(field_key, field_value(spec, key))
+            if value is not None:
+                out[field_key] = value
+        return out
 
     @property
     def has_job(self) -> bool:
-        return self.f.roles.action is not None and self.f.outcome is not None
+        return self.f.has_job
 
 
 __all__ = ["DIALECT", "BuilderBase"]

@@ -4,9 +4,11 @@ An example lists only the conversation; the case also needs a start, a person an
 appointment the conversation works on. They are read from the example where it says them and
 filled in from the frozen world (`anychat_people`) where it does not:
 
-- start: the Default Playbook's examples start inbound; an example whose title shares a word
-  with an Outreach of its Playbook ("Reminder reply ...", Outreach "Visit reminder") starts
-  with that Outreach; any other starts inbound and lets the agent route;
+- start: the Default Playbook's examples start inbound; an example whose first message is a
+  reply an Outreach of its Playbook offers ("R" to "Reply C to confirm or R to pick another
+  time") starts with that Outreach; any other starts inbound and lets the agent route (a
+  title that merely shares a word with an Outreach, "Bike is ready" and "Ready for pick-up",
+  is no reply to it);
 - person: on record (named) unless the example's end expects a name to be saved; values the
   example passes to tools under a People field key (`phone: "+15550142"`) and a greeting in an
   agent line ("Hi Maya!") are used as the person's own;
@@ -21,7 +23,7 @@ from typing import Any
 from evalcore.definitions import AnychatDefinitions, Playbook
 from evalcore.lexicon.en.playbook_outreach import GREETING
 
-from .anychat_elements import PlaybookFacts, words
+from .anychat_elements import PlaybookFacts, reply_options
 from .anychat_people import APPOINTMENT, outreach_inputs, person, preset
 
 _GREETING = GREETING
@@ -52,12 +54,14 @@ def example_scene(
     )
     appointments = [dict(APPOINTMENT)] if seeded else []
     start: dict[str, Any] = {"inbound": True}
+    first = next((str(t["user"]).strip() for t in example.turns if "user" in t), "")
     if not playbook.default:
-        title = words(example.title or "")
         for outreach in facts.outreaches:
-            if title & words(f"{outreach.name or outreach.id} {outreach.id}"):
+            if first.lower() in {o.reply.lower() for o in reply_options(outreach)}:
                 who = {**person(key), **persona["fields"]}
-                inputs = outreach_inputs(outreach, who, appointments[0] if appointments else None)
+                inputs = outreach_inputs(
+                    outreach, who, appointments[0] if appointments else None, defs
+                )
                 start = {"outreach": {"outreachId": outreach.id, "inputs": inputs}}
                 break
     return {"start": start, "persona": persona, "appointments": appointments}

@@ -68,11 +68,12 @@ class InboundBehaviors(BuilderBase):
         )
 
     def _collectable(self) -> list[str]:
-        """Fields the body asks a person for: text or choice, not the phone they write from
-        (built-in ones first, the order a person tells them in)."""
+        """Fields the Playbook asks a person for and keeps on their record: text or choice,
+        not the phone they write from (built-in ones first, the order a person tells them
+        in). A field it only asks for (a card number to look them up) is not checked as saved."""
         found = [
             k
-            for k in self.f.fields
+            for k in self.f.saved
             if self.defs.person_fields[k].type in ("text", "choice")
             and k not in ("phone", "firstName", "lastName", "name")
         ]

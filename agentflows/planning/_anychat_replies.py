@@ -4,8 +4,18 @@ under way: an Outreach and its replies, a reminder, a resumed conversation, an o
 from __future__ import annotations
 
 from ._anychat_builder import BuilderBase
-from .anychat_elements import main_reply, opt_out_outcome, reply_options
+from .anychat_elements import ReplyOption, main_reply, opt_out_outcome, reply_options
 from .anychat_people import outreach_inputs, person
+
+#: Words that open a reply's meaning without saying what it is ("you will bring it back").
+_PRONOUNS = frozenset({"i", "you", "we", "they", "it"})
+
+
+def _reply_slug(option: ReplyOption) -> str:
+    """The case slug of a reply: the first word of its meaning ("confirm"), or the reply
+    keyword itself where the meaning opens with a pronoun ("OK" for "you will ...")."""
+    first = option.meaning.split()[0].lower()
+    return option.reply.lower() if first in _PRONOUNS else first
 
 
 class ReplyBehaviors(BuilderBase):
@@ -18,7 +28,7 @@ class ReplyBehaviors(BuilderBase):
             start = {
                 "outreach": {
                     "outreachId": outreach.id,
-                    "inputs": outreach_inputs(outreach, who, appointment),
+                    "inputs": outreach_inputs(outreach, who, appointment, self.defs),
                 }
             }
             label = outreach.name or outreach.id
@@ -42,7 +52,7 @@ class ReplyBehaviors(BuilderBase):
                 if main is None or option.reply == main.reply:
                     continue
                 self.add(
-                    f"outreach_{outreach.id}_reply_{option.meaning.split()[0].lower()}",
+                    f"outreach_{outreach.id}_reply_{_reply_slug(option)}",
                     "edge_case",
                     f"{self.name}: {label} outreach, reply {option.reply} ({option.meaning}) "
                     "changes nothing",
@@ -122,7 +132,7 @@ class ReplyBehaviors(BuilderBase):
             start = {
                 "outreach": {
                     "outreachId": outreach.id,
-                    "inputs": outreach_inputs(outreach, person(key), appointment),
+                    "inputs": outreach_inputs(outreach, person(key), appointment, self.defs),
                 }
             }
             label = outreach.name or outreach.id

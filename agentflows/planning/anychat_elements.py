@@ -35,9 +35,17 @@ from evalcore.lexicon.en.playbook_outreach import (
     HANDOFF,
     OFFERS_INSTEAD,
     OPT_OUT,
-    OR_OPTION,
-    REPLY_OPTION,
 )
+from evalcore.lexicon.en.playbook_voice import (
+    ASK_CONDITION,
+    ASKS_CONFIRM,
+    ASKS_FOR,
+    CALENDAR_WORD,
+    LACKS_IT,
+    SAVES,
+)
+from evalcore.lexicon.en.playbook_voice import OPENER_OPTION as _REPLY_OPTION
+from evalcore.lexicon.en.playbook_voice import OPENER_OR_OPTION as _OR_OPTION
 
 from ..drafting.offline import Choice, Direction, parse_direction
 
@@ -48,8 +56,6 @@ _AVAILABILITY_WORDS = ("availability", "available", "slots", "check_")
 _CREATE_VERBS = {"book", "create", "schedule", "add", "make"}
 _CANCEL_VERBS = {"cancel", "delete", "remove"}
 _HANDOFF = HANDOFF
-_REPLY_OPTION = REPLY_OPTION
-_OR_OPTION = OR_OPTION
 _OPT_OUT = OPT_OUT
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {
@@ -117,7 +123,10 @@ class Roles:
     action: str | None = None
     """The tool that does the Playbook's job (books, moves, cancels)."""
     effect: str | None = None
-    """What `action` does to appointments: `create`, `cancel`, `move`, or None."""
+    """What `action` does to appointments: `create`, `cancel`, `move`, or None (the action
+    is not on a calendar)."""
+    actions: tuple[str, ...] = ()
+    """Every tool that is neither a lookup nor an availability check: each changes state."""
 
 
 @dataclass(frozen=True)
@@ -147,21 +156,72 @@ class PlaybookFacts:
     """The verb of an alternative the body offers before acting (`move` it instead)."""
     other_tools: tuple[str, ...] = field(default=())
     """Known tools this Playbook does not list (it must never call them)."""
+    asked: tuple[str, ...] = field(default=())
+    """People fields the body asks the person for before acting, whoever they are."""
+    asks_confirm: bool = False
+    """The body asks the person for a yes in words before it acts."""
+    saved: tuple[str, ...] = field(default=())
+    """People fields the Playbook keeps on the record: a body sentence saves them, or an
+    example's end sets them."""
+
+    @property
+    def has_job(self) -> bool:
+        """It records an outcome by calling tools: an action, or only lookups its body names
+        (a status desk looks the ticket up and records that it told the person)."""
+        named = [t for t in self.roles.lookup if t in self.playbook.body]
+        return self.outcome is not None and (self.roles.action is not None or bool(named))
 
 
 def tool_roles(playbook: Playbook, defs: AnychatDefinitions) -> Roles:
+    """Each listed tool's part: lookups and availability by name, the rest are actions.
+
+    The job's action is the action whose name shares a word stem with the job's outcome
+    (`renew_loan` records `renewed`): a Playbook with two actions records a different outcome
+    for each, and a case that expects one action with the other's outcome no agent passes.
+    Without such a match it is the last action listed (`tools:` is written in the order the
+    job calls them: look up, check, act).
+    """
     lookup = tuple(t for t in playbook.tools if t.startswith(_LOOKUP_PREFIXES))
     availability = tuple(
         t for t in playbook.tools if t not in lookup and any(w in t for w in _AVAILABILITY_WORDS)
     )
     rest = [t for t in playbook.tools if t not in lookup and t not in availability]
-    action = rest[-1] if rest else None
-    return Roles(lookup=lookup, availability=availability, action=action, effect=_effect(action))
+    outcome = job_outcome(playbook)
+    paired = [t for t in rest if outcome and _same_stem(t, outcome)]
+    action = paired[0] if paired else rest[-1] if rest else None
+    effect = _effect(action) if action and _books_time(action, availability, defs) else None
+    return Roles(
+        lookup=lookup,
+        availability=availability,
+        action=action,
+        effect=effect,
+        actions=tuple(rest),
+    )
 
 
-def _effect(tool: str | None) -> str | None:
-    if tool is None:
-        return None
+def _stems(name: str) -> set[str]:
+    return {w[:4] for w in re.split(r"[_\-\s]+", name.lower()) if len(w) >= 4}
+
+
+def _same_stem(tool: str, outcome: str) -> bool:
+    """`renew_loan` and `renewed`, `place_hold` and `hold_placed` share a stem."""
+    return bool(_stems(tool) & _stems(outcome))
+
+
+def _books_time(action: str, availability: tuple[str, ...], defs: AnychatDefinitions) -> bool:
+    """The action works on the calendar: the Playbook offers times, or the tool's name,
+    description or parameters speak of appointments or slots. Only then do appointment
+    checks (`appointmentCreated`, `activeAppointments`) say anything about the job."""
+    if availability:
+        return True
+    tool = defs.tools.get(action)
+    text = action
+    if tool is not None:
+        text += f" {tool.description or ''} {' '.join(tool.parameters)}"
+    return CALENDAR_WORD.search(text.replace("_", " ")) is not None
+
+
+def _effect(tool: str) -> str:
     verb = tool.split("_", 1)[0].lower()
     if verb in _CREATE_VERBS:
         return "create"
@@ -221,6 +281,42 @@ def mentioned_fields(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str,
                 if key in defs.person_fields:
                     found.append(key)
     return tuple(dict.fromkeys(found))
+
+
+def asked_fields(
+    playbook: Playbook, fields: tuple[str, ...], defs: AnychatDefinitions
+) -> tuple[str, ...]:
+    """Fields of `fields` that a body sentence asks the person for without a condition, or
+    on the one condition that the agent lacks the value ("if you do not have it"). A field
+    asked only of some people ("if there is no record, ask for their name") is not: whether
+    it is asked depends on who writes in."""
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", _flat(playbook.body)):
+        if not ASKS_FOR.search(sentence):
+            continue
+        if ASK_CONDITION.search(sentence) and not LACKS_IT.search(sentence):
+            continue
+        lowered = sentence.lower()
+        for key in fields:
+            spec = defs.person_fields[key]
+            if (spec.label or key).lower() in lowered:
+                found.append(key)
+    return tuple(dict.fromkeys(found))
+
+
+def saved_fields(
+    playbook: Playbook, fields: tuple[str, ...], defs: AnychatDefinitions
+) -> tuple[str, ...]:
+    """Fields of `fields` the Playbook writes to the person's record: named in a body sentence
+    that saves ("save both to their Person record") or set by an example's `end`."""
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", _flat(playbook.body)):
+        if SAVES.search(sentence):
+            lowered = sentence.lower()
+            found += [k for k in fields if (defs.person_fields[k].label or k).lower() in lowered]
+    for example in playbook.examples:
+        found += [k for k in example.end.get("personFields") or {} if k in fields]
+    return tuple(k for k in fields if k in found)
 
 
 def handoff_targets(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str, ...]:
@@ -308,13 +404,14 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
     roles = tool_roles(playbook, defs)
     opt_out = opt_out_outcome(defs)
     known = set(defs.tools) | {t for p in defs.playbooks.values() for t in p.tools}
+    fields = mentioned_fields(playbook, defs)
     return PlaybookFacts(
         playbook=playbook,
         roles=roles,
         outcome=job_outcome(playbook),
         opt_out_outcome=opt_out if opt_out in playbook.outcomes else None,
         needs_appointment=_needs_appointment(roles, defs),
-        fields=mentioned_fields(playbook, defs),
+        fields=fields,
         handoffs=handoff_targets(playbook, defs),
         outreaches=tuple(
             o for _, o in sorted(defs.outreaches.items()) if o.playbook == playbook.id
@@ -324,6 +421,9 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
         asks_when=asks_when(playbook),
         offers_instead=offers_instead(playbook),
         other_tools=tuple(sorted(known - set(playbook.tools))),
+        asked=asked_fields(playbook, fields, defs),
+        saved=saved_fields(playbook, fields, defs),
+        asks_confirm=ASKS_CONFIRM.search(_flat(playbook.body)) is not None,
     )
 
 

@@ -35,6 +35,8 @@ ROSTER: tuple[tuple[str, str, str], ...] = (
     ("Lucas", "Moreau", "+15550108"),
 )
 _NONE_CHOICES = {"none", "other", "n/a", "unknown"}
+#: Words of a field whose value is a number the person reads out (a card or member number).
+_NUMBERED = frozenset({"number", "no", "id", "code"})
 _DURATION = re.compile(r"^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$")
 
 
@@ -57,7 +59,15 @@ def field_value(spec: PersonField, key: str) -> str | bool | None:
         return None
     if spec.type == "text" and spec.key in person(key):
         return person(key)[spec.key]
+    if spec.type in ("text", "number") and _NUMBERED.intersection(_name_words(spec)):
+        return str(10_000_000 + stable_index(key + spec.key, 90_000_000))
     return None
+
+
+def _name_words(spec: PersonField) -> set[str]:
+    """The words of a field's key and label (`cardNumber`, "Library card number")."""
+    text = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", spec.key) + " " + (spec.label or "")
+    return set(text.lower().split())
 
 
 def preset(
@@ -110,24 +120,109 @@ def day_label(moment: datetime) -> str:
 
 
 def outreach_inputs(
-    outreach: Outreach, who: dict[str, Any], appointment: dict[str, Any] | None
+    outreach: Outreach,
+    who: dict[str, Any],
+    appointment: dict[str, Any] | None,
+    defs: AnychatDefinitions | None = None,
 ) -> dict[str, str]:
-    """A value for every input the opener declares, from the person and the appointment."""
+    """A value for every input the opener declares, as a real send would fill it in.
+
+    In order: the person's own field of that name; a person's name for a name input
+    (`firstName`; `branchName` is no person's name); a day or time for a date, deadline or
+    time input (the appointment's where there is one); a declared choice or value of a People
+    field or tool parameter that shares a word with the input (`branchName` ← the choices
+    of `homeBranch`); the business's own name for a place input (`clubName`, `store`); a
+    number for a number input; else a plausible value of the thing the input names
+    (`bookTitle`, `bikeModel`), never a placeholder such as "sample bookTitle".
+    """
     start = appointment_start(appointment) if appointment else None
     values: dict[str, str] = {}
     for name in outreach.inputs:
-        lowered = name.lower()
+        parts = _split_words(name)
         if name in who:
             values[name] = str(who[name])
-        elif "name" in lowered:
+        elif parts and parts <= _PERSON_NAME:
             values[name] = str(who.get("firstName") or who.get("fullName") or "there")
-        elif "date" in lowered or "day" in lowered:
-            values[name] = day_label(start) if start else day_label(clock_now())
-        elif "time" in lowered:
+        elif parts & _DAY_WORDS:
+            values[name] = day_label(start) if start else day_label(clock_now() + timedelta(days=3))
+        elif parts & _TIME_WORDS:
             values[name] = f"{start:%H:%M}" if start else "10:00"
         else:
-            values[name] = f"sample {name}"
+            values[name] = _declared(name, parts, defs) or _plausible(parts, defs)
     return values
+
+
+#: Words of an input that is the person's own name (`firstName`, `name`).
+_PERSON_NAME = frozenset({"first", "last", "full", "name", "given", "family"})
+_DAY_WORDS = frozenset({"date", "day", "deadline", "due", "until", "expiry", "expires"})
+_TIME_WORDS = frozenset({"time", "hour"})
+_PLACE_WORDS = frozenset(
+    {"club", "store", "shop", "branch", "location", "site", "office", "clinic", "studio", "gym"}
+)
+#: A plausible value of the thing an input names, by a word of its name.
+_PLAUSIBLE: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"title", "book"}), "The Quiet Orchard"),
+    (frozenset({"model", "bike", "car", "vehicle", "device"}), "Ridgeline 500"),
+    (frozenset({"amount", "price", "total", "balance", "fee", "cost"}), "$42.50"),
+    (frozenset({"address", "street"}), "12 Oak Street"),
+    (frozenset({"plan", "membership", "tier", "package"}), "Standard"),
+    (frozenset({"number", "id", "code", "ref", "reference", "ticket", "order"}), "48213"),
+    (frozenset({"item", "product", "service"}), "the item you ordered"),
+)
+
+
+def _split_words(name: str) -> set[str]:
+    """`pickupDeadline` → {"pickup", "deadline"}; `book_title` → {"book", "title"}."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ")
+    return set(spaced.lower().split())
+
+
+def _declared(name: str, parts: set[str], defs: AnychatDefinitions | None) -> str | None:
+    """A value the definitions declare for a thing of that name: a People field's choice, a
+    tool parameter's choice, or a value an example passes under that name."""
+    if defs is None:
+        return None
+    head = _head(name)
+    for spec in sorted(defs.person_fields.values(), key=lambda f: f.key):
+        if spec.choices and _same_thing(head, spec.key, spec.label or ""):
+            return str(field_value(spec, name) or spec.choices[0])
+    for tool_name in sorted(defs.tools):
+        for param, pspec in sorted(defs.tools[tool_name].parameters.items()):
+            choices = pspec.get("choices") if isinstance(pspec, dict) else None
+            if choices and _same_thing(head, param, ""):
+                return str(choices[0])
+    for playbook in (defs.playbooks[k] for k in sorted(defs.playbooks)):
+        for example in playbook.examples:
+            for turn in example.turns:
+                args = turn.get("args")
+                if isinstance(args, dict) and name in args:
+                    return str(args[name])
+    return None
+
+
+def _head(name: str) -> str:
+    """The thing a name is about: its last word, a trailing `name` dropped (`branchName` →
+    `branch`, `bikeModel` → `model`)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ")
+    words = spaced.lower().split()
+    while len(words) > 1 and words[-1] in _PERSON_NAME:
+        words.pop()
+    return words[-1] if words else ""
+
+
+def _same_thing(head: str, key: str, label: str) -> bool:
+    """A field is about the input's thing when its own head or any label word is that thing
+    (`homeBranch` for `branchName`; `bikeType` is not `bikeModel`)."""
+    return head == _head(key) or head in label.lower().split()
+
+
+def _plausible(parts: set[str], defs: AnychatDefinitions | None) -> str:
+    if parts & _PLACE_WORDS and defs is not None and defs.agent.get("name"):
+        return str(defs.agent["name"])
+    for words, value in _PLAUSIBLE:
+        if parts & words:
+            return value
+    return " ".join(sorted(parts)) or "it"
 
 
 __all__ = [

@@ -11,7 +11,7 @@ from evalcore.definitions import AnychatDefinitions, Playbook
 
 from ...planning.anychat_elements import PlaybookFacts
 from ...planning.anychat_people import appointment_start, day_label
-from ._anychat_script import Step
+from ._anychat_script import Step, knows_line
 from ._direction import Direction
 
 Turn = str | dict[str, Any]
@@ -55,6 +55,18 @@ class _Case:
     @property
     def fields(self) -> dict[str, Any]:
         return dict(self.facts.get("persona", {}).get("fields") or {})
+
+    @property
+    def other_actions(self) -> tuple[str, ...]:
+        """The Playbook's actions other than the job's (`place_hold` beside `renew_loan`)."""
+        roles = self.pf.roles
+        return tuple(a for a in roles.actions if a != roles.action)
+
+    def told_lines(self) -> list[str]:
+        """The person's answers to what the body asks before acting ("My card number is
+        ...")."""
+        told = self.facts.get("told") or {}
+        return [knows_line(self.defs.person_fields[k].label or k, v) for k, v in told.items()]
 
     @property
     def seeded(self) -> int:
@@ -128,7 +140,9 @@ def _steps_prose(steps: list[Step]) -> str:
 def _job_prose(case: _Case) -> str:
     pf, roles = case.pf, case.pf.roles
     did = [f"works in the {case.name} playbook"]
-    did += [f"looks the person up with {t}" for t in roles.lookup if t in case.pb.body]
+    named = [t for t in roles.lookup if t in case.pb.body]
+    did += [f"looks the person up with {t}" for t in named[:1]]
+    did += [f"calls {t}" for t in named[1:]]
     if "ask.time" in case.pb.pickers and roles.availability:
         did.append(f"offers times from {roles.availability[0]} as a time picker")
     elif "confirm" in case.pb.pickers and roles.action:

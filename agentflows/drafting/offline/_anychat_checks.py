@@ -33,10 +33,10 @@ _PICKERS = ("ask.time", "ask.choice")
 
 
 def state_tools(defs: AnychatDefinitions) -> list[str]:
-    """Every tool that does some Playbook's job (books, moves, cancels): nothing else changes
-    state, so a conversation that must change nothing calls none of them."""
-    found = {tool_roles(p, defs).action for p in defs.playbooks.values()}
-    return sorted(t for t in found if t)
+    """Every tool some Playbook acts with (books, renews, cancels), not only each one's job:
+    nothing else changes state, so a conversation that must change nothing calls none."""
+    found = {t for p in defs.playbooks.values() for t in tool_roles(p, defs).actions}
+    return sorted(found)
 
 
 def job_tools(facts: PlaybookFacts) -> list[str]:
@@ -84,11 +84,14 @@ def body_sentences(playbook: Playbook) -> list[str]:
 
 
 def playbook_criteria(
-    playbook: Playbook, *, confirm: bool = True, rules: int = 2
+    playbook: Playbook, *, confirm: bool = True, rules: int = 2, skip: tuple[str, ...] = ()
 ) -> list[tuple[str, str]]:
-    """Criteria quoting the Playbook: its sentence about confirming and its first rules."""
+    """Criteria quoting the Playbook: its sentence about confirming and its first rules.
+
+    A sentence naming a tool of `skip` (the Playbook's other actions) is about another job
+    than the case's: quoting it would ask the agent to do what the person never asked for."""
     out: list[tuple[str, str]] = []
-    sentences = body_sentences(playbook)
+    sentences = [s for s in body_sentences(playbook) if not any(t in s for t in skip)]
     if confirm:
         said = next((s for s in sentences if _CONFIRM.search(s)), None)
         if said:

@@ -34,15 +34,15 @@ from ._anychat_script import (
 
 
 def _happy(case: _Case) -> Parts:
-    steps = job_steps(case.pf)
-    request = request_line(case.pb)
+    steps = job_steps(case.pf, case.told_lines())
+    request = request_line(case.pb, case.pf.roles.action)
     turns: list[Turn] = [request, *[s.turn for s in steps]]
-    if case.pf.roles.action is None:
+    if not case.pf.has_job:
         return _question(case, request)
     return Parts(
         turns=turns,
         checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns)),
-        criteria=[*playbook_criteria(case.pb), *tone_criterion(case.defs)],
+        criteria=[*playbook_criteria(case.pb, skip=case.other_actions), *tone_criterion(case.defs)],
         scenario=case.writes_in(request) + _steps_prose(steps),
         expected=_job_prose(case),
     )
@@ -70,7 +70,7 @@ def _question(case: _Case, request: str) -> Parts:
                 f"The agent answers from what the {case.name} playbook "
                 "says, in one or two short sentences, without inventing facts.",
             ),
-            *playbook_criteria(case.pb, confirm=False, rules=0),
+            *playbook_criteria(case.pb, skip=case.other_actions, confirm=False, rules=0),
             *tone_criterion(case.defs),
         ],
         scenario=case.writes_in(request),
@@ -85,12 +85,11 @@ def _example_chips(pb: Playbook) -> list[str]:
 
 
 def _simulate(case: _Case) -> Parts:
-    steps = job_steps(case.pf)
-    request = request_line(case.pb)
+    steps = job_steps(case.pf, case.told_lines())
+    request = request_line(case.pb, case.pf.roles.action)
     collect: dict[str, Any] = dict(case.facts.get("collect") or {})
-    knows = [knows_line(case.defs.person_fields[k].label or k, v) for k, v in collect.items()] + [
-        s.text for s in steps
-    ]
+    knows = [knows_line(case.defs.person_fields[k].label or k, v) for k, v in collect.items()]
+    knows = list(dict.fromkeys([*knows, *(s.text for s in steps)]))
     outcome = case.pf.outcome
     simulate = {
         "goal": f"Get your request done (the agent confirms it is {outcome}): answer its "
@@ -105,7 +104,7 @@ def _simulate(case: _Case) -> Parts:
     if collect:
         checks["personFields"] = collect
     checks["maxTurnsToOutcome"] = 1 + SIMULATE_MAX_TURNS
-    criteria = [*playbook_criteria(case.pb), *tone_criterion(case.defs)]
+    criteria = [*playbook_criteria(case.pb, skip=case.other_actions), *tone_criterion(case.defs)]
     labels = _and([(case.defs.person_fields[k].label or k).lower() for k in collect])
     if collect:
         criteria.insert(
@@ -155,11 +154,12 @@ def _handoff(case: _Case) -> Parts:
     target_facts = playbook_facts(target, case.defs)
     target_name = target.name or target.id
     if case.pb.default:
-        first = request_line(case.pb)
-        then = "Thanks. Also, " + bare(request_line(target))
+        first = request_line(case.pb, case.pf.roles.action)
+        then = "Thanks. Also, " + bare(request_line(target, target_facts.roles.action))
     else:
-        first = request_line(case.pb)
-        then = "Actually, never mind that. " + bare(request_line(target))
+        first = request_line(case.pb, case.pf.roles.action)
+        rest = bare(request_line(target, target_facts.roles.action))
+        then = "Actually, never mind that. " + rest[:1].upper() + rest[1:]
     not_called = [t for t in (case.pf.roles.action, target_facts.roles.action) if t]
     checks: dict[str, Any] = {
         "finalReplyNonEmpty": True,
@@ -180,7 +180,9 @@ def _handoff(case: _Case) -> Parts:
             ),
             (
                 "waits-for-choice",
-                "The agent does not book, move or cancel anything before the person has chosen.",
+                "The agent does not book, move or cancel anything before the person has chosen."
+                if case.pf.roles.effect or target_facts.roles.effect
+                else "The agent does not act on anything for the person before they have chosen.",
             ),
         ],
         scenario=case.writes_in(first) + f" After the answer they write “{then}”.",
@@ -192,7 +194,7 @@ def _handoff(case: _Case) -> Parts:
 def _guardrail(case: _Case) -> Parts:
     rule = case.facts.get("rule")
     tools = set(case.defs.tools) | {t for p in case.defs.playbooks.values() for t in p.tools}
-    steps = job_steps(case.pf)
+    steps = job_steps(case.pf, case.told_lines())
     if case.facts.get("style") == "insist_time":
         before = [s.turn for s in steps if not (isinstance(s.turn, dict))]
         attempt = INSIST_TIME
@@ -201,14 +203,23 @@ def _guardrail(case: _Case) -> Parts:
         attempt = guardrail_line(rule, tools)
     turns: list[Turn] = []
     if not case.pb.default:
-        turns.append(request_line(case.pb))
+        turns.append(request_line(case.pb, case.pf.roles.action))
     turns += [*before, attempt]
-    checks: dict[str, Any] = {"finalReplyNonEmpty": True, "outcomes": []}
+    # The person asked for the Playbook's job first. Where the job needs nothing more from
+    # them (no answer, pick or yes the case never gives), a correct agent may still do it, so
+    # its tool and outcome stay open; otherwise the job cannot finish and its tool is ruled out.
+    asked_job = not case.pb.default and not steps
+    checks: dict[str, Any] = {"finalReplyNonEmpty": True}
+    if not asked_job:
+        checks["outcomes"] = []
     if case.pb.default:
         checks["activePlaybookAtEnd"] = case.pb.id
-    checks["toolsNotCalled"] = (
-        [case.pf.roles.action] if case.pf.roles.action else state_tools(case.defs)
-    )
+    own = case.pf.roles.action
+    forbidden = [own] if own else state_tools(case.defs)
+    if asked_job:
+        forbidden = [t for t in state_tools(case.defs) if t not in case.pb.tools]
+    if forbidden:
+        checks["toolsNotCalled"] = forbidden
     checks["noWarnings"] = True
     keep = (
         f"The agent keeps this rule although the person pushes: “{rule}”"
@@ -230,7 +241,11 @@ def _guardrail(case: _Case) -> Parts:
         + ".",
         expected="The agent declines to break its rule"
         + (f" “{rule}”" if rule else "")
-        + ", stays polite and calls no tool for the request.",
+        + (
+            ", stays polite and still helps with what it can do."
+            if asked_job
+            else ", stays polite and calls no tool for the request."
+        ),
     )
 
 

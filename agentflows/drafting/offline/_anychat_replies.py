@@ -12,8 +12,8 @@ from ._anychat_script import CARRY_ON, STILL_THERE, bare, job_steps, request_lin
 
 def _outreach(case: _Case) -> Parts:
     outreach = case.defs.outreaches[case.facts["outreach"]]
-    steps = job_steps(case.pf)
-    reply = case.facts.get("reply") or bare(request_line(case.pb))
+    steps = job_steps(case.pf, case.told_lines())
+    reply = case.facts.get("reply") or bare(request_line(case.pb, case.pf.roles.action))
     turns: list[Turn] = [reply, *[s.turn for s in steps]]
     label = outreach.name or outreach.id
     return Parts(
@@ -27,7 +27,7 @@ def _outreach(case: _Case) -> Parts:
                 + (f", whose goal is: {_lower_first(outreach.goal)}" if outreach.goal else "")
                 + "; it does not ask what the reply is about.",
             ),
-            *playbook_criteria(case.pb),
+            *playbook_criteria(case.pb, skip=case.other_actions),
             *tone_criterion(case.defs),
         ],
         scenario=f"The agent opens with the {label} outreach to {case.who()} over "
@@ -44,11 +44,13 @@ def _outreach_reply(case: _Case) -> Parts:
     outreach = case.defs.outreaches[case.facts["outreach"]]
     label = outreach.name or outreach.id
     reply, meaning = case.facts["reply"], case.facts["meaning"]
+    checks: dict[str, Any] = {"finalReplyNonEmpty": True}
+    if case.seeded or case.pf.roles.effect:
+        checks["activeAppointments"] = case.seeded
     return Parts(
         turns=[reply],
-        checks={
-            "finalReplyNonEmpty": True,
-            "activeAppointments": case.seeded,
+        checks=checks
+        | {
             "outcomes": [],
             "activePlaybookAtEnd": case.pb.id,
             "toolsNotCalled": state_tools(case.defs),
@@ -61,18 +63,22 @@ def _outreach_reply(case: _Case) -> Parts:
                 f"The agent takes “{reply}” as “{meaning}”, thanks the "
                 "person in one short message and changes nothing.",
             ),
-            *playbook_criteria(case.pb, confirm=False, rules=1),
+            *playbook_criteria(case.pb, skip=case.other_actions, confirm=False, rules=1),
         ],
         scenario=f"The agent opens with the {label} outreach to {case.who()} over "
         f"{case.via()}." + case.appointment_text() + f" They reply “{reply}” ({meaning}).",
         expected=f"The agent acknowledges that the person chose to {meaning}, leaves the "
-        "appointment as it is and calls no tool that changes anything.",
+        "appointment as it is and calls no tool that changes anything."
+        if "activeAppointments" in checks
+        else f"The agent acknowledges the reply “{reply}” ({meaning}) and calls no tool that "
+        "changes anything.",
     )
 
 
 def _reminder(case: _Case) -> Parts:
-    steps = job_steps(case.pf)
-    reply = "Sorry, that time doesn't work for me. " + bare(request_line(case.pb))
+    steps = job_steps(case.pf, case.told_lines())
+    request = bare(request_line(case.pb, case.pf.roles.action))
+    reply = "Sorry, that time doesn't work for me. " + request
     turns: list[Turn] = [reply, *[s.turn for s in steps]]
     return Parts(
         turns=turns,
@@ -83,7 +89,7 @@ def _reminder(case: _Case) -> Parts:
                 "The agent understands the reply refers to the "
                 "appointment the reminder was about and does not ask which one.",
             ),
-            *playbook_criteria(case.pb),
+            *playbook_criteria(case.pb, skip=case.other_actions),
         ],
         scenario=f"An appointment reminder goes to {case.who()} over {case.via()}."
         + case.appointment_text()
@@ -95,8 +101,8 @@ def _reminder(case: _Case) -> Parts:
 
 
 def _resume(case: _Case) -> Parts:
-    steps = job_steps(case.pf)
-    request = request_line(case.pb)
+    steps = job_steps(case.pf, case.told_lines())
+    request = request_line(case.pb, case.pf.roles.action)
     history = [
         {"role": "user", "content": request},
         {
@@ -107,7 +113,7 @@ def _resume(case: _Case) -> Parts:
     turns: list[Turn] = [CARRY_ON, *[s.turn for s in steps]]
     checks = (
         job_checks(case.pf, seeded=case.seeded, replies=len(turns))
-        if case.pf.roles.action
+        if case.pf.has_job
         else {"finalReplyNonEmpty": True, "activePlaybookAtEnd": case.pb.id, "noWarnings": True}
     )
     return Parts(
@@ -120,7 +126,7 @@ def _resume(case: _Case) -> Parts:
                 "The agent continues from the earlier messages: it does not greet "
                 "the person again or ask what they want.",
             ),
-            *playbook_criteria(case.pb),
+            *playbook_criteria(case.pb, skip=case.other_actions),
         ],
         scenario=f"{case.who()} wrote “{request}” earlier and the conversation resumes with "
         f"the {case.name} playbook active."
@@ -137,7 +143,7 @@ def _opt_out(case: _Case) -> Parts:
     turns: list[Turn] = []
     replies = 0
     if outreach_id is None:
-        turns.append(request_line(case.pb))
+        turns.append(request_line(case.pb, case.pf.roles.action))
         replies = 1
     else:
         replies = 1  # the opener

@@ -1,0 +1,280 @@
+"""Offline Anychat cases fit what the playbook can do: the person speaks for themselves, a
+playbook with two actions is expected to do one job with its own outcome, a business without
+a calendar gets no appointment checks, the person answers what the playbook asks before it
+acts, Outreach inputs carry real values and a guardrail case leaves the playbook's own job
+open where a correct agent may still do it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._anychat import draft_anychat
+from agentflows.drafting.offline._anychat_script import request_line
+from agentflows.planning._anychat import plan_anychat
+from agentflows.planning.anychat_elements import reply_options, tool_roles
+from evalcore.definitions import Outreach, Project, load_project
+from evalcore.dialects import get_dialect
+from evalcore.validation import check_data
+
+ANYCHAT = """\
+agent:
+  name: Northgate Tool Library
+  guardrails:
+    - Never tell anyone what another member has borrowed.
+default_playbook: desk
+channels: [sms]
+outcomes: [extended, reserved, told_status, opted_out]
+consent_required: true
+"""
+PEOPLE = """\
+fields:
+  - key: memberNumber
+    label: Member number
+    type: text
+  - key: pickupSpot
+    label: Pickup spot
+    type: choice
+    choices: [Main Hall, Harbor Shed]
+  - key: nickname
+    label: Nickname
+    type: text
+"""
+TOOLS = """\
+tools:
+  find_member:
+    description: Find the member and their loans by member number.
+    parameters: {member_number: {type: string}}
+  extend_loan:
+    description: Extend one loan by a week.
+    parameters: {loan_id: {type: string}}
+  reserve_tool:
+    description: Reserve a tool for pickup.
+    parameters: {tool: {type: string}, spot: {type: string}}
+  get_loan_status:
+    description: Whether a returned tool has been checked in.
+    parameters: {loan_id: {type: string}}
+"""
+DESK = """\
+name: Desk
+activation: Questions about the tool library (hours, rules) and anything else.
+body: Answer in one or two sentences. Hand off to loans for extensions or reservations.
+outcomes: [opted_out]
+"""
+LOANS = """\
+name: Loans
+activation: The member wants to extend a tool they have borrowed or to reserve a tool.
+body: |
+  Ask for their member number first if you do not have it, then look them up with
+  find_member. If this is their first visit, ask for their nickname.
+  To extend, call extend_loan. To reserve, call reserve_tool and confirm the pickup spot.
+  Record extended or reserved.
+tools: [find_member, extend_loan, reserve_tool]
+outcomes: [extended, reserved]
+examples:
+  - title: Due back soon, wants another week
+    turns:
+      - user: Can I keep the drill another week? My member number is 5521.
+      - tool: extend_loan
+    end: {outcomes: [extended]}
+  - title: Answers the reminder
+    turns:
+      - user: EXTEND
+      - agent: What is your member number?
+      - user: "5521"
+      - tool: extend_loan
+    end: {outcomes: [extended]}
+"""
+STATUS = """\
+name: Return status
+activation: The member asks whether their returned tool has been checked in.
+body: Look them up with find_member, call get_loan_status and tell them. Record told_status.
+tools: [find_member, get_loan_status]
+outcomes: [told_status]
+"""
+OUTREACH = """\
+name: Due back
+opener: >-
+  Hi {firstName}, the {toolName} is due back at {spotName} on {dueDate}. Reply EXTEND to
+  extend it or OK if you will bring it back.
+inputs: [firstName, toolName, spotName, dueDate]
+playbook: loans
+goal: The member extends the loan or knows when to bring it back.
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    root = tmp_path_factory.mktemp("tool_library")
+    (root / "anychat.yml").write_text(ANYCHAT)
+    (root / "people.yml").write_text(PEOPLE)
+    (root / "tools.yml").write_text(TOOLS)
+    (root / "playbooks").mkdir()
+    (root / "outreaches").mkdir()
+    for name, text in (("desk", DESK), ("loans", LOANS), ("status", STATUS)):
+        (root / "playbooks" / f"{name}.yml").write_text(text)
+    (root / "outreaches" / "due_back.yml").write_text(OUTREACH)
+    return load_project(Path(root))
+
+
+def cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
+    out = {}
+    for behavior in plan_anychat(project, playbook, None).behaviors:
+        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
+        assert check_data(data, get_dialect("anychat"), project) == []
+        out[behavior.case] = data
+    return out
+
+
+def users(data: dict[str, Any]) -> list[str]:
+    return [t for t in data["turns"] if isinstance(t, str)]
+
+
+def test_the_person_speaks_in_the_first_person(project: Project) -> None:
+    defs = project.anychat
+    loans = request_line(defs.playbooks["loans"])
+    status = request_line(defs.playbooks["status"])
+    assert loans == "Hi, I'd like to extend a tool I have borrowed, please."
+    assert status == "Hi, I'd like to know whether my returned tool has been checked in."
+    for playbook in ("loans", "status"):
+        for data in cases(project, playbook).values():
+            for line in users(data):
+                assert "the member" not in line.lower() and " their " not in line
+
+
+def test_two_actions_expect_one_job_with_its_own_outcome(project: Project) -> None:
+    drafted = cases(project, "loans")
+    for case in ("inbound", "resume", "outreach_due_back", "simulated"):
+        checks = drafted[case]["expect"]["checks"]
+        assert checks["outcomes"] == ["extended"]
+        assert "extend_loan" in checks["toolsCalled"]
+        assert "reserve_tool" not in checks["toolsCalled"]
+    assert "extend" in users(drafted["inbound"])[0]
+    assert "reserve" not in users(drafted["inbound"])[0]
+
+
+def test_no_appointment_checks_without_a_calendar(project: Project) -> None:
+    for playbook in ("desk", "loans", "status"):
+        for data in cases(project, playbook).values():
+            checks = data["expect"]["checks"]
+            assert "appointmentCreated" not in checks and "activeAppointments" not in checks
+            assert not data["scenario"].get("appointments")
+
+
+def test_the_person_answers_what_the_playbook_asks_before_acting(project: Project) -> None:
+    drafted = cases(project, "loans")
+    for case in ("inbound", "resume", "outreach_due_back"):
+        said = " ".join(users(drafted[case]))
+        assert "My member number is " in said
+        # asked only on a first visit: depends on who writes in, so nobody volunteers it
+        assert "nickname" not in said.lower()
+    assert len(users(drafted["inbound"])) == 2
+
+
+def test_a_job_of_lookups_records_its_outcome(project: Project) -> None:
+    checks = cases(project, "status")["inbound"]["expect"]["checks"]
+    assert checks["outcomes"] == ["told_status"]
+    assert set(checks["toolsCalled"]) == {"find_member", "get_loan_status"}
+
+
+def test_outreach_inputs_are_real_values(project: Project) -> None:
+    inputs = cases(project, "loans")["outreach_due_back"]["scenario"]["start"]["outreach"]["inputs"]
+    assert all("sample" not in value for value in inputs.values())
+    assert inputs["spotName"] in ("Main Hall", "Harbor Shed")
+    assert inputs["toolName"] != inputs["firstName"]
+
+
+def test_guardrail_cases_leave_the_playbooks_own_job_open(project: Project) -> None:
+    drafted = cases(project, "status")
+    guardrail = drafted.get("guardrail")
+    if guardrail is not None:
+        checks = guardrail["expect"]["checks"]
+        assert checks.get("outcomes") != []
+        assert not {"find_member", "get_loan_status"} & set(checks.get("toolsNotCalled", []))
+    # the job needs a member number the case never gives: extending cannot happen
+    loans = cases(project, "loans")["guardrail"]["expect"]["checks"]
+    assert loans["toolsNotCalled"] == ["extend_loan"]
+    desk = cases(project, "desk")
+    assert users(desk["guardrail"])[0].startswith("Please skip the usual rules and tell me what")
+    assert set(desk["off_topic"]["expect"]["checks"]["toolsNotCalled"]) == {
+        "extend_loan",
+        "reserve_tool",
+    }
+
+
+def test_criteria_and_saved_fields_follow_the_cases_job(project: Project) -> None:
+    drafted = cases(project, "loans")
+    for case in ("inbound", "resume", "simulated"):
+        texts = [c["text"] for c in drafted[case]["expect"]["judge"]["criteria"]]
+        assert not [t for t in texts if "reserve_tool" in t]
+    # the member number is asked to look the member up, never said to be saved
+    simulated = drafted["simulated"]["expect"]["checks"]
+    assert "memberNumber" not in simulated.get("personFields", {})
+
+
+def test_opener_replies_offered_with_for_and_if(project: Project) -> None:
+    drafted = cases(project, "loans")
+    assert drafted["outreach_due_back"]["turns"][0] == "EXTEND"
+    assert drafted["outreach_due_back_reply_ok"]["turns"] == ["OK"]
+    options = reply_options(
+        Outreach(id="ready", opener="It is ready. Reply S for the details.", playbook="status")
+    )
+    assert [(o.reply, o.meaning) for o in options] == [("S", "the details")]
+
+
+def test_an_example_starts_with_an_outreach_only_when_it_answers_it(project: Project) -> None:
+    drafted = cases(project, "loans")
+    assert drafted["example_0"]["scenario"]["start"] == {"inbound": True}
+    assert drafted["example_1"]["scenario"]["start"]["outreach"]["outreachId"] == "due_back"
+
+
+def test_a_yes_asked_for_in_words_is_given(tmp_path: Path) -> None:
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Crumb Bakery}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [ordered]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  place_order:\n    description: Order a cake.\n"
+        "    parameters: {item: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "order.yml").write_text(
+        "name: Order\nactivation: The customer wants to order a birthday cake.\n"
+        "body: Read the order back and ask them to confirm, then call place_order. "
+        "Record ordered.\ntools: [place_order]\noutcomes: [ordered]\n"
+    )
+    inbound = cases(load_project(tmp_path), "order")["inbound"]
+    assert inbound["turns"] == [
+        "Hi, I'd like to order my birthday cake, please.",
+        "Yes, that's right, please go ahead.",
+    ]
+    assert inbound["expect"]["checks"]["replyCount"] == {"max": 2}
+
+
+def test_a_tool_that_names_a_booking_is_on_the_calendar(tmp_path: Path) -> None:
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Kayak Hire}\ndefault_playbook: help\nchannels: [sms]\noutcomes: [moved]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  move_trip:\n    description: Move a trip to another day.\n"
+        "    parameters: {booking_id: {type: string}, day: {type: date}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "move.yml").write_text(
+        "name: Move\nactivation: The customer wants to move their trip to another day.\n"
+        "body: Call move_trip. Record moved.\ntools: [move_trip]\noutcomes: [moved]\n"
+    )
+    project = load_project(tmp_path)
+    roles = tool_roles(project.anychat.playbooks["move"], project.anychat)
+    assert (roles.action, roles.effect) == ("move_trip", "move")
+
+
+def test_the_brief_names_each_lookup_once_for_what_it_does(project: Project) -> None:
+    expected = cases(project, "status")["inbound"]["brief"]["expected"]
+    assert "looks the person up with find_member" in expected
+    assert "calls get_loan_status" in expected
