@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
-from evalcore.lexicon.en.playbook_outreach import GREETING
+from evalcore.lexicon.en.playbook_prose import GREETING
 
 from .anychat_elements import PlaybookFacts, reply_options
 from .anychat_people import APPOINTMENT, outreach_inputs, person, preset

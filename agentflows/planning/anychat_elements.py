@@ -30,22 +30,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
-from evalcore.lexicon.en.playbook_outreach import (
-    ASKS_WHEN,
-    HANDOFF,
-    OFFERS_INSTEAD,
-    OPT_OUT,
-)
-from evalcore.lexicon.en.playbook_voice import (
+from evalcore.lexicon.en.playbook_prose import (
     ASK_CONDITION,
     ASKS_CONFIRM,
+    ASKS_DAY_OR_TIME,
     ASKS_FOR,
     CALENDAR_WORD,
+    HANDOFF,
     LACKS_IT,
+    OPT_OUT,
     SAVES,
 )
-from evalcore.lexicon.en.playbook_voice import OPENER_OPTION as _REPLY_OPTION
-from evalcore.lexicon.en.playbook_voice import OPENER_OR_OPTION as _OR_OPTION
+from evalcore.lexicon.en.playbook_prose import OFFER_INSTEAD as OFFERS_INSTEAD
+from evalcore.lexicon.en.playbook_prose import OPENER_OPTION as _REPLY_OPTION
+from evalcore.lexicon.en.playbook_prose import OPENER_OR_OPTION as _OR_OPTION
 
 from ..drafting.offline import Choice, Direction, parse_direction
 
@@ -392,7 +390,7 @@ def mentions_reminder(playbook: Playbook) -> bool:
 
 
 def asks_when(playbook: Playbook) -> bool:
-    return ASKS_WHEN.search(_flat(playbook.body)) is not None
+    return ASKS_DAY_OR_TIME.search(_flat(playbook.body)) is not None
 
 
 def offers_instead(playbook: Playbook) -> str | None:

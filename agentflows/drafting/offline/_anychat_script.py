@@ -23,16 +23,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.definitions import Playbook
-from evalcore.lexicon.en.playbook_prose import QUESTION as _QUESTION
-from evalcore.lexicon.en.playbook_prose import RULE_NEGATION, WANTED_ARTICLE
-from evalcore.lexicon.en.playbook_prose import WANTS as _WANTS
-from evalcore.lexicon.en.playbook_voice import (
+from evalcore.lexicon.en.playbook_prose import (
     ALTERNATIVE_ACTIONS,
     FIRST_PERSON,
+    RULE_NEGATION,
     SUBJECT_ASKS,
     SUBJECT_WANTS,
     THIRD_PERSON,
+    WANTED_ARTICLE,
 )
+from evalcore.lexicon.en.playbook_prose import QUESTION as _QUESTION
+from evalcore.lexicon.en.playbook_prose import WANTS as _WANTS
 
 from ...planning.anychat_elements import PlaybookFacts, action_verb
 
