@@ -87,6 +87,47 @@ async def cancel_order(ref: str, context: ToolContext = None) -> ToolResult:
     response.raise_for_status()
     return ToolResult(llm_response={"cancelled": True})
 ''',
+    "skills/human_handoff/skill.md": """\
+---
+name: Talk to a person
+description: >
+  Hand over to a person at the shop ("I want to speak to a person", "agent please").
+tool_constraints:
+  - transfer_to_person:
+      requires: session.human_handoff.topic
+---
+
+Set topic from what they need, then call transfer_to_person.
+""",
+    "skills/human_handoff/memory.yml": """\
+schema:
+  public:
+    topic:
+      type: categorical
+      enum_values: [refund, damaged_item, other]
+      description: What the buyer needs a person for.
+      llm_settable: true
+""",
+    "skills/human_handoff/tools.py": '''\
+"""Transfers through the contact centre."""
+
+import httpx
+from rasa.mantle.tools.decorator import ToolContext, tool
+from rasa.mantle.tools.result import ToolResult
+
+
+@tool(description="Put the buyer through to a person.")
+async def transfer_to_person(topic: str, context: ToolContext = None) -> ToolResult:
+    """Queue the conversation.
+
+    Args:
+        topic: What they need a person for.
+    """
+    async with httpx.AsyncClient(base_url="https://contact.example") as api:
+        response = await api.post("/transfers", json={"topic": topic})
+    response.raise_for_status()
+    return ToolResult(llm_response={"queued": True})
+''',
     "tools/orders.py": '''\
 """Order lookup shared by every skill: reads data/orders.json."""
 
@@ -182,3 +223,19 @@ def test_a_later_call_is_asserted_with_the_exact_id_the_user_gave(shop: Path) ->
     assert code in ("AB3CD9", "ZK7QW2"), context
     checks = _tool_checks(scenario, "cancel_order")
     assert checks and checks[0].get("arguments") == {"ref": code}, checks
+
+
+def test_an_escalation_does_not_fix_a_hand_off_choice_nobody_names(shop: Path) -> None:
+    # "Set topic from what they need": the buyer who asks for a person while giving their
+    # order code says nothing that picks refund, damaged_item or other
+    project = load_project(shop)
+    plan = plan_mantle(project, "find_order", None)
+    escalations = [b for b in plan.behaviors if b.type == "escalation"]
+    assert escalations, [b.id for b in plan.behaviors]
+    scenario = draft_mantle(DraftContext(project, "mantle", escalations[0]))["scenario"]
+    assertions = scenario["goals"]["assertions"]
+    written = [i for a in assertions for i in a.get("memory_was_set") or []]
+    assert {"name": "human_handoff.topic"} in written, assertions
+    assert all("value" not in i for i in written if i["name"] == "human_handoff.topic")
+    for check in _tool_checks(scenario, "transfer_to_person"):
+        assert "topic" not in (check.get("arguments") or {}), check
