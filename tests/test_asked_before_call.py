@@ -190,6 +190,8 @@ def test_the_reference_agent_passes_the_details_the_user_gave(shop: Path) -> Non
     assert calls[0]["arguments"] == {"ref": "AB3CD9", "email": "ana@example.com"}
     written = {e["key"]: e["value"] for e in events if e["event"] == "memory_set"}
     assert written.get("project.verified") is True
+    # "Set @memory.project.email, then call …": kept from the answer before the call
+    assert written.get("project.email") == "ana@example.com"
 
 
 def test_a_booking_style_reference_is_an_exact_value() -> None:
