@@ -451,11 +451,24 @@ def answer_marks(project: Project, reference: Events) -> Callable[[Events], list
             seen[key] = kept[0] if kept else None
         return seen[key]
 
+    asks = _collect_asks(project)
+
     def marks(events: Events) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         routed = False  # past a call whose answer picks the branch: the run's own reading
         branch = False  # past such a call, before the approved call that follows it
+        looked: set[str] = set()  # skills that ran a lookup on an outside service
+        unsure: set[str] = set()  # the questions of the blocks entered after one
         for event in events:
+            if _is_call(event) and event.get("source") == "mcp":
+                looked.add(str((event.get("metadata") or {}).get("skill_id")))
+            elif event.get("event") == "ordered_block_entered" and event.get("skill_id") in looked:
+                unsure |= asks.get((str(event.get("skill_id")), str(event.get("block_id"))), set())
+            elif (
+                event.get("event") == "bot"
+                and (event.get("metadata") or {}).get("utter_action") in unsure
+            ):
+                continue  # the answer may have filled the slot: the step need not ask
             check = _check_of(event, failed)
             now = verdict(check) if check is not None else check
             if check is not None and (now is None or routed):
@@ -472,6 +485,25 @@ def answer_marks(project: Project, reference: Events) -> Callable[[Events], list
         return out
 
     return marks
+
+
+def _collect_asks(project: Project) -> dict[tuple[str, str], set[str]]:
+    """(skill, block) -> the `utterance` of each of its `collect` steps. In a block the
+    run enters after a lookup on an outside service, such a question rests on the answer
+    (it may fill the slot first, and the framework then asks nothing), so the drafter
+    asserts none (`PathGoals.collect_utters`)."""
+    defs = project.mantle
+    out: dict[tuple[str, str], set[str]] = {}
+    for skill in defs.skills.values() if defs is not None else []:
+        for block in skill.blocks.values():
+            said = {
+                str(step.fields["utterance"])
+                for step in block.steps
+                if step.kind == "collect" and step.fields.get("utterance")
+            }
+            if said:
+                out[(skill.id, block.id)] = said
+    return out
 
 
 def _is_call(event: Mapping[str, Any]) -> bool:

@@ -218,6 +218,37 @@ class AvoidedGoals:
                 out.append(ask)
         return out
 
+    def rival_successes(self, walk: Walk) -> list[str]:
+        """The `on_success` responses of the skill's ungated tools that only another
+        branch's `if:` paragraph calls, the path's own values ruling each of those out, while
+        every key of the tool's `requires` is one of the skill's own that the path itself
+        filled (the runtime lets it run here because of what this request did: a bag report
+        filed leaves the report id and the address a delivery change needs): an agent that
+        takes the sibling branch's call as well says it, a correct one never does, and the
+        runtime alone says it. Not one the path says itself, nor one a project entry alone
+        opens (a lease holder may set autopay on any request: nothing here invites it)."""
+        model = skill_model(self.project, walk.skill)
+        if model is None:
+            return []
+        skill = self.defs.skills[walk.skill]
+        ran = {e.tool for e in walk.tools()}
+        said = set(walk.utters())
+        out: list[str] = []
+        for use in model.tools:
+            gate = use.gate
+            constraint = skill.tool_constraints.get(use.name)
+            success = constraint.on_success if constraint is not None else None
+            if gate is None or gate.confirmation or not success or use.name in ran:
+                continue
+            conditions = [c.condition for c in use.calls]
+            if not conditions or not all(c and self.decided_against(c, walk) for c in conditions):
+                continue
+            own = all(k.startswith(f"{walk.skill}.") for k in gate.requires_keys)
+            held = all(walk.memory.get(k) not in (None, False) for k in gate.requires_keys)
+            if own and held and gate.requires_keys and success not in said | set(out):
+                out.append(success)
+        return out
+
     @staticmethod
     def decided_against(condition: str, walk: Walk) -> bool:
         """The path's own values make `condition` false (not merely values it never got): the

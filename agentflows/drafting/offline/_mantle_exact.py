@@ -17,11 +17,12 @@ from typing import Any
 from ...planning._mantle_walk import SET
 
 #: An id or code a user reads out and an agent passes unchanged (`HM-AU-5520917`, `R-30418`,
-#: `CLAIM1234`, a bare number of four digits or more such as an Rx number `6120311`). Not a
-#: date: an agent may write "03/21/2026" or "yesterday" its own way.
+#: `CLAIM1234`, a booking reference of capitals and digits mixed such as `QX7LMB`, a bare
+#: number of four digits or more such as an Rx number `6120311`). Not a date: an agent may
+#: write "03/21/2026" or "yesterday" its own way.
 CODE = re.compile(
     r"(?=[^ ]*\d)[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+|[A-Z]{1,6}\d{3,}|[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
-    r"|\d{4,}"
+    r"|(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d)[A-Z0-9]{5,}|\d{4,}"
 )
 
 

@@ -171,6 +171,8 @@ class Goals(GoalPieces):
             self.add({"bot_did_not_utter": {"utter_name": name}})
         for name in self.rival_confirmations(walk)[:1]:  # a sibling branch's gated act
             self.add({"bot_did_not_utter": {"utter_name": name}})
+        for name in self.rival_successes(walk)[:1]:  # a sibling branch's act the gate allows
+            self.add({"bot_did_not_utter": {"utter_name": name}})
         self.add_sequence(self.sequence(walk))
         self.criterion(self.identity_criterion(walk))
         self.criterion(self.completion_claim(walk))

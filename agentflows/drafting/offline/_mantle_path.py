@@ -17,6 +17,7 @@ from evalcore.agents.reference import optional_fields
 from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
+    asks_for,
     code_facts,
     normalised_parameters,
     outside_effect,
@@ -30,6 +31,7 @@ from evalcore.definitions.skill_model import (
 from ...planning._mantle_walk import SET, Ask, Event, Walk
 from ._mantle_asked import framework_asks
 from ._mantle_avoided import AvoidedGoals, model_sets
+from ._mantle_branch_phrases import handed_values
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
 from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
@@ -138,8 +140,30 @@ class PathGoals(AvoidedGoals):
         check = self._unanswered(self._exact_arguments(check))
         check = without_initial(without_unfixed(check, self.unfixed()), self.defs)
         check = without_values(check, self.unsaid())
-        if check and check not in self.assertions and self._known(check):
+        new = check and check not in self.assertions and self._known(check)
+        if new and check and not self._implied(check):
             self.assertions.append(check)
+
+    def _implied(self, check: Check) -> bool:
+        """Whether `check` is a `tool_executed` that another of the case's says more of
+        (the same call with its arguments): the one without them is dropped, since a run
+        that passes the other passes it too."""
+        body = check.get("tool_executed")
+        if not isinstance(body, dict):
+            return False
+        bare = {k: v for k, v in body.items() if k != "arguments"}
+        for n, other in enumerate(self.assertions):
+            known = other.get("tool_executed")
+            if not isinstance(known, dict) or known == body:
+                continue
+            if {k: v for k, v in known.items() if k != "arguments"} != bare:
+                continue
+            if body.get("arguments") and not known.get("arguments"):
+                self.assertions[n] = check  # the call said in full takes its place
+                return True
+            if known.get("arguments") and not body.get("arguments"):
+                return True
+        return False
 
     def unfixed(self) -> frozenset[str]:
         """Entries of the case's skills no definition has a correct agent write
@@ -236,7 +260,29 @@ class PathGoals(AvoidedGoals):
         for walk in walks:
             out |= inferred_keys(self.project, walk.skill)
             told |= set(self.looked_up(walk))  # copied from the one record a lookup returned
-        return frozenset(out - told)
+        return frozenset((out - told) | self.unhanded())
+
+    def unhanded(self) -> frozenset[str]:
+        """An escalation's hand-off choices the skill it leaves does not name (a `topic`
+        with no value of the identity check's own kind) and the hand-off's prose does not
+        ask for ("Set topic from what they need"): the model reads one into the user's
+        words ("look up my reservation ... rather a person"), and which one it reads is no
+        case's to fix, though the walk's hand-off drew one."""
+        other = self.script.other
+        if not self.facts.get("escalation") or other is None:
+            return frozenset()
+        handoff = self.defs.skills.get(other.skill)
+        if handoff is None or not handoff.is_handoff:
+            return frozenset()
+        named = handed_values(handoff, self.skill)
+        return frozenset(
+            f.qualified
+            for f in handoff.memory.values()
+            if f.type == "categorical"
+            and f.qualified not in named
+            and f.qualified in inferred_keys(self.project, handoff.id)
+            and not asks_for(handoff.body or "", f, lambda _: True)
+        )
 
     def _all_asks(self) -> list[Any]:
         """The asks of every walk of the case (the sign-in's, the skill's, a detour's)."""

@@ -137,7 +137,7 @@ from ._mantle_facts import (
 )
 from ._mantle_handoff_facts import NEED, handoff_facts
 from ._mantle_held import held_lines, held_thing, lacked_listing, pick_line
-from ._mantle_identity import identity_facts, read_facts, tools_write
+from ._mantle_identity import identity_facts, label_of, read_facts, tools_write
 from ._mantle_intent import (
     detour_opening,
     intent_clause,
@@ -522,8 +522,15 @@ class _Writer:
                 label = value_words(ask.field.split(".", 1)[-1])
         if ask.kind == "identity":
             labels = []
+            checked = self.checked_details(ask) if self.account else {}
+            fields = self.detail_fields(ask)
             for detail in ask.details:
-                self.sheet.add(detail, self.identity_value(detail))
+                said = checked.get(detail)
+                value = self.identity_value(detail) or said
+                # the memory field the check's parameter is filled from, where the value
+                # is the one the check compares (the drafter asserts a later call with it)
+                own = said is None or value == said
+                self.sheet.add(detail, value, field=fields.get(detail) if own else None)
                 labels.append(detail)
             return " and ".join(labels) if labels else None
         if ask.kind == "confirm":
@@ -907,6 +914,47 @@ class _Writer:
                 "way: answer from what you know below whichever way it goes."
             )
         return gate
+
+    def checked_details(self, ask: Ask) -> dict[str, str]:
+        """The caller's values of the details an identity ask of a skill of prose only
+        names, by what the check's tool compares them with (`identity_facts` of the asking
+        skill; "booking reference" is the `pnr` the tool reads `data/` by): the user of a
+        case gives the record's own, which the check then finds."""
+        skill = self.defs.skills.get(ask.skill)
+        if skill is None:
+            return {}
+        held = self.sheet.sheet.records.values()
+        found = identity_facts(
+            self.project,
+            skill,
+            set(),
+            self.script.customer,
+            self.sheet.records,
+            held,
+            self.called(),
+        )
+        return dict(found)
+
+    def detail_fields(self, ask: Ask) -> dict[str, str]:
+        """Detail -> the memory field the identity check's parameter it fills is read from
+        (`project.pnr` for "booking reference", the `pnr` its docstring opens with)."""
+        skill = self.defs.skills.get(ask.skill)
+        if skill is None:
+            return {}
+        model = skill_model(self.project, skill.id)
+        out: dict[str, str] = {}
+        for tool in self.defs.tools_for(skill.id).values():
+            use = model.tool(tool.name) if tool.name in self.called() else None
+            for param in tool.parameters if use is not None else []:
+                source = use.arguments.get(param.name) if use is not None else None
+                if source:
+                    out.setdefault(label_of(param.name, param.description), source)
+        return out
+
+    def called(self) -> frozenset[str]:
+        """The tools the case's walk runs."""
+        events = self.script.walk.events
+        return frozenset(e.tool for e in events if e.kind == "tool" and e.tool)
 
     def identity_value(self, detail: str) -> str | None:
         if self.account:

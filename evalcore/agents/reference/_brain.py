@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...definitions import Project, Skill, Step, memoized
+from ...definitions import Project, Skill, Step, ToolParameter, memoized
 from ...definitions.skill_model import (
     FieldSpec,
     SkillModel,
@@ -82,6 +82,19 @@ def _record_field(record: dict[str, Any], name: str) -> str | None:
         return name
     ends = [f for f in record if isinstance(f, str) and name.endswith("_" + f)]
     return max(ends, key=len) if ends else None
+
+
+def _detail_for(param: ToolParameter, details: list[str]) -> str | None:
+    """The asked detail a tool parameter takes: one sharing a word with its name
+    (`last_name` <- "last name"), else one whose words its docstring line opens with
+    (`pnr: Booking reference, six characters` <- "booking reference"). Returned as the
+    parameter's own words where its name matched, so the answer's part is read by them."""
+    wanted = set(stems(param.name.replace("_", " ")))
+    if any(wanted & set(stems(d)) for d in details):
+        return param.name.replace("_", " ")
+    opening = re.split(r"[,.;:(]", param.description or "", maxsplit=1)[0]
+    described = set(stems(opening))
+    return next((d for d in details if set(stems(d)) and set(stems(d)) <= described), None)
 
 
 class ModelBrain:
@@ -289,9 +302,9 @@ class ModelBrain:
         for param in tool.parameters if tool else []:
             if param.name == "context" or "ToolContext" in (param.type or ""):
                 continue
-            wanted = set(stems(param.name.replace("_", " ")))
-            if any(wanted & set(stems(d)) for d in details):
-                asked[param.name] = said_value(answer, param.name)
+            detail = _detail_for(param, details)
+            if detail is not None:
+                asked[param.name] = said_value(answer, detail)
 
     def ask_group(
         self, ctx: SkillContext, specs: list[FieldSpec], step: str | None, block: str | None

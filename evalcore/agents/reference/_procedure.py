@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from itertools import takewhile
 from typing import Any, Protocol
 
 from ...definitions import Step
@@ -117,6 +118,16 @@ def _other_side(text: str, key: str, holds: Any) -> bool:
     name = re.compile(rf"\b{re.escape(key.rsplit('.', 1)[-1])}\b")
     naming = [p for p in paragraphs(text) if name.search(p.text)]
     return bool(naming) and all(p.condition and not holds(p.condition) for p in naming)
+
+
+def _memory_names(sentence: str) -> list[str]:
+    """The entries a sentence names by `@memory.<name>` (`project.last_name`)."""
+    out = []
+    for part in sentence.split("@memory.")[1:]:
+        name = "".join(takewhile(lambda c: c.isalnum() or c in "._", part)).rstrip(".")
+        if name:
+            out.append(name)
+    return out
 
 
 def _only_permitted(use: ToolUse) -> bool:
@@ -318,6 +329,7 @@ class Runner:
             if key and ctx.engine.memory.get(key) is True:
                 return
             yield from self.brain.ask_details(ctx, name, list(item.details), again=attempt > 0)
+            self.keep_details(item)
             if not self.run_tool(name) or not writes_key:
                 return
         if key and ctx.engine.memory.get(key) is True:
@@ -327,6 +339,19 @@ class Runner:
         named = after is not None and after.kind == "delegate"
         target = ctx.defs.skills.get(after.name or "") if named and after else None
         self.stop(f"linked:{target.id}" if target is not None and target.is_handoff else "failed")
+
+    def keep_details(self, item: ProseItem) -> None:
+        """The entries the identity sentence sets from what the user just gave ("Set
+        @memory.project.last_name, then call @tool.find_booking"): each one named like a
+        parameter the answer filled keeps that value, as a model does before the call."""
+        ctx = self.ctx
+        asked = (ctx.frame.scratch.get("asked") or {}).get(item.name or "") or {}
+        for key in _memory_names(item.sentence):
+            qualified = key if "." in key else f"{self.skill.id}.{key}"
+            value = asked.get(qualified.rsplit(".", 1)[-1])
+            known = ctx.engine.memory.get(qualified)
+            if value and ctx.defs.memory_field(qualified) is not None and known != value:
+                ctx.engine.remember(qualified, value)
 
     def user_text(self) -> str:
         """Everything the user said so far (what a cue is heard in)."""

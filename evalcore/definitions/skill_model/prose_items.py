@@ -13,6 +13,7 @@ from ...lexicon.en.skill_procedure import ASKS_FOR_THE, DETAIL_SEPARATOR
 from ...lexicon.en.skill_procedure import NEGATED_CALL as _NEGATED
 from ...lexicon.notation.mantle_blocks import FENCE_ID as _FENCE
 from . import prose_patterns as pp
+from ._text import sentences
 
 if TYPE_CHECKING:
     from .. import Skill
@@ -55,6 +56,49 @@ def _names_a_field(details: re.Match[str], skill: Skill) -> bool:
     return any(f.name.replace("_", " ") in said for f in skill.memory.values())
 
 
+def _detail_parts(details: str) -> tuple[str, ...]:
+    """The things one ask names, split at commas, "and" and "or"."""
+    parts = DETAIL_SEPARATOR.split(details)
+    return tuple(p.strip() for p in parts if p.strip())
+
+
+def _asked_before(
+    sentence: str, line: int, skill: Skill, model: SkillModel | None
+) -> tuple[str, ...]:
+    """What the sentence just before a plain call asks the user for, where that is what the
+    call takes: "Ask for the booking reference and their last name, in one message. Then
+    call @tool.find_booking." A model passes the values the user gave as the call's
+    arguments, so the two sentences are one identity step. Only a local tool's call (an
+    outside service is not fed from here), one the sentence makes unconditionally, after a
+    sentence that calls, enters and keeps nothing itself and asks for at least one thing
+    the tool takes by its parameter's name. () where any of that does not hold."""
+    tools = pp.TOOL.findall(sentence)
+    use = model.tool(tools[-1]) if model is not None and tools else None
+    if use is None or use.scope == "mcp" or not use.parameters:
+        return ()
+    calls = [c for c in use.calls if c.kind == "prose" and c.sentence == sentence]
+    if not calls or any(c.optional or c.cue or c.when for c in calls):
+        return ()
+    read = sentences(skill.body)
+    at = next((k for k, s in enumerate(read) if s.text == sentence and line in (0, s.line)), None)
+    if not at:  # the first sentence (0), or not found (None)
+        return ()
+    before, this = read[at - 1], read[at]
+    if before.paragraph != this.paragraph or "@" in before.text:
+        return ()
+    plain = re.sub(r"\s*\([^()]*\)", "", before.text)  # "(six characters, on the pass)"
+    details = pp.ASK_DETAILS.search(plain)
+    if details is None or _names_a_field(details, skill):
+        return ()
+    if any(before.text in (f.sentences or [f.question]) for f in model.fields if model):
+        return ()  # a field the model reads as asked there: asked as one
+    # "the passenger's last name": the thing asked, not whose it is
+    found = tuple(re.sub(r"^(?:\w+\s+)?\w+'s\s+", "", d) for d in _detail_parts(details["details"]))
+    words = [set(re.findall(r"[a-z0-9]+", d.lower())) for d in found]
+    taken = [set(p.lower().split("_")) for p in use.parameters]
+    return found if any(t <= w for t in taken for w in words) else ()
+
+
 def _lookup_key(found: re.Match[str], skill: Skill) -> str:
     """The memory slot a lookup sentence tests: `@memory.<key>` as written; a bare name
     is the skill's own field when it declares one and the sentence names no other scope,
@@ -88,11 +132,13 @@ def classify(
     if details and _names_a_field(details, skill):
         details = None  # "ask for the parcel code": a field the skill keeps, asked as one
     if tools and details:
-        parts = DETAIL_SEPARATOR.split(details["details"])
         unless = pp.UNLESS.search(sentence)
-        found = tuple(p.strip() for p in parts if p.strip())
         key = unless["key"] if unless else None
+        found = _detail_parts(details["details"])
         return [ProseItem("identity", condition, sentence, tools[-1], key, found, line=line)]
+    asked_first = _asked_before(sentence, line, skill, model) if tools and not details else ()
+    if asked_first:
+        return [ProseItem("identity", condition, sentence, tools[-1], None, asked_first, line=line)]
     items: list[ProseItem] = []
     for block in pp.RUN_BLOCK.findall(sentence):
         items.append(ProseItem("block", condition, sentence, block, line=line))
