@@ -156,6 +156,16 @@ def register(
             ),
         ] = None,
         model: ModelArg = None,
+        repair_rounds: Annotated[
+            int | None,
+            Field(
+                ge=0,
+                le=10,
+                description="Model repair rounds per draft at validation and at "
+                "verification, each told what to change (default 3; 0: repair by rules "
+                "only; the offline engine spends none).",
+            ),
+        ] = None,
         force: Annotated[
             bool, Field(description="Overwrite case files that differ on disk.")
         ] = False,
@@ -192,6 +202,7 @@ def register(
                 direction=direction,
                 out=str(guard.path(out, "out")) if out else None,
                 model=model,
+                repair_rounds=repair_rounds,
                 force=force,
                 pr=pr,
                 branch=branch,
