@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field, SecretStr
 
+import agentflows.cli._generate_run as flow
 from agentflows.drafting import DraftContext, DraftResult
 from agentflows.drafting.llm import LLMEngine
 from agentflows.drafting.offline import OfflineEngine
@@ -173,3 +174,19 @@ def test_a_draft_validation_never_passes_fails_with_its_last_finding() -> None:
     failed = next(f for f in report["failed"] if f["behavior"] == TARGET)
     assert "after 2 model repair round(s); the last:" in failed["error"]
     assert "teleport_card" in failed["error"]
+
+
+def test_the_cli_takes_repair_rounds_and_bounds_it(run_cli, monkeypatch) -> None:
+    seen: list[int] = []
+
+    def fake_flow(request: Any, **_: Any) -> dict[str, Any]:
+        seen.append(request.repair_rounds)
+        return {"cases": [], "failed": [], "dropped": [], "conflicts": [], "halted": None}
+
+    monkeypatch.setattr(flow, "_run_flow", fake_flow)
+    monkeypatch.setattr(flow, "exit_code", lambda report: 0)
+    args = ["generate", "check_balance", "--project", BANK, "--model", "offline", "--json"]
+    assert run_cli(*args, "--repair-rounds", "5")[0] == 0
+    assert run_cli(*args)[0] == 0
+    assert seen == [5, DEFAULT_REPAIR_ROUNDS]
+    assert run_cli(*args, "--repair-rounds", "11")[0] == 2

@@ -281,13 +281,24 @@ def register(
         project: ProjectArg = None,
         model: ModelArg = None,
         dialect: DialectArg = None,
+        revise: Annotated[
+            bool,
+            Field(
+                description="Send critique comments that name a concrete fix to the model's "
+                "revise; each valid revision (its diff) replaces them. Nothing is written."
+            ),
+        ] = False,
     ) -> Annotated[CallToolResult, ReviewOutput]:
         """Review cases beyond validity (deterministic rules, plus a model critique when a
         model is configured): comments with stable codes per file; isError when a comment is
         an error."""
         return await _guard(
             lambda: payloads.review(
-                _paths(paths), project=project_of(project), model=model, dialect=dialect
+                _paths(paths),
+                project=project_of(project),
+                model=model,
+                dialect=dialect,
+                revise=revise,
             )
         )
 
