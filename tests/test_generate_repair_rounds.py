@@ -10,11 +10,13 @@ the customer needs help with; the context calls it a favourite colour).
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -25,12 +27,17 @@ from agentflows.drafting import DraftContext, DraftResult
 from agentflows.drafting.llm import LLMEngine
 from agentflows.drafting.offline import OfflineEngine
 from agentflows.generate import build_request, run_generation
+from agentflows.generate._verify_mantle import verify_mantle
+from agentflows.generate._verify_types import VerifyEnv
 from agentflows.generate.context import DEFAULT_REPAIR_ROUNDS
+from evalcore.definitions import load_project
+from evalcore.dialects import get_dialect
 from evalcore.llm import ModelConfig
 
 REPO = Path(__file__).resolve().parents[1]
 BANK = REPO / "examples" / "bank"
 TARGET = "human_handoff:request"
+ESCALATION = REPO / "generated_cases/mantle/human_handoff/human_handoff_request_escalation.yml"
 
 CONTEXT = (
     "You are Priya Nair, a retiree who banks by phone.\n"
@@ -190,3 +197,33 @@ def test_the_cli_takes_repair_rounds_and_bounds_it(run_cli, monkeypatch) -> None
     assert run_cli(*args)[0] == 0
     assert seen == [5, DEFAULT_REPAIR_ROUNDS]
     assert run_cli(*args, "--repair-rounds", "11")[0] == 2
+
+
+def test_a_refused_revision_is_a_finding_for_the_next_round() -> None:
+    """Round 1's revision fails validation: round 2 is told why, and its revision passes."""
+    good = yaml.safe_load(ESCALATION.read_text("utf-8"))
+    draft = copy.deepcopy(good)
+    draft["scenario"]["goals"]["assertions"].append({"skill_activated": {"skill_id": "dispute"}})
+    broken = copy.deepcopy(good)
+    broken["scenario"]["type"] = "no_such_type"
+    answers = [broken, good]
+    told: list[list[Any]] = []
+
+    async def model(data: dict[str, Any], findings: list[Any]) -> dict[str, Any]:
+        told.append(findings)
+        return copy.deepcopy(answers[len(told) - 1])
+
+    env = VerifyEnv(
+        project=load_project(BANK),
+        dialect=get_dialect("mantle"),
+        path=Path("case.yml"),
+        project_label=str(BANK),
+        model_repair=model,
+        repair_rounds=3,
+    )
+    verdict = asyncio.run(verify_mantle(draft, env))
+    assert verdict.outcome == "repaired" and len(told) == 2
+    assert "round 2" in verdict.fixes[0]["reason"]
+    refused = [f for f in told[1] if f.code == "repair-refused"]
+    assert refused and "was not used" in refused[0].message
+    assert any(f.code == "reference-agent-fails" for f in told[1])  # still what failed
