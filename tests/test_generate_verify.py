@@ -174,7 +174,8 @@ def test_a_model_repair_is_used_when_a_model_is_configured() -> None:
     verdict = asyncio.run(verify_mantle(data, env))
     assert verdict.outcome == "repaired"
     assert [f["by"] for f in verdict.fixes] == ["model"]
-    assert any("check_balance" in m and "user:" in m for m in seen)  # assertion + transcript
+    told = "\n".join(seen)
+    assert "check_balance" in told and "user:" in told  # the assertion, and the transcript
 
 
 def test_fix_assertions_keeps_the_steps_that_stay_in_order() -> None:

@@ -203,6 +203,9 @@ def test_lists_every_tool_with_typed_schemas(served: dict[str, Any]) -> None:
     assert {"enum": ["mantle", "anychat", "base44"], "type": "string"} in dialect["anyOf"]
     runs = tools["run_cases"].input_schema["properties"]["runs"]["anyOf"][0]
     assert runs == {"type": "integer", "minimum": 1, "maximum": 100}
+    rounds = tools["generate_cases"].input_schema["properties"]["repair_rounds"]["anyOf"][0]
+    assert rounds == {"type": "integer", "minimum": 0, "maximum": 10}
+    assert tools["review_cases"].input_schema["properties"]["revise"]["type"] == "boolean"
     assert set(tools["triage_results"].output_schema["required"]) >= {
         "results_dir",
         "failures",

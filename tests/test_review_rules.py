@@ -562,3 +562,53 @@ def test_a_negated_tool_call_mantle_cannot_assert_stays_a_criterion() -> None:
     assert only(review(case), "criterion-is-deterministic") == []
     positive = mantle(criteria=["The agent calls place_replacement_order with the card"])
     assert len(only(review(positive), "criterion-is-deterministic")) == 1
+
+
+async def test_critique_fixes_go_to_revise_not_to_the_warning_list(tmp_path: Path) -> None:
+    """With `revise`, a critique comment that names a concrete fix is revised by the model;
+    the valid revision replaces the comment, a comment without a fix stays a warning."""
+    case = bank_case("card_replace_damaged")
+    file = write_yaml(tmp_path / "card_replace_damaged.yml", case)
+    revised = bank_case("card_replace_damaged")
+    revised["scenario"]["name"] = "Customer replaces a damaged card and asks for standard post"
+    critic = fake_model(
+        {
+            "comments": [
+                {
+                    "path": "/scenario/name",
+                    "message": "The name does not say how the card is shipped.",
+                    "suggestion": "Name the standard shipping in the title.",
+                },
+                {"path": "", "message": "The persona is thin."},
+            ]
+        },
+        revised,
+    )
+    report = await review_paths([file], project=BANK, critic=critic, revise=True)
+    review = report.files[0]
+    assert [c.message for c in only(review.comments, "critique")] == ["The persona is thin."]
+    [revision] = review.revisions
+    assert (
+        "+  name: Customer replaces a damaged card and asks for standard post" in (revision["diff"])
+    )
+    assert "Name the standard shipping in the title." in revision["comment"]
+    assert revision["command"].startswith("casegen revise ")
+    assert "Name the standard shipping" in critic.chat_model.prompts[1]  # the revise prompt
+    assert file.read_text("utf-8") == write_yaml(tmp_path / "again.yml", case).read_text("utf-8")
+
+
+async def test_an_invalid_revision_leaves_the_critique_a_warning(tmp_path: Path) -> None:
+    file = write_yaml(tmp_path / "card_replace_damaged.yml", bank_case("card_replace_damaged"))
+    broken = bank_case("card_replace_damaged")
+    broken["scenario"]["goals"]["assertions"] = [
+        {"tool_executed": {"tool_name": "teleport", "source": "local"}}
+    ]
+    critic = fake_model(
+        {"comments": [{"path": "", "message": "Too vague.", "suggestion": "Be precise."}]},
+        *[broken] * 3,
+    )
+    report = await review_paths([file], project=BANK, critic=critic, revise=True)
+    review = report.files[0]
+    assert not review.revisions
+    assert [c.message for c in only(review.comments, "critique")] == ["Too vague."]
+    assert any("stay comments" in n for n in review.notes)

@@ -49,6 +49,17 @@ def generate(
     ] = None,
     model: Annotated[str | None, typer.Option("--model", help="Model name, or 'offline'.")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=64)] = 4,
+    repair_rounds: Annotated[
+        int | None,
+        typer.Option(
+            "--repair-rounds",
+            min=0,
+            max=10,
+            help="Model repair rounds per draft at validation and at verification, each "
+            "told what to change (default 3; 0: repair by rules only; the offline engine "
+            "spends none).",
+        ),
+    ] = None,
     resume: Annotated[
         str | None, typer.Option("--resume", help="Finish an interrupted run by its id.")
     ] = None,
@@ -118,6 +129,7 @@ def generate(
             manifest=str(manifest) if manifest else None,
             model=model,
             concurrency=concurrency,
+            **({"repair_rounds": repair_rounds} if repair_rounds is not None else {}),
             no_cache=no_cache,
             force=force,
             verify=not no_verify,

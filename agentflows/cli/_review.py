@@ -46,6 +46,14 @@ def review(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Do not read or write the model response cache.")
     ] = False,
+    revise: Annotated[
+        bool,
+        typer.Option(
+            "--revise",
+            help="Send critique comments that name a concrete fix to the model's revise; "
+            "show each valid revision's diff instead of the comments (nothing is written).",
+        ),
+    ] = False,
 ) -> None:
     """Review cases beyond validity: deterministic rules, plus a model critique if configured.
 
@@ -72,7 +80,9 @@ def review(
         return
     if not paths:
         raise UserError("nothing to review", hint="give case files or folders")
-    report = asyncio.run(review_paths(paths, project=project, dialect=dialect, critic=critic))
+    report = asyncio.run(
+        review_paths(paths, project=project, dialect=dialect, critic=critic, revise=revise)
+    )
     if not report.files:
         raise no_case_files(paths)
     if as_json:
@@ -94,6 +104,10 @@ def _print_report(report: "ReviewReport", *, rules_only: bool) -> None:
             stdout.print(finding_line(comment))
         for note in file.notes:
             stdout.print(f"  [dim]note: {escape(note)}[/]")
+        for revision in file.revisions:
+            stdout.print(f"  revised from the critique's fixes: {escape(revision['case'])}")
+            stdout.print(escape(revision["diff"]), end="")
+            stdout.print(f"  [dim]write it: {escape(revision['command'])}[/]")
     totals = report.summary()
     stdout.print(
         f"reviewed {totals['files']} files: {totals['errors']} errors, "

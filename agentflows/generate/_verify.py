@@ -78,6 +78,7 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
         project_label=ctx.request.project,
         concurrency=ctx.request.concurrency,
         model_repair=_model_repair(ctx, behavior, spent) if _can_repair(ctx) else None,
+        repair_rounds=ctx.request.repair_rounds,
     )
     try:
         verdict = await _verifier(ctx.dialect)(work["data"] or {}, env)
@@ -150,7 +151,11 @@ def _case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
 
 
 def _can_repair(ctx: GenerateContext) -> bool:
-    return bool(ctx.engine.can_repair) and ctx.engine.name != "offline"
+    return (
+        bool(ctx.engine.can_repair)
+        and ctx.engine.name != "offline"
+        and ctx.request.repair_rounds > 0
+    )
 
 
 def _model_repair(

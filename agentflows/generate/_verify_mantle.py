@@ -26,19 +26,18 @@ import re
 from typing import Any
 
 from evalcore.agents.reference import Mutant, mutants, reached
-from evalcore.findings import Finding
 from evalcore.lexicon.en.run_findings import NOTE_NAMES, expected_event
 from evalcore.runner import RunCase
 from evalcore.validation import check_data
 
 from ._prewrite import prewrite
 from ._verify_fix import fix_assertions
+from ._verify_levers import lever_findings, refused_finding, user_levers
 from ._verify_paths import pick, read_path, relevant
 from ._verify_play import Played, compiled, kills, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
 from ._verify_variants import CaseChecks, check_variants
 
-_TRANSCRIPT_LINES = 24
 #: Assertions a deterministic repair may remove. One wrong assertion is a drafting slip;
 #: several failing at once mean the case is about a path a correct agent does not take, and
 #: removing them all would keep a case about nothing, so it is dropped instead.
@@ -62,24 +61,6 @@ async def _play(data: dict[str, Any], env: VerifyEnv, case: RunCase | None = Non
     """The reference agent's run of `data` (`case`: its run case, when already read)."""
     case = case or run_case(data, env.path, "mantle")[0]
     return await play(case, reference(env.project), env.project)
-
-
-def _findings(record: Played) -> list[Finding]:
-    """The failing assertions as findings a model repair reads (with the transcript)."""
-    transcript = "\n".join(
-        f"{role}: {text}" for role, text in record.transcript[-_TRANSCRIPT_LINES:]
-    )
-    return [
-        Finding(
-            code="reference-agent-fails",
-            path=f"/scenario/goals/assertions/{a['index']}",
-            message=(
-                f"a correct agent (the project's reference agent) fails this {a['type']} "
-                f"assertion: {a['detail']}. Its conversation:\n{transcript}"
-            ),
-        )
-        for a in record.failing
-    ]
 
 
 def _steps(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -247,24 +228,23 @@ async def _repair(
 ) -> tuple[dict[str, Any], Played, list[dict[str, Any]]] | str:
     """A version of `data` the reference agent passes (model first, then rules), or why
     there is none ("" when the reason is only that the repaired case fails too)."""
+    last = ""
     if env.model_repair is not None:
-        revised = await env.model_repair(data, _findings(record))
-        if revised is not None:
-            candidate, _ = _reviewed(revised, env, data)
-            if candidate is not None:
-                replay = await _play(candidate, env)
-                if replay.status == "passed":
-                    codes = sorted({a["type"] for a in record.failing})
-                    fix = {
-                        "code": "verify:model",
-                        "path": "",
-                        "before": None,
-                        "after": None,
-                        "reason": "the model revised what the reference agent failed: "
-                        + ", ".join(codes),
-                        "by": "model",
-                    }
-                    return candidate, replay, [fix]
+        revised = await _model_rounds(data, record, env)
+        if not isinstance(revised, str):
+            return revised
+        last = revised
+    by_rules = await _rules_repair(data, record, env)
+    if isinstance(by_rules, str) and last:
+        # a model that never converged: its last finding is the reason, not silence
+        return "; ".join(r for r in (by_rules, last) if r)
+    return by_rules
+
+
+async def _rules_repair(
+    data: dict[str, Any], record: Played, env: VerifyEnv
+) -> tuple[dict[str, Any], Played, list[dict[str, Any]]] | str:
+    """The run's own record correcting the failing assertions (`_verify_fix`), or why not."""
     fixed, fixes = fix_assertions(data, record.events, record.failing)
     if any(f.get("contradicts") for f in fixes):
         # the agent did not take what the user said: no fix may assert that
@@ -279,6 +259,60 @@ async def _repair(
     if replay.status != "passed":
         return ""
     return candidate, replay, fixes
+
+
+async def _model_rounds(
+    data: dict[str, Any], record: Played, env: VerifyEnv
+) -> tuple[dict[str, Any], Played, list[dict[str, Any]]] | str:
+    """Up to `env.repair_rounds` model revisions, each shown the findings of the play
+    before it (`_verify_levers`): the first the reference agent passes is kept; else the
+    last round's finding, in words, for the report."""
+    assert env.model_repair is not None
+    shown, findings, last = data, lever_findings(record), ""
+    for n in range(1, env.repair_rounds + 1):
+        revised = await env.model_repair(shown, findings)
+        if revised is None:
+            last = f"model repair round {n} of {env.repair_rounds} gave no revision"
+            continue
+        candidate, why = _reviewed(revised, env, data)
+        if candidate is None:
+            # the same findings again, with why this revision could not be written
+            kept = [f for f in findings if f.code != "repair-refused"]
+            findings = [*kept, refused_finding(str(why))]
+            last = f"model repair round {n} was refused: {why}"
+            continue
+        replay = await _play(candidate, env)
+        if replay.status == "passed":
+            codes = sorted({a["type"] for a in record.failing})
+            fix = {
+                "code": "verify:model",
+                "path": "",
+                "before": None,
+                "after": None,
+                "reason": "the model revised what the reference agent failed: "
+                + ", ".join(codes)
+                + f" (round {n} of at most {env.repair_rounds})",
+                "by": "model",
+            }
+            return candidate, replay, [fix]
+        if replay.status != "failed":
+            last = f"model repair round {n}: the reference agent errored: {replay.error}"
+            continue
+        shown, findings = candidate, lever_findings(replay)
+        last = f"after model repair round {n}, {_still(record, replay)}"
+    return last
+
+
+def _still(before: Played, after: Played) -> str:
+    """What a repaired play still fails, in words: the failures when they changed, and
+    the first lever the simulated user's side shows (`_verify_levers.user_levers`)."""
+
+    def failing(record: Played) -> str:
+        return "; ".join(f"{a['type']}: {a['detail']}" for a in record.failing[:2])
+
+    now = failing(after)
+    said = [now if now != failing(before) else "the same assertions still fail"]
+    return "; ".join(said + user_levers(after)[:1])
 
 
 async def _kills(

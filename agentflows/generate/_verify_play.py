@@ -31,7 +31,7 @@ from evalcore.runner import (
     message_text,
 )
 from evalcore.runner import play as converse
-from evalcore.simulator import SimulatorSettings, make_simulator
+from evalcore.simulator import SimulatorSettings, SimulatorStep, make_simulator
 
 from ._verify_replay import Driven, Recording, Replay, drive, recordable, resume_point
 from ._verify_verdict import checked_mantle, fails, shared
@@ -61,6 +61,9 @@ class Played:
     """The order its mutant plays try the case's checks in (`_verify_verdict`)."""
     firsts: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Per check: where `events` first matches each of its patterns (`_verify_verdict`)."""
+    steps: list[SimulatorStep] = field(default_factory=list)
+    """The simulated user's decisions, in order (a driven run's; what a repair's findings
+    say about the user: a fact it lacked, the line after which it stopped)."""
 
     @property
     def failing(self) -> list[dict[str, Any]]:
@@ -304,6 +307,7 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
         reached=session.engine.reached,
         replay=_replay(run, recording, events),
         parsed=parsed,
+        steps=[step for step, _ in recording.steps] if recording is not None else [],
     )
 
 

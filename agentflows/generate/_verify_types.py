@@ -26,6 +26,9 @@ class VerifyEnv:
     concurrency: int = 4
     model_repair: ModelRepair | None = None
     """The engine's repair with findings, when a model is configured."""
+    repair_rounds: int = 1
+    """Model repair rounds a failing draft gets, each with the findings of the play
+    before it (the request's `repair_rounds`)."""
 
 
 @dataclass

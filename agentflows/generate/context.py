@@ -16,8 +16,15 @@ from evalcore.writer import safe_slug
 
 from ..drafting import DraftEngine
 
-#: Model repair rounds per case after deterministic repair (the issue's budget).
-MAX_MODEL_REPAIR_ROUNDS = 2
+#: Model repair rounds a draft gets by default, at each stage that repairs (validation,
+#: then verification against the reference agent). Each round's findings name the lever
+#: the model can pull (the fact the simulated user lacked, the line that stopped it, the
+#: assertion that failed and why); one round fixes one lever and may reveal the next, so
+#: three rounds let a draft converge while a draft that cannot costs at most three more
+#: requests per stage.
+DEFAULT_REPAIR_ROUNDS = 3
+#: The most rounds a request may ask for: past this a draft is not converging.
+MAX_REPAIR_ROUNDS = 10
 
 
 class GenerateRequest(BaseModel):
@@ -32,6 +39,9 @@ class GenerateRequest(BaseModel):
     out: str | None = None
     model: str | None = None
     concurrency: int = Field(default=4, ge=1, le=64)
+    repair_rounds: int = Field(default=DEFAULT_REPAIR_ROUNDS, ge=0, le=MAX_REPAIR_ROUNDS)
+    """Model repair rounds per draft and stage (`--repair-rounds`; 0: deterministic
+    repair only). The offline engine repairs by rules alone and spends none."""
     no_cache: bool = False
     force: bool = False
     verify: bool = True

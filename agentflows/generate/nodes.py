@@ -43,7 +43,7 @@ from ._write import (
     with_provenance,
     write_one,
 )
-from .context import MAX_MODEL_REPAIR_ROUNDS, GenerateContext
+from .context import GenerateContext
 from .state import CaseWork, DraftTask, GenerateState
 
 Ctx = Runtime[GenerateContext]
@@ -244,7 +244,7 @@ def _not_written(task: DraftTask, reason: str) -> CaseWork:
 def _repairable(work: CaseWork, ctx: GenerateContext) -> bool:
     if not work["deterministic_done"]:
         return True
-    return ctx.engine.can_repair and work["model_rounds"] < MAX_MODEL_REPAIR_ROUNDS
+    return ctx.engine.can_repair and work["model_rounds"] < ctx.request.repair_rounds
 
 
 async def validate(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
@@ -271,8 +271,20 @@ def _validated(work: CaseWork, ctx: GenerateContext) -> CaseWork:
         updated["status"] = "invalid"
     else:
         updated["status"] = "failed"
-        updated["error"] = updated["error"] or f"{len(errors)} finding(s) left after repair"
+        updated["error"] = updated["error"] or _left(errors, work["model_rounds"])
     return updated
+
+
+def _left(errors: list[Finding], rounds: int) -> str:
+    """Why a draft failed validation for good: with model rounds spent, the last finding
+    they left, so a draft that never converged is reported with what stopped it."""
+    if not rounds:
+        return f"{len(errors)} finding(s) left after repair"
+    first = errors[0]
+    return (
+        f"{len(errors)} finding(s) left after {rounds} model repair round(s); "
+        f"the last: {first.code} at {first.path or '/'}: {first.message}"
+    )
 
 
 def route_repairs(state: GenerateState) -> list[Send] | Literal["review"]:
@@ -288,7 +300,8 @@ def route_repairs(state: GenerateState) -> list[Send] | Literal["review"]:
 
 
 async def repair(task: DraftTask, runtime: Ctx) -> dict[str, Any]:
-    """Deterministic repair first; then, if still needed, one model round with the findings."""
+    """Deterministic repair first; then, while findings are left, a model round with them
+    (up to the request's `repair_rounds`)."""
     work = await _repaired(task, runtime.context)
     return {"cases": {work["behavior"]["id"]: work}}
 
@@ -316,7 +329,8 @@ async def _repaired(task: DraftTask, ctx: GenerateContext) -> CaseWork:
                     "path": "",
                     "before": None,
                     "after": None,
-                    "reason": f"{ctx.engine.name} revised the draft for: {', '.join(codes)}",
+                    "reason": f"{ctx.engine.name} revised the draft for: {', '.join(codes)}"
+                    f" (round {work['model_rounds']})",
                     "by": "model",
                 }
             )

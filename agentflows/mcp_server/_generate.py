@@ -36,6 +36,7 @@ async def generate(
     branch: str | None,
     base: str | None,
     push: str | None,
+    repair_rounds: int | None = None,
 ) -> Payload:
     """`casegen generate --json` (with `--pr` when asked); an error when a case failed or
     was not written, or (with pr) no branch was made."""
@@ -51,6 +52,7 @@ async def generate(
             out=out,
             model=model,
             force=force,
+            **({"repair_rounds": repair_rounds} if repair_rounds is not None else {}),
         )
     )
     sender = ProgressSender(ctx)

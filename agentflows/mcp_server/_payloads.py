@@ -81,16 +81,23 @@ async def run(
 
 
 async def review(
-    paths: Sequence[Path], *, project: Path | None, model: str | None, dialect: str | None
+    paths: Sequence[Path],
+    *,
+    project: Path | None,
+    model: str | None,
+    dialect: str | None,
+    revise: bool = False,
 ) -> Payload:
-    """`casegen review --json`; an error when a comment is an error."""
+    """`casegen review --json` (`--revise`); an error when a comment is an error."""
     try:
         from ..review import review_model, review_paths
     except ImportError as exc:
         raise Unavailable("review_cases", f"case review cannot be imported: {exc}") from None
     start = project or (paths[0] if paths else None)
     critic = review_model(model, start=start)
-    report = await review_paths(list(paths), project=project, dialect=dialect, critic=critic)
+    report = await review_paths(
+        list(paths), project=project, dialect=dialect, critic=critic, revise=revise
+    )
     payload = report.to_json()
     if critic is None:
         payload["note"] = "deterministic rules only"

@@ -156,6 +156,16 @@ def register(
             ),
         ] = None,
         model: ModelArg = None,
+        repair_rounds: Annotated[
+            int | None,
+            Field(
+                ge=0,
+                le=10,
+                description="Model repair rounds per draft at validation and at "
+                "verification, each told what to change (default 3; 0: repair by rules "
+                "only; the offline engine spends none).",
+            ),
+        ] = None,
         force: Annotated[
             bool, Field(description="Overwrite case files that differ on disk.")
         ] = False,
@@ -192,6 +202,7 @@ def register(
                 direction=direction,
                 out=str(guard.path(out, "out")) if out else None,
                 model=model,
+                repair_rounds=repair_rounds,
                 force=force,
                 pr=pr,
                 branch=branch,
@@ -270,13 +281,24 @@ def register(
         project: ProjectArg = None,
         model: ModelArg = None,
         dialect: DialectArg = None,
+        revise: Annotated[
+            bool,
+            Field(
+                description="Send critique comments that name a concrete fix to the model's "
+                "revise; each valid revision (its diff) replaces them. Nothing is written."
+            ),
+        ] = False,
     ) -> Annotated[CallToolResult, ReviewOutput]:
         """Review cases beyond validity (deterministic rules, plus a model critique when a
         model is configured): comments with stable codes per file; isError when a comment is
         an error."""
         return await _guard(
             lambda: payloads.review(
-                _paths(paths), project=project_of(project), model=model, dialect=dialect
+                _paths(paths),
+                project=project_of(project),
+                model=model,
+                dialect=dialect,
+                revise=revise,
             )
         )
 

@@ -24,6 +24,7 @@ from evalcore.llm import Usage
 from evalcore.validation import ProjectCache, iter_candidate_files, validate_document
 
 from ._critique import critique_file
+from ._critique_revise import revise_concrete
 from ._views import CaseView, LoadedFile, Peer, ReviewEnv, case_views
 from ._vocab import Vocabulary, vocabulary
 from .rules import RULES
@@ -47,6 +48,8 @@ class FileReview:
     """Whether the file passes validation (review still comments on invalid files)."""
     notes: list[str] = field(default_factory=list)
     """What the reviewer should know that is not about the case (a failed critique call)."""
+    revisions: list[dict[str, Any]] = field(default_factory=list)
+    """Revisions the model made from the critique's concrete fixes (`--revise`), proposed."""
 
     @property
     def errors(self) -> list[Finding]:
@@ -61,6 +64,8 @@ class FileReview:
         }
         if self.notes:
             out["notes"] = self.notes
+        if self.revisions:
+            out["revisions"] = self.revisions
         return out
 
 
@@ -270,8 +275,11 @@ async def review_paths(
     project: Path | None = None,
     dialect: str | None = None,
     critic: Any = None,
+    revise: bool = False,
 ) -> ReviewReport:
     """Review files and folders: rules always, plus the model's critique when `critic` is set.
+    With `revise`, critique comments that name a concrete fix go to the model's revise and
+    a valid revision replaces them (`_critique_revise`).
 
     Args:
         paths: Case files or folders (searched recursively for cases).
@@ -288,7 +296,14 @@ async def review_paths(
         review = reviewer.file_review(item, peers=peers, order=start)
         if tally is not None and item.dialect is not None and item.doc.parsed:
             done = await critique_file(critic, item, review.comments)
-            review.comments = sort_findings([*review.comments, *done.findings])
+            found = done.findings
+            if revise:
+                revised = await revise_concrete(critic, item, found)
+                found = [f for f in found if f not in revised.answered]
+                review.revisions += revised.revisions
+                review.notes += revised.notes
+                report.usage = report.usage + revised.usage
+            review.comments = sort_findings([*review.comments, *found])
             review.notes += done.notes
             report.usage = report.usage + done.usage
             tally.ran += done.ran
