@@ -16,7 +16,7 @@ from evalcore.definitions import MantleDefinitions, Project, memoized
 from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import code_facts, qualify, skill_model, tool_keys
 
-from ...planning._mantle_walk import SET, Event, Walk
+from ...planning.mantle_offers import SET, Event, Walk
 from ._mantle_checks import Success, terminal_tools
 from ._mantle_facts import declined_only
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.agents.reference._asking import reads_back
+from evalcore.agents.reference import reads_back
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill, memoized
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
@@ -43,10 +43,17 @@ from evalcore.testdata import (
     within,
 )
 
-from ...planning._mantle_phrases import description_phrases, second_person, written_form
-from ...planning._mantle_tools import step_arguments
-from ...planning._mantle_vocab import example_value, field_choices
-from ...planning._mantle_walk import SET, Ask, Walk
+from ...planning.mantle_offers import (
+    SET,
+    Ask,
+    Walk,
+    description_phrases,
+    example_value,
+    field_choices,
+    second_person,
+    step_arguments,
+    written_form,
+)
 from ._direction import content_stems, value_words
 from ._mantle_branch_phrases import own_names, scoped_text, told_phrases
 from ._mantle_list_values import list_value, listed_items

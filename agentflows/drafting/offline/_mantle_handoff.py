@@ -8,8 +8,7 @@ from evalcore.definitions import Skill
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import prose_reads, skill_model
 
-from ...planning._mantle_phrases import defers_handoff, request_phrase
-from ...planning._mantle_walk import SET, Event, Walk
+from ...planning.mantle_offers import SET, Event, Walk, defers_handoff, request_phrase
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import asks_something, pick, prose_rules
 from ._mantle_order import merged, requires_marks

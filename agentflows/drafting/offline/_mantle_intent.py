@@ -20,30 +20,29 @@ from evalcore.definitions.skill_model import lacked_in_cue
 from evalcore.simulator import opening_line
 from evalcore.testdata import DataRecords, is_tag, names_the_next
 
-from ...planning._mantle_names import VERBS, name_intent
-from ...planning._mantle_phrases import (
-    _as_sentence,
+from ...planning.mantle_offers import (
+    VERBS,
+    Request,
     activation_phrase,
     activation_phrases,
+    as_sentence,
     cue_line,
     description_phrases,
     distinct_name_intent,
+    id_like,
+    instruction_request,
     is_neutral,
+    name_intent,
     named_value,
     paired_phrase,
     person_phrases,
     plain_opening,
+    requests,
     says_label,
     second_person,
     strong_phrases,
     subject,
     value_line,
-)
-from ...planning._mantle_requests import (
-    Request,
-    id_like,
-    instruction_request,
-    requests,
 )
 from ._direction import content_stems, value_words
 
@@ -152,7 +151,7 @@ def prerequisite_opening(defs: MantleDefinitions, skill: Skill) -> str | None:
     for phrase in person_phrases(skill):
         lowered = tuple(phrase.lower().split())
         if any(lowered[: len(lead)] == lead for lead in (*_ASKING, *_WANTING)):
-            line = _as_sentence(phrase)
+            line = as_sentence(phrase)
             if routes(defs, skill, line):
                 return line
     return None
@@ -164,7 +163,7 @@ def sign_in_openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
     that route to it; its name only where none does. The name says the agent's step from
     the agent's side ("Check the researcher's badge"), which no researcher asks for."""
     phrases = activation_phrases(defs, skill)
-    said = {_as_sentence(p) for p in person_phrases(skill)}
+    said = {as_sentence(p) for p in person_phrases(skill)}
     return [p for p in phrases if p in said] or phrases
 
 
@@ -211,7 +210,7 @@ def _plain(phrase: str) -> bool:
 def _greeted(phrase: str) -> str:
     """A quoted question as a first message: greeted like every other opening ("Hi, what
     can you do?"); a statement or a keyword stays as the person types it ("I'm sick.")."""
-    line = _as_sentence(phrase)
+    line = as_sentence(phrase)
     if not line.endswith("?"):
         return line
     if line.split(" ", 1)[0] not in ("I", "I'm", "I'd"):
@@ -721,7 +720,7 @@ def _skill_words(skill: Skill) -> str:
 
 def _examples(skill: Skill) -> list[str]:
     """The description's examples as an opening writes them (a sentence, no month)."""
-    return [without_month(_as_sentence(p)) for p in description_phrases(skill)]
+    return [without_month(as_sentence(p)) for p in description_phrases(skill)]
 
 
 def _branches(skill: Skill, memory: dict[str, Any]) -> dict[str, tuple[str, list[str]]]:

@@ -27,7 +27,7 @@ from evalcore.definitions.skill_model import (
     skill_model,
 )
 
-from ...planning._mantle_walk import SET, Ask, Event, Walk
+from ...planning.mantle_offers import SET, Ask, Event, Walk
 from ._mantle_asked import framework_asks
 from ._mantle_avoided import AvoidedGoals, model_sets
 from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
