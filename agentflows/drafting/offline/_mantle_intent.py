@@ -17,6 +17,8 @@ from typing import Any
 from evalcore.agents.demo import example_mode, field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
 from evalcore.definitions.skill_model import lacked_in_cue
+from evalcore.lexicon.en.request_words import MONTH as _MONTH
+from evalcore.lexicon.en.request_words import STATES as _STATES
 from evalcore.simulator import opening_line
 from evalcore.testdata import DataRecords, is_tag, names_the_next
 
@@ -89,15 +91,9 @@ def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     about = about[:1].lower() + about[1:]
     if about.split(" ", 1)[0] in ("where", "what", "how", "who", "when", "which", "whether"):
         return f"want to know {second_person(about)}"
-    if re.search(r"\b(?:is|are|was|were|has|have)\b", about):
+    if _STATES.search(about):
         return f"want help because {second_person(about)}"
     return f"want help with {second_person(about)}"
-
-
-_MONTH = re.compile(
-    r"\s+(?:for|in|from|of|since)\s+(?:last\s+|this\s+|next\s+)?(?:January|February|March|"
-    r"April|May|June|July|August|September|October|November|December)(?:\s+\d{4})?\b"
-)
 
 
 #: How a caller asks the agent to do something ("can you check it's me on file").
