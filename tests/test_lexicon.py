@@ -8,6 +8,7 @@ import re
 import pytest
 
 from evalcore.lexicon import Phrase, phrase, phrases
+from evalcore.lexicon.en import prose_acts
 from evalcore.lexicon.notation import mantle_conditions, mantle_references
 
 ENGLISH = phrases("en")
@@ -61,6 +62,15 @@ def test_a_pattern_built_per_name_is_the_one_its_examples_pin() -> None:
         pinned["notation.mantle_references.field_mention"].pattern,
         pinned["notation.mantle_references.field_mention"].flags,
     )
+
+
+def test_an_english_pattern_built_per_field_is_the_one_its_examples_pin() -> None:
+    pinned = {p.name: p.regex for p in ENGLISH}
+    for built, name in (
+        (prose_acts.sets_field("device_label"), "en.prose_acts.sets_field"),
+        (prose_acts.set_to_pick("new_flight"), "en.prose_acts.set_to_pick"),
+    ):
+        assert (built.pattern, built.flags) == (pinned[name].pattern, pinned[name].flags)
 
 
 def test_a_phrase_without_examples_both_ways_is_refused() -> None:

@@ -17,7 +17,7 @@ from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import qualify
 
-from ...planning._mantle_walk import SET, Walk
+from ...planning.mantle_offers import SET, Walk
 from ._mantle_checks import Check, skill_check, tool_check
 
 

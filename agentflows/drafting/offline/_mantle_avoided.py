@@ -15,8 +15,9 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, Project, memoized
 from evalcore.definitions.conditions import condition_keys, conjuncts, evaluate
 from evalcore.definitions.skill_model import code_facts, qualify, skill_model, tool_keys
+from evalcore.lexicon.en.prose_acts import sets_field
 
-from ...planning._mantle_walk import SET, Event, Walk
+from ...planning.mantle_offers import SET, Event, Walk
 from ._mantle_checks import Success, terminal_tools
 from ._mantle_facts import declined_only
 
@@ -33,7 +34,7 @@ def model_sets(defs: MantleDefinitions, key: str) -> bool:
     if skill is None or not name:
         return False
     sentences = memoized(skill, "sentences", lambda: _SENTENCE_END.split(skill.body))
-    said = re.compile(rf"\bset\b[^.!?]*\b{re.escape(name)}\b", re.I)
+    said = sets_field(name)
     return any(said.search(s) for s in sentences)
 
 

@@ -22,7 +22,7 @@ from evalcore.definitions import Project, Skill, memoized
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import tool_keys
 
-from ...planning._mantle_walk import Event
+from ...planning.mantle_offers import Event
 
 Check = dict[str, Any]
 

@@ -10,14 +10,9 @@ left out rather than stated without its condition.
 
 from __future__ import annotations
 
-import re
+from evalcore.lexicon.notation.condition_atoms import ATOM as _ATOM
 
 from ._direction_values import value_words
-
-_ATOM = re.compile(
-    r"^(?P<not>not\s+)?session\.\w+\.(?P<name>\w+)"
-    r"(?:\s*(?P<op>==|!=)\s*(?P<value>'[^']*'|\"[^\"]*\"|-?\d+(?:\.\d+)?|true|false|True|False))?$"
-)
 
 
 def condition_words(condition: str) -> str | None:

@@ -21,27 +21,32 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import completes_at
+from evalcore.lexicon.en.prose_instructions import ANAPHORIC as _ANAPHORIC
+from evalcore.lexicon.en.prose_instructions import ASKS as _ASKS
+from evalcore.lexicon.en.prose_instructions import CLAUSES as _CLAUSES
+from evalcore.lexicon.en.prose_instructions import CONDITION as _CONDITION
+from evalcore.lexicon.en.prose_instructions import DANGLING as _DANGLING
+from evalcore.lexicon.en.prose_instructions import DECLINES as _DECLINES
+from evalcore.lexicon.en.prose_instructions import INSTRUCTION as _INSTRUCTION
+from evalcore.lexicon.en.prose_instructions import MORE_NOT as _MORE_NOT
+from evalcore.lexicon.en.prose_instructions import NOT_A_VERB as _NOT_A_VERB
+from evalcore.lexicon.en.prose_instructions import OFF_TOPIC as _OFF_TOPIC
+from evalcore.lexicon.en.prose_instructions import PROHIBITION as _PROHIBITION
+from evalcore.lexicon.en.prose_instructions import SCOPE as _SCOPE
+from evalcore.lexicon.en.prose_instructions import YOU as _YOU
+from evalcore.lexicon.en.prose_instructions import YOU_VERB as _YOU_VERB
+from evalcore.lexicon.en.prose_instructions import YOUR as _YOUR
+from evalcore.lexicon.en.prose_instructions import YOURSELF as _YOURSELF
 from evalcore.lexicon.en.skill_prose import ASKS_FOR_THE, FREE_OR_NONE, QUOTED_EXAMPLE, STATES_THE
+from evalcore.lexicon.notation.prose_references import ANY_REFERENCE as _REF
 
-from ...planning._mantle_prose import paragraphs
-from ...review.rules._criteria import split_compound
+from ...planning.mantle_offers import paragraphs
+from ...review.rules import split_compound
 from ._direction import content_stems
 from ._mantle_condition_words import condition_words
 from ._mantle_other_values import about_other_values
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
-_REF = re.compile(r"@(?:tool|block|skill|memory)\.(\w+(?:\.\w+)*)")
-_PROHIBITION = re.compile(
-    r"(?P<lead>^|^.*?(?:,|;)\s+|^.*?\bso\s+)(?P<neg>never|do\s+not|don't|must\s+not|must\s+never)"
-    r"\s+(?P<rest>.+)$",
-    re.IGNORECASE,
-)
-_INSTRUCTION = re.compile(
-    r"(?P<lead>^|^(?:when|if|once|after|before)\b[^,]*,\s+)"
-    r"(?P<verb>tell|say|explain|mention|name|offer|suggest|read back|warn|thank|apologi[sz]e"
-    r"|share|give|list|wish|point|direct|refer|send|speak)\s+(?P<rest>.+)$",
-    re.IGNORECASE,
-)
 _THIRD = {"read back": "reads back"}
 #: What an instruction says when it says nothing a judge can check out of its sentence:
 #: a bare pronoun, alone or under a condition ("say so if asked").
@@ -54,16 +59,6 @@ def _says_nothing(rest: str) -> bool:
     return bool(words) and words[0] in _EMPTY and (len(words) == 1 or words[1] in _CONDITION_WORDS)
 
 
-#: Where one prose sentence holds several instructions: "…, and never say …", "…; tell …".
-_CLAUSES = re.compile(
-    r",?\s+(?:and|but|then)\s+(?=(?:never|do\s+not|don't|tell|say|explain|ask|offer|mention"
-    r"|name|suggest|thank|apologi[sz]e|share|give|list|wish|point|direct|refer|send|speak"
-    r"|invite|invoke|call|end|set)\b)|;\s+|\s+[—–-]\s+"
-    # a list of instructions ("apologise once, give the new date"): each its own check
-    r"|,\s+(?=(?:tell|say|give|explain|mention|offer|suggest|share|list|apologi[sz]e|thank"
-    r"|warn|send|direct|refer|point)\s)",
-    re.IGNORECASE,
-)
 #: Words of a rule that say which kind of path it matters on (stems, read as patterns: "no"
 #: alone would match every "not").
 TOPICS: dict[str, tuple[str, ...]] = {
@@ -131,15 +126,10 @@ def _plain(text: str) -> str:
 
 def _agent_voice(text: str) -> str:
     """Second person of an instruction ("your own words") as the agent's ("its own words")."""
-    text = re.sub(r"\byourself\b", "itself", text, flags=re.I)
-    text = re.sub(r"\byour\b", "its", text, flags=re.I)
-    text = re.sub(
-        r"\byou ((?:only|also|still|never|always) )?(do|have|are|were|don't)\b",
-        _you_verb,
-        text,
-        flags=re.I,
-    )
-    return re.sub(r"\byou\b", "it", text, flags=re.I)
+    text = _YOURSELF.sub("itself", text)
+    text = _YOUR.sub("its", text)
+    text = _YOU_VERB.sub(_you_verb, text)
+    return _YOU.sub("it", text)
 
 
 _THIRD_PERSON = {"do": "does", "have": "has", "are": "is", "were": "was", "don't": "doesn't"}
@@ -158,20 +148,6 @@ def _lead(lead: str) -> str:
     return f"{lead[:1].upper()}{lead[1:]}, the agent" if lead else "The agent"
 
 
-#: A lead that says when or where a rule holds ("If …", "In public channels", "Before ordering").
-_SCOPE = re.compile(
-    r"^(?:if|when|whenever|once|unless|after|before|while|until|in|on|at|for|during|with"
-    r"|without|where)\b",
-    re.IGNORECASE,
-)
-
-_NOT_A_VERB = re.compile(
-    r"^(?:in|on|at|to|for|with|by|from|of|as|about|again|ever|any|the|a|an)\b"
-    r"|^\w+ed\b(?<!need)(?<!proceed)(?<!exceed)|^\w+\s+(?:it|them|this|that)\b",
-    re.IGNORECASE,
-)
-
-
 #: A lead that says what to say ("say "requested", "), whose verb a quoted prohibition after
 #: it leaves out.
 _QUOTING = frozenset({"say", "write", "use"})
@@ -185,19 +161,6 @@ def _acts(rest: str) -> bool:
     return not _NOT_A_VERB.search(rest.strip())
 
 
-_CONDITION = re.compile(r"^(?:if|when|whenever|once|unless|after|before)\b[^,]*,\s+", re.IGNORECASE)
-
-
-#: A condition that points back at the clause before it ("after that", "if so"): out of its
-#: sentence it says nothing about when the rule holds.
-_ANAPHORIC = re.compile(
-    r"^(?:(?:after|before)\s+(?:that|this)|if\s+(?:so|not)|otherwise|then)\b"
-    r"|^if\s+(?:yes|no)\s*(?:,|$)"
-    r"|^if\s+\w+\s+(?:have|has|do|does|did|are|is|was|were|can|will)\s*,?\s*$",
-    re.IGNORECASE,
-)
-
-
 def _lost_condition(lead: str) -> bool:
     """A prohibition whose condition `_lead` would drop ("If they ask whether they can take
     it ..., do not answer"): without it the rule forbids what the skill allows elsewhere."""
@@ -209,9 +172,6 @@ def _lost_condition(lead: str) -> bool:
 #: An aside between dashes ("outside the list - including … - refuse briefly"): the sentence
 #: reads on without it, and its dashes are no clause boundaries.
 _ASIDE = re.compile(r"\s+[—–-]\s+[^—–]+?\s+[—–-]\s+")
-
-#: A further prohibited act inside one prohibition (", do not …", ", never …").
-_MORE_NOT = re.compile(r",\s*(?:and\s+|or\s+)?(?:do\s+not|don't|never)\s+", re.I)
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -373,12 +333,6 @@ def _rule(sentence: str) -> str | None:
         third = _THIRD.get(verb, verb + ("es" if verb.endswith("sh") else "s"))
         return f"{_lead(found['lead'])} {third} {_agent_voice(found['rest'])}"
     return None
-
-
-#: How a clause ends when what it is about follows a colon ("it can assist with: …").
-_DANGLING = re.compile(
-    r"\b(?:with|about|for|to|of|from|by|as|the|a|an|and|or|such as|including)\s*$", re.IGNORECASE
-)
 
 
 def _whole(rule: str) -> bool:
@@ -824,22 +778,6 @@ def pick(
     if strict:
         ranked = [(i, r) for i, r in ranked if rank((i, r))[0] == 0 or r.prohibition]
     return [rule.text for _, rule in ranked[:limit]]
-
-
-#: A description of requests a skill is there to turn down ("Off-topic requests to write
-#: poems ..."): its whole job is the decline.
-_DECLINES = re.compile(
-    r"\b(?:off[- ]topic|out[- ]of[- ]scope|unrelated\s+to|declin\w*|refus\w*|not\s+supported)\b",
-    re.IGNORECASE,
-)
-#: An agent-wide rule for a question outside what the agent is for.
-_OFF_TOPIC = re.compile(
-    r"\b(?:asks?|requests?|questions?)\b[^.]*\b(?:outside|off[- ]topic|unrelated)\b", re.IGNORECASE
-)
-
-
-#: A prose paragraph or sentence that tells the agent to ask the customer something.
-_ASKS = re.compile(r"(?:^|.*[.!?]\s+)ask\b(?!\s+for\s+confirmation)", re.IGNORECASE | re.DOTALL)
 
 
 def asks_something(skill: Skill) -> bool:

@@ -14,7 +14,7 @@ import ast
 import re
 from typing import Any
 
-from ...planning._mantle_walk import SET
+from ...planning.mantle_offers import SET
 
 #: An id or code a user reads out and an agent passes unchanged (`HM-AU-5520917`, `R-30418`,
 #: `CLAIM1234`, a booking reference of capitals and digits mixed such as `QX7LMB`, a bare

@@ -14,12 +14,28 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.agents.reference._asking import reads_back
+from evalcore.agents.reference import reads_back
 from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill, memoized
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
 from evalcore.definitions.skill_model.prose_patterns import QUESTION
 from evalcore.lexicon.en.prose_values import ROUNDED_TO
+from evalcore.lexicon.en.user_facts import AFTER_ASKED as _AFTER_ASKED
+from evalcore.lexicon.en.user_facts import ASK_CLAUSE as _ASK_CLAUSE
+from evalcore.lexicon.en.user_facts import COMPARED as _COMPARED
+from evalcore.lexicon.en.user_facts import CONFIRMS as _CONFIRMS
+from evalcore.lexicon.en.user_facts import FIRST_PERSON as _FIRST_PERSON
+from evalcore.lexicon.en.user_facts import FOR_LEAD as _FOR_LEAD
+from evalcore.lexicon.en.user_facts import GATE_QUESTION as _GATE_QUESTION
+from evalcore.lexicon.en.user_facts import IF_ANSWER as _IF_ANSWER
+from evalcore.lexicon.en.user_facts import INTERNAL as _INTERNAL
+from evalcore.lexicon.en.user_facts import LEADING_THE as _LEADING_THE
+from evalcore.lexicon.en.user_facts import LEAVES as _LEAVES
+from evalcore.lexicon.en.user_facts import NARRATIVE as _NARRATIVE
+from evalcore.lexicon.en.user_facts import OFFER as _OFFER
+from evalcore.lexicon.en.user_facts import OPEN_PART as _OPEN_PART
+from evalcore.lexicon.en.user_facts import QUESTION_LEAD as _QUESTION_LEAD
+from evalcore.lexicon.en.user_facts import SET_NOTE as _SET_NOTE
 from evalcore.simulator import stems
 from evalcore.testdata import (
     SHARE_OF,
@@ -43,10 +59,17 @@ from evalcore.testdata import (
     within,
 )
 
-from ...planning._mantle_phrases import description_phrases, second_person, written_form
-from ...planning._mantle_tools import step_arguments
-from ...planning._mantle_vocab import example_value, field_choices
-from ...planning._mantle_walk import SET, Ask, Walk
+from ...planning.mantle_offers import (
+    SET,
+    Ask,
+    Walk,
+    description_phrases,
+    example_value,
+    field_choices,
+    second_person,
+    step_arguments,
+    written_form,
+)
 from ._direction import content_stems, value_words
 from ._mantle_branch_phrases import own_names, scoped_text, told_phrases
 from ._mantle_list_values import list_value, listed_items
@@ -54,28 +77,10 @@ from ._mantle_on_record import note_invented
 from ._mantle_picked import picked_from_offer
 from ._mantle_reading_words import fits_the_reading
 
-_INTERNAL = re.compile(r"\binternal\b|\bas \w+ returned\b|\breturned by\b|\bexactly as\b", re.I)
-_NARRATIVE = re.compile(
-    r"descri|what happened|\bin (?:their|his|her|your|the [\w ]+'s)(?: own)? words|summary|"
-    r"details|notes|"
-    r"reason|issue|problem|symptom|message|comment|topic|subject|\bin a (?:sentence|few words)",
-    re.I,
-)
 #: Words a question may open with before what it asks ("And, which day suits you?").
 _LEAD_IN = frozenset({"and", "so", "last", "finally", "ok", "okay", "thanks", "great", "now"})
 #: Words that open a question for a value ("which day suits you").
 QUESTION_WORDS = frozenset({"what", "which", "how", "when", "where", "who", "whether"})
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|my|we|we're|our|me)\b")
-_CONFIRMS = re.compile(
-    r"read(?:s|ing)? (?:it |them |everything |the [\w ]{1,40}?)?back"
-    r"|\b(?:all )?correct\b|\bwhen they confirm(?=\s*(?:[.,;]|$))",
-    re.I,
-)
-_ASK_CLAUSE = re.compile(
-    r"\bask(?:s)?\b(?:\s+(?:in|with)\s+one\s+(?:short\s+)?question)?\s+"
-    r"(?P<clause>(?:which|what|whether|if|how|for|who|when|where)\b[^.;:]*)",
-    re.IGNORECASE,
-)
 
 
 def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldSpec:
@@ -434,14 +439,6 @@ def listing_tool(defs: MantleDefinitions, skill_id: str, field: MemoryField) -> 
     return next((t for t in defs.tools_for(skill_id) if plural in t.lower()), None)
 
 
-#: A number the prose compares with ("Under 55°F is an emergency", "over 10 items").
-_COMPARED = re.compile(
-    r"\b(?:(?P<low>under|below|less than|lower than|fewer than)"
-    r"|(?P<high>over|above|more than|higher than|greater than))\s+(?P<n>\d+(?:\.\d+)?)",
-    re.I,
-)
-
-
 def leaving_sides(defs: MantleDefinitions, field: MemoryField) -> list[tuple[bool, float]]:
     """(below, number) for each line the skill's text draws for a number field where the
     sentence leaves the skill on that side ("Ask what the thermostat reads inside (set
@@ -687,12 +684,10 @@ def asked_clause(text: str) -> str | None:
     # what the agent then does with the answer is no part of what the user knows:
     # "where the water is coming from and set leak location", "the ZIP code, then call x"
     # nor when the agent asks it ("which service is affected if it is not clear")
-    clause = re.sub(
-        r",?\s+(?:and\s+(?:record|set|save|store|note)|then|if|unless)\b.*$", "", clause, flags=re.I
-    )
+    clause = _AFTER_ASKED.sub("", clause)
     if len(clause.split(" and ")) > 1 and len(clause.split()) > 6:
         return None  # "the environment (staging or prod) and the version tag": two things
-    return re.sub(r"^for\s+(?:the\s+)?", "", clause)
+    return _FOR_LEAD.sub("", clause)
 
 
 def _negated(before: str) -> bool:
@@ -708,12 +703,6 @@ def confirms_by_read_back(defs: MantleDefinitions, ask: Ask) -> bool:
     return field is not None and field.type == "bool" and reads_back(ask.prompt)
 
 
-_GATE_QUESTION = re.compile(
-    r"^(?:shall|should|can|may) I (?P<act>[^?]+)\?$"
-    r"|^(?:would|do) you (?:like|want) me to (?P<act2>[^?]+)\?$"
-    r"|^are you sure you want (?:me )?to (?P<act3>[^?]+)\?$",
-    re.I,
-)
 _PLACEHOLDER = re.compile(r"\{[^}]*\}")
 
 
@@ -807,7 +796,7 @@ def _plain_label(label: str) -> str:
     """A label the user may read and the context grammar can hold: no `@` tokens (and no
     parenthesis that carried one), nothing after a colon (`- label: value` splits there)."""
     label = re.sub(r"\s*\([^)]*@[^)]*(?:\)|$)", "", label)
-    label = re.sub(r"\s*\((?:and\s+)?set\s[^)]*(?:\)|$)", "", label, flags=re.I)  # "(set x)"
+    label = _SET_NOTE.sub("", label)  # "(set x)"
     label = re.sub(r"@[\w.]+", "", label).split(":", 1)[0]
     return " ".join(label.split()).strip(" ,;-(")
 
@@ -824,10 +813,8 @@ def _label(ask: Ask) -> str:
             wh = first_word(tail) in QUESTION_WORDS
             if head and len(tail.split()) >= 2 and (wh or _leads_in(head)):
                 question = tail
-            question = re.sub(
-                r"^(?:and|so|thanks|great|ok|okay|now|also)\b[,\s]*", "", question, flags=re.I
-            )
-            question = re.sub(r"^the\s+", "", question, flags=re.I)
+            question = _QUESTION_LEAD.sub("", question)
+            question = _LEADING_THE.sub("", question)
             return _lower_first(question)
     clause = asked_clause(prompt)
     if clause and len(clause.split()) <= 12:
@@ -899,20 +886,6 @@ def _audience_shared(defs: MantleDefinitions) -> str:
     return " ".join(parts)
 
 
-#: "If not, …" / "If yes, …" after a yes/no question: what the agent does on each answer.
-_IF_ANSWER = re.compile(
-    r"^if\s+(?:(?P<no>not|no|they\s+(?:do\s+not|don't|did\s+not|didn't|say\s+no))"
-    r"|(?P<yes>yes|so|they\s+(?:do|agree|want|need|accept|say\s+yes)))\b",
-    re.I,
-)
-#: Words of a branch that leaves the skill for a person or another skill.
-_LEAVES = re.compile(
-    r"@skill\.|\b(?:human|person|specialist|colleague|escalat\w*|transfer)\b"
-    r"|\bhand(?:s|ing)?\s+(?:it\s+|them\s+)?(?:off|over)\b|\bconnect\s+them\b",
-    re.I,
-)
-#: "Offer to help schedule an inspection", "offer Wi-Fi tips or other help".
-_OFFER = re.compile(r"\b(?P<verb>offers?|suggests?)\s+(?P<to>to\s+)?(?P<what>[^.;:,`]+)", re.I)
 #: Where what is offered ends: its condition or the way it is done ("… if needed").
 _OFFER_END = (" if ", " then ", " when ", " via ", " and ask")
 #: Words that lead to the call that makes an offer good ("… with @tool.order_replacement_fob").
@@ -1013,14 +986,6 @@ def _aside(part: Any, parts: list[Any]) -> bool:
     if found is None or not found["verb"].lower().startswith("suggest"):
         return False
     return not any("@tool." in p.text for p in parts if p.paragraph == part.paragraph)
-
-
-#: "if <what memory holds> and <what the user says of it>," before a call: the second part
-#: names no field; it is the user's answer to how a step they tried went.
-_OPEN_PART = re.compile(
-    r"\bif\s+(?P<known>[^,]+?)\s+and\s+(?P<open>(?:it|they|the\s+\w+)\s[^,]+),",
-    re.I,
-)
 
 
 def open_outcomes(skill: Skill, memory: dict[str, Any], tools: set[str]) -> list[str]:

@@ -14,6 +14,7 @@ import re
 
 from evalcore.definitions import Skill
 from evalcore.definitions.skill_model import sentences
+from evalcore.lexicon.notation.mantle_references import SKILL_NAME as _REF
 
 from ._direction import value_words
 from ._mantle_criteria import sentence_rule
@@ -22,8 +23,6 @@ from ._mantle_criteria import sentence_rule
 _OPENS = frozenset({"if", "when", "whenever"})
 #: Where a condition lists alternatives ("..., or the loss involves an injury").
 _ALTERNATIVES = re.compile(r",?\s+or\s+|,\s+")
-#: Another element's reference (`@skill.adjuster_handoff`).
-_REF = re.compile(r"@skill\.(\w+)")
 #: How much of a flag's word (four letters or more) names it in prose ("injur" of
 #: `injuries`, "hurt").
 _STEM = 5

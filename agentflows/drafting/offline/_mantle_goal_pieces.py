@@ -9,7 +9,7 @@ from typing import Any
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import outside_effect, qualify, skill_model
 
-from ...planning._mantle_walk import SET, Event, Walk
+from ...planning.mantle_offers import SET, Event, Walk
 from ._direction import value_words
 from ._mantle_answers import after_outside_call, on_unknown_id
 from ._mantle_chance import chance_keys, on_chance, paired_rule

@@ -34,8 +34,7 @@ from evalcore.definitions.skill_model import (
 from evalcore.lexicon.en.skill_prose import UNLESS_SAID
 from evalcore.testdata import account_of
 
-from ...planning._mantle_phrases import declining_detour, request_phrase
-from ...planning._mantle_tools import failure_outcome, qualify
+from ...planning.mantle_offers import declining_detour, failure_outcome, qualify, request_phrase
 from ._direction import value_words
 from ._mantle_after import after_negative, branch_responses
 from ._mantle_answers import approved_calls, without_answers

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 from evalcore.definitions import Skill
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import prose_reads, skill_model
+from evalcore.lexicon.en.prose_acts import SUMMARY as _SUMMARY
+from evalcore.lexicon.en.prose_acts import SUMMARY_WITHOUT as _SUMMARY_WITHOUT
 
-from ...planning._mantle_phrases import defers_handoff, request_phrase
-from ...planning._mantle_walk import SET, Event, Walk
+from ...planning.mantle_offers import SET, Event, Walk, defers_handoff, request_phrase
 from ._mantle_checks import Check, short_tool, skill_check, tool_check
 from ._mantle_criteria import asks_something, pick, prose_rules
 from ._mantle_order import merged, requires_marks
@@ -165,10 +164,8 @@ class HandoffGoals(PathGoals):
     def handoff_summary_criterion(self, handoff: Skill) -> None:
         """What the hand-off skill says its summary for the person must leave out."""
         text = " ".join(handoff.body.split())
-        match = re.search(
-            r"\bwithout ((?:card numbers|dates of birth|[\w ,]+?)(?: or [\w ]+?)?)[.)]", text
-        )
-        if match and re.search(r"summary", text, re.I):
+        match = _SUMMARY_WITHOUT.search(text)
+        if match and _SUMMARY.search(text):
             self.criterion(
                 f"The agent's summary for the person it hands over to contains no {match.group(1)}"
             )

@@ -17,33 +17,34 @@ from typing import Any
 from evalcore.agents.demo import example_mode, field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
 from evalcore.definitions.skill_model import lacked_in_cue
+from evalcore.lexicon.en.request_words import MONTH as _MONTH
+from evalcore.lexicon.en.request_words import STATES as _STATES
 from evalcore.simulator import opening_line
 from evalcore.testdata import DataRecords, is_tag, names_the_next
 
-from ...planning._mantle_names import VERBS, name_intent
-from ...planning._mantle_phrases import (
-    _as_sentence,
+from ...planning.mantle_offers import (
+    VERBS,
+    Request,
     activation_phrase,
     activation_phrases,
+    as_sentence,
     cue_line,
     description_phrases,
     distinct_name_intent,
+    id_like,
+    instruction_request,
     is_neutral,
+    name_intent,
     named_value,
     paired_phrase,
     person_phrases,
     plain_opening,
+    requests,
     says_label,
     second_person,
     strong_phrases,
     subject,
     value_line,
-)
-from ...planning._mantle_requests import (
-    Request,
-    id_like,
-    instruction_request,
-    requests,
 )
 from ._direction import content_stems, value_words
 
@@ -90,15 +91,9 @@ def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     about = about[:1].lower() + about[1:]
     if about.split(" ", 1)[0] in ("where", "what", "how", "who", "when", "which", "whether"):
         return f"want to know {second_person(about)}"
-    if re.search(r"\b(?:is|are|was|were|has|have)\b", about):
+    if _STATES.search(about):
         return f"want help because {second_person(about)}"
     return f"want help with {second_person(about)}"
-
-
-_MONTH = re.compile(
-    r"\s+(?:for|in|from|of|since)\s+(?:last\s+|this\s+|next\s+)?(?:January|February|March|"
-    r"April|May|June|July|August|September|October|November|December)(?:\s+\d{4})?\b"
-)
 
 
 #: How a caller asks the agent to do something ("can you check it's me on file").
@@ -152,7 +147,7 @@ def prerequisite_opening(defs: MantleDefinitions, skill: Skill) -> str | None:
     for phrase in person_phrases(skill):
         lowered = tuple(phrase.lower().split())
         if any(lowered[: len(lead)] == lead for lead in (*_ASKING, *_WANTING)):
-            line = _as_sentence(phrase)
+            line = as_sentence(phrase)
             if routes(defs, skill, line):
                 return line
     return None
@@ -164,7 +159,7 @@ def sign_in_openings(defs: MantleDefinitions, skill: Skill) -> list[str]:
     that route to it; its name only where none does. The name says the agent's step from
     the agent's side ("Check the researcher's badge"), which no researcher asks for."""
     phrases = activation_phrases(defs, skill)
-    said = {_as_sentence(p) for p in person_phrases(skill)}
+    said = {as_sentence(p) for p in person_phrases(skill)}
     return [p for p in phrases if p in said] or phrases
 
 
@@ -211,7 +206,7 @@ def _plain(phrase: str) -> bool:
 def _greeted(phrase: str) -> str:
     """A quoted question as a first message: greeted like every other opening ("Hi, what
     can you do?"); a statement or a keyword stays as the person types it ("I'm sick.")."""
-    line = _as_sentence(phrase)
+    line = as_sentence(phrase)
     if not line.endswith("?"):
         return line
     if line.split(" ", 1)[0] not in ("I", "I'm", "I'd"):
@@ -721,7 +716,7 @@ def _skill_words(skill: Skill) -> str:
 
 def _examples(skill: Skill) -> list[str]:
     """The description's examples as an opening writes them (a sentence, no month)."""
-    return [without_month(_as_sentence(p)) for p in description_phrases(skill)]
+    return [without_month(as_sentence(p)) for p in description_phrases(skill)]
 
 
 def _branches(skill: Skill, memory: dict[str, Any]) -> dict[str, tuple[str, list[str]]]:

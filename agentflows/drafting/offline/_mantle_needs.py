@@ -25,6 +25,7 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
+from evalcore.lexicon.en.prose_acts import PASSING as _PASSING
 from evalcore.testdata import SheetBuilder, by_status, own_key, stated_code
 
 from ._direction import value_words
@@ -62,8 +63,6 @@ def read_by_calls(project: Project, walk: Walk) -> frozenset[str]:
 
 #: How a sentence names a memory entry it passes (`@memory.project.caller_phone`).
 _MEMORY = "@memory."
-#: What a call's sentence passes: "call trace_bag with the tag", "passing the store, …".
-_PASSING = re.compile(r"\b(?:with|passing)\s+(?:the\s+|their\s+|its\s+)?(?P<what>[^.;:(]+)", re.I)
 
 
 def named_in_call(project: Project, skill_id: str, tool: str) -> frozenset[str]:

@@ -35,7 +35,7 @@ from evalcore.definitions import Skill
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import qualify
 
-from ...planning._mantle_walk import Walk
+from ...planning.mantle_offers import Walk
 from ._mantle_checks import Check, short_tool
 
 Placed = list[tuple[int, Check]]

@@ -16,15 +16,9 @@ from typing import Any
 
 from evalcore.definitions import Skill
 from evalcore.definitions.skill_model import sentences
+from evalcore.lexicon.en.prose_acts import NOT_OWNED as _NOT_OWNED
 
 from ._mantle_facts import holds
-
-#: "For meetings the executive does not own, decline instead: call respond_to_invite".
-_NOT_OWNED = re.compile(
-    r"\b(?:for|with)\s+(?P<things>[a-z][a-z ]{2,40}?)\s+(?:that\s+)?(?:the\s+[a-z]+|they|you)\s+"
-    r"(?:does|do)\s+not\s+(?P<verb>own|organi[sz]e|manage|run|lead)\b[^,.;]*,\s*(?P<other>[^.]*)",
-    re.IGNORECASE,
-)
 
 
 def owned_facts(skill: Skill, memory: dict[str, Any], made: set[str]) -> list[tuple[str, str]]:

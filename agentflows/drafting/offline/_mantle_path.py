@@ -28,7 +28,7 @@ from evalcore.definitions.skill_model import (
     skill_model,
 )
 
-from ...planning._mantle_walk import SET, Ask, Event, Walk
+from ...planning.mantle_offers import SET, Ask, Event, Walk
 from ._mantle_asked import framework_asks
 from ._mantle_avoided import AvoidedGoals, model_sets
 from ._mantle_branch_phrases import handed_values

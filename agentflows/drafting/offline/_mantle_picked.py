@@ -20,13 +20,9 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
 from evalcore.definitions.conditions import evaluate
+from evalcore.lexicon.en.prose_acts import set_to_pick
 from evalcore.lexicon.en.skill_prose import MARKED_PICKS
 
-#: "set new_flight to the flight number they pick", "… the slot the caller chooses".
-_PICKS = (
-    r"(?:they|the\s+(?:user|caller|customer|passenger|patient|resident))"
-    r"\s+(?:pick|choose|select)s?\b"
-)
 #: Words of a text that offers the user a list to pick from.
 _OFFERS = frozenset(
     {"offer", "option", "options", "alternative", "alternatives", "list", "propose", "suggest"}
@@ -69,10 +65,7 @@ def picked_from_offer(
     if skill is None:
         return False
     # "set x to the one they pick", "set x from the slot they pick"
-    sets = re.compile(
-        rf"\bset\s+(?:@memory\.\w+\.)?{re.escape(field.name)}\s+(?:to|from)\s+[^.;]*?{_PICKS}",
-        re.I,
-    )
+    sets = set_to_pick(field.name)
     tools = frozenset(defs.tools_for(skill.id))
     for text, ran in _texts(skill, tools, memory):
         flat = " ".join(text.split())

@@ -15,13 +15,9 @@ from typing import Any
 
 from evalcore.definitions import Skill
 from evalcore.definitions.conditions import condition_keys
+from evalcore.lexicon.en.prose_acts import PRESENTS as _PRESENTS
 from evalcore.testdata import Caller, DataRecords, caller_ids
 
-#: A paragraph that tells the agent to say what it read.
-_PRESENTS = re.compile(
-    r"\b(?:present|list|read\s+(?:out|back)|tell|give|say|mention|explain|summari[sz]e)\b",
-    re.IGNORECASE,
-)
 #: Where one prose paragraph ends.
 _PARAGRAPH = re.compile(r"\n\s*\n")
 #: More records than a judge can check in one criterion.

@@ -13,10 +13,10 @@ confirming their state license"), the persona is one of that kind.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill, memoized
+from evalcore.lexicon.en.request_words import WHO_FIELD as _WHO_FIELD
 from evalcore.testdata import DataRecords, names_role, roles_for
 
 
@@ -66,10 +66,6 @@ def case_role(
             return str(values[field.qualified])
     named = [str(v) for v in field.enum_values or [] if names_role(str(v), skill.description or "")]
     return named[0] if len(named) == 1 else None
-
-
-#: A seeded field that says what kind of person the user is (not a channel or a flag).
-_WHO_FIELD = re.compile(r"role|(?:account|user|caller|customer|member)_?type", re.I)
 
 
 def seeded_kind(defs: MantleDefinitions, seeds: dict[str, Any]) -> str | None:

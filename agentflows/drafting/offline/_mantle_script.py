@@ -69,24 +69,29 @@ from evalcore.testdata import (
 )
 
 from ...planning import Behavior, failure_outcome, not_a_goal
-from ...planning._mantle import after_identity, behavior_setup
-from ...planning._mantle_phrases import (
+from ...planning.mantle_offers import (
+    SET,
+    Ask,
+    Setup,
+    Walk,
     activation_phrase,
     activation_phrases,
+    after_identity,
+    behavior_setup,
     description_phrases,
     first_person,
+    is_caller_phone,
     own_phrases,
     paired_phrases,
     plain_opening,
     second_person,
+    sign_in_prelude,
     strong_phrases,
     told_example,
     value_line,
+    walk_skill,
     written_form,
 )
-from ...planning._mantle_planner import sign_in_prelude
-from ...planning._mantle_vocab import is_caller_phone
-from ...planning._mantle_walk import SET, Ask, Setup, Walk, walk_skill
 from ._direction import value_words
 from ._direction_values import content_stems
 from ._mantle_asides_heard import aside_notes

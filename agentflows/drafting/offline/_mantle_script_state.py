@@ -9,7 +9,7 @@ from evalcore.simulator import FactContext
 from evalcore.testdata import Caller, FactSheet
 
 from ...planning import Behavior
-from ...planning._mantle_walk import Walk
+from ...planning.mantle_offers import Walk
 
 
 @dataclass

@@ -18,8 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from evalcore.definitions import MemoryField, Project
-from evalcore.definitions._preconditions import gate_seeds, opener_of, opening_seeds
+from evalcore.definitions import MemoryField, Project, gate_seeds, opener_of, opening_seeds
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import prose_reads, sentences, skill_model
 from evalcore.testdata import (
@@ -27,19 +26,20 @@ from evalcore.testdata import (
     DataRecords,
     FieldSpec,
     SheetBuilder,
+    account_of,
+    account_value,
     own_key,
     people_of,
     session_person,
 )
-from evalcore.testdata._accounts import account_of, account_value
 
 from ...planning import Behavior
-from ...planning._mantle_session import session_fields
-from ...planning._mantle_vocab import (
+from ...planning.mantle_offers import (
     channel_fields,
     channel_routing_fields,
     is_caller_phone,
     routing_conditions,
+    session_fields,
 )
 from ._mantle_caller_fit import caller_fit
 from ._mantle_facts import spec_of

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from evalcore.lexicon.en.request_words import SHAPE_WORDS as _SHAPE_WORDS
+
 #: Requests no skill of a customer-service agent handles (out-of-scope turns).
 UNRELATED = (
     "By the way, can you recommend a good film for tonight?",
@@ -50,13 +52,6 @@ def pick(key: str, options: tuple, salt: str = "") -> object:
 
 def unrelated_for(behavior_id: str) -> str:
     return str(pick(behavior_id, UNRELATED, "unrelated"))
-
-
-#: Words of an identity detail that say its shape, not what it is ("the four-digit PIN").
-_SHAPE_WORDS = re.compile(
-    r"^(?:the|a|an|their|your|his|her|its|\w+-digit|digits?|one|two|three|four|five|six|"
-    r"seven|eight|nine|ten|\d+)$"
-)
 
 
 def detail_name(detail: str) -> str:

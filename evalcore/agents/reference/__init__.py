@@ -12,7 +12,7 @@ other way (`variants(project)`); a case every correct agent passes passes them a
 docs/verification.md.
 """
 
-from ._asking import asked_request, wanted_clause
+from ._asking import asked_request, reads_back, wanted_clause
 from ._backend import placeholder
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
@@ -39,6 +39,7 @@ __all__ = [
     "parse_reference",
     "placeholder",
     "reached",
+    "reads_back",
     "restore",
     "sites",
     "take",
