@@ -28,6 +28,7 @@ from evalcore.simulator import first_person, opening_line
         ("want to know why they charged you twice", "want to know why they charged me twice"),
         ("want a form for you to sign", "want a form for me to sign"),
         ("want you and your partner covered", "want me and my partner covered"),
+        ("want to check it's you on file", "want to check it's me on file"),
     ],
 )
 def test_you_is_i_as_a_subject_and_me_as_an_object(said: str, own: str) -> None:

@@ -53,6 +53,9 @@ _AFTER_OBJECT = frozenset({
     "those", "back", "up", "and", "or", "today", "now", "again", "too", "first"
 })  # fmt: skip
 
+#: "it's you on file": after a form of "be", the spoken first person is "me".
+_COPULAS = frozenset({"is", "s", "was", "be", "been", "being"})
+
 _DETERMINERS = frozenset({
     "a", "an", "the", "my", "your", "his", "her", "their", "our", "this", "that", "these",
     "those", "any", "each", "every", "no"
@@ -86,7 +89,7 @@ def _you(parts: list[str], i: int) -> None:
     prev = parts[i - 2].lower() if i >= 2 and before.strip() == "" else ""
     # "the bill you received": a verb's form after a determiner is a noun, not the verb
     noun = i >= 4 and parts[i - 3] == " " and parts[i - 4].lower() in _DETERMINERS
-    if prev in _PREPOSITIONS or (_stem(prev) in _OBJECT_VERBS and not noun):
+    if prev in _PREPOSITIONS or prev in _COPULAS or (_stem(prev) in _OBJECT_VERBS and not noun):
         parts[i] = _cased("me", parts[i])
         return
     spaced = between == " "
