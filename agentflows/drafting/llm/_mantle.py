@@ -13,7 +13,8 @@ criteria. `merge_words` puts the model's words into the planned document:
   normalising case and punctuation; a repair compares with the plan too, never with the
   model's previous draft, so the model can fix its own slip;
 - criteria are kept when they are plain sentences of a sensible length; if none is left,
-  the planned criteria stay (review before writing then splits or drops what its rules flag).
+  the planned criteria stay (review before writing drops what its rules flag and keeps a
+  model's compound criterion whole, with its warning).
 """
 
 from __future__ import annotations
