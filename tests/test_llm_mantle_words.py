@@ -88,3 +88,17 @@ def test_an_asserted_value_and_an_injected_opening_are_fixed() -> None:
     opening = "Hi, I need to file a claim for my van."
     assert opening not in fixed_values(plan)
     assert opening in fixed_values(plan, opening_fixed=True)
+
+
+def test_a_fact_holding_an_enum_value_is_fixed() -> None:
+    """One of the skill's enum values, even of several words, is what the agent records:
+    a context that rewords it loses it."""
+    planned = DESCRIBED.replace(
+        "- what happened:", "- kind of damage: storm damage\n- what happened:"
+    )
+    plan = parse_fact_context(planned)
+    assert "storm damage" not in fixed_values(plan)
+    assert "storm damage" in fixed_values(plan, enums=["Storm Damage", "Theft"])
+    written = planned.replace("storm damage", "damage from the storm")
+    assert merge_context(planned, written) == written + "\n"
+    assert merge_context(planned, written, enums=["Storm Damage"]) != written + "\n"

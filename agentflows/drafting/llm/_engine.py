@@ -42,7 +42,8 @@ def planned_drafting(dialect: str) -> ModuleType | None:
     """The plan-based drafting module of `dialect` (`Dialect.planned_drafting`: the model
     writes the words, the plan keeps the ids and assertions), None for dialects drafted whole.
     It offers `WORDS` (the answer model), `planned_case`, `prompt_values`, `merge_words`
-    (with `plan=`, the plan a repair's words are checked against) and `keep_planned`."""
+    (with `plan=`, the plan a repair's words are checked against, and `ctx=`, the case's
+    draft context) and `keep_planned`."""
     entry = get_dialect(dialect).planned_drafting
     return load_entry(entry) if entry else None
 
@@ -101,7 +102,7 @@ class LLMEngine:
             result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="repair")
             # the new words are checked against the plan, not the previous draft's words:
             # a slip of the model's own is its to fix
-            merged = planned.merge_words(base, result.value, plan=document)
+            merged = planned.merge_words(base, result.value, plan=document, ctx=ctx)
             return DraftResult(data=merged, usage=result.usage)
         values = self._case_values(ctx)
         values["case"] = _json(data)
@@ -126,7 +127,7 @@ class LLMEngine:
         )
         result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="draft")
         return DraftResult(
-            data=planned.merge_words(document, result.value),
+            data=planned.merge_words(document, result.value, ctx=ctx),
             usage=result.usage,
             planned=document,
         )

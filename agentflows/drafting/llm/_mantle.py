@@ -127,14 +127,18 @@ def repair_values(
 
 
 def merge_words(
-    planned: dict[str, Any], words: MantleWords, *, plan: dict[str, Any] | None = None
+    planned: dict[str, Any],
+    words: MantleWords,
+    *,
+    plan: dict[str, Any] | None = None,
+    ctx: DraftContext | None = None,
 ) -> dict[str, Any]:
     """The planned document with the model's words where they are usable.
 
     `plan` is the offline plan when `planned` is not it (a repair: `planned` holds the
     model's previous words); the model's context is checked against the plan's fixed
     values, and one that loses any falls back to the plan's context, not the previous
-    draft's."""
+    draft's. `ctx` names the skill whose memory's enum values are fixed too."""
     merged = json.loads(json.dumps(planned))
     scenario = merged["scenario"]
     source = (plan or planned)["scenario"]
@@ -147,6 +151,7 @@ def merge_words(
             source["simulation_context"],
             context,
             asserted=_strings((source.get("goals") or {}).get("assertions")),
+            enums=enum_values(ctx) if ctx is not None else (),
             opening_fixed=source.get("type") == "adversarial",
         )
     criteria = [c for c in (_criterion(text) for text in words.criteria) if c]
@@ -160,6 +165,7 @@ def merge_context(
     written: str,
     *,
     asserted: Iterable[str] = (),
+    enums: Iterable[str] = (),
     opening_fixed: bool = False,
 ) -> str:
     """The model's context when it keeps every value the plan fixes (`fixed_values`), else
@@ -169,7 +175,9 @@ def merge_context(
         return written + "\n"
     plan = parse_fact_context(planned)
     if is_fact_context(written):
-        lost = lost_values(plan, written, asserted=asserted, opening_fixed=opening_fixed)
+        lost = lost_values(
+            plan, written, asserted=asserted, enums=enums, opening_fixed=opening_fixed
+        )
         if not lost:
             return written + "\n"
         log.info("the model's context loses fixed values %s: the planned one is kept", lost)
@@ -180,15 +188,20 @@ def merge_context(
 
 
 def fixed_values(
-    plan: FactContext, *, asserted: Iterable[str] = (), opening_fixed: bool = False
+    plan: FactContext,
+    *,
+    asserted: Iterable[str] = (),
+    enums: Iterable[str] = (),
+    opening_fixed: bool = False,
 ) -> list[str]:
     """What a written context must keep of the plan's: each fact value that is an id, a
-    code, a number or one word (an enum value) or that an assertion checks, and every
+    code, a number or one word, one of the skill's enum values (`enums`) or one an
+    assertion checks, and every
     quoted line the user injects (a cue's, a follow-up's, the second turn's, the last one's;
     the opening only where it is the injection: `opening_fixed`). A described fact (what
     happened, in a sentence) and a request line are the model's to reword."""
     asserted = [v for v in asserted if len(_normal(v)) >= 2]
-    checked = {_normal(v) for v in asserted}
+    checked = {_normal(v) for v in [*asserted, *enums]} - {""}
     values = [f.value for f in plan.facts if _fixed_shape(f.value) or _normal(f.value) in checked]
     lines = [c.line for c in plan.cues] + [f.line for f in plan.follow_ups]
     lines += [line for line in (plan.after_first, plan.before_end) if line]
@@ -205,14 +218,26 @@ def lost_values(
     written: str,
     *,
     asserted: Iterable[str] = (),
+    enums: Iterable[str] = (),
     opening_fixed: bool = False,
 ) -> list[str]:
     """The plan's fixed values `written` does not hold, compared after normalising case,
     punctuation and spacing (`"PL-20931"` is kept by `pl 20931`, a quoted line by the same
     words without its comma)."""
     flat = f" {_normal(written)} "
-    fixed = fixed_values(plan, asserted=asserted, opening_fixed=opening_fixed)
+    fixed = fixed_values(plan, asserted=asserted, enums=enums, opening_fixed=opening_fixed)
     return [v for v in fixed if f" {_normal(v)} " not in flat]
+
+
+def enum_values(ctx: DraftContext) -> list[str]:
+    """The enum values of the memory the case's skill reads and writes (its own and the
+    project's): a fact holding one is a value the agent must record as it stands."""
+    defs = ctx.project.mantle
+    skill = defs.skills.get(ctx.behavior.source) if defs is not None else None
+    if defs is None or skill is None:
+        return []
+    fields = [*skill.memory.values(), *defs.memory.values()]
+    return [str(v) for field in fields for v in (field.enum_values or [])]
 
 
 def _fixed_shape(value: str) -> bool:
@@ -302,6 +327,7 @@ __all__ = [
     "CHARS_PER_TOKEN",
     "WORDS",
     "MantleWords",
+    "enum_values",
     "estimate_tokens",
     "fixed_values",
     "keep_planned",
