@@ -87,7 +87,12 @@ def test_an_asserted_value_and_an_injected_opening_are_fixed() -> None:
     assert described in fixed_values(plan, asserted=[described, "x"])
     opening = "Hi, I need to file a claim for my van."
     assert opening not in fixed_values(plan)
-    assert opening in fixed_values(plan, opening_fixed=True)
+    # an adversarial case's opening is the injection where no other line carries one
+    assert opening not in fixed_values(plan, opening_fixed=True)
+    plain = parse_fact_context(
+        "\n".join(line for line in DESCRIBED.splitlines() if "say instead" not in line)
+    )
+    assert opening in fixed_values(plain, opening_fixed=True)
 
 
 def test_a_fact_holding_an_enum_value_is_fixed() -> None:

@@ -198,15 +198,16 @@ def fixed_values(
     code, a number or one word, one of the skill's enum values (`enums`) or one an
     assertion checks, and every
     quoted line the user injects (a cue's, a follow-up's, the second turn's, the last one's;
-    the opening only where it is the injection: `opening_fixed`). A described fact (what
+    the opening only where it is the injection: `opening_fixed`, an adversarial case, and
+    no other line to carry it). A described fact (what
     happened, in a sentence) and a request line are the model's to reword."""
     asserted = [v for v in asserted if len(_normal(v)) >= 2]
     checked = {_normal(v) for v in [*asserted, *enums]} - {""}
     values = [f.value for f in plan.facts if _fixed_shape(f.value) or _normal(f.value) in checked]
     lines = [c.line for c in plan.cues] + [f.line for f in plan.follow_ups]
     lines += [line for line in (plan.after_first, plan.before_end) if line]
-    if opening_fixed and plan.opening:
-        lines.append(plan.opening)
+    if opening_fixed and plan.opening and not lines:
+        lines.append(plan.opening)  # no other line carries the attack: the opening does
     # an asserted value the plan's user says in a line of its own (the opening) is fixed too
     said = f" {_normal(plan.render())} "
     values += [v for v in asserted if _normal(v) and f" {_normal(v)} " in said]
