@@ -65,6 +65,7 @@ def test_internals_in_the_context_become_plain_words(bank) -> None:
 
 
 def test_compound_criteria_are_split_and_unjudgeable_ones_dropped(bank) -> None:
+    """The offline plan's criteria are casegen's own sentences of whole clauses: split."""
     data = happy()
     data["scenario"]["goals"]["criteria"] = [
         "The agent responds appropriately",
@@ -82,6 +83,21 @@ def test_compound_criteria_are_split_and_unjudgeable_ones_dropped(bank) -> None:
         "review:criterion-is-deterministic",
         "review:vague-criterion",
     ]
+
+
+def test_a_models_compound_criterion_is_kept_whole_with_the_warning(bank) -> None:
+    """A model's compound criterion is never cut at "and"/";" by rule (its pieces lose their
+    subject or condition): it stays as written, with the warning in the case's record."""
+    compound = "The agent never moves the claim to the home policy and never to the car one"
+    data = happy()
+    data["scenario"]["goals"]["criteria"] = ["The agent responds appropriately", compound]
+    outcome = prewrite(data, "mantle", bank, model_criteria=True)
+    assert outcome.data["scenario"]["goals"]["criteria"] == [compound]
+    kept = [f for f in outcome.fixes if f["code"] == "review:compound-criterion"]
+    assert len(kept) == 1 and kept[0]["before"] == kept[0]["after"] == compound
+    assert kept[0]["path"] == "/scenario/goals/criteria/0"  # where it stands once written
+    assert "kept whole" in kept[0]["reason"] and "car one" not in kept[0]["reason"]
+    assert [f.code for f in outcome.errors] == []
 
 
 def test_what_needs_judgement_is_left_as_an_error(bank) -> None:

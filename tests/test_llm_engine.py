@@ -266,6 +266,24 @@ async def test_repair_asks_for_the_words_with_the_findings(
     ]
 
 
+async def test_a_repair_is_checked_against_the_plan_not_the_previous_draft(
+    openai_stub: StubOpenAI, tmp_path: Path, bank
+) -> None:
+    """The previous draft's own words are not the plan: a repaired context that drops a
+    line the model added before (and keeps every value the plan fixes) is the one used."""
+    plan = planned(bank)["scenario"]
+    context_planned = plan["simulation_context"]
+    previous = json.loads(json.dumps(planned(bank)))
+    previous["scenario"]["simulation_context"] = context_planned.replace(
+        "- postcode:", "- bus you lost it on: route 38\n- postcode:"
+    )
+    repaired = context_planned.replace("slightly anxious", "calm but in a hurry")
+    openai_stub.script(ok(words(simulation_context=repaired)))
+    finding = Finding(code="x", path="/scenario/simulation_context", message="a slip")
+    result = await engine_for(openai_stub, tmp_path).repair(context(bank), previous, [finding])
+    assert result.data["scenario"]["simulation_context"] == repaired.strip() + "\n"
+
+
 def _section_text(request: RecordedRequest, tag: str) -> str:
     return request.text.split(f"<{tag}>", 1)[1].split(f"</{tag}>", 1)[0]
 

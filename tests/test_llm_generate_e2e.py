@@ -1,11 +1,12 @@
 """`casegen generate` end to end with the LLM engine against the stub server.
 
 Mantle cases are drafted on the plan: the model answers words only. Of the planned
-`card_replace` behaviours, the first gets a context that names internals and a compound
-criterion (fixed by review before writing), the second gets criteria a judge cannot use
-(a lookup and a vague one, dropped), and the third always gets invalid JSON (reported
-failed); every other case is fine at once. The run must write all cases but the failed one,
-each with the plan's assertions, and the written suite must pass its own review.
+`card_replace` behaviours, the first gets a context that names internals (fixed by review
+before writing) and a compound criterion (kept whole, with review's warning), the second
+gets criteria a judge cannot use (a lookup and a vague one, dropped), and the third always
+gets invalid JSON (reported failed); every other case is fine at once. The run must write
+all cases but the failed one, each with the plan's assertions, and the written suite must
+pass its own review.
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ def test_generate_drafts_words_on_the_plan_and_reviews_before_writing(
     assert "@tool" not in said
     fixed = {r["code"] for r in rows[leaky]["repairs"] if r["by"] == "review"}
     assert fixed == {"review:leaky-context", "review:compound-criterion"}
+    kept = next(r for r in rows[leaky]["repairs"] if r["code"] == "review:compound-criterion")
+    assert kept["before"] == kept["after"] and kept["after"] in " ".join(leaky_text.split())
     unusable_text = Path(rows[unusable]["path"]).read_text("utf-8")
     assert "appropriately" not in unusable_text and "calls block_card" not in unusable_text
     assert "which detail did not match" in unusable_text

@@ -164,6 +164,9 @@ def test_vague_criterion(criterion: str, vague: bool) -> None:
         ),
         ("The booking confirmation names the day, the time and the dentist.", None),
         ("The agent asks for their name and insurance before booking with Dr. Lin today.", None),
+        # a conjunct with no verb of its own reuses the one before: one check, never cut
+        # into a fragment ("The agent never to the home policy")
+        ("The agent never moves the claim to the car policy and never to the home policy.", None),
     ],
 )
 def test_compound_criterion(criterion: str, parts: list[str] | None) -> None:

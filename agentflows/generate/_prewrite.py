@@ -8,7 +8,11 @@ finding as its reason:
 - `slot-skips-step` (error): the initial slot is removed;
 - `leaky-context` (error, internals): each internal id in the simulated user's text becomes
   plain words (`utter_order_placed` -> "order placed", `@tool.block_card` -> "block card");
-- `compound-criterion` (warning): the criterion is split into its single checks;
+- `compound-criterion` (warning): a criterion a model wrote is kept whole, never cut at
+  "and"/";" by rule (its pieces lose their subject or condition: "The agent never to the
+  policy"), with the warning in the case's record (`after` equal to `before`) for its author
+  or a revise round; a criterion of the offline plan, casegen's own sentence built from
+  whole clauses, is split into its single checks;
 - `criterion-is-deterministic`, `vague-criterion` (warning): the criterion is dropped (an
   assertion says the first; the second cannot be judged the same way twice);
 - `unreadable-text` (error, a model's junk words): a criterion is dropped, a title becomes
@@ -76,9 +80,11 @@ def prewrite(
     *,
     title: str | None = None,
     copy_clean: bool = True,
+    model_criteria: bool = False,
 ) -> PrewriteOutcome:
     """Review `data`, apply the deterministic fixes, and say what errors are left; `title`
-    (the planned behaviour's) replaces a title that does not read as words.
+    (the planned behaviour's) replaces a title that does not read as words;
+    `model_criteria`: the criteria are a model's words, so a compound one is kept whole.
 
     Fixes go to a deep copy; with `copy_clean=False`, a draft the rules find nothing in
     is handed back itself (the flow reads only the fixes and errors then, and most drafts
@@ -93,18 +99,46 @@ def prewrite(
         changed = False
         # Later pointers first, so removing one list item does not shift the next one's index.
         for finding in sorted(findings, key=lambda f: _order_key(f.path or ""), reverse=True):
+            if model_criteria and finding.code == "compound-criterion":
+                continue  # noted where it stands once the rest is fixed (`_settled`)
             fix = _fix(outcome.data, finding, project, title)
             if fix is not None:
                 outcome.fixes.append(fix)
                 changed = True
         if not changed:
-            outcome.errors = [f for f in findings if f.severity == "error"]
-            return outcome
+            return _settled(outcome, findings, model_criteria)
         findings = None
-    outcome.errors = [
-        f for f in review_findings(outcome.data, dialect, project) if f.severity == "error"
-    ]
+    return _settled(outcome, review_findings(outcome.data, dialect, project), model_criteria)
+
+
+def _settled(
+    outcome: PrewriteOutcome, findings: list[Finding], model_criteria: bool
+) -> PrewriteOutcome:
+    """The errors left, and each compound criterion of a model's kept whole, noted where it
+    stands now."""
+    outcome.errors = [f for f in findings if f.severity == "error"]
+    for finding in findings:
+        if model_criteria and finding.code == "compound-criterion":
+            _keep_whole(outcome, finding)
     return outcome
+
+
+def _keep_whole(outcome: PrewriteOutcome, finding: Finding) -> None:
+    """A model's compound criterion stays as written, with the warning in the case's record:
+    cut at "and"/";" by rule, its pieces lose their subject or their condition ("never to
+    the policy for this claim"), so only its author or the model (a revise round) may split
+    it."""
+    outcome.fixes.append(
+        {
+            "code": f"review:{finding.code}",
+            "path": finding.path or "",
+            "before": finding.value,
+            "after": finding.value,
+            "reason": f"{finding.message}; kept whole: rewrite it as single checks, each a "
+            "whole sentence with its own subject and condition",
+            "by": "review",
+        }
+    )
 
 
 def _order_key(pointer: str) -> list[tuple[int, int | str]]:

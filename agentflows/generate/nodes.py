@@ -391,6 +391,7 @@ def _reviewed(work: CaseWork, ctx: GenerateContext) -> CaseWork | None:
         ctx.project,
         title=work["behavior"].get("title"),
         copy_clean=False,
+        model_criteria="criteria" in (work.get("model_parts") or ()),
     )
     if not outcome.fixes and not outcome.errors:
         return changed

@@ -24,9 +24,10 @@ from ._context import (
     is_fact_context,
     parse_fact_context,
 )
-from ._facts import CLOSING, UNKNOWN, FactSimulator, first_person, opening_line
+from ._facts import CLOSING, UNKNOWN, FactSimulator, opening_line
 from ._llm import LLMSimulator, SimulatedMessage, render_conversation
 from ._offline import NO_LINES, PROSE_NOTE, OfflineSimulator, offline_lines, offline_note
+from ._pronouns import first_person
 from ._quoted import QuotedLine, numbered_steps, quoted_lines, quoted_user_lines
 from ._registry import SimulatorSettings, engine_names, make_simulator, simulator_engine
 from ._words import stems

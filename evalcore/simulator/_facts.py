@@ -43,6 +43,7 @@ from ..lexicon.en import agent_turns as en
 from ..llm.usage import Usage
 from ._base import SimulatorStep, Utterance
 from ._context import ContextFact, FactContext
+from ._pronouns import first_person
 from ._words import stems
 
 CLOSING = "No, that's all, thanks."
@@ -72,34 +73,6 @@ def _hands_over(message: str) -> bool:
         en.HANDOFF.search(s) and not en.ASKING.search(s)
         for s in re.split(r"(?<=[.!?])\s+", message)
     )
-
-
-#: Verbs after which "you" is the subject ("what policies you have" -> "I have"), with the
-#: first person's form where it differs.
-_SUBJECT_VERBS = {
-    "have": "have", "had": "had", "need": "need", "want": "want", "can": "can",
-    "will": "will", "would": "would", "should": "should", "do": "do", "did": "did",
-    "hold": "hold", "own": "own", "are": "am", "were": "was",
-}  # fmt: skip
-
-
-def first_person(text: str) -> str:
-    """`want to check your balance` → `want to check my balance`; a "you" that does
-    something is "I" (`know what policies you have` → `know what policies I have`)."""
-    parts = re.split(r"(\w+)", text)  # the words at odd places, what is between them at even
-    for i in range(1, len(parts), 2):
-        word = parts[i].lower()
-        if word not in _SWAPS:
-            continue
-        after = parts[i + 2].lower() if i + 2 < len(parts) and parts[i + 1] == " " else ""
-        if word == "you" and after in _SUBJECT_VERBS:
-            parts[i], parts[i + 2] = "I", _SUBJECT_VERBS[after]
-        else:
-            parts[i] = _SWAPS[word]
-    return "".join(parts)
-
-
-_SWAPS = {"your": "my", "yours": "mine", "you": "me", "yourself": "myself"}
 
 
 def opening_line(intent: str) -> str:

@@ -41,8 +41,9 @@ log = logging.getLogger("casegen.llm")
 def planned_drafting(dialect: str) -> ModuleType | None:
     """The plan-based drafting module of `dialect` (`Dialect.planned_drafting`: the model
     writes the words, the plan keeps the ids and assertions), None for dialects drafted whole.
-    It offers `WORDS` (the answer model), `planned_case`, `prompt_values`, `merge_words` and
-    `keep_planned`."""
+    It offers `WORDS` (the answer model), `planned_case`, `prompt_values`, `merge_words`
+    (with `plan=`, the plan a repair's words are checked against, and `ctx=`, the case's
+    draft context) and `keep_planned`."""
     entry = get_dialect(dialect).planned_drafting
     return load_entry(entry) if entry else None
 
@@ -99,7 +100,10 @@ class LLMEngine:
                 **planned.repair_values(ctx, document, data, errors),
             )
             result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="repair")
-            return DraftResult(data=planned.merge_words(base, result.value), usage=result.usage)
+            # the new words are checked against the plan, not the previous draft's words:
+            # a slip of the model's own is its to fix
+            merged = planned.merge_words(base, result.value, plan=document, ctx=ctx)
+            return DraftResult(data=merged, usage=result.usage)
         values = self._case_values(ctx)
         values["case"] = _json(data)
         values["findings"] = errors
@@ -123,7 +127,7 @@ class LLMEngine:
         )
         result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="draft")
         return DraftResult(
-            data=planned.merge_words(document, result.value),
+            data=planned.merge_words(document, result.value, ctx=ctx),
             usage=result.usage,
             planned=document,
         )

@@ -8,14 +8,21 @@ criteria. `merge_words` puts the model's words into the planned document:
 
 - assertions, type and `setup` always come from the plan (never from the model);
 - a blank or missing name / context keeps the planned one;
+- the model's context is kept unless it loses a value the plan fixes (`fixed_values`: ids,
+  codes, enum values, asserted values, quoted injection lines), compared with the plan after
+  normalising case and punctuation; a repair compares with the plan too, never with the
+  model's previous draft, so the model can fix its own slip;
 - criteria are kept when they are plain sentences of a sensible length; if none is left,
-  the planned criteria stay (review before writing then splits or drops what its rules flag).
+  the planned criteria stay (review before writing drops what its rules flag and keeps a
+  model's compound criterion whole, with its warning).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -29,6 +36,7 @@ from .._engine import DraftContext
 #: Characters per token of the documented estimate (no tokenizer offline: BPE tokenizers
 #: give about four characters per token on English prose and compact JSON).
 CHARS_PER_TOKEN = 4
+log = logging.getLogger("casegen.llm")
 _MAX_CRITERION = 240
 _MAX_NAME = 120
 
@@ -118,42 +126,143 @@ def repair_values(
     }
 
 
-def merge_words(planned: dict[str, Any], words: MantleWords) -> dict[str, Any]:
-    """The planned document with the model's words where they are usable."""
+def merge_words(
+    planned: dict[str, Any],
+    words: MantleWords,
+    *,
+    plan: dict[str, Any] | None = None,
+    ctx: DraftContext | None = None,
+) -> dict[str, Any]:
+    """The planned document with the model's words where they are usable.
+
+    `plan` is the offline plan when `planned` is not it (a repair: `planned` holds the
+    model's previous words); the model's context is checked against the plan's fixed
+    values, and one that loses any falls back to the plan's context, not the previous
+    draft's. `ctx` names the skill whose memory's enum values are fixed too."""
     merged = json.loads(json.dumps(planned))
     scenario = merged["scenario"]
+    source = (plan or planned)["scenario"]
     name = " ".join(words.name.split())
     if name and len(name) <= _MAX_NAME:
         scenario["name"] = name
     context = words.simulation_context.strip()
     if context:
-        scenario["simulation_context"] = merge_context(scenario["simulation_context"], context)
+        scenario["simulation_context"] = merge_context(
+            source["simulation_context"],
+            context,
+            asserted=_strings((source.get("goals") or {}).get("assertions")),
+            enums=enum_values(ctx) if ctx is not None else (),
+            opening_fixed=source.get("type") == "adversarial",
+        )
     criteria = [c for c in (_criterion(text) for text in words.criteria) if c]
     if criteria:
         scenario.setdefault("goals", {})["criteria"] = list(dict.fromkeys(criteria))
     return merged
 
 
-def merge_context(planned: str, written: str) -> str:
-    """The model's context when it keeps the planned facts and quoted lines, else the planned
-    one with the model's persona: the offline simulator and the assertions depend on the
-    facts, so a reworded context may never lose one."""
+def merge_context(
+    planned: str,
+    written: str,
+    *,
+    asserted: Iterable[str] = (),
+    enums: Iterable[str] = (),
+    opening_fixed: bool = False,
+) -> str:
+    """The model's context when it keeps every value the plan fixes (`fixed_values`), else
+    the planned one with the model's persona: the assertions and the simulator depend on
+    those values, so a context may reword anything but them."""
     if not is_fact_context(planned):
         return written + "\n"
     plan = parse_fact_context(planned)
-    if is_fact_context(written) and _keeps(plan, written):
-        return written + "\n"
+    if is_fact_context(written):
+        lost = lost_values(
+            plan, written, asserted=asserted, enums=enums, opening_fixed=opening_fixed
+        )
+        if not lost:
+            return written + "\n"
+        log.info("the model's context loses fixed values %s: the planned one is kept", lost)
     persona = _PERSONA.match(written)
     if persona:
         plan.persona = persona.group(1).strip()
     return plan.render()
 
 
-def _keeps(plan: FactContext, written: str) -> bool:
-    flat = " ".join(written.split()).casefold()
-    needed = [f.value for f in plan.facts] + [c.line for c in plan.cues]
-    needed += [line for line in (plan.opening, plan.after_first, plan.before_end) if line]
-    return all(" ".join(str(v).split()).casefold() in flat for v in needed)
+def fixed_values(
+    plan: FactContext,
+    *,
+    asserted: Iterable[str] = (),
+    enums: Iterable[str] = (),
+    opening_fixed: bool = False,
+) -> list[str]:
+    """What a written context must keep of the plan's: each fact value that is an id, a
+    code, a number or one word, one of the skill's enum values (`enums`) or one an
+    assertion checks, and every
+    quoted line the user injects (a cue's, a follow-up's, the second turn's, the last one's;
+    the opening only where it is the injection: `opening_fixed`, an adversarial case, and
+    no other line to carry it). A described fact (what
+    happened, in a sentence) and a request line are the model's to reword."""
+    asserted = [v for v in asserted if len(_normal(v)) >= 2]
+    checked = {_normal(v) for v in [*asserted, *enums]} - {""}
+    values = [f.value for f in plan.facts if _fixed_shape(f.value) or _normal(f.value) in checked]
+    lines = [c.line for c in plan.cues] + [f.line for f in plan.follow_ups]
+    lines += [line for line in (plan.after_first, plan.before_end) if line]
+    if opening_fixed and plan.opening and not lines:
+        lines.append(plan.opening)  # no other line carries the attack: the opening does
+    # an asserted value the plan's user says in a line of its own (the opening) is fixed too
+    said = f" {_normal(plan.render())} "
+    values += [v for v in asserted if _normal(v) and f" {_normal(v)} " in said]
+    return list(dict.fromkeys(v for v in values + lines if _normal(v)))
+
+
+def lost_values(
+    plan: FactContext,
+    written: str,
+    *,
+    asserted: Iterable[str] = (),
+    enums: Iterable[str] = (),
+    opening_fixed: bool = False,
+) -> list[str]:
+    """The plan's fixed values `written` does not hold, compared after normalising case,
+    punctuation and spacing (`"PL-20931"` is kept by `pl 20931`, a quoted line by the same
+    words without its comma)."""
+    flat = f" {_normal(written)} "
+    fixed = fixed_values(plan, asserted=asserted, enums=enums, opening_fixed=opening_fixed)
+    return [v for v in fixed if f" {_normal(v)} " not in flat]
+
+
+def enum_values(ctx: DraftContext) -> list[str]:
+    """The enum values of the memory the case's skill reads and writes (its own and the
+    project's): a fact holding one is a value the agent must record as it stands."""
+    defs = ctx.project.mantle
+    skill = defs.skills.get(ctx.behavior.source) if defs is not None else None
+    if defs is None or skill is None:
+        return []
+    fields = [*skill.memory.values(), *defs.memory.values()]
+    return [str(v) for field in fields for v in (field.enum_values or [])]
+
+
+def _fixed_shape(value: str) -> bool:
+    """An id, code, amount or date (it holds a digit) or a single word (an enum value)."""
+    text = value.strip()
+    return any(c.isdigit() for c in text) or len(text.split()) == 1
+
+
+def _normal(text: Any) -> str:
+    return " ".join(_NOT_WORD.sub(" ", str(text).casefold()).split())
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string and number inside `value` (the values an assertion checks)."""
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, bool) or value is None:
+        return []
+    return [str(value)] if isinstance(value, str | int | float) else []
 
 
 def _path(walk: Any) -> str:
@@ -219,8 +328,12 @@ __all__ = [
     "CHARS_PER_TOKEN",
     "WORDS",
     "MantleWords",
+    "enum_values",
     "estimate_tokens",
+    "fixed_values",
     "keep_planned",
+    "lost_values",
+    "merge_context",
     "merge_words",
     "planned_case",
     "prompt_values",

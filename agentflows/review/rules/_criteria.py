@@ -23,6 +23,7 @@ from evalcore.lexicon.en.case_wording import (
     SUBJECT,
     VAGUE,
 )
+from evalcore.lexicon.en.criterion_conjuncts import ELLIPTICAL
 
 from .._views import CaseView, Part, ReviewEnv
 from .._vocab import Mention
@@ -214,7 +215,8 @@ def split_compound(text: str) -> list[str]:
         pieces = _sentences(text, masked)
     if len(pieces) == 1:
         match = _AND_CLAUSE.search(masked)
-        if match is not None:
+        if match is not None and not ELLIPTICAL.match(masked[match.start() :].strip()):
+            # (a conjunct with no verb of its own is the same check: never a fragment)
             left = text[: match.start()].rstrip(" ,")
             right = text[match.start() :].strip()
             right = AND_LEAD.sub("", right)

@@ -1,0 +1,127 @@
+"""The user's own words from a line written to the user: "you" becomes "I" or "me" by grammar.
+
+A context speaks to the simulated user ("You want to book an inspection, but you'd rather
+arrange it with a person"); the user's line says it in the first person ("…, but I'd rather
+arrange it with a person"). "your" is always "my", but "you" is a subject ("I") or an object
+("me") by its place in the sentence: after a preposition or a verb that takes a person
+("to you", "call you back") it is an object; before a verb ("you would", "you lost"), at the
+start of a clause ("but you …", "if you …") or in a contraction ("you'd") it is a subject.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Verbs after which "you" is the subject ("what policies you have" -> "I have"), with the
+#: first person's form where it differs.
+SUBJECT_VERBS = {
+    "have": "have", "had": "had", "need": "need", "want": "want", "can": "can",
+    "will": "will", "would": "would", "should": "should", "do": "do", "did": "did",
+    "hold": "hold", "own": "own", "are": "am", "were": "was", "could": "could",
+    "might": "might", "must": "must", "may": "may", "shall": "shall", "don": "don",
+    "didn": "didn", "won": "won", "weren": "wasn",
+}  # fmt: skip
+
+#: Contractions of "you" as a subject, with the first person's ending ("you're" -> "I'm").
+_CONTRACTED = {"d": "d", "ll": "ll", "re": "m", "ve": "ve"}
+
+#: Words that open a clause, so a "you" right after them is its subject.
+_CLAUSE_OPENERS = frozenset({
+    "and", "but", "or", "so", "because", "if", "whether", "that", "when", "whenever", "while",
+    "since", "as", "though", "although", "unless", "until", "once", "before", "where", "what",
+    "which", "who", "how", "why", "than"
+})  # fmt: skip
+
+#: Prepositions: a "you" after one is an object ("with you", "for you").
+_PREPOSITIONS = frozenset({
+    "to", "for", "with", "from", "about", "at", "on", "by", "of", "into", "onto", "towards",
+    "toward", "without", "against", "between", "like", "near", "behind", "beside", "around",
+    "through"
+})  # fmt: skip
+
+#: Verbs that take a person as their object ("call you back", "let you know", "owe you").
+_OBJECT_VERBS = frozenset({
+    "give", "send", "offer", "show", "tell", "ask", "email", "call", "text", "remind", "charge",
+    "owe", "pay", "refund", "bill", "contact", "reach", "connect", "transfer", "help", "let",
+    "make", "get", "put", "keep", "leave", "cost", "take", "bring", "thank", "see", "hear",
+    "meet", "phone", "notify", "update", "invite", "assure", "promise", "serve", "lend"
+})  # fmt: skip
+
+#: Words that follow an object "you" ("to you and your family", "give you a refund").
+_AFTER_OBJECT = frozenset({
+    "a", "an", "the", "my", "your", "his", "her", "their", "our", "some", "this", "these",
+    "those", "back", "up", "and", "or", "today", "now", "again", "too", "first"
+})  # fmt: skip
+
+#: "it's you on file": after a form of "be", the spoken first person is "me".
+_COPULAS = frozenset({"is", "s", "was", "be", "been", "being"})
+
+_DETERMINERS = frozenset({
+    "a", "an", "the", "my", "your", "his", "her", "their", "our", "this", "that", "these",
+    "those", "any", "each", "every", "no"
+})  # fmt: skip
+
+_SWAPS = {"your": "my", "yours": "mine", "yourself": "myself", "yourselves": "ourselves"}
+_APOSTROPHES = ("'", "\u2019")
+
+
+def first_person(text: str) -> str:
+    """`want to check your balance` → `want to check my balance`; `but you'd rather call`
+    → `but I'd rather call`; `want someone to call you back` → `… call me back`."""
+    parts = re.split(r"(\w+)", text)  # the words at odd places, what is between them at even
+    for i in range(1, len(parts), 2):
+        word = parts[i].lower()
+        if word in _SWAPS:
+            parts[i] = _cased(_SWAPS[word], parts[i])
+        elif word == "you":
+            _you(parts, i)
+    return "".join(parts)
+
+
+def _you(parts: list[str], i: int) -> None:
+    """Put "I" (with the verb's first-person form) or "me" at `parts[i]`."""
+    between = parts[i + 1] if i + 1 < len(parts) else ""
+    after = parts[i + 2].lower() if i + 2 < len(parts) else ""
+    if between in _APOSTROPHES and after in _CONTRACTED:
+        parts[i], parts[i + 2] = "I", _CONTRACTED[after]
+        return
+    before = parts[i - 1] if i >= 1 else ""
+    prev = parts[i - 2].lower() if i >= 2 and before.strip() == "" else ""
+    # "the bill you received": a verb's form after a determiner is a noun, not the verb
+    noun = i >= 4 and parts[i - 3] == " " and parts[i - 4].lower() in _DETERMINERS
+    if prev in _PREPOSITIONS or prev in _COPULAS or (_stem(prev) in _OBJECT_VERBS and not noun):
+        parts[i] = _cased("me", parts[i])
+        return
+    spaced = between == " "
+    if spaced and after == "aren" and parts[i + 3 : i + 5] == ["'", "t"]:
+        parts[i], parts[i + 2], parts[i + 3], parts[i + 4] = "I", "am", " ", "not"
+        return
+    if spaced and after in SUBJECT_VERBS:
+        parts[i], parts[i + 2] = "I", SUBJECT_VERBS[after]
+        return
+    opens = not prev or prev in _CLAUSE_OPENERS
+    if not opens and (not spaced or not after or after in _AFTER_OBJECT):
+        parts[i] = _cased("me", parts[i])  # "want you and your wife covered"
+        return
+    parts[i] = "I"  # "tell them you moved", "the car you drive", "if you qualify"
+
+
+def _stem(word: str) -> str:
+    """A verb's plain form, roughly ("charged" -> "charge", "calls" -> "call")."""
+    for end, back in (("ied", "y"), ("ies", "y"), ("ed", ""), ("es", ""), ("s", ""), ("ing", "")):
+        if word.endswith(end) and len(word) > len(end) + 2:
+            stem = word[: -len(end)] + back
+            if stem in _OBJECT_VERBS:
+                return stem
+            if stem + "e" in _OBJECT_VERBS:
+                return stem + "e"
+            if len(stem) > 2 and stem[-1] == stem[-2] and stem[:-1] in _OBJECT_VERBS:
+                return stem[:-1]
+    return word
+
+
+def _cased(word: str, like: str) -> str:
+    return word[:1].upper() + word[1:] if like[:1].isupper() else word
+
+
+__all__ = ["SUBJECT_VERBS", "first_person"]
