@@ -28,6 +28,7 @@ from evalcore.simulator import first_person, opening_line
         ("want to know why they charged you twice", "want to know why they charged me twice"),
         ("want a form for you to sign", "want a form for me to sign"),
         ("want you and your partner covered", "want me and my partner covered"),
+        ("want them to guide you through the reset", "want them to guide me through the reset"),
         ("want to check it's you on file", "want to check it's me on file"),
     ],
 )

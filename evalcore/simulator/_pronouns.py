@@ -100,8 +100,8 @@ def _you(parts: list[str], i: int) -> None:
         parts[i], parts[i + 2] = "I", SUBJECT_VERBS[after]
         return
     opens = not prev or prev in _CLAUSE_OPENERS
-    if not opens and (not spaced or not after or after in _AFTER_OBJECT):
-        parts[i] = _cased("me", parts[i])  # "want you and your wife covered"
+    if not opens and (not spaced or not after or after in _AFTER_OBJECT or after in _PREPOSITIONS):
+        parts[i] = _cased("me", parts[i])  # "want you and your wife covered", "guide you through"
         return
     parts[i] = "I"  # "tell them you moved", "the car you drive", "if you qualify"
 
