@@ -13,8 +13,8 @@ from benchmarks.architecture import circles, measure
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
     "dialect_branches": 1,
-    "private_imports": 9,
-    "english_regexes": 21,
+    "private_imports": 4,
+    "english_regexes": 0,
     "circles": 0,
     "function_imports": 312,
 }

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from evalcore.lexicon import Phrase, phrase, phrases
-from evalcore.lexicon.en import prose_acts
-from evalcore.lexicon.notation import mantle_conditions, mantle_references
+from evalcore.lexicon.en import prose_acts, stated_values
+from evalcore.lexicon.notation import mantle_conditions, mantle_references, reference_mentions
 
 ENGLISH = phrases("en")
 NOTATION = phrases("notation")
@@ -69,6 +69,19 @@ def test_an_english_pattern_built_per_field_is_the_one_its_examples_pin() -> Non
     for built, name in (
         (prose_acts.sets_field("device_label"), "en.prose_acts.sets_field"),
         (prose_acts.set_to_pick("new_flight"), "en.prose_acts.set_to_pick"),
+    ):
+        assert (built.pattern, built.flags) == (pinned[name].pattern, pinned[name].flags)
+
+
+def test_a_mention_pattern_built_per_name_is_the_one_its_examples_pin() -> None:
+    pinned = {p.name: p.regex for p in EVERY}
+    for built, name in (
+        (stated_values.named_value("service"), "en.stated_values.named"),
+        (reference_mentions.tool_mention("find_order"), "notation.reference_mentions.tool"),
+        (
+            reference_mentions.field_mention("details_verified", "claim.details_verified"),
+            "notation.reference_mentions.field",
+        ),
     ):
         assert (built.pattern, built.flags) == (pinned[name].pattern, pinned[name].flags)
 

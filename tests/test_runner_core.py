@@ -564,7 +564,7 @@ def test_the_built_in_checks_evaluator_loads_once_under_concurrent_first_use(mon
 
     monkeypatch.setattr(checks, "_TRIED", set())
     monkeypatch.setattr(checks, "_EVALUATORS", {})
-    monkeypatch.delitem(sys.modules, "evalcore.runner.checks._mantle", raising=False)
+    monkeypatch.delitem(sys.modules, "evalcore.runner.checks.mantle", raising=False)
     barrier = threading.Barrier(8)
     found: list[object] = []
 

@@ -94,7 +94,7 @@ def test_the_mutants_on_a_path_are_found_by_index_as_by_trying_each(
     data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """`relevant` on a project's kept list (indexed) gives what trying every mutant gives."""
-    from agentflows.generate._verify_paths import CasePath, relevant
+    from agentflows.generate.verify_paths import CasePath, relevant
     from evalcore.agents.reference._mutants import mutants
 
     defs = _distinct_defs(tmp_path_factory)

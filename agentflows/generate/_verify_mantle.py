@@ -15,7 +15,7 @@
    turned into a criterion); a case that would lose what it is for is kept as drafted and
    marked `needs-review`.
 3. The case is played against every mutant whose fault lies on its path
-   (`_verify_paths.py`), `env.concurrency` at once. A case that kills none is `weak`.
+   (`verify_paths.py`), `env.concurrency` at once. A case that kills none is `weak`.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from evalcore.validation import check_data
 from ._prewrite import prewrite
 from ._verify_fix import fix_assertions
 from ._verify_levers import lever_findings, refused_finding, user_levers
-from ._verify_paths import pick, read_path, relevant
 from ._verify_play import Played, compiled, kills, play, reference, run_case
 from ._verify_types import Verdict, VerifyEnv
 from ._verify_variants import CaseChecks, check_variants
+from .verify_paths import pick, read_path, relevant
 
 #: Assertions a deterministic repair may remove. One wrong assertion is a drafting slip;
 #: several failing at once mean the case is about a path a correct agent does not take, and

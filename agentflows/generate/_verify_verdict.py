@@ -29,7 +29,7 @@ from typing import Any
 
 from evalcore.assertions import AssertionResult, compiled, parse_events
 from evalcore.runner.checks import checks_evaluator
-from evalcore.runner.checks._mantle import mantle_checks
+from evalcore.runner.checks.mantle import mantle_checks
 
 #: A first match after every event: a pattern the reference run never matched.
 _NEVER = 1 << 62

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentflows.drafting.offline import answer_marks
-from agentflows.generate._verify_paths import CasePath, _step_on_path, read_path
+from agentflows.generate.verify_paths import CasePath, read_path, step_on_path
 from evalcore.agents.reference import Mutant
 from evalcore.definitions import Project
 
@@ -240,7 +240,7 @@ def _reaches(project: Project, mutant: Mutant, path: CasePath) -> bool:
     if mutant.kind in TOOL_KINDS:
         return target in path.tools
     if mutant.kind == "skip_step":
-        return _step_on_path(target, path, project)
+        return step_on_path(target, path, project)
     if mutant.kind in ("forget_memory", "wrong_enum"):
         return target in path.memory
     if mutant.kind == "ignore_digression":

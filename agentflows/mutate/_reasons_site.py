@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from agentflows.drafting.offline._mantle_exact import exact
-from evalcore.agents.reference import Mutant
-from evalcore.agents.reference._faults import returned
+from agentflows.drafting.offline import exact
+from evalcore.agents.reference import Mutant, returned
 from evalcore.definitions import Project
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import normalised_parameters, skill_models, tool_keys

@@ -85,6 +85,8 @@ class OfflineEngine:
 _MANTLE_OFFERS = {
     # what of a Mantle run a case may assert, read as the drafter reads outside answers
     "answer_marks": "._mantle_answers",
+    # whether a value is exact (an id, code, number or yes/no a case may assert as said)
+    "exact": "._mantle_exact",
     # the drafted document and the script it was written from (the LLM drafter's plan)
     "draft_mantle_scripted": "._mantle",
     # a skill's rules that hold on a path, and up to `limit` of them, the topic's first
@@ -108,6 +110,7 @@ __all__ = [
     "best_value",
     "content_stems",
     "draft_mantle_scripted",
+    "exact",
     "match_values",
     "parse_direction",
     "pick",

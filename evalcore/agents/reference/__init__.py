@@ -16,6 +16,7 @@ from ._asking import asked_request, reads_back, wanted_clause
 from ._backend import placeholder
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
+from ._faults import returned
 from ._mutants import KINDS, Mutant, find_mutant, mutants
 from ._reach import SITES, reached, sites
 from ._snapshot import Snapshot, restore, take
@@ -41,6 +42,7 @@ __all__ = [
     "reached",
     "reads_back",
     "restore",
+    "returned",
     "sites",
     "take",
     "variants",

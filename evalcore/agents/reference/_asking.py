@@ -17,46 +17,23 @@ import re
 from functools import lru_cache
 
 from ...definitions.skill_model import asked_to
+from ...lexicon.en.asking_prose import ASK_CLAUSE as _ASK_CLAUSE
+from ...lexicon.en.asking_prose import ASK_TAIL as _TAIL
+from ...lexicon.en.asking_prose import FOR_LEAD as _FOR_LEAD
+from ...lexicon.en.asking_prose import READ_BACK as _READ_BACK
+from ...lexicon.en.labelled_answers import PART as _PART
 from ...lexicon.en.skill_prose import WHAT_THE_USER_WANTS
-
-_ASK_CLAUSE = re.compile(
-    r"\b(?:ask(?:s)?|find\s+out|work\s+out|check|confirm|establish|get|collect|"
-    r"clarify|request)\b(?:\s+(?:the\s+\w+|them|him|her))?"
-    r"(?:\s+(?:in|with)\s+one\s+(?:short\s+)?(?:question|message))?\s+"
-    r"(?P<clause>(?:which|what|whether|if|how|for|who|when|where)\b[^.;:?!]*)",
-    re.IGNORECASE,
-)
-_REFERENCE = re.compile(r"\s*@(?:memory|tool|skill|block)\.[\w.]*\w")
-_TAIL = re.compile(
-    r",?\s+(?:and\s+(?:record|set|save|store|write|check|verify|call|use)\b|in\s+one\s+message"
-    r"|before\b|then\b).*$",
-    re.IGNORECASE,
-)
-#: The agent repeats the details for the user to confirm: "read them back", "all correct",
-#: "when they confirm" (what was shown), never "when they confirm success" (their report of
-#: how something they did went).
-_READ_BACK = re.compile(
-    r"\bread(?:s|ing)?\s+(?:it\s+|them\s+|everything\s+|the\s+[\w ]{1,40}?)?back\b|"
-    r"\b(?:all\s+)?correct\b|"
-    r"\bwhen\s+they\s+confirm(?:\s+(?:it|them|the\s+(?:details|summary|draft)))?(?![\s\w])",
-    re.I,
-)
-_PEOPLE = (
-    r"the\s+(?:customer|caller|user|patient|guest|member|tenant|employee|requester|"
-    r"policyholder|traveller|traveler|exec|executive|engineer|client|resident|staff\s+member)"
-)
-_PART = re.compile(
-    r"(?:^|,\s*|\s+and\s+)my\s+(?P<label>[^,]+?)\s+is\s+(?P<value>.+?)"
-    r"(?=,\s*my\s|\s+and\s+my\s|$)",
-    re.I,
-)
+from ...lexicon.en.user_mentions import PERSON as _PERSON
+from ...lexicon.en.user_mentions import POSSESSIVE as _POSSESSIVE
+from ...lexicon.en.user_mentions import THIRD_PERSON_VERB as _THIRD_PERSON_VERB
+from ...lexicon.notation.reference_mentions import SPOKEN_REFERENCE as _REFERENCE
 
 
 def second_person(text: str) -> str:
     """`which payment the customer means` -> `which payment you mean`."""
-    text = re.sub(rf"\b{_PEOPLE}'s\b|\btheir\b|\bhis or her\b", "your", text, flags=re.I)
-    text = re.sub(rf"\b{_PEOPLE}\b|\bthey\b|\bthem\b", "you", text, flags=re.I)
-    text = re.sub(r"\byou (is|has|does|wants|needs|means)\b", _plain_verb, text)
+    text = _POSSESSIVE.sub("your", text)
+    text = _PERSON.sub("you", text)
+    text = _THIRD_PERSON_VERB.sub(_plain_verb, text)
     return text
 
 
@@ -103,7 +80,7 @@ def question_for(
     if match is not None:
         clause = re.sub(r"\s*\([^()]*\)|\s*\([^()]*$", "", match["clause"]).strip()
         clause = _TAIL.sub("", clause).strip(" ,")
-        clause = re.sub(r"^for\s+(?:the\s+)?", "", clause, flags=re.I)
+        clause = _FOR_LEAD.sub("", clause)
         if len(clause.split()) >= 2:
             clause = second_person(clause)
             if set(field_words.split()) <= set(clause.lower().split()):

@@ -24,13 +24,11 @@ from typing import Any
 
 from ...definitions import MemoryField, Project
 from ...definitions.skill_model import UNKNOWN, branch_values, code_facts, qualify
+from ...lexicon.en.tool_names import LISTING as _LISTING
 from ...testdata import load_records as read_collections
 from ..demo import ToolResult
 from ._shared import once
 from ._snapshot import clone
-
-_LISTING = re.compile(r"^(?:list|search|find_all|get_all|all)_|_(?:list|search)$")
-
 
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 

@@ -25,6 +25,7 @@ from ...definitions.skill_model import (
     code_facts,
     skill_model,
 )
+from ...lexicon.en.stated_values import named_value
 from ...testdata import load_records, one_detail_off
 from ..demo import (
     NO_ANSWER,
@@ -39,24 +40,8 @@ from ._asking import answer_parts, question_for, wanted_clause
 from ._backend import FakeBackend, placeholder
 from ._procedure import FIXED, Runner
 
-_RUN_BLOCK = re.compile(r"@block\.(\w+)")
 _CLARIFIED = ("categorical", "bool", "int", "float")
 """Field types whose answer must say one value: a vague one is asked again."""
-_NEGATED = re.compile(r"\b(?:do\s+not|don't|never|without)\b[^.@]*$", re.I)
-
-
-def _at(text: str, name: str) -> int:
-    at = text.find(name)
-    return at if at >= 0 else len(text)
-
-
-def _trigger(call: Any) -> str | None:
-    """The call's trigger as a condition; "Unless X is true" waits for X to be false."""
-    when = getattr(call, "when", None)
-    said = str(getattr(call, "trigger", None) or "")
-    if when and said.lower().startswith("unless") and not when.strip().startswith("not "):
-        return f"not ({when})"
-    return when
 
 
 def said_value(text: str, name: str) -> str:
@@ -192,8 +177,7 @@ class ModelBrain:
     def from_request(self, ctx: SkillContext, spec: FieldSpec) -> Procedure:
         """A field set "from the request": read from the opening message, else asked."""
         if spec.type not in ("categorical", "bool"):
-            words = re.escape(spec.name.replace("_", " "))
-            named = re.search(rf"\bthe {words} is ([^\s,;]+?)\.?(?:\s|$)", ctx.context, re.I)
+            named = named_value(spec.name.replace("_", " ")).search(ctx.context)
             if named is not None:  # "The service is checkout-api."
                 ctx.engine.remember(spec.qualified, named[1])
             return

@@ -8,11 +8,13 @@ nothing else.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
 from ...definitions import Step, resolver_of
+from ...lexicon.en.user_detours import ASIDE as _ASIDE
+from ...lexicon.en.user_detours import PERSON as _PERSON
+from ...lexicon.en.user_detours import QUESTION_BACK as _QUESTION_BACK
 from ..demo import (
     ADVERSARIAL,
     CANCEL,
@@ -27,24 +29,6 @@ from ..demo import (
 from ._asking import question_for
 from ._brain import said_value
 from ._faulted import FaultedEngine
-
-_PERSON = re.compile(
-    r"\b(?:talk|speak|chat)\s+(?:to|with)\s+(?:a\s+|an\s+|the\s+|my\s+|someone|somebody)?"
-    r"(?:person|human|someone|somebody|agent|representative|specialist|adjuster|staff|team)|"
-    r"\b(?:real|live)\s+(?:person|human|agent)\b|\btransfer me\b",
-    re.I,
-)
-#: A message that turns to something else before answering ("Before that, ...").
-_ASIDE = re.compile(
-    r"^\s*(?:before that|by the way|one more thing|actually|wait|also|first|"
-    r"quick question|unrelated|random question|off topic)\b",
-    re.I,
-)
-#: A question back to the agent that states no value ("Do you know a good recipe for
-#: lasagne?"): not an answer to the question asked, so the agent says it cannot help.
-_QUESTION_BACK = re.compile(
-    r"^\s*(?:do|does|can|could|would|will|what|how|why|who|where|is|are)\b[^?\d]*\?\s*$", re.I
-)
 
 
 # What these patterns find in a message, kept per text: every verification play of a case

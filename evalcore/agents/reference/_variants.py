@@ -44,6 +44,8 @@ from typing import Any
 
 from ...definitions import Project
 from ...definitions.skill_model import skill_models
+from ...lexicon.en.permissive_words import PERMISSIVE
+from ...lexicon.notation.empty_conditions import NOT_KEY as _MISSING
 from ._prose import prose_items
 from ._shared import once
 
@@ -65,14 +67,6 @@ _WHAT = {
     "reformat_argument": "passes a date to {t} in another format",
 }
 
-#: Words that permit rather than instruct ("you may ask", "optionally", "if useful").
-PERMISSIVE = re.compile(
-    r"\b(?:may|might|optionally|optional|if\s+(?:useful|helpful|relevant|appropriate|needed|"
-    r"you\s+like)|feel\s+free|if\s+it\s+helps|when\s+useful)\b",
-    re.I,
-)
-#: A trigger that holds only while a key is empty ("If username is missing", `not x`).
-_MISSING = re.compile(r"^\s*not\s+\(?\s*(?:session\.)?(?P<key>[\w.]+)\s*\)?\s*$")
 #: LLM-set fields: how the skill model says the model (not the runtime) sets them.
 MODEL_SET = frozenset({"prose", "instructions", "request"})
 

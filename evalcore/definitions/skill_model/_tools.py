@@ -18,6 +18,8 @@ from ...lexicon.en.skill_tool_calls import NEGATIVE_STATE as _NEGATIVE_STATE
 from ...lexicon.en.skill_tool_calls import TOOL_AFTER as _TOOL_AFTER
 from ...lexicon.en.skill_tool_calls import TRIGGER as _TRIGGER
 from ...lexicon.en.skill_tool_calls import VERB_BEFORE as _VERB_BEFORE
+from ...lexicon.notation.reference_mentions import BLOCK_ID as _BLOCK_ID
+from ...lexicon.notation.reference_mentions import field_mention, tool_mention
 from .._memo import memoized
 from .._model import Block, MantleDefinitions, MemoryField, Project, Skill, Step
 from ..conditions import condition_keys
@@ -129,7 +131,7 @@ def _purpose_cue(after: str) -> str | None:
 def _mention_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """`@tool.name` and the bare name, compiled once per name (more than `re` caches)."""
     escaped = re.escape(name)
-    return re.compile(rf"@tool\.{escaped}\b"), re.compile(rf"(?<![\w.@]){escaped}\b")
+    return tool_mention(name), re.compile(rf"(?<![\w.@]){escaped}\b")
 
 
 def _mentions(sentence: str, name: str) -> list[int]:
@@ -165,9 +167,7 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
         f
         for f in fields
         if f.name in clause  # both alternatives spell the name as it is written
-        and re.search(
-            rf"@memory\.{re.escape(f.qualified)}\b|(?<![\w.])`?{re.escape(f.name)}`?\b", clause
-        )
+        and field_mention(f.name, f.qualified).search(clause)
     ]
     if not named:
         return _values_condition(clause, skill) or _described_condition(clause, fields)
@@ -506,7 +506,7 @@ class ToolReader:
         """Block id -> the condition every prose entry into it shares (None: unconditional)."""
         entries: dict[str, list[str | None]] = {}
         for sentence in sentences(self.skill.body, first_line):
-            for block in re.findall(r"@block\.([\w-]+)", sentence.text):
+            for block in _BLOCK_ID.findall(sentence.text):
                 entries.setdefault(block, []).append(sentence.condition)
         out: dict[str, str | None] = {}
         for block, conditions in entries.items():

@@ -159,7 +159,7 @@ class MantleDialect(Dialect):
     def run_cases(self, path: Path, data: dict[str, Any]) -> list[dict[str, Any]]:
         return _run.run_cases(path, data)
 
-    checks_module = "evalcore.runner.checks._mantle"
+    checks_module = "evalcore.runner.checks.mantle"
     results_folder = "eval/results"
     reports_activations = True
     simulation_prompt = "run/simulate_mantle"

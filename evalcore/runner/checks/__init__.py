@@ -17,7 +17,7 @@ dialect:
   failed result with the reason, never an exception; an exception means the *evidence* is
   unusable (e.g. malformed events) and errors the run.
 
-Built-in evaluators (`_mantle`, `_anychat`, `_base44`) are imported when their dialect is
+Built-in evaluators (`mantle`, `_anychat`, `_base44`) are imported when their dialect is
 first evaluated, one module per dialect, so an evaluator module may import this package
 freely and a problem in one dialect's module never affects the others.
 """

@@ -1,4 +1,7 @@
-"""Mantle `goals.assertions`: the exact assertion engine over the run's final event log."""
+"""Mantle `goals.assertions`: the exact assertion engine over the run's final event log.
+
+Public because the generate flow's verifier asks whether a case is evaluated by this
+evaluator before it reads the case's assertions one by one on the reference run."""
 
 from __future__ import annotations
 

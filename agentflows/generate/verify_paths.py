@@ -138,7 +138,7 @@ def relevant(mutants: Iterable[Mutant], path: CasePath, project: Project) -> lis
         elif mutant.kind in _TOOL_KINDS:
             hit = target in path.tools or (mutant.skill in path.skills and target in path.named)
         elif mutant.kind == "skip_step":
-            hit = _step_on_path(target, path, project)
+            hit = step_on_path(target, path, project)
         elif mutant.kind in ("forget_memory", "wrong_enum"):
             hit = target in path.memory or target in path.named
         elif mutant.kind == "ignore_digression":
@@ -186,7 +186,10 @@ def pick(mutants: list[Mutant], path: CasePath, limit: int = MAX_PLAYED) -> list
     return chosen
 
 
-def _step_on_path(target: str, path: CasePath, project: Project) -> bool:
+def step_on_path(target: str, path: CasePath, project: Project) -> bool:
+    """Whether the step `target` (`skill.block.step`) lies on the case's path: its skill
+    ran and the step left its mark (a tool run, a key written), or, for a step that leaves
+    none, its block was entered (the mutation reasons ask it of a surviving step)."""
     skill_id, _, rest = target.partition(".")
     block_id, _, step_id = rest.partition(".")
     if skill_id not in path.skills or project.mantle is None:
