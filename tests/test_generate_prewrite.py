@@ -88,7 +88,9 @@ def test_compound_criteria_are_split_and_unjudgeable_ones_dropped(bank) -> None:
 def test_a_models_compound_criterion_is_kept_whole_with_the_warning(bank) -> None:
     """A model's compound criterion is never cut at "and"/";" by rule (its pieces lose their
     subject or condition): it stays as written, with the warning in the case's record."""
-    compound = "The agent never moves the claim to the home policy and never to the car one"
+    compound = (
+        "The agent never moves the claim to the home policy and it never promises a payout date"
+    )
     data = happy()
     data["scenario"]["goals"]["criteria"] = ["The agent responds appropriately", compound]
     outcome = prewrite(data, "mantle", bank, model_criteria=True)
@@ -96,7 +98,7 @@ def test_a_models_compound_criterion_is_kept_whole_with_the_warning(bank) -> Non
     kept = [f for f in outcome.fixes if f["code"] == "review:compound-criterion"]
     assert len(kept) == 1 and kept[0]["before"] == kept[0]["after"] == compound
     assert kept[0]["path"] == "/scenario/goals/criteria/0"  # where it stands once written
-    assert "kept whole" in kept[0]["reason"] and "car one" not in kept[0]["reason"]
+    assert "kept whole" in kept[0]["reason"] and "payout" not in kept[0]["reason"]
     assert [f.code for f in outcome.errors] == []
 
 

@@ -157,7 +157,9 @@ def test_the_bag_tag_a_call_needs_is_the_callers_own() -> None:
     for name, case in cases.items():
         facts = _facts(case)
         pnr = facts.get("booking reference")
-        if pnr is None:
+        if pnr is None or name.endswith("_fails"):
+            # a failure draft of these outside calls is never written (the service's answer
+            # decides it), and its caller is a made-up one on purpose
             continue
         tag = facts.get("bag tag")
         if bags[pnr]:
