@@ -12,7 +12,7 @@ from benchmarks.architecture import circles, measure
 
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
-    "dialect_branches": 1,
+    "dialect_branches": 0,
     "private_imports": 4,
     "english_regexes": 0,
     "circles": 0,

@@ -1,6 +1,7 @@
 """The flows ask a dialect for its parts: a dialect they have never heard of (registered
-here for one test) gets its own targets, planner, drafter, definition text and ids used, and
-every built-in dialect names parts that load."""
+here for one test) gets its own targets, planner, drafter, definition text and ids used; a
+fourth dialect that brings its own kind of project is read by its own reader once it is
+registered; and every built-in dialect names parts that load."""
 
 from __future__ import annotations
 
@@ -12,12 +13,20 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+import evalcore.definitions.kinds as kinds
 import evalcore.dialects as dialects
 from agentflows import planning
 from agentflows.drafting.llm import definition_ids, definition_text, dump_case
 from agentflows.drafting.llm._context import MAX_DEFINITION_CHARS
 from agentflows.drafting.offline import OfflineEngine
-from evalcore.definitions import Project, load_project
+from evalcore.definitions import (
+    Project,
+    ProjectReader,
+    ReadContext,
+    find_project,
+    load_project,
+    project_kind_of,
+)
 from evalcore.dialects import Dialect, load_entry
 from evalcore.errors import UserError
 
@@ -123,3 +132,68 @@ def test_every_built_in_dialect_names_parts_that_load() -> None:
             module = load_entry(dialect.planned_drafting)
             assert isinstance(module, ModuleType)
             assert all(hasattr(module, n) for n in ("WORDS", "planned_case", "merge_words"))
+
+
+def _read_memos(ctx: ReadContext) -> dict[str, str]:
+    """The memo kind's reader: `topic: text`, one memo a line of `memos.txt`."""
+    text = ctx.read_text(ctx.root / "memos.txt") or ""
+    pairs = (line.partition(":") for line in text.splitlines())
+    return {topic.strip(): memo.strip() for topic, sep, memo in pairs if sep}
+
+
+class MemosDialect(Dialect):
+    """A fourth dialect, with its own kind of project: everything it brings is in this
+    module (its folder), and `register` is its one registration."""
+
+    name = "memos"
+    file_format = "json"
+    suffixes = (".json",)
+    project_kind = "memos"
+    project_reader = ProjectReader(
+        kind="memos",
+        recognises=lambda folder: (folder / "memos.txt").is_file(),
+        reader=f"{__name__}:_read_memos",
+        shape="a memo project has memos.txt",
+    )
+    source_noun = "memo"
+
+    def source_ids(self, project: Project) -> set[str]:
+        return set(project.plugin_definitions[self.project_kind])
+
+
+@pytest.fixture
+def registries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registries as they are, restored after the test registers a dialect."""
+    dialects.all_dialects()
+    monkeypatch.setattr(dialects, "_REGISTRY", dict(dialects._REGISTRY))
+    monkeypatch.setattr(dialects, "_BY_SUFFIX", {})
+    monkeypatch.setattr(kinds, "_KINDS", dict(kinds._KINDS))
+
+
+def test_a_fourth_dialect_brings_its_project_reader_by_one_registration(
+    registries, tmp_path: Path
+) -> None:
+    (tmp_path / "memos.txt").write_text("greeting: say hello\nreminder: pay rent\n")
+    (tmp_path / "notes").mkdir()
+    with pytest.raises(UserError, match="not a project folder"):
+        load_project(tmp_path)
+
+    dialects.register(MemosDialect)
+
+    project = load_project(tmp_path)
+    assert project.kind == "memos" == project_kind_of(tmp_path)
+    assert project.plugin_definitions == {
+        "memos": {"greeting": "say hello", "reminder": "pay rent"}
+    }
+    assert project.mantle is project.anychat is project.agent_skills is None
+    assert [s.path for s in project.sources] == ["memos.txt"]
+    assert find_project(tmp_path / "notes") == tmp_path
+    assert dialects.dialect_for_kind("memos") is dialects.get_dialect("memos")
+    assert planning.source_ids(project, "memos") == ["greeting", "reminder"]
+    # the built-in kinds are still read, and tried first
+    assert load_project(BANK).kind == "mantle"
+    with pytest.raises(UserError) as raised:
+        load_project(tmp_path / "notes")
+    assert raised.value.hint is not None and raised.value.hint.endswith(
+        "; a memo project has memos.txt"
+    )

@@ -5,6 +5,7 @@ project.mantle.skills["card_replace"].blocks
 """
 
 from ._blocks import FRAMEWORK_TOOLS
+from ._context import ReadContext
 from ._discover import find_project, project_kind_of
 from ._frontmatter import body_on_disk
 from ._load import load_project
@@ -57,6 +58,7 @@ from ._preconditions import (
     runs_first,
     shut_gates,
 )
+from .kinds import ProjectReader, project_kinds, project_reader, register_project_kind
 
 __all__ = [
     "FRAMEWORK_TOOLS",
@@ -77,6 +79,8 @@ __all__ = [
     "PlaybookExample",
     "Project",
     "ProjectKind",
+    "ProjectReader",
+    "ReadContext",
     "Response",
     "ResponseButton",
     "ResponseVariant",
@@ -100,8 +104,11 @@ __all__ = [
     "opening_seeds",
     "precondition_of",
     "project_kind_of",
+    "project_kinds",
+    "project_reader",
     "rasa_errors",
     "rasa_refusal",
+    "register_project_kind",
     "resolver_of",
     "runs_first",
     "shut_gates",

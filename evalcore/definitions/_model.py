@@ -20,6 +20,7 @@ from ._model_anychat import (
 from ._model_base import SourceRef, _Model
 
 ProjectKind = Literal["mantle", "anychat", "agent_skills"]
+"""The kinds built in (`_discover`); a dialect plugin may register more (`kinds`)."""
 MemoryType = Literal["text", "int", "float", "bool", "list", "json", "categorical", "any"]
 StepKind = Literal[
     "instructions", "collect", "action", "execute_tool", "noop", "set_memory", "call", "link", "end"
@@ -324,10 +325,15 @@ class Project(_Model):
     """Everything a project folder defines, for every dialect."""
 
     root: Path
-    kind: ProjectKind
+    kind: str
+    """A built-in `ProjectKind`, or a kind a dialect plugin registered
+    (`evalcore.definitions.kinds`)."""
     mantle: MantleDefinitions | None = None
     anychat: AnychatDefinitions | None = None
     agent_skills: AgentSkillsDefinitions | None = None
+    plugin_definitions: dict[str, Any] = field(default_factory=dict)
+    """What the reader of a plugin's kind read, by kind (`ProjectReader.attribute` None):
+    the built-in kinds have an attribute each."""
     sources: list[SourceFile] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     """Problems the readers noticed in definitions (reported by `casegen sources`)."""

@@ -10,6 +10,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from ..definitions import register_project_kind
 from ..errors import UserError
 from ..suggest import did_you_mean
 from ._base import (
@@ -26,8 +27,11 @@ _REGISTRY: dict[str, Dialect] = {}
 
 
 def register(cls: type[Dialect]) -> type[Dialect]:
-    """Class decorator: make a dialect available by its `name`."""
+    """Class decorator: make a dialect available by its `name`, and the kind of project
+    it brings (`Dialect.project_reader`) readable by `load_project`."""
     _REGISTRY[cls.name] = cls()
+    if cls.project_reader is not None:
+        register_project_kind(cls.project_reader)
     _BY_SUFFIX.clear()
     return cls
 

@@ -27,7 +27,7 @@ from ..schemas import schema_findings
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from ..definitions import Project
+    from ..definitions import Project, ProjectReader
     from ..justify import Judged, Note
     from ..repair.actions import RepairRule
 
@@ -105,6 +105,9 @@ class Dialect:
     suffixes: ClassVar[tuple[str, ...]]
     project_kind: ClassVar[str]
     """The project kind whose definitions this dialect's lint checks against."""
+    project_reader: ClassVar[ProjectReader | None] = None
+    """How a project of a kind this plugin brings is recognised and read, registered with
+    the dialect (`register`); None: its `project_kind` is built in or another plugin's."""
     schema_resource: ClassVar[str] = "schema.json"
     cases_noun: ClassVar[str] = "cases"
     """What its cases are called in prose (`Rasa Mantle scenarios`)."""
