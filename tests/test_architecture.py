@@ -13,10 +13,10 @@ from benchmarks.architecture import circles, measure
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
     "dialect_branches": 0,
-    "private_imports": 4,
+    "private_imports": 0,
     "english_regexes": 0,
     "circles": 0,
-    "function_imports": 312,
+    "function_imports": 309,
 }
 
 

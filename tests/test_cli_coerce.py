@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 import typer
 import typer.core
-from typer._coercion import build_runtime_param
 
 from agentflows.cli import _coerce
 
@@ -33,6 +32,7 @@ VALUES: list[Any] = [
     ("b",),
     [],
     3,
+    None,
 ]
 
 
@@ -55,10 +55,21 @@ def _params() -> list[tuple[str, Any, Any]]:
     return out
 
 
+def _typer_s(build: Any) -> Any:
+    """typer's own coercer builder, under casegen's if that is installed already."""
+    return getattr(build, "__wrapped__", build)
+
+
+@pytest.mark.parametrize("readable", [True, False], ids=["readable", "unreadable"])
 def test_plain_coercion_is_typer_s_for_every_parameter_and_value(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, readable: bool
 ) -> None:
+    """Unreadable: every existing path reads as one the user may not read (typer's check
+    and message, whichever coerces it)."""
     monkeypatch.chdir(REPO)
+    if not readable:
+        monkeypatch.setattr("os.access", lambda *_args, **_kw: False)
+    build_runtime_param = _typer_s(typer.core.build_runtime_param)
     monkeypatch.setattr(typer.core, "build_runtime_param", build_runtime_param)
     monkeypatch.setattr(_coerce, "_installed", False)
     _coerce.install()

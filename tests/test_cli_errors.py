@@ -38,6 +38,17 @@ def test_usage_errors_under_json_print_one_error_object(run_cli, args: tuple[str
     assert error["exit_code"] == 2 and error["error"]
 
 
+def test_no_arguments_show_the_help_and_a_usage_error_its_usage_line(run_cli) -> None:
+    """typer names none of its (vendored click's) usage errors publicly: both kinds must
+    still be told apart, the bare `casegen` (the help, exit 2, no error line) from a
+    bad option (the usage line, the error, a hint)."""
+    code, out, err = run_cli()
+    assert code == 2 and "Commands" in out + err and "error:" not in out + err
+    code, out, err = run_cli("validate", "--bogus-option")
+    assert (code, out) == (2, "") and "Usage: casegen validate" in err
+    assert "error:" in err and "--bogus-option" in err and "see `casegen validate --help`" in err
+
+
 def test_typo_target_error_carries_the_suggestion(run_cli) -> None:
     code, out, _ = run_cli("generate", "card_replce", "--project", EXAMPLES / "bank", "--json")
     assert code == 2 and "card_replace" in json.loads(out)["hint"]

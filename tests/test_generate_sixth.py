@@ -87,6 +87,19 @@ def test_each_run_gets_its_own_copy_of_the_flow_compiled_once() -> None:
     assert a.nodes["draft"] is template.nodes["draft"] and "report" in build
 
 
+def test_strict_msgpack_compiles_each_run_with_its_checkpointer_wrapped(monkeypatch) -> None:
+    """Under LangGraph's `LANGGRAPH_STRICT_MSGPACK` compiling wraps the checkpointer in an
+    allowlist of the state's types: no run may get the kept graph's copy, which skips it."""
+    saver = InMemorySaver()
+    kept = graph.compiled_graph(saver).nodes["draft"]  # a copy of the kept graph
+    assert kept is graph._compiled[1].nodes["draft"]
+    monkeypatch.setenv("LANGGRAPH_STRICT_MSGPACK", "true")
+    strict = graph.compiled_graph(saver)
+    assert strict.nodes["draft"] is not kept and strict.checkpointer is not None
+    monkeypatch.setenv("LANGGRAPH_STRICT_MSGPACK", "0")
+    assert graph.compiled_graph(saver).nodes["draft"] is kept
+
+
 def test_a_node_swapped_in_gets_a_flow_of_its_own(monkeypatch, tmp_path) -> None:
     before = graph.compiled_graph(InMemorySaver())
     calls: list[str] = []

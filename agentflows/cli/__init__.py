@@ -16,7 +16,7 @@ from evalcore.errors import UserError
 from ._app import app as _app
 from ._app import polish_help
 from ._coerce import install as _plain_coercion
-from ._output import click_exceptions, print_error
+from ._output import ClickException, is_no_args_help, print_error
 from ._rich_help import import_rich_help, wants_help
 
 EXIT_INTERRUPTED = 130
@@ -64,13 +64,13 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print_error(exc.message, exc.hint, exc.exit_code, as_json=as_json)
         return exc.exit_code
-    except click_exceptions.NoArgsIsHelpError as exc:
-        if as_json:
-            print_error("no command given", "see `casegen --help`", 2, as_json=True)
-        else:
-            exc.show()
-        return 2
-    except click_exceptions.ClickException as exc:
+    except ClickException as exc:
+        if is_no_args_help(exc):
+            if as_json:
+                print_error("no command given", "see `casegen --help`", 2, as_json=True)
+            else:
+                exc.show()
+            return 2
         command = exc.ctx.command_path if getattr(exc, "ctx", None) else "casegen"
         hint = f"see `{command} --help`"
         print_error(exc.format_message(), hint, exc.exit_code, as_json=as_json, usage=exc)

@@ -11,10 +11,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-try:  # typer vendors click; its exceptions are the ones a typer app raises
-    from typer._click import exceptions as click_exceptions
-except ImportError:  # pragma: no cover - typer versions that use click itself
-    from click import exceptions as click_exceptions
+import typer
 
 from ._plain import Out, Parts, escape
 
@@ -28,6 +25,20 @@ if TYPE_CHECKING:  # annotations only: pydantic loads with the first command tha
 
     from evalcore.errors import UserError
     from evalcore.findings import FileReport, Finding
+
+#: The base of the usage errors a typer app raises (a bad option, a missing argument, an
+#: unknown command). typer (0.29 on) vendors click and names only one of its exceptions,
+#: `typer.BadParameter`, publicly; this is that one's base of this name.
+ClickException: type[Any] = next(
+    base for base in typer.BadParameter.__mro__ if base.__name__ == "ClickException"
+)
+
+
+def is_no_args_help(error: BaseException) -> bool:
+    """Whether `error` is click's "no arguments: show the help" (`no_args_is_help`), told by
+    its class name as typer itself tells it (typer names no public class for it)."""
+    return any(base.__name__ == "NoArgsIsHelpError" for base in type(error).__mro__)
+
 
 #: Width when output is not a terminal (CI logs, pipes): rich's default of 80 columns wraps
 #: tables into unreadable towers.
@@ -82,7 +93,7 @@ def print_error(
     exit_code: int,
     *,
     as_json: bool,
-    usage: click_exceptions.ClickException | None = None,
+    usage: BaseException | None = None,
 ) -> None:
     """One error: the JSON object `{"error", "hint", "exit_code"}` under `--json`, else a
     red line and a hint on stderr (user text is escaped: it may hold `[...]`). Both are

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -50,6 +51,16 @@ def _wiring() -> tuple[Any, ...]:
     )
 
 
+def _strict_msgpack() -> bool:
+    """LangGraph's documented switch `LANGGRAPH_STRICT_MSGPACK` (checkpoints deserialise only
+    the state's own types; compiling then wraps the checkpointer), read as LangGraph reads it."""
+    return os.getenv("LANGGRAPH_STRICT_MSGPACK", "false").lower() in ("1", "true", "yes")
+
+
+#: LangGraph reads the switch once, when it is imported (just above); a change later in the
+#: process is honoured here too, so a run never shares a graph compiled without the wrapper.
+_STRICT_AT_IMPORT = _strict_msgpack()
+
 _lock = threading.Lock()
 _compiled: tuple[tuple[Any, ...], Any] | None = None
 
@@ -60,9 +71,7 @@ def compiled_graph(checkpointer: Any) -> Any:
     together, for the same graph every run: it is compiled once per process without a
     checkpointer and each run gets a copy that carries its own. Where LangGraph wraps the
     checkpointer at compile time (strict msgpack), every run compiles afresh."""
-    from langgraph.graph.state import _serde
-
-    if _serde.STRICT_MSGPACK_ENABLED:
+    if _STRICT_AT_IMPORT or _strict_msgpack():
         return build_graph().compile(checkpointer=checkpointer)
     global _compiled
     wiring = _wiring()
