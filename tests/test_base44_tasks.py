@@ -77,12 +77,6 @@ def test_task_prompts_fail_an_agent_that_writes_nothing(project: Project) -> Non
     json.dumps(checks)  # facts and checks travel as JSON
 
 
-def test_negative_keyword_is_not_in_its_own_question(project: Project) -> None:
-    plan = plan_base44(project, "page-checker", direction=None)
-    negative = next(b for b in plan.behaviors if b.facts["kind"] == "negative")
-    assert negative.facts["keyword"].lower() not in negative.facts["topic"].lower()
-
-
 def test_a_skill_with_quoted_triggers_gets_no_task_prompts(tmp_path: Path) -> None:
     skill = tmp_path / "skills" / "note-maker"
     skill.mkdir(parents=True)

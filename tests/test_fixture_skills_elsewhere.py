@@ -29,7 +29,7 @@ def _skills_project(root: Path) -> Path:
         folder = root / "skills" / name
         folder.mkdir(parents=True)
         (folder / "SKILL.md").write_text(
-            f"---\nname: {name}\ndescription: Use when the user asks to {task}.\n---\n"
+            f'---\nname: {name}\ndescription: Use when the user says "{task}".\n---\n'
             f"# {name}\n\nHow to {task}.\n",
             "utf-8",
         )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agentflows.planning import CASE_TYPES, plan_source, select
+from agentflows.planning import CASE_TYPES, NOT_WRITTEN, plan_source, select
 from agentflows.planning._base44 import plan_base44
 from agentflows.planning.base44_skillmd import read_skill, triggers
 from agentflows.planning.base44_targets import (
@@ -23,7 +23,7 @@ from evalcore.errors import UserError
 REPO = Path(__file__).resolve().parents[1]
 SKILLS = load_project(REPO / "examples" / "skills")
 KNOWN = set(SKILLS.agent_skills.skills)
-ELEMENT = re.compile(r"^(skill|trigger|path|json|pair|command|route):.+$|^negative$")
+ELEMENT = re.compile(r"^(skill|trigger|path|json|pair|command|route):.+$")
 
 
 def text(name: str):
@@ -123,7 +123,6 @@ def test_behaviours_per_skill() -> None:
         "push_entities": ("happy_path", "command"),
         "wrong_apis": ("adversarial", "adversarial"),
         "route_to_base44_sdk": ("out_of_scope", "route"),
-        "unrelated": ("out_of_scope", "negative"),
     }
     sdk = plan_base44(SKILLS, "base44-sdk", None)
     wrong = next(b for b in sdk.behaviors if b.case == "wrong_apis")
@@ -167,3 +166,4 @@ def test_a_skill_without_tables(tmp_path: Path) -> None:
         ("greet_me", "code"),
         ("unrelated", "negative"),
     ]
+    assert NOT_WRITTEN in plan.behaviors[-1].facts

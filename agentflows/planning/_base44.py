@@ -17,16 +17,18 @@ One behaviour per prompt (the flow merges a skill's prompts into one multi-promp
   trigger prompt covers first); the checks want the CORRECT form and not the wrong one;
 - `route` (out_of_scope), one per other skill the body sends work to ("use the base44-sdk
   skill"): that skill's first trigger, asked here, expecting that skill;
-- `negative` (out_of_scope): a general programming question no skill covers, with
-  `expectedSkills: []`. The base44 runner counts an empty list as passed whatever the agent
-  used, so this prompt cannot fail for triggering the skill; it documents the boundary and
-  its `contains` check wants a word of the answer that the question lacks, so an agent
-  that echoes the question fails.
+- no separate negative prompt. The format has no way to say "this skill must not run": an
+  empty `expectedSkills` passes whatever skills the agent used, so a prompt outside the skill
+  cannot fail an agent that triggers it, and a check on the answer to an unrelated question
+  tests general knowledge, not the skill. The sound boundary prompts are the `route` ones
+  (work the skill's own text sends elsewhere, expecting that skill, with its file checks); a
+  skill with none gets a `negative` behaviour planned only to be reported not written
+  (`NOT_WRITTEN`, with that reason), so the generate report says why there is none.
 
 Element grammar (`Behavior.covers`, `Plan.elements`): `skill:<name>`, `trigger:<phrase>`,
 `path:<template>` (prescribed paths, `<name>` kept), `json:<template>` (JSON/JSONC files),
 `pair:<n>` (WRONG → CORRECT rows, 1-based in body order), `command:<command>`,
-`route:<skill>`, `negative`, `task:<phrase> (<language>)`.
+`route:<skill>`, `task:<phrase> (<language>)`.
 
 A skill whose description quotes no trigger phrases gets one `task` (happy_path) prompt per
 task its text says it supports, in a language its code is written in (`_base44_tasks`):
@@ -43,7 +45,7 @@ from evalcore.errors import UserError
 
 from ..drafting.offline import Direction, parse_direction
 from ._base44_tasks import Task, kind_name, skill_tasks
-from ._behavior import Behavior, Plan
+from ._behavior import NOT_WRITTEN, Behavior, Plan
 from .base44_skillmd import Command, Pair, Resource, SkillText, read_skill
 from .base44_targets import (
     Instance,
@@ -63,15 +65,11 @@ from .base44_targets import (
 DIALECT = "base44"
 DIRECTION_BOOST = 100
 MAX_ADVERSARIAL_PAIRS = 3
-#: General questions for the negative prompt: (topic, a word every correct answer uses that
-#: the question itself does not, so an agent that only repeats the question fails).
-NEGATIVE_TOPICS: tuple[tuple[str, str], ...] = (
-    ("a JavaScript Promise", "async"),
-    ("a DNS lookup", "address"),
-    ("a Git rebase", "commit"),
-    ("an HTTP 404 status code", "not found"),
-    ("a SQL join", "table"),
-    ("an HTTP 500 status code", "server"),
+#: Why a skill whose text sends no work to another skill gets no negative prompt.
+NO_NEGATIVE = (
+    "no negative prompt: an empty expectedSkills passes whatever skills ran, so a prompt "
+    "outside the skill cannot fail an agent that uses it anyway, and the skill sends no work "
+    "to another skill that a routing prompt could ask for"
 )
 
 
@@ -118,12 +116,11 @@ def elements(text: SkillText, tasks: list[Task] | None = None) -> list[str]:
     out += [f"pair:{p.index}" for p in text.pairs]
     out += [f"command:{c.command}" for c in text.commands]
     out += [f"route:{r.skill}" for r in text.routes]
-    out.append("negative")
     return list(dict.fromkeys(out))
 
 
 #: Elements a prompt's checks verify as a whole (the skill answered that prompt).
-_PROMPT_KINDS = ("skill:", "trigger:", "task:", "pair:", "command:", "route:", "negative")
+_PROMPT_KINDS = ("skill:", "trigger:", "task:", "pair:", "command:", "route:")
 
 
 def asserted_elements(
@@ -194,7 +191,8 @@ class _Builder:
         self.adversarial()
         for index, route in enumerate(self.text.routes):
             self.route(route.skill, route.condition, 40 + index)
-        self.negative()
+        if not any(b.facts.get("kind") == "route" for b in self.out):
+            self.negative()
         return self.out
 
     def add(
@@ -342,18 +340,15 @@ class _Builder:
         )
 
     def negative(self) -> None:
-        position = self.skills.index(self.text.name) if self.text.name in self.skills else 0
-        topic, keyword = NEGATIVE_TOPICS[position % len(NEGATIVE_TOPICS)]
+        """Planned only to be reported: no prompt outside the skill can be checked soundly."""
         self.add(
             "unrelated",
             "out_of_scope",
-            f"{self.text.name}: an unrelated question uses no skill",
-            f"A general programming question ({topic}) that no skill of the project covers; the "
-            "agent answers it without the skill (an empty expectedSkills list cannot fail on "
-            "that, so the check wants a word every correct answer uses and the question does "
-            "not: an agent that only repeats the question fails).",
-            ["negative"],
-            {"kind": "negative", "topic": topic, "keyword": keyword},
+            f"{self.text.name}: a prompt outside the skill",
+            "A prompt the skill does not cover; not written, because nothing in the eval "
+            "format can fail an agent that uses the skill anyway.",
+            [],
+            {"kind": "negative", NOT_WRITTEN: NO_NEGATIVE},
             50,
         )
 

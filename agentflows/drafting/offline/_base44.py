@@ -19,12 +19,12 @@ Checks by prompt kind:
 - adversarial: `file-exists` per file, then the pairs;
 - route: the other skill's request with only its `file-exists` / `contains` checks, and
   `expectedSkills` naming the other skill;
-- negative: `contains` a word the answer must use, `expectedSkills: []`;
+- negative: none is drafted (the planner reports it not written: an empty
+  `expectedSkills` cannot fail an agent that uses the skill anyway);
 - task: a task of a skill that quotes no trigger phrases (`_base44_tasks`).
 
 A direction's persona and plain requirements are added to the prompt text ("Keep in mind:",
-"Also:"); a requirement that a known skill is used or completes adds it to `expectedSkills`
-of the prompts that expect a skill.
+"Also:"); a requirement that a known skill is used or completes adds it to `expectedSkills`.
 """
 
 from __future__ import annotations
@@ -58,19 +58,6 @@ def draft_base44(ctx: DraftContext) -> dict[str, Any]:
         other = defs.skills[facts["skill"]]
         prompt, checks = _target(facts["target"], _pairs_of(ctx, other, known), where_only=True)
         expected = [facts["skill"]]
-    elif kind == "negative":
-        prompt = (
-            f"Without changing any files, explain in two or three sentences what "
-            f"{facts['topic']} is."
-        )
-        checks = [
-            {
-                "type": "contains",
-                "description": f"The answer is about {facts['topic']}",
-                "value": facts["keyword"],
-            }
-        ]
-        expected = []
     elif kind == "adversarial":
         prompt, checks = _adversarial(facts, pairs)
     elif kind == "task":
@@ -79,9 +66,8 @@ def draft_base44(ctx: DraftContext) -> dict[str, Any]:
         prompt, checks = _target(facts, pairs, where_only=False)
     direction = parse_direction(ctx.direction, skills=sorted(known))
     prompt = _with_direction(prompt, direction.persona_clauses, direction.criteria)
-    if expected:
-        wanted = direction.checks("skill_activated") + direction.checks("skill_completed")
-        expected += [s for s in wanted if s in known and s not in expected]
+    wanted = direction.checks("skill_activated") + direction.checks("skill_completed")
+    expected += [s for s in wanted if s in known and s not in expected]
     entry = {
         "name": facts["prompt_name"],
         "description": behavior.description,
