@@ -24,10 +24,9 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from agentflows.drafting import DraftContext
-from agentflows.drafting.llm import LLMEngine, planned_drafting
-from agentflows.drafting.llm._plan import RefinedPlan
+from agentflows.drafting.llm import LLMEngine, RefinedPlan, planned_drafting
 from agentflows.planning import Behavior, plan_source
-from agentflows.review._critique import Critique
+from agentflows.review import Critique
 from agentflows.review._material import source_material, to_json
 from evalcore.definitions import Project, load_project
 from evalcore.dialects import get_dialect
