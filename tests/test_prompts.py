@@ -18,7 +18,7 @@ DRAFT = {"definition", "ids", "behavior", "direction", "conventions", "siblings"
 PLACEHOLDERS = {
     "draft": DRAFT,
     "repair": DRAFT | {"case", "findings"},
-    "plan": {"definition", "ids", "direction", "behaviors"},
+    "plan": {"definition", "ids", "elements", "direction", "behaviors"},
     "conventions": set(),
 }
 #: Draft prompts of dialects drafted on the offline plan (the model writes words only):

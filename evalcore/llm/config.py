@@ -74,7 +74,9 @@ DEFAULT_MAX_TOKENS: dict[str, int] = {
 #: (llama.cpp's and Ollama's common default), 128k for the OpenAI API.
 LOCAL_CONTEXT = 8192
 HOSTED_CONTEXT = 128_000
-#: Plan refinement sends the whole definition; below this context it is off by default.
+#: Plan refinement fits an 8k context uncut since it answers with edits (benchmarks
+#: llm-prompts), but it is polish a small model has not been shown to improve: below this
+#: context it is off by default (`refine_plan = true` turns it on).
 REFINE_PLAN_MIN_CONTEXT = 16_384
 
 #: Sent as the key to self-hosted endpoints (vLLM, Ollama, llama.cpp) that need none; the

@@ -33,7 +33,7 @@ from evalcore.prompts import load_prompt, render_prompt
 from ...planning import Behavior
 from .._engine import DraftContext, DraftResult
 from ._context import definition_ids, definition_text
-from ._plan import RefinedPlan, merge_plan
+from ._plan import NOT_NEEDED, RefinedPlan, covered_elements, lean_ids, merge_plan, plan_view
 
 log = logging.getLogger("casegen.llm")
 
@@ -173,14 +173,7 @@ class LLMEngine:
                 self.config.context_tokens,
             )
             return behaviors, Usage()
-        definition, ids = self._source_text(project, dialect, source)
-        rendered = render_prompt(
-            f"generate/plan_{dialect}",
-            definition=definition,
-            ids=ids,
-            direction=_direction(direction),
-            behaviors=_json([_behavior(b) for b in behaviors]),
-        )
+        rendered = self.plan_prompt(project, dialect, source, behaviors, direction)
         try:
             result = await structured_call(
                 self.chat_model,
@@ -201,6 +194,31 @@ class LLMEngine:
             return behaviors, exc.usage
         merged = merge_plan(behaviors, result.value, source=source, dialect=dialect)
         return merged, result.usage
+
+    def plan_prompt(
+        self,
+        project: Project,
+        dialect: str,
+        source: str,
+        behaviors: list[Behavior],
+        direction: str | None,
+    ) -> Any:
+        """The rendered plan-refinement prompt (what `refine_plan` sends), for size checks.
+
+        The model answers with edits, so it sees each behaviour's wording, not its covers;
+        the ids (without their prose) and the covered elements only when a direction may
+        add behaviours that need them."""
+        definition = self._source_text(project, dialect, source)[0]
+        directed = _direction(direction) != "none"
+        ids = lean_ids(definition_ids(project, dialect, source)) if directed else None
+        return render_prompt(
+            f"generate/plan_{dialect}",
+            definition=definition,
+            ids=_json(ids) if directed else NOT_NEEDED,
+            elements=_json(covered_elements(behaviors)) if directed else NOT_NEEDED,
+            direction=_direction(direction),
+            behaviors=plan_view(behaviors),
+        )
 
     # --- internals ------------------------------------------------------------------------
 

@@ -5,6 +5,10 @@ it rather than trusted: a planned behaviour keeps its id, type, case, covers, fa
 priority whatever the model returned (only title and description change); a planned
 behaviour the model left out stays as planned; a new behaviour is kept only when its covers
 name elements the plan already covers and its type is known.
+
+The model answers with edits (the behaviours it rewords, by id, and any additions), never
+by re-typing the plan, and is shown only what those edits need (`plan_view`): a small local
+model's 8k context cannot hold a plan's covers and facts twice over.
 """
 
 from __future__ import annotations
@@ -23,30 +27,88 @@ MAX_NEW_BEHAVIORS = 8
 NEW_BEHAVIOR_PRIORITY = 20
 
 
+# Loosely typed on purpose: one odd item (an unknown type, a missing title) is dropped by
+# `merge_plan` instead of failing the whole answer. (A comment, not the docstring: the
+# docstring is the schema's description, sent to the model with every call.)
 class PlannedBehavior(BaseModel):
-    """One behaviour of the refined plan.
-
-    Loosely typed on purpose: one odd item (an unknown type, a missing title) is dropped by
-    `merge_plan` instead of failing the whole answer.
-    """
+    """A reworded behaviour (its id, title, description) or a new one (id null)."""
 
     model_config = ConfigDict(extra="ignore")
 
-    id: str | None = Field(
-        default=None, description="The given behaviour's id; null for a new behaviour."
-    )
-    type: str = Field(description="One of: " + ", ".join(CASE_TYPES) + ".")
-    case: str = Field(default="", description="Short snake_case slug.")
-    title: str = Field(default="", description="Short human title (the case name).")
-    description: str = Field(default="", description="What the case must show.")
-    covers: list[str] = Field(default_factory=list, description="Element ids exercised.")
-    facts: dict[str, Any] = Field(default_factory=dict, description="Real values to use.")
+    id: str | None = Field(default=None, description="A given behaviour's id; null if new")
+    type: str = Field(default="", description="New only: one of " + ", ".join(CASE_TYPES))
+    case: str = Field(default="", description="New only: snake_case slug")
+    title: str = ""
+    description: str = ""
+    covers: list[str] = Field(default_factory=list, description="New only: from <Elements>")
+    facts: dict[str, Any] = Field(default_factory=dict, description="New only: real values")
 
 
 class RefinedPlan(BaseModel):
-    """The coverage plan with refined titles and descriptions, plus any added behaviours."""
+    """Edits to the coverage plan: reworded behaviours by id, plus any added behaviours."""
 
     behaviors: list[PlannedBehavior]
+
+
+#: What the prompt says instead of ids and elements when no direction asks for additions
+#: (with no direction nothing is added, so neither is needed).
+NOT_NEEDED = "none (no direction: nothing is added)"
+
+
+def plan_view(behaviors: list[Behavior]) -> str:
+    """What the model needs of the planned behaviours to reword them, one line each: id,
+    type, title, description and the scalar facts that make it specific (a chosen value, a
+    kind). The covers and the list-valued facts stay out: the model does not change them,
+    and they were most of a plan's size."""
+    return "\n".join(_line(b) for b in behaviors)
+
+
+def _line(behavior: Behavior) -> str:
+    facts = "; ".join(
+        f"{key}={value}" for key, value in _flat(behavior.facts) if value not in ("", None)
+    )
+    line = f"- {behavior.id} ({behavior.type}) {behavior.title!r}: {behavior.description}"
+    return f"{line} [facts: {facts}]" if facts else line
+
+
+def _flat(facts: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The scalar facts, a flat mapping's entries in place of the mapping."""
+    out: list[tuple[str, Any]] = []
+    for key, value in facts.items():
+        if key in BOOKKEEPING_FACTS:
+            continue
+        if isinstance(value, dict) and all(_scalar(v) for v in value.values()):
+            out += list(value.items())
+        elif _scalar(value):
+            out.append((key, value))
+    return out
+
+
+def covered_elements(behaviors: list[Behavior]) -> list[str]:
+    """Every element the plan covers, once each: what a new behaviour may cover."""
+    return list(dict.fromkeys(element for b in behaviors for element in b.covers))
+
+
+def lean_ids(ids: Any) -> Any:
+    """The ids without their prose (descriptions, response texts) and where each is defined
+    (scope, source): the names and values a new behaviour's facts may use; the definition
+    beside them says what each one is for."""
+    if isinstance(ids, dict):
+        return {k: lean_ids(v) for k, v in ids.items() if k not in _PROSE}
+    if isinstance(ids, list):
+        return [lean_ids(v) for v in ids]
+    return ids
+
+
+_PROSE = frozenset({"description", "text", "scope", "source", "mcp_server"})
+#: Facts that are the planner's own bookkeeping, not the case's: the digest of the path a
+#: behaviour walks (for telling duplicates apart) and the planner's label of its kind (the
+#: type and description say it in words) give a rewording nothing.
+BOOKKEEPING_FACTS = frozenset({"path", "kind"})
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool) or value is None
 
 
 def merge_plan(

@@ -26,6 +26,8 @@ def definition_ids(project: Project, source: str) -> dict[str, Any]:
 
 
 def _ids(defs: MantleDefinitions, source: str) -> dict[str, Any]:
+    """The names a case may use. The skill's tool constraints are not repeated: they are
+    its skill.md frontmatter, which every prompt showing these ids shows beside them."""
     skill = defs.skills[source]
     memory = list(skill.memory.values()) + list(defs.memory.values())
     responses = {**defs.responses, **skill.responses}
@@ -42,10 +44,6 @@ def _ids(defs: MantleDefinitions, source: str) -> dict[str, Any]:
         },
         "memory": [_memory(m) for m in memory],
         "tools": [_tool(t) for t in defs.tools_for(source).values()],
-        "tool_constraints": {
-            name: {k: v for k, v in constraint.model_dump(exclude_none=True).items() if k != "tool"}
-            for name, constraint in skill.tool_constraints.items()
-        },
         "responses": [_response(r) for r in responses.values()],
     }
 
