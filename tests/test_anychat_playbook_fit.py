@@ -278,3 +278,11 @@ def test_the_brief_names_each_lookup_once_for_what_it_does(project: Project) -> 
     expected = cases(project, "status")["inbound"]["brief"]["expected"]
     assert "looks the person up with find_member" in expected
     assert "calls get_loan_status" in expected
+
+
+def test_a_simulated_person_only_where_the_job_asks_them_something(project: Project) -> None:
+    """A status desk that looks the person up and answers asks nothing after the first message:
+    a simulated person would only repeat the inbound case (offline it has no line to play)."""
+    assert "simulated" not in cases(project, "status")
+    simulated = cases(project, "loans")["simulated"]
+    assert simulated["turns"][-1]["simulate"]["knows"]

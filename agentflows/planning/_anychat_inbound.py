@@ -35,7 +35,7 @@ class InboundBehaviors(BuilderBase):
         )
 
     def simulate(self) -> None:
-        if not self.has_job:
+        if not self.has_job or not self._person_answers():
             return
         key = f"{self.pb.id}:simulated"
         collect = self._collectable()
@@ -66,6 +66,14 @@ class InboundBehaviors(BuilderBase):
             },
             30,
         )
+
+    def _person_answers(self) -> bool:
+        """The job takes a turn from the person after their first message: a detail asked or
+        kept, a time to pick, a yes. Without one, a simulated person has nothing to say: the
+        conversation is the inbound happy path again, and offline there is no line to play."""
+        pickers = [p for p in self._job_pickers() if p != "chips"]
+        confirm = self.f.asks_confirm and self.f.roles.action is not None
+        return bool(self._collectable() or self.f.asked or pickers or confirm)
 
     def _collectable(self) -> list[str]:
         """Fields the Playbook asks a person for and keeps on their record: text or choice,
