@@ -286,3 +286,37 @@ def test_a_simulated_person_only_where_the_job_asks_them_something(project: Proj
     assert "simulated" not in cases(project, "status")
     simulated = cases(project, "loans")["simulated"]
     assert simulated["turns"][-1]["simulate"]["knows"]
+
+
+def test_a_yes_the_example_asks_for_before_acting_is_given(tmp_path: Path) -> None:
+    """The playbook's own example confirms before the job's tool ("Renew that one?" / "Yes"):
+    a scripted case gives that yes, or an agent that follows the example never acts."""
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Pine Street Laundry}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [redelivered]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  find_order:\n    description: Find the customer's open orders.\n"
+        "    parameters: {}\n  redeliver_order:\n    description: Send an order out again.\n"
+        "    parameters: {order_id: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    order = (
+        "name: Redeliver\nactivation: The customer missed a delivery and wants it again.\n"
+        "body: Look the order up with find_order, call redeliver_order and record redelivered.\n"
+        "tools: [find_order, redeliver_order]\noutcomes: [redelivered]\n"
+        "examples:\n  - title: Missed van\n    turns:\n"
+        "      - user: I missed the van, can you bring my shirts again?\n"
+        "      - tool: find_order\n"
+        "      - agent: {agent}\n"
+        "      - user: {user}\n"
+        "      - tool: redeliver_order\n"
+        "    end: {{outcomes: [redelivered]}}\n"
+    )
+    path = tmp_path / "playbooks" / "redeliver.yml"
+    path.write_text(order.format(agent="I see 3 shirts from Monday. Send them again?", user="Yes"))
+    confirmed = cases(load_project(tmp_path), "redeliver")["inbound"]["turns"]
+    assert confirmed[-1] == "Yes, that's right, please go ahead."
+    path.write_text(order.format(agent="I see 3 shirts from Monday.", user="Great, thanks"))
+    assert len(cases(load_project(tmp_path), "redeliver")["inbound"]["turns"]) == 1
