@@ -320,3 +320,12 @@ def test_a_yes_the_example_asks_for_before_acting_is_given(tmp_path: Path) -> No
     assert confirmed[-1] == "Yes, that's right, please go ahead."
     path.write_text(order.format(agent="I see 3 shirts from Monday.", user="Great, thanks"))
     assert len(cases(load_project(tmp_path), "redeliver")["inbound"]["turns"]) == 1
+
+
+def test_a_reply_that_changes_nothing_quotes_no_rule_on_doing_the_job(project: Project) -> None:
+    """'Ask for their member number first if you do not have it, then ...' says how to do the
+    job; when the person answers OK and nothing is done it is no rule a judge can apply."""
+    reply = cases(project, "loans")["outreach_due_back_reply_ok"]
+    texts = [c["text"] for c in reply["expect"]["judge"]["criteria"]]
+    assert not any("member number" in text for text in texts)
+    assert any("changes nothing" in text for text in texts)
