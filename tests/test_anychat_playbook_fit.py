@@ -16,7 +16,7 @@ from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import request_line
 from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_elements import reply_options, tool_roles
-from evalcore.definitions import Outreach, Project, load_project
+from evalcore.definitions import Outreach, Playbook, Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
 
@@ -329,3 +329,12 @@ def test_a_reply_that_changes_nothing_quotes_no_rule_on_doing_the_job(project: P
     texts = [c["text"] for c in reply["expect"]["judge"]["criteria"]]
     assert not any("member number" in text for text in texts)
     assert any("changes nothing" in text for text in texts)
+
+
+def test_a_hint_naming_kinds_then_examples_asks_for_one_example() -> None:
+    """'in for a repair or an upgrade (battery swap, ...)': a person asks for the one thing,
+    not 'for a repair or an upgrade: battery swap'."""
+    hint = "The customer wants to bring their laptop in for a repair or an upgrade (battery swap)."
+    playbook = Playbook(id="fix", name="Fix", activation=hint, body="Book it.")
+    line = request_line(playbook)
+    assert line == "Hi, I'd like to bring my laptop in for a battery swap, please."
