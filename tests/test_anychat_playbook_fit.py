@@ -15,7 +15,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import request_line
 from agentflows.planning._anychat import plan_anychat
-from agentflows.planning.anychat_elements import reply_options, tool_roles
+from agentflows.planning.anychat_elements import playbook_facts, reply_options, tool_roles
 from evalcore.definitions import Outreach, Playbook, Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
@@ -338,3 +338,27 @@ def test_a_hint_naming_kinds_then_examples_asks_for_one_example() -> None:
     playbook = Playbook(id="fix", name="Fix", activation=hint, body="Book it.")
     line = request_line(playbook)
     assert line == "Hi, I'd like to bring my laptop in for a battery swap, please."
+
+
+def test_no_simulated_person_when_what_is_asked_is_on_record(tmp_path: Path) -> None:
+    """A body that asks for the phone number of a person on record asks nothing they must
+    still say: the simulated person would know nothing (offline, no line to play)."""
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Pine Street Laundry}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [told_status]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  find_order:\n    description: Find the customer's open orders by phone.\n"
+        "    parameters: {phone: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "status.yml").write_text(
+        "name: Order status\nactivation: The customer asks whether their shirts are ready.\n"
+        "body: Ask for their phone number, look the order up with find_order and tell them. "
+        "Record told_status.\ntools: [find_order]\noutcomes: [told_status]\n"
+    )
+    project = load_project(tmp_path)
+    assert "phone" in playbook_facts(project.anychat.playbooks["status"], project.anychat).asked
+    drafted = cases(project, "status")
+    assert "inbound" in drafted and "simulated" not in drafted

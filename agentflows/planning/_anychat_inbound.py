@@ -35,7 +35,7 @@ class InboundBehaviors(BuilderBase):
         )
 
     def simulate(self) -> None:
-        if not self.has_job or not self._person_answers():
+        if not self.has_job:
             return
         key = f"{self.pb.id}:simulated"
         collect = self._collectable()
@@ -49,6 +49,9 @@ class InboundBehaviors(BuilderBase):
                 value = self.values.get(field_key, value)
                 if value is not None:
                     values[field_key] = value
+        scene = self.scene(key, known=known)
+        if not (values or scene.get("told") or self._picks_or_confirms()):
+            return
         who_text = "a person not on record" if not known else "a person on record"
         self.add(
             "simulated",
@@ -62,18 +65,18 @@ class InboundBehaviors(BuilderBase):
                 "kind": "simulate",
                 "start": {"inbound": True},
                 "collect": values,
-                **self.scene(key, known=known),
+                **scene,
             },
             30,
         )
 
-    def _person_answers(self) -> bool:
-        """The job takes a turn from the person after their first message: a detail asked or
-        kept, a time to pick, a yes. Without one, a simulated person has nothing to say: the
-        conversation is the inbound happy path again, and offline there is no line to play."""
+    def _picks_or_confirms(self) -> bool:
+        """The job takes a pick or a yes from the person after their first message. With that,
+        a detail to tell (`collect`, `told`), a simulated person has something to say; without
+        any, the conversation is the inbound happy path again and offline there is no line to
+        play, so no simulated case is planned."""
         pickers = [p for p in self._job_pickers() if p != "chips"]
-        confirm = self.f.asks_confirm and self.f.roles.action is not None
-        return bool(self._collectable() or self.f.asked or pickers or confirm)
+        return bool(pickers) or (self.f.asks_confirm and self.f.roles.action is not None)
 
     def _collectable(self) -> list[str]:
         """Fields the Playbook asks a person for and keeps on their record: text or choice,
