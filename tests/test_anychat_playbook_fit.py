@@ -15,8 +15,8 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import request_line
 from agentflows.planning._anychat import plan_anychat
-from agentflows.planning.anychat_elements import reply_options, tool_roles
-from evalcore.definitions import Outreach, Project, load_project
+from agentflows.planning.anychat_elements import playbook_facts, reply_options, tool_roles
+from evalcore.definitions import Outreach, Playbook, Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
 
@@ -278,3 +278,87 @@ def test_the_brief_names_each_lookup_once_for_what_it_does(project: Project) -> 
     expected = cases(project, "status")["inbound"]["brief"]["expected"]
     assert "looks the person up with find_member" in expected
     assert "calls get_loan_status" in expected
+
+
+def test_a_simulated_person_only_where_the_job_asks_them_something(project: Project) -> None:
+    """A status desk that looks the person up and answers asks nothing after the first message:
+    a simulated person would only repeat the inbound case (offline it has no line to play)."""
+    assert "simulated" not in cases(project, "status")
+    simulated = cases(project, "loans")["simulated"]
+    assert simulated["turns"][-1]["simulate"]["knows"]
+
+
+def test_a_yes_the_example_asks_for_before_acting_is_given(tmp_path: Path) -> None:
+    """The playbook's own example confirms before the job's tool ("Renew that one?" / "Yes"):
+    a scripted case gives that yes, or an agent that follows the example never acts."""
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Pine Street Laundry}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [redelivered]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  find_order:\n    description: Find the customer's open orders.\n"
+        "    parameters: {}\n  redeliver_order:\n    description: Send an order out again.\n"
+        "    parameters: {order_id: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    order = (
+        "name: Redeliver\nactivation: The customer missed a delivery and wants it again.\n"
+        "body: Look the order up with find_order, call redeliver_order and record redelivered.\n"
+        "tools: [find_order, redeliver_order]\noutcomes: [redelivered]\n"
+        "examples:\n  - title: Missed van\n    turns:\n"
+        "      - user: I missed the van, can you bring my shirts again?\n"
+        "      - tool: find_order\n"
+        "      - agent: {agent}\n"
+        "      - user: {user}\n"
+        "      - tool: redeliver_order\n"
+        "    end: {{outcomes: [redelivered]}}\n"
+    )
+    path = tmp_path / "playbooks" / "redeliver.yml"
+    path.write_text(order.format(agent="I see 3 shirts from Monday. Send them again?", user="Yes"))
+    confirmed = cases(load_project(tmp_path), "redeliver")["inbound"]["turns"]
+    assert confirmed[-1] == "Yes, that's right, please go ahead."
+    path.write_text(order.format(agent="I see 3 shirts from Monday.", user="Great, thanks"))
+    assert len(cases(load_project(tmp_path), "redeliver")["inbound"]["turns"]) == 1
+
+
+def test_a_reply_that_changes_nothing_quotes_no_rule_on_doing_the_job(project: Project) -> None:
+    """'Ask for their member number first if you do not have it, then ...' says how to do the
+    job; when the person answers OK and nothing is done it is no rule a judge can apply."""
+    reply = cases(project, "loans")["outreach_due_back_reply_ok"]
+    texts = [c["text"] for c in reply["expect"]["judge"]["criteria"]]
+    assert not any("member number" in text for text in texts)
+    assert any("changes nothing" in text for text in texts)
+
+
+def test_a_hint_naming_kinds_then_examples_asks_for_one_example() -> None:
+    """'in for a repair or an upgrade (battery swap, ...)': a person asks for the one thing,
+    not 'for a repair or an upgrade: battery swap'."""
+    hint = "The customer wants to bring their laptop in for a repair or an upgrade (battery swap)."
+    playbook = Playbook(id="fix", name="Fix", activation=hint, body="Book it.")
+    line = request_line(playbook)
+    assert line == "Hi, I'd like to bring my laptop in for a battery swap, please."
+
+
+def test_no_simulated_person_when_what_is_asked_is_on_record(tmp_path: Path) -> None:
+    """A body that asks for the phone number of a person on record asks nothing they must
+    still say: the simulated person would know nothing (offline, no line to play)."""
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Pine Street Laundry}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [told_status]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  find_order:\n    description: Find the customer's open orders by phone.\n"
+        "    parameters: {phone: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "status.yml").write_text(
+        "name: Order status\nactivation: The customer asks whether their shirts are ready.\n"
+        "body: Ask for their phone number, look the order up with find_order and tell them. "
+        "Record told_status.\ntools: [find_order]\noutcomes: [told_status]\n"
+    )
+    project = load_project(tmp_path)
+    assert "phone" in playbook_facts(project.anychat.playbooks["status"], project.anychat).asked
+    drafted = cases(project, "status")
+    assert "inbound" in drafted and "simulated" not in drafted

@@ -310,3 +310,14 @@ def test_documented_examples_read_cleanly(copy: Path) -> None:
     (copy / "tools.yml").write_text(tools, encoding="utf-8")
     tools_only = load_project(copy)
     assert set(tools_only.anychat.tools) == {"check_availability"}
+
+
+@pytest.mark.parametrize("name", ["bike_repair_shop", "library_renewals"])
+def test_held_out_playbook_projects_read_without_warnings(name: str) -> None:
+    """The measurement projects written by following docs/playbooks.md must read cleanly,
+    or their figures measure the reader's complaints instead of the cases."""
+    root = Path(__file__).parent / "data" / "anychat_holdout" / name
+    project = load_project(root)
+    assert project.kind == "anychat"
+    assert project.warnings == []
+    assert project.anychat is not None and len(project.anychat.playbooks) >= 2

@@ -49,6 +49,9 @@ class InboundBehaviors(BuilderBase):
                 value = self.values.get(field_key, value)
                 if value is not None:
                     values[field_key] = value
+        scene = self.scene(key, known=known)
+        if not (values or scene.get("told") or self._picks_or_confirms()):
+            return
         who_text = "a person not on record" if not known else "a person on record"
         self.add(
             "simulated",
@@ -62,10 +65,18 @@ class InboundBehaviors(BuilderBase):
                 "kind": "simulate",
                 "start": {"inbound": True},
                 "collect": values,
-                **self.scene(key, known=known),
+                **scene,
             },
             30,
         )
+
+    def _picks_or_confirms(self) -> bool:
+        """The job takes a pick or a yes from the person after their first message. With that,
+        a detail to tell (`collect`, `told`), a simulated person has something to say; without
+        any, the conversation is the inbound happy path again and offline there is no line to
+        play, so no simulated case is planned."""
+        pickers = [p for p in self._job_pickers() if p != "chips"]
+        return bool(pickers) or (self.f.asks_confirm and self.f.roles.action is not None)
 
     def _collectable(self) -> list[str]:
         """Fields the Playbook asks a person for and keeps on their record: text or choice,

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
+from evalcore.lexicon.en.customer_replies import LEADING_YES
 from evalcore.lexicon.en.playbook_prose import (
     ASK_CONDITION,
     ASKS_CONFIRM,
@@ -421,8 +422,28 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
         other_tools=tuple(sorted(known - set(playbook.tools))),
         asked=asked_fields(playbook, fields, defs),
         saved=saved_fields(playbook, fields, defs),
-        asks_confirm=ASKS_CONFIRM.search(_flat(playbook.body)) is not None,
+        asks_confirm=ASKS_CONFIRM.search(_flat(playbook.body)) is not None
+        or example_asks_yes(playbook, roles.action),
     )
+
+
+def example_asks_yes(playbook: Playbook, action: str | None) -> bool:
+    """An example shows the agent asking and the person saying yes right before the job's
+    action ("Renew that one?" / "Yes" / `renew_loan`): the author's agent confirms before it
+    acts, so a case that stops before that yes expects what such an agent never does."""
+    if action is None:
+        return False
+    for example in playbook.examples:
+        asked = said_yes = False
+        for turn in example.turns:
+            if "agent" in turn:
+                asked, said_yes = str(turn["agent"]).rstrip().endswith("?"), False
+            elif "user" in turn:
+                said_yes = asked and LEADING_YES.search(str(turn["user"])) is not None
+                asked = False
+            elif turn.get("tool") == action and said_yes:
+                return True
+    return False
 
 
 def plan_elements(facts: PlaybookFacts, defs: AnychatDefinitions) -> list[str]:

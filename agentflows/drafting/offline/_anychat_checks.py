@@ -24,6 +24,7 @@ from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
 from evalcore.lexicon.en.playbook_prose import CONFIRM as _CONFIRM
+from evalcore.lexicon.en.playbook_prose import RULE_NEGATION as _FORBIDS
 from evalcore.lexicon.en.playbook_prose import RULE_WORD as _RULE
 
 from ...planning.anychat_elements import PlaybookFacts, tool_roles
@@ -84,19 +85,28 @@ def body_sentences(playbook: Playbook) -> list[str]:
 
 
 def playbook_criteria(
-    playbook: Playbook, *, confirm: bool = True, rules: int = 2, skip: tuple[str, ...] = ()
+    playbook: Playbook,
+    *,
+    confirm: bool = True,
+    rules: int = 2,
+    skip: tuple[str, ...] = (),
+    acts: bool = True,
 ) -> list[tuple[str, str]]:
     """Criteria quoting the Playbook: its sentence about confirming and its first rules.
 
     A sentence naming a tool of `skip` (the Playbook's other actions) is about another job
-    than the case's: quoting it would ask the agent to do what the person never asked for."""
+    than the case's: quoting it would ask the agent to do what the person never asked for.
+    In a case where the agent rightly acts on nothing (`acts=False`), only a rule that forbids
+    ("Never renew ...", "Do not cancel ...") is quoted: one on how to do the job ("Ask for
+    their card number first if you do not have it, then ...") says nothing there."""
     out: list[tuple[str, str]] = []
     sentences = [s for s in body_sentences(playbook) if not any(t in s for t in skip)]
     if confirm:
         said = next((s for s in sentences if _CONFIRM.search(s)), None)
         if said:
             out.append(("playbook-confirmation", f"As the playbook asks: “{said}”"))
-    for index, sentence in enumerate([s for s in sentences if _RULE.search(s)][:rules]):
+    kept = [s for s in sentences if _RULE.search(s) and (acts or _FORBIDS.match(s))]
+    for index, sentence in enumerate(kept[:rules]):
         out.append(
             (f"playbook-rule-{index + 1}", f"The agent keeps the playbook's rule: “{sentence}”")
         )

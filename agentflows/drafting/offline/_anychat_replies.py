@@ -63,7 +63,9 @@ def _outreach_reply(case: _Case) -> Parts:
                 f"The agent takes “{reply}” as “{meaning}”, thanks the "
                 "person in one short message and changes nothing.",
             ),
-            *playbook_criteria(case.pb, skip=case.other_actions, confirm=False, rules=1),
+            *playbook_criteria(
+                case.pb, skip=case.other_actions, confirm=False, rules=1, acts=False
+            ),
         ],
         scenario=f"The agent opens with the {label} outreach to {case.who()} over "
         f"{case.via()}." + case.appointment_text() + f" They reply “{reply}” ({meaning}).",

@@ -26,6 +26,7 @@ from evalcore.definitions import Playbook
 from evalcore.lexicon.en.playbook_prose import (
     ALTERNATIVE_ACTIONS,
     FIRST_PERSON,
+    KINDS_BEFORE_EXAMPLES,
     RULE_NEGATION,
     SUBJECT_ASKS,
     SUBJECT_WANTS,
@@ -101,6 +102,11 @@ def request_line(playbook: Playbook, action: str | None = None) -> str:
         if wanted.startswith("to ") and not THIRD_PERSON.search(wanted):
             wanted = WANTED_ARTICLE.sub("my ", wanted, count=1)
         wanted = first_person(wanted)
+        if detail and KINDS_BEFORE_EXAMPLES.search(wanted):
+            has_article = detail.split(" ", 1)[0].lower() in ("a", "an", "the")
+            one = detail if has_article else f"{_article(detail)} {detail}"
+            wanted = KINDS_BEFORE_EXAMPLES.sub(lambda m: f"{m.group(1)} {one}", wanted)
+            return f"Hi, I'd like {wanted}, please."
         return f"Hi, I'd like {wanted}" + (f": {detail}" if detail else "") + ", please."
     said = first_person(main[0].lower() + main[1:])
     return f"Hi, {said}" + (f": {detail}" if detail else "") + "."
@@ -109,6 +115,10 @@ def request_line(playbook: Playbook, action: str | None = None) -> str:
 def first_person(text: str) -> str:
     """`bring their bike in` → `bring my bike in`: the person speaking of themselves."""
     return THIRD_PERSON.sub(lambda m: FIRST_PERSON[m.group(1).lower()], text)
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _one_action(wanted: str, action: str | None) -> str:

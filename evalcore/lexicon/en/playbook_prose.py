@@ -285,3 +285,12 @@ ASKS_CONFIRM = phrase(
     matches=("Read the order back and ask them to confirm.", "Ask for a yes before renewing."),
     misses=("Confirm the time in one message.", "Ask for their card number."),
 )
+#: Two kinds of request a hint names before listing examples of them ("for a repair or a
+#: service (tune-up, ...)"): the person asks for one of the examples instead (group 1: "for").
+KINDS_BEFORE_EXAMPLES = phrase(
+    "en.playbook_prose.kinds_before_examples",
+    r"\b(for|about) (?:an? |the )?[\w-]+ or (?:an? |the )?[\w-]+$",
+    re.I,
+    matches=("to bring my bike in for a repair or a service", "to ask about fees or fines"),
+    misses=("to renew a book or a magazine", "to bring my bike in for a tune-up"),
+)
