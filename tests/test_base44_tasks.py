@@ -159,3 +159,48 @@ def test_a_do_line_with_a_setting_requires_the_setting(tmp_path: Path) -> None:
     assert re.search(pattern, "b = widget.launch(\n    quiet=True)", re.M)
     assert not re.search(pattern, "b = widget.launch()", re.M)
     assert not re.search(pattern, "b = widget.launch(quiet=False)", re.M)
+
+
+PAGE_SKILL = """\
+---
+name: page-poker
+description: Clicks through pages with widget.
+---
+
+# Page poker
+
+```python
+import widget
+```
+
+## Examples
+
+- `examples/local_page.py` - Clicking the buttons of a local page
+- `examples/remote.py` - Reading a remote page
+"""
+
+
+def test_an_example_that_opens_a_page_of_its_own_gets_one_in_the_starter(
+    tmp_path: Path,
+) -> None:
+    skill = tmp_path / "skills" / "page-poker"
+    (skill / "examples").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(PAGE_SKILL, encoding="utf-8")
+    (skill / "examples" / "local_page.py").write_text(
+        "import widget\n\npage = widget.open('path/to/your/file.html')\npage.click('button')\n",
+        encoding="utf-8",
+    )
+    (skill / "examples" / "remote.py").write_text(
+        "import widget\n\nwidget.open(url)\n", encoding="utf-8"
+    )
+    project = load_project(tmp_path)
+    tasks = {t.phrase: t for t in skill_tasks(project, project.agent_skills.skills["page-poker"])}
+    assert tasks["clicking the buttons of a local page"].inputs == ("page.html",)
+    assert tasks["reading a remote page"].inputs == ()
+    plan = plan_base44(project, "page-poker", direction=None)
+    local = next(b for b in plan.behaviors if b.facts.get("inputs"))
+    assert set(local.facts["starter"]) == {"page.html"}
+    assert "<form" in local.facts["starter"]["page.html"]
+    prompt, checks = draft_task(local.facts)
+    assert "It's for `page.html`, in this folder." in prompt
+    assert {"type": "file-content", "pattern": r"page\.html"}.items() <= checks[1].items()

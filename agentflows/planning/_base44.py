@@ -49,7 +49,7 @@ from ._base44_practice import Practice, practice_tasks
 from ._base44_tasks import Task, kind_name, skill_tasks
 from ._behavior import Behavior, Plan
 from .base44_skillmd import Command, Pair, Resource, SkillText, read_skill
-from .base44_starter import STARTER_FILES
+from .base44_starter import INPUT_FILES, STARTER_FILES
 from .base44_targets import (
     Instance,
     client_path,
@@ -298,6 +298,10 @@ class _Builder:
                 "format": task.format,
                 "tags": list(task.tags),
                 "context": task.context,
+                "inputs": list(task.inputs),
+                "starter": {
+                    name: text for name, text in INPUT_FILES.values() if name in task.inputs
+                },
             },
             priority,
         )

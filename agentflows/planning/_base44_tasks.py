@@ -18,6 +18,10 @@ so every check below holds for every correct agent and fails for one that writes
 - the calls the skill's do-lines prescribe (one call per line, shown in the skill's code of
   that language, and followed by the example where the task comes from one) and none of
   the calls its don't-lines warn about (in a file whose code is in that language).
+
+A task taken from an example that opens an input file at a path the person supplies (a web
+page: `'path/to/your/file.html'`) needs such a file: its `inputs` name one the starter
+project holds (`base44_starter.INPUT_FILES`), and the prompt asks for the work on it.
 """
 
 from __future__ import annotations
@@ -39,6 +43,9 @@ from evalcore.lexicon.en.skill_contents import (
     TASK_LEAD,
     TASK_SPLIT,
 )
+from evalcore.lexicon.notation.input_paths import PAGE_LITERAL
+
+from .base44_starter import INPUT_FILES
 
 #: Code-block languages of programs: (file extension, name a person writes).
 LANGUAGES = {
@@ -90,6 +97,8 @@ class Task:
     context: str = ""
     """What the person is doing when they ask (the description's first task), for a task
     whose own words do not name the skill's subject."""
+    inputs: tuple[str, ...] = ()
+    """Input files (`INPUT_FILES` names) the task works on, from its example's own paths."""
 
 
 def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
@@ -250,7 +259,19 @@ def _task(
         do=tuple(dict.fromkeys(do)),
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
         example=example,
+        inputs=_inputs(example_text or ""),
     )
+
+
+def _inputs(example_text: str) -> tuple[str, ...]:
+    """The starter input files an example needs: one per kind of file it opens at a quoted
+    path of its own (`INPUT_FILES`, by extension)."""
+    names = []
+    for match in PAGE_LITERAL.finditer(example_text):
+        entry = INPUT_FILES.get(Path(match.group(2)).suffix.lower())
+        if entry:
+            names.append(entry[0])
+    return tuple(dict.fromkeys(names))
 
 
 def kind_name(task: Task) -> str:

@@ -76,6 +76,38 @@ class DiscountTest(unittest.TestCase):
 }
 
 
+#: Input files a task's example opens at a path the person supplies, by extension: the name
+#: the prompt gives it and its text (a small page with a heading, a form and a link).
+INPUT_FILES: dict[str, tuple[str, str]] = {
+    ".html": (
+        "page.html",
+        """<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><title>Sign up</title></head>
+  <body>
+    <h1>Sign up</h1>
+    <form id="signup">
+      <label>Name <input id="name" name="name"></label>
+      <label>Email <input id="email" name="email" type="email"></label>
+      <button type="submit">Join</button>
+    </form>
+    <p id="status"></p>
+    <a href="terms.html">Terms</a>
+    <script>
+      document.getElementById("signup").addEventListener("submit", (event) => {
+        event.preventDefault();
+        document.getElementById("status").textContent = "Thanks!";
+        console.log("signed up");
+      });
+    </script>
+  </body>
+</html>
+""",
+    ),
+}
+INPUT_FILES[".htm"] = INPUT_FILES[".html"]
+
+
 @dataclass(frozen=True)
 class Work:
     request: str
@@ -153,6 +185,7 @@ def before_command(work: Work) -> str:
 
 
 __all__ = [
+    "INPUT_FILES",
     "MODULE",
     "RUN_TESTS",
     "STARTER_FILES",
