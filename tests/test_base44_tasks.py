@@ -204,3 +204,19 @@ def test_an_example_that_opens_a_page_of_its_own_gets_one_in_the_starter(
     prompt, checks = draft_task(local.facts)
     assert "It's for `page.html`, in this folder." in prompt
     assert {"type": "file-content", "pattern": r"page\.html"}.items() <= checks[1].items()
+
+
+def test_a_framework_the_description_names_is_one_the_file_must_use(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "feed-server"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: feed-server\ndescription: Guide to the Feed Context Kit. Use when building "
+        "feed servers, in Python (QuickServe).\n---\n\n```python\n"
+        "from feedkit.server import Context, QuickServe, RSS\n\napp = QuickServe('feeds')\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    [task] = skill_tasks(project, project.agent_skills.skills["feed-server"])
+    assert task.uses == "QuickServe"  # not `Context` (a word) nor `RSS` (an acronym)
+    _, checks = draft_task(plan_base44(project, "feed-server", None).behaviors[0].facts)
+    assert {"pattern": r"\bQuickServe\b", "type": "file-content"}.items() <= checks[3].items()

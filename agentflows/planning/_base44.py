@@ -291,6 +291,7 @@ class _Builder:
                 "language": language,
                 "path": task.path,
                 "imports": task.imports,
+                "uses": task.uses,
                 "do": list(task.do),
                 "dont": list(task.dont),
                 "source": f"{task.file}:{task.line}",

@@ -87,6 +87,9 @@ class Task:
     """The file the prompt asks for."""
     imports: str = ""
     """A regex a correct file matches: the import of the library the skill's code uses."""
+    uses: str = ""
+    """The name the skill's code of the language imports that its description names (a
+    framework: "in Python (FastMCP)"); "" when none."""
     do: tuple[str, ...] = ()
     dont: tuple[str, ...] = ()
     example: str = ""
@@ -234,6 +237,7 @@ def _task(
     blocks = [e.text for e in contents if e.kind == "code" and _lang(e.detail) == language]
     sample = [example_text] if example_text is not None else blocks
     imports = _import_pattern(language, sample, named)
+    uses = _named_import(language, sample, named)
     code = "\n".join(blocks)
     do = [
         p
@@ -256,6 +260,7 @@ def _task(
         language=language,
         path=path,
         imports=imports,
+        uses=uses,
         do=tuple(dict.fromkeys(do)),
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
         example=example,
@@ -333,6 +338,42 @@ def _import_pattern(language: str, texts: list[str], named: str) -> str:
     if language == "python":
         return rf"^\s*(?:from|import)\s+{re.escape(package)}\b"
     return r"(?:from\s+|require\(\s*)['\"]" + re.escape(package)
+
+
+def _named_import(language: str, texts: list[str], named: str) -> str:
+    """The first name the code imports from a library that the description names as a word
+    (an identifier with two capitals at least, `FastMCP`, `McpServer`: a plain word such as
+    `Context` or an acronym such as `MCP` is prose, not a name)."""
+    for text in texts:
+        names = _python_names(text) if language == "python" else _js_names(text)
+        for name in names:
+            capitals = sum(c.isupper() for c in name)
+            if capitals >= 2 and not name.isupper() and re.search(rf"\b{re.escape(name)}\b", named):
+                return name
+    return ""
+
+
+def _python_names(text: str) -> list[str]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    return [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level
+        for alias in node.names
+    ]
+
+
+def _js_names(text: str) -> list[str]:
+    names: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("import ") and "{" in line and "}" in line:
+            inside = line.split("{", 1)[1].split("}", 1)[0]
+            names += [part.split(" as ")[0].strip() for part in inside.split(",")]
+    return [n for n in names if n.isidentifier()]
 
 
 def _python_imports(text: str) -> list[str]:

@@ -73,6 +73,17 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
                 "flags": CODE_FLAGS,
             }
         )
+    if facts.get("uses"):
+        name = facts["uses"]
+        checks.append(
+            {
+                "type": "file-content",
+                "description": f"Uses {name}, which the skill's description names for it",
+                "filePath": path,
+                "pattern": rf"\b{re.escape(name)}\b",
+                "flags": CODE_FLAGS,
+            }
+        )
     checks += [
         {
             "type": "file-content",
