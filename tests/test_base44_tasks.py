@@ -220,3 +220,20 @@ def test_a_framework_the_description_names_is_one_the_file_must_use(tmp_path: Pa
     assert task.uses == "QuickServe"  # not `Context` (a word) nor `RSS` (an acronym)
     _, checks = draft_task(plan_base44(project, "feed-server", None).behaviors[0].facts)
     assert {"pattern": r"\bQuickServe\b", "type": "file-content"}.items() <= checks[3].items()
+
+
+def test_of_a_do_lines_list_the_call_the_description_names_is_required(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "hub-builder"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: hub-builder\ndescription: Use when building hubs that expose widgets.\n"
+        "---\n\n```typescript\nimport { Hub } from 'hubkit';\nconst hub = new Hub();\n"
+        "hub.registerWidget('w', {}, run);\nhub.registerPanel('p', {}, show);\n```\n\n"
+        "- **DO use**: `hub.registerWidget()`, `hub.registerPanel()`\n"
+        "- **DO use**: `hub.open()`, `hub.close()`\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    [task] = skill_tasks(project, project.agent_skills.skills["hub-builder"])
+    # `widgets` names registerWidget; neither open nor close is named, so that line gives none
+    assert task.do == (r"\.registerWidget\(",)

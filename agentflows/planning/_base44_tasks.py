@@ -46,6 +46,7 @@ from evalcore.lexicon.en.skill_contents import (
 from evalcore.lexicon.notation.input_paths import PAGE_LITERAL
 
 from .base44_starter import INPUT_FILES
+from .base44_targets import word_set
 
 #: Code-block languages of programs: (file extension, name a person writes).
 LANGUAGES = {
@@ -243,7 +244,7 @@ def _task(
         p
         for e in contents
         if e.kind == "do"
-        for p in _call_patterns(e.text, single=True)
+        for p in _call_patterns(e.text, single=True, subject=word_set(named))
         if _shown(p, code) and (example_text is None or re.search(p, example_text, re.M))
     ]
     file_langs = _file_languages(contents)
@@ -404,11 +405,16 @@ def _js_imports(text: str) -> list[str]:
     return found
 
 
-def _call_patterns(text: str, *, single: bool) -> list[str]:
+def _call_patterns(text: str, *, single: bool, subject: set[str] | None = None) -> list[str]:
     """Regexes for the calls a do / don't line names (in code spans or bare); a do-line
-    with more than one call names alternatives or a list, so it gives none."""
+    with more than one call names alternatives or a list, so it gives none, unless exactly
+    one of them is named by a word of the skill's `subject` (its description's words: "use
+    `registerTool()`, `registerResource()`, ..." in a skill about tools → `registerTool`)."""
     spans = _SPAN.findall(text) or [text]
     calls = [m for span in spans for m in _CALL.finditer(span)]
+    if single and len(calls) > 1 and subject:
+        named = [c for c in calls if word_set(c.group(1).rsplit(".", 1)[-1], camel=True) & subject]
+        calls = named if len(named) == 1 else calls
     if single and len(calls) != 1:
         return []
     out = []
