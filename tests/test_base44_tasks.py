@@ -153,3 +153,81 @@ def test_a_do_line_with_a_setting_requires_the_setting(tmp_path: Path) -> None:
     assert re.search(pattern, "b = widget.launch(\n    quiet=True)", re.M)
     assert not re.search(pattern, "b = widget.launch()", re.M)
     assert not re.search(pattern, "b = widget.launch(quiet=False)", re.M)
+
+
+PAGE_SKILL = """\
+---
+name: page-poker
+description: Clicks through pages with widget.
+---
+
+# Page poker
+
+```python
+import widget
+```
+
+## Examples
+
+- `examples/local_page.py` - Clicking the buttons of a local page
+- `examples/remote.py` - Reading a remote page
+"""
+
+
+def test_an_example_that_opens_a_page_of_its_own_gets_one_in_the_starter(
+    tmp_path: Path,
+) -> None:
+    skill = tmp_path / "skills" / "page-poker"
+    (skill / "examples").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(PAGE_SKILL, encoding="utf-8")
+    (skill / "examples" / "local_page.py").write_text(
+        "import widget\n\npage = widget.open('path/to/your/file.html')\npage.click('button')\n",
+        encoding="utf-8",
+    )
+    (skill / "examples" / "remote.py").write_text(
+        "import widget\n\nwidget.open(url)\n", encoding="utf-8"
+    )
+    project = load_project(tmp_path)
+    tasks = {t.phrase: t for t in skill_tasks(project, project.agent_skills.skills["page-poker"])}
+    assert tasks["clicking the buttons of a local page"].inputs == ("page.html",)
+    assert tasks["reading a remote page"].inputs == ()
+    plan = plan_base44(project, "page-poker", direction=None)
+    local = next(b for b in plan.behaviors if b.facts.get("inputs"))
+    assert set(local.facts["starter"]) == {"page.html"}
+    assert "<form" in local.facts["starter"]["page.html"]
+    prompt, checks = draft_task(local.facts)
+    assert "It's for `page.html`, in this folder." in prompt
+    assert {"type": "file-content", "pattern": r"page\.html"}.items() <= checks[1].items()
+
+
+def test_a_framework_the_description_names_is_one_the_file_must_use(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "feed-server"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: feed-server\ndescription: Guide to the Feed Context Kit. Use when building "
+        "feed servers, in Python (QuickServe).\n---\n\n```python\n"
+        "from feedkit.server import Context, QuickServe, RSS\n\napp = QuickServe('feeds')\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    [task] = skill_tasks(project, project.agent_skills.skills["feed-server"])
+    assert task.uses == "QuickServe"  # not `Context` (a word) nor `RSS` (an acronym)
+    _, checks = draft_task(plan_base44(project, "feed-server", None).behaviors[0].facts)
+    assert {"pattern": r"\bQuickServe\b", "type": "file-content"}.items() <= checks[3].items()
+
+
+def test_of_a_do_lines_list_the_call_the_description_names_is_required(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "hub-builder"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: hub-builder\ndescription: Use when building hubs that expose widgets.\n"
+        "---\n\n```typescript\nimport { Hub } from 'hubkit';\nconst hub = new Hub();\n"
+        "hub.registerWidget('w', {}, run);\nhub.registerPanel('p', {}, show);\n```\n\n"
+        "- **DO use**: `hub.registerWidget()`, `hub.registerPanel()`\n"
+        "- **DO use**: `hub.open()`, `hub.close()`\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    [task] = skill_tasks(project, project.agent_skills.skills["hub-builder"])
+    # `widgets` names registerWidget; neither open nor close is named, so that line gives none
+    assert task.do == (r"\.registerWidget\(",)

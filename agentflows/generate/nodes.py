@@ -30,6 +30,7 @@ from ..planning import NOT_WRITTEN, Behavior, plan_source, select, spread
 from ._dedupe import Pool
 from ._report import prejustify
 from ._routes import siblings
+from ._starter import write_starters
 from ._suite import suite_files, unit_fingerprints
 from ._verify import must_cover, verify_case
 from ._verify_report import row_fields
@@ -567,6 +568,8 @@ def _write_all(
             path = case_path(ctx, behaviors[0])
             reasons = [r for b in behaviors for r in _needs_review_of(ctx, cases[b.id])]
             status = write_one(ctx, path, data, reasons)
+            if status != "conflict":
+                write_starters(path, behaviors, force=ctx.request.force)
             for behavior in behaviors:
                 written.append(_written(behavior, path, status))
     else:

@@ -32,7 +32,10 @@ Element grammar (`Behavior.covers`, `Plan.elements`): `skill:<name>`, `trigger:<
 
 A skill whose description quotes no trigger phrases gets one `task` (happy_path) prompt per
 task its text says it supports, in a language its code is written in (`_base44_tasks`):
-the person asks for that work in a file at a path the prompt names.
+the person asks for that work in a file at a path the prompt names. A practice skill (how
+code work is done, its samples tests: `_base44_practice`) instead gets one `practice` prompt
+per kind of work it names (`practice:<kind>`), done on a starter project whose files the
+behaviour's `starter` fact carries (`base44_starter`; written into the fixture's `project/`).
 """
 
 from __future__ import annotations
@@ -44,9 +47,11 @@ from evalcore.definitions import Project
 from evalcore.errors import UserError
 
 from ..drafting.offline import Direction, parse_direction
+from ._base44_practice import Practice, practice_tasks
 from ._base44_tasks import Task, kind_name, skill_tasks
 from ._behavior import NOT_WRITTEN, Behavior, Plan
 from .base44_skillmd import Command, Pair, Resource, SkillText, read_skill
+from .base44_starter import INPUT_FILES, STARTER_FILES
 from .base44_targets import (
     Instance,
     client_path,
@@ -81,20 +86,25 @@ def plan_base44(project: Project, skill_name: str, direction: str | None) -> Pla
     known = set(defs.skills) | {s for f in defs.fixtures for s in f.skills}
     texts = {name: read_skill(project, skill, known) for name, skill in defs.skills.items()}
     text = texts[skill_name]
-    # A skill that quotes no trigger phrases is asked for the tasks it is read to support.
-    tasks = [] if text.triggers else skill_tasks(project, defs.skills[skill_name])
-    builder = _Builder(text, texts, sorted(defs.skills), tasks)
+    # A skill that quotes no trigger phrases is asked for the tasks it is read to support;
+    # a practice skill (how code work is done) for the kinds of work it governs.
+    skill = defs.skills[skill_name]
+    practices = [] if text.triggers else practice_tasks(skill)
+    tasks = [] if text.triggers or practices else skill_tasks(project, skill)
+    builder = _Builder(text, texts, sorted(defs.skills), tasks, practices)
     behaviors = builder.build()
     parsed = parse_direction(direction, skills=sorted(known))
     return Plan(
         source=skill_name,
         dialect=DIALECT,
         behaviors=_rank(behaviors, parsed),
-        elements=elements(text, tasks),
+        elements=elements(text, tasks, practices),
     )
 
 
-def elements(text: SkillText, tasks: list[Task] | None = None) -> list[str]:
+def elements(
+    text: SkillText, tasks: list[Task] | None = None, practices: list[Practice] | None = None
+) -> list[str]:
     """Every element the skill's eval could cover; example files of a `<name>` template
     (`base44/entities/todo.jsonc`) count as the template."""
     templates = [
@@ -111,6 +121,7 @@ def elements(text: SkillText, tasks: list[Task] | None = None) -> list[str]:
     out = [f"skill:{text.name}"]
     out += [f"trigger:{t}" for t in text.triggers]
     out += [task_element(t) for t in tasks or ()]
+    out += [f"practice:{p.kind}" for p in practices or ()]
     out += [f"path:{p}" for p in paths]
     out += [f"json:{p}" for p in paths if p.endswith((".json", ".jsonc"))]
     out += [f"pair:{p.index}" for p in text.pairs]
@@ -120,7 +131,7 @@ def elements(text: SkillText, tasks: list[Task] | None = None) -> list[str]:
 
 
 #: Elements a prompt's checks verify as a whole (the skill answered that prompt).
-_PROMPT_KINDS = ("skill:", "trigger:", "task:", "pair:", "command:", "route:")
+_PROMPT_KINDS = ("skill:", "trigger:", "task:", "practice:", "pair:", "command:", "route:")
 
 
 def asserted_elements(
@@ -175,9 +186,11 @@ class _Builder:
         texts: dict[str, SkillText],
         skills: list[str],
         tasks: list[Task] | None = None,
+        practices: list[Practice] | None = None,
     ) -> None:
         self.text = text
         self.tasks = tasks or []
+        self.practices = practices or []
         self.texts = texts
         self.skills = skills
         self.out: list[Behavior] = []
@@ -188,6 +201,8 @@ class _Builder:
             self.trigger(trigger, 10 + index)
         for index, task in enumerate(self.tasks):
             self.task(task, 10 + index)
+        for index, practice in enumerate(self.practices):
+            self.practice(practice, 10 + index)
         self.adversarial()
         for index, route in enumerate(self.text.routes):
             self.route(route.skill, route.condition, 40 + index)
@@ -265,6 +280,7 @@ class _Builder:
                 "language": language,
                 "path": task.path,
                 "imports": task.imports,
+                "uses": task.uses,
                 "do": list(task.do),
                 "dont": list(task.dont),
                 "source": f"{task.file}:{task.line}",
@@ -272,6 +288,31 @@ class _Builder:
                 "format": task.format,
                 "tags": list(task.tags),
                 "context": task.context,
+                "inputs": list(task.inputs),
+                "starter": {
+                    name: text for name, text in INPUT_FILES.values() if name in task.inputs
+                },
+            },
+            priority,
+        )
+
+    def practice(self, practice: Practice, priority: int) -> None:
+        what = {"bug_fix": "a bug fix", "feature": "a new feature", "refactor": "a refactoring"}
+        self.add(
+            practice.kind,
+            "happy_path",
+            f"{self.text.name}: {what[practice.kind]} on a starter project",
+            f"The skill governs “{practice.phrase}” ({practice.file}:{practice.line}); a person "
+            f"asks for {what[practice.kind]} in a small starter project, and the checks verify "
+            "the work and that a test catching the change was written (the tests fail when the "
+            "old code is put back).",
+            [f"practice:{practice.kind}"],
+            {
+                "kind": "practice",
+                "work": practice.kind,
+                "phrase": practice.phrase,
+                "source": f"{practice.file}:{practice.line}",
+                "starter": dict(STARTER_FILES),
             },
             priority,
         )

@@ -18,6 +18,10 @@ so every check below holds for every correct agent and fails for one that writes
 - the calls the skill's do-lines prescribe (one call per line, shown in the skill's code of
   that language, and followed by the example where the task comes from one) and none of
   the calls its don't-lines warn about (in a file whose code is in that language).
+
+A task taken from an example that opens an input file at a path the person supplies (a web
+page: `'path/to/your/file.html'`) needs such a file: its `inputs` name one the starter
+project holds (`base44_starter.INPUT_FILES`), and the prompt asks for the work on it.
 """
 
 from __future__ import annotations
@@ -39,6 +43,10 @@ from evalcore.lexicon.en.skill_contents import (
     TASK_LEAD,
     TASK_SPLIT,
 )
+from evalcore.lexicon.notation.input_paths import PAGE_LITERAL
+
+from .base44_starter import INPUT_FILES
+from .base44_targets import word_set
 
 #: Code-block languages of programs: (file extension, name a person writes).
 LANGUAGES = {
@@ -80,6 +88,9 @@ class Task:
     """The file the prompt asks for."""
     imports: str = ""
     """A regex a correct file matches: the import of the library the skill's code uses."""
+    uses: str = ""
+    """The name the skill's code of the language imports that its description names (a
+    framework: "in Python (FastMCP)"); "" when none."""
     do: tuple[str, ...] = ()
     dont: tuple[str, ...] = ()
     example: str = ""
@@ -90,6 +101,8 @@ class Task:
     context: str = ""
     """What the person is doing when they ask (the description's first task), for a task
     whose own words do not name the skill's subject."""
+    inputs: tuple[str, ...] = ()
+    """Input files (`INPUT_FILES` names) the task works on, from its example's own paths."""
 
 
 def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
@@ -225,12 +238,13 @@ def _task(
     blocks = [e.text for e in contents if e.kind == "code" and _lang(e.detail) == language]
     sample = [example_text] if example_text is not None else blocks
     imports = _import_pattern(language, sample, named)
+    uses = _named_import(language, sample, named)
     code = "\n".join(blocks)
     do = [
         p
         for e in contents
         if e.kind == "do"
-        for p in _call_patterns(e.text, single=True)
+        for p in _call_patterns(e.text, single=True, subject=word_set(named))
         if _shown(p, code) and (example_text is None or re.search(p, example_text, re.M))
     ]
     file_langs = _file_languages(contents)
@@ -247,10 +261,23 @@ def _task(
         language=language,
         path=path,
         imports=imports,
+        uses=uses,
         do=tuple(dict.fromkeys(do)),
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
         example=example,
+        inputs=_inputs(example_text or ""),
     )
+
+
+def _inputs(example_text: str) -> tuple[str, ...]:
+    """The starter input files an example needs: one per kind of file it opens at a quoted
+    path of its own (`INPUT_FILES`, by extension)."""
+    names = []
+    for match in PAGE_LITERAL.finditer(example_text):
+        entry = INPUT_FILES.get(Path(match.group(2)).suffix.lower())
+        if entry:
+            names.append(entry[0])
+    return tuple(dict.fromkeys(names))
 
 
 def kind_name(task: Task) -> str:
@@ -314,6 +341,42 @@ def _import_pattern(language: str, texts: list[str], named: str) -> str:
     return r"(?:from\s+|require\(\s*)['\"]" + re.escape(package)
 
 
+def _named_import(language: str, texts: list[str], named: str) -> str:
+    """The first name the code imports from a library that the description names as a word
+    (an identifier with two capitals at least, `FastMCP`, `McpServer`: a plain word such as
+    `Context` or an acronym such as `MCP` is prose, not a name)."""
+    for text in texts:
+        names = _python_names(text) if language == "python" else _js_names(text)
+        for name in names:
+            capitals = sum(c.isupper() for c in name)
+            if capitals >= 2 and not name.isupper() and re.search(rf"\b{re.escape(name)}\b", named):
+                return name
+    return ""
+
+
+def _python_names(text: str) -> list[str]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    return [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level
+        for alias in node.names
+    ]
+
+
+def _js_names(text: str) -> list[str]:
+    names: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("import ") and "{" in line and "}" in line:
+            inside = line.split("{", 1)[1].split("}", 1)[0]
+            names += [part.split(" as ")[0].strip() for part in inside.split(",")]
+    return [n for n in names if n.isidentifier()]
+
+
 def _python_imports(text: str) -> list[str]:
     try:
         tree = ast.parse(text)
@@ -342,11 +405,16 @@ def _js_imports(text: str) -> list[str]:
     return found
 
 
-def _call_patterns(text: str, *, single: bool) -> list[str]:
+def _call_patterns(text: str, *, single: bool, subject: set[str] | None = None) -> list[str]:
     """Regexes for the calls a do / don't line names (in code spans or bare); a do-line
-    with more than one call names alternatives or a list, so it gives none."""
+    with more than one call names alternatives or a list, so it gives none, unless exactly
+    one of them is named by a word of the skill's `subject` (its description's words: "use
+    `registerTool()`, `registerResource()`, ..." in a skill about tools → `registerTool`)."""
     spans = _SPAN.findall(text) or [text]
     calls = [m for span in spans for m in _CALL.finditer(span)]
+    if single and len(calls) > 1 and subject:
+        named = [c for c in calls if word_set(c.group(1).rsplit(".", 1)[-1], camel=True) & subject]
+        calls = named if len(named) == 1 else calls
     if single and len(calls) != 1:
         return []
     out = []

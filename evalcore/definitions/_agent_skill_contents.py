@@ -13,6 +13,7 @@ its line, first):
 - `do` / `dont`: a line marked ✅ / ❌ or `**Do**` / `**Don't**`, a cell of a do/don't
   (correct/wrong) table column, or a code line whose comment says always / never (the code
   as a span, then the comment);
+- `item`: a list item's text (markup dropped), e.g. an entry of a "When to Use" list;
 - `file`: a code span naming a file (`detail`: what the list item says it is, if anything);
 - `doc`: a bundled markdown file other than SKILL.md (`text`: its first heading);
 - `script`: a program under `scripts/` (`detail`: its docstring's first line);
@@ -188,6 +189,8 @@ def _line(stripped: str, rel: str, number: int) -> list[SkillElement]:
     out: list[SkillElement] = []
     item = _ITEM.match(stripped)
     content = item.group(1) if item else stripped
+    if item and content:
+        out.append(SkillElement(kind="item", text=_clean(content), file=rel, line=number))
     marked = _marked(content)
     if marked is not None:
         out.append(SkillElement(kind=marked, text=content, file=rel, line=number))

@@ -21,7 +21,9 @@ Checks by prompt kind:
   `expectedSkills` naming the other skill;
 - negative: none is drafted (the planner reports it not written: an empty
   `expectedSkills` cannot fail an agent that uses the skill anyway);
-- task: a task of a skill that quotes no trigger phrases (`_base44_tasks`).
+- task: a task of a skill that quotes no trigger phrases (`_base44_tasks`);
+- practice: code work on the starter project for a skill about how such work is done
+  (`_base44_practice`).
 
 A direction's persona and plain requirements are added to the prompt text ("Keep in mind:",
 "Also:"); a requirement that a known skill is used or completes adds it to `expectedSkills`.
@@ -34,6 +36,7 @@ from typing import Any
 from ...planning.base44_skillmd import Pair, read_skill
 from .._engine import DraftContext
 from ._base44_patterns import code_pattern, json_keys, json_patterns, loose
+from ._base44_practice import draft_practice
 from ._base44_tasks import draft_task
 from ._direction import parse_direction
 
@@ -62,6 +65,8 @@ def draft_base44(ctx: DraftContext) -> dict[str, Any]:
         prompt, checks = _adversarial(facts, pairs)
     elif kind == "task":
         prompt, checks = draft_task(facts)
+    elif kind == "practice":
+        prompt, checks = draft_practice(facts)
     else:
         prompt, checks = _target(facts, pairs, where_only=False)
     direction = parse_direction(ctx.direction, skills=sorted(known))

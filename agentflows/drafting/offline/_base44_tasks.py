@@ -8,8 +8,9 @@ person would (in one turn: the person says to assume what they left out, so a co
 writes the file rather than asking back) and writes the checks. Each holds for every correct
 agent: the file is where the person asked for it, Python compiles, the library the skill's
 code uses is imported, the calls the skill's do-lines prescribe are there and the ones its
-don't-lines warn about are not. An agent that writes nothing (or only echoes the request)
-fails the first.
+don't-lines warn about are not; a task on an input file of the starter project names it
+in the request, and the file must name it too (the code opens that file). An agent that
+writes nothing (or only echoes the request) fails the first.
 """
 
 from __future__ import annotations
@@ -30,9 +31,12 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     path, language = facts["path"], facts["language"]
     if facts.get("format"):
         return _format_task(facts)
+    inputs = list(facts.get("inputs") or ())
+    on = " and ".join(f"`{name}`" for name in inputs)
     prompt = (
-        f"Can you help me with {facts['phrase']}? Use {language}, and put the code in "
-        f"`{path}`. {ASSUME}"
+        f"Can you help me with {facts['phrase']}? "
+        + (f"It's for {on}, in this folder. " if inputs else "")
+        + f"Use {language}, and put the code in `{path}`. {ASSUME}"
     )
     checks: list[Check] = [
         {
@@ -40,6 +44,16 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
             "description": f"The {language} file is where the request asked for it: {path}",
             "filePath": path,
         }
+    ]
+    checks += [
+        {
+            "type": "file-content",
+            "description": f"Works on the file the request names: {name}",
+            "filePath": path,
+            "pattern": re.escape(name),
+            "flags": CODE_FLAGS,
+        }
+        for name in inputs
     ]
     if path.endswith(".py"):
         checks.append(
@@ -56,6 +70,17 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
                 "description": "Imports the library the skill's code uses",
                 "filePath": path,
                 "pattern": facts["imports"],
+                "flags": CODE_FLAGS,
+            }
+        )
+    if facts.get("uses"):
+        name = facts["uses"]
+        checks.append(
+            {
+                "type": "file-content",
+                "description": f"Uses {name}, which the skill's description names for it",
+                "filePath": path,
+                "pattern": rf"\b{re.escape(name)}\b",
                 "flags": CODE_FLAGS,
             }
         )

@@ -47,7 +47,15 @@ _BOOKING_STATE = {"appointmentCreated", "outcomes", "activeAppointments"}
 #: Checks that pin what must *not* happen or where the conversation must end: decisive for
 #: guardrail, hand-off and off-topic cases, whose point is that the playbook's job is not done.
 _NEGATIVE_STATE = {"withheld", "noReplyTo", "handoff"}
-_FILE_CHECKS = {"file-exists", "file-content", "file-content-excluded", "valid-json"}
+#: Checks that look at the project's files: `command-passes` runs in the project folder (its
+#: command reads what the agent wrote: runs its tests, imports its module).
+_FILE_CHECKS = {
+    "file-exists",
+    "file-content",
+    "file-content-excluded",
+    "valid-json",
+    "command-passes",
+}
 _CONFIG_CHECKS = {"entity-config", "agent-config", "function-def"}
 _WRITES = WRITES
 
