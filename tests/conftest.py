@@ -9,8 +9,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from agentflows.cli import main
+
+#: Property tests judge the code, not the machine: the suite runs on two shared cores, where a
+#: draw can wait a second for a core, so Hypothesis's timing checks (`too_slow`, the per-example
+#: deadline) are off for every test; the examples and their shrinking are unchanged.
+settings.register_profile(
+    "shared-cores", suppress_health_check=[HealthCheck.too_slow], deadline=None
+)
+settings.load_profile("shared-cores")
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
