@@ -64,7 +64,7 @@ async def run(
             default_results_dir,
             resolve_target,
             run_cases,
-        )
+        )  # start-up: httpx, rich, pygments and 85 casegen modules
 
         from ..commands import run_settings
     except ImportError as exc:
@@ -90,7 +90,7 @@ async def review(
 ) -> Payload:
     """`casegen review --json` (`--revise`); an error when a comment is an error."""
     try:
-        from ..review import review_model, review_paths
+        from ..review import review_model, review_paths  # start-up: tomllib and 154 casegen modules
     except ImportError as exc:
         raise Unavailable("review_cases", f"case review cannot be imported: {exc}") from None
     start = project or (paths[0] if paths else None)
@@ -107,7 +107,7 @@ async def review(
 async def triage(results_dir: Path, *, project: Path | None, model: str | None) -> Payload:
     """`casegen triage --json` (a report: never an error for failed runs)."""
     try:
-        from ..triage import triage_results_async
+        from ..triage import triage_results_async  # start-up: 52 casegen modules
     except ImportError as exc:
         raise Unavailable("triage_results", f"triage cannot be imported: {exc}") from None
     return await triage_results_async(results_dir, project=project, model=model), False

@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .._valuecache import VALUES, text_key
 from ..documents import load_document
 from ..lexicon.notation.mantle_references import MEMORY_LOOKALIKE as _MEMORY_LOOKALIKE
 from ..lexicon.notation.mantle_references import MEMORY_REFERENCE_EXACT as _MEMORY_REF
@@ -540,8 +541,6 @@ def _memory_set_literals(ctx: ReadContext, path: Path) -> list[tuple[str, int]]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
-    from .._valuecache import VALUES, text_key
-
     key = text_key("rasa-memory-set", RASA_RULES_VERSION + "/1", text)
     kept = VALUES.get(key)
     if kept is None:
