@@ -14,7 +14,7 @@ from typing import Any
 
 from evalcore.validation import summary, validate_paths
 
-from ..commands import repair_payload, resolve_project, sources_payload
+from ..commands import repair_payload, resolve_project, run_settings, sources_payload
 from ._results import Unavailable
 
 Payload = tuple[dict[str, Any], bool]
@@ -65,8 +65,6 @@ async def run(
             resolve_target,
             run_cases,
         )  # start-up: httpx, rich, pygments and 85 casegen modules
-
-        from ..commands import run_settings
     except ImportError as exc:
         raise Unavailable("run_cases", f"the case runner cannot be imported: {exc}") from None
     cases = collect_cases(list(paths), project=project)

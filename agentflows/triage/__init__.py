@@ -128,7 +128,7 @@ def _model(
     if model == "offline":
         return None, "rules"
     try:
-        from evalcore.llm import resolve_model_config
+        from evalcore.llm import resolve_model_config  # start-up: not for rules-only triage
     except ImportError:
         return None, "rules"
     start = loader.explicit.root if loader.explicit is not None else root
