@@ -118,8 +118,7 @@ class ValueCache:
         data = read_cache(self.path)
         if data is None:
             return {}
-        # start-up: json (its decoder's patterns), which a command that reads only YAML never needs
-        import json  # here: a command with no values file imports no JSON decoder
+        import json  # start-up: a command with no values file imports no JSON decoder
 
         try:
             document = json.loads(data)

@@ -222,8 +222,7 @@ def _yaml_error(exc: yaml.MarkedYAMLError) -> Finding:
 def _parse_json(
     text: str, path: Path | None, limits: InputLimits, *, locate: bool = True
 ) -> Document:
-    # start-up: json (its decoder's patterns), which a command that reads only YAML never needs
-    import json  # not at module level: reading YAML alone (`sources`) needs no JSON
+    import json  # start-up: reading YAML alone (`sources`) needs no JSON
 
     doc = Document(text=text, format="json", path=path)
     try:

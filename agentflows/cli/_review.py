@@ -70,8 +70,7 @@ def review(
     start = project or (paths[0] if paths else None)
     critic = review_model(model, start=start, no_cache=no_cache)
     if critic is not None:
-        # start-up: pydantic, tomllib, hashlib and 13 casegen modules
-        from ..doctor import preflight  # an endpoint that is down or refuses the key stops here
+        from ..doctor import preflight  # start-up: pydantic; a down or refusing endpoint stops here
 
         preflight(critic.config, role="review")
     if interactive or resume:

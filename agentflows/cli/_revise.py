@@ -54,8 +54,7 @@ def revise(
     critic = review_model(model, start=project or file.parent, no_cache=no_cache)
     if critic is None:
         raise ConfigError(NO_MODEL_MESSAGE)
-    # start-up: pydantic, tomllib, hashlib and 13 casegen modules
-    from ..doctor import preflight  # an endpoint that is down or refuses the key stops here
+    from ..doctor import preflight  # start-up: pydantic; a down or refusing endpoint stops here
 
     preflight(critic.config, role="revise")
     if not file.is_file():

@@ -383,8 +383,7 @@ def run(
         exitfirst=exitfirst,
         metrics=metrics,
     ).with_models()  # a model without a key is a usage error (exit 2) before any call
-    # start-up: pydantic, tomllib, hashlib and 13 casegen modules
-    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
+    from ..doctor import preflight_roles  # start-up: pydantic; a down endpoint stops the run here
 
     preflight_roles({"simulator": simulator.model, "judge": judge.model})
     if simulator.engine == "offline" and not as_json:

@@ -105,9 +105,7 @@ def mutate(
     """`casegen mutate`: the suite against the reference agent and each mutant of it."""
     # start-up: httpx, pydantic, yaml and 164 casegen modules
     from evalcore.agents.reference import ReferenceTarget, find_mutant
-
-    # start-up: yaml and 17 casegen modules
-    from evalcore.dialects import get_dialect  # not at `--help`, which imports this module
+    from evalcore.dialects import get_dialect  # start-up: `--help` imports this module
 
     # start-up: httpx, pydantic, yaml and 130 casegen modules
     from evalcore.runner import collect_cases

@@ -42,8 +42,7 @@ def _verifier(dialect: Dialect) -> Verifier:
     """Playing the draft against the reference agent and its mutants where the dialect has
     one (`Dialect.plays_reference`), else against a demo agent or the static check."""
     if dialect.plays_reference:
-        # start-up: 155 casegen modules
-        from ._verify_mantle import verify_mantle  # the reference agent loads on first use
+        from ._verify_mantle import verify_mantle  # start-up: the reference agent, on first use
 
         return verify_mantle
     from ._verify_other import verify_other  # start-up: 150 casegen modules

@@ -162,8 +162,7 @@ def gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
 def _writes(project: Project, skill_id: str, *, steps: bool = False) -> set[str]:
     """The entries the skill's tools' code writes (with `steps`, its `set_memory` steps
     too), qualified as Rasa resolves them."""
-    # start-up: pydantic, hashlib and 38 casegen modules
-    from .skill_model import code_facts, qualify  # the skill model reads definitions
+    from .skill_model import code_facts, qualify  # start-up: the skill model loads pydantic
 
     defs = project.mantle
     assert defs is not None

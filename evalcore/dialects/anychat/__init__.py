@@ -68,8 +68,7 @@ class AnychatDialect(Dialect):
         return [_explain_pattern(f) for f in findings]
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        # start-up: 1 casegen module
-        from ._lint import lint_anychat  # only files that lint, with a project
+        from ._lint import lint_anychat  # start-up: only files that lint, with a project
 
         return lint_anychat(data, project)
 

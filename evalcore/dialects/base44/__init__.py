@@ -62,8 +62,7 @@ class Base44Dialect(Dialect):
         return findings + ignored_keys(data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        # start-up: 1 casegen module
-        from ._lint import lint_base44  # only files that lint, with a project
+        from ._lint import lint_base44  # start-up: only files that lint, with a project
 
         return lint_base44(data, project)
 
@@ -77,8 +76,7 @@ class Base44Dialect(Dialect):
         return name if isinstance(name, str) else None
 
     def unsatisfiable(self, data: Any, project: Project) -> list[str]:
-        # start-up: 2 casegen modules
-        from ._satisfiable import unsatisfiable  # its check table lives beside the runner
+        from ._satisfiable import unsatisfiable  # start-up: its table lives beside the runner
 
         return unsatisfiable(data, project)
 

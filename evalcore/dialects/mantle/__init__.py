@@ -78,8 +78,7 @@ class MantleDialect(Dialect):
         return as_loaded(doc.text, doc.data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        # start-up: 5 casegen modules
-        from ._lint import lint_mantle  # only files that lint, with a project
+        from ._lint import lint_mantle  # start-up: only files that lint, with a project
 
         return lint_mantle(data, project)
 
