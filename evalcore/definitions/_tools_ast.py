@@ -17,8 +17,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from .. import _valuecache
 from .._sha256 import sha256
-from .._valuecache import VALUES, text_key
+from .._valuecache import text_key
 from ..lexicon.notation.python_source import DOCSTRING_SECTION
 from ._context import ReadContext
 from ._model import ToolDef, ToolParameter
@@ -89,10 +90,10 @@ def tool_facts(text: str) -> tuple[str, Any]:
     if version is None:  # this module's source is not readable: nothing to key on
         return _tool_facts(text)
     key = text_key("tools", version, text)
-    kept = VALUES.get(key)
+    kept = _valuecache.VALUES.get(key)  # looked up per call: tests swap the cache
     if kept is None:
         kept = _tool_facts(text)
-        VALUES.put(key, kept)
+        _valuecache.VALUES.put(key, kept)
     return kept
 
 
