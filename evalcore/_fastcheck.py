@@ -20,6 +20,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
+from ._fastchecks import SHIPPED
 from .lexicon.notation.python_source import DEFINITION_CONSTANT as _DEFINITION
 from .lexicon.notation.python_source import FUNCTION_DEF as _FIRST_FUNCTION
 
@@ -65,8 +66,6 @@ def definition_key(definition: Any) -> str:
 
 
 def _shipped(definition: Any) -> Any:
-    from ._fastchecks import SHIPPED  # start-up: 1 casegen module
-
     name = SHIPPED.get(definition_key(definition))
     if name is None:
         return None

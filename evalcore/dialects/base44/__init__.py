@@ -17,6 +17,7 @@ from ...suggest import did_you_mean
 from .. import register
 from .._base import WORKSPACE_CHECKS, CaseProse, Dialect
 from . import _definition, _run, _shape
+from ._check_keys import CHECK_KEYS, accepted_keys
 from ._shape import assemble, prompt_entries
 
 if TYPE_CHECKING:
@@ -209,8 +210,6 @@ def ignored_keys(data: Any) -> list[Finding]:
     found = _unknown(data, "", _EVAL_KEYS)
     for index, entry in enumerate(as_list(data.get("prompts"))):
         found += _unknown(as_dict(entry), ptr.join("/prompts", index), _PROMPT_KEYS)
-    from ._check_keys import CHECK_KEYS, accepted_keys  # start-up: 1 casegen module
-
     for path, check in _check_paths(data):
         kind = check.get("type")
         what = f"a {kind} check" if isinstance(kind, str) and kind in CHECK_KEYS else None

@@ -73,7 +73,7 @@ class MantleDialect(Dialect):
         (see `_rasa_loading`)."""
         if "${" not in doc.text and "!!str" not in doc.text:
             return doc.data, []
-        from ._rasa_loading import as_loaded  # start-up: 1 casegen module
+        from ._rasa_loading import as_loaded  # start-up: only for `${VAR}` or `!!str`
 
         return as_loaded(doc.text, doc.data)
 
