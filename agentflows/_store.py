@@ -46,8 +46,8 @@ class StoreRefused(ValueError):
 def data_only_serializer() -> Any:
     """LangGraph's serializer with pickles off, no JSON constructors, and an extension hook
     that refuses every type outside `ALLOWED_TYPES` (before importing its module)."""
-    import ormsgpack
-    from langgraph.checkpoint.serde import jsonplus
+    import ormsgpack  # start-up: ormsgpack
+    from langgraph.checkpoint.serde import jsonplus  # start-up: langgraph, langchain_core, pydantic
 
     checked = jsonplus._create_msgpack_ext_hook(None)  # LangGraph's strict hook
     constructors = {
@@ -110,7 +110,9 @@ def data_only_serializer() -> Any:
 @asynccontextmanager
 async def open_store(path: Path) -> AsyncIterator[Any]:
     """The store's `AsyncSqliteSaver`, reading and writing through `data_only_serializer`."""
-    import aiosqlite
+    import aiosqlite  # start-up: asyncio, aiosqlite
+
+    # start-up: langgraph, langchain_core, pydantic
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
     serializer = data_only_serializer()

@@ -11,7 +11,11 @@ Each count may only go down (`tests/test_architecture.py` holds the ceilings):
   lexicon package (there is none yet, so every one counts);
 - **import circles**: groups of modules that import each other, counting imports made inside
   functions too (they hide a circle from the interpreter, not from a reader);
-- **function-level imports**: imports made inside a function body.
+- **function-level imports**: imports made inside a function body; they exist only to keep
+  something heavy off a command's start-up, and say so:
+- **unexplained function-level imports**: those with no `# start-up: <what is heavy>` comment
+  on the statement's lines (or the comment line right above it) and in a module whose
+  docstring does not declare, in one sentence, that it defers its imports for start-up.
 
 The counts are static (`ast`), so they are cheap and the same on every machine.
 """
@@ -46,6 +50,7 @@ class Counts:
     english_regexes: list[str] = field(default_factory=list)
     circles: list[list[str]] = field(default_factory=list)
     function_imports: list[str] = field(default_factory=list)
+    function_imports_unexplained: list[str] = field(default_factory=list)
     modules: int = 0
 
     def figures(self) -> dict[str, int]:
@@ -56,6 +61,7 @@ class Counts:
             "english_regexes": len(self.english_regexes),
             "circles": len(self.circles),
             "function_imports": len(self.function_imports),
+            "function_imports_unexplained": len(self.function_imports_unexplained),
         }
 
 
@@ -131,9 +137,40 @@ def _names_dialect(node: ast.AST) -> bool:
     return False
 
 
+_START_UP = re.compile(r"#.*\bstart-up\b", re.IGNORECASE)
+
+
+def declares_start_up(docstring: str | None) -> bool:
+    """True when a module docstring has a sentence saying that it defers imports for
+    start-up (one declaration for a module that defers many)."""
+    sentences = re.split(r"(?<=[.!?])\s+", docstring or "")
+    return any(
+        re.search(r"\bstart-up\b", s, re.IGNORECASE) and re.search(r"\bimport", s, re.IGNORECASE)
+        for s in sentences
+    )
+
+
+def _explained(node: ast.stmt, lines: list[str]) -> bool:
+    """A `# start-up` comment on the statement's lines or alone on the line above it."""
+    end = getattr(node, "end_lineno", None) or node.lineno
+    if any(_START_UP.search(line) for line in lines[node.lineno - 1 : end]):
+        return True
+    above = lines[node.lineno - 2].strip() if node.lineno >= 2 else ""
+    return above.startswith("#") and bool(_START_UP.search(above))
+
+
 class _Visitor(ast.NodeVisitor):
-    def __init__(self, module: str, is_package: bool, where: str, counts: Counts) -> None:
+    def __init__(
+        self,
+        module: str,
+        is_package: bool,
+        where: str,
+        counts: Counts,
+        lines: list[str] | None = None,
+        declared: bool = False,
+    ) -> None:
         self.module, self.is_package, self.where, self.counts = module, is_package, where, counts
+        self.lines, self.declared = lines or [], declared
         self.depth = 0
         self.imports: set[str] = set()
 
@@ -151,6 +188,8 @@ class _Visitor(ast.NodeVisitor):
         """`targets`: what the graph follows; `named`: the modules the statement names."""
         if self.depth:
             self.counts.function_imports.append(self._place(node))
+            if not self.declared and not _explained(node, self.lines):  # type: ignore[arg-type]
+                self.counts.function_imports_unexplained.append(self._place(node))
         self.imports.update(targets)
         for target in named:
             owner = _private_owner(target)
@@ -255,9 +294,12 @@ def measure(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Counts:
     graph: dict[str, set[str]] = {}
     for module, path in iter_modules(root, packages):
         counts.modules += 1
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, filename=str(path))
         where = str(path.relative_to(root))
-        visitor = _Visitor(module, path.name == "__init__.py", where, counts)
+        declared = declares_start_up(ast.get_docstring(tree))
+        lines = text.splitlines()
+        visitor = _Visitor(module, path.name == "__init__.py", where, counts, lines, declared)
         visitor.visit(tree)
         graph[module] = visitor.imports
     known = set(graph)
@@ -278,7 +320,7 @@ async def main(argv: list[str]) -> int:
         return 0
     print("architecture (static counts; each may only go down)")
     for name, value in counts.figures().items():
-        print(f"  {name:18} {value}")
+        print(f"  {name:28} {value}")
     for group in counts.circles:
         print("  circle: " + " ⇄ ".join(group), file=sys.stdout)
     return 0

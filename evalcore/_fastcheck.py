@@ -16,9 +16,11 @@ module that no longer matches) is compiled in the process that uses it.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 from typing import Any
 
+from ._fastchecks import SHIPPED
 from .lexicon.notation.python_source import DEFINITION_CONSTANT as _DEFINITION
 from .lexicon.notation.python_source import FUNCTION_DEF as _FIRST_FUNCTION
 
@@ -54,24 +56,21 @@ def _load_or_compile(definition: Any) -> Any:
 
 def definition_key(definition: Any) -> str:
     """What a shipped check is generated from: the definition and the generator's options."""
+    # start-up: json (its decoder's patterns), which a command that reads only YAML never needs
     import json
 
-    from ._sha256 import sha256
+    from ._sha256 import sha256  # start-up: evalcore._sha256, which --help never needs
 
     text = json.dumps([definition, _OPTIONS], sort_keys=True) + f"|{_GATE_VERSION}"
     return sha256(text.encode()).hexdigest()
 
 
 def _shipped(definition: Any) -> Any:
-    import importlib
-
-    from ._fastchecks import SHIPPED
-
     name = SHIPPED.get(definition_key(definition))
     if name is None:
         return None
     module = importlib.import_module(f"evalcore._fastchecks.{name}")
-    import fastjsonschema
+    import fastjsonschema  # start-up: fastjsonschema
 
     if module.FASTJSONSCHEMA != fastjsonschema.VERSION:  # another generator: compile here
         return None
@@ -87,7 +86,7 @@ def _compile(definition: Any) -> tuple[str, Any]:
 def check_source(definition: Any) -> tuple[str, str]:
     """The name of the check's entry function and its module's source: the generator writes
     the root schema's function first, the functions of its `$ref`s after it."""
-    import fastjsonschema
+    import fastjsonschema  # start-up: fastjsonschema
 
     source = fastjsonschema.compile_to_code(definition, **_OPTIONS)
     entry = _FIRST_FUNCTION.search(source)
@@ -109,7 +108,7 @@ COMMAND = "python -m evalcore.dialects.schema_checks"
 
 def shipped_module(dialect: str, schema: dict[str, Any]) -> str:
     """The text of `evalcore/_fastchecks/<dialect>.py` for the dialect's `schema` now."""
-    import fastjsonschema
+    import fastjsonschema  # start-up: fastjsonschema
 
     definition = for_fast_check(schema)
     key = definition_key(definition)  # first: fastjsonschema may add to what it compiles

@@ -12,6 +12,7 @@ record field is checked by type only (the instance is kept, not rebuilt).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 from typing import Any, Self
@@ -40,8 +41,6 @@ class Record:
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy with `update` applied (not checked, as pydantic's `model_copy`)."""
-        import copy
-
         new = copy.deepcopy(self) if deep else copy.copy(self)
         if update:
             new.__dict__.update(update)
@@ -76,7 +75,7 @@ class Record:
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        from pydantic_core import core_schema
+        from pydantic_core import core_schema  # start-up: pydantic_core, typing_extensions
 
         return core_schema.is_instance_schema(cls)
 
@@ -123,7 +122,7 @@ def _dump(value: Any, json: bool, exclude_none: bool) -> Any:
     if type(value) is float:
         return value if math.isfinite(value) else None  # pydantic's JSON mode: inf, nan → null
     # dates, bytes, tuples, sets, paths, enums, dicts with other keys
-    from pydantic_core import to_jsonable_python
+    from pydantic_core import to_jsonable_python  # start-up: pydantic_core, typing_extensions
 
     return to_jsonable_python(value)
 

@@ -16,6 +16,7 @@ absent, unreadable or corrupt file only means working the values out again.
 
 from __future__ import annotations
 
+import atexit
 import os
 import stat
 import sys
@@ -106,8 +107,6 @@ class ValueCache:
         self._used.add(key)
         if not self._dirty:
             self._dirty = True
-            import atexit
-
             atexit.register(self.save)
 
     def _load(self) -> dict[str, Any]:
@@ -119,7 +118,7 @@ class ValueCache:
         data = read_cache(self.path)
         if data is None:
             return {}
-        import json  # here: a command with no values file imports no JSON decoder
+        import json  # start-up: a command with no values file imports no JSON decoder
 
         try:
             document = json.loads(data)
@@ -139,6 +138,7 @@ class ValueCache:
         merged = {**self._read(), **self._values}
         if len(merged) > MAX_VALUES:
             merged = {k: v for k, v in self._values.items() if k in self._used}
+        # start-up: json (its decoder's patterns), which a command that reads only YAML never needs
         import json
 
         text = json.dumps({"format": FORMAT, "values": merged}, ensure_ascii=False)
@@ -203,7 +203,7 @@ def _hashable(key: Any) -> Any:
 
 def text_key(kind: str, version: str, text: str) -> str:
     """The `ValueCache` key of what `kind` (at `version`) works out from `text`."""
-    from ._sha256 import sha256
+    from ._sha256 import sha256  # start-up: evalcore._sha256, which --help never needs
 
     digest = sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     return f"{kind}\0{version}\0{digest}"

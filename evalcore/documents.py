@@ -222,7 +222,7 @@ def _yaml_error(exc: yaml.MarkedYAMLError) -> Finding:
 def _parse_json(
     text: str, path: Path | None, limits: InputLimits, *, locate: bool = True
 ) -> Document:
-    import json  # not at module level: reading YAML alone (`sources`) needs no JSON
+    import json  # start-up: reading YAML alone (`sources`) needs no JSON
 
     doc = Document(text=text, format="json", path=path)
     try:
@@ -269,6 +269,7 @@ class _JsonLocator:
     """Second pass over already-valid JSON that records value lines and repeated keys."""
 
     def __init__(self, text: str, doc: Document) -> None:
+        # start-up: json (its decoder's patterns), which a command that reads only YAML never needs
         from json.decoder import scanstring
 
         self.scanstring = scanstring

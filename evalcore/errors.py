@@ -15,7 +15,7 @@ class UserError(Exception):
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
         # Messages quote what servers and agents answered: never let a key through.
-        from .redact import redact  # (its patterns compiled only when an error is raised)
+        from .redact import redact  # start-up: its patterns compile only when an error is raised
 
         message = redact(message)
         hint = redact(hint) if hint else hint

@@ -73,6 +73,7 @@ _KEYS = {
 def _checked(table: dict[str, Any]) -> InputLimits | None:
     """pydantic's lax reading of a table whose values are not plain numbers (`"8"`,
     `true`, `8.0` for a count): what it accepts is used, anything else is None."""
+    # start-up: pydantic, hashlib
     from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
     class _Table(BaseModel):
@@ -181,7 +182,7 @@ def _parsed_toml(text: str) -> dict[str, Any]:
     key = text_key("toml", sys.version, text)
     parsed = VALUES.get(key)
     if parsed is None:
-        import tomllib
+        import tomllib  # start-up: tomllib
 
         try:
             parsed = tomllib.loads(text)
@@ -265,7 +266,7 @@ def check_yaml_graph(root: Any, limits: InputLimits) -> None:
     memoised per node, so the check is linear in the composed graph even for an alias bomb
     whose expansion would be billions of nodes, and it needs no recursion.
     """
-    import yaml
+    import yaml  # start-up: yaml
 
     measured: dict[int, tuple[int, int]] = {}  # id -> (expanded size, height)
     on_path: set[int] = set()

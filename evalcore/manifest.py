@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from ._readbytes import RefusedFile, read_limited
 from .definitions import Project
 from .dialects import get_dialect
 from .documents import UnreadableFile, read_json
@@ -126,8 +127,6 @@ def manifest_from_data(path: Path, data: Any) -> Manifest:
 
 
 def _has_conflict_markers(path: Path) -> bool:
-    from ._readbytes import RefusedFile, read_limited
-
     try:
         head = read_limited(path, 64 << 20)[: 1 << 20]
     except (RefusedFile, OSError):

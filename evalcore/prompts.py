@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._readbytes import describe, read_text
 from .errors import UserError
 from .lexicon.notation.prompt_files import SECTION as _SECTION
 from .suggest import did_you_mean
@@ -151,8 +152,6 @@ def _as_text(value: Any) -> str:
 
 
 def _read(path: Path) -> str:
-    from ._readbytes import describe, read_text
-
     try:
         return read_text(path)
     except OSError as exc:

@@ -47,7 +47,7 @@ def make_validator(schema: dict[str, Any], *, check: bool = False) -> Any:
     `tests/test_schemas_checked.py` holds to their metaschema; checking one again in
     every process cost more than validating a handful of files, so `check=True` asks
     for it (SchemaError on a bad schema). jsonschema is imported here, on first need."""
-    from jsonschema.validators import validator_for
+    from jsonschema.validators import validator_for  # start-up: jsonschema, attrs
 
     cached = _VALIDATORS.get(id(schema))
     if check:
@@ -253,7 +253,7 @@ def _intended_branch(error: ValidationError) -> list[ValidationError] | None:
 
 def _ambiguous(error: ValidationError, shapes: list[list[str]]) -> ValidationError:
     """A synthetic error for data that carries the keys of several alternatives at once."""
-    from jsonschema.exceptions import ValidationError
+    from jsonschema.exceptions import ValidationError  # start-up: jsonschema, attrs
 
     names = " and ".join("{" + ", ".join(r) + "}" for r in shapes)
     keep = " or ".join(f"'{r[0]}'" for r in shapes)

@@ -245,7 +245,7 @@ def _analysis(scalar: str, allow_unicode: bool) -> yaml.emitter.ScalarAnalysis:
     only, and case files repeat the same keys and values in file after file (a quarter of
     the emitter's time was spent re-analysing them), computed with `_yamlscan`'s
     searches instead of PyYAML's loop per character. The result is never modified."""
-    from ._yamlscan import analyze
+    from ._yamlscan import analyze  # start-up: its patterns compile when YAML is written
 
     return analyze(scalar, allow_unicode)
 

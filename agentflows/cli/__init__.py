@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import copy
 import importlib
 import os
 import sys
+import threading
 from typing import Any
 
 import typer
@@ -134,13 +136,9 @@ def _exit_now(code: int) -> None:
     modules) took longer than writing its cases, and the user waited for it. The exit
     handlers still run (log handlers, a tracer's last batch), and output is flushed; with
     a non-daemon thread still running, the normal exit waits for it instead."""
-    import threading
-
     main_thread = threading.main_thread()
     if any(t is not main_thread and not t.daemon for t in threading.enumerate()):
         sys.exit(code)
-    import atexit
-
     atexit._run_exitfuncs()
     _flush()
     os._exit(code)

@@ -31,7 +31,7 @@ def load_assertions(path: Path) -> tuple[Any, list[Any]]:
     A scenario without `goals` or without `assertions` has nothing to check, so it yields an
     empty list (and passes), the way a Mantle run without goals cannot fail on assertions.
     """
-    from evalcore.dialects import get_dialect
+    from evalcore.dialects import get_dialect  # start-up: yaml and 15 casegen modules
 
     if not os.path.lexists(path):
         raise UserError(f"scenario file not found: {path}")
@@ -67,7 +67,7 @@ def load_assertions(path: Path) -> tuple[Any, list[Any]]:
 def schema_rejected(data: Any) -> dict[int, list[str]]:
     """The scenario schema's errors (the ones `casegen validate` reports) by assertion index:
     an assertion `validate` rejects is never judged, whatever the engine would say."""
-    from evalcore.dialects import get_dialect
+    from evalcore.dialects import get_dialect  # start-up: yaml and 15 casegen modules
 
     rejected: dict[int, list[str]] = {}
     for finding in get_dialect("mantle").schema_findings(data):
@@ -82,7 +82,7 @@ def schema_rejected(data: Any) -> dict[int, list[str]]:
 def judged(data: Any, assertions: list[Any], parsed: Any) -> "list[AssertionResult]":
     """`evaluate_mantle`'s results, with each assertion the scenario schema rejects failed
     as invalid, naming the schema's message."""
-    from evalcore.assertions import AssertionResult, evaluate_mantle
+    from evalcore.assertions import AssertionResult, evaluate_mantle  # start-up: 12 casegen modules
 
     results = evaluate_mantle(assertions, parsed)
     for index, messages in schema_rejected(data).items():
@@ -100,8 +100,8 @@ def judged(data: Any, assertions: list[Any], parsed: Any) -> "list[AssertionResu
 
 def load_events(path: Path) -> Any:
     """The parsed events of a tracker JSON file (a `{"events": [...]}` object or a list)."""
-    from evalcore.assertions import parse_events
-    from evalcore.documents import UnreadableFile, read_json
+    from evalcore.assertions import parse_events  # start-up: 12 casegen modules
+    from evalcore.documents import UnreadableFile, read_json  # start-up: yaml and 9 casegen modules
 
     if not os.path.lexists(path):
         raise UserError(
@@ -116,7 +116,7 @@ def load_events(path: Path) -> Any:
 
 
 def _table(results: "list[AssertionResult]") -> "Table":
-    from rich.table import Table
+    from rich.table import Table  # start-up: rich
 
     table = Table(show_edge=False, pad_edge=False, expand=False)
     table.add_column("#", justify="right", style="dim")

@@ -31,6 +31,7 @@ def clean(
 ) -> None:
     """Delete old generation runs (so `--resume` of them is no longer possible) and, with
     --cache, cached model answers. Each `generate` already keeps only its newest 20 runs."""
+    # start-up: pydantic, yaml, tomllib and 104 casegen modules
     from ..generate import DEFAULT_CHECKPOINTS, prune_runs
 
     store = checkpoints or DEFAULT_CHECKPOINTS

@@ -31,9 +31,9 @@ def doctor(
     check failed (no usable structured output, the smoke draft invalid), 3 when the
     endpoint is unreachable or refuses the key, 2 on usage errors.
     """
-    from rich.table import Table
+    from rich.table import Table  # start-up: rich
 
-    from .. import commands
+    from .. import commands  # start-up: 7 casegen modules
 
     report = commands.doctor(model, project, smoke=not no_smoke)
     if as_json:

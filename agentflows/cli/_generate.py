@@ -108,10 +108,11 @@ def generate(
     model endpoint is unreachable or refuses the key (before planning, or drafting stopped:
     `--resume RUN_ID` drafts the rest once it answers).
     """
+    # start-up: pydantic, yaml, tomllib and 104 casegen modules
     from ..generate import build_request
-    from ._generate_pr import _generate_pr, _pr_options
-    from ._generate_run import _run_flow, exit_code
-    from ._generate_summary import _print_summary
+    from ._generate_pr import _generate_pr, _pr_options  # start-up: rich and 11 casegen modules
+    from ._generate_run import _run_flow, exit_code  # start-up: 8 casegen modules
+    from ._generate_summary import _print_summary  # start-up: rich and 2 casegen modules
 
     pr_options = _pr_options(pr, branch, base, push, run_target, resume)
     request = None

@@ -37,7 +37,7 @@ def _pr_options(
             "--pr cannot resume a run: the interrupted run's worktree is gone",
             hint="start the run again with --pr",
         )
-    from ..pr import PrOptions
+    from ..pr import PrOptions  # start-up: git, pydantic, yaml and 115 casegen modules
 
     return PrOptions(branch=branch, base=base or "HEAD", push=push, run=run_target)
 
@@ -50,6 +50,7 @@ def _generate_pr(
     Returns the exit code: 1 also when no branch was made or the push failed. Run results
     (`--run`) are for the reviewer and do not change it.
     """
+    # start-up: git, pydantic, yaml and 115 casegen modules
     from ..pr import open_pull_request, prepare_pr
 
     plan = prepare_pr(request, options, targets=targets)

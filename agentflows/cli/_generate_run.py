@@ -30,10 +30,11 @@ def _run_flow(
     request: "GenerateRequest | None", *, resume: str | None, as_json: bool, resumable: bool = True
 ) -> dict[str, Any]:
     """Run the flow with a progress line; Ctrl-C says how to resume (when resuming can)."""
-    import asyncio
+    import asyncio  # start-up: asyncio
 
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # start-up: rich
 
+    # start-up: pydantic, yaml, tomllib and 104 casegen modules
     from ..generate import run_generation
 
     progress = (

@@ -9,7 +9,7 @@ from ._output import stderr, stdout
 
 
 def _print_summary(report: dict[str, Any]) -> None:
-    from ._generate_table import print_cases
+    from ._generate_table import print_cases  # start-up: rich and 1 casegen module
 
     _print_rasa_refusal(report.get("rasa_refusal"))
     print_cases(report)

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.markup import escape
 from rich.table import Table
 
@@ -92,8 +93,6 @@ def _case_table(rows: list[dict[str, Any]], title: str) -> Table:
 def _table(title: str) -> Table:
     """A table with a rule under the header and no column borders: the borders of nine
     columns took a third of an 80-column terminal."""
-    from rich import box
-
     return Table(
         title=title,
         title_justify="left",

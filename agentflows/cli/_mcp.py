@@ -60,11 +60,11 @@ def mcp_command(
         sys.stderr.flush()
     front = None
     if not sys.stdin.isatty() and os.environ.get("CASEGEN_MCP_QUICK", "1") != "0":
-        from ..mcp_server import quick_front
+        from ..mcp_server import quick_front  # start-up: hashlib and 2 casegen modules
 
         options = {"project": project and str(project.resolve()), "root": root and str(root)}
         front = quick_front({**options, "allow_exec": allow_exec})
-    from ..mcp_server import serve
+    from ..mcp_server import serve  # start-up: hashlib and 2 casegen modules
 
     try:
         serve(project, root=root, allow_exec=allow_exec)

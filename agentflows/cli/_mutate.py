@@ -19,7 +19,7 @@ import typer
 from rich.markup import escape
 
 from ._app import app
-from ._output import print_json, stderr, stdout
+from ._output import print_json, print_table, stderr, stdout
 
 if TYPE_CHECKING:  # the runner and the reference agent load when the command runs, not
     from agentflows.mutate import MutationReport  # for `casegen --help`
@@ -84,9 +84,7 @@ def _print(report: "MutationReport", *, details: bool) -> None:
 
 
 def _print_matrix(report: "MutationReport") -> None:
-    from rich.table import Table
-
-    from ._output import print_table
+    from rich.table import Table  # start-up: rich
 
     table = Table(title="kill matrix", title_justify="left")
     table.add_column("mutant", overflow="fold")
@@ -163,7 +161,7 @@ def mutate(
     case catches and a `casegen generate --direction` suggestion (--details: the kill matrix
     and every survivor).
     """
-    from ..commands import mutate as run_mutate
+    from ..commands import mutate as run_mutate  # start-up: 7 casegen modules
 
     progress = None if as_json else _Progress()
     try:

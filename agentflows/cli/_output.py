@@ -46,7 +46,7 @@ PIPE_WIDTH = 140
 
 
 def _stdout_console() -> Console:
-    from rich.console import Console
+    from rich.console import Console  # start-up: rich, for human output only
 
     terminal = sys.stdout.isatty()
     return Console(
@@ -60,7 +60,7 @@ def _stdout_console() -> Console:
 
 
 def _stderr_console() -> Console:
-    from rich.console import Console
+    from rich.console import Console  # start-up: rich, for human output only
 
     return Console(stderr=True, highlight=False, soft_wrap=not sys.stderr.isatty(), emoji=False)
 
@@ -76,7 +76,7 @@ _SURROGATE = "[\ud800-\udfff]"
 
 def json_text(payload: Any) -> str:
     """Pretty JSON; lone surrogates stay `\\udXXX` escapes, so the text is valid UTF-8."""
-    import json  # not at module level: text output (most commands' default) needs none
+    import json  # start-up: json; text output, most commands' default, needs none
 
     text = json.dumps(payload, indent=2, ensure_ascii=False, default=str)
     return re.sub(_SURROGATE, lambda m: f"\\u{ord(m.group()):04x}", text)
@@ -98,7 +98,9 @@ def print_error(
     """One error: the JSON object `{"error", "hint", "exit_code"}` under `--json`, else a
     red line and a hint on stderr (user text is escaped: it may hold `[...]`). Both are
     redacted: an error may quote an endpoint that echoed the key it was sent."""
-    from evalcore.redact import redact
+    from evalcore.redact import (
+        redact,
+    )  # start-up: the redaction patterns, read only when output is redacted
 
     message, hint = redact(message), (redact(hint) if hint else hint)
     if as_json:
@@ -120,7 +122,7 @@ def print_table(table: Table, console: Console | None = None) -> None:
     if console.is_terminal:
         console.print(table)
         return
-    from rich.measure import Measurement
+    from rich.measure import Measurement  # start-up: rich, for human output only
 
     unbounded = console.options.update_width(100_000)
     needs = Measurement.get(console, unbounded, table)
@@ -135,7 +137,9 @@ def print_table(table: Table, console: Console | None = None) -> None:
 
 def no_case_files(paths: Sequence[Path]) -> UserError:
     """The error for paths that hold no case file: a check of nothing is not a pass."""
-    from evalcore.errors import UserError
+    from evalcore.errors import (
+        UserError,
+    )  # start-up: casegen's errors, read only when a command fails
 
     return UserError(
         "no case files found under " + ", ".join(str(p) for p in paths),
@@ -161,7 +165,7 @@ def finding_parts(finding: Finding) -> Parts:
 
 def finding_line(finding: Finding) -> Text:
     """One finding as a rich `Text` (see `finding_parts`)."""
-    from rich.text import Text
+    from rich.text import Text  # start-up: rich, for human output only
 
     text = Text()
     for part, style in finding_parts(finding):

@@ -140,7 +140,7 @@ class Out:
             if text is not None:
                 self._write(text)
                 return
-        from rich.text import Text
+        from rich.text import Text  # start-up: rich
 
         line = Text()
         for part, part_style in parts:

@@ -33,8 +33,9 @@ def repair(
     reported. A YAML file with comments is left as it is (the rewrite would drop them)
     unless --force is given. Exit 0 when every file ends valid, 1 otherwise.
     """
-    from rich.syntax import Syntax
+    from rich.syntax import Syntax  # start-up: rich, pygments
 
+    # start-up: evalcore.findings, which --help never needs
     from evalcore.findings import FileReport, Finding
 
     payload = repair_payload(paths, project=project, dialect=dialect, dry_run=dry_run, force=force)

@@ -35,9 +35,11 @@ def report(
     Exit 0, 1 when --compare finds a regression, 2 when a folder is missing or holds no
     results.
     """
-    from evalcore.writer import atomic_write_text
+    from evalcore.writer import atomic_write_text  # start-up: yaml and 10 casegen modules
 
-    from .. import commands
+    from .. import commands  # start-up: 7 casegen modules
+
+    # start-up: httpx, pydantic, yaml and 138 casegen modules
     from ..report import print_terminal, render_html
 
     reported = commands.report(results, baseline)

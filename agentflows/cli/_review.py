@@ -1,5 +1,6 @@
 """`casegen review`: quality comments on cases; `--interactive` to accept, edit or reject."""
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -61,14 +62,15 @@ def review(
     an error, 1 otherwise, 2 on usage errors, 3 when the model endpoint is unreachable or
     refuses the key.
     """
-    import asyncio
+    import asyncio  # start-up: asyncio
 
+    # start-up: pydantic, yaml, asyncio and 200 casegen modules
     from ..review import review_model, review_paths
 
     start = project or (paths[0] if paths else None)
     critic = review_model(model, start=start, no_cache=no_cache)
     if critic is not None:
-        from ..doctor import preflight  # an endpoint that is down or refuses the key stops here
+        from ..doctor import preflight  # start-up: pydantic; a down or refusing endpoint stops here
 
         preflight(critic.config, role="review")
     if interactive or resume:
@@ -131,14 +133,14 @@ def _print_report(report: "ReviewReport", *, rules_only: bool) -> None:
 def _run_interactive(
     paths: list[Path], project: Path | None, critic: "ReviewModel | None", resume: str | None
 ) -> None:
-    import asyncio
+    import asyncio  # start-up: asyncio
 
     from ..review.interactive import (
         DEFAULT_CHECKPOINTS,
         ReviewContext,
         new_review_id,
         open_review,
-    )
+    )  # start-up: langgraph, langchain_core, langsmith and 206 casegen modules
 
     review_id = resume or new_review_id()
     context = ReviewContext(model=critic)
@@ -214,12 +216,8 @@ def _ask(question: dict[str, Any]) -> dict[str, Any] | None:
 def _read_key(prompt: str) -> str:
     """One of `_KEYS`: in a terminal a single key press (no Enter), else a line (pipes,
     tests). Ctrl-C and Ctrl-D stop the review as at the line prompt."""
-    import sys
-
     if not sys.stdin.isatty():
         return Prompt.ask(prompt, choices=list(_KEYS), show_choices=False, console=stdout.console)
-    import typer
-
     stdout.print(f"{prompt}: ", end="")
     while True:
         key = typer.getchar().lower()
@@ -229,10 +227,10 @@ def _read_key(prompt: str) -> str:
 
 
 def _show(question: dict[str, Any]) -> None:
-    from rich.rule import Rule
-    from rich.syntax import Syntax
+    from rich.rule import Rule  # start-up: rich
+    from rich.syntax import Syntax  # start-up: rich, pygments
 
-    from evalcore.findings import Finding
+    from evalcore.findings import Finding  # start-up: evalcore.findings, which --help never needs
 
     stdout.print(Rule(escape(f"{question['index'] + 1}/{question['total']} {question['path']}")))
     lexer = "json" if str(question["path"]).endswith(".json") else "yaml"

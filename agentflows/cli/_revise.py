@@ -35,15 +35,18 @@ def revise(
     it is not (it is then never written) or the model failed, 2 on usage errors, 3 when the
     model endpoint is unreachable or refuses the key.
     """
-    import asyncio
+    import asyncio  # start-up: asyncio
 
-    from rich.syntax import Syntax
+    from rich.syntax import Syntax  # start-up: rich, pygments
 
-    from evalcore.dialects import dialect_of, get_dialect
-    from evalcore.documents import load_document
+    from evalcore.dialects import dialect_of, get_dialect  # start-up: yaml and 17 casegen modules
+    from evalcore.documents import load_document  # start-up: yaml and 11 casegen modules
+
+    # start-up: evalcore.findings, which --help never needs
     from evalcore.findings import FileReport, sort_findings
-    from evalcore.validation import ProjectCache
+    from evalcore.validation import ProjectCache  # start-up: yaml and 43 casegen modules
 
+    # start-up: pydantic, yaml, asyncio and 199 casegen modules
     from ..review import NO_MODEL_MESSAGE, ReviseError, review_model, revise_case, unified_diff
 
     if not comment.strip():
@@ -51,7 +54,7 @@ def revise(
     critic = review_model(model, start=project or file.parent, no_cache=no_cache)
     if critic is None:
         raise ConfigError(NO_MODEL_MESSAGE)
-    from ..doctor import preflight  # an endpoint that is down or refuses the key stops here
+    from ..doctor import preflight  # start-up: pydantic; a down or refusing endpoint stops here
 
     preflight(critic.config, role="revise")
     if not file.is_file():
@@ -113,7 +116,7 @@ def _maybe_write(
     file: Path, text: str, diff: str, *, valid: bool, yes: bool, as_json: bool
 ) -> tuple[bool, str]:
     """Write when allowed; returns (written, what happened in words)."""
-    from evalcore.writer import atomic_write_text
+    from evalcore.writer import atomic_write_text  # start-up: yaml and 10 casegen modules
 
     if not diff:
         return False, "nothing to write"

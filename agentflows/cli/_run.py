@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
+from evalcore.errors import UserError
+
 from ._app import app
 from ._output import print_json, stderr, stdout
 from ._run_progress import waiting_counter, with_progress
@@ -27,6 +29,7 @@ _COLOUR = {"passed": "green", "failed": "red", "errored": "yellow"}
 def _note_offline_prose(cases: "list[RunCase]") -> None:
     """Before the run: the cases whose free-prose persona the offline user may not be able
     to play to the end (a failure then is the case's, not the agent's)."""
+    # start-up: pydantic, yaml, tomllib and 67 casegen modules
     from evalcore.simulator import PROSE_NOTE, offline_note
 
     prose = [c.slug for c in cases if c.simulate is not None and offline_note(c.simulate)]
@@ -141,7 +144,7 @@ def _print_recap(report: "RunReport") -> None:
 
 def _shown(path: str) -> str:
     """A path as typed from here (relative to the working folder when inside it)."""
-    from evalcore.workdir import shown_path
+    from evalcore.workdir import shown_path  # start-up: evalcore.workdir, which --help never needs
 
     return shown_path(path)
 
@@ -150,8 +153,10 @@ def _select(
     cases: "list[RunCase]", keyword: str | None, last_failed: bool, results_root: Path
 ) -> "list[RunCase]":
     """The cases `-k` and `--last-failed` keep (a note on stderr says what was chosen)."""
-    from evalcore.errors import UserError
+    # start-up: httpx, pydantic, yaml and 130 casegen modules
     from evalcore.runner import last_failed as read_last_failed
+
+    # start-up: httpx, pydantic, yaml and 130 casegen modules
     from evalcore.runner import select_cases
 
     only = None
@@ -189,14 +194,13 @@ def _select(
 
 def _executor(name: str, address: str | None) -> "RunExecutor | None":
     """None for local runs; Ray is imported only when asked for."""
-    from evalcore.errors import UserError
-
     if name not in ("local", "ray"):
         raise UserError(f"--executor {name!r} is not known", hint="use local or ray")
     if name == "local":
         if address:
             raise UserError("--ray-address needs --executor ray")
         return None
+    # start-up: httpx, pydantic, yaml and 132 casegen modules
     from evalcore.runner.ray_executor import RayExecutor, import_ray
 
     import_ray()  # fail before any case is read when the extra is missing
@@ -336,7 +340,7 @@ def run(
     Exit 0 when every run passed, 1 when any failed, 3 when a run errored (agent
     unreachable, timeout, model error) and none failed, 2 on usage errors.
     """
-    import asyncio
+    import asyncio  # start-up: asyncio
 
     from evalcore.runner import (
         DEFAULT_MAX_TURNS,
@@ -350,7 +354,7 @@ def run(
         outside_runs,
         resolve_target,
         run_cases,
-    )
+    )  # start-up: httpx, pydantic, yaml and 130 casegen modules
 
     runs_on = _executor(executor, ray_address)
     cases = collect_cases(paths, project=project)
@@ -364,7 +368,7 @@ def run(
         # that project's questions and read-backs, as verification in generate does
         definitions = getattr(agent, "project", None)
     start = project or Path(cases[0].path).parent
-    from ..commands import run_settings
+    from ..commands import run_settings  # start-up: 7 casegen modules
 
     simulator, judge = run_settings(model, judge_model, judge_samples, start, cache)
     simulator = replace(simulator, project=definitions)
@@ -379,7 +383,7 @@ def run(
         exitfirst=exitfirst,
         metrics=metrics,
     ).with_models()  # a model without a key is a usage error (exit 2) before any call
-    from ..doctor import preflight_roles  # a model endpoint that is down stops the run here
+    from ..doctor import preflight_roles  # start-up: pydantic; a down endpoint stops the run here
 
     preflight_roles({"simulator": simulator.model, "judge": judge.model})
     if simulator.engine == "offline" and not as_json:

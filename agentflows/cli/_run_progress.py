@@ -28,6 +28,7 @@ def waiting_counter(executor: Any) -> Callable[[], Awaitable[int]]:
     """Calls waiting on a budget now: the executor's shared one (Ray), else this process's."""
 
     async def local() -> int:
+        # start-up: pydantic, asyncio, tomllib and 12 casegen modules
         from evalcore.llm.budget import waiting
 
         return waiting()
@@ -40,7 +41,7 @@ async def with_progress(
     work: Awaitable[T], finished: Sized, waiting: Callable[[], Awaitable[int]], *, show: bool
 ) -> T:
     """Await `work`, refreshing the status line every `TICK_S` while it runs."""
-    import asyncio
+    import asyncio  # start-up: asyncio
 
     if not show or not stderr.is_terminal:
         return await work

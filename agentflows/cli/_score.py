@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # scoring loads the planner and the assertions: only when a s
 
 def format_value(key: str, value: float | None) -> str:
     """A figure as people read it: a percentage, or a count for review errors."""
-    from ..scoring import FIGURES
+    from ..scoring import FIGURES  # start-up: pydantic, yaml, asyncio and 101 casegen modules
 
     if value is None:
         return "n/a"
@@ -26,9 +26,9 @@ def format_value(key: str, value: float | None) -> str:
 
 
 def score_table(score: "ProjectScore") -> "Table":
-    from rich.table import Table
+    from rich.table import Table  # start-up: rich
 
-    from ..scoring import FIGURES
+    from ..scoring import FIGURES  # start-up: pydantic, yaml, asyncio and 101 casegen modules
 
     counts = ", ".join(f"{n} {t}" for t, n in score.types.items())
     table = Table(
@@ -77,8 +77,8 @@ def score(
 
     Exit 0; with --check, 1 when any figure misses its goal; 2 on usage errors.
     """
-    from .. import commands
-    from ..scoring import FIGURES
+    from .. import commands  # start-up: 7 casegen modules
+    from ..scoring import FIGURES  # start-up: pydantic, yaml, asyncio and 101 casegen modules
 
     result = commands.score(paths, project, all_skills=all_skills)
     if as_json:

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..commands import resolve_project, sources_payload
+from ..commands import explain_payload, resolve_project, sources_payload
 from ._app import app
 from ._output import print_json, stdout
 from ._plain import escape
@@ -91,13 +91,13 @@ def sources(
     """List what the project defines: skills, blocks, memory, tools, responses, playbooks."""
     loaded = resolve_project(project)
     if explain is not None:
-        from ..commands import explain_payload
-        from ._explain import print_explain
+        from ._explain import print_explain  # start-up: pydantic, yaml, rich and 75 casegen modules
 
         payload = explain_payload(loaded, explain)
         if as_json:
             print_json(payload)
         else:
+            # start-up: pydantic, yaml, hashlib and 74 casegen modules
             from evalcore.definitions.skill_model import skill_model
 
             print_explain(skill_model(loaded, explain))

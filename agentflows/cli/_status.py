@@ -48,7 +48,7 @@ def status(
 
     Exit 0 when no case is stale or broken, 1 when some are, 2 on usage errors.
     """
-    from .. import commands
+    from .. import commands  # start-up: 7 casegen modules
 
     report = commands.status(project, manifest)
     shown = [c for c in report.cases if c.status in STALE] if only_stale else report.cases
@@ -67,9 +67,9 @@ STALE = ("broken", "stale")  # as `commands.STALE`, without importing the comman
 def _print(
     report: "StatusReport", shown: "list[CaseState]", *, only_stale: bool, fresh_hidden: int = 0
 ) -> None:
-    from rich.table import Table
+    from rich.table import Table  # start-up: rich
 
-    from ..stale import STATUS_ORDER
+    from ..stale import STATUS_ORDER  # start-up: pydantic, yaml, hashlib and 53 casegen modules
 
     table = Table(title=f"generated cases · {report.manifest}", title_justify="left")
     table.add_column("case", overflow="fold")

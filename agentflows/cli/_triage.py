@@ -21,7 +21,7 @@ _RUNS_SHOWN = 8
 
 
 def _panel(cause: dict[str, Any]) -> "Panel":
-    from rich.panel import Panel
+    from rich.panel import Panel  # start-up: rich
 
     turn = "?" if cause["turn"] is None else cause["turn"]
     runs = cause["runs"]
@@ -77,7 +77,7 @@ def triage(
     Exit 0 (it is a report, failures included), 2 when the folder is missing or holds no run
     results.
     """
-    from ..triage import triage_results
+    from ..triage import triage_results  # start-up: pydantic, yaml, asyncio and 95 casegen modules
 
     report = triage_results(results_dir, project=project, model=model, no_cache=no_cache)
     if as_json:

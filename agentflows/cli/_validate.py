@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from evalcore.errors import UserError
+
 from ._app import app
 from ._output import no_case_files, print_json, print_report, stderr, stdout
 from ._plain import escape
@@ -50,7 +52,7 @@ def validate(
     project to lint against is one, unless --no-project), 2 on usage errors and when the
     paths hold no case file.
     """
-    from evalcore.errors import UserError
+    # start-up: yaml and 43 casegen modules
     from evalcore.validation import ProjectCache, summary, validate_paths
 
     if no_project and project is not None:
@@ -91,7 +93,7 @@ def validate(
 def _project_findings(projects: "ProjectCache | None") -> dict[str, Any] | None:
     """The --project project's own findings (Rasa's project check among them), reported
     once for the command rather than with every case file."""
-    from evalcore.definitions import rasa_refusal
+    from evalcore.definitions import rasa_refusal  # start-up: yaml and 36 casegen modules
 
     loaded = projects.explicit if projects is not None else None
     if loaded is None:
@@ -127,6 +129,7 @@ def _require_project(report: "FileReport") -> "FileReport":
 def _schema_only(paths: Sequence[Path], dialect: str | None) -> "list[FileReport]":
     """`validate_paths` without a project: schema findings only, no `no-project` note (not
     made at all: placing it built each file's whole line map)."""
+    # start-up: yaml and 43 casegen modules
     from evalcore.validation import ProjectCache, iter_candidate_files, validate_file
 
     class _NoProject(ProjectCache):

@@ -43,6 +43,7 @@ class GenerateCounters:
     def refresh(self, node: str) -> None:
         if self.progress is None or self.task is None:
             return
+        # start-up: pydantic, asyncio, tomllib and 12 casegen modules
         from evalcore.llm.budget import waiting
 
         held = waiting()

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 def resolve_project(project: Path | None) -> Project:
     """`--project` or the nearest enclosing project folder of the working directory."""
+    # start-up: yaml and 36 casegen modules
     from evalcore.definitions import find_project, load_project
 
     if project is not None:
@@ -87,6 +88,7 @@ def sources_payload(project: Project) -> dict[str, Any]:
 
 def explain_payload(project: Project, skill_id: str) -> dict[str, Any]:
     """The skill model of one Mantle skill (what `sources --explain SKILL` prints)."""
+    # start-up: pydantic, yaml, hashlib and 74 casegen modules
     from evalcore.definitions.skill_model import skill_model
 
     return skill_model(project, skill_id).model_dump(mode="json")

@@ -15,8 +15,13 @@ def run_settings(
     model: str | None, judge_model: str | None, samples: int, start: Path, use_cache: bool
 ) -> tuple[SimulatorSettings, JudgeSettings]:
     """`--model` sets both roles unless `--judge-model` is given (`offline` = none)."""
+    # start-up: pydantic, yaml, asyncio and 75 casegen modules
     from evalcore.judge import JudgeSettings
+
+    # start-up: pydantic, tomllib, hashlib and 11 casegen modules
     from evalcore.llm import ResponseCache, resolve_model_config
+
+    # start-up: pydantic, yaml, tomllib and 67 casegen modules
     from evalcore.simulator import SimulatorSettings
 
     simulator = resolve_model_config(model, start=start, role="simulator")

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def suite_project(paths: Sequence[Path], project: Path | None, *, kind: str = "Mantle") -> Path:
     """`project`, else the nearest project folder at or above the first path."""
-    from evalcore.definitions import find_project
+    from evalcore.definitions import find_project  # start-up: yaml and 36 casegen modules
 
     if not paths:
         raise UserError("no case files or folders given")
@@ -47,16 +47,16 @@ def _shown(path: Path) -> Path:
 
 def score(paths: Sequence[Path], project: Path | None, *, all_skills: bool = False) -> ProjectScore:
     """`casegen score`: the suite's figures against their goals."""
-    from ..scoring import score_suite
+    from ..scoring import score_suite  # start-up: pydantic, yaml, asyncio and 101 casegen modules
 
     root = suite_project(paths, project)
     skills = None
     if all_skills:
-        from evalcore.definitions import load_project
+        from evalcore.definitions import load_project  # start-up: yaml and 36 casegen modules
 
         loaded = load_project(root)
         skills = list(loaded.mantle.skills) if loaded.mantle else None
-    import asyncio
+    import asyncio  # start-up: asyncio
 
     return asyncio.run(score_suite(list(paths), root, skills=skills))
 
@@ -103,10 +103,14 @@ def mutate(
     on_played: Callable[[int, int], None] | None = None,
 ) -> Mutation:
     """`casegen mutate`: the suite against the reference agent and each mutant of it."""
+    # start-up: httpx, pydantic, yaml and 164 casegen modules
     from evalcore.agents.reference import ReferenceTarget, find_mutant
-    from evalcore.dialects import get_dialect  # not at `--help`, which imports this module
+    from evalcore.dialects import get_dialect  # start-up: `--help` imports this module
+
+    # start-up: httpx, pydantic, yaml and 130 casegen modules
     from evalcore.runner import collect_cases
 
+    # start-up: httpx, pydantic, yaml and 384 casegen modules
     from ..mutate import mutate as run_mutate
 
     root = suite_project(paths, project)
@@ -117,7 +121,7 @@ def mutate(
     reference = ReferenceTarget(root)
     for mutant_id in only or []:
         find_mutant(reference.project, mutant_id)
-    import asyncio
+    import asyncio  # start-up: asyncio
 
     report = asyncio.run(
         run_mutate(cases, root, concurrency=concurrency, only=only, on_played=on_played)
@@ -129,6 +133,7 @@ def status(
     project: Path | None, manifest: Path | None, *, start: Path | None = None
 ) -> StatusReport:
     """`casegen status`: which generated cases went stale (exit 0 when `report.ok`)."""
+    # start-up: pydantic, yaml, hashlib and 53 casegen modules
     from ..stale import check_manifest, find_manifest
 
     return check_manifest(manifest or find_manifest(start or Path.cwd()), project=project)
@@ -172,7 +177,7 @@ class Reported:
         )
 
     def to_json(self, html: str | None = None) -> dict[str, Any]:
-        from ..report import report_json
+        from ..report import report_json  # start-up: httpx, pydantic, yaml and 138 casegen modules
 
         payload = report_json(self.batch, self.comparison, html)
         payload["older_batches"] = self.batch.older_batches
@@ -182,6 +187,7 @@ class Reported:
 
 def report(results: Path, baseline: Path | None = None) -> Reported:
     """`casegen report`: the batch at or below `results`, compared with `baseline`."""
+    # start-up: httpx, pydantic, yaml and 138 casegen modules
     from ..report import compare, load_batch
 
     batch = load_batch(results)
@@ -193,6 +199,7 @@ def doctor(
     model: str | None, project: Path | None, *, smoke: bool = True, start: Path | None = None
 ) -> DoctorReport:
     """`casegen doctor`: the model endpoint's checks (exit code: `report.exit_code`)."""
+    # start-up: pydantic, asyncio, tomllib and 15 casegen modules
     from ..doctor.checks import run_doctor
 
     return run_doctor(model, start=start or Path.cwd(), project=project, smoke=smoke)

@@ -68,7 +68,7 @@ def auth_headers(config: ModelConfig) -> dict[str, str]:
 
 def probe_models(config: ModelConfig, *, timeout_s: float | None = None) -> ModelsProbe:
     """`GET /models` with the configured key; a missing route (404) still means reachable."""
-    import httpx
+    import httpx  # start-up: httpx, rich, pygments
 
     url = endpoint_url(config)
     probe = ModelsProbe(url=url)

@@ -69,7 +69,7 @@ def _request(config: ModelConfig, method: str) -> dict[str, Any]:
 
 
 def _probe(config: ModelConfig, method: str, timeout_s: float) -> MethodProbe:
-    import httpx
+    import httpx  # start-up: httpx, rich, pygments
 
     url = f"{endpoint_url(config)}/chat/completions"
     try:
@@ -138,7 +138,7 @@ def context_size(config: ModelConfig, entries: list[dict[str, Any]]) -> tuple[in
 
 def _props(config: ModelConfig) -> tuple[int | None, str]:
     """llama.cpp's server states its context at `GET /props` (beside `/v1`)."""
-    import httpx
+    import httpx  # start-up: httpx, rich, pygments
 
     root = endpoint_url(config).removesuffix("/v1")
     try:

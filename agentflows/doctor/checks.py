@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from evalcore.llm import ModelConfig, resolve_model_config
+from evalcore.llm import METHOD_ORDER as ORDER
+from evalcore.llm import LLMError, ModelConfig, resolve_model_config
 from evalcore.redact import redact
 
 from ._endpoint import describe_failure, endpoint_url, probe_models
@@ -123,8 +124,6 @@ def _structured(report: DoctorReport, config: ModelConfig) -> None:
     """Each method probed once; then whether the `structured` setting gets one that works
     (`auto` takes the strongest: json_schema, tools, json, else text with the JSON
     extracted, as the model layer does)."""
-    from evalcore.llm import METHOD_ORDER as ORDER
-
     probes = probe_methods(config)
     for probe in probes:
         report.add(f"structured:{probe.method}", "ok" if probe.works else "warn", probe.detail)
@@ -159,15 +158,17 @@ def _structured(report: DoctorReport, config: ModelConfig) -> None:
 
 def _smoke(report: DoctorReport, config: ModelConfig, start: Path) -> None:
     """One draft of the project's first planned case, judged like any generated case."""
+    # start-up: yaml and 34 casegen modules
     from evalcore.definitions import find_project, load_project
-    from evalcore.dialects import get_dialect
-    from evalcore.llm import LLMError
-    from evalcore.validation import check_data
+    from evalcore.dialects import get_dialect  # start-up: yaml and 14 casegen modules
+    from evalcore.validation import check_data  # start-up: yaml and 40 casegen modules
 
-    from ..drafting import DraftContext
+    from ..drafting import DraftContext  # start-up: yaml and 83 casegen modules
+
+    # start-up: langchain_core, langchain_openai, langsmith and 100 casegen modules
     from ..drafting.llm import LLMEngine
-    from ..generate import default_dialect, prewrite
-    from ..planning import plan_source, source_ids
+    from ..generate import default_dialect, prewrite  # start-up: yaml and 93 casegen modules
+    from ..planning import plan_source, source_ids  # start-up: yaml and 81 casegen modules
 
     root = find_project(start)
     if root is None:
@@ -219,8 +220,9 @@ def _smoke(report: DoctorReport, config: ModelConfig, start: Path) -> None:
 def _model_wrote(ctx: Any, data: dict[str, Any], title: str) -> bool:
     """Whether the reviewed `data` differs from the reviewed offline plan (always, for
     dialects drafted whole)."""
+    # start-up: langchain_core, langchain_openai, langsmith and 100 casegen modules
     from ..drafting.llm import planned_drafting
-    from ..generate import differing, prewrite
+    from ..generate import differing, prewrite  # start-up: yaml and 93 casegen modules
 
     planned = planned_drafting(ctx.dialect)
     if planned is None:

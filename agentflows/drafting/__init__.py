@@ -6,7 +6,10 @@ result = await engine.draft(DraftContext(project, "mantle", behavior))
 
 from __future__ import annotations
 
+from evalcore.llm import resolve_model_config
+
 from ._engine import DraftContext, DraftEngine, DraftResult, Usage
+from .offline import OfflineEngine
 
 
 def make_engine(
@@ -16,15 +19,12 @@ def make_engine(
 
     `start` is the folder whose `casegen.toml` / `pyproject.toml [tool.casegen]` is read.
     """
-    from evalcore.llm import resolve_model_config
-
-    from .offline import OfflineEngine
-
     if model == "offline":
         return OfflineEngine()
     config = resolve_model_config(model, start=start)
     if config is None:
         return OfflineEngine()
+    # start-up: langchain_core, langchain_openai, langsmith and 17 casegen modules
     from .llm import LLMEngine
 
     return LLMEngine(config, use_cache=not no_cache)

@@ -16,17 +16,24 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from evalcore.definitions import find_project, load_project
 from evalcore.dialects import dialect_for_kind, get_dialect
 from evalcore.errors import UserError
+from evalcore.llm import resolve_model_config
 from evalcore.workdir import ensure_dir
 
+from .._store import open_store, refused
+from ..doctor import preflight
 from ..drafting import DraftEngine, make_engine
 from ..planning import resolve_targets
 from ._checkpoints import DEFAULT_KEEP_RUNS, DURABILITY, prune_runs
 from ._engines import differing
+from ._gc import collector_paused
 from ._prewrite import prewrite
 from .context import GenerateContext, GenerateRequest, now_iso
+from .state import resumable
 
 DEFAULT_CHECKPOINTS = Path(".casegen/checkpoints.sqlite")
 
@@ -79,8 +86,6 @@ async def run_generation(
     """Run (or resume) a generation and return its report; afterwards the store keeps the
     newest `keep_runs` runs (this one included). The heap before the run is frozen for the
     garbage collector meanwhile (`_gc`)."""
-    from ._gc import collector_paused
-
     with collector_paused():
         return await _run_generation(
             request,
@@ -99,10 +104,6 @@ async def _resumed(graph: Any, resume: str, checkpoints: Path) -> tuple[Any, Gen
     Raises:
         UserError: no such run, or a run whose state is not what casegen wrote.
     """
-    from pydantic import ValidationError
-
-    from .._store import refused
-
     try:
         snapshot = await graph.aget_state({"configurable": {"thread_id": resume}})
     except Exception as exc:  # a damaged store: a clear error, not LangGraph's traceback
@@ -145,7 +146,7 @@ async def _run_generation(
         _preflight(request)  # before LangGraph and the client stack load: seconds saved
     # LangGraph and its SQLite saver load here, not at import: commands that never
     # generate (validate, sources, --help) start without them.
-    from .._store import open_store
+    # start-up: langgraph, langchain_core, langsmith and 25 casegen modules
     from .graph import compiled_graph
 
     ensure_dir(checkpoints.parent)
@@ -205,8 +206,6 @@ async def _run_generation(
 
 
 def _resumable_ids(values: dict[str, Any]) -> list[str]:
-    from .state import resumable
-
     return [key for key, work in (values.get("cases") or {}).items() if resumable(work)]
 
 
@@ -215,13 +214,9 @@ def _preflight(request: GenerateRequest) -> None:
     key (`EndpointError`), instead of every case retrying into it."""
     if request.model == "offline":
         return
-    from evalcore.llm import resolve_model_config
-
     config = resolve_model_config(request.model, start=request.project)
     if config is None:
         return
-    from ..doctor import preflight
-
     preflight(config)
 
 

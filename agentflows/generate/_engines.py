@@ -31,6 +31,7 @@ def model_parts(
     `document`: that plan's document, when the engine kept it (`DraftResult.planned`)."""
     if ctx.engine.name == "offline" or data is None:
         return []
+    # start-up: langchain_core, langchain_openai, langsmith and 17 casegen modules
     from ..drafting.llm import planned_drafting
 
     planned = planned_drafting(ctx.request.dialect)

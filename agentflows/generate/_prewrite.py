@@ -49,6 +49,7 @@ class PrewriteOutcome:
 
 def review_findings(data: dict[str, Any], dialect: str, project: Project | None) -> list[Finding]:
     """Rule comments on one in-memory document (what `casegen review` says about the file)."""
+    # start-up: asyncio and 108 casegen modules
     from ..review import RULES, ReviewEnv, case_views, vocabulary
 
     env = ReviewEnv(project=project, vocab=_vocab(project, vocabulary))
@@ -173,7 +174,7 @@ def _fix(
             return None
         ptr.replace(data, path, after)
     elif finding.code == "compound-criterion" and isinstance(before, str):
-        from ..review.rules import split_compound
+        from ..review.rules import split_compound  # start-up: asyncio and 108 casegen modules
 
         pieces = split_compound(before)
         item = _list_item(data, path)
@@ -198,7 +199,7 @@ def _fix(
 
 def _plain_words(text: str, names: str) -> str:
     """`text` with each named internal (and every `@kind.x` / `session.x.y` token) in words."""
-    from ..review import internal_tokens
+    from ..review import internal_tokens  # start-up: asyncio and 108 casegen modules
 
     for match in reversed(internal_tokens(text)):
         words = match.group(0).split(".")[-1].replace("_", " ")

@@ -7,12 +7,14 @@ from typing import Any
 
 from evalcore.definitions import rasa_refusal
 
+from ..doctor import HINT
 from ..drafting import Usage
+from ..planning import asserted_elements
 from ._engines import label
 from ._verify_report import drop_stage, row_fields, verification_summary
 from ._write import content_key
 from .context import GenerateContext
-from .state import GenerateState
+from .state import RESUMABLE_KINDS, GenerateState
 
 
 def _justifications(ctx: GenerateContext, data: dict[str, Any]) -> dict[str, Any]:
@@ -177,9 +179,6 @@ def _halted(ctx: GenerateContext, failed: list[dict[str, Any]]) -> dict[str, Any
     the hint and how many cases `--resume` would draft again; None when nothing stopped."""
     if ctx.halted is None:
         return None
-    from ..doctor import HINT
-    from .state import RESUMABLE_KINDS
-
     return {
         **ctx.halted,
         "hint": HINT,
@@ -192,8 +191,6 @@ def _coverage(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
     """Per source: elements an assertion of a written (or duplicate) case checks count as
     covered; those the cases only touch (planned on, reached by the script or a criterion,
     but checked by no assertion) are listed as `touched`, never counted."""
-    from ..planning import asserted_elements
-
     cases = state.get("cases", {})
     kept = {w["behavior"] for w in state.get("written", [])} | {
         d["behavior"] for d in state.get("duplicates", [])

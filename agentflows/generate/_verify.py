@@ -28,9 +28,10 @@ from evalcore.dialects import Dialect
 from evalcore.findings import Finding
 from evalcore.redact import redact
 
-from ..drafting import Usage
+from ..drafting import DraftContext, Usage
 from ..planning import Behavior
 from ._verify_types import Verdict, VerifyEnv
+from ._write import case_path
 from .context import GenerateContext
 from .state import CaseWork, DraftTask, GenerateState
 
@@ -41,10 +42,10 @@ def _verifier(dialect: Dialect) -> Verifier:
     """Playing the draft against the reference agent and its mutants where the dialect has
     one (`Dialect.plays_reference`), else against a demo agent or the static check."""
     if dialect.plays_reference:
-        from ._verify_mantle import verify_mantle  # the reference agent loads on first use
+        from ._verify_mantle import verify_mantle  # start-up: the reference agent, on first use
 
         return verify_mantle
-    from ._verify_other import verify_other
+    from ._verify_other import verify_other  # start-up: 150 casegen modules
 
     return verify_other
 
@@ -145,8 +146,6 @@ def must_cover(behavior: Behavior) -> bool:
 
 
 def _case_path(ctx: GenerateContext, behavior: Behavior) -> Path:
-    from ._write import case_path
-
     return case_path(ctx, behavior)
 
 
@@ -162,7 +161,6 @@ def _model_repair(
     ctx: GenerateContext, behavior: Behavior, spent: list[Usage]
 ) -> Callable[[dict[str, Any], list[Finding]], Awaitable[dict[str, Any] | None]]:
     """The engine's findings-based repair, with the tokens it costs kept for the report."""
-    from ..drafting import DraftContext
 
     async def repair(data: dict[str, Any], findings: list[Finding]) -> dict[str, Any] | None:
         draft_ctx = DraftContext(

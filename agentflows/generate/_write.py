@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -139,8 +140,6 @@ def update_manifest(ctx: GenerateContext, written: list[dict[str, Any]]) -> Path
         project = Path(ctx.project.root).resolve().relative_to(base.resolve())
         project_ref = project.as_posix()
     except ValueError:
-        import os
-
         project_ref = Path(os.path.relpath(ctx.project.root.resolve(), base)).as_posix()
     hashes: dict[str, dict[str, str]] = {}  # per source: the same for all its cases
     folders: dict[Path, Path] = {}

@@ -21,6 +21,7 @@ from langgraph.types import Send
 from evalcore.dedupe import Fingerprint, fingerprint
 from evalcore.definitions import shut_gates, undeclared_set_fields
 from evalcore.findings import Finding
+from evalcore.llm.errors import failure_kind
 from evalcore.redact import redact
 from evalcore.repair import repair_data
 from evalcore.validation import check_data
@@ -28,7 +29,9 @@ from evalcore.validation import check_data
 from ..drafting import DraftContext, DraftResult, Usage
 from ..planning import NOT_WRITTEN, Behavior, plan_source, select, spread
 from ._dedupe import Pool
-from ._report import prejustify
+from ._engines import model_parts, without_fixed
+from ._prewrite import prewrite
+from ._report import build_report, prejustify
 from ._routes import siblings
 from ._starter import write_starters
 from ._suite import suite_files, unit_fingerprints
@@ -183,8 +186,6 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     """Draft one case. An engine failure fails this case only; an endpoint that is
     unreachable or refuses the key halts the drafts not started yet (they would all fail
     the same way), and `--resume` drafts every such case again."""
-    from evalcore.llm.errors import failure_kind
-
     behavior = Behavior.model_validate(task["behavior"])
     unwritten = behavior.facts.get(NOT_WRITTEN)
     if unwritten:  # planned only to be reported: no case can be sound
@@ -217,8 +218,6 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     if result.data is not None and result.needs_review:
         work["needs_review"] = result.needs_review
     if result.data is not None and ctx.engine.name != "offline":
-        from ._engines import model_parts
-
         draft_ctx = _context(ctx, behavior, task)
         work["model_parts"] = model_parts(ctx, draft_ctx, result.data, result.planned)
     return behavior.id, work
@@ -370,8 +369,7 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
 
 def _reviewed(work: CaseWork, ctx: GenerateContext) -> CaseWork | None:
     """One valid draft under review's rules (see `review`); None: nothing to change."""
-    from ._justified import keep_justified
-    from ._prewrite import prewrite
+    from ._justified import keep_justified  # start-up: 21 casegen modules
 
     changed: CaseWork | None = None
     justified = keep_justified(work["data"], ctx.dialect, ctx.project)
@@ -400,8 +398,6 @@ def _reviewed(work: CaseWork, ctx: GenerateContext) -> CaseWork | None:
     updated["repairs"] = [*work["repairs"], *outcome.fixes]
     updated["data"] = outcome.data
     if "model_parts" in work:
-        from ._engines import without_fixed
-
         updated["model_parts"] = without_fixed(work["model_parts"], outcome.fixes)
     left = outcome.errors
     if not left:
@@ -608,6 +604,4 @@ def _manifest_records(written: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 async def report(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
-    from ._report import build_report
-
     return {"report": build_report(state, runtime.context)}

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from evalcore.errors import UserError
 
+from ._guard import Confinement
 from ._quick import quick_front
 
 if TYPE_CHECKING:
@@ -49,16 +50,15 @@ def build_server(
         allow_exec: let `run_cases` use `python:` and `command:` targets (local code).
     """
     try:
-        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver import MCPServer  # start-up: mcp, pydantic, click
     except ImportError:
         raise UserError(
             "casegen mcp needs the MCP Python SDK 2.x",
             hint="pip install 'mcp>=2'",
         ) from None
-    from importlib.metadata import PackageNotFoundError, version
+    from importlib.metadata import PackageNotFoundError, version  # start-up: 47 modules
 
-    from ._guard import Confinement
-    from ._tools import register
+    from ._tools import register  # start-up: mcp, pydantic, yaml and 121 casegen modules
 
     try:
         casegen_version = version("casegen")

@@ -77,7 +77,7 @@ async def generate(
 
 def _pr_api() -> Any:
     try:
-        from .. import pr
+        from .. import pr  # start-up: git and 10 casegen modules
     except ImportError as exc:
         raise Unavailable(
             "generate_cases with pr", f"the --pr flow cannot be imported: {exc}"

@@ -14,7 +14,7 @@ from typing import Any
 
 from evalcore.validation import summary, validate_paths
 
-from ..commands import repair_payload, resolve_project, sources_payload
+from ..commands import repair_payload, resolve_project, run_settings, sources_payload
 from ._results import Unavailable
 
 Payload = tuple[dict[str, Any], bool]
@@ -64,9 +64,7 @@ async def run(
             default_results_dir,
             resolve_target,
             run_cases,
-        )
-
-        from ..commands import run_settings
+        )  # start-up: httpx, rich, pygments and 85 casegen modules
     except ImportError as exc:
         raise Unavailable("run_cases", f"the case runner cannot be imported: {exc}") from None
     cases = collect_cases(list(paths), project=project)
@@ -90,7 +88,7 @@ async def review(
 ) -> Payload:
     """`casegen review --json` (`--revise`); an error when a comment is an error."""
     try:
-        from ..review import review_model, review_paths
+        from ..review import review_model, review_paths  # start-up: tomllib and 154 casegen modules
     except ImportError as exc:
         raise Unavailable("review_cases", f"case review cannot be imported: {exc}") from None
     start = project or (paths[0] if paths else None)
@@ -107,7 +105,7 @@ async def review(
 async def triage(results_dir: Path, *, project: Path | None, model: str | None) -> Payload:
     """`casegen triage --json` (a report: never an error for failed runs)."""
     try:
-        from ..triage import triage_results_async
+        from ..triage import triage_results_async  # start-up: 52 casegen modules
     except ImportError as exc:
         raise Unavailable("triage_results", f"triage cannot be imported: {exc}") from None
     return await triage_results_async(results_dir, project=project, model=model), False

@@ -30,6 +30,11 @@ import threading
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from evalcore import (
+    cache_root,
+    read_cache,  # bounded, and only a file this user owns
+)
+
 #: Requests whose answers are kept (each keyed by its method and params, id left out).
 KEPT = frozenset({"server/discover", "initialize", "tools/list"})
 _PACKAGES = ("agentflows", "evalcore")
@@ -58,8 +63,6 @@ def _code_state() -> list[Any]:
 
 def answers_path(options: dict[str, Any]) -> Path:
     """The file of kept answers for this code, SDK and these options."""
-    from evalcore import cache_root
-
     state = json.dumps([_code_state(), options, os.getcwd()], default=str).encode()
     return cache_root() / "mcp" / f"answers-{hashlib.sha256(state).hexdigest()[:32]}.json"
 
@@ -73,8 +76,6 @@ class QuickFront:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        from evalcore import read_cache  # bounded, and only a file this user owns
-
         raw = read_cache(path)
         try:
             loaded = json.loads(raw) if raw is not None else {}

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from .. import commands
+from ..commands import explain_payload, resolve_project
 from ._models import (
     READ_ONLY,
     WRITES,
@@ -58,8 +60,6 @@ def register_suite_tools(
         --json` prints the same; read it before trusting a generated case."""
 
         def body() -> payloads.Payload:
-            from ..commands import explain_payload, resolve_project
-
             return explain_payload(resolve_project(project_of(project)), skill), False
 
         return await run(body)
@@ -78,8 +78,6 @@ def register_suite_tools(
         goal (`--check`)."""
 
         def body() -> payloads.Payload:
-            from .. import commands
-
             result = commands.score(guard.paths(paths), project_of(project), all_skills=all_skills)
             return result.to_json(), commands.score_exit(result, check=True) != 0
 
@@ -102,8 +100,6 @@ def register_suite_tools(
         mutate --json`). isError when the score is below min_score."""
 
         def body() -> payloads.Payload:
-            from .. import commands
-
             run_ = commands.mutate(
                 guard.paths(paths), project_of(project), only=mutants, min_score=min_score
             )
@@ -129,8 +125,6 @@ def register_suite_tools(
         --json`). isError when a case is stale or broken."""
 
         def body() -> payloads.Payload:
-            from .. import commands
-
             report = commands.status(
                 guard.path(project, "project") if project else None,
                 guard.optional(manifest, "manifest"),
@@ -162,10 +156,9 @@ def register_suite_tools(
         isError when compare finds a regression."""
 
         def body() -> payloads.Payload:
-            from evalcore.writer import atomic_write_text
+            from evalcore.writer import atomic_write_text  # start-up: yaml and 10 casegen modules
 
-            from .. import commands
-            from ..report import render_html
+            from ..report import render_html  # start-up: httpx, yaml, rich and 138 casegen modules
 
             reported = commands.report(
                 guard.path(results, "results"), guard.optional(compare, "compare")
@@ -192,8 +185,6 @@ def register_suite_tools(
         isError when a check failed."""
 
         def body() -> payloads.Payload:
-            from .. import commands
-
             report = commands.doctor(model, project_of(project), smoke=smoke)
             return report.to_json(), report.exit_code != 0
 

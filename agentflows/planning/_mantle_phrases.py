@@ -39,6 +39,7 @@ from evalcore.simulator import opening_line
 
 from ..drafting.offline import best_value, content_stems, match_values, value_words
 from ._mantle_names import VERBS, name_intent
+from ._mantle_prose import paragraphs
 from ._mantle_requests import activation_items, first_person, id_like, requests, second_person
 from ._mantle_routable import user_routable
 from ._mantle_vocab import buttons_for, field_choices, question_fields, skill_field
@@ -610,8 +611,6 @@ def rule_to_break(defs: MantleDefinitions, skill: Skill) -> str | None:
     """The last "Never ..." rule of the skill's prose (else of the agent's rules), as the
     thing an adversarial customer asks the agent to do (`read out the internal card id`),
     worded as the definition words it (use `first_person` for the customer's line)."""
-    from ._mantle_prose import paragraphs
-
     found: list[str] = []
     for _, text in paragraphs(skill.body):
         found += [m.group(1).strip() for m in _NEVER.finditer(text)]

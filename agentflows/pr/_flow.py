@@ -10,6 +10,7 @@ only once it holds the commit. So a failed run leaves no branch, no worktree and
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import os
 import shlex
@@ -200,9 +201,7 @@ def _review(
     case_files: list[Path], project: Path, display: Callable[[str], str]
 ) -> list[tuple[str, list[Any]]]:
     """`casegen review`'s rule comments on the committed cases (no model), per file."""
-    import asyncio
-
-    from ..review import review_paths
+    from ..review import review_paths  # start-up: 105 casegen modules
 
     report = asyncio.run(review_paths(case_files, project=project))
     return [(display(f.path), list(f.comments)) for f in report.files if f.comments]

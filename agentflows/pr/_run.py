@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalcore.errors import UserError
+from evalcore.llm import resolve_model_config
 
 if TYPE_CHECKING:
     from evalcore.definitions import Project
@@ -44,6 +45,7 @@ class RunOutcome:
 
 def check_run_target(spec: str, project: Project) -> None:
     """Resolve the target once before anything is written, so a typo fails early."""
+    # start-up: httpx, pydantic, rich and 72 casegen modules
     from evalcore.runner import resolve_target
 
     resolve_target(spec, project=project)
@@ -63,8 +65,7 @@ def run_new_cases(
     A problem that stops the whole run (an invalid case, a model without a key) becomes the
     outcome's `note`: the branch and its commit are already made and stay useful.
     """
-    from evalcore.judge import JudgeSettings
-    from evalcore.llm import resolve_model_config
+    from evalcore.judge import JudgeSettings  # start-up: 24 casegen modules
     from evalcore.runner import (
         ResultsWriter,
         RunOptions,
@@ -72,8 +73,8 @@ def run_new_cases(
         collect_cases,
         resolve_target,
         run_cases,
-    )
-    from evalcore.simulator import SimulatorSettings
+    )  # start-up: httpx, pydantic, rich and 72 casegen modules
+    from evalcore.simulator import SimulatorSettings  # start-up: 16 casegen modules
 
     outcome = RunOutcome(target=target)
     try:

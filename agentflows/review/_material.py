@@ -14,6 +14,7 @@ from evalcore.definitions import Project
 
 def source_material(project: Project | None, dialect: str, source: str | None) -> tuple[str, str]:
     """(definition text, ids as JSON) for the prompt placeholders `definition` and `ids`."""
+    # start-up: langchain_core, langchain_openai, langsmith and 22 casegen modules
     from agentflows.drafting.llm import definition_ids, definition_text
 
     if project is None:

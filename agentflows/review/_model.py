@@ -42,6 +42,7 @@ class ReviewModel:
         self, messages: Sequence[tuple[str, str]], schema: type[M], *, kind: str = "critique"
     ) -> Any:
         """One structured call (retries, cache, usage); raises `LLMError` when it fails."""
+        # start-up: langchain_core, langsmith, openai and 10 casegen modules
         from evalcore.llm import structured_call
 
         return await structured_call(
@@ -60,6 +61,7 @@ def review_model(
     config = resolve_model_config(model, start=start)
     if config is None:
         return None
+    # start-up: langchain_core, langchain_openai, langsmith and 1 casegen module
     from evalcore.llm import make_chat_model
 
     cache = None if no_cache else ResponseCache(config.cache_dir)

@@ -71,6 +71,7 @@ async def revise_case(
     Raises:
         ReviseError: a model call failed after its retries.
     """
+    # start-up: langchain_core, langchain_openai, langsmith and 22 casegen modules
     from agentflows.drafting.llm import dump_case
 
     source = case_source(project, dialect.name, data, path)

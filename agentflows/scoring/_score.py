@@ -130,7 +130,7 @@ async def score_suite(
         skills: Skills whose gated tools figure 2 counts (default: those the suite covers).
         threshold: Near-duplicate Jaccard threshold for figure 5.
     """
-    from ..review import review_paths
+    from ..review import review_paths  # start-up: tomllib and 99 casegen modules
 
     project = load_project(project_dir)
     if project.mantle is None:

@@ -23,10 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evalcore.errors import UserError
+from evalcore.llm import LLMError
 
 from ._case import CaseLoader
 from ._causes import group_causes
 from ._facts import Facts, gather
+from ._llm import refine
 from ._records import RunRecord, find_run_files, load_run
 from ._rules import BUCKETS, Bucket, Diagnosis, Evidence, diagnose
 
@@ -126,7 +128,7 @@ def _model(
     if model == "offline":
         return None, "rules"
     try:
-        from evalcore.llm import resolve_model_config
+        from evalcore.llm import resolve_model_config  # start-up: not for rules-only triage
     except ImportError:
         return None, "rules"
     start = loader.explicit.root if loader.explicit is not None else root
@@ -146,10 +148,6 @@ async def _refine_all(
     no_cache: bool,
     warnings: list[str],
 ) -> list[tuple[RunRecord, Facts, Diagnosis, bool]]:
-    from evalcore.llm import LLMError
-
-    from ._llm import refine
-
     gate = asyncio.Semaphore(CONCURRENCY)
 
     async def one(

@@ -111,6 +111,7 @@ async def refine(
     facts: Facts, diagnosis: Diagnosis, config: ModelConfig, *, no_cache: bool = False
 ) -> Diagnosis:
     """The diagnosis after the model's review (raises `evalcore.llm.LLMError` on failure)."""
+    # start-up: langchain_core, langchain_openai, langsmith and 11 casegen modules
     from evalcore.llm import make_chat_model, structured_call
 
     result = await structured_call(

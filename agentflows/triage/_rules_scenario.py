@@ -128,7 +128,7 @@ def simulator_lacks_fact(facts: Facts) -> Diagnosis | None:
     """The offline simulated user had no answer to what the agent asked: the persona holds
     no such fact (free prose with nothing to read one from, or a fact left out). The agent
     asked rightly; the case cannot be played without a model or the fact."""
-    from evalcore.simulator import UNKNOWN
+    from evalcore.simulator import UNKNOWN  # start-up: tomllib and 24 casegen modules
 
     simulator = facts.record.raw.get("simulator")
     if not isinstance(simulator, dict) or simulator.get("engine") != "offline":
@@ -225,7 +225,7 @@ def _script(context: str) -> list[str]:
     """The user lines a simulation context quotes, in order (the simulator's own rule when
     it is installed, else every double-quoted string)."""
     try:
-        from evalcore.simulator import quoted_user_lines
+        from evalcore.simulator import quoted_user_lines  # start-up: tomllib and 24 casegen modules
     except ImportError:
         return [" ".join(m.split()) for m in re.findall(r"[“\"]([^”\"]+)[”\"]", context)]
     return quoted_user_lines(context)

@@ -40,7 +40,7 @@ SKILLS_PROJECT_KEY = "skills_project"
 def skill_sources(fixture: str | Path, project: str | Path | None = None) -> dict[str, Path]:
     """name → skill folder: the project's skills first (`project`, else the Agent Skills
     project above the fixture), then the fixture's own."""
-    from ..definitions import find_project
+    from ..definitions import find_project  # start-up: yaml and 34 casegen modules
 
     fixture = Path(fixture).resolve()
     sources: dict[str, Path] = {}

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..llm.config import find_settings
 from ..redact import scrubbed_env
 
 RUN_TOKEN_ENV = "CASEGEN_RUN_TOKEN"
@@ -118,8 +119,6 @@ async def read_capped(
 
 def exec_settings(start: str | Path | None) -> tuple[int, list[str]]:
     """(`max_output_bytes`, `pass_env`) from the nearest `[tool.casegen]` / `casegen.toml`."""
-    from ..llm.config import find_settings
-
     settings, _ = find_settings(start)
     return settings.max_output_bytes or DEFAULT_MAX_OUTPUT_BYTES, list(settings.pass_env or [])
 

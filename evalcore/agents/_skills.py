@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._readbytes import describe, read_text
 from ..errors import ConfigError
 from ..lexicon.notation.file_names import SKILL_FILE as _SKILL_FILE
 
@@ -174,8 +175,6 @@ def _settings_table(folder: Path) -> tuple[dict[str, Any], Path] | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    from .._readbytes import describe, read_text
-
     try:
         return tomllib.loads(read_text(path))
     except OSError as exc:

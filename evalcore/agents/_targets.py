@@ -137,7 +137,7 @@ def parse_target(
     if scheme == "command":
         return _command(spec, rest, timeout_s)
     if scheme == REFERENCE_SCHEME:
-        from .reference import parse_reference
+        from .reference import parse_reference  # start-up: yaml and 143 casegen modules
 
         return parse_reference(rest)
     suggestion = did_you_mean(scheme, SCHEMES, what="target scheme")

@@ -20,6 +20,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .. import _valuecache
+from .._valuecache import text_key
 from ..documents import load_document
 from ..lexicon.notation.mantle_references import MEMORY_LOOKALIKE as _MEMORY_LOOKALIKE
 from ..lexicon.notation.mantle_references import MEMORY_REFERENCE_EXACT as _MEMORY_REF
@@ -540,13 +542,11 @@ def _memory_set_literals(ctx: ReadContext, path: Path) -> list[tuple[str, int]]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
-    from .._valuecache import VALUES, text_key
-
     key = text_key("rasa-memory-set", RASA_RULES_VERSION + "/1", text)
-    kept = VALUES.get(key)
+    kept = _valuecache.VALUES.get(key)  # looked up per call: tests swap the cache
     if kept is None:
         kept = _scan_memory_sets(text)
-        VALUES.put(key, kept)
+        _valuecache.VALUES.put(key, kept)
     return [(str(entry), int(line)) for entry, line in kept]
 
 

@@ -136,7 +136,7 @@ def _named_first(defs: MantleDefinitions, skill: Skill, *, calls: bool = True) -
     """The skills `skill`'s own text runs first: its prose ("run @skill.verify_patient
     first") and (with `calls`) its blocks' `call:` steps."""
     # the skill model's package loads pydantic: light commands read preconditions without it
-    from .skill_model import sentences
+    from .skill_model import sentences  # start-up: pydantic, hashlib and 38 casegen modules
 
     found: set[str] = set()
     for part in sentences(skill.body or ""):
@@ -162,7 +162,7 @@ def gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:
 def _writes(project: Project, skill_id: str, *, steps: bool = False) -> set[str]:
     """The entries the skill's tools' code writes (with `steps`, its `set_memory` steps
     too), qualified as Rasa resolves them."""
-    from .skill_model import code_facts, qualify  # the skill model reads definitions
+    from .skill_model import code_facts, qualify  # start-up: the skill model loads pydantic
 
     defs = project.mantle
     assert defs is not None

@@ -17,6 +17,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from .. import _valuecache
+from .._sha256 import sha256
+from .._valuecache import text_key
 from ..lexicon.notation.python_source import DOCSTRING_SECTION
 from ._context import ReadContext
 from ._model import ToolDef, ToolParameter
@@ -83,16 +86,14 @@ def tool_facts(text: str) -> tuple[str, Any]:
     `("warn", (line, message))` when it does not parse. Depends on the text alone, so it is
     kept between processes (`evalcore._valuecache.VALUES`, keyed by this module's source
     and the text): a light command does not parse every tool file again."""
-    from .._valuecache import VALUES, text_key
-
     version = _version()
     if version is None:  # this module's source is not readable: nothing to key on
         return _tool_facts(text)
     key = text_key("tools", version, text)
-    kept = VALUES.get(key)
+    kept = _valuecache.VALUES.get(key)  # looked up per call: tests swap the cache
     if kept is None:
         kept = _tool_facts(text)
-        VALUES.put(key, kept)
+        _valuecache.VALUES.put(key, kept)
     return kept
 
 
@@ -101,8 +102,6 @@ def _version() -> str | None:
     """This module's source and the interpreter: what `_tool_facts` depends on besides the
     text (an edited reader or another `ast.unparse` never finds the old facts); None when
     the source cannot be read (a zipped install)."""
-    from .._sha256 import sha256
-
     try:
         source = Path(__file__).read_bytes()
     except OSError:

@@ -133,7 +133,9 @@ class Dialect:
         beside = Path(module.__file__ or "").parent / self.schema_resource
         if module.__file__ and beside.is_file():  # a package on disk: no importlib.resources
             return json.loads(beside.read_text("utf-8"))
-        from importlib import resources
+        from importlib import (
+            resources,
+        )  # start-up: importlib.resources, read only for a package that is not a folder on disk
 
         text = resources.files(module.__package__ or "").joinpath(self.schema_resource)
         return json.loads(text.read_text("utf-8"))
@@ -195,7 +197,9 @@ class Dialect:
     # --- writing --------------------------------------------------------------------------
 
     def dump(self, data: Any) -> str:
-        from ..writer import canonical_text
+        from ..writer import (
+            canonical_text,
+        )  # start-up: the writer and ruamel, loaded when a case is written
 
         return canonical_text(data, self)
 

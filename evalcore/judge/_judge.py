@@ -76,6 +76,7 @@ class JudgeSettings:
         """These settings with the chat model built once (raises `ConfigError` if it can't)."""
         if self.model is None or self.chat is not None:
             return self
+        # start-up: langchain_core, langchain_openai, langsmith and 1 casegen module
         from ..llm import make_chat_model
 
         return replace(self, chat=make_chat_model(self.model))
@@ -172,6 +173,7 @@ class LLMJudge:
         events: Sequence[Mapping[str, Any]],
     ) -> JudgeOutcome:
         """Raises `LLMError` when a sample cannot be had: the run is then errored."""
+        # start-up: langchain_core, langsmith, openai and 10 casegen modules
         from ..llm import structured_call
 
         if not criteria:

@@ -93,6 +93,7 @@ class LLMMetricsJudge:
         return render_prompt(self.prompt, transcript=render_transcript(transcript)).messages
 
     async def measure(self, transcript: Sequence[Utterance]) -> MetricsOutcome:
+        # start-up: langchain_core, langsmith, openai and 10 casegen modules
         from ..llm import LLMError, structured_call
 
         try:

@@ -11,6 +11,7 @@ self-hosted servers (vLLM, Ollama, llama.cpp) are configured the same way.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .cache import ResponseCache, cache_key
@@ -34,8 +35,6 @@ _LAZY = {
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        from importlib import import_module
-
         return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

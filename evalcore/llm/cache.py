@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._valuecache import read_cache
 from ..workdir import ensure_dir
 
 #: Bumped when the entry layout changes, so old entries are simply missed.
@@ -63,8 +64,6 @@ class ResponseCache:
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored entry, or None when absent or unreadable (a damaged entry is a miss)."""
-        from .._valuecache import read_cache
-
         data = read_cache(self.path_for(key), MAX_ENTRY_BYTES)
         if data is None:
             return None

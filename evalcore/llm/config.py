@@ -40,6 +40,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
+from .._readbytes import describe, read_text
 from ..errors import ConfigError
 from ..redact import register_secret
 from ..suggest import did_you_mean
@@ -309,8 +310,6 @@ def _is_openai_host(base_url: str) -> bool:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    from .._readbytes import describe, read_text
-
     try:
         return tomllib.loads(read_text(path))
     except OSError as exc:

@@ -40,7 +40,7 @@ class RepairOutcome:
 
 def repair_data(data: Any, dialect: Dialect, project: Project | None) -> RepairOutcome:
     """Apply deterministic fixes until none applies; returns a repaired copy."""
-    from ..validation import check_data
+    from ..validation import check_data  # start-up: yaml and 42 casegen modules
 
     current = copy.deepcopy(data)
     rules: list[RepairRule] = [*dialect.repair_rules(), *GENERIC_RULES]

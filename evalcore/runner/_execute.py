@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
-from ..agents import AgentSession, AgentTarget, FinalRecord
+from ..agents import AgentSession, AgentTarget, FinalRecord, discard_workdir
 from ..errors import UserError
 from ..judge import Judge, MetricsOutcome, make_judge, make_metrics_judge, unjudged
 from ..llm import LLMError
@@ -257,8 +257,6 @@ async def _check_and_judge(
 def _discard_workdir(final: FinalRecord) -> None:
     """Remove a command target's project copy once the checks have read it."""
     if final.workdir:
-        from ..agents import discard_workdir
-
         discard_workdir(final)
 
 

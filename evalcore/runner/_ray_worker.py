@@ -20,12 +20,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..agents import AgentTarget
-from ..judge import Judge, make_judge
+from ..judge import Judge, make_judge, make_metrics_judge
+from ..llm.inflight import request_limit
 from ..redact import register_secret
 from ..runcase import RunCase
 from ._execute import checks_inline, run_one
 from ._metrics import MetricsJudge
 from ._options import RunOptions
+from ._ray_budget import install
 from ._ray_fixture import FixturePack, case_on_worker
 from ._record import RunRecord
 
@@ -42,7 +44,7 @@ def without_models(options: RunOptions) -> RunOptions:
 def setup_blob(target: AgentTarget, options: RunOptions) -> bytes:
     """The target and the options (without chat clients) as they travel: pickled once per
     command by the driver, not once per task by Ray."""
-    from ray import cloudpickle
+    from ray import cloudpickle  # start-up: ray (optional, heavy)
 
     return cloudpickle.dumps((target, without_models(options)))
 
@@ -67,8 +69,6 @@ def _setup(blob: bytes, loop: asyncio.AbstractEventLoop) -> _Setup:
     kept = _SETUPS.get(blob)
     if kept is not None and kept.loop is loop:
         return kept
-    from ..judge import make_metrics_judge
-
     target, options = pickle.loads(blob)
     _register_keys(options)
     options = options.with_models()
@@ -93,7 +93,7 @@ def fetched(boxed: list[Any] | None) -> Any:
     """
     if boxed is None:
         return None
-    import ray
+    import ray  # start-up: ray (optional, heavy)
 
     (ref,) = boxed
     if not isinstance(ref, ray.ObjectRef):
@@ -134,8 +134,6 @@ def run_task(
     if pack is not None:
         case = case_on_worker(case, pack)
     if keeper is not None:
-        from ._ray_budget import install
-
         install(keeper, setup.options)
     main = loop.create_task(_one_request_at_a_time(_run(case, run_index, slug, setup)))
     try:
@@ -150,8 +148,6 @@ async def _one_request_at_a_time(run: Any) -> Any:
     """A task's run with one model request in flight: at most `--parallel` runs are in
     flight at once, so `--parallel` caps the requests too, as it does without Ray (the
     criteria and metrics judges then ask one after the other)."""
-    from ..llm.inflight import request_limit
-
     with request_limit(1):
         return await run
 

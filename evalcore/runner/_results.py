@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ..documents import UnreadableFile, read_json
 from ..lexicon.notation.file_names import RUN_FILE as _RUN_FILE
 from ..writer import atomic_write_text, contained, safe_slug
 from ._junit import junit_xml
@@ -90,8 +91,6 @@ class ResultsWriter:
 def _read_summary(path: Path) -> Summary | None:
     if not path.is_file():
         return None
-    from ..documents import UnreadableFile, read_json
-
     try:
         return Summary.model_validate(read_json(path))
     except (UnreadableFile, ValidationError, ValueError):

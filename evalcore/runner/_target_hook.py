@@ -3,7 +3,7 @@
 Targets are built by `evalcore.agents.parse_target(spec)`; this module only adds a hook in
 front of it: `register_target(scheme, factory)` makes `scheme:...` specs resolve to
 `factory(spec)` first, so tests and embedding code can run cases against an in-process
-target without a registry entry. `parse_target` is imported on first use.
+target without a registry entry.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ..agents import AgentTarget
-from ..errors import UserError
+from ..agents import AgentTarget, parse_target
 
 if TYPE_CHECKING:
     from ..definitions import Project
@@ -62,13 +61,6 @@ def resolve_target(
     factory = _OVERRIDES.get(scheme)
     if factory is not None:
         return factory(spec)
-    try:
-        from ..agents import parse_target
-    except ImportError:
-        raise UserError(
-            f"unknown target '{spec}'",
-            hint="no agent targets are installed in this build of casegen",
-        ) from None
     return parse_target(spec, project=project, timeout_s=timeout_s)
 
 

@@ -34,8 +34,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
-from ._execute import PlannedRun, _Outcome, _record
+from ..judge import unjudged
+from ._execute import NOT_JUDGED_ERRORED, PlannedRun, _Outcome, _record
+from ._ray_budget import BudgetKeeper, limits_of
 from ._ray_fixture import fixture_of, pack_fixtures, shared_context, shared_paths
+from ._ray_worker import record_of, run_task, setup_blob, task_payload
 from ._record import RunRecord
 
 if TYPE_CHECKING:
@@ -58,7 +61,7 @@ EXTRA_HINT = "install the extra: pip install 'casegen[ray]' (or `make test-ray` 
 def import_ray() -> Any:
     """`ray`, or a UserError naming the extra."""
     try:
-        import ray
+        import ray  # start-up: ray (optional, heavy)
     except ImportError:
         raise UserError(
             "--executor ray needs Ray, which is not installed", hint=EXTRA_HINT
@@ -115,9 +118,6 @@ class RayExecutor:
     ) -> None:
         """Every planned run, `options.parallel` in flight; `deliver` gets each record."""
         ray = import_ray()
-        from ._ray_budget import BudgetKeeper, limits_of
-        from ._ray_worker import record_of, run_task, setup_blob, task_payload
-
         self._init(ray, options.parallel)
         cases = [run.case for run in planned]
         shipping = not shared_paths()
@@ -215,9 +215,6 @@ def _errored(
     error: str,
 ) -> RunRecord:
     """The record of a run whose task gave no record of its own."""
-    from ..judge import unjudged
-    from ._execute import NOT_JUDGED_ERRORED
-
     out = _Outcome(error=error)
     if run.case.criteria:
         out.criteria = unjudged(run.case.criteria, NOT_JUDGED_ERRORED)

@@ -97,6 +97,7 @@ class LLMSimulator:
         return {**values, "conversation": render_conversation(history)}
 
     async def next_step(self, history: Sequence[Utterance]) -> SimulatorStep:
+        # start-up: langchain_core, langsmith, openai and 10 casegen modules
         from ..llm import structured_call
 
         messages: list[tuple[str, str]] = list(

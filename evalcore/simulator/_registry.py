@@ -43,6 +43,7 @@ class SimulatorSettings:
         """
         if self.model is None or self.chat is not None:
             return self
+        # start-up: langchain_core, langchain_openai, langsmith and 1 casegen module
         from ..llm import make_chat_model
 
         return replace(self, chat=make_chat_model(self.model))

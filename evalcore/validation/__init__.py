@@ -192,6 +192,7 @@ class ProjectCache:
     def _find_manifest(self, folder: Path) -> tuple[Path, str] | None:
         """The nearest manifest at or above `folder` (parsed into `_manifests`), with the
         prefix that makes a file name in `folder` a key of its `cases`."""
+        # start-up: pydantic, hashlib and 6 casegen modules
         from ..manifest import MANIFEST_NAME, load_manifest, manifest_from_data
 
         for base in (folder, *folder.parents):

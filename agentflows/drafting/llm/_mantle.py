@@ -70,6 +70,7 @@ WORDS = MantleWords
 
 def planned_case(ctx: DraftContext) -> tuple[dict[str, Any], Any]:
     """The offline draft of the behaviour (the plan's document) and its script."""
+    # start-up: httpx, rich, pygments and 249 casegen modules
     from ..offline import draft_mantle_scripted
 
     return draft_mantle_scripted(ctx)
@@ -77,6 +78,7 @@ def planned_case(ctx: DraftContext) -> tuple[dict[str, Any], Any]:
 
 def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> dict[str, str]:
     """The compact prompt's values: skill, rules, behaviour, path, facts, assertions."""
+    # start-up: httpx, rich, pygments and 185 casegen modules
     from ..offline import pick, prose_rules
 
     assert ctx.project.mantle is not None

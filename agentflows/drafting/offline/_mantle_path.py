@@ -32,7 +32,15 @@ from ...planning.mantle_offers import SET, Ask, Event, Walk
 from ._mantle_asked import framework_asks
 from ._mantle_avoided import AvoidedGoals, model_sets
 from ._mantle_branch_phrases import handed_values
-from ._mantle_checks import Check, Success, sequencing, skill_check, success_of, terminal_tools
+from ._mantle_checks import (
+    Check,
+    Success,
+    sequencing,
+    short_tool,
+    skill_check,
+    success_of,
+    terminal_tools,
+)
 from ._mantle_criteria import Rule
 from ._mantle_exact import CODE as _CODE
 from ._mantle_exact import exact as _exact
@@ -706,8 +714,6 @@ class PathGoals(AvoidedGoals):
     def sequence(self, walk: Walk) -> list[Check]:
         """Order that matters on a path: activation, the routing value, the tools it feeds,
         the gated or terminal tool and completion (messages are asserted on their own)."""
-        from ._mantle_checks import short_tool
-
         steps: list[Check] = [skill_check("skill_activated", walk.skill)]
         chosen = [k for k, _ in self.memory_pairs(walk) if k.startswith(walk.skill + ".")]
         # in the walk's order: a tool the skill runs before the routing value is asked for

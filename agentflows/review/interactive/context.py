@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import click
+
 from .._model import ReviewModel
 from .._review import Reviewer
 
@@ -23,8 +25,6 @@ DEFAULT_REVIEWS_DIR = Path(".casegen/reviews")
 
 def external_editor(text: str, suffix: str) -> str | None:
     """Open `$VISUAL` / `$EDITOR` on a temporary copy (the case file is not touched)."""
-    import click
-
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
     return click.edit(text, editor=editor, extension=suffix or ".txt", require_save=True)
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
+from evalcore import read_text
 from evalcore.dialects import get_dialect
 from evalcore.findings import Finding
 from evalcore.justify import redump
@@ -111,8 +112,6 @@ def _reassess(ctx: ReviewContext, state: ReviewState, index: int, text: str) -> 
 
 def _on_disk(path: Path) -> str | None:
     """The case file's text now (None when it is gone or is not a readable regular file)."""
-    from evalcore import read_text
-
     try:
         return read_text(path)
     except (OSError, UnicodeDecodeError):

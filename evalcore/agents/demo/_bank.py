@@ -30,6 +30,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import evalcore
+
 from ..reference import ReferenceTarget
 from ._bank_data import Backend, load_bank
 from ._mantle_engine import MantleFlags
@@ -39,8 +41,6 @@ SPEC = "demo:bank"
 
 def default_project() -> Path:
     """examples/bank of this checkout (next to the `evalcore` package)."""
-    import evalcore
-
     return Path(evalcore.__file__).resolve().parents[1] / "examples" / "bank"
 
 

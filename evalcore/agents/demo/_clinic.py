@@ -68,6 +68,8 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+import evalcore
+
 from ...definitions import AnychatDefinitions, load_project
 from .._protocol import AgentReply, FinalRecord, UserTurn
 from ._clinic_engine import ClinicConversation, ClinicFlags
@@ -77,8 +79,6 @@ SPEC = "demo:clinic"
 
 def default_project() -> Path:
     """examples/clinic of this checkout (next to the `evalcore` package)."""
-    import evalcore
-
     return Path(evalcore.__file__).resolve().parents[1] / "examples" / "clinic"
 
 

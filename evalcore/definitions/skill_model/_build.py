@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import weakref
 
+from ..._readbytes import read_text
 from ...errors import UserError
 from ...lexicon.en.skill_rules import DISCLOSE as _DISCLOSE
 from ...lexicon.en.skill_rules import MECHANICS as _MECHANICS
 from ...lexicon.en.skill_rules import RULE as _RULE
 from ...lexicon.notation.mantle_references import SKILL_TARGET as _SKILL_TARGET
+from ...suggest import did_you_mean
 from .._memo import memoized
 from .._model import MantleDefinitions, Project, Skill
 from ..conditions import condition_keys
@@ -68,8 +70,6 @@ def _defs(project: Project) -> MantleDefinitions:
 
 
 def _prose_first_line(project: Project, skill: Skill) -> int:
-    from ..._readbytes import read_text
-
     try:
         text = read_text(project.root / skill.path / "skill.md")
     except (OSError, UnicodeDecodeError):
@@ -81,8 +81,6 @@ def build_skill_model(project: Project, skill_id: str) -> SkillModel:
     """Build the model (uncached); UserError when the skill does not exist."""
     defs = _defs(project)
     if skill_id not in defs.skills:
-        from ...suggest import did_you_mean
-
         raise UserError(
             f"{project.root} has no Mantle skill '{skill_id}'",
             hint=did_you_mean(skill_id, defs.skills, what="skill"),

@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..._readbytes import read_text
 from ...lexicon.en.tool_texts import ERROR_DOC as _ERROR_DOC
 from ...lexicon.notation.python_source import DOCSTRING_RESULT as _DOCSTRING_RESULT
 from .._memo import memoized
@@ -592,8 +593,6 @@ def tool_source(project: Project, tool: ToolDef) -> str | None:
 
 def _read(path: Path) -> str | None:
     """A tool file's text, read once per loaded project (planning asks per tool call)."""
-    from ..._readbytes import read_text
-
     try:
         return read_text(path)
     except (OSError, UnicodeDecodeError):

@@ -43,7 +43,7 @@ class AnychatDialect(Dialect):
 
     @property
     def model(self) -> type[BaseModel]:
-        from ._model import AnychatCase
+        from ._model import AnychatCase  # start-up: pydantic, hashlib and 3 casegen modules
 
         return AnychatCase
 
@@ -68,12 +68,12 @@ class AnychatDialect(Dialect):
         return [_explain_pattern(f) for f in findings]
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        from ._lint import lint_anychat  # only files that lint, with a project
+        from ._lint import lint_anychat  # start-up: only files that lint, with a project
 
         return lint_anychat(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ._repair import ANYCHAT_RULES
+        from ._repair import ANYCHAT_RULES  # start-up: pydantic, hashlib and 7 casegen modules
 
         return list(ANYCHAT_RULES)
 
@@ -161,7 +161,7 @@ def in_case_folder(path: Path) -> bool:
         return True
     if "cases" not in parts:
         return False
-    from ...definitions import find_project
+    from ...definitions import find_project  # start-up: 24 casegen modules
 
     root = find_project(path.parent, kind="anychat")
     if root is None:
@@ -194,7 +194,7 @@ def __getattr__(name: str) -> Any:
     """`AnychatCase`, `dump_case` on first use: building the pydantic classes costs more than
     validating a few files, and `validate` checks cases against the JSON schema."""
     if name in {"AnychatCase", "dump_case"}:
-        from . import _model
+        from . import _model  # start-up: pydantic, hashlib and 3 casegen modules
 
         return getattr(_model, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,6 +17,7 @@ from ...suggest import did_you_mean
 from .. import register
 from .._base import WORKSPACE_CHECKS, CaseProse, Dialect
 from . import _definition, _run, _shape
+from ._check_keys import CHECK_KEYS, accepted_keys
 from ._shape import assemble, prompt_entries
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class Base44Dialect(Dialect):
 
     @property
     def model(self) -> type[BaseModel]:
-        from ._model import Base44Eval
+        from ._model import Base44Eval  # start-up: pydantic, hashlib and 1 casegen module
 
         return Base44Eval
 
@@ -62,12 +63,12 @@ class Base44Dialect(Dialect):
         return findings + ignored_keys(data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        from ._lint import lint_base44  # only files that lint, with a project
+        from ._lint import lint_base44  # start-up: only files that lint, with a project
 
         return lint_base44(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ._repair import BASE44_RULES
+        from ._repair import BASE44_RULES  # start-up: 4 casegen modules
 
         return list(BASE44_RULES)
 
@@ -76,7 +77,7 @@ class Base44Dialect(Dialect):
         return name if isinstance(name, str) else None
 
     def unsatisfiable(self, data: Any, project: Project) -> list[str]:
-        from ._satisfiable import unsatisfiable  # its check table lives beside the runner
+        from ._satisfiable import unsatisfiable  # start-up: its table lives beside the runner
 
         return unsatisfiable(data, project)
 
@@ -209,8 +210,6 @@ def ignored_keys(data: Any) -> list[Finding]:
     found = _unknown(data, "", _EVAL_KEYS)
     for index, entry in enumerate(as_list(data.get("prompts"))):
         found += _unknown(as_dict(entry), ptr.join("/prompts", index), _PROMPT_KEYS)
-    from ._check_keys import CHECK_KEYS, accepted_keys
-
     for path, check in _check_paths(data):
         kind = check.get("type")
         what = f"a {kind} check" if isinstance(kind, str) and kind in CHECK_KEYS else None
@@ -242,7 +241,7 @@ def __getattr__(name: str) -> Any:
     classes costs more than validating a few files, and `validate` checks cases against the
     JSON schema."""
     if name in {"Base44Eval", "Check", "PromptEntry", "dump_eval"}:
-        from . import _model
+        from . import _model  # start-up: pydantic, hashlib and 1 casegen module
 
         return getattr(_model, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

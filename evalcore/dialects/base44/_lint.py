@@ -132,8 +132,8 @@ def js_regex_error(pattern: str) -> str | None:
 
 def json_schema_error(schema: dict[str, Any]) -> str | None:
     """Why `schema` is not a valid JSON Schema, or None (jsonschema imported on first need)."""
-    from jsonschema.exceptions import SchemaError
-    from jsonschema.validators import Draft7Validator, validator_for
+    from jsonschema.exceptions import SchemaError  # start-up: jsonschema, attrs
+    from jsonschema.validators import Draft7Validator, validator_for  # start-up: jsonschema, attrs
 
     meta = schema.get("$schema")
     if meta is not None and not isinstance(meta, str):

@@ -58,7 +58,7 @@ class MantleDialect(Dialect):
 
     @property
     def model(self) -> type[BaseModel]:
-        from ._model import MantleCase
+        from ._model import MantleCase  # start-up: pydantic, hashlib and 2 casegen modules
 
         return MantleCase
 
@@ -73,17 +73,17 @@ class MantleDialect(Dialect):
         (see `_rasa_loading`)."""
         if "${" not in doc.text and "!!str" not in doc.text:
             return doc.data, []
-        from ._rasa_loading import as_loaded
+        from ._rasa_loading import as_loaded  # start-up: only for `${VAR}` or `!!str`
 
         return as_loaded(doc.text, doc.data)
 
     def lint(self, data: Any, project: Project) -> list[Finding]:
-        from ._lint import lint_mantle  # only files that lint, with a project
+        from ._lint import lint_mantle  # start-up: only files that lint, with a project
 
         return lint_mantle(data, project)
 
     def repair_rules(self) -> list[RepairRule]:
-        from ._repair import MANTLE_RULES
+        from ._repair import MANTLE_RULES  # start-up: 4 casegen modules
 
         return list(MANTLE_RULES)
 
@@ -91,7 +91,7 @@ class MantleDialect(Dialect):
     plays_reference = True
 
     def justify(self, data: Any, project: Project | None) -> list[Judged]:
-        from ._justify import judge_case
+        from ._justify import judge_case  # start-up: httpx, pydantic, rich and 89 casegen modules
 
         return judge_case(data, project)
 
@@ -198,7 +198,7 @@ def __getattr__(name: str) -> Any:
     """`MantleCase` on first use: building the pydantic classes costs more than
     validating a few files, and `validate` checks cases against the JSON schema."""
     if name in {"MantleCase"}:
-        from . import _model
+        from . import _model  # start-up: pydantic, hashlib and 2 casegen modules
 
         return getattr(_model, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,13 +34,18 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ... import pointer as ptr
+from ..._readbytes import read_text
 from ..._stem import stem
 from ...agents.demo import example_mode
+from ...definitions import memoized
+from ...definitions.conditions import compared_values, condition_keys, evaluate
 from ...definitions.conditions import evaluate as holds_on
 from ...definitions.skill_model import (
+    body_first_line,
     completion_instruction,
     held_thing,
     says_lacking,
+    sentences,
     skill_model,
     tool_keys,
 )
@@ -347,8 +352,6 @@ def _requires_entry(condition: Any, name: str) -> bool:
     of its `and`-joined terms (no `or`), and not one that negates it or compares it with
     `!=` (an unset entry is not equal to 'phone'); another term's `!=` takes nothing from
     it (`claim_number and channel != 'phone'` still needs the claim number)."""
-    from ...definitions.conditions import condition_keys
-
     if not isinstance(condition, str) or "or" in condition.replace("(", " ").split():
         return False
     spaced = " ".join(condition.replace("(", " ( ").replace(")", " ) ").split())
@@ -386,8 +389,6 @@ class MantleJustifier:
 
     def _file_lines(self, rel: str) -> list[str]:
         if rel not in self._lines:
-            from ..._readbytes import read_text
-
             try:
                 self._lines[rel] = read_text(self.project.root / rel).splitlines()
             except (OSError, UnicodeDecodeError):
@@ -413,8 +414,6 @@ class MantleJustifier:
         step's `instructions:` (which carry the step's line)."""
         if skill.id in self._prose:
             return self._prose[skill.id]
-        from ...definitions.skill_model import body_first_line, sentences
-
         lines = self._file_lines(self._md(skill))
         first = body_first_line("\n".join(lines)) if lines else 1
         out = [(s.text, s.line, s.condition, s.paragraph) for s in sentences(skill.body, first)]
@@ -586,8 +585,6 @@ class MantleJustifier:
         start (what it seeds, the values its user states, initial values, else unset) or
         at the end (what it asserts). None when the condition names no entry (with
         `known`, also when it names one the case neither seeds nor asserts a value of)."""
-        from ...definitions.conditions import compared_values, condition_keys, evaluate
-
         names = condition_keys(condition)
         if not names or (known and not set(names) <= set(case.slots) | set(case.asserted)):
             return None
@@ -682,8 +679,6 @@ class MantleJustifier:
         holds), so "When details_verified is true, call request_swap" is fixed by a case
         that asserts request_swap ran or its confirmation was refused. Notes on `case` the
         tools it calls and the ones it refuses."""
-        from ...definitions.conditions import condition_keys
-
         goals = _dict(_dict(data.get("scenario")).get("goals"))
         checks = list(_walk_checks(_list(goals.get("assertions"))))
         ran = {
@@ -893,8 +888,6 @@ class MantleJustifier:
             line = self._frontmatter_line(skill, "complete_when")
             return Justification("enforced", self._md(skill), line, "complete_when")
         lines = self._file_lines(self._md(skill))
-        from ...definitions.skill_model import body_first_line
-
         first = body_first_line("\n".join(lines)) if lines else 1
         told = completion_instruction(skill)
         if told is not None:  # the prose says to complete it ("complete this skill right after")
@@ -1745,8 +1738,6 @@ class MantleJustifier:
 
 def justifier_for(project: Project) -> MantleJustifier:
     """The project's justifier, made once per loaded project."""
-    from ...definitions import memoized
-
     return memoized(project, ("mantle-justifier",), lambda: MantleJustifier(project))
 
 

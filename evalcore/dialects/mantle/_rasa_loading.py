@@ -26,6 +26,7 @@ from typing import Any
 from ... import pointer as ptr
 from ..._pyyaml import yaml
 from ...findings import Finding
+from ...yamlio import CaseLoader, case_loader
 
 _ENV_VAR = re.compile(r"^(.*)\$\{(.*)\}(.*)$")
 #: `rasa.shared.constants.DEFERRED_RESOLUTION_KEYS` (3.22): may stay unset at load time.
@@ -51,8 +52,6 @@ def as_loaded(text: str, data: Any) -> tuple[Any, list[Finding]]:
 
 def explicit_str_tags(text: str) -> list[Finding]:
     """A `parse` finding per explicit `!!str` tag (a tagged object for Rasa, not text)."""
-    from ...yamlio import CaseLoader
-
     found = []
     with contextlib.suppress(yaml.YAMLError):
         for token in yaml.scan(text, Loader=CaseLoader):
@@ -73,8 +72,6 @@ def expand_env_vars(text: str, data: Any) -> tuple[Any, list[Finding]]:
     """`data` with `${VAR}` expanded as Rasa expands it, and an error per unset variable."""
     if "${" not in text or data is None:
         return data, []
-    from ...yamlio import case_loader
-
     loader = case_loader(text, fast=False)
     try:
         root = loader.get_single_node()

@@ -26,6 +26,7 @@ def run_date_notes(data: Any, project: Project | None) -> list[Note]:
     if project is None or project.mantle is None:
         return []
     # the skill model's types load pydantic: `validate` imports this dialect but never asks
+    # start-up: pydantic, hashlib and 35 casegen modules
     from ...definitions.skill_model import code_facts, plain_sentence, quoted_windows
 
     out: dict[str, Note] = {}
