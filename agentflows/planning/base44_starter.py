@@ -109,6 +109,31 @@ INPUT_FILES[".htm"] = INPUT_FILES[".html"]
 
 
 @dataclass(frozen=True)
+class InputJob:
+    """What a person asks to be done on an input file, so a request names a concrete thing
+    to do rather than the skill's task in the abstract, and how the code shows it did it."""
+
+    request: str
+    """One sentence, in the person's words."""
+    done: str
+    """A regex the code matches when it checks what the request says to check."""
+    done_says: str
+
+
+#: The job of each input file (by its name in `INPUT_FILES`), from the file's own contents.
+INPUT_JOBS: dict[str, InputJob] = {
+    "page.html": InputJob(
+        request=(
+            "On it, fill in the sign-up form's Name and Email fields, press Join, and check "
+            'that the page then says "Thanks!".'
+        ),
+        done=r"Thanks!|#status",
+        done_says='checks the "Thanks!" the page shows after the form is sent (#status)',
+    ),
+}
+
+
+@dataclass(frozen=True)
 class Work:
     request: str
     """What the person asks, in their words (the module and function named)."""
@@ -119,6 +144,11 @@ class Work:
     before: str
     """Python statements (one line) that put the module's old code back, in memory only."""
     before_says: str
+    after: str = ""
+    """Python statements (one line, no single quote) that raise unless the change asked for
+    is in the code itself, where behaviour cannot tell (a refactoring leaves it as it was);
+    "" when `behaviour` already tells."""
+    after_says: str = ""
 
 
 STARTER_WORK: dict[str, Work] = {
@@ -166,6 +196,11 @@ STARTER_WORK: dict[str, Work] = {
         before="cart.receipt_line = lambda name, cents: None",
         before_says="a test fails when receipt_line() returns nothing (its behaviour is "
         "pinned by a test before it is refactored)",
+        # The starter writes the cents arithmetic (`// 100`, `% 100`) twice in receipt_line
+        # and once in apply_discount: 5 times; written once, the module has 3 at most.
+        after='import inspect, cart; assert inspect.getsource(cart).count("100") <= 3',
+        after_says="the dollar formatting is written once: the module no longer repeats "
+        "the cents arithmetic of receipt_line() (5 uses of 100 before, 3 at most after)",
     ),
 }
 
@@ -173,6 +208,11 @@ STARTER_WORK: dict[str, Work] = {
 def behaviour_command(work: Work) -> str:
     """Single quotes: the shell expands nothing inside (`$12.34` stays text)."""
     return f"python3 -c '{work.behaviour}'"
+
+
+def after_command(work: Work) -> str:
+    """Single quotes, as `behaviour_command`."""
+    return f"python3 -c '{work.after}'"
 
 
 def before_command(work: Work) -> str:
@@ -186,11 +226,14 @@ def before_command(work: Work) -> str:
 
 __all__ = [
     "INPUT_FILES",
+    "INPUT_JOBS",
     "MODULE",
     "RUN_TESTS",
     "STARTER_FILES",
     "STARTER_WORK",
+    "InputJob",
     "Work",
+    "after_command",
     "before_command",
     "behaviour_command",
 ]

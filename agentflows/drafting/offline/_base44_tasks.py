@@ -33,9 +33,11 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         return _format_task(facts)
     inputs = list(facts.get("inputs") or ())
     on = " and ".join(f"`{name}`" for name in inputs)
+    jobs = list(facts.get("jobs") or ())
     prompt = (
         f"Can you help me with {facts['phrase']}? "
         + (f"It's for {on}, in this folder. " if inputs else "")
+        + "".join(f"{job['request']} " for job in jobs)
         + f"Use {language}, and put the code in `{path}`. {ASSUME}"
     )
     checks: list[Check] = [
@@ -54,6 +56,26 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
             "flags": CODE_FLAGS,
         }
         for name in inputs
+    ]
+    checks += [
+        {
+            "type": "file-content",
+            "description": f"Does what the request asks: {job['says']}",
+            "filePath": path,
+            "pattern": job["done"],
+            "flags": CODE_FLAGS,
+        }
+        for job in jobs
+    ]
+    checks += [
+        {
+            "type": "file-content",
+            "description": "Makes the call that does the task, as the skill's code for it does",
+            "filePath": path,
+            "pattern": pattern,
+            "flags": CODE_FLAGS,
+        }
+        for pattern in facts.get("own") or ()
     ]
     if path.endswith(".py"):
         checks.append(
