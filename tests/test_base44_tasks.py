@@ -321,3 +321,21 @@ def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Pa
     prompt, checks = draft_task(by_phrase["capturing page snapshots"].facts)
     assert "press Join" not in prompt
     assert any(c.get("pattern") == r"\.snapshot\(" for c in checks)
+
+
+def test_a_url_scheme_the_task_names_is_checked_with_the_ways_to_build_it(
+    tmp_path: Path,
+) -> None:
+    skill = tmp_path / "skills" / "file-pages"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: file-pages\ndescription: Supports opening local pages with file:// URLs.\n"
+        "---\n\n```python\nimport widget\n\nwidget.open(f'file://{path}')\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["file-pages"])
+    (pattern,) = task.own
+    assert re.search(pattern, "url = f'file://{p}'")
+    assert re.search(pattern, "url = Path('page.html').resolve().as_uri()")
+    assert not re.search(pattern, "url = 'http://localhost:8000/page.html'")

@@ -45,7 +45,7 @@ from evalcore.lexicon.en.skill_contents import (
     TASK_LEAD,
     TASK_SPLIT,
 )
-from evalcore.lexicon.notation.input_paths import PAGE_LITERAL
+from evalcore.lexicon.notation.input_paths import PAGE_LITERAL, SCHEME_BUILDERS, URL_SCHEME
 
 from .base44_starter import INPUT_FILES
 from .base44_targets import word_set
@@ -314,9 +314,10 @@ def _own_calls(phrase: str, code: str) -> tuple[str, ...]:
     head = _head(phrase)
     words = {_stem(w) for w in _WORD.findall(head) if len(w) > 3} - {_stem(head.split()[0])}
     out: list[str] = []
-    for scheme in re.findall(r"\b([a-z]+)://", head):
+    for scheme in URL_SCHEME.findall(phrase):
         if f"{scheme}://" in code:
-            out.append(re.escape(f"{scheme}://") + (r"|\.as_uri\(" if scheme == "file" else ""))
+            builder = SCHEME_BUILDERS.get(scheme)
+            out.append(re.escape(f"{scheme}://") + (f"|{builder}" if builder else ""))
     for match in re.finditer(r"\.([A-Za-z_]\w*)\(\s*(?:(['\"])([^'\"]*)\2)?", code):
         name, arg = match.group(1), match.group(3) or ""
         if words & {_stem(w) for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)}:
