@@ -321,6 +321,9 @@ def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Pa
     prompt, checks = draft_task(by_phrase["capturing page snapshots"].facts)
     assert "press Join" not in prompt
     assert any(c.get("pattern") == r"\.snapshot\(" for c in checks)
+    # the skill's snapshot call writes a .png: the request says where, the code names it
+    assert "Save the result as `page.png`." in prompt
+    assert any(c.get("pattern") == r"page\.png" for c in checks)
 
 
 def test_a_url_scheme_the_task_names_is_checked_with_the_ways_to_build_it(

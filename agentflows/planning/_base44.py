@@ -41,6 +41,7 @@ behaviour's `starter` fact carries (`base44_starter`; written into the fixture's
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from evalcore.definitions import Project
@@ -290,6 +291,11 @@ class _Builder:
                 "context": task.context,
                 "inputs": list(task.inputs),
                 "own": list(task.own),
+                "output": (
+                    Path(task.inputs[0] if task.inputs else task.path).stem + task.saves
+                    if task.saves
+                    else ""
+                ),
                 # a task that names no act of its own (verifying, debugging) is given the
                 # input file's job; one that does (a screenshot, console logs) is that act
                 "jobs": [

@@ -45,7 +45,12 @@ from evalcore.lexicon.en.skill_contents import (
     TASK_LEAD,
     TASK_SPLIT,
 )
-from evalcore.lexicon.notation.input_paths import PAGE_LITERAL, SCHEME_BUILDERS, URL_SCHEME
+from evalcore.lexicon.notation.input_paths import (
+    OUTPUT_PATH_ARG,
+    PAGE_LITERAL,
+    SCHEME_BUILDERS,
+    URL_SCHEME,
+)
 
 from .base44_starter import INPUT_FILES
 from .base44_targets import word_set
@@ -109,6 +114,9 @@ class Task:
     """Input files (`INPUT_FILES` names) the task works on, from its example's own paths."""
     own: tuple[str, ...] = ()
     """Regexes of the calls that do what the task's words name (`_own_calls`)."""
+    saves: str = ""
+    """The extension of the file the task's own call writes (`.screenshot(path='a.png')` →
+    `.png`), so the request names where it goes; "" when it writes none."""
 
 
 def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
@@ -275,7 +283,8 @@ def _task(
         uses=uses,
         do=tuple(dict.fromkeys(do)),
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
-        own=_own_calls(phrase, "\n".join(t for t in sample if t)),
+        own=(own := _own_calls(phrase, "\n".join(t for t in sample if t))),
+        saves=_saves(own, "\n".join(t for t in sample if t)),
         example=example,
         inputs=_inputs(example_text or ""),
     )
@@ -328,6 +337,19 @@ def _own_calls(phrase: str, code: str) -> tuple[str, ...]:
             if _stem(word) in words:
                 out.append(r"\.\w+\(\s*['\"][^'\"]*\b" + re.escape(word.lower()) + r"\b")
     return tuple(dict.fromkeys(out))[:3]
+
+
+def _saves(own: tuple[str, ...], code: str) -> str:
+    """The extension of the file the first own method call of the code writes (its `path=`
+    literal: `.screenshot(path='/tmp/a.png')` → `.png`)."""
+    for pattern in own:
+        name = re.fullmatch(r"\\\.(\w+)\\\(", pattern)
+        if name:
+            for call in re.finditer(rf"\.{name.group(1)}\(([^)]*)\)", code):
+                written = OUTPUT_PATH_ARG.search(call.group(1))
+                if written:
+                    return written.group(1)
+    return ""
 
 
 def _head(phrase: str) -> str:

@@ -34,10 +34,12 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     inputs = list(facts.get("inputs") or ())
     on = " and ".join(f"`{name}`" for name in inputs)
     jobs = list(facts.get("jobs") or ())
+    output = facts.get("output") or ""
     prompt = (
         f"Can you help me with {facts['phrase']}? "
         + (f"It's for {on}, in this folder. " if inputs else "")
         + "".join(f"{job['request']} " for job in jobs)
+        + (f"Save the result as `{output}`. " if output else "")
         + f"Use {language}, and put the code in `{path}`. {ASSUME}"
     )
     checks: list[Check] = [
@@ -67,6 +69,16 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         }
         for job in jobs
     ]
+    if output:  # the code writes it there (the fixture does not run the code)
+        checks.append(
+            {
+                "type": "file-content",
+                "description": f"Saves where the request asked: {output}",
+                "filePath": path,
+                "pattern": re.escape(output),
+                "flags": CODE_FLAGS,
+            }
+        )
     checks += [
         {
             "type": "file-content",

@@ -25,3 +25,12 @@ URL_SCHEME = phrase(
 #: Code that builds a URL of a scheme without writing it out: Python's `Path.as_uri()`
 #: (and JavaScript's `pathToFileURL`) make a `file://` URL.
 SCHEME_BUILDERS: dict[str, str] = {"file": r"\.as_uri\(|\bpathToFileURL\("}
+
+#: A call's keyword argument naming the file it writes (`path='/tmp/shot.png'`), the
+#: extension as group 1.
+OUTPUT_PATH_ARG = phrase(
+    "notation.input_paths.output_path_arg",
+    r"\bpath\s*=\s*['\"][^'\"]*?(\.[a-z0-9]+)['\"]",
+    matches=("path='/tmp/inspect.png', full_page=True", 'path="out.pdf"'),
+    misses=("path=out", "full_page=True"),
+)
