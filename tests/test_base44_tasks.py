@@ -342,3 +342,24 @@ def test_a_url_scheme_the_task_names_is_checked_with_the_ways_to_build_it(
     assert re.search(pattern, "url = f'file://{p}'")
     assert re.search(pattern, "url = Path('page.html').resolve().as_uri()")
     assert not re.search(pattern, "url = 'http://localhost:8000/page.html'")
+
+
+def test_the_decorator_the_skills_code_registers_with_is_required(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "hook-kit"
+    skill.mkdir(parents=True)
+    block = "```python\nimport hookkit\n\n@kit.hook(name='{0}')\ndef {0}():\n    pass\n```\n"
+    (skill / "SKILL.md").write_text(
+        "---\nname: hook-kit\ndescription: Supports building hook servers.\n---\n\n"
+        + "".join(block.format(n) for n in ("a", "b", "c"))
+        + "```python\n@kit.start\ndef go():\n    pass\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["hook-kit"])
+    assert task.decorator == "hook"
+    plan = plan_base44(project, "hook-kit", direction=None)
+    (behavior,) = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    _, checks = draft_task(behavior.facts)
+    (check,) = [c for c in checks if "Registers" in c["description"]]
+    assert re.search(check["pattern"], "app = hookkit.Kit()\n\n@app.hook()\ndef x(): ...", re.M)
+    assert not re.search(check["pattern"], "def x(): ...\napp.add(x)", re.M)

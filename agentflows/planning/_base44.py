@@ -291,6 +291,7 @@ class _Builder:
                 "context": task.context,
                 "inputs": list(task.inputs),
                 "own": list(task.own),
+                "decorator": task.decorator,
                 "output": (
                     Path(task.inputs[0] if task.inputs else task.path).stem + task.saves
                     if task.saves

@@ -114,6 +114,9 @@ class Task:
     """Input files (`INPUT_FILES` names) the task works on, from its example's own paths."""
     own: tuple[str, ...] = ()
     """Regexes of the calls that do what the task's words name (`_own_calls`)."""
+    decorator: str = ""
+    """The method decorator the skill's Python code applies most (`@mcp.tool` → "tool"),
+    whatever the object is named; "" when none stands out."""
     saves: str = ""
     """The extension of the file the task's own call writes (`.screenshot(path='a.png')` →
     `.png`), so the request names where it goes; "" when it writes none."""
@@ -285,6 +288,7 @@ def _task(
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
         own=(own := _own_calls(phrase, "\n".join(t for t in sample if t))),
         saves=_saves(own, "\n".join(t for t in sample if t)),
+        decorator=_decorator(sample) if language == "python" else "",
         example=example,
         inputs=_inputs(example_text or ""),
     )
@@ -337,6 +341,19 @@ def _own_calls(phrase: str, code: str) -> tuple[str, ...]:
             if _stem(word) in words:
                 out.append(r"\.\w+\(\s*['\"][^'\"]*\b" + re.escape(word.lower()) + r"\b")
     return tuple(dict.fromkeys(out))[:3]
+
+
+def _decorator(texts: list[str | None]) -> str:
+    """The attribute of the method decorator (`@<object>.<attr>`) the code applies most: at
+    least 3 times and twice as often as any other (how the skill's code registers its parts,
+    `@mcp.tool`); "" when none stands out."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(re.findall(r"^\s*@[A-Za-z_]\w*\.([A-Za-z_]\w*)\b", text or "", re.M))
+    ranked = counts.most_common(2)
+    if not ranked or ranked[0][1] < 3 or (len(ranked) > 1 and ranked[1][1] * 2 > ranked[0][1]):
+        return ""
+    return ranked[0][0]
 
 
 def _saves(own: tuple[str, ...], code: str) -> str:

@@ -185,7 +185,7 @@ STARTER_WORK: dict[str, Work] = {
         request=(
             "`receipt_line()` in `cart.py` writes the dollar formatting twice, once for "
             "refunds (negative amounts). Please refactor it so the formatting is written "
-            "once; what it returns must not change. `receipt_line()` has no tests yet."
+            "once; what it returns must not change."
         ),
         behaviour=(
             'from cart import receipt_line as r; assert r("Tea", 1234) == "Tea: $12.34"; '

@@ -118,6 +118,17 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
                 "flags": CODE_FLAGS,
             }
         )
+    if facts.get("decorator"):
+        name = facts["decorator"]
+        checks.append(
+            {
+                "type": "file-content",
+                "description": f"Registers its parts with @….{name}, as the skill's code does",
+                "filePath": path,
+                "pattern": rf"^\s*@\w+\.{re.escape(name)}\b",
+                "flags": CODE_FLAGS,
+            }
+        )
     checks += [
         {
             "type": "file-content",
