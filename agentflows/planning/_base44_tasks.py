@@ -145,8 +145,6 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
         match = next((f for f in examples if f == element.text or _ends(f, element.text)), "")
         if match:
             found.append((_lower_first(element.detail), element.file, element.line, match))
-    by_example = [phrase for phrase, _, _, example in found if example]
-    found = [f for f in found if f[3] or not _same_object(f[0], by_example)]
     tasks: list[Task] = []
     seen: list[set[str]] = []
     for phrase, file, line, example in found:
@@ -164,6 +162,8 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
             tasks += [
                 _task(phrase, file, line, lang, contents, None, "", named) for lang in languages
             ]
+    shown = [t.phrase for t in tasks if t.example and t.own]
+    tasks = [t for t in tasks if t.example or t.own or not _same_object(t.phrase, shown)]
     shared = tuple(dict.fromkeys(name for t in tasks for name in t.inputs))
     tasks = [replace(t, inputs=t.inputs or shared) for t in tasks]
     for task in formats:
@@ -384,7 +384,8 @@ def task_words(phrase: str) -> list[str]:
 def _same_object(phrase: str, example_phrases: list[str]) -> bool:
     """The description's task names the thing a described example's task does (its object's
     last word: "viewing browser logs" / "capturing console logs during ..."): one task, which
-    the example, with its own code, shows better."""
+    the example, with its own call for it, shows better (the caller keeps a description task
+    whose words name a call of their own: that is a task apart)."""
     words = _WORD.findall(_head(phrase))
     if len(words) < 2:
         return False
