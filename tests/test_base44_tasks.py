@@ -363,3 +363,23 @@ def test_the_decorator_the_skills_code_registers_with_is_required(tmp_path: Path
     (check,) = [c for c in checks if "Registers" in c["description"]]
     assert re.search(check["pattern"], "app = hookkit.Kit()\n\n@app.hook()\ndef x(): ...", re.M)
     assert not re.search(check["pattern"], "def x(): ...\napp.add(x)", re.M)
+
+
+def test_an_abstract_api_subject_is_made_concrete_by_a_described_api(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "bridge-kit"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: bridge-kit\ndescription: Use when building bridges to integrate external\n"
+        "  APIs or services.\n---\n\n```python\nimport bridgekit\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["bridge-kit"])
+    assert task.reads == ("api.md",) and task.inputs == ()
+    plan = plan_base44(project, "bridge-kit", direction=None)
+    (behavior,) = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    assert "GET /todos" in behavior.facts["starter"]["api.md"]
+    prompt, checks = draft_task(behavior.facts)
+    assert "`api.md`" in prompt and "adds a to-do" in prompt
+    patterns = [c.get("pattern") for c in checks]
+    assert r"/todos\b" in patterns and r"api\.md" not in patterns  # the code need not open it

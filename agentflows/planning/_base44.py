@@ -52,7 +52,7 @@ from ._base44_practice import Practice, practice_tasks
 from ._base44_tasks import Task, kind_name, skill_tasks, task_words
 from ._behavior import NOT_WRITTEN, Behavior, Plan
 from .base44_skillmd import Command, Pair, Resource, SkillText, read_skill
-from .base44_starter import INPUT_FILES, INPUT_JOBS, STARTER_FILES
+from .base44_starter import INPUT_FILES, INPUT_JOBS, STARTER_FILES, SUBJECT_FILES
 from .base44_targets import (
     Instance,
     client_path,
@@ -304,8 +304,20 @@ class _Builder:
                     for j in (INPUT_JOBS.get(name) for name in task.inputs)
                     if j and not any(p.startswith(r"\.") for p in task.own)
                 ],
+                "reads": [
+                    {
+                        "about": j.about,
+                        "request": "" if task.format else j.request,
+                        "done": "" if task.format else j.done,
+                        "says": j.done_says,
+                    }
+                    for j in (INPUT_JOBS.get(name) for name in task.reads)
+                    if j
+                ],
                 "starter": {
-                    name: text for name, text in INPUT_FILES.values() if name in task.inputs
+                    name: text
+                    for name, text in [*INPUT_FILES.values(), *SUBJECT_FILES.values()]
+                    if name in task.inputs or name in task.reads
                 },
             },
             priority,

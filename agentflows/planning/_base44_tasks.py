@@ -42,6 +42,7 @@ from evalcore.lexicon.en.skill_contents import (
     OBJECT_END,
     SCOPED_LINE,
     STEP_PREFIX,
+    SUBJECT_API,
     TASK_LEAD,
     TASK_SPLIT,
 )
@@ -52,7 +53,7 @@ from evalcore.lexicon.notation.input_paths import (
     URL_SCHEME,
 )
 
-from .base44_starter import INPUT_FILES
+from .base44_starter import INPUT_FILES, SUBJECT_FILES
 from .base44_targets import word_set
 
 #: Code-block languages of programs: (file extension, name a person writes).
@@ -112,6 +113,9 @@ class Task:
     whose own words do not name the skill's subject."""
     inputs: tuple[str, ...] = ()
     """Input files (`INPUT_FILES` names) the task works on, from its example's own paths."""
+    reads: tuple[str, ...] = ()
+    """Documents (`SUBJECT_FILES` names) that make an abstract subject concrete: the person
+    points at one, the code does not open it."""
     own: tuple[str, ...] = ()
     """Regexes of the calls that do what the task's words name (`_own_calls`)."""
     decorator: str = ""
@@ -166,11 +170,12 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
     tasks = [t for t in tasks if t.example or t.own or not _same_object(t.phrase, shown)]
     shared = tuple(dict.fromkeys(name for t in tasks for name in t.inputs))
     tasks = [replace(t, inputs=t.inputs or shared) for t in tasks]
+    tasks = [replace(t, reads=_reads(t.phrase)) for t in tasks]
     for task in formats:
         words = _content_words(task.phrase)
         if not any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
             seen.append(words)
-            tasks.append(task)
+            tasks.append(replace(task, reads=_reads(task.context)))
     return tasks[:MAX_TASKS]
 
 
@@ -396,6 +401,11 @@ def _same_object(phrase: str, example_phrases: list[str]) -> bool:
 def _stem(word: str) -> str:
     word = word.lower()
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _reads(phrase: str) -> tuple[str, ...]:
+    """The document that makes the task's abstract subject concrete (`SUBJECT_FILES`)."""
+    return (SUBJECT_FILES["api"][0],) if SUBJECT_API.search(phrase) else ()
 
 
 def _inputs(example_text: str) -> tuple[str, ...]:

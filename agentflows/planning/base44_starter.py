@@ -115,10 +115,30 @@ class InputJob:
 
     request: str
     """One sentence, in the person's words."""
-    done: str
+    about: str = ""
+    """For a document the person points at (not a file the code opens): the sentence that
+    says what the work is for; the request follows it."""
+    done: str = ""
     """A regex the code matches when it checks what the request says to check."""
-    done_says: str
+    done_says: str = ""
 
+
+#: Documents a person points at when a task's words leave its subject abstract ("integrate
+#: external APIs or services"): by kind of subject, the name and text of one concrete one.
+SUBJECT_FILES: dict[str, tuple[str, str]] = {
+    "api": (
+        "api.md",
+        """# To-do API
+
+Base URL: `https://todo.example.com/v1`. Every request sends `Authorization: Bearer <token>`;
+the token is in the `TODO_API_TOKEN` environment variable.
+
+- `GET /todos?done=false&limit=20`: the to-dos, newest first:
+  `[{"id": 7, "title": "Buy milk", "done": false}]`
+- `POST /todos` with `{"title": "Call the plumber"}`: adds one and returns it with its `id`.
+""",
+    ),
+}
 
 #: The job of each input file (by its name in `INPUT_FILES`), from the file's own contents.
 INPUT_JOBS: dict[str, InputJob] = {
@@ -129,6 +149,12 @@ INPUT_JOBS: dict[str, InputJob] = {
         ),
         done=r"Thanks!|#status",
         done_says='checks the "Thanks!" the page shows after the form is sent (#status)',
+    ),
+    "api.md": InputJob(
+        about="It's for the to-do API that `api.md` in this folder describes.",
+        request="Give it two tools: one that lists the open to-dos and one that adds a to-do.",
+        done=r"/todos\b",
+        done_says="calls the API's /todos endpoint that api.md describes",
     ),
 }
 
@@ -231,6 +257,7 @@ __all__ = [
     "RUN_TESTS",
     "STARTER_FILES",
     "STARTER_WORK",
+    "SUBJECT_FILES",
     "InputJob",
     "Work",
     "after_command",

@@ -35,10 +35,12 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     on = " and ".join(f"`{name}`" for name in inputs)
     jobs = list(facts.get("jobs") or ())
     output = facts.get("output") or ""
+    reads = list(facts.get("reads") or ())
     prompt = (
         f"Can you help me with {facts['phrase']}? "
         + (f"It's for {on}, in this folder. " if inputs else "")
         + "".join(f"{job['request']} " for job in jobs)
+        + "".join(f"{doc['about']} {doc['request']} " for doc in reads)
         + (f"Save the result as `{output}`. " if output else "")
         + f"Use {language}, and put the code in `{path}`. {ASSUME}"
     )
@@ -67,7 +69,8 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
             "pattern": job["done"],
             "flags": CODE_FLAGS,
         }
-        for job in jobs
+        for job in [*jobs, *reads]
+        if job["done"]
     ]
     if output:  # the code writes it there (the fixture does not run the code)
         checks.append(
@@ -159,6 +162,8 @@ def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     prompt = f"Can you help me {facts['phrase']}? Put the result in `{path}` as {name}. {ASSUME}"
     if facts.get("context"):
         prompt = f"I'm {facts['context']}. {prompt}"
+    for doc in facts.get("reads") or ():
+        prompt = prompt.replace(f" {ASSUME}", f" {doc['about']} {ASSUME}")
     checks: list[Check] = [
         {
             "type": "file-exists",

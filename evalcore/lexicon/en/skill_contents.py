@@ -102,6 +102,7 @@ __all__ = [
     "OBJECT_END",
     "SCOPED_LINE",
     "STEP_PREFIX",
+    "SUBJECT_API",
     "TASK_LEAD",
     "TASK_SPLIT",
 ]
@@ -158,4 +159,14 @@ OBJECT_END = phrase(
     re.I,
     matches=("discovering buttons on a page", "capturing logs during automation"),
     misses=("capturing browser screenshots",),
+)
+
+#: A task whose subject is any API or web service, named in the abstract ("integrate external
+#: APIs or services"): a person asking names one.
+SUBJECT_API = phrase(
+    "en.skill_contents.subject_api",
+    r"\b(?:external|third-party|any|other)\s+(?:web\s+)?(?:APIs?|services?)\b",
+    re.I,
+    matches=("building servers to integrate external APIs or services", "any web service"),
+    misses=("using the Stripe API", "capturing screenshots"),
 )
