@@ -128,14 +128,15 @@ def test_checks_fail_an_idle_agent_and_pass_a_correct_one(
     drafts: dict[str, list[dict]], tmp_path: Path
 ) -> None:
     for checks in drafts.values():
-        assert [c["type"] for c in checks] == ["command-passes"] * 3
+        assert {c["type"] for c in checks} == {"command-passes"}
         json.dumps(checks)
-    # Changing nothing: the work is not done (or, for a refactoring, no test pins it).
+    # Changing nothing: the work is not done (or, for a refactoring, no test pins it and the
+    # code still repeats itself).
     idle = _passes(drafts, STARTER_FILES, tmp_path / "idle")
     assert idle == {
         "bug_fix": [False, True, False],
         "feature": [False, True, False],
-        "refactor": [True, True, False],
+        "refactor": [True, True, False, False],
     }
     correct = _passes(drafts, {**STARTER_FILES, **FIXED}, tmp_path / "correct")
     assert all(all(v) for v in correct.values()), correct
@@ -144,6 +145,15 @@ def test_checks_fail_an_idle_agent_and_pass_a_correct_one(
     done = _passes(drafts, untested, tmp_path / "untested")
     assert {k: v[2] for k, v in done.items()} == dict.fromkeys(drafts, False)
     assert all(v[:2] == [True, True] for v in done.values())
+    # Tests added, the refactoring not done: only the check on the code fails.
+    pin = (
+        "import unittest\n\nfrom cart import receipt_line\n\n\n"
+        "class PinTest(unittest.TestCase):\n    def test_refund(self):\n"
+        '        self.assertEqual(receipt_line("R", -505), "R: -$5.05")\n'
+    )
+    tests_only = {**STARTER_FILES, "tests/test_pin.py": pin}
+    pinned = _passes(drafts, tests_only, tmp_path / "tests-only")
+    assert pinned["refactor"] == [True, True, True, False]
 
 
 def _behavior(starter: dict[str, str]) -> Behavior:

@@ -190,7 +190,8 @@ def test_an_example_that_opens_a_page_of_its_own_gets_one_in_the_starter(
     project = load_project(tmp_path)
     tasks = {t.phrase: t for t in skill_tasks(project, project.agent_skills.skills["page-poker"])}
     assert tasks["clicking the buttons of a local page"].inputs == ("page.html",)
-    assert tasks["reading a remote page"].inputs == ()
+    # the fixture's project holds the page for every prompt: each task of the skill names it
+    assert tasks["reading a remote page"].inputs == ("page.html",)
     plan = plan_base44(project, "page-poker", direction=None)
     local = next(b for b in plan.behaviors if b.facts.get("inputs"))
     assert set(local.facts["starter"]) == {"page.html"}
@@ -231,3 +232,154 @@ def test_of_a_do_lines_list_the_call_the_description_names_is_required(tmp_path:
     [task] = skill_tasks(project, project.agent_skills.skills["hub-builder"])
     # `widgets` names registerWidget; neither open nor close is named, so that line gives none
     assert task.do == (r"\.registerWidget\(",)
+
+
+BROWSER_SKILL = """\
+---
+name: page-lab
+description: Drives local pages with widget. Supports checking page behavior, capturing
+  page snapshots, and viewing page messages.
+---
+
+# Page lab
+
+```python
+import widget
+
+b = widget.launch(quiet=True)  # Always launch quietly
+page = b.visit('http://localhost:8000')
+page.settle('quiet')
+page.snapshot(path='shot.png')
+b.close()
+```
+
+❌ **Don't** read the DOM before `settle` on dynamic apps
+✅ **Do** call `page.settle('quiet')` before reading
+
+## Examples
+
+- `examples/messages.py` - Capturing console messages during a run
+- `examples/local.py` - Clicking the buttons of a local page
+"""
+
+
+def _browser_skill(tmp_path: Path) -> Project:
+    skill = tmp_path / "skills" / "page-lab"
+    (skill / "examples").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(BROWSER_SKILL, encoding="utf-8")
+    (skill / "examples" / "messages.py").write_text(
+        "import widget\n\ndef keep(m):\n    print(m)\n\npage = widget.open(url)\n"
+        "page.on('console', keep)\nconsole_messages.append('console output')\n",
+        encoding="utf-8",
+    )
+    (skill / "examples" / "local.py").write_text(
+        "import widget\n\npage = widget.open('path/to/file.html')\n"
+        "page.find('button').all()\nb.new_page()\n",
+        encoding="utf-8",
+    )
+    return load_project(tmp_path)
+
+
+def test_a_do_line_scoped_to_a_kind_of_app_is_required_of_no_task(tmp_path: Path) -> None:
+    project = _browser_skill(tmp_path)
+    tasks = skill_tasks(project, project.agent_skills.skills["page-lab"])
+    assert tasks and all(r"\.settle\(" not in " ".join(t.do) for t in tasks)
+    # an unscoped do-line still is
+    assert all(any("launch" in p for p in t.do) for t in tasks if not t.example)
+
+
+def test_each_task_checks_its_own_call_and_a_duplicate_task_is_one(tmp_path: Path) -> None:
+    project = _browser_skill(tmp_path)
+    tasks = {t.phrase: t for t in skill_tasks(project, project.agent_skills.skills["page-lab"])}
+    # "viewing page messages" names what the messages example does: one task, the example's
+    assert set(tasks) == {
+        "checking page behavior",
+        "capturing page snapshots",
+        "capturing console messages during a run",
+        "clicking the buttons of a local page",
+    }
+    assert tasks["checking page behavior"].own == ()
+    (shot,) = tasks["capturing page snapshots"].own
+    assert re.search(shot, "page.snapshot(path='a.png')") and not re.search(shot, "page.visit(u)")
+    (console,) = tasks["capturing console messages during a run"].own
+    assert re.search(console, 'page.on("console", keep)')
+    assert not re.search(console, "print(m)")
+    (button,) = tasks["clicking the buttons of a local page"].own
+    assert re.search(button, "page.get_by_role('button').click()")  # another way, same thing
+
+
+def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Path) -> None:
+    plan = plan_base44(_browser_skill(tmp_path), "page-lab", direction=None)
+    by_phrase = {b.facts["phrase"]: b for b in plan.behaviors if b.facts.get("kind") == "task"}
+    checking = by_phrase["checking page behavior"]
+    # a name ends on the task's words, not on its qualifier ("during")
+    messages = by_phrase["capturing console messages during a run"]
+    assert messages.case.replace("_", "-") == "capturing-console-messages-python"
+    prompt, checks = draft_task(checking.facts)
+    assert "It's for `page.html`" in prompt and "press Join" in prompt
+    assert any(c.get("pattern") == r"Thanks!|#status" for c in checks)
+    prompt, checks = draft_task(by_phrase["capturing page snapshots"].facts)
+    assert "press Join" not in prompt
+    assert any(c.get("pattern") == r"\.snapshot\(" for c in checks)
+    # the skill's snapshot call writes a .png: the request says where, the code names it
+    assert "Save the result as `page.png`." in prompt
+    assert any(c.get("pattern") == r"page\.png" for c in checks)
+
+
+def test_a_url_scheme_the_task_names_is_checked_with_the_ways_to_build_it(
+    tmp_path: Path,
+) -> None:
+    skill = tmp_path / "skills" / "file-pages"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: file-pages\ndescription: Supports opening local pages with file:// URLs.\n"
+        "---\n\n```python\nimport widget\n\nwidget.open(f'file://{path}')\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["file-pages"])
+    (pattern,) = task.own
+    assert re.search(pattern, "url = f'file://{p}'")
+    assert re.search(pattern, "url = Path('page.html').resolve().as_uri()")
+    assert not re.search(pattern, "url = 'http://localhost:8000/page.html'")
+
+
+def test_the_decorator_the_skills_code_registers_with_is_required(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "hook-kit"
+    skill.mkdir(parents=True)
+    block = "```python\nimport hookkit\n\n@kit.hook(name='{0}')\ndef {0}():\n    pass\n```\n"
+    (skill / "SKILL.md").write_text(
+        "---\nname: hook-kit\ndescription: Supports building hook servers.\n---\n\n"
+        + "".join(block.format(n) for n in ("a", "b", "c"))
+        + "```python\n@kit.start\ndef go():\n    pass\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["hook-kit"])
+    assert task.decorator == "hook"
+    plan = plan_base44(project, "hook-kit", direction=None)
+    (behavior,) = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    _, checks = draft_task(behavior.facts)
+    (check,) = [c for c in checks if "Registers" in c["description"]]
+    assert re.search(check["pattern"], "app = hookkit.Kit()\n\n@app.hook()\ndef x(): ...", re.M)
+    assert not re.search(check["pattern"], "def x(): ...\napp.add(x)", re.M)
+
+
+def test_an_abstract_api_subject_is_made_concrete_by_a_described_api(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "bridge-kit"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: bridge-kit\ndescription: Use when building bridges to integrate external\n"
+        "  APIs or services.\n---\n\n```python\nimport bridgekit\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["bridge-kit"])
+    assert task.reads == ("api.md",) and task.inputs == ()
+    plan = plan_base44(project, "bridge-kit", direction=None)
+    (behavior,) = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    assert "GET /todos" in behavior.facts["starter"]["api.md"]
+    prompt, checks = draft_task(behavior.facts)
+    assert "`api.md`" in prompt and "adds a to-do" in prompt
+    patterns = [c.get("pattern") for c in checks]
+    assert r"/todos\b" in patterns and r"api\.md" not in patterns  # the code need not open it

@@ -41,6 +41,7 @@ behaviour's `starter` fact carries (`base44_starter`; written into the fixture's
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from evalcore.definitions import Project
@@ -48,10 +49,10 @@ from evalcore.errors import UserError
 
 from ..drafting.offline import Direction, parse_direction
 from ._base44_practice import Practice, practice_tasks
-from ._base44_tasks import Task, kind_name, skill_tasks
+from ._base44_tasks import Task, kind_name, skill_tasks, task_words
 from ._behavior import NOT_WRITTEN, Behavior, Plan
 from .base44_skillmd import Command, Pair, Resource, SkillText, read_skill
-from .base44_starter import INPUT_FILES, STARTER_FILES
+from .base44_starter import INPUT_FILES, INPUT_JOBS, STARTER_FILES, SUBJECT_FILES
 from .base44_targets import (
     Instance,
     client_path,
@@ -259,7 +260,7 @@ class _Builder:
     def task(self, task: Task, priority: int) -> None:
         language = kind_name(task)
         self.add(
-            slug(" ".join([*task.phrase.split()[:4], task.format or task.language])),
+            slug(" ".join([*task_words(task.phrase)[:4], task.format or task.language])),
             "happy_path",
             f"{self.text.name}: {task.phrase} ({language})",
             (
@@ -289,8 +290,34 @@ class _Builder:
                 "tags": list(task.tags),
                 "context": task.context,
                 "inputs": list(task.inputs),
+                "own": list(task.own),
+                "decorator": task.decorator,
+                "output": (
+                    Path(task.inputs[0] if task.inputs else task.path).stem + task.saves
+                    if task.saves
+                    else ""
+                ),
+                # a task that names no act of its own (verifying, debugging) is given the
+                # input file's job; one that does (a screenshot, console logs) is that act
+                "jobs": [
+                    {"request": j.request, "done": j.done, "says": j.done_says}
+                    for j in (INPUT_JOBS.get(name) for name in task.inputs)
+                    if j and not any(p.startswith(r"\.") for p in task.own)
+                ],
+                "reads": [
+                    {
+                        "about": j.about,
+                        "request": "" if task.format else j.request,
+                        "done": "" if task.format else j.done,
+                        "says": j.done_says,
+                    }
+                    for j in (INPUT_JOBS.get(name) for name in task.reads)
+                    if j
+                ],
                 "starter": {
-                    name: text for name, text in INPUT_FILES.values() if name in task.inputs
+                    name: text
+                    for name, text in [*INPUT_FILES.values(), *SUBJECT_FILES.values()]
+                    if name in task.inputs or name in task.reads
                 },
             },
             priority,

@@ -39,13 +39,21 @@ from evalcore.lexicon.en.skill_contents import (
     CLAUSE_END,
     GERUND,
     IMPERATIVE_HEADING,
+    OBJECT_END,
+    SCOPED_LINE,
     STEP_PREFIX,
+    SUBJECT_API,
     TASK_LEAD,
     TASK_SPLIT,
 )
-from evalcore.lexicon.notation.input_paths import PAGE_LITERAL
+from evalcore.lexicon.notation.input_paths import (
+    OUTPUT_PATH_ARG,
+    PAGE_LITERAL,
+    SCHEME_BUILDERS,
+    URL_SCHEME,
+)
 
-from .base44_starter import INPUT_FILES
+from .base44_starter import INPUT_FILES, SUBJECT_FILES
 from .base44_targets import word_set
 
 #: Code-block languages of programs: (file extension, name a person writes).
@@ -73,6 +81,8 @@ _CALL = re.compile(r"(?<![\w.])([A-Za-z_$][\w$.]*)\(([^()]*)\)")
 _SPAN = re.compile(r"`([^`\n]+)`")
 _QUOTED_ARG = re.compile(r"^\s*(['\"])([^'\"]*)\1\s*$")
 _KEYWORD_ARG = re.compile(r"^\s*(\w+)\s*=\s*(\w+)\s*$")
+#: A quoted argument that names things ("button", "input, textarea"), not a path or message.
+_NAME_LIST = re.compile(r"[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*)*")
 _STOP = {"a", "an", "the", "to", "of", "for", "and", "or", "on", "in", "with", "any", "your"}
 
 
@@ -103,6 +113,17 @@ class Task:
     whose own words do not name the skill's subject."""
     inputs: tuple[str, ...] = ()
     """Input files (`INPUT_FILES` names) the task works on, from its example's own paths."""
+    reads: tuple[str, ...] = ()
+    """Documents (`SUBJECT_FILES` names) that make an abstract subject concrete: the person
+    points at one, the code does not open it."""
+    own: tuple[str, ...] = ()
+    """Regexes of the calls that do what the task's words name (`_own_calls`)."""
+    decorator: str = ""
+    """The method decorator the skill's Python code applies most (`@mcp.tool` → "tool"),
+    whatever the object is named; "" when none stands out."""
+    saves: str = ""
+    """The extension of the file the task's own call writes (`.screenshot(path='a.png')` →
+    `.png`), so the request names where it goes; "" when it writes none."""
 
 
 def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
@@ -145,11 +166,16 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
             tasks += [
                 _task(phrase, file, line, lang, contents, None, "", named) for lang in languages
             ]
+    shown = [t.phrase for t in tasks if t.example and t.own]
+    tasks = [t for t in tasks if t.example or t.own or not _same_object(t.phrase, shown)]
+    shared = tuple(dict.fromkeys(name for t in tasks for name in t.inputs))
+    tasks = [replace(t, inputs=t.inputs or shared) for t in tasks]
+    tasks = [replace(t, reads=_reads(t.phrase)) for t in tasks]
     for task in formats:
         words = _content_words(task.phrase)
         if not any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
             seen.append(words)
-            tasks.append(task)
+            tasks.append(replace(task, reads=_reads(task.context)))
     return tasks[:MAX_TASKS]
 
 
@@ -240,10 +266,11 @@ def _task(
     imports = _import_pattern(language, sample, named)
     uses = _named_import(language, sample, named)
     code = "\n".join(blocks)
+    scoped = _scoped_lines(contents)
     do = [
         p
         for e in contents
-        if e.kind == "do"
+        if e.kind == "do" and (e.file, e.line) not in scoped
         for p in _call_patterns(e.text, single=True, subject=word_set(named))
         if _shown(p, code) and (example_text is None or re.search(p, example_text, re.M))
     ]
@@ -264,9 +291,121 @@ def _task(
         uses=uses,
         do=tuple(dict.fromkeys(do)),
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
+        own=(own := _own_calls(phrase, "\n".join(t for t in sample if t))),
+        saves=_saves(own, "\n".join(t for t in sample if t)),
+        decorator=_decorator(sample) if language == "python" else "",
         example=example,
         inputs=_inputs(example_text or ""),
     )
+
+
+def _scoped_lines(contents: list[SkillElement]) -> set[tuple[str, int]]:
+    """Do-lines limited to one kind of situation (`SCOPED_LINE`): the line says so, or the
+    don't-line beside it (within two lines of the same file, naming a code word of it) does
+    ("Don't inspect before `networkidle` on dynamic apps" / "Do wait for networkidle").
+    What they prescribe holds in that situation only, so no check requires it."""
+    dont = [e for e in contents if e.kind == "dont" and SCOPED_LINE.search(e.text)]
+    out: set[tuple[str, int]] = set()
+    for e in contents:
+        if e.kind != "do":
+            continue
+        words = _span_words(e.text)
+        if SCOPED_LINE.search(e.text) or any(
+            d.file == e.file and abs(d.line - e.line) <= 2 and words & _span_words(d.text)
+            for d in dont
+        ):
+            out.add((e.file, e.line))
+    return out
+
+
+def _span_words(text: str) -> set[str]:
+    return {w.lower() for span in _SPAN.findall(text) for w in _WORD.findall(span) if len(w) > 3}
+
+
+def _own_calls(phrase: str, code: str) -> tuple[str, ...]:
+    """The calls of the task's own code (its example, else the skill's code of the language)
+    that do what the task's words name: a method named by a word of the task's object
+    (`capturing screenshots` → `.screenshot(`), or a method given a quoted name of it as
+    its first argument (`capturing console logs` → `.on("console", ...)`; `discovering
+    buttons` → `.locator('button')`, any method with that argument: the skill shows one
+    way, others select the same). A scheme the words name (`file://`) is one too. At most 3."""
+    head = _head(phrase)
+    words = {_stem(w) for w in _WORD.findall(head) if len(w) > 3} - {_stem(head.split()[0])}
+    out: list[str] = []
+    for scheme in URL_SCHEME.findall(phrase):
+        if f"{scheme}://" in code:
+            builder = SCHEME_BUILDERS.get(scheme)
+            out.append(re.escape(f"{scheme}://") + (f"|{builder}" if builder else ""))
+    for match in re.finditer(r"\.([A-Za-z_]\w*)\(\s*(?:(['\"])([^'\"]*)\2)?", code):
+        name, arg = match.group(1), match.group(3) or ""
+        if words & {_stem(w) for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)}:
+            out.append(rf"\.{re.escape(name)}\(")
+        if not _NAME_LIST.fullmatch(arg):  # a path, URL or message, not a name
+            continue
+        for word in _WORD.findall(arg):
+            if _stem(word) in words:
+                out.append(r"\.\w+\(\s*['\"][^'\"]*\b" + re.escape(word.lower()) + r"\b")
+    return tuple(dict.fromkeys(out))[:3]
+
+
+def _decorator(texts: list[str | None]) -> str:
+    """The attribute of the method decorator (`@<object>.<attr>`) the code applies most: at
+    least 3 times and twice as often as any other (how the skill's code registers its parts,
+    `@mcp.tool`); "" when none stands out."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(re.findall(r"^\s*@[A-Za-z_]\w*\.([A-Za-z_]\w*)\b", text or "", re.M))
+    ranked = counts.most_common(2)
+    if not ranked or ranked[0][1] < 3 or (len(ranked) > 1 and ranked[1][1] * 2 > ranked[0][1]):
+        return ""
+    return ranked[0][0]
+
+
+def _saves(own: tuple[str, ...], code: str) -> str:
+    """The extension of the file the first own method call of the code writes (its `path=`
+    literal: `.screenshot(path='/tmp/a.png')` → `.png`)."""
+    for pattern in own:
+        name = re.fullmatch(r"\\\.(\w+)\\\(", pattern)
+        if name:
+            for call in re.finditer(rf"\.{name.group(1)}\(([^)]*)\)", code):
+                written = OUTPUT_PATH_ARG.search(call.group(1))
+                if written:
+                    return written.group(1)
+    return ""
+
+
+def _head(phrase: str) -> str:
+    """The task's verb and object, its qualifiers left off ("discovering buttons on a page"
+    → "discovering buttons")."""
+    return OBJECT_END.split(f" {phrase.strip()} ", maxsplit=1)[0].strip()
+
+
+def task_words(phrase: str) -> list[str]:
+    """The words that name a task (its verb and object, no qualifier or filler word): a
+    name cut after four of them still ends on a word of the task."""
+    return [w for w in _WORD.findall(_head(phrase)) if w.lower() not in _STOP]
+
+
+def _same_object(phrase: str, example_phrases: list[str]) -> bool:
+    """The description's task names the thing a described example's task does (its object's
+    last word: "viewing browser logs" / "capturing console logs during ..."): one task, which
+    the example, with its own call for it, shows better (the caller keeps a description task
+    whose words name a call of their own: that is a task apart)."""
+    words = _WORD.findall(_head(phrase))
+    if len(words) < 2:
+        return False
+    last = _stem(words[-1])
+    return any(last in {_stem(w) for w in _WORD.findall(_head(p))[1:]} for p in example_phrases)
+
+
+def _stem(word: str) -> str:
+    word = word.lower()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _reads(phrase: str) -> tuple[str, ...]:
+    """The document that makes the task's abstract subject concrete (`SUBJECT_FILES`)."""
+    return (SUBJECT_FILES["api"][0],) if SUBJECT_API.search(phrase) else ()
 
 
 def _inputs(example_text: str) -> tuple[str, ...]:
@@ -478,4 +617,5 @@ __all__ = [
     "format_tasks",
     "kind_name",
     "skill_tasks",
+    "task_words",
 ]

@@ -109,6 +109,57 @@ INPUT_FILES[".htm"] = INPUT_FILES[".html"]
 
 
 @dataclass(frozen=True)
+class InputJob:
+    """What a person asks to be done on an input file, so a request names a concrete thing
+    to do rather than the skill's task in the abstract, and how the code shows it did it."""
+
+    request: str
+    """One sentence, in the person's words."""
+    about: str = ""
+    """For a document the person points at (not a file the code opens): the sentence that
+    says what the work is for; the request follows it."""
+    done: str = ""
+    """A regex the code matches when it checks what the request says to check."""
+    done_says: str = ""
+
+
+#: Documents a person points at when a task's words leave its subject abstract ("integrate
+#: external APIs or services"): by kind of subject, the name and text of one concrete one.
+SUBJECT_FILES: dict[str, tuple[str, str]] = {
+    "api": (
+        "api.md",
+        """# To-do API
+
+Base URL: `https://todo.example.com/v1`. Every request sends `Authorization: Bearer <token>`;
+the token is in the `TODO_API_TOKEN` environment variable.
+
+- `GET /todos?done=false&limit=20`: the to-dos, newest first:
+  `[{"id": 7, "title": "Buy milk", "done": false}]`
+- `POST /todos` with `{"title": "Call the plumber"}`: adds one and returns it with its `id`.
+""",
+    ),
+}
+
+#: The job of each input file (by its name in `INPUT_FILES`), from the file's own contents.
+INPUT_JOBS: dict[str, InputJob] = {
+    "page.html": InputJob(
+        request=(
+            "On it, fill in the sign-up form's Name and Email fields, press Join, and check "
+            'that the page then says "Thanks!".'
+        ),
+        done=r"Thanks!|#status",
+        done_says='checks the "Thanks!" the page shows after the form is sent (#status)',
+    ),
+    "api.md": InputJob(
+        about="It's for the to-do API that `api.md` in this folder describes.",
+        request="Give it two tools: one that lists the open to-dos and one that adds a to-do.",
+        done=r"/todos\b",
+        done_says="calls the API's /todos endpoint that api.md describes",
+    ),
+}
+
+
+@dataclass(frozen=True)
 class Work:
     request: str
     """What the person asks, in their words (the module and function named)."""
@@ -119,6 +170,11 @@ class Work:
     before: str
     """Python statements (one line) that put the module's old code back, in memory only."""
     before_says: str
+    after: str = ""
+    """Python statements (one line, no single quote) that raise unless the change asked for
+    is in the code itself, where behaviour cannot tell (a refactoring leaves it as it was);
+    "" when `behaviour` already tells."""
+    after_says: str = ""
 
 
 STARTER_WORK: dict[str, Work] = {
@@ -155,7 +211,7 @@ STARTER_WORK: dict[str, Work] = {
         request=(
             "`receipt_line()` in `cart.py` writes the dollar formatting twice, once for "
             "refunds (negative amounts). Please refactor it so the formatting is written "
-            "once; what it returns must not change. `receipt_line()` has no tests yet."
+            "once; what it returns must not change."
         ),
         behaviour=(
             'from cart import receipt_line as r; assert r("Tea", 1234) == "Tea: $12.34"; '
@@ -166,6 +222,15 @@ STARTER_WORK: dict[str, Work] = {
         before="cart.receipt_line = lambda name, cents: None",
         before_says="a test fails when receipt_line() returns nothing (its behaviour is "
         "pinned by a test before it is refactored)",
+        # The starter writes the cents arithmetic (`// 100`, `% 100`) twice in receipt_line
+        # and once in apply_discount: 5 times; written once, the module has 3 at most (the
+        # number alone: a 1000 or 10000 in a new docstring does not count).
+        after=(
+            "import inspect, re, cart; "
+            'assert len(re.findall(r"\\b100\\b", inspect.getsource(cart))) <= 3'
+        ),
+        after_says="the dollar formatting is written once: the module no longer repeats "
+        "the cents arithmetic of receipt_line() (5 uses of 100 before, 3 at most after)",
     ),
 }
 
@@ -173,6 +238,11 @@ STARTER_WORK: dict[str, Work] = {
 def behaviour_command(work: Work) -> str:
     """Single quotes: the shell expands nothing inside (`$12.34` stays text)."""
     return f"python3 -c '{work.behaviour}'"
+
+
+def after_command(work: Work) -> str:
+    """Single quotes, as `behaviour_command`."""
+    return f"python3 -c '{work.after}'"
 
 
 def before_command(work: Work) -> str:
@@ -186,11 +256,15 @@ def before_command(work: Work) -> str:
 
 __all__ = [
     "INPUT_FILES",
+    "INPUT_JOBS",
     "MODULE",
     "RUN_TESTS",
     "STARTER_FILES",
     "STARTER_WORK",
+    "SUBJECT_FILES",
+    "InputJob",
     "Work",
+    "after_command",
     "before_command",
     "behaviour_command",
 ]

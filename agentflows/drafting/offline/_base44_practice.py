@@ -8,7 +8,9 @@ The person asks for the work only; they do not say how to do it (that is the ski
 Every check is a `command-passes` on the project copy (`base44_starter`): the module does
 what was asked, the project's tests pass, and the tests fail when the old code is put back
 in memory (a test that catches the change was written). An agent that changes nothing fails
-the first or the last; so does one that does the work without a test.
+the first or the third; so does one that does the work without a test. A refactoring, which
+leaves behaviour as it was, is also checked in the code (`Work.after`): an agent that only
+adds tests fails that one.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from ...planning.base44_starter import (
     RUN_TESTS,
     STARTER_WORK,
+    after_command,
     before_command,
     behaviour_command,
 )
@@ -46,6 +49,14 @@ def draft_practice(facts: dict[str, Any]) -> tuple[str, list[Check]]:
             "command": before_command(work),
         },
     ]
+    if work.after:
+        checks.append(
+            {
+                "type": "command-passes",
+                "description": f"The change is in the code: {work.after_says}",
+                "command": after_command(work),
+            }
+        )
     return prompt, checks
 
 

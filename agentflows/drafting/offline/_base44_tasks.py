@@ -33,9 +33,15 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         return _format_task(facts)
     inputs = list(facts.get("inputs") or ())
     on = " and ".join(f"`{name}`" for name in inputs)
+    jobs = list(facts.get("jobs") or ())
+    output = facts.get("output") or ""
+    reads = list(facts.get("reads") or ())
     prompt = (
         f"Can you help me with {facts['phrase']}? "
         + (f"It's for {on}, in this folder. " if inputs else "")
+        + "".join(f"{job['request']} " for job in jobs)
+        + "".join(f"{doc['about']} {doc['request']} " for doc in reads)
+        + (f"Save the result as `{output}`. " if output else "")
         + f"Use {language}, and put the code in `{path}`. {ASSUME}"
     )
     checks: list[Check] = [
@@ -54,6 +60,37 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
             "flags": CODE_FLAGS,
         }
         for name in inputs
+    ]
+    checks += [
+        {
+            "type": "file-content",
+            "description": f"Does what the request asks: {job['says']}",
+            "filePath": path,
+            "pattern": job["done"],
+            "flags": CODE_FLAGS,
+        }
+        for job in [*jobs, *reads]
+        if job["done"]
+    ]
+    if output:  # the code writes it there (the fixture does not run the code)
+        checks.append(
+            {
+                "type": "file-content",
+                "description": f"Saves where the request asked: {output}",
+                "filePath": path,
+                "pattern": re.escape(output),
+                "flags": CODE_FLAGS,
+            }
+        )
+    checks += [
+        {
+            "type": "file-content",
+            "description": "Makes the call that does the task, as the skill's code for it does",
+            "filePath": path,
+            "pattern": pattern,
+            "flags": CODE_FLAGS,
+        }
+        for pattern in facts.get("own") or ()
     ]
     if path.endswith(".py"):
         checks.append(
@@ -81,6 +118,17 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
                 "description": f"Uses {name}, which the skill's description names for it",
                 "filePath": path,
                 "pattern": rf"\b{re.escape(name)}\b",
+                "flags": CODE_FLAGS,
+            }
+        )
+    if facts.get("decorator"):
+        name = facts["decorator"]
+        checks.append(
+            {
+                "type": "file-content",
+                "description": f"Registers its parts with @….{name}, as the skill's code does",
+                "filePath": path,
+                "pattern": rf"^\s*@\w+\.{re.escape(name)}\b",
                 "flags": CODE_FLAGS,
             }
         )
@@ -114,6 +162,8 @@ def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     prompt = f"Can you help me {facts['phrase']}? Put the result in `{path}` as {name}. {ASSUME}"
     if facts.get("context"):
         prompt = f"I'm {facts['context']}. {prompt}"
+    for doc in facts.get("reads") or ():
+        prompt = prompt.replace(f" {ASSUME}", f" {doc['about']} {ASSUME}")
     checks: list[Check] = [
         {
             "type": "file-exists",

@@ -99,7 +99,10 @@ __all__ = [
     "DO_MARK",
     "GERUND",
     "IMPERATIVE_HEADING",
+    "OBJECT_END",
+    "SCOPED_LINE",
     "STEP_PREFIX",
+    "SUBJECT_API",
     "TASK_LEAD",
     "TASK_SPLIT",
 ]
@@ -131,4 +134,39 @@ ANY_DETERMINER = phrase(
     re.I,
     matches=("implementing any feature", "fixing any bug"),
     misses=("fixing bugs in anything", "any"),
+)
+
+#: A do / don't line limited to one kind of situation ("... on dynamic apps", "only when the
+#: server is remote"): what it prescribes holds there only, so not for every correct agent.
+SCOPED_LINE = phrase(
+    "en.skill_contents.scoped_line",
+    r"\b(?:on|for|in|with)\s+(?:\w+[- ])?(?:apps?|applications?|pages?|sites?|servers?|"
+    r"projects?|datasets?)\b|\bonly\s+(?:when|if|for|on|in)\b",
+    re.I,
+    matches=(
+        "Don't inspect the DOM before waiting for `networkidle` on dynamic apps",
+        "Especially important for large datasets",
+        "Do this only when the page scrolls",
+    ),
+    misses=("Do wait for `page.settle()` before inspection", "Always close the browser"),
+)
+
+#: Where the object of a task phrase ends: a preposition that starts a qualifier
+#: ("discovering buttons on a page" → "discovering buttons").
+OBJECT_END = phrase(
+    "en.skill_contents.object_end",
+    r"\s(?:on|in|for|during|with|from|to|of|at|by|into)\s",
+    re.I,
+    matches=("discovering buttons on a page", "capturing logs during automation"),
+    misses=("capturing browser screenshots",),
+)
+
+#: A task whose subject is any API or web service, named in the abstract ("integrate external
+#: APIs or services"): a person asking names one.
+SUBJECT_API = phrase(
+    "en.skill_contents.subject_api",
+    r"\b(?:external|third-party|any|other)\s+(?:web\s+)?(?:APIs?|services?)\b",
+    re.I,
+    matches=("building servers to integrate external APIs or services", "any web service"),
+    misses=("using the Stripe API", "capturing screenshots"),
 )
