@@ -13,7 +13,7 @@ import pytest
 from benchmarks.synthetic import write_project
 from evalcore.agents.reference import _shared, _variants
 from evalcore.agents.reference._shared import once
-from evalcore.definitions import load_project
+from evalcore.definitions import _preconditions, is_prerequisite, load_project
 from evalcore.dialects.mantle import _justify
 from evalcore.yamlio import load_yaml
 
@@ -204,3 +204,33 @@ def test_the_gates_looked_up_by_name_judge_as_reading_every_skill_does(
 
     monkeypatch.setattr(_justify.MantleJustifier, "_constraints_among", every)
     assert _justify.MantleJustifier(project).judge(data) == indexed
+
+
+def test_whether_a_skill_is_run_first_reads_each_skills_text_once_per_project(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    defs = projects[32].mantle
+    calls: list[str] = []
+    real = _preconditions._named_first
+
+    def counted(defs_: Any, skill: Any, **kw: Any) -> Any:
+        calls.append(skill.id)
+        return real(defs_, skill, **kw)
+
+    monkeypatch.setattr(_preconditions, "_named_first", counted)
+    skills = sorted(defs.skills)
+    first = {s: is_prerequisite(defs, s) for s in skills}
+    again = {s: is_prerequisite(defs, s) for s in skills}
+    assert first == again
+    assert len(calls) <= len(skills)  # each skill's text once, not once per asked skill
+    fresh = {s: any(s in real(defs, defs.skills[o]) for o in skills if o != s) for s in skills}
+    assert first == fresh
+
+
+def test_a_namespaces_fields_are_the_declared_entries_it_qualifies(
+    projects: dict[int, Any],
+) -> None:
+    defs = projects[8].mantle
+    for namespace in [*defs.skills, "project", "nobody"]:
+        expected = [f for n, f in defs.memory_names().items() if n.startswith(namespace + ".")]
+        assert list(defs.namespace_fields(namespace)) == expected
