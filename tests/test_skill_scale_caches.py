@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agentflows.planning import _mantle_paths
 from benchmarks.synthetic import write_project
 from evalcore.agents.reference import _shared, _variants
 from evalcore.agents.reference._shared import once
@@ -234,3 +235,20 @@ def test_a_namespaces_fields_are_the_declared_entries_it_qualifies(
     for namespace in [*defs.skills, "project", "nobody"]:
         expected = [f for n, f in defs.memory_names().items() if n.startswith(namespace + ".")]
         assert list(defs.namespace_fields(namespace)) == expected
+
+
+def test_the_projects_own_skill_is_weighed_once_per_project(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = projects[32]
+    weighed: list[str] = []
+    real = _mantle_paths._weight
+
+    def counted(project_: Any, skill_id: str) -> int:
+        weighed.append(skill_id)
+        return real(project_, skill_id)
+
+    monkeypatch.setattr(_mantle_paths, "_weight", counted)
+    picked = {_mantle_paths.project_skill(project) for _ in project.mantle.skills}
+    assert picked == {_mantle_paths._project_skill(project)}
+    assert len(weighed) <= 2 * len(project.mantle.skills)  # once, and once for the check

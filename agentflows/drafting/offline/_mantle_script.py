@@ -348,7 +348,11 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     met = [(e.kind, e.tool, e.utter) for e in walk.events]
     for key in idle_seeds(project, behavior, seeds, walk.memory, met):  # a flag never met
         seeds.pop(key, None)
-    handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
+    handoffs = memoized(
+        defs,
+        ("handoff_skills", id(defs.skills), len(defs.skills)),
+        lambda: frozenset(s.id for s in defs.skills.values() if s.is_handoff),
+    )
     script = Script(
         behavior,
         customer,
