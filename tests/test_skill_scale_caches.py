@@ -252,3 +252,27 @@ def test_the_projects_own_skill_is_weighed_once_per_project(
     picked = {_mantle_paths.project_skill(project) for _ in project.mantle.skills}
     assert picked == {_mantle_paths._project_skill(project)}
     assert len(weighed) <= 2 * len(project.mantle.skills)  # once, and once for the check
+
+
+def test_the_skills_that_may_utter_a_response_are_found_from_one_index(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = projects[32]
+    responses = sorted(project.mantle.all_responses())
+    read: list[str] = []
+    real = _justify.MantleJustifier._said_by
+
+    def counted(self: Any, skill: Any) -> set[str]:
+        read.append(skill.id)
+        return real(self, skill)
+
+    monkeypatch.setattr(_justify.MantleJustifier, "_said_by", counted)
+    indexed = _justify.MantleJustifier(project)
+    found = {name: [s.id for s in indexed._may_utter(name)] for name in responses}
+    assert len(read) <= len(project.mantle.skills)  # each skill once, not once per response
+    assert any(found.values())
+    monkeypatch.setattr(
+        _justify.MantleJustifier, "_may_name", lambda self, name: list(self.defs.skills.values())
+    )
+    every = _justify.MantleJustifier(project)
+    assert found == {name: [s.id for s in every._may_utter(name)] for name in responses}
