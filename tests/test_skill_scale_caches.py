@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from agentflows.planning import _mantle_paths
 from benchmarks.synthetic import write_project
 from evalcore.agents.reference import _shared, _variants
 from evalcore.agents.reference._shared import once
-from evalcore.definitions import load_project
+from evalcore.definitions import _preconditions, is_prerequisite, load_project
 from evalcore.dialects.mantle import _justify
 from evalcore.yamlio import load_yaml
 
@@ -204,3 +205,74 @@ def test_the_gates_looked_up_by_name_judge_as_reading_every_skill_does(
 
     monkeypatch.setattr(_justify.MantleJustifier, "_constraints_among", every)
     assert _justify.MantleJustifier(project).judge(data) == indexed
+
+
+def test_whether_a_skill_is_run_first_reads_each_skills_text_once_per_project(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    defs = projects[32].mantle
+    calls: list[str] = []
+    real = _preconditions._named_first
+
+    def counted(defs_: Any, skill: Any, **kw: Any) -> Any:
+        calls.append(skill.id)
+        return real(defs_, skill, **kw)
+
+    monkeypatch.setattr(_preconditions, "_named_first", counted)
+    skills = sorted(defs.skills)
+    first = {s: is_prerequisite(defs, s) for s in skills}
+    again = {s: is_prerequisite(defs, s) for s in skills}
+    assert first == again
+    assert len(calls) <= len(skills)  # each skill's text once, not once per asked skill
+    fresh = {s: any(s in real(defs, defs.skills[o]) for o in skills if o != s) for s in skills}
+    assert first == fresh
+
+
+def test_a_namespaces_fields_are_the_declared_entries_it_qualifies(
+    projects: dict[int, Any],
+) -> None:
+    defs = projects[8].mantle
+    for namespace in [*defs.skills, "project", "nobody"]:
+        expected = [f for n, f in defs.memory_names().items() if n.startswith(namespace + ".")]
+        assert list(defs.namespace_fields(namespace)) == expected
+
+
+def test_the_projects_own_skill_is_weighed_once_per_project(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = projects[32]
+    weighed: list[str] = []
+    real = _mantle_paths._weight
+
+    def counted(project_: Any, skill_id: str) -> int:
+        weighed.append(skill_id)
+        return real(project_, skill_id)
+
+    monkeypatch.setattr(_mantle_paths, "_weight", counted)
+    picked = {_mantle_paths.project_skill(project) for _ in project.mantle.skills}
+    assert picked == {_mantle_paths._project_skill(project)}
+    assert len(weighed) <= 2 * len(project.mantle.skills)  # once, and once for the check
+
+
+def test_the_skills_that_may_utter_a_response_are_found_from_one_index(
+    projects: dict[int, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = projects[32]
+    responses = sorted(project.mantle.all_responses())
+    read: list[str] = []
+    real = _justify.MantleJustifier._said_by
+
+    def counted(self: Any, skill: Any) -> set[str]:
+        read.append(skill.id)
+        return real(self, skill)
+
+    monkeypatch.setattr(_justify.MantleJustifier, "_said_by", counted)
+    indexed = _justify.MantleJustifier(project)
+    found = {name: [s.id for s in indexed._may_utter(name)] for name in responses}
+    assert len(read) <= len(project.mantle.skills)  # each skill once, not once per response
+    assert any(found.values())
+    monkeypatch.setattr(
+        _justify.MantleJustifier, "_may_name", lambda self, name: list(self.defs.skills.values())
+    )
+    every = _justify.MantleJustifier(project)
+    assert found == {name: [s.id for s in every._may_utter(name)] for name in responses}

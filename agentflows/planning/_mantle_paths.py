@@ -21,7 +21,7 @@ import json
 import re
 from typing import Any
 
-from evalcore.definitions import MemoryField, Project
+from evalcore.definitions import MemoryField, Project, memoized
 from evalcore.definitions.skill_model import skill_model
 from evalcore.lexicon.en.skill_rules import GIVING_AWAY, NEVER_RULE, TELL_ANYONE
 
@@ -71,7 +71,16 @@ def _weight(project: Project, skill_id: str) -> int:
 
 
 def project_skill(project: Project) -> str | None:
-    """The skill the project's out-of-scope (and, by default, adversarial) case is planned on."""
+    """The skill the project's out-of-scope (and, by default, adversarial) case is planned on:
+    one per loaded project (each skill's plan asks; weighing every skill each time grew as
+    skills²)."""
+    defs = project.mantle
+    assert defs is not None
+    key = ("project_skill", id(defs), id(defs.skills), len(defs.skills))
+    return memoized(project, key, lambda: _project_skill(project))
+
+
+def _project_skill(project: Project) -> str | None:
     assert project.mantle is not None
     skills = [s for s in project.mantle.skills.values() if user_routable(s) and not s.is_handoff]
     if not skills:
@@ -115,7 +124,15 @@ _ANYONE = TELL_ANYONE
 
 
 def project_rule(project: Project) -> tuple[str, str, str] | None:
-    """(skill to plan on, the rule as something to ask for, where it is stated), or None."""
+    """(skill to plan on, the rule as something to ask for, where it is stated), or None:
+    one per loaded project, as `project_skill`."""
+    defs = project.mantle
+    assert defs is not None
+    key = ("project_rule", id(defs), id(defs.skills), len(defs.skills))
+    return memoized(project, key, lambda: _project_rule(project))
+
+
+def _project_rule(project: Project) -> tuple[str, str, str] | None:
     assert project.mantle is not None
     central = project_skill(project)
     if central is None:

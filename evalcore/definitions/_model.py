@@ -298,6 +298,21 @@ class MantleDefinitions(_Model):
         lookup without the copy, for the walks that ask once per tool write."""
         return self._memory_map().get(qualified)
 
+    def namespace_fields(self, namespace: str) -> tuple[MemoryField, ...]:
+        """The declared entries of one namespace (a skill id, `project`), in
+        `memory_names()`'s order: a lookup in a grouping built once, for the drafting
+        steps that read one skill's fields per case (filtering every entry of the project
+        grew with the number of skills)."""
+        shape = (id(self.memory), len(self.memory), id(self.skills), len(self.skills))
+        kept = memo_of(self).get("namespace_fields")
+        if kept is None or kept[0] != shape:
+            grouped: dict[str, list[MemoryField]] = {}
+            for field_ in self._memory_map().values():
+                grouped.setdefault(field_.namespace, []).append(field_)
+            kept = (shape, {name: tuple(fields) for name, fields in grouped.items()})
+            memo_of(self)["namespace_fields"] = kept
+        return kept[1].get(namespace, ())  # type: ignore[no-any-return]
+
     def _memory_map(self) -> dict[str, MemoryField]:
         shape = (id(self.memory), len(self.memory), id(self.skills), len(self.skills))
         kept = memo_of(self).get("memory_names")

@@ -16,6 +16,7 @@ run before its own work (that sign-in, one its prose runs first, one its block c
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from typing import Any
 
 from ._memo import memoized
@@ -118,35 +119,53 @@ def is_prerequisite(defs: MantleDefinitions, skill_id: str) -> bool:
     step or a precondition it resolves (`resolve_with` in agent.yml): a step of their
     tasks, which a caller asks for in their own words ("can you check it's me on file"),
     not by its name."""
-    resolvers = (defs.agent or {}).get("precondition_resolvers") or {}
-    if isinstance(resolvers, dict) and any(
-        resolver == skill_id
-        and any(s.frontmatter.get("precondition") == name for s in defs.skills.values())
-        for name, resolver in resolvers.items()
-    ):
-        return True
-    return any(
-        skill_id in _named_first(defs, other)
-        for other in defs.skills.values()
-        if other.id != skill_id
-    )
+    return skill_id in _prerequisites(defs)
+
+
+def _prerequisites(defs: MantleDefinitions) -> frozenset[str]:
+    """Every skill `is_prerequisite` holds for: one set per definitions (asked per skill,
+    it read every skill's prose again for each), built again when the agent or the skills
+    map is replaced or the map resized."""
+
+    def build() -> frozenset[str]:
+        found = {s for other in defs.skills.values() for s in _named_first(defs, other)}
+        resolvers = (defs.agent or {}).get("precondition_resolvers") or {}
+        if isinstance(resolvers, dict):
+            gated = [s.frontmatter.get("precondition") for s in defs.skills.values()]
+            found.update(
+                resolver
+                for name, resolver in resolvers.items()
+                if isinstance(resolver, str) and name in gated
+            )
+        return frozenset(found)
+
+    key = ("prerequisites", id(defs.agent), id(defs.skills), len(defs.skills))
+    return memoized(defs, key, build)
 
 
 def _named_first(defs: MantleDefinitions, skill: Skill, *, calls: bool = True) -> frozenset[str]:
     """The skills `skill`'s own text runs first: its prose ("run @skill.verify_patient
     first") and (with `calls`) its blocks' `call:` steps."""
+    found = set(_prose_first(skill.body or ""))
+    for block in skill.blocks.values() if calls else ():
+        found.update(str(step.target) for step in block.steps if step.kind == "call")
+    return frozenset(s for s in found if s in defs.skills and s != skill.id)
+
+
+@lru_cache(maxsize=1024)
+def _prose_first(body: str) -> frozenset[str]:
+    """The skills a skill's prose runs first ("run @skill.verify_patient first"), by the
+    text alone: kept per text, as the prose of a project's skills is read for each case."""
     # the skill model's package loads pydantic: light commands read preconditions without it
     from .skill_model import sentences  # start-up: pydantic, hashlib and 38 casegen modules
 
     found: set[str] = set()
-    for part in sentences(skill.body or ""):
+    for part in sentences(body):
         words = [w.strip(".,;:()").lower() for w in part.text.split()]
         for index, word in enumerate(words):
             if word.startswith("@skill.") and "first" in words[max(0, index - 2) : index + 2]:
                 found.add(word.removeprefix("@skill."))
-    for block in skill.blocks.values() if calls else ():
-        found.update(str(step.target) for step in block.steps if step.kind == "call")
-    return frozenset(found & set(defs.skills) - {skill.id})
+    return frozenset(found)
 
 
 def gate_seeds(project: Project, skill_id: str) -> dict[str, Any]:

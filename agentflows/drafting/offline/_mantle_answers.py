@@ -312,18 +312,30 @@ def routing_writers(project: Project, writers: Mapping[str, str]) -> frozenset[s
     if defs is None or not writers:
         return frozenset()
     found: set[str] = set()
-    for skill in defs.skills.values():
-        for block in skill.blocks.values():
-            for step in block.steps:
-                if not isinstance(step.next, list):
-                    continue
-                for branch in step.next:
-                    for key in condition_keys(branch.condition or ""):
-                        key = key.removeprefix("session.")
-                        tool = writers.get(key)
-                        if tool is not None and _picks_value(project, tool, key):
-                            found.add(tool)
+    for key in _branched_on(defs):
+        tool = writers.get(key)
+        if tool is not None and _picks_value(project, tool, key):
+            found.add(tool)
     return frozenset(found)
+
+
+def _branched_on(defs: MantleDefinitions) -> tuple[str, ...]:
+    """The memory keys some block step's `next` branches on, every skill's, in the project's
+    order: one tuple per definitions (read per case, it walked every skill's blocks)."""
+
+    def build() -> tuple[str, ...]:
+        keys = (
+            key.removeprefix("session.")
+            for skill in defs.skills.values()
+            for block in skill.blocks.values()
+            for step in block.steps
+            if isinstance(step.next, list)
+            for branch in step.next
+            for key in condition_keys(branch.condition or "")
+        )
+        return tuple(dict.fromkeys(keys))
+
+    return memoized(defs, ("branched_on", id(defs.skills), len(defs.skills)), build)
 
 
 def _picks_value(project: Project, tool: str, key: str) -> bool:

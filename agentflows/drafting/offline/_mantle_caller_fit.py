@@ -155,16 +155,17 @@ def caller_fit(
     requests = _requests(skill, wanted)
     needed = acted_on(skill.id, skill.memory)
     sums = summed_on_branch(project, skill, planned)
-    names = defs.memory_names()
     kinds = [
-        (v, names[k].description or "")
+        (v, field.description or "")
         for k, v in planned.items()
-        if isinstance(v, str) and k in names and names[k].type == "categorical"
+        if isinstance(v, str)
+        and (field := defs.memory_field(k)) is not None
+        and field.type == "categorical"
     ]
     places = [
         (f, examples_of(f.description or ""))
-        for f in names.values()
-        if f.namespace == skill.id and f.type == "text"
+        for f in defs.namespace_fields(skill.id)
+        if f.type == "text"
     ]
 
     def nothing_owed(caller: Caller) -> bool:

@@ -354,7 +354,7 @@ def prose_rules(defs: MantleDefinitions, skill: Skill, memory: Mapping[str, Any]
     for them they test nothing. A paragraph about a field of the skill that the path never
     sets ("set `fun_mode`, then confirm ...; do not stay active") describes a stage the path
     does not reach, so its rules are left out too."""
-    own = [n.split(".", 1)[1] for n in defs.memory_names() if n.startswith(skill.id + ".")]
+    own = [f.name for f in defs.namespace_fields(skill.id)]
     conditional: list[Rule] = []
     general: list[Rule] = []
     read = _paragraph_rules(skill.body)

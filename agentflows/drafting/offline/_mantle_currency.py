@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions
+from evalcore.definitions import MantleDefinitions, MemoryField, memoized
 from evalcore.testdata import Fact, currency_codes, in_currency, unsigned
 
 
@@ -16,9 +16,7 @@ def paid_currency(defs: MantleDefinitions, memory: dict[str, Any], facts: list[F
     """The code of the currency the case pays in: the value its walk leaves in a field whose
     choices are currency codes (the corrected one, after a correction), else the value a
     fact gives such a field; None where the case has none."""
-    for key, field in defs.memory_names().items():
-        if field.type != "categorical" or not currency_codes(field.enum_values or []):
-            continue
+    for key, field in _currency_fields(defs):
         value = memory.get(key)
         if isinstance(value, str) and value in (field.enum_values or []):
             return value
@@ -26,6 +24,21 @@ def paid_currency(defs: MantleDefinitions, memory: dict[str, Any], facts: list[F
             if fact.field == key and fact.value.strip().upper() in (field.enum_values or []):
                 return fact.value.strip().upper()
     return None
+
+
+def _currency_fields(defs: MantleDefinitions) -> list[tuple[str, MemoryField]]:
+    """(qualified name, field) of each field whose choices are currency codes, in the
+    project's order: one list per definitions (found per case, it read every field)."""
+    key = ("currency_fields", id(defs.memory), len(defs.memory), id(defs.skills), len(defs.skills))
+    return memoized(
+        defs,
+        key,
+        lambda: [
+            (name, field)
+            for name, field in defs.memory_names().items()
+            if field.type == "categorical" and currency_codes(field.enum_values or [])
+        ],
+    )
 
 
 def is_currency(defs: MantleDefinitions, key: str) -> bool:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import code_facts, prose_reads, qualify
 from evalcore.definitions.skill_model.prose_patterns import SKILL
 from evalcore.testdata import (
@@ -47,27 +47,37 @@ def _writers_of_read(project: Project, skill: Skill) -> list[str]:
     read = prose_reads(skill)
     if defs is None or not read:
         return []
-    for tool in defs.tools_for(skill.id).values():
-        read -= {qualify(w.key, skill.id, defs) for w in code_facts(project, tool).writes}
-    out: list[str] = []
-    for other in defs.skills:
-        if other == skill.id:
-            continue
-        for tool in defs.tools_for(other).values():
-            written = {qualify(w.key, other, defs) for w in code_facts(project, tool).writes}
-            if read & written and other not in out:
-                out.append(other)
-    return out
+    writes = _skill_writes(project)
+    read -= writes.get(skill.id, frozenset())
+    return [other for other, written in writes.items() if other != skill.id and read & written]
+
+
+def _skill_writes(project: Project) -> dict[str, frozenset[str]]:
+    """Each skill (in the project's order) -> the memory keys its tools write: one map per
+    project, which each case reads (built per case, it read every skill's tools again)."""
+    defs = project.mantle
+    assert defs is not None
+    key = ("identity:skill_writes", id(defs), id(defs.skills), len(defs.skills))
+
+    def build() -> dict[str, frozenset[str]]:
+        return {
+            skill: frozenset(
+                qualify(w.key, skill, defs)
+                for tool in defs.tools_for(skill).values()
+                for w in code_facts(project, tool).writes
+            )
+            for skill in defs.skills
+        }
+
+    return memoized(project, key, build)
 
 
 def tools_write(project: Project, skills: Iterable[str]) -> set[str]:
     """The memory keys the tools of `skills` write."""
-    defs = project.mantle
-    out: set[str] = set()
-    for skill in skills if defs is not None else ():
-        for tool in defs.tools_for(skill).values() if skill in defs.skills else ():
-            out |= {qualify(w.key, skill, defs) for w in code_facts(project, tool).writes}
-    return out
+    if project.mantle is None:
+        return set()
+    writes = _skill_writes(project)
+    return {k for skill in skills for k in writes.get(skill, ())}
 
 
 def read_facts(
@@ -82,10 +92,9 @@ def read_facts(
     defs = project.mantle
     if caller.record is None or defs is None:
         return []
-    read = prose_reads(skill)
-    for tool in defs.tools_for(skill.id).values():
-        read -= {qualify(w.key, skill.id, defs) for w in code_facts(project, tool).writes}
-    written = tools_write(project, [s for s in defs.skills if s != skill.id])
+    writes = _skill_writes(project)
+    read = prose_reads(skill) - writes.get(skill.id, frozenset())
+    written = {k for other, keys in writes.items() if other != skill.id for k in keys & read}
     out: list[tuple[str, str]] = []
     for key in sorted(read & written):
         field = defs.memory_field(key)
@@ -183,9 +192,13 @@ def _date_forms(
     return out
 
 
-def _seeded(defs: MantleDefinitions) -> set[str]:
-    """The names of the memory fields the channel seeds (`seed: true`)."""
-    return {f.name for f in defs.memory_names().values() if f.seed}
+def _seeded(defs: MantleDefinitions) -> frozenset[str]:
+    """The names of the memory fields the channel seeds (`seed: true`): one set per
+    definitions (built per case, it copied and read every skill's memory)."""
+    key = ("identity:seeded", id(defs.memory), len(defs.memory), id(defs.skills), len(defs.skills))
+    return memoized(
+        defs, key, lambda: frozenset(f.name for f in defs.memory_names().values() if f.seed)
+    )
 
 
 def _collected(skill: Skill) -> set[str]:

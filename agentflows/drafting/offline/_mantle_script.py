@@ -16,12 +16,13 @@ from __future__ import annotations
 import calendar
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.agents.reference import asked_request, wanted_clause
-from evalcore.definitions import Project, Skill, memoized, resolver_of
+from evalcore.definitions import MemoryField, Project, Skill, memoized, resolver_of
 from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     code_facts,
@@ -347,7 +348,11 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     met = [(e.kind, e.tool, e.utter) for e in walk.events]
     for key in idle_seeds(project, behavior, seeds, walk.memory, met):  # a flag never met
         seeds.pop(key, None)
-    handoffs = frozenset(s.id for s in defs.skills.values() if s.is_handoff)
+    handoffs = memoized(
+        defs,
+        ("handoff_skills", id(defs.skills), len(defs.skills)),
+        lambda: frozenset(s.id for s in defs.skills.values() if s.is_handoff),
+    )
     script = Script(
         behavior,
         customer,
@@ -768,11 +773,14 @@ class _Writer:
         skill = skill or self.defs.skills[self.script.behavior.source]
         walk = walk or self.script.walk
         asked = {a.field for a in walk.asks if a.field}
-        fields = [
-            f
-            for f in [*skill.memory.values(), *self.defs.memory_names().values()]
-            if f.type == "categorical" and f.enum_values and f.qualified not in asked
-        ]
+
+        def fields() -> Iterator[MemoryField]:
+            """The choices a noun may name, the skill's own first (read only where the prose
+            asks "which ...": every field of the project, per case, grew with the skills)."""
+            for f in [*skill.memory.values(), *self.defs.memory_names().values()]:
+                if f.type == "categorical" and f.enum_values and f.qualified not in asked:
+                    yield f
+
         for part in sentences(skill.body or ""):
             if part.condition and not holds(part.condition, walk.memory):
                 continue
@@ -785,7 +793,7 @@ class _Writer:
                 known = " ".join(f.label for f in self.sheet.sheet.facts)
                 if noun in known.split():
                     continue  # already asked by its own name ("employment country")
-                field = next((f for f in fields if f.name.split("_")[-1] == noun), None)
+                field = next((f for f in fields() if f.name.split("_")[-1] == noun), None)
                 if field is not None:
                     self.choice_fact(field, f"which {noun}")
                 else:

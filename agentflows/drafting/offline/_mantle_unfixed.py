@@ -61,7 +61,7 @@ def unfixed_keys(project: Project, skill_id: str) -> frozenset[str]:
 
 def _unfixed(project: Project, defs: MantleDefinitions, skill_id: str) -> frozenset[str]:
     skill = defs.skills[skill_id]
-    own = {k for k in defs.memory_names() if k.startswith(skill_id + ".")}
+    own = {f.qualified for f in defs.namespace_fields(skill_id)}
     fixed = _runtime_written(project, defs, skill) | _awaited(skill)
     prose = _BLOCK.sub("", skill.body or "")
     fixed |= _set_in((s.text for s in sentences(prose)), skill_id, defs)
@@ -216,7 +216,7 @@ def inferred_keys(project: Project, skill_id: str) -> frozenset[str]:
 
     def build() -> frozenset[str]:
         skill = defs.skills[skill_id]
-        own = {k for k in defs.memory_names() if k.startswith(skill_id + ".")}
+        own = {f.qualified for f in defs.namespace_fields(skill_id)}
         records = {r.qualified for r in skill_model(project, skill_id).records}
         return frozenset(own - _runtime_written(project, defs, skill) - records)
 

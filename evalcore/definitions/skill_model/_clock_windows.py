@@ -9,6 +9,7 @@ and its criterion and `# run date:` note say the clock decides the rest.
 
 from __future__ import annotations
 
+from .._memo import memoized
 from .._model import Project
 from ._build import skill_model
 from ._code import code_facts
@@ -49,11 +50,27 @@ def quoted_windows(project: Project, criteria: list[str]) -> list[tuple[str, str
     if not said or project.mantle is None:
         return []
     return [
-        (skill_id, name, call)
-        for skill_id in sorted(project.mantle.skills)
-        for name, call in clock_window_calls(project, skill_id)
-        if plain_sentence(call) and plain_sentence(call) in said
+        (skill_id, name, call) for skill_id, name, call, plain in _windows(project) if plain in said
     ]
+
+
+def _windows(project: Project) -> list[tuple[str, str, CallSite, str]]:
+    """(skill id, tool name, call site, plain sentence) of every clock-window call of the
+    project with a sentence, skills by id: one list per loaded project (built per case, it
+    read every skill's calls again)."""
+    defs = project.mantle
+    assert defs is not None
+    key = ("clock_windows", id(defs), id(defs.skills), len(defs.skills))
+
+    def build() -> list[tuple[str, str, CallSite, str]]:
+        return [
+            (skill_id, name, call, plain_sentence(call))
+            for skill_id in sorted(defs.skills)
+            for name, call in clock_window_calls(project, skill_id)
+            if plain_sentence(call)
+        ]
+
+    return memoized(project, key, build)
 
 
 __all__ = ["clock_window_calls", "in_a_window", "plain_sentence", "quoted_windows"]

@@ -377,6 +377,7 @@ class MantleJustifier:
         self.kept_cases: dict[str, tuple[Judged, ...]] = {}
         """`judge_case`'s cases, by their JSON."""
         self._uttering: dict[str, list[Skill]] = {}
+        self._naming: dict[str, list[Skill]] | None = None
         self._data: DataRecords | None = None
         self._mentions: dict[
             tuple[str, str, bool], tuple[tuple[str, str | None, bool, int, str], ...]
@@ -439,12 +440,16 @@ class MantleJustifier:
         name that is no plain id (the sentences are searched as before)."""
         if not _PLAIN_ID.fullmatch(name):
             return True
+        return name in self._named_ids(skill)
+
+    def _named_ids(self, skill: Skill) -> frozenset[str]:
+        """The plain ids `skill`'s sentences hold, read once per skill."""
         named = self._named.get(skill.id)
         if named is None:
             named = self._named[skill.id] = frozenset(
                 token for text, *_ in self._sentences(skill) for token in _PLAIN_ID.findall(text)
             )
-        return name in named
+        return named
 
     def _prose_mentions(
         self,
@@ -1407,8 +1412,42 @@ class MantleJustifier:
                         return True
             return self._names(skill, name) and bool(self._mentioning(skill, pattern, False))
 
-        found = self._uttering[name] = [s for s in self.defs.skills.values() if utters(s)]
+        found = self._uttering[name] = [s for s in self._may_name(name) if utters(s)]
         return found
+
+    def _may_name(self, name: str) -> list[Skill]:
+        """The skills, in the project's order, one of whose elements `_may_utter` reads says
+        `name` (its `utter` rules, tool constraints' responses, block steps' utterances, the
+        plain ids of its prose): every other skill utters none of it. Indexed once per
+        project: asked per response, looking through every skill grew as skills²; every
+        skill for a name that is no plain id (its prose is searched as before)."""
+        if not _PLAIN_ID.fullmatch(name):
+            return list(self.defs.skills.values())
+        if self._naming is None:
+            index: dict[str, list[Skill]] = {}
+            for skill in self.defs.skills.values():
+                for said in self._said_by(skill):
+                    index.setdefault(said, []).append(skill)
+            self._naming = index
+        return self._naming.get(name, [])
+
+    def _said_by(self, skill: Skill) -> set[str]:
+        """Every response name `skill`'s elements say, and the plain ids of its prose."""
+        said: set[str] = {r.response for r in skill.utter if isinstance(r.response, str)}
+        for constraint in skill.tool_constraints.values():
+            confirm = constraint.requires_confirmation
+            roles = [constraint.on_success, constraint.on_failure]
+            if confirm:
+                roles += [confirm.utter_for_confirmation, confirm.utter_on_user_denial]
+            said.update(r for r in roles if isinstance(r, str))
+        for block in skill.blocks.values():
+            for step in block.steps:
+                text = step.target if step.kind == "action" else step.fields.get("utterance")
+                if step.kind == "collect" and not text:
+                    text = f"utter_ask_{str(step.target).split('.')[-1]}"
+                if isinstance(text, str):
+                    said.add(text)
+        return said | self._named_ids(skill)
 
     def _utterers(
         self, skill: Skill, name: str, case: _Case, *, own: bool = False
