@@ -5,8 +5,9 @@
 The planner (`agentflows.planning._anychat`) decides the scene in `behavior.facts` (start,
 person, appointments, channel, the Outreach, the hand-off target, the guardrail, the
 example); this module writes the person's turns (`_anychat_script`), the checks and criteria
-(`_anychat_checks`, `_anychat_example`) and the brief. Every case uses the frozen clock of
-`anychat_people.CLOCK`, so dates and slots mean the same on every run.
+(`_anychat_checks`, `_anychat_example`), the tool stubs (`_anychat_stubs`) and the brief.
+Every case uses the frozen clock of `anychat_people.CLOCK`, so dates and slots mean the same
+on every run.
 
 The direction shapes the case without inventing ids: its persona becomes the simulated
 person and a line of the brief; each plain requirement becomes a `direction-<n>` judge
@@ -28,6 +29,7 @@ from .._engine import DraftContext
 from ._anychat_case import Parts, _Case, _tidy
 from ._anychat_inbound import _example, _guardrail, _handoff, _happy, _off_topic, _simulate
 from ._anychat_replies import _opt_out, _outreach, _outreach_reply, _reminder, _resume
+from ._anychat_stubs import tool_stubs
 from ._direction import Direction
 
 MAX_CRITERIA = 20
@@ -104,6 +106,9 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
     if parts.history:
         scenario["history"] = parts.history
     scenario["clock"] = dict(CLOCK)
+    stubs = tool_stubs(case, parts.checks.get("toolsCalled"))
+    if stubs:
+        scenario["stubs"] = stubs
     return scenario
 
 

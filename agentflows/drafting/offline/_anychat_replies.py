@@ -25,7 +25,7 @@ def _outreach(case: _Case) -> Parts:
                 f"The agent reads the reply as an answer to the {label} "
                 "outreach"
                 + (f", whose goal is: {_lower_first(outreach.goal)}" if outreach.goal else "")
-                + "; it does not ask what the reply is about.",
+                + ", without asking what the reply is about.",
             ),
             *playbook_criteria(case.pb, skip=case.other_actions),
             *tone_criterion(case.defs),
@@ -88,8 +88,8 @@ def _reminder(case: _Case) -> Parts:
         criteria=[
             (
                 "understands-reminder-reply",
-                "The agent understands the reply refers to the "
-                "appointment the reminder was about and does not ask which one.",
+                "The agent takes the reply to be about the appointment of the reminder, "
+                "without asking which one.",
             ),
             *playbook_criteria(case.pb, skip=case.other_actions),
         ],

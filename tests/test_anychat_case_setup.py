@@ -1,0 +1,173 @@
+"""Offline Anychat cases set up what the expected path needs: tool stubs that make it the one
+every correct agent takes, the clock's real offset for its zone and date, valid-looking
+phones, a hand-off to a Playbook that does its job at once expecting that job done, one id
+per judge criterion and example replies anchored to the turn they answer."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._anychat import draft_anychat
+from agentflows.generate._prewrite import _splice
+from agentflows.planning._anychat import plan_anychat
+from agentflows.planning.anychat_people import CLOCK, ROSTER
+from evalcore.definitions import Project, load_project
+from evalcore.dialects import get_dialect
+from evalcore.validation import check_data
+
+ANYCHAT = """\
+agent:
+  name: Bayside Kayak Hire
+  guardrails:
+    - Never promise a refund before the staff have checked the kayak.
+default_playbook: help
+channels: [sms]
+outcomes: [extended, told_status, opted_out]
+consent_required: true
+"""
+PEOPLE = """\
+fields:
+  - key: renterNumber
+    label: Renter number
+    type: text
+"""
+TOOLS = """\
+tools:
+  find_renter:
+    description: Find the renter and their open rentals by renter number.
+    parameters: {renter_number: {type: string}}
+  extend_rental:
+    description: Extend one rental by a day.
+    parameters: {rental_id: {type: string}}
+  get_return_status:
+    description: Where a rental stands (out on the water, overdue, checked in).
+    parameters: {rental_id: {type: string}}
+"""
+HELP = """\
+name: Help
+activation: Questions about the hire (hours, prices) and anything else.
+body: Answer in one or two sentences. If they ask to stop messages, record opted_out.
+outcomes: [opted_out]
+"""
+EXTEND = """\
+name: Extend
+activation: The renter wants to keep their kayak for longer.
+body: |
+  Ask for their renter number first if you do not have it, then look them up with
+  find_renter. Call extend_rental and tell them the new return time. Record extended.
+tools: [find_renter, extend_rental]
+outcomes: [extended]
+"""
+STATUS = """\
+name: Return status
+activation: The renter asks whether their returned kayak has been checked in.
+body: |
+  Look them up with find_renter, call get_return_status for their rental and tell them where
+  it stands. Record told_status.
+tools: [find_renter, get_return_status]
+outcomes: [told_status]
+examples:
+  - title: Already checked in
+    turns:
+      - user: Did you get my kayak back?
+      - tool: find_renter
+      - tool: get_return_status
+      - agent: Yes, it is checked in, thanks!
+    end:
+      activePlaybook: status
+      outcomes: [told_status]
+      tools: [find_renter, get_return_status]
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    root = tmp_path_factory.mktemp("kayak_hire")
+    (root / "anychat.yml").write_text(ANYCHAT)
+    (root / "people.yml").write_text(PEOPLE)
+    (root / "tools.yml").write_text(TOOLS)
+    (root / "playbooks").mkdir()
+    for name, text in (("help", HELP), ("extend", EXTEND), ("status", STATUS)):
+        (root / "playbooks" / f"{name}.yml").write_text(text)
+    return load_project(Path(root))
+
+
+def cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
+    out = {}
+    for behavior in plan_anychat(project, playbook, None).behaviors:
+        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
+        assert check_data(data, get_dialect("anychat"), project) == []
+        out[behavior.case] = data
+    return out
+
+
+def test_the_lookup_returns_exactly_one_of_what_the_job_acts_on(project: Project) -> None:
+    """With no rental, or several, a correct agent asks or stops instead of extending."""
+    inbound = cases(project, "extend")["inbound"]
+    assert inbound["expect"]["checks"]["toolsCalled"] == {"find_renter": 1, "extend_rental": 1}
+    assert inbound["scenario"]["stubs"] == {
+        "find_renter": {"found": True, "rentals": [{"id": "rental-1"}]},
+        "extend_rental": {"ok": True},
+    }
+
+
+def test_a_listed_status_is_the_one_the_case_names(project: Project) -> None:
+    drafted = cases(project, "status")
+    example = drafted["example_0"]["scenario"]["stubs"]["get_return_status"]
+    assert example == {"status": "checked in"}
+    assert drafted["inbound"]["scenario"]["stubs"]["get_return_status"] == {
+        "status": "out on the water"
+    }
+
+
+def test_a_case_that_calls_no_tool_has_no_stubs(project: Project) -> None:
+    assert "stubs" not in cases(project, "help")["off_topic"]["scenario"]
+
+
+def test_a_handoff_to_a_job_done_on_request_expects_it_done(project: Project) -> None:
+    """The status desk asks nothing first: after the hand-off it answers in the same turn."""
+    handoff = cases(project, "help")["handoff_to_status"]
+    checks = handoff["expect"]["checks"]
+    assert checks["outcomes"] == ["told_status"]
+    assert checks["toolsCalled"] == {"find_renter": 1, "get_return_status": 1}
+    assert "waits-for-choice" not in {c["id"] for c in handoff["expect"]["judge"]["criteria"]}
+    assert handoff["scenario"]["stubs"]["find_renter"]["rentals"] == [{"id": "rental-1"}]
+
+
+def test_a_handoff_to_a_job_that_asks_first_leaves_it_undone(project: Project) -> None:
+    checks = cases(project, "help")["handoff_to_extend"]["expect"]["checks"]
+    assert checks["outcomes"] == []
+    assert checks["toolsNotCalled"] == ["extend_rental"]
+
+
+def test_the_clock_offset_is_the_zones_on_that_date() -> None:
+    now = datetime.fromisoformat(CLOCK["now"])
+    zone = ZoneInfo(CLOCK["timezone"])
+    assert now.utcoffset() == now.replace(tzinfo=zone).utcoffset()
+    assert CLOCK["time"] == f"{now:%H:%M}" and CLOCK["weekday"] == f"{now:%A}".lower()
+
+
+def test_persona_phones_are_ten_digit_fiction_numbers() -> None:
+    assert all(re.fullmatch(r"\+1[2-9]\d{2}55501\d{2}", phone) for *_, phone in ROSTER)
+
+
+def test_criterion_ids_are_unique_and_example_replies_anchored(project: Project) -> None:
+    for playbook in ("help", "extend", "status"):
+        for data in cases(project, playbook).values():
+            ids = [c["id"] for c in data["expect"].get("judge", {}).get("criteria", [])]
+            assert len(ids) == len(set(ids))
+    example = cases(project, "status")["example_0"]["expect"]["judge"]["criteria"]
+    assert example[0]["text"].startswith("After the person writes “Did you get my kayak back?”")
+
+
+def test_a_split_criterion_gets_one_id_per_piece() -> None:
+    data = {"criteria": [{"id": "polite", "text": "a; b"}, {"id": "polite-2", "text": "c"}]}
+    _splice(data, "/criteria/0", "/criteria/0/text", ["A", "B"])
+    assert [c["id"] for c in data["criteria"]] == ["polite", "polite-3", "polite-2"]
