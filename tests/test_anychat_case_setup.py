@@ -188,3 +188,17 @@ def test_a_kind_of_thing_is_answered_with_the_thing() -> None:
     assert knows_line("Boat type", "sea") == "It's a sea boat."
     assert knows_line("Boat type", "e-boat") == "It's an e-boat."
     assert knows_line("Renter number", "4410") == "My renter number is 4410."
+
+
+def test_an_examples_own_result_is_the_stub(tmp_path: Path) -> None:
+    for name, text in (("anychat.yml", ANYCHAT), ("people.yml", PEOPLE), ("tools.yml", TOOLS)):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "playbooks").mkdir()
+    status = STATUS.replace(
+        "      - tool: get_return_status\n",
+        "      - tool: get_return_status\n        result: {status: overdue, minutes: 20}\n",
+    )
+    for name, text in (("help", HELP), ("extend", EXTEND), ("status", status)):
+        (tmp_path / "playbooks" / f"{name}.yml").write_text(text)
+    example = cases(load_project(tmp_path), "status")["example_0"]
+    assert example["scenario"]["stubs"]["get_return_status"] == {"status": "overdue", "minutes": 20}

@@ -15,7 +15,8 @@ fixed answer that makes the case's path the one every correct agent takes:
   ticket (waiting for parts, in progress, ready)") returns the value the case's own words
   name (the Playbook example's reply, the Outreach that opened the conversation), else the
   first listed;
-- an action tool (books, renews, cancels) succeeds (`ok: true`).
+- an action tool (books, renews, cancels) succeeds (`ok: true`);
+- a replayed Playbook example's own `result` on a `tool` turn wins over all of these.
 """
 
 from __future__ import annotations
@@ -65,7 +66,21 @@ def tool_stubs(case: _Case, called: dict[str, Any] | None) -> dict[str, Any]:
             result[name.rsplit("_", 1)[-1]] = _named_value(case, listed)
         if result:
             stubs[name] = result
+    stubs.update({k: v for k, v in _example_results(case).items() if k in names})
     return stubs
+
+
+def _example_results(case: _Case) -> dict[str, Any]:
+    """What a replayed example says its tools return (`result` on a `tool` turn): the author's
+    own answer, which the example's next agent line is based on."""
+    if case.facts["kind"] != "example":
+        return {}
+    example = case.pb.examples[case.facts["example"]]
+    found: dict[str, Any] = {}
+    for turn in example.turns:
+        if "tool" in turn and turn.get("result") is not None:
+            found.setdefault(str(turn["tool"]), turn["result"])
+    return found
 
 
 def _all_roles(case: _Case) -> list[Any]:
