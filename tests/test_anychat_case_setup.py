@@ -202,3 +202,17 @@ def test_an_examples_own_result_is_the_stub(tmp_path: Path) -> None:
         (tmp_path / "playbooks" / f"{name}.yml").write_text(text)
     example = cases(load_project(tmp_path), "status")["example_0"]
     assert example["scenario"]["stubs"]["get_return_status"] == {"status": "overdue", "minutes": 20}
+
+
+def test_a_resume_after_the_playbooks_question_answers_it(project: Project) -> None:
+    """The body asks for the renter number first: the seeded agent asked it, the person's
+    first turn back answers it."""
+    resume = cases(project, "extend")["resume"]
+    assert resume["scenario"]["history"][-1]["content"].endswith("What is your renter number?")
+    first = resume["turns"][0]
+    assert first.startswith("Sorry, I got pulled away. My renter number is ")
+
+
+def test_a_simulated_person_is_not_told_the_outcome_id(project: Project) -> None:
+    simulate = cases(project, "extend")["simulated"]["turns"][-1]["simulate"]
+    assert "extended" not in simulate["goal"] + simulate["until"]

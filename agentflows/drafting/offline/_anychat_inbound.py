@@ -98,11 +98,11 @@ def _simulate(case: _Case) -> Parts:
     knows = list(dict.fromkeys([*knows, *(s.text for s in steps)]))
     outcome = case.pf.outcome
     simulate = {
-        "goal": f"Get your request done (the agent confirms it is {outcome}): answer its "
-        "questions with what you know and accept the first option it offers.",
+        "goal": "Get your request done: answer the agent's questions with what you know and "
+        "accept the first option it offers.",
         "persona": case.direction.persona or DEFAULT_PERSONA,
         "knows": knows[:20],
-        "until": f"The agent confirms it is done ({outcome}) or says it cannot do it.",
+        "until": "The agent confirms your request is done, or says it cannot do it.",
         "maxTurns": SIMULATE_MAX_TURNS,
     }
     checks = job_checks(case.pf, seeded=case.seeded, replies=1 + SIMULATE_MAX_TURNS)

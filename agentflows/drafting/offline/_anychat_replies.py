@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._anychat_case import Parts, Turn, _Case, _job_prose, _lower_first, _steps_prose
+from ._anychat_case import Parts, Turn, _and, _Case, _job_prose, _lower_first, _steps_prose
 from ._anychat_checks import job_checks, playbook_criteria, state_tools, tone_criterion
 from ._anychat_script import CARRY_ON, STILL_THERE, bare, job_steps, request_line
 
@@ -105,14 +105,20 @@ def _reminder(case: _Case) -> Parts:
 def _resume(case: _Case) -> Parts:
     steps = job_steps(case.pf, case.told_lines())
     request = request_line(case.pb, case.pf.roles.action)
-    history = [
-        {"role": "user", "content": request},
-        {
-            "role": "assistant",
-            "content": "Of course, I can help with that. One moment while I check a few things.",
-        },
-    ]
+    told = list(case.facts.get("told") or {})
+    # Where the body asks for something first, a correct agent's last message asked for it:
+    # the person comes back with the answer (a seed that "checks a few things" models an
+    # agent that already skipped the question).
+    asked = _and([(case.defs.person_fields[k].label or k).lower() for k in told])
+    last = (
+        f"Of course, I can help with that. What is your {asked}?"
+        if told and steps
+        else "Of course, I can help with that. One moment while I check a few things."
+    )
+    history = [{"role": "user", "content": request}, {"role": "assistant", "content": last}]
     turns: list[Turn] = [CARRY_ON, *[s.turn for s in steps]]
+    if told and steps:
+        turns = [f"{CARRY_ON.partition('. ')[0]}. {steps[0].text}", *[s.turn for s in steps[1:]]]
     checks = (
         job_checks(case.pf, seeded=case.seeded, replies=len(turns))
         if case.pf.has_job
@@ -133,9 +139,9 @@ def _resume(case: _Case) -> Parts:
         scenario=f"{case.who()} wrote “{request}” earlier and the conversation resumes with "
         f"the {case.name} playbook active."
         + case.appointment_text()
-        + f" They write “{CARRY_ON}”"
+        + f" They write “{turns[0]}”"
         + "."
-        + _steps_prose(steps),
+        + _steps_prose(steps[1:] if told and steps else steps),
         expected="The agent picks up where it left off. " + _job_prose(case),
     )
 
