@@ -216,3 +216,22 @@ def test_a_resume_after_the_playbooks_question_answers_it(project: Project) -> N
 def test_a_simulated_person_is_not_told_the_outcome_id(project: Project) -> None:
     simulate = cases(project, "extend")["simulated"]["turns"][-1]["simulate"]
     assert "extended" not in simulate["goal"] + simulate["until"]
+
+
+def test_an_opt_out_outcome_only_where_the_active_playbook_records_it(tmp_path: Path) -> None:
+    """After an Outreach its Playbook is active; the opt-out rule is the Help desk's."""
+    for name, text in (("anychat.yml", ANYCHAT), ("people.yml", PEOPLE), ("tools.yml", TOOLS)):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "playbooks").mkdir()
+    for name, text in (("help", HELP), ("extend", EXTEND), ("status", STATUS)):
+        (tmp_path / "playbooks" / f"{name}.yml").write_text(text)
+    (tmp_path / "outreaches").mkdir()
+    (tmp_path / "outreaches" / "due_back.yml").write_text(
+        "name: Due back\nopener: Hi {firstName}, your kayak is due back at 17:00. Reply MORE "
+        "to keep it longer.\ninputs: [firstName]\nplaybook: extend\n"
+        "goal: The renter keeps the kayak longer or brings it back.\n"
+    )
+    project = load_project(tmp_path)
+    after = cases(project, "extend")["opt_out_after_due_back"]["expect"]["checks"]
+    assert "outcomes" not in after and after["noReplyTo"] == ["optOut"]
+    assert cases(project, "help")["opt_out"]["expect"]["checks"]["outcomes"] == ["opted_out"]

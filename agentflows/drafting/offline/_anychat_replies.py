@@ -157,8 +157,11 @@ def _opt_out(case: _Case) -> Parts:
         replies = 1  # the opener
     turns += [{"system": "optOut"}, STILL_THERE]
     checks: dict[str, Any] = {}
-    if case.facts.get("outcome"):
-        checks["outcomes"] = [case.facts["outcome"]]
+    # Only a Playbook that says to record the opt-out is held to it: after an Outreach the
+    # Outreach's Playbook is active, and the rule may live in another one (the default's).
+    outcome = case.facts.get("outcome") if case.pf.opt_out_outcome else None
+    if outcome:
+        checks["outcomes"] = [outcome]
     if case.seeded:
         checks["activeAppointments"] = case.seeded
     checks["toolsNotCalled"] = state_tools(case.defs)
@@ -183,8 +186,9 @@ def _opt_out(case: _Case) -> Parts:
             ),
         ],
         scenario=f"{start} they opt out (STOP), then write “{STILL_THERE}”.",
-        expected=f"The agent records {case.facts.get('outcome') or 'the opt-out'}, changes "
-        "no appointment and stays silent from the opt-out on.",
+        expected=(f"The agent records {outcome}, changes" if outcome else "The agent changes")
+        + (" no appointment" if case.seeded else " nothing")
+        + " and stays silent from the opt-out on.",
     )
 
 
