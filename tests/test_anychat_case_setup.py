@@ -235,3 +235,41 @@ def test_an_opt_out_outcome_only_where_the_active_playbook_records_it(tmp_path: 
     after = cases(project, "extend")["opt_out_after_due_back"]["expect"]["checks"]
     assert "outcomes" not in after and after["noReplyTo"] == ["optOut"]
     assert cases(project, "help")["opt_out"]["expect"]["checks"]["outcomes"] == ["opted_out"]
+
+
+def test_a_booking_the_examples_keep_off_the_calendar_has_no_appointment_checks(
+    tmp_path: Path,
+) -> None:
+    """The Playbook's example books a slot and records its outcome with no appointment in
+    its end state: the tool books in the business's own system, not Anychat's calendar."""
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Bayside Kayak Hire}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [lesson_booked]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  check_lesson_slots:\n    description: Open lesson slots, earliest first.\n"
+        "    parameters: {}\n  book_lesson:\n    description: Book a paddling lesson.\n"
+        "    parameters: {slot_id: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text(HELP.replace("[opted_out]", "[]"))
+    lesson = (
+        "name: Lesson\nactivation: The customer wants to book a paddling lesson.\n"
+        "body: Call check_lesson_slots and offer the times as a time picker. When they pick "
+        "one, call book_lesson and confirm. Record lesson_booked.\n"
+        "tools: [check_lesson_slots, book_lesson]\noutcomes: [lesson_booked]\n"
+        "pickers: [ask.time]\n"
+    )
+    example = (
+        "examples:\n  - title: First lesson\n    turns:\n      - user: Can I book a lesson?\n"
+        "      - tool: check_lesson_slots\n      - agent: Here are the next times.\n"
+        "        parts: [text, ask.time]\n      - slot: 0\n      - tool: book_lesson\n"
+        "    end: {outcomes: [lesson_booked]}\n"
+    )
+    (tmp_path / "playbooks" / "lesson.yml").write_text(lesson)
+    with_calendar = cases(load_project(tmp_path), "lesson")["inbound"]["expect"]["checks"]
+    assert with_calendar["appointmentCreated"] is True
+    (tmp_path / "playbooks" / "lesson.yml").write_text(lesson + example)
+    checks = cases(load_project(tmp_path), "lesson")["inbound"]["expect"]["checks"]
+    assert "appointmentCreated" not in checks and "activeAppointments" not in checks
+    assert checks["outcomes"] == ["lesson_booked"]
