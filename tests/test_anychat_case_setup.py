@@ -273,3 +273,26 @@ def test_a_booking_the_examples_keep_off_the_calendar_has_no_appointment_checks(
     checks = cases(load_project(tmp_path), "lesson")["inbound"]["expect"]["checks"]
     assert "appointmentCreated" not in checks and "activeAppointments" not in checks
     assert checks["outcomes"] == ["lesson_booked"]
+
+
+def test_a_field_the_body_saves_is_checked_on_the_record(tmp_path: Path) -> None:
+    for name, text in (("anychat.yml", ANYCHAT), ("tools.yml", TOOLS)):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "people.yml").write_text(
+        PEOPLE + "  - key: boatType\n    label: Boat type\n    type: choice\n"
+        "    choices: [sea, river]\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    extend = EXTEND.replace(
+        "find_renter. Call",
+        "find_renter. Ask for their boat type and save it to their record. Call",
+    )
+    for name, text in (("help", HELP), ("extend", extend), ("status", STATUS)):
+        (tmp_path / "playbooks" / f"{name}.yml").write_text(text)
+    drafted = cases(load_project(tmp_path), "extend")
+    saved = drafted["inbound"]["expect"]["checks"]["personFields"]
+    assert list(saved) == ["boatType"] and saved["boatType"] in ("sea", "river")
+    assert f"It's a {saved['boatType']} boat." in " ".join(
+        t for t in drafted["inbound"]["turns"] if isinstance(t, str)
+    )
+    assert "personFields" not in drafted["guardrail"]["expect"]["checks"]

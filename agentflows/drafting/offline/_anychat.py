@@ -52,6 +52,7 @@ def draft_anychat(ctx: DraftContext) -> dict[str, Any]:
     )
     kind = case.facts["kind"]
     parts = COMPOSERS[kind](case)
+    _saved_answers(case, parts)
     _apply_direction(case, parts)
     data: dict[str, Any] = {
         "title": behavior.title,
@@ -138,6 +139,24 @@ COMPOSERS: dict[str, Callable[[_Case], Parts]] = {
     "guardrail": _guardrail,
     "example": _example,
 }
+
+
+#: Cases whose person answers what the body asks (`told`) before the job ends.
+_ANSWERS_TOLD = frozenset({"happy", "resume", "outreach", "reminder"})
+
+
+def _saved_answers(case: _Case, parts: Parts) -> None:
+    """A job that ends with its outcome has saved what the person told it, where the body
+    says to save that field ("save the bike type to their record"): `personFields` says so."""
+    checks = parts.checks
+    told = case.facts.get("told") or {}
+    if case.facts["kind"] not in _ANSWERS_TOLD or "personFields" in checks:
+        return
+    if not told or not checks.get("outcomes"):
+        return
+    saved = {k: v for k, v in told.items() if k in case.pf.saved}
+    if saved:
+        checks["personFields"] = saved
 
 
 # --- direction --------------------------------------------------------------------------
