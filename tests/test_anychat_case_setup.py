@@ -15,7 +15,7 @@ import pytest
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._anychat import draft_anychat
-from agentflows.drafting.offline._anychat_script import guardrail_line, knows_line
+from agentflows.drafting.offline._anychat_script import ask_line, guardrail_line, knows_line
 from agentflows.generate._prewrite import _splice
 from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_people import CLOCK, ROSTER
@@ -296,3 +296,8 @@ def test_a_field_the_body_saves_is_checked_on_the_record(tmp_path: Path) -> None
         t for t in drafted["inbound"]["turns"] if isinstance(t, str)
     )
     assert "personFields" not in drafted["guardrail"]["expect"]["checks"]
+
+
+def test_the_agent_asks_for_a_kind_of_thing_as_a_person_would() -> None:
+    assert ask_line(["Boat type"]) == "What kind of boat is it?"
+    assert ask_line(["Renter number"]) == "What is your renter number?"

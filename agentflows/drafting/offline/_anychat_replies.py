@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._anychat_case import Parts, Turn, _and, _Case, _job_prose, _lower_first, _steps_prose
+from ._anychat_case import Parts, Turn, _Case, _job_prose, _lower_first, _steps_prose
 from ._anychat_checks import job_checks, playbook_criteria, state_tools, tone_criterion
-from ._anychat_script import CARRY_ON, STILL_THERE, bare, job_steps, request_line
+from ._anychat_script import CARRY_ON, STILL_THERE, ask_line, bare, job_steps, request_line
 
 
 def _outreach(case: _Case) -> Parts:
@@ -109,9 +109,9 @@ def _resume(case: _Case) -> Parts:
     # Where the body asks for something first, a correct agent's last message asked for it:
     # the person comes back with the answer (a seed that "checks a few things" models an
     # agent that already skipped the question).
-    asked = _and([(case.defs.person_fields[k].label or k).lower() for k in told])
+    asked = ask_line([case.defs.person_fields[k].label or k for k in told]) if told else ""
     last = (
-        f"Of course, I can help with that. What is your {asked}?"
+        f"Of course, I can help with that. {asked}"
         if told and steps
         else "Of course, I can help with that. One moment while I check a few things."
     )

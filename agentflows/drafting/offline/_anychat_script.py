@@ -204,6 +204,17 @@ def _first_clause(rule: str) -> str:
     return re.split(r"[;.]", re.sub(r"\s+", " ", rule).strip(), maxsplit=1)[0].strip()
 
 
+def ask_line(labels: list[str]) -> str:
+    """The agent's question for fields ("What is your library card number?", "What kind of
+    bike is it?" for a "Bike type")."""
+    kind = KIND_LABEL.match(labels[0].strip()) if len(labels) == 1 else None
+    if kind is not None:
+        return f"What kind of {kind.group('noun').lower()} is it?"
+    words = [label.lower() for label in labels]
+    joined = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"What is your {joined}?"
+
+
 def knows_line(label: str, value: Any) -> str:
     """What the person says a field's value is ("My card number is 52126127.", "It's a
     mountain bike." for a "Bike type")."""
@@ -226,6 +237,7 @@ __all__ = [
     "SLOT_TEXT",
     "STILL_THERE",
     "Step",
+    "ask_line",
     "bare",
     "first_person",
     "guardrail_line",
