@@ -301,3 +301,25 @@ def test_a_field_the_body_saves_is_checked_on_the_record(tmp_path: Path) -> None
 def test_the_agent_asks_for_a_kind_of_thing_as_a_person_would() -> None:
     assert ask_line(["Boat type"]) == "What kind of boat is it?"
     assert ask_line(["Renter number"]) == "What is your renter number?"
+
+
+def test_a_handoff_request_is_worded_as_the_playbooks_own_example(project: Project) -> None:
+    """The example's "Did you get my kayak back?", not the third-person activation hint."""
+    help_desk = cases(project, "help")["handoff_to_status"]
+    assert help_desk["turns"][1] == "Thanks. Also, did you get my kayak back?"
+    extend = cases(project, "extend")["handoff_to_status"]
+    assert extend["turns"][1] == "Actually, never mind that. Did you get my kayak back?"
+    assert cases(project, "status")["handoff_to_extend"]["turns"][0] == (
+        "Did you get my kayak back?"
+    )
+
+
+def test_an_example_opener_with_the_examples_own_details_is_not_reused(tmp_path: Path) -> None:
+    for name, text in (("anychat.yml", ANYCHAT), ("people.yml", PEOPLE), ("tools.yml", TOOLS)):
+        (tmp_path / name).write_text(text)
+    (tmp_path / "playbooks").mkdir()
+    status = STATUS.replace("Did you get my kayak back?", "Did you get kayak 12 back?")
+    for name, text in (("help", HELP), ("extend", EXTEND), ("status", status)):
+        (tmp_path / "playbooks" / f"{name}.yml").write_text(text)
+    handoff = cases(load_project(tmp_path), "help")["handoff_to_status"]
+    assert "12" not in handoff["turns"][1]

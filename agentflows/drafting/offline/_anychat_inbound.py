@@ -4,6 +4,7 @@ to another Playbook, a push against a guardrail and a replayed Playbook example.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evalcore.definitions import Playbook
@@ -37,6 +38,9 @@ from ._anychat_script import (
     knows_line,
     request_line,
 )
+
+#: Words of an example's opening line that make it a request of its own (not "RENEW").
+MIN_REQUEST_WORDS = 4
 
 
 def _happy(case: _Case) -> Parts:
@@ -163,10 +167,12 @@ def _handoff(case: _Case) -> Parts:
     if case.pb.default:
         done = [f for f in done if f is target_facts]
     first = request_line(case.pb, case.pf.roles.action)
+    if not case.pb.default:
+        first = _own_request(case.pb) or first
+    rest = bare(_own_request(target) or request_line(target, target_facts.roles.action))
     if case.pb.default or case.pf in done:
-        then = "Thanks. Also, " + bare(request_line(target, target_facts.roles.action))
+        then = "Thanks. Also, " + (rest if re.match(r"I\b", rest) else rest[:1].lower() + rest[1:])
     else:
-        rest = bare(request_line(target, target_facts.roles.action))
         then = "Actually, never mind that. " + rest[:1].upper() + rest[1:]
     finished = [f for f in done if f.roles.action]
     not_called = [t for f in (case.pf, target_facts) if (t := f.roles.action) and f not in finished]
@@ -220,6 +226,20 @@ def _handoff(case: _Case) -> Parts:
         scenario=case.writes_in(first) + f" After the answer they write “{then}”.",
         expected=expected + ".",
     )
+
+
+def _own_request(playbook: Playbook) -> str | None:
+    """How the Playbook's own example opens a request ("Hi, is my bike ready yet?"): the
+    author's words for it, where the activation hint describes it in the third person. A
+    one- or two-word opener answers an Outreach ("RENEW") and is no request on its own; one
+    with a number in it ("My member number is 5521") tells the example's person's details,
+    not the case's."""
+    for example in playbook.examples:
+        first = example.turns[0] if example.turns else {}
+        text = str(first.get("user") or "")
+        if len(text.split()) >= MIN_REQUEST_WORDS and not any(c.isdigit() for c in text):
+            return " ".join(text.split())
+    return None
 
 
 def _done_on_request(facts: PlaybookFacts) -> bool:
