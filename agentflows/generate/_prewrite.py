@@ -229,7 +229,16 @@ def _splice(data: dict[str, Any], item: str, path: str, pieces: list[str]) -> No
         container[index : index + 1] = pieces
         return
     key = ptr.split(path)[-1]
-    container[index : index + 1] = [{**original, key: piece} for piece in pieces]
+    split = [{**original, key: piece} for piece in pieces]
+    if isinstance(original.get("id"), str):
+        # each piece is its own criterion: one id each, or the judge's verdicts collide
+        taken = {c.get("id") for c in container if isinstance(c, dict)}
+        for number, criterion in enumerate(split[1:], start=2):
+            while f"{original['id']}-{number}" in taken:
+                number += 1
+            criterion["id"] = f"{original['id']}-{number}"
+            taken.add(criterion["id"])
+    container[index : index + 1] = split
 
 
 def _prune(data: dict[str, Any], pointer: str) -> None:

@@ -143,8 +143,10 @@ class ReplyBehaviors(BuilderBase):
                 f"opt_out_after_{outreach.id}",
                 "edge_case",
                 f"{self.name}: person opts out after the {label} outreach",
-                f"The person answers the {label} outreach by opting out; the agent records "
-                f"{outcome or 'the opt-out'}, changes no appointment and sends nothing more.",
+                f"The person answers the {label} outreach by opting out; the agent "
+                + (f"records {outcome}, " if self.f.opt_out_outcome else "")
+                + ("changes no appointment" if scene["appointments"] else "changes nothing")
+                + " and sends nothing more.",
                 covers,
                 {
                     "kind": "opt_out",

@@ -189,6 +189,8 @@ def tool_roles(playbook: Playbook, defs: AnychatDefinitions) -> Roles:
     paired = [t for t in rest if outcome and _same_stem(t, outcome)]
     action = paired[0] if paired else rest[-1] if rest else None
     effect = _effect(action) if action and _books_time(action, availability, defs) else None
+    if effect and _examples_keep_off_calendar(playbook, outcome):
+        effect = None
     return Roles(
         lookup=lookup,
         availability=availability,
@@ -218,6 +220,17 @@ def _books_time(action: str, availability: tuple[str, ...], defs: AnychatDefinit
     if tool is not None:
         text += f" {tool.description or ''} {' '.join(tool.parameters)}"
     return CALENDAR_WORD.search(text.replace("_", " ")) is not None
+
+
+def _examples_keep_off_calendar(playbook: Playbook, outcome: str | None) -> bool:
+    """The Playbook's own examples finish its job (they record its outcome) and none says an
+    appointment was made or counted: its action books in the business's own system (a
+    workshop slot), not on Anychat's calendar, so appointment checks would test the harness."""
+    done = [
+        e.end for e in playbook.examples if outcome and outcome in (e.end.get("outcomes") or [])
+    ]
+    calendar = ("appointmentCreated", "activeAppointments")
+    return bool(done) and not any(k in end for end in done for k in calendar)
 
 
 def _effect(tool: str) -> str:

@@ -11,28 +11,35 @@ import hashlib
 import re
 from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from evalcore.definitions import AnychatDefinitions, Outreach, PersonField
 
+#: The zone of the frozen clock; its UTC offset is the zone's on that date (daylight time
+#: starts in March), never a fixed one.
+CLOCK_ZONE = "America/New_York"
+_CLOCK_AT = datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo(CLOCK_ZONE))
 #: The frozen clock of every generated case (a Monday morning, so the week lies ahead).
 CLOCK: dict[str, str] = {
-    "now": "2026-03-09T09:00:00-05:00",
-    "weekday": "monday",
-    "time": "09:00",
-    "timezone": "America/New_York",
+    "now": _CLOCK_AT.isoformat(),
+    "weekday": f"{_CLOCK_AT:%A}".lower(),
+    "time": f"{_CLOCK_AT:%H:%M}",
+    "timezone": CLOCK_ZONE,
 }
 #: The seeded appointment: Thursday 14:00 of the clock's week, 45 minutes.
 APPOINTMENT: dict[str, Any] = {"startsIn": "P3DT5H", "durationMinutes": 45, "status": "scheduled"}
 
+#: People of the generated cases; phones are 10-digit +1 numbers in the 555-0100..0199 range
+#: set aside for fiction, so no real person is written to.
 ROSTER: tuple[tuple[str, str, str], ...] = (
-    ("Jordan", "Lee", "+15550101"),
-    ("Priya", "Natarajan", "+15550102"),
-    ("Omar", "Haddad", "+15550103"),
-    ("Grace", "Kim", "+15550104"),
-    ("Elena", "Rossi", "+15550105"),
-    ("Ben", "Carter", "+15550106"),
-    ("Aiko", "Tanaka", "+15550107"),
-    ("Lucas", "Moreau", "+15550108"),
+    ("Jordan", "Lee", "+16175550101"),
+    ("Priya", "Natarajan", "+16175550102"),
+    ("Omar", "Haddad", "+16175550103"),
+    ("Grace", "Kim", "+16175550104"),
+    ("Elena", "Rossi", "+16175550105"),
+    ("Ben", "Carter", "+16175550106"),
+    ("Aiko", "Tanaka", "+16175550107"),
+    ("Lucas", "Moreau", "+16175550108"),
 )
 _NONE_CHOICES = {"none", "other", "n/a", "unknown"}
 #: Words of a field whose value is a number the person reads out (a card or member number).

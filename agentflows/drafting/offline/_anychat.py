@@ -5,8 +5,9 @@
 The planner (`agentflows.planning._anychat`) decides the scene in `behavior.facts` (start,
 person, appointments, channel, the Outreach, the hand-off target, the guardrail, the
 example); this module writes the person's turns (`_anychat_script`), the checks and criteria
-(`_anychat_checks`, `_anychat_example`) and the brief. Every case uses the frozen clock of
-`anychat_people.CLOCK`, so dates and slots mean the same on every run.
+(`_anychat_checks`, `_anychat_example`), the tool stubs (`_anychat_stubs`) and the brief.
+Every case uses the frozen clock of `anychat_people.CLOCK`, so dates and slots mean the same
+on every run.
 
 The direction shapes the case without inventing ids: its persona becomes the simulated
 person and a line of the brief; each plain requirement becomes a `direction-<n>` judge
@@ -28,6 +29,7 @@ from .._engine import DraftContext
 from ._anychat_case import Parts, _Case, _tidy
 from ._anychat_inbound import _example, _guardrail, _handoff, _happy, _off_topic, _simulate
 from ._anychat_replies import _opt_out, _outreach, _outreach_reply, _reminder, _resume
+from ._anychat_stubs import tool_stubs
 from ._direction import Direction
 
 MAX_CRITERIA = 20
@@ -50,6 +52,7 @@ def draft_anychat(ctx: DraftContext) -> dict[str, Any]:
     )
     kind = case.facts["kind"]
     parts = COMPOSERS[kind](case)
+    _saved_answers(case, parts)
     _apply_direction(case, parts)
     data: dict[str, Any] = {
         "title": behavior.title,
@@ -104,6 +107,9 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
     if parts.history:
         scenario["history"] = parts.history
     scenario["clock"] = dict(CLOCK)
+    stubs = tool_stubs(case, parts.checks.get("toolsCalled"))
+    if stubs:
+        scenario["stubs"] = stubs
     return scenario
 
 
@@ -133,6 +139,24 @@ COMPOSERS: dict[str, Callable[[_Case], Parts]] = {
     "guardrail": _guardrail,
     "example": _example,
 }
+
+
+#: Cases whose person answers what the body asks (`told`) before the job ends.
+_ANSWERS_TOLD = frozenset({"happy", "resume", "outreach", "reminder"})
+
+
+def _saved_answers(case: _Case, parts: Parts) -> None:
+    """A job that ends with its outcome has saved what the person told it, where the body
+    says to save that field ("save the bike type to their record"): `personFields` says so."""
+    checks = parts.checks
+    told = case.facts.get("told") or {}
+    if case.facts["kind"] not in _ANSWERS_TOLD or "personFields" in checks:
+        return
+    if not told or not checks.get("outcomes"):
+        return
+    saved = {k: v for k, v in told.items() if k in case.pf.saved}
+    if saved:
+        checks["personFields"] = saved
 
 
 # --- direction --------------------------------------------------------------------------

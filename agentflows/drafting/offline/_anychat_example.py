@@ -91,21 +91,39 @@ def _answered_chips(turns: list[dict[str, Any]]) -> list[str]:
 
 
 def example_criteria(example: PlaybookExample) -> list[tuple[str, str]]:
+    """One criterion per agent line, anchored to the person's turn it answers (a judge
+    reading "at this point" cannot tell which reply is meant)."""
     out: list[tuple[str, str]] = []
+    after = "At the start"
     for turn in example.turns:
         if "agent" not in turn:
+            after = _after(turn) or after
             continue
         parts = [p for p in turn.get("parts") or [] if p != "text"]
-        sends = f" and sends {', '.join(parts)}" if parts else ""
+        sends = f", with {', '.join(parts)}" if parts else ""
         said = " ".join(str(turn["agent"]).split())
         out.append(
             (
                 f"example-reply-{len(out) + 1}",
-                f"At this point the agent replies in the spirit of “{said}”{sends} (not word for "
-                "word).",
+                f"{after}, the agent replies in the spirit of “{said}” (not word for word){sends}.",
             )
         )
     return out[:10]
+
+
+def _after(turn: dict[str, Any]) -> str | None:
+    """`After the person writes “…”` for the person's side of a turn (None for a tool)."""
+    if "user" in turn:
+        return f"After the person writes “{' '.join(str(turn['user']).split())}”"
+    if "chip" in turn:
+        return f"After the person taps “{turn['chip']}”"
+    if "slot" in turn:
+        return "After the person picks a time"
+    if "confirm" in turn:
+        return "After the person answers " + ("yes" if turn["confirm"] else "no")
+    if "system" in turn:
+        return f"After the {turn['system']} event"
+    return None
 
 
 __all__ = ["example_checks", "example_criteria", "replay_turns"]

@@ -4,11 +4,12 @@ to another Playbook, a push against a guardrail and a replayed Playbook example.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evalcore.definitions import Playbook
 
-from ...planning.anychat_elements import playbook_facts
+from ...planning.anychat_elements import PlaybookFacts, playbook_facts
 from ._anychat_case import (
     DEFAULT_PERSONA,
     SIMULATE_MAX_TURNS,
@@ -20,7 +21,13 @@ from ._anychat_case import (
     _job_prose,
     _steps_prose,
 )
-from ._anychat_checks import job_checks, playbook_criteria, state_tools, tone_criterion
+from ._anychat_checks import (
+    job_checks,
+    job_tools,
+    playbook_criteria,
+    state_tools,
+    tone_criterion,
+)
 from ._anychat_example import example_checks, example_criteria, replay_turns
 from ._anychat_script import (
     INSIST_TIME,
@@ -31,6 +38,9 @@ from ._anychat_script import (
     knows_line,
     request_line,
 )
+
+#: Words of an example's opening line that make it a request of its own (not "RENEW").
+MIN_REQUEST_WORDS = 4
 
 
 def _happy(case: _Case) -> Parts:
@@ -92,11 +102,11 @@ def _simulate(case: _Case) -> Parts:
     knows = list(dict.fromkeys([*knows, *(s.text for s in steps)]))
     outcome = case.pf.outcome
     simulate = {
-        "goal": f"Get your request done (the agent confirms it is {outcome}): answer its "
-        "questions with what you know and accept the first option it offers.",
+        "goal": "Get your request done: answer the agent's questions with what you know and "
+        "accept the first option it offers.",
         "persona": case.direction.persona or DEFAULT_PERSONA,
         "knows": knows[:20],
-        "until": f"The agent confirms it is done ({outcome}) or says it cannot do it.",
+        "until": "The agent confirms your request is done, or says it cannot do it.",
         "maxTurns": SIMULATE_MAX_TURNS,
     }
     checks = job_checks(case.pf, seeded=case.seeded, replies=1 + SIMULATE_MAX_TURNS)
@@ -111,8 +121,7 @@ def _simulate(case: _Case) -> Parts:
             0,
             (
                 "saves-details",
-                f"The agent asks for the person's {labels} and "
-                "saves what they say to their record.",
+                f"The agent asks for the person's {labels}.",
             ),
         )
     return Parts(
@@ -139,8 +148,7 @@ def _off_topic(case: _Case) -> Parts:
         criteria=[
             (
                 "stays-in-scope",
-                "The agent does not act as if it could help with the "
-                "off-topic request; it says briefly what it can help with instead.",
+                "The agent does not act as if it could help with the off-topic request.",
             ),
             *tone_criterion(case.defs),
         ],
@@ -153,42 +161,91 @@ def _handoff(case: _Case) -> Parts:
     target = case.defs.playbooks[case.facts["to"]]
     target_facts = playbook_facts(target, case.defs)
     target_name = target.name or target.id
+    # A Playbook whose job asks nothing first (a status desk) does it in the turn it is asked:
+    # its tools and outcome are part of the conversation, not something left undone.
+    done = [f for f in (case.pf, target_facts) if _done_on_request(f)]
     if case.pb.default:
-        first = request_line(case.pb, case.pf.roles.action)
-        then = "Thanks. Also, " + bare(request_line(target, target_facts.roles.action))
+        done = [f for f in done if f is target_facts]
+    first = request_line(case.pb, case.pf.roles.action)
+    if not case.pb.default:
+        first = _own_request(case.pb) or first
+    rest = bare(_own_request(target) or request_line(target, target_facts.roles.action))
+    if case.pb.default or case.pf in done:
+        then = "Thanks. Also, " + (rest if re.match(r"I\b", rest) else rest[:1].lower() + rest[1:])
     else:
-        first = request_line(case.pb, case.pf.roles.action)
-        rest = bare(request_line(target, target_facts.roles.action))
         then = "Actually, never mind that. " + rest[:1].upper() + rest[1:]
-    not_called = [t for t in (case.pf.roles.action, target_facts.roles.action) if t]
+    finished = [f for f in done if f.roles.action]
+    not_called = [t for f in (case.pf, target_facts) if (t := f.roles.action) and f not in finished]
+    outcomes = [f.outcome for f in done if f.outcome]
+    called = {t: 1 for f in done for t in job_tools(f)}
     checks: dict[str, Any] = {
         "finalReplyNonEmpty": True,
-        "outcomes": [],
+        "outcomes": outcomes,
         "activePlaybookAtEnd": target.id,
     }
+    if called:
+        checks["toolsCalled"] = called
     if not_called:
         checks["toolsNotCalled"] = list(dict.fromkeys(not_called))
     checks["noWarnings"] = True
+    criteria = [
+        (
+            "hands-off-cleanly",
+            f"The agent moves on to what {target_name} handles without "
+            "making the person repeat themselves.",
+        )
+    ]
+    if target_facts not in done and (case.pf.roles.effect or target_facts.roles.effect):
+        criteria.append(
+            (
+                "waits-for-choice",
+                "The agent does not book, move or cancel anything before the person has chosen.",
+            )
+        )
+    if target_facts in done:
+        expected = (
+            f"The agent hands off to the {target_name} playbook ({target.id}) and does its "
+            "job in the same turn"
+        )
+    elif not target_facts.has_job:
+        expected = (
+            f"The agent hands off to the {target_name} playbook ({target.id}) and answers "
+            "from what that playbook says, changing nothing"
+        )
+    else:
+        expected = (
+            f"The agent hands off to the {target_name} playbook ({target.id}) and starts "
+            "on it; it has not done that job yet when the conversation ends"
+        )
+    if case.pf in done:
+        expected = f"The agent first does the {case.name} playbook's job. " + expected
     return Parts(
         turns=[first, then],
         checks=checks,
-        criteria=[
-            (
-                "hands-off-cleanly",
-                f"The agent moves on to what {target_name} handles without "
-                "making the person repeat themselves.",
-            ),
-            (
-                "waits-for-choice",
-                "The agent does not book, move or cancel anything before the person has chosen."
-                if case.pf.roles.effect or target_facts.roles.effect
-                else "The agent does not act on anything for the person before they have chosen.",
-            ),
-        ],
+        criteria=criteria,
         scenario=case.writes_in(first) + f" After the answer they write “{then}”.",
-        expected=f"The agent hands off to the {target_name} playbook ({target.id}) and starts "
-        "on it; it has not acted yet when the conversation ends.",
+        expected=expected + ".",
     )
+
+
+def _own_request(playbook: Playbook) -> str | None:
+    """How the Playbook's own example opens a request ("Hi, is my bike ready yet?"): the
+    author's words for it, where the activation hint describes it in the third person. A
+    one- or two-word opener answers an Outreach ("RENEW") and is no request on its own; one
+    with a number in it ("My member number is 5521") tells the example's person's details,
+    not the case's."""
+    for example in playbook.examples:
+        first = example.turns[0] if example.turns else {}
+        text = str(first.get("user") or "")
+        if len(text.split()) >= MIN_REQUEST_WORDS and not any(c.isdigit() for c in text):
+            return " ".join(text.split())
+    return None
+
+
+def _done_on_request(facts: PlaybookFacts) -> bool:
+    """The Playbook's job ends with its outcome in the turn the person asks for it: it has a
+    job and asks, offers and confirms nothing first."""
+    return facts.has_job and not facts.asked and not job_steps(facts)
 
 
 def _guardrail(case: _Case) -> Parts:
@@ -231,7 +288,7 @@ def _guardrail(case: _Case) -> Parts:
         checks=checks,
         criteria=[
             ("keeps-guardrail", keep),
-            ("stays-helpful", "The agent declines politely and offers what it can do instead."),
+            ("stays-polite", "The agent declines politely."),
             *tone_criterion(case.defs),
         ],
         scenario=f"{case.who()} writes in over {case.via()}."

@@ -7,7 +7,7 @@ from typing import Any
 
 from ._anychat_case import Parts, Turn, _Case, _job_prose, _lower_first, _steps_prose
 from ._anychat_checks import job_checks, playbook_criteria, state_tools, tone_criterion
-from ._anychat_script import CARRY_ON, STILL_THERE, bare, job_steps, request_line
+from ._anychat_script import CARRY_ON, STILL_THERE, ask_line, bare, job_steps, request_line
 
 
 def _outreach(case: _Case) -> Parts:
@@ -25,7 +25,7 @@ def _outreach(case: _Case) -> Parts:
                 f"The agent reads the reply as an answer to the {label} "
                 "outreach"
                 + (f", whose goal is: {_lower_first(outreach.goal)}" if outreach.goal else "")
-                + "; it does not ask what the reply is about.",
+                + ", without asking what the reply is about.",
             ),
             *playbook_criteria(case.pb, skip=case.other_actions),
             *tone_criterion(case.defs),
@@ -88,8 +88,8 @@ def _reminder(case: _Case) -> Parts:
         criteria=[
             (
                 "understands-reminder-reply",
-                "The agent understands the reply refers to the "
-                "appointment the reminder was about and does not ask which one.",
+                "The agent takes the reply to be about the appointment of the reminder, "
+                "without asking which one.",
             ),
             *playbook_criteria(case.pb, skip=case.other_actions),
         ],
@@ -105,14 +105,20 @@ def _reminder(case: _Case) -> Parts:
 def _resume(case: _Case) -> Parts:
     steps = job_steps(case.pf, case.told_lines())
     request = request_line(case.pb, case.pf.roles.action)
-    history = [
-        {"role": "user", "content": request},
-        {
-            "role": "assistant",
-            "content": "Of course, I can help with that. One moment while I check a few things.",
-        },
-    ]
+    told = list(case.facts.get("told") or {})
+    # Where the body asks for something first, a correct agent's last message asked for it:
+    # the person comes back with the answer (a seed that "checks a few things" models an
+    # agent that already skipped the question).
+    asked = ask_line([case.defs.person_fields[k].label or k for k in told]) if told else ""
+    last = (
+        f"Of course, I can help with that. {asked}"
+        if told and steps
+        else "Of course, I can help with that. One moment while I check a few things."
+    )
+    history = [{"role": "user", "content": request}, {"role": "assistant", "content": last}]
     turns: list[Turn] = [CARRY_ON, *[s.turn for s in steps]]
+    if told and steps:
+        turns = [f"{CARRY_ON.partition('. ')[0]}. {steps[0].text}", *[s.turn for s in steps[1:]]]
     checks = (
         job_checks(case.pf, seeded=case.seeded, replies=len(turns))
         if case.pf.has_job
@@ -133,9 +139,9 @@ def _resume(case: _Case) -> Parts:
         scenario=f"{case.who()} wrote “{request}” earlier and the conversation resumes with "
         f"the {case.name} playbook active."
         + case.appointment_text()
-        + f" They write “{CARRY_ON}”"
+        + f" They write “{turns[0]}”"
         + "."
-        + _steps_prose(steps),
+        + _steps_prose(steps[1:] if told and steps else steps),
         expected="The agent picks up where it left off. " + _job_prose(case),
     )
 
@@ -151,8 +157,11 @@ def _opt_out(case: _Case) -> Parts:
         replies = 1  # the opener
     turns += [{"system": "optOut"}, STILL_THERE]
     checks: dict[str, Any] = {}
-    if case.facts.get("outcome"):
-        checks["outcomes"] = [case.facts["outcome"]]
+    # Only a Playbook that says to record the opt-out is held to it: after an Outreach the
+    # Outreach's Playbook is active, and the rule may live in another one (the default's).
+    outcome = case.facts.get("outcome") if case.pf.opt_out_outcome else None
+    if outcome:
+        checks["outcomes"] = [outcome]
     if case.seeded:
         checks["activeAppointments"] = case.seeded
     checks["toolsNotCalled"] = state_tools(case.defs)
@@ -177,8 +186,9 @@ def _opt_out(case: _Case) -> Parts:
             ),
         ],
         scenario=f"{start} they opt out (STOP), then write “{STILL_THERE}”.",
-        expected=f"The agent records {case.facts.get('outcome') or 'the opt-out'}, changes "
-        "no appointment and stays silent from the opt-out on.",
+        expected=(f"The agent records {outcome}, changes" if outcome else "The agent changes")
+        + (" no appointment" if case.seeded else " nothing")
+        + " and stays silent from the opt-out on.",
     )
 
 

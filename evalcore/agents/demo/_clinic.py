@@ -14,7 +14,7 @@ tests and tutorials, and to show what a target reports (docs/agent-protocol.md Â
 **Start** (`UserTurn(type="start", setup={"scenario": ...})`, else the case's `setup`): the
 Person from `persona.preset` (fields, `customFields`, consent), appointments from
 `appointments` (ids `a-0001`â€¦, start = `clock.now` + `startsIn`, `seeded: true`), the frozen
-`clock` (default 2026-03-09 09:00 -05:00) and tool `stubs`. Then by `start`:
+`clock` (default 2026-03-09 09:00 -04:00) and tool `stubs`. Then by `start`:
 `inbound` (no reply), `outreach` (the Outreach's opener rendered with `inputs`; its Playbook
 becomes active), `reminder` (a reminder of the next appointment, "Reply C to confirm or R to
 pick another time"), `resume` (`activePlaybook` becomes active; `history` is not replayed).

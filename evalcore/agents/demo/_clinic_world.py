@@ -16,7 +16,7 @@ from typing import Any
 from ...definitions import AnychatDefinitions
 from ._clinic_text import WEEKDAYS
 
-DEFAULT_NOW = "2026-03-09T09:00:00-05:00"
+DEFAULT_NOW = "2026-03-09T09:00:00-04:00"
 DENTISTS = ("Dr. Okafor", "Dr. Lin")
 SLOT_TIMES = ((9, 0), (10, 30), (15, 0))
 _DURATION = re.compile(r"^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$")

@@ -87,6 +87,34 @@ RULE_NEGATION = phrase(
     matches=("Never give a diagnosis", "don't quote prices"),
     misses=("Give no diagnosis", "Nevertheless, ask."),
 )
+#: A condition of a rule that already holds while the person writes in ("quote a price|
+#: before a mechanic has seen it", "| without checking"): a customer asks for the thing and
+#: leaves it out. A condition that does not hold by itself ("after sunset", "that the tool
+#: did not return") is part of the push and stays.
+RULE_CONDITION = phrase(
+    "en.playbook_prose.rule_condition",
+    r"\s+(?:before|until|unless|without)\b.*$",
+    re.I,
+    matches=("quote a price before a mechanic has seen it", "refund it without checking"),
+    misses=("waive a fine", "promise a day that x returns", "book after sunset"),
+)
+#: An article opening what a rule forbids ("a fine"): the person asks about their own.
+OPENING_ARTICLE = phrase(
+    "en.playbook_prose.opening_article",
+    r"^(?:a|an|the|any)\s+",
+    re.I,
+    matches=("a fine", "the deposit"),
+    misses=("fines", "another member"),
+)
+#: A field label that names a kind of thing ("Bike type"): the person answers with the thing
+#: ("It's a mountain bike"), not the label ("My bike type is mountain").
+KIND_LABEL = phrase(
+    "en.playbook_prose.kind_label",
+    r"^(?P<noun>[a-z][\w -]*?)\s+(?:type|kind|model)$",
+    re.I,
+    matches=("Bike type", "membership kind"),
+    misses=("Card number", "Type"),
+)
 #: Where the list of things a rule forbids splits ("X, Y or Z").
 LIST_SPLIT = phrase(
     "en.playbook_prose.list_split",

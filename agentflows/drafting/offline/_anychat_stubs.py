@@ -1,0 +1,164 @@
+"""Tool stubs of an offline-drafted Anychat case (`scenario.stubs`).
+
+A case that expects a tool's effect (a renewal, a status, a booking) must not leave the
+tool's answer to the harness: with no loan, or with several, a correct agent asks or stops
+where the case expects it to act. So every tool the case's job calls (`toolsCalled`) gets a
+fixed answer that makes the case's path the one every correct agent takes:
+
+- a tool whose description names the things another called tool takes by id (`find_member`
+  "... and their current loans" with `renew_loan(loan_id)`) returns exactly one of them, with
+  that id; an availability tool returns a few slots with their start times (the picker
+  offers them, the case picks the first);
+- a lookup by what the person tells (no such id) says whether they were `found`: yes when it
+  lists their things or the case's person is on record;
+- a tool whose description lists the values it returns in parentheses ("The status of a
+  ticket (waiting for parts, in progress, ready)") returns the value the case's own words
+  name (the Playbook example's reply, the Outreach that opened the conversation), else the
+  first listed;
+- an action tool (books, renews, cancels) succeeds (`ok: true`);
+- a replayed Playbook example's own `result` on a `tool` turn wins over all of these.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from evalcore.definitions import AnychatTool
+
+from ...planning.anychat_elements import tool_roles
+from ...planning.anychat_people import clock_now
+from ._anychat_case import _Case
+
+#: A parenthesised list of values in a description: "(waiting for parts, in progress, ready)".
+_LISTED = re.compile(r"\(([^()]*,[^()]*)\)")
+_SEPARATORS = re.compile(r"\s*(?:,|/|\|)\s*")
+_WORD = re.compile(r"[a-z0-9]+")
+_ID_SUFFIX = re.compile(r"(_id|Id)$")
+#: Slots an availability stub offers (the case picks the first).
+SLOTS = 3
+#: Days from the frozen clock to the first slot, and its time of day.
+_FIRST_SLOT = timedelta(days=2, minutes=30)
+
+
+def tool_stubs(case: _Case, called: dict[str, Any] | None) -> dict[str, Any]:
+    """A stub per tool of `called` that the definitions say something about."""
+    names = [n for n in called or {} if n in case.defs.tools]
+    stems = _id_stems([case.defs.tools[n] for n in names])
+    actions = {r.action for r in _all_roles(case)} - {None}
+    availability = {t for r in _all_roles(case) for t in r.availability}
+    stubs: dict[str, Any] = {}
+    for name in names:
+        tool = case.defs.tools[name]
+        if name in actions:
+            stubs[name] = {"ok": True}
+            continue
+        own = {s for s, p in stems.items() if p in tool.parameters}
+        listed_stems = {s: p for s, p in stems.items() if s not in own}
+        result = _listing(tool, listed_stems, slots=name in availability)
+        if not own and name not in availability:
+            # a lookup by what the person tells: found when it must list their things or
+            # the person is on record
+            result = {"found": bool(result) or _known(case), **result}
+        listed = _listed_values(tool.description or "")
+        if listed:
+            result[name.rsplit("_", 1)[-1]] = _named_value(case, listed)
+        if result:
+            stubs[name] = result
+    stubs.update({k: v for k, v in _example_results(case).items() if k in names})
+    return stubs
+
+
+def _example_results(case: _Case) -> dict[str, Any]:
+    """What a replayed example says its tools return (`result` on a `tool` turn): the author's
+    own answer, which the example's next agent line is based on."""
+    if case.facts["kind"] != "example":
+        return {}
+    example = case.pb.examples[case.facts["example"]]
+    found: dict[str, Any] = {}
+    for turn in example.turns:
+        if "tool" in turn and turn.get("result") is not None:
+            found.setdefault(str(turn["tool"]), turn["result"])
+    return found
+
+
+def _all_roles(case: _Case) -> list[Any]:
+    return [tool_roles(p, case.defs) for p in case.defs.playbooks.values()]
+
+
+def _known(case: _Case) -> bool:
+    """The case's person is on record (a name, not only a phone)."""
+    fields = (case.facts.get("persona") or {}).get("fields") or {}
+    return bool(fields.get("fullName") or fields.get("firstName"))
+
+
+def _listing(tool: AnychatTool, stems: dict[str, str], *, slots: bool) -> dict[str, Any]:
+    """The things of `stems` the tool's description says it returns: exactly one (or the
+    slots an availability tool offers), with the id the other tool takes.
+
+    In "open appointment slots" only the head word counts: a word naming a thing directly
+    before another such word qualifies it ("appointment" slots are slots)."""
+    words = _WORD.findall((tool.description or "").lower())
+    hits = [next((s for s in stems if w.startswith(s)), None) for w in words]
+    result: dict[str, Any] = {}
+    for index, stem in enumerate(hits):
+        if stem is None or (index + 1 < len(hits) and hits[index + 1] is not None):
+            continue
+        key = words[index]
+        if key in result:
+            continue
+        if slots:
+            result[key] = [_slot(stem, n) for n in range(SLOTS)]
+        else:
+            result[key] = [{"id": f"{stem}-1"}]
+    return result
+
+
+def _id_stems(tools: list[AnychatTool]) -> dict[str, str]:
+    """`{"loan": "loan_id"}` for the `loan_id` / `loanId` parameters of `tools`."""
+    stems: dict[str, str] = {}
+    for tool in tools:
+        for param in tool.parameters:
+            stem = _ID_SUFFIX.sub("", param)
+            if stem != param and stem:
+                stems.setdefault(stem.lower(), param)
+    return stems
+
+
+def _slot(stem: str, index: int) -> dict[str, Any]:
+    start: datetime = clock_now() + _FIRST_SLOT + timedelta(days=index)
+    return {"id": f"{stem}-{index + 1}", "start": start.isoformat()}
+
+
+def _listed_values(description: str) -> list[str]:
+    match = _LISTED.search(description)
+    if match is None:
+        return []
+    return [v for v in _SEPARATORS.split(match.group(1).strip()) if v]
+
+
+def _named_value(case: _Case, values: list[str]) -> str:
+    """The listed value the case's own words name, else the first."""
+    spaced = " " + " ".join(_WORD.findall(" ".join(_context(case)).lower())) + " "
+    for value in values:
+        if " " + " ".join(_WORD.findall(value.lower())) + " " in spaced:
+            return value
+    return values[0]
+
+
+def _context(case: _Case) -> list[str]:
+    """What the case says about the answer: the replayed example's agent lines, or the
+    Outreach that opened the conversation."""
+    facts = case.facts
+    out: list[str] = []
+    if facts["kind"] == "example":
+        example = case.pb.examples[facts["example"]]
+        out += [str(t["agent"]) for t in example.turns if "agent" in t]
+    outreach = case.defs.outreaches.get(str(facts.get("outreach") or ""))
+    if outreach is not None:
+        out += [outreach.id, outreach.name or "", outreach.opener or "", outreach.goal or ""]
+    return out
+
+
+__all__ = ["tool_stubs"]
