@@ -382,4 +382,9 @@ def test_an_abstract_api_subject_is_made_concrete_by_a_described_api(tmp_path: P
     prompt, checks = draft_task(behavior.facts)
     assert "`api.md`" in prompt and "adds a to-do" in prompt
     patterns = [c.get("pattern") for c in checks]
-    assert r"/todos\b" in patterns and r"api\.md" not in patterns  # the code need not open it
+    assert r"api\.md" not in patterns  # the code need not open it
+    (endpoint,) = [c["pattern"] for c in checks if "endpoint" in c["description"]]
+    assert re.search(endpoint, "requests.get(f'{BASE}/todos', params=q)")
+    # the skill's helper joins f"{BASE}/{endpoint}" and is called with "todos"
+    assert re.search(endpoint, '_make_api_request("todos", method="POST")')
+    assert not re.search(endpoint, 'load("mytodos")')
