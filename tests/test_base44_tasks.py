@@ -155,6 +155,30 @@ def test_a_do_line_with_a_setting_requires_the_setting(tmp_path: Path) -> None:
     assert not re.search(pattern, "b = widget.launch(quiet=False)", re.M)
 
 
+def test_a_setting_at_the_librarys_default_is_checked_as_the_opposite_not_set(
+    tmp_path: Path,
+) -> None:
+    skill = tmp_path / "skills" / "page-runner"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: page-runner\ndescription: Supports running pages.\n---\n\n"
+        "```python\nimport playwright\n\nb = p.chromium.launch(headless=True)"
+        "  # Always launch headless\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["page-runner"])
+    assert task.do == ()  # a bare launch() is headless: requiring headless=True fails it
+    plan = plan_base44(project, "page-runner", direction=None)
+    (behavior,) = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    _, checks = draft_task(behavior.facts)
+    (check,) = [c for c in checks if c["type"] == "file-content-excluded"]
+    assert re.search(check["pattern"], "b = p.chromium.launch(headless = False)")
+    assert not re.search(check["pattern"], "b = p.chromium.launch()")
+    assert not re.search(check["pattern"], "b = p.chromium.launch(headless=True)")
+    assert any(c["type"] == "file-exists" for c in checks)
+
+
 PAGE_SKILL = """\
 ---
 name: page-poker

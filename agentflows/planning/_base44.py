@@ -284,6 +284,7 @@ class _Builder:
                 "uses": task.uses,
                 "do": list(task.do),
                 "dont": list(task.dont),
+                "unset": [{"pattern": p, "keeps": k} for p, k in task.unset],
                 "source": f"{task.file}:{task.line}",
                 "example": task.example,
                 "format": task.format,

@@ -52,6 +52,7 @@ from evalcore.lexicon.notation.input_paths import (
     SCHEME_BUILDERS,
     URL_SCHEME,
 )
+from evalcore.lexicon.notation.library_defaults import KEYWORD_DEFAULTS
 
 from .base44_starter import INPUT_FILES, SUBJECT_FILES
 from .base44_targets import word_set
@@ -103,6 +104,10 @@ class Task:
     framework: "in Python (FastMCP)"); "" when none."""
     do: tuple[str, ...] = ()
     dont: tuple[str, ...] = ()
+    unset: tuple[tuple[str, str], ...] = ()
+    """(regex, the skill's setting) of settings a correct file does not make: the opposite
+    of a keyword a do-line gives its library default (`launch(headless=True)` →
+    `headless=False`), since a call that leaves the keyword out is as correct as the skill's."""
     example: str = ""
     format: str = ""
     """A data format (`FORMATS`) the task's file is in, instead of a program language."""
@@ -274,6 +279,12 @@ def _task(
         for p in _call_patterns(e.text, single=True, subject=word_set(named))
         if _shown(p, code) and (example_text is None or re.search(p, example_text, re.M))
     ]
+    unset = [
+        p
+        for e in contents
+        if e.kind == "do" and (e.file, e.line) not in scoped
+        for p in _unset_patterns(e.text, code, example_text)
+    ]
     file_langs = _file_languages(contents)
     dont = [
         p
@@ -291,6 +302,7 @@ def _task(
         uses=uses,
         do=tuple(dict.fromkeys(do)),
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
+        unset=tuple(dict.fromkeys(unset)),
         own=(own := _own_calls(phrase, "\n".join(t for t in sample if t))),
         saves=_saves(own, "\n".join(t for t in sample if t)),
         decorator=_decorator(sample) if language == "python" else "",
@@ -564,12 +576,46 @@ def _call_patterns(text: str, *, single: bool, subject: set[str] | None = None) 
             continue
         prefix = r"\." if "." in call.group(1) else r"\b"
         tail = r"\(\s*['\"]" + re.escape(arg.group(2)) + r"['\"]\s*\)" if arg else r"\("
-        for part in call.group(2).split(",") if single and not arg else ():
-            keyword = _KEYWORD_ARG.match(part)
-            if keyword:  # `launch(headless=True)`: the setting is what the line prescribes
-                name_, value = (re.escape(g) for g in keyword.groups())
-                tail += rf"(?=[^)]*\b{name_}\s*=\s*{value}\b)"
+        keywords = [
+            k.groups()
+            for part in (call.group(2).split(",") if single and not arg else ())
+            if (k := _KEYWORD_ARG.match(part))
+        ]
+        prescribed = [(k, v) for k, v in keywords if not _default(name, k, v)]
+        if keywords and not prescribed:  # only defaults: `_unset_patterns` checks the call
+            continue
+        for key, value in prescribed:  # `launch(slow_mo=50)`: the setting is prescribed
+            tail += rf"(?=[^)]*\b{re.escape(key)}\s*=\s*{re.escape(value)}\b)"
         out.append(prefix + re.escape(name) + tail)
+    return out
+
+
+def _default(name: str, key: str, value: str) -> bool:
+    """The keyword's value is what the library takes when the call leaves it out."""
+    known = KEYWORD_DEFAULTS.get((name, key))
+    return known is not None and known[0] == value
+
+
+def _unset_patterns(text: str, code: str, example_text: str | None) -> list[tuple[str, str]]:
+    """For a do-line's one call (shown in the skill's code and the task's example) that gives
+    keywords their library default (`launch(headless=True)`): a regex of each keyword set to
+    the opposite (`headless=False`), which a correct file does not write."""
+    spans = _SPAN.findall(text) or [text]
+    calls = [m for span in spans for m in _CALL.finditer(span)]
+    if len(calls) != 1:
+        return []
+    name = calls[0].group(1).rsplit(".", 1)[-1]
+    if not re.search(rf"\b{re.escape(name)}\(", code) or (
+        example_text is not None and not re.search(rf"\b{re.escape(name)}\(", example_text)
+    ):
+        return []
+    out = []
+    for part in calls[0].group(2).split(","):
+        keyword = _KEYWORD_ARG.match(part)
+        if keyword and _default(name, *keyword.groups()):
+            key = keyword.group(1)
+            opposite = KEYWORD_DEFAULTS[(name, key)][1]
+            out.append((rf"\b{re.escape(key)}\s*=\s*{re.escape(opposite)}\b", part.strip()))
     return out
 
 

@@ -152,6 +152,17 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         }
         for pattern in facts.get("dont") or ()
     ]
+    checks += [
+        {
+            "type": "file-content-excluded",
+            "description": f"Keeps the library's default {unset['keeps']}, as the skill's "
+            "code does (a call that leaves it out keeps it too): does not set the opposite",
+            "filePath": path,
+            "pattern": unset["pattern"],
+            "flags": CODE_FLAGS,
+        }
+        for unset in facts.get("unset") or ()
+    ]
     return prompt, checks
 
 
