@@ -350,6 +350,29 @@ def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Pa
     assert any(c.get("pattern") == r"page\.png" for c in checks)
 
 
+def test_two_tasks_with_the_same_job_and_checks_are_one_fixture(tmp_path: Path) -> None:
+    project = _browser_skill(tmp_path)
+    skill_md = tmp_path / "skills" / "page-lab" / "SKILL.md"
+    skill_md.write_text(
+        BROWSER_SKILL.replace(
+            "checking page behavior,", "checking page behavior, debugging page flows,"
+        ),
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    phrases = [t.phrase for t in skill_tasks(project, project.agent_skills.skills["page-lab"])]
+    assert "debugging page flows" in phrases  # a task of the skill ...
+    plan = plan_base44(project, "page-lab", direction=None)
+    tasks = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    phrases = [b.facts["phrase"] for b in tasks]
+    # ... whose fixture would be the page's job with the same checks: written once
+    assert "checking page behavior" in phrases and "debugging page flows" not in phrases
+    (kept,) = [b for b in tasks if b.facts["phrase"] == "checking page behavior"]
+    assert len([c for c in kept.covers if not c.startswith("skill:")]) == 2
+    # tasks with acts of their own stay apart
+    assert "capturing page snapshots" in phrases
+
+
 def test_a_url_scheme_the_task_names_is_checked_with_the_ways_to_build_it(
     tmp_path: Path,
 ) -> None:
