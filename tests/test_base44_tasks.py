@@ -340,7 +340,9 @@ def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Pa
     messages = by_phrase["capturing console messages during a run"]
     assert messages.case.replace("_", "-") == "capturing-console-messages-python"
     prompt, checks = draft_task(checking.facts)
-    assert "It's for `page.html`" in prompt and "press Join" in prompt
+    # the request is the page's job, not the skill's words for the kind of task
+    assert "for `page.html`" in prompt and "press Join" in prompt
+    assert "checking page behavior" not in prompt
     assert any(c.get("pattern") == r"Thanks!|#status" for c in checks)
     prompt, checks = draft_task(by_phrase["capturing page snapshots"].facts)
     assert "press Join" not in prompt
@@ -428,6 +430,10 @@ def test_an_abstract_api_subject_is_made_concrete_by_a_described_api(tmp_path: P
     assert "GET /todos" in behavior.facts["starter"]["api.md"]
     prompt, checks = draft_task(behavior.facts)
     assert "`api.md`" in prompt and "adds a to-do" in prompt
+    # what to write, in the person's words: not the description's abstract phrase
+    assert prompt.startswith("Please write a bridge in Python.")
+    assert "integrate external" not in prompt and "`bridge.py`" in prompt
+    assert any(c.get("filePath") == "bridge.py" for c in checks)
     patterns = [c.get("pattern") for c in checks]
     assert r"api\.md" not in patterns  # the code need not open it
     (endpoint,) = [c["pattern"] for c in checks if "endpoint" in c["description"]]

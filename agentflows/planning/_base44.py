@@ -334,6 +334,7 @@ class _Builder:
                 for j in (INPUT_JOBS.get(name) for name in task.inputs)
                 if j and not any(p.startswith(r"\.") for p in task.own)
             ],
+            "thing": task.thing,
             "reads": [
                 {
                     "about": j.about,

@@ -121,6 +121,10 @@ class Task:
     reads: tuple[str, ...] = ()
     """Documents (`SUBJECT_FILES` names) that make an abstract subject concrete: the person
     points at one, the code does not open it."""
+    thing: str = ""
+    """What a person asks to be written, in their words ("MCP server"), where the task's words
+    only name the kind of work ("building MCP servers to integrate ..."); "" when the task's
+    words are its request."""
     own: tuple[str, ...] = ()
     """Regexes of the calls that do what the task's words name (`_own_calls`)."""
     decorator: str = ""
@@ -175,7 +179,7 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
     tasks = [t for t in tasks if t.example or t.own or not _same_object(t.phrase, shown)]
     shared = tuple(dict.fromkeys(name for t in tasks for name in t.inputs))
     tasks = [replace(t, inputs=t.inputs or shared) for t in tasks]
-    tasks = [replace(t, reads=_reads(t.phrase)) for t in tasks]
+    tasks = [_concrete(t, _reads(t.phrase)) for t in tasks]
     for task in formats:
         words = _content_words(task.phrase)
         if not any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
@@ -412,6 +416,25 @@ def _same_object(phrase: str, example_phrases: list[str]) -> bool:
 
 def _stem(word: str) -> str:
     word = word.lower()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _concrete(task: Task, reads: tuple[str, ...]) -> Task:
+    """A task made concrete by a document the person points at: it asks for the thing its
+    words build, singular (`building MCP servers` → "MCP server"), at a file named after it."""
+    words = _WORD.findall(_head(task.phrase))[1:]
+    if not reads or not words:
+        return replace(task, reads=reads)
+    words[-1] = _singular(words[-1])
+    ext = Path(task.path).suffix
+    path = ("_" if ext == ".py" else "-").join(w.lower() for w in words[:3]) + ext
+    return replace(task, reads=reads, thing=" ".join(words), path=path)
+
+
+def _singular(word: str) -> str:
+    """One of a plural noun ("servers" → "server", "libraries" → "library", "APIs" → "API")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
