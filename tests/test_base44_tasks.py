@@ -155,6 +155,30 @@ def test_a_do_line_with_a_setting_requires_the_setting(tmp_path: Path) -> None:
     assert not re.search(pattern, "b = widget.launch(quiet=False)", re.M)
 
 
+def test_a_setting_at_the_librarys_default_is_checked_as_the_opposite_not_set(
+    tmp_path: Path,
+) -> None:
+    skill = tmp_path / "skills" / "page-runner"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: page-runner\ndescription: Supports running pages.\n---\n\n"
+        "```python\nimport playwright\n\nb = p.chromium.launch(headless=True)"
+        "  # Always launch headless\n```\n",
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    (task,) = skill_tasks(project, project.agent_skills.skills["page-runner"])
+    assert task.do == ()  # a bare launch() is headless: requiring headless=True fails it
+    plan = plan_base44(project, "page-runner", direction=None)
+    (behavior,) = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    _, checks = draft_task(behavior.facts)
+    (check,) = [c for c in checks if c["type"] == "file-content-excluded"]
+    assert re.search(check["pattern"], "b = p.chromium.launch(headless = False)")
+    assert not re.search(check["pattern"], "b = p.chromium.launch()")
+    assert not re.search(check["pattern"], "b = p.chromium.launch(headless=True)")
+    assert any(c["type"] == "file-exists" for c in checks)
+
+
 PAGE_SKILL = """\
 ---
 name: page-poker
@@ -316,7 +340,9 @@ def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Pa
     messages = by_phrase["capturing console messages during a run"]
     assert messages.case.replace("_", "-") == "capturing-console-messages-python"
     prompt, checks = draft_task(checking.facts)
-    assert "It's for `page.html`" in prompt and "press Join" in prompt
+    # the request is the page's job, not the skill's words for the kind of task
+    assert "for `page.html`" in prompt and "press Join" in prompt
+    assert "checking page behavior" not in prompt
     assert any(c.get("pattern") == r"Thanks!|#status" for c in checks)
     prompt, checks = draft_task(by_phrase["capturing page snapshots"].facts)
     assert "press Join" not in prompt
@@ -324,6 +350,29 @@ def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Pa
     # the skill's snapshot call writes a .png: the request says where, the code names it
     assert "Save the result as `page.png`." in prompt
     assert any(c.get("pattern") == r"page\.png" for c in checks)
+
+
+def test_two_tasks_with_the_same_job_and_checks_are_one_fixture(tmp_path: Path) -> None:
+    project = _browser_skill(tmp_path)
+    skill_md = tmp_path / "skills" / "page-lab" / "SKILL.md"
+    skill_md.write_text(
+        BROWSER_SKILL.replace(
+            "checking page behavior,", "checking page behavior, debugging page flows,"
+        ),
+        encoding="utf-8",
+    )
+    project = load_project(tmp_path)
+    phrases = [t.phrase for t in skill_tasks(project, project.agent_skills.skills["page-lab"])]
+    assert "debugging page flows" in phrases  # a task of the skill ...
+    plan = plan_base44(project, "page-lab", direction=None)
+    tasks = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    phrases = [b.facts["phrase"] for b in tasks]
+    # ... whose fixture would be the page's job with the same checks: written once
+    assert "checking page behavior" in phrases and "debugging page flows" not in phrases
+    (kept,) = [b for b in tasks if b.facts["phrase"] == "checking page behavior"]
+    assert len([c for c in kept.covers if not c.startswith("skill:")]) == 2
+    # tasks with acts of their own stay apart
+    assert "capturing page snapshots" in phrases
 
 
 def test_a_url_scheme_the_task_names_is_checked_with_the_ways_to_build_it(
@@ -381,5 +430,14 @@ def test_an_abstract_api_subject_is_made_concrete_by_a_described_api(tmp_path: P
     assert "GET /todos" in behavior.facts["starter"]["api.md"]
     prompt, checks = draft_task(behavior.facts)
     assert "`api.md`" in prompt and "adds a to-do" in prompt
+    # what to write, in the person's words: not the description's abstract phrase
+    assert prompt.startswith("Please write a bridge in Python.")
+    assert "integrate external" not in prompt and "`bridge.py`" in prompt
+    assert any(c.get("filePath") == "bridge.py" for c in checks)
     patterns = [c.get("pattern") for c in checks]
-    assert r"/todos\b" in patterns and r"api\.md" not in patterns  # the code need not open it
+    assert r"api\.md" not in patterns  # the code need not open it
+    (endpoint,) = [c["pattern"] for c in checks if "endpoint" in c["description"]]
+    assert re.search(endpoint, "requests.get(f'{BASE}/todos', params=q)")
+    # the skill's helper joins f"{BASE}/{endpoint}" and is called with "todos"
+    assert re.search(endpoint, '_make_api_request("todos", method="POST")')
+    assert not re.search(endpoint, 'load("mytodos")')

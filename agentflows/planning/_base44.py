@@ -180,6 +180,25 @@ def slug(text: str) -> str:
     return "_".join(kept[:5]) or "prompt"
 
 
+#: Task facts that name the task (its words, its file, where it was read), not what is asked
+#: of the agent or checked.
+_TASK_NAMING = frozenset({"phrase", "path", "source", "example", "prompt_name"})
+
+
+def _same_job(facts: dict[str, Any], made: list[Behavior]) -> Behavior | None:
+    """An earlier task of the skill with the same job and the same checks, but for its
+    words and file: two fixtures a reviewer cannot tell apart (one test, not two)."""
+    if not (facts.get("jobs") or facts.get("reads")):
+        return None  # the task's words are its job: different words ask different things
+    job = {k: v for k, v in facts.items() if k not in _TASK_NAMING}
+    for behavior in made:
+        if behavior.facts.get("kind") != "task":
+            continue
+        if {k: v for k, v in behavior.facts.items() if k not in _TASK_NAMING} == job:
+            return behavior
+    return None
+
+
 class _Builder:
     def __init__(
         self,
@@ -259,6 +278,11 @@ class _Builder:
 
     def task(self, task: Task, priority: int) -> None:
         language = kind_name(task)
+        facts = self._task_facts(task, language)
+        same = _same_job(facts, self.out)
+        if same is not None:  # another name for the same job on the same file
+            same.covers.append(task_element(task))
+            return
         self.add(
             slug(" ".join([*task_words(task.phrase)[:4], task.format or task.language])),
             "happy_path",
@@ -275,53 +299,58 @@ class _Builder:
                 "the skill prescribes for its code."
             ),
             [task_element(task)],
-            {
-                "kind": "task",
-                "phrase": task.phrase,
-                "language": language,
-                "path": task.path,
-                "imports": task.imports,
-                "uses": task.uses,
-                "do": list(task.do),
-                "dont": list(task.dont),
-                "source": f"{task.file}:{task.line}",
-                "example": task.example,
-                "format": task.format,
-                "tags": list(task.tags),
-                "context": task.context,
-                "inputs": list(task.inputs),
-                "own": list(task.own),
-                "decorator": task.decorator,
-                "output": (
-                    Path(task.inputs[0] if task.inputs else task.path).stem + task.saves
-                    if task.saves
-                    else ""
-                ),
-                # a task that names no act of its own (verifying, debugging) is given the
-                # input file's job; one that does (a screenshot, console logs) is that act
-                "jobs": [
-                    {"request": j.request, "done": j.done, "says": j.done_says}
-                    for j in (INPUT_JOBS.get(name) for name in task.inputs)
-                    if j and not any(p.startswith(r"\.") for p in task.own)
-                ],
-                "reads": [
-                    {
-                        "about": j.about,
-                        "request": "" if task.format else j.request,
-                        "done": "" if task.format else j.done,
-                        "says": j.done_says,
-                    }
-                    for j in (INPUT_JOBS.get(name) for name in task.reads)
-                    if j
-                ],
-                "starter": {
-                    name: text
-                    for name, text in [*INPUT_FILES.values(), *SUBJECT_FILES.values()]
-                    if name in task.inputs or name in task.reads
-                },
-            },
+            facts,
             priority,
         )
+
+    def _task_facts(self, task: Task, language: str) -> dict[str, Any]:
+        return {
+            "kind": "task",
+            "phrase": task.phrase,
+            "language": language,
+            "path": task.path,
+            "imports": task.imports,
+            "uses": task.uses,
+            "do": list(task.do),
+            "dont": list(task.dont),
+            "unset": [{"pattern": p, "keeps": k} for p, k in task.unset],
+            "source": f"{task.file}:{task.line}",
+            "example": task.example,
+            "format": task.format,
+            "tags": list(task.tags),
+            "context": task.context,
+            "inputs": list(task.inputs),
+            "own": list(task.own),
+            "decorator": task.decorator,
+            "output": (
+                Path(task.inputs[0] if task.inputs else task.path).stem + task.saves
+                if task.saves
+                else ""
+            ),
+            # a task that names no act of its own (verifying, debugging) is given the
+            # input file's job; one that does (a screenshot, console logs) is that act
+            "jobs": [
+                {"request": j.request, "done": j.done, "says": j.done_says}
+                for j in (INPUT_JOBS.get(name) for name in task.inputs)
+                if j and not any(p.startswith(r"\.") for p in task.own)
+            ],
+            "thing": task.thing,
+            "reads": [
+                {
+                    "about": j.about,
+                    "request": "" if task.format else j.request,
+                    "done": "" if task.format else j.done,
+                    "says": j.done_says,
+                }
+                for j in (INPUT_JOBS.get(name) for name in task.reads)
+                if j
+            ],
+            "starter": {
+                name: text
+                for name, text in [*INPUT_FILES.values(), *SUBJECT_FILES.values()]
+                if name in task.inputs or name in task.reads
+            },
+        }
 
     def practice(self, practice: Practice, priority: int) -> None:
         what = {"bug_fix": "a bug fix", "feature": "a new feature", "refactor": "a refactoring"}

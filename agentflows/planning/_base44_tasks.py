@@ -52,6 +52,7 @@ from evalcore.lexicon.notation.input_paths import (
     SCHEME_BUILDERS,
     URL_SCHEME,
 )
+from evalcore.lexicon.notation.library_defaults import KEYWORD_DEFAULTS
 
 from .base44_starter import INPUT_FILES, SUBJECT_FILES
 from .base44_targets import word_set
@@ -103,6 +104,10 @@ class Task:
     framework: "in Python (FastMCP)"); "" when none."""
     do: tuple[str, ...] = ()
     dont: tuple[str, ...] = ()
+    unset: tuple[tuple[str, str], ...] = ()
+    """(regex, the skill's setting) of settings a correct file does not make: the opposite
+    of a keyword a do-line gives its library default (`launch(headless=True)` →
+    `headless=False`), since a call that leaves the keyword out is as correct as the skill's."""
     example: str = ""
     format: str = ""
     """A data format (`FORMATS`) the task's file is in, instead of a program language."""
@@ -116,6 +121,10 @@ class Task:
     reads: tuple[str, ...] = ()
     """Documents (`SUBJECT_FILES` names) that make an abstract subject concrete: the person
     points at one, the code does not open it."""
+    thing: str = ""
+    """What a person asks to be written, in their words ("MCP server"), where the task's words
+    only name the kind of work ("building MCP servers to integrate ..."); "" when the task's
+    words are its request."""
     own: tuple[str, ...] = ()
     """Regexes of the calls that do what the task's words name (`_own_calls`)."""
     decorator: str = ""
@@ -170,7 +179,7 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
     tasks = [t for t in tasks if t.example or t.own or not _same_object(t.phrase, shown)]
     shared = tuple(dict.fromkeys(name for t in tasks for name in t.inputs))
     tasks = [replace(t, inputs=t.inputs or shared) for t in tasks]
-    tasks = [replace(t, reads=_reads(t.phrase)) for t in tasks]
+    tasks = [_concrete(t, _reads(t.phrase)) for t in tasks]
     for task in formats:
         words = _content_words(task.phrase)
         if not any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
@@ -274,6 +283,12 @@ def _task(
         for p in _call_patterns(e.text, single=True, subject=word_set(named))
         if _shown(p, code) and (example_text is None or re.search(p, example_text, re.M))
     ]
+    unset = [
+        p
+        for e in contents
+        if e.kind == "do" and (e.file, e.line) not in scoped
+        for p in _unset_patterns(e.text, code, example_text)
+    ]
     file_langs = _file_languages(contents)
     dont = [
         p
@@ -291,6 +306,7 @@ def _task(
         uses=uses,
         do=tuple(dict.fromkeys(do)),
         dont=tuple(d for d in dict.fromkeys(dont) if d not in do),
+        unset=tuple(dict.fromkeys(unset)),
         own=(own := _own_calls(phrase, "\n".join(t for t in sample if t))),
         saves=_saves(own, "\n".join(t for t in sample if t)),
         decorator=_decorator(sample) if language == "python" else "",
@@ -400,6 +416,25 @@ def _same_object(phrase: str, example_phrases: list[str]) -> bool:
 
 def _stem(word: str) -> str:
     word = word.lower()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _concrete(task: Task, reads: tuple[str, ...]) -> Task:
+    """A task made concrete by a document the person points at: it asks for the thing its
+    words build, singular (`building MCP servers` → "MCP server"), at a file named after it."""
+    words = _WORD.findall(_head(task.phrase))[1:]
+    if not reads or not words:
+        return replace(task, reads=reads)
+    words[-1] = _singular(words[-1])
+    ext = Path(task.path).suffix
+    path = ("_" if ext == ".py" else "-").join(w.lower() for w in words[:3]) + ext
+    return replace(task, reads=reads, thing=" ".join(words), path=path)
+
+
+def _singular(word: str) -> str:
+    """One of a plural noun ("servers" → "server", "libraries" → "library", "APIs" → "API")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -564,12 +599,46 @@ def _call_patterns(text: str, *, single: bool, subject: set[str] | None = None) 
             continue
         prefix = r"\." if "." in call.group(1) else r"\b"
         tail = r"\(\s*['\"]" + re.escape(arg.group(2)) + r"['\"]\s*\)" if arg else r"\("
-        for part in call.group(2).split(",") if single and not arg else ():
-            keyword = _KEYWORD_ARG.match(part)
-            if keyword:  # `launch(headless=True)`: the setting is what the line prescribes
-                name_, value = (re.escape(g) for g in keyword.groups())
-                tail += rf"(?=[^)]*\b{name_}\s*=\s*{value}\b)"
+        keywords = [
+            k.groups()
+            for part in (call.group(2).split(",") if single and not arg else ())
+            if (k := _KEYWORD_ARG.match(part))
+        ]
+        prescribed = [(k, v) for k, v in keywords if not _default(name, k, v)]
+        if keywords and not prescribed:  # only defaults: `_unset_patterns` checks the call
+            continue
+        for key, value in prescribed:  # `launch(slow_mo=50)`: the setting is prescribed
+            tail += rf"(?=[^)]*\b{re.escape(key)}\s*=\s*{re.escape(value)}\b)"
         out.append(prefix + re.escape(name) + tail)
+    return out
+
+
+def _default(name: str, key: str, value: str) -> bool:
+    """The keyword's value is what the library takes when the call leaves it out."""
+    known = KEYWORD_DEFAULTS.get((name, key))
+    return known is not None and known[0] == value
+
+
+def _unset_patterns(text: str, code: str, example_text: str | None) -> list[tuple[str, str]]:
+    """For a do-line's one call (shown in the skill's code and the task's example) that gives
+    keywords their library default (`launch(headless=True)`): a regex of each keyword set to
+    the opposite (`headless=False`), which a correct file does not write."""
+    spans = _SPAN.findall(text) or [text]
+    calls = [m for span in spans for m in _CALL.finditer(span)]
+    if len(calls) != 1:
+        return []
+    name = calls[0].group(1).rsplit(".", 1)[-1]
+    if not re.search(rf"\b{re.escape(name)}\(", code) or (
+        example_text is not None and not re.search(rf"\b{re.escape(name)}\(", example_text)
+    ):
+        return []
+    out = []
+    for part in calls[0].group(2).split(","):
+        keyword = _KEYWORD_ARG.match(part)
+        if keyword and _default(name, *keyword.groups()):
+            key = keyword.group(1)
+            opposite = KEYWORD_DEFAULTS[(name, key)][1]
+            out.append((rf"\b{re.escape(key)}\s*=\s*{re.escape(opposite)}\b", part.strip()))
     return out
 
 

@@ -19,6 +19,7 @@ that changes nothing fails at least once:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 MODULE = "cart.py"
@@ -123,6 +124,12 @@ class InputJob:
     done_says: str = ""
 
 
+def endpoint_pattern(path: str) -> str:
+    """A regex for code that calls an API path (`/todos`): with or without its leading slash,
+    since a request helper joins `f"{BASE}/{endpoint}"` and is called with `"todos"`."""
+    return r"['\"/]" + re.escape(path.lstrip("/")) + r"\b"
+
+
 #: Documents a person points at when a task's words leave its subject abstract ("integrate
 #: external APIs or services"): by kind of subject, the name and text of one concrete one.
 SUBJECT_FILES: dict[str, tuple[str, str]] = {
@@ -153,7 +160,7 @@ INPUT_JOBS: dict[str, InputJob] = {
     "api.md": InputJob(
         about="It's for the to-do API that `api.md` in this folder describes.",
         request="Give it two tools: one that lists the open to-dos and one that adds a to-do.",
-        done=r"/todos\b",
+        done=endpoint_pattern("/todos"),
         done_says="calls the API's /todos endpoint that api.md describes",
     ),
 }

@@ -36,14 +36,28 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     jobs = list(facts.get("jobs") or ())
     output = facts.get("output") or ""
     reads = list(facts.get("reads") or ())
-    prompt = (
-        f"Can you help me with {facts['phrase']}? "
-        + (f"It's for {on}, in this folder. " if inputs else "")
-        + "".join(f"{job['request']} " for job in jobs)
-        + "".join(f"{doc['about']} {doc['request']} " for doc in reads)
-        + (f"Save the result as `{output}`. " if output else "")
-        + f"Use {language}, and put the code in `{path}`. {ASSUME}"
-    )
+    thing = facts.get("thing") or ""
+    if thing and reads and not (inputs or jobs or output):  # the job, in the person's words
+        prompt = (
+            f"Please write {_article(thing)} {thing} in {language}. "
+            + "".join(f"{doc['about']} {doc['request']} " for doc in reads)
+            + f"Put the code in `{path}`. {ASSUME}"
+        )
+    elif jobs and not (facts.get("own") or output):  # the input's job is all it asks
+        prompt = (
+            f"Please write a {language} script for {on}, in this folder. "
+            + "".join(f"{job['request']} " for job in jobs)
+            + f"Put the code in `{path}`. {ASSUME}"
+        )
+    else:
+        prompt = (
+            f"Can you help me with {facts['phrase']}? "
+            + (f"It's for {on}, in this folder. " if inputs else "")
+            + "".join(f"{job['request']} " for job in jobs)
+            + "".join(f"{doc['about']} {doc['request']} " for doc in reads)
+            + (f"Save the result as `{output}`. " if output else "")
+            + f"Use {language}, and put the code in `{path}`. {ASSUME}"
+        )
     checks: list[Check] = [
         {
             "type": "file-exists",
@@ -152,7 +166,27 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         }
         for pattern in facts.get("dont") or ()
     ]
+    checks += [
+        {
+            "type": "file-content-excluded",
+            "description": f"Keeps the library's default {unset['keeps']}, as the skill's "
+            "code does (a call that leaves it out keeps it too): does not set the opposite",
+            "filePath": path,
+            "pattern": unset["pattern"],
+            "flags": CODE_FLAGS,
+        }
+        for unset in facts.get("unset") or ()
+    ]
     return prompt, checks
+
+
+def _article(noun: str) -> str:
+    """ "a" or "an" by how the noun is said: a capitalised acronym by its first letter's name
+    ("an MCP server", "a REST client"), a word by its first letter."""
+    first = noun.split(" ", 1)[0]
+    if len(first) > 1 and first.isupper():
+        return "an" if first[0] in "AEFHILMNORSX" else "a"
+    return "an" if first[:1].lower() in "aeio" else "a"
 
 
 def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
