@@ -403,3 +403,16 @@ def test_a_resume_after_the_question_leaves_the_earlier_lookup_uncounted(tmp_pat
         "find_guest": 1,
         "rent_boat": 1,
     }
+
+
+def test_a_looked_up_record_carries_what_the_outreach_says_about_it(project: Project) -> None:
+    # The loan the lookup returns has the tool and due day the outreach names, so the agent
+    # can tell the member which loan it renews without inventing it.
+    drafted = cases(project, "loans")
+    started = drafted["outreach_due_back"]["scenario"]
+    sent = started["start"]["outreach"]["inputs"]
+    loan = started["stubs"]["find_member"]["loans"][0]
+    assert loan["toolName"] == sent["toolName"] and loan["dueDate"] == sent["dueDate"]
+    assert "firstName" not in loan
+    inbound = drafted["inbound"]["scenario"]["stubs"]["find_member"]["loans"][0]
+    assert inbound["id"] and inbound["toolName"] and inbound["dueDate"]
