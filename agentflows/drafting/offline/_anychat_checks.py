@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
+from evalcore.lexicon.en.playbook_prose import ASKS_FOR as _ASKS_FOR
 from evalcore.lexicon.en.playbook_prose import CONFIRM as _CONFIRM
 from evalcore.lexicon.en.playbook_prose import RULE_NEGATION as _FORBIDS
 from evalcore.lexicon.en.playbook_prose import RULE_WORD as _RULE
@@ -49,6 +50,16 @@ def job_tools(facts: PlaybookFacts) -> list[str]:
     if roles.action:
         tools.append(roles.action)
     return tools
+
+
+def looked_up_before_asking(facts: PlaybookFacts) -> list[str]:
+    """Lookup tools the body calls before its first question: a conversation resumed after
+    that question may already hold the lookup's result, so a correct agent may skip it."""
+    body = facts.playbook.body
+    asked = _ASKS_FOR.search(body)
+    if asked is None:
+        return []
+    return [t for t in facts.roles.lookup if 0 <= body.find(t) < asked.start()]
 
 
 def job_checks(facts: PlaybookFacts, *, seeded: int, replies: int) -> dict[str, Any]:

@@ -177,7 +177,10 @@ def _handoff(case: _Case) -> Parts:
     finished = [f for f in done if f.roles.action]
     not_called = [t for f in (case.pf, target_facts) if (t := f.roles.action) and f not in finished]
     outcomes = [f.outcome for f in done if f.outcome]
-    called = {t: 1 for f in done for t in job_tools(f)}
+    # A tool both Playbooks list may be called in each (a lookup each body opens with): the
+    # evaluator counts calls exactly, so its count is left out.
+    shared = set(case.pb.tools) & set(target.tools)
+    called = {t: 1 for f in done for t in job_tools(f) if t not in shared}
     checks: dict[str, Any] = {
         "finalReplyNonEmpty": True,
         "outcomes": outcomes,

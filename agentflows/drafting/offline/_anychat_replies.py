@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from ._anychat_case import Parts, Turn, _Case, _job_prose, _lower_first, _steps_prose
-from ._anychat_checks import job_checks, playbook_criteria, state_tools, tone_criterion
+from ._anychat_checks import (
+    job_checks,
+    looked_up_before_asking,
+    playbook_criteria,
+    state_tools,
+    tone_criterion,
+)
 from ._anychat_script import CARRY_ON, STILL_THERE, ask_line, bare, job_steps, request_line
 
 
@@ -124,6 +130,9 @@ def _resume(case: _Case) -> Parts:
         if case.pf.has_job
         else {"finalReplyNonEmpty": True, "activePlaybookAtEnd": case.pb.id, "noWarnings": True}
     )
+    if told and steps:
+        # The history's question comes after these lookups: their count is the agent's choice.
+        _drop_called(checks, looked_up_before_asking(case.pf))
     return Parts(
         turns=turns,
         checks=checks,
@@ -144,6 +153,15 @@ def _resume(case: _Case) -> Parts:
         + _steps_prose(steps[1:] if told and steps else steps),
         expected="The agent picks up where it left off. " + _job_prose(case),
     )
+
+
+def _drop_called(checks: dict[str, Any], tools: list[str]) -> None:
+    """Leave `tools` out of `toolsCalled` (the evaluator counts calls exactly)."""
+    called = {t: n for t, n in (checks.get("toolsCalled") or {}).items() if t not in tools}
+    if called:
+        checks["toolsCalled"] = called
+    else:
+        checks.pop("toolsCalled", None)
 
 
 def _opt_out(case: _Case) -> Parts:

@@ -15,6 +15,9 @@ fixed answer that makes the case's path the one every correct agent takes:
   ticket (waiting for parts, in progress, ready)") returns the value the case's own words
   name (the Playbook example's reply, the Outreach that opened the conversation), else the
   first listed;
+- that one thing carries what an Outreach running in the case's Playbook says about it (its
+  inputs that are not the person's: `bookTitle`, `dueDate`), with the values the opener of
+  the case sent, so the agent can name the record the Playbook asks it to talk about;
 - an action tool (books, renews, cancels) succeeds (`ok: true`);
 - a replayed Playbook example's own `result` on a `tool` turn wins over all of these.
 """
@@ -28,7 +31,7 @@ from typing import Any
 from evalcore.definitions import AnychatTool
 
 from ...planning.anychat_elements import tool_roles
-from ...planning.anychat_people import clock_now
+from ...planning.anychat_people import clock_now, outreach_inputs
 from ._anychat_case import _Case
 
 #: A parenthesised list of values in a description: "(waiting for parts, in progress, ready)".
@@ -57,6 +60,8 @@ def tool_stubs(case: _Case, called: dict[str, Any] | None) -> dict[str, Any]:
         own = {s for s, p in stems.items() if p in tool.parameters}
         listed_stems = {s: p for s, p in stems.items() if s not in own}
         result = _listing(tool, listed_stems, slots=name in availability)
+        if name not in availability:
+            result = {k: [{**v[0], **_record_fields(case)}] for k, v in result.items()}
         if not own and name not in availability:
             # a lookup by what the person tells: found when it must list their things or
             # the person is on record
@@ -81,6 +86,31 @@ def _example_results(case: _Case) -> dict[str, Any]:
         if "tool" in turn and turn.get("result") is not None:
             found.setdefault(str(turn["tool"]), turn["result"])
     return found
+
+
+def _record_fields(case: _Case) -> dict[str, str]:
+    """What an Outreach of the case's Playbook tells the person about the record, minus what
+    is the person's own: the opener's values where the case started with it."""
+    who = _who(case)
+    start = (case.facts.get("start") or {}).get("outreach") or {}
+    sent = start.get("inputs") or {}
+    for outreach in case.defs.outreaches.values():
+        if outreach.playbook != case.pb.id:
+            continue
+        if start.get("outreachId") == outreach.id and sent:
+            values = dict(sent)
+        else:
+            seeded = case.facts.get("appointments") or [None]
+            values = outreach_inputs(outreach, who, seeded[0], case.defs)
+        mine = set(who) | set(case.defs.person_fields)
+        own = {str(v) for v in who.values()} | {"there"}
+        return {k: v for k, v in values.items() if k not in mine and v not in own}
+    return {}
+
+
+def _who(case: _Case) -> dict[str, Any]:
+    persona = case.facts.get("persona") or {}
+    return dict(persona.get("fields") or (persona.get("preset") or {}).get("fields") or {})
 
 
 def _all_roles(case: _Case) -> list[Any]:
