@@ -330,6 +330,11 @@ def test_each_task_checks_its_own_call_and_a_duplicate_task_is_one(tmp_path: Pat
     assert not re.search(console, "print(m)")
     (button,) = tasks["clicking the buttons of a local page"].own
     assert re.search(button, "page.get_by_role('button').click()")  # another way, same thing
+    # a helper or a table of selectors names it too, not as a call's own argument
+    assert re.search(button, "click_all(page, 'button')")
+    assert re.search(button, 'for label, sel in [("Buttons", "button")]:')
+    assert re.search(button, "sel = 'input, button[type=submit]'")
+    assert not re.search(button, "print('clicked every button')")  # prose, not a name
 
 
 def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Path) -> None:
@@ -441,3 +446,10 @@ def test_an_abstract_api_subject_is_made_concrete_by_a_described_api(tmp_path: P
     # the skill's helper joins f"{BASE}/{endpoint}" and is called with "todos"
     assert re.search(endpoint, '_make_api_request("todos", method="POST")')
     assert not re.search(endpoint, 'load("mytodos")')
+
+
+def test_a_quoted_name_check_says_which_name(tmp_path: Path) -> None:
+    plan = plan_base44(_browser_skill(tmp_path), "page-lab", direction=None)
+    (clicking,) = [b for b in plan.behaviors if "buttons" in b.facts.get("phrase", "")]
+    _, checks = draft_task(clicking.facts)
+    assert any(c.get("description", "").startswith("Names 'button'") for c in checks)

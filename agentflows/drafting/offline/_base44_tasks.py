@@ -99,7 +99,7 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     checks += [
         {
             "type": "file-content",
-            "description": "Makes the call that does the task, as the skill's code for it does",
+            "description": _own_description(pattern),
             "filePath": path,
             "pattern": pattern,
             "flags": CODE_FLAGS,
@@ -228,6 +228,15 @@ def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         for tag in facts.get("tags") or ()
     ]
     return prompt, checks
+
+
+def _own_description(pattern: str) -> str:
+    """What an own-call check asks: one that looks for a quoted name says which name, so two
+    such checks of one task read apart."""
+    name = re.search(r"\)\*(\w+)\\b", pattern) if pattern.startswith("['") else None
+    if name:
+        return f"Names '{name.group(1)}', as the skill's code for the task does"
+    return "Makes the call that does the task, as the skill's code for it does"
 
 
 __all__ = ["draft_task"]
