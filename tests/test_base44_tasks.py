@@ -396,6 +396,10 @@ def test_a_url_scheme_the_task_names_is_checked_with_the_ways_to_build_it(
     assert re.search(pattern, "url = f'file://{p}'")
     assert re.search(pattern, "url = Path('page.html').resolve().as_uri()")
     assert not re.search(pattern, "url = 'http://localhost:8000/page.html'")
+    plan = plan_base44(project, "file-pages", direction=None)
+    (behavior,) = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    prompt, _ = draft_task(behavior.facts)
+    assert "://" not in prompt  # asked in the person's words: the check measures the skill
 
 
 def test_the_decorator_the_skills_code_registers_with_is_required(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from evalcore.lexicon.notation.input_paths import SCHEME_ASKS, URL_SCHEME
+
 Check = dict[str, Any]
 ASSUME = "Where I have not said something, make a reasonable assumption instead of asking me."
 #: Parses an XML file without running anything of it (the standard library's parser).
@@ -51,7 +53,7 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         )
     else:
         prompt = (
-            f"Can you help me with {facts['phrase']}? "
+            _ask(facts["phrase"])
             + (f"It's for {on}, in this folder. " if inputs else "")
             + "".join(f"{job['request']} " for job in jobs)
             + "".join(f"{doc['about']} {doc['request']} " for doc in reads)
@@ -228,6 +230,14 @@ def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         for tag in facts.get("tags") or ()
     ]
     return prompt, checks
+
+
+def _ask(phrase: str) -> str:
+    """The request's opening: the task's words, unless they name a URL scheme; then what the
+    person wants of it in their own words, so the scheme's check measures the skill and not
+    an echo of the request."""
+    asks = [SCHEME_ASKS[s] for s in URL_SCHEME.findall(phrase) if s in SCHEME_ASKS]
+    return f"{asks[0]} " if asks else f"Can you help me with {phrase}? "
 
 
 def _own_description(pattern: str) -> str:
