@@ -457,3 +457,19 @@ def test_a_quoted_name_check_says_which_name(tmp_path: Path) -> None:
     (clicking,) = [b for b in plan.behaviors if "buttons" in b.facts.get("phrase", "")]
     _, checks = draft_task(clicking.facts)
     assert any(c.get("description", "").startswith("Names 'button'") for c in checks)
+
+
+def test_a_format_task_on_what_the_person_built_says_it_exists(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "quiz-maker"
+    skill.mkdir(parents=True)
+    text = FORMAT_SKILL.replace(
+        "Use when preparing lessons for a class.",
+        "Use when building bridges to integrate external APIs or services.",
+    ).replace("## Reference", "```python\nimport bridgekit\n```\n\n## Reference")
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    plan = plan_base44(load_project(tmp_path), "quiz-maker", direction=None)
+    (task,) = [b for b in plan.behaviors if b.facts.get("format")]
+    prompt, _ = draft_task(task.facts)
+    # the job on the bridge built against the described API, not the description's words
+    assert prompt.startswith("I wrote a bridge for the to-do API that `api.md`")
+    assert "create quizzes for it?" in prompt and "integrate external" not in prompt

@@ -341,6 +341,7 @@ class _Builder:
                     "request": "" if task.format else j.request,
                     "done": "" if task.format else j.done,
                     "says": j.done_says,
+                    "subject": j.subject,
                 }
                 for j in (INPUT_JOBS.get(name) for name in task.reads)
                 if j

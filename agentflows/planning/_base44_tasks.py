@@ -187,7 +187,8 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
         words = _content_words(task.phrase)
         if not any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
             seen.append(words)
-            tasks.append(replace(task, reads=_reads(task.context)))
+            reads = _reads(task.context)
+            tasks.append(replace(task, reads=reads, thing=_built(task.context) if reads else ""))
     return tasks[:MAX_TASKS]
 
 
@@ -433,6 +434,13 @@ def _concrete(task: Task, reads: tuple[str, ...]) -> Task:
     ext = Path(task.path).suffix
     path = ("_" if ext == ".py" else "-").join(w.lower() for w in words[:3]) + ext
     return replace(task, reads=reads, thing=" ".join(words), path=path)
+
+
+def _built(context: str) -> str:
+    """The thing a context's words build, singular (`building MCP servers to ...` → "MCP
+    server"): what a task on a document's work (evaluating it) is about."""
+    words = _WORD.findall(_head(context))[1:]
+    return " ".join([*words[:-1], _singular(words[-1])]) if words else ""
 
 
 def _singular(word: str) -> str:

@@ -196,9 +196,17 @@ def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     XML file has the sample's elements (the skill prescribes that structure)."""
     path, name = facts["path"], facts["language"]
     prompt = f"Can you help me {facts['phrase']}? Put the result in `{path}` as {name}. {ASSUME}"
-    if facts.get("context"):
+    thing, reads = facts.get("thing") or "", list(facts.get("reads") or ())
+    built = [doc["subject"] for doc in reads if doc.get("subject")]
+    if thing and built:  # the work is on what the person built: say it exists, and on what
+        prompt = (
+            f"I wrote {_article(thing)} {thing} for {built[0]}. Can you help me "
+            f"{facts['phrase']} for it? Put the result in `{path}` as {name}. {ASSUME}"
+        )
+        reads = []
+    elif facts.get("context"):
         prompt = f"I'm {facts['context']}. {prompt}"
-    for doc in facts.get("reads") or ():
+    for doc in reads:
         prompt = prompt.replace(f" {ASSUME}", f" {doc['about']} {ASSUME}")
     checks: list[Check] = [
         {
