@@ -330,6 +330,11 @@ def test_each_task_checks_its_own_call_and_a_duplicate_task_is_one(tmp_path: Pat
     assert not re.search(console, "print(m)")
     (button,) = tasks["clicking the buttons of a local page"].own
     assert re.search(button, "page.get_by_role('button').click()")  # another way, same thing
+    # a helper or a table of selectors names it too, not as a call's own argument
+    assert re.search(button, "click_all(page, 'button')")
+    assert re.search(button, 'for label, sel in [("Buttons", "button")]:')
+    assert re.search(button, "sel = 'input, button[type=submit]'")
+    assert not re.search(button, "print('clicked every button')")  # prose, not a name
 
 
 def test_a_task_with_no_act_of_its_own_is_given_the_input_pages_job(tmp_path: Path) -> None:
@@ -391,6 +396,10 @@ def test_a_url_scheme_the_task_names_is_checked_with_the_ways_to_build_it(
     assert re.search(pattern, "url = f'file://{p}'")
     assert re.search(pattern, "url = Path('page.html').resolve().as_uri()")
     assert not re.search(pattern, "url = 'http://localhost:8000/page.html'")
+    plan = plan_base44(project, "file-pages", direction=None)
+    (behavior,) = [b for b in plan.behaviors if b.facts.get("kind") == "task"]
+    prompt, _ = draft_task(behavior.facts)
+    assert "://" not in prompt  # asked in the person's words: the check measures the skill
 
 
 def test_the_decorator_the_skills_code_registers_with_is_required(tmp_path: Path) -> None:
@@ -441,3 +450,26 @@ def test_an_abstract_api_subject_is_made_concrete_by_a_described_api(tmp_path: P
     # the skill's helper joins f"{BASE}/{endpoint}" and is called with "todos"
     assert re.search(endpoint, '_make_api_request("todos", method="POST")')
     assert not re.search(endpoint, 'load("mytodos")')
+
+
+def test_a_quoted_name_check_says_which_name(tmp_path: Path) -> None:
+    plan = plan_base44(_browser_skill(tmp_path), "page-lab", direction=None)
+    (clicking,) = [b for b in plan.behaviors if "buttons" in b.facts.get("phrase", "")]
+    _, checks = draft_task(clicking.facts)
+    assert any(c.get("description", "").startswith("Names 'button'") for c in checks)
+
+
+def test_a_format_task_on_what_the_person_built_says_it_exists(tmp_path: Path) -> None:
+    skill = tmp_path / "skills" / "quiz-maker"
+    skill.mkdir(parents=True)
+    text = FORMAT_SKILL.replace(
+        "Use when preparing lessons for a class.",
+        "Use when building bridges to integrate external APIs or services.",
+    ).replace("## Reference", "```python\nimport bridgekit\n```\n\n## Reference")
+    (skill / "SKILL.md").write_text(text, encoding="utf-8")
+    plan = plan_base44(load_project(tmp_path), "quiz-maker", direction=None)
+    (task,) = [b for b in plan.behaviors if b.facts.get("format")]
+    prompt, _ = draft_task(task.facts)
+    # the job on the bridge built against the described API, not the description's words
+    assert prompt.startswith("I wrote a bridge for the to-do API that `api.md`")
+    assert "create quizzes for it?" in prompt and "integrate external" not in prompt

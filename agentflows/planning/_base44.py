@@ -332,7 +332,7 @@ class _Builder:
             "jobs": [
                 {"request": j.request, "done": j.done, "says": j.done_says}
                 for j in (INPUT_JOBS.get(name) for name in task.inputs)
-                if j and not any(p.startswith(r"\.") for p in task.own)
+                if j and not any(p.startswith((r"\.", "['")) for p in task.own)
             ],
             "thing": task.thing,
             "reads": [
@@ -341,6 +341,7 @@ class _Builder:
                     "request": "" if task.format else j.request,
                     "done": "" if task.format else j.done,
                     "says": j.done_says,
+                    "subject": j.subject,
                 }
                 for j in (INPUT_JOBS.get(name) for name in task.reads)
                 if j

@@ -84,6 +84,9 @@ _QUOTED_ARG = re.compile(r"^\s*(['\"])([^'\"]*)\1\s*$")
 _KEYWORD_ARG = re.compile(r"^\s*(\w+)\s*=\s*(\w+)\s*$")
 #: A quoted argument that names things ("button", "input, textarea"), not a path or message.
 _NAME_LIST = re.compile(r"[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*)*")
+#: A quoted list of names holding one (`"button"`, `'input, textarea'`, `"input[type=text]"`),
+#: not prose that mentions it (`"click every button"`): `{}` is the escaped name.
+_QUOTED_NAME = r"['\"](?:[^'\"\s,]+\s*,\s*)*{}\b[^'\"\s,]*(?:\s*,\s*[^'\"\s,]+)*['\"]"
 _STOP = {"a", "an", "the", "to", "of", "for", "and", "or", "on", "in", "with", "any", "your"}
 
 
@@ -184,7 +187,8 @@ def skill_tasks(project: Project, skill: AgentSkill) -> list[Task]:
         words = _content_words(task.phrase)
         if not any(len(words & s) >= max(1, len(words) // 2 + 1) for s in seen):
             seen.append(words)
-            tasks.append(replace(task, reads=_reads(task.context)))
+            reads = _reads(task.context)
+            tasks.append(replace(task, reads=reads, thing=_built(task.context) if reads else ""))
     return tasks[:MAX_TASKS]
 
 
@@ -343,8 +347,9 @@ def _own_calls(phrase: str, code: str) -> tuple[str, ...]:
     that do what the task's words name: a method named by a word of the task's object
     (`capturing screenshots` → `.screenshot(`), or a method given a quoted name of it as
     its first argument (`capturing console logs` → `.on("console", ...)`; `discovering
-    buttons` → `.locator('button')`, any method with that argument: the skill shows one
-    way, others select the same). A scheme the words name (`file://`) is one too. At most 3."""
+    buttons` → `.locator('button')`; checked as the quoted name anywhere in the file, since
+    a correct script may pass it through a helper or a table of selectors, or use another
+    method that selects the same). A scheme the words name (`file://`) is one too. At most 3."""
     head = _head(phrase)
     words = {_stem(w) for w in _WORD.findall(head) if len(w) > 3} - {_stem(head.split()[0])}
     out: list[str] = []
@@ -360,7 +365,7 @@ def _own_calls(phrase: str, code: str) -> tuple[str, ...]:
             continue
         for word in _WORD.findall(arg):
             if _stem(word) in words:
-                out.append(r"\.\w+\(\s*['\"][^'\"]*\b" + re.escape(word.lower()) + r"\b")
+                out.append(_QUOTED_NAME.format(re.escape(word.lower())))
     return tuple(dict.fromkeys(out))[:3]
 
 
@@ -429,6 +434,13 @@ def _concrete(task: Task, reads: tuple[str, ...]) -> Task:
     ext = Path(task.path).suffix
     path = ("_" if ext == ".py" else "-").join(w.lower() for w in words[:3]) + ext
     return replace(task, reads=reads, thing=" ".join(words), path=path)
+
+
+def _built(context: str) -> str:
+    """The thing a context's words build, singular (`building MCP servers to ...` → "MCP
+    server"): what a task on a document's work (evaluating it) is about."""
+    words = _WORD.findall(_head(context))[1:]
+    return " ".join([*words[:-1], _singular(words[-1])]) if words else ""
 
 
 def _singular(word: str) -> str:

@@ -119,6 +119,9 @@ class InputJob:
     about: str = ""
     """For a document the person points at (not a file the code opens): the sentence that
     says what the work is for; the request follows it."""
+    subject: str = ""
+    """For a document: what it describes, as a noun phrase ("the to-do API that ..."), so a
+    request about work built on it (evaluations of a server) can name what was built."""
     done: str = ""
     """A regex the code matches when it checks what the request says to check."""
     done_says: str = ""
@@ -159,6 +162,7 @@ INPUT_JOBS: dict[str, InputJob] = {
     ),
     "api.md": InputJob(
         about="It's for the to-do API that `api.md` in this folder describes.",
+        subject="the to-do API that `api.md` in this folder describes",
         request="Give it two tools: one that lists the open to-dos and one that adds a to-do.",
         done=endpoint_pattern("/todos"),
         done_says="calls the API's /todos endpoint that api.md describes",

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from evalcore.lexicon.notation.input_paths import SCHEME_ASKS, URL_SCHEME
+
 Check = dict[str, Any]
 ASSUME = "Where I have not said something, make a reasonable assumption instead of asking me."
 #: Parses an XML file without running anything of it (the standard library's parser).
@@ -51,7 +53,7 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         )
     else:
         prompt = (
-            f"Can you help me with {facts['phrase']}? "
+            _ask(facts["phrase"])
             + (f"It's for {on}, in this folder. " if inputs else "")
             + "".join(f"{job['request']} " for job in jobs)
             + "".join(f"{doc['about']} {doc['request']} " for doc in reads)
@@ -99,7 +101,7 @@ def draft_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     checks += [
         {
             "type": "file-content",
-            "description": "Makes the call that does the task, as the skill's code for it does",
+            "description": _own_description(pattern),
             "filePath": path,
             "pattern": pattern,
             "flags": CODE_FLAGS,
@@ -194,9 +196,17 @@ def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
     XML file has the sample's elements (the skill prescribes that structure)."""
     path, name = facts["path"], facts["language"]
     prompt = f"Can you help me {facts['phrase']}? Put the result in `{path}` as {name}. {ASSUME}"
-    if facts.get("context"):
+    thing, reads = facts.get("thing") or "", list(facts.get("reads") or ())
+    built = [doc["subject"] for doc in reads if doc.get("subject")]
+    if thing and built:  # the work is on what the person built: say it exists, and on what
+        prompt = (
+            f"I wrote {_article(thing)} {thing} for {built[0]}. Can you help me "
+            f"{facts['phrase']} for it? Put the result in `{path}` as {name}. {ASSUME}"
+        )
+        reads = []
+    elif facts.get("context"):
         prompt = f"I'm {facts['context']}. {prompt}"
-    for doc in facts.get("reads") or ():
+    for doc in reads:
         prompt = prompt.replace(f" {ASSUME}", f" {doc['about']} {ASSUME}")
     checks: list[Check] = [
         {
@@ -228,6 +238,23 @@ def _format_task(facts: dict[str, Any]) -> tuple[str, list[Check]]:
         for tag in facts.get("tags") or ()
     ]
     return prompt, checks
+
+
+def _ask(phrase: str) -> str:
+    """The request's opening: the task's words, unless they name a URL scheme; then what the
+    person wants of it in their own words, so the scheme's check measures the skill and not
+    an echo of the request."""
+    asks = [SCHEME_ASKS[s] for s in URL_SCHEME.findall(phrase) if s in SCHEME_ASKS]
+    return f"{asks[0]} " if asks else f"Can you help me with {phrase}? "
+
+
+def _own_description(pattern: str) -> str:
+    """What an own-call check asks: one that looks for a quoted name says which name, so two
+    such checks of one task read apart."""
+    name = re.search(r"\)\*(\w+)\\b", pattern) if pattern.startswith("['") else None
+    if name:
+        return f"Names '{name.group(1)}', as the skill's code for the task does"
+    return "Makes the call that does the task, as the skill's code for it does"
 
 
 __all__ = ["draft_task"]
