@@ -416,3 +416,13 @@ def test_a_looked_up_record_carries_what_the_outreach_says_about_it(project: Pro
     assert "firstName" not in loan
     inbound = drafted["inbound"]["scenario"]["stubs"]["find_member"]["loans"][0]
     assert inbound["id"] and inbound["toolName"] and inbound["dueDate"]
+
+
+def test_briefs_and_criteria_ask_only_what_the_playbook_asks(project: Project) -> None:
+    """Neither playbook asks to offer a next step or to thank the person: a correct, minimal
+    answer must not fail the brief or a criterion for leaving them out."""
+    answer = cases(project, "desk")["inbound"]
+    assert "next step" not in answer["brief"]["expected"]
+    reply = cases(project, "loans")["outreach_due_back_reply_ok"]
+    texts = [c["text"] for c in reply["expect"]["judge"]["criteria"]]
+    assert texts and not any("thank" in t.lower() for t in texts)
