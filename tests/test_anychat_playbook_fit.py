@@ -426,3 +426,12 @@ def test_briefs_and_criteria_ask_only_what_the_playbook_asks(project: Project) -
     reply = cases(project, "loans")["outreach_due_back_reply_ok"]
     texts = [c["text"] for c in reply["expect"]["judge"]["criteria"]]
     assert texts and not any("thank" in t.lower() for t in texts)
+
+
+def test_hand_off_and_guardrail_cases_stub_the_lookups_they_reach(project: Project) -> None:
+    """A conversation that reaches a Playbook's lookup meets the answer the direct cases give,
+    though its checks do not require the call; actions it must not take get no stub."""
+    handoff = cases(project, "desk")["handoff_to_loans"]["scenario"]["stubs"]
+    assert handoff == {"find_member": {"found": True, "loans": [{"id": "loan-1"}]}}
+    guardrail = cases(project, "status")["guardrail"]["scenario"]["stubs"]
+    assert set(guardrail) == {"find_member"}

@@ -3,7 +3,9 @@
 A case that expects a tool's effect (a renewal, a status, a booking) must not leave the
 tool's answer to the harness: with no loan, or with several, a correct agent asks or stops
 where the case expects it to act. So every tool the case's job calls (`toolsCalled`) gets a
-fixed answer that makes the case's path the one every correct agent takes:
+fixed answer that makes the case's path the one every correct agent takes. A hand-off or
+guardrail case also stubs the lookup and availability tools of the Playbooks it reaches (not
+the actions), so the agent meets the same answers on its way as in the direct cases:
 
 - a tool whose description names the things another called tool takes by id (`find_member`
   "... and their current loans" with `renew_loan(loan_id)`) returns exactly one of them, with
@@ -45,11 +47,22 @@ SLOTS = 3
 _FIRST_SLOT = timedelta(days=2, minutes=30)
 
 
-def tool_stubs(case: _Case, called: dict[str, Any] | None) -> dict[str, Any]:
-    """A stub per tool of `called` that the definitions say something about."""
+def tool_stubs(
+    case: _Case, called: dict[str, Any] | None, reached: set[str], barred: list[str]
+) -> dict[str, Any]:
+    """A stub per tool of `called` that the definitions say something about, and per lookup
+    or availability tool of a Playbook the conversation `reached` (a hand-off or guardrail
+    case leaves them out of `toolsCalled`, yet a correct agent may call them on its way and
+    must meet the same answers as in the direct cases). `barred` tools get none."""
     names = [n for n in called or {} if n in case.defs.tools]
-    stems = _id_stems([case.defs.tools[n] for n in names])
     actions = {r.action for r in _all_roles(case)} - {None}
+    playbooks = [case.defs.playbooks[p] for p in sorted(reached) if p in case.defs.playbooks]
+    around = [n for p in playbooks for n in p.tools if n in case.defs.tools and n not in names]
+    roles = [tool_roles(p, case.defs) for p in playbooks]
+    asks = {n for r in roles for n in r.lookup + r.availability}
+    names += [n for n in dict.fromkeys(around) if n in asks - actions and n not in barred]
+    # the ids an action takes name what a lookup lists, whether or not the case calls it
+    stems = _id_stems([case.defs.tools[n] for n in dict.fromkeys(names + around)])
     availability = {t for r in _all_roles(case) for t in r.availability}
     stubs: dict[str, Any] = {}
     for name in names:
