@@ -20,7 +20,8 @@ the actions), so the agent meets the same answers on its way as in the direct ca
 - that one thing carries what an Outreach running in the case's Playbook says about it (its
   inputs that are not the person's: `bookTitle`, `dueDate`), with the values the opener of
   the case sent, so the agent can name the record the Playbook asks it to talk about;
-- an action tool (books, renews, cancels) succeeds (`ok: true`);
+- an action tool (books, renews, cancels) succeeds (`ok: true`), with the new date the
+  Playbook's body has the agent tell after it ("tell them the new due date");
 - a replayed Playbook example's own `result` on a `tool` turn wins over all of these.
 """
 
@@ -31,6 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.definitions import AnychatTool
+from evalcore.lexicon.en.playbook_prose import NEW_DATE
 
 from ...planning.anychat_elements import tool_roles
 from ...planning.anychat_people import clock_now, outreach_inputs
@@ -45,6 +47,8 @@ _ID_SUFFIX = re.compile(r"(_id|Id)$")
 SLOTS = 3
 #: Days from the frozen clock to the first slot, and its time of day.
 _FIRST_SLOT = timedelta(days=2, minutes=30)
+#: Days from the frozen clock to a new date an action sets (a renewal's due date).
+_NEW_DATE_AFTER = timedelta(days=21)
 
 
 def tool_stubs(
@@ -68,7 +72,7 @@ def tool_stubs(
     for name in names:
         tool = case.defs.tools[name]
         if name in actions:
-            stubs[name] = {"ok": True}
+            stubs[name] = {"ok": True, **_told_after(case, name)}
             continue
         own = {s for s, p in stems.items() if p in tool.parameters}
         listed_stems = {s: p for s, p in stems.items() if s not in own}
@@ -86,6 +90,18 @@ def tool_stubs(
             stubs[name] = result
     stubs.update({k: v for k, v in _example_results(case).items() if k in names})
     return stubs
+
+
+def _told_after(case: _Case, action: str) -> dict[str, str]:
+    """What the Playbook's body has the agent tell after its own action ("tell them the new
+    due date"): a date after the clock's day, so the agent has it to tell."""
+    match = NEW_DATE.search(case.pb.body or "")
+    if match is None or tool_roles(case.pb, case.defs).action != action:
+        return {}
+    day = clock_now() + _NEW_DATE_AFTER
+    words = ["new", *_WORD.findall(match.group(1).lower())]
+    key = words[0] + "".join(w.title() for w in words[1:])
+    return {key: f"{day:%A, %B} {day.day}"}
 
 
 def _example_results(case: _Case) -> dict[str, Any]:
