@@ -416,3 +416,43 @@ def test_a_looked_up_record_carries_what_the_outreach_says_about_it(project: Pro
     assert "firstName" not in loan
     inbound = drafted["inbound"]["scenario"]["stubs"]["find_member"]["loans"][0]
     assert inbound["id"] and inbound["toolName"] and inbound["dueDate"]
+
+
+def test_briefs_and_criteria_ask_only_what_the_playbook_asks(project: Project) -> None:
+    """Neither playbook asks to offer a next step or to thank the person: a correct, minimal
+    answer must not fail the brief or a criterion for leaving them out."""
+    answer = cases(project, "desk")["inbound"]
+    assert "next step" not in answer["brief"]["expected"]
+    reply = cases(project, "loans")["outreach_due_back_reply_ok"]
+    texts = [c["text"] for c in reply["expect"]["judge"]["criteria"]]
+    assert texts and not any("thank" in t.lower() for t in texts)
+
+
+def test_hand_off_and_guardrail_cases_stub_the_lookups_they_reach(project: Project) -> None:
+    """A conversation that reaches a Playbook's lookup meets the answer the direct cases give,
+    though its checks do not require the call; actions it must not take get no stub."""
+    handoff = cases(project, "desk")["handoff_to_loans"]["scenario"]["stubs"]
+    assert handoff == {"find_member": {"found": True, "loans": [{"id": "loan-1"}]}}
+    guardrail = cases(project, "status")["guardrail"]["scenario"]["stubs"]
+    assert set(guardrail) == {"find_member"}
+
+
+def test_an_action_stub_carries_the_new_date_the_playbook_tells(tmp_path: Path) -> None:
+    """'Tell them the new due date' after the action: its stub returns a date after the
+    clock's day, so a correct agent has the date to tell."""
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Page Lane}\ndefault_playbook: help\nchannels: [sms]\noutcomes: [renewed]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  renew_loan:\n    description: Renew the loan.\n"
+        "    parameters: {card: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "renew.yml").write_text(
+        "name: Renew\nactivation: The member wants to keep a book longer.\n"
+        "body: Call renew_loan and tell them the new due date. Record renewed.\n"
+        "tools: [renew_loan]\noutcomes: [renewed]\n"
+    )
+    stub = cases(load_project(tmp_path), "renew")["inbound"]["scenario"]["stubs"]["renew_loan"]
+    assert stub == {"ok": True, "newDueDate": "Monday, March 30"}

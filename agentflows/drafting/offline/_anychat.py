@@ -107,7 +107,11 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
     if parts.history:
         scenario["history"] = parts.history
     scenario["clock"] = dict(CLOCK)
-    stubs = tool_stubs(case, parts.checks.get("toolsCalled"))
+    reached: set[str] = set()
+    if case.facts["kind"] in ("handoff", "guardrail"):
+        reached = {case.pb.id, str(parts.checks.get("activePlaybookAtEnd") or case.pb.id)}
+    barred = list(parts.checks.get("toolsNotCalled") or [])
+    stubs = tool_stubs(case, parts.checks.get("toolsCalled"), reached, barred)
     if stubs:
         scenario["stubs"] = stubs
     return scenario

@@ -85,7 +85,8 @@ def _question(case: _Case, request: str) -> Parts:
         ],
         scenario=case.writes_in(request),
         expected=f"The agent answers in the {case.name} playbook from what it says, changes "
-        "nothing and offers a next step" + (f" as chips ({', '.join(chips)})." if chips else "."),
+        "nothing"
+        + (f" and offers the chips its examples show ({', '.join(chips)})." if chips else "."),
     )
 
 

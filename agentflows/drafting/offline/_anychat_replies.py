@@ -66,8 +66,8 @@ def _outreach_reply(case: _Case) -> Parts:
         criteria=[
             (
                 "acknowledges-briefly",
-                f"The agent takes “{reply}” as “{meaning}”, thanks the "
-                "person in one short message and changes nothing.",
+                f"The agent takes “{reply}” as “{meaning}”, acknowledges it "
+                "in one short message and changes nothing.",
             ),
             *playbook_criteria(
                 case.pb, skip=case.other_actions, confirm=False, rules=1, acts=False

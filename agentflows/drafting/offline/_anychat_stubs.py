@@ -3,7 +3,9 @@
 A case that expects a tool's effect (a renewal, a status, a booking) must not leave the
 tool's answer to the harness: with no loan, or with several, a correct agent asks or stops
 where the case expects it to act. So every tool the case's job calls (`toolsCalled`) gets a
-fixed answer that makes the case's path the one every correct agent takes:
+fixed answer that makes the case's path the one every correct agent takes. A hand-off or
+guardrail case also stubs the lookup and availability tools of the Playbooks it reaches (not
+the actions), so the agent meets the same answers on its way as in the direct cases:
 
 - a tool whose description names the things another called tool takes by id (`find_member`
   "... and their current loans" with `renew_loan(loan_id)`) returns exactly one of them, with
@@ -18,7 +20,8 @@ fixed answer that makes the case's path the one every correct agent takes:
 - that one thing carries what an Outreach running in the case's Playbook says about it (its
   inputs that are not the person's: `bookTitle`, `dueDate`), with the values the opener of
   the case sent, so the agent can name the record the Playbook asks it to talk about;
-- an action tool (books, renews, cancels) succeeds (`ok: true`);
+- an action tool (books, renews, cancels) succeeds (`ok: true`), with the new date the
+  Playbook's body has the agent tell after it ("tell them the new due date");
 - a replayed Playbook example's own `result` on a `tool` turn wins over all of these.
 """
 
@@ -29,6 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.definitions import AnychatTool
+from evalcore.lexicon.en.playbook_prose import NEW_DATE
 
 from ...planning.anychat_elements import tool_roles
 from ...planning.anychat_people import clock_now, outreach_inputs
@@ -43,19 +47,32 @@ _ID_SUFFIX = re.compile(r"(_id|Id)$")
 SLOTS = 3
 #: Days from the frozen clock to the first slot, and its time of day.
 _FIRST_SLOT = timedelta(days=2, minutes=30)
+#: Days from the frozen clock to a new date an action sets (a renewal's due date).
+_NEW_DATE_AFTER = timedelta(days=21)
 
 
-def tool_stubs(case: _Case, called: dict[str, Any] | None) -> dict[str, Any]:
-    """A stub per tool of `called` that the definitions say something about."""
+def tool_stubs(
+    case: _Case, called: dict[str, Any] | None, reached: set[str], barred: list[str]
+) -> dict[str, Any]:
+    """A stub per tool of `called` that the definitions say something about, and per lookup
+    or availability tool of a Playbook the conversation `reached` (a hand-off or guardrail
+    case leaves them out of `toolsCalled`, yet a correct agent may call them on its way and
+    must meet the same answers as in the direct cases). `barred` tools get none."""
     names = [n for n in called or {} if n in case.defs.tools]
-    stems = _id_stems([case.defs.tools[n] for n in names])
     actions = {r.action for r in _all_roles(case)} - {None}
+    playbooks = [case.defs.playbooks[p] for p in sorted(reached) if p in case.defs.playbooks]
+    around = [n for p in playbooks for n in p.tools if n in case.defs.tools and n not in names]
+    roles = [tool_roles(p, case.defs) for p in playbooks]
+    asks = {n for r in roles for n in r.lookup + r.availability}
+    names += [n for n in dict.fromkeys(around) if n in asks - actions and n not in barred]
+    # the ids an action takes name what a lookup lists, whether or not the case calls it
+    stems = _id_stems([case.defs.tools[n] for n in dict.fromkeys(names + around)])
     availability = {t for r in _all_roles(case) for t in r.availability}
     stubs: dict[str, Any] = {}
     for name in names:
         tool = case.defs.tools[name]
         if name in actions:
-            stubs[name] = {"ok": True}
+            stubs[name] = {"ok": True, **_told_after(case, name)}
             continue
         own = {s for s, p in stems.items() if p in tool.parameters}
         listed_stems = {s: p for s, p in stems.items() if s not in own}
@@ -73,6 +90,18 @@ def tool_stubs(case: _Case, called: dict[str, Any] | None) -> dict[str, Any]:
             stubs[name] = result
     stubs.update({k: v for k, v in _example_results(case).items() if k in names})
     return stubs
+
+
+def _told_after(case: _Case, action: str) -> dict[str, str]:
+    """What the Playbook's body has the agent tell after its own action ("tell them the new
+    due date"): a date after the clock's day, so the agent has it to tell."""
+    match = NEW_DATE.search(case.pb.body or "")
+    if match is None or tool_roles(case.pb, case.defs).action != action:
+        return {}
+    day = clock_now() + _NEW_DATE_AFTER
+    words = ["new", *_WORD.findall(match.group(1).lower())]
+    key = words[0] + "".join(w.title() for w in words[1:])
+    return {key: f"{day:%A, %B} {day.day}"}
 
 
 def _example_results(case: _Case) -> dict[str, Any]:

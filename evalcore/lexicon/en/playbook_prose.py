@@ -183,6 +183,15 @@ HANDOFF = phrase(
     matches=("Hand off to the billing playbook.", "handing-off to support"),
     misses=("Hand the form to the customer.", "handoff complete"),
 )
+#: The body has the agent tell the person a new date after its action ("tell them the new
+#: due date"): group 1 names it ("due date").
+NEW_DATE = phrase(
+    "en.playbook_prose.new_date",
+    r"\b(?:tell|give|say|confirm|share)\b[^.]*?\bthe new ((?:[a-z]+ )?date)\b",
+    re.IGNORECASE,
+    matches=("Call renew_loan and tell them the new due date.", "Give the new date."),
+    misses=("Ask for a new date.", "Tell them the date."),
+)
 #: A greeting that names the person ("Hi Maria", "Thanks, Jo"): the name.
 GREETING = phrase(
     "en.playbook_prose.greeting",
