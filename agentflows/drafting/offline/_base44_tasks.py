@@ -18,10 +18,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.lexicon.notation.input_paths import SCHEME_ASKS, URL_SCHEME
+from evalcore.lexicon.notation.input_paths import URL_SCHEME
 
 Check = dict[str, Any]
 ASSUME = "Where I have not said something, make a reasonable assumption instead of asking me."
+#: What a person asks for when they want a scheme's way of opening a file, in their own
+#: words: a request that names the scheme itself would make its check test the prompt.
+SCHEME_ASKS: dict[str, str] = {
+    "file": (
+        "I'd like a script that opens the page straight from its file, without starting a server."
+    )
+}
 #: Parses an XML file without running anything of it (the standard library's parser).
 XML_PARSES = 'python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" {path}'
 #: Regex flags of code checks: case matters in code; `^` anchors at each line.

@@ -26,14 +26,6 @@ URL_SCHEME = phrase(
 #: (and JavaScript's `pathToFileURL`) make a `file://` URL.
 SCHEME_BUILDERS: dict[str, str] = {"file": r"\.as_uri\(|\bpathToFileURL\("}
 
-#: What a person asks for when they want a scheme's way of opening a file, in their own
-#: words: a request that names the scheme itself would make its check test the prompt.
-SCHEME_ASKS: dict[str, str] = {
-    "file": (
-        "I'd like a script that opens the page straight from its file, without starting a server."
-    )
-}
-
 #: A call's keyword argument naming the file it writes (`path='/tmp/shot.png'`), the
 #: extension as group 1.
 OUTPUT_PATH_ARG = phrase(
