@@ -19,8 +19,8 @@ also where an editable install (`pip install -e .`) runs casegen from, so a demo
 any working directory; an installation without the examples gets a `UserError` that says so.
 Add a demo with one line.
 
-What stays here is what the demos share and no one example owns: the Mantle engine the bank
-demo and the reference agent play (`MantleEngine`, its routing words and example modes).
+The Mantle engine the bank demo plays is the reference agent's (`evalcore.agents.reference`);
+the demos share nothing else but this registry.
 """
 
 from __future__ import annotations
@@ -35,32 +35,6 @@ from typing import Any
 from ...errors import UserError
 from ...suggest import did_you_mean
 from .._protocol import AgentTarget
-from ._example_modes import (
-    QUOTED,
-    description_phrases,
-    every_value_sectioned,
-    example_mode,
-    example_modes,
-    field_examples,
-    mode_named,
-)
-from ._mantle_brain import Frame, MantleFlags, SkillContext
-from ._mantle_engine import (
-    ADVERSARIAL,
-    CANCEL,
-    CORRECTING,
-    NO_ANSWER,
-    Ask,
-    MantleEngine,
-    Procedure,
-    ToolResult,
-    holds,
-    parse_amount,
-    stems,
-    yes_or_no,
-)
-from ._mantle_words import field_words, routed_skill, routing_ties, routing_words
-from ._replies import play_turn
 
 #: The package in an example folder that holds the example's demo agent.
 AGENT_FOLDER = "demo_agent"
@@ -174,41 +148,14 @@ def _flag_names(target_class: type) -> list[str]:
 
 
 __all__ = [
-    "ADVERSARIAL",
     "AGENT_FOLDER",
-    "CANCEL",
-    "CORRECTING",
     "DEMOS",
-    "NO_ANSWER",
-    "QUOTED",
-    "Ask",
     "Demo",
-    "Frame",
-    "MantleEngine",
-    "MantleFlags",
-    "Procedure",
-    "SkillContext",
-    "ToolResult",
     "demo_for",
     "demo_module",
     "demo_names",
     "demo_project",
-    "description_phrases",
-    "every_value_sectioned",
-    "example_mode",
-    "example_modes",
     "examples_root",
-    "field_examples",
-    "field_words",
-    "holds",
     "make_demo_target",
-    "mode_named",
-    "parse_amount",
-    "play_turn",
     "rebuilt_target",
-    "routed_skill",
-    "routing_ties",
-    "routing_words",
-    "stems",
-    "yes_or_no",
 ]

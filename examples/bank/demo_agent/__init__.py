@@ -30,8 +30,8 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from evalcore.agents.demo import MantleFlags, rebuilt_target
-from evalcore.agents.reference import ReferenceTarget
+from evalcore.agents.demo import rebuilt_target
+from evalcore.agents.reference import MantleFlags, ReferenceTarget
 
 from ._backend import Backend, BankDataError, load_bank
 

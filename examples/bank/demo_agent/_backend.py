@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalcore.agents.demo import ToolResult
+from evalcore.agents.reference import ToolResult
 from evalcore.lexicon.en.customer_replies import POSTCODE as _POSTCODE
 from evalcore.testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, load_records
 
