@@ -36,6 +36,9 @@ PACKAGES = ("agentflows", "evalcore")
 DIALECTS = ("mantle", "anychat", "base44")
 #: Where English phrase patterns may live once there is one home for them.
 LEXICON_HOMES = ("evalcore.lexicon",)
+#: The demo agents beside their examples (`demo:bank` is `examples/bank/demo_agent`): casegen's
+#: own code, counted like the packages (module names `examples.<name>.demo_agent...`).
+EXAMPLE_AGENTS = "examples/*/demo_agent"
 #: Generated code: counted by its generator, not line by line.
 GENERATED = ("evalcore._fastchecks",)
 _RE_FUNCS = frozenset(
@@ -73,8 +76,9 @@ def module_name(path: Path, root: Path) -> str:
 
 
 def iter_modules(root: Path, packages: tuple[str, ...] = PACKAGES) -> Iterator[tuple[str, Path]]:
-    for package in packages:
-        for path in sorted((root / package).rglob("*.py")):
+    folders = [root / package for package in packages] + sorted(root.glob(EXAMPLE_AGENTS))
+    for folder in folders:
+        for path in sorted(folder.rglob("*.py")):
             name = module_name(path, root)
             if not name.startswith(GENERATED):
                 yield name, path

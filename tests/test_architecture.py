@@ -71,6 +71,23 @@ def test_each_debt_is_counted_where_it_is(tmp_path: Path) -> None:
     assert counts.circles == [["flows.a", "flows.b"]]
 
 
+def test_the_demo_agents_beside_the_examples_are_counted_too(tmp_path: Path) -> None:
+    """`examples/<name>/demo_agent` is casegen's code moved next to its example, not a way
+    out of the counts: its private imports of the packages count, its own do not."""
+    root = _package(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/_inner.py": "X = 1\n",
+            "examples/shop/demo_agent/__init__.py": "from ._play import Y\n",
+            "examples/shop/demo_agent/_play.py": "from core._inner import X\nY = X\n",
+        },
+    )
+    counts = measure(root, ("core",))
+    assert counts.private_imports == ["examples/shop/demo_agent/_play.py:1 core._inner"]
+    assert counts.modules == 4
+
+
 def test_a_function_level_import_is_explained_by_a_start_up_comment(tmp_path: Path) -> None:
     """On the statement (any of its lines) or alone on the line above, or once in the module
     docstring for a module that defers many; any other comment explains nothing."""

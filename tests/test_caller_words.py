@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from agentflows.drafting.offline._mantle_criteria import with_asked_thing
 from agentflows.drafting.offline._mantle_flag_offer import flag_offer
 from agentflows.drafting.offline._mantle_testdata import pushed_request
-from evalcore.agents.demo import ADVERSARIAL
+from evalcore.agents.reference import ADVERSARIAL
 from evalcore.testdata import incident_for, place_of_story
 
 

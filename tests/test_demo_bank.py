@@ -20,7 +20,7 @@ from conftest import EXAMPLES, REPO
 
 from evalcore.agents import UserTurn
 from evalcore.agents.demo import demo_names, make_demo_target
-from evalcore.agents.demo._mantle_engine import holds
+from evalcore.agents.reference._mantle_engine import holds
 from evalcore.assertions import evaluate_mantle
 from evalcore.definitions import load_project
 from evalcore.errors import UserError

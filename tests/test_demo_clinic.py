@@ -20,11 +20,12 @@ from typing import Any
 
 import pytest
 
-from evalcore.agents._protocol import AgentReply, UserTurn
-from evalcore.agents.demo._clinic import ClinicTarget
+from evalcore.agents import AgentReply, UserTurn
+from evalcore.agents.demo import demo_module
 from evalcore.runner import RunCase, load_run_cases
 
 REPO = Path(__file__).resolve().parents[1]
+ClinicTarget = demo_module("clinic").ClinicTarget  # examples/clinic/demo_agent
 CASE_FILES = sorted((REPO / "examples" / "clinic" / "cases").glob("*.json")) + sorted(
     (REPO / "generated_cases" / "anychat").rglob("*.json")
 )

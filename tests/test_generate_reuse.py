@@ -261,7 +261,7 @@ def _reference(condition: str, memory: dict[str, object]) -> bool:
     "text", ["I lost my card, can you replace it?", "Cards cards CARDS' replacing", ""]
 )
 def test_kept_stems_are_the_stems_of_the_text(text: str) -> None:
-    from evalcore.agents.demo import _mantle_engine
+    from evalcore.agents.reference import _mantle_engine
     from evalcore.simulator import _words
 
     first = _words.stems(text)

@@ -25,8 +25,8 @@ from agentflows.drafting.offline._mantle_intent import (
     sign_in_openings,
 )
 from agentflows.planning._mantle_phrases import paired_phrases, value_line
-from evalcore.agents.demo import example_modes
-from evalcore.agents.demo._mantle_words import field_words
+from evalcore.agents.reference import example_modes
+from evalcore.agents.reference._mantle_words import field_words
 from evalcore.definitions import MantleDefinitions, load_project
 from evalcore.testdata import Collection, DataRecords
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from agentflows.drafting.offline._direction_values import content_stems
-from evalcore.agents.demo._mantle_text import stems as demo_stems
+from evalcore.agents.reference._mantle_text import stems as demo_stems
 from evalcore.definitions.skill_model._tool_words import stems as tool_stems
 from evalcore.simulator import stems as simulator_stems
 

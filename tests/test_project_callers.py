@@ -15,7 +15,7 @@ from conftest import EXAMPLES
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning._mantle import plan_mantle
-from evalcore.agents.demo._bank_data import Backend, BankDataError, load_bank
+from evalcore.agents.demo import demo_module
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
 from evalcore.simulator import parse_fact_context
@@ -23,6 +23,8 @@ from evalcore.testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 STAGING = Path("data") / "staging" / "customers.json"
+_BANK = demo_module("bank")  # examples/bank/demo_agent
+Backend, BankDataError, load_bank = _BANK.Backend, _BANK.BankDataError, _BANK.load_bank
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.mutate import mutate
 from agentflows.planning import plan_source
 from evalcore.agents import UserTurn
-from evalcore.agents.demo._mantle_words import field_words
 from evalcore.agents.reference import ReferenceTarget
+from evalcore.agents.reference._mantle_words import field_words
 from evalcore.definitions import load_project
 from evalcore.runner import collect_cases
 

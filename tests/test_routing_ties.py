@@ -12,7 +12,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 
 from agentflows.generate._verify_mantle import verify_mantle
 from agentflows.generate._verify_types import VerifyEnv
-from evalcore.agents.demo._mantle_words import routed_skill, routing_ties, routing_words
+from evalcore.agents.reference._mantle_words import routed_skill, routing_ties, routing_words
 from evalcore.definitions import load_project
 from evalcore.dialects import get_dialect
 

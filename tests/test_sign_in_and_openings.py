@@ -18,7 +18,7 @@ from skill_model_fixtures import INTEGRATIONS, generate_offline, write_project
 
 from agentflows.drafting.offline._mantle_facts import _plain_label, asked_clause
 from agentflows.planning._mantle_phrases import activation_phrase
-from evalcore.agents.demo._mantle_words import routed_skill, routing_words
+from evalcore.agents.reference._mantle_words import routed_skill, routing_words
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import skill_model
 from evalcore.lexicon.en.agent_turns import ASKING as _ASKING

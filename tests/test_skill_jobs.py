@@ -17,8 +17,8 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 from agentflows.drafting.offline._mantle_intent import own_records_named
 from agentflows.drafting.offline._mantle_owned import owned_facts
 from agentflows.planning._mantle_phrases import strong_phrases
-from evalcore.agents.demo import example_modes
-from evalcore.agents.demo._mantle_words import field_words
+from evalcore.agents.reference import example_modes
+from evalcore.agents.reference._mantle_words import field_words
 from evalcore.definitions import Project, load_project
 from evalcore.definitions.skill_model import related_keys, relation_waivers
 from evalcore.testdata import Collection, DataRecords, FieldSpec, SheetBuilder

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from agentflows.planning import plan_source
 from benchmarks.synthetic import write_project
-from evalcore.agents.demo._mantle_text import routing_description, stems
-from evalcore.agents.demo._mantle_words import SkillWords, routed_skill, routing_ties
+from evalcore.agents.reference._mantle_text import routing_description, stems
+from evalcore.agents.reference._mantle_words import SkillWords, routed_skill, routing_ties
 from evalcore.definitions import load_project
 
 

@@ -355,7 +355,6 @@ async def test_broken_demo_bank_runs_are_triaged(tmp_path: Path) -> None:
     """The bank demo's documented mutations, played through the runner, land in their
     buckets: a failing tool is Tool, forgetting what the customer said is Instruction."""
     demo = pytest.importorskip("evalcore.agents.demo")
-    pytest.importorskip("evalcore.agents.demo._bank")
     from evalcore.runner import ResultsWriter, RunOptions, collect_cases, run_cases
 
     scenarios = BANK / "eval" / "scenarios"

@@ -14,7 +14,7 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.drafting.offline._mantle_up_front import not_said_twice
 from agentflows.mutate import mutate
 from agentflows.planning import plan_source
-from evalcore.agents.demo._mantle_words import field_words
+from evalcore.agents.reference._mantle_words import field_words
 from evalcore.definitions import load_project
 from evalcore.runner import collect_cases
 from evalcore.simulator import parse_fact_context

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from agentflows.generate._verify_play import Played, play, reference, run_case
-from evalcore.agents.demo._mantle_engine import field_words
 from evalcore.agents.reference import mutants
+from evalcore.agents.reference._mantle_engine import field_words
 from evalcore.agents.reference._prose import prose_items
 from evalcore.agents.reference._target import load
 from evalcore.definitions.skill_model import skill_model

@@ -14,27 +14,16 @@ case is never `weak`.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import evalcore
-from evalcore.agents.demo import make_demo_target
+from evalcore.agents.demo import demo_for, make_demo_target
 
 from ._verify_play import play, run_case
 from ._verify_types import Verdict, VerifyEnv
 
-#: The example project each demo agent is written for (relative to the checkout) -> its name.
-DEMOS: dict[str, str] = {"examples/clinic": "clinic"}
-
-
-def _demo_for(env: VerifyEnv) -> str | None:
-    root = Path(env.project.root).resolve()
-    checkout = Path(evalcore.__file__).resolve().parents[1]
-    return next((n for f, n in DEMOS.items() if (checkout / f).resolve() == root), None)
-
 
 async def verify_other(data: dict[str, Any], env: VerifyEnv) -> Verdict:
-    demo = _demo_for(env)
+    demo = demo_for(env.project.root)
     if demo is not None:
         return await _against_demo(data, env, demo)
     problems = env.dialect.unsatisfiable(data, env.project)
@@ -64,4 +53,4 @@ async def _against_demo(data: dict[str, Any], env: VerifyEnv, demo: str) -> Verd
     return Verdict("yes", spec, data, method="demo")
 
 
-__all__ = ["DEMOS", "verify_other"]
+__all__ = ["verify_other"]

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalcore.agents.demo import (
+from evalcore.agents.reference import (
     QUOTED,
     description_phrases,
     every_value_sectioned,

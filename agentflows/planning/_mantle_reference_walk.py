@@ -27,8 +27,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from evalcore.agents.demo import Frame, SkillContext
-from evalcore.agents.reference import ModelBrain, Mutant, ReferenceEngine, placeholder
+from evalcore.agents.reference import (
+    Frame,
+    ModelBrain,
+    Mutant,
+    ReferenceEngine,
+    SkillContext,
+    placeholder,
+)
 from evalcore.definitions import Project, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import (

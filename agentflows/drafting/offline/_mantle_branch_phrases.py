@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from evalcore.agents.demo import example_modes
+from evalcore.agents.reference import example_modes
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.skill_model import paragraphs
 from evalcore.testdata import DataRecords

@@ -15,7 +15,7 @@ import random
 import zlib
 from typing import Any
 
-from evalcore.agents.demo import field_examples
+from evalcore.agents.reference import field_examples
 from evalcore.definitions import MantleDefinitions
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import qualify

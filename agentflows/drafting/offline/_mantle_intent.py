@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from evalcore.agents.demo import example_mode, field_words, routed_skill, routing_words
+from evalcore.agents.reference import example_mode, field_words, routed_skill, routing_words
 from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
 from evalcore.definitions.skill_model import lacked_in_cue
 from evalcore.lexicon.en.request_words import MONTH as _MONTH

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalcore.agents.demo import description_phrases, example_mode
+from evalcore.agents.reference import description_phrases, example_mode
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.lexicon.en.simulation_context import GREETING_WORD
 

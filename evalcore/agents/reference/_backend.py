@@ -26,7 +26,7 @@ from ...definitions import MemoryField, Project
 from ...definitions.skill_model import UNKNOWN, branch_values, code_facts, qualify
 from ...lexicon.en.tool_names import LISTING as _LISTING
 from ...testdata import load_records as read_collections
-from ..demo import ToolResult
+from ._mantle_engine import ToolResult
 from ._shared import once
 from ._snapshot import clone
 

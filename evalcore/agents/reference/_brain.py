@@ -27,7 +27,9 @@ from ...definitions.skill_model import (
 )
 from ...lexicon.en.stated_values import named_value
 from ...testdata import load_records, one_detail_off
-from ..demo import (
+from ._asking import answer_parts, question_for, wanted_clause
+from ._backend import FakeBackend, placeholder
+from ._mantle_engine import (
     NO_ANSWER,
     Procedure,
     SkillContext,
@@ -36,8 +38,6 @@ from ..demo import (
     stems,
     yes_or_no,
 )
-from ._asking import answer_parts, question_for, wanted_clause
-from ._backend import FakeBackend, placeholder
 from ._procedure import FIXED, Runner
 
 _CLARIFIED = ("categorical", "bool", "int", "float")

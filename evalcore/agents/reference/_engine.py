@@ -22,17 +22,10 @@ from typing import Any
 from ...definitions import Step
 from ...definitions.conditions import condition_keys
 from ...definitions.skill_model import UNKNOWN, code_facts, qualify, skipped_keys, skipped_tools
-from ..demo import (
-    CORRECTING,
-    Frame,
-    Procedure,
-    SkillContext,
-    ToolResult,
-    holds,
-)
 from ._faulted import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of
 from ._faults import returned, wrong_value
 from ._listening import Listening
+from ._mantle_engine import CORRECTING, Frame, Procedure, SkillContext, ToolResult, holds
 from ._procedure import Runner
 from ._shared import once
 from ._variants import reformatted, said_date

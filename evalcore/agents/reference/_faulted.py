@@ -17,7 +17,8 @@ from typing import Any
 
 from ...definitions import MantleDefinitions, Project, memoized
 from ...testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, account_of, account_value
-from ..demo import MantleEngine, MantleFlags, routing_words
+from ._mantle_engine import MantleEngine, MantleFlags
+from ._mantle_words import routing_words
 from ._mutants import Mutant
 from ._reach import WatchedFlags
 from ._variants import Variant

@@ -15,20 +15,11 @@ from ...definitions import Step, resolver_of
 from ...lexicon.en.user_detours import ASIDE as _ASIDE
 from ...lexicon.en.user_detours import PERSON as _PERSON
 from ...lexicon.en.user_detours import QUESTION_BACK as _QUESTION_BACK
-from ..demo import (
-    ADVERSARIAL,
-    CANCEL,
-    NO_ANSWER,
-    Ask,
-    Frame,
-    Procedure,
-    SkillContext,
-    routed_skill,
-    routing_ties,
-)
 from ._asking import question_for
 from ._brain import said_value
 from ._faulted import FaultedEngine
+from ._mantle_engine import ADVERSARIAL, CANCEL, NO_ANSWER, Ask, Frame, Procedure, SkillContext
+from ._mantle_words import routed_skill, routing_ties
 
 
 # What these patterns find in a message, kept per text: every verification play of a case

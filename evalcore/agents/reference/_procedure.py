@@ -55,8 +55,8 @@ from ...definitions.skill_model import (
 )
 from ...definitions.skill_model.cues import heard
 from ...definitions.skill_model.prose_items import hands_over, with_entry_block
-from ..demo import Procedure, SkillContext
 from ._asking import question_for
+from ._mantle_engine import Procedure, SkillContext
 from ._prose import ProseItem, prose_items
 from ._variants import ask_runs, optional_target
 

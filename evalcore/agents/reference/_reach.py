@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...definitions import MantleDefinitions
-from ..demo import MantleFlags
+from ._mantle_engine import MantleFlags
 from ._mutants import Mutant
 
 Site = tuple[str, str | None]

@@ -22,7 +22,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ..demo import Frame
+from ._mantle_engine import Frame
 
 _SCALARS = (str, int, float, bool, type(None))
 

@@ -24,10 +24,11 @@ from typing import Any
 from ...definitions import Project, load_project
 from ...errors import UserError
 from .._protocol import AgentReply, FinalRecord, UserTurn
-from ..demo import MantleFlags, play_turn
 from ._brain import ModelBrain
 from ._engine import ReferenceEngine
+from ._mantle_engine import MantleFlags
 from ._mutants import Mutant, find_mutant
+from ._replies import play_turn
 from ._shared import once
 from ._variants import Variant
 

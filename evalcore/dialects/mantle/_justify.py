@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ... import pointer as ptr
 from ..._readbytes import read_text
 from ..._stem import stem
-from ...agents.demo import example_mode
+from ...agents.reference import example_mode
 from ...definitions import memoized
 from ...definitions.conditions import compared_values, condition_keys, evaluate
 from ...definitions.conditions import evaluate as holds_on

@@ -10,7 +10,7 @@ fake backend.
 What the agent does is casegen's one executable reading of a Mantle project, the reference
 agent (`mantle:examples/bank`, see `evalcore.agents.reference`): the same routing, skill
 stack, ordered blocks, prose plan, confirmation gates and responses. What this demo adds is
-what a deployment would have and the definitions do not: a backend (`_bank_data.Backend`)
+what a deployment would have and the definitions do not: a backend (`Backend`, in `_backend.py`)
 whose test customers (the project's staging records, `examples/bank/data/staging`, keyed
 by caller phone) get the results the real tools would return,
 and which reads its results out the way a model would (cards by label, the city on file,
@@ -30,18 +30,17 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-import evalcore
+from evalcore.agents.demo import rebuilt_target
+from evalcore.agents.reference import MantleFlags, ReferenceTarget
 
-from ..reference import ReferenceTarget
-from ._bank_data import Backend, load_bank
-from ._mantle_engine import MantleFlags
+from ._backend import Backend, BankDataError, load_bank
 
 SPEC = "demo:bank"
 
 
 def default_project() -> Path:
-    """examples/bank of this checkout (next to the `evalcore` package)."""
-    return Path(evalcore.__file__).resolve().parents[1] / "examples" / "bank"
+    """The example folder this agent lives in (examples/bank)."""
+    return Path(__file__).resolve().parents[1]
 
 
 class BankTarget(ReferenceTarget):
@@ -64,6 +63,11 @@ class BankTarget(ReferenceTarget):
         records = load_bank(root)  # read once: every session's backend shares them
         super().__init__(root, flags=MantleFlags(**flags), backend=lambda: Backend(records))
         self.spec = SPEC
+        self._keywords = {**({"project": str(project)} if project is not None else {}), **flags}
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickled by demo name and keywords (a Ray worker rebuilds it), not by value."""
+        return (rebuilt_target, ("bank", self._keywords))
 
 
-__all__ = ["SPEC", "BankTarget", "default_project"]
+__all__ = ["SPEC", "Backend", "BankDataError", "BankTarget", "default_project", "load_bank"]

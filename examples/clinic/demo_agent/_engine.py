@@ -14,13 +14,14 @@ import re
 from datetime import datetime
 from typing import Any
 
-from ...lexicon.en.playbook_prose import REPLY_OPTION as _REPLY_OPTION
-from ...lexicon.en.playbook_prose import REPLY_TAIL
-from .._protocol import AgentMessage, AgentReply, UserTurn
-from ._clinic_play import PlaybookPlay
-from ._clinic_roles import _OPT_OUT, ClinicFlags, roles_of
-from ._clinic_state import _Turn
-from ._clinic_text import (
+from evalcore.agents import AgentMessage, AgentReply, UserTurn
+from evalcore.lexicon.en.playbook_prose import REPLY_OPTION as _REPLY_OPTION
+from evalcore.lexicon.en.playbook_prose import REPLY_TAIL
+
+from ._play import PlaybookPlay
+from ._roles import _OPT_OUT, ClinicFlags, roles_of
+from ._state import _Turn
+from ._text import (
     best_route,
     breaks_rule,
     is_stop_keyword,
@@ -28,7 +29,7 @@ from ._clinic_text import (
     slot_choice,
     yes_or_no,
 )
-from ._clinic_world import when
+from ._world import when
 
 
 class ClinicConversation(PlaybookPlay):

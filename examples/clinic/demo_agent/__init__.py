@@ -68,18 +68,18 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-import evalcore
+from evalcore.agents import AgentReply, FinalRecord, UserTurn
+from evalcore.agents.demo import rebuilt_target
+from evalcore.definitions import AnychatDefinitions, load_project
 
-from ...definitions import AnychatDefinitions, load_project
-from .._protocol import AgentReply, FinalRecord, UserTurn
-from ._clinic_engine import ClinicConversation, ClinicFlags
+from ._engine import ClinicConversation, ClinicFlags
 
 SPEC = "demo:clinic"
 
 
 def default_project() -> Path:
-    """examples/clinic of this checkout (next to the `evalcore` package)."""
-    return Path(evalcore.__file__).resolve().parents[1] / "examples" / "clinic"
+    """The example folder this agent lives in (examples/clinic)."""
+    return Path(__file__).resolve().parents[1]
 
 
 class ClinicSession:
@@ -134,6 +134,11 @@ class ClinicTarget:
             raise ValueError(f"{root} is not an Anychat project")
         self.defs = loaded.anychat
         self.flags = ClinicFlags(**flags)
+        self._keywords = {**({"project": str(project)} if project is not None else {}), **flags}
+
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickled by demo name and keywords (a Ray worker rebuilds it), not by value."""
+        return (rebuilt_target, ("clinic", self._keywords))
 
     async def open(self, case: Any, run_index: int) -> ClinicSession:
         setup = (

@@ -7,11 +7,12 @@ import re
 from datetime import datetime
 from typing import Any
 
-from ...lexicon.en.customer_replies import PAIN
-from ...lexicon.en.playbook_prose import YOU_ARE
-from ._clinic_state import ConversationState
-from ._clinic_text import choice_in, content_words, full_name, times_in, weekday_in
-from ._clinic_world import when
+from evalcore.lexicon.en.customer_replies import PAIN
+from evalcore.lexicon.en.playbook_prose import YOU_ARE
+
+from ._state import ConversationState
+from ._text import choice_in, content_words, full_name, times_in, weekday_in
+from ._world import when
 
 
 class PlaybookPlay(ConversationState):

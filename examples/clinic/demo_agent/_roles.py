@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...definitions import Playbook
-from ...lexicon.en.playbook_prose import ASKS_WHEN, OFFER_INSTEAD
-from ...lexicon.en.playbook_prose import OPT_OUT as _OPT_OUT
+from evalcore.definitions import Playbook
+from evalcore.lexicon.en.playbook_prose import ASKS_WHEN, OFFER_INSTEAD
+from evalcore.lexicon.en.playbook_prose import OPT_OUT as _OPT_OUT
 
 _LOOKUP = ("lookup_", "find_", "get_", "search_", "fetch_")
 

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...lexicon.en.customer_replies import POSTCODE as _POSTCODE
-from ...testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, load_records
-from ._mantle_engine import ToolResult
+from evalcore.agents.reference import ToolResult
+from evalcore.lexicon.en.customer_replies import POSTCODE as _POSTCODE
+from evalcore.testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT, load_records
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,9 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...definitions import AnychatDefinitions
-from ._clinic_text import WEEKDAYS
+from evalcore.definitions import AnychatDefinitions
+
+from ._text import WEEKDAYS
 
 DEFAULT_NOW = "2026-03-09T09:00:00-04:00"
 DENTISTS = ("Dr. Okafor", "Dr. Lin")

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...definitions import AnychatDefinitions
-from .._protocol import AgentMessage, AgentReply
-from ._clinic_roles import ClinicFlags, roles_of
-from ._clinic_text import content_words, guardrail_topics
-from ._clinic_world import World
+from evalcore.agents import AgentMessage, AgentReply
+from evalcore.definitions import AnychatDefinitions
+
+from ._roles import ClinicFlags, roles_of
+from ._text import content_words, guardrail_topics
+from ._world import World
 
 
 @dataclass

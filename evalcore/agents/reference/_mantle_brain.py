@@ -57,7 +57,7 @@ Procedure = Generator[Ask, Any, str]
 
 
 class Brain(Protocol):
-    """What an LLM would do from a project's prose (one brain per demo project)."""
+    """What an LLM would do from a project's prose (one brain per project played)."""
 
     def procedure(self, ctx: SkillContext) -> Procedure:
         """The skill's prose as a procedure: yields `Ask`s, returns an outcome

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...lexicon.en.customer_replies import FULL_NAME as _FULL_NAME
-from ...lexicon.en.customer_replies import INJECTION as _INJECTION
-from ...lexicon.en.customer_replies import LEADING_NAME as _LEADING_NAME
-from ...lexicon.en.customer_replies import LEADING_NO as _NO
-from ...lexicon.en.customer_replies import LEADING_YES as _YES
-from ...lexicon.en.customer_replies import OPTION_NUMBER, SLOT_WORDS
-from ...lexicon.en.playbook_prose import LEADING_ARTICLE, LIST_SPLIT, RULE_NEGATION_VERB
+from evalcore.lexicon.en.customer_replies import FULL_NAME as _FULL_NAME
+from evalcore.lexicon.en.customer_replies import INJECTION as _INJECTION
+from evalcore.lexicon.en.customer_replies import LEADING_NAME as _LEADING_NAME
+from evalcore.lexicon.en.customer_replies import LEADING_NO as _NO
+from evalcore.lexicon.en.customer_replies import LEADING_YES as _YES
+from evalcore.lexicon.en.customer_replies import OPTION_NUMBER, SLOT_WORDS
+from evalcore.lexicon.en.playbook_prose import LEADING_ARTICLE, LIST_SPLIT, RULE_NEGATION_VERB
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {

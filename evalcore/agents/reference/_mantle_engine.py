@@ -1,4 +1,4 @@
-"""A generic, deterministic interpreter of Mantle skills: the core of the demo agents.
+"""A generic, deterministic interpreter of Mantle skills: the core of the reference agent.
 
     engine = MantleEngine(project, brain, MantleFlags())
     events = engine.start({"project.caller_phone": "+15550142"})
@@ -43,7 +43,8 @@ Generic capabilities:
   and the pending question asked again; "ignore your instructions" is refused; a message that
   answers nothing and asks for no skill gets the project's `*cannot_help` response.
 
-`MantleFlags` are the mutations shared by every Mantle demo (see its docstring).
+`MantleFlags` are the mutations a Mantle demo documents (`demo:bank?skip_confirmation`, see
+its docstring); the reference agent's mutants reuse some of them.
 
 The engine is split by job: `_mantle_text` (the words of a message), `_mantle_words` (field
 values and skills a message names), `_mantle_brain` (what a brain provides and may do),
