@@ -178,6 +178,8 @@ def test_slots_fall_on_open_days(project: Project) -> None:
         ),
         ("Main is open every day 9:00-20:00; the annex Mon-Sat 10am-6pm.", {6: "09:00"}, set()),
         ("Open weekdays 9:30-17:00. Closed at weekends.", {0: "09:30", 4: "09:30"}, {5, 6}),
+        ("Open 11:00-23:00 every day except Tuesday.", {0: "11:00", 6: "11:00"}, {1}),
+        ("Open daily, closed Mondays. Hours: Wed–Sun 12–8pm", {2: "12:00"}, {0}),
     ],
 )
 def test_stated_hours_read_runs_of_days_and_their_opening_hour(

@@ -11,12 +11,14 @@ Where no Playbook states hours, every day counts as open and the clock stays.
 
 The hours are read from every Playbook body, the default Playbook's first: a run of days
 ("Tuesday to Saturday", "Mon-Fri", "every day", "weekdays") opens at the time range after
-it; days after "closed" stay closed; a business with several sites is open where any is.
+it; days after "closed" or "except" are shut, and a day any statement shuts is not counted
+on; a business with several sites is otherwise open where any is, from its earliest hour.
 """
 
 from __future__ import annotations
 
 import calendar
+import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
@@ -110,25 +112,35 @@ def on_open_day(defs: AnychatDefinitions | None, moment: datetime) -> datetime:
 
 @lru_cache(maxsize=64)
 def _hours(bodies: tuple[str, ...]) -> Hours | None:
+    """The days any statement opens, less the days any says are closed (a day one site
+    closes is not one to count on), at the earliest hour stated for each."""
     opens: dict[int, time | None] = {}
+    closed: set[int] = set()
     for body in bodies:
         for statement in STATEMENT_END.split(body):
-            for day, at in _statement_hours(statement).items():
+            stated, shut = _statement_hours(statement)
+            closed |= shut
+            for day, at in stated.items():
                 if day not in opens or (at is not None and (opens[day] or at) >= at):
                     opens[day] = at
-    return Hours(opens) if opens else None
+    kept = {d: at for d, at in opens.items() if d not in closed}
+    return Hours(kept or opens) if opens else None
 
 
-def _statement_hours(statement: str) -> dict[int, time | None]:
-    """The days one statement opens and their hour: days before a time range open at its
-    start; days after "closed" stay shut; days of an "open" statement with no range after
-    them open at the statement's last range, or at no stated hour."""
+def _statement_hours(statement: str) -> tuple[dict[int, time | None], set[int]]:
+    """The days one statement opens and their hour, and the days it closes: days before a
+    time range open at its start; days after "closed" or "except" are shut; days of an
+    "open" statement with no range after them open at the statement's last range, or at no
+    stated hour."""
     opens: dict[int, time | None] = {}
+    closed: set[int] = set()
     pending: set[int] = set()
     mode = ""
     last: time | None = None
     for kind, value in _items(statement):
-        if kind == "days" and mode != "closed":
+        if kind == "days" and mode == "closed":
+            closed |= value
+        elif kind == "days":
             pending |= value
         elif kind == "time":
             last = value
@@ -136,12 +148,18 @@ def _statement_hours(statement: str) -> dict[int, time | None]:
                 opens[day] = value
             pending, mode = set(), ""
         elif kind == "closed":
+            # days already opened ("open daily, closed Mondays") stay open; days named
+            # before it with nothing opening them ("Sundays closed") are shut
+            if mode == "open" or last is not None:
+                opens.update(dict.fromkeys(pending, last))
+            else:
+                closed |= pending
             pending, mode = set(), "closed"
         elif kind == "open":
             mode = "open"
     if pending and (mode == "open" or last is not None):
         opens.update(dict.fromkeys(pending, last))
-    return opens
+    return opens, closed
 
 
 def _items(statement: str) -> list[tuple[str, object]]:
@@ -157,9 +175,9 @@ def _items(statement: str) -> list[tuple[str, object]]:
         for match in pattern.finditer(statement):
             found.append((match.start(), match.end(), "days", set(days)))
     for match in TIME_RANGE.finditer(statement):
-        start = _clock_time(match["start"]), _clock_time(match["end"])
-        if start[0] is not None and start[1] is not None:
-            found.append((match.start(), match.end(), "time", start[0]))
+        opens = _opening_time(match["start"], match["end"])
+        if opens is not None:
+            found.append((match.start(), match.end(), "time", opens))
     for pattern, kind in ((CLOSED, "closed"), (OPEN, "open")):
         for match in pattern.finditer(statement):
             found.append((match.start(), match.end(), kind, None))
@@ -183,10 +201,27 @@ def _day_run(first: int, last: int) -> set[int]:
     return {(first + n) % 7 for n in range((last - first) % 7 + 1)}
 
 
-def _clock_time(text: str) -> time | None:
-    """A time of a range; a bare number ("9-5") is no time, it could count anything."""
-    match = CLOCK_TIME.match(text.strip())
-    if match is None or (match["minute"] is None and match["half"] is None):
+def _opening_time(start: str, end: str) -> time | None:
+    """The opening time of a range: its start, where the range reads as clock times (a
+    bare start takes its half of the day from an end that has one: "9-5pm", "12-8pm"); a
+    range of bare numbers ("3-5") could count anything and is none."""
+    first, last = CLOCK_TIME.match(start.strip()), CLOCK_TIME.match(end.strip())
+    if first is None or last is None or _clock_time(last) is None:
+        return None
+    if _clock_time(first) is not None:
+        return _clock_time(first)
+    if first["minute"] is not None or last["half"] is None:
+        return None
+    hour, end_hour = int(first["hour"]), int(last["hour"]) % 12
+    if hour == 12 or hour > 12:
+        return time(hour % 24, 0) if hour < 24 else None
+    half = last["half"] if hour < end_hour else "a"
+    return time(hour + (12 if half.lower() == "p" else 0), 0)
+
+
+def _clock_time(match: re.Match[str]) -> time | None:
+    """A clock time with its minutes or its half of the day ("9:00", "9am"), else None."""
+    if match["minute"] is None and match["half"] is None:
         return None
     hour, minute = int(match["hour"]), int(match["minute"] or 0)
     half = (match["half"] or "").lower()

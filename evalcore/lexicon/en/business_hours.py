@@ -65,13 +65,14 @@ TIME_RANGE = phrase(
     matches=("Open Tuesday to Saturday 9:00-18:00.", "Mon-Fri 9am-5pm", "10 am to 6 pm"),
     misses=("Open Tuesday to Saturday.", "at 9:00", "two to three"),
 )
-#: The word that closes the days after it ("closed Sunday", "Closed on Mondays").
+#: The word that closes the days after it ("closed Sunday", "Closed on Mondays", "every day
+#: except Tuesday").
 CLOSED = phrase(
     "en.business_hours.closed",
-    r"\bclosed\b",
+    r"\b(?:closed|except)\b",
     re.I,
-    matches=("Hours: Monday to Friday 8:00-18:00, closed Sunday.", "Closed on Mondays"),
-    misses=("We close early on Fridays", "a closet"),
+    matches=("Hours: Monday to Friday 8:00-18:00, closed Sunday.", "every day except Tuesday"),
+    misses=("We close early on Fridays", "a closet", "exceptional service"),
 )
 #: The word that opens the days after it ("open every day", "We're open Tuesday to Saturday").
 OPEN = phrase(
