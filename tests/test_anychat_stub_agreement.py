@@ -277,3 +277,30 @@ def test_a_resumed_case_stubs_the_lookup_its_brief_leaves_to_the_agent(tmp_path:
     expected = resume["brief"]["expected"]
     assert "may look the person up with find_guest" in expected
     assert "looks the person up" not in expected
+
+
+def test_a_quoted_name_with_no_field_for_it_is_the_records_title(tmp_path: Path) -> None:
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Reel Room}\ndefault_playbook: help\nchannels: [sms]\noutcomes: [held]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  find_renter:\n    description: Find the renter and their rentals by phone.\n"
+        "    parameters: {phone: {type: string}}\n"
+        "  hold_rental:\n    description: Hold a rental one more night.\n"
+        "    parameters: {rental_id: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "hold.yml").write_text(
+        "name: Hold\nactivation: The renter wants to keep a film another night.\n"
+        "body: Find the renter with find_renter. Call hold_rental. Record held.\n"
+        "tools: [find_renter, hold_rental]\noutcomes: [held]\n"
+        "examples:\n  - title: Keeps a film\n    turns:\n"
+        "      - user: Can I keep my film one more night?\n"
+        "      - tool: find_renter\n"
+        "      - agent: You have 'Night Train'. Keep it one more night?\n"
+        "      - user: Yes\n      - tool: hold_rental\n      - agent: Done.\n"
+        "    end: {outcomes: [held], tools: [find_renter, hold_rental]}\n"
+    )
+    stubs = cases(load_project(tmp_path), "hold")["example_0"]["scenario"]["stubs"]
+    assert stubs["find_renter"]["rentals"] == [{"id": "rental-1", "title": "Night Train"}]

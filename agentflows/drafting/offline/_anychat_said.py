@@ -68,7 +68,7 @@ def example_says(case: _Case) -> dict[str, ExampleSays]:
         out[str(turn["tool"])] = ExampleSays(
             day=_day(text, today, next_week),
             time=_time(text),
-            name=named["name"].strip() if named else None,
+            name=(named["name"] or named["single"]).strip() if named else None,
             picked=picked,
             picked_day=_day(" ".join(after), today, next_week) or _day(text, today, next_week),
             picked_time=_time(" ".join(after)),

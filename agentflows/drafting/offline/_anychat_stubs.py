@@ -166,15 +166,16 @@ def _example_results(case: _Case) -> dict[str, Any]:
 
 def _said_fields(fields: dict[str, str], said: ExampleSays | None) -> dict[str, str]:
     """`fields` with the day and the quoted name the replayed example's line says about the
-    record in place of the drawn ones (its first day field, its first name field)."""
+    record in place of the drawn ones (its first day field, its first name field; a quoted
+    name with no field for it is the record's `title`)."""
     if said is None:
         return fields
     out = dict(fields)
     day_key = next((k for k in out if is_day_input(k)), None)
     if said.day is not None and day_key is not None:
         out[day_key] = day_label(said.day)
-    name_key = next((k for k in out if QUOTED_FIELD.search(k)), None)
-    if said.name and name_key is not None:
+    name_key = next((k for k in out if QUOTED_FIELD.search(k)), "title")
+    if said.name:
         out[name_key] = said.name
     return out
 

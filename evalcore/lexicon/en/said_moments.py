@@ -49,12 +49,17 @@ SAID_TIME = phrase(
     matches=("drop it off Wednesday at 9:30", "until 18:00 today", "at 3pm", "2:30 p.m."),
     misses=("It's 2900114", "due March 30", "version 3.14.2"),
 )
-#: A name the line quotes (group `name`): “The Overstory”, "The Overstory".
+#: A name the line quotes (group `name` in double quotes, `single` in single ones): “The
+#: Overstory”, "The Overstory", 'Night Train'; an apostrophe inside a word opens no quote.
 QUOTED_NAME = phrase(
     "en.said_moments.quoted_name",
-    r"[\"“](?P<name>[^\"“”]{2,80})[\"”]",
-    matches=('You have "The Overstory" due Friday.', "You have “The Overstory” due Friday."),
-    misses=("You have one book due Friday.", 'a lone " mark'),
+    r"[\"“](?P<name>[^\"“”]{2,80})[\"”]|(?<!\w)[‘'](?P<single>[^'‘’\n]{2,80})['’](?!\w)",
+    matches=(
+        'You have "The Overstory" due Friday.',
+        "You have “The Overstory” due Friday.",
+        "You have 'Night Train'. Keep it?",
+    ),
+    misses=("You have one book due Friday.", 'a lone " mark', "It's done, we can't wait."),
 )
 #: A person asking for the week after this one ("next week").
 NEXT_WEEK = phrase(
