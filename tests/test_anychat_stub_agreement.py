@@ -304,3 +304,27 @@ def test_a_quoted_name_with_no_field_for_it_is_the_records_title(tmp_path: Path)
     )
     stubs = cases(load_project(tmp_path), "hold")["example_0"]["scenario"]["stubs"]
     assert stubs["find_renter"]["rentals"] == [{"id": "rental-1", "title": "Night Train"}]
+
+
+def test_a_seeded_appointment_falls_on_a_day_the_business_is_open(tmp_path: Path) -> None:
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Fern Physio}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [cancelled]\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  cancel_appointment:\n    description: Cancel an existing appointment.\n"
+        "    parameters: {appointment_id: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text(
+        "name: Help\nbody: Open Monday, Wednesday and Friday 9:00-17:00. Answer questions.\n"
+    )
+    (tmp_path / "playbooks" / "cancel.yml").write_text(
+        "name: Cancel\nactivation: The person wants to cancel their visit.\n"
+        "body: Call cancel_appointment and record cancelled.\n"
+        "tools: [cancel_appointment]\noutcomes: [cancelled]\n"
+    )
+    scenario = cases(load_project(tmp_path), "cancel")["inbound"]["scenario"]
+    # Monday 09:00 plus three days is a Thursday, when the practice is shut: Friday instead
+    assert scenario["clock"]["weekday"] == "monday"
+    assert scenario["appointments"][0]["startsIn"] == "P4DT5H"

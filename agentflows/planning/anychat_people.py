@@ -104,6 +104,19 @@ def parse_duration(text: str) -> timedelta:
     return -delta if sign else delta
 
 
+def seeded_appointment(defs: AnychatDefinitions | None = None) -> dict[str, Any]:
+    """The seeded appointment (`APPOINTMENT`), moved ahead by whole days to the first day
+    the business is open: a visit the person already has is on a day it can take place."""
+    start = clock_now(project_clock(defs)) + parse_duration(APPOINTMENT["startsIn"])
+    extra = (on_open_day(defs, start).date() - start.date()).days
+    if not extra:
+        return dict(APPOINTMENT)
+    gap = parse_duration(APPOINTMENT["startsIn"]) + timedelta(days=extra)
+    hours, seconds = divmod(gap.seconds, 3600)
+    minutes = f"{seconds // 60}M" if seconds // 60 else ""
+    return {**APPOINTMENT, "startsIn": f"P{gap.days}DT{hours}H{minutes}"}
+
+
 def clock_now(clock: dict[str, Any] | None = None) -> datetime:
     return datetime.fromisoformat((clock or CLOCK)["now"])
 
@@ -249,5 +262,6 @@ __all__ = [
     "parse_duration",
     "person",
     "preset",
+    "seeded_appointment",
     "stable_index",
 ]
